@@ -1,0 +1,31 @@
+-- Private helpers: a schema the API roles cannot reach (rule 15), and the shared core of every
+-- owner guard (rule 1): the columns that differ between two row images, minus an allow-list.
+create schema if not exists private;
+revoke all on schema private from public, anon, authenticated;
+
+create or replace function private.changed_columns(old_row jsonb, new_row jsonb, allowed text[])
+returns text[]
+language sql immutable
+set search_path = ''
+as $$
+  select coalesce(array_agg(k order by k), '{}')
+  from (
+    select key as k from jsonb_each(old_row)
+    union
+    select key from jsonb_each(new_row)
+  ) keys
+  where not (k = any (allowed))
+    and (old_row -> k) is distinct from (new_row -> k)
+$$;
+
+-- updated_at is set by the server on every update; guards never compare it.
+create or replace function private.touch_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end
+$$;

@@ -1,0 +1,66 @@
+/**
+ * A migrations folder: `.sql` files applied in name order, each in its own transaction.
+ * A file that fails is reported with its name, line and Postgres' message.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type pg from 'pg';
+import { UsageError } from '../errors.ts';
+
+export interface MigrationFile {
+  name: string;
+  path: string;
+  sql: string;
+}
+
+export class MigrationError extends UsageError {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly pgMessage: string,
+  ) {
+    super(`migration ${file}${line ? `:${line}` : ''} failed: ${pgMessage}`);
+    this.name = 'MigrationError';
+  }
+}
+
+export function loadMigrationFolder(dir: string, skip: string[] = []): MigrationFile[] {
+  if (!existsSync(dir)) throw new UsageError(`migrations folder not found: ${dir}`);
+  if (!statSync(dir).isDirectory()) throw new UsageError(`migrations path is not a folder: ${dir}`);
+  const names = readdirSync(dir)
+    .filter((n) => n.endsWith('.sql') && !skip.includes(n))
+    .sort();
+  if (names.length === 0) throw new UsageError(`migrations folder has no .sql files: ${dir}`);
+  return names.map((name) => {
+    const file = path.join(dir, name);
+    return { name, path: file, sql: readFileSync(file, 'utf8') };
+  });
+}
+
+/** A stable digest of what was applied, recorded with every saved failure. */
+export function migrationsDigest(files: MigrationFile[]): string {
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(f.name).update('\0').update(f.sql).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+export function lineOfPosition(sql: string, position: number | undefined): number | undefined {
+  if (!position || position < 1) return undefined;
+  let line = 1;
+  for (let i = 0; i < Math.min(position - 1, sql.length); i++) if (sql.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+export async function applyMigration(client: pg.Client, file: MigrationFile): Promise<void> {
+  await client.query('begin');
+  try {
+    await client.query(file.sql);
+    await client.query('commit');
+  } catch (e) {
+    await client.query('rollback').catch(() => {});
+    const err = e as pg.DatabaseError;
+    const where = err.where ? ` (${err.where.split('\n')[0]})` : '';
+    throw new MigrationError(file.path, lineOfPosition(file.sql, err.position ? Number(err.position) : undefined), `${err.message}${where}`);
+  }
+}

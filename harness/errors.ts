@@ -1,0 +1,33 @@
+/**
+ * Errors a user can act on: bad input or a broken environment. The CLI prints their message
+ * (never a stack trace) and exits 2. Anything else escaping is a bug in policyfuzz itself.
+ */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export class EnvironmentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EnvironmentError';
+  }
+}
+
+/** A fixture the harness wrote was refused by the database: a harness problem, never a rule verdict. */
+export class FixtureError extends Error {
+  constructor(
+    message: string,
+    readonly table: string,
+    readonly row: unknown,
+  ) {
+    super(message);
+    this.name = 'FixtureError';
+  }
+}
+
+export function isUserFacingError(e: unknown): e is UsageError | EnvironmentError | FixtureError {
+  return e instanceof UsageError || e instanceof EnvironmentError || e instanceof FixtureError;
+}

@@ -1,0 +1,82 @@
+/**
+ * What PostgREST keeps in its schema cache, read from the catalog once per template: the
+ * exposed tables with their columns, and the exposed functions with their named arguments and
+ * return shape. The request builder uses it the way PostgREST does (unknown column → PGRST204,
+ * unknown function → PGRST202, argument types for json_to_record).
+ */
+import type pg from 'pg';
+
+export interface CachedColumn {
+  name: string;
+  type: string;
+  generated: boolean;
+}
+
+export interface CachedFunction {
+  schema: string;
+  name: string;
+  args: { name: string; type: string; hasDefault: boolean }[];
+  /** 'void', 'scalar' (one value), 'setof-scalar', 'composite' (one row), 'setof-composite' */
+  returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
+}
+
+export interface SchemaCache {
+  exposedSchemas: string[];
+  tables: Map<string, CachedColumn[]>;
+  functions: Map<string, CachedFunction[]>;
+}
+
+export function qualifiedName(schema: string, name: string): string {
+  return `${schema}.${name}`;
+}
+
+export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[]): Promise<SchemaCache> {
+  const cols = await client.query<{ schema: string; table: string; name: string; type: string; generated: boolean }>(
+    `select n.nspname as schema, c.relname as table, a.attname as name,
+            format_type(a.atttypid, a.atttypmod) as type, a.attgenerated <> '' as generated
+       from pg_attribute a
+       join pg_class c on c.oid = a.attrelid
+       join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = any($1) and c.relkind in ('r', 'v', 'm', 'p', 'f')
+        and a.attnum > 0 and not a.attisdropped
+      order by n.nspname, c.relname, a.attnum`,
+    [exposedSchemas],
+  );
+  const tables = new Map<string, CachedColumn[]>();
+  for (const r of cols.rows) {
+    const key = qualifiedName(r.schema, r.table);
+    if (!tables.has(key)) tables.set(key, []);
+    tables.get(key)!.push({ name: r.name, type: r.type, generated: r.generated });
+  }
+  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[] | null; arg_modes: string[] | null; n_defaults: number; returns_set: boolean; ret_type: string; ret_kind: string }>(
+    `select n.nspname as schema, p.proname as name, p.proargnames as arg_names,
+            array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as arg_types,
+            p.proargmodes::text[] as arg_modes, p.pronargdefaults as n_defaults, p.proretset as returns_set,
+            format_type(p.prorettype, null) as ret_type, t.typtype as ret_kind
+       from pg_proc p
+       join pg_namespace n on n.oid = p.pronamespace
+       join pg_type t on t.oid = p.prorettype
+      where n.nspname = any($1) and p.prokind = 'f'`,
+    [exposedSchemas],
+  );
+  const functions = new Map<string, CachedFunction[]>();
+  for (const r of fns.rows) {
+    const names = r.arg_names ?? [];
+    const types = r.arg_types ?? [];
+    const modes = r.arg_modes ?? types.map(() => 'i');
+    const inputs = types.map((type, i) => ({ name: names[i] ?? '', type, mode: modes[i] })).filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
+    const firstDefault = inputs.length - r.n_defaults;
+    const composite = r.ret_kind === 'c' || r.ret_type === 'record' || (r.arg_modes ?? []).some((m) => m === 't' || m === 'o');
+    const returns: CachedFunction['returns'] =
+      r.ret_type === 'void' ? 'void' : composite ? (r.returns_set ? 'setof-composite' : 'composite') : r.returns_set ? 'setof-scalar' : 'scalar';
+    const key = qualifiedName(r.schema, r.name);
+    if (!functions.has(key)) functions.set(key, []);
+    functions.get(key)!.push({
+      schema: r.schema,
+      name: r.name,
+      args: inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= firstDefault })),
+      returns,
+    });
+  }
+  return { exposedSchemas, tables, functions };
+}

@@ -1,0 +1,38 @@
+/**
+ * What a request comes to, in the terms of the rules: allowed (with the rows the caller gets
+ * back), filtered (nothing visible or changed, no error), rejected by row rules or grants
+ * (42501), raised by a guard or a function, or another error. The model predicts one; the
+ * checker compares it with what the database answered.
+ */
+import type { Row } from './json.ts';
+
+export type Outcome =
+  /** rows: what the caller gets back (null when the request returns none, e.g. return=minimal). */
+  | { kind: 'allowed'; rows: Row[] | null; affected: number }
+  | { kind: 'filtered'; rows: Row[] | null; affected: 0 }
+  | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string }
+  | { kind: 'raised'; code: string; message?: string }
+  | { kind: 'error'; code: string; detail?: string };
+
+export type OutcomeClass = 'allowed' | 'filtered' | 'rejected' | 'errored';
+
+export function outcomeClass(o: Outcome): OutcomeClass {
+  switch (o.kind) {
+    case 'allowed':
+      return 'allowed';
+    case 'filtered':
+      return 'filtered';
+    case 'rejected':
+    case 'raised':
+      return 'rejected';
+    case 'error':
+      return 'errored';
+  }
+}
+
+export const allowed = (rows: Row[] | null, affected: number): Outcome => ({ kind: 'allowed', rows, affected });
+export const filtered = (rows: Row[] | null): Outcome => ({ kind: 'filtered', rows, affected: 0 });
+export const rejectedByPolicy = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'policy', detail });
+export const rejectedByGrant = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'grant', detail });
+export const raised = (code: string, message?: string): Outcome => ({ kind: 'raised', code, message });
+export const sqlError = (code: string, detail?: string): Outcome => ({ kind: 'error', code, detail });

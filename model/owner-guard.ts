@@ -1,0 +1,32 @@
+/**
+ * Rule 1's guard, stated once for every table an owner may update: compare the whole row minus
+ * an allow-list (and minus generated columns and updated_at), so a column added later is
+ * guarded by default. Server contexts (null auth.uid()) are not guarded.
+ */
+import type { Row } from './json.ts';
+import { raised } from './outcome.ts';
+import type { RuleContext, TriggerResult } from './table-model.ts';
+import { jsonEqual } from './values.ts';
+
+export const PRIVILEGED_COLUMN_CODE = 'P0001';
+
+export function changedColumns(oldRow: Row, newRow: Row, ignored: readonly string[]): string[] {
+  const names = new Set([...Object.keys(oldRow), ...Object.keys(newRow)]);
+  return [...names].filter((n) => !ignored.includes(n) && !jsonEqual(oldRow[n] ?? null, newRow[n] ?? null)).sort();
+}
+
+export interface OwnerGuard {
+  table: string;
+  isOwner: (row: Row, ctx: RuleContext) => boolean;
+  /** Handlers and admins the guard lets through. */
+  isExempt: (row: Row, ctx: RuleContext) => boolean;
+  editable: (ctx: RuleContext) => readonly string[];
+}
+
+export function applyOwnerGuard(guard: OwnerGuard, oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
+  if (ctx.uid === null) return { row: newRow };
+  if (!guard.isOwner(oldRow, ctx) || guard.isExempt(oldRow, ctx)) return { row: newRow };
+  const changed = changedColumns(oldRow, newRow, guard.editable(ctx));
+  if (changed.length > 0) return { reject: raised(PRIVILEGED_COLUMN_CODE, `${guard.table}: ${changed.join(', ')}`) };
+  return { row: newRow };
+}

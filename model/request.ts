@@ -1,0 +1,41 @@
+/**
+ * The data layer's REST interface (spec §4) as plain data: what a caller asks for, before any
+ * SQL. The harness executes these as PostgREST would; the model predicts their outcome.
+ */
+import type { Json, Row } from './json.ts';
+
+/** PostgREST filter operators that policyfuzz generates. `like`/`ilike` accept `*` for `%`. */
+export type FilterOp = 'eq' | 'neq' | 'is' | 'in' | 'like' | 'ilike' | 'lt' | 'gt';
+
+export interface Filter {
+  column: string;
+  op: FilterOp;
+  /** `is` takes null/true/false; `in` takes a list; the rest a scalar. */
+  value: Json;
+}
+
+export type Returning = 'representation' | 'minimal';
+
+export type ApiRequest =
+  | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean }
+  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning }
+  | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning }
+  | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning }
+  | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json> };
+
+export function describeRequest(r: ApiRequest): string {
+  const base = r.kind === 'rpc' ? `/rest/v1/rpc/${r.schema ? `${r.schema}.` : ''}${r.fn}` : `/rest/v1/${r.schema ? `${r.schema}.` : ''}${r.table}`;
+  const filters = 'filters' in r && r.filters.length ? `?${r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`).join('&')}` : '';
+  switch (r.kind) {
+    case 'select':
+      return `GET ${base}${filters}${r.columns === '*' ? '' : `${filters ? '&' : '?'}select=${r.columns.join(',')}`}`;
+    case 'insert':
+      return `POST ${base} (return=${r.returning}) ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
+    case 'update':
+      return `PATCH ${base}${filters} (return=${r.returning}) ${JSON.stringify(r.patch)}`;
+    case 'delete':
+      return `DELETE ${base}${filters} (return=${r.returning})`;
+    case 'rpc':
+      return `POST ${base} ${JSON.stringify(r.args)}`;
+  }
+}
