@@ -1,0 +1,46 @@
+/**
+ * The `policyfuzz` command. Exit codes: 0 every property holds, 1 a property failed,
+ * 2 bad input or a broken environment (a clear message, never a stack trace).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { stopAll } from '../db/cleanup.ts';
+import { isUserFacingError } from '../errors.ts';
+import { registerFuzzCommand } from './fuzz-command.ts';
+import { registerMutantsCommand } from './mutants-command.ts';
+import { PROJECT_ROOT } from './paths.ts';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const run = async (action: () => Promise<number>) => {
+    exitCode = await action();
+  };
+  const program = new Command('policyfuzz')
+    .description('property-based security tests for Supabase-style row-level security and SSO')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerFuzzCommand(program, run);
+  registerMutantsCommand(program, run);
+  const ssoCli = path.join(PROJECT_ROOT, 'harness', 'sso', 'cli.ts');
+  if (existsSync(ssoCli)) {
+    const { registerSsoCommands } = (await import(ssoCli)) as { registerSsoCommands: (p: Command) => void };
+    registerSsoCommands(program);
+  }
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (isUserFacingError(e)) {
+      process.stderr.write(`policyfuzz: ${(e as Error).message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`policyfuzz: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return EXIT.usage;
+  } finally {
+    await stopAll();
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Runs properties against each mutant, on a fresh database built from the migrations plus the
+ * mutant, and records which properties killed it and how long the first kill took.
+ */
+import type { MigrationFile } from '../db/migrations.ts';
+import type { DatabaseServer } from '../db/providers/server.ts';
+import type { DataProperty } from '../runner/data-property.ts';
+import { openEnvironment } from '../runner/environment.ts';
+import { runDataProperty } from '../runner/run-data-property.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import type { Mutant } from './mutant-files.ts';
+
+export interface KillResult {
+  mutant: string;
+  bug: string;
+  /** property id → killed? */
+  verdicts: Record<string, 'killed' | 'survived' | 'error'>;
+  killedBy: string[];
+  /** Time from the start of the first property run until the first kill (ms). */
+  timeToKillMs?: number;
+  notes: string[];
+}
+
+export interface KillOptions {
+  server: DatabaseServer;
+  migrations: MigrationFile[];
+  properties: DataProperty[];
+  settings: ModelSettings;
+  seed: number;
+  runs: number;
+  /** Run every property on every mutant (the kill matrix) or only the ones the mutant names. */
+  all?: boolean;
+}
+
+export async function killMutant(mutant: Mutant, options: KillOptions): Promise<KillResult> {
+  const env = await openEnvironment({ server: options.server, migrations: options.migrations, extra: [mutant.file], workers: 1 });
+  const result: KillResult = { mutant: mutant.name, bug: mutant.bug, verdicts: {}, killedBy: [], notes: [] };
+  try {
+    const targets = options.all ? options.properties : options.properties.filter((p) => mutant.rules.includes(p.id));
+    const started = Date.now();
+    for (const property of targets) {
+      const r = await runDataProperty(env, property, { seed: options.seed, runs: options.runs, settings: options.settings });
+      if (r.status === 'failed') {
+        result.verdicts[property.id] = 'killed';
+        result.killedBy.push(property.id);
+        result.timeToKillMs ??= Date.now() - started;
+        if (!options.all) break;
+      } else if (r.status === 'error') {
+        result.verdicts[property.id] = 'error';
+        result.notes.push(`${property.id}: ${r.note}`);
+      } else {
+        result.verdicts[property.id] = 'survived';
+      }
+    }
+  } finally {
+    await env.close();
+  }
+  return result;
+}

@@ -1,0 +1,61 @@
+/**
+ * One case end to end: write the fixtures, send each request as PostgREST would, predict it
+ * with the model, compare, roll everything back. Returns the outcome class of every step and
+ * the first disagreement, if any.
+ */
+import type { Outcome, OutcomeClass } from '../../model/outcome.ts';
+import { outcomeClass } from '../../model/outcome.ts';
+import { predict } from '../../model/predict.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import { serverAssignedColumns } from '../../model/table-model.ts';
+import { fixtureOrder, tableModels } from '../../model/tables/index.ts';
+import { compareOutcomes } from '../checker/compare.ts';
+import { observedOutcome } from '../checker/observe.ts';
+import { fixtureStatements } from '../fixtures.ts';
+import type { CaseTransaction } from '../postgrest/case-transaction.ts';
+import type { ApiResponse } from '../postgrest/response.ts';
+import type { DataCase, DataStep } from './data-case.ts';
+
+export interface StepMismatch {
+  step: number;
+  request: DataStep;
+  reason: string;
+  expected: Outcome;
+  actual: Outcome;
+  response: ApiResponse;
+}
+
+export interface CaseVerdict {
+  classes: OutcomeClass[];
+  mismatch?: StepMismatch;
+}
+
+function maskedColumns(step: DataStep): string[] {
+  if (step.request.kind === 'rpc') return [];
+  const name = step.request.schema && step.request.schema !== 'public' ? `${step.request.schema}.${step.request.table}` : step.request.table;
+  const model = tableModels[name];
+  return model ? serverAssignedColumns(model) : [];
+}
+
+export async function checkCase(tx: CaseTransaction, testCase: DataCase, settings: ModelSettings): Promise<CaseVerdict> {
+  const classes: OutcomeClass[] = [];
+  let world = testCase.world;
+  await tx.begin(fixtureStatements(world, fixtureOrder));
+  try {
+    for (let i = 0; i < testCase.steps.length; i++) {
+      const step = testCase.steps[i];
+      const prediction = predict(world, step.caller, step.request, settings);
+      const response = await tx.send(step.caller, step.request);
+      const actual = observedOutcome(step.request, response);
+      classes.push(outcomeClass(prediction.outcome));
+      const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(step));
+      if (disagreement) {
+        return { classes, mismatch: { step: i, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
+      }
+      world = prediction.world;
+    }
+    return { classes };
+  } finally {
+    await tx.end();
+  }
+}

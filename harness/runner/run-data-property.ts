@@ -1,0 +1,96 @@
+/**
+ * Runs one data-layer property with fast-check on every worker at once: worker w checks its
+ * share of the runs with seed + w, so the same seed and worker count give the same cases and
+ * verdicts. The first disagreement is shrunk and reported with the seed and path that replay it.
+ */
+import fc from 'fast-check';
+import type { OutcomeClass } from '../../model/outcome.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import { describeCaller } from '../../model/caller.ts';
+import { describeRequest } from '../../model/request.ts';
+import { FixtureError } from '../errors.ts';
+import { checkCase, type StepMismatch } from './check-case.ts';
+import type { DataCase } from './data-case.ts';
+import type { DataProperty } from './data-property.ts';
+import type { Environment } from './environment.ts';
+import type { PropertyResult } from './result.ts';
+
+export interface DataRunOptions {
+  seed: number;
+  runs: number;
+  settings: ModelSettings;
+  /** Replay exactly one case: the seed and path a failure printed (uses the first worker). */
+  path?: string;
+  /** Stop generating at this time (epoch ms); what ran is reported. */
+  deadline?: number;
+  onCase?: (propertyId: string) => void;
+}
+
+export class CaseMismatch extends Error {
+  constructor(readonly mismatch: StepMismatch) {
+    super(`step ${mismatch.step + 1}: ${mismatch.reason}\n  ${describeCaller(mismatch.request.caller)} ${describeRequest(mismatch.request.request)}`);
+    this.name = 'CaseMismatch';
+  }
+}
+
+export function emptyCounts(): Record<OutcomeClass, number> {
+  return { allowed: 0, filtered: 0, rejected: 0, errored: 0 };
+}
+
+export async function runDataProperty(env: Environment, property: DataProperty, options: DataRunOptions): Promise<PropertyResult> {
+  const started = Date.now();
+  const counts = emptyCounts();
+  const arbitrary = property.cases(options.settings);
+  let stopCounting = false;
+  const workers = options.path ? env.workers.slice(0, 1) : env.workers;
+  const share = Math.ceil(options.runs / workers.length);
+
+  const details = await Promise.all(
+    workers.map((worker, w) => {
+      const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
+        const verdict = await checkCase(worker.tx, testCase, options.settings);
+        if (verdict.mismatch) {
+          stopCounting = true;
+          throw new CaseMismatch(verdict.mismatch);
+        }
+        if (!stopCounting) {
+          for (const c of verdict.classes) counts[c]++;
+          options.onCase?.(property.id);
+        }
+      });
+      const remaining = options.deadline ? Math.max(1, options.deadline - Date.now()) : undefined;
+      return fc.check(predicate, {
+        seed: options.seed + w,
+        numRuns: options.path ? 1 : Math.min(share, Math.max(0, options.runs - share * w)) || 1,
+        ...(options.path ? { path: options.path } : {}),
+        ...(remaining ? { interruptAfterTimeLimit: remaining, markInterruptAsFailure: false } : {}),
+      });
+    }),
+  );
+
+  const cases = details.reduce((n, d) => n + d.numRuns, 0);
+  const base = { id: property.id, title: property.title, area: 'data' as const, cases, counts, durationMs: Date.now() - started, seed: options.seed };
+  const failed = details.find((d) => d.failed);
+  if (!failed) return { ...base, status: 'passed', ...(details.some((d) => d.interrupted) ? { note: `time budget reached after ${cases} cases` } : {}) };
+
+  const error = failed.errorInstance;
+  const counterexample = failed.counterexample?.[0] as DataCase | undefined;
+  if (error instanceof FixtureError) {
+    return { ...base, status: 'error', note: `harness error: ${error.message} (row ${JSON.stringify(error.row)})` };
+  }
+  if (!(error instanceof CaseMismatch)) {
+    return { ...base, status: 'error', note: `harness error: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  return {
+    ...base,
+    status: 'failed',
+    failure: {
+      seed: failed.seed,
+      path: failed.counterexamplePath ?? '',
+      counterexample,
+      expected: error.mismatch.expected,
+      actual: { outcome: error.mismatch.actual, response: error.mismatch.response },
+      message: error.message,
+    },
+  };
+}
