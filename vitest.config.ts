@@ -8,5 +8,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    reporters: ['default', './harness/testing/summary-reporter.ts'],
   },
 });

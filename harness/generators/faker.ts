@@ -1,20 +1,23 @@
 /**
- * Realistic text from faker, seeded by fast-check so a run replays: the arbitrary draws a seed,
- * faker turns it into a value. Shrinking shrinks the seed.
+ * Realistic text from faker, chosen by fast-check so a run replays. Faker fills a fixed pool
+ * once (its own seed is constant); fast-check picks from it, so picking and shrinking stay
+ * cheap on the per-case path.
  */
 import { Faker, en } from '@faker-js/faker';
 import fc from 'fast-check';
 
+const POOL_SIZE = 512;
 const faker = new Faker({ locale: [en] });
 
-export function fakerValue<T>(make: (f: Faker) => T): fc.Arbitrary<T> {
-  return fc.noBias(fc.integer({ min: 0, max: 2 ** 31 - 1 })).map((seed) => {
-    faker.seed(seed);
-    return make(faker);
-  });
+export function fakerValue<T>(make: (f: Faker) => T, label: string): fc.Arbitrary<T> {
+  let seed = 0;
+  for (const ch of label) seed = (seed * 31 + ch.charCodeAt(0)) | 0;
+  faker.seed(seed);
+  const pool = Array.from({ length: POOL_SIZE }, () => make(faker));
+  return fc.integer({ min: 0, max: POOL_SIZE - 1 }).map((i) => pool[i]);
 }
 
-export const personName = fakerValue((f) => f.person.fullName());
-export const emailAddress = fakerValue((f) => f.internet.email().toLowerCase());
-export const phoneNumber = fakerValue((f) => f.phone.number());
-export const avatarUrl = fakerValue((f) => f.image.avatar());
+export const personName = fakerValue((f) => f.person.fullName(), 'personName');
+export const emailAddress = fakerValue((f) => f.internet.email().toLowerCase(), 'emailAddress');
+export const phoneNumber = fakerValue((f) => f.phone.number(), 'phoneNumber');
+export const avatarUrl = fakerValue((f) => f.image.avatar(), 'avatarUrl');

@@ -54,6 +54,8 @@ export class CaseTransaction {
   /** Cleanup of the previous request, sent at the front of the next batch (or dropped by the final rollback). */
   private pendingCleanup = '';
   private open = false;
+  /** The previous case's rollback, sent with the next case's fixtures to save a round trip. */
+  private pendingRollback = false;
 
   constructor(
     private readonly client: pg.Client,
@@ -64,16 +66,21 @@ export class CaseTransaction {
     return [...this.cache.exposedSchemas, 'extensions'].map((s) => `"${s}"`).join(', ');
   }
 
-  /** Opens the case and writes its fixtures as the server context (superuser, null auth.uid()). */
-  async begin(fixtures: FixtureStatement[]): Promise<void> {
+  /**
+   * Opens the case and writes its fixtures as the server context (superuser, null auth.uid()).
+   * `perRow` is asked for only when the batch was refused, to name the refused row.
+   */
+  async begin(fixtures: FixtureStatement[], perRow: () => FixtureStatement[] = () => fixtures): Promise<void> {
+    const rollback = this.pendingRollback ? ['rollback'] : [];
+    this.pendingRollback = false;
     this.open = true;
     try {
-      await this.client.query(['begin', ...fixtures.map((f) => f.sql)].join(';\n'));
+      await this.client.query([...rollback, 'begin', ...fixtures.map((f) => f.sql)].join(';\n'));
     } catch {
       // Find which fixture was refused, so the report names the table, the row and the message.
       await this.client.query('rollback');
       await this.client.query('begin');
-      for (const f of fixtures) {
+      for (const f of perRow()) {
         try {
           await this.client.query(f.sql);
         } catch (e) {
@@ -114,10 +121,18 @@ export class CaseTransaction {
     return shapeResponse(request, statement, affected, row.body === null ? null : (JSON.parse(row.body) as Json));
   }
 
+  /** Ends the case. Its rollback goes out with the next case's fixtures (or with flush()). */
   async end(): Promise<void> {
     if (!this.open) return;
     this.open = false;
     this.pendingCleanup = '';
+    this.pendingRollback = true;
+  }
+
+  /** Rolls back now: before the connection is used for anything but the next case. */
+  async flush(): Promise<void> {
+    if (!this.pendingRollback) return;
+    this.pendingRollback = false;
     await this.client.query('rollback');
   }
 }

@@ -11,7 +11,7 @@ import { serverAssignedColumns } from '../../model/table-model.ts';
 import { fixtureOrder, tableModels } from '../../model/tables/index.ts';
 import { compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { fixtureStatements } from '../fixtures.ts';
+import { fixtureStatements, fixtureStatementsPerRow } from '../fixtures.ts';
 import type { CaseTransaction } from '../postgrest/case-transaction.ts';
 import type { ApiResponse } from '../postgrest/response.ts';
 import type { DataCase, DataStep } from './data-case.ts';
@@ -40,7 +40,7 @@ function maskedColumns(step: DataStep): string[] {
 export async function checkCase(tx: CaseTransaction, testCase: DataCase, settings: ModelSettings): Promise<CaseVerdict> {
   const classes: OutcomeClass[] = [];
   let world = testCase.world;
-  await tx.begin(fixtureStatements(world, fixtureOrder));
+  await tx.begin(fixtureStatements(world, fixtureOrder), () => fixtureStatementsPerRow(world, fixtureOrder));
   try {
     for (let i = 0; i < testCase.steps.length; i++) {
       const step = testCase.steps[i];

@@ -1,0 +1,63 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { inject } from 'vitest';
+import { main } from './main.ts';
+
+async function cli(...args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  let stderr = '';
+  let stdout = '';
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+  const log = vi.spyOn(console, 'log').mockImplementation((s) => void (stdout += `${String(s)}\n`));
+  try {
+    const code = await main(['node', 'policyfuzz', ...args]);
+    return { code, stderr, stdout };
+  } finally {
+    err.mockRestore();
+    log.mockRestore();
+  }
+}
+
+describe('policyfuzz exit codes', () => {
+  it('2 with the option named for a malformed value', async () => {
+    const r = await cli('fuzz', '--runs', 'many');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--runs must be a whole number/);
+  });
+
+  it('2 for a missing migrations folder, without a stack trace', async () => {
+    const r = await cli('fuzz', '--migrations', '/no/such/folder', '--database-url', inject('databaseUrl'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('policyfuzz: migrations folder not found: /no/such/folder\n');
+  });
+
+  it('2 for an unreachable database', async () => {
+    const r = await cli('fuzz', '--database-url', 'postgresql://nobody@127.0.0.1:1/x');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^policyfuzz: cannot reach the database at postgresql:\/\/nobody@127.0.0.1:1\/x: /);
+  });
+
+  it('2 for SQL that fails to apply, naming file and line', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-cli-'));
+    writeFileSync(path.join(dir, '001.sql'), 'select 1;\ncreate tabel oops();\n');
+    const r = await cli('fuzz', '--migrations', dir, '--database-url', inject('databaseUrl'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`policyfuzz: migration ${path.join(dir, '001.sql')}:2 failed: syntax error at or near "tabel"\n`);
+  });
+
+  it('0 when every property holds on the reference database, 1 with the replay line when one fails', async () => {
+    const ok = await cli('fuzz', '--only', 'R02', '--runs', '60', '--seed', '5', '--database-url', inject('databaseUrl'));
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/R02 users: a non-staff owner cannot PATCH role\s+PASS\s+60/);
+
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-cli-'));
+    const { BUNDLED_MIGRATIONS } = await import('./paths.ts');
+    const { readdirSync, readFileSync } = await import('node:fs');
+    for (const f of readdirSync(BUNDLED_MIGRATIONS)) writeFileSync(path.join(dir, f), readFileSync(path.join(BUNDLED_MIGRATIONS, f)));
+    writeFileSync(path.join(dir, '9999_drop_guard.sql'), 'drop trigger users_10_owner_guard on public.users;');
+    const bad = await cli('fuzz', '--migrations', dir, '--only', 'R02', '--runs', '200', '--seed', '5', '--database-url', inject('databaseUrl'));
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/replay: {3}policyfuzz fuzz --migrations \S+ --only R02 --seed \d+ --path [\d:]+/);
+  });
+});
