@@ -22,3 +22,8 @@ export function describeCaller(caller: Caller): string {
 export function callerUid(caller: Caller): string | null {
   return caller.kind === 'user' ? caller.id : null;
 }
+
+/** The database role PostgREST switches to for this caller. */
+export function apiRoleOf(caller: Caller): 'anon' | 'authenticated' | 'service_role' {
+  return caller.kind === 'anon' ? 'anon' : caller.kind === 'user' ? 'authenticated' : 'service_role';
+}

@@ -4,7 +4,7 @@
  * unknown columns and unreadable literals (parse time), then grants (executor start), then row
  * rules, BEFORE triggers, WITH CHECK, then constraints.
  */
-import { callerUid, type Caller } from './caller.ts';
+import { apiRoleOf, callerUid, type Caller } from './caller.ts';
 import { evaluateFilters } from './filters.ts';
 import type { Row } from './json.ts';
 import {
@@ -17,7 +17,7 @@ import {
 } from './outcome.ts';
 import type { ApiRequest, Filter } from './request.ts';
 import type { ModelSettings } from './settings.ts';
-import { column, type ApiRole, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
+import { column, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
@@ -29,13 +29,9 @@ export interface Prediction {
 
 type TableRequest = Exclude<ApiRequest, { kind: 'rpc' }>;
 
-function apiRole(caller: Caller): ApiRole | 'service' {
-  return caller.kind === 'anon' ? 'anon' : caller.kind === 'user' ? 'authenticated' : 'service';
-}
-
 function hasPrivilege(model: TableModel, caller: Caller, privilege: Privilege): boolean {
-  const role = apiRole(caller);
-  return role === 'service' || model.grants[role].includes(privilege);
+  const role = apiRoleOf(caller);
+  return role === 'service_role' || model.grants[role].includes(privilege);
 }
 
 function bypassesRowSecurity(model: TableModel, caller: Caller): boolean {

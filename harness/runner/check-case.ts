@@ -9,6 +9,7 @@ import { predict } from '../../model/predict.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import { serverAssignedColumns } from '../../model/table-model.ts';
 import { fixtureOrder, tableModels } from '../../model/tables/index.ts';
+import { functionModels } from '../../model/functions/index.ts';
 import { compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow } from '../fixtures.ts';
@@ -31,7 +32,10 @@ export interface CaseVerdict {
 }
 
 function maskedColumns(step: DataStep): string[] {
-  if (step.request.kind === 'rpc') return [];
+  if (step.request.kind === 'rpc') {
+    const name = step.request.schema && step.request.schema !== 'public' ? `${step.request.schema}.${step.request.fn}` : step.request.fn;
+    return functionModels[name]?.serverAssigned ?? [];
+  }
   const name = step.request.schema && step.request.schema !== 'public' ? `${step.request.schema}.${step.request.table}` : step.request.table;
   const model = tableModels[name];
   return model ? serverAssignedColumns(model) : [];
