@@ -29,3 +29,7 @@ begin
   return new;
 end
 $$;
+
+-- Rule 15: Postgres grants EXECUTE to PUBLIC on every new function; nothing in private is for callers.
+revoke execute on all functions in schema private from public;
+alter default privileges in schema private revoke execute on functions from public;

@@ -1,0 +1,73 @@
+/**
+ * What the automatic mutator reads from a database after its migrations: policies, tables with
+ * row security, functions with their definitions and execute grants, invoker views. SQL lives
+ * here, in the harness; the mutation rules in derive.ts are pure.
+ */
+import type pg from 'pg';
+
+export interface CatalogPolicy {
+  schema: string;
+  table: string;
+  name: string;
+  command: 'ALL' | 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
+  roles: string[];
+  using: string | null;
+  withCheck: string | null;
+}
+
+export interface CatalogFunction {
+  schema: string;
+  name: string;
+  /** Schema-qualified with argument types: `"public"."f"(text)`. */
+  signature: string;
+  definition: string;
+  executableByAnon: boolean;
+  executableByAuthenticated: boolean;
+}
+
+export interface CatalogView {
+  schema: string;
+  name: string;
+  securityInvoker: boolean;
+}
+
+export interface Catalog {
+  policies: CatalogPolicy[];
+  rowSecurityTables: { schema: string; table: string; anonHasPrivilege: boolean }[];
+  functions: CatalogFunction[];
+  views: CatalogView[];
+}
+
+export async function readCatalog(client: pg.Client, schemas: string[]): Promise<Catalog> {
+  const policies = await client.query(
+    `select schemaname as schema, tablename as "table", policyname as name, cmd as command, roles::text[] as roles, qual as using, with_check as "withCheck"
+       from pg_policies where schemaname = any($1) order by 1, 2, 3`,
+    [schemas],
+  );
+  const tables = await client.query(
+    `select n.nspname as schema, c.relname as "table",
+            has_table_privilege('anon', c.oid, 'SELECT, INSERT, UPDATE, DELETE') as "anonHasPrivilege"
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = any($1) and c.relkind = 'r' and c.relrowsecurity order by 1, 2`,
+    [schemas],
+  );
+  const functions = await client.query(
+    `select n.nspname as schema, p.proname as name, format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)) as signature, pg_get_functiondef(p.oid) as definition,
+            has_function_privilege('anon', p.oid, 'execute') as "executableByAnon",
+            has_function_privilege('authenticated', p.oid, 'execute') as "executableByAuthenticated"
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = any($1) and p.prokind = 'f' order by 1, 2, 3`,
+    [schemas],
+  );
+  const views = await client.query(
+    `select n.nspname as schema, c.relname as name, coalesce('security_invoker=true' = any(c.reloptions) or 'security_invoker=on' = any(c.reloptions), false) as "securityInvoker"
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = any($1) and c.relkind = 'v' order by 1, 2`,
+    [schemas],
+  );
+  return {
+    policies: policies.rows as CatalogPolicy[],
+    rowSecurityTables: tables.rows as Catalog['rowSecurityTables'],
+    functions: functions.rows as CatalogFunction[],
+    views: views.rows as CatalogView[],
+  };
+}

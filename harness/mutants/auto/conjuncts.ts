@@ -1,0 +1,65 @@
+/**
+ * Splits a policy expression (as Postgres prints it in pg_policies) into its top-level AND
+ * conjuncts, respecting parentheses, quoted strings and identifiers. Dropping one conjunct is
+ * the commonest real policy bug: a forgotten `deleted_at is null`, a missing department check.
+ */
+export function stripOuterParens(expr: string): string {
+  let s = expr.trim();
+  while (s.startsWith('(') && s.endsWith(')') && matchingParen(s, 0) === s.length - 1) s = s.slice(1, -1).trim();
+  return s;
+}
+
+function matchingParen(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === "'" || ch === '"') {
+      i = skipQuoted(s, i);
+      continue;
+    }
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+function skipQuoted(s: string, start: number): number {
+  const quote = s[start];
+  for (let i = start + 1; i < s.length; i++) {
+    if (s[i] === quote) {
+      if (s[i + 1] === quote) i++;
+      else return i;
+    }
+  }
+  return s.length;
+}
+
+export function topLevelConjuncts(expr: string): string[] {
+  const s = stripOuterParens(expr);
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (ch === "'" || ch === '"') {
+      i = skipQuoted(s, i);
+      continue;
+    }
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (depth === 0 && /\s/.test(ch) && /^\s+AND\s+/i.test(s.slice(i)) && (i === 0 || /\s/.test(s[i]))) {
+      const m = /^\s+AND\s+/i.exec(s.slice(i))!;
+      parts.push(s.slice(start, i).trim());
+      i += m[0].length - 1;
+      start = i + 1;
+    }
+  }
+  parts.push(s.slice(start).trim());
+  return parts.filter(Boolean);
+}
+
+/** The expression with its `index`-th top-level conjunct removed (a looser policy). */
+export function withoutConjunct(expr: string, index: number): string {
+  const parts = topLevelConjuncts(expr);
+  return parts.filter((_, i) => i !== index).map((p) => `(${stripOuterParens(p)})`).join(' AND ');
+}

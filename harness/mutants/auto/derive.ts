@@ -1,0 +1,140 @@
+/**
+ * Broken variants derived from a target's own catalog, each a small SQL file applied on top of
+ * its migrations: drop one conjunct of a USING / WITH CHECK, widen a policy's roles, disable
+ * row security, turn an equality lookup into ilike, drop a REVOKE on a function, make an
+ * invoker view run as definer, remove a column from a guard's allow-list.
+ */
+import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
+import { topLevelConjuncts, withoutConjunct } from './conjuncts.ts';
+
+export type AutoMutationKind =
+  | 'drop-conjunct'
+  | 'widen-roles'
+  | 'disable-row-security'
+  | 'equality-to-ilike'
+  | 'drop-revoke'
+  | 'view-as-definer'
+  | 'allow-list-drop';
+
+export interface AutoMutant {
+  name: string;
+  kind: AutoMutationKind;
+  /** The object mutated, e.g. `public.vs_tickets` or `public.get_pr_ticket_by_id(text)`. */
+  target: string;
+  description: string;
+  sql: string;
+  /** Known not to change behaviour (e.g. a policy widened to anon on a table anon holds no privilege on). */
+  equivalent?: string;
+}
+
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const rel = (schema: string, name: string) => `${q(schema)}.${q(name)}`;
+const slug = (s: string) => s.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+
+function policyMutants(p: CatalogPolicy, anonHasPrivilege: boolean): AutoMutant[] {
+  const out: AutoMutant[] = [];
+  const target = `${p.schema}.${p.table}`;
+  for (const [clause, expr] of [
+    ['using', p.using],
+    ['with check', p.withCheck],
+  ] as const) {
+    if (!expr) continue;
+    const parts = topLevelConjuncts(expr);
+    if (parts.length < 2) continue;
+    parts.forEach((part, i) => {
+      out.push({
+        name: `drop-conjunct-${slug(p.table)}-${slug(p.name)}-${clause === 'using' ? 'using' : 'check'}-${i + 1}`,
+        kind: 'drop-conjunct',
+        target,
+        description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} without \`${part}\``,
+        sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${withoutConjunct(expr, i)});`,
+      });
+    });
+  }
+  if (!p.roles.includes('public') && !(p.roles.includes('anon') && p.roles.includes('authenticated'))) {
+    out.push({
+      name: `widen-roles-${slug(p.table)}-${slug(p.name)}`,
+      kind: 'widen-roles',
+      target,
+      description: `policy ${p.name} on ${target} applies to every role instead of ${p.roles.join(', ')}`,
+      sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} to public;`,
+      ...(anonHasPrivilege ? {} : { equivalent: `anon holds no privilege on ${target}, so a policy for every role admits no one new` }),
+    });
+  }
+  return out;
+}
+
+/** `x = p_arg` and `p_arg = x` in a function body, where the parameter is a lookup key. */
+const EQUALITY = /([\w."]+)\s*=\s*(p_[a-z_]*id\b|p_[a-z_]*key\b|p_[a-z_]*code\b)/gi;
+
+function functionMutants(f: CatalogFunction): AutoMutant[] {
+  const out: AutoMutant[] = [];
+  const target = f.signature.replace(/"/g, '');
+  const body = f.definition;
+  let n = 0;
+  for (const m of body.matchAll(EQUALITY)) {
+    n++;
+    const mutated = body.slice(0, m.index) + `${m[1]}::text ilike ${m[2]}::text` + body.slice(m.index! + m[0].length);
+    out.push({
+      name: `equality-to-ilike-${slug(f.name)}-${n}`,
+      kind: 'equality-to-ilike',
+      target,
+      description: `${target}: \`${m[0]}\` compared with ilike (wildcards in the id match other rows)`,
+      sql: `${mutated.trim()};`,
+    });
+  }
+  if (!f.executableByAnon || !f.executableByAuthenticated) {
+    out.push({
+      name: `drop-revoke-${slug(f.schema)}-${slug(f.name)}`,
+      kind: 'drop-revoke',
+      target,
+      description: `${target}: the REVOKE is gone, so default privileges let anon and authenticated execute it`,
+      sql: `grant usage on schema ${q(f.schema)} to anon, authenticated; grant execute on function ${f.signature} to anon, authenticated;`,
+    });
+  }
+  // A guard's allow-list: array['a', 'b', …] passed to a changed-columns comparison.
+  for (const m of body.matchAll(/changed_columns\s*\([^;]*?array\s*\[([^\]]*)\]/gi)) {
+    const items = m[1].split(',').map((s) => s.trim()).filter(Boolean);
+    items.forEach((item, i) => {
+      if (/updated_at/.test(item)) return;
+      const list = items.filter((_, j) => j !== i).join(', ');
+      const mutated = body.replace(m[1], list);
+      out.push({
+        name: `allow-list-drop-${slug(f.name)}-${slug(item)}`,
+        kind: 'allow-list-drop',
+        target,
+        description: `${target}: guard allow-list without ${item} (an owner can no longer change it)`,
+        sql: `${mutated.trim()};`,
+      });
+    });
+  }
+  return out;
+}
+
+export function deriveMutants(catalog: Catalog): AutoMutant[] {
+  const out: AutoMutant[] = [];
+  for (const p of catalog.policies) {
+    const table = catalog.rowSecurityTables.find((t) => t.schema === p.schema && t.table === p.table);
+    out.push(...policyMutants(p, table?.anonHasPrivilege ?? true));
+  }
+  for (const t of catalog.rowSecurityTables) {
+    out.push({
+      name: `disable-row-security-${slug(t.schema)}-${slug(t.table)}`,
+      kind: 'disable-row-security',
+      target: `${t.schema}.${t.table}`,
+      description: `${t.schema}.${t.table}: row security disabled (grants alone decide)`,
+      sql: `alter table ${rel(t.schema, t.table)} disable row level security;`,
+    });
+  }
+  for (const f of catalog.functions) out.push(...functionMutants(f));
+  for (const v of catalog.views.filter((view) => view.securityInvoker)) {
+    out.push({
+      name: `view-as-definer-${slug(v.schema)}-${slug(v.name)}`,
+      kind: 'view-as-definer',
+      target: `${v.schema}.${v.name}`,
+      description: `${v.schema}.${v.name}: runs with its owner's rights (row rules of the tables below are bypassed)`,
+      sql: `alter view ${rel(v.schema, v.name)} set (security_invoker = false);`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * `policyfuzz mutants --auto`: derive variants from the target's own catalog, run the
+ * properties that concern each mutated object until one kills it, and explain survivors.
+ */
+import type { MigrationFile } from '../../db/migrations.ts';
+import type { DatabaseServer } from '../../db/providers/server.ts';
+import type { DataProperty } from '../../runner/data-property.ts';
+import { openEnvironment } from '../../runner/environment.ts';
+import type { ModelSettings } from '../../../model/settings.ts';
+import { killMutant, type KillResult } from '../kill.ts';
+import { readCatalog } from './catalog.ts';
+import { deriveMutants, type AutoMutant } from './derive.ts';
+
+export const AUTO_MUTANT_SCHEMAS = ['public', 'passport', 'private'];
+
+export interface AutoKillResult extends KillResult {
+  kind: AutoMutant['kind'];
+  target: string;
+  /** For a survivor: why it may have survived (`equivalent: …` ones were not run). */
+  reason?: string;
+}
+
+/** The kill rate counts only variants that can change behaviour. */
+export function autoKillRate(results: AutoKillResult[]): { killed: number; total: number; equivalent: number } {
+  const equivalent = results.filter((r) => r.reason?.startsWith('equivalent:')).length;
+  return { killed: results.filter((r) => r.killedBy.length > 0).length, total: results.length - equivalent, equivalent };
+}
+
+/** Properties whose tables or functions name the mutated object; all of them when none do. */
+export function propertiesFor(mutant: AutoMutant, properties: DataProperty[]): { list: DataProperty[]; covered: boolean } {
+  const object = mutant.target.replace(/^public\./, '').replace(/\(.*$/, '');
+  const bare = object.replace(/^[a-z_]+\./, '');
+  const covering = properties.filter((p) => p.tables.some((t) => t === object || t === bare) || (p.functions ?? []).some((f) => f === object || f === bare));
+  return covering.length ? { list: covering, covered: true } : { list: properties, covered: false };
+}
+
+export interface AutoOptions {
+  server: DatabaseServer;
+  migrations: MigrationFile[];
+  properties: DataProperty[];
+  settings: ModelSettings;
+  seed: number;
+  runs: number;
+  onResult?: (r: AutoKillResult) => void;
+}
+
+export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
+  const base = await openEnvironment({ server: options.server, migrations: options.migrations, workers: 1 });
+  let mutants: AutoMutant[];
+  try {
+    mutants = deriveMutants(await readCatalog(base.workers[0].client, AUTO_MUTANT_SCHEMAS));
+  } finally {
+    await base.close();
+  }
+  const results: AutoKillResult[] = [];
+  for (const mutant of mutants) {
+    if (mutant.equivalent) {
+      const result: AutoKillResult = { mutant: mutant.name, bug: mutant.description, verdicts: {}, killedBy: [], notes: [], kind: mutant.kind, target: mutant.target, reason: `equivalent: ${mutant.equivalent}` };
+      results.push(result);
+      options.onResult?.(result);
+      continue;
+    }
+    const { list, covered } = propertiesFor(mutant, options.properties);
+    const kill = await killMutant(
+      { name: mutant.name, bug: mutant.description, rules: list.map((p) => p.id), file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql } },
+      { server: options.server, migrations: options.migrations, properties: list, settings: options.settings, seed: options.seed, runs: options.runs },
+    );
+    const result: AutoKillResult = {
+      ...kill,
+      kind: mutant.kind,
+      target: mutant.target,
+      ...(kill.killedBy.length
+        ? {}
+        : {
+            reason: covered
+              ? `survived ${list.map((p) => p.id).join(', ')}: an equivalent variant, or a gap in those properties`
+              : `gap: no property names ${mutant.target}`,
+          }),
+    };
+    results.push(result);
+    options.onResult?.(result);
+  }
+  return results;
+}
