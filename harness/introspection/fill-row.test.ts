@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { fillWorld, UnfillableColumn } from './fill-row.ts';
+import { checkVocabulary, type TableShapes } from './table-shapes.ts';
+
+describe('check vocabularies', () => {
+  it('reads the list Postgres prints for IN (…)', () => {
+    expect(checkVocabulary(`CHECK ((status = ANY (ARRAY['pending'::text, 'paid'::text, 'it''s'::text])))`, 'status')).toEqual(['pending', 'paid', "it's"]);
+  });
+  it('reads a single-value check and ignores other shapes', () => {
+    expect(checkVocabulary(`CHECK ((kind = 'team'::text))`, 'kind')).toEqual(['team']);
+    expect(checkVocabulary(`CHECK ((total >= 0))`, 'total')).toBeUndefined();
+  });
+});
+
+describe('filling rows for a foreign schema', () => {
+  const shapes: TableShapes = new Map([
+    [
+      'orders',
+      [
+        { name: 'id', type: 'uuid', notNull: true, hasDefault: true, generated: false, unique: true },
+        { name: 'buyer_id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'users', column: 'id' } },
+        { name: 'status', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, vocabulary: ['open', 'closed'] },
+        { name: 'channel', type: 'order_channel', notNull: true, hasDefault: false, generated: false, unique: false, enumLabels: ['web', 'shop'] },
+        { name: 'reference', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true },
+        { name: 'note', type: 'text', notNull: false, hasDefault: false, generated: false, unique: false },
+      ],
+    ],
+  ]);
+
+  it('fills only NOT NULL columns without defaults the row leaves out, satisfying the schema', () => {
+    const world = fillWorld({ users: [{ id: 'u1' }], orders: [{ id: 'o1', status: 'closed' }, { id: 'o2' }] }, shapes);
+    expect(world.orders).toEqual([
+      { id: 'o1', status: 'closed', buyer_id: 'u1', channel: 'web', reference: 'pf-reference-3' },
+      { id: 'o2', buyer_id: 'u1', status: 'open', channel: 'web', reference: 'pf-reference-7' },
+    ]);
+  });
+
+  it('names the column it cannot fill', () => {
+    expect(() => fillWorld({ orders: [{ id: 'o1' }] }, shapes)).toThrow(UnfillableColumn);
+    expect(() => fillWorld({ orders: [{ id: 'o1' }] }, shapes)).toThrow('orders.buyer_id references users, which has no row in this case');
+  });
+});

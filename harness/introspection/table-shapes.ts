@@ -1,0 +1,79 @@
+/**
+ * What a foreign schema demands of a row, read from its catalog: NOT NULL columns without
+ * defaults, CHECK vocabularies, enum labels, single-column foreign keys and unique columns.
+ * The fixture filler (fill-row.ts) uses it to complete the model's rows.
+ */
+import type pg from 'pg';
+
+export interface ColumnShape {
+  name: string;
+  /** format_type(), e.g. `text`, `uuid`, `timestamp with time zone`, `text[]`, `order_status`. */
+  type: string;
+  notNull: boolean;
+  hasDefault: boolean;
+  generated: boolean;
+  enumLabels?: string[];
+  /** Allowed values from a CHECK (col = ANY (ARRAY[...])) or (col = '…'). */
+  vocabulary?: string[];
+  references?: { table: string; column: string };
+  unique: boolean;
+}
+
+export type TableShapes = Map<string, ColumnShape[]>;
+
+/** `public.users` → `users`; other schemas keep their prefix, as model table names do. */
+export function modelTableName(schema: string, table: string): string {
+  return schema === 'public' ? table : `${schema}.${table}`;
+}
+
+/** Values of a CHECK that pins one column to a list, as Postgres prints it. */
+export function checkVocabulary(definition: string, column: string): string[] | undefined {
+  const col = `\\(?"?${column}"?\\)?(?:::text)?`;
+  const any = new RegExp(`${col}\\s*=\\s*ANY\\s*\\(\\s*\\(?ARRAY\\[([^\\]]*)\\]`, 'i').exec(definition);
+  const single = new RegExp(`^CHECK \\(\\(?${col}\\s*=\\s*'((?:[^']|'')*)'`, 'i').exec(definition);
+  const list = any ? [...any[1].matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1].replace(/''/g, "'")) : single ? [single[1].replace(/''/g, "'")] : undefined;
+  return list?.length ? list : undefined;
+}
+
+export async function readTableShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
+  const columns = await client.query<{ schema: string; table: string; name: string; type: string; not_null: boolean; has_default: boolean; generated: boolean; enum_labels: string[] | null }>(
+    `select n.nspname as schema, c.relname as table, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
+            a.attnotnull as not_null, a.atthasdef or a.attidentity <> '' as has_default, a.attgenerated <> '' as generated,
+            (select array_agg(e.enumlabel order by e.enumsortorder) from pg_enum e where e.enumtypid = a.atttypid) as enum_labels
+       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = any($1) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+      order by 1, 2, a.attnum`,
+    [schemas],
+  );
+  const constraints = await client.query<{ schema: string; table: string; type: string; columns: string[]; definition: string; ref_schema: string | null; ref_table: string | null; ref_columns: string[] | null }>(
+    `select n.nspname as schema, c.relname as table, k.contype as type,
+            array(select a.attname from unnest(k.conkey) x join pg_attribute a on a.attrelid = k.conrelid and a.attnum = x) as columns,
+            pg_get_constraintdef(k.oid) as definition, rn.nspname as ref_schema, rc.relname as ref_table,
+            array(select a.attname from unnest(k.confkey) x join pg_attribute a on a.attrelid = k.confrelid and a.attnum = x) as ref_columns
+       from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
+       left join pg_class rc on rc.oid = k.confrelid left join pg_namespace rn on rn.oid = rc.relnamespace
+      where n.nspname = any($1) and k.contype in ('c', 'f', 'u', 'p')`,
+    [schemas],
+  );
+  const shapes: TableShapes = new Map();
+  for (const r of columns.rows) {
+    const key = modelTableName(r.schema, r.table);
+    if (!shapes.has(key)) shapes.set(key, []);
+    shapes.get(key)!.push({ name: r.name, type: r.type, notNull: r.not_null, hasDefault: r.has_default, generated: r.generated, unique: false, ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
+  }
+  for (const k of constraints.rows) {
+    const cols = shapes.get(modelTableName(k.schema, k.table));
+    if (!cols || k.columns.length !== 1) continue;
+    const col = cols.find((c) => c.name === k.columns[0]);
+    if (!col) continue;
+    if (k.type === 'c') {
+      const vocabulary = checkVocabulary(k.definition, col.name);
+      if (vocabulary) col.vocabulary = vocabulary;
+    } else if (k.type === 'f' && k.ref_table && k.ref_columns?.length === 1) {
+      col.references = { table: modelTableName(k.ref_schema!, k.ref_table), column: k.ref_columns[0] };
+    } else if (k.type === 'u' || k.type === 'p') {
+      col.unique = true;
+    }
+  }
+  return shapes;
+}
