@@ -17,6 +17,8 @@ const propertyId = z.string().regex(/^[RS]\d\d$/, 'a property id like R02');
 
 export const ConfigSchema = z
   .object({
+    /** Free text for people (policyfuzz init writes what it found here). */
+    notes: z.array(z.string()).optional(),
     /** Migration folders, applied one after another (each in name order). Relative to the config file. */
     migrations: z.union([z.string(), z.array(z.string()).min(1)]).transform((v) => (Array.isArray(v) ? v : [v])),
     /** File names to leave out (seed data, extensions the scratch server lacks). */
