@@ -1,0 +1,24 @@
+import fc from 'fast-check';
+import { redirectUrlNearMiss } from './generators.ts';
+import { expectThat, freshLogin, isUniformFailure, pickClient, pickUser, replySummary, runFcProperty, type SsoProperty } from './kit.ts';
+
+/** auth.token's redirectUrl must equal the registered one as a string; near-misses fail. */
+export const S04: SsoProperty = {
+  id: 'S04',
+  title: 'auth.token requires the exact registered Redirect URL (generated near-misses fail)',
+  severity: 'M',
+  run: (ctx, opts) =>
+    runFcProperty(
+      S04,
+      opts,
+      fc.tuple(pickClient(ctx), pickUser(ctx)).chain(([client, user]) =>
+        fc.record({ client: fc.constant(client), user: fc.constant(user), nearMiss: redirectUrlNearMiss(client, ctx.config.clients.filter((c) => c !== client)) }),
+      ),
+      async ({ client, user, nearMiss }, counts) => {
+        const { code } = await freshLogin(ctx, client, user);
+        const { reply } = await ctx.client.exchange({ code, redirectUrl: nearMiss.url, clientId: client.clientId, clientSecret: client.clientSecret });
+        counts.add(`${nearMiss.variant.split(':')[0]}:${isUniformFailure(reply) ? 'refused' : 'accepted'}`);
+        expectThat(isUniformFailure(reply), `redirectUrl near-miss (${nearMiss.variant}) ${JSON.stringify(nearMiss.url)} must fail`, { status: 200, body: { ok: false, error: 'AUTH0001' } }, replySummary(reply));
+      },
+    ),
+};

@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { badAppQuery, hostileParams } from './generators.ts';
+import { expectThat, freshLogin, pickClient, pickUser, runFcProperty, type SsoProperty } from './kit.ts';
+import { staysOnService } from './s07-login-redirect.ts';
+
+/**
+ * Logout sends the browser to exactly the registered Logout URL whatever extra parameters say;
+ * a bad `app` gets no external redirect; after logout the next login must authenticate again.
+ */
+export const S08: SsoProperty = {
+  id: 'S08',
+  title: 'Logout redirects only to the registered Logout URL and ends the session (no silent code after)',
+  severity: 'M',
+  run: (ctx, opts) =>
+    runFcProperty(
+      S08,
+      opts,
+      fc.record({
+        client: pickClient(ctx),
+        next: pickClient(ctx),
+        user: pickUser(ctx),
+        extra: hostileParams(ctx.config.clients),
+        appAt: fc.nat(),
+        badApp: fc.option(badAppQuery(ctx.config.clients), { freq: 4 }),
+      }),
+      async ({ client, next, user, extra, appAt, badApp }, counts) => {
+        const { browser } = await freshLogin(ctx, client, user);
+        const query: [string, string][] = [...extra];
+        query.splice(appAt % (query.length + 1), 0, ...(badApp ? badApp.query : [['app', client.appId] as [string, string]]));
+        const seen = await ctx.driver.logout(browser, query);
+        if (badApp) {
+          counts.add(`bad-app:${badApp.variant}:${seen.kind}`);
+          expectThat(staysOnService(ctx, seen), `a logout with a bad app (${badApp.variant}) must not redirect away`, 'a page, or a redirect within the service', seen);
+          return;
+        }
+        counts.add(`logout:${seen.kind}`);
+        expectThat(
+          seen.kind === 'redirect' && (seen.status === 302 || seen.status === 303) && seen.location === client.logoutUrl,
+          `logout of ${client.appId} must redirect to exactly its Logout URL, whatever extra parameters say`,
+          { kind: 'redirect', status: '302 or 303', location: client.logoutUrl },
+          seen,
+        );
+        const after = await ctx.driver.login(browser, [['app', next.appId]]);
+        counts.add(`login-after-logout:${after.kind}`);
+        expectThat(after.kind === 'page', `after logout, a login to ${next.appId} must ask for credentials again (no silent code)`, { kind: 'page' }, after);
+      },
+    ),
+};
