@@ -17,7 +17,7 @@ import {
 } from './outcome.ts';
 import type { ApiRequest, Filter } from './request.ts';
 import type { ModelSettings } from './settings.ts';
-import { column, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
+import { column, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
@@ -40,8 +40,9 @@ function bypassesRowSecurity(model: TableModel, caller: Caller): boolean {
 
 function project(row: Row, columns: string[] | '*', model: TableModel): Row {
   const names = columns === '*' ? model.columns.map((c) => c.name) : columns;
+  const full = materialize(model, row);
   const out: Row = {};
-  for (const n of names) out[n] = row[n] ?? null;
+  for (const n of names) out[n] = full[n] ?? null;
   return out;
 }
 
@@ -67,7 +68,7 @@ function parseErrors(model: TableModel, request: TableRequest): Outcome | undefi
 
 function matching(model: TableModel, rows: Row[], filters: Filter[]): Row[] {
   return rows.filter((row) => {
-    const v = evaluateFilters(row, filters, (c) => column(model, c)?.type);
+    const v = evaluateFilters(materialize(model, row), filters, (c) => column(model, c)?.type);
     return v.ok && v.matches;
   });
 }
@@ -79,6 +80,13 @@ function context(world: World, caller: Caller, settings: ModelSettings): RuleCon
 /** Values from a JSON body, read into column types: unknown column → PGRST204, unreadable → 22P02. */
 function readBody(model: TableModel, body: Row): { ok: true; row: Row } | { ok: false; outcome: Outcome } {
   const row: Row = {};
+  for (const k of Object.keys(body)) {
+    if (!column(model, k)) return { ok: false, outcome: sqlError('PGRST204', `column ${k} not found`) };
+  }
+  for (const k of Object.keys(body)) {
+    // Refused when the statement is rewritten, before any value is read.
+    if (column(model, k)!.generated) return { ok: false, outcome: sqlError('428C9', `column ${k} is generated`) };
+  }
   for (const [k, v] of Object.entries(body)) {
     const col = column(model, k);
     if (!col) return { ok: false, outcome: sqlError('PGRST204', `column ${k} not found`) };
@@ -90,9 +98,15 @@ function readBody(model: TableModel, body: Row): { ok: true; row: Row } | { ok: 
 }
 
 function constraintViolation(model: TableModel, row: Row, settings: ModelSettings): Outcome | undefined {
+  // Postgres checks every NOT NULL before any CHECK constraint (ExecConstraints).
   for (const col of model.columns) {
+    if (col.generated) continue;
     const v = row[col.name] ?? null;
     if (v === null && !col.nullable && !col.serverAssigned) return sqlError('23502', `${col.name} is null`);
+  }
+  for (const col of model.columns) {
+    if (col.generated) continue;
+    const v = row[col.name] ?? null;
     if (v !== null && col.check && !col.check(v, settings)) return sqlError('23514', `${col.name} check`);
   }
   return undefined;
@@ -101,7 +115,7 @@ function constraintViolation(model: TableModel, row: Row, settings: ModelSetting
 function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: ModelSettings): Outcome {
   if (!hasPrivilege(model, caller, 'select')) return rejectedByGrant(`select on ${model.table}`);
   const ctx = context(world, caller, settings);
-  const all = matching(model, rowsOf(world, model.table), request.filters);
+  const all = matching(model, model.view ? model.view(world, settings) : rowsOf(world, model.table), request.filters);
   const visible = bypassesRowSecurity(model, caller) ? all : all.filter((r) => model.rules.select?.(r, ctx) ?? false);
   const rows = visible.map((r) => project(r, request.columns, model));
   if (request.single && rows.length !== 1) return sqlError('PGRST116', `${rows.length} rows`);
@@ -128,7 +142,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
   const inserted: Row[] = [];
   for (const body of bodies) {
     let row: Row = {};
-    for (const col of model.columns) row[col.name] = keys.includes(col.name) ? (body[col.name] ?? null) : (col.default ?? null);
+    for (const col of model.columns) if (!col.generated) row[col.name] = keys.includes(col.name) ? (body[col.name] ?? null) : (col.default ?? null);
     if (model.beforeInsert) {
       const r = model.beforeInsert(row, ctx);
       if ('reject' in r) return unchanged(r.reject);
@@ -183,6 +197,12 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
     replaced.set(old, next);
   }
   const rows = all.map((r) => replaced.get(r) ?? r);
+  // The primary key's unique index, checked when each new row version is stored (after CHECKs).
+  for (const next of replaced.values()) {
+    if (rows.some((other) => other !== next && model.primaryKey.every((k) => next[k] !== null && other[k] === next[k]))) {
+      return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
+    }
+  }
   const returned = representation ? [...replaced.values()].map((r) => project(r, '*', model)) : null;
   return { outcome: allowed(returned, replaced.size), world: withRows(world, model.table, rows) };
 }

@@ -27,6 +27,101 @@ export const ModelSettingsSchema = z
         guardExcludedColumns: roleList.default(['updated_at']),
       })
       .default({ ownerEditableColumns: ['display_name', 'avatar_url', 'phone'], guardExcludedColumns: ['updated_at'] }),
+    /** VS tickets (rules 3, 6, 7, 8, 9, 12, 13, 14). */
+    vs: z
+      .object({
+        /**
+         * A VS handler: a non-null role in handlerRoles, or any non-null role holding
+         * handlerPermission (in permissions or managed_permissions).
+         */
+        handlerRoles: roleList.default(['vs_staff', 'vp_admin', 'admin', 'dev']),
+        handlerPermission: z.string().min(1).default('vs'),
+        /**
+         * Dept-scoped handlers see and act on tickets whose target_dept equals their own
+         * department only (none when their department is null): the roles here, and every
+         * handler who is one only through handlerPermission. Other handlers see every department.
+         */
+        deptScopedRoles: roleList.default(['vp_admin']),
+        /** Rule 1/3: columns a submitter (not a handler in scope) may change on their own ticket. */
+        ownerEditableColumns: roleList.default(['remarks']),
+        /** Rule 1: never compared by the guard (generated columns and updated_at). */
+        guardExcludedColumns: roleList.default(['updated_at', 'is_duplicate', 'public_ref']),
+        /** Rule 3 / §8: the cap on remarks entries (a CHECK constraint, 23514 beyond it). */
+        remarksCap: z.number().int().positive().default(20),
+        /** Cap on the public comment thread of a published ticket. */
+        publicCommentsCap: z.number().int().positive().default(50),
+        statuses: roleList.default(['open', 'in_progress', 'resolved', 'closed']),
+        /** Status a merged duplicate is auto-closed with. */
+        mergedStatus: z.string().min(1).default('closed'),
+        /** Rule 12: the generic remark the submitter gets on auto-close (no id). */
+        autoCloseRemark: z.string().min(1).default('This report was closed because the same problem is already being handled.'),
+      })
+      .prefault({}),
+    /** PR tickets (rules 1, 5, 7, 8, 14). */
+    pr: z
+      .object({
+        /** A PR handler: a non-null role in handlerRoles, or any non-null role holding handlerPermission. */
+        handlerRoles: roleList.default(['pr_staff', 'staff', 'admin', 'dev']),
+        handlerPermission: z.string().min(1).default('pr'),
+        /** Rule 5: roles that may file a ticket on someone else's behalf (they cannot read it back). */
+        onBehalfRoles: roleList.default(['uni_staff', 'sa_prof']),
+        statuses: roleList.default(['open', 'in_progress', 'done', 'rejected']),
+        /** Status a new ticket must have (insert check). */
+        initialStatus: z.string().min(1).default('open'),
+        /** Rule 1: columns a submitter (not a handler) may change on their own ticket. */
+        ownerEditableColumns: roleList.default(['brief', 'file_url']),
+        guardExcludedColumns: roleList.default(['updated_at']),
+        /** Rule 14: characters get_pr_ticket_by_id trims from both ends of both ids. */
+        trimmedCharacters: z.string().default(' \t\r\n'),
+      })
+      .prefault({}),
+    /** Shop orders (rules 1, 4, 5, 8). Amounts are integers in the smallest currency unit. */
+    shop: z
+      .object({
+        /** A shop handler: a non-null role in handlerRoles, or any non-null role holding handlerPermission. */
+        handlerRoles: roleList.default(['staff', 'admin', 'dev']),
+        handlerPermission: z.string().min(1).default('house'),
+        statuses: roleList.default(['pending', 'review', 'slip_mismatch', 'paid', 'shipped', 'completed', 'cancelled']),
+        initialStatus: z.string().min(1).default('pending'),
+        /** Rule 4: a buyer may update an order whose status is one of these, and only to one of these. */
+        buyerEditableStatuses: roleList.default(['pending', 'review', 'slip_mismatch']),
+        /** Rule 1/4: columns a buyer (not a handler) may change on their own order. */
+        ownerEditableColumns: roleList.default(['status', 'payment_slips', 'shipping_name', 'shipping_phone', 'shipping_address', 'buyer_note']),
+        guardExcludedColumns: roleList.default(['updated_at']),
+      })
+      .prefault({}),
+    /** Projects (rule 10). */
+    projects: z
+      .object({
+        /** Roles that act on projects: create projects, documents, files and sign requests. */
+        actorRoles: roleList.default(['dev', 'staff', 'pr_staff', 'uni_staff', 'admin']),
+        /** The professor role: addressed by sign requests, uploads signed files. */
+        professorRoles: roleList.default(['sa_prof']),
+      })
+      .prefault({}),
+    /** Student records and change requests (rule 18). */
+    students: z
+      .object({
+        /** §8: get_my_student_record returns this many newest change-request outcomes. */
+        historyLimit: z.number().int().positive().default(10),
+        statuses: roleList.default(['pending', 'approved', 'rejected']),
+      })
+      .prefault({}),
+    /** Schema passport (rules 19, 20). */
+    passport: z
+      .object({
+        /** Tiers of passport.user_tiers, highest first: the first whose minimum the points reach. */
+        tiers: z
+          .array(z.object({ name: z.string().min(1), minPoints: z.number().int().nonnegative() }))
+          .default([
+            { name: 'gold', minPoints: 1000 },
+            { name: 'silver', minPoints: 300 },
+            { name: 'bronze', minPoints: 0 },
+          ]),
+        /** passport.admin_leaderboard returns this many profiles, most points first. */
+        leaderboardSize: z.number().int().positive().default(10),
+      })
+      .prefault({}),
   })
   .strict();
 

@@ -21,6 +21,12 @@ export interface ColumnSpec {
   serverAssigned?: boolean;
   /** CHECK constraint on the column (23514 when false). */
   check?: (value: Json, settings: ModelSettings) => boolean;
+  /**
+   * GENERATED ALWAYS AS (…) STORED: computed from the stored row, never written. World rows
+   * (fixtures) omit the column; reads, filters and RETURNING see the computed value; a body
+   * naming it is refused (428C9).
+   */
+  generated?: (row: Row) => Json;
 }
 
 export interface RuleContext {
@@ -60,10 +66,24 @@ export interface TableModel {
    */
   beforeUpdate?: (oldRow: Row, newRow: Row, ctx: RuleContext) => TriggerResult;
   beforeInsert?: (newRow: Row, ctx: RuleContext) => TriggerResult;
+  /**
+   * A view: its rows are computed from the world (fixtures never write it). With
+   * security_invoker the base table's row rules apply to the reader; state them in rules.select.
+   */
+  view?: (world: World, settings: ModelSettings) => Row[];
 }
 
 export function column(model: TableModel, name: string): ColumnSpec | undefined {
   return model.columns.find((c) => c.name === name);
+}
+
+/** The row as a reader sees it: generated columns computed from the stored ones. */
+export function materialize(model: TableModel, row: Row): Row {
+  const generated = model.columns.filter((c) => c.generated);
+  if (generated.length === 0) return row;
+  const out: Row = { ...row };
+  for (const c of generated) out[c.name] = c.generated!(row);
+  return out;
 }
 
 export function serverAssignedColumns(model: TableModel): string[] {

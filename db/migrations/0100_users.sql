@@ -84,6 +84,9 @@ begin
 end
 $$;
 
+-- Rule 15: a private helper keeps no EXECUTE for public, anon or authenticated.
+revoke execute on function private.guard_users_owner_update() from public, anon, authenticated;
+
 create trigger users_10_owner_guard before update on public.users
   for each row execute function private.guard_users_owner_update();
 create trigger users_20_touch before update on public.users

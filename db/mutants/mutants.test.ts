@@ -10,7 +10,7 @@ import { killMutant, type KillResult } from '../../harness/mutants/kill.ts';
 import { loadMutants } from '../../harness/mutants/mutant-files.ts';
 import { sharedServer } from '../../harness/testing/shared-server.ts';
 import { defaultSettings } from '../../model/settings.ts';
-import { dataProperties } from '../../properties/index.ts';
+import { catalogProperties, dataProperties } from '../../properties/index.ts';
 
 const mutants = loadMutants(BUNDLED_MUTANTS);
 const migrations = loadMigrationFolder(BUNDLED_MIGRATIONS);
@@ -30,7 +30,7 @@ describe('mutants', () => {
   });
 
   it.each(mutants.map((m) => [m.name, m] as const))('%s is killed', async (_name, mutant) => {
-    const result = await killMutant(mutant, { server, migrations, properties: dataProperties, settings: defaultSettings, seed: 1, runs: 300 });
+    const result = await killMutant(mutant, { server, migrations, properties: dataProperties, catalogProperties, settings: defaultSettings, seed: 1, runs: 300 });
     results.push(result);
     expect(result.notes).toEqual([]);
     expect(result.killedBy.length, `${mutant.name} survived: ${mutant.bug}`).toBeGreaterThan(0);

@@ -1,74 +1,315 @@
-/** `policyfuzz fuzz`: the data-layer properties against a migrations folder. */
+/**
+ * `policyfuzz fuzz`: the data-layer properties (and, when asked, the SSO properties against the
+ * bundled emulator). Saved failures are replayed first; new failures are saved with their repros;
+ * the report folder gets summary.json, junit.xml and report.html. The console ends with the
+ * per-property table and the line `N passed, N failed` that CI reads.
+ */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadMigrationFolder } from '../db/migrations.ts';
-import { openEnvironment } from '../runner/environment.ts';
-import { runDataProperty } from '../runner/run-data-property.ts';
+import { loadMigrationFolder, migrationsDigest } from '../db/migrations.ts';
+import { openEnvironment, type Environment } from '../runner/environment.ts';
+import { plannedRuns, runDataProperty } from '../runner/run-data-property.ts';
 import { applyCoverageGate } from '../runner/coverage.ts';
 import type { PropertyResult } from '../runner/result.ts';
-import { failureDetails, progressBar, summaryTable } from '../report/console.ts';
+import { progressBar, summaryTable } from '../report/console.ts';
+import { propertySummary, runSummary, type PropertySummary } from '../report/summary.ts';
+import { DEFAULT_REPORT_DIR, writeReports } from '../report/write.ts';
+import { describeOutcome, actualOutcomeOf } from '../failures/describe.ts';
+import { regressionTest } from '../failures/regression-test.ts';
+import { replayDataCaseOnce } from '../failures/replay.ts';
+import { reproSql } from '../failures/repro-sql.ts';
+import { DEFAULT_FAILURES_DIR, failureRecordOf, listFailures, saveFailure, type SavedFailure } from '../failures/store.ts';
+import type { FailureRecord } from '../failures/schema.ts';
 import { UsageError } from '../errors.ts';
-import { defaultSettings } from '../../model/settings.ts';
-import { dataProperties } from '../../properties/index.ts';
-import { freshSeed, idList, positiveInt, seedValue } from './options.ts';
-import { BUNDLED_MIGRATIONS } from './paths.ts';
+import { defaultSettings, type ModelSettings } from '../../model/settings.ts';
+import type { Outcome } from '../../model/outcome.ts';
+import { describeCaller } from '../../model/caller.ts';
+import { describeRequest } from '../../model/request.ts';
+import { catalogProperties, dataProperties } from '../../properties/index.ts';
+import { runCatalogProperty } from '../runner/catalog-property.ts';
+import { durationValue, freshSeed, idList, positiveInt, profileValue, seedValue, shardValue } from './options.ts';
+import { BUNDLED_MIGRATIONS, POLICYFUZZ_VERSION } from './paths.ts';
+import { DEFAULT_PROFILE, PROFILES, type ProfileName, type Shard } from './profiles.ts';
+import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 
 export interface FuzzOptions {
   seed?: number;
-  runs: number;
-  workers: number;
+  runs?: number;
+  workers?: number;
   databaseUrl?: string;
   migrations: string;
   only?: string[];
   path?: string;
   provider?: 'local' | 'testcontainers';
+  profile?: ProfileName;
+  timeBudget?: number;
+  shard?: Shard;
+  sso?: boolean;
+  ssoConfig?: string;
+  ssoRuns?: number;
+  reportDir?: string;
+  failuresDir?: string;
+  /** false (`--no-replay`): do not replay the saved failures first. */
+  replay?: boolean;
+  settings?: ModelSettings;
 }
 
-export async function fuzz(options: FuzzOptions, out: (line: string) => void = console.log): Promise<number> {
-  const seed = options.seed ?? freshSeed();
-  const properties = options.only ? dataProperties.filter((p) => options.only!.includes(p.id)) : dataProperties;
-  if (options.only) {
-    const unknown = options.only.filter((id) => id.startsWith('R') && !dataProperties.some((p) => p.id === id));
-    if (unknown.length) throw new UsageError(`no data-layer property ${unknown.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
+type Out = (line: string) => void;
+
+interface SavedFor {
+  saved?: SavedFailure;
+  replay: string;
+}
+
+function fuzzReplayLine(options: FuzzOptions, r: PropertyResult): string {
+  const f = r.failure!;
+  if (r.area === 'sso') return `policyfuzz fuzz --only ${r.id} --seed ${f.seed} --path ${f.path}${options.ssoConfig ? ` --sso-config ${options.ssoConfig}` : ''}`;
+  return `policyfuzz fuzz --migrations ${options.migrations} --only ${r.id} --seed ${f.seed} --path ${f.path}`;
+}
+
+/** A saved failure that still fails, reported as the property's failure without generating anew. */
+function resultFromSaved(record: FailureRecord, file: string, seed: number, expected: unknown, actual: unknown, message: string, step: number | undefined, ms: number): PropertyResult {
+  return {
+    id: record.property,
+    title: record.title,
+    area: record.area,
+    status: 'failed',
+    cases: 1,
+    counts: {},
+    durationMs: ms,
+    seed,
+    note: `saved failure ${file} still fails (replayed first; no new cases generated)`,
+    failure: { seed: record.seed, path: record.path, counterexample: record.case, expected, actual, message, ...(step !== undefined ? { step } : {}) },
+  };
+}
+
+/** The files of a failure saved by an earlier run. */
+function savedFiles({ record, file }: { record: FailureRecord; file: string }): SavedFailure {
+  const sql = file.replace(/\.json$/, '.sql');
+  const regression = file.replace(/\.json$/, '.regression.ts');
+  return { record, json: file, ...(existsSync(sql) ? { sql } : {}), ...(existsSync(regression) ? { regression } : {}) };
+}
+
+function printFailures(results: PropertyResult[], saved: Map<string, SavedFor>, out: Out): void {
+  for (const r of results) {
+    if (r.status === 'failed' && r.failure) {
+      const s = saved.get(r.id) ?? { replay: '' };
+      const actual = actualOutcomeOf(r.failure.actual);
+      out(`\n${r.id} FAILED: ${r.failure.message}`);
+      if (r.failure.expected === undefined && r.failure.actual === undefined) {
+        // A catalog finding: the message says it all.
+      } else if (r.area === 'data') {
+        out(`  model:    ${describeOutcome(r.failure.expected as Outcome)}`);
+        out(`  database: ${actual ? describeOutcome(actual) : JSON.stringify(r.failure.actual)}`);
+      } else {
+        out(`  expected: ${JSON.stringify(r.failure.expected)}`);
+        out(`  target:   ${JSON.stringify(r.failure.actual)}`);
+      }
+      out(`  case:     ${JSON.stringify(r.failure.counterexample)}`);
+      if (s.replay) out(`  replay:   ${s.replay}`);
+      if (s.saved) {
+        out(`  saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
+        if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);
+        if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into properties/regressions/ as a .test.ts)`);
+      }
+    } else if (r.note && r.status !== 'passed') {
+      out(`\n${r.id} ${r.status === 'error' ? 'ERROR' : r.status === 'not-applicable' ? 'N/A' : 'FAIL'}: ${r.note}`);
+    }
   }
-  if (options.path && properties.length !== 1) throw new UsageError('--path replays one case: name its property with --only');
-  const migrations = loadMigrationFolder(options.migrations);
-  out(`policyfuzz: seed ${seed}, ${options.runs} runs per property, ${options.workers} worker(s), migrations ${options.migrations}`);
-  const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers: options.workers, log: out });
+}
+
+export async function fuzz(options: FuzzOptions, out: Out = console.log): Promise<number> {
+  const startedAt = new Date();
+  const profileName = options.profile ?? DEFAULT_PROFILE;
+  const profile = PROFILES[profileName];
+  const settings = options.settings ?? defaultSettings;
+  const seed = options.seed ?? freshSeed();
+  const runs = options.runs ?? profile.runs;
+  const workers = options.workers ?? profile.workers;
+  const shard = options.shard ?? { index: 1, count: 1 };
+  const timeBudgetMs = options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs);
+  const failuresDir = options.failuresDir ?? DEFAULT_FAILURES_DIR;
+  const reportDir = options.reportDir ?? DEFAULT_REPORT_DIR;
+
+  // What runs: data-layer properties (R…) and, when asked, SSO properties (S…).
+  const onlyData = options.only?.filter((id) => id.startsWith('R'));
+  const onlySso = options.only?.filter((id) => id.startsWith('S'));
+  const unknownData = (onlyData ?? []).filter((id) => !dataProperties.some((p) => p.id === id));
+  if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
+  const properties = options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties;
+  const wantSso = Boolean(onlySso?.length) || (!options.only && (options.sso ?? profile.sso));
+  let ssoIds: string[] = [];
+  if (wantSso) {
+    const known = await ssoPropertyIds();
+    const unknownSso = (onlySso ?? []).filter((id) => !known.includes(id));
+    if (unknownSso.length) throw new UsageError(`no SSO property ${unknownSso.join(', ')} (known: ${known.join(', ')})`);
+    // SSO properties are split across shards by position; data-layer properties by lanes.
+    ssoIds = (onlySso?.length ? onlySso : known).filter((id) => known.indexOf(id) % shard.count === shard.index - 1);
+  }
+  if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
+
+  const migrations = properties.length ? loadMigrationFolder(options.migrations) : [];
+  const digest = migrations.length ? migrationsDigest(migrations) : null;
+  const lanes = { first: (shard.index - 1) * workers, count: workers, total: shard.count * workers };
+  out(
+    `policyfuzz: seed ${seed}, profile ${profileName}, ${runs} runs per property, ${workers} worker(s)` +
+      `${shard.count > 1 ? `, shard ${shard.index}/${shard.count} (lanes ${lanes.first}…${lanes.first + workers - 1} of ${lanes.total})` : ''}` +
+      `${timeBudgetMs ? `, time budget ${Math.round(timeBudgetMs / 1000)} s` : ''}, migrations ${options.migrations}${ssoIds.length ? `, SSO ${ssoIds.join(',')}` : ''}`,
+  );
+
+  const listing = options.replay === false || options.path ? { failures: [], unreadable: [] } : listFailures(failuresDir);
+  for (const u of listing.unreadable) out(`warning: skipping ${u.reason}`);
+  const savedData = listing.failures.filter((f) => f.record.area === 'data' && properties.some((p) => p.id === f.record.property));
+  const savedSso = listing.failures.filter((f) => f.record.area === 'sso' && ssoIds.includes(f.record.property));
+
   const results: PropertyResult[] = [];
-  try {
-    out(`ready in ${env.startupMs} ms`);
-    const bar = progressBar(properties.length * (options.path ? 1 : options.runs));
+  const savedFor = new Map<string, SavedFor>();
+  const recordContext = { policyfuzzVersion: POLICYFUZZ_VERSION, migrationsDigest: digest, migrations: options.migrations };
+  const save = (r: PropertyResult, env?: Environment) => {
+    const record = failureRecordOf(r, recordContext);
+    const entry: SavedFor = { replay: fuzzReplayLine(options, r) };
+    if (record) {
+      const repros = record.area === 'data' && env ? { sql: reproSql(record, env.cache, settings), regression: regressionTest(record) } : {};
+      entry.saved = saveFailure(failuresDir, record, repros);
+    }
+    savedFor.set(r.id, entry);
+  };
+
+  if (properties.length) {
+    const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: out });
     try {
-      for (const property of properties) {
-        const r = await runDataProperty(env, property, { seed, runs: options.runs, settings: defaultSettings, path: options.path, onCase: (id) => bar.tick(id) });
-        results.push(options.path ? r : applyCoverageGate(r));
+      out(`ready in ${env.startupMs} ms`);
+      // Saved failures first: a case that still fails is the property's verdict.
+      const stillFailing = new Map<string, PropertyResult>();
+      if (savedData.length) out(`replaying ${savedData.length} saved failure(s) from ${failuresDir} first`);
+      for (const { file, record } of savedData) {
+        if (stillFailing.has(record.property)) continue;
+        const t = Date.now();
+        const mismatch = await replayDataCaseOnce(env.workers[0], record, settings);
+        const changed = record.migrationsDigest && record.migrationsDigest !== env.template.digest ? ` (migrations changed since it was saved: digest ${record.migrationsDigest} → ${env.template.digest})` : '';
+        out(`  ${file}: ${mismatch ? 'still fails' : 'now passes (policyfuzz replay it to confirm FIXED)'}${changed}`);
+        if (mismatch) {
+          stillFailing.set(
+            record.property,
+            resultFromSaved(record, file, seed, mismatch.expected, { outcome: mismatch.actual, response: mismatch.response }, `step ${mismatch.step + 1}: ${mismatch.reason}\n  ${describeCaller(mismatch.request.caller)} ${describeRequest(mismatch.request.request)}`, mismatch.step, Date.now() - t),
+          );
+        }
+      }
+
+      const toGenerate = properties.filter((p) => !stillFailing.has(p.id));
+      const bar = progressBar(options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes));
+      const deadline = timeBudgetMs ? Date.now() + timeBudgetMs : undefined;
+      try {
+        for (const property of properties) {
+          const saved = stillFailing.get(property.id);
+          if (saved) {
+            results.push(saved);
+            savedFor.set(property.id, { replay: fuzzReplayLine(options, saved), saved: savedFiles(savedData.find((s) => s.record.property === property.id)!) });
+            continue;
+          }
+          // A property may use the budget as long as every property after it keeps half a fair
+          // share (budget / properties / 2); time one leaves unused goes to the ones after it.
+          const after = toGenerate.length - toGenerate.indexOf(property) - 1;
+          const propertyDeadline = deadline && timeBudgetMs ? Math.max(Date.now() + 1, deadline - (after * timeBudgetMs) / (2 * toGenerate.length)) : undefined;
+          const r = await runDataProperty(env, property, { seed, runs, settings, path: options.path, lanes: { first: lanes.first, total: lanes.total }, deadline: propertyDeadline, onCase: (id) => bar.tick(id) });
+          const gated = options.path || r.note?.startsWith('time budget') ? r : applyCoverageGate(r);
+          results.push(gated);
+          if (gated.status === 'failed' && gated.failure) save(gated, env);
+        }
+      } finally {
+        bar.stop();
+      }
+      // Catalog properties (grants of every function and table): one pass, on the first shard.
+      if (!options.path && shard.index === 1) {
+        for (const property of catalogProperties.filter((c) => !onlyData || onlyData.includes(c.id))) {
+          const r = await runCatalogProperty(env, property, { seed, settings });
+          results.push({ ...r, id: `${r.id}:catalog` });
+          if (r.status === 'failed') savedFor.set(`${r.id}:catalog`, { replay: `policyfuzz fuzz --migrations ${options.migrations} --only ${r.id}` });
+        }
       }
     } finally {
-      bar.stop();
+      await env.close();
     }
-  } finally {
-    await env.close();
   }
+
+  if (ssoIds.length) {
+    const ssoRuns = options.ssoRuns ?? profile.ssoRuns;
+    const stillFailing = new Set<string>();
+    for (const { file, record } of savedSso) {
+      if (stillFailing.has(record.property)) continue;
+      const [r] = await runSsoAgainstEmulator({ seed: record.seed, numRuns: 1, only: [record.property], path: record.path, config: options.ssoConfig });
+      out(`  ${file}: ${r.status === 'failed' ? 'still fails' : 'now passes'}`);
+      if (r.status === 'failed' && r.failure) {
+        stillFailing.add(record.property);
+        results.push({ ...r, note: `saved failure ${file} still fails (replayed first; no new cases generated)` });
+        savedFor.set(r.id, { replay: fuzzReplayLine(options, r), saved: savedFiles({ record, file }) });
+      }
+    }
+    const rest = ssoIds.filter((id) => !stillFailing.has(id));
+    if (rest.length) {
+      out(`SSO: ${rest.length} properties against the bundled emulator, ${ssoRuns} runs each`);
+      for (const r of await runSsoAgainstEmulator({ seed, numRuns: ssoRuns, only: rest, path: options.path, config: options.ssoConfig })) {
+        results.push(r);
+        if (r.status === 'failed' && r.failure) save(r);
+      }
+    }
+  }
+
   out('');
   out(summaryTable(results));
-  const details = failureDetails(results, (r) => `policyfuzz fuzz --migrations ${options.migrations} --only ${r.id} --seed ${r.failure!.seed} --path ${r.failure!.path}`);
-  if (details) out(details);
+  printFailures(results, savedFor, out);
+
+  const summaries: PropertySummary[] = results.map((r) => {
+    const s = savedFor.get(r.id);
+    return propertySummary(r, {
+      id: s?.saved?.record.id ?? null,
+      replay: s ? `${s.saved ? `policyfuzz replay ${s.saved.json}\n` : ''}${s.replay}` : '',
+      file: s?.saved?.json ?? null,
+      reproSql: s?.saved?.sql && existsSync(s.saved.sql) ? readFileSync(s.saved.sql, 'utf8') : null,
+      regressionFile: s?.saved?.regression ?? null,
+    });
+  });
+  const summary = runSummary(summaries, {
+    policyfuzzVersion: POLICYFUZZ_VERSION,
+    seed,
+    profile: profileName,
+    shard,
+    migrations: properties.length ? options.migrations : null,
+    migrationsDigest: digest,
+    startedAt,
+    timeBudgetMs: timeBudgetMs ?? null,
+  });
+  const files = writeReports(reportDir, summary);
+  const budgetHit = results.filter((r) => r.note?.startsWith('time budget'));
+  if (budgetHit.length) out(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}`).join(', ')})`);
+  out(`\nreports: ${files.html}, ${files.junit}, ${files.summary}`);
   const failed = results.filter((r) => r.status === 'failed' || r.status === 'error');
   out(`\n${results.length - failed.length} passed, ${failed.length} failed (seed ${seed})`);
   return failed.length ? 1 : 0;
 }
 
 export function registerFuzzCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>): void {
+  const p = PROFILES;
   program
     .command('fuzz', { isDefault: true })
-    .description('run the data-layer properties (R01…R20) against a migrations folder on a scratch database')
+    .description('run the properties (data layer R01…R20; SSO S01… with --sso) against a migrations folder on a scratch database')
+    .option('--profile <name>', `pr (default: ${p.pr.description}) or nightly (${p.nightly.description})`, profileValue)
     .option('--seed <n>', 'seed for generation (default: a fresh one, printed)', seedValue)
-    .option('--runs <n>', 'cases per property', positiveInt('--runs'), 300)
-    .option('--workers <n>', 'parallel database connections', positiveInt('--workers'), 2)
+    .option('--runs <n>', `cases per property (pr ${p.pr.runs}, nightly ${p.nightly.runs})`, positiveInt('--runs'))
+    .option('--workers <n>', `parallel database connections (pr ${p.pr.workers}, nightly ${p.nightly.workers})`, positiveInt('--workers'))
+    .option('--time-budget <duration>', `stop generating after this long, e.g. 90s, 20m (pr ${p.pr.timeBudgetMs / 1000}s, nightly ${p.nightly.timeBudgetMs / 60_000}m)`, durationValue)
+    .option('--shard <i/n>', 'run shard i of n (a CI matrix); combine the shards with merge-reports', shardValue)
     .option('--database-url <url>', 'use this Postgres server (default: $DATABASE_URL, else testcontainers, else a local server)')
     .option('--migrations <dir>', 'folder of .sql migrations', path.relative(process.cwd(), BUNDLED_MIGRATIONS) || BUNDLED_MIGRATIONS)
-    .option('--only <ids>', 'comma-separated property ids, e.g. R02,R05', idList)
+    .option('--only <ids>', 'comma-separated property ids, e.g. R02,R05 or S03', idList)
     .option('--path <path>', 'with --seed and --only: replay the shrunk case a failure printed')
+    .option('--sso', 'also run the SSO properties against the bundled emulator (on in the nightly profile)')
+    .option('--no-sso', 'do not run the SSO properties')
+    .option('--sso-config <file>', 'emulator config for the SSO properties (default: harness/sso/examples/sso.config.json)')
+    .option('--sso-runs <n>', `cases per SSO property (pr ${p.pr.ssoRuns}, nightly ${p.nightly.ssoRuns})`, positiveInt('--sso-runs'))
+    .option('--report-dir <dir>', 'where summary.json, junit.xml and report.html go', DEFAULT_REPORT_DIR)
+    .option('--failures-dir <dir>', 'saved failures (replayed first, new ones written with their repros)', DEFAULT_FAILURES_DIR)
+    .option('--no-replay', 'do not replay the saved failures first')
     .action((opts: FuzzOptions) => run(() => fuzz(opts)));
 }

@@ -47,7 +47,7 @@ describe('policyfuzz exit codes', () => {
   });
 
   it('0 when every property holds on the reference database, 1 with the replay line when one fails', async () => {
-    const ok = await cli('fuzz', '--only', 'R02', '--runs', '60', '--seed', '5', '--database-url', inject('databaseUrl'));
+    const ok = await cli('fuzz', '--only', 'R02', '--runs', '60', '--seed', '5', '--database-url', inject('databaseUrl'), '--no-replay', '--report-dir', mkdtempSync(path.join(os.tmpdir(), 'pf-cli-out-')));
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/R02 users: a non-staff owner cannot PATCH role\s+PASS\s+60/);
 
@@ -56,7 +56,8 @@ describe('policyfuzz exit codes', () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     for (const f of readdirSync(BUNDLED_MIGRATIONS)) writeFileSync(path.join(dir, f), readFileSync(path.join(BUNDLED_MIGRATIONS, f)));
     writeFileSync(path.join(dir, '9999_drop_guard.sql'), 'drop trigger users_10_owner_guard on public.users;');
-    const bad = await cli('fuzz', '--migrations', dir, '--only', 'R02', '--runs', '200', '--seed', '5', '--database-url', inject('databaseUrl'));
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'pf-cli-out-'));
+    const bad = await cli('fuzz', '--migrations', dir, '--only', 'R02', '--runs', '200', '--seed', '5', '--database-url', inject('databaseUrl'), '--failures-dir', path.join(scratch, 'f'), '--report-dir', path.join(scratch, 'r'));
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/replay: {3}policyfuzz fuzz --migrations \S+ --only R02 --seed \d+ --path [\d:]+/);
   });

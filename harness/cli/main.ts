@@ -8,7 +8,9 @@ import { Command, CommanderError } from 'commander';
 import { stopAll } from '../db/cleanup.ts';
 import { isUserFacingError } from '../errors.ts';
 import { registerFuzzCommand } from './fuzz-command.ts';
+import { registerMergeReportsCommand } from './merge-reports-command.ts';
 import { registerMutantsCommand } from './mutants-command.ts';
+import { registerReplayCommand } from './replay-command.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -23,6 +25,8 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerFuzzCommand(program, run);
+  registerReplayCommand(program, run);
+  registerMergeReportsCommand(program, run);
   registerMutantsCommand(program, run);
   const ssoCli = path.join(PROJECT_ROOT, 'harness', 'sso', 'cli.ts');
   if (existsSync(ssoCli)) {

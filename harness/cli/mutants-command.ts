@@ -6,7 +6,7 @@ import { startDatabaseServer } from '../db/providers/index.ts';
 import { killMutant, type KillResult } from '../mutants/kill.ts';
 import { loadMutants } from '../mutants/mutant-files.ts';
 import { defaultSettings } from '../../model/settings.ts';
-import { dataProperties } from '../../properties/index.ts';
+import { catalogProperties, dataProperties } from '../../properties/index.ts';
 import { positiveInt, seedValue } from './options.ts';
 import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
 
@@ -38,7 +38,7 @@ export async function mutants(options: MutantsOptions, out: (line: string) => vo
   const results: KillResult[] = [];
   try {
     for (const mutant of list) {
-      const r = await killMutant(mutant, { server, migrations, properties: dataProperties, settings: defaultSettings, seed: options.seed, runs: options.runs, all: options.all });
+      const r = await killMutant(mutant, { server, migrations, properties: dataProperties, catalogProperties, settings: defaultSettings, seed: options.seed, runs: options.runs, all: options.all });
       results.push(r);
       out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
     }

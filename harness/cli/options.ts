@@ -1,5 +1,6 @@
 /** Parsing of CLI values, with errors that name the option and what was wrong. */
 import { InvalidArgumentError } from 'commander';
+import { parseDuration, parseShard, PROFILE_NAMES, type ProfileName, type Shard } from './profiles.ts';
 
 export function positiveInt(name: string) {
   return (value: string): number => {
@@ -24,4 +25,21 @@ export function idList(value: string): string[] {
 
 export function freshSeed(): number {
   return (Date.now() ^ Math.floor(Math.random() * 2 ** 30)) & 0x7fffffff;
+}
+
+export function durationValue(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0) throw new InvalidArgumentError(`--time-budget takes a duration like 90s, 20m or 1h30m (got "${value}")`);
+  return ms;
+}
+
+export function shardValue(value: string): Shard {
+  const shard = parseShard(value);
+  if (!shard) throw new InvalidArgumentError(`--shard takes i/n with 1 ≤ i ≤ n, e.g. 2/4 (got "${value}")`);
+  return shard;
+}
+
+export function profileValue(value: string): ProfileName {
+  if (!(PROFILE_NAMES as readonly string[]).includes(value)) throw new InvalidArgumentError(`--profile is one of ${PROFILE_NAMES.join(', ')} (got "${value}")`);
+  return value as ProfileName;
 }

@@ -5,6 +5,7 @@
 import type { MigrationFile } from '../db/migrations.ts';
 import type { DatabaseServer } from '../db/providers/server.ts';
 import type { DataProperty } from '../runner/data-property.ts';
+import { runCatalogProperty, type CatalogProperty } from '../runner/catalog-property.ts';
 import { openEnvironment } from '../runner/environment.ts';
 import { runDataProperty } from '../runner/run-data-property.ts';
 import type { ModelSettings } from '../../model/settings.ts';
@@ -28,6 +29,8 @@ export interface KillOptions {
   settings: ModelSettings;
   seed: number;
   runs: number;
+  /** Catalog properties (rules 15, 16): checked before the data properties, when the mutant names them. */
+  catalogProperties?: CatalogProperty[];
   /** Run every property on every mutant (the kill matrix) or only the ones the mutant names. */
   all?: boolean;
 }
@@ -38,7 +41,24 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
   try {
     const targets = options.all ? options.properties : options.properties.filter((p) => mutant.rules.includes(p.id));
     const started = Date.now();
-    for (const property of targets) {
+    const catalog = (options.catalogProperties ?? []).filter((p) => options.all || mutant.rules.includes(p.id));
+    // One catalog query each: checked first, it kills a catalog defect in milliseconds.
+    for (const property of catalog) {
+      const r = await runCatalogProperty(env, property, { seed: options.seed, settings: options.settings });
+      const key = `${property.id}:catalog`;
+      if (r.status === 'failed') {
+        result.verdicts[key] = 'killed';
+        result.killedBy.push(key);
+        result.timeToKillMs ??= Date.now() - started;
+        if (!options.all) break;
+      } else if (r.status === 'error') {
+        result.verdicts[key] = 'error';
+        result.notes.push(`${key}: ${r.note}`);
+      } else {
+        result.verdicts[key] = 'survived';
+      }
+    }
+    for (const property of result.killedBy.length && !options.all ? [] : targets) {
       const r = await runDataProperty(env, property, { seed: options.seed, runs: options.runs, settings: options.settings });
       if (r.status === 'failed') {
         result.verdicts[property.id] = 'killed';

@@ -50,6 +50,11 @@ export function preRequestSql(caller: Caller, request: ApiRequest, searchPath: s
   );
 }
 
+/** The search_path PostgREST sets for a request: the exposed schemas, then extensions. */
+export function requestSearchPath(cache: SchemaCache): string {
+  return [...cache.exposedSchemas, 'extensions'].map((s) => `"${s}"`).join(', ');
+}
+
 export class CaseTransaction {
   /** Cleanup of the previous request, sent at the front of the next batch (or dropped by the final rollback). */
   private pendingCleanup = '';
@@ -63,7 +68,7 @@ export class CaseTransaction {
   ) {}
 
   private get searchPath(): string {
-    return [...this.cache.exposedSchemas, 'extensions'].map((s) => `"${s}"`).join(', ');
+    return requestSearchPath(this.cache);
   }
 
   /**

@@ -14,6 +14,8 @@ export interface PropertyFailure {
   expected?: unknown;
   actual?: unknown;
   message: string;
+  /** Data layer: the step (0-based) of the case where model and database first disagreed. */
+  step?: number;
 }
 
 export interface PropertyResult {

@@ -23,6 +23,12 @@ export interface DataRunOptions {
   path?: string;
   /** Stop generating at this time (epoch ms); what ran is reported. */
   deadline?: number;
+  /**
+   * The runs are split into lanes, lane l checking its share with seed + l. By default there is
+   * one lane per worker; a shard of a larger run takes lanes first…first+workers-1 of `total`, so
+   * n shards of W workers check exactly the cases of one run with n·W workers.
+   */
+  lanes?: { first: number; total: number };
   onCase?: (propertyId: string) => void;
 }
 
@@ -42,33 +48,49 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const counts = emptyCounts();
   const arbitrary = property.cases(options.settings);
   let stopCounting = false;
+  let checked = 0;
   const workers = options.path ? env.workers.slice(0, 1) : env.workers;
-  const share = Math.ceil(options.runs / workers.length);
+  const lanes = options.path ? { first: 0, total: 1 } : (options.lanes ?? { first: 0, total: workers.length });
+  const share = Math.ceil(options.runs / lanes.total);
+  const runsOfLane = (lane: number) => (options.path ? 1 : Math.max(0, Math.min(share, options.runs - share * lane)));
+  const pastDeadline = () => options.deadline !== undefined && Date.now() >= options.deadline;
 
   const details = await Promise.all(
-    workers.map((worker, w) => {
+    workers.map(async (worker, w) => {
+      const lane = lanes.first + w;
+      if (runsOfLane(lane) === 0) return undefined;
+      // A case interrupted by the time budget keeps running in the background: wait for it, so
+      // the worker's connection is idle before anything else uses it.
+      let inFlight: Promise<unknown> = Promise.resolve();
       const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
-        const verdict = await checkCase(worker.tx, testCase, options.settings);
+        if (pastDeadline()) return;
+        const run = checkCase(worker.tx, testCase, options.settings);
+        inFlight = run.catch(() => {});
+        const verdict = await run;
         if (verdict.mismatch) {
           stopCounting = true;
           throw new CaseMismatch(verdict.mismatch);
         }
-        if (!stopCounting) {
+        if (!stopCounting && !pastDeadline()) {
           for (const c of verdict.classes) counts[c]++;
+          checked++;
           options.onCase?.(property.id);
         }
       });
       const remaining = options.deadline ? Math.max(1, options.deadline - Date.now()) : undefined;
-      return fc.check(predicate, {
-        seed: options.seed + w,
-        numRuns: options.path ? 1 : Math.min(share, Math.max(0, options.runs - share * w)) || 1,
+      const details = await fc.check(predicate, {
+        seed: options.seed + lane,
+        numRuns: runsOfLane(lane),
         ...(options.path ? { path: options.path } : {}),
         ...(remaining ? { interruptAfterTimeLimit: remaining, markInterruptAsFailure: false } : {}),
       });
+      await inFlight;
+      return details;
     }),
-  );
+  ).then((list) => list.filter((d) => d !== undefined));
 
-  const cases = details.reduce((n, d) => n + d.numRuns, 0);
+  // A case cut off by the time budget is not counted; after a failure, fast-check's count (up to the failing run).
+  const cases = details.some((d) => d.failed) ? details.reduce((n, d) => n + d.numRuns, 0) : checked;
   const base = { id: property.id, title: property.title, area: 'data' as const, cases, counts, durationMs: Date.now() - started, seed: options.seed };
   const failed = details.find((d) => d.failed);
   if (!failed) return { ...base, status: 'passed', ...(details.some((d) => d.interrupted) ? { note: `time budget reached after ${cases} cases` } : {}) };
@@ -91,6 +113,15 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       expected: error.mismatch.expected,
       actual: { outcome: error.mismatch.actual, response: error.mismatch.response },
       message: error.message,
+      step: error.mismatch.step,
     },
   };
+}
+
+/** How many cases the given lanes check (what a progress bar should expect). */
+export function plannedRuns(runs: number, lanes: { first: number; count: number; total: number }): number {
+  const share = Math.ceil(runs / lanes.total);
+  let n = 0;
+  for (let l = lanes.first; l < lanes.first + lanes.count; l++) n += Math.max(0, Math.min(share, runs - share * l));
+  return n;
 }

@@ -8,7 +8,7 @@ import { callerUid } from '../caller.ts';
 import { currentUserDept, currentUserHasPermission, currentUserIsAdmin, currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { RuleContext } from '../table-model.ts';
 
-function helper(name: string, answer: (ctx: RuleContext, args: Record<string, unknown>) => string | boolean | null, args: string[] = []): FunctionModel {
+export function helper(name: string, answer: (ctx: RuleContext, args: Record<string, unknown>) => string | boolean | null, args: string[] = []): FunctionModel {
   return {
     name,
     args,

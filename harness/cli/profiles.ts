@@ -1,0 +1,61 @@
+/**
+ * Run profiles and the defaults of `policyfuzz fuzz`, in one place. An option given on the
+ * command line overrides its profile's value.
+ *
+ * - pr (the default, and `npm run fuzz`): pre-merge. Every data-layer property at 300 cases on
+ *   2 workers, with a 45 s generation budget so the whole job (server start, migrations, runs,
+ *   reports) stays under 60 s on the reference database however many properties there are.
+ * - nightly: long. Every property, data layer and SSO (against the bundled emulator), 20× the
+ *   cases, 4 workers, up to 30 minutes of generation; usually split with --shard.
+ */
+export const PROFILE_NAMES = ['pr', 'nightly'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+export interface Profile {
+  description: string;
+  /** Cases per data-layer property (over all shards and workers). */
+  runs: number;
+  workers: number;
+  /** Generation stops at this budget (ms); what ran is reported. */
+  timeBudgetMs: number;
+  /** Run the SSO properties against the bundled emulator. */
+  sso: boolean;
+  /** Cases per SSO property. */
+  ssoRuns: number;
+}
+
+export const PROFILES: Record<ProfileName, Profile> = {
+  pr: { description: 'pre-merge: fast, under 60 s on the reference database', runs: 300, workers: 2, timeBudgetMs: 45_000, sso: false, ssoRuns: 25 },
+  nightly: { description: 'nightly: every property (data layer and SSO), many more cases', runs: 6000, workers: 4, timeBudgetMs: 30 * 60_000, sso: true, ssoRuns: 200 },
+};
+
+export const DEFAULT_PROFILE: ProfileName = 'pr';
+
+/** `90s`, `20m`, `1h30m`, `1500ms`, or a bare number of seconds → milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const t = text.trim().toLowerCase();
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+  let total = 0;
+  let consumed = 0;
+  for (let m = re.exec(t); m; m = re.exec(t)) {
+    if (m.index !== consumed) return undefined;
+    consumed = m.index + m[0].length;
+    total += Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
+  }
+  return consumed === t.length && consumed > 0 ? Math.round(total) : undefined;
+}
+
+export interface Shard {
+  /** 1-based, as in a CI matrix: 1/4 … 4/4. */
+  index: number;
+  count: number;
+}
+
+export function parseShard(text: string): Shard | undefined {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!m) return undefined;
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  return index >= 1 && count >= 1 && index <= count ? { index, count } : undefined;
+}

@@ -1,0 +1,68 @@
+/**
+ * A saved failure, as one JSON file in `.policyfuzz/failures/`: the property, the seed and path
+ * fast-check printed, the shrunk case as plain data, the model's prediction and the database's
+ * answer, the policyfuzz version and a digest of the migrations it was found on. Read back with
+ * these schemas, so a hand-edited, truncated or foreign file is refused with what is wrong.
+ */
+import { z } from 'zod';
+import type { DataCase } from '../runner/data-case.ts';
+
+export const FAILURE_FORMAT = 'policyfuzz-failure';
+export const FAILURE_FORMAT_VERSION = 1;
+
+const json = z.json();
+const row = z.record(z.string(), json);
+
+const CallerSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('anon') }),
+  z.strictObject({ kind: z.literal('service') }),
+  z.strictObject({ kind: z.literal('user'), id: z.string(), email: z.string().optional() }),
+]);
+
+const FilterSchema = z.strictObject({ column: z.string(), op: z.enum(['eq', 'neq', 'is', 'in', 'like', 'ilike', 'lt', 'gt']), value: json });
+const returning = z.enum(['representation', 'minimal']);
+const schema = z.string().optional();
+
+const RequestSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('select'), table: z.string(), schema, columns: z.union([z.literal('*'), z.array(z.string())]), filters: z.array(FilterSchema), single: z.boolean().optional() }),
+  z.strictObject({ kind: z.literal('insert'), table: z.string(), schema, rows: z.array(row), returning }),
+  z.strictObject({ kind: z.literal('update'), table: z.string(), schema, patch: row, filters: z.array(FilterSchema), returning }),
+  z.strictObject({ kind: z.literal('delete'), table: z.string(), schema, filters: z.array(FilterSchema), returning }),
+  z.strictObject({ kind: z.literal('rpc'), fn: z.string(), schema, args: z.record(z.string(), json) }),
+]);
+
+export const DataCaseSchema = z.strictObject({
+  world: z.record(z.string(), z.array(row)),
+  steps: z.array(z.strictObject({ caller: CallerSchema, request: RequestSchema })).min(1),
+});
+
+export const FailureRecordSchema = z.strictObject({
+  format: z.literal(FAILURE_FORMAT),
+  formatVersion: z.literal(FAILURE_FORMAT_VERSION),
+  /** The file's stable name (without extension): the same failure found twice is one file. */
+  id: z.string().regex(/^[RS]\d\d-[0-9a-f]{12}$/),
+  property: z.string().regex(/^[RS]\d\d$/),
+  title: z.string(),
+  area: z.enum(['data', 'sso']),
+  seed: z.number().int(),
+  path: z.string(),
+  message: z.string(),
+  /** Data layer: a DataCase (checked below); SSO: the property's counterexample as recorded. */
+  case: json,
+  /** Data layer: the step (0-based) where model and database first disagreed. */
+  step: z.number().int().min(0).nullable(),
+  expected: json,
+  actual: json,
+  policyfuzzVersion: z.string(),
+  migrationsDigest: z.string().nullable(),
+  /** The migrations folder it was found on, as given on the command line. */
+  migrations: z.string().nullable(),
+  foundAt: z.string(),
+});
+
+export type FailureRecord = z.infer<typeof FailureRecordSchema>;
+
+/** The data-layer case of a record, validated. */
+export function dataCaseOf(record: FailureRecord): DataCase {
+  return DataCaseSchema.parse(record.case) as DataCase;
+}

@@ -1,0 +1,146 @@
+/**
+ * The reports: the JSON summary merges, the JUnit XML is well-formed and carries the replay
+ * command, and the HTML report renders in a real headless Chromium (Debian's), self-contained,
+ * with the failure visible and model and database side by side.
+ */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { htmlReport } from './html.ts';
+import { junitXml } from './junit.ts';
+import { mergeSummaries, runSummary, type PropertySummary, type RunSummary } from './summary.ts';
+
+const CHROMIUM = process.env.POLICYFUZZ_CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const failing: PropertySummary = {
+  id: 'R02',
+  title: 'users: a non-staff owner cannot PATCH role',
+  area: 'data',
+  status: 'failed',
+  cases: 16,
+  counts: { allowed: 9, filtered: 3, rejected: 3, errored: 1 },
+  durationMs: 1900,
+  seed: 3,
+  note: null,
+  failures: [
+    {
+      id: 'R02-1fc21ebcb800',
+      seed: 3,
+      path: '13:639:0:0',
+      message: 'step 1: database answered success, model expected error P0001\n  user 5367 PATCH /rest/v1/users?id=eq."5367" {"role":"user"}',
+      step: 0,
+      case: { world: { users: [{ id: '5367', role: 'sa_prof' }] }, steps: [{ caller: { kind: 'user', id: '5367' }, request: { kind: 'update', table: 'users', patch: { role: 'user' }, filters: [], returning: 'minimal' } }] },
+      expected: { kind: 'raised', code: 'P0001', message: 'users: role' },
+      actual: { outcome: { kind: 'allowed', rows: null, affected: 1 }, response: { status: 204, body: null, affected: 1 } },
+      replay: 'policyfuzz replay .policyfuzz/failures/R02-1fc21ebcb800.json\npolicyfuzz fuzz --only R02 --seed 3 --path 13:639:0:0',
+      file: '.policyfuzz/failures/R02-1fc21ebcb800.json',
+      reproSql: "begin;\n\\echo 'model expects: raised: SQLSTATE P0001 <role>'\nrollback;\n",
+      regressionFile: '.policyfuzz/failures/R02-1fc21ebcb800.regression.ts',
+    },
+  ],
+};
+const passing: PropertySummary = { ...failing, id: 'R04', title: 'shop_orders: buyers edit only slips & details <while pending>', status: 'passed', cases: 300, counts: { allowed: 194, filtered: 65, rejected: 24, errored: 17 }, failures: [] };
+const sso: PropertySummary = { ...passing, id: 'S03', title: 'a code is bound to its client', area: 'sso', cases: 25, counts: { refused: 25 } };
+
+function summary(properties: PropertySummary[], shard = { index: 1, count: 1 }): RunSummary {
+  return runSummary(properties, { policyfuzzVersion: '0.1.0', seed: 3, profile: 'pr', shard, migrations: 'db/migrations', migrationsDigest: 'abc', startedAt: new Date(Date.now() - 5000), timeBudgetMs: 45_000 });
+}
+
+describe('JSON summary', () => {
+  it('merges shards: cases, counts and time add up, the worst status wins, failures listed once', () => {
+    const a = summary([{ ...passing }, { ...sso }], { index: 1, count: 2 });
+    const b = summary([{ ...failing, id: 'R04', failures: failing.failures.map((f) => ({ ...f })) }], { index: 2, count: 2 });
+    const m = mergeSummaries([a, b, b].slice(0, 2));
+    expect(m.properties.map((p) => [p.id, p.status, p.cases])).toEqual([
+      ['R04', 'failed', 316],
+      ['S03', 'passed', 25],
+    ]);
+    expect(m.properties[0].counts).toEqual({ allowed: 203, filtered: 68, rejected: 27, errored: 18 });
+    expect(m.totals).toMatchObject({ properties: 2, passed: 1, failed: 1, cases: 341 });
+    expect(m.shards).toHaveLength(2);
+  });
+});
+
+let browser: Browser;
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`the HTML report test needs Chromium at ${CHROMIUM}: install it (Debian/Ubuntu: sudo apt-get install chromium) or set POLICYFUZZ_CHROMIUM`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+});
+afterAll(() => browser?.close());
+
+describe('reports in a real browser', () => {
+  it('the HTML report renders self-contained, with coverage bars and the failure side by side', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-html-'));
+    const file = path.join(dir, 'report.html');
+    writeFileSync(file, htmlReport(summary([failing, passing, sso])));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const external: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) external.push(r.url());
+    });
+    await page.goto(`file://${file}`);
+    expect(await page.title()).toBe('policyfuzz: 2 passed, 1 failed');
+    expect(await page.locator('#verdict').innerText()).toContain('2 passed, 1 failed');
+    expect(await page.locator('#properties tbody tr').count()).toBe(3);
+    // Escaped, not interpreted.
+    expect(await page.locator('tr[data-property="R04"]').innerText()).toContain('slips & details <while pending>');
+
+    // Coverage bars: one segment per outcome class, widths in proportion.
+    const segments = page.locator('tr[data-property="R04"] .bar span');
+    expect(await segments.count()).toBe(4);
+    const widths = await segments.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+    expect(widths[0]).toBeGreaterThan(widths[1]);
+    expect(widths.every((w) => w > 0)).toBe(true);
+
+    // The failure: visible, model and database next to each other, replay and repro there.
+    const failure = page.locator('#failure-R02-1fc21ebcb800');
+    await expect.poll(() => failure.isVisible()).toBe(true);
+    const sides = failure.locator('.side');
+    const [model, database] = [await sides.nth(0).boundingBox(), await sides.nth(1).boundingBox()];
+    expect(model && database).toBeTruthy();
+    expect(database!.x).toBeGreaterThan(model!.x + model!.width - 1);
+    expect(Math.abs(database!.y - model!.y)).toBeLessThan(2);
+    expect(await sides.nth(0).innerText()).toContain('raised: SQLSTATE P0001');
+    expect(await sides.nth(1).innerText()).toContain('allowed: 1 row(s) touched');
+    expect(await failure.locator('pre.cmd').innerText()).toContain('policyfuzz replay .policyfuzz/failures/R02-1fc21ebcb800.json');
+    await failure.locator('details.repro summary').click();
+    expect(await failure.locator('details.repro pre').isVisible()).toBe(true);
+    expect(await failure.locator('details.repro pre').innerText()).toContain("model expects: raised: SQLSTATE P0001 <role>");
+
+    // A link from the table jumps to it.
+    await page.locator('tr[data-property="R02"] a').click();
+    expect(await failure.isVisible()).toBe(true);
+    expect(external).toEqual([]);
+    await page.close();
+  });
+
+  it('the JUnit XML is well-formed: a test case per property, the failure with its diff and replay command', async () => {
+    const xml = junitXml(summary([failing, passing, sso]));
+    const page = await browser.newPage();
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      if (doc.querySelector('parsererror')) return { error: doc.querySelector('parsererror')!.textContent };
+      return {
+        suites: [...doc.querySelectorAll('testsuite')].map((s) => [s.getAttribute('name'), s.getAttribute('tests'), s.getAttribute('failures')]),
+        cases: [...doc.querySelectorAll('testcase')].map((c) => c.getAttribute('name')),
+        failure: doc.querySelector('testcase failure')?.textContent ?? '',
+        message: doc.querySelector('testcase failure')?.getAttribute('message') ?? '',
+      };
+    }, xml);
+    await page.close();
+    expect(parsed).not.toHaveProperty('error');
+    const ok = parsed as { suites: string[][]; cases: string[]; failure: string; message: string };
+    expect(ok.suites).toEqual([
+      ['policyfuzz data layer', '2', '1'],
+      ['policyfuzz SSO', '1', '0'],
+    ]);
+    expect(ok.cases).toHaveLength(3);
+    expect(ok.message).toBe('step 1: database answered success, model expected error P0001');
+    expect(ok.failure).toContain('model:    raised: SQLSTATE P0001 users: role');
+    expect(ok.failure).toContain('database: allowed: 1 row(s) touched, no rows returned');
+    expect(ok.failure).toContain('replay:   policyfuzz replay .policyfuzz/failures/R02-1fc21ebcb800.json');
+  });
+});

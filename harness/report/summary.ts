@@ -1,0 +1,213 @@
+/**
+ * The JSON summary of a run (`summary.json`): per property its cases, outcome counts
+ * (allowed / filtered / rejected / errored for the data layer), failures and time. The JUnit
+ * and HTML reports are rendered from it, and `merge-reports` combines the summaries of shards.
+ */
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { UsageError } from '../errors.ts';
+import type { PropertyResult } from '../runner/result.ts';
+
+export const SUMMARY_FORMAT = 'policyfuzz-summary';
+
+const json = z.json();
+
+export const FailureSummarySchema = z.object({
+  /** The saved failure's id (its file name), when it was saved. */
+  id: z.string().nullable(),
+  seed: z.number().int(),
+  path: z.string(),
+  message: z.string(),
+  step: z.number().int().nullable(),
+  case: json,
+  expected: json,
+  actual: json,
+  /** The command that re-runs it. */
+  replay: z.string(),
+  file: z.string().nullable(),
+  /** The psql repro's text (kept in the summary so a merged report can show it). */
+  reproSql: z.string().nullable(),
+  regressionFile: z.string().nullable(),
+});
+
+export const PropertySummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  area: z.enum(['data', 'sso']),
+  status: z.enum(['passed', 'failed', 'not-applicable', 'error']),
+  cases: z.number().int().min(0),
+  counts: z.record(z.string(), z.number()),
+  durationMs: z.number().min(0),
+  seed: z.number().int(),
+  note: z.string().nullable(),
+  failures: z.array(FailureSummarySchema),
+});
+
+export const RunSummarySchema = z.object({
+  format: z.literal(SUMMARY_FORMAT),
+  formatVersion: z.literal(1),
+  policyfuzzVersion: z.string(),
+  seed: z.number().int(),
+  profile: z.string().nullable(),
+  /** The shards this summary covers (one for a run, several after merge-reports). */
+  shards: z.array(z.object({ index: z.number().int().min(1), count: z.number().int().min(1) })),
+  migrations: z.string().nullable(),
+  migrationsDigest: z.string().nullable(),
+  startedAt: z.string(),
+  durationMs: z.number().min(0),
+  timeBudgetMs: z.number().nullable(),
+  totals: z.object({
+    properties: z.number().int(),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    cases: z.number().int(),
+    counts: z.record(z.string(), z.number()),
+  }),
+  properties: z.array(PropertySummarySchema),
+});
+
+export type FailureSummary = z.infer<typeof FailureSummarySchema>;
+export type PropertySummary = z.infer<typeof PropertySummarySchema>;
+export type RunSummary = z.infer<typeof RunSummarySchema>;
+
+/** A property "failed" for the exit code and the final line when it failed or could not run. */
+export function isFailing(status: PropertySummary['status']): boolean {
+  return status === 'failed' || status === 'error';
+}
+
+export function totalsOf(properties: PropertySummary[]): RunSummary['totals'] {
+  const counts: Record<string, number> = {};
+  for (const p of properties) for (const [k, v] of Object.entries(p.counts)) counts[k] = (counts[k] ?? 0) + v;
+  const failed = properties.filter((p) => isFailing(p.status)).length;
+  return { properties: properties.length, passed: properties.length - failed, failed, cases: properties.reduce((n, p) => n + p.cases, 0), counts };
+}
+
+export interface SummaryContext {
+  policyfuzzVersion: string;
+  seed: number;
+  profile: string | null;
+  shard: { index: number; count: number };
+  migrations: string | null;
+  migrationsDigest: string | null;
+  startedAt: Date;
+  timeBudgetMs: number | null;
+}
+
+export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary, 'seed' | 'path' | 'message' | 'step' | 'case' | 'expected' | 'actual'>): PropertySummary {
+  const f = r.failure;
+  const plain = (v: unknown) => (v === undefined ? null : (JSON.parse(JSON.stringify(v) ?? 'null') as z.infer<typeof json>));
+  return {
+    id: r.id,
+    title: r.title,
+    area: r.area,
+    status: r.status,
+    cases: r.cases,
+    counts: { ...r.counts },
+    durationMs: r.durationMs,
+    seed: r.seed,
+    note: r.note ?? null,
+    failures:
+      r.status === 'failed' && f
+        ? [
+            {
+              seed: f.seed,
+              path: f.path,
+              message: f.message,
+              step: f.step ?? null,
+              case: plain(f.counterexample),
+              expected: plain(f.expected),
+              actual: plain(f.actual),
+              id: failure?.id ?? null,
+              replay: failure?.replay ?? '',
+              file: failure?.file ?? null,
+              reproSql: failure?.reproSql ?? null,
+              regressionFile: failure?.regressionFile ?? null,
+            },
+          ]
+        : [],
+  };
+}
+
+export function runSummary(properties: PropertySummary[], ctx: SummaryContext): RunSummary {
+  return {
+    format: SUMMARY_FORMAT,
+    formatVersion: 1,
+    policyfuzzVersion: ctx.policyfuzzVersion,
+    seed: ctx.seed,
+    profile: ctx.profile,
+    shards: [ctx.shard],
+    migrations: ctx.migrations,
+    migrationsDigest: ctx.migrationsDigest,
+    startedAt: ctx.startedAt.toISOString(),
+    durationMs: Date.now() - ctx.startedAt.getTime(),
+    timeBudgetMs: ctx.timeBudgetMs,
+    totals: totalsOf(properties),
+    properties,
+  };
+}
+
+/** Reads a summary.json (or a report folder holding one); anything else is a UsageError. */
+export function loadSummary(fileOrDir: string): RunSummary {
+  const file = existsSync(fileOrDir) && statSync(fileOrDir).isDirectory() ? path.join(fileOrDir, 'summary.json') : fileOrDir;
+  if (!existsSync(file)) throw new UsageError(`no policyfuzz summary at ${file}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`${file} is not a policyfuzz summary: invalid JSON (${(e as Error).message})`);
+  }
+  if (!data || typeof data !== 'object' || (data as { format?: unknown }).format !== SUMMARY_FORMAT) {
+    throw new UsageError(`${file} is not a policyfuzz summary (expected "format": "${SUMMARY_FORMAT}")`);
+  }
+  const parsed = RunSummarySchema.safeParse(data);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new UsageError(`${file} is a malformed policyfuzz summary: ${first.path.join('.') || '(top level)'}: ${first.message}`);
+  }
+  return parsed.data;
+}
+
+const STATUS_RANK: Record<PropertySummary['status'], number> = { failed: 3, error: 2, passed: 1, 'not-applicable': 0 };
+
+/**
+ * Combines the summaries of the shards of one run: per property, cases, counts and time add up,
+ * the worst status wins, failures are listed once each.
+ */
+export function mergeSummaries(summaries: RunSummary[]): RunSummary {
+  if (summaries.length === 0) throw new UsageError('merge-reports needs at least one summary');
+  const byId = new Map<string, PropertySummary>();
+  for (const s of summaries) {
+    for (const p of s.properties) {
+      const seen = byId.get(p.id);
+      if (!seen) {
+        byId.set(p.id, { ...p, counts: { ...p.counts }, failures: [...p.failures] });
+        continue;
+      }
+      seen.cases += p.cases;
+      seen.durationMs += p.durationMs;
+      for (const [k, v] of Object.entries(p.counts)) seen.counts[k] = (seen.counts[k] ?? 0) + v;
+      if (STATUS_RANK[p.status] > STATUS_RANK[seen.status]) seen.status = p.status;
+      if (p.note && p.note !== seen.note) seen.note = seen.note ? `${seen.note}; ${p.note}` : p.note;
+      for (const f of p.failures) if (!seen.failures.some((g) => (f.id !== null && g.id === f.id) || (g.seed === f.seed && g.path === f.path))) seen.failures.push(f);
+    }
+  }
+  const properties = [...byId.values()].sort((a, b) => (a.area === b.area ? a.id.localeCompare(b.id) : a.area === 'data' ? -1 : 1));
+  const digests = [...new Set(summaries.map((s) => s.migrationsDigest).filter((d) => d !== null))];
+  const started = summaries.map((s) => Date.parse(s.startedAt)).reduce((a, b) => Math.min(a, b));
+  return {
+    format: SUMMARY_FORMAT,
+    formatVersion: 1,
+    policyfuzzVersion: summaries[0].policyfuzzVersion,
+    seed: summaries[0].seed,
+    profile: summaries[0].profile,
+    shards: summaries.flatMap((s) => s.shards).sort((a, b) => a.index - b.index),
+    migrations: summaries[0].migrations,
+    migrationsDigest: digests.length === 1 ? digests[0] : digests.length ? digests.join(',') : null,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Math.max(...summaries.map((s) => s.durationMs)),
+    timeBudgetMs: summaries[0].timeBudgetMs,
+    totals: totalsOf(properties),
+    properties,
+  };
+}

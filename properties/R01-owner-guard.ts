@@ -1,0 +1,59 @@
+/**
+ * R01 — rule 1, generic over every owner-updatable table (model/tables ownerGuardedTables): an
+ * owner who is not a handler or admin cannot change any column outside the allow-list; the
+ * guard compares the whole row (minus the allow-list, generated columns and updated_at), so a
+ * column added to the table is guarded without anyone listing it; server contexts pass.
+ * Cases: a table from the registry, people of any role (or none, or no users row), rows of the
+ * table generated from its model, and a PATCH of one row by primary key naming any subset of
+ * the table's columns (mostly one to three), privileged ones included — sent by the row's owner,
+ * by handlers, admins and others, by anon or by the server context.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../model/caller.ts';
+import type { Row } from '../model/json.ts';
+import type { ModelSettings } from '../model/settings.ts';
+import type { OwnerGuard } from '../model/owner-guard.ts';
+import { ownerGuardedTables, tableModels } from '../model/tables/index.ts';
+import type { Filter } from '../model/request.ts';
+import { callerAmong } from '../harness/generators/identities.ts';
+import { ownerTableWorld, tablePatch } from '../harness/generators/patches.ts';
+import { cast } from '../harness/generators/pr.ts';
+import type { DataCase } from '../harness/runner/data-case.ts';
+import type { DataProperty } from '../harness/runner/data-property.ts';
+
+function guardCases(entry: { table: string; guard: OwnerGuard }, settings: ModelSettings): fc.Arbitrary<DataCase> {
+  const model = tableModels[entry.table];
+  return cast(settings, settings.staffRoles).chain((list) =>
+    ownerTableWorld(model, settings, list).chain((world) => {
+      const rows = world[model.table] ?? [];
+      const target: fc.Arbitrary<Row> = rows.length ? fc.constantFrom(...rows) : fc.constant({ [model.primaryKey[0]]: list[0].id });
+      return target.chain((row) => {
+        // People the row names (its owner among them) call most often.
+        const named = list.filter((p) => Object.values(row).includes(p.id));
+        const caller: fc.Arbitrary<Caller> = named.length
+          ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...named).map((p): Caller => ({ kind: 'user', id: p.id, email: p.email })) }, { weight: 2, arbitrary: callerAmong(list) })
+          : callerAmong(list);
+        const filters: Filter[] = model.primaryKey.map((k) => ({ column: k, op: 'eq', value: row[k] ?? null }));
+        return fc
+          .record({
+            caller,
+            patch: tablePatch(model, { settings, ids: list.map((p) => p.id) }, row, [], entry.guard.editable({ world, caller: { kind: 'anon' }, uid: null, settings })),
+            returning: fc.constantFrom('representation' as const, 'minimal' as const),
+          })
+          .map(({ caller: c, patch, returning }): DataCase => ({ world, steps: [{ caller: c, request: { kind: 'update', table: model.table, patch, filters, returning } }] }));
+      });
+    }),
+  );
+}
+
+function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return fc.constantFrom(...ownerGuardedTables).chain((entry) => guardCases(entry, settings));
+}
+
+export const R01: DataProperty = {
+  id: 'R01',
+  rule: 1,
+  title: 'owner guards compare the whole row minus an allow-list; server contexts pass',
+  tables: ownerGuardedTables.map((e) => e.table),
+  cases,
+};

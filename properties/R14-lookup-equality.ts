@@ -1,0 +1,43 @@
+/**
+ * R14 — rule 14: a lookup by id is a capability, so the comparison is equality (for
+ * get_pr_ticket_by_id: case-insensitive and trimmed), never like, ilike or a pattern.
+ * Cases: PR tickets whose ids hold %, _, *, \, quotes, commas, dots, parentheses, surrounding
+ * whitespace and mixed case (some deleted); one to three lookups with keys that are an id as
+ * stored, padded or case-flipped, a wildcard pattern, or unrelated — through the guest lookup
+ * (anon mostly), GET pr_tickets?id=eq.<key>, and soft_delete_pr_ticket.
+ * VS cases join through `fc.oneof` in `cases`.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../model/caller.ts';
+import type { ModelSettings } from '../model/settings.ts';
+import type { ApiRequest } from '../model/request.ts';
+import { callerAmong } from '../harness/generators/identities.ts';
+import { cast, lookupKey, prTickets, prWorld } from '../harness/generators/pr.ts';
+import type { DataCase, DataStep } from '../harness/runner/data-case.ts';
+import type { DataProperty } from '../harness/runner/data-property.ts';
+import { vsLookupCases } from './cases/vs-lookups.ts';
+
+export function prLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return cast(settings, settings.pr.handlerRoles).chain((list) =>
+    prTickets(settings, list, 6).chain((tickets) => {
+      const key = lookupKey(tickets.map((t) => t.id as string));
+      const caller = callerAmong(list);
+      const step = fc.tuple(key, fc.integer({ min: 0, max: 5 }), caller).map(([k, how, c]): DataStep => {
+        if (how <= 2) return { caller: how === 0 ? c : ({ kind: 'anon' } as Caller), request: { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: k } } };
+        const request: ApiRequest =
+          how === 3 ? { kind: 'select', table: 'pr_tickets', columns: '*', filters: [{ column: 'id', op: 'eq', value: k }] } : { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: k } };
+        return { caller: c, request };
+      });
+      return fc.array(step, { minLength: 1, maxLength: 3 }).map((steps): DataCase => ({ world: prWorld(settings, list, tickets), steps }));
+    }),
+  );
+}
+
+export const R14: DataProperty = {
+  id: 'R14',
+  rule: 14,
+  title: 'lookups by id compare by equality (case-insensitive and trimmed where stated), never a pattern',
+  tables: ['pr_tickets'],
+  functions: ['get_pr_ticket_by_id', 'soft_delete_pr_ticket'],
+  cases: (settings) => fc.oneof(prLookupCases(settings), vsLookupCases(settings)),
+};
