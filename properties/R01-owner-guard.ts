@@ -13,9 +13,10 @@ import type { Caller } from '../model/caller.ts';
 import type { Row } from '../model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { OwnerGuard } from '../model/owner-guard.ts';
+import type { RuleContext } from '../model/table-model.ts';
 import { ownerGuardedTables, tableModels } from '../model/tables/index.ts';
 import type { Filter } from '../model/request.ts';
-import { callerAmong } from '../harness/generators/identities.ts';
+import { callerAmong, type Person } from '../harness/generators/identities.ts';
 import { ownerTableWorld, tablePatch } from '../harness/generators/patches.ts';
 import { cast } from '../harness/generators/pr.ts';
 import type { DataCase } from '../harness/runner/data-case.ts';
@@ -23,21 +24,33 @@ import type { DataProperty } from '../harness/runner/data-property.ts';
 
 function guardCases(entry: { table: string; guard: OwnerGuard }, settings: ModelSettings): fc.Arbitrary<DataCase> {
   const model = tableModels[entry.table];
-  return cast(settings, settings.staffRoles).chain((list) =>
+  return cast(settings, settings.staffRoles, 4, { noRow: 1, nullRole: 1, favoured: 3, any: 2, noPermissions: 0.7 }).chain((list) =>
     ownerTableWorld(model, settings, list).chain((world) => {
       const rows = world[model.table] ?? [];
-      const target: fc.Arbitrary<Row> = rows.length ? fc.constantFrom(...rows) : fc.constant({ [model.primaryKey[0]]: list[0].id });
+      // Who owns a row, and whether the guard exempts them, as the guard states it: cases aim at
+      // owners the guard applies to, whatever the table's notion of owner and handler.
+      const ctxOf = (p: Person): RuleContext => ({ world, caller: { kind: 'user', id: p.id, email: p.email }, uid: p.id, settings });
+      const owners = (row: Row) => list.filter((p) => entry.guard.isOwner(row, ctxOf(p)));
+      const guarded = (row: Row) => owners(row).filter((p) => !entry.guard.isExempt(row, ctxOf(p)));
+      const aimed = rows.filter((r) => guarded(r).length > 0);
+      const target: fc.Arbitrary<Row> = rows.length
+        ? fc.oneof({ weight: aimed.length ? 3 : 0, arbitrary: fc.constantFrom(...(aimed.length ? aimed : rows)) }, { weight: 1, arbitrary: fc.constantFrom(...rows) })
+        : fc.constant({ [model.primaryKey[0]]: list[0].id });
       return target.chain((row) => {
-        // People the row names (its owner among them) call most often.
-        const named = list.filter((p) => Object.values(row).includes(p.id));
-        const caller: fc.Arbitrary<Caller> = named.length
-          ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...named).map((p): Caller => ({ kind: 'user', id: p.id, email: p.email })) }, { weight: 2, arbitrary: callerAmong(list) })
-          : callerAmong(list);
+        const asCaller = (p: Person): Caller => ({ kind: 'user', id: p.id, email: p.email });
+        const g = guarded(row);
+        const o = owners(row);
+        const caller: fc.Arbitrary<Caller> = fc.oneof(
+          ...(g.length ? [{ weight: 6, arbitrary: fc.constantFrom(...g).map(asCaller) }] : []),
+          ...(o.length ? [{ weight: 2, arbitrary: fc.constantFrom(...o).map(asCaller) }] : []),
+          { weight: 2, arbitrary: callerAmong(list) },
+        );
         const filters: Filter[] = model.primaryKey.map((k) => ({ column: k, op: 'eq', value: row[k] ?? null }));
+        const editable = entry.guard.editable({ world, caller: { kind: 'anon' }, uid: null, settings });
         return fc
           .record({
             caller,
-            patch: tablePatch(model, { settings, ids: list.map((p) => p.id) }, row, [], entry.guard.editable({ world, caller: { kind: 'anon' }, uid: null, settings })),
+            patch: tablePatch(model, { settings, ids: list.map((p) => p.id) }, row, [], editable),
             returning: fc.constantFrom('representation' as const, 'minimal' as const),
           })
           .map(({ caller: c, patch, returning }): DataCase => ({ world, steps: [{ caller: c, request: { kind: 'update', table: model.table, patch, filters, returning } }] }));

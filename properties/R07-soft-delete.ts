@@ -35,7 +35,7 @@ function readStep(list: Person[], id: fc.Arbitrary<string>): fc.Arbitrary<DataSt
 }
 
 export function prSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  return cast(settings, [...settings.pr.handlerRoles, 'vs_staff', 'vp_admin', 'user']).chain((list) =>
+  return cast(settings, [...settings.pr.handlerRoles, ...settings.staffRoles.filter((r) => !settings.pr.handlerRoles.includes(r)), 'user']).chain((list) =>
     prTickets(settings, list).chain((tickets) => {
       const ids = tickets.map((t) => t.id as string);
       const id = fc.constantFrom(...ids);

@@ -23,7 +23,7 @@ import type { DataProperty } from '../harness/runner/data-property.ts';
 import { vsUnresolvableCases } from './cases/vs-unresolvable.ts';
 
 export function prShopNullRoleCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  return cast(settings, [], 4, { noRow: 2, nullRole: 3, favoured: 0, any: 2 }).chain((list) =>
+  return cast(settings, [], 4, { noRow: 2, nullRole: 3, favoured: 0, any: 2, noPermissions: 0.2 }).chain((list) =>
     fc.tuple(prTickets(settings, list, 3), shopOrders(settings, list, 3)).chain(([tickets, orders]) => {
       const ids = list.map((p) => p.id);
       const vc = { settings, ids };

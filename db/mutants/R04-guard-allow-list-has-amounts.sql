@@ -1,5 +1,5 @@
 -- mutant: R04-guard-allow-list-has-amounts
--- rules: R04, R01
+-- rules: R04
 -- bug: the buyer allow-list was widened with the amounts ("order details"), so a buyer can lower total, subtotal and fee of their own pending order.
 create or replace function private.guard_shop_orders_owner_update()
 returns trigger language plpgsql security definer set search_path = '' as $$

@@ -1,5 +1,5 @@
 -- mutant: R08-soft-delete-null-role-fails-open
--- rules: R08, R07
+-- rules: R08
 -- bug: soft_delete_pr_ticket rejects a deny-list of roles and checks the handler by role or permission, so a caller whose role is null (no role yet) but who holds the pr permission deletes tickets.
 create or replace function public.soft_delete_pr_ticket(p_id text)
 returns boolean language plpgsql security definer set search_path = '' as $$

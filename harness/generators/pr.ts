@@ -17,16 +17,19 @@ const label = fc.noShrink(personName);
 
 /**
  * One person: no users row (1), a users row with a null role (1), one of `favoured` (3) or any
- * role (2). Half hold no permission; the others any subset of both columns (the union is what counts).
+ * role (2). Some hold no permission (half, by default); the others any subset of both columns (the
+ * union is what counts).
  */
 export interface CastWeights {
   noRow: number;
   nullRole: number;
   favoured: number;
   any: number;
+  /** Chance that a users row holds no permission at all (else any subset of both columns). */
+  noPermissions?: number;
 }
 
-const DEFAULT_WEIGHTS: CastWeights = { noRow: 1, nullRole: 1, favoured: 3, any: 2 };
+const DEFAULT_WEIGHTS: CastWeights = { noRow: 1, nullRole: 1, favoured: 3, any: 2, noPermissions: 0.5 };
 
 export function castPerson(settings: ModelSettings, favoured: readonly string[], weights: CastWeights = DEFAULT_WEIGHTS): fc.Arbitrary<Person> {
   const role = fc.oneof(
@@ -35,7 +38,7 @@ export function castPerson(settings: ModelSettings, favoured: readonly string[],
     ...(favoured.length ? [{ weight: weights.favoured, arbitrary: fc.constantFrom<string | null | undefined>(...favoured) }] : []),
     { weight: weights.any, arbitrary: fc.constantFrom<string | null | undefined>(...settings.roles) },
   );
-  return fc.tuple(fc.noShrink(fc.uuid({ version: 4 })), fc.noShrink(emailAddress), role, fc.boolean()).chain(([id, email, r, noPermissions]) =>
+  return fc.tuple(fc.noShrink(fc.uuid({ version: 4 })), fc.noShrink(emailAddress), role, fc.integer({ min: 0, max: 99 }).map((n) => n < (weights.noPermissions ?? 0.5) * 100)).chain(([id, email, r, noPermissions]) =>
     r === undefined
       ? fc.constant<Person>({ id, email })
       : fc.noShrink(userRow(settings, id, email)).map(
