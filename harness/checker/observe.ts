@@ -17,7 +17,10 @@ export function observedOutcome(request: ApiRequest, response: ApiResponse): Out
     return { kind: 'error', code, detail: message };
   }
   const affected = response.affected ?? 0;
-  if (request.kind === 'rpc') return { kind: 'allowed', rows: rpcRows(response.body), affected };
+  if (request.kind === 'rpc') {
+    // 204: a void function; 200 with a JSON null: a scalar function that returned NULL.
+    return { kind: 'allowed', rows: response.status === 204 ? null : response.body === null ? [{ value: null }] : rpcRows(response.body), affected };
+  }
   const rows = response.body === null ? null : Array.isArray(response.body) ? (response.body as Row[]) : [response.body as Row];
   return { kind: 'allowed', rows, affected };
 }

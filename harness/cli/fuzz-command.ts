@@ -22,6 +22,9 @@ import { reproSql } from '../failures/repro-sql.ts';
 import { DEFAULT_FAILURES_DIR, failureRecordOf, listFailures, saveFailure, type SavedFailure } from '../failures/store.ts';
 import type { FailureRecord } from '../failures/schema.ts';
 import { UsageError } from '../errors.ts';
+import { resolveTarget, ruleAllowed } from '../config/target.ts';
+import { changedObjects, touches } from '../config/changed-since.ts';
+import { missingObjects, notApplicable } from '../runner/applicability.ts';
 import { defaultSettings, type ModelSettings } from '../../model/settings.ts';
 import type { Outcome } from '../../model/outcome.ts';
 import { describeCaller } from '../../model/caller.ts';
@@ -53,9 +56,19 @@ export interface FuzzOptions {
   /** false (`--no-replay`): do not replay the saved failures first. */
   replay?: boolean;
   settings?: ModelSettings;
+  /** A project config (policyfuzz.config.json/.ts); found in the current folder when not given. */
+  config?: string;
+  /** Only the properties whose tables or functions the migrations changed since this git ref. */
+  changedSince?: string;
+  /** Set by fuzz(): how replay lines name the target. */
+  targetArgs?: string;
 }
 
 type Out = (line: string) => void;
+
+export function defaultMigrationsOption(): string {
+  return path.relative(process.cwd(), BUNDLED_MIGRATIONS) || BUNDLED_MIGRATIONS;
+}
 
 interface SavedFor {
   saved?: SavedFailure;
@@ -65,7 +78,7 @@ interface SavedFor {
 function fuzzReplayLine(options: FuzzOptions, r: PropertyResult): string {
   const f = r.failure!;
   if (r.area === 'sso') return `policyfuzz fuzz --only ${r.id} --seed ${f.seed} --path ${f.path}${options.ssoConfig ? ` --sso-config ${options.ssoConfig}` : ''}`;
-  return `policyfuzz fuzz --migrations ${options.migrations} --only ${r.id} --seed ${f.seed} --path ${f.path}`;
+  return `policyfuzz fuzz ${options.targetArgs ?? `--migrations ${options.migrations}`} --only ${r.id} --seed ${f.seed} --path ${f.path}`;
 }
 
 /** A saved failure that still fails, reported as the property's failure without generating anew. */
@@ -123,7 +136,9 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const startedAt = new Date();
   const profileName = options.profile ?? DEFAULT_PROFILE;
   const profile = PROFILES[profileName];
-  const settings = options.settings ?? defaultSettings;
+  const target = await resolveTarget({ config: options.config, migrations: options.migrations, explicitMigrations: options.migrations !== defaultMigrationsOption() });
+  options.targetArgs = target.cliArgs;
+  const settings = options.settings ?? target.settings;
   const seed = options.seed ?? freshSeed();
   const runs = options.runs ?? profile.runs;
   const workers = options.workers ?? profile.workers;
@@ -137,7 +152,12 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const onlySso = options.only?.filter((id) => id.startsWith('S'));
   const unknownData = (onlyData ?? []).filter((id) => !dataProperties.some((p) => p.id === id));
   if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
-  const properties = options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties;
+  let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id));
+  if (options.changedSince) {
+    const focus = changedObjects(options.changedSince, target.config?.migrationDirs ?? [options.migrations]);
+    properties = properties.filter((p) => touches(p, focus.objects));
+    out(`changed since ${options.changedSince}: ${focus.files.length ? focus.files.join(', ') : 'no migration files'}; objects ${focus.objects.join(', ') || 'none'}; rules touched: ${properties.map((p) => p.id).join(', ') || 'none'}`);
+  }
   const wantSso = Boolean(onlySso?.length) || (!options.only && (options.sso ?? profile.sso));
   let ssoIds: string[] = [];
   if (wantSso) {
@@ -149,7 +169,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   }
   if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
 
-  const migrations = properties.length ? loadMigrationFolder(options.migrations) : [];
+  const migrations = properties.length ? target.migrations : [];
   const digest = migrations.length ? migrationsDigest(migrations) : null;
   const lanes = { first: (shard.index - 1) * workers, count: workers, total: shard.count * workers };
   out(
@@ -177,7 +197,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   };
 
   if (properties.length) {
-    const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: out });
+    const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: out, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
     try {
       out(`ready in ${env.startupMs} ms`);
       // Saved failures first: a case that still fails is the property's verdict.
@@ -202,6 +222,11 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       const deadline = timeBudgetMs ? Date.now() + timeBudgetMs : undefined;
       try {
         for (const property of properties) {
+          const missing = missingObjects(property, env.cache);
+          if (missing.length) {
+            results.push(notApplicable(property, missing, seed));
+            continue;
+          }
           const saved = stillFailing.get(property.id);
           if (saved) {
             results.push(saved);
@@ -222,7 +247,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       }
       // Catalog properties (grants of every function and table): one pass, on the first shard.
       if (!options.path && shard.index === 1) {
-        for (const property of catalogProperties.filter((c) => !onlyData || onlyData.includes(c.id))) {
+        for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id))) {
           const r = await runCatalogProperty(env, property, { seed, settings });
           results.push({ ...r, id: `${r.id}:catalog` });
           if (r.status === 'failed') savedFor.set(`${r.id}:catalog`, { replay: `policyfuzz fuzz --migrations ${options.migrations} --only ${r.id}` });
@@ -285,7 +310,8 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   if (budgetHit.length) out(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}`).join(', ')})`);
   out(`\nreports: ${files.html}, ${files.junit}, ${files.summary}`);
   const failed = results.filter((r) => r.status === 'failed' || r.status === 'error');
-  out(`\n${results.length - failed.length} passed, ${failed.length} failed (seed ${seed})`);
+  const na = results.filter((r) => r.status === 'not-applicable');
+  out(`\n${results.length - failed.length - na.length} passed, ${failed.length} failed${na.length ? `, ${na.length} not applicable` : ''} (seed ${seed})`);
   return failed.length ? 1 : 0;
 }
 
@@ -301,7 +327,9 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--time-budget <duration>', `stop generating after this long, e.g. 90s, 20m (pr ${p.pr.timeBudgetMs / 1000}s, nightly ${p.nightly.timeBudgetMs / 60_000}m)`, durationValue)
     .option('--shard <i/n>', 'run shard i of n (a CI matrix); combine the shards with merge-reports', shardValue)
     .option('--database-url <url>', 'use this Postgres server (default: $DATABASE_URL, else testcontainers, else a local server)')
-    .option('--migrations <dir>', 'folder of .sql migrations', path.relative(process.cwd(), BUNDLED_MIGRATIONS) || BUNDLED_MIGRATIONS)
+    .option('--migrations <dir>', 'folder of .sql migrations', defaultMigrationsOption())
+    .option('--config <file>', 'a project config (policyfuzz.config.json or .ts); default: the one in this folder, if any')
+    .option('--changed-since <git-ref>', 'only the rules whose tables or functions the migrations changed since this ref')
     .option('--only <ids>', 'comma-separated property ids, e.g. R02,R05 or S03', idList)
     .option('--path <path>', 'with --seed and --only: replay the shrunk case a failure printed')
     .option('--sso', 'also run the SSO properties against the bundled emulator (on in the nightly profile)')

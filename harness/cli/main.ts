@@ -2,8 +2,6 @@
  * The `policyfuzz` command. Exit codes: 0 every property holds, 1 a property failed,
  * 2 bad input or a broken environment (a clear message, never a stack trace).
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { stopAll } from '../db/cleanup.ts';
 import { isUserFacingError } from '../errors.ts';
@@ -11,7 +9,8 @@ import { registerFuzzCommand } from './fuzz-command.ts';
 import { registerMergeReportsCommand } from './merge-reports-command.ts';
 import { registerMutantsCommand } from './mutants-command.ts';
 import { registerReplayCommand } from './replay-command.ts';
-import { PROJECT_ROOT } from './paths.ts';
+import { registerInitCommand } from './init-command.ts';
+import { registerSsoCommands } from '../sso/cli.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
@@ -28,11 +27,8 @@ export async function main(argv: string[]): Promise<number> {
   registerReplayCommand(program, run);
   registerMergeReportsCommand(program, run);
   registerMutantsCommand(program, run);
-  const ssoCli = path.join(PROJECT_ROOT, 'harness', 'sso', 'cli.ts');
-  if (existsSync(ssoCli)) {
-    const { registerSsoCommands } = (await import(ssoCli)) as { registerSsoCommands: (p: Command) => void };
-    registerSsoCommands(program);
-  }
+  registerInitCommand(program, run);
+  registerSsoCommands(program);
   try {
     await program.parseAsync(argv);
     return exitCode;

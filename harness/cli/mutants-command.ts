@@ -8,6 +8,9 @@ import { loadMutants } from '../mutants/mutant-files.ts';
 import { defaultSettings } from '../../model/settings.ts';
 import { catalogProperties, dataProperties } from '../../properties/index.ts';
 import { positiveInt, seedValue } from './options.ts';
+import { autoKillRate, runAutoMutants, type AutoKillResult } from '../mutants/auto/run-auto.ts';
+import { resolveTarget, ruleAllowed } from '../config/target.ts';
+import { defaultMigrationsOption } from './fuzz-command.ts';
 import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
 
 export interface MutantsOptions {
@@ -17,6 +20,9 @@ export interface MutantsOptions {
   runs: number;
   all?: boolean;
   databaseUrl?: string;
+  /** Derive the variants from the target's own catalog instead of reading --dir. */
+  auto?: boolean;
+  config?: string;
 }
 
 export function killMatrix(results: KillResult[]): string {
@@ -31,7 +37,37 @@ export function killMatrix(results: KillResult[]): string {
   return lines.join('\n');
 }
 
+async function autoMutants(options: MutantsOptions, out: (line: string) => void): Promise<number> {
+  const target = await resolveTarget({ config: options.config, migrations: options.migrations, explicitMigrations: options.migrations !== defaultMigrationsOption() });
+  const properties = dataProperties.filter((p) => ruleAllowed(target.config, p.id));
+  const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
+  let results: AutoKillResult[];
+  try {
+    out(`policyfuzz mutants --auto: variants derived from the catalog of ${target.label}`);
+    results = await runAutoMutants({
+      server,
+      migrations: target.migrations,
+      properties,
+      settings: target.settings,
+      seed: options.seed,
+      runs: options.runs,
+      onResult: (r) =>
+        out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
+    });
+  } finally {
+    await server.stop();
+  }
+  out('\nkill matrix (X killed, . survived, ! error):');
+  out(killMatrix(results.filter((r) => !r.reason?.startsWith('equivalent'))));
+  const rate = autoKillRate(results);
+  const survivors = results.filter((r) => r.killedBy.length === 0 && !r.reason?.startsWith('equivalent'));
+  out(`\n${rate.killed} of ${rate.total} automatic variants killed (${rate.total ? Math.round((100 * rate.killed) / rate.total) : 100}%), ${rate.equivalent} equivalent not run`);
+  for (const s of survivors) out(`  survivor ${s.mutant}: ${s.bug} — ${s.reason}`);
+  return survivors.length ? 1 : 0;
+}
+
 export async function mutants(options: MutantsOptions, out: (line: string) => void = console.log): Promise<number> {
+  if (options.auto) return autoMutants(options, out);
   const list = loadMutants(options.dir);
   const migrations = loadMigrationFolder(options.migrations);
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
@@ -61,6 +97,8 @@ export function registerMutantsCommand(program: Command, run: (action: () => Pro
     .option('--seed <n>', 'seed', seedValue, 1)
     .option('--runs <n>', 'cases per property and mutant', positiveInt('--runs'), 300)
     .option('--all', 'run every property on every mutant (full matrix), not only the ones it names')
+    .option('--auto', "derive broken variants from the target's own catalog (policies, grants, guards, views)")
+    .option('--config <file>', 'with --auto: a project config (policyfuzz.config.json or .ts)')
     .option('--database-url <url>', 'use this Postgres server')
     .action((opts: MutantsOptions) => run(() => mutants(opts)));
 }

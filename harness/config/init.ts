@@ -10,25 +10,13 @@ import { openEnvironment } from '../runner/environment.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import { readTableShapes } from '../introspection/table-shapes.ts';
 import { tableModels } from '../../model/tables/index.ts';
-import { qualifiedName } from '../postgrest/schema-cache.ts';
-import type { SchemaCache } from '../postgrest/schema-cache.ts';
+import { missingObjects } from '../runner/applicability.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
   applicable: string[];
   notApplicable: { id: string; missing: string[] }[];
   filledColumns: string[];
-}
-
-function cacheKey(name: string): string {
-  return name.includes('.') ? name : qualifiedName('public', name);
-}
-
-/** What a property needs that the schema lacks (tables, views or functions). */
-export function missingObjects(property: DataProperty, cache: SchemaCache): string[] {
-  const tables = property.tables.filter((t) => !cache.tables.has(cacheKey(t)));
-  const functions = (property.functions ?? []).filter((f) => !cache.functions.has(cacheKey(f)));
-  return [...tables, ...functions];
 }
 
 export async function inspectMigrations(server: DatabaseServer, migrationsDir: string, properties: DataProperty[], configDir: string): Promise<InitReport> {

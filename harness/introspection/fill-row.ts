@@ -8,7 +8,15 @@ import type { Json, Row } from '../../model/json.ts';
 import type { World } from '../../model/world.ts';
 import type { ColumnShape, TableShapes } from './table-shapes.ts';
 
-export class UnfillableColumn extends Error {}
+export class UnfillableColumn extends Error {
+  constructor(
+    message: string,
+    readonly table: string,
+  ) {
+    super(message);
+    this.name = 'UnfillableColumn';
+  }
+}
 
 function uuidFrom(n: number): string {
   const hex = n.toString(16).padStart(12, '0').slice(-12);
@@ -20,7 +28,7 @@ export function valueFor(table: string, column: ColumnShape, n: number, world: W
   if (column.enumLabels?.length) return column.enumLabels[0];
   if (column.references) {
     const target = world[column.references.table]?.[0]?.[column.references.column];
-    if (target === undefined) throw new UnfillableColumn(`${table}.${column.name} references ${column.references.table}, which has no row in this case`);
+    if (target === undefined) throw new UnfillableColumn(`${table}.${column.name} references ${column.references.table}, which has no row in this case`, table);
     return target;
   }
   const t = column.type;
@@ -32,7 +40,7 @@ export function valueFor(table: string, column: ColumnShape, n: number, world: W
   if (/^(timestamp|date)/.test(t)) return '2026-01-01T00:00:00Z';
   if (/^(time)/.test(t)) return '00:00:00';
   if (t === 'json' || t === 'jsonb') return {};
-  throw new UnfillableColumn(`${table}.${column.name} is NOT NULL without a default and of type ${t}, which policyfuzz cannot fill`);
+  throw new UnfillableColumn(`${table}.${column.name} is NOT NULL without a default and of type ${t}, which policyfuzz cannot fill`, table);
 }
 
 export function fillWorld(world: World, shapes: TableShapes): World {

@@ -14,6 +14,7 @@ import type { Caller } from '../../model/caller.ts';
 import type { Json } from '../../model/json.ts';
 import type { ApiRequest } from '../../model/request.ts';
 import { FixtureError } from '../errors.ts';
+import { REFERENCE_PLAN, type FixturePlan } from '../fixtures.ts';
 import { credentialsFor } from './credentials.ts';
 import { httpStatusForSqlState } from './http-status.ts';
 import type { ApiResponse } from './response.ts';
@@ -65,6 +66,8 @@ export class CaseTransaction {
   constructor(
     private readonly client: pg.Client,
     private readonly cache: SchemaCache,
+    /** How fixtures are written into this database (the reference one, or a project's own). */
+    readonly fixturePlan: FixturePlan = REFERENCE_PLAN,
   ) {}
 
   private get searchPath(): string {

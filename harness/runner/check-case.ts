@@ -13,6 +13,8 @@ import { functionModels } from '../../model/functions/index.ts';
 import { compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow } from '../fixtures.ts';
+import { FixtureError } from '../errors.ts';
+import { UnfillableColumn } from '../introspection/fill-row.ts';
 import type { CaseTransaction } from '../postgrest/case-transaction.ts';
 import type { ApiResponse } from '../postgrest/response.ts';
 import type { DataCase, DataStep } from './data-case.ts';
@@ -44,7 +46,15 @@ function maskedColumns(step: DataStep): string[] {
 export async function checkCase(tx: CaseTransaction, testCase: DataCase, settings: ModelSettings): Promise<CaseVerdict> {
   const classes: OutcomeClass[] = [];
   let world = testCase.world;
-  await tx.begin(fixtureStatements(world, fixtureOrder), () => fixtureStatementsPerRow(world, fixtureOrder));
+  const plan = tx.fixturePlan;
+  let fixtures;
+  try {
+    fixtures = fixtureStatements(world, fixtureOrder, plan);
+  } catch (e) {
+    if (e instanceof UnfillableColumn) throw new FixtureError(e.message, e.table, world[e.table]);
+    throw e;
+  }
+  await tx.begin(fixtures, () => fixtureStatementsPerRow(world, fixtureOrder, plan));
   try {
     for (let i = 0; i < testCase.steps.length; i++) {
       const step = testCase.steps[i];

@@ -10,6 +10,8 @@ import type { MigrationFile } from '../db/migrations.ts';
 import { startDatabaseServer, type DatabaseServer, type ServerChoice } from '../db/providers/index.ts';
 import { CaseTransaction } from '../postgrest/case-transaction.ts';
 import { loadSchemaCache, type SchemaCache } from '../postgrest/schema-cache.ts';
+import { REFERENCE_PLAN, type FixturePlan } from '../fixtures.ts';
+import { readTableShapes } from '../introspection/table-shapes.ts';
 
 export const EXPOSED_SCHEMAS = ['public', 'passport'];
 
@@ -35,6 +37,11 @@ export interface EnvironmentOptions extends ServerChoice {
   supabaseCompat?: boolean;
   /** Reuse a server someone else owns (tests share one); it is not stopped by close(). */
   server?: DatabaseServer;
+  /**
+   * A project's own schema: complete fixture rows from its catalog (NOT NULL columns the model
+   * does not know), and write users / bypass triggers as its config says. Absent: the reference way.
+   */
+  fixtures?: Omit<FixturePlan, 'shapes'>;
 }
 
 export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
@@ -47,6 +54,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat: options.supabaseCompat });
     const urls = await template.cloneForWorkers(options.workers ?? 1);
     let cache: SchemaCache | undefined;
+    let plan: FixturePlan | undefined;
     for (const url of urls) {
       const client = new pg.Client({ connectionString: url });
       client.on('error', () => {});
@@ -56,7 +64,8 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         throw new EnvironmentError(`cannot connect a worker: ${(e as Error).message}`);
       }
       cache ??= await loadSchemaCache(client, EXPOSED_SCHEMAS);
-      workers.push({ client, tx: new CaseTransaction(client, cache) });
+      plan ??= options.fixtures ? { ...options.fixtures, shapes: await readTableShapes(client, [...EXPOSED_SCHEMAS, 'auth']) } : REFERENCE_PLAN;
+      workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
     }
     const tpl = template;
     return {
