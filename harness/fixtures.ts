@@ -37,6 +37,18 @@ function insertRows(table: string, rows: Row[], upsertOn?: string): string {
   return `insert into ${target} (${cols.map(ident).join(', ')}) select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${literal(JSON.stringify(rows))}::json) r${upsert}`;
 }
 
+/** The project's trigger made a users row for every identity; a world without one for some identity (null role) gets it removed. */
+function removeUnwantedProfiles(world: World): FixtureStatement {
+  const identities = (world['auth.users'] ?? []).map((r) => String(r.id));
+  const wanted = (world.users ?? []).map((r) => String(r.id));
+  const list = (ids: string[]) => `array[${ids.map(literal).join(', ')}]::uuid[]`;
+  return {
+    table: 'users',
+    row: null,
+    sql: `delete from public.users where id = any(${list(identities)}) and not (id = any(${list(wanted)}))`,
+  };
+}
+
 function tablesInOrder(world: World, order: readonly string[]): string[] {
   return [...order.filter((t) => world[t]?.length), ...Object.keys(world).filter((t) => !order.includes(t) && world[t].length)];
 }
@@ -46,7 +58,8 @@ function build(world: World, order: readonly string[], plan: FixturePlan, perRow
   const statements = tablesInOrder(filled, order).flatMap((table) => {
     const upsertOn = plan.users === 'auth-trigger' && table === 'users' ? 'id' : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
-    return groups.map((rows) => ({ table, row: perRow ? rows[0] : rows, sql: insertRows(table, rows, upsertOn) }));
+    const writes = groups.map((rows) => ({ table, row: perRow ? rows[0] : rows, sql: insertRows(table, rows, upsertOn) }));
+    return plan.users === 'auth-trigger' && table === 'auth.users' && !plan.bypassTriggers ? [...writes, removeUnwantedProfiles(filled)] : writes;
   });
   if (!plan.bypassTriggers) return statements;
   return [
