@@ -60,22 +60,36 @@ function guardStep(entry: Entry, world: World, list: Person[], settings: ModelSe
   });
 }
 
-/** One world holding rows of every registered table; one or two PATCHes per table, in registry order. */
-function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+/** One world holding rows of every given table; one or two PATCHes per table, in registry order. */
+function cases(entries: Entry[], settings: ModelSettings): fc.Arbitrary<DataCase> {
   return cast(settings, settings.staffRoles, 4, { noRow: 1, nullRole: 1, favoured: 3, any: 2, noPermissions: 0.7 }).chain((list) =>
-    fc.tuple(...ownerGuardedTables.map((e) => ownerTableWorld(tableModels[e.table], settings, list))).chain((worlds) => {
+    fc.tuple(...entries.map((e) => ownerTableWorld(tableModels[e.table], settings, list))).chain((worlds) => {
       const world: World = Object.assign({}, ...worlds);
       return fc
-        .tuple(...ownerGuardedTables.map((e) => fc.array(guardStep(e, world, list, settings), { minLength: 1, maxLength: 2 })))
+        .tuple(...entries.map((e) => fc.array(guardStep(e, world, list, settings), { minLength: 1, maxLength: 2 })))
         .map((perTable): DataCase => ({ world, steps: perTable.flat() }));
     }),
   );
 }
 
-export const R01: DataProperty = {
-  id: 'R01',
-  rule: 1,
-  title: 'owner guards compare the whole row minus an allow-list; server contexts pass',
-  tables: ownerGuardedTables.map((e) => e.table),
-  cases,
-};
+/**
+ * R01 over the given owner-guarded tables. A project without some of them (no vs_tickets, say)
+ * still gets rule 1 checked on the ones it has (`narrow`); none of them → not applicable.
+ */
+function ownerGuardProperty(entries: Entry[]): DataProperty {
+  const property: DataProperty = {
+    id: 'R01',
+    rule: 1,
+    title: 'owner guards compare the whole row minus an allow-list; server contexts pass',
+    tables: entries.map((e) => e.table),
+    cases: (settings) => cases(entries, settings),
+    narrow: (has) => {
+      const present = entries.filter((e) => has(e.table));
+      if (present.length === entries.length) return property;
+      return present.length ? ownerGuardProperty(present) : undefined;
+    },
+  };
+  return property;
+}
+
+export const R01: DataProperty = ownerGuardProperty(ownerGuardedTables);

@@ -14,7 +14,7 @@ import type { ApiRequest } from '../model/request.ts';
 import { callerAmong, type Person } from '../harness/generators/identities.ts';
 import { cast, prTickets, prWorld } from '../harness/generators/pr.ts';
 import type { DataCase, DataStep } from '../harness/runner/data-case.ts';
-import type { DataProperty } from '../harness/runner/data-property.ts';
+import { fromParts, type DataProperty } from '../harness/runner/data-property.ts';
 import { vsSoftDeleteCases } from './cases/vs-soft-delete.ts';
 
 const anon: Caller = { kind: 'anon' };
@@ -62,11 +62,10 @@ export function prSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
   );
 }
 
-export const R07: DataProperty = {
-  id: 'R07',
-  rule: 7,
-  title: 'soft delete only through the functions; deleted rows hidden from every read; null role rejected',
-  tables: ['pr_tickets'],
-  functions: ['soft_delete_pr_ticket', 'get_pr_ticket_by_id'],
-  cases: (settings) => fc.oneof(prSoftDeleteCases(settings), vsSoftDeleteCases(settings)),
-};
+export const R07: DataProperty = fromParts(
+  { id: 'R07', rule: 7, title: 'soft delete only through the functions; deleted rows hidden from every read; null role rejected' },
+  [
+    { tables: ['pr_tickets'], functions: ['soft_delete_pr_ticket', 'get_pr_ticket_by_id'], cases: prSoftDeleteCases },
+    { tables: ['vs_tickets', 'vs_categories'], functions: ['soft_delete_vs_ticket', 'get_vs_ticket_by_id', 'find_similar_vs_tickets', 'merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'get_vs_linked_context', 'get_public_vs_board'], cases: vsSoftDeleteCases },
+  ],
+);

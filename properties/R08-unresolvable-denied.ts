@@ -19,7 +19,7 @@ import { tablePatch } from '../harness/generators/patches.ts';
 import { cast, prTicketRow, prTickets, prWorld } from '../harness/generators/pr.ts';
 import { shopOrders, shopPatch } from '../harness/generators/shop.ts';
 import type { DataCase } from '../harness/runner/data-case.ts';
-import type { DataProperty } from '../harness/runner/data-property.ts';
+import { fromParts, type DataProperty } from '../harness/runner/data-property.ts';
 import { vsUnresolvableCases } from './cases/vs-unresolvable.ts';
 
 export function prShopNullRoleCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
@@ -57,11 +57,10 @@ export function prShopNullRoleCases(settings: ModelSettings): fc.Arbitrary<DataC
   );
 }
 
-export const R08: DataProperty = {
-  id: 'R08',
-  rule: 8,
-  title: 'unresolvable values (null role, unknown category, null destination) are denied',
-  tables: ['pr_tickets', 'shop_orders'],
-  functions: ['soft_delete_pr_ticket'],
-  cases: (settings) => fc.oneof(prShopNullRoleCases(settings), vsUnresolvableCases(settings)),
-};
+export const R08: DataProperty = fromParts(
+  { id: 'R08', rule: 8, title: 'unresolvable values (null role, unknown category, null destination) are denied' },
+  [
+    { tables: ['pr_tickets', 'shop_orders'], functions: ['soft_delete_pr_ticket'], cases: prShopNullRoleCases },
+    { tables: ['vs_tickets', 'vs_categories'], functions: ['vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment', 'get_public_vs_board', 'get_public_vs_problem', 'get_vs_linked_context', 'soft_delete_vs_ticket', 'find_similar_vs_tickets', 'merge_vs_tickets'], cases: vsUnresolvableCases },
+  ],
+);

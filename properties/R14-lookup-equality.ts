@@ -14,7 +14,7 @@ import type { ApiRequest } from '../model/request.ts';
 import { callerAmong } from '../harness/generators/identities.ts';
 import { cast, lookupKey, prTickets, prWorld } from '../harness/generators/pr.ts';
 import type { DataCase, DataStep } from '../harness/runner/data-case.ts';
-import type { DataProperty } from '../harness/runner/data-property.ts';
+import { fromParts, type DataProperty } from '../harness/runner/data-property.ts';
 import { vsLookupCases } from './cases/vs-lookups.ts';
 
 export function prLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
@@ -33,11 +33,10 @@ export function prLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
-export const R14: DataProperty = {
-  id: 'R14',
-  rule: 14,
-  title: 'lookups by id compare by equality (case-insensitive and trimmed where stated), never a pattern',
-  tables: ['pr_tickets'],
-  functions: ['get_pr_ticket_by_id', 'soft_delete_pr_ticket'],
-  cases: (settings) => fc.oneof(prLookupCases(settings), vsLookupCases(settings)),
-};
+export const R14: DataProperty = fromParts(
+  { id: 'R14', rule: 14, title: 'lookups by id compare by equality (case-insensitive and trimmed where stated), never a pattern' },
+  [
+    { tables: ['pr_tickets'], functions: ['get_pr_ticket_by_id', 'soft_delete_pr_ticket'], cases: prLookupCases },
+    { tables: ['vs_tickets'], functions: ['get_vs_ticket_by_id', 'get_vs_linked_context'], cases: vsLookupCases },
+  ],
+);

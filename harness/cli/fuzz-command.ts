@@ -24,7 +24,7 @@ import type { FailureRecord } from '../failures/schema.ts';
 import { UsageError } from '../errors.ts';
 import { resolveTarget, ruleAllowed } from '../config/target.ts';
 import { changedObjects, touches } from '../config/changed-since.ts';
-import { missingObjects, notApplicable } from '../runner/applicability.ts';
+import { fitToTarget, notApplicable } from '../runner/applicability.ts';
 import { defaultSettings, type ModelSettings } from '../../model/settings.ts';
 import type { Outcome } from '../../model/outcome.ts';
 import { describeCaller } from '../../model/caller.ts';
@@ -221,8 +221,9 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       const bar = progressBar(options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes));
       const deadline = timeBudgetMs ? Date.now() + timeBudgetMs : undefined;
       try {
-        for (const property of properties) {
-          const missing = missingObjects(property, env.cache);
+        for (const listed of properties) {
+          // Narrowed to the tables this target has (R01), or not applicable when it lacks them.
+          const { property, missing } = fitToTarget(listed, env.cache);
           if (missing.length) {
             results.push(notApplicable(property, missing, seed));
             continue;
@@ -235,7 +236,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
           }
           // A property may use the budget as long as every property after it keeps half a fair
           // share (budget / properties / 2); time one leaves unused goes to the ones after it.
-          const after = toGenerate.length - toGenerate.indexOf(property) - 1;
+          const after = toGenerate.length - toGenerate.indexOf(listed) - 1;
           const propertyDeadline = deadline && timeBudgetMs ? Math.max(Date.now() + 1, deadline - (after * timeBudgetMs) / (2 * toGenerate.length)) : undefined;
           const r = await runDataProperty(env, property, { seed, runs, settings, path: options.path, lanes: { first: lanes.first, total: lanes.total }, deadline: propertyDeadline, onCase: (id) => bar.tick(id) });
           const gated = options.path || r.note?.startsWith('time budget') ? r : applyCoverageGate(r);

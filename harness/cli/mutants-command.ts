@@ -51,6 +51,8 @@ async function autoMutants(options: MutantsOptions, out: (line: string) => void)
       settings: target.settings,
       seed: options.seed,
       runs: options.runs,
+      supabaseCompat: target.supabaseCompat,
+      fixtures: target.fixtures,
       onResult: (r) =>
         out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
     });

@@ -10,7 +10,7 @@ import { openEnvironment } from '../runner/environment.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import { readTableShapes } from '../introspection/table-shapes.ts';
 import { tableModels } from '../../model/tables/index.ts';
-import { missingObjects } from '../runner/applicability.ts';
+import { fitToTarget } from '../runner/applicability.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
@@ -30,7 +30,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationsDir: s
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
     for (const p of properties) {
-      const missing = missingObjects(p, env.cache);
+      const { missing } = fitToTarget(p, env.cache);
       if (missing.length) notApplicable.push({ id: p.id, missing });
       else applicable.push(p.id);
     }

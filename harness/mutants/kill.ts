@@ -8,6 +8,8 @@ import type { DataProperty } from '../runner/data-property.ts';
 import { runCatalogProperty, type CatalogProperty } from '../runner/catalog-property.ts';
 import { openEnvironment } from '../runner/environment.ts';
 import { runDataProperty } from '../runner/run-data-property.ts';
+import { fitToTarget } from '../runner/applicability.ts';
+import type { FixturePlan } from '../fixtures.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import type { Mutant } from './mutant-files.ts';
 
@@ -33,10 +35,13 @@ export interface KillOptions {
   catalogProperties?: CatalogProperty[];
   /** Run every property on every mutant (the kill matrix) or only the ones the mutant names. */
   all?: boolean;
+  /** A project's own schema (a config): its compatibility switch and fixture plan. */
+  supabaseCompat?: boolean;
+  fixtures?: Omit<FixturePlan, 'shapes'>;
 }
 
 export async function killMutant(mutant: Mutant, options: KillOptions): Promise<KillResult> {
-  const env = await openEnvironment({ server: options.server, migrations: options.migrations, extra: [mutant.file], workers: 1 });
+  const env = await openEnvironment({ server: options.server, migrations: options.migrations, extra: [mutant.file], workers: 1, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures });
   const result: KillResult = { mutant: mutant.name, bug: mutant.bug, verdicts: {}, killedBy: [], notes: [] };
   try {
     const targets = options.all ? options.properties : options.properties.filter((p) => mutant.rules.includes(p.id));
@@ -58,7 +63,10 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
         result.verdicts[key] = 'survived';
       }
     }
-    for (const property of result.killedBy.length && !options.all ? [] : targets) {
+    for (const listed of result.killedBy.length && !options.all ? [] : targets) {
+      // Narrowed to the target's tables; a property the target has no tables for is skipped.
+      const { property, missing } = fitToTarget(listed, env.cache);
+      if (missing.length) continue;
       const r = await runDataProperty(env, property, { seed: options.seed, runs: options.runs, settings: options.settings });
       if (r.status === 'failed') {
         result.verdicts[property.id] = 'killed';

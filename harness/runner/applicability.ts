@@ -18,6 +18,16 @@ export function missingObjects(property: Pick<DataProperty, 'tables' | 'function
   return [...tables, ...functions];
 }
 
+/**
+ * The property as it runs on this target: narrowed to the tables the target has (when the
+ * property is generic over several), or what is missing when it cannot run at all.
+ */
+export function fitToTarget(property: DataProperty, cache: SchemaCache): { property: DataProperty; missing: string[] } {
+  const narrowed = property.narrow?.((t) => cache.tables.has(cacheKey(t)));
+  const fitted = narrowed ?? property;
+  return { property: fitted, missing: missingObjects(fitted, cache) };
+}
+
 export function notApplicable(property: DataProperty, missing: string[], seed: number): PropertyResult {
   return {
     id: property.id,

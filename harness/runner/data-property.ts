@@ -3,7 +3,7 @@
  * cases aimed at it. Checking is the same for all: the model predicts, the database answers,
  * they must agree (check-case.ts).
  */
-import type fc from 'fast-check';
+import fc from 'fast-check';
 import type { ModelSettings } from '../../model/settings.ts';
 import type { DataCase } from './data-case.ts';
 
@@ -15,4 +15,35 @@ export interface DataProperty {
   tables: string[];
   functions?: string[];
   cases: (settings: ModelSettings) => fc.Arbitrary<DataCase>;
+  /**
+   * For a property generic over several tables (R01 over every owner-guarded table): the same
+   * property restricted to the tables a target has, or undefined when it has none of them.
+   * Absent: every table in `tables` is needed.
+   */
+  narrow?: (has: (table: string) => boolean) => DataProperty | undefined;
+}
+
+/** One source of cases of a property, with the tables and functions it needs. */
+export interface CasePart {
+  tables: string[];
+  functions?: string[];
+  cases: (settings: ModelSettings) => fc.Arbitrary<DataCase>;
+}
+
+/**
+ * A property drawing its cases from several parts (R07 over PR and VS tickets): on a target,
+ * only the parts whose tables exist run; with none, the property is not applicable.
+ */
+export function fromParts(base: Pick<DataProperty, 'id' | 'rule' | 'title'>, parts: CasePart[]): DataProperty {
+  const build = (chosen: CasePart[]): DataProperty => ({
+    ...base,
+    tables: [...new Set(chosen.flatMap((p) => p.tables))],
+    functions: [...new Set(chosen.flatMap((p) => p.functions ?? []))],
+    cases: (settings) => (chosen.length === 1 ? chosen[0].cases(settings) : fc.oneof(...chosen.map((p) => p.cases(settings)))),
+    narrow: (has) => {
+      const present = chosen.filter((p) => p.tables.every(has));
+      return present.length ? build(present) : undefined;
+    },
+  });
+  return build(parts);
 }

@@ -33,7 +33,7 @@ export interface CatalogView {
 
 export interface Catalog {
   policies: CatalogPolicy[];
-  rowSecurityTables: { schema: string; table: string; anonHasPrivilege: boolean }[];
+  rowSecurityTables: { schema: string; table: string; anon: string[]; authenticated: string[] }[];
   functions: CatalogFunction[];
   views: CatalogView[];
 }
@@ -46,7 +46,8 @@ export async function readCatalog(client: pg.Client, schemas: string[]): Promise
   );
   const tables = await client.query(
     `select n.nspname as schema, c.relname as "table",
-            has_table_privilege('anon', c.oid, 'SELECT, INSERT, UPDATE, DELETE') as "anonHasPrivilege"
+            array(select p from unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) p where has_table_privilege('anon', c.oid, p)) as anon,
+            array(select p from unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) p where has_table_privilege('authenticated', c.oid, p)) as authenticated
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind = 'r' and c.relrowsecurity order by 1, 2`,
     [schemas],

@@ -31,9 +31,24 @@ const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const rel = (schema: string, name: string) => `${q(schema)}.${q(name)}`;
 const slug = (s: string) => s.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
 
-function policyMutants(p: CatalogPolicy, anonHasPrivilege: boolean): AutoMutant[] {
+/** The privileges a policy's command needs (ALL: any of them). */
+function commandPrivileges(command: CatalogPolicy['command']): string[] {
+  return command === 'ALL' ? ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] : [command];
+}
+
+interface TableGrants {
+  anon: string[];
+  authenticated: string[];
+}
+
+function policyMutants(p: CatalogPolicy, grants: TableGrants): AutoMutant[] {
   const out: AutoMutant[] = [];
   const target = `${p.schema}.${p.table}`;
+  const needed = commandPrivileges(p.command);
+  // A policy for a command no API role holds the privilege for never decides anything.
+  const unreachable = !needed.some((priv) => grants.anon.includes(priv) || grants.authenticated.includes(priv))
+    ? `no API role holds ${needed.join('/')} on ${target}, so this ${p.command} policy never decides a request`
+    : undefined;
   for (const [clause, expr] of [
     ['using', p.using],
     ['with check', p.withCheck],
@@ -48,6 +63,7 @@ function policyMutants(p: CatalogPolicy, anonHasPrivilege: boolean): AutoMutant[
         target,
         description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} without \`${part}\``,
         sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${withoutConjunct(expr, i)});`,
+        ...(unreachable ? { equivalent: unreachable } : {}),
       });
     });
   }
@@ -58,7 +74,11 @@ function policyMutants(p: CatalogPolicy, anonHasPrivilege: boolean): AutoMutant[
       target,
       description: `policy ${p.name} on ${target} applies to every role instead of ${p.roles.join(', ')}`,
       sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} to public;`,
-      ...(anonHasPrivilege ? {} : { equivalent: `anon holds no privilege on ${target}, so a policy for every role admits no one new` }),
+      ...(unreachable
+        ? { equivalent: unreachable }
+        : needed.some((priv) => grants.anon.includes(priv))
+          ? {}
+          : { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }),
     });
   }
   return out;
@@ -115,7 +135,7 @@ export function deriveMutants(catalog: Catalog): AutoMutant[] {
   const out: AutoMutant[] = [];
   for (const p of catalog.policies) {
     const table = catalog.rowSecurityTables.find((t) => t.schema === p.schema && t.table === p.table);
-    out.push(...policyMutants(p, table?.anonHasPrivilege ?? true));
+    out.push(...policyMutants(p, table ?? { anon: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], authenticated: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] }));
   }
   for (const t of catalog.rowSecurityTables) {
     out.push({

@@ -7,6 +7,7 @@ import type { DatabaseServer } from '../../db/providers/server.ts';
 import type { DataProperty } from '../../runner/data-property.ts';
 import { openEnvironment } from '../../runner/environment.ts';
 import type { ModelSettings } from '../../../model/settings.ts';
+import type { FixturePlan } from '../../fixtures.ts';
 import { killMutant, type KillResult } from '../kill.ts';
 import { readCatalog } from './catalog.ts';
 import { deriveMutants, type AutoMutant } from './derive.ts';
@@ -42,10 +43,13 @@ export interface AutoOptions {
   seed: number;
   runs: number;
   onResult?: (r: AutoKillResult) => void;
+  /** A project's own schema (a config): its compatibility switch and fixture plan. */
+  supabaseCompat?: boolean;
+  fixtures?: Omit<FixturePlan, 'shapes'>;
 }
 
 export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
-  const base = await openEnvironment({ server: options.server, migrations: options.migrations, workers: 1 });
+  const base = await openEnvironment({ server: options.server, migrations: options.migrations, workers: 1, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures });
   let mutants: AutoMutant[];
   try {
     mutants = deriveMutants(await readCatalog(base.workers[0].client, AUTO_MUTANT_SCHEMAS));
@@ -63,7 +67,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
     const { list, covered } = propertiesFor(mutant, options.properties);
     const kill = await killMutant(
       { name: mutant.name, bug: mutant.description, rules: list.map((p) => p.id), file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql } },
-      { server: options.server, migrations: options.migrations, properties: list, settings: options.settings, seed: options.seed, runs: options.runs },
+      { server: options.server, migrations: options.migrations, properties: list, settings: options.settings, seed: options.seed, runs: options.runs, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures },
     );
     const result: AutoKillResult = {
       ...kill,
