@@ -5,7 +5,9 @@
  * whitespace and mixed case (some deleted); one to three lookups with keys that are an id as
  * stored, padded or case-flipped, a wildcard pattern, or unrelated — through the guest lookup
  * (anon mostly), GET pr_tickets?id=eq.<key>, and soft_delete_pr_ticket.
- * VS cases join through `fc.oneof` in `cases`.
+ * VS cases join through `fc.oneof` in `cases`: ids full of wildcards and their near misses,
+ * through the guest lookup and the linked context (anon, server), and through every id-taking
+ * handler function (find_similar, merge, transfer, publish, soft delete) by a handler in scope.
  */
 import fc from 'fast-check';
 import type { Caller } from '../model/caller.ts';
@@ -15,7 +17,7 @@ import { callerAmong } from '../harness/generators/identities.ts';
 import { cast, lookupKey, prTickets, prWorld } from '../harness/generators/pr.ts';
 import type { DataCase, DataStep } from '../harness/runner/data-case.ts';
 import { fromParts, type DataProperty } from '../harness/runner/data-property.ts';
-import { vsLookupCases } from './cases/vs-lookups.ts';
+import { VS_HANDLER_LOOKUPS, vsHandlerLookupCases, vsLookupCases } from './cases/vs-lookups.ts';
 
 export function prLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return cast(settings, settings.pr.handlerRoles).chain((list) =>
@@ -38,5 +40,6 @@ export const R14: DataProperty = fromParts(
   [
     { tables: ['pr_tickets'], functions: ['get_pr_ticket_by_id', 'soft_delete_pr_ticket'], cases: prLookupCases },
     { tables: ['vs_tickets'], functions: ['get_vs_ticket_by_id', 'get_vs_linked_context'], cases: vsLookupCases },
+    { tables: ['vs_tickets'], functions: [...VS_HANDLER_LOOKUPS], cases: vsHandlerLookupCases },
   ],
 );

@@ -67,12 +67,19 @@ export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller): f
     { weight: 2, arbitrary: fc.constantFrom(...w.projects.map((p) => p.id as string)) },
   );
   const someone = fc.oneof(...(self.length ? [{ weight: 4, arbitrary: fc.constantFrom(...self) }] : []), { weight: 1, arbitrary: fc.constantFrom(...ids) });
+  // The uploader named on a file: the caller, someone else, or no one (only the first may pass the professor's check).
+  const others = ids.filter((id) => !self.includes(id));
+  const uploader = fc.oneof(
+    ...(self.length ? [{ weight: 3, arbitrary: fc.constantFrom<string | null>(...self) }] : []),
+    ...(others.length ? [{ weight: 2, arbitrary: fc.constantFrom<string | null>(...others) }] : []),
+    { weight: 1, arbitrary: fc.constant<string | null>(null) },
+  );
   const returning = fc.constantFrom('representation' as const, 'minimal' as const);
   return fc.oneof(
     {
       weight: 6,
       arbitrary: fc
-        .record({ id: fixedId, project_id: project, path: fc.constantFrom('signed.pdf', 'x.pdf'), kind: fc.constantFrom('signed', 'signed', 'file'), uploaded_by: fc.option(someone, { nil: null, freq: 8 }), returning })
+        .record({ id: fixedId, project_id: project, path: fc.constantFrom('signed.pdf', 'x.pdf'), kind: fc.constantFrom('signed', 'signed', 'file'), uploaded_by: uploader, returning })
         .map(({ returning: r, ...row }): ApiRequest => ({ kind: 'insert', table: 'project_files', rows: [row], returning: r })),
     },
     {
