@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings } from '../model/settings.ts';
-import { applyCoverageGate } from '../harness/runner/coverage.ts';
 import type { Environment } from '../harness/runner/environment.ts';
-import { runDataProperty } from '../harness/runner/run-data-property.ts';
 import { referenceEnvironment } from '../harness/testing/reference.ts';
+import { expectHoldsWithCoverage } from '../harness/testing/property-holds.ts';
 import { R04 } from './R04-shop-buyer.ts';
 
 let env: Environment;
@@ -14,10 +12,6 @@ afterAll(() => env?.close());
 
 describe('R04 on the reference database', () => {
   it('holds, and its cases reach both the allow and the deny side', async () => {
-    const result = applyCoverageGate(await runDataProperty(env, R04, { seed: 2, runs: 300, settings: defaultSettings }));
-    expect(result.failure?.message ?? result.note).toBeUndefined();
-    expect(result.status).toBe('passed');
-    expect(result.counts.allowed).toBeGreaterThan(0);
-    expect(result.counts.rejected + result.counts.filtered).toBeGreaterThan(0);
+    await expectHoldsWithCoverage(env, R04, { seed: 2, runs: 300 });
   });
 });

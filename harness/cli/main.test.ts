@@ -1,23 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { main } from './main.ts';
+import { runCli } from './run-cli.ts';
 
-async function cli(...args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '';
-  let stdout = '';
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  const log = vi.spyOn(console, 'log').mockImplementation((s) => void (stdout += `${String(s)}\n`));
-  try {
-    const code = await main(['node', 'policyfuzz', ...args]);
-    return { code, stderr, stdout };
-  } finally {
-    err.mockRestore();
-    log.mockRestore();
-  }
-}
+const cli = runCli;
 
 describe('policyfuzz exit codes', () => {
   it('2 with the option named for a malformed value', async () => {

@@ -11,6 +11,8 @@ export interface CatalogPolicy {
   name: string;
   command: 'ALL' | 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
   roles: string[];
+  /** PERMISSIVE (the default) or RESTRICTIVE; absent is read as permissive. */
+  permissive?: 'PERMISSIVE' | 'RESTRICTIVE';
   using: string | null;
   withCheck: string | null;
 }
@@ -40,7 +42,7 @@ export interface Catalog {
 
 export async function readCatalog(client: pg.Client, schemas: string[]): Promise<Catalog> {
   const policies = await client.query(
-    `select schemaname as schema, tablename as "table", policyname as name, cmd as command, roles::text[] as roles, qual as using, with_check as "withCheck"
+    `select schemaname as schema, tablename as "table", policyname as name, cmd as command, roles::text[] as roles, permissive, qual as using, with_check as "withCheck"
        from pg_policies where schemaname = any($1) order by 1, 2, 3`,
     [schemas],
   );

@@ -25,6 +25,12 @@ describe('automatic mutants of the reference database', () => {
     expect(mutants.find((m) => m.name === 'allow-list-drop-guard-users-owner-update-display-name')?.sql).not.toMatch(/'display_name'/);
   });
 
+  it('mark row security on the read-only vs_categories (select using true) equivalent, and not on projects', () => {
+    expect(mutants.find((m) => m.name === 'disable-row-security-public-vs-categories')?.equivalent).toMatch(/always true/);
+    expect(mutants.find((m) => m.name === 'disable-row-security-public-projects')?.equivalent).toBeUndefined();
+    expect(mutants.filter((m) => m.kind === 'disable-row-security' && m.equivalent).map((m) => m.name)).toEqual(['disable-row-security-public-vs-categories']);
+  });
+
   it('have unique names', () => {
     expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
   });

@@ -131,6 +131,35 @@ function functionMutants(f: CatalogFunction): AutoMutant[] {
   return out;
 }
 
+const isTrue = (expr: string | null) => expr !== null && /^\(*\s*true\s*\)*$/i.test(expr.trim());
+
+/** Does a permissive policy that is always true let `role` use `privilege` on every row? */
+function openPolicy(policies: CatalogPolicy[], role: 'anon' | 'authenticated', privilege: string): boolean {
+  return policies.some((p) => {
+    if ((p.permissive ?? 'PERMISSIVE') !== 'PERMISSIVE') return false;
+    if (!(p.roles.includes(role) || p.roles.includes('public'))) return false;
+    if (p.command !== 'ALL' && p.command !== privilege) return false;
+    // USING decides which rows are seen or touched; WITH CHECK (USING when absent) the rows written.
+    const using = privilege === 'INSERT' ? true : isTrue(p.using);
+    const check = privilege === 'SELECT' || privilege === 'DELETE' ? true : isTrue(p.withCheck ?? (p.command === 'ALL' || p.command === 'UPDATE' ? p.using : null));
+    return using && check;
+  });
+}
+
+/**
+ * Disabling row security changes nothing when no restrictive policy applies and every privilege
+ * an API role holds on the table is granted, for that role, by a permissive policy that is
+ * always true (e.g. a read-only catalog with `for select using (true)`).
+ */
+function rowSecurityInert(table: Catalog['rowSecurityTables'][number], policies: CatalogPolicy[]): string | undefined {
+  const own = policies.filter((p) => p.schema === table.schema && p.table === table.table);
+  if (own.some((p) => p.permissive === 'RESTRICTIVE')) return undefined;
+  const held = (['anon', 'authenticated'] as const).flatMap((role) => table[role].map((privilege) => ({ role, privilege })));
+  if (!held.every(({ role, privilege }) => openPolicy(own, role, privilege))) return undefined;
+  const privileges = [...new Set(held.map((h) => h.privilege))];
+  return `every privilege the API roles hold on ${table.schema}.${table.table} (${privileges.join('/') || 'none'}) is granted by a permissive policy that is always true, so row security filters nothing`;
+}
+
 export function deriveMutants(catalog: Catalog): AutoMutant[] {
   const out: AutoMutant[] = [];
   for (const p of catalog.policies) {
@@ -138,12 +167,14 @@ export function deriveMutants(catalog: Catalog): AutoMutant[] {
     out.push(...policyMutants(p, table ?? { anon: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], authenticated: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] }));
   }
   for (const t of catalog.rowSecurityTables) {
+    const inert = rowSecurityInert(t, catalog.policies);
     out.push({
       name: `disable-row-security-${slug(t.schema)}-${slug(t.table)}`,
       kind: 'disable-row-security',
       target: `${t.schema}.${t.table}`,
       description: `${t.schema}.${t.table}: row security disabled (grants alone decide)`,
       sql: `alter table ${rel(t.schema, t.table)} disable row level security;`,
+      ...(inert ? { equivalent: inert } : {}),
     });
   }
   for (const f of catalog.functions) out.push(...functionMutants(f));

@@ -27,12 +27,17 @@ export function autoKillRate(results: AutoKillResult[]): { killed: number; total
   return { killed: results.filter((r) => r.killedBy.length > 0).length, total: results.length - equivalent, equivalent };
 }
 
-/** Properties whose tables or functions name the mutated object; all of them when none do. */
+/** The rule a kind of variant breaks: its property runs first among those naming the object, so the kill comes fast. */
+const OWNING_RULE: Partial<Record<AutoMutant['kind'], number>> = { 'equality-to-ilike': 14 };
+
+/** Properties whose tables or functions name the mutated object (the owning rule's first); all of them when none do. */
 export function propertiesFor(mutant: AutoMutant, properties: DataProperty[]): { list: DataProperty[]; covered: boolean } {
   const object = mutant.target.replace(/^public\./, '').replace(/\(.*$/, '');
   const bare = object.replace(/^[a-z_]+\./, '');
   const covering = properties.filter((p) => p.tables.some((t) => t === object || t === bare) || (p.functions ?? []).some((f) => f === object || f === bare));
-  return covering.length ? { list: covering, covered: true } : { list: properties, covered: false };
+  const owner = OWNING_RULE[mutant.kind];
+  const ordered = [...covering.filter((p) => p.rule === owner), ...covering.filter((p) => p.rule !== owner)];
+  return covering.length ? { list: ordered, covered: true } : { list: properties, covered: false };
 }
 
 export interface AutoOptions {
