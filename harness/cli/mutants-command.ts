@@ -48,6 +48,7 @@ async function autoMutants(options: MutantsOptions, out: (line: string) => void)
       server,
       migrations: target.migrations,
       properties,
+      catalogProperties: catalogProperties.filter((p) => ruleAllowed(target.config, p.id)),
       settings: target.settings,
       seed: options.seed,
       runs: options.runs,

@@ -67,11 +67,13 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
       // Narrowed to the target's tables; a property the target has no tables for is skipped.
       const { property, missing } = fitToTarget(listed, env.cache);
       if (missing.length) continue;
+      const before = Date.now();
       const r = await runDataProperty(env, property, { seed: options.seed, runs: options.runs, settings: options.settings });
       if (r.status === 'failed') {
         result.verdicts[property.id] = 'killed';
         result.killedBy.push(property.id);
-        result.timeToKillMs ??= Date.now() - started;
+        // Time to kill: until the first disagreement, not including shrinking it.
+        result.timeToKillMs ??= before - started + (r.firstFailureMs ?? Date.now() - before);
         if (!options.all) break;
       } else if (r.status === 'error') {
         result.verdicts[property.id] = 'error';

@@ -30,6 +30,8 @@ export interface PropertyResult {
   durationMs: number;
   seed: number;
   failure?: PropertyFailure;
+  /** For a failure: milliseconds until the first disagreement was seen, before shrinking. */
+  firstFailureMs?: number;
   /** Why a property did not run (not-applicable) or could not run (error). */
   note?: string;
 }

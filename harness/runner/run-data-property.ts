@@ -49,6 +49,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const arbitrary = property.cases(options.settings);
   let stopCounting = false;
   let checked = 0;
+  /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
+  let firstFailureAt: number | undefined;
   const workers = options.path ? env.workers.slice(0, 1) : env.workers;
   const lanes = options.path ? { first: 0, total: 1 } : (options.lanes ?? { first: 0, total: workers.length });
   const share = Math.ceil(options.runs / lanes.total);
@@ -69,6 +71,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const verdict = await run;
         if (verdict.mismatch) {
           stopCounting = true;
+          firstFailureAt ??= Date.now();
           throw new CaseMismatch(verdict.mismatch);
         }
         if (!stopCounting && !pastDeadline()) {
@@ -106,6 +109,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   return {
     ...base,
     status: 'failed',
+    ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}),
     failure: {
       seed: failed.seed,
       path: failed.counterexamplePath ?? '',

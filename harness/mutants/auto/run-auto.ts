@@ -5,6 +5,7 @@
 import type { MigrationFile } from '../../db/migrations.ts';
 import type { DatabaseServer } from '../../db/providers/server.ts';
 import type { DataProperty } from '../../runner/data-property.ts';
+import { runCatalogProperty, type CatalogProperty } from '../../runner/catalog-property.ts';
 import { openEnvironment } from '../../runner/environment.ts';
 import type { ModelSettings } from '../../../model/settings.ts';
 import type { FixturePlan } from '../../fixtures.ts';
@@ -51,13 +52,22 @@ export interface AutoOptions {
   /** A project's own schema (a config): its compatibility switch and fixture plan. */
   supabaseCompat?: boolean;
   fixtures?: Omit<FixturePlan, 'shapes'>;
+  /**
+   * Catalog properties (R15's function grants): checked first on a drop-revoke variant, which
+   * they kill in milliseconds. Only those that pass on the unmutated target are used.
+   */
+  catalogProperties?: CatalogProperty[];
 }
 
 export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
   const base = await openEnvironment({ server: options.server, migrations: options.migrations, workers: 1, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures });
   let mutants: AutoMutant[];
+  const grantChecks: CatalogProperty[] = [];
   try {
     mutants = deriveMutants(await readCatalog(base.workers[0].client, AUTO_MUTANT_SCHEMAS));
+    for (const property of (options.catalogProperties ?? []).filter((p) => p.rule === 15)) {
+      if ((await runCatalogProperty(base, property, { seed: options.seed, settings: options.settings })).status === 'passed') grantChecks.push(property);
+    }
   } finally {
     await base.close();
   }
@@ -70,9 +80,20 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       continue;
     }
     const { list, covered } = propertiesFor(mutant, options.properties);
+    const catalog = mutant.kind === 'drop-revoke' ? grantChecks : [];
     const kill = await killMutant(
-      { name: mutant.name, bug: mutant.description, rules: list.map((p) => p.id), file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql } },
-      { server: options.server, migrations: options.migrations, properties: list, settings: options.settings, seed: options.seed, runs: options.runs, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures },
+      { name: mutant.name, bug: mutant.description, rules: [...new Set([...catalog.map((p) => p.id), ...list.map((p) => p.id)])], file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql } },
+      {
+        server: options.server,
+        migrations: options.migrations,
+        properties: list,
+        catalogProperties: catalog,
+        settings: options.settings,
+        seed: options.seed,
+        runs: options.runs,
+        supabaseCompat: options.supabaseCompat,
+        fixtures: options.fixtures,
+      },
     );
     const result: AutoKillResult = {
       ...kill,
