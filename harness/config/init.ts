@@ -41,10 +41,21 @@ export async function inspectMigrations(server: DatabaseServer, migrationsDir: s
         if (c.notNull && !c.hasDefault && !c.generated && !known.has(c.name)) filledColumns.push(`${table}.${c.name}`);
       }
     }
+    // Vocabularies the schema pins with CHECKs or enums: the model settings a person must map them to.
+    const vocabularyHints: string[] = [];
+    for (const [table, model] of Object.entries(tableModels)) {
+      for (const c of shapes.get(table) ?? []) {
+        const values = c.vocabulary ?? c.enumLabels;
+        if (values && model.columns.some((m) => m.name === c.name && m.check)) {
+          vocabularyHints.push(`${table}.${c.name} allows ${values.join(', ')}: map it in "model" (e.g. roles, staffRoles, adminRoles, statuses) where it differs from the defaults`);
+        }
+      }
+    }
     const notes = [
       `tables found: ${[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')).join(', ') || 'none'}`,
       ...notApplicable.map((n) => `${n.id} not applicable: missing ${n.missing.join(', ')}`),
       users === 'auth-trigger' ? 'auth.users has a trigger: fixtures insert auth.users and complete the row it creates' : 'users rows are written directly',
+      ...vocabularyHints,
       filledColumns.length ? `columns the fixture filler completes: ${filledColumns.join(', ')}` : 'no columns need filling',
       'model: every choice where the spec is silent (roles, staff and admin roles, vocabularies, allow-lists); see README "Choices"',
     ];
