@@ -3,7 +3,7 @@
  * callers; project_settings never by anon (and only by staff); sign requests only by their actor
  * or the addressed professor; a professor's signed-file upload is an INSERT the row rules allow
  * only on a project with a pending request addressed to them.
- * Cases: people of mixed roles (many professors and actors; the caller often a professor), projects with documents, files,
+ * Cases: people of mixed roles (many professors and actors; the caller often one of them), projects with documents, files,
  * sign requests and settings (often a pending one addressing the caller); one or two steps: a
  * read of any project table, or a write (mostly a file upload, in the caller's name, someone
  * else's or no one's), then a read.
@@ -18,8 +18,10 @@ import type { DataProperty } from '../harness/runner/data-property.ts';
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   const roles = [null, 'user', ...settings.projects.professorRoles, ...settings.projects.professorRoles, ...settings.projects.actorRoles.slice(0, 3), 'vs_staff'];
   return peopleWithRoles(settings, roles, 1, 4).chain((list) => {
-    const professors = list.filter((p) => settings.projects.professorRoles.includes(p.profile?.role as string));
-    const caller = professors.length ? fc.oneof({ weight: 2, arbitrary: callerFrom(list) }, { weight: 1, arbitrary: fc.constantFrom(...professors).map(personCaller) }) : callerFrom(list);
+    // Often a professor or a project actor: the two whose writes the row rules check field by field.
+    const holding = (roles: readonly string[]) => list.filter((p) => roles.includes(p.profile?.role as string));
+    const writers = [holding(settings.projects.professorRoles), holding(settings.projects.actorRoles)].filter((g) => g.length > 0);
+    const caller = fc.oneof(callerFrom(list), ...writers.map((g) => fc.constantFrom(...g).map(personCaller)));
     return fc.tuple(projectWorld(list), caller, fc.boolean(), fc.noShrink(fc.uuid({ version: 4 })), fc.constantFrom(...list.map((p) => p.id))).chain(([w0, caller, addressMe, requestId, actor]) => {
         // Often a pending request addresses the caller, so a professor's upload reaches the policy's other checks.
         const w = addressMe && caller.kind === 'user'

@@ -66,14 +66,14 @@ export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller): f
     ...(addressed.length ? [{ weight: 3, arbitrary: fc.constantFrom(...addressed) }] : []),
     { weight: 2, arbitrary: fc.constantFrom(...w.projects.map((p) => p.id as string)) },
   );
-  const someone = fc.oneof(...(self.length ? [{ weight: 4, arbitrary: fc.constantFrom(...self) }] : []), { weight: 1, arbitrary: fc.constantFrom(...ids) });
-  // The uploader named on a file: the caller, someone else, or no one (only the first may pass the professor's check).
+  // The person a row names (a file's uploader, a request's actor): the caller or someone else;
+  // only the caller may pass the row rules. An uploader may also be no one.
   const others = ids.filter((id) => !self.includes(id));
-  const uploader = fc.oneof(
-    ...(self.length ? [{ weight: 3, arbitrary: fc.constantFrom<string | null>(...self) }] : []),
-    ...(others.length ? [{ weight: 2, arbitrary: fc.constantFrom<string | null>(...others) }] : []),
-    { weight: 1, arbitrary: fc.constant<string | null>(null) },
+  const named = fc.oneof(
+    ...(self.length ? [{ weight: 3, arbitrary: fc.constantFrom(...self) }] : []),
+    ...(others.length ? [{ weight: 2, arbitrary: fc.constantFrom(...others) }] : []),
   );
+  const uploader = fc.oneof({ weight: 5, arbitrary: named.map((id): string | null => id) }, { weight: 1, arbitrary: fc.constant<string | null>(null) });
   const returning = fc.constantFrom('representation' as const, 'minimal' as const);
   return fc.oneof(
     {
@@ -83,9 +83,9 @@ export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller): f
         .map(({ returning: r, ...row }): ApiRequest => ({ kind: 'insert', table: 'project_files', rows: [row], returning: r })),
     },
     {
-      weight: 2,
+      weight: 3,
       arbitrary: fc
-        .record({ id: fixedId, project_id: project, actor_id: someone, professor_id: fc.constantFrom(...ids), returning })
+        .record({ id: fixedId, project_id: project, actor_id: named, professor_id: fc.constantFrom(...ids), returning })
         .map(({ returning: r, ...row }): ApiRequest => ({ kind: 'insert', table: 'project_sign_requests', rows: [row], returning: r })),
     },
     {

@@ -104,3 +104,25 @@ describe('propertiesFor', () => {
     expect(list.map((p) => p.id)).toContain('R06');
   });
 });
+
+describe('equality-to-ilike equivalence', () => {
+  const fn = (args: string) => ({
+    schema: 'public',
+    name: 'f',
+    signature: `public.f(${args})`,
+    definition: 'create function public.f() as $$ select 1 from t where t.id = p_id $$',
+    executableByAnon: true,
+    executableByAuthenticated: true,
+  });
+  const ilike = (args: string) => deriveMutants({ policies: [], rowSecurityTables: [], views: [], functions: [fn(args)] }).find((m) => m.kind === 'equality-to-ilike')!;
+
+  it('a uuid or integer key: ilike on its text form is equality (equivalent)', () => {
+    expect(ilike('p_id uuid').equivalent).toMatch(/p_id is uuid/);
+    expect(ilike('p_other text, p_id bigint').equivalent).toMatch(/bigint/);
+  });
+
+  it('a text key: wildcards and case matter (not equivalent)', () => {
+    expect(ilike('p_id text').equivalent).toBeUndefined();
+    expect(ilike('p_id character varying').equivalent).toBeUndefined();
+  });
+});

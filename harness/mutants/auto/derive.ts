@@ -87,6 +87,19 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants): AutoMutant[] {
 /** `x = p_arg` and `p_arg = x` in a function body, where the parameter is a lookup key. */
 const EQUALITY = /([\w."]+)\s*=\s*(p_[a-z_]*id\b|p_[a-z_]*key\b|p_[a-z_]*code\b)/gi;
 
+/** Types whose text form holds no LIKE wildcard, no backslash and one case only: ilike on them is equality. */
+const PATTERN_FREE_TYPES = /^(uuid|integer|int|int2|int4|int8|smallint|bigint|boolean|bool)$/i;
+
+/** The declared type of a parameter, from the signature's identity arguments (`p_id uuid, …`). */
+export function parameterType(signature: string, param: string): string | undefined {
+  const args = signature.slice(signature.indexOf('(') + 1, signature.lastIndexOf(')'));
+  for (const arg of args.split(',')) {
+    const words = arg.trim().replace(/^(IN|INOUT|VARIADIC)\s+/i, '').split(/\s+/);
+    if (words[0]?.replace(/"/g, '') === param) return words.slice(1).join(' ');
+  }
+  return undefined;
+}
+
 function functionMutants(f: CatalogFunction): AutoMutant[] {
   const out: AutoMutant[] = [];
   const target = f.signature.replace(/"/g, '');
@@ -95,12 +108,16 @@ function functionMutants(f: CatalogFunction): AutoMutant[] {
   for (const m of body.matchAll(EQUALITY)) {
     n++;
     const mutated = body.slice(0, m.index) + `${m[1]}::text ilike ${m[2]}::text` + body.slice(m.index! + m[0].length);
+    const type = parameterType(f.signature, m[2]);
     out.push({
       name: `equality-to-ilike-${slug(f.name)}-${n}`,
       kind: 'equality-to-ilike',
       target,
       description: `${target}: \`${m[0]}\` compared with ilike (wildcards in the id match other rows)`,
       sql: `${mutated.trim()};`,
+      ...(type && PATTERN_FREE_TYPES.test(type)
+        ? { equivalent: `${m[2]} is ${type}: its text form holds no wildcard and one case only, so ilike on it matches exactly what = matches` }
+        : {}),
     });
   }
   if (!f.executableByAnon || !f.executableByAuthenticated) {
