@@ -5,7 +5,8 @@
  * deletion attempt — soft_delete_pr_ticket by staff, handlers, plain users, null roles, users
  * with no users row, anon or the server, or a direct PATCH of deleted_at — then reads of the
  * same ticket by anyone on any path (GET by id, GET all, the guest lookup, a second delete).
- * VS cases join through `fc.oneof` in `cases` (properties/cases/vs-*.ts).
+ * VS cases join through `fc.oneof` in `cases` (properties/cases/vs-*.ts), and so do VS ticket
+ * lifecycles generated with fc.commands (properties/lifecycle/vs-lifecycle.ts).
  */
 import fc from 'fast-check';
 import type { Caller } from '../model/caller.ts';
@@ -16,6 +17,7 @@ import { cast, prTickets, prWorld } from '../harness/generators/pr.ts';
 import type { DataCase, DataStep } from '../harness/runner/data-case.ts';
 import { fromParts, type DataProperty } from '../harness/runner/data-property.ts';
 import { vsSoftDeleteCases } from './cases/vs-soft-delete.ts';
+import { vsLifecycleCases } from './lifecycle/vs-lifecycle.ts';
 
 const anon: Caller = { kind: 'anon' };
 
@@ -67,5 +69,7 @@ export const R07: DataProperty = fromParts(
   [
     { tables: ['pr_tickets'], functions: ['soft_delete_pr_ticket', 'get_pr_ticket_by_id'], cases: prSoftDeleteCases },
     { tables: ['vs_tickets', 'vs_categories'], functions: ['soft_delete_vs_ticket', 'get_vs_ticket_by_id', 'find_similar_vs_tickets', 'merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'get_vs_linked_context', 'get_public_vs_board'], cases: vsSoftDeleteCases },
+    // Lifecycles (fc.commands): submit, update, transfer, publish, merge, soft delete, read again.
+    { tables: ['vs_tickets', 'vs_categories'], functions: ['soft_delete_vs_ticket', 'get_vs_ticket_by_id', 'find_similar_vs_tickets', 'merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'get_vs_linked_context', 'get_public_vs_board', 'get_public_vs_problem'], cases: (settings) => vsLifecycleCases(settings) },
   ],
 );

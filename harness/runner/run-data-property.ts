@@ -6,10 +6,8 @@
 import fc from 'fast-check';
 import type { OutcomeClass } from '../../model/outcome.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import { describeCaller } from '../../model/caller.ts';
-import { describeRequest } from '../../model/request.ts';
 import { FixtureError } from '../errors.ts';
-import { checkCase, type StepMismatch } from './check-case.ts';
+import { CaseMismatch, checkCase } from './check-case.ts';
 import type { DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment } from './environment.ts';
@@ -32,12 +30,8 @@ export interface DataRunOptions {
   onCase?: (propertyId: string) => void;
 }
 
-export class CaseMismatch extends Error {
-  constructor(readonly mismatch: StepMismatch) {
-    super(`step ${mismatch.step + 1}: ${mismatch.reason}\n  ${describeCaller(mismatch.request.caller)} ${describeRequest(mismatch.request.request)}`);
-    this.name = 'CaseMismatch';
-  }
-}
+/** A disagreement at one step of a case (defined beside checkCase, which raises it too). */
+export { CaseMismatch };
 
 export function emptyCounts(): Record<OutcomeClass, number> {
   return { allowed: 0, filtered: 0, rejected: 0, errored: 0 };
