@@ -1,19 +1,8 @@
 -- mutant: R09-vs-find-similar-unscoped
 -- rules: R09
 -- bug: find_similar_vs_tickets (a definer function) checks that the caller is a handler but not the department of the tickets it returns.
-create or replace function public.find_similar_vs_tickets(p_id text)
-returns table (id text, target_dept text, status text, category text, duplicate_of text, is_duplicate boolean)
-language plpgsql stable security definer set search_path = ''
-as $$
-begin
-  if not public.current_user_is_vs_handler() then
-    raise exception 'NOT_AUTHORIZED' using errcode = 'P0001';
-  end if;
-  return query
-    select t.id, t.target_dept, t.status, t.category, t.duplicate_of, t.is_duplicate
-    from public.vs_tickets s
-    join public.vs_tickets t on t.category = s.category and t.id <> s.id
-    where s.id = p_id and s.deleted_at is null and public.vs_in_scope(s.target_dept)
+-- in 0200_vs.sql replace:
+      and t.deleted_at is null and public.vs_in_scope(t.target_dept);
+-- with:
       and t.deleted_at is null;
-end
-$$;
+-- end

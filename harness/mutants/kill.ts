@@ -11,7 +11,7 @@ import { runDataProperty } from '../runner/run-data-property.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import type { FixturePlan } from '../fixtures.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import type { Mutant } from './mutant-files.ts';
+import { applyEdits, extraSql, type Mutant } from './mutant-files.ts';
 
 export interface KillResult {
   mutant: string;
@@ -41,7 +41,7 @@ export interface KillOptions {
 }
 
 export async function killMutant(mutant: Mutant, options: KillOptions): Promise<KillResult> {
-  const env = await openEnvironment({ server: options.server, migrations: options.migrations, extra: [mutant.file], workers: 1, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures });
+  const env = await openEnvironment({ server: options.server, migrations: applyEdits(mutant, options.migrations), extra: extraSql(mutant), workers: 1, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures });
   const result: KillResult = { mutant: mutant.name, bug: mutant.bug, verdicts: {}, killedBy: [], notes: [] };
   try {
     const targets = options.all ? options.properties : options.properties.filter((p) => mutant.rules.includes(p.id));

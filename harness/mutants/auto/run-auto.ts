@@ -82,7 +82,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
     const { list, covered } = propertiesFor(mutant, options.properties);
     const catalog = mutant.kind === 'drop-revoke' ? grantChecks : [];
     const kill = await killMutant(
-      { name: mutant.name, bug: mutant.description, rules: [...new Set([...catalog.map((p) => p.id), ...list.map((p) => p.id)])], file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql } },
+      { name: mutant.name, bug: mutant.description, rules: [...new Set([...catalog.map((p) => p.id), ...list.map((p) => p.id)])], file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql }, edits: [] },
       {
         server: options.server,
         migrations: options.migrations,

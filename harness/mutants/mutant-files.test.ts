@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { applyEdits, extraSql, parseMutant } from './mutant-files.ts';
+
+const migrations = [{ name: '0200_vs.sql', path: 'db/migrations/0200_vs.sql', sql: 'create function f() …\n  where t.id = p_id and t.deleted_at is null;\nend;\n' }];
+
+function mutant(sql: string) {
+  return parseMutant({ name: 'R14-x.sql', path: 'db/mutants/R14-x.sql', sql });
+}
+
+describe('mutant files', () => {
+  it('edit blocks change only the lines they name', () => {
+    const m = mutant(`-- mutant: R14-x\n-- rules: R14\n-- bug: ilike lookup\n-- in 0200_vs.sql replace:\n  where t.id = p_id and t.deleted_at is null;\n-- with:\n  where t.id ilike p_id and t.deleted_at is null;\n-- end\n`);
+    expect(m.edits).toEqual([{ file: '0200_vs.sql', find: '  where t.id = p_id and t.deleted_at is null;\n', replace: '  where t.id ilike p_id and t.deleted_at is null;\n' }]);
+    expect(extraSql(m)).toEqual([]);
+    expect(applyEdits(m, migrations)[0].sql).toBe('create function f() …\n  where t.id ilike p_id and t.deleted_at is null;\nend;\n');
+  });
+
+  it('SQL on top stays SQL on top', () => {
+    const m = mutant(`-- rules: R02\n-- bug: guard dropped\ndrop trigger g on public.users;\n`);
+    expect(m.edits).toEqual([]);
+    expect(extraSql(m)).toHaveLength(1);
+  });
+
+  it('a stale edit says so instead of testing old code', () => {
+    const m = mutant(`-- rules: R14\n-- bug: b\n-- in 0200_vs.sql replace:\n  where x.id = p_id\n-- with:\n  where x.id like p_id\n-- end\n`);
+    expect(() => applyEdits(m, migrations)).toThrow('mutant R14-x: the text to replace occurs 0 times in 0200_vs.sql (it must occur once; has the migration changed?)');
+    const other = mutant(`-- rules: R14\n-- bug: b\n-- in 0999_none.sql replace:\nx\n-- with:\ny\n-- end\n`);
+    expect(() => applyEdits(other, migrations)).toThrow('mutant R14-x: no migration named 0999_none.sql');
+  });
+
+  it('a malformed edit block is an error, not SQL', () => {
+    expect(() => mutant(`-- rules: R14\n-- bug: b\n-- in 0200_vs.sql replace:\nx\n-- end\n`)).toThrow(/an edit block must read/);
+  });
+});
