@@ -5,7 +5,7 @@
 import { apiRoleOf, type Caller } from './caller.ts';
 import { predictTableRequest, type Prediction } from './engine.ts';
 import { sqlError } from './outcome.ts';
-import type { ApiRequest } from './request.ts';
+import { targetName, type ApiRequest } from './request.ts';
 import type { ModelSettings } from './settings.ts';
 import { tableModels } from './tables/index.ts';
 import { functionModels } from './functions/index.ts';
@@ -16,14 +16,14 @@ export type { Prediction } from './engine.ts';
 
 export function predict(world: World, caller: Caller, request: ApiRequest, settings: ModelSettings): Prediction {
   if (request.kind === 'rpc') {
-    const name = request.schema && request.schema !== 'public' ? `${request.schema}.${request.fn}` : request.fn;
+    const name = targetName(request);
     const fn = functionModels[name];
     if (!fn) return { outcome: sqlError('PGRST202', `the model has no function ${name}`), world };
     const denied = executeDenied(fn, apiRoleOf(caller));
     if (denied) return { outcome: denied, world };
     return fn.predict(world, caller, request.args, settings);
   }
-  const name = request.schema && request.schema !== 'public' ? `${request.schema}.${request.table}` : request.table;
+  const name = targetName(request);
   const model = tableModels[name];
   if (!model) return { outcome: sqlError('42P01', `the model has no table ${name}`), world };
   return predictTableRequest(model, world, caller, request, settings);

@@ -39,3 +39,9 @@ export function describeRequest(r: ApiRequest): string {
       return `POST ${base} ${JSON.stringify(r.args)}`;
   }
 }
+
+/** The table or function a request names, as the model keys it: `name`, or `schema.name` outside public. */
+export function targetName(r: ApiRequest): string {
+  const name = r.kind === 'rpc' ? r.fn : r.table;
+  return r.schema && r.schema !== 'public' ? `${r.schema}.${name}` : name;
+}

@@ -20,7 +20,7 @@ import type { ApiResponse } from '../postgrest/response.ts';
 import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
 import type { World } from '../../model/world.ts';
 import { describeCaller } from '../../model/caller.ts';
-import { describeRequest } from '../../model/request.ts';
+import { describeRequest, targetName } from '../../model/request.ts';
 
 export interface StepMismatch {
   step: number;
@@ -38,10 +38,10 @@ export interface CaseVerdict {
 
 function maskedColumns(step: DataStep): string[] {
   if (step.request.kind === 'rpc') {
-    const name = step.request.schema && step.request.schema !== 'public' ? `${step.request.schema}.${step.request.fn}` : step.request.fn;
+    const name = targetName(step.request);
     return functionModels[name]?.serverAssigned ?? [];
   }
-  const name = step.request.schema && step.request.schema !== 'public' ? `${step.request.schema}.${step.request.table}` : step.request.table;
+  const name = targetName(step.request);
   const model = tableModels[name];
   return model ? serverAssignedColumns(model) : [];
 }
@@ -53,7 +53,7 @@ function maskedColumns(step: DataStep): string[] {
  */
 function withoutForeignColumns(step: DataStep, outcome: Outcome): Outcome {
   if (step.request.kind === 'rpc' || (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') || !outcome.rows) return outcome;
-  const name = step.request.schema && step.request.schema !== 'public' ? `${step.request.schema}.${step.request.table}` : step.request.table;
+  const name = targetName(step.request);
   const model = tableModels[name];
   if (!model) return outcome;
   const known = new Set(model.columns.map((c) => c.name));
