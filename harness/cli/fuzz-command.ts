@@ -31,7 +31,7 @@ import { describeCaller } from '../../model/caller.ts';
 import { describeRequest } from '../../model/request.ts';
 import { catalogProperties, dataProperties } from '../../properties/index.ts';
 import { runCatalogProperty } from '../runner/catalog-property.ts';
-import { durationValue, freshSeed, idList, positiveInt, profileValue, seedValue, shardValue } from './options.ts';
+import { providerValue, durationValue, freshSeed, idList, positiveInt, profileValue, seedValue, shardValue } from './options.ts';
 import { BUNDLED_MIGRATIONS, POLICYFUZZ_VERSION } from './paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type ProfileName, type Shard } from './profiles.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
@@ -328,6 +328,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--time-budget <duration>', `stop generating after this long, e.g. 90s, 20m (pr ${p.pr.timeBudgetMs / 1000}s, nightly ${p.nightly.timeBudgetMs / 60_000}m)`, durationValue)
     .option('--shard <i/n>', 'run shard i of n (a CI matrix); combine the shards with merge-reports', shardValue)
     .option('--database-url <url>', 'use this Postgres server (default: $DATABASE_URL, else testcontainers, else a local server)')
+    .option('--provider <name>', 'force where Postgres comes from: testcontainers or local', providerValue)
     .option('--migrations <dir>', 'folder of .sql migrations', defaultMigrationsOption())
     .option('--config <file>', 'a project config (policyfuzz.config.json or .ts); default: the one in this folder, if any')
     .option('--changed-since <git-ref>', 'only the rules whose tables or functions the migrations changed since this ref')

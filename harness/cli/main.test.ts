@@ -4,8 +4,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { runCli } from './run-cli.ts';
+import { probeContainerEngine } from '../db/providers/testcontainers.ts';
 
 const cli = runCli;
+const engine = await probeContainerEngine();
 
 describe('policyfuzz exit codes', () => {
   it('2 with the option named for a malformed value', async () => {
@@ -18,6 +20,13 @@ describe('policyfuzz exit codes', () => {
     const r = await cli('fuzz', '--migrations', '/no/such/folder', '--database-url', inject('databaseUrl'));
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('policyfuzz: migrations folder not found: /no/such/folder\n');
+  });
+
+  // Where an engine does answer, this would start a container instead: that path is not for this machine.
+  it.skipIf(engine.available)('2 with the reason when testcontainers is asked for and no container engine answers', async () => {
+    const r = await cli('fuzz', '--provider', 'testcontainers', '--only', 'R02');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^policyfuzz: testcontainers cannot run: (no container engine socket found|container engine socket .* does not answer)/);
   });
 
   it('2 for an unreachable database', async () => {

@@ -43,3 +43,8 @@ export function profileValue(value: string): ProfileName {
   if (!(PROFILE_NAMES as readonly string[]).includes(value)) throw new InvalidArgumentError(`--profile is one of ${PROFILE_NAMES.join(', ')} (got "${value}")`);
   return value as ProfileName;
 }
+
+export function providerValue(value: string): 'local' | 'testcontainers' {
+  if (value !== 'local' && value !== 'testcontainers') throw new InvalidArgumentError(`--provider is testcontainers or local (got "${value}")`);
+  return value;
+}
