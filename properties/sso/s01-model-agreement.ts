@@ -76,7 +76,8 @@ class ExchangeCmd implements Cmd {
   async run(m: ModelBox, r: RealBox): Promise<void> {
     m.step++;
     r.log.push(this.toString());
-    const { code, client: ci } = m.codes[this.codeIndex % m.codes.length]!;
+    // Index 0 is the latest code: shrinking moves towards it, and most steps use a recent code.
+    const { code, client: ci } = m.codes[m.codes.length - 1 - (this.codeIndex % m.codes.length)]!;
     const owner = m.state.clients[ci]!;
     const other = m.state.clients[this.otherClient % m.state.clients.length]!;
     const body = { code, redirectUrl: owner.redirectUrl, clientId: owner.clientId, clientSecret: owner.clientSecret };
@@ -93,7 +94,7 @@ class ExchangeCmd implements Cmd {
     if (token && next.state.tokens[token]) m.tokens.push(token);
   }
   toString(): string {
-    return `exchange(code #${this.codeIndex}, ${this.variant}${this.variant === 'other-client' ? ` ${this.otherClient}` : ''})`;
+    return `exchange(${this.codeIndex === 0 ? 'latest code' : `code ${this.codeIndex} back`}, ${this.variant}${this.variant === 'other-client' ? ` ${this.otherClient}` : ''})`;
   }
 }
 
@@ -172,9 +173,13 @@ export function ssoCommands(ctx: PropertyContext, maxCommands = 25): fc.Arbitrar
   const client = fc.nat({ max: clients.length - 1 });
   const browser = fc.nat({ max: BROWSERS - 1 });
   const step = clockStepMs(settings);
+  const exchangeCmd = fc
+    .tuple(fc.oneof(fc.nat({ max: 1 }), fc.nat()), fc.constantFrom('good', 'good', 'good', 'wrong-secret', 'wrong-url', 'other-client') as fc.Arbitrary<ExchangeVariant>, client)
+    .map(([i, v, o]) => new ExchangeCmd(i, v, o));
   const list: fc.Arbitrary<Cmd>[] = [
     fc.tuple(browser, client, fc.nat({ max: users.length - 1 }), fc.constantFrom('none', 'right', 'right', 'wrong-password') as fc.Arbitrary<LoginCmd['typed']>).map(([b, c, u, t]) => new LoginCmd(b, c, u, t)),
-    fc.tuple(fc.nat(), fc.constantFrom('good', 'good', 'good', 'wrong-secret', 'wrong-url', 'other-client') as fc.Arbitrary<ExchangeVariant>, client).map(([i, v, o]) => new ExchangeCmd(i, v, o)),
+    exchangeCmd,
+    exchangeCmd, // twice: exchanges carry most of the rules
     fc.tuple(fc.constantFrom('user.profile', 'auth.status') as fc.Arbitrary<'user.profile' | 'auth.status'>, fc.nat()).map(([e, i]) => new BearerCmd(e, i)),
     fc.tuple(browser, client).map(([b, c]) => new LogoutCmd(b, c)),
   ];
@@ -183,7 +188,9 @@ export function ssoCommands(ctx: PropertyContext, maxCommands = 25): fc.Arbitrar
     const tokenSteps = Math.ceil((settings.tokenLifetimeSeconds * 1000) / step);
     list.push(fc.oneof(fc.integer({ min: 1, max: codeSteps + 1 }), fc.constant(tokenSteps)).map((k) => new AdvanceClockCmd(k * step)));
   }
-  return fc.commands(list, { maxCommands });
+  // 'medium' gives sequences of about 12 steps; the default ('small') gives 4 or 5, too short to
+  // reach orders such as login → failed exchange → good exchange of the same code.
+  return fc.commands(list, { maxCommands, size: 'medium' });
 }
 
 let runCounter = 0;

@@ -109,20 +109,27 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         const form = new URLSearchParams(formBody);
         const user = store.checkPassword(form.get('username') ?? '', form.get('password') ?? '');
         if (!user) {
-          return sendHtml(res, 401, loginPage({ client, search: url.search, users: config.users, presetUsers: options.presetUsers ?? true, error: 'Wrong username or password.' }));
+          return sendLoginPage(res, 401, loginPage({ client, search: url.search, users: config.users, presetUsers: options.presetUsers ?? true, error: 'Wrong username or password.' }));
         }
         session = store.openSession(user.username);
         res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${session.cookie}; Path=/; HttpOnly; SameSite=Lax`);
       } else if (!session || !config.settings.silentLoginWithSession) {
         if (options.autoLogin === undefined) {
-          return sendHtml(res, 200, loginPage({ client, search: url.search, users: config.users, presetUsers: options.presetUsers ?? true }));
+          return sendLoginPage(res, 200, loginPage({ client, search: url.search, users: config.users, presetUsers: options.presetUsers ?? true }));
         }
         session = store.openSession(options.autoLogin);
         res.setHeader('Set-Cookie', `${SESSION_COOKIE}=${session.cookie}; Path=/; HttpOnly; SameSite=Lax`);
       }
       const code = store.issueCode(session, client);
       entry.note(`code issued to ${client.appId} for ${session.username}`);
-      return redirect(res, config.settings.loginRedirectStatus, redirectWithCode(client.redirectUrl, code));
+      const target = faults.has('login-follows-redirect-uri') ? (url.searchParams.get('redirect_uri') ?? client.redirectUrl) : client.redirectUrl;
+      let location = redirectWithCode(target, code);
+      if (faults.has('token-in-front-channel') && method === 'GET') {
+        const cookie = session.cookie;
+        const latest = [...store.tokens].filter(([, t]) => t.cookie === cookie).pop();
+        if (latest) location += `#access_token=${latest[0]}`;
+      }
+      return redirect(res, faults.has('login-redirect-307') ? 307 : config.settings.loginRedirectStatus, location);
     }
 
     if (path === '/logout' && method === 'GET') {
@@ -165,8 +172,14 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
         res.setHeader('Allow', 'POST');
         return sendJson(res, 405, { ok: false });
       }
-      const accepted = store.acceptedToken(bearerTokenOf(req.headersDistinct.authorization ?? []));
+      const authorization = req.headersDistinct.authorization ?? [];
+      const inQuery = faults.has('token-in-query-accepted') && authorization.length === 0 ? url.searchParams.get('access_token') : null;
+      const accepted = store.acceptedToken(inQuery ?? bearerTokenOf(authorization));
       if (!accepted) return sendUnauthorized(res);
+      if (which === 'user.profile' && faults.has('profile-camelcase')) {
+        const { firstname, lastname, ...rest } = profileOf(accepted.user);
+        return sendJson(res, 200, { ok: true, profile: { ...rest, firstName: firstname, lastName: lastname } });
+      }
       if (which === 'user.profile') return sendJson(res, 200, { ok: true, profile: profileOf(accepted.user) });
       return sendJson(res, 200, { ok: true, user: { sessionId: accepted.session.sessionId, email: accepted.user.email, role: accepted.user.role } });
     }
@@ -174,6 +187,15 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     if (control && path.startsWith(`${API_PREFIX}/__control/`)) return handleControl(req, res, path.slice(`${API_PREFIX}/__control/`.length), method);
 
     return sendHtml(res, 404, errorPage('Not found', 'No such page.'));
+  }
+
+  /** The login form itself (200, or 401 after wrong credentials). */
+  function sendLoginPage(res: ServerResponse, status: number, html: string): void {
+    if (faults.has('no-frame-protection')) {
+      res.removeHeader('X-Frame-Options');
+      res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'");
+    }
+    sendHtml(res, status, html);
   }
 
   async function readBody(req: IncomingMessage, limit: number): Promise<string | null> {

@@ -35,6 +35,7 @@ export class EmulatorStore {
   readonly codes = new Map<string, EmulatorCode>();
   readonly tokens = new Map<string, EmulatorToken>();
   private clockOffsetMs = 0;
+  private codeCounter = 0;
 
   constructor(
     readonly clients: readonly ClientRegistration[],
@@ -84,7 +85,7 @@ export class EmulatorStore {
   }
 
   issueCode(session: EmulatorSession, client: ClientRegistration): string {
-    const code = randomUUID();
+    const code = this.faults.has('guessable-codes') ? `00000000-0000-4000-8000-${(++this.codeCounter).toString(16).padStart(12, '0')}` : randomUUID();
     this.codes.set(code, { clientId: client.clientId, username: session.username, cookie: session.cookie, issuedAtMs: this.now(), state: 'fresh', token: null });
     return code;
   }
@@ -108,7 +109,7 @@ export class EmulatorStore {
       client !== undefined &&
       (this.faults.has('redirect-prefix-match') ? req.redirectUrl.startsWith(client.redirectUrl) : req.redirectUrl === client.redirectUrl);
     if (!client || !secretOk || !urlOk || client.clientId !== code.clientId) {
-      if (this.settings.failedExchangeConsumesCode) code.state = 'burned';
+      if (this.settings.failedExchangeConsumesCode && !this.faults.has('failed-exchange-keeps-code')) code.state = 'burned';
       return null;
     }
     const token = randomBytes(32).toString('base64url');
