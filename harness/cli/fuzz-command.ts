@@ -12,10 +12,9 @@ import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { plannedRuns, runDataProperty } from '../runner/run-data-property.ts';
 import { applyCoverageGate } from '../runner/coverage.ts';
 import type { PropertyResult } from '../runner/result.ts';
-import { progressBar, summaryTable } from '../report/console.ts';
+import { printFailures, progressBar, summaryTable, type SavedFor } from '../report/console.ts';
 import { propertySummary, runSummary, type PropertySummary } from '../report/summary.ts';
 import { DEFAULT_REPORT_DIR, writeReports } from '../report/write.ts';
-import { describeOutcome, actualOutcomeOf } from '../failures/describe.ts';
 import { regressionTest } from '../failures/regression-test.ts';
 import { replayDataCaseOnce } from '../failures/replay.ts';
 import { reproSql } from '../failures/repro-sql.ts';
@@ -26,7 +25,6 @@ import { resolveTarget, ruleAllowed } from '../config/target.ts';
 import { changedObjects, touches } from '../config/changed-since.ts';
 import { fitToTarget, notApplicable } from '../runner/applicability.ts';
 import { defaultSettings, type ModelSettings } from '../../model/settings.ts';
-import type { Outcome } from '../../model/outcome.ts';
 import { describeCaller } from '../../model/caller.ts';
 import { describeRequest } from '../../model/request.ts';
 import { catalogProperties, dataProperties } from '../../properties/index.ts';
@@ -70,10 +68,6 @@ export function defaultMigrationsOption(): string {
   return path.relative(process.cwd(), BUNDLED_MIGRATIONS) || BUNDLED_MIGRATIONS;
 }
 
-interface SavedFor {
-  saved?: SavedFailure;
-  replay: string;
-}
 
 function fuzzReplayLine(options: FuzzOptions, r: PropertyResult): string {
   const f = r.failure!;
@@ -104,33 +98,6 @@ function savedFiles({ record, file }: { record: FailureRecord; file: string }): 
   return { record, json: file, ...(existsSync(sql) ? { sql } : {}), ...(existsSync(regression) ? { regression } : {}) };
 }
 
-function printFailures(results: PropertyResult[], saved: Map<string, SavedFor>, out: Out): void {
-  for (const r of results) {
-    if (r.status === 'failed' && r.failure) {
-      const s = saved.get(r.id) ?? { replay: '' };
-      const actual = actualOutcomeOf(r.failure.actual);
-      out(`\n${r.id} FAILED: ${r.failure.message}`);
-      if (r.failure.expected === undefined && r.failure.actual === undefined) {
-        // A catalog finding: the message says it all.
-      } else if (r.area === 'data') {
-        out(`  model:    ${describeOutcome(r.failure.expected as Outcome)}`);
-        out(`  database: ${actual ? describeOutcome(actual) : JSON.stringify(r.failure.actual)}`);
-      } else {
-        out(`  expected: ${JSON.stringify(r.failure.expected)}`);
-        out(`  target:   ${JSON.stringify(r.failure.actual)}`);
-      }
-      out(`  case:     ${JSON.stringify(r.failure.counterexample)}`);
-      if (s.replay) out(`  replay:   ${s.replay}`);
-      if (s.saved) {
-        out(`  saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
-        if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);
-        if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into properties/regressions/ as a .test.ts)`);
-      }
-    } else if (r.note && r.status !== 'passed') {
-      out(`\n${r.id} ${r.status === 'error' ? 'ERROR' : r.status === 'not-applicable' ? 'N/A' : 'FAIL'}: ${r.note}`);
-    }
-  }
-}
 
 export async function fuzz(options: FuzzOptions, out: Out = console.log): Promise<number> {
   const startedAt = new Date();

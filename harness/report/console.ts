@@ -1,6 +1,9 @@
 /** What a person watching the terminal sees: a progress bar while cases run, then one row per property. */
 import cliProgress from 'cli-progress';
 import type { PropertyResult } from '../runner/result.ts';
+import type { Outcome } from '../../model/outcome.ts';
+import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
+import type { SavedFailure } from '../failures/store.ts';
 
 export interface Progress {
   tick(label: string): void;
@@ -29,6 +32,8 @@ export function progressBar(total: number, stream: NodeJS.WriteStream = process.
   };
 }
 
+type Out = (line: string) => void;
+
 const STATUS_LABEL: Record<PropertyResult['status'], string> = { passed: 'PASS', failed: 'FAIL', 'not-applicable': 'N/A', error: 'ERROR' };
 
 function pad(s: string, n: number): string {
@@ -52,18 +57,37 @@ export function summaryTable(results: PropertyResult[]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-export function failureDetails(results: PropertyResult[], replayCommand: (r: PropertyResult) => string): string {
-  const out: string[] = [];
+/** How a failure can be replayed and where it was saved. */
+export interface SavedFor {
+  saved?: SavedFailure;
+  replay: string;
+}
+
+/** Each failure with the model's prediction and the database's answer side by side, its case and how to replay it. */
+export function printFailures(results: PropertyResult[], saved: Map<string, SavedFor>, out: Out): void {
   for (const r of results) {
     if (r.status === 'failed' && r.failure) {
-      out.push(`\n${r.id} FAILED: ${r.failure.message}`);
-      out.push(`  model:    ${JSON.stringify(r.failure.expected)}`);
-      out.push(`  database: ${JSON.stringify(r.failure.actual)}`);
-      out.push(`  case:     ${JSON.stringify(r.failure.counterexample)}`);
-      out.push(`  replay:   ${replayCommand(r)}`);
+      const s = saved.get(r.id) ?? { replay: '' };
+      const actual = actualOutcomeOf(r.failure.actual);
+      out(`\n${r.id} FAILED: ${r.failure.message}`);
+      if (r.failure.expected === undefined && r.failure.actual === undefined) {
+        // A catalog finding: the message says it all.
+      } else if (r.area === 'data') {
+        out(`  model:    ${describeOutcome(r.failure.expected as Outcome)}`);
+        out(`  database: ${actual ? describeOutcome(actual) : JSON.stringify(r.failure.actual)}`);
+      } else {
+        out(`  expected: ${JSON.stringify(r.failure.expected)}`);
+        out(`  target:   ${JSON.stringify(r.failure.actual)}`);
+      }
+      out(`  case:     ${JSON.stringify(r.failure.counterexample)}`);
+      if (s.replay) out(`  replay:   ${s.replay}`);
+      if (s.saved) {
+        out(`  saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
+        if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);
+        if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into properties/regressions/ as a .test.ts)`);
+      }
     } else if (r.note && r.status !== 'passed') {
-      out.push(`\n${r.id} ${STATUS_LABEL[r.status]}: ${r.note}`);
+      out(`\n${r.id} ${r.status === 'error' ? 'ERROR' : r.status === 'not-applicable' ? 'N/A' : 'FAIL'}: ${r.note}`);
     }
   }
-  return out.join('\n');
 }
