@@ -54,6 +54,7 @@ async function autoMutants(options: MutantsOptions, out: (line: string) => void)
       runs: options.runs,
       supabaseCompat: target.supabaseCompat,
       fixtures: target.fixtures,
+      onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
       onResult: (r) =>
         out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
     });

@@ -7,6 +7,8 @@ import type { DatabaseServer } from '../../db/providers/server.ts';
 import type { DataProperty } from '../../runner/data-property.ts';
 import { runCatalogProperty, type CatalogProperty } from '../../runner/catalog-property.ts';
 import { openEnvironment } from '../../runner/environment.ts';
+import { fitToTarget } from '../../runner/applicability.ts';
+import { runDataProperty } from '../../runner/run-data-property.ts';
 import type { ModelSettings } from '../../../model/settings.ts';
 import type { FixturePlan } from '../../fixtures.ts';
 import { killMutant, type KillResult } from '../kill.ts';
@@ -49,6 +51,8 @@ export interface AutoOptions {
   seed: number;
   runs: number;
   onResult?: (r: AutoKillResult) => void;
+  /** A property left out because it already fails on the unmutated target. */
+  onExcluded?: (propertyId: string, why: string) => void;
   /** A project's own schema (a config): its compatibility switch and fixture plan. */
   supabaseCompat?: boolean;
   fixtures?: Omit<FixturePlan, 'shapes'>;
@@ -63,8 +67,17 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
   const base = await openEnvironment({ server: options.server, migrations: options.migrations, workers: 1, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures });
   let mutants: AutoMutant[];
   const grantChecks: CatalogProperty[] = [];
+  // A property that already fails on the unmutated target would "kill" every variant: leave it out.
+  const holding: DataProperty[] = [];
   try {
     mutants = deriveMutants(await readCatalog(base.workers[0].client, AUTO_MUTANT_SCHEMAS));
+    for (const listed of options.properties) {
+      const { property, missing } = fitToTarget(listed, base.cache);
+      if (missing.length) continue;
+      const r = await runDataProperty(base, property, { seed: options.seed, runs: options.runs, settings: options.settings });
+      if (r.status === 'passed') holding.push(listed);
+      else options.onExcluded?.(listed.id, r.failure?.message ?? r.note ?? r.status);
+    }
     for (const property of (options.catalogProperties ?? []).filter((p) => p.rule === 15)) {
       if ((await runCatalogProperty(base, property, { seed: options.seed, settings: options.settings })).status === 'passed') grantChecks.push(property);
     }
@@ -79,7 +92,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       options.onResult?.(result);
       continue;
     }
-    const { list, covered } = propertiesFor(mutant, options.properties);
+    const { list, covered } = propertiesFor(mutant, holding);
     const catalog = mutant.kind === 'drop-revoke' ? grantChecks : [];
     const kill = await killMutant(
       { name: mutant.name, bug: mutant.description, rules: [...new Set([...catalog.map((p) => p.id), ...list.map((p) => p.id)])], file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql }, edits: [] },
