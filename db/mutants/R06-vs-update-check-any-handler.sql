@@ -1,7 +1,8 @@
 -- mutant: R06-vs-update-check-any-handler
 -- rules: R06
 -- bug: WITH CHECK asks "is a VS handler" instead of "in the handler's scope": the department is lost on the new row.
-drop policy vs_tickets_update on public.vs_tickets;
-create policy vs_tickets_update on public.vs_tickets for update to authenticated
-  using (deleted_at is null and (submitter_id = auth.uid() or public.vs_in_scope(target_dept)))
+-- in 0200_vs.sql replace:
+  with check (deleted_at is null and (submitter_id = auth.uid() or public.vs_in_scope(target_dept)));
+-- with:
   with check (deleted_at is null and (submitter_id = auth.uid() or public.current_user_is_vs_handler()));
+-- end

@@ -1,5 +1,13 @@
 -- mutant: R07-select-policy-shows-deleted
 -- rules: R07
 -- bug: the SELECT rule lost "deleted_at is null", so submitters and handlers keep reading soft-deleted tickets through GET.
-alter policy pr_tickets_select on public.pr_tickets
-  using (submitter_id = auth.uid() or public.current_user_is_pr_handler());
+-- in 0300_pr_tickets.sql replace:
+create policy pr_tickets_select on public.pr_tickets for select to authenticated
+  using (
+    deleted_at is null
+    and (submitter_id = auth.uid()
+-- with:
+create policy pr_tickets_select on public.pr_tickets for select to authenticated
+  using (
+    (submitter_id = auth.uid()
+-- end

@@ -1,9 +1,8 @@
 -- mutant: R14-guest-lookup-ilike
 -- rules: R14
 -- bug: the guest lookup matches with ilike to be case-insensitive, so % and _ in the key are wildcards and '%' returns every live ticket.
-create or replace function public.get_pr_ticket_by_id(p_id text)
-returns table (id text, submitter_label text, brief text, file_url text, status text)
-language sql stable security definer set search_path = '' as $$
-  select t.id, t.submitter_label, t.brief, t.file_url, t.status from public.pr_tickets t
-  where t.deleted_at is null and btrim(t.id, E' \t\r\n') ilike btrim(p_id, E' \t\r\n')
-$$;
+-- in 0300_pr_tickets.sql replace:
+    and lower(btrim(t.id, E' \t\r\n')) = lower(btrim(p_id, E' \t\r\n'))
+-- with:
+    and btrim(t.id, E' \t\r\n') ilike btrim(p_id, E' \t\r\n')
+-- end
