@@ -10,13 +10,15 @@ import type { Filter } from './request.ts';
 
 export type FilterVerdict = { ok: true; matches: boolean } | { ok: false; code: string };
 
-export function likeToRegExp(pattern: string, caseInsensitive: boolean): RegExp {
+export function likeToRegExp(postgrestPattern: string, caseInsensitive: boolean): RegExp {
+  // PostgREST turns every `*` into `%` before Postgres sees the pattern, escaped or not.
+  const pattern = postgrestPattern.replace(/\*/g, '%');
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i];
     if (ch === '\\' && i + 1 < pattern.length) {
       re += escapeRegExp(pattern[++i]);
-    } else if (ch === '%' || ch === '*') {
+    } else if (ch === '%') {
       re += '[\\s\\S]*';
     } else if (ch === '_') {
       re += '[\\s\\S]';
