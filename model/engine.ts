@@ -13,6 +13,7 @@ import {
   rejectedByGrant,
   rejectedByPolicy,
   sqlError,
+  anyOf,
   type Outcome,
 } from './outcome.ts';
 import type { ApiRequest, Filter } from './request.ts';
@@ -181,28 +182,46 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
     : candidates.filter((r) => (model.rules.updateUsing?.(r, ctx) ?? false) && (!readsRows || (model.rules.select?.(r, ctx) ?? false)));
   if (targets.length === 0) return unchanged(candidates.length > 0 ? filtered(representation ? [] : null) : allowed(representation ? [] : null, 0));
   const replaced = new Map<Row, Row>();
+  // Postgres stops at the first row that fails, and the order it visits rows in is the plan's
+  // (heap or index order, which can change with statistics): any failing row's error may be
+  // the answer, so every one of them is an acceptable prediction.
+  const failures: Outcome[] = [];
   for (const old of targets) {
     let next: Row = { ...old, ...read.row };
     if (model.beforeUpdate) {
       const r = model.beforeUpdate(old, next, ctx);
-      if ('reject' in r) return unchanged(r.reject);
+      if ('reject' in r) {
+        failures.push(r.reject);
+        continue;
+      }
       next = r.row;
     }
     if (!bypass) {
-      if (!(model.rules.updateCheck?.(next, ctx) ?? false)) return unchanged(rejectedByPolicy(`update check on ${model.table}`));
-      if (readsRows && !(model.rules.select?.(next, ctx) ?? false)) return unchanged(rejectedByPolicy(`updated row leaves the select scope on ${model.table}`));
+      if (!(model.rules.updateCheck?.(next, ctx) ?? false)) {
+        failures.push(rejectedByPolicy(`update check on ${model.table}`));
+        continue;
+      }
+      if (readsRows && !(model.rules.select?.(next, ctx) ?? false)) {
+        failures.push(rejectedByPolicy(`updated row leaves the select scope on ${model.table}`));
+        continue;
+      }
     }
     const violation = constraintViolation(model, next, settings);
-    if (violation) return unchanged(violation);
+    if (violation) {
+      failures.push(violation);
+      continue;
+    }
     replaced.set(old, next);
   }
   const rows = all.map((r) => replaced.get(r) ?? r);
   // The primary key's unique index, checked when each new row version is stored (after CHECKs).
   for (const next of replaced.values()) {
     if (rows.some((other) => other !== next && model.primaryKey.every((k) => next[k] !== null && other[k] === next[k]))) {
-      return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
+      failures.push(sqlError('23505', `duplicate key on ${model.table}`));
+      break;
     }
   }
+  if (failures.length) return unchanged(anyOf(failures));
   const returned = representation ? [...replaced.values()].map((r) => project(r, '*', model)) : null;
   return { outcome: allowed(returned, replaced.size), world: withRows(world, model.table, rows) };
 }

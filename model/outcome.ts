@@ -10,9 +10,9 @@ export type Outcome =
   /** rows: what the caller gets back (null when the request returns none, e.g. return=minimal). */
   | { kind: 'allowed'; rows: Row[] | null; affected: number }
   | { kind: 'filtered'; rows: Row[] | null; affected: 0 }
-  | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string }
-  | { kind: 'raised'; code: string; message?: string }
-  | { kind: 'error'; code: string; detail?: string };
+  | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string; orElse?: Outcome[] }
+  | { kind: 'raised'; code: string; message?: string; orElse?: Outcome[] }
+  | { kind: 'error'; code: string; detail?: string; orElse?: Outcome[] };
 
 export type OutcomeClass = 'allowed' | 'filtered' | 'rejected' | 'errored';
 
@@ -36,3 +36,14 @@ export const rejectedByPolicy = (detail?: string): Outcome => ({ kind: 'rejected
 export const rejectedByGrant = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'grant', detail });
 export const raised = (code: string, message?: string): Outcome => ({ kind: 'raised', code, message });
 export const sqlError = (code: string, detail?: string): Outcome => ({ kind: 'error', code, detail });
+
+/**
+ * Several failures, any of which the database may report first (a multi-row write stops at
+ * whichever failing row it reaches first): the first, with the other distinct ones as `orElse`.
+ */
+export function anyOf(failures: Outcome[]): Outcome {
+  const key = (o: Outcome) => (o.kind === 'rejected' ? `42501:${o.by}` : o.kind === 'raised' || o.kind === 'error' ? o.code : o.kind);
+  const distinct = failures.filter((o, i) => failures.findIndex((p) => key(p) === key(o)) === i);
+  const [first, ...rest] = distinct;
+  return rest.length && first.kind !== 'allowed' && first.kind !== 'filtered' ? { ...first, orElse: rest } : first;
+}
