@@ -89,8 +89,28 @@ abstract class Base implements LifecycleCommand {
 }
 
 /** POST vs_tickets: a new ticket under the next unused id, as the caller's own (or forged as another's). */
+/** Staff-owned values a submitter may try to set already when filing (rule 3 at insert time). */
+const INSERT_PRESETS: readonly Row[] = [
+  { is_public: true },
+  { public_title: 'Library wifi down' },
+  { status: 'closed' },
+  { tags: ['urgent'] },
+  { duplicate_of: 'VS-9999' },
+  { remarks: [{ vis: 'ticket', by: 'Student sub1', text: 'filed with a remark' }] },
+  { public_comments: [{ by: 'anon', text: 'me too' }] },
+  { deleted_at: '2026-01-01T00:00:00+00:00' },
+];
+
 export class Submit extends Base {
-  constructor(readonly who: CastKey, readonly dept: number, readonly category: string | null, readonly returning: Returning, readonly forged: boolean) {
+  constructor(
+    readonly who: CastKey,
+    readonly dept: number,
+    readonly category: string | null,
+    readonly returning: Returning,
+    readonly forged: boolean,
+    /** Index into INSERT_PRESETS, or null for a plain submission. */
+    readonly preset: number | null = null,
+  ) {
     super();
   }
   private nextId(m: Readonly<LifecycleModel>): string | undefined {
@@ -113,11 +133,13 @@ export class Submit extends Base {
       target_dept: m.settings.departments[this.dept % m.settings.departments.length],
       category: this.category,
       report: 'The wifi in the library drops every evening.',
+      ...(this.preset === null ? {} : INSERT_PRESETS[this.preset % INSERT_PRESETS.length]),
     };
     return [step(caller, { kind: 'insert', table: 'vs_tickets', rows: [row], returning: this.returning })];
   }
   toString(): string {
-    return `submit(${this.who}${this.forged ? ' as other' : ''}, dept ${this.dept}, ${this.category}, ${this.returning})`;
+    const preset = this.preset === null ? '' : `, with ${Object.keys(INSERT_PRESETS[this.preset % INSERT_PRESETS.length])[0]}`;
+    return `submit(${this.who}${this.forged ? ' as other' : ''}, dept ${this.dept}, ${this.category}, ${this.returning}${preset})`;
   }
 }
 
@@ -280,8 +302,15 @@ const sometimes = fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weigh
 /** The command arbitraries, weighted by repetition (fc.commands draws one of them uniformly). */
 export function lifecycleCommandArbs(): fc.Arbitrary<LifecycleCommand>[] {
   const submit = fc
-    .tuple(fc.oneof({ weight: 4, arbitrary: pick(SUBMITTERS) }, { weight: 1, arbitrary: anyone }), fc.nat({ max: 2 }), fc.oneof({ weight: 4, arbitrary: fc.constant<string | null>('wifi') }, { weight: 1, arbitrary: fc.constantFrom<string | null>('dorm', 'gone', null) }), returning, sometimes)
-    .map(([who, dept, category, ret, forged]) => new Submit(who, dept, category, ret, forged));
+    .tuple(
+      fc.oneof({ weight: 4, arbitrary: pick(SUBMITTERS) }, { weight: 1, arbitrary: anyone }),
+      fc.nat({ max: 2 }),
+      fc.oneof({ weight: 4, arbitrary: fc.constant<string | null>('wifi') }, { weight: 1, arbitrary: fc.constantFrom<string | null>('dorm', 'gone', null) }),
+      returning,
+      sometimes,
+      fc.option(fc.nat({ max: INSERT_PRESETS.length - 1 }), { nil: null, freq: 2 }),
+    )
+    .map(([who, dept, category, ret, forged, preset]) => new Submit(who, dept, category, ret, forged, preset));
   const submitterUpdate = fc
     .tuple(index, fc.constantFrom<SubmitterChange>('remark', 'remark', 'bad-remark', 'staff-field', 'staff-field', 'deleted_at'), fc.nat({ max: 6 }), returning, sometimes)
     .map(([t, change, field, ret, stranger]) => new SubmitterUpdate(t, change, field, ret, stranger));
