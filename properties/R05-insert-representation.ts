@@ -7,7 +7,6 @@
  * with both preferences in either order, then read back by id by the same caller.
  */
 import fc from 'fast-check';
-import type { Caller } from '../model/caller.ts';
 import type { Row } from '../model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { ApiRequest } from '../model/request.ts';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Environment } from '../harness/runner/environment.ts';
 import { referenceEnvironment } from '../harness/testing/reference.ts';
 import { expectHoldsWithCoverage } from '../harness/testing/property-holds.ts';

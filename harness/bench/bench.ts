@@ -5,7 +5,6 @@
  * Goals on a 2-core machine: ≥ 1,000 cases/s on 2 workers, ratio ≥ 0.5, first case < 2 s.
  */
 import fc from 'fast-check';
-import pg from 'pg';
 import { loadMigrationFolder } from '../db/migrations.ts';
 import { startDatabaseServer } from '../db/providers/index.ts';
 import { BUNDLED_MIGRATIONS } from '../cli/paths.ts';

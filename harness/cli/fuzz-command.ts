@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadMigrationFolder, migrationsDigest } from '../db/migrations.ts';
+import { migrationsDigest } from '../db/migrations.ts';
 import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { plannedRuns, runDataProperty } from '../runner/run-data-property.ts';
 import { applyCoverageGate } from '../runner/coverage.ts';
@@ -24,7 +24,7 @@ import { UsageError } from '../errors.ts';
 import { resolveTarget, ruleAllowed } from '../config/target.ts';
 import { changedObjects, touches } from '../config/changed-since.ts';
 import { fitToTarget, notApplicable } from '../runner/applicability.ts';
-import { defaultSettings, type ModelSettings } from '../../model/settings.ts';
+import type { ModelSettings } from '../../model/settings.ts';
 import { describeCaller } from '../../model/caller.ts';
 import { describeRequest } from '../../model/request.ts';
 import { catalogProperties, dataProperties } from '../../properties/index.ts';

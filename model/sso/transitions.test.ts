@@ -6,7 +6,7 @@ import { TOKEN_FAILURE } from './schemas.ts';
 import { fixtureClients, fixtureUsers } from './test-fixtures.ts';
 
 const [alpha, beta] = fixtureClients;
-const [u1, u2] = fixtureUsers;
+const [u1] = fixtureUsers;
 const CODE1 = '11111111-1111-4111-8111-111111111111';
 const CODE2 = '22222222-2222-4222-8222-222222222222';
 const start = (settings: Partial<SsoSettings> = {}) =>

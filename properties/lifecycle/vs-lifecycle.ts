@@ -28,7 +28,7 @@ import type { World } from '../../model/world.ts';
 import { peopleWorld, type Person } from '../../harness/generators/identities.ts';
 import { vsCategory, vsTicket, VS_TICKET_IDS } from '../../harness/generators/vs-world.ts';
 import { withModelRun, type DataCase, type DataStep } from '../../harness/runner/data-case.ts';
-import { lifecycleCommandArbs, type CastKey, type LifecycleCommand, type LifecycleModel, type LifecycleReal } from './vs-commands.ts';
+import { lifecycleCommandArbs, type CastKey, type LifecycleModel, type LifecycleReal } from './vs-commands.ts';
 
 const uuid = (n: number) => `1f000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
