@@ -18,6 +18,22 @@ as $$
     and (old_row -> k) is distinct from (new_row -> k)
 $$;
 
+-- Rule 1: the one place an owner guard refuses: any column outside the allow-list changed.
+create or replace function private.reject_outside_allow_list(old_row jsonb, new_row jsonb, allowed text[], table_name text, changer text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  changed text[] := private.changed_columns(old_row, new_row, allowed);
+begin
+  if cardinality(changed) > 0 then
+    raise exception '%: % may not be changed by the %', table_name, array_to_string(changed, ', '), changer
+      using errcode = 'P0001', hint = 'privileged column';
+  end if;
+end
+$$;
+
 -- updated_at is set by the server on every update; guards never compare it.
 create or replace function private.touch_updated_at()
 returns trigger

@@ -63,22 +63,16 @@ create policy users_update on public.users for update to authenticated
 create or replace function private.guard_users_owner_update()
 returns trigger
 language plpgsql
-security definer -- reaches private.changed_columns whatever the caller's role
+security definer -- reaches the private helpers whatever the caller's role
 set search_path = ''
 as $$
-declare
-  changed text[];
 begin
   if auth.uid() is null then
     return new; -- server context
   end if;
   if old.id = auth.uid() and not public.current_user_is_staff() then
-    changed := private.changed_columns(to_jsonb(old), to_jsonb(new),
-      array['display_name', 'avatar_url', 'phone', 'updated_at']);
-    if cardinality(changed) > 0 then
-      raise exception 'users: % may not be changed by the owner', array_to_string(changed, ', ')
-        using errcode = 'P0001', hint = 'privileged column';
-    end if;
+    perform private.reject_outside_allow_list(to_jsonb(old), to_jsonb(new),
+      array['display_name', 'avatar_url', 'phone', 'updated_at'], 'users', 'owner');
   end if;
   return new;
 end

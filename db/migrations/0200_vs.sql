@@ -106,7 +106,6 @@ security definer
 set search_path = ''
 as $$
 declare
-  changed text[];
   old_len int;
   e jsonb;
 begin
@@ -119,12 +118,8 @@ begin
   end if;
   -- Rule 1 / 3: a submitter who is not a handler in scope changes only the allow-list.
   if old.submitter_id = auth.uid() and not public.vs_in_scope(old.target_dept) then
-    changed := private.changed_columns(to_jsonb(old), to_jsonb(new),
-      array['remarks', 'updated_at', 'is_duplicate', 'public_ref']);
-    if cardinality(changed) > 0 then
-      raise exception 'vs_tickets: % may not be changed by the submitter', array_to_string(changed, ', ')
-        using errcode = 'P0001', hint = 'privileged column';
-    end if;
+    perform private.reject_outside_allow_list(to_jsonb(old), to_jsonb(new),
+      array['remarks', 'updated_at', 'is_duplicate', 'public_ref'], 'vs_tickets', 'submitter');
   end if;
   -- Rule 3: remarks are append-only.
   old_len := jsonb_array_length(old.remarks);

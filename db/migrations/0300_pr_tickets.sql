@@ -81,19 +81,14 @@ language plpgsql
 security definer
 set search_path = ''
 as $$
-declare
-  changed text[];
 begin
   if auth.uid() is null then
     return new; -- server context
   end if;
   if old.submitter_id = auth.uid()
      and not public.current_user_is_pr_handler() then
-    changed := private.changed_columns(to_jsonb(old), to_jsonb(new), array['brief', 'file_url', 'updated_at']);
-    if cardinality(changed) > 0 then
-      raise exception 'pr_tickets: % may not be changed by the submitter', array_to_string(changed, ', ')
-        using errcode = 'P0001', hint = 'privileged column';
-    end if;
+    perform private.reject_outside_allow_list(to_jsonb(old), to_jsonb(new),
+      array['brief', 'file_url', 'updated_at'], 'pr_tickets', 'submitter');
   end if;
   return new;
 end

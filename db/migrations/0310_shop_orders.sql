@@ -73,20 +73,14 @@ language plpgsql
 security definer
 set search_path = ''
 as $$
-declare
-  changed text[];
 begin
   if auth.uid() is null then
     return new; -- server context
   end if;
   if old.buyer_id = auth.uid()
      and not public.current_user_is_shop_handler() then
-    changed := private.changed_columns(to_jsonb(old), to_jsonb(new),
-      array['status', 'payment_slips', 'shipping_name', 'shipping_phone', 'shipping_address', 'buyer_note', 'updated_at']);
-    if cardinality(changed) > 0 then
-      raise exception 'shop_orders: % may not be changed by the buyer', array_to_string(changed, ', ')
-        using errcode = 'P0001', hint = 'privileged column';
-    end if;
+    perform private.reject_outside_allow_list(to_jsonb(old), to_jsonb(new),
+      array['status', 'payment_slips', 'shipping_name', 'shipping_phone', 'shipping_address', 'buyer_note', 'updated_at'], 'shop_orders', 'buyer');
   end if;
   return new;
 end

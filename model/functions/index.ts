@@ -13,6 +13,7 @@ export const functionModels: Record<string, FunctionModel> = Object.fromEntries(
 
 export const privateFunctions: PrivateFunction[] = [
   { name: 'private.changed_columns', executableBy: [] },
+  { name: 'private.reject_outside_allow_list', executableBy: [] },
   { name: 'private.touch_updated_at', executableBy: [] },
   { name: 'private.guard_users_owner_update', executableBy: [] },
   ...prPrivateFunctions,

@@ -130,7 +130,7 @@ function functionMutants(f: CatalogFunction): AutoMutant[] {
     });
   }
   // A guard's allow-list: array['a', 'b', …] passed to a changed-columns comparison.
-  for (const m of body.matchAll(/changed_columns\s*\([^;]*?array\s*\[([^\]]*)\]/gi)) {
+  for (const m of body.matchAll(/(?:changed_columns|reject_outside_allow_list)\s*\([^;]*?array\s*\[([^\]]*)\]/gi)) {
     const items = m[1].split(',').map((s) => s.trim()).filter(Boolean);
     items.forEach((item, i) => {
       if (/updated_at/.test(item)) return;
