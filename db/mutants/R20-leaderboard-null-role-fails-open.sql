@@ -6,16 +6,3 @@
 -- with:
   if public.current_user_role() not in ('admin', 'dev') then
 -- end
--- in 0430_passport.sql replace:
-  return query
-    select t.user_id, p.display_name, t.points, t.tier
-      from passport.user_tiers t join passport.profiles p on p.user_id = t.user_id
-     order by t.points desc, t.user_id
-     limit 10;
-end
-$$;
--- with:
-  return query select t.user_id, p.display_name, t.points, t.tier
-    from passport.user_tiers t join passport.profiles p on p.user_id = t.user_id order by t.points desc, t.user_id limit 10;
-end $$;
--- end

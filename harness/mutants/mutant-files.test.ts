@@ -28,6 +28,10 @@ describe('mutant files', () => {
     expect(() => applyEdits(other, migrations)).toThrow('mutant R14-x: no migration named 0999_none.sql');
   });
 
+  it('an edit that only re-lays out the text is refused: it breaks nothing', () => {
+    expect(() => mutant(`-- rules: R14\n-- bug: b\n-- in 0200_vs.sql replace:\n  where a = b\n-- with:\nwhere a   =   b\n-- end\n`)).toThrow(/changes only layout/);
+  });
+
   it('a malformed edit block is an error, not SQL', () => {
     expect(() => mutant(`-- rules: R14\n-- bug: b\n-- in 0200_vs.sql replace:\nx\n-- end\n`)).toThrow(/an edit block must read/);
   });

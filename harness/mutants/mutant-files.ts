@@ -47,6 +47,8 @@ export function parseMutant(file: MigrationFile): Mutant {
   const bad = list.find((r) => !/^[RS]\d\d$/.test(r));
   if (bad) throw new UsageError(`mutant ${file.path}: "${bad}" is not a property id like R02`);
   const edits = [...file.sql.matchAll(EDIT)].map((m) => ({ file: m[1], find: m[2], replace: m[3] }));
+  const layoutOnly = edits.find((e) => e.find.replace(/\s+/g, '') === e.replace.replace(/\s+/g, ''));
+  if (layoutOnly) throw new UsageError(`mutant ${file.path}: an edit of ${layoutOnly.file} changes only layout, not behaviour`);
   const rest = file.sql.replace(EDIT, '');
   if (/^-- (in \S+ replace|with|end)\b/m.test(rest)) throw new UsageError(`mutant ${file.path}: an edit block must read "-- in <file> replace:", the old lines, "-- with:", the new lines, "-- end"`);
   return { name: header(file.sql, 'mutant') ?? path.basename(file.name, '.sql'), rules: list, bug, file: { ...file, sql: rest }, edits };
