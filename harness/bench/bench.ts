@@ -9,7 +9,7 @@ import { loadMigrationFolder } from '../db/migrations.ts';
 import { startDatabaseServer } from '../db/providers/index.ts';
 import { BUNDLED_MIGRATIONS } from '../cli/paths.ts';
 import { fixtureStatements } from '../fixtures.ts';
-import { preRequestSql } from '../postgrest/case-transaction.ts';
+import { preRequestSql, requestSearchPath } from '../postgrest/case-transaction.ts';
 import { buildStatement } from '../postgrest/statement.ts';
 import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { runDataProperty } from '../runner/run-data-property.ts';
@@ -31,7 +31,7 @@ async function harnessRate(env: Environment): Promise<number> {
 /** The same cases as SQL text, prepared before the clock starts. */
 function rawBatches(env: Environment): string[][] {
   const cases = fc.sample(R02.cases(defaultSettings), { numRuns: CASES, seed: SEED });
-  const searchPath = '"public", "passport", "extensions"';
+  const searchPath = requestSearchPath(env.cache);
   return cases.map((c) => {
     const step = c.steps[0];
     const statement = buildStatement(step.request, env.cache);
