@@ -4,10 +4,10 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', '.scratch/**'],
-    globalSetup: ['harness/testing/global-setup.ts'],
+    globalSetup: ['testing/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    reporters: ['default', './harness/testing/summary-reporter.ts'],
+    reporters: ['default', './testing/summary-reporter.ts'],
   },
 });

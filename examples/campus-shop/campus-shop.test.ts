@@ -9,17 +9,18 @@
  * tables it has, R01 catches the deny-list (it names the users column the list forgot), R17,
  * R05 and R08 are not applicable; the run exits 1.
  */
+import { referencePack } from '../../packs/reference/index.ts';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultMigrationsOption, fuzz } from '../../harness/cli/fuzz-command.ts';
-import { inspectMigrations, type InitReport } from '../../harness/config/init.ts';
-import type { DatabaseServer } from '../../harness/db/providers/server.ts';
-import type { RunSummary } from '../../harness/report/summary.ts';
-import { sharedServer } from '../../harness/testing/shared-server.ts';
-import { dataProperties } from '../../properties/index.ts';
+import { defaultMigrationsOption, fuzz } from '../../cli/fuzz-command.ts';
+import { inspectMigrations, type InitReport } from '../../engine/config/init.ts';
+import type { DatabaseServer } from '../../engine/db/providers/server.ts';
+import type { RunSummary } from '../../engine/report/summary.ts';
+import { sharedServer } from '../../testing/shared-server.ts';
+import { dataProperties } from '../../packs/reference/properties.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CONFIG = path.join(HERE, 'policyfuzz.config.json');
@@ -55,7 +56,8 @@ async function run(config: string, name: string): Promise<Run> {
   const code = await fuzz(
     {
       config,
-      migrations: defaultMigrationsOption(),
+      migrations: defaultMigrationsOption(referencePack),
+      pack: referencePack,
       databaseUrl: server.adminUrl,
       seed: SEED,
       runs: 200,
@@ -131,7 +133,7 @@ describe('campus shop, with its config', () => {
 describe('policyfuzz init on the campus shop migrations', () => {
   let report: InitReport;
   beforeAll(async () => {
-    report = await inspectMigrations(server, MIGRATIONS, dataProperties, tmp);
+    report = await inspectMigrations(server, MIGRATIONS, dataProperties, tmp, referencePack.model);
   });
 
   it('detects the signup trigger, the columns to fill and the rules that do not apply', () => {
@@ -153,7 +155,7 @@ describe('policyfuzz init on the campus shop migrations', () => {
     const example = JSON.parse(readFileSync(CONFIG, 'utf8')) as { model: Record<string, unknown> };
     const written = path.join(tmp, 'init', 'policyfuzz.config.json');
     mkdirSync(path.dirname(written), { recursive: true });
-    const proposed = (await inspectMigrations(server, MIGRATIONS, dataProperties, path.dirname(written))).config;
+    const proposed = (await inspectMigrations(server, MIGRATIONS, dataProperties, path.dirname(written), referencePack.model)).config;
     writeFileSync(written, JSON.stringify({ ...proposed, model: example.model }, null, 2));
 
     const result = await run(written, 'init');

@@ -1,0 +1,49 @@
+/**
+ * The `policyfuzz` command. Exit codes: 0 every property holds, 1 a property failed,
+ * 2 bad input or a broken environment (a clear message, never a stack trace).
+ */
+import { Command, CommanderError } from 'commander';
+import { stopAll } from '../engine/db/cleanup.ts';
+import { isUserFacingError } from '../engine/errors.ts';
+import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
+import { registerFuzzCommand } from './fuzz-command.ts';
+import { registerMergeReportsCommand } from './merge-reports-command.ts';
+import { registerMutantsCommand } from './mutants-command.ts';
+import { registerReplayCommand } from './replay-command.ts';
+import { registerInitCommand } from './init-command.ts';
+import { registerSsoCommands } from './sso-command.ts';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** `pack`: the rules to run, handed in by whoever starts the CLI (bin/ passes the reference pack). */
+export async function main(argv: string[], options: { pack: Pack | PackSource }): Promise<number> {
+  const pack = 'load' in options.pack ? options.pack : packSource(options.pack);
+  let exitCode: number = EXIT.ok;
+  const run = async (action: () => Promise<number>) => {
+    exitCode = await action();
+  };
+  const program = new Command('policyfuzz')
+    .description('property-based security tests for Supabase-style row-level security and SSO')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerFuzzCommand(program, run, pack);
+  registerReplayCommand(program, run, pack);
+  registerMergeReportsCommand(program, run);
+  registerMutantsCommand(program, run, pack);
+  registerInitCommand(program, run, pack);
+  registerSsoCommands(program);
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (isUserFacingError(e)) {
+      process.stderr.write(`policyfuzz: ${(e as Error).message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`policyfuzz: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return EXIT.usage;
+  } finally {
+    await stopAll();
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * `policyfuzz merge-reports <summary.json|folder>...`: combines the JSON summaries of the shards
+ * of one run into one summary, one JUnit file and one HTML report, prints the per-property table
+ * and ends with `N passed, N failed` (exit 1 when any property failed).
+ */
+import type { Command } from 'commander';
+import { summaryTable } from '../engine/report/console.ts';
+import { loadSummary, mergeSummaries } from '../engine/report/summary.ts';
+import { DEFAULT_REPORT_DIR, writeReports } from '../engine/report/write.ts';
+import { UsageError } from '../engine/errors.ts';
+
+export interface MergeOptions {
+  out: string;
+}
+
+export async function mergeReports(inputs: string[], options: MergeOptions, out: (line: string) => void = console.log): Promise<number> {
+  if (inputs.length === 0) throw new UsageError('merge-reports needs the summary.json files (or report folders) of the shards');
+  const summaries = inputs.map(loadSummary);
+  const seeds = new Set(summaries.map((s) => s.seed));
+  if (seeds.size > 1) out(`warning: the shards ran with different seeds (${[...seeds].join(', ')}); merging anyway`);
+  const shards = summaries.flatMap((s) => s.shards);
+  const dup = shards.find((s, i) => shards.some((t, j) => j < i && t.index === s.index && t.count === s.count));
+  if (dup) throw new UsageError(`shard ${dup.index}/${dup.count} appears twice among the inputs`);
+  const counts = new Set(shards.map((s) => s.count));
+  if (counts.size === 1 && shards.length < [...counts][0]) out(`warning: ${shards.length} of ${[...counts][0]} shards given`);
+  const merged = mergeSummaries(summaries);
+  const files = writeReports(options.out, merged);
+  out(
+    summaryTable(
+      merged.properties.map((p) => ({ ...p, note: p.note ?? undefined, failure: undefined })),
+    ),
+  );
+  out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${files.html}, ${files.junit}, ${files.summary}`);
+  out(`\n${merged.totals.passed} passed, ${merged.totals.failed} failed (seed ${merged.seed})`);
+  return merged.totals.failed ? 1 : 0;
+}
+
+export function registerMergeReportsCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>): void {
+  program
+    .command('merge-reports <inputs...>')
+    .description('combine the summary.json of several shards into one summary.json, junit.xml and report.html')
+    .option('--out <dir>', 'folder for the merged reports', DEFAULT_REPORT_DIR)
+    .action((inputs: string[], opts: MergeOptions) => run(() => mergeReports(inputs, opts)));
+}

@@ -1,0 +1,20 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, inject, it } from 'vitest';
+import { runCli } from '../testing/run-cli.ts';
+
+it('policyfuzz mutants prints the kill matrix, the time to kill and the survivors; exit 1 when one survives', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-mutants-'));
+  writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
+  writeFileSync(path.join(dir, 'b-harmless.sql'), '-- mutant: harmless\n-- rules: R02\n-- bug: changes nothing, so nothing can kill it\nselect 1;\n');
+  const r = await runCli('mutants', '--dir', dir, '--runs', '100', '--database-url', inject('databaseUrl'));
+  expect(r.code).toBe(1);
+  expect(r.stdout).toMatch(/^mutant +R02 +time-to-kill$/m);
+  expect(r.stdout).toMatch(/^guard-dropped +X +\d+ ms$/m);
+  expect(r.stdout).toMatch(/^harmless +\. +SURVIVED$/m);
+  expect(r.stdout).toMatch(/1 of 2 mutants killed; survivors: harmless \(changes nothing, so nothing can kill it\)/);
+
+  const bad = await runCli('mutants', '--dir', path.join(dir, 'nope'));
+  expect(bad.code).toBe(2);
+});

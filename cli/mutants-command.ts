@@ -1,0 +1,111 @@
+/** `policyfuzz mutants`: every broken variant must be killed by the properties that name it. */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadMigrationFolder } from '../engine/db/migrations.ts';
+import { startDatabaseServer } from '../engine/db/providers/index.ts';
+import { killMutant, type KillResult } from '../engine/mutants/kill.ts';
+import { loadMutants } from '../engine/mutants/mutant-files.ts';
+import { oracleOf, type Pack, type PackSource } from '../engine/pack.ts';
+import { positiveInt, seedValue } from './options.ts';
+import { autoKillRate, runAutoMutants, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
+import { resolveTarget, ruleAllowed } from '../engine/config/target.ts';
+import { defaultMigrationsOption } from './fuzz-command.ts';
+
+export interface MutantsOptions {
+  dir: string;
+  migrations: string;
+  seed: number;
+  runs: number;
+  all?: boolean;
+  databaseUrl?: string;
+  /** Derive the variants from the target's own catalog instead of reading --dir. */
+  auto?: boolean;
+  config?: string;
+}
+
+export function killMatrix(results: KillResult[]): string {
+  const ids = [...new Set(results.flatMap((r) => Object.keys(r.verdicts)))].sort();
+  const nameWidth = Math.max(6, ...results.map((r) => r.mutant.length));
+  const mark = { killed: 'X', survived: '.', error: '!' } as const;
+  const lines = [`${'mutant'.padEnd(nameWidth)}  ${ids.join(' ')}  time-to-kill`];
+  for (const r of results) {
+    const cells = ids.map((id) => (r.verdicts[id] ? mark[r.verdicts[id]] : ' ').padEnd(id.length));
+    lines.push(`${r.mutant.padEnd(nameWidth)}  ${cells.join(' ')}  ${r.timeToKillMs === undefined ? 'SURVIVED' : `${r.timeToKillMs} ms`}`);
+  }
+  return lines.join('\n');
+}
+
+function relativeOrSelf(dir: string): string {
+  return path.relative(process.cwd(), dir) || dir;
+}
+
+async function autoMutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void): Promise<number> {
+  const pack = options.pack;
+  const target = await resolveTarget(pack, { config: options.config, migrations: options.migrations, explicitMigrations: options.migrations !== defaultMigrationsOption(pack) });
+  const properties = pack.properties.filter((p) => ruleAllowed(target.config, p.id));
+  const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
+  let results: AutoKillResult[];
+  try {
+    out(`policyfuzz mutants --auto: variants derived from the catalog of ${target.label}`);
+    results = await runAutoMutants({
+      server,
+      migrations: target.migrations,
+      properties,
+      catalogProperties: (pack.catalogProperties ?? []).filter((p) => ruleAllowed(target.config, p.id)),
+      oracle: target.oracle,
+      seed: options.seed,
+      runs: options.runs,
+      supabaseCompat: target.supabaseCompat,
+      fixtures: target.fixtures,
+      onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
+      onResult: (r) =>
+        out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
+    });
+  } finally {
+    await server.stop();
+  }
+  out('\nkill matrix (X killed, . survived, ! error):');
+  out(killMatrix(results.filter((r) => !r.reason?.startsWith('equivalent'))));
+  const rate = autoKillRate(results);
+  const survivors = results.filter((r) => r.killedBy.length === 0 && !r.reason?.startsWith('equivalent'));
+  out(`\n${rate.killed} of ${rate.total} automatic variants killed (${rate.total ? Math.round((100 * rate.killed) / rate.total) : 100}%), ${rate.equivalent} equivalent not run`);
+  for (const s of survivors) out(`  survivor ${s.mutant}: ${s.bug} — ${s.reason}`);
+  return survivors.length ? 1 : 0;
+}
+
+export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
+  if (options.auto) return autoMutants(options, out);
+  const list = loadMutants(options.dir);
+  const migrations = loadMigrationFolder(options.migrations);
+  const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
+  const results: KillResult[] = [];
+  try {
+    for (const mutant of list) {
+      const r = await killMutant(mutant, { server, migrations, properties: options.pack.properties, catalogProperties: options.pack.catalogProperties ?? [], oracle: oracleOf(options.pack), seed: options.seed, runs: options.runs, all: options.all });
+      results.push(r);
+      out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
+    }
+  } finally {
+    await server.stop();
+  }
+  out('\nkill matrix (X killed, . survived, ! error):');
+  out(killMatrix(results));
+  const survivors = results.filter((r) => r.killedBy.length === 0);
+  out(`\n${results.length - survivors.length} of ${results.length} mutants killed${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
+  return survivors.length ? 1 : 0;
+}
+
+export function registerMutantsCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
+  program
+    .command('mutants')
+    .description('run the properties against every broken policy variant and print the kill matrix')
+    .option('--dir <dir>', "folder of mutant .sql files (default: the pack's, one mutants/ folder per rule)", relativeOrSelf(pack.mutants ?? 'mutants'))
+    .option('--migrations <dir>', 'folder of .sql migrations the mutants apply on', defaultMigrationsOption(pack))
+    .option('--seed <n>', 'seed', seedValue, 1)
+    .option('--runs <n>', 'cases per property and mutant', positiveInt('--runs'), 300)
+    .option('--all', 'run every property on every mutant (full matrix), not only the ones it names')
+    .option('--auto', "derive broken variants from the target's own catalog (policies, grants, guards, views)")
+    .option('--config <file>', 'with --auto: a project config (policyfuzz.config.json or .ts)')
+    .option('--database-url <url>', 'use this Postgres server')
+    .action((opts: MutantsOptions) => run(async () => mutants({ ...opts, pack: await pack.load() })));
+}

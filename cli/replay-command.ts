@@ -1,0 +1,70 @@
+/**
+ * `policyfuzz replay <file>`: re-runs one saved failure. FIXED (exit 0) only after three clean
+ * replays; STILL FAILING (exit 1) when every replay fails; FLAKY (exit 1) when some do. A data-layer
+ * failure is replayed straight from its plain-data case (no fast-check); an SSO failure by its
+ * seed and path against the bundled emulator.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadMigrationFolder } from '../engine/db/migrations.ts';
+import { openEnvironment } from '../engine/runner/environment.ts';
+import { actualOutcomeOf, describeOutcome } from '../engine/failures/describe.ts';
+import { CLEAN_REPLAYS_FOR_FIXED, replayDataCaseOnce, verdictOf, type ReplayVerdict } from '../engine/failures/replay.ts';
+import { loadFailure } from '../engine/failures/store.ts';
+import { oracleOf, type Pack, type PackSource } from '../engine/pack.ts';
+import { positiveInt } from './options.ts';
+import { runSsoAgainstEmulator } from './sso-integration.ts';
+
+export interface ReplayOptions {
+  migrations?: string;
+  databaseUrl?: string;
+  times?: number;
+  ssoConfig?: string;
+}
+
+export async function replay(file: string, options: ReplayOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
+  const record = loadFailure(file);
+  const times = options.times ?? CLEAN_REPLAYS_FOR_FIXED;
+  const outcomes: Array<string | undefined> = [];
+  if (record.area === 'data') {
+    const folder = options.migrations ?? (record.migrations && existsSync(record.migrations) ? record.migrations : path.relative(process.cwd(), options.pack.migrations ?? '.') || options.pack.migrations || '.');
+    out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (found with seed ${record.seed}, path ${record.path}), migrations ${folder}`);
+    const env = await openEnvironment({ databaseUrl: options.databaseUrl, migrations: loadMigrationFolder(folder), workers: 1, log: out });
+    try {
+      if (record.migrationsDigest && record.migrationsDigest !== env.template.digest) {
+        out(`note: the migrations changed since this failure was saved (digest ${record.migrationsDigest} then, ${env.template.digest} now); replaying anyway`);
+      }
+      for (let i = 0; i < times; i++) {
+        const m = await replayDataCaseOnce(env.workers[0], record, oracleOf(options.pack));
+        outcomes.push(m ? `step ${m.step + 1}: ${m.reason}\n    model:    ${describeOutcome(m.expected)}\n    database: ${describeOutcome(m.actual)}` : undefined);
+        out(`replay ${i + 1}/${times}: ${outcomes[i] ? `fails, ${outcomes[i]}` : 'model and database agree'}`);
+      }
+    } finally {
+      await env.close();
+    }
+  } else {
+    out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (seed ${record.seed}, path ${record.path}) against the bundled SSO emulator`);
+    for (let i = 0; i < times; i++) {
+      const [r] = await runSsoAgainstEmulator({ seed: record.seed, numRuns: 1, only: [record.property], path: record.path, config: options.ssoConfig });
+      const actual = actualOutcomeOf(r.failure?.actual);
+      outcomes.push(r.status === 'failed' ? `${r.failure?.message ?? r.note}${actual ? ` (${describeOutcome(actual)})` : ''}` : r.status === 'error' ? `error: ${r.note}` : undefined);
+      out(`replay ${i + 1}/${times}: ${outcomes[i] ? `fails, ${outcomes[i]}` : 'holds'}`);
+    }
+  }
+  const verdict: ReplayVerdict = verdictOf(outcomes);
+  const failing = outcomes.filter(Boolean).length;
+  out(`\n${verdict}${verdict === 'FIXED' ? ` (${times} clean replays)` : ` (${failing} of ${times} replays failed)`}: ${file}`);
+  return verdict === 'FIXED' ? 0 : 1;
+}
+
+export function registerReplayCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
+  program
+    .command('replay <file>')
+    .description(`re-run one saved failure (.policyfuzz/failures/*.json): FIXED after ${CLEAN_REPLAYS_FOR_FIXED} clean replays (exit 0), STILL FAILING or FLAKY (exit 1)`)
+    .option('--migrations <dir>', 'folder of .sql migrations (default: the one the failure was found on, else the bundled one)')
+    .option('--database-url <url>', 'use this Postgres server')
+    .option('--times <n>', 'replays (all must be clean for FIXED)', positiveInt('--times'), CLEAN_REPLAYS_FOR_FIXED)
+    .option('--sso-config <file>', 'emulator config for an SSO failure')
+    .action((file: string, opts: ReplayOptions) => run(async () => replay(file, { ...opts, pack: await pack.load() })));
+}

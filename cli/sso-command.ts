@@ -1,0 +1,169 @@
+import type { Command } from 'commander';
+import type { PropertyResult } from '../engine/runner/result.ts';
+import { runSsoProperties, severityOf, SSO_PROPERTIES } from '../sso/properties/index.ts';
+import { BrowserUnavailable } from '../sso/client/browser-unavailable.ts';
+import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
+import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
+import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults.ts';
+
+/** Where command output goes (the console, or a test's buffer). */
+export interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+const consoleOutput: Output = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+/** Bad command-line input: exit code 2 with this message, no stack trace. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface ServeOptions {
+  config: string;
+  port?: string;
+  autoLogin?: string;
+  fault?: string[];
+}
+
+/** `sso serve`: start the emulator and keep it running. Returns it (tests close it). */
+export async function ssoServe(opts: ServeOptions, io: Output = consoleOutput): Promise<RunningEmulator> {
+  const config = await loadSsoConfig(opts.config);
+  const port = opts.port === undefined ? 0 : intOption('--port', opts.port, 0, 65535);
+  const faults = (opts.fault ?? []).map((f) => {
+    if (!(SSO_FAULTS as readonly string[]).includes(f)) throw new UsageError(`--fault: unknown fault ${JSON.stringify(f)} (known: ${SSO_FAULTS.join(', ')})`);
+    return f as SsoFault;
+  });
+  let emulator: RunningEmulator;
+  try {
+    emulator = await startEmulator({ config, port, faults, ...(opts.autoLogin !== undefined ? { autoLogin: opts.autoLogin } : {}) });
+  } catch (e) {
+    throw new UsageError((e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `--port ${port} is already in use` : (e as Error).message);
+  }
+  io.out(`policyfuzz SSO emulator on 127.0.0.1:${emulator.port}`);
+  io.out(`  sso_web_url  ${emulator.webUrl}    (login: ${emulator.webUrl}/login?app=${config.clients[0]!.appId})`);
+  io.out(`  sso_api_url  ${emulator.apiUrl}    (control API: ${emulator.apiUrl}/__control/)`);
+  io.out(`  clients: ${config.clients.map((c) => c.appId).join(', ')}; users: ${config.users.map((u) => u.username).join(', ')}`);
+  if (opts.autoLogin) io.out(`  auto-login as ${opts.autoLogin}`);
+  if (faults.length || config.faults.length) io.out(`  FAULTS ENABLED (tests only): ${[...config.faults, ...faults].join(', ')}`);
+  return emulator;
+}
+
+export interface CheckOptions {
+  web: string;
+  api: string;
+  config: string;
+  seed?: string;
+  runs?: string;
+  maxRequests?: string;
+  throttleMs?: string;
+  browser?: boolean;
+  only?: string;
+  path?: string;
+}
+
+/** `sso check`: run the properties against a deployment; prints one line per property; returns the exit code. */
+export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): Promise<{ exitCode: number; results: PropertyResult[] }> {
+  const webUrl = urlOption('--web', opts.web);
+  const apiUrl = urlOption('--api', opts.api);
+  const config = await loadSsoConfig(opts.config);
+  const seed = opts.seed === undefined ? undefined : intOption('--seed', opts.seed, -(2 ** 31), 2 ** 31 - 1);
+  const numRuns = opts.runs === undefined ? 25 : intOption('--runs', opts.runs, 1, 100_000);
+  const maxRequests = opts.maxRequests === undefined ? undefined : intOption('--max-requests', opts.maxRequests, 1, 10_000_000);
+  const throttleMs = opts.throttleMs === undefined ? undefined : intOption('--throttle-ms', opts.throttleMs, 0, 600_000);
+  const only = opts.only ? opts.only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : undefined;
+  const known = SSO_PROPERTIES.map((p) => p.id);
+  const unknown = (only ?? []).filter((id) => !known.includes(id));
+  if (unknown.length) throw new UsageError(`--only: unknown property ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  if (opts.path && (!only || only.length !== 1 || seed === undefined)) throw new UsageError('--path replays one failure: give it with --seed and --only naming one property');
+
+  const results = await runSsoProperties(
+    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
+    { ...(seed !== undefined ? { seed } : {}), numRuns, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
+  );
+  for (const r of results) printResult(r, io);
+  const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
+  const errored = results.some((r) => r.status === 'error');
+  const counts = (s: string) => results.filter((r) => r.status === s).length;
+  io.out(`${counts('passed')} passed, ${counts('failed')} failed, ${counts('not-applicable')} not applicable, ${counts('error')} errors (seed ${results[0]?.seed ?? seed})`);
+  return { exitCode: mustFailed ? 1 : errored ? 2 : 0, results };
+}
+
+function printResult(r: PropertyResult, io: Output): void {
+  const sev = severityOf(r.id) ?? 'M';
+  const verdict = { passed: 'PASS', failed: sev === 'S' ? 'WARN' : 'FAIL', 'not-applicable': 'N/A', error: 'ERROR' }[r.status];
+  io.out(`${r.id}  ${verdict.padEnd(5)} ${String(r.cases).padStart(4)} cases  ${String(r.durationMs).padStart(6)} ms  [${sev}] ${r.title}`);
+  if (r.note) io.out(`      note: ${r.note}`);
+  if (r.failure) {
+    io.out(`      ${r.failure.message}`);
+    io.out(`      replay: --seed ${r.failure.seed} --only ${r.id} --path ${r.failure.path}`);
+    io.out(`      counterexample: ${JSON.stringify(r.failure.counterexample)}`);
+    io.out(`      expected: ${JSON.stringify(r.failure.expected)}`);
+    io.out(`      actual:   ${JSON.stringify(r.failure.actual)}`);
+  }
+}
+
+function intOption(name: string, value: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${name} must be an integer, got ${JSON.stringify(value)}`);
+  const n = Number(value);
+  if (n < min || n > max) throw new UsageError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function urlOption(name: string, value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+    return value;
+  } catch {
+    throw new UsageError(`${name} must be an absolute http(s) URL, got ${JSON.stringify(value)}`);
+  }
+}
+
+/** Known input problems print one clear line and exit 2; anything else is a bug and keeps its trace. */
+async function guarded(io: Output, f: () => Promise<number | null>): Promise<void> {
+  try {
+    const code = await f();
+    if (code !== null) process.exitCode = code;
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable) {
+      io.err(`error: ${e.message}`);
+      process.exitCode = 2;
+      return;
+    }
+    throw e;
+  }
+}
+
+export function registerSsoCommands(program: Command): void {
+  const sso = program.command('sso').description('SSO: emulator and security properties against any deployment');
+  sso
+    .command('serve')
+    .description('start the strict SSO emulator (web and API on one loopback port)')
+    .requiredOption('--config <file>', 'clients and users (JSON)')
+    .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
+    .option('--auto-login <user>', 'log this user in without a form (for CI)')
+    .option('--fault <name...>', `enable a deliberate defect, tests only (${SSO_FAULTS.join(', ')})`)
+    .action(async (opts: ServeOptions) =>
+      guarded(consoleOutput, async () => {
+        const emulator = await ssoServe(opts);
+        const stop = () => void emulator.close().then(() => process.exit(0));
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        return null;
+      }),
+    );
+  sso
+    .command('check')
+    .description('run the SSO properties against a deployment (exit 0 all pass, 1 a property failed, 2 bad input or environment)')
+    .requiredOption('--web <url>', '{sso_web_url}: login and logout pages')
+    .requiredOption('--api <url>', '{sso_api_url}: auth.token, user.profile, auth.status')
+    .requiredOption('--config <file>', 'test clients and users of that deployment (JSON)')
+    .option('--seed <n>', 'fast-check seed (same seed, same cases)')
+    .option('--runs <n>', 'cases per property', '25')
+    .option('--max-requests <n>', 'hard cap on requests for the whole run')
+    .option('--throttle-ms <n>', 'least milliseconds between two requests')
+    .option('--browser', "log in through Debian's chromium (for a real login page)")
+    .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
+    .option('--path <path>', 'replay a reported failure (with --seed and --only)')
+    .action(async (opts: CheckOptions) => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode));
+}

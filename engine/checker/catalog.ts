@@ -1,0 +1,119 @@
+/**
+ * Rules 15 and 16 read from the catalog: who may execute every function (anon, authenticated,
+ * service_role, and PUBLIC — a null ACL means Postgres' default, EXECUTE to PUBLIC), and which
+ * privileges the API roles hold on every table and view, with its row-security switch. Extension
+ * members are skipped. The comparison with the model is pure (catalogFindings).
+ */
+import type pg from 'pg';
+import type { ExecuteGrantee } from '../model/function-model.ts';
+import type { ApiRole, Privilege, TableModel } from '../model/table-model.ts';
+
+export interface CatalogFunction {
+  /** `fn` in public, `schema.fn` elsewhere (the model's naming). */
+  name: string;
+  signature: string;
+  executable: Record<ExecuteGrantee | 'public', boolean>;
+}
+
+export interface CatalogTable {
+  name: string;
+  kind: 'table' | 'view';
+  rowSecurity: boolean;
+  securityInvoker: boolean;
+  privileges: Record<ApiRole, Privilege[]>;
+}
+
+const modelName = (schema: string, name: string) => (schema === 'public' ? name : `${schema}.${name}`);
+
+export async function readCatalogFunctions(client: pg.Client, schemas: string[]): Promise<CatalogFunction[]> {
+  const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean }>(
+    `select n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
+            has_function_privilege('anon', p.oid, 'execute') as anon,
+            has_function_privilege('authenticated', p.oid, 'execute') as authenticated,
+            has_function_privilege('service_role', p.oid, 'execute') as service_role,
+            (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE')) as public
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = any($1) and p.prokind in ('f', 'p')
+        and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+      order by 1, 2, 3`,
+    [schemas],
+  );
+  return r.rows.map((f) => ({
+    name: modelName(f.schema, f.name),
+    signature: `${f.schema}.${f.name}(${f.args})`,
+    executable: { anon: f.anon, authenticated: f.authenticated, service_role: f.service_role, public: f.public },
+  }));
+}
+
+export async function readCatalogTables(client: pg.Client, schemas: string[]): Promise<CatalogTable[]> {
+  const r = await client.query<Record<string, unknown> & { schema: string; name: string; relkind: string; rls: boolean; invoker: boolean }>(
+    `select n.nspname as schema, c.relname as name, c.relkind::text as relkind, c.relrowsecurity as rls,
+            coalesce(c.reloptions @> array['security_invoker=true'] or c.reloptions @> array['security_invoker=on'], false) as invoker,
+            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `has_table_privilege('${role}', c.oid, '${p}') as ${role}_${p}`)).join(', ')}
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')
+      order by 1, 2`,
+    [schemas],
+  );
+  const privs = (row: Record<string, unknown>, role: ApiRole) => (['select', 'insert', 'update', 'delete'] as const).filter((p) => row[`${role}_${p}`] === true);
+  return r.rows.map((t) => ({
+    name: modelName(t.schema, t.name),
+    kind: t.relkind === 'v' || t.relkind === 'm' ? 'view' : 'table',
+    rowSecurity: t.rls,
+    securityInvoker: t.invoker,
+    privileges: { anon: privs(t, 'anon'), authenticated: privs(t, 'authenticated') },
+  }));
+}
+
+export interface CatalogComparison {
+  /** Grants the model expects and the database holds. */
+  granted: number;
+  /** Grants the model expects absent and the database does not hold. */
+  withheld: number;
+  findings: string[];
+}
+
+/** Rule 15: every function's EXECUTE against the model's named grants; an unknown function is a finding. */
+export function compareFunctions(found: CatalogFunction[], expected: Map<string, readonly ExecuteGrantee[]>): CatalogComparison {
+  const out: CatalogComparison = { granted: 0, withheld: 0, findings: [] };
+  for (const f of found) {
+    const grantees = expected.get(f.name);
+    if (!grantees) {
+      const holders = (Object.keys(f.executable) as (keyof CatalogFunction['executable'])[]).filter((k) => f.executable[k]);
+      out.findings.push(`${f.signature}: not in the model (executable by ${holders.join(', ') || 'no API role'})`);
+      continue;
+    }
+    if (f.executable.public) out.findings.push(`${f.signature}: EXECUTE granted to PUBLIC (a revoke must name public, anon and authenticated)`);
+    else out.withheld++;
+    for (const role of ['anon', 'authenticated', 'service_role'] as const) {
+      const want = grantees.includes(role);
+      if (want === f.executable[role]) want ? out.granted++ : out.withheld++;
+      else out.findings.push(`${f.signature}: ${role} ${f.executable[role] ? 'may' : 'may not'} execute it, the model says it ${want ? 'may' : 'may not'}`);
+    }
+  }
+  return out;
+}
+
+/** Rule 16: every table's and view's grants against the model; row security on where the model has row rules. */
+export function compareTables(found: CatalogTable[], models: Record<string, TableModel>): CatalogComparison {
+  const out: CatalogComparison = { granted: 0, withheld: 0, findings: [] };
+  for (const t of found) {
+    const model = models[t.name];
+    if (!model) {
+      const held = (['anon', 'authenticated'] as const).filter((r) => t.privileges[r].length).map((r) => `${r}: ${t.privileges[r].join('/')}`);
+      out.findings.push(`${t.name}: ${t.kind} not in the model (${held.join('; ') || 'no grants to the API roles'})`);
+      continue;
+    }
+    if (t.kind === 'table' && model.rowSecurity !== t.rowSecurity) out.findings.push(`${t.name}: row security ${t.rowSecurity ? 'on' : 'off'}, the model says ${model.rowSecurity ? 'on' : 'off'}`);
+    if (t.kind === 'view' && model.rowSecurity && !t.securityInvoker) out.findings.push(`${t.name}: view runs with its owner's rights (no security_invoker), bypassing the row rules the model applies`);
+    for (const role of ['anon', 'authenticated'] as const) {
+      for (const p of ['select', 'insert', 'update', 'delete'] as const) {
+        const want = model.grants[role].includes(p);
+        const has = t.privileges[role].includes(p);
+        if (want === has) want ? out.granted++ : out.withheld++;
+        else out.findings.push(`${t.name}: ${role} ${has ? 'holds' : 'lacks'} ${p.toUpperCase()}, the model says it ${want ? 'holds' : 'lacks'} it`);
+      }
+    }
+  }
+  return out;
+}

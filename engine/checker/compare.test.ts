@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { anyOf, raised, rejectedByPolicy, sqlError, allowed } from '../model/outcome.ts';
+import { compareOutcomes } from './compare.ts';
+
+describe('comparing a prediction with the database', () => {
+  it('a multi-row write may stop at any failing row: each of its failures agrees', () => {
+    const expected = anyOf([raised('P0001'), rejectedByPolicy(), raised('P0001')]);
+    expect(expected).toMatchObject({ kind: 'raised', code: 'P0001', orElse: [{ kind: 'rejected', by: 'policy' }] });
+    expect(compareOutcomes(expected, sqlError('P0001'))).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'rejected', code: '42501', by: 'policy' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'rejected', code: '42501', by: 'grant' })?.reason).toMatch(/error P0001|42501/);
+    expect(compareOutcomes(expected, allowed(null, 2))).toBeDefined();
+  });
+
+  it('"some error" is never a denial', () => {
+    expect(compareOutcomes(rejectedByPolicy(), sqlError('22P02'))?.reason).toBe('database answered error 22P02, model expected 42501 (policy)');
+  });
+
+  it('rows agree as a multiset, server-assigned columns present but not compared', () => {
+    const rows = [{ id: 1, updated_at: 'a' }, { id: 2, updated_at: 'b' }];
+    expect(compareOutcomes(allowed(rows, 2), allowed([{ id: 2, updated_at: 'x' }, { id: 1, updated_at: 'y' }], 2), ['updated_at'])).toBeUndefined();
+    expect(compareOutcomes(allowed(rows, 2), allowed([{ id: 2, updated_at: 'x' }], 2), ['updated_at'])?.reason).toBe('returned rows differ');
+  });
+});

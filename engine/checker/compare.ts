@@ -1,0 +1,57 @@
+/**
+ * Does the database agree with the model? Success answers agree on the rows (as a multiset,
+ * server-assigned columns present but not compared) and on the number of rows touched;
+ * rejections on who rejected (grant or row rule); errors on their SQLSTATE. "Some error" never
+ * counts as a denial: a predicted 42501 answered by any other error is a disagreement.
+ */
+import type { Json, Row } from '../model/json.ts';
+import type { Outcome } from '../model/outcome.ts';
+import { canonicalJson } from '../model/values.ts';
+
+export interface Disagreement {
+  reason: string;
+}
+
+const SERVER_ASSIGNED = '<server-assigned>';
+
+function normalizeRows(rows: Row[], masked: readonly string[]): string[] {
+  return rows
+    .map((r) => {
+      const copy: Record<string, Json> = {};
+      for (const [k, v] of Object.entries(r)) copy[k] = masked.includes(k) ? SERVER_ASSIGNED : v;
+      return canonicalJson(copy);
+    })
+    .sort();
+}
+
+function success(o: Outcome): o is Extract<Outcome, { kind: 'allowed' | 'filtered' }> {
+  return o.kind === 'allowed' || o.kind === 'filtered';
+}
+
+export function compareOutcomes(expected: Outcome, actual: Outcome, masked: readonly string[] = []): Disagreement | undefined {
+  const first = compareOne(expected, actual, masked);
+  if (!first || !('orElse' in expected) || !expected.orElse) return first;
+  // Any of the failures a multi-row write may stop at is an agreement.
+  return expected.orElse.some((alternative) => !compareOne(alternative, actual, masked)) ? undefined : first;
+}
+
+function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[]): Disagreement | undefined {
+  if (success(expected) && success(actual)) {
+    if (expected.affected !== actual.affected) return { reason: `rows touched: model ${expected.affected}, database ${actual.affected}` };
+    if ((expected.rows === null) !== (actual.rows === null)) return { reason: 'one side returned rows, the other none' };
+    if (expected.rows && actual.rows) {
+      const e = normalizeRows(expected.rows, masked);
+      const a = normalizeRows(actual.rows, masked);
+      if (e.length !== a.length || e.some((row, i) => row !== a[i])) return { reason: 'returned rows differ' };
+    }
+    return undefined;
+  }
+  if (expected.kind === 'rejected' && actual.kind === 'rejected') {
+    return expected.by === actual.by ? undefined : { reason: `42501 from the ${actual.by}, model expected it from the ${expected.by}` };
+  }
+  if ((expected.kind === 'raised' || expected.kind === 'error') && (actual.kind === 'raised' || actual.kind === 'error')) {
+    return expected.code === actual.code ? undefined : { reason: `error ${actual.code}, model expected ${expected.code}` };
+  }
+  const describe = (o: Outcome) => (success(o) ? 'success' : o.kind === 'rejected' ? `42501 (${o.by})` : `error ${o.code}`);
+  return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}` };
+}

@@ -1,0 +1,37 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { referencePack } from '../../packs/reference/index.ts';
+import { defaultSettings, type ModelSettings } from '../../packs/reference/model/settings.ts';
+import { loadConfig, parseConfig } from './config-file.ts';
+
+describe('policyfuzz config', () => {
+  it('fills defaults and resolves migration folders against the config file', () => {
+    const c = parseConfig({ migrations: 'supabase/migrations' }, '/proj/policyfuzz.config.json', referencePack);
+    expect(c.migrationDirs).toEqual(['/proj/supabase/migrations']);
+    expect(c.supabaseCompat).toBe(true);
+    expect(c.model).toEqual(defaultSettings);
+    expect(c.fixtures).toEqual({ users: 'direct', bypassTriggers: false });
+  });
+
+  it('overrides model settings field by field', () => {
+    const c = parseConfig({ migrations: 'm', model: { adminRoles: ['superadmin'] } }, '/p/c.json', referencePack);
+    expect((c.model as ModelSettings).adminRoles).toEqual(['superadmin']);
+    expect((c.model as ModelSettings).roles).toEqual(defaultSettings.roles);
+  });
+
+  it('names every wrong field', () => {
+    expect(() => parseConfig({ migrations: 3, rules: { include: ['R2'] }, extra: true }, 'c.json', referencePack)).toThrow(
+      /c\.json is not a valid policyfuzz config:\n {2}migrations: .*\n(.|\n)*rules\.include\.0: a property id like R02/,
+    );
+    expect(() => parseConfig({ migrations: 'm', model: { staffRoles: 'admin' } }, 'c.json', referencePack)).toThrow(/model\.staffRoles/);
+  });
+
+  it('reports malformed JSON and missing files clearly', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-config-'));
+    writeFileSync(path.join(dir, 'policyfuzz.config.json'), '{ "migrations": ');
+    await expect(loadConfig(path.join(dir, 'policyfuzz.config.json'), referencePack)).rejects.toThrow(/is not valid JSON/);
+    await expect(loadConfig(path.join(dir, 'nope.json'), referencePack)).rejects.toThrow(`config file not found: ${path.join(dir, 'nope.json')}`);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * policyfuzz.config.json (or .ts exporting the same object as default): where a project's
+ * migrations are, whether to apply the Supabase compatibility layer, the model's settings
+ * (every choice made where the spec is silent), which rules apply, and how fixtures are
+ * written into a schema policyfuzz did not write. Validated with zod; errors name the field.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { Pack } from '../pack.ts';
+import { UsageError } from '../errors.ts';
+
+export const CONFIG_FILE_NAMES = ['policyfuzz.config.ts', 'policyfuzz.config.json'];
+
+const propertyId = z.string().regex(/^[RS]\d\d$/, 'a property id like R02');
+
+export const ConfigSchema = z
+  .object({
+    /** Free text for people (policyfuzz init writes what it found here). */
+    notes: z.array(z.string()).optional(),
+    /** Migration folders, applied one after another (each in name order). Relative to the config file. */
+    migrations: z.union([z.string(), z.array(z.string()).min(1)]).transform((v) => (Array.isArray(v) ? v : [v])),
+    /** File names to leave out (seed data, extensions the scratch server lacks). */
+    skip: z.array(z.string()).default([]),
+    supabaseCompat: z.boolean().default(true),
+    /** Overrides of the pack's settings; anything not given keeps its default. */
+    model: z.record(z.string(), z.unknown()).default({}),
+    rules: z
+      .object({
+        include: z.array(propertyId).optional(),
+        exclude: z.array(propertyId).default([]),
+      })
+      .strict()
+      .default({ exclude: [] }),
+    fixtures: z
+      .object({
+        /**
+         * How a user comes into being: `direct` writes auth.users and public.users rows;
+         * `auth-trigger` writes auth.users and lets the project's trigger create the users row,
+         * which the fixture then completes.
+         */
+        users: z.enum(['direct', 'auth-trigger']).default('direct'),
+        /** Write fixtures with session_replication_role = replica, for guards that refuse even the server. */
+        bypassTriggers: z.boolean().default(false),
+      })
+      .strict()
+      .default({ users: 'direct', bypassTriggers: false }),
+  })
+  .strict();
+
+export type PolicyfuzzConfig = Omit<z.infer<typeof ConfigSchema>, 'model'> & {
+  /** The pack's settings, overrides applied. */
+  model: unknown;
+  /** Absolute migration folders. */
+  migrationDirs: string[];
+  file: string;
+};
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `  ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`).join('\n');
+}
+
+export function parseConfig(raw: unknown, file: string, pack: Pack): PolicyfuzzConfig {
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`${file} is not a valid policyfuzz config:\n${describeIssues(parsed.error)}`);
+  const model = pack.settingsSchema.safeParse(parsed.data.model);
+  if (!model.success) throw new UsageError(`${file} is not a valid policyfuzz config:\n${describeIssues(model.error).replace(/^ {2}/gm, '  model.')}`);
+  const base = path.dirname(path.resolve(file));
+  const migrationDirs = parsed.data.migrations.map((m) => path.resolve(base, m));
+  return { ...parsed.data, model: model.data, migrationDirs, file };
+}
+
+/** A .js module as it is; a .ts one through tsx, loaded only then (the compiled CLI does not transpile otherwise). */
+export async function importModule(file: string): Promise<{ default?: unknown } & Record<string, unknown>> {
+  const url = pathToFileURL(path.resolve(file)).href;
+  if (!file.endsWith('.ts')) return import(url);
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(url, import.meta.url);
+}
+
+export async function loadConfig(file: string, pack: Pack): Promise<PolicyfuzzConfig> {
+  if (!existsSync(file)) throw new UsageError(`config file not found: ${file}`);
+  let raw: unknown;
+  if (file.endsWith('.json')) {
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new UsageError(`${file} is not valid JSON: ${(e as Error).message}`);
+    }
+  } else if (file.endsWith('.ts') || file.endsWith('.js') || file.endsWith('.mjs')) {
+    try {
+      raw = (await importModule(file)).default;
+    } catch (e) {
+      throw new UsageError(`${file} could not be loaded: ${(e as Error).message}`);
+    }
+    if (raw === undefined) throw new UsageError(`${file} must export the config as its default export`);
+  } else {
+    throw new UsageError(`config file must be .json or .ts: ${file}`);
+  }
+  return parseConfig(raw, file, pack);
+}
+
+/** The config in this folder, if there is one. */
+export function findConfig(dir: string = process.cwd()): string | undefined {
+  return CONFIG_FILE_NAMES.map((n) => path.join(dir, n)).find((f) => existsSync(f));
+}

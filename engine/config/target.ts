@@ -1,0 +1,49 @@
+/**
+ * What a run is aimed at: the bundled reference database, or a project described by its
+ * policyfuzz config (several migration folders, model settings, rules, fixture plan).
+ */
+import { loadMigrationFolder, type MigrationFile } from '../db/migrations.ts';
+import type { FixturePlan } from '../fixtures.ts';
+import { oracleOf, type Oracle, type Pack } from '../pack.ts';
+import { findConfig, loadConfig, type PolicyfuzzConfig } from './config-file.ts';
+
+export interface Target {
+  /** How replay lines name it: `--migrations <dir>` or `--config <file>`. */
+  cliArgs: string;
+  label: string;
+  migrations: MigrationFile[];
+  /** The pack's model with the target's settings. */
+  oracle: Oracle;
+  supabaseCompat: boolean;
+  fixtures?: Omit<FixturePlan, 'shapes'>;
+  config?: PolicyfuzzConfig;
+}
+
+export function loadConfiguredMigrations(config: PolicyfuzzConfig): MigrationFile[] {
+  return config.migrationDirs.flatMap((dir) => loadMigrationFolder(dir, config.skip));
+}
+
+/** Keeps the property ids a config's rules allow. */
+export function ruleAllowed(config: PolicyfuzzConfig | undefined, id: string): boolean {
+  if (!config) return true;
+  const base = id.replace(/:.*$/, '');
+  if (config.rules.exclude.includes(base)) return false;
+  return !config.rules.include || config.rules.include.includes(base);
+}
+
+export async function resolveTarget(pack: Pack, options: { config?: string; migrations: string; explicitMigrations?: boolean }): Promise<Target> {
+  const file = options.config ?? (options.explicitMigrations ? undefined : findConfig());
+  if (!file) {
+    return { cliArgs: `--migrations ${options.migrations}`, label: options.migrations, migrations: loadMigrationFolder(options.migrations), oracle: oracleOf(pack), supabaseCompat: true };
+  }
+  const config = await loadConfig(file, pack);
+  return {
+    cliArgs: `--config ${file}`,
+    label: `${config.migrationDirs.join(', ')} (config ${file})`,
+    migrations: loadConfiguredMigrations(config),
+    oracle: oracleOf(pack, config.model),
+    supabaseCompat: config.supabaseCompat,
+    fixtures: { users: config.fixtures.users, bypassTriggers: config.fixtures.bypassTriggers },
+    config,
+  };
+}

@@ -1,0 +1,50 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { prepareTemplate } from './databases.ts';
+import { lineOfPosition, loadMigrationFolder, MigrationError } from './migrations.ts';
+import { sharedServer } from '../../testing/shared-server.ts';
+
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-mig-'));
+  for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(dir, name), sql);
+  return dir;
+}
+
+describe('migrations folder', () => {
+  it('names a missing folder', () => {
+    expect(() => loadMigrationFolder('/nope/migrations')).toThrow('migrations folder not found: /nope/migrations');
+  });
+
+  it('names a folder without .sql files', () => {
+    expect(() => loadMigrationFolder(folder({ 'README.md': '#' }))).toThrow(/has no \.sql files/);
+  });
+
+  it('applies files in name order', () => {
+    const files = loadMigrationFolder(folder({ '10_b.sql': 'select 1', '02_a.sql': 'select 1', 'notes.txt': '' }));
+    expect(files.map((f) => f.name)).toEqual(['02_a.sql', '10_b.sql']);
+  });
+
+  it('counts lines from a 1-based character position', () => {
+    expect(lineOfPosition('a\nb\nc', 5)).toBe(3);
+    expect(lineOfPosition('abc', undefined)).toBeUndefined();
+  });
+
+  it('reports a failing file with its name, line and Postgres message, and leaves no database behind', async () => {
+    const dir = folder({
+      '001_ok.sql': 'create table public.a (id int);',
+      '002_bad.sql': 'create table public.b (id int);\n\nselect * from public.missing_table;\n',
+    });
+    const server = await sharedServer();
+    const error = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as MigrationError).message).toBe(`migration ${path.join(dir, '002_bad.sql')}:3 failed: relation "public.missing_table" does not exist`);
+    const client = new pg.Client({ connectionString: server.adminUrl });
+    await client.connect();
+    const left = await client.query(`select datname from pg_database where datname like $1`, [`pf\\_${process.pid}\\_%`]);
+    await client.end();
+    expect(left.rows).toEqual([]);
+  });
+});

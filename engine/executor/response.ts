@@ -1,0 +1,17 @@
+/** What PostgREST answers: an HTTP status and a JSON body, plus the row count it computed. */
+import type { Json } from '../model/json.ts';
+
+export interface PostgrestErrorBody {
+  code: string;
+  message: string;
+  details: string | null;
+  hint: string | null;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: Json;
+  /** Rows read or written by the main statement (PostgREST's page_total); null on an error. */
+  affected: number | null;
+  error?: PostgrestErrorBody;
+}

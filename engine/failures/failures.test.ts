@@ -1,0 +1,124 @@
+/**
+ * Saved failures end to end: a failure found on a broken database is saved once (stable name),
+ * reads back, replays STILL FAILING on the broken database and FIXED on the fixed one, its psql
+ * repro shows the model's expectation and the database's differing answer, and its regression
+ * test runs as a vitest test in this repository.
+ */
+import { referenceOracle } from '../../packs/reference/model/index.ts';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadMigrationFolder } from '../db/migrations.ts';
+import { BUNDLED_MUTANTS, PROJECT_ROOT } from '../../cli/paths.ts';
+import type { Environment } from '../runner/environment.ts';
+import { runDataProperty } from '../runner/run-data-property.ts';
+import { referenceEnvironment } from '../../testing/reference.ts';
+import { UsageError } from '../errors.ts';
+import { R02 } from '../../packs/reference/rules/R02-users-role/property.ts';
+import { regressionTest } from './regression-test.ts';
+import { replayDataFailure, verdictOf } from './replay.ts';
+import { reproSql } from './repro-sql.ts';
+import type { FailureRecord } from './schema.ts';
+import { failureRecordOf, listFailures, loadFailure, saveFailure } from './store.ts';
+
+const run = promisify(execFile);
+const mutant = loadMigrationFolder(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants')).find((m) => m.name === 'R02-guard-trigger-dropped.sql')!;
+const context = { policyfuzzVersion: 'test', migrationsDigest: 'd1', migrations: 'db/migrations' };
+
+let broken: Environment;
+let fixed: Environment;
+let record: FailureRecord;
+let dir: string;
+
+beforeAll(async () => {
+  [broken, fixed] = await Promise.all([referenceEnvironment({ extra: [mutant] }), referenceEnvironment()]);
+  const result = await runDataProperty(broken, R02, { seed: 3, runs: 300, oracle: referenceOracle });
+  expect(result.status).toBe('failed');
+  record = failureRecordOf(result, { ...context, migrationsDigest: broken.template.digest })!;
+  dir = mkdtempSync(path.join(os.tmpdir(), 'pf-failures-'));
+});
+afterAll(async () => {
+  await Promise.all([broken?.close(), fixed?.close()]);
+});
+
+describe('saved failures', () => {
+  it('are one file per distinct failure, named by property and case, and read back', () => {
+    expect(record.id).toMatch(/^R02-[0-9a-f]{12}$/);
+    expect(record.step).toBe(0);
+    const first = saveFailure(dir, record, { sql: reproSql(record, broken.cache, referenceOracle), regression: regressionTest(record) });
+    saveFailure(dir, { ...record, foundAt: new Date(0).toISOString() });
+    expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toEqual([`${record.id}.json`]);
+    const back = loadFailure(first.json);
+    expect(back.case).toEqual(record.case);
+    expect(back.property).toBe('R02');
+    expect(listFailures(dir).failures.map((f) => f.record.id)).toEqual([record.id]);
+  });
+
+  it('replay STILL FAILING on the broken database and FIXED once the bug is removed', async () => {
+    const still = await replayDataFailure(broken.workers[0], record, referenceOracle);
+    expect(still.verdict).toBe('STILL FAILING');
+    expect(still.replays).toHaveLength(3);
+    const now = await replayDataFailure(fixed.workers[0], record, referenceOracle);
+    expect(now.verdict).toBe('FIXED');
+    expect(verdictOf([undefined, 'x', undefined])).toBe('FLAKY');
+  });
+
+  it('a malformed or foreign file is refused with what is wrong', () => {
+    const write = (name: string, text: string) => {
+      const f = path.join(dir, name);
+      writeFileSync(f, text);
+      return f;
+    };
+    expect(() => loadFailure(write('x.json', '{"format":'))).toThrow(/invalid JSON/);
+    expect(() => loadFailure(write('pkg.json', '{"name":"left-pad"}'))).toThrow(/is not a policyfuzz failure file/);
+    expect(() => loadFailure(write('v.json', JSON.stringify({ ...record, formatVersion: 9 })))).toThrow(/format version 9 is not supported/);
+    const badCase = { ...record, case: { world: {}, steps: [{ caller: { kind: 'root' }, request: {} }] } };
+    expect(() => loadFailure(write('c.json', JSON.stringify(badCase)))).toThrow(UsageError);
+    expect(() => loadFailure(write('c.json', JSON.stringify(badCase)))).toThrow(/malformed .*case\.steps\.0\.caller/);
+    expect(() => loadFailure(write('s.json', JSON.stringify({ ...record, seed: 'abc' })))).toThrow(/seed/);
+    expect(listFailures(dir).unreadable.length).toBeGreaterThan(0);
+  });
+
+  it('the .sql repro, run with psql, shows the model expecting the guard and the database letting the change through', async () => {
+    const file = path.join(dir, `${record.id}.sql`);
+    const psql = (url: string) => run('/usr/bin/psql', [url, '-X', '-v', 'ON_ERROR_STOP=0', '-f', file], { env: { ...process.env, PGOPTIONS: '' } });
+    const onBroken = await psql(broken.template.url);
+    const out = onBroken.stdout;
+    expect(out).toMatch(/model expects: +raised: SQLSTATE P0001/);
+    // The database's own answer: the PATCH went through (one row touched, role changed).
+    expect(out).toMatch(/^page_total \| 1$/m);
+    expect(out).toMatch(/^body +\| \[\{.*"role":"user"/m);
+    expect(onBroken.stderr).not.toMatch(/ERROR/);
+
+    // On the fixed database the same script shows the guard raising, as the model expects.
+    const onFixed = await psql(fixed.template.url);
+    expect(onFixed.stderr).toMatch(/ERROR: +P0001/);
+    expect(onFixed.stdout).not.toMatch(/^page_total/m);
+  });
+
+  it('the regression test is a vitest test that runs in this repository and passes once fixed', async () => {
+    const folder = path.join(PROJECT_ROOT, '.scratch', `pf-regression-${process.pid}`);
+    mkdirSync(folder, { recursive: true });
+    try {
+      const text = regressionTest(record, path.relative(PROJECT_ROOT, folder));
+      expect(text).toBe(regressionTest(loadFailure(path.join(dir, `${record.id}.json`)), path.relative(PROJECT_ROOT, folder)));
+      writeFileSync(path.join(folder, `${record.id}.test.ts`), text);
+      const config = path.join(folder, 'vitest.config.ts');
+      writeFileSync(
+        config,
+        `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { root: ${JSON.stringify(PROJECT_ROOT)}, include: [${JSON.stringify(`${path.relative(PROJECT_ROOT, folder)}/*.test.ts`)}], globalSetup: ['testing/global-setup.ts'], pool: 'forks' } });\n`,
+      );
+      const { stdout } = await run(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--config', config], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, DATABASE_URL: inject('databaseUrl'), CI: '1', NO_COLOR: '1' },
+      });
+      expect(stdout).toMatch(/1 passed/);
+      expect(readFileSync(path.join(folder, `${record.id}.test.ts`), 'utf8')).toContain('"../../engine/runner/check-case.ts"');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * A saved data-layer failure as a standalone psql script: the fixtures written as the server
+ * context, then each request exactly as the harness sent it (the same statements: fixtures.ts,
+ * statement.ts, preRequestSql), with the model's expectation echoed before each request and
+ * the database's answer printed by the request itself. Everything is rolled back at the end.
+ *
+ *   psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f R02-0123456789ab.sql
+ */
+import type { Outcome } from '../model/outcome.ts';
+import { describeCaller } from '../model/caller.ts';
+import { describeRequest } from '../model/request.ts';
+import { predict } from '../model/predict.ts';
+import type { Oracle } from '../pack.ts';
+import { fixtureStatements } from '../fixtures.ts';
+import { preRequestSql, requestSearchPath } from '../executor/case-transaction.ts';
+import type { SchemaCache } from '../executor/schema-cache.ts';
+import { buildStatement } from '../executor/statement.ts';
+import { actualOutcomeOf, describeOutcome } from './describe.ts';
+import { dataCaseOf, type FailureRecord } from './schema.ts';
+
+/** A psql `\echo` of one line of text (quotes and backslashes escaped, newlines flattened). */
+export function psqlEcho(text: string): string {
+  return `\\echo '${text.replace(/[\r\n]+/g, ' ').replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+function comment(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `-- ${l}`.trimEnd())
+    .join('\n');
+}
+
+const RESET_AFTER_WRITE = `release savepoint pf_request;\nreset role;\nselect set_config('request.jwt.claims', '', true), set_config('request.method', '', true), set_config('request.path', '', true) \\gset pf_`;
+const ROLLBACK_REQUEST = 'rollback to savepoint pf_request;\nrelease savepoint pf_request;';
+
+export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Oracle): string {
+  const testCase = dataCaseOf(record);
+  const lastStep = record.step ?? testCase.steps.length - 1;
+  const searchPath = requestSearchPath(cache);
+  const out: string[] = [
+    comment(`policyfuzz repro ${record.id}: ${record.property} ${record.title}`),
+    comment(record.message),
+    comment(`found with seed ${record.seed}, path ${record.path}; policyfuzz ${record.policyfuzzVersion}; migrations ${record.migrations ?? '?'} (digest ${record.migrationsDigest ?? '?'})`),
+    '--',
+    comment('Run it with psql on a database built from the same migrations (the Supabase roles, auth.uid()\nand the migrations applied), connected as a superuser: fixtures are written by the server context.'),
+    comment(`  psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${record.id}.sql`),
+    comment('Each request runs as PostgREST v12 runs it (role and request.jwt.claims set transaction-locally,\nthen the statement); the model\'s expectation is echoed before it. Nothing is kept: it ends with a rollback.'),
+    '',
+    '\\set ON_ERROR_STOP 0',
+    '\\set QUIET on',
+    '\\set VERBOSITY verbose',
+    '\\pset pager off',
+    '\\x on',
+    'begin;',
+    '',
+    '-- fixtures, written as the server context (superuser, auth.uid() is null)',
+    ...fixtureStatements(testCase.world, oracle.model.fixtureOrder).map((f) => `${f.sql};`),
+  ];
+  let world = testCase.world;
+  for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
+    const step = testCase.steps[i];
+    const prediction = predict(oracle, world, step.caller, step.request);
+    const differs = i === lastStep && record.step !== null;
+    out.push('', psqlEcho(''), psqlEcho(`== step ${i + 1} of ${testCase.steps.length}: ${describeCaller(step.caller)} ${describeRequest(step.request)}`));
+    out.push(psqlEcho(`model expects:     ${describeOutcome(prediction.outcome)}`));
+    if (differs) out.push(psqlEcho(`policyfuzz saw:    ${describeOutcome(actualOutcomeOf(record.actual) ?? (record.actual as Outcome))}`));
+    out.push(psqlEcho(differs ? 'the database answers (page_total = rows touched, body = what the caller gets):' : 'the database answers:'));
+    const statement = buildStatement(step.request, cache);
+    if ('refusal' in statement) {
+      out.push(psqlEcho(`PostgREST answers ${statement.refusal.status} ${statement.refusal.code} without asking the database: ${statement.refusal.message}`));
+      world = prediction.world;
+      continue;
+    }
+    out.push('savepoint pf_request;');
+    out.push(`${preRequestSql(step.caller, step.request, searchPath)} \\gset pf_`);
+    if (statement.readOnly) out.push('set local transaction_read_only = on;');
+    out.push(`${statement.sql};`);
+    if (statement.readOnly) out.push(ROLLBACK_REQUEST);
+    else out.push('\\if :ERROR', ROLLBACK_REQUEST, '\\else', RESET_AFTER_WRITE, '\\endif');
+    world = prediction.world;
+  }
+  out.push('', 'rollback;', '');
+  return out.join('\n');
+}

@@ -1,0 +1,130 @@
+/**
+ * The failure folder (default `.policyfuzz/failures/`): one `<id>.json` per distinct failure,
+ * with its repro beside it (`<id>.sql` for psql, `<id>.regression.ts` to paste as a vitest test).
+ * The id is a digest of the property and the shrunk case, so the same failure found twice is
+ * one file. Only failures are written; a passing case never touches the folder.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Json } from '../model/json.ts';
+import { canonicalJson } from '../model/values.ts';
+import { UsageError } from '../errors.ts';
+import type { PropertyResult } from '../runner/result.ts';
+import { DataCaseSchema, FAILURE_FORMAT, FAILURE_FORMAT_VERSION, FailureRecordSchema, type FailureRecord } from './schema.ts';
+
+export const DEFAULT_FAILURES_DIR = path.join('.policyfuzz', 'failures');
+
+/** Plain JSON: undefined dropped, non-JSON values (functions, NaN) made null. */
+export function plainJson(value: unknown): Json {
+  if (value === undefined) return null;
+  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+  return text === undefined ? null : (JSON.parse(text) as Json);
+}
+
+export function failureId(property: string, testCase: Json): string {
+  return `${property}-${createHash('sha256').update(property).update('\0').update(canonicalJson(testCase)).digest('hex').slice(0, 12)}`;
+}
+
+export interface RecordContext {
+  policyfuzzVersion: string;
+  migrationsDigest: string | null;
+  migrations: string | null;
+}
+
+/** The record of a failed property result (undefined when it has no counterexample to save). */
+export function failureRecordOf(result: PropertyResult, context: RecordContext): FailureRecord | undefined {
+  const f = result.failure;
+  if (result.status !== 'failed' || !f) return undefined;
+  const testCase = plainJson(f.counterexample);
+  if (result.area === 'data' && !DataCaseSchema.safeParse(testCase).success) return undefined;
+  return FailureRecordSchema.parse({
+    format: FAILURE_FORMAT,
+    formatVersion: FAILURE_FORMAT_VERSION,
+    id: failureId(result.id, testCase),
+    property: result.id,
+    title: result.title,
+    area: result.area,
+    seed: f.seed,
+    path: f.path,
+    message: f.message,
+    case: testCase,
+    step: f.step ?? null,
+    expected: plainJson(f.expected),
+    actual: plainJson(f.actual),
+    policyfuzzVersion: context.policyfuzzVersion,
+    migrationsDigest: result.area === 'data' ? context.migrationsDigest : null,
+    migrations: result.area === 'data' ? context.migrations : null,
+    foundAt: new Date().toISOString(),
+  });
+}
+
+export interface SavedFailure {
+  record: FailureRecord;
+  json: string;
+  sql?: string;
+  regression?: string;
+}
+
+/** Writes the record and its repros; returns the paths written. */
+export function saveFailure(dir: string, record: FailureRecord, repros: { sql?: string; regression?: string } = {}): SavedFailure {
+  mkdirSync(dir, { recursive: true });
+  const base = path.join(dir, record.id);
+  const saved: SavedFailure = { record, json: `${base}.json` };
+  writeFileSync(saved.json, `${JSON.stringify(record, null, 2)}\n`);
+  if (repros.sql !== undefined) writeFileSync((saved.sql = `${base}.sql`), repros.sql);
+  if (repros.regression !== undefined) writeFileSync((saved.regression = `${base}.regression.ts`), repros.regression);
+  return saved;
+}
+
+function issueText(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>, prefix: string[] = []): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => `${[...prefix, ...i.path.map(String)].join('.') || '(top level)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** Reads and validates a failure file; anything else is a UsageError saying what is wrong. */
+export function loadFailure(file: string): FailureRecord {
+  if (!existsSync(file)) throw new UsageError(`failure file not found: ${file}`);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`${file} is not a policyfuzz failure file: invalid JSON (${(e as Error).message})`);
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data) || (data as { format?: unknown }).format !== FAILURE_FORMAT) {
+    throw new UsageError(`${file} is not a policyfuzz failure file (expected "format": "${FAILURE_FORMAT}")`);
+  }
+  const version = (data as { formatVersion?: unknown }).formatVersion;
+  if (version !== FAILURE_FORMAT_VERSION) {
+    throw new UsageError(`${file}: failure format version ${JSON.stringify(version)} is not supported (this policyfuzz reads version ${FAILURE_FORMAT_VERSION})`);
+  }
+  const parsed = FailureRecordSchema.safeParse(data);
+  if (!parsed.success) throw new UsageError(`${file} is a malformed policyfuzz failure file: ${issueText(parsed.error.issues)}`);
+  if (parsed.data.area === 'data') {
+    const c = DataCaseSchema.safeParse(parsed.data.case);
+    if (!c.success) throw new UsageError(`${file} is a malformed policyfuzz failure file: ${issueText(c.error.issues, ['case'])}`);
+  }
+  return parsed.data;
+}
+
+export interface FailureListing {
+  failures: Array<{ file: string; record: FailureRecord }>;
+  /** Files in the folder that could not be read, with why (the run warns and goes on). */
+  unreadable: Array<{ file: string; reason: string }>;
+}
+
+export function listFailures(dir: string): FailureListing {
+  const listing: FailureListing = { failures: [], unreadable: [] };
+  if (!existsSync(dir)) return listing;
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+    const file = path.join(dir, name);
+    try {
+      listing.failures.push({ file, record: loadFailure(file) });
+    } catch (e) {
+      listing.unreadable.push({ file, reason: (e as Error).message });
+    }
+  }
+  return listing;
+}

@@ -1,0 +1,86 @@
+/**
+ * A world's rows as the statements that write them, table by table in foreign-key order, as the
+ * privileged server context: one statement per table (fast path) or per row (to name the row a
+ * database refused). Values go through json_populate_recordset, the same reading of JSON that
+ * requests get. For a schema policyfuzz did not write, a FixturePlan completes the rows
+ * (introspected NOT NULL columns), upserts profile rows a trigger on auth.users already
+ * created, and can switch triggers off for the fixture writes only.
+ */
+import type { Row } from './model/json.ts';
+import type { World } from './model/world.ts';
+import { fillWorld } from './introspection/fill-row.ts';
+import type { TableShapes } from './introspection/table-shapes.ts';
+import { ident, literal } from './executor/sql-text.ts';
+
+/** One statement that writes fixture rows, with the table and row it writes (to name what a database refused). */
+export interface FixtureStatement {
+  table: string;
+  row: unknown;
+  sql: string;
+}
+
+export interface FixturePlan {
+  shapes?: TableShapes;
+  /** `auth-trigger`: the users row exists once auth.users is written; the fixture completes it. */
+  users: 'direct' | 'auth-trigger';
+  /** session_replication_role = replica around the fixture writes (guards that refuse even the server). */
+  bypassTriggers: boolean;
+}
+
+export const REFERENCE_PLAN: FixturePlan = { users: 'direct', bypassTriggers: false };
+
+export function qualifiedTable(name: string): string {
+  const [schema, table] = name.includes('.') ? name.split('.', 2) : ['public', name];
+  return `${ident(schema)}.${ident(table)}`;
+}
+
+function insertRows(table: string, rows: Row[], upsertOn?: string): string {
+  const target = qualifiedTable(table);
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const upsert = upsertOn
+    ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
+    : '';
+  return `insert into ${target} (${cols.map(ident).join(', ')}) select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${literal(JSON.stringify(rows))}::json) r${upsert}`;
+}
+
+/** The project's trigger made a users row for every identity; a world without one for some identity (null role) gets it removed. */
+function removeUnwantedProfiles(world: World): FixtureStatement {
+  const identities = (world['auth.users'] ?? []).map((r) => String(r.id));
+  const wanted = (world.users ?? []).map((r) => String(r.id));
+  const list = (ids: string[]) => `array[${ids.map(literal).join(', ')}]::uuid[]`;
+  return {
+    table: 'users',
+    row: null,
+    sql: `delete from public.users where id = any(${list(identities)}) and not (id = any(${list(wanted)}))`,
+  };
+}
+
+function tablesInOrder(world: World, order: readonly string[]): string[] {
+  return [...order.filter((t) => world[t]?.length), ...Object.keys(world).filter((t) => !order.includes(t) && world[t].length)];
+}
+
+function build(world: World, order: readonly string[], plan: FixturePlan, perRow: boolean): FixtureStatement[] {
+  const filled = plan.shapes ? fillWorld(world, plan.shapes) : world;
+  const statements = tablesInOrder(filled, order).flatMap((table) => {
+    const upsertOn = plan.users === 'auth-trigger' && table === 'users' ? 'id' : undefined;
+    const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
+    const writes = groups.map((rows) => ({ table, row: perRow ? rows[0] : rows, sql: insertRows(table, rows, upsertOn) }));
+    return plan.users === 'auth-trigger' && table === 'auth.users' && !plan.bypassTriggers ? [...writes, removeUnwantedProfiles(filled)] : writes;
+  });
+  if (!plan.bypassTriggers) return statements;
+  return [
+    { table: '(settings)', row: null, sql: `set local session_replication_role = replica` },
+    ...statements,
+    { table: '(settings)', row: null, sql: `set local session_replication_role = origin` },
+  ];
+}
+
+/** One statement per table. Rows of a table may differ in keys (a missing key is inserted as null). */
+export function fixtureStatements(world: World, order: readonly string[], plan: FixturePlan = REFERENCE_PLAN): FixtureStatement[] {
+  return build(world, order, plan, false);
+}
+
+/** One statement per row: slower, but a refusal names its row. */
+export function fixtureStatementsPerRow(world: World, order: readonly string[], plan: FixturePlan = REFERENCE_PLAN): FixtureStatement[] {
+  return build(world, order, plan, true);
+}

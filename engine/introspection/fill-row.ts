@@ -1,0 +1,63 @@
+/**
+ * Completes a model row for a schema that asks for more: every NOT NULL column without a
+ * default that the row leaves out gets a value that satisfies the schema (a CHECK vocabulary's
+ * first value, an enum's first label, a referenced row's key, a unique counter value).
+ * Deterministic: the same world fills the same way.
+ */
+import type { Json, Row } from '../model/json.ts';
+import type { World } from '../model/world.ts';
+import type { ColumnShape, TableShapes } from './table-shapes.ts';
+
+export class UnfillableColumn extends Error {
+  constructor(
+    message: string,
+    readonly table: string,
+  ) {
+    super(message);
+    this.name = 'UnfillableColumn';
+  }
+}
+
+function uuidFrom(n: number): string {
+  const hex = n.toString(16).padStart(12, '0').slice(-12);
+  return `00000000-0000-4000-8000-${hex}`;
+}
+
+export function valueFor(table: string, column: ColumnShape, n: number, world: World): Json {
+  if (column.vocabulary) return column.vocabulary[0];
+  if (column.enumLabels?.length) return column.enumLabels[0];
+  if (column.references) {
+    const target = world[column.references.table]?.[0]?.[column.references.column];
+    if (target === undefined) throw new UnfillableColumn(`${table}.${column.name} references ${column.references.table}, which has no row in this case`, table);
+    return target;
+  }
+  const t = column.type;
+  if (t.endsWith('[]')) return [];
+  if (/^(text|character varying|varchar|citext|character)/.test(t)) return `pf-${column.name}-${n}`;
+  if (/^(integer|bigint|smallint|numeric|real|double precision|decimal)/.test(t)) return n;
+  if (t === 'boolean') return false;
+  if (t === 'uuid') return uuidFrom(n);
+  if (/^(timestamp|date)/.test(t)) return '2026-01-01T00:00:00Z';
+  if (/^(time)/.test(t)) return '00:00:00';
+  if (t === 'json' || t === 'jsonb') return {};
+  throw new UnfillableColumn(`${table}.${column.name} is NOT NULL without a default and of type ${t}, which policyfuzz cannot fill`, table);
+}
+
+export function fillWorld(world: World, shapes: TableShapes): World {
+  let n = 1;
+  const out: World = {};
+  for (const [table, rows] of Object.entries(world)) {
+    const columns = shapes.get(table);
+    if (!columns) {
+      out[table] = rows;
+      continue;
+    }
+    const missing = columns.filter((c) => c.notNull && !c.hasDefault && !c.generated);
+    out[table] = rows.map((row) => {
+      const filled: Row = { ...row };
+      for (const c of missing) if (!(c.name in filled)) filled[c.name] = valueFor(table, c, n++, world);
+      return filled;
+    });
+  }
+  return out;
+}

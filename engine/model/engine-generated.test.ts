@@ -1,0 +1,42 @@
+/** Generated columns in the engine: computed on read, never written, refused in a body (428C9). */
+import { describe, expect, it } from 'vitest';
+import { predictTableRequest } from './engine.ts';
+import { defaultSettings } from '../../packs/reference/model/settings.ts';
+import type { TableModel } from './table-model.ts';
+
+const model: TableModel = {
+  table: 'things',
+  columns: [
+    { name: 'id', type: 'text', nullable: false },
+    { name: 'ref', type: 'text', nullable: true, default: null },
+    { name: 'has_ref', type: 'boolean', nullable: false, generated: (row) => (row.ref ?? null) !== null },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select', 'insert', 'update'] },
+  rowSecurity: false,
+  rules: {},
+};
+const caller = { kind: 'user' as const, id: '11111111-1111-4111-8111-111111111111' };
+const world = { things: [{ id: 'a', ref: null }, { id: 'b', ref: 'a' }] };
+
+describe('generated columns', () => {
+  it('reads and filters see the computed value', () => {
+    const p = predictTableRequest(model, world, caller, { kind: 'select', table: 'things', columns: '*', filters: [{ column: 'has_ref', op: 'eq', value: true }] }, defaultSettings);
+    expect(p.outcome).toEqual({ kind: 'allowed', rows: [{ id: 'b', ref: 'a', has_ref: true }], affected: 1 });
+  });
+
+  it('an insert or update naming the column is refused with 428C9; the stored row never holds it', () => {
+    const ins = predictTableRequest(model, world, caller, { kind: 'insert', table: 'things', rows: [{ id: 'c', has_ref: false }], returning: 'minimal' }, defaultSettings);
+    expect(ins.outcome).toMatchObject({ kind: 'error', code: '428C9' });
+    const upd = predictTableRequest(model, world, caller, { kind: 'update', table: 'things', patch: { has_ref: true }, filters: [], returning: 'minimal' }, defaultSettings);
+    expect(upd.outcome).toMatchObject({ kind: 'error', code: '428C9' });
+    const ok = predictTableRequest(model, world, caller, { kind: 'insert', table: 'things', rows: [{ id: 'c', ref: 'b' }], returning: 'representation' }, defaultSettings);
+    expect(ok.outcome).toEqual({ kind: 'allowed', rows: [{ id: 'c', ref: 'b', has_ref: true }], affected: 1 });
+    expect(ok.world.things.at(-1)).toEqual({ id: 'c', ref: 'b' });
+  });
+
+  it('an unknown column is refused by PostgREST before the generated one (PGRST204)', () => {
+    const p = predictTableRequest(model, world, caller, { kind: 'update', table: 'things', patch: { has_ref: true, nope: 1 }, filters: [], returning: 'minimal' }, defaultSettings);
+    expect(p.outcome).toMatchObject({ kind: 'error', code: 'PGRST204' });
+  });
+});

@@ -1,0 +1,263 @@
+/**
+ * PostgreSQL row-security semantics applied to a table model, for the REST interface's four
+ * table requests (spec §4.1, rules 5 and 6). The order of checks follows the server:
+ * unknown columns and unreadable literals (parse time), then grants (executor start), then row
+ * rules, BEFORE triggers, WITH CHECK, then constraints.
+ */
+import { apiRoleOf, callerUid, type Caller } from './caller.ts';
+import { evaluateFilters } from './filters.ts';
+import type { Row } from './json.ts';
+import {
+  allowed,
+  filtered,
+  rejectedByGrant,
+  rejectedByPolicy,
+  sqlError,
+  anyOf,
+  type Outcome,
+} from './outcome.ts';
+import type { ApiRequest, Filter } from './request.ts';
+import { column, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
+import { coerce } from './values.ts';
+import { rowsOf, withRows, type World } from './world.ts';
+
+export interface Prediction {
+  outcome: Outcome;
+  /** The world after the request (unchanged unless the request was allowed to write). */
+  world: World;
+}
+
+type TableRequest = Exclude<ApiRequest, { kind: 'rpc' }>;
+
+function hasPrivilege(model: TableModel, caller: Caller, privilege: Privilege): boolean {
+  const role = apiRoleOf(caller);
+  return role === 'service_role' || model.grants[role].includes(privilege);
+}
+
+function bypassesRowSecurity(model: TableModel, caller: Caller): boolean {
+  return caller.kind === 'service' || !model.rowSecurity;
+}
+
+function project(row: Row, columns: string[] | '*', model: TableModel): Row {
+  const names = columns === '*' ? model.columns.map((c) => c.name) : columns;
+  const full = materialize(model, row);
+  const out: Row = {};
+  for (const n of names) out[n] = full[n] ?? null;
+  return out;
+}
+
+/** Parse-time checks: every named column exists, every filter literal reads as its column's type. */
+function parseErrors(model: TableModel, request: TableRequest): Outcome | undefined {
+  const named: string[] = [];
+  if ('filters' in request) named.push(...request.filters.map((f) => f.column));
+  if (request.kind === 'select' && request.columns !== '*') named.push(...request.columns);
+  for (const n of named) if (!column(model, n)) return sqlError('42703', `column ${n} does not exist`);
+  if ('filters' in request) {
+    for (const f of request.filters) {
+      const type = column(model, f.column)!.type;
+      if (f.op === 'like' || f.op === 'ilike' || f.op === 'is') continue;
+      const values = f.op === 'in' && Array.isArray(f.value) ? f.value : [f.value];
+      for (const v of values) {
+        const c = coerce(v, type);
+        if (!c.ok) return sqlError(c.code, `${f.column}=${f.op}.${JSON.stringify(f.value)}`);
+      }
+    }
+  }
+  return undefined;
+}
+
+function matching(model: TableModel, rows: Row[], filters: Filter[]): Row[] {
+  return rows.filter((row) => {
+    const v = evaluateFilters(materialize(model, row), filters, (c) => column(model, c)?.type);
+    return v.ok && v.matches;
+  });
+}
+
+function context(world: World, caller: Caller, settings: unknown): RuleContext {
+  return { world, caller, uid: callerUid(caller), settings };
+}
+
+/** Values from a JSON body, read into column types: unknown column → PGRST204, unreadable → 22P02. */
+function readBody(model: TableModel, body: Row): { ok: true; row: Row } | { ok: false; outcome: Outcome } {
+  const row: Row = {};
+  for (const k of Object.keys(body)) {
+    if (!column(model, k)) return { ok: false, outcome: sqlError('PGRST204', `column ${k} not found`) };
+  }
+  for (const k of Object.keys(body)) {
+    // Refused when the statement is rewritten, before any value is read.
+    if (column(model, k)!.generated) return { ok: false, outcome: sqlError('428C9', `column ${k} is generated`) };
+  }
+  for (const [k, v] of Object.entries(body)) {
+    const col = column(model, k);
+    if (!col) return { ok: false, outcome: sqlError('PGRST204', `column ${k} not found`) };
+    const c = coerce(v, col.type);
+    if (!c.ok) return { ok: false, outcome: sqlError(c.code, `${k}: ${JSON.stringify(v)}`) };
+    row[k] = c.value;
+  }
+  return { ok: true, row };
+}
+
+function constraintViolation(model: TableModel, row: Row, settings: unknown): Outcome | undefined {
+  // Postgres checks every NOT NULL before any CHECK constraint (ExecConstraints).
+  for (const col of model.columns) {
+    if (col.generated) continue;
+    const v = row[col.name] ?? null;
+    if (v === null && !col.nullable && !col.serverAssigned) return sqlError('23502', `${col.name} is null`);
+  }
+  for (const col of model.columns) {
+    if (col.generated) continue;
+    const v = row[col.name] ?? null;
+    if (v !== null && col.check && !col.check(v, settings)) return sqlError('23514', `${col.name} check`);
+  }
+  return undefined;
+}
+
+function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown): Outcome {
+  if (!hasPrivilege(model, caller, 'select')) return rejectedByGrant(`select on ${model.table}`);
+  const ctx = context(world, caller, settings);
+  const all = matching(model, model.view ? model.view(world, settings) : rowsOf(world, model.table), request.filters);
+  const visible = bypassesRowSecurity(model, caller) ? all : all.filter((r) => model.rules.select?.(r, ctx) ?? false);
+  const rows = visible.map((r) => project(r, request.columns, model));
+  if (request.single && rows.length !== 1) return sqlError('PGRST116', `${rows.length} rows`);
+  if (rows.length === 0 && all.length > 0) return filtered([]);
+  return allowed(rows, rows.length);
+}
+
+function predictInsert(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'insert' }>, settings: unknown): Prediction {
+  const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
+  const representation = request.returning === 'representation';
+  const bodies: Row[] = [];
+  for (const body of request.rows) {
+    const read = readBody(model, body);
+    if (!read.ok) return unchanged(read.outcome);
+    bodies.push(read.row);
+  }
+  if (!hasPrivilege(model, caller, 'insert') || (representation && !hasPrivilege(model, caller, 'select'))) {
+    return unchanged(rejectedByGrant(`insert on ${model.table}`));
+  }
+  const ctx = context(world, caller, settings);
+  // PostgREST inserts the union of the body keys: a key missing from one row is inserted as null there.
+  const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
+  let rows = rowsOf(world, model.table);
+  const inserted: Row[] = [];
+  for (const body of bodies) {
+    let row: Row = {};
+    for (const col of model.columns) if (!col.generated) row[col.name] = keys.includes(col.name) ? (body[col.name] ?? null) : (col.default ?? null);
+    if (model.beforeInsert) {
+      const r = model.beforeInsert(row, ctx);
+      if ('reject' in r) return unchanged(r.reject);
+      row = r.row;
+    }
+    if (!bypassesRowSecurity(model, caller)) {
+      if (!(model.rules.insertCheck?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`insert check on ${model.table}`));
+      if (representation && !(model.rules.select?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
+    }
+    const violation = constraintViolation(model, row, settings);
+    if (violation) return unchanged(violation);
+    const duplicate = rows.some((existing) => model.primaryKey.every((k) => existing[k] !== null && existing[k] === row[k]));
+    if (duplicate) return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
+    rows = [...rows, row];
+    inserted.push(row);
+  }
+  return { outcome: allowed(representation ? inserted.map((r) => project(r, '*', model)) : null, inserted.length), world: withRows(world, model.table, rows) };
+}
+
+function predictUpdate(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Prediction {
+  const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
+  const representation = request.returning === 'representation';
+  const read = readBody(model, request.patch);
+  if (!read.ok) return unchanged(read.outcome);
+  // Reading existing rows (a WHERE on their columns) or returning them needs SELECT as well.
+  const readsRows = request.filters.length > 0 || representation;
+  if (!hasPrivilege(model, caller, 'update') || (readsRows && !hasPrivilege(model, caller, 'select'))) {
+    return unchanged(rejectedByGrant(`update on ${model.table}`));
+  }
+  const ctx = context(world, caller, settings);
+  const bypass = bypassesRowSecurity(model, caller);
+  const all = rowsOf(world, model.table);
+  const candidates = matching(model, all, request.filters);
+  const targets = bypass
+    ? candidates
+    : candidates.filter((r) => (model.rules.updateUsing?.(r, ctx) ?? false) && (!readsRows || (model.rules.select?.(r, ctx) ?? false)));
+  if (targets.length === 0) return unchanged(candidates.length > 0 ? filtered(representation ? [] : null) : allowed(representation ? [] : null, 0));
+  const replaced = new Map<Row, Row>();
+  // Postgres stops at the first row that fails, and the order it visits rows in is the plan's
+  // (heap or index order, which can change with statistics): any failing row's error may be
+  // the answer, so every one of them is an acceptable prediction.
+  const failures: Outcome[] = [];
+  for (const old of targets) {
+    let next: Row = { ...old, ...read.row };
+    if (model.beforeUpdate) {
+      const r = model.beforeUpdate(old, next, ctx);
+      if ('reject' in r) {
+        failures.push(r.reject);
+        continue;
+      }
+      next = r.row;
+    }
+    if (!bypass) {
+      if (!(model.rules.updateCheck?.(next, ctx) ?? false)) {
+        failures.push(rejectedByPolicy(`update check on ${model.table}`));
+        continue;
+      }
+      if (readsRows && !(model.rules.select?.(next, ctx) ?? false)) {
+        failures.push(rejectedByPolicy(`updated row leaves the select scope on ${model.table}`));
+        continue;
+      }
+    }
+    const violation = constraintViolation(model, next, settings);
+    if (violation) {
+      failures.push(violation);
+      continue;
+    }
+    replaced.set(old, next);
+  }
+  const rows = all.map((r) => replaced.get(r) ?? r);
+  // The primary key's unique index, checked when each new row version is stored (after CHECKs).
+  for (const next of replaced.values()) {
+    if (rows.some((other) => other !== next && model.primaryKey.every((k) => next[k] !== null && other[k] === next[k]))) {
+      failures.push(sqlError('23505', `duplicate key on ${model.table}`));
+      break;
+    }
+  }
+  if (failures.length) return unchanged(anyOf(failures));
+  const returned = representation ? [...replaced.values()].map((r) => project(r, '*', model)) : null;
+  return { outcome: allowed(returned, replaced.size), world: withRows(world, model.table, rows) };
+}
+
+function predictDelete(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'delete' }>, settings: unknown): Prediction {
+  const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
+  const representation = request.returning === 'representation';
+  const readsRows = request.filters.length > 0 || representation;
+  if (!hasPrivilege(model, caller, 'delete') || (readsRows && !hasPrivilege(model, caller, 'select'))) {
+    return unchanged(rejectedByGrant(`delete on ${model.table}`));
+  }
+  const ctx = context(world, caller, settings);
+  const all = rowsOf(world, model.table);
+  const candidates = matching(model, all, request.filters);
+  const targets = bypassesRowSecurity(model, caller)
+    ? candidates
+    : candidates.filter((r) => (model.rules.deleteUsing?.(r, ctx) ?? false) && (!readsRows || (model.rules.select?.(r, ctx) ?? false)));
+  if (targets.length === 0) return unchanged(candidates.length > 0 ? filtered(representation ? [] : null) : allowed(representation ? [] : null, 0));
+  const gone = new Set(targets);
+  return {
+    outcome: allowed(representation ? targets.map((r) => project(r, '*', model)) : null, targets.length),
+    world: withRows(world, model.table, all.filter((r) => !gone.has(r))),
+  };
+}
+
+export function predictTableRequest(model: TableModel, world: World, caller: Caller, request: TableRequest, settings: unknown): Prediction {
+  const parseError = parseErrors(model, request);
+  if (parseError) return { outcome: parseError, world };
+  switch (request.kind) {
+    case 'select':
+      return { outcome: predictSelect(model, world, caller, request, settings), world };
+    case 'insert':
+      return predictInsert(model, world, caller, request, settings);
+    case 'update':
+      return predictUpdate(model, world, caller, request, settings);
+    case 'delete':
+      return predictDelete(model, world, caller, request, settings);
+  }
+}
+

@@ -1,0 +1,37 @@
+/**
+ * How the model describes one callable database function (spec §4.2): who may execute it
+ * (rule 15: named grants only) and what it answers. `predict` returns the answer in the shape
+ * the checker reads back from PostgREST: a set of rows, one object as one row, a scalar as
+ * `{ value }`, a void function as `rows: null`.
+ */
+import type { Caller } from './caller.ts';
+import { rejectedByGrant } from './outcome.ts';
+import type { Json } from './json.ts';
+import type { Prediction } from './engine.ts';
+import type { World } from './world.ts';
+
+export type ExecuteGrantee = 'anon' | 'authenticated' | 'service_role';
+
+export interface FunctionModel<S = any> {
+  /** `fn`, or `schema.fn` outside public. */
+  name: string;
+  /** Argument names in the order a caller may pass them. */
+  args: string[];
+  /** Rule 15: the roles holding EXECUTE (public never does); everything else must be revoked. */
+  executableBy: readonly ExecuteGrantee[];
+  /** Output columns set by the server (timestamps, …): present but not compared. */
+  serverAssigned?: string[];
+  predict(world: World, caller: Caller, args: Record<string, Json>, settings: S): Prediction;
+}
+
+/** Functions that exist in the database but are not part of the API (trigger functions, private helpers). */
+export interface PrivateFunction {
+  name: string;
+  /** Rule 15: who may execute it; usually nobody. */
+  executableBy: readonly ExecuteGrantee[];
+}
+
+/** A function the caller's role may not execute answers 42501 before its body runs. */
+export function executeDenied(model: { name: string; executableBy: readonly ExecuteGrantee[] }, role: ExecuteGrantee) {
+  return model.executableBy.includes(role) ? undefined : rejectedByGrant(`execute on ${model.name}`);
+}

@@ -1,0 +1,91 @@
+/**
+ * How the model describes one table: its columns, the privileges the API roles hold, and the
+ * row rules per command as plain predicates over model rows. Each table's file states its own
+ * rules; model/engine applies them with the semantics of PostgreSQL row security.
+ */
+import type { Caller } from './caller.ts';
+import type { Json, Row } from './json.ts';
+import type { Outcome } from './outcome.ts';
+import type { World } from './world.ts';
+
+export type ColumnType = 'uuid' | 'text' | 'text[]' | 'boolean' | 'integer' | 'numeric' | 'timestamptz' | 'jsonb';
+
+/** `S`: the pack's settings type (a pack's rules read its own settings). */
+export interface ColumnSpec<S = any> {
+  name: string;
+  type: ColumnType;
+  nullable: boolean;
+  /** Value when an insert omits the column. */
+  default?: Json;
+  /** Set by the server (now(), generated): present in answers but not predictable, so not compared. */
+  serverAssigned?: boolean;
+  /** CHECK constraint on the column (23514 when false). */
+  check?: (value: Json, settings: S) => boolean;
+  /**
+   * GENERATED ALWAYS AS (…) STORED: computed from the stored row, never written. World rows
+   * (fixtures) omit the column; reads, filters and RETURNING see the computed value; a body
+   * naming it is refused (428C9).
+   */
+  generated?: (row: Row) => Json;
+}
+
+export interface RuleContext<S = any> {
+  world: World;
+  caller: Caller;
+  uid: string | null;
+  settings: S;
+}
+
+export type Privilege = 'select' | 'insert' | 'update' | 'delete';
+export type ApiRole = 'anon' | 'authenticated';
+
+/** A BEFORE trigger either stores a (possibly adjusted) row or raises. */
+export type TriggerResult = { row: Row } | { reject: Outcome };
+
+export interface RowRules<S = any> {
+  /** USING of the SELECT policies (OR of the permissive ones); absent: no row is visible. */
+  select?: (row: Row, ctx: RuleContext<S>) => boolean;
+  insertCheck?: (row: Row, ctx: RuleContext<S>) => boolean;
+  updateUsing?: (row: Row, ctx: RuleContext<S>) => boolean;
+  updateCheck?: (row: Row, ctx: RuleContext<S>) => boolean;
+  deleteUsing?: (row: Row, ctx: RuleContext<S>) => boolean;
+}
+
+export interface TableModel<S = any> {
+  /** `users`, or `schema.table` outside public. */
+  table: string;
+  columns: ColumnSpec<S>[];
+  primaryKey: string[];
+  grants: Record<ApiRole, readonly Privilege[]>;
+  /** false: row security is off and grants alone decide. */
+  rowSecurity: boolean;
+  rules: RowRules<S>;
+  /**
+   * BEFORE UPDATE triggers, in the order Postgres fires them: return an Outcome to reject the
+   * change (a guard raising), or the row to store.
+   */
+  beforeUpdate?: (oldRow: Row, newRow: Row, ctx: RuleContext<S>) => TriggerResult;
+  beforeInsert?: (newRow: Row, ctx: RuleContext<S>) => TriggerResult;
+  /**
+   * A view: its rows are computed from the world (fixtures never write it). With
+   * security_invoker the base table's row rules apply to the reader; state them in rules.select.
+   */
+  view?: (world: World, settings: S) => Row[];
+}
+
+export function column(model: TableModel, name: string): ColumnSpec | undefined {
+  return model.columns.find((c) => c.name === name);
+}
+
+/** The row as a reader sees it: generated columns computed from the stored ones. */
+export function materialize(model: TableModel, row: Row): Row {
+  const generated = model.columns.filter((c) => c.generated);
+  if (generated.length === 0) return row;
+  const out: Row = { ...row };
+  for (const c of generated) out[c.name] = c.generated!(row);
+  return out;
+}
+
+export function serverAssignedColumns(model: TableModel): string[] {
+  return model.columns.filter((c) => c.serverAssigned).map((c) => c.name);
+}

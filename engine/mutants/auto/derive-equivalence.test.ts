@@ -1,0 +1,128 @@
+/**
+ * Variants derive.ts marks equivalent without running them, on hand-built catalogs: a policy for
+ * a command no API role holds, a widening to anon where anon holds nothing, and row security
+ * disabled on a table whose every held privilege an always-true permissive policy grants.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Catalog, CatalogPolicy } from './catalog.ts';
+import { deriveMutants } from './derive.ts';
+
+const policy = (p: Partial<CatalogPolicy> & Pick<CatalogPolicy, 'name' | 'command'>): CatalogPolicy => ({
+  schema: 'public',
+  table: 't',
+  roles: ['anon', 'authenticated'],
+  permissive: 'PERMISSIVE',
+  using: null,
+  withCheck: null,
+  ...p,
+});
+
+function catalog(policies: CatalogPolicy[], anon: string[], authenticated: string[]): Catalog {
+  return { policies, rowSecurityTables: [{ schema: 'public', table: 't', anon, authenticated }], functions: [], views: [] };
+}
+
+const disable = (c: Catalog) => deriveMutants(c).find((m) => m.kind === 'disable-row-security')!;
+
+describe('disable-row-security equivalence', () => {
+  it('a read-only table whose SELECT policy is `true` for both API roles: equivalent', () => {
+    const m = disable(catalog([policy({ name: 'read', command: 'SELECT', using: 'true' })], ['SELECT'], ['SELECT']));
+    expect(m.equivalent).toMatch(/SELECT.*always true/);
+  });
+
+  it('a `true` SELECT policy for authenticated only, while anon also holds SELECT: not equivalent', () => {
+    const m = disable(catalog([policy({ name: 'read', command: 'SELECT', roles: ['authenticated'], using: 'true' })], ['SELECT'], ['SELECT']));
+    expect(m.equivalent).toBeUndefined();
+  });
+
+  it('an INSERT grant whose policy checks something: not equivalent', () => {
+    const m = disable(
+      catalog([policy({ name: 'read', command: 'SELECT', using: 'true' }), policy({ name: 'ins', command: 'INSERT', roles: ['authenticated'], withCheck: 'is_actor()' })], ['SELECT'], ['SELECT', 'INSERT']),
+    );
+    expect(m.equivalent).toBeUndefined();
+  });
+
+  it('a FOR ALL policy `using (true)` covers every command (its USING doubles as WITH CHECK)', () => {
+    const m = disable(catalog([policy({ name: 'all', command: 'ALL', roles: ['public'], using: 'true' })], ['SELECT'], ['SELECT', 'INSERT', 'UPDATE', 'DELETE']));
+    expect(m.equivalent).toBeDefined();
+  });
+
+  it('an UPDATE policy `using (true) with check (owner = auth.uid())`: not equivalent', () => {
+    const m = disable(
+      catalog([policy({ name: 'read', command: 'SELECT', using: 'true' }), policy({ name: 'upd', command: 'UPDATE', using: 'true', withCheck: '(owner = auth.uid())' })], ['SELECT'], ['SELECT', 'UPDATE']),
+    );
+    expect(m.equivalent).toBeUndefined();
+  });
+
+  it('a restrictive policy on the table: not equivalent', () => {
+    const m = disable(
+      catalog([policy({ name: 'read', command: 'SELECT', using: 'true' }), policy({ name: 'only-live', command: 'SELECT', permissive: 'RESTRICTIVE', using: '(deleted_at IS NULL)' })], ['SELECT'], ['SELECT']),
+    );
+    expect(m.equivalent).toBeUndefined();
+  });
+});
+
+describe('policy equivalence', () => {
+  it('a DELETE policy no API role holds DELETE for, and widening an INSERT policy anon holds no INSERT on', () => {
+    const ms = deriveMutants(
+      catalog(
+        [
+          policy({ name: 'del', command: 'DELETE', roles: ['authenticated'], using: '(a AND b)' }),
+          policy({ name: 'ins', command: 'INSERT', roles: ['authenticated'], withCheck: 'is_actor()' }),
+        ],
+        ['SELECT'],
+        ['SELECT', 'INSERT'],
+      ),
+    );
+    expect(ms.filter((m) => m.name.startsWith('drop-conjunct-t-del')).every((m) => /no API role holds DELETE/.test(m.equivalent ?? ''))).toBe(true);
+    expect(ms.find((m) => m.name === 'widen-roles-t-ins')?.equivalent).toMatch(/anon holds no INSERT/);
+  });
+});
+
+describe('propertiesFor', () => {
+  it('runs the owning rule first: R14 for an ilike lookup, then the others naming the function', async () => {
+    const { propertiesFor } = await import('./run-auto.ts');
+    const { dataProperties } = await import('../../../packs/reference/properties.ts');
+    const [mutant] = deriveMutants({
+      policies: [],
+      rowSecurityTables: [],
+      views: [],
+      functions: [
+        {
+          schema: 'public',
+          name: 'vs_transfer_dept',
+          signature: 'public.vs_transfer_dept(p_id text, p_dept text, p_remarks jsonb)',
+          definition: 'create function public.vs_transfer_dept() as $$ update t set x = 1 where t.id = p_id $$',
+          executableByAnon: false,
+          executableByAuthenticated: true,
+        },
+      ],
+    });
+    expect(mutant.kind).toBe('equality-to-ilike');
+    const { list, covered } = propertiesFor(mutant, dataProperties);
+    expect(covered).toBe(true);
+    expect(list[0].id).toBe('R14');
+    expect(list.map((p) => p.id)).toContain('R06');
+  });
+});
+
+describe('equality-to-ilike equivalence', () => {
+  const fn = (args: string) => ({
+    schema: 'public',
+    name: 'f',
+    signature: `public.f(${args})`,
+    definition: 'create function public.f() as $$ select 1 from t where t.id = p_id $$',
+    executableByAnon: true,
+    executableByAuthenticated: true,
+  });
+  const ilike = (args: string) => deriveMutants({ policies: [], rowSecurityTables: [], views: [], functions: [fn(args)] }).find((m) => m.kind === 'equality-to-ilike')!;
+
+  it('a uuid or integer key: ilike on its text form is equality (equivalent)', () => {
+    expect(ilike('p_id uuid').equivalent).toMatch(/p_id is uuid/);
+    expect(ilike('p_other text, p_id bigint').equivalent).toMatch(/bigint/);
+  });
+
+  it('a text key: wildcards and case matter (not equivalent)', () => {
+    expect(ilike('p_id text').equivalent).toBeUndefined();
+    expect(ilike('p_id character varying').equivalent).toBeUndefined();
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * `policyfuzz mutants --auto`: derive variants from the target's own catalog, run the
+ * properties that concern each mutated object until one kills it, and explain survivors.
+ */
+import type { MigrationFile } from '../../db/migrations.ts';
+import type { DatabaseServer } from '../../db/providers/server.ts';
+import type { DataProperty } from '../../runner/data-property.ts';
+import { runCatalogProperty, type CatalogProperty } from '../../runner/catalog-property.ts';
+import { openEnvironment } from '../../runner/environment.ts';
+import { fitToTarget } from '../../runner/applicability.ts';
+import { runDataProperty } from '../../runner/run-data-property.ts';
+import type { Oracle } from '../../pack.ts';
+import type { FixturePlan } from '../../fixtures.ts';
+import { killMutant, type KillResult } from '../kill.ts';
+import { readCatalog } from './catalog.ts';
+import { deriveMutants, type AutoMutant } from './derive.ts';
+
+export const AUTO_MUTANT_SCHEMAS = ['public', 'passport', 'private'];
+
+export interface AutoKillResult extends KillResult {
+  kind: AutoMutant['kind'];
+  target: string;
+  /** For a survivor: why it may have survived (`equivalent: …` ones were not run). */
+  reason?: string;
+}
+
+/** The kill rate counts only variants that can change behaviour. */
+export function autoKillRate(results: AutoKillResult[]): { killed: number; total: number; equivalent: number } {
+  const equivalent = results.filter((r) => r.reason?.startsWith('equivalent:')).length;
+  return { killed: results.filter((r) => r.killedBy.length > 0).length, total: results.length - equivalent, equivalent };
+}
+
+/** The rule a kind of variant breaks: its property runs first among those naming the object, so the kill comes fast. */
+const OWNING_RULE: Partial<Record<AutoMutant['kind'], number>> = { 'equality-to-ilike': 14 };
+
+/** Properties whose tables or functions name the mutated object (the owning rule's first); all of them when none do. */
+export function propertiesFor(mutant: AutoMutant, properties: DataProperty[]): { list: DataProperty[]; covered: boolean } {
+  const object = mutant.target.replace(/^public\./, '').replace(/\(.*$/, '');
+  const bare = object.replace(/^[a-z_]+\./, '');
+  const covering = properties.filter((p) => p.tables.some((t) => t === object || t === bare) || (p.functions ?? []).some((f) => f === object || f === bare));
+  const owner = OWNING_RULE[mutant.kind];
+  const ordered = [...covering.filter((p) => p.rule === owner), ...covering.filter((p) => p.rule !== owner)];
+  return covering.length ? { list: ordered, covered: true } : { list: properties, covered: false };
+}
+
+export interface AutoOptions {
+  server: DatabaseServer;
+  migrations: MigrationFile[];
+  properties: DataProperty[];
+  oracle: Oracle;
+  seed: number;
+  runs: number;
+  onResult?: (r: AutoKillResult) => void;
+  /** A property left out because it already fails on the unmutated target. */
+  onExcluded?: (propertyId: string, why: string) => void;
+  /** A project's own schema (a config): its compatibility switch and fixture plan. */
+  supabaseCompat?: boolean;
+  fixtures?: Omit<FixturePlan, 'shapes'>;
+  /**
+   * Catalog properties (R15's function grants): checked first on a drop-revoke variant, which
+   * they kill in milliseconds. Only those that pass on the unmutated target are used.
+   */
+  catalogProperties?: CatalogProperty[];
+}
+
+export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
+  const base = await openEnvironment({ server: options.server, migrations: options.migrations, workers: 1, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures });
+  let mutants: AutoMutant[];
+  const grantChecks: CatalogProperty[] = [];
+  // A property that already fails on the unmutated target would "kill" every variant: leave it out.
+  const holding: DataProperty[] = [];
+  try {
+    mutants = deriveMutants(await readCatalog(base.workers[0].client, AUTO_MUTANT_SCHEMAS));
+    for (const listed of options.properties) {
+      const { property, missing } = fitToTarget(listed, base.cache);
+      if (missing.length) continue;
+      const r = await runDataProperty(base, property, { seed: options.seed, runs: options.runs, oracle: options.oracle });
+      if (r.status === 'passed') holding.push(listed);
+      else options.onExcluded?.(listed.id, r.failure?.message ?? r.note ?? r.status);
+    }
+    for (const property of (options.catalogProperties ?? []).filter((p) => p.rule === 15)) {
+      if ((await runCatalogProperty(base, property, { seed: options.seed, settings: options.oracle.settings })).status === 'passed') grantChecks.push(property);
+    }
+  } finally {
+    await base.close();
+  }
+  const results: AutoKillResult[] = [];
+  for (const mutant of mutants) {
+    if (mutant.equivalent) {
+      const result: AutoKillResult = { mutant: mutant.name, bug: mutant.description, verdicts: {}, killedBy: [], notes: [], kind: mutant.kind, target: mutant.target, reason: `equivalent: ${mutant.equivalent}` };
+      results.push(result);
+      options.onResult?.(result);
+      continue;
+    }
+    const { list, covered } = propertiesFor(mutant, holding);
+    const catalog = mutant.kind === 'drop-revoke' ? grantChecks : [];
+    const kill = await killMutant(
+      { name: mutant.name, bug: mutant.description, rules: [...new Set([...catalog.map((p) => p.id), ...list.map((p) => p.id)])], file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql }, edits: [] },
+      {
+        server: options.server,
+        migrations: options.migrations,
+        properties: list,
+        catalogProperties: catalog,
+        oracle: options.oracle,
+        seed: options.seed,
+        runs: options.runs,
+        supabaseCompat: options.supabaseCompat,
+        fixtures: options.fixtures,
+      },
+    );
+    const result: AutoKillResult = {
+      ...kill,
+      kind: mutant.kind,
+      target: mutant.target,
+      ...(kill.killedBy.length
+        ? {}
+        : {
+            reason: covered
+              ? `survived ${list.map((p) => p.id).join(', ')}: an equivalent variant, or a gap in those properties`
+              : `gap: no property names ${mutant.target}`,
+          }),
+    };
+    results.push(result);
+    options.onResult?.(result);
+  }
+  return results;
+}

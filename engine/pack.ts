@@ -1,0 +1,73 @@
+/**
+ * A pack is one application's intent: the models of its tables and functions, the settings
+ * where its spec is silent, the properties that check it, and the migrations and mutants that
+ * go with it. The engine runs any pack; it never imports one. The bundled reference application
+ * is the first pack (packs/reference/); a project writes its own next to its migrations.
+ */
+import type { z } from 'zod';
+import type { FunctionModel, PrivateFunction } from './model/function-model.ts';
+import type { TableModel } from './model/table-model.ts';
+import type { CatalogProperty } from './runner/catalog-property.ts';
+import type { DataProperty } from './runner/data-property.ts';
+
+/** What the oracle knows of an application: its tables and functions, and how fixtures are ordered. */
+export interface PackModel<S = any> {
+  /** By name (`schema.table` outside public). */
+  tables: Record<string, TableModel<S>>;
+  /** Callable functions by name (`schema.fn` outside public). */
+  functions: Record<string, FunctionModel<S>>;
+  /** Functions that exist but are not part of the API (rule 15 style grant checks). */
+  privateFunctions?: PrivateFunction[];
+  /** Foreign-key order: a row's references are written before it. */
+  fixtureOrder: readonly string[];
+}
+
+/** The model with one choice of settings: everything a prediction needs. */
+export interface Oracle<S = any> {
+  model: PackModel<S>;
+  settings: S;
+}
+
+export interface Pack<S = any> {
+  /** Short name, shown in reports (`reference`). */
+  name: string;
+  model: PackModel<S>;
+  /** Validates a config's `model` overrides; defaults fill in what is not given. */
+  settingsSchema: z.ZodType<S>;
+  properties: DataProperty<S>[];
+  catalogProperties?: CatalogProperty<S>[];
+  /** Absolute folder of the migrations this pack is written for (a project usually gives its own). */
+  migrations?: string;
+  /** Absolute folder of the pack's mutants (a rules folder with `<rule>/mutants/*.sql`, or flat). */
+  mutants?: string;
+}
+
+/** The pack's settings with `overrides` applied (errors are zod's, named by the caller). */
+export function packSettings<S>(pack: Pack<S>, overrides: unknown = {}): S {
+  return pack.settingsSchema.parse(overrides);
+}
+
+export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Oracle<S> {
+  return { model: pack.model, settings };
+}
+
+/** Identity helper for pack files: `export default definePack({...})` keeps the settings type. */
+export function definePack<S>(pack: Pack<S>): Pack<S> {
+  return pack;
+}
+
+/**
+ * A pack as the CLI first sees it: its name and folders, and how to load it. Loading is
+ * deferred to the command that needs it, so `--help` and bad input answer at once.
+ */
+export interface PackSource {
+  name: string;
+  migrations?: string;
+  mutants?: string;
+  load(): Promise<Pack>;
+}
+
+/** A pack already in hand, as a source. */
+export function packSource(pack: Pack): PackSource {
+  return { name: pack.name, migrations: pack.migrations, mutants: pack.mutants, load: async () => pack };
+}

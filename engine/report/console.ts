@@ -1,0 +1,93 @@
+/** What a person watching the terminal sees: a progress bar while cases run, then one row per property. */
+import cliProgress from 'cli-progress';
+import type { PropertyResult } from '../runner/result.ts';
+import type { Outcome } from '../model/outcome.ts';
+import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
+import type { SavedFailure } from '../failures/store.ts';
+
+export interface Progress {
+  tick(label: string): void;
+  stop(): void;
+}
+
+export function progressBar(total: number, stream: NodeJS.WriteStream = process.stderr): Progress {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: 'fuzzing [{bar}] {percentage}% | {value}/{total} cases | {property} | {duration_formatted}',
+      stream,
+      noTTYOutput: !stream.isTTY,
+      notTTYSchedule: 5000,
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0, { property: '' });
+  return {
+    tick(label) {
+      bar.increment(1, { property: label });
+    },
+    stop() {
+      bar.stop();
+    },
+  };
+}
+
+type Out = (line: string) => void;
+
+const STATUS_LABEL: Record<PropertyResult['status'], string> = { passed: 'PASS', failed: 'FAIL', 'not-applicable': 'N/A', error: 'ERROR' };
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+export function summaryTable(results: PropertyResult[]): string {
+  const header = ['property', 'status', 'cases', 'allowed', 'filtered', 'rejected', 'errored', 'time'];
+  const rows = results.map((r) => [
+    `${r.id} ${r.title}`,
+    STATUS_LABEL[r.status],
+    String(r.cases),
+    String(r.counts.allowed ?? '-'),
+    String(r.counts.filtered ?? '-'),
+    String(r.counts.rejected ?? '-'),
+    String(r.counts.errored ?? '-'),
+    `${(r.durationMs / 1000).toFixed(1)}s`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i])).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** How a failure can be replayed and where it was saved. */
+export interface SavedFor {
+  saved?: SavedFailure;
+  replay: string;
+}
+
+/** Each failure with the model's prediction and the database's answer side by side, its case and how to replay it. */
+export function printFailures(results: PropertyResult[], saved: Map<string, SavedFor>, out: Out): void {
+  for (const r of results) {
+    if (r.status === 'failed' && r.failure) {
+      const s = saved.get(r.id) ?? { replay: '' };
+      const actual = actualOutcomeOf(r.failure.actual);
+      out(`\n${r.id} FAILED: ${r.failure.message}`);
+      if (r.failure.expected === undefined && r.failure.actual === undefined) {
+        // A catalog finding: the message says it all.
+      } else if (r.area === 'data') {
+        out(`  model:    ${describeOutcome(r.failure.expected as Outcome)}`);
+        out(`  database: ${actual ? describeOutcome(actual) : JSON.stringify(r.failure.actual)}`);
+      } else {
+        out(`  expected: ${JSON.stringify(r.failure.expected)}`);
+        out(`  target:   ${JSON.stringify(r.failure.actual)}`);
+      }
+      out(`  case:     ${JSON.stringify(r.failure.counterexample)}`);
+      if (s.replay) out(`  replay:   ${s.replay}`);
+      if (s.saved) {
+        out(`  saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
+        if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);
+        if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into packs/reference/regressions/ as a .test.ts)`);
+      }
+    } else if (r.note && r.status !== 'passed') {
+      out(`\n${r.id} ${r.status === 'error' ? 'ERROR' : r.status === 'not-applicable' ? 'N/A' : 'FAIL'}: ${r.note}`);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * JUnit XML for CI: one test suite per area, one test case per property. A failure carries the
+ * model-vs-database difference, the shrunk case and the command that replays it.
+ */
+import { describeOutcome, actualOutcomeOf } from '../failures/describe.ts';
+import type { Outcome } from '../model/outcome.ts';
+import type { FailureSummary, PropertySummary, RunSummary } from './summary.ts';
+
+export function xmlEscape(text: string): string {
+  // XML 1.0 cannot carry most control characters at all, even escaped.
+  return text
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+function isOutcome(v: unknown): v is Outcome {
+  return !!v && typeof v === 'object' && 'kind' in v;
+}
+
+export function failureText(f: FailureSummary): string {
+  const actual = actualOutcomeOf(f.actual);
+  return [
+    f.message,
+    '',
+    `model:    ${isOutcome(f.expected) ? describeOutcome(f.expected) : JSON.stringify(f.expected)}`,
+    `database: ${actual ? describeOutcome(actual) : JSON.stringify(f.actual)}`,
+    '',
+    `case:     ${JSON.stringify(f.case)}`,
+    '',
+    `replay:   ${f.replay}`,
+    ...(f.file ? [`saved:    ${f.file}${f.reproSql !== null ? ` (repro: ${f.file.replace(/\.json$/, '.sql')})` : ''}`] : []),
+  ].join('\n');
+}
+
+function testCase(p: PropertySummary): string {
+  const attrs = `classname="policyfuzz.${p.area}" name="${xmlEscape(`${p.id} ${p.title}`)}" time="${(p.durationMs / 1000).toFixed(3)}"`;
+  const props = `<properties><property name="cases" value="${p.cases}"/>${Object.entries(p.counts)
+    .map(([k, v]) => `<property name="${xmlEscape(k)}" value="${v}"/>`)
+    .join('')}</properties>`;
+  switch (p.status) {
+    case 'passed':
+      return `    <testcase ${attrs}>${props}${p.note ? `<system-out>${xmlEscape(p.note)}</system-out>` : ''}</testcase>`;
+    case 'not-applicable':
+      return `    <testcase ${attrs}><skipped message="${xmlEscape(p.note ?? 'not applicable')}"/></testcase>`;
+    case 'error':
+      return `    <testcase ${attrs}>${props}<error message="${xmlEscape(p.note ?? 'could not run')}">${xmlEscape(p.note ?? '')}</error></testcase>`;
+    case 'failed': {
+      const body = p.failures.length ? p.failures.map(failureText).join('\n\n----\n\n') : (p.note ?? 'failed');
+      const message = p.failures[0]?.message.split('\n')[0] ?? p.note ?? 'failed';
+      return `    <testcase ${attrs}>${props}<failure message="${xmlEscape(message)}" type="PropertyFailure">${xmlEscape(body)}</failure></testcase>`;
+    }
+  }
+}
+
+export function junitXml(summary: RunSummary): string {
+  const areas = (['data', 'sso'] as const).filter((a) => summary.properties.some((p) => p.area === a));
+  const suites = areas.map((area) => {
+    const list = summary.properties.filter((p) => p.area === area);
+    const n = (s: PropertySummary['status']) => list.filter((p) => p.status === s).length;
+    const time = list.reduce((t, p) => t + p.durationMs, 0) / 1000;
+    return [
+      `  <testsuite name="policyfuzz ${area === 'data' ? 'data layer' : 'SSO'}" tests="${list.length}" failures="${n('failed')}" errors="${n('error')}" skipped="${n('not-applicable')}" time="${time.toFixed(3)}" timestamp="${summary.startedAt.replace(/Z$/, '')}">`,
+      ...list.map(testCase),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  const all = summary.properties;
+  const count = (s: PropertySummary['status']) => all.filter((p) => p.status === s).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="policyfuzz" tests="${all.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('not-applicable')}" time="${(summary.durationMs / 1000).toFixed(3)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,37 @@
+/**
+ * A catalog property: a rule checked once per run against the database's catalog rather than
+ * case by case (rules 15 and 16: who may execute every function, which grants every table
+ * holds). Reported as a PropertyResult like a data property: `cases` is the number of catalog
+ * objects checked, counts.allowed the grants the model expects and found, counts.rejected the
+ * grants it expects absent and found absent; any finding fails the property.
+ */
+import type pg from 'pg';
+import type { Environment } from './environment.ts';
+import type { PropertyResult } from './result.ts';
+import type { CatalogComparison } from '../checker/catalog.ts';
+
+export interface CatalogProperty<S = any> {
+  id: string;
+  rule: number;
+  title: string;
+  check: (client: pg.Client, settings: S) => Promise<CatalogComparison & { objects: number }>;
+}
+
+export async function runCatalogProperty(env: Environment, property: CatalogProperty, options: { seed: number; settings: unknown }): Promise<PropertyResult> {
+  const started = Date.now();
+  const worker = env.workers[0];
+  await worker.tx.flush();
+  const base = { id: property.id, title: `${property.title} (catalog)`, area: 'data' as const, seed: options.seed };
+  try {
+    const r = await property.check(worker.client, options.settings);
+    const result = { ...base, cases: r.objects, counts: { allowed: r.granted, filtered: 0, rejected: r.withheld, errored: 0 }, durationMs: Date.now() - started };
+    if (r.findings.length === 0) return { ...result, status: 'passed' };
+    return {
+      ...result,
+      status: 'failed',
+      failure: { seed: options.seed, path: '', counterexample: r.findings, message: `${r.findings.length} catalog finding(s):\n  ${r.findings.join('\n  ')}` },
+    };
+  } catch (e) {
+    return { ...base, cases: 0, counts: {}, durationMs: Date.now() - started, status: 'error', note: `harness error: ${(e as Error).message}` };
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Everything a run needs from the database side, started in order and stopped in reverse:
+ * a server (provider chain), a template built from the migrations (plus a mutant, if any),
+ * one cloned database and connection per worker, and the PostgREST schema cache.
+ */
+import pg from 'pg';
+import { EnvironmentError } from '../errors.ts';
+import { prepareTemplate, type PreparedTemplate } from '../db/databases.ts';
+import type { MigrationFile } from '../db/migrations.ts';
+import { startDatabaseServer, type DatabaseServer, type ServerChoice } from '../db/providers/index.ts';
+import { CaseTransaction } from '../executor/case-transaction.ts';
+import { loadSchemaCache, type SchemaCache } from '../executor/schema-cache.ts';
+import { REFERENCE_PLAN, type FixturePlan } from '../fixtures.ts';
+import { readTableShapes } from '../introspection/table-shapes.ts';
+
+export const EXPOSED_SCHEMAS = ['public', 'passport'];
+
+export interface Worker {
+  client: pg.Client;
+  tx: CaseTransaction;
+}
+
+export interface Environment {
+  server: DatabaseServer;
+  template: PreparedTemplate;
+  cache: SchemaCache;
+  workers: Worker[];
+  /** Milliseconds from start until the workers were ready. */
+  startupMs: number;
+  close(): Promise<void>;
+}
+
+export interface EnvironmentOptions extends ServerChoice {
+  migrations: MigrationFile[];
+  extra?: MigrationFile[];
+  workers?: number;
+  supabaseCompat?: boolean;
+  /** Reuse a server someone else owns (tests share one); it is not stopped by close(). */
+  server?: DatabaseServer;
+  /**
+   * A project's own schema: complete fixture rows from its catalog (NOT NULL columns the model
+   * does not know), and write users / bypass triggers as its config says. Absent: the reference way.
+   */
+  fixtures?: Omit<FixturePlan, 'shapes'>;
+}
+
+export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
+  const started = Date.now();
+  const server = options.server ?? (await startDatabaseServer(options));
+  const ownServer = !options.server;
+  let template: PreparedTemplate | undefined;
+  const workers: Worker[] = [];
+  try {
+    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat: options.supabaseCompat });
+    const urls = await template.cloneForWorkers(options.workers ?? 1);
+    let cache: SchemaCache | undefined;
+    let plan: FixturePlan | undefined;
+    for (const url of urls) {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+      } catch (e) {
+        throw new EnvironmentError(`cannot connect a worker: ${(e as Error).message}`);
+      }
+      cache ??= await loadSchemaCache(client, EXPOSED_SCHEMAS);
+      plan ??= options.fixtures ? { ...options.fixtures, shapes: await readTableShapes(client, [...EXPOSED_SCHEMAS, 'auth']) } : REFERENCE_PLAN;
+      workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
+    }
+    const tpl = template;
+    return {
+      server,
+      template: tpl,
+      cache: cache!,
+      workers,
+      startupMs: Date.now() - started,
+      async close() {
+        for (const w of workers) await w.client.end().catch(() => {});
+        await tpl.drop();
+        if (ownServer) await server.stop();
+      },
+    };
+  } catch (e) {
+    for (const w of workers) await w.client.end().catch(() => {});
+    await template?.drop();
+    if (ownServer) await server.stop();
+    throw e;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * Rows and PATCH bodies for any table, read from its TableModel (rule 1 is generic: a column
+ * the model lists is patched without anyone writing a generator for it). Values follow the
+ * column type; a column with a CHECK draws mostly from the settings' vocabularies that pass it;
+ * uuid columns draw from the case's people, so references to auth.users always resolve.
+ */
+import fc from 'fast-check';
+import type { Json, Row } from '../../../engine/model/json.ts';
+import type { ModelSettings } from '../model/settings.ts';
+import type { ColumnSpec, TableModel } from '../../../engine/model/table-model.ts';
+import type { World } from '../../../engine/model/world.ts';
+import { fakerValue } from './faker.ts';
+import { peopleWorld, type Person } from './identities.ts';
+
+// Text whose content no rule reads does not shrink: a failing case shrinks in few tries.
+const words = fc.noShrink(fakerValue((f) => f.lorem.words({ min: 1, max: 4 }), 'loremWords'));
+const url = fc.noShrink(fakerValue((f) => f.internet.url(), 'url'));
+const TRICKY = ['', ' ', "O'Brien", '%', '_', '\\', '"quoted"', 'a,b', '(x)', 'UPPER', 'ünïcödé'];
+const TIMESTAMPS = ['2024-01-01T00:00:00+00:00', '2025-06-30T12:30:00+00:00'];
+
+/** Every string the settings name (roles, statuses, permissions, departments, …). */
+export function vocabulary(settings: ModelSettings): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.add(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(settings);
+  return [...out];
+}
+
+export interface ValueContext {
+  settings: ModelSettings;
+  /** ids of the case's people (auth.users): uuid columns draw from these. */
+  ids: string[];
+  /** Only values the column's CHECK and NOT NULL accept (fixtures). */
+  valid?: boolean;
+}
+
+function freshValue(col: ColumnSpec, vc: ValueContext): fc.Arbitrary<Json> {
+  const { settings } = vc;
+  switch (col.type) {
+    case 'uuid':
+      return fc.constantFrom(...vc.ids);
+    case 'text': {
+      if (col.check) {
+        const ok = vocabulary(settings).filter((v) => col.check!(v, settings));
+        if (ok.length && vc.valid) return fc.constantFrom(...ok);
+        if (ok.length) return fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...ok) }, { weight: 1, arbitrary: fc.constantFrom(...vocabulary(settings), ...TRICKY) });
+      }
+      return fc.oneof({ weight: 4, arbitrary: words }, { weight: 1, arbitrary: url }, { weight: 1, arbitrary: fc.constantFrom(...TRICKY) });
+    }
+    case 'text[]':
+      return fc.array(fc.oneof(url, fc.constantFrom(...settings.permissions)), { maxLength: 3 });
+    case 'boolean':
+      return fc.boolean();
+    case 'integer':
+    case 'numeric': {
+      const n = fc.integer({ min: 0, max: 5000 });
+      const checked = col.check ? n.filter((v) => col.check!(v, settings)) : n;
+      return vc.valid ? checked : fc.oneof({ weight: 9, arbitrary: checked }, { weight: 1, arbitrary: fc.constant(-1) });
+    }
+    case 'timestamptz':
+      return fc.constantFrom(...TIMESTAMPS);
+    case 'jsonb':
+      return fc.array(fc.record({ event: fc.constantFrom('created', 'slip_uploaded', 'verified', 'note'), by: fc.constantFrom('buyer', 'staff', 'system') }), { maxLength: 2 });
+  }
+}
+
+/** A value for `col`: fresh, sometimes null where allowed, sometimes the stored one (a no-op). */
+export function columnValue(col: ColumnSpec, vc: ValueContext, current?: Row): fc.Arbitrary<Json> {
+  const fresh = freshValue(col, vc);
+  const nullable = col.nullable || (!vc.valid && !col.serverAssigned);
+  const withNull = nullable ? fc.option(fresh, { nil: null, freq: col.nullable ? 3 : 12 }) : fresh;
+  if (current && col.name in current) return fc.oneof({ weight: 1, arbitrary: fc.constant(current[col.name]) }, { weight: 3, arbitrary: withNull });
+  return withNull;
+}
+
+/** Columns a row or a PATCH may name: every column but the generated ones. */
+export function writableColumns(model: TableModel): ColumnSpec[] {
+  return model.columns.filter((c) => !c.generated);
+}
+
+/** A valid row (fixture) of any table: server-assigned NOT NULL columns are left to their defaults. */
+export function tableRow(model: TableModel, vc: ValueContext): fc.Arbitrary<Row> {
+  const cols = writableColumns(model).filter((c) => !(c.serverAssigned && !c.nullable) || model.primaryKey.includes(c.name));
+  const value = (c: ColumnSpec) => (c.type === 'uuid' && model.primaryKey.includes(c.name) ? fc.noShrink(fc.uuid({ version: 4 })) : columnValue(c, { ...vc, valid: true }));
+  return fc.tuple(...cols.map(value)).map((values) => Object.fromEntries(cols.map((c, i) => [c.name, values[i]])));
+}
+
+/** A PATCH naming a subset of the table's columns (mostly one to three), privileged ones included. */
+export function tablePatch(model: TableModel, vc: ValueContext, current?: Row, focus: string[] = [], editable: readonly string[] = []): fc.Arbitrary<Row> {
+  const names = writableColumns(model).map((c) => c.name);
+  const guarded = names.filter((n) => !editable.includes(n));
+  const allowed = names.filter((n) => editable.includes(n));
+  const subset = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...names).map((n) => [n]) },
+    { weight: 2, arbitrary: fc.shuffledSubarray(names, { minLength: 1, maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.subarray(names, { minLength: 1 }) },
+    ...(focus.length ? [{ weight: 3, arbitrary: fc.shuffledSubarray(focus, { minLength: 1, maxLength: 2 }) }] : []),
+    // One column outside the allow-list, alone or with allowed ones: a guard that misses it is seen.
+    ...(editable.length && guarded.length
+      ? [{ weight: 4, arbitrary: fc.tuple(fc.constantFrom(...guarded), fc.shuffledSubarray(allowed, { maxLength: 2 })).map(([g, a]) => [g, ...a]) }]
+      : []),
+  );
+  return subset.chain((cols) =>
+    fc.tuple(...cols.map((n) => columnValue(model.columns.find((c) => c.name === n)!, vc, current))).map((values) => Object.fromEntries(cols.map((c, i) => [c, values[i]]))),
+  );
+}
+
+/**
+ * The rows a case of a table starts from, given its people. Tables whose rows need more than
+ * people (other tables they reference) register their own here.
+ */
+export type OwnerTableWorld = (model: TableModel, settings: ModelSettings, list: Person[]) => fc.Arbitrary<World>;
+
+const defaultWorld: OwnerTableWorld = (model, settings, list) =>
+  fc
+    .noShrink(
+      fc.uniqueArray(tableRow(model, { settings, ids: list.map((p) => p.id) }), {
+      minLength: 1,
+      maxLength: 4,
+        selector: (r) => model.primaryKey.map((k) => JSON.stringify(r[k] ?? null)).join('|'),
+      }),
+    )
+    .map((rows) => ({ ...peopleWorld(list), [model.table]: rows }));
+
+export const ownerTableWorlds: Record<string, OwnerTableWorld> = {
+  users: (_model, _settings, list) => fc.constant(peopleWorld(list)),
+};
+
+export function ownerTableWorld(model: TableModel, settings: ModelSettings, list: Person[]): fc.Arbitrary<World> {
+  return (ownerTableWorlds[model.table] ?? defaultWorld)(model, settings, list);
+}

@@ -1,0 +1,104 @@
+/**
+ * Projects (rule 10): projects with documents and files, sign requests between the people
+ * (actors and professors, any status), settings rows; and the writes rule 10 is about: a file
+ * upload (signed or not, by oneself or in someone else's name, to an addressed project or not),
+ * a sign request, a project or document.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../../../engine/model/caller.ts';
+import type { Row } from '../../../engine/model/json.ts';
+import type { ApiRequest } from '../../../engine/model/request.ts';
+import type { World } from '../../../engine/model/world.ts';
+import type { Person } from './identities.ts';
+
+const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
+
+export interface ProjectWorld {
+  projects: Row[];
+  documents: Row[];
+  files: Row[];
+  signRequests: Row[];
+  settings: Row[];
+}
+
+export function projectWorld(list: Person[]): fc.Arbitrary<ProjectWorld> {
+  const ids = list.map((p) => p.id);
+  return fc.uniqueArray(fixedId, { minLength: 1, maxLength: 3 }).chain((projectIds) =>
+    fc.record({
+      projects: fc.constant(projectIds.map((id, i) => ({ id, title: `Project ${i + 1}`, owner_id: ids[i % ids.length] }))),
+      documents: fc.array(fc.noShrink(fc.record({ id: fixedId, project_id: fc.constantFrom(...projectIds), title: fc.constantFrom('Proposal', 'Budget'), body: fc.option(fc.string({ maxLength: 10 }), { nil: null }) })), { maxLength: 3 }),
+      files: fc.array(fc.noShrink(fc.record({ id: fixedId, project_id: fc.constantFrom(...projectIds), path: fc.constantFrom('a.pdf', 'b/c.pdf'), kind: fc.constantFrom('file', 'signed'), uploaded_by: fc.option(fc.constantFrom(...ids), { nil: null }) })), { maxLength: 3 }),
+      signRequests: fc.array(
+        fc.noShrink(fc.record({ id: fixedId, project_id: fc.constantFrom(...projectIds), actor_id: fc.constantFrom(...ids), professor_id: fc.constantFrom(...ids), status: fc.constantFrom('pending', 'pending', 'signed', 'declined') })),
+        { maxLength: 4 },
+      ),
+      settings: fc.uniqueArray(fc.record({ key: fc.constantFrom('signing_open', 'deadline', 'reviewers'), value: fc.constantFrom<Row['value']>(true, '2024-06-01', ['a', 'b']) }), { maxLength: 2, selector: (r) => r.key }),
+    }),
+  );
+}
+
+export function projectRows(w: ProjectWorld): World {
+  return { projects: w.projects, project_documents: w.documents, project_files: w.files, project_sign_requests: w.signRequests, project_settings: w.settings };
+}
+
+export const PROJECT_READABLE = ['projects', 'project_documents', 'project_files', 'project_sign_requests', 'project_settings'] as const;
+
+export function projectRead(w: ProjectWorld): fc.Arbitrary<ApiRequest> {
+  return fc.record({
+    table: fc.constantFrom(...PROJECT_READABLE),
+    byProject: fc.boolean(),
+    project: fc.constantFrom(...w.projects.map((p) => p.id as string)),
+  }).map(({ table, byProject, project }): ApiRequest => ({
+    kind: 'select',
+    table,
+    columns: '*',
+    filters: byProject && table !== 'projects' && table !== 'project_settings' ? [{ column: 'project_id', op: 'eq', value: project }] : [],
+  }));
+}
+
+/** A write of rule 10, aimed mostly at a professor's signed-file upload. */
+export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller): fc.Arbitrary<ApiRequest> {
+  const ids = list.map((p) => p.id);
+  const self = caller.kind === 'user' ? [caller.id] : [];
+  // Projects a pending request addresses the caller on, first.
+  const addressed = w.signRequests.filter((r) => r.professor_id === (caller.kind === 'user' ? caller.id : null) && r.status === 'pending').map((r) => r.project_id as string);
+  const project = fc.oneof(
+    ...(addressed.length ? [{ weight: 3, arbitrary: fc.constantFrom(...addressed) }] : []),
+    { weight: 2, arbitrary: fc.constantFrom(...w.projects.map((p) => p.id as string)) },
+  );
+  // The person a row names (a file's uploader, a request's actor): the caller or someone else;
+  // only the caller may pass the row rules. An uploader may also be no one.
+  const others = ids.filter((id) => !self.includes(id));
+  const named = fc.oneof(
+    ...(self.length ? [{ weight: 3, arbitrary: fc.constantFrom(...self) }] : []),
+    ...(others.length ? [{ weight: 2, arbitrary: fc.constantFrom(...others) }] : []),
+  );
+  const uploader = fc.oneof({ weight: 5, arbitrary: named.map((id): string | null => id) }, { weight: 1, arbitrary: fc.constant<string | null>(null) });
+  const returning = fc.constantFrom('representation' as const, 'minimal' as const);
+  return fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc
+        .record({ id: fixedId, project_id: project, path: fc.constantFrom('signed.pdf', 'x.pdf'), kind: fc.constantFrom('signed', 'signed', 'file'), uploaded_by: uploader, returning })
+        .map(({ returning: r, ...row }): ApiRequest => ({ kind: 'insert', table: 'project_files', rows: [row], returning: r })),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .record({ id: fixedId, project_id: project, actor_id: named, professor_id: fc.constantFrom(...ids), returning })
+        .map(({ returning: r, ...row }): ApiRequest => ({ kind: 'insert', table: 'project_sign_requests', rows: [row], returning: r })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ id: fixedId, project_id: project, title: fc.constant('Minutes'), returning })
+        .map(({ returning: r, ...row }): ApiRequest => ({ kind: 'insert', table: 'project_documents', rows: [row], returning: r })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ id: fixedId, title: fc.constant('New project'), returning })
+        .map(({ returning: r, ...row }): ApiRequest => ({ kind: 'insert', table: 'projects', rows: [row], returning: r })),
+    },
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * Shop orders (rule 4): order rows from the table model (every status, amounts, timelines,
+ * slips), and buyer-style PATCHes that mostly name the columns rule 4 is about — the ones a
+ * buyer may not touch (amounts, admin_note, timeline, status paid) and the ones they may
+ * (slips, order details, status within their window).
+ */
+import fc from 'fast-check';
+import type { Row } from '../../../engine/model/json.ts';
+import type { ModelSettings } from '../model/settings.ts';
+import { shopOrdersTable } from '../model/tables/shop-orders.ts';
+import type { Person } from './identities.ts';
+import { tablePatch, tableRow } from './patches.ts';
+
+export const RULE4_COLUMNS = ['total', 'subtotal', 'fee', 'admin_note', 'timeline', 'status', 'payment_slips', 'shipping_name', 'shipping_address', 'buyer_note'];
+
+export function shopOrderRow(settings: ModelSettings, list: Person[]): fc.Arbitrary<Row> {
+  return tableRow(shopOrdersTable, { settings, ids: list.map((p) => p.id) });
+}
+
+export function shopOrders(settings: ModelSettings, list: Person[], max = 4): fc.Arbitrary<Row[]> {
+  return fc.noShrink(fc.uniqueArray(shopOrderRow(settings, list), { minLength: 1, maxLength: max, selector: (r) => r.id }));
+}
+
+/** A PATCH of an order, biased to rule 4's columns; status, when named, is often paid or a window status. */
+export function shopPatch(settings: ModelSettings, list: Person[], current?: Row): fc.Arbitrary<Row> {
+  const window = settings.shop.buyerEditableStatuses;
+  return fc
+    .tuple(
+      tablePatch(shopOrdersTable, { settings, ids: list.map((p) => p.id) }, current, RULE4_COLUMNS),
+      fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('paid') }, { weight: 1, arbitrary: fc.constantFrom(...window) }),
+    )
+    .map(([patch, status]) => ('status' in patch && status !== undefined ? { ...patch, status } : patch));
+}

@@ -1,0 +1,119 @@
+/**
+ * People for the person model (rules 17, 18, 20): signed-up identities with a users row of a
+ * chosen role mix, student records whose e-mail is the identity's auth e-mail written with case
+ * flips and padding (the comparison is lower(trim(…))), records of people who never signed up,
+ * change requests with distinct timestamps, and identity conflicts.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../../../engine/model/caller.ts';
+import type { Row } from '../../../engine/model/json.ts';
+import type { ModelSettings } from '../model/settings.ts';
+import type { World } from '../../../engine/model/world.ts';
+import { emailAddress, personName } from './faker.ts';
+import { userRow, type Person } from './identities.ts';
+
+/** Ids and names never shrink: which uuid or name a row has is irrelevant to every rule here, and shrinking them costs a database case per step. */
+const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
+
+export const studentNumber = fc.noShrink(fc.integer({ min: 60_000_000, max: 69_999_999 }).map(String));
+
+/** A signed-up identity whose users row (when present) has a role drawn from `roles` (null allowed). */
+export function personWithRole(settings: ModelSettings, roles: readonly (string | null)[]): fc.Arbitrary<Person> {
+  return fc
+    .record({ id: fixedId, email: fc.noShrink(emailAddress), role: fc.constantFrom(...roles), hasProfile: fc.nat(9) })
+    .chain(({ id, email, role, hasProfile }) =>
+      hasProfile === 0 ? fc.constant<Person>({ id, email }) : userRow(settings, id, email).map((profile): Person => ({ id, email, profile: { ...profile, role } })),
+    );
+}
+
+export function peopleWithRoles(settings: ModelSettings, roles: readonly (string | null)[], min = 1, max = 4): fc.Arbitrary<Person[]> {
+  return fc.uniqueArray(personWithRole(settings, roles), { minLength: min, maxLength: max, selector: (p) => p.email });
+}
+
+/** The same e-mail as Postgres' lower(trim(…)) reads it, written differently. */
+export function emailVariant(email: string): fc.Arbitrary<string> {
+  return fc.constantFrom(email, email.toUpperCase(), ` ${email}`, `${email} `, email.replace(/^./, (c) => c.toUpperCase()));
+}
+
+export function personCaller(p: Person): Caller {
+  return { kind: 'user', id: p.id, email: p.email };
+}
+
+/** Mostly one of the people; sometimes anon or the server context. */
+export function callerFrom(list: Person[], others = 1): fc.Arbitrary<Caller> {
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...list).map(personCaller) },
+    { weight: others, arbitrary: fc.constant<Caller>({ kind: 'anon' }) },
+    { weight: others, arbitrary: fc.constant<Caller>({ kind: 'service' }) },
+  );
+}
+
+export function peopleRows(list: Person[]): World {
+  return {
+    'auth.users': list.map((p) => ({ id: p.id, email: p.email })),
+    users: list.flatMap((p) => (p.profile ? [p.profile] : [])),
+  };
+}
+
+/** Student records: most people have one (their auth e-mail, written differently); plus strangers. */
+export function studentRecords(list: Person[]): fc.Arbitrary<Row[]> {
+  const own = fc.tuple(
+    ...list.map((p) =>
+      fc.option(
+        fc.noShrink(fc.record({ id: fixedId, email: emailVariant(p.email), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }), major: fc.option(fc.constantFrom('CS', 'EE', 'Law', 'Art'), { nil: null }) })),
+        { nil: undefined, freq: 4 },
+      ),
+    ),
+  );
+  const strangers = fc.array(
+    fc.noShrink(fc.record({ id: fixedId, email: fc.noShrink(emailAddress.map((e) => `x.${e}`)), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.constant(null), major: fc.constant(null) })),
+    { maxLength: 2 },
+  );
+  return fc.tuple(own, strangers).map(([mine, others]) => {
+    const rows = [...mine.filter((r): r is NonNullable<typeof r> => r !== undefined), ...others];
+    const seen = new Set<string>();
+    return rows.filter((r) => {
+      const key = r.email.trim().toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  });
+}
+
+const BASE = Date.UTC(2024, 0, 1);
+
+/** Change requests over the records, with distinct created_at (minutes apart, in random order). */
+export function changeRequests(settings: ModelSettings, records: Row[], max = 16, min = 0): fc.Arbitrary<Row[]> {
+  if (records.length === 0) return fc.constant([]);
+  return fc
+    .uniqueArray(
+      fc.noShrink(fc.record({
+        id: fixedId,
+        minute: fc.integer({ min: 0, max: 100_000 }),
+        student_record_id: fc.constantFrom(...records.map((r) => r.id as string)),
+        field: fc.constantFrom('major', 'full_name', 'year', 'student_id'),
+        requested_value: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
+        status: fc.constantFrom(...settings.students.statuses),
+        admin_note: fc.option(fc.constantFrom('ok', 'needs proof', 'typo fixed', 'denied: mismatch'), { nil: null }),
+        applied_value: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
+      })),
+      { minLength: min, maxLength: max, selector: (r) => r.minute },
+    )
+    .map((list) =>
+      list.map(({ minute, ...r }) => ({ ...r, created_at: new Date(BASE + minute * 60_000).toISOString() })),
+    );
+}
+
+export function identityConflicts(records: Row[], max = 4): fc.Arbitrary<Row[]> {
+  if (records.length === 0) return fc.constant([]);
+  return fc.array(
+    fc.noShrink(fc.record({
+      id: fixedId,
+      person_id: fc.constantFrom(...records.map((r) => r.id as string)),
+      kind: fc.constantFrom('duplicate_email', 'student_id_mismatch', 'name_mismatch'),
+      detail: fc.option(fc.constantFrom('two accounts', 'check registrar'), { nil: null }),
+    })),
+    { maxLength: max },
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * Rule 7 (with 3, 6, 9, 12, 13 along the way) over VS ticket lifecycles: model-based sequences
+ * generated with `fc.commands` (vs-commands.ts) — submit, submitter and handler updates,
+ * transfer, publish, merge, soft delete, read again by anyone on every read path — in a world
+ * with a fixed cast: two submitters, vs_staff, a vp_admin of each of two departments, a handler
+ * through the `vs` permission only, a users row with a null role, anon and the server context.
+ *
+ * How fast-check's model-based testing fits a runner that checks plain-data cases:
+ * - `fc.commands` generates and shrinks the command lists (shrinking drops commands or shrinks
+ *   a command's choices);
+ * - the arbitrary maps each list to a plain `DataCase`: `fc.modelRun` runs the commands on the
+ *   model alone (the recorder predicts each step and keeps it), so every step is computed from
+ *   the state the earlier commands reached. This also marks, deterministically, which commands
+ *   ran (their `check` held): fast-check's shrinker keeps only those, and a `--path` replay walks
+ *   the same shrink tree without the database;
+ * - the case carries the model run as a non-enumerable hook (data-case.ts `withModelRun`):
+ *   checkCase runs it with `fc.asyncModelRun` against the case transaction, each command's step
+ *   predicted, sent, compared, a disagreement thrown as CaseMismatch. The steps it sends are
+ *   the case's steps (checked);
+ * - saved failures, replays and `.sql` repros see only `{ world, steps }` and run unchanged.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../../../engine/model/caller.ts';
+import type { Row } from '../../../engine/model/json.ts';
+import { predict } from '../model/predict.ts';
+import type { ModelSettings } from '../model/settings.ts';
+import type { World } from '../../../engine/model/world.ts';
+import { peopleWorld, type Person } from '../generators/identities.ts';
+import { vsCategory, vsTicket, VS_TICKET_IDS } from '../generators/vs-world.ts';
+import { withModelRun, type DataCase, type DataStep } from '../../../engine/runner/data-case.ts';
+import { lifecycleCommandArbs, type CastKey, type LifecycleModel, type LifecycleReal } from './vs-commands.ts';
+
+const uuid = (n: number) => `1f000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+function person(n: number, role: string | null, department: string | null, permissions: string[] = []): Person {
+  const id = uuid(n);
+  const email = `lifecycle${n}@example.test`;
+  return {
+    id,
+    email,
+    profile: { id, email, display_name: null, avatar_url: null, phone: null, role, department, permissions, managed_permissions: [] },
+  };
+}
+
+/** The fixed cast, from the settings' vocabularies (departments A and B are the first two). */
+export function lifecycleCast(settings: ModelSettings): { people: Person[]; callers: Record<CastKey, Caller> } {
+  const { handlerRoles, deptScopedRoles, handlerPermission } = settings.vs;
+  const [A, B] = settings.departments;
+  const unrestricted = handlerRoles.find((r) => !deptScopedRoles.includes(r) && settings.staffRoles.includes(r)) ?? handlerRoles[0];
+  const scoped = deptScopedRoles[0] ?? unrestricted;
+  const plain = settings.roles.find((r) => !handlerRoles.includes(r) && !settings.staffRoles.includes(r)) ?? settings.roles[0];
+  const cast: Record<Exclude<CastKey, 'anon' | 'service'>, Person> = {
+    sub1: person(1, plain, A),
+    sub2: person(2, plain, B),
+    staff: person(3, unrestricted, null),
+    vpA: person(4, scoped, A),
+    vpB: person(5, scoped, B),
+    permA: person(6, plain, A, [handlerPermission]),
+    nullRole: person(7, null, A),
+  };
+  const user = (p: Person): Caller => ({ kind: 'user', id: p.id, email: p.email });
+  const callers = {
+    ...(Object.fromEntries(Object.entries(cast).map(([k, p]) => [k, user(p)])) as Record<Exclude<CastKey, 'anon' | 'service'>, Caller>),
+    anon: { kind: 'anon' } as Caller,
+    service: { kind: 'service' } as Caller,
+  };
+  return { people: Object.values(cast), callers };
+}
+
+/** The world a lifecycle starts from: the cast, a public category (+ maybe another), 2–3 tickets. */
+export function lifecycleWorld(settings: ModelSettings, people: Person[]): fc.Arbitrary<World> {
+  const wifi: Row = { id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true };
+  return fc
+    .tuple(fc.option(vsCategory('dorm'), { nil: undefined }), fc.integer({ min: 2, max: 3 }))
+    .chain(([dorm, n]) => {
+      const ids = VS_TICKET_IDS.slice(0, n);
+      // Mostly the public category, so publishing succeeds and the board has something to hide.
+      const category = fc.oneof({ weight: 4, arbitrary: fc.constant<string | null>('wifi') }, { weight: 1, arbitrary: fc.constantFrom<string | null>('dorm', 'gone', null) });
+      // Mostly department A (so merges within a department are common), else B or any.
+      const [A, B] = settings.departments;
+      const dept = fc.oneof({ weight: 3, arbitrary: fc.constant(A) }, { weight: 2, arbitrary: fc.constant(B) }, { weight: 1, arbitrary: fc.constantFrom(...settings.departments) });
+      const ticket = (id: string) =>
+        fc.tuple(vsTicket(settings, id, people, ids, { deleted: false }), category, dept).map(([t, c, d]): Row => ({ ...t, category: c, target_dept: d }));
+      return fc.tuple(...ids.map(ticket)).map((tickets): World => ({ ...peopleWorld(people), vs_categories: dorm ? [wifi, dorm] : [wifi], vs_tickets: tickets }));
+    });
+}
+
+export function vsLifecycleCases(settings: ModelSettings, maxCommands = 16): fc.Arbitrary<DataCase> {
+  const { people, callers } = lifecycleCast(settings);
+  return fc.tuple(lifecycleWorld(settings, people), fc.commands(lifecycleCommandArbs(), { maxCommands, size: 'max' })).map(([world, commands]): DataCase => {
+    // A fresh model per run, from the case's world.
+    const setup = (real: LifecycleReal) => ({ model: { world, settings, callers, ids: VS_TICKET_IDS } satisfies LifecycleModel, real });
+    // Compile: the commands on the model alone; the recorder predicts and keeps each step.
+    const steps: DataStep[] = [];
+    const recorder: LifecycleReal = {
+      send(step, model) {
+        steps.push(step);
+        model.world = predict(model.world, step.caller, step.request, settings).world;
+      },
+    };
+    // The recorder answers synchronously, so the (async-typed) commands run as synchronous ones.
+    fc.modelRun(() => setup(recorder), commands as unknown as Iterable<fc.Command<LifecycleModel, LifecycleReal>>);
+    return withModelRun({ world, steps }, (execute) =>
+      fc.asyncModelRun(
+        () =>
+          setup({
+            async send(step, model) {
+              model.world = await execute(step);
+            },
+          }),
+        commands,
+      ),
+    );
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * The person model (rules 17, 20 and the identity-gated functions).
+ *
+ * A person is a student record: person_id = student_records.id. A signed-in caller is the person
+ * whose record's e-mail equals the e-mail of the caller's auth identity (auth.users.email, which
+ * no API caller can edit), compared as Postgres' lower(trim(…)). Everything that asks "who is the
+ * caller" — my_person_id(), get_my_student_record, sync_my_team_permissions — starts from the
+ * auth identity, never from a column the caller can edit (users.email, users.display_name, …).
+ * No session, no auth e-mail or no matching record: no person (fails closed).
+ */
+import { callerUid } from '../../../../engine/model/caller.ts';
+import type { FunctionModel } from '../../../../engine/model/function-model.ts';
+import type { Json } from '../../../../engine/model/json.ts';
+import { allowed } from '../../../../engine/model/outcome.ts';
+import type { RuleContext } from '../../../../engine/model/table-model.ts';
+import { rowsOf } from '../../../../engine/model/world.ts';
+
+/** Postgres lower(trim(x)) on ASCII e-mails: trim removes spaces only. */
+export function normalizedEmail(value: Json | undefined): string | null {
+  return typeof value === 'string' ? value.replace(/^ +| +$/g, '').toLowerCase() : null;
+}
+
+export function sameEmail(a: Json | undefined, b: Json | undefined): boolean {
+  const x = normalizedEmail(a);
+  return x !== null && x === normalizedEmail(b);
+}
+
+/** The e-mail of the caller's auth identity (auth.users), or null. */
+export function authEmail(ctx: RuleContext): string | null {
+  if (ctx.uid === null) return null;
+  const row = rowsOf(ctx.world, 'auth.users').find((u) => u.id === ctx.uid);
+  return typeof row?.email === 'string' ? row.email : null;
+}
+
+/** my_person_id(): the id of the caller's student record, or null. */
+export function myPersonId(ctx: RuleContext): string | null {
+  const email = authEmail(ctx);
+  if (email === null) return null;
+  const record = rowsOf(ctx.world, 'student_records').find((s) => sameEmail(s.email, email));
+  return typeof record?.id === 'string' ? record.id : null;
+}
+
+export function ruleContext(world: RuleContext['world'], caller: RuleContext['caller'], settings: RuleContext['settings']): RuleContext {
+  return { world, caller, uid: callerUid(caller), settings };
+}
+
+/** A scalar function's answer as the checker reads it back: one `{value}`, null included (PostgREST answers 200 `null`). */
+export function scalarAnswer(value: Json) {
+  return allowed([{ value }], 1);
+}
+
+export const myPersonIdFunction: FunctionModel = {
+  name: 'my_person_id',
+  args: [],
+  executableBy: ['anon', 'authenticated', 'service_role'],
+  predict(world, caller, _args, settings) {
+    return { outcome: scalarAnswer(myPersonId(ruleContext(world, caller, settings))), world };
+  },
+};
+
+export const identityFunctions: FunctionModel[] = [myPersonIdFunction];

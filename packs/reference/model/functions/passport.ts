@@ -1,0 +1,30 @@
+/**
+ * passport.admin_leaderboard (spec §4.2; rule 20): executable by anon and authenticated, so that
+ * a caller who is not an admin — including one with no session — receives the function's own
+ * NOT_AUTHORIZED. Admins get the top settings.passport.leaderboardSize profiles by points
+ * (ties by user id) with their tier.
+ */
+import type { FunctionModel } from '../../../../engine/model/function-model.ts';
+import { currentUserIsAdmin } from '../identity.ts';
+import { allowed, raised } from '../../../../engine/model/outcome.ts';
+import { tierOf } from '../tables/passport.ts';
+import { rowsOf } from '../../../../engine/model/world.ts';
+import { ruleContext } from './identity.ts';
+
+export const NOT_AUTHORIZED = 'NOT_AUTHORIZED';
+
+export const passportFunctions: FunctionModel[] = [
+  {
+    name: 'passport.admin_leaderboard',
+    args: [],
+    executableBy: ['anon', 'authenticated', 'service_role'],
+    predict(world, caller, _args, settings) {
+      if (!currentUserIsAdmin(ruleContext(world, caller, settings))) return { outcome: raised('P0001', NOT_AUTHORIZED), world };
+      const rows = [...rowsOf(world, 'passport.profiles')]
+        .sort((a, b) => (b.points as number) - (a.points as number) || (String(a.user_id) < String(b.user_id) ? -1 : 1))
+        .slice(0, settings.passport.leaderboardSize)
+        .map((p) => ({ user_id: p.user_id, display_name: p.display_name ?? null, points: p.points, tier: tierOf(p.points as number, settings) }));
+      return { outcome: allowed(rows, rows.length), world };
+    },
+  },
+];

@@ -1,0 +1,47 @@
+/**
+ * get_my_student_record (spec §4.2; rule 18): signed in only. The caller's own record (the
+ * person model, model/functions/identity.ts) and the outcomes of their own change requests,
+ * newest first (created_at, then id), capped at settings.students.historyLimit, each with the
+ * admin's verdict (status), note and applied_value. No person: record null, no requests.
+ */
+import type { FunctionModel } from '../../../../engine/model/function-model.ts';
+import type { Row } from '../../../../engine/model/json.ts';
+import { allowed } from '../../../../engine/model/outcome.ts';
+import { rowsOf, type World } from '../../../../engine/model/world.ts';
+import type { ModelSettings } from '../settings.ts';
+import { myPersonId, ruleContext } from './identity.ts';
+import type { Caller } from '../../../../engine/model/caller.ts';
+
+export function myStudentRecord(world: World, caller: Caller, settings: ModelSettings): Row {
+  const me = myPersonId(ruleContext(world, caller, settings));
+  const record = me === null ? undefined : rowsOf(world, 'student_records').find((s) => s.id === me);
+  const requests = me === null
+    ? []
+    : rowsOf(world, 'student_change_requests')
+        .filter((c) => c.student_record_id === me)
+        .sort((a, b) => Date.parse(String(b.created_at)) - Date.parse(String(a.created_at)) || (String(b.id) < String(a.id) ? -1 : String(b.id) > String(a.id) ? 1 : 0))
+        .slice(0, settings.students.historyLimit)
+        .map((c): Row => ({
+          id: c.id,
+          field: c.field,
+          requested_value: c.requested_value ?? null,
+          status: c.status,
+          admin_note: c.admin_note ?? null,
+          applied_value: c.applied_value ?? null,
+        }));
+  return {
+    record: record
+      ? { id: record.id, email: record.email, student_id: record.student_id, full_name: record.full_name, year: record.year ?? null, major: record.major ?? null }
+      : null,
+    requests,
+  };
+}
+
+export const studentFunctions: FunctionModel[] = [
+  {
+    name: 'get_my_student_record',
+    args: [],
+    executableBy: ['authenticated', 'service_role'],
+    predict: (world, caller, _args, settings) => ({ outcome: allowed([myStudentRecord(world, caller, settings)], 1), world }),
+  },
+];

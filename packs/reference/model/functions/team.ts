@@ -1,0 +1,91 @@
+/**
+ * Team functions (spec §4.2; rules 11, 15 and the identity-gated sync).
+ * - get_public_org_chart: anon and signed in; nodes {id, parent_id, name, kind, position} that
+ *   are effectively public (every ancestor public), members {node_id, name, nickname, position}
+ *   of those nodes; nodes ordered by position then id, members by node then member id.
+ * - sync_my_team_permissions: signed in; resolves the caller's team permissions and VS department
+ *   from who they are (the auth identity's e-mail, model/functions/identity.ts), never from a
+ *   column they can edit; no session (the server context) raises NOT_AUTHORIZED.
+ * - effective_team_*_for_email, node_effective_is_public: answer about another person or node;
+ *   rule 15: no grant to anon or authenticated (service_role keeps its own).
+ */
+import type { FunctionModel } from '../../../../engine/model/function-model.ts';
+import type { Json, Row } from '../../../../engine/model/json.ts';
+import { allowed, raised } from '../../../../engine/model/outcome.ts';
+import { nodeEffectivelyPublic } from '../tables/team.ts';
+import { rowsOf, type World } from '../../../../engine/model/world.ts';
+import { authEmail, ruleContext, sameEmail, scalarAnswer } from './identity.ts';
+
+const byText = (a: Json | undefined, b: Json | undefined) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
+
+export function teamPermissionsForEmail(world: World, email: Json | undefined): string[] {
+  const perms = new Set<string>();
+  for (const m of rowsOf(world, 'team_members')) {
+    if (!sameEmail(m.email, email)) continue;
+    for (const p of Array.isArray(m.permissions) ? m.permissions : []) if (typeof p === 'string') perms.add(p);
+  }
+  return [...perms].sort(byText);
+}
+
+export function teamVsDeptForEmail(world: World, email: Json | undefined): string | null {
+  const depts = rowsOf(world, 'team_members')
+    .filter((m) => sameEmail(m.email, email) && typeof m.vs_dept === 'string')
+    .map((m) => m.vs_dept as string)
+    .sort(byText);
+  return depts[0] ?? null;
+}
+
+export function publicOrgChart(world: World): Row {
+  const visible = rowsOf(world, 'team_nodes').filter((n) => nodeEffectivelyPublic(world, n.id));
+  const ids = new Set(visible.map((n) => n.id));
+  const nodes = [...visible]
+    .sort((a, b) => (a.position as number) - (b.position as number) || byText(a.id, b.id))
+    .map((n): Row => ({ id: n.id, parent_id: n.parent_id ?? null, name: n.name, kind: n.kind, position: n.position }));
+  const members = rowsOf(world, 'team_members')
+    .filter((m) => ids.has(m.node_id))
+    .sort((a, b) => byText(a.node_id, b.node_id) || byText(a.id, b.id))
+    .map((m): Row => ({ node_id: m.node_id, name: m.name, nickname: m.nickname ?? null, position: m.position ?? null }));
+  return { nodes, members };
+}
+
+export const ORG_CHART_NODE_KEYS = ['id', 'parent_id', 'name', 'kind', 'position'] as const;
+export const ORG_CHART_MEMBER_KEYS = ['node_id', 'name', 'nickname', 'position'] as const;
+
+export const teamFunctions: FunctionModel[] = [
+  {
+    name: 'get_public_org_chart',
+    args: [],
+    executableBy: ['anon', 'authenticated', 'service_role'],
+    predict: (world) => ({ outcome: allowed([publicOrgChart(world)], 1), world }),
+  },
+  {
+    name: 'sync_my_team_permissions',
+    args: [],
+    executableBy: ['authenticated', 'service_role'],
+    predict(world, caller, _args, settings) {
+      const ctx = ruleContext(world, caller, settings);
+      if (ctx.uid === null) return { outcome: raised('P0001', 'NOT_AUTHORIZED'), world };
+      const email = authEmail(ctx);
+      return { outcome: allowed([{ permissions: teamPermissionsForEmail(world, email), vs_dept: teamVsDeptForEmail(world, email) }], 1), world };
+    },
+  },
+  {
+    name: 'effective_team_permissions_for_email',
+    args: ['p_email'],
+    executableBy: ['service_role'],
+    // A text[] answer reads back as one row per element.
+    predict: (world, _caller, args) => ({ outcome: allowed(teamPermissionsForEmail(world, args.p_email).map((value) => ({ value })), 1), world }),
+  },
+  {
+    name: 'effective_team_vs_dept_for_email',
+    args: ['p_email'],
+    executableBy: ['service_role'],
+    predict: (world, _caller, args) => ({ outcome: scalarAnswer(teamVsDeptForEmail(world, args.p_email)), world }),
+  },
+  {
+    name: 'node_effective_is_public',
+    args: ['p_node_id'],
+    executableBy: ['service_role'],
+    predict: (world, _caller, args) => ({ outcome: allowed([{ value: nodeEffectivelyPublic(world, args.p_node_id) }], 1), world }),
+  },
+];

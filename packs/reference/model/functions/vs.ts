@@ -1,0 +1,219 @@
+/**
+ * The VS functions (spec §4.2; rules 7, 8, 9, 12, 13, 14), stated from the spec:
+ * - get_vs_ticket_by_id: exact id, deleted excluded, sanitised (duplicate_of null, tags [],
+ *   only submitter-visible remarks, is_duplicate kept), an explicit column allow-list;
+ * - soft_delete_vs_ticket: staff only (a null role fails closed), re-checks the DELETE policy;
+ * - find_similar_vs_tickets, merge_vs_tickets, vs_transfer_dept, vs_set_public: VS handlers,
+ *   re-applying the handler scope (vp_admin: own department only); cross-department merges,
+ *   null/blank destinations and publishing an unknown or non-public category are refused;
+ * - the public side (get_public_vs_board, get_public_vs_problem, vs_post_public_comment,
+ *   get_vs_linked_context) shows a ticket only when it is on the board (vsOnBoard).
+ * Refusals raise P0001; a cap or vocabulary overflow is the table's CHECK (23514).
+ */
+import { callerUid, type Caller } from '../../../../engine/model/caller.ts';
+import type { Prediction } from '../../../../engine/model/engine.ts';
+import type { ExecuteGrantee, FunctionModel } from '../../../../engine/model/function-model.ts';
+import { currentUserIsStaff, currentUserRole } from '../identity.ts';
+import type { Json, Row } from '../../../../engine/model/json.ts';
+import { allowed, raised, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
+import type { ModelSettings } from '../settings.ts';
+import type { RuleContext } from '../../../../engine/model/table-model.ts';
+import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
+import { vsCategoryPublic } from '../tables/vs-categories.ts';
+import { isSubmitterVisibleRemark, vsPublicRef } from '../tables/vs-tickets.ts';
+import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
+
+const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
+const SIGNED_IN: readonly ExecuteGrantee[] = ['authenticated', 'service_role'];
+/** What soft_delete_vs_ticket stores (now()); only its null-ness is compared. */
+export const DELETED_NOW = '<now>';
+
+const ctxOf = (world: World, caller: Caller, settings: ModelSettings): RuleContext => ({ world, caller, uid: callerUid(caller), settings });
+const tickets = (world: World) => rowsOf(world, 'vs_tickets');
+const text = (v: Json | undefined): string | null => (typeof v === 'string' ? v : null);
+/** Postgres btrim(): spaces only. */
+export const btrim = (s: string) => s.replace(/^ +| +$/g, '');
+const blank = (v: Json | undefined) => typeof v !== 'string' || btrim(v) === '';
+
+const NOT_AUTHORIZED = raised('P0001', 'NOT_AUTHORIZED');
+const refuse = (message: string): Outcome => raised('P0001', message);
+
+/** Rule 13: on the public board (rules 8: an unknown category is hidden). */
+export function vsOnBoard(world: World, t: Row): boolean {
+  return t.deleted_at === null && t.is_public === true && !blank(t.public_title) && vsCategoryPublic(world, t.category);
+}
+
+/** Rule 12: the submitter-facing allow-list of get_vs_ticket_by_id. */
+export function submitterView(t: Row): Row {
+  return {
+    id: t.id,
+    submitter_label: t.submitter_label,
+    target_dept: t.target_dept,
+    status: t.status,
+    category: t.category,
+    is_public: t.is_public,
+    public_title: t.public_title,
+    duplicate_of: null,
+    is_duplicate: (t.duplicate_of ?? null) !== null,
+    tags: [],
+    remarks: (Array.isArray(t.remarks) ? t.remarks : []).filter(isSubmitterVisibleRemark),
+    report: t.report,
+    updated_at: t.updated_at ?? null,
+  };
+}
+
+function replaceTicket(world: World, id: Json, next: (t: Row) => Row): World {
+  return withRows(world, 'vs_tickets', tickets(world).map((t) => (t.id === id ? next(t) : t)));
+}
+
+const rowsOut = (world: World, rows: Row[]): Prediction => ({ outcome: allowed(rows, rows.length), world });
+const done = (world: World): Prediction => ({ outcome: allowed(null, 1), world });
+const fail = (world: World, outcome: Outcome): Prediction => ({ outcome, world });
+
+/** A ticket the caller handles: exists, not deleted, in scope (rule 9). */
+function handled(ctx: RuleContext, id: Json | undefined): Row | undefined {
+  return tickets(ctx.world).find((t) => t.id === text(id) && t.deleted_at === null && vsInScope(ctx, t.target_dept));
+}
+
+function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
+  if (!settings.departments.includes(String(t.target_dept))) return sqlError('23514', 'target_dept check');
+  if (!Array.isArray(t.remarks) || t.remarks.length > settings.vs.remarksCap) return sqlError('23514', 'remarks cap');
+  if (!Array.isArray(t.public_comments) || t.public_comments.length > settings.vs.publicCommentsCap) return sqlError('23514', 'public_comments cap');
+  return undefined;
+}
+
+function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[]): FunctionModel {
+  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}) };
+}
+
+const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
+  fn(name, args, ANYONE, (world, caller, a, settings) => ({ outcome: allowed([{ value: answer(ctxOf(world, caller, settings), a) }], 1), world }));
+
+export const vsFunctions: FunctionModel[] = [
+  // Policy helpers about the caller (rule 17).
+  scalar('current_user_is_vs_handler', [], (ctx) => isVsHandler(ctx)),
+  scalar('vs_in_scope', ['p_dept'], (ctx, a) => vsInScope(ctx, text(a.p_dept))),
+  scalar('vs_can_delete', ['p_dept'], (ctx, a) => vsCanDelete(ctx, text(a.p_dept))),
+
+  fn(
+    'get_vs_ticket_by_id',
+    ['p_id'],
+    ANYONE,
+    (world, _caller, a) => rowsOut(world, tickets(world).filter((t) => t.id === text(a.p_id) && t.deleted_at === null).map(submitterView)),
+    ['updated_at'],
+  ),
+
+  fn('soft_delete_vs_ticket', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
+    const ctx = ctxOf(world, caller, settings);
+    if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return fail(world, NOT_AUTHORIZED);
+    const t = tickets(world).find((r) => r.id === text(a.p_id) && r.deleted_at === null && vsCanDelete(ctx, r.target_dept));
+    if (!t) return { outcome: allowed([{ value: false }], 1), world };
+    return { outcome: allowed([{ value: true }], 1), world: replaceTicket(world, t.id, (r) => ({ ...r, deleted_at: DELETED_NOW })) };
+  }),
+
+  fn('find_similar_vs_tickets', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
+    const ctx = ctxOf(world, caller, settings);
+    if (!isVsHandler(ctx)) return fail(world, NOT_AUTHORIZED);
+    const src = handled(ctx, a.p_id);
+    if (!src || src.category === null) return rowsOut(world, []);
+    const similar = tickets(world).filter((t) => t.category === src.category && t.id !== src.id && t.deleted_at === null && vsInScope(ctx, t.target_dept));
+    return rowsOut(
+      world,
+      similar.map((t) => ({ id: t.id, target_dept: t.target_dept, status: t.status, category: t.category, duplicate_of: t.duplicate_of, is_duplicate: t.duplicate_of !== null })),
+    );
+  }),
+
+  fn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
+    const ctx = ctxOf(world, caller, settings);
+    if (!isVsHandler(ctx)) return fail(world, NOT_AUTHORIZED);
+    const d = handled(ctx, a.p_duplicate);
+    if (!d) return fail(world, refuse('merge: ticket not found'));
+    const p = handled(ctx, a.p_primary);
+    if (!p) return fail(world, refuse('merge: ticket not found'));
+    if (d.id === p.id) return fail(world, refuse('merge: a ticket cannot be merged into itself'));
+    if (d.target_dept !== p.target_dept) return fail(world, refuse('merge: cross-department merge'));
+    if (p.duplicate_of !== null) return fail(world, refuse('merge: the primary is itself a duplicate'));
+    const next: Row = {
+      ...d,
+      duplicate_of: p.id,
+      status: settings.vs.mergedStatus,
+      remarks: [
+        ...(d.remarks as Json[]),
+        { vis: 'staff', by: 'system', internal: true, text: `merged into ${String(p.id)}` },
+        { vis: 'ticket', by: 'system', internal: false, text: settings.vs.autoCloseRemark },
+      ],
+    };
+    const violation = capViolation(settings, next);
+    if (violation) return fail(world, violation);
+    return done(replaceTicket(world, d.id, () => next));
+  }),
+
+  fn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
+    const ctx = ctxOf(world, caller, settings);
+    if (!isVsHandler(ctx)) return fail(world, NOT_AUTHORIZED);
+    if (blank(a.p_dept)) return fail(world, refuse('transfer: a destination department is required'));
+    const remarks = a.p_remarks ?? [];
+    if (!Array.isArray(remarks)) return fail(world, refuse('transfer: p_remarks must be an array'));
+    const t = handled(ctx, a.p_id);
+    if (!t) return fail(world, refuse('transfer: ticket not found'));
+    const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...remarks] };
+    const violation = capViolation(settings, next);
+    if (violation) return fail(world, violation);
+    return done(replaceTicket(world, t.id, () => next));
+  }),
+
+  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
+    const ctx = ctxOf(world, caller, settings);
+    if (!isVsHandler(ctx)) return fail(world, NOT_AUTHORIZED);
+    if (typeof a.p_public !== 'boolean') return fail(world, refuse('publish: p_public is required'));
+    const t = handled(ctx, a.p_id);
+    if (!t) return fail(world, refuse('publish: ticket not found'));
+    if (!a.p_public) return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false })));
+    if (blank(a.p_title)) return fail(world, refuse('publish: a headline written by staff is required'));
+    if (!vsCategoryPublic(world, t.category)) return fail(world, refuse('publish: the category is not public'));
+    return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
+  }),
+
+  fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
+    const ctx = ctxOf(world, caller, settings);
+    if (currentUserRole(ctx) === null) return fail(world, NOT_AUTHORIZED);
+    if (blank(a.p_body)) return fail(world, refuse('comment: a body is required'));
+    const t = tickets(world).find((r) => vsPublicRef(r.id) === text(a.p_ref) && vsOnBoard(world, r));
+    if (!t) return fail(world, refuse('comment: problem not found'));
+    const next: Row = { ...t, public_comments: [...(t.public_comments as Json[]), { by: isVsHandler(ctx) ? 'staff' : 'member', body: a.p_body as string }] };
+    const violation = capViolation(settings, next);
+    if (violation) return fail(world, violation);
+    return done(replaceTicket(world, t.id, () => next));
+  }),
+
+  fn('get_public_vs_board', [], ANYONE, (world) =>
+    rowsOut(
+      world,
+      tickets(world)
+        .filter((t) => vsOnBoard(world, t))
+        .map((t) => ({ public_ref: vsPublicRef(t.id), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept })),
+    ),
+  ),
+
+  fn('get_public_vs_problem', ['p_ref'], ANYONE, (world, _caller, a) =>
+    rowsOut(
+      world,
+      tickets(world)
+        .filter((t) => vsPublicRef(t.id) === text(a.p_ref) && vsOnBoard(world, t))
+        .map((t) => ({ public_ref: vsPublicRef(t.id), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
+    ),
+  ),
+
+  fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a) => {
+    const d = tickets(world).find((t) => t.id === text(a.p_id) && t.deleted_at === null);
+    const p = d && d.duplicate_of !== null ? tickets(world).find((t) => t.id === d.duplicate_of) : undefined;
+    return rowsOut(world, p && vsOnBoard(world, p) ? [{ public_ref: vsPublicRef(p.id), public_title: p.public_title, status: p.status }] : []);
+  }),
+];
+
+export const vsPrivateFunctions = [
+  'private.guard_vs_tickets_update',
+  'private.vs_submitter_remarks',
+  'private.vs_category_public',
+  'private.vs_on_board',
+].map((name) => ({ name, executableBy: [] as const }));

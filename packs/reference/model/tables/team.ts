@@ -1,0 +1,65 @@
+/**
+ * The team tree and membership (spec §2; rule 11). team_members holds personal data: anon holds
+ * SELECT but no row rule shows it a row (it reads zero rows); staff read all. team_nodes is read
+ * by staff. The public tree is get_public_org_chart only (model/functions/team.ts).
+ */
+import { currentUserIsStaff } from '../identity.ts';
+import type { Json, Row } from '../../../../engine/model/json.ts';
+import type { TableModel } from '../../../../engine/model/table-model.ts';
+import { rowsOf, type World } from '../../../../engine/model/world.ts';
+
+export const teamNodesTable: TableModel = {
+  table: 'team_nodes',
+  columns: [
+    { name: 'id', type: 'uuid', nullable: false },
+    { name: 'parent_id', type: 'uuid', nullable: true, default: null },
+    { name: 'name', type: 'text', nullable: false },
+    { name: 'kind', type: 'text', nullable: false, default: 'team' },
+    { name: 'position', type: 'integer', nullable: false, default: 0 },
+    { name: 'is_public', type: 'boolean', nullable: false, default: false },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select'] },
+  rowSecurity: true,
+  rules: { select: (_row, ctx) => currentUserIsStaff(ctx) },
+};
+
+export const teamMembersTable: TableModel = {
+  table: 'team_members',
+  columns: [
+    { name: 'id', type: 'uuid', nullable: false },
+    { name: 'node_id', type: 'uuid', nullable: false },
+    { name: 'name', type: 'text', nullable: false },
+    { name: 'nickname', type: 'text', nullable: true, default: null },
+    { name: 'position', type: 'text', nullable: true, default: null },
+    { name: 'email', type: 'text', nullable: false },
+    { name: 'student_id', type: 'text', nullable: true, default: null },
+    { name: 'year', type: 'integer', nullable: true, default: null },
+    { name: 'major', type: 'text', nullable: true, default: null },
+    { name: 'permissions', type: 'text[]', nullable: false, default: [] },
+    { name: 'vs_dept', type: 'text', nullable: true, default: null },
+    { name: 'project_seat', type: 'text', nullable: true, default: null },
+    { name: 'user_id', type: 'uuid', nullable: true, default: null },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: ['select'], authenticated: ['select'] },
+  rowSecurity: true,
+  rules: { select: (_row, ctx) => currentUserIsStaff(ctx) },
+};
+
+/** node_effective_is_public: the node and every ancestor exist and are public. */
+export function nodeEffectivelyPublic(world: World, nodeId: Json | undefined): boolean {
+  const nodes = new Map(rowsOf(world, 'team_nodes').map((n) => [n.id, n]));
+  const seen = new Set<Json>();
+  let current: Row | undefined = nodes.get(nodeId as string);
+  if (!current) return false;
+  while (current) {
+    if (current.is_public !== true) return false;
+    if (current.parent_id === null || current.parent_id === undefined) return true;
+    if (seen.has(current.id)) return true; // a cycle of public nodes: every node on it was public
+    seen.add(current.id);
+    current = nodes.get(current.parent_id as string);
+    if (!current) return true; // the foreign key makes this unreachable
+  }
+  return true;
+}

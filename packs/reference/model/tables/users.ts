@@ -1,0 +1,39 @@
+/**
+ * users (spec §2; rules 1 and 2): a user reads their own row, staff read all; the owner or an
+ * admin updates; the owner's changes are limited to the allow-list unless they are staff.
+ */
+import { currentUserIsAdmin, currentUserIsStaff } from '../identity.ts';
+import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
+import type { TableModel } from '../../../../engine/model/table-model.ts';
+
+export const usersGuard: OwnerGuard = {
+  table: 'users',
+  isOwner: (row, ctx) => row.id === ctx.uid,
+  isExempt: (_row, ctx) => currentUserIsStaff(ctx),
+  editable: (ctx) => [...ctx.settings.users.ownerEditableColumns, ...ctx.settings.users.guardExcludedColumns],
+};
+
+export const usersTable: TableModel = {
+  table: 'users',
+  columns: [
+    { name: 'id', type: 'uuid', nullable: false },
+    { name: 'email', type: 'text', nullable: false },
+    { name: 'display_name', type: 'text', nullable: true, default: null },
+    { name: 'avatar_url', type: 'text', nullable: true, default: null },
+    { name: 'phone', type: 'text', nullable: true, default: null },
+    { name: 'role', type: 'text', nullable: true, default: 'user', check: (v, s) => typeof v === 'string' && s.roles.includes(v) },
+    { name: 'department', type: 'text', nullable: true, default: null },
+    { name: 'permissions', type: 'text[]', nullable: false, default: [] },
+    { name: 'managed_permissions', type: 'text[]', nullable: false, default: [] },
+    { name: 'updated_at', type: 'timestamptz', nullable: false, serverAssigned: true },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select', 'update'] },
+  rowSecurity: true,
+  rules: {
+    select: (row, ctx) => row.id === ctx.uid || currentUserIsStaff(ctx),
+    updateUsing: (row, ctx) => row.id === ctx.uid || currentUserIsAdmin(ctx),
+    updateCheck: (row, ctx) => row.id === ctx.uid || currentUserIsAdmin(ctx),
+  },
+  beforeUpdate: (oldRow, newRow, ctx) => applyOwnerGuard(usersGuard, oldRow, newRow, ctx),
+};

@@ -1,0 +1,32 @@
+/**
+ * vs_categories (spec §2; rules 8, 13): readable by everyone. A flag that is null counts as
+ * unknown, so as confidential and not public-eligible; a category id that does not resolve
+ * counts the same (vsCategoryPublic).
+ */
+import type { Json } from '../../../../engine/model/json.ts';
+import type { TableModel } from '../../../../engine/model/table-model.ts';
+import type { World } from '../../../../engine/model/world.ts';
+import { rowsOf } from '../../../../engine/model/world.ts';
+
+export const vsCategoriesTable: TableModel = {
+  table: 'vs_categories',
+  columns: [
+    { name: 'id', type: 'text', nullable: false },
+    { name: 'name', type: 'text', nullable: false, default: '' },
+    { name: 'is_confidential', type: 'boolean', nullable: true, default: true },
+    { name: 'public_eligible', type: 'boolean', nullable: true, default: false },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: ['select'], authenticated: ['select'] },
+  rowSecurity: true,
+  rules: {
+    select: () => true,
+  },
+};
+
+/** Rules 8 and 13: the category exists, is known not confidential and known public-eligible. */
+export function vsCategoryPublic(world: World, category: Json | undefined): boolean {
+  if (typeof category !== 'string') return false;
+  const c = rowsOf(world, 'vs_categories').find((r) => r.id === category);
+  return c !== undefined && c.is_confidential === false && c.public_eligible === true;
+}

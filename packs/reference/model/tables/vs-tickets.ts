@@ -1,0 +1,118 @@
+/**
+ * vs_tickets (spec §2; rules 1, 3, 6, 7, 12, 13). A submitter reads and updates their own
+ * tickets; a VS handler those in their scope (vs-access.ts). Reads never show a deleted ticket.
+ * WITH CHECK is the SELECT scope, so a handler's move out of it fails (rule 6). Direct API
+ * writes are guarded: deleted_at never changes by PATCH (rule 7); a submitter who is not a
+ * handler in scope changes only the allow-list (rule 1), and remarks are append-only for every
+ * API caller, a submitter's entries being ticket-visible entries by the submitter label (rule 3).
+ */
+import { createHash } from 'node:crypto';
+import { currentUserRole } from '../identity.ts';
+import type { Json, Row } from '../../../../engine/model/json.ts';
+import { raised } from '../../../../engine/model/outcome.ts';
+import { applyOwnerGuard, PRIVILEGED_COLUMN_CODE, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
+import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
+import { jsonEqual } from '../../../../engine/model/values.ts';
+import { vsCanDelete, vsInScope } from './vs-access.ts';
+
+/** The public board's handle of a ticket: never its id (the submitter's tracking capability). */
+export function vsPublicRef(id: Json): string | null {
+  return typeof id === 'string' ? `pub-${createHash('md5').update(id, 'utf8').digest('hex').slice(0, 16)}` : null;
+}
+
+export function isSubmitter(row: Row, ctx: RuleContext): boolean {
+  return ctx.uid !== null && row.submitter_id === ctx.uid;
+}
+
+function isObject(v: Json | undefined): v is { [k: string]: Json } {
+  return v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Rule 12: a remark the submitter sees: a ticket-visible entry not flagged internal. */
+export function isSubmitterVisibleRemark(e: Json): boolean {
+  return isObject(e) && e.vis === 'ticket' && e.internal !== true;
+}
+
+/** Rule 3: an entry a submitter may append: vis 'ticket', by the submitter label, not internal. */
+export function isValidSubmitterRemark(e: Json, label: Json): boolean {
+  return isObject(e) && e.vis === 'ticket' && typeof label === 'string' && e.by === label && (!('internal' in e) || e.internal === false);
+}
+
+function arrayCapped(cap: number) {
+  return (v: Json) => Array.isArray(v) && v.length <= cap;
+}
+
+export const vsTicketsGuard: OwnerGuard = {
+  table: 'vs_tickets',
+  isOwner: isSubmitter,
+  isExempt: (row, ctx) => vsInScope(ctx, row.target_dept),
+  editable: (ctx) => [...ctx.settings.vs.ownerEditableColumns, ...ctx.settings.vs.guardExcludedColumns],
+};
+
+const visible = (row: Row, ctx: RuleContext) => row.deleted_at === null && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
+
+function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
+  if (ctx.uid === null) return { row: newRow };
+  if ((oldRow.deleted_at ?? null) === null ? (newRow.deleted_at ?? null) !== null : !jsonEqual(oldRow.deleted_at, newRow.deleted_at ?? null)) {
+    return { reject: raised(PRIVILEGED_COLUMN_CODE, 'vs_tickets: deleted_at is set only by soft_delete_vs_ticket') };
+  }
+  const guarded = applyOwnerGuard(vsTicketsGuard, oldRow, newRow, ctx);
+  if ('reject' in guarded) return guarded;
+  const before = Array.isArray(oldRow.remarks) ? oldRow.remarks : [];
+  const after = newRow.remarks;
+  if (!Array.isArray(after) || after.length < before.length || !jsonEqual(after.slice(0, before.length), before)) {
+    return { reject: raised(PRIVILEGED_COLUMN_CODE, 'vs_tickets: remarks are append-only') };
+  }
+  if (vsTicketsGuard.isOwner(oldRow, ctx) && !vsTicketsGuard.isExempt(oldRow, ctx)) {
+    if (!after.slice(before.length).every((e) => isValidSubmitterRemark(e, oldRow.submitter_label))) {
+      return { reject: raised(PRIVILEGED_COLUMN_CODE, "vs_tickets: a submitter's remark must be a ticket remark by the submitter label") };
+    }
+  }
+  return { row: newRow };
+}
+
+export const vsTicketsTable: TableModel = {
+  table: 'vs_tickets',
+  columns: [
+    { name: 'id', type: 'text', nullable: false },
+    { name: 'submitter_id', type: 'uuid', nullable: true, default: null },
+    { name: 'submitter_label', type: 'text', nullable: false, default: 'student' },
+    { name: 'target_dept', type: 'text', nullable: false, check: (v, s) => typeof v === 'string' && s.departments.includes(v) },
+    { name: 'status', type: 'text', nullable: false, default: 'open', check: (v, s) => typeof v === 'string' && s.vs.statuses.includes(v) },
+    { name: 'category', type: 'text', nullable: true, default: null },
+    { name: 'is_public', type: 'boolean', nullable: false, default: false },
+    { name: 'public_title', type: 'text', nullable: true, default: null },
+    { name: 'duplicate_of', type: 'text', nullable: true, default: null },
+    { name: 'is_duplicate', type: 'boolean', nullable: false, generated: (row) => (row.duplicate_of ?? null) !== null },
+    { name: 'public_ref', type: 'text', nullable: true, generated: (row) => vsPublicRef(row.id) },
+    { name: 'tags', type: 'text[]', nullable: false, default: [] },
+    { name: 'remarks', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.remarksCap)(v) },
+    { name: 'public_comments', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.publicCommentsCap)(v) },
+    { name: 'report', type: 'text', nullable: false, default: '' },
+    // Set by soft_delete_vs_ticket to now(): only whether it is null is predictable.
+    { name: 'deleted_at', type: 'timestamptz', nullable: true, default: null, serverAssigned: true },
+    { name: 'updated_at', type: 'timestamptz', nullable: false, serverAssigned: true },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select', 'insert', 'update'] },
+  rowSecurity: true,
+  rules: {
+    select: visible,
+    insertCheck: (row, ctx) =>
+      isSubmitter(row, ctx) &&
+      currentUserRole(ctx) !== null &&
+      row.deleted_at === null &&
+      row.is_public === false &&
+      row.public_title === null &&
+      row.duplicate_of === null &&
+      row.status === 'open' &&
+      Array.isArray(row.tags) &&
+      row.tags.length === 0 &&
+      jsonEqual(row.remarks, []) &&
+      jsonEqual(row.public_comments, []),
+    updateUsing: visible,
+    updateCheck: visible,
+    deleteUsing: (row, ctx) => row.deleted_at === null && vsCanDelete(ctx, row.target_dept),
+  },
+  beforeUpdate: guardUpdate,
+};

@@ -1,0 +1,38 @@
+/**
+ * Every broken variant in db/mutants must be killed by a property it names, at default
+ * settings. Prints, per variant, which property killed it and how long that took.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceOracle } from './model/index.ts';
+import { loadMigrationFolder } from '../../engine/db/migrations.ts';
+import type { DatabaseServer } from '../../engine/db/providers/server.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from '../../cli/paths.ts';
+import { killMutant, type KillResult } from '../../engine/mutants/kill.ts';
+import { loadMutants } from '../../engine/mutants/mutant-files.ts';
+import { sharedServer } from '../../testing/shared-server.ts';
+import { catalogProperties, dataProperties } from './properties.ts';
+
+const mutants = loadMutants(BUNDLED_MUTANTS);
+const migrations = loadMigrationFolder(BUNDLED_MIGRATIONS);
+const results: KillResult[] = [];
+let server: DatabaseServer;
+
+beforeAll(async () => {
+  server = await sharedServer();
+});
+afterAll(() => {
+  console.log(results.map((r) => `${r.mutant}: ${r.killedBy.length ? `killed by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : 'SURVIVED'}`).join('\n'));
+});
+
+describe('mutants', () => {
+  it('every mutant names at least one property that exists', () => {
+    for (const m of mutants) expect(dataProperties.some((p) => m.rules.includes(p.id)), m.name).toBe(true);
+  });
+
+  it.each(mutants.map((m) => [m.name, m] as const))('%s is killed', async (_name, mutant) => {
+    const result = await killMutant(mutant, { server, migrations, properties: dataProperties, catalogProperties, oracle: referenceOracle, seed: 1, runs: 300 });
+    results.push(result);
+    expect(result.notes).toEqual([]);
+    expect(result.killedBy.length, `${mutant.name} survived: ${mutant.bug}`).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * R03 — vs_tickets: a submitter may not change is_public, public_title, category, status,
+ * target_dept, tags or duplicate_of on their own ticket (nor any other column outside the
+ * allow-list); remarks are append-only and capped, and a submitter's entry has vis 'ticket',
+ * is attributed to the submitter label and is not internal. A submission cannot set them either.
+ * Cases: a VS world; mostly a ticket's submitter (of any role, handler or not, in scope or not)
+ * PATCHes it by id — a forbidden column, a remark append (valid, wrong vis/label/internal,
+ * rewritten history, over the cap, not an array) — or submits a ticket with staff fields set;
+ * then reads it back through get_vs_ticket_by_id.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../../../../engine/model/caller.ts';
+import type { Json, Row } from '../../../../engine/model/json.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import { patchTicket, returning, rpc, step, ticketPatch, VS_FORBIDDEN, VS_OTHER } from '../../generators/vs-requests.ts';
+import { userCaller, vsCaller, vsWorld, vsWorldOf, type VsWorld } from '../../generators/vs-world.ts';
+import type { DataCase } from '../../../../engine/runner/data-case.ts';
+import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+
+function ownerOr(w: VsWorld, t: Row): fc.Arbitrary<Caller> {
+  const submitter = w.people.find((p) => p.id === t.submitter_id);
+  return submitter ? fc.oneof({ weight: 6, arbitrary: fc.constant(userCaller(submitter)) }, { weight: 1, arbitrary: vsCaller(w) }) : vsCaller(w);
+}
+
+function submission(settings: ModelSettings, w: VsWorld, caller: Caller): fc.Arbitrary<Row> {
+  const own = caller.kind === 'user' ? caller.id : null;
+  return fc
+    .record({
+      extra: fc.subarray([...VS_FORBIDDEN, 'remarks', 'deleted_at'], { maxLength: 2 }),
+      submitter: fc.oneof({ weight: 5, arbitrary: fc.constant<Json>(own) }, { weight: 1, arbitrary: fc.constantFrom<Json>(...w.people.map((p) => p.id)) }),
+      dept: fc.constantFrom(...settings.departments),
+    })
+    .map(({ extra, submitter, dept }) => {
+      const row: Row = { id: 'VS-2001', submitter_id: submitter, submitter_label: 'Student 42', target_dept: dept, category: 'wifi', report: 'The wifi in block C drops every evening.' };
+      const staffValues: Row = { is_public: true, public_title: 'Wifi outage', category: 'exam', status: 'closed', target_dept: 'SE', tags: ['urgent'], duplicate_of: 'VS-1001', remarks: [{ vis: 'ticket', by: 'Student 42', text: 'hi' }], deleted_at: '2024-01-01T00:00:00+00:00' };
+      for (const c of extra) row[c] = staffValues[c];
+      return row;
+    });
+}
+
+function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return vsWorld(settings).chain((w) =>
+    fc.constantFrom(...w.tickets).chain((t) =>
+      ownerOr(w, t).chain((caller) =>
+        fc
+          .record({
+            choice: fc.integer({ min: 0, max: 9 }),
+            patch: fc.oneof({ weight: 2, arbitrary: ticketPatch(settings, t, w, VS_OTHER, ['remarks']) }, { weight: 3, arbitrary: ticketPatch(settings, t, w, VS_OTHER, VS_FORBIDDEN) }),
+            body: submission(settings, w, caller),
+            ret: returning,
+          })
+          .map(({ choice, patch, body, ret }): DataCase => {
+            const write = choice < 8 ? patchTicket(t.id, patch, ret) : { kind: 'insert' as const, table: 'vs_tickets', rows: [body], returning: ret };
+            const readId = choice < 8 ? t.id : body.id;
+            return { world: vsWorldOf(w), steps: [step(caller, write), step(caller, rpc('get_vs_ticket_by_id', { p_id: readId }))] };
+          }),
+      ),
+    ),
+  );
+}
+
+export const R03: DataProperty = {
+  id: 'R03',
+  rule: 3,
+  title: 'vs_tickets: a submitter cannot change staff fields; remarks append-only, capped, by the submitter label',
+  tables: ['vs_tickets'],
+  functions: ['get_vs_ticket_by_id'],
+  cases,
+};

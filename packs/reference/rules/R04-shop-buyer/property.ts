@@ -1,0 +1,46 @@
+/**
+ * R04 — rule 4, shop_orders: a buyer updates their own order only while its status is in the
+ * buyer's window (pending, review, slip_mismatch) and only to a window status (never paid); they
+ * may not change total, subtotal, fee, admin_note or timeline (nor any other column outside the
+ * allow-list), but can still attach or remove payment slips and complete their order details.
+ * Cases: buyers (mostly plain users; sometimes handlers, null roles, no users row), their orders
+ * in every status, and a PATCH of one order biased to rule 4's columns — by its buyer mostly,
+ * else by anyone.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../../../../engine/model/caller.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import { callerAmong } from '../../generators/identities.ts';
+import { cast } from '../../generators/pr.ts';
+import { shopOrders, shopPatch } from '../../generators/shop.ts';
+import { peopleWorld } from '../../generators/identities.ts';
+import type { DataCase } from '../../../../engine/runner/data-case.ts';
+import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+
+function shopBuyerCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return cast(settings, ['user', 'user', 'uni_staff', ...settings.shop.handlerRoles]).chain((list) =>
+    shopOrders(settings, list).chain((orders) =>
+      fc.constantFrom(...orders).chain((order) => {
+        const buyer = list.find((p) => p.id === order.buyer_id)!;
+        const caller = fc.oneof(
+          { weight: 6, arbitrary: fc.constant<Caller>({ kind: 'user', id: buyer.id, email: buyer.email }) },
+          { weight: 2, arbitrary: callerAmong(list) },
+        );
+        return fc
+          .record({ caller, patch: shopPatch(settings, list, order), returning: fc.constantFrom('representation' as const, 'minimal' as const) })
+          .map(({ caller: c, patch, returning }): DataCase => ({
+            world: { ...peopleWorld(list), shop_orders: orders },
+            steps: [{ caller: c, request: { kind: 'update', table: 'shop_orders', patch, filters: [{ column: 'id', op: 'eq', value: order.id }], returning } }],
+          }));
+      }),
+    ),
+  );
+}
+
+export const R04: DataProperty = {
+  id: 'R04',
+  rule: 4,
+  title: 'shop_orders: buyers edit only slips and details, only while pending/review/slip_mismatch, never to paid',
+  tables: ['shop_orders'],
+  cases: (settings) => shopBuyerCases(settings),
+};

@@ -1,0 +1,77 @@
+/**
+ * R05 — rule 5: an insert with return=representation also needs the new row to pass the SELECT
+ * rule, else the whole insert fails with 42501; the same insert with return=minimal succeeds.
+ * The reference has such a legitimate case: uni_staff / sa_prof file PR tickets on someone
+ * else's behalf but cannot read them back (owner-only SELECT for them).
+ * Cases: an insert of a PR ticket or a shop order owned by the caller or by someone else, sent
+ * with both preferences in either order, then read back by id by the same caller.
+ */
+import fc from 'fast-check';
+import type { Row } from '../../../../engine/model/json.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import type { ApiRequest } from '../../../../engine/model/request.ts';
+import { callerAmong, peopleWorld } from '../../generators/identities.ts';
+import { cast, prId, prTicketRow } from '../../generators/pr.ts';
+import { shopOrderRow } from '../../generators/shop.ts';
+import type { Person } from '../../generators/identities.ts';
+import type { DataCase } from '../../../../engine/runner/data-case.ts';
+import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+
+/** Mostly the values an insert check accepts; sometimes not. */
+function prInsertRow(settings: ModelSettings, list: Person[], owner: string): fc.Arbitrary<Row> {
+  return fc
+    .tuple(prTicketRow(settings, list.map((p) => p.id), prId), fc.integer({ min: 0, max: 8 }))
+    .map(([row, tweak]) => ({
+      ...row,
+      submitter_id: owner,
+      status: tweak === 1 ? row.status : settings.pr.initialStatus,
+      handler_note: tweak === 2 ? row.handler_note : null,
+      deleted_at: tweak === 3 ? row.deleted_at : null,
+    }));
+}
+
+function shopInsertRow(settings: ModelSettings, list: Person[], owner: string): fc.Arbitrary<Row> {
+  return fc.tuple(shopOrderRow(settings, list), fc.integer({ min: 0, max: 8 })).map(([row, tweak]) => ({
+    ...row,
+    buyer_id: owner,
+    status: tweak === 1 ? row.status : settings.shop.initialStatus,
+    admin_note: tweak === 2 ? row.admin_note : null,
+    timeline: tweak === 3 ? row.timeline : [],
+  }));
+}
+
+function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return cast(settings, settings.pr.onBehalfRoles).chain((list) =>
+    callerAmong(list).chain((caller) => {
+      const self = caller.kind === 'user' ? caller.id : list[0].id;
+      const owner = fc.oneof({ weight: 1, arbitrary: fc.constant(self) }, { weight: 3, arbitrary: fc.constantFrom(...list.map((p) => p.id)) });
+      return owner.chain((o) =>
+        fc
+          .record({
+            table: fc.oneof({ weight: 2, arbitrary: fc.constant('pr_tickets') }, { weight: 1, arbitrary: fc.constant('shop_orders') }),
+            pr: prInsertRow(settings, list, o),
+            shop: shopInsertRow(settings, list, o),
+            representationFirst: fc.boolean(),
+          })
+          .map(({ table, pr, shop, representationFirst }): DataCase => {
+            const row = table === 'pr_tickets' ? pr : shop;
+            const insert = (returning: 'representation' | 'minimal'): ApiRequest => ({ kind: 'insert', table, rows: [row], returning });
+            const order = representationFirst ? (['representation', 'minimal'] as const) : (['minimal', 'representation'] as const);
+            const steps = [
+              ...order.map((r) => ({ caller, request: insert(r) })),
+              { caller, request: { kind: 'select' as const, table, columns: '*' as const, filters: [{ column: 'id', op: 'eq' as const, value: row.id }] } },
+            ];
+            return { world: peopleWorld(list), steps };
+          }),
+      );
+    }),
+  );
+}
+
+export const R05: DataProperty = {
+  id: 'R05',
+  rule: 5,
+  title: 'insert with return=representation needs the new row to pass SELECT; return=minimal does not',
+  tables: ['pr_tickets', 'shop_orders'],
+  cases: (settings) => insertCases(settings),
+};

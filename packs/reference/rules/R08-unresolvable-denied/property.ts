@@ -1,0 +1,66 @@
+/**
+ * R08 — rule 8: an unresolvable value is denied. Here: a null role (a users row whose role is
+ * null, or a signed-in identity with no users row, or the server context with no auth.uid())
+ * is never a handler, never staff, never exempt from an owner guard — even when it holds a
+ * permission — so soft_delete_pr_ticket rejects it, owner guards apply to it, and on-behalf
+ * filing is refused. Cases: people half of whom have no resolvable role, PR tickets and shop
+ * orders among them, one request: a soft delete, a PATCH of an own order or ticket, an
+ * insert on someone's behalf, or a read.
+ * VS cases (unknown category, null destination) join through `fc.oneof` in `cases`.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../../../../engine/model/caller.ts';
+import type { Row } from '../../../../engine/model/json.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import type { ApiRequest } from '../../../../engine/model/request.ts';
+import { prTicketsTable } from '../../model/tables/pr-tickets.ts';
+import { callerAmong } from '../../generators/identities.ts';
+import { tablePatch } from '../../generators/patches.ts';
+import { cast, prTicketRow, prTickets, prWorld } from '../../generators/pr.ts';
+import { shopOrders, shopPatch } from '../../generators/shop.ts';
+import type { DataCase } from '../../../../engine/runner/data-case.ts';
+import { fromParts, type DataProperty } from '../../../../engine/runner/data-property.ts';
+import { vsUnresolvableCases } from '../../cases/vs-unresolvable.ts';
+
+export function prShopNullRoleCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return cast(settings, [], 4, { noRow: 2, nullRole: 3, favoured: 0, any: 2, noPermissions: 0.2 }).chain((list) =>
+    fc.tuple(prTickets(settings, list, 3), shopOrders(settings, list, 3)).chain(([tickets, orders]) => {
+      const ids = list.map((p) => p.id);
+      const vc = { settings, ids };
+      const world = { ...prWorld(settings, list, tickets), shop_orders: orders };
+      const byOwner = (row: Row, owner: string) => {
+        const p = list.find((x) => x.id === row[owner])!;
+        return fc.oneof({ weight: 3, arbitrary: fc.constant<Caller>({ kind: 'user', id: p.id, email: p.email }) }, { weight: 1, arbitrary: callerAmong(list) });
+      };
+      const softDelete = fc.tuple(callerAmong(list), fc.constantFrom(...tickets)).map(([caller, t]) => ({ caller, request: { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: t.id } } as ApiRequest }));
+      const patchOrder = fc.constantFrom(...orders).chain((o) =>
+        fc.tuple(byOwner(o, 'buyer_id'), shopPatch(settings, list, o), fc.constantFrom('representation' as const, 'minimal' as const)).map(([caller, patch, returning]) => ({
+          caller,
+          request: { kind: 'update', table: 'shop_orders', patch, filters: [{ column: 'id', op: 'eq', value: o.id }], returning } as ApiRequest,
+        })),
+      );
+      const patchTicket = fc.constantFrom(...tickets).chain((t) =>
+        fc.tuple(byOwner(t, 'submitter_id'), tablePatch(prTicketsTable, vc, t, ['status', 'handler_note', 'submitter_id']), fc.constantFrom('representation' as const, 'minimal' as const)).map(([caller, patch, returning]) => ({
+          caller,
+          request: { kind: 'update', table: 'pr_tickets', patch, filters: [{ column: 'id', op: 'eq', value: t.id }], returning } as ApiRequest,
+        })),
+      );
+      const onBehalf = fc.tuple(callerAmong(list), prTicketRow(settings, ids)).map(([caller, row]) => ({
+        caller,
+        request: { kind: 'insert', table: 'pr_tickets', rows: [{ ...row, status: settings.pr.initialStatus, handler_note: null, deleted_at: null }], returning: 'minimal' } as ApiRequest,
+      }));
+      const read = fc.tuple(callerAmong(list), fc.constantFrom('pr_tickets', 'shop_orders')).map(([caller, table]) => ({ caller, request: { kind: 'select', table, columns: '*', filters: [] } as ApiRequest }));
+      return fc
+        .oneof({ weight: 3, arbitrary: softDelete }, { weight: 3, arbitrary: patchOrder }, { weight: 2, arbitrary: patchTicket }, { weight: 1, arbitrary: onBehalf }, { weight: 2, arbitrary: read })
+        .map((step): DataCase => ({ world, steps: [step] }));
+    }),
+  );
+}
+
+export const R08: DataProperty = fromParts(
+  { id: 'R08', rule: 8, title: 'unresolvable values (null role, unknown category, null destination) are denied' },
+  [
+    { tables: ['pr_tickets', 'shop_orders'], functions: ['soft_delete_pr_ticket'], cases: prShopNullRoleCases },
+    { tables: ['vs_tickets', 'vs_categories'], functions: ['vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment', 'get_public_vs_board', 'get_public_vs_problem', 'get_vs_linked_context', 'soft_delete_vs_ticket', 'find_similar_vs_tickets', 'merge_vs_tickets'], cases: vsUnresolvableCases },
+  ],
+);

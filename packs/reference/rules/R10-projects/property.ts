@@ -1,0 +1,45 @@
+/**
+ * R10 — projects, project_documents and project_files are readable by anon and signed-in
+ * callers; project_settings never by anon (and only by staff); sign requests only by their actor
+ * or the addressed professor; a professor's signed-file upload is an INSERT the row rules allow
+ * only on a project with a pending request addressed to them.
+ * Cases: people of mixed roles (many professors and actors; the caller often one of them), projects with documents, files,
+ * sign requests and settings (often a pending one addressing the caller); one or two steps: a
+ * read of any project table, or a write (mostly a file upload, in the caller's name, someone
+ * else's or no one's), then a read.
+ */
+import fc from 'fast-check';
+import type { ModelSettings } from '../../model/settings.ts';
+import { projectRead, projectRows, projectWorld, projectWrite } from '../../generators/project.ts';
+import { callerFrom, peopleRows, peopleWithRoles, personCaller } from '../../generators/student.ts';
+import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
+import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+
+function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  const roles = [null, 'user', ...settings.projects.professorRoles, ...settings.projects.professorRoles, ...settings.projects.actorRoles.slice(0, 3), 'vs_staff'];
+  return peopleWithRoles(settings, roles, 1, 4).chain((list) => {
+    // Often a professor or a project actor: the two whose writes the row rules check field by field.
+    const holding = (roles: readonly string[]) => list.filter((p) => roles.includes(p.profile?.role as string));
+    const writers = [holding(settings.projects.professorRoles), holding(settings.projects.actorRoles)].filter((g) => g.length > 0);
+    const caller = fc.oneof(callerFrom(list), ...writers.map((g) => fc.constantFrom(...g).map(personCaller)));
+    return fc.tuple(projectWorld(list), caller, fc.boolean(), fc.noShrink(fc.uuid({ version: 4 })), fc.constantFrom(...list.map((p) => p.id))).chain(([w0, caller, addressMe, requestId, actor]) => {
+        // Often a pending request addresses the caller, so a professor's upload reaches the policy's other checks.
+        const w = addressMe && caller.kind === 'user'
+          ? { ...w0, signRequests: [...w0.signRequests, { id: requestId, project_id: w0.projects[0].id, actor_id: actor, professor_id: caller.id, status: 'pending' }] }
+          : w0;
+        const read = projectRead(w).map((request): DataStep => ({ caller, request }));
+        const write = projectWrite(w, list, caller).map((request): DataStep => ({ caller, request }));
+        const steps = fc.oneof({ weight: 2, arbitrary: read.map((s) => [s]) }, { weight: 3, arbitrary: fc.tuple(write, read).map(([a, b]) => [a, b]) });
+        return steps.map((s): DataCase => ({ world: { ...peopleRows(list), ...projectRows(w) }, steps: s }));
+      });
+  });
+}
+
+export const R10: DataProperty = {
+  id: 'R10',
+  rule: 10,
+  title: 'projects: public reads, staff-only settings, professor sign-request scoping and signed uploads',
+  tables: ['projects', 'project_documents', 'project_files', 'project_sign_requests', 'project_settings'],
+  functions: ['current_user_is_project_actor'],
+  cases,
+};

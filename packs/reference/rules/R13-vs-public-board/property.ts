@@ -1,0 +1,70 @@
+/**
+ * R13 — public board: a VS ticket appears only if is_public, its category exists, is not
+ * confidential and is public-eligible, and a staff headline is set; the raw report is never
+ * published. get_public_vs_board, get_public_vs_problem (and its comment thread),
+ * vs_set_public, vs_post_public_comment and get_vs_linked_context agree on the unknown-category
+ * case: hidden.
+ * Cases: a VS world with categories missing, confidential, unknown (null flags) or public;
+ * sometimes a handler publishes or unpublishes a ticket, or the server deletes a category;
+ * then the board, the problem, a comment and the linked context are read or posted.
+ */
+import fc from 'fast-check';
+import type { ApiRequest } from '../../../../engine/model/request.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import { vsPublicRef } from '../../model/tables/vs-tickets.ts';
+import { rpc, step } from '../../generators/vs-requests.ts';
+import { handlerCaller, onBoard, VS_CATEGORY_IDS, vsCaller, vsWorld, vsWorldOf } from '../../generators/vs-world.ts';
+import { fakerValue } from '../../generators/faker.ts';
+import type { DataCase } from '../../../../engine/runner/data-case.ts';
+import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+
+const headline = fakerValue((f) => f.lorem.sentence({ min: 3, max: 6 }), 'vsBoardHeadline');
+
+function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return vsWorld(settings).chain((w0) => {
+    const ids = w0.tickets.map((t) => String(t.id));
+    return fc
+      .record({
+        boarded: fc.option(fc.constantFrom(...ids), { nil: undefined }),
+        caller: handlerCaller(settings, w0),
+        other: vsCaller(w0),
+
+        t: fc.constantFrom(...ids),
+        first: fc.integer({ min: 0, max: 3 }),
+        publish: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+        title: fc.oneof({ weight: 4, arbitrary: headline }, { weight: 1, arbitrary: fc.constantFrom<string | null>(null, '', '  ') }),
+        category: fc.constantFrom(...VS_CATEGORY_IDS),
+        body: fc.oneof({ weight: 4, arbitrary: fc.constant('Same problem in block D') }, { weight: 1, arbitrary: fc.constantFrom('', ' ') }),
+      })
+      .map(({ boarded, caller, other, t, first, publish, title, category, body }): DataCase => {
+        const w = boarded ? onBoard(w0, boarded) : w0;
+        const ref = vsPublicRef(t);
+        const setup: ApiRequest[] =
+          first === 0
+            ? [rpc('vs_set_public', { p_id: t, p_public: publish, p_title: title })]
+            : first === 1
+              ? [{ kind: 'delete', table: 'vs_categories', filters: [{ column: 'id', op: 'eq', value: category }], returning: 'minimal' }]
+              : [];
+        return {
+          world: vsWorldOf(w),
+          steps: [
+            ...setup.map((r) => step(r.kind === 'delete' ? { kind: 'service' } : caller, r)),
+            step(other, rpc('get_public_vs_board', {})),
+            step(other, rpc('get_public_vs_problem', { p_ref: ref })),
+            step(other, rpc('vs_post_public_comment', { p_ref: ref, p_body: body })),
+            step({ kind: 'anon' }, rpc('get_public_vs_problem', { p_ref: ref })),
+            step(other, rpc('get_vs_linked_context', { p_id: ids[(ids.indexOf(t) + 1) % ids.length] })),
+          ],
+        };
+      });
+  });
+}
+
+export const R13: DataProperty = {
+  id: 'R13',
+  rule: 13,
+  title: 'VS public board: published, public category, staff headline; all public functions hide the unknown category',
+  tables: ['vs_tickets', 'vs_categories'],
+  functions: ['get_public_vs_board', 'get_public_vs_problem', 'vs_set_public', 'vs_post_public_comment', 'get_vs_linked_context'],
+  cases,
+};

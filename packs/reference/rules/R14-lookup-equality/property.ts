@@ -1,0 +1,45 @@
+/**
+ * R14 — rule 14: a lookup by id is a capability, so the comparison is equality (for
+ * get_pr_ticket_by_id: case-insensitive and trimmed), never like, ilike or a pattern.
+ * Cases: PR tickets whose ids hold %, _, *, \, quotes, commas, dots, parentheses, surrounding
+ * whitespace and mixed case (some deleted); one to three lookups with keys that are an id as
+ * stored, padded or case-flipped, a wildcard pattern, or unrelated — through the guest lookup
+ * (anon mostly), GET pr_tickets?id=eq.<key>, and soft_delete_pr_ticket.
+ * VS cases join through `fc.oneof` in `cases`: ids full of wildcards and their near misses,
+ * through the guest lookup and the linked context (anon, server), and through every id-taking
+ * handler function (find_similar, merge, transfer, publish, soft delete) by a handler in scope.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../../../../engine/model/caller.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import type { ApiRequest } from '../../../../engine/model/request.ts';
+import { callerAmong } from '../../generators/identities.ts';
+import { cast, lookupKey, prTickets, prWorld } from '../../generators/pr.ts';
+import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
+import { fromParts, type DataProperty } from '../../../../engine/runner/data-property.ts';
+import { VS_HANDLER_LOOKUPS, vsHandlerLookupCases, vsLookupCases } from '../../cases/vs-lookups.ts';
+
+export function prLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return cast(settings, settings.pr.handlerRoles).chain((list) =>
+    prTickets(settings, list, 6).chain((tickets) => {
+      const key = lookupKey(tickets.map((t) => t.id as string));
+      const caller = callerAmong(list);
+      const step = fc.tuple(key, fc.integer({ min: 0, max: 5 }), caller).map(([k, how, c]): DataStep => {
+        if (how <= 2) return { caller: how === 0 ? c : ({ kind: 'anon' } as Caller), request: { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: k } } };
+        const request: ApiRequest =
+          how === 3 ? { kind: 'select', table: 'pr_tickets', columns: '*', filters: [{ column: 'id', op: 'eq', value: k }] } : { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: k } };
+        return { caller: c, request };
+      });
+      return fc.array(step, { minLength: 1, maxLength: 3 }).map((steps): DataCase => ({ world: prWorld(settings, list, tickets), steps }));
+    }),
+  );
+}
+
+export const R14: DataProperty = fromParts(
+  { id: 'R14', rule: 14, title: 'lookups by id compare by equality (case-insensitive and trimmed where stated), never a pattern' },
+  [
+    { tables: ['pr_tickets'], functions: ['get_pr_ticket_by_id', 'soft_delete_pr_ticket'], cases: prLookupCases },
+    { tables: ['vs_tickets'], functions: ['get_vs_ticket_by_id', 'get_vs_linked_context'], cases: vsLookupCases },
+    { tables: ['vs_tickets'], functions: [...VS_HANDLER_LOOKUPS], cases: vsHandlerLookupCases },
+  ],
+);

@@ -1,0 +1,87 @@
+/**
+ * R15 — helpers that answer about another person (effective_team_*_for_email, node_effective_*)
+ * and private helpers are not executable by anon, authenticated or public; only named grants are
+ * kept, and a revoke must name each role because Supabase's defaults grant EXECUTE on new
+ * functions.
+ * Two halves: R15 (data) calls the functions of this area and the policy helpers as anon, a
+ * person of any role or the server, with arguments about someone else, and compares "42501 by
+ * grant" and the answer with the model; R15 (catalog) lists every function in the exposed
+ * schemas and private and compares who may execute it with functionModels + privateFunctions —
+ * a function the model does not know (created later, default privileges, no revoke) is a finding.
+ */
+import fc from 'fast-check';
+import type { ApiRequest } from '../../../../engine/model/request.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import type { Json } from '../../../../engine/model/json.ts';
+import { functionModels, privateFunctions } from '../../model/functions/index.ts';
+import type { ExecuteGrantee } from '../../../../engine/model/function-model.ts';
+import { teamMembers, teamTree } from '../../generators/team.ts';
+import { projectRows, projectWorld } from '../../generators/project.ts';
+import { callerFrom, emailVariant, peopleRows, peopleWithRoles } from '../../generators/student.ts';
+import { compareFunctions, readCatalogFunctions } from '../../../../engine/checker/catalog.ts';
+import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
+import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
+import type { DataCase } from '../../../../engine/runner/data-case.ts';
+import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+
+/** The functions the data half calls: this area's, and the policy helpers every rule leans on. */
+export const R15_FUNCTIONS = [
+  'effective_team_permissions_for_email',
+  'effective_team_vs_dept_for_email',
+  'node_effective_is_public',
+  'my_person_id',
+  'current_user_is_project_actor',
+  'current_user_is_addressed_professor',
+  'current_user_is_staff',
+  'current_user_is_admin',
+  'current_user_has_permission',
+  'get_public_org_chart',
+  'sync_my_team_permissions',
+  'get_my_student_record',
+] as const;
+
+function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return peopleWithRoles(settings, [null, 'user', 'staff', 'admin', 'sa_prof'], 1, 3).chain((list) =>
+    fc.tuple(teamTree(4), projectWorld(list)).chain(([nodes, projects]) =>
+      fc
+        .record({
+          members: teamMembers(settings, nodes, list, 4),
+          caller: callerFrom(list, 3),
+          fn: fc.constantFrom(...R15_FUNCTIONS.filter((f) => f in functionModels)),
+          email: fc.constantFrom(...list.map((p) => p.email)).chain(emailVariant),
+          node: fc.constantFrom(...nodes.map((n) => n.id as string)),
+          project: fc.constantFrom(...projects.projects.map((p) => p.id as string)),
+          permission: fc.constantFrom(...settings.permissions),
+        })
+        .map(({ members, caller, fn, email, node, project, permission }): DataCase => {
+          const byName: Record<string, Json> = { p_email: email, p_node_id: node, p_project_id: project, p_permission: permission };
+          const args = Object.fromEntries(functionModels[fn].args.map((a) => [a, byName[a] ?? null]));
+          const request: ApiRequest = { kind: 'rpc', fn, args };
+          return { world: { ...peopleRows(list), team_nodes: nodes, team_members: members, ...projectRows(projects) }, steps: [{ caller, request }] };
+        }),
+    ),
+  );
+}
+
+export const R15: DataProperty = {
+  id: 'R15',
+  rule: 15,
+  title: 'functions: resolvers about another person and private helpers keep only named grants',
+  tables: ['team_members', 'team_nodes'],
+  functions: [...R15_FUNCTIONS],
+  cases,
+};
+
+export const R15_CATALOG: CatalogProperty = {
+  id: 'R15',
+  rule: 15,
+  title: 'functions: every function in the database executable exactly by the model’s named grants',
+  async check(client) {
+    const found = await readCatalogFunctions(client, [...EXPOSED_SCHEMAS, 'private']);
+    const expected = new Map<string, readonly ExecuteGrantee[]>([
+      ...Object.values(functionModels).map((f) => [f.name, f.executableBy] as const),
+      ...privateFunctions.map((f) => [f.name, f.executableBy] as const),
+    ]);
+    return { objects: found.length, ...compareFunctions(found, expected) };
+  },
+};

@@ -1,0 +1,82 @@
+/**
+ * R16 — every table with row rules has an explicit GRANT to the intended roles; without it every
+ * caller is denied (42501 from the grant, before any row rule).
+ * Two halves: R16 (data) sends every table and view the model knows a read, and every table an
+ * UPDATE and a DELETE matching nothing, as anon and as a signed-in person, and compares "denied
+ * by the grant" with the model; R16 (catalog) lists every table and view in the exposed schemas
+ * and compares the API roles' privileges and the row-security switch with tableModels — a table
+ * the model does not know (created later with default privileges) is a finding.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../../../../engine/model/caller.ts';
+import type { ApiRequest } from '../../../../engine/model/request.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import { tableModels } from '../../model/tables/index.ts';
+import { peopleRows, peopleWithRoles, personCaller } from '../../generators/student.ts';
+import { compareTables, readCatalogTables } from '../../../../engine/checker/catalog.ts';
+import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
+import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
+import type { DataCase } from '../../../../engine/runner/data-case.ts';
+import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+
+function splitName(name: string): { schema?: string; table: string } {
+  const dot = name.indexOf('.');
+  return dot < 0 ? { table: name } : { schema: name.slice(0, dot), table: name.slice(dot + 1) };
+}
+
+function cases(settings: ModelSettings, names: string[]): fc.Arbitrary<DataCase> {
+  return peopleWithRoles(settings, [null, ...settings.roles], 1, 2).chain((list) =>
+    fc
+      .record({
+        caller: fc.oneof({ weight: 1, arbitrary: fc.constant<Caller>({ kind: 'anon' }) }, { weight: 1, arbitrary: fc.constantFrom(...list).map(personCaller) }),
+        name: fc.constantFrom(...names),
+        kind: fc.constantFrom('select', 'select', 'update', 'delete'),
+      })
+      .map(({ caller, name, kind }): DataCase => {
+        const model = tableModels[name];
+        const where = splitName(name);
+        const writable = model.columns.find((c) => !c.generated);
+        let request: ApiRequest;
+        // Matching nothing (a primary key is never null): only the grant decides, never a row
+        // rule or a guard on the rows the case's people have (users).
+        const nothing = [{ column: model.primaryKey[0], op: 'is' as const, value: null }];
+        if (kind === 'select' || model.view || !writable) request = { kind: 'select', ...where, columns: '*', filters: [] };
+        else if (kind === 'update') request = { kind: 'update', ...where, patch: { [writable.name]: null }, filters: nothing, returning: 'minimal' };
+        else request = { kind: 'delete', ...where, filters: nothing, returning: 'minimal' };
+        // No rows of the table itself: only the grant decides; the people exist for the row rules' helpers.
+        return { world: peopleRows(list), steps: [{ caller, request }] };
+      }),
+  );
+}
+
+/**
+ * R16 over the given model tables. A project with only some of them (its own schema) is checked
+ * on the ones it has (`narrow`); with none of them, R16 is not applicable.
+ */
+function tableGrantsProperty(names: string[], required: string[]): DataProperty {
+  const property: DataProperty = {
+    id: 'R16',
+    rule: 16,
+    title: 'tables: explicit grants to the intended roles; without one every caller is denied',
+    tables: required,
+    cases: (settings) => cases(settings, names),
+    narrow: (has) => {
+      const present = names.filter(has);
+      if (present.length === names.length) return property;
+      return present.length ? tableGrantsProperty(present, []) : tableGrantsProperty(names, names);
+    },
+  };
+  return property;
+}
+
+export const R16: DataProperty = tableGrantsProperty(Object.keys(tableModels).sort(), []);
+
+export const R16_CATALOG: CatalogProperty = {
+  id: 'R16',
+  rule: 16,
+  title: 'tables: every table and view holds exactly the model’s grants, row security where it has rules',
+  async check(client) {
+    const found = await readCatalogTables(client, EXPOSED_SCHEMAS);
+    return { objects: found.length, ...compareTables(found, tableModels) };
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * R20 — a caller with no session cannot use identity-gated functions: passport.admin_leaderboard
+ * answers NOT_AUTHORIZED to anon (a client-side login that yielded no token calls with the anon
+ * key), to the server context and to any signed-in caller who is not an admin (including one
+ * with no users row, a null role); get_my_student_record and sync_my_team_permissions are not
+ * executable without a session.
+ * Cases: people of any role with passport profiles (plus more profiles than the board shows),
+ * a caller that is often anon, one identity-gated call.
+ */
+import fc from 'fast-check';
+import type { Caller } from '../../../../engine/model/caller.ts';
+import type { ApiRequest } from '../../../../engine/model/request.ts';
+import type { ModelSettings } from '../../model/settings.ts';
+import { extraProfiles, passportProfiles } from '../../generators/passport.ts';
+import { peopleRows, peopleWithRoles, personCaller } from '../../generators/student.ts';
+import type { DataCase } from '../../../../engine/runner/data-case.ts';
+import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+
+function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+  return peopleWithRoles(settings, [null, 'user', 'staff', 'vs_staff', ...settings.adminRoles], 1, 3).chain((list) =>
+    fc
+      .record({
+        profiles: passportProfiles(settings, list),
+        extra: extraProfiles(settings),
+        caller: fc.oneof(
+          { weight: 3, arbitrary: fc.constant<Caller>({ kind: 'anon' }) },
+          { weight: 5, arbitrary: fc.constantFrom(...list).map(personCaller) },
+          { weight: 1, arbitrary: fc.constant<Caller>({ kind: 'service' }) },
+        ),
+        request: fc.oneof(
+          { weight: 5, arbitrary: fc.constant<ApiRequest>({ kind: 'rpc', schema: 'passport', fn: 'admin_leaderboard', args: {} }) },
+          { weight: 1, arbitrary: fc.constant<ApiRequest>({ kind: 'rpc', fn: 'get_my_student_record', args: {} }) },
+          { weight: 1, arbitrary: fc.constant<ApiRequest>({ kind: 'rpc', fn: 'sync_my_team_permissions', args: {} }) },
+        ),
+      })
+      .map(({ profiles, extra, caller, request }): DataCase => {
+        const people = peopleRows(list);
+        const taken = new Set(list.map((p) => p.id));
+        const keep = (id: unknown) => !taken.has(id as string);
+        return {
+          world: { ...people, 'auth.users': [...people['auth.users'], ...extra.auth.filter((r) => keep(r.id))], 'passport.profiles': [...profiles, ...extra.profiles.filter((r) => keep(r.user_id))] },
+          steps: [{ caller, request }],
+        };
+      }),
+  );
+}
+
+export const R20: DataProperty = {
+  id: 'R20',
+  rule: 20,
+  title: 'no session: NOT_AUTHORIZED from passport.admin_leaderboard, identity-gated functions refused',
+  tables: ['passport.profiles'],
+  functions: ['passport.admin_leaderboard', 'get_my_student_record', 'sync_my_team_permissions'],
+  cases,
+};

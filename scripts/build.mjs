@@ -1,0 +1,23 @@
+// Compiles the package to dist/ (tsc, with .d.ts) and copies the files the code reads at run
+// time (SQL, JSON) beside their compiled modules, so dist/ mirrors the source layout.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+
+const ASSET = /\.(sql|json)$/;
+function copyAssets(dir) {
+  for (const name of readdirSync(path.join(root, dir))) {
+    const rel = path.join(dir, name);
+    if (statSync(path.join(root, rel)).isDirectory()) copyAssets(rel);
+    else if (ASSET.test(name)) {
+      mkdirSync(path.join(root, 'dist', dir), { recursive: true });
+      cpSync(path.join(root, rel), path.join(root, 'dist', rel));
+    }
+  }
+}
+for (const layer of ['engine', 'sso', 'packs', 'cli', 'api']) copyAssets(layer);

@@ -1,0 +1,22 @@
+import type { QueryPairs } from '../model/front-channel.ts';
+
+/**
+ * A login driver plays the browser on the front channel (`/login`, `/logout`). Each named
+ * browser keeps its own cookies. The answer is what the browser saw first from the service:
+ * a redirect (status, Location) or a page (status).
+ */
+export type FrontObservation =
+  | { kind: 'redirect'; status: number; location: string; headers: Record<string, string> }
+  | { kind: 'page'; status: number; headers: Record<string, string> };
+
+export interface LoginDriver {
+  readonly name: string;
+  /** Open `/login?query`; with credentials, submit them on the login form. */
+  login(browser: string, query: QueryPairs, credentials?: { username: string; password: string }): Promise<FrontObservation>;
+  logout(browser: string, query: QueryPairs): Promise<FrontObservation>;
+  close(): Promise<void>;
+}
+
+export function queryString(query: QueryPairs): string {
+  return new URLSearchParams(query.map(([k, v]) => [k, v] as [string, string])).toString();
+}

@@ -1,0 +1,84 @@
+import fc from 'fast-check';
+import type { ClientRegistration } from '../model/schemas.ts';
+
+/** Generated near-misses and hostile inputs shared by several properties. */
+
+const EVIL = ['https://evil.example/cb', '//evil.example/x', 'https:%2F%2Fevil.example', 'https%3A%2F%2Fevil.example%2Fcb', 'javascript:alert(1)', 'http://127.0.0.1:1/steal', '/\\evil.example'];
+
+/** Parameters that popular servers wrongly honour as a redirect target. */
+export const REDIRECT_PARAM_NAMES = ['redirect_uri', 'redirectUrl', 'redirect', 'returnTo', 'return_to', 'next', 'url', 'continue', 'post_logout_redirect_uri', 'code'];
+
+export function hostileParams(others: readonly ClientRegistration[]): fc.Arbitrary<[string, string][]> {
+  const values = fc.oneof(fc.constantFrom(...EVIL), fc.constantFrom(...others.flatMap((c) => [c.redirectUrl, c.logoutUrl])), fc.webUrl());
+  const some = fc.array(fc.tuple(fc.constantFrom(...REDIRECT_PARAM_NAMES), values), { maxLength: 4 });
+  // Half of the cases try every known name at once, in a shuffled order.
+  const all = fc.tuple(fc.array(values, { minLength: REDIRECT_PARAM_NAMES.length, maxLength: REDIRECT_PARAM_NAMES.length }), fc.shuffledSubarray(REDIRECT_PARAM_NAMES, { minLength: REDIRECT_PARAM_NAMES.length }))
+    .map(([vs, names]) => names.map((n, i) => [n, vs[i]!] as [string, string]));
+  return fc.oneof(some, all);
+}
+
+/** `app` values that must name no client: missing, empty, duplicated, case, space, encoding, unknown. */
+export function badAppQuery(clients: readonly ClientRegistration[]): fc.Arbitrary<{ variant: string; query: [string, string][] }> {
+  const ids = clients.map((c) => c.appId);
+  const app = fc.constantFrom(...ids);
+  const flipCase = (s: string) => (s === s.toUpperCase() ? s.toLowerCase() : s.toUpperCase());
+  return fc.oneof(
+    fc.constant({ variant: 'missing', query: [] as [string, string][] }),
+    fc.constant({ variant: 'empty', query: [['app', '']] as [string, string][] }),
+    fc.tuple(app, app).map(([a, b]) => ({ variant: 'duplicated', query: [['app', a], ['app', b]] as [string, string][] })),
+    app.map((a) => ({ variant: 'case-flip', query: [['app', flipCase(a)]] as [string, string][] })),
+    fc.tuple(app, fc.constantFrom(' ', '\t', '\n', '\u00a0')).map(([a, w]) => ({ variant: 'whitespace', query: [['app', `${w}${a}`]] as [string, string][] })),
+    fc.tuple(app, fc.constantFrom(' ', '%20', '/')).map(([a, w]) => ({ variant: 'suffix', query: [['app', `${a}${w}`]] as [string, string][] })),
+    app.map((a) => ({ variant: 'encoded', query: [['app', encodeURIComponent(a).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)]] as [string, string][] })),
+    app.map((a) => ({ variant: 'other-name', query: [['App', a]] as [string, string][] })),
+    fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !ids.includes(s)).map((s) => ({ variant: 'unknown', query: [['app', s]] as [string, string][] })),
+  ).filter(({ query }) => !(query.length === 1 && query[0]![0] === 'app' && ids.includes(query[0]![1])));
+}
+
+/** Strings that are not the registered Redirect URL but look like it. */
+export function redirectUrlNearMiss(client: ClientRegistration, others: readonly ClientRegistration[]): fc.Arbitrary<{ variant: string; url: string }> {
+  const u = client.redirectUrl;
+  const parsed = new URL(u);
+  const hostStart = u.indexOf(parsed.hostname);
+  const variants: [string, string][] = [
+    ['trailing-slash', u.endsWith('/') ? u.slice(0, -1) : `${u}/`],
+    ['host-case', u.slice(0, hostStart) + parsed.hostname.toUpperCase() + u.slice(hostStart + parsed.hostname.length)],
+    ['scheme-swap', parsed.protocol === 'https:' ? u.replace(/^https:/, 'http:') : u.replace(/^http:/, 'https:')],
+    ['explicit-port', parsed.port ? u.replace(`:${parsed.port}`, '') : u.replace(parsed.host, `${parsed.host}:${parsed.protocol === 'https:' ? 443 : 80}`)],
+    ['other-port', u.replace(parsed.host, `${parsed.hostname}:${Number(parsed.port || 443) + 1}`)],
+    ['extra-query', `${u}${u.includes('?') ? '&' : '?'}x=1`],
+    ['fragment', `${u}#x`],
+    ['percent-encoded', u.replace(/\/([a-z])/i, (_, c: string) => `/%${c.charCodeAt(0).toString(16).toUpperCase()}`)],
+    ['dot-segment', u.replace(parsed.pathname, `/.${parsed.pathname}`)],
+    ['dot-dot', `${u.split('?')[0]}/../${parsed.pathname.split('/').pop() ?? ''}`],
+    ['leading-space', ` ${u}`],
+    ['trailing-space', `${u} `],
+    ['nul', `${u}\u0000`],
+    ['suffix', `${u.split('?')[0]}x${parsed.search}`],
+    ['path-case', u.replace(parsed.pathname, parsed.pathname.toUpperCase())],
+    ['unicode-lookalike', u.replace(/a/, '\u0430')],
+    ['nfd', u.normalize('NFD') === u ? u.replace(/e/, 'e\u0301') : u.normalize('NFD')],
+    ['userinfo', u.replace('://', '://user@')],
+    ['prefix-extension', `${u}.evil.example`],
+    ['empty', ''],
+    ...others.map((o) => [`other-client:${o.appId}`, o.redirectUrl] as [string, string]),
+  ];
+  return fc.constantFrom(...variants.filter(([, v]) => v !== u).map(([variant, url]) => ({ variant, url })));
+}
+
+/** Client secrets that are not the secret: empty, case, whitespace, truncated, extended, random. */
+export function secretNearMiss(secret: string): fc.Arbitrary<{ variant: string; secret: string }> {
+  const flip = secret.replace(/[a-z]/i, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
+  return fc
+    .oneof(
+      fc.constant({ variant: 'empty', secret: '' }),
+      fc.constant({ variant: 'case-flip', secret: flip }),
+      fc.constant({ variant: 'all-caps', secret: secret.toUpperCase() }),
+      fc.constantFrom(' ', '\t', '\n').map((w) => ({ variant: 'whitespace', secret: `${secret}${w}` })),
+      fc.constantFrom(' ', '\t').map((w) => ({ variant: 'leading-space', secret: `${w}${secret}` })),
+      fc.integer({ min: 1, max: Math.max(1, secret.length - 1) }).map((n) => ({ variant: 'truncated', secret: secret.slice(0, secret.length - n) })),
+      fc.string({ minLength: 1, maxLength: 3 }).map((s) => ({ variant: 'extended', secret: `${secret}${s}` })),
+      fc.string({ minLength: 1, maxLength: 40 }).map((s) => ({ variant: 'random', secret: s })),
+    )
+    .filter((v) => v.secret !== secret);
+}

@@ -1,0 +1,97 @@
+import type { PropertyResult } from '../../engine/runner/result.ts';
+import type { SsoConfig } from '../config.ts';
+import { SsoClient } from '../client/client.ts';
+import type { LoginDriver } from '../client/driver.ts';
+import { FormPostDriver } from '../client/form-driver.ts';
+import { PacedHttp } from '../client/http.ts';
+import type { PropertyContext, SsoProperty } from './kit.ts';
+import { S01 } from './s01-model-agreement.ts';
+import { S02 } from './s02-code-one-time.ts';
+import { S03 } from './s03-code-bound-to-client.ts';
+import { S04 } from './s04-redirect-url-exact.ts';
+import { S05 } from './s05-client-authentication.ts';
+import { S06 } from './s06-code-expiry.ts';
+import { S07 } from './s07-login-redirect.ts';
+import { S08 } from './s08-logout-redirect.ts';
+import { S09 } from './s09-front-channel-leaks.ts';
+import { S10 } from './s10-malformed-token-requests.ts';
+import { S11 } from './s11-bearer-variants.ts';
+import { S12 } from './s12-identity-agreement.ts';
+import { S13 } from './s13-replay-revokes-token.ts';
+import { S14 } from './s14-codes-unguessable.ts';
+import { S15 } from './s15-framing-protection.ts';
+import { S16 } from './s16-transport-hygiene.ts';
+
+export type { SsoProperty, Severity } from './kit.ts';
+
+/** Every SSO property, in report order. */
+export const SSO_PROPERTIES: readonly SsoProperty[] = [S01, S02, S03, S04, S05, S06, S07, S08, S09, S10, S11, S12, S13, S14, S15, S16];
+
+export interface SsoTarget {
+  webUrl: string;
+  apiUrl: string;
+  /** Test clients and users of the target, and the settings it is expected to follow. */
+  config: SsoConfig;
+  /** Front-channel driver: 'form' posts the login form directly (emulator); 'browser' uses chromium. */
+  driver?: 'form' | 'browser' | LoginDriver;
+  /** Hard cap on requests (and browser navigations) for the whole run. */
+  maxRequests?: number;
+  /** Least ms between two requests. */
+  throttleMs?: number;
+  /** Whether the target has the emulator's control API; probed when absent. */
+  control?: boolean;
+}
+
+export interface SsoRunOptions {
+  seed?: number;
+  numRuns?: number;
+  only?: string[];
+  /** Replay path of a reported failure (use with `only` naming that one property). */
+  path?: string;
+}
+
+/** Run the SSO properties against a target; one PropertyResult per property, area 'sso'. */
+export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions = {}): Promise<PropertyResult[]> {
+  const known = new Set(SSO_PROPERTIES.map((p) => p.id));
+  const unknown = (options.only ?? []).filter((id) => !known.has(id));
+  if (unknown.length) throw new Error(`unknown SSO property id(s): ${unknown.join(', ')} (known: ${[...known].join(', ')})`);
+  const selected = options.only?.length ? SSO_PROPERTIES.filter((p) => options.only!.includes(p.id)) : SSO_PROPERTIES;
+  const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+  const numRuns = options.numRuns ?? 25;
+
+  const http = new PacedHttp({ maxRequests: target.maxRequests, throttleMs: target.throttleMs });
+  const client = new SsoClient(stripSlash(target.apiUrl), http);
+  const webUrl = stripSlash(target.webUrl);
+  const driver: LoginDriver =
+    typeof target.driver === 'object'
+      ? target.driver
+      : target.driver === 'browser'
+        ? await (await import('../client/browser-driver.ts')).BrowserDriver.launch(webUrl, target.config.loginPage, http)
+        : new FormPostDriver(webUrl, http);
+  const control = target.control ?? (await client.controlAvailable());
+  let browsers = 0;
+  const ctx: PropertyContext = { config: target.config, client, driver, http, webUrl, control, newBrowser: () => `browser-${++browsers}` };
+
+  const results: PropertyResult[] = [];
+  try {
+    for (const p of selected) {
+      const started = Date.now();
+      try {
+        results.push(await p.run(ctx, { seed, numRuns, ...(options.path ? { path: options.path } : {}) }));
+      } catch (e) {
+        results.push({ id: p.id, title: p.title, area: 'sso', status: 'error', cases: 0, counts: {}, durationMs: Date.now() - started, seed, note: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  } finally {
+    if (typeof target.driver !== 'object') await driver.close();
+  }
+  return results;
+}
+
+export function severityOf(id: string): 'M' | 'S' | undefined {
+  return SSO_PROPERTIES.find((p) => p.id === id)?.severity;
+}
+
+function stripSlash(u: string): string {
+  return u.replace(/\/+$/, '');
+}

@@ -1,0 +1,197 @@
+import fc from 'fast-check';
+import type { PropertyResult } from '../../engine/runner/result.ts';
+import type { SsoConfig } from '../config.ts';
+import type { SsoClient } from '../client/client.ts';
+import type { FrontObservation, LoginDriver } from '../client/driver.ts';
+import { BudgetExhausted, TargetRefused, type PacedHttp } from '../client/http.ts';
+import { redirectWithCode } from '../model/front-channel.ts';
+import type { ClientRegistration, TokenRequest, UserRecord } from '../model/schemas.ts';
+
+/** What an SSO property runs against: any deployment, reached through a client and a driver. */
+export interface PropertyContext {
+  config: SsoConfig;
+  client: SsoClient;
+  driver: LoginDriver;
+  http: PacedHttp;
+  webUrl: string;
+  /** The target has the emulator's control API, so its clock can be moved. */
+  control: boolean;
+  /** A browser name never used before (a fresh cookie jar). */
+  newBrowser(): string;
+}
+
+export interface PropertyRunOptions {
+  seed: number;
+  numRuns: number;
+  /** fast-check replay path of a reported failure (with the same seed). */
+  path?: string;
+}
+
+export type Severity = 'M' | 'S';
+
+export interface SsoProperty {
+  id: string;
+  title: string;
+  /** M: a must (fails the run); S: a should (reported, does not fail `sso check`'s exit code). */
+  severity: Severity;
+  run(ctx: PropertyContext, opts: PropertyRunOptions): Promise<PropertyResult>;
+}
+
+/** The target answered something other than what the property demands. */
+export class Disagreement extends Error {
+  override name = 'Disagreement';
+  constructor(
+    message: string,
+    readonly expected: unknown,
+    readonly actual: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export function expectThat(ok: boolean, message: string, expected: unknown, actual: unknown): void {
+  if (!ok) throw new Disagreement(message, expected, actual);
+}
+
+export function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Counts of outcome classes, as PropertyResult.counts. */
+export class Counts {
+  readonly values: Record<string, number> = {};
+  add(key: string, n = 1): void {
+    this.values[key] = (this.values[key] ?? 0) + n;
+  }
+}
+
+/**
+ * Run one fast-check property and report it as a PropertyResult. A Disagreement becomes a
+ * failure with seed, path, the shrunk case as plain data, expected and actual; a spent budget
+ * or a refusing target becomes an error, never a pass.
+ */
+export async function runFcProperty<T>(
+  meta: { id: string; title: string },
+  opts: PropertyRunOptions,
+  arb: fc.Arbitrary<T>,
+  check: (value: T, counts: Counts) => Promise<void>,
+  extra: { numRuns?: number; note?: string } = {},
+): Promise<PropertyResult> {
+  const counts = new Counts();
+  const started = Date.now();
+  let stopping: Error | null = null;
+  const prop = fc.asyncProperty(arb, async (v) => {
+    if (stopping) throw stopping;
+    try {
+      await check(v, counts);
+    } catch (e) {
+      // Out of budget, refused, or a browser step timed out: stop instead of shrinking against it.
+      if (e instanceof BudgetExhausted || e instanceof TargetRefused || (e instanceof Error && e.name === 'TimeoutError')) stopping = e;
+      throw e;
+    }
+  });
+  const numRuns = extra.numRuns ?? opts.numRuns;
+  const details = await fc.check(prop, { seed: opts.seed, numRuns, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
+  const base = { id: meta.id, title: meta.title, area: 'sso' as const, counts: counts.values, seed: opts.seed, durationMs: Date.now() - started };
+  if (stopping) return { ...base, status: 'error', cases: details.numRuns, note: `${(stopping as Error).message} (${extra.note ?? 'stopped early'})` };
+  if (!details.failed) return { ...base, status: 'passed', cases: details.numRuns, ...(extra.note ? { note: extra.note } : {}) };
+  const err = details.errorInstance;
+  const disagreement = err instanceof Disagreement ? err : null;
+  return {
+    ...base,
+    status: disagreement ? 'failed' : 'error',
+    cases: details.numRuns,
+    failure: {
+      seed: details.seed,
+      path: details.counterexamplePath ?? '',
+      counterexample: toPlain(details.counterexample?.[0]),
+      expected: disagreement?.expected,
+      actual: disagreement?.actual,
+      message: disagreement ? disagreement.message : `the check itself threw: ${err instanceof Error ? err.message : String(err)}`,
+    },
+    ...(disagreement ? {} : { note: 'the check could not run to a verdict' }),
+  };
+}
+
+export function notApplicable(meta: { id: string; title: string }, seed: number, note: string): PropertyResult {
+  return { id: meta.id, title: meta.title, area: 'sso', status: 'not-applicable', cases: 0, counts: {}, durationMs: 0, seed, note };
+}
+
+/** Shrunk cases as plain data: objects with their own toString (commands) become strings. */
+export function toPlain(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? String(v) : v;
+  if (Array.isArray(v)) return v.map(toPlain);
+  // Registered clients and users appear by name: reports must not repeat secrets and passwords.
+  const o = v as Record<string, unknown>;
+  if (typeof o['appId'] === 'string' && 'clientSecret' in o) return `client ${o['appId']}`;
+  if (typeof o['username'] === 'string' && 'password' in o) return `user ${o['username']}`;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null && typeof (v as object).toString === 'function' && (v as object).toString !== Object.prototype.toString) {
+    return String(v);
+  }
+  if (proto !== Object.prototype && proto !== null) return String(v);
+  return Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, toPlain(x)]));
+}
+
+// ---- common steps -------------------------------------------------------------------------
+
+export function goodTokenRequest(client: ClientRegistration, code: string): TokenRequest {
+  return { code, redirectUrl: client.redirectUrl, clientId: client.clientId, clientSecret: client.clientSecret };
+}
+
+/** The `code` values a redirect carries beyond those already in the registered URL. */
+export function codesIn(location: string, registeredUrl: string): string[] {
+  try {
+    const got = new URL(location).searchParams.getAll('code');
+    const had = new URL(registeredUrl).searchParams.getAll('code');
+    return got.slice(had.length);
+  } catch {
+    return [];
+  }
+}
+
+/** Log `user` in to `client` in a new browser; the answer must be a redirect with exactly one code. */
+export async function freshLogin(ctx: PropertyContext, client: ClientRegistration, user: UserRecord): Promise<{ browser: string; code: string; seen: FrontObservation }> {
+  const browser = ctx.newBrowser();
+  const seen = await ctx.driver.login(browser, [['app', client.appId]], { username: user.username, password: user.password });
+  const codes = seen.kind === 'redirect' ? codesIn(seen.location, client.redirectUrl) : [];
+  expectThat(
+    seen.kind === 'redirect' && codes.length === 1 && seen.location === redirectWithCode(client.redirectUrl, codes[0]!),
+    `a login of ${user.username} to ${client.appId} must redirect to its Redirect URL with one code`,
+    { kind: 'redirect', location: redirectWithCode(client.redirectUrl, '<code>') },
+    seen,
+  );
+  return { browser, code: codes[0]!, seen };
+}
+
+/** Log in and exchange the code; the exchange must succeed. */
+export async function freshToken(ctx: PropertyContext, client: ClientRegistration, user: UserRecord): Promise<{ browser: string; code: string; token: string }> {
+  const { browser, code } = await freshLogin(ctx, client, user);
+  const { reply, parsed } = await ctx.client.exchange(goodTokenRequest(client, code));
+  expectThat(parsed?.ok === true, 'the first exchange of a fresh code with the right credentials must succeed', { ok: true }, { status: reply.status, body: reply.text.slice(0, 300) });
+  return { browser, code, token: (parsed as { accessToken: string }).accessToken };
+}
+
+export const TOKEN_FAILURE_JSON = JSON.stringify({ ok: false, error: 'AUTH0001' });
+
+/** The uniform failure: HTTP 200, exactly `{ok:false,error:"AUTH0001"}`. */
+export function isUniformFailure(reply: { status: number; text: string }): boolean {
+  if (reply.status !== 200) return false;
+  try {
+    return sameJson(JSON.parse(reply.text), { ok: false, error: 'AUTH0001' });
+  } catch {
+    return false;
+  }
+}
+
+export function replySummary(reply: { status: number; text: string }): { status: number; body: string } {
+  return { status: reply.status, body: reply.text.length > 300 ? `${reply.text.slice(0, 300)}…` : reply.text };
+}
+
+export const pickClient = (ctx: PropertyContext) => fc.constantFrom(...ctx.config.clients);
+export const pickUser = (ctx: PropertyContext) => fc.constantFrom(...ctx.config.users);
+/** Two different clients. */
+export const pickClientPair = (ctx: PropertyContext) =>
+  fc
+    .tuple(fc.nat({ max: ctx.config.clients.length - 1 }), fc.nat({ max: ctx.config.clients.length - 2 }))
+    .map(([a, b]) => [ctx.config.clients[a]!, ctx.config.clients[b >= a ? b + 1 : b]!] as const);

@@ -1,0 +1,68 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { parseSsoConfig, type SsoConfig } from '../config.ts';
+import example from '../examples/sso.config.json' with { type: 'json' };
+import { startEmulator, type RunningEmulator } from '../emulator/server.ts';
+import { runSsoProperties, SSO_PROPERTIES } from './index.ts';
+
+const SEED = 20240521;
+
+describe('SSO properties on the strict emulator', () => {
+  const strict = parseSsoConfig(example);
+  // The other answer to every open question: the model and the emulator must follow it too.
+  const lenient = parseSsoConfig({
+    ...example,
+    settings: { codeLifetimeSeconds: 300, failedExchangeConsumesCode: false, replayRevokesToken: false, logoutRevokesTokens: false, silentLoginWithSession: false, loginRedirectStatus: 303, logoutRedirectStatus: 303 },
+  });
+  const emulators: RunningEmulator[] = [];
+  const start = async (config: SsoConfig) => {
+    const e = await startEmulator({ config });
+    emulators.push(e);
+    return e;
+  };
+  beforeAll(() => {});
+  afterAll(async () => {
+    await Promise.all(emulators.map((e) => e.close()));
+  });
+
+  it('every property passes with the default settings', async () => {
+    const emu = await start(strict);
+    const results = await runSsoProperties({ webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: strict }, { seed: SEED, numRuns: 15 });
+    expect(results.map((r) => r.id)).toEqual(SSO_PROPERTIES.map((p) => p.id));
+    for (const r of results) {
+      expect(r.area).toBe('sso');
+      expect({ id: r.id, status: r.status, failure: r.failure, note: r.note }).toMatchObject({ id: r.id, status: 'passed' });
+      expect(r.cases).toBe(15);
+    }
+  }, 60_000);
+
+  it('the emulator agrees with the model (S01) under the opposite settings, and the settings-bound properties say N/A', async () => {
+    const emu = await start(lenient);
+    const results = await runSsoProperties({ webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: lenient }, { seed: SEED, numRuns: 20, only: ['S01', 'S02', 'S07', 'S11', 'S13'] });
+    const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+    expect(byId['S01']).toMatchObject({ status: 'passed', cases: 20 });
+    expect(byId['S02']!.status).toBe('passed');
+    expect(byId['S07']!.status).toBe('passed');
+    expect(byId['S11']!.status).toBe('passed');
+    expect(byId['S13']).toMatchObject({ status: 'not-applicable', note: expect.stringContaining('replayRevokesToken') });
+  }, 60_000);
+
+  it('says N/A for expiry without a control API, and is deterministic for a seed', async () => {
+    const emu = await start(strict);
+    const target = { webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: strict, control: false };
+    const a = await runSsoProperties(target, { seed: SEED, numRuns: 8, only: ['S04', 'S06'] });
+    const b = await runSsoProperties(target, { seed: SEED, numRuns: 8, only: ['S04', 'S06'] });
+    expect(a[1]).toMatchObject({ id: 'S06', status: 'not-applicable', note: expect.stringContaining('control API') });
+    expect(a[0]!.status).toBe('passed');
+    expect(a[0]!.counts).toEqual(b[0]!.counts);
+  }, 30_000);
+
+  it('stops with an error, not a pass, when the request budget is spent', async () => {
+    const emu = await start(strict);
+    const [r] = await runSsoProperties({ webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: strict, maxRequests: 10 }, { seed: SEED, numRuns: 20, only: ['S03'] });
+    expect(r).toMatchObject({ status: 'error', note: expect.stringContaining('budget of 10') });
+  });
+
+  it('rejects unknown property ids', async () => {
+    await expect(runSsoProperties({ webUrl: 'http://127.0.0.1:1', apiUrl: 'http://127.0.0.1:1', config: strict, control: false }, { only: ['S99'] })).rejects.toThrow(/unknown SSO property id\(s\): S99/);
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * One Postgres server for the whole test run (the provider chain, as a user would get it);
+ * each test file builds its own scratch databases on it.
+ */
+import type { TestProject } from 'vitest/node';
+import { startDatabaseServer } from '../engine/db/providers/index.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const server = await startDatabaseServer({ log: (line) => console.log(`[test database] ${line}`) });
+  project.provide('databaseUrl', server.adminUrl);
+  return () => server.stop();
+}
