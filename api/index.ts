@@ -5,6 +5,7 @@
  * See docs/write-your-own-rule.md.
  */
 export { default as fc } from 'fast-check';
+export { z } from 'zod';
 
 // The pack: one application's intent.
 export { definePack, oracleOf, packSettings, type Oracle, type Pack, type PackModel } from '../engine/pack.ts';

@@ -1,0 +1,102 @@
+/**
+ * The notes app's pack: its intent in TypeScript, next to its migrations, written only against
+ * policyfuzz's public API. The engine does the rest: generation, execution as PostgREST would
+ * send it, comparison, shrinking, reports.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { definePack, defineProperty, defineTable, fc, z, type Caller, type DataCase, type Row } from 'policyfuzz';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Where the app's own spec is silent, a named choice (none needed yet: an empty, strict object). */
+export const NotesSettings = z.object({}).strict();
+type Settings = z.infer<typeof NotesSettings>;
+
+const ownsRow = (row: Row, uid: string | null) => uid !== null && row.owner_id === uid;
+
+export const notesTable = defineTable<Settings>({
+  table: 'notes',
+  columns: [
+    { name: 'id', type: 'uuid', nullable: false },
+    { name: 'owner_id', type: 'uuid', nullable: false },
+    { name: 'body', type: 'text', nullable: false, default: '' },
+    { name: 'is_public', type: 'boolean', nullable: false, default: false },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select', 'insert', 'update', 'delete'] },
+  rowSecurity: true,
+  rules: {
+    // N01: the owner reads a note; any signed-in user reads a public one.
+    select: (row, ctx) => ownsRow(row, ctx.uid) || (ctx.uid !== null && row.is_public === true),
+    insertCheck: (row, ctx) => ownsRow(row, ctx.uid),
+    // N02: only the owner edits a note, and it stays theirs.
+    updateUsing: (row, ctx) => ownsRow(row, ctx.uid),
+    updateCheck: (row, ctx) => ownsRow(row, ctx.uid),
+    deleteUsing: (row, ctx) => ownsRow(row, ctx.uid),
+  },
+});
+
+/** A few people, their notes, and a caller: one of them, an anonymous visitor, or the server. */
+const world = fc.uniqueArray(fc.uuid({ version: 4 }), { minLength: 1, maxLength: 3 }).chain((people) =>
+  fc.record({
+    people: fc.constant(people),
+    notes: fc.uniqueArray(fc.record({ id: fc.uuid({ version: 4 }), owner_id: fc.constantFrom(...people), body: fc.string({ maxLength: 12 }), is_public: fc.boolean() }), { maxLength: 4, selector: (n) => n.id }),
+    caller: fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...people).map((id): Caller => ({ kind: 'user', id })) },
+      { weight: 1, arbitrary: fc.constant<Caller>({ kind: 'anon' }) },
+      { weight: 1, arbitrary: fc.constant<Caller>({ kind: 'service' }) },
+    ),
+  }),
+);
+
+const rows = (people: string[], notes: Row[]) => ({ 'auth.users': people.map((id) => ({ id, email: `${id.slice(0, 8)}@notes.test` })), notes });
+
+export const N01 = defineProperty<Settings>({
+  id: 'N01',
+  rule: 1,
+  title: 'notes: readable by their owner, and by signed-in users when public',
+  tables: ['notes'],
+  cases: () =>
+    world.chain(({ people, notes, caller }) =>
+      fc.option(fc.constantFrom(...people), { nil: undefined }).map(
+        (owner): DataCase => ({
+          world: rows(people, notes),
+          steps: [{ caller, request: { kind: 'select', table: 'notes', columns: '*', filters: owner ? [{ column: 'owner_id', op: 'eq', value: owner }] : [] } }],
+        }),
+      ),
+    ),
+});
+
+export const N02 = defineProperty<Settings>({
+  id: 'N02',
+  rule: 2,
+  title: 'notes: only the owner edits a note, and cannot hand it to someone else',
+  tables: ['notes'],
+  cases: () =>
+    world
+      .filter(({ notes }) => notes.length > 0)
+      .chain(({ people, notes, caller }) =>
+        fc
+          .record({
+            note: fc.constantFrom(...notes),
+            patch: fc.oneof(fc.record({ body: fc.string({ maxLength: 12 }) }), fc.record({ owner_id: fc.constantFrom(...people) })),
+            returning: fc.constantFrom('representation' as const, 'minimal' as const),
+          })
+          .map(
+            ({ note, patch, returning }): DataCase => ({
+              world: rows(people, notes),
+              steps: [{ caller, request: { kind: 'update', table: 'notes', patch, filters: [{ column: 'id', op: 'eq', value: note.id }], returning } }],
+            }),
+          ),
+      ),
+});
+
+export default definePack<Settings>({
+  name: 'notes-app',
+  model: { tables: { notes: notesTable }, functions: {}, fixtureOrder: ['auth.users', 'notes'] },
+  settingsSchema: NotesSettings,
+  properties: [N01, N02],
+  migrations: path.join(here, 'supabase', 'migrations'),
+  mutants: path.join(here, 'mutants'),
+});
