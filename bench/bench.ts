@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { BUNDLED_MIGRATIONS } from '../cli/paths.ts';
+import { cliStartup } from './cli-startup.ts';
 import { fixtureStatements } from '../engine/fixtures.ts';
 import { preRequestSql, requestSearchPath } from '../engine/executor/case-transaction.ts';
 import { buildStatement } from '../engine/executor/statement.ts';
@@ -59,6 +60,7 @@ async function rawRate(env: Environment, batches: string[][]): Promise<number> {
 }
 
 async function main(): Promise<void> {
+  for (const line of cliStartup()) console.log(line);
   const t0 = performance.now();
   const server = await startDatabaseServer({ provider: process.env.DATABASE_URL ? undefined : 'local' });
   const migrations = loadMigrationFolder(BUNDLED_MIGRATIONS);
