@@ -21,6 +21,7 @@ import type { ApiResponse } from './response.ts';
 import type { SchemaCache } from './schema-cache.ts';
 import { literal } from './sql-text.ts';
 import { buildStatement, type Statement } from './statement.ts';
+import type { Executor } from './executor.ts';
 
 const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' };
 const KEEP_REQUEST = `release savepoint pf_request; reset role; select set_config('request.jwt.claims', '', true), set_config('request.method', '', true), set_config('request.path', '', true); `;
@@ -50,7 +51,7 @@ export function requestSearchPath(cache: SchemaCache): string {
   return [...cache.exposedSchemas, 'extensions'].map((s) => `"${s}"`).join(', ');
 }
 
-export class CaseTransaction {
+export class CaseTransaction implements Executor {
   /** Cleanup of the previous request, sent at the front of the next batch (or dropped by the final rollback). */
   private pendingCleanup = '';
   private open = false;

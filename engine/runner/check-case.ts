@@ -13,7 +13,7 @@ import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow } from '../fixtures.ts';
 import { FixtureError } from '../errors.ts';
 import { UnfillableColumn } from '../introspection/fill-row.ts';
-import type { CaseTransaction } from '../executor/case-transaction.ts';
+import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
 import type { World } from '../model/world.ts';
@@ -29,9 +29,23 @@ export interface StepMismatch {
   response: ApiResponse;
 }
 
+/** One step as it happened: what was sent, what the model predicted, what came back. */
+export interface HistoryEntry {
+  step: number;
+  caller: DataStep['caller'];
+  request: DataStep['request'];
+  predicted: Outcome;
+  response: ApiResponse;
+  observed: Outcome;
+  /** Why model and database disagree here; absent when they agree. */
+  disagreement?: string;
+}
+
 export interface CaseVerdict {
   classes: OutcomeClass[];
   mismatch?: StepMismatch;
+  /** Every step sent, in order: the checkers read this, and a repro reuses it. */
+  history: HistoryEntry[];
 }
 
 function maskedColumns(oracle: Oracle, step: DataStep): string[] {
@@ -71,27 +85,30 @@ export interface StepCheck {
   world: World;
   outcomeClass: OutcomeClass;
   mismatch?: StepMismatch;
+  entry: HistoryEntry;
 }
 
 /** One step (number `index` of its case): predict from `world`, send, compare. */
-export async function checkStep(tx: CaseTransaction, world: World, step: DataStep, index: number, oracle: Oracle): Promise<StepCheck> {
+export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle): Promise<StepCheck> {
   const prediction = predict(oracle, world, step.caller, step.request);
   const response = await tx.send(step.caller, step.request);
   const observed = observedOutcome(step.request, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
   const outcome = outcomeClass(prediction.outcome);
   const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step));
+  const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: prediction.outcome, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
+    return { world: prediction.world, outcomeClass: outcome, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
   }
-  return { world: prediction.world, outcomeClass: outcome };
+  return { world: prediction.world, outcomeClass: outcome, entry };
 }
 
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
-export async function checkCase(tx: CaseTransaction, testCase: DataCase, oracle: Oracle): Promise<CaseVerdict> {
+export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle): Promise<CaseVerdict> {
   const fixtureOrder = oracle.model.fixtureOrder;
   const classes: OutcomeClass[] = [];
+  const history: HistoryEntry[] = [];
   let world = testCase.world;
   const plan = tx.fixturePlan;
   let fixtures;
@@ -112,25 +129,27 @@ export async function checkCase(tx: CaseTransaction, testCase: DataCase, oracle:
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
           const checked = await checkStep(tx, world, step, i, oracle);
           classes.push(checked.outcomeClass);
+          history.push(checked.entry);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.world;
           i++;
           return world;
         });
       } catch (e) {
-        if (e instanceof CaseMismatch) return { classes, mismatch: e.mismatch };
+        if (e instanceof CaseMismatch) return { classes, history, mismatch: e.mismatch };
         throw e;
       }
       if (i !== testCase.steps.length) throw new Error(`harness: the model run sent ${i} of the case's ${testCase.steps.length} steps`);
-      return { classes };
+      return { classes, history };
     }
     for (let i = 0; i < testCase.steps.length; i++) {
       const checked = await checkStep(tx, world, testCase.steps[i], i, oracle);
       classes.push(checked.outcomeClass);
-      if (checked.mismatch) return { classes, mismatch: checked.mismatch };
+      history.push(checked.entry);
+      if (checked.mismatch) return { classes, history, mismatch: checked.mismatch };
       world = checked.world;
     }
-    return { classes };
+    return { classes, history };
   } finally {
     await tx.end();
   }

@@ -1,0 +1,20 @@
+/**
+ * The client of the Jepsen-like split (generator → client → history → checker): something that
+ * opens a case with its fixtures, sends requests as a caller and answers as PostgREST would, and
+ * ends the case leaving nothing behind. CaseTransaction (PostgREST's SQL on a pg connection) is
+ * one implementation; an HTTP executor against a live PostgREST can be another.
+ */
+import type { Caller } from '../model/caller.ts';
+import type { ApiRequest } from '../model/request.ts';
+import type { FixturePlan, FixtureStatement } from '../fixtures.ts';
+import type { ApiResponse } from './response.ts';
+
+export interface Executor {
+  /** How fixtures are written into this target (the reference way, or a project's own). */
+  readonly fixturePlan: FixturePlan;
+  /** Opens a case and writes its fixtures as the server; `perRow` names a refused row. */
+  begin(fixtures: FixtureStatement[], perRow?: () => FixtureStatement[]): Promise<void>;
+  send(caller: Caller, request: ApiRequest): Promise<ApiResponse>;
+  /** Ends the case; nothing it wrote survives into the next one. */
+  end(): Promise<void>;
+}

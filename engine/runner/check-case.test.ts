@@ -1,0 +1,49 @@
+/** A case's history: every step sent, with the model's prediction, the answer and any disagreement. */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMigrationFolder } from '../db/migrations.ts';
+import { BUNDLED_MUTANTS } from '../../cli/paths.ts';
+import { referenceOracle } from '../../packs/reference/model/index.ts';
+import { referenceEnvironment } from '../../testing/reference.ts';
+import { checkCase } from './check-case.ts';
+import type { DataCase } from './data-case.ts';
+import type { Environment } from './environment.ts';
+
+const A = '00000000-0000-4000-8000-00000000000a';
+const testCase: DataCase = {
+  world: { 'auth.users': [{ id: A, email: 'a@x.test' }], users: [{ id: A, email: 'a@x.test', role: 'user', permissions: [], managed_permissions: [] }] },
+  steps: [
+    { caller: { kind: 'user', id: A }, request: { kind: 'select', table: 'users', columns: ['id', 'role'], filters: [{ column: 'id', op: 'eq', value: A }] } },
+    { caller: { kind: 'user', id: A }, request: { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [{ column: 'id', op: 'eq', value: A }], returning: 'minimal' } },
+  ],
+};
+
+let clean: Environment;
+let broken: Environment;
+beforeAll(async () => {
+  const mutant = loadMigrationFolder(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants')).find((m) => m.name === 'R02-guard-trigger-dropped.sql')!;
+  [clean, broken] = await Promise.all([referenceEnvironment(), referenceEnvironment({ extra: [mutant] })]);
+});
+afterAll(async () => {
+  await Promise.all([clean?.close(), broken?.close()]);
+});
+
+describe('checkCase history', () => {
+  it('records every step: request, prediction and answer, with no disagreement when they agree', async () => {
+    const verdict = await checkCase(clean.workers[0].tx, testCase, referenceOracle);
+    expect(verdict.mismatch).toBeUndefined();
+    expect(verdict.history.map((h) => [h.step, h.request.kind, h.predicted.kind, h.observed.kind, h.disagreement])).toEqual([
+      [0, 'select', 'allowed', 'allowed', undefined],
+      [1, 'update', 'raised', 'error', undefined],
+    ]);
+    expect(verdict.history[1].response.status).toBe(400);
+    expect(verdict.history[1].response.error?.code).toBe('P0001');
+  });
+
+  it('ends at the disagreeing step and names it', async () => {
+    const verdict = await checkCase(broken.workers[0].tx, testCase, referenceOracle);
+    expect(verdict.history).toHaveLength(2);
+    expect(verdict.history[1].disagreement).toBe(verdict.mismatch?.reason);
+    expect(verdict.history[1].observed.kind).toBe('allowed');
+  });
+});
