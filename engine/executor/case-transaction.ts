@@ -33,7 +33,11 @@ export const ROLLBACK_REQUEST = 'rollback to savepoint pf_request; release savep
 /** Fires the request's deferred constraints, as its commit would. */
 export const END_OF_REQUEST = 'set constraints all immediate';
 
-/** Puts the initially deferred constraints back to deferred after SET CONSTRAINTS ALL IMMEDIATE ('' when there are none). */
+/**
+ * Puts the initially deferred constraints back to deferred after SET CONSTRAINTS ALL IMMEDIATE
+ * ('' when there are none). SET CONSTRAINTS goes by name: a DEFERRABLE INITIALLY IMMEDIATE
+ * constraint sharing its schema and name with a deferred one would be deferred too.
+ */
 function deferAgainSql(cache: SchemaCache): string {
   return cache.initiallyDeferred.length ? `set constraints ${cache.initiallyDeferred.join(', ')} deferred` : '';
 }
@@ -72,7 +76,7 @@ export function preRequestSql(caller: Caller, request: ApiRequest, cache: Schema
 /**
  * One request's batch after the previous request's cleanup: savepoint, PostgREST's pre-request
  * settings, read-only mode for reads, the statement, and (for a write) the end-of-request
- * constraint check. The statement's result is `mainResultIndex` from the end.
+ * constraint check (so the statement's result is the last but one, see mainResult).
  */
 export function requestBatch(caller: Caller, request: ApiRequest, statement: Exclude<Statement, { refusal: unknown }>, cache: SchemaCache, options: SendOptions = {}): string {
   const readOnly = statement.readOnly ? `; set local transaction_read_only = on` : '';
