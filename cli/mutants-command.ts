@@ -79,8 +79,13 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   const migrations = loadMigrationFolder(options.migrations);
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   const results: KillResult[] = [];
+  const unreachable = list.filter((m) => m.unreachable);
   try {
     for (const mutant of list) {
+      if (mutant.unreachable) {
+        out(`unreach. ${mutant.name} — not run: ${mutant.unreachable}`);
+        continue;
+      }
       const r = await killMutant(mutant, { server, migrations, properties: options.pack.properties, catalogProperties: options.pack.catalogProperties ?? [], oracle: oracleOf(options.pack), seed: options.seed, runs: options.runs, all: options.all });
       results.push(r);
       out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
@@ -91,7 +96,7 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   out('\nkill matrix (X killed, . survived, ! error):');
   out(killMatrix(results));
   const survivors = results.filter((r) => r.killedBy.length === 0);
-  out(`\n${results.length - survivors.length} of ${results.length} mutants killed${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
+  out(`\n${results.length - survivors.length} of ${results.length} mutants killed${unreachable.length ? ` (${unreachable.length} reclassified as unreachable through REST, not run)` : ''}${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
   return survivors.length ? 1 : 0;
 }
 

@@ -1,6 +1,8 @@
 /**
- * The request executor against real Postgres: every HTTP status path PostgREST v12 gives, the
- * row-security facts rules 5 and 6 rest on, and settings that must not leak between requests.
+ * The request executor against real Postgres: every HTTP status path PostgREST v12.2 gives, the
+ * row-security facts rules 5 and 6 rest on, Supabase's pg-safeupdate, and each request isolated
+ * like its own transaction (settings of any name, deferred constraints, read-only mode), with
+ * the request context Supabase gives (search_path, headers, JWT claims).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -41,6 +43,56 @@ create function public.things_of(p_owner uuid) returns setof public.things langu
 create function public.seen() returns jsonb language sql as $$
   select jsonb_build_object('uid', auth.uid(), 'role', current_user, 'claims', current_setting('request.jwt.claims', true))
 $$;
+
+-- Point 1: a definer function that trusts the next write and forgets to clear the flag, a guard
+-- that skips while it is set, and a setting of an arbitrary name.
+create function public.trust_me() returns void language sql security definer as $$
+  select set_config('app.vs_trusted', 'on', true), set_config('my.anything', 'leaked', true)
+$$;
+create function public.peek() returns jsonb language sql as $$
+  select jsonb_build_object('trusted', current_setting('app.vs_trusted', true), 'anything', current_setting('my.anything', true),
+    'search_path', current_setting('search_path'), 'headers', current_setting('request.headers', true)::jsonb,
+    'claims', current_setting('request.jwt.claims', true)::jsonb)
+$$;
+create function public.guard_label() returns trigger language plpgsql as $$
+begin
+  if coalesce(current_setting('app.vs_trusted', true), '') <> 'on' and new.label is distinct from old.label and new.label like 'locked%' then
+    raise exception 'guarded: labels starting with locked need the trusted path';
+  end if;
+  return new;
+end $$;
+create trigger things_guard before update on public.things for each row execute function public.guard_label();
+
+-- Point 1: deferred constraints fire at the end of each request.
+create table public.parents (id int primary key);
+create table public.children (id int primary key, parent int references public.parents(id) deferrable initially deferred);
+grant select, insert on public.parents, public.children to authenticated;
+create function public.child_then_parent(p_id int) returns void language sql as $$
+  insert into public.children values (p_id, p_id); insert into public.parents values (p_id);
+$$;
+
+-- Point 3: STABLE functions (and GET) run read-only, even when a volatile callee writes.
+create table public.audit (n int);
+revoke all on public.audit from anon, authenticated;
+grant insert on public.audit to authenticated;
+create function public.write_audit() returns int language sql as $$ insert into public.audit values (1); select 1 $$;
+create function public.stable_but_writes() returns int language sql stable as $$ select public.write_audit() $$;
+create view public.audited with (security_invoker = true) as select public.write_audit() as n;
+grant select on public.audited to authenticated;
+
+-- Point 4: a NOT NULL domain column a PATCH does not name.
+create domain public.nonblank as text not null check (value <> '');
+create table public.notes (id int primary key, title public.nonblank, body text);
+grant select, update on public.notes to authenticated;
+
+-- Point 5: a 21000 that is not pg-safeupdate's (a scalar subquery with several rows).
+create function public.two_rows() returns int language sql security definer as $$ select (select id from public.things) $$;
+
+-- Point 6: the same probe in a second exposed schema.
+create schema passport;
+grant usage on schema passport to anon, authenticated;
+create function passport.peek() returns jsonb language sql as $$ select public.peek() $$;
+grant execute on function passport.peek() to anon, authenticated;
 `;
 
 let env: Environment;
@@ -55,6 +107,7 @@ afterAll(() => env?.close());
 const FIXTURES = [
   { table: 'auth.users', row: {}, sql: `insert into auth.users (id, email) values ('${ALICE}', 'a@x'), ('${BOB}', 'b@x')` },
   { table: 'things', row: {}, sql: `insert into public.things values (1, '${ALICE}', 'one'), (2, '${BOB}', 'two')` },
+  { table: 'notes', row: {}, sql: `insert into public.notes values (1, 'title', 'body')` },
 ];
 
 /** Runs requests in one case (fixtures, then each request as PostgREST would), then rolls back. */
@@ -109,7 +162,7 @@ describe('HTTP status paths (PostgREST v12)', () => {
   });
 
   it('DELETE return=representation: 200 with the deleted rows', async () => {
-    const r = await one(alice, { kind: 'delete', table: 'things', filters: [], returning: 'representation' });
+    const r = await one(alice, { kind: 'delete', table: 'things', filters: [{ column: 'id', op: 'gt', value: 0 }], returning: 'representation' });
     expect(r).toEqual({ status: 200, body: [{ id: 1, owner: ALICE, label: 'one' }], affected: 1 });
   });
 
@@ -131,8 +184,9 @@ describe('HTTP status paths (PostgREST v12)', () => {
     expect(await one(alice, { kind: 'rpc', fn: 'nope', args: {} })).toMatchObject({ status: 404, error: { code: 'PGRST202' } });
   });
 
-  it('unknown table 404 PGRST205; unknown body column 400 PGRST204', async () => {
-    expect(await one(alice, { kind: 'select', table: 'nope', columns: '*', filters: [] })).toMatchObject({ status: 404, error: { code: 'PGRST205' } });
+  it('unknown table 404 with Postgres’ 42P01 (v12.2 has no PGRST205); unknown body column 400 PGRST204', async () => {
+    expect(await one(alice, { kind: 'select', table: 'nope', columns: '*', filters: [] })).toMatchObject({ status: 404, error: { code: '42P01', message: 'relation "public.nope" does not exist' } });
+    expect(await one(alice, { kind: 'update', table: 'nope', patch: { a: 1 }, filters: byId(1), returning: 'minimal' })).toMatchObject({ status: 404, error: { code: '42P01' } });
     expect(await one(alice, { kind: 'insert', table: 'things', rows: [{ id: 5, nope: 1 }], returning: 'minimal' })).toMatchObject({ status: 400, error: { code: 'PGRST204' } });
   });
 
@@ -140,14 +194,118 @@ describe('HTTP status paths (PostgREST v12)', () => {
     expect(await one(alice, { kind: 'select', table: 'loop', columns: '*', filters: [] })).toMatchObject({ status: 500, error: { code: '42P17' } });
   });
 
-  it('missing grant: 403 with the anon key, 401 with no token at all', async () => {
+  it('42501: 401 for the anon key (role anon) and for no token, 403 for any other role (PostgREST v12.2 AuthSpec)', async () => {
     const request: ApiRequest = { kind: 'select', table: 'things', columns: '*', filters: [] };
-    expect(await one(anon, request)).toMatchObject({ status: 403, error: { code: '42501', message: 'permission denied for table things' } });
+    expect(await one(anon, request)).toMatchObject({ status: 401, error: { code: '42501', message: 'permission denied for table things' } });
     expect(await one(anon, request, { withoutToken: true })).toMatchObject({ status: 401, error: { code: '42501' } });
+    expect(await one(alice, { kind: 'select', table: 'audit', columns: '*', filters: [] })).toMatchObject({ status: 403, error: { code: '42501' } });
+  });
+
+  it('21000: 400 only for pg-safeupdate’s "requires a WHERE clause", 500 otherwise', async () => {
+    expect(await one(alice, { kind: 'rpc', fn: 'two_rows', args: {} })).toMatchObject({ status: 500, error: { code: '21000', message: 'more than one row returned by a subquery used as an expression' } });
   });
 
   it('an unreadable filter literal: 400 22P02', async () => {
     expect(await one(alice, { kind: 'select', table: 'things', columns: '*', filters: [{ column: 'owner', op: 'eq', value: 'not-a-uuid' }] })).toMatchObject({ status: 400, error: { code: '22P02' } });
+  });
+});
+
+describe('Supabase pg-safeupdate (point 2)', () => {
+  it('an unfiltered PATCH or DELETE is refused with 21000 and 400, and changes nothing', async () => {
+    const [patch, del, read] = await sequence(
+      [alice, { kind: 'update', table: 'things', patch: { label: 'all' }, filters: [], returning: 'minimal' }],
+      [alice, { kind: 'delete', table: 'things', filters: [], returning: 'representation' }],
+      [alice, { kind: 'select', table: 'things', columns: ['label'], filters: [] }],
+    );
+    expect(patch).toMatchObject({ status: 400, error: { code: '21000', message: 'UPDATE requires a WHERE clause', hint: 'To update all rows, use "WHERE true" or similar.' } });
+    expect(del).toMatchObject({ status: 400, error: { code: '21000', message: 'DELETE requires a WHERE clause' } });
+    expect(read.body).toEqual([{ label: 'one' }]);
+  });
+});
+
+describe('read-only requests (point 3)', () => {
+  it('rpc to a STABLE function whose callee writes: 405 25006; the same write through a VOLATILE function: 200', async () => {
+    expect(await one(alice, { kind: 'rpc', fn: 'stable_but_writes', args: {} })).toMatchObject({ status: 405, error: { code: '25006' } });
+    expect(await one(alice, { kind: 'rpc', fn: 'write_audit', args: {} })).toMatchObject({ status: 200, body: 1 });
+  });
+
+  it('GET of a view that writes: 405 25006', async () => {
+    expect(await one(alice, { kind: 'select', table: 'audited', columns: '*', filters: [] })).toMatchObject({ status: 405, error: { code: '25006' } });
+  });
+});
+
+describe('write bodies read over the named columns only (point 4)', () => {
+  it('a PATCH that does not name a NOT NULL domain column succeeds', async () => {
+    const [patch, read] = await sequence(
+      [alice, { kind: 'update', table: 'notes', patch: { body: 'new' }, filters: byId(1), returning: 'minimal' }],
+      [alice, { kind: 'select', table: 'notes', columns: '*', filters: byId(1) }],
+    );
+    expect(patch).toEqual({ status: 204, body: null, affected: 1 });
+    expect(read.body).toEqual([{ id: 1, title: 'title', body: 'new' }]);
+  });
+});
+
+describe('each request ends like its own transaction (point 1)', () => {
+  it('a transaction-local setting of any name that a function set is gone for the next request', async () => {
+    const [trust, afterKeptCall, afterRead] = await sequence(
+      [alice, { kind: 'rpc', fn: 'trust_me', args: {} }],
+      [alice, { kind: 'rpc', fn: 'peek', args: {} }],
+      [alice, { kind: 'rpc', fn: 'peek', args: {} }],
+    );
+    expect(trust.status).toBe(204);
+    for (const r of [afterKeptCall, afterRead]) expect(r.body).toMatchObject({ trusted: '', anything: '' });
+  });
+
+  it('a guard that skips while the flag is set holds for a later PATCH of the same case', async () => {
+    const [trust, patch, read] = await sequence(
+      [alice, { kind: 'rpc', fn: 'trust_me', args: {} }],
+      [alice, { kind: 'update', table: 'things', patch: { label: 'locked-1' }, filters: byId(1), returning: 'minimal' }],
+      [alice, { kind: 'select', table: 'things', columns: ['label'], filters: byId(1) }],
+    );
+    expect(trust.status).toBe(204);
+    expect(patch).toMatchObject({ status: 400, error: { code: 'P0001', message: 'guarded: labels starting with locked need the trusted path' } });
+    expect(read.body).toEqual([{ label: 'one' }]);
+  });
+
+  it('deferred constraints fire at the end of the request, and are deferred again for the next one', async () => {
+    const [orphan, ok, pair, read] = await sequence(
+      [alice, { kind: 'insert', table: 'children', rows: [{ id: 1, parent: 99 }], returning: 'minimal' }],
+      [alice, { kind: 'insert', table: 'parents', rows: [{ id: 5 }], returning: 'minimal' }],
+      [alice, { kind: 'rpc', fn: 'child_then_parent', args: { p_id: 7 } }],
+      [alice, { kind: 'select', table: 'children', columns: '*', filters: [] }],
+    );
+    expect(orphan).toMatchObject({ status: 409, error: { code: '23503' } });
+    expect(ok.status).toBe(201);
+    expect(pair.status).toBe(204);
+    expect(read.body).toEqual([{ id: 7, parent: 7 }]);
+  });
+});
+
+describe('the request context is Supabase’s (point 6)', () => {
+  it('search_path is the target schema, then the extra search path (public, extensions)', async () => {
+    const [pub, pass] = await sequence([alice, { kind: 'rpc', fn: 'peek', args: {} }], [alice, { kind: 'rpc', fn: 'peek', schema: 'passport', args: {} }]);
+    expect((pub.body as { search_path: string }).search_path).toBe('"public", "extensions"');
+    expect((pass.body as { search_path: string }).search_path).toBe('"passport", "public", "extensions"');
+  });
+
+  it('request.headers carries what supabase-js sends; the claims have Supabase’s access-token shape', async () => {
+    const r = await one({ kind: 'user', id: ALICE, email: 'a@x' }, { kind: 'rpc', fn: 'peek', schema: 'passport', args: {} });
+    const body = r.body as { headers: Record<string, string>; claims: Record<string, unknown> };
+    expect(body.headers).toMatchObject({ 'content-type': 'application/json', 'content-profile': 'passport' });
+    expect(body.headers.apikey.split('.')).toHaveLength(3);
+    expect(JSON.parse(Buffer.from(body.headers.apikey.split('.')[1], 'base64url').toString())).toMatchObject({ role: 'anon' });
+    const bearer = body.headers.authorization.replace(/^Bearer /, '');
+    expect(JSON.parse(Buffer.from(bearer.split('.')[1], 'base64url').toString())).toEqual(body.claims);
+    expect(body.claims).toMatchObject({ sub: ALICE, role: 'authenticated', aud: 'authenticated', email: 'a@x', phone: '', aal: 'aal1', is_anonymous: false, app_metadata: { provider: 'email' }, user_metadata: {} });
+    expect(body.claims.exp as number).toBeGreaterThan(Date.now() / 1000);
+    expect(body.claims.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    const write = await one(alice, { kind: 'update', table: 'things', patch: { label: 'x' }, filters: byId(1), returning: 'representation' });
+    expect(write.status).toBe(200);
+  });
+
+  it('an anonymous sign-in user is role authenticated with is_anonymous true', async () => {
+    const r = await one({ kind: 'user', id: BOB, isAnonymous: true }, { kind: 'rpc', fn: 'peek', args: {} });
+    expect((r.body as { claims: unknown }).claims).toMatchObject({ sub: BOB, role: 'authenticated', is_anonymous: true, email: '', app_metadata: { provider: 'anonymous' } });
   });
 });
 
@@ -163,7 +321,9 @@ describe('requests of one case do not share settings', () => {
       [anon, seen],
     );
     for (const r of [afterWrite, afterError, afterRead]) {
-      expect(r.body).toEqual({ uid: null, role: 'anon', claims: JSON.stringify({ role: 'anon', iss: 'supabase' }) });
+      const body = r.body as { uid: string | null; role: string; claims: string };
+      expect({ uid: body.uid, role: body.role }).toEqual({ uid: null, role: 'anon' });
+      expect(JSON.parse(body.claims)).toMatchObject({ role: 'anon', iss: 'supabase' });
     }
   });
 

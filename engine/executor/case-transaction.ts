@@ -2,12 +2,17 @@
  * One case on one connection: fixtures written by the privileged server context, then each
  * request as PostgREST would run it, then everything rolled back.
  *
- * PostgREST gives every request its own transaction whose settings (role, request.jwt.claims,
- * read-only for GET) end with it. Here the case is one transaction and each request one
- * savepoint: a failed request or a GET is rolled back to its savepoint (undoing its settings
- * with it); a successful write is released and its settings reset before the next request, so
- * no two requests share settings PostgREST would not share. Statements are batched into one
- * round trip where the protocol allows.
+ * PostgREST gives every request its own transaction: whatever it set transaction-locally (the
+ * role, request.jwt.claims, read-only for GET, and any set_config(name, value, true) a function
+ * made, whatever the name) ends with it, and deferred constraints fire at its end. Here the case
+ * is one transaction and each request one savepoint, made to end the same way:
+ * - the request's batch ends with SET CONSTRAINTS ALL IMMEDIATE (what PostgREST sends before a
+ *   tx=rollback end), so a deferred violation is that request's error;
+ * - a failed request, a GET, or a call to a STABLE/IMMUTABLE function is rolled back to its
+ *   savepoint, settings and constraint modes with it;
+ * - a kept write is released, then RESET ROLE and RESET ALL return every setting, named or not,
+ *   to its session value, and the initially deferred constraints are deferred again.
+ * The cleanup travels at the front of the next request's batch: no extra round trip.
  */
 import type pg from 'pg';
 import type { Caller } from '../model/caller.ts';
@@ -19,16 +24,33 @@ import { credentialsFor } from './credentials.ts';
 import { httpStatusForSqlState } from './http-status.ts';
 import type { ApiResponse } from './response.ts';
 import type { SchemaCache } from './schema-cache.ts';
-import { literal } from './sql-text.ts';
+import { ident, literal } from './sql-text.ts';
 import { buildStatement, type Statement } from './statement.ts';
 import type { Executor } from './executor.ts';
 
 const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' };
-const KEEP_REQUEST = `release savepoint pf_request; reset role; select set_config('request.jwt.claims', '', true), set_config('request.method', '', true), set_config('request.path', '', true); `;
-const ROLLBACK_REQUEST = 'rollback to savepoint pf_request; release savepoint pf_request; ';
+/** After a failed request or a read: undo it whole. */
+export const ROLLBACK_REQUEST = 'rollback to savepoint pf_request; release savepoint pf_request; ';
+/** Fires the request's deferred constraints, as its commit would. */
+export const END_OF_REQUEST = 'set constraints all immediate';
+
+/**
+ * Puts the initially deferred constraints back to deferred after SET CONSTRAINTS ALL IMMEDIATE
+ * ('' when there are none). SET CONSTRAINTS goes by name: a DEFERRABLE INITIALLY IMMEDIATE
+ * constraint sharing its schema and name with a deferred one would be deferred too.
+ */
+function deferAgainSql(cache: SchemaCache): string {
+  return cache.initiallyDeferred.length ? `set constraints ${cache.initiallyDeferred.join(', ')} deferred` : '';
+}
+
+/** After a kept write: keep its rows, end its settings (every name) and its constraint modes. */
+export function keepRequestSql(cache: SchemaCache): string {
+  const deferAgain = deferAgainSql(cache);
+  return `release savepoint pf_request; reset role; reset all; ${deferAgain ? `${deferAgain}; ` : ''}`;
+}
 
 export interface SendOptions {
-  /** A request with no JWT at all (not even the anon key): 42501 then answers 401. */
+  /** A request with no JWT at all (not even the anon key): no apikey or authorization header. */
   withoutToken?: boolean;
 }
 
@@ -36,19 +58,36 @@ function requestPath(request: ApiRequest): string {
   return request.kind === 'rpc' ? `/rpc/${request.fn}` : `/${request.table}`;
 }
 
-export function preRequestSql(caller: Caller, request: ApiRequest, searchPath: string, options: SendOptions = {}): string {
-  const creds = credentialsFor(caller, options);
+/** The search_path PostgREST sets: the schema the request targets (Accept/Content-Profile, default the first exposed), then db-extra-search-path. */
+export function requestSearchPath(cache: SchemaCache, request: ApiRequest): string {
+  const target = request.schema ?? cache.exposedSchemas[0];
+  return [...new Set([target, ...cache.extraSearchPath])].map(ident).join(', ');
+}
+
+export function preRequestSql(caller: Caller, request: ApiRequest, cache: SchemaCache, options: SendOptions = {}): string {
+  const creds = credentialsFor(caller, options, request);
   return (
-    `select set_config('search_path', ${literal(searchPath)}, true), set_config('role', ${literal(creds.role)}, true), ` +
+    `select set_config('search_path', ${literal(requestSearchPath(cache, request))}, true), set_config('role', ${literal(creds.role)}, true), ` +
     `set_config('request.jwt.claims', ${literal(JSON.stringify(creds.claims))}, true), ` +
     `set_config('request.method', ${literal(METHOD[request.kind])}, true), set_config('request.path', ${literal(requestPath(request))}, true), ` +
-    `set_config('request.headers', '{}', true), set_config('request.cookies', '{}', true)`
+    `set_config('request.headers', ${literal(JSON.stringify(creds.headers))}, true), set_config('request.cookies', '{}', true)`
   );
 }
 
-/** The search_path PostgREST sets for a request: the exposed schemas, then extensions. */
-export function requestSearchPath(cache: SchemaCache): string {
-  return [...cache.exposedSchemas, 'extensions'].map((s) => `"${s}"`).join(', ');
+/**
+ * One request's batch after the previous request's cleanup: savepoint, PostgREST's pre-request
+ * settings, read-only mode for reads, the statement, and (for a write) the end-of-request
+ * constraint check (so the statement's result is the last but one, see mainResult).
+ */
+export function requestBatch(caller: Caller, request: ApiRequest, statement: Exclude<Statement, { refusal: unknown }>, cache: SchemaCache, options: SendOptions = {}): string {
+  const readOnly = statement.readOnly ? `; set local transaction_read_only = on` : '';
+  const end = statement.readOnly ? '' : `; ${END_OF_REQUEST}`;
+  return `savepoint pf_request; ${preRequestSql(caller, request, cache, options)}${readOnly}; ${statement.sql}${end}`;
+}
+
+function mainResult(result: pg.QueryResult | pg.QueryResult[], statement: Exclude<Statement, { refusal: unknown }>): pg.QueryResult {
+  if (!Array.isArray(result)) return result;
+  return result[result.length - (statement.readOnly ? 1 : 2)];
 }
 
 export class CaseTransaction implements Executor {
@@ -65,10 +104,6 @@ export class CaseTransaction implements Executor {
     readonly fixturePlan: FixturePlan = REFERENCE_PLAN,
   ) {}
 
-  private get searchPath(): string {
-    return requestSearchPath(this.cache);
-  }
-
   /**
    * Opens the case and writes its fixtures as the server context (superuser, null auth.uid()).
    * `perRow` is asked for only when the batch was refused, to name the refused row.
@@ -77,8 +112,10 @@ export class CaseTransaction implements Executor {
     const rollback = this.pendingRollback ? ['rollback'] : [];
     this.pendingRollback = false;
     this.open = true;
+    // Fixtures stand for committed rows: their deferred constraints are checked now, not by the first request.
+    const committed = this.cache.initiallyDeferred.length ? [END_OF_REQUEST, deferAgainSql(this.cache)] : [];
     try {
-      await this.client.query([...rollback, 'begin', ...fixtures.map((f) => f.sql)].join(';\n'));
+      await this.client.query([...rollback, 'begin', ...fixtures.map((f) => f.sql), ...committed].join(';\n'));
     } catch {
       // Find which fixture was refused, so the report names the table, the row and the message.
       await this.client.query('rollback');
@@ -92,19 +129,28 @@ export class CaseTransaction implements Executor {
           throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row);
         }
       }
+      for (const sql of committed) {
+        try {
+          await this.client.query(sql);
+        } catch (e) {
+          await this.client.query('rollback');
+          this.open = false;
+          throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null);
+        }
+      }
     }
   }
 
   async send(caller: Caller, request: ApiRequest, options: SendOptions = {}): Promise<ApiResponse> {
     const statement = buildStatement(request, this.cache);
     if ('refusal' in statement) {
-      const { status, code, message } = statement.refusal;
-      return { status, body: { code, message, details: null, hint: null }, affected: null, error: { code, message, details: null, hint: null } };
+      const { status, code, message, hint } = statement.refusal;
+      const error = { code, message, details: null, hint: hint ?? null };
+      return { status, body: error, affected: null, error };
     }
     const prefix = this.pendingCleanup;
     this.pendingCleanup = '';
-    const readOnly = statement.readOnly ? `; set local transaction_read_only = on` : '';
-    const batch = `${prefix}savepoint pf_request; ${preRequestSql(caller, request, this.searchPath, options)}${readOnly}; ${statement.sql}`;
+    const batch = `${prefix}${requestBatch(caller, request, statement, this.cache, options)}`;
     let result: pg.QueryResult | pg.QueryResult[];
     try {
       result = (await this.client.query(batch)) as pg.QueryResult | pg.QueryResult[];
@@ -114,13 +160,12 @@ export class CaseTransaction implements Executor {
       // PostgREST rolls a failed request back; so do we, settings included.
       this.pendingCleanup = ROLLBACK_REQUEST;
       const body = { code: err.code, message: err.message, details: err.detail ?? null, hint: err.hint ?? null };
-      return { status: httpStatusForSqlState(err.code, credentialsFor(caller, options).hasToken), body, affected: null, error: body };
+      return { status: httpStatusForSqlState(err.code, credentialsFor(caller, options).role, err.message), body, affected: null, error: body };
     }
-    const last = Array.isArray(result) ? result[result.length - 1] : result;
-    const row = last.rows[0] as { page_total: string | number; body: string | null };
+    const row = mainResult(result, statement).rows[0] as { page_total: string | number; body: string | null };
     const affected = Number(row.page_total);
     // A read leaves nothing to keep; a write is kept and its settings reset.
-    this.pendingCleanup = statement.readOnly ? ROLLBACK_REQUEST : KEEP_REQUEST;
+    this.pendingCleanup = statement.readOnly ? ROLLBACK_REQUEST : keepRequestSql(this.cache);
     return shapeResponse(request, statement, affected, row.body === null ? null : (JSON.parse(row.body) as Json));
   }
 

@@ -1,27 +1,93 @@
 /**
- * The role and JWT claims PostgREST sets for a caller. A Supabase anon key is itself a JWT
- * (role anon), so every caller carries one unless `withoutToken` asks for a bare request;
- * PostgREST injects the role into the claims either way.
+ * The role, JWT claims and headers PostgREST sets for a caller, shaped as Supabase issues them.
+ * A Supabase anon key is itself a JWT (role anon), so every caller carries one unless
+ * `withoutToken` asks for a bare request; PostgREST injects the role into the claims either way.
+ * A signed-in user's token carries what Supabase Auth puts in an access token (aud, exp, email,
+ * phone, app_metadata, user_metadata, aal, session_id, is_anonymous); supabase-js sends the anon
+ * key as `apikey` and the user's token as `authorization`.
  */
 import type { Caller } from '../model/caller.ts';
+import type { ApiRequest } from '../model/request.ts';
+
+export type ApiRole = 'anon' | 'authenticated' | 'service_role';
 
 export interface Credentials {
-  role: 'anon' | 'authenticated' | 'service_role';
+  role: ApiRole;
   claims: Record<string, unknown>;
-  hasToken: boolean;
+  /** The headers PostgREST exposes as request.headers (lower-case names, as PostgREST gives them). */
+  headers: Record<string, string>;
 }
 
-export function credentialsFor(caller: Caller, options: { withoutToken?: boolean } = {}): Credentials {
+/** Fixed times so the same seed sends the same claims; exp lies far ahead (PostgREST refuses an expired token). */
+const ISSUED_AT = 1_763_856_000;
+const EXPIRES_AT = 4_102_444_800;
+const PROJECT_REF = 'policyfuzz';
+
+const apiKeyClaims = (role: 'anon' | 'service_role') => ({ iss: 'supabase', ref: PROJECT_REF, role, iat: ISSUED_AT, exp: EXPIRES_AT });
+
+/** A token as supabase-js forwards it. Nothing in the database verifies the signature; PostgREST did. */
+function jwt(claims: Record<string, unknown>): string {
+  const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.policyfuzz-unsigned`;
+}
+const ANON_KEY = jwt(apiKeyClaims('anon'));
+const SERVICE_KEY = jwt(apiKeyClaims('service_role'));
+
+/** Supabase Auth's session id, derived from the user id so that it is the same on every run. */
+function sessionIdOf(userId: string): string {
+  return `5e5510d0${userId.slice(8)}`;
+}
+
+export function userClaims(caller: Extract<Caller, { kind: 'user' }>): Record<string, unknown> {
+  const anonymous = caller.isAnonymous === true;
+  const provider = anonymous ? 'anonymous' : 'email';
+  return {
+    iss: `https://${PROJECT_REF}.supabase.co/auth/v1`,
+    sub: caller.id,
+    aud: 'authenticated',
+    exp: EXPIRES_AT,
+    iat: ISSUED_AT,
+    email: caller.email ?? '',
+    phone: caller.phone ?? '',
+    app_metadata: { provider, providers: [provider] },
+    user_metadata: {},
+    role: 'authenticated',
+    aal: 'aal1',
+    amr: [{ method: anonymous ? 'anonymous' : 'password', timestamp: ISSUED_AT }],
+    session_id: sessionIdOf(caller.id),
+    is_anonymous: anonymous,
+  };
+}
+
+function tokens(caller: Caller, withoutToken: boolean): { role: ApiRole; claims: Record<string, unknown>; apikey?: string; bearer?: string } {
   switch (caller.kind) {
     case 'anon':
-      return { role: 'anon', claims: options.withoutToken ? { role: 'anon' } : { role: 'anon', iss: 'supabase' }, hasToken: !options.withoutToken };
+      return withoutToken ? { role: 'anon', claims: { role: 'anon' } } : { role: 'anon', claims: apiKeyClaims('anon'), apikey: ANON_KEY, bearer: ANON_KEY };
     case 'service':
-      return { role: 'service_role', claims: { role: 'service_role', iss: 'supabase' }, hasToken: true };
-    case 'user':
-      return {
-        role: 'authenticated',
-        claims: { sub: caller.id, role: 'authenticated', aud: 'authenticated', ...(caller.email ? { email: caller.email } : {}) },
-        hasToken: true,
-      };
+      return { role: 'service_role', claims: apiKeyClaims('service_role'), apikey: SERVICE_KEY, bearer: SERVICE_KEY };
+    case 'user': {
+      const claims = userClaims(caller);
+      return { role: 'authenticated', claims, apikey: ANON_KEY, bearer: jwt(claims) };
+    }
   }
+}
+
+/** What supabase-js sends with this request (postgrest-js: Prefer for writes, Accept/Content-Profile for a chosen schema). */
+function requestHeaders(request: ApiRequest | undefined, apikey: string | undefined, bearer: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (apikey) headers.apikey = apikey;
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  headers['x-client-info'] = 'supabase-js-node/2.49.4';
+  if (!request) return headers;
+  const writes = request.kind !== 'select';
+  if (writes) headers['content-type'] = 'application/json';
+  if ('returning' in request) headers.prefer = `return=${request.returning}`;
+  if (request.kind === 'select' && request.single) headers.accept = 'application/vnd.pgrst.object+json';
+  if (request.schema) headers[writes ? 'content-profile' : 'accept-profile'] = request.schema;
+  return headers;
+}
+
+export function credentialsFor(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest): Credentials {
+  const t = tokens(caller, options.withoutToken === true);
+  return { role: t.role, claims: t.claims, headers: requestHeaders(request, t.apikey, t.bearer) };
 }

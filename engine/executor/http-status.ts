@@ -1,10 +1,12 @@
 /**
  * SQLSTATE → HTTP status as PostgREST v12.2 maps it (src/PostgREST/Error.hs, pgErrorStatus).
- * 42501 is 403 when the request carried a JWT (a Supabase anon key is one) and 401 otherwise.
+ * 42501 is 403 only when the JWT's role differs from the anon role (`authed = role /= anon
+ * role`, App.hs), so the Supabase anon key gets 401 like a request with no token at all.
+ * 21000 is 400 only for pg-safeupdate's "… requires a WHERE clause", else 500.
  */
 export const POSTGREST_VERSION = 'v12.2';
 
-export function httpStatusForSqlState(code: string, authenticated: boolean): number {
+export function httpStatusForSqlState(code: string, role: string, message = ''): number {
   const exact: Record<string, number> = {
     '23503': 409,
     '23505': 409,
@@ -16,7 +18,8 @@ export function httpStatusForSqlState(code: string, authenticated: boolean): num
     '57P01': 503,
     P0001: 400,
   };
-  if (code === '42501') return authenticated ? 403 : 401;
+  if (code === '42501') return role !== 'anon' ? 403 : 401;
+  if (code === '21000') return message.endsWith('requires a WHERE clause') ? 400 : 500;
   if (code in exact) return exact[code];
   const prefixes: [string, number][] = [
     ['08', 503],

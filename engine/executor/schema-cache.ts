@@ -18,10 +18,22 @@ export interface CachedFunction {
   args: { name: string; type: string; hasDefault: boolean }[];
   /** 'void', 'scalar' (one value), 'setof-scalar', 'composite' (one row), 'setof-composite' */
   returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
+  /** PostgREST calls a STABLE or IMMUTABLE function in a READ ONLY transaction, whatever the method. */
+  volatility: 'volatile' | 'stable' | 'immutable';
 }
+
+/** Supabase's db-extra-search-path: after the request's own schema. */
+export const SUPABASE_EXTRA_SEARCH_PATH = ['public', 'extensions'];
 
 export interface SchemaCache {
   exposedSchemas: string[];
+  /** PostgREST's db-extra-search-path (Supabase: public, extensions). */
+  extraSearchPath: string[];
+  /**
+   * Constraints (and constraint triggers) that are DEFERRABLE INITIALLY DEFERRED, schema-qualified:
+   * each request fires them at its end, then they are deferred again for the next request.
+   */
+  initiallyDeferred: string[];
   tables: Map<string, CachedColumn[]>;
   functions: Map<string, CachedFunction[]>;
 }
@@ -30,7 +42,7 @@ export function qualifiedName(schema: string, name: string): string {
   return `${schema}.${name}`;
 }
 
-export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[]): Promise<SchemaCache> {
+export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[], extraSearchPath = SUPABASE_EXTRA_SEARCH_PATH): Promise<SchemaCache> {
   const cols = await client.query<{ schema: string; table: string; name: string; type: string; generated: boolean }>(
     `select n.nspname as schema, c.relname as table, a.attname as name,
             format_type(a.atttypid, a.atttypmod) as type, a.attgenerated <> '' as generated
@@ -48,8 +60,8 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     if (!tables.has(key)) tables.set(key, []);
     tables.get(key)!.push({ name: r.name, type: r.type, generated: r.generated });
   }
-  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[] | null; arg_modes: string[] | null; n_defaults: number; returns_set: boolean; ret_type: string; ret_kind: string }>(
-    `select n.nspname as schema, p.proname as name, p.proargnames as arg_names,
+  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[] | null; arg_modes: string[] | null; n_defaults: number; returns_set: boolean; ret_type: string; ret_kind: string; volatility: string }>(
+    `select n.nspname as schema, p.proname as name, p.proargnames as arg_names, p.provolatile as volatility,
             array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as arg_types,
             p.proargmodes::text[] as arg_modes, p.pronargdefaults as n_defaults, p.proretset as returns_set,
             format_type(p.prorettype, null) as ret_type, t.typtype as ret_kind
@@ -76,7 +88,14 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       name: r.name,
       args: inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= firstDefault })),
       returns,
+      volatility: r.volatility === 's' ? 'stable' : r.volatility === 'i' ? 'immutable' : 'volatile',
     });
   }
-  return { exposedSchemas, tables, functions };
+  const deferred = await client.query<{ name: string }>(
+    `select format('%I.%I', n.nspname, c.conname) as name
+       from pg_constraint c join pg_namespace n on n.oid = c.connamespace
+      where c.condeferred and n.nspname not in ('pg_catalog', 'information_schema')
+      order by 1`,
+  );
+  return { exposedSchemas, extraSearchPath, initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))], tables, functions };
 }

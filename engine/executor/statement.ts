@@ -2,8 +2,14 @@
  * A request of the REST interface as the SQL statement PostgREST v12.2 would run for it
  * (src/PostgREST/Query/QueryBuilder.hs, Statements.hs): reads as a SELECT over the filtered
  * table; writes as a CTE with RETURNING (all columns for return=representation, `RETURNING 1`
- * otherwise, so a minimal insert does not need the SELECT rule); rpc with named arguments read
- * through json_to_record. Every statement yields one row: (page_total, body).
+ * otherwise, so a minimal insert does not need the SELECT rule), the body read by
+ * json_to_recordset over the columns it names only (so an unnamed NOT NULL domain column is not
+ * instantiated as null); rpc with named arguments read through json_to_record. Every statement
+ * yields one row: (page_total, body).
+ *
+ * Supabase loads pg-safeupdate for PostgREST's role: an UPDATE or DELETE with no WHERE clause
+ * fails with 21000 at parse analysis. It is emulated here (the extension is not on this server)
+ * for the statements PostgREST writes; it does not reach writes inside functions.
  */
 import type { Json } from '../model/json.ts';
 import type { ApiRequest, Filter } from '../model/request.ts';
@@ -15,9 +21,16 @@ export interface PostgrestRefusal {
   status: number;
   code: string;
   message: string;
+  hint?: string;
 }
 
 export type Statement = { sql: string; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean } | { refusal: PostgrestRefusal };
+
+/** pg-safeupdate's error (safeupdate.c), raised for an UPDATE or DELETE that has no WHERE clause. */
+export function safeUpdateRefusal(command: 'UPDATE' | 'DELETE'): PostgrestRefusal {
+  const verb = command === 'UPDATE' ? 'update' : 'delete';
+  return { status: 400, code: '21000', message: `${command} requires a WHERE clause`, hint: `To ${verb} all rows, use "WHERE true" or similar.` };
+}
 
 function scalarText(value: Json): string {
   if (value === null) return 'null';
@@ -53,7 +66,9 @@ function whereClause(table: string, filters: Filter[]): string {
 }
 
 function missingColumn(cache: SchemaCache, key: string, table: string, names: string[]): PostgrestRefusal | undefined {
-  const cols = cache.tables.get(key)!;
+  const cols = cache.tables.get(key);
+  // A table outside the schema cache is sent as is: Postgres answers 42P01 (v12.2 has no PGRST205).
+  if (!cols) return undefined;
   for (const n of names) {
     if (!cols.some((c) => c.name === n)) return { status: 400, code: 'PGRST204', message: `Could not find the '${n}' column of '${table}' in the schema cache` };
   }
@@ -70,9 +85,6 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
   }
   if (request.kind === 'rpc') return buildRpc(request, schema, cache);
   const key = qualifiedName(schema, request.table);
-  if (!cache.tables.has(key)) {
-    return { refusal: { status: 404, code: 'PGRST205', message: `Could not find the table '${key}' in the schema cache` } };
-  }
   const target = `${ident(schema)}.${ident(request.table)}`;
   const t = request.table;
   switch (request.kind) {
@@ -85,11 +97,10 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
       const missing = missingColumn(cache, key, t, keys);
       if (missing) return { refusal: missing };
-      const payload = literal(JSON.stringify(request.rows));
       const colList = keys.map(ident).join(', ');
       const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
       const insert = keys.length
-        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from json_populate_recordset(null::${target}, ${payload}::json) pgrst_body ${returning}`
+        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys)} ${returning}`
         : `insert into ${target} default values ${returning}`;
       return { sql: withSource(insert, request.returning === 'representation'), shape: 'rows', readOnly: false };
     }
@@ -97,22 +108,30 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       const keys = Object.keys(request.patch);
       const missing = missingColumn(cache, key, t, keys);
       if (missing) return { refusal: missing };
-      const payload = literal(JSON.stringify(request.patch));
       const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
       if (keys.length === 0) {
         // PostgREST answers an empty PATCH body without touching rows.
         return { sql: `select 0::bigint as page_total, ${request.returning === 'representation' ? `'[]'` : 'null'}::text as body`, shape: 'rows', readOnly: false };
       }
+      if (request.filters.length === 0) return { refusal: safeUpdateRefusal('UPDATE') };
       const set = keys.map((k) => `${ident(k)} = pgrst_body.${ident(k)}`).join(', ');
-      const update = `update ${target} set ${set} from (select * from json_populate_record(null::${target}, ${payload}::json)) pgrst_body${whereClause(t, request.filters)} ${returning}`;
+      const update = `update ${target} set ${set} from (select * from ${bodyRecordset(cache, key, [request.patch], keys)}) pgrst_body${whereClause(t, request.filters)} ${returning}`;
       return { sql: withSource(update, request.returning === 'representation'), shape: 'rows', readOnly: false };
     }
     case 'delete': {
+      if (request.filters.length === 0) return { refusal: safeUpdateRefusal('DELETE') };
       const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
       const del = `delete from ${target}${whereClause(t, request.filters)} ${returning}`;
       return { sql: withSource(del, request.returning === 'representation'), shape: 'rows', readOnly: false };
     }
   }
+}
+
+/** The body as PostgREST reads it: json_to_recordset typed by the named columns only. */
+function bodyRecordset(cache: SchemaCache, key: string, rows: Json[], keys: string[]): string {
+  const cols = cache.tables.get(key) ?? [];
+  const typeOf = (k: string) => cols.find((c) => c.name === k)?.type ?? 'text';
+  return `json_to_recordset(${literal(JSON.stringify(rows))}::json) as pgrst_body(${keys.map((k) => `${ident(k)} ${typeOf(k)}`).join(', ')})`;
 }
 
 function withSource(write: string, representation: boolean): string {
@@ -145,16 +164,17 @@ function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string,
     ? `json_to_record(${literal(JSON.stringify(request.args))}::json) as pgrst_args(${keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')})`
     : '';
   const from = argsRecord ? ` from ${argsRecord}` : '';
+  const readOnly = fn.volatility !== 'volatile';
   switch (fn.returns) {
     case 'void':
-      return { sql: `select 1::bigint as page_total, null::text as body from (select ${call}${from}) pgrst_call`, shape: 'void', readOnly: false };
+      return { sql: `select 1::bigint as page_total, null::text as body from (select ${call}${from}) pgrst_call`, shape: 'void', readOnly };
     case 'scalar':
-      return { sql: `select 1::bigint as page_total, to_json(pgrst_call.pgrst_scalar)::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`, shape: 'scalar', readOnly: false };
+      return { sql: `select 1::bigint as page_total, to_json(pgrst_call.pgrst_scalar)::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`, shape: 'scalar', readOnly };
     case 'setof-scalar':
-      return { sql: `select pg_catalog.count(*) as page_total, coalesce(json_agg(pgrst_call.pgrst_scalar), '[]')::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`, shape: 'rows', readOnly: false };
+      return { sql: `select pg_catalog.count(*) as page_total, coalesce(json_agg(pgrst_call.pgrst_scalar), '[]')::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`, shape: 'rows', readOnly };
     case 'composite':
-      return { sql: `select pg_catalog.count(_postgrest_t) as page_total, coalesce((json_agg(_postgrest_t) -> 0)::text, 'null') as body from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`, shape: 'scalar', readOnly: false };
+      return { sql: `select pg_catalog.count(_postgrest_t) as page_total, coalesce((json_agg(_postgrest_t) -> 0)::text, 'null') as body from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`, shape: 'scalar', readOnly };
     case 'setof-composite':
-      return { sql: `${SELECT_BODY} from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`, shape: 'rows', readOnly: false };
+      return { sql: `${SELECT_BODY} from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`, shape: 'rows', readOnly };
   }
 }

@@ -12,7 +12,7 @@ import { describeRequest } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { fixtureStatements } from '../fixtures.ts';
-import { preRequestSql, requestSearchPath } from '../executor/case-transaction.ts';
+import { END_OF_REQUEST, keepRequestSql, preRequestSql, ROLLBACK_REQUEST } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { buildStatement } from '../executor/statement.ts';
 import { actualOutcomeOf, describeOutcome } from './describe.ts';
@@ -30,13 +30,10 @@ function comment(text: string): string {
     .join('\n');
 }
 
-const RESET_AFTER_WRITE = `release savepoint pf_request;\nreset role;\nselect set_config('request.jwt.claims', '', true), set_config('request.method', '', true), set_config('request.path', '', true) \\gset pf_`;
-const ROLLBACK_REQUEST = 'rollback to savepoint pf_request;\nrelease savepoint pf_request;';
 
 export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Oracle): string {
   const testCase = dataCaseOf(record);
   const lastStep = record.step ?? testCase.steps.length - 1;
-  const searchPath = requestSearchPath(cache);
   const out: string[] = [
     comment(`policyfuzz repro ${record.id}: ${record.property} ${record.title}`),
     comment(record.message),
@@ -72,11 +69,11 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
       continue;
     }
     out.push('savepoint pf_request;');
-    out.push(`${preRequestSql(step.caller, step.request, searchPath)} \\gset pf_`);
+    out.push(`${preRequestSql(step.caller, step.request, cache)} \\gset pf_`);
     if (statement.readOnly) out.push('set local transaction_read_only = on;');
     out.push(`${statement.sql};`);
     if (statement.readOnly) out.push(ROLLBACK_REQUEST);
-    else out.push('\\if :ERROR', ROLLBACK_REQUEST, '\\else', RESET_AFTER_WRITE, '\\endif');
+    else out.push(`${END_OF_REQUEST};`, '\\if :ERROR', ROLLBACK_REQUEST, '\\else', keepRequestSql(cache), '\\endif');
     world = prediction.world;
   }
   out.push('', 'rollback;', '');

@@ -2,10 +2,12 @@
  * Who sends a request. The model reasons about these; the harness turns them into the role and
  * JWT claims PostgREST would set.
  * - anon: the public client key only (a JWT whose role is anon);
- * - user: signed in; `id` is the token subject, whether or not a `users` row exists for it;
+ * - user: signed in; `id` is the token subject, whether or not a `users` row exists for it.
+ *   `isAnonymous`: a Supabase anonymous sign-in (role authenticated, is_anonymous true in the
+ *   token and in auth.users); what the rules let it do is the pack's choice (a setting);
  * - service: a server-side elevated token (service_role: bypasses row rules, null auth.uid()).
  */
-export type Caller = { kind: 'anon' } | { kind: 'user'; id: string; email?: string } | { kind: 'service' };
+export type Caller = { kind: 'anon' } | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean } | { kind: 'service' };
 
 export function describeCaller(caller: Caller): string {
   switch (caller.kind) {
@@ -14,7 +16,7 @@ export function describeCaller(caller: Caller): string {
     case 'service':
       return 'service_role';
     case 'user':
-      return `user ${caller.id}`;
+      return `${caller.isAnonymous ? 'anonymous sign-in user' : 'user'} ${caller.id}`;
   }
 }
 

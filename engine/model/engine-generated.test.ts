@@ -28,7 +28,7 @@ describe('generated columns', () => {
   it('an insert or update naming the column is refused with 428C9; the stored row never holds it', () => {
     const ins = predictTableRequest(model, world, caller, { kind: 'insert', table: 'things', rows: [{ id: 'c', has_ref: false }], returning: 'minimal' }, defaultSettings);
     expect(ins.outcome).toMatchObject({ kind: 'error', code: '428C9' });
-    const upd = predictTableRequest(model, world, caller, { kind: 'update', table: 'things', patch: { has_ref: true }, filters: [], returning: 'minimal' }, defaultSettings);
+    const upd = predictTableRequest(model, world, caller, { kind: 'update', table: 'things', patch: { has_ref: true }, filters: [{ column: 'id', op: 'eq', value: 'a' }], returning: 'minimal' }, defaultSettings);
     expect(upd.outcome).toMatchObject({ kind: 'error', code: '428C9' });
     const ok = predictTableRequest(model, world, caller, { kind: 'insert', table: 'things', rows: [{ id: 'c', ref: 'b' }], returning: 'representation' }, defaultSettings);
     expect(ok.outcome).toEqual({ kind: 'allowed', rows: [{ id: 'c', ref: 'b', has_ref: true }], affected: 1 });
@@ -38,5 +38,17 @@ describe('generated columns', () => {
   it('an unknown column is refused by PostgREST before the generated one (PGRST204)', () => {
     const p = predictTableRequest(model, world, caller, { kind: 'update', table: 'things', patch: { has_ref: true, nope: 1 }, filters: [], returning: 'minimal' }, defaultSettings);
     expect(p.outcome).toMatchObject({ kind: 'error', code: 'PGRST204' });
+  });
+});
+
+describe('pg-safeupdate (Supabase): a PATCH or DELETE with no filter', () => {
+  it('is refused with 21000 after PostgREST’s body check and before the rewriter’s 428C9', () => {
+    const upd = predictTableRequest(model, world, caller, { kind: 'update', table: 'things', patch: { has_ref: true }, filters: [], returning: 'minimal' }, defaultSettings);
+    expect(upd.outcome).toMatchObject({ kind: 'error', code: '21000' });
+    expect(upd.world).toBe(world);
+    const del = predictTableRequest(model, world, caller, { kind: 'delete', table: 'things', filters: [], returning: 'representation' }, defaultSettings);
+    expect(del.outcome).toMatchObject({ kind: 'error', code: '21000' });
+    const filtered = predictTableRequest(model, world, caller, { kind: 'delete', table: 'things', filters: [{ column: 'id', op: 'eq', value: 'a' }], returning: 'minimal' }, defaultSettings);
+    expect(filtered.outcome.kind).not.toBe('error');
   });
 });

@@ -1,8 +1,10 @@
 /**
  * PostgreSQL row-security semantics applied to a table model, for the REST interface's four
  * table requests (spec §4.1, rules 5 and 6). The order of checks follows the server:
- * unknown columns and unreadable literals (parse time), then grants (executor start), then row
- * rules, BEFORE triggers, WITH CHECK, then constraints.
+ * unknown body columns (PostgREST), unknown columns and unreadable literals (parse time),
+ * pg-safeupdate (Supabase: an UPDATE or DELETE with no filter is refused with 21000 right after
+ * parsing), then grants (executor start), then row rules, BEFORE triggers, WITH CHECK, then
+ * constraints.
  */
 import { apiRoleOf, callerUid, type Caller } from './caller.ts';
 import { evaluateFilters } from './filters.ts';
@@ -75,6 +77,16 @@ function matching(model: TableModel, rows: Row[], filters: Filter[]): Row[] {
 
 function context(world: World, caller: Caller, settings: unknown): RuleContext {
   return { world, caller, uid: callerUid(caller), settings };
+}
+
+/** pg-safeupdate, which Supabase loads for PostgREST's role: a PATCH or DELETE must carry a filter. */
+function safeUpdateRefusal(command: 'UPDATE' | 'DELETE', filters: Filter[]): Outcome | undefined {
+  return filters.length === 0 ? sqlError('21000', `${command} requires a WHERE clause`) : undefined;
+}
+
+function unknownBodyColumn(model: TableModel, body: Row): Outcome | undefined {
+  const k = Object.keys(body).find((name) => !column(model, name));
+  return k === undefined ? undefined : sqlError('PGRST204', `column ${k} not found`);
 }
 
 /** Values from a JSON body, read into column types: unknown column → PGRST204, unreadable → 22P02. */
@@ -165,6 +177,9 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
 function predictUpdate(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
   const representation = request.returning === 'representation';
+  // An empty body never reaches Postgres (PostgREST answers it without an UPDATE).
+  const refused = unknownBodyColumn(model, request.patch) ?? (Object.keys(request.patch).length ? safeUpdateRefusal('UPDATE', request.filters) : undefined);
+  if (refused) return unchanged(refused);
   const read = readBody(model, request.patch);
   if (!read.ok) return unchanged(read.outcome);
   // Reading existing rows (a WHERE on their columns) or returning them needs SELECT as well.
@@ -228,6 +243,8 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
 function predictDelete(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'delete' }>, settings: unknown): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
   const representation = request.returning === 'representation';
+  const refused = safeUpdateRefusal('DELETE', request.filters);
+  if (refused) return unchanged(refused);
   const readsRows = request.filters.length > 0 || representation;
   if (!hasPrivilege(model, caller, 'delete') || (readsRows && !hasPrivilege(model, caller, 'select'))) {
     return unchanged(rejectedByGrant(`delete on ${model.table}`));

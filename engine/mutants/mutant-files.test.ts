@@ -15,6 +15,12 @@ describe('mutant files', () => {
     expect(applyEdits(m, migrations)[0].sql).toBe('create function f() …\n  where t.id ilike p_id and t.deleted_at is null;\nend;\n');
   });
 
+  it('an "unreachable" header reclassifies the mutant with its reason; without one it is run', () => {
+    const m = mutant(`-- rules: R06\n-- bug: b\n-- unreachable: no REST request reaches it, because every PATCH has a filter\ndrop policy p on public.t;\n`);
+    expect(m.unreachable).toBe('no REST request reaches it, because every PATCH has a filter');
+    expect(mutant(`-- rules: R06\n-- bug: b\ndrop policy p on public.t;\n`).unreachable).toBeUndefined();
+  });
+
   it('SQL on top stays SQL on top', () => {
     const m = mutant(`-- rules: R02\n-- bug: guard dropped\ndrop trigger g on public.users;\n`);
     expect(m.edits).toEqual([]);

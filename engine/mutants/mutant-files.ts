@@ -4,6 +4,8 @@
  *   -- mutant: R02-guard-trigger-dropped
  *   -- rules: R02, R01
  *   -- bug: one line on what real projects get wrong here
+ *   -- unreachable: why no REST request can reach it (optional: the mutant is then reported as
+ *      reclassified, not run, instead of as a survivor)
  * The body is either SQL applied on top of the migrations (`drop trigger …`), or edits of the
  * migrations themselves, so a mutant states only the lines it breaks and goes stale loudly
  * when the reference changes under it:
@@ -29,6 +31,8 @@ export interface Mutant {
   name: string;
   rules: string[];
   bug: string;
+  /** Set when the broken code cannot be reached through the REST interface: why. Not run. */
+  unreachable?: string;
   /** SQL applied after the (edited) migrations; empty for an edit-only mutant. */
   file: MigrationFile;
   edits: MigrationEdit[];
@@ -52,7 +56,8 @@ export function parseMutant(file: MigrationFile): Mutant {
   if (layoutOnly) throw new UsageError(`mutant ${file.path}: an edit of ${layoutOnly.file} changes only layout, not behaviour`);
   const rest = file.sql.replace(EDIT, '');
   if (/^-- (in \S+ replace|with|end)\b/m.test(rest)) throw new UsageError(`mutant ${file.path}: an edit block must read "-- in <file> replace:", the old lines, "-- with:", the new lines, "-- end"`);
-  return { name: header(file.sql, 'mutant') ?? path.basename(file.name, '.sql'), rules: list, bug, file: { ...file, sql: rest }, edits };
+  const unreachable = header(file.sql, 'unreachable');
+  return { name: header(file.sql, 'mutant') ?? path.basename(file.name, '.sql'), rules: list, bug, ...(unreachable ? { unreachable } : {}), file: { ...file, sql: rest }, edits };
 }
 
 /** The migrations with the mutant's edits made; a stale edit (text not found, or found twice) is an error naming it. */

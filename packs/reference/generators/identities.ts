@@ -1,6 +1,8 @@
 /**
  * People and callers: a pool of signed-up identities (auth.users), some with a users row
  * (any role, or none), and callers drawn from them plus anon and the server context.
+ * About one identity in sixteen is a Supabase anonymous sign-in (auth.users.is_anonymous, no
+ * e-mail; its token has role authenticated and is_anonymous true): policies often forget them.
  */
 import fc from 'fast-check';
 import type { Caller } from '../../../engine/model/caller.ts';
@@ -11,7 +13,10 @@ import { avatarUrl, emailAddress, personName, phoneNumber } from './faker.ts';
 
 export interface Person {
   id: string;
+  /** The sign-up e-mail ('' for an anonymous sign-in, whose auth.users.email is null). */
   email: string;
+  /** A Supabase anonymous sign-in. */
+  isAnonymous?: boolean;
   /** The users row; absent for a signed-up identity with no profile (null role). */
   profile?: Row;
 }
@@ -30,10 +35,32 @@ export function userRow(settings: ModelSettings, id: string, email: string): fc.
   });
 }
 
+/**
+ * Decided by the id itself (its last hex digit), so that adding anonymous sign-ins drew no new
+ * random value and every seed still generates the cases it generated before, but for them.
+ */
+export function isAnonymousId(id: string): boolean {
+  return id.endsWith('0');
+}
+
 export function person(settings: ModelSettings): fc.Arbitrary<Person> {
-  return fc.record({ id: fc.uuid({ version: 4 }), email: emailAddress }).chain(({ id, email }) =>
-    fc.option(userRow(settings, id, email), { nil: undefined, freq: 6 }).map((profile) => ({ id, email, ...(profile ? { profile } : {}) })),
-  );
+  return fc.record({ id: fc.uuid({ version: 4 }), email: emailAddress }).chain(({ id, email: drawn }) => {
+    const anonymous = isAnonymousId(id);
+    const email = anonymous ? '' : drawn;
+    return fc
+      .option(userRow(settings, id, email), { nil: undefined, freq: 6 })
+      .map((profile): Person => ({ id, email, ...(anonymous ? { isAnonymous: true } : {}), ...(profile ? { profile } : {}) }));
+  });
+}
+
+/** The auth.users row Supabase Auth keeps for a person. */
+export function authUserRow(p: Person): Row {
+  return { id: p.id, email: p.isAnonymous ? null : p.email, is_anonymous: p.isAnonymous === true };
+}
+
+/** A person as the caller of a request: their access token's subject, e-mail and kind. */
+export function callerOf(p: Person): Caller {
+  return p.isAnonymous ? { kind: 'user', id: p.id, isAnonymous: true } : { kind: 'user', id: p.id, email: p.email };
 }
 
 export function people(settings: ModelSettings, max = 4): fc.Arbitrary<Person[]> {
@@ -42,7 +69,7 @@ export function people(settings: ModelSettings, max = 4): fc.Arbitrary<Person[]>
 
 export function peopleWorld(list: Person[]): World {
   return {
-    'auth.users': list.map((p) => ({ id: p.id, email: p.email })),
+    'auth.users': list.map(authUserRow),
     users: list.flatMap((p) => (p.profile ? [p.profile] : [])),
   };
 }
@@ -50,7 +77,7 @@ export function peopleWorld(list: Person[]): World {
 /** Mostly one of the people; sometimes anon or the server context. */
 export function callerAmong(list: Person[]): fc.Arbitrary<Caller> {
   return fc.oneof(
-    { weight: 8, arbitrary: fc.constantFrom(...list).map((p): Caller => ({ kind: 'user', id: p.id, email: p.email })) },
+    { weight: 8, arbitrary: fc.constantFrom(...list).map(callerOf) },
     { weight: 1, arbitrary: fc.constant<Caller>({ kind: 'anon' }) },
     { weight: 1, arbitrary: fc.constant<Caller>({ kind: 'service' }) },
   );

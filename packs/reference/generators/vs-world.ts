@@ -10,7 +10,7 @@ import type { Json, Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { fakerValue } from './faker.ts';
-import { callerAmong, peopleWorld, type Person } from './identities.ts';
+import { callerAmong, callerOf, peopleWorld, type Person } from './identities.ts';
 import { cast } from './pr.ts';
 
 export const VS_TICKET_IDS = ['VS-1001', 'VS-1002', 'VS-1003', 'VS-1004', 'VS-1005'];
@@ -135,7 +135,7 @@ export function handlerCaller(settings: ModelSettings, w: VsWorld): fc.Arbitrary
 }
 
 export function userCaller(p: Person): Caller {
-  return { kind: 'user', id: p.id, email: p.email };
+  return callerOf(p);
 }
 
 /** Callers: the case's people (handlers and submitters), anon and the server context. */

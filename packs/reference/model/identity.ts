@@ -9,6 +9,8 @@ import { rowsOf } from '../../../engine/model/world.ts';
 
 export function currentUserRow(ctx: RuleContext): Row | undefined {
   if (ctx.uid === null) return undefined;
+  // settings.anonymousSignIns: an anonymous sign-in's users row counts for nothing under 'no-role'.
+  if (ctx.caller.kind === 'user' && ctx.caller.isAnonymous && ctx.settings.anonymousSignIns === 'no-role') return undefined;
   return rowsOf(ctx.world, 'users').find((u) => u.id === ctx.uid);
 }
 

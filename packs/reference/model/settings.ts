@@ -17,6 +17,15 @@ export const ModelSettingsSchema = z
     adminRoles: roleList.default(['admin', 'dev']),
     /** Permission vocabulary held in permissions / managed_permissions. */
     permissions: roleList.default(['vs', 'pr', 'house', 'master']),
+    /**
+     * What a Supabase anonymous sign-in (a token with role authenticated and is_anonymous true,
+     * and an auth.users row) may do. The spec's "signed in" is a session whose token names a
+     * subject (§5), which an anonymous sign-in has: by default it is a signed-in caller like any
+     * other, with whatever role its users row gives it. 'no-role': a project that gives anonymous
+     * sessions nothing but what a signed-in caller with no role gets (no role, department or
+     * permission, whatever its users row says).
+     */
+    anonymousSignIns: z.enum(['signed-in', 'no-role']).default('signed-in'),
     /** Departments (users.department, vs_tickets.target_dept). */
     departments: roleList.default(['ENG', 'SCI', 'ART', 'LAW', 'SE']),
     users: z

@@ -2,19 +2,32 @@
  * R06 — an UPDATE that moves a ticket out of the writer's own SELECT scope (target_dept away
  * from a dept-scoped handler's department) fails with 42501; vs_transfer_dept is the way.
  * Cases: a VS world with many handlers (vp_admin, permission-only handlers, unrestricted ones)
- * in overlapping departments; a caller PATCHes a ticket's target_dept (with status, tags or a
- * remark) — by id, or unfiltered with return=minimal so only WITH CHECK stands between the
- * handler and the move — or transfers it with vs_transfer_dept, then reads tickets again.
+ * in overlapping departments; a caller PATCHes target_dept (with status, tags or a remark), or
+ * transfers with vs_transfer_dept, then reads tickets again.
+ * Every PATCH carries a filter, as every PATCH Supabase accepts does (pg-safeupdate refuses the
+ * rest with 21000): by id, by id and the ticket's current department, by a list of ids, or by a
+ * department (several tickets moved at once). Postgres then checks the new row against the
+ * SELECT policy as well as the UPDATE policy's WITH CHECK, so the bugs this catches are the ones
+ * that fool both: a scope read from the stored row instead of the new one, or a scope too wide.
  */
 import fc from 'fast-check';
-import type { ApiRequest } from '../../../../engine/model/request.ts';
+import type { Filter } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import { patchTicket, returning, rpc, selectTickets, step, ticketPatch } from '../../generators/vs-requests.ts';
+import { returning, rpc, selectTickets, step, ticketPatch } from '../../generators/vs-requests.ts';
 import { handlerCaller, vsWorld, vsWorldOf } from '../../generators/vs-world.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import type { Row } from '../../../../engine/model/json.ts';
 
-const unfiltered = (dept: string): ApiRequest => ({ kind: 'update', table: 'vs_tickets', patch: { target_dept: dept }, filters: [], returning: 'minimal' });
+/** The filters a client would put on a scope-moving PATCH of ticket t. */
+function moveFilters(t: Row, tickets: Row[]): fc.Arbitrary<Filter[]> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Filter[]>([{ column: 'id', op: 'eq', value: t.id }]) },
+    { weight: 1, arbitrary: fc.constant<Filter[]>([{ column: 'id', op: 'eq', value: t.id }, { column: 'target_dept', op: 'eq', value: t.target_dept }]) },
+    { weight: 1, arbitrary: fc.subarray(tickets.map((x) => x.id), { minLength: 1 }).map((ids): Filter[] => [{ column: 'id', op: 'in', value: ids }]) },
+    { weight: 1, arbitrary: fc.constant<Filter[]>([{ column: 'target_dept', op: 'eq', value: t.target_dept }]) },
+  );
+}
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return vsWorld(settings).chain((w) =>
@@ -27,14 +40,11 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         ret: returning,
       })
       .chain(({ caller, t, transfer, dept, ret }) =>
-        ticketPatch(settings, t, w, ['status', 'tags', 'remarks'], ['target_dept']).map((patch): DataCase => {
-          // An unfiltered PATCH with return=minimal reads no column, so only WITH CHECK guards the new row.
+        fc.tuple(ticketPatch(settings, t, w, ['status', 'tags', 'remarks'], ['target_dept']), moveFilters(t, w.tickets)).map(([patch, filters]): DataCase => {
           const move =
             transfer === 0
               ? rpc('vs_transfer_dept', { p_id: t.id, p_dept: dept, p_remarks: [{ vis: 'staff', by: 'staff', internal: true, text: `moved to ${dept}` }] })
-              : transfer <= 2
-                ? unfiltered(dept)
-                : patchTicket(t.id, patch, ret);
+              : { kind: 'update' as const, table: 'vs_tickets', patch, filters, returning: ret };
           return { world: vsWorldOf(w), steps: [step(caller, move), step(caller, selectTickets())] };
         }),
       ),

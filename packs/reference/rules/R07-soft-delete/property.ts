@@ -3,7 +3,7 @@
  * filter deleted_at is null; the guest lookups exclude deleted tickets; a null role is rejected.
  * Cases (sequences, the model carrying the world): PR tickets (some already deleted), a
  * deletion attempt — soft_delete_pr_ticket by staff, handlers, plain users, null roles, users
- * with no users row, anon or the server, or a direct PATCH of deleted_at — then reads of the
+ * with no users row, anon or the server, or a direct (filtered) PATCH of deleted_at — then reads of the
  * same ticket by anyone on any path (GET by id, GET all, the guest lookup, a second delete).
  * VS cases join through `fc.oneof` in `cases` (properties/cases/vs-*.ts), and so do VS ticket
  * lifecycles generated with fc.commands (properties/lifecycle/vs-lifecycle.ts).
@@ -41,7 +41,8 @@ export function prSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
     prTickets(settings, list).chain((tickets) => {
       const ids = tickets.map((t) => t.id as string);
       const id = fc.constantFrom(...ids);
-      // Through the function (mostly), or a PATCH of deleted_at by id or of every row (return=minimal: no SELECT rule).
+      // Through the function (mostly), or a PATCH of deleted_at by id or by a list of ids. Every
+      // PATCH carries a filter, as Supabase's pg-safeupdate requires.
       const deletion = fc.tuple(callerAmong(list), id, fc.integer({ min: 0, max: 4 }), fc.constantFrom('representation' as const, 'minimal' as const)).map(
         ([caller, key, how, returning]): DataStep =>
           how < 3
@@ -52,8 +53,8 @@ export function prSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
                   kind: 'update',
                   table: 'pr_tickets',
                   patch: { deleted_at: '2025-01-01T00:00:00+00:00' },
-                  filters: how === 3 ? [{ column: 'id', op: 'eq', value: key }] : [],
-                  returning: how === 3 ? returning : 'minimal',
+                  filters: how === 3 ? [{ column: 'id', op: 'eq', value: key }] : [{ column: 'id', op: 'in', value: [key, ...ids.filter((x) => x !== key).slice(0, 1)] }],
+                  returning,
                 },
               },
       );
