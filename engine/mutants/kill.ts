@@ -68,7 +68,7 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
       const { property, missing } = fitToTarget(listed, env.cache);
       if (missing.length) continue;
       const before = Date.now();
-      const r = await runDataProperty(env, property, { seed: options.seed, runs: options.runs, oracle: options.oracle });
+      const r = await runDataProperty(env, property, { seed: options.seed, runs: options.runs, oracle: options.oracle, stopAtFirst: true });
       if (r.status === 'failed') {
         result.verdicts[property.id] = 'killed';
         result.killedBy.push(property.id);

@@ -1,0 +1,89 @@
+/**
+ * Distinct findings and the baseline, through the real binary (bin/policyfuzz.mjs, compiled
+ * dist/) against real Postgres: R04 with two unrelated holes (a buyer marks their own order paid;
+ * a buyer lowers its amounts) reports both as distinct findings; with the first accepted in a
+ * baseline, the run fails only on the second; with both accepted it passes; on the fixed
+ * migrations the entries are FIXED and --update-baseline prunes them.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { loadMigrationFolder } from '../engine/db/migrations.ts';
+import { applyEdits, loadMutants } from '../engine/mutants/mutant-files.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
+
+const temps: string[] = [];
+const tmp = (p: string) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `pf-${p}-`));
+  temps.push(dir);
+  return dir;
+};
+afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** The reference migrations with both R04 holes applied, as a folder. */
+function twoHoles(): string {
+  const mutants = loadMutants(path.join(BUNDLED_MUTANTS, 'R04-shop-buyer', 'mutants'));
+  const pick = (name: string) => mutants.find((m) => m.name === name)!;
+  const files = applyEdits(pick('R04-guard-allow-list-has-amounts'), applyEdits(pick('R04-buyer-window-only-on-old-row'), loadMigrationFolder(BUNDLED_MIGRATIONS)));
+  const dir = tmp('two-holes');
+  for (const f of files) writeFileSync(path.join(dir, f.name), f.sql);
+  return dir;
+}
+
+async function policyfuzz(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/policyfuzz.mjs', ...args], { maxBuffer: 32 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+const PAID = 'R04 | PATCH shop_orders | signed-in | allowed-not-refused(42501/policy) | update check on shop_orders';
+const AMOUNTS = /R04 \| PATCH shop_orders \| signed-in \| allowed-not-refused\(P0001\) \| shop_orders: (total|subtotal|fee)/;
+
+describe('findings and a baseline, through bin/policyfuzz.mjs', () => {
+  it('reports both holes; with the first baselined fails only on the second; FIXED entries are pruned', async () => {
+    const broken = twoHoles();
+    const work = tmp('baseline');
+    const common = ['--only', 'R04', '--seed', '7', '--runs', '300', '--workers', '2', '--no-replay', '--report-dir', path.join(work, 'reports'), '--database-url', inject('databaseUrl')];
+    const run = (migrations: string, ...more: string[]) => policyfuzz('fuzz', '--migrations', migrations, ...common, '--failures-dir', path.join(work, 'failures'), ...more);
+
+    const all = await run(broken);
+    expect(all.code).toBe(1);
+    expect(all.stdout).toContain(PAID);
+    expect(all.stdout).toMatch(AMOUNTS);
+    const distinct = Number(/R04: (\d+) distinct finding\(s\)/.exec(all.stdout)![1]);
+    expect(distinct).toBeGreaterThanOrEqual(2);
+    expect(all.stdout).toMatch(/shrunk from \d+ user\(s\), \d+ fixture row\(s\), \d+ step\(s\) to 1 user\(s\), \d fixture row\(s\), 1 step\(s\)/);
+
+    // Everything found, written as a baseline; then only the paid hole kept in it, with a reason.
+    const file = path.join(work, 'baseline.json');
+    const written = await run(broken, '--baseline', file, '--update-baseline');
+    expect(written.code).toBe(0);
+    const baseline = JSON.parse(readFileSync(file, 'utf8')) as { findings: Array<{ signature: string; reason: string }> };
+    expect(baseline.findings.map((e) => e.signature)).toContain(PAID);
+    writeFileSync(file, JSON.stringify({ ...baseline, findings: baseline.findings.filter((e) => e.signature === PAID).map((e) => ({ ...e, reason: 'known: fixed in the next release' })) }));
+
+    const second = await run(broken, '--baseline', file);
+    expect(second.code).toBe(1);
+    expect(second.stdout).toContain(`accepted: ${PAID} (known: fixed in the next release)`);
+    expect(second.stdout).toMatch(/R04 FAILED: step 1: database answered success, model expected error P0001/);
+    expect(second.stdout).toMatch(AMOUNTS);
+    expect(second.stdout).toContain('baseline: 1 found again, 0 still reproduce, 0 FIXED');
+
+    // On the reference migrations (both holes closed) the entry is FIXED; --update-baseline prunes it.
+    const fixed = await run(path.resolve(BUNDLED_MIGRATIONS), '--baseline', file, '--update-baseline');
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain(`FIXED: ${PAID}`);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { findings: unknown[] }).findings).toEqual([]);
+
+    const bad = await run(broken, '--baseline', path.join(work, 'missing.json'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr + bad.stdout).toContain('baseline file not found');
+  }, 240_000);
+});
