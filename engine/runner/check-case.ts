@@ -34,7 +34,8 @@ export interface CaseVerdict {
   mismatch?: StepMismatch;
 }
 
-function maskedColumns(oracle: Oracle, step: DataStep): string[] {
+/** Columns the server assigns (ids, timestamps): present in answers but never compared. */
+export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   if (step.request.kind === 'rpc') {
     const name = targetName(step.request);
     return oracle.model.functions[name]?.serverAssigned ?? [];
@@ -70,6 +71,8 @@ export interface StepCheck {
   /** The model's world after the step (what the next step is predicted from). */
   world: World;
   outcomeClass: OutcomeClass;
+  /** What the database answered, in the model's terms. */
+  actual: Outcome;
   mismatch?: StepMismatch;
 }
 
@@ -82,14 +85,15 @@ export async function checkStep(tx: CaseTransaction, world: World, step: DataSte
   const outcome = outcomeClass(prediction.outcome);
   const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step));
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
+    return { world: prediction.world, outcomeClass: outcome, actual, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
   }
-  return { world: prediction.world, outcomeClass: outcome };
+  return { world: prediction.world, outcomeClass: outcome, actual };
 }
 
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
-export async function checkCase(tx: CaseTransaction, testCase: DataCase, oracle: Oracle): Promise<CaseVerdict> {
+/** `onStep`: told of every step checked (a behaviour diff records what each side answered). */
+export async function checkCase(tx: CaseTransaction, testCase: DataCase, oracle: Oracle, onStep?: (check: StepCheck) => void): Promise<CaseVerdict> {
   const fixtureOrder = oracle.model.fixtureOrder;
   const classes: OutcomeClass[] = [];
   let world = testCase.world;
@@ -111,6 +115,7 @@ export async function checkCase(tx: CaseTransaction, testCase: DataCase, oracle:
         await modelRun(async (step) => {
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
           const checked = await checkStep(tx, world, step, i, oracle);
+          onStep?.(checked);
           classes.push(checked.outcomeClass);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.world;
@@ -126,6 +131,7 @@ export async function checkCase(tx: CaseTransaction, testCase: DataCase, oracle:
     }
     for (let i = 0; i < testCase.steps.length; i++) {
       const checked = await checkStep(tx, world, testCase.steps[i], i, oracle);
+      onStep?.(checked);
       classes.push(checked.outcomeClass);
       if (checked.mismatch) return { classes, mismatch: checked.mismatch };
       world = checked.world;
