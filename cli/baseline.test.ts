@@ -44,7 +44,7 @@ async function policyfuzz(...args: string[]): Promise<{ code: number; stdout: st
 }
 
 const PAID = 'R04 | PATCH shop_orders | signed-in | allowed-not-refused(42501/policy) | update check on shop_orders';
-const AMOUNTS = /R04 \| PATCH shop_orders \| signed-in \| allowed-not-refused\(P0001\) \| shop_orders: (total|subtotal|fee)/;
+const AMOUNTS = 'R04 | PATCH shop_orders | signed-in | allowed-not-refused(P0001) | owner guard of shop_orders';
 
 describe('findings and a baseline, through bin/policyfuzz.mjs', () => {
   it('reports both holes; with the first baselined fails only on the second; FIXED entries are pruned', async () => {
@@ -56,9 +56,8 @@ describe('findings and a baseline, through bin/policyfuzz.mjs', () => {
     const all = await run(broken);
     expect(all.code).toBe(1);
     expect(all.stdout).toContain(PAID);
-    expect(all.stdout).toMatch(AMOUNTS);
-    const distinct = Number(/R04: (\d+) distinct finding\(s\)/.exec(all.stdout)![1]);
-    expect(distinct).toBeGreaterThanOrEqual(2);
+    expect(all.stdout).toContain(AMOUNTS);
+    expect(all.stdout).toContain('R04: 2 distinct finding(s)');
     expect(all.stdout).toMatch(/shrunk from \d+ user\(s\), \d+ fixture row\(s\), \d+ step\(s\) to 1 user\(s\), \d fixture row\(s\), 1 step\(s\)/);
 
     // Everything found, written as a baseline; then only the amounts hole (found first) kept in it, with a reason.
@@ -67,16 +66,15 @@ describe('findings and a baseline, through bin/policyfuzz.mjs', () => {
     expect(written.code).toBe(0);
     const baseline = JSON.parse(readFileSync(file, 'utf8')) as { findings: Array<{ signature: string; reason: string }> };
     expect(baseline.findings.map((e) => e.signature)).toContain(PAID);
-    const amounts = baseline.findings.filter((e) => AMOUNTS.test(e.signature));
-    expect(amounts.length).toBeGreaterThan(0);
-    writeFileSync(file, JSON.stringify({ ...baseline, findings: amounts.map((e) => ({ ...e, reason: 'known: fixed in the next release' })) }));
+    expect(baseline.findings.map((e) => e.signature).sort()).toEqual([AMOUNTS, PAID].sort());
+    writeFileSync(file, JSON.stringify({ ...baseline, findings: baseline.findings.filter((e) => e.signature === AMOUNTS).map((e) => ({ ...e, reason: 'known: fixed in the next release' })) }));
 
     const second = await run(broken, '--baseline', file);
     expect(second.code).toBe(1);
-    expect(second.stdout).toMatch(/accepted: R04 \| PATCH shop_orders \| signed-in \| allowed-not-refused\(P0001\) \| shop_orders: \w+ \(known: fixed in the next release\)/);
+    expect(second.stdout).toContain(`accepted: ${AMOUNTS} (known: fixed in the next release)`);
     expect(second.stdout).toContain('R04 FAILED: step 1: database answered success, model expected 42501 (policy)');
     expect(second.stdout).toContain(PAID);
-    expect(second.stdout).toContain(`baseline: ${amounts.length} found again, 0 still reproduce, 0 FIXED`);
+    expect(second.stdout).toContain('baseline: 1 found again, 0 still reproduce, 0 FIXED');
     // A run whose findings are all accepted passes.
     writeFileSync(file, JSON.stringify(baseline));
     expect((await run(broken, '--baseline', file)).code).toBe(0);
@@ -85,6 +83,7 @@ describe('findings and a baseline, through bin/policyfuzz.mjs', () => {
     const fixed = await run(path.resolve(BUNDLED_MIGRATIONS), '--baseline', file, '--update-baseline');
     expect(fixed.code).toBe(0);
     expect(fixed.stdout).toContain(`FIXED: ${PAID}`);
+    expect(fixed.stdout).toContain(`FIXED: ${AMOUNTS}`);
     expect((JSON.parse(readFileSync(file, 'utf8')) as { findings: unknown[] }).findings).toEqual([]);
 
     const bad = await run(broken, '--baseline', path.join(work, 'missing.json'));

@@ -2,8 +2,8 @@
  * A finding's signature: what kind of disagreement it is, so many failing cases of one bug are
  * one finding and two bugs of one property are two. It names the property, the table or
  * function and the request method, the caller class, the kind of disagreement and, when the
- * model (or else the database) refused, the clause it refused with, with ids and numbers taken
- * out. Shrinking keeps it: a shrunk case with another signature is another finding.
+ * model (or else the database) refused, the clause it refused with (the model's named clause,
+ * else its message, with ids and numbers taken out). Shrinking keeps it: a shrunk case with another signature is another finding.
  */
 import type { Outcome } from '../model/outcome.ts';
 import type { Caller } from '../model/caller.ts';
@@ -52,7 +52,7 @@ export function clauseText(text: string | undefined): string | undefined {
 
 /** The clause the model refused with (its guard or function message), else the database's refusal. */
 function clauseOf(expected: Outcome, actual: Outcome): string | undefined {
-  const words = (o: Outcome) => (o.kind === 'raised' ? o.message : o.kind === 'rejected' || o.kind === 'error' ? o.detail : undefined);
+  const words = (o: Outcome) => (o.kind === 'raised' ? (o.clause ?? o.message) : o.kind === 'rejected' || o.kind === 'error' ? o.detail : undefined);
   return clauseText(words(expected)) ?? (isSuccess(expected) ? clauseText(words(actual)) : undefined);
 }
 
