@@ -60,6 +60,13 @@ describe('findings and a baseline, through bin/policyfuzz.mjs', () => {
     expect(all.stdout).toContain('R04: 2 distinct finding(s)');
     expect(all.stdout).toMatch(/shrunk from \d+ user\(s\), \d+ fixture row\(s\), \d+ step\(s\) to 1 user\(s\), \d fixture row\(s\), 1 step\(s\)/);
 
+    // Each finding has its own replay line: the paid one's replays that finding.
+    const paidBlock = all.stdout.slice(all.stdout.indexOf(`. ${PAID}`));
+    const replay = /replay: +policyfuzz (fuzz .*)/.exec(paidBlock)![1].split(' ');
+    const replayed = await policyfuzz(...replay, '--no-replay', '--report-dir', path.join(work, 'reports'), '--database-url', inject('databaseUrl'));
+    expect(replayed.code).toBe(1);
+    expect(replayed.stdout).toContain(`1. ${PAID}`);
+
     // Everything found, written as a baseline; then only the amounts hole (found first) kept in it, with a reason.
     const file = path.join(work, 'baseline.json');
     const written = await run(broken, '--baseline', file, '--update-baseline');

@@ -100,7 +100,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       const details = await fc.check(predicate, {
         seed: options.seed + lane,
         numRuns: runsOfLane(lane),
-        ...(options.path ? { path: options.path } : {}),
+        // A replayed path is the case it names: shrinking on from there could leave its signature.
+        ...(options.path ? { path: options.path, endOnFailure: true } : {}),
         ...(remaining ? { interruptAfterTimeLimit: remaining, markInterruptAsFailure: false } : {}),
       });
       await inFlight;
