@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { allowed, filtered, raised, rejectedByPolicy, sqlError } from '../model/outcome.ts';
 import type { StepMismatch } from '../runner/check-case.ts';
+import type { ApiRequest } from '../model/request.ts';
 import { clauseText, disagreementKind, signatureOf } from './signature.ts';
 
-const patch = { kind: 'update', table: 'shop_orders', patch: { total: 0 }, filters: [], returning: 'representation' } as const;
+const patch: ApiRequest = { kind: 'update', table: 'shop_orders', patch: { total: 0 }, filters: [], returning: 'representation' };
 const mismatch = (expected: StepMismatch['expected'], actual: StepMismatch['actual'], id = '11111111-1111-4111-8111-111111111111'): Pick<StepMismatch, 'request' | 'expected' | 'actual'> => ({
   request: { caller: { kind: 'user', id }, request: patch },
   expected,
