@@ -35,7 +35,9 @@ export interface PackTestOptions<S = unknown> {
 export function failureText(result: PropertyResult): string {
   if (result.status === 'failed' && result.failure) {
     const f = result.failure;
-    return `${result.id} ${result.title}\n${f.message}\nmodel:    ${JSON.stringify(f.expected)}\ndatabase: ${JSON.stringify(f.actual)}\ncase:     ${JSON.stringify(f.counterexample)}\nreplay:   seed ${f.seed}, path ${f.path}`;
+    const others = (result.findings ?? []).filter((o) => o !== f);
+    const more = others.length ? `\n${others.length} other distinct finding(s):\n${others.map((o) => `  ${o.signature} (seed ${o.seed}, path ${o.path})`).join('\n')}` : '';
+    return `${result.id} ${result.title}\n${f.message}\nmodel:    ${JSON.stringify(f.expected)}\ndatabase: ${JSON.stringify(f.actual)}\ncase:     ${JSON.stringify(f.counterexample)}\nreplay:   seed ${f.seed}, path ${f.path}${more}`;
   }
   return `${result.id} ${result.title}: ${result.status}${result.note ? ` (${result.note})` : ''}`;
 }

@@ -32,6 +32,8 @@ import { providerValue, durationValue, freshSeed, idList, positiveInt, profileVa
 import { POLICYFUZZ_VERSION } from './paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type ProfileName, type Shard } from './profiles.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
+import { applyBaseline, checkBaseline, loadBaseline, saveBaseline, updatedBaseline, type BaselineCheck } from '../engine/findings/baseline.ts';
+import { findingKey, printFindings, withOtherFindings } from '../engine/findings/report.ts';
 
 export interface FuzzOptions {
   seed?: number;
@@ -60,6 +62,10 @@ export interface FuzzOptions {
   config?: string;
   /** Only the properties whose tables or functions the migrations changed since this git ref. */
   changedSince?: string;
+  /** A baseline of accepted findings: the run fails only on others. */
+  baseline?: string;
+  /** Rewrite the baseline: this run's findings in, FIXED entries out. */
+  updateBaseline?: boolean;
   /** Set by fuzz(): how replay lines name the target. */
   targetArgs?: string;
 }
@@ -121,6 +127,10 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const timeBudgetMs = options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs);
   const failuresDir = options.failuresDir ?? DEFAULT_FAILURES_DIR;
   const reportDir = options.reportDir ?? DEFAULT_REPORT_DIR;
+  if (options.updateBaseline && !options.baseline) throw new UsageError('--update-baseline needs --baseline <file> (the file to write)');
+  const baseline = options.baseline ? loadBaseline(options.baseline, { mayBeMissing: options.updateBaseline }) : undefined;
+  const accepted = new Set(baseline?.findings.map((e) => e.signature));
+  let baselineChecks: BaselineCheck[] = [];
 
   // What runs: data-layer properties (R…) and, when asked, SSO properties (S…).
   const onlyData = options.only?.filter((id) => id.startsWith('R'));
@@ -162,6 +172,17 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const savedFor = new Map<string, SavedFor>();
   const recordContext = { policyfuzzVersion: POLICYFUZZ_VERSION, migrationsDigest: digest, migrations: options.migrations };
   const save = (r: PropertyResult, env?: Environment) => {
+    // Every open finding is saved with its own replay line; the property's entry is its first.
+    for (const f of r.findings ?? []) {
+      if (f.baselined !== undefined) continue;
+      const one = { ...r, failure: f };
+      const record = failureRecordOf(one, recordContext);
+      const entry: SavedFor = { replay: fuzzReplayLine(options, one) };
+      if (record && env) entry.saved = saveFailure(failuresDir, record, { sql: reproSql(record, env.cache, oracle), regression: regressionTest(record) });
+      savedFor.set(findingKey(r, f), entry);
+      if (f === r.failure) savedFor.set(r.id, entry);
+    }
+    if (r.findings?.length) return;
     const record = failureRecordOf(r, recordContext);
     const entry: SavedFor = { replay: fuzzReplayLine(options, r) };
     if (record) {
@@ -179,7 +200,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       const stillFailing = new Map<string, PropertyResult>();
       if (savedData.length) out(`replaying ${savedData.length} saved failure(s) from ${failuresDir} first`);
       for (const { file, record } of savedData) {
-        if (stillFailing.has(record.property)) continue;
+        if (stillFailing.has(record.property) || (record.signature && accepted.has(record.signature))) continue;
         const t = Date.now();
         const mismatch = await replayDataCaseOnce(env.workers[0], record, oracle);
         const changed = record.migrationsDigest && record.migrationsDigest !== env.template.digest ? ` (migrations changed since it was saved: digest ${record.migrationsDigest} → ${env.template.digest})` : '';
@@ -214,13 +235,14 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
           const after = toGenerate.length - toGenerate.indexOf(listed) - 1;
           const propertyDeadline = deadline && timeBudgetMs ? Math.max(Date.now() + 1, deadline - (after * timeBudgetMs) / (2 * toGenerate.length)) : undefined;
           const r = await runDataProperty(env, property, { seed, runs, oracle, path: options.path, lanes: { first: lanes.first, total: lanes.total }, deadline: propertyDeadline, onCase: (id) => bar.tick(id) });
-          const gated = options.path || r.note?.startsWith('time budget') ? r : applyCoverageGate(r);
+          const gated = applyBaseline([options.path || r.note?.startsWith('time budget') ? r : applyCoverageGate(r)], baseline ?? { findings: [] })[0];
           results.push(gated);
           if (gated.status === 'failed' && gated.failure) save(gated, env);
         }
       } finally {
         bar.stop();
       }
+      if (baseline) baselineChecks = await checkBaseline(env.workers[0], oracle, baseline, results);
       // Catalog properties (grants of every function and table): one pass, on the first shard.
       if (!options.path && shard.index === 1) {
         for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id))) {
@@ -260,17 +282,23 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   out('');
   out(summaryTable(results));
   printFailures(results, savedFor, out);
+  printFindings(results, savedFor, baselineChecks, out);
+  if (baseline && options.updateBaseline) {
+    const updated = updatedBaseline(baseline, results, baselineChecks);
+    saveBaseline(options.baseline!, updated);
+    out(`\nbaseline ${options.baseline} written: ${updated.findings.length} accepted finding(s)`);
+  }
 
-  const summaries: PropertySummary[] = results.map((r) => {
-    const s = savedFor.get(r.id);
-    return propertySummary(r, {
-      id: s?.saved?.record.id ?? null,
-      replay: s ? `${s.saved ? `policyfuzz replay ${s.saved.json}\n` : ''}${s.replay}` : '',
-      file: s?.saved?.json ?? null,
-      reproSql: s?.saved?.sql && existsSync(s.saved.sql) ? readFileSync(s.saved.sql, 'utf8') : null,
-      regressionFile: s?.saved?.regression ?? null,
-    });
+  const filesOf = (s: SavedFor | undefined) => ({
+    id: s?.saved?.record.id ?? null,
+    replay: s ? `${s.saved ? `policyfuzz replay ${s.saved.json}\n` : ''}${s.replay}` : '',
+    file: s?.saved?.json ?? null,
+    reproSql: s?.saved?.sql && existsSync(s.saved.sql) ? readFileSync(s.saved.sql, 'utf8') : null,
+    regressionFile: s?.saved?.regression ?? null,
   });
+  const summaries: PropertySummary[] = results.map((r) =>
+    withOtherFindings(propertySummary(r, filesOf(savedFor.get(r.id))), r, (f) => propertySummary({ ...r, failure: f }, filesOf(savedFor.get(findingKey(r, f)))).failures),
+  );
   const summary = runSummary(summaries, {
     policyfuzzVersion: POLICYFUZZ_VERSION,
     seed,
@@ -285,7 +313,8 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const budgetHit = results.filter((r) => r.note?.startsWith('time budget'));
   if (budgetHit.length) out(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}`).join(', ')})`);
   out(`\nreports: ${files.html}, ${files.junit}, ${files.summary}`);
-  const failed = results.filter((r) => r.status === 'failed' || r.status === 'error');
+  // With --update-baseline every finding of this run is now accepted.
+  const failed = results.filter((r) => r.status === 'error' || (r.status === 'failed' && !(options.updateBaseline && r.findings?.length)));
   const na = results.filter((r) => r.status === 'not-applicable');
   out(`\n${results.length - failed.length - na.length} passed, ${failed.length} failed${na.length ? `, ${na.length} not applicable` : ''} (seed ${seed})`);
   return failed.length ? 1 : 0;
@@ -316,5 +345,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--report-dir <dir>', 'where summary.json, junit.xml and report.html go', DEFAULT_REPORT_DIR)
     .option('--failures-dir <dir>', 'saved failures (replayed first, new ones written with their repros)', DEFAULT_FAILURES_DIR)
     .option('--no-replay', 'do not replay the saved failures first')
+    .option('--baseline <file>', 'accepted findings by signature (JSON, each with a reason): the run fails only on others and reports entries that are FIXED')
+    .option('--update-baseline', 'with --baseline: write the file from this run (new findings added, FIXED entries removed)')
     .action((opts: Omit<FuzzOptions, 'pack'>) => run(async () => fuzz({ ...opts, pack: await pack.load() })));
 }

@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { stopAll } from '../engine/db/cleanup.ts';
 import { isUserFacingError } from '../engine/errors.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
+import { registerDiffCommand } from './diff-command.ts';
 import { registerFuzzCommand } from './fuzz-command.ts';
 import { registerMergeReportsCommand } from './merge-reports-command.ts';
 import { registerMutantsCommand } from './mutants-command.ts';
@@ -28,6 +29,7 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerFuzzCommand(program, run, pack);
   registerReplayCommand(program, run, pack);
+  registerDiffCommand(program, run, pack);
   registerMergeReportsCommand(program, run);
   registerMutantsCommand(program, run, pack);
   registerInitCommand(program, run, pack);

@@ -53,6 +53,8 @@ export const FailureRecordSchema = z.strictObject({
   step: z.number().int().min(0).nullable(),
   expected: json,
   actual: json,
+  /** Data layer: the finding's signature (engine/findings/signature.ts), absent in files of older versions. */
+  signature: z.string().optional(),
   policyfuzzVersion: z.string(),
   migrationsDigest: z.string().nullable(),
   /** The migrations folder it was found on, as given on the command line. */

@@ -52,6 +52,7 @@ export function failureRecordOf(result: PropertyResult, context: RecordContext):
     step: f.step ?? null,
     expected: plainJson(f.expected),
     actual: plainJson(f.actual),
+    ...(f.signature ? { signature: f.signature } : {}),
     policyfuzzVersion: context.policyfuzzVersion,
     migrationsDigest: result.area === 'data' ? context.migrationsDigest : null,
     migrations: result.area === 'data' ? context.migrations : null,

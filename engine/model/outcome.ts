@@ -11,7 +11,8 @@ export type Outcome =
   | { kind: 'allowed'; rows: Row[] | null; affected: number }
   | { kind: 'filtered'; rows: Row[] | null; affected: 0 }
   | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string; orElse?: Outcome[] }
-  | { kind: 'raised'; code: string; message?: string; orElse?: Outcome[] }
+  /** clause: which rule refused, when the message also carries data (a guard names the columns it refused). */
+  | { kind: 'raised'; code: string; message?: string; clause?: string; orElse?: Outcome[] }
   | { kind: 'error'; code: string; detail?: string; orElse?: Outcome[] };
 
 export type OutcomeClass = 'allowed' | 'filtered' | 'rejected' | 'errored';
@@ -34,7 +35,7 @@ export const allowed = (rows: Row[] | null, affected: number): Outcome => ({ kin
 export const filtered = (rows: Row[] | null): Outcome => ({ kind: 'filtered', rows, affected: 0 });
 export const rejectedByPolicy = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'policy', detail });
 export const rejectedByGrant = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'grant', detail });
-export const raised = (code: string, message?: string): Outcome => ({ kind: 'raised', code, message });
+export const raised = (code: string, message?: string, clause?: string): Outcome => ({ kind: 'raised', code, message, ...(clause ? { clause } : {}) });
 export const sqlError = (code: string, detail?: string): Outcome => ({ kind: 'error', code, detail });
 
 /**

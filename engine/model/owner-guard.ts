@@ -27,6 +27,6 @@ export function applyOwnerGuard(guard: OwnerGuard, oldRow: Row, newRow: Row, ctx
   if (ctx.uid === null) return { row: newRow };
   if (!guard.isOwner(oldRow, ctx) || guard.isExempt(oldRow, ctx)) return { row: newRow };
   const changed = changedColumns(oldRow, newRow, guard.editable(ctx));
-  if (changed.length > 0) return { reject: raised(PRIVILEGED_COLUMN_CODE, `${guard.table}: ${changed.join(', ')}`) };
+  if (changed.length > 0) return { reject: raised(PRIVILEGED_COLUMN_CODE, `${guard.table}: ${changed.join(', ')}`, `owner guard of ${guard.table}`) };
   return { row: newRow };
 }

@@ -11,6 +11,7 @@ import { runDataProperty } from '../runner/run-data-property.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import type { FixturePlan } from '../fixtures.ts';
 import type { Oracle } from '../pack.ts';
+import type { PropertyResult } from '../runner/result.ts';
 import { applyEdits, extraSql, type Mutant } from './mutant-files.ts';
 
 export interface KillResult {
@@ -38,6 +39,8 @@ export interface KillOptions {
   /** A project's own schema (a config): its compatibility switch and fixture plan. */
   supabaseCompat?: boolean;
   fixtures?: Omit<FixturePlan, 'shapes'>;
+  /** Every data property's result on the mutant (a measurement of its findings, e.g. shrunk sizes). */
+  onResult?: (mutant: Mutant, result: PropertyResult) => void;
 }
 
 export async function killMutant(mutant: Mutant, options: KillOptions): Promise<KillResult> {
@@ -68,7 +71,8 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
       const { property, missing } = fitToTarget(listed, env.cache);
       if (missing.length) continue;
       const before = Date.now();
-      const r = await runDataProperty(env, property, { seed: options.seed, runs: options.runs, oracle: options.oracle });
+      const r = await runDataProperty(env, property, { seed: options.seed, runs: options.runs, oracle: options.oracle, stopAtFirst: true });
+      options.onResult?.(mutant, r);
       if (r.status === 'failed') {
         result.verdicts[property.id] = 'killed';
         result.killedBy.push(property.id);

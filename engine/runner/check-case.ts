@@ -48,7 +48,8 @@ export interface CaseVerdict {
   history: HistoryEntry[];
 }
 
-function maskedColumns(oracle: Oracle, step: DataStep): string[] {
+/** Columns the server assigns (ids, timestamps): present in answers but never compared. */
+export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   if (step.request.kind === 'rpc') {
     const name = targetName(step.request);
     return oracle.model.functions[name]?.serverAssigned ?? [];
@@ -84,6 +85,8 @@ export interface StepCheck {
   /** The model's world after the step (what the next step is predicted from). */
   world: World;
   outcomeClass: OutcomeClass;
+  /** What the database answered, in the model's terms. */
+  actual: Outcome;
   mismatch?: StepMismatch;
   entry: HistoryEntry;
 }
@@ -98,14 +101,15 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step));
   const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: prediction.outcome, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
+    return { world: prediction.world, outcomeClass: outcome, actual, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
   }
-  return { world: prediction.world, outcomeClass: outcome, entry };
+  return { world: prediction.world, outcomeClass: outcome, actual, entry };
 }
 
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
-export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle): Promise<CaseVerdict> {
+/** `onStep`: told of every step checked (a behaviour diff records what each side answered). */
+export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle, onStep?: (check: StepCheck) => void): Promise<CaseVerdict> {
   const fixtureOrder = oracle.model.fixtureOrder;
   const classes: OutcomeClass[] = [];
   const history: HistoryEntry[] = [];
@@ -128,6 +132,7 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
         await modelRun(async (step) => {
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
           const checked = await checkStep(tx, world, step, i, oracle);
+          onStep?.(checked);
           classes.push(checked.outcomeClass);
           history.push(checked.entry);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
@@ -144,6 +149,7 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
     }
     for (let i = 0; i < testCase.steps.length; i++) {
       const checked = await checkStep(tx, world, testCase.steps[i], i, oracle);
+      onStep?.(checked);
       classes.push(checked.outcomeClass);
       history.push(checked.entry);
       if (checked.mismatch) return { classes, history, mismatch: checked.mismatch };

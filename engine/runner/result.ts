@@ -16,6 +16,18 @@ export interface PropertyFailure {
   message: string;
   /** Data layer: the step (0-based) of the case where model and database first disagreed. */
   step?: number;
+  /** Data layer: what kind of disagreement this is (engine/findings/signature.ts); one finding per signature. */
+  signature?: string;
+  /** Data layer: the case's size as first found and as reported (users, fixture rows, steps). */
+  sizes?: { before: CaseSize; after: CaseSize };
+  /** Set by a run with a baseline: the reason this signature was accepted. */
+  baselined?: string;
+}
+
+export interface CaseSize {
+  users: number;
+  rows: number;
+  steps: number;
 }
 
 export interface PropertyResult {
@@ -29,7 +41,10 @@ export interface PropertyResult {
   counts: Record<string, number>;
   durationMs: number;
   seed: number;
+  /** The first finding (what reporters that show one failure read). */
   failure?: PropertyFailure;
+  /** Data layer: every distinct finding (one per signature), shrunk, in the order first found; `failure` is the first. */
+  findings?: PropertyFailure[];
   /** For a failure: milliseconds until the first disagreement was seen, before shrinking. */
   firstFailureMs?: number;
   /** Why a property did not run (not-applicable) or could not run (error). */

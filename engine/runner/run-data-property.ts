@@ -1,17 +1,20 @@
 /**
  * Runs one data-layer property with fast-check on every worker at once: worker w checks its
  * share of the runs with seed + w, so the same seed and worker count give the same cases and
- * verdicts. The first disagreement is shrunk and reported with the seed and path that replay it.
+ * verdicts. A disagreement does not stop the search: every distinct one (by signature) is
+ * shrunk, keeping its signature, and reported with the seed and path that replay it.
  */
 import fc from 'fast-check';
 import type { OutcomeClass } from '../model/outcome.ts';
 import type { Oracle } from '../pack.ts';
 import { FixtureError } from '../errors.ts';
-import { CaseMismatch, checkCase } from './check-case.ts';
+import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
+import { signatureOf } from '../findings/signature.ts';
+import { CaseMismatch, checkCase, type StepMismatch } from './check-case.ts';
 import type { DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
-import type { Environment } from './environment.ts';
-import type { PropertyResult } from './result.ts';
+import type { Environment, Worker } from './environment.ts';
+import type { PropertyFailure, PropertyResult } from './result.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -29,6 +32,8 @@ export interface DataRunOptions {
    */
   lanes?: { first: number; total: number };
   onCase?: (propertyId: string) => void;
+  /** Stop searching at the first disagreement (a mutant is killed by one); by default the whole budget runs. */
+  stopAtFirst?: boolean;
 }
 
 /** A disagreement at one step of a case (defined beside checkCase, which raises it too). */
@@ -38,11 +43,22 @@ export function emptyCounts(): Record<OutcomeClass, number> {
   return { allowed: 0, filtered: 0, rejected: 0, errored: 0 };
 }
 
+/** At most this many distinct findings are shrunk and reported per property (the rest are counted). */
+export const MAX_FINDINGS = 12;
+
+/** A disagreement seen while searching: where fast-check generated it (lane, run index) and its signature. */
+interface Sighting {
+  lane: number;
+  index: number;
+  signature: string;
+  testCase: DataCase;
+  mismatch: StepMismatch;
+}
+
 export async function runDataProperty(env: Environment, property: DataProperty, options: DataRunOptions): Promise<PropertyResult> {
   const started = Date.now();
   const counts = emptyCounts();
   const arbitrary = property.cases(options.oracle.settings);
-  let stopCounting = false;
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
   let firstFailureAt: number | undefined;
@@ -51,7 +67,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const share = Math.ceil(options.runs / lanes.total);
   const runsOfLane = (lane: number) => (options.path ? 1 : Math.max(0, Math.min(share, options.runs - share * lane)));
   const pastDeadline = () => options.deadline !== undefined && Date.now() >= options.deadline;
+  const sightings: Sighting[] = [];
+  const done = () => options.stopAtFirst === true && sightings.length > 0;
 
+  // Search: every case of the budget runs; a disagreement is noted (not thrown), so the first
+  // one never hides the others. Replaying one path (--path) throws it, as fast-check shrank it.
   const details = await Promise.all(
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
@@ -59,27 +79,29 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       // A case interrupted by the time budget keeps running in the background: wait for it, so
       // the worker's connection is idle before anything else uses it.
       let inFlight: Promise<unknown> = Promise.resolve();
+      let index = 0;
       const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
-        if (pastDeadline()) return;
+        const runIndex = index++;
+        if (pastDeadline() || done()) return;
         const run = checkCase(worker.tx, testCase, options.oracle);
         inFlight = run.catch(() => {});
         const verdict = await run;
-        if (verdict.mismatch) {
-          stopCounting = true;
-          firstFailureAt ??= Date.now();
-          throw new CaseMismatch(verdict.mismatch);
-        }
-        if (!stopCounting && !pastDeadline()) {
+        if (!pastDeadline()) {
           for (const c of verdict.classes) counts[c]++;
           checked++;
           options.onCase?.(property.id);
         }
+        if (!verdict.mismatch) return;
+        firstFailureAt ??= Date.now();
+        if (options.path) throw new CaseMismatch(verdict.mismatch);
+        sightings.push({ lane, index: runIndex, signature: signatureOf(property.id, verdict.mismatch), testCase: plainCase(testCase), mismatch: verdict.mismatch });
       });
       const remaining = options.deadline ? Math.max(1, options.deadline - Date.now()) : undefined;
       const details = await fc.check(predicate, {
         seed: options.seed + lane,
         numRuns: runsOfLane(lane),
-        ...(options.path ? { path: options.path } : {}),
+        // A replayed path is the case it names: shrinking on from there could leave its signature.
+        ...(options.path ? { path: options.path, endOnFailure: true } : {}),
         ...(remaining ? { interruptAfterTimeLimit: remaining, markInterruptAsFailure: false } : {}),
       });
       await inFlight;
@@ -87,35 +109,94 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     }),
   ).then((list) => list.filter((d) => d !== undefined));
 
-  // A case cut off by the time budget is not counted; after a failure, fast-check's count (up to the failing run).
-  const cases = details.some((d) => d.failed) ? details.reduce((n, d) => n + d.numRuns, 0) : checked;
-  const base = { id: property.id, title: property.title, area: 'data' as const, cases, counts, durationMs: Date.now() - started, seed: options.seed };
+  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, seed: options.seed };
+  const timing = () => ({ durationMs: Date.now() - started, ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
+  // Only a harness error (or a replayed path's disagreement) fails fast-check's run now.
   const failed = details.find((d) => d.failed);
-  if (!failed) return { ...base, status: 'passed', ...(details.some((d) => d.interrupted) ? { note: `time budget reached after ${cases} cases` } : {}) };
+  if (failed) {
+    const error = failed.errorInstance;
+    if (error instanceof FixtureError) return { ...base, ...timing(), status: 'error', note: `harness error: ${error.message} (row ${JSON.stringify(error.row)})` };
+    if (!(error instanceof CaseMismatch)) return { ...base, ...timing(), status: 'error', note: `harness error: ${error instanceof Error ? error.message : String(error)}` };
+    const testCase = failed.counterexample?.[0] as DataCase;
+    const finding = findingOf(property.id, failed.seed, failed.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch);
+    return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
+  }
+  if (!sightings.length) return { ...base, ...timing(), status: 'passed', ...(details.some((d) => d.interrupted) ? { note: `time budget reached after ${checked} cases` } : {}) };
 
-  const error = failed.errorInstance;
-  const counterexample = failed.counterexample?.[0] as DataCase | undefined;
-  if (error instanceof FixtureError) {
-    return { ...base, status: 'error', note: `harness error: ${error.message} (row ${JSON.stringify(error.row)})` };
-  }
-  if (!(error instanceof CaseMismatch)) {
-    return { ...base, status: 'error', note: `harness error: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  // One representative per signature: the earliest (by lane, then run index), so the same seed gives the same set.
+  sightings.sort((a, b) => a.lane - b.lane || a.index - b.index);
+  const representatives = sightings.filter((s, i) => sightings.findIndex((t) => t.signature === s.signature) === i);
+  const chosen = representatives.slice(0, MAX_FINDINGS);
+  // Shrink them, spread over the workers.
+  const findings: PropertyFailure[] = new Array(chosen.length);
+  await Promise.all(
+    workers.map(async (worker, w) => {
+      for (let i = w; i < chosen.length; i += workers.length) findings[i] = await shrinkFinding(worker, property, arbitrary, chosen[i], options);
+    }),
+  );
+  const more = representatives.length - chosen.length;
   return {
     ...base,
+    ...timing(),
     status: 'failed',
-    ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}),
-    failure: {
-      seed: failed.seed,
-      path: failed.counterexamplePath ?? '',
-      counterexample,
-      expected: error.mismatch.expected,
-      actual: { outcome: error.mismatch.actual, response: error.mismatch.response },
-      message: error.message,
-      step: error.mismatch.step,
-    },
+    failure: findings[0],
+    findings,
+    ...(more > 0 ? { note: `${representatives.length} distinct findings; the first ${MAX_FINDINGS} are shrunk and reported` } : {}),
   };
 }
+
+function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before?: DataCase): PropertyFailure {
+  return {
+    seed,
+    path,
+    counterexample: testCase,
+    expected: mismatch.expected,
+    actual: { outcome: mismatch.actual, response: mismatch.response },
+    message: new CaseMismatch(mismatch).message,
+    step: mismatch.step,
+    signature: signatureOf(propertyId, mismatch),
+    sizes: { before: caseSize(before ?? testCase), after: caseSize(testCase) },
+  };
+}
+
+/**
+ * Shrinks one finding: fast-check replays its run (seed of its lane, path = its run index) and
+ * shrinks with a predicate that fails only on the same signature; then the plain case is
+ * minimized further (steps and fixture rows it does not need). The replay line (seed, path)
+ * gives fast-check's shrunk case; the saved failure holds the minimized one.
+ */
+async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: fc.Arbitrary<DataCase>, sighting: Sighting, options: DataRunOptions): Promise<PropertyFailure> {
+  const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
+    let verdict;
+    try {
+      verdict = await checkCase(worker.tx, testCase, options.oracle);
+    } catch {
+      return; // a candidate the fixtures refuse is not this finding
+    }
+    if (verdict.mismatch && signatureOf(property.id, verdict.mismatch) === sighting.signature) throw new CaseMismatch(verdict.mismatch);
+  });
+  // Shrinking gets the time left, and at least a few seconds per finding.
+  const limit = options.deadline ? Math.max(SHRINK_FLOOR_MS, options.deadline - Date.now()) : undefined;
+  const shrunk = await fc.check(predicate, {
+    seed: options.seed + sighting.lane,
+    path: String(sighting.index),
+    numRuns: 1,
+    ...(limit ? { interruptAfterTimeLimit: limit, markInterruptAsFailure: false } : {}),
+  });
+  await worker.tx.flush();
+  let start = sighting.testCase;
+  let mismatch = sighting.mismatch;
+  let path = String(sighting.index);
+  if (shrunk.failed && shrunk.errorInstance instanceof CaseMismatch && shrunk.counterexample) {
+    start = plainCase(shrunk.counterexample[0] as DataCase);
+    mismatch = shrunk.errorInstance.mismatch;
+    path = shrunk.counterexamplePath ?? path;
+  }
+  const minimized = await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch);
+  return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase);
+}
+
+const SHRINK_FLOOR_MS = 3000;
 
 /** How many cases the given lanes check (what a progress bar should expect). */
 export function plannedRuns(runs: number, lanes: { first: number; count: number; total: number }): number {

@@ -74,7 +74,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
     for (const listed of options.properties) {
       const { property, missing } = fitToTarget(listed, base.cache);
       if (missing.length) continue;
-      const r = await runDataProperty(base, property, { seed: options.seed, runs: options.runs, oracle: options.oracle });
+      const r = await runDataProperty(base, property, { seed: options.seed, runs: options.runs, oracle: options.oracle, stopAtFirst: true });
       if (r.status === 'passed') holding.push(listed);
       else options.onExcluded?.(listed.id, r.failure?.message ?? r.note ?? r.status);
     }
