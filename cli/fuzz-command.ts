@@ -18,6 +18,7 @@ import { DEFAULT_REPORT_DIR, writeReports } from '../engine/report/write.ts';
 import { regressionTest } from '../engine/failures/regression-test.ts';
 import { replayDataCaseOnce } from '../engine/failures/replay.ts';
 import { reproSql } from '../engine/failures/repro-sql.ts';
+import { pgtapTest } from '../engine/failures/pgtap.ts';
 import { DEFAULT_FAILURES_DIR, failureRecordOf, listFailures, saveFailure, type SavedFailure } from '../engine/failures/store.ts';
 import type { FailureRecord } from '../engine/failures/schema.ts';
 import { UsageError } from '../engine/errors.ts';
@@ -98,8 +99,9 @@ function resultFromSaved(record: FailureRecord, file: string, seed: number, expe
 /** The files of a failure saved by an earlier run. */
 function savedFiles({ record, file }: { record: FailureRecord; file: string }): SavedFailure {
   const sql = file.replace(/\.json$/, '.sql');
+  const pgtap = file.replace(/\.json$/, '.pgtap.sql');
   const regression = file.replace(/\.json$/, '.regression.ts');
-  return { record, json: file, ...(existsSync(sql) ? { sql } : {}), ...(existsSync(regression) ? { regression } : {}) };
+  return { record, json: file, ...(existsSync(sql) ? { sql } : {}), ...(existsSync(pgtap) ? { pgtap } : {}), ...(existsSync(regression) ? { regression } : {}) };
 }
 
 
@@ -165,7 +167,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     const record = failureRecordOf(r, recordContext);
     const entry: SavedFor = { replay: fuzzReplayLine(options, r) };
     if (record) {
-      const repros = record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle), regression: regressionTest(record) } : {};
+      const repros = record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle), pgtap: pgtapTest(record, env.cache, oracle), regression: regressionTest(record) } : {};
       entry.saved = saveFailure(failuresDir, record, repros);
     }
     savedFor.set(r.id, entry);

@@ -34,7 +34,8 @@ export interface CaseVerdict {
   mismatch?: StepMismatch;
 }
 
-function maskedColumns(oracle: Oracle, step: DataStep): string[] {
+/** Columns the server assigns (timestamps, generated ids): present in an answer but not compared. */
+export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   if (step.request.kind === 'rpc') {
     const name = targetName(step.request);
     return oracle.model.functions[name]?.serverAssigned ?? [];
