@@ -19,6 +19,7 @@ import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
+import { accessCell, accessKey } from '../model/access.ts';
 
 export interface StepMismatch {
   step: number;
@@ -31,6 +32,8 @@ export interface StepMismatch {
 
 export interface CaseVerdict {
   classes: OutcomeClass[];
+  /** Per step, parallel to classes: its access-matrix cell (engine/model/access.ts). */
+  cells: string[];
   mismatch?: StepMismatch;
 }
 
@@ -71,6 +74,7 @@ export interface StepCheck {
   /** The model's world after the step (what the next step is predicted from). */
   world: World;
   outcomeClass: OutcomeClass;
+  cell: string;
   mismatch?: StepMismatch;
 }
 
@@ -81,11 +85,12 @@ export async function checkStep(tx: CaseTransaction, world: World, step: DataSte
   const observed = observedOutcome(step.request, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
   const outcome = outcomeClass(prediction.outcome);
+  const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
   const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step));
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
+    return { world: prediction.world, outcomeClass: outcome, cell, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
   }
-  return { world: prediction.world, outcomeClass: outcome };
+  return { world: prediction.world, outcomeClass: outcome, cell };
 }
 
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
@@ -93,6 +98,7 @@ const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JS
 export async function checkCase(tx: CaseTransaction, testCase: DataCase, oracle: Oracle): Promise<CaseVerdict> {
   const fixtureOrder = oracle.model.fixtureOrder;
   const classes: OutcomeClass[] = [];
+  const cells: string[] = [];
   let world = testCase.world;
   const plan = tx.fixturePlan;
   let fixtures;
@@ -113,25 +119,27 @@ export async function checkCase(tx: CaseTransaction, testCase: DataCase, oracle:
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
           const checked = await checkStep(tx, world, step, i, oracle);
           classes.push(checked.outcomeClass);
+          cells.push(checked.cell);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.world;
           i++;
           return world;
         });
       } catch (e) {
-        if (e instanceof CaseMismatch) return { classes, mismatch: e.mismatch };
+        if (e instanceof CaseMismatch) return { classes, cells, mismatch: e.mismatch };
         throw e;
       }
       if (i !== testCase.steps.length) throw new Error(`harness: the model run sent ${i} of the case's ${testCase.steps.length} steps`);
-      return { classes };
+      return { classes, cells };
     }
     for (let i = 0; i < testCase.steps.length; i++) {
       const checked = await checkStep(tx, world, testCase.steps[i], i, oracle);
       classes.push(checked.outcomeClass);
-      if (checked.mismatch) return { classes, mismatch: checked.mismatch };
+      cells.push(checked.cell);
+      if (checked.mismatch) return { classes, cells, mismatch: checked.mismatch };
       world = checked.world;
     }
-    return { classes };
+    return { classes, cells };
   } finally {
     await tx.end();
   }

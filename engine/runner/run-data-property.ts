@@ -41,6 +41,8 @@ export function emptyCounts(): Record<OutcomeClass, number> {
 export async function runDataProperty(env: Environment, property: DataProperty, options: DataRunOptions): Promise<PropertyResult> {
   const started = Date.now();
   const counts = emptyCounts();
+  /** The access matrix of the agreed steps: cell key → steps (engine/model/access.ts). */
+  const access: Record<string, number> = {};
   const arbitrary = property.cases(options.oracle.settings);
   let stopCounting = false;
   let checked = 0;
@@ -71,6 +73,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         }
         if (!stopCounting && !pastDeadline()) {
           for (const c of verdict.classes) counts[c]++;
+          for (const k of verdict.cells) access[k] = (access[k] ?? 0) + 1;
           checked++;
           options.onCase?.(property.id);
         }
@@ -89,7 +92,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
 
   // A case cut off by the time budget is not counted; after a failure, fast-check's count (up to the failing run).
   const cases = details.some((d) => d.failed) ? details.reduce((n, d) => n + d.numRuns, 0) : checked;
-  const base = { id: property.id, title: property.title, area: 'data' as const, cases, counts, durationMs: Date.now() - started, seed: options.seed };
+  const base = { id: property.id, title: property.title, area: 'data' as const, cases, counts, access, durationMs: Date.now() - started, seed: options.seed };
   const failed = details.find((d) => d.failed);
   if (!failed) return { ...base, status: 'passed', ...(details.some((d) => d.interrupted) ? { note: `time budget reached after ${cases} cases` } : {}) };
 
