@@ -8,6 +8,7 @@ import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { Outcome } from '../model/outcome.ts';
 import { apiRoleOf, describeCaller } from '../model/caller.ts';
 import { curlLine, differingStep, failureDiff } from './diff.ts';
+import { accessMatrix, matrixSteps, outcomeList, type MatrixRow } from './matrix.ts';
 import type { FailureSummary, PropertySummary, RunSummary } from './summary.ts';
 
 export function htmlEscape(text: string): string {
@@ -80,6 +81,33 @@ ${f.reproSql ? `<details class="repro"><summary>psql repro (<code>psql "$DATABAS
 </section>`;
 }
 
+/** Who can do what: the access matrix, a column per caller class, disagreements marked. */
+function matrixSection(summary: RunSummary): string {
+  const matrix = summary.matrix ?? accessMatrix(summary.properties);
+  if (!matrix.length) return '';
+  const callers = [...new Set(matrix.map((r) => r.caller))];
+  const groups = new Map<string, typeof matrix>();
+  for (const r of matrix) groups.set(`${r.target}|${r.command}`, [...(groups.get(`${r.target}|${r.command}`) ?? []), r]);
+  const body = [...groups.values()]
+    .map((rows) => {
+      const cells = callers
+        .map((c) => {
+          const r = rows.find((x) => x.caller === c);
+          if (!r) return '<td class="none">–</td>';
+          const bad = r.disagreements.map((d) => `<div class="disagree">⚠ ${htmlEscape(`${d.property}: model ${d.model} → database ${d.database}`)}</div>`).join('');
+          return `<td class="${bad ? 'bad' : ''}" title="${htmlEscape(r.properties.join(', '))}">${htmlEscape(outcomeList(r.outcomes as MatrixRow['outcomes']))}${bad}</td>`;
+        })
+        .join('');
+      return `<tr><td><code>${htmlEscape(rows[0].target)}</code></td><td>${htmlEscape(rows[0].command)}</td>${cells}</tr>`;
+    })
+    .join('\n');
+  return `<h2>Access matrix</h2>
+<p class="note">Outcomes the model judged, with how many steps reached each (a column per caller class). ${matrixSteps(matrix as MatrixRow[])} steps.</p>
+<table id="matrix"><thead><tr><th>table / function</th><th>command</th>${callers.map((c) => `<th>${htmlEscape(c)}</th>`).join('')}</tr></thead><tbody>
+${body}
+</tbody></table>`;
+}
+
 const CSS = `
 :root{color-scheme:light;--fg:#1d1d1f;--muted:#666;--line:#e3e3e8;--pass:#2e7d32;--fail:#c62828;--na:#777}
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);margin:0;background:#fafafa}
@@ -98,6 +126,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}tr.
 .side h4{margin:0 0 4px}.side .verdict{font-weight:600;margin:0 0 6px;overflow-wrap:anywhere}
 pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:420px;font-size:12px;margin:4px 0}pre.cmd,pre.curl{background:#1d1d1f;color:#f5f5f5}pre.curl{white-space:pre-wrap;overflow-wrap:anywhere}
 table.diff{margin:8px 0;width:auto}table.diff td{vertical-align:top;overflow-wrap:anywhere;max-width:520px}table.diff td:nth-child(2){background:#f3f8ff}table.diff td:nth-child(3){background:#fff4f4}.who{margin:4px 0}
+#matrix td.bad{background:#fff0f0}#matrix .disagree{color:var(--fail);font-weight:600}#matrix td.none{color:var(--muted)}
 details{margin:6px 0}summary{cursor:pointer;color:#0b57d0}h2{font-size:18px;margin:24px 0 10px}.note{color:var(--muted);font-size:12px}
 `;
 
@@ -133,6 +162,7 @@ export function htmlReport(summary: RunSummary): string {
 <tbody>
 ${rows}
 </tbody></table>
+${matrixSection(summary)}
 <h2>Failures (${failures.length})</h2>
 ${failures.length ? failures.join('\n') : '<p>None: every property held.</p>'}
 </main></body></html>
