@@ -12,9 +12,9 @@ import { openEnvironment, type Environment } from '../engine/runner/environment.
 import { plannedRuns, runDataProperty } from '../engine/runner/run-data-property.ts';
 import { applyCoverageGate } from '../engine/runner/coverage.ts';
 import type { PropertyResult } from '../engine/runner/result.ts';
-import { printFailures, progressBar, summaryTable, type SavedFor } from '../engine/report/console.ts';
+import { NO_PROGRESS, printFailures, progressBar, summaryTable, type SavedFor } from '../engine/report/console.ts';
 import { propertySummary, runSummary, type PropertySummary } from '../engine/report/summary.ts';
-import { DEFAULT_REPORT_DIR, writeReports } from '../engine/report/write.ts';
+import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS, reportFileList, writeReports, type ReportFormat } from '../engine/report/write.ts';
 import { regressionTest } from '../engine/failures/regression-test.ts';
 import { replayDataCaseOnce } from '../engine/failures/replay.ts';
 import { reproSql } from '../engine/failures/repro-sql.ts';
@@ -29,7 +29,9 @@ import type { Pack, PackSource } from '../engine/pack.ts';
 import { describeCaller } from '../engine/model/caller.ts';
 import { describeRequest } from '../engine/model/request.ts';
 import { runCatalogProperty } from '../engine/runner/catalog-property.ts';
-import { providerValue, durationValue, freshSeed, idList, positiveInt, profileValue, seedValue, shardValue } from './options.ts';
+import { providerValue, durationValue, freshSeed, idList, positiveInt, profileValue, propertyIdList, reportFormats, seedValue, shardValue } from './options.ts';
+import { colorEnabled, paint } from '../engine/report/color.ts';
+import { accessMatrix, matrixMarkdown } from '../engine/report/matrix.ts';
 import { POLICYFUZZ_VERSION } from './paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type ProfileName, type Shard } from './profiles.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
@@ -63,6 +65,20 @@ export interface FuzzOptions {
   changedSince?: string;
   /** Set by fuzz(): how replay lines name the target. */
   targetArgs?: string;
+  /** Property ids left out (`--exclude R07,S10`). */
+  exclude?: string[];
+  /** Stop after this many failing properties; the rest are not run (and named). */
+  maxFailures?: number;
+  /** Report files to write (default json, junit, html); `matrix` also prints the access matrix. */
+  report?: ReportFormat[];
+  /** false (`--no-color`); NO_COLOR in the environment also turns colour off. */
+  color?: boolean;
+  /** Only the failures and the final line. */
+  quiet?: boolean;
+  /** Also the access matrix on the console. */
+  verbose?: boolean;
+  /** Print summary.json to stdout (everything else goes to stderr). */
+  json?: boolean;
 }
 
 type Out = (line: string) => void;
@@ -123,13 +139,17 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const timeBudgetMs = options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs);
   const failuresDir = options.failuresDir ?? DEFAULT_FAILURES_DIR;
   const reportDir = options.reportDir ?? DEFAULT_REPORT_DIR;
+  const excluded = (id: string) => options.exclude?.includes(id.replace(/:catalog$/, '')) ?? false;
+  // --quiet: the failures and the final line only; the rest is chatter.
+  const chatter: Out = options.quiet ? () => {} : out;
+  const colors = paint(colorEnabled({ noColor: options.color === false, stream: options.json ? process.stderr : process.stdout }));
 
   // What runs: data-layer properties (R…) and, when asked, SSO properties (S…).
   const onlyData = options.only?.filter((id) => id.startsWith('R'));
   const onlySso = options.only?.filter((id) => id.startsWith('S'));
   const unknownData = (onlyData ?? []).filter((id) => !dataProperties.some((p) => p.id === id));
   if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
-  let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id));
+  let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
   if (options.changedSince) {
     const focus = changedObjects(options.changedSince, target.config?.migrationDirs ?? [options.migrations]);
     properties = properties.filter((p) => touches(p, focus.objects));
@@ -142,14 +162,14 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     const unknownSso = (onlySso ?? []).filter((id) => !known.includes(id));
     if (unknownSso.length) throw new UsageError(`no SSO property ${unknownSso.join(', ')} (known: ${known.join(', ')})`);
     // SSO properties are split across shards by position; data-layer properties by lanes.
-    ssoIds = (onlySso?.length ? onlySso : known).filter((id) => known.indexOf(id) % shard.count === shard.index - 1);
+    ssoIds = (onlySso?.length ? onlySso : known).filter((id) => known.indexOf(id) % shard.count === shard.index - 1 && !excluded(id));
   }
   if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
 
   const migrations = properties.length ? target.migrations : [];
   const digest = migrations.length ? migrationsDigest(migrations) : null;
   const lanes = { first: (shard.index - 1) * workers, count: workers, total: shard.count * workers };
-  out(
+  chatter(
     `policyfuzz: seed ${seed}, profile ${profileName}, ${runs} runs per property, ${workers} worker(s)` +
       `${shard.count > 1 ? `, shard ${shard.index}/${shard.count} (lanes ${lanes.first}…${lanes.first + workers - 1} of ${lanes.total})` : ''}` +
       `${timeBudgetMs ? `, time budget ${Math.round(timeBudgetMs / 1000)} s` : ''}, migrations ${options.migrations}${ssoIds.length ? `, SSO ${ssoIds.join(',')}` : ''}`,
@@ -161,6 +181,9 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const savedSso = listing.failures.filter((f) => f.record.area === 'sso' && ssoIds.includes(f.record.property));
 
   const results: PropertyResult[] = [];
+  /** Properties left out once --max-failures was reached. */
+  const notRun: string[] = [];
+  const maxFailuresReached = () => options.maxFailures !== undefined && results.filter((r) => r.status === 'failed' || r.status === 'error').length >= options.maxFailures;
   const savedFor = new Map<string, SavedFor>();
   const recordContext = { policyfuzzVersion: POLICYFUZZ_VERSION, migrationsDigest: digest, migrations: options.migrations };
   const save = (r: PropertyResult, env?: Environment) => {
@@ -174,18 +197,18 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   };
 
   if (properties.length) {
-    const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: out, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
+    const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: chatter, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
     try {
-      out(`ready in ${env.startupMs} ms`);
+      chatter(`ready in ${env.startupMs} ms`);
       // Saved failures first: a case that still fails is the property's verdict.
       const stillFailing = new Map<string, PropertyResult>();
-      if (savedData.length) out(`replaying ${savedData.length} saved failure(s) from ${failuresDir} first`);
+      if (savedData.length) chatter(`replaying ${savedData.length} saved failure(s) from ${failuresDir} first`);
       for (const { file, record } of savedData) {
         if (stillFailing.has(record.property)) continue;
         const t = Date.now();
         const mismatch = await replayDataCaseOnce(env.workers[0], record, oracle);
         const changed = record.migrationsDigest && record.migrationsDigest !== env.template.digest ? ` (migrations changed since it was saved: digest ${record.migrationsDigest} → ${env.template.digest})` : '';
-        out(`  ${file}: ${mismatch ? 'still fails' : 'now passes (policyfuzz replay it to confirm FIXED)'}${changed}`);
+        chatter(`  ${file}: ${mismatch ? 'still fails' : 'now passes (policyfuzz replay it to confirm FIXED)'}${changed}`);
         if (mismatch) {
           stillFailing.set(
             record.property,
@@ -195,10 +218,14 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       }
 
       const toGenerate = properties.filter((p) => !stillFailing.has(p.id));
-      const bar = progressBar(options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes));
+      const bar = options.quiet || options.json ? NO_PROGRESS : progressBar(options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes));
       const deadline = timeBudgetMs ? Date.now() + timeBudgetMs : undefined;
       try {
         for (const listed of properties) {
+          if (maxFailuresReached()) {
+            notRun.push(listed.id);
+            continue;
+          }
           // Narrowed to the tables this target has (R01), or not applicable when it lacks them.
           const { property, missing } = fitToTarget(listed, env.cache);
           if (missing.length) {
@@ -224,8 +251,8 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
         bar.stop();
       }
       // Catalog properties (grants of every function and table): one pass, on the first shard.
-      if (!options.path && shard.index === 1) {
-        for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id))) {
+      if (!options.path && shard.index === 1 && !maxFailuresReached()) {
+        for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id) && !excluded(c.id))) {
           const r = await runCatalogProperty(env, property, { seed, settings: oracle.settings });
           results.push({ ...r, id: `${r.id}:catalog` });
           if (r.status === 'failed') savedFor.set(`${r.id}:catalog`, { replay: `policyfuzz fuzz --migrations ${options.migrations} --only ${r.id}` });
@@ -236,13 +263,14 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     }
   }
 
-  if (ssoIds.length) {
+  if (ssoIds.length && maxFailuresReached()) notRun.push(...ssoIds);
+  else if (ssoIds.length) {
     const ssoRuns = options.ssoRuns ?? profile.ssoRuns;
     const stillFailing = new Set<string>();
     for (const { file, record } of savedSso) {
       if (stillFailing.has(record.property)) continue;
       const [r] = await runSsoAgainstEmulator({ seed: record.seed, numRuns: 1, only: [record.property], path: record.path, config: options.ssoConfig });
-      out(`  ${file}: ${r.status === 'failed' ? 'still fails' : 'now passes'}`);
+      chatter(`  ${file}: ${r.status === 'failed' ? 'still fails' : 'now passes'}`);
       if (r.status === 'failed' && r.failure) {
         stillFailing.add(record.property);
         results.push({ ...r, note: `saved failure ${file} still fails (replayed first; no new cases generated)` });
@@ -251,7 +279,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     }
     const rest = ssoIds.filter((id) => !stillFailing.has(id));
     if (rest.length) {
-      out(`SSO: ${rest.length} properties against the bundled emulator, ${ssoRuns} runs each`);
+      chatter(`SSO: ${rest.length} properties against the bundled emulator, ${ssoRuns} runs each`);
       for (const r of await runSsoAgainstEmulator({ seed, numRuns: ssoRuns, only: rest, path: options.path, config: options.ssoConfig })) {
         results.push(r);
         if (r.status === 'failed' && r.failure) save(r);
@@ -259,9 +287,10 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     }
   }
 
-  out('');
-  out(summaryTable(results));
-  printFailures(results, savedFor, out);
+  chatter('');
+  chatter(summaryTable(results));
+  printFailures(results, savedFor, out, colors);
+  if (notRun.length) out(`\nstopped after ${options.maxFailures} failing propert${options.maxFailures === 1 ? 'y' : 'ies'} (--max-failures): not run ${notRun.join(', ')}`);
 
   const summaries: PropertySummary[] = results.map((r) => {
     const s = savedFor.get(r.id);
@@ -283,13 +312,16 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     startedAt,
     timeBudgetMs: timeBudgetMs ?? null,
   });
-  const files = writeReports(reportDir, summary);
+  const files = writeReports(reportDir, summary, { formats: options.report, migrations });
+  if (options.report?.includes('matrix') || options.verbose) chatter(`\naccess matrix (who can do what, judged by the model):\n\n${matrixMarkdown(accessMatrix(summary.properties))}`);
   const budgetHit = results.filter((r) => r.note?.startsWith('time budget'));
-  if (budgetHit.length) out(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}`).join(', ')})`);
-  out(`\nreports: ${files.html}, ${files.junit}, ${files.summary}`);
+  if (budgetHit.length) chatter(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}`).join(', ')})`);
+  chatter(`\nreports: ${reportFileList(files).join(', ')}`);
   const failed = results.filter((r) => r.status === 'failed' || r.status === 'error');
   const na = results.filter((r) => r.status === 'not-applicable');
-  out(`\n${results.length - failed.length - na.length} passed, ${failed.length} failed${na.length ? `, ${na.length} not applicable` : ''} (seed ${seed})`);
+  const verdict = `${results.length - failed.length - na.length} passed, ${failed.length} failed${na.length ? `, ${na.length} not applicable` : ''}${notRun.length ? `, ${notRun.length} not run` : ''} (seed ${seed})`;
+  out(`\n${failed.length ? colors.red(verdict) : colors.green(verdict)}`);
+  if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   return failed.length ? 1 : 0;
 }
 
@@ -315,8 +347,22 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--no-sso', 'do not run the SSO properties')
     .option('--sso-config <file>', 'emulator config for the SSO properties (default: sso/examples/sso.config.json)')
     .option('--sso-runs <n>', `cases per SSO property (pr ${p.pr.ssoRuns}, nightly ${p.nightly.ssoRuns})`, positiveInt('--sso-runs'))
-    .option('--report-dir <dir>', 'where summary.json, junit.xml and report.html go', DEFAULT_REPORT_DIR)
+    .option('--report-dir <dir>', 'where the reports go (summary.json, junit.xml, report.html, policyfuzz.sarif, matrix.md)', DEFAULT_REPORT_DIR)
     .option('--failures-dir <dir>', 'saved failures (replayed first, new ones written with their repros)', DEFAULT_FAILURES_DIR)
     .option('--no-replay', 'do not replay the saved failures first')
-    .action((opts: Omit<FuzzOptions, 'pack'>) => run(async () => fuzz({ ...opts, pack: await pack.load() })));
+    .option('--exclude <ids>', 'comma-separated property ids to leave out, e.g. R07,S10', propertyIdList('--exclude'))
+    .option('--max-failures <n>', 'stop after n failing properties (the rest are named as not run)', positiveInt('--max-failures'))
+    .option('--report <formats>', `reports to write: ${REPORT_FORMATS.join(',')} (default ${DEFAULT_REPORT_FORMATS.join(',')}; matrix also prints the access matrix)`, reportFormats)
+    .option('--json', 'print summary.json to stdout (everything else goes to stderr)')
+    .option('-q, --quiet', 'print only the failures and the final line')
+    .option('-v, --verbose', 'also print the access matrix')
+    .option('--no-color', 'no colour (also when NO_COLOR is set or the output is not a terminal)')
+    .action((opts: Omit<FuzzOptions, 'pack'>) =>
+      run(async () => {
+        if (opts.quiet && opts.verbose) throw new UsageError('--quiet and --verbose contradict each other: give one');
+        // --json keeps stdout for the summary: the human output goes to stderr.
+        const out = opts.json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
+        return fuzz({ ...opts, pack: await pack.load() }, out);
+      }),
+    );
 }

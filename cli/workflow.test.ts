@@ -35,9 +35,9 @@ describe('failures that last', () => {
     const first = await runCli('fuzz', '--migrations', broken, '--only', 'R02', '--seed', '5', '--runs', '200', '--failures-dir', failures, '--report-dir', reports, ...db());
     expect(first.code).toBe(1);
     const saved = readdirSync(failures).sort();
-    expect(saved).toHaveLength(3);
+    expect(saved).toHaveLength(4);
     const json = path.join(failures, saved.find((f) => f.endsWith('.json'))!);
-    expect(saved.map((f) => path.extname(f)).sort()).toEqual(['.json', '.sql', '.ts']);
+    expect(saved.map((f) => f.replace(/^R02-[0-9a-f]{12}/, '')).sort()).toEqual(['.json', '.pgtap.sql', '.regression.ts', '.sql']);
     expect(first.stdout).toContain(`saved:    ${json}`);
     expect(first.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed (seed 5)');
 
@@ -53,7 +53,7 @@ describe('failures that last', () => {
     expect(second.code).toBe(1);
     expect(second.stdout).toContain(`replaying 1 saved failure(s) from ${failures} first`);
     expect(second.stdout).toContain(`${json}: still fails`);
-    expect(readdirSync(failures)).toHaveLength(3);
+    expect(readdirSync(failures)).toHaveLength(4);
 
     const still = await runCli('replay', json, ...db());
     expect(still.code).toBe(1);

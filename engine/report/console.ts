@@ -6,11 +6,15 @@ import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { SavedFailure } from '../failures/store.ts';
 import { apiRoleOf, describeCaller } from '../model/caller.ts';
 import { curlLine, differingStep, failureDiff, formatDiff } from './diff.ts';
+import { NO_PAINT, type Paint } from './color.ts';
 
 export interface Progress {
   tick(label: string): void;
   stop(): void;
 }
+
+/** No progress shown (--quiet, --json). */
+export const NO_PROGRESS: Progress = { tick() {}, stop() {} };
 
 export function progressBar(total: number, stream: NodeJS.WriteStream = process.stderr): Progress {
   const bar = new cliProgress.SingleBar(
@@ -69,12 +73,12 @@ export interface SavedFor {
  * Each failure: who asked what (the caller, the request as a curl line) and the replay command
  * first, then only the fields where model and database differ, then the full values.
  */
-export function printFailures(results: PropertyResult[], saved: Map<string, SavedFor>, out: Out): void {
+export function printFailures(results: PropertyResult[], saved: Map<string, SavedFor>, out: Out, colors: Paint = NO_PAINT): void {
   for (const r of results) {
     if (r.status === 'failed' && r.failure) {
       const s = saved.get(r.id) ?? { replay: '' };
       const f = r.failure;
-      out(`\n${r.id} FAILED: ${f.message}`);
+      out(`\n${colors.red(colors.bold(`${r.id} FAILED`))}: ${f.message}`);
       const step = r.area === 'data' ? differingStep(f.counterexample, f.step) : undefined;
       if (step) {
         out(`  caller:   ${describeCaller(step.caller)} (role ${apiRoleOf(step.caller)})`);
@@ -85,7 +89,7 @@ export function printFailures(results: PropertyResult[], saved: Map<string, Save
       const diff = formatDiff(failureDiff(f.expected, f.actual));
       if (diff.length) {
         out(`  differs (model → database):`);
-        for (const line of diff) out(`    ${line}`);
+        for (const line of diff) out(`    ${colors.yellow(line)}`);
       }
       out('  full values:');
       if (r.area === 'data') {

@@ -83,10 +83,10 @@ ${f.reproSql ? `<details class="repro"><summary>psql repro (<code>psql "$DATABAS
 
 /** Who can do what: the access matrix, a column per caller class, disagreements marked. */
 function matrixSection(summary: RunSummary): string {
-  const matrix = summary.matrix ?? accessMatrix(summary.properties);
+  const matrix = accessMatrix(summary.properties);
   if (!matrix.length) return '';
   const callers = [...new Set(matrix.map((r) => r.caller))];
-  const groups = new Map<string, typeof matrix>();
+  const groups = new Map<string, MatrixRow[]>();
   for (const r of matrix) groups.set(`${r.target}|${r.command}`, [...(groups.get(`${r.target}|${r.command}`) ?? []), r]);
   const body = [...groups.values()]
     .map((rows) => {
@@ -95,14 +95,14 @@ function matrixSection(summary: RunSummary): string {
           const r = rows.find((x) => x.caller === c);
           if (!r) return '<td class="none">–</td>';
           const bad = r.disagreements.map((d) => `<div class="disagree">⚠ ${htmlEscape(`${d.property}: model ${d.model} → database ${d.database}`)}</div>`).join('');
-          return `<td class="${bad ? 'bad' : ''}" title="${htmlEscape(r.properties.join(', '))}">${htmlEscape(outcomeList(r.outcomes as MatrixRow['outcomes']))}${bad}</td>`;
+          return `<td class="${bad ? 'bad' : ''}" title="${htmlEscape(r.properties.join(', '))}">${htmlEscape(outcomeList(r.outcomes))}${bad}</td>`;
         })
         .join('');
       return `<tr><td><code>${htmlEscape(rows[0].target)}</code></td><td>${htmlEscape(rows[0].command)}</td>${cells}</tr>`;
     })
     .join('\n');
   return `<h2>Access matrix</h2>
-<p class="note">Outcomes the model judged, with how many steps reached each (a column per caller class). ${matrixSteps(matrix as MatrixRow[])} steps.</p>
+<p class="note">Outcomes the model judged, with how many steps reached each (a column per caller class). ${matrixSteps(matrix)} steps.</p>
 <table id="matrix"><thead><tr><th>table / function</th><th>command</th>${callers.map((c) => `<th>${htmlEscape(c)}</th>`).join('')}</tr></thead><tbody>
 ${body}
 </tbody></table>`;
