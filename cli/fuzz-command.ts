@@ -33,7 +33,7 @@ import { providerValue, durationValue, freshSeed, idList, positiveInt, profileVa
 import { colorEnabled, paint } from '../engine/report/color.ts';
 import { accessMatrix, matrixMarkdown } from '../engine/report/matrix.ts';
 import { POLICYFUZZ_VERSION } from './paths.ts';
-import { DEFAULT_PROFILE, PROFILES, type ProfileName, type Shard } from './profiles.ts';
+import { DEFAULT_PROFILE, PROFILES, ssoReserveMs, type ProfileName, type Shard } from './profiles.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 
 export interface FuzzOptions {
@@ -219,7 +219,9 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
 
       const toGenerate = properties.filter((p) => !stillFailing.has(p.id));
       const bar = options.quiet || options.json ? NO_PROGRESS : progressBar(options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes));
-      const deadline = timeBudgetMs ? Date.now() + timeBudgetMs : undefined;
+      // The budget covers both halves: the SSO properties that run afterwards keep their share.
+      const dataBudgetMs = timeBudgetMs ? Math.max(timeBudgetMs / 2, timeBudgetMs - (ssoIds.length ? ssoReserveMs(ssoIds.length, options.ssoRuns ?? profile.ssoRuns) : 0)) : undefined;
+      const deadline = dataBudgetMs ? Date.now() + dataBudgetMs : undefined;
       try {
         for (const listed of properties) {
           if (maxFailuresReached()) {
@@ -241,7 +243,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
           // A property may use the budget as long as every property after it keeps half a fair
           // share (budget / properties / 2); time one leaves unused goes to the ones after it.
           const after = toGenerate.length - toGenerate.indexOf(listed) - 1;
-          const propertyDeadline = deadline && timeBudgetMs ? Math.max(Date.now() + 1, deadline - (after * timeBudgetMs) / (2 * toGenerate.length)) : undefined;
+          const propertyDeadline = deadline && dataBudgetMs ? Math.max(Date.now() + 1, deadline - (after * dataBudgetMs) / (2 * toGenerate.length)) : undefined;
           const r = await runDataProperty(env, property, { seed, runs, oracle, path: options.path, lanes: { first: lanes.first, total: lanes.total }, deadline: propertyDeadline, onCase: (id) => bar.tick(id) });
           const gated = options.path || r.note?.startsWith('time budget') ? r : applyCoverageGate(r);
           results.push(gated);
@@ -319,6 +321,13 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   chatter(`\nreports: ${reportFileList(files).join(', ')}`);
   const failed = results.filter((r) => r.status === 'failed' || r.status === 'error');
   const na = results.filter((r) => r.status === 'not-applicable');
+  const half = (area: 'data' | 'sso') => {
+    const own = results.filter((r) => r.area === area);
+    const bad = own.filter((r) => r.status === 'failed' || r.status === 'error').length;
+    return own.length ? `${area === 'data' ? 'data layer' : 'SSO'} ${own.length - bad}/${own.length} passed (${own.reduce((n, r) => n + r.cases, 0)} cases)` : undefined;
+  };
+  const halves = [half('data'), half('sso')].filter(Boolean);
+  if (halves.length > 1) chatter(`\n${halves.join(' · ')}`);
   const verdict = `${results.length - failed.length - na.length} passed, ${failed.length} failed${na.length ? `, ${na.length} not applicable` : ''}${notRun.length ? `, ${notRun.length} not run` : ''} (seed ${seed})`;
   out(`\n${failed.length ? colors.red(verdict) : colors.green(verdict)}`);
   if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
@@ -343,8 +352,8 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--changed-since <git-ref>', 'only the rules whose tables or functions the migrations changed since this ref')
     .option('--only <ids>', 'comma-separated property ids, e.g. R02,R05 or S03', idList)
     .option('--path <path>', 'with --seed and --only: replay the shrunk case a failure printed')
-    .option('--sso', 'also run the SSO properties against the bundled emulator (on in the nightly profile)')
-    .option('--no-sso', 'do not run the SSO properties')
+    .option('--sso', 'run the SSO properties against the bundled emulator too (the default in both profiles)')
+    .option('--no-sso', 'leave the SSO properties out')
     .option('--sso-config <file>', 'emulator config for the SSO properties (default: sso/examples/sso.config.json)')
     .option('--sso-runs <n>', `cases per SSO property (pr ${p.pr.ssoRuns}, nightly ${p.nightly.ssoRuns})`, positiveInt('--sso-runs'))
     .option('--report-dir <dir>', 'where the reports go (summary.json, junit.xml, report.html, policyfuzz.sarif, matrix.md)', DEFAULT_REPORT_DIR)
