@@ -12,12 +12,13 @@ import { openEnvironment, type Environment } from '../engine/runner/environment.
 import { plannedRuns, runDataProperty } from '../engine/runner/run-data-property.ts';
 import { applyCoverageGate } from '../engine/runner/coverage.ts';
 import type { PropertyResult } from '../engine/runner/result.ts';
-import { printFailures, progressBar, summaryTable, type SavedFor } from '../engine/report/console.ts';
+import { NO_PROGRESS, printFailures, progressBar, summaryTable, type SavedFor } from '../engine/report/console.ts';
 import { propertySummary, runSummary, type PropertySummary } from '../engine/report/summary.ts';
-import { DEFAULT_REPORT_DIR, writeReports } from '../engine/report/write.ts';
+import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS, reportFileList, writeReports, type ReportFormat } from '../engine/report/write.ts';
 import { regressionTest } from '../engine/failures/regression-test.ts';
 import { replayDataCaseOnce } from '../engine/failures/replay.ts';
 import { reproSql } from '../engine/failures/repro-sql.ts';
+import { pgtapTest } from '../engine/failures/pgtap.ts';
 import { DEFAULT_FAILURES_DIR, failureRecordOf, listFailures, saveFailure, type SavedFailure } from '../engine/failures/store.ts';
 import type { FailureRecord } from '../engine/failures/schema.ts';
 import { UsageError } from '../engine/errors.ts';
@@ -28,9 +29,11 @@ import type { Pack, PackSource } from '../engine/pack.ts';
 import { describeCaller } from '../engine/model/caller.ts';
 import { describeRequest } from '../engine/model/request.ts';
 import { runCatalogProperty } from '../engine/runner/catalog-property.ts';
-import { providerValue, durationValue, freshSeed, idList, positiveInt, profileValue, seedValue, shardValue } from './options.ts';
+import { providerValue, durationValue, freshSeed, idList, positiveInt, profileValue, propertyIdList, reportFormats, seedValue, shardValue } from './options.ts';
+import { colorEnabled, paint } from '../engine/report/color.ts';
+import { accessMatrix, matrixMarkdown } from '../engine/report/matrix.ts';
 import { POLICYFUZZ_VERSION } from './paths.ts';
-import { DEFAULT_PROFILE, PROFILES, type ProfileName, type Shard } from './profiles.ts';
+import { DEFAULT_PROFILE, PROFILES, ssoReserveMs, type ProfileName, type Shard } from './profiles.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 import { applyBaseline, checkBaseline, loadBaseline, saveBaseline, updatedBaseline, type BaselineCheck } from '../engine/findings/baseline.ts';
 import { findingKey, printFindings, withOtherFindings } from '../engine/findings/report.ts';
@@ -68,6 +71,20 @@ export interface FuzzOptions {
   updateBaseline?: boolean;
   /** Set by fuzz(): how replay lines name the target. */
   targetArgs?: string;
+  /** Property ids left out (`--exclude R07,S10`). */
+  exclude?: string[];
+  /** Stop after this many failing properties; the rest are not run (and named). */
+  maxFailures?: number;
+  /** Report files to write (default json, junit, html); `matrix` also prints the access matrix. */
+  report?: ReportFormat[];
+  /** false (`--no-color`); NO_COLOR in the environment also turns colour off. */
+  color?: boolean;
+  /** Only the failures and the final line. */
+  quiet?: boolean;
+  /** Also the access matrix on the console. */
+  verbose?: boolean;
+  /** Print summary.json to stdout (everything else goes to stderr). */
+  json?: boolean;
 }
 
 type Out = (line: string) => void;
@@ -104,8 +121,9 @@ function resultFromSaved(record: FailureRecord, file: string, seed: number, expe
 /** The files of a failure saved by an earlier run. */
 function savedFiles({ record, file }: { record: FailureRecord; file: string }): SavedFailure {
   const sql = file.replace(/\.json$/, '.sql');
+  const pgtap = file.replace(/\.json$/, '.pgtap.sql');
   const regression = file.replace(/\.json$/, '.regression.ts');
-  return { record, json: file, ...(existsSync(sql) ? { sql } : {}), ...(existsSync(regression) ? { regression } : {}) };
+  return { record, json: file, ...(existsSync(sql) ? { sql } : {}), ...(existsSync(pgtap) ? { pgtap } : {}), ...(existsSync(regression) ? { regression } : {}) };
 }
 
 
@@ -131,13 +149,17 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const baseline = options.baseline ? loadBaseline(options.baseline, { mayBeMissing: options.updateBaseline }) : undefined;
   const accepted = new Set(baseline?.findings.map((e) => e.signature));
   let baselineChecks: BaselineCheck[] = [];
+  const excluded = (id: string) => options.exclude?.includes(id.replace(/:catalog$/, '')) ?? false;
+  // --quiet: the failures and the final line only; the rest is chatter.
+  const chatter: Out = options.quiet ? () => {} : out;
+  const colors = paint(colorEnabled({ noColor: options.color === false, stream: options.json ? process.stderr : process.stdout }));
 
   // What runs: data-layer properties (R…) and, when asked, SSO properties (S…).
   const onlyData = options.only?.filter((id) => id.startsWith('R'));
   const onlySso = options.only?.filter((id) => id.startsWith('S'));
   const unknownData = (onlyData ?? []).filter((id) => !dataProperties.some((p) => p.id === id));
   if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
-  let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id));
+  let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
   if (options.changedSince) {
     const focus = changedObjects(options.changedSince, target.config?.migrationDirs ?? [options.migrations]);
     properties = properties.filter((p) => touches(p, focus.objects));
@@ -150,14 +172,14 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     const unknownSso = (onlySso ?? []).filter((id) => !known.includes(id));
     if (unknownSso.length) throw new UsageError(`no SSO property ${unknownSso.join(', ')} (known: ${known.join(', ')})`);
     // SSO properties are split across shards by position; data-layer properties by lanes.
-    ssoIds = (onlySso?.length ? onlySso : known).filter((id) => known.indexOf(id) % shard.count === shard.index - 1);
+    ssoIds = (onlySso?.length ? onlySso : known).filter((id) => known.indexOf(id) % shard.count === shard.index - 1 && !excluded(id));
   }
   if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
 
   const migrations = properties.length ? target.migrations : [];
   const digest = migrations.length ? migrationsDigest(migrations) : null;
   const lanes = { first: (shard.index - 1) * workers, count: workers, total: shard.count * workers };
-  out(
+  chatter(
     `policyfuzz: seed ${seed}, profile ${profileName}, ${runs} runs per property, ${workers} worker(s)` +
       `${shard.count > 1 ? `, shard ${shard.index}/${shard.count} (lanes ${lanes.first}…${lanes.first + workers - 1} of ${lanes.total})` : ''}` +
       `${timeBudgetMs ? `, time budget ${Math.round(timeBudgetMs / 1000)} s` : ''}, migrations ${options.migrations}${ssoIds.length ? `, SSO ${ssoIds.join(',')}` : ''}`,
@@ -169,6 +191,9 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const savedSso = listing.failures.filter((f) => f.record.area === 'sso' && ssoIds.includes(f.record.property));
 
   const results: PropertyResult[] = [];
+  /** Properties left out once --max-failures was reached. */
+  const notRun: string[] = [];
+  const maxFailuresReached = () => options.maxFailures !== undefined && results.filter((r) => r.status === 'failed' || r.status === 'error').length >= options.maxFailures;
   const savedFor = new Map<string, SavedFor>();
   const recordContext = { policyfuzzVersion: POLICYFUZZ_VERSION, migrationsDigest: digest, migrations: options.migrations };
   const save = (r: PropertyResult, env?: Environment) => {
@@ -186,25 +211,25 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     const record = failureRecordOf(r, recordContext);
     const entry: SavedFor = { replay: fuzzReplayLine(options, r) };
     if (record) {
-      const repros = record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle), regression: regressionTest(record) } : {};
+      const repros = record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle), pgtap: pgtapTest(record, env.cache, oracle), regression: regressionTest(record) } : {};
       entry.saved = saveFailure(failuresDir, record, repros);
     }
     savedFor.set(r.id, entry);
   };
 
   if (properties.length) {
-    const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: out, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
+    const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: chatter, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
     try {
-      out(`ready in ${env.startupMs} ms`);
+      chatter(`ready in ${env.startupMs} ms`);
       // Saved failures first: a case that still fails is the property's verdict.
       const stillFailing = new Map<string, PropertyResult>();
-      if (savedData.length) out(`replaying ${savedData.length} saved failure(s) from ${failuresDir} first`);
+      if (savedData.length) chatter(`replaying ${savedData.length} saved failure(s) from ${failuresDir} first`);
       for (const { file, record } of savedData) {
         if (stillFailing.has(record.property) || (record.signature && accepted.has(record.signature))) continue;
         const t = Date.now();
         const mismatch = await replayDataCaseOnce(env.workers[0], record, oracle);
         const changed = record.migrationsDigest && record.migrationsDigest !== env.template.digest ? ` (migrations changed since it was saved: digest ${record.migrationsDigest} → ${env.template.digest})` : '';
-        out(`  ${file}: ${mismatch ? 'still fails' : 'now passes (policyfuzz replay it to confirm FIXED)'}${changed}`);
+        chatter(`  ${file}: ${mismatch ? 'still fails' : 'now passes (policyfuzz replay it to confirm FIXED)'}${changed}`);
         if (mismatch) {
           stillFailing.set(
             record.property,
@@ -214,10 +239,16 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       }
 
       const toGenerate = properties.filter((p) => !stillFailing.has(p.id));
-      const bar = progressBar(options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes));
-      const deadline = timeBudgetMs ? Date.now() + timeBudgetMs : undefined;
+      const bar = options.quiet || options.json ? NO_PROGRESS : progressBar(options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes));
+      // The budget covers both halves: the SSO properties that run afterwards keep their share.
+      const dataBudgetMs = timeBudgetMs ? Math.max(timeBudgetMs / 2, timeBudgetMs - (ssoIds.length ? ssoReserveMs(ssoIds.length, options.ssoRuns ?? profile.ssoRuns) : 0)) : undefined;
+      const deadline = dataBudgetMs ? Date.now() + dataBudgetMs : undefined;
       try {
         for (const listed of properties) {
+          if (maxFailuresReached()) {
+            notRun.push(listed.id);
+            continue;
+          }
           // Narrowed to the tables this target has (R01), or not applicable when it lacks them.
           const { property, missing } = fitToTarget(listed, env.cache);
           if (missing.length) {
@@ -233,7 +264,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
           // A property may use the budget as long as every property after it keeps half a fair
           // share (budget / properties / 2); time one leaves unused goes to the ones after it.
           const after = toGenerate.length - toGenerate.indexOf(listed) - 1;
-          const propertyDeadline = deadline && timeBudgetMs ? Math.max(Date.now() + 1, deadline - (after * timeBudgetMs) / (2 * toGenerate.length)) : undefined;
+          const propertyDeadline = deadline && dataBudgetMs ? Math.max(Date.now() + 1, deadline - (after * dataBudgetMs) / (2 * toGenerate.length)) : undefined;
           const r = await runDataProperty(env, property, { seed, runs, oracle, path: options.path, lanes: { first: lanes.first, total: lanes.total }, deadline: propertyDeadline, onCase: (id) => bar.tick(id) });
           const gated = applyBaseline([options.path || r.note?.startsWith('time budget') ? r : applyCoverageGate(r)], baseline ?? { findings: [] })[0];
           results.push(gated);
@@ -244,8 +275,8 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       }
       if (baseline) baselineChecks = await checkBaseline(env.workers[0], oracle, baseline, results);
       // Catalog properties (grants of every function and table): one pass, on the first shard.
-      if (!options.path && shard.index === 1) {
-        for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id))) {
+      if (!options.path && shard.index === 1 && !maxFailuresReached()) {
+        for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id) && !excluded(c.id))) {
           const r = await runCatalogProperty(env, property, { seed, settings: oracle.settings });
           results.push({ ...r, id: `${r.id}:catalog` });
           if (r.status === 'failed') savedFor.set(`${r.id}:catalog`, { replay: `policyfuzz fuzz --migrations ${options.migrations} --only ${r.id}` });
@@ -256,13 +287,14 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     }
   }
 
-  if (ssoIds.length) {
+  if (ssoIds.length && maxFailuresReached()) notRun.push(...ssoIds);
+  else if (ssoIds.length) {
     const ssoRuns = options.ssoRuns ?? profile.ssoRuns;
     const stillFailing = new Set<string>();
     for (const { file, record } of savedSso) {
       if (stillFailing.has(record.property)) continue;
       const [r] = await runSsoAgainstEmulator({ seed: record.seed, numRuns: 1, only: [record.property], path: record.path, config: options.ssoConfig });
-      out(`  ${file}: ${r.status === 'failed' ? 'still fails' : 'now passes'}`);
+      chatter(`  ${file}: ${r.status === 'failed' ? 'still fails' : 'now passes'}`);
       if (r.status === 'failed' && r.failure) {
         stillFailing.add(record.property);
         results.push({ ...r, note: `saved failure ${file} still fails (replayed first; no new cases generated)` });
@@ -271,7 +303,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     }
     const rest = ssoIds.filter((id) => !stillFailing.has(id));
     if (rest.length) {
-      out(`SSO: ${rest.length} properties against the bundled emulator, ${ssoRuns} runs each`);
+      chatter(`SSO: ${rest.length} properties against the bundled emulator, ${ssoRuns} runs each`);
       for (const r of await runSsoAgainstEmulator({ seed, numRuns: ssoRuns, only: rest, path: options.path, config: options.ssoConfig })) {
         results.push(r);
         if (r.status === 'failed' && r.failure) save(r);
@@ -279,10 +311,11 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     }
   }
 
-  out('');
-  out(summaryTable(results));
-  printFailures(results, savedFor, out);
+  chatter('');
+  chatter(summaryTable(results));
+  printFailures(results, savedFor, out, colors);
   printFindings(results, savedFor, baselineChecks, out);
+  if (notRun.length) out(`\nstopped after ${options.maxFailures} failing propert${options.maxFailures === 1 ? 'y' : 'ies'} (--max-failures): not run ${notRun.join(', ')}`);
   if (baseline && options.updateBaseline) {
     const updated = updatedBaseline(baseline, results, baselineChecks);
     saveBaseline(options.baseline!, updated);
@@ -309,14 +342,24 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     startedAt,
     timeBudgetMs: timeBudgetMs ?? null,
   });
-  const files = writeReports(reportDir, summary);
+  const files = writeReports(reportDir, summary, { formats: options.report, migrations });
+  if (options.report?.includes('matrix') || options.verbose) chatter(`\naccess matrix (who can do what, judged by the model):\n\n${matrixMarkdown(accessMatrix(summary.properties))}`);
   const budgetHit = results.filter((r) => r.note?.startsWith('time budget'));
-  if (budgetHit.length) out(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}`).join(', ')})`);
-  out(`\nreports: ${files.html}, ${files.junit}, ${files.summary}`);
+  if (budgetHit.length) chatter(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}`).join(', ')})`);
+  chatter(`\nreports: ${reportFileList(files).join(', ')}`);
   // With --update-baseline every finding of this run is now accepted.
   const failed = results.filter((r) => r.status === 'error' || (r.status === 'failed' && !(options.updateBaseline && r.findings?.length)));
   const na = results.filter((r) => r.status === 'not-applicable');
-  out(`\n${results.length - failed.length - na.length} passed, ${failed.length} failed${na.length ? `, ${na.length} not applicable` : ''} (seed ${seed})`);
+  const half = (area: 'data' | 'sso') => {
+    const own = results.filter((r) => r.area === area);
+    const bad = own.filter((r) => r.status === 'failed' || r.status === 'error').length;
+    return own.length ? `${area === 'data' ? 'data layer' : 'SSO'} ${own.length - bad}/${own.length} passed (${own.reduce((n, r) => n + r.cases, 0)} cases)` : undefined;
+  };
+  const halves = [half('data'), half('sso')].filter(Boolean);
+  if (halves.length > 1) chatter(`\n${halves.join(' · ')}`);
+  const verdict = `${results.length - failed.length - na.length} passed, ${failed.length} failed${na.length ? `, ${na.length} not applicable` : ''}${notRun.length ? `, ${notRun.length} not run` : ''} (seed ${seed})`;
+  out(`\n${failed.length ? colors.red(verdict) : colors.green(verdict)}`);
+  if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   return failed.length ? 1 : 0;
 }
 
@@ -338,14 +381,28 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--changed-since <git-ref>', 'only the rules whose tables or functions the migrations changed since this ref')
     .option('--only <ids>', 'comma-separated property ids, e.g. R02,R05 or S03', idList)
     .option('--path <path>', 'with --seed and --only: replay the shrunk case a failure printed')
-    .option('--sso', 'also run the SSO properties against the bundled emulator (on in the nightly profile)')
-    .option('--no-sso', 'do not run the SSO properties')
+    .option('--sso', 'run the SSO properties against the bundled emulator too (the default in both profiles)')
+    .option('--no-sso', 'leave the SSO properties out')
     .option('--sso-config <file>', 'emulator config for the SSO properties (default: sso/examples/sso.config.json)')
     .option('--sso-runs <n>', `cases per SSO property (pr ${p.pr.ssoRuns}, nightly ${p.nightly.ssoRuns})`, positiveInt('--sso-runs'))
-    .option('--report-dir <dir>', 'where summary.json, junit.xml and report.html go', DEFAULT_REPORT_DIR)
+    .option('--report-dir <dir>', 'where the reports go (summary.json, junit.xml, report.html, policyfuzz.sarif, matrix.md)', DEFAULT_REPORT_DIR)
     .option('--failures-dir <dir>', 'saved failures (replayed first, new ones written with their repros)', DEFAULT_FAILURES_DIR)
     .option('--no-replay', 'do not replay the saved failures first')
     .option('--baseline <file>', 'accepted findings by signature (JSON, each with a reason): the run fails only on others and reports entries that are FIXED')
     .option('--update-baseline', 'with --baseline: write the file from this run (new findings added, FIXED entries removed)')
-    .action((opts: Omit<FuzzOptions, 'pack'>) => run(async () => fuzz({ ...opts, pack: await pack.load() })));
+    .option('--exclude <ids>', 'comma-separated property ids to leave out, e.g. R07,S10', propertyIdList('--exclude'))
+    .option('--max-failures <n>', 'stop after n failing properties (the rest are named as not run)', positiveInt('--max-failures'))
+    .option('--report <formats>', `reports to write: ${REPORT_FORMATS.join(',')} (default ${DEFAULT_REPORT_FORMATS.join(',')}; matrix also prints the access matrix)`, reportFormats)
+    .option('--json', 'print summary.json to stdout (everything else goes to stderr)')
+    .option('-q, --quiet', 'print only the failures and the final line')
+    .option('-v, --verbose', 'also print the access matrix')
+    .option('--no-color', 'no colour (also when NO_COLOR is set or the output is not a terminal)')
+    .action((opts: Omit<FuzzOptions, 'pack'>) =>
+      run(async () => {
+        if (opts.quiet && opts.verbose) throw new UsageError('--quiet and --verbose contradict each other: give one');
+        // --json keeps stdout for the summary: the human output goes to stderr.
+        const out = opts.json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
+        return fuzz({ ...opts, pack: await pack.load() }, out);
+      }),
+    );
 }

@@ -6,11 +6,16 @@
 import type { Command } from 'commander';
 import { summaryTable } from '../engine/report/console.ts';
 import { loadSummary, mergeSummaries } from '../engine/report/summary.ts';
-import { DEFAULT_REPORT_DIR, writeReports } from '../engine/report/write.ts';
+import { existsSync } from 'node:fs';
+import { loadMigrationFolder } from '../engine/db/migrations.ts';
+import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS, reportFileList, writeReports, type ReportFormat } from '../engine/report/write.ts';
+import { reportFormats } from './options.ts';
 import { UsageError } from '../engine/errors.ts';
 
 export interface MergeOptions {
   out: string;
+  /** Report files to write (default json, junit, html). */
+  report?: ReportFormat[];
 }
 
 export async function mergeReports(inputs: string[], options: MergeOptions, out: (line: string) => void = console.log): Promise<number> {
@@ -24,13 +29,15 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   const counts = new Set(shards.map((s) => s.count));
   if (counts.size === 1 && shards.length < [...counts][0]) out(`warning: ${shards.length} of ${[...counts][0]} shards given`);
   const merged = mergeSummaries(summaries);
-  const files = writeReports(options.out, merged);
+  // SARIF locates failures in the migrations the shards ran on, when that folder is here.
+  const migrations = options.report?.includes('sarif') && merged.migrations && existsSync(merged.migrations) ? loadMigrationFolder(merged.migrations) : undefined;
+  const files = writeReports(options.out, merged, { formats: options.report, migrations });
   out(
     summaryTable(
       merged.properties.map((p) => ({ ...p, note: p.note ?? undefined, failure: undefined })),
     ),
   );
-  out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${files.html}, ${files.junit}, ${files.summary}`);
+  out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${reportFileList(files).join(', ')}`);
   out(`\n${merged.totals.passed} passed, ${merged.totals.failed} failed (seed ${merged.seed})`);
   return merged.totals.failed ? 1 : 0;
 }
@@ -40,5 +47,6 @@ export function registerMergeReportsCommand(program: Command, run: (action: () =
     .command('merge-reports <inputs...>')
     .description('combine the summary.json of several shards into one summary.json, junit.xml and report.html')
     .option('--out <dir>', 'folder for the merged reports', DEFAULT_REPORT_DIR)
+    .option('--report <formats>', `reports to write: ${REPORT_FORMATS.join(',')} (default ${DEFAULT_REPORT_FORMATS.join(',')})`, reportFormats)
     .action((inputs: string[], opts: MergeOptions) => run(() => mergeReports(inputs, opts)));
 }

@@ -1,5 +1,6 @@
 /** Parsing of CLI values, with errors that name the option and what was wrong. */
 import { InvalidArgumentError } from 'commander';
+import { REPORT_FORMATS, type ReportFormat } from '../engine/report/write.ts';
 import { parseDuration, parseShard, PROFILE_NAMES, type ProfileName, type Shard } from './profiles.ts';
 
 export function positiveInt(name: string) {
@@ -16,11 +17,25 @@ export function seedValue(value: string): number {
   return n;
 }
 
-export function idList(value: string): string[] {
-  const ids = value.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
-  const bad = ids.find((id) => !/^[RS]\d\d$/.test(id));
-  if (bad) throw new InvalidArgumentError(`--only takes property ids like R02,R05 (got "${bad}")`);
-  return ids;
+/** `R02,R05,S03` for the option `name` (--only, --exclude). */
+export function propertyIdList(name: string) {
+  return (value: string): string[] => {
+    const ids = value.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+    const bad = ids.find((id) => !/^[RS]\d\d$/.test(id));
+    if (bad) throw new InvalidArgumentError(`${name} takes property ids like R02,R05 or S03 (got "${bad}")`);
+    if (!ids.length) throw new InvalidArgumentError(`${name} takes property ids like R02,R05 or S03 (got "${value}")`);
+    return ids;
+  };
+}
+
+export const idList = propertyIdList('--only');
+
+/** `--report junit,html,json,sarif,matrix`. */
+export function reportFormats(value: string): ReportFormat[] {
+  const names = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const bad = names.find((n) => !(REPORT_FORMATS as readonly string[]).includes(n));
+  if (bad || !names.length) throw new InvalidArgumentError(`--report takes a comma-separated list of ${REPORT_FORMATS.join(', ')} (got "${bad ?? value}")`);
+  return [...new Set(names)] as ReportFormat[];
 }
 
 export function freshSeed(): number {

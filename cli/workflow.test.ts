@@ -38,9 +38,11 @@ describe('failures that last', () => {
     const saved = readdirSync(failures).sort();
     const jsons = saved.filter((f) => f.endsWith('.json'));
     expect(first.stdout).toContain(`R02: ${jsons.length} distinct finding(s)`);
-    expect(saved).toHaveLength(3 * jsons.length);
-    expect(saved.filter((f) => f.endsWith('.sql'))).toHaveLength(jsons.length);
+    // Each finding: its record, a psql repro, a pgTAP test and a vitest regression test.
+    expect(saved).toHaveLength(4 * jsons.length);
+    expect(saved.filter((f) => f.endsWith('.pgtap.sql'))).toHaveLength(jsons.length);
     const json = path.join(failures, jsons[0]);
+    expect(saved.filter((f) => f.startsWith(jsons[0].replace(/\.json$/, ''))).map((f) => f.replace(/^R02-[0-9a-f]{12}/, '')).sort()).toEqual(['.json', '.pgtap.sql', '.regression.ts', '.sql']);
     expect(first.stdout).toContain(`saved:    ${json}`);
     expect(first.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed (seed 5)');
 

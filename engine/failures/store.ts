@@ -64,16 +64,19 @@ export interface SavedFailure {
   record: FailureRecord;
   json: string;
   sql?: string;
+  /** The pgTAP test (`<id>.pgtap.sql`): `supabase test db` / `pg_prove` run it unchanged. */
+  pgtap?: string;
   regression?: string;
 }
 
 /** Writes the record and its repros; returns the paths written. */
-export function saveFailure(dir: string, record: FailureRecord, repros: { sql?: string; regression?: string } = {}): SavedFailure {
+export function saveFailure(dir: string, record: FailureRecord, repros: { sql?: string; pgtap?: string; regression?: string } = {}): SavedFailure {
   mkdirSync(dir, { recursive: true });
   const base = path.join(dir, record.id);
   const saved: SavedFailure = { record, json: `${base}.json` };
   writeFileSync(saved.json, `${JSON.stringify(record, null, 2)}\n`);
   if (repros.sql !== undefined) writeFileSync((saved.sql = `${base}.sql`), repros.sql);
+  if (repros.pgtap !== undefined) writeFileSync((saved.pgtap = `${base}.pgtap.sql`), repros.pgtap);
   if (repros.regression !== undefined) writeFileSync((saved.regression = `${base}.regression.ts`), repros.regression);
   return saved;
 }

@@ -4,11 +4,17 @@ import type { PropertyResult } from '../runner/result.ts';
 import type { Outcome } from '../model/outcome.ts';
 import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { SavedFailure } from '../failures/store.ts';
+import { apiRoleOf, describeCaller } from '../model/caller.ts';
+import { curlLine, differingStep, failureDiff, formatDiff } from './diff.ts';
+import { NO_PAINT, type Paint } from './color.ts';
 
 export interface Progress {
   tick(label: string): void;
   stop(): void;
 }
+
+/** No progress shown (--quiet, --json). */
+export const NO_PROGRESS: Progress = { tick() {}, stop() {} };
 
 export function progressBar(total: number, stream: NodeJS.WriteStream = process.stderr): Progress {
   const bar = new cliProgress.SingleBar(
@@ -63,27 +69,42 @@ export interface SavedFor {
   replay: string;
 }
 
-/** Each failure with the model's prediction and the database's answer side by side, its case and how to replay it. */
-export function printFailures(results: PropertyResult[], saved: Map<string, SavedFor>, out: Out): void {
+/**
+ * Each failure: who asked what (the caller, the request as a curl line) and the replay command
+ * first, then only the fields where model and database differ, then the full values.
+ */
+export function printFailures(results: PropertyResult[], saved: Map<string, SavedFor>, out: Out, colors: Paint = NO_PAINT): void {
   for (const r of results) {
     if (r.status === 'failed' && r.failure) {
       const s = saved.get(r.id) ?? { replay: '' };
-      const actual = actualOutcomeOf(r.failure.actual);
-      out(`\n${r.id} FAILED: ${r.failure.message}`);
-      if (r.failure.expected === undefined && r.failure.actual === undefined) {
-        // A catalog finding: the message says it all.
-      } else if (r.area === 'data') {
-        out(`  model:    ${describeOutcome(r.failure.expected as Outcome)}`);
-        out(`  database: ${actual ? describeOutcome(actual) : JSON.stringify(r.failure.actual)}`);
-      } else {
-        out(`  expected: ${JSON.stringify(r.failure.expected)}`);
-        out(`  target:   ${JSON.stringify(r.failure.actual)}`);
+      const f = r.failure;
+      out(`\n${colors.red(colors.bold(`${r.id} FAILED`))}: ${f.message}`);
+      const step = r.area === 'data' ? differingStep(f.counterexample, f.step) : undefined;
+      if (step) {
+        out(`  caller:   ${describeCaller(step.caller)} (role ${apiRoleOf(step.caller)})`);
+        out(`  request:  ${curlLine(step.caller, step.request)}`);
       }
-      out(`  case:     ${JSON.stringify(r.failure.counterexample)}`);
       if (s.replay) out(`  replay:   ${s.replay}`);
+      if (f.expected === undefined && f.actual === undefined) continue; // a catalog finding: the message says it all
+      const diff = formatDiff(failureDiff(f.expected, f.actual));
+      if (diff.length) {
+        out(`  differs (model → database):`);
+        for (const line of diff) out(`    ${colors.yellow(line)}`);
+      }
+      out('  full values:');
+      if (r.area === 'data') {
+        const actual = actualOutcomeOf(f.actual);
+        out(`    model:    ${describeOutcome(f.expected as Outcome)}`);
+        out(`    database: ${actual ? describeOutcome(actual) : JSON.stringify(f.actual)}`);
+      } else {
+        out(`    expected: ${JSON.stringify(f.expected)}`);
+        out(`    target:   ${JSON.stringify(f.actual)}`);
+      }
+      out(`    case:     ${JSON.stringify(f.counterexample)}`);
       if (s.saved) {
         out(`  saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
         if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);
+        if (s.saved.pgtap) out(`  pgTAP:    ${s.saved.pgtap}  (supabase test db / pg_prove)`);
         if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into packs/reference/regressions/ as a .test.ts)`);
       }
     } else if (r.note && r.status !== 'passed') {

@@ -6,6 +6,9 @@
  */
 import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { Outcome } from '../model/outcome.ts';
+import { apiRoleOf, describeCaller } from '../model/caller.ts';
+import { curlLine, differingStep, failureDiff } from './diff.ts';
+import { accessMatrix, matrixSteps, outcomeList, type MatrixRow } from './matrix.ts';
 import type { FailureSummary, PropertySummary, RunSummary } from './summary.ts';
 
 export function htmlEscape(text: string): string {
@@ -49,22 +52,60 @@ function databaseBlock(actual: unknown): string {
   return outcomeBlock('database answered', outcome, outcome, extra);
 }
 
+function diffTable(f: FailureSummary): string {
+  const diff = failureDiff(f.expected, f.actual);
+  if (!diff.length) return '';
+  const cell = (v: unknown) => (v === undefined ? '<em>absent</em>' : `<code>${htmlEscape(JSON.stringify(v))}</code>`);
+  return `<table class="diff"><thead><tr><th>differs at</th><th>model</th><th>database</th></tr></thead><tbody>${diff.map((d) => `<tr><td><code>${htmlEscape(d.path)}</code></td><td>${cell(d.model)}</td><td>${cell(d.database)}</td></tr>`).join('')}</tbody></table>`;
+}
+
 function failureSection(p: PropertySummary, f: FailureSummary, n: number): string {
   const expected = f.expected && typeof f.expected === 'object' && 'kind' in f.expected ? (f.expected as unknown as Outcome) : undefined;
   const anchor = f.id ?? `${p.id}-${n}`;
+  const step = p.area === 'data' ? differingStep(f.case, f.step) : undefined;
   return `<section class="failure" id="failure-${htmlEscape(anchor)}">
 <h3><span class="badge fail">FAIL</span> ${htmlEscape(`${p.id} ${p.title}`)}</h3>
 <p class="message">${htmlEscape(f.message)}</p>
+${step ? `<p class="who">caller <strong>${htmlEscape(describeCaller(step.caller))}</strong> (role ${htmlEscape(apiRoleOf(step.caller))})</p><pre class="curl">${htmlEscape(curlLine(step.caller, step.request))}</pre>` : ''}
+<h4>replay</h4>
+<pre class="cmd">${htmlEscape(f.replay)}</pre>
+${diffTable(f)}
+<details class="full"><summary>full values: model and database side by side</summary>
 <div class="sidebyside">
 ${p.area === 'data' ? outcomeBlock('model predicted', f.expected, expected) : outcomeBlock('the property expects', f.expected, undefined)}
 ${p.area === 'data' ? databaseBlock(f.actual) : outcomeBlock('the SSO target answered', f.actual, undefined)}
-</div>
-<h4>replay</h4>
-<pre class="cmd">${htmlEscape(f.replay)}</pre>
+</div></details>
 ${f.file ? `<p class="files">saved as <code>${htmlEscape(f.file)}</code>${f.regressionFile ? `, regression test <code>${htmlEscape(f.regressionFile)}</code>` : ''}</p>` : ''}
 <details><summary>shrunk case${f.step !== null ? ` (differs at step ${f.step + 1})` : ''}</summary><pre>${htmlEscape(JSON.stringify(f.case, null, 2) ?? 'null')}</pre></details>
 ${f.reproSql ? `<details class="repro"><summary>psql repro (<code>psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${htmlEscape(f.id ?? 'repro')}.sql</code>)</summary><pre>${htmlEscape(f.reproSql)}</pre></details>` : ''}
 </section>`;
+}
+
+/** Who can do what: the access matrix, a column per caller class, disagreements marked. */
+function matrixSection(summary: RunSummary): string {
+  const matrix = accessMatrix(summary.properties);
+  if (!matrix.length) return '';
+  const callers = [...new Set(matrix.map((r) => r.caller))];
+  const groups = new Map<string, MatrixRow[]>();
+  for (const r of matrix) groups.set(`${r.target}|${r.command}`, [...(groups.get(`${r.target}|${r.command}`) ?? []), r]);
+  const body = [...groups.values()]
+    .map((rows) => {
+      const cells = callers
+        .map((c) => {
+          const r = rows.find((x) => x.caller === c);
+          if (!r) return '<td class="none">–</td>';
+          const bad = r.disagreements.map((d) => `<div class="disagree">⚠ ${htmlEscape(`${d.property}: model ${d.model} → database ${d.database}`)}</div>`).join('');
+          return `<td class="${bad ? 'bad' : ''}" title="${htmlEscape(r.properties.join(', '))}">${htmlEscape(outcomeList(r.outcomes))}${bad}</td>`;
+        })
+        .join('');
+      return `<tr><td><code>${htmlEscape(rows[0].target)}</code></td><td>${htmlEscape(rows[0].command)}</td>${cells}</tr>`;
+    })
+    .join('\n');
+  return `<h2>Access matrix</h2>
+<p class="note">Outcomes the model judged, with how many steps reached each (a column per caller class). ${matrixSteps(matrix)} steps.</p>
+<table id="matrix"><thead><tr><th>table / function</th><th>command</th>${callers.map((c) => `<th>${htmlEscape(c)}</th>`).join('')}</tr></thead><tbody>
+${body}
+</tbody></table>`;
 }
 
 const CSS = `
@@ -83,7 +124,9 @@ td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}tr.
 .failure h3{margin:0 0 6px;font-size:16px}.message{white-space:pre-wrap;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 .sidebyside{display:grid;grid-template-columns:1fr 1fr;gap:12px}.side{border:1px solid var(--line);padding:8px 10px;min-width:0}
 .side h4{margin:0 0 4px}.side .verdict{font-weight:600;margin:0 0 6px;overflow-wrap:anywhere}
-pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:420px;font-size:12px;margin:4px 0}pre.cmd{background:#1d1d1f;color:#f5f5f5}
+pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:420px;font-size:12px;margin:4px 0}pre.cmd,pre.curl{background:#1d1d1f;color:#f5f5f5}pre.curl{white-space:pre-wrap;overflow-wrap:anywhere}
+table.diff{margin:8px 0;width:auto}table.diff td{vertical-align:top;overflow-wrap:anywhere;max-width:520px}table.diff td:nth-child(2){background:#f3f8ff}table.diff td:nth-child(3){background:#fff4f4}.who{margin:4px 0}
+#matrix td.bad{background:#fff0f0}#matrix .disagree{color:var(--fail);font-weight:600}#matrix td.none{color:var(--muted)}
 details{margin:6px 0}summary{cursor:pointer;color:#0b57d0}h2{font-size:18px;margin:24px 0 10px}.note{color:var(--muted);font-size:12px}
 `;
 
@@ -119,6 +162,7 @@ export function htmlReport(summary: RunSummary): string {
 <tbody>
 ${rows}
 </tbody></table>
+${matrixSection(summary)}
 <h2>Failures (${failures.length})</h2>
 ${failures.length ? failures.join('\n') : '<p>None: every property held.</p>'}
 </main></body></html>

@@ -4,6 +4,7 @@
  */
 import { describeOutcome, actualOutcomeOf } from '../failures/describe.ts';
 import type { Outcome } from '../model/outcome.ts';
+import { failureDiff, formatDiff } from './diff.ts';
 import type { FailureSummary, PropertySummary, RunSummary } from './summary.ts';
 
 export function xmlEscape(text: string): string {
@@ -23,9 +24,11 @@ function isOutcome(v: unknown): v is Outcome {
 
 export function failureText(f: FailureSummary): string {
   const actual = actualOutcomeOf(f.actual);
+  const diff = formatDiff(failureDiff(f.expected, f.actual));
   return [
     f.message,
     '',
+    ...(diff.length ? ['differs (model → database):', ...diff.map((d) => `  ${d}`), ''] : []),
     `model:    ${isOutcome(f.expected) ? describeOutcome(f.expected) : JSON.stringify(f.expected)}`,
     `database: ${actual ? describeOutcome(actual) : JSON.stringify(f.actual)}`,
     '',

@@ -95,9 +95,21 @@ describe('reports in a real browser', () => {
     expect(widths[0]).toBeGreaterThan(widths[1]);
     expect(widths.every((w) => w > 0)).toBe(true);
 
-    // The failure: visible, model and database next to each other, replay and repro there.
+    // The failure: visible, led by the caller, the request and only the fields that differ;
+    // the full values folded below, model and database next to each other once unfolded.
     const failure = page.locator('#failure-R02-1fc21ebcb800');
     await expect.poll(() => failure.isVisible()).toBe(true);
+    expect(await failure.locator('.who').innerText()).toContain('user 5367 (role authenticated)');
+    expect(await failure.locator('pre.curl').innerText()).toMatch(/^curl -X PATCH "\$SUPABASE_URL\/rest\/v1\/users" .*-d '\{"role":"user"\}'$/);
+    const diffRows = await failure.locator('table.diff tbody tr').allInnerTexts();
+    expect(diffRows.map((r) => r.split('\t').map((c) => c.trim()))).toEqual([
+      ['kind', '"error"', '"allowed"'],
+      ['code', '"P0001"', 'absent'],
+      ['affected', 'absent', '1'],
+      ['rows', 'absent', 'null'],
+    ]);
+    expect(await failure.locator('.side').first().isVisible()).toBe(false);
+    await failure.locator('details.full > summary').click();
     const sides = failure.locator('.side');
     const [model, database] = [await sides.nth(0).boundingBox(), await sides.nth(1).boundingBox()];
     expect(model && database).toBeTruthy();

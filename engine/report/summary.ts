@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import type { PropertyResult } from '../runner/result.ts';
+import { accessMatrix } from './matrix.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
@@ -38,10 +39,22 @@ export const PropertySummarySchema = z.object({
   status: z.enum(['passed', 'failed', 'not-applicable', 'error']),
   cases: z.number().int().min(0),
   counts: z.record(z.string(), z.number()),
+  /** Data layer: steps per access-matrix cell (`target|command|caller|outcome`). */
+  access: z.record(z.string(), z.number()).optional(),
   durationMs: z.number().min(0),
   seed: z.number().int(),
   note: z.string().nullable(),
   failures: z.array(FailureSummarySchema),
+});
+
+const MatrixRowSchema = z.object({
+  target: z.string(),
+  command: z.string(),
+  caller: z.string(),
+  outcomes: z.record(z.string(), z.number()),
+  steps: z.number().int(),
+  properties: z.array(z.string()),
+  disagreements: z.array(z.object({ property: z.string(), model: z.string(), database: z.string(), failure: z.string().nullable() })),
 });
 
 export const RunSummarySchema = z.object({
@@ -65,6 +78,8 @@ export const RunSummarySchema = z.object({
     counts: z.record(z.string(), z.number()),
   }),
   properties: z.array(PropertySummarySchema),
+  /** Who can do what, judged by the model (derived from the properties' access counts). */
+  matrix: z.array(MatrixRowSchema).optional(),
 });
 
 export type FailureSummary = z.infer<typeof FailureSummarySchema>;
@@ -104,6 +119,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     status: r.status,
     cases: r.cases,
     counts: { ...r.counts },
+    ...(r.access ? { access: { ...r.access } } : {}),
     durationMs: r.durationMs,
     seed: r.seed,
     note: r.note ?? null,
@@ -144,6 +160,7 @@ export function runSummary(properties: PropertySummary[], ctx: SummaryContext): 
     timeBudgetMs: ctx.timeBudgetMs,
     totals: totalsOf(properties),
     properties,
+    matrix: accessMatrix(properties),
   };
 }
 
@@ -181,12 +198,16 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     for (const p of s.properties) {
       const seen = byId.get(p.id);
       if (!seen) {
-        byId.set(p.id, { ...p, counts: { ...p.counts }, failures: [...p.failures] });
+        byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.access ? { access: { ...p.access } } : {}), failures: [...p.failures] });
         continue;
       }
       seen.cases += p.cases;
       seen.durationMs += p.durationMs;
       for (const [k, v] of Object.entries(p.counts)) seen.counts[k] = (seen.counts[k] ?? 0) + v;
+      if (p.access) {
+        seen.access = { ...seen.access };
+        for (const [k, v] of Object.entries(p.access)) seen.access[k] = (seen.access[k] ?? 0) + v;
+      }
       if (STATUS_RANK[p.status] > STATUS_RANK[seen.status]) seen.status = p.status;
       if (p.note && p.note !== seen.note) seen.note = seen.note ? `${seen.note}; ${p.note}` : p.note;
       for (const f of p.failures) if (!seen.failures.some((g) => (f.id !== null && g.id === f.id) || (g.seed === f.seed && g.path === f.path))) seen.failures.push(f);
@@ -209,5 +230,6 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     timeBudgetMs: summaries[0].timeBudgetMs,
     totals: totalsOf(properties),
     properties,
+    matrix: accessMatrix(properties),
   };
 }

@@ -1,23 +1,53 @@
-/** Writes the report folder: summary.json, junit.xml, report.html. */
+/**
+ * Writes the report folder. Formats (`--report json,junit,html,sarif,matrix`): summary.json,
+ * junit.xml, report.html, policyfuzz.sarif (SARIF 2.1.0) and matrix.md (the access matrix in
+ * Markdown). Default: json, junit and html.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { MigrationFile } from '../db/migrations.ts';
 import { htmlReport } from './html.ts';
 import { junitXml } from './junit.ts';
+import { accessMatrix, matrixMarkdown } from './matrix.ts';
+import { sarifLog } from './sarif.ts';
 import type { RunSummary } from './summary.ts';
 
 export const DEFAULT_REPORT_DIR = path.join('.policyfuzz', 'reports');
 
+export const REPORT_FORMATS = ['json', 'junit', 'html', 'sarif', 'matrix'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['json', 'junit', 'html'];
+
+const FILE_OF: Record<ReportFormat, string> = { json: 'summary.json', junit: 'junit.xml', html: 'report.html', sarif: 'policyfuzz.sarif', matrix: 'matrix.md' };
+
 export interface ReportFiles {
-  summary: string;
-  junit: string;
-  html: string;
+  summary?: string;
+  junit?: string;
+  html?: string;
+  sarif?: string;
+  matrix?: string;
 }
 
-export function writeReports(dir: string, summary: RunSummary): ReportFiles {
+export interface WriteOptions {
+  formats?: readonly ReportFormat[];
+  /** The migrations the run applied: SARIF locates each failure in them. */
+  migrations?: readonly MigrationFile[];
+}
+
+export function writeReports(dir: string, summary: RunSummary, options: WriteOptions = {}): ReportFiles {
+  const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
   mkdirSync(dir, { recursive: true });
-  const files = { summary: path.join(dir, 'summary.json'), junit: path.join(dir, 'junit.xml'), html: path.join(dir, 'report.html') };
-  writeFileSync(files.summary, `${JSON.stringify(summary, null, 2)}\n`);
-  writeFileSync(files.junit, junitXml(summary));
-  writeFileSync(files.html, htmlReport(summary));
+  const files: ReportFiles = {};
+  const file = (f: ReportFormat) => path.join(dir, FILE_OF[f]);
+  if (formats.includes('json')) writeFileSync((files.summary = file('json')), `${JSON.stringify(summary, null, 2)}\n`);
+  if (formats.includes('junit')) writeFileSync((files.junit = file('junit')), junitXml(summary));
+  if (formats.includes('html')) writeFileSync((files.html = file('html')), htmlReport(summary));
+  if (formats.includes('sarif')) writeFileSync((files.sarif = file('sarif')), `${JSON.stringify(sarifLog(summary, { migrations: options.migrations }), null, 2)}\n`);
+  if (formats.includes('matrix')) writeFileSync((files.matrix = file('matrix')), matrixMarkdown(accessMatrix(summary.properties)));
   return files;
+}
+
+/** The files written, in the order of REPORT_FORMATS. */
+export function reportFileList(files: ReportFiles): string[] {
+  return [files.html, files.junit, files.summary, files.sarif, files.matrix].filter((f): f is string => f !== undefined);
 }

@@ -19,6 +19,7 @@ import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
+import { accessCell, accessKey } from '../model/access.ts';
 
 export interface StepMismatch {
   step: number;
@@ -43,6 +44,8 @@ export interface HistoryEntry {
 
 export interface CaseVerdict {
   classes: OutcomeClass[];
+  /** Per step, parallel to classes: its access-matrix cell (engine/model/access.ts). */
+  cells: string[];
   mismatch?: StepMismatch;
   /** Every step sent, in order: the checkers read this, and a repro reuses it. */
   history: HistoryEntry[];
@@ -87,6 +90,7 @@ export interface StepCheck {
   outcomeClass: OutcomeClass;
   /** What the database answered, in the model's terms. */
   actual: Outcome;
+  cell: string;
   mismatch?: StepMismatch;
   entry: HistoryEntry;
 }
@@ -98,12 +102,13 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const observed = observedOutcome(step.request, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
   const outcome = outcomeClass(prediction.outcome);
+  const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
   const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step));
   const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: prediction.outcome, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, actual, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
+    return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
   }
-  return { world: prediction.world, outcomeClass: outcome, actual, entry };
+  return { world: prediction.world, outcomeClass: outcome, actual, cell, entry };
 }
 
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
@@ -113,6 +118,7 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
   const fixtureOrder = oracle.model.fixtureOrder;
   const classes: OutcomeClass[] = [];
   const history: HistoryEntry[] = [];
+  const cells: string[] = [];
   let world = testCase.world;
   const plan = tx.fixturePlan;
   let fixtures;
@@ -135,27 +141,28 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
           onStep?.(checked);
           classes.push(checked.outcomeClass);
           history.push(checked.entry);
+          cells.push(checked.cell);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.world;
           i++;
           return world;
         });
       } catch (e) {
-        if (e instanceof CaseMismatch) return { classes, history, mismatch: e.mismatch };
+        if (e instanceof CaseMismatch) return { classes, history, cells, mismatch: e.mismatch };
         throw e;
       }
       if (i !== testCase.steps.length) throw new Error(`harness: the model run sent ${i} of the case's ${testCase.steps.length} steps`);
-      return { classes, history };
+      return { classes, history, cells };
     }
     for (let i = 0; i < testCase.steps.length; i++) {
       const checked = await checkStep(tx, world, testCase.steps[i], i, oracle);
       onStep?.(checked);
       classes.push(checked.outcomeClass);
       history.push(checked.entry);
-      if (checked.mismatch) return { classes, history, mismatch: checked.mismatch };
+      if (checked.mismatch) return { classes, history, cells, mismatch: checked.mismatch };
       world = checked.world;
     }
-    return { classes, history };
+    return { classes, history, cells };
   } finally {
     await tx.end();
   }

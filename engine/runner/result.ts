@@ -39,6 +39,8 @@ export interface PropertyResult {
   cases: number;
   /** Outcome classes seen, e.g. allowed / filtered / rejected / errored for the data layer. */
   counts: Record<string, number>;
+  /** Data layer: steps per access-matrix cell (`target|command|caller|outcome`, engine/model/access.ts). */
+  access?: Record<string, number>;
   durationMs: number;
   seed: number;
   /** The first finding (what reporters that show one failure read). */

@@ -58,6 +58,8 @@ interface Sighting {
 export async function runDataProperty(env: Environment, property: DataProperty, options: DataRunOptions): Promise<PropertyResult> {
   const started = Date.now();
   const counts = emptyCounts();
+  /** The access matrix of the agreed steps: cell key → steps (engine/model/access.ts). */
+  const access: Record<string, number> = {};
   const arbitrary = property.cases(options.oracle.settings);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
@@ -88,6 +90,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const verdict = await run;
         if (!pastDeadline()) {
           for (const c of verdict.classes) counts[c]++;
+          for (const k of verdict.cells) access[k] = (access[k] ?? 0) + 1;
           checked++;
           options.onCase?.(property.id);
         }
@@ -109,7 +112,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     }),
   ).then((list) => list.filter((d) => d !== undefined));
 
-  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, seed: options.seed };
+  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, access, seed: options.seed };
   const timing = () => ({ durationMs: Date.now() - started, ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now.
   const failed = details.find((d) => d.failed);

@@ -1,0 +1,108 @@
+/**
+ * The command-line conventions, through the real binary (`node bin/policyfuzz.mjs`, built by
+ * pretest): --report picks the files (sarif, matrix), --json prints summary.json alone on stdout,
+ * --quiet keeps only failures and the final line, --exclude and --max-failures, NO_COLOR /
+ * --no-color, and a clear exit 2 for a bad value. Every option is in --help.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS, PROJECT_ROOT } from './paths.ts';
+import type { RunSummary } from '../engine/report/summary.ts';
+
+const exec = promisify(execFile);
+const BIN = path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs');
+const dirs: string[] = [];
+const tmp = (p: string) => {
+  const d = mkdtempSync(path.join(os.tmpdir(), `pf-${p}-`));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+async function policyfuzz(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const base = { ...process.env, NO_COLOR: '', FORCE_COLOR: '' };
+  try {
+    const r = await exec(process.execPath, [BIN, ...args], { cwd: tmp('cwd'), env: { ...base, ...env }, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, ...r };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+const fuzzArgs = (...more: string[]) => ['fuzz', '--database-url', inject('databaseUrl'), '--seed', '11', '--runs', '30', '--no-replay', '--failures-dir', tmp('failures'), ...more];
+
+function brokenMigrations(): string {
+  const dir = tmp('broken');
+  for (const f of readdirSync(BUNDLED_MIGRATIONS)) copyFileSync(path.join(BUNDLED_MIGRATIONS, f), path.join(dir, f));
+  copyFileSync(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants', 'R02-guard-trigger-dropped.sql'), path.join(dir, '9999_mutant.sql'));
+  return dir;
+}
+
+describe('policyfuzz fuzz conventions (real binary)', () => {
+  it('--help lists every option', async () => {
+    const { stdout } = await policyfuzz(['fuzz', '--help']);
+    for (const option of ['--report <formats>', '--exclude <ids>', '--max-failures <n>', '--json', '--quiet', '--verbose', '--no-color', '--only <ids>', '--report-dir <dir>']) expect(stdout).toContain(option);
+  });
+
+  it('--report sarif,matrix --json --quiet: only those files; stdout is summary.json; stderr is the final line', async () => {
+    const reports = tmp('reports');
+    const r = await policyfuzz(fuzzArgs('--only', 'R02,R05', '--exclude', 'R05', '--report', 'sarif,matrix', '--report-dir', reports, '--json', '--quiet'));
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout) as RunSummary;
+    expect(summary.properties.map((p) => p.id)).toEqual(['R02']);
+    expect(summary.matrix!.reduce((n, row) => n + row.steps, 0)).toBe(Object.values(summary.properties[0].counts).reduce((a, b) => a + b, 0));
+    expect(readdirSync(reports).sort()).toEqual(['matrix.md', 'policyfuzz.sarif']);
+    expect(JSON.parse(readFileSync(path.join(reports, 'policyfuzz.sarif'), 'utf8'))).toMatchObject({ version: '2.1.0', runs: [{ results: [] }] });
+    expect(readFileSync(path.join(reports, 'matrix.md'), 'utf8')).toMatch(/^\| table \/ function \| command \|/);
+    expect(r.stderr.trim()).toBe('1 passed, 0 failed (seed 11)');
+  });
+
+  it('--report matrix prints the access matrix as Markdown; the default writes json, junit and html', async () => {
+    const reports = tmp('reports');
+    const r = await policyfuzz(fuzzArgs('--only', 'R02', '--report', 'matrix,json,junit,html', '--report-dir', reports));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\| `users` \| update \| .*allowed \d+/m);
+    expect(readdirSync(reports).sort()).toEqual(['junit.xml', 'matrix.md', 'report.html', 'summary.json']);
+  });
+
+  it('--max-failures 1 stops after the first failing property and names what did not run', async () => {
+    const broken = brokenMigrations();
+    const r = await policyfuzz(fuzzArgs('--migrations', broken, '--only', 'R02,R05', '--max-failures', '1', '--runs', '300', '--report-dir', tmp('reports')), { FORCE_COLOR: '1', NO_COLOR: '1' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('stopped after 1 failing property (--max-failures): not run R05');
+    expect(r.stdout).toMatch(/^R02 FAILED: /m);
+    expect(r.stdout).toMatch(/^ {2}differs \(model → database\):\n {4}kind: "error" → "allowed"/m);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 1 not run (seed 11)');
+    expect(r.stdout).not.toContain('\u001b['); // NO_COLOR wins over FORCE_COLOR
+  });
+
+  it('colour only when asked: FORCE_COLOR paints, --no-color and NO_COLOR do not', async () => {
+    const args = fuzzArgs('--only', 'R02', '--quiet', '--report-dir', tmp('reports'));
+    const colored = await policyfuzz(args, { FORCE_COLOR: '1' });
+    expect(colored.stdout.trim()).toBe('\u001b[32m1 passed, 0 failed (seed 11)\u001b[39m');
+    expect((await policyfuzz([...args, '--no-color'], { FORCE_COLOR: '1' })).stdout.trim()).toBe('1 passed, 0 failed (seed 11)');
+    expect((await policyfuzz(args, { FORCE_COLOR: '1', NO_COLOR: 'yes' })).stdout.trim()).toBe('1 passed, 0 failed (seed 11)');
+  });
+
+  it('a bad value is exit 2 with what was wrong', async () => {
+    const report = await policyfuzz(['fuzz', '--report', 'pdf']);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toMatch(/--report takes a comma-separated list of json, junit, html, sarif, matrix \(got "pdf"\)/);
+    const exclude = await policyfuzz(['fuzz', '--exclude', 'R7']);
+    expect(exclude.code).toBe(2);
+    expect(exclude.stderr).toMatch(/--exclude takes property ids like R02,R05 or S03 \(got "R7"\)/);
+    const both = await policyfuzz(['fuzz', '--quiet', '--verbose', '--only', 'R02']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('policyfuzz: --quiet and --verbose contradict each other: give one\n');
+    expect(existsSync(BIN)).toBe(true);
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * A saved data-layer failure as a pgTAP test (`<id>.pgtap.sql`) that `supabase test db` and
+ * `pg_prove` run unchanged: `begin; select plan(n); … select * from finish(); rollback;`.
+ *
+ * The fixtures are written as the server context, then each request is sent exactly as the
+ * executor sends it (the same statements: fixtures.ts, statement.ts, preRequestSql: role,
+ * request.jwt.claims, search_path and the request settings, transaction-local; a GET read-only)
+ * and its answer is held to what the MODEL predicts: `throws_ok(…, '42501')` for a refusal,
+ * `lives_ok` + `is(rows touched)` + `bag_eq` / `is_empty` for the rows the caller gets back.
+ * It fails while the bug is there and passes once it is fixed.
+ *
+ * pgTAP's own bookkeeping lives in temp tables of the connecting (server) role, so assertions
+ * run as that role; the request runs inside `pg_temp.pf_send(step)`, which takes on the caller
+ * for the statement only and hands the role and settings back afterwards.
+ */
+import type { Json, Row } from '../model/json.ts';
+import type { Outcome } from '../model/outcome.ts';
+import { describeCaller } from '../model/caller.ts';
+import { describeRequest, targetName } from '../model/request.ts';
+import { predict } from '../model/predict.ts';
+import type { Oracle } from '../pack.ts';
+import { fixtureStatements } from '../fixtures.ts';
+import { preRequestSql } from '../executor/case-transaction.ts';
+import type { SchemaCache } from '../executor/schema-cache.ts';
+import { literal } from '../executor/sql-text.ts';
+import { buildStatement } from '../executor/statement.ts';
+import { maskedColumns } from '../runner/check-case.ts';
+import { describeOutcome } from './describe.ts';
+import { dataCaseOf, type FailureRecord } from './schema.ts';
+
+/**
+ * PostgREST answers 406 PGRST116 itself when `single` finds other than one row; a SQLSTATE has
+ * five characters, so pf_send raises it as PT116.
+ */
+const SINGLE_ROW_CODE = 'PT116';
+const codeOf = (code: string) => (code === 'PGRST116' ? SINGLE_ROW_CODE : code);
+
+/**
+ * Sends request `step` of pg_temp.pf_requests as the caller; a success is kept in pf_answers.
+ * A read runs read-only inside a block left by an exception, so nothing of it is kept (as the
+ * executor rolls a GET back to its savepoint); an error leaves the caller's role behind only
+ * inside the subtransaction pgTAP's throws_ok / lives_ok roll back.
+ */
+const HELPERS = `create temp table pf_requests (step int primary key, pre text not null, statement text not null, read_only boolean not null, single boolean not null);
+create temp table pf_answers (step int primary key, page_total bigint, body jsonb);
+create function pg_temp.pf_send(p_step int) returns void language plpgsql as $pf$
+declare
+  r pg_temp.pf_requests;
+  v_role text := current_setting('role');
+  v_path text := current_setting('search_path');
+  v_total bigint;
+  v_body text;
+begin
+  select * into strict r from pg_temp.pf_requests where step = p_step;
+  if r.read_only then
+    begin
+      execute r.pre;
+      perform set_config('transaction_read_only', 'on', true);
+      execute r.statement into v_total, v_body;
+      raise exception using errcode = 'PFRO1';
+    exception when sqlstate 'PFRO1' then null;
+    end;
+  else
+    execute r.pre;
+    execute r.statement into v_total, v_body;
+  end if;
+  perform set_config('role', v_role, true), set_config('search_path', v_path, true),
+          set_config('request.jwt.claims', '', true), set_config('request.method', '', true), set_config('request.path', '', true);
+  if r.single and v_total <> 1 then
+    raise exception using errcode = '${SINGLE_ROW_CODE}', message = format('PGRST116 JSON object requested, multiple (or no) rows returned (%s rows)', v_total);
+  end if;
+  insert into pg_temp.pf_answers values (p_step, v_total, v_body::jsonb);
+end
+$pf$;
+-- The rows the caller gets back, as the checker reads PostgREST's body: a set is its elements,
+-- an object one row, a scalar {"value": …}; the named columns (server-assigned) left out.
+create function pg_temp.pf_rows(p_step int, p_masked text[], p_known text[]) returns setof jsonb language sql as $pf$
+  select case when p_known is null then r else (select coalesce(jsonb_object_agg(k, v), '{}') from jsonb_each(r) as c(k, v) where k = any(p_known)) end
+    from (select case when jsonb_typeof(e) = 'object' then e - p_masked else jsonb_build_object('value', e) end as r
+            from pg_temp.pf_answers a,
+                 jsonb_array_elements(case jsonb_typeof(a.body) when 'array' then a.body else jsonb_build_array(a.body) end) as e
+           where a.step = p_step and a.body is not null) rows
+$pf$;`;
+
+function comment(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `-- ${l}`.trimEnd())
+    .join('\n');
+}
+
+function textArray(values: readonly string[] | null): string {
+  return values === null ? 'null::text[]' : `array[${values.map(literal).join(', ')}]::text[]`;
+}
+
+function withoutKeys(row: Row, masked: readonly string[], known: readonly string[] | null): Json {
+  return Object.fromEntries(Object.entries(row).filter(([k]) => !masked.includes(k) && (known === null || known.includes(k))));
+}
+
+/** The assertions for one step; each returns one pgTAP test line. */
+function assertionsFor(step: number, label: string, expected: Outcome, masked: readonly string[], known: readonly string[] | null): string[] {
+  const send = literal(`select pg_temp.pf_send(${step})`);
+  const desc = (what: string) => literal(`${label}: ${what}`);
+  switch (expected.kind) {
+    case 'rejected':
+    case 'raised':
+    case 'error': {
+      const codes = [...new Set([expected, ...(expected.orElse ?? [])].map((o) => (o.kind === 'allowed' || o.kind === 'filtered' ? 'none' : codeOf(o.code))))];
+      const model = describeOutcome(expected);
+      if (codes.length > 1 || codes[0] === 'none') {
+        // A multi-row write may stop at any of its failing rows: each of their SQLSTATEs agrees.
+        return [`select ok(pg_temp.pf_sqlstate(${step}) = any(${textArray(codes)}), ${desc(`the model expects one of ${codes.join(', ')} (${model})`)});`];
+      }
+      const lines = [`select throws_ok(${send}, ${literal(codes[0])}, null, ${desc(`the model expects ${model}`)});`];
+      if (expected.kind === 'rejected' && !expected.orElse) {
+        // Who refused: the checker reads it from the message (observe.ts), as here.
+        lines.push(
+          expected.by === 'policy'
+            ? `select throws_matching(${send}, 'row-level security', ${desc('refused by a row-level security policy, not by the grants')});`
+            : `select throws_like(${send}, 'permission denied%', ${desc('refused by the grants (permission denied), not by a policy')});`,
+        );
+      }
+      return lines;
+    }
+    case 'allowed':
+    case 'filtered': {
+      const lines = [
+        `select lives_ok(${send}, ${desc(`the model expects ${describeOutcome(expected, { short: true })}`)});`,
+        `select is((select page_total from pg_temp.pf_answers where step = ${step}), ${expected.affected}::bigint, ${desc(`${expected.affected} row(s) touched`)});`,
+      ];
+      const rowsOf = literal(`select * from pg_temp.pf_rows(${step}, ${textArray(masked)}, ${textArray(known)})`);
+      if (expected.rows === null) lines.push(`select ok(exists (select 1 from pg_temp.pf_answers where step = ${step} and body is null), ${desc('no rows returned')});`);
+      else if (expected.rows.length === 0) lines.push(`select is_empty(${rowsOf}, ${desc('no rows returned')});`);
+      else {
+        const want = literal(`values ${expected.rows.map((r) => `(${literal(JSON.stringify(withoutKeys(r, masked, known)))}::jsonb)`).join(', ')}`);
+        lines.push(`select bag_eq(${rowsOf}, ${want}, ${desc(`returns the ${expected.rows.length} row(s) the model predicts${masked.length ? ` (server-assigned ${masked.join(', ')} not compared)` : ''}`)});`);
+      }
+      return lines;
+    }
+  }
+}
+
+const SQLSTATE_HELPER = `-- The SQLSTATE a request ends with ('none' when it succeeds); nothing of it is kept.
+create function pg_temp.pf_sqlstate(p_step int) returns text language plpgsql as $pf$
+begin
+  begin
+    perform pg_temp.pf_send(p_step);
+    raise exception using errcode = 'PFOK1';
+  exception when sqlstate 'PFOK1' then return 'none';
+            when others then return sqlstate;
+  end;
+end
+$pf$;`;
+
+export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Oracle): string {
+  const testCase = dataCaseOf(record);
+  const lastStep = record.step ?? testCase.steps.length - 1;
+  const body: string[] = [];
+  let world = testCase.world;
+  let tests = 0;
+  for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
+    const step = testCase.steps[i];
+    const prediction = predict(oracle, world, step.caller, step.request);
+    const label = `step ${i + 1}: ${describeCaller(step.caller)} ${describeRequest(step.request)}`;
+    body.push('', comment(label));
+    const statement = buildStatement(step.request, cache);
+    if ('refusal' in statement) {
+      body.push(comment(`PostgREST answers ${statement.refusal.status} ${statement.refusal.code} without asking the database: nothing to assert here.`));
+      world = prediction.world;
+      continue;
+    }
+    const single = step.request.kind === 'select' && step.request.single === true;
+    body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, step.request, cache))}, ${literal(statement.sql)}, ${statement.readOnly}, ${single});`);
+    const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
+    const lines = assertionsFor(i + 1, label, prediction.outcome, maskedColumns(oracle, step), table ? table.columns.map((c) => c.name) : null);
+    body.push(...lines);
+    tests += lines.length;
+    world = prediction.world;
+  }
+  return [
+    comment(`policyfuzz pgTAP test ${record.id}: ${record.property} ${record.title}`),
+    comment(record.message),
+    comment(`found with seed ${record.seed}, path ${record.path}; policyfuzz ${record.policyfuzzVersion}; migrations ${record.migrations ?? '?'} (digest ${record.migrationsDigest ?? '?'})`),
+    '--',
+    comment('It asserts what the model predicts, so it fails while the bug is there and passes once it is fixed.'),
+    comment('Run it on a database built from the same migrations, with pgTAP installed, connected as the server'),
+    comment('(a superuser, or postgres on Supabase): copy it to supabase/tests/ for `supabase test db`, or'),
+    comment(`  pg_prove -d "$DATABASE_URL" ${record.id}.pgtap.sql`),
+    '',
+    'begin;',
+    `select plan(${tests});`,
+    '',
+    HELPERS,
+    SQLSTATE_HELPER,
+    '',
+    '-- fixtures, written as the server context (auth.uid() is null)',
+    ...fixtureStatements(testCase.world, oracle.model.fixtureOrder).map((f) => `${f.sql};`),
+    ...body,
+    '',
+    'select * from finish();',
+    'rollback;',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,45 @@
+/** The structural diff lists only what differs; the curl line is the request as a person would send it. */
+import { describe, expect, it } from 'vitest';
+import { allowed, raised, rejectedByGrant, rejectedByPolicy } from '../model/outcome.ts';
+import { curlLine, failureDiff, formatDiff, structuralDiff } from './diff.ts';
+
+const room = (id: number, tags: string[], extra: Record<string, unknown> = {}) => ({ id, name: `room ${id}`, floor: 2, capacity: 12, tags, opens: '08:00', closes: '20:00', owner: 'a0b1', ...extra });
+
+describe('structural diff', () => {
+  it('shows only the differing field of the one differing row (tags: [] → ["wifi"])', () => {
+    const model = allowed([room(1, []), room(2, ['projector']), room(3, [])], 3);
+    const database = { outcome: allowed([room(3, []), room(1, ['wifi']), room(2, ['projector'])], 3), response: { status: 200 } };
+    const diff = failureDiff(model, database);
+    expect(diff).toEqual([{ path: 'rows[id=1].tags', model: [], database: ['wifi'] }]);
+    expect(formatDiff(diff)).toEqual(['rows[id=1].tags: [] → ["wifi"]']);
+  });
+
+  it('rows on one side only are listed whole, by key; equal rows in another order are no difference', () => {
+    expect(failureDiff(allowed([room(1, []), room(2, [])], 2), { outcome: allowed([room(2, [])], 1) })).toEqual([
+      { path: 'affected', model: 2, database: 1 },
+      { path: 'rows[id=1]', model: room(1, []), database: undefined },
+    ]);
+    expect(failureDiff(allowed([room(1, []), room(2, [])], 2), { outcome: allowed([room(2, []), room(1, [])], 2) })).toEqual([]);
+  });
+
+  it('compares outcomes in the checker’s terms: the verdict fields, not messages', () => {
+    expect(failureDiff(rejectedByPolicy(), { outcome: rejectedByGrant('permission denied for table users') })).toEqual([{ path: 'by', model: 'policy', database: 'grant' }]);
+    expect(failureDiff(raised('P0001', 'users: role'), { outcome: { kind: 'error', code: 'P0001', detail: 'other text' } })).toEqual([]);
+    expect(formatDiff(failureDiff(raised('P0001'), { outcome: allowed(null, 1) }))).toEqual(['kind: "error" → "allowed"', 'code: "P0001" → (absent)', 'affected: (absent) → 1', 'rows: (absent) → null']);
+  });
+
+  it('plain JSON (the SSO half) is diffed field by field', () => {
+    expect(structuralDiff({ status: 400, body: { error: 'invalid_grant', n: 1 } }, { status: 200, body: { error: 'invalid_grant', n: 1 } })).toEqual([{ path: 'status', model: 400, database: 200 }]);
+  });
+});
+
+describe('curl line', () => {
+  it('names the method, the URL with PostgREST filters, the token and the body', () => {
+    expect(curlLine({ kind: 'user', id: 'u1' }, { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [{ column: 'id', op: 'eq', value: 'u1' }], returning: 'representation' })).toBe(
+      `curl -X PATCH "$SUPABASE_URL/rest/v1/users?id=eq.u1" -H "apikey: $ANON_KEY" -H 'Authorization: Bearer <JWT role=authenticated sub=u1>' -H 'Prefer: return=representation' -H 'Content-Type: application/json' -d '{"role":"admin"}'`,
+    );
+    expect(curlLine({ kind: 'anon' }, { kind: 'select', table: 'profiles', schema: 'passport', columns: ['id', 'xp'], filters: [{ column: 'id', op: 'in', value: [1, 2] }] })).toBe(
+      `curl -X GET "$SUPABASE_URL/rest/v1/profiles?id=in.(1,2)&select=id,xp" -H "apikey: $ANON_KEY" -H "Authorization: Bearer $ANON_KEY" -H 'Accept-Profile: passport'`,
+    );
+  });
+});

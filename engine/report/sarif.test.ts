@@ -1,0 +1,77 @@
+/**
+ * SARIF: the log validates against the SARIF 2.1.0 schema (vendored: testing/schemas, from
+ * @microsoft/jest-sarif), has one result per failing rule with the replay command and the shrunk
+ * case, and each result points at the migration line of the guard, policy, grant or function
+ * the counterexample went through.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ajvDraft04 from 'ajv-draft-04';
+import ajvFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { BUNDLED_MIGRATIONS, PROJECT_ROOT } from '../../cli/paths.ts';
+import { loadMigrationFolder } from '../db/migrations.ts';
+import { sarifLog, locateFailure } from './sarif.ts';
+import type { Json } from '../model/json.ts';
+import { runSummary, type FailureSummary, type PropertySummary } from './summary.ts';
+
+const schema = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8'));
+const migrations = loadMigrationFolder(BUNDLED_MIGRATIONS);
+
+function failure(request: Json, expected: Json, actual: Json, extra: Partial<FailureSummary> = {}): FailureSummary {
+  return {
+    id: 'R02-1fc21ebcb800',
+    seed: 3,
+    path: '13:639:0:0',
+    message: 'step 1: database answered success, model expected error P0001',
+    step: 0,
+    case: { world: { users: [{ id: 'u1', role: 'sa_prof' }] }, steps: [{ caller: { kind: 'user', id: 'u1' }, request }] },
+    expected,
+    actual: { outcome: actual, response: { status: 200 } },
+    replay: 'policyfuzz replay .policyfuzz/failures/R02-1fc21ebcb800.json\npolicyfuzz fuzz --only R02 --seed 3 --path 13:639:0:0',
+    file: null,
+    reproSql: null,
+    regressionFile: null,
+    ...extra,
+  };
+}
+const update = { kind: 'update', table: 'users', patch: { role: 'user' }, filters: [{ column: 'id', op: 'eq', value: 'u1' }], returning: 'minimal' };
+const guardFailure = failure(update, { kind: 'raised', code: 'P0001' }, { kind: 'allowed', rows: null, affected: 1 });
+const prop = (id: string, failures: FailureSummary[], status: PropertySummary['status'] = 'failed'): PropertySummary => ({ id, title: `rule ${id}`, area: 'data', status, cases: 10, counts: { allowed: 10 }, durationMs: 5, seed: 3, note: null, failures });
+const lineOf = (where: { file: string; line: number }) => readFileSync(path.join(PROJECT_ROOT, where.file), 'utf8').split('\n')[where.line - 1];
+
+describe('SARIF', () => {
+  it('validates against the SARIF 2.1.0 schema: one result per failing rule, with message, case and replay', () => {
+    const summary = runSummary([prop('R02', [guardFailure]), prop('R04', []), prop('R14', [failure({ kind: 'rpc', fn: 'vs_transfer_dept', args: {} }, { kind: 'rejected', code: '42501', by: 'policy' }, { kind: 'allowed', rows: [], affected: 0 }, { id: 'R14-0123456789ab' })])], {
+      policyfuzzVersion: '0.1.0', seed: 3, profile: 'pr', shard: { index: 1, count: 1 }, migrations: 'packs/reference/migrations', migrationsDigest: 'abc', startedAt: new Date(), timeBudgetMs: null,
+    });
+    const log = sarifLog(summary, { migrations, root: PROJECT_ROOT }) as { runs: Array<{ results: Array<Record<string, any>>; tool: { driver: { rules: Array<{ id: string }> } } }> };
+    const ajv = new ajvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false }) // the schema's language pattern is not valid with the u flag;
+    ajvFormats.default(ajv);
+    const validate = ajv.compile(schema);
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    // And the schema does reject a broken log (the check can fail).
+    expect(validate({ ...log, version: '2.0.0' })).toBe(false);
+
+    const [run] = log.runs;
+    expect(run.tool.driver.rules.map((r) => r.id)).toEqual(['R02', 'R14']);
+    expect(run.results.map((r) => r.ruleId)).toEqual(['R02', 'R14']);
+    const text: string = run.results[0].message.text;
+    expect(text).toContain('kind: "error" → "allowed"');
+    expect(text).toContain('"patch":{"role":"user"}');
+    expect(text).toContain('policyfuzz fuzz --only R02 --seed 3 --path 13:639:0:0');
+    expect(run.results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('packs/reference/migrations/0100_users.sql');
+  });
+
+  it('locates the guard, policy, grant or function the counterexample went through', () => {
+    const guard = locateFailure(guardFailure, migrations, PROJECT_ROOT)!;
+    expect(lineOf(guard)).toMatch(/^create trigger users_10_owner_guard before update on public.users/);
+    const policy = locateFailure(failure({ ...update, patch: { display_name: 'x' } }, { kind: 'filtered', rows: null, affected: 0 }, { kind: 'allowed', rows: null, affected: 1 }), migrations, PROJECT_ROOT)!;
+    expect(lineOf(policy)).toMatch(/^create policy users_update on public.users for update/);
+    const grant = locateFailure(failure({ kind: 'delete', table: 'users', filters: [], returning: 'minimal' }, { kind: 'rejected', code: '42501', by: 'grant' }, { kind: 'allowed', rows: null, affected: 1 }), migrations, PROJECT_ROOT)!;
+    expect(lineOf(grant)).toMatch(/^(grant|revoke) .* on (table )?(public\.)?users\b/i);
+    const fn = locateFailure(failure({ kind: 'rpc', fn: 'vs_transfer_dept', args: {} }, { kind: 'raised', code: 'P0001' }, { kind: 'allowed', rows: [], affected: 0 }), migrations, PROJECT_ROOT)!;
+    expect(lineOf(fn)).toMatch(/create (or replace )?function public\.vs_transfer_dept\(/);
+    expect(fn.what).toBe('function vs_transfer_dept');
+  });
+});
