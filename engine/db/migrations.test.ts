@@ -1,14 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
 import { lineOfPosition, loadMigrationFolder, MigrationError } from './migrations.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-mig-'));
+  const dir = tempDir('mig');
   for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(dir, name), sql);
   return dir;
 }

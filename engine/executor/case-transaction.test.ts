@@ -2,8 +2,7 @@
  * The request executor against real Postgres: every HTTP status path PostgREST v12 gives, the
  * row-security facts rules 5 and 6 rest on, and settings that must not leak between requests.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { loadMigrationFolder } from '../db/migrations.ts';
 import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import type { ApiResponse } from './response.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 const ALICE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BOB = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
@@ -46,7 +46,7 @@ $$;
 let env: Environment;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-exec-'));
+  const dir = tempDir('exec');
   writeFileSync(path.join(dir, '0001_things.sql'), SCHEMA);
   env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
 });

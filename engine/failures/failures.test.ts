@@ -6,8 +6,7 @@
  */
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -23,6 +22,7 @@ import { replayDataFailure, verdictOf } from './replay.ts';
 import { reproSql } from './repro-sql.ts';
 import type { FailureRecord } from './schema.ts';
 import { failureRecordOf, listFailures, loadFailure, saveFailure } from './store.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 const run = promisify(execFile);
 const mutant = loadMigrationFolder(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants')).find((m) => m.name === 'R02-guard-trigger-dropped.sql')!;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const result = await runDataProperty(broken, R02, { seed: 3, runs: 300, oracle: referenceOracle });
   expect(result.status).toBe('failed');
   record = failureRecordOf(result, { ...context, migrationsDigest: broken.template.digest })!;
-  dir = mkdtempSync(path.join(os.tmpdir(), 'pf-failures-'));
+  dir = tempDir('failures');
 });
 afterAll(async () => {
   await Promise.all([broken?.close(), fixed?.close()]);
