@@ -28,10 +28,12 @@ import type { Pack, PackSource } from '../engine/pack.ts';
 import { describeCaller } from '../engine/model/caller.ts';
 import { describeRequest } from '../engine/model/request.ts';
 import { runCatalogProperty } from '../engine/runner/catalog-property.ts';
+import { misfitResult, vocabularyMisfits } from '../engine/runner/vocabulary-fit.ts';
 import { providerValue, durationValue, freshSeed, idList, positiveInt, profileValue, seedValue, shardValue } from './options.ts';
 import { POLICYFUZZ_VERSION } from './paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type ProfileName, type Shard } from './profiles.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
+import { assertWritableFolder } from './writable-folder.ts';
 
 export interface FuzzOptions {
   seed?: number;
@@ -121,6 +123,8 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const timeBudgetMs = options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs);
   const failuresDir = options.failuresDir ?? DEFAULT_FAILURES_DIR;
   const reportDir = options.reportDir ?? DEFAULT_REPORT_DIR;
+  assertWritableFolder(reportDir, '--report-dir');
+  assertWritableFolder(failuresDir, '--failures-dir');
 
   // What runs: data-layer properties (R…) and, when asked, SSO properties (S…).
   const onlyData = options.only?.filter((id) => id.startsWith('R'));
@@ -175,6 +179,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: out, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
     try {
       out(`ready in ${env.startupMs} ms`);
+      const misfits = vocabularyMisfits(oracle, env.workers[0].tx.fixturePlan.shapes);
       // Saved failures first: a case that still fails is the property's verdict.
       const stillFailing = new Map<string, PropertyResult>();
       if (savedData.length) out(`replaying ${savedData.length} saved failure(s) from ${failuresDir} first`);
@@ -201,6 +206,10 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
           const { property, missing } = fitToTarget(listed, env.cache);
           if (missing.length) {
             results.push(notApplicable(property, missing, seed));
+            continue;
+          }
+          if (misfits.length) {
+            results.push(misfitResult(property, misfits, seed, target.config?.file ?? 'the config'));
             continue;
           }
           const saved = stillFailing.get(property.id);

@@ -11,6 +11,7 @@ import { registerMergeReportsCommand } from './merge-reports-command.ts';
 import { registerMutantsCommand } from './mutants-command.ts';
 import { registerReplayCommand } from './replay-command.ts';
 import { registerInitCommand } from './init-command.ts';
+import { POLICYFUZZ_VERSION } from './paths.ts';
 import { registerSsoCommands } from './sso-command.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -24,6 +25,7 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
   };
   const program = new Command('policyfuzz')
     .description('property-based security tests for Supabase-style row-level security and SSO')
+    .version(POLICYFUZZ_VERSION, '-V, --version', 'print the policyfuzz version')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerFuzzCommand(program, run, pack);

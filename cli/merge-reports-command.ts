@@ -8,13 +8,17 @@ import { summaryTable } from '../engine/report/console.ts';
 import { loadSummary, mergeSummaries } from '../engine/report/summary.ts';
 import { DEFAULT_REPORT_DIR, writeReports } from '../engine/report/write.ts';
 import { UsageError } from '../engine/errors.ts';
+import { assertWritableFolder } from './writable-folder.ts';
 
 export interface MergeOptions {
   out: string;
+  /** Merge even when some shards are missing (the totals then cover only those given). */
+  allowPartial?: boolean;
 }
 
 export async function mergeReports(inputs: string[], options: MergeOptions, out: (line: string) => void = console.log): Promise<number> {
   if (inputs.length === 0) throw new UsageError('merge-reports needs the summary.json files (or report folders) of the shards');
+  assertWritableFolder(options.out, '--out');
   const summaries = inputs.map(loadSummary);
   const seeds = new Set(summaries.map((s) => s.seed));
   if (seeds.size > 1) out(`warning: the shards ran with different seeds (${[...seeds].join(', ')}); merging anyway`);
@@ -22,7 +26,14 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   const dup = shards.find((s, i) => shards.some((t, j) => j < i && t.index === s.index && t.count === s.count));
   if (dup) throw new UsageError(`shard ${dup.index}/${dup.count} appears twice among the inputs`);
   const counts = new Set(shards.map((s) => s.count));
-  if (counts.size === 1 && shards.length < [...counts][0]) out(`warning: ${shards.length} of ${[...counts][0]} shards given`);
+  if (counts.size > 1) throw new UsageError(`the inputs come from runs split differently (${[...new Set(shards.map((s) => `${s.index}/${s.count}`))].join(', ')}): merge the shards of one run`);
+  const [count] = counts;
+  if (shards.length < count) {
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !shards.some((s) => s.index === i));
+    const message = `${shards.length} of ${count} shards given (missing ${missing.map((i) => `${i}/${count}`).join(', ')})`;
+    if (!options.allowPartial) throw new UsageError(`${message}: the merged totals would not be the run's. Give every shard, or pass --allow-partial`);
+    out(`warning: ${message}; merging anyway (--allow-partial)`);
+  }
   const merged = mergeSummaries(summaries);
   const files = writeReports(options.out, merged);
   out(
@@ -40,5 +51,6 @@ export function registerMergeReportsCommand(program: Command, run: (action: () =
     .command('merge-reports <inputs...>')
     .description('combine the summary.json of several shards into one summary.json, junit.xml and report.html')
     .option('--out <dir>', 'folder for the merged reports', DEFAULT_REPORT_DIR)
+    .option('--allow-partial', 'merge even when some shards are missing (otherwise exit 2)')
     .action((inputs: string[], opts: MergeOptions) => run(() => mergeReports(inputs, opts)));
 }

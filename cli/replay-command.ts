@@ -12,9 +12,10 @@ import { openEnvironment } from '../engine/runner/environment.ts';
 import { actualOutcomeOf, describeOutcome } from '../engine/failures/describe.ts';
 import { CLEAN_REPLAYS_FOR_FIXED, replayDataCaseOnce, verdictOf, type ReplayVerdict } from '../engine/failures/replay.ts';
 import { loadFailure } from '../engine/failures/store.ts';
+import { UsageError } from '../engine/errors.ts';
 import { oracleOf, type Pack, type PackSource } from '../engine/pack.ts';
 import { positiveInt } from './options.ts';
-import { runSsoAgainstEmulator } from './sso-integration.ts';
+import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 
 export interface ReplayOptions {
   migrations?: string;
@@ -25,6 +26,10 @@ export interface ReplayOptions {
 
 export async function replay(file: string, options: ReplayOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
   const record = loadFailure(file);
+  const known = record.area === 'data' ? options.pack.properties.map((p) => p.id) : await ssoPropertyIds();
+  if (!known.includes(record.property)) {
+    throw new UsageError(`${file} names property ${JSON.stringify(record.property)}, which is not a${record.area === 'data' ? ' data-layer' : 'n SSO'} property (known: ${known.join(', ')}); was the file edited?`);
+  }
   const times = options.times ?? CLEAN_REPLAYS_FOR_FIXED;
   const outcomes: Array<string | undefined> = [];
   if (record.area === 'data') {
