@@ -29,6 +29,9 @@ import { describeCaller } from '../engine/model/caller.ts';
 import { describeRequest } from '../engine/model/request.ts';
 import { runCatalogProperty } from '../engine/runner/catalog-property.ts';
 import { misfitResult, vocabularyMisfits } from '../engine/runner/vocabulary-fit.ts';
+import { budgetVerdict, joinPasses, notReached, shareOfBudget } from '../engine/runner/budget.ts';
+import type { DataProperty } from '../engine/runner/data-property.ts';
+import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../engine/db/cleanup.ts';
 import { providerValue, durationValue, freshSeed, idList, positiveInt, profileValue, seedValue, shardValue } from './options.ts';
 import { POLICYFUZZ_VERSION } from './paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type ProfileName, type Shard } from './profiles.ts';
@@ -62,6 +65,10 @@ export interface FuzzOptions {
   config?: string;
   /** Only the properties whose tables or functions the migrations changed since this git ref. */
   changedSince?: string;
+  /** Fewest cases for a verdict when the budget or an interrupt cuts a property short (default: the profile's). */
+  minCases?: number;
+  /** Exit 1 when a property is partial or not reached (CI that wants every property's minimum). */
+  failOnPartial?: boolean;
   /** Set by fuzz(): how replay lines name the target. */
   targetArgs?: string;
 }
@@ -121,6 +128,18 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const workers = options.workers ?? profile.workers;
   const shard = options.shard ?? { index: 1, count: 1 };
   const timeBudgetMs = options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs);
+  const minCases = Math.min(runs, options.minCases ?? profile.minCases);
+  // A signal once the run is under way stops generation; what completed is reported, marked interrupted.
+  let interruptedBy: string | undefined;
+  const interrupted = () => interruptedBy !== undefined;
+  let stopWatching = () => {};
+  const watchInterrupt = () => {
+    stopWatching();
+    stopWatching = onInterrupt((signal) => {
+      interruptedBy = signal;
+      out(`\n${signal}: stopping after the cases in flight; reporting what completed`);
+    });
+  };
   const failuresDir = options.failuresDir ?? DEFAULT_FAILURES_DIR;
   const reportDir = options.reportDir ?? DEFAULT_REPORT_DIR;
   assertWritableFolder(reportDir, '--report-dir');
@@ -179,6 +198,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: out, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
     try {
       out(`ready in ${env.startupMs} ms`);
+      watchInterrupt();
       const misfits = vocabularyMisfits(oracle, env.workers[0].tx.fixturePlan.shapes);
       // Saved failures first: a case that still fails is the property's verdict.
       const stillFailing = new Map<string, PropertyResult>();
@@ -197,41 +217,63 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
         }
       }
 
-      const toGenerate = properties.filter((p) => !stillFailing.has(p.id));
+      // What runs: fitted to the target's tables; not applicable, a misfit or a saved failure is settled already.
+      const settled = new Map<string, PropertyResult>();
+      const toGenerate: DataProperty[] = [];
+      for (const listed of properties) {
+        // Narrowed to the tables this target has (R01), or not applicable when it lacks them.
+        const { property, missing } = fitToTarget(listed, env.cache);
+        const saved = stillFailing.get(property.id);
+        if (missing.length) settled.set(property.id, notApplicable(property, missing, seed));
+        else if (misfits.length) settled.set(property.id, misfitResult(property, misfits, seed, target.config?.file ?? 'the config'));
+        else if (saved) {
+          settled.set(property.id, saved);
+          savedFor.set(property.id, { replay: fuzzReplayLine(options, saved), saved: savedFiles(savedData.find((s) => s.record.property === property.id)!) });
+        } else toGenerate.push(property);
+      }
       const bar = progressBar(options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes));
       const deadline = timeBudgetMs ? Date.now() + timeBudgetMs : undefined;
+      const generated = new Map<string, PropertyResult>();
+      const runOptions = { seed, oracle, path: options.path, lanes: { first: lanes.first, total: lanes.total }, stop: interrupted, onCase: (id: string) => bar.tick(id) };
+      const outOfTime = () => deadline !== undefined && Date.now() >= deadline;
       try {
-        for (const listed of properties) {
-          // Narrowed to the tables this target has (R01), or not applicable when it lacks them.
-          const { property, missing } = fitToTarget(listed, env.cache);
-          if (missing.length) {
-            results.push(notApplicable(property, missing, seed));
-            continue;
+        // With a budget, every property first gets its minimum of cases, then the rest (engine/runner/budget.ts).
+        const twoPasses = deadline !== undefined && !options.path && toGenerate.length > 1 && minCases < runs;
+        for (const [i, property] of toGenerate.entries()) {
+          if (interrupted() || outOfTime()) break;
+          const r = await runDataProperty(env, property, { ...runOptions, runs: twoPasses ? minCases : runs, deadline: deadline && shareOfBudget(deadline, toGenerate.length - i) });
+          generated.set(property.id, r);
+        }
+        if (twoPasses) {
+          const rest = toGenerate.filter((p) => generated.get(p.id)?.status === 'passed' && !generated.get(p.id)?.stopped);
+          for (const [i, property] of rest.entries()) {
+            if (interrupted() || outOfTime()) break;
+            const first = generated.get(property.id)!;
+            const r = await runDataProperty(env, property, { ...runOptions, runs, skipFirst: minCases, deadline: shareOfBudget(deadline!, rest.length - i) });
+            generated.set(property.id, joinPasses(first, r));
           }
-          if (misfits.length) {
-            results.push(misfitResult(property, misfits, seed, target.config?.file ?? 'the config'));
-            continue;
-          }
-          const saved = stillFailing.get(property.id);
-          if (saved) {
-            results.push(saved);
-            savedFor.set(property.id, { replay: fuzzReplayLine(options, saved), saved: savedFiles(savedData.find((s) => s.record.property === property.id)!) });
-            continue;
-          }
-          // A property may use the budget as long as every property after it keeps half a fair
-          // share (budget / properties / 2); time one leaves unused goes to the ones after it.
-          const after = toGenerate.length - toGenerate.indexOf(listed) - 1;
-          const propertyDeadline = deadline && timeBudgetMs ? Math.max(Date.now() + 1, deadline - (after * timeBudgetMs) / (2 * toGenerate.length)) : undefined;
-          const r = await runDataProperty(env, property, { seed, runs, oracle, path: options.path, lanes: { first: lanes.first, total: lanes.total }, deadline: propertyDeadline, onCase: (id) => bar.tick(id) });
-          const gated = options.path || r.note?.startsWith('time budget') ? r : applyCoverageGate(r);
-          results.push(gated);
-          if (gated.status === 'failed' && gated.failure) save(gated, env);
         }
       } finally {
         bar.stop();
       }
+      for (const listed of properties) {
+        const settledResult = settled.get(listed.id);
+        if (settledResult) {
+          results.push(settledResult);
+          continue;
+        }
+        const pass = generated.get(listed.id);
+        const r = pass && !options.path ? { ...pass, planned: plannedRuns(runs, lanes) } : pass;
+        if (!r) {
+          results.push(notReached(listed, 'data', seed, interrupted() ? 'interrupted' : 'time budget', plannedRuns(runs, lanes)));
+          continue;
+        }
+        const gated = budgetVerdict(options.path || (r.stopped && r.cases < minCases) ? r : applyCoverageGate(r), minCases);
+        results.push(gated);
+        if (gated.status === 'failed' && gated.failure) save(gated, env);
+      }
       // Catalog properties (grants of every function and table): one pass, on the first shard.
-      if (!options.path && shard.index === 1) {
+      if (!options.path && shard.index === 1 && !interrupted()) {
         for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id))) {
           const r = await runCatalogProperty(env, property, { seed, settings: oracle.settings });
           results.push({ ...r, id: `${r.id}:catalog` });
@@ -243,7 +285,10 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     }
   }
 
-  if (ssoIds.length) {
+  if (ssoIds.length && interrupted()) {
+    for (const id of ssoIds) results.push(notReached({ id, title: id }, 'sso', seed, 'interrupted'));
+  } else if (ssoIds.length) {
+    watchInterrupt();
     const ssoRuns = options.ssoRuns ?? profile.ssoRuns;
     const stillFailing = new Set<string>();
     for (const { file, record } of savedSso) {
@@ -289,15 +334,24 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     migrationsDigest: digest,
     startedAt,
     timeBudgetMs: timeBudgetMs ?? null,
+    interrupted: interruptedBy ?? null,
   });
   const files = writeReports(reportDir, summary);
-  const budgetHit = results.filter((r) => r.note?.startsWith('time budget'));
-  if (budgetHit.length) out(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}`).join(', ')})`);
+  stopWatching();
+  const budgetHit = results.filter((r) => r.stopped === 'time budget');
+  if (budgetHit.length) out(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}${r.planned !== undefined ? `/${r.planned}` : ''}`).join(', ')})`);
+  if (interruptedBy) out(`\ninterrupted by ${interruptedBy}: the reports cover what completed before it`);
   out(`\nreports: ${files.html}, ${files.junit}, ${files.summary}`);
-  const failed = results.filter((r) => r.status === 'failed' || r.status === 'error');
-  const na = results.filter((r) => r.status === 'not-applicable');
-  out(`\n${results.length - failed.length - na.length} passed, ${failed.length} failed${na.length ? `, ${na.length} not applicable` : ''} (seed ${seed})`);
-  return failed.length ? 1 : 0;
+  const count = (...statuses: PropertyResult['status'][]) => results.filter((r) => statuses.includes(r.status)).length;
+  const failed = count('failed', 'error');
+  const partial = count('partial');
+  const unreached = count('not-reached');
+  const na = count('not-applicable');
+  out(
+    `\n${results.length - failed - partial - unreached - na} passed, ${failed} failed${partial ? `, ${partial} partial` : ''}${unreached ? `, ${unreached} not reached` : ''}${na ? `, ${na} not applicable` : ''} (seed ${seed})${interruptedBy ? ` - interrupted by ${interruptedBy}` : ''}`,
+  );
+  if (interruptedBy) return INTERRUPTED_EXIT_CODE;
+  return failed || (options.failOnPartial && partial + unreached) ? 1 : 0;
 }
 
 export function registerFuzzCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
@@ -325,5 +379,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--report-dir <dir>', 'where summary.json, junit.xml and report.html go', DEFAULT_REPORT_DIR)
     .option('--failures-dir <dir>', 'saved failures (replayed first, new ones written with their repros)', DEFAULT_FAILURES_DIR)
     .option('--no-replay', 'do not replay the saved failures first')
+    .option('--min-cases <n>', `cases a property needs for a verdict when the budget cuts it short (pr ${p.pr.minCases}, nightly ${p.nightly.minCases}); below it: PARTIAL`, positiveInt('--min-cases'))
+    .option('--fail-on-partial', 'exit 1 when a property is PARTIAL or NOT REACHED (the budget or an interrupt cut it short)')
     .action((opts: Omit<FuzzOptions, 'pack'>) => run(async () => fuzz({ ...opts, pack: await pack.load() })));
 }

@@ -38,7 +38,7 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   const files = writeReports(options.out, merged);
   out(
     summaryTable(
-      merged.properties.map((p) => ({ ...p, note: p.note ?? undefined, failure: undefined })),
+      merged.properties.map((p) => ({ ...p, note: p.note ?? undefined, planned: p.planned ?? undefined, failure: undefined })),
     ),
   );
   out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${files.html}, ${files.junit}, ${files.summary}`);

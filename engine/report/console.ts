@@ -4,6 +4,7 @@ import type { PropertyResult } from '../runner/result.ts';
 import type { Outcome } from '../model/outcome.ts';
 import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { SavedFailure } from '../failures/store.ts';
+import { STATUS_LABEL } from './summary.ts';
 
 export interface Progress {
   tick(label: string): void;
@@ -34,7 +35,6 @@ export function progressBar(total: number, stream: NodeJS.WriteStream = process.
 
 type Out = (line: string) => void;
 
-const STATUS_LABEL: Record<PropertyResult['status'], string> = { passed: 'PASS', failed: 'FAIL', 'not-applicable': 'N/A', error: 'ERROR' };
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
@@ -86,8 +86,8 @@ export function printFailures(results: PropertyResult[], saved: Map<string, Save
         if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);
         if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into packs/reference/regressions/ as a .test.ts)`);
       }
-    } else if (r.note && r.status !== 'passed') {
-      out(`\n${r.id} ${r.status === 'error' ? 'ERROR' : r.status === 'not-applicable' ? 'N/A' : 'FAIL'}: ${r.note}`);
+    } else if (r.note && r.status !== 'passed' && r.status !== 'not-reached') {
+      out(`\n${r.id} ${STATUS_LABEL[r.status]}: ${r.note}`);
     }
   }
 }

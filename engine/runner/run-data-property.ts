@@ -29,6 +29,13 @@ export interface DataRunOptions {
    */
   lanes?: { first: number; total: number };
   onCase?: (propertyId: string) => void;
+  /** True once the run is interrupted (a signal): stop generating, keep what completed. */
+  stop?: () => boolean;
+  /**
+   * The first `skipFirst` runs (split over the lanes as `runs` are) were checked by an earlier
+   * pass with the same seed: the same cases, so they are not sent again (a budget's first pass).
+   */
+  skipFirst?: number;
 }
 
 /** A disagreement at one step of a case (defined beside checkCase, which raises it too). */
@@ -50,48 +57,51 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const lanes = options.path ? { first: 0, total: 1 } : (options.lanes ?? { first: 0, total: workers.length });
   const share = Math.ceil(options.runs / lanes.total);
   const runsOfLane = (lane: number) => (options.path ? 1 : Math.max(0, Math.min(share, options.runs - share * lane)));
+  const skipShare = Math.ceil((options.skipFirst ?? 0) / lanes.total);
+  const skipOfLane = (lane: number) => (options.path ? 0 : Math.max(0, Math.min(skipShare, (options.skipFirst ?? 0) - skipShare * lane)));
   const pastDeadline = () => options.deadline !== undefined && Date.now() >= options.deadline;
+  const stopping = () => options.stop?.() === true || pastDeadline();
+  let skipped = 0;
 
   const details = await Promise.all(
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
       if (runsOfLane(lane) === 0) return undefined;
-      // A case interrupted by the time budget keeps running in the background: wait for it, so
-      // the worker's connection is idle before anything else uses it.
-      let inFlight: Promise<unknown> = Promise.resolve();
+      let seen = 0;
+      const skip = skipOfLane(lane);
       const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
-        if (pastDeadline()) return;
-        const run = checkCase(worker.tx, testCase, options.oracle);
-        inFlight = run.catch(() => {});
-        const verdict = await run;
+        if (seen++ < skip) return void skipped++;
+        // Out of time or interrupted: end fast-check's run here (an interruption, not a failure);
+        // the case in flight, if any, has completed.
+        if (stopping()) throw new fc.PreconditionFailure(true);
+        const verdict = await checkCase(worker.tx, testCase, options.oracle);
         if (verdict.mismatch) {
           stopCounting = true;
           firstFailureAt ??= Date.now();
           throw new CaseMismatch(verdict.mismatch);
         }
-        if (!stopCounting && !pastDeadline()) {
+        if (!stopCounting) {
           for (const c of verdict.classes) counts[c]++;
           checked++;
           options.onCase?.(property.id);
         }
       });
-      const remaining = options.deadline ? Math.max(1, options.deadline - Date.now()) : undefined;
-      const details = await fc.check(predicate, {
+      return fc.check(predicate, {
         seed: options.seed + lane,
         numRuns: runsOfLane(lane),
         ...(options.path ? { path: options.path } : {}),
-        ...(remaining ? { interruptAfterTimeLimit: remaining, markInterruptAsFailure: false } : {}),
       });
-      await inFlight;
-      return details;
     }),
   ).then((list) => list.filter((d) => d !== undefined));
 
-  // A case cut off by the time budget is not counted; after a failure, fast-check's count (up to the failing run).
-  const cases = details.some((d) => d.failed) ? details.reduce((n, d) => n + d.numRuns, 0) : checked;
-  const base = { id: property.id, title: property.title, area: 'data' as const, cases, counts, durationMs: Date.now() - started, seed: options.seed };
-  const failed = details.find((d) => d.failed);
-  if (!failed) return { ...base, status: 'passed', ...(details.some((d) => d.interrupted) ? { note: `time budget reached after ${cases} cases` } : {}) };
+  // A failure has a counterexample. fast-check also reports "failed" for a lane interrupted
+  // before its first case: that is a property not reached, never a failure.
+  const failed = details.find((d) => d.failed && d.counterexample !== null);
+  // After a failure, fast-check's count (up to the failing run), less the cases an earlier pass checked.
+  const cases = failed ? details.reduce((n, d) => n + d.numRuns, 0) - skipped : checked;
+  const stopped = details.some((d) => d.interrupted) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
+  const base = { id: property.id, title: property.title, area: 'data' as const, cases, counts, durationMs: Date.now() - started, seed: options.seed, planned: options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0), ...(stopped ? { stopped } : {}) };
+  if (!failed) return { ...base, status: 'passed', ...(stopped ? { note: `${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${cases} cases` } : {}) };
 
   const error = failed.errorInstance;
   const counterexample = failed.counterexample?.[0] as DataCase | undefined;
