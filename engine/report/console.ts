@@ -86,7 +86,8 @@ export function printFailures(results: PropertyResult[], saved: Map<string, Save
         if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);
         if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into packs/reference/regressions/ as a .test.ts)`);
       }
-    } else if (r.note && r.status !== 'passed' && r.status !== 'not-reached') {
+    } else if (r.note && r.status !== 'passed' && r.status !== 'not-reached' && r.status !== 'partial') {
+      // PARTIAL and NOT REACHED: the table and the budget or interrupt line say it once.
       out(`\n${r.id} ${STATUS_LABEL[r.status]}: ${r.note}`);
     }
   }
