@@ -183,7 +183,13 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
 
   const results: PropertyResult[] = [];
   const savedFor = new Map<string, SavedFor>();
-  const recordContext = { policyfuzzVersion: POLICYFUZZ_VERSION, migrationsDigest: digest, migrations: options.migrations };
+  const recordContext = {
+    policyfuzzVersion: POLICYFUZZ_VERSION,
+    migrationsDigest: digest,
+    migrations: options.migrations,
+    // What replays and regression tests rebuild: this config, or this migrations folder.
+    target: target.config ? { config: path.resolve(target.config.file), migrations: null } : { config: null, migrations: path.resolve(migrationsOption) },
+  };
   const save = (r: PropertyResult, env?: Environment) => {
     const record = failureRecordOf(r, recordContext);
     const entry: SavedFor = { replay: fuzzReplayLine(options, r) };
