@@ -28,6 +28,11 @@ describe('--time-budget', () => {
       if (p.status === 'partial') expect(p.note).toMatch(new RegExp(`^partial \\(${p.cases} of 100000 cases\\): the time budget ran out below its minimum of 100$`));
     }
     expect(r.code, r.stdout + r.stderr).toBe(0);
+    // The table fits 100 columns and its counts are explained under it.
+    const table = r.stdout.split('\n').filter((l) => /^(id\s+status|R\d\d)/.test(l));
+    expect(table.length).toBe(summary.properties.length + 1);
+    for (const line of table) expect(line.length, line).toBeLessThanOrEqual(100);
+    expect(r.stdout).toMatch(/^ {2}filtered {2}succeeded, but row security left nothing visible or changed/m);
     expect(r.stdout).toMatch(/\d+ passed, 0 failed, (\d+ partial|\d+ not reached)/);
 
     const strict = await runBin([...args, '--report-dir', tempDir('budget-strict'), '--fail-on-partial']);

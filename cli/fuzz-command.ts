@@ -12,7 +12,7 @@ import { openEnvironment, type Environment } from '../engine/runner/environment.
 import { plannedRuns, runDataProperty } from '../engine/runner/run-data-property.ts';
 import { applyCoverageGate } from '../engine/runner/coverage.ts';
 import type { PropertyResult } from '../engine/runner/result.ts';
-import { printFailures, progressBar, summaryTable, type SavedFor } from '../engine/report/console.ts';
+import { COUNTS_LEGEND, printFailures, progressBar, summaryTable, type SavedFor } from '../engine/report/console.ts';
 import { propertySummary, runSummary, type PropertySummary } from '../engine/report/summary.ts';
 import { DEFAULT_REPORT_DIR, writeReports } from '../engine/report/write.ts';
 import { regressionTest } from '../engine/failures/regression-test.ts';
@@ -319,6 +319,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
 
   out('');
   out(summaryTable(results));
+  if (results.some((r) => r.area === 'data')) for (const line of COUNTS_LEGEND) out(line);
   printFailures(results, savedFor, out);
 
   const summaries: PropertySummary[] = results.map((r) => {
@@ -365,6 +366,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
   program
     .command('fuzz', { isDefault: true })
     .description('run the properties (data layer R01…R20; SSO S01… with --sso) against a migrations folder on a scratch database')
+    .addHelpText('after', `\nThe table of results:\n${COUNTS_LEGEND.map((l) => `  ${l}`).join('\n')}\nStatus: PASS, FAIL, ERROR (a harness error, no verdict), N/A (the target lacks the rule's tables),\n  PARTIAL (cut short below --min-cases), NOT REACHED (never started).\nExit: 0 every property holds, 1 one failed, 2 bad input or environment, 130 interrupted.`)
     .option('--profile <name>', `pr (default: ${p.pr.description}) or nightly (${p.nightly.description})`, profileValue)
     .option('--seed <n>', 'seed for generation (default: a fresh one, printed)', seedValue)
     .option('--runs <n>', `cases per property (pr ${p.pr.runs}, nightly ${p.nightly.runs})`, positiveInt('--runs'))
