@@ -42,7 +42,9 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
     ),
   );
   out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${files.html}, ${files.junit}, ${files.summary}`);
-  out(`\n${merged.totals.passed} passed, ${merged.totals.failed} failed (seed ${merged.seed})`);
+  const t = merged.totals;
+  if (merged.interrupted) out(`\na shard was interrupted by ${merged.interrupted}: the totals cover what completed`);
+  out(`\n${t.passed} passed, ${t.failed} failed${t.partial ? `, ${t.partial} partial` : ''}${t.notReached ? `, ${t.notReached} not reached` : ''} (seed ${merged.seed})`);
   return merged.totals.failed ? 1 : 0;
 }
 
