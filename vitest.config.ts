@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', '.scratch/**'],
     globalSetup: ['testing/global-setup.ts'],
+    setupFiles: ['testing/remove-temp-dirs.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',

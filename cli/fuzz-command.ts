@@ -12,7 +12,7 @@ import { openEnvironment, type Environment } from '../engine/runner/environment.
 import { plannedRuns, runDataProperty } from '../engine/runner/run-data-property.ts';
 import { applyCoverageGate } from '../engine/runner/coverage.ts';
 import type { PropertyResult } from '../engine/runner/result.ts';
-import { NO_PROGRESS, printFailures, progressBar, summaryTable, type SavedFor } from '../engine/report/console.ts';
+import { COUNTS_LEGEND, NO_PROGRESS, printFailures, progressBar, summaryTable, type SavedFor } from '../engine/report/console.ts';
 import { propertySummary, runSummary, type PropertySummary } from '../engine/report/summary.ts';
 import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS, reportFileList, writeReports, type ReportFormat } from '../engine/report/write.ts';
 import { regressionTest } from '../engine/failures/regression-test.ts';
@@ -32,11 +32,16 @@ import { runCatalogProperty } from '../engine/runner/catalog-property.ts';
 import { providerValue, durationValue, freshSeed, idList, positiveInt, profileValue, propertyIdList, reportFormats, seedValue, shardValue } from './options.ts';
 import { colorEnabled, paint } from '../engine/report/color.ts';
 import { accessMatrix, matrixMarkdown } from '../engine/report/matrix.ts';
+import { misfitResult, vocabularyMisfits } from '../engine/runner/vocabulary-fit.ts';
+import { budgetVerdict, joinPasses, notReached, shareOfBudget } from '../engine/runner/budget.ts';
+import type { DataProperty } from '../engine/runner/data-property.ts';
+import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../engine/db/cleanup.ts';
 import { POLICYFUZZ_VERSION } from './paths.ts';
 import { DEFAULT_PROFILE, PROFILES, ssoReserveMs, type ProfileName, type Shard } from './profiles.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 import { applyBaseline, checkBaseline, loadBaseline, saveBaseline, updatedBaseline, type BaselineCheck } from '../engine/findings/baseline.ts';
 import { findingKey, printFindings, withOtherFindings } from '../engine/findings/report.ts';
+import { assertWritableFolder } from './writable-folder.ts';
 
 export interface FuzzOptions {
   seed?: number;
@@ -69,6 +74,10 @@ export interface FuzzOptions {
   baseline?: string;
   /** Rewrite the baseline: this run's findings in, FIXED entries out. */
   updateBaseline?: boolean;
+  /** Fewest cases for a verdict when the budget or an interrupt cuts a property short (default: the profile's). */
+  minCases?: number;
+  /** Exit 1 when a property is partial or not reached (CI that wants every property's minimum). */
+  failOnPartial?: boolean;
   /** Set by fuzz(): how replay lines name the target. */
   targetArgs?: string;
   /** Property ids left out (`--exclude R07,S10`). */
@@ -143,6 +152,18 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const workers = options.workers ?? profile.workers;
   const shard = options.shard ?? { index: 1, count: 1 };
   const timeBudgetMs = options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs);
+  const minCases = Math.min(runs, options.minCases ?? profile.minCases);
+  // A signal once the run is under way stops generation; what completed is reported, marked interrupted.
+  let interruptedBy: string | undefined;
+  const interrupted = () => interruptedBy !== undefined;
+  let stopWatching = () => {};
+  const watchInterrupt = () => {
+    stopWatching();
+    stopWatching = onInterrupt((signal) => {
+      interruptedBy = signal;
+      out(`\n${signal}: stopping after the cases in flight; reporting what completed`);
+    });
+  };
   const failuresDir = options.failuresDir ?? DEFAULT_FAILURES_DIR;
   const reportDir = options.reportDir ?? DEFAULT_REPORT_DIR;
   if (options.updateBaseline && !options.baseline) throw new UsageError('--update-baseline needs --baseline <file> (the file to write)');
@@ -153,6 +174,8 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   // --quiet: the failures and the final line only; the rest is chatter.
   const chatter: Out = options.quiet ? () => {} : out;
   const colors = paint(colorEnabled({ noColor: options.color === false, stream: options.json ? process.stderr : process.stdout }));
+  assertWritableFolder(reportDir, '--report-dir');
+  assertWritableFolder(failuresDir, '--failures-dir');
 
   // What runs: data-layer properties (R…) and, when asked, SSO properties (S…).
   const onlyData = options.only?.filter((id) => id.startsWith('R'));
@@ -193,9 +216,18 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const results: PropertyResult[] = [];
   /** Properties left out once --max-failures was reached. */
   const notRun: string[] = [];
-  const maxFailuresReached = () => options.maxFailures !== undefined && results.filter((r) => r.status === 'failed' || r.status === 'error').length >= options.maxFailures;
+  /** Failing properties of the generation pass, before their results are gathered in `results`. */
+  let failingSoFar = 0;
+  const maxFailuresReached = () =>
+    options.maxFailures !== undefined && Math.max(failingSoFar, results.filter((r) => r.status === 'failed' || r.status === 'error').length) >= options.maxFailures;
   const savedFor = new Map<string, SavedFor>();
-  const recordContext = { policyfuzzVersion: POLICYFUZZ_VERSION, migrationsDigest: digest, migrations: options.migrations };
+  const recordContext = {
+    policyfuzzVersion: POLICYFUZZ_VERSION,
+    migrationsDigest: digest,
+    migrations: options.migrations,
+    // What replays and regression tests rebuild: this config, or this migrations folder.
+    target: target.config ? { config: path.resolve(target.config.file), migrations: null } : { config: null, migrations: path.resolve(migrationsOption) },
+  };
   const save = (r: PropertyResult, env?: Environment) => {
     // Every open finding is saved with its own replay line; the property's entry is its first.
     for (const f of r.findings ?? []) {
@@ -221,6 +253,8 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: chatter, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
     try {
       chatter(`ready in ${env.startupMs} ms`);
+      watchInterrupt();
+      const misfits = vocabularyMisfits(oracle, env.workers[0].tx.fixturePlan.shapes);
       // Saved failures first: a case that still fails is the property's verdict.
       const stillFailing = new Map<string, PropertyResult>();
       if (savedData.length) chatter(`replaying ${savedData.length} saved failure(s) from ${failuresDir} first`);
@@ -238,44 +272,72 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
         }
       }
 
-      const toGenerate = properties.filter((p) => !stillFailing.has(p.id));
+      // What runs: fitted to the target's tables; not applicable, a misfit or a saved failure is settled already.
+      const settled = new Map<string, PropertyResult>();
+      const toGenerate: DataProperty[] = [];
+      for (const listed of properties) {
+        // Narrowed to the tables this target has (R01), or not applicable when it lacks them.
+        const { property, missing } = fitToTarget(listed, env.cache);
+        const saved = stillFailing.get(property.id);
+        if (missing.length) settled.set(property.id, notApplicable(property, missing, seed));
+        else if (misfits.length) settled.set(property.id, misfitResult(property, misfits, seed, target.config?.file ?? 'the config'));
+        else if (saved) {
+          settled.set(property.id, saved);
+          savedFor.set(property.id, { replay: fuzzReplayLine(options, saved), saved: savedFiles(savedData.find((s) => s.record.property === property.id)!) });
+        } else toGenerate.push(property);
+      }
       const bar = options.quiet || options.json ? NO_PROGRESS : progressBar(options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes));
       // The budget covers both halves: the SSO properties that run afterwards keep their share.
       const dataBudgetMs = timeBudgetMs ? Math.max(timeBudgetMs / 2, timeBudgetMs - (ssoIds.length ? ssoReserveMs(ssoIds.length, options.ssoRuns ?? profile.ssoRuns) : 0)) : undefined;
       const deadline = dataBudgetMs ? Date.now() + dataBudgetMs : undefined;
+      const generated = new Map<string, PropertyResult>();
+      const runOptions = { seed, oracle, path: options.path, lanes: { first: lanes.first, total: lanes.total }, stop: interrupted, onCase: (id: string) => bar.tick(id) };
+      const outOfTime = () => deadline !== undefined && Date.now() >= deadline;
       try {
-        for (const listed of properties) {
+        // With a budget, every property first gets its minimum of cases, then the rest (engine/runner/budget.ts).
+        const twoPasses = deadline !== undefined && !options.path && toGenerate.length > 1 && minCases < runs;
+        for (const [i, property] of toGenerate.entries()) {
+          if (interrupted() || outOfTime()) break;
           if (maxFailuresReached()) {
-            notRun.push(listed.id);
+            notRun.push(property.id);
             continue;
           }
-          // Narrowed to the tables this target has (R01), or not applicable when it lacks them.
-          const { property, missing } = fitToTarget(listed, env.cache);
-          if (missing.length) {
-            results.push(notApplicable(property, missing, seed));
-            continue;
+          const r = await runDataProperty(env, property, { ...runOptions, runs: twoPasses ? minCases : runs, deadline: deadline && shareOfBudget(deadline, toGenerate.length - i) });
+          generated.set(property.id, r);
+          if (r.status === 'failed') failingSoFar++;
+        }
+        if (twoPasses) {
+          const rest = toGenerate.filter((p) => generated.get(p.id)?.status === 'passed' && !generated.get(p.id)?.stopped);
+          for (const [i, property] of rest.entries()) {
+            if (interrupted() || outOfTime()) break;
+            const first = generated.get(property.id)!;
+            const r = await runDataProperty(env, property, { ...runOptions, runs, skipFirst: minCases, deadline: shareOfBudget(deadline!, rest.length - i) });
+            generated.set(property.id, joinPasses(first, r));
           }
-          const saved = stillFailing.get(property.id);
-          if (saved) {
-            results.push(saved);
-            savedFor.set(property.id, { replay: fuzzReplayLine(options, saved), saved: savedFiles(savedData.find((s) => s.record.property === property.id)!) });
-            continue;
-          }
-          // A property may use the budget as long as every property after it keeps half a fair
-          // share (budget / properties / 2); time one leaves unused goes to the ones after it.
-          const after = toGenerate.length - toGenerate.indexOf(listed) - 1;
-          const propertyDeadline = deadline && dataBudgetMs ? Math.max(Date.now() + 1, deadline - (after * dataBudgetMs) / (2 * toGenerate.length)) : undefined;
-          const r = await runDataProperty(env, property, { seed, runs, oracle, path: options.path, lanes: { first: lanes.first, total: lanes.total }, deadline: propertyDeadline, onCase: (id) => bar.tick(id) });
-          const gated = applyBaseline([options.path || r.note?.startsWith('time budget') ? r : applyCoverageGate(r)], baseline ?? { findings: [] })[0];
-          results.push(gated);
-          if (gated.status === 'failed' && gated.failure) save(gated, env);
         }
       } finally {
         bar.stop();
       }
+      for (const listed of properties) {
+        const settledResult = settled.get(listed.id);
+        if (settledResult) {
+          results.push(settledResult);
+          continue;
+        }
+        if (notRun.includes(listed.id)) continue;
+        const pass = generated.get(listed.id);
+        const r = pass && !options.path ? { ...pass, planned: plannedRuns(runs, lanes) } : pass;
+        if (!r) {
+          results.push(notReached(listed, 'data', seed, interrupted() ? 'interrupted' : 'time budget', plannedRuns(runs, lanes)));
+          continue;
+        }
+        const gated = applyBaseline([budgetVerdict(options.path || (r.stopped && r.cases < minCases) ? r : applyCoverageGate(r), minCases)], baseline ?? { findings: [] })[0];
+        results.push(gated);
+        if (gated.status === 'failed' && gated.failure) save(gated, env);
+      }
       if (baseline) baselineChecks = await checkBaseline(env.workers[0], oracle, baseline, results);
       // Catalog properties (grants of every function and table): one pass, on the first shard.
-      if (!options.path && shard.index === 1 && !maxFailuresReached()) {
+      if (!options.path && shard.index === 1 && !interrupted() && !maxFailuresReached()) {
         for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id) && !excluded(c.id))) {
           const r = await runCatalogProperty(env, property, { seed, settings: oracle.settings });
           results.push({ ...r, id: `${r.id}:catalog` });
@@ -287,8 +349,11 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     }
   }
 
-  if (ssoIds.length && maxFailuresReached()) notRun.push(...ssoIds);
+  if (ssoIds.length && interrupted()) {
+    for (const id of ssoIds) results.push(notReached({ id, title: id }, 'sso', seed, 'interrupted'));
+  } else if (ssoIds.length && maxFailuresReached()) notRun.push(...ssoIds);
   else if (ssoIds.length) {
+    watchInterrupt();
     const ssoRuns = options.ssoRuns ?? profile.ssoRuns;
     const stillFailing = new Set<string>();
     for (const { file, record } of savedSso) {
@@ -313,6 +378,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
 
   chatter('');
   chatter(summaryTable(results));
+  if (results.some((r) => r.area === 'data')) for (const line of COUNTS_LEGEND) chatter(line);
   printFailures(results, savedFor, out, colors);
   printFindings(results, savedFor, baselineChecks, out);
   if (notRun.length) out(`\nstopped after ${options.maxFailures} failing propert${options.maxFailures === 1 ? 'y' : 'ies'} (--max-failures): not run ${notRun.join(', ')}`);
@@ -341,15 +407,21 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     migrationsDigest: digest,
     startedAt,
     timeBudgetMs: timeBudgetMs ?? null,
+    interrupted: interruptedBy ?? null,
   });
   const files = writeReports(reportDir, summary, { formats: options.report, migrations });
+  stopWatching();
   if (options.report?.includes('matrix') || options.verbose) chatter(`\naccess matrix (who can do what, judged by the model):\n\n${matrixMarkdown(accessMatrix(summary.properties))}`);
-  const budgetHit = results.filter((r) => r.note?.startsWith('time budget'));
-  if (budgetHit.length) chatter(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}`).join(', ')})`);
+  const budgetHit = results.filter((r) => r.stopped === 'time budget');
+  if (budgetHit.length) chatter(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}${r.planned !== undefined ? `/${r.planned}` : ''}`).join(', ')})`);
+  if (interruptedBy) out(`\ninterrupted by ${interruptedBy}: the reports cover what completed before it`);
   chatter(`\nreports: ${reportFileList(files).join(', ')}`);
+  const count = (...statuses: PropertyResult['status'][]) => results.filter((r) => statuses.includes(r.status)).length;
   // With --update-baseline every finding of this run is now accepted.
-  const failed = results.filter((r) => r.status === 'error' || (r.status === 'failed' && !(options.updateBaseline && r.findings?.length)));
-  const na = results.filter((r) => r.status === 'not-applicable');
+  const failed = results.filter((r) => r.status === 'error' || (r.status === 'failed' && !(options.updateBaseline && r.findings?.length))).length;
+  const partial = count('partial');
+  const unreached = count('not-reached');
+  const na = count('not-applicable');
   const half = (area: 'data' | 'sso') => {
     const own = results.filter((r) => r.area === area);
     const bad = own.filter((r) => r.status === 'failed' || r.status === 'error').length;
@@ -357,10 +429,11 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   };
   const halves = [half('data'), half('sso')].filter(Boolean);
   if (halves.length > 1) chatter(`\n${halves.join(' · ')}`);
-  const verdict = `${results.length - failed.length - na.length} passed, ${failed.length} failed${na.length ? `, ${na.length} not applicable` : ''}${notRun.length ? `, ${notRun.length} not run` : ''} (seed ${seed})`;
-  out(`\n${failed.length ? colors.red(verdict) : colors.green(verdict)}`);
+  const verdict = `${results.length - failed - partial - unreached - na} passed, ${failed} failed${partial ? `, ${partial} partial` : ''}${unreached ? `, ${unreached} not reached` : ''}${na ? `, ${na} not applicable` : ''}${notRun.length ? `, ${notRun.length} not run` : ''} (seed ${seed})${interruptedBy ? ` - interrupted by ${interruptedBy}` : ''}`;
+  out(`\n${failed ? colors.red(verdict) : colors.green(verdict)}`);
   if (options.json) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  return failed.length ? 1 : 0;
+  if (interruptedBy) return INTERRUPTED_EXIT_CODE;
+  return failed || (options.failOnPartial && partial + unreached) ? 1 : 0;
 }
 
 export function registerFuzzCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
@@ -368,6 +441,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
   program
     .command('fuzz', { isDefault: true })
     .description('run the properties (data layer R01…R20; SSO S01… with --sso) against a migrations folder on a scratch database')
+    .addHelpText('after', `\nThe table of results:\n${COUNTS_LEGEND.map((l) => `  ${l}`).join('\n')}\nStatus: PASS, FAIL, ERROR (a harness error, no verdict), N/A (the target lacks the rule's tables),\n  PARTIAL (cut short below --min-cases), NOT REACHED (never started).\nExit: 0 every property holds, 1 one failed, 2 bad input or environment, 130 interrupted.`)
     .option('--profile <name>', `pr (default: ${p.pr.description}) or nightly (${p.nightly.description})`, profileValue)
     .option('--seed <n>', 'seed for generation (default: a fresh one, printed)', seedValue)
     .option('--runs <n>', `cases per property (pr ${p.pr.runs}, nightly ${p.nightly.runs})`, positiveInt('--runs'))
@@ -390,6 +464,8 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--no-replay', 'do not replay the saved failures first')
     .option('--baseline <file>', 'accepted findings by signature (JSON, each with a reason): the run fails only on others and reports entries that are FIXED')
     .option('--update-baseline', 'with --baseline: write the file from this run (new findings added, FIXED entries removed)')
+    .option('--min-cases <n>', `cases a property needs for a verdict when the budget cuts it short (pr ${p.pr.minCases}, nightly ${p.nightly.minCases}); below it: PARTIAL`, positiveInt('--min-cases'))
+    .option('--fail-on-partial', 'exit 1 when a property is PARTIAL or NOT REACHED (the budget or an interrupt cut it short)')
     .option('--exclude <ids>', 'comma-separated property ids to leave out, e.g. R07,S10', propertyIdList('--exclude'))
     .option('--max-failures <n>', 'stop after n failing properties (the rest are named as not run)', positiveInt('--max-failures'))
     .option('--report <formats>', `reports to write: ${REPORT_FORMATS.join(',')} (default ${DEFAULT_REPORT_FORMATS.join(',')}; matrix also prints the access matrix)`, reportFormats)

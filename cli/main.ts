@@ -3,7 +3,7 @@
  * 2 bad input or a broken environment (a clear message, never a stack trace).
  */
 import { Command, CommanderError } from 'commander';
-import { stopAll } from '../engine/db/cleanup.ts';
+import { installSignalHandlers, stopAll } from '../engine/db/cleanup.ts';
 import { isUserFacingError } from '../engine/errors.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { registerDiffCommand } from './diff-command.ts';
@@ -12,12 +12,15 @@ import { registerMergeReportsCommand } from './merge-reports-command.ts';
 import { registerMutantsCommand } from './mutants-command.ts';
 import { registerReplayCommand } from './replay-command.ts';
 import { registerInitCommand } from './init-command.ts';
+import { POLICYFUZZ_VERSION } from './paths.ts';
 import { registerSsoCommands } from './sso-command.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** `pack`: the rules to run, handed in by whoever starts the CLI (bin/ passes the reference pack). */
 export async function main(argv: string[], options: { pack: Pack | PackSource }): Promise<number> {
+  // Before anything starts: a signal during a server's start-up must stop what has started.
+  installSignalHandlers();
   const pack = 'load' in options.pack ? options.pack : packSource(options.pack);
   let exitCode: number = EXIT.ok;
   const run = async (action: () => Promise<number>) => {
@@ -25,6 +28,7 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
   };
   const program = new Command('policyfuzz')
     .description('property-based security tests for Supabase-style row-level security and SSO')
+    .version(POLICYFUZZ_VERSION, '-V, --version', 'print the policyfuzz version')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerFuzzCommand(program, run, pack);

@@ -11,15 +11,19 @@ import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS, reportFileList, writeReports, type ReportFormat } from '../engine/report/write.ts';
 import { reportFormats } from './options.ts';
 import { UsageError } from '../engine/errors.ts';
+import { assertWritableFolder } from './writable-folder.ts';
 
 export interface MergeOptions {
   out: string;
   /** Report files to write (default json, junit, html). */
   report?: ReportFormat[];
+  /** Merge even when some shards are missing (the totals then cover only those given). */
+  allowPartial?: boolean;
 }
 
 export async function mergeReports(inputs: string[], options: MergeOptions, out: (line: string) => void = console.log): Promise<number> {
   if (inputs.length === 0) throw new UsageError('merge-reports needs the summary.json files (or report folders) of the shards');
+  assertWritableFolder(options.out, '--out');
   const summaries = inputs.map(loadSummary);
   const seeds = new Set(summaries.map((s) => s.seed));
   if (seeds.size > 1) out(`warning: the shards ran with different seeds (${[...seeds].join(', ')}); merging anyway`);
@@ -27,18 +31,27 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   const dup = shards.find((s, i) => shards.some((t, j) => j < i && t.index === s.index && t.count === s.count));
   if (dup) throw new UsageError(`shard ${dup.index}/${dup.count} appears twice among the inputs`);
   const counts = new Set(shards.map((s) => s.count));
-  if (counts.size === 1 && shards.length < [...counts][0]) out(`warning: ${shards.length} of ${[...counts][0]} shards given`);
+  if (counts.size > 1) throw new UsageError(`the inputs come from runs split differently (${[...new Set(shards.map((s) => `${s.index}/${s.count}`))].join(', ')}): merge the shards of one run`);
+  const [count] = counts;
+  if (shards.length < count) {
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !shards.some((s) => s.index === i));
+    const message = `${shards.length} of ${count} shards given (missing ${missing.map((i) => `${i}/${count}`).join(', ')})`;
+    if (!options.allowPartial) throw new UsageError(`${message}: the merged totals would not be the run's. Give every shard, or pass --allow-partial`);
+    out(`warning: ${message}; merging anyway (--allow-partial)`);
+  }
   const merged = mergeSummaries(summaries);
   // SARIF locates failures in the migrations the shards ran on, when that folder is here.
   const migrations = options.report?.includes('sarif') && merged.migrations && existsSync(merged.migrations) ? loadMigrationFolder(merged.migrations) : undefined;
   const files = writeReports(options.out, merged, { formats: options.report, migrations });
   out(
     summaryTable(
-      merged.properties.map((p) => ({ ...p, note: p.note ?? undefined, failure: undefined })),
+      merged.properties.map((p) => ({ ...p, note: p.note ?? undefined, planned: p.planned ?? undefined, failure: undefined })),
     ),
   );
   out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${reportFileList(files).join(', ')}`);
-  out(`\n${merged.totals.passed} passed, ${merged.totals.failed} failed (seed ${merged.seed})`);
+  const t = merged.totals;
+  if (merged.interrupted) out(`\na shard was interrupted by ${merged.interrupted}: the totals cover what completed`);
+  out(`\n${t.passed} passed, ${t.failed} failed${t.partial ? `, ${t.partial} partial` : ''}${t.notReached ? `, ${t.notReached} not reached` : ''} (seed ${merged.seed})`);
   return merged.totals.failed ? 1 : 0;
 }
 
@@ -48,5 +61,6 @@ export function registerMergeReportsCommand(program: Command, run: (action: () =
     .description('combine the summary.json of several shards into one summary.json, junit.xml and report.html')
     .option('--out <dir>', 'folder for the merged reports', DEFAULT_REPORT_DIR)
     .option('--report <formats>', `reports to write: ${REPORT_FORMATS.join(',')} (default ${DEFAULT_REPORT_FORMATS.join(',')})`, reportFormats)
+    .option('--allow-partial', 'merge even when some shards are missing (otherwise exit 2)')
     .action((inputs: string[], opts: MergeOptions) => run(() => mergeReports(inputs, opts)));
 }

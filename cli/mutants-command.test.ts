@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, inject, it } from 'vitest';
 import { runCli } from '../testing/run-cli.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 
 it('policyfuzz mutants prints the kill matrix, the time to kill and the survivors; exit 1 when one survives', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-mutants-'));
+  const dir = tempDir('mutants');
   writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
   writeFileSync(path.join(dir, 'b-harmless.sql'), '-- mutant: harmless\n-- rules: R02\n-- bug: changes nothing, so nothing can kill it\nselect 1;\n');
   const r = await runCli('mutants', '--dir', dir, '--runs', '100', '--database-url', inject('databaseUrl'));

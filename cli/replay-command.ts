@@ -7,14 +7,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadMigrationFolder } from '../engine/db/migrations.ts';
+import { resolveTarget } from '../engine/config/target.ts';
 import { openEnvironment } from '../engine/runner/environment.ts';
 import { actualOutcomeOf, describeOutcome } from '../engine/failures/describe.ts';
 import { CLEAN_REPLAYS_FOR_FIXED, replayDataCaseOnce, verdictOf, type ReplayVerdict } from '../engine/failures/replay.ts';
 import { loadFailure } from '../engine/failures/store.ts';
-import { oracleOf, type Pack, type PackSource } from '../engine/pack.ts';
+import { UsageError } from '../engine/errors.ts';
+import type { Pack, PackSource } from '../engine/pack.ts';
 import { positiveInt } from './options.ts';
-import { runSsoAgainstEmulator } from './sso-integration.ts';
+import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 
 export interface ReplayOptions {
   migrations?: string;
@@ -25,18 +26,25 @@ export interface ReplayOptions {
 
 export async function replay(file: string, options: ReplayOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
   const record = loadFailure(file);
+  const known = record.area === 'data' ? options.pack.properties.map((p) => p.id) : await ssoPropertyIds();
+  if (!known.includes(record.property)) {
+    throw new UsageError(`${file} names property ${JSON.stringify(record.property)}, which is not a${record.area === 'data' ? ' data-layer' : 'n SSO'} property (known: ${known.join(', ')}); was the file edited?`);
+  }
   const times = options.times ?? CLEAN_REPLAYS_FOR_FIXED;
   const outcomes: Array<string | undefined> = [];
   if (record.area === 'data') {
-    const folder = options.migrations ?? (record.migrations && existsSync(record.migrations) ? record.migrations : path.relative(process.cwd(), options.pack.migrations ?? '.') || options.pack.migrations || '.');
-    out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (found with seed ${record.seed}, path ${record.path}), migrations ${folder}`);
-    const env = await openEnvironment({ databaseUrl: options.databaseUrl, migrations: loadMigrationFolder(folder), workers: 1, log: out });
+    // The target it was found on: its config (settings, folders, fixtures) when it had one.
+    const config = !options.migrations && record.target?.config && existsSync(record.target.config) ? record.target.config : undefined;
+    const folder = options.migrations ?? (record.migrations && existsSync(record.migrations) ? record.migrations : record.target?.migrations && existsSync(record.target.migrations) ? record.target.migrations : path.relative(process.cwd(), options.pack.migrations ?? '.') || options.pack.migrations || '.');
+    const target = await resolveTarget(options.pack, { config, migrations: folder, explicitMigrations: true });
+    out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (found with seed ${record.seed}, path ${record.path}), ${config ? `config ${config}` : `migrations ${folder}`}`);
+    const env = await openEnvironment({ databaseUrl: options.databaseUrl, migrations: target.migrations, workers: 1, log: out, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
     try {
       if (record.migrationsDigest && record.migrationsDigest !== env.template.digest) {
         out(`note: the migrations changed since this failure was saved (digest ${record.migrationsDigest} then, ${env.template.digest} now); replaying anyway`);
       }
       for (let i = 0; i < times; i++) {
-        const m = await replayDataCaseOnce(env.workers[0], record, oracleOf(options.pack));
+        const m = await replayDataCaseOnce(env.workers[0], record, target.oracle);
         outcomes.push(m ? `step ${m.step + 1}: ${m.reason}\n    model:    ${describeOutcome(m.expected)}\n    database: ${describeOutcome(m.actual)}` : undefined);
         out(`replay ${i + 1}/${times}: ${outcomes[i] ? `fails, ${outcomes[i]}` : 'model and database agree'}`);
       }

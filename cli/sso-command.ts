@@ -90,7 +90,7 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
 
 function printResult(r: PropertyResult, io: Output): void {
   const sev = severityOf(r.id) ?? 'M';
-  const verdict = { passed: 'PASS', failed: sev === 'S' ? 'WARN' : 'FAIL', 'not-applicable': 'N/A', error: 'ERROR' }[r.status];
+  const verdict = { passed: 'PASS', failed: sev === 'S' ? 'WARN' : 'FAIL', 'not-applicable': 'N/A', error: 'ERROR', partial: 'PARTIAL', 'not-reached': 'NOT REACHED' }[r.status];
   io.out(`${r.id}  ${verdict.padEnd(5)} ${String(r.cases).padStart(4)} cases  ${String(r.durationMs).padStart(6)} ms  [${sev}] ${r.title}`);
   if (r.note) io.out(`      note: ${r.note}`);
   if (r.failure) {

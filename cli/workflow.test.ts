@@ -4,17 +4,17 @@
  * bug is removed; `--shard` + `merge-reports` give the totals of one unsharded run; the time
  * budget stops generation and says how many cases ran; reports are written.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
 import { EXAMPLE_SSO_CONFIG } from './sso-integration.ts';
 import { runCli } from '../testing/run-cli.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 
 const db = () => ['--database-url', inject('databaseUrl')];
-const tmp = (p: string) => mkdtempSync(path.join(os.tmpdir(), `pf-${p}-`));
+const tmp = (p: string) => tempDir(p);
 
 function brokenMigrations(): string {
   const dir = tmp('broken');

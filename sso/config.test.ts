@@ -1,11 +1,11 @@
 import { describe, it, expect, afterAll } from 'vitest';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSsoConfig, parseSsoConfig, SsoConfigError } from './config.ts';
 import example from './examples/sso.config.json' with { type: 'json' };
+import { tempDir } from '../testing/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'pf-sso-config-'));
+const dir = tempDir('sso-config');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('SSO config', () => {

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changedObjects, objectsInSql, touches } from './changed-since.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 describe('objects a migration touches', () => {
   it('finds tables, policies, triggers, grants, views and functions', () => {
@@ -28,7 +28,7 @@ describe('objects a migration touches', () => {
   });
 
   it('reads the files changed since a git ref, committed or not', () => {
-    const repo = mkdtempSync(path.join(os.tmpdir(), 'pf-git-'));
+    const repo = tempDir('git');
     const dir = path.join(repo, 'migrations');
     mkdirSync(dir);
     const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referencePack } from '../../packs/reference/index.ts';
 import { defaultSettings, type ModelSettings } from '../../packs/reference/model/settings.ts';
 import { loadConfig, parseConfig } from './config-file.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 describe('policyfuzz config', () => {
   it('fills defaults and resolves migration folders against the config file', () => {
@@ -29,7 +29,7 @@ describe('policyfuzz config', () => {
   });
 
   it('reports malformed JSON and missing files clearly', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-config-'));
+    const dir = tempDir('config');
     writeFileSync(path.join(dir, 'policyfuzz.config.json'), '{ "migrations": ');
     await expect(loadConfig(path.join(dir, 'policyfuzz.config.json'), referencePack)).rejects.toThrow(/is not valid JSON/);
     await expect(loadConfig(path.join(dir, 'nope.json'), referencePack)).rejects.toThrow(`config file not found: ${path.join(dir, 'nope.json')}`);

@@ -1,13 +1,21 @@
 /**
  * Whatever policyfuzz starts must stop: on normal exit, on failure, on Ctrl-C and SIGTERM.
- * Each resource registers an async stop; signals run them all once, then exit with the
- * conventional code (130 for SIGINT, 143 for SIGTERM).
+ * Each resource registers an async stop as soon as it exists (a server still starting, a
+ * scratch database), so a signal at any moment stops what has started.
+ *
+ * A signal normally runs every stop once and exits 130 (interrupted). While a run has an
+ * interrupt handler installed (onInterrupt), the first signal goes to it instead: the run stops
+ * generating, reports what completed marked interrupted, and cleans up itself; a second signal,
+ * or a handler that takes longer than INTERRUPT_GRACE_MS, stops everything at once.
  */
 type Stopper = () => Promise<void>;
-
 const stoppers = new Set<Stopper>();
 let signalsInstalled = false;
 let stopping: Promise<void> | undefined;
+
+/** The exit code of an interrupted run, whichever signal interrupted it. */
+export const INTERRUPTED_EXIT_CODE = 130;
+export const INTERRUPT_GRACE_MS = 15_000;
 
 export function onShutdown(stop: Stopper): () => void {
   installSignalHandlers();
@@ -32,16 +40,50 @@ export function stopAll(): Promise<void> {
   return stopping;
 }
 
-function installSignalHandlers(): void {
+type InterruptHandler = (signal: NodeJS.Signals) => void;
+let interruptHandler: InterruptHandler | undefined;
+let receivedSignal: NodeJS.Signals | undefined;
+
+/**
+ * While installed, the first SIGINT/SIGTERM/SIGHUP calls `handler` (which must end the run soon)
+ * instead of stopping everything. Returns the uninstaller.
+ */
+export function onInterrupt(handler: InterruptHandler): () => void {
+  installSignalHandlers();
+  interruptHandler = handler;
+  if (receivedSignal) handler(receivedSignal);
+  return () => {
+    if (interruptHandler === handler) interruptHandler = undefined;
+  };
+}
+
+/** The signal that interrupted this process, if one did. */
+export function interruptSignal(): NodeJS.Signals | undefined {
+  return receivedSignal;
+}
+
+function stopEverythingAndExit(): void {
+  void stopAll().finally(() => process.exit(INTERRUPTED_EXIT_CODE));
+}
+
+/** Installed at the start of the CLI, before any server starts; idempotent. */
+export function installSignalHandlers(): void {
   if (signalsInstalled) return;
   signalsInstalled = true;
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-    ['SIGHUP', 129],
-  ] as const) {
-    process.once(signal, () => {
-      void stopAll().finally(() => process.exit(code));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      const first = receivedSignal === undefined;
+      receivedSignal ??= signal;
+      const handler = interruptHandler;
+      if (first && handler) {
+        interruptHandler = undefined;
+        setTimeout(stopEverythingAndExit, INTERRUPT_GRACE_MS).unref();
+        handler(signal);
+        return;
+      }
+      // Nothing of ours to stop and someone else listens (the SSO emulator's own stop): theirs.
+      if (stoppers.size === 0 && process.listenerCount(signal) > 1) return;
+      stopEverythingAndExit();
     });
   }
 }

@@ -10,6 +10,8 @@ import pg from 'pg';
 import { EnvironmentError } from '../errors.ts';
 import { applyMigration, migrationsDigest, type MigrationFile } from './migrations.ts';
 import type { DatabaseServer } from './providers/server.ts';
+import { onShutdown } from './cleanup.ts';
+import { dropStaleScratchDatabases, scratchName } from './server-hygiene.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const compatRolesSql = readFileSync(path.join(here, 'supabase/roles.sql'), 'utf8');
@@ -56,11 +58,6 @@ function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-let counter = 0;
-function scratchName(role: string): string {
-  return `pf_${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}_${role}`;
-}
-
 async function ensureCompatRoles(adminUrl: string): Promise<void> {
   await withClient(adminUrl, async (c) => {
     // Roles are cluster-wide; two runs creating them at once race, so retry once on a duplicate.
@@ -77,18 +74,30 @@ async function ensureCompatRoles(adminUrl: string): Promise<void> {
   });
 }
 
+/** Stale scratch databases are looked for once per process, before its first template. */
+let staleChecked = false;
+
 export async function prepareTemplate(server: DatabaseServer, options: TemplateOptions): Promise<PreparedTemplate> {
   const name = scratchName('tpl');
   const compat = options.supabaseCompat ?? true;
   if (compat) await ensureCompatRoles(server.adminUrl);
-  await withClient(server.adminUrl, (c) => c.query(`create database ${quoteIdent(name)} template template0 encoding 'UTF8'`));
-  const url = databaseUrl(server.adminUrl, name);
   const clones: string[] = [];
+  // Registered before the database exists: a signal from here on drops whatever was created.
+  const unregister = onShutdown(() => drop());
   const drop = async () => {
+    unregister();
     await withClient(server.adminUrl, async (c) => {
       for (const db of [...clones, name]) await c.query(`drop database if exists ${quoteIdent(db)} with (force)`);
     }).catch(() => {});
   };
+  await withClient(server.adminUrl, async (c) => {
+    if (!server.ownsServer && !staleChecked) {
+      staleChecked = true;
+      await dropStaleScratchDatabases(c);
+    }
+    await c.query(`create database ${quoteIdent(name)} template template0 encoding 'UTF8'`);
+  });
+  const url = databaseUrl(server.adminUrl, name);
   try {
     await withClient(url, async (c) => {
       if (compat) {

@@ -1,14 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
+import { HOST_TAG } from './server-hygiene.ts';
 import { lineOfPosition, loadMigrationFolder, MigrationError } from './migrations.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-mig-'));
+  const dir = tempDir('mig');
   for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(dir, name), sql);
   return dir;
 }
@@ -43,7 +44,7 @@ describe('migrations folder', () => {
     expect((error as MigrationError).message).toBe(`migration ${path.join(dir, '002_bad.sql')}:3 failed: relation "public.missing_table" does not exist`);
     const client = new pg.Client({ connectionString: server.adminUrl });
     await client.connect();
-    const left = await client.query(`select datname from pg_database where datname like $1`, [`pf\\_${process.pid}\\_%`]);
+    const left = await client.query(`select datname from pg_database where datname like $1`, [`pf\\_${HOST_TAG}\\_${process.pid}\\_%`]);
     await client.end();
     expect(left.rows).toEqual([]);
   });

@@ -4,8 +4,7 @@
  * like its own transaction (settings of any name, deferred constraints, read-only mode), with
  * the request context Supabase gives (search_path, headers, JWT claims).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { loadMigrationFolder } from '../db/migrations.ts';
 import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import type { ApiResponse } from './response.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 const ALICE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BOB = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
@@ -98,7 +98,7 @@ grant execute on function passport.peek() to anon, authenticated;
 let env: Environment;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-exec-'));
+  const dir = tempDir('exec');
   writeFileSync(path.join(dir, '0001_things.sql'), SCHEMA);
   env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
 });

@@ -6,13 +6,12 @@
  */
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadMigrationFolder } from '../db/migrations.ts';
-import { BUNDLED_MUTANTS, PROJECT_ROOT } from '../../cli/paths.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS, PROJECT_ROOT } from '../../cli/paths.ts';
 import type { Environment } from '../runner/environment.ts';
 import { runDataProperty } from '../runner/run-data-property.ts';
 import { referenceEnvironment } from '../../testing/reference.ts';
@@ -23,6 +22,7 @@ import { replayDataFailure, verdictOf } from './replay.ts';
 import { reproSql } from './repro-sql.ts';
 import type { FailureRecord } from './schema.ts';
 import { failureRecordOf, listFailures, loadFailure, saveFailure } from './store.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 const run = promisify(execFile);
 const mutant = loadMigrationFolder(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants')).find((m) => m.name === 'R02-guard-trigger-dropped.sql')!;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const result = await runDataProperty(broken, R02, { seed: 3, runs: 300, oracle: referenceOracle });
   expect(result.status).toBe('failed');
   record = failureRecordOf(result, { ...context, migrationsDigest: broken.template.digest })!;
-  dir = mkdtempSync(path.join(os.tmpdir(), 'pf-failures-'));
+  dir = tempDir('failures');
 });
 afterAll(async () => {
   await Promise.all([broken?.close(), fixed?.close()]);
@@ -99,13 +99,13 @@ describe('saved failures', () => {
     expect(onFixed.stdout).not.toMatch(/^page_total/m);
   });
 
-  it('the regression test is a vitest test that runs in this repository and passes once fixed', async () => {
-    const folder = path.join(PROJECT_ROOT, '.scratch', `pf-regression-${process.pid}`);
+  /** Writes a record's regression test into a scratch folder of this repository and runs it with vitest. */
+  async function runRegression(pinned: FailureRecord): Promise<{ text: string; stdout: string }> {
+    const folder = path.join(PROJECT_ROOT, '.scratch', `pf-regression-${process.pid}-${pinned.target ? 'pinned' : 'reference'}`);
     mkdirSync(folder, { recursive: true });
     try {
-      const text = regressionTest(record, path.relative(PROJECT_ROOT, folder));
-      expect(text).toBe(regressionTest(loadFailure(path.join(dir, `${record.id}.json`)), path.relative(PROJECT_ROOT, folder)));
-      writeFileSync(path.join(folder, `${record.id}.test.ts`), text);
+      const text = regressionTest(pinned, path.relative(PROJECT_ROOT, folder));
+      writeFileSync(path.join(folder, `${pinned.id}.test.ts`), text);
       const config = path.join(folder, 'vitest.config.ts');
       writeFileSync(
         config,
@@ -114,11 +114,28 @@ describe('saved failures', () => {
       const { stdout } = await run(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--config', config], {
         cwd: PROJECT_ROOT,
         env: { ...process.env, DATABASE_URL: inject('databaseUrl'), CI: '1', NO_COLOR: '1' },
-      });
-      expect(stdout).toMatch(/1 passed/);
-      expect(readFileSync(path.join(folder, `${record.id}.test.ts`), 'utf8')).toContain('"../../engine/runner/check-case.ts"');
+      }).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
+      return { text, stdout };
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  }
+
+  it('the regression test is a vitest test that runs in this repository and passes once fixed', async () => {
+    const folder = path.relative(PROJECT_ROOT, path.join(PROJECT_ROOT, '.scratch', `pf-regression-${process.pid}-reference`));
+    expect(regressionTest(record, folder)).toBe(regressionTest(loadFailure(path.join(dir, `${record.id}.json`)), folder));
+    const { text, stdout } = await runRegression(record);
+    expect(stdout).toMatch(/1 passed/);
+    expect(text).toContain('"../../engine/runner/check-case.ts"');
+  });
+
+  it('the regression test of a failure found on a copy rebuilds that copy: it keeps failing while the bug is there', async () => {
+    const copy = tempDir('broken-copy');
+    for (const f of readdirSync(BUNDLED_MIGRATIONS)) writeFileSync(path.join(copy, f), readFileSync(path.join(BUNDLED_MIGRATIONS, f)));
+    writeFileSync(path.join(copy, '9999_mutant.sql'), mutant.sql);
+    const pinned: FailureRecord = { ...record, target: { config: null, migrations: copy } };
+    const { text, stdout } = await runRegression(pinned);
+    expect(text).toContain(JSON.stringify(copy));
+    expect(stdout).toMatch(/1 failed/);
   });
 });

@@ -1,6 +1,8 @@
 /**
- * A saved data-layer failure as a ready-to-paste vitest test that pins the case: it replays the
- * exact case on the bundled reference database and expects model and database to agree. Its
+ * A saved data-layer failure as a ready-to-paste vitest test that pins the case: it rebuilds the
+ * target the failure was found on (its config: settings, migration folders, fixtures; or its
+ * migrations folder; the bundled reference database for older records), replays the exact case
+ * there and expects model and database to agree. Its
  * imports are written for the folder it is meant to be pasted into (default
  * `packs/reference/regressions/`, relative to the repository root).
  */
@@ -21,26 +23,28 @@ export function regressionTest(record: FailureRecord, folder: string = REGRESSIO
   return `/**
  * policyfuzz regression for ${record.property} (${record.title}).
  * Found with seed ${record.seed}, path ${record.path}; policyfuzz ${record.policyfuzzVersion}; migrations digest ${record.migrationsDigest ?? '?'}.
- * Paste as ${path.posix.join(folder.split(path.sep).join('/'), `${record.id}.test.ts`)}: it replays the exact case on the reference
- * database and fails while model and database disagree on it.
+ * Paste as ${path.posix.join(folder.split(path.sep).join('/'), `${record.id}.test.ts`)}: it replays the exact case on the target it was
+ * found on (${record.target?.config ? `config ${record.target.config}` : record.target?.migrations ? `migrations ${record.target.migrations}` : 'the bundled reference database'}) and fails while model and database disagree on it.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { referenceOracle } from ${from('packs/reference/model/index.ts')};
+import type { Oracle } from ${from('engine/pack.ts')};
 import { checkCase } from ${from('engine/runner/check-case.ts')};
 import type { DataCase } from ${from('engine/runner/data-case.ts')};
 import type { Environment } from ${from('engine/runner/environment.ts')};
-import { referenceEnvironment } from ${from('testing/reference.ts')};
+import { targetEnvironment } from ${from('testing/target.ts')};
 
+const target = ${JSON.stringify(record.target ?? {})};
 const testCase: DataCase = ${JSON.stringify(testCase, null, 2)};
 
 let env: Environment;
+let oracle: Oracle;
 beforeAll(async () => {
-  env = await referenceEnvironment();
+  ({ env, oracle } = await targetEnvironment(target));
 });
 afterAll(() => env?.close());
 
 it(${JSON.stringify(title)}, async () => {
-  const verdict = await checkCase(env.workers[0].tx, testCase, referenceOracle);
+  const verdict = await checkCase(env.workers[0].tx, testCase, oracle);
   expect(verdict.mismatch?.reason).toBeUndefined();
 });
 `;

@@ -59,6 +59,12 @@ export const FailureRecordSchema = z.strictObject({
   migrationsDigest: z.string().nullable(),
   /** The migrations folder it was found on, as given on the command line. */
   migrations: z.string().nullable(),
+  /**
+   * The target it was found on, as absolute paths: its config (settings, migration folders,
+   * fixtures) or its migrations folder. Replays and regression tests rebuild exactly this.
+   * Absent (older files): the bundled reference database.
+   */
+  target: z.strictObject({ config: z.string().nullable(), migrations: z.string().nullable() }).optional(),
   foundAt: z.string(),
 });
 

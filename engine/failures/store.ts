@@ -30,6 +30,8 @@ export interface RecordContext {
   policyfuzzVersion: string;
   migrationsDigest: string | null;
   migrations: string | null;
+  /** The target as absolute paths (see FailureRecord.target). */
+  target?: { config: string | null; migrations: string | null };
 }
 
 /** The record of a failed property result (undefined when it has no counterexample to save). */
@@ -56,6 +58,7 @@ export function failureRecordOf(result: PropertyResult, context: RecordContext):
     policyfuzzVersion: context.policyfuzzVersion,
     migrationsDigest: result.area === 'data' ? context.migrationsDigest : null,
     migrations: result.area === 'data' ? context.migrations : null,
+    ...(result.area === 'data' && context.target ? { target: context.target } : {}),
     foundAt: new Date().toISOString(),
   });
 }

@@ -15,6 +15,8 @@ export interface ColumnShape {
   enumLabels?: string[];
   /** Allowed values from a CHECK (col = ANY (ARRAY[...])) or (col = '…'). */
   vocabulary?: string[];
+  /** The name of the CHECK constraint the vocabulary comes from. */
+  vocabularyConstraint?: string;
   references?: { table: string; column: string };
   unique: boolean;
 }
@@ -46,8 +48,8 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
       order by 1, 2, a.attnum`,
     [schemas],
   );
-  const constraints = await client.query<{ schema: string; table: string; type: string; columns: string[]; definition: string; ref_schema: string | null; ref_table: string | null; ref_columns: string[] | null }>(
-    `select n.nspname as schema, c.relname as table, k.contype as type,
+  const constraints = await client.query<{ schema: string; table: string; name: string; type: string; columns: string[]; definition: string; ref_schema: string | null; ref_table: string | null; ref_columns: string[] | null }>(
+    `select n.nspname as schema, c.relname as table, k.conname::text as name, k.contype as type,
             array(select a.attname::text from unnest(k.conkey) x join pg_attribute a on a.attrelid = k.conrelid and a.attnum = x) as columns,
             pg_get_constraintdef(k.oid) as definition, rn.nspname as ref_schema, rc.relname as ref_table,
             array(select a.attname::text from unnest(k.confkey) x join pg_attribute a on a.attrelid = k.confrelid and a.attnum = x) as ref_columns
@@ -69,7 +71,10 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
     if (!col) continue;
     if (k.type === 'c') {
       const vocabulary = checkVocabulary(k.definition, col.name);
-      if (vocabulary) col.vocabulary = vocabulary;
+      if (vocabulary) {
+        col.vocabulary = vocabulary;
+        col.vocabularyConstraint = k.name;
+      }
     } else if (k.type === 'f' && k.ref_table && k.ref_columns?.length === 1) {
       col.references = { table: modelTableName(k.ref_schema!, k.ref_table), column: k.ref_columns[0] };
     } else if (k.type === 'u' || k.type === 'p') {

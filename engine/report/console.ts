@@ -7,6 +7,7 @@ import type { SavedFailure } from '../failures/store.ts';
 import { apiRoleOf, describeCaller } from '../model/caller.ts';
 import { curlLine, differingStep, failureDiff, formatDiff } from './diff.ts';
 import { NO_PAINT, type Paint } from './color.ts';
+import { STATUS_LABEL } from './summary.ts';
 
 export interface Progress {
   tick(label: string): void;
@@ -40,27 +41,42 @@ export function progressBar(total: number, stream: NodeJS.WriteStream = process.
 
 type Out = (line: string) => void;
 
-const STATUS_LABEL: Record<PropertyResult['status'], string> = { passed: 'PASS', failed: 'FAIL', 'not-applicable': 'N/A', error: 'ERROR' };
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
 }
 
-export function summaryTable(results: PropertyResult[]): string {
-  const header = ['property', 'status', 'cases', 'allowed', 'filtered', 'rejected', 'errored', 'time'];
+/** The table fits a terminal of this many columns: the rule's title comes last and is shortened to fit. */
+export const TABLE_WIDTH = 100;
+
+/** What the count columns mean (the legend under the table; README and --help say the same). */
+export const COUNTS_LEGEND = [
+  'allowed, filtered, rejected, errored: requests sent, by what the model predicted for each:',
+  '  allowed   succeeded: rows read, written or returned',
+  '  filtered  succeeded, but row security left nothing visible or changed (0 rows, no error)',
+  '  rejected  refused by a grant or policy (42501) or raised by a guard or function (P0001…)',
+  '  errored   any other database error: a constraint (23…), bad input (22…), an unknown object',
+  'cases: ran/planned when the time budget or an interrupt cut a property short',
+];
+
+export function summaryTable(results: PropertyResult[], width: number = TABLE_WIDTH): string {
+  const header = ['id', 'status', 'cases', 'allowed', 'filtered', 'rejected', 'errored', 'time', 'rule'];
   const rows = results.map((r) => [
-    `${r.id} ${r.title}`,
+    r.id,
     STATUS_LABEL[r.status],
-    String(r.cases),
+    r.planned !== undefined && r.cases < r.planned && r.stopped ? `${r.cases}/${r.planned}` : String(r.cases),
     String(r.counts.allowed ?? '-'),
     String(r.counts.filtered ?? '-'),
     String(r.counts.rejected ?? '-'),
     String(r.counts.errored ?? '-'),
     `${(r.durationMs / 1000).toFixed(1)}s`,
+    r.title,
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i])).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  const widths = header.slice(0, -1).map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const titleWidth = Math.max(12, width - widths.reduce((n, w) => n + w + 2, 0));
+  const fit = (title: string) => (title.length <= titleWidth ? title : `${title.slice(0, titleWidth - 1)}…`);
+  const line = (cells: string[]) => [...cells.slice(0, -1).map((c, i) => pad(c, widths[i])), fit(cells.at(-1)!)].join('  ').trimEnd();
+  return [line(header), [...widths, Math.min(titleWidth, Math.max(4, ...rows.map((r) => r.at(-1)!.length)))].map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 /** How a failure can be replayed and where it was saved. */
@@ -107,8 +123,9 @@ export function printFailures(results: PropertyResult[], saved: Map<string, Save
         if (s.saved.pgtap) out(`  pgTAP:    ${s.saved.pgtap}  (supabase test db / pg_prove)`);
         if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into packs/reference/regressions/ as a .test.ts)`);
       }
-    } else if (r.note && r.status !== 'passed') {
-      out(`\n${r.id} ${r.status === 'error' ? 'ERROR' : r.status === 'not-applicable' ? 'N/A' : 'FAIL'}: ${r.note}`);
+    } else if (r.note && r.status !== 'passed' && r.status !== 'not-reached' && r.status !== 'partial') {
+      // PARTIAL and NOT REACHED: the table and the budget or interrupt line say it once.
+      out(`\n${r.id} ${STATUS_LABEL[r.status]}: ${r.note}`);
     }
   }
 }

@@ -27,6 +27,8 @@ const STATUS: Record<PropertySummary['status'], { label: string; cls: string }> 
   failed: { label: 'FAIL', cls: 'fail' },
   error: { label: 'ERROR', cls: 'fail' },
   'not-applicable': { label: 'N/A', cls: 'na' },
+  partial: { label: 'PARTIAL', cls: 'na' },
+  'not-reached': { label: 'NOT REACHED', cls: 'na' },
 };
 
 function coverageBar(p: PropertySummary, otherKeys: string[]): string {

@@ -49,6 +49,10 @@ function testCase(p: PropertySummary): string {
       return `    <testcase ${attrs}>${props}${p.note ? `<system-out>${xmlEscape(p.note)}</system-out>` : ''}</testcase>`;
     case 'not-applicable':
       return `    <testcase ${attrs}><skipped message="${xmlEscape(p.note ?? 'not applicable')}"/></testcase>`;
+    // Cut short (time budget, interrupt): skipped, never passed nor failed; the message says how much ran.
+    case 'partial':
+    case 'not-reached':
+      return `    <testcase ${attrs}>${props}<skipped message="${xmlEscape(`${p.status === 'partial' ? 'partial' : 'not reached'}: ${p.cases}${p.planned != null ? ` of ${p.planned}` : ''} cases${p.note ? ` (${p.note})` : ''}`)}"/></testcase>`;
     case 'error':
       return `    <testcase ${attrs}>${props}<error message="${xmlEscape(p.note ?? 'could not run')}">${xmlEscape(p.note ?? '')}</error></testcase>`;
     case 'failed': {
@@ -66,7 +70,7 @@ export function junitXml(summary: RunSummary): string {
     const n = (s: PropertySummary['status']) => list.filter((p) => p.status === s).length;
     const time = list.reduce((t, p) => t + p.durationMs, 0) / 1000;
     return [
-      `  <testsuite name="policyfuzz ${area === 'data' ? 'data layer' : 'SSO'}" tests="${list.length}" failures="${n('failed')}" errors="${n('error')}" skipped="${n('not-applicable')}" time="${time.toFixed(3)}" timestamp="${summary.startedAt.replace(/Z$/, '')}">`,
+      `  <testsuite name="policyfuzz ${area === 'data' ? 'data layer' : 'SSO'}" tests="${list.length}" failures="${n('failed')}" errors="${n('error')}" skipped="${n('not-applicable') + n('partial') + n('not-reached')}" time="${time.toFixed(3)}" timestamp="${summary.startedAt.replace(/Z$/, '')}">`,
       ...list.map(testCase),
       '  </testsuite>',
     ].join('\n');
@@ -75,7 +79,8 @@ export function junitXml(summary: RunSummary): string {
   const count = (s: PropertySummary['status']) => all.filter((p) => p.status === s).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="policyfuzz" tests="${all.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('not-applicable')}" time="${(summary.durationMs / 1000).toFixed(3)}">`,
+    ...(summary.interrupted ? [`<!-- policyfuzz: run interrupted by ${xmlEscape(summary.interrupted)}; only what completed before it is reported -->`] : []),
+    `<testsuites name="policyfuzz${summary.interrupted ? ` (interrupted by ${xmlEscape(summary.interrupted)})` : ''}" tests="${all.length}" failures="${count('failed')}" errors="${count('error')}" skipped="${count('not-applicable') + count('partial') + count('not-reached')}" time="${(summary.durationMs / 1000).toFixed(3)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -3,14 +3,14 @@
  * command, and the HTML report renders in a real headless Chromium (Debian's), self-contained,
  * with the failure visible and model and database side by side.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlReport } from './html.ts';
 import { junitXml } from './junit.ts';
 import { mergeSummaries, runSummary, type PropertySummary, type RunSummary } from './summary.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 const CHROMIUM = process.env.POLICYFUZZ_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -73,7 +73,7 @@ afterAll(() => browser?.close());
 
 describe('reports in a real browser', () => {
   it('the HTML report renders self-contained, with coverage bars and the failure side by side', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-html-'));
+    const dir = tempDir('html');
     const file = path.join(dir, 'report.html');
     writeFileSync(file, htmlReport(summary([failing, passing, sso])));
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

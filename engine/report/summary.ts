@@ -36,8 +36,10 @@ export const PropertySummarySchema = z.object({
   id: z.string(),
   title: z.string(),
   area: z.enum(['data', 'sso']),
-  status: z.enum(['passed', 'failed', 'not-applicable', 'error']),
+  status: z.enum(['passed', 'failed', 'not-applicable', 'error', 'partial', 'not-reached']),
   cases: z.number().int().min(0),
+  /** Cases it was to run: with `cases`, how much of the property ran (null: not known, e.g. catalog checks). */
+  planned: z.number().int().min(0).nullable().optional(),
   counts: z.record(z.string(), z.number()),
   /** Data layer: steps per access-matrix cell (`target|command|caller|outcome`). */
   access: z.record(z.string(), z.number()).optional(),
@@ -70,10 +72,15 @@ export const RunSummarySchema = z.object({
   startedAt: z.string(),
   durationMs: z.number().min(0),
   timeBudgetMs: z.number().nullable(),
+  /** The signal that interrupted the run (SIGINT, SIGTERM…): the report covers what completed before it. */
+  interrupted: z.string().nullable().optional(),
   totals: z.object({
     properties: z.number().int(),
     passed: z.number().int(),
     failed: z.number().int(),
+    /** Cut short below their minimum cases (partial) or not started (not reached): neither passed nor failed. */
+    partial: z.number().int().optional(),
+    notReached: z.number().int().optional(),
     cases: z.number().int(),
     counts: z.record(z.string(), z.number()),
   }),
@@ -86,6 +93,16 @@ export type FailureSummary = z.infer<typeof FailureSummarySchema>;
 export type PropertySummary = z.infer<typeof PropertySummarySchema>;
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
+/** How a status reads in the console, JUnit and HTML reports. */
+export const STATUS_LABEL: Record<PropertySummary['status'], string> = {
+  passed: 'PASS',
+  failed: 'FAIL',
+  'not-applicable': 'N/A',
+  error: 'ERROR',
+  partial: 'PARTIAL',
+  'not-reached': 'NOT REACHED',
+};
+
 /** A property "failed" for the exit code and the final line when it failed or could not run. */
 export function isFailing(status: PropertySummary['status']): boolean {
   return status === 'failed' || status === 'error';
@@ -95,7 +112,9 @@ export function totalsOf(properties: PropertySummary[]): RunSummary['totals'] {
   const counts: Record<string, number> = {};
   for (const p of properties) for (const [k, v] of Object.entries(p.counts)) counts[k] = (counts[k] ?? 0) + v;
   const failed = properties.filter((p) => isFailing(p.status)).length;
-  return { properties: properties.length, passed: properties.length - failed, failed, cases: properties.reduce((n, p) => n + p.cases, 0), counts };
+  const partial = properties.filter((p) => p.status === 'partial').length;
+  const notReached = properties.filter((p) => p.status === 'not-reached').length;
+  return { properties: properties.length, passed: properties.length - failed - partial - notReached, failed, partial, notReached, cases: properties.reduce((n, p) => n + p.cases, 0), counts };
 }
 
 export interface SummaryContext {
@@ -107,6 +126,8 @@ export interface SummaryContext {
   migrationsDigest: string | null;
   startedAt: Date;
   timeBudgetMs: number | null;
+  /** The signal that interrupted the run, if one did. */
+  interrupted?: string | null;
 }
 
 export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary, 'seed' | 'path' | 'message' | 'step' | 'case' | 'expected' | 'actual'>): PropertySummary {
@@ -118,6 +139,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     area: r.area,
     status: r.status,
     cases: r.cases,
+    planned: r.planned ?? null,
     counts: { ...r.counts },
     ...(r.access ? { access: { ...r.access } } : {}),
     durationMs: r.durationMs,
@@ -158,6 +180,7 @@ export function runSummary(properties: PropertySummary[], ctx: SummaryContext): 
     startedAt: ctx.startedAt.toISOString(),
     durationMs: Date.now() - ctx.startedAt.getTime(),
     timeBudgetMs: ctx.timeBudgetMs,
+    interrupted: ctx.interrupted ?? null,
     totals: totalsOf(properties),
     properties,
     matrix: accessMatrix(properties),
@@ -185,7 +208,7 @@ export function loadSummary(fileOrDir: string): RunSummary {
   return parsed.data;
 }
 
-const STATUS_RANK: Record<PropertySummary['status'], number> = { failed: 3, error: 2, passed: 1, 'not-applicable': 0 };
+const STATUS_RANK: Record<PropertySummary['status'], number> = { failed: 5, error: 4, partial: 3, 'not-reached': 2, passed: 1, 'not-applicable': 0 };
 
 /**
  * Combines the summaries of the shards of one run: per property, cases, counts and time add up,
@@ -202,6 +225,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
         continue;
       }
       seen.cases += p.cases;
+      if (seen.planned != null || p.planned != null) seen.planned = (seen.planned ?? 0) + (p.planned ?? 0);
       seen.durationMs += p.durationMs;
       for (const [k, v] of Object.entries(p.counts)) seen.counts[k] = (seen.counts[k] ?? 0) + v;
       if (p.access) {
@@ -228,6 +252,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     startedAt: new Date(started).toISOString(),
     durationMs: Math.max(...summaries.map((s) => s.durationMs)),
     timeBudgetMs: summaries[0].timeBudgetMs,
+    interrupted: summaries.find((s) => s.interrupted)?.interrupted ?? null,
     totals: totalsOf(properties),
     properties,
     matrix: accessMatrix(properties),

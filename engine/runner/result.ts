@@ -2,7 +2,11 @@
  * The one shape every property run reports, data-layer (R01…R20) and SSO (S01…) alike.
  * Reporters (console, JSON, JUnit, HTML) and the CLI's exit code read only this.
  */
-export type PropertyStatus = 'passed' | 'failed' | 'not-applicable' | 'error';
+/**
+ * `partial`: cut short (time budget or interrupt) below the minimum cases a verdict needs;
+ * `not-reached`: not a single case ran. Neither is a pass, and neither is a failure.
+ */
+export type PropertyStatus = 'passed' | 'failed' | 'not-applicable' | 'error' | 'partial' | 'not-reached';
 
 export interface PropertyFailure {
   /** fast-check seed and path: `--seed <seed> --path <path>` replays the shrunk case. */
@@ -51,4 +55,8 @@ export interface PropertyResult {
   firstFailureMs?: number;
   /** Why a property did not run (not-applicable) or could not run (error). */
   note?: string;
+  /** Cases it was to run (the profile's or --runs); `cases` below it means it was cut short. */
+  planned?: number;
+  /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
+  stopped?: 'time budget' | 'interrupted';
 }

@@ -34,6 +34,13 @@ export interface DataRunOptions {
   onCase?: (propertyId: string) => void;
   /** Stop searching at the first disagreement (a mutant is killed by one); by default the whole budget runs. */
   stopAtFirst?: boolean;
+  /** True once the run is interrupted (a signal): stop generating, keep what completed. */
+  stop?: () => boolean;
+  /**
+   * The first `skipFirst` runs (split over the lanes as `runs` are) were checked by an earlier
+   * pass with the same seed: the same cases, so they are not sent again (a budget's first pass).
+   */
+  skipFirst?: number;
 }
 
 /** A disagreement at one step of a case (defined beside checkCase, which raises it too). */
@@ -68,7 +75,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const lanes = options.path ? { first: 0, total: 1 } : (options.lanes ?? { first: 0, total: workers.length });
   const share = Math.ceil(options.runs / lanes.total);
   const runsOfLane = (lane: number) => (options.path ? 1 : Math.max(0, Math.min(share, options.runs - share * lane)));
+  const skipShare = Math.ceil((options.skipFirst ?? 0) / lanes.total);
+  const skipOfLane = (lane: number) => (options.path ? 0 : Math.max(0, Math.min(skipShare, (options.skipFirst ?? 0) - skipShare * lane)));
   const pastDeadline = () => options.deadline !== undefined && Date.now() >= options.deadline;
+  const stopping = () => options.stop?.() === true || pastDeadline();
   const sightings: Sighting[] = [];
   const done = () => options.stopAtFirst === true && sightings.length > 0;
 
@@ -78,44 +88,42 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
       if (runsOfLane(lane) === 0) return undefined;
-      // A case interrupted by the time budget keeps running in the background: wait for it, so
-      // the worker's connection is idle before anything else uses it.
-      let inFlight: Promise<unknown> = Promise.resolve();
       let index = 0;
+      const skip = skipOfLane(lane);
       const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
         const runIndex = index++;
-        if (pastDeadline() || done()) return;
-        const run = checkCase(worker.tx, testCase, options.oracle);
-        inFlight = run.catch(() => {});
-        const verdict = await run;
-        if (!pastDeadline()) {
-          for (const c of verdict.classes) counts[c]++;
-          for (const k of verdict.cells) access[k] = (access[k] ?? 0) + 1;
-          checked++;
-          options.onCase?.(property.id);
-        }
+        // Checked by an earlier pass with the same seed (a budget's first pass): not sent again.
+        if (runIndex < skip) return;
+        // Out of time or interrupted: end fast-check's run here (an interruption, not a failure);
+        // the case in flight, if any, has completed.
+        if (stopping()) throw new fc.PreconditionFailure(true);
+        if (done()) return;
+        const verdict = await checkCase(worker.tx, testCase, options.oracle);
+        for (const c of verdict.classes) counts[c]++;
+        for (const k of verdict.cells) access[k] = (access[k] ?? 0) + 1;
+        checked++;
+        options.onCase?.(property.id);
         if (!verdict.mismatch) return;
         firstFailureAt ??= Date.now();
         if (options.path) throw new CaseMismatch(verdict.mismatch);
         sightings.push({ lane, index: runIndex, signature: signatureOf(property.id, verdict.mismatch), testCase: plainCase(testCase), mismatch: verdict.mismatch });
       });
-      const remaining = options.deadline ? Math.max(1, options.deadline - Date.now()) : undefined;
-      const details = await fc.check(predicate, {
+      return fc.check(predicate, {
         seed: options.seed + lane,
         numRuns: runsOfLane(lane),
         // A replayed path is the case it names: shrinking on from there could leave its signature.
         ...(options.path ? { path: options.path, endOnFailure: true } : {}),
-        ...(remaining ? { interruptAfterTimeLimit: remaining, markInterruptAsFailure: false } : {}),
       });
-      await inFlight;
-      return details;
     }),
   ).then((list) => list.filter((d) => d !== undefined));
 
-  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, access, seed: options.seed };
+  const stopped = details.some((d) => d.interrupted) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
+  const planned = options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0);
+  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, access, seed: options.seed, planned, ...(stopped ? { stopped } : {}) };
   const timing = () => ({ durationMs: Date.now() - started, ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
-  // Only a harness error (or a replayed path's disagreement) fails fast-check's run now.
-  const failed = details.find((d) => d.failed);
+  // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
+  // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.
+  const failed = details.find((d) => d.failed && d.counterexample !== null);
   if (failed) {
     const error = failed.errorInstance;
     if (error instanceof FixtureError) return { ...base, ...timing(), status: 'error', note: `harness error: ${error.message} (row ${JSON.stringify(error.row)})` };
@@ -124,7 +132,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     const finding = findingOf(property.id, failed.seed, failed.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch);
     return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
   }
-  if (!sightings.length) return { ...base, ...timing(), status: 'passed', ...(details.some((d) => d.interrupted) ? { note: `time budget reached after ${checked} cases` } : {}) };
+  if (!sightings.length) return { ...base, ...timing(), status: 'passed', ...(stopped ? { note: `${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${checked} cases` } : {}) };
 
   // One representative per signature: the earliest (by lane, then run index), so the same seed gives the same set.
   sightings.sort((a, b) => a.lane - b.lane || a.index - b.index);

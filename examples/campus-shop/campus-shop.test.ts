@@ -10,8 +10,7 @@
  * R05 and R08 are not applicable; the run exits 1.
  */
 import { referencePack } from '../../packs/reference/index.ts';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import type { DatabaseServer } from '../../engine/db/providers/server.ts';
 import type { RunSummary } from '../../engine/report/summary.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { dataProperties } from '../../packs/reference/properties.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CONFIG = path.join(HERE, 'policyfuzz.config.json');
@@ -36,7 +36,7 @@ let tmp: string;
 
 beforeAll(async () => {
   server = await sharedServer();
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'pf-campus-shop-'));
+  tmp = tempDir('campus-shop');
 });
 afterAll(async () => {
   await server?.stop();

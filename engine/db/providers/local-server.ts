@@ -12,11 +12,45 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { EnvironmentError } from '../../errors.ts';
+import { onShutdown } from '../cleanup.ts';
 import { findPostgresBinaries, type PostgresBinaries } from './local-binaries.ts';
 import { unprivilegedUserIfRoot, type RunAs } from './unprivileged-user.ts';
 import type { DatabaseServer } from './server.ts';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+
+/**
+ * What a start-up has made so far, stopped by a signal that arrives before the server is ready:
+ * the commands it runs (cp, initdb), the folders it fills, the server process.
+ */
+class StartUp {
+  readonly commands = new Set<ChildProcess>();
+  readonly folders = new Set<string>();
+  server?: ChildProcess;
+  private readonly unregister = onShutdown(() => this.undo());
+
+  async run(file: string, args: string[], options: Parameters<typeof execFileAsync>[2] = {}): Promise<void> {
+    const running = execFileAsync(file, args, options);
+    this.commands.add(running.child);
+    try {
+      await running;
+    } finally {
+      this.commands.delete(running.child);
+    }
+  }
+
+  async undo(): Promise<void> {
+    this.unregister();
+    for (const c of this.commands) c.kill('SIGKILL');
+    if (this.server) await stopChild(this.server);
+    for (const f of this.folders) rmSync(f, { recursive: true, force: true });
+  }
+
+  /** The server is up: from now on its own stop() owns it. */
+  done(): void {
+    this.unregister();
+  }
+}
 
 export const LOCAL_SERVER_ROOT = path.join(os.tmpdir(), 'policyfuzz');
 const RUN_PREFIX = 'run-';
@@ -33,49 +67,50 @@ export async function startLocalServer(): Promise<DatabaseServer> {
   mkdirSync(LOCAL_SERVER_ROOT, { recursive: true, mode: 0o755 });
   chmodSync(LOCAL_SERVER_ROOT, 0o755);
   cleanLeftoverRuns();
-
-  const binDir = await binariesReadableBy(binaries, runAs);
-  const pristine = await pristineCluster(binDir, binaries, runAs);
-
+  const startUp = new StartUp();
   const runDir = path.join(LOCAL_SERVER_ROOT, `${RUN_PREFIX}${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
-  mkdirSync(runDir, { mode: 0o755 });
-  writeFileSync(path.join(runDir, 'owner.json'), JSON.stringify({ pid: process.pid, started: new Date().toISOString() }));
-  const dataDir = path.join(runDir, 'data');
-  const sockDir = path.join(runDir, 'sock');
-  await run('cp', ['-a', pristine, dataDir]);
-  mkdirSync(sockDir);
-  if (runAs) chownSync(sockDir, runAs.uid, runAs.gid);
-
-  const port = await freePort();
-  const logPath = path.join(runDir, 'postgres.log');
-  const logFd = openSync(logPath, 'a');
-  if (runAs) chownSync(logPath, runAs.uid, runAs.gid);
-  const child = spawn(
-    path.join(binDir, 'postgres'),
-    [
-      '-D', dataDir,
-      '-p', String(port),
-      '-k', sockDir,
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'fsync=off',
-      '-c', 'synchronous_commit=off',
-      '-c', 'full_page_writes=off',
-      '-c', 'max_connections=100',
-      '-c', 'shared_buffers=128MB',
-      '-c', 'max_locks_per_transaction=256',
-    ],
-    { stdio: ['ignore', logFd, logFd], ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) },
-  );
-  closeSync(logFd);
-  const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+  startUp.folders.add(runDir);
+  let child: ChildProcess;
+  let port: number;
   try {
-    await waitUntilReady(url, child, logPath);
+    const binDir = await binariesReadableBy(binaries, runAs, startUp);
+    const pristine = await pristineCluster(binDir, binaries, runAs, startUp);
+    mkdirSync(runDir, { mode: 0o755 });
+    writeFileSync(path.join(runDir, 'owner.json'), JSON.stringify({ pid: process.pid, started: new Date().toISOString() }));
+    const dataDir = path.join(runDir, 'data');
+    const sockDir = path.join(runDir, 'sock');
+    await startUp.run('cp', ['-a', pristine, dataDir]);
+    mkdirSync(sockDir);
+    if (runAs) chownSync(sockDir, runAs.uid, runAs.gid);
+    port = await freePort();
+    const logPath = path.join(runDir, 'postgres.log');
+    const logFd = openSync(logPath, 'a');
+    if (runAs) chownSync(logPath, runAs.uid, runAs.gid);
+    child = spawn(
+      path.join(binDir, 'postgres'),
+      [
+        '-D', dataDir,
+        '-p', String(port),
+        '-k', sockDir,
+        '-c', 'listen_addresses=127.0.0.1',
+        '-c', 'fsync=off',
+        '-c', 'synchronous_commit=off',
+        '-c', 'full_page_writes=off',
+        '-c', 'max_connections=100',
+        '-c', 'shared_buffers=128MB',
+        '-c', 'max_locks_per_transaction=256',
+      ],
+      { stdio: ['ignore', logFd, logFd], ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) },
+    );
+    startUp.server = child;
+    closeSync(logFd);
+    await waitUntilReady(`postgresql://postgres@127.0.0.1:${port}/postgres`, child, logPath);
   } catch (e) {
-    await stopChild(child);
-    rmSync(runDir, { recursive: true, force: true });
+    await startUp.undo();
     throw e;
   }
-
+  startUp.done();
+  const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   let stopped = false;
   return {
     kind: 'local',
@@ -92,26 +127,26 @@ export async function startLocalServer(): Promise<DatabaseServer> {
 }
 
 /** The unprivileged user must be able to reach the binaries; node_modules under /root is not. */
-async function binariesReadableBy(binaries: PostgresBinaries, runAs: RunAs | undefined): Promise<string> {
+async function binariesReadableBy(binaries: PostgresBinaries, runAs: RunAs | undefined, startUp: StartUp): Promise<string> {
   if (!runAs) return binaries.binDir;
   const target = path.join(LOCAL_SERVER_ROOT, 'cache', `${binaries.source}-${binaries.version}`, 'install');
   if (!existsSync(path.join(target, 'bin', 'postgres'))) {
-    await atomically(target, async (tmp) => {
-      await run('cp', ['-a', binaries.installDir, tmp]);
-      await run('chmod', ['-R', 'a+rX', tmp]);
+    await atomically(target, startUp, async (tmp) => {
+      await startUp.run('cp', ['-a', binaries.installDir, tmp]);
+      await startUp.run('chmod', ['-R', 'a+rX', tmp]);
     });
   }
   return path.join(target, 'bin');
 }
 
-async function pristineCluster(binDir: string, binaries: PostgresBinaries, runAs: RunAs | undefined): Promise<string> {
+async function pristineCluster(binDir: string, binaries: PostgresBinaries, runAs: RunAs | undefined, startUp: StartUp): Promise<string> {
   const target = path.join(LOCAL_SERVER_ROOT, 'cache', `${binaries.source}-${binaries.version}`, `cluster-${runAs?.name ?? process.getuid?.() ?? 'user'}`);
   if (existsSync(path.join(target, 'PG_VERSION'))) return target;
-  await atomically(target, async (tmp) => {
+  await atomically(target, startUp, async (tmp) => {
     mkdirSync(tmp, { mode: 0o700 });
     if (runAs) chownSync(tmp, runAs.uid, runAs.gid);
     try {
-      await run(path.join(binDir, 'initdb'), ['-D', tmp, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C'], {
+      await startUp.run(path.join(binDir, 'initdb'), ['-D', tmp, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C'], {
         ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
         env: { ...process.env, LC_ALL: 'C' },
       });
@@ -124,15 +159,18 @@ async function pristineCluster(binDir: string, binaries: PostgresBinaries, runAs
 }
 
 /** Build into a temp sibling and rename: concurrent first runs (parallel test workers) never see half a cache. */
-async function atomically(target: string, build: (tmp: string) => Promise<void>): Promise<void> {
+async function atomically(target: string, startUp: StartUp, build: (tmp: string) => Promise<void>): Promise<void> {
   mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
   const tmp = `${target}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  startUp.folders.add(tmp);
   try {
     await build(tmp);
     renameSync(tmp, target);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     if (!existsSync(target)) throw e;
+  } finally {
+    startUp.folders.delete(tmp);
   }
 }
 
@@ -217,6 +255,17 @@ export function cleanLeftoverRuns(): string[] {
     }
     rmSync(dir, { recursive: true, force: true });
     cleaned.push(dir);
+  }
+  // Half-built cache entries (`<target>.tmp-<pid>-…`) of a start-up that was killed.
+  const cache = path.join(LOCAL_SERVER_ROOT, 'cache');
+  for (const version of existsSync(cache) ? readdirSync(cache) : []) {
+    const dir = path.join(cache, version);
+    for (const name of readdirSync(dir)) {
+      const pid = Number(/\.tmp-(\d+)-/.exec(name)?.[1]);
+      if (!pid || processAlive(pid)) continue;
+      rmSync(path.join(dir, name), { recursive: true, force: true });
+      cleaned.push(path.join(dir, name));
+    }
   }
   return cleaned;
 }

@@ -1,4 +1,6 @@
 -- Supabase's API roles (cluster-wide). Created only where missing, so a real Supabase server keeps its own.
+-- All NOLOGIN: policyfuzz never logs in as them (it SET ROLEs), and a server it was merely lent must not
+-- be left with a login that can switch to service_role, which bypasses row security.
 do $$
 begin
   if not exists (select 1 from pg_roles where rolname = 'anon') then
@@ -11,7 +13,7 @@ begin
     create role service_role nologin noinherit bypassrls;
   end if;
   if not exists (select 1 from pg_roles where rolname = 'authenticator') then
-    create role authenticator login noinherit;
+    create role authenticator nologin noinherit;
   end if;
 end
 $$;

@@ -1,0 +1,105 @@
+/**
+ * Bad input through the real binary: a clear one-line message and exit 2 before anything runs,
+ * never a stack trace, a silent "0 passed" or a false verdict.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { runBin } from '../testing/run-bin.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { BUNDLED_MIGRATIONS, POLICYFUZZ_VERSION, PROJECT_ROOT } from './paths.ts';
+import { runSummary, propertySummary } from '../engine/report/summary.ts';
+import { FAILURE_FORMAT, FAILURE_FORMAT_VERSION } from '../engine/failures/schema.ts';
+
+const noStackTrace = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
+
+describe('bad input, through bin/policyfuzz.mjs', () => {
+  it('--version prints the version', async () => {
+    const r = await runBin(['--version']);
+    expect(r).toMatchObject({ code: 0, stdout: `${POLICYFUZZ_VERSION}\n` });
+  });
+
+  it('a config naming an unknown rule: exit 2 with the known rules listed', async () => {
+    const dir = tempDir('bad-config');
+    const config = path.join(dir, 'policyfuzz.config.json');
+    writeFileSync(config, JSON.stringify({ migrations: BUNDLED_MIGRATIONS, rules: { include: ['R02', 'R99'] } }));
+    const r = await runBin(['fuzz', '--config', config, '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^policyfuzz: .*policyfuzz\.config\.json: rules name R99, which this pack does not have \(known rules: R01, R02, .*R20\)\n$/);
+    expect(r.stdout).not.toMatch(/passed/);
+  });
+
+  it('merging 1 of 2 shards: exit 2 naming the missing shard, unless --allow-partial', async () => {
+    const dir = tempDir('bad-merge');
+    const summary = runSummary(
+      [propertySummary({ id: 'R02', title: 'users', area: 'data', status: 'passed', cases: 10, counts: { allowed: 10 }, durationMs: 1, seed: 1 })],
+      { policyfuzzVersion: POLICYFUZZ_VERSION, seed: 1, profile: 'pr', shard: { index: 1, count: 2 }, migrations: null, migrationsDigest: null, startedAt: new Date(), timeBudgetMs: null },
+    );
+    mkdirSync(path.join(dir, 'shard1'));
+    writeFileSync(path.join(dir, 'shard1', 'summary.json'), JSON.stringify(summary));
+    const refused = await runBin(['merge-reports', path.join(dir, 'shard1'), '--out', path.join(dir, 'merged')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe('policyfuzz: 1 of 2 shards given (missing 2/2): the merged totals would not be the run\'s. Give every shard, or pass --allow-partial\n');
+    const allowed = await runBin(['merge-reports', path.join(dir, 'shard1'), '--out', path.join(dir, 'merged'), '--allow-partial']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('warning: 1 of 2 shards given (missing 2/2); merging anyway (--allow-partial)');
+  });
+
+  it('replay refuses a failure file relabelled to an unknown property', async () => {
+    const dir = tempDir('bad-replay');
+    const file = path.join(dir, 'R99-0123456789ab.json');
+    const record = {
+      format: FAILURE_FORMAT,
+      formatVersion: FAILURE_FORMAT_VERSION,
+      id: 'R99-0123456789ab',
+      property: 'R99',
+      title: 'relabelled',
+      area: 'data',
+      seed: 1,
+      path: '0',
+      message: 'x',
+      case: { world: {}, steps: [{ caller: { kind: 'anon' }, request: { kind: 'select', table: 'users', columns: '*', filters: [] } }] },
+      step: 0,
+      expected: null,
+      actual: null,
+      policyfuzzVersion: POLICYFUZZ_VERSION,
+      migrationsDigest: null,
+      migrations: null,
+      foundAt: new Date().toISOString(),
+    };
+    writeFileSync(file, JSON.stringify(record));
+    const r = await runBin(['replay', file, '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^policyfuzz: .*R99-0123456789ab\.json names property "R99", which is not a data-layer property \(known: R01, .*\); was the file edited\?\n$/);
+    noStackTrace(r.stderr);
+  });
+
+  for (const option of ['--report-dir', '--failures-dir']) {
+    it(`an unwritable ${option}: exit 2 before the run starts`, async () => {
+      const dir = tempDir('bad-folder');
+      const file = path.join(dir, 'a-file');
+      writeFileSync(file, 'not a folder');
+      const r = await runBin(['fuzz', '--only', 'R02', '--runs', '5', option, path.join(file, 'reports'), '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`policyfuzz: ${option} ${path.join(file, 'reports')} cannot be written: ${file} is a file, not a folder. Choose another folder with ${option}\n`);
+      // Checked before anything started: not even the unreachable database was tried.
+      expect(r.stdout).not.toMatch(/ready in/);
+    });
+  }
+
+  it('init, then its unedited config on a project with other role names: a harness error naming the CHECK, never a FAIL', async () => {
+    const dir = tempDir('bad-init');
+    const config = path.join(dir, 'policyfuzz.config.json');
+    const db = ['--database-url', inject('databaseUrl')];
+    const init = await runBin(['init', '--migrations', path.join(PROJECT_ROOT, 'examples/campus-shop/supabase/migrations'), '--out', config, ...db]);
+    expect(init.code).toBe(0);
+    for (const seed of ['1', '2', '3']) {
+      const r = await runBin(['fuzz', '--config', config, '--seed', seed, '--runs', '100', '--workers', '1', '--no-replay', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f'), ...db]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).not.toMatch(/\bFAIL/);
+      expect(r.stdout).toMatch(/R02 ERROR: harness error: the model's settings do not fit the schema: users\.role allows user, moderator, uni_staff, dev, admin \(its CHECK users_role_check\), but the model refuses moderator/);
+      const summary = JSON.parse(readFileSync(path.join(dir, 'r', 'summary.json'), 'utf8')) as { properties: { id: string; status: string }[] };
+      expect(summary.properties.map((p) => p.status)).not.toContain('failed');
+    }
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * A short time budget through the real binary: no property fails for lack of time, none passes
+ * below its minimum; the summary says how much of each ran; --fail-on-partial makes CI notice.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { runBin } from '../testing/run-bin.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import type { RunSummary } from '../engine/report/summary.ts';
+
+describe('--time-budget', () => {
+  it('2 s for every property: no failures, PARTIAL or NOT REACHED below the minimum, exit 0 (1 with --fail-on-partial)', async () => {
+    const reports = tempDir('budget');
+    const args = ['fuzz', '--time-budget', '2s', '--runs', '100000', '--seed', '7', '--no-replay', '--database-url', inject('databaseUrl'), '--failures-dir', path.join(reports, 'failures')];
+    const r = await runBin([...args, '--report-dir', reports]);
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    const statuses = summary.properties.map((p) => p.status);
+    expect(statuses).not.toContain('failed');
+    expect(statuses).not.toContain('error');
+    expect(r.stdout).not.toMatch(/harness error/);
+    // 100 000 cases per property cannot fit in 2 s: something was cut short, and says how much ran.
+    expect(statuses.some((s) => s === 'partial' || s === 'not-reached')).toBe(true);
+    for (const p of summary.properties.filter((p) => p.area === 'data' && !p.id.includes(':'))) {
+      expect(p.planned, p.id).toBe(100000);
+      expect(p.cases, p.id).toBeLessThan(100000);
+      if (p.status === 'passed') expect(p.cases, p.id).toBeGreaterThanOrEqual(100);
+      if (p.status === 'partial') expect(p.note).toMatch(new RegExp(`^partial \\(${p.cases} of 100000 cases\\): the time budget ran out below its minimum of 100$`));
+    }
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    // The table fits 100 columns and its counts are explained under it.
+    const table = r.stdout.split('\n').filter((l) => /^(id\s+status|R\d\d)/.test(l));
+    expect(table.length).toBe(summary.properties.length + 1);
+    for (const line of table) expect(line.length, line).toBeLessThanOrEqual(100);
+    expect(r.stdout).toMatch(/^ {2}filtered {2}succeeded, but row security left nothing visible or changed/m);
+    expect(r.stdout).toMatch(/\d+ passed, 0 failed, (\d+ partial|\d+ not reached)/);
+
+    const strict = await runBin([...args, '--report-dir', tempDir('budget-strict'), '--fail-on-partial']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).not.toMatch(/\bFAIL\b/);
+  });
+});
