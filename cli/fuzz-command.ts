@@ -228,6 +228,9 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     // What replays and regression tests rebuild: this config, or this migrations folder.
     target: target.config ? { config: path.resolve(target.config.file), migrations: null } : { config: null, migrations: path.resolve(migrationsOption) },
   };
+  /** A data failure's repros: a psql script, a pgTAP test and a vitest regression test. */
+  const reprosOf = (record: FailureRecord, env?: Environment) =>
+    record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle), pgtap: pgtapTest(record, env.cache, oracle), regression: regressionTest(record) } : {};
   const save = (r: PropertyResult, env?: Environment) => {
     // Every open finding is saved with its own replay line; the property's entry is its first.
     for (const f of r.findings ?? []) {
@@ -235,17 +238,14 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       const one = { ...r, failure: f };
       const record = failureRecordOf(one, recordContext);
       const entry: SavedFor = { replay: fuzzReplayLine(options, one) };
-      if (record && env) entry.saved = saveFailure(failuresDir, record, { sql: reproSql(record, env.cache, oracle), regression: regressionTest(record) });
+      if (record && env) entry.saved = saveFailure(failuresDir, record, reprosOf(record, env));
       savedFor.set(findingKey(r, f), entry);
       if (f === r.failure) savedFor.set(r.id, entry);
     }
     if (r.findings?.length) return;
     const record = failureRecordOf(r, recordContext);
     const entry: SavedFor = { replay: fuzzReplayLine(options, r) };
-    if (record) {
-      const repros = record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle), pgtap: pgtapTest(record, env.cache, oracle), regression: regressionTest(record) } : {};
-      entry.saved = saveFailure(failuresDir, record, repros);
-    }
+    if (record) entry.saved = saveFailure(failuresDir, record, reprosOf(record, env));
     savedFor.set(r.id, entry);
   };
 

@@ -103,14 +103,16 @@ describe.skipIf(missing)('pgTAP repro', () => {
     // The shrunk case with a read and a write of the caller's own row before the failing PATCH.
     const shrunk = record.case as { world: { users: Array<{ id: string }> }; steps: Array<{ caller: { kind: string; id: string } }> };
     const caller = shrunk.steps[0].caller;
-    const other = shrunk.world.users.find((u) => u.id !== caller.id)!;
+    // Minimized cases often hold the caller alone: add someone else whose row the caller cannot change.
+    const other = shrunk.world.users.find((u) => u.id !== caller.id) ?? { id: '00000000-0000-4000-8000-0000000000ee', email: 'other@x.test', role: 'user', permissions: [], managed_permissions: [] };
+    const world = { ...shrunk.world, 'auth.users': [...((shrunk.world as Record<string, Array<{ id: string }>>)['auth.users'] ?? []).filter((u) => u.id !== other.id), { id: other.id, email: 'other@x.test', is_anonymous: false }], users: [...shrunk.world.users.filter((u) => u.id !== other.id), other] };
     const steps = [
       { caller, request: { kind: 'select', table: 'users', columns: ['id', 'display_name'], filters: [{ column: 'id', op: 'eq', value: caller.id }] } },
       { caller, request: { kind: 'update', table: 'users', patch: { display_name: 'Renamed' }, filters: [{ column: 'id', op: 'eq', value: caller.id }], returning: 'representation' } },
       { caller, request: { kind: 'update', table: 'users', patch: { display_name: 'Not mine' }, filters: [{ column: 'id', op: 'eq', value: other.id }], returning: 'representation' } },
       ...shrunk.steps,
     ];
-    const longer: FailureRecord = { ...record, case: { ...shrunk, steps } as never, step: steps.length - 1 };
+    const longer: FailureRecord = { ...record, case: { ...shrunk, world, steps } as never, step: steps.length - 1 };
     const file = path.join(dir, 'longer.pgtap.sql');
     writeFileSync(file, pgtapTest(longer, broken.cache, referenceOracle));
     const text = readFileSync(file, 'utf8');

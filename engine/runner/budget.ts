@@ -18,11 +18,14 @@ export function shareOfBudget(deadline: number, left: number, now = Date.now()):
 export function joinPasses(first: PropertyResult, second: PropertyResult): PropertyResult {
   const counts = { ...first.counts };
   for (const [k, v] of Object.entries(second.counts)) counts[k] = (counts[k] ?? 0) + v;
+  const access = { ...first.access };
+  for (const [k, v] of Object.entries(second.access ?? {})) access[k] = (access[k] ?? 0) + v;
   const { note, stopped, ...rest } = second;
   return {
     ...rest,
     cases: first.cases + second.cases,
     counts,
+    ...(first.access || second.access ? { access } : {}),
     durationMs: first.durationMs + second.durationMs,
     ...(second.status === 'passed' ? (stopped ? { stopped, note } : {}) : note ? { note } : {}),
     ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),

@@ -159,6 +159,7 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
       onStep?.(checked);
       classes.push(checked.outcomeClass);
       history.push(checked.entry);
+      cells.push(checked.cell);
       if (checked.mismatch) return { classes, history, cells, mismatch: checked.mismatch };
       world = checked.world;
     }
