@@ -424,8 +424,8 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const na = count('not-applicable');
   const half = (area: 'data' | 'sso') => {
     const own = results.filter((r) => r.area === area);
-    const bad = own.filter((r) => r.status === 'failed' || r.status === 'error').length;
-    return own.length ? `${area === 'data' ? 'data layer' : 'SSO'} ${own.length - bad}/${own.length} passed (${own.reduce((n, r) => n + r.cases, 0)} cases)` : undefined;
+    const passed = own.filter((r) => r.status === 'passed').length;
+    return own.length ? `${area === 'data' ? 'data layer' : 'SSO'} ${passed}/${own.length} passed (${own.reduce((n, r) => n + r.cases, 0)} cases)` : undefined;
   };
   const halves = [half('data'), half('sso')].filter(Boolean);
   if (halves.length > 1) chatter(`\n${halves.join(' · ')}`);
