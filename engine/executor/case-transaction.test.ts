@@ -4,7 +4,7 @@
  * like its own transaction (settings of any name, deferred constraints, read-only mode), with
  * the request context Supabase gives (search_path, headers, JWT claims).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -99,8 +99,12 @@ let env: Environment;
 
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-exec-'));
-  writeFileSync(path.join(dir, '0001_things.sql'), SCHEMA);
-  env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+  try {
+    writeFileSync(path.join(dir, '0001_things.sql'), SCHEMA);
+    env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 afterAll(() => env?.close());
 
