@@ -187,6 +187,8 @@ describe('HTTP status paths (PostgREST v12)', () => {
   it('unknown table 404 with Postgres’ 42P01 (v12.2 has no PGRST205); unknown body column 400 PGRST204', async () => {
     expect(await one(alice, { kind: 'select', table: 'nope', columns: '*', filters: [] })).toMatchObject({ status: 404, error: { code: '42P01', message: 'relation "public.nope" does not exist' } });
     expect(await one(alice, { kind: 'update', table: 'nope', patch: { a: 1 }, filters: byId(1), returning: 'minimal' })).toMatchObject({ status: 404, error: { code: '42P01' } });
+    // Parse analysis fails on the table before pg-safeupdate's hook would look for a WHERE.
+    expect(await one(alice, { kind: 'delete', table: 'nope', filters: [], returning: 'minimal' })).toMatchObject({ status: 404, error: { code: '42P01' } });
     expect(await one(alice, { kind: 'insert', table: 'things', rows: [{ id: 5, nope: 1 }], returning: 'minimal' })).toMatchObject({ status: 400, error: { code: 'PGRST204' } });
   });
 

@@ -113,13 +113,14 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
         // PostgREST answers an empty PATCH body without touching rows.
         return { sql: `select 0::bigint as page_total, ${request.returning === 'representation' ? `'[]'` : 'null'}::text as body`, shape: 'rows', readOnly: false };
       }
-      if (request.filters.length === 0) return { refusal: safeUpdateRefusal('UPDATE') };
+      // Parse analysis names an unknown table (42P01) before pg-safeupdate's hook runs.
+      if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('UPDATE') };
       const set = keys.map((k) => `${ident(k)} = pgrst_body.${ident(k)}`).join(', ');
       const update = `update ${target} set ${set} from (select * from ${bodyRecordset(cache, key, [request.patch], keys)}) pgrst_body${whereClause(t, request.filters)} ${returning}`;
       return { sql: withSource(update, request.returning === 'representation'), shape: 'rows', readOnly: false };
     }
     case 'delete': {
-      if (request.filters.length === 0) return { refusal: safeUpdateRefusal('DELETE') };
+      if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('DELETE') };
       const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
       const del = `delete from ${target}${whereClause(t, request.filters)} ${returning}`;
       return { sql: withSource(del, request.returning === 'representation'), shape: 'rows', readOnly: false };
