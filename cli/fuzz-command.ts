@@ -23,7 +23,7 @@ import type { FailureRecord } from '../engine/failures/schema.ts';
 import { UsageError } from '../engine/errors.ts';
 import { resolveTarget, ruleAllowed } from '../engine/config/target.ts';
 import { changedObjects, touches } from '../engine/config/changed-since.ts';
-import { fitToTarget, notApplicable } from '../engine/runner/applicability.ts';
+import { fitToTarget, notApplicable, partialNote } from '../engine/runner/applicability.ts';
 import type { Pack, PackSource } from '../engine/pack.ts';
 import { describeCaller } from '../engine/model/caller.ts';
 import { describeRequest } from '../engine/model/request.ts';
@@ -198,7 +198,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       try {
         for (const listed of properties) {
           // Narrowed to the tables this target has (R01), or not applicable when it lacks them.
-          const { property, missing } = fitToTarget(listed, env.cache);
+          const { property, missing, leftOut } = fitToTarget(listed, env.cache, target.fixtures?.mapping);
           if (missing.length) {
             results.push(notApplicable(property, missing, seed));
             continue;
@@ -215,7 +215,8 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
           const propertyDeadline = deadline && timeBudgetMs ? Math.max(Date.now() + 1, deadline - (after * timeBudgetMs) / (2 * toGenerate.length)) : undefined;
           const r = await runDataProperty(env, property, { seed, runs, oracle, path: options.path, lanes: { first: lanes.first, total: lanes.total }, deadline: propertyDeadline, onCase: (id) => bar.tick(id) });
           const gated = options.path || r.note?.startsWith('time budget') ? r : applyCoverageGate(r);
-          results.push(gated);
+          const partial = partialNote(leftOut);
+          results.push(partial && !gated.note ? { ...gated, note: partial } : gated);
           if (gated.status === 'failed' && gated.failure) save(gated, env);
         }
       } finally {

@@ -6,6 +6,7 @@ import { loadMigrationFolder, type MigrationFile } from '../db/migrations.ts';
 import type { FixturePlan } from '../fixtures.ts';
 import { oracleOf, type Oracle, type Pack } from '../pack.ts';
 import { findConfig, loadConfig, type PolicyfuzzConfig } from './config-file.ts';
+import { mergeMappings } from '../mapping/schema.ts';
 
 export interface Target {
   /** How replay lines name it: `--migrations <dir>` or `--config <file>`. */
@@ -34,16 +35,30 @@ export function ruleAllowed(config: PolicyfuzzConfig | undefined, id: string): b
 export async function resolveTarget(pack: Pack, options: { config?: string; migrations: string; explicitMigrations?: boolean }): Promise<Target> {
   const file = options.config ?? (options.explicitMigrations ? undefined : findConfig());
   if (!file) {
-    return { cliArgs: `--migrations ${options.migrations}`, label: options.migrations, migrations: loadMigrationFolder(options.migrations), oracle: oracleOf(pack), supabaseCompat: true };
+    return {
+      cliArgs: `--migrations ${options.migrations}`,
+      label: options.migrations,
+      migrations: loadMigrationFolder(options.migrations),
+      oracle: oracleOf(pack),
+      supabaseCompat: true,
+      // A project pack's own mapping applies with or without a config.
+      ...(pack.mapping ? { fixtures: { users: 'direct' as const, bypassTriggers: false, mapping: pack.mapping } } : {}),
+    };
   }
   const config = await loadConfig(file, pack);
+  const mapping = mergeMappings(pack.mapping, config.mapping);
   return {
     cliArgs: `--config ${file}`,
     label: `${config.migrationDirs.join(', ')} (config ${file})`,
     migrations: loadConfiguredMigrations(config),
     oracle: oracleOf(pack, config.model),
     supabaseCompat: config.supabaseCompat,
-    fixtures: { users: config.fixtures.users, bypassTriggers: config.fixtures.bypassTriggers },
+    fixtures: {
+      users: config.fixtures.users,
+      bypassTriggers: config.fixtures.bypassTriggers,
+      ...(config.fixtures.emptyTables ? { emptyTables: config.fixtures.emptyTables } : {}),
+      ...(mapping ? { mapping } : {}),
+    },
     config,
   };
 }

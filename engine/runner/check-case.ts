@@ -19,6 +19,7 @@ import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
+import { expectedOnTarget, outcomeToModel, requestToTarget, withoutAbsentColumns } from '../mapping/mapping.ts';
 
 export interface StepMismatch {
   step: number;
@@ -76,13 +77,17 @@ export interface StepCheck {
 /** One step (number `index` of its case): predict from `world`, send, compare. */
 export async function checkStep(tx: CaseTransaction, world: World, step: DataStep, index: number, oracle: Oracle): Promise<StepCheck> {
   const prediction = predict(oracle, world, step.caller, step.request);
-  const response = await tx.send(step.caller, step.request);
-  const observed = observedOutcome(step.request, response);
+  // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
+  const mapping = tx.fixturePlan.mapping;
+  const sent = mapping ? requestToTarget(mapping, step.request) : step.request;
+  const response = await tx.send(step.caller, sent);
+  const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
+  const expected = mapping ? withoutAbsentColumns(mapping, step.request, expectedOnTarget(mapping, step.caller, step.request, prediction.outcome)) : prediction.outcome;
   const outcome = outcomeClass(prediction.outcome);
-  const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step));
+  const disagreement = compareOutcomes(expected, actual, maskedColumns(oracle, step));
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
+    return { world: prediction.world, outcomeClass: outcome, mismatch: { step: index, request: step, reason: disagreement.reason, expected, actual, response } };
   }
   return { world: prediction.world, outcomeClass: outcome };
 }
