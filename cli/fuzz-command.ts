@@ -224,7 +224,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       }
       // Catalog properties (grants of every function and table): one pass, on the first shard.
       if (!options.path && shard.index === 1) {
-        for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id))) {
+        for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, `${c.id}:catalog`))) {
           const r = await runCatalogProperty(env, property, { seed, settings: oracle.settings });
           results.push({ ...r, id: `${r.id}:catalog` });
           if (r.status === 'failed') savedFor.set(`${r.id}:catalog`, { replay: `policyfuzz fuzz --migrations ${options.migrations} --only ${r.id}` });

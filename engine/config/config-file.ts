@@ -14,7 +14,7 @@ import { MappingSchema } from '../mapping/schema.ts';
 
 export const CONFIG_FILE_NAMES = ['policyfuzz.config.ts', 'policyfuzz.config.json'];
 
-const propertyId = z.string().regex(/^[RS]\d\d$/, 'a property id like R02');
+const propertyId = z.string().regex(/^[RS]\d\d(:catalog)?$/, 'a property id like R02 (R16:catalog: the catalog half alone)');
 
 export const ConfigSchema = z
   .object({

@@ -28,7 +28,8 @@ export function loadConfiguredMigrations(config: PolicyfuzzConfig): MigrationFil
 export function ruleAllowed(config: PolicyfuzzConfig | undefined, id: string): boolean {
   if (!config) return true;
   const base = id.replace(/:.*$/, '');
-  if (config.rules.exclude.includes(base)) return false;
+  // `R16:catalog` names the catalog half alone; `R16` both halves.
+  if (config.rules.exclude.includes(base) || config.rules.exclude.includes(id)) return false;
   return !config.rules.include || config.rules.include.includes(base);
 }
 

@@ -61,3 +61,29 @@ export function fillWorld(world: World, shapes: TableShapes): World {
   }
   return out;
 }
+
+/**
+ * The model's own INSERT requests, completed like fixtures: NOT NULL columns without a default
+ * that the model does not know (and so never sends) get a value the schema accepts. A column
+ * that needs a referenced row is left out (the database answers for it). Values are numbered
+ * from 1000 so they never collide with the case's fixture values.
+ */
+export function fillInsertRows(table: string, rows: Row[], shapes: TableShapes): Row[] {
+  const columns = shapes.get(table);
+  if (!columns) return rows;
+  const missing = columns.filter((c) => c.notNull && !c.hasDefault && !c.generated && !c.references);
+  if (!missing.length) return rows;
+  let n = 1000;
+  return rows.map((row) => {
+    const filled: Row = { ...row };
+    for (const c of missing) {
+      if (c.name in filled) continue;
+      try {
+        filled[c.name] = valueFor(table, c, n++, {});
+      } catch (e) {
+        if (!(e instanceof UnfillableColumn)) throw e;
+      }
+    }
+    return filled;
+  });
+}

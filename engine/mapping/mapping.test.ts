@@ -8,7 +8,6 @@ import {
   presenceUnder,
   requestToTarget,
   UnmappableRequest,
-  withoutAbsentColumns,
   worldToTarget,
   type TargetMapping,
 } from './mapping.ts';
@@ -103,7 +102,7 @@ describe('answers in the model’s terms', () => {
 
   it('drops the columns the target lacks from answers', () => {
     const get: ApiRequest = { kind: 'select', table: 'users', columns: '*', filters: [] };
-    expect(withoutAbsentColumns(mapping, get, { kind: 'allowed', rows: [{ id: 'a', avatar_url: null }], affected: 1 })).toEqual({ kind: 'allowed', rows: [{ id: 'a' }], affected: 1 });
+    expect(expectedOnTarget(mapping, alice, get, { kind: 'allowed', rows: [{ id: 'a', avatar_url: null }], affected: 1 })).toEqual({ kind: 'allowed', rows: [{ id: 'a' }], affected: 1 });
   });
 });
 
@@ -141,7 +140,33 @@ describe('presence and config', () => {
 
   it('merges a config’s mapping over a pack’s, key by key', () => {
     const merged = mergeMappings(mapping, { tables: { users: { columns: { phone: 'mobile' } } }, conventions: { grants: 'explicit' } });
-    expect(merged!.tables!.users).toEqual({ name: 'members', columns: { display_name: 'full_name', avatar_url: null, phone: 'mobile' } });
+    expect(merged!.tables!.users).toMatchObject({ name: 'members', columns: { display_name: 'full_name', avatar_url: null, phone: 'mobile' } });
     expect(merged!.conventions).toMatchObject({ grants: 'explicit', functionRefusal: { code: '42501' } });
+  });
+});
+
+describe('supabase-default grants on functions', () => {
+  it('a function the model refuses by grant may refuse in its body instead, never answer', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'X' } };
+    const expected = expectedOnTarget(mapping, { kind: 'anon' }, call, { kind: 'rejected', code: '42501', by: 'grant' });
+    expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: [{ value: true }], affected: 1 })).toBeDefined();
+  });
+
+  it('reads a row of nulls from a row-returning soft delete as "none"', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'X' } };
+    expect(outcomeToModel(mapping, call, { kind: 'allowed', rows: [{ ref: null, summary: null }], affected: 1 })).toEqual({ kind: 'allowed', rows: [{ value: false }], affected: 1 });
+  });
+});
+
+describe('vocabularies', () => {
+  const vocab: TargetMapping = { tables: { users: { name: 'members', values: { role: { user: 'member' }, permissions: { pr: 'press' } } } } };
+  it('translates values in fixtures, bodies, filters and the expected rows (answers compare in the target’s words)', () => {
+    expect(worldToTarget(vocab, { users: [{ id: 'a', role: 'user', permissions: ['pr', 'vs'] }] })).toEqual({ members: [{ id: 'a', role: 'member', permissions: ['press', 'vs'] }] });
+    const patch: ApiRequest = { kind: 'update', table: 'users', patch: { role: 'user' }, filters: [{ column: 'role', op: 'in', value: ['user', 'admin'] }], returning: 'representation' };
+    expect(requestToTarget(vocab, patch)).toMatchObject({ patch: { role: 'member' }, filters: [{ column: 'role', value: ['member', 'admin'] }] });
+    const expected = expectedOnTarget(vocab, alice, patch, { kind: 'allowed', rows: [{ id: 'a', role: 'user' }], affected: 1 });
+    expect(compareOutcomes(expected, outcomeToModel(vocab, patch, { kind: 'allowed', rows: [{ id: 'a', role: 'member' }], affected: 1 }))).toBeUndefined();
+    expect(compareOutcomes(expected, outcomeToModel(vocab, patch, { kind: 'allowed', rows: [{ id: 'a', role: 'admin' }], affected: 1 }))).toBeDefined();
   });
 });

@@ -25,6 +25,13 @@ export interface TableMapping {
   name?: string;
   /** Model column → target column; `null`: the target has no such column. Unlisted: same name. */
   columns?: Record<string, string | null>;
+  /**
+   * Vocabularies the target spells differently, by model column: model value → target value
+   * (`{ role: { user: 'member' } }`). Applied to text values and to the elements of text arrays,
+   * in fixtures, bodies and filters, and to the rows the model expects back (several model
+   * values may share one target value, so answers are compared in the target's vocabulary).
+   */
+  values?: Record<string, Record<string, string>>;
 }
 
 /**
@@ -128,18 +135,30 @@ function splitName(name: string): { schema?: string; name: string } {
   return dot < 0 ? { name } : { schema: name.slice(0, dot), name: name.slice(dot + 1) };
 }
 
-function renameRow(row: Row, rename: (column: string) => string | null): Row {
+function renameRow(row: Row, rename: (column: string) => string | null, value: (column: string, v: Json) => Json = (_c, v) => v): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(row)) {
     const to = rename(k);
-    if (to !== null) out[to] = v;
+    if (to !== null) out[to] = value(k, v);
   }
   return out;
 }
 
-/** A model row of `table` in the target's columns (absent ones dropped). */
+function translate(words: Record<string, string> | undefined, v: Json): Json {
+  if (!words) return v;
+  if (typeof v === 'string') return Object.hasOwn(words, v) ? words[v] : v;
+  if (Array.isArray(v)) return v.map((x) => translate(words, x));
+  return v;
+}
+
+/** A model value of `table.column` in the target's vocabulary. */
+export function valueToTarget(m: TargetMapping, table: string, column: string, v: Json): Json {
+  return translate(m.tables?.[table]?.values?.[column], v);
+}
+
+/** A model row of `table` in the target's columns and vocabulary (absent columns dropped). */
 export function rowToTarget(m: TargetMapping, table: string, row: Row): Row {
-  return renameRow(row, (c) => targetColumn(m, table, c));
+  return renameRow(row, (c) => targetColumn(m, table, c), (c, v) => valueToTarget(m, table, c, v));
 }
 
 /** A target row of the model's `table` in the model's columns (unmapped target columns keep their names). */
@@ -184,8 +203,8 @@ export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiReque
   const target = splitName(targetTable(m, table));
   const { schema: _schema, ...base } = request;
   const named = { ...base, table: target.name, ...(target.schema && target.schema !== 'public' ? { schema: target.schema } : {}) };
-  const filter = (f: Filter): Filter => ({ ...f, column: requiredColumn(m, table, f.column, where) });
-  const body = (row: Row): Row => renameRow(row, (c) => requiredColumn(m, table, c, where));
+  const filter = (f: Filter): Filter => ({ ...f, column: requiredColumn(m, table, f.column, where), value: valueToTarget(m, table, f.column, f.value) });
+  const body = (row: Row): Row => renameRow(row, (c) => requiredColumn(m, table, c, where), (c, v) => valueToTarget(m, table, c, v));
   switch (named.kind) {
     case 'select':
       return { ...named, columns: named.columns === '*' ? '*' : named.columns.map((c) => requiredColumn(m, table, c, where)), filters: named.filters.map(filter) };
@@ -226,7 +245,8 @@ function reshapeRows(m: TargetMapping, request: ApiRequest, rows: Row[] | null):
   const fn = m.functions?.[targetName(request)];
   if (!fn) return rows;
   if (fn.returns === 'row-as-boolean') {
-    const hit = rows.some((r) => !(Object.keys(r).length === 1 && 'value' in r && (r.value === null || r.value === false)));
+    // No row, a null, or a row of nulls (a plpgsql `RETURN r` with nothing found) is "none".
+    const hit = rows.some((r) => Object.values(r).some((v) => v !== null && v !== false));
     return [{ value: hit }];
   }
   if (!fn.columns) return rows;
@@ -248,12 +268,17 @@ export function outcomeToModel(m: TargetMapping, request: ApiRequest, outcome: O
   return { ...outcome, rows, affected } as Outcome;
 }
 
-/** Answer rows without the model columns the target lacks (neither side can speak of them). */
-export function withoutAbsentColumns(m: TargetMapping, request: ApiRequest, outcome: Outcome): Outcome {
+/**
+ * The rows the model expects, as the target can show them: without the model columns the target
+ * lacks (neither side can speak of them), values in the target's vocabulary.
+ */
+export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outcome: Outcome): Outcome {
   if (request.kind === 'rpc' || (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') || !outcome.rows) return outcome;
-  const absent = new Set(absentColumns(m, targetName(request)));
-  if (!absent.size) return outcome;
-  return { ...outcome, rows: outcome.rows.map((r) => renameRow(r, (c) => (absent.has(c) ? null : c))) } as Outcome;
+  const table = targetName(request);
+  const absent = new Set(absentColumns(m, table));
+  if (!absent.size && !m.tables?.[table]?.values) return outcome;
+  const rows = outcome.rows.map((r) => renameRow(r, (c) => (absent.has(c) ? null : c), (c, v) => valueToTarget(m, table, c, v)));
+  return { ...outcome, rows } as Outcome;
 }
 
 /**
@@ -262,9 +287,15 @@ export function withoutAbsentColumns(m: TargetMapping, request: ApiRequest, outc
  * with nothing — row security deciding instead of the grant, both secure. Anything that shows
  * or changes a row still disagrees.
  */
-export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, expected: Outcome): Outcome {
-  if (m.conventions?.grants !== 'supabase-default' || request.kind === 'rpc' || caller.kind === 'service') return expected;
+export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome): Outcome {
+  const expected = expectedRowsOnTarget(m, request, modelExpected);
+  if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
+  if (request.kind === 'rpc') {
+    // Functions keep Supabase's default EXECUTE; the body's own refusal answers instead.
+    const refused: Outcome = { kind: 'raised', code: MODEL_REFUSAL_CODE, message: 'the function refuses in its body (conventions.grants = supabase-default)' };
+    return { ...expected, orElse: [...(expected.orElse ?? []), refused] };
+  }
   const returnsRows = request.kind === 'select' || request.returning === 'representation';
   const nothing: Outcome = { kind: 'filtered', rows: returnsRows ? [] : null, affected: 0 };
   const byPolicy: Outcome = { kind: 'rejected', code: '42501', by: 'policy', detail: 'row security decides (conventions.grants = supabase-default)' };

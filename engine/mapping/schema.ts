@@ -26,7 +26,18 @@ const refusal = z
 
 export const MappingSchema = z
   .object({
-    tables: z.record(name, z.object({ name: name.optional(), columns: z.record(name, name.nullable()).optional() }).strict()).optional(),
+    tables: z
+      .record(
+        name,
+        z
+          .object({
+            name: name.optional(),
+            columns: z.record(name, name.nullable()).optional(),
+            values: z.record(name, z.record(z.string(), z.string())).optional(),
+          })
+          .strict(),
+      )
+      .optional(),
     functions: z
       .record(
         name,
@@ -56,7 +67,7 @@ export function mergeMappings(base: TargetMapping | undefined, over: TargetMappi
   if (!base) return over;
   if (!over) return base;
   const tables: NonNullable<TargetMapping['tables']> = { ...base.tables };
-  for (const [t, m] of Object.entries(over.tables ?? {})) tables[t] = { ...tables[t], ...m, columns: { ...tables[t]?.columns, ...m.columns } };
+  for (const [t, m] of Object.entries(over.tables ?? {})) tables[t] = { ...tables[t], ...m, columns: { ...tables[t]?.columns, ...m.columns }, values: { ...tables[t]?.values, ...m.values } };
   const functions: NonNullable<TargetMapping['functions']> = { ...base.functions };
   for (const [f, m] of Object.entries(over.functions ?? {})) functions[f] = { ...functions[f], ...m, args: { ...functions[f]?.args, ...m.args } };
   return { tables, functions, conventions: { ...base.conventions, ...over.conventions } };
