@@ -160,12 +160,17 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
 
   const results: PropertyResult[] = [];
   const savedFor = new Map<string, SavedFor>();
-  const recordContext = { policyfuzzVersion: POLICYFUZZ_VERSION, migrationsDigest: digest, migrations: options.migrations };
+  const recordContext = {
+    policyfuzzVersion: POLICYFUZZ_VERSION,
+    migrationsDigest: digest,
+    migrations: options.migrations,
+    ...(target.config ? { config: path.resolve(target.config.file), migrationFolders: target.config.migrationDirs } : {}),
+  };
   const save = (r: PropertyResult, env?: Environment) => {
     const record = failureRecordOf(r, recordContext);
     const entry: SavedFor = { replay: fuzzReplayLine(options, r) };
     if (record) {
-      const repros = record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle), regression: regressionTest(record) } : {};
+      const repros = record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle, env.workers[0].tx.fixturePlan), regression: regressionTest(record) } : {};
       entry.saved = saveFailure(failuresDir, record, repros);
     }
     savedFor.set(r.id, entry);

@@ -13,11 +13,14 @@ import { actualOutcomeOf, describeOutcome } from '../engine/failures/describe.ts
 import { CLEAN_REPLAYS_FOR_FIXED, replayDataCaseOnce, verdictOf, type ReplayVerdict } from '../engine/failures/replay.ts';
 import { loadFailure } from '../engine/failures/store.ts';
 import { oracleOf, type Pack, type PackSource } from '../engine/pack.ts';
+import { resolveTarget } from '../engine/config/target.ts';
 import { positiveInt } from './options.ts';
 import { runSsoAgainstEmulator } from './sso-integration.ts';
 
 export interface ReplayOptions {
   migrations?: string;
+  /** A config target (default: the one the failure was saved with, when it still exists). */
+  config?: string;
   databaseUrl?: string;
   times?: number;
   ssoConfig?: string;
@@ -29,14 +32,23 @@ export async function replay(file: string, options: ReplayOptions & { pack: Pack
   const outcomes: Array<string | undefined> = [];
   if (record.area === 'data') {
     const folder = options.migrations ?? (record.migrations && existsSync(record.migrations) ? record.migrations : path.relative(process.cwd(), options.pack.migrations ?? '.') || options.pack.migrations || '.');
-    out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (found with seed ${record.seed}, path ${record.path}), migrations ${folder}`);
-    const env = await openEnvironment({ databaseUrl: options.databaseUrl, migrations: loadMigrationFolder(folder), workers: 1, log: out });
+    // A failure found on a config target replays on it: its migration folders, settings, mapping and fixture plan.
+    const configFile = options.config ?? (!options.migrations && record.config && existsSync(record.config) ? record.config : undefined);
+    const target = configFile ? await resolveTarget(options.pack, { config: configFile, migrations: folder }) : undefined;
+    out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (found with seed ${record.seed}, path ${record.path}), ${target ? `config ${configFile}` : `migrations ${folder}`}`);
+    const env = await openEnvironment({
+      databaseUrl: options.databaseUrl,
+      migrations: target ? target.migrations : loadMigrationFolder(folder),
+      workers: 1,
+      log: out,
+      ...(target ? { supabaseCompat: target.supabaseCompat, fixtures: target.fixtures } : {}),
+    });
     try {
       if (record.migrationsDigest && record.migrationsDigest !== env.template.digest) {
         out(`note: the migrations changed since this failure was saved (digest ${record.migrationsDigest} then, ${env.template.digest} now); replaying anyway`);
       }
       for (let i = 0; i < times; i++) {
-        const m = await replayDataCaseOnce(env.workers[0], record, oracleOf(options.pack));
+        const m = await replayDataCaseOnce(env.workers[0], record, target ? target.oracle : oracleOf(options.pack));
         outcomes.push(m ? `step ${m.step + 1}: ${m.reason}\n    model:    ${describeOutcome(m.expected)}\n    database: ${describeOutcome(m.actual)}` : undefined);
         out(`replay ${i + 1}/${times}: ${outcomes[i] ? `fails, ${outcomes[i]}` : 'model and database agree'}`);
       }
@@ -63,6 +75,7 @@ export function registerReplayCommand(program: Command, run: (action: () => Prom
     .command('replay <file>')
     .description(`re-run one saved failure (.policyfuzz/failures/*.json): FIXED after ${CLEAN_REPLAYS_FOR_FIXED} clean replays (exit 0), STILL FAILING or FLAKY (exit 1)`)
     .option('--migrations <dir>', 'folder of .sql migrations (default: the one the failure was found on, else the bundled one)')
+    .option('--config <file>', 'a project config (default: the one the failure was found with)')
     .option('--database-url <url>', 'use this Postgres server')
     .option('--times <n>', 'replays (all must be clean for FIXED)', positiveInt('--times'), CLEAN_REPLAYS_FOR_FIXED)
     .option('--sso-config <file>', 'emulator config for an SSO failure')

@@ -11,7 +11,10 @@ import type { World } from './model/world.ts';
 import { fillWorld } from './introspection/fill-row.ts';
 import type { TableShapes } from './introspection/table-shapes.ts';
 import { ident, literal } from './executor/sql-text.ts';
-import { orderToTarget, targetColumn, targetTable, worldToTarget, type TargetMapping } from './mapping/mapping.ts';
+import { orderToTarget, requestToTarget, targetColumn, targetTable, worldToTarget, type TargetMapping } from './mapping/mapping.ts';
+import type { ApiRequest } from './model/request.ts';
+import { targetName } from './model/request.ts';
+import { fillInsertRows } from './introspection/fill-row.ts';
 
 /** One statement that writes fixture rows, with the table and row it writes (to name what a database refused). */
 export interface FixtureStatement {
@@ -112,4 +115,14 @@ export function fixtureStatements(world: World, order: readonly string[], plan: 
 /** One statement per row: slower, but a refusal names its row. */
 export function fixtureStatementsPerRow(world: World, order: readonly string[], plan: FixturePlan = REFERENCE_PLAN): FixtureStatement[] {
   return build(world, order, plan, true);
+}
+
+/**
+ * A model request as it is sent to this target (the run, its replay and its psql repro send the
+ * same): in the target's names, and an INSERT completed with the NOT NULL columns only the
+ * target has.
+ */
+export function requestForTarget(plan: FixturePlan, request: ApiRequest): ApiRequest {
+  const mapped = plan.mapping ? requestToTarget(plan.mapping, request) : request;
+  return plan.shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, plan.shapes) } : mapped;
 }

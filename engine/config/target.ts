@@ -6,7 +6,21 @@ import { loadMigrationFolder, type MigrationFile } from '../db/migrations.ts';
 import type { FixturePlan } from '../fixtures.ts';
 import { oracleOf, type Oracle, type Pack } from '../pack.ts';
 import { findConfig, loadConfig, type PolicyfuzzConfig } from './config-file.ts';
-import { mergeMappings } from '../mapping/schema.ts';
+import { MappingSchema, mergeMappings } from '../mapping/schema.ts';
+import type { TargetMapping } from '../mapping/mapping.ts';
+import { UsageError } from '../errors.ts';
+
+/** The pack's mapping refined by the config's, checked as one (a pack's is typed, not validated). */
+function targetMapping(pack: Pack, config: PolicyfuzzConfig | undefined): TargetMapping | undefined {
+  const merged = mergeMappings(pack.mapping, config?.mapping);
+  if (!merged) return undefined;
+  const checked = MappingSchema.safeParse(merged);
+  if (!checked.success) {
+    const where = config ? `the mapping of pack ${pack.name} with ${config.file}` : `the mapping of pack ${pack.name}`;
+    throw new UsageError(`${where} is not valid:\n${checked.error.issues.map((i) => `  mapping.${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  return merged;
+}
 
 export interface Target {
   /** How replay lines name it: `--migrations <dir>` or `--config <file>`. */
@@ -43,11 +57,11 @@ export async function resolveTarget(pack: Pack, options: { config?: string; migr
       oracle: oracleOf(pack),
       supabaseCompat: true,
       // A project pack's own mapping applies with or without a config.
-      ...(pack.mapping ? { fixtures: { users: 'direct' as const, bypassTriggers: false, mapping: pack.mapping } } : {}),
+      ...(pack.mapping ? { fixtures: { users: 'direct' as const, bypassTriggers: false, mapping: targetMapping(pack, undefined)! } } : {}),
     };
   }
   const config = await loadConfig(file, pack);
-  const mapping = mergeMappings(pack.mapping, config.mapping);
+  const mapping = targetMapping(pack, config);
   return {
     cliArgs: `--config ${file}`,
     label: `${config.migrationDirs.join(', ')} (config ${file})`,

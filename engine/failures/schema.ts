@@ -57,6 +57,9 @@ export const FailureRecordSchema = z.strictObject({
   migrationsDigest: z.string().nullable(),
   /** The migrations folder it was found on, as given on the command line. */
   migrations: z.string().nullable(),
+  /** A config target: the config file (absolute) and its migration folders, so replay rebuilds the same world. */
+  config: z.string().nullable().optional(),
+  migrationFolders: z.array(z.string()).optional(),
   foundAt: z.string(),
 });
 

@@ -30,6 +30,9 @@ export interface RecordContext {
   policyfuzzVersion: string;
   migrationsDigest: string | null;
   migrations: string | null;
+  /** A config target's file (absolute) and migration folders. */
+  config?: string;
+  migrationFolders?: string[];
 }
 
 /** The record of a failed property result (undefined when it has no counterexample to save). */
@@ -55,6 +58,7 @@ export function failureRecordOf(result: PropertyResult, context: RecordContext):
     policyfuzzVersion: context.policyfuzzVersion,
     migrationsDigest: result.area === 'data' ? context.migrationsDigest : null,
     migrations: result.area === 'data' ? context.migrations : null,
+    ...(result.area === 'data' && context.config ? { config: context.config, migrationFolders: context.migrationFolders ?? [] } : {}),
     foundAt: new Date().toISOString(),
   });
 }

@@ -138,6 +138,12 @@ describe('presence and config', () => {
     expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['conventions.functionRefusal.code', 'functions.f.returns']);
   });
 
+  it('refuses a vocabulary mapping that is not one-to-one', () => {
+    const bad = MappingSchema.safeParse({ tables: { users: { values: { role: { user: 'member', guest: 'member' } } } } });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues[0].path.join('.')).toBe('tables.users.values.role');
+  });
+
   it('merges a config’s mapping over a pack’s, key by key', () => {
     const merged = mergeMappings(mapping, { tables: { users: { columns: { phone: 'mobile' } } }, conventions: { grants: 'explicit' } });
     expect(merged!.tables!.users).toMatchObject({ name: 'members', columns: { display_name: 'full_name', avatar_url: null, phone: 'mobile' } });

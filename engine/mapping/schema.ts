@@ -33,7 +33,14 @@ export const MappingSchema = z
           .object({
             name: name.optional(),
             columns: z.record(name, name.nullable()).optional(),
-            values: z.record(name, z.record(z.string(), z.string())).optional(),
+            values: z
+              .record(
+                name,
+                z.record(z.string(), z.string()).refine((words) => new Set(Object.values(words)).size === Object.values(words).length, {
+                  message: 'two model values map to one target value: answers could not be told apart (map each to its own value)',
+                }),
+              )
+              .optional(),
           })
           .strict(),
       )

@@ -10,16 +10,16 @@ import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
 import { compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { fixtureStatements, fixtureStatementsPerRow } from '../fixtures.ts';
+import { fixtureStatements, fixtureStatementsPerRow, requestForTarget } from '../fixtures.ts';
 import { FixtureError } from '../errors.ts';
-import { fillInsertRows, UnfillableColumn } from '../introspection/fill-row.ts';
+import { UnfillableColumn } from '../introspection/fill-row.ts';
 import type { CaseTransaction } from '../executor/case-transaction.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
-import { expectedOnTarget, outcomeToModel, requestToTarget } from '../mapping/mapping.ts';
+import { expectedOnTarget, outcomeToModel } from '../mapping/mapping.ts';
 
 export interface StepMismatch {
   step: number;
@@ -79,10 +79,7 @@ export async function checkStep(tx: CaseTransaction, world: World, step: DataSte
   const prediction = predict(oracle, world, step.caller, step.request);
   // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
   const mapping = tx.fixturePlan.mapping;
-  const mapped = mapping ? requestToTarget(mapping, step.request) : step.request;
-  // A project's own schema: the model's INSERTs get the NOT NULL columns only the target has.
-  const shapes = tx.fixturePlan.shapes;
-  const sent = shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, shapes) } : mapped;
+  const sent = requestForTarget(tx.fixturePlan, step.request);
   const response = await tx.send(step.caller, sent);
   const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;

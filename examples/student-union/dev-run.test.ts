@@ -10,7 +10,7 @@ it('dev run', async () => {
   const server = await sharedServer();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'pf-dev-'));
   const lines: string[] = [];
-  const code = await fuzz({ config: '/work/wt-realproj/examples/student-union/policyfuzz.config.json', migrations: pack.migrations!, pack, databaseUrl: server.adminUrl, seed: Number(process.env.SEED ?? 1), runs: Number(process.env.RUNS ?? 100), workers: 1, reportDir: path.join(tmp, 'r'), failuresDir: path.join(tmp, 'f'), replay: false, ...(process.env.ONLY ? { only: process.env.ONLY } : {}) } as any, (l) => lines.push(l));
+  const code = await fuzz({ config: process.env.CFG ?? '/work/wt-realproj/examples/student-union/policyfuzz.config.json', migrations: pack.migrations!, pack, databaseUrl: server.adminUrl, seed: Number(process.env.SEED ?? 1), runs: Number(process.env.RUNS ?? 100), workers: 1, reportDir: path.join(tmp, 'r'), failuresDir: path.join(tmp, 'f'), replay: false, ...(process.env.ONLY ? { only: process.env.ONLY } : {}) } as any, (l) => lines.push(l));
   console.log(lines.join('\n'));
   const summary = JSON.parse(readFileSync(path.join(tmp, 'r', 'summary.json'), 'utf8'));
   for (const p of summary.properties) if (p.failures?.[0]) console.log(p.id, JSON.stringify(p.failures[0]).slice(0, 3000));

@@ -24,9 +24,9 @@ export default extendPack(referencePack, {
           permissions: 'perms',
           managed_permissions: 'delegated_perms',
         },
-        // The reference rules' generators name two plain roles, "user" and "uni_staff"; here a
-        // plain signed-up person is a "member".
-        values: { role: { user: 'member', uni_staff: 'member' } },
+        // Two roles the reference names by itself: its plain role "user" is a "member" here, and
+        // "uni_staff" (who files press requests on someone's behalf) an "advisor".
+        values: { role: { user: 'member', uni_staff: 'advisor' } },
       },
       pr_tickets: {
         name: 'press_requests',
