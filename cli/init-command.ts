@@ -18,7 +18,7 @@ export async function init(options: InitOptions & { pack: Pack }, out: (line: st
   if (existsSync(options.out) && !options.force) throw new UsageError(`${options.out} exists; pass --force to overwrite it`);
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   try {
-    const report = await inspectMigrations(server, options.migrations, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model);
+    const report = await inspectMigrations(server, options.migrations, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies);
     writeFileSync(options.out, `${JSON.stringify(report.config, null, 2)}\n`);
     out(`wrote ${options.out}`);
     for (const note of report.config.notes as string[]) out(`  ${note}`);

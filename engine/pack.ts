@@ -10,6 +10,7 @@ import type { TableModel } from './model/table-model.ts';
 import type { CatalogProperty } from './runner/catalog-property.ts';
 import type { DataProperty } from './runner/data-property.ts';
 import type { TargetMapping } from './mapping/mapping.ts';
+import type { VocabularySetting } from './mapping/propose.ts';
 
 /** What the oracle knows of an application: its tables and functions, and how fixtures are ordered. */
 export interface PackModel<S = any> {
@@ -47,6 +48,8 @@ export interface Pack<S = any> {
    * a config's `mapping` refines it.
    */
   mapping?: TargetMapping;
+  /** Settings a target's CHECK vocabularies and defaults pin (`policyfuzz init` proposes them). */
+  vocabularies?: VocabularySetting[];
 }
 
 /** The pack's settings with `overrides` applied (errors are zod's, named by the caller). */
