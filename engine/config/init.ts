@@ -24,9 +24,10 @@ export interface InitReport {
   proposal: Proposal;
 }
 
-export async function inspectMigrations(server: DatabaseServer, migrationsDir: string, properties: DataProperty[], configDir: string, model: PackModel, vocabularies: VocabularySetting[] = []): Promise<InitReport> {
+export async function inspectMigrations(server: DatabaseServer, migrationDirs: string | string[], properties: DataProperty[], configDir: string, model: PackModel, vocabularies: VocabularySetting[] = []): Promise<InitReport> {
   const tableModels = model.tables;
-  const env = await openEnvironment({ server, migrations: loadMigrationFolder(migrationsDir), workers: 1 });
+  const folders = [migrationDirs].flat();
+  const env = await openEnvironment({ server, migrations: folders.flatMap((f) => loadMigrationFolder(f)), workers: 1 });
   try {
     const client = env.workers[0].client;
     const facts = await readTargetFacts(client, EXPOSED_SCHEMAS);
@@ -87,7 +88,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationsDir: s
     ];
     const config = {
       notes,
-      migrations: path.relative(configDir, path.resolve(migrationsDir)) || '.',
+      migrations: folders.length === 1 ? path.relative(configDir, path.resolve(folders[0])) || '.' : folders.map((f) => path.relative(configDir, path.resolve(f)) || '.'),
       supabaseCompat: true,
       model: proposal.settings,
       rules: { include: applicable, exclude: mapping.conventions?.grants === 'supabase-default' ? ['R16:catalog'] : [] },
