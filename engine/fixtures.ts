@@ -8,7 +8,7 @@
  */
 import type { Row } from './model/json.ts';
 import type { World } from './model/world.ts';
-import { fillWorld } from './introspection/fill-row.ts';
+import { fillWorldWithParents } from './introspection/fill-row.ts';
 import type { TableShapes } from './introspection/table-shapes.ts';
 import { ident, literal } from './executor/sql-text.ts';
 import { orderToTarget, requestToTarget, targetColumn, targetTable, worldToTarget, type TargetMapping } from './mapping/mapping.ts';
@@ -36,6 +36,8 @@ export interface FixturePlan {
   bypassTriggers: boolean | readonly string[];
   /** Target tables emptied before each case's fixtures (seeded rows a case must not see). */
   emptyTables?: readonly string[];
+  /** Target tables the migrations seeded (a singleton settings row, say): fixture rows update them by key. */
+  seededTables?: readonly string[];
   /** The target's names for the model's tables and columns (fixtures are written in them). */
   mapping?: TargetMapping;
 }
@@ -86,10 +88,13 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const order = mapping ? orderToTarget(mapping, modelOrder) : modelOrder;
   const usersTable = mapping ? targetTable(mapping, 'users') : 'users';
   const usersId = (mapping && targetColumn(mapping, 'users', 'id')) || 'id';
-  const filled = plan.shapes ? fillWorld(world, plan.shapes) : world;
+  // Completed from the target's schema; parents a NOT NULL foreign key needs are created and written first.
+  const { world: filled, parents } = plan.shapes ? fillWorldWithParents(world, plan.shapes) : { world, parents: [] as string[] };
+  const seeded = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));
+  const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
   const empty = (plan.emptyTables ?? []).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
-  const statements = tablesInOrder(filled, order).flatMap((table) => {
-    const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : undefined;
+  const statements = tablesInOrder(filled, [...parents, ...order]).flatMap((table) => {
+    const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
     const writes = groups.map((rows) => ({ table, row: perRow ? rows[0] : rows, sql: insertRows(table, rows, upsertOn) }));
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
