@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Example packs import the public entry point by its package name: resolve it to this repo's source.
+  resolve: { alias: [{ find: /^policyfuzz$/, replacement: fileURLToPath(new URL('./api/index.ts', import.meta.url)) }] },
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', '.scratch/**'],

@@ -6,6 +6,8 @@
 import type { FunctionModel } from '../engine/model/function-model.ts';
 import type { TableModel } from '../engine/model/table-model.ts';
 import type { Pack } from '../engine/pack.ts';
+import type { TargetMapping } from '../engine/mapping/mapping.ts';
+import { mergeMappings } from '../engine/mapping/schema.ts';
 import type { DataProperty } from '../engine/runner/data-property.ts';
 
 export function defineTable<S = unknown>(table: TableModel<S>): TableModel<S> {
@@ -32,6 +34,8 @@ export interface PackExtension<S> {
   fixtureOrder?: readonly string[];
   migrations?: string;
   mutants?: string;
+  /** The project's names for the base's tables, columns and functions, and its conventions (docs/config.md "mapping"). */
+  mapping?: TargetMapping;
 }
 
 /** A pack built on another: the base's models and properties, with these added, replaced or removed. */
@@ -47,5 +51,6 @@ export function extendPack<S>(base: Pack<S>, extension: PackExtension<S>): Pack<
     catalogProperties: (base.catalogProperties ?? []).filter((p) => !(extension.without ?? []).includes(p.id)),
     migrations: extension.migrations ?? base.migrations,
     mutants: extension.mutants ?? base.mutants,
+    mapping: mergeMappings(base.mapping, extension.mapping),
   };
 }

@@ -9,7 +9,9 @@ export { z } from 'zod';
 
 // The pack: one application's intent.
 export { definePack, oracleOf, packSettings, type Oracle, type Pack, type PackModel } from '../engine/pack.ts';
-export { extendPack, defineTable, defineFunction, defineProperty } from './define.ts';
+export { extendPack, defineTable, defineFunction, defineProperty, type PackExtension } from './define.ts';
+// A project's names for the model's things (docs/config.md "Mapping").
+export type { Conventions, FunctionMapping, RefusalConvention, ReturnShape, TableMapping, TargetMapping } from '../engine/mapping/mapping.ts';
 
 // The model's vocabulary: who calls, what they send, what the answer must be.
 export type { Caller } from '../engine/model/caller.ts';

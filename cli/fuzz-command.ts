@@ -24,7 +24,7 @@ import type { FailureRecord } from '../engine/failures/schema.ts';
 import { UsageError } from '../engine/errors.ts';
 import { resolveTarget, ruleAllowed } from '../engine/config/target.ts';
 import { changedObjects, touches } from '../engine/config/changed-since.ts';
-import { fitToTarget, notApplicable } from '../engine/runner/applicability.ts';
+import { fitToTarget, notApplicable, partialNote } from '../engine/runner/applicability.ts';
 import type { Pack, PackSource } from '../engine/pack.ts';
 import { describeCaller } from '../engine/model/caller.ts';
 import { describeRequest } from '../engine/model/request.ts';
@@ -230,7 +230,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   };
   /** A data failure's repros: a psql script, a pgTAP test and a vitest regression test. */
   const reprosOf = (record: FailureRecord, env?: Environment) =>
-    record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle), pgtap: pgtapTest(record, env.cache, oracle), regression: regressionTest(record) } : {};
+    record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle, env.workers[0].tx.fixturePlan), pgtap: pgtapTest(record, env.cache, oracle), regression: regressionTest(record) } : {};
   const save = (r: PropertyResult, env?: Environment) => {
     // Every open finding is saved with its own replay line; the property's entry is its first.
     for (const f of r.findings ?? []) {
@@ -275,9 +275,13 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
       // What runs: fitted to the target's tables; not applicable, a misfit or a saved failure is settled already.
       const settled = new Map<string, PropertyResult>();
       const toGenerate: DataProperty[] = [];
+      /** Parts of a property left out because the target lacks what they call (shown in its note). */
+      const partsLeftOut = new Map<string, string>();
       for (const listed of properties) {
-        // Narrowed to the tables this target has (R01), or not applicable when it lacks them.
-        const { property, missing } = fitToTarget(listed, env.cache);
+        // Narrowed to the tables and functions this target has (under its mapping), or not applicable when it lacks them.
+        const { property, missing, leftOut } = fitToTarget(listed, env.cache, target.fixtures?.mapping);
+        const partial = partialNote(leftOut);
+        if (partial) partsLeftOut.set(property.id, partial);
         const saved = stillFailing.get(property.id);
         if (missing.length) settled.set(property.id, notApplicable(property, missing, seed));
         else if (misfits.length) settled.set(property.id, misfitResult(property, misfits, seed, target.config?.file ?? 'the config'));
@@ -332,13 +336,14 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
           continue;
         }
         const gated = applyBaseline([budgetVerdict(options.path || (r.stopped && r.cases < minCases) ? r : applyCoverageGate(r), minCases)], baseline ?? { findings: [] })[0];
-        results.push(gated);
+        const leftOutNote = partsLeftOut.get(listed.id);
+        results.push(leftOutNote && !gated.note ? { ...gated, note: leftOutNote } : gated);
         if (gated.status === 'failed' && gated.failure) save(gated, env);
       }
       if (baseline) baselineChecks = await checkBaseline(env.workers[0], oracle, baseline, results);
       // Catalog properties (grants of every function and table): one pass, on the first shard.
       if (!options.path && shard.index === 1 && !interrupted() && !maxFailuresReached()) {
-        for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, c.id) && !excluded(c.id))) {
+        for (const property of catalogProperties.filter((c) => (!onlyData || onlyData.includes(c.id)) && ruleAllowed(target.config, `${c.id}:catalog`) && !excluded(c.id))) {
           const r = await runCatalogProperty(env, property, { seed, settings: oracle.settings });
           results.push({ ...r, id: `${r.id}:catalog` });
           if (r.status === 'failed') savedFor.set(`${r.id}:catalog`, { replay: `policyfuzz fuzz --migrations ${options.migrations} --only ${r.id}` });

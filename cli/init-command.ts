@@ -8,17 +8,24 @@ import { UsageError } from '../engine/errors.ts';
 import type { Pack, PackSource } from '../engine/pack.ts';
 
 export interface InitOptions {
-  migrations: string;
+  /** Migration folders; default: supabase/migrations when the current folder has one. */
+  migrations?: string[];
   out: string;
   force?: boolean;
   databaseUrl?: string;
 }
 
+/** Where a Supabase project keeps its migrations: init's default inside such a repository. */
+export const SUPABASE_MIGRATIONS = path.join('supabase', 'migrations');
+
 export async function init(options: InitOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
   if (existsSync(options.out) && !options.force) throw new UsageError(`${options.out} exists; pass --force to overwrite it`);
+  const folders = options.migrations?.length ? options.migrations : existsSync(SUPABASE_MIGRATIONS) ? [SUPABASE_MIGRATIONS] : [];
+  if (!folders.length) throw new UsageError(`no migrations: pass --migrations <dir> (there is no ${SUPABASE_MIGRATIONS} here)`);
+  for (const f of folders) if (!existsSync(f)) throw new UsageError(`--migrations ${f}: no such folder`);
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   try {
-    const report = await inspectMigrations(server, options.migrations, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model);
+    const report = await inspectMigrations(server, folders, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies);
     writeFileSync(options.out, `${JSON.stringify(report.config, null, 2)}\n`);
     out(`wrote ${options.out}`);
     for (const note of report.config.notes as string[]) out(`  ${note}`);
@@ -33,7 +40,7 @@ export function registerInitCommand(program: Command, run: (action: () => Promis
   program
     .command('init')
     .description('read an existing migrations folder and write a starting policyfuzz.config.json')
-    .requiredOption('--migrations <dir>', 'the project migrations folder, e.g. supabase/migrations')
+    .option('--migrations <dir...>', 'the project migration folders, applied in order (default: supabase/migrations when present)')
     .option('--out <file>', 'where to write the config', 'policyfuzz.config.json')
     .option('--force', 'overwrite an existing config')
     .option('--database-url <url>', 'use this Postgres server')

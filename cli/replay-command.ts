@@ -19,6 +19,8 @@ import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 
 export interface ReplayOptions {
   migrations?: string;
+  /** A config target (default: the one the failure was saved with, when it still exists). */
+  config?: string;
   databaseUrl?: string;
   times?: number;
   ssoConfig?: string;
@@ -34,7 +36,7 @@ export async function replay(file: string, options: ReplayOptions & { pack: Pack
   const outcomes: Array<string | undefined> = [];
   if (record.area === 'data') {
     // The target it was found on: its config (settings, folders, fixtures) when it had one.
-    const config = !options.migrations && record.target?.config && existsSync(record.target.config) ? record.target.config : undefined;
+    const config = options.config ?? (!options.migrations && record.target?.config && existsSync(record.target.config) ? record.target.config : undefined);
     const folder = options.migrations ?? (record.migrations && existsSync(record.migrations) ? record.migrations : record.target?.migrations && existsSync(record.target.migrations) ? record.target.migrations : path.relative(process.cwd(), options.pack.migrations ?? '.') || options.pack.migrations || '.');
     const target = await resolveTarget(options.pack, { config, migrations: folder, explicitMigrations: true });
     out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (found with seed ${record.seed}, path ${record.path}), ${config ? `config ${config}` : `migrations ${folder}`}`);
@@ -71,6 +73,7 @@ export function registerReplayCommand(program: Command, run: (action: () => Prom
     .command('replay <file>')
     .description(`re-run one saved failure (.policyfuzz/failures/*.json): FIXED after ${CLEAN_REPLAYS_FOR_FIXED} clean replays (exit 0), STILL FAILING or FLAKY (exit 1)`)
     .option('--migrations <dir>', 'folder of .sql migrations (default: the one the failure was found on, else the bundled one)')
+    .option('--config <file>', 'a project config (default: the one the failure was found with)')
     .option('--database-url <url>', 'use this Postgres server')
     .option('--times <n>', 'replays (all must be clean for FIXED)', positiveInt('--times'), CLEAN_REPLAYS_FOR_FIXED)
     .option('--sso-config <file>', 'emulator config for an SSO failure')

@@ -8,9 +8,13 @@
  */
 import type { Row } from './model/json.ts';
 import type { World } from './model/world.ts';
-import { fillWorld } from './introspection/fill-row.ts';
+import { fillWorldWithParents } from './introspection/fill-row.ts';
 import type { TableShapes } from './introspection/table-shapes.ts';
 import { ident, literal } from './executor/sql-text.ts';
+import { orderToTarget, requestToTarget, targetColumn, targetTable, worldToTarget, type TargetMapping } from './mapping/mapping.ts';
+import type { ApiRequest } from './model/request.ts';
+import { targetName } from './model/request.ts';
+import { fillInsertRows } from './introspection/fill-row.ts';
 
 /** One statement that writes fixture rows, with the table and row it writes (to name what a database refused). */
 export interface FixtureStatement {
@@ -23,8 +27,19 @@ export interface FixturePlan {
   shapes?: TableShapes;
   /** `auth-trigger`: the users row exists once auth.users is written; the fixture completes it. */
   users: 'direct' | 'auth-trigger';
-  /** session_replication_role = replica around the fixture writes (guards that refuse even the server). */
-  bypassTriggers: boolean;
+  /**
+   * Guards that refuse even the server, switched off for the fixture writes only: `true` for
+   * every trigger (session_replication_role = replica, which also skips foreign keys and the
+   * auth trigger), or the named triggers (`table.trigger`, target names) one at a time, so
+   * foreign keys and every other trigger still run.
+   */
+  bypassTriggers: boolean | readonly string[];
+  /** Target tables emptied before each case's fixtures (seeded rows a case must not see). */
+  emptyTables?: readonly string[];
+  /** Target tables the migrations seeded (a singleton settings row, say): fixture rows update them by key. */
+  seededTables?: readonly string[];
+  /** The target's names for the model's tables and columns (fixtures are written in them). */
+  mapping?: TargetMapping;
 }
 
 export const REFERENCE_PLAN: FixturePlan = { users: 'direct', bypassTriggers: false };
@@ -44,31 +59,53 @@ function insertRows(table: string, rows: Row[], upsertOn?: string): string {
 }
 
 /** The project's trigger made a users row for every identity; a world without one for some identity (null role) gets it removed. */
-function removeUnwantedProfiles(world: World): FixtureStatement {
+function removeUnwantedProfiles(world: World, usersTable: string, idColumn: string): FixtureStatement {
   const identities = (world['auth.users'] ?? []).map((r) => String(r.id));
-  const wanted = (world.users ?? []).map((r) => String(r.id));
+  const wanted = (world[usersTable] ?? []).map((r) => String(r[idColumn]));
   const list = (ids: string[]) => `array[${ids.map(literal).join(', ')}]::uuid[]`;
   return {
-    table: 'users',
+    table: usersTable,
     row: null,
-    sql: `delete from public.users where id = any(${list(identities)}) and not (id = any(${list(wanted)}))`,
+    sql: `delete from ${qualifiedTable(usersTable)} where ${ident(idColumn)} = any(${list(identities)}) and not (${ident(idColumn)} = any(${list(wanted)}))`,
   };
+}
+
+/** `table.trigger` (schema-qualified or not) as ALTER TABLE … DISABLE/ENABLE TRIGGER. */
+function toggleTrigger(name: string, on: boolean): FixtureStatement {
+  const dot = name.lastIndexOf('.');
+  const table = name.slice(0, dot);
+  const trigger = name.slice(dot + 1);
+  return { table: '(settings)', row: null, sql: `alter table ${qualifiedTable(table)} ${on ? 'enable' : 'disable'} trigger ${ident(trigger)}` };
 }
 
 function tablesInOrder(world: World, order: readonly string[]): string[] {
   return [...order.filter((t) => world[t]?.length), ...Object.keys(world).filter((t) => !order.includes(t) && world[t].length)];
 }
 
-function build(world: World, order: readonly string[], plan: FixturePlan, perRow: boolean): FixtureStatement[] {
-  const filled = plan.shapes ? fillWorld(world, plan.shapes) : world;
-  const statements = tablesInOrder(filled, order).flatMap((table) => {
-    const upsertOn = plan.users === 'auth-trigger' && table === 'users' ? 'id' : undefined;
+function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePlan, perRow: boolean): FixtureStatement[] {
+  const mapping = plan.mapping;
+  const world = mapping ? worldToTarget(mapping, modelWorld) : modelWorld;
+  const order = mapping ? orderToTarget(mapping, modelOrder) : modelOrder;
+  const usersTable = mapping ? targetTable(mapping, 'users') : 'users';
+  const usersId = (mapping && targetColumn(mapping, 'users', 'id')) || 'id';
+  // Completed from the target's schema; parents a NOT NULL foreign key needs are created and written first.
+  const { world: filled, parents } = plan.shapes ? fillWorldWithParents(world, plan.shapes) : { world, parents: [] as string[] };
+  const seeded = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));
+  const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
+  const empty = (plan.emptyTables ?? []).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
+  const statements = tablesInOrder(filled, [...parents, ...order]).flatMap((table) => {
+    const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
     const writes = groups.map((rows) => ({ table, row: perRow ? rows[0] : rows, sql: insertRows(table, rows, upsertOn) }));
-    return plan.users === 'auth-trigger' && table === 'auth.users' && !plan.bypassTriggers ? [...writes, removeUnwantedProfiles(filled)] : writes;
+    return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
   });
-  if (!plan.bypassTriggers) return statements;
+  if (Array.isArray(plan.bypassTriggers)) {
+    const named = plan.bypassTriggers as readonly string[];
+    return [...named.map((t) => toggleTrigger(t, false)), ...empty, ...statements, ...named.map((t) => toggleTrigger(t, true))];
+  }
+  if (!plan.bypassTriggers) return [...empty, ...statements];
   return [
+    ...empty,
     { table: '(settings)', row: null, sql: `set local session_replication_role = replica` },
     ...statements,
     { table: '(settings)', row: null, sql: `set local session_replication_role = origin` },
@@ -83,4 +120,14 @@ export function fixtureStatements(world: World, order: readonly string[], plan: 
 /** One statement per row: slower, but a refusal names its row. */
 export function fixtureStatementsPerRow(world: World, order: readonly string[], plan: FixturePlan = REFERENCE_PLAN): FixtureStatement[] {
   return build(world, order, plan, true);
+}
+
+/**
+ * A model request as it is sent to this target (the run, its replay and its psql repro send the
+ * same): in the target's names, and an INSERT completed with the NOT NULL columns only the
+ * target has.
+ */
+export function requestForTarget(plan: FixturePlan, request: ApiRequest): ApiRequest {
+  const mapped = plan.mapping ? requestToTarget(plan.mapping, request) : request;
+  return plan.shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, plan.shapes) } : mapped;
 }

@@ -9,6 +9,8 @@ import type { FunctionModel, PrivateFunction } from './model/function-model.ts';
 import type { TableModel } from './model/table-model.ts';
 import type { CatalogProperty } from './runner/catalog-property.ts';
 import type { DataProperty } from './runner/data-property.ts';
+import type { TargetMapping } from './mapping/mapping.ts';
+import type { VocabularySetting } from './mapping/propose.ts';
 
 /** What the oracle knows of an application: its tables and functions, and how fixtures are ordered. */
 export interface PackModel<S = any> {
@@ -40,6 +42,14 @@ export interface Pack<S = any> {
   migrations?: string;
   /** Absolute folder of the pack's mutants (a rules folder with `<rule>/mutants/*.sql`, or flat). */
   mutants?: string;
+  /**
+   * The target's names for the model's tables, columns and functions, and its conventions
+   * (engine/mapping/): a project pack built on the reference one maps its own schema here, and
+   * a config's `mapping` refines it.
+   */
+  mapping?: TargetMapping;
+  /** Settings a target's CHECK vocabularies and defaults pin (`policyfuzz init` proposes them). */
+  vocabularies?: VocabularySetting[];
 }
 
 /** The pack's settings with `overrides` applied (errors are zod's, named by the caller). */

@@ -10,10 +10,11 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { Pack } from '../pack.ts';
 import { UsageError } from '../errors.ts';
+import { MappingSchema } from '../mapping/schema.ts';
 
 export const CONFIG_FILE_NAMES = ['policyfuzz.config.ts', 'policyfuzz.config.json'];
 
-const propertyId = z.string().regex(/^[RS]\d\d$/, 'a property id like R02');
+const propertyId = z.string().regex(/^[RS]\d\d(:catalog)?$/, 'a property id like R02 (R16:catalog: the catalog half alone)');
 
 export const ConfigSchema = z
   .object({
@@ -41,11 +42,19 @@ export const ConfigSchema = z
          * which the fixture then completes.
          */
         users: z.enum(['direct', 'auth-trigger']).default('direct'),
-        /** Write fixtures with session_replication_role = replica, for guards that refuse even the server. */
-        bypassTriggers: z.boolean().default(false),
+        /**
+         * Guards that refuse even the server: `["table.trigger", …]` switches off only those
+         * triggers while fixtures are written (foreign keys and every other trigger still run);
+         * `true` switches off every trigger (session_replication_role = replica).
+         */
+        bypassTriggers: z.union([z.boolean(), z.array(z.string().regex(/^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*){1,2}$/, 'a trigger as table.trigger (or schema.table.trigger)'))]).default(false),
+        /** Tables whose seeded rows are removed before each case (target names). */
+        emptyTables: z.array(z.string().min(1)).optional(),
       })
       .strict()
       .default({ users: 'direct', bypassTriggers: false }),
+    /** The target's names for the model's tables, columns and functions, and its conventions (docs/config.md). */
+    mapping: MappingSchema.optional(),
   })
   .strict();
 

@@ -11,19 +11,40 @@ import type { DataProperty } from '../runner/data-property.ts';
 import { readTableShapes } from '../introspection/table-shapes.ts';
 import type { PackModel } from '../pack.ts';
 import { fitToTarget } from '../runner/applicability.ts';
+import { readTargetFacts } from '../introspection/target-facts.ts';
+import { proposeMapping, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
+import { EXPOSED_SCHEMAS } from '../runner/environment.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
   applicable: string[];
   notApplicable: { id: string; missing: string[] }[];
   filledColumns: string[];
+  /** The mapping and settings proposed from the catalog, with what each guess rests on. */
+  proposal: Proposal;
 }
 
-export async function inspectMigrations(server: DatabaseServer, migrationsDir: string, properties: DataProperty[], configDir: string, model: PackModel): Promise<InitReport> {
+export async function inspectMigrations(server: DatabaseServer, migrationDirs: string | string[], properties: DataProperty[], configDir: string, model: PackModel, vocabularies: VocabularySetting[] = []): Promise<InitReport> {
   const tableModels = model.tables;
-  const env = await openEnvironment({ server, migrations: loadMigrationFolder(migrationsDir), workers: 1 });
+  const folders = [migrationDirs].flat();
+  const env = await openEnvironment({ server, migrations: folders.flatMap((f) => loadMigrationFolder(f)), workers: 1 });
   try {
     const client = env.workers[0].client;
+    const facts = await readTargetFacts(client, EXPOSED_SCHEMAS);
+    const proposal = proposeMapping(
+      {
+        tables: Object.values(tableModels)
+          .filter((t) => !t.view)
+          .map((t) => ({
+            name: t.table,
+            columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable })),
+          })),
+        functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args })),
+      },
+      facts,
+      vocabularies,
+    );
+    const mapping = proposal.mapping;
     const shapes = await readTableShapes(client, ['public', 'passport', 'auth']);
     // A trigger on auth.users usually creates the profile row: fixtures then complete it instead.
     const authTriggers = await client.query(`select count(*)::int as n from pg_trigger where tgrelid = 'auth.users'::regclass and not tgisinternal`);
@@ -31,23 +52,27 @@ export async function inspectMigrations(server: DatabaseServer, migrationsDir: s
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
     for (const p of properties) {
-      const { missing } = fitToTarget(p, env.cache);
+      const { missing } = fitToTarget(p, env.cache, mapping);
       if (missing.length) notApplicable.push({ id: p.id, missing });
       else applicable.push(p.id);
     }
     const filledColumns: string[] = [];
+    const targetOf = (table: string) => mapping.tables?.[table]?.name ?? table;
+    const knownOf = (table: string, m: (typeof tableModels)[string]) => new Set(m.columns.map((c) => mapping.tables?.[table]?.columns?.[c.name] ?? c.name));
     for (const [table, model] of Object.entries(tableModels)) {
-      const known = new Set(model.columns.map((c) => c.name));
-      for (const c of shapes.get(table) ?? []) {
-        if (c.notNull && !c.hasDefault && !c.generated && !known.has(c.name)) filledColumns.push(`${table}.${c.name}`);
+      const known = knownOf(table, model);
+      for (const c of shapes.get(targetOf(table)) ?? []) {
+        if (c.notNull && !c.hasDefault && !c.generated && !known.has(c.name)) filledColumns.push(`${targetOf(table)}.${c.name}`);
       }
     }
     // Vocabularies the schema pins with CHECKs or enums: the model settings a person must map them to.
     const vocabularyHints: string[] = [];
+    const proposedSettings = new Set(vocabularies.map((v) => v.column));
     for (const [table, model] of Object.entries(tableModels)) {
-      for (const c of shapes.get(table) ?? []) {
+      for (const c of shapes.get(targetOf(table)) ?? []) {
         const values = c.vocabulary ?? c.enumLabels;
-        if (values && model.columns.some((m) => m.name === c.name && m.check)) {
+        const modelColumn = model.columns.find((m) => (mapping.tables?.[table]?.columns?.[m.name] ?? m.name) === c.name);
+        if (values && modelColumn?.check && !proposedSettings.has(`${table}.${modelColumn.name}`)) {
           vocabularyHints.push(`${table}.${c.name} allows ${values.join(', ')}: map it in "model" (e.g. roles, staffRoles, adminRoles, statuses) where it differs from the defaults`);
         }
       }
@@ -56,19 +81,21 @@ export async function inspectMigrations(server: DatabaseServer, migrationsDir: s
       `tables found: ${[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')).join(', ') || 'none'}`,
       ...notApplicable.map((n) => `${n.id} not applicable: missing ${n.missing.join(', ')}`),
       users === 'auth-trigger' ? 'auth.users has a trigger: fixtures insert auth.users and complete the row it creates' : 'users rows are written directly',
+      ...proposal.notes,
       ...vocabularyHints,
       filledColumns.length ? `columns the fixture filler completes: ${filledColumns.join(', ')}` : 'no columns need filling',
       'model: every choice where the spec is silent (roles, staff and admin roles, vocabularies, allow-lists); see README "Choices"',
     ];
     const config = {
       notes,
-      migrations: path.relative(configDir, path.resolve(migrationsDir)) || '.',
+      migrations: folders.length === 1 ? path.relative(configDir, path.resolve(folders[0])) || '.' : folders.map((f) => path.relative(configDir, path.resolve(f)) || '.'),
       supabaseCompat: true,
-      model: {},
-      rules: { include: applicable, exclude: [] },
+      model: proposal.settings,
+      rules: { include: applicable, exclude: mapping.conventions?.grants === 'supabase-default' ? ['R16:catalog'] : [] },
       fixtures: { users, bypassTriggers: false },
+      ...(Object.keys(mapping).length ? { mapping } : {}),
     };
-    return { config, applicable, notApplicable, filledColumns };
+    return { config, applicable, notApplicable, filledColumns, proposal };
   } finally {
     await env.close();
   }

@@ -11,7 +11,7 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { fixtureStatements } from '../fixtures.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../fixtures.ts';
 import { END_OF_REQUEST, keepRequestSql, preRequestSql, ROLLBACK_REQUEST } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { buildStatement } from '../executor/statement.ts';
@@ -31,7 +31,8 @@ function comment(text: string): string {
 }
 
 
-export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Oracle): string {
+/** `plan`: how the run wrote fixtures and sent requests to its target (a project's own schema, its mapping). */
+export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Oracle, plan: FixturePlan = REFERENCE_PLAN): string {
   const testCase = dataCaseOf(record);
   const lastStep = record.step ?? testCase.steps.length - 1;
   const out: string[] = [
@@ -51,7 +52,7 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     'begin;',
     '',
     '-- fixtures, written as the server context (superuser, auth.uid() is null)',
-    ...fixtureStatements(testCase.world, oracle.model.fixtureOrder).map((f) => `${f.sql};`),
+    ...fixtureStatements(testCase.world, oracle.model.fixtureOrder, plan).map((f) => `${f.sql};`),
   ];
   let world = testCase.world;
   for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
@@ -62,14 +63,15 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     out.push(psqlEcho(`model expects:     ${describeOutcome(prediction.outcome)}`));
     if (differs) out.push(psqlEcho(`policyfuzz saw:    ${describeOutcome(actualOutcomeOf(record.actual) ?? (record.actual as Outcome))}`));
     out.push(psqlEcho(differs ? 'the database answers (page_total = rows touched, body = what the caller gets):' : 'the database answers:'));
-    const statement = buildStatement(step.request, cache);
+    const sent = requestForTarget(plan, step.request);
+    const statement = buildStatement(sent, cache);
     if ('refusal' in statement) {
       out.push(psqlEcho(`PostgREST answers ${statement.refusal.status} ${statement.refusal.code} without asking the database: ${statement.refusal.message}`));
       world = prediction.world;
       continue;
     }
     out.push('savepoint pf_request;');
-    out.push(`${preRequestSql(step.caller, step.request, cache)} \\gset pf_`);
+    out.push(`${preRequestSql(step.caller, sent, cache)} \\gset pf_`);
     if (statement.readOnly) out.push('set local transaction_read_only = on;');
     out.push(`${statement.sql};`);
     if (statement.readOnly) out.push(ROLLBACK_REQUEST);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillWorld, UnfillableColumn } from './fill-row.ts';
+import { fillInsertRows, fillWorld, UnfillableColumn } from './fill-row.ts';
 import { checkVocabulary, type TableShapes } from './table-shapes.ts';
 
 describe('check vocabularies', () => {
@@ -38,5 +38,26 @@ describe('filling rows for a foreign schema', () => {
   it('names the column it cannot fill', () => {
     expect(() => fillWorld({ orders: [{ id: 'o1' }] }, shapes)).toThrow(UnfillableColumn);
     expect(() => fillWorld({ orders: [{ id: 'o1' }] }, shapes)).toThrow('orders.buyer_id references users, which has no row in this case');
+  });
+});
+
+describe('filling the model’s INSERT requests', () => {
+  const shapes: TableShapes = new Map([
+    [
+      'requests',
+      [
+        { name: 'ref', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true },
+        { name: 'channel', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, vocabulary: ['web', 'mail'] },
+        { name: 'owner', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'users', column: 'id' } },
+        { name: 'created_at', type: 'timestamptz', notNull: true, hasDefault: true, generated: false, unique: false },
+      ],
+    ],
+  ]);
+  it('fills what only the target knows, keeps what the request sends, leaves references to the database', () => {
+    expect(fillInsertRows('requests', [{ ref: 'R1' }, { ref: 'R2', channel: 'mail' }], shapes)).toEqual([
+      { ref: 'R1', channel: 'web' },
+      { ref: 'R2', channel: 'mail' },
+    ]);
+    expect(fillInsertRows('other', [{ a: 1 }], shapes)).toEqual([{ a: 1 }]);
   });
 });

@@ -31,6 +31,10 @@ export function valueFor(table: string, column: ColumnShape, n: number, world: W
     if (target === undefined) throw new UnfillableColumn(`${table}.${column.name} references ${column.references.table}, which has no row in this case`, table);
     return target;
   }
+  return scalarFor(table, column, n);
+}
+
+function scalarFor(table: string, column: ColumnShape, n: number): Json {
   const t = column.type;
   if (t.endsWith('[]')) return [];
   if (/^(text|character varying|varchar|citext|character)/.test(t)) return `pf-${column.name}-${n}`;
@@ -41,6 +45,45 @@ export function valueFor(table: string, column: ColumnShape, n: number, world: W
   if (/^(time)/.test(t)) return '00:00:00';
   if (t === 'json' || t === 'jsonb') return {};
   throw new UnfillableColumn(`${table}.${column.name} is NOT NULL without a default and of type ${t}, which policyfuzz cannot fill`, table);
+}
+
+/**
+ * A parent row for a NOT NULL foreign key the case left without one: every NOT NULL column
+ * without a default filled (its own references first, a few levels deep). Added to `world`.
+ */
+function createParent(table: string, world: World, shapes: TableShapes, counter: { n: number }, depth: number): boolean {
+  const columns = shapes.get(table);
+  if (!columns || depth > 3) return false;
+  const row: Row = {};
+  for (const c of columns) {
+    if (!c.notNull || c.hasDefault || c.generated) continue;
+    if (c.references && world[c.references.table]?.[0] === undefined && !createParent(c.references.table, world, shapes, counter, depth + 1)) return false;
+    row[c.name] = valueFor(table, c, counter.n++, world);
+  }
+  world[table] = [row];
+  return true;
+}
+
+/**
+ * The world completed for the target's schema, and the parent tables it had to create (to be
+ * written before everything else).
+ */
+export function fillWorldWithParents(world: World, shapes: TableShapes): { world: World; parents: string[] } {
+  const counter = { n: 900 };
+  const parents: World = {};
+  const all = (): World => ({ ...parents, ...world });
+  for (const [table, rows] of Object.entries(world)) {
+    if (!rows.length) continue;
+    for (const c of shapes.get(table) ?? []) {
+      if (!c.notNull || c.hasDefault || c.generated || !c.references || rows.every((r) => c.name in r)) continue;
+      const parent = c.references.table;
+      if (all()[parent]?.[0] !== undefined) continue;
+      const scratch = all();
+      if (createParent(parent, scratch, shapes, counter, 0)) for (const [t, r] of Object.entries(scratch)) if (!(t in world)) parents[t] = r;
+    }
+  }
+  const created = Object.keys(parents);
+  return { world: fillWorld({ ...parents, ...world }, shapes), parents: created };
 }
 
 export function fillWorld(world: World, shapes: TableShapes): World {
@@ -60,4 +103,30 @@ export function fillWorld(world: World, shapes: TableShapes): World {
     });
   }
   return out;
+}
+
+/**
+ * The model's own INSERT requests, completed like fixtures: NOT NULL columns without a default
+ * that the model does not know (and so never sends) get a value the schema accepts. A column
+ * that needs a referenced row is left out (the database answers for it). Values are numbered
+ * from 1000 so they never collide with the case's fixture values.
+ */
+export function fillInsertRows(table: string, rows: Row[], shapes: TableShapes): Row[] {
+  const columns = shapes.get(table);
+  if (!columns) return rows;
+  const missing = columns.filter((c) => c.notNull && !c.hasDefault && !c.generated && !c.references);
+  if (!missing.length) return rows;
+  let n = 1000;
+  return rows.map((row) => {
+    const filled: Row = { ...row };
+    for (const c of missing) {
+      if (c.name in filled) continue;
+      try {
+        filled[c.name] = valueFor(table, c, n++, {});
+      } catch (e) {
+        if (!(e instanceof UnfillableColumn)) throw e;
+      }
+    }
+    return filled;
+  });
 }

@@ -19,6 +19,8 @@ export interface ColumnShape {
   vocabularyConstraint?: string;
   references?: { table: string; column: string };
   unique: boolean;
+  /** The table's primary key is this column alone. */
+  primaryKey?: boolean;
 }
 
 export type TableShapes = Map<string, ColumnShape[]>;
@@ -79,7 +81,18 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
       col.references = { table: modelTableName(k.ref_schema!, k.ref_table), column: k.ref_columns[0] };
     } else if (k.type === 'u' || k.type === 'p') {
       col.unique = true;
+      if (k.type === 'p') col.primaryKey = true;
     }
   }
   return shapes;
+}
+
+/** Tables that hold rows before any case (seeded by the migrations): fixtures update those rows rather than insert them again. */
+export async function readSeededTables(client: pg.Client, shapes: TableShapes): Promise<string[]> {
+  const tables = [...shapes.keys()].filter((t) => !t.startsWith('auth.'));
+  if (!tables.length) return [];
+  const quoted = (t: string) => (t.includes('.') ? t.split('.').map((x) => `"${x.replace(/"/g, '""')}"`).join('.') : `public."${t.replace(/"/g, '""')}"`);
+  const sql = tables.map((t, i) => `select $${i + 1}::text as name where exists (select 1 from ${quoted(t)})`).join(' union all ');
+  const r = await client.query<{ name: string }>(sql, tables);
+  return r.rows.map((x) => x.name);
 }

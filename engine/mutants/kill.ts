@@ -68,7 +68,7 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
     }
     for (const listed of result.killedBy.length && !options.all ? [] : targets) {
       // Narrowed to the target's tables; a property the target has no tables for is skipped.
-      const { property, missing } = fitToTarget(listed, env.cache);
+      const { property, missing } = fitToTarget(listed, env.cache, options.fixtures?.mapping);
       if (missing.length) continue;
       const before = Date.now();
       const r = await runDataProperty(env, property, { seed: options.seed, runs: options.runs, oracle: options.oracle, stopAtFirst: true });

@@ -1,9 +1,13 @@
 /**
- * A project may not have every table of the spec. A property whose tables, views or functions
- * are missing from the target is reported as not applicable — never as passing.
+ * A project may not have every table of the spec. Applicability is decided per object: a
+ * property generic over several tables or drawing its cases from several parts keeps the parts
+ * whose tables and functions the target has (a missing function removes only the cases that
+ * call it); a property left with nothing is reported as not applicable — never as passing.
+ * Names are the model's; a mapping says what the target calls them.
  */
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { qualifiedName } from '../executor/schema-cache.ts';
+import { presenceUnder, type TargetMapping } from '../mapping/mapping.ts';
 import type { DataProperty } from './data-property.ts';
 import type { PropertyResult } from './result.ts';
 
@@ -11,21 +15,34 @@ function cacheKey(name: string): string {
   return name.includes('.') ? name : qualifiedName('public', name);
 }
 
+/** Whether the target has a table (or view) or function of this model name. */
+export function targetHas(cache: SchemaCache, mapping?: TargetMapping): (name: string) => boolean {
+  return presenceUnder(mapping, (name) => cache.tables.has(cacheKey(name)) || cache.functions.has(cacheKey(name)));
+}
+
 /** What a property needs that the schema lacks. */
-export function missingObjects(property: Pick<DataProperty, 'tables' | 'functions'>, cache: SchemaCache): string[] {
-  const tables = property.tables.filter((t) => !cache.tables.has(cacheKey(t)));
-  const functions = (property.functions ?? []).filter((f) => !cache.functions.has(cacheKey(f)));
-  return [...tables, ...functions];
+export function missingObjects(property: Pick<DataProperty, 'tables' | 'functions'>, cache: SchemaCache, mapping?: TargetMapping): string[] {
+  const has = targetHas(cache, mapping);
+  return [...property.tables, ...(property.functions ?? [])].filter((name) => !has(name));
 }
 
 /**
- * The property as it runs on this target: narrowed to the tables the target has (when the
- * property is generic over several), or what is missing when it cannot run at all.
+ * The property as it runs on this target: narrowed to the tables and functions the target has
+ * (when the property is generic over several), or what is missing when it cannot run at all.
+ * `ran` lists the parts kept when some were left out (for the summary).
  */
-export function fitToTarget(property: DataProperty, cache: SchemaCache): { property: DataProperty; missing: string[] } {
-  const narrowed = property.narrow?.((t) => cache.tables.has(cacheKey(t)));
+export function fitToTarget(property: DataProperty, cache: SchemaCache, mapping?: TargetMapping): { property: DataProperty; missing: string[]; leftOut: string[] } {
+  const has = targetHas(cache, mapping);
+  const narrowed = property.narrow?.(has);
   const fitted = narrowed ?? property;
-  return { property: fitted, missing: missingObjects(fitted, cache) };
+  const missing = missingObjects(fitted, cache, mapping);
+  const leftOut = narrowed ? missingObjects(property, cache, mapping) : [];
+  return { property: fitted, missing, leftOut };
+}
+
+/** The summary's note for a property that ran only in part. */
+export function partialNote(leftOut: string[]): string | undefined {
+  return leftOut.length ? `ran without the parts that need ${leftOut.join(', ')} (not in the target)` : undefined;
 }
 
 export function notApplicable(property: DataProperty, missing: string[], seed: number): PropertyResult {

@@ -10,7 +10,7 @@ import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
 import { compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { fixtureStatements, fixtureStatementsPerRow } from '../fixtures.ts';
+import { fixtureStatements, fixtureStatementsPerRow, requestForTarget } from '../fixtures.ts';
 import { FixtureError } from '../errors.ts';
 import { UnfillableColumn } from '../introspection/fill-row.ts';
 import type { Executor } from '../executor/executor.ts';
@@ -20,6 +20,7 @@ import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { accessCell, accessKey } from '../model/access.ts';
+import { expectedOnTarget, outcomeToModel } from '../mapping/mapping.ts';
 
 export interface StepMismatch {
   step: number;
@@ -98,15 +99,19 @@ export interface StepCheck {
 /** One step (number `index` of its case): predict from `world`, send, compare. */
 export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle): Promise<StepCheck> {
   const prediction = predict(oracle, world, step.caller, step.request);
-  const response = await tx.send(step.caller, step.request);
-  const observed = observedOutcome(step.request, response);
+  // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
+  const mapping = tx.fixturePlan.mapping;
+  const sent = requestForTarget(tx.fixturePlan, step.request);
+  const response = await tx.send(step.caller, sent);
+  const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
+  const expected = mapping ? expectedOnTarget(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome;
   const outcome = outcomeClass(prediction.outcome);
   const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
-  const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step));
-  const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: prediction.outcome, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
+  const disagreement = compareOutcomes(expected, actual, maskedColumns(oracle, step));
+  const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: expected, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
+    return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected, actual, response } };
   }
   return { world: prediction.world, outcomeClass: outcome, actual, cell, entry };
 }

@@ -40,7 +40,7 @@ export function fromParts<S>(base: Pick<DataProperty<S>, 'id' | 'rule' | 'title'
     functions: [...new Set(chosen.flatMap((p) => p.functions ?? []))],
     cases: (settings) => (chosen.length === 1 ? chosen[0].cases(settings) : fc.oneof(...chosen.map((p) => p.cases(settings)))),
     narrow: (has) => {
-      const present = chosen.filter((p) => p.tables.every(has));
+      const present = chosen.filter((p) => [...p.tables, ...(p.functions ?? [])].every(has));
       return present.length ? build(present) : undefined;
     },
   });

@@ -11,7 +11,7 @@ import { startDatabaseServer, type DatabaseServer, type ServerChoice } from '../
 import { CaseTransaction } from '../executor/case-transaction.ts';
 import { loadSchemaCache, type SchemaCache } from '../executor/schema-cache.ts';
 import { REFERENCE_PLAN, type FixturePlan } from '../fixtures.ts';
-import { readTableShapes } from '../introspection/table-shapes.ts';
+import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 
 export const EXPOSED_SCHEMAS = ['public', 'passport'];
 
@@ -64,7 +64,11 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         throw new EnvironmentError(`cannot connect a worker: ${(e as Error).message}`);
       }
       cache ??= await loadSchemaCache(client, EXPOSED_SCHEMAS);
-      plan ??= options.fixtures ? { ...options.fixtures, shapes: await readTableShapes(client, [...EXPOSED_SCHEMAS, 'auth']) } : REFERENCE_PLAN;
+      if (!plan && options.fixtures) {
+        const shapes = await readTableShapes(client, [...EXPOSED_SCHEMAS, 'auth']);
+        plan = { ...options.fixtures, shapes, seededTables: await readSeededTables(client, shapes) };
+      }
+      plan ??= REFERENCE_PLAN;
       workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
     }
     const tpl = template;

@@ -20,6 +20,14 @@ export const referencePack = definePack({
   catalogProperties,
   migrations: path.join(here, 'migrations'),
   mutants: path.join(here, 'rules'),
+  // Settings a target's own CHECKs and defaults pin: `policyfuzz init` proposes them from there.
+  vocabularies: [
+    { path: 'roles', column: 'users.role', generatedByName: ['user', 'uni_staff'] },
+    { path: 'departments', column: 'users.department' },
+    { path: 'pr.statuses', column: 'pr_tickets.status', initialPath: 'pr.initialStatus' },
+    { path: 'shop.statuses', column: 'shop_orders.status', initialPath: 'shop.initialStatus' },
+    { path: 'vs.statuses', column: 'vs_tickets.status' },
+  ],
 });
 
 export { referenceModel, referenceOracle, referenceOracleWith } from './model/index.ts';

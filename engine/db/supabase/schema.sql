@@ -86,3 +86,52 @@ grant usage on schema public to anon, authenticated, service_role;
 alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
 alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
 alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+
+-- What every Supabase project has and migrations touch, as empty stubs: the realtime
+-- publication (`alter publication supabase_realtime add table …`), the storage schema with its
+-- buckets and objects tables (policies on storage.objects), and the schemas pg_net and pg_cron
+-- create (net.*, cron.*), so a migration that names them applies. None of them does anything.
+do $$
+begin
+  if not exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
+    create publication supabase_realtime;
+  end if;
+end
+$$;
+
+create schema if not exists storage;
+create table if not exists storage.buckets (
+  id text primary key,
+  name text not null unique,
+  owner uuid,
+  public boolean default false,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  file_size_limit bigint,
+  allowed_mime_types text[]
+);
+create table if not exists storage.objects (
+  id uuid primary key default gen_random_uuid(),
+  bucket_id text references storage.buckets (id),
+  name text,
+  owner uuid,
+  owner_id text,
+  metadata jsonb,
+  path_tokens text[] generated always as (string_to_array(name, '/')) stored,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  last_accessed_at timestamptz default now()
+);
+alter table storage.objects enable row level security;
+alter table storage.buckets enable row level security;
+create or replace function storage.foldername(name text) returns text[]
+language sql immutable as $$ select (string_to_array(name, '/'))[1:array_length(string_to_array(name, '/'), 1) - 1] $$;
+create or replace function storage.filename(name text) returns text
+language sql immutable as $$ select (string_to_array(name, '/'))[array_length(string_to_array(name, '/'), 1)] $$;
+create or replace function storage.extension(name text) returns text
+language sql immutable as $$ select reverse(split_part(reverse(storage.filename(name)), '.', 1)) $$;
+grant usage on schema storage to anon, authenticated, service_role;
+grant all on storage.buckets, storage.objects to anon, authenticated, service_role;
+
+create schema if not exists net;
+create schema if not exists cron;

@@ -1,0 +1,64 @@
+/**
+ * `policyfuzz init` through the real binary (bin/policyfuzz.mjs, the compiled dist/): inside a
+ * repository with supabase/migrations it reads that folder by default and writes a config with
+ * the mapping it infers; without migrations it is a usage error (exit 2), not a stack trace.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PROJECT_ROOT } from './paths.ts';
+import { parseConfig } from '../engine/config/config-file.ts';
+import { referencePack } from '../packs/reference/index.ts';
+
+const BIN = path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs');
+let tmp: string;
+
+async function policyfuzz(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'pf-init-'));
+});
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('policyfuzz init', () => {
+  it('inside a Supabase repository, reads supabase/migrations by default and proposes a mapping', async () => {
+    const repo = path.join(tmp, 'repo');
+    mkdirSync(path.join(repo, 'supabase'), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'examples', 'student-union', 'supabase', 'migrations'), path.join(repo, 'supabase', 'migrations'), { recursive: true });
+    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^wrote policyfuzz\.config\.json/m);
+    const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8'));
+    expect(config.migrations).toBe(path.join('supabase', 'migrations'));
+    expect(config.mapping.tables.pr_tickets.name).toBe('press_requests');
+    expect(config.mapping.functions.soft_delete_pr_ticket).toEqual({ name: 'archive_press_request', args: { p_id: 'p_ref' }, returns: 'row-as-boolean' });
+    expect(config.mapping.conventions.grants).toBe('supabase-default');
+    expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^confirm: model table users is members/)]));
+    // The config it wrote is one policyfuzz reads back (every key valid, the settings too).
+    const parsed = parseConfig(config, path.join(repo, 'policyfuzz.config.json'), referencePack);
+    expect(parsed.mapping).toEqual(config.mapping);
+    expect((parsed.model as { shop: { initialStatus: string } }).shop.initialStatus).toBe('awaiting');
+  });
+
+  it('with no migrations to read, says so and exits 2', async () => {
+    const empty = path.join(tmp, 'empty');
+    mkdirSync(empty, { recursive: true });
+    const run = await policyfuzz(empty, 'init');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no migrations: pass --migrations <dir>/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureStatements, requestForTarget, type FixturePlan } from './fixtures.ts';
+import type { TableShapes } from './introspection/table-shapes.ts';
+
+const shapes: TableShapes = new Map([
+  ['members', [
+    { name: 'id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true },
+    { name: 'nickname', type: 'text', notNull: false, hasDefault: false, generated: false, unique: false },
+  ]],
+  ['settings', [
+    { name: 'id', type: 'boolean', notNull: true, hasDefault: true, generated: false, unique: true, primaryKey: true },
+    { name: 'open', type: 'boolean', notNull: true, hasDefault: true, generated: false, unique: false },
+  ]],
+  ['clubs', [
+    { name: 'id', type: 'integer', notNull: true, hasDefault: true, generated: false, unique: true, primaryKey: true },
+    { name: 'slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true },
+  ]],
+  ['signups', [
+    { name: 'member_id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: false },
+    { name: 'club_slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'clubs', column: 'slug' } },
+    { name: 'channel', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, vocabulary: ['web', 'desk'] },
+  ]],
+]);
+
+const plan: FixturePlan = {
+  users: 'direct',
+  bypassTriggers: ['members.guard_member_update'],
+  emptyTables: ['announcements'],
+  seededTables: ['settings'],
+  shapes,
+  mapping: { tables: { users: { name: 'members', columns: { display_name: 'nickname' } } } },
+};
+
+describe('fixtures that follow the target', () => {
+  const statements = fixtureStatements({ users: [{ id: 'u1', display_name: 'A' }], settings: [{ id: true, open: false }], signups: [{ member_id: 'u1' }] }, ['users', 'settings', 'signups'], plan);
+  const sql = statements.map((s) => s.sql);
+
+  it('switches off only the named trigger, and back on before any request', () => {
+    expect(sql[0]).toBe('alter table "public"."members" disable trigger "guard_member_update"');
+    expect(sql.at(-1)).toBe('alter table "public"."members" enable trigger "guard_member_update"');
+    expect(sql.join('\n')).not.toMatch(/session_replication_role/);
+  });
+
+  it('empties the tables it is told to before writing', () => {
+    expect(sql[1]).toBe('delete from "public"."announcements"');
+  });
+
+  it('writes the model’s rows in the target’s names; a seeded row is updated by its key, not inserted again', () => {
+    const members = statements.find((s) => s.table === 'members')!;
+    expect(members.row).toEqual([{ id: 'u1', nickname: 'A' }]);
+    expect(statements.find((s) => s.table === 'settings')!.sql).toMatch(/on conflict \("id"\) do update set "open" = excluded\."open"$/);
+  });
+
+  it('creates the parent a NOT NULL foreign key needs, first, and fills CHECK vocabularies', () => {
+    const tables = statements.map((s) => s.table).filter((t) => !t.startsWith('('));
+    expect(tables.indexOf('clubs')).toBeLessThan(tables.indexOf('signups'));
+    const club = (statements.find((s) => s.table === 'clubs')!.row as { slug: string }[])[0];
+    expect(statements.find((s) => s.table === 'signups')!.row).toEqual([{ member_id: 'u1', club_slug: club.slug, channel: 'web' }]);
+  });
+
+  it('sends the model’s INSERT in the target’s names, completed with what only the target requires', () => {
+    expect(requestForTarget(plan, { kind: 'insert', table: 'users', rows: [{ id: 'u2', display_name: 'B' }], returning: 'minimal' })).toEqual({
+      kind: 'insert',
+      table: 'members',
+      rows: [{ id: 'u2', nickname: 'B' }],
+      returning: 'minimal',
+    });
+    expect(requestForTarget({ ...plan, mapping: undefined }, { kind: 'insert', table: 'signups', rows: [{ member_id: 'u1', club_slug: 'x' }], returning: 'minimal' })).toMatchObject({
+      rows: [{ member_id: 'u1', club_slug: 'x', channel: 'web' }],
+    });
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The catalog facts `policyfuzz init` proposes a mapping from (engine/mapping/propose.ts):
+ * tables with their columns, types, references, CHECK vocabularies and defaults, whether anon
+ * holds SELECT; functions with their arguments, return shape, output columns, volatility and
+ * source. One read of the catalog, no interpretation.
+ */
+import type pg from 'pg';
+import type { TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
+import { modelTableName, readTableShapes } from './table-shapes.ts';
+
+export async function readTargetFacts(client: pg.Client, schemas: string[]): Promise<{ tables: TargetTableFacts[]; functions: TargetFunctionFacts[] }> {
+  const shapes = await readTableShapes(client, schemas);
+  const extra = await client.query<{ schema: string; table: string; column: string; default_expr: string | null; anon_select: boolean; primary_key: boolean }>(
+    `select n.nspname as schema, c.relname as table, a.attname as column, pg_get_expr(d.adbin, d.adrelid) as default_expr,
+            has_table_privilege('anon', c.oid, 'select') as anon_select,
+            exists (select 1 from pg_constraint k where k.conrelid = c.oid and k.contype = 'p' and k.conkey = array[a.attnum]) as primary_key
+       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+       left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+      where n.nspname = any($1) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped`,
+    [schemas],
+  );
+  const defaults = new Map(extra.rows.map((r) => [`${modelTableName(r.schema, r.table)}.${r.column}`, r.default_expr]));
+  const anon = new Map(extra.rows.map((r) => [modelTableName(r.schema, r.table), r.anon_select]));
+  const primaryKeys = new Set(extra.rows.filter((r) => r.primary_key).map((r) => `${modelTableName(r.schema, r.table)}.${r.column}`));
+  const tables: TargetTableFacts[] = [...shapes].map(([name, columns]) => ({
+    name,
+    anonCanSelect: anon.get(name) ?? false,
+    columns: columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      ...(c.references ? { references: c.references } : {}),
+      ...(c.vocabulary ?? c.enumLabels ? { vocabulary: c.vocabulary ?? c.enumLabels } : {}),
+      ...(defaults.get(`${name}.${c.name}`) ? { defaultExpr: defaults.get(`${name}.${c.name}`)! } : {}),
+      ...(primaryKeys.has(`${name}.${c.name}`) ? { primaryKey: true } : {}),
+      ...(c.notNull ? { notNull: true } : {}),
+    })),
+  }));
+  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[]; arg_modes: string[] | null; retset: boolean; rettype: string; typtype: string; relname: string | null; relschema: string | null; volatile: string; source: string }>(
+    `select n.nspname as schema, p.proname as name, p.proargnames::text[] as arg_names,
+            array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as arg_types,
+            p.proargmodes::text[] as arg_modes, p.proretset as retset, format_type(p.prorettype, null) as rettype,
+            rt.typtype::text as typtype, rc.relname::text as relname, rn.nspname::text as relschema,
+            p.provolatile::text as volatile, p.prosrc as source
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_type rt on rt.oid = p.prorettype
+       left join pg_class rc on rc.oid = rt.typrelid and rc.relkind in ('r', 'p', 'v')
+       left join pg_namespace rn on rn.oid = rc.relnamespace
+      where n.nspname = any($1) and p.prokind = 'f'`,
+    [[...schemas, 'app', 'private']],
+  );
+  const functions: TargetFunctionFacts[] = fns.rows.map((f) => {
+    const modes = f.arg_modes ?? f.arg_types.map(() => 'i');
+    const names = f.arg_names ?? [];
+    const args = modes.map((m, i) => ({ m, name: names[i] ?? `$${i + 1}`, type: f.arg_types[i] })).filter((a) => a.m === 'i' || a.m === 'b');
+    const outs = modes.map((m, i) => ({ m, name: names[i] })).filter((a) => a.m === 'o' || a.m === 't' || a.m === 'b').map((a) => a.name);
+    const returnsTable = f.relname ? modelTableName(f.relschema!, f.relname) : undefined;
+    const composite = f.typtype === 'c' || outs.length > 1 || f.rettype === 'record';
+    return {
+      name: modelTableName(f.schema, f.name),
+      args: args.map((a) => ({ name: a.name, type: a.type })),
+      returns: f.rettype === 'void' ? 'void' : composite ? (f.retset ? 'setof-composite' : 'composite') : f.retset ? 'setof-scalar' : 'scalar',
+      outColumns: outs.length ? outs : returnsTable ? (shapes.get(returnsTable) ?? []).map((c) => c.name) : [],
+      ...(returnsTable ? { returnsTable } : {}),
+      readOnly: f.volatile !== 'v',
+      trigger: f.rettype === 'trigger',
+      source: f.source,
+    };
+  });
+  return { tables, functions };
+}

@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { compareOutcomes } from '../checker/compare.ts';
+import { observedOutcome } from '../checker/observe.ts';
+import type { ApiRequest } from '../model/request.ts';
+import {
+  expectedOnTarget,
+  outcomeToModel,
+  presenceUnder,
+  requestToTarget,
+  UnmappableRequest,
+  worldToTarget,
+  type TargetMapping,
+} from './mapping.ts';
+import { MappingSchema, mergeMappings } from './schema.ts';
+
+const mapping: TargetMapping = {
+  tables: {
+    users: { name: 'members', columns: { display_name: 'full_name', avatar_url: null } },
+    pr_tickets: { name: 'press.requests', columns: { id: 'ref', brief: 'summary' } },
+  },
+  functions: {
+    soft_delete_pr_ticket: { name: 'archive_press_request', args: { p_id: 'p_ref' }, returns: 'row-as-boolean' },
+    get_pr_ticket_by_id: { name: 'find_press_request', args: { p_id: 'p_ref' }, columns: { id: 'ref', brief: 'summary' } },
+  },
+  conventions: { functionRefusal: { code: '42501', message: 'not authorized' }, guardRefusal: { code: 'P0403' }, grants: 'supabase-default' },
+};
+const alice = { kind: 'user' as const, id: 'a' };
+
+describe('requests in the target’s names', () => {
+  it('renames the table, filter, select and body columns, and the schema', () => {
+    const get: ApiRequest = { kind: 'select', table: 'pr_tickets', columns: ['id', 'brief', 'status'], filters: [{ column: 'id', op: 'eq', value: 'X' }] };
+    expect(requestToTarget(mapping, get)).toEqual({ kind: 'select', table: 'requests', schema: 'press', columns: ['ref', 'summary', 'status'], filters: [{ column: 'ref', op: 'eq', value: 'X' }] });
+    const patch: ApiRequest = { kind: 'update', table: 'users', patch: { display_name: 'A', role: 'admin' }, filters: [], returning: 'minimal' };
+    expect(requestToTarget(mapping, patch)).toEqual({ kind: 'update', table: 'members', patch: { full_name: 'A', role: 'admin' }, filters: [], returning: 'minimal' });
+  });
+
+  it('renames a function and its parameters; an unmapped request is left as it is', () => {
+    expect(requestToTarget(mapping, { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'X' } })).toEqual({ kind: 'rpc', fn: 'archive_press_request', args: { p_ref: 'X' } });
+    const other: ApiRequest = { kind: 'rpc', fn: 'my_person_id', args: {} };
+    expect(requestToTarget(mapping, other)).toBe(other);
+  });
+
+  it('refuses to send a request naming a column the target does not have, and says which', () => {
+    const patch: ApiRequest = { kind: 'update', table: 'users', patch: { avatar_url: 'x' }, filters: [], returning: 'minimal' };
+    expect(() => requestToTarget(mapping, patch)).toThrow(UnmappableRequest);
+    expect(() => requestToTarget(mapping, patch)).toThrow('users.avatar_url');
+  });
+});
+
+describe('fixtures in the target’s names', () => {
+  it('renames tables and columns and leaves absent columns out', () => {
+    expect(worldToTarget(mapping, { users: [{ id: 'a', display_name: 'A', avatar_url: 'x' }], 'auth.users': [{ id: 'a' }] })).toEqual({
+      members: [{ id: 'a', full_name: 'A' }],
+      'auth.users': [{ id: 'a' }],
+    });
+  });
+});
+
+describe('answers in the model’s terms', () => {
+  it('renames the target’s columns back; extra columns keep their names (so a leak still shows)', () => {
+    const get: ApiRequest = { kind: 'select', table: 'pr_tickets', columns: '*', filters: [] };
+    const observed = observedOutcome(get, { status: 200, body: [{ ref: 'X', summary: 's', secret: 1 }], affected: 1 });
+    expect(outcomeToModel(mapping, get, observed)).toEqual({ kind: 'allowed', rows: [{ id: 'X', brief: 's', secret: 1 }], affected: 1 });
+  });
+
+  it('reads a soft delete that returns the row as the model’s boolean', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'X' } };
+    const row = observedOutcome(call, { status: 200, body: { ref: 'X', deleted_at: 'now' }, affected: 1 });
+    const none = observedOutcome(call, { status: 200, body: null, affected: 1 });
+    const empty = observedOutcome(call, { status: 200, body: [], affected: 0 });
+    expect(outcomeToModel(mapping, call, row)).toEqual({ kind: 'allowed', rows: [{ value: true }], affected: 1 });
+    expect(outcomeToModel(mapping, call, none)).toEqual({ kind: 'allowed', rows: [{ value: false }], affected: 1 });
+    expect(outcomeToModel(mapping, call, empty)).toEqual({ kind: 'allowed', rows: [{ value: false }], affected: 1 });
+  });
+
+  it('renames a function’s output columns back', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: 'X' } };
+    const observed = observedOutcome(call, { status: 200, body: [{ ref: 'X', summary: 's' }], affected: 1 });
+    expect(outcomeToModel(mapping, call, observed)).toEqual({ kind: 'allowed', rows: [{ id: 'X', brief: 's' }], affected: 1 });
+  });
+
+  it('reads a function’s conventional 42501 as the model’s refusal, but a missing EXECUTE grant stays a grant refusal', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'X' } };
+    const body = (message: string) => ({ status: 403, body: null, affected: null, error: { code: '42501', message, details: null, hint: null } });
+    const refused = outcomeToModel(mapping, call, observedOutcome(call, body('not authorized')));
+    expect(refused).toMatchObject({ kind: 'raised', code: 'P0001' });
+    expect(compareOutcomes({ kind: 'raised', code: 'P0001', message: 'NOT_AUTHORIZED' }, refused)).toBeUndefined();
+    const grant = outcomeToModel(mapping, call, observedOutcome(call, body('permission denied for function archive_press_request')));
+    expect(grant).toMatchObject({ kind: 'rejected', by: 'grant' });
+    // Another message is not the convention: it stays what it was, and disagrees with P0001.
+    const other = outcomeToModel(mapping, call, observedOutcome(call, body('something else')));
+    expect(compareOutcomes({ kind: 'raised', code: 'P0001' }, other)).toBeDefined();
+  });
+
+  it('reads a guard’s conventional code on an update as the model’s P0001, nowhere else', () => {
+    const patch: ApiRequest = { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [], returning: 'minimal' };
+    const error = { status: 400, body: null, affected: null, error: { code: 'P0403', message: 'role is locked', details: null, hint: null } };
+    expect(outcomeToModel(mapping, patch, observedOutcome(patch, error))).toMatchObject({ kind: 'raised', code: 'P0001' });
+    const insert: ApiRequest = { kind: 'insert', table: 'users', rows: [{}], returning: 'minimal' };
+    expect(outcomeToModel(mapping, insert, observedOutcome(insert, error))).toMatchObject({ kind: 'error', code: 'P0403' });
+  });
+
+  it('drops the columns the target lacks from answers', () => {
+    const get: ApiRequest = { kind: 'select', table: 'users', columns: '*', filters: [] };
+    expect(expectedOnTarget(mapping, alice, get, { kind: 'allowed', rows: [{ id: 'a', avatar_url: null }], affected: 1 })).toEqual({ kind: 'allowed', rows: [{ id: 'a' }], affected: 1 });
+  });
+});
+
+describe('grant conventions', () => {
+  const get: ApiRequest = { kind: 'select', table: 'users', columns: '*', filters: [] };
+  const byGrant = { kind: 'rejected' as const, code: '42501' as const, by: 'grant' as const };
+
+  it('under supabase-default, a grant refusal may be a policy refusal or an empty answer, never rows', () => {
+    const expected = expectedOnTarget(mapping, { kind: 'anon' }, get, byGrant);
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: [], affected: 0 })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'rejected', code: '42501', by: 'policy' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: [{ id: 'a' }], affected: 1 })).toBeDefined();
+    const update: ApiRequest = { kind: 'update', table: 'users', patch: { role: 'x' }, filters: [], returning: 'minimal' };
+    expect(compareOutcomes(expectedOnTarget(mapping, alice, update, byGrant), { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+  });
+
+  it('explicit grants (the default) keep the model’s expectation', () => {
+    expect(expectedOnTarget({}, { kind: 'anon' }, get, byGrant)).toEqual(byGrant);
+    expect(compareOutcomes(expectedOnTarget({}, { kind: 'anon' }, get, byGrant), { kind: 'allowed', rows: [], affected: 0 })).toBeDefined();
+  });
+});
+
+describe('presence and config', () => {
+  it('looks a model name up under its target name', () => {
+    const has = presenceUnder(mapping, (n) => ['members', 'archive_press_request'].includes(n));
+    expect([has('users'), has('soft_delete_pr_ticket'), has('pr_tickets'), has('members')]).toEqual([true, true, false, true]);
+  });
+
+  it('validates a config mapping and names a wrong path', () => {
+    expect(MappingSchema.safeParse(mapping).success).toBe(true);
+    const bad = MappingSchema.safeParse({ functions: { f: { returns: 'row' } }, conventions: { functionRefusal: { code: '401' } } });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['conventions.functionRefusal.code', 'functions.f.returns']);
+  });
+
+  it('refuses a vocabulary mapping that is not one-to-one', () => {
+    const bad = MappingSchema.safeParse({ tables: { users: { values: { role: { user: 'member', guest: 'member' } } } } });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues[0].path.join('.')).toBe('tables.users.values.role');
+  });
+
+  it('merges a config’s mapping over a pack’s, key by key', () => {
+    const merged = mergeMappings(mapping, { tables: { users: { columns: { phone: 'mobile' } } }, conventions: { grants: 'explicit' } });
+    expect(merged!.tables!.users).toMatchObject({ name: 'members', columns: { display_name: 'full_name', avatar_url: null, phone: 'mobile' } });
+    expect(merged!.conventions).toMatchObject({ grants: 'explicit', functionRefusal: { code: '42501' } });
+  });
+});
+
+describe('supabase-default grants on functions', () => {
+  it('a function the model refuses by grant may refuse in its body instead, never answer', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'X' } };
+    const expected = expectedOnTarget(mapping, { kind: 'anon' }, call, { kind: 'rejected', code: '42501', by: 'grant' });
+    expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: [{ value: true }], affected: 1 })).toBeDefined();
+  });
+
+  it('reads a row of nulls from a row-returning soft delete as "none"', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'X' } };
+    expect(outcomeToModel(mapping, call, { kind: 'allowed', rows: [{ ref: null, summary: null }], affected: 1 })).toEqual({ kind: 'allowed', rows: [{ value: false }], affected: 1 });
+  });
+});
+
+describe('vocabularies', () => {
+  const vocab: TargetMapping = { tables: { users: { name: 'members', values: { role: { user: 'member' }, permissions: { pr: 'press' } } } } };
+  it('translates values in fixtures, bodies, filters and the expected rows (answers compare in the target’s words)', () => {
+    expect(worldToTarget(vocab, { users: [{ id: 'a', role: 'user', permissions: ['pr', 'vs'] }] })).toEqual({ members: [{ id: 'a', role: 'member', permissions: ['press', 'vs'] }] });
+    const patch: ApiRequest = { kind: 'update', table: 'users', patch: { role: 'user' }, filters: [{ column: 'role', op: 'in', value: ['user', 'admin'] }], returning: 'representation' };
+    expect(requestToTarget(vocab, patch)).toMatchObject({ patch: { role: 'member' }, filters: [{ column: 'role', value: ['member', 'admin'] }] });
+    const expected = expectedOnTarget(vocab, alice, patch, { kind: 'allowed', rows: [{ id: 'a', role: 'user' }], affected: 1 });
+    expect(compareOutcomes(expected, outcomeToModel(vocab, patch, { kind: 'allowed', rows: [{ id: 'a', role: 'member' }], affected: 1 }))).toBeUndefined();
+    expect(compareOutcomes(expected, outcomeToModel(vocab, patch, { kind: 'allowed', rows: [{ id: 'a', role: 'admin' }], affected: 1 }))).toBeDefined();
+  });
+});

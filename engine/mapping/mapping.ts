@@ -1,0 +1,309 @@
+/**
+ * A project's names for the model's things. The model (the oracle) keeps speaking the pack's
+ * names — `users.display_name`, `soft_delete_pr_ticket(p_id)` — and a TargetMapping translates
+ * each request and each fixture world into the target's names before they reach the database,
+ * and each answer back into the model's names before it is compared. Pure: no I/O, no SQL.
+ *
+ * What it maps:
+ * - tables and columns: renamed (`users` → `members`, `display_name` → `full_name`) or absent
+ *   (`null`: fixtures leave the column out, answers are compared without it, a request that
+ *   names it cannot be sent and is reported as such);
+ * - functions: renamed, their parameters renamed, their answers reshaped (`returns`);
+ * - conventions: how the target refuses (the SQLSTATE its functions and guards raise, where the
+ *   model raises P0001) and how it grants (Supabase's default privileges with row security
+ *   deciding, where the model expects explicit grants).
+ */
+import type { Caller } from '../model/caller.ts';
+import type { Json, Row } from '../model/json.ts';
+import type { Outcome } from '../model/outcome.ts';
+import type { ApiRequest, Filter } from '../model/request.ts';
+import { targetName } from '../model/request.ts';
+import type { World } from '../model/world.ts';
+
+export interface TableMapping {
+  /** The target's name (`schema.table` outside public). Absent: the same name. */
+  name?: string;
+  /** Model column → target column; `null`: the target has no such column. Unlisted: same name. */
+  columns?: Record<string, string | null>;
+  /**
+   * Vocabularies the target spells differently, by model column: model value → target value
+   * (`{ role: { user: 'member' } }`). Applied to text values and to the elements of text arrays,
+   * in fixtures, bodies and filters, and to the rows the model expects back (several model
+   * values may share one target value, so answers are compared in the target's vocabulary).
+   */
+  values?: Record<string, Record<string, string>>;
+}
+
+/**
+ * How a function's answer maps to the model's:
+ * - `as-is`: the same shape (output columns renamed by `columns`, if given);
+ * - `row-as-boolean`: the target returns the affected row (or null / no row) where the model
+ *   answers whether one was affected (`{ value: true | false }`).
+ */
+export type ReturnShape = 'as-is' | 'row-as-boolean';
+
+export interface FunctionMapping {
+  name?: string;
+  /** Model parameter → target parameter. Unlisted: same name. */
+  args?: Record<string, string>;
+  returns?: ReturnShape;
+  /** Model output column → target output column (set- and row-returning functions). */
+  columns?: Record<string, string>;
+}
+
+/** One kind of refusal as the target raises it. */
+export interface RefusalConvention {
+  /** The SQLSTATE the target raises (e.g. `42501`). */
+  code: string;
+  /** When given, only errors whose message matches (a regular expression) are this refusal. */
+  message?: string;
+}
+
+export interface Conventions {
+  /**
+   * Refusals raised in function bodies (the model raises P0001 NOT_AUTHORIZED). A target raising
+   * 42501 "not authorized" from a definer function is read as the model's refusal; a missing
+   * EXECUTE grant ("permission denied for function …") stays a grant refusal.
+   */
+  functionRefusal?: RefusalConvention;
+  /** Refusals raised by owner guards (BEFORE UPDATE triggers; the model raises P0001). */
+  guardRefusal?: RefusalConvention;
+  /**
+   * `explicit` (the model's reading): a role without a grant is refused with 42501.
+   * `supabase-default`: the target keeps Supabase's default privileges (every table granted to
+   * anon and authenticated) and lets row security decide, so where the model expects "refused
+   * by grant", refused by a policy or answered with nothing (0 rows) is the same secure answer.
+   */
+  grants?: 'explicit' | 'supabase-default';
+}
+
+export interface TargetMapping {
+  /** By model table name. */
+  tables?: Record<string, TableMapping>;
+  /** By model function name. */
+  functions?: Record<string, FunctionMapping>;
+  conventions?: Conventions;
+}
+
+/** The model's refusal code (engine-wide: guards and functions raise P0001). */
+export const MODEL_REFUSAL_CODE = 'P0001';
+
+/** A request naming something the target does not have: the case cannot be sent as it is. */
+export class UnmappableRequest extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnmappableRequest';
+  }
+}
+
+export function isEmptyMapping(m: TargetMapping | undefined): boolean {
+  return !m || (!Object.keys(m.tables ?? {}).length && !Object.keys(m.functions ?? {}).length && !m.conventions);
+}
+
+/** The target's name of a model table. */
+export function targetTable(m: TargetMapping, table: string): string {
+  return m.tables?.[table]?.name ?? table;
+}
+
+/** The target's name of a model function. */
+export function targetFunction(m: TargetMapping, fn: string): string {
+  return m.functions?.[fn]?.name ?? fn;
+}
+
+/** The target's column for a model column: its name, or null when the target has none. */
+export function targetColumn(m: TargetMapping, table: string, column: string): string | null {
+  const columns = m.tables?.[table]?.columns;
+  if (columns && column in columns) return columns[column];
+  return column;
+}
+
+/** Model columns the target does not have. */
+export function absentColumns(m: TargetMapping, table: string): string[] {
+  return Object.entries(m.tables?.[table]?.columns ?? {})
+    .filter(([, t]) => t === null)
+    .map(([c]) => c);
+}
+
+function reverseColumns(m: TargetMapping, table: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [model, target] of Object.entries(m.tables?.[table]?.columns ?? {})) if (target !== null) out.set(target, model);
+  return out;
+}
+
+function splitName(name: string): { schema?: string; name: string } {
+  const dot = name.indexOf('.');
+  return dot < 0 ? { name } : { schema: name.slice(0, dot), name: name.slice(dot + 1) };
+}
+
+function renameRow(row: Row, rename: (column: string) => string | null, value: (column: string, v: Json) => Json = (_c, v) => v): Row {
+  const out: Row = {};
+  for (const [k, v] of Object.entries(row)) {
+    const to = rename(k);
+    if (to !== null) out[to] = value(k, v);
+  }
+  return out;
+}
+
+function translate(words: Record<string, string> | undefined, v: Json): Json {
+  if (!words) return v;
+  if (typeof v === 'string') return Object.hasOwn(words, v) ? words[v] : v;
+  if (Array.isArray(v)) return v.map((x) => translate(words, x));
+  return v;
+}
+
+/** A model value of `table.column` in the target's vocabulary. */
+export function valueToTarget(m: TargetMapping, table: string, column: string, v: Json): Json {
+  return translate(m.tables?.[table]?.values?.[column], v);
+}
+
+/** A model row of `table` in the target's columns and vocabulary (absent columns dropped). */
+export function rowToTarget(m: TargetMapping, table: string, row: Row): Row {
+  return renameRow(row, (c) => targetColumn(m, table, c), (c, v) => valueToTarget(m, table, c, v));
+}
+
+/** A target row of the model's `table` in the model's columns (unmapped target columns keep their names). */
+export function rowToModel(m: TargetMapping, table: string, row: Row): Row {
+  const reverse = reverseColumns(m, table);
+  return renameRow(row, (c) => reverse.get(c) ?? (m.tables?.[table]?.columns?.[c] !== undefined ? `(target) ${c}` : c));
+}
+
+/** The fixture world in the target's tables and columns. */
+export function worldToTarget(m: TargetMapping, world: World): World {
+  const out: World = {};
+  for (const [table, rows] of Object.entries(world)) out[targetTable(m, table)] = rows.map((r) => rowToTarget(m, table, r));
+  return out;
+}
+
+/** Fixture order (model names) as target names. */
+export function orderToTarget(m: TargetMapping, order: readonly string[]): string[] {
+  return order.map((t) => targetTable(m, t));
+}
+
+function requiredColumn(m: TargetMapping, table: string, column: string, where: string): string {
+  const to = targetColumn(m, table, column);
+  if (to === null) throw new UnmappableRequest(`${where} names ${table}.${column}, which the target does not have (mapping.tables.${table}.columns.${column} is null)`);
+  return to;
+}
+
+/** A model request as the target's request. */
+export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiRequest {
+  if (request.kind === 'rpc') {
+    const model = targetName(request);
+    const fn = m.functions?.[model];
+    if (!fn) return request;
+    const renamed = splitName(fn.name ?? model);
+    const args: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(request.args)) args[fn.args?.[k] ?? k] = v;
+    const { schema: _schema, ...rest } = request;
+    return { ...rest, fn: renamed.name, ...(renamed.schema && renamed.schema !== 'public' ? { schema: renamed.schema } : {}), args };
+  }
+  const table = targetName(request);
+  if (!m.tables?.[table]) return request;
+  const where = `${request.kind} of ${table}`;
+  const target = splitName(targetTable(m, table));
+  const { schema: _schema, ...base } = request;
+  const named = { ...base, table: target.name, ...(target.schema && target.schema !== 'public' ? { schema: target.schema } : {}) };
+  const filter = (f: Filter): Filter => ({ ...f, column: requiredColumn(m, table, f.column, where), value: valueToTarget(m, table, f.column, f.value) });
+  const body = (row: Row): Row => renameRow(row, (c) => requiredColumn(m, table, c, where), (c, v) => valueToTarget(m, table, c, v));
+  switch (named.kind) {
+    case 'select':
+      return { ...named, columns: named.columns === '*' ? '*' : named.columns.map((c) => requiredColumn(m, table, c, where)), filters: named.filters.map(filter) };
+    case 'insert':
+      return { ...named, rows: named.rows.map(body) };
+    case 'update':
+      return { ...named, patch: body(named.patch), filters: named.filters.map(filter) };
+    case 'delete':
+      return { ...named, filters: named.filters.map(filter) };
+  }
+}
+
+function matches(convention: RefusalConvention, code: string, message: string | undefined): boolean {
+  return convention.code === code && (convention.message === undefined || new RegExp(convention.message).test(message ?? ''));
+}
+
+const GRANT_MESSAGE = /^permission denied for (function|table|view|schema|sequence)/;
+
+function refusalOf(outcome: Outcome): { code: string; message?: string } | undefined {
+  if (outcome.kind === 'rejected') return { code: outcome.code, message: outcome.detail };
+  if (outcome.kind === 'raised') return { code: outcome.code, message: outcome.message };
+  if (outcome.kind === 'error') return { code: outcome.code, message: outcome.detail };
+  return undefined;
+}
+
+/** A target refusal of the conventional kind, read as the model's (P0001). */
+function conventionalRefusal(m: TargetMapping, request: ApiRequest, outcome: Outcome): Outcome | undefined {
+  const refusal = refusalOf(outcome);
+  if (!refusal || GRANT_MESSAGE.test(refusal.message ?? '')) return undefined;
+  const convention = request.kind === 'rpc' ? m.conventions?.functionRefusal : request.kind === 'update' ? m.conventions?.guardRefusal : undefined;
+  if (!convention || !matches(convention, refusal.code, refusal.message)) return undefined;
+  return { kind: 'raised', code: MODEL_REFUSAL_CODE, message: refusal.message };
+}
+
+function reshapeRows(m: TargetMapping, request: ApiRequest, rows: Row[] | null): Row[] | null {
+  if (rows === null) return null;
+  if (request.kind !== 'rpc') return rows.map((r) => rowToModel(m, targetName(request), r));
+  const fn = m.functions?.[targetName(request)];
+  if (!fn) return rows;
+  if (fn.returns === 'row-as-boolean') {
+    // No row, a null, or a row of nulls (a plpgsql `RETURN r` with nothing found) is "none".
+    const hit = rows.some((r) => Object.values(r).some((v) => v !== null && v !== false));
+    return [{ value: hit }];
+  }
+  if (!fn.columns) return rows;
+  const reverse = new Map(Object.entries(fn.columns).map(([model, target]) => [target, model]));
+  return rows.map((r) => renameRow(r, (c) => reverse.get(c) ?? c));
+}
+
+/**
+ * The target's answer to `request` (the model's request, before mapping) in the model's terms:
+ * rows in the model's columns and shapes, conventional refusals as the model's code.
+ */
+export function outcomeToModel(m: TargetMapping, request: ApiRequest, outcome: Outcome): Outcome {
+  const refusal = conventionalRefusal(m, request, outcome);
+  if (refusal) return refusal;
+  if (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') return outcome;
+  const rows = reshapeRows(m, request, outcome.rows);
+  const fn = request.kind === 'rpc' ? m.functions?.[targetName(request)] : undefined;
+  const affected = fn?.returns === 'row-as-boolean' ? 1 : outcome.affected;
+  return { ...outcome, rows, affected } as Outcome;
+}
+
+/**
+ * The rows the model expects, as the target can show them: without the model columns the target
+ * lacks (neither side can speak of them), values in the target's vocabulary.
+ */
+export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outcome: Outcome): Outcome {
+  if (request.kind === 'rpc' || (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') || !outcome.rows) return outcome;
+  const table = targetName(request);
+  const absent = new Set(absentColumns(m, table));
+  if (!absent.size && !m.tables?.[table]?.values) return outcome;
+  const rows = outcome.rows.map((r) => renameRow(r, (c) => (absent.has(c) ? null : c), (c, v) => valueToTarget(m, table, c, v)));
+  return { ...outcome, rows } as Outcome;
+}
+
+/**
+ * What the model expects, widened by the target's conventions: under `supabase-default` grants,
+ * a table request the model refuses by grant may instead be refused by a row rule or answered
+ * with nothing — row security deciding instead of the grant, both secure. Anything that shows
+ * or changes a row still disagrees.
+ */
+export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome): Outcome {
+  const expected = expectedRowsOnTarget(m, request, modelExpected);
+  if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
+  if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
+  if (request.kind === 'rpc') {
+    // Functions keep Supabase's default EXECUTE; the body's own refusal answers instead.
+    const refused: Outcome = { kind: 'raised', code: MODEL_REFUSAL_CODE, message: 'the function refuses in its body (conventions.grants = supabase-default)' };
+    return { ...expected, orElse: [...(expected.orElse ?? []), refused] };
+  }
+  const returnsRows = request.kind === 'select' || request.returning === 'representation';
+  const nothing: Outcome = { kind: 'filtered', rows: returnsRows ? [] : null, affected: 0 };
+  const byPolicy: Outcome = { kind: 'rejected', code: '42501', by: 'policy', detail: 'row security decides (conventions.grants = supabase-default)' };
+  return { ...expected, orElse: [...(expected.orElse ?? []), byPolicy, nothing] };
+}
+
+/** Tables and functions as the target names them, for applicability: `has(model name)`. */
+export function presenceUnder(m: TargetMapping | undefined, has: (targetName: string) => boolean): (modelName: string) => boolean {
+  if (!m) return has;
+  return (name) => has(m.tables?.[name] ? targetTable(m, name) : m.functions?.[name] ? targetFunction(m, name) : name);
+}

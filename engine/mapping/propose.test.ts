@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { proposeMapping, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+
+const prTickets: ModelTableFacts = {
+  name: 'pr_tickets',
+  columns: [
+    { name: 'id', type: 'text', primaryKey: true },
+    { name: 'submitter_id', type: 'uuid' },
+    { name: 'status', type: 'text', vocabulary: true, hasDefault: true },
+    { name: 'deleted_at', type: 'timestamptz' },
+    { name: 'updated_at', type: 'timestamptz' },
+  ],
+};
+const orders: ModelTableFacts = {
+  name: 'shop_orders',
+  columns: [
+    { name: 'id', type: 'uuid', primaryKey: true },
+    { name: 'buyer_id', type: 'uuid' },
+    { name: 'admin_note', type: 'text' },
+    { name: 'buyer_note', type: 'text' },
+  ],
+};
+const pressRequests: TargetTableFacts = {
+  name: 'press_requests',
+  anonCanSelect: true,
+  columns: [
+    { name: 'ref', type: 'text', primaryKey: true },
+    { name: 'requested_by', type: 'uuid', references: { table: 'auth.users', column: 'id' } },
+    { name: 'state', type: 'text', vocabulary: ['new', 'done'], defaultExpr: "'new'::text" },
+    { name: 'channel', type: 'text', vocabulary: ['web', 'mail'] },
+    { name: 'archived_at', type: 'timestamp with time zone' },
+    { name: 'created_at', type: 'timestamp with time zone', defaultExpr: 'now()', notNull: true },
+    { name: 'updated_at', type: 'timestamp with time zone', defaultExpr: 'now()', notNull: true },
+  ],
+};
+const targetOrders: TargetTableFacts = {
+  name: 'orders',
+  anonCanSelect: true,
+  columns: [
+    { name: 'id', type: 'uuid', primaryKey: true },
+    { name: 'customer_id', type: 'uuid', references: { table: 'auth.users', column: 'id' } },
+    { name: 'customer_note', type: 'text' },
+    { name: 'internal_note', type: 'text' },
+  ],
+};
+const fn = (f: Partial<TargetFunctionFacts> & { name: string }): TargetFunctionFacts => ({ args: [{ name: 'p_ref', type: 'text' }], returns: 'scalar', outColumns: [], readOnly: false, trigger: false, source: '', ...f });
+
+describe('proposing a mapping from the catalog', () => {
+  const proposal = proposeMapping(
+    {
+      tables: [prTickets, orders],
+      functions: [
+        { name: 'get_pr_ticket_by_id', args: ['p_id'] },
+        { name: 'soft_delete_pr_ticket', args: ['p_id'] },
+        { name: 'current_user_role', args: [] },
+      ],
+    },
+    {
+      tables: [pressRequests, targetOrders],
+      functions: [
+        fn({ name: 'lookup_press_request', returns: 'setof-composite', outColumns: ['ref', 'state'], readOnly: true }),
+        fn({ name: 'archive_press_request', returns: 'composite', returnsTable: 'press_requests', source: "RAISE EXCEPTION 'not authorized' USING ERRCODE = '42501';" }),
+        fn({ name: 'app.my_role', args: [], readOnly: true }),
+        fn({ name: 'app.guard', args: [], trigger: true, source: "RAISE EXCEPTION 'not authorized: no' USING ERRCODE = '42501';" }),
+      ],
+    },
+    [{ path: 'pr.statuses', column: 'pr_tickets.status', initialPath: 'pr.initialStatus', generatedByName: ['open'] }],
+  );
+
+  it('finds renamed tables and columns by keys, references, vocabularies and learnt renames', () => {
+    expect(proposal.mapping.tables!.pr_tickets).toEqual({
+      name: 'press_requests',
+      columns: { id: 'ref', submitter_id: 'requested_by', status: 'state', deleted_at: 'archived_at' },
+    });
+    // buyer_id → customer_id teaches buyer → customer, so buyer_note is customer_note, not internal_note.
+    expect(proposal.mapping.tables!.shop_orders).toEqual({ name: 'orders', columns: { buyer_id: 'customer_id', buyer_note: 'customer_note', admin_note: 'internal_note' } });
+  });
+
+  it('finds renamed functions, their parameters, return shapes and output columns; helpers elsewhere are not API functions', () => {
+    expect(proposal.mapping.functions).toEqual({
+      get_pr_ticket_by_id: { name: 'lookup_press_request', args: { p_id: 'p_ref' }, columns: { id: 'ref', status: 'state' } },
+      soft_delete_pr_ticket: { name: 'archive_press_request', args: { p_id: 'p_ref' }, returns: 'row-as-boolean' },
+    });
+  });
+
+  it('reads the refusal and grant conventions and the vocabularies, and says what is left to do', () => {
+    expect(proposal.mapping.conventions).toEqual({
+      functionRefusal: { code: '42501', message: '^not authorized' },
+      guardRefusal: { code: '42501', message: '^not authorized' },
+      grants: 'supabase-default',
+    });
+    expect(proposal.settings).toEqual({ pr: { statuses: ['new', 'done'], initialStatus: 'new' } });
+    expect(proposal.notes.filter((n) => n.startsWith('to do'))).toEqual([expect.stringContaining('generate open in pr_tickets.status by name')]);
+  });
+});

@@ -1,0 +1,362 @@
+/**
+ * What `policyfuzz init` can infer of a mapping from the target's catalog: which of its tables
+ * is which model table (shared column names, foreign keys to the same table, types), which of
+ * its columns is which model column (name tokens, types, references), which function is which
+ * (name tokens, arity, read-only or not), the return shapes and output columns that follow, the
+ * refusal and grant conventions, and the vocabularies its CHECKs and defaults pin. Pure: the
+ * catalog facts come in as data. Every proposal is a guess to confirm; `notes` say which.
+ */
+import type { TargetMapping } from './mapping.ts';
+
+export interface ModelColumnFacts {
+  name: string;
+  type: string;
+  primaryKey?: boolean;
+  /** The model checks it against a vocabulary (a CHECK in the reference schema). */
+  vocabulary?: boolean;
+  hasDefault?: boolean;
+  nullable?: boolean;
+}
+
+export interface ModelTableFacts {
+  name: string;
+  columns: ModelColumnFacts[];
+}
+
+export interface ModelFunctionFacts {
+  name: string;
+  args: string[];
+}
+
+export interface TargetColumnFacts {
+  name: string;
+  /** format_type() */
+  type: string;
+  references?: { table: string; column: string };
+  vocabulary?: string[];
+  /** The column default as Postgres prints it (`'new'::text`). */
+  defaultExpr?: string;
+  primaryKey?: boolean;
+  notNull?: boolean;
+}
+
+export interface TargetTableFacts {
+  /** Model-style name: `table`, `schema.table` outside public. */
+  name: string;
+  columns: TargetColumnFacts[];
+  /** anon holds SELECT on it (Supabase's default privileges left in place). */
+  anonCanSelect: boolean;
+}
+
+export interface TargetFunctionFacts {
+  name: string;
+  args: { name: string; type: string }[];
+  returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
+  /** OUT / TABLE column names, or the returned table's columns for `RETURNS <table>`. */
+  outColumns: string[];
+  /** The table a `RETURNS <table>` / `SETOF <table>` function returns. */
+  returnsTable?: string;
+  readOnly: boolean;
+  trigger: boolean;
+  source: string;
+}
+
+export interface Proposal {
+  mapping: TargetMapping;
+  /** Model settings the target's CHECKs and defaults pin (nested, as under `model`). */
+  settings: Record<string, unknown>;
+  /** What each guess rests on, for a person to confirm. */
+  notes: string[];
+}
+
+function tokens(name: string): string[] {
+  return name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((t) => (t.length > 3 && t.endsWith('s') ? t.slice(0, -1) : t));
+}
+
+/** Tokens alike: equal, or one a prefix of the other (`pr`/`press`, `ship`/`shipping`). */
+function alike(a: string, b: string): boolean {
+  return a === b || (Math.min(a.length, b.length) >= 2 && (a.startsWith(b) || b.startsWith(a)));
+}
+
+/** Token renames learnt from confident matches (`buyer` → `customer` from buyer_id → customer_id). */
+type Renames = Map<string, string>;
+
+function translated(name: string, renames: Renames): string {
+  return tokens(name).map((t) => renames.get(t) ?? t).join('_');
+}
+
+/** The one token that differs between two names of equal length, if exactly one does. */
+function learn(renames: Renames, from: string, to: string): void {
+  const a = tokens(from);
+  const b = tokens(to);
+  if (a.length !== b.length) return;
+  const diff = a.map((x, i) => [x, b[i]] as const).filter(([x, y]) => !alike(x, y));
+  if (diff.length === 1 && !renames.has(diff[0][0])) renames.set(diff[0][0], diff[0][1]);
+  if (diff.length === 0) a.forEach((x, i) => x !== b[i] && !renames.has(x) && renames.set(x, b[i]));
+}
+
+function tokenScore(a: string, b: string): number {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  if (!ta.length || !tb.length) return 0;
+  const hits = ta.filter((x) => tb.some((y) => alike(x, y))).length;
+  return hits / Math.max(ta.length, tb.length);
+}
+
+function normalType(type: string): string {
+  const t = type.toLowerCase();
+  if (t.startsWith('timestamp')) return 'timestamptz';
+  if (t === 'character varying' || t === 'citext' || t.startsWith('varchar')) return 'text';
+  if (t === 'bigint' || t === 'smallint' || t === 'integer') return 'integer';
+  if (t === 'json' || t === 'jsonb') return 'jsonb';
+  if (t.endsWith('[]')) return `${normalType(t.slice(0, -2))}[]`;
+  return t;
+}
+
+/** Model columns that reference people: the model names them `*_id` and the reference keys them by auth.users. */
+const PERSON_REF = /^(id|.*_id)$/;
+
+function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames): number {
+  const sameType = normalType(model.type) === normalType(target.type) || (target.vocabulary !== undefined && model.type === 'text');
+  if (!sameType) return 0;
+  if (model.name === target.name) return 3;
+  let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
+  if (PERSON_REF.test(model.name) && target.references?.table === 'auth.users') score += 0.9;
+  if (model.primaryKey && target.primaryKey) score += 0.9;
+  if (model.vocabulary && target.vocabulary) score += 0.4;
+  if (model.hasDefault && target.defaultExpr !== undefined) score += 0.2;
+  if (model.nullable !== undefined && model.nullable === !target.notNull) score += 0.1;
+  return score;
+}
+
+/**
+ * Greedy best-first matching of model columns to target columns above a threshold, twice: the
+ * confident matches first teach token renames (buyer → customer), which the second pass uses.
+ */
+function matchColumns(model: ModelTableFacts, target: TargetTableFacts): Map<string, string> {
+  const renames: Renames = new Map();
+  for (const [m, t] of greedy(model, target, renames, 0.9)) learn(renames, m, t);
+  return greedy(model, target, renames, 0.3);
+}
+
+function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renames, threshold: number): Map<string, string> {
+  const pairs: { m: string; t: string; score: number }[] = [];
+  for (const m of model.columns) for (const t of target.columns) {
+    const score = columnScore(m, t, renames);
+    if (score > threshold) pairs.push({ m: m.name, t: t.name, score });
+  }
+  pairs.sort((a, b) => b.score - a.score || a.m.localeCompare(b.m) || a.t.localeCompare(b.t));
+  const out = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const p of pairs) {
+    if (out.has(p.m) || taken.has(p.t)) continue;
+    out.set(p.m, p.t);
+    taken.add(p.t);
+  }
+  // What is left: a single leftover of the same type on both sides (the id renamed to `ref`, say).
+  const leftModel = model.columns.filter((c) => !out.has(c.name));
+  const leftTarget = target.columns.filter((c) => !taken.has(c.name));
+  for (const m of leftModel) {
+    const same = leftTarget.filter((t) => !taken.has(t.name) && normalType(t.type) === normalType(m.type));
+    const sameModel = leftModel.filter((x) => !out.has(x.name) && normalType(x.type) === normalType(m.type));
+    if (same.length === 1 && sameModel.length === 1) {
+      out.set(m.name, same[0].name);
+      taken.add(same[0].name);
+    }
+  }
+  return out;
+}
+
+function tableScore(model: ModelTableFacts, target: TargetTableFacts): number {
+  // Tables outside public match only tables of the same schema.
+  if (model.name.includes('.') !== target.name.includes('.')) return 0;
+  const matched = matchColumns(model, target);
+  // A table whose key finds no counterpart is not this one.
+  if (model.columns.some((c) => c.primaryKey && !matched.has(c.name))) return 0;
+  const exact = [...matched].filter(([m, t]) => m === t).length;
+  return matched.size / model.columns.length + exact / (2 * model.columns.length) + tokenScore(model.name, target.name) / 2;
+}
+
+const READ_VERB = /^(get|find|list|lookup|search|my)_/;
+
+function functionScore(model: ModelFunctionFacts, target: TargetFunctionFacts, renames: Renames): number {
+  if (target.trigger || target.args.length !== model.args.length) return 0;
+  // An API function is in an exposed schema: public ones match public ones (helpers elsewhere never do).
+  if (target.name.includes('.') !== model.name.includes('.')) return 0;
+  const readOnly = READ_VERB.test(model.name);
+  if (readOnly !== target.readOnly) return 0;
+  return Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
+}
+
+/** `a.b` → { a: { b: value } } */
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  let at = target;
+  for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
+  at[keys.at(-1)!] = value;
+}
+
+function literalDefault(expr: string | undefined): string | undefined {
+  const m = expr ? /^'((?:[^']|'')*)'(::[\w ]+)?$/.exec(expr) : null;
+  return m ? m[1].replace(/''/g, "'") : undefined;
+}
+
+const SQLSTATE_RAISE = /RAISE\s+EXCEPTION\s+'((?:[^']|'')*)'[^;]*ERRCODE\s*=\s*'([0-9A-Z]{5})'/gi;
+
+function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: string } | undefined {
+  const found = new Map<string, number>();
+  for (const f of functions) for (const m of f.source.matchAll(SQLSTATE_RAISE)) {
+    if (m[2] === 'P0001') continue;
+    const word = m[1].split(/[:.,]/)[0].trim();
+    const key = `${m[2]}\u0000${word}`;
+    found.set(key, (found.get(key) ?? 0) + 1);
+  }
+  const best = [...found].sort((a, b) => b[1] - a[1])[0];
+  if (!best) return undefined;
+  const [code, word] = best[0].split('\u0000');
+  return { code, message: `^${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` };
+}
+
+/**
+ * `vocabularies`: model settings paths and the model `table.column` whose target CHECK pins
+ * them (`roles` ← `users.role`), and which setting its default is (`pr.initialStatus`).
+ */
+export interface VocabularySetting {
+  path: string;
+  column: string;
+  initialPath?: string;
+  /** Values the pack's rules generate by name whatever the setting (map them to the target's own). */
+  generatedByName?: string[];
+}
+
+export function proposeMapping(
+  model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
+  target: { tables: TargetTableFacts[]; functions: TargetFunctionFacts[] },
+  vocabularies: VocabularySetting[] = [],
+): Proposal {
+  const notes: string[] = [];
+  const mapping: TargetMapping = { tables: {}, functions: {}, conventions: {} };
+  const settings: Record<string, unknown> = {};
+  const byName = new Map(target.tables.map((t) => [t.name, t]));
+  const chosen = new Map<string, TargetTableFacts>();
+
+  // Tables: the model's name when the target has it, else the best-scoring unclaimed table.
+  const claimed = new Set(model.tables.map((t) => t.name).filter((n) => byName.has(n)));
+  const candidates: { m: ModelTableFacts; t: TargetTableFacts; score: number }[] = [];
+  for (const m of model.tables) {
+    if (byName.has(m.name)) {
+      chosen.set(m.name, byName.get(m.name)!);
+      continue;
+    }
+    for (const t of target.tables) if (!claimed.has(t.name)) candidates.push({ m, t, score: tableScore(m, t) });
+  }
+  candidates.sort((a, b) => b.score - a.score);
+  for (const c of candidates) {
+    if (c.score < 0.7 || chosen.has(c.m.name) || claimed.has(c.t.name)) continue;
+    chosen.set(c.m.name, c.t);
+    claimed.add(c.t.name);
+  }
+
+  for (const m of model.tables) {
+    const t = chosen.get(m.name);
+    if (!t) continue;
+    const columns = matchColumns(m, t);
+    const renamed: Record<string, string | null> = {};
+    for (const c of m.columns) {
+      const to = columns.get(c.name);
+      if (to !== c.name) renamed[c.name] = to ?? null;
+    }
+    if (t.name === m.name && !Object.keys(renamed).length) continue;
+    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}) };
+    const absent = Object.entries(renamed).filter(([, v]) => v === null).map(([k]) => k);
+    notes.push(
+      `confirm: model table ${m.name} is ${t.name}` +
+        (Object.keys(renamed).length ? `; columns ${Object.entries(renamed).filter(([, v]) => v).map(([k, v]) => `${k} → ${v}`).join(', ') || 'as named'}` : '') +
+        (absent.length ? `; not found (null: the target has none): ${absent.join(', ')}` : ''),
+    );
+  }
+
+  // Functions: the model's name when the target has it, else the best unclaimed one of the same
+  // arity and kind, reading the model's name in the target's words (pr_ticket → press_request).
+  const tableRenames: Renames = new Map();
+  for (const [m, t] of chosen) if (m !== t.name) learn(tableRenames, m, t.name);
+  const targetFns = new Map(target.functions.map((f) => [f.name, f]));
+  const fnClaimed = new Set(model.functions.map((f) => f.name).filter((n) => targetFns.has(n)));
+  for (const m of model.functions) {
+    if (targetFns.has(m.name)) continue;
+    const best = target.functions
+      .filter((f) => !fnClaimed.has(f.name))
+      .map((f) => ({ f, score: functionScore(m, f, tableRenames) }))
+      .sort((a, b) => b.score - a.score)[0];
+    if (!best || best.score < 0.35) continue;
+    fnClaimed.add(best.f.name);
+    const f = best.f;
+    const args = Object.fromEntries(m.args.map((a, i) => [a, f.args[i].name]).filter(([a, b]) => a !== b));
+    const entry: NonNullable<TargetMapping['functions']>[string] = { name: f.name, ...(Object.keys(args).length ? { args } : {}) };
+    const what: string[] = [];
+    if (!READ_VERB.test(m.name) && f.returns === 'composite') {
+      entry.returns = 'row-as-boolean';
+      what.push('it returns a row where the model answers a boolean: row-as-boolean');
+    }
+    // Output columns named as the returned table's mapped columns are the model's columns.
+    const source = [...chosen].find(([, t]) => f.outColumns.length && f.outColumns.every((c) => t.columns.some((x) => x.name === c)));
+    if (source && entry.returns !== 'row-as-boolean') {
+      const tableMap = mapping.tables?.[source[0]]?.columns ?? {};
+      const reverse = new Map(Object.entries(tableMap).filter(([, v]) => v).map(([k, v]) => [v as string, k]));
+      const outs = Object.fromEntries(f.outColumns.filter((c) => reverse.has(c)).map((c) => [reverse.get(c)!, c]));
+      if (Object.keys(outs).length) {
+        entry.columns = outs;
+        what.push(`output columns as ${source[1].name}'s`);
+      }
+    }
+    mapping.functions![m.name] = entry;
+    notes.push(`confirm: model function ${m.name}(${m.args.join(', ')}) is ${f.name}(${f.args.map((a) => a.name).join(', ')})${what.length ? `; ${what.join('; ')}` : ''}`);
+  }
+
+  // Conventions.
+  const definers = target.functions.filter((f) => !f.trigger);
+  const triggers = target.functions.filter((f) => f.trigger);
+  const functionRefusal = refusalIn(definers);
+  if (functionRefusal) {
+    mapping.conventions!.functionRefusal = functionRefusal;
+    notes.push(`confirm: functions refuse with ${functionRefusal.code} (messages matching ${functionRefusal.message}) where the model raises P0001`);
+  }
+  const guardRefusal = refusalIn(triggers);
+  if (guardRefusal) {
+    mapping.conventions!.guardRefusal = guardRefusal;
+    notes.push(`confirm: guards (triggers) refuse with ${guardRefusal.code} (messages matching ${guardRefusal.message}) where the model raises P0001`);
+  }
+  const mapped = [...chosen.values()];
+  if (mapped.length && mapped.every((t) => t.anonCanSelect)) {
+    mapping.conventions!.grants = 'supabase-default';
+    notes.push('confirm: anon holds SELECT on every mapped table (Supabase default privileges left in place): conventions.grants = supabase-default, row security decides');
+  }
+
+  // Vocabularies from the target's own CHECKs and defaults.
+  for (const v of vocabularies) {
+    const [table, column] = v.column.split(/\.(?=[^.]+$)/);
+    const t = chosen.get(table);
+    const mappedColumn = mapping.tables?.[table]?.columns?.[column] ?? column;
+    const c = t?.columns.find((x) => x.name === mappedColumn);
+    if (!c?.vocabulary) continue;
+    setPath(settings, v.path, c.vocabulary);
+    const initial = v.initialPath ? literalDefault(c.defaultExpr) : undefined;
+    if (v.initialPath && initial) setPath(settings, v.initialPath, initial);
+    notes.push(`model.${v.path} from ${t!.name}.${c.name}'s CHECK: ${c.vocabulary.join(', ')}${initial ? ` (model.${v.initialPath}: ${initial}, its default)` : ''}`);
+    const unknown = (v.generatedByName ?? []).filter((x) => !c.vocabulary!.includes(x));
+    if (unknown.length) {
+      notes.push(
+        `to do: the rules also generate ${unknown.join(', ')} in ${table}.${column} by name, which ${t!.name}.${c.name} does not allow: map each to its own target value in mapping.tables.${table}.values.${column} and keep the model's word in model.${v.path}`,
+      );
+    }
+  }
+
+  if (!Object.keys(mapping.tables!).length) delete mapping.tables;
+  if (!Object.keys(mapping.functions!).length) delete mapping.functions;
+  if (!Object.keys(mapping.conventions!).length) delete mapping.conventions;
+  return { mapping, settings, notes };
+}

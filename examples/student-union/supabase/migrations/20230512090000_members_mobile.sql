@@ -1,0 +1,1 @@
+ALTER TABLE public.members RENAME COLUMN phone TO mobile;

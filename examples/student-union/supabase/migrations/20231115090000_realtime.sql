@@ -1,0 +1,2 @@
+-- Live updates for the notification bell.
+ALTER PUBLICATION supabase_realtime ADD TABLE public.notifications;
