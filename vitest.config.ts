@@ -3,7 +3,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // Example packs import the public entry point by its package name: resolve it to this repo's source.
-  resolve: { alias: [{ find: /^policyfuzz$/, replacement: fileURLToPath(new URL('./api/index.ts', import.meta.url)) }] },
+  resolve: {
+    alias: [
+      { find: /^policyfuzz$/, replacement: fileURLToPath(new URL('./api/index.ts', import.meta.url)) },
+      { find: /^policyfuzz\/vitest$/, replacement: fileURLToPath(new URL('./api/vitest.ts', import.meta.url)) },
+      { find: /^policyfuzz\/config$/, replacement: fileURLToPath(new URL('./api/config.ts', import.meta.url)) },
+    ],
+  },
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', '.scratch/**'],
