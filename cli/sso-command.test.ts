@@ -33,16 +33,20 @@ describe('sso CLI', () => {
 
   it('registers `sso serve` and `sso check` on a commander program; bad input exits 2 with a clear message', async () => {
     const program = new Command().exitOverride();
-    registerSsoCommands(program);
+    let exitCode: number | null = null;
+    registerSsoCommands(program, async (action) => {
+      exitCode = await action();
+    });
     const errors: string[] = [];
     const orig = console.error;
     console.error = (m: string) => errors.push(m);
     try {
       await program.parseAsync(['node', 'policyfuzz', 'sso', 'check', '--web', 'not-a-url', '--api', 'http://127.0.0.1:1', '--config', CONFIG]);
-      expect(process.exitCode).toBe(2);
+      expect(exitCode).toBe(2);
       expect(errors.at(-1)).toBe('error: --web must be an absolute http(s) URL, got "not-a-url"');
       await program.parseAsync(['node', 'policyfuzz', 'sso', 'check', '--web', 'http://127.0.0.1:1', '--api', 'http://127.0.0.1:1', '--config', '/nonexistent.json']);
       expect(errors.at(-1)).toMatch(/^error: cannot read SSO config \/nonexistent\.json: ENOENT$/);
+      expect(exitCode).toBe(2);
       await program.parseAsync(['node', 'policyfuzz', 'sso', 'check', '--web', 'http://127.0.0.1:1', '--api', 'http://127.0.0.1:1', '--config', CONFIG, '--runs', 'many']);
       expect(errors.at(-1)).toBe('error: --runs must be an integer, got "many"');
       await program.parseAsync(['node', 'policyfuzz', 'sso', 'serve', '--config', CONFIG, '--fault', 'bogus']);

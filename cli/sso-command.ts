@@ -119,22 +119,23 @@ function urlOption(name: string, value: string): string {
   }
 }
 
-/** Known input problems print one clear line and exit 2; anything else is a bug and keeps its trace. */
-async function guarded(io: Output, f: () => Promise<number | null>): Promise<void> {
+/** Known input problems print one clear line and give exit 2; anything else is a bug and keeps its trace. */
+async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
   try {
-    const code = await f();
-    if (code !== null) process.exitCode = code;
+    return await f();
   } catch (e) {
     if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable) {
       io.err(`error: ${e.message}`);
-      process.exitCode = 2;
-      return;
+      return 2;
     }
     throw e;
   }
 }
 
-export function registerSsoCommands(program: Command): void {
+/** How a command hands its exit code to `main` (which returns it to bin/policyfuzz.mjs). */
+export type RunAction = (action: () => Promise<number>) => Promise<void>;
+
+export function registerSsoCommands(program: Command, run: RunAction): void {
   const sso = program.command('sso').description('SSO: emulator and security properties against any deployment');
   sso
     .command('serve')
@@ -144,13 +145,15 @@ export function registerSsoCommands(program: Command): void {
     .option('--auto-login <user>', 'log this user in without a form (for CI)')
     .option('--fault <name...>', `enable a deliberate defect, tests only (${SSO_FAULTS.join(', ')})`)
     .action(async (opts: ServeOptions) =>
-      guarded(consoleOutput, async () => {
-        const emulator = await ssoServe(opts);
-        const stop = () => void emulator.close().then(() => process.exit(0));
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-        return null;
-      }),
+      run(() =>
+        guarded(consoleOutput, async () => {
+          const emulator = await ssoServe(opts);
+          const stop = () => void emulator.close().then(() => process.exit(0));
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+          return 0; // the listening server keeps the process alive
+        }),
+      ),
     );
   sso
     .command('check')
@@ -165,5 +168,5 @@ export function registerSsoCommands(program: Command): void {
     .option('--browser', "log in through Debian's chromium (for a real login page)")
     .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
     .option('--path <path>', 'replay a reported failure (with --seed and --only)')
-    .action(async (opts: CheckOptions) => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode));
+    .action(async (opts: CheckOptions) => run(() => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode)));
 }
