@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { PropertyResult } from '../engine/runner/result.ts';
 import { runSsoProperties, severityOf, SSO_PROPERTIES } from '../sso/properties/index.ts';
+import { structuralDiff } from '../sso/properties/compare.ts';
 import { BrowserUnavailable } from '../sso/client/browser-unavailable.ts';
 import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
@@ -80,6 +81,7 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
     { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
     { ...(seed !== undefined ? { seed } : {}), numRuns, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
   );
+  io.out('[M] a must: a failure exits 1.  [S] a should: printed as WARN, exit code unchanged.');
   for (const r of results) printResult(r, io);
   const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
   const errored = results.some((r) => r.status === 'error');
@@ -93,12 +95,16 @@ function printResult(r: PropertyResult, io: Output): void {
   const verdict = { passed: 'PASS', failed: sev === 'S' ? 'WARN' : 'FAIL', 'not-applicable': 'N/A', error: 'ERROR' }[r.status];
   io.out(`${r.id}  ${verdict.padEnd(5)} ${String(r.cases).padStart(4)} cases  ${String(r.durationMs).padStart(6)} ms  [${sev}] ${r.title}`);
   if (r.note) io.out(`      note: ${r.note}`);
+  const counts = Object.entries(r.counts);
+  if (counts.length) io.out(`      seen: ${counts.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
   if (r.failure) {
     io.out(`      ${r.failure.message}`);
     io.out(`      replay: --seed ${r.failure.seed} --only ${r.id} --path ${r.failure.path}`);
     io.out(`      counterexample: ${JSON.stringify(r.failure.counterexample)}`);
     io.out(`      expected: ${JSON.stringify(r.failure.expected)}`);
-    io.out(`      actual:   ${JSON.stringify(r.failure.actual)}`);
+    io.out(`      observed: ${JSON.stringify(r.failure.actual)}`);
+    const diff = structuralDiff(r.failure.expected, r.failure.actual);
+    if (diff.length) io.out(`      differences:\n${diff.map((d) => `        ${d}`).join('\n')}`);
   }
 }
 

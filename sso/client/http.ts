@@ -28,6 +28,16 @@ export class TargetRefused extends Error {
   override name = 'TargetRefused';
 }
 
+/**
+ * The connection failed (reset, refused, hung up, timed out): an environment problem, reported
+ * as such and never shrunk as a finding.
+ */
+export class TransportError extends Error {
+  override name = 'TransportError';
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export interface PacedHttpOptions {
   /** Most requests this run may send (default 20 000). */
   maxRequests?: number;
@@ -68,20 +78,32 @@ export class PacedHttp {
 
   async send(req: HttpRequest): Promise<HttpReply> {
     await this.acquire();
-    const reply = await this.raw(req);
+    let reply: HttpReply;
+    try {
+      reply = await this.raw(req, false);
+    } catch (e) {
+      // A keep-alive socket the server closed while we paused: retry once on a fresh connection,
+      // for requests that may safely be sent twice.
+      if (!IDEMPOTENT.has(req.method.toUpperCase())) throw transportError(req, e);
+      try {
+        reply = await this.raw(req, true);
+      } catch (again) {
+        throw transportError(req, again);
+      }
+    }
     if (reply.status === 429 || reply.status === 423) {
       throw new TargetRefused(`${req.method} ${new URL(req.url).pathname} answered ${reply.status}: stopping (rate limit or lockout)`);
     }
     return reply;
   }
 
-  private raw(req: HttpRequest): Promise<HttpReply> {
+  private raw(req: HttpRequest, freshConnection: boolean): Promise<HttpReply> {
     const url = new URL(req.url);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers: Record<string, string | string[]> = { ...(req.headers ?? {}) };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     return new Promise((resolve, reject) => {
-      const r = send(url, { method: req.method, headers, timeout: this.timeoutMs }, (res) => {
+      const r = send(url, { method: req.method, headers, timeout: this.timeoutMs, ...(freshConnection ? { agent: false } : {}) }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
@@ -93,6 +115,11 @@ export class PacedHttp {
       r.end();
     });
   }
+}
+
+function transportError(req: HttpRequest, e: unknown): TransportError {
+  const detail = e instanceof Error ? `${(e as NodeJS.ErrnoException).code ? `${(e as NodeJS.ErrnoException).code}: ` : ''}${e.message}` : String(e);
+  return new TransportError(`transport error on ${req.method} ${new URL(req.url).pathname}: ${detail} (an environment problem, not a finding)`);
 }
 
 export function headerValue(reply: HttpReply, name: string): string | undefined {
