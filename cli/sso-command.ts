@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { PropertyResult } from '../engine/runner/result.ts';
 import { runSsoProperties, severityOf, SSO_PROPERTIES } from '../sso/properties/index.ts';
 import { structuralDiff } from '../sso/properties/compare.ts';
+import { isUserFacingError } from '../engine/errors.ts';
 import { BrowserUnavailable } from '../sso/client/browser-unavailable.ts';
 import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
@@ -60,6 +61,9 @@ export interface CheckOptions {
   browser?: boolean;
   only?: string;
   path?: string;
+  control?: boolean;
+  realTime?: boolean;
+  maxWait?: string;
 }
 
 /** `sso check`: run the properties against a deployment; prints one line per property; returns the exit code. */
@@ -77,8 +81,21 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   if (unknown.length) throw new UsageError(`--only: unknown property ${unknown.join(', ')} (known: ${known.join(', ')})`);
   if (opts.path && (!only || only.length !== 1 || seed === undefined)) throw new UsageError('--path replays one failure: give it with --seed and --only naming one property');
 
+  const maxWaitSeconds = opts.maxWait === undefined ? 660 : intOption('--max-wait', opts.maxWait, 1, 3600);
+  if (opts.maxWait !== undefined && !opts.realTime) throw new UsageError('--max-wait bounds the waits of --real-time: give it with --real-time');
+  const realTime = opts.realTime ? { maxWaitMs: maxWaitSeconds * 1000, announce: (line: string) => io.out(line) } : null;
+
   const results = await runSsoProperties(
-    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
+    {
+      webUrl,
+      apiUrl,
+      config,
+      driver: opts.browser ? 'browser' : 'form',
+      control: opts.control === true,
+      realTime,
+      ...(maxRequests !== undefined ? { maxRequests } : {}),
+      ...(throttleMs !== undefined ? { throttleMs } : {}),
+    },
     { ...(seed !== undefined ? { seed } : {}), numRuns, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
   );
   io.out('[M] a must: a failure exits 1.  [S] a should: printed as WARN, exit code unchanged.');
@@ -130,7 +147,7 @@ async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
   try {
     return await f();
   } catch (e) {
-    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable) {
+    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable || isUserFacingError(e)) {
       io.err(`error: ${e.message}`);
       return 2;
     }
@@ -174,5 +191,8 @@ export function registerSsoCommands(program: Command, run: RunAction): void {
     .option('--browser', "log in through Debian's chromium (for a real login page)")
     .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
     .option('--path <path>', 'replay a reported failure (with --seed and --only)')
+    .option('--control', "the target is policyfuzz's emulator: use its control API ({api}/__control/) to move its clock")
+    .option('--real-time', 'without a control API: wait in real time past the code (and a short token) lifetime; each wait is announced')
+    .option('--max-wait <seconds>', 'longest single wait of --real-time (default 660)')
     .action(async (opts: CheckOptions) => run(() => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode)));
 }

@@ -106,6 +106,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       if (!client) return sendHtml(res, 400, errorPage('Unknown application', 'The app parameter does not name a registered application.'));
       let session = store.liveSession(cookieOf(req));
       if (method === 'POST') {
+        // Login CSRF: a browser names the posting page's origin; a form posted from another site is refused.
+        const origin = req.headers.origin;
+        if (origin !== undefined && origin !== `http://${req.headers.host}`) {
+          return sendHtml(res, 403, errorPage('Cross-site login refused', 'The sign-in form was posted from another site.'));
+        }
         const form = new URLSearchParams(formBody);
         const user = store.checkPassword(form.get('username') ?? '', form.get('password') ?? '');
         if (!user) {

@@ -19,8 +19,17 @@ export interface PropertyContext {
   webUrl: string;
   /** The target has the emulator's control API, so its clock can be moved. */
   control: boolean;
+  /** Real-time mode: properties that need time to pass may wait (bounded, announced). */
+  realTime: RealTimeMode | null;
   /** A browser name never used before (a fresh cookie jar). */
   newBrowser(): string;
+}
+
+export interface RealTimeMode {
+  /** Longest single wait; a lifetime longer than this is not waited for (N/A, with the reason). */
+  maxWaitMs: number;
+  /** Told before each wait, e.g. "S06: waiting 61 s in real time past codeLifetimeSeconds". */
+  announce(line: string): void;
 }
 
 export interface PropertyRunOptions {
