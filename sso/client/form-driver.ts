@@ -29,7 +29,7 @@ export class FormPostDriver implements LoginDriver {
     if (!credentials || seen.kind === 'redirect') return seen;
     const form = loginFormOf(page.text, this.fields.usernameField, this.fields.passwordField);
     if (!form) return seen; // no form to type into (an error page): what the browser shows
-    return this.observe(browser, await this.submit(form, pageUrl, credentials, { ...this.cookieHeader(browser), origin: this.webOrigin, referer: pageUrl }));
+    return this.observe(browser, await this.submit(form, pageUrl, credentials, { ...this.cookieHeader(browser), origin: this.webOrigin, referer: pageUrl, 'sec-fetch-site': 'same-origin' }));
   }
 
   async crossSitePost(query: QueryPairs, credentials: { username: string; password: string }, attackerOrigin: string): Promise<FrontObservation> {
@@ -39,7 +39,7 @@ export class FormPostDriver implements LoginDriver {
     const page = await this.http.send({ method: 'GET', url: pageUrl });
     const form = loginFormOf(page.text, this.fields.usernameField, this.fields.passwordField);
     if (!form) return this.observe(`cross-site-${Date.now()}`, page);
-    const reply = await this.submit(form, pageUrl, credentials, { origin: attackerOrigin, referer: `${attackerOrigin}/` });
+    const reply = await this.submit(form, pageUrl, credentials, { origin: attackerOrigin, referer: `${attackerOrigin}/`, 'sec-fetch-site': 'cross-site' });
     return this.observe(`cross-site-${Date.now()}`, reply);
   }
 

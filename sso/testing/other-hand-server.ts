@@ -166,7 +166,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       const cookie = cookieOf(req);
       const session = cookie ? sessions.get(cookie) : undefined;
       if (!fault('login-csrf-missing')) {
-        const sameSite = req.headers.origin === undefined || req.headers.origin === origin;
+        const sameSite = req.headers.origin === undefined || req.headers.origin === 'null' || req.headers.origin === origin; // 'null': a no-referrer page's own post
         const token = Buffer.from(form.get('_csrf') ?? '');
         const expected = Buffer.from(session?.csrf ?? '');
         if (!sameSite || !session || token.length !== expected.length || !timingSafeEqual(token, expected)) {
