@@ -13,11 +13,14 @@ import { runSsoProperties } from '../properties/index.ts';
 import example from '../examples/sso.config.json' with { type: 'json' };
 import { startOtherHandServer, type OtherHandFault, type OtherHandServer } from './other-hand-server.ts';
 
-/** The example's clients and users, described as this service behaves. */
+/** The example's users; the first one's profile shows other names and mail than its token result. */
+const users = example.users.map((u, i) => (i === 0 ? { ...u, profile: { ...u.profile, firstname: 'Somchai (staff directory)', email: 'somchai@staff.uni.example' } } : u));
+
+/** The example's clients and these users, described as this service behaves. */
 function configFor(codeLifetimeSeconds: number): SsoConfigInput {
   return {
     clients: example.clients,
-    users: example.users,
+    users,
     settings: { loginRedirectStatus: 303, codeLifetimeSeconds },
     loginPage: { usernameField: 'login_name', passwordField: 'secret' },
   };
@@ -25,7 +28,7 @@ function configFor(codeLifetimeSeconds: number): SsoConfigInput {
 
 const servers: OtherHandServer[] = [];
 async function start(codeLifetimeSeconds: number, faults: OtherHandFault[] = []): Promise<OtherHandServer> {
-  const s = await startOtherHandServer({ clients: example.clients, users: example.users, codeLifetimeSeconds, tokenLifetimeSeconds: 3600, faults });
+  const s = await startOtherHandServer({ clients: example.clients, users, codeLifetimeSeconds, tokenLifetimeSeconds: 3600, faults });
   servers.push(s);
   return s;
 }
@@ -62,6 +65,9 @@ describe('sso check against a server written in another hand', () => {
       expect(byId['S06']).toMatchObject({ status: 'not-applicable', note: expect.stringContaining('--real-time') });
       for (const r of results) for (const [k, n] of Object.entries(r.counts)) seen[`${r.id} ${k}`] = (seen[`${r.id} ${k}`] ?? 0) + n;
     }
+    // A real service is never probed for the emulator's control API.
+    expect(server.paths.filter((p) => p.includes('__control'))).toEqual([]);
+    expect(server.paths.length).toBeGreaterThan(1000);
     // Its own choices were met and accepted: 405 and 415, extra members and duplicate keys
     // ignored, the first of two Authorization lines, a fresh session at login.
     for (const k of ['S10 method:405', 'S10 content-type:415', 'S10 form-encoded:415', 'S10 extra-field:ignored', 'S10 duplicate-key:ignored', 'S11 two-headers:200', 'S17 fixation:refused']) {

@@ -51,6 +51,8 @@ export interface OtherHandOptions {
 export interface OtherHandServer {
   webUrl: string;
   apiUrl: string;
+  /** Every path asked for, in order (to show what a checker touched). */
+  paths: string[];
   close(): Promise<void>;
 }
 
@@ -138,7 +140,9 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     res.writeHead(303, { ...HEADERS, location: `${client.redirectUrl.split('#')[0]}${sep}code=${code}${u.hash}` }).end();
   };
 
+  const paths: string[] = [];
   const server = createServer((req, res) => {
+    paths.push(new URL(req.url ?? '/', 'http://x').pathname);
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(400, HEADERS).end();
     });
@@ -233,7 +237,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       if (!t || t.dead || Date.now() - t.at >= opts.tokenLifetimeSeconds * 1000) return unauthorized(res);
       const u = t.user;
       if (url.pathname === '/v1/user.profile') {
-        return json(res, 200, { profile: { ...u.profile, lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email }, ok: true });
+        return json(res, 200, { profile: { lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email, ...u.profile }, ok: true });
       }
       const session = sessions.get(t.cookie);
       return json(res, 200, { user: { role: u.role, email: u.email, sessionId: session?.publicId ?? 'ended' }, ok: true });
@@ -246,6 +250,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
   return {
     webUrl: `${origin}/idp`,
     apiUrl: `${origin}/v1`,
+    paths,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
