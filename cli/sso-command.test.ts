@@ -67,4 +67,17 @@ describe('sso CLI', () => {
     expect(io.lines.some((l) => l.startsWith('S06  FAIL'))).toBe(true);
     expect(io.lines.some((l) => l.startsWith('S02  PASS'))).toBe(true);
   });
+
+  it('a failure names the setting that would explain it and shows expected vs observed path by path', async () => {
+    const emu = await ssoServe({ config: CONFIG, fault: ['token-survives-logout'] }, capture());
+    running.push(emu);
+    const io = capture();
+    const { exitCode } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '4', runs: '5', only: 'S11' }, io);
+    expect(exitCode).toBe(1);
+    const text = io.lines.join('\n');
+    expect(text).toMatch(/^S11 +FAIL .*\[M\]/m);
+    expect(text).toContain('(this differs from setting logoutRevokesTokens; set it to false if your service keeps tokens working after logout)');
+    expect(text).toMatch(/differences:\n +status: expected 401, observed 200/);
+    expect(text).toMatch(/seen: .*logged-out:200/);
+  });
 });

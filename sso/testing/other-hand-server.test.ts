@@ -70,7 +70,7 @@ describe('sso check against a server written in another hand', () => {
     expect(server.paths.length).toBeGreaterThan(1000);
     // Its own choices were met and accepted: 405 and 415, extra members and duplicate keys
     // ignored, the first of two Authorization lines, a fresh session at login.
-    for (const k of ['S10 method:405', 'S10 content-type:415', 'S10 form-encoded:415', 'S10 extra-field:ignored', 'S10 duplicate-key:ignored', 'S11 two-headers:200', 'S17 fixation:refused']) {
+    for (const k of ['S01 accepted-reading:logout-ended-codes', 'S01 accepted-reading:replay-kept-token', 'S10 method:405', 'S10 content-type:415', 'S10 form-encoded:415', 'S10 extra-field:ignored', 'S10 duplicate-key:ignored', 'S11 two-headers:200', 'S17 fixation:refused']) {
       expect(seen[k] ?? 0, `${k} in ${JSON.stringify(seen)}`).toBeGreaterThan(0);
     }
   }, 120_000);
