@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /**
  * The one road every request of `sso check` takes: a hard request budget, a minimum spacing
@@ -37,6 +37,13 @@ export class TransportError extends Error {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Keep-alive connections are dropped after 2 s idle, well before servers close them (node:http
+ * 5 s, nginx 75 s), so a request after a pause does not meet a socket the server already closed.
+ */
+const IDLE_SOCKET_MS = 2000;
+const agents = { http: new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }), https: new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }) };
 
 export interface PacedHttpOptions {
   /** Most requests this run may send (default 20 000). */
@@ -103,7 +110,8 @@ export class PacedHttp {
     const headers: Record<string, string | string[]> = { ...(req.headers ?? {}) };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     return new Promise((resolve, reject) => {
-      const r = send(url, { method: req.method, headers, timeout: this.timeoutMs, ...(freshConnection ? { agent: false } : {}) }, (res) => {
+      const agent = freshConnection ? false : url.protocol === 'https:' ? agents.https : agents.http;
+      const r = send(url, { method: req.method, headers, timeout: this.timeoutMs, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));

@@ -31,7 +31,7 @@ describe('SSO properties on the strict emulator', () => {
     for (const r of results) {
       expect(r.area).toBe('sso');
       expect({ id: r.id, status: r.status, failure: r.failure, note: r.note }).toMatchObject({ id: r.id, status: 'passed' });
-      expect(r.cases).toBe(15);
+      expect(r.cases).toBeGreaterThanOrEqual(15); // more when a property has more variants than runs: each runs once
     }
   }, 60_000);
 
