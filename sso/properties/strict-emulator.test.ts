@@ -24,6 +24,13 @@ describe('SSO properties on the strict emulator', () => {
     await Promise.all(emulators.map((e) => e.close()));
   });
 
+  it('S01 names the setting that explains a difference (an emulator following other settings than the config says)', async () => {
+    const emu = await start(lenient);
+    const [s01] = await runSsoProperties({ webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: strict, control: true }, { seed: SEED, numRuns: 20, only: ['S01'] });
+    expect(s01!.status).toBe('failed');
+    expect(s01!.failure!.message).toMatch(/\(this differs from setting (loginRedirectStatus|logoutRedirectStatus|silentLoginWithSession|failedExchangeConsumesCode|logoutRevokesTokens); /);
+  }, 60_000);
+
   it('every property passes with the default settings', async () => {
     const emu = await start(strict);
     const results = await runSsoProperties({ webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: strict, control: true }, { seed: SEED, numRuns: 15 });
