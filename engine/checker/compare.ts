@@ -1,11 +1,12 @@
 /**
  * Does the database agree with the model? Success answers agree on the rows (as a multiset,
  * server-assigned columns present but not compared) and on the number of rows touched;
- * rejections on who rejected (grant or row rule); errors on their SQLSTATE. "Some error" never
+ * rejections on who rejected (grant or row rule); errors on their SQLSTATE, and a modelled refusal
+ * also on its text (the pattern of its reason). "Some error" never
  * counts as a denial: a predicted 42501 answered by any other error is a disagreement.
  */
 import type { Json, Row } from '../model/json.ts';
-import type { Outcome } from '../model/outcome.ts';
+import type { Outcome, Refusal } from '../model/outcome.ts';
 import { canonicalJson } from '../model/values.ts';
 
 export interface Disagreement {
@@ -35,6 +36,14 @@ export function compareOutcomes(expected: Outcome, actual: Outcome, masked: read
   return expected.orElse.some((alternative) => !compareOne(alternative, actual, masked)) ? undefined : first;
 }
 
+/** The error text must match the pattern of the refusal's reason (named by its setting, or by the spec). */
+function compareRefusalText(refusal: Refusal, actual: Extract<Outcome, { kind: 'raised' | 'error' }>): Disagreement | undefined {
+  const text = actual.kind === 'raised' ? (actual.message ?? '') : (actual.detail ?? '');
+  if (new RegExp(refusal.pattern).test(text)) return undefined;
+  const from = refusal.setting ? `setting ${refusal.setting}` : (refusal.source ?? 'the model');
+  return { reason: `error text ${JSON.stringify(text)} does not match /${refusal.pattern}/, the "${refusal.reason}" refusal (${from})` };
+}
+
 function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[]): Disagreement | undefined {
   if (success(expected) && success(actual)) {
     if (expected.affected !== actual.affected) return { reason: `rows touched: model ${expected.affected}, database ${actual.affected}` };
@@ -50,7 +59,8 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
     return expected.by === actual.by ? undefined : { reason: `42501 from the ${actual.by}, model expected it from the ${expected.by}` };
   }
   if ((expected.kind === 'raised' || expected.kind === 'error') && (actual.kind === 'raised' || actual.kind === 'error')) {
-    return expected.code === actual.code ? undefined : { reason: `error ${actual.code}, model expected ${expected.code}` };
+    if (expected.code !== actual.code) return { reason: `error ${actual.code}, model expected ${expected.code}` };
+    return expected.kind === 'raised' && expected.refusal ? compareRefusalText(expected.refusal, actual) : undefined;
   }
   const describe = (o: Outcome) => (success(o) ? 'success' : o.kind === 'rejected' ? `42501 (${o.by})` : `error ${o.code}`);
   return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}` };

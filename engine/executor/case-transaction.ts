@@ -113,7 +113,7 @@ export class CaseTransaction {
       // PostgREST rolls a failed request back; so do we, settings included.
       this.pendingCleanup = ROLLBACK_REQUEST;
       const body = { code: err.code, message: err.message, details: err.detail ?? null, hint: err.hint ?? null };
-      return { status: httpStatusForSqlState(err.code, credentialsFor(caller, options).hasToken), body, affected: null, error: body };
+      return { status: httpStatusForSqlState(err.code, credentialsFor(caller, options).hasToken), body, affected: null, error: body, ...(err.routine ? { routine: err.routine } : {}) };
     }
     const last = Array.isArray(result) ? result[result.length - 1] : result;
     const row = last.rows[0] as { page_total: string | number; body: string | null };

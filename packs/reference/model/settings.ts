@@ -6,6 +6,18 @@
 import { z } from 'zod';
 
 const roleList = z.array(z.string().min(1));
+/** A regular expression (its source), checked to compile. */
+const pattern = z.string().refine(
+  (source) => {
+    try {
+      new RegExp(source);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'not a valid regular expression' },
+);
 
 export const ModelSettingsSchema = z
   .object({
@@ -120,6 +132,35 @@ export const ModelSettingsSchema = z
           ]),
         /** passport.admin_leaderboard returns this many profiles, most points first. */
         leaderboardSize: z.number().int().positive().default(10),
+      })
+      .prefault({}),
+    /**
+     * Error texts of modelled refusals (spec §7 leaves them open except NOT_AUTHORIZED): per
+     * reason, a regular expression the database's message must match. A project whose guards
+     * word their errors differently overrides the reason here; a failure names this setting.
+     * passport.admin_leaderboard's NOT_AUTHORIZED is named by the spec (rule 20, §7) and is
+     * compared with the spec's text whatever this says.
+     */
+    refusals: z
+      .object({
+        messages: z
+          .object({
+            'not-authorized': pattern.default('^NOT_AUTHORIZED$'),
+            'privileged-column': pattern.default('may not be changed'),
+            'deleted-at-by-function': pattern.default('deleted_at is set only by'),
+            'remarks-append-only': pattern.default('append-only'),
+            'remark-author': pattern.default('remark must be a ticket remark by the submitter label'),
+            'not-found': pattern.default('not found'),
+            'self-merge': pattern.default('cannot be merged into itself'),
+            'cross-department': pattern.default('cross-department'),
+            'already-duplicate': pattern.default('is itself a duplicate'),
+            'destination-required': pattern.default('destination department is required'),
+            'argument-required': pattern.default('is required|must be an array'),
+            'headline-required': pattern.default('headline written by staff is required'),
+            'category-not-public': pattern.default('category is not public'),
+          })
+          .strict()
+          .prefault({}),
       })
       .prefault({}),
   })

@@ -9,11 +9,11 @@
 import { createHash } from 'node:crypto';
 import { currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { raised } from '../../../../engine/model/outcome.ts';
-import { applyOwnerGuard, PRIVILEGED_COLUMN_CODE, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
+import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
+import { refusal } from '../refusals.ts';
 
 /** The public board's handle of a ticket: never its id (the submitter's tracking capability). */
 export function vsPublicRef(id: Json): string | null {
@@ -47,6 +47,7 @@ export const vsTicketsGuard: OwnerGuard = {
   isOwner: isSubmitter,
   isExempt: (row, ctx) => vsInScope(ctx, row.target_dept),
   editable: (ctx) => [...ctx.settings.vs.ownerEditableColumns, ...ctx.settings.vs.guardExcludedColumns],
+  refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `vs_tickets: ${changed.join(', ')}`),
 };
 
 const visible = (row: Row, ctx: RuleContext) => row.deleted_at === null && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
@@ -54,18 +55,18 @@ const visible = (row: Row, ctx: RuleContext) => row.deleted_at === null && (isSu
 function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
   if ((oldRow.deleted_at ?? null) === null ? (newRow.deleted_at ?? null) !== null : !jsonEqual(oldRow.deleted_at, newRow.deleted_at ?? null)) {
-    return { reject: raised(PRIVILEGED_COLUMN_CODE, 'vs_tickets: deleted_at is set only by soft_delete_vs_ticket') };
+    return { reject: refusal(ctx.settings, 'deleted-at-by-function', 'vs_tickets: deleted_at is set only by soft_delete_vs_ticket') };
   }
   const guarded = applyOwnerGuard(vsTicketsGuard, oldRow, newRow, ctx);
   if ('reject' in guarded) return guarded;
   const before = Array.isArray(oldRow.remarks) ? oldRow.remarks : [];
   const after = newRow.remarks;
   if (!Array.isArray(after) || after.length < before.length || !jsonEqual(after.slice(0, before.length), before)) {
-    return { reject: raised(PRIVILEGED_COLUMN_CODE, 'vs_tickets: remarks are append-only') };
+    return { reject: refusal(ctx.settings, 'remarks-append-only', 'vs_tickets: remarks are append-only') };
   }
   if (vsTicketsGuard.isOwner(oldRow, ctx) && !vsTicketsGuard.isExempt(oldRow, ctx)) {
     if (!after.slice(before.length).every((e) => isValidSubmitterRemark(e, oldRow.submitter_label))) {
-      return { reject: raised(PRIVILEGED_COLUMN_CODE, "vs_tickets: a submitter's remark must be a ticket remark by the submitter label") };
+      return { reject: refusal(ctx.settings, 'remark-author', "vs_tickets: a submitter's remark must be a ticket remark by the submitter label") };
     }
   }
   return { row: newRow };
