@@ -10,6 +10,7 @@ import { callerAmong, people, peopleWorld } from '../../generators/identities.ts
 import { userPatch } from '../../generators/user-patches.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return people(settings).chain((list) =>
@@ -41,5 +42,5 @@ export const R02: DataProperty = {
   rule: 2,
   title: 'users: a non-staff owner cannot PATCH role',
   tables: ['users'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['users']),
 };

@@ -16,6 +16,7 @@ import { patchTicket, returning, rpc, step, ticketPatch, VS_FORBIDDEN, VS_OTHER 
 import { userCaller, vsCaller, vsWorld, vsWorldOf, type VsWorld } from '../../generators/vs-world.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
 
 function ownerOr(w: VsWorld, t: Row): fc.Arbitrary<Caller> {
   const submitter = w.people.find((p) => p.id === t.submitter_id);
@@ -65,5 +66,5 @@ export const R03: DataProperty = {
   title: 'vs_tickets: a submitter cannot change staff fields; remarks append-only, capped, by the submitter label',
   tables: ['vs_tickets'],
   functions: ['get_vs_ticket_by_id'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['vs_tickets']),
 };

@@ -16,6 +16,7 @@ import { shopOrders, shopPatch } from '../../generators/shop.ts';
 import { peopleWorld } from '../../generators/identities.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
 
 function shopBuyerCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return cast(settings, ['user', 'user', 'uni_staff', ...settings.shop.handlerRoles]).chain((list) =>
@@ -42,5 +43,5 @@ export const R04: DataProperty = {
   rule: 4,
   title: 'shop_orders: buyers edit only slips and details, only while pending/review/slip_mismatch, never to paid',
   tables: ['shop_orders'],
-  cases: (settings) => shopBuyerCases(settings),
+  cases: (settings) => withReadBack(shopBuyerCases(settings), ['shop_orders']),
 };

@@ -16,6 +16,7 @@ import { shopOrderRow } from '../../generators/shop.ts';
 import type { Person } from '../../generators/identities.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
 
 /** Mostly the values an insert check accepts; sometimes not. */
 function prInsertRow(settings: ModelSettings, list: Person[], owner: string): fc.Arbitrary<Row> {
@@ -73,5 +74,5 @@ export const R05: DataProperty = {
   rule: 5,
   title: 'insert with return=representation needs the new row to pass SELECT; return=minimal does not',
   tables: ['pr_tickets', 'shop_orders'],
-  cases: (settings) => insertCases(settings),
+  cases: (settings) => withReadBack(insertCases(settings), ['pr_tickets']),
 };

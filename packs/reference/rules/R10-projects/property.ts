@@ -14,6 +14,7 @@ import { projectRead, projectRows, projectWorld, projectWrite } from '../../gene
 import { callerFrom, peopleRows, peopleWithRoles, personCaller } from '../../generators/student.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   const roles = [null, 'user', ...settings.projects.professorRoles, ...settings.projects.professorRoles, ...settings.projects.actorRoles.slice(0, 3), 'vs_staff'];
@@ -41,5 +42,5 @@ export const R10: DataProperty = {
   title: 'projects: public reads, staff-only settings, professor sign-request scoping and signed uploads',
   tables: ['projects', 'project_documents', 'project_files', 'project_sign_requests', 'project_settings'],
   functions: ['current_user_is_project_actor'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['project_sign_requests', 'project_settings']),
 };

@@ -11,6 +11,7 @@ import { passportProfiles } from '../../generators/passport.ts';
 import { callerFrom, peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return peopleWithRoles(settings, [null, 'user', 'user', 'staff', 'admin', 'dev'], 1, 4).chain((list) =>
@@ -33,5 +34,5 @@ export const R19: DataProperty = {
   rule: 19,
   title: 'passport: profiles readable by owner or admins only, through the invoker-rights view too',
   tables: ['passport.profiles', 'passport.user_tiers'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['passport.profiles']),
 };
