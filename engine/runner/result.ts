@@ -18,6 +18,14 @@ export interface PropertyFailure {
   step?: number;
 }
 
+/** How often a run reached each side of one labelled clause of a rule. */
+export interface ClauseCount {
+  id: string;
+  label: string;
+  allowed: number;
+  refused: number;
+}
+
 export interface PropertyResult {
   id: string;
   title: string;
@@ -27,6 +35,8 @@ export interface PropertyResult {
   cases: number;
   /** Outcome classes seen, e.g. allowed / filtered / rejected / errored for the data layer. */
   counts: Record<string, number>;
+  /** Data layer: per labelled clause of the rule, the steps that reached each side. */
+  clauses?: ClauseCount[];
   durationMs: number;
   seed: number;
   failure?: PropertyFailure;

@@ -12,6 +12,7 @@ import type { DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment } from './environment.ts';
 import type { PropertyResult } from './result.ts';
+import { ClauseTally } from './coverage.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -41,6 +42,7 @@ export function emptyCounts(): Record<OutcomeClass, number> {
 export async function runDataProperty(env: Environment, property: DataProperty, options: DataRunOptions): Promise<PropertyResult> {
   const started = Date.now();
   const counts = emptyCounts();
+  const clauseTally = new ClauseTally(property.clauses ?? []);
   const arbitrary = property.cases(options.oracle.settings);
   let stopCounting = false;
   let checked = 0;
@@ -71,6 +73,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         }
         if (!stopCounting && !pastDeadline()) {
           for (const c of verdict.classes) counts[c]++;
+          clauseTally.add(testCase, options.oracle);
           checked++;
           options.onCase?.(property.id);
         }
@@ -89,7 +92,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
 
   // A case cut off by the time budget is not counted; after a failure, fast-check's count (up to the failing run).
   const cases = details.some((d) => d.failed) ? details.reduce((n, d) => n + d.numRuns, 0) : checked;
-  const base = { id: property.id, title: property.title, area: 'data' as const, cases, counts, durationMs: Date.now() - started, seed: options.seed };
+  const base = { id: property.id, title: property.title, area: 'data' as const, cases, counts, ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}), durationMs: Date.now() - started, seed: options.seed };
   const failed = details.find((d) => d.failed);
   if (!failed) return { ...base, status: 'passed', ...(details.some((d) => d.interrupted) ? { note: `time budget reached after ${cases} cases` } : {}) };
 

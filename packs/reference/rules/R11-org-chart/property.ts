@@ -15,6 +15,7 @@ import type { Caller } from '../../../../engine/model/caller.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
+import { readClause } from '../clauses.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return peopleWithRoles(settings, [null, 'user', 'staff', 'sa_prof'], 1, 3).chain((list) =>
@@ -41,6 +42,11 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  readClause('R11.read-members', 'team_members'),
+  readClause('R11.read-nodes', 'team_nodes'),
+];
+
 export const R11: DataProperty = {
   id: 'R11',
   rule: 11,
@@ -48,4 +54,5 @@ export const R11: DataProperty = {
   tables: ['team_nodes', 'team_members'],
   functions: ['get_public_org_chart'],
   cases: (settings) => withReadBack(cases(settings), ['team_nodes', 'team_members']),
+  clauses: CLAUSES,
 };

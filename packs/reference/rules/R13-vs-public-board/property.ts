@@ -17,6 +17,7 @@ import { handlerCaller, onBoard, VS_CATEGORY_IDS, vsCaller, vsWorld, vsWorldOf }
 import { fakerValue } from '../../generators/faker.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { argsOf, clause, isRpc } from '../clauses.ts';
 
 const headline = fakerValue((f) => f.lorem.sentence({ min: 3, max: 6 }), 'vsBoardHeadline');
 
@@ -60,6 +61,11 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   });
 }
 
+const CLAUSES = [
+  clause('R13.publish', 'vs_set_public publishing a ticket', (s) => isRpc(s, 'vs_set_public') && argsOf(s).p_public === true),
+  clause('R13.comment', 'vs_post_public_comment', (s) => isRpc(s, 'vs_post_public_comment')),
+];
+
 export const R13: DataProperty = {
   id: 'R13',
   rule: 13,
@@ -67,4 +73,5 @@ export const R13: DataProperty = {
   tables: ['vs_tickets', 'vs_categories'],
   functions: ['get_public_vs_board', 'get_public_vs_problem', 'vs_set_public', 'vs_post_public_comment', 'get_vs_linked_context'],
   cases,
+  clauses: CLAUSES,
 };

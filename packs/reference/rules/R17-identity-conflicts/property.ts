@@ -21,6 +21,7 @@ import { callerFrom, emailVariant, identityConflicts, peopleRows, peopleWithRole
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
+import { readClause } from '../clauses.ts';
 
 const IDENTITY_READS: ApiRequest[] = [
   { kind: 'rpc', fn: 'sync_my_team_permissions', args: {} },
@@ -74,6 +75,10 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  readClause('R17.read', 'identity_conflicts'),
+];
+
 export const R17: DataProperty = {
   id: 'R17',
   rule: 17,
@@ -81,4 +86,5 @@ export const R17: DataProperty = {
   tables: ['identity_conflicts', 'student_records', 'team_members'],
   functions: ['my_person_id', 'sync_my_team_permissions', 'get_my_student_record'],
   cases: (settings) => withReadBack(cases(settings), ['identity_conflicts']),
+  clauses: CLAUSES,
 };

@@ -13,6 +13,7 @@ import { callerFrom, changeRequests, peopleRows, peopleWithRoles, studentRecords
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
+import { readClause } from '../clauses.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   const limit = settings.students.historyLimit;
@@ -42,6 +43,11 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  readClause('R18.read-records', 'student_records'),
+  readClause('R18.read-requests', 'student_change_requests'),
+];
+
 export const R18: DataProperty = {
   id: 'R18',
   rule: 18,
@@ -49,4 +55,5 @@ export const R18: DataProperty = {
   tables: ['student_records', 'student_change_requests'],
   functions: ['get_my_student_record'],
   cases: (settings) => withReadBack(cases(settings), ['student_records', 'student_change_requests']),
+  clauses: CLAUSES,
 };
