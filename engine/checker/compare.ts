@@ -59,7 +59,10 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
     return expected.by === actual.by ? undefined : { reason: `42501 from the ${actual.by}, model expected it from the ${expected.by}` };
   }
   if ((expected.kind === 'raised' || expected.kind === 'error') && (actual.kind === 'raised' || actual.kind === 'error')) {
-    if (expected.code !== actual.code) return { reason: `error ${actual.code}, model expected ${expected.code}` };
+    if (expected.code !== actual.code) {
+      const setting = expected.kind === 'raised' && expected.refusal?.codeSetting ? ` (the "${expected.refusal.reason}" refusal; setting ${expected.refusal.codeSetting})` : '';
+      return { reason: `error ${actual.code}, model expected ${expected.code}${setting}` };
+    }
     return expected.kind === 'raised' && expected.refusal ? compareRefusalText(expected.refusal, actual) : undefined;
   }
   const describe = (o: Outcome) => (success(o) ? 'success' : o.kind === 'rejected' ? `42501 (${o.by})` : `error ${o.code}`);

@@ -16,6 +16,8 @@ export interface Refusal {
   reason: string;
   pattern: string;
   setting?: string;
+  /** Where a project sets the SQLSTATE of this refusal, named when the code differs. */
+  codeSetting?: string;
   source?: string;
 }
 

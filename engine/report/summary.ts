@@ -38,6 +38,8 @@ export const PropertySummarySchema = z.object({
   status: z.enum(['passed', 'failed', 'not-applicable', 'error']),
   cases: z.number().int().min(0),
   counts: z.record(z.string(), z.number()),
+  /** Data layer: per labelled clause of the rule, how often each side was reached. */
+  clauses: z.array(z.object({ id: z.string(), label: z.string(), allowed: z.number().int(), refused: z.number().int() })).optional(),
   durationMs: z.number().min(0),
   seed: z.number().int(),
   note: z.string().nullable(),
@@ -104,6 +106,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     status: r.status,
     cases: r.cases,
     counts: { ...r.counts },
+    ...(r.clauses ? { clauses: r.clauses.map((c) => ({ ...c })) } : {}),
     durationMs: r.durationMs,
     seed: r.seed,
     note: r.note ?? null,
@@ -181,8 +184,15 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     for (const p of s.properties) {
       const seen = byId.get(p.id);
       if (!seen) {
-        byId.set(p.id, { ...p, counts: { ...p.counts }, failures: [...p.failures] });
+        byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.clauses ? { clauses: p.clauses.map((c) => ({ ...c })) } : {}), failures: [...p.failures] });
         continue;
+      }
+      for (const c of p.clauses ?? []) {
+        const known = seen.clauses?.find((k) => k.id === c.id);
+        if (known) {
+          known.allowed += c.allowed;
+          known.refused += c.refused;
+        } else (seen.clauses ??= []).push({ ...c });
       }
       seen.cases += p.cases;
       seen.durationMs += p.durationMs;

@@ -8,12 +8,12 @@ import type { ModelSettings } from './settings.ts';
 
 export type RefusalReason = keyof ModelSettings['refusals']['messages'];
 
-/** Guards and functions refuse by raising P0001 (PostgREST answers 400). */
+/** Guards and functions refuse by raising P0001 (PostgREST answers 400) unless refusals.codes says otherwise. */
 export const REFUSAL_CODE = 'P0001';
 
 /** A refusal for `reason`, its text checked against the setting refusals.messages.<reason>. */
 export function refusal(settings: ModelSettings, reason: RefusalReason, message?: string): Outcome {
-  return raised(REFUSAL_CODE, message, { reason, pattern: settings.refusals.messages[reason], setting: `refusals.messages.${reason}` });
+  return raised(settings.refusals.codes[reason] ?? REFUSAL_CODE, message, { reason, pattern: settings.refusals.messages[reason], setting: `refusals.messages.${reason}`, codeSetting: `refusals.codes.${reason}` });
 }
 
 /** Spec §7 and rule 20 name this text for passport.admin_leaderboard: not a setting. */

@@ -135,6 +135,12 @@ export const ModelSettingsSchema = z
       })
       .prefault({}),
     /**
+     * What "blank" means for a headline, a comment body or a destination (spec rules 8 and 13 say
+     * blank, not which characters): the characters trimmed before testing for ''. The reference
+     * uses Postgres' btrim(), spaces only; a project that trims all whitespace sets ' \t\r\n'.
+     */
+    blankCharacters: z.string().min(1).default(' '),
+    /**
      * Error texts of modelled refusals (spec §7 leaves them open except NOT_AUTHORIZED): per
      * reason, a regular expression the database's message must match. A project whose guards
      * word their errors differently overrides the reason here; a failure names this setting.
@@ -158,9 +164,16 @@ export const ModelSettingsSchema = z
             'argument-required': pattern.default('is required|must be an array'),
             'headline-required': pattern.default('headline written by staff is required'),
             'category-not-public': pattern.default('category is not public'),
+            'repeats-report': pattern.default('repeats the report'),
           })
           .strict()
           .prefault({}),
+        /**
+         * The SQLSTATE each refusal raises, by reason (default P0001, PostgREST 400). A project
+         * whose guard raises 42501 (403) for a privileged column sets
+         * { "privileged-column": "42501" }. Rule 20's NOT_AUTHORIZED text stays the spec's.
+         */
+        codes: z.record(z.string(), z.string().regex(/^[0-9A-Z]{5}$/, 'a five-character SQLSTATE')).default({}),
       })
       .prefault({}),
   })

@@ -32,14 +32,27 @@ export const DELETED_NOW = '<now>';
 const ctxOf = (world: World, caller: Caller, settings: ModelSettings): RuleContext => ({ world, caller, uid: callerUid(caller), settings });
 const tickets = (world: World) => rowsOf(world, 'vs_tickets');
 const text = (v: Json | undefined): string | null => (typeof v === 'string' ? v : null);
-/** Postgres btrim(): spaces only. */
-export const btrim = (s: string) => s.replace(/^ +| +$/g, '');
-const blank = (v: Json | undefined) => typeof v !== 'string' || btrim(v) === '';
+/** Trims the characters of settings.blankCharacters from both ends (the reference's btrim(): spaces only). */
+export function trimBlank(s: string, settings: ModelSettings): string {
+  const chars = new Set(settings.blankCharacters);
+  let start = 0;
+  let end = s.length;
+  while (start < end && chars.has(s[start])) start++;
+  while (end > start && chars.has(s[end - 1])) end--;
+  return s.slice(start, end);
+}
+const blank = (v: Json | undefined, settings: ModelSettings) => typeof v !== 'string' || trimBlank(v, settings) === '';
+/** Rule 13: a text that equals or contains the student's (non-blank) raw report publishes it verbatim. */
+export function repeatsReport(v: Json | undefined, report: Json | undefined, settings: ModelSettings): boolean {
+  if (typeof report !== 'string' || typeof v !== 'string') return false;
+  const core = trimBlank(report, settings);
+  return core !== '' && v.includes(core);
+}
 
 
 /** Rule 13: on the public board (rules 8: an unknown category is hidden). */
-export function vsOnBoard(world: World, t: Row): boolean {
-  return t.deleted_at === null && t.is_public === true && !blank(t.public_title) && vsCategoryPublic(world, t.category);
+export function vsOnBoard(world: World, t: Row, settings: ModelSettings): boolean {
+  return t.deleted_at === null && t.is_public === true && !blank(t.public_title, settings) && vsCategoryPublic(world, t.category);
 }
 
 /** Rule 12: the submitter-facing allow-list of get_vs_ticket_by_id. */
@@ -150,7 +163,7 @@ export const vsFunctions: FunctionModel[] = [
   fn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
-    if (blank(a.p_dept)) return fail(world, refusal(settings, 'destination-required', 'transfer: a destination department is required'));
+    if (blank(a.p_dept, settings)) return fail(world, refusal(settings, 'destination-required', 'transfer: a destination department is required'));
     const remarks = a.p_remarks ?? [];
     if (!Array.isArray(remarks)) return fail(world, refusal(settings, 'argument-required', 'transfer: p_remarks must be an array'));
     const t = handled(ctx, a.p_id);
@@ -168,16 +181,18 @@ export const vsFunctions: FunctionModel[] = [
     const t = handled(ctx, a.p_id);
     if (!t) return fail(world, refusal(settings, 'not-found', 'publish: ticket not found'));
     if (!a.p_public) return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false })));
-    if (blank(a.p_title)) return fail(world, refusal(settings, 'headline-required', 'publish: a headline written by staff is required'));
+    if (blank(a.p_title, settings)) return fail(world, refusal(settings, 'headline-required', 'publish: a headline written by staff is required'));
     if (!vsCategoryPublic(world, t.category)) return fail(world, refusal(settings, 'category-not-public', 'publish: the category is not public'));
+    if (repeatsReport(a.p_title, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'publish: the headline repeats the report'));
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
   }),
 
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null) return fail(world, refusal(settings, 'not-authorized'));
-    if (blank(a.p_body)) return fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
-    const t = tickets(world).find((r) => vsPublicRef(r.id) === text(a.p_ref) && vsOnBoard(world, r));
+    if (blank(a.p_body, settings)) return fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
+    const t = tickets(world).find((r) => vsPublicRef(r.id) === text(a.p_ref) && vsOnBoard(world, r, settings));
+    if (t && repeatsReport(a.p_body, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'comment: the comment repeats the report'));
     if (!t) return fail(world, refusal(settings, 'not-found', 'comment: problem not found'));
     const next: Row = { ...t, public_comments: [...(t.public_comments as Json[]), { by: isVsHandler(ctx) ? 'staff' : 'member', body: a.p_body as string }] };
     const violation = capViolation(settings, next);
@@ -185,28 +200,28 @@ export const vsFunctions: FunctionModel[] = [
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  fn('get_public_vs_board', [], ANYONE, (world) =>
+  fn('get_public_vs_board', [], ANYONE, (world, _caller, _a, settings) =>
     rowsOut(
       world,
       tickets(world)
-        .filter((t) => vsOnBoard(world, t))
+        .filter((t) => vsOnBoard(world, t, settings))
         .map((t) => ({ public_ref: vsPublicRef(t.id), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept })),
     ),
   ),
 
-  fn('get_public_vs_problem', ['p_ref'], ANYONE, (world, _caller, a) =>
+  fn('get_public_vs_problem', ['p_ref'], ANYONE, (world, _caller, a, settings) =>
     rowsOut(
       world,
       tickets(world)
-        .filter((t) => vsPublicRef(t.id) === text(a.p_ref) && vsOnBoard(world, t))
+        .filter((t) => vsPublicRef(t.id) === text(a.p_ref) && vsOnBoard(world, t, settings))
         .map((t) => ({ public_ref: vsPublicRef(t.id), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
     ),
   ),
 
-  fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a) => {
+  fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {
     const d = tickets(world).find((t) => t.id === text(a.p_id) && t.deleted_at === null);
     const p = d && d.duplicate_of !== null ? tickets(world).find((t) => t.id === d.duplicate_of) : undefined;
-    return rowsOut(world, p && vsOnBoard(world, p) ? [{ public_ref: vsPublicRef(p.id), public_title: p.public_title, status: p.status }] : []);
+    return rowsOut(world, p && vsOnBoard(world, p, settings) ? [{ public_ref: vsPublicRef(p.id), public_title: p.public_title, status: p.status }] : []);
   }),
 ];
 
@@ -215,4 +230,5 @@ export const vsPrivateFunctions = [
   'private.vs_submitter_remarks',
   'private.vs_category_public',
   'private.vs_on_board',
+  'private.vs_repeats_report',
 ].map((name) => ({ name, executableBy: [] as const }));
