@@ -8,6 +8,9 @@
 import type { Json, Row } from '../model/json.ts';
 import type { Outcome, Refusal } from '../model/outcome.ts';
 import { canonicalJson } from '../model/values.ts';
+import type { Oracle } from '../pack.ts';
+import { targetName, type ApiRequest } from '../model/request.ts';
+import type { World } from '../model/world.ts';
 
 export interface Disagreement {
   reason: string;
@@ -29,7 +32,13 @@ function success(o: Outcome): o is Extract<Outcome, { kind: 'allowed' | 'filtere
   return o.kind === 'allowed' || o.kind === 'filtered';
 }
 
-export function compareOutcomes(expected: Outcome, actual: Outcome, masked: readonly string[] = []): Disagreement | undefined {
+/** Rows of a success answer mapped by `as` (FunctionModel.comparedAs); other answers unchanged. */
+function comparedRows(o: Outcome, as: ((rows: Row[]) => Row[]) | undefined): Outcome {
+  return as && success(o) && o.rows ? ({ ...o, rows: as(o.rows) } as Outcome) : o;
+}
+
+export function compareOutcomes(expected: Outcome, actual: Outcome, masked: readonly string[] = [], as?: (rows: Row[]) => Row[]): Disagreement | undefined {
+  if (as) return compareOutcomes(comparedRows(expected, as), comparedRows(actual, as), masked);
   const first = compareOne(expected, actual, masked);
   if (!first || !('orElse' in expected) || !expected.orElse) return first;
   // Any of the failures a multi-row write may stop at is an agreement.
@@ -67,4 +76,10 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
   }
   const describe = (o: Outcome) => (success(o) ? 'success' : o.kind === 'rejected' ? `42501 (${o.by})` : `error ${o.code}`);
   return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}` };
+}
+
+/** How a step's answer is compared: its function's comparedAs, bound to the world before the step. */
+export function comparedAsFor(oracle: Oracle, request: ApiRequest, world: World): ((rows: Row[]) => Row[]) | undefined {
+  const as = request.kind === 'rpc' ? oracle.model.functions[targetName(request)]?.comparedAs : oracle.model.tables[targetName(request)]?.comparedAs;
+  return as ? (rows) => as(rows, world, oracle.settings) : undefined;
 }

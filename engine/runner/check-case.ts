@@ -8,7 +8,7 @@ import { outcomeClass } from '../model/outcome.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
-import { compareOutcomes } from '../checker/compare.ts';
+import { comparedAsFor, compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow } from '../fixtures.ts';
 import { FixtureError } from '../errors.ts';
@@ -80,7 +80,7 @@ export async function checkStep(tx: CaseTransaction, world: World, step: DataSte
   const observed = observedOutcome(step.request, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
   const outcome = outcomeClass(prediction.outcome);
-  const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step));
+  const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step), comparedAsFor(oracle, step.request, world));
   if (disagreement) {
     return { world: prediction.world, outcomeClass: outcome, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
   }

@@ -21,7 +21,7 @@ import type { ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { isSubmitterVisibleRemark, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 
 const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
@@ -94,8 +94,8 @@ function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
   return undefined;
 }
 
-function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[]): FunctionModel {
-  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}) };
+function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs']): FunctionModel {
+  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}) };
 }
 
 const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
@@ -113,6 +113,7 @@ export const vsFunctions: FunctionModel[] = [
     ANYONE,
     (world, _caller, a) => rowsOut(world, tickets(world).filter((t) => t.id === text(a.p_id) && t.deleted_at === null).map(submitterView)),
     ['updated_at'],
+    remarksAsCompared,
   ),
 
   fn('soft_delete_vs_ticket', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
@@ -152,7 +153,7 @@ export const vsFunctions: FunctionModel[] = [
       remarks: [
         ...(d.remarks as Json[]),
         { vis: 'staff', by: 'system', internal: true, text: `merged into ${String(p.id)}` },
-        { vis: 'ticket', by: 'system', internal: false, text: settings.vs.autoCloseRemark },
+        { vis: 'ticket', by: AUTO_CLOSE_AUTHOR, internal: false, text: settings.vs.autoCloseRemark },
       ],
     };
     const violation = capViolation(settings, next);

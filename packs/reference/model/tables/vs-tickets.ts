@@ -12,6 +12,7 @@ import type { Json, Row } from '../../../../engine/model/json.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
+import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
 import { refusal } from '../refusals.ts';
 
@@ -72,8 +73,40 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   return { row: newRow };
 }
 
+/** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
+export const AUTO_CLOSE_AUTHOR = 'system';
+export const GENERIC_REMARK = '<generic remark: carries no ticket id>';
+
+/** Does `text` mention a ticket id of the world (bounded, so VS-1 is not found in VS-10)? */
+export function mentionsTicketId(text: string, world: World): boolean {
+  return rowsOf(world, 'vs_tickets').some((t) => {
+    if (typeof t.id !== 'string' || !t.id) return false;
+    const escaped = t.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text);
+  });
+}
+
+/**
+ * Rule 12 says the auto-close remark is generic, without an id; it does not say its words. Both
+ * sides' auto-close entries compare as GENERIC_REMARK when they mention no ticket id, and keep
+ * their text (so the difference shows) when they do.
+ */
+export function remarksAsCompared(rows: Row[], world: World): Row[] {
+  return rows.map((r) =>
+    Array.isArray(r.remarks)
+      ? {
+          ...r,
+          remarks: r.remarks.map((e) =>
+            isObject(e) && e.by === AUTO_CLOSE_AUTHOR && typeof e.text === 'string' && !mentionsTicketId(e.text, world) ? { ...e, text: GENERIC_REMARK } : e,
+          ),
+        }
+      : r,
+  );
+}
+
 export const vsTicketsTable: TableModel = {
   table: 'vs_tickets',
+  comparedAs: (rows, world) => remarksAsCompared(rows, world),
   columns: [
     { name: 'id', type: 'text', nullable: false },
     { name: 'submitter_id', type: 'uuid', nullable: true, default: null },
