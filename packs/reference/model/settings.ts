@@ -109,6 +109,18 @@ export const ModelSettingsSchema = z
         actorRoles: roleList.default(['dev', 'staff', 'pr_staff', 'uni_staff', 'admin']),
         /** The professor role: addressed by sign requests, uploads signed files. */
         professorRoles: roleList.default(['sa_prof']),
+        /**
+         * Rule 10 says a professor's signed-file upload is an INSERT the row rules allow, not
+         * when. The reference: a file of one of these kinds, on a project with a sign request
+         * addressed to the caller in one of these statuses, uploaded in the caller's own name.
+         */
+        professorUpload: z
+          .object({
+            kinds: roleList.default(['signed']),
+            requestStatuses: roleList.default(['pending']),
+            uploaderIsCaller: z.boolean().default(true),
+          })
+          .prefault({}),
       })
       .prefault({}),
     /** Student records and change requests (rule 18). */
