@@ -1,6 +1,8 @@
 /**
- * The test every data-layer property carries: on the reference database it holds, and its
- * cases reach both the allow side and the deny side of its rule (applyCoverageGate).
+ * The test every data-layer property carries, through this one helper: on the reference
+ * database it holds at pr-profile size, its cases reach both the allow side and the deny side of
+ * its rule, and every labelled clause of the rule is reached at least MIN_CLAUSE_REACH times on
+ * each side (applyCoverageGate, ClauseTally).
  */
 import { expect } from 'vitest';
 import { referenceOracle } from '../packs/reference/model/index.ts';
@@ -10,11 +12,16 @@ import type { Environment } from '../engine/runner/environment.ts';
 import { runDataProperty } from '../engine/runner/run-data-property.ts';
 import type { PropertyResult } from '../engine/runner/result.ts';
 
+/** Issue 11: every clause reached at least this often per side in the pr profile's 300 cases. */
+export const MIN_CLAUSE_REACH = 5;
+
 export async function expectHoldsWithCoverage(env: Environment, property: DataProperty, options: { seed?: number; runs?: number } = {}): Promise<PropertyResult> {
   const result = applyCoverageGate(await runDataProperty(env, property, { seed: options.seed ?? 2, runs: options.runs ?? 300, oracle: referenceOracle }));
   expect(result.failure?.message ?? result.note).toBeUndefined();
   expect(result.status).toBe('passed');
   expect(result.counts.allowed).toBeGreaterThan(0);
   expect(result.counts.rejected + result.counts.filtered).toBeGreaterThan(0);
+  const short = (result.clauses ?? []).filter((c) => c.allowed < MIN_CLAUSE_REACH || c.refused < MIN_CLAUSE_REACH);
+  expect(short.map((c) => `${c.id}: allowed ${c.allowed}, refused ${c.refused}`)).toEqual([]);
   return result;
 }

@@ -1,12 +1,16 @@
 /**
  * Does the database agree with the model? Success answers agree on the rows (as a multiset,
  * server-assigned columns present but not compared) and on the number of rows touched;
- * rejections on who rejected (grant or row rule); errors on their SQLSTATE. "Some error" never
+ * rejections on who rejected (grant or row rule); errors on their SQLSTATE, and a modelled refusal
+ * also on its text (the pattern of its reason). "Some error" never
  * counts as a denial: a predicted 42501 answered by any other error is a disagreement.
  */
 import type { Json, Row } from '../model/json.ts';
-import type { Outcome } from '../model/outcome.ts';
+import type { Outcome, Refusal } from '../model/outcome.ts';
 import { canonicalJson } from '../model/values.ts';
+import type { Oracle } from '../pack.ts';
+import { targetName, type ApiRequest } from '../model/request.ts';
+import type { World } from '../model/world.ts';
 
 export interface Disagreement {
   reason: string;
@@ -28,11 +32,25 @@ function success(o: Outcome): o is Extract<Outcome, { kind: 'allowed' | 'filtere
   return o.kind === 'allowed' || o.kind === 'filtered';
 }
 
-export function compareOutcomes(expected: Outcome, actual: Outcome, masked: readonly string[] = []): Disagreement | undefined {
+/** Rows of a success answer mapped by `as` (FunctionModel.comparedAs); other answers unchanged. */
+function comparedRows(o: Outcome, as: ((rows: Row[]) => Row[]) | undefined): Outcome {
+  return as && success(o) && o.rows ? ({ ...o, rows: as(o.rows) } as Outcome) : o;
+}
+
+export function compareOutcomes(expected: Outcome, actual: Outcome, masked: readonly string[] = [], as?: (rows: Row[]) => Row[]): Disagreement | undefined {
+  if (as) return compareOutcomes(comparedRows(expected, as), comparedRows(actual, as), masked);
   const first = compareOne(expected, actual, masked);
   if (!first || !('orElse' in expected) || !expected.orElse) return first;
   // Any of the failures a multi-row write may stop at is an agreement.
   return expected.orElse.some((alternative) => !compareOne(alternative, actual, masked)) ? undefined : first;
+}
+
+/** The error text must match the pattern of the refusal's reason (named by its setting, or by the spec). */
+function compareRefusalText(refusal: Refusal, actual: Extract<Outcome, { kind: 'raised' | 'error' }>): Disagreement | undefined {
+  const text = actual.kind === 'raised' ? (actual.message ?? '') : (actual.detail ?? '');
+  if (new RegExp(refusal.pattern).test(text)) return undefined;
+  const from = refusal.setting ? `setting ${refusal.setting}` : (refusal.source ?? 'the model');
+  return { reason: `error text ${JSON.stringify(text)} does not match /${refusal.pattern}/, the "${refusal.reason}" refusal (${from})` };
 }
 
 function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[]): Disagreement | undefined {
@@ -50,8 +68,18 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
     return expected.by === actual.by ? undefined : { reason: `42501 from the ${actual.by}, model expected it from the ${expected.by}` };
   }
   if ((expected.kind === 'raised' || expected.kind === 'error') && (actual.kind === 'raised' || actual.kind === 'error')) {
-    return expected.code === actual.code ? undefined : { reason: `error ${actual.code}, model expected ${expected.code}` };
+    if (expected.code !== actual.code) {
+      const setting = expected.kind === 'raised' && expected.refusal?.codeSetting ? ` (the "${expected.refusal.reason}" refusal; setting ${expected.refusal.codeSetting})` : '';
+      return { reason: `error ${actual.code}, model expected ${expected.code}${setting}` };
+    }
+    return expected.kind === 'raised' && expected.refusal ? compareRefusalText(expected.refusal, actual) : undefined;
   }
   const describe = (o: Outcome) => (success(o) ? 'success' : o.kind === 'rejected' ? `42501 (${o.by})` : `error ${o.code}`);
   return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}` };
+}
+
+/** How a step's answer is compared: its function's comparedAs, bound to the world before the step. */
+export function comparedAsFor(oracle: Oracle, request: ApiRequest, world: World): ((rows: Row[]) => Row[]) | undefined {
+  const as = request.kind === 'rpc' ? oracle.model.functions[targetName(request)]?.comparedAs : oracle.model.tables[targetName(request)]?.comparedAs;
+  return as ? (rows) => as(rows, world, oracle.settings) : undefined;
 }

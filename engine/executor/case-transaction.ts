@@ -160,7 +160,7 @@ export class CaseTransaction implements Executor {
       // PostgREST rolls a failed request back; so do we, settings included.
       this.pendingCleanup = ROLLBACK_REQUEST;
       const body = { code: err.code, message: err.message, details: err.detail ?? null, hint: err.hint ?? null };
-      return { status: httpStatusForSqlState(err.code, credentialsFor(caller, options).role, err.message), body, affected: null, error: body };
+      return { status: httpStatusForSqlState(err.code, credentialsFor(caller, options).role, err.message), body, affected: null, error: body, ...(err.routine ? { routine: err.routine } : {}) };
     }
     const row = mainResult(result, statement).rows[0] as { page_total: string | number; body: string | null };
     const affected = Number(row.page_total);

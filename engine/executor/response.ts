@@ -14,4 +14,10 @@ export interface ApiResponse {
   /** Rows read or written by the main statement (PostgREST's page_total); null on an error. */
   affected: number | null;
   error?: PostgrestErrorBody;
+  /**
+   * Not part of PostgREST's body: the Postgres routine that raised the error (pg's `routine`,
+   * e.g. aclcheck_error, ExecWithCheckOptions, exec_stmt_raise), so a 42501 is told apart by
+   * where it came from, not by its text.
+   */
+  routine?: string;
 }

@@ -24,11 +24,11 @@ describe('finding signatures', () => {
   });
 
   it('are the same for two cases of one bug (other ids, other columns) and differ for an escalation and a NOT NULL error', () => {
-    const a = signatureOf('R04', mismatch(raised('P0001', 'shop_orders: fee', 'owner guard of shop_orders'), allowed([{}], 1)));
-    const b = signatureOf('R04', mismatch(raised('P0001', 'shop_orders: total, fee', 'owner guard of shop_orders'), allowed([{}], 1), '22222222-2222-4222-8222-222222222222'));
+    const a = signatureOf('R04', mismatch(raised('P0001', 'shop_orders: fee', undefined, 'owner guard of shop_orders'), allowed([{}], 1)));
+    const b = signatureOf('R04', mismatch(raised('P0001', 'shop_orders: total, fee', undefined, 'owner guard of shop_orders'), allowed([{}], 1), '22222222-2222-4222-8222-222222222222'));
     expect(a).toBe('R04 | PATCH shop_orders | signed-in | allowed-not-refused(P0001) | owner guard of shop_orders');
     expect(b).toBe(a);
-    const notNull = signatureOf('R04', mismatch(raised('P0001', 'shop_orders: fee', 'owner guard of shop_orders'), sqlError('23502', 'null value in column "fee"')));
+    const notNull = signatureOf('R04', mismatch(raised('P0001', 'shop_orders: fee', undefined, 'owner guard of shop_orders'), sqlError('23502', 'null value in column "fee"')));
     expect(notNull).not.toBe(a);
     expect(signatureOf('R04', { ...mismatch(rejectedByPolicy(), allowed([{}], 1)), request: { caller: { kind: 'anon' }, request: patch } })).toBe('R04 | PATCH shop_orders | anon | allowed-not-refused(42501/policy)');
   });

@@ -6,7 +6,7 @@
  */
 import type { Caller } from './caller.ts';
 import { rejectedByGrant } from './outcome.ts';
-import type { Json } from './json.ts';
+import type { Json, Row } from './json.ts';
 import type { Prediction } from './engine.ts';
 import type { World } from './world.ts';
 
@@ -22,6 +22,12 @@ export interface FunctionModel<S = any> {
   /** Output columns set by the server (timestamps, …): present but not compared. */
   serverAssigned?: string[];
   predict(world: World, caller: Caller, args: Record<string, Json>, settings: S): Prediction;
+  /**
+   * The answer as compared, applied alike to the model's rows and the database's: where the spec
+   * states a property of a value rather than the value (rule 12: the auto-close remark "carries
+   * no ticket id"), both sides become that property. `world` is the world before the call.
+   */
+  comparedAs?: (rows: Row[], world: World, settings: S) => Row[];
 }
 
 /** Functions that exist in the database but are not part of the API (trigger functions, private helpers). */

@@ -6,13 +6,28 @@
  */
 import type { Row } from './json.ts';
 
+/**
+ * Why a guard or function refused (not authorized, not found, cross-department, …) and the
+ * message pattern (a regular expression) the database's error text must match for that reason.
+ * `setting` names where a project overrides the pattern; `source` says where a fixed pattern
+ * comes from when the spec itself names the text (§7: NOT_AUTHORIZED).
+ */
+export interface Refusal {
+  reason: string;
+  pattern: string;
+  setting?: string;
+  /** Where a project sets the SQLSTATE of this refusal, named when the code differs. */
+  codeSetting?: string;
+  source?: string;
+}
+
 export type Outcome =
   /** rows: what the caller gets back (null when the request returns none, e.g. return=minimal). */
   | { kind: 'allowed'; rows: Row[] | null; affected: number }
   | { kind: 'filtered'; rows: Row[] | null; affected: 0 }
   | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string; orElse?: Outcome[] }
   /** clause: which rule refused, when the message also carries data (a guard names the columns it refused). */
-  | { kind: 'raised'; code: string; message?: string; clause?: string; orElse?: Outcome[] }
+  | { kind: 'raised'; code: string; message?: string; refusal?: Refusal; clause?: string; orElse?: Outcome[] }
   | { kind: 'error'; code: string; detail?: string; orElse?: Outcome[] };
 
 export type OutcomeClass = 'allowed' | 'filtered' | 'rejected' | 'errored';
@@ -35,7 +50,7 @@ export const allowed = (rows: Row[] | null, affected: number): Outcome => ({ kin
 export const filtered = (rows: Row[] | null): Outcome => ({ kind: 'filtered', rows, affected: 0 });
 export const rejectedByPolicy = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'policy', detail });
 export const rejectedByGrant = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'grant', detail });
-export const raised = (code: string, message?: string, clause?: string): Outcome => ({ kind: 'raised', code, message, ...(clause ? { clause } : {}) });
+export const raised = (code: string, message?: string, refusal?: Refusal, clause?: string): Outcome => ({ kind: 'raised', code, message, ...(refusal ? { refusal } : {}), ...(clause ? { clause } : {}) });
 export const sqlError = (code: string, detail?: string): Outcome => ({ kind: 'error', code, detail });
 
 /**
@@ -43,7 +58,8 @@ export const sqlError = (code: string, detail?: string): Outcome => ({ kind: 'er
  * whichever failing row it reaches first): the first, with the other distinct ones as `orElse`.
  */
 export function anyOf(failures: Outcome[]): Outcome {
-  const key = (o: Outcome) => (o.kind === 'rejected' ? `42501:${o.by}` : o.kind === 'raised' || o.kind === 'error' ? o.code : o.kind);
+  const key = (o: Outcome) =>
+    o.kind === 'rejected' ? `42501:${o.by}` : o.kind === 'raised' ? `${o.code}:${o.refusal?.reason ?? ''}` : o.kind === 'error' ? o.code : o.kind;
   const distinct = failures.filter((o, i) => failures.findIndex((p) => key(p) === key(o)) === i);
   const [first, ...rest] = distinct;
   return rest.length && first.kind !== 'allowed' && first.kind !== 'filtered' ? { ...first, orElse: rest } : first;

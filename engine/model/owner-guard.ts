@@ -4,7 +4,7 @@
  * guarded by default. Server contexts (null auth.uid()) are not guarded.
  */
 import type { Row } from './json.ts';
-import { raised } from './outcome.ts';
+import { raised, type Outcome } from './outcome.ts';
 import type { RuleContext, TriggerResult } from './table-model.ts';
 import { jsonEqual } from './values.ts';
 
@@ -21,12 +21,19 @@ export interface OwnerGuard {
   /** Handlers and admins the guard lets through. */
   isExempt: (row: Row, ctx: RuleContext) => boolean;
   editable: (ctx: RuleContext) => readonly string[];
+  /** The refusal (with its reason and message pattern) for a change to `changed`; default a bare P0001. */
+  refusal?: (ctx: RuleContext, changed: string[]) => Outcome;
 }
 
 export function applyOwnerGuard(guard: OwnerGuard, oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
   if (!guard.isOwner(oldRow, ctx) || guard.isExempt(oldRow, ctx)) return { row: newRow };
   const changed = changedColumns(oldRow, newRow, guard.editable(ctx));
-  if (changed.length > 0) return { reject: raised(PRIVILEGED_COLUMN_CODE, `${guard.table}: ${changed.join(', ')}`, `owner guard of ${guard.table}`) };
+  if (changed.length > 0) {
+    // The clause names the guard, not the columns: one hole in a guard is one finding, whatever columns a case touched.
+    const clause = `owner guard of ${guard.table}`;
+    const refused = guard.refusal?.(ctx, changed) ?? raised(PRIVILEGED_COLUMN_CODE, `${guard.table}: ${changed.join(', ')}`);
+    return { reject: refused.kind === 'raised' ? { ...refused, clause } : refused };
+  }
   return { row: newRow };
 }

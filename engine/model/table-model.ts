@@ -54,6 +54,8 @@ export interface RowRules<S = any> {
 export interface TableModel<S = any> {
   /** `users`, or `schema.table` outside public. */
   table: string;
+  /** Rows as compared, applied alike to both sides (see FunctionModel.comparedAs). */
+  comparedAs?: (rows: Row[], world: World, settings: S) => Row[];
   columns: ColumnSpec<S>[];
   primaryKey: string[];
   grants: Record<ApiRole, readonly Privilege[]>;

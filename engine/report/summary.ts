@@ -43,6 +43,8 @@ export const PropertySummarySchema = z.object({
   counts: z.record(z.string(), z.number()),
   /** Data layer: steps per access-matrix cell (`target|command|caller|outcome`). */
   access: z.record(z.string(), z.number()).optional(),
+  /** Data layer: per labelled clause of the rule, how often each side was reached. */
+  clauses: z.array(z.object({ id: z.string(), label: z.string(), allowed: z.number().int(), refused: z.number().int() })).optional(),
   durationMs: z.number().min(0),
   seed: z.number().int(),
   note: z.string().nullable(),
@@ -142,6 +144,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     planned: r.planned ?? null,
     counts: { ...r.counts },
     ...(r.access ? { access: { ...r.access } } : {}),
+    ...(r.clauses ? { clauses: r.clauses.map((c) => ({ ...c })) } : {}),
     durationMs: r.durationMs,
     seed: r.seed,
     note: r.note ?? null,
@@ -221,8 +224,15 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     for (const p of s.properties) {
       const seen = byId.get(p.id);
       if (!seen) {
-        byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.access ? { access: { ...p.access } } : {}), failures: [...p.failures] });
+        byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.access ? { access: { ...p.access } } : {}), ...(p.clauses ? { clauses: p.clauses.map((c) => ({ ...c })) } : {}), failures: [...p.failures] });
         continue;
+      }
+      for (const c of p.clauses ?? []) {
+        const known = seen.clauses?.find((k) => k.id === c.id);
+        if (known) {
+          known.allowed += c.allowed;
+          known.refused += c.refused;
+        } else (seen.clauses ??= []).push({ ...c });
       }
       seen.cases += p.cases;
       if (seen.planned != null || p.planned != null) seen.planned = (seen.planned ?? 0) + (p.planned ?? 0);

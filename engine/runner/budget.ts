@@ -20,12 +20,17 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
   for (const [k, v] of Object.entries(second.counts)) counts[k] = (counts[k] ?? 0) + v;
   const access = { ...first.access };
   for (const [k, v] of Object.entries(second.access ?? {})) access[k] = (access[k] ?? 0) + v;
+  const clauses = second.clauses?.map((c) => {
+    const before = first.clauses?.find((k) => k.id === c.id);
+    return before ? { ...c, allowed: c.allowed + before.allowed, refused: c.refused + before.refused } : c;
+  });
   const { note, stopped, ...rest } = second;
   return {
     ...rest,
     cases: first.cases + second.cases,
     counts,
     ...(first.access || second.access ? { access } : {}),
+    ...(clauses ? { clauses } : {}),
     durationMs: first.durationMs + second.durationMs,
     ...(second.status === 'passed' ? (stopped ? { stopped, note } : {}) : note ? { note } : {}),
     ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),

@@ -8,7 +8,7 @@ import { outcomeClass } from '../model/outcome.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
-import { compareOutcomes } from '../checker/compare.ts';
+import { comparedAsFor, compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget } from '../fixtures.ts';
 import { FixtureError } from '../errors.ts';
@@ -108,7 +108,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const expected = mapping ? expectedOnTarget(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome;
   const outcome = outcomeClass(prediction.outcome);
   const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
-  const disagreement = compareOutcomes(expected, actual, maskedColumns(oracle, step));
+  const disagreement = compareOutcomes(expected, actual, maskedColumns(oracle, step), comparedAsFor(oracle, step.request, world));
   const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: expected, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
   if (disagreement) {
     return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected, actual, response } };

@@ -1,15 +1,58 @@
 /**
- * A run that never saw a rule allow, or never saw it deny, has not tested it. A passing property
- * whose cases reached only one side fails with a note saying which side was never reached.
+ * A run that never saw a rule allow, or never saw it deny, has not tested it. Per property: a
+ * passing property whose cases reached only one side fails with a note saying which. Per
+ * clause: each labelled clause of the rule (DataProperty.clauses) is counted on its allowed and
+ * refused side, from the model's answers to the case's steps; a run of at least
+ * MIN_RUNS_FOR_COVERAGE cases that never reached a clause's side fails, naming the clause.
  */
-import type { PropertyResult } from './result.ts';
+import type { Oracle } from '../pack.ts';
+import { predict } from '../model/predict.ts';
+import type { DataCase } from './data-case.ts';
+import type { Clause } from './data-property.ts';
+import type { ClauseCount, PropertyResult } from './result.ts';
 
 export const MIN_RUNS_FOR_COVERAGE = 50;
+
+/** Counts, per clause, the steps that reached its allowed and its refused side. */
+export class ClauseTally {
+  private readonly counts = new Map<string, ClauseCount>();
+
+  constructor(private readonly clauses: readonly Clause[]) {
+    for (const c of clauses) this.counts.set(c.id, { id: c.id, label: c.label, allowed: 0, refused: 0 });
+  }
+
+  /** Replays the model over the case (pure, no database) and counts each step's clauses. */
+  add(testCase: DataCase, oracle: Oracle): void {
+    if (!this.clauses.length) return;
+    let world = testCase.world;
+    for (const step of testCase.steps) {
+      const prediction = predict(oracle, world, step.caller, step.request);
+      for (const clause of this.clauses) {
+        const side = clause.side({ step, before: world, outcome: prediction.outcome, settings: oracle.settings });
+        if (side) this.counts.get(clause.id)![side]++;
+      }
+      world = prediction.world;
+    }
+  }
+
+  result(): ClauseCount[] {
+    return [...this.counts.values()];
+  }
+}
+
+/** The side of a clause from the model's answer: allowed, or refused (filtered, rejected, raised). */
+export function sideOf(outcome: { kind: string }): 'allowed' | 'refused' | undefined {
+  return outcome.kind === 'allowed' ? 'allowed' : outcome.kind === 'error' ? undefined : 'refused';
+}
 
 export function applyCoverageGate(result: PropertyResult): PropertyResult {
   if (result.status !== 'passed' || result.area !== 'data' || result.cases < MIN_RUNS_FOR_COVERAGE) return result;
   const allowed = result.counts.allowed ?? 0;
   const denied = (result.counts.filtered ?? 0) + (result.counts.rejected ?? 0);
-  if (allowed > 0 && denied > 0) return result;
-  return { ...result, status: 'failed', note: `coverage: generation never reached the ${allowed === 0 ? 'allow' : 'deny'} side of rule ${result.id} in ${result.cases} cases` };
+  if (allowed === 0 || denied === 0) {
+    return { ...result, status: 'failed', note: `coverage: generation never reached the ${allowed === 0 ? 'allow' : 'deny'} side of rule ${result.id} in ${result.cases} cases` };
+  }
+  const unreached = (result.clauses ?? []).flatMap((c) => [...(c.allowed === 0 ? [`${c.id} (${c.label}): allowed`] : []), ...(c.refused === 0 ? [`${c.id} (${c.label}): refused`] : [])]);
+  if (unreached.length) return { ...result, status: 'failed', note: `coverage: in ${result.cases} cases generation never reached clause ${unreached.join('; ')}` };
+  return result;
 }

@@ -4,7 +4,30 @@
  * they must agree (check-case.ts).
  */
 import fc from 'fast-check';
-import type { DataCase } from './data-case.ts';
+import type { DataCase, DataStep } from './data-case.ts';
+import type { Outcome } from '../model/outcome.ts';
+import type { World } from '../model/world.ts';
+
+/** What a clause sees of one step: the request, the world before it, and the model's answer. */
+export interface ClauseStep<S = any> {
+  step: DataStep;
+  before: World;
+  outcome: Outcome;
+  settings: S;
+}
+
+/**
+ * One labelled clause of a rule ("a buyer attaching payment slips", "the remarks cap"): which
+ * steps exercise it, and on which side — `allowed` (the rule lets it through) or `refused`
+ * (denied, filtered or raised). The run counts both sides; a run whose cases never reached a
+ * side has not tested the clause (coverage.ts).
+ */
+export interface Clause<S = any> {
+  id: string;
+  label: string;
+  /** undefined: the step does not exercise the clause. */
+  side: (s: ClauseStep<S>) => 'allowed' | 'refused' | undefined;
+}
 
 export interface DataProperty<S = any> {
   id: string;
@@ -14,6 +37,8 @@ export interface DataProperty<S = any> {
   tables: string[];
   functions?: string[];
   cases: (settings: S) => fc.Arbitrary<DataCase>;
+  /** The rule's labelled clauses, each to be reached on both sides (coverage.ts). */
+  clauses?: Clause<S>[];
   /**
    * For a property generic over several tables (R01 over every owner-guarded table): the same
    * property restricted to the tables a target has, or undefined when it has none of them.
@@ -33,9 +58,11 @@ export interface CasePart<S = any> {
  * A property drawing its cases from several parts (R07 over PR and VS tickets): on a target,
  * only the parts whose tables exist run; with none, the property is not applicable.
  */
-export function fromParts<S>(base: Pick<DataProperty<S>, 'id' | 'rule' | 'title'>, parts: CasePart<S>[]): DataProperty<S> {
+export function fromParts<S>(base: Pick<DataProperty<S>, 'id' | 'rule' | 'title' | 'clauses'>, parts: CasePart<S>[]): DataProperty<S> {
   const build = (chosen: CasePart<S>[]): DataProperty<S> => ({
     ...base,
+    // A narrowed property cannot reach the clauses of the parts it lost.
+    clauses: chosen.length === parts.length ? base.clauses : undefined,
     tables: [...new Set(chosen.flatMap((p) => p.tables))],
     functions: [...new Set(chosen.flatMap((p) => p.functions ?? []))],
     cases: (settings) => (chosen.length === 1 ? chosen[0].cases(settings) : fc.oneof(...chosen.map((p) => p.cases(settings)))),

@@ -34,6 +34,14 @@ export interface CaseSize {
   steps: number;
 }
 
+/** How often a run reached each side of one labelled clause of a rule. */
+export interface ClauseCount {
+  id: string;
+  label: string;
+  allowed: number;
+  refused: number;
+}
+
 export interface PropertyResult {
   id: string;
   title: string;
@@ -45,6 +53,8 @@ export interface PropertyResult {
   counts: Record<string, number>;
   /** Data layer: steps per access-matrix cell (`target|command|caller|outcome`, engine/model/access.ts). */
   access?: Record<string, number>;
+  /** Data layer: per labelled clause of the rule, the steps that reached each side. */
+  clauses?: ClauseCount[];
   durationMs: number;
   seed: number;
   /** The first finding (what reporters that show one failure read). */

@@ -15,6 +15,7 @@ import type { DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import type { PropertyFailure, PropertyResult } from './result.ts';
+import { ClauseTally } from './coverage.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -67,6 +68,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const counts = emptyCounts();
   /** The access matrix of the agreed steps: cell key → steps (engine/model/access.ts). */
   const access: Record<string, number> = {};
+  /** How often each labelled clause of the rule was reached, on each side. */
+  const clauseTally = new ClauseTally(property.clauses ?? []);
   const arbitrary = property.cases(options.oracle.settings);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
@@ -101,6 +104,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const verdict = await checkCase(worker.tx, testCase, options.oracle);
         for (const c of verdict.classes) counts[c]++;
         for (const k of verdict.cells) access[k] = (access[k] ?? 0) + 1;
+        clauseTally.add(testCase, options.oracle);
         checked++;
         options.onCase?.(property.id);
         if (!verdict.mismatch) return;
@@ -119,7 +123,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
 
   const stopped = details.some((d) => d.interrupted) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
   const planned = options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0);
-  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, access, seed: options.seed, planned, ...(stopped ? { stopped } : {}) };
+  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, access, ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}), seed: options.seed, planned, ...(stopped ? { stopped } : {}) };
   const timing = () => ({ durationMs: Date.now() - started, ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.

@@ -164,9 +164,10 @@ describe('policyfuzz init on the campus shop migrations', () => {
     expect(result.summary.properties.map((p) => p.id).sort()).toEqual(['R01', 'R02', 'R04', 'R16', 'R16:catalog']);
     expect(result.code).toBe(1);
 
-    // Unedited, with the default model, the fixtures use the reference role names and the
-    // project's CHECK refuses them: a harness error that names the constraint, not a verdict.
-    writeFileSync(written, JSON.stringify(proposed, null, 2));
+    // Unedited but for the project's error wording (a named setting, refusals.messages, that a
+    // failure names; init cannot read it either), the fixtures use the reference role names and
+    // the project's CHECK refuses them: a harness error that names the constraint, not a verdict.
+    writeFileSync(written, JSON.stringify({ ...proposed, model: { refusals: example.model.refusals } }, null, 2));
     const raw = await run(written, 'init-raw');
     expect(raw.code).toBe(1);
     expect(raw.status('R02')).toBe('error');

@@ -86,7 +86,7 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
         }),
       // A null or blank destination.
       fc
-        .record({ handler: handlerCaller(settings, w0), t: fc.constantFrom(...ids), dept: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...BLANK_DEPTS) }, { weight: 1, arbitrary: fc.constantFrom(...settings.departments) }) })
+        .record({ handler: handlerCaller(settings, w0), t: fc.constantFrom(...ids), dept: fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...BLANK_DEPTS) }, { weight: 1, arbitrary: fc.constantFrom(...settings.departments) }) })
         .map(({ handler, t, dept }): DataCase => ({
           world: vsWorldOf(w0),
           steps: [step(handler, rpc('vs_transfer_dept', { p_id: t, p_dept: dept, p_remarks: [] })), step(handler, { kind: 'select', table: 'vs_tickets', columns: ['id', 'target_dept'], filters: [] })],

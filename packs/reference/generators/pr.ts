@@ -111,9 +111,16 @@ export function prWorld(settings: ModelSettings, list: Person[], tickets: Row[])
  * like/ilike would expand (`%`, `_`, `*`, a prefix with `%`, one character replaced by `_`), or
  * an unrelated id.
  */
-export function lookupKey(ids: string[]): fc.Arbitrary<string> {
+export function lookupKey(ids: string[], trimmedCharacters?: string): fc.Arbitrary<string> {
   const some = fc.constantFrom(...ids);
+  // Every character the settings say is trimmed (\r and \n included), on either end, and one
+  // that is not trimmed (a vertical tab), which must not match.
+  const pads = trimmedCharacters ? [...new Set([...trimmedCharacters])] : [];
+  const padded = fc.tuple(some, fc.constantFrom(...pads, '\v'), fc.constantFrom('start', 'end', 'both')).map(([id, c, where]) =>
+    where === 'start' ? `${c}${id}` : where === 'end' ? `${id}${c}` : `${c}${id}${c}`,
+  );
   return fc.oneof(
+    ...(pads.length ? [{ weight: 3, arbitrary: padded }] : []),
     { weight: 3, arbitrary: some },
     { weight: 3, arbitrary: fc.tuple(some, fc.integer({ min: 1, max: 5 })).map(([id, how]) => variant(id, how)) },
     { weight: 2, arbitrary: fc.constantFrom('%', '_', '*', '%%', '\\%') },

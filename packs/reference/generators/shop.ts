@@ -24,10 +24,19 @@ export function shopOrders(settings: ModelSettings, list: Person[], max = 4): fc
 /** A PATCH of an order, biased to rule 4's columns; status, when named, is often paid or a window status. */
 export function shopPatch(settings: ModelSettings, list: Person[], current?: Row): fc.Arbitrary<Row> {
   const window = settings.shop.buyerEditableStatuses;
-  return fc
+  const mixed = fc
     .tuple(
       tablePatch(shopOrdersTable, { settings, ids: list.map((p) => p.id) }, current, RULE4_COLUMNS),
       fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('paid') }, { weight: 1, arbitrary: fc.constantFrom(...window) }),
     )
     .map(([patch, status]) => ('status' in patch && status !== undefined ? { ...patch, status } : patch));
+  // A status change alone: every status of the vocabulary, and one outside it (a case variant).
+  const status = fc.oneof(fc.constantFrom(...settings.shop.statuses, outsideVocabulary(settings.shop.statuses)), fc.constant('paid'));
+  return fc.oneof({ weight: 3, arbitrary: mixed }, { weight: 1, arbitrary: status.map((s): Row => ({ status: s })) });
+}
+
+/** A value outside a vocabulary that a careless comparison could take for one of it. */
+export function outsideVocabulary(values: readonly string[]): string {
+  const first = values[0] ?? 'x';
+  return first.toUpperCase() === first ? `${first.toLowerCase()}_` : first.toUpperCase();
 }

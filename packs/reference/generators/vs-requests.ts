@@ -37,7 +37,29 @@ export function remarksValue(settings: ModelSettings, t: Row, ids: readonly stri
     { weight: 1, arbitrary: submitterRemark(label, ids).map((e): Json => [e, ...current]) },
     { weight: 1, arbitrary: fc.constantFrom<Json>('appended', null, { vis: 'ticket', by: label }) },
     { weight: 1, arbitrary: fc.constant<Json>([...current, ...Array.from({ length: settings.vs.remarksCap }, () => ({ vis: 'ticket', by: label, text: 'again' }))]) },
+    // The cap from the settings: filled exactly to it (allowed) and one past it (23514).
+    { weight: 3, arbitrary: remarksAtCap(settings, t) },
+    // A valid entry with each of its keys missing, null, or of another type.
+    { weight: 2, arbitrary: malformedRemark(label).map((e): Json => [...current, e]) },
   );
+}
+
+/** Valid appends filling the remarks exactly to the cap of the settings (allowed) or one past it (23514). */
+export function remarksAtCap(settings: ModelSettings, t: Row): fc.Arbitrary<Json> {
+  const current = Array.isArray(t.remarks) ? t.remarks : [];
+  const entry = { vis: 'ticket', by: String(t.submitter_label), text: 'again' };
+  return fc.constantFrom(0, 1).map((over): Json => [...current, ...Array.from({ length: Math.max(1, settings.vs.remarksCap - current.length + over) }, () => entry)]);
+}
+
+/** A submitter's valid entry with one key missing, null or mistyped (vis, by, internal, text). */
+export function malformedRemark(label: string): fc.Arbitrary<Json> {
+  const valid: Row = { vis: 'ticket', by: label, internal: false, text: 'more detail' };
+  return fc.tuple(fc.constantFrom(...Object.keys(valid)), fc.constantFrom<'missing' | Json>('missing', null, 1, 'staff', true)).map(([key, value]): Json => {
+    const e: Row = { ...valid };
+    if (value === 'missing') delete e[key];
+    else e[key] = value;
+    return e;
+  });
 }
 
 export function ticketColumnValue(settings: ModelSettings, column: string, t: Row, ids: readonly string[], people: readonly string[]): fc.Arbitrary<Json> {

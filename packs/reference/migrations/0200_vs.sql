@@ -285,6 +285,13 @@ begin
 end
 $$;
 
+-- Rule 13: the student's raw report is never published verbatim: a headline or public comment
+-- that contains the (non-blank) report is refused.
+create or replace function private.vs_repeats_report(p_text text, p_report text) returns boolean
+language sql immutable set search_path = ''
+as $$ select coalesce(btrim(p_report), '') <> '' and strpos(coalesce(p_text, ''), btrim(p_report)) > 0 $$;
+revoke all on function private.vs_repeats_report(text, text) from public, anon, authenticated;
+
 -- Rule 13: publishing needs a staff headline and a public category (unknown category: refused).
 create or replace function public.vs_set_public(p_id text, p_public boolean, p_title text default null) returns void
 language plpgsql security definer set search_path = ''
@@ -306,6 +313,9 @@ begin
     if not private.vs_category_public(t.category) then
       raise exception 'publish: the category is not public' using errcode = 'P0001';
     end if;
+    if private.vs_repeats_report(p_title, t.report) then
+      raise exception 'publish: the headline repeats the report' using errcode = 'P0001';
+    end if;
     update public.vs_tickets x set is_public = true, public_title = p_title where x.id = t.id;
   else
     update public.vs_tickets x set is_public = false where x.id = t.id;
@@ -324,6 +334,9 @@ begin
   end if;
   if p_body is null or btrim(p_body) = '' then
     raise exception 'comment: a body is required' using errcode = 'P0001';
+  end if;
+  if exists (select 1 from public.vs_tickets t where t.public_ref = p_ref and private.vs_on_board(t) and private.vs_repeats_report(p_body, t.report)) then
+    raise exception 'comment: the comment repeats the report' using errcode = 'P0001';
   end if;
   perform set_config('app.vs_trusted', 'on', true);
   update public.vs_tickets t

@@ -6,6 +6,18 @@
 import { z } from 'zod';
 
 const roleList = z.array(z.string().min(1));
+/** A regular expression (its source), checked to compile. */
+const pattern = z.string().refine(
+  (source) => {
+    try {
+      new RegExp(source);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'not a valid regular expression' },
+);
 
 export const ModelSettingsSchema = z
   .object({
@@ -106,6 +118,18 @@ export const ModelSettingsSchema = z
         actorRoles: roleList.default(['dev', 'staff', 'pr_staff', 'uni_staff', 'admin']),
         /** The professor role: addressed by sign requests, uploads signed files. */
         professorRoles: roleList.default(['sa_prof']),
+        /**
+         * Rule 10 says a professor's signed-file upload is an INSERT the row rules allow, not
+         * when. The reference: a file of one of these kinds, on a project with a sign request
+         * addressed to the caller in one of these statuses, uploaded in the caller's own name.
+         */
+        professorUpload: z
+          .object({
+            kinds: roleList.default(['signed']),
+            requestStatuses: roleList.default(['pending']),
+            uploaderIsCaller: z.boolean().default(true),
+          })
+          .prefault({}),
       })
       .prefault({}),
     /** Student records and change requests (rule 18). */
@@ -129,6 +153,48 @@ export const ModelSettingsSchema = z
           ]),
         /** passport.admin_leaderboard returns this many profiles, most points first. */
         leaderboardSize: z.number().int().positive().default(10),
+      })
+      .prefault({}),
+    /**
+     * What "blank" means for a headline, a comment body or a destination (spec rules 8 and 13 say
+     * blank, not which characters): the characters trimmed before testing for ''. The reference
+     * uses Postgres' btrim(), spaces only; a project that trims all whitespace sets ' \t\r\n'.
+     */
+    blankCharacters: z.string().min(1).default(' '),
+    /**
+     * Error texts of modelled refusals (spec §7 leaves them open except NOT_AUTHORIZED): per
+     * reason, a regular expression the database's message must match. A project whose guards
+     * word their errors differently overrides the reason here; a failure names this setting.
+     * passport.admin_leaderboard's NOT_AUTHORIZED is named by the spec (rule 20, §7) and is
+     * compared with the spec's text whatever this says.
+     */
+    refusals: z
+      .object({
+        messages: z
+          .object({
+            'not-authorized': pattern.default('^NOT_AUTHORIZED$'),
+            'privileged-column': pattern.default('may not be changed'),
+            'deleted-at-by-function': pattern.default('deleted_at is set only by'),
+            'remarks-append-only': pattern.default('append-only'),
+            'remark-author': pattern.default('remark must be a ticket remark by the submitter label'),
+            'not-found': pattern.default('not found'),
+            'self-merge': pattern.default('cannot be merged into itself'),
+            'cross-department': pattern.default('cross-department'),
+            'already-duplicate': pattern.default('is itself a duplicate'),
+            'destination-required': pattern.default('destination department is required'),
+            'argument-required': pattern.default('is required|must be an array'),
+            'headline-required': pattern.default('headline written by staff is required'),
+            'category-not-public': pattern.default('category is not public'),
+            'repeats-report': pattern.default('repeats the report'),
+          })
+          .strict()
+          .prefault({}),
+        /**
+         * The SQLSTATE each refusal raises, by reason (default P0001, PostgREST 400). A project
+         * whose guard raises 42501 (403) for a privileged column sets
+         * { "privileged-column": "42501" }. Rule 20's NOT_AUTHORIZED text stays the spec's.
+         */
+        codes: z.record(z.string(), z.string().regex(/^[0-9A-Z]{5}$/, 'a five-character SQLSTATE')).default({}),
       })
       .prefault({}),
   })

@@ -6,12 +6,12 @@
  */
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
 import { currentUserIsAdmin } from '../identity.ts';
-import { allowed, raised } from '../../../../engine/model/outcome.ts';
+import { allowed } from '../../../../engine/model/outcome.ts';
+import { specNotAuthorized } from '../refusals.ts';
 import { tierOf } from '../tables/passport.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
 import { ruleContext } from './identity.ts';
 
-export const NOT_AUTHORIZED = 'NOT_AUTHORIZED';
 
 export const passportFunctions: FunctionModel[] = [
   {
@@ -19,7 +19,7 @@ export const passportFunctions: FunctionModel[] = [
     args: [],
     executableBy: ['anon', 'authenticated', 'service_role'],
     predict(world, caller, _args, settings) {
-      if (!currentUserIsAdmin(ruleContext(world, caller, settings))) return { outcome: raised('P0001', NOT_AUTHORIZED), world };
+      if (!currentUserIsAdmin(ruleContext(world, caller, settings))) return { outcome: specNotAuthorized(), world };
       const rows = [...rowsOf(world, 'passport.profiles')]
         .sort((a, b) => (b.points as number) - (a.points as number) || (String(a.user_id) < String(b.user_id) ? -1 : 1))
         .slice(0, settings.passport.leaderboardSize)

@@ -11,7 +11,8 @@ import { callerUid } from '../../../../engine/model/caller.ts';
 import type { FunctionModel, PrivateFunction } from '../../../../engine/model/function-model.ts';
 import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { allowed, raised } from '../../../../engine/model/outcome.ts';
+import { allowed } from '../../../../engine/model/outcome.ts';
+import { refusal } from '../refusals.ts';
 import type { ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isPrHandler } from '../tables/pr-tickets.ts';
@@ -19,7 +20,6 @@ import { isShopHandler } from '../tables/shop-orders.ts';
 import { rowsOf, withRows } from '../../../../engine/model/world.ts';
 import { helper } from './helpers.ts';
 
-export const NOT_AUTHORIZED_CODE = 'P0001';
 /** What the model stores for deleted_at = now(); the column is server-assigned (never compared). */
 export const SOFT_DELETED_AT = '2000-01-01T00:00:00+00:00';
 
@@ -56,7 +56,7 @@ export const softDeletePrTicket: FunctionModel = {
   executableBy: ['authenticated', 'service_role'],
   predict(world, caller, args, settings) {
     const ctx: RuleContext = { world, caller, uid: callerUid(caller), settings };
-    const denied = { outcome: raised(NOT_AUTHORIZED_CODE, 'NOT_AUTHORIZED'), world };
+    const denied = { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
     if (ctx.uid === null || currentUserRole(ctx) === null) return denied;
     if (!currentUserIsStaff(ctx)) return denied;
     if (!isPrHandler(ctx)) return denied;

@@ -11,7 +11,8 @@
  */
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { allowed, raised } from '../../../../engine/model/outcome.ts';
+import { allowed } from '../../../../engine/model/outcome.ts';
+import { refusal } from '../refusals.ts';
 import { nodeEffectivelyPublic } from '../tables/team.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { authEmail, ruleContext, sameEmail, scalarAnswer } from './identity.ts';
@@ -64,7 +65,7 @@ export const teamFunctions: FunctionModel[] = [
     executableBy: ['authenticated', 'service_role'],
     predict(world, caller, _args, settings) {
       const ctx = ruleContext(world, caller, settings);
-      if (ctx.uid === null) return { outcome: raised('P0001', 'NOT_AUTHORIZED'), world };
+      if (ctx.uid === null) return { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
       const email = authEmail(ctx);
       return { outcome: allowed([{ permissions: teamPermissionsForEmail(world, email), vs_dept: teamVsDeptForEmail(world, email) }], 1), world };
     },

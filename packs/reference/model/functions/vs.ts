@@ -8,19 +8,20 @@
  *   null/blank destinations and publishing an unknown or non-public category are refused;
  * - the public side (get_public_vs_board, get_public_vs_problem, vs_post_public_comment,
  *   get_vs_linked_context) shows a ticket only when it is on the board (vsOnBoard).
- * Refusals raise P0001; a cap or vocabulary overflow is the table's CHECK (23514).
+ * Refusals raise P0001 with a reason (refusals.ts); a cap or vocabulary overflow is the table's CHECK (23514).
  */
 import { callerUid, type Caller } from '../../../../engine/model/caller.ts';
 import type { Prediction } from '../../../../engine/model/engine.ts';
 import type { ExecuteGrantee, FunctionModel } from '../../../../engine/model/function-model.ts';
 import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { allowed, raised, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
+import { allowed, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
+import { refusal } from '../refusals.ts';
 import type { ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { isSubmitterVisibleRemark, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 
 const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
@@ -31,16 +32,27 @@ export const DELETED_NOW = '<now>';
 const ctxOf = (world: World, caller: Caller, settings: ModelSettings): RuleContext => ({ world, caller, uid: callerUid(caller), settings });
 const tickets = (world: World) => rowsOf(world, 'vs_tickets');
 const text = (v: Json | undefined): string | null => (typeof v === 'string' ? v : null);
-/** Postgres btrim(): spaces only. */
-export const btrim = (s: string) => s.replace(/^ +| +$/g, '');
-const blank = (v: Json | undefined) => typeof v !== 'string' || btrim(v) === '';
+/** Trims the characters of settings.blankCharacters from both ends (the reference's btrim(): spaces only). */
+export function trimBlank(s: string, settings: ModelSettings): string {
+  const chars = new Set(settings.blankCharacters);
+  let start = 0;
+  let end = s.length;
+  while (start < end && chars.has(s[start])) start++;
+  while (end > start && chars.has(s[end - 1])) end--;
+  return s.slice(start, end);
+}
+const blank = (v: Json | undefined, settings: ModelSettings) => typeof v !== 'string' || trimBlank(v, settings) === '';
+/** Rule 13: a text that equals or contains the student's (non-blank) raw report publishes it verbatim. */
+export function repeatsReport(v: Json | undefined, report: Json | undefined, settings: ModelSettings): boolean {
+  if (typeof report !== 'string' || typeof v !== 'string') return false;
+  const core = trimBlank(report, settings);
+  return core !== '' && v.includes(core);
+}
 
-const NOT_AUTHORIZED = raised('P0001', 'NOT_AUTHORIZED');
-const refuse = (message: string): Outcome => raised('P0001', message);
 
 /** Rule 13: on the public board (rules 8: an unknown category is hidden). */
-export function vsOnBoard(world: World, t: Row): boolean {
-  return t.deleted_at === null && t.is_public === true && !blank(t.public_title) && vsCategoryPublic(world, t.category);
+export function vsOnBoard(world: World, t: Row, settings: ModelSettings): boolean {
+  return t.deleted_at === null && t.is_public === true && !blank(t.public_title, settings) && vsCategoryPublic(world, t.category);
 }
 
 /** Rule 12: the submitter-facing allow-list of get_vs_ticket_by_id. */
@@ -82,8 +94,8 @@ function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
   return undefined;
 }
 
-function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[]): FunctionModel {
-  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}) };
+function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs']): FunctionModel {
+  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}) };
 }
 
 const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
@@ -101,11 +113,12 @@ export const vsFunctions: FunctionModel[] = [
     ANYONE,
     (world, _caller, a) => rowsOut(world, tickets(world).filter((t) => t.id === text(a.p_id) && t.deleted_at === null).map(submitterView)),
     ['updated_at'],
+    remarksAsCompared,
   ),
 
   fn('soft_delete_vs_ticket', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return fail(world, NOT_AUTHORIZED);
+    if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return fail(world, refusal(settings, 'not-authorized'));
     const t = tickets(world).find((r) => r.id === text(a.p_id) && r.deleted_at === null && vsCanDelete(ctx, r.target_dept));
     if (!t) return { outcome: allowed([{ value: false }], 1), world };
     return { outcome: allowed([{ value: true }], 1), world: replaceTicket(world, t.id, (r) => ({ ...r, deleted_at: DELETED_NOW })) };
@@ -113,7 +126,7 @@ export const vsFunctions: FunctionModel[] = [
 
   fn('find_similar_vs_tickets', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return fail(world, NOT_AUTHORIZED);
+    if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
     const src = handled(ctx, a.p_id);
     if (!src || src.category === null) return rowsOut(world, []);
     const similar = tickets(world).filter((t) => t.category === src.category && t.id !== src.id && t.deleted_at === null && vsInScope(ctx, t.target_dept));
@@ -125,14 +138,14 @@ export const vsFunctions: FunctionModel[] = [
 
   fn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return fail(world, NOT_AUTHORIZED);
+    if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
     const d = handled(ctx, a.p_duplicate);
-    if (!d) return fail(world, refuse('merge: ticket not found'));
+    if (!d) return fail(world, refusal(settings, 'not-found', 'merge: ticket not found'));
     const p = handled(ctx, a.p_primary);
-    if (!p) return fail(world, refuse('merge: ticket not found'));
-    if (d.id === p.id) return fail(world, refuse('merge: a ticket cannot be merged into itself'));
-    if (d.target_dept !== p.target_dept) return fail(world, refuse('merge: cross-department merge'));
-    if (p.duplicate_of !== null) return fail(world, refuse('merge: the primary is itself a duplicate'));
+    if (!p) return fail(world, refusal(settings, 'not-found', 'merge: ticket not found'));
+    if (d.id === p.id) return fail(world, refusal(settings, 'self-merge', 'merge: a ticket cannot be merged into itself'));
+    if (d.target_dept !== p.target_dept) return fail(world, refusal(settings, 'cross-department', 'merge: cross-department merge'));
+    if (p.duplicate_of !== null) return fail(world, refusal(settings, 'already-duplicate', 'merge: the primary is itself a duplicate'));
     const next: Row = {
       ...d,
       duplicate_of: p.id,
@@ -140,7 +153,7 @@ export const vsFunctions: FunctionModel[] = [
       remarks: [
         ...(d.remarks as Json[]),
         { vis: 'staff', by: 'system', internal: true, text: `merged into ${String(p.id)}` },
-        { vis: 'ticket', by: 'system', internal: false, text: settings.vs.autoCloseRemark },
+        { vis: 'ticket', by: AUTO_CLOSE_AUTHOR, internal: false, text: settings.vs.autoCloseRemark },
       ],
     };
     const violation = capViolation(settings, next);
@@ -150,12 +163,12 @@ export const vsFunctions: FunctionModel[] = [
 
   fn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return fail(world, NOT_AUTHORIZED);
-    if (blank(a.p_dept)) return fail(world, refuse('transfer: a destination department is required'));
+    if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
+    if (blank(a.p_dept, settings)) return fail(world, refusal(settings, 'destination-required', 'transfer: a destination department is required'));
     const remarks = a.p_remarks ?? [];
-    if (!Array.isArray(remarks)) return fail(world, refuse('transfer: p_remarks must be an array'));
+    if (!Array.isArray(remarks)) return fail(world, refusal(settings, 'argument-required', 'transfer: p_remarks must be an array'));
     const t = handled(ctx, a.p_id);
-    if (!t) return fail(world, refuse('transfer: ticket not found'));
+    if (!t) return fail(world, refusal(settings, 'not-found', 'transfer: ticket not found'));
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...remarks] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
@@ -164,50 +177,52 @@ export const vsFunctions: FunctionModel[] = [
 
   fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return fail(world, NOT_AUTHORIZED);
-    if (typeof a.p_public !== 'boolean') return fail(world, refuse('publish: p_public is required'));
+    if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
+    if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
     const t = handled(ctx, a.p_id);
-    if (!t) return fail(world, refuse('publish: ticket not found'));
+    if (!t) return fail(world, refusal(settings, 'not-found', 'publish: ticket not found'));
     if (!a.p_public) return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false })));
-    if (blank(a.p_title)) return fail(world, refuse('publish: a headline written by staff is required'));
-    if (!vsCategoryPublic(world, t.category)) return fail(world, refuse('publish: the category is not public'));
+    if (blank(a.p_title, settings)) return fail(world, refusal(settings, 'headline-required', 'publish: a headline written by staff is required'));
+    if (!vsCategoryPublic(world, t.category)) return fail(world, refusal(settings, 'category-not-public', 'publish: the category is not public'));
+    if (repeatsReport(a.p_title, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'publish: the headline repeats the report'));
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
   }),
 
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (currentUserRole(ctx) === null) return fail(world, NOT_AUTHORIZED);
-    if (blank(a.p_body)) return fail(world, refuse('comment: a body is required'));
-    const t = tickets(world).find((r) => vsPublicRef(r.id) === text(a.p_ref) && vsOnBoard(world, r));
-    if (!t) return fail(world, refuse('comment: problem not found'));
+    if (currentUserRole(ctx) === null) return fail(world, refusal(settings, 'not-authorized'));
+    if (blank(a.p_body, settings)) return fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
+    const t = tickets(world).find((r) => vsPublicRef(r.id) === text(a.p_ref) && vsOnBoard(world, r, settings));
+    if (t && repeatsReport(a.p_body, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'comment: the comment repeats the report'));
+    if (!t) return fail(world, refusal(settings, 'not-found', 'comment: problem not found'));
     const next: Row = { ...t, public_comments: [...(t.public_comments as Json[]), { by: isVsHandler(ctx) ? 'staff' : 'member', body: a.p_body as string }] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  fn('get_public_vs_board', [], ANYONE, (world) =>
+  fn('get_public_vs_board', [], ANYONE, (world, _caller, _a, settings) =>
     rowsOut(
       world,
       tickets(world)
-        .filter((t) => vsOnBoard(world, t))
+        .filter((t) => vsOnBoard(world, t, settings))
         .map((t) => ({ public_ref: vsPublicRef(t.id), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept })),
     ),
   ),
 
-  fn('get_public_vs_problem', ['p_ref'], ANYONE, (world, _caller, a) =>
+  fn('get_public_vs_problem', ['p_ref'], ANYONE, (world, _caller, a, settings) =>
     rowsOut(
       world,
       tickets(world)
-        .filter((t) => vsPublicRef(t.id) === text(a.p_ref) && vsOnBoard(world, t))
+        .filter((t) => vsPublicRef(t.id) === text(a.p_ref) && vsOnBoard(world, t, settings))
         .map((t) => ({ public_ref: vsPublicRef(t.id), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
     ),
   ),
 
-  fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a) => {
+  fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {
     const d = tickets(world).find((t) => t.id === text(a.p_id) && t.deleted_at === null);
     const p = d && d.duplicate_of !== null ? tickets(world).find((t) => t.id === d.duplicate_of) : undefined;
-    return rowsOut(world, p && vsOnBoard(world, p) ? [{ public_ref: vsPublicRef(p.id), public_title: p.public_title, status: p.status }] : []);
+    return rowsOut(world, p && vsOnBoard(world, p, settings) ? [{ public_ref: vsPublicRef(p.id), public_title: p.public_title, status: p.status }] : []);
   }),
 ];
 
@@ -216,4 +231,5 @@ export const vsPrivateFunctions = [
   'private.vs_submitter_remarks',
   'private.vs_category_public',
   'private.vs_on_board',
+  'private.vs_repeats_report',
 ].map((name) => ({ name, executableBy: [] as const }));

@@ -8,6 +8,7 @@
 import { currentUserHasPermission, currentUserRole } from '../identity.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
+import { refusal } from '../refusals.ts';
 
 /** A non-null role that is a PR handler role, or a non-null role holding the PR permission (rule 8). */
 export function isPrHandler(ctx: RuleContext): boolean {
@@ -28,6 +29,7 @@ export const prTicketsGuard: OwnerGuard = {
   isOwner: (row, ctx) => row.submitter_id === ctx.uid,
   isExempt: (_row, ctx) => isPrHandler(ctx),
   editable: (ctx) => [...ctx.settings.pr.ownerEditableColumns, ...ctx.settings.pr.guardExcludedColumns],
+  refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `pr_tickets: ${changed.join(', ')}`),
 };
 
 export const prTicketsTable: TableModel = {

@@ -16,11 +16,18 @@ export function currentUserIsProjectActor(ctx: RuleContext): boolean {
   return role !== null && ctx.settings.projects.actorRoles.includes(role);
 }
 
-/** current_user_is_addressed_professor(project_id): a professor with a pending request on the project. */
+/** current_user_is_addressed_professor(project_id): a professor with a request on the project in one of settings.projects.professorUpload.requestStatuses. */
 export function currentUserIsAddressedProfessor(ctx: RuleContext, projectId: unknown): boolean {
   const role = currentUserRole(ctx);
   if (role === null || !ctx.settings.projects.professorRoles.includes(role) || ctx.uid === null) return false;
-  return rowsOf(ctx.world, 'project_sign_requests').some((r) => r.project_id === projectId && r.professor_id === ctx.uid && r.status === 'pending');
+  const statuses = ctx.settings.projects.professorUpload.requestStatuses;
+  return rowsOf(ctx.world, 'project_sign_requests').some((r) => r.project_id === projectId && r.professor_id === ctx.uid && statuses.includes(String(r.status)));
+}
+
+/** Rule 10: a professor's upload the row rules allow (settings.projects.professorUpload). */
+function professorMayUpload(row: Row, ctx: RuleContext): boolean {
+  const upload = ctx.settings.projects.professorUpload;
+  return upload.kinds.includes(String(row.kind)) && (!upload.uploaderIsCaller || row.uploaded_by === ctx.uid) && currentUserIsAddressedProfessor(ctx, row.project_id);
 }
 
 const everyone = (): boolean => true;
@@ -70,7 +77,7 @@ export const projectFilesTable: TableModel = {
   rules: {
     select: everyone,
     insertCheck: (row, ctx) =>
-      currentUserIsProjectActor(ctx) || (row.kind === 'signed' && row.uploaded_by === ctx.uid && currentUserIsAddressedProfessor(ctx, row.project_id)),
+      currentUserIsProjectActor(ctx) || professorMayUpload(row, ctx),
   },
 };
 

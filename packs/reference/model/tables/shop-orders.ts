@@ -10,6 +10,7 @@ import type { Json } from '../../../../engine/model/json.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
+import { refusal } from '../refusals.ts';
 
 /** A non-null role that is a shop handler role, or a non-null role holding the shop permission (rule 8). */
 export function isShopHandler(ctx: RuleContext): boolean {
@@ -27,6 +28,7 @@ export const shopOrdersGuard: OwnerGuard = {
   isOwner: (row, ctx) => row.buyer_id === ctx.uid,
   isExempt: (_row, ctx) => isShopHandler(ctx),
   editable: (ctx) => [...ctx.settings.shop.ownerEditableColumns, ...ctx.settings.shop.guardExcludedColumns],
+  refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `shop_orders: ${changed.join(', ')}`),
 };
 
 const amount = (v: Json) => typeof v === 'number' && v >= 0;

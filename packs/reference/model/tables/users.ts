@@ -5,12 +5,14 @@
 import { currentUserIsAdmin, currentUserIsStaff } from '../identity.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { TableModel } from '../../../../engine/model/table-model.ts';
+import { refusal } from '../refusals.ts';
 
 export const usersGuard: OwnerGuard = {
   table: 'users',
   isOwner: (row, ctx) => row.id === ctx.uid,
   isExempt: (_row, ctx) => currentUserIsStaff(ctx),
   editable: (ctx) => [...ctx.settings.users.ownerEditableColumns, ...ctx.settings.users.guardExcludedColumns],
+  refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `users: ${changed.join(', ')}`),
 };
 
 export const usersTable: TableModel = {

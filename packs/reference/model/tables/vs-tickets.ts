@@ -9,11 +9,12 @@
 import { createHash } from 'node:crypto';
 import { currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { raised } from '../../../../engine/model/outcome.ts';
-import { applyOwnerGuard, PRIVILEGED_COLUMN_CODE, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
+import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
+import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
+import { refusal } from '../refusals.ts';
 
 /** The public board's handle of a ticket: never its id (the submitter's tracking capability). */
 export function vsPublicRef(id: Json): string | null {
@@ -47,6 +48,7 @@ export const vsTicketsGuard: OwnerGuard = {
   isOwner: isSubmitter,
   isExempt: (row, ctx) => vsInScope(ctx, row.target_dept),
   editable: (ctx) => [...ctx.settings.vs.ownerEditableColumns, ...ctx.settings.vs.guardExcludedColumns],
+  refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `vs_tickets: ${changed.join(', ')}`),
 };
 
 const visible = (row: Row, ctx: RuleContext) => row.deleted_at === null && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
@@ -54,25 +56,57 @@ const visible = (row: Row, ctx: RuleContext) => row.deleted_at === null && (isSu
 function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
   if ((oldRow.deleted_at ?? null) === null ? (newRow.deleted_at ?? null) !== null : !jsonEqual(oldRow.deleted_at, newRow.deleted_at ?? null)) {
-    return { reject: raised(PRIVILEGED_COLUMN_CODE, 'vs_tickets: deleted_at is set only by soft_delete_vs_ticket') };
+    return { reject: refusal(ctx.settings, 'deleted-at-by-function', 'vs_tickets: deleted_at is set only by soft_delete_vs_ticket') };
   }
   const guarded = applyOwnerGuard(vsTicketsGuard, oldRow, newRow, ctx);
   if ('reject' in guarded) return guarded;
   const before = Array.isArray(oldRow.remarks) ? oldRow.remarks : [];
   const after = newRow.remarks;
   if (!Array.isArray(after) || after.length < before.length || !jsonEqual(after.slice(0, before.length), before)) {
-    return { reject: raised(PRIVILEGED_COLUMN_CODE, 'vs_tickets: remarks are append-only') };
+    return { reject: refusal(ctx.settings, 'remarks-append-only', 'vs_tickets: remarks are append-only') };
   }
   if (vsTicketsGuard.isOwner(oldRow, ctx) && !vsTicketsGuard.isExempt(oldRow, ctx)) {
     if (!after.slice(before.length).every((e) => isValidSubmitterRemark(e, oldRow.submitter_label))) {
-      return { reject: raised(PRIVILEGED_COLUMN_CODE, "vs_tickets: a submitter's remark must be a ticket remark by the submitter label") };
+      return { reject: refusal(ctx.settings, 'remark-author', "vs_tickets: a submitter's remark must be a ticket remark by the submitter label") };
     }
   }
   return { row: newRow };
 }
 
+/** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
+export const AUTO_CLOSE_AUTHOR = 'system';
+export const GENERIC_REMARK = '<generic remark: carries no ticket id>';
+
+/** Does `text` mention a ticket id of the world (bounded, so VS-1 is not found in VS-10)? */
+export function mentionsTicketId(text: string, world: World): boolean {
+  return rowsOf(world, 'vs_tickets').some((t) => {
+    if (typeof t.id !== 'string' || !t.id) return false;
+    const escaped = t.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text);
+  });
+}
+
+/**
+ * Rule 12 says the auto-close remark is generic, without an id; it does not say its words. Both
+ * sides' auto-close entries compare as GENERIC_REMARK when they mention no ticket id, and keep
+ * their text (so the difference shows) when they do.
+ */
+export function remarksAsCompared(rows: Row[], world: World): Row[] {
+  return rows.map((r) =>
+    Array.isArray(r.remarks)
+      ? {
+          ...r,
+          remarks: r.remarks.map((e) =>
+            isObject(e) && e.by === AUTO_CLOSE_AUTHOR && typeof e.text === 'string' && !mentionsTicketId(e.text, world) ? { ...e, text: GENERIC_REMARK } : e,
+          ),
+        }
+      : r,
+  );
+}
+
 export const vsTicketsTable: TableModel = {
   table: 'vs_tickets',
+  comparedAs: (rows, world) => remarksAsCompared(rows, world),
   columns: [
     { name: 'id', type: 'text', nullable: false },
     { name: 'submitter_id', type: 'uuid', nullable: true, default: null },

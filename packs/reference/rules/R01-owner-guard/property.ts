@@ -23,6 +23,7 @@ import { ownerTableWorld, tablePatch } from '../../generators/patches.ts';
 import { cast } from '../../generators/pr.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { callerId, clause, targetRow } from '../clauses.ts';
 
 type Entry = { table: string; guard: OwnerGuard };
 
@@ -83,6 +84,12 @@ function ownerGuardProperty(entries: Entry[]): DataProperty {
     title: 'owner guards compare the whole row minus an allow-list; server contexts pass',
     tables: entries.map((e) => e.table),
     cases: (settings) => cases(entries, settings),
+    clauses: entries.map((e) =>
+      clause(`R01.${e.table}`, `an owner's PATCH of their own ${e.table} row (allow-list only or exempt: allowed)`, (s) => {
+        const row = targetRow(s, e.table);
+        return row !== undefined && callerId(s) !== null && e.guard.isOwner(row, { world: s.before, caller: s.step.caller, uid: callerId(s), settings: s.settings });
+      }),
+    ),
     narrow: (has) => {
       const present = entries.filter((e) => has(e.table));
       if (present.length === entries.length) return property;

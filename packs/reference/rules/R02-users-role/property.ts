@@ -10,6 +10,8 @@ import { callerAmong, people, peopleWorld } from '../../generators/identities.ts
 import { userPatch } from '../../generators/user-patches.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
+import { callerId, clause, patchOf, readClause, targetRow } from '../clauses.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return people(settings).chain((list) =>
@@ -36,10 +38,16 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  clause('R02.own-role', "PATCH of role on one's own users row (staff: allowed)", (s) => targetRow(s, 'users')?.id === callerId(s) && callerId(s) !== null && 'role' in patchOf(s)),
+  readClause('R02.read', 'users'),
+];
+
 export const R02: DataProperty = {
   id: 'R02',
   rule: 2,
   title: 'users: a non-staff owner cannot PATCH role',
   tables: ['users'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['users']),
+  clauses: CLAUSES,
 };

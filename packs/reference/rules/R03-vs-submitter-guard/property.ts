@@ -12,10 +12,12 @@ import fc from 'fast-check';
 import type { Caller } from '../../../../engine/model/caller.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import { patchTicket, returning, rpc, step, ticketPatch, VS_FORBIDDEN, VS_OTHER } from '../../generators/vs-requests.ts';
+import { patchTicket, remarksAtCap, returning, rpc, step, ticketPatch, VS_FORBIDDEN, VS_OTHER } from '../../generators/vs-requests.ts';
 import { userCaller, vsCaller, vsWorld, vsWorldOf, type VsWorld } from '../../generators/vs-world.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
+import { callerId, clause, patchOf, readClause, sidedClause, targetRow } from '../clauses.ts';
 
 function ownerOr(w: VsWorld, t: Row): fc.Arbitrary<Caller> {
   const submitter = w.people.find((p) => p.id === t.submitter_id);
@@ -45,7 +47,11 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         fc
           .record({
             choice: fc.integer({ min: 0, max: 9 }),
-            patch: fc.oneof({ weight: 2, arbitrary: ticketPatch(settings, t, w, VS_OTHER, ['remarks']) }, { weight: 3, arbitrary: ticketPatch(settings, t, w, VS_OTHER, VS_FORBIDDEN) }),
+            patch: fc.oneof(
+              { weight: 2, arbitrary: ticketPatch(settings, t, w, VS_OTHER, ['remarks']) },
+              { weight: 3, arbitrary: ticketPatch(settings, t, w, VS_OTHER, VS_FORBIDDEN) },
+              { weight: 1, arbitrary: remarksAtCap(settings, t).map((remarks): Row => ({ remarks })) },
+            ),
             body: submission(settings, w, caller),
             ret: returning,
           })
@@ -59,11 +65,30 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  clause('R03.staff-field', "a submitter's PATCH of a staff field on their own ticket", (s) => {
+    const t = targetRow(s, 'vs_tickets');
+    return t !== undefined && t.submitter_id === callerId(s) && VS_FORBIDDEN.some((c) => c in patchOf(s));
+  }),
+  clause('R03.remark', "a submitter's PATCH of remarks on their own ticket", (s) => {
+    const t = targetRow(s, 'vs_tickets');
+    return t !== undefined && t.submitter_id === callerId(s) && Object.keys(patchOf(s)).join() === 'remarks';
+  }),
+  sidedClause('R03.remarks-cap', 'remarks at the cap (allowed) and beyond it (refused)', (s) => {
+    const remarks = patchOf(s).remarks;
+    if (!targetRow(s, 'vs_tickets') || !Array.isArray(remarks) || remarks.length < s.settings.vs.remarksCap) return undefined;
+    if (remarks.length === s.settings.vs.remarksCap) return s.outcome.kind === 'allowed' && (s.outcome.affected ?? 0) > 0 ? 'allowed' : undefined;
+    return s.outcome.kind === 'error' && s.outcome.code === '23514' ? 'refused' : undefined;
+  }),
+  readClause('R03.read', 'vs_tickets'),
+];
+
 export const R03: DataProperty = {
   id: 'R03',
   rule: 3,
   title: 'vs_tickets: a submitter cannot change staff fields; remarks append-only, capped, by the submitter label',
   tables: ['vs_tickets'],
   functions: ['get_vs_ticket_by_id'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['vs_tickets']),
+  clauses: CLAUSES,
 };

@@ -16,6 +16,9 @@ import { shopOrders, shopPatch } from '../../generators/shop.ts';
 import { peopleWorld } from '../../generators/identities.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
+import { callerId, clause, patchOf, readClause, targetRow } from '../clauses.ts';
+import type { Row } from '../../../../engine/model/json.ts';
 
 function shopBuyerCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return cast(settings, ['user', 'user', 'uni_staff', ...settings.shop.handlerRoles]).chain((list) =>
@@ -37,10 +40,26 @@ function shopBuyerCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  ...(
+    [
+      ['R04.slips', 'a buyer attaching or removing payment slips', (p: Row) => 'payment_slips' in p],
+      ['R04.paid', 'a buyer setting status to paid (handlers: allowed)', (p: Row) => p.status === 'paid'],
+      ['R04.amounts', 'a buyer changing total, subtotal, fee, admin_note or timeline (handlers: allowed)', (p: Row) => ['total', 'subtotal', 'fee', 'admin_note', 'timeline'].some((c) => c in p)],
+    ] as const
+  ).map(([id, label, names]) => clause(id, label, (s) => targetRow(s, 'shop_orders')?.buyer_id === callerId(s) && callerId(s) !== null && names(patchOf(s)))),
+  clause('R04.window', "a buyer's PATCH of their own order outside the window", (s) => {
+    const order = targetRow(s, 'shop_orders');
+    return order !== undefined && order.buyer_id === callerId(s) && callerId(s) !== null && !s.settings.shop.buyerEditableStatuses.includes(String(order.status));
+  }),
+  readClause('R04.read', 'shop_orders'),
+];
+
 export const R04: DataProperty = {
   id: 'R04',
   rule: 4,
   title: 'shop_orders: buyers edit only slips and details, only while pending/review/slip_mismatch, never to paid',
   tables: ['shop_orders'],
-  cases: (settings) => shopBuyerCases(settings),
+  cases: (settings) => withReadBack(shopBuyerCases(settings), ['shop_orders']),
+  clauses: CLAUSES,
 };

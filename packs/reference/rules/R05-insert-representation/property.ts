@@ -16,6 +16,8 @@ import { shopOrderRow } from '../../generators/shop.ts';
 import type { Person } from '../../generators/identities.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
+import { clause, insertsInto, readClause } from '../clauses.ts';
 
 /** Mostly the values an insert check accepts; sometimes not. */
 function prInsertRow(settings: ModelSettings, list: Person[], owner: string): fc.Arbitrary<Row> {
@@ -68,10 +70,17 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  clause('R05.representation', 'POST pr_tickets with return=representation', (s) => insertsInto(s, 'pr_tickets') && s.step.request.kind === 'insert' && s.step.request.returning === 'representation'),
+  clause('R05.minimal', 'POST pr_tickets with return=minimal', (s) => insertsInto(s, 'pr_tickets') && s.step.request.kind === 'insert' && s.step.request.returning === 'minimal'),
+  readClause('R05.read', 'pr_tickets'),
+];
+
 export const R05: DataProperty = {
   id: 'R05',
   rule: 5,
   title: 'insert with return=representation needs the new row to pass SELECT; return=minimal does not',
   tables: ['pr_tickets', 'shop_orders'],
-  cases: (settings) => insertCases(settings),
+  cases: (settings) => withReadBack(insertCases(settings), ['pr_tickets']),
+  clauses: CLAUSES,
 };

@@ -18,6 +18,7 @@ import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts'
 import { fromParts, type DataProperty } from '../../../../engine/runner/data-property.ts';
 import { vsSoftDeleteCases } from '../../cases/vs-soft-delete.ts';
 import { vsLifecycleCases } from '../../lifecycle/vs-lifecycle.ts';
+import { clause, isRpc, patchOf } from '../clauses.ts';
 
 const anon: Caller = { kind: 'anon' };
 
@@ -66,7 +67,15 @@ export function prSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
 }
 
 export const R07: DataProperty = fromParts(
-  { id: 'R07', rule: 7, title: 'soft delete only through the functions; deleted rows hidden from every read; null role rejected' },
+  {
+    id: 'R07',
+    rule: 7,
+    title: 'soft delete only through the functions; deleted rows hidden from every read; null role rejected',
+    clauses: [
+      clause('R07.soft-delete', 'soft_delete_pr_ticket / soft_delete_vs_ticket (staff: allowed)', (s) => isRpc(s, 'soft_delete_pr_ticket') || isRpc(s, 'soft_delete_vs_ticket')),
+      clause('R07.patch-deleted-at', 'PATCH naming deleted_at', (s) => s.step.request.kind === 'update' && 'deleted_at' in patchOf(s)),
+    ],
+  },
   [
     { tables: ['pr_tickets'], functions: ['soft_delete_pr_ticket', 'get_pr_ticket_by_id'], cases: prSoftDeleteCases },
     { tables: ['vs_tickets', 'vs_categories'], functions: ['soft_delete_vs_ticket', 'get_vs_ticket_by_id', 'find_similar_vs_tickets', 'merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'get_vs_linked_context', 'get_public_vs_board'], cases: vsSoftDeleteCases },

@@ -21,6 +21,9 @@ import { shopOrders, shopPatch } from '../../generators/shop.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import { fromParts, type DataProperty } from '../../../../engine/runner/data-property.ts';
 import { vsUnresolvableCases } from '../../cases/vs-unresolvable.ts';
+import { callerId, clause, isRpc, sidedClause } from '../clauses.ts';
+import { sideOf } from '../../../../engine/runner/coverage.ts';
+import { rowsOf } from '../../../../engine/model/world.ts';
 
 export function prShopNullRoleCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return cast(settings, [], 4, { noRow: 2, nullRole: 3, favoured: 0, any: 2, noPermissions: 0.2 }).chain((list) =>
@@ -58,7 +61,20 @@ export function prShopNullRoleCases(settings: ModelSettings): fc.Arbitrary<DataC
 }
 
 export const R08: DataProperty = fromParts(
-  { id: 'R08', rule: 8, title: 'unresolvable values (null role, unknown category, null destination) are denied' },
+  {
+    id: 'R08',
+    rule: 8,
+    title: 'unresolvable values (null role, unknown category, null destination) are denied',
+    clauses: [
+      sidedClause('R08.null-role', 'a write or function call by a signed-in caller with a null role (refused) / with a role (allowed)', (s) => {
+        if (s.step.request.kind === 'select' || callerId(s) === null) return undefined;
+        const role = rowsOf(s.before, 'users').find((u) => u.id === callerId(s))?.role ?? null;
+        const side = sideOf(s.outcome);
+        return role === null ? (side === 'refused' ? 'refused' : undefined) : side === 'allowed' ? 'allowed' : undefined;
+      }),
+      clause('R08.transfer', 'vs_transfer_dept (null or blank destination: refused)', (s) => isRpc(s, 'vs_transfer_dept')),
+    ],
+  },
   [
     { tables: ['pr_tickets', 'shop_orders'], functions: ['soft_delete_pr_ticket'], cases: prShopNullRoleCases },
     { tables: ['vs_tickets', 'vs_categories'], functions: ['vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment', 'get_public_vs_board', 'get_public_vs_problem', 'get_vs_linked_context', 'soft_delete_vs_ticket', 'find_similar_vs_tickets', 'merge_vs_tickets'], cases: vsUnresolvableCases },

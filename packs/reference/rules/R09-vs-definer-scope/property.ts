@@ -11,6 +11,7 @@ import { rpc, step } from '../../generators/vs-requests.ts';
 import { handlerCaller, vsWorld, vsWorldOf } from '../../generators/vs-world.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { clause, isRpc } from '../clauses.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return vsWorld(settings, undefined, 4, { categories: ['wifi', 'dorm'] }).chain((w) => {
@@ -34,4 +35,5 @@ export const R09: DataProperty = {
   tables: ['vs_tickets'],
   functions: ['find_similar_vs_tickets', 'merge_vs_tickets'],
   cases,
+  clauses: [clause('R09.merge', 'merge_vs_tickets (cross-department or out of scope: refused)', (s) => isRpc(s, 'merge_vs_tickets'))],
 };

@@ -14,6 +14,9 @@ import { projectRead, projectRows, projectWorld, projectWrite } from '../../gene
 import { callerFrom, peopleRows, peopleWithRoles, personCaller } from '../../generators/student.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
+import { callerId, clause, insertsInto, readClause } from '../clauses.ts';
+import { rowsOf } from '../../../../engine/model/world.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   const roles = [null, 'user', ...settings.projects.professorRoles, ...settings.projects.professorRoles, ...settings.projects.actorRoles.slice(0, 3), 'vs_staff'];
@@ -35,11 +38,22 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   });
 }
 
+const CLAUSES = [
+  clause('R10.professor-upload', "a professor's signed-file upload", (s) => {
+    const r = s.step.request;
+    const role = rowsOf(s.before, 'users').find((u) => u.id === callerId(s))?.role;
+    return insertsInto(s, 'project_files') && r.kind === 'insert' && r.rows.every((row) => row.kind === 'signed') && s.settings.projects.professorRoles.includes(String(role));
+  }),
+  readClause('R10.read-sign-requests', 'project_sign_requests'),
+  readClause('R10.read-settings', 'project_settings'),
+];
+
 export const R10: DataProperty = {
   id: 'R10',
   rule: 10,
   title: 'projects: public reads, staff-only settings, professor sign-request scoping and signed uploads',
   tables: ['projects', 'project_documents', 'project_files', 'project_sign_requests', 'project_settings'],
   functions: ['current_user_is_project_actor'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['project_sign_requests', 'project_settings']),
+  clauses: CLAUSES,
 };

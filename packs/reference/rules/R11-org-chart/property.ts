@@ -14,6 +14,8 @@ import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import type { Caller } from '../../../../engine/model/caller.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
+import { readClause } from '../clauses.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return peopleWithRoles(settings, [null, 'user', 'staff', 'sa_prof'], 1, 3).chain((list) =>
@@ -40,11 +42,17 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  readClause('R11.read-members', 'team_members'),
+  readClause('R11.read-nodes', 'team_nodes'),
+];
+
 export const R11: DataProperty = {
   id: 'R11',
   rule: 11,
   title: 'team: anon reads no members; the public org chart hides non-public subtrees and private keys',
   tables: ['team_nodes', 'team_members'],
   functions: ['get_public_org_chart'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['team_nodes', 'team_members']),
+  clauses: CLAUSES,
 };

@@ -13,6 +13,9 @@ import { rpc, step } from '../../generators/vs-requests.ts';
 import { handlerCaller, onBoard, userCaller, vsCaller, vsWorld, vsWorldOf } from '../../generators/vs-world.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { argsOf, clause, isRpc, sidedClause } from '../clauses.ts';
+import { rowsOf } from '../../../../engine/model/world.ts';
+import { isSubmitterVisibleRemark } from '../../model/tables/vs-tickets.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return vsWorld(settings, undefined, 4, { categories: ['wifi', 'dorm', 'gone'] }).chain((w0) => {
@@ -35,6 +38,16 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   });
 }
 
+const CLAUSES = [
+  clause('R12.merge', 'merge_vs_tickets (the duplicate is auto-closed)', (s) => isRpc(s, 'merge_vs_tickets')),
+  sidedClause('R12.tracking', 'get_vs_ticket_by_id of a merged ticket (generic remark shown) / of a ticket with internal remarks (hidden)', (s) => {
+    if (!isRpc(s, 'get_vs_ticket_by_id') || s.outcome.kind !== 'allowed' || !s.outcome.rows?.length) return undefined;
+    const t = rowsOf(s.before, 'vs_tickets').find((r) => r.id === argsOf(s).p_id);
+    if (t?.duplicate_of) return 'allowed';
+    return Array.isArray(t?.remarks) && t.remarks.some((e) => !isSubmitterVisibleRemark(e)) ? 'refused' : undefined;
+  }),
+];
+
 export const R12: DataProperty = {
   id: 'R12',
   rule: 12,
@@ -42,4 +55,5 @@ export const R12: DataProperty = {
   tables: ['vs_tickets'],
   functions: ['get_vs_ticket_by_id', 'get_vs_linked_context', 'merge_vs_tickets'],
   cases,
+  clauses: CLAUSES,
 };

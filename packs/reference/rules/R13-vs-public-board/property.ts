@@ -17,6 +17,7 @@ import { handlerCaller, onBoard, VS_CATEGORY_IDS, vsCaller, vsWorld, vsWorldOf }
 import { fakerValue } from '../../generators/faker.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { argsOf, clause, isRpc, sidedClause } from '../clauses.ts';
 
 const headline = fakerValue((f) => f.lorem.sentence({ min: 3, max: 6 }), 'vsBoardHeadline');
 
@@ -35,9 +36,14 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         title: fc.oneof({ weight: 4, arbitrary: headline }, { weight: 1, arbitrary: fc.constantFrom<string | null>(null, '', '  ') }),
         category: fc.constantFrom(...VS_CATEGORY_IDS),
         body: fc.oneof({ weight: 4, arbitrary: fc.constant('Same problem in block D') }, { weight: 1, arbitrary: fc.constantFrom('', ' ') }),
+        // Rule 13: the headline or the comment repeats the student's raw report, verbatim or within.
+        echo: fc.constantFrom('none', 'none', 'none', 'title', 'title-within', 'comment-within'),
       })
-      .map(({ boarded, caller, other, t, first, publish, title, category, body }): DataCase => {
+      .map(({ boarded, caller, other, t, first, publish, title: drawnTitle, category, body: drawnBody, echo }): DataCase => {
         const w = boarded ? onBoard(w0, boarded) : w0;
+        const report = String(w.tickets.find((x) => x.id === t)?.report ?? '');
+        const title = echo === 'title' ? report : echo === 'title-within' ? `Update: ${report}` : drawnTitle;
+        const body = echo === 'comment-within' ? `${report} (same here)` : drawnBody;
         const ref = vsPublicRef(t);
         const setup: ApiRequest[] =
           first === 0
@@ -60,6 +66,16 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   });
 }
 
+const CLAUSES = [
+  clause('R13.publish', 'vs_set_public publishing a ticket', (s) => isRpc(s, 'vs_set_public') && argsOf(s).p_public === true),
+  clause('R13.comment', 'vs_post_public_comment', (s) => isRpc(s, 'vs_post_public_comment')),
+  sidedClause('R13.repeats-report', 'a headline or comment repeating the raw report (refused) / not repeating it (allowed)', (s) => {
+    if (!isRpc(s, 'vs_set_public') && !isRpc(s, 'vs_post_public_comment')) return undefined;
+    const refused = s.outcome.kind === 'raised' && s.outcome.refusal?.reason === 'repeats-report';
+    return refused ? 'refused' : s.outcome.kind === 'allowed' ? 'allowed' : undefined;
+  }),
+];
+
 export const R13: DataProperty = {
   id: 'R13',
   rule: 13,
@@ -67,4 +83,5 @@ export const R13: DataProperty = {
   tables: ['vs_tickets', 'vs_categories'],
   functions: ['get_public_vs_board', 'get_public_vs_problem', 'vs_set_public', 'vs_post_public_comment', 'get_vs_linked_context'],
   cases,
+  clauses: CLAUSES,
 };

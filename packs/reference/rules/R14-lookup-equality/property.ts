@@ -18,11 +18,13 @@ import { cast, lookupKey, prTickets, prWorld } from '../../generators/pr.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import { fromParts, type DataProperty } from '../../../../engine/runner/data-property.ts';
 import { VS_HANDLER_LOOKUPS, vsHandlerLookupCases, vsLookupCases } from '../../cases/vs-lookups.ts';
+import { argsOf, isRpc, sidedClause } from '../clauses.ts';
+import { rowsOf } from '../../../../engine/model/world.ts';
 
 export function prLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return cast(settings, settings.pr.handlerRoles).chain((list) =>
     prTickets(settings, list, 6).chain((tickets) => {
-      const key = lookupKey(tickets.map((t) => t.id as string));
+      const key = lookupKey(tickets.map((t) => t.id as string), settings.pr.trimmedCharacters);
       const caller = callerAmong(list);
       const step = fc.tuple(key, fc.integer({ min: 0, max: 5 }), caller).map(([k, how, c]): DataStep => {
         if (how <= 2) return { caller: how === 0 ? c : ({ kind: 'anon' } as Caller), request: { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: k } } };
@@ -36,7 +38,18 @@ export function prLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
 }
 
 export const R14: DataProperty = fromParts(
-  { id: 'R14', rule: 14, title: 'lookups by id compare by equality (case-insensitive and trimmed where stated), never a pattern' },
+  {
+    id: 'R14',
+    rule: 14,
+    title: 'lookups by id compare by equality (case-insensitive and trimmed where stated), never a pattern',
+    clauses: [
+      sidedClause('R14.pr-near-key', 'get_pr_ticket_by_id with a key that is not a stored id: found after trim/case (allowed) / not found (refused)', (s) => {
+        if (!isRpc(s, 'get_pr_ticket_by_id') || s.outcome.kind !== 'allowed') return undefined;
+        if (rowsOf(s.before, 'pr_tickets').some((t) => t.id === argsOf(s).p_id)) return undefined;
+        return s.outcome.rows?.length ? 'allowed' : 'refused';
+      }),
+    ],
+  },
   [
     { tables: ['pr_tickets'], functions: ['get_pr_ticket_by_id', 'soft_delete_pr_ticket'], cases: prLookupCases },
     { tables: ['vs_tickets'], functions: ['get_vs_ticket_by_id', 'get_vs_linked_context'], cases: vsLookupCases },

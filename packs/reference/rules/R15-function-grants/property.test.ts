@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceOracle } from '../../model/index.ts';
 import { compareFunctions } from '../../../../engine/checker/catalog.ts';
 import { runCatalogProperty } from '../../../../engine/runner/catalog-property.ts';
-import { applyCoverageGate } from '../../../../engine/runner/coverage.ts';
 import type { Environment } from '../../../../engine/runner/environment.ts';
-import { runDataProperty } from '../../../../engine/runner/run-data-property.ts';
 import { referenceEnvironment } from '../../../../testing/reference.ts';
+import { expectHoldsWithCoverage } from '../../../../testing/property-holds.ts';
 import { R15, R15_CATALOG } from './property.ts';
 
 let env: Environment;
@@ -16,11 +15,7 @@ afterAll(() => env?.close());
 
 describe('R15 on the reference database', () => {
   it('data: holds, and its calls reach both the granted and the refused side', async () => {
-    const result = applyCoverageGate(await runDataProperty(env, R15, { seed: 2, runs: 300, oracle: referenceOracle }));
-    expect(result.failure?.message).toBeUndefined();
-    expect(result.status).toBe('passed');
-    expect(result.counts.allowed).toBeGreaterThan(0);
-    expect(result.counts.rejected).toBeGreaterThan(0);
+    await expectHoldsWithCoverage(env, R15);
   });
 
   it('catalog: every function in public, passport and private is executable exactly as the model says', async () => {

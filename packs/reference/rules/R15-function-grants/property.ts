@@ -23,6 +23,7 @@ import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { clause } from '../clauses.ts';
 
 /** The functions the data half calls: this area's, and the policy helpers every rule leans on. */
 export const R15_FUNCTIONS = [
@@ -70,6 +71,7 @@ export const R15: DataProperty = {
   tables: ['team_members', 'team_nodes'],
   functions: [...R15_FUNCTIONS],
   cases,
+  clauses: [clause('R15.execute', 'a function call (no grant: refused)', (s) => s.step.request.kind === 'rpc')],
 };
 
 export const R15_CATALOG: CatalogProperty = {

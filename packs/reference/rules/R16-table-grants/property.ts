@@ -18,6 +18,7 @@ import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { sidedClause } from '../clauses.ts';
 
 function splitName(name: string): { schema?: string; table: string } {
   const dot = name.indexOf('.');
@@ -60,6 +61,11 @@ function tableGrantsProperty(names: string[], required: string[]): DataProperty 
     title: 'tables: explicit grants to the intended roles; without one every caller is denied',
     tables: required,
     cases: (settings) => cases(settings, names),
+    clauses: [
+      sidedClause('R16.grant', 'a table request: granted (allowed) / refused by a missing grant', (s) =>
+        s.step.request.kind === 'rpc' ? undefined : s.outcome.kind === 'rejected' && s.outcome.by === 'grant' ? 'refused' : s.outcome.kind === 'allowed' || s.outcome.kind === 'filtered' ? 'allowed' : undefined,
+      ),
+    ],
     narrow: (has) => {
       const present = names.filter(has);
       if (present.length === names.length) return property;

@@ -20,6 +20,8 @@ import { teamMembers, teamTree } from '../../generators/team.ts';
 import { callerFrom, emailVariant, identityConflicts, peopleRows, peopleWithRoles, personCaller, studentRecords } from '../../generators/student.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
+import { readClause } from '../clauses.ts';
 
 const IDENTITY_READS: ApiRequest[] = [
   { kind: 'rpc', fn: 'sync_my_team_permissions', args: {} },
@@ -73,11 +75,16 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  readClause('R17.read', 'identity_conflicts'),
+];
+
 export const R17: DataProperty = {
   id: 'R17',
   rule: 17,
   title: 'identity_conflicts: admins and the person only, via definer helpers; identity follows the auth identity',
   tables: ['identity_conflicts', 'student_records', 'team_members'],
   functions: ['my_person_id', 'sync_my_team_permissions', 'get_my_student_record'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['identity_conflicts']),
+  clauses: CLAUSES,
 };

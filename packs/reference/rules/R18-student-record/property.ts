@@ -12,6 +12,8 @@ import type { ModelSettings } from '../../model/settings.ts';
 import { callerFrom, changeRequests, peopleRows, peopleWithRoles, studentRecords } from '../../generators/student.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
+import { readClause } from '../clauses.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   const limit = settings.students.historyLimit;
@@ -41,11 +43,17 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  readClause('R18.read-records', 'student_records'),
+  readClause('R18.read-requests', 'student_change_requests'),
+];
+
 export const R18: DataProperty = {
   id: 'R18',
   rule: 18,
   title: 'student change requests: outcomes only through get_my_student_record, own and newest 10',
   tables: ['student_records', 'student_change_requests'],
   functions: ['get_my_student_record'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['student_records', 'student_change_requests']),
+  clauses: CLAUSES,
 };

@@ -11,6 +11,8 @@ import { passportProfiles } from '../../generators/passport.ts';
 import { callerFrom, peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { withReadBack } from '../../generators/read-back.ts';
+import { readClause } from '../clauses.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return peopleWithRoles(settings, [null, 'user', 'user', 'staff', 'admin', 'dev'], 1, 4).chain((list) =>
@@ -28,10 +30,15 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  readClause('R19.read', 'passport.profiles'),
+];
+
 export const R19: DataProperty = {
   id: 'R19',
   rule: 19,
   title: 'passport: profiles readable by owner or admins only, through the invoker-rights view too',
   tables: ['passport.profiles', 'passport.user_tiers'],
-  cases,
+  cases: (settings) => withReadBack(cases(settings), ['passport.profiles']),
+  clauses: CLAUSES,
 };

@@ -15,6 +15,7 @@ import { extraProfiles, passportProfiles } from '../../generators/passport.ts';
 import { peopleRows, peopleWithRoles, personCaller } from '../../generators/student.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
+import { clause, isRpc } from '../clauses.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return peopleWithRoles(settings, [null, 'user', 'staff', 'vs_staff', ...settings.adminRoles], 1, 3).chain((list) =>
@@ -45,6 +46,11 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+const CLAUSES = [
+  clause('R20.leaderboard', 'passport.admin_leaderboard (admins: allowed)', (s) => isRpc(s, 'passport.admin_leaderboard')),
+  clause('R20.identity-gated', 'get_my_student_record / sync_my_team_permissions (signed in: allowed)', (s) => isRpc(s, 'get_my_student_record') || isRpc(s, 'sync_my_team_permissions')),
+];
+
 export const R20: DataProperty = {
   id: 'R20',
   rule: 20,
@@ -52,4 +58,5 @@ export const R20: DataProperty = {
   tables: ['passport.profiles'],
   functions: ['passport.admin_leaderboard', 'get_my_student_record', 'sync_my_team_permissions'],
   cases,
+  clauses: CLAUSES,
 };

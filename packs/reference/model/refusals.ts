@@ -1,0 +1,28 @@
+/**
+ * Every refusal the reference model predicts, with its reason: the database's error text must
+ * match that reason's pattern (settings.refusals.messages, or the spec's own text where the
+ * spec names it). One place, so a guard and a function refusing for the same reason agree.
+ */
+import { raised, type Outcome } from '../../../engine/model/outcome.ts';
+import type { ModelSettings } from './settings.ts';
+
+export type RefusalReason = keyof ModelSettings['refusals']['messages'];
+
+/** Guards and functions refuse by raising P0001 (PostgREST answers 400) unless refusals.codes says otherwise. */
+export const REFUSAL_CODE = 'P0001';
+
+/** A refusal for `reason`, its text checked against the setting refusals.messages.<reason>. */
+export function refusal(settings: ModelSettings, reason: RefusalReason, message?: string): Outcome {
+  return raised(settings.refusals.codes[reason] ?? REFUSAL_CODE, message, { reason, pattern: settings.refusals.messages[reason], setting: `refusals.messages.${reason}`, codeSetting: `refusals.codes.${reason}` });
+}
+
+/** Spec §7 and rule 20 name this text for passport.admin_leaderboard: not a setting. */
+export const SPEC_NOT_AUTHORIZED = 'NOT_AUTHORIZED';
+
+export function specNotAuthorized(): Outcome {
+  return raised(REFUSAL_CODE, SPEC_NOT_AUTHORIZED, {
+    reason: 'not-authorized',
+    pattern: `(^|[^A-Za-z0-9_])${SPEC_NOT_AUTHORIZED}([^A-Za-z0-9_]|$)`,
+    source: 'spec §7 and rule 20 name the text NOT_AUTHORIZED',
+  });
+}
