@@ -76,7 +76,8 @@ export function parseConfig(raw: unknown, file: string, pack: Pack): PolicyfuzzC
   const model = pack.settingsSchema.safeParse(parsed.data.model);
   if (!model.success) throw new UsageError(`${file} is not a valid policyfuzz config:\n${describeIssues(model.error).replace(/^ {2}/gm, '  model.')}`);
   const known = pack.properties.map((p) => p.id);
-  const unknown = [...(parsed.data.rules.include ?? []), ...parsed.data.rules.exclude].filter((id) => id.startsWith('R') && !known.includes(id));
+  // `R16:catalog` names a rule's catalog half: the rule itself must exist.
+  const unknown = [...(parsed.data.rules.include ?? []), ...parsed.data.rules.exclude].filter((id) => id.startsWith('R') && !known.includes(id.replace(/:catalog$/, '')));
   if (unknown.length) throw new UsageError(`${file}: rules name ${[...new Set(unknown)].join(', ')}, which this pack does not have (known rules: ${known.join(', ')})`);
   const base = path.dirname(path.resolve(file));
   const migrationDirs = parsed.data.migrations.map((m) => path.resolve(base, m));
