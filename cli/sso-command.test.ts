@@ -24,29 +24,25 @@ describe('sso CLI', () => {
     expect(io.lines[0]).toMatch(/^policyfuzz SSO emulator on 127\.0\.0\.1:\d+$/);
     expect(io.lines.join('\n')).toContain(`sso_api_url  ${emu.apiUrl}`);
     const check = capture();
-    const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '5', runs: '5', throttleMs: '0', maxRequests: '5000', control: true }, check);
+    const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '5', runs: '5', throttleMs: '0', maxRequests: '5000' }, check);
     expect(exitCode).toBe(0);
-    expect(results).toHaveLength(18);
-    expect(check.lines.filter((l) => /^S\d\d {2}PASS/.test(l))).toHaveLength(18);
-    expect(check.lines.at(-1)).toBe('18 passed, 0 failed, 0 not applicable, 0 errors (seed 5)');
+    expect(results).toHaveLength(16);
+    expect(check.lines.filter((l) => /^S\d\d {2}PASS/.test(l))).toHaveLength(16);
+    expect(check.lines.at(-1)).toBe('16 passed, 0 failed, 0 not applicable, 0 errors (seed 5)');
   }, 30_000);
 
   it('registers `sso serve` and `sso check` on a commander program; bad input exits 2 with a clear message', async () => {
     const program = new Command().exitOverride();
-    let exitCode: number | null = null;
-    registerSsoCommands(program, async (action) => {
-      exitCode = await action();
-    });
+    registerSsoCommands(program);
     const errors: string[] = [];
     const orig = console.error;
     console.error = (m: string) => errors.push(m);
     try {
       await program.parseAsync(['node', 'policyfuzz', 'sso', 'check', '--web', 'not-a-url', '--api', 'http://127.0.0.1:1', '--config', CONFIG]);
-      expect(exitCode).toBe(2);
+      expect(process.exitCode).toBe(2);
       expect(errors.at(-1)).toBe('error: --web must be an absolute http(s) URL, got "not-a-url"');
       await program.parseAsync(['node', 'policyfuzz', 'sso', 'check', '--web', 'http://127.0.0.1:1', '--api', 'http://127.0.0.1:1', '--config', '/nonexistent.json']);
       expect(errors.at(-1)).toMatch(/^error: cannot read SSO config \/nonexistent\.json: ENOENT$/);
-      expect(exitCode).toBe(2);
       await program.parseAsync(['node', 'policyfuzz', 'sso', 'check', '--web', 'http://127.0.0.1:1', '--api', 'http://127.0.0.1:1', '--config', CONFIG, '--runs', 'many']);
       expect(errors.at(-1)).toBe('error: --runs must be an integer, got "many"');
       await program.parseAsync(['node', 'policyfuzz', 'sso', 'serve', '--config', CONFIG, '--fault', 'bogus']);
@@ -62,22 +58,9 @@ describe('sso CLI', () => {
     const emu = await ssoServe({ config: CONFIG, fault: ['code-never-expires'] }, capture());
     running.push(emu);
     const io = capture();
-    const { exitCode } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '1', runs: '5', only: 'S06,S02', control: true }, io);
+    const { exitCode } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '1', runs: '5', only: 'S06,S02' }, io);
     expect(exitCode).toBe(1);
     expect(io.lines.some((l) => l.startsWith('S06  FAIL'))).toBe(true);
     expect(io.lines.some((l) => l.startsWith('S02  PASS'))).toBe(true);
-  });
-
-  it('a failure names the setting that would explain it and shows expected vs observed path by path', async () => {
-    const emu = await ssoServe({ config: CONFIG, fault: ['token-survives-logout'] }, capture());
-    running.push(emu);
-    const io = capture();
-    const { exitCode } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '4', runs: '5', only: 'S11' }, io);
-    expect(exitCode).toBe(1);
-    const text = io.lines.join('\n');
-    expect(text).toMatch(/^S11 +FAIL .*\[M\]/m);
-    expect(text).toContain('(this differs from setting logoutRevokesTokens; set it to false if your service keeps tokens working after logout)');
-    expect(text).toMatch(/differences:\n +status: expected 401, observed 200/);
-    expect(text).toMatch(/seen: .*logged-out:200/);
   });
 });

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import type { PropertyResult } from '../engine/runner/result.ts';
 import { runSsoProperties, severityOf, SSO_PROPERTIES } from '../sso/properties/index.ts';
-import { structuralDiff } from '../sso/properties/compare.ts';
-import { isUserFacingError } from '../engine/errors.ts';
 import { BrowserUnavailable } from '../sso/client/browser-unavailable.ts';
 import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
@@ -61,9 +59,6 @@ export interface CheckOptions {
   browser?: boolean;
   only?: string;
   path?: string;
-  control?: boolean;
-  realTime?: boolean;
-  maxWait?: string;
 }
 
 /** `sso check`: run the properties against a deployment; prints one line per property; returns the exit code. */
@@ -81,24 +76,10 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   if (unknown.length) throw new UsageError(`--only: unknown property ${unknown.join(', ')} (known: ${known.join(', ')})`);
   if (opts.path && (!only || only.length !== 1 || seed === undefined)) throw new UsageError('--path replays one failure: give it with --seed and --only naming one property');
 
-  const maxWaitSeconds = opts.maxWait === undefined ? 660 : intOption('--max-wait', opts.maxWait, 1, 3600);
-  if (opts.maxWait !== undefined && !opts.realTime) throw new UsageError('--max-wait bounds the waits of --real-time: give it with --real-time');
-  const realTime = opts.realTime ? { maxWaitMs: maxWaitSeconds * 1000, announce: (line: string) => io.out(line) } : null;
-
   const results = await runSsoProperties(
-    {
-      webUrl,
-      apiUrl,
-      config,
-      driver: opts.browser ? 'browser' : 'form',
-      control: opts.control === true,
-      realTime,
-      ...(maxRequests !== undefined ? { maxRequests } : {}),
-      ...(throttleMs !== undefined ? { throttleMs } : {}),
-    },
+    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
     { ...(seed !== undefined ? { seed } : {}), numRuns, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
   );
-  io.out('[M] a must: a failure exits 1.  [S] a should: printed as WARN, exit code unchanged.');
   for (const r of results) printResult(r, io);
   const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
   const errored = results.some((r) => r.status === 'error');
@@ -112,16 +93,12 @@ function printResult(r: PropertyResult, io: Output): void {
   const verdict = { passed: 'PASS', failed: sev === 'S' ? 'WARN' : 'FAIL', 'not-applicable': 'N/A', error: 'ERROR', partial: 'PARTIAL', 'not-reached': 'NOT REACHED' }[r.status];
   io.out(`${r.id}  ${verdict.padEnd(5)} ${String(r.cases).padStart(4)} cases  ${String(r.durationMs).padStart(6)} ms  [${sev}] ${r.title}`);
   if (r.note) io.out(`      note: ${r.note}`);
-  const counts = Object.entries(r.counts);
-  if (counts.length) io.out(`      seen: ${counts.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
   if (r.failure) {
     io.out(`      ${r.failure.message}`);
     io.out(`      replay: --seed ${r.failure.seed} --only ${r.id} --path ${r.failure.path}`);
     io.out(`      counterexample: ${JSON.stringify(r.failure.counterexample)}`);
     io.out(`      expected: ${JSON.stringify(r.failure.expected)}`);
-    io.out(`      observed: ${JSON.stringify(r.failure.actual)}`);
-    const diff = structuralDiff(r.failure.expected, r.failure.actual);
-    if (diff.length) io.out(`      differences:\n${diff.map((d) => `        ${d}`).join('\n')}`);
+    io.out(`      actual:   ${JSON.stringify(r.failure.actual)}`);
   }
 }
 
@@ -142,23 +119,22 @@ function urlOption(name: string, value: string): string {
   }
 }
 
-/** Known input problems print one clear line and give exit 2; anything else is a bug and keeps its trace. */
-async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
+/** Known input problems print one clear line and exit 2; anything else is a bug and keeps its trace. */
+async function guarded(io: Output, f: () => Promise<number | null>): Promise<void> {
   try {
-    return await f();
+    const code = await f();
+    if (code !== null) process.exitCode = code;
   } catch (e) {
-    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable || isUserFacingError(e)) {
+    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable) {
       io.err(`error: ${e.message}`);
-      return 2;
+      process.exitCode = 2;
+      return;
     }
     throw e;
   }
 }
 
-/** How a command hands its exit code to `main` (which returns it to bin/policyfuzz.mjs). */
-export type RunAction = (action: () => Promise<number>) => Promise<void>;
-
-export function registerSsoCommands(program: Command, run: RunAction): void {
+export function registerSsoCommands(program: Command): void {
   const sso = program.command('sso').description('SSO: emulator and security properties against any deployment');
   sso
     .command('serve')
@@ -168,15 +144,13 @@ export function registerSsoCommands(program: Command, run: RunAction): void {
     .option('--auto-login <user>', 'log this user in without a form (for CI)')
     .option('--fault <name...>', `enable a deliberate defect, tests only (${SSO_FAULTS.join(', ')})`)
     .action(async (opts: ServeOptions) =>
-      run(() =>
-        guarded(consoleOutput, async () => {
-          const emulator = await ssoServe(opts);
-          const stop = () => void emulator.close().then(() => process.exit(0));
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-          return 0; // the listening server keeps the process alive
-        }),
-      ),
+      guarded(consoleOutput, async () => {
+        const emulator = await ssoServe(opts);
+        const stop = () => void emulator.close().then(() => process.exit(0));
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        return null;
+      }),
     );
   sso
     .command('check')
@@ -191,8 +165,5 @@ export function registerSsoCommands(program: Command, run: RunAction): void {
     .option('--browser', "log in through Debian's chromium (for a real login page)")
     .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
     .option('--path <path>', 'replay a reported failure (with --seed and --only)')
-    .option('--control', "the target is policyfuzz's emulator: use its control API ({api}/__control/) to move its clock")
-    .option('--real-time', 'without a control API: wait in real time past the code (and a short token) lifetime; each wait is announced')
-    .option('--max-wait <seconds>', 'longest single wait of --real-time (default 660)')
-    .action(async (opts: CheckOptions) => run(() => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode)));
+    .action(async (opts: CheckOptions) => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode));
 }

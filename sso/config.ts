@@ -10,13 +10,9 @@ import { SSO_FAULTS } from './emulator/faults.ts';
  * a real service the CSS selectors of its login form.
  */
 export const LoginPageSelectorsSchema = z.strictObject({
-  /** --browser: CSS selectors of the username box, the password box and the submit button. */
   username: z.string().min(1).default('form#login input[name="username"]'),
   password: z.string().min(1).default('form#login input[name="password"]'),
   submit: z.string().min(1).default('form#login button[type="submit"]'),
-  /** Form driver (the default): `name` of the username and password inputs of the login form. */
-  usernameField: z.string().min(1).default('username'),
-  passwordField: z.string().min(1).default('password'),
 });
 
 export const SsoConfigSchema = z

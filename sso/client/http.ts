@@ -1,5 +1,5 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 
 /**
  * The one road every request of `sso check` takes: a hard request budget, a minimum spacing
@@ -27,23 +27,6 @@ export class BudgetExhausted extends Error {
 export class TargetRefused extends Error {
   override name = 'TargetRefused';
 }
-
-/**
- * The connection failed (reset, refused, hung up, timed out): an environment problem, reported
- * as such and never shrunk as a finding.
- */
-export class TransportError extends Error {
-  override name = 'TransportError';
-}
-
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * Keep-alive connections are dropped after 2 s idle, well before servers close them (node:http
- * 5 s, nginx 75 s), so a request after a pause does not meet a socket the server already closed.
- */
-const IDLE_SOCKET_MS = 2000;
-const agents = { http: new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }), https: new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }) };
 
 export interface PacedHttpOptions {
   /** Most requests this run may send (default 20 000). */
@@ -85,33 +68,20 @@ export class PacedHttp {
 
   async send(req: HttpRequest): Promise<HttpReply> {
     await this.acquire();
-    let reply: HttpReply;
-    try {
-      reply = await this.raw(req, false);
-    } catch (e) {
-      // A keep-alive socket the server closed while we paused: retry once on a fresh connection,
-      // for requests that may safely be sent twice.
-      if (!IDEMPOTENT.has(req.method.toUpperCase())) throw transportError(req, e);
-      try {
-        reply = await this.raw(req, true);
-      } catch (again) {
-        throw transportError(req, again);
-      }
-    }
+    const reply = await this.raw(req);
     if (reply.status === 429 || reply.status === 423) {
       throw new TargetRefused(`${req.method} ${new URL(req.url).pathname} answered ${reply.status}: stopping (rate limit or lockout)`);
     }
     return reply;
   }
 
-  private raw(req: HttpRequest, freshConnection: boolean): Promise<HttpReply> {
+  private raw(req: HttpRequest): Promise<HttpReply> {
     const url = new URL(req.url);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers: Record<string, string | string[]> = { ...(req.headers ?? {}) };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     return new Promise((resolve, reject) => {
-      const agent = freshConnection ? false : url.protocol === 'https:' ? agents.https : agents.http;
-      const r = send(url, { method: req.method, headers, timeout: this.timeoutMs, agent }, (res) => {
+      const r = send(url, { method: req.method, headers, timeout: this.timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
@@ -123,11 +93,6 @@ export class PacedHttp {
       r.end();
     });
   }
-}
-
-function transportError(req: HttpRequest, e: unknown): TransportError {
-  const detail = e instanceof Error ? `${(e as NodeJS.ErrnoException).code ? `${(e as NodeJS.ErrnoException).code}: ` : ''}${e.message}` : String(e);
-  return new TransportError(`transport error on ${req.method} ${new URL(req.url).pathname}: ${detail} (an environment problem, not a finding)`);
 }
 
 export function headerValue(reply: HttpReply, name: string): string | undefined {

@@ -106,13 +106,6 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       if (!client) return sendHtml(res, 400, errorPage('Unknown application', 'The app parameter does not name a registered application.'));
       let session = store.liveSession(cookieOf(req));
       if (method === 'POST') {
-        // Login CSRF: refuse a form a browser says came from another site. Browsers send
-        // Sec-Fetch-Site; with Referrer-Policy no-referrer their Origin is "null", so Origin counts
-        // only when it names a site.
-        const fetchSite = req.headers['sec-fetch-site'];
-        const origin = req.headers.origin;
-        const crossSite = fetchSite !== undefined ? fetchSite !== 'same-origin' && fetchSite !== 'none' : origin !== undefined && origin !== 'null' && origin !== `http://${req.headers.host}`;
-        if (crossSite) return sendHtml(res, 403, errorPage('Cross-site login refused', 'The sign-in form was posted from another site.'));
         const form = new URLSearchParams(formBody);
         const user = store.checkPassword(form.get('username') ?? '', form.get('password') ?? '');
         if (!user) {

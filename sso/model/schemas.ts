@@ -70,18 +70,8 @@ export const UserRecordSchema = z.strictObject({
   firstName: z.string().min(1),
   lastName: z.string().min(1),
   employeeId: z.string().min(1),
-  /**
-   * The profile members that are not repeated from the token result, and optionally the four
-   * that are (`email`, `citizenId`, `firstname`, `lastname`) when the service's profile shows
-   * other values than its token result: the spec does not say they are equal.
-   */
-  profile: z.strictObject({
-    ...profileOnlyShape,
-    email: z.string().optional(),
-    citizenId: z.string().optional(),
-    firstname: z.string().optional(),
-    lastname: z.string().optional(),
-  }),
+  /** The profile members that are not repeated from the token result. */
+  profile: z.strictObject(profileOnlyShape),
 });
 export type UserRecord = z.infer<typeof UserRecordSchema>;
 
@@ -162,13 +152,12 @@ export function tokenResultOf(user: UserRecord, accessToken: string): TokenSucce
 }
 
 export function profileOf(user: UserRecord): Profile {
-  const { email, citizenId, firstname, lastname, ...rest } = user.profile;
   return {
-    email: email ?? user.email,
-    citizenId: citizenId ?? user.citizenId,
-    firstname: firstname ?? user.firstName,
-    lastname: lastname ?? user.lastName,
-    ...rest,
+    email: user.email,
+    citizenId: user.citizenId,
+    firstname: user.firstName,
+    lastname: user.lastName,
+    ...user.profile,
   };
 }
 

@@ -19,16 +19,10 @@ export function hostileParams(others: readonly ClientRegistration[]): fc.Arbitra
 
 /** `app` values that must name no client: missing, empty, duplicated, case, space, encoding, unknown. */
 export function badAppQuery(clients: readonly ClientRegistration[]): fc.Arbitrary<{ variant: string; query: [string, string][] }> {
-  return fc.oneof(...badAppQueryVariants(clients));
-}
-
-/** The same, one arbitrary per variant (so each can be run in every run). */
-export function badAppQueryVariants(clients: readonly ClientRegistration[]): fc.Arbitrary<{ variant: string; query: [string, string][] }>[] {
   const ids = clients.map((c) => c.appId);
   const app = fc.constantFrom(...ids);
   const flipCase = (s: string) => (s === s.toUpperCase() ? s.toLowerCase() : s.toUpperCase());
-  const namesNoClient = ({ query }: { query: [string, string][] }) => !(query.length === 1 && query[0]![0] === 'app' && ids.includes(query[0]![1]));
-  return [
+  return fc.oneof(
     fc.constant({ variant: 'missing', query: [] as [string, string][] }),
     fc.constant({ variant: 'empty', query: [['app', '']] as [string, string][] }),
     fc.tuple(app, app).map(([a, b]) => ({ variant: 'duplicated', query: [['app', a], ['app', b]] as [string, string][] })),
@@ -38,15 +32,11 @@ export function badAppQueryVariants(clients: readonly ClientRegistration[]): fc.
     app.map((a) => ({ variant: 'encoded', query: [['app', encodeURIComponent(a).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)]] as [string, string][] })),
     app.map((a) => ({ variant: 'other-name', query: [['App', a]] as [string, string][] })),
     fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !ids.includes(s)).map((s) => ({ variant: 'unknown', query: [['app', s]] as [string, string][] })),
-  ].map((arm) => arm.filter(namesNoClient));
+  ).filter(({ query }) => !(query.length === 1 && query[0]![0] === 'app' && ids.includes(query[0]![1])));
 }
 
 /** Strings that are not the registered Redirect URL but look like it. */
 export function redirectUrlNearMiss(client: ClientRegistration, others: readonly ClientRegistration[]): fc.Arbitrary<{ variant: string; url: string }> {
-  return fc.constantFrom(...redirectUrlNearMisses(client, others));
-}
-
-export function redirectUrlNearMisses(client: ClientRegistration, others: readonly ClientRegistration[]): { variant: string; url: string }[] {
   const u = client.redirectUrl;
   const parsed = new URL(u);
   const hostStart = u.indexOf(parsed.hostname);
@@ -73,28 +63,22 @@ export function redirectUrlNearMisses(client: ClientRegistration, others: readon
     ['empty', ''],
     ...others.map((o) => [`other-client:${o.appId}`, o.redirectUrl] as [string, string]),
   ];
-  return variants.filter(([, v]) => v !== u).map(([variant, url]) => ({ variant, url }));
+  return fc.constantFrom(...variants.filter(([, v]) => v !== u).map(([variant, url]) => ({ variant, url })));
 }
 
 /** Client secrets that are not the secret: empty, case, whitespace, truncated, extended, random. */
 export function secretNearMiss(secret: string): fc.Arbitrary<{ variant: string; secret: string }> {
-  return fc.oneof(...secretNearMisses(secret));
-}
-
-/** The same, one arbitrary per variant; a variant that would equal the secret itself is left out. */
-export function secretNearMisses(secret: string): fc.Arbitrary<{ variant: string; secret: string }>[] {
   const flip = secret.replace(/[a-z]/i, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
-  const constants = [
-    { variant: 'empty', secret: '' },
-    { variant: 'case-flip', secret: flip },
-    { variant: 'all-caps', secret: secret.toUpperCase() },
-  ].filter((v) => v.secret !== secret);
-  return [
-    ...constants.map((v) => fc.constant(v)),
-    fc.constantFrom(' ', '\t', '\n').map((w) => ({ variant: 'whitespace', secret: `${secret}${w}` })),
-    fc.constantFrom(' ', '\t').map((w) => ({ variant: 'leading-space', secret: `${w}${secret}` })),
-    fc.integer({ min: 1, max: Math.max(1, secret.length - 1) }).map((n) => ({ variant: 'truncated', secret: secret.slice(0, secret.length - n) })),
-    fc.string({ minLength: 1, maxLength: 3 }).map((s) => ({ variant: 'extended', secret: `${secret}${s}` })),
-    fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s !== secret).map((s) => ({ variant: 'random', secret: s })),
-  ];
+  return fc
+    .oneof(
+      fc.constant({ variant: 'empty', secret: '' }),
+      fc.constant({ variant: 'case-flip', secret: flip }),
+      fc.constant({ variant: 'all-caps', secret: secret.toUpperCase() }),
+      fc.constantFrom(' ', '\t', '\n').map((w) => ({ variant: 'whitespace', secret: `${secret}${w}` })),
+      fc.constantFrom(' ', '\t').map((w) => ({ variant: 'leading-space', secret: `${w}${secret}` })),
+      fc.integer({ min: 1, max: Math.max(1, secret.length - 1) }).map((n) => ({ variant: 'truncated', secret: secret.slice(0, secret.length - n) })),
+      fc.string({ minLength: 1, maxLength: 3 }).map((s) => ({ variant: 'extended', secret: `${secret}${s}` })),
+      fc.string({ minLength: 1, maxLength: 40 }).map((s) => ({ variant: 'random', secret: s })),
+    )
+    .filter((v) => v.secret !== secret);
 }

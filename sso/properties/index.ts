@@ -4,9 +4,7 @@ import { SsoClient } from '../client/client.ts';
 import type { LoginDriver } from '../client/driver.ts';
 import { FormPostDriver } from '../client/form-driver.ts';
 import { PacedHttp } from '../client/http.ts';
-import { EnvironmentError } from '../../engine/errors.ts';
-import type { PropertyContext, RealTimeMode, SsoProperty } from './kit.ts';
-import { preflightLogin } from './preflight.ts';
+import type { PropertyContext, SsoProperty } from './kit.ts';
 import { S01 } from './s01-model-agreement.ts';
 import { S02 } from './s02-code-one-time.ts';
 import { S03 } from './s03-code-bound-to-client.ts';
@@ -23,13 +21,11 @@ import { S13 } from './s13-replay-revokes-token.ts';
 import { S14 } from './s14-codes-unguessable.ts';
 import { S15 } from './s15-framing-protection.ts';
 import { S16 } from './s16-transport-hygiene.ts';
-import { S17 } from './s17-session-rotated-at-login.ts';
-import { S18 } from './s18-login-csrf.ts';
 
-export type { SsoProperty, Severity, RealTimeMode } from './kit.ts';
+export type { SsoProperty, Severity } from './kit.ts';
 
 /** Every SSO property, in report order. */
-export const SSO_PROPERTIES: readonly SsoProperty[] = [S01, S02, S03, S04, S05, S06, S07, S08, S09, S10, S11, S12, S13, S14, S15, S16, S17, S18];
+export const SSO_PROPERTIES: readonly SsoProperty[] = [S01, S02, S03, S04, S05, S06, S07, S08, S09, S10, S11, S12, S13, S14, S15, S16];
 
 export interface SsoTarget {
   webUrl: string;
@@ -42,10 +38,8 @@ export interface SsoTarget {
   maxRequests?: number;
   /** Least ms between two requests. */
   throttleMs?: number;
-  /** Use the emulator's control API (checked once: an error if it does not answer). Never probed otherwise. */
+  /** Whether the target has the emulator's control API; probed when absent. */
   control?: boolean;
-  /** Without a control API: wait in real time past short lifetimes, at most `maxWaitMs` per wait. */
-  realTime?: RealTimeMode | null;
 }
 
 export interface SsoRunOptions {
@@ -73,19 +67,13 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
       ? target.driver
       : target.driver === 'browser'
         ? await (await import('../client/browser-driver.ts')).BrowserDriver.launch(webUrl, target.config.loginPage, http)
-        : new FormPostDriver(webUrl, http, target.config.loginPage);
-  // The emulator's control API is used only when asked for: a real service is never probed for it.
-  const control = target.control === true ? await client.controlAvailable() : false;
-  if (target.control === true && !control) {
-    if (typeof target.driver !== 'object') await driver.close();
-    throw new EnvironmentError(`--control: ${stripSlash(target.apiUrl)}/__control/health did not answer as the policyfuzz emulator's control API`);
-  }
+        : new FormPostDriver(webUrl, http);
+  const control = target.control ?? (await client.controlAvailable());
   let browsers = 0;
-  const ctx: PropertyContext = { config: target.config, client, driver, http, webUrl, control, realTime: target.realTime ?? null, newBrowser: () => `browser-${++browsers}` };
+  const ctx: PropertyContext = { config: target.config, client, driver, http, webUrl, control, newBrowser: () => `browser-${++browsers}` };
 
   const results: PropertyResult[] = [];
   try {
-    await preflightLogin(ctx);
     for (const p of selected) {
       const started = Date.now();
       try {

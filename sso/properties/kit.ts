@@ -3,11 +3,8 @@ import type { PropertyResult } from '../../engine/runner/result.ts';
 import type { SsoConfig } from '../config.ts';
 import type { SsoClient } from '../client/client.ts';
 import type { FrontObservation, LoginDriver } from '../client/driver.ts';
-import { BudgetExhausted, TargetRefused, TransportError, type PacedHttp } from '../client/http.ts';
+import { BudgetExhausted, TargetRefused, type PacedHttp } from '../client/http.ts';
 import { redirectWithCode } from '../model/front-channel.ts';
-import { sameJson, structuralDiff } from './compare.ts';
-
-export { sameJson, structuralDiff };
 import type { ClientRegistration, TokenRequest, UserRecord } from '../model/schemas.ts';
 
 /** What an SSO property runs against: any deployment, reached through a client and a driver. */
@@ -19,17 +16,8 @@ export interface PropertyContext {
   webUrl: string;
   /** The target has the emulator's control API, so its clock can be moved. */
   control: boolean;
-  /** Real-time mode: properties that need time to pass may wait (bounded, announced). */
-  realTime: RealTimeMode | null;
   /** A browser name never used before (a fresh cookie jar). */
   newBrowser(): string;
-}
-
-export interface RealTimeMode {
-  /** Longest single wait; a lifetime longer than this is not waited for (N/A, with the reason). */
-  maxWaitMs: number;
-  /** Told before each wait, e.g. "S06: waiting 61 s in real time past codeLifetimeSeconds". */
-  announce(line: string): void;
 }
 
 export interface PropertyRunOptions {
@@ -49,13 +37,6 @@ export interface SsoProperty {
   run(ctx: PropertyContext, opts: PropertyRunOptions): Promise<PropertyResult>;
 }
 
-/** A setting of `sso/model/settings.ts` whose other value would explain a difference. */
-export interface ExplainingSetting {
-  name: string;
-  /** What to set it to, and when: "set it to false if your service keeps tokens after a replay". */
-  advice: string;
-}
-
 /** The target answered something other than what the property demands. */
 export class Disagreement extends Error {
   override name = 'Disagreement';
@@ -63,16 +44,18 @@ export class Disagreement extends Error {
     message: string,
     readonly expected: unknown,
     readonly actual: unknown,
-    readonly setting?: ExplainingSetting,
   ) {
-    super(setting ? `${message} (this differs from setting ${setting.name}; ${setting.advice})` : message);
+    super(message);
   }
 }
 
-export function expectThat(ok: boolean, message: string, expected: unknown, actual: unknown, setting?: ExplainingSetting): void {
-  if (!ok) throw new Disagreement(message, expected, actual, setting);
+export function expectThat(ok: boolean, message: string, expected: unknown, actual: unknown): void {
+  if (!ok) throw new Disagreement(message, expected, actual);
 }
 
+export function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
 
 /** Counts of outcome classes, as PropertyResult.counts. */
 export class Counts {
@@ -92,7 +75,7 @@ export async function runFcProperty<T>(
   opts: PropertyRunOptions,
   arb: fc.Arbitrary<T>,
   check: (value: T, counts: Counts) => Promise<void>,
-  extra: { numRuns?: number; note?: string; examples?: T[] } = {},
+  extra: { numRuns?: number; note?: string } = {},
 ): Promise<PropertyResult> {
   const counts = new Counts();
   const started = Date.now();
@@ -103,15 +86,12 @@ export async function runFcProperty<T>(
       await check(v, counts);
     } catch (e) {
       // Out of budget, refused, or a browser step timed out: stop instead of shrinking against it.
-      // A transport failure is the environment, never a finding: it is not shrunk either.
-      if (e instanceof BudgetExhausted || e instanceof TargetRefused || e instanceof TransportError || (e instanceof Error && e.name === 'TimeoutError')) stopping = e;
+      if (e instanceof BudgetExhausted || e instanceof TargetRefused || (e instanceof Error && e.name === 'TimeoutError')) stopping = e;
       throw e;
     }
   });
-  const examples = extra.examples ?? [];
-  // Every variant runs in every run, however few runs are asked for: one example case each.
-  const numRuns = Math.max(extra.numRuns ?? opts.numRuns, examples.length);
-  const details = await fc.check(prop, { seed: opts.seed, numRuns, ...(examples.length ? { examples: examples.map((e) => [e] as [T]) } : {}), ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
+  const numRuns = extra.numRuns ?? opts.numRuns;
+  const details = await fc.check(prop, { seed: opts.seed, numRuns, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
   const base = { id: meta.id, title: meta.title, area: 'sso' as const, counts: counts.values, seed: opts.seed, durationMs: Date.now() - started };
   if (stopping) return { ...base, status: 'error', cases: details.numRuns, note: `${(stopping as Error).message} (${extra.note ?? 'stopped early'})` };
   if (!details.failed) return { ...base, status: 'passed', cases: details.numRuns, ...(extra.note ? { note: extra.note } : {}) };
@@ -131,15 +111,6 @@ export async function runFcProperty<T>(
     },
     ...(disagreement ? {} : { note: 'the check could not run to a verdict' }),
   };
-}
-
-/**
- * One case per variant, drawn deterministically from the seed: `build` turns a variant's
- * arbitrary into the property's whole case (client, user, …). Passed as `examples`, these run
- * first in every run, so no variant is left to chance.
- */
-export function oneCasePerVariant<V, T>(seed: number, variants: readonly fc.Arbitrary<V>[], build: (variant: fc.Arbitrary<V>) => fc.Arbitrary<T>): T[] {
-  return variants.map((v, i) => fc.sample(build(v), { seed: (seed + i * 7919) | 0, numRuns: 1 })[0]!);
 }
 
 export function notApplicable(meta: { id: string; title: string }, seed: number, note: string): PropertyResult {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { redirectWithCode } from '../model/front-channel.ts';
 import type { FrontObservation } from '../client/driver.ts';
-import { badAppQuery, badAppQueryVariants, hostileParams } from './generators.ts';
-import { codesIn, expectThat, oneCasePerVariant, pickClient, pickUser, runFcProperty, type PropertyContext, type SsoProperty } from './kit.ts';
+import { badAppQuery, hostileParams } from './generators.ts';
+import { codesIn, expectThat, pickClient, pickUser, runFcProperty, type PropertyContext, type SsoProperty } from './kit.ts';
 
 /** A redirect that stays on the service and carries no code is not a redirect "away". */
 export function staysOnService(ctx: PropertyContext, seen: FrontObservation): boolean {
@@ -23,21 +23,17 @@ export const S07: SsoProperty = {
   id: 'S07',
   title: 'Login redirects (302/303) only to the registered Redirect URL plus one code; a bad app gets no code',
   severity: 'M',
-  run: (ctx, opts) => {
-    // Every bad-app variant, and a good app, run in every run.
-    const variants = [fc.constant(null), ...badAppQueryVariants(ctx.config.clients)];
-    const caseOf = (badApp: fc.Arbitrary<{ variant: string; query: [string, string][] } | null>) =>
+  run: (ctx, opts) =>
+    runFcProperty(
+      S07,
+      opts,
       fc.record({
         client: pickClient(ctx),
         user: pickUser(ctx),
         extra: hostileParams(ctx.config.clients),
         appAt: fc.nat(),
-        badApp,
-      });
-    return runFcProperty(
-      S07,
-      opts,
-      caseOf(fc.option(badAppQuery(ctx.config.clients), { freq: 3 })),
+        badApp: fc.option(badAppQuery(ctx.config.clients), { freq: 3 }),
+      }),
       async ({ client, user, extra, appAt, badApp }, counts) => {
         const query: [string, string][] = [...extra];
         const appParams = badApp ? badApp.query : [['app', client.appId] as [string, string]];
@@ -58,7 +54,5 @@ export const S07: SsoProperty = {
           seen,
         );
       },
-      { examples: oneCasePerVariant(opts.seed, variants, caseOf) },
-    );
-  },
+    ),
 };
