@@ -1,6 +1,5 @@
 import { describe, it, expect, afterAll, afterEach } from 'vitest';
-import { Command } from 'commander';
-import { registerSsoCommands, ssoCheck, ssoServe, type Output } from './sso-command.ts';
+import { ssoCheck, ssoServe, type Output } from './sso-command.ts';
 import type { RunningEmulator } from '../sso/emulator/server.ts';
 
 const CONFIG = new URL('../sso/examples/sso.config.json', import.meta.url).pathname;
@@ -30,29 +29,6 @@ describe('sso CLI', () => {
     expect(check.lines.filter((l) => /^S\d\d {2}PASS/.test(l))).toHaveLength(16);
     expect(check.lines.at(-1)).toBe('16 passed, 0 failed, 0 not applicable, 0 errors (seed 5)');
   }, 30_000);
-
-  it('registers `sso serve` and `sso check` on a commander program; bad input exits 2 with a clear message', async () => {
-    const program = new Command().exitOverride();
-    registerSsoCommands(program);
-    const errors: string[] = [];
-    const orig = console.error;
-    console.error = (m: string) => errors.push(m);
-    try {
-      await program.parseAsync(['node', 'policyfuzz', 'sso', 'check', '--web', 'not-a-url', '--api', 'http://127.0.0.1:1', '--config', CONFIG]);
-      expect(process.exitCode).toBe(2);
-      expect(errors.at(-1)).toBe('error: --web must be an absolute http(s) URL, got "not-a-url"');
-      await program.parseAsync(['node', 'policyfuzz', 'sso', 'check', '--web', 'http://127.0.0.1:1', '--api', 'http://127.0.0.1:1', '--config', '/nonexistent.json']);
-      expect(errors.at(-1)).toMatch(/^error: cannot read SSO config \/nonexistent\.json: ENOENT$/);
-      await program.parseAsync(['node', 'policyfuzz', 'sso', 'check', '--web', 'http://127.0.0.1:1', '--api', 'http://127.0.0.1:1', '--config', CONFIG, '--runs', 'many']);
-      expect(errors.at(-1)).toBe('error: --runs must be an integer, got "many"');
-      await program.parseAsync(['node', 'policyfuzz', 'sso', 'serve', '--config', CONFIG, '--fault', 'bogus']);
-      expect(errors.at(-1)).toMatch(/--fault: unknown fault "bogus"/);
-      await program.parseAsync(['node', 'policyfuzz', 'sso', 'serve', '--config', CONFIG, '--auto-login', 'nobody']);
-      expect(errors.at(-1)).toMatch(/no user named "nobody"/);
-    } finally {
-      console.error = orig;
-    }
-  });
 
   it('check exits 1 naming the property when the target breaks it', async () => {
     const emu = await ssoServe({ config: CONFIG, fault: ['code-never-expires'] }, capture());

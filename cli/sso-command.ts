@@ -5,6 +5,7 @@ import { BrowserUnavailable } from '../sso/client/browser-unavailable.ts';
 import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
 import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults.ts';
+import { PreflightFailed } from '../sso/client/preflight.ts';
 
 /** Where command output goes (the console, or a test's buffer). */
 export interface Output {
@@ -119,22 +120,23 @@ function urlOption(name: string, value: string): string {
   }
 }
 
-/** Known input problems print one clear line and exit 2; anything else is a bug and keeps its trace. */
-async function guarded(io: Output, f: () => Promise<number | null>): Promise<void> {
+/** Known input problems print one clear line and give exit code 2; anything else is a bug and keeps its trace. */
+async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
   try {
-    const code = await f();
-    if (code !== null) process.exitCode = code;
+    return await f();
   } catch (e) {
-    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable) {
+    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable || e instanceof PreflightFailed) {
       io.err(`error: ${e.message}`);
-      process.exitCode = 2;
-      return;
+      return 2;
     }
     throw e;
   }
 }
 
-export function registerSsoCommands(program: Command): void {
+/** How main() receives a command's exit code (its `run`): the sso commands return theirs through it. */
+export type RunCommand = (action: () => Promise<number>) => Promise<void>;
+
+export function registerSsoCommands(program: Command, run: RunCommand): void {
   const sso = program.command('sso').description('SSO: emulator and security properties against any deployment');
   sso
     .command('serve')
@@ -144,13 +146,16 @@ export function registerSsoCommands(program: Command): void {
     .option('--auto-login <user>', 'log this user in without a form (for CI)')
     .option('--fault <name...>', `enable a deliberate defect, tests only (${SSO_FAULTS.join(', ')})`)
     .action(async (opts: ServeOptions) =>
-      guarded(consoleOutput, async () => {
-        const emulator = await ssoServe(opts);
-        const stop = () => void emulator.close().then(() => process.exit(0));
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-        return null;
-      }),
+      run(() =>
+        guarded(consoleOutput, async () => {
+          const emulator = await ssoServe(opts);
+          const stop = () => void emulator.close().then(() => process.exit(0));
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+          // The listening server keeps the process alive; 0 is the exit code once it is stopped.
+          return 0;
+        }),
+      ),
     );
   sso
     .command('check')
@@ -165,5 +170,5 @@ export function registerSsoCommands(program: Command): void {
     .option('--browser', "log in through Debian's chromium (for a real login page)")
     .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
     .option('--path <path>', 'replay a reported failure (with --seed and --only)')
-    .action(async (opts: CheckOptions) => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode));
+    .action(async (opts: CheckOptions) => run(() => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode)));
 }
