@@ -24,7 +24,7 @@ describe('sso CLI', () => {
     expect(io.lines.join('\n')).toContain(`sso_api_url  ${emu.apiUrl}`);
     const check = capture();
     const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '5', runs: '5', throttleMs: '0', maxRequests: '5000' }, check);
-    expect(exitCode).toBe(0);
+    expect(exitCode, check.lines.join('\n')).toBe(0);
     expect(results).toHaveLength(16);
     expect(check.lines.filter((l) => /^S\d\d {2}PASS/.test(l))).toHaveLength(16);
     expect(check.lines.at(-1)).toBe('16 passed, 0 failed, 0 not applicable, 0 errors (seed 5)');

@@ -95,7 +95,7 @@ function printResult(r: PropertyResult, io: Output): void {
   io.out(`${r.id}  ${verdict.padEnd(5)} ${String(r.cases).padStart(4)} cases  ${String(r.durationMs).padStart(6)} ms  [${sev}] ${r.title}`);
   if (r.note) io.out(`      note: ${r.note}`);
   if (r.failure) {
-    io.out(`      ${r.failure.message}`);
+    for (const line of r.failure.message.split('\n')) io.out(`      ${line}`);
     io.out(`      replay: --seed ${r.failure.seed} --only ${r.id} --path ${r.failure.path}`);
     io.out(`      counterexample: ${JSON.stringify(r.failure.counterexample)}`);
     io.out(`      expected: ${JSON.stringify(r.failure.expected)}`);
