@@ -23,18 +23,18 @@ describe('sso CLI', () => {
     expect(io.lines[0]).toMatch(/^policyfuzz SSO emulator on 127\.0\.0\.1:\d+$/);
     expect(io.lines.join('\n')).toContain(`sso_api_url  ${emu.apiUrl}`);
     const check = capture();
-    const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '5', runs: '5', throttleMs: '0', maxRequests: '5000' }, check);
+    const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '5', runs: '5', throttleMs: '0', maxRequests: '5000', controlApi: true }, check);
     expect(exitCode, check.lines.join('\n')).toBe(0);
-    expect(results).toHaveLength(16);
-    expect(check.lines.filter((l) => /^S\d\d {2}PASS/.test(l))).toHaveLength(16);
-    expect(check.lines.at(-1)).toBe('16 passed, 0 failed, 0 not applicable, 0 errors (seed 5)');
+    expect(results).toHaveLength(19);
+    expect(check.lines.filter((l) => /^S\d\d {2}PASS/.test(l))).toHaveLength(19);
+    expect(check.lines.at(-1)).toBe('19 passed, 0 failed, 0 not applicable, 0 errors (seed 5)');
   }, 30_000);
 
   it('check exits 1 naming the property when the target breaks it', async () => {
     const emu = await ssoServe({ config: CONFIG, fault: ['code-never-expires'] }, capture());
     running.push(emu);
     const io = capture();
-    const { exitCode } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '1', runs: '5', only: 'S06,S02' }, io);
+    const { exitCode } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '1', runs: '5', only: 'S06,S02', controlApi: true }, io);
     expect(exitCode).toBe(1);
     expect(io.lines.some((l) => l.startsWith('S06  FAIL'))).toBe(true);
     expect(io.lines.some((l) => l.startsWith('S02  PASS'))).toBe(true);

@@ -60,6 +60,9 @@ export interface CheckOptions {
   browser?: boolean;
   only?: string;
   path?: string;
+  controlApi?: boolean;
+  realTime?: boolean;
+  maxWait?: string;
 }
 
 /** `sso check`: run the properties against a deployment; prints one line per property; returns the exit code. */
@@ -71,14 +74,22 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   const numRuns = opts.runs === undefined ? 25 : intOption('--runs', opts.runs, 1, 100_000);
   const maxRequests = opts.maxRequests === undefined ? undefined : intOption('--max-requests', opts.maxRequests, 1, 10_000_000);
   const throttleMs = opts.throttleMs === undefined ? undefined : intOption('--throttle-ms', opts.throttleMs, 0, 600_000);
+  const maxWaitMs = (opts.maxWait === undefined ? 660 : intOption('--max-wait', opts.maxWait, 1, 24 * 3600)) * 1000;
+  if (opts.maxWait !== undefined && !opts.realTime) throw new UsageError('--max-wait bounds the waits of --real-time: give both');
   const only = opts.only ? opts.only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : undefined;
   const known = SSO_PROPERTIES.map((p) => p.id);
   const unknown = (only ?? []).filter((id) => !known.includes(id));
   if (unknown.length) throw new UsageError(`--only: unknown property ${unknown.join(', ')} (known: ${known.join(', ')})`);
   if (opts.path && (!only || only.length !== 1 || seed === undefined)) throw new UsageError('--path replays one failure: give it with --seed and --only naming one property');
 
+  io.out('M = must (FAIL exits 1), S = should (WARN, exit 0)');
+  if (opts.realTime && !opts.controlApi) {
+    const { codeLifetimeSeconds, tokenLifetimeSeconds } = config.settings;
+    const waits = [codeLifetimeSeconds, ...(tokenLifetimeSeconds * 1000 + 1000 <= maxWaitMs ? [tokenLifetimeSeconds] : [])];
+    io.out(`real-time mode: S06 waits ${Math.max(...waits) + 1} s for expiry (code lifetime ${codeLifetimeSeconds} s, token lifetime ${tokenLifetimeSeconds} s, bound ${maxWaitMs / 1000} s)`);
+  }
   const results = await runSsoProperties(
-    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
+    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(opts.realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
     { ...(seed !== undefined ? { seed } : {}), numRuns, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
   );
   for (const r of results) printResult(r, io);
@@ -168,6 +179,9 @@ export function registerSsoCommands(program: Command, run: RunCommand): void {
     .option('--max-requests <n>', 'hard cap on requests for the whole run')
     .option('--throttle-ms <n>', 'least milliseconds between two requests')
     .option('--browser', "log in through Debian's chromium (for a real login page)")
+    .option('--real-time', 'without a control API, check expiry by waiting past the configured lifetimes (announced; bounded by --max-wait)')
+    .option('--max-wait <seconds>', 'longest real-time wait per property (default 660)')
+    .option('--control-api', "the target is policyfuzz's emulator: move its clock through {api}/__control/ (never probed otherwise)")
     .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
     .option('--path <path>', 'replay a reported failure (with --seed and --only)')
     .action(async (opts: CheckOptions) => run(() => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode)));

@@ -4,7 +4,7 @@
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,15 +42,19 @@ describe('policyfuzz sso exit codes through bin/policyfuzz.mjs', () => {
     tmp = await mkdtemp(join(tmpdir(), 'pf-sso-exit-'));
     const emptyConfig = join(tmp, 'empty.json');
     await writeFile(emptyConfig, '{}');
+    const example = JSON.parse(await readFile(CONFIG, 'utf8'));
+    const wrongPassword = join(tmp, 'wrong-password.json');
+    await writeFile(wrongPassword, JSON.stringify({ ...example, users: [{ ...example.users[0], password: 'not-the-password' }, ...example.users.slice(1)] }));
     const check = (emu: RunningEmulator, ...extra: string[]) => ['sso', 'check', '--web', emu.webUrl, '--api', emu.apiUrl, '--config', CONFIG, '--seed', '3', '--runs', '5', ...extra];
 
-    const [ok, failed, missing, empty, badWeb, badServe] = await Promise.all([
+    const [ok, failed, missing, empty, badWeb, badServe, preflight] = await Promise.all([
       policyfuzz(...check(clean, '--only', 'S02,S10')),
       policyfuzz(...check(faulty, '--only', 'S02')),
       policyfuzz('sso', 'check', '--web', clean.webUrl, '--api', clean.apiUrl, '--config', join(tmp, 'nope.json')),
       policyfuzz('sso', 'check', '--web', clean.webUrl, '--api', clean.apiUrl, '--config', emptyConfig),
       policyfuzz('sso', 'check', '--web', 'notaurl', '--api', clean.apiUrl, '--config', CONFIG),
       policyfuzz('sso', 'serve', '--config', emptyConfig),
+      policyfuzz('sso', 'check', '--web', clean.webUrl, '--api', clean.apiUrl, '--config', wrongPassword, '--only', 'S02'),
     ]);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/^S02 {2}PASS .*\[M\]/m);
@@ -64,6 +68,10 @@ describe('policyfuzz sso exit codes through bin/policyfuzz.mjs', () => {
     expect(badWeb.stderr).toContain('--web must be an absolute http(s) URL, got "notaurl"');
     expect(badServe.code).toBe(2);
     expect(badServe.stderr).toMatch(/not a valid SSO config/);
-    for (const r of [missing, empty, badWeb, badServe]) expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    // A driver that cannot log in ends the run before any property, saying what the page showed.
+    expect(preflight.code, preflight.stdout + preflight.stderr).toBe(2);
+    expect(preflight.stderr).toMatch(/preflight login failed: logging in somchai\.j to .* gave a 401 page: title "Sign in"; text ".*Wrong username or password\./);
+    expect(preflight.stdout).not.toMatch(/^S02/m);
+    for (const r of [missing, empty, badWeb, badServe, preflight]) expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   }, 60_000);
 });

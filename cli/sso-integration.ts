@@ -31,7 +31,7 @@ export async function runSsoAgainstEmulator(run: SsoRun): Promise<PropertyResult
   const emulator = await startEmulator({ config, port: 0 });
   try {
     return await runSsoProperties(
-      { webUrl: emulator.webUrl, apiUrl: emulator.apiUrl, config, driver: 'form' },
+      { webUrl: emulator.webUrl, apiUrl: emulator.apiUrl, config, driver: 'form', control: true },
       { seed: run.seed, numRuns: run.numRuns, ...(run.only ? { only: run.only } : {}), ...(run.path ? { path: run.path } : {}) },
     );
   } finally {

@@ -7,7 +7,7 @@ import type { QueryPairs } from '../model/front-channel.ts';
  */
 export type FrontObservation =
   | { kind: 'redirect'; status: number; location: string; headers: Record<string, string> }
-  | { kind: 'page'; status: number; headers: Record<string, string> };
+  | { kind: 'page'; status: number; headers: Record<string, string>; /** The HTML, when the driver has it (for messages). */ body?: string };
 
 export interface LoginDriver {
   readonly name: string;

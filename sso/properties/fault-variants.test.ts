@@ -26,6 +26,7 @@ const EXPECTED: [SsoFault, string][] = [
   ['no-frame-protection', 'S15'],
   // S16 is a should: a WARN, and the exit code stays 0.
   ['token-in-query-accepted', 'S16'],
+  ['login-accepts-cross-site-post', 'S19'],
   // Only the model-based run sees that a failed exchange must burn the code.
   ['failed-exchange-keeps-code', 'S01'],
 ];
@@ -45,7 +46,7 @@ describe('sso check fails on every broken emulator variant, naming the property'
       const lines: string[] = [];
       const io: Output = { out: (l) => lines.push(l), err: (l) => lines.push(l) };
       const t = performance.now();
-      const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '7', runs: '15' }, io);
+      const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '7', runs: '15', controlApi: true }, io);
       const checkMs = Math.round(performance.now() - t);
       const should = severityOf(property) === 'S';
       const hit = results.find((r) => r.id === property)!;

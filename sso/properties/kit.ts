@@ -18,6 +18,11 @@ export interface PropertyContext {
   control: boolean;
   /** A browser name never used before (a fresh cookie jar). */
   newBrowser(): string;
+  /**
+   * Real-time mode: without a control API, expiry is checked by waiting past the configured
+   * lifetimes, at most `maxWaitMs` per property. Absent: expiry needs the control API.
+   */
+  realTime?: { maxWaitMs: number };
 }
 
 export interface PropertyRunOptions {
