@@ -105,6 +105,8 @@ function printResult(r: PropertyResult, io: Output): void {
   const verdict = { passed: 'PASS', failed: sev === 'S' ? 'WARN' : 'FAIL', 'not-applicable': 'N/A', error: 'ERROR' }[r.status];
   io.out(`${r.id}  ${verdict.padEnd(5)} ${String(r.cases).padStart(4)} cases  ${String(r.durationMs).padStart(6)} ms  [${sev}] ${r.title}`);
   if (r.note) io.out(`      note: ${r.note}`);
+  const variants = Object.entries(r.counts).filter(([k]) => k.startsWith('variant '));
+  if (variants.length) io.out(`      variants (${variants.length}): ${variants.map(([k, n]) => `${k.slice('variant '.length)}×${n}`).join(', ')}`);
   if (r.failure) {
     for (const line of r.failure.message.split('\n')) io.out(`      ${line}`);
     io.out(`      replay: --seed ${r.failure.seed} --only ${r.id} --path ${r.failure.path}`);

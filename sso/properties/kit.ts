@@ -128,7 +128,7 @@ export async function runFcProperty<T>(
   opts: PropertyRunOptions,
   arb: fc.Arbitrary<T>,
   check: (value: T, counts: Counts) => Promise<void>,
-  extra: { numRuns?: number; note?: string } = {},
+  extra: { numRuns?: number; note?: string; examples?: T[] } = {},
 ): Promise<PropertyResult> {
   const counts = new Counts();
   const started = Date.now();
@@ -145,7 +145,10 @@ export async function runFcProperty<T>(
     }
   });
   const numRuns = extra.numRuns ?? opts.numRuns;
-  const details = await fc.check(prop, { seed: opts.seed, numRuns, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
+  // Examples run first, on top of numRuns: one per variant, so no variant is left to chance.
+  const examples = (extra.examples ?? []).map((e) => [e] as [T]);
+  // fast-check counts examples within numRuns: add them so the generated cases keep their number.
+  const details = await fc.check(prop, { seed: opts.seed, numRuns: numRuns + examples.length, examples, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
   const base = { id: meta.id, title: meta.title, area: 'sso' as const, counts: counts.values, seed: opts.seed, durationMs: Date.now() - started };
   if (stopping) return { ...base, status: 'error', cases: details.numRuns, note: `environment problem, not a finding: ${(stopping as Error).message} (${extra.note ?? 'stopped early'})` };
   if (!details.failed) return { ...base, status: 'passed', cases: details.numRuns, ...(extra.note ? { note: extra.note } : {}) };
@@ -165,6 +168,14 @@ export async function runFcProperty<T>(
     },
     ...(disagreement ? {} : { note: 'the check could not run to a verdict' }),
   };
+}
+
+/**
+ * One concrete case per variant (deterministic for a seed): `wrap` builds the whole case around a
+ * variant's arbitrary. Passed as `examples`, they make every variant run in every run.
+ */
+export function oneCasePerVariant<V, T>(variants: readonly fc.Arbitrary<V>[], wrap: (variant: fc.Arbitrary<V>) => fc.Arbitrary<T>, seed: number): T[] {
+  return variants.map((v, i) => fc.sample(wrap(v), { seed: (seed + i * 7919) | 0, numRuns: 1 })[0]!);
 }
 
 export function notApplicable(meta: { id: string; title: string }, seed: number, note: string): PropertyResult {
