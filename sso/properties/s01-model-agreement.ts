@@ -16,6 +16,8 @@ interface ModelBox {
   /** Tokens whose code was exchanged again: revoking them is a should (S13), so either reading passes here. */
   replayed: Set<string>;
   counts: Counts;
+  /** Every step's transition with the values observed, to replay the run under other settings. */
+  history: ((s: SsoState) => SsoState)[];
   /** Codes issued so far, with the index of the client they were issued to. */
   codes: { code: string; client: number }[];
   tokens: string[];
@@ -35,7 +37,8 @@ const BROWSERS = 3;
  * explains what was observed, the failure names it.
  */
 function fail(m: ModelBox, r: RealBox, what: string, expected: unknown, actual: unknown, predictWith?: (s: SsoState) => unknown): never {
-  const setting = predictWith ? explainingSetting(m.state, predictWith, actual) : undefined;
+  // The failing step is already the last entry of the history: replay the ones before it.
+  const setting = predictWith ? explainingSetting(m.state, m.history.slice(0, -1), predictWith, actual) : undefined;
   throw new Disagreement(`step ${m.step} (${what}) disagrees with the model; steps so far: ${r.log.join(' → ')}`, expected, actual, setting);
 }
 
@@ -49,9 +52,12 @@ function alternatives(settings: SsoSettings): [keyof SsoSettings, unknown][] {
   return out;
 }
 
-export function explainingSetting(state: SsoState, predictWith: (s: SsoState) => unknown, observed: unknown): string | undefined {
+/** The setting under which the model, replaying the whole run so far, predicts what was observed. */
+export function explainingSetting(state: SsoState, history: readonly ((s: SsoState) => SsoState)[], predictWith: (s: SsoState) => unknown, observed: unknown): string | undefined {
   for (const [name, value] of alternatives(state.settings)) {
-    if (sameJson(predictWith({ ...state, settings: { ...state.settings, [name]: value } }), observed)) return `${name} (configured ${JSON.stringify(state.settings[name])}; the service behaves as if it were ${JSON.stringify(value)})`;
+    const start = initialSsoState({ settings: { ...state.settings, [name]: value }, clients: state.clients, users: state.users });
+    const replayed = history.reduce((s, step) => step(s), start);
+    if (sameJson(predictWith(replayed), observed)) return `${name} (configured ${JSON.stringify(state.settings[name])}; the service behaves as if it were ${JSON.stringify(value)})`;
   }
   return undefined;
 }
@@ -87,6 +93,7 @@ class LoginCmd implements Cmd {
     const code = seen.kind === 'redirect' ? (codesIn(seen.location, client.redirectUrl)[0] ?? null) : null;
     const req = { browser: `b${this.browser}`, query, ...(credentials ? { credentials } : {}) };
     const next = login(m.state, req, code);
+    m.history.push((s) => login(s, req, code).state);
     if (!sameJson(predicted(next.answer), comparable(seen))) fail(m, r, this.toString(), predicted(next.answer), comparable(seen), (s) => predicted(login(s, req, code).answer));
     m.state = next.state;
     if (code && next.state.codes[code]) m.codes.push({ code, client: this.client });
@@ -122,6 +129,7 @@ class ExchangeCmd implements Cmd {
     const before = m.state.codes[code];
     if (before?.status === 'redeemed' && before.tokenIssued) m.replayed.add(before.tokenIssued);
     let next = exchange(m.state, req, token);
+    m.history.push((s) => exchange(s, req, token).state);
     if (!sameJson(next.answer, actual)) {
       // Stricter reading the spec allows: logout also kills the session's outstanding codes.
       const session = before ? m.state.sessions[before.sessionKey] : undefined;
@@ -153,6 +161,7 @@ class BearerCmd implements Cmd {
     const predict = (s: SsoState): { state: SsoState; answer: HttpAnswer } =>
       this.endpoint === 'user.profile' ? profile(s, auth) : status(s, auth, typeof observedSessionId === 'string' ? observedSessionId : null);
     let next = predict(m.state);
+    m.history.push((s) => predict(s).state);
     const actual = { status: reply.status, body };
     if (!sameJson(next.answer, actual)) {
       // Revoking a replayed code's token is a should (S13 reports it): both readings pass here.
@@ -201,6 +210,7 @@ class LogoutCmd implements Cmd {
     const seen = await r.ctx.driver.logout(r.browsers[this.browser]!, query);
     const req = { browser: `b${this.browser}`, query };
     const next = logout(m.state, req);
+    m.history.push((s) => logout(s, req).state);
     if (!sameJson(predicted(next.answer), comparable(seen))) fail(m, r, this.toString(), predicted(next.answer), comparable(seen), (s) => predicted(logout(s, req).answer));
     m.state = next.state;
   }
@@ -219,6 +229,7 @@ class AdvanceClockCmd implements Cmd {
     r.log.push(this.toString());
     await r.ctx.client.advanceClock(this.ms);
     m.state = advanceClock(m.state, this.ms);
+    m.history.push((s) => advanceClock(s, this.ms));
   }
   toString(): string {
     return `advanceClock(${this.ms} ms)`;
@@ -271,7 +282,7 @@ export const S01: SsoProperty = {
     runFcProperty(S01, opts, ssoCommands(ctx), async (cmds, counts) => {
       const run = ++runCounter;
       const setup = () => ({
-        model: { state: initialSsoState({ settings: ctx.config.settings, clients: ctx.config.clients, users: ctx.config.users }), replayed: new Set(), counts, codes: [], tokens: [], step: 0 } as ModelBox,
+        model: { state: initialSsoState({ settings: ctx.config.settings, clients: ctx.config.clients, users: ctx.config.users }), replayed: new Set(), counts, history: [], codes: [], tokens: [], step: 0 } as ModelBox,
         real: { ctx, browsers: Array.from({ length: BROWSERS }, () => `${ctx.newBrowser()}-m${run}`), log: [] } as RealBox,
       });
       await fc.asyncModelRun(setup, cmds);

@@ -230,7 +230,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     if (!t || t.revoked || now - t.at >= tokenLifetime) return json(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
     const u = t.user;
     if (endpoint === 'user.profile') {
-      return json(res, 200, { profile: { ...u.profile, lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email }, ok: true });
+      return json(res, 200, { profile: { lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email, ...u.profile }, ok: true });
     }
     const s = sessions.get(t.sid);
     return json(res, 200, { user: { role: u.role, email: u.email, sessionId: s?.publicId ?? t.sid }, ok: true });
