@@ -6,6 +6,7 @@ import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
 import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults.ts';
 import { PreflightFailed } from '../sso/client/preflight.ts';
+import { samplePeakMemory } from '../sso/client/memory.ts';
 
 /** Where command output goes (the console, or a test's buffer). */
 export interface Output {
@@ -88,11 +89,15 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
     const waits = [codeLifetimeSeconds, ...(tokenLifetimeSeconds * 1000 + 1000 <= maxWaitMs ? [tokenLifetimeSeconds] : [])];
     io.out(`real-time mode: S06 waits ${Math.max(...waits) + 1} s for expiry (code lifetime ${codeLifetimeSeconds} s, token lifetime ${tokenLifetimeSeconds} s, bound ${maxWaitMs / 1000} s)`);
   }
+  const started = Date.now();
+  const memory = samplePeakMemory();
   const results = await runSsoProperties(
     { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(opts.realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
     { ...(seed !== undefined ? { seed } : {}), numRuns, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
   );
+  const peakMb = Math.round(memory.stop() / 2 ** 20);
   for (const r of results) printResult(r, io);
+  io.out(`time ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${peakMb} MB (policyfuzz${opts.browser ? ' and its chromium' : ''}), ${results.reduce((n, r) => n + r.cases, 0)} cases`);
   const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
   const errored = results.some((r) => r.status === 'error');
   const counts = (s: string) => results.filter((r) => r.status === s).length;

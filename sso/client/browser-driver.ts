@@ -54,9 +54,14 @@ export async function captureFrontChannel(context: BrowserContext, webUrl: strin
   });
 }
 
+/** Most browser contexts open at once; beyond it the least recently used one is closed. */
+export const MAX_OPEN_CONTEXTS = 6;
+
 /**
  * Logs in through a real headless browser, typing into the service's own login form (for a
- * real deployment). Redirects that leave the service are captured, never followed.
+ * real deployment). Redirects that leave the service are captured, never followed. One chromium
+ * for the whole run; one context per named browser, closed when its case ends (and never more
+ * than MAX_OPEN_CONTEXTS at once), so memory stays flat however many cases run.
  */
 export class BrowserDriver implements LoginDriver {
   readonly name = 'browser';
@@ -93,13 +98,34 @@ export class BrowserDriver implements LoginDriver {
     return this.answerTo(page, () => page.goto(`${this.webUrl}/logout?${queryString(query)}`));
   }
 
+  async endCase(): Promise<void> {
+    const open = [...this.pages.values()];
+    this.pages.clear();
+    await Promise.all(open.map((p) => p.context().close().catch(() => {})));
+  }
+
   async close(): Promise<void> {
+    await this.endCase();
     await this.browser.close();
   }
 
+  /** Contexts opened so far (for the run's summary). */
+  contextsOpened = 0;
+
   private async page(name: string): Promise<Page> {
     const open = this.pages.get(name);
-    if (open) return open;
+    if (open) {
+      // Most recently used last, so the oldest is first in line to be closed.
+      this.pages.delete(name);
+      this.pages.set(name, open);
+      return open;
+    }
+    if (this.pages.size >= MAX_OPEN_CONTEXTS) {
+      const [oldest, page] = this.pages.entries().next().value as [string, Page];
+      this.pages.delete(oldest);
+      await page.context().close().catch(() => {});
+    }
+    this.contextsOpened++;
     const ctx = await this.browser.newContext();
     await captureFrontChannel(ctx, this.webUrl, (page, seen) => this.answers.get(page)?.push(seen));
     const page = await ctx.newPage();

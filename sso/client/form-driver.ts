@@ -57,6 +57,10 @@ export class FormPostDriver implements LoginDriver {
     this.jars.clear();
   }
 
+  async endCase(): Promise<void> {
+    this.jars.clear();
+  }
+
   /** A copy of a browser's cookies (to plant them in another browser, as an attacker would). */
   cookiesOf(browser: string): Map<string, string> {
     return new Map(this.jars.get(browser) ?? []);

@@ -86,10 +86,12 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
   const results: PropertyResult[] = [];
   try {
     await preflightLogin(ctx);
+    await driver.endCase?.();
     for (const p of selected) {
       const started = Date.now();
       try {
-        results.push(await p.run(ctx, { seed, numRuns, ...(options.path ? { path: options.path } : {}) }));
+        results.push(await p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...(options.path ? { path: options.path } : {}) }));
+        await driver.endCase?.();
       } catch (e) {
         results.push({ id: p.id, title: p.title, area: 'sso', status: 'error', cases: 0, counts: {}, durationMs: Date.now() - started, seed, note: e instanceof Error ? e.message : String(e) });
       }

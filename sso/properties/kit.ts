@@ -30,6 +30,8 @@ export interface PropertyRunOptions {
   numRuns: number;
   /** fast-check replay path of a reported failure (with the same seed). */
   path?: string;
+  /** Called after every case (the driver closes that case's browsers). */
+  afterCase?: () => Promise<void>;
 }
 
 export type Severity = 'M' | 'S';
@@ -142,6 +144,8 @@ export async function runFcProperty<T>(
       // problem, so stop instead of shrinking against it.
       if (e instanceof BudgetExhausted || e instanceof TargetRefused || e instanceof TransportError || (e instanceof Error && e.name === 'TimeoutError')) stopping = e;
       throw e;
+    } finally {
+      await opts.afterCase?.();
     }
   });
   const numRuns = extra.numRuns ?? opts.numRuns;
