@@ -91,10 +91,24 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   }
   const started = Date.now();
   const memory = samplePeakMemory();
+  // SIGTERM/SIGINT: finish the request under way, drop the unfinished property, report what ran.
+  const stop = new AbortController();
+  let stoppedBy: string | null = null;
+  const onSignal = (name: string) => () => {
+    stoppedBy = name;
+    stop.abort();
+  };
+  const onTerm = onSignal('SIGTERM');
+  const onInt = onSignal('SIGINT');
+  process.once('SIGTERM', onTerm);
+  process.once('SIGINT', onInt);
   const results = await runSsoProperties(
     { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(opts.realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
-    { ...(seed !== undefined ? { seed } : {}), numRuns, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
-  );
+    { ...(seed !== undefined ? { seed } : {}), numRuns, signal: stop.signal, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
+  ).finally(() => {
+    process.removeListener('SIGTERM', onTerm);
+    process.removeListener('SIGINT', onInt);
+  });
   const peakMb = Math.round(memory.stop() / 2 ** 20);
   for (const r of results) printResult(r, io);
   io.out(`time ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${peakMb} MB (policyfuzz${opts.browser ? ' and its chromium' : ''}), ${results.reduce((n, r) => n + r.cases, 0)} cases`);
@@ -102,7 +116,8 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   const errored = results.some((r) => r.status === 'error');
   const counts = (s: string) => results.filter((r) => r.status === s).length;
   io.out(`${counts('passed')} passed, ${counts('failed')} failed, ${counts('not-applicable')} not applicable, ${counts('error')} errors (seed ${results[0]?.seed ?? seed})`);
-  return { exitCode: mustFailed ? 1 : errored ? 2 : 0, results };
+  if (stoppedBy) io.out(`stopped by ${stoppedBy}: ${results.length} of ${only?.length ?? SSO_PROPERTIES.length} properties finished; the rest did not run`);
+  return { exitCode: mustFailed ? 1 : errored || stoppedBy ? 2 : 0, results };
 }
 
 function printResult(r: PropertyResult, io: Output): void {

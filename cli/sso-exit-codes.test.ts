@@ -3,7 +3,7 @@
  * (bin/policyfuzz.mjs, which runs the compiled dist/; `npm test` builds it first) as a child process.
  */
 import { describe, it, expect, afterAll } from 'vitest';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,22 @@ async function emulator(faults: Parameters<typeof startEmulator>[0]['faults'] = 
 }
 
 describe('policyfuzz sso exit codes through bin/policyfuzz.mjs', () => {
+  it('check stops cleanly on SIGTERM: no ERROR rows, what ran is reported, exit 2', async () => {
+    const emu = await emulator();
+    const child = spawn(process.execPath, [BIN, 'sso', 'check', '--web', emu.webUrl, '--api', emu.apiUrl, '--config', CONFIG, '--seed', '1', '--runs', '100000', '--only', 'S03,S02'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stdout += c.toString()));
+    // The legend is printed in the same tick as the signal handlers are installed.
+    while (!stdout.includes('M = must')) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code, stdout).toBe(2);
+    expect(stdout).toContain('stopped by SIGTERM: 0 of 2 properties finished; the rest did not run');
+    expect(stdout).not.toMatch(/ERROR|internal error/);
+  }, 30_000);
+
   it('check: 0 on a clean target, 1 when a must fails, 2 on bad input', async () => {
     const clean = await emulator();
     const faulty = await emulator(['reusable-code']);

@@ -6,7 +6,7 @@ import { findLoginForm, pageSummary } from '../client/html-form.ts';
 import { PreflightFailed } from '../client/preflight.ts';
 import { FormPostDriver } from '../client/form-driver.ts';
 import { PacedHttp } from '../client/http.ts';
-import { Disagreement, freshLogin, type PropertyContext, type SsoProperty } from './kit.ts';
+import { Disagreement, freshLogin, RunStopped, type PropertyContext, type SsoProperty } from './kit.ts';
 import { S01 } from './s01-model-agreement.ts';
 import { S02 } from './s02-code-one-time.ts';
 import { S03 } from './s03-code-bound-to-client.ts';
@@ -56,6 +56,8 @@ export interface SsoRunOptions {
   only?: string[];
   /** Replay path of a reported failure (use with `only` naming that one property). */
   path?: string;
+  /** Stop early (SIGTERM): the property under way is dropped, none after it runs. */
+  signal?: AbortSignal;
 }
 
 /** Run the SSO properties against a target; one PropertyResult per property, area 'sso'. */
@@ -88,11 +90,14 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
     await preflightLogin(ctx);
     await driver.endCase?.();
     for (const p of selected) {
+      if (options.signal?.aborted) break;
       const started = Date.now();
       try {
-        results.push(await p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...(options.path ? { path: options.path } : {}) }));
+        const signal = options.signal ? { signal: options.signal } : {};
+        results.push(await p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...signal, ...(options.path ? { path: options.path } : {}) }));
         await driver.endCase?.();
       } catch (e) {
+        if (e instanceof RunStopped || options.signal?.aborted) break;
         results.push({ id: p.id, title: p.title, area: 'sso', status: 'error', cases: 0, counts: {}, durationMs: Date.now() - started, seed, note: e instanceof Error ? e.message : String(e) });
       }
     }

@@ -32,6 +32,13 @@ export interface PropertyRunOptions {
   path?: string;
   /** Called after every case (the driver closes that case's browsers). */
   afterCase?: () => Promise<void>;
+  /** Aborted when the run is asked to stop (SIGTERM): no further case starts. */
+  signal?: AbortSignal;
+}
+
+/** The run was asked to stop; the property did not finish and has no verdict. */
+export class RunStopped extends Error {
+  override name = 'RunStopped';
 }
 
 export type Severity = 'M' | 'S';
@@ -136,6 +143,7 @@ export async function runFcProperty<T>(
   const started = Date.now();
   let stopping: Error | null = null;
   const prop = fc.asyncProperty(arb, async (v) => {
+    if (!stopping && opts.signal?.aborted) stopping = new RunStopped('stopped by a signal');
     if (stopping) throw stopping;
     try {
       await check(v, counts);
@@ -154,6 +162,7 @@ export async function runFcProperty<T>(
   // fast-check counts examples within numRuns: add them so the generated cases keep their number.
   const details = await fc.check(prop, { seed: opts.seed, numRuns: numRuns + examples.length, examples, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
   const base = { id: meta.id, title: meta.title, area: 'sso' as const, counts: counts.values, seed: opts.seed, durationMs: Date.now() - started };
+  if ((stopping as Error | null) instanceof RunStopped) throw stopping as unknown as RunStopped;
   if (stopping) return { ...base, status: 'error', cases: details.numRuns, note: `environment problem, not a finding: ${(stopping as Error).message} (${extra.note ?? 'stopped early'})` };
   if (!details.failed) return { ...base, status: 'passed', cases: details.numRuns, ...(extra.note ? { note: extra.note } : {}) };
   const err = details.errorInstance;
