@@ -104,13 +104,12 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   process.once('SIGINT', onInt);
   const results = await runSsoProperties(
     { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(opts.realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
-    { ...(seed !== undefined ? { seed } : {}), numRuns, signal: stop.signal, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
+    { ...(seed !== undefined ? { seed } : {}), numRuns, signal: stop.signal, onResult: (r) => printResult(r, io), ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
   ).finally(() => {
     process.removeListener('SIGTERM', onTerm);
     process.removeListener('SIGINT', onInt);
   });
   const peakMb = Math.round(memory.stop() / 2 ** 20);
-  for (const r of results) printResult(r, io);
   io.out(`time ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${peakMb} MB (policyfuzz${opts.browser ? ' and its chromium' : ''}), ${results.reduce((n, r) => n + r.cases, 0)} cases`);
   const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
   const errored = results.some((r) => r.status === 'error');

@@ -58,6 +58,8 @@ export interface SsoRunOptions {
   path?: string;
   /** Stop early (SIGTERM): the property under way is dropped, none after it runs. */
   signal?: AbortSignal;
+  /** Each property's result as soon as it is known (progress). */
+  onResult?: (result: PropertyResult) => void;
 }
 
 /** Run the SSO properties against a target; one PropertyResult per property, area 'sso'. */
@@ -95,10 +97,12 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
       try {
         const signal = options.signal ? { signal: options.signal } : {};
         results.push(await p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...signal, ...(options.path ? { path: options.path } : {}) }));
+        options.onResult?.(results.at(-1)!);
         await driver.endCase?.();
       } catch (e) {
         if (e instanceof RunStopped || options.signal?.aborted) break;
         results.push({ id: p.id, title: p.title, area: 'sso', status: 'error', cases: 0, counts: {}, durationMs: Date.now() - started, seed, note: e instanceof Error ? e.message : String(e) });
+        options.onResult?.(results.at(-1)!);
       }
     }
   } finally {
