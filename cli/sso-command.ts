@@ -110,7 +110,7 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
     process.removeListener('SIGINT', onInt);
   });
   const peakMb = Math.round(memory.stop() / 2 ** 20);
-  io.out(`time ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${peakMb} MB (policyfuzz${opts.browser ? ' and its chromium' : ''}), ${results.reduce((n, r) => n + r.cases, 0)} cases`);
+  io.out(`time ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${peakMb} MB (PSS of policyfuzz${opts.browser ? ' and its chromium' : ''}), ${results.reduce((n, r) => n + r.cases, 0)} cases`);
   const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
   const errored = results.some((r) => r.status === 'error');
   const counts = (s: string) => results.filter((r) => r.status === s).length;

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * Resident memory of this process and all its descendants (chromium's processes included),
- * read from /proc; on systems without /proc, this process alone.
+ * Memory of this process and all its descendants (chromium's processes included), read from
+ * /proc: the proportional set size (shared pages divided among the processes that share them,
+ * so chromium's shared libraries are not counted once per process), or the resident size where
+ * PSS cannot be read. On systems without /proc, this process's resident size alone.
  */
 export function treeRssBytes(root = process.pid): number {
   let entries: string[];
@@ -27,7 +29,7 @@ export function treeRssBytes(root = process.pid): number {
   for (const [pid, bytes] of rss) {
     for (let p: number | undefined = pid; p !== undefined && p > 0; p = parent.get(p)) {
       if (p === root) {
-        total += bytes;
+        total += pssBytes(pid) ?? bytes;
         break;
       }
     }
@@ -48,4 +50,13 @@ export function samplePeakMemory(everyMs = 1000): { stop(): number } {
       return Math.max(peak, treeRssBytes());
     },
   };
+}
+
+function pssBytes(pid: number): number | null {
+  try {
+    const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
+    return kb === undefined ? null : Number(kb) * 1024;
+  } catch {
+    return null;
+  }
 }
