@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { PropertyResult } from '../../engine/runner/result.ts';
-import { Disagreement, expectThat, failureMessage, freshLogin, freshToken, goodTokenRequest, isUniformFailure, notApplicable, pickClient, pickUser, replySummary, runFcProperty, type PropertyContext, type PropertyRunOptions, type SsoProperty } from './kit.ts';
+import { Disagreement, RunStopped, expectThat, failureMessage, freshLogin, freshToken, goodTokenRequest, isUniformFailure, notApplicable, pickClient, pickUser, replySummary, runFcProperty, type PropertyContext, type PropertyRunOptions, type SsoProperty } from './kit.ts';
 
 /** Milliseconds real-time mode waits beyond a lifetime, so clock skew and latency cannot tip a verdict. */
 export const REAL_TIME_MARGIN_MS = 1000;
@@ -51,7 +51,12 @@ export async function realTimeExpiry(ctx: PropertyContext, opts: PropertyRunOpti
     const issued = [];
     for (const c of cases) issued.push({ ...c, code: (await freshLogin(ctx, c.client, c.user)).code });
     const waitMs = withToken ? Math.max(codeWait, tokenWait) : codeWait;
-    await new Promise((r) => setTimeout(r, waitMs));
+    // The one long wait; a stop signal (SIGTERM) ends it at once and the property has no verdict.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      opts.signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+    if (opts.signal?.aborted) throw new RunStopped('stopped by a signal during the real-time wait');
     for (const { client, user, code } of issued) {
       const { reply } = await ctx.client.exchange(goodTokenRequest(client, code));
       count(isUniformFailure(reply) ? 'expired-refused' : 'expired-accepted');
