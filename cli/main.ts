@@ -37,7 +37,7 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
   registerMergeReportsCommand(program, run);
   registerMutantsCommand(program, run, pack);
   registerInitCommand(program, run, pack);
-  registerSsoCommands(program);
+  registerSsoCommands(program, run);
   try {
     await program.parseAsync(argv);
     return exitCode;

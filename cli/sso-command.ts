@@ -5,6 +5,8 @@ import { BrowserUnavailable } from '../sso/client/browser-unavailable.ts';
 import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
 import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults.ts';
+import { PreflightFailed } from '../sso/client/preflight.ts';
+import { samplePeakMemory } from '../sso/client/memory.ts';
 
 /** Where command output goes (the console, or a test's buffer). */
 export interface Output {
@@ -59,6 +61,9 @@ export interface CheckOptions {
   browser?: boolean;
   only?: string;
   path?: string;
+  controlApi?: boolean;
+  realTime?: boolean;
+  maxWait?: string;
 }
 
 /** `sso check`: run the properties against a deployment; prints one line per property; returns the exit code. */
@@ -70,22 +75,48 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   const numRuns = opts.runs === undefined ? 25 : intOption('--runs', opts.runs, 1, 100_000);
   const maxRequests = opts.maxRequests === undefined ? undefined : intOption('--max-requests', opts.maxRequests, 1, 10_000_000);
   const throttleMs = opts.throttleMs === undefined ? undefined : intOption('--throttle-ms', opts.throttleMs, 0, 600_000);
+  const maxWaitMs = (opts.maxWait === undefined ? 660 : intOption('--max-wait', opts.maxWait, 1, 24 * 3600)) * 1000;
+  if (opts.maxWait !== undefined && !opts.realTime) throw new UsageError('--max-wait bounds the waits of --real-time: give both');
   const only = opts.only ? opts.only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : undefined;
   const known = SSO_PROPERTIES.map((p) => p.id);
   const unknown = (only ?? []).filter((id) => !known.includes(id));
   if (unknown.length) throw new UsageError(`--only: unknown property ${unknown.join(', ')} (known: ${known.join(', ')})`);
   if (opts.path && (!only || only.length !== 1 || seed === undefined)) throw new UsageError('--path replays one failure: give it with --seed and --only naming one property');
 
+  io.out('M = must (FAIL exits 1), S = should (WARN, exit 0)');
+  if (opts.realTime && !opts.controlApi) {
+    const { codeLifetimeSeconds, tokenLifetimeSeconds } = config.settings;
+    const waits = [codeLifetimeSeconds, ...(tokenLifetimeSeconds * 1000 + 1000 <= maxWaitMs ? [tokenLifetimeSeconds] : [])];
+    io.out(`real-time mode: S06 waits ${Math.max(...waits) + 1} s for expiry (code lifetime ${codeLifetimeSeconds} s, token lifetime ${tokenLifetimeSeconds} s, bound ${maxWaitMs / 1000} s)`);
+  }
+  const started = Date.now();
+  const memory = samplePeakMemory();
+  // SIGTERM/SIGINT: finish the request under way, drop the unfinished property, report what ran.
+  const stop = new AbortController();
+  let stoppedBy: string | null = null;
+  const onSignal = (name: string) => () => {
+    stoppedBy = name;
+    stop.abort();
+  };
+  const onTerm = onSignal('SIGTERM');
+  const onInt = onSignal('SIGINT');
+  process.once('SIGTERM', onTerm);
+  process.once('SIGINT', onInt);
   const results = await runSsoProperties(
-    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
-    { ...(seed !== undefined ? { seed } : {}), numRuns, ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
-  );
-  for (const r of results) printResult(r, io);
+    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(opts.realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
+    { ...(seed !== undefined ? { seed } : {}), numRuns, signal: stop.signal, onResult: (r) => printResult(r, io), ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
+  ).finally(() => {
+    process.removeListener('SIGTERM', onTerm);
+    process.removeListener('SIGINT', onInt);
+  });
+  const peakMb = Math.round(memory.stop() / 2 ** 20);
+  io.out(`time ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${peakMb} MB (PSS of policyfuzz${opts.browser ? ' and its chromium' : ''}), ${results.reduce((n, r) => n + r.cases, 0)} cases`);
   const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
   const errored = results.some((r) => r.status === 'error');
   const counts = (s: string) => results.filter((r) => r.status === s).length;
   io.out(`${counts('passed')} passed, ${counts('failed')} failed, ${counts('not-applicable')} not applicable, ${counts('error')} errors (seed ${results[0]?.seed ?? seed})`);
-  return { exitCode: mustFailed ? 1 : errored ? 2 : 0, results };
+  if (stoppedBy) io.out(`stopped by ${stoppedBy}: ${results.length} of ${only?.length ?? SSO_PROPERTIES.length} properties finished; the rest did not run`);
+  return { exitCode: mustFailed ? 1 : errored || stoppedBy ? 2 : 0, results };
 }
 
 function printResult(r: PropertyResult, io: Output): void {
@@ -93,8 +124,10 @@ function printResult(r: PropertyResult, io: Output): void {
   const verdict = { passed: 'PASS', failed: sev === 'S' ? 'WARN' : 'FAIL', 'not-applicable': 'N/A', error: 'ERROR', partial: 'PARTIAL', 'not-reached': 'NOT REACHED' }[r.status];
   io.out(`${r.id}  ${verdict.padEnd(5)} ${String(r.cases).padStart(4)} cases  ${String(r.durationMs).padStart(6)} ms  [${sev}] ${r.title}`);
   if (r.note) io.out(`      note: ${r.note}`);
+  const variants = Object.entries(r.counts).filter(([k]) => k.startsWith('variant '));
+  if (variants.length) io.out(`      variants (${variants.length}): ${variants.map(([k, n]) => `${k.slice('variant '.length)}×${n}`).join(', ')}`);
   if (r.failure) {
-    io.out(`      ${r.failure.message}`);
+    for (const line of r.failure.message.split('\n')) io.out(`      ${line}`);
     io.out(`      replay: --seed ${r.failure.seed} --only ${r.id} --path ${r.failure.path}`);
     io.out(`      counterexample: ${JSON.stringify(r.failure.counterexample)}`);
     io.out(`      expected: ${JSON.stringify(r.failure.expected)}`);
@@ -119,22 +152,23 @@ function urlOption(name: string, value: string): string {
   }
 }
 
-/** Known input problems print one clear line and exit 2; anything else is a bug and keeps its trace. */
-async function guarded(io: Output, f: () => Promise<number | null>): Promise<void> {
+/** Known input problems print one clear line and give exit code 2; anything else is a bug and keeps its trace. */
+async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
   try {
-    const code = await f();
-    if (code !== null) process.exitCode = code;
+    return await f();
   } catch (e) {
-    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable) {
+    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable || e instanceof PreflightFailed) {
       io.err(`error: ${e.message}`);
-      process.exitCode = 2;
-      return;
+      return 2;
     }
     throw e;
   }
 }
 
-export function registerSsoCommands(program: Command): void {
+/** How main() receives a command's exit code (its `run`): the sso commands return theirs through it. */
+export type RunCommand = (action: () => Promise<number>) => Promise<void>;
+
+export function registerSsoCommands(program: Command, run: RunCommand): void {
   const sso = program.command('sso').description('SSO: emulator and security properties against any deployment');
   sso
     .command('serve')
@@ -144,13 +178,16 @@ export function registerSsoCommands(program: Command): void {
     .option('--auto-login <user>', 'log this user in without a form (for CI)')
     .option('--fault <name...>', `enable a deliberate defect, tests only (${SSO_FAULTS.join(', ')})`)
     .action(async (opts: ServeOptions) =>
-      guarded(consoleOutput, async () => {
-        const emulator = await ssoServe(opts);
-        const stop = () => void emulator.close().then(() => process.exit(0));
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-        return null;
-      }),
+      run(() =>
+        guarded(consoleOutput, async () => {
+          const emulator = await ssoServe(opts);
+          const stop = () => void emulator.close().then(() => process.exit(0));
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+          // The listening server keeps the process alive; 0 is the exit code once it is stopped.
+          return 0;
+        }),
+      ),
     );
   sso
     .command('check')
@@ -163,7 +200,10 @@ export function registerSsoCommands(program: Command): void {
     .option('--max-requests <n>', 'hard cap on requests for the whole run')
     .option('--throttle-ms <n>', 'least milliseconds between two requests')
     .option('--browser', "log in through Debian's chromium (for a real login page)")
+    .option('--real-time', 'without a control API, check expiry by waiting past the configured lifetimes (announced; bounded by --max-wait)')
+    .option('--max-wait <seconds>', 'longest real-time wait per property (default 660)')
+    .option('--control-api', "the target is policyfuzz's emulator: move its clock through {api}/__control/ (never probed otherwise)")
     .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
     .option('--path <path>', 'replay a reported failure (with --seed and --only)')
-    .action(async (opts: CheckOptions) => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode));
+    .action(async (opts: CheckOptions) => run(() => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode)));
 }

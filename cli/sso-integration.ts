@@ -14,6 +14,11 @@ export interface SsoRun {
   only?: string[];
   path?: string;
   config?: string;
+  /**
+   * Check the emulator as a real deployment is checked: no control API, expiry by waiting past
+   * the lifetimes (real-time mode, at most `maxWaitMs`). Meant for the nightly profile.
+   */
+  realTime?: { maxWaitMs: number };
 }
 
 export async function ssoPropertyIds(): Promise<string[]> {
@@ -31,7 +36,7 @@ export async function runSsoAgainstEmulator(run: SsoRun): Promise<PropertyResult
   const emulator = await startEmulator({ config, port: 0 });
   try {
     return await runSsoProperties(
-      { webUrl: emulator.webUrl, apiUrl: emulator.apiUrl, config, driver: 'form' },
+      { webUrl: emulator.webUrl, apiUrl: emulator.apiUrl, config, driver: 'form', ...(run.realTime ? { control: false, realTime: run.realTime } : { control: true }) },
       { seed: run.seed, numRuns: run.numRuns, ...(run.only ? { only: run.only } : {}), ...(run.path ? { path: run.path } : {}) },
     );
   } finally {

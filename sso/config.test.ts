@@ -4,11 +4,34 @@ import { join } from 'node:path';
 import { loadSsoConfig, parseSsoConfig, SsoConfigError } from './config.ts';
 import example from './examples/sso.config.json' with { type: 'json' };
 import { tempDir } from '../testing/temp-dir.ts';
+import { profileOf, tokenResultOf } from './model/schemas.ts';
+import { startEmulator } from './emulator/server.ts';
+import { runSsoProperties } from './properties/index.ts';
 
 const dir = tempDir('sso-config');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('SSO config', () => {
+  it('lets the profile hold other names, email and citizen id than the token (the spec does not say they are equal); S12 then expects those', async () => {
+    const data = structuredClone(example) as { users: { profile: Record<string, string> }[] };
+    Object.assign(data.users[0]!.profile, { firstname: 'Som', lastname: 'J.', email: 'somchai@staff.example', citizenId: '0000000000000' });
+    const cfg = parseSsoConfig(data);
+    const user = cfg.users[0]!;
+    expect(profileOf(user)).toMatchObject({ firstname: 'Som', lastname: 'J.', email: 'somchai@staff.example', citizenId: '0000000000000' });
+    expect(tokenResultOf(user, 't')).toMatchObject({ firstName: user.firstName, email: user.email, citizenId: user.citizenId });
+    const emu = await startEmulator({ config: cfg });
+    try {
+      const [r] = await runSsoProperties({ webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: cfg }, { seed: 4, numRuns: 4, only: ['S12'] });
+      expect(r!.status, JSON.stringify(r)).toBe('passed');
+      // And a service that repeats the token's fields instead is told so.
+      const [wrong] = await runSsoProperties({ webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: parseSsoConfig(example) }, { seed: 4, numRuns: 8, only: ['S12'] });
+      expect(wrong!.status).toBe('failed');
+      expect(wrong!.failure!.message).toMatch(/\$\.firstname: "Somchai" → "Som"|\$\.firstname/);
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('loads the example with default settings and no faults', async () => {
     const cfg = await loadSsoConfig(new URL('./examples/sso.config.json', import.meta.url).pathname);
     expect(cfg.clients.length).toBeGreaterThanOrEqual(2);

@@ -10,6 +10,11 @@ import { SSO_FAULTS } from './emulator/faults.ts';
  * a real service the CSS selectors of its login form.
  */
 export const LoginPageSelectorsSchema = z.strictObject({
+  /** Form driver (default): `name` of the username input of the login form. */
+  usernameField: z.string().min(1).default('username'),
+  /** Form driver: `name` of the password input (`type="password"`); it also picks the form. */
+  passwordField: z.string().min(1).default('password'),
+  /** Browser driver (--browser): CSS selectors of the username and password inputs and the submit button. */
   username: z.string().min(1).default('form#login input[name="username"]'),
   password: z.string().min(1).default('form#login input[name="password"]'),
   submit: z.string().min(1).default('form#login button[type="submit"]'),

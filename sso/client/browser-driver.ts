@@ -22,7 +22,8 @@ export async function launchChromium(executablePath = CHROMIUM_PATH): Promise<Br
   if (!existsSync(executablePath)) {
     throw new BrowserUnavailable(`Chromium not found at ${executablePath}: install Debian's package with \`apt-get install -y chromium\``);
   }
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  // policyfuzz handles SIGTERM/SIGINT itself (stop cleanly, then close the browser).
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS, handleSIGTERM: false, handleSIGINT: false, handleSIGHUP: false });
 }
 
 /**
@@ -54,9 +55,16 @@ export async function captureFrontChannel(context: BrowserContext, webUrl: strin
   });
 }
 
+/** Most browser contexts open at once (in use or idle); beyond it the least recently used one is closed. */
+export const MAX_OPEN_CONTEXTS = 6;
+
 /**
  * Logs in through a real headless browser, typing into the service's own login form (for a
- * real deployment). Redirects that leave the service are captured, never followed.
+ * real deployment). Redirects that leave the service are captured, never followed. One chromium
+ * for the whole run; one context per named browser, closed when its case ends (and never more
+ * than MAX_OPEN_CONTEXTS at once), so memory stays flat however many cases run. A context whose
+ * case ended is kept idle with its cookies and storage cleared and its tab on about:blank, and
+ * serves the next new browser: creating a context costs more than a login.
  */
 export class BrowserDriver implements LoginDriver {
   readonly name = 'browser';
@@ -93,13 +101,61 @@ export class BrowserDriver implements LoginDriver {
     return this.answerTo(page, () => page.goto(`${this.webUrl}/logout?${queryString(query)}`));
   }
 
+  private idle: Page[] = [];
+
+  async endCase(): Promise<void> {
+    const ended = [...this.pages.values()];
+    this.pages.clear();
+    for (const page of ended) {
+      try {
+        await page.goto('about:blank');
+        await page.context().clearCookies();
+        await page.evaluate(() => {
+          try {
+            localStorage.clear();
+            sessionStorage.clear();
+          } catch {
+            // about:blank has no storage of the service
+          }
+        });
+        this.answers.set(page, []);
+        if (this.idle.length < MAX_OPEN_CONTEXTS) this.idle.push(page);
+        else await page.context().close();
+      } catch {
+        await page.context().close().catch(() => {});
+      }
+    }
+  }
+
   async close(): Promise<void> {
+    await this.endCase();
+    await Promise.all(this.idle.map((p) => p.context().close().catch(() => {})));
+    this.idle = [];
     await this.browser.close();
   }
 
+  /** Contexts opened so far (for the run's summary). */
+  contextsOpened = 0;
+
   private async page(name: string): Promise<Page> {
     const open = this.pages.get(name);
-    if (open) return open;
+    if (open) {
+      // Most recently used last, so the oldest is first in line to be closed.
+      this.pages.delete(name);
+      this.pages.set(name, open);
+      return open;
+    }
+    const reused = this.idle.pop();
+    if (reused) {
+      this.pages.set(name, reused);
+      return reused;
+    }
+    if (this.pages.size >= MAX_OPEN_CONTEXTS) {
+      const [oldest, page] = this.pages.entries().next().value as [string, Page];
+      this.pages.delete(oldest);
+      await page.context().close().catch(() => {});
+    }
+    this.contextsOpened++;
     const ctx = await this.browser.newContext();
     await captureFrontChannel(ctx, this.webUrl, (page, seen) => this.answers.get(page)?.push(seen));
     const page = await ctx.newPage();

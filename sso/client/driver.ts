@@ -7,13 +7,15 @@ import type { QueryPairs } from '../model/front-channel.ts';
  */
 export type FrontObservation =
   | { kind: 'redirect'; status: number; location: string; headers: Record<string, string> }
-  | { kind: 'page'; status: number; headers: Record<string, string> };
+  | { kind: 'page'; status: number; headers: Record<string, string>; /** The HTML, when the driver has it (for messages). */ body?: string };
 
 export interface LoginDriver {
   readonly name: string;
   /** Open `/login?query`; with credentials, submit them on the login form. */
   login(browser: string, query: QueryPairs, credentials?: { username: string; password: string }): Promise<FrontObservation>;
   logout(browser: string, query: QueryPairs): Promise<FrontObservation>;
+  /** A case ended: its browsers are not used again, so their cookie jars (browser contexts) can go. */
+  endCase?(): Promise<void>;
   close(): Promise<void>;
 }
 

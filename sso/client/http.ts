@@ -28,6 +28,16 @@ export class TargetRefused extends Error {
   override name = 'TargetRefused';
 }
 
+/**
+ * The request never got an answer (refused, reset, timed out): a problem of the environment,
+ * reported as such (exit 2), never shrunk as a finding.
+ */
+export class TransportError extends Error {
+  override name = 'TransportError';
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
 export interface PacedHttpOptions {
   /** Most requests this run may send (default 20 000). */
   maxRequests?: number;
@@ -68,31 +78,50 @@ export class PacedHttp {
 
   async send(req: HttpRequest): Promise<HttpReply> {
     await this.acquire();
-    const reply = await this.raw(req);
+    let reply: HttpReply;
+    try {
+      reply = await this.raw(req, false);
+    } catch (e) {
+      // A kept-alive socket the server closed while we paused: retry once on a fresh connection.
+      // Safe for idempotent methods, and for any method when the reused socket was reset before
+      // the request could reach the service (Node's documented `reusedSocket` pattern).
+      const stale = (e as { reusedSocket?: boolean }).reusedSocket === true && (e as NodeJS.ErrnoException).code === 'ECONNRESET';
+      if (!IDEMPOTENT.has(req.method) && !stale) throw transportError(req, e);
+      try {
+        reply = await this.raw(req, true);
+      } catch (again) {
+        throw transportError(req, again);
+      }
+    }
     if (reply.status === 429 || reply.status === 423) {
       throw new TargetRefused(`${req.method} ${new URL(req.url).pathname} answered ${reply.status}: stopping (rate limit or lockout)`);
     }
     return reply;
   }
 
-  private raw(req: HttpRequest): Promise<HttpReply> {
+  private raw(req: HttpRequest, freshConnection: boolean): Promise<HttpReply> {
     const url = new URL(req.url);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers: Record<string, string | string[]> = { ...(req.headers ?? {}) };
     if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
     return new Promise((resolve, reject) => {
-      const r = send(url, { method: req.method, headers, timeout: this.timeoutMs }, (res) => {
+      const r = send(url, { method: req.method, headers, timeout: this.timeoutMs, ...(freshConnection ? { agent: false } : {}) }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       });
       r.on('timeout', () => r.destroy(new Error(`${req.method} ${url.pathname} timed out after ${this.timeoutMs} ms`)));
-      r.on('error', reject);
+      r.on('error', (e) => reject(Object.assign(e, { reusedSocket: r.reusedSocket })));
       if (req.body !== undefined) r.write(req.body);
       r.end();
     });
   }
+}
+
+function transportError(req: HttpRequest, e: unknown): TransportError {
+  const u = new URL(req.url);
+  return new TransportError(`${req.method} ${u.origin}${u.pathname} got no answer (${e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.message) : String(e)}): the target is unreachable or closed the connection`);
 }
 
 export function headerValue(reply: HttpReply, name: string): string | undefined {

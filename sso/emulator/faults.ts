@@ -33,6 +33,8 @@ export const SSO_FAULTS = [
   'token-in-query-accepted',
   /** An exchange that fails on the client, secret or URL leaves the code redeemable. */
   'failed-exchange-keeps-code',
+  /** POST /login accepts a form posted from another site (no Origin check): login CSRF. */
+  'login-accepts-cross-site-post',
 ] as const;
 
 export type SsoFault = (typeof SSO_FAULTS)[number];

@@ -106,6 +106,12 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       if (!client) return sendHtml(res, 400, errorPage('Unknown application', 'The app parameter does not name a registered application.'));
       let session = store.liveSession(cookieOf(req));
       if (method === 'POST') {
+        // Login CSRF: a browser sends Origin on a cross-site POST; only the service's own page may post here.
+        const origin = req.headers['origin'];
+        // `null` carries no site (a no-referrer page's own form posts send it), so only a named other site is refused.
+        if (origin !== undefined && origin !== 'null' && origin !== `http://${req.headers['host'] ?? ''}` && !faults.has('login-accepts-cross-site-post')) {
+          return sendHtml(res, 403, errorPage('Forbidden', 'The login form was posted from another site.'));
+        }
         const form = new URLSearchParams(formBody);
         const user = store.checkPassword(form.get('username') ?? '', form.get('password') ?? '');
         if (!user) {

@@ -70,8 +70,18 @@ export const UserRecordSchema = z.strictObject({
   firstName: z.string().min(1),
   lastName: z.string().min(1),
   employeeId: z.string().min(1),
-  /** The profile members that are not repeated from the token result. */
-  profile: z.strictObject(profileOnlyShape),
+  /**
+   * The profile members that are not repeated from the token result. `email`, `citizenId`,
+   * `firstname` and `lastname` default to the token's fields; give them when the service's
+   * profile holds other values (the spec does not say they are equal).
+   */
+  profile: z.strictObject({
+    ...profileOnlyShape,
+    email: z.string().optional(),
+    citizenId: z.string().optional(),
+    firstname: z.string().optional(),
+    lastname: z.string().optional(),
+  }),
 });
 export type UserRecord = z.infer<typeof UserRecordSchema>;
 
@@ -152,12 +162,13 @@ export function tokenResultOf(user: UserRecord, accessToken: string): TokenSucce
 }
 
 export function profileOf(user: UserRecord): Profile {
+  const { email, citizenId, firstname, lastname, ...rest } = user.profile;
   return {
-    email: user.email,
-    citizenId: user.citizenId,
-    firstname: user.firstName,
-    lastname: user.lastName,
-    ...user.profile,
+    email: email ?? user.email,
+    citizenId: citizenId ?? user.citizenId,
+    firstname: firstname ?? user.firstName,
+    lastname: lastname ?? user.lastName,
+    ...rest,
   };
 }
 

@@ -14,6 +14,7 @@ describe('SSO settings', () => {
       loginRedirectStatus: 302,
       logoutRedirectStatus: 302,
       maxTokenBodyBytes: 16384,
+      accessTokenFormat: 'opaque',
     });
   });
 

@@ -27,6 +27,8 @@ export const SsoSettingsSchema = z
     logoutRedirectStatus: z.union([z.literal(302), z.literal(303)]).default(302),
     /** Largest auth.token body accepted, in bytes; larger bodies get the uniform failure (spec §8: not shown). */
     maxTokenBodyBytes: z.number().int().positive().default(16 * 1024),
+    /** Access tokens are opaque random strings, or signed JWTs (decodable by design: S18 then checks only the signature). */
+    accessTokenFormat: z.enum(['opaque', 'jwt']).default('opaque'),
   })
   .strict();
 

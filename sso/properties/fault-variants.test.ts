@@ -26,6 +26,7 @@ const EXPECTED: [SsoFault, string][] = [
   ['no-frame-protection', 'S15'],
   // S16 is a should: a WARN, and the exit code stays 0.
   ['token-in-query-accepted', 'S16'],
+  ['login-accepts-cross-site-post', 'S19'],
   // Only the model-based run sees that a failed exchange must burn the code.
   ['failed-exchange-keeps-code', 'S01'],
 ];
@@ -45,7 +46,7 @@ describe('sso check fails on every broken emulator variant, naming the property'
       const lines: string[] = [];
       const io: Output = { out: (l) => lines.push(l), err: (l) => lines.push(l) };
       const t = performance.now();
-      const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '7', runs: '15' }, io);
+      const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '7', runs: '15', controlApi: true }, io);
       const checkMs = Math.round(performance.now() - t);
       const should = severityOf(property) === 'S';
       const hit = results.find((r) => r.id === property)!;
@@ -58,6 +59,9 @@ describe('sso check fails on every broken emulator variant, naming the property'
       expect(lines.join('\n')).toContain(`replay: --seed 7 --only ${property} --path ${hit.failure!.path}`);
       // The report names registered users instead of repeating their passwords.
       expect(JSON.stringify(hit.failure!.counterexample)).not.toMatch(/correct-horse/);
+      // S01 names the open setting that explains the difference when one does.
+      if (fault === 'failed-exchange-keeps-code') expect(hit.failure!.message).toContain('this differs from setting failedExchangeConsumesCode (configured true; the service behaves as if it were false)');
+      expect(hit.failure!.message).toMatch(/diff \(expected → observed\):\n {2}\$/);
       timings.push({ fault, property, propertyMs: hit.durationMs, checkMs, failedAlso: results.filter((r) => r.status === 'failed' && r.id !== property).map((r) => r.id).join(',') });
     }, 30_000);
   }

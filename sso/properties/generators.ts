@@ -37,6 +37,11 @@ export function badAppQuery(clients: readonly ClientRegistration[]): fc.Arbitrar
 
 /** Strings that are not the registered Redirect URL but look like it. */
 export function redirectUrlNearMiss(client: ClientRegistration, others: readonly ClientRegistration[]): fc.Arbitrary<{ variant: string; url: string }> {
+  return fc.constantFrom(...redirectUrlNearMisses(client, others));
+}
+
+/** Every near-miss of `client`'s Redirect URL, one per variant. */
+export function redirectUrlNearMisses(client: ClientRegistration, others: readonly ClientRegistration[]): { variant: string; url: string }[] {
   const u = client.redirectUrl;
   const parsed = new URL(u);
   const hostStart = u.indexOf(parsed.hostname);
@@ -63,7 +68,7 @@ export function redirectUrlNearMiss(client: ClientRegistration, others: readonly
     ['empty', ''],
     ...others.map((o) => [`other-client:${o.appId}`, o.redirectUrl] as [string, string]),
   ];
-  return fc.constantFrom(...variants.filter(([, v]) => v !== u).map(([variant, url]) => ({ variant, url })));
+  return variants.filter(([, v]) => v !== u).map(([variant, url]) => ({ variant, url }));
 }
 
 /** Client secrets that are not the secret: empty, case, whitespace, truncated, extended, random. */

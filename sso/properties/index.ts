@@ -1,10 +1,12 @@
 import type { PropertyResult } from '../../engine/runner/result.ts';
 import type { SsoConfig } from '../config.ts';
 import { SsoClient } from '../client/client.ts';
-import type { LoginDriver } from '../client/driver.ts';
+import type { FrontObservation, LoginDriver } from '../client/driver.ts';
+import { findLoginForm, pageSummary } from '../client/html-form.ts';
+import { PreflightFailed } from '../client/preflight.ts';
 import { FormPostDriver } from '../client/form-driver.ts';
 import { PacedHttp } from '../client/http.ts';
-import type { PropertyContext, SsoProperty } from './kit.ts';
+import { Disagreement, freshLogin, RunStopped, type PropertyContext, type SsoProperty } from './kit.ts';
 import { S01 } from './s01-model-agreement.ts';
 import { S02 } from './s02-code-one-time.ts';
 import { S03 } from './s03-code-bound-to-client.ts';
@@ -21,11 +23,14 @@ import { S13 } from './s13-replay-revokes-token.ts';
 import { S14 } from './s14-codes-unguessable.ts';
 import { S15 } from './s15-framing-protection.ts';
 import { S16 } from './s16-transport-hygiene.ts';
+import { S17 } from './s17-session-rotated.ts';
+import { S18 } from './s18-no-structure.ts';
+import { S19 } from './s19-login-csrf.ts';
 
 export type { SsoProperty, Severity } from './kit.ts';
 
 /** Every SSO property, in report order. */
-export const SSO_PROPERTIES: readonly SsoProperty[] = [S01, S02, S03, S04, S05, S06, S07, S08, S09, S10, S11, S12, S13, S14, S15, S16];
+export const SSO_PROPERTIES: readonly SsoProperty[] = [S01, S02, S03, S04, S05, S06, S07, S08, S09, S10, S11, S12, S13, S14, S15, S16, S17, S18, S19];
 
 export interface SsoTarget {
   webUrl: string;
@@ -38,8 +43,11 @@ export interface SsoTarget {
   maxRequests?: number;
   /** Least ms between two requests. */
   throttleMs?: number;
-  /** Whether the target has the emulator's control API; probed when absent. */
+  /** The target is the policyfuzz emulator: use its control API (clock, reset). Off by default, so a
+   * real deployment is never probed for `{api}/__control/`. */
   control?: boolean;
+  /** Check expiry in real time (wait past the lifetimes, at most maxWaitMs) when there is no control API. */
+  realTime?: { maxWaitMs: number };
 }
 
 export interface SsoRunOptions {
@@ -48,6 +56,10 @@ export interface SsoRunOptions {
   only?: string[];
   /** Replay path of a reported failure (use with `only` naming that one property). */
   path?: string;
+  /** Stop early (SIGTERM): the property under way is dropped, none after it runs. */
+  signal?: AbortSignal;
+  /** Each property's result as soon as it is known (progress). */
+  onResult?: (result: PropertyResult) => void;
 }
 
 /** Run the SSO properties against a target; one PropertyResult per property, area 'sso'. */
@@ -67,25 +79,67 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
       ? target.driver
       : target.driver === 'browser'
         ? await (await import('../client/browser-driver.ts')).BrowserDriver.launch(webUrl, target.config.loginPage, http)
-        : new FormPostDriver(webUrl, http);
-  const control = target.control ?? (await client.controlAvailable());
+        : new FormPostDriver(webUrl, http, target.config.loginPage);
+  const control = target.control === true;
+  if (control && !(await client.controlAvailable())) {
+    throw new PreflightFailed(`--control-api: ${stripSlash(target.apiUrl)}/__control/health does not answer as the policyfuzz emulator; leave the flag off for a real deployment`);
+  }
   let browsers = 0;
-  const ctx: PropertyContext = { config: target.config, client, driver, http, webUrl, control, newBrowser: () => `browser-${++browsers}` };
+  const ctx: PropertyContext = { config: target.config, client, driver, http, webUrl, control, newBrowser: () => `browser-${++browsers}`, ...(target.realTime ? { realTime: target.realTime } : {}) };
 
   const results: PropertyResult[] = [];
   try {
+    await preflightLogin(ctx);
+    await driver.endCase?.();
     for (const p of selected) {
+      if (options.signal?.aborted) break;
       const started = Date.now();
       try {
-        results.push(await p.run(ctx, { seed, numRuns, ...(options.path ? { path: options.path } : {}) }));
+        const signal = options.signal ? { signal: options.signal } : {};
+        results.push(await p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...signal, ...(options.path ? { path: options.path } : {}) }));
+        options.onResult?.(results.at(-1)!);
+        await driver.endCase?.();
       } catch (e) {
+        if (e instanceof RunStopped || options.signal?.aborted) break;
         results.push({ id: p.id, title: p.title, area: 'sso', status: 'error', cases: 0, counts: {}, durationMs: Date.now() - started, seed, note: e instanceof Error ? e.message : String(e) });
+        options.onResult?.(results.at(-1)!);
       }
     }
   } finally {
     if (typeof target.driver !== 'object') await driver.close();
   }
   return results;
+}
+
+/**
+ * Log the first configured user in to the first client before any property runs. A driver that
+ * cannot log in would make every property fail for one reason, so this ends the run (exit 2)
+ * and says what the page showed.
+ */
+export async function preflightLogin(ctx: PropertyContext): Promise<void> {
+  const client = ctx.config.clients[0]!;
+  const user = ctx.config.users[0]!;
+  try {
+    await freshLogin(ctx, client, user);
+  } catch (e) {
+    if (!(e instanceof Disagreement)) throw e;
+    const seen = e.actual as FrontObservation;
+    const what =
+      seen.kind === 'redirect'
+        ? `a ${seen.status} redirect to ${seen.location}`
+        : `a ${seen.status} page: ${pageSummary(seen.body ?? '')}${seen.body !== undefined && ctx.driver.name === 'form-post' ? `; ${formHint(seen.body, ctx)}` : ''}`;
+    throw new PreflightFailed(
+      `preflight login failed: logging in ${user.username} to ${client.appId} at ${ctx.webUrl}/login?app=${client.appId} gave ${what}. ` +
+        'Check the users\' passwords and the loginPage field names (usernameField/passwordField, or the selectors with --browser) in the config; no property was run.',
+    );
+  }
+}
+
+function formHint(html: string, ctx: PropertyContext): string {
+  const { usernameField, passwordField } = ctx.config.loginPage;
+  const form = findLoginForm(html, ctx.webUrl, passwordField);
+  if (!form) return `no form with a password input named "${passwordField}" (loginPage.passwordField)`;
+  return form.inputNames.includes(usernameField) ? `the form was submitted with "${usernameField}" and "${passwordField}"` : `the form has no input named "${usernameField}" (loginPage.usernameField); its inputs: ${form.inputNames.join(', ')}`;
 }
 
 export function severityOf(id: string): 'M' | 'S' | undefined {

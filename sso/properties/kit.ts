@@ -3,7 +3,7 @@ import type { PropertyResult } from '../../engine/runner/result.ts';
 import type { SsoConfig } from '../config.ts';
 import type { SsoClient } from '../client/client.ts';
 import type { FrontObservation, LoginDriver } from '../client/driver.ts';
-import { BudgetExhausted, TargetRefused, type PacedHttp } from '../client/http.ts';
+import { BudgetExhausted, TargetRefused, TransportError, type PacedHttp } from '../client/http.ts';
 import { redirectWithCode } from '../model/front-channel.ts';
 import type { ClientRegistration, TokenRequest, UserRecord } from '../model/schemas.ts';
 
@@ -18,6 +18,11 @@ export interface PropertyContext {
   control: boolean;
   /** A browser name never used before (a fresh cookie jar). */
   newBrowser(): string;
+  /**
+   * Real-time mode: without a control API, expiry is checked by waiting past the configured
+   * lifetimes, at most `maxWaitMs` per property. Absent: expiry needs the control API.
+   */
+  realTime?: { maxWaitMs: number };
 }
 
 export interface PropertyRunOptions {
@@ -25,6 +30,15 @@ export interface PropertyRunOptions {
   numRuns: number;
   /** fast-check replay path of a reported failure (with the same seed). */
   path?: string;
+  /** Called after every case (the driver closes that case's browsers). */
+  afterCase?: () => Promise<void>;
+  /** Aborted when the run is asked to stop (SIGTERM): no further case starts. */
+  signal?: AbortSignal;
+}
+
+/** The run was asked to stop; the property did not finish and has no verdict. */
+export class RunStopped extends Error {
+  override name = 'RunStopped';
 }
 
 export type Severity = 'M' | 'S';
@@ -44,17 +58,65 @@ export class Disagreement extends Error {
     message: string,
     readonly expected: unknown,
     readonly actual: unknown,
+    /** The open setting (or reading) that would explain the difference, when one exists. */
+    readonly setting?: string,
   ) {
     super(message);
   }
 }
 
-export function expectThat(ok: boolean, message: string, expected: unknown, actual: unknown): void {
-  if (!ok) throw new Disagreement(message, expected, actual);
+export function expectThat(ok: boolean, message: string, expected: unknown, actual: unknown, setting?: string): void {
+  if (!ok) throw new Disagreement(message, expected, actual, setting);
 }
 
+/** Two JSON values are the same structure: member order does not count, array order does. */
 export function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return structuralDiff(a, b).length === 0;
+}
+
+/**
+ * Where two JSON values differ, as `path: expected → observed` lines (member order ignored).
+ * Reports print it so expected and observed can be read side by side.
+ */
+export function structuralDiff(expected: unknown, observed: unknown, path = '$'): string[] {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (kind(expected) !== kind(observed)) return [`${path}: ${show(expected)} → ${show(observed)}`];
+  if (Array.isArray(expected)) {
+    const o = observed as unknown[];
+    const out: string[] = [];
+    for (let i = 0; i < Math.max(expected.length, o.length); i++) {
+      if (i >= expected.length) out.push(`${path}[${i}]: (absent) → ${show(o[i])}`);
+      else if (i >= o.length) out.push(`${path}[${i}]: ${show(expected[i])} → (absent)`);
+      else out.push(...structuralDiff(expected[i], o[i], `${path}[${i}]`));
+    }
+    return out;
+  }
+  if (kind(expected) === 'object') {
+    const e = expected as Record<string, unknown>;
+    const o = observed as Record<string, unknown>;
+    const out: string[] = [];
+    for (const k of new Set([...Object.keys(e), ...Object.keys(o)])) {
+      if (!Object.hasOwn(o, k)) out.push(`${path}.${k}: ${show(e[k])} → (absent)`);
+      else if (!Object.hasOwn(e, k)) out.push(`${path}.${k}: (absent) → ${show(o[k])}`);
+      else out.push(...structuralDiff(e[k], o[k], `${path}.${k}`));
+    }
+    return out;
+  }
+  return Object.is(expected, observed) ? [] : [`${path}: ${show(expected)} → ${show(observed)}`];
+}
+
+/** The message, the setting that would explain the difference, and the structural diff (one per line). */
+export function failureMessage(d: Disagreement): string {
+  const lines = [d.message];
+  if (d.setting) lines.push(`this differs from setting ${d.setting}; if your service does what was observed, set it so in the config's "settings"`);
+  const diff = structuralDiff(d.expected, d.actual);
+  if (diff.length) lines.push('diff (expected → observed):', ...diff.slice(0, 12).map((l) => `  ${l}`), ...(diff.length > 12 ? [`  … ${diff.length - 12} more`] : []));
+  return lines.join('\n');
+}
+
+function show(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
 }
 
 /** Counts of outcome classes, as PropertyResult.counts. */
@@ -75,25 +137,33 @@ export async function runFcProperty<T>(
   opts: PropertyRunOptions,
   arb: fc.Arbitrary<T>,
   check: (value: T, counts: Counts) => Promise<void>,
-  extra: { numRuns?: number; note?: string } = {},
+  extra: { numRuns?: number; note?: string; examples?: T[] } = {},
 ): Promise<PropertyResult> {
   const counts = new Counts();
   const started = Date.now();
   let stopping: Error | null = null;
   const prop = fc.asyncProperty(arb, async (v) => {
+    if (!stopping && opts.signal?.aborted) stopping = new RunStopped('stopped by a signal');
     if (stopping) throw stopping;
     try {
       await check(v, counts);
     } catch (e) {
-      // Out of budget, refused, or a browser step timed out: stop instead of shrinking against it.
-      if (e instanceof BudgetExhausted || e instanceof TargetRefused || (e instanceof Error && e.name === 'TimeoutError')) stopping = e;
+      // Out of budget, refused, no answer at all, or a browser step timed out: an environment
+      // problem, so stop instead of shrinking against it.
+      if (e instanceof BudgetExhausted || e instanceof TargetRefused || e instanceof TransportError || (e instanceof Error && e.name === 'TimeoutError')) stopping = e;
       throw e;
+    } finally {
+      await opts.afterCase?.();
     }
   });
   const numRuns = extra.numRuns ?? opts.numRuns;
-  const details = await fc.check(prop, { seed: opts.seed, numRuns, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
+  // Examples run first, on top of numRuns: one per variant, so no variant is left to chance.
+  const examples = (extra.examples ?? []).map((e) => [e] as [T]);
+  // fast-check counts examples within numRuns: add them so the generated cases keep their number.
+  const details = await fc.check(prop, { seed: opts.seed, numRuns: numRuns + examples.length, examples, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
   const base = { id: meta.id, title: meta.title, area: 'sso' as const, counts: counts.values, seed: opts.seed, durationMs: Date.now() - started };
-  if (stopping) return { ...base, status: 'error', cases: details.numRuns, note: `${(stopping as Error).message} (${extra.note ?? 'stopped early'})` };
+  if ((stopping as Error | null) instanceof RunStopped) throw stopping as unknown as RunStopped;
+  if (stopping) return { ...base, status: 'error', cases: details.numRuns, note: `environment problem, not a finding: ${(stopping as Error).message} (${extra.note ?? 'stopped early'})` };
   if (!details.failed) return { ...base, status: 'passed', cases: details.numRuns, ...(extra.note ? { note: extra.note } : {}) };
   const err = details.errorInstance;
   const disagreement = err instanceof Disagreement ? err : null;
@@ -107,10 +177,18 @@ export async function runFcProperty<T>(
       counterexample: toPlain(details.counterexample?.[0]),
       expected: disagreement?.expected,
       actual: disagreement?.actual,
-      message: disagreement ? disagreement.message : `the check itself threw: ${err instanceof Error ? err.message : String(err)}`,
+      message: disagreement ? failureMessage(disagreement) : `the check itself threw: ${err instanceof Error ? err.message : String(err)}`,
     },
     ...(disagreement ? {} : { note: 'the check could not run to a verdict' }),
   };
+}
+
+/**
+ * One concrete case per variant (deterministic for a seed): `wrap` builds the whole case around a
+ * variant's arbitrary. Passed as `examples`, they make every variant run in every run.
+ */
+export function oneCasePerVariant<V, T>(variants: readonly fc.Arbitrary<V>[], wrap: (variant: fc.Arbitrary<V>) => fc.Arbitrary<T>, seed: number): T[] {
+  return variants.map((v, i) => fc.sample(wrap(v), { seed: (seed + i * 7919) | 0, numRuns: 1 })[0]!);
 }
 
 export function notApplicable(meta: { id: string; title: string }, seed: number, note: string): PropertyResult {

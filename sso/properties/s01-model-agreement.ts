@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { initialSsoState, type SsoState } from '../model/state.ts';
+import { initialSsoState, type SsoState, type TokenRecord } from '../model/state.ts';
+import type { SsoSettings } from '../model/settings.ts';
 import { advanceClock, exchange, liveSessionOf, login, logout, profile, status, type FrontAnswer, type HttpAnswer } from '../model/transitions.ts';
 import type { FrontObservation } from '../client/driver.ts';
 import { bodyOf } from '../client/client.ts';
-import { codesIn, Disagreement, runFcProperty, sameJson, type PropertyContext, type SsoProperty } from './kit.ts';
+import { codesIn, Disagreement, runFcProperty, sameJson, type Counts, type PropertyContext, type SsoProperty } from './kit.ts';
 
 /**
  * The model-based run: fc.commands over login, exchange (good, replayed, wrong secret, wrong
@@ -12,6 +13,11 @@ import { codesIn, Disagreement, runFcProperty, sameJson, type PropertyContext, t
  */
 interface ModelBox {
   state: SsoState;
+  /** Tokens whose code was exchanged again: revoking them is a should (S13), so either reading passes here. */
+  replayed: Set<string>;
+  counts: Counts;
+  /** Every step's transition with the values observed, to replay the run under other settings. */
+  history: ((s: SsoState) => SsoState)[];
   /** Codes issued so far, with the index of the client they were issued to. */
   codes: { code: string; client: number }[];
   tokens: string[];
@@ -26,17 +32,47 @@ type Cmd = fc.AsyncCommand<ModelBox, RealBox>;
 
 const BROWSERS = 3;
 
-function fail(m: ModelBox, r: RealBox, what: string, expected: unknown, actual: unknown): never {
-  throw new Disagreement(`step ${m.step} (${what}) disagrees with the model; steps so far: ${r.log.join(' → ')}`, expected, actual);
+/**
+ * Fail the step. `predictWith` re-predicts the step under other settings: when one of them
+ * explains what was observed, the failure names it.
+ */
+function fail(m: ModelBox, r: RealBox, what: string, expected: unknown, actual: unknown, predictWith?: (s: SsoState) => unknown): never {
+  // The failing step is already the last entry of the history: replay the ones before it.
+  const setting = predictWith ? explainingSetting(m.state, m.history.slice(0, -1), predictWith, actual) : undefined;
+  throw new Disagreement(`step ${m.step} (${what}) disagrees with the model; steps so far: ${r.log.join(' → ')}`, expected, actual, setting);
 }
 
-function comparable(o: FrontObservation, withPageStatus: boolean): unknown {
-  if (o.kind === 'redirect') return { kind: 'redirect', status: o.status, location: o.location };
-  return withPageStatus ? { kind: 'page', status: o.status } : { kind: 'page' };
+/** Alternative values of each open setting that a config can choose. */
+function alternatives(settings: SsoSettings): [keyof SsoSettings, unknown][] {
+  const out: [keyof SsoSettings, unknown][] = [];
+  for (const [k, v] of Object.entries(settings) as [keyof SsoSettings, unknown][]) {
+    if (typeof v === 'boolean') out.push([k, !v]);
+    if (k === 'loginRedirectStatus' || k === 'logoutRedirectStatus') out.push([k, v === 302 ? 303 : 302]);
+  }
+  return out;
 }
-function predicted(a: FrontAnswer, withPageStatus: boolean): unknown {
+
+/** The setting under which the model, replaying the whole run so far, predicts what was observed. */
+export function explainingSetting(state: SsoState, history: readonly ((s: SsoState) => SsoState)[], predictWith: (s: SsoState) => unknown, observed: unknown): string | undefined {
+  for (const [name, value] of alternatives(state.settings)) {
+    const start = initialSsoState({ settings: { ...state.settings, [name]: value }, clients: state.clients, users: state.users });
+    const replayed = history.reduce((s, step) => step(s), start);
+    if (sameJson(predictWith(replayed), observed)) return `${name} (configured ${JSON.stringify(state.settings[name])}; the service behaves as if it were ${JSON.stringify(value)})`;
+  }
+  return undefined;
+}
+
+/**
+ * Pages are compared by kind only: the spec names no status for the login form or its error
+ * page (a wrong password may answer 200 with a message, or 401), but a 5xx is never right.
+ */
+function comparable(o: FrontObservation): unknown {
+  if (o.kind === 'redirect') return { kind: 'redirect', status: o.status, location: o.location };
+  return o.status >= 500 ? { kind: 'page', status: o.status } : { kind: 'page' };
+}
+function predicted(a: FrontAnswer): unknown {
   if (a.kind === 'redirect') return a;
-  return withPageStatus ? { kind: 'page', status: a.status } : { kind: 'page' };
+  return { kind: 'page' };
 }
 
 class LoginCmd implements Cmd {
@@ -55,9 +91,10 @@ class LoginCmd implements Cmd {
     const query: [string, string][] = [['app', client.appId]];
     const seen = await r.ctx.driver.login(r.browsers[this.browser]!, query, credentials);
     const code = seen.kind === 'redirect' ? (codesIn(seen.location, client.redirectUrl)[0] ?? null) : null;
-    const next = login(m.state, { browser: `b${this.browser}`, query, ...(credentials ? { credentials } : {}) }, code);
-    const exact = r.ctx.control;
-    if (!sameJson(predicted(next.answer, exact), comparable(seen, exact))) fail(m, r, this.toString(), predicted(next.answer, exact), comparable(seen, exact));
+    const req = { browser: `b${this.browser}`, query, ...(credentials ? { credentials } : {}) };
+    const next = login(m.state, req, code);
+    m.history.push((s) => login(s, req, code).state);
+    if (!sameJson(predicted(next.answer), comparable(seen))) fail(m, r, this.toString(), predicted(next.answer), comparable(seen), (s) => predicted(login(s, req, code).answer));
     m.state = next.state;
     if (code && next.state.codes[code]) m.codes.push({ code, client: this.client });
   }
@@ -88,8 +125,19 @@ class ExchangeCmd implements Cmd {
     const reply = await r.ctx.client.exchangeRaw({ contentType: 'application/json', body: text });
     const actual = { status: reply.status, body: bodyOf(reply) };
     const token = (actual.body as { ok?: unknown; accessToken?: unknown })?.ok === true ? String((actual.body as { accessToken: unknown }).accessToken) : null;
-    const next = exchange(m.state, { method: 'POST', contentType: 'application/json', body: text }, token);
-    if (!sameJson(next.answer, actual)) fail(m, r, this.toString(), next.answer, actual);
+    const req = { method: 'POST', contentType: 'application/json', body: text };
+    const before = m.state.codes[code];
+    if (before?.status === 'redeemed' && before.tokenIssued) m.replayed.add(before.tokenIssued);
+    let next = exchange(m.state, req, token);
+    m.history.push((s) => exchange(s, req, token).state);
+    if (!sameJson(next.answer, actual)) {
+      // Stricter reading the spec allows: logout also kills the session's outstanding codes.
+      const session = before ? m.state.sessions[before.sessionKey] : undefined;
+      const killedAtLogout = before?.status === 'fresh' && session?.ended === true && isUniformFailureBody(actual);
+      if (!killedAtLogout) fail(m, r, this.toString(), next.answer, actual, (s) => exchange(s, req, token).answer);
+      m.counts.add('reading:logout-killed-code');
+      next = { state: { ...m.state, codes: { ...m.state.codes, [code]: { ...before!, status: 'burned' } } }, answer: actual };
+    }
     m.state = next.state;
     if (token && next.state.tokens[token]) m.tokens.push(token);
   }
@@ -110,15 +158,44 @@ class BearerCmd implements Cmd {
     const reply = this.endpoint === 'user.profile' ? await r.ctx.client.profile(auth) : await r.ctx.client.status(auth);
     const body = reply.status === 200 ? bodyOf(reply) : null;
     const observedSessionId = (body as { user?: { sessionId?: unknown } } | null)?.user?.sessionId;
-    const next: { state: SsoState; answer: HttpAnswer } =
-      this.endpoint === 'user.profile' ? profile(m.state, auth) : status(m.state, auth, typeof observedSessionId === 'string' ? observedSessionId : null);
+    const predict = (s: SsoState): { state: SsoState; answer: HttpAnswer } =>
+      this.endpoint === 'user.profile' ? profile(s, auth) : status(s, auth, typeof observedSessionId === 'string' ? observedSessionId : null);
+    let next = predict(m.state);
+    m.history.push((s) => predict(s).state);
     const actual = { status: reply.status, body };
-    if (!sameJson(next.answer, actual)) fail(m, r, this.toString(), next.answer, actual);
+    if (!sameJson(next.answer, actual)) {
+      // Revoking a replayed code's token is a should (S13 reports it): both readings pass here.
+      const token = m.tokens[this.tokenIndex % m.tokens.length]!;
+      const record = m.state.tokens[token];
+      const reading = record && m.replayed.has(token) ? replayReading(m.state, record, predict, actual) : null;
+      if (!reading) fail(m, r, this.toString(), next.answer, actual, (s) => predict(s).answer);
+      m.counts.add(`reading:${reading.name}`);
+      next = reading.next;
+    }
     m.state = next.state;
   }
   toString(): string {
     return `${this.endpoint}(token #${this.tokenIndex})`;
   }
+}
+
+/** The model state under the other reading of replay revocation, if that reading gives the observed answer. */
+function replayReading(
+  state: SsoState,
+  record: TokenRecord,
+  predict: (s: SsoState) => { state: SsoState; answer: HttpAnswer },
+  actual: HttpAnswer,
+): { name: string; next: { state: SsoState; answer: HttpAnswer } } | null {
+  const loggedOut = state.sessions[record.sessionKey]?.ended === true && state.settings.logoutRevokesTokens;
+  const flipped = { ...record, revoked: record.revoked ? loggedOut : true };
+  if (flipped.revoked === record.revoked) return null;
+  const alt = predict({ ...state, tokens: { ...state.tokens, [record.token]: flipped } });
+  if (!sameJson(alt.answer, actual)) return null;
+  return { name: flipped.revoked ? 'replay-revoked-token' : 'replay-kept-token', next: alt };
+}
+
+function isUniformFailureBody(a: { status: number; body: unknown }): boolean {
+  return a.status === 200 && sameJson(a.body, { ok: false, error: 'AUTH0001' });
 }
 
 class LogoutCmd implements Cmd {
@@ -131,9 +208,10 @@ class LogoutCmd implements Cmd {
     r.log.push(this.toString());
     const query: [string, string][] = [['app', m.state.clients[this.client]!.appId]];
     const seen = await r.ctx.driver.logout(r.browsers[this.browser]!, query);
-    const next = logout(m.state, { browser: `b${this.browser}`, query });
-    const exact = r.ctx.control;
-    if (!sameJson(predicted(next.answer, exact), comparable(seen, exact))) fail(m, r, this.toString(), predicted(next.answer, exact), comparable(seen, exact));
+    const req = { browser: `b${this.browser}`, query };
+    const next = logout(m.state, req);
+    m.history.push((s) => logout(s, req).state);
+    if (!sameJson(predicted(next.answer), comparable(seen))) fail(m, r, this.toString(), predicted(next.answer), comparable(seen), (s) => predicted(logout(s, req).answer));
     m.state = next.state;
   }
   toString(): string {
@@ -151,6 +229,7 @@ class AdvanceClockCmd implements Cmd {
     r.log.push(this.toString());
     await r.ctx.client.advanceClock(this.ms);
     m.state = advanceClock(m.state, this.ms);
+    m.history.push((s) => advanceClock(s, this.ms));
   }
   toString(): string {
     return `advanceClock(${this.ms} ms)`;
@@ -203,7 +282,7 @@ export const S01: SsoProperty = {
     runFcProperty(S01, opts, ssoCommands(ctx), async (cmds, counts) => {
       const run = ++runCounter;
       const setup = () => ({
-        model: { state: initialSsoState({ settings: ctx.config.settings, clients: ctx.config.clients, users: ctx.config.users }), codes: [], tokens: [], step: 0 } as ModelBox,
+        model: { state: initialSsoState({ settings: ctx.config.settings, clients: ctx.config.clients, users: ctx.config.users }), replayed: new Set(), counts, history: [], codes: [], tokens: [], step: 0 } as ModelBox,
         real: { ctx, browsers: Array.from({ length: BROWSERS }, () => `${ctx.newBrowser()}-m${run}`), log: [] } as RealBox,
       });
       await fc.asyncModelRun(setup, cmds);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { redirectUrlNearMiss } from './generators.ts';
+import { redirectUrlNearMiss, redirectUrlNearMisses } from './generators.ts';
 import { expectThat, freshLogin, isUniformFailure, pickClient, pickUser, replySummary, runFcProperty, type SsoProperty } from './kit.ts';
 
 /** auth.token's redirectUrl must equal the registered one as a string; near-misses fail. */
@@ -18,7 +18,14 @@ export const S04: SsoProperty = {
         const { code } = await freshLogin(ctx, client, user);
         const { reply } = await ctx.client.exchange({ code, redirectUrl: nearMiss.url, clientId: client.clientId, clientSecret: client.clientSecret });
         counts.add(`${nearMiss.variant.split(':')[0]}:${isUniformFailure(reply) ? 'refused' : 'accepted'}`);
+        counts.add(`variant ${nearMiss.variant}`);
         expectThat(isUniformFailure(reply), `redirectUrl near-miss (${nearMiss.variant}) ${JSON.stringify(nearMiss.url)} must fail`, { status: 200, body: { ok: false, error: 'AUTH0001' } }, replySummary(reply));
+      },
+      {
+        // Every near-miss of every client once, whatever the seed and runs.
+        examples: ctx.config.clients.flatMap((client, i) =>
+          redirectUrlNearMisses(client, ctx.config.clients.filter((c) => c !== client)).map((nearMiss) => ({ client, user: ctx.config.users[i % ctx.config.users.length]!, nearMiss })),
+        ),
       },
     ),
 };

@@ -1,13 +1,20 @@
 import fc from 'fast-check';
-import { expectThat, freshLogin, goodTokenRequest, isUniformFailure, notApplicable, pickClient, pickUser, replySummary, runFcProperty, type SsoProperty } from './kit.ts';
+import type { PropertyResult } from '../../engine/runner/result.ts';
+import { Disagreement, RunStopped, expectThat, failureMessage, freshLogin, freshToken, goodTokenRequest, isUniformFailure, notApplicable, pickClient, pickUser, replySummary, runFcProperty, type PropertyContext, type PropertyRunOptions, type SsoProperty } from './kit.ts';
 
-/** A code past its lifetime fails (and the lifetime is at most 10 minutes). Needs a movable clock. */
+/** Milliseconds real-time mode waits beyond a lifetime, so clock skew and latency cannot tip a verdict. */
+export const REAL_TIME_MARGIN_MS = 1000;
+/** Codes issued before the one real-time wait. */
+const REAL_TIME_CODES = 5;
+
+/** A code past its lifetime fails (and the lifetime is at most 10 minutes): by the control API's clock, or in real time. */
 export const S06: SsoProperty = {
   id: 'S06',
   title: 'A code past its lifetime (setting codeLifetimeSeconds, at most 10 min) fails',
   severity: 'M',
   run: async (ctx, opts) => {
-    if (!ctx.control) return notApplicable(S06, opts.seed, 'the target has no control API, so time cannot be advanced');
+    if (!ctx.control && ctx.realTime) return realTimeExpiry(ctx, opts);
+    if (!ctx.control) return notApplicable(S06, opts.seed, 'the target has no control API (--control-api) and real-time mode (--real-time) is off, so time cannot pass');
     const lifetimeMs = Math.min(ctx.config.settings.codeLifetimeSeconds, 600) * 1000;
     return runFcProperty(
       S06,
@@ -18,8 +25,59 @@ export const S06: SsoProperty = {
         await ctx.client.advanceClock(lifetimeMs + extraMs);
         const { reply } = await ctx.client.exchange(goodTokenRequest(client, code));
         counts.add(isUniformFailure(reply) ? 'expired-refused' : 'expired-accepted');
-        expectThat(isUniformFailure(reply), `a code ${lifetimeMs + extraMs} ms old (lifetime ${lifetimeMs} ms) must fail`, { status: 200, body: { ok: false, error: 'AUTH0001' } }, replySummary(reply));
+        expectThat(isUniformFailure(reply), `a code ${lifetimeMs + extraMs} ms old (lifetime ${lifetimeMs} ms) must fail`, { status: 200, body: { ok: false, error: 'AUTH0001' } }, replySummary(reply), 'codeLifetimeSeconds');
       },
     );
   },
 };
+
+/**
+ * Real-time mode: issue a few codes (and one token when the token lifetime fits the bound), wait
+ * once past the lifetimes, then every code must fail (and the token get 401).
+ */
+export async function realTimeExpiry(ctx: PropertyContext, opts: PropertyRunOptions): Promise<PropertyResult> {
+  const started = Date.now();
+  const { codeLifetimeSeconds, tokenLifetimeSeconds } = ctx.config.settings;
+  const codeWait = codeLifetimeSeconds * 1000 + REAL_TIME_MARGIN_MS;
+  const tokenWait = tokenLifetimeSeconds * 1000 + REAL_TIME_MARGIN_MS;
+  const base = { id: S06.id, title: S06.title, area: 'sso' as const, seed: opts.seed };
+  if (codeWait > ctx.realTime!.maxWaitMs) return notApplicable(S06, opts.seed, `real-time mode: the code lifetime (${codeLifetimeSeconds} s) is longer than the bound of ${ctx.realTime!.maxWaitMs / 1000} s (--max-wait)`);
+  const withToken = tokenWait <= ctx.realTime!.maxWaitMs;
+  const cases = fc.sample(fc.record({ client: pickClient(ctx), user: pickUser(ctx) }), { seed: opts.seed, numRuns: Math.min(REAL_TIME_CODES, opts.numRuns) });
+  const counts: Record<string, number> = {};
+  const count = (k: string) => void (counts[k] = (counts[k] ?? 0) + 1);
+  try {
+    const token = withToken ? await freshToken(ctx, cases[0]!.client, cases[0]!.user) : null;
+    const issued = [];
+    for (const c of cases) issued.push({ ...c, code: (await freshLogin(ctx, c.client, c.user)).code });
+    const waitMs = withToken ? Math.max(codeWait, tokenWait) : codeWait;
+    // The one long wait; a stop signal (SIGTERM) ends it at once and the property has no verdict.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      opts.signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+    if (opts.signal?.aborted) throw new RunStopped('stopped by a signal during the real-time wait');
+    for (const { client, user, code } of issued) {
+      const { reply } = await ctx.client.exchange(goodTokenRequest(client, code));
+      count(isUniformFailure(reply) ? 'expired-refused' : 'expired-accepted');
+      expectThat(isUniformFailure(reply), `${user.username}'s code for ${client.appId}, ${waitMs} ms old (lifetime ${codeLifetimeSeconds} s), must fail`, { status: 200, body: { ok: false, error: 'AUTH0001' } }, replySummary(reply), 'codeLifetimeSeconds');
+    }
+    if (token) {
+      const reply = await ctx.client.profile([`Bearer ${token.token}`]);
+      count(`expired-token:${reply.status}`);
+      expectThat(reply.status === 401, `a token ${waitMs} ms old (lifetime ${tokenLifetimeSeconds} s) must get 401`, { status: 401 }, replySummary(reply), 'tokenLifetimeSeconds');
+    }
+    const note = `real-time mode: waited ${(waitMs / 1000).toFixed(1)} s past issue (code lifetime ${codeLifetimeSeconds} s${withToken ? `, token lifetime ${tokenLifetimeSeconds} s` : `; token lifetime ${tokenLifetimeSeconds} s is beyond the bound, not checked`})`;
+    return { ...base, status: 'passed', cases: issued.length, counts, durationMs: Date.now() - started, note };
+  } catch (e) {
+    if (!(e instanceof Disagreement)) throw e;
+    return {
+      ...base,
+      status: 'failed',
+      cases: cases.length,
+      counts,
+      durationMs: Date.now() - started,
+      failure: { seed: opts.seed, path: '', counterexample: 'real-time expiry run', expected: e.expected, actual: e.actual, message: failureMessage(e) },
+    };
+  }
+}

@@ -1,35 +1,48 @@
 import fc from 'fast-check';
-import type { TokenCall } from '../client/client.ts';
-import { expectThat, freshLogin, goodTokenRequest, isUniformFailure, pickClient, pickUser, replySummary, runFcProperty, type PropertyContext, type SsoProperty } from './kit.ts';
+import { parseTokenResponse, type TokenCall } from '../client/client.ts';
+import { expectThat, freshLogin, oneCasePerVariant, goodTokenRequest, isUniformFailure, pickClient, pickUser, replySummary, runFcProperty, type PropertyContext, type SsoProperty } from './kit.ts';
 
-type Malformation = { variant: string; make: (good: Record<string, string>) => TokenCall };
+/**
+ * What a variant may answer. `uniform`: exactly the uniform failure. `transport`: a wrong method
+ * or content type may also get any 4xx (issue 11.11). `ignorable`: an unknown extra member (and a
+ * duplicate whose decoy comes first) may be ignored (RFC 6749 §3.2: unknown parameters MUST be
+ * ignored), so a normal exchange answer is accepted too.
+ */
+type Reading = 'uniform' | 'transport' | 'ignorable';
+type Malformation = { variant: string; reading?: Reading; make: (good: Record<string, string>) => TokenCall };
 
 const FIELDS = ['code', 'redirectUrl', 'clientId', 'clientSecret'] as const;
 const JSON_CT = 'application/json';
 
-/** Every way a token request can be malformed; `make` receives a well-formed body with a live code. */
-function malformation(): fc.Arbitrary<Malformation> {
+/**
+ * Every way a token request can be malformed, one arbitrary per variant (each content type and
+ * method its own); `make` receives a well-formed body with a live code.
+ */
+export function malformationVariants(): fc.Arbitrary<Malformation>[] {
   const field = fc.constantFrom(...FIELDS);
   const wrongValue = fc.oneof(fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }));
-  return fc.oneof(
+  return [
     fc.string({ maxLength: 60 }).filter((s) => { try { JSON.parse(s); return false; } catch { return true; } })
       .map((text) => ({ variant: 'not-json', make: () => ({ contentType: JSON_CT, body: text }) })),
     fc.constant({ variant: 'truncated-json', make: (g: Record<string, string>) => ({ contentType: JSON_CT, body: JSON.stringify(g).slice(0, -1) }) }),
-    fc.constant({ variant: 'form-encoded', make: (g: Record<string, string>) => ({ contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(g).toString() }) }),
-    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', null, 'application/jsonp', 'application/json-patch+json')
-      .map((ct) => ({ variant: `content-type:${ct}`, make: (g: Record<string, string>) => ({ contentType: ct, body: JSON.stringify(g) }) })),
-    fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH').map((m) => ({ variant: `method:${m}`, make: (g: Record<string, string>) => ({ method: m, contentType: JSON_CT, body: JSON.stringify(g) }) })),
-    fc.constantFrom('[]', 'null', '1', '"x"', 'true', '{}').map((t) => ({ variant: `json-${t}`, make: () => ({ contentType: JSON_CT, body: t }) })),
+    fc.constant({ variant: 'form-encoded', reading: 'transport' as const, make: (g: Record<string, string>) => ({ contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(g).toString() }) }),
+    ...(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', null, 'application/jsonp', 'application/json-patch+json'] as const).map((ct) =>
+      fc.constant({ variant: `content-type:${ct}`, reading: 'transport' as const, make: (g: Record<string, string>) => ({ contentType: ct, body: JSON.stringify(g) }) }),
+    ),
+    ...['GET', 'PUT', 'DELETE', 'PATCH'].map((m) => fc.constant({ variant: `method:${m}`, reading: 'transport' as const, make: (g: Record<string, string>) => ({ method: m, contentType: JSON_CT, body: JSON.stringify(g) }) })),
+    ...['[]', 'null', '1', '"x"', 'true', '{}'].map((t) => fc.constant({ variant: `json-${t}`, make: () => ({ contentType: JSON_CT, body: t }) })),
     fc.subarray([...FIELDS], { minLength: 1 }).map((drop) => ({
       variant: `missing:${drop.join('+')}`,
       make: (g: Record<string, string>) => ({ contentType: JSON_CT, body: JSON.stringify(Object.fromEntries(Object.entries(g).filter(([k]) => !drop.includes(k as (typeof FIELDS)[number])))) }),
     })),
     fc.tuple(fc.constantFrom('extra', 'scope', 'constructor', 'prototype', 'toString', 'ok', 'Code'), fc.jsonValue({ maxDepth: 1 })).map(([k, v]) => ({
       variant: `extra-field:${k}`,
+      reading: 'ignorable' as const,
       make: (g: Record<string, string>) => ({ contentType: JSON_CT, body: JSON.stringify({ ...g, [k]: v }) }),
     })),
     fc.constantFrom('{}', '{"clientSecret":"x"}', '"x"', 'null').map((v) => ({
       variant: '__proto__-key',
+      reading: 'ignorable' as const,
       make: (g: Record<string, string>) => ({ contentType: JSON_CT, body: `{"__proto__":${v},${JSON.stringify(g).slice(1)}` }),
     })),
     fc.tuple(field, wrongValue).map(([f, v]) => ({ variant: `wrong-type:${f}`, make: (g: Record<string, string>) => ({ contentType: JSON_CT, body: JSON.stringify({ ...g, [f]: v }) }) })),
@@ -44,11 +57,12 @@ function malformation(): fc.Arbitrary<Malformation> {
     field.map((f) => ({
       // A duplicate key whose first copy is a decoy: a lax parser keeps the last (valid) one.
       variant: `duplicate-key:${f}`,
+      reading: 'ignorable' as const,
       make: (g: Record<string, string>) => ({ contentType: JSON_CT, body: `{${JSON.stringify(f)}:"decoy",${JSON.stringify(g).slice(1)}` }),
     })),
     fc.constant({ variant: 'nested', make: (g: Record<string, string>) => ({ contentType: JSON_CT, body: JSON.stringify({ request: g }) }) }),
     fc.constant({ variant: 'array-wrapped', make: (g: Record<string, string>) => ({ contentType: JSON_CT, body: JSON.stringify([g]) }) }),
-  );
+  ];
 }
 
 /** A malformed auth.token request gets exactly HTTP 200 `{ok:false,error:"AUTH0001"}`: no 5xx, no hint. */
@@ -60,17 +74,28 @@ export const S10: SsoProperty = {
     runFcProperty(
       S10,
       opts,
-      fc.record({ client: pickClient(ctx), user: pickUser(ctx), malformed: malformation(), liveCode: fc.boolean() }),
+      caseOf(ctx, fc.oneof(...malformationVariants())),
       async ({ client, user, malformed, liveCode }, counts) => {
         // Half of the cases carry a live code, so a lax server that ignores the defect would issue a token.
         const code = liveCode ? (await freshLogin(ctx, client, user)).code : '00000000-0000-4000-8000-000000000000';
         const call = malformed.make(goodTokenRequest(client, code));
         const reply = await ctx.client.exchangeRaw(call);
-        counts.add(`${malformed.variant.split(':')[0]}:${reply.status}`);
-        expectThat(isUniformFailure(reply), `a malformed token request (${malformed.variant}) must get exactly 200 {ok:false,error:"AUTH0001"}`, { status: 200, body: { ok: false, error: 'AUTH0001' } }, {
+        const reading = malformed.reading ?? 'uniform';
+        const uniform = isUniformFailure(reply);
+        const transport4xx = reading === 'transport' && reply.status >= 400 && reply.status < 500;
+        // An ignored extra member leaves a well-formed request: its normal answer (a token for a live code) is fine.
+        const ignored = reading === 'ignorable' && liveCode && parseTokenResponse(reply)?.ok === true;
+        counts.add(`${malformed.variant.split(':')[0]}:${uniform ? 'AUTH0001' : ignored ? 'ignored-extra' : reply.status}`);
+        const allowed =
+          reading === 'transport' ? 'exactly 200 {ok:false,error:"AUTH0001"} or any 4xx' : reading === 'ignorable' ? 'exactly 200 {ok:false,error:"AUTH0001"}, or the normal answer with the extra member ignored (RFC 6749 §3.2)' : 'exactly 200 {ok:false,error:"AUTH0001"}';
+        counts.add(`variant ${malformed.variant}`);
+        expectThat(uniform || transport4xx || ignored, `a malformed token request (${malformed.variant}) must get ${allowed}`, { status: 200, body: { ok: false, error: 'AUTH0001' } }, {
           request: { ...call, body: call.body.length > 200 ? `${call.body.slice(0, 200)}… (${call.body.length} chars)` : call.body },
           reply: replySummary(reply),
         });
       },
+      { examples: oneCasePerVariant(malformationVariants(), (m) => caseOf(ctx, m), opts.seed) },
     ),
 };
+
+const caseOf = (ctx: PropertyContext, malformed: fc.Arbitrary<Malformation>) => fc.record({ client: pickClient(ctx), user: pickUser(ctx), malformed, liveCode: fc.boolean() });

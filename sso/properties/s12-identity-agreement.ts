@@ -29,7 +29,7 @@ export const S12: SsoProperty = {
         const prof = await ctx.client.profile(auth);
         const p = ProfileResponseSchema.safeParse(bodyOf(prof));
         expectThat(prof.status === 200 && p.success, 'user.profile must answer 200 with a valid profile', { status: 200, body: { ok: true, profile: profileOf(user) } }, { status: prof.status, body: bodyOf(prof) });
-        expectThat(sameJson(p.data!.profile, profileOf(user)), `user.profile must describe ${user.username} (firstname = token firstName, …)`, profileOf(user), p.data!.profile);
+        expectThat(sameJson(p.data!.profile, profileOf(user)), `user.profile must describe ${user.username} (email, citizenId, firstname, lastname as the token's unless the config's profile gives them)`, profileOf(user), p.data!.profile);
 
         const st = await ctx.client.status(auth);
         const s = StatusResponseSchema.safeParse(bodyOf(st));
@@ -48,7 +48,7 @@ export const S12: SsoProperty = {
         if (other.username !== user.username) {
           const o = await freshToken(ctx, client, other);
           const op = ProfileResponseSchema.safeParse(bodyOf(await ctx.client.profile([`Bearer ${o.token}`])));
-          expectThat(op.success && op.data.profile.email === other.email, `a token of ${other.username} must not show ${user.username}'s profile`, other.email, op.success ? op.data.profile.email : op.error.message);
+          expectThat(op.success && op.data.profile.email === profileOf(other).email, `a token of ${other.username} must not show ${user.username}'s profile`, profileOf(other).email, op.success ? op.data.profile.email : op.error.message);
           counts.add('two-users');
         } else counts.add('one-user');
         void browser;

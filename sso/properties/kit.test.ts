@@ -1,0 +1,55 @@
+import { describe, it, expect } from 'vitest';
+import { Disagreement, failureMessage, sameJson, structuralDiff } from './kit.ts';
+import { findLoginForm, pageSummary } from '../client/html-form.ts';
+import { visibleStructure, decodedBytes } from './s18-no-structure.ts';
+import { parseSsoConfig } from '../config.ts';
+import example from '../examples/sso.config.json' with { type: 'json' };
+
+describe('structural comparison', () => {
+  it('ignores member order, not array order, and lists each difference by path', () => {
+    expect(sameJson({ ok: true, a: { x: 1, y: [1, 2] } }, { a: { y: [1, 2], x: 1 }, ok: true })).toBe(true);
+    expect(sameJson([1, 2], [2, 1])).toBe(false);
+    expect(structuralDiff({ ok: false, error: 'AUTH0001' }, { error: 'AUTH0002', ok: false, hint: 'bad secret' })).toEqual(['$.error: "AUTH0001" → "AUTH0002"', '$.hint: (absent) → "bad secret"']);
+  });
+
+  it('a failure message names the setting and carries the diff', () => {
+    const msg = failureMessage(new Disagreement('step 3 disagrees', { status: 401 }, { status: 200 }, 'logoutRevokesTokens (configured true)'));
+    expect(msg.split('\n')).toEqual(['step 3 disagrees', 'this differs from setting logoutRevokesTokens (configured true); if your service does what was observed, set it so in the config\'s "settings"', 'diff (expected → observed):', '  $.status: 401 → 200']);
+  });
+});
+
+describe('login form reading', () => {
+  const html = `<html><head><title>Sign &amp; go</title></head><body>
+    <form action="/search"><input name="q"></form>
+    <form class="x" method="POST" action="/sso/authenticate?app=a&amp;x=1">
+      <input type="hidden" name="csrf_token" value="t&#39;k"><input name="login_name"><input type="password" name="secret_word">
+      <input type="checkbox" name="remember" value="yes"><input type="checkbox" name="opt" checked>
+      <button type="submit" name="go" value="1">Go</button><button type="submit" name="other" value="2">Other</button>
+    </form></body></html>`;
+  it('picks the form with the password field, resolves its action and keeps hidden and checked inputs and the first button', () => {
+    const form = findLoginForm(html, 'http://sso.example/sso/login?app=a', 'secret_word');
+    expect(form).toEqual({
+      action: 'http://sso.example/sso/authenticate?app=a&x=1',
+      method: 'POST',
+      fields: [['csrf_token', "t'k"], ['login_name', ''], ['secret_word', ''], ['opt', 'on'], ['go', '1']],
+      inputNames: ['csrf_token', 'login_name', 'secret_word', 'remember', 'opt', 'go', 'other'],
+    });
+    expect(findLoginForm(html, 'http://sso.example/', 'password')).toBeNull();
+    expect(pageSummary(html)).toBe('title "Sign & go"; text "Go Other"');
+  });
+});
+
+describe('S18 structure detection', () => {
+  const users = parseSsoConfig(example).users;
+  it('sees user ids and counters inside encoded tokens, and nothing in random ones', () => {
+    const u = users[0]!;
+    expect(visibleStructure(Buffer.from(`${u.immutableId}:5`).toString('base64url'), users)).toMatch(/identifier .* once decoded/);
+    expect(visibleStructure(Buffer.from('session-000042').toString('hex'), users)).toMatch(/counter/);
+    expect(visibleStructure(`tok_${u.employeeId}_x`, users)).toMatch(/identifier "EMP-004211"/);
+    for (let i = 0; i < 200; i++) {
+      expect(visibleStructure(crypto.randomUUID(), users)).toBeNull();
+      expect(visibleStructure(Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url'), users)).toBeNull();
+    }
+    expect(decodedBytes('00ff')).toEqual(Buffer.from([0, 255]));
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * `sso check` against an SSO service written in a different hand (plain node:http, not the
+ * emulator): it passes under three seeds, and each classic fault switched on is caught in every
+ * one of 10 seeds at the default runs by the property that exists for it.
+ */
+import { describe, it, expect, afterAll } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ssoCheck, type Output } from '../../cli/sso-command.ts';
+import example from '../examples/sso.config.json' with { type: 'json' };
+import { OTHER_HAND_FORM, OTHER_HAND_SETTINGS, startOtherHandServer, type OtherHandFault, type OtherHandServer } from './other-hand-server.ts';
+import { parseSsoConfig } from '../config.ts';
+
+const CODE_LIFETIME_S = 2;
+const servers: OtherHandServer[] = [];
+let dir: string | undefined;
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function configFile(): Promise<string> {
+  dir ??= await mkdtemp(join(tmpdir(), 'pf-other-hand-'));
+  const file = join(dir, 'sso.config.json');
+  await writeFile(file, JSON.stringify({ ...example, settings: { ...OTHER_HAND_SETTINGS, codeLifetimeSeconds: CODE_LIFETIME_S }, loginPage: OTHER_HAND_FORM }));
+  return file;
+}
+
+async function server(faults: OtherHandFault[] = []): Promise<OtherHandServer> {
+  const config = parseSsoConfig(example);
+  const s = await startOtherHandServer({ clients: config.clients, users: config.users, codeLifetimeMs: CODE_LIFETIME_S * 1000, faults });
+  servers.push(s);
+  return s;
+}
+
+function capture(): Output & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, out: (l) => lines.push(l), err: (l) => lines.push(`ERR ${l}`) };
+}
+
+describe('sso check against a server written in a different hand', () => {
+  it('passes under three seeds (real-time expiry included); replay revocation is only a should', async () => {
+    const config = await configFile();
+    const srv = await server();
+    const runs = await Promise.all(
+      ['1', '2', '3'].map(async (seed) => {
+        const io = capture();
+        return { io, ...(await ssoCheck({ web: srv.webUrl, api: srv.apiUrl, config, seed, runs: '12', realTime: true, maxWait: '5' }, io)) };
+      }),
+    );
+    // S01 met another reading (a replayed code's token kept) and accepted it.
+    const readings = runs.flatMap(({ results }) => Object.keys(results.find((r) => r.id === 'S01')!.counts).filter((k) => k.startsWith('reading:')));
+    expect(readings).toContain('reading:replay-kept-token');
+    for (const { io, exitCode, results } of runs) {
+      const text = io.lines.join('\n');
+      expect(exitCode, text).toBe(0);
+      // Only S13 may warn: this server keeps a token when its code is replayed (RFC 6749 SHOULD).
+      expect(results.filter((r) => r.status !== 'passed').map((r) => `${r.id}:${r.status}`), text).toEqual(['S13:failed']);
+      expect(text).toMatch(/^S13 {2}WARN .*\[S\]/m);
+      expect(results.find((r) => r.id === 'S06')!.note).toMatch(/^real-time mode: waited 3\.0 s/);
+      expect(text).toMatch(/^real-time mode: S06 waits 3 s for expiry/m);
+      // The lenient readings were met and accepted, not skipped.
+      const s10 = results.find((r) => r.id === 'S10')!.counts;
+      expect(Object.keys(s10).some((k) => /^(content-type|method|form-encoded):4\d\d$/.test(k)), JSON.stringify(s10)).toBe(true);
+    }
+  }, 60_000);
+
+  const FAULTS: [OtherHandFault, string][] = [
+    ['session-not-rotated', 'S17'],
+    ['predictable-tokens', 'S18'],
+    ['cross-site-login', 'S19'],
+    ['code-never-expires', 'S06'],
+  ];
+  it('catches each fault in every one of 10 seeds at the default runs, by its named property', async () => {
+    const config = await configFile();
+    const seeds = Array.from({ length: 10 }, (_, i) => String(100 + i));
+    const outcomes = await Promise.all(
+      FAULTS.flatMap(([fault, property]) =>
+        seeds.map(async (seed) => {
+          const srv = await server([fault]);
+          const io = capture();
+          const { exitCode, results } = await ssoCheck({ web: srv.webUrl, api: srv.apiUrl, config, seed, only: property, realTime: true, maxWait: '5' }, io);
+          return { fault, property, seed, exitCode, status: results[0]!.status, text: io.lines.join('\n') };
+        }),
+      ),
+    );
+    for (const o of outcomes) {
+      expect(o.status, `${o.fault} seed ${o.seed}\n${o.text}`).toBe('failed');
+      expect(o.exitCode, o.text).toBe(o.property === 'S19' ? 0 : 1);
+      expect(o.text).toMatch(new RegExp(`^${o.property} {2}${o.property === 'S19' ? 'WARN' : 'FAIL'}`, 'm'));
+    }
+  }, 60_000);
+});

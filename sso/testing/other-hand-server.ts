@@ -1,0 +1,258 @@
+/**
+ * An SSO service written from shared/spec/sso-service.md in a different hand from the emulator:
+ * plain node:http, its own storage and parsing, other URLs (web under /sso, API under /svc/v1),
+ * a login form with other field names, a hidden CSRF field bound to a pre-login session, and a
+ * separate action URL. It is correct by the spec but makes other allowed choices than the
+ * emulator: 303 redirects, JSON members in another order, lax JSON (a duplicate key keeps the
+ * last copy, unknown members are ignored), 405/415 for a wrong method or content type, the first
+ * of two Authorization lines (node:http's own rule), a wrong password answered 200 with a
+ * message, logout that also kills the session's outstanding codes, and no token revocation on a
+ * replayed code (a should). `sso check` must pass on it.
+ *
+ * Faults (switches) add one classic defect each, for the properties that exist to catch them.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
+
+export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires'] as const;
+export type OtherHandFault = (typeof OTHER_HAND_FAULTS)[number];
+
+export interface OtherHandOptions {
+  clients: readonly ClientRegistration[];
+  users: readonly UserRecord[];
+  codeLifetimeMs?: number;
+  tokenLifetimeMs?: number;
+  faults?: readonly OtherHandFault[];
+}
+
+export interface OtherHandServer {
+  webUrl: string;
+  apiUrl: string;
+  close(): Promise<void>;
+}
+
+/** The login form's field names and the settings a config must declare for this server. */
+export const OTHER_HAND_FORM = { usernameField: 'login_name', passwordField: 'secret_word' } as const;
+export const OTHER_HAND_SETTINGS = { loginRedirectStatus: 303, logoutRedirectStatus: 303 } as const;
+
+interface WebSession {
+  csrf: string;
+  user: UserRecord | null;
+  publicId: string;
+  authenticatedAt: number;
+}
+interface IssuedCode {
+  client: ClientRegistration;
+  user: UserRecord;
+  sid: string;
+  at: number;
+  used: boolean;
+}
+interface IssuedToken {
+  user: UserRecord;
+  sid: string;
+  at: number;
+  revoked: boolean;
+}
+
+const SESSION_LIFETIME_MS = 8 * 3600_000;
+const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' };
+
+export async function startOtherHandServer(opts: OtherHandOptions): Promise<OtherHandServer> {
+  const faults = new Set(opts.faults ?? []);
+  const codeLifetime = opts.codeLifetimeMs ?? 60_000;
+  const tokenLifetime = opts.tokenLifetimeMs ?? 3600_000;
+  const sessions = new Map<string, WebSession>();
+  const codes = new Map<string, IssuedCode>();
+  const tokens = new Map<string, IssuedToken>();
+  let tokenCounter = 0;
+
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const page = (res: ServerResponse, status: number, title: string, body: string, cookies: string[] = []) => {
+    res.writeHead(status, { ...HTML_HEADERS, ...(cookies.length ? { 'set-cookie': cookies } : {}) });
+    res.end(`<!DOCTYPE html><html><head><title>${esc(title)}</title></head><body>${body}</body></html>`);
+  };
+  const json = (res: ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...extra });
+    res.end(value === undefined ? '' : JSON.stringify(value));
+  };
+  const cookie = (req: IncomingMessage, name: string) => {
+    for (const part of (req.headers.cookie ?? '').split(';')) {
+      const [k, ...v] = part.trim().split('=');
+      if (k === name) return v.join('=');
+    }
+    return undefined;
+  };
+  const appOf = (url: URL) => {
+    const apps = url.searchParams.getAll('app');
+    return apps.length === 1 ? (opts.clients.find((c) => c.appId === apps[0]) ?? null) : null;
+  };
+  const readBody = (req: IncomingMessage) =>
+    new Promise<string | null>((resolve) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= 16 * 1024) chunks.push(c);
+      });
+      req.on('end', () => resolve(size > 16 * 1024 ? null : Buffer.concat(chunks).toString('utf8')));
+      req.on('error', () => resolve(null));
+    });
+  const newSid = () => randomBytes(24).toString('hex');
+  const sidCookie = (sid: string) => `osid=${sid}; Path=/sso; HttpOnly; SameSite=Lax`;
+  const liveUser = (s: WebSession | undefined, now: number) => (s?.user && now - s.authenticatedAt < SESSION_LIFETIME_MS ? s.user : null);
+  const issueCode = (res: ServerResponse, client: ClientRegistration, user: UserRecord, sid: string, cookies: string[]) => {
+    const code = randomUUID();
+    codes.set(code, { client, user, sid, at: Date.now(), used: false });
+    const url = client.redirectUrl;
+    const hash = url.indexOf('#');
+    const base = hash < 0 ? url : url.slice(0, hash);
+    const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
+    res.writeHead(303, { location: `${base}${sep}code=${encodeURIComponent(code)}${hash < 0 ? '' : url.slice(hash)}`, 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
+    res.end();
+  };
+  const loginForm = (res: ServerResponse, status: number, client: ClientRegistration, s: WebSession, cookies: string[], message = '') =>
+    page(
+      res,
+      status,
+      'Sign in',
+      `<main><h2>University sign-in</h2>${message ? `<div class="msg">${esc(message)}</div>` : ''}
+<form class="signin" method="POST" action="/sso/authenticate?app=${encodeURIComponent(client.appId)}">
+<input type="hidden" name="csrf_token" value="${esc(s.csrf)}"><input type="hidden" name="txn" value="${esc(randomUUID())}">
+<p><label>Account <input type="text" name="login_name"></label></p><p><label>Pass phrase <input type="password" name="secret_word"></label></p>
+<p><input type="checkbox" name="remember" value="yes"> Remember me</p><button type="submit" name="go" value="1">Continue</button></form></main>`,
+      cookies,
+    );
+
+  async function web(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const now = Date.now();
+    const method = req.method ?? 'GET';
+    if (url.pathname === '/sso/login' && method === 'GET') {
+      const client = appOf(url);
+      if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
+      let sid = cookie(req, 'osid');
+      let s = sid ? sessions.get(sid) : undefined;
+      if (liveUser(s, now)) return issueCode(res, client, s!.user!, sid!, []);
+      const cookies: string[] = [];
+      if (!s) {
+        // A pre-login session holds the CSRF token of the form.
+        sid = newSid();
+        s = { csrf: randomBytes(16).toString('base64url'), user: null, publicId: randomUUID(), authenticatedAt: 0 };
+        sessions.set(sid, s);
+        cookies.push(sidCookie(sid));
+      }
+      return loginForm(res, 200, client, s, cookies);
+    }
+    if (url.pathname === '/sso/authenticate' && method === 'POST') {
+      const body = (await readBody(req)) ?? '';
+      const client = appOf(url);
+      if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
+      const form = new URLSearchParams(body);
+      const sid = cookie(req, 'osid');
+      const s = sid ? sessions.get(sid) : undefined;
+      const origin = req.headers.origin;
+      const sameSite = origin === undefined || origin === 'null' || origin === `http://${req.headers.host}`;
+      if (!faults.has('cross-site-login') && (!s || !sameSite || form.get('csrf_token') !== s.csrf)) {
+        return page(res, 403, 'Expired', '<p>Your sign-in form expired or came from another site. Please start again.</p>');
+      }
+      const user = opts.users.find((u) => u.username === form.get('login_name') && u.password === form.get('secret_word'));
+      if (!user) {
+        const anon = s ?? { csrf: randomBytes(16).toString('base64url'), user: null, publicId: randomUUID(), authenticatedAt: 0 };
+        return loginForm(res, 200, client, anon, [], 'The account or pass phrase is not correct.');
+      }
+      if (faults.has('session-not-rotated') && sid && s) {
+        // Fault: the pre-login session id becomes the authenticated one (session fixation).
+        Object.assign(s, { user, authenticatedAt: now });
+        return issueCode(res, client, user, sid, []);
+      }
+      if (sid) sessions.delete(sid);
+      const fresh = newSid();
+      sessions.set(fresh, { csrf: randomBytes(16).toString('base64url'), user, publicId: randomUUID(), authenticatedAt: now });
+      return issueCode(res, client, user, fresh, [sidCookie(fresh)]);
+    }
+    if (url.pathname === '/sso/logout' && method === 'GET') {
+      const client = appOf(url);
+      if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
+      const sid = cookie(req, 'osid');
+      const cookies: string[] = [];
+      if (sid && sessions.has(sid)) {
+        for (const t of tokens.values()) if (t.sid === sid) t.revoked = true;
+        // Stricter than the emulator: outstanding codes of the session die with it.
+        for (const c of codes.values()) if (c.sid === sid) c.used = true;
+        if (faults.has('session-not-rotated')) sessions.get(sid)!.user = null;
+        else {
+          sessions.delete(sid);
+          cookies.push(`osid=; Path=/sso; HttpOnly; Max-Age=0`);
+        }
+      }
+      res.writeHead(303, { location: client.logoutUrl, 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
+      return void res.end();
+    }
+    return page(res, 404, 'Not found', '<p>Not found.</p>');
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const now = Date.now();
+    const method = req.method ?? 'GET';
+    const endpoint = url.pathname.slice('/svc/v1/'.length);
+    if (!['auth.token', 'user.profile', 'auth.status'].includes(endpoint)) return json(res, 404, { error: 'not found' });
+    const body = await readBody(req);
+    if (method !== 'POST') return json(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
+    if (endpoint === 'auth.token') {
+      const fail = () => json(res, 200, { error: 'AUTH0001', ok: false });
+      if (!/^application\/json\s*(;\s*charset=utf-8)?$/i.test(req.headers['content-type'] ?? '')) return json(res, 415, { error: 'unsupported media type' });
+      if (body === null) return fail();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        return fail();
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail();
+      const { code, redirectUrl, clientId, clientSecret } = parsed as Record<string, unknown>;
+      if (typeof code !== 'string' || typeof redirectUrl !== 'string' || typeof clientId !== 'string' || typeof clientSecret !== 'string') return fail();
+      const issued = codes.get(code);
+      if (!issued || issued.used) return fail(); // a replay: refused, but its token stays (a should)
+      if (!faults.has('code-never-expires') && now - issued.at >= codeLifetime) return fail();
+      issued.used = true; // any attempt on a live code burns it
+      const c = issued.client;
+      if (c.clientId !== clientId || c.clientSecret !== clientSecret || c.redirectUrl !== redirectUrl) return fail();
+      const u = issued.user;
+      const token = faults.has('predictable-tokens') ? Buffer.from(`${u.immutableId}:${++tokenCounter}`).toString('base64url') : randomBytes(32).toString('base64url');
+      tokens.set(token, { user: u, sid: issued.sid, at: now, revoked: false });
+      return json(res, 200, { accessToken: token, employeeId: u.employeeId, lastName: u.lastName, firstName: u.firstName, citizenId: u.citizenId, immutableId: u.immutableId, email: u.email, ok: true });
+    }
+    // node:http keeps the first of two Authorization lines.
+    const m = /^bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(req.headers.authorization ?? '');
+    const t = m ? tokens.get(m[1]!) : undefined;
+    if (!t || t.revoked || now - t.at >= tokenLifetime) return json(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
+    const u = t.user;
+    if (endpoint === 'user.profile') {
+      return json(res, 200, { profile: { lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email, ...u.profile }, ok: true });
+    }
+    const s = sessions.get(t.sid);
+    return json(res, 200, { user: { role: u.role, email: u.email, sessionId: s?.publicId ?? t.sid }, ok: true });
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const handler = url.pathname.startsWith('/svc/v1/') ? api : web;
+    handler(req, res, url).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    webUrl: `http://127.0.0.1:${port}/sso`,
+    apiUrl: `http://127.0.0.1:${port}/svc/v1`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
