@@ -9,7 +9,13 @@ import { ACCESS_OUTCOMES, accessCell, parseAccessKey, type AccessOutcome } from 
 import type { Caller } from '../model/caller.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
 import { differingStep, isOutcome } from './diff.ts';
-import type { PropertySummary } from './summary.ts';
+
+/** What the matrix reads of a property's summary (summary.ts's PropertySummary has it). */
+export interface MatrixSource {
+  id: string;
+  access?: Record<string, number>;
+  failures: ReadonlyArray<{ id: string | null; case: unknown; step: number | null; expected: unknown; actual: unknown }>;
+}
 
 export interface MatrixDisagreement {
   property: string;
@@ -39,7 +45,7 @@ function rowKey(target: string, command: string, caller: string): string {
 }
 
 /** The matrix of a run (or of merged shards): rows sorted by target, command, caller. */
-export function accessMatrix(properties: readonly PropertySummary[]): MatrixRow[] {
+export function accessMatrix(properties: readonly MatrixSource[]): MatrixRow[] {
   const rows = new Map<string, MatrixRow>();
   const rowOf = (target: string, command: string, caller: string) => {
     const key = rowKey(target, command, caller);
