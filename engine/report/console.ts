@@ -89,7 +89,7 @@ export function printFailures(results: PropertyResult[], saved: Map<string, Save
       }
       if (s.replay) out(`  replay:   ${s.replay}`);
       if (f.expected === undefined && f.actual === undefined) continue; // a catalog finding: the message says it all
-      const diff = formatDiff(failureDiff(f.expected, f.actual));
+      const diff = formatDiff(failureDiff(f.expected, f.actual, f.masked));
       if (diff.length) {
         out(`  differs (model → database):`);
         for (const line of diff) out(`    ${colors.yellow(line)}`);

@@ -95,7 +95,7 @@ export function locateFailure(f: FailureSummary, migrations: readonly MigrationF
 }
 
 function resultText(p: PropertySummary, f: FailureSummary, where: SourceLocation | undefined): string {
-  const diff = formatDiff(failureDiff(f.expected, f.actual));
+  const diff = formatDiff(failureDiff(f.expected, f.actual, f.masked));
   return [
     `${p.id} ${p.title}: ${f.message}`,
     ...(where ? [`(through the ${where.what})`] : []),

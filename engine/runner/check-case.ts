@@ -28,6 +28,8 @@ export interface StepMismatch {
   expected: Outcome;
   actual: Outcome;
   response: ApiResponse;
+  /** Columns the server assigns: in the answer, not compared (the diff leaves them out too). */
+  masked: string[];
 }
 
 export interface CaseVerdict {
@@ -86,9 +88,10 @@ export async function checkStep(tx: CaseTransaction, world: World, step: DataSte
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
   const outcome = outcomeClass(prediction.outcome);
   const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
-  const disagreement = compareOutcomes(prediction.outcome, actual, maskedColumns(oracle, step));
+  const masked = maskedColumns(oracle, step);
+  const disagreement = compareOutcomes(prediction.outcome, actual, masked);
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, cell, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response } };
+    return { world: prediction.world, outcomeClass: outcome, cell, mismatch: { step: index, request: step, reason: disagreement.reason, expected: prediction.outcome, actual, response, masked } };
   }
   return { world: prediction.world, outcomeClass: outcome, cell };
 }

@@ -16,6 +16,8 @@ export interface PropertyFailure {
   message: string;
   /** Data layer: the step (0-based) of the case where model and database first disagreed. */
   step?: number;
+  /** Data layer: columns the server assigns, present in the answer but not compared. */
+  masked?: string[];
 }
 
 export interface PropertyResult {

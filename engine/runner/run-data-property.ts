@@ -116,6 +116,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       actual: { outcome: error.mismatch.actual, response: error.mismatch.response },
       message: error.message,
       step: error.mismatch.step,
+      ...(error.mismatch.masked.length ? { masked: error.mismatch.masked } : {}),
     },
   };
 }
