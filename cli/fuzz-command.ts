@@ -188,7 +188,10 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     properties = properties.filter((p) => touches(p, focus.objects));
     out(`changed since ${options.changedSince}: ${focus.files.length ? focus.files.join(', ') : 'no migration files'}; objects ${focus.objects.join(', ') || 'none'}; rules touched: ${properties.map((p) => p.id).join(', ') || 'none'}`);
   }
-  const wantSso = Boolean(onlySso?.length) || (!options.only && (options.sso ?? profile.sso));
+  // The profile's SSO half checks the bundled emulator: it goes with the bundled target; a
+  // project's own target (--config, --migrations) gets it with --sso.
+  const projectTarget = Boolean(target.config) || migrationsOption !== defaultMigrationsOption(pack);
+  const wantSso = Boolean(onlySso?.length) || (!options.only && (options.sso ?? (profile.sso && !projectTarget)));
   let ssoIds: string[] = [];
   if (wantSso) {
     const known = await ssoPropertyIds();
@@ -460,7 +463,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--changed-since <git-ref>', 'only the rules whose tables or functions the migrations changed since this ref')
     .option('--only <ids>', 'comma-separated property ids, e.g. R02,R05 or S03', idList)
     .option('--path <path>', 'with --seed and --only: replay the shrunk case a failure printed')
-    .option('--sso', 'run the SSO properties against the bundled emulator too (the default in both profiles)')
+    .option('--sso', 'run the SSO properties against the bundled emulator too (the default for the bundled target in both profiles)')
     .option('--no-sso', 'leave the SSO properties out')
     .option('--sso-config <file>', 'emulator config for the SSO properties (default: sso/examples/sso.config.json)')
     .option('--sso-runs <n>', `cases per SSO property (pr ${p.pr.ssoRuns}, nightly ${p.nightly.ssoRuns})`, positiveInt('--sso-runs'))

@@ -85,6 +85,9 @@ export interface SavedFor {
   replay: string;
 }
 
+/** Characters of a saved failure's case shown on the console. */
+const CASE_FOLD = 300;
+
 /**
  * Each failure: who asked what (the caller, the request as a curl line) and the replay command
  * first, then only the fields where model and database differ, then the full values.
@@ -102,7 +105,7 @@ export function printFailures(results: PropertyResult[], saved: Map<string, Save
       }
       if (s.replay) out(`  replay:   ${s.replay}`);
       if (f.expected === undefined && f.actual === undefined) continue; // a catalog finding: the message says it all
-      const diff = formatDiff(failureDiff(f.expected, f.actual));
+      const diff = formatDiff(failureDiff(f.expected, f.actual, f.masked));
       if (diff.length) {
         out(`  differs (model → database):`);
         for (const line of diff) out(`    ${colors.yellow(line)}`);
@@ -116,7 +119,9 @@ export function printFailures(results: PropertyResult[], saved: Map<string, Save
         out(`    expected: ${JSON.stringify(f.expected)}`);
         out(`    target:   ${JSON.stringify(f.actual)}`);
       }
-      out(`    case:     ${JSON.stringify(f.counterexample)}`);
+      // The case in full is in the saved file: on the console it is folded to a line.
+      const caseText = JSON.stringify(f.counterexample) ?? 'null';
+      out(`    case:     ${s.saved && caseText.length > CASE_FOLD ? `${caseText.slice(0, CASE_FOLD)}… (in full: ${s.saved.json})` : caseText}`);
       if (s.saved) {
         out(`  saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
         if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);

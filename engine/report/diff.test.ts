@@ -28,6 +28,12 @@ describe('structural diff', () => {
     expect(formatDiff(failureDiff(raised('P0001'), { outcome: allowed(null, 1) }))).toEqual(['kind: "error" → "allowed"', 'code: "P0001" → (absent)', 'affected: (absent) → 1', 'rows: (absent) → null']);
   });
 
+  it('server-assigned columns (not compared by the checker) are left out, so rows still pair by id', () => {
+    const model = allowed([{ id: 1, status: 'paid', updated_at: 'model time' }], 1);
+    const database = { outcome: allowed([{ id: 1, status: 'pending', updated_at: '2026-11-23T21:58:21+00:00' }], 1) };
+    expect(failureDiff(model, database, ['updated_at'])).toEqual([{ path: 'rows[id=1].status', model: 'paid', database: 'pending' }]);
+  });
+
   it('plain JSON (the SSO half) is diffed field by field', () => {
     expect(structuralDiff({ status: 400, body: { error: 'invalid_grant', n: 1 } }, { status: 200, body: { error: 'invalid_grant', n: 1 } })).toEqual([{ path: 'status', model: 400, database: 200 }]);
   });

@@ -90,11 +90,11 @@ function toJson(v: unknown): Json | undefined {
  * The fields the checker compares (engine/checker/compare.ts): the kind, who rejected, the
  * SQLSTATE, rows touched and the rows. Messages and alternatives are context, not the verdict.
  */
-function comparedView(o: Outcome): Record<string, Json> {
+function comparedView(o: Outcome, masked: readonly string[]): Record<string, Json> {
   switch (o.kind) {
     case 'allowed':
     case 'filtered':
-      return { kind: o.kind, affected: o.affected, rows: o.rows };
+      return { kind: o.kind, affected: o.affected, rows: o.rows && o.rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !masked.includes(k)))) };
     case 'rejected':
       return { kind: o.kind, code: o.code, by: o.by };
     case 'raised':
@@ -106,11 +106,12 @@ function comparedView(o: Outcome): Record<string, Json> {
 
 /**
  * The diff of a failure's two sides. A data-layer failure compares the model's outcome with the
- * database's, in the checker's terms; anything else (SSO) is compared as plain JSON.
+ * database's, in the checker's terms (`masked`: server-assigned columns, not compared, left
+ * out); anything else (SSO) is compared as plain JSON.
  */
-export function failureDiff(expected: unknown, actual: unknown): FieldDiff[] {
+export function failureDiff(expected: unknown, actual: unknown, masked: readonly string[] = []): FieldDiff[] {
   const dbOutcome = actualOutcomeOf(actual);
-  if (isOutcome(expected) && dbOutcome) return structuralDiff(comparedView(expected), comparedView(dbOutcome));
+  if (isOutcome(expected) && dbOutcome) return structuralDiff(comparedView(expected, masked), comparedView(dbOutcome, masked));
   return structuralDiff(expected, actual);
 }
 

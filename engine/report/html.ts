@@ -55,7 +55,7 @@ function databaseBlock(actual: unknown): string {
 }
 
 function diffTable(f: FailureSummary): string {
-  const diff = failureDiff(f.expected, f.actual);
+  const diff = failureDiff(f.expected, f.actual, f.masked);
   if (!diff.length) return '';
   const cell = (v: unknown) => (v === undefined ? '<em>absent</em>' : `<code>${htmlEscape(JSON.stringify(v))}</code>`);
   return `<table class="diff"><thead><tr><th>differs at</th><th>model</th><th>database</th></tr></thead><tbody>${diff.map((d) => `<tr><td><code>${htmlEscape(d.path)}</code></td><td>${cell(d.model)}</td><td>${cell(d.database)}</td></tr>`).join('')}</tbody></table>`;

@@ -24,7 +24,7 @@ function isOutcome(v: unknown): v is Outcome {
 
 export function failureText(f: FailureSummary): string {
   const actual = actualOutcomeOf(f.actual);
-  const diff = formatDiff(failureDiff(f.expected, f.actual));
+  const diff = formatDiff(failureDiff(f.expected, f.actual, f.masked));
   return [
     f.message,
     '',

@@ -10,6 +10,13 @@ import type { Caller } from '../model/caller.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
 import { differingStep, isOutcome } from './diff.ts';
 
+/** What the matrix reads of a property's summary (summary.ts's PropertySummary has it). */
+export interface MatrixSource {
+  id: string;
+  access?: Record<string, number>;
+  failures: ReadonlyArray<{ id: string | null; case: unknown; step: number | null; expected: unknown; actual: unknown }>;
+}
+
 export interface MatrixDisagreement {
   property: string;
   model: AccessOutcome;
@@ -38,13 +45,6 @@ function rowKey(target: string, command: string, caller: string): string {
 }
 
 /** The matrix of a run (or of merged shards): rows sorted by target, command, caller. */
-/** What the matrix reads of a property's summary (structural, so summary.ts can import this file). */
-export interface MatrixSource {
-  id: string;
-  access?: Record<string, number>;
-  failures: ReadonlyArray<{ id: string | null; case: unknown; step?: number | null; expected?: unknown; actual?: unknown }>;
-}
-
 export function accessMatrix(properties: readonly MatrixSource[]): MatrixRow[] {
   const rows = new Map<string, MatrixRow>();
   const rowOf = (target: string, command: string, caller: string) => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import ajvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_MIGRATIONS, PROJECT_ROOT } from '../../cli/paths.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS, PROJECT_ROOT } from '../../cli/paths.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
 import { sarifLog, locateFailure } from './sarif.ts';
 import type { Json } from '../model/json.ts';
@@ -73,5 +73,10 @@ describe('SARIF', () => {
     const fn = locateFailure(failure({ kind: 'rpc', fn: 'vs_transfer_dept', args: {} }, { kind: 'raised', code: 'P0001' }, { kind: 'allowed', rows: [], affected: 0 }), migrations, PROJECT_ROOT)!;
     expect(lineOf(fn)).toMatch(/create (or replace )?function public\.vs_transfer_dept\(/);
     expect(fn.what).toBe('function vs_transfer_dept');
+    // The migration that last changed the object wins: here a later one drops the guard.
+    const mutant = loadMigrationFolder(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants')).find((m) => m.name === 'R02-guard-trigger-dropped.sql')!;
+    const dropped = locateFailure(guardFailure, [...migrations, mutant], PROJECT_ROOT)!;
+    expect(dropped.file).toBe('packs/reference/rules/R02-users-role/mutants/R02-guard-trigger-dropped.sql');
+    expect(lineOf(dropped)).toBe('drop trigger users_10_owner_guard on public.users;');
   });
 });

@@ -50,9 +50,9 @@ function candidatesFor(request: ApiRequest, expected: Outcome | undefined, actua
   const byGrant = [expected, actual].some((o) => o?.kind === 'rejected' && o.by === 'grant');
   const raisedByGuard = [expected, actual].some((o) => (o?.kind === 'raised' || o?.kind === 'error') && o.code === 'P0001');
   const policy = { pattern: new RegExp(`\\bcreate\\s+policy\\s+("[^"]+"|\\S+)\\s+on\\s+${table}\\b[^;]*\\bfor\\s+(${command}|all)\\b`, 'i'), what: `policy on ${request.table} for ${command}` };
-  const anyPolicy = { pattern: new RegExp(`\\bcreate\\s+policy\\s+("[^"]+"|\\S+)\\s+on\\s+${table}\\b`, 'i'), what: `policy on ${request.table}` };
-  const trigger = { pattern: new RegExp(`\\bcreate\\s+(or\\s+replace\\s+)?(constraint\\s+)?trigger\\s+\\S+[^;]*\\bon\\s+${table}\\b`, 'i'), what: `trigger on ${request.table}` };
-  const guard = { pattern: new RegExp(`\\bcreate\\s+(or\\s+replace\\s+)?(constraint\\s+)?trigger\\s+\\S*guard\\S*[^;]*\\bon\\s+${table}\\b`, 'i'), what: `guard trigger on ${request.table}` };
+  const anyPolicy = { pattern: new RegExp(`\\b(create|alter|drop)\\s+policy\\s+(if\\s+exists\\s+)?("[^"]+"|\\S+)\\s+on\\s+${table}\\b`, 'i'), what: `policy on ${request.table}` };
+  const trigger = { pattern: new RegExp(`\\b(create\\s+(or\\s+replace\\s+)?(constraint\\s+)?|drop\\s+|alter\\s+)trigger\\s+(if\\s+exists\\s+)?\\S+[^;]*\\bon\\s+${table}\\b`, 'i'), what: `trigger on ${request.table}` };
+  const guard = { pattern: new RegExp(`\\b(create\\s+(or\\s+replace\\s+)?(constraint\\s+)?|drop\\s+|alter\\s+)trigger\\s+(if\\s+exists\\s+)?\\S*guard\\S*[^;]*\\bon\\s+${table}\\b`, 'i'), what: `guard trigger on ${request.table}` };
   const grant = { pattern: new RegExp(`\\b(grant|revoke)\\b[^;]*\\bon\\s+(table\\s+)?${table}\\b`, 'i'), what: `grant on ${request.table}` };
   const rls = { pattern: new RegExp(`\\balter\\s+table\\s+(if\\s+exists\\s+)?(only\\s+)?${table}\\s+(enable|disable|force)\\s+row\\s+level\\s+security`, 'i'), what: `row level security on ${request.table}` };
   const create = { pattern: new RegExp(`\\bcreate\\s+(or\\s+replace\\s+)?(table|view)\\s+(if\\s+not\\s+exists\\s+)?${table}\\b`, 'i'), what: `${request.table}` };
@@ -95,7 +95,7 @@ export function locateFailure(f: FailureSummary, migrations: readonly MigrationF
 }
 
 function resultText(p: PropertySummary, f: FailureSummary, where: SourceLocation | undefined): string {
-  const diff = formatDiff(failureDiff(f.expected, f.actual));
+  const diff = formatDiff(failureDiff(f.expected, f.actual, f.masked));
   return [
     `${p.id} ${p.title}: ${f.message}`,
     ...(where ? [`(through the ${where.what})`] : []),

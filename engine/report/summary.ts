@@ -30,6 +30,8 @@ export const FailureSummarySchema = z.object({
   /** The psql repro's text (kept in the summary so a merged report can show it). */
   reproSql: z.string().nullable(),
   regressionFile: z.string().nullable(),
+  /** Columns the server assigns: not compared, so left out of the diff. */
+  masked: z.array(z.string()).optional(),
 });
 
 export const PropertySummarySchema = z.object({
@@ -132,7 +134,7 @@ export interface SummaryContext {
   interrupted?: string | null;
 }
 
-export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary, 'seed' | 'path' | 'message' | 'step' | 'case' | 'expected' | 'actual'>): PropertySummary {
+export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary, 'seed' | 'path' | 'message' | 'step' | 'case' | 'expected' | 'actual' | 'masked'>): PropertySummary {
   const f = r.failure;
   const plain = (v: unknown) => (v === undefined ? null : (JSON.parse(JSON.stringify(v) ?? 'null') as z.infer<typeof json>));
   return {
@@ -164,6 +166,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
               file: failure?.file ?? null,
               reproSql: failure?.reproSql ?? null,
               regressionFile: failure?.regressionFile ?? null,
+              ...(f.masked?.length ? { masked: [...f.masked] } : {}),
             },
           ]
         : [],

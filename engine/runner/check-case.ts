@@ -29,6 +29,8 @@ export interface StepMismatch {
   expected: Outcome;
   actual: Outcome;
   response: ApiResponse;
+  /** Columns the server assigns: in the answer, not compared (the diff leaves them out too). */
+  masked: string[];
 }
 
 /** One step as it happened: what was sent, what the model predicted, what came back. */
@@ -108,10 +110,11 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const expected = mapping ? expectedOnTarget(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome;
   const outcome = outcomeClass(prediction.outcome);
   const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
-  const disagreement = compareOutcomes(expected, actual, maskedColumns(oracle, step), comparedAsFor(oracle, step.request, world));
+  const masked = maskedColumns(oracle, step);
+  const disagreement = compareOutcomes(expected, actual, masked, comparedAsFor(oracle, step.request, world));
   const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: expected, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected, actual, response } };
+    return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected, actual, response, masked } };
   }
   return { world: prediction.world, outcomeClass: outcome, actual, cell, entry };
 }

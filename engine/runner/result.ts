@@ -20,6 +20,8 @@ export interface PropertyFailure {
   message: string;
   /** Data layer: the step (0-based) of the case where model and database first disagreed. */
   step?: number;
+  /** Data layer: columns the server assigns, present in the answer but not compared. */
+  masked?: string[];
   /** Data layer: what kind of disagreement this is (engine/findings/signature.ts); one finding per signature. */
   signature?: string;
   /** Data layer: the case's size as first found and as reported (users, fixture rows, steps). */

@@ -169,6 +169,7 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
     actual: { outcome: mismatch.actual, response: mismatch.response },
     message: new CaseMismatch(mismatch).message,
     step: mismatch.step,
+    ...(mismatch.masked?.length ? { masked: mismatch.masked } : {}),
     signature: signatureOf(propertyId, mismatch),
     sizes: { before: caseSize(before ?? testCase), after: caseSize(testCase) },
   };
