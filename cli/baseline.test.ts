@@ -59,8 +59,9 @@ describe('findings and a baseline, through bin/policyfuzz.mjs', () => {
     expect(all.stdout).toContain(AMOUNTS);
     expect(all.stdout).toContain('R04: 2 distinct finding(s)');
     // Both in the reports, each with its saved file.
-    const summary = JSON.parse(readFileSync(path.join(work, 'reports', 'summary.json'), 'utf8')) as { properties: Array<{ failures: Array<{ file: string | null }> }> };
-    expect(summary.properties[0].failures).toHaveLength(2);
+    const summary = JSON.parse(readFileSync(path.join(work, 'reports', 'summary.json'), 'utf8')) as { properties: Array<{ failures: Array<{ file: string | null; signature: string; sizes: { after: unknown } }> }> };
+    expect(summary.properties[0].failures.map((f) => f.signature)).toEqual([AMOUNTS, PAID]);
+    expect(summary.properties[0].failures[1].sizes.after).toEqual({ users: 1, rows: 1, steps: 1 });
     expect(new Set(summary.properties[0].failures.map((f) => f.file)).size).toBe(2);
     expect(all.stdout).toMatch(/shrunk from \d+ user\(s\), \d+ fixture row\(s\), \d+ step\(s\) to 1 user\(s\), \d fixture row\(s\), 1 step\(s\)/);
 

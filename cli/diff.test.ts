@@ -36,9 +36,9 @@ const refactored = () =>
     reference().map((f) => (f.name === '0310_shop_orders.sql' ? { ...f, sql: f.sql.replaceAll("status in ('pending', 'review', 'slip_mismatch')", "(status = 'pending' or status = 'slip_mismatch' or status = 'review')") } : f)),
   );
 
-async function policyfuzz(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function policyfuzz(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/policyfuzz.mjs', ...args], { maxBuffer: 32 << 20 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['bin/policyfuzz.mjs', ...args], { maxBuffer: 32 << 20, env });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
@@ -46,7 +46,7 @@ async function policyfuzz(...args: string[]): Promise<{ code: number; stdout: st
   }
 }
 
-const diff = (base: string, head: string, ...more: string[]) => policyfuzz('diff', '--base', base, '--head', head, '--only', 'R04', '--seed', '3', '--runs', '150', '--database-url', inject('databaseUrl'), ...more);
+const diff = (base: string, head: string, ...more: string[]) => policyfuzz(['diff', '--base', base, '--head', head, '--only', 'R04', '--seed', '3', '--runs', '150', '--database-url', inject('databaseUrl'), ...more]);
 
 describe('policyfuzz diff', () => {
   it('identical states: no change, exit 0', async () => {
@@ -84,10 +84,13 @@ describe('policyfuzz diff', () => {
   }, 60_000);
 
   it('a git ref as the base; a bad base is a clear error (exit 2)', async () => {
-    const r = await diff('HEAD', BUNDLED_MIGRATIONS);
+    // Its own temp folder, so the check that the base copy is removed sees no one else's.
+    const tmp = folder('tmp', []);
+    const r = await policyfuzz(['diff', '--base', 'HEAD', '--head', BUNDLED_MIGRATIONS, '--only', 'R04', '--seed', '3', '--runs', '150', '--database-url', inject('databaseUrl')], { ...process.env, TMPDIR: tmp });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('policyfuzz diff: HEAD:packs/reference/migrations');
-    expect(readdirSync(os.tmpdir()).filter((n) => n.startsWith('pf-diff-base-'))).toEqual([]);
+    expect(r.stdout).toContain('no behaviour change');
+    expect(readdirSync(tmp)).toEqual([]);
     const bad = await diff('no-such-ref-or-folder', BUNDLED_MIGRATIONS);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--base no-such-ref-or-folder: neither a folder nor a git ref');

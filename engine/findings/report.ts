@@ -43,9 +43,14 @@ export function printFindings(results: PropertyResult[], saved: Map<string, Save
   }
 }
 
-/** A property's summary with its other open findings after the first (summary.json, JUnit and HTML list them all). */
-export function withOtherFindings<S extends { failures: unknown[] }>(summary: S, r: PropertyResult, failuresOf: (f: PropertyFailure) => S['failures']): S {
-  if (r.status !== 'failed' || !r.findings) return summary;
+/**
+ * A property's summary with its other open findings after the first (summary.json, JUnit and HTML
+ * list them all); each failure entry also carries its signature and its size before and after shrinking.
+ */
+export function withOtherFindings<S extends { failures: object[] }>(summary: S, r: PropertyResult, failuresOf: (f: PropertyFailure) => S['failures']): S {
+  if (r.status !== 'failed' || !r.findings || !r.failure) return summary;
+  const tag = (f: PropertyFailure) => ({ ...(f.signature ? { signature: f.signature } : {}), ...(f.sizes ? { sizes: f.sizes } : {}) });
   const others = r.findings.filter((f) => f.baselined === undefined && f !== r.failure);
-  return others.length ? { ...summary, failures: [...summary.failures, ...others.flatMap(failuresOf)] } : summary;
+  const first = summary.failures.map((entry) => ({ ...entry, ...tag(r.failure!) }));
+  return { ...summary, failures: [...first, ...others.flatMap((f) => failuresOf(f).map((entry) => ({ ...entry, ...tag(f) })))] };
 }

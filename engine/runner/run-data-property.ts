@@ -110,7 +110,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (!verdict.mismatch) return;
         firstFailureAt ??= Date.now();
         if (options.path) throw new CaseMismatch(verdict.mismatch);
-        sightings.push({ lane, index: runIndex, signature: signatureOf(property.id, verdict.mismatch), testCase: plainCase(testCase), mismatch: verdict.mismatch });
+        // The representative of a signature is its earliest sighting: later ones of the same lane are not kept.
+        const signature = signatureOf(property.id, verdict.mismatch);
+        if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, testCase: plainCase(testCase), mismatch: verdict.mismatch });
       });
       return fc.check(predicate, {
         seed: options.seed + lane,
