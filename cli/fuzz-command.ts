@@ -321,6 +321,11 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
             const r = await runDataProperty(env, property, { ...runOptions, runs, skipFirst: minCases, deadline: shareOfBudget(deadline!, rest.length - i) });
             generated.set(property.id, joinPasses(first, r));
           }
+          // Those the second pass never reached ran their minimum only: cut short all the same.
+          for (const property of rest) {
+            const r = generated.get(property.id)!;
+            if (r.status === 'passed' && r.cases < plannedRuns(runs, lanes) && !r.stopped) generated.set(property.id, { ...r, stopped: interrupted() ? 'interrupted' : 'time budget' });
+          }
         }
       } finally {
         bar.stop();
