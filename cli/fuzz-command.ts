@@ -257,7 +257,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     try {
       chatter(`ready in ${env.startupMs} ms`);
       watchInterrupt();
-      const misfits = vocabularyMisfits(oracle, env.workers[0].tx.fixturePlan.shapes);
+      const misfits = [...vocabularyMisfits(oracle, env.workers[0].tx.fixturePlan.shapes), ...(pack.settingsMisfits?.(oracle.settings) ?? [])];
       // Saved failures first: a case that still fails is the property's verdict.
       const stillFailing = new Map<string, PropertyResult>();
       if (savedData.length) chatter(`replaying ${savedData.length} saved failure(s) from ${failuresDir} first`);

@@ -38,6 +38,12 @@ export interface Pack<S = any> {
   settingsSchema: z.ZodType<S>;
   properties: DataProperty<S>[];
   catalogProperties?: CatalogProperty<S>[];
+  /**
+   * Settings that contradict each other (a role named as staff that the role vocabulary lacks):
+   * one line each. A run whose settings have any gives harness errors, never verdicts, since
+   * its cases would test a meaning nobody gave.
+   */
+  settingsMisfits?: (settings: S) => string[];
   /** Absolute folder of the migrations this pack is written for (a project usually gives its own). */
   migrations?: string;
   /** Absolute folder of the pack's mutants (a rules folder with `<rule>/mutants/*.sql`, or flat). */

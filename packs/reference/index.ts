@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { definePack } from '../../engine/pack.ts';
 import { referenceModel } from './model/index.ts';
-import { ModelSettingsSchema } from './model/settings.ts';
+import { ModelSettingsSchema, roleListMisfits } from './model/settings.ts';
 import { catalogProperties, dataProperties } from './properties.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -16,6 +16,7 @@ export const referencePack = definePack({
   name: 'reference',
   model: referenceModel,
   settingsSchema: ModelSettingsSchema,
+  settingsMisfits: roleListMisfits,
   properties: dataProperties,
   catalogProperties,
   migrations: path.join(here, 'migrations'),

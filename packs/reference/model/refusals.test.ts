@@ -38,8 +38,8 @@ describe('refusal mechanism and text are settings', () => {
     expect(r.status).toBe('passed');
   });
 
-  it('the text is compared too: right code, other wording names refusals.messages', async () => {
-    const settings = ModelSettingsSchema.parse({ refusals: { codes: { 'privileged-column': '42501' } } });
+  it('a pinned wording is compared too: right code, other wording names refusals.messages', async () => {
+    const settings = ModelSettingsSchema.parse({ refusals: { codes: { 'privileged-column': '42501' }, messages: { 'privileged-column': 'may not be changed' } } });
     const r = await runDataProperty(env, R02, { seed: 5, runs: 100, oracle: referenceOracleWith(settings) });
     expect(r.status).toBe('failed');
     expect(r.failure?.message).toMatch(/does not match \/may not be changed\/, the "privileged-column" refusal \(setting refusals.messages.privileged-column\)/);
