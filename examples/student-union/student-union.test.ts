@@ -141,9 +141,9 @@ describe('three historical bugs, each before and after its fix', () => {
   it('the saved R07 failure replays on the state it was found on (its config), and its psql repro runs on that schema', async () => {
     const dir = path.join(tmp, 'before-R07', 'failures');
     const json = readdirSync(dir).find((f) => f.startsWith('R07-') && f.endsWith('.json'))!;
-    const record = JSON.parse(readFileSync(path.join(dir, json), 'utf8')) as { config: string; migrationFolders: string[] };
-    expect(record.config).toBe(stoppedBefore('20231002090000_fix_archive_press_request.sql'));
-    expect(record.migrationFolders).toEqual([MIGRATIONS]);
+    // The target it was found on: the config (its migration folders, skips, settings and mapping).
+    const record = JSON.parse(readFileSync(path.join(dir, json), 'utf8')) as { target: { config: string; migrations: string | null } };
+    expect(record.target.config).toBe(stoppedBefore('20231002090000_fix_archive_press_request.sql'));
 
     const lines: string[] = [];
     expect(await replay(path.join(dir, json), { pack, databaseUrl: server.adminUrl, times: 1 }, (l) => lines.push(l))).toBe(1);
@@ -151,12 +151,14 @@ describe('three historical bugs, each before and after its fix', () => {
     // At the final state (the fix applied) the same case holds.
     expect(await replay(path.join(dir, json), { pack, config: CONFIG, databaseUrl: server.adminUrl, times: 1 }, () => {})).toBe(0);
 
-    // The repro writes the fixtures through the target's plan (members, press_requests) and sends the mapped requests.
-    const target = await resolveTarget(pack, { config: record.config, migrations: MIGRATIONS });
+    // The repro writes the fixtures through the target's plan and sends the mapped requests.
+    const target = await resolveTarget(pack, { config: record.target.config, migrations: MIGRATIONS });
     const env = await openEnvironment({ server, migrations: target.migrations, workers: 1, fixtures: target.fixtures });
     try {
       const sql = path.join(dir, json.replace(/\.json$/, '.sql'));
-      expect(readFileSync(sql, 'utf8')).toMatch(/press_requests/);
+      // The shrunk case may need no fixture row at all (archiving a ticket that does not exist
+      // already disagrees); the request goes out under the target's own function and parameter names.
+      expect(readFileSync(sql, 'utf8')).toMatch(/archive_press_request/);
       const { stdout, stderr } = await promisify(execFile)('/usr/bin/psql', [env.template.url, '-X', '-v', 'ON_ERROR_STOP=0', '-f', sql], { env: { ...process.env, PGOPTIONS: '' } });
       expect(stderr).not.toMatch(/does not exist|violates|syntax error/);
       expect(stdout).toMatch(/model expects:/);
