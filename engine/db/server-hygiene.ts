@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import type pg from 'pg';
+import { processAlive } from './process-alive.ts';
 
 /** Six hex characters naming this machine. */
 export const HOST_TAG = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 6);
@@ -34,15 +35,6 @@ export function parseScratchName(name: string): ScratchName | undefined {
   if (tagged) return { host: tagged[2], pid: Number(tagged[3]), started: parseInt(tagged[4], 36), run: tagged[1] };
   const old = /^(pf_(\d+)_)([0-9a-z]+)_/.exec(name);
   return old ? { pid: Number(old[2]), run: old[1] } : undefined;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Whether a scratch database belongs to a run that is over, given which runs have connections. */

@@ -16,6 +16,7 @@ import { onShutdown } from '../cleanup.ts';
 import { findPostgresBinaries, type PostgresBinaries } from './local-binaries.ts';
 import { unprivilegedUserIfRoot, type RunAs } from './unprivileged-user.ts';
 import type { DatabaseServer } from './server.ts';
+import { processAlive } from '../process-alive.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -222,15 +223,6 @@ async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** A run whose owner is gone (killed with SIGKILL): stop its postmaster and remove its directory. */
