@@ -7,16 +7,16 @@
  * goes to a local stand-in for GitHub's REST API.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
 import { PROJECT_ROOT } from './paths.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 
 const exec = promisify(execFile);
 const BIN = path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs');
@@ -34,13 +34,8 @@ interface Step {
 }
 const action = parse(readFileSync(path.join(PROJECT_ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }>; runs: { steps: Step[] } };
 
-const dirs: string[] = [];
-const tmp = (p: string) => {
-  const d = mkdtempSync(path.join(os.tmpdir(), `pf-${p}-`));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+// Removed at the end of the file (testing/remove-temp-dirs.ts).
+const tmp = tempDir;
 
 interface Context {
   inputs: Record<string, string>;

@@ -5,23 +5,18 @@
  * --no-color, and a clear exit 2 for a bad value. Every option is in --help.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS, PROJECT_ROOT } from './paths.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 
 const exec = promisify(execFile);
 const BIN = path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs');
-const dirs: string[] = [];
-const tmp = (p: string) => {
-  const d = mkdtempSync(path.join(os.tmpdir(), `pf-${p}-`));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+// Removed at the end of the file (testing/remove-temp-dirs.ts).
+const tmp = tempDir;
 
 interface Run {
   code: number;
