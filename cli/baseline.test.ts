@@ -6,22 +6,17 @@
  * migrations the entries are FIXED and --update-baseline prunes them.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { tempDir } from '../testing/temp-dir.ts';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { applyEdits, loadMutants } from '../engine/mutants/mutant-files.ts';
 import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
 
-const temps: string[] = [];
-const tmp = (p: string) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `pf-${p}-`));
-  temps.push(dir);
-  return dir;
-};
-afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+// Removed at the end of the file (testing/remove-temp-dirs.ts).
+const tmp = tempDir;
 
 /** The reference migrations with both R04 holes applied, as a folder. */
 function twoHoles(): string {
