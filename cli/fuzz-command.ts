@@ -22,7 +22,7 @@ import { pgtapTest } from '../engine/failures/pgtap.ts';
 import { DEFAULT_FAILURES_DIR, failureRecordOf, listFailures, saveFailure, type SavedFailure } from '../engine/failures/store.ts';
 import type { FailureRecord } from '../engine/failures/schema.ts';
 import { UsageError } from '../engine/errors.ts';
-import { resolveTarget, ruleAllowed } from '../engine/config/target.ts';
+import { chooseTarget, resolveTarget, ruleAllowed, type Target, type TargetChoice } from '../engine/config/target.ts';
 import { changedObjects, touches } from '../engine/config/changed-since.ts';
 import { fitToTarget, notApplicable, partialNote } from '../engine/runner/applicability.ts';
 import type { Pack, PackSource } from '../engine/pack.ts';
@@ -78,6 +78,8 @@ export interface FuzzOptions {
   minCases?: number;
   /** Exit 1 when a property is partial or not reached (CI that wants every property's minimum). */
   failOnPartial?: boolean;
+  /** The target, chosen by the CLI (engine/config/target.ts chooseTarget); else resolved from config/migrations. */
+  target?: Target;
   /** Set by fuzz(): how replay lines name the target. */
   targetArgs?: string;
   /** Property ids left out (`--exclude R07,S10`). */
@@ -142,7 +144,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   const profile = PROFILES[profileName];
   const pack = options.pack;
   const migrationsOption = options.migrations ?? defaultMigrationsOption(pack);
-  const target = await resolveTarget(pack, { config: options.config, migrations: migrationsOption, explicitMigrations: migrationsOption !== defaultMigrationsOption(pack) });
+  const target = options.target ?? await resolveTarget(pack, { config: options.config, migrations: migrationsOption, explicitMigrations: migrationsOption !== defaultMigrationsOption(pack) });
   options.targetArgs = target.cliArgs;
   const oracle = options.settings === undefined ? target.oracle : { ...target.oracle, settings: options.settings };
   const dataProperties = pack.properties;
@@ -184,13 +186,13 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
   let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
   if (options.changedSince) {
-    const focus = changedObjects(options.changedSince, target.config?.migrationDirs ?? [options.migrations]);
+    const focus = changedObjects(options.changedSince, target.migrationDirs);
     properties = properties.filter((p) => touches(p, focus.objects));
     out(`changed since ${options.changedSince}: ${focus.files.length ? focus.files.join(', ') : 'no migration files'}; objects ${focus.objects.join(', ') || 'none'}; rules touched: ${properties.map((p) => p.id).join(', ') || 'none'}`);
   }
   // The profile's SSO half checks the bundled emulator: it goes with the bundled target; a
   // project's own target (--config, --migrations) gets it with --sso.
-  const projectTarget = Boolean(target.config) || migrationsOption !== defaultMigrationsOption(pack);
+  const projectTarget = target.project;
   const wantSso = Boolean(onlySso?.length) || (!options.only && (options.sso ?? (profile.sso && !projectTarget)));
   let ssoIds: string[] = [];
   if (wantSso) {
@@ -229,7 +231,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     migrationsDigest: digest,
     migrations: options.migrations,
     // What replays and regression tests rebuild: this config, or this migrations folder.
-    target: target.config ? { config: path.resolve(target.config.file), migrations: null } : { config: null, migrations: path.resolve(migrationsOption) },
+    target: target.recorded,
   };
   /** A data failure's repros: a psql script, a pgTAP test and a vitest regression test. */
   const reprosOf = (record: FailureRecord, env?: Environment) =>
@@ -253,7 +255,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   };
 
   if (properties.length) {
-    const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: chatter, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
+    const env = await openEnvironment({ databaseUrl: options.databaseUrl, provider: options.provider, migrations, workers, log: chatter, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures, api: target.api });
     try {
       chatter(`ready in ${env.startupMs} ms`);
       watchInterrupt();
@@ -463,8 +465,11 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--shard <i/n>', 'run shard i of n (a CI matrix); combine the shards with merge-reports', shardValue)
     .option('--database-url <url>', 'use this Postgres server (default: $DATABASE_URL, else testcontainers, else a local server)')
     .option('--provider <name>', 'force where Postgres comes from: testcontainers or local', providerValue)
-    .option('--migrations <dir>', 'folder of .sql migrations', defaultMigrationsOption(pack))
+    .option('--migrations <dir...>', `folders of .sql migrations, applied in order (default: supabase/migrations when there is one here, else ${defaultMigrationsOption(pack)})`)
     .option('--config <file>', 'a project config (policyfuzz.config.json or .ts); default: the one in this folder, if any')
+    .option('--pack <module>', "a project pack module (.ts/.js exporting extendPack(…) or definePack(…) from 'policyfuzz'); default: the config's \"pack\", else the bundled reference pack")
+    .option('--skip <file...>', 'migration file names to leave out (data repairs that cannot apply to an empty database)')
+    .option('--reference', 'run on the bundled reference database, even inside a project with a config or supabase/migrations')
     .option('--changed-since <git-ref>', 'only the rules whose tables or functions the migrations changed since this ref')
     .option('--only <ids>', 'comma-separated property ids, e.g. R02,R05 or S03', idList)
     .option('--path <path>', 'with --seed and --only: replay the shrunk case a failure printed')
@@ -486,12 +491,13 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('-q, --quiet', 'print only the failures and the final line')
     .option('-v, --verbose', 'also print the access matrix')
     .option('--no-color', 'no colour (also when NO_COLOR is set or the output is not a terminal)')
-    .action((opts: Omit<FuzzOptions, 'pack'>) =>
+    .action((opts: Omit<FuzzOptions, 'pack' | 'migrations'> & TargetChoice) =>
       run(async () => {
         if (opts.quiet && opts.verbose) throw new UsageError('--quiet and --verbose contradict each other: give one');
         // --json keeps stdout for the summary: the human output goes to stderr.
         const out = opts.json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
-        return fuzz({ ...opts, pack: await pack.load() }, out);
+        const chosen = await chooseTarget(pack, opts);
+        return fuzz({ ...opts, pack: chosen.pack, migrations: chosen.migrations, target: chosen.target }, out);
       }),
     );
 }

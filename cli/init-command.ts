@@ -4,19 +4,24 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { inspectMigrations } from '../engine/config/init.ts';
+import { loadPackModule } from '../engine/config/pack-module.ts';
+import { SUPABASE_MIGRATIONS } from '../engine/config/supabase-project.ts';
 import { UsageError } from '../engine/errors.ts';
 import type { Pack, PackSource } from '../engine/pack.ts';
 
 export interface InitOptions {
   /** Migration folders; default: supabase/migrations when the current folder has one. */
   migrations?: string[];
+  /** Migration file names left out (data repairs that cannot apply to an empty database). */
+  skip?: string[];
+  /** A project pack module (`--pack`): its model is what init maps, and the config names it. */
+  packModule?: string;
   out: string;
   force?: boolean;
   databaseUrl?: string;
 }
 
-/** Where a Supabase project keeps its migrations: init's default inside such a repository. */
-export const SUPABASE_MIGRATIONS = path.join('supabase', 'migrations');
+export { SUPABASE_MIGRATIONS };
 
 export async function init(options: InitOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
   if (existsSync(options.out) && !options.force) throw new UsageError(`${options.out} exists; pass --force to overwrite it`);
@@ -25,7 +30,7 @@ export async function init(options: InitOptions & { pack: Pack }, out: (line: st
   for (const f of folders) if (!existsSync(f)) throw new UsageError(`--migrations ${f}: no such folder`);
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   try {
-    const report = await inspectMigrations(server, folders, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies);
+    const report = await inspectMigrations(server, folders, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies, { skip: options.skip, packModule: options.packModule && path.resolve(options.packModule) });
     writeFileSync(options.out, `${JSON.stringify(report.config, null, 2)}\n`);
     out(`wrote ${options.out}`);
     for (const note of report.config.notes as string[]) out(`  ${note}`);
@@ -41,8 +46,12 @@ export function registerInitCommand(program: Command, run: (action: () => Promis
     .command('init')
     .description('read an existing migrations folder and write a starting policyfuzz.config.json')
     .option('--migrations <dir...>', 'the project migration folders, applied in order (default: supabase/migrations when present)')
+    .option('--skip <file...>', 'migration file names to leave out (data repairs that cannot apply to an empty database); written to the config')
+    .option('--pack <module>', "a project pack module (.ts/.js exporting extendPack(…) or definePack(…) from 'policyfuzz'): init maps its model, and the config names it")
     .option('--out <file>', 'where to write the config', 'policyfuzz.config.json')
     .option('--force', 'overwrite an existing config')
     .option('--database-url <url>', 'use this Postgres server')
-    .action((opts: InitOptions) => run(async () => init({ ...opts, pack: await pack.load() })));
+    .action((opts: Omit<InitOptions, 'packModule'> & { pack?: string }) =>
+      run(async () => init({ ...opts, packModule: opts.pack, pack: opts.pack ? await loadPackModule(opts.pack, '--pack') : await pack.load() })),
+    );
 }

@@ -4,43 +4,48 @@
  * failure is replayed straight from its plain-data case (no fast-check); an SSO failure by its
  * seed and path against the bundled emulator.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { resolveTarget } from '../engine/config/target.ts';
+import { chooseTarget, recordedChoice } from '../engine/config/target.ts';
 import { openEnvironment } from '../engine/runner/environment.ts';
 import { actualOutcomeOf, describeOutcome } from '../engine/failures/describe.ts';
 import { CLEAN_REPLAYS_FOR_FIXED, replayDataCaseOnce, verdictOf, type ReplayVerdict } from '../engine/failures/replay.ts';
 import { loadFailure } from '../engine/failures/store.ts';
 import { UsageError } from '../engine/errors.ts';
-import type { Pack, PackSource } from '../engine/pack.ts';
+import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { positiveInt } from './options.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 
 export interface ReplayOptions {
-  migrations?: string;
+  /** Migration folders (default: the ones the failure was found on). */
+  migrations?: string[];
+  /** Migration files left out (default: the ones the failure was found without). */
+  skip?: string[];
   /** A config target (default: the one the failure was saved with, when it still exists). */
   config?: string;
+  /** A pack module (`--pack`; default: the one the failure was found with). */
+  packModule?: string;
   databaseUrl?: string;
   times?: number;
   ssoConfig?: string;
 }
 
-export async function replay(file: string, options: ReplayOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
+/** `pack`: the pack the CLI was given; a `--pack` module or the config's `pack` replaces it. */
+export async function replay(file: string, options: ReplayOptions & { pack: Pack | PackSource }, out: (line: string) => void = console.log): Promise<number> {
   const record = loadFailure(file);
-  const known = record.area === 'data' ? options.pack.properties.map((p) => p.id) : await ssoPropertyIds();
+  const source = 'load' in options.pack ? options.pack : packSource(options.pack);
+  // The target it was found on: its config (settings, folders, fixtures) or folders, and its pack.
+  const given = { config: options.config, migrations: options.migrations, skip: options.skip, pack: options.packModule };
+  const chosen = record.area === 'data' ? await chooseTarget(source, recordedChoice(record.target, record.migrations, given, options.packModule ? undefined : source.migrations)) : undefined;
+  const known = chosen ? chosen.pack.properties.map((p) => p.id) : await ssoPropertyIds();
   if (!known.includes(record.property)) {
     throw new UsageError(`${file} names property ${JSON.stringify(record.property)}, which is not a${record.area === 'data' ? ' data-layer' : 'n SSO'} property (known: ${known.join(', ')}); was the file edited?`);
   }
   const times = options.times ?? CLEAN_REPLAYS_FOR_FIXED;
   const outcomes: Array<string | undefined> = [];
   if (record.area === 'data') {
-    // The target it was found on: its config (settings, folders, fixtures) when it had one.
-    const config = options.config ?? (!options.migrations && record.target?.config && existsSync(record.target.config) ? record.target.config : undefined);
-    const folder = options.migrations ?? (record.migrations && existsSync(record.migrations) ? record.migrations : record.target?.migrations && existsSync(record.target.migrations) ? record.target.migrations : path.relative(process.cwd(), options.pack.migrations ?? '.') || options.pack.migrations || '.');
-    const target = await resolveTarget(options.pack, { config, migrations: folder, explicitMigrations: true });
-    out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (found with seed ${record.seed}, path ${record.path}), ${config ? `config ${config}` : `migrations ${folder}`}`);
-    const env = await openEnvironment({ databaseUrl: options.databaseUrl, migrations: target.migrations, workers: 1, log: out, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures });
+    const { target, pack } = chosen!;
+    out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (found with seed ${record.seed}, path ${record.path}), ${target.config ? `config ${target.config.file}` : `migrations ${target.label}`}${pack.name !== source.name ? `, pack ${pack.name}` : ''}`);
+    const env = await openEnvironment({ databaseUrl: options.databaseUrl, migrations: target.migrations, workers: 1, log: out, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures, api: target.api });
     try {
       if (record.migrationsDigest && record.migrationsDigest !== env.template.digest) {
         out(`note: the migrations changed since this failure was saved (digest ${record.migrationsDigest} then, ${env.template.digest} now); replaying anyway`);
@@ -72,10 +77,12 @@ export function registerReplayCommand(program: Command, run: (action: () => Prom
   program
     .command('replay <file>')
     .description(`re-run one saved failure (.policyfuzz/failures/*.json): FIXED after ${CLEAN_REPLAYS_FOR_FIXED} clean replays (exit 0), STILL FAILING or FLAKY (exit 1)`)
-    .option('--migrations <dir>', 'folder of .sql migrations (default: the one the failure was found on, else the bundled one)')
+    .option('--migrations <dir...>', 'folders of .sql migrations, applied in order (default: the ones the failure was found on, else the bundled one)')
+    .option('--skip <file...>', 'migration file names to leave out (default: the ones the failure was found without)')
     .option('--config <file>', 'a project config (default: the one the failure was found with)')
+    .option('--pack <module>', "a project pack module (.ts/.js exporting extendPack(…) or definePack(…) from 'policyfuzz'; default: the one the failure was found with)")
     .option('--database-url <url>', 'use this Postgres server')
     .option('--times <n>', 'replays (all must be clean for FIXED)', positiveInt('--times'), CLEAN_REPLAYS_FOR_FIXED)
     .option('--sso-config <file>', 'emulator config for an SSO failure')
-    .action((file: string, opts: ReplayOptions) => run(async () => replay(file, { ...opts, pack: await pack.load() })));
+    .action((file: string, opts: ReplayOptions & { pack?: string }) => run(async () => replay(file, { ...opts, packModule: opts.pack, pack })));
 }

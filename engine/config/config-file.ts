@@ -20,6 +20,12 @@ export const ConfigSchema = z
   .object({
     /** Free text for people (policyfuzz init writes what it found here). */
     notes: z.array(z.string()).optional(),
+    /**
+     * The project's pack: a module (relative to the config file) whose default export (or
+     * `pack` export) is made with `extendPack` / `definePack` from `policyfuzz`. Absent: the
+     * pack the CLI was given (the bundled reference), unless `--pack` names one.
+     */
+    pack: z.string().min(1).optional(),
     /** Migration folders, applied one after another (each in name order). Relative to the config file. */
     migrations: z.union([z.string(), z.array(z.string()).min(1)]).transform((v) => (Array.isArray(v) ? v : [v])),
     /** File names to leave out (seed data, extensions the scratch server lacks). */
@@ -63,6 +69,8 @@ export type PolicyfuzzConfig = Omit<z.infer<typeof ConfigSchema>, 'model'> & {
   model: unknown;
   /** Absolute migration folders. */
   migrationDirs: string[];
+  /** The `pack` module, as an absolute path. */
+  packModule?: string;
   file: string;
 };
 
@@ -81,18 +89,29 @@ export function parseConfig(raw: unknown, file: string, pack: Pack): PolicyfuzzC
   if (unknown.length) throw new UsageError(`${file}: rules name ${[...new Set(unknown)].join(', ')}, which this pack does not have (known rules: ${known.join(', ')})`);
   const base = path.dirname(path.resolve(file));
   const migrationDirs = parsed.data.migrations.map((m) => path.resolve(base, m));
-  return { ...parsed.data, model: model.data, migrationDirs, file };
+  return { ...parsed.data, model: model.data, migrationDirs, file, ...(parsed.data.pack ? { packModule: path.resolve(base, parsed.data.pack) } : {}) };
 }
 
-/** A .js module as it is; a .ts one through tsx, loaded only then (the compiled CLI does not transpile otherwise). */
+let typeScriptLoader: Promise<unknown> | undefined;
+
+/**
+ * A .js/.mjs module as it is. A .ts one needs a transpiler on Node 20 (it has no type
+ * stripping): tsx, a dependency of policyfuzz, registered for the rest of the process the first
+ * time one is loaded (--help and JSON configs never load it). Without the project's tsconfig
+ * paths: `policyfuzz` in the module resolves as Node resolves it (the installed package), so a
+ * pack shares the very modules the CLI runs.
+ */
 export async function importModule(file: string): Promise<{ default?: unknown } & Record<string, unknown>> {
   const url = pathToFileURL(path.resolve(file)).href;
-  if (!file.endsWith('.ts')) return import(url);
-  const { tsImport } = await import('tsx/esm/api');
-  return tsImport(url, import.meta.url);
+  if (file.endsWith('.ts') && !process.env.VITEST) {
+    typeScriptLoader ??= import('tsx/esm/api').then(({ register }) => register({ tsconfig: false }));
+    await typeScriptLoader;
+  }
+  return import(url);
 }
 
-export async function loadConfig(file: string, pack: Pack): Promise<PolicyfuzzConfig> {
+/** The config file's object, unchecked: JSON, or a module's default export. */
+export async function readConfigFile(file: string): Promise<unknown> {
   if (!existsSync(file)) throw new UsageError(`config file not found: ${file}`);
   let raw: unknown;
   if (file.endsWith('.json')) {
@@ -111,7 +130,19 @@ export async function loadConfig(file: string, pack: Pack): Promise<PolicyfuzzCo
   } else {
     throw new UsageError(`config file must be .json or .ts: ${file}`);
   }
-  return parseConfig(raw, file, pack);
+  return raw;
+}
+
+/** The `pack` a config file names (an absolute path), read before the config is checked against a pack. */
+export function packModuleOf(raw: unknown, file: string): string | undefined {
+  const named = raw && typeof raw === 'object' ? (raw as { pack?: unknown }).pack : undefined;
+  if (named === undefined) return undefined;
+  if (typeof named !== 'string' || !named) throw new UsageError(`${file} is not a valid policyfuzz config:\n  pack: a module path, like "./policyfuzz.pack.ts"`);
+  return path.resolve(path.dirname(path.resolve(file)), named);
+}
+
+export async function loadConfig(file: string, pack: Pack): Promise<PolicyfuzzConfig> {
+  return parseConfig(await readConfigFile(file), file, pack);
 }
 
 /** The config in this folder, if there is one. */

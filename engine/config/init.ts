@@ -13,7 +13,7 @@ import type { PackModel } from '../pack.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { proposeMapping, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
-import { EXPOSED_SCHEMAS } from '../runner/environment.ts';
+import { apiSchemasOf } from './supabase-project.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
@@ -24,13 +24,23 @@ export interface InitReport {
   proposal: Proposal;
 }
 
-export async function inspectMigrations(server: DatabaseServer, migrationDirs: string | string[], properties: DataProperty[], configDir: string, model: PackModel, vocabularies: VocabularySetting[] = []): Promise<InitReport> {
+export interface InspectOptions {
+  /** Migration file names left out (written to the config's `skip`). */
+  skip?: string[];
+  /** The pack module to name in the config's `pack` (absolute). */
+  packModule?: string;
+}
+
+export async function inspectMigrations(server: DatabaseServer, migrationDirs: string | string[], properties: DataProperty[], configDir: string, model: PackModel, vocabularies: VocabularySetting[] = [], options: InspectOptions = {}): Promise<InitReport> {
   const tableModels = model.tables;
   const folders = [migrationDirs].flat();
-  const env = await openEnvironment({ server, migrations: folders.flatMap((f) => loadMigrationFolder(f)), workers: 1 });
+  const skip = options.skip ?? [];
+  // A Supabase project's config.toml says which schemas its API exposes.
+  const api = apiSchemasOf(folders);
+  const env = await openEnvironment({ server, migrations: folders.flatMap((f) => loadMigrationFolder(f, skip)), workers: 1, ...(api ? { api } : {}) });
   try {
     const client = env.workers[0].client;
-    const facts = await readTargetFacts(client, EXPOSED_SCHEMAS);
+    const facts = await readTargetFacts(client, env.cache.exposedSchemas);
     const proposal = proposeMapping(
       {
         tables: Object.values(tableModels)
@@ -78,6 +88,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       }
     }
     const notes = [
+      ...(api ? [`API schemas ${api.exposedSchemas.join(', ')}, extra search path ${api.extraSearchPath.join(', ')} (from ${path.relative(configDir, api.source!) || api.source})`] : []),
       `tables found: ${[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')).join(', ') || 'none'}`,
       ...notApplicable.map((n) => `${n.id} not applicable: missing ${n.missing.join(', ')}`),
       users === 'auth-trigger' ? 'auth.users has a trigger: fixtures insert auth.users and complete the row it creates' : 'users rows are written directly',
@@ -86,9 +97,12 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       filledColumns.length ? `columns the fixture filler completes: ${filledColumns.join(', ')}` : 'no columns need filling',
       'model: every choice where the spec is silent (roles, staff and admin roles, vocabularies, allow-lists); see README "Choices"',
     ];
+    const relative = (f: string) => path.relative(configDir, path.resolve(f)) || '.';
     const config = {
       notes,
-      migrations: folders.length === 1 ? path.relative(configDir, path.resolve(folders[0])) || '.' : folders.map((f) => path.relative(configDir, path.resolve(f)) || '.'),
+      ...(options.packModule ? { pack: relative(options.packModule).startsWith('.') ? relative(options.packModule) : `./${relative(options.packModule)}` } : {}),
+      migrations: folders.length === 1 ? relative(folders[0]) : folders.map(relative),
+      ...(skip.length ? { skip } : {}),
       supabaseCompat: true,
       model: proposal.settings,
       rules: { include: applicable, exclude: mapping.conventions?.grants === 'supabase-default' ? ['R16:catalog'] : [] },

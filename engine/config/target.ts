@@ -2,10 +2,14 @@
  * What a run is aimed at: the bundled reference database, or a project described by its
  * policyfuzz config (several migration folders, model settings, rules, fixture plan).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { loadMigrationFolder, type MigrationFile } from '../db/migrations.ts';
 import type { FixturePlan } from '../fixtures.ts';
-import { oracleOf, type Oracle, type Pack } from '../pack.ts';
-import { findConfig, loadConfig, type PolicyfuzzConfig } from './config-file.ts';
+import { oracleOf, type Oracle, type Pack, type PackSource } from '../pack.ts';
+import { findConfig, loadConfig, packModuleOf, parseConfig, readConfigFile, type PolicyfuzzConfig } from './config-file.ts';
+import { loadPackModule } from './pack-module.ts';
+import { apiSchemasOf, SUPABASE_MIGRATIONS, type ApiSchemas } from './supabase-project.ts';
 import { MappingSchema, mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { UsageError } from '../errors.ts';
@@ -22,11 +26,28 @@ function targetMapping(pack: Pack, config: PolicyfuzzConfig | undefined): Target
   return merged;
 }
 
+/** What a saved failure records of its target, as absolute paths, so replay rebuilds the same (engine/failures/schema.ts). */
+export interface RecordedTarget {
+  config: string | null;
+  migrations: string | string[] | null;
+  /** Migration files left out by `--skip` (a config's own `skip` is in the config). */
+  skip?: string[];
+  /** The pack module given with `--pack` (a config's `pack` is in the config). */
+  pack?: string;
+}
+
 export interface Target {
   /** How replay lines name it: `--migrations <dir>` or `--config <file>`. */
   cliArgs: string;
   label: string;
   migrations: MigrationFile[];
+  /** The folders they come from (absolute). */
+  migrationDirs: string[];
+  /** A project's own target (a config, its own migrations or pack), not the bundled reference. */
+  project: boolean;
+  /** What PostgREST exposes, from a Supabase project's config.toml next to the migrations; absent: the defaults. */
+  api?: ApiSchemas;
+  recorded: RecordedTarget;
   /** The pack's model with the target's settings. */
   oracle: Oracle;
   supabaseCompat: boolean;
@@ -34,8 +55,8 @@ export interface Target {
   config?: PolicyfuzzConfig;
 }
 
-export function loadConfiguredMigrations(config: PolicyfuzzConfig): MigrationFile[] {
-  return config.migrationDirs.flatMap((dir) => loadMigrationFolder(dir, config.skip));
+export function loadConfiguredMigrations(config: PolicyfuzzConfig, skip: readonly string[] = []): MigrationFile[] {
+  return config.migrationDirs.flatMap((dir) => loadMigrationFolder(dir, [...config.skip, ...skip]));
 }
 
 /** Keeps the property ids a config's rules allow. */
@@ -47,13 +68,34 @@ export function ruleAllowed(config: PolicyfuzzConfig | undefined, id: string): b
   return !config.rules.include || config.rules.include.includes(base);
 }
 
-export async function resolveTarget(pack: Pack, options: { config?: string; migrations: string; explicitMigrations?: boolean }): Promise<Target> {
+export interface TargetOptions {
+  config?: string;
+  /** One folder or several, applied in order. */
+  migrations: string | string[];
+  /** The folders were named (not the pack's default): a config in the current folder is not looked for. */
+  explicitMigrations?: boolean;
+  /** Migration file names left out (besides a config's `skip`). */
+  skip?: string[];
+  /** The pack came from this module (`--pack`): recorded so a replay loads it again. */
+  packModule?: string;
+}
+
+export async function resolveTarget(pack: Pack, options: TargetOptions): Promise<Target> {
   const file = options.config ?? (options.explicitMigrations ? undefined : findConfig());
+  const skip = options.skip ?? [];
+  const extra = { ...(skip.length ? { skip: skip } : {}), ...(options.packModule ? { pack: path.resolve(options.packModule) } : {}) };
   if (!file) {
+    const folders = [options.migrations].flat();
+    const migrationDirs = folders.map((f) => path.resolve(f));
+    const api = apiSchemasOf(migrationDirs);
     return {
-      cliArgs: `--migrations ${options.migrations}`,
-      label: options.migrations,
-      migrations: loadMigrationFolder(options.migrations),
+      cliArgs: `--migrations ${folders.join(' ')}${skip.length ? ` --skip ${skip.join(' ')}` : ''}${options.packModule ? ` --pack ${options.packModule}` : ''}`,
+      label: folders.join(', '),
+      migrations: folders.flatMap((f) => loadMigrationFolder(f, skip)),
+      migrationDirs,
+      project: Boolean(options.explicitMigrations || options.packModule),
+      ...(api ? { api } : {}),
+      recorded: { config: null, migrations: migrationDirs.length === 1 ? migrationDirs[0] : migrationDirs, ...extra },
       oracle: oracleOf(pack),
       supabaseCompat: true,
       // A project pack's own mapping applies with or without a config.
@@ -62,10 +104,15 @@ export async function resolveTarget(pack: Pack, options: { config?: string; migr
   }
   const config = await loadConfig(file, pack);
   const mapping = targetMapping(pack, config);
+  const api = apiSchemasOf(config.migrationDirs);
   return {
-    cliArgs: `--config ${file}`,
+    cliArgs: `--config ${file}${skip.length ? ` --skip ${skip.join(' ')}` : ''}${options.packModule ? ` --pack ${options.packModule}` : ''}`,
     label: `${config.migrationDirs.join(', ')} (config ${file})`,
-    migrations: loadConfiguredMigrations(config),
+    migrations: loadConfiguredMigrations(config, skip),
+    migrationDirs: config.migrationDirs,
+    project: true,
+    ...(api ? { api } : {}),
+    recorded: { config: path.resolve(file), migrations: null, ...extra },
     oracle: oracleOf(pack, config.model),
     supabaseCompat: config.supabaseCompat,
     fixtures: {
@@ -76,4 +123,74 @@ export async function resolveTarget(pack: Pack, options: { config?: string; migr
     },
     config,
   };
+}
+
+/** What the command line says about the target (fuzz, replay, init). */
+export interface TargetChoice {
+  config?: string;
+  /** Folders named with --migrations. */
+  migrations?: string[];
+  skip?: string[];
+  /** --pack <module>. */
+  pack?: string;
+  /** --reference: the bundled reference database, whatever the current folder holds. */
+  reference?: boolean;
+}
+
+export interface ChosenTarget {
+  pack: Pack;
+  target: Target;
+  /** The migrations as replay lines and reports name them (the folders, space-separated). */
+  migrations: string;
+}
+
+/**
+ * The target a command runs on, as the CLI chooses it:
+ * 1. `--reference`: the bundled reference database (its pack and migrations);
+ * 2. `--config <file>`, or else the policyfuzz.config.* in this folder unless `--migrations` is given;
+ * 3. `--migrations <dir…>`;
+ * 4. inside a Supabase repository, `supabase/migrations` (its config.toml read for the API schemas);
+ * 5. otherwise the pack's own migrations (the bundled reference for the reference pack).
+ * The pack is `--pack <module>`, else the config's `pack`, else the one the CLI was given.
+ */
+export async function chooseTarget(source: PackSource, choice: TargetChoice): Promise<ChosenTarget> {
+  const named = [choice.config && '--config', choice.migrations?.length && '--migrations', choice.pack && '--pack', choice.skip?.length && '--skip'].filter(Boolean);
+  if (choice.reference && named.length) throw new UsageError(`--reference runs the bundled reference database; it cannot go with ${named.join(', ')}`);
+  const configFile = choice.reference || choice.migrations?.length ? choice.config : (choice.config ?? findConfig());
+  const raw = configFile ? await readConfigFile(configFile) : undefined;
+  const configPack = configFile ? packModuleOf(raw, configFile) : undefined;
+  const pack = choice.pack
+    ? await loadPackModule(choice.pack, '--pack')
+    : configPack
+      ? await loadPackModule(configPack, `"pack" in ${configFile}`)
+      : await source.load();
+  const packModule = choice.pack ? path.resolve(choice.pack) : undefined;
+  if (configFile) {
+    parseConfig(raw, configFile, pack); // checked against the pack before anything else runs
+    const target = await resolveTarget(pack, { config: configFile, migrations: [], skip: choice.skip, packModule });
+    return { pack, target, migrations: target.migrationDirs.map((d) => path.relative(process.cwd(), d) || d).join(' ') };
+  }
+  const packFolder = pack.migrations ?? source.migrations;
+  const supabase = !choice.reference && !choice.migrations?.length && existsSync(SUPABASE_MIGRATIONS) ? [SUPABASE_MIGRATIONS] : undefined;
+  const folders = choice.migrations?.length ? choice.migrations : (supabase ?? (packFolder ? [path.relative(process.cwd(), packFolder) || packFolder] : []));
+  if (!folders.length) throw new UsageError(`pack ${pack.name} names no migrations folder: pass --migrations <dir>`);
+  // No config: it was looked for above (or --reference / --migrations say not to use one).
+  const target = await resolveTarget(pack, { migrations: folders, explicitMigrations: true, skip: choice.skip, packModule });
+  return { pack, target: { ...target, project: Boolean(choice.migrations?.length || supabase || packModule) }, migrations: folders.join(' ') };
+}
+
+/**
+ * The target a saved failure was found on, as a choice to rebuild it: its config, else its
+ * migration folders (with the files it skipped), else the pack's own migrations; with the pack
+ * module it was run with. What the command line names instead wins.
+ */
+export function recordedChoice(recorded: RecordedTarget | undefined, legacyMigrations: string | null, given: TargetChoice, packFolder: string | undefined): TargetChoice {
+  const pack = given.pack ?? (recorded?.pack && existsSync(recorded.pack) ? recorded.pack : undefined);
+  const withPack = pack ? { pack } : {};
+  if (given.config || given.migrations?.length) return { ...given, ...withPack };
+  if (recorded?.config && existsSync(recorded.config)) return { config: recorded.config, skip: given.skip ?? recorded.skip, ...withPack };
+  const folders = [recorded?.migrations ?? []].flat();
+  if (folders.length && folders.every((f) => existsSync(f))) return { migrations: folders, skip: given.skip ?? recorded?.skip, ...withPack };
+  if (legacyMigrations && existsSync(legacyMigrations)) return { migrations: [legacyMigrations], skip: given.skip, ...withPack };
+  return { migrations: [packFolder ? path.relative(process.cwd(), packFolder) || packFolder : '.'], skip: given.skip, ...withPack };
 }

@@ -104,7 +104,8 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
         const has = await c.query(`select to_regprocedure('auth.uid()') is not null as present`);
         if (!has.rows[0].present) await applyMigration(c, { name: 'supabase-compat', path: '(policyfuzz Supabase compatibility layer)', sql: compatSchemaSql });
       }
-      for (const file of [...options.migrations, ...(options.extra ?? [])]) await applyMigration(c, file);
+      for (const file of options.migrations) await applyMigration(c, file, { skippable: true });
+      for (const file of options.extra ?? []) await applyMigration(c, file);
     });
   } catch (e) {
     await drop();

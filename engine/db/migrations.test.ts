@@ -4,7 +4,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
 import { HOST_TAG } from './server-hygiene.ts';
-import { lineOfPosition, loadMigrationFolder, MigrationError } from './migrations.ts';
+import { lineOfPosition, loadMigrationFolder, MigrationError, skipHint } from './migrations.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
@@ -41,7 +41,8 @@ describe('migrations folder', () => {
     const server = await sharedServer();
     const error = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationError);
-    expect((error as MigrationError).message).toBe(`migration ${path.join(dir, '002_bad.sql')}:3 failed: relation "public.missing_table" does not exist`);
+    expect((error as MigrationError).message).toBe(`migration ${path.join(dir, '002_bad.sql')}:3 failed: relation "public.missing_table" does not exist\n  ${skipHint('002_bad.sql')}`);
+    expect(skipHint('002_bad.sql')).toBe('if it cannot apply to an empty database (a data repair, say), leave it out: "skip": ["002_bad.sql"] in policyfuzz.config.json, or --skip 002_bad.sql');
     const client = new pg.Client({ connectionString: server.adminUrl });
     await client.connect();
     const left = await client.query(`select datname from pg_database where datname like $1`, [`pf\\_${HOST_TAG}\\_${process.pid}\\_%`]);

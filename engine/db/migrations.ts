@@ -14,13 +14,20 @@ export interface MigrationFile {
   sql: string;
 }
 
+/** How to leave a migration out: the config key and the command-line option (docs/config.md `skip`). */
+export function skipHint(name: string): string {
+  return `if it cannot apply to an empty database (a data repair, say), leave it out: "skip": [${JSON.stringify(name)}] in policyfuzz.config.json, or --skip ${name}`;
+}
+
 export class MigrationError extends UsageError {
   constructor(
     readonly file: string,
     readonly line: number | undefined,
     readonly pgMessage: string,
+    /** The file name to suggest skipping (a project's migration; not the compatibility layer or a mutant). */
+    readonly skippable?: string,
   ) {
-    super(`migration ${file}${line ? `:${line}` : ''} failed: ${pgMessage}`);
+    super(`migration ${file}${line ? `:${line}` : ''} failed: ${pgMessage}${skippable ? `\n  ${skipHint(skippable)}` : ''}`);
     this.name = 'MigrationError';
   }
 }
@@ -52,7 +59,8 @@ export function lineOfPosition(sql: string, position: number | undefined): numbe
   return line;
 }
 
-export async function applyMigration(client: pg.Client, file: MigrationFile): Promise<void> {
+/** `skippable`: a project's own migration, which a config may leave out: the error says how. */
+export async function applyMigration(client: pg.Client, file: MigrationFile, options: { skippable?: boolean } = {}): Promise<void> {
   await client.query('begin');
   try {
     await client.query(file.sql);
@@ -61,6 +69,6 @@ export async function applyMigration(client: pg.Client, file: MigrationFile): Pr
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;
     const where = err.where ? ` (${err.where.split('\n')[0]})` : '';
-    throw new MigrationError(file.path, lineOfPosition(file.sql, err.position ? Number(err.position) : undefined), `${err.message}${where}`);
+    throw new MigrationError(file.path, lineOfPosition(file.sql, err.position ? Number(err.position) : undefined), `${err.message}${where}`, options.skippable ? file.name : undefined);
   }
 }

@@ -64,7 +64,17 @@ export const FailureRecordSchema = z.strictObject({
    * fixtures) or its migrations folder. Replays and regression tests rebuild exactly this.
    * Absent (older files): the bundled reference database.
    */
-  target: z.strictObject({ config: z.string().nullable(), migrations: z.string().nullable() }).optional(),
+  target: z
+    .strictObject({
+      config: z.string().nullable(),
+      /** One folder, or several applied in order. */
+      migrations: z.union([z.string(), z.array(z.string()).min(1)]).nullable(),
+      /** Files left out with --skip (a config's own skip list is in the config). */
+      skip: z.array(z.string()).optional(),
+      /** The pack module given with --pack (a config's pack is in the config). */
+      pack: z.string().optional(),
+    })
+    .optional(),
   foundAt: z.string(),
 });
 

@@ -31,7 +31,7 @@ export interface RecordContext {
   migrationsDigest: string | null;
   migrations: string | null;
   /** The target as absolute paths (see FailureRecord.target). */
-  target?: { config: string | null; migrations: string | null };
+  target?: FailureRecord['target'];
 }
 
 /** The record of a failed property result (undefined when it has no counterexample to save). */

@@ -42,6 +42,8 @@ export interface EnvironmentOptions extends ServerChoice {
    * does not know), and write users / bypass triggers as its config says. Absent: the reference way.
    */
   fixtures?: Omit<FixturePlan, 'shapes'>;
+  /** What PostgREST exposes and its extra search path (a Supabase project's config.toml); default: EXPOSED_SCHEMAS, Supabase's extra search path. */
+  api?: { exposedSchemas: string[]; extraSearchPath: string[] };
 }
 
 export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
@@ -63,9 +65,9 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       } catch (e) {
         throw new EnvironmentError(`cannot connect a worker: ${(e as Error).message}`);
       }
-      cache ??= await loadSchemaCache(client, EXPOSED_SCHEMAS);
+      cache ??= await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
       if (!plan && options.fixtures) {
-        const shapes = await readTableShapes(client, [...EXPOSED_SCHEMAS, 'auth']);
+        const shapes = await readTableShapes(client, [...cache.exposedSchemas, 'auth']);
         plan = { ...options.fixtures, shapes, seededTables: await readSeededTables(client, shapes) };
       }
       plan ??= REFERENCE_PLAN;

@@ -1,0 +1,37 @@
+/**
+ * A project's pack, loaded from its module (`--pack <module>` or a config's `pack` key): a .js,
+ * .mjs or .ts file whose default export (or `pack` export) is a pack made with `extendPack` or
+ * `definePack` from `policyfuzz`. Anything else is a usage error naming the file and what it
+ * must export.
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../errors.ts';
+import type { Pack } from '../pack.ts';
+import { importModule } from './config-file.ts';
+
+const HOW_TO_EXPORT = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
+
+/** The parts every pack has; enough to tell a pack from something else a module exports. */
+function isPack(value: unknown): value is Pack {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Partial<Pack>;
+  return typeof v.name === 'string' && Array.isArray(v.properties) && typeof v.model?.tables === 'object' && typeof v.settingsSchema?.safeParse === 'function';
+}
+
+/** `from`: where the path came from, for the error (`--pack`, `"pack" in policyfuzz.config.json`). */
+export async function loadPackModule(file: string, from: string): Promise<Pack> {
+  const absolute = path.resolve(file);
+  if (!existsSync(absolute) || !statSync(absolute).isFile()) throw new UsageError(`pack module not found: ${file} (${from})`);
+  if (!/\.(ts|js|mjs)$/.test(absolute)) throw new UsageError(`pack module ${file} (${from}) must be a .ts, .js or .mjs file`);
+  let exports: Record<string, unknown>;
+  try {
+    exports = await importModule(absolute);
+  } catch (e) {
+    throw new UsageError(`pack module ${file} (${from}) could not be loaded: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const pack = [exports.default, exports.pack].find(isPack);
+  if (pack) return pack;
+  const names = Object.keys(exports);
+  throw new UsageError(`pack module ${file} (${from}) does not export a pack${names.length ? ` (it exports ${names.join(', ')})` : ' (it exports nothing)'}: ${HOW_TO_EXPORT}`);
+}
