@@ -235,7 +235,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   };
   /** A data failure's repros: a psql script, a pgTAP test and a vitest regression test. */
   const reprosOf = (record: FailureRecord, env?: Environment) =>
-    record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle, env.workers[0].tx.fixturePlan), pgtap: pgtapTest(record, env.cache, oracle), regression: regressionTest(record) } : {};
+    record.area === 'data' && env ? { sql: reproSql(record, env.cache, oracle, env.workers[0].tx.fixturePlan), pgtap: pgtapTest(record, env.cache, oracle, env.workers[0].tx.fixturePlan), regression: regressionTest(record) } : {};
   const save = (r: PropertyResult, env?: Environment) => {
     // Every open finding is saved with its own replay line; the property's entry is its first.
     for (const f of r.findings ?? []) {

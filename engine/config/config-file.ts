@@ -95,19 +95,23 @@ export function parseConfig(raw: unknown, file: string, pack: Pack): PolicyfuzzC
 let typeScriptLoader: Promise<unknown> | undefined;
 
 /**
- * A .js/.mjs module as it is. A .ts one needs a transpiler on Node 20 (it has no type
- * stripping): tsx, a dependency of policyfuzz, registered for the rest of the process the first
- * time one is loaded (--help and JSON configs never load it). Without the project's tsconfig
- * paths: `policyfuzz` in the module resolves as Node resolves it (the installed package), so a
- * pack shares the very modules the CLI runs.
+ * A .js/.mjs module as it is. A .ts one as Node loads it where Node strips types itself (22.18+,
+ * 23.6+); Node 20 cannot, so then tsx, a dependency of policyfuzz, is registered for the rest of
+ * the process (--help and JSON configs never load it) and the module imported through it.
+ * Without the project's tsconfig paths: `policyfuzz` in the module resolves as Node resolves it
+ * (the installed package), so a pack shares the very modules the CLI runs.
  */
 export async function importModule(file: string): Promise<{ default?: unknown } & Record<string, unknown>> {
   const url = pathToFileURL(path.resolve(file)).href;
-  if (file.endsWith('.ts') && !process.env.VITEST) {
-    typeScriptLoader ??= import('tsx/esm/api').then(({ register }) => register({ tsconfig: false }));
-    await typeScriptLoader;
+  try {
+    return await import(url);
+  } catch (e) {
+    if (!file.endsWith('.ts') || (e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
   }
-  return import(url);
+  typeScriptLoader ??= import('tsx/esm/api').then(({ register }) => register({ tsconfig: false }));
+  await typeScriptLoader;
+  // A fresh URL: Node keeps the failed attempt under the plain one.
+  return import(`${url}?ts`);
 }
 
 /** The config file's object, unchecked: JSON, or a module's default export. */

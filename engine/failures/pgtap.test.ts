@@ -1,15 +1,12 @@
 /**
  * A saved failure's pgTAP test under real pgTAP (Debian's, loaded from its SQL file) against
  * real Postgres: it fails on the broken database (the R02 guard trigger dropped) and passes
- * once the bug is gone. Outside CI a machine without pgTAP skips it, saying how to install it;
- * in CI (CI=true, or POLICYFUZZ_REQUIRE_PGTAP=1 as .ci/run sets) pgTAP must be there (.ci/run installs it).
+ * once the bug is gone. Without pgTAP it is skipped outside CI (testing/pgtap.ts); a mapped
+ * target's pgTAP test is run in examples/student-union.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R02 } from '../../packs/reference/rules/R02-users-role/property.ts';
@@ -21,15 +18,9 @@ import { runDataProperty } from '../runner/run-data-property.ts';
 import { pgtapTest } from './pgtap.ts';
 import type { FailureRecord } from './schema.ts';
 import { failureRecordOf } from './store.ts';
+import { loadPgtap, pgtapMissing, prove } from '../../testing/pgtap.ts';
 
-const run = promisify(execFile);
-/** `<root>/<version>/<rest>` for every Postgres version Debian installed, newest first. */
-const perVersion = (root: string, rest: string) => (existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)).map((v) => path.join(root, v, rest)) : []);
-const PGTAP_SQL = process.env.POLICYFUZZ_PGTAP_SQL ?? perVersion('/usr/share/postgresql', 'extension/pgtap.sql').find((p) => existsSync(p));
-const PSQL = ['/usr/bin/psql', ...perVersion('/usr/lib/postgresql', 'bin/psql')].find((p) => existsSync(p));
-const missing = !PGTAP_SQL || !existsSync(PGTAP_SQL) ? 'pgTAP (Debian: apt-get install pgtap, or set POLICYFUZZ_PGTAP_SQL to pgtap.sql)' : !PSQL ? 'psql (Debian: apt-get install postgresql-client)' : undefined;
-if (missing && (process.env.CI === 'true' || process.env.POLICYFUZZ_REQUIRE_PGTAP === '1')) throw new Error(`the pgTAP test needs ${missing}; .ci/run installs it`);
-if (missing) console.warn(`SKIPPED: the pgTAP test needs ${missing}`);
+const missing = pgtapMissing();
 
 const mutant = loadMigrationFolder(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants')).find((m) => m.name === 'R02-guard-trigger-dropped.sql')!;
 let broken: Environment;
@@ -38,33 +29,11 @@ let record: FailureRecord;
 let dir: string;
 
 /** The worker database's URL on the shared test server, with pgTAP loaded from its SQL file. */
-const loaded = new Map<Environment, string>();
 async function withPgtap(env: Environment): Promise<string> {
   await env.workers[0].tx.flush(); // the last case's rollback, still pending, holds its rows
-  if (loaded.has(env)) return loaded.get(env)!;
   const url = new URL(inject('databaseUrl'));
   url.pathname = `/${env.workers[0].client.database}`;
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    await admin.query(readFileSync(PGTAP_SQL!, 'utf8'));
-  } finally {
-    await admin.end();
-  }
-  loaded.set(env, url.toString());
-  return url.toString();
-}
-
-/** The file as pg_prove runs it: psql, TAP on stdout. */
-async function prove(url: string, file: string): Promise<{ tap: string; ok: boolean }> {
-  const r = await run(PSQL!, ['-X', '-q', '-t', '-A', '-v', 'ON_ERROR_STOP=1', '-d', url, '-f', file]).catch((e: { stdout: string; stderr: string }) => ({ stdout: e.stdout, stderr: e.stderr }));
-  expect(r.stderr.replace(/^psql:.*NOTICE.*\n?/gm, '')).not.toMatch(/ERROR/);
-  const tap = r.stdout;
-  const plan = /^1\.\.(\d+)$/m.exec(tap);
-  expect(plan, tap).not.toBeNull();
-  const results = tap.split('\n').filter((l) => /^(not )?ok \d+/.test(l));
-  expect(results).toHaveLength(Number(plan![1]));
-  return { tap, ok: results.every((l) => l.startsWith('ok')) };
+  return loadPgtap(url.toString());
 }
 
 beforeAll(async () => {

@@ -12,6 +12,12 @@
  * pgTAP's own bookkeeping lives in temp tables of the connecting (server) role, so assertions
  * run as that role; the request runs inside `pg_temp.pf_send(step)`, which takes on the caller
  * for the statement only and hands the role and settings back afterwards.
+ *
+ * On a project's own schema the run's fixture plan and mapping apply as they did in the run (and
+ * in repro-sql.ts): fixtures in the target's tables, requests under its names, the rows asserted
+ * in its columns and vocabulary, a refusal in its own convention (conventions.functionRefusal /
+ * guardRefusal) read as the model's, and a `row-as-boolean` function judged by whether it
+ * returned a row.
  */
 import type { Json, Row } from '../model/json.ts';
 import type { Outcome } from '../model/outcome.ts';
@@ -19,7 +25,9 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { fixtureStatements } from '../fixtures.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../fixtures.ts';
+import { expectedOnTarget, MODEL_REFUSAL_CODE, rowToTarget, targetColumn, type RefusalConvention, type TargetMapping } from '../mapping/mapping.ts';
+import type { ApiRequest } from '../model/request.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { literal } from '../executor/sql-text.ts';
@@ -27,6 +35,7 @@ import { buildStatement } from '../executor/statement.ts';
 import { maskedColumns } from '../runner/check-case.ts';
 import { describeOutcome } from './describe.ts';
 import { dataCaseOf, type FailureRecord } from './schema.ts';
+import type { DataCase } from '../runner/data-case.ts';
 
 /**
  * PostgREST answers 406 PGRST116 itself when `single` finds other than one row; a SQLSTATE has
@@ -97,8 +106,19 @@ function withoutKeys(row: Row, masked: readonly string[], known: readonly string
   return Object.fromEntries(Object.entries(row).filter(([k]) => !masked.includes(k) && (known === null || known.includes(k))));
 }
 
+/** How the target answers where the model raises P0001 (its refusal convention for this kind of request). */
+function refusalConvention(mapping: TargetMapping | undefined, request: ApiRequest): RefusalConvention | undefined {
+  return request.kind === 'rpc' ? mapping?.conventions?.functionRefusal : request.kind === 'update' ? mapping?.conventions?.guardRefusal : undefined;
+}
+
+/** What a step's answer is held to beyond the model's outcome: the target's refusal convention, a function answering with a row for a boolean. */
+interface TargetShape {
+  refusal?: RefusalConvention;
+  rowAsBoolean?: boolean;
+}
+
 /** The assertions for one step; each returns one pgTAP test line. */
-function assertionsFor(step: number, label: string, expected: Outcome, masked: readonly string[], known: readonly string[] | null): string[] {
+function assertionsFor(step: number, label: string, expected: Outcome, masked: readonly string[], known: readonly string[] | null, shape: TargetShape = {}): string[] {
   const send = literal(`select pg_temp.pf_send(${step})`);
   const desc = (what: string) => literal(`${label}: ${what}`);
   switch (expected.kind) {
@@ -107,6 +127,12 @@ function assertionsFor(step: number, label: string, expected: Outcome, masked: r
     case 'error': {
       const codes = [...new Set([expected, ...(expected.orElse ?? [])].map((o) => (o.kind === 'allowed' || o.kind === 'filtered' ? 'none' : codeOf(o.code))))];
       const model = describeOutcome(expected);
+      const convention = shape.refusal && codes.includes(MODEL_REFUSAL_CODE) ? shape.refusal : undefined;
+      if (convention) {
+        // The target refuses in its own words (conventions): that code (and message) is the model's refusal.
+        const own = `(e.code = ${literal(convention.code)}${convention.message !== undefined ? ` and e.message ~ ${literal(convention.message)}` : ''})`;
+        return [`select ok((select e.code = any(${textArray(codes)}) or ${own} from pg_temp.pf_error(${step}) e), ${desc(`the model expects ${model}; the target's refusal is ${convention.code}${convention.message !== undefined ? ` /${convention.message}/` : ''}`)});`];
+      }
       if (codes.length > 1 || codes[0] === 'none') {
         // A multi-row write may stop at any of its failing rows: each of their SQLSTATEs agrees.
         return [`select ok(pg_temp.pf_sqlstate(${step}) = any(${textArray(codes)}), ${desc(`the model expects one of ${codes.join(', ')} (${model})`)});`];
@@ -124,6 +150,14 @@ function assertionsFor(step: number, label: string, expected: Outcome, masked: r
     }
     case 'allowed':
     case 'filtered': {
+      if (shape.rowAsBoolean && expected.rows?.length === 1 && typeof expected.rows[0].value === 'boolean') {
+        // The target returns the row it acted on (none, a null or a row of nulls: nothing) where the model answers a boolean.
+        const hit = `(select coalesce(bool_or(exists (select 1 from jsonb_each(r) f where f.value not in ('null'::jsonb, 'false'::jsonb))), false) from pg_temp.pf_rows(${step}, '{}'::text[], null::text[]) r)`;
+        return [
+          `select lives_ok(${send}, ${desc(`the model expects ${describeOutcome(expected, { short: true })}`)});`,
+          `select is(${hit}, ${expected.rows[0].value}, ${desc(`returns ${expected.rows[0].value ? 'the row it acted on' : 'no row (nothing acted on)'}`)});`,
+        ];
+      }
       const lines = [
         `select lives_ok(${send}, ${desc(`the model expects ${describeOutcome(expected, { short: true })}`)});`,
         `select is((select page_total from pg_temp.pf_answers where step = ${step}), ${expected.affected}::bigint, ${desc(`${expected.affected} row(s) touched`)});`,
@@ -140,19 +174,44 @@ function assertionsFor(step: number, label: string, expected: Outcome, masked: r
   }
 }
 
-const SQLSTATE_HELPER = `-- The SQLSTATE a request ends with ('none' when it succeeds); nothing of it is kept.
-create function pg_temp.pf_sqlstate(p_step int) returns text language plpgsql as $pf$
+const SQLSTATE_HELPER = `-- The SQLSTATE and message a request ends with ('none' when it succeeds); nothing of it is kept.
+create function pg_temp.pf_error(p_step int, out code text, out message text) language plpgsql as $pf$
 begin
   begin
     perform pg_temp.pf_send(p_step);
     raise exception using errcode = 'PFOK1';
-  exception when sqlstate 'PFOK1' then return 'none';
-            when others then return sqlstate;
+  exception when sqlstate 'PFOK1' then code := 'none';
+            when others then code := sqlstate; message := sqlerrm;
   end;
 end
-$pf$;`;
+$pf$;
+create function pg_temp.pf_sqlstate(p_step int) returns text language sql as $pf$ select code from pg_temp.pf_error(p_step) $pf$;`;
 
-export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Oracle): string {
+/** The model's expectation as the target shows it: rows in its columns and vocabulary, its conventions' alternatives. */
+function expectedOnTheTarget(mapping: TargetMapping | undefined, step: DataCase['steps'][number], predicted: Outcome): Outcome {
+  if (!mapping) return predicted;
+  const expected = expectedOnTarget(mapping, step.caller, step.request, predicted);
+  if ((expected.kind !== 'allowed' && expected.kind !== 'filtered') || !expected.rows || (predicted.kind !== 'allowed' && predicted.kind !== 'filtered') || !predicted.rows) return expected;
+  const request = step.request;
+  if (request.kind !== 'rpc') return { ...expected, rows: predicted.rows.map((r) => rowToTarget(mapping, targetName(request), r)) } as Outcome;
+  const columns = mapping.functions?.[targetName(request)]?.columns;
+  if (!columns) return expected;
+  return { ...expected, rows: predicted.rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [columns[k] ?? k, v]))) } as Outcome;
+}
+
+/** Model column names as the target's (absent ones dropped). */
+function columnsOnTarget(mapping: TargetMapping | undefined, request: ApiRequest, columns: readonly string[]): string[] {
+  if (!mapping) return [...columns];
+  if (request.kind === 'rpc') {
+    const renamed = mapping.functions?.[targetName(request)]?.columns ?? {};
+    return columns.map((c) => renamed[c] ?? c);
+  }
+  return columns.map((c) => targetColumn(mapping, targetName(request), c)).filter((c): c is string => c !== null);
+}
+
+/** `plan`: how the run wrote fixtures and sent requests to its target (a project's own schema, its mapping); as for reproSql. */
+export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Oracle, plan: FixturePlan = REFERENCE_PLAN): string {
+  const mapping = plan.mapping;
   const testCase = dataCaseOf(record);
   const lastStep = record.step ?? testCase.steps.length - 1;
   const body: string[] = [];
@@ -163,16 +222,19 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     const prediction = predict(oracle, world, step.caller, step.request);
     const label = `step ${i + 1}: ${describeCaller(step.caller)} ${describeRequest(step.request)}`;
     body.push('', comment(label));
-    const statement = buildStatement(step.request, cache);
+    const sent = requestForTarget(plan, step.request);
+    const statement = buildStatement(sent, cache);
     if ('refusal' in statement) {
       body.push(comment(`PostgREST answers ${statement.refusal.status} ${statement.refusal.code} without asking the database: nothing to assert here.`));
       world = prediction.world;
       continue;
     }
     const single = step.request.kind === 'select' && step.request.single === true;
-    body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, step.request, cache))}, ${literal(statement.sql)}, ${statement.readOnly}, ${single});`);
+    body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, sent, cache))}, ${literal(statement.sql)}, ${statement.readOnly}, ${single});`);
     const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
-    const lines = assertionsFor(i + 1, label, prediction.outcome, maskedColumns(oracle, step), table ? table.columns.map((c) => c.name) : null);
+    const shape: TargetShape = { refusal: refusalConvention(mapping, step.request), rowAsBoolean: step.request.kind === 'rpc' && mapping?.functions?.[targetName(step.request)]?.returns === 'row-as-boolean' };
+    const known = table ? columnsOnTarget(mapping, step.request, table.columns.map((c) => c.name)) : null;
+    const lines = assertionsFor(i + 1, label, expectedOnTheTarget(mapping, step, prediction.outcome), columnsOnTarget(mapping, step.request, maskedColumns(oracle, step)), known, shape);
     body.push(...lines);
     tests += lines.length;
     world = prediction.world;
@@ -194,7 +256,7 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     SQLSTATE_HELPER,
     '',
     '-- fixtures, written as the server context (auth.uid() is null)',
-    ...fixtureStatements(testCase.world, oracle.model.fixtureOrder).map((f) => `${f.sql};`),
+    ...fixtureStatements(testCase.world, oracle.model.fixtureOrder, plan).map((f) => `${f.sql};`),
     ...body,
     '',
     'select * from finish();',

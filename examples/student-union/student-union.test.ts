@@ -26,6 +26,8 @@ import { referencePack } from '../../packs/reference/index.ts';
 import type { DatabaseServer } from '../../engine/db/providers/server.ts';
 import type { RunSummary } from '../../engine/report/summary.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
+import { runBin } from '../../testing/run-bin.ts';
+import { loadPgtap, pgtapMissing, prove } from '../../testing/pgtap.ts';
 import pack from './policyfuzz.pack.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -166,5 +168,69 @@ describe('three historical bugs, each before and after its fix', () => {
     } finally {
       await env.close();
     }
+  });
+});
+
+describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', () => {
+  const FIX = '20231002090000_fix_archive_press_request.sql';
+  /** The fix and every later migration: the state before the fix. */
+  const fromFix = () => {
+    const files = readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort();
+    return files.slice(files.indexOf(FIX));
+  };
+  const cliDir = () => path.join(tmp, 'cli');
+  const options = (name: string) => ['--database-url', server.adminUrl, '--seed', String(SEED), '--runs', '100', '--workers', '1', '--report-dir', path.join(cliDir(), name, 'report'), '--failures-dir', path.join(cliDir(), name, 'failures'), '--no-replay', '--no-color', '--quiet'];
+
+  it('loads the pack its config names ("pack"), skips migrations with --skip, and a saved failure replays and runs as pgTAP', async () => {
+    // In the project's folder the config is found, and it names the pack: no code of the user's runs policyfuzz.
+    const before = await runBin(['fuzz', '--only', 'R07', '--skip', ...fromFix(), ...options('before')], { cwd: HERE });
+    expect(before.stderr).toBe('');
+    expect(before.code).toBe(1);
+    expect(before.stdout).toMatch(/^R07 FAILED: step \d+: database answered success, model expected error P0001/m);
+    // The replay line names the skipped files; the saved failure records them.
+    expect(before.stdout).toMatch(new RegExp(`replay: +policyfuzz fuzz --config \\S+policyfuzz\\.config\\.json --skip ${FIX.replace(/\./g, '\\.')} `));
+    const dir = path.join(cliDir(), 'before', 'failures');
+    const json = readdirSync(dir).find((f) => f.startsWith('R07-') && f.endsWith('.json'))!;
+    const record = JSON.parse(readFileSync(path.join(dir, json), 'utf8')) as { target: { config: string; skip: string[] } };
+    expect(record.target).toEqual({ config: CONFIG, migrations: null, skip: fromFix() });
+
+    // Replayed from anywhere: the config, its pack and the skipped files come from the record.
+    const replayed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', server.adminUrl], { cwd: os.tmpdir() });
+    expect(replayed.stdout).toMatch(/STILL FAILING/);
+    expect(replayed.code).toBe(1);
+    // With the fix applied (--skip given anew, empty of it), the same case holds.
+    const fixed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', server.adminUrl, '--config', CONFIG], { cwd: os.tmpdir() });
+    expect(fixed.stdout).toMatch(/FIXED/);
+    expect(fixed.code).toBe(0);
+
+    // Its pgTAP test speaks the target's names (archive_press_request, 42501 "not authorized"):
+    // it fails on the schema before the fix and passes after it.
+    const pgtap = path.join(dir, json.replace(/\.json$/, '.pgtap.sql'));
+    expect(readFileSync(pgtap, 'utf8')).toMatch(/archive_press_request/);
+    if (pgtapMissing()) return;
+    for (const [config, skip, passes] of [[CONFIG, fromFix(), false], [CONFIG, [], true]] as const) {
+      const target = await resolveTarget(pack, { config, migrations: MIGRATIONS, skip: [...skip] });
+      const env = await openEnvironment({ server, migrations: target.migrations, workers: 1, fixtures: target.fixtures, api: target.api });
+      try {
+        const result = await prove(await loadPgtap(env.template.url), pgtap);
+        expect({ passes: result.ok, tap: result.tap }).toMatchObject({ passes });
+        if (!passes) expect(result.tap).toMatch(/^not ok 1 - step 1: user .* POST \/rest\/v1\/rpc\/soft_delete_pr_ticket/m);
+      } finally {
+        await env.close();
+      }
+    }
+  });
+
+  it('--pack loads a project pack for a config without "pack"; the final state holds', async () => {
+    const { pack: _named, ...config } = JSON.parse(readFileSync(CONFIG, 'utf8')) as Record<string, unknown>;
+    const file = path.join(tmp, 'no-pack.config.json');
+    writeFileSync(file, JSON.stringify({ ...config, migrations: MIGRATIONS }));
+    const run = await runBin(['fuzz', '--config', file, '--pack', path.join(HERE, 'policyfuzz.pack.ts'), '--only', 'R02,R07', ...options('pack-option')], { cwd: os.tmpdir() });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^2 passed, 0 failed/m);
+    expect(run.code).toBe(0);
+    // Without the pack the reference's names (pr_tickets, soft_delete_pr_ticket) are not found here.
+    const without = await runBin(['fuzz', '--config', file, '--only', 'R07', ...options('no-pack')], { cwd: os.tmpdir() });
+    expect(without.stdout).toMatch(/^0 passed, 0 failed, 1 not applicable/m);
   });
 });
