@@ -103,4 +103,45 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
       expect(summary.properties.map((p) => p.status)).not.toContain('failed');
     }
   });
+
+  describe('a project pack that cannot be used: exit 2 naming the file and what to export', () => {
+    const unreachable = ['--database-url', 'postgresql://nobody@127.0.0.1:1/x'];
+    const HOW = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
+
+    it('--pack naming no file', async () => {
+      const r = await runBin(['fuzz', '--pack', 'nope/policyfuzz.pack.ts', ...unreachable]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: 'policyfuzz: pack module not found: nope/policyfuzz.pack.ts (--pack)\n' });
+    });
+
+    it('--pack naming a module that exports no pack', async () => {
+      const dir = tempDir('bad-pack');
+      const file = path.join(dir, 'not-a-pack.mjs');
+      writeFileSync(file, 'export const answer = 42;\nexport default { name: "half a pack" };\n');
+      const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `policyfuzz: pack module ${file} (--pack) does not export a pack (it exports answer, default): ${HOW}\n` });
+    });
+
+    it('a .ts pack that does not compile: its loading error, one line', async () => {
+      const dir = tempDir('bad-pack-ts');
+      const file = path.join(dir, 'broken.pack.ts');
+      writeFileSync(file, 'export default extendPack(referencePack, {\n');
+      const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^policyfuzz: pack module ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(--pack\\) could not be loaded: .+\n$`));
+      noStackTrace(r.stderr);
+    });
+
+    it('a config whose "pack" names no file', async () => {
+      const dir = tempDir('bad-config-pack');
+      const config = path.join(dir, 'policyfuzz.config.json');
+      writeFileSync(config, JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: BUNDLED_MIGRATIONS }));
+      const r = await runBin(['fuzz', '--config', config, ...unreachable]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `policyfuzz: pack module not found: ${path.join(dir, 'policyfuzz.pack.ts')} ("pack" in ${config})\n` });
+    });
+
+    it('--reference with a project target', async () => {
+      const r = await runBin(['fuzz', '--reference', '--migrations', BUNDLED_MIGRATIONS, ...unreachable]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: 'policyfuzz: --reference runs the bundled reference database; it cannot go with --migrations\n' });
+    });
+  });
 });

@@ -4,7 +4,7 @@
  * the mapping it infers; without migrations it is a usage error (exit 2), not a stack trace.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -51,6 +51,27 @@ describe('policyfuzz init', () => {
     const parsed = parseConfig(config, path.join(repo, 'policyfuzz.config.json'), referencePack);
     expect(parsed.mapping).toEqual(config.mapping);
     expect((parsed.model as { shop: { initialStatus: string } }).shop.initialStatus).toBe('awaiting');
+  });
+
+  it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
+    const repo = path.join(tmp, 'repair');
+    mkdirSync(path.join(repo, 'supabase'), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'examples', 'student-union', 'supabase', 'migrations'), path.join(repo, 'supabase', 'migrations'), { recursive: true });
+    const repair = '20240101000000_backfill_nicknames.sql';
+    writeFileSync(path.join(repo, 'supabase', 'migrations', repair), "update public.members m set nickname = l.name\n  from legacy.names l where l.id = m.id;\n");
+    writeFileSync(path.join(repo, 'supabase', 'config.toml'), '[api]\nschemas = ["public", "graphql_public"]\nextra_search_path = ["public", "extensions"]\n');
+    const stopped = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect(stopped.code).toBe(2);
+    expect(stopped.stderr).toBe(
+      `policyfuzz: migration ${path.join('supabase', 'migrations', repair)}:2 failed: relation "legacy.names" does not exist\n` +
+        `  if it cannot apply to an empty database (a data repair, say), leave it out: "skip": ["${repair}"] in policyfuzz.config.json, or --skip ${repair}\n`,
+    );
+    const run = await policyfuzz(repo, 'init', '--skip', repair, '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8'));
+    expect(config.skip).toEqual([repair]);
+    expect(config.notes[0]).toBe(`API schemas public, graphql_public, extra search path public, extensions (from ${path.join('supabase', 'config.toml')})`);
+    expect(config.mapping.tables.pr_tickets.name).toBe('press_requests');
   });
 
   it('with no migrations to read, says so and exits 2', async () => {
