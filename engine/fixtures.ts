@@ -38,6 +38,8 @@ export interface FixturePlan {
   emptyTables?: readonly string[];
   /** Target tables the migrations seeded (a singleton settings row, say): fixture rows update them by key. */
   seededTables?: readonly string[];
+  /** Text values of those seeded rows: masked wherever a failure would print them (introspection/seeded-values.ts). */
+  seededValues?: readonly string[];
   /** The target's names for the model's tables and columns (fixtures are written in them). */
   mapping?: TargetMapping;
 }

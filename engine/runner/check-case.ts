@@ -21,6 +21,7 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { accessCell, accessKey } from '../model/access.ts';
 import { expectedOnTarget, outcomeToModel } from '../mapping/mapping.ts';
+import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 
 export interface StepMismatch {
   step: number;
@@ -114,7 +115,10 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const disagreement = compareOutcomes(expected, actual, masked, comparedAsFor(oracle, step.request, world));
   const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: expected, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected, actual, response, masked } };
+    // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
+    const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
+    const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked };
+    return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch };
   }
   return { world: prediction.world, outcomeClass: outcome, actual, cell, entry };
 }

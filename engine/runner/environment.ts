@@ -12,6 +12,7 @@ import { CaseTransaction } from '../executor/case-transaction.ts';
 import { loadSchemaCache, type SchemaCache } from '../executor/schema-cache.ts';
 import { REFERENCE_PLAN, type FixturePlan } from '../fixtures.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
+import { readSeededValues } from '../introspection/seeded-values.ts';
 
 export const EXPOSED_SCHEMAS = ['public', 'passport'];
 
@@ -66,11 +67,13 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         throw new EnvironmentError(`cannot connect a worker: ${(e as Error).message}`);
       }
       cache ??= await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
-      if (!plan && options.fixtures) {
+      if (!plan) {
         const shapes = await readTableShapes(client, [...cache.exposedSchemas, 'auth']);
-        plan = { ...options.fixtures, shapes, seededTables: await readSeededTables(client, shapes) };
+        const seededTables = await readSeededTables(client, shapes);
+        // Seeded rows' values are masked in failures on any target, with or without a fixture plan.
+        const seededValues = await readSeededValues(client, shapes, seededTables);
+        plan = options.fixtures ? { ...options.fixtures, shapes, seededTables, seededValues } : seededValues.length ? { ...REFERENCE_PLAN, seededValues } : REFERENCE_PLAN;
       }
-      plan ??= REFERENCE_PLAN;
       workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
     }
     const tpl = template;
