@@ -40,8 +40,9 @@ export const FailureRecordSchema = z.strictObject({
   format: z.literal(FAILURE_FORMAT),
   formatVersion: z.literal(FAILURE_FORMAT_VERSION),
   /** The file's stable name (without extension): the same failure found twice is one file. */
-  id: z.string().regex(/^[RS]\d\d-[0-9a-f]{12}$/),
-  property: z.string().regex(/^[RS]\d\d$/),
+  /** A pack's property id: R…, S…, or a project pack's own (notes-app: N01). */
+  id: z.string().regex(/^[A-Z][A-Z0-9]*\d\d-[0-9a-f]{12}$/),
+  property: z.string().regex(/^[A-Z][A-Z0-9]*\d\d$/),
   title: z.string(),
   area: z.enum(['data', 'sso']),
   seed: z.number().int(),

@@ -63,7 +63,8 @@ function stoppedBefore(fix: string): string {
   const files = readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort();
   const at = files.indexOf(fix);
   if (at < 0) throw new Error(`no migration ${fix}`);
-  const config = { ...JSON.parse(readFileSync(CONFIG, 'utf8')), migrations: MIGRATIONS, skip: files.slice(at) };
+  // Paths the config gives relative to itself, made absolute for the copy.
+  const config = { ...JSON.parse(readFileSync(CONFIG, 'utf8')), pack: path.join(HERE, 'policyfuzz.pack.ts'), migrations: MIGRATIONS, skip: files.slice(at) };
   const file = path.join(tmp, `before-${fix}.json`);
   writeFileSync(file, JSON.stringify(config));
   return file;
