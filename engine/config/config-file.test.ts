@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referencePack } from '../../packs/reference/index.ts';
 import { defaultSettings, type ModelSettings } from '../../packs/reference/model/settings.ts';
-import { loadConfig, parseConfig } from './config-file.ts';
+import { loadConfig, packModuleOf, parseConfig } from './config-file.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
 describe('policyfuzz config', () => {
@@ -13,6 +13,13 @@ describe('policyfuzz config', () => {
     expect(c.supabaseCompat).toBe(true);
     expect(c.model).toEqual(defaultSettings);
     expect(c.fixtures).toEqual({ users: 'direct', bypassTriggers: false });
+  });
+
+  it('resolves the "pack" module against the config file, and refuses a pack that is not a path', () => {
+    expect(parseConfig({ migrations: 'm', pack: './policyfuzz.pack.ts' }, '/proj/policyfuzz.config.json', referencePack).packModule).toBe('/proj/policyfuzz.pack.ts');
+    expect(packModuleOf({ pack: 'pack.ts' }, '/proj/c.json')).toBe('/proj/pack.ts');
+    expect(packModuleOf({ migrations: 'm' }, '/proj/c.json')).toBeUndefined();
+    expect(() => packModuleOf({ pack: 3 }, 'c.json')).toThrow('c.json is not a valid policyfuzz config:\n  pack: a module path, like "./policyfuzz.pack.ts"');
   });
 
   it('overrides model settings field by field', () => {
