@@ -9,6 +9,10 @@ import { describe, expect, inject, it } from 'vitest';
 import { fuzz } from './fuzz-command.ts';
 import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
 import type { RunEvent } from '../engine/report/run-events.ts';
+import type { FailureRecord } from '../engine/failures/schema.ts';
+import { describeOutcome } from '../engine/failures/describe.ts';
+import { psqlEcho } from '../engine/failures/repro-sql.ts';
+import type { Outcome } from '../engine/model/outcome.ts';
 import { referencePack } from '../packs/reference/index.ts';
 import { runBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
@@ -50,9 +54,10 @@ describe('run events', () => {
     for (const f of readdirSync(BUNDLED_MIGRATIONS)) copyFileSync(path.join(BUNDLED_MIGRATIONS, f), path.join(broken, f));
     copyFileSync(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants', 'R02-guard-trigger-dropped.sql'), path.join(broken, '9999_mutant.sql'));
     const stepSummary = path.join(tempDir('github'), 'step-summary.md');
+    const failures = tempDir('failures');
     writeFileSync(stepSummary, '# earlier step\n');
     const run = await runBin(
-      ['fuzz', '--migrations', broken, '--only', 'R02,R19', '--seed', '5', '--runs', '100', '--no-replay', '--failures-dir', tempDir('failures'), '--report-dir', tempDir('reports'), '--database-url', inject('databaseUrl')],
+      ['fuzz', '--migrations', broken, '--only', 'R02,R19', '--seed', '5', '--runs', '100', '--no-replay', '--failures-dir', failures, '--report-dir', tempDir('reports'), '--database-url', inject('databaseUrl')],
       { env: { ...process.env, GITHUB_STEP_SUMMARY: stepSummary } },
     );
     expect(run.code).toBe(1);
@@ -62,6 +67,16 @@ describe('run events', () => {
     expect(markdown).toMatch(/\| R02 \| FAIL \| \d+ \| step \d+:/);
     expect(markdown).toMatch(/\| R19 \| PASS \| 100 \|/);
     expect(markdown).toMatch(/- \*\*R02\*\*: `policyfuzz replay .*R02-[0-9a-f]{12}\.json`/);
+
+    // The failure store saved the case's history: one prediction per step sent; the repro echoes them.
+    const saved = readdirSync(failures).filter((f) => f.endsWith('.json'));
+    expect(saved.length).toBeGreaterThan(0);
+    for (const file of saved) {
+      const record = JSON.parse(readFileSync(path.join(failures, file), 'utf8')) as FailureRecord;
+      expect(record.predictions).toHaveLength(record.step! + 1);
+      const repro = readFileSync(path.join(failures, file.replace(/\.json$/, '.sql')), 'utf8');
+      for (const predicted of record.predictions!) expect(repro).toContain(psqlEcho(`model expects:     ${describeOutcome(predicted as Outcome)}`));
+    }
   });
 
   it('without GITHUB_STEP_SUMMARY nothing is written for GitHub', async () => {
