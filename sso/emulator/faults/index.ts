@@ -1,11 +1,11 @@
 import type { SsoSettings } from '../../model/settings.ts';
+import type { Middleware } from '../http.ts';
 import { CORRECT_STORE_RULES, type StoreRules } from '../store.ts';
 import type { Fault, FaultContext } from './fault.ts';
 import { loginAcceptsCrossSitePost, loginFollowsRedirectUri, loginRedirect307, noFrameProtection, tokenInFrontChannel } from './login.ts';
 import { logoutFollowsRedirectParam, tokenSurvivesLogout } from './logout.ts';
 import { codeNeverExpires, failedExchangeKeepsCode, guessableCodes, ignoreClientSecret, malformedJson500, redirectPrefixMatch, reusableCode } from './token.ts';
 import { profileCamelcase, tokenInQueryAccepted } from './bearer.ts';
-import type { Middleware } from '../http.ts';
 
 /**
  * Deliberate defects the emulator can be started with, to prove each security property catches
