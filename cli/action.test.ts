@@ -229,6 +229,9 @@ describe('action.yml pr mode end to end', () => {
     expect(github.comments).toEqual([{ id: 100, body: `<!-- policyfuzz:pr-comment -->\n${markdown.trim()}\n` }]);
     expect(first.summary).toContain(markdown.trim());
     expect(step(first, 'verdict').code).toBe(1);
+    // What the upload steps (GitHub's own actions, not run here) are given.
+    expect(first.outputs.sarif).toBe(path.join(workspace, '.policyfuzz', 'reports', 'policyfuzz.sarif'));
+    for (const report of ['policyfuzz.sarif', 'summary.json', 'report.html', 'junit.xml', 'matrix.md']) expect(existsSync(path.join(workspace, '.policyfuzz', 'reports', report)), report).toBe(true);
 
     // The next push takes the grant back: the same comment now says so.
     writeFileSync(migration, original);
