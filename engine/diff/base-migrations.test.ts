@@ -14,20 +14,22 @@ function repo() {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), sql);
   };
+  const commit = (message: string) => {
+    git('add', '-A');
+    git('commit', '-qm', message);
+  };
   git('init', '-q');
-  return { root, git, write };
+  return { root, write, commit };
 }
 
 describe('baseFolders', () => {
   it('reads each head folder at the ref; a folder the change adds is left out; cleanup removes the copy', () => {
-    const { root, git, write } = repo();
+    const { root, write, commit } = repo();
     write('db/core/0001_a.sql', 'select 1; -- base');
-    git('add', '-A');
-    git('commit', '-qm', 'base');
+    commit('base');
     write('db/core/0001_a.sql', 'select 1; -- head');
     write('db/extra/0002_b.sql', 'select 2;');
-    git('add', '-A');
-    git('commit', '-qm', 'head');
+    commit('head');
     const base = baseFolders('HEAD~1', [path.join(root, 'db/core'), path.join(root, 'db/extra')]);
     try {
       expect(base.label).toBe('HEAD~1:db/core, db/extra');
@@ -41,10 +43,9 @@ describe('baseFolders', () => {
   });
 
   it('a ref without any .sql file under the head folders is a usage error naming them', () => {
-    const { root, git, write } = repo();
+    const { root, write, commit } = repo();
     write('README.md', 'nothing here');
-    git('add', '-A');
-    git('commit', '-qm', 'base');
+    commit('base');
     write('db/core/0001_a.sql', 'select 1;');
     expect(() => baseFolders('HEAD', [path.join(root, 'db/core')])).toThrow(new UsageError('--base HEAD: the ref has no .sql files under db/core'));
   });
