@@ -5,8 +5,7 @@
  * in CI (CI=true, or POLICYFUZZ_REQUIRE_PGTAP=1 as .ci/run sets) pgTAP must be there (.ci/run installs it).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -15,6 +14,7 @@ import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R02 } from '../../packs/reference/rules/R02-users-role/property.ts';
 import { BUNDLED_MUTANTS } from '../../cli/paths.ts';
 import { referenceEnvironment } from '../../testing/reference.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
 import type { Environment } from '../runner/environment.ts';
 import { runDataProperty } from '../runner/run-data-property.ts';
@@ -73,11 +73,10 @@ beforeAll(async () => {
   const result = await runDataProperty(broken, R02, { seed: 3, runs: 300, oracle: referenceOracle });
   expect(result.status).toBe('failed');
   record = failureRecordOf(result, { policyfuzzVersion: 'test', migrationsDigest: broken.template.digest, migrations: 'packs/reference/migrations' })!;
-  dir = mkdtempSync(path.join(os.tmpdir(), 'pf-pgtap-'));
+  dir = tempDir('pgtap');
 });
 afterAll(async () => {
   await Promise.all([broken?.close(), fixed?.close()]);
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe.skipIf(missing)('pgTAP repro', () => {

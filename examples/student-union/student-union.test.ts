@@ -11,9 +11,8 @@
  *   are each flagged by the rule they break, and not after the fix.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +25,7 @@ import { referencePack } from '../../packs/reference/index.ts';
 import type { DatabaseServer } from '../../engine/db/providers/server.ts';
 import type { RunSummary } from '../../engine/report/summary.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 import pack from './policyfuzz.pack.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -39,11 +39,10 @@ let tmp: string;
 
 beforeAll(async () => {
   server = await sharedServer();
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'pf-student-union-'));
+  tmp = tempDir('student-union');
 });
 afterAll(async () => {
   await server?.stop();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 async function run(config: string, name: string, only?: string[], runs = 100): Promise<{ code: number; summary: RunSummary; lines: string[] }> {
