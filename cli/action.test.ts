@@ -17,9 +17,9 @@ import { parse } from 'yaml';
 import { PROJECT_ROOT } from './paths.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
 import { tempDir } from '../testing/temp-dir.ts';
+import { BIN } from '../testing/run-bin.ts';
 
 const exec = promisify(execFile);
-const BIN = path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs');
 const EXAMPLE = path.join(PROJECT_ROOT, 'examples', 'campus-shop');
 
 interface Step {
