@@ -38,6 +38,7 @@ export { checkCase, type CaseVerdict } from '../engine/runner/check-case.ts';
 export { runDataProperty, type DataRunOptions } from '../engine/runner/run-data-property.ts';
 export { applyCoverageGate } from '../engine/runner/coverage.ts';
 export type { PropertyResult } from '../engine/runner/result.ts';
+export { RunEvents, type RunEvent, type RunReporter, type RunVerdict } from '../engine/report/run-events.ts';
 export { openEnvironment, type Environment, type EnvironmentOptions } from '../engine/runner/environment.ts';
 export { loadMigrationFolder, type MigrationFile } from '../engine/db/migrations.ts';
 export { startDatabaseServer, type DatabaseServer } from '../engine/db/providers/index.ts';

@@ -17,9 +17,9 @@ import { parse } from 'yaml';
 import { PROJECT_ROOT } from './paths.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
 import { tempDir } from '../testing/temp-dir.ts';
+import { BIN } from '../testing/run-bin.ts';
 
 const exec = promisify(execFile);
-const BIN = path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs');
 const EXAMPLE = path.join(PROJECT_ROOT, 'examples', 'campus-shop');
 
 interface Step {
@@ -147,6 +147,7 @@ function githubEnv(workspace: string, event: object): Record<string, string> {
   return { GITHUB_WORKSPACE: workspace, GITHUB_EVENT_PATH: eventPath, GITHUB_REPOSITORY: 'acme/shop', GITHUB_API_URL: apiUrl };
 }
 const policyfuzz = `${process.execPath} ${BIN}`;
+const prArgs = `--config policyfuzz.config.json --database-url ${inject('databaseUrl')} --seed 5 --only R02,R04 --runs 30`;
 const args = (more: string) => `--config policyfuzz.config.json --database-url ${inject('databaseUrl')} --seed 5 --no-replay ${more}`;
 
 describe('action.yml, run locally on the example project', () => {
@@ -199,10 +200,8 @@ describe('action.yml, run locally on the example project', () => {
 });
 
 
-// Known gap (found when the diff command and the action met at integration): the pr mode's diff
-// step does not yet hand its Markdown to the comment step. Skipped until mended; see the closing note.
-describe.skip('action.yml pr mode end to end', () => {
-  it('fuzzes the head, diffs against the base commit and comments once', async () => {
+describe('action.yml pr mode end to end', () => {
+  it('fuzzes the head, comments the diff against the base commit, and updates that comment on the next push', async () => {
     const workspace = project();
     const git = (...a: string[]) => exec('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...a], { cwd: workspace });
     await git('init', '-q');
@@ -210,13 +209,38 @@ describe.skip('action.yml pr mode end to end', () => {
     await git('commit', '-qm', 'base');
     const base = (await git('rev-parse', 'HEAD')).stdout.trim();
     const migration = path.join(workspace, 'supabase', 'migrations', '20240915083000_shop_orders.sql');
-    writeFileSync(migration, `${readFileSync(migration, 'utf8')}\ngrant delete on public.shop_orders to anon;\n`);
+    const original = readFileSync(migration, 'utf8');
+    // The pull request's change: every signed-in user sees every order (R04 says buyers see their own).
+    writeFileSync(migration, `${original}\ndrop policy "Buyers see their orders, shop staff see all" on public.shop_orders;\ncreate policy "Signed-in users see every order" on public.shop_orders for select to authenticated using (true);\n`);
     await git('commit', '-qam', 'head');
     github.comments.length = 0;
-    const r = await runAction({ mode: 'pr', 'base-ref': base, args: args('--only R02,R16 --runs 30'), policyfuzz }, githubEnv(workspace, { pull_request: { number: 7 } }));
-    expect(r.runs.find((s) => s.step === 'run')!.code).toBe(0);
-    expect(r.outputs.comment).toBeTruthy();
-    expect(github.comments).toHaveLength(1);
-    expect(github.comments[0].body.length).toBeGreaterThan('<!-- policyfuzz:pr-comment -->\n'.length + 10);
+    // `args` go to both fuzz and diff (the project's config among them); `fuzz-args` to fuzz alone.
+    const push = () => runAction({ mode: 'pr', 'base-ref': base, args: prArgs, 'fuzz-args': '--no-replay', policyfuzz }, githubEnv(workspace, { pull_request: { number: 7 } }));
+    const step = (r: Awaited<ReturnType<typeof runAction>>, name: string) => r.runs.find((s) => s.step === name)!;
+
+    const first = await push();
+    const run = step(first, 'run');
+    expect(run.stdout, run.stderr).toContain('policyfuzz diff: ');
+    expect(run.stdout).toContain('(config policyfuzz.config.json)');
+    expect(first.outputs['exit-code'], run.stdout + run.stderr).toBe('1'); // R04 fails at the head, and the diff calls it a regression
+    const markdown = readFileSync(first.outputs.comment, 'utf8');
+    expect(markdown).toMatch(/^\| \*\*regression\*\* \| R04 \| rows or columns changed \| \d+ \| R04 \\\| GET shop_orders \\\| signed-in \\\| visible-not-filtered \|$/m);
+    expect(step(first, 'comment').stdout).toMatch(/posted comment 100 on #7/);
+    expect(github.comments).toEqual([{ id: 100, body: `<!-- policyfuzz:pr-comment -->\n${markdown.trim()}\n` }]);
+    expect(first.summary).toContain(markdown.trim());
+    expect(step(first, 'verdict').code).toBe(1);
+    // What the upload steps (GitHub's own actions, not run here) are given.
+    expect(first.outputs.sarif).toBe(path.join(workspace, '.policyfuzz', 'reports', 'policyfuzz.sarif'));
+    for (const report of ['policyfuzz.sarif', 'summary.json', 'report.html', 'junit.xml', 'matrix.md']) expect(existsSync(path.join(workspace, '.policyfuzz', 'reports', report)), report).toBe(true);
+
+    // The next push takes the grant back: the same comment now says so.
+    writeFileSync(migration, original);
+    await git('commit', '-qam', 'take the grant back');
+    const second = await push();
+    expect(second.outputs['exit-code'], step(second, 'run').stdout + step(second, 'run').stderr).toBe('0');
+    const again = readFileSync(second.outputs.comment, 'utf8');
+    expect(again).toContain('No behaviour change.');
+    expect(step(second, 'comment').stdout).toMatch(/updated comment 100 on #7/);
+    expect(github.comments).toEqual([{ id: 100, body: `<!-- policyfuzz:pr-comment -->\n${again.trim()}\n` }]);
   });
 });

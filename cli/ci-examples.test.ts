@@ -1,7 +1,8 @@
 /**
  * The GitHub Actions examples in docs/ (a user's workflow files) and the action they call
  * (action.yml at the root) agree: valid YAML, every `with:` is an input of the action, every
- * policyfuzz option passed in `args` exists, every action is pinned to a major version, and the
+ * policyfuzz option passed exists in the commands it goes to (`args` in pr mode: fuzz and diff
+ * both), every action is pinned to a major version, and the
  * nightly matrix and its --shard agree. (cli/action.test.ts runs the action's steps.)
  */
 import { readFileSync } from 'node:fs';
@@ -57,6 +58,8 @@ describe('action.yml', () => {
     for (const option of ['--profile', '--shard', '--report', '--report-dir']) expect(fuzzHelp).toContain(option);
     const mergeHelp = await helpOf('merge-reports');
     for (const option of ['--out', '--report']) expect(mergeHelp).toContain(option);
+    const diffHelp = await helpOf('diff');
+    for (const option of ['--base', '--markdown']) expect(diffHelp).toContain(option);
   });
 });
 
@@ -66,11 +69,17 @@ describe.each(examples)('docs/examples/github/$name', ({ workflow }) => {
   it('calls the action with inputs it has and policyfuzz options that exist', async () => {
     const calls = steps.filter(isPolicyfuzz);
     expect(calls.length).toBeGreaterThan(0);
-    const help = await helpOf('fuzz');
+    const help = { fuzz: await helpOf('fuzz'), diff: await helpOf('diff') };
+    const options = (text = '') => text.split(/\s+/).filter((a) => a.startsWith('--'));
     for (const call of calls) {
       for (const key of Object.keys(call.with ?? {})) expect(Object.keys(action.inputs), key).toContain(key);
-      expect(['pr', 'fuzz', 'merge']).toContain(call.with?.mode);
-      for (const option of (call.with?.args ?? '').split(/\s+/).filter((a) => a.startsWith('--'))) expect(help, option).toContain(option);
+      const mode = call.with?.mode;
+      expect(['pr', 'fuzz', 'merge']).toContain(mode);
+      // pr mode hands `args` to both `fuzz` and `diff`.
+      const takers = mode === 'pr' ? [help.fuzz, help.diff] : mode === 'fuzz' ? [help.fuzz] : [];
+      for (const option of options(call.with?.args)) for (const h of takers) expect(h, option).toContain(option);
+      for (const option of options(call.with?.['fuzz-args'])) expect(help.fuzz, option).toContain(option);
+      for (const option of options(call.with?.['diff-args'])) expect(help.diff, option).toContain(option);
     }
   });
 

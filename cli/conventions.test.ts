@@ -4,35 +4,19 @@
  * --quiet keeps only failures and the final line, --exclude and --max-failures, NO_COLOR /
  * --no-color, and a clear exit 2 for a bad value. Every option is in --help.
  */
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS, PROJECT_ROOT } from './paths.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
 import { tempDir } from '../testing/temp-dir.ts';
+import { runBin } from '../testing/run-bin.ts';
 
-const exec = promisify(execFile);
-const BIN = path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs');
 // Removed at the end of the file (testing/remove-temp-dirs.ts).
 const tmp = tempDir;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-async function policyfuzz(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const base = { ...process.env, NO_COLOR: '', FORCE_COLOR: '' };
-  try {
-    const r = await exec(process.execPath, [BIN, ...args], { cwd: tmp('cwd'), env: { ...base, ...env }, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, ...r };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+/** The real binary, with colour switches cleared so each test sets its own. */
+const policyfuzz = (args: string[], env: Record<string, string> = {}) => runBin(args, { cwd: tmp('cwd'), env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env } });
 const fuzzArgs = (...more: string[]) => ['fuzz', '--database-url', inject('databaseUrl'), '--seed', '11', '--runs', '30', '--no-replay', '--failures-dir', tmp('failures'), ...more];
 
 function brokenMigrations(): string {
@@ -98,6 +82,5 @@ describe('policyfuzz fuzz conventions (real binary)', () => {
     const both = await policyfuzz(['fuzz', '--quiet', '--verbose', '--only', 'R02']);
     expect(both.code).toBe(2);
     expect(both.stderr).toBe('policyfuzz: --quiet and --verbose contradict each other: give one\n');
-    expect(existsSync(BIN)).toBe(true);
   });
 });

@@ -1,8 +1,10 @@
 /**
- * `policyfuzz diff --base <git-ref|dir> [--head <dir>]`: what a migration change changes. The
- * same generated cases (by seed) run against both migration states; every behaviour change is
- * reported per rule and clause, judged by the model: regression (exit 1), fix, or change outside
- * the rules. A short table on the console, Markdown for a pull-request comment with --markdown.
+ * `policyfuzz diff --base <git-ref|dir> [--head <dir> | --config <file>]`: what a migration change
+ * changes. The same generated cases (by seed) run against both migration states; every behaviour
+ * change is reported per rule and clause, judged by the model: regression (exit 1), fix, or
+ * change outside the rules. A short table on the console, Markdown for a pull-request comment
+ * with --markdown. A project config (given, or found in the current folder as `fuzz` finds it)
+ * sets the head folders, the model's settings, the rules and the fixture plan for both sides.
  */
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -11,11 +13,12 @@ import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { openEnvironment } from '../engine/runner/environment.ts';
 import { fitToTarget, missingObjects } from '../engine/runner/applicability.ts';
 import { changedObjects, touches } from '../engine/config/changed-since.ts';
-import { oracleOf, type PackSource } from '../engine/pack.ts';
+import type { PackSource } from '../engine/pack.ts';
+import { resolveTarget, ruleAllowed } from '../engine/config/target.ts';
 import type { DataCase } from '../engine/runner/data-case.ts';
 import type { DataProperty } from '../engine/runner/data-property.ts';
 import { UsageError } from '../engine/errors.ts';
-import { baseFolder } from '../engine/diff/base-migrations.ts';
+import { baseFolders } from '../engine/diff/base-migrations.ts';
 import { compareCase, diffCases, diffMarkdown, diffTable, groupChanges, observeCases, type DiffReport, type SideRecord } from '../engine/diff/behaviour-diff.ts';
 import { freshSeed, idList, positiveInt, seedValue } from './options.ts';
 import { defaultMigrationsOption } from './fuzz-command.ts';
@@ -23,6 +26,8 @@ import { defaultMigrationsOption } from './fuzz-command.ts';
 export interface DiffOptions {
   base: string;
   head?: string;
+  /** A project config (policyfuzz.config.json/.ts); found in the current folder when neither it nor --head is given. */
+  config?: string;
   seed?: number;
   runs?: number;
   only?: string[];
@@ -35,23 +40,28 @@ type Out = (line: string) => void;
 
 export async function diff(options: DiffOptions, pack: PackSource, out: Out = console.log): Promise<number> {
   const loaded = await pack.load();
-  const headDir = options.head ?? defaultMigrationsOption(pack);
+  if (options.head && options.config) throw new UsageError('--head and --config both name the head migrations: give one (the config lists its folders under "migrations")');
+  const headOption = options.head ?? defaultMigrationsOption(pack);
+  const target = await resolveTarget(loaded, { config: options.config, migrations: headOption, explicitMigrations: Boolean(options.head) });
+  const headDirs = target.config?.migrationDirs ?? [headOption];
   const seed = options.seed ?? freshSeed();
   const runs = options.runs ?? 200;
   const unknown = (options.only ?? []).filter((id) => !loaded.properties.some((p) => p.id === id));
   if (unknown.length) throw new UsageError(`no data-layer property ${unknown.join(', ')} (known: ${loaded.properties.map((p) => p.id).join(', ')})`);
-  let listed = options.only ? loaded.properties.filter((p) => options.only!.includes(p.id)) : loaded.properties;
-  if (options.changedSince) listed = listed.filter((p) => touches(p, changedObjects(options.changedSince!, [headDir]).objects));
-  const headFiles = loadMigrationFolder(headDir);
-  const base = baseFolder(options.base, headDir);
-  const oracle = oracleOf(loaded);
+  let listed = (options.only ? loaded.properties.filter((p) => options.only!.includes(p.id)) : loaded.properties).filter((p) => ruleAllowed(target.config, p.id));
+  if (options.changedSince) listed = listed.filter((p) => touches(p, changedObjects(options.changedSince!, headDirs).objects));
+  const headFiles = target.migrations;
+  const base = baseFolders(options.base, headDirs);
+  const oracle = target.oracle;
+  // Both sides are built the same way: the target's compatibility layer and fixture plan.
+  const sides = { supabaseCompat: target.supabaseCompat, fixtures: target.fixtures, workers: 1 };
   try {
-    const baseFiles = loadMigrationFolder(base.dir);
-    out(`policyfuzz diff: ${base.label} → ${headDir}, seed ${seed}, ${runs} cases per rule`);
+    const baseFiles = base.dirs.flatMap((dir) => loadMigrationFolder(dir, target.config?.skip));
+    out(`policyfuzz diff: ${base.label} → ${target.label}, seed ${seed}, ${runs} cases per rule`);
     const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
     try {
       // Head first: its schema decides which rules run (and how R01 narrows); a rule the base cannot run is skipped.
-      const head = await openEnvironment({ server, migrations: headFiles, workers: 1 });
+      const head = await openEnvironment({ server, migrations: headFiles, ...sides });
       const properties: DataProperty[] = [];
       const skipped: DiffReport['skipped'] = [];
       const cases = new Map<string, DataCase[]>();
@@ -70,7 +80,7 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
       } finally {
         await head.close();
       }
-      const baseEnv = await openEnvironment({ server, migrations: baseFiles, workers: 1 });
+      const baseEnv = await openEnvironment({ server, migrations: baseFiles, ...sides });
       const changes = [];
       const compared: string[] = [];
       try {
@@ -92,7 +102,7 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
       } finally {
         await baseEnv.close();
       }
-      const report: DiffReport = { base: base.label, head: headDir, seed, runs, properties: compared, skipped, changes: groupChanges(changes) };
+      const report: DiffReport = { base: base.label, head: target.label, seed, runs, properties: compared, skipped, changes: groupChanges(changes) };
       out('');
       out(diffTable(report));
       for (const s of skipped) out(`not compared: ${s.id} (${s.reason})`);
@@ -117,7 +127,8 @@ export function registerDiffCommand(program: Command, run: (action: () => Promis
     .command('diff')
     .description('behaviour diff of a migration change: the same cases against the base and the head, each change judged by the model (exit 1 on a regression)')
     .requiredOption('--base <git-ref|dir>', 'the migrations before the change: a folder, or a git ref whose version of the head folder is used')
-    .option('--head <dir>', `the migrations after the change (default: ${defaultMigrationsOption(pack)})`)
+    .option('--head <dir>', `the migrations after the change (default: the config's, else ${defaultMigrationsOption(pack)})`)
+    .option('--config <file>', 'a project config (policyfuzz.config.json or .ts): its migration folders, model settings, rules and fixtures; default: the one in this folder, if any')
     .option('--seed <n>', 'seed for generation (default: a fresh one, printed)', seedValue)
     .option('--runs <n>', 'cases per rule (default 200)', positiveInt('--runs'))
     .option('--only <ids>', 'comma-separated rule ids, e.g. R02,R05', idList)

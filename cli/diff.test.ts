@@ -5,21 +5,17 @@
  * a git ref works as the base.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { loadMigrationFolder, type MigrationFile } from '../engine/db/migrations.ts';
 import { applyEdits, loadMutants } from '../engine/mutants/mutant-files.ts';
 import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
-
-const temps: string[] = [];
-afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+import { tempDir } from '../testing/temp-dir.ts';
 
 function folder(name: string, files: MigrationFile[]): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `pf-diff-${name}-`));
-  temps.push(dir);
+  const dir = tempDir(`diff-${name}`);
   for (const f of files) writeFileSync(path.join(dir, f.name), f.sql);
   return dir;
 }
@@ -83,7 +79,7 @@ describe('policyfuzz diff', () => {
     expect(r.stdout).toContain('no behaviour change');
   }, 60_000);
 
-  it('a git ref as the base; a bad base is a clear error (exit 2)', async () => {
+  it('a git ref as the base; a bad base or two heads is a clear error (exit 2)', async () => {
     // Its own temp folder, so the check that the base copy is removed sees no one else's.
     const tmp = folder('tmp', []);
     const r = await policyfuzz(['diff', '--base', 'HEAD', '--head', BUNDLED_MIGRATIONS, '--only', 'R04', '--seed', '3', '--runs', '150', '--database-url', inject('databaseUrl')], { ...process.env, TMPDIR: tmp });
@@ -94,5 +90,8 @@ describe('policyfuzz diff', () => {
     const bad = await diff('no-such-ref-or-folder', BUNDLED_MIGRATIONS);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--base no-such-ref-or-folder: neither a folder nor a git ref');
+    const both = await diff(BUNDLED_MIGRATIONS, BUNDLED_MIGRATIONS, '--config', 'examples/campus-shop/policyfuzz.config.json');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--head and --config both name the head migrations: give one');
   }, 60_000);
 });

@@ -4,14 +4,14 @@
  * the mapping it infers; without migrations it is a usage error (exit 2), not a stack trace.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from './paths.ts';
 import { parseConfig } from '../engine/config/config-file.ts';
 import { referencePack } from '../packs/reference/index.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 
 const BIN = path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs');
 let tmp: string;
@@ -27,10 +27,7 @@ async function policyfuzz(cwd: string, ...args: string[]): Promise<{ code: numbe
 }
 
 beforeAll(() => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'pf-init-'));
-});
-afterAll(() => {
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  tmp = tempDir('init');
 });
 
 describe('policyfuzz init', () => {

@@ -4,7 +4,7 @@ import { runSsoProperties, severityOf, SSO_PROPERTIES } from '../sso/properties/
 import { BrowserUnavailable } from '../sso/client/browser-unavailable.ts';
 import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
-import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults.ts';
+import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults/index.ts';
 import { PreflightFailed } from '../sso/client/preflight.ts';
 import { samplePeakMemory } from '../sso/client/memory.ts';
 

@@ -1,7 +1,7 @@
 // Compiles the package to dist/ (tsc, with .d.ts) and copies the files the code reads at run
 // time (SQL, JSON) beside their compiled modules, so dist/ mirrors the source layout.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,3 +21,20 @@ function copyAssets(dir) {
   }
 }
 for (const layer of ['engine', 'sso', 'packs', 'cli', 'api']) copyAssets(layer);
+
+// tsc never deletes output: a module moved or removed would linger in dist/ and still be importable.
+function pruneStale(dir) {
+  const out = path.join(root, 'dist', dir);
+  if (!existsSync(out)) return;
+  for (const name of readdirSync(out)) {
+    const rel = path.join(dir, name);
+    if (statSync(path.join(root, 'dist', rel)).isDirectory()) {
+      if (!existsSync(path.join(root, rel))) rmSync(path.join(root, 'dist', rel), { recursive: true, force: true });
+      else pruneStale(rel);
+      continue;
+    }
+    const source = ASSET.test(name) ? rel : rel.replace(/\.d\.ts$|\.js$/, '.ts');
+    if (source !== rel || ASSET.test(name)) if (!existsSync(path.join(root, source))) rmSync(path.join(root, 'dist', rel), { force: true });
+  }
+}
+for (const layer of ['engine', 'sso', 'packs', 'cli', 'api']) pruneStale(layer);

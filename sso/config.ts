@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ClientRegistrationSchema, UserRecordSchema } from './model/schemas.ts';
 import { SsoSettingsSchema } from './model/settings.ts';
-import { SSO_FAULTS } from './emulator/faults.ts';
+import { SSO_FAULTS } from './emulator/faults/index.ts';
 
 /**
  * The one config file of `sso serve` and `sso check`: registered clients, users (with the

@@ -2,15 +2,18 @@
  * The test every data-layer property carries, through this one helper: on the reference
  * database it holds at pr-profile size, its cases reach both the allow side and the deny side of
  * its rule, and every labelled clause of the rule is reached at least MIN_CLAUSE_REACH times on
- * each side (applyCoverageGate, ClauseTally).
+ * each side (applyCoverageGate, ClauseTally). A rule with a catalog half (the grant rules) adds
+ * that the catalog agrees with the model on both granted and withheld privileges.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceOracle } from '../packs/reference/model/index.ts';
 import { applyCoverageGate } from '../engine/runner/coverage.ts';
 import type { DataProperty } from '../engine/runner/data-property.ts';
 import type { Environment } from '../engine/runner/environment.ts';
 import { runDataProperty } from '../engine/runner/run-data-property.ts';
 import type { PropertyResult } from '../engine/runner/result.ts';
+import { runCatalogProperty, type CatalogProperty } from '../engine/runner/catalog-property.ts';
+import { referenceEnvironment } from './reference.ts';
 
 /** Issue 11: every clause reached at least this often per side in the pr profile's 300 cases. */
 export const MIN_CLAUSE_REACH = 5;
@@ -24,4 +27,27 @@ export async function expectHoldsWithCoverage(env: Environment, property: DataPr
   const short = (result.clauses ?? []).filter((c) => c.allowed < MIN_CLAUSE_REACH || c.refused < MIN_CLAUSE_REACH);
   expect(short.map((c) => `${c.id}: allowed ${c.allowed}, refused ${c.refused}`)).toEqual([]);
   return result;
+}
+
+/** Both halves of a grant rule on the reference database: the data half with coverage, the catalog half passing with grants seen on both sides. */
+export function describeBothHalvesHold(data: DataProperty, catalog: CatalogProperty, titles: { data: string; catalog: string }): void {
+  describe(`${data.id} on the reference database`, () => {
+    let env: Environment;
+    beforeAll(async () => {
+      env = await referenceEnvironment();
+    });
+    afterAll(() => env?.close());
+
+    it(`data: ${titles.data}`, async () => {
+      await expectHoldsWithCoverage(env, data);
+    });
+
+    it(`catalog: ${titles.catalog}`, async () => {
+      const result = await runCatalogProperty(env, catalog, { seed: 2, settings: referenceOracle.settings });
+      expect(result.failure?.message).toBeUndefined();
+      expect(result.status).toBe('passed');
+      expect(result.counts.allowed).toBeGreaterThan(0);
+      expect(result.counts.rejected).toBeGreaterThan(0);
+    });
+  });
 }

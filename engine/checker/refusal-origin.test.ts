@@ -3,8 +3,7 @@
  * RAISE), never by a regex over its text; a function that raises 42501 with a text imitating a
  * row-level security message is not a policy denial.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
@@ -12,6 +11,7 @@ import type { ApiRequest } from '../model/request.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
 import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 import { observedOutcome } from './observe.ts';
 import { compareOutcomes } from './compare.ts';
 import { raised, rejectedByGrant, rejectedByPolicy } from '../model/outcome.ts';
@@ -35,16 +35,12 @@ grant execute on function public.imitates_rls(), public.says_no() to authenticat
 `;
 
 let env: Environment;
-let dir: string;
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'pf-origin-'));
+  const dir = tempDir('origin');
   writeFileSync(path.join(dir, '0001_notes.sql'), SCHEMA);
   env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
 });
-afterAll(async () => {
-  await env?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => env?.close());
 
 async function observe(request: ApiRequest) {
   const tx = env.workers[0].tx;

@@ -1,6 +1,7 @@
 /**
- * `diff --base <git-ref|dir>`: a folder is used as it is; otherwise the ref's version of the head
- * folder is written from git into a temporary pf-diff-base-* folder (removed by `cleanup`).
+ * `diff --base <git-ref|dir>`: a folder is used as it is; otherwise the ref's version of each head
+ * folder (a project config may list several) is written from git into a temporary
+ * pf-diff-base-* folder (removed by `cleanup`).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -8,9 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.ts';
 
-export interface BaseFolder {
-  dir: string;
-  /** How the report names it: the folder, or `<ref>:<folder>`. */
+export interface BaseFolders {
+  /** The base's migration folders with files, in the order of the head folders they stand for. */
+  dirs: string[];
+  /** How the report names it: the folder, or `<ref>:<folder>[, <folder>…]`. */
   label: string;
   cleanup(): void;
 }
@@ -19,34 +21,42 @@ function git(args: string[], cwd: string): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
 }
 
-export function baseFolder(base: string, headDir: string): BaseFolder {
-  if (existsSync(base) && statSync(base).isDirectory()) return { dir: base, label: base, cleanup: () => {} };
-  const head = path.resolve(headDir);
+export function baseFolders(base: string, headDirs: string[]): BaseFolders {
+  if (existsSync(base) && statSync(base).isDirectory()) return { dirs: [base], label: base, cleanup: () => {} };
+  const heads = headDirs.map((d) => path.resolve(d));
   let root: string;
   try {
-    root = git(['rev-parse', '--show-toplevel'], head).trim();
+    root = git(['rev-parse', '--show-toplevel'], heads[0]).trim();
   } catch {
-    throw new UsageError(`--base ${base}: not a folder, and ${headDir} is not inside a git repository to read the ref from`);
+    throw new UsageError(`--base ${base}: not a folder, and ${headDirs[0]} is not inside a git repository to read the ref from`);
   }
-  const relative = path.relative(root, head).split(path.sep).join('/');
-  let files: string[];
+  const relatives = heads.map((h) => path.relative(root, h).split(path.sep).join('/'));
+  let files: string[][];
   try {
     git(['rev-parse', '--verify', '--quiet', `${base}^{commit}`], root);
-    files = git(['ls-tree', '-r', '--name-only', base, '--', relative || '.'], root).split('\n').filter((f) => f.endsWith('.sql'));
+    files = relatives.map((relative) => git(['ls-tree', '-r', '--name-only', base, '--', relative || '.'], root).split('\n').filter((f) => f.endsWith('.sql')));
   } catch {
     throw new UsageError(`--base ${base}: neither a folder nor a git ref (try a branch, a tag or a commit, e.g. --base origin/main)`);
   }
-  if (!files.length) throw new UsageError(`--base ${base}: the ref has no .sql files under ${relative || '.'}`);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-diff-base-'));
+  const where = relatives.map((r) => r || '.').join(', ');
+  // A folder the change adds has no files at the base; only a base with none at all is wrong.
+  if (!files.flat().length) throw new UsageError(`--base ${base}: the ref has no .sql files under ${where}`);
+  const top = mkdtempSync(path.join(os.tmpdir(), 'pf-diff-base-'));
+  const dirs: string[] = [];
   try {
-    for (const file of files) {
-      const target = path.join(dir, path.relative(relative, file));
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, git(['show', `${base}:${file}`], root));
-    }
+    relatives.forEach((relative, i) => {
+      if (!files[i].length) return;
+      const dir = path.join(top, String(i));
+      for (const file of files[i]) {
+        const target = path.join(dir, path.relative(relative, file));
+        mkdirSync(path.dirname(target), { recursive: true });
+        writeFileSync(target, git(['show', `${base}:${file}`], root));
+      }
+      dirs.push(dir);
+    });
   } catch (e) {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(top, { recursive: true, force: true });
     throw e;
   }
-  return { dir, label: `${base}:${relative}`, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dirs, label: `${base}:${where}`, cleanup: () => rmSync(top, { recursive: true, force: true }) };
 }

@@ -4,14 +4,14 @@
  * once the bug is gone. Without pgTAP it is skipped outside CI (testing/pgtap.ts); a mapped
  * target's pgTAP test is run in examples/student-union.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R02 } from '../../packs/reference/rules/R02-users-role/property.ts';
 import { BUNDLED_MUTANTS } from '../../cli/paths.ts';
 import { referenceEnvironment } from '../../testing/reference.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
 import type { Environment } from '../runner/environment.ts';
 import { runDataProperty } from '../runner/run-data-property.ts';
@@ -42,11 +42,10 @@ beforeAll(async () => {
   const result = await runDataProperty(broken, R02, { seed: 3, runs: 300, oracle: referenceOracle });
   expect(result.status).toBe('failed');
   record = failureRecordOf(result, { policyfuzzVersion: 'test', migrationsDigest: broken.template.digest, migrations: 'packs/reference/migrations' })!;
-  dir = mkdtempSync(path.join(os.tmpdir(), 'pf-pgtap-'));
+  dir = tempDir('pgtap');
 });
 afterAll(async () => {
   await Promise.all([broken?.close(), fixed?.close()]);
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe.skipIf(missing)('pgTAP repro', () => {

@@ -57,7 +57,8 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
   let world = testCase.world;
   for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
     const step = testCase.steps[i];
-    const prediction = predict(oracle, world, step.caller, step.request);
+    // The run's own history when the record has it; a record without one (older files) is predicted again.
+    const prediction = record.predictions?.[i] !== undefined ? { outcome: record.predictions[i] as Outcome, world } : predict(oracle, world, step.caller, step.request);
     const differs = i === lastStep && record.step !== null;
     out.push('', psqlEcho(''), psqlEcho(`== step ${i + 1} of ${testCase.steps.length}: ${describeCaller(step.caller)} ${describeRequest(step.request)}`));
     out.push(psqlEcho(`model expects:     ${describeOutcome(prediction.outcome)}`));

@@ -56,6 +56,11 @@ export const FailureRecordSchema = z.strictObject({
   actual: json,
   /** Data layer: the finding's signature (engine/findings/signature.ts), absent in files of older versions. */
   signature: z.string().optional(),
+  /**
+   * Data layer: what the model predicted for each step sent, up to the disagreeing one, as the run
+   * recorded it (the case's history). Repros reuse it rather than predicting again; absent in older files.
+   */
+  predictions: z.array(json).optional(),
   policyfuzzVersion: z.string(),
   migrationsDigest: z.string().nullable(),
   /** The migrations folder it was found on, as given on the command line. */

@@ -55,6 +55,7 @@ export function failureRecordOf(result: PropertyResult, context: RecordContext):
     expected: plainJson(f.expected),
     actual: plainJson(f.actual),
     ...(f.signature ? { signature: f.signature } : {}),
+    ...(result.area === 'data' && f.predictions ? { predictions: f.predictions.map(plainJson) } : {}),
     policyfuzzVersion: context.policyfuzzVersion,
     migrationsDigest: result.area === 'data' ? context.migrationsDigest : null,
     migrations: result.area === 'data' ? context.migrations : null,

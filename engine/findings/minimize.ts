@@ -7,7 +7,7 @@
  */
 import type { Oracle } from '../pack.ts';
 import type { CaseTransaction } from '../executor/case-transaction.ts';
-import { checkCase, type StepMismatch } from '../runner/check-case.ts';
+import { checkCase, type HistoryEntry, type StepMismatch } from '../runner/check-case.ts';
 import type { DataCase } from '../runner/data-case.ts';
 import type { CaseSize } from '../runner/result.ts';
 import { signatureOf } from './signature.ts';
@@ -38,6 +38,8 @@ export function plainCase(testCase: DataCase): DataCase {
 export interface Minimized {
   testCase: DataCase;
   mismatch: StepMismatch;
+  /** The minimized case's steps as sent (up to the disagreeing one): its repro reuses them. */
+  history?: HistoryEntry[];
   /** Cases checked against the database while minimizing. */
   checks: number;
 }
@@ -49,6 +51,7 @@ export interface Minimized {
 export async function minimizeCase(tx: CaseTransaction, oracle: Oracle, propertyId: string, signature: string, start: DataCase, mismatch: StepMismatch, maxChecks = 400): Promise<Minimized> {
   let best = plainCase(start);
   let bestMismatch = mismatch;
+  let bestHistory: HistoryEntry[] | undefined;
   let checks = 0;
   const keeps = async (candidate: DataCase): Promise<boolean> => {
     if (checks >= maxChecks || !candidate.steps.length) return false;
@@ -58,6 +61,7 @@ export async function minimizeCase(tx: CaseTransaction, oracle: Oracle, property
       if (verdict.mismatch && signatureOf(propertyId, verdict.mismatch) === signature) {
         best = candidate;
         bestMismatch = verdict.mismatch;
+        bestHistory = verdict.history;
         return true;
       }
     } catch {
@@ -87,6 +91,11 @@ export async function minimizeCase(tx: CaseTransaction, oracle: Oracle, property
     }
     if (!changed) break;
   }
+  // Nothing could be taken away: the start's own history, from one more check of it.
+  if (!bestHistory) {
+    const verdict = await checkCase(tx, best, oracle).catch(() => undefined);
+    if (verdict?.mismatch && signatureOf(propertyId, verdict.mismatch) === signature) bestHistory = verdict.history;
+  }
   await tx.flush();
-  return { testCase: best, mismatch: bestMismatch, checks };
+  return { testCase: best, mismatch: bestMismatch, ...(bestHistory ? { history: bestHistory } : {}), checks };
 }

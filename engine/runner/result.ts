@@ -22,6 +22,8 @@ export interface PropertyFailure {
   step?: number;
   /** Data layer: columns the server assigns, present in the answer but not compared. */
   masked?: string[];
+  /** Data layer: what the model predicted for each step sent, up to the disagreeing one (the case's history); repros reuse it. */
+  predictions?: unknown[];
   /** Data layer: what kind of disagreement this is (engine/findings/signature.ts); one finding per signature. */
   signature?: string;
   /** Data layer: the case's size as first found and as reported (users, fixture rows, steps). */

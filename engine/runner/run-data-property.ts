@@ -10,7 +10,7 @@ import type { Oracle } from '../pack.ts';
 import { FixtureError } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { signatureOf } from '../findings/signature.ts';
-import { CaseMismatch, checkCase, type StepMismatch } from './check-case.ts';
+import { CaseMismatch, checkCase, type HistoryEntry, type StepMismatch } from './check-case.ts';
 import type { DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
@@ -162,7 +162,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   };
 }
 
-function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before?: DataCase): PropertyFailure {
+function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before?: DataCase, history?: HistoryEntry[]): PropertyFailure {
   return {
     seed,
     path,
@@ -172,6 +172,7 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
     message: new CaseMismatch(mismatch).message,
     step: mismatch.step,
     ...(mismatch.masked?.length ? { masked: mismatch.masked } : {}),
+    ...(history ? { predictions: history.map((h) => h.predicted) } : {}),
     signature: signatureOf(propertyId, mismatch),
     sizes: { before: caseSize(before ?? testCase), after: caseSize(testCase) },
   };
@@ -211,7 +212,7 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
     path = shrunk.counterexamplePath ?? path;
   }
   const minimized = await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch);
-  return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase);
+  return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history);
 }
 
 const SHRINK_FLOOR_MS = 3000;

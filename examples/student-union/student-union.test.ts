@@ -11,9 +11,8 @@
  *   are each flagged by the rule they break, and not after the fix.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +27,7 @@ import type { RunSummary } from '../../engine/report/summary.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { runBin } from '../../testing/run-bin.ts';
 import { loadPgtap, pgtapMissing, prove } from '../../testing/pgtap.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 import pack from './policyfuzz.pack.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -41,11 +41,10 @@ let tmp: string;
 
 beforeAll(async () => {
   server = await sharedServer();
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'pf-student-union-'));
+  tmp = tempDir('student-union');
 });
 afterAll(async () => {
   await server?.stop();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
 async function run(config: string, name: string, only?: string[], runs = 100): Promise<{ code: number; summary: RunSummary; lines: string[] }> {
@@ -196,11 +195,11 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
     expect(record.target).toEqual({ config: CONFIG, migrations: null, skip: fromFix() });
 
     // Replayed from anywhere: the config, its pack and the skipped files come from the record.
-    const replayed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', server.adminUrl], { cwd: os.tmpdir() });
+    const replayed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', server.adminUrl], { cwd: tempDir('student-union-cwd') });
     expect(replayed.stdout).toMatch(/STILL FAILING/);
     expect(replayed.code).toBe(1);
     // With the fix applied (--skip given anew, empty of it), the same case holds.
-    const fixed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', server.adminUrl, '--config', CONFIG], { cwd: os.tmpdir() });
+    const fixed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', server.adminUrl, '--config', CONFIG], { cwd: tempDir('student-union-cwd') });
     expect(fixed.stdout).toMatch(/FIXED/);
     expect(fixed.code).toBe(0);
 
@@ -226,12 +225,12 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
     const { pack: _named, ...config } = JSON.parse(readFileSync(CONFIG, 'utf8')) as Record<string, unknown>;
     const file = path.join(tmp, 'no-pack.config.json');
     writeFileSync(file, JSON.stringify({ ...config, migrations: MIGRATIONS }));
-    const run = await runBin(['fuzz', '--config', file, '--pack', path.join(HERE, 'policyfuzz.pack.ts'), '--only', 'R02,R07', ...options('pack-option')], { cwd: os.tmpdir() });
+    const run = await runBin(['fuzz', '--config', file, '--pack', path.join(HERE, 'policyfuzz.pack.ts'), '--only', 'R02,R07', ...options('pack-option')], { cwd: tempDir('student-union-cwd') });
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^2 passed, 0 failed/m);
     expect(run.code).toBe(0);
     // Without the pack the reference's names (pr_tickets, soft_delete_pr_ticket) are not found here.
-    const without = await runBin(['fuzz', '--config', file, '--only', 'R07', ...options('no-pack')], { cwd: os.tmpdir() });
+    const without = await runBin(['fuzz', '--config', file, '--only', 'R07', ...options('no-pack')], { cwd: tempDir('student-union-cwd') });
     expect(without.stdout).toMatch(/^0 passed, 0 failed, 1 not applicable/m);
   });
 });

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
 import type { SsoSettings } from '../model/settings.ts';
-import type { SsoFault } from './faults.ts';
 
 /**
  * The emulator's mutable state. Written independently of the pure model (the model-based test
@@ -15,12 +14,13 @@ export interface EmulatorSession {
   createdAtMs: number;
   ended: boolean;
 }
+export type CodeState = 'fresh' | 'redeemed' | 'burned';
 export interface EmulatorCode {
   clientId: string;
   username: string;
   cookie: string;
   issuedAtMs: number;
-  state: 'fresh' | 'redeemed' | 'burned';
+  state: CodeState;
   token: string | null;
 }
 export interface EmulatorToken {
@@ -30,18 +30,36 @@ export interface EmulatorToken {
   revoked: boolean;
 }
 
+/** The store's single decisions, as a seam: a fault (faults/) may replace one of them. */
+export interface StoreRules {
+  /** A new login code. */
+  newCode(): string;
+  /** Whether a code in this state may be exchanged. */
+  redeemable(state: CodeState): boolean;
+  /** Whether the client secret sent is the registered one. */
+  secretMatches(registered: string, sent: string): boolean;
+  /** Whether the redirectUrl sent is the registered one. */
+  redirectUrlMatches(registered: string, sent: string): boolean;
+}
+
+export const CORRECT_STORE_RULES: StoreRules = Object.freeze({
+  newCode: () => randomUUID(),
+  redeemable: (state: CodeState) => state === 'fresh',
+  secretMatches: (registered: string, sent: string) => registered === sent,
+  redirectUrlMatches: (registered: string, sent: string) => registered === sent,
+});
+
 export class EmulatorStore {
   readonly sessions = new Map<string, EmulatorSession>();
   readonly codes = new Map<string, EmulatorCode>();
   readonly tokens = new Map<string, EmulatorToken>();
   private clockOffsetMs = 0;
-  private codeCounter = 0;
 
   constructor(
     readonly clients: readonly ClientRegistration[],
     readonly users: readonly UserRecord[],
     readonly settings: SsoSettings,
-    readonly faults: ReadonlySet<SsoFault>,
+    readonly rules: StoreRules = CORRECT_STORE_RULES,
   ) {}
 
   now(): number {
@@ -79,13 +97,13 @@ export class EmulatorStore {
     const s = cookie ? this.sessions.get(cookie) : undefined;
     if (!s) return;
     s.ended = true;
-    if (this.settings.logoutRevokesTokens && !this.faults.has('token-survives-logout')) {
+    if (this.settings.logoutRevokesTokens) {
       for (const t of this.tokens.values()) if (t.cookie === s.cookie) t.revoked = true;
     }
   }
 
   issueCode(session: EmulatorSession, client: ClientRegistration): string {
-    const code = this.faults.has('guessable-codes') ? `00000000-0000-4000-8000-${(++this.codeCounter).toString(16).padStart(12, '0')}` : randomUUID();
+    const code = this.rules.newCode();
     this.codes.set(code, { clientId: client.clientId, username: session.username, cookie: session.cookie, issuedAtMs: this.now(), state: 'fresh', token: null });
     return code;
   }
@@ -94,22 +112,19 @@ export class EmulatorStore {
   redeem(req: { code: string; redirectUrl: string; clientId: string; clientSecret: string }): { token: string; user: UserRecord } | null {
     const code = this.codes.get(req.code);
     if (!code) return null;
-    const reusable = this.faults.has('reusable-code');
-    if (code.state !== 'fresh' && !(reusable && code.state === 'redeemed')) {
+    if (!this.rules.redeemable(code.state)) {
       if (code.state === 'redeemed' && this.settings.replayRevokesToken && code.token) {
         const t = this.tokens.get(code.token);
         if (t) t.revoked = true;
       }
       return null;
     }
-    if (!this.faults.has('code-never-expires') && this.now() - code.issuedAtMs >= this.settings.codeLifetimeSeconds * 1000) return null;
+    if (this.now() - code.issuedAtMs >= this.settings.codeLifetimeSeconds * 1000) return null;
     const client = this.clients.find((c) => c.clientId === req.clientId);
-    const secretOk = client !== undefined && (this.faults.has('ignore-client-secret') || client.clientSecret === req.clientSecret);
-    const urlOk =
-      client !== undefined &&
-      (this.faults.has('redirect-prefix-match') ? req.redirectUrl.startsWith(client.redirectUrl) : req.redirectUrl === client.redirectUrl);
+    const secretOk = client !== undefined && this.rules.secretMatches(client.clientSecret, req.clientSecret);
+    const urlOk = client !== undefined && this.rules.redirectUrlMatches(client.redirectUrl, req.redirectUrl);
     if (!client || !secretOk || !urlOk || client.clientId !== code.clientId) {
-      if (this.settings.failedExchangeConsumesCode && !this.faults.has('failed-exchange-keeps-code')) code.state = 'burned';
+      if (this.settings.failedExchangeConsumesCode) code.state = 'burned';
       return null;
     }
     const token = randomBytes(32).toString('base64url');

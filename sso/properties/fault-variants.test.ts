@@ -1,7 +1,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import { ssoCheck, type Output } from '../../cli/sso-command.ts';
 import { startEmulator, type RunningEmulator } from '../emulator/server.ts';
-import type { SsoFault } from '../emulator/faults.ts';
+import type { SsoFault } from '../emulator/faults/index.ts';
 import { parseSsoConfig } from '../config.ts';
 import { severityOf } from './index.ts';
 import example from '../examples/sso.config.json' with { type: 'json' };

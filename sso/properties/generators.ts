@@ -18,21 +18,35 @@ export function hostileParams(others: readonly ClientRegistration[]): fc.Arbitra
 }
 
 /** `app` values that must name no client: missing, empty, duplicated, case, space, encoding, unknown. */
-export function badAppQuery(clients: readonly ClientRegistration[]): fc.Arbitrary<{ variant: string; query: [string, string][] }> {
+export type BadApp = { variant: string; query: [string, string][] };
+
+/**
+ * Every way to name no registered app, one arbitrary per variant (so a property can run each at
+ * least once): missing, empty, duplicated, another case, padded, suffixed, percent-encoded, under
+ * another parameter name, unknown. A variant that cannot differ from every registered id (no
+ * letter to flip, nothing to encode) is left out.
+ */
+export function badAppQueries(clients: readonly ClientRegistration[]): fc.Arbitrary<BadApp>[] {
   const ids = clients.map((c) => c.appId);
   const app = fc.constantFrom(...ids);
+  const isBad = ({ query }: BadApp) => !(query.length === 1 && query[0]![0] === 'app' && ids.includes(query[0]![1]));
   const flipCase = (s: string) => (s === s.toUpperCase() ? s.toLowerCase() : s.toUpperCase());
-  return fc.oneof(
-    fc.constant({ variant: 'missing', query: [] as [string, string][] }),
-    fc.constant({ variant: 'empty', query: [['app', '']] as [string, string][] }),
-    fc.tuple(app, app).map(([a, b]) => ({ variant: 'duplicated', query: [['app', a], ['app', b]] as [string, string][] })),
-    app.map((a) => ({ variant: 'case-flip', query: [['app', flipCase(a)]] as [string, string][] })),
-    fc.tuple(app, fc.constantFrom(' ', '\t', '\n', '\u00a0')).map(([a, w]) => ({ variant: 'whitespace', query: [['app', `${w}${a}`]] as [string, string][] })),
-    fc.tuple(app, fc.constantFrom(' ', '%20', '/')).map(([a, w]) => ({ variant: 'suffix', query: [['app', `${a}${w}`]] as [string, string][] })),
-    app.map((a) => ({ variant: 'encoded', query: [['app', encodeURIComponent(a).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`)]] as [string, string][] })),
-    app.map((a) => ({ variant: 'other-name', query: [['App', a]] as [string, string][] })),
-    fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !ids.includes(s)).map((s) => ({ variant: 'unknown', query: [['app', s]] as [string, string][] })),
-  ).filter(({ query }) => !(query.length === 1 && query[0]![0] === 'app' && ids.includes(query[0]![1])));
+  const encode = (s: string) => encodeURIComponent(s).replace(/[a-z]/, (c) => `%${c.charCodeAt(0).toString(16)}`);
+  const whereDifferent = (change: (s: string) => string) => ids.filter((a) => !ids.includes(change(a)));
+  const flippable = whereDifferent(flipCase);
+  const encodable = whereDifferent(encode);
+  const variants: fc.Arbitrary<BadApp>[] = [
+    fc.constant({ variant: 'missing', query: [] }),
+    fc.constant({ variant: 'empty', query: [['app', '']] }),
+    fc.tuple(app, app).map(([a, b]) => ({ variant: 'duplicated', query: [['app', a], ['app', b]] })),
+    ...(flippable.length ? [fc.constantFrom(...flippable).map((a): BadApp => ({ variant: 'case-flip', query: [['app', flipCase(a)]] }))] : []),
+    fc.tuple(app, fc.constantFrom(' ', '\t', '\n', '\u00a0')).map(([a, w]): BadApp => ({ variant: 'whitespace', query: [['app', `${w}${a}`]] })),
+    fc.tuple(app, fc.constantFrom(' ', '%20', '/')).map(([a, w]): BadApp => ({ variant: 'suffix', query: [['app', `${a}${w}`]] })),
+    ...(encodable.length ? [fc.constantFrom(...encodable).map((a): BadApp => ({ variant: 'encoded', query: [['app', encode(a)]] }))] : []),
+    app.map((a): BadApp => ({ variant: 'other-name', query: [['App', a]] })),
+    fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !ids.includes(s)).map((s): BadApp => ({ variant: 'unknown', query: [['app', s]] })),
+  ];
+  return variants.map((v) => v.filter(isBad));
 }
 
 /** Strings that are not the registered Redirect URL but look like it. */
@@ -72,18 +86,20 @@ export function redirectUrlNearMisses(client: ClientRegistration, others: readon
 }
 
 /** Client secrets that are not the secret: empty, case, whitespace, truncated, extended, random. */
-export function secretNearMiss(secret: string): fc.Arbitrary<{ variant: string; secret: string }> {
+/** Every near miss of a client secret, one arbitrary per variant; a variant that cannot differ from the secret is left out. */
+export function secretNearMisses(secret: string): fc.Arbitrary<{ variant: string; secret: string }>[] {
   const flip = secret.replace(/[a-z]/i, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
-  return fc
-    .oneof(
-      fc.constant({ variant: 'empty', secret: '' }),
-      fc.constant({ variant: 'case-flip', secret: flip }),
-      fc.constant({ variant: 'all-caps', secret: secret.toUpperCase() }),
-      fc.constantFrom(' ', '\t', '\n').map((w) => ({ variant: 'whitespace', secret: `${secret}${w}` })),
-      fc.constantFrom(' ', '\t').map((w) => ({ variant: 'leading-space', secret: `${w}${secret}` })),
-      fc.integer({ min: 1, max: Math.max(1, secret.length - 1) }).map((n) => ({ variant: 'truncated', secret: secret.slice(0, secret.length - n) })),
-      fc.string({ minLength: 1, maxLength: 3 }).map((s) => ({ variant: 'extended', secret: `${secret}${s}` })),
-      fc.string({ minLength: 1, maxLength: 40 }).map((s) => ({ variant: 'random', secret: s })),
-    )
-    .filter((v) => v.secret !== secret);
+  const differs = (v: { secret: string }) => v.secret !== secret;
+  // [can differ from the secret, variant]: a constant equal to the secret would be filtered forever.
+  const variants: [boolean, fc.Arbitrary<{ variant: string; secret: string }>][] = [
+    [secret !== '', fc.constant({ variant: 'empty', secret: '' })],
+    [flip !== secret, fc.constant({ variant: 'case-flip', secret: flip })],
+    [secret.toUpperCase() !== secret, fc.constant({ variant: 'all-caps', secret: secret.toUpperCase() })],
+    [true, fc.constantFrom(' ', '\t', '\n').map((w) => ({ variant: 'whitespace', secret: `${secret}${w}` }))],
+    [true, fc.constantFrom(' ', '\t').map((w) => ({ variant: 'leading-space', secret: `${w}${secret}` }))],
+    [secret.length > 0, fc.integer({ min: 1, max: Math.max(1, secret.length - 1) }).map((n) => ({ variant: 'truncated', secret: secret.slice(0, secret.length - n) }))],
+    [true, fc.string({ minLength: 1, maxLength: 3 }).map((s) => ({ variant: 'extended', secret: `${secret}${s}` }))],
+    [true, fc.string({ minLength: 1, maxLength: 40 }).map((s) => ({ variant: 'random', secret: s }))],
+  ];
+  return variants.filter(([possible]) => possible).map(([, v]) => v.filter(differs));
 }

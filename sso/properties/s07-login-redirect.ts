@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { redirectWithCode } from '../model/front-channel.ts';
 import type { FrontObservation } from '../client/driver.ts';
-import { badAppQuery, hostileParams } from './generators.ts';
-import { codesIn, expectThat, pickClient, pickUser, runFcProperty, type PropertyContext, type SsoProperty } from './kit.ts';
+import { badAppQueries, hostileParams, type BadApp } from './generators.ts';
+import { codesIn, expectThat, oneCasePerVariant, pickClient, pickUser, runFcProperty, type PropertyContext, type SsoProperty } from './kit.ts';
 
 /** A redirect that stays on the service and carries no code is not a redirect "away". */
 export function staysOnService(ctx: PropertyContext, seen: FrontObservation): boolean {
@@ -14,6 +14,9 @@ export function staysOnService(ctx: PropertyContext, seen: FrontObservation): bo
     return false;
   }
 }
+
+/** A case with `badApp` as the app parameter (null: the client's own); every bad-app variant also runs once as an example. */
+const loginCase = (ctx: PropertyContext, badApp: fc.Arbitrary<BadApp | null>) => fc.record({ client: pickClient(ctx), user: pickUser(ctx), extra: hostileParams(ctx.config.clients), appAt: fc.nat(), badApp });
 
 /**
  * Login sends the browser to exactly the registered Redirect URL plus one code, with 302/303,
@@ -27,13 +30,7 @@ export const S07: SsoProperty = {
     runFcProperty(
       S07,
       opts,
-      fc.record({
-        client: pickClient(ctx),
-        user: pickUser(ctx),
-        extra: hostileParams(ctx.config.clients),
-        appAt: fc.nat(),
-        badApp: fc.option(badAppQuery(ctx.config.clients), { freq: 3 }),
-      }),
+      loginCase(ctx, fc.option(fc.oneof(...badAppQueries(ctx.config.clients)), { freq: 3 })),
       async ({ client, user, extra, appAt, badApp }, counts) => {
         const query: [string, string][] = [...extra];
         const appParams = badApp ? badApp.query : [['app', client.appId] as [string, string]];
@@ -54,5 +51,6 @@ export const S07: SsoProperty = {
           seen,
         );
       },
+      { examples: oneCasePerVariant([fc.constant<BadApp | null>(null), ...badAppQueries(ctx.config.clients)], (badApp) => loginCase(ctx, badApp), opts.seed) },
     ),
 };

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
-import { badAppQuery, hostileParams } from './generators.ts';
-import { expectThat, freshLogin, pickClient, pickUser, runFcProperty, type SsoProperty } from './kit.ts';
+import { badAppQueries, hostileParams, type BadApp } from './generators.ts';
+import { expectThat, freshLogin, oneCasePerVariant, pickClient, pickUser, runFcProperty, type PropertyContext, type SsoProperty } from './kit.ts';
 import { staysOnService } from './s07-login-redirect.ts';
+
+/** A case with `badApp` as the app parameter (null: the client's own); every bad-app variant also runs once as an example. */
+const logoutCase = (ctx: PropertyContext, badApp: fc.Arbitrary<BadApp | null>) => fc.record({ client: pickClient(ctx), next: pickClient(ctx), user: pickUser(ctx), extra: hostileParams(ctx.config.clients), appAt: fc.nat(), badApp });
 
 /**
  * Logout sends the browser to exactly the registered Logout URL whatever extra parameters say;
@@ -15,14 +18,7 @@ export const S08: SsoProperty = {
     runFcProperty(
       S08,
       opts,
-      fc.record({
-        client: pickClient(ctx),
-        next: pickClient(ctx),
-        user: pickUser(ctx),
-        extra: hostileParams(ctx.config.clients),
-        appAt: fc.nat(),
-        badApp: fc.option(badAppQuery(ctx.config.clients), { freq: 4 }),
-      }),
+      logoutCase(ctx, fc.option(fc.oneof(...badAppQueries(ctx.config.clients)), { freq: 4 })),
       async ({ client, next, user, extra, appAt, badApp }, counts) => {
         const { browser } = await freshLogin(ctx, client, user);
         const query: [string, string][] = [...extra];
@@ -44,5 +40,6 @@ export const S08: SsoProperty = {
         counts.add(`login-after-logout:${after.kind}`);
         expectThat(after.kind === 'page', `after logout, a login to ${next.appId} must ask for credentials again (no silent code)`, { kind: 'page' }, after);
       },
+      { examples: oneCasePerVariant([fc.constant<BadApp | null>(null), ...badAppQueries(ctx.config.clients)], (badApp) => logoutCase(ctx, badApp), opts.seed) },
     ),
 };

@@ -41,3 +41,28 @@ describe('every variant of S10 and S11 runs in every run, however few runs and w
     }
   }, 60_000);
 });
+
+describe('every variant of S05, S07, S08 and S15 runs in every run', () => {
+  it('with --runs 1 under three seeds: every secret and client-id variant, every bad app, and the good path', async () => {
+    const emu = await startEmulator({ config: parseSsoConfig(example) });
+    running.push(emu);
+    const BAD_APPS = ['missing', 'empty', 'duplicated', 'case-flip', 'whitespace', 'suffix', 'encoded', 'other-name', 'unknown'];
+    for (const seed of ['1', '2', '3']) {
+      const lines: string[] = [];
+      const io: Output = { out: (l) => lines.push(l), err: (l) => lines.push(l) };
+      const { results, exitCode } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed, runs: '1', only: 'S05,S07,S08,S15', controlApi: true }, io);
+      expect(exitCode, lines.join('\n')).toBe(0);
+      const seen = (id: string) => Object.keys(results.find((r) => r.id === id)!.counts);
+      const variantsOf = (id: string, prefix: string) => [...new Set(seen(id).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length).split(':')[0]))].sort();
+      expect(seen('S05').map((k) => k.replace(/:(refused|accepted)$/, '')).sort()).toEqual(
+        ['client-id:case-flip', 'client-id:unknown', 'secret:all-caps', 'secret:case-flip', 'secret:empty', 'secret:extended', 'secret:leading-space', 'secret:missing', 'secret:random', 'secret:truncated', 'secret:whitespace'].sort(),
+      );
+      expect(variantsOf('S07', 'bad-app:')).toEqual([...BAD_APPS].sort());
+      expect(seen('S07').some((k) => k.startsWith('good-app:'))).toBe(true);
+      expect(variantsOf('S08', 'bad-app:')).toEqual([...BAD_APPS].sort());
+      expect(seen('S08').some((k) => k.startsWith('logout:'))).toBe(true);
+      expect(variantsOf('S15', 'error-page:')).toEqual([...BAD_APPS].sort());
+      expect(seen('S15').some((k) => k.startsWith('login-page:'))).toBe(true);
+    }
+  }, 60_000);
+});

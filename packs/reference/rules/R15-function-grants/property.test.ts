@@ -1,30 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceOracle } from '../../model/index.ts';
+import { describe, expect, it } from 'vitest';
 import { compareFunctions } from '../../../../engine/checker/catalog.ts';
-import { runCatalogProperty } from '../../../../engine/runner/catalog-property.ts';
-import type { Environment } from '../../../../engine/runner/environment.ts';
-import { referenceEnvironment } from '../../../../testing/reference.ts';
-import { expectHoldsWithCoverage } from '../../../../testing/property-holds.ts';
+import { describeBothHalvesHold } from '../../../../testing/property-holds.ts';
 import { R15, R15_CATALOG } from './property.ts';
 
-let env: Environment;
-beforeAll(async () => {
-  env = await referenceEnvironment();
-});
-afterAll(() => env?.close());
-
-describe('R15 on the reference database', () => {
-  it('data: holds, and its calls reach both the granted and the refused side', async () => {
-    await expectHoldsWithCoverage(env, R15);
-  });
-
-  it('catalog: every function in public, passport and private is executable exactly as the model says', async () => {
-    const result = await runCatalogProperty(env, R15_CATALOG, { seed: 2, settings: referenceOracle.settings });
-    expect(result.failure?.message).toBeUndefined();
-    expect(result.status).toBe('passed');
-    expect(result.counts.allowed).toBeGreaterThan(0);
-    expect(result.counts.rejected).toBeGreaterThan(0);
-  });
+describeBothHalvesHold(R15, R15_CATALOG, {
+  data: 'holds, and its calls reach both the granted and the refused side',
+  catalog: 'every function in public, passport and private is executable exactly as the model says',
 });
 
 describe('compareFunctions', () => {

@@ -1,0 +1,45 @@
+/**
+ * What can end a run early, in one place: a signal (SIGINT/SIGTERM stops generation, what completed
+ * is reported), `--max-failures` (the rest are named as not run) and the time budget.
+ */
+import { onInterrupt } from '../../engine/db/cleanup.ts';
+import type { PropertyResult } from '../../engine/runner/result.ts';
+import type { RunEvents } from '../../engine/report/run-events.ts';
+
+export class RunControl {
+  interruptedBy: string | undefined;
+  /** Properties left out once --max-failures was reached. */
+  readonly notRun: string[] = [];
+  /** Each property's latest verdict: failing or not (a later verdict of the same property replaces it). */
+  private readonly failing = new Map<string, boolean>();
+  private stopWatching = () => {};
+
+  constructor(
+    private readonly events: RunEvents,
+    private readonly maxFailures: number | undefined,
+  ) {}
+
+  readonly interrupted = (): boolean => this.interruptedBy !== undefined;
+
+  /** From now on a signal stops the run after the cases in flight (each half re-arms it). */
+  watchInterrupts(): void {
+    this.stopWatching();
+    this.stopWatching = onInterrupt((signal) => {
+      this.interruptedBy = signal;
+      this.events.emit({ type: 'note', text: `\n${signal}: stopping after the cases in flight; reporting what completed`, always: true });
+    });
+  }
+
+  stopWatchingInterrupts(): void {
+    this.stopWatching();
+  }
+
+  /** A verdict, counted for --max-failures when it fails or errs. */
+  record(result: Pick<PropertyResult, 'id' | 'status'>): void {
+    this.failing.set(result.id, result.status === 'failed' || result.status === 'error');
+  }
+
+  maxFailuresReached(): boolean {
+    return this.maxFailures !== undefined && [...this.failing.values()].filter(Boolean).length >= this.maxFailures;
+  }
+}

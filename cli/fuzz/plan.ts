@@ -1,0 +1,177 @@
+/**
+ * The first phase of `fuzz`: from the options to a plan. It resolves the target, the profile's
+ * numbers, the properties of each half, the baseline and the saved failures to replay, and checks
+ * every option against the others, so that bad input fails before any database starts.
+ */
+import path from 'node:path';
+import { migrationsDigest, type MigrationFile } from '../../engine/db/migrations.ts';
+import { UsageError } from '../../engine/errors.ts';
+import { resolveTarget, ruleAllowed, type Target } from '../../engine/config/target.ts';
+import { changedObjects, touches } from '../../engine/config/changed-since.ts';
+import { listFailures, DEFAULT_FAILURES_DIR, type RecordContext } from '../../engine/failures/store.ts';
+import type { FailureRecord } from '../../engine/failures/schema.ts';
+import { loadBaseline, type Baseline } from '../../engine/findings/baseline.ts';
+import type { Oracle, Pack, PackSource } from '../../engine/pack.ts';
+import { DEFAULT_REPORT_DIR } from '../../engine/report/write.ts';
+import type { CatalogProperty } from '../../engine/runner/catalog-property.ts';
+import type { DataProperty } from '../../engine/runner/data-property.ts';
+import { freshSeed } from '../options.ts';
+import { POLICYFUZZ_VERSION } from '../paths.ts';
+import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard } from '../profiles.ts';
+import { ssoPropertyIds } from '../sso-integration.ts';
+import { assertWritableFolder } from '../writable-folder.ts';
+import type { FuzzOptions } from './fuzz-options.ts';
+
+export interface SavedCase {
+  record: FailureRecord;
+  file: string;
+}
+
+export interface RunPlan {
+  options: FuzzOptions;
+  startedAt: Date;
+  profileName: ProfileName;
+  profile: Profile;
+  pack: Pack;
+  target: Target;
+  /** How replay lines name the target (`--config f` or `--migrations d`). */
+  targetArgs: string;
+  /** The migrations option as given or defaulted (shown, and recorded in saved failures). */
+  migrationsOption: string;
+  oracle: Oracle;
+  seed: number;
+  runs: number;
+  workers: number;
+  shard: Shard;
+  /** This shard's worker lanes among all shards' (engine/runner/run-data-property.ts). */
+  lanes: { first: number; count: number; total: number };
+  timeBudgetMs?: number;
+  minCases: number;
+  failuresDir: string;
+  reportDir: string;
+  baseline?: Baseline;
+  /** Data-layer properties to run (filtered by --only, --exclude, the config and --changed-since). */
+  properties: DataProperty[];
+  catalogProperties: CatalogProperty[];
+  /** `--only`'s data-layer ids, when given (catalog properties follow it too). */
+  onlyData?: string[];
+  ssoIds: string[];
+  migrations: MigrationFile[];
+  digest: string | null;
+  savedData: SavedCase[];
+  savedSso: SavedCase[];
+  record: RecordContext;
+  excluded(id: string): boolean;
+}
+
+/** The pack's own migrations, as a path relative to the current folder where it can be. */
+export function defaultMigrationsOption(pack: Pick<PackSource, 'migrations'>): string {
+  const dir = pack.migrations ?? 'supabase/migrations';
+  return path.relative(process.cwd(), dir) || dir;
+}
+
+export async function planRun(options: FuzzOptions, note: (text: string, always?: boolean) => void): Promise<RunPlan> {
+  const profileName = options.profile ?? DEFAULT_PROFILE;
+  const profile = PROFILES[profileName];
+  const pack = options.pack;
+  const migrationsOption = options.migrations ?? defaultMigrationsOption(pack);
+  const target = options.target ?? await resolveTarget(pack, { config: options.config, migrations: migrationsOption, explicitMigrations: migrationsOption !== defaultMigrationsOption(pack) });
+  const oracle = options.settings === undefined ? target.oracle : { ...target.oracle, settings: options.settings };
+  const runs = options.runs ?? profile.runs;
+  const workers = options.workers ?? profile.workers;
+  const shard = options.shard ?? { index: 1, count: 1 };
+  const failuresDir = options.failuresDir ?? DEFAULT_FAILURES_DIR;
+  const reportDir = options.reportDir ?? DEFAULT_REPORT_DIR;
+  if (options.updateBaseline && !options.baseline) throw new UsageError('--update-baseline needs --baseline <file> (the file to write)');
+  const baseline = options.baseline ? loadBaseline(options.baseline, { mayBeMissing: options.updateBaseline }) : undefined;
+  const excluded = (id: string) => options.exclude?.includes(id.replace(/:catalog$/, '')) ?? false;
+  assertWritableFolder(reportDir, '--report-dir');
+  assertWritableFolder(failuresDir, '--failures-dir');
+
+  // What runs: data-layer properties (R…) and, when asked, SSO properties (S…).
+  const dataProperties = pack.properties;
+  const onlyData = options.only?.filter((id) => id.startsWith('R'));
+  const onlySso = options.only?.filter((id) => id.startsWith('S'));
+  const unknownData = (onlyData ?? []).filter((id) => !dataProperties.some((p) => p.id === id));
+  if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
+  let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
+  if (options.changedSince) {
+    const focus = changedObjects(options.changedSince, target.migrationDirs);
+    properties = properties.filter((p) => touches(p, focus.objects));
+    note(`changed since ${options.changedSince}: ${focus.files.length ? focus.files.join(', ') : 'no migration files'}; objects ${focus.objects.join(', ') || 'none'}; rules touched: ${properties.map((p) => p.id).join(', ') || 'none'}`, true);
+  }
+  // The profile's SSO half checks the bundled emulator: it goes with the bundled target; a
+  // project's own target (--config, --migrations) gets it with --sso.
+  const projectTarget = target.project;
+  const wantSso = Boolean(onlySso?.length) || (!options.only && (options.sso ?? (profile.sso && !projectTarget)));
+  let ssoIds: string[] = [];
+  if (wantSso) {
+    const known = await ssoPropertyIds();
+    const unknownSso = (onlySso ?? []).filter((id) => !known.includes(id));
+    if (unknownSso.length) throw new UsageError(`no SSO property ${unknownSso.join(', ')} (known: ${known.join(', ')})`);
+    // SSO properties are split across shards by position; data-layer properties by lanes.
+    ssoIds = (onlySso?.length ? onlySso : known).filter((id) => known.indexOf(id) % shard.count === shard.index - 1 && !excluded(id));
+  }
+  if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
+
+  const migrations = properties.length ? target.migrations : [];
+  const digest = migrations.length ? migrationsDigest(migrations) : null;
+  const listing = options.replay === false || options.path ? { failures: [], unreadable: [] } : listFailures(failuresDir);
+  for (const u of listing.unreadable) note(`warning: skipping ${u.reason}`, true);
+  return {
+    options,
+    startedAt: new Date(),
+    profileName,
+    profile,
+    pack,
+    target,
+    targetArgs: target.cliArgs,
+    migrationsOption,
+    oracle,
+    seed: options.seed ?? freshSeed(),
+    runs,
+    workers,
+    shard,
+    lanes: { first: (shard.index - 1) * workers, count: workers, total: shard.count * workers },
+    timeBudgetMs: options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs),
+    minCases: Math.min(runs, options.minCases ?? profile.minCases),
+    failuresDir,
+    reportDir,
+    baseline,
+    properties,
+    catalogProperties: pack.catalogProperties ?? [],
+    onlyData,
+    ssoIds,
+    migrations,
+    digest,
+    savedData: listing.failures.filter((f) => f.record.area === 'data' && properties.some((p) => p.id === f.record.property)),
+    savedSso: listing.failures.filter((f) => f.record.area === 'sso' && ssoIds.includes(f.record.property)),
+    record: {
+      policyfuzzVersion: POLICYFUZZ_VERSION,
+      migrationsDigest: digest,
+      migrations: migrationsOption,
+      // What replays and regression tests rebuild: this config, or this migrations folder.
+      target: target.recorded,
+    },
+    excluded,
+  };
+}
+
+/** The command line that replays a result's failure (or a catalog finding's property). */
+export function replayLineOf(plan: RunPlan, r: { id: string; area: 'data' | 'sso'; failure?: { seed: number; path: string } }): string {
+  if (r.id.endsWith(':catalog')) return `policyfuzz fuzz ${plan.targetArgs} --only ${r.id.replace(/:catalog$/, '')}`;
+  const f = r.failure!;
+  const ssoConfig = plan.options.ssoConfig;
+  if (r.area === 'sso') return `policyfuzz fuzz --only ${r.id} --seed ${f.seed} --path ${f.path}${ssoConfig ? ` --sso-config ${ssoConfig}` : ''}`;
+  return `policyfuzz fuzz ${plan.targetArgs} --only ${r.id} --seed ${f.seed} --path ${f.path}`;
+}
+
+/** The opening line: what this run will do. */
+export function planLine(plan: RunPlan): string {
+  const { seed, profileName, runs, workers, shard, lanes, timeBudgetMs, migrationsOption, ssoIds } = plan;
+  return (
+    `policyfuzz: seed ${seed}, profile ${profileName}, ${runs} runs per property, ${workers} worker(s)` +
+    `${shard.count > 1 ? `, shard ${shard.index}/${shard.count} (lanes ${lanes.first}…${lanes.first + workers - 1} of ${lanes.total})` : ''}` +
+    `${timeBudgetMs ? `, time budget ${Math.round(timeBudgetMs / 1000)} s` : ''}, migrations ${migrationsOption}${ssoIds.length ? `, SSO ${ssoIds.join(',')}` : ''}`
+  );
+}

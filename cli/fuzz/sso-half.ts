@@ -1,0 +1,48 @@
+/**
+ * The SSO half of `fuzz`: the SSO properties against the bundled emulator. Saved failures are
+ * replayed first; a property whose saved case still fails takes that as its verdict.
+ */
+import type { RunEvents } from '../../engine/report/run-events.ts';
+import { notReached } from '../../engine/runner/budget.ts';
+import type { PropertyResult } from '../../engine/runner/result.ts';
+import { runSsoAgainstEmulator } from '../sso-integration.ts';
+import type { RunControl } from './control.ts';
+import type { RunPlan } from './plan.ts';
+
+export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunControl): Promise<PropertyResult[]> {
+  const { ssoIds, options } = plan;
+  const results: PropertyResult[] = [];
+  const finish = (result: PropertyResult, savedFile?: (typeof plan.savedSso)[number]) => {
+    results.push(result);
+    control.record(result);
+    events.emit({ type: 'property-finished', result, ...(savedFile ? { savedFile } : {}) });
+  };
+  if (!ssoIds.length) return results;
+  if (control.interrupted()) {
+    for (const id of ssoIds) finish(notReached({ id, title: id }, 'sso', plan.seed, 'interrupted'));
+    return results;
+  }
+  if (control.maxFailuresReached()) {
+    control.notRun.push(...ssoIds);
+    return results;
+  }
+  control.watchInterrupts();
+  const stillFailing = new Set<string>();
+  for (const saved of plan.savedSso) {
+    const { file, record } = saved;
+    if (stillFailing.has(record.property)) continue;
+    const [r] = await runSsoAgainstEmulator({ seed: record.seed, numRuns: 1, only: [record.property], path: record.path, config: options.ssoConfig });
+    events.emit({ type: 'note', text: `  ${file}: ${r.status === 'failed' ? 'still fails' : 'now passes'}` });
+    if (r.status === 'failed' && r.failure) {
+      stillFailing.add(record.property);
+      finish({ ...r, note: `saved failure ${file} still fails (replayed first; no new cases generated)` }, saved);
+    }
+  }
+  const rest = ssoIds.filter((id) => !stillFailing.has(id));
+  if (rest.length) {
+    const ssoRuns = options.ssoRuns ?? plan.profile.ssoRuns;
+    events.emit({ type: 'note', text: `SSO: ${rest.length} properties against the bundled emulator, ${ssoRuns} runs each` });
+    for (const r of await runSsoAgainstEmulator({ seed: plan.seed, numRuns: ssoRuns, only: rest, path: options.path, config: options.ssoConfig })) finish(r);
+  }
+  return results;
+}
