@@ -35,7 +35,7 @@ describe('policyfuzz exit codes', () => {
     expect(r.stderr).toMatch(/^policyfuzz: cannot reach the database at postgresql:\/\/nobody@127.0.0.1:1\/x: /);
   });
 
-  it('2 for SQL that fails to apply, naming file and line', async () => {
+  it('2 for SQL that fails to apply, naming file and line (a syntax error is to be fixed: no hint to skip it)', async () => {
     const dir = tempDir('cli');
     writeFileSync(path.join(dir, '001.sql'), 'select 1;\ncreate tabel oops();\n');
     const r = await cli('fuzz', '--migrations', dir, '--database-url', inject('databaseUrl'));

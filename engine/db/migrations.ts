@@ -59,6 +59,9 @@ export function lineOfPosition(sql: string, position: number | undefined): numbe
   return line;
 }
 
+/** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
+const SYNTAX_ERROR = '42601';
+
 /** `skippable`: a project's own migration, which a config may leave out: the error says how. */
 export async function applyMigration(client: pg.Client, file: MigrationFile, options: { skippable?: boolean } = {}): Promise<void> {
   await client.query('begin');
@@ -69,6 +72,6 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;
     const where = err.where ? ` (${err.where.split('\n')[0]})` : '';
-    throw new MigrationError(file.path, lineOfPosition(file.sql, err.position ? Number(err.position) : undefined), `${err.message}${where}`, options.skippable ? file.name : undefined);
+    throw new MigrationError(file.path, lineOfPosition(file.sql, err.position ? Number(err.position) : undefined), `${err.message}${where}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
   }
 }
