@@ -29,7 +29,7 @@ export function vsSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
       })
       .map(({ target, published, how, deleter, readers, handler, ret, other }): DataCase => {
         // The deleted ticket is a duplicate of a published one, so the linked context would show it.
-        let w = published ? onBoard(w0, target) : w0;
+        let w = published ? onBoard(settings, w0, target) : w0;
         if (other !== target) w = { ...w, tickets: w.tickets.map((t) => (t.id === other ? { ...t, duplicate_of: target } : t)) };
         const t = w.tickets.find((x) => x.id === target)!;
         const server: Caller = { kind: 'service' };

@@ -41,7 +41,7 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
       // A null role, on every handler function and on submitting.
       nullRoleCaller(w0).chain(({ world, caller }) =>
         fc.record({ a: fc.constantFrom(...ids), b: fc.constantFrom(...ids), dept: fc.constantFrom(...settings.departments) }).map(({ a, b, dept }): DataCase => ({
-          world: vsWorldOf(onBoard(world, b)),
+          world: vsWorldOf(onBoard(settings, world, b)),
           steps: [
             rpc('soft_delete_vs_ticket', { p_id: a }),
             rpc('find_similar_vs_tickets', { p_id: a }),
@@ -63,7 +63,7 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
           commenter: handlerCaller(settings, w0),
         })
         .map(({ handler, t, category, how, commenter }): DataCase => {
-          let w = onBoard(w0, t);
+          let w = onBoard(settings, w0, t);
           const cat = how === 'missing' ? 'gone' : category === 'gone' ? 'wifi' : category;
           w = { ...w, tickets: w.tickets.map((x) => (x.id === t ? { ...x, category: cat } : x)) };
           if (how === 'null-flags') w = { ...w, categories: [...w.categories.filter((c) => c.id !== cat), { id: cat, name: cat, is_confidential: null, public_eligible: null }] };

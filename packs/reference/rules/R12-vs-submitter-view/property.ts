@@ -23,7 +23,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
     return fc
       .record({ handler: handlerCaller(settings, w0), reader: vsCaller(w0), d: fc.constantFrom(...ids), p: fc.constantFrom(...ids), merge: fc.integer({ min: 0, max: 2 }), publish: fc.boolean() })
       .map(({ handler, reader, d, p, merge, publish }): DataCase => {
-        const w = publish ? onBoard(w0, p) : w0;
+        const w = publish ? onBoard(settings, w0, p) : w0;
         const submitter = w.people.find((x) => x.id === w.tickets.find((t) => t.id === d)!.submitter_id);
         const who: Caller = submitter && merge !== 1 ? userCaller(submitter) : reader;
         return {

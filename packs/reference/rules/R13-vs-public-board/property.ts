@@ -40,7 +40,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         echo: fc.constantFrom('none', 'none', 'none', 'title', 'title-within', 'comment-within'),
       })
       .map(({ boarded, caller, other, t, first, publish, title: drawnTitle, category, body: drawnBody, echo }): DataCase => {
-        const w = boarded ? onBoard(w0, boarded) : w0;
+        const w = boarded ? onBoard(settings, w0, boarded) : w0;
         const report = String(w.tickets.find((x) => x.id === t)?.report ?? '');
         const title = echo === 'title' ? report : echo === 'title-within' ? `Update: ${report}` : drawnTitle;
         const body = echo === 'comment-within' ? `${report} (same here)` : drawnBody;
