@@ -37,7 +37,7 @@ export function vsSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
           how === 'function'
             ? step(deleter, rpc('soft_delete_vs_ticket', { p_id: target }))
             : step(how === 'patch' ? deleter : server, patchTicket(target, { deleted_at: VS_DELETED_AT }, ret));
-        const reads = readers.flatMap((r) => readPaths(t).map((q) => step(r, q)));
+        const reads = readers.flatMap((r) => readPaths(settings, t).map((q) => step(r, q)));
         const acts = [
           step(handler, rpc('merge_vs_tickets', { p_duplicate: other, p_primary: target })),
           step(handler, rpc('vs_transfer_dept', { p_id: target, p_dept: settings.departments[0] })),

@@ -44,7 +44,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         const report = String(w.tickets.find((x) => x.id === t)?.report ?? '');
         const title = echo === 'title' ? report : echo === 'title-within' ? `Update: ${report}` : drawnTitle;
         const body = echo === 'comment-within' ? `${report} (same here)` : drawnBody;
-        const ref = vsPublicRef(t);
+        const ref = vsPublicRef(t, settings);
         const setup: ApiRequest[] =
           first === 0
             ? [rpc('vs_set_public', { p_id: t, p_public: publish, p_title: title })]

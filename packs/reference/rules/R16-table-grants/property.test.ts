@@ -6,6 +6,7 @@ import type { Environment } from '../../../../engine/runner/environment.ts';
 import { referenceEnvironment } from '../../../../testing/reference.ts';
 import { expectHoldsWithCoverage } from '../../../../testing/property-holds.ts';
 import { tableModels } from '../../model/tables/index.ts';
+import { defaultSettings } from '../../model/settings.ts';
 import { R16, R16_CATALOG } from './property.ts';
 
 let env: Environment;
@@ -37,11 +38,12 @@ describe('compareTables', () => {
         { name: 'identity_conflicts', kind: 'table', rowSecurity: false, securityInvoker: false, privileges: { ...none, authenticated: ['select'] } },
       ],
       tableModels,
+      defaultSettings,
     );
     expect(r.findings).toHaveLength(2);
   });
   it('a view the model reads with row rules must run with the invoker’s rights', () => {
-    const r = compareTables([{ name: 'passport.user_tiers', kind: 'view', rowSecurity: false, securityInvoker: false, privileges: { anon: [], authenticated: ['select'] } }], tableModels);
+    const r = compareTables([{ name: 'passport.user_tiers', kind: 'view', rowSecurity: false, securityInvoker: false, privileges: { anon: [], authenticated: ['select'] } }], tableModels, defaultSettings);
     expect(r.findings).toHaveLength(1);
   });
 });
