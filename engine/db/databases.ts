@@ -3,6 +3,7 @@
  * migrations, then any extra files such as a mutant), and one clone of it per worker.
  * Everything policyfuzz creates carries a `pf_` prefix and is dropped by `drop()`.
  */
+import { installSafeUpdate } from './supabase/safeupdate.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,6 +106,8 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
         if (!has.rows[0].present) await applyMigration(c, { name: 'supabase-compat', path: '(policyfuzz Supabase compatibility layer)', sql: compatSchemaSql });
       }
       for (const file of [...options.migrations, ...(options.extra ?? [])]) await applyMigration(c, file);
+      // Supabase's pg-safeupdate also refuses unfiltered writes inside functions (safeupdate.ts).
+      if (compat) await installSafeUpdate(c);
     });
   } catch (e) {
     await drop();
