@@ -23,6 +23,7 @@ import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
 import { AUTO_CLOSE_AUTHOR, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
+import { notDeleted } from '../soft-delete.ts';
 
 const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
 const SIGNED_IN: readonly ExecuteGrantee[] = ['authenticated', 'service_role'];
@@ -52,7 +53,7 @@ export function repeatsReport(v: Json | undefined, report: Json | undefined, set
 
 /** Rule 13: on the public board (rules 8: an unknown category is hidden). */
 export function vsOnBoard(world: World, t: Row, settings: ModelSettings): boolean {
-  return t.deleted_at === null && t.is_public === true && !blank(t.public_title, settings) && vsCategoryPublic(world, t.category);
+  return notDeleted(t) && t.is_public === true && !blank(t.public_title, settings) && vsCategoryPublic(world, t.category);
 }
 
 /** Rule 12: the submitter-facing allow-list of get_vs_ticket_by_id. */
@@ -84,7 +85,7 @@ const fail = (world: World, outcome: Outcome): Prediction => ({ outcome, world }
 
 /** A ticket the caller handles: exists, not deleted, in scope (rule 9). */
 function handled(ctx: RuleContext, id: Json | undefined): Row | undefined {
-  return tickets(ctx.world).find((t) => t.id === text(id) && t.deleted_at === null && vsInScope(ctx, t.target_dept));
+  return tickets(ctx.world).find((t) => t.id === text(id) && notDeleted(t) && vsInScope(ctx, t.target_dept));
 }
 
 function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
@@ -114,7 +115,7 @@ const vsFunctionList: FunctionModel[] = [
     'get_vs_ticket_by_id',
     ['p_id'],
     ANYONE,
-    (world, _caller, a) => rowsOut(world, tickets(world).filter((t) => t.id === text(a.p_id) && t.deleted_at === null).map(submitterView)),
+    (world, _caller, a) => rowsOut(world, tickets(world).filter((t) => t.id === text(a.p_id) && notDeleted(t)).map(submitterView)),
     ['updated_at'],
     remarksAsCompared,
   ),
@@ -122,7 +123,7 @@ const vsFunctionList: FunctionModel[] = [
   fn('soft_delete_vs_ticket', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return fail(world, refusal(settings, 'not-authorized'));
-    const t = tickets(world).find((r) => r.id === text(a.p_id) && r.deleted_at === null && vsCanDelete(ctx, r.target_dept));
+    const t = tickets(world).find((r) => r.id === text(a.p_id) && notDeleted(r) && vsCanDelete(ctx, r.target_dept));
     if (!t) return { outcome: allowed([{ value: false }], 1), world };
     return { outcome: allowed([{ value: true }], 1), world: replaceTicket(world, t.id, (r) => ({ ...r, deleted_at: DELETED_NOW })) };
   }),
@@ -132,7 +133,7 @@ const vsFunctionList: FunctionModel[] = [
     if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
     const src = handled(ctx, a.p_id);
     if (!src || src.category === null) return rowsOut(world, []);
-    const similar = tickets(world).filter((t) => t.category === src.category && t.id !== src.id && t.deleted_at === null && vsInScope(ctx, t.target_dept));
+    const similar = tickets(world).filter((t) => t.category === src.category && t.id !== src.id && notDeleted(t) && vsInScope(ctx, t.target_dept));
     return rowsOut(
       world,
       similar.map((t) => ({ id: t.id, target_dept: t.target_dept, status: t.status, category: t.category, duplicate_of: t.duplicate_of, is_duplicate: t.duplicate_of !== null })),
@@ -225,7 +226,7 @@ const vsFunctionList: FunctionModel[] = [
   ),
 
   fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {
-    const d = tickets(world).find((t) => t.id === text(a.p_id) && t.deleted_at === null);
+    const d = tickets(world).find((t) => t.id === text(a.p_id) && notDeleted(t));
     const p = d && d.duplicate_of !== null ? tickets(world).find((t) => t.id === d.duplicate_of) : undefined;
     return rowsOut(world, p && vsOnBoard(world, p, settings) ? [{ public_ref: vsPublicRef(p.id, settings), public_title: p.public_title, status: p.status }] : []);
   }),

@@ -17,6 +17,7 @@ import { vsCanDelete, vsInScope } from './vs-access.ts';
 import { refusal } from '../refusals.ts';
 import type { ModelSettings } from '../settings.ts';
 import type { Outcome } from '../../../../engine/model/outcome.ts';
+import { notDeleted } from '../soft-delete.ts';
 
 /** The public board's handle of a ticket (settings.vs.publicHandle): never its id (the submitter's tracking capability). */
 export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
@@ -73,7 +74,7 @@ export const vsTicketsGuard: OwnerGuard = {
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `vs_tickets: ${changed.join(', ')}`),
 };
 
-const visible = (row: Row, ctx: RuleContext) => row.deleted_at === null && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
+const visible = (row: Row, ctx: RuleContext) => notDeleted(row) && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
 
 function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
@@ -160,7 +161,7 @@ export const vsTicketsTable: TableModel = {
     insertCheck: (row, ctx) =>
       isSubmitter(row, ctx) &&
       currentUserRole(ctx) !== null &&
-      row.deleted_at === null &&
+      notDeleted(row) &&
       row.is_public === false &&
       row.public_title === null &&
       row.duplicate_of === null &&
@@ -171,7 +172,7 @@ export const vsTicketsTable: TableModel = {
       jsonEqual(row.public_comments, []),
     updateUsing: visible,
     updateCheck: visible,
-    deleteUsing: (row, ctx) => row.deleted_at === null && vsCanDelete(ctx, row.target_dept),
+    deleteUsing: (row, ctx) => notDeleted(row) && vsCanDelete(ctx, row.target_dept),
   },
   beforeUpdate: guardUpdate,
 };
