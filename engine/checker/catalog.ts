@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import type { ExecuteGrantee } from '../model/function-model.ts';
-import type { ApiRole, Privilege, TableModel } from '../model/table-model.ts';
+import { grantsOf, type ApiRole, type Privilege, type TableModel } from '../model/table-model.ts';
 
 export interface CatalogFunction {
   /** `fn` in public, `schema.fn` elsewhere (the model's naming). */
@@ -95,7 +95,7 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
 }
 
 /** Rule 16: every table's and view's grants against the model; row security on where the model has row rules. */
-export function compareTables(found: CatalogTable[], models: Record<string, TableModel>): CatalogComparison {
+export function compareTables(found: CatalogTable[], models: Record<string, TableModel>, settings: unknown): CatalogComparison {
   const out: CatalogComparison = { granted: 0, withheld: 0, findings: [] };
   for (const t of found) {
     const model = models[t.name];
@@ -108,10 +108,10 @@ export function compareTables(found: CatalogTable[], models: Record<string, Tabl
     if (t.kind === 'view' && model.rowSecurity && !t.securityInvoker) out.findings.push(`${t.name}: view runs with its owner's rights (no security_invoker), bypassing the row rules the model applies`);
     for (const role of ['anon', 'authenticated'] as const) {
       for (const p of ['select', 'insert', 'update', 'delete'] as const) {
-        const want = model.grants[role].includes(p);
+        const want = grantsOf(model, settings)[role].includes(p);
         const has = t.privileges[role].includes(p);
         if (want === has) want ? out.granted++ : out.withheld++;
-        else out.findings.push(`${t.name}: ${role} ${has ? 'holds' : 'lacks'} ${p.toUpperCase()}, the model says it ${want ? 'holds' : 'lacks'} it`);
+        else out.findings.push(`${t.name}: ${role} ${has ? 'holds' : 'lacks'} ${p.toUpperCase()}, the model says it ${want ? 'holds' : 'lacks'} it${model.grantsSetting ? ` (setting ${model.grantsSetting})` : ''}`);
       }
     }
   }

@@ -37,13 +37,33 @@ function comparedRows(o: Outcome, as: ((rows: Row[]) => Row[]) | undefined): Out
   return as && success(o) && o.rows ? ({ ...o, rows: as(o.rows) } as Outcome) : o;
 }
 
-export function compareOutcomes(expected: Outcome, actual: Outcome, masked: readonly string[] = [], as?: (rows: Row[]) => Row[]): Disagreement | undefined {
-  if (as) return compareOutcomes(comparedRows(expected, as), comparedRows(actual, as), masked);
-  const first = compareOne(expected, actual, masked);
+/** The settings that decide a step's answer where the spec leaves a choice, named when the answer differs there. */
+export interface SettingHints {
+  /** The table's grants (TableModel.grantsSetting). */
+  grants?: string;
+  /** The function's output columns (FunctionModel.columnsSetting). */
+  columns?: string;
+  /** Columns whose values a setting decides (column → setting), named when their values differ. */
+  values?: Record<string, string>;
+}
+
+/** The columns of two row sets whose values differ (as multisets), each with the setting that decides it. */
+function valueSettings(expected: Row[], actual: Row[], values: Record<string, string> | undefined): string {
+  if (!values) return '';
+  const column = (rows: Row[], c: string) => rows.map((r) => canonicalJson(r[c] ?? null)).sort().join('\u0000');
+  const named = Object.entries(values).filter(([c]) => column(expected, c) !== column(actual, c));
+  return named.length ? ` (${named.map(([c, setting]) => `${c}: setting ${setting}`).join('; ')})` : '';
+}
+
+export function compareOutcomes(expected: Outcome, actual: Outcome, masked: readonly string[] = [], as?: (rows: Row[]) => Row[], hints: SettingHints = {}): Disagreement | undefined {
+  if (as) return compareOutcomes(comparedRows(expected, as), comparedRows(actual, as), masked, undefined, hints);
+  const first = compareOne(expected, actual, masked, hints);
   if (!first || !('orElse' in expected) || !expected.orElse) return first;
   // Any of the failures a multi-row write may stop at is an agreement.
-  return expected.orElse.some((alternative) => !compareOne(alternative, actual, masked)) ? undefined : first;
+  return expected.orElse.some((alternative) => !compareOne(alternative, actual, masked, hints)) ? undefined : first;
 }
+
+const columnsOf = (rows: Row[]) => [...new Set(rows.flatMap((r) => Object.keys(r)))].sort();
 
 /** The error text must match the pattern of the refusal's reason (named by its setting, or by the spec). */
 function compareRefusalText(refusal: Refusal, actual: Extract<Outcome, { kind: 'raised' | 'error' }>): Disagreement | undefined {
@@ -53,14 +73,20 @@ function compareRefusalText(refusal: Refusal, actual: Extract<Outcome, { kind: '
   return { reason: `error text ${JSON.stringify(text)} does not match /${refusal.pattern}/, the "${refusal.reason}" refusal (${from})` };
 }
 
-function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[]): Disagreement | undefined {
+function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[], hints: SettingHints): Disagreement | undefined {
   if (success(expected) && success(actual)) {
     if (expected.affected !== actual.affected) return { reason: `rows touched: model ${expected.affected}, database ${actual.affected}` };
     if ((expected.rows === null) !== (actual.rows === null)) return { reason: 'one side returned rows, the other none' };
     if (expected.rows && actual.rows) {
       const e = normalizeRows(expected.rows, masked);
       const a = normalizeRows(actual.rows, masked);
-      if (e.length !== a.length || e.some((row, i) => row !== a[i])) return { reason: 'returned rows differ' };
+      if (e.length !== a.length || e.some((row, i) => row !== a[i])) {
+        const [ec, ac] = [columnsOf(expected.rows), columnsOf(actual.rows)];
+        if (expected.rows.length && actual.rows.length && ec.join() !== ac.join()) {
+          return { reason: `returned columns differ: database (${ac.join(', ')}), model (${ec.join(', ')})${hints.columns ? ` (setting ${hints.columns})` : ''}` };
+        }
+        return { reason: `returned rows differ${valueSettings(expected.rows, actual.rows, hints.values)}` };
+      }
     }
     return undefined;
   }
@@ -75,7 +101,18 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
     return expected.kind === 'raised' && expected.refusal ? compareRefusalText(expected.refusal, actual) : undefined;
   }
   const describe = (o: Outcome) => (success(o) ? 'success' : o.kind === 'rejected' ? `42501 (${o.by})` : `error ${o.code}`);
-  return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}` };
+  const byGrant = [expected, actual].some((o) => o.kind === 'rejected' && o.by === 'grant');
+  return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}${byGrant && hints.grants ? ` (table grants: setting ${hints.grants})` : ''}` };
+}
+
+/** The settings behind a step's answer: its table's grants, its function's output columns. */
+export function settingHintsFor(oracle: Oracle, request: ApiRequest): SettingHints {
+  if (request.kind === 'rpc') {
+    const f = oracle.model.functions[targetName(request)];
+    return { ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}) };
+  }
+  const t = oracle.model.tables[targetName(request)];
+  return { ...(t?.grantsSetting ? { grants: t.grantsSetting } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}) };
 }
 
 /** How a step's answer is compared: its function's comparedAs, bound to the world before the step. */

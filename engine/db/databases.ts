@@ -3,6 +3,7 @@
  * migrations, then any extra files such as a mutant), and one clone of it per worker.
  * Everything policyfuzz creates carries a `pf_` prefix and is dropped by `drop()`.
  */
+import { installSafeUpdate } from './supabase/safeupdate.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +107,8 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
       }
       for (const file of options.migrations) await applyMigration(c, file, { skippable: true });
       for (const file of options.extra ?? []) await applyMigration(c, file);
+      // Supabase's pg-safeupdate also refuses unfiltered writes inside functions (safeupdate.ts).
+      if (compat) await installSafeUpdate(c);
     });
   } catch (e) {
     await drop();

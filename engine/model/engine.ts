@@ -19,7 +19,7 @@ import {
   type Outcome,
 } from './outcome.ts';
 import type { ApiRequest, Filter } from './request.ts';
-import { column, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
+import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
@@ -31,18 +31,18 @@ export interface Prediction {
 
 type TableRequest = Exclude<ApiRequest, { kind: 'rpc' }>;
 
-function hasPrivilege(model: TableModel, caller: Caller, privilege: Privilege): boolean {
+function hasPrivilege(model: TableModel, caller: Caller, privilege: Privilege, settings: unknown): boolean {
   const role = apiRoleOf(caller);
-  return role === 'service_role' || model.grants[role].includes(privilege);
+  return role === 'service_role' || grantsOf(model, settings)[role].includes(privilege);
 }
 
 function bypassesRowSecurity(model: TableModel, caller: Caller): boolean {
   return caller.kind === 'service' || !model.rowSecurity;
 }
 
-function project(row: Row, columns: string[] | '*', model: TableModel): Row {
+function project(row: Row, columns: string[] | '*', model: TableModel, settings: unknown): Row {
   const names = columns === '*' ? model.columns.map((c) => c.name) : columns;
-  const full = materialize(model, row);
+  const full = materialize(model, row, settings);
   const out: Row = {};
   for (const n of names) out[n] = full[n] ?? null;
   return out;
@@ -68,9 +68,9 @@ function parseErrors(model: TableModel, request: TableRequest): Outcome | undefi
   return undefined;
 }
 
-function matching(model: TableModel, rows: Row[], filters: Filter[]): Row[] {
+function matching(model: TableModel, rows: Row[], filters: Filter[], settings: unknown): Row[] {
   return rows.filter((row) => {
-    const v = evaluateFilters(materialize(model, row), filters, (c) => column(model, c)?.type);
+    const v = evaluateFilters(materialize(model, row, settings), filters, (c) => column(model, c)?.type);
     return v.ok && v.matches;
   });
 }
@@ -125,11 +125,11 @@ function constraintViolation(model: TableModel, row: Row, settings: unknown): Ou
 }
 
 function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown): Outcome {
-  if (!hasPrivilege(model, caller, 'select')) return rejectedByGrant(`select on ${model.table}`);
+  if (!hasPrivilege(model, caller, 'select', settings)) return rejectedByGrant(`select on ${model.table}`);
   const ctx = context(world, caller, settings);
-  const all = matching(model, model.view ? model.view(world, settings) : rowsOf(world, model.table), request.filters);
+  const all = matching(model, model.view ? model.view(world, settings) : rowsOf(world, model.table), request.filters, settings);
   const visible = bypassesRowSecurity(model, caller) ? all : all.filter((r) => model.rules.select?.(r, ctx) ?? false);
-  const rows = visible.map((r) => project(r, request.columns, model));
+  const rows = visible.map((r) => project(r, request.columns, model, settings));
   if (request.single && rows.length !== 1) return sqlError('PGRST116', `${rows.length} rows`);
   if (rows.length === 0 && all.length > 0) return filtered([]);
   return allowed(rows, rows.length);
@@ -144,7 +144,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     if (!read.ok) return unchanged(read.outcome);
     bodies.push(read.row);
   }
-  if (!hasPrivilege(model, caller, 'insert') || (representation && !hasPrivilege(model, caller, 'select'))) {
+  if (!hasPrivilege(model, caller, 'insert', settings) || (representation && !hasPrivilege(model, caller, 'select', settings))) {
     return unchanged(rejectedByGrant(`insert on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
@@ -171,7 +171,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     rows = [...rows, row];
     inserted.push(row);
   }
-  return { outcome: allowed(representation ? inserted.map((r) => project(r, '*', model)) : null, inserted.length), world: withRows(world, model.table, rows) };
+  return { outcome: allowed(representation ? inserted.map((r) => project(r, '*', model, settings)) : null, inserted.length), world: withRows(world, model.table, rows) };
 }
 
 function predictUpdate(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Prediction {
@@ -184,13 +184,13 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   if (!read.ok) return unchanged(read.outcome);
   // Reading existing rows (a WHERE on their columns) or returning them needs SELECT as well.
   const readsRows = request.filters.length > 0 || representation;
-  if (!hasPrivilege(model, caller, 'update') || (readsRows && !hasPrivilege(model, caller, 'select'))) {
+  if (!hasPrivilege(model, caller, 'update', settings) || (readsRows && !hasPrivilege(model, caller, 'select', settings))) {
     return unchanged(rejectedByGrant(`update on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
   const bypass = bypassesRowSecurity(model, caller);
   const all = rowsOf(world, model.table);
-  const candidates = matching(model, all, request.filters);
+  const candidates = matching(model, all, request.filters, settings);
   const targets = bypass
     ? candidates
     : candidates.filter((r) => (model.rules.updateUsing?.(r, ctx) ?? false) && (!readsRows || (model.rules.select?.(r, ctx) ?? false)));
@@ -236,7 +236,7 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
     }
   }
   if (failures.length) return unchanged(anyOf(failures));
-  const returned = representation ? [...replaced.values()].map((r) => project(r, '*', model)) : null;
+  const returned = representation ? [...replaced.values()].map((r) => project(r, '*', model, settings)) : null;
   return { outcome: allowed(returned, replaced.size), world: withRows(world, model.table, rows) };
 }
 
@@ -246,19 +246,19 @@ function predictDelete(model: TableModel, world: World, caller: Caller, request:
   const refused = safeUpdateRefusal('DELETE', request.filters);
   if (refused) return unchanged(refused);
   const readsRows = request.filters.length > 0 || representation;
-  if (!hasPrivilege(model, caller, 'delete') || (readsRows && !hasPrivilege(model, caller, 'select'))) {
+  if (!hasPrivilege(model, caller, 'delete', settings) || (readsRows && !hasPrivilege(model, caller, 'select', settings))) {
     return unchanged(rejectedByGrant(`delete on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
   const all = rowsOf(world, model.table);
-  const candidates = matching(model, all, request.filters);
+  const candidates = matching(model, all, request.filters, settings);
   const targets = bypassesRowSecurity(model, caller)
     ? candidates
     : candidates.filter((r) => (model.rules.deleteUsing?.(r, ctx) ?? false) && (!readsRows || (model.rules.select?.(r, ctx) ?? false)));
   if (targets.length === 0) return unchanged(candidates.length > 0 ? filtered(representation ? [] : null) : allowed(representation ? [] : null, 0));
   const gone = new Set(targets);
   return {
-    outcome: allowed(representation ? targets.map((r) => project(r, '*', model)) : null, targets.length),
+    outcome: allowed(representation ? targets.map((r) => project(r, '*', model, settings)) : null, targets.length),
     world: withRows(world, model.table, all.filter((r) => !gone.has(r))),
   };
 }

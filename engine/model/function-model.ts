@@ -28,6 +28,10 @@ export interface FunctionModel<S = any> {
    * no ticket id"), both sides become that property. `world` is the world before the call.
    */
   comparedAs?: (rows: Row[], world: World, settings: S) => Row[];
+  /** The setting that names this function's output columns (`functionColumns.fn`), named when they differ. */
+  columnsSetting?: string;
+  /** Output columns whose values a setting decides (column → setting path), named when they differ. */
+  valueSettings?: Record<string, string>;
 }
 
 /** Functions that exist in the database but are not part of the API (trigger functions, private helpers). */

@@ -26,7 +26,7 @@ export interface ColumnSpec<S = any> {
    * (fixtures) omit the column; reads, filters and RETURNING see the computed value; a body
    * naming it is refused (428C9).
    */
-  generated?: (row: Row) => Json;
+  generated?: (row: Row, settings: S) => Json;
 }
 
 export interface RuleContext<S = any> {
@@ -38,6 +38,12 @@ export interface RuleContext<S = any> {
 
 export type Privilege = 'select' | 'insert' | 'update' | 'delete';
 export type ApiRole = 'anon' | 'authenticated';
+export type Grants = Record<ApiRole, readonly Privilege[]>;
+
+/** The table's grants under these settings. */
+export function grantsOf<S>(model: TableModel<S>, settings: S): Grants {
+  return typeof model.grants === 'function' ? model.grants(settings) : model.grants;
+}
 
 /** A BEFORE trigger either stores a (possibly adjusted) row or raises. */
 export type TriggerResult = { row: Row } | { reject: Outcome };
@@ -58,7 +64,12 @@ export interface TableModel<S = any> {
   comparedAs?: (rows: Row[], world: World, settings: S) => Row[];
   columns: ColumnSpec<S>[];
   primaryKey: string[];
-  grants: Record<ApiRole, readonly Privilege[]>;
+  /** The privileges each API role holds; a function of the settings where a pack makes them a setting. */
+  grants: Grants | ((settings: S) => Grants);
+  /** The setting that holds this table's grants (`tableGrants.users`), named when grants disagree. */
+  grantsSetting?: string;
+  /** Columns whose values a setting decides (column → setting path), named when they differ. */
+  valueSettings?: Record<string, string>;
   /** false: row security is off and grants alone decide. */
   rowSecurity: boolean;
   rules: RowRules<S>;
@@ -80,11 +91,11 @@ export function column(model: TableModel, name: string): ColumnSpec | undefined 
 }
 
 /** The row as a reader sees it: generated columns computed from the stored ones. */
-export function materialize(model: TableModel, row: Row): Row {
+export function materialize<S>(model: TableModel<S>, row: Row, settings: S): Row {
   const generated = model.columns.filter((c) => c.generated);
   if (generated.length === 0) return row;
   const out: Row = { ...row };
-  for (const c of generated) out[c.name] = c.generated!(row);
+  for (const c of generated) out[c.name] = c.generated!(row, settings);
   return out;
 }
 

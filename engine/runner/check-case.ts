@@ -8,7 +8,7 @@ import { outcomeClass } from '../model/outcome.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
-import { comparedAsFor, compareOutcomes } from '../checker/compare.ts';
+import { comparedAsFor, compareOutcomes, settingHintsFor } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget } from '../fixtures.ts';
 import { FixtureError } from '../errors.ts';
@@ -112,7 +112,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const outcome = outcomeClass(prediction.outcome);
   const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
   const masked = maskedColumns(oracle, step);
-  const disagreement = compareOutcomes(expected, actual, masked, comparedAsFor(oracle, step.request, world));
+  const disagreement = compareOutcomes(expected, actual, masked, comparedAsFor(oracle, step.request, world), settingHintsFor(oracle, step.request));
   const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: expected, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
   if (disagreement) {
     // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).

@@ -24,9 +24,6 @@ export default extendPack(referencePack, {
           permissions: 'perms',
           managed_permissions: 'delegated_perms',
         },
-        // Two roles the reference names by itself: its plain role "user" is a "member" here, and
-        // "uni_staff" (who files press requests on someone's behalf) an "advisor".
-        values: { role: { user: 'member', uni_staff: 'advisor' } },
       },
       pr_tickets: {
         name: 'press_requests',

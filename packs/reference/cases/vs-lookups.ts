@@ -43,7 +43,7 @@ export function vsLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
           const [first, second] = w.tickets.map((x) => String(x.id));
           const live = { ...w, tickets: w.tickets.map((x) => ({ ...x, deleted_at: null, duplicate_of: linked && x.id === first ? second : x.duplicate_of })) };
           return {
-            world: vsWorldOf(linked ? onBoard(live, second) : live),
+            world: vsWorldOf(linked ? onBoard(settings, live, second) : live),
             steps: [
               ...probes.map((p) => step(caller, rpc('get_vs_ticket_by_id', { p_id: p }))),
               step(caller, rpc('get_vs_linked_context', { p_id: probes[0] })),

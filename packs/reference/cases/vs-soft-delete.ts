@@ -29,7 +29,7 @@ export function vsSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
       })
       .map(({ target, published, how, deleter, readers, handler, ret, other }): DataCase => {
         // The deleted ticket is a duplicate of a published one, so the linked context would show it.
-        let w = published ? onBoard(w0, target) : w0;
+        let w = published ? onBoard(settings, w0, target) : w0;
         if (other !== target) w = { ...w, tickets: w.tickets.map((t) => (t.id === other ? { ...t, duplicate_of: target } : t)) };
         const t = w.tickets.find((x) => x.id === target)!;
         const server: Caller = { kind: 'service' };
@@ -37,7 +37,7 @@ export function vsSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
           how === 'function'
             ? step(deleter, rpc('soft_delete_vs_ticket', { p_id: target }))
             : step(how === 'patch' ? deleter : server, patchTicket(target, { deleted_at: VS_DELETED_AT }, ret));
-        const reads = readers.flatMap((r) => readPaths(t).map((q) => step(r, q)));
+        const reads = readers.flatMap((r) => readPaths(settings, t).map((q) => step(r, q)));
         const acts = [
           step(handler, rpc('merge_vs_tickets', { p_duplicate: other, p_primary: target })),
           step(handler, rpc('vs_transfer_dept', { p_id: target, p_dept: settings.departments[0] })),

@@ -41,14 +41,14 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
       // A null role, on every handler function and on submitting.
       nullRoleCaller(w0).chain(({ world, caller }) =>
         fc.record({ a: fc.constantFrom(...ids), b: fc.constantFrom(...ids), dept: fc.constantFrom(...settings.departments) }).map(({ a, b, dept }): DataCase => ({
-          world: vsWorldOf(onBoard(world, b)),
+          world: vsWorldOf(onBoard(settings, world, b)),
           steps: [
             rpc('soft_delete_vs_ticket', { p_id: a }),
             rpc('find_similar_vs_tickets', { p_id: a }),
             rpc('merge_vs_tickets', { p_duplicate: a, p_primary: b }),
             rpc('vs_transfer_dept', { p_id: a, p_dept: dept }),
             rpc('vs_set_public', { p_id: a, p_public: true, p_title: 'Headline' }),
-            rpc('vs_post_public_comment', { p_ref: vsPublicRef(b), p_body: 'me too' }),
+            rpc('vs_post_public_comment', { p_ref: vsPublicRef(b, settings), p_body: 'me too' }),
             { kind: 'insert', table: 'vs_tickets', rows: [{ id: 'VS-3001', submitter_id: caller.kind === 'user' ? caller.id : null, target_dept: dept, report: 'x' }], returning: 'minimal' } as ApiRequest,
           ].map((r) => step(caller, r)),
         })),
@@ -63,13 +63,13 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
           commenter: handlerCaller(settings, w0),
         })
         .map(({ handler, t, category, how, commenter }): DataCase => {
-          let w = onBoard(w0, t);
+          let w = onBoard(settings, w0, t);
           const cat = how === 'missing' ? 'gone' : category === 'gone' ? 'wifi' : category;
           w = { ...w, tickets: w.tickets.map((x) => (x.id === t ? { ...x, category: cat } : x)) };
           if (how === 'null-flags') w = { ...w, categories: [...w.categories.filter((c) => c.id !== cat), { id: cat, name: cat, is_confidential: null, public_eligible: null }] };
           const other = ids.find((x) => x !== t)!;
           w = { ...w, tickets: w.tickets.map((x) => (x.id === other ? { ...x, duplicate_of: t, deleted_at: null } : x)) };
-          const ref = vsPublicRef(t);
+          const ref = vsPublicRef(t, settings);
           const server: Caller = { kind: 'service' };
           return {
             world: vsWorldOf(w),

@@ -96,14 +96,14 @@ export function ticketPatch(settings: ModelSettings, t: Row, w: VsWorld, columns
 }
 
 /** Every read path a ticket can be seen on, as `caller` (rule 7: none shows a deleted ticket). */
-export function readPaths(t: Row): ApiRequest[] {
+export function readPaths(settings: ModelSettings, t: Row): ApiRequest[] {
   return [
     selectTickets(t.id),
     selectTickets(),
     rpc('get_vs_ticket_by_id', { p_id: t.id }),
     rpc('find_similar_vs_tickets', { p_id: t.id }),
     rpc('get_public_vs_board', {}),
-    rpc('get_public_vs_problem', { p_ref: vsPublicRef(t.id) }),
+    rpc('get_public_vs_problem', { p_ref: vsPublicRef(t.id, settings) }),
     rpc('get_vs_linked_context', { p_id: t.id }),
   ];
 }

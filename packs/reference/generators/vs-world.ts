@@ -12,6 +12,10 @@ import type { World } from '../../../engine/model/world.ts';
 import { fakerValue } from './faker.ts';
 import { callerAmong, callerOf, peopleWorld, type Person } from './identities.ts';
 import { cast } from './pr.ts';
+import { firstOf, rolesByMeaning } from './roles.ts';
+import { callerUid } from '../../../engine/model/caller.ts';
+import { isVsHandler } from '../model/tables/vs-access.ts';
+import { vsOnBoard } from '../model/functions/vs.ts';
 
 export const VS_TICKET_IDS = ['VS-1001', 'VS-1002', 'VS-1003', 'VS-1004', 'VS-1005'];
 /** Category ids: the last one is never written, so tickets naming it have an unresolvable category. */
@@ -36,7 +40,8 @@ export function vsDepartments(settings: ModelSettings): fc.Arbitrary<string | nu
 
 /** People with a users row mostly; handler roles and the `vs` permission are common. */
 export function vsPeople(settings: ModelSettings, max = 4): fc.Arbitrary<Person[]> {
-  const favoured = [...settings.vs.handlerRoles, ...settings.vs.deptScopedRoles, ...settings.vs.deptScopedRoles, 'user', 'staff'];
+  const roles = rolesByMeaning(settings);
+  const favoured = [...settings.vs.handlerRoles, ...settings.vs.deptScopedRoles, ...settings.vs.deptScopedRoles, ...firstOf(roles.plain, roles.staff)];
   return fc
     .tuple(cast(settings, favoured, max), fc.array(vsDepartments(settings), { minLength: max, maxLength: max }))
     .map(([list, depts]) => list.map((p, i) => (p.profile ? { ...p, profile: { ...p.profile, department: depts[i] } } : p)));
@@ -113,19 +118,24 @@ export function vsWorld(settings: ModelSettings, ids: readonly string[] = VS_TIC
     );
 }
 
-/** The world with ticket `id` on the public board (published, headline, a public category). */
-export function onBoard(w: VsWorld, id: string): VsWorld {
+/**
+ * The world with ticket `id` on the public board: published with a staff headline, not deleted,
+ * in the category `wifi` made public. The model's vsOnBoard has the last word, so the generator
+ * cannot drift from the rule unnoticed.
+ */
+export function onBoard(settings: ModelSettings, w: VsWorld, id: string): VsWorld {
   const categories = [...w.categories.filter((c) => c.id !== 'wifi'), { id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }];
   const tickets = w.tickets.map((t) => (t.id === id ? { ...t, is_public: true, public_title: 'Wifi drops in the evening', category: 'wifi', deleted_at: null } : t));
-  return { ...w, categories, tickets };
+  const next = { ...w, categories, tickets };
+  const boarded = next.tickets.find((x) => x.id === id);
+  if (boarded && !vsOnBoard(vsWorldOf(next), boarded, settings)) throw new Error(`onBoard: the model does not count ticket ${id} as on the board; the generator no longer matches vsOnBoard`);
+  return next;
 }
 
-/** Is this person a VS handler by their users row (settings.vs)? */
+/** Is this person a VS handler by their users row? The model's isVsHandler, asked about them as the caller. */
 export function isHandlerPerson(settings: ModelSettings, p: Person): boolean {
-  const role = p.profile?.role;
-  if (typeof role !== 'string') return false;
-  const perms = [...((p.profile?.permissions as string[]) ?? []), ...((p.profile?.managed_permissions as string[]) ?? [])];
-  return settings.vs.handlerRoles.includes(role) || perms.includes(settings.vs.handlerPermission);
+  const caller = callerOf(p);
+  return isVsHandler({ world: peopleWorld([p]), caller, uid: callerUid(caller), settings });
 }
 
 /** Mostly a VS handler of the case (vp_admin of one department acting on another's tickets included). */

@@ -281,7 +281,7 @@ export class Read extends Base {
     super();
   }
   steps(m: LifecycleModel): DataStep[] {
-    const paths = readPaths(ticketAt(m, this.target));
+    const paths = readPaths(m.settings, ticketAt(m, this.target));
     const chosen = this.path === 'all' ? paths : [paths[this.path % paths.length]];
     return chosen.map((q) => step(m.callers[this.who], q));
   }

@@ -29,6 +29,7 @@ import { peopleWorld, type Person } from '../generators/identities.ts';
 import { vsCategory, vsTicket, VS_TICKET_IDS } from '../generators/vs-world.ts';
 import { withModelRun, type DataCase, type DataStep } from '../../../engine/runner/data-case.ts';
 import { lifecycleCommandArbs, type CastKey, type LifecycleModel, type LifecycleReal } from './vs-commands.ts';
+import { rolesByMeaning } from '../generators/roles.ts';
 
 const uuid = (n: number) => `1f000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -48,7 +49,7 @@ export function lifecycleCast(settings: ModelSettings): { people: Person[]; call
   const [A, B] = settings.departments;
   const unrestricted = handlerRoles.find((r) => !deptScopedRoles.includes(r) && settings.staffRoles.includes(r)) ?? handlerRoles[0];
   const scoped = deptScopedRoles[0] ?? unrestricted;
-  const plain = settings.roles.find((r) => !handlerRoles.includes(r) && !settings.staffRoles.includes(r)) ?? settings.roles[0];
+  const plain = rolesByMeaning(settings).plain[0] ?? settings.roles.find((r) => !handlerRoles.includes(r) && !settings.staffRoles.includes(r)) ?? settings.roles[0];
   const cast: Record<Exclude<CastKey, 'anon' | 'service'>, Person> = {
     sub1: person(1, plain, A),
     sub2: person(2, plain, B),

@@ -139,6 +139,11 @@ begin
       end if;
     end loop;
   end if;
+  -- Rule 12: an appended entry that the submitter would see carries no other ticket's id.
+  if private.vs_remarks_leak_id(old.id, (select coalesce(jsonb_agg(x.e order by x.n), '[]'::jsonb)
+       from jsonb_array_elements(new.remarks) with ordinality x(e, n) where x.n > old_len)) then
+    raise exception 'vs_tickets: a ticket-visible remark carries another ticket''s id' using errcode = 'P0001';
+  end if;
   return new;
 end
 $$;
@@ -156,6 +161,19 @@ as $$
   from jsonb_array_elements(p_remarks) with ordinality x(e, n)
   where jsonb_typeof(x.e) = 'object' and (x.e -> 'vis') = '"ticket"'::jsonb
     and (x.e -> 'internal') is distinct from 'true'::jsonb
+$$;
+
+-- Rule 12: does an entry of p_entries that the submitter would see carry the id of a ticket other
+-- than p_own? Any text of the entry counts; an id is bounded by non-alphanumerics (VS-1 is not
+-- found in VS-10). Definer: every ticket's id counts, whatever the writer's scope.
+create or replace function private.vs_remarks_leak_id(p_own text, p_entries jsonb) returns boolean
+language sql stable security definer set search_path = ''
+as $$
+  select exists (
+    select 1
+    from jsonb_array_elements(private.vs_submitter_remarks(coalesce(p_entries, '[]'::jsonb))) x(e)
+    join public.vs_tickets o on o.id is distinct from p_own and o.id <> ''
+      and x.e::text ~ ('(^|[^A-Za-z0-9])' || regexp_replace(o.id, '([.*+?^{}()|\[\]\\$])', '\\\1', 'g') || '($|[^A-Za-z0-9])'))
 $$;
 
 -- Rules 8 / 13: a category is public only when it exists, is known not confidential and is
@@ -177,7 +195,7 @@ as $$
     and private.vs_category_public(p_ticket.category)
 $$;
 
-revoke all on function private.guard_vs_tickets_update(), private.vs_submitter_remarks(jsonb),
+revoke all on function private.guard_vs_tickets_update(), private.vs_submitter_remarks(jsonb), private.vs_remarks_leak_id(text, jsonb),
   private.vs_category_public(text), private.vs_on_board(public.vs_tickets) from public, anon, authenticated;
 
 -- Submitter tracking by exact id (rules 12, 14): an explicit allow-list, sanitised.
@@ -275,6 +293,9 @@ begin
   end if;
   if p_remarks is not null and jsonb_typeof(p_remarks) <> 'array' then
     raise exception 'transfer: p_remarks must be an array' using errcode = 'P0001';
+  end if;
+  if private.vs_remarks_leak_id(p_id, p_remarks) then
+    raise exception 'transfer: a ticket-visible remark carries another ticket''s id' using errcode = 'P0001';
   end if;
   perform set_config('app.vs_trusted', 'on', true);
   update public.vs_tickets t

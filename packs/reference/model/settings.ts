@@ -26,6 +26,22 @@ const pattern = z.string().refine(
   { message: 'not a valid regular expression' },
 );
 
+/**
+ * The reference's output columns of each function that returns a table (spec §4 names some,
+ * not all): the default of functionColumns. A project may return fewer of them.
+ */
+export const REFERENCE_FUNCTION_COLUMNS: Record<string, readonly string[]> = {
+  get_vs_ticket_by_id: ['id', 'submitter_label', 'target_dept', 'status', 'category', 'is_public', 'public_title', 'duplicate_of', 'is_duplicate', 'tags', 'remarks', 'report', 'updated_at'],
+  find_similar_vs_tickets: ['id', 'target_dept', 'status', 'category', 'duplicate_of', 'is_duplicate'],
+  get_public_vs_board: ['public_ref', 'public_title', 'category', 'status', 'target_dept'],
+  get_public_vs_problem: ['public_ref', 'public_title', 'category', 'status', 'target_dept', 'comments'],
+  get_vs_linked_context: ['public_ref', 'public_title', 'status'],
+  get_pr_ticket_by_id: ['id', 'submitter_label', 'brief', 'file_url', 'status'],
+  'passport.admin_leaderboard': ['user_id', 'display_name', 'points', 'tier'],
+};
+
+const privileges = z.array(z.enum(['select', 'insert', 'update', 'delete']));
+
 export const ModelSettingsSchema = z
   .object({
     /** Application roles held in users.role (spec §1 lists them; "admin" is our name for the admin role). */
@@ -45,6 +61,21 @@ export const ModelSettingsSchema = z
      * permission, whatever its users row says).
      */
     anonymousSignIns: z.enum(['signed-in', 'no-role']).default('signed-in'),
+    /**
+     * Table grants per API role, by table: { "vs_categories": { "anon": [] } }. The spec asks for an
+     * explicit grant to the intended roles (rule 16), not which; a table or role not named here
+     * keeps the reference's grants (docs/config.md lists them). A failure on a grant names this.
+     */
+    tableGrants: z.record(z.string(), z.object({ anon: privileges.optional(), authenticated: privileges.optional() }).strict()).default({}),
+    /**
+     * The output columns of each function that returns a table (default: the reference's, in
+     * REFERENCE_FUNCTION_COLUMNS). A project whose function returns fewer of them lists its own;
+     * a column the model does not know is a settings error.
+     */
+    functionColumns: z
+      .object(Object.fromEntries(Object.entries(REFERENCE_FUNCTION_COLUMNS).map(([f, cols]) => [f, roleList.default([...cols])])))
+      .strict()
+      .prefault({}),
     /** Departments (users.department, vs_tickets.target_dept). */
     departments: roleList.default(['ENG', 'SCI', 'ART', 'LAW', 'SE']),
     users: z
@@ -81,6 +112,22 @@ export const ModelSettingsSchema = z
         statuses: roleList.default(['open', 'in_progress', 'resolved', 'closed']),
         /** Status a merged duplicate is auto-closed with. */
         mergedStatus: z.string().min(1).default('closed'),
+        /**
+         * Rule 12: a ticket-visible remark must not carry another ticket's id, whoever writes it
+         * (a PATCH, vs_transfer_dept's p_remarks). The spec says id-bearing remarks are marked
+         * internal, not how: 'refused' (the reference) raises; 'marked-internal' stores such an
+         * entry with internal: true, so the submitter never sees it.
+         */
+        idBearingRemarks: z.enum(['refused', 'marked-internal']).default('refused'),
+        /**
+         * The public board's handle of a ticket (vs_tickets.public_ref, generated): prefix plus the
+         * first `length` hex digits of a digest of the id. The spec only says it is not the id
+         * (the submitter's tracking capability); the reference: 'pub-' || substr(md5(id), 1, 16).
+         */
+        publicHandle: z
+          .object({ prefix: z.string().default('pub-'), digest: z.enum(['md5', 'sha1', 'sha256']).default('md5'), length: z.number().int().min(8).max(64).default(16) })
+          .strict()
+          .prefault({}),
         /** Rule 12: the generic remark the submitter gets on auto-close (no id). */
         autoCloseRemark: z.string().min(1).default('This report was closed because the same problem is already being handled.'),
       })
@@ -193,6 +240,7 @@ export const ModelSettingsSchema = z
             'headline-required': pattern.default(ANY_TEXT),
             'category-not-public': pattern.default(ANY_TEXT),
             'repeats-report': pattern.default(ANY_TEXT),
+            'id-bearing-remark': pattern.default(ANY_TEXT),
           })
           .strict()
           .prefault({}),
@@ -212,15 +260,25 @@ export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
 export const defaultSettings: ModelSettings = ModelSettingsSchema.parse({});
 
 /**
- * Who is staff and who is admin must be roles of `roles`: a project that mapped its role
+ * Who is staff and who is admin must be roles of `roles`, and functionColumns only known columns: a project that mapped its role
  * vocabulary (init proposes it from the CHECK on users.role) but not yet who is staff, admin or
  * a handler would otherwise be tested against the reference's meanings, and fail falsely.
  */
 export function roleListMisfits(settings: ModelSettings): string[] {
   // Staff and admin reach every table; a handler list matters only where its table exists.
   const lists: Record<string, string[]> = { staffRoles: settings.staffRoles, adminRoles: settings.adminRoles };
-  return Object.entries(lists)
+  const roleMisfits = Object.entries(lists)
     .map(([name, list]) => [name, list.filter((r) => !settings.roles.includes(r))] as const)
     .filter(([, unknown]) => unknown.length > 0)
     .map(([name, unknown]) => `model.${name} names ${unknown.join(', ')}, which model.roles (${settings.roles.join(', ')}) does not have: say which of the project's roles they are`);
+  return [...roleMisfits, ...functionColumnMisfits(settings)];
+}
+
+/** functionColumns may only leave out columns: the model predicts no other. */
+function functionColumnMisfits(settings: ModelSettings): string[] {
+  return Object.entries(settings.functionColumns).flatMap(([fn, cols]) => {
+    const known = REFERENCE_FUNCTION_COLUMNS[fn] ?? [];
+    const unknown = (cols as string[]).filter((c) => !known.includes(c));
+    return unknown.length ? [`model.functionColumns.${fn} names ${unknown.join(', ')}, which the model's ${fn} does not return (it knows ${known.join(', ')}): list only columns the function returns`] : [];
+  });
 }

@@ -19,6 +19,7 @@ import { isPrHandler } from '../tables/pr-tickets.ts';
 import { isShopHandler } from '../tables/shop-orders.ts';
 import { rowsOf, withRows } from '../../../../engine/model/world.ts';
 import { helper } from './helpers.ts';
+import { notDeleted } from '../soft-delete.ts';
 
 /** What the model stores for deleted_at = now(); the column is server-assigned (never compared). */
 export const SOFT_DELETED_AT = '2000-01-01T00:00:00+00:00';
@@ -33,7 +34,6 @@ export function prLookupKey(id: string, settings: ModelSettings): string {
   return id.slice(start, end).toLowerCase();
 }
 
-const live = (row: Row) => row.deleted_at === null || row.deleted_at === undefined;
 
 export const getPrTicketById: FunctionModel = {
   name: 'get_pr_ticket_by_id',
@@ -44,7 +44,7 @@ export const getPrTicketById: FunctionModel = {
     if (typeof p !== 'string') return { outcome: allowed([], 0), world };
     const key = prLookupKey(p, settings);
     const rows = rowsOf(world, 'pr_tickets')
-      .filter((t) => live(t) && typeof t.id === 'string' && prLookupKey(t.id, settings) === key)
+      .filter((t) => notDeleted(t) && typeof t.id === 'string' && prLookupKey(t.id, settings) === key)
       .map((t): Row => ({ id: t.id, submitter_label: t.submitter_label, brief: t.brief, file_url: t.file_url ?? null, status: t.status }));
     return { outcome: allowed(rows, rows.length), world };
   },
@@ -62,7 +62,7 @@ export const softDeletePrTicket: FunctionModel = {
     if (!isPrHandler(ctx)) return denied;
     const p: Json = args.p_id ?? null;
     const all = rowsOf(world, 'pr_tickets');
-    const target = all.find((t) => live(t) && p !== null && t.id === p);
+    const target = all.find((t) => notDeleted(t) && p !== null && t.id === p);
     if (!target) return { outcome: allowed([{ value: false }], 1), world };
     const rows = all.map((t) => (t === target ? { ...t, deleted_at: SOFT_DELETED_AT } : t));
     return { outcome: allowed([{ value: true }], 1), world: withRows(world, 'pr_tickets', rows) };

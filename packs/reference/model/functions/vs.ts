@@ -21,8 +21,9 @@ import type { ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
+import { notDeleted } from '../soft-delete.ts';
 
 const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
 const SIGNED_IN: readonly ExecuteGrantee[] = ['authenticated', 'service_role'];
@@ -52,7 +53,7 @@ export function repeatsReport(v: Json | undefined, report: Json | undefined, set
 
 /** Rule 13: on the public board (rules 8: an unknown category is hidden). */
 export function vsOnBoard(world: World, t: Row, settings: ModelSettings): boolean {
-  return t.deleted_at === null && t.is_public === true && !blank(t.public_title, settings) && vsCategoryPublic(world, t.category);
+  return notDeleted(t) && t.is_public === true && !blank(t.public_title, settings) && vsCategoryPublic(world, t.category);
 }
 
 /** Rule 12: the submitter-facing allow-list of get_vs_ticket_by_id. */
@@ -84,7 +85,7 @@ const fail = (world: World, outcome: Outcome): Prediction => ({ outcome, world }
 
 /** A ticket the caller handles: exists, not deleted, in scope (rule 9). */
 function handled(ctx: RuleContext, id: Json | undefined): Row | undefined {
-  return tickets(ctx.world).find((t) => t.id === text(id) && t.deleted_at === null && vsInScope(ctx, t.target_dept));
+  return tickets(ctx.world).find((t) => t.id === text(id) && notDeleted(t) && vsInScope(ctx, t.target_dept));
 }
 
 function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
@@ -101,7 +102,10 @@ function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[
 const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
   fn(name, args, ANYONE, (world, caller, a, settings) => ({ outcome: allowed([{ value: answer(ctxOf(world, caller, settings), a) }], 1), world }));
 
-export const vsFunctions: FunctionModel[] = [
+/** Functions whose answers carry the public handle, decided by settings.vs.publicHandle. */
+const PUBLIC_HANDLE_ANSWERS = ['get_public_vs_board', 'get_public_vs_problem', 'get_vs_linked_context'];
+
+const vsFunctionList: FunctionModel[] = [
   // Policy helpers about the caller (rule 17).
   scalar('current_user_is_vs_handler', [], (ctx) => isVsHandler(ctx)),
   scalar('vs_in_scope', ['p_dept'], (ctx, a) => vsInScope(ctx, text(a.p_dept))),
@@ -111,7 +115,7 @@ export const vsFunctions: FunctionModel[] = [
     'get_vs_ticket_by_id',
     ['p_id'],
     ANYONE,
-    (world, _caller, a) => rowsOut(world, tickets(world).filter((t) => t.id === text(a.p_id) && t.deleted_at === null).map(submitterView)),
+    (world, _caller, a) => rowsOut(world, tickets(world).filter((t) => t.id === text(a.p_id) && notDeleted(t)).map(submitterView)),
     ['updated_at'],
     remarksAsCompared,
   ),
@@ -119,7 +123,7 @@ export const vsFunctions: FunctionModel[] = [
   fn('soft_delete_vs_ticket', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return fail(world, refusal(settings, 'not-authorized'));
-    const t = tickets(world).find((r) => r.id === text(a.p_id) && r.deleted_at === null && vsCanDelete(ctx, r.target_dept));
+    const t = tickets(world).find((r) => r.id === text(a.p_id) && notDeleted(r) && vsCanDelete(ctx, r.target_dept));
     if (!t) return { outcome: allowed([{ value: false }], 1), world };
     return { outcome: allowed([{ value: true }], 1), world: replaceTicket(world, t.id, (r) => ({ ...r, deleted_at: DELETED_NOW })) };
   }),
@@ -129,7 +133,7 @@ export const vsFunctions: FunctionModel[] = [
     if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
     const src = handled(ctx, a.p_id);
     if (!src || src.category === null) return rowsOut(world, []);
-    const similar = tickets(world).filter((t) => t.category === src.category && t.id !== src.id && t.deleted_at === null && vsInScope(ctx, t.target_dept));
+    const similar = tickets(world).filter((t) => t.category === src.category && t.id !== src.id && notDeleted(t) && vsInScope(ctx, t.target_dept));
     return rowsOut(
       world,
       similar.map((t) => ({ id: t.id, target_dept: t.target_dept, status: t.status, category: t.category, duplicate_of: t.duplicate_of, is_duplicate: t.duplicate_of !== null })),
@@ -167,9 +171,11 @@ export const vsFunctions: FunctionModel[] = [
     if (blank(a.p_dept, settings)) return fail(world, refusal(settings, 'destination-required', 'transfer: a destination department is required'));
     const remarks = a.p_remarks ?? [];
     if (!Array.isArray(remarks)) return fail(world, refusal(settings, 'argument-required', 'transfer: p_remarks must be an array'));
+    const timeline = idBearingRemarks(settings, a.p_id, world, remarks, 'transfer');
+    if ('reject' in timeline) return fail(world, timeline.reject);
     const t = handled(ctx, a.p_id);
     if (!t) return fail(world, refusal(settings, 'not-found', 'transfer: ticket not found'));
-    const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...remarks] };
+    const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
     return done(replaceTicket(world, t.id, () => next));
@@ -192,7 +198,7 @@ export const vsFunctions: FunctionModel[] = [
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null) return fail(world, refusal(settings, 'not-authorized'));
     if (blank(a.p_body, settings)) return fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
-    const t = tickets(world).find((r) => vsPublicRef(r.id) === text(a.p_ref) && vsOnBoard(world, r, settings));
+    const t = tickets(world).find((r) => vsPublicRef(r.id, settings) === text(a.p_ref) && vsOnBoard(world, r, settings));
     if (t && repeatsReport(a.p_body, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'comment: the comment repeats the report'));
     if (!t) return fail(world, refusal(settings, 'not-found', 'comment: problem not found'));
     const next: Row = { ...t, public_comments: [...(t.public_comments as Json[]), { by: isVsHandler(ctx) ? 'staff' : 'member', body: a.p_body as string }] };
@@ -206,7 +212,7 @@ export const vsFunctions: FunctionModel[] = [
       world,
       tickets(world)
         .filter((t) => vsOnBoard(world, t, settings))
-        .map((t) => ({ public_ref: vsPublicRef(t.id), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept })),
+        .map((t) => ({ public_ref: vsPublicRef(t.id, settings), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept })),
     ),
   ),
 
@@ -214,21 +220,24 @@ export const vsFunctions: FunctionModel[] = [
     rowsOut(
       world,
       tickets(world)
-        .filter((t) => vsPublicRef(t.id) === text(a.p_ref) && vsOnBoard(world, t, settings))
-        .map((t) => ({ public_ref: vsPublicRef(t.id), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
+        .filter((t) => vsPublicRef(t.id, settings) === text(a.p_ref) && vsOnBoard(world, t, settings))
+        .map((t) => ({ public_ref: vsPublicRef(t.id, settings), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
     ),
   ),
 
   fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {
-    const d = tickets(world).find((t) => t.id === text(a.p_id) && t.deleted_at === null);
+    const d = tickets(world).find((t) => t.id === text(a.p_id) && notDeleted(t));
     const p = d && d.duplicate_of !== null ? tickets(world).find((t) => t.id === d.duplicate_of) : undefined;
-    return rowsOut(world, p && vsOnBoard(world, p, settings) ? [{ public_ref: vsPublicRef(p.id), public_title: p.public_title, status: p.status }] : []);
+    return rowsOut(world, p && vsOnBoard(world, p, settings) ? [{ public_ref: vsPublicRef(p.id, settings), public_title: p.public_title, status: p.status }] : []);
   }),
 ];
+
+export const vsFunctions: FunctionModel[] = vsFunctionList.map((f) => (PUBLIC_HANDLE_ANSWERS.includes(f.name) ? { ...f, valueSettings: { public_ref: 'vs.publicHandle' } } : f));
 
 export const vsPrivateFunctions = [
   'private.guard_vs_tickets_update',
   'private.vs_submitter_remarks',
+  'private.vs_remarks_leak_id',
   'private.vs_category_public',
   'private.vs_on_board',
   'private.vs_repeats_report',

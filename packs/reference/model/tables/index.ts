@@ -1,5 +1,6 @@
 /** Every table the model knows, by name (`schema.table` outside public), and the order fixtures are written in. */
-import type { TableModel } from '../../../../engine/model/table-model.ts';
+import { grantsOf, type Grants, type TableModel } from '../../../../engine/model/table-model.ts';
+import type { ModelSettings } from '../settings.ts';
 import { usersTable, usersGuard } from './users.ts';
 import { prTicketsGuard, prTicketsTable } from './pr-tickets.ts';
 import { shopOrdersGuard, shopOrdersTable } from './shop-orders.ts';
@@ -12,14 +13,22 @@ import { passportTables } from './passport.ts';
 import { vsCategoriesTable } from './vs-categories.ts';
 import { vsTicketsGuard, vsTicketsTable } from './vs-tickets.ts';
 
-export const tableModels: Record<string, TableModel> = {
-  [usersTable.table]: usersTable,
-  [prTicketsTable.table]: prTicketsTable,
-  [shopOrdersTable.table]: shopOrdersTable,
-  [vsCategoriesTable.table]: vsCategoriesTable,
-  [vsTicketsTable.table]: vsTicketsTable,
-  ...Object.fromEntries([...projectTables, teamNodesTable, teamMembersTable, ...studentTables, identityConflictsTable, ...passportTables].map((t) => [t.table, t])),
-};
+/** The table's grants: the reference's (its model), overridden per role by settings.tableGrants. */
+function grantsFromSettings(model: TableModel<ModelSettings>): TableModel<ModelSettings> {
+  const reference = grantsOf(model, undefined as never);
+  return {
+    ...model,
+    grants: (settings: ModelSettings) => ({ ...reference, ...settings.tableGrants[model.table] }) as Grants,
+    grantsSetting: `tableGrants.${model.table}`,
+  };
+}
+
+export const tableModels: Record<string, TableModel> = Object.fromEntries(
+  [usersTable, prTicketsTable, shopOrdersTable, vsCategoriesTable, vsTicketsTable, ...projectTables, teamNodesTable, teamMembersTable, ...studentTables, identityConflictsTable, ...passportTables].map((t) => [
+    t.table,
+    grantsFromSettings(t),
+  ]),
+);
 
 /** Foreign-key order: a row's references are written before it. */
 export const fixtureOrder: readonly string[] = ['auth.users', 'users', 'pr_tickets', 'shop_orders', 'vs_categories', 'vs_tickets',

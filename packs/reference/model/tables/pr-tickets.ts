@@ -9,6 +9,7 @@ import { currentUserHasPermission, currentUserRole } from '../identity.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
 import { refusal } from '../refusals.ts';
+import { notDeleted } from '../soft-delete.ts';
 
 /** A non-null role that is a PR handler role, or a non-null role holding the PR permission (rule 8). */
 export function isPrHandler(ctx: RuleContext): boolean {
@@ -22,7 +23,6 @@ function isOnBehalfFiler(ctx: RuleContext): boolean {
   return role !== null && ctx.settings.pr.onBehalfRoles.includes(role);
 }
 
-const live = (row: { deleted_at?: unknown }) => row.deleted_at === null || row.deleted_at === undefined;
 
 export const prTicketsGuard: OwnerGuard = {
   table: 'pr_tickets',
@@ -50,16 +50,16 @@ export const prTicketsTable: TableModel = {
   grants: { anon: [], authenticated: ['select', 'insert', 'update'] },
   rowSecurity: true,
   rules: {
-    select: (row, ctx) => live(row) && (row.submitter_id === ctx.uid || isPrHandler(ctx)),
+    select: (row, ctx) => notDeleted(row) && (row.submitter_id === ctx.uid || isPrHandler(ctx)),
     insertCheck: (row, ctx) =>
-      live(row) &&
+      notDeleted(row) &&
       row.status === ctx.settings.pr.initialStatus &&
       row.handler_note === null &&
       ((ctx.uid !== null && row.submitter_id === ctx.uid) || isPrHandler(ctx) || isOnBehalfFiler(ctx)),
-    updateUsing: (row, ctx) => live(row) && (row.submitter_id === ctx.uid || isPrHandler(ctx)),
-    updateCheck: (row, ctx) => live(row) && (row.submitter_id === ctx.uid || isPrHandler(ctx)),
+    updateUsing: (row, ctx) => notDeleted(row) && (row.submitter_id === ctx.uid || isPrHandler(ctx)),
+    updateCheck: (row, ctx) => notDeleted(row) && (row.submitter_id === ctx.uid || isPrHandler(ctx)),
     // The predicate soft_delete_pr_ticket re-checks; DELETE itself is not granted.
-    deleteUsing: (row, ctx) => live(row) && isPrHandler(ctx),
+    deleteUsing: (row, ctx) => notDeleted(row) && isPrHandler(ctx),
   },
   beforeUpdate: (oldRow, newRow, ctx) => applyOwnerGuard(prTicketsGuard, oldRow, newRow, ctx),
 };

@@ -15,10 +15,14 @@ import { jsonEqual } from '../../../../engine/model/values.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
 import { refusal } from '../refusals.ts';
+import type { ModelSettings } from '../settings.ts';
+import type { Outcome } from '../../../../engine/model/outcome.ts';
+import { notDeleted } from '../soft-delete.ts';
 
-/** The public board's handle of a ticket: never its id (the submitter's tracking capability). */
-export function vsPublicRef(id: Json): string | null {
-  return typeof id === 'string' ? `pub-${createHash('md5').update(id, 'utf8').digest('hex').slice(0, 16)}` : null;
+/** The public board's handle of a ticket (settings.vs.publicHandle): never its id (the submitter's tracking capability). */
+export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
+  const { prefix, digest, length } = settings.vs.publicHandle;
+  return typeof id === 'string' ? `${prefix}${createHash(digest).update(id, 'utf8').digest('hex').slice(0, length)}` : null;
 }
 
 export function isSubmitter(row: Row, ctx: RuleContext): boolean {
@@ -32,6 +36,25 @@ function isObject(v: Json | undefined): v is { [k: string]: Json } {
 /** Rule 12: a remark the submitter sees: a ticket-visible entry not flagged internal. */
 export function isSubmitterVisibleRemark(e: Json): boolean {
   return isObject(e) && e.vis === 'ticket' && e.internal !== true;
+}
+
+/**
+ * Rule 12: does this remark entry carry the id of a ticket of the world other than `ownId`?
+ * Any text of the entry counts (its JSON form), an id bounded as in mentionsTicketId.
+ */
+export function carriesOtherTicketId(e: Json, ownId: Json | undefined, world: World): boolean {
+  return mentionsTicketId(JSON.stringify(e), world, ownId);
+}
+
+/**
+ * Rule 12 for every writer of remarks: appended entries that the submitter would see and that
+ * carry another ticket's id are refused, or stored internal (settings.vs.idBearingRemarks).
+ */
+export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefined, world: World, entries: Json[], what: string): { reject: Outcome } | { entries: Json[] } {
+  const leaking = (e: Json) => isSubmitterVisibleRemark(e) && carriesOtherTicketId(e, ownId, world);
+  if (!entries.some(leaking)) return { entries };
+  if (settings.vs.idBearingRemarks === 'refused') return { reject: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark carries another ticket's id`) };
+  return { entries: entries.map((e) => (leaking(e) && isObject(e) ? { ...e, internal: true } : e)) };
 }
 
 /** Rule 3: an entry a submitter may append: vis 'ticket', by the submitter label, not internal. */
@@ -51,7 +74,7 @@ export const vsTicketsGuard: OwnerGuard = {
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `vs_tickets: ${changed.join(', ')}`),
 };
 
-const visible = (row: Row, ctx: RuleContext) => row.deleted_at === null && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
+const visible = (row: Row, ctx: RuleContext) => notDeleted(row) && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
 
 function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
@@ -70,17 +93,19 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
       return { reject: refusal(ctx.settings, 'remark-author', "vs_tickets: a submitter's remark must be a ticket remark by the submitter label") };
     }
   }
-  return { row: newRow };
+  const appended = idBearingRemarks(ctx.settings, oldRow.id, ctx.world, after.slice(before.length), 'vs_tickets');
+  if ('reject' in appended) return appended;
+  return { row: { ...newRow, remarks: [...before, ...appended.entries] } };
 }
 
 /** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
 export const AUTO_CLOSE_AUTHOR = 'system';
 export const GENERIC_REMARK = '<generic remark: carries no ticket id>';
 
-/** Does `text` mention a ticket id of the world (bounded, so VS-1 is not found in VS-10)? */
-export function mentionsTicketId(text: string, world: World): boolean {
+/** Does `text` mention a ticket id of the world but `except` (bounded, so VS-1 is not found in VS-10)? */
+export function mentionsTicketId(text: string, world: World, except?: Json): boolean {
   return rowsOf(world, 'vs_tickets').some((t) => {
-    if (typeof t.id !== 'string' || !t.id) return false;
+    if (typeof t.id !== 'string' || !t.id || t.id === except) return false;
     const escaped = t.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     return new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text);
   });
@@ -107,6 +132,7 @@ export function remarksAsCompared(rows: Row[], world: World): Row[] {
 export const vsTicketsTable: TableModel = {
   table: 'vs_tickets',
   comparedAs: (rows, world) => remarksAsCompared(rows, world),
+  valueSettings: { public_ref: 'vs.publicHandle' },
   columns: [
     { name: 'id', type: 'text', nullable: false },
     { name: 'submitter_id', type: 'uuid', nullable: true, default: null },
@@ -118,7 +144,7 @@ export const vsTicketsTable: TableModel = {
     { name: 'public_title', type: 'text', nullable: true, default: null },
     { name: 'duplicate_of', type: 'text', nullable: true, default: null },
     { name: 'is_duplicate', type: 'boolean', nullable: false, generated: (row) => (row.duplicate_of ?? null) !== null },
-    { name: 'public_ref', type: 'text', nullable: true, generated: (row) => vsPublicRef(row.id) },
+    { name: 'public_ref', type: 'text', nullable: true, generated: (row, settings) => vsPublicRef(row.id, settings) },
     { name: 'tags', type: 'text[]', nullable: false, default: [] },
     { name: 'remarks', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.remarksCap)(v) },
     { name: 'public_comments', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.publicCommentsCap)(v) },
@@ -135,7 +161,7 @@ export const vsTicketsTable: TableModel = {
     insertCheck: (row, ctx) =>
       isSubmitter(row, ctx) &&
       currentUserRole(ctx) !== null &&
-      row.deleted_at === null &&
+      notDeleted(row) &&
       row.is_public === false &&
       row.public_title === null &&
       row.duplicate_of === null &&
@@ -146,7 +172,7 @@ export const vsTicketsTable: TableModel = {
       jsonEqual(row.public_comments, []),
     updateUsing: visible,
     updateCheck: visible,
-    deleteUsing: (row, ctx) => row.deleted_at === null && vsCanDelete(ctx, row.target_dept),
+    deleteUsing: (row, ctx) => notDeleted(row) && vsCanDelete(ctx, row.target_dept),
   },
   beforeUpdate: guardUpdate,
 };

@@ -19,9 +19,11 @@ import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
 import { callerId, clause, patchOf, readClause, targetRow } from '../clauses.ts';
 import type { Row } from '../../../../engine/model/json.ts';
+import { rolesByMeaning, firstOf } from '../../generators/roles.ts';
 
 function shopBuyerCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  return cast(settings, ['user', 'user', 'uni_staff', ...settings.shop.handlerRoles]).chain((list) =>
+  const roles = rolesByMeaning(settings);
+  return cast(settings, [...roles.plain, ...roles.plain, ...firstOf(roles.onBehalf), ...settings.shop.handlerRoles]).chain((list) =>
     shopOrders(settings, list).chain((orders) =>
       fc.constantFrom(...orders).chain((order) => {
         const buyer = list.find((p) => p.id === order.buyer_id)!;

@@ -18,14 +18,18 @@ import { handlerCaller, vsWorld, vsWorldOf } from '../../generators/vs-world.ts'
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import type { Row } from '../../../../engine/model/json.ts';
+import { callerUid } from '../../../../engine/model/caller.ts';
+import { targetName } from '../../../../engine/model/request.ts';
+import { isUnrestrictedVsHandler, isVsHandler } from '../../model/tables/vs-access.ts';
+import { clause, isRpc, patchOf, readClause, sidedClause, type Step } from '../clauses.ts';
 
 /** The filters a client would put on a scope-moving PATCH of ticket t. */
 function moveFilters(t: Row, tickets: Row[]): fc.Arbitrary<Filter[]> {
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant<Filter[]>([{ column: 'id', op: 'eq', value: t.id }]) },
     { weight: 1, arbitrary: fc.constant<Filter[]>([{ column: 'id', op: 'eq', value: t.id }, { column: 'target_dept', op: 'eq', value: t.target_dept }]) },
-    { weight: 1, arbitrary: fc.subarray(tickets.map((x) => x.id), { minLength: 1 }).map((ids): Filter[] => [{ column: 'id', op: 'in', value: ids }]) },
-    { weight: 1, arbitrary: fc.constant<Filter[]>([{ column: 'target_dept', op: 'eq', value: t.target_dept }]) },
+    { weight: 2, arbitrary: fc.subarray(tickets.map((x) => x.id), { minLength: 1 }).map((ids): Filter[] => [{ column: 'id', op: 'in', value: ids }]) },
+    { weight: 2, arbitrary: fc.constant<Filter[]>([{ column: 'target_dept', op: 'eq', value: t.target_dept }]) },
   );
 }
 
@@ -51,6 +55,40 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+/** A filtered PATCH of vs_tickets that sets target_dept. */
+function movePatch(s: Step): boolean {
+  const r = s.step.request;
+  return r.kind === 'update' && targetName(r) === 'vs_tickets' && 'target_dept' in patchOf(s);
+}
+
+/** One id (filter id = …), or several tickets at once (a list of ids or a whole department). */
+const byOneId = (s: Step) => s.step.request.kind === 'update' && s.step.request.filters.some((f) => f.column === 'id' && f.op === 'eq');
+
+/** The rule's two sides of a move: rows moved, or the 42501 of a move out of the writer's scope. */
+function moveSide(s: Step): 'allowed' | 'refused' | undefined {
+  if (s.outcome.kind === 'allowed') return s.outcome.affected > 0 ? 'allowed' : undefined;
+  return s.outcome.kind === 'rejected' ? 'refused' : undefined;
+}
+
+const deptScoped = (s: Step) => {
+  const ctx = { world: s.before, caller: s.step.caller, uid: callerUid(s.step.caller), settings: s.settings };
+  return isVsHandler(ctx) && !isUnrestrictedVsHandler(ctx);
+};
+
+const CLAUSES = [
+  sidedClause('R06.move-one', 'a PATCH of target_dept filtered by id: moved (still in scope) / 42501 (out of the writer’s scope)', (s) =>
+    movePatch(s) && byOneId(s) ? moveSide(s) : undefined,
+  ),
+  sidedClause('R06.move-many', 'a PATCH of target_dept filtered by a list of ids or a department: moved / 42501', (s) =>
+    movePatch(s) && !byOneId(s) ? moveSide(s) : undefined,
+  ),
+  sidedClause('R06.dept-scoped', 'a dept-scoped handler’s PATCH of target_dept: kept in their department / 42501 (moved away)', (s) =>
+    movePatch(s) && deptScoped(s) ? moveSide(s) : undefined,
+  ),
+  clause('R06.transfer', 'vs_transfer_dept: moved by a handler in scope / refused', (s) => isRpc(s, 'vs_transfer_dept')),
+  readClause('R06.read', 'vs_tickets'),
+];
+
 export const R06: DataProperty = {
   id: 'R06',
   rule: 6,
@@ -58,4 +96,5 @@ export const R06: DataProperty = {
   tables: ['vs_tickets'],
   functions: ['vs_transfer_dept'],
   cases,
+  clauses: CLAUSES,
 };

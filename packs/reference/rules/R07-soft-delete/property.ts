@@ -19,6 +19,7 @@ import { fromParts, type DataProperty } from '../../../../engine/runner/data-pro
 import { vsSoftDeleteCases } from '../../cases/vs-soft-delete.ts';
 import { vsLifecycleCases } from '../../lifecycle/vs-lifecycle.ts';
 import { clause, isRpc, patchOf } from '../clauses.ts';
+import { rolesByMeaning } from '../../generators/roles.ts';
 
 const anon: Caller = { kind: 'anon' };
 
@@ -38,7 +39,7 @@ function readStep(list: Person[], id: fc.Arbitrary<string>): fc.Arbitrary<DataSt
 }
 
 export function prSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  return cast(settings, [...settings.pr.handlerRoles, ...settings.staffRoles.filter((r) => !settings.pr.handlerRoles.includes(r)), 'user']).chain((list) =>
+  return cast(settings, [...settings.pr.handlerRoles, ...settings.staffRoles.filter((r) => !settings.pr.handlerRoles.includes(r)), ...rolesByMeaning(settings).plain]).chain((list) =>
     prTickets(settings, list).chain((tickets) => {
       const ids = tickets.map((t) => t.id as string);
       const id = fc.constantFrom(...ids);

@@ -17,9 +17,11 @@ import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
 import { callerId, clause, insertsInto, readClause } from '../clauses.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
+import { rolesByMeaning, firstOf } from '../../generators/roles.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  const roles = [null, 'user', ...settings.projects.professorRoles, ...settings.projects.professorRoles, ...settings.projects.actorRoles.slice(0, 3), 'vs_staff'];
+  const { plain, vsUnrestricted } = rolesByMeaning(settings);
+  const roles = [null, ...plain, ...settings.projects.professorRoles, ...settings.projects.professorRoles, ...settings.projects.actorRoles.slice(0, 3), ...firstOf(vsUnrestricted)];
   return peopleWithRoles(settings, roles, 1, 4).chain((list) => {
     // Often a professor or a project actor: the two whose writes the row rules check field by field.
     const holding = (roles: readonly string[]) => list.filter((p) => roles.includes(p.profile?.role as string));

@@ -16,9 +16,11 @@ import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
 import { readClause } from '../clauses.ts';
+import { rolesByMeaning, firstOf } from '../../generators/roles.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  return peopleWithRoles(settings, [null, 'user', 'staff', 'sa_prof'], 1, 3).chain((list) =>
+  const roles = rolesByMeaning(settings);
+  return peopleWithRoles(settings, [null, ...roles.plain, ...firstOf(roles.staff, roles.professor)], 1, 3).chain((list) =>
     teamTree().chain((nodes) =>
       fc
         .record({

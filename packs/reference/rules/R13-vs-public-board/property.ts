@@ -40,11 +40,11 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         echo: fc.constantFrom('none', 'none', 'none', 'title', 'title-within', 'comment-within'),
       })
       .map(({ boarded, caller, other, t, first, publish, title: drawnTitle, category, body: drawnBody, echo }): DataCase => {
-        const w = boarded ? onBoard(w0, boarded) : w0;
+        const w = boarded ? onBoard(settings, w0, boarded) : w0;
         const report = String(w.tickets.find((x) => x.id === t)?.report ?? '');
         const title = echo === 'title' ? report : echo === 'title-within' ? `Update: ${report}` : drawnTitle;
         const body = echo === 'comment-within' ? `${report} (same here)` : drawnBody;
-        const ref = vsPublicRef(t);
+        const ref = vsPublicRef(t, settings);
         const setup: ApiRequest[] =
           first === 0
             ? [rpc('vs_set_public', { p_id: t, p_public: publish, p_title: title })]

@@ -24,6 +24,7 @@ import type { CatalogProperty } from '../../../../engine/runner/catalog-property
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { clause } from '../clauses.ts';
+import { rolesByMeaning, firstOf } from '../../generators/roles.ts';
 
 /** The functions the data half calls: this area's, and the policy helpers every rule leans on. */
 export const R15_FUNCTIONS = [
@@ -42,7 +43,8 @@ export const R15_FUNCTIONS = [
 ] as const;
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  return peopleWithRoles(settings, [null, 'user', 'staff', 'admin', 'sa_prof'], 1, 3).chain((list) =>
+  const roles = rolesByMeaning(settings);
+  return peopleWithRoles(settings, [null, ...roles.plain, ...firstOf(roles.staff, roles.admin, roles.professor)], 1, 3).chain((list) =>
     fc.tuple(teamTree(4), projectWorld(list)).chain(([nodes, projects]) =>
       fc
         .record({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareTables } from '../../../../engine/checker/catalog.ts';
 import { describeBothHalvesHold } from '../../../../testing/property-holds.ts';
 import { tableModels } from '../../model/tables/index.ts';
+import { defaultSettings } from '../../model/settings.ts';
 import { R16, R16_CATALOG } from './property.ts';
 
 describeBothHalvesHold(R16, R16_CATALOG, {
@@ -18,11 +19,12 @@ describe('compareTables', () => {
         { name: 'identity_conflicts', kind: 'table', rowSecurity: false, securityInvoker: false, privileges: { ...none, authenticated: ['select'] } },
       ],
       tableModels,
+      defaultSettings,
     );
     expect(r.findings).toHaveLength(2);
   });
   it('a view the model reads with row rules must run with the invoker’s rights', () => {
-    const r = compareTables([{ name: 'passport.user_tiers', kind: 'view', rowSecurity: false, securityInvoker: false, privileges: { anon: [], authenticated: ['select'] } }], tableModels);
+    const r = compareTables([{ name: 'passport.user_tiers', kind: 'view', rowSecurity: false, securityInvoker: false, privileges: { anon: [], authenticated: ['select'] } }], tableModels, defaultSettings);
     expect(r.findings).toHaveLength(1);
   });
 });

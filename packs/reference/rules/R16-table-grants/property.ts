@@ -81,8 +81,8 @@ export const R16_CATALOG: CatalogProperty = {
   id: 'R16',
   rule: 16,
   title: 'tables: every table and view holds exactly the model’s grants, row security where it has rules',
-  async check(client) {
+  async check(client, settings) {
     const found = await readCatalogTables(client, EXPOSED_SCHEMAS);
-    return { objects: found.length, ...compareTables(found, tableModels) };
+    return { objects: found.length, ...compareTables(found, tableModels, settings) };
   },
 };

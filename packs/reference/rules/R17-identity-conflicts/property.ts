@@ -22,6 +22,7 @@ import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts'
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
 import { readClause } from '../clauses.ts';
+import { rolesByMeaning, firstOf } from '../../generators/roles.ts';
 
 const IDENTITY_READS: ApiRequest[] = [
   { kind: 'rpc', fn: 'sync_my_team_permissions', args: {} },
@@ -31,7 +32,8 @@ const IDENTITY_READS: ApiRequest[] = [
 ];
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  return peopleWithRoles(settings, [null, 'user', 'user', 'staff', 'vs_staff', 'admin', 'sa_prof'], 2, 4).chain((list) =>
+  const roles = rolesByMeaning(settings);
+  return peopleWithRoles(settings, [null, ...roles.plain, ...roles.plain, ...firstOf(roles.staff, roles.vsUnrestricted, roles.admin, roles.professor)], 2, 4).chain((list) =>
     fc
       .record({ records: studentRecords(list), nodes: teamTree(3) })
       .chain(({ records, nodes }) =>

@@ -14,10 +14,12 @@ import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
 import { readClause } from '../clauses.ts';
+import { rolesByMeaning, firstOf } from '../../generators/roles.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   const limit = settings.students.historyLimit;
-  return peopleWithRoles(settings, [null, 'user', 'user', 'staff', 'admin'], 1, 3).chain((list) =>
+  const roles = rolesByMeaning(settings);
+  return peopleWithRoles(settings, [null, ...roles.plain, ...roles.plain, ...firstOf(roles.staff, roles.admin)], 1, 3).chain((list) =>
     fc.tuple(studentRecords(list), callerFrom(list)).chain(([records, caller]) => {
       // The caller's own record, when they have one, often carries more outcomes than the cap.
       const mine = caller.kind === 'user' ? records.filter((r) => typeof r.email === 'string' && r.email.trim().toLowerCase() === caller.email?.toLowerCase()) : [];

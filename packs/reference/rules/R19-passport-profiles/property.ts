@@ -13,9 +13,11 @@ import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
 import { readClause } from '../clauses.ts';
+import { rolesByMeaning, firstOf } from '../../generators/roles.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  return peopleWithRoles(settings, [null, 'user', 'user', 'staff', 'admin', 'dev'], 1, 4).chain((list) =>
+  const roles = rolesByMeaning(settings);
+  return peopleWithRoles(settings, [null, ...roles.plain, ...roles.plain, ...firstOf(roles.staff), ...roles.admin], 1, 4).chain((list) =>
     fc
       .record({
         profiles: passportProfiles(settings, list),

@@ -16,9 +16,11 @@ import { peopleRows, peopleWithRoles, personCaller } from '../../generators/stud
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { clause, isRpc } from '../clauses.ts';
+import { rolesByMeaning, firstOf } from '../../generators/roles.ts';
 
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
-  return peopleWithRoles(settings, [null, 'user', 'staff', 'vs_staff', ...settings.adminRoles], 1, 3).chain((list) =>
+  const roles = rolesByMeaning(settings);
+  return peopleWithRoles(settings, [null, ...roles.plain, ...firstOf(roles.staff, roles.vsUnrestricted), ...settings.adminRoles], 1, 3).chain((list) =>
     fc
       .record({
         profiles: passportProfiles(settings, list),

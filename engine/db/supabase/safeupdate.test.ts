@@ -1,0 +1,154 @@
+/**
+ * pg-safeupdate inside database functions, against real Postgres: Supabase's hook sees every
+ * statement the session parses (plpgsql and SQL function bodies too), so a function reached by
+ * rpc that runs an UPDATE or DELETE with no WHERE fails with 21000 (400), a filtered one or one
+ * on a branch not taken runs, and the harness's own writes outside requests are untouched.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../../model/caller.ts';
+import type { ApiRequest } from '../../model/request.ts';
+import { loadMigrationFolder } from '../migrations.ts';
+import { openEnvironment, type Environment } from '../../runner/environment.ts';
+import { sharedServer } from '../../../testing/shared-server.ts';
+import { tempDir } from '../../../testing/temp-dir.ts';
+import { unfilteredWrites } from './safeupdate.ts';
+
+describe('unfilteredWrites (reading function bodies)', () => {
+  it('finds UPDATE and DELETE with no WHERE at their own level, with the text plpgsql reports', () => {
+    const body = `
+      begin
+        -- delete from public.commented;
+        perform 'update public.quoted set x = 1';
+        delete from public.notes;
+        update only public.notes n set body = (select b from t where t.id = n.id);
+        delete from public.notes where id = p_id;
+        update public.notes set body = 'x' where true;
+        insert into public.notes values (1) on conflict (id) do update set body = 'y';
+        perform 1 from public.notes for update;
+        with gone as (delete from public.logs returning *) select count(*) from gone;
+      end`;
+    expect(unfilteredWrites(body).map((w) => [w.command, w.table, w.text])).toEqual([
+      ['DELETE', 'public.notes', 'delete from public.notes'],
+      ['UPDATE', 'public.notes', 'update only public.notes n set body = (select b from t where t.id = n.id)'],
+      ['DELETE', 'public.logs', 'delete from public.logs returning *'],
+    ]);
+  });
+
+  it('numbers the statements of a SQL function', () => {
+    expect(unfilteredWrites("select 1; update public.notes set body = 'x'").map((w) => w.statementNo)).toEqual([2]);
+  });
+});
+
+const ALICE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const alice: Caller = { kind: 'user', id: ALICE };
+const service: Caller = { kind: 'service' };
+
+const SCHEMA = `
+create table public.notes (id int primary key, body text);
+alter table public.notes enable row level security;
+revoke all on public.notes from anon, authenticated;
+grant select on public.notes to authenticated;
+create policy notes_select on public.notes for select to authenticated using (true);
+
+create function public.wipe() returns void language plpgsql security definer set search_path = '' as $$
+begin
+  delete from public.notes;
+end $$;
+create function public.wipe_one(p_id int) returns void language plpgsql security definer set search_path = '' as $$
+begin
+  delete from public.notes where id = p_id;
+end $$;
+create function public.wipe_all_on_purpose() returns void language plpgsql security definer set search_path = '' as $$
+begin
+  delete from public.notes where true;
+end $$;
+create function public.blank_if(p_do boolean) returns void language plpgsql security definer set search_path = public as $$
+begin
+  if p_do then
+    update notes
+       set body = '';
+  end if;
+end $$;
+create function public.blank_sql() returns void language sql security definer set search_path = '' as $$
+  select 1;
+  update public.notes set body = ''
+$$;
+-- A trigger function a filtered request fires: its own unfiltered write is refused too.
+create table public.log (n int);
+create function public.reset_log() returns trigger language plpgsql security definer set search_path = '' as $$
+begin
+  delete from public.log;
+  return new;
+end $$;
+grant update on public.notes to authenticated;
+create policy notes_update on public.notes for update to authenticated using (true) with check (true);
+create trigger notes_reset_log after update on public.notes for each row execute function public.reset_log();
+grant execute on all functions in schema public to authenticated;
+`;
+
+let env: Environment;
+beforeAll(async () => {
+  const dir = tempDir('safeupdate');
+  writeFileSync(path.join(dir, '0001_notes.sql'), SCHEMA);
+  env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+});
+afterAll(() => env?.close());
+
+const FIXTURES = [
+  { table: 'auth.users', row: {}, sql: `insert into auth.users (id, email) values ('${ALICE}', 'a@x')` },
+  // The harness's fixtures run outside any request: an unfiltered write there is not refused.
+  { table: 'log', row: {}, sql: `insert into public.log values (1); delete from public.log; insert into public.log values (2)` },
+  { table: 'notes', row: {}, sql: `insert into public.notes values (1, 'one'), (2, 'two')` },
+];
+
+async function sequence(...steps: [Caller, ApiRequest][]) {
+  const tx = env.workers[0].tx;
+  await tx.begin(FIXTURES);
+  try {
+    const out = [];
+    for (const [caller, request] of steps) out.push(await tx.send(caller, request));
+    return out;
+  } finally {
+    await tx.end();
+  }
+}
+const rpc = (fn: string, args: Record<string, unknown> = {}): ApiRequest => ({ kind: 'rpc', fn, args }) as ApiRequest;
+const count: ApiRequest = { kind: 'select', table: 'notes', columns: ['id'], filters: [] };
+
+describe('pg-safeupdate inside functions called by rpc', () => {
+  it('a plpgsql DELETE with no WHERE: 400 21000, nothing deleted', async () => {
+    const [r, read] = await sequence([alice, rpc('wipe')], [alice, count]);
+    expect(r).toMatchObject({ status: 400, error: { code: '21000', message: 'DELETE requires a WHERE clause', hint: 'To delete all rows, use "WHERE true" or similar.' } });
+    expect(read.body).toHaveLength(2);
+  });
+
+  it('the service role is refused too (the hook is the session’s, not the role’s)', async () => {
+    expect((await sequence([service, rpc('wipe')]))[0]).toMatchObject({ status: 400, error: { code: '21000' } });
+  });
+
+  it('a filtered DELETE, and one WHERE true, run', async () => {
+    const [one, read1] = await sequence([alice, rpc('wipe_one', { p_id: 1 })], [alice, count]);
+    expect(one.status).toBeLessThan(300);
+    expect(read1.body).toEqual([{ id: 2 }]);
+    const [all, read2] = await sequence([alice, rpc('wipe_all_on_purpose')], [alice, count]);
+    expect(all.status).toBeLessThan(300);
+    expect(read2.body).toEqual([]);
+  });
+
+  it('only when reached: a branch not taken runs, the same function taking it is refused (a statement over several lines)', async () => {
+    const [skipped, taken] = await sequence([alice, rpc('blank_if', { p_do: false })], [alice, rpc('blank_if', { p_do: true })]);
+    expect(skipped.status).toBeLessThan(300);
+    expect(taken).toMatchObject({ status: 400, error: { code: '21000', message: 'UPDATE requires a WHERE clause' } });
+  });
+
+  it('a SQL function with an unfiltered UPDATE: 400 21000', async () => {
+    expect((await sequence([alice, rpc('blank_sql')]))[0]).toMatchObject({ status: 400, error: { code: '21000', message: 'UPDATE requires a WHERE clause' } });
+  });
+
+  it('a trigger function fired by a filtered PATCH: its unfiltered DELETE refuses the PATCH', async () => {
+    const [r] = await sequence([alice, { kind: 'update', table: 'notes', patch: { body: 'x' }, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'minimal' }]);
+    expect(r).toMatchObject({ status: 400, error: { code: '21000', message: 'DELETE requires a WHERE clause' } });
+  });
+});
