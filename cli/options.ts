@@ -21,7 +21,8 @@ export function seedValue(value: string): number {
 export function propertyIdList(name: string) {
   return (value: string): string[] => {
     const ids = value.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
-    const bad = ids.find((id) => !/^[RS]\d\d$/.test(id));
+    // A pack's own rules may have their own letters (N01); ids are a letter, letters or digits, two digits.
+    const bad = ids.find((id) => !/^[A-Z][A-Z0-9]*\d\d$/.test(id));
     if (bad) throw new InvalidArgumentError(`${name} takes property ids like R02,R05 or S03 (got "${bad}")`);
     if (!ids.length) throw new InvalidArgumentError(`${name} takes property ids like R02,R05 or S03 (got "${value}")`);
     return ids;

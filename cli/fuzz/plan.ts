@@ -90,9 +90,11 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
 
   // What runs: data-layer properties (R…) and, when asked, SSO properties (S…).
   const dataProperties = pack.properties;
-  const onlyData = options.only?.filter((id) => id.startsWith('R'));
-  const onlySso = options.only?.filter((id) => id.startsWith('S'));
-  const unknownData = (onlyData ?? []).filter((id) => !dataProperties.some((p) => p.id === id));
+  // The pack's ids are data-layer properties (whatever their letter); S01… are the SSO half's.
+  const isData = (id: string) => dataProperties.some((p) => p.id === id);
+  const onlyData = options.only?.filter(isData);
+  const onlySso = options.only?.filter((id) => !isData(id) && /^S\d\d$/.test(id));
+  const unknownData = (options.only ?? []).filter((id) => !isData(id) && !/^S\d\d$/.test(id));
   if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
   let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
   if (options.changedSince) {

@@ -20,7 +20,7 @@ export const BASELINE_FORMAT = 'policyfuzz-baseline';
 
 const EntrySchema = z.strictObject({
   signature: z.string().min(1),
-  property: z.string().regex(/^R\d\d$/),
+  property: z.string().regex(/^[A-Z][A-Z0-9]*\d\d$/),
   reason: z.string().trim().min(1, 'say why this finding is accepted'),
   /** The shrunk case it was accepted with: replayed to tell whether it is FIXED. */
   case: DataCaseSchema.optional(),
