@@ -5,7 +5,7 @@
  */
 import type { Outcome, OutcomeClass } from '../model/outcome.ts';
 import { outcomeClass } from '../model/outcome.ts';
-import { predict } from '../model/predict.ts';
+import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
 import { comparedAsFor, compareOutcomes } from '../checker/compare.ts';
@@ -47,6 +47,8 @@ export interface HistoryEntry {
 
 export interface CaseVerdict {
   classes: OutcomeClass[];
+  /** Per step checked: the model's own prediction (before any target mapping), what clause tallies read. */
+  predictions: Prediction[];
   /** Per step, parallel to classes: its access-matrix cell (engine/model/access.ts). */
   cells: string[];
   mismatch?: StepMismatch;
@@ -90,6 +92,8 @@ export class CaseMismatch extends Error {
 export interface StepCheck {
   /** The model's world after the step (what the next step is predicted from). */
   world: World;
+  /** The model's answer and world after the step, in the model's own names. */
+  prediction: Prediction;
   outcomeClass: OutcomeClass;
   /** What the database answered, in the model's terms. */
   actual: Outcome;
@@ -98,12 +102,14 @@ export interface StepCheck {
   entry: HistoryEntry;
 }
 
-/** One step (number `index` of its case): predict from `world`, send, compare. */
-export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle): Promise<StepCheck> {
+/**
+ * One step (number `index` of its case): predict from `world`, send, compare. `sent`: the step's
+ * request in the target's names, when already made (a planned request given to begin()).
+ */
+export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle, sent = requestForTarget(tx.fixturePlan, step.request)): Promise<StepCheck> {
   const prediction = predict(oracle, world, step.caller, step.request);
   // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
   const mapping = tx.fixturePlan.mapping;
-  const sent = requestForTarget(tx.fixturePlan, step.request);
   const response = await tx.send(step.caller, sent);
   const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
@@ -114,9 +120,9 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const disagreement = compareOutcomes(expected, actual, masked, comparedAsFor(oracle, step.request, world));
   const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: expected, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
   if (disagreement) {
-    return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected, actual, response, masked } };
+    return { world: prediction.world, prediction, outcomeClass: outcome, actual, cell, entry, mismatch: { step: index, request: step, reason: disagreement.reason, expected, actual, response, masked } };
   }
-  return { world: prediction.world, outcomeClass: outcome, actual, cell, entry };
+  return { world: prediction.world, prediction, outcomeClass: outcome, actual, cell, entry };
 }
 
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
@@ -127,6 +133,14 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
   const classes: OutcomeClass[] = [];
   const history: HistoryEntry[] = [];
   const cells: string[] = [];
+  const predictions: Prediction[] = [];
+  const record = (checked: StepCheck) => {
+    onStep?.(checked);
+    classes.push(checked.outcomeClass);
+    history.push(checked.entry);
+    cells.push(checked.cell);
+    predictions.push(checked.prediction);
+  };
   let world = testCase.world;
   const plan = tx.fixturePlan;
   let fixtures;
@@ -136,9 +150,12 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
     if (e instanceof UnfillableColumn) throw new FixtureError(e.message, e.table, world[e.table]);
     throw e;
   }
-  await tx.begin(fixtures, () => fixtureStatementsPerRow(world, fixtureOrder, plan));
+  const modelRun = modelRunOf(testCase);
+  // Steps known in advance go out with the fixtures; a model run's steps come one at a time.
+  const sent = modelRun ? [] : testCase.steps.map((s) => requestForTarget(plan, s.request));
+  const ahead = sent.map((request, i) => ({ caller: testCase.steps[i].caller, request }));
+  await tx.begin(fixtures, () => fixtureStatementsPerRow(world, fixtureOrder, plan), ahead);
   try {
-    const modelRun = modelRunOf(testCase);
     if (modelRun) {
       // Generated by fc.commands: fast-check runs the commands, each sending its step here.
       let i = 0;
@@ -146,32 +163,26 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
         await modelRun(async (step) => {
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
           const checked = await checkStep(tx, world, step, i, oracle);
-          onStep?.(checked);
-          classes.push(checked.outcomeClass);
-          history.push(checked.entry);
-          cells.push(checked.cell);
+          record(checked);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.world;
           i++;
           return world;
         });
       } catch (e) {
-        if (e instanceof CaseMismatch) return { classes, history, cells, mismatch: e.mismatch };
+        if (e instanceof CaseMismatch) return { classes, predictions, history, cells, mismatch: e.mismatch };
         throw e;
       }
       if (i !== testCase.steps.length) throw new Error(`harness: the model run sent ${i} of the case's ${testCase.steps.length} steps`);
-      return { classes, history, cells };
+      return { classes, predictions, history, cells };
     }
     for (let i = 0; i < testCase.steps.length; i++) {
-      const checked = await checkStep(tx, world, testCase.steps[i], i, oracle);
-      onStep?.(checked);
-      classes.push(checked.outcomeClass);
-      history.push(checked.entry);
-      cells.push(checked.cell);
-      if (checked.mismatch) return { classes, history, cells, mismatch: checked.mismatch };
+      const checked = await checkStep(tx, world, testCase.steps[i], i, oracle, sent[i]);
+      record(checked);
+      if (checked.mismatch) return { classes, predictions, history, cells, mismatch: checked.mismatch };
       world = checked.world;
     }
-    return { classes, history, cells };
+    return { classes, predictions, history, cells };
   } finally {
     await tx.end();
   }
