@@ -147,7 +147,7 @@ export class CaseTransaction implements Executor {
   /** The previous case's rollback, sent with the next case's fixtures to save a round trip. */
   private pendingRollback = false;
   /** Answers to planned requests that went with the fixtures, handed out by send() in order. */
-  private answered: { request: ApiRequest; response: ApiResponse }[] = [];
+  private answered: { caller: Caller; request: ApiRequest; response: ApiResponse }[] = [];
 
   constructor(
     private readonly client: pg.Client,
@@ -167,6 +167,7 @@ export class CaseTransaction implements Executor {
     this.pendingRollback = false;
     this.open = true;
     this.answered = [];
+    this.pendingCleanup = '';
     // Fixtures stand for committed rows: their deferred constraints are checked now, not by the first request.
     const committed = this.cache.initiallyDeferred.length ? [END_OF_REQUEST, deferAgainSql(this.cache)] : [];
     // The planned requests up to the first PostgREST answers without the database.
@@ -189,7 +190,7 @@ export class CaseTransaction implements Executor {
     }
     const chained = chain.length ? chainAnswers(chain, completed, failure) : failure ? undefined : { answers: [], failed: false };
     if (chained) {
-      this.answered = chained.answers.map((response, k) => ({ request: chain[k].request, response }));
+      this.answered = chained.answers.map((response, k) => ({ caller: chain[k].caller, request: chain[k].request, response }));
       if (chained.answers.length) this.pendingCleanup = chained.failed ? ROLLBACK_REQUEST : cleanupAfterSuccess(chain[chain.length - 1].statement, this.cache);
       return;
     }
@@ -224,7 +225,9 @@ export class CaseTransaction implements Executor {
   async send(caller: Caller, request: ApiRequest, options: SendOptions = {}): Promise<ApiResponse> {
     if (this.answered.length) {
       const next = this.answered.shift()!;
-      if (next.request !== request) throw new Error('harness: a request was sent out of the order given to begin(), after the planned ones had run');
+      if (next.request !== request || next.caller !== caller || options.withoutToken) {
+        throw new Error('harness: a request other than the next one planned in begin() was sent after the planned ones had run');
+      }
       return next.response;
     }
     const statement = buildStatement(request, this.cache);
