@@ -450,7 +450,7 @@ describe('requests planned in begin() travel with the fixtures', () => {
   });
 
   it('a request PostgREST refuses itself ends the batch there; it and the rest are answered one by one', async () => {
-    const steps: Step[] = [patchOk, [alice, { kind: 'update', table: 'things', patch: { nope: 1 }, filters: byId(1) }], readThings];
+    const steps: Step[] = [patchOk, [alice, { kind: 'update', table: 'things', patch: { nope: 1 }, filters: byId(1), returning: 'minimal' }], readThings];
     expect(await roundTrips(() => sendPlanned(steps))).toBe(3);
     const answers = await sequence(...steps);
     expect(answers[1]).toMatchObject({ status: 400, error: { code: 'PGRST204' } });
