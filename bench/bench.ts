@@ -61,7 +61,7 @@ async function rawRate(env: Environment, trips: string[][], cases: number): Prom
   const started = performance.now();
   await Promise.all(
     env.workers.map(async (w, i) => {
-      for (const sql of trips[i]) await sendBatch(w.client, sql).catch(() => {});
+      for (const sql of trips[i]) await sendBatch(w.client, sql);
       await w.client.query('rollback');
     }),
   );

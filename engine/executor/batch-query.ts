@@ -15,23 +15,21 @@ export interface CompletedStatement {
   rows: (string | null)[][];
 }
 
-/** A statement of the batch failed: the database's error, and the statements completed before it. */
-export class BatchError extends Error {
-  constructor(
-    readonly cause: pg.DatabaseError,
-    readonly completed: CompletedStatement[],
-  ) {
-    super(cause.message);
-    this.name = 'BatchError';
-  }
+/**
+ * What a batch did: the statements that completed, in order, and the database's error if one
+ * refused (the statements after it never ran). A failure is an answer here, not an exception.
+ */
+export interface BatchResult {
+  completed: CompletedStatement[];
+  error?: pg.DatabaseError;
 }
 
 export class BatchQuery {
   private readonly completed: CompletedStatement[] = [];
   private rows: (string | null)[][] = [];
-  private failure: pg.DatabaseError | undefined;
-  readonly done: Promise<CompletedStatement[]>;
-  private settle!: { resolve: (s: CompletedStatement[]) => void; reject: (e: unknown) => void };
+  private failed = false;
+  readonly done: Promise<BatchResult>;
+  private settle!: { resolve: (r: BatchResult) => void; reject: (e: unknown) => void };
 
   constructor(readonly text: string) {
     this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
@@ -56,15 +54,16 @@ export class BatchQuery {
 
   handleEmptyQuery(): void {}
 
-  handleError(error: pg.DatabaseError): void {
+  handleError(error: Error): void {
     // pg calls this for a database error (ReadyForQuery follows, with no active query) and for a
     // dead connection (nothing follows): settle now either way.
-    this.failure = error;
-    this.settle.reject(error instanceof pg.DatabaseError ? new BatchError(error, this.completed) : error);
+    this.failed = true;
+    if (error instanceof pg.DatabaseError) this.settle.resolve({ completed: this.completed, error });
+    else this.settle.reject(error);
   }
 
   handleReadyForQuery(): void {
-    if (!this.failure) this.settle.resolve(this.completed);
+    if (!this.failed) this.settle.resolve({ completed: this.completed });
   }
 
   handlePortalSuspended(): void {}
@@ -73,11 +72,10 @@ export class BatchQuery {
 }
 
 /**
- * Sends `sql` (statements separated by `;`) in one round trip. Resolves to every statement's
- * answer; rejects with a BatchError (the database refused a statement: the ones before it
- * completed, the rest never ran) or the connection's own error.
+ * Sends `sql` (statements separated by `;`) in one round trip. Resolves to what it did, a
+ * database error included; rejects only when the connection itself fails.
  */
-export function sendBatch(client: pg.Client, sql: string): Promise<CompletedStatement[]> {
+export function sendBatch(client: pg.Client, sql: string): Promise<BatchResult> {
   const query = new BatchQuery(sql);
   client.query(query as unknown as pg.Submittable);
   return query.done;

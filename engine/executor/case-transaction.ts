@@ -20,7 +20,7 @@
  * usual: the database runs the same statements in the same order either way.
  */
 import type pg from 'pg';
-import { BatchError, sendBatch, type CompletedStatement } from './batch-query.ts';
+import { sendBatch, type CompletedStatement } from './batch-query.ts';
 import type { Caller } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -179,15 +179,7 @@ export class CaseTransaction implements Executor {
     }
     const head = [...rollback, 'begin', ...fixtures.map((f) => f.sql), ...committed].join(';\n');
     const sql = chain.length ? `${head};\n${this.chainSql(chain)}` : head;
-    let completed: CompletedStatement[];
-    let failure: pg.DatabaseError | undefined;
-    try {
-      completed = await sendBatch(this.client, sql);
-    } catch (e) {
-      if (!(e instanceof BatchError)) throw e;
-      completed = e.completed;
-      failure = e.cause;
-    }
+    const { completed, error: failure } = await sendBatch(this.client, sql);
     const chained = chain.length ? chainAnswers(chain, completed, failure) : failure ? undefined : { answers: [], failed: false };
     if (chained) {
       this.answered = chained.answers.map((response, k) => ({ caller: chain[k].caller, request: chain[k].request, response }));
@@ -239,14 +231,11 @@ export class CaseTransaction implements Executor {
     const step: Prepared = { caller, request, options, statement };
     const prefix = this.pendingCleanup;
     this.pendingCleanup = '';
-    let completed: CompletedStatement[];
-    try {
-      completed = await sendBatch(this.client, `${prefix}${this.chainSql([step])}`);
-    } catch (e) {
-      if (!(e instanceof BatchError)) throw e;
+    const { completed, error } = await sendBatch(this.client, `${prefix}${this.chainSql([step])}`);
+    if (error) {
       // PostgREST rolls a failed request back; so do we, settings included.
       this.pendingCleanup = ROLLBACK_REQUEST;
-      return errorResponse(e.cause, caller, options);
+      return errorResponse(error, caller, options);
     }
     // A read leaves nothing to keep; a write is kept and its settings reset.
     this.pendingCleanup = cleanupAfterSuccess(statement, this.cache);
