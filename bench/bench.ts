@@ -1,65 +1,71 @@
 /**
  * `npm run bench`: throughput of the rule-2 property on 1 and 2 workers (generation, model,
- * fixtures, request, rollback all included) against the raw floor (the same SQL sent with no
- * generation and no model), their ratio, and the time from start to the first case.
+ * fixtures, requests, rollback all included) against the raw floor (the very SQL the harness
+ * sent, replayed round trip for round trip with no generation and no model), their ratio, and
+ * the time from start to the first case.
  * Goals on a 2-core machine: ≥ 1,300 cases/s on 2 workers, ratio ≥ 0.75, first case < 2 s.
  */
 import { referenceOracle } from '../packs/reference/model/index.ts';
-import fc from 'fast-check';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { BUNDLED_MIGRATIONS } from '../cli/paths.ts';
 import { cliStartup } from './cli-startup.ts';
-import { fixtureStatements } from '../engine/fixtures.ts';
-import { requestBatch } from '../engine/executor/case-transaction.ts';
-import { buildStatement } from '../engine/executor/statement.ts';
+import { sendBatch } from '../engine/executor/batch-query.ts';
+import type pg from 'pg';
 import { openEnvironment, type Environment } from '../engine/runner/environment.ts';
 import { runDataProperty } from '../engine/runner/run-data-property.ts';
-import { defaultSettings } from '../packs/reference/model/settings.ts';
-import { fixtureOrder } from '../packs/reference/model/tables/index.ts';
 import { R02 } from '../packs/reference/rules/R02-users-role/property.ts';
 
 const CASES = Number(process.env.BENCH_CASES ?? 4000);
 const SEED = 20261121;
 
-async function harnessRate(env: Environment): Promise<number> {
+/**
+ * The harness's rate, and every round trip each worker sent while it ran (in order): the floor
+ * replays exactly these. Recording is an array push per round trip, counted against the harness.
+ */
+async function harnessRate(env: Environment): Promise<{ rate: number; trips: string[][] }> {
   await runDataProperty(env, R02, { seed: SEED + 1, runs: 200, oracle: referenceOracle }); // warm-up
+  const trips = env.workers.map(() => [] as string[]);
+  const restore = env.workers.map((w, i) => recordTrips(w.client, trips[i]));
   const started = performance.now();
-  const r = await runDataProperty(env, R02, { seed: SEED, runs: CASES, oracle: referenceOracle });
+  let r;
+  try {
+    r = await runDataProperty(env, R02, { seed: SEED, runs: CASES, oracle: referenceOracle });
+  } finally {
+    for (const undo of restore) undo();
+  }
+  const rate = r.cases / ((performance.now() - started) / 1000);
   if (r.status !== 'passed') throw new Error(`R02 did not pass during the benchmark: ${r.failure?.message ?? r.note}`);
-  return r.cases / ((performance.now() - started) / 1000);
+  for (const w of env.workers) await w.tx.flush();
+  return { rate, trips };
+}
+
+/** Records the text of every query sent on `client` (a string or a submittable's text); returns the undo. */
+function recordTrips(client: pg.Client, into: string[]): () => void {
+  const query = client.query;
+  client.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+    into.push(typeof config === 'string' ? config : (config as { text: string }).text);
+    return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
+  } as typeof client.query;
+  return () => {
+    client.query = query;
+  };
 }
 
 /**
- * The same cases as SQL text, prepared before the clock starts: the same round trips the harness
- * sends (fixtures with the previous case's rollback; then the request batch as requestBatch
- * builds it, with its read-only switch and end-of-request constraint check).
+ * The floor: each worker sends the round trips the harness sent, the same text in the same order
+ * on its own connection (so the database does the same work, errors included), with nothing in
+ * between but the wait for the answer.
  */
-function rawBatches(env: Environment): string[][] {
-  const cases = fc.sample(R02.cases(defaultSettings), { numRuns: CASES, seed: SEED });
-  return cases.map((c) => {
-    const step = c.steps[0];
-    const statement = buildStatement(step.request, env.cache);
-    if ('refusal' in statement) throw new Error('unexpected refusal');
-    return [
-      ['rollback', 'begin', ...fixtureStatements(c.world, fixtureOrder).map((f) => f.sql)].join(';\n'),
-      requestBatch(step.caller, step.request, statement, env.cache),
-    ];
-  });
-}
-
-async function rawRate(env: Environment, batches: string[][]): Promise<number> {
-  const clients = env.workers.map((w) => w.client);
+async function rawRate(env: Environment, trips: string[][], cases: number): Promise<number> {
   const started = performance.now();
   await Promise.all(
-    clients.map(async (client, w) => {
-      for (let i = w; i < batches.length; i += clients.length) {
-        for (const sql of batches[i]) await client.query(sql).catch(() => client.query('rollback to savepoint pf_request'));
-      }
-      await client.query('rollback');
+    env.workers.map(async (w, i) => {
+      for (const sql of trips[i]) await sendBatch(w.client, sql);
+      await w.client.query('rollback');
     }),
   );
-  return batches.length / ((performance.now() - started) / 1000);
+  return cases / ((performance.now() - started) / 1000);
 }
 
 async function main(): Promise<void> {
@@ -75,10 +81,11 @@ async function main(): Promise<void> {
     for (const workers of [1, 2]) {
       const env = await openEnvironment({ server, migrations, workers });
       try {
-        const harness = await harnessRate(env);
-        const raw = await rawRate(env, rawBatches(env));
+        const { rate: harness, trips } = await harnessRate(env);
+        const raw = await rawRate(env, trips, CASES);
+        const perCase = (trips.flat().length / CASES).toFixed(2);
         console.log(
-          `${workers} worker(s): harness ${harness.toFixed(0)} cases/s, raw floor ${raw.toFixed(0)} cases/s, ratio ${(harness / raw).toFixed(2)}` +
+          `${workers} worker(s): harness ${harness.toFixed(0)} cases/s, raw floor ${raw.toFixed(0)} cases/s, ratio ${(harness / raw).toFixed(2)}, ${perCase} round trips per case` +
             (workers === 2 ? ` (goals: ≥ 1300 cases/s, ratio ≥ 0.75)` : ''),
         );
       } finally {

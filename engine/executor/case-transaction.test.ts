@@ -110,8 +110,10 @@ const FIXTURES = [
   { table: 'notes', row: {}, sql: `insert into public.notes values (1, 'title', 'body')` },
 ];
 
+type Step = [Caller, ApiRequest, { withoutToken?: boolean }?];
+
 /** Runs requests in one case (fixtures, then each request as PostgREST would), then rolls back. */
-async function sequence(...steps: [Caller, ApiRequest, { withoutToken?: boolean }?][]): Promise<ApiResponse[]> {
+async function sendOneByOne(steps: Step[]): Promise<ApiResponse[]> {
   const tx = env.workers[0].tx;
   await tx.begin(FIXTURES);
   try {
@@ -121,6 +123,44 @@ async function sequence(...steps: [Caller, ApiRequest, { withoutToken?: boolean 
   } finally {
     await tx.end();
   }
+}
+
+/** The same case with its requests planned in begin(): they go with the fixtures in one round trip. */
+async function sendPlanned(steps: Step[]): Promise<ApiResponse[]> {
+  const tx = env.workers[0].tx;
+  await tx.begin(FIXTURES, undefined, steps.map(([caller, request]) => ({ caller, request })));
+  try {
+    const out: ApiResponse[] = [];
+    for (const [caller, request] of steps) out.push(await tx.send(caller, request));
+    return out;
+  } finally {
+    await tx.end();
+  }
+}
+
+/** Both ways, which must answer alike (a request with options is only sent one by one). */
+async function sequence(...steps: Step[]): Promise<ApiResponse[]> {
+  const out = await sendOneByOne(steps);
+  if (steps.every(([, , options]) => !options)) expect(await sendPlanned(steps)).toEqual(out);
+  return out;
+}
+
+/** Counts the round trips `run` makes on the executor's connection. */
+async function roundTrips(run: () => Promise<unknown>): Promise<number> {
+  const client = env.workers[0].client;
+  const query = client.query;
+  let n = 0;
+  client.query = function (this: pg.Client, ...args: unknown[]) {
+    n++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof client.query;
+  try {
+    await run();
+    await env.workers[0].tx.flush();
+  } finally {
+    client.query = query;
+  }
+  return n;
 }
 const one = async (caller: Caller, request: ApiRequest, options?: { withoutToken?: boolean }) => (await sequence([caller, request, options]))[0];
 
@@ -373,6 +413,64 @@ describe('Supabase auth functions (facts from the notes, checked)', () => {
       expect(r.rows[0].v).toBe('');
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe('requests planned in begin() travel with the fixtures', () => {
+  const patchOk: Step = [alice, { kind: 'update', table: 'things', patch: { label: 'uno' }, filters: byId(1), returning: 'minimal' }];
+  const boom: Step = [alice, { kind: 'rpc', fn: 'boom', args: {} }];
+  const readThings: Step = [alice, { kind: 'select', table: 'things', columns: ['label'], filters: [] }];
+
+  it('all succeeding: one round trip (fixtures, requests and the previous rollback), the same answers as one by one', async () => {
+    await env.workers[0].tx.flush();
+    const steps = [patchOk, readThings, [alice, { kind: 'rpc', fn: 'hello', args: { p_name: 'x' } }] as Step];
+    expect(await roundTrips(() => sendPlanned(steps))).toBe(2); // the case, then flush()'s rollback
+    expect(await roundTrips(() => sendOneByOne(steps))).toBe(5);
+    expect(await sendPlanned(steps)).toEqual(await sendOneByOne(steps));
+  });
+
+  it('a failing request: those before it answered from the batch, it gets the failure, the rest go one by one', async () => {
+    const steps = [patchOk, boom, readThings, readThings];
+    expect(await roundTrips(() => sendPlanned(steps))).toBe(4); // the batch up to boom, then each read, then the rollback
+    const answers = await sendPlanned(steps);
+    expect(answers[1]).toMatchObject({ status: 400, error: { code: 'P0001', message: 'BOOM' } });
+    expect(answers[2].body).toEqual(expect.arrayContaining([{ label: 'uno' }]));
+    expect(answers).toEqual(await sendOneByOne(steps));
+  });
+
+  it('a deferred constraint failing at the end of a planned request is that request’s failure', async () => {
+    const steps: Step[] = [
+      [alice, { kind: 'insert', table: 'parents', rows: [{ id: 5 }], returning: 'minimal' }],
+      [alice, { kind: 'insert', table: 'children', rows: [{ id: 1, parent: 99 }], returning: 'minimal' }],
+      [alice, { kind: 'select', table: 'children', columns: '*', filters: [] }],
+    ];
+    const answers = await sequence(...steps);
+    expect(answers.map((a) => a.status)).toEqual([201, 409, 200]);
+  });
+
+  it('a request PostgREST refuses itself ends the batch there; it and the rest are answered one by one', async () => {
+    const steps: Step[] = [patchOk, [alice, { kind: 'update', table: 'things', patch: { nope: 1 }, filters: byId(1), returning: 'minimal' }], readThings];
+    expect(await roundTrips(() => sendPlanned(steps))).toBe(3);
+    const answers = await sequence(...steps);
+    expect(answers[1]).toMatchObject({ status: 400, error: { code: 'PGRST204' } });
+  });
+
+  it('a refused fixture is still named, with requests planned', async () => {
+    const tx = env.workers[0].tx;
+    const bad = [...FIXTURES, { table: 'things', row: { id: 1 }, sql: `insert into public.things values (1, null, 'dup')` }];
+    await expect(tx.begin(bad, undefined, [patchOk].map(([caller, request]) => ({ caller, request })))).rejects.toThrow(/fixture for things refused: duplicate key/);
+    await tx.end();
+  });
+
+  it('sending anything but the next planned request, while planned answers wait, is a harness error', async () => {
+    const tx = env.workers[0].tx;
+    const [caller, request] = patchOk;
+    await tx.begin(FIXTURES, undefined, [{ caller, request }]);
+    try {
+      await expect(tx.send(caller, { ...request })).rejects.toThrow(/other than the next one planned/);
+    } finally {
+      await tx.end();
     }
   });
 });

@@ -13,8 +13,14 @@
  * - a kept write is released, then RESET ROLE and RESET ALL return every setting, named or not,
  *   to its session value, and the initially deferred constraints are deferred again.
  * The cleanup travels at the front of the next request's batch: no extra round trip.
+ *
+ * When the case's requests are known before it opens (begin's `ahead`), they travel with the
+ * fixtures in one round trip, each followed by the cleanup it gets if it succeeds. If one fails,
+ * the ones before it are answered, it gets the failure, and the rest are sent one by one as
+ * usual: the database runs the same statements in the same order either way.
  */
 import type pg from 'pg';
+import { sendBatch, type CompletedStatement } from './batch-query.ts';
 import type { Caller } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -26,7 +32,7 @@ import type { ApiResponse } from './response.ts';
 import type { SchemaCache } from './schema-cache.ts';
 import { ident, literal } from './sql-text.ts';
 import { buildStatement, type Statement } from './statement.ts';
-import type { Executor } from './executor.ts';
+import type { Executor, PlannedRequest } from './executor.ts';
 
 const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' };
 /** After a failed request or a read: undo it whole. */
@@ -74,20 +80,64 @@ export function preRequestSql(caller: Caller, request: ApiRequest, cache: Schema
   );
 }
 
+type SqlStatement = Exclude<Statement, { refusal: unknown }>;
+
 /**
  * One request's batch after the previous request's cleanup: savepoint, PostgREST's pre-request
  * settings, read-only mode for reads, the statement, and (for a write) the end-of-request
- * constraint check (so the statement's result is the last but one, see mainResult).
+ * constraint check. Always REQUEST_STATEMENTS statements, the request's own at mainOffset.
  */
-export function requestBatch(caller: Caller, request: ApiRequest, statement: Exclude<Statement, { refusal: unknown }>, cache: SchemaCache, options: SendOptions = {}): string {
+export function requestBatch(caller: Caller, request: ApiRequest, statement: SqlStatement, cache: SchemaCache, options: SendOptions = {}): string {
   const readOnly = statement.readOnly ? `; set local transaction_read_only = on` : '';
   const end = statement.readOnly ? '' : `; ${END_OF_REQUEST}`;
   return `savepoint pf_request; ${preRequestSql(caller, request, cache, options)}${readOnly}; ${statement.sql}${end}`;
 }
 
-function mainResult(result: pg.QueryResult | pg.QueryResult[], statement: Exclude<Statement, { refusal: unknown }>): pg.QueryResult {
-  if (!Array.isArray(result)) return result;
-  return result[result.length - (statement.readOnly ? 1 : 2)];
+/** Statements in a requestBatch, its savepoint first. */
+const REQUEST_STATEMENTS = 4;
+/** Where the request's own statement (the one answering page_total, body) sits after the savepoint. */
+const mainOffset = (statement: SqlStatement) => (statement.readOnly ? 3 : 2);
+/** The cleanup a request gets when it succeeds: a read is undone, a write kept. */
+const cleanupAfterSuccess = (statement: SqlStatement, cache: SchemaCache) => (statement.readOnly ? ROLLBACK_REQUEST : keepRequestSql(cache));
+
+interface Prepared {
+  caller: Caller;
+  request: ApiRequest;
+  options: SendOptions;
+  statement: SqlStatement;
+}
+
+/** A database error as PostgREST answers it. */
+function errorResponse(err: pg.DatabaseError, caller: Caller, options: SendOptions): ApiResponse {
+  const body = { code: err.code!, message: err.message, details: err.detail ?? null, hint: err.hint ?? null };
+  return { status: httpStatusForSqlState(err.code!, credentialsFor(caller, options).role, err.message), body, affected: null, error: body, ...(err.routine ? { routine: err.routine } : {}) };
+}
+
+/** A succeeded request's answer, read from its statements (its savepoint at `at`). */
+function successResponse(completed: CompletedStatement[], at: number, step: Prepared): ApiResponse {
+  const [pageTotal, body] = completed[at + mainOffset(step.statement)].rows[0];
+  return shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json));
+}
+
+/**
+ * The answers to a chain of requests sent in one batch (each after the previous one's cleanup):
+ * every request up to the failing one, if any. `failed` is true when the last answer is a failure.
+ * Undefined when the batch failed before the first request's savepoint (in what preceded it).
+ */
+function chainAnswers(chain: Prepared[], completed: CompletedStatement[], failure: pg.DatabaseError | undefined): { answers: ApiResponse[]; failed: boolean } | undefined {
+  const savepoints: number[] = [];
+  completed.forEach((c, i) => c.command === 'SAVEPOINT' && savepoints.push(i));
+  if (!failure) return { answers: chain.map((step, k) => successResponse(completed, savepoints[k], step)), failed: false };
+  if (!savepoints.length) return undefined;
+  // The failing statement is the first not completed. Past the last started request's own
+  // statements it is in the cleanup that prefixes the next request: that request's failure, as
+  // when it is sent on its own.
+  let failing = savepoints.length - 1;
+  if (completed.length >= savepoints[failing] + REQUEST_STATEMENTS) failing++;
+  if (failing >= chain.length) throw new Error(`harness: a batch failed after its last request (${failure.message})`);
+  const answers = chain.slice(0, failing).map((step, k) => successResponse(completed, savepoints[k], step));
+  answers.push(errorResponse(failure, chain[failing].caller, chain[failing].options));
+  return { answers, failed: true };
 }
 
 export class CaseTransaction implements Executor {
@@ -96,6 +146,8 @@ export class CaseTransaction implements Executor {
   private open = false;
   /** The previous case's rollback, sent with the next case's fixtures to save a round trip. */
   private pendingRollback = false;
+  /** Answers to planned requests that went with the fixtures, handed out by send() in order. */
+  private answered: { caller: Caller; request: ApiRequest; response: ApiResponse }[] = [];
 
   constructor(
     private readonly client: pg.Client,
@@ -106,67 +158,88 @@ export class CaseTransaction implements Executor {
 
   /**
    * Opens the case and writes its fixtures as the server context (superuser, null auth.uid()).
-   * `perRow` is asked for only when the batch was refused, to name the refused row.
+   * `perRow` is asked for only when the batch was refused, to name the refused row. `ahead`: the
+   * requests the case will send, in order; they go in the same round trip, and send() must then
+   * be given these very request objects, in this order.
    */
-  async begin(fixtures: FixtureStatement[], perRow: () => FixtureStatement[] = () => fixtures): Promise<void> {
+  async begin(fixtures: FixtureStatement[], perRow: () => FixtureStatement[] = () => fixtures, ahead: readonly PlannedRequest[] = []): Promise<void> {
     const rollback = this.pendingRollback ? ['rollback'] : [];
     this.pendingRollback = false;
     this.open = true;
+    this.answered = [];
+    this.pendingCleanup = '';
     // Fixtures stand for committed rows: their deferred constraints are checked now, not by the first request.
     const committed = this.cache.initiallyDeferred.length ? [END_OF_REQUEST, deferAgainSql(this.cache)] : [];
-    try {
-      await this.client.query([...rollback, 'begin', ...fixtures.map((f) => f.sql), ...committed].join(';\n'));
-    } catch {
-      // Find which fixture was refused, so the report names the table, the row and the message.
-      await this.client.query('rollback');
-      await this.client.query('begin');
-      for (const f of perRow()) {
-        try {
-          await this.client.query(f.sql);
-        } catch (e) {
-          await this.client.query('rollback');
-          this.open = false;
-          throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row);
-        }
+    // The planned requests up to the first PostgREST answers without the database.
+    const chain: Prepared[] = [];
+    for (const { caller, request } of ahead) {
+      const statement = buildStatement(request, this.cache);
+      if ('refusal' in statement) break;
+      chain.push({ caller, request, options: {}, statement });
+    }
+    const head = [...rollback, 'begin', ...fixtures.map((f) => f.sql), ...committed].join(';\n');
+    const sql = chain.length ? `${head};\n${this.chainSql(chain)}` : head;
+    const { completed, error: failure } = await sendBatch(this.client, sql);
+    const chained = chain.length ? chainAnswers(chain, completed, failure) : failure ? undefined : { answers: [], failed: false };
+    if (chained) {
+      this.answered = chained.answers.map((response, k) => ({ caller: chain[k].caller, request: chain[k].request, response }));
+      if (chained.answers.length) this.pendingCleanup = chained.failed ? ROLLBACK_REQUEST : cleanupAfterSuccess(chain[chain.length - 1].statement, this.cache);
+      return;
+    }
+    // Find which fixture was refused, so the report names the table, the row and the message.
+    await this.client.query('rollback');
+    await this.client.query('begin');
+    for (const f of perRow()) {
+      try {
+        await this.client.query(f.sql);
+      } catch (e) {
+        await this.client.query('rollback');
+        this.open = false;
+        throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row);
       }
-      for (const sql of committed) {
-        try {
-          await this.client.query(sql);
-        } catch (e) {
-          await this.client.query('rollback');
-          this.open = false;
-          throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null);
-        }
+    }
+    for (const sql of committed) {
+      try {
+        await this.client.query(sql);
+      } catch (e) {
+        await this.client.query('rollback');
+        this.open = false;
+        throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null);
       }
     }
   }
 
+  /** The requests as one batch, each after the cleanup the previous one gets if it succeeds. */
+  private chainSql(chain: Prepared[]): string {
+    return chain.map((step, k) => `${k ? cleanupAfterSuccess(chain[k - 1].statement, this.cache) : ''}${requestBatch(step.caller, step.request, step.statement, this.cache, step.options)}`).join('; ');
+  }
+
   async send(caller: Caller, request: ApiRequest, options: SendOptions = {}): Promise<ApiResponse> {
+    if (this.answered.length) {
+      const next = this.answered.shift()!;
+      if (next.request !== request || next.caller !== caller || options.withoutToken) {
+        throw new Error('harness: a request other than the next one planned in begin() was sent after the planned ones had run');
+      }
+      return next.response;
+    }
     const statement = buildStatement(request, this.cache);
     if ('refusal' in statement) {
       const { status, code, message, hint } = statement.refusal;
       const error = { code, message, details: null, hint: hint ?? null };
       return { status, body: error, affected: null, error };
     }
+    const step: Prepared = { caller, request, options, statement };
     const prefix = this.pendingCleanup;
     this.pendingCleanup = '';
-    const batch = `${prefix}${requestBatch(caller, request, statement, this.cache, options)}`;
-    let result: pg.QueryResult | pg.QueryResult[];
-    try {
-      result = (await this.client.query(batch)) as pg.QueryResult | pg.QueryResult[];
-    } catch (e) {
-      const err = e as pg.DatabaseError;
-      if (!err.code) throw e;
+    const { completed, error } = await sendBatch(this.client, `${prefix}${this.chainSql([step])}`);
+    if (error) {
       // PostgREST rolls a failed request back; so do we, settings included.
       this.pendingCleanup = ROLLBACK_REQUEST;
-      const body = { code: err.code, message: err.message, details: err.detail ?? null, hint: err.hint ?? null };
-      return { status: httpStatusForSqlState(err.code, credentialsFor(caller, options).role, err.message), body, affected: null, error: body, ...(err.routine ? { routine: err.routine } : {}) };
+      return errorResponse(error, caller, options);
     }
-    const row = mainResult(result, statement).rows[0] as { page_total: string | number; body: string | null };
-    const affected = Number(row.page_total);
     // A read leaves nothing to keep; a write is kept and its settings reset.
-    this.pendingCleanup = statement.readOnly ? ROLLBACK_REQUEST : keepRequestSql(this.cache);
-    return shapeResponse(request, statement, affected, row.body === null ? null : (JSON.parse(row.body) as Json));
+    this.pendingCleanup = cleanupAfterSuccess(statement, this.cache);
+    return chainAnswers([step], completed, undefined)!.answers[0];
   }
 
   /** Ends the case. Its rollback goes out with the next case's fixtures (or with flush()). */
@@ -174,6 +247,7 @@ export class CaseTransaction implements Executor {
     if (!this.open) return;
     this.open = false;
     this.pendingCleanup = '';
+    this.answered = [];
     this.pendingRollback = true;
   }
 
@@ -185,7 +259,7 @@ export class CaseTransaction implements Executor {
   }
 }
 
-function shapeResponse(request: ApiRequest, statement: Exclude<Statement, { refusal: unknown }>, affected: number, body: Json): ApiResponse {
+function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: number, body: Json): ApiResponse {
   switch (request.kind) {
     case 'select':
       if (statement.shape === 'single') {

@@ -59,15 +59,25 @@ export function userClaims(caller: Extract<Caller, { kind: 'user' }>): Record<st
   };
 }
 
-function tokens(caller: Caller, withoutToken: boolean): { role: ApiRole; claims: Record<string, unknown>; apikey?: string; bearer?: string } {
+type Tokens = { role: ApiRole; claims: Record<string, unknown>; apikey?: string; bearer?: string };
+
+/** A user's token, made once per caller object (a case's steps share their caller): claims and JWT text. */
+const userTokens = new WeakMap<Caller, Tokens>();
+
+function tokens(caller: Caller, withoutToken: boolean): Tokens {
   switch (caller.kind) {
     case 'anon':
       return withoutToken ? { role: 'anon', claims: { role: 'anon' } } : { role: 'anon', claims: apiKeyClaims('anon'), apikey: ANON_KEY, bearer: ANON_KEY };
     case 'service':
       return { role: 'service_role', claims: apiKeyClaims('service_role'), apikey: SERVICE_KEY, bearer: SERVICE_KEY };
     case 'user': {
-      const claims = userClaims(caller);
-      return { role: 'authenticated', claims, apikey: ANON_KEY, bearer: jwt(claims) };
+      let made = userTokens.get(caller);
+      if (!made) {
+        const claims = userClaims(caller);
+        made = { role: 'authenticated', claims, apikey: ANON_KEY, bearer: jwt(claims) };
+        userTokens.set(caller, made);
+      }
+      return made;
     }
   }
 }

@@ -9,11 +9,21 @@ import type { ApiRequest } from '../model/request.ts';
 import type { FixturePlan, FixtureStatement } from '../fixtures.ts';
 import type { ApiResponse } from './response.ts';
 
+/** A request a case will send, known before the case opens: its caller and the request as sent. */
+export interface PlannedRequest {
+  caller: Caller;
+  request: ApiRequest;
+}
+
 export interface Executor {
   /** How fixtures are written into this target (the reference way, or a project's own). */
   readonly fixturePlan: FixturePlan;
-  /** Opens a case and writes its fixtures as the server; `perRow` names a refused row. */
-  begin(fixtures: FixtureStatement[], perRow?: () => FixtureStatement[]): Promise<void>;
+  /**
+   * Opens a case and writes its fixtures as the server; `perRow` names a refused row. `ahead`:
+   * the requests the case will send, in order, when known (an executor may send them with the
+   * fixtures); send() is then called with these very request objects, in this order.
+   */
+  begin(fixtures: FixtureStatement[], perRow?: () => FixtureStatement[], ahead?: readonly PlannedRequest[]): Promise<void>;
   send(caller: Caller, request: ApiRequest): Promise<ApiResponse>;
   /** Ends the case; nothing it wrote survives into the next one. */
   end(): Promise<void>;

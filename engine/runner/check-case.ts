@@ -5,7 +5,7 @@
  */
 import type { Outcome, OutcomeClass } from '../model/outcome.ts';
 import { outcomeClass } from '../model/outcome.ts';
-import { predict } from '../model/predict.ts';
+import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
 import { comparedAsFor, compareOutcomes, settingHintsFor } from '../checker/compare.ts';
@@ -15,6 +15,7 @@ import { FixtureError } from '../errors.ts';
 import { UnfillableColumn } from '../introspection/fill-row.ts';
 import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
+import type { ApiRequest } from '../model/request.ts';
 import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
@@ -48,6 +49,8 @@ export interface HistoryEntry {
 
 export interface CaseVerdict {
   classes: OutcomeClass[];
+  /** Per step checked: the model's own prediction (before any target mapping), what clause tallies read. */
+  predictions: Prediction[];
   /** Per step, parallel to classes: its access-matrix cell (engine/model/access.ts). */
   cells: string[];
   mismatch?: StepMismatch;
@@ -91,6 +94,8 @@ export class CaseMismatch extends Error {
 export interface StepCheck {
   /** The model's world after the step (what the next step is predicted from). */
   world: World;
+  /** The model's answer and world after the step, in the model's own names. */
+  prediction: Prediction;
   outcomeClass: OutcomeClass;
   /** What the database answered, in the model's terms. */
   actual: Outcome;
@@ -99,12 +104,21 @@ export interface StepCheck {
   entry: HistoryEntry;
 }
 
-/** One step (number `index` of its case): predict from `world`, send, compare. */
-export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle): Promise<StepCheck> {
-  const prediction = predict(oracle, world, step.caller, step.request);
+/** A step made ready before its case opened: the request as sent (planned in begin()) and the model's answer. */
+export interface PreparedStep {
+  sent: ApiRequest;
+  prediction: Prediction;
+}
+
+/**
+ * One step (number `index` of its case): predict from `world`, send, compare. `prepared`: its
+ * request and prediction when already made (from the same world).
+ */
+export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle, prepared?: PreparedStep): Promise<StepCheck> {
+  const prediction = prepared?.prediction ?? predict(oracle, world, step.caller, step.request);
+  const sent = prepared?.sent ?? requestForTarget(tx.fixturePlan, step.request);
   // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
   const mapping = tx.fixturePlan.mapping;
-  const sent = requestForTarget(tx.fixturePlan, step.request);
   const response = await tx.send(step.caller, sent);
   const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
@@ -118,9 +132,26 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
     // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
     const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
     const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked };
-    return { world: prediction.world, outcomeClass: outcome, actual, cell, entry, mismatch };
+    return { world: prediction.world, prediction, outcomeClass: outcome, actual, cell, entry, mismatch };
   }
-  return { world: prediction.world, outcomeClass: outcome, actual, cell, entry };
+  return { world: prediction.world, prediction, outcomeClass: outcome, actual, cell, entry };
+}
+
+/** The model's answer to each step of a case in turn, from its world (pure, no database); stops at the first that throws. */
+function predictSteps(oracle: Oracle, testCase: DataCase): ({ prediction: Prediction } | { thrown: unknown })[] {
+  const out: ({ prediction: Prediction } | { thrown: unknown })[] = [];
+  let world = testCase.world;
+  for (const step of testCase.steps) {
+    try {
+      const prediction = predict(oracle, world, step.caller, step.request);
+      out.push({ prediction });
+      world = prediction.world;
+    } catch (thrown) {
+      out.push({ thrown });
+      break;
+    }
+  }
+  return out;
 }
 
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
@@ -131,6 +162,14 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
   const classes: OutcomeClass[] = [];
   const history: HistoryEntry[] = [];
   const cells: string[] = [];
+  const predictions: Prediction[] = [];
+  const record = (checked: StepCheck) => {
+    onStep?.(checked);
+    classes.push(checked.outcomeClass);
+    history.push(checked.entry);
+    cells.push(checked.cell);
+    predictions.push(checked.prediction);
+  };
   let world = testCase.world;
   const plan = tx.fixturePlan;
   let fixtures;
@@ -140,9 +179,16 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
     if (e instanceof UnfillableColumn) throw new FixtureError(e.message, e.table, world[e.table]);
     throw e;
   }
-  await tx.begin(fixtures, () => fixtureStatementsPerRow(world, fixtureOrder, plan));
+  const modelRun = modelRunOf(testCase);
+  // Steps known in advance go out with the fixtures; a model run's steps come one at a time.
+  const sent = modelRun ? [] : testCase.steps.map((s) => requestForTarget(plan, s.request));
+  const ahead = sent.map((request, i) => ({ caller: testCase.steps[i].caller, request }));
+  const opened = tx.begin(fixtures, () => fixtureStatementsPerRow(world, fixtureOrder, plan), ahead);
+  // While the batch is on its way: the model's answer to each known step (pure). A prediction
+  // that throws throws when its step is checked, as it would have unplanned.
+  const predicted = modelRun ? [] : predictSteps(oracle, testCase);
+  await opened;
   try {
-    const modelRun = modelRunOf(testCase);
     if (modelRun) {
       // Generated by fc.commands: fast-check runs the commands, each sending its step here.
       let i = 0;
@@ -150,32 +196,28 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
         await modelRun(async (step) => {
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
           const checked = await checkStep(tx, world, step, i, oracle);
-          onStep?.(checked);
-          classes.push(checked.outcomeClass);
-          history.push(checked.entry);
-          cells.push(checked.cell);
+          record(checked);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.world;
           i++;
           return world;
         });
       } catch (e) {
-        if (e instanceof CaseMismatch) return { classes, history, cells, mismatch: e.mismatch };
+        if (e instanceof CaseMismatch) return { classes, predictions, history, cells, mismatch: e.mismatch };
         throw e;
       }
       if (i !== testCase.steps.length) throw new Error(`harness: the model run sent ${i} of the case's ${testCase.steps.length} steps`);
-      return { classes, history, cells };
+      return { classes, predictions, history, cells };
     }
     for (let i = 0; i < testCase.steps.length; i++) {
-      const checked = await checkStep(tx, world, testCase.steps[i], i, oracle);
-      onStep?.(checked);
-      classes.push(checked.outcomeClass);
-      history.push(checked.entry);
-      cells.push(checked.cell);
-      if (checked.mismatch) return { classes, history, cells, mismatch: checked.mismatch };
+      const made = predicted[i];
+      if ('thrown' in made) throw made.thrown;
+      const checked = await checkStep(tx, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction: made.prediction });
+      record(checked);
+      if (checked.mismatch) return { classes, predictions, history, cells, mismatch: checked.mismatch };
       world = checked.world;
     }
-    return { classes, history, cells };
+    return { classes, predictions, history, cells };
   } finally {
     await tx.end();
   }

@@ -6,7 +6,7 @@
  * MIN_RUNS_FOR_COVERAGE cases that never reached a clause's side fails, naming the clause.
  */
 import type { Oracle } from '../pack.ts';
-import { predict } from '../model/predict.ts';
+import { predict, type Prediction } from '../model/predict.ts';
 import type { DataCase } from './data-case.ts';
 import type { Clause } from './data-property.ts';
 import type { ClauseCount, PropertyResult } from './result.ts';
@@ -21,12 +21,15 @@ export class ClauseTally {
     for (const c of clauses) this.counts.set(c.id, { id: c.id, label: c.label, allowed: 0, refused: 0 });
   }
 
-  /** Replays the model over the case (pure, no database) and counts each step's clauses. */
-  add(testCase: DataCase, oracle: Oracle): void {
+  /**
+   * Replays the model over the case (pure, no database) and counts each step's clauses.
+   * `known`: the predictions of its first steps, already made by the check (not made again).
+   */
+  add(testCase: DataCase, oracle: Oracle, known: readonly Prediction[] = []): void {
     if (!this.clauses.length) return;
     let world = testCase.world;
-    for (const step of testCase.steps) {
-      const prediction = predict(oracle, world, step.caller, step.request);
+    for (const [i, step] of testCase.steps.entries()) {
+      const prediction = known[i] ?? predict(oracle, world, step.caller, step.request);
       for (const clause of this.clauses) {
         const side = clause.side({ step, before: world, outcome: prediction.outcome, settings: oracle.settings });
         if (side) this.counts.get(clause.id)![side]++;

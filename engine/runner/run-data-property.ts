@@ -104,7 +104,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const verdict = await checkCase(worker.tx, testCase, options.oracle);
         for (const c of verdict.classes) counts[c]++;
         for (const k of verdict.cells) access[k] = (access[k] ?? 0) + 1;
-        clauseTally.add(testCase, options.oracle);
+        clauseTally.add(testCase, options.oracle, verdict.predictions);
         checked++;
         options.onCase?.(property.id);
         if (!verdict.mismatch) return;

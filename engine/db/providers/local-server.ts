@@ -71,6 +71,7 @@ export async function startLocalServer(): Promise<DatabaseServer> {
   const startUp = new StartUp();
   const runDir = path.join(LOCAL_SERVER_ROOT, `${RUN_PREFIX}${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
   startUp.folders.add(runDir);
+  const sockDir = path.join(runDir, 'sock');
   let child: ChildProcess;
   let port: number;
   try {
@@ -79,7 +80,6 @@ export async function startLocalServer(): Promise<DatabaseServer> {
     mkdirSync(runDir, { mode: 0o755 });
     writeFileSync(path.join(runDir, 'owner.json'), JSON.stringify({ pid: process.pid, started: new Date().toISOString() }));
     const dataDir = path.join(runDir, 'data');
-    const sockDir = path.join(runDir, 'sock');
     await startUp.run('cp', ['-a', pristine, dataDir]);
     mkdirSync(sockDir);
     if (runAs) chownSync(sockDir, runAs.uid, runAs.gid);
@@ -111,7 +111,7 @@ export async function startLocalServer(): Promise<DatabaseServer> {
     throw e;
   }
   startUp.done();
-  const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+  const url = serverUrl(port, sockDir);
   let stopped = false;
   return {
     kind: 'local',
@@ -126,6 +126,18 @@ export async function startLocalServer(): Promise<DatabaseServer> {
     },
   };
 }
+
+/**
+ * The server's address for its clients: its Unix socket when the path fits (a round trip costs
+ * both sides less than over TCP loopback), else TCP on 127.0.0.1. libpq and pg both read `host=`.
+ */
+function serverUrl(port: number, sockDir: string): string {
+  const socketPath = path.join(sockDir, `.s.PGSQL.${port}`);
+  if (process.platform === 'win32' || Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) return `postgresql://postgres@127.0.0.1:${port}/postgres`;
+  return `postgresql://postgres@localhost:${port}/postgres?host=${encodeURIComponent(sockDir)}`;
+}
+/** sun_path holds 108 bytes on Linux and 104 on macOS, the terminating NUL included. */
+const MAX_SOCKET_PATH = 103;
 
 /** The unprivileged user must be able to reach the binaries; node_modules under /root is not. */
 async function binariesReadableBy(binaries: PostgresBinaries, runAs: RunAs | undefined, startUp: StartUp): Promise<string> {
