@@ -5,6 +5,7 @@
  */
 import type { FunctionModel } from '../engine/model/function-model.ts';
 import type { TableModel } from '../engine/model/table-model.ts';
+import type { StepChecker } from '../engine/checker/history.ts';
 import type { Pack } from '../engine/pack.ts';
 import type { TargetMapping } from '../engine/mapping/mapping.ts';
 import { mergeMappings } from '../engine/mapping/schema.ts';
@@ -36,6 +37,8 @@ export interface PackExtension<S> {
   mutants?: string;
   /** The project's names for the base's tables, columns and functions, and its conventions (docs/config.md "mapping"). */
   mapping?: TargetMapping;
+  /** Invariants every step must pass besides agreeing with the model, added to the base's. */
+  invariants?: StepChecker[];
 }
 
 /** A pack built on another: the base's models and properties, with these added, replaced or removed. */
@@ -46,7 +49,7 @@ export function extendPack<S>(base: Pack<S>, extension: PackExtension<S>): Pack<
   return {
     ...base,
     name: extension.name,
-    model: { ...base.model, tables, functions, fixtureOrder: extension.fixtureOrder ?? base.model.fixtureOrder },
+    model: { ...base.model, tables, functions, fixtureOrder: extension.fixtureOrder ?? base.model.fixtureOrder, invariants: [...(base.model.invariants ?? []), ...(extension.invariants ?? [])] },
     properties: [...base.properties.filter((p) => !replaced.has(p.id)), ...(extension.properties ?? [])],
     catalogProperties: (base.catalogProperties ?? []).filter((p) => !(extension.without ?? []).includes(p.id)),
     migrations: extension.migrations ?? base.migrations,

@@ -35,6 +35,7 @@ export type { DataCase, DataStep } from '../engine/runner/data-case.ts';
 export { fromParts, type CasePart, type DataProperty } from '../engine/runner/data-property.ts';
 export type { CatalogProperty } from '../engine/runner/catalog-property.ts';
 export { checkCase, type CaseVerdict } from '../engine/runner/check-case.ts';
+export { modelAgreement, type HistoryEntry, type StepChecker } from '../engine/checker/history.ts';
 export { runDataProperty, type DataRunOptions } from '../engine/runner/run-data-property.ts';
 export { applyCoverageGate } from '../engine/runner/coverage.ts';
 export type { PropertyResult } from '../engine/runner/result.ts';

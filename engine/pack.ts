@@ -5,6 +5,7 @@
  * is the first pack (packs/reference/); a project writes its own next to its migrations.
  */
 import type { z } from 'zod';
+import type { StepChecker } from './checker/history-entry.ts';
 import type { FunctionModel, PrivateFunction } from './model/function-model.ts';
 import type { TableModel } from './model/table-model.ts';
 import type { CatalogProperty } from './runner/catalog-property.ts';
@@ -22,6 +23,11 @@ export interface PackModel<S = any> {
   privateFunctions?: PrivateFunction[];
   /** Foreign-key order: a row's references are written before it. */
   fixtureOrder: readonly string[];
+  /**
+   * Checks every step must pass besides agreeing with the model (engine/checker/history.ts): an
+   * invariant of the application, e.g. no answer ever carries a secret column.
+   */
+  invariants?: StepChecker[];
 }
 
 /** The model with one choice of settings: everything a prediction needs. */

@@ -11,6 +11,7 @@ import { canonicalJson } from '../model/values.ts';
 import type { Oracle } from '../pack.ts';
 import { targetName, type ApiRequest } from '../model/request.ts';
 import type { World } from '../model/world.ts';
+import type { SettingHints } from './history-entry.ts';
 
 export interface Disagreement {
   reason: string;
@@ -37,15 +38,7 @@ function comparedRows(o: Outcome, as: ((rows: Row[]) => Row[]) | undefined): Out
   return as && success(o) && o.rows ? ({ ...o, rows: as(o.rows) } as Outcome) : o;
 }
 
-/** The settings that decide a step's answer where the spec leaves a choice, named when the answer differs there. */
-export interface SettingHints {
-  /** The table's grants (TableModel.grantsSetting). */
-  grants?: string;
-  /** The function's output columns (FunctionModel.columnsSetting). */
-  columns?: string;
-  /** Columns whose values a setting decides (column → setting), named when their values differ. */
-  values?: Record<string, string>;
-}
+export type { SettingHints } from './history-entry.ts';
 
 /** The columns of two row sets whose values differ (as multisets), each with the setting that decides it. */
 function valueSettings(expected: Row[], actual: Row[], values: Record<string, string> | undefined): string {

@@ -56,8 +56,8 @@ function clauseOf(expected: Outcome, actual: Outcome): string | undefined {
   return clauseText(words(expected)) ?? (isSuccess(expected) ? clauseText(words(actual)) : undefined);
 }
 
-export function signatureOf(propertyId: string, mismatch: Pick<StepMismatch, 'request' | 'expected' | 'actual'>): string {
+export function signatureOf(propertyId: string, mismatch: Pick<StepMismatch, 'request' | 'expected' | 'actual' | 'checker'>): string {
   const { caller, request } = mismatch.request;
   const clause = clauseOf(mismatch.expected, mismatch.actual);
-  return [propertyId, `${METHOD[request.kind]} ${targetName(request)}`, callerClass(caller), disagreementKind(mismatch.expected, mismatch.actual), ...(clause ? [clause] : [])].join(' | ');
+  return [propertyId, `${METHOD[request.kind]} ${targetName(request)}`, callerClass(caller), mismatch.checker ? `invariant ${mismatch.checker}` : disagreementKind(mismatch.expected, mismatch.actual), ...(clause ? [clause] : [])].join(' | ');
 }

@@ -6,6 +6,8 @@ import { BUNDLED_MUTANTS } from '../../cli/paths.ts';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { referenceEnvironment } from '../../testing/reference.ts';
 import { checkCase } from './check-case.ts';
+import type { StepChecker } from '../checker/history.ts';
+import { signatureOf } from '../findings/signature.ts';
 import type { DataCase } from './data-case.ts';
 import type { Environment } from './environment.ts';
 
@@ -45,5 +47,44 @@ describe('checkCase history', () => {
     expect(verdict.history).toHaveLength(2);
     expect(verdict.history[1].disagreement).toBe(verdict.mismatch?.reason);
     expect(verdict.history[1].observed.kind).toBe('allowed');
+  });
+});
+
+describe('checkers over the history', () => {
+  it('coverage is read off the entries: outcome class, access cell and prediction per step', async () => {
+    const verdict = await checkCase(clean.workers[0].tx, testCase, referenceOracle);
+    expect(verdict.classes).toEqual(verdict.history.map((h) => h.outcomeClass));
+    expect(verdict.cells).toEqual(verdict.history.map((h) => h.cell));
+    expect(verdict.predictions.map((p) => p.outcome)).toEqual(verdict.history.map((h) => h.predicted));
+  });
+
+  it("a pack's invariant judges every step after the model's agreement, with the steps before it", async () => {
+    const seen: number[][] = [];
+    const noRowsForOwners: StepChecker = {
+      name: 'an owner reads no role',
+      check: (entry, earlier) => {
+        seen.push(earlier.map((e) => e.step));
+        return entry.observed.kind === 'allowed' && entry.request.kind === 'select' && (entry.observed.rows ?? []).some((r) => 'role' in r) ? 'an answer carries role' : undefined;
+      },
+    };
+    const oracle = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [noRowsForOwners] } };
+    const verdict = await checkCase(clean.workers[0].tx, testCase, oracle);
+    expect(seen).toEqual([[]]); // the first step already fails: the second is never judged
+    expect(verdict.mismatch?.step).toBe(0);
+    expect(verdict.mismatch?.checker).toBe('an owner reads no role');
+    expect(verdict.mismatch?.reason).toBe('invariant "an owner reads no role": an answer carries role');
+    expect(verdict.history[0]).toMatchObject({ checker: 'an owner reads no role', disagreement: verdict.mismatch?.reason });
+    expect(signatureOf('R02', verdict.mismatch!)).toContain('invariant an owner reads no role');
+    // An invariant that holds leaves the verdict the model's alone.
+    const holds = await checkCase(clean.workers[0].tx, testCase, { ...oracle, model: { ...oracle.model, invariants: [{ name: 'no 500', check: (e) => (e.response.status >= 500 ? 'a 500' : undefined) }] } });
+    expect(holds.mismatch).toBeUndefined();
+    expect(holds.history).toHaveLength(2);
+  });
+
+  it('the model comes first: on the broken database the disagreement is the model\'s, not an invariant\'s', async () => {
+    const oracle = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'never', check: () => undefined }] } };
+    const verdict = await checkCase(broken.workers[0].tx, testCase, oracle);
+    expect(verdict.mismatch?.checker).toBeUndefined();
+    expect(verdict.mismatch?.step).toBe(1);
   });
 });

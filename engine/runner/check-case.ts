@@ -8,7 +8,8 @@ import { outcomeClass } from '../model/outcome.ts';
 import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
-import { comparedAsFor, compareOutcomes, settingHintsFor } from '../checker/compare.ts';
+import { comparedAsFor, settingHintsFor } from '../checker/compare.ts';
+import { coverageOf, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget } from '../fixtures.ts';
 import { FixtureError } from '../errors.ts';
@@ -33,19 +34,11 @@ export interface StepMismatch {
   response: ApiResponse;
   /** Columns the server assigns: in the answer, not compared (the diff leaves them out too). */
   masked: string[];
+  /** A pack invariant that rejected the step (absent: the model and the target disagree). */
+  checker?: string;
 }
 
-/** One step as it happened: what was sent, what the model predicted, what came back. */
-export interface HistoryEntry {
-  step: number;
-  caller: DataStep['caller'];
-  request: DataStep['request'];
-  predicted: Outcome;
-  response: ApiResponse;
-  observed: Outcome;
-  /** Why model and database disagree here; absent when they agree. */
-  disagreement?: string;
-}
+export type { HistoryEntry } from '../checker/history.ts';
 
 export interface CaseVerdict {
   classes: OutcomeClass[];
@@ -111,10 +104,11 @@ export interface PreparedStep {
 }
 
 /**
- * One step (number `index` of its case): predict from `world`, send, compare. `prepared`: its
- * request and prediction when already made (from the same world).
+ * One step (number `index` of its case): predict from `world`, send, record it in a history entry,
+ * judge the entry (the model's agreement, then the pack's invariants, given the `earlier` entries).
+ * `prepared`: its request and prediction when already made (from the same world).
  */
-export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle, prepared?: PreparedStep): Promise<StepCheck> {
+export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle, prepared?: PreparedStep, earlier: readonly HistoryEntry[] = []): Promise<StepCheck> {
   const prediction = prepared?.prediction ?? predict(oracle, world, step.caller, step.request);
   const sent = prepared?.sent ?? requestForTarget(tx.fixturePlan, step.request);
   // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
@@ -126,12 +120,27 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const outcome = outcomeClass(prediction.outcome);
   const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
   const masked = maskedColumns(oracle, step);
-  const disagreement = compareOutcomes(expected, actual, masked, comparedAsFor(oracle, step.request, world), settingHintsFor(oracle, step.request));
-  const entry: HistoryEntry = { step: index, caller: step.caller, request: step.request, predicted: expected, response, observed: actual, ...(disagreement ? { disagreement: disagreement.reason } : {}) };
+  const entry: HistoryEntry = {
+    step: index,
+    caller: step.caller,
+    request: step.request,
+    prediction,
+    predicted: expected,
+    response,
+    observed: actual,
+    masked,
+    comparedAs: comparedAsFor(oracle, step.request, world),
+    hints: settingHintsFor(oracle, step.request),
+    outcomeClass: outcome,
+    cell,
+  };
+  // The model's agreement first, then the pack's own invariants.
+  const disagreement = judgeStep([modelAgreement, ...(oracle.model.invariants ?? [])], entry, earlier);
+  if (disagreement) Object.assign(entry, { disagreement: disagreement.reason, checker: disagreement.checker });
   if (disagreement) {
     // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
     const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
-    const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked };
+    const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}) };
     return { world: prediction.world, prediction, outcomeClass: outcome, actual, cell, entry, mismatch };
   }
   return { world: prediction.world, prediction, outcomeClass: outcome, actual, cell, entry };
@@ -159,17 +168,13 @@ const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JS
 /** `onStep`: told of every step checked (a behaviour diff records what each side answered). */
 export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle, onStep?: (check: StepCheck) => void): Promise<CaseVerdict> {
   const fixtureOrder = oracle.model.fixtureOrder;
-  const classes: OutcomeClass[] = [];
   const history: HistoryEntry[] = [];
-  const cells: string[] = [];
-  const predictions: Prediction[] = [];
   const record = (checked: StepCheck) => {
     onStep?.(checked);
-    classes.push(checked.outcomeClass);
     history.push(checked.entry);
-    cells.push(checked.cell);
-    predictions.push(checked.prediction);
   };
+  // Coverage is read off the history, as every checker is.
+  const verdict = (mismatch?: StepMismatch): CaseVerdict => ({ ...coverageOf(history), history, ...(mismatch ? { mismatch } : {}) });
   let world = testCase.world;
   const plan = tx.fixturePlan;
   let fixtures;
@@ -195,7 +200,7 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
       try {
         await modelRun(async (step) => {
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
-          const checked = await checkStep(tx, world, step, i, oracle);
+          const checked = await checkStep(tx, world, step, i, oracle, undefined, history);
           record(checked);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.world;
@@ -203,21 +208,21 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
           return world;
         });
       } catch (e) {
-        if (e instanceof CaseMismatch) return { classes, predictions, history, cells, mismatch: e.mismatch };
+        if (e instanceof CaseMismatch) return verdict(e.mismatch);
         throw e;
       }
       if (i !== testCase.steps.length) throw new Error(`harness: the model run sent ${i} of the case's ${testCase.steps.length} steps`);
-      return { classes, predictions, history, cells };
+      return verdict();
     }
     for (let i = 0; i < testCase.steps.length; i++) {
       const made = predicted[i];
       if ('thrown' in made) throw made.thrown;
-      const checked = await checkStep(tx, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction: made.prediction });
+      const checked = await checkStep(tx, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction: made.prediction }, history);
       record(checked);
-      if (checked.mismatch) return { classes, predictions, history, cells, mismatch: checked.mismatch };
+      if (checked.mismatch) return verdict(checked.mismatch);
       world = checked.world;
     }
-    return { classes, predictions, history, cells };
+    return verdict();
   } finally {
     await tx.end();
   }
