@@ -22,7 +22,7 @@ export interface PropertyFailure {
   step?: number;
   /** Data layer: columns the server assigns, present in the answer but not compared. */
   masked?: string[];
-  /** Data layer: what the model predicted for each step sent, up to the disagreeing one (the case's history); repros reuse it. */
+  /** Data layer: what the model predicted (in its own names) for each step sent, up to the disagreeing one (the case's history); the psql repro reuses it. */
   predictions?: unknown[];
   /** Data layer: what kind of disagreement this is (engine/findings/signature.ts); one finding per signature. */
   signature?: string;

@@ -16,6 +16,7 @@ import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import type { PropertyFailure, PropertyResult } from './result.ts';
 import { ClauseTally } from './coverage.ts';
+import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -162,7 +163,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   };
 }
 
-function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before?: DataCase, history?: HistoryEntry[]): PropertyFailure {
+function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before?: DataCase, history?: HistoryEntry[], seeded?: readonly string[]): PropertyFailure {
   return {
     seed,
     path,
@@ -172,7 +173,8 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
     message: new CaseMismatch(mismatch).message,
     step: mismatch.step,
     ...(mismatch.masked?.length ? { masked: mismatch.masked } : {}),
-    ...(history ? { predictions: history.map((h) => h.predicted) } : {}),
+    // The model's own predictions (its names), masked like the mismatch: seeded values are never shown.
+    ...(history ? { predictions: history.map((h) => maskSeeded(h.prediction.outcome, seeded, stringsIn(testCase))) } : {}),
     signature: signatureOf(propertyId, mismatch),
     sizes: { before: caseSize(before ?? testCase), after: caseSize(testCase) },
   };
@@ -212,7 +214,7 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
     path = shrunk.counterexamplePath ?? path;
   }
   const minimized = await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch);
-  return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history);
+  return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history, worker.tx.fixturePlan.seededValues);
 }
 
 const SHRINK_FLOOR_MS = 3000;
