@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, inject, it } from 'vitest';
 import { runCli } from '../testing/run-cli.ts';
 import { tempDir } from '../testing/temp-dir.ts';
+import { PROJECT_ROOT } from './paths.ts';
 
 it('policyfuzz mutants prints the kill matrix, the time to kill and the survivors; exit 1 when one survives', async () => {
   const dir = tempDir('mutants');
@@ -17,4 +18,16 @@ it('policyfuzz mutants prints the kill matrix, the time to kill and the survivor
 
   const bad = await runCli('mutants', '--dir', path.join(dir, 'nope'));
   expect(bad.code).toBe(2);
+});
+
+it('mutants --auto picks its target as fuzz does: a project pack (--pack) on its own migrations', async () => {
+  const packModule = path.join(PROJECT_ROOT, 'examples', 'notes-app', 'policyfuzz.pack.ts');
+  const r = await runCli('mutants', '--auto', '--pack', packModule, '--runs', '60', '--database-url', inject('databaseUrl'));
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/variants derived from the catalog of .*examples\/notes-app\/supabase\/migrations/);
+  expect(r.stdout).toMatch(/^killed +disable-row-security-public-notes by N01 in \d+ ms$/m);
+  // Target options belong to --auto: with hand-written mutants they are a usage error, not ignored.
+  const misplaced = await runCli('mutants', '--skip', '0001_notes.sql');
+  expect(misplaced.code).toBe(2);
+  expect(misplaced.stderr).toContain('--skip go with --auto');
 });

@@ -5,15 +5,17 @@ import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { killMutant, type KillResult } from '../engine/mutants/kill.ts';
 import { loadMutants } from '../engine/mutants/mutant-files.ts';
-import { oracleOf, type Pack, type PackSource } from '../engine/pack.ts';
+import { oracleOf, packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { positiveInt, seedValue } from './options.ts';
 import { autoKillRate, runAutoMutants, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
-import { resolveTarget, ruleAllowed } from '../engine/config/target.ts';
+import { chooseTarget, ruleAllowed } from '../engine/config/target.ts';
+import { UsageError } from '../engine/errors.ts';
 import { defaultMigrationsOption } from './fuzz-command.ts';
 
 export interface MutantsOptions {
   dir: string;
-  migrations: string;
+  /** Folders of migrations (default: the pack's own for hand-written mutants; the target the CLI picks for --auto). */
+  migrations?: string[];
   seed: number;
   runs: number;
   all?: boolean;
@@ -21,6 +23,10 @@ export interface MutantsOptions {
   /** Derive the variants from the target's own catalog instead of reading --dir. */
   auto?: boolean;
   config?: string;
+  /** With --auto: a project pack module, migration files to skip, or the bundled reference (as for fuzz). */
+  packModule?: string;
+  skip?: string[];
+  reference?: boolean;
 }
 
 export function killMatrix(results: KillResult[]): string {
@@ -39,9 +45,9 @@ function relativeOrSelf(dir: string): string {
   return path.relative(process.cwd(), dir) || dir;
 }
 
-async function autoMutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void): Promise<number> {
-  const pack = options.pack;
-  const target = await resolveTarget(pack, { config: options.config, migrations: options.migrations, explicitMigrations: options.migrations !== defaultMigrationsOption(pack) });
+/** --auto: the target as fuzz picks it (config, --migrations, supabase/migrations, --pack, --skip, --reference). */
+async function autoMutants(options: MutantsOptions, source: PackSource, out: (line: string) => void): Promise<number> {
+  const { pack, target } = await chooseTarget(source, { config: options.config, migrations: options.migrations, skip: options.skip, pack: options.packModule, reference: options.reference });
   const properties = pack.properties.filter((p) => ruleAllowed(target.config, p.id));
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   let results: AutoKillResult[];
@@ -74,9 +80,11 @@ async function autoMutants(options: MutantsOptions & { pack: Pack }, out: (line:
 }
 
 export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
-  if (options.auto) return autoMutants(options, out);
+  if (options.auto) return autoMutants(options, packSource(options.pack), out);
+  const onlyWithAuto = [options.packModule && '--pack', options.skip?.length && '--skip', options.reference && '--reference', options.config && '--config'].filter(Boolean);
+  if (onlyWithAuto.length) throw new UsageError(`${onlyWithAuto.join(', ')} go with --auto (hand-written mutants apply to --migrations)`);
   const list = loadMutants(options.dir);
-  const migrations = loadMigrationFolder(options.migrations);
+  const migrations = (options.migrations?.length ? options.migrations : [defaultMigrationsOption(options.pack)]).flatMap((dir) => loadMigrationFolder(dir));
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   const results: KillResult[] = [];
   const unreachable = list.filter((m) => m.unreachable);
@@ -105,12 +113,21 @@ export function registerMutantsCommand(program: Command, run: (action: () => Pro
     .command('mutants')
     .description('run the properties against every broken policy variant and print the kill matrix')
     .option('--dir <dir>', "folder of mutant .sql files (default: the pack's, one mutants/ folder per rule)", relativeOrSelf(pack.mutants ?? 'mutants'))
-    .option('--migrations <dir>', 'folder of .sql migrations the mutants apply on', defaultMigrationsOption(pack))
+    .option('--migrations <dir...>', `folders of .sql migrations the mutants apply on (default: ${defaultMigrationsOption(pack)}; with --auto, the target fuzz would pick)`)
     .option('--seed <n>', 'seed', seedValue, 1)
     .option('--runs <n>', 'cases per property and mutant', positiveInt('--runs'), 300)
     .option('--all', 'run every property on every mutant (full matrix), not only the ones it names')
     .option('--auto', "derive broken variants from the target's own catalog (policies, grants, guards, views)")
-    .option('--config <file>', 'with --auto: a project config (policyfuzz.config.json or .ts)')
+    .option('--config <file>', 'with --auto: a project config (policyfuzz.config.json or .ts); default: the one in this folder, if any')
+    .option('--pack <module>', 'with --auto: a project pack module (as for fuzz)')
+    .option('--skip <file...>', 'with --auto: migration file names to leave out')
+    .option('--reference', 'with --auto: the bundled reference database, whatever this folder holds')
     .option('--database-url <url>', 'use this Postgres server')
-    .action((opts: MutantsOptions) => run(async () => mutants({ ...opts, pack: await pack.load() })));
+    .action((opts: Omit<MutantsOptions, 'packModule'> & { pack?: string }) =>
+      run(async () => {
+        const { pack: packModule, ...rest } = opts;
+        if (rest.auto) return autoMutants({ ...rest, packModule }, pack, console.log);
+        return mutants({ ...rest, packModule, pack: await pack.load() });
+      }),
+    );
 }
