@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -18,6 +19,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // The tests wait on Postgres and child processes more than they compute: on a 2-core machine two
+    // files at a time halve the wall time (vitest's default there is one).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default', './testing/summary-reporter.ts'],
   },
 });
