@@ -11,7 +11,7 @@ type Out = (line: string) => void;
 export const findingKey = (r: Pick<PropertyResult, 'id'>, f: PropertyFailure) => `${r.id} ${f.signature ?? f.path}`;
 
 /** `printFailures` shows each property's first open finding; this adds its signature and size, then the others. */
-export function printFindings(results: PropertyResult[], saved: Map<string, SavedFor>, checks: BaselineCheck[], out: Out): void {
+export function printFindings(results: PropertyResult[], saved: ReadonlyMap<string, SavedFor>, checks: BaselineCheck[], out: Out): void {
   for (const r of results) {
     if (r.area !== 'data' || !r.findings?.length) continue;
     const open = r.findings.filter((f) => f.baselined === undefined);

@@ -92,7 +92,7 @@ const CASE_FOLD = 300;
  * Each failure: who asked what (the caller, the request as a curl line) and the replay command
  * first, then only the fields where model and database differ, then the full values.
  */
-export function printFailures(results: PropertyResult[], saved: Map<string, SavedFor>, out: Out, colors: Paint = NO_PAINT): void {
+export function printFailures(results: PropertyResult[], saved: ReadonlyMap<string, SavedFor>, out: Out, colors: Paint = NO_PAINT): void {
   for (const r of results) {
     if (r.status === 'failed' && r.failure) {
       const s = saved.get(r.id) ?? { replay: '' };

@@ -48,8 +48,8 @@ export function consoleReporter(options: ConsoleReporterOptions): RunReporter {
           chatter('');
           chatter(summaryTable(event.results));
           if (event.results.some((r) => r.area === 'data')) for (const line of COUNTS_LEGEND) chatter(line);
-          printFailures(event.results, new Map(event.saved), out, colors);
-          printFindings(event.results, new Map(event.saved), event.baselineChecks, out);
+          printFailures(event.results, event.saved, out, colors);
+          printFindings(event.results, event.saved, event.baselineChecks, out);
           const notRun = event.verdict.notRun;
           if (notRun.length) out(`\nstopped after ${event.maxFailures} failing propert${event.maxFailures === 1 ? 'y' : 'ies'} (--max-failures): not run ${notRun.join(', ')}`);
           if (event.baselineWritten) out(`\nbaseline ${event.baselineWritten.file} written: ${event.baselineWritten.findings} accepted finding(s)`);
