@@ -78,12 +78,4 @@ describe('run events', () => {
       for (const predicted of record.predictions!) expect(repro).toContain(psqlEcho(`model expects:     ${describeOutcome(predicted as Outcome)}`));
     }
   });
-
-  it('without GITHUB_STEP_SUMMARY nothing is written for GitHub', async () => {
-    const run = await runBin(['fuzz', '--only', 'R19', '--seed', '5', '--runs', '20', '--no-replay', '--failures-dir', tempDir('failures'), '--report-dir', tempDir('reports'), '--database-url', inject('databaseUrl')], {
-      env: { ...process.env, GITHUB_STEP_SUMMARY: '' },
-    });
-    expect(run.code).toBe(0);
-    expect(run.stdout).not.toContain('### policyfuzz');
-  });
 });

@@ -57,6 +57,17 @@ describe('saved failures', () => {
     expect(listFailures(dir).failures.map((f) => f.record.id)).toEqual([record.id]);
   });
 
+  it("the psql repro echoes the run's recorded predictions, not new ones (a record without them is predicted again)", () => {
+    expect(record.predictions).toHaveLength(record.step! + 1);
+    // A recorded prediction that the model would not make today: the repro shows the recorded one.
+    const recorded = { kind: 'raised', code: 'P0009', message: 'as recorded by the run' };
+    const repro = reproSql({ ...record, predictions: [recorded] }, broken.cache, referenceOracle);
+    expect(repro).toContain('model expects:     raised: SQLSTATE P0009 as recorded by the run');
+    const predicted = reproSql({ ...record, predictions: undefined }, broken.cache, referenceOracle);
+    expect(predicted).not.toContain('P0009');
+    expect(predicted).toContain('model expects:');
+  });
+
   it('replay STILL FAILING on the broken database and FIXED once the bug is removed', async () => {
     const still = await replayDataFailure(broken.workers[0], record, referenceOracle);
     expect(still.verdict).toBe('STILL FAILING');
