@@ -4,8 +4,6 @@
  * check compares prediction and answer; a pack's invariants (PackModel.invariants) add their own
  * checks; coverage (outcome classes, access cells, clause tallies) is read off the same entries.
  */
-import type { OutcomeClass } from '../model/outcome.ts';
-import type { Prediction } from '../model/engine.ts';
 import { compareOutcomes } from './compare.ts';
 import type { HistoryEntry, StepChecker } from './history-entry.ts';
 
@@ -26,7 +24,3 @@ export function judgeStep(checkers: readonly StepChecker[], entry: HistoryEntry,
   return undefined;
 }
 
-/** Coverage read off a history: per step, its outcome class, its access cell and the model's prediction. */
-export function coverageOf(history: readonly HistoryEntry[]): { classes: OutcomeClass[]; cells: string[]; predictions: Prediction[] } {
-  return { classes: history.map((e) => e.outcomeClass), cells: history.map((e) => e.cell), predictions: history.map((e) => e.prediction) };
-}

@@ -77,7 +77,7 @@ export function compareCase(property: string, testCase: DataCase, base: SideReco
     const b = base.steps[i];
     const h = head.steps[i];
     const step = testCase.steps[i];
-    const same = !compareOutcomes(b.actual, h.actual, maskedColumns(oracle, step));
+    const same = !compareOutcomes(b.entry.observed, h.entry.observed, maskedColumns(oracle, step));
     if (same) {
       if (b.mismatch || h.mismatch) return undefined; // the same answer, the same verdict: no change here
       continue;
@@ -88,9 +88,9 @@ export function compareCase(property: string, testCase: DataCase, base: SideReco
     return {
       property,
       verdict,
-      kind: kindOf(b.actual, h.actual),
+      kind: kindOf(b.entry.observed, h.entry.observed),
       clause,
-      example: { step: i, request: `${describeCaller(step.caller)} ${describeRequest(step.request)}`, base: describeOutcome(b.actual, { short: true }), head: describeOutcome(h.actual, { short: true }), testCase },
+      example: { step: i, request: `${describeCaller(step.caller)} ${describeRequest(step.request)}`, base: describeOutcome(b.entry.observed, { short: true }), head: describeOutcome(h.entry.observed, { short: true }), testCase },
     };
   }
   return undefined;

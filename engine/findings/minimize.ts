@@ -39,19 +39,19 @@ export interface Minimized {
   testCase: DataCase;
   mismatch: StepMismatch;
   /** The minimized case's steps as sent (up to the disagreeing one): its repro reuses them. */
-  history?: HistoryEntry[];
+  history: HistoryEntry[];
   /** Cases checked against the database while minimizing. */
   checks: number;
 }
 
 /**
- * Minimizes `start` (which disagrees with `signature` as `mismatch`) on `tx`. `fixtureOrder` is
+ * Minimizes `start` (which disagrees with `signature` as `mismatch`, with `history`) on `tx`. `fixtureOrder` is
  * the pack's foreign-key order: rows are tried dependants first, so a profile goes before its person.
  */
-export async function minimizeCase(tx: CaseTransaction, oracle: Oracle, propertyId: string, signature: string, start: DataCase, mismatch: StepMismatch, maxChecks = 400): Promise<Minimized> {
+export async function minimizeCase(tx: CaseTransaction, oracle: Oracle, propertyId: string, signature: string, start: DataCase, mismatch: StepMismatch, history: HistoryEntry[], maxChecks = 400): Promise<Minimized> {
   let best = plainCase(start);
   let bestMismatch = mismatch;
-  let bestHistory: HistoryEntry[] | undefined;
+  let bestHistory = history;
   let checks = 0;
   const keeps = async (candidate: DataCase): Promise<boolean> => {
     if (checks >= maxChecks || !candidate.steps.length) return false;
@@ -91,11 +91,6 @@ export async function minimizeCase(tx: CaseTransaction, oracle: Oracle, property
     }
     if (!changed) break;
   }
-  // Nothing could be taken away: the start's own history, from one more check of it.
-  if (!bestHistory) {
-    const verdict = await checkCase(tx, best, oracle).catch(() => undefined);
-    if (verdict?.mismatch && signatureOf(propertyId, verdict.mismatch) === signature) bestHistory = verdict.history;
-  }
   await tx.flush();
-  return { testCase: best, mismatch: bestMismatch, ...(bestHistory ? { history: bestHistory } : {}), checks };
+  return { testCase: best, mismatch: bestMismatch, history: bestHistory, checks };
 }

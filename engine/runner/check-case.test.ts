@@ -51,13 +51,6 @@ describe('checkCase history', () => {
 });
 
 describe('checkers over the history', () => {
-  it('coverage is read off the entries: outcome class, access cell and prediction per step', async () => {
-    const verdict = await checkCase(clean.workers[0].tx, testCase, referenceOracle);
-    expect(verdict.classes).toEqual(verdict.history.map((h) => h.outcomeClass));
-    expect(verdict.cells).toEqual(verdict.history.map((h) => h.cell));
-    expect(verdict.predictions.map((p) => p.outcome)).toEqual(verdict.history.map((h) => h.predicted));
-  });
-
   it("a pack's invariant judges every step after the model's agreement, with the steps before it", async () => {
     const seen: number[][] = [];
     const noRowsForOwners: StepChecker = {

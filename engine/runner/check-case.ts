@@ -1,15 +1,15 @@
 /**
  * One case end to end: write the fixtures, send each request as PostgREST would, predict it
- * with the model, compare, roll everything back. Returns the outcome class of every step and
- * the first disagreement, if any. checkStep is one step of it (predict, send, compare).
+ * with the model, judge it, roll everything back. Returns the case's history (one entry per step
+ * sent) and the first disagreement, if any. checkStep is one step of it (predict, send, judge).
  */
-import type { Outcome, OutcomeClass } from '../model/outcome.ts';
+import type { Outcome } from '../model/outcome.ts';
 import { outcomeClass } from '../model/outcome.ts';
 import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
 import { comparedAsFor, settingHintsFor } from '../checker/compare.ts';
-import { coverageOf, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
+import { judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget } from '../fixtures.ts';
 import { FixtureError } from '../errors.ts';
@@ -41,13 +41,11 @@ export interface StepMismatch {
 export type { HistoryEntry } from '../checker/history.ts';
 
 export interface CaseVerdict {
-  classes: OutcomeClass[];
-  /** Per step checked: the model's own prediction (before any target mapping), what clause tallies read. */
-  predictions: Prediction[];
-  /** Per step, parallel to classes: its access-matrix cell (engine/model/access.ts). */
-  cells: string[];
   mismatch?: StepMismatch;
-  /** Every step sent, in order: the checkers read this, and a repro reuses it. */
+  /**
+   * Every step sent, in order: the checkers judged it, coverage (outcome classes, access cells,
+   * clause tallies) is read off it, and a repro reuses its predictions.
+   */
   history: HistoryEntry[];
 }
 
@@ -78,23 +76,20 @@ function withoutForeignColumns(oracle: Oracle, step: DataStep, outcome: Outcome)
 }
 
 export class CaseMismatch extends Error {
-  constructor(readonly mismatch: StepMismatch) {
+  /** `history`: the case's steps up to the disagreeing one, when the thrower has them. */
+  constructor(
+    readonly mismatch: StepMismatch,
+    readonly history?: HistoryEntry[],
+  ) {
     super(`step ${mismatch.step + 1}: ${mismatch.reason}\n  ${describeCaller(mismatch.request.caller)} ${describeRequest(mismatch.request.request)}`);
     this.name = 'CaseMismatch';
   }
 }
 
+/** A step checked: its history entry, and the disagreement as shown (seeded values masked) when a checker rejected it. */
 export interface StepCheck {
-  /** The model's world after the step (what the next step is predicted from). */
-  world: World;
-  /** The model's answer and world after the step, in the model's own names. */
-  prediction: Prediction;
-  outcomeClass: OutcomeClass;
-  /** What the database answered, in the model's terms. */
-  actual: Outcome;
-  cell: string;
-  mismatch?: StepMismatch;
   entry: HistoryEntry;
+  mismatch?: StepMismatch;
 }
 
 /** A step made ready before its case opened: the request as sent (planned in begin()) and the model's answer. */
@@ -136,14 +131,12 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   };
   // The model's agreement first, then the pack's own invariants.
   const disagreement = judgeStep([modelAgreement, ...(oracle.model.invariants ?? [])], entry, earlier);
-  if (disagreement) Object.assign(entry, { disagreement: disagreement.reason, checker: disagreement.checker });
-  if (disagreement) {
-    // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
-    const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
-    const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}) };
-    return { world: prediction.world, prediction, outcomeClass: outcome, actual, cell, entry, mismatch };
-  }
-  return { world: prediction.world, prediction, outcomeClass: outcome, actual, cell, entry };
+  if (!disagreement) return { entry };
+  Object.assign(entry, { disagreement: disagreement.reason, checker: disagreement.checker });
+  // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
+  const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
+  const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}) };
+  return { entry, mismatch };
 }
 
 /** The model's answer to each step of a case in turn, from its world (pure, no database); stops at the first that throws. */
@@ -173,8 +166,7 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
     onStep?.(checked);
     history.push(checked.entry);
   };
-  // Coverage is read off the history, as every checker is.
-  const verdict = (mismatch?: StepMismatch): CaseVerdict => ({ ...coverageOf(history), history, ...(mismatch ? { mismatch } : {}) });
+  const verdict = (mismatch?: StepMismatch): CaseVerdict => ({ history, ...(mismatch ? { mismatch } : {}) });
   let world = testCase.world;
   const plan = tx.fixturePlan;
   let fixtures;
@@ -203,7 +195,7 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
           const checked = await checkStep(tx, world, step, i, oracle, undefined, history);
           record(checked);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
-          world = checked.world;
+          world = checked.entry.prediction.world;
           i++;
           return world;
         });
@@ -220,7 +212,7 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
       const checked = await checkStep(tx, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction: made.prediction }, history);
       record(checked);
       if (checked.mismatch) return verdict(checked.mismatch);
-      world = checked.world;
+      world = checked.entry.prediction.world;
     }
     return verdict();
   } finally {

@@ -62,6 +62,7 @@ interface Sighting {
   signature: string;
   testCase: DataCase;
   mismatch: StepMismatch;
+  history: HistoryEntry[];
 }
 
 export async function runDataProperty(env: Environment, property: DataProperty, options: DataRunOptions): Promise<PropertyResult> {
@@ -103,17 +104,20 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (stopping()) throw new fc.PreconditionFailure(true);
         if (done()) return;
         const verdict = await checkCase(worker.tx, testCase, options.oracle);
-        for (const c of verdict.classes) counts[c]++;
-        for (const k of verdict.cells) access[k] = (access[k] ?? 0) + 1;
-        clauseTally.add(testCase, options.oracle, verdict.predictions);
+        // Coverage, read off the case's history.
+        for (const h of verdict.history) {
+          counts[h.outcomeClass]++;
+          access[h.cell] = (access[h.cell] ?? 0) + 1;
+        }
+        clauseTally.add(testCase, options.oracle, verdict.history.map((h) => h.prediction));
         checked++;
         options.onCase?.(property.id);
         if (!verdict.mismatch) return;
         firstFailureAt ??= Date.now();
-        if (options.path) throw new CaseMismatch(verdict.mismatch);
+        if (options.path) throw new CaseMismatch(verdict.mismatch, verdict.history);
         // The representative of a signature is its earliest sighting: later ones of the same lane are not kept.
         const signature = signatureOf(property.id, verdict.mismatch);
-        if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, testCase: plainCase(testCase), mismatch: verdict.mismatch });
+        if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
       });
       return fc.check(predicate, {
         seed: options.seed + lane,
@@ -136,7 +140,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     if (error instanceof FixtureError) return { ...base, ...timing(), status: 'error', note: `harness error: ${error.message} (row ${JSON.stringify(error.row)})` };
     if (!(error instanceof CaseMismatch)) return { ...base, ...timing(), status: 'error', note: `harness error: ${error instanceof Error ? error.message : String(error)}` };
     const testCase = failed.counterexample?.[0] as DataCase;
-    const finding = findingOf(property.id, failed.seed, failed.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch);
+    const finding = findingOf(property.id, failed.seed, failed.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan.seededValues);
     return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
   }
   if (!sightings.length) return { ...base, ...timing(), status: 'passed', ...(stopped ? { note: `${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${checked} cases` } : {}) };
@@ -194,7 +198,7 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
     } catch {
       return; // a candidate the fixtures refuse is not this finding
     }
-    if (verdict.mismatch && signatureOf(property.id, verdict.mismatch) === sighting.signature) throw new CaseMismatch(verdict.mismatch);
+    if (verdict.mismatch && signatureOf(property.id, verdict.mismatch) === sighting.signature) throw new CaseMismatch(verdict.mismatch, verdict.history);
   });
   // Shrinking gets the time left, and at least a few seconds per finding.
   const limit = options.deadline ? Math.max(SHRINK_FLOOR_MS, options.deadline - Date.now()) : undefined;
@@ -207,13 +211,15 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
   await worker.tx.flush();
   let start = sighting.testCase;
   let mismatch = sighting.mismatch;
+  let history = sighting.history;
   let path = String(sighting.index);
   if (shrunk.failed && shrunk.errorInstance instanceof CaseMismatch && shrunk.counterexample) {
     start = plainCase(shrunk.counterexample[0] as DataCase);
     mismatch = shrunk.errorInstance.mismatch;
+    history = shrunk.errorInstance.history ?? history;
     path = shrunk.counterexamplePath ?? path;
   }
-  const minimized = await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch);
+  const minimized = await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch, history);
   return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history, worker.tx.fixturePlan.seededValues);
 }
 

@@ -49,7 +49,7 @@ describe('anonymous sign-ins', () => {
     const verdict = await checkCase(env.workers[0].tx, readAll, referenceOracle);
     await env.workers[0].tx.end();
     expect(verdict.mismatch?.reason).toBeUndefined();
-    expect(verdict.classes).toEqual(['allowed']);
+    expect(verdict.history.map((h) => h.outcomeClass)).toEqual(['allowed']);
   });
 
   it('no-role: the model predicts no role, and the reference database is reported as letting it read', async () => {
