@@ -2,6 +2,7 @@
 import { InvalidArgumentError } from 'commander';
 import { REPORT_FORMATS, type ReportFormat } from '../engine/report/write.ts';
 import { parseDuration, parseShard, PROFILE_NAMES, type ProfileName, type Shard } from './profiles.ts';
+import { isPropertyId } from '../engine/property-id.ts';
 
 export function positiveInt(name: string) {
   return (value: string): number => {
@@ -21,8 +22,7 @@ export function seedValue(value: string): number {
 export function propertyIdList(name: string) {
   return (value: string): string[] => {
     const ids = value.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
-    // A pack's own rules may have their own letters (N01); ids are a letter, letters or digits, two digits.
-    const bad = ids.find((id) => !/^[A-Z][A-Z0-9]*\d\d$/.test(id));
+    const bad = ids.find((id) => !isPropertyId(id));
     if (bad) throw new InvalidArgumentError(`${name} takes property ids like R02,R05 or S03 (got "${bad}")`);
     if (!ids.length) throw new InvalidArgumentError(`${name} takes property ids like R02,R05 or S03 (got "${value}")`);
     return ids;

@@ -21,6 +21,7 @@ import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard }
 import { ssoPropertyIds } from '../sso-integration.ts';
 import { assertWritableFolder } from '../writable-folder.ts';
 import type { FuzzOptions } from './fuzz-options.ts';
+import { isSsoPropertyId } from '../../engine/property-id.ts';
 
 export interface SavedCase {
   record: FailureRecord;
@@ -93,8 +94,8 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   // The pack's ids are data-layer properties (whatever their letter); S01… are the SSO half's.
   const isData = (id: string) => dataProperties.some((p) => p.id === id);
   const onlyData = options.only?.filter(isData);
-  const onlySso = options.only?.filter((id) => !isData(id) && /^S\d\d$/.test(id));
-  const unknownData = (options.only ?? []).filter((id) => !isData(id) && !/^S\d\d$/.test(id));
+  const onlySso = options.only?.filter((id) => !isData(id) && isSsoPropertyId(id));
+  const unknownData = (options.only ?? []).filter((id) => !isData(id) && !isSsoPropertyId(id));
   if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
   let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
   if (options.changedSince) {

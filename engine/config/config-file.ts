@@ -11,10 +11,11 @@ import { z } from 'zod';
 import type { Pack } from '../pack.ts';
 import { UsageError } from '../errors.ts';
 import { MappingSchema } from '../mapping/schema.ts';
+import { isSsoPropertyId, PROPERTY_ID_PATTERN } from '../property-id.ts';
 
 export const CONFIG_FILE_NAMES = ['policyfuzz.config.ts', 'policyfuzz.config.json'];
 
-const propertyId = z.string().regex(/^[A-Z][A-Z0-9]*\d\d(:catalog)?$/, 'a property id like R02 (R16:catalog: the catalog half alone; a pack\'s own ids too, e.g. N01)');
+const propertyId = z.string().regex(new RegExp(`^${PROPERTY_ID_PATTERN}(:catalog)?$`), 'a property id like R02 (R16:catalog: the catalog half alone; a pack\'s own ids too, e.g. N01)');
 
 export const ConfigSchema = z
   .object({
@@ -85,7 +86,7 @@ export function parseConfig(raw: unknown, file: string, pack: Pack): PolicyfuzzC
   if (!model.success) throw new UsageError(`${file} is not a valid policyfuzz config:\n${describeIssues(model.error).replace(/^ {2}/gm, '  model.')}`);
   const known = pack.properties.map((p) => p.id);
   // `R16:catalog` names a rule's catalog half: the rule itself must exist.
-  const unknown = [...(parsed.data.rules.include ?? []), ...parsed.data.rules.exclude].filter((id) => !/^S\d\d$/.test(id) && !known.includes(id.replace(/:catalog$/, '')));
+  const unknown = [...(parsed.data.rules.include ?? []), ...parsed.data.rules.exclude].filter((id) => !isSsoPropertyId(id) && !known.includes(id.replace(/:catalog$/, '')));
   if (unknown.length) throw new UsageError(`${file}: rules name ${[...new Set(unknown)].join(', ')}, which this pack does not have (known rules: ${known.join(', ')})`);
   const base = path.dirname(path.resolve(file));
   const migrationDirs = parsed.data.migrations.map((m) => path.resolve(base, m));

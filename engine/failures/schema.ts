@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { DataCase } from '../runner/data-case.ts';
+import { PROPERTY_ID_PATTERN } from '../property-id.ts';
 
 export const FAILURE_FORMAT = 'policyfuzz-failure';
 export const FAILURE_FORMAT_VERSION = 1;
@@ -41,8 +42,8 @@ export const FailureRecordSchema = z.strictObject({
   formatVersion: z.literal(FAILURE_FORMAT_VERSION),
   /** The file's stable name (without extension): the same failure found twice is one file. */
   /** A pack's property id: R…, S…, or a project pack's own (notes-app: N01). */
-  id: z.string().regex(/^[A-Z][A-Z0-9]*\d\d-[0-9a-f]{12}$/),
-  property: z.string().regex(/^[A-Z][A-Z0-9]*\d\d$/),
+  id: z.string().regex(new RegExp(`^${PROPERTY_ID_PATTERN}-[0-9a-f]{12}$`)),
+  property: z.string().regex(new RegExp(`^${PROPERTY_ID_PATTERN}$`)),
   title: z.string(),
   area: z.enum(['data', 'sso']),
   seed: z.number().int(),

@@ -15,12 +15,13 @@ import type { Worker } from '../runner/environment.ts';
 import { DataCaseSchema } from '../failures/schema.ts';
 import type { DataCase } from '../runner/data-case.ts';
 import { signatureOf } from './signature.ts';
+import { PROPERTY_ID_PATTERN } from '../property-id.ts';
 
 export const BASELINE_FORMAT = 'policyfuzz-baseline';
 
 const EntrySchema = z.strictObject({
   signature: z.string().min(1),
-  property: z.string().regex(/^[A-Z][A-Z0-9]*\d\d$/),
+  property: z.string().regex(new RegExp(`^${PROPERTY_ID_PATTERN}$`)),
   reason: z.string().trim().min(1, 'say why this finding is accepted'),
   /** The shrunk case it was accepted with: replayed to tell whether it is FIXED. */
   case: DataCaseSchema.optional(),

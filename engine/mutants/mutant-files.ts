@@ -20,6 +20,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.ts';
 import { loadMigrationFolder, type MigrationFile } from '../db/migrations.ts';
+import { isPropertyId } from '../property-id.ts';
 
 export interface MigrationEdit {
   file: string;
@@ -49,7 +50,7 @@ export function parseMutant(file: MigrationFile): Mutant {
   const bug = header(file.sql, 'bug');
   if (!rules || !bug) throw new UsageError(`mutant ${file.path} needs a header with "-- rules: R02, …" and "-- bug: …"`);
   const list = rules.split(/[\s,]+/).filter(Boolean);
-  const bad = list.find((r) => !/^[RS]\d\d$/.test(r));
+  const bad = list.find((r) => !isPropertyId(r));
   if (bad) throw new UsageError(`mutant ${file.path}: "${bad}" is not a property id like R02`);
   const edits = [...file.sql.matchAll(EDIT)].map((m) => ({ file: m[1], find: m[2], replace: m[3] }));
   const layoutOnly = edits.find((e) => e.find.replace(/\s+/g, '') === e.replace.replace(/\s+/g, ''));

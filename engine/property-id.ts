@@ -1,0 +1,12 @@
+/**
+ * What a property id looks like, in one place: a letter, then letters or digits, then two digits
+ * (R02 in the reference, a pack's own N01); the SSO half's are S01…. Failure files, baselines,
+ * configs, mutant headers and the command line all read ids with these.
+ */
+export const PROPERTY_ID_PATTERN = '[A-Z][A-Z0-9]*\\d\\d';
+
+const PROPERTY_ID = new RegExp(`^${PROPERTY_ID_PATTERN}$`);
+const SSO_PROPERTY_ID = /^S\d\d$/;
+
+export const isPropertyId = (id: string): boolean => PROPERTY_ID.test(id);
+export const isSsoPropertyId = (id: string): boolean => SSO_PROPERTY_ID.test(id);
