@@ -20,13 +20,18 @@ it('policyfuzz mutants prints the kill matrix, the time to kill and the survivor
   expect(bad.code).toBe(2);
 });
 
-it('mutants --auto picks its target as fuzz does: a project pack (--pack) on its own migrations', async () => {
+it('a project pack (--pack): mutants --auto on its own migrations, and its hand-written mutants', async () => {
   const packModule = path.join(PROJECT_ROOT, 'examples', 'notes-app', 'policyfuzz.pack.ts');
   const r = await runCli('mutants', '--auto', '--pack', packModule, '--runs', '60', '--database-url', inject('databaseUrl'));
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/variants derived from the catalog of .*examples\/notes-app\/supabase\/migrations/);
   expect(r.stdout).toMatch(/^killed +disable-row-security-public-notes by N01 in \d+ ms$/m);
-  // Target options belong to --auto: with hand-written mutants they are a usage error, not ignored.
+  // Its hand-written mutants too: --pack brings its properties, its mutants folder and its migrations.
+  const handWritten = await runCli('mutants', '--pack', packModule, '--runs', '100', '--database-url', inject('databaseUrl'));
+  expect(handWritten.code).toBe(0);
+  expect(handWritten.stdout).toMatch(/^mutant +N01 N02 +time-to-kill$/m);
+  expect(handWritten.stdout).toContain('2 of 2 mutants killed');
+  // Target options of --auto alone: with hand-written mutants they are a usage error, not ignored.
   const misplaced = await runCli('mutants', '--skip', '0001_notes.sql');
   expect(misplaced.code).toBe(2);
   expect(misplaced.stderr).toContain('--skip go with --auto');

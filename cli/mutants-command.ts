@@ -9,11 +9,13 @@ import { oracleOf, packSource, type Pack, type PackSource } from '../engine/pack
 import { positiveInt, seedValue } from './options.ts';
 import { autoKillRate, runAutoMutants, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
 import { chooseTarget, ruleAllowed } from '../engine/config/target.ts';
+import { loadPackModule } from '../engine/config/pack-module.ts';
 import { UsageError } from '../engine/errors.ts';
 import { defaultMigrationsOption } from './fuzz-command.ts';
 
 export interface MutantsOptions {
-  dir: string;
+  /** Folder of mutant .sql files (default: the pack's own). */
+  dir?: string;
   /** Folders of migrations (default: the pack's own for hand-written mutants; the target the CLI picks for --auto). */
   migrations?: string[];
   seed: number;
@@ -23,8 +25,9 @@ export interface MutantsOptions {
   /** Derive the variants from the target's own catalog instead of reading --dir. */
   auto?: boolean;
   config?: string;
-  /** With --auto: a project pack module, migration files to skip, or the bundled reference (as for fuzz). */
+  /** A project pack module (`--pack`): its properties, mutants and migrations. */
   packModule?: string;
+  /** With --auto: migration files to skip, or the bundled reference (as for fuzz). */
   skip?: string[];
   reference?: boolean;
 }
@@ -81,10 +84,11 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
 
 export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
   if (options.auto) return autoMutants(options, packSource(options.pack), out);
-  const onlyWithAuto = [options.packModule && '--pack', options.skip?.length && '--skip', options.reference && '--reference', options.config && '--config'].filter(Boolean);
+  const onlyWithAuto = [options.skip?.length && '--skip', options.reference && '--reference', options.config && '--config'].filter(Boolean);
   if (onlyWithAuto.length) throw new UsageError(`${onlyWithAuto.join(', ')} go with --auto (hand-written mutants apply to --migrations)`);
-  const list = loadMutants(options.dir);
-  const migrations = (options.migrations?.length ? options.migrations : [defaultMigrationsOption(options.pack)]).flatMap((dir) => loadMigrationFolder(dir));
+  const pack = options.packModule ? await loadPackModule(options.packModule, '--pack') : options.pack;
+  const list = loadMutants(options.dir ?? relativeOrSelf(pack.mutants ?? 'mutants'));
+  const migrations = (options.migrations?.length ? options.migrations : [defaultMigrationsOption(pack)]).flatMap((dir) => loadMigrationFolder(dir));
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   const results: KillResult[] = [];
   const unreachable = list.filter((m) => m.unreachable);
@@ -94,7 +98,7 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
         out(`unreach. ${mutant.name} — not run: ${mutant.unreachable}`);
         continue;
       }
-      const r = await killMutant(mutant, { server, migrations, properties: options.pack.properties, catalogProperties: options.pack.catalogProperties ?? [], oracle: oracleOf(options.pack), seed: options.seed, runs: options.runs, all: options.all });
+      const r = await killMutant(mutant, { server, migrations, properties: pack.properties, catalogProperties: pack.catalogProperties ?? [], oracle: oracleOf(pack), seed: options.seed, runs: options.runs, all: options.all });
       results.push(r);
       out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
     }
@@ -112,14 +116,14 @@ export function registerMutantsCommand(program: Command, run: (action: () => Pro
   program
     .command('mutants')
     .description('run the properties against every broken policy variant and print the kill matrix')
-    .option('--dir <dir>', "folder of mutant .sql files (default: the pack's, one mutants/ folder per rule)", relativeOrSelf(pack.mutants ?? 'mutants'))
+    .option('--dir <dir>', `folder of mutant .sql files (default: the pack's own, ${relativeOrSelf(pack.mutants ?? 'mutants')} for the reference)`)
     .option('--migrations <dir...>', `folders of .sql migrations the mutants apply on (default: ${defaultMigrationsOption(pack)}; with --auto, the target fuzz would pick)`)
     .option('--seed <n>', 'seed', seedValue, 1)
     .option('--runs <n>', 'cases per property and mutant', positiveInt('--runs'), 300)
     .option('--all', 'run every property on every mutant (full matrix), not only the ones it names')
     .option('--auto', "derive broken variants from the target's own catalog (policies, grants, guards, views)")
     .option('--config <file>', 'with --auto: a project config (policyfuzz.config.json or .ts); default: the one in this folder, if any')
-    .option('--pack <module>', 'with --auto: a project pack module (as for fuzz)')
+    .option('--pack <module>', "a project pack module (as for fuzz): its properties, and by default its mutants and migrations")
     .option('--skip <file...>', 'with --auto: migration file names to leave out')
     .option('--reference', 'with --auto: the bundled reference database, whatever this folder holds')
     .option('--database-url <url>', 'use this Postgres server')
