@@ -5,8 +5,7 @@
  *   then the rest) → verdicts (coverage gate, budget, baseline) → catalog properties.
  * Each verdict is emitted as `property-finished`; the reporters save, print and write it.
  */
-import { describeCaller } from '../../engine/model/caller.ts';
-import { describeRequest } from '../../engine/model/request.ts';
+import { CaseMismatch, type StepMismatch } from '../../engine/runner/check-case.ts';
 import { replayDataCaseOnce } from '../../engine/failures/replay.ts';
 import type { FailureRecord } from '../../engine/failures/schema.ts';
 import { applyBaseline, checkBaseline, type BaselineCheck } from '../../engine/findings/baseline.ts';
@@ -31,8 +30,8 @@ export interface DataHalf {
 }
 
 /** A saved failure that still fails, reported as the property's failure without generating anew. */
-function resultFromSaved(record: FailureRecord, file: string, seed: number, mismatch: NonNullable<Awaited<ReturnType<typeof replayDataCaseOnce>>>, ms: number): PropertyResult {
-  const message = `step ${mismatch.step + 1}: ${mismatch.reason}\n  ${describeCaller(mismatch.request.caller)} ${describeRequest(mismatch.request.request)}`;
+function resultFromSaved(record: FailureRecord, file: string, seed: number, mismatch: StepMismatch, ms: number): PropertyResult {
+  const { message } = new CaseMismatch(mismatch);
   return {
     id: record.property,
     title: record.title,
