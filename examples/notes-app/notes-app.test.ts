@@ -3,7 +3,7 @@
  * (`policyfuzz`, `policyfuzz/vitest`). Its rules hold on its migrations, and each broken
  * variant of its policies is caught by the rule it breaks.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -63,5 +63,33 @@ describe('notes-app through the CLI (bin/policyfuzz.mjs --pack, a child process)
     const unknown = await runBin(['fuzz', '--pack', packModule, '--only', 'N09', ...options(dir)], { cwd: dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no data-layer property N09 (known: N01, N02)');
+  });
+
+  it('a pack that adds an invariant: every step that breaks it is a finding named after it, saved and replayed', async () => {
+    const dir = tempDir('notes-invariant');
+    // A project's own module: it extends the notes pack (its users import from 'policyfuzz'; here the built entry point).
+    writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
+    writeFileSync(
+      path.join(dir, 'strict.pack.ts'),
+      `import { extendPack } from ${JSON.stringify(path.join(HERE, '..', '..', 'dist', 'api', 'index.js'))};
+import notes from ${JSON.stringify(path.join(HERE, 'policyfuzz.pack.ts'))};
+export default extendPack(notes, {
+  name: 'notes-strict',
+  invariants: [{ name: 'no public note in an answer', check: (e) => ((e.observed.rows ?? []).some((r) => r.is_public === true) ? 'a public note was returned' : undefined) }],
+});
+`,
+    );
+    const run = await runBin(['fuzz', '--pack', 'strict.pack.ts', '--only', 'N01', ...options(dir)], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^N01 FAILED: step \d+: invariant "no public note in an answer": a public note was returned$/m);
+    const saved = readdirSync(path.join(dir, 'f')).filter((f) => f.endsWith('.json'));
+    expect(saved.length).toBeGreaterThan(0);
+    const record = JSON.parse(readFileSync(path.join(dir, 'f', saved[0]), 'utf8')) as { signature: string };
+    expect(record.signature).toMatch(/ \| invariant no public note in an answer$/);
+    const replayed = await runBin(['replay', path.join(dir, 'f', saved[0]), '--database-url', inject('databaseUrl')], { cwd: dir });
+    expect(replayed.stdout).toContain('STILL FAILING');
+    // Without the invariant the same rule holds on the same migrations: the finding is the invariant's.
+    const plain = await runBin(['fuzz', '--pack', path.join(HERE, 'policyfuzz.pack.ts'), '--only', 'N01', ...options(dir)], { cwd: dir });
+    expect(plain.code).toBe(0);
   });
 });
