@@ -87,19 +87,18 @@ export function redirectUrlNearMisses(client: ClientRegistration, others: readon
 
 /** Client secrets that are not the secret: empty, case, whitespace, truncated, extended, random. */
 /** Every near miss of a client secret, one arbitrary per variant; a variant that cannot differ from the secret is left out. */
-export function secretNearMisses(secret: string): fc.Arbitrary<{ variant: string; secret: string }>[] {
+export function secretNearMisses(secret: string): Map<string, fc.Arbitrary<string>> {
   const flip = secret.replace(/[a-z]/i, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
-  const differs = (v: { secret: string }) => v.secret !== secret;
-  // [can differ from the secret, variant]: a constant equal to the secret would be filtered forever.
-  const variants: [boolean, fc.Arbitrary<{ variant: string; secret: string }>][] = [
-    [secret !== '', fc.constant({ variant: 'empty', secret: '' })],
-    [flip !== secret, fc.constant({ variant: 'case-flip', secret: flip })],
-    [secret.toUpperCase() !== secret, fc.constant({ variant: 'all-caps', secret: secret.toUpperCase() })],
-    [true, fc.constantFrom(' ', '\t', '\n').map((w) => ({ variant: 'whitespace', secret: `${secret}${w}` }))],
-    [true, fc.constantFrom(' ', '\t').map((w) => ({ variant: 'leading-space', secret: `${w}${secret}` }))],
-    [secret.length > 0, fc.integer({ min: 1, max: Math.max(1, secret.length - 1) }).map((n) => ({ variant: 'truncated', secret: secret.slice(0, secret.length - n) }))],
-    [true, fc.string({ minLength: 1, maxLength: 3 }).map((s) => ({ variant: 'extended', secret: `${secret}${s}` }))],
-    [true, fc.string({ minLength: 1, maxLength: 40 }).map((s) => ({ variant: 'random', secret: s }))],
+  // [variant, can differ from the secret, near miss]: a constant equal to the secret would be filtered forever.
+  const variants: [string, boolean, fc.Arbitrary<string>][] = [
+    ['empty', secret !== '', fc.constant('')],
+    ['case-flip', flip !== secret, fc.constant(flip)],
+    ['all-caps', secret.toUpperCase() !== secret, fc.constant(secret.toUpperCase())],
+    ['whitespace', true, fc.constantFrom(' ', '\t', '\n').map((w) => `${secret}${w}`)],
+    ['leading-space', true, fc.constantFrom(' ', '\t').map((w) => `${w}${secret}`)],
+    ['truncated', secret.length > 0, fc.integer({ min: 1, max: Math.max(1, secret.length - 1) }).map((n) => secret.slice(0, secret.length - n))],
+    ['extended', true, fc.string({ minLength: 1, maxLength: 3 }).map((x) => `${secret}${x}`)],
+    ['random', true, fc.string({ minLength: 1, maxLength: 40 })],
   ];
-  return variants.filter(([possible]) => possible).map(([, v]) => v.filter(differs));
+  return new Map(variants.filter(([, possible]) => possible).map(([name, , v]) => [name, v.filter((x) => x !== secret)]));
 }
