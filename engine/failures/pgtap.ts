@@ -26,7 +26,7 @@ import { describeRequest, targetName } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../fixtures.ts';
-import { expectedOnTarget, MODEL_REFUSAL_CODE, rowToTarget, targetColumn, type RefusalConvention, type TargetMapping } from '../mapping/mapping.ts';
+import { columnsAsTargetNames, expectedAsTargetShows, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping } from '../mapping/mapping.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
@@ -35,7 +35,6 @@ import { buildStatement } from '../executor/statement.ts';
 import { maskedColumns } from '../runner/check-case.ts';
 import { describeOutcome } from './describe.ts';
 import { dataCaseOf, type FailureRecord } from './schema.ts';
-import type { DataCase } from '../runner/data-case.ts';
 
 /**
  * PostgREST answers 406 PGRST116 itself when `single` finds other than one row; a SQLSTATE has
@@ -187,28 +186,6 @@ end
 $pf$;
 create function pg_temp.pf_sqlstate(p_step int) returns text language sql as $pf$ select code from pg_temp.pf_error(p_step) $pf$;`;
 
-/** The model's expectation as the target shows it: rows in its columns and vocabulary, its conventions' alternatives. */
-function expectedOnTheTarget(mapping: TargetMapping | undefined, step: DataCase['steps'][number], predicted: Outcome): Outcome {
-  if (!mapping) return predicted;
-  const expected = expectedOnTarget(mapping, step.caller, step.request, predicted);
-  if ((expected.kind !== 'allowed' && expected.kind !== 'filtered') || !expected.rows || (predicted.kind !== 'allowed' && predicted.kind !== 'filtered') || !predicted.rows) return expected;
-  const request = step.request;
-  if (request.kind !== 'rpc') return { ...expected, rows: predicted.rows.map((r) => rowToTarget(mapping, targetName(request), r)) } as Outcome;
-  const columns = mapping.functions?.[targetName(request)]?.columns;
-  if (!columns) return expected;
-  return { ...expected, rows: predicted.rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [columns[k] ?? k, v]))) } as Outcome;
-}
-
-/** Model column names as the target's (absent ones dropped). */
-function columnsOnTarget(mapping: TargetMapping | undefined, request: ApiRequest, columns: readonly string[]): string[] {
-  if (!mapping) return [...columns];
-  if (request.kind === 'rpc') {
-    const renamed = mapping.functions?.[targetName(request)]?.columns ?? {};
-    return columns.map((c) => renamed[c] ?? c);
-  }
-  return columns.map((c) => targetColumn(mapping, targetName(request), c)).filter((c): c is string => c !== null);
-}
-
 /** `plan`: how the run wrote fixtures and sent requests to its target (a project's own schema, its mapping); as for reproSql. */
 export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Oracle, plan: FixturePlan = REFERENCE_PLAN): string {
   const mapping = plan.mapping;
@@ -233,8 +210,8 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, sent, cache))}, ${literal(statement.sql)}, ${statement.readOnly}, ${single});`);
     const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
     const shape: TargetShape = { refusal: refusalConvention(mapping, step.request), rowAsBoolean: step.request.kind === 'rpc' && mapping?.functions?.[targetName(step.request)]?.returns === 'row-as-boolean' };
-    const known = table ? columnsOnTarget(mapping, step.request, table.columns.map((c) => c.name)) : null;
-    const lines = assertionsFor(i + 1, label, expectedOnTheTarget(mapping, step, prediction.outcome), columnsOnTarget(mapping, step.request, maskedColumns(oracle, step)), known, shape);
+    const known = table ? mapping ? columnsAsTargetNames(mapping, step.request, table.columns.map((c) => c.name)) : table.columns.map((c) => c.name) : null;
+    const lines = assertionsFor(i + 1, label, mapping ? expectedAsTargetShows(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome, mapping ? columnsAsTargetNames(mapping, step.request, maskedColumns(oracle, step)) : maskedColumns(oracle, step), known, shape);
     body.push(...lines);
     tests += lines.length;
     world = prediction.world;

@@ -302,6 +302,28 @@ export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiR
   return { ...expected, orElse: [...(expected.orElse ?? []), byPolicy, nothing] };
 }
 
+/**
+ * The model's expectation in the target's own names (the inverse of outcomeToModel, for a repro
+ * that reads the target's raw answer): rows in its columns and vocabulary, its conventions' alternatives.
+ */
+export function expectedAsTargetShows(m: TargetMapping, caller: Caller, request: ApiRequest, predicted: Outcome): Outcome {
+  const expected = expectedOnTarget(m, caller, request, predicted);
+  if ((expected.kind !== 'allowed' && expected.kind !== 'filtered') || !expected.rows || (predicted.kind !== 'allowed' && predicted.kind !== 'filtered') || !predicted.rows) return expected;
+  if (request.kind !== 'rpc') return { ...expected, rows: predicted.rows.map((r) => rowToTarget(m, targetName(request), r)) } as Outcome;
+  const columns = m.functions?.[targetName(request)]?.columns;
+  if (!columns) return expected;
+  return { ...expected, rows: predicted.rows.map((r) => renameRow(r, (c) => columns[c] ?? c)) } as Outcome;
+}
+
+/** Model column names of a request's table or function as the target names them (absent ones dropped). */
+export function columnsAsTargetNames(m: TargetMapping, request: ApiRequest, columns: readonly string[]): string[] {
+  if (request.kind === 'rpc') {
+    const renamed = m.functions?.[targetName(request)]?.columns ?? {};
+    return columns.map((c) => renamed[c] ?? c);
+  }
+  return columns.map((c) => targetColumn(m, targetName(request), c)).filter((c): c is string => c !== null);
+}
+
 /** Tables and functions as the target names them, for applicability: `has(model name)`. */
 export function presenceUnder(m: TargetMapping | undefined, has: (targetName: string) => boolean): (modelName: string) => boolean {
   if (!m) return has;
