@@ -131,6 +131,22 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
       noStackTrace(r.stderr);
     });
 
+    it('a .ts pack outside an ES-module package: the loading error says how to fix it', async () => {
+      const dir = tempDir('cjs-pack-ts');
+      const file = path.join(dir, 'strict.pack.ts');
+      // No package.json here: the file is CommonJS, and the pack it builds on is an ES module.
+      writeFileSync(file, `import notes from ${JSON.stringify(path.join(PROJECT_ROOT, 'examples', 'notes-app', 'policyfuzz.pack.ts'))};\nexport default notes;\n`);
+      const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`policyfuzz: pack module ${file} (--pack) could not be loaded: `);
+      expect(r.stderr).toContain('(put it in a package whose package.json says "type": "module", or name it .mts)');
+      noStackTrace(r.stderr);
+      // As told: with "type": "module" beside it, the same file loads.
+      writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
+      const fixed = await runBin(['fuzz', '--pack', file, '--only', 'N01', '--runs', '20', '--no-replay', '--failures-dir', path.join(dir, 'f'), '--report-dir', path.join(dir, 'r'), '--database-url', inject('databaseUrl')], { cwd: dir });
+      expect(fixed.code).toBe(0);
+    });
+
     it('a config whose "pack" names no file', async () => {
       const dir = tempDir('bad-config-pack');
       const config = path.join(dir, 'policyfuzz.config.json');

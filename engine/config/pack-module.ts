@@ -28,7 +28,10 @@ export async function loadPackModule(file: string, from: string): Promise<Pack> 
   try {
     exports = await importModule(absolute);
   } catch (e) {
-    throw new UsageError(`pack module ${file} (${from}) could not be loaded: ${(e as Error).message.split('\n')[0]}`);
+    const why = (e as Error).message.split('\n')[0];
+    // A .ts file outside an ES-module package is loaded as CommonJS, which cannot load the ES modules a pack imports.
+    const hint = /Cannot require\(\) ES Module|require\(\) of ES Module/.test(why) ? ` (put it in a package whose package.json says "type": "module", or name it .mts)` : '';
+    throw new UsageError(`pack module ${file} (${from}) could not be loaded: ${why}${hint}`);
   }
   const pack = [exports.default, exports.pack].find(isPack);
   if (pack) return pack;
