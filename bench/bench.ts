@@ -27,6 +27,9 @@ async function harnessRate(env: Environment): Promise<{ rate: number; trips: str
   await runDataProperty(env, R02, { seed: SEED + 1, runs: 200, oracle: referenceOracle }); // warm-up
   const trips = env.workers.map(() => [] as string[]);
   const restore = env.workers.map((w, i) => recordTrips(w.client, trips[i]));
+  // The recording starts with no statement prepared (the warm-up's dropped), so the floor, replaying
+  // it on the same connections, prepares and executes exactly what the harness did.
+  for (const w of env.workers) await w.tx.deallocatePrepared();
   const started = performance.now();
   let r;
   try {

@@ -10,17 +10,22 @@ import type { Row } from './model/json.ts';
 import type { World } from './model/world.ts';
 import { fillWorldWithParents } from './introspection/fill-row.ts';
 import type { TableShapes } from './introspection/table-shapes.ts';
-import { ident, literal } from './executor/sql-text.ts';
+import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from './executor/sql-text.ts';
 import { orderToTarget, requestToTarget, targetColumn, targetTable, worldToTarget, type TargetMapping } from './mapping/mapping.ts';
 import type { ApiRequest } from './model/request.ts';
 import { targetName } from './model/request.ts';
 import { fillInsertRows } from './introspection/fill-row.ts';
 
-/** One statement that writes fixture rows, with the table and row it writes (to name what a database refused). */
+/**
+ * One statement that writes fixture rows, with the table and row it writes (to name what a
+ * database refused). `query`, when set, is the same statement with its rows as a parameter: the
+ * executor prepares that shape once per connection.
+ */
 export interface FixtureStatement {
   table: string;
   row: unknown;
-  sql: string;
+  readonly sql: string;
+  query?: ParameterizedSql;
 }
 
 export interface FixturePlan {
@@ -51,13 +56,22 @@ export function qualifiedTable(name: string): string {
   return `${ident(schema)}.${ident(table)}`;
 }
 
-function insertRows(table: string, rows: Row[], upsertOn?: string): string {
+function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string): FixtureStatement {
   const target = qualifiedTable(table);
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const upsert = upsertOn
     ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
     : '';
-  return `insert into ${target} (${cols.map(ident).join(', ')}) select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${literal(JSON.stringify(rows))}::json) r${upsert}`;
+  const p = new SqlParams();
+  const query = p.statement(`insert into ${target} (${cols.map(ident).join(', ')}) select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${p.bind(JSON.stringify(rows))}::json) r${upsert}`);
+  return {
+    table,
+    row,
+    query,
+    get sql() {
+      return inlineSql(query);
+    },
+  };
 }
 
 /** The project's trigger made a users row for every identity; a world without one for some identity (null role) gets it removed. */
@@ -98,7 +112,7 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const statements = tablesInOrder(filled, [...parents, ...order]).flatMap((table) => {
     const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
-    const writes = groups.map((rows) => ({ table, row: perRow ? rows[0] : rows, sql: insertRows(table, rows, upsertOn) }));
+    const writes = groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn));
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
   });
   if (Array.isArray(plan.bypassTriggers)) {

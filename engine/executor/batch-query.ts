@@ -22,11 +22,14 @@ export interface CompletedStatement {
 export interface BatchResult {
   completed: CompletedStatement[];
   error?: pg.DatabaseError;
+  /** PREPAREs that completed: not in `completed`, so a prepared request counts as its one statement (prepared-statements.ts). */
+  prepared: number;
 }
 
 export class BatchQuery {
   private readonly completed: CompletedStatement[] = [];
   private rows: (string | null)[][] = [];
+  private prepared = 0;
   private failed = false;
   readonly done: Promise<BatchResult>;
   private settle!: { resolve: (r: BatchResult) => void; reject: (e: unknown) => void };
@@ -48,6 +51,10 @@ export class BatchQuery {
   }
 
   handleCommandComplete(msg: { text: string }): void {
+    if (msg.text === 'PREPARE') {
+      this.prepared++;
+      return;
+    }
     this.completed.push({ command: msg.text, rows: this.rows });
     this.rows = [];
   }
@@ -58,12 +65,12 @@ export class BatchQuery {
     // pg calls this for a database error (ReadyForQuery follows, with no active query) and for a
     // dead connection (nothing follows): settle now either way.
     this.failed = true;
-    if (error instanceof pg.DatabaseError) this.settle.resolve({ completed: this.completed, error });
+    if (error instanceof pg.DatabaseError) this.settle.resolve({ completed: this.completed, error, prepared: this.prepared });
     else this.settle.reject(error);
   }
 
   handleReadyForQuery(): void {
-    if (!this.failed) this.settle.resolve({ completed: this.completed });
+    if (!this.failed) this.settle.resolve({ completed: this.completed, prepared: this.prepared });
   }
 
   handlePortalSuspended(): void {}

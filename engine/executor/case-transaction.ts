@@ -32,6 +32,7 @@ import type { ApiResponse } from './response.ts';
 import type { SchemaCache } from './schema-cache.ts';
 import { ident, literal } from './sql-text.ts';
 import { buildStatement, type Statement } from './statement.ts';
+import { PreparedStatements } from './prepared-statements.ts';
 import type { Executor, PlannedRequest } from './executor.ts';
 
 const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' };
@@ -84,13 +85,14 @@ type SqlStatement = Exclude<Statement, { refusal: unknown }>;
 
 /**
  * One request's batch after the previous request's cleanup: savepoint, PostgREST's pre-request
- * settings, read-only mode for reads, the statement, and (for a write) the end-of-request
- * constraint check. Always REQUEST_STATEMENTS statements, the request's own at mainOffset.
+ * settings, read-only mode for reads, the statement (`main`: its text as sent, prepared or not),
+ * and (for a write) the end-of-request constraint check. Always REQUEST_STATEMENTS statements
+ * (a PREPARE is not counted: batch-query.ts), the request's own at mainOffset.
  */
-export function requestBatch(caller: Caller, request: ApiRequest, statement: SqlStatement, cache: SchemaCache, options: SendOptions = {}): string {
+export function requestBatch(caller: Caller, request: ApiRequest, statement: SqlStatement, cache: SchemaCache, options: SendOptions = {}, main = statement.sql): string {
   const readOnly = statement.readOnly ? `; set local transaction_read_only = on` : '';
   const end = statement.readOnly ? '' : `; ${END_OF_REQUEST}`;
-  return `savepoint pf_request; ${preRequestSql(caller, request, cache, options)}${readOnly}; ${statement.sql}${end}`;
+  return `savepoint pf_request; ${preRequestSql(caller, request, cache, options)}${readOnly}; ${main}${end}`;
 }
 
 /** Statements in a requestBatch, its savepoint first. */
@@ -148,6 +150,8 @@ export class CaseTransaction implements Executor {
   private pendingRollback = false;
   /** Answers to planned requests that went with the fixtures, handed out by send() in order. */
   private answered: { caller: Caller; request: ApiRequest; response: ApiResponse }[] = [];
+  /** Request and fixture shapes prepared on this connection. */
+  private readonly prepared = new PreparedStatements();
 
   constructor(
     private readonly client: pg.Client,
@@ -177,9 +181,10 @@ export class CaseTransaction implements Executor {
       if ('refusal' in statement) break;
       chain.push({ caller, request, options: {}, statement });
     }
-    const head = [...rollback, 'begin', ...fixtures.map((f) => f.sql), ...committed].join(';\n');
+    const reset = this.prepared.takeReset();
+    const head = [...rollback, ...(reset ? [reset] : []), 'begin', ...fixtures.map((f) => (f.query ? this.prepared.sqlFor(f.query) : f.sql)), ...committed].join(';\n');
     const sql = chain.length ? `${head};\n${this.chainSql(chain)}` : head;
-    const { completed, error: failure } = await sendBatch(this.client, sql);
+    const { completed, error: failure } = await this.sendBatch(sql);
     const chained = chain.length ? chainAnswers(chain, completed, failure) : failure ? undefined : { answers: [], failed: false };
     if (chained) {
       this.answered = chained.answers.map((response, k) => ({ caller: chain[k].caller, request: chain[k].request, response }));
@@ -211,7 +216,21 @@ export class CaseTransaction implements Executor {
 
   /** The requests as one batch, each after the cleanup the previous one gets if it succeeds. */
   private chainSql(chain: Prepared[]): string {
-    return chain.map((step, k) => `${k ? cleanupAfterSuccess(chain[k - 1].statement, this.cache) : ''}${requestBatch(step.caller, step.request, step.statement, this.cache, step.options)}`).join('; ');
+    return chain
+      .map((step, k) => `${k ? cleanupAfterSuccess(chain[k - 1].statement, this.cache) : ''}${requestBatch(step.caller, step.request, step.statement, this.cache, step.options, this.prepared.sqlFor(step.statement.query))}`)
+      .join('; ');
+  }
+
+  /** One batch; afterwards the connection's prepared statements are what actually ran. */
+  private async sendBatch(sql: string) {
+    let ran = 0;
+    try {
+      const result = await sendBatch(this.client, sql);
+      ran = result.prepared;
+      return result;
+    } finally {
+      this.prepared.settle(ran);
+    }
   }
 
   async send(caller: Caller, request: ApiRequest, options: SendOptions = {}): Promise<ApiResponse> {
@@ -231,7 +250,7 @@ export class CaseTransaction implements Executor {
     const step: Prepared = { caller, request, options, statement };
     const prefix = this.pendingCleanup;
     this.pendingCleanup = '';
-    const { completed, error } = await sendBatch(this.client, `${prefix}${this.chainSql([step])}`);
+    const { completed, error } = await this.sendBatch(`${prefix}${this.chainSql([step])}`);
     if (error) {
       // PostgREST rolls a failed request back; so do we, settings included.
       this.pendingCleanup = ROLLBACK_REQUEST;
@@ -256,6 +275,13 @@ export class CaseTransaction implements Executor {
     if (!this.pendingRollback) return;
     this.pendingRollback = false;
     await this.client.query('rollback');
+  }
+
+  /** Drops the statements prepared on this connection (the bench starts its recording from none). */
+  async deallocatePrepared(): Promise<void> {
+    await this.flush();
+    await this.client.query('deallocate all');
+    this.prepared.clear();
   }
 }
 

@@ -10,5 +10,45 @@ export function literal(value: string): string {
 
 /** A Postgres array literal ('{"a","b"}') for `= any(...)`, typed by the column like PostgREST's parameter. */
 export function arrayLiteral(values: string[]): string {
-  return literal(`{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`);
+  return literal(arrayText(values));
+}
+
+/** The text of a Postgres array ({"a","b"}), to bind as one parameter. */
+export function arrayText(values: string[]): string {
+  return `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+}
+
+/**
+ * A statement with its values apart, as PostgREST sends its queries (parameters of unknown type,
+ * prepared once per connection): `marked` holds a marker where each value goes. The same
+ * statement is sent prepared (`$1`…) or, for a repro, with its values written in as literals.
+ */
+export interface ParameterizedSql {
+  readonly marked: string;
+  readonly params: readonly string[];
+}
+
+const MARK = '\u0001';
+const MARKED_PARAM = /\u0001(\d+)\u0001/g;
+
+/** Collects a statement's values: `bind` returns the marker that stands for the value in the text. */
+export class SqlParams {
+  readonly values: string[] = [];
+  bind(value: string): string {
+    this.values.push(value);
+    return `${MARK}${this.values.length}${MARK}`;
+  }
+  statement(marked: string): ParameterizedSql {
+    return { marked, params: this.values };
+  }
+}
+
+/** The text PREPARE is given: `$n` for each value. */
+export function preparedText(query: ParameterizedSql): string {
+  return query.marked.replace(MARKED_PARAM, (_m, n: string) => `$${n}`);
+}
+
+/** The statement with its values written in (what psql repros show, and what runs when not prepared). */
+export function inlineSql(query: ParameterizedSql): string {
+  return query.marked.replace(MARKED_PARAM, (_m, n: string) => literal(query.params[Number(n) - 1]));
 }

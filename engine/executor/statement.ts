@@ -14,7 +14,7 @@
 import type { Json } from '../model/json.ts';
 import type { ApiRequest, Filter } from '../model/request.ts';
 import { qualifiedName, type CachedFunction, type SchemaCache } from './schema-cache.ts';
-import { arrayLiteral, ident, literal } from './sql-text.ts';
+import { arrayText, ident, inlineSql, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
 /** An answer PostgREST gives without asking the database (schema-cache errors). */
 export interface PostgrestRefusal {
@@ -24,7 +24,22 @@ export interface PostgrestRefusal {
   hint?: string;
 }
 
-export type Statement = { sql: string; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean } | { refusal: PostgrestRefusal };
+/**
+ * `query`: the statement with its values (body, arguments, filter values) as parameters, as
+ * PostgREST sends it to be prepared; `sql`: the same with the values written in (repros).
+ */
+export type Statement = { query: ParameterizedSql; readonly sql: string; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean } | { refusal: PostgrestRefusal };
+
+function sqlStatement(query: ParameterizedSql, shape: 'rows' | 'scalar' | 'void' | 'single', readOnly: boolean): Statement {
+  return {
+    query,
+    get sql() {
+      return inlineSql(query);
+    },
+    shape,
+    readOnly,
+  };
+}
 
 /** pg-safeupdate's error (safeupdate.c), raised for an UPDATE or DELETE that has no WHERE clause. */
 export function safeUpdateRefusal(command: 'UPDATE' | 'DELETE'): PostgrestRefusal {
@@ -37,32 +52,32 @@ function scalarText(value: Json): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-function filterSql(table: string, f: Filter): string {
+function filterSql(table: string, f: Filter, p: SqlParams): string {
   const col = `${ident(table)}.${ident(f.column)}`;
   switch (f.op) {
     case 'eq':
-      return `${col} = ${literal(scalarText(f.value))}`;
+      return `${col} = ${p.bind(scalarText(f.value))}`;
     case 'neq':
-      return `${col} <> ${literal(scalarText(f.value))}`;
+      return `${col} <> ${p.bind(scalarText(f.value))}`;
     case 'lt':
-      return `${col} < ${literal(scalarText(f.value))}`;
+      return `${col} < ${p.bind(scalarText(f.value))}`;
     case 'gt':
-      return `${col} > ${literal(scalarText(f.value))}`;
+      return `${col} > ${p.bind(scalarText(f.value))}`;
     case 'like':
-      return `${col} like ${literal(scalarText(f.value).replace(/\*/g, '%'))}`;
+      return `${col} like ${p.bind(scalarText(f.value).replace(/\*/g, '%'))}`;
     case 'ilike':
-      return `${col} ilike ${literal(scalarText(f.value).replace(/\*/g, '%'))}`;
+      return `${col} ilike ${p.bind(scalarText(f.value).replace(/\*/g, '%'))}`;
     case 'is':
       return `${col} is ${f.value === null ? 'null' : f.value === true ? 'true' : f.value === false ? 'false' : 'unknown'}`;
     case 'in': {
       const values = (Array.isArray(f.value) ? f.value : [f.value]).map(scalarText);
-      return `${col} = any (${arrayLiteral(values)})`;
+      return `${col} = any (${p.bind(arrayText(values))})`;
     }
   }
 }
 
-function whereClause(table: string, filters: Filter[]): string {
-  return filters.length ? ` where ${filters.map((f) => filterSql(table, f)).join(' and ')}` : '';
+function whereClause(table: string, filters: Filter[], p: SqlParams): string {
+  return filters.length ? ` where ${filters.map((f) => filterSql(table, f, p)).join(' and ')}` : '';
 }
 
 function missingColumn(cache: SchemaCache, key: string, table: string, names: string[]): PostgrestRefusal | undefined {
@@ -87,11 +102,12 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
   const key = qualifiedName(schema, request.table);
   const target = `${ident(schema)}.${ident(request.table)}`;
   const t = request.table;
+  const p = new SqlParams();
   switch (request.kind) {
     case 'select': {
       const cols = request.columns === '*' ? `${ident(t)}.*` : request.columns.map((c) => `${ident(t)}.${ident(c)}`).join(', ');
-      const sql = `${SELECT_BODY} from (select ${cols} from ${target}${whereClause(t, request.filters)}) _postgrest_t`;
-      return { sql, shape: request.single ? 'single' : 'rows', readOnly: true };
+      const sql = `${SELECT_BODY} from (select ${cols} from ${target}${whereClause(t, request.filters, p)}) _postgrest_t`;
+      return sqlStatement(p.statement(sql), request.single ? 'single' : 'rows', true);
     }
     case 'insert': {
       const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
@@ -100,9 +116,9 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       const colList = keys.map(ident).join(', ');
       const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
       const insert = keys.length
-        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys)} ${returning}`
+        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys, p)} ${returning}`
         : `insert into ${target} default values ${returning}`;
-      return { sql: withSource(insert, request.returning === 'representation'), shape: 'rows', readOnly: false };
+      return sqlStatement(p.statement(withSource(insert, request.returning === 'representation')), 'rows', false);
     }
     case 'update': {
       const keys = Object.keys(request.patch);
@@ -111,28 +127,28 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
       if (keys.length === 0) {
         // PostgREST answers an empty PATCH body without touching rows.
-        return { sql: `select 0::bigint as page_total, ${request.returning === 'representation' ? `'[]'` : 'null'}::text as body`, shape: 'rows', readOnly: false };
+        return sqlStatement(p.statement(`select 0::bigint as page_total, ${request.returning === 'representation' ? `'[]'` : 'null'}::text as body`), 'rows', false);
       }
       // Parse analysis names an unknown table (42P01) before pg-safeupdate's hook runs.
       if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('UPDATE') };
       const set = keys.map((k) => `${ident(k)} = pgrst_body.${ident(k)}`).join(', ');
-      const update = `update ${target} set ${set} from (select * from ${bodyRecordset(cache, key, [request.patch], keys)}) pgrst_body${whereClause(t, request.filters)} ${returning}`;
-      return { sql: withSource(update, request.returning === 'representation'), shape: 'rows', readOnly: false };
+      const update = `update ${target} set ${set} from (select * from ${bodyRecordset(cache, key, [request.patch], keys, p)}) pgrst_body${whereClause(t, request.filters, p)} ${returning}`;
+      return sqlStatement(p.statement(withSource(update, request.returning === 'representation')), 'rows', false);
     }
     case 'delete': {
       if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('DELETE') };
       const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
-      const del = `delete from ${target}${whereClause(t, request.filters)} ${returning}`;
-      return { sql: withSource(del, request.returning === 'representation'), shape: 'rows', readOnly: false };
+      const del = `delete from ${target}${whereClause(t, request.filters, p)} ${returning}`;
+      return sqlStatement(p.statement(withSource(del, request.returning === 'representation')), 'rows', false);
     }
   }
 }
 
 /** The body as PostgREST reads it: json_to_recordset typed by the named columns only. */
-function bodyRecordset(cache: SchemaCache, key: string, rows: Json[], keys: string[]): string {
+function bodyRecordset(cache: SchemaCache, key: string, rows: Json[], keys: string[], p: SqlParams): string {
   const cols = cache.tables.get(key) ?? [];
   const typeOf = (k: string) => cols.find((c) => c.name === k)?.type ?? 'text';
-  return `json_to_recordset(${literal(JSON.stringify(rows))}::json) as pgrst_body(${keys.map((k) => `${ident(k)} ${typeOf(k)}`).join(', ')})`;
+  return `json_to_recordset(${p.bind(JSON.stringify(rows))}::json) as pgrst_body(${keys.map((k) => `${ident(k)} ${typeOf(k)}`).join(', ')})`;
 }
 
 function withSource(write: string, representation: boolean): string {
@@ -161,21 +177,22 @@ function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string,
     };
   }
   const call = `${ident(fn.schema)}.${ident(fn.name)}(${keys.map((k) => `${ident(k)} := pgrst_args.${ident(k)}`).join(', ')})`;
+  const p = new SqlParams();
   const argsRecord = keys.length
-    ? `json_to_record(${literal(JSON.stringify(request.args))}::json) as pgrst_args(${keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')})`
+    ? `json_to_record(${p.bind(JSON.stringify(request.args))}::json) as pgrst_args(${keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')})`
     : '';
   const from = argsRecord ? ` from ${argsRecord}` : '';
   const readOnly = fn.volatility !== 'volatile';
   switch (fn.returns) {
     case 'void':
-      return { sql: `select 1::bigint as page_total, null::text as body from (select ${call}${from}) pgrst_call`, shape: 'void', readOnly };
+      return sqlStatement(p.statement(`select 1::bigint as page_total, null::text as body from (select ${call}${from}) pgrst_call`), 'void', readOnly);
     case 'scalar':
-      return { sql: `select 1::bigint as page_total, to_json(pgrst_call.pgrst_scalar)::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`, shape: 'scalar', readOnly };
+      return sqlStatement(p.statement(`select 1::bigint as page_total, to_json(pgrst_call.pgrst_scalar)::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`), 'scalar', readOnly);
     case 'setof-scalar':
-      return { sql: `select pg_catalog.count(*) as page_total, coalesce(json_agg(pgrst_call.pgrst_scalar), '[]')::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`, shape: 'rows', readOnly };
+      return sqlStatement(p.statement(`select pg_catalog.count(*) as page_total, coalesce(json_agg(pgrst_call.pgrst_scalar), '[]')::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`), 'rows', readOnly);
     case 'composite':
-      return { sql: `select pg_catalog.count(_postgrest_t) as page_total, coalesce((json_agg(_postgrest_t) -> 0)::text, 'null') as body from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`, shape: 'scalar', readOnly };
+      return sqlStatement(p.statement(`select pg_catalog.count(_postgrest_t) as page_total, coalesce((json_agg(_postgrest_t) -> 0)::text, 'null') as body from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`), 'scalar', readOnly);
     case 'setof-composite':
-      return { sql: `${SELECT_BODY} from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`, shape: 'rows', readOnly };
+      return sqlStatement(p.statement(`${SELECT_BODY} from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`), 'rows', readOnly);
   }
 }
