@@ -25,6 +25,8 @@ export interface FixtureStatement {
   table: string;
   row: unknown;
   readonly sql: string;
+  /** With `query`: the qualified table the statement inserts into. */
+  target?: string;
   query?: ParameterizedSql;
 }
 
@@ -67,6 +69,7 @@ function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string)
   return {
     table,
     row,
+    target,
     query,
     get sql() {
       return inlineSql(query);

@@ -474,3 +474,82 @@ describe('requests planned in begin() travel with the fixtures', () => {
     }
   });
 });
+
+describe('request and fixture shapes are prepared per connection, as PostgREST prepares its queries', () => {
+  /** The batch texts `run` sends on the executor's connection. */
+  async function batchesOf(run: () => Promise<unknown>): Promise<string[]> {
+    const client = env.workers[0].client;
+    const query = client.query;
+    const texts: string[] = [];
+    client.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+      texts.push(typeof config === 'string' ? config : (config as { text: string }).text);
+      return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
+    } as typeof client.query;
+    try {
+      await run();
+      await env.workers[0].tx.flush();
+    } finally {
+      client.query = query;
+    }
+    return texts;
+  }
+  const labelOf = (id: number, label: string): Step => [alice, { kind: 'update', table: 'things', patch: { label }, filters: byId(id), returning: 'representation' }];
+
+  it('a shape runs as is the first time, is prepared the second, then only executed; every answer is the same', async () => {
+    await env.workers[0].tx.deallocatePrepared();
+    const answers: ApiResponse[][] = [];
+    const sent = [];
+    for (let k = 0; k < 3; k++) sent.push(await batchesOf(async () => answers.push(await sendOneByOne([labelOf(1, `label ${k}`)]))));
+    expect(sent[0].join()).not.toMatch(/prepare pf_|execute pf_/);
+    expect(sent[1].join()).toMatch(/prepare pf_\d+ as with pgrst_source as \(update "public"\."things" set "label" = pgrst_body\."label" from \(select \* from json_to_recordset\(\$1::json\)/);
+    expect(sent[2].join()).not.toMatch(/prepare pf_/);
+    expect(sent[2].join()).toMatch(/execute pf_\d+\('\[\{"label":"label 2"\}\]', '1'\)/);
+    expect(answers.map((a) => a[0])).toEqual([0, 1, 2].map((k) => ({ status: 200, body: [{ id: 1, owner: ALICE, label: `label ${k}` }], affected: 1 })));
+  });
+
+  it('errors are the same prepared or not: a bad filter value (22P02 at EXECUTE), an unknown table (42P01 at PREPARE)', async () => {
+    const badUuid: Step = [alice, { kind: 'select', table: 'things', columns: '*', filters: [{ column: 'owner', op: 'eq', value: 'not-a-uuid' }] }];
+    const noTable: Step = [alice, { kind: 'select', table: 'nowhere', columns: '*', filters: [] }];
+    for (const step of [badUuid, noTable]) {
+      await env.workers[0].tx.deallocatePrepared();
+      const answers = [];
+      for (let k = 0; k < 3; k++) answers.push((await sendOneByOne([step]))[0]);
+      expect(answers[0].status).toBeGreaterThanOrEqual(400);
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[2]).toEqual(answers[0]);
+    }
+  });
+
+  it('a PREPARE that did not run (its batch failed before it) is sent again with the next use', async () => {
+    await env.workers[0].tx.deallocatePrepared();
+    const boom: Step = [alice, { kind: 'rpc', fn: 'boom', args: {} }];
+    await sendOneByOne([labelOf(1, 'seen once')]);
+    // Second use of the shape, planned after a failing request: its PREPARE is in the part of the batch that never ran.
+    const answers = await sendPlanned([boom, labelOf(1, 'after boom')]);
+    expect(answers[0]).toMatchObject({ status: 400, error: { message: 'BOOM' } });
+    expect(answers[1]).toMatchObject({ status: 200, body: [{ id: 1, label: 'after boom' }] });
+    const again = await batchesOf(() => sendOneByOne([labelOf(1, 'third')]));
+    expect(again.join()).toMatch(/execute pf_/);
+  });
+
+  it('fixture inserts are prepared the same way, with their rows as the parameter', async () => {
+    await env.workers[0].tx.deallocatePrepared();
+    const { fixtureStatements } = await import('../fixtures.ts');
+    const world = { 'auth.users': [{ id: ALICE, email: 'a@x' }], things: [{ id: 7, owner: ALICE, label: 'seven' }] };
+    const tx = env.workers[0].tx;
+    const sent: string[][] = [];
+    for (let k = 0; k < 3; k++) {
+      sent.push(
+        await batchesOf(async () => {
+          await tx.begin(fixtureStatements(world, ['auth.users', 'things']), undefined, [{ caller: alice, request: readThingsRequest }]);
+          expect((await tx.send(alice, readThingsRequest)).body).toEqual([{ id: 7, owner: ALICE, label: 'seven' }]);
+          await tx.end();
+        }),
+      );
+    }
+    expect(sent[1].join()).toMatch(/prepare pf_\d+ as insert into "public"\."things" \("id", "owner", "label"\) select r\."id", r\."owner", r\."label" from json_populate_recordset\(null::"public"\."things", \$1::json\) r/);
+    expect(sent[2].join()).toMatch(/execute pf_\d+\('\[\{"id":7,"owner":"aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa","label":"seven"\}\]'\)/);
+  });
+});
+
+const readThingsRequest: ApiRequest = { kind: 'select', table: 'things', columns: '*', filters: [] };

@@ -42,7 +42,10 @@ export class PreparedStatements {
 
   /** After the batch: the first `ran` pending PREPAREs took effect; the others did not. */
   settle(ran: number): void {
-    for (const marked of this.pending.slice(ran)) this.names.delete(marked);
+    for (const marked of this.pending.slice(ran)) {
+      this.names.delete(marked);
+      this.seenOnce.add(marked);
+    }
     this.pending = [];
   }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { PreparedStatements } from './prepared-statements.ts';
+import { SqlParams } from './sql-text.ts';
+
+function query(value: string) {
+  const p = new SqlParams();
+  return p.statement(`select ${p.bind(value)}::text as v`);
+}
+
+describe('PreparedStatements', () => {
+  it('runs a shape as is once, prepares it on the second use, then only executes it', () => {
+    const prepared = new PreparedStatements();
+    expect(prepared.sqlFor(query("it's"))).toBe(`select 'it''s'::text as v`);
+    expect(prepared.sqlFor(query('b'))).toBe(`prepare pf_0 as select $1::text as v; execute pf_0('b')`);
+    prepared.settle(1);
+    expect(prepared.sqlFor(query('c'))).toBe(`execute pf_0('c')`);
+  });
+
+  it('forgets the PREPAREs that did not run, so the next use prepares again', () => {
+    const prepared = new PreparedStatements();
+    const other = () => {
+      const p = new SqlParams();
+      return p.statement(`select ${p.bind('x')}::int as n`);
+    };
+    for (const q of [query('a'), other()]) prepared.sqlFor(q);
+    expect(prepared.sqlFor(query('a'))).toMatch(/^prepare pf_0 /);
+    expect(prepared.sqlFor(other())).toMatch(/^prepare pf_1 /);
+    prepared.settle(1); // only pf_0 ran
+    expect(prepared.sqlFor(query('a'))).toBe(`execute pf_0('a')`);
+    expect(prepared.sqlFor(other())).toMatch(/^prepare pf_2 as select \$1::int as n; execute pf_2\('x'\)$/);
+  });
+
+  it('past its limit, asks for `deallocate all` once and starts over', () => {
+    const prepared = new PreparedStatements(2);
+    const shape = (n: number) => new SqlParams().statement(`select ${n}`);
+    for (const n of [1, 2, 1, 2]) prepared.sqlFor(shape(n));
+    prepared.settle(2);
+    expect(prepared.takeReset()).toBe('deallocate all');
+    expect(prepared.takeReset()).toBeUndefined();
+    expect(prepared.sqlFor(shape(1))).toBe('select 1'); // seen before the reset, but the reset forgot it
+  });
+});
