@@ -10,7 +10,7 @@ import type { Oracle } from '../pack.ts';
 import { FixtureError } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { signatureOf } from '../findings/signature.ts';
-import { CaseMismatch, checkCase, type HistoryEntry, type StepMismatch } from './check-case.ts';
+import { CaseMismatch, checkCase, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
 import type { DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
@@ -89,21 +89,21 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
 
   // Search: every case of the budget runs; a disagreement is noted (not thrown), so the first
   // one never hides the others. Replaying one path (--path) throws it, as fast-check shrank it.
-  const details = await Promise.all(
+  // While a case is in the database, fast-check draws the lane's next case and the model prepares
+  // it (prepareCase: fixtures, requests, predictions); it is sent once the case before it ended.
+  // Cases still run one at a time per connection, in the order drawn.
+  const lanesRun = await Promise.all(
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
       if (runsOfLane(lane) === 0) return undefined;
       let index = 0;
       const skip = skipOfLane(lane);
-      const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
-        const runIndex = index++;
-        // Checked by an earlier pass with the same seed (a budget's first pass): not sent again.
-        if (runIndex < skip) return;
-        // Out of time or interrupted: end fast-check's run here (an interruption, not a failure);
-        // the case in flight, if any, has completed.
-        if (stopping()) throw new fc.PreconditionFailure(true);
-        if (done()) return;
-        const verdict = await checkCase(worker.tx, testCase, options.oracle);
+      /** The lane's last case sent (resolved once it ended) and the first harness error of the lane. */
+      let inflight: Promise<void> = Promise.resolve();
+      let harnessError: { error: unknown } | undefined;
+      const runCase = async (prepared: PreparedCase, runIndex: number) => {
+        const testCase = prepared.testCase;
+        const verdict = await checkCase(worker.tx, testCase, options.oracle, undefined, prepared);
         // Coverage, read off the case's history.
         for (const h of verdict.history) {
           counts[h.outcomeClass]++;
@@ -118,15 +118,40 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // The representative of a signature is its earliest sighting: later ones of the same lane are not kept.
         const signature = signatureOf(property.id, verdict.mismatch);
         if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
+      };
+      const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
+        const runIndex = index++;
+        // Checked by an earlier pass with the same seed (a budget's first pass): not sent again.
+        if (runIndex < skip) return;
+        if (harnessError) throw harnessError.error;
+        // Out of time or interrupted: end fast-check's run here (an interruption, not a failure);
+        // the case in flight, if any, completes.
+        if (stopping()) throw new fc.PreconditionFailure(true);
+        if (done()) return;
+        const prepared = prepareCase(worker.tx.fixturePlan, testCase, options.oracle);
+        if (options.path) return runCase(prepared, runIndex);
+        const previous = inflight;
+        inflight = previous
+          .then(() => (harnessError || done() ? undefined : runCase(prepared, runIndex)))
+          .catch((error: unknown) => {
+            harnessError ??= { error };
+          });
+        await previous;
+        const failedBefore = harnessError as { error: unknown } | undefined;
+        if (failedBefore) throw failedBefore.error;
       });
-      return fc.check(predicate, {
+      const detail = await fc.check(predicate, {
         seed: options.seed + lane,
         numRuns: runsOfLane(lane),
         // A replayed path is the case it names: shrinking on from there could leave its signature.
-        ...(options.path ? { path: options.path, endOnFailure: true } : {}),
+        // A search throws only a harness error: reported as it came, not shrunk.
+        ...(options.path ? { path: options.path, endOnFailure: true } : { endOnFailure: true }),
       });
+      await inflight;
+      return { detail, harnessError };
     }),
   ).then((list) => list.filter((d) => d !== undefined));
+  const details = lanesRun.map((l) => l.detail);
 
   const stopped = details.some((d) => d.interrupted) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
   const planned = options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0);
@@ -134,13 +159,16 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const timing = () => ({ durationMs: Date.now() - started, ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.
+  // A lane's harness error in its last case reaches no later predicate: it is taken from the lane.
+  const laneError = lanesRun.find((l) => l.harnessError)?.harnessError;
   const failed = details.find((d) => d.failed && d.counterexample !== null);
-  if (failed) {
-    const error = failed.errorInstance;
+  if (failed || laneError) {
+    const error = laneError ? laneError.error : failed!.errorInstance;
     if (error instanceof FixtureError) return { ...base, ...timing(), status: 'error', note: `harness error: ${error.message} (row ${JSON.stringify(error.row)})` };
     if (!(error instanceof CaseMismatch)) return { ...base, ...timing(), status: 'error', note: `harness error: ${error instanceof Error ? error.message : String(error)}` };
-    const testCase = failed.counterexample?.[0] as DataCase;
-    const finding = findingOf(property.id, failed.seed, failed.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan.seededValues);
+    // A disagreement is thrown only when replaying a path: fast-check's own failure.
+    const testCase = failed!.counterexample?.[0] as DataCase;
+    const finding = findingOf(property.id, failed!.seed, failed!.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan.seededValues);
     return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
   }
   if (!sightings.length) return { ...base, ...timing(), status: 'passed', ...(stopped ? { note: `${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${checked} cases` } : {}) };

@@ -1,0 +1,76 @@
+/**
+ * The search runs a lane's cases one at a time on its connection, in the order fast-check drew
+ * them, while the next one is drawn and prepared: the same seed sends the same fixtures in the same
+ * order, and a harness error is reported even when it comes from a lane's last case.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceOracle } from '../../packs/reference/model/index.ts';
+import { referenceEnvironment } from '../../testing/reference.ts';
+import type { DataCase } from './data-case.ts';
+import type { DataProperty } from './data-property.ts';
+import type { Environment } from './environment.ts';
+import { runDataProperty } from './run-data-property.ts';
+
+let env: Environment;
+beforeAll(async () => {
+  env = await referenceEnvironment({ workers: 2 });
+});
+afterAll(() => env?.close());
+
+/** A user reading their own row, with a role drawn from `roles` (a role outside the CHECK makes the fixture fail). */
+function property(roles: string[]): DataProperty {
+  return {
+    id: 'T01',
+    rule: 2,
+    title: 'test property',
+    tables: ['users'],
+    cases: () =>
+      fc.record({ id: fc.uuid({ version: 4 }), role: fc.constantFrom(...roles), name: fc.string({ maxLength: 8 }) }).map(
+        ({ id, role, name }): DataCase => ({
+          world: { 'auth.users': [{ id, email: `${id}@x.test` }], users: [{ id, email: `${id}@x.test`, display_name: name, role, permissions: [], managed_permissions: [] }] },
+          steps: [{ caller: { kind: 'user', id }, request: { kind: 'select', table: 'users', columns: ['id', 'role'], filters: [{ column: 'id', op: 'eq', value: id }] } }],
+        }),
+      ),
+  };
+}
+
+/** The fixtures text of every case each worker began, in order. */
+async function fixturesSent(run: () => Promise<unknown>): Promise<string[][]> {
+  const seen = env.workers.map(() => [] as string[]);
+  const restore = env.workers.map((w, i) => {
+    const begin = w.tx.begin;
+    w.tx.begin = function (this: typeof w.tx, fixtures, ...rest) {
+      seen[i].push(fixtures.map((f) => f.sql).join(';'));
+      return begin.call(this, fixtures, ...rest);
+    } as typeof begin;
+    return () => (w.tx.begin = begin);
+  });
+  try {
+    await run();
+  } finally {
+    for (const undo of restore) undo();
+  }
+  return seen;
+}
+
+describe('the search', () => {
+  it('sends every case once, in the order drawn, and the same seed sends the same cases', async () => {
+    const options = { seed: 42, runs: 30, oracle: referenceOracle };
+    let result;
+    const first = await fixturesSent(async () => (result = await runDataProperty(env, property(['user', 'admin']), options)));
+    expect(result).toMatchObject({ status: 'passed', cases: 30 });
+    expect(first.map((lane) => lane.length)).toEqual([15, 15]);
+    expect(new Set(first.flat()).size).toBe(30);
+    expect(await fixturesSent(() => runDataProperty(env, property(['user', 'admin']), options))).toEqual(first);
+  });
+
+  it('a harness error in the only case of a lane is reported, and nothing after it runs', async () => {
+    const oneCase = await runDataProperty(env, property(['no-such-role']), { seed: 1, runs: 1, oracle: referenceOracle });
+    expect(oneCase).toMatchObject({ status: 'error', cases: 0 });
+    expect(oneCase.note).toMatch(/^harness error: fixture for users refused: .*users_role_check/);
+    const many = await fixturesSent(() => runDataProperty(env, property(['no-such-role']), { seed: 1, runs: 40, oracle: referenceOracle }));
+    // Each lane stops at its first case: its error is thrown at the next case drawn, which is never sent.
+    expect(many.map((lane) => lane.length)).toEqual([1, 1]);
+  });
+});
