@@ -13,7 +13,7 @@ import { loadMigrationFolder } from '../migrations.ts';
 import { openEnvironment, type Environment } from '../../runner/environment.ts';
 import { sharedServer } from '../../../testing/shared-server.ts';
 import { tempDir } from '../../../testing/temp-dir.ts';
-import { unfilteredWrites } from './safeupdate.ts';
+import { runsDynamicSql, unfilteredWrites } from './safeupdate.ts';
 
 describe('unfilteredWrites (reading function bodies)', () => {
   it('finds UPDATE and DELETE with no WHERE at their own level, with the text plpgsql reports', () => {
@@ -150,5 +150,66 @@ describe('pg-safeupdate inside functions called by rpc', () => {
   it('a trigger function fired by a filtered PATCH: its unfiltered DELETE refuses the PATCH', async () => {
     const [r] = await sequence([alice, { kind: 'update', table: 'notes', patch: { body: 'x' }, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'minimal' }]);
     expect(r).toMatchObject({ status: 400, error: { code: '21000', message: 'DELETE requires a WHERE clause' } });
+  });
+});
+
+describe('pg-safeupdate and dynamic SQL (EXECUTE)', () => {
+  const DYNAMIC = `
+create table public.items (id int primary key, body text);
+grant select, update on public.items to authenticated;
+create function public.wipe_dynamic(p_table text) returns void language plpgsql security definer set search_path = '' as $$
+begin
+  execute format('delete from public.%I', p_table);
+end $$;
+create function public.blank_dynamic(p_rest text) returns void language plpgsql security definer set search_path = '' as $$
+begin
+  execute 'update public.items set body = ''''' || p_rest;
+end $$;
+grant execute on all functions in schema public to authenticated;
+`;
+  let dynamic: Environment;
+  beforeAll(async () => {
+    const dir = tempDir('safeupdate-dynamic');
+    writeFileSync(path.join(dir, '0001_items.sql'), DYNAMIC);
+    dynamic = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+  });
+  afterAll(() => dynamic?.close());
+
+  async function run(...steps: [Caller, ApiRequest][]) {
+    const tx = dynamic.workers[0].tx;
+    await tx.begin([
+      { table: 'auth.users', row: {}, sql: `insert into auth.users (id, email) values ('${ALICE}', 'a@x')` },
+      { table: 'items', row: {}, sql: `insert into public.items values (1, 'one'), (2, 'two')` },
+    ]);
+    try {
+      const out = [];
+      for (const [caller, request] of steps) out.push(await tx.send(caller, request));
+      return out;
+    } finally {
+      await tx.end();
+    }
+  }
+  const items: ApiRequest = { kind: 'select', table: 'items', columns: ['id', 'body'], filters: [] };
+
+  it('knows which bodies run dynamic SQL', () => {
+    expect(runsDynamicSql(`begin execute format('delete from %I', t); end`)).toBe(true);
+    expect(runsDynamicSql(`begin perform 1; raise notice 'execute me'; end`)).toBe(false);
+    expect(runsDynamicSql(`begin create trigger t after insert on x for each row execute function f(); end`)).toBe(false);
+  });
+
+  it('an unfiltered DELETE built for EXECUTE: 400 21000, nothing deleted', async () => {
+    const [r, read] = await run([alice, rpc('wipe_dynamic', { p_table: 'items' })], [alice, items]);
+    expect(r).toMatchObject({ status: 400, error: { code: '21000', message: 'DELETE requires a WHERE clause' } });
+    expect(read.body).toHaveLength(2);
+  });
+
+  it('an UPDATE built for EXECUTE runs with a WHERE and is refused without one; a filtered PATCH still runs', async () => {
+    const [filtered, read] = await run([alice, rpc('blank_dynamic', { p_rest: ' where id = 1' })], [alice, items]);
+    expect(filtered.status).toBe(204);
+    expect(read.body).toEqual(expect.arrayContaining([{ id: 1, body: '' }, { id: 2, body: 'two' }]));
+    const [unfiltered] = await run([alice, rpc('blank_dynamic', { p_rest: '' })]);
+    expect(unfiltered).toMatchObject({ status: 400, error: { code: '21000', message: 'UPDATE requires a WHERE clause' } });
+    const [patch] = await run([alice, { kind: 'update', table: 'items', patch: { body: 'x' }, filters: [{ column: 'id', op: 'eq', value: 2 }], returning: 'minimal' }]);
+    expect(patch.status).toBe(204);
   });
 });

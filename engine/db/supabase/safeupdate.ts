@@ -10,8 +10,11 @@
  * - its table gets a BEFORE ... FOR EACH STATEMENT trigger that, during a request (PostgREST's
  *   request.method is set), reads the call stack (PG_CONTEXT): when the statement that fired it
  *   is a recorded one, it raises safeupdate's 21000 before any row is touched.
- * Only tables such a statement writes get the trigger, so a schema without one pays nothing.
- * Not seen: a statement built as a string for EXECUTE (its text is not in the body).
+ * - a plpgsql function that runs dynamic SQL (EXECUTE) may write any table: then every table
+ *   gets the trigger, and a statement the call stack shows that is not recorded is refused when
+ *   it is an UPDATE or DELETE whose text has no WHERE at all. That reading never refuses a
+ *   filtered statement; it misses a dynamic one whose only WHERE is in a subquery or a CTE.
+ * Only tables such a statement can write get the trigger, so a schema without one pays nothing.
  */
 import type pg from 'pg';
 import { ident, literal } from '../../executor/sql-text.ts';
@@ -68,6 +71,11 @@ function tokens(body: string): Token[] {
 const isWord = (t: Token | undefined, w?: string): t is Extract<Token, { word: string }> => t !== undefined && 'word' in t && (w === undefined || t.word.toLowerCase() === w);
 
 /** Every UPDATE or DELETE in a function body that has no WHERE at its own level. */
+/** Whether a plpgsql body runs dynamic SQL (EXECUTE, outside strings and comments). */
+export function runsDynamicSql(body: string): boolean {
+  return tokens(body).some((t, i, all) => isWord(t, 'execute') && !(all[i + 1] && (isWord(all[i + 1], 'function') || isWord(all[i + 1], 'procedure'))));
+}
+
 export function unfilteredWrites(body: string): UnfilteredWrite[] {
   const ts = tokens(body);
   const out: UnfilteredWrite[] = [];
@@ -121,8 +129,16 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
       where l.lanname in ('plpgsql', 'sql') and n.nspname not in ('pg_catalog', 'information_schema', '${SCHEMA}')`,
   );
   const found = rows.flatMap((f) => unfilteredWrites(f.body).map((w) => ({ ...w, fn: f.name, lang: f.lang, path: f.path })));
-  if (!found.length) return 0;
+  const dynamic = rows.some((f) => f.lang === 'plpgsql' && runsDynamicSql(f.body));
+  if (!found.length && !dynamic) return 0;
   const tables = new Set<string>();
+  if (dynamic) {
+    const all = await client.query<{ name: string }>(
+      `select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relkind in ('r', 'p') and not c.relispartition and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast', '${SCHEMA}')`,
+    );
+    for (const r of all.rows) tables.add(r.name);
+  }
   for (const w of found) {
     // Resolved as the function would: qualified, or through its search_path, else public.
     const schemas = w.table.includes('.') ? [''] : [...(w.path ?? '').split(',').map((s) => s.trim().replace(/^"|"$/g, '')).filter(Boolean), 'public'];
@@ -139,7 +155,7 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
     create schema if not exists ${SCHEMA};
     revoke all on schema ${SCHEMA} from public;
     create table ${SCHEMA}.unfiltered (command text, statement text, sql_function text, statement_no int);
-    insert into ${SCHEMA}.unfiltered values ${records};
+    ${records ? `insert into ${SCHEMA}.unfiltered values ${records};` : ''}
     create or replace function ${SCHEMA}.refuse() returns trigger language plpgsql security definer set search_path = '' as $f$
     declare
       stack text;
@@ -156,6 +172,10 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
       if caller like 'SQL statement "%' and strpos(caller, '"' || chr(10) || 'PL/pgSQL function ') > 0 then
         stmt := btrim(regexp_replace(substr(caller, 16, strpos(caller, '"' || chr(10) || 'PL/pgSQL function ') - 16), '[[:space:]]+', ' ', 'g'));
         select u.command into hit from ${SCHEMA}.unfiltered u where u.statement = stmt limit 1;
+        -- Not in any body: built for EXECUTE. Without a WHERE anywhere it is unfiltered.
+        if hit is null and stmt ~* '^(update|delete)\\M' and stmt !~* '\\mwhere\\M' then
+          hit := upper(substring(stmt from '^[A-Za-z]+'));
+        end if;
       else
         fn := regexp_match(caller, '^SQL function "([^"]+)" statement ([0-9]+)');
         if fn is not null then
