@@ -74,15 +74,21 @@ export function requestSearchPath(cache: SchemaCache, request: ApiRequest): stri
   return [...new Set([target, ...cache.extraSearchPath])].map(ident).join(', ');
 }
 
-/** PostgREST's pre-request settings (one statement, prepared like the request: its values are parameters). */
+/**
+ * PostgREST's pre-request settings (one statement, prepared like the request: its values are
+ * parameters). PostgREST discards what the set_config calls return; so does this statement, which
+ * answers one short column instead of echoing the claims and headers back (set_config is volatile:
+ * the planner keeps every call).
+ */
 export function preRequestQuery(caller: Caller, request: ApiRequest, cache: SchemaCache, options: SendOptions = {}): ParameterizedSql {
   const creds = credentialsFor(caller, options, request);
   const p = new SqlParams();
-  return p.statement(
+  const discardingValues = (settings: string) => `select 1 as pf_settings from (${settings}) pf_settings`;
+  return p.statement(discardingValues(
     `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), set_config('role', ${p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${p.bind(JSON.stringify(creds.claims))}, true), ` +
       `set_config('request.method', ${p.bind(METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
-      `set_config('request.headers', ${p.bind(JSON.stringify(creds.headers))}, true), set_config('request.cookies', '{}', true)`,
+      `set_config('request.headers', ${p.bind(JSON.stringify(creds.headers))}, true), set_config('request.cookies', '{}', true)`),
   );
 }
 
