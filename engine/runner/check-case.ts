@@ -187,7 +187,20 @@ export function prepareCase(plan: FixturePlan, testCase: DataCase, oracle: Oracl
 }
 
 /** `onStep`: told of every step checked (a behaviour diff records what each side answered). `prepared`: made by prepareCase for this case and this executor's plan. */
-export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle, onStep?: (check: StepCheck) => void, prepared?: PreparedCase): Promise<CaseVerdict> {
+/**
+ * `onReleased`: asked for by a search that overlaps cases (run-data-property.ts). A case whose
+ * requests are all known then sends every one before judging any (the database does the same
+ * work: a disagreement only decides what is reported), ends, and calls it, so the lane's next
+ * case can go to the database while this one is judged.
+ */
+export async function checkCase(
+  tx: Executor,
+  testCase: DataCase,
+  oracle: Oracle,
+  onStep?: (check: StepCheck) => void,
+  prepared?: PreparedCase,
+  onReleased?: () => void,
+): Promise<CaseVerdict> {
   const fixtureOrder = oracle.model.fixtureOrder;
   const history: HistoryEntry[] = [];
   const record = (checked: StepCheck) => {
@@ -224,10 +237,21 @@ export async function checkCase(tx: Executor, testCase: DataCase, oracle: Oracle
       if (i !== testCase.steps.length) throw new Error(`harness: the model run sent ${i} of the case's ${testCase.steps.length} steps`);
       return verdict();
     }
+    let judged = tx;
+    if (onReleased) {
+      const answers: ApiResponse[] = [];
+      try {
+        for (let i = 0; i < sent.length; i++) answers.push(await tx.send(testCase.steps[i].caller, sent[i]));
+      } finally {
+        await tx.end();
+        onReleased();
+      }
+      judged = { fixturePlan: plan, begin: async () => {}, end: async () => {}, send: async () => answers.shift()! };
+    }
     for (let i = 0; i < testCase.steps.length; i++) {
       const made = predicted[i];
       if ('thrown' in made) throw made.thrown;
-      const checked = await checkStep(tx, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction: made.prediction }, history);
+      const checked = await checkStep(judged, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction: made.prediction }, history);
       record(checked);
       if (checked.mismatch) return verdict(checked.mismatch);
       world = checked.entry.prediction.world;

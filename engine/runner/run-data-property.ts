@@ -90,20 +90,25 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // Search: every case of the budget runs; a disagreement is noted (not thrown), so the first
   // one never hides the others. Replaying one path (--path) throws it, as fast-check shrank it.
   // While a case is in the database, fast-check draws the lane's next case and the model prepares
-  // it (prepareCase: fixtures, requests, predictions); it is sent once the case before it ended.
-  // Cases still run one at a time per connection, in the order drawn.
+  // it (prepareCase: fixtures, requests, predictions); it is sent as soon as the case before it has
+  // left the database, and that one is judged meanwhile. Cases still run one at a time per
+  // connection, in the order drawn.
   const lanesRun = await Promise.all(
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
       if (runsOfLane(lane) === 0) return undefined;
       let index = 0;
       const skip = skipOfLane(lane);
-      /** The lane's last case sent (resolved once it ended) and the first harness error of the lane. */
+      /**
+       * The lane's last case: `inflight` resolves once it has left the database (the next may go),
+       * `settled` once every case of the lane has been judged. And the lane's first harness error.
+       */
       let inflight: Promise<void> = Promise.resolve();
+      let settled: Promise<void> = Promise.resolve();
       let harnessError: { error: unknown } | undefined;
-      const runCase = async (prepared: PreparedCase, runIndex: number) => {
+      const runCase = async (prepared: PreparedCase, runIndex: number, onReleased?: () => void) => {
         const testCase = prepared.testCase;
-        const verdict = await checkCase(worker.tx, testCase, options.oracle, undefined, prepared);
+        const verdict = await checkCase(worker.tx, testCase, options.oracle, undefined, prepared, onReleased);
         // Coverage, read off the case's history.
         for (const h of verdict.history) {
           counts[h.outcomeClass]++;
@@ -131,11 +136,15 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const prepared = prepareCase(worker.tx.fixturePlan, testCase, options.oracle);
         if (options.path) return runCase(prepared, runIndex);
         const previous = inflight;
-        inflight = previous
-          .then(() => (harnessError || done() ? undefined : runCase(prepared, runIndex)))
+        let release!: () => void;
+        inflight = new Promise<void>((resolve) => (release = resolve));
+        const judged = previous
+          .then(() => (harnessError || done() ? undefined : runCase(prepared, runIndex, release)))
           .catch((error: unknown) => {
             harnessError ??= { error };
-          });
+          })
+          .finally(() => release());
+        settled = settled.then(() => judged);
         await previous;
         const failedBefore = harnessError as { error: unknown } | undefined;
         if (failedBefore) throw failedBefore.error;
@@ -147,7 +156,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // A search throws only a harness error: reported as it came, not shrunk.
         ...(options.path ? { path: options.path, endOnFailure: true } : { endOnFailure: true }),
       });
-      await inflight;
+      await settled;
       return { detail, harnessError };
     }),
   ).then((list) => list.filter((d) => d !== undefined));
