@@ -19,6 +19,7 @@ import type { DataCase } from '../engine/runner/data-case.ts';
 import type { DataProperty } from '../engine/runner/data-property.ts';
 import { UsageError } from '../engine/errors.ts';
 import { baseFolders } from '../engine/diff/base-migrations.ts';
+import { apiPrivileges, privilegeChanges } from '../engine/diff/privilege-diff.ts';
 import { compareCase, diffCases, diffMarkdown, diffTable, groupChanges, observeCases, type DiffReport, type SideRecord } from '../engine/diff/behaviour-diff.ts';
 import { freshSeed, idList, positiveInt, seedValue } from './options.ts';
 import { defaultMigrationsOption } from './fuzz-command.ts';
@@ -62,6 +63,7 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
     try {
       // Head first: its schema decides which rules run (and how R01 narrows); a rule the base cannot run is skipped.
       const head = await openEnvironment({ server, migrations: headFiles, ...sides });
+      const headPrivileges = await apiPrivileges(head.workers[0].client, head.cache.exposedSchemas);
       const properties: DataProperty[] = [];
       const skipped: DiffReport['skipped'] = [];
       const cases = new Map<string, DataCase[]>();
@@ -81,6 +83,7 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
         await head.close();
       }
       const baseEnv = await openEnvironment({ server, migrations: baseFiles, ...sides });
+      const privileges = privilegeChanges(await apiPrivileges(baseEnv.workers[0].client, head.cache.exposedSchemas), headPrivileges);
       const changes = [];
       const compared: string[] = [];
       try {
@@ -102,7 +105,7 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
       } finally {
         await baseEnv.close();
       }
-      const report: DiffReport = { base: base.label, head: target.label, seed, runs, properties: compared, skipped, changes: groupChanges(changes) };
+      const report: DiffReport = { base: base.label, head: target.label, seed, runs, properties: compared, skipped, changes: groupChanges(changes), privileges };
       out('');
       out(diffTable(report));
       for (const s of skipped) out(`not compared: ${s.id} (${s.reason})`);
@@ -112,7 +115,8 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
       }
       const regressions = report.changes.filter((c) => c.verdict === 'regression');
       const fixes = report.changes.filter((c) => c.verdict === 'fix');
-      out(`\n${regressions.length} regression(s), ${fixes.length} fix(es), ${report.changes.length - regressions.length - fixes.length} change(s) outside the rules (seed ${seed})`);
+      const grants = privileges.gained.length + privileges.lost.length;
+      out(`\n${regressions.length} regression(s), ${fixes.length} fix(es), ${report.changes.length - regressions.length - fixes.length} change(s) outside the rules${grants ? `, ${grants} privilege change(s)` : ''} (seed ${seed})`);
       return regressions.length ? 1 : 0;
     } finally {
       await server.stop();

@@ -64,6 +64,31 @@ describe('policyfuzz diff', () => {
     expect(md).toMatch(/\| \*\*regression\*\* \| R04 \| newly allowed \| \d+ \| R04 \\\| PATCH shop_orders/);
   }, 60_000);
 
+  it('a grant that changes no answer yet, and a revoke: listed as privilege changes (console and Markdown), exit 0', async () => {
+    const head = folder('grants', [
+      ...reference(),
+      {
+        name: '9999_grants.sql',
+        path: '9999_grants.sql',
+        sql: `grant delete on table public.pr_tickets to anon;
+revoke update on table public.pr_tickets from authenticated;
+create function public.pf_probe() returns int language sql as 'select 1';`,
+      },
+    ]);
+    const markdown = path.join(folder('md-grants', []), 'diff.md');
+    const r = await diff(BUNDLED_MIGRATIONS, head, '--markdown', markdown);
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('no behaviour change in 1 rule(s) (R04)');
+    // A new function is executable by every role through PUBLIC, as Postgres grants it.
+    const expected = ['+ anon DELETE on public.pr_tickets', '+ anon EXECUTE on public.pf_probe()', '+ authenticated EXECUTE on public.pf_probe()', '- authenticated UPDATE on public.pr_tickets'];
+    expect(r.stdout).toContain(`privileges of anon and authenticated that changed (a grant may change no answer yet):\n${expected.map((l) => `  ${l}`).join('\n')}`);
+    expect(r.stdout).toContain('0 regression(s), 0 fix(es), 0 change(s) outside the rules, 4 privilege change(s)');
+    expect(readFileSync(markdown, 'utf8')).toContain(['```diff', ...expected, '```'].join('\n'));
+    // Identical states list none.
+    expect((await diff(BUNDLED_MIGRATIONS, folder('same-grants', reference()))).stdout).not.toContain('privileges of');
+  }, 60_000);
+
   it('across a fix: reported as a fix, exit 0', async () => {
     const r = await diff(broken(), BUNDLED_MIGRATIONS);
     expect(r.code).toBe(0);

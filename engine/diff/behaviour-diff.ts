@@ -18,6 +18,7 @@ import type { DataProperty } from '../runner/data-property.ts';
 import type { Worker } from '../runner/environment.ts';
 import { plainCase } from '../findings/minimize.ts';
 import { callerClass, signatureOf } from '../findings/signature.ts';
+import { API_ROLES, type PrivilegeChanges } from './privilege-diff.ts';
 
 /** The cases of a property, as plain data: the same seed gives the same cases on both sides. */
 export function diffCases(property: DataProperty, oracle: Oracle, seed: number, runs: number): DataCase[] {
@@ -118,11 +119,25 @@ export interface DiffReport {
   /** Properties not compared, with why (a table missing on one side). */
   skipped: Array<{ id: string; reason: string }>;
   changes: BehaviourChange[];
+  /** Privileges of the API roles gained or lost (privilege-diff.ts): a grant may change no answer yet. */
+  privileges?: PrivilegeChanges;
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+/** The privilege lines, `+` gained and `-` lost. */
+function privilegeLines(report: DiffReport): string[] {
+  const p = report.privileges;
+  return p ? [...p.gained.map((l) => `+ ${l}`), ...p.lost.map((l) => `- ${l}`)] : [];
+}
+
 export function diffTable(report: DiffReport): string {
+  const privileges = privilegeLines(report);
+  const grants = privileges.length ? `\n\nprivileges of ${API_ROLES.join(' and ')} that changed (a grant may change no answer yet):\n${privileges.map((l) => `  ${l}`).join('\n')}` : '';
+  return behaviourTable(report) + grants;
+}
+
+function behaviourTable(report: DiffReport): string {
   if (!report.changes.length) return `no behaviour change in ${report.properties.length} rule(s) (${report.properties.join(', ') || 'none'}), ${report.runs} cases each, seed ${report.seed}`;
   const header = ['verdict', 'rule', 'change', 'cases', 'clause'];
   const rows = report.changes.map((c) => [c.verdict.toUpperCase(), c.property, c.kind, String(c.cases), c.clause]);
@@ -149,6 +164,8 @@ export function diffMarkdown(report: DiffReport): string {
     for (const c of report.changes) lines.push(`- **${c.verdict}** ${c.property}, step ${c.example.step + 1}: \`${cell(c.example.request)}\`  `, `  base: ${cell(c.example.base)}  `, `  head: ${cell(c.example.head)}`);
     lines.push('', '</details>');
   }
+  const privileges = privilegeLines(report);
+  if (privileges.length) lines.push('', `Privileges of ${API_ROLES.map((r) => `\`${r}\``).join(' and ')} that changed (a grant may change no answer yet):`, '', '```diff', ...privileges, '```');
   if (report.skipped.length) lines.push('', `Not compared: ${report.skipped.map((s) => `${s.id} (${s.reason})`).join(', ')}.`);
   return `${lines.join('\n')}\n`;
 }
