@@ -145,14 +145,14 @@ async function sequence(...steps: Step[]): Promise<ApiResponse[]> {
   return out;
 }
 
-/** Counts the round trips `run` makes on the executor's connection. */
-async function roundTrips(run: () => Promise<unknown>): Promise<number> {
+/** The text of every round trip `run` makes on the executor's connection (its final rollback included). */
+async function batchesOf(run: () => Promise<unknown>): Promise<string[]> {
   const client = env.workers[0].client;
   const query = client.query;
-  let n = 0;
-  client.query = function (this: pg.Client, ...args: unknown[]) {
-    n++;
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  const texts: string[] = [];
+  client.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+    texts.push(typeof config === 'string' ? config : (config as { text: string }).text);
+    return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
   } as typeof client.query;
   try {
     await run();
@@ -160,8 +160,9 @@ async function roundTrips(run: () => Promise<unknown>): Promise<number> {
   } finally {
     client.query = query;
   }
-  return n;
+  return texts;
 }
+const roundTrips = async (run: () => Promise<unknown>) => (await batchesOf(run)).length;
 const one = async (caller: Caller, request: ApiRequest, options?: { withoutToken?: boolean }) => (await sequence([caller, request, options]))[0];
 
 const byId = (id: number) => [{ column: 'id', op: 'eq' as const, value: id }];
@@ -476,23 +477,6 @@ describe('requests planned in begin() travel with the fixtures', () => {
 });
 
 describe('request and fixture shapes are prepared per connection, as PostgREST prepares its queries', () => {
-  /** The batch texts `run` sends on the executor's connection. */
-  async function batchesOf(run: () => Promise<unknown>): Promise<string[]> {
-    const client = env.workers[0].client;
-    const query = client.query;
-    const texts: string[] = [];
-    client.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
-      texts.push(typeof config === 'string' ? config : (config as { text: string }).text);
-      return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
-    } as typeof client.query;
-    try {
-      await run();
-      await env.workers[0].tx.flush();
-    } finally {
-      client.query = query;
-    }
-    return texts;
-  }
   const labelOf = (id: number, label: string): Step => [alice, { kind: 'update', table: 'things', patch: { label }, filters: byId(id), returning: 'representation' }];
 
   it('a shape runs as is the first time, is prepared the second, then only executed; every answer is the same', async () => {

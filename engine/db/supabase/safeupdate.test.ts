@@ -88,11 +88,31 @@ create trigger notes_reset_log after update on public.notes for each row execute
 grant execute on all functions in schema public to authenticated;
 `;
 
+/** A database from one migration, on the shared server. */
+async function environmentOf(name: string, schema: string): Promise<Environment> {
+  const dir = tempDir(name);
+  writeFileSync(path.join(dir, '0001_schema.sql'), schema);
+  return openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+}
+
+type Fixture = { table: string; row: object; sql: string };
+
+/** One case on `on`: its fixtures, then each request in turn; everything rolled back. */
+async function caseOn(on: Environment, fixtures: Fixture[], steps: [Caller, ApiRequest][]) {
+  const tx = on.workers[0].tx;
+  await tx.begin(fixtures);
+  try {
+    const out = [];
+    for (const [caller, request] of steps) out.push(await tx.send(caller, request));
+    return out;
+  } finally {
+    await tx.end();
+  }
+}
+
 let env: Environment;
 beforeAll(async () => {
-  const dir = tempDir('safeupdate');
-  writeFileSync(path.join(dir, '0001_notes.sql'), SCHEMA);
-  env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+  env = await environmentOf('safeupdate', SCHEMA);
 });
 afterAll(() => env?.close());
 
@@ -103,17 +123,7 @@ const FIXTURES = [
   { table: 'notes', row: {}, sql: `insert into public.notes values (1, 'one'), (2, 'two')` },
 ];
 
-async function sequence(...steps: [Caller, ApiRequest][]) {
-  const tx = env.workers[0].tx;
-  await tx.begin(FIXTURES);
-  try {
-    const out = [];
-    for (const [caller, request] of steps) out.push(await tx.send(caller, request));
-    return out;
-  } finally {
-    await tx.end();
-  }
-}
+const sequence = (...steps: [Caller, ApiRequest][]) => caseOn(env, FIXTURES, steps);
 const rpc = (fn: string, args: Record<string, unknown> = {}): ApiRequest => ({ kind: 'rpc', fn, args }) as ApiRequest;
 const count: ApiRequest = { kind: 'select', table: 'notes', columns: ['id'], filters: [] };
 
@@ -169,26 +179,19 @@ grant execute on all functions in schema public to authenticated;
 `;
   let dynamic: Environment;
   beforeAll(async () => {
-    const dir = tempDir('safeupdate-dynamic');
-    writeFileSync(path.join(dir, '0001_items.sql'), DYNAMIC);
-    dynamic = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+    dynamic = await environmentOf('safeupdate-dynamic', DYNAMIC);
   });
   afterAll(() => dynamic?.close());
 
-  async function run(...steps: [Caller, ApiRequest][]) {
-    const tx = dynamic.workers[0].tx;
-    await tx.begin([
-      { table: 'auth.users', row: {}, sql: `insert into auth.users (id, email) values ('${ALICE}', 'a@x')` },
-      { table: 'items', row: {}, sql: `insert into public.items values (1, 'one'), (2, 'two')` },
-    ]);
-    try {
-      const out = [];
-      for (const [caller, request] of steps) out.push(await tx.send(caller, request));
-      return out;
-    } finally {
-      await tx.end();
-    }
-  }
+  const run = (...steps: [Caller, ApiRequest][]) =>
+    caseOn(
+      dynamic,
+      [
+        { table: 'auth.users', row: {}, sql: `insert into auth.users (id, email) values ('${ALICE}', 'a@x')` },
+        { table: 'items', row: {}, sql: `insert into public.items values (1, 'one'), (2, 'two')` },
+      ],
+      steps,
+    );
   const items: ApiRequest = { kind: 'select', table: 'items', columns: ['id', 'body'], filters: [] };
 
   it('knows which bodies run dynamic SQL', () => {
