@@ -26,6 +26,11 @@ it('a project pack (--pack): mutants --auto on its own migrations, and its hand-
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/variants derived from the catalog of .*examples\/notes-app\/supabase\/migrations/);
   expect(r.stdout).toMatch(/^killed +disable-row-security-public-notes by N01 in \d+ ms$/m);
+  // A policy with one check made always true, and an OR alternative dropped: each killed by the property of its command.
+  expect(r.stdout).toMatch(/^killed +always-true-notes-notes-delete-own-using by N04 in \d+ ms$/m);
+  expect(r.stdout).toMatch(/^killed +always-true-notes-notes-write-own-check by N03 in \d+ ms$/m);
+  expect(r.stdout).toMatch(/^killed +drop-disjunct-notes-notes-read-using-2 by N01 in \d+ ms$/m);
+  expect(r.stdout).toMatch(/^8 of 8 automatic variants killed \(100%\), 4 equivalent not run$/m);
   // Its hand-written mutants too: --pack brings its properties, its mutants folder and its migrations.
   const handWritten = await runCli('mutants', '--pack', packModule, '--runs', '100', '--database-url', inject('databaseUrl'));
   expect(handWritten.code).toBe(0);

@@ -61,6 +61,15 @@ describe('the packed package', () => {
     const out = JSON.parse(stdout.trim().split('\n').pop()!) as { results: Record<string, string>; vitest: string; config: string };
     expect(out.vitest).toBe('function');
     expect(out.config).toBe('function');
-    expect(out.results).toEqual({ 'clean:N01': 'passed', 'clean:N02': 'passed', 'N01-notes-readable-by-all.sql:N01': 'failed', 'N01-notes-readable-by-all.sql:N02': 'passed' });
+    expect(out.results).toEqual({
+      'clean:N01': 'passed',
+      'clean:N02': 'passed',
+      'clean:N03': 'passed',
+      'clean:N04': 'passed',
+      'N01-notes-readable-by-all.sql:N01': 'failed',
+      'N01-notes-readable-by-all.sql:N02': 'passed',
+      'N01-notes-readable-by-all.sql:N03': 'passed',
+      'N01-notes-readable-by-all.sql:N04': 'passed',
+    });
   }, 120_000);
 });

@@ -92,11 +92,54 @@ export const N02 = defineProperty<Settings>({
       ),
 });
 
+/** What the server sees of the notes afterwards: a write's effect, whatever its answer said. */
+const readBack = { caller: { kind: 'service' } as Caller, request: { kind: 'select' as const, table: 'notes', columns: '*' as const, filters: [] } };
+
+export const N03 = defineProperty<Settings>({
+  id: 'N03',
+  rule: 3,
+  title: 'notes: a signed-in user creates notes as themselves only',
+  tables: ['notes'],
+  cases: () =>
+    world.chain(({ people, notes, caller }) =>
+      fc
+        .record({
+          note: fc.record({ id: fc.uuid({ version: 4 }), owner_id: fc.constantFrom(...people), body: fc.string({ maxLength: 12 }), is_public: fc.boolean() }),
+          returning: fc.constantFrom('representation' as const, 'minimal' as const),
+        })
+        .filter(({ note }) => !notes.some((n) => n.id === note.id))
+        .map(
+          ({ note, returning }): DataCase => ({
+            world: rows(people, notes),
+            steps: [{ caller, request: { kind: 'insert', table: 'notes', rows: [note], returning } }, readBack],
+          }),
+        ),
+    ),
+});
+
+export const N04 = defineProperty<Settings>({
+  id: 'N04',
+  rule: 4,
+  title: "notes: only the owner deletes a note (another's stays, whatever the answer)",
+  tables: ['notes'],
+  cases: () =>
+    world
+      .filter(({ notes }) => notes.length > 0)
+      .chain(({ people, notes, caller }) =>
+        fc.record({ note: fc.constantFrom(...notes), returning: fc.constantFrom('representation' as const, 'minimal' as const) }).map(
+          ({ note, returning }): DataCase => ({
+            world: rows(people, notes),
+            steps: [{ caller, request: { kind: 'delete', table: 'notes', filters: [{ column: 'id', op: 'eq', value: note.id }], returning } }, readBack],
+          }),
+        ),
+      ),
+});
+
 export default definePack<Settings>({
   name: 'notes-app',
   model: { tables: { notes: notesTable }, functions: {}, fixtureOrder: ['auth.users', 'notes'] },
   settingsSchema: NotesSettings,
-  properties: [N01, N02],
+  properties: [N01, N02, N03, N04],
   migrations: path.join(here, 'supabase', 'migrations'),
   mutants: path.join(here, 'mutants'),
 });

@@ -1,7 +1,8 @@
 /**
  * Splits a policy expression (as Postgres prints it in pg_policies) into its top-level AND
- * conjuncts, respecting parentheses, quoted strings and identifiers. Dropping one conjunct is
- * the commonest real policy bug: a forgotten `deleted_at is null`, a missing department check.
+ * conjuncts (or OR alternatives), respecting parentheses, quoted strings and identifiers.
+ * Dropping one conjunct is the commonest real policy bug: a forgotten `deleted_at is null`, a
+ * missing department check.
  */
 export function stripOuterParens(expr: string): string {
   let s = expr.trim();
@@ -34,8 +35,10 @@ function skipQuoted(s: string, start: number): number {
   return s.length;
 }
 
-export function topLevelConjuncts(expr: string): string[] {
+/** The top-level terms joined by `op` (AND or OR), outside parentheses, strings and quoted names. */
+function topLevelTerms(expr: string, op: 'AND' | 'OR'): string[] {
   const s = stripOuterParens(expr);
+  const joiner = new RegExp(`^\\s+${op}\\s+`, 'i');
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
@@ -47,8 +50,8 @@ export function topLevelConjuncts(expr: string): string[] {
     }
     if (ch === '(') depth++;
     else if (ch === ')') depth--;
-    else if (depth === 0 && /\s/.test(ch) && /^\s+AND\s+/i.test(s.slice(i)) && (i === 0 || /\s/.test(s[i]))) {
-      const m = /^\s+AND\s+/i.exec(s.slice(i))!;
+    else if (depth === 0 && /\s/.test(ch) && joiner.test(s.slice(i))) {
+      const m = joiner.exec(s.slice(i))!;
       parts.push(s.slice(start, i).trim());
       i += m[0].length - 1;
       start = i + 1;
@@ -56,6 +59,20 @@ export function topLevelConjuncts(expr: string): string[] {
   }
   parts.push(s.slice(start).trim());
   return parts.filter(Boolean);
+}
+
+export function topLevelConjuncts(expr: string): string[] {
+  return topLevelTerms(expr, 'AND');
+}
+
+/** The top-level OR alternatives: `owner_id = auth.uid() OR is_public` has two. */
+export function topLevelDisjuncts(expr: string): string[] {
+  return topLevelTerms(expr, 'OR');
+}
+
+/** The expression without its `index`-th top-level alternative (a stricter policy). */
+export function withoutDisjunct(expr: string, index: number): string {
+  return topLevelDisjuncts(expr).filter((_, i) => i !== index).map((p) => `(${stripOuterParens(p)})`).join(' OR ');
 }
 
 /** The expression with its `index`-th top-level conjunct removed (a looser policy). */

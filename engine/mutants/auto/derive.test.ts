@@ -31,6 +31,28 @@ describe('automatic mutants of the reference database', () => {
     expect(mutants.filter((m) => m.kind === 'disable-row-security' && m.equivalent).map((m) => m.name)).toEqual(['disable-row-security-public-vs-categories']);
   });
 
+  it('a single check made always true, and each OR alternative dropped', () => {
+    expect(mutants.find((m) => m.name === 'always-true-student-change-requests-student-change-requests-admin-insert-check')).toMatchObject({ kind: 'always-true', sql: expect.stringMatching(/with check \(true\);$/) });
+    expect(mutants.filter((m) => m.name.startsWith('drop-disjunct-users-users-select-using-')).map((m) => m.sql)).toEqual([
+      expect.stringMatching(/using \(\(current_user_is_staff\(\)\)\);$/),
+      expect.stringMatching(/using \(\(id = auth\.uid\(\)\)\);$/),
+    ]);
+  });
+
+  it('a loosened UPDATE or DELETE USING that the SELECT policy still enforces is equivalent (REST writes are always filtered); one it does not enforce is run', () => {
+    // pr_tickets: SELECT and UPDATE share `deleted_at IS NULL AND (submitter or handler)`.
+    for (const name of ['drop-conjunct-pr-tickets-pr-tickets-update-using-1', 'drop-conjunct-pr-tickets-pr-tickets-update-using-2', 'always-true-student-change-requests-student-change-requests-admin-delete-using']) {
+      expect(mutants.find((m) => m.name === name)?.equivalent, name).toMatch(/reaches only rows its SELECT policy .* shows/);
+    }
+    // Not for WITH CHECK (a new row is not read through SELECT), nor for INSERT.
+    expect(mutants.find((m) => m.name === 'drop-conjunct-pr-tickets-pr-tickets-update-check-1')?.equivalent).toBeUndefined();
+    expect(mutants.find((m) => m.name === 'always-true-student-change-requests-student-change-requests-admin-insert-check')?.equivalent).toBeUndefined();
+    // users: the SELECT policy (own row or staff) is wider than the UPDATE's (own row or admin).
+    const usersUpdate = mutants.find((m) => m.name === 'always-true-users-users-update-using');
+    expect(usersUpdate?.kind).toBe('always-true');
+    expect(usersUpdate?.equivalent).toBeUndefined();
+  });
+
   it('have unique names', () => {
     expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
   });

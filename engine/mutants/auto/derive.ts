@@ -1,14 +1,17 @@
 /**
  * Broken variants derived from a target's own catalog, each a small SQL file applied on top of
- * its migrations: drop one conjunct of a USING / WITH CHECK, widen a policy's roles, disable
+ * its migrations: drop one conjunct of a USING / WITH CHECK (or make a single check always
+ * true), drop one OR alternative (a stricter policy), widen a policy's roles, disable
  * row security, turn an equality lookup into ilike, drop a REVOKE on a function, make an
  * invoker view run as definer, remove a column from a guard's allow-list.
  */
 import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
-import { topLevelConjuncts, withoutConjunct } from './conjuncts.ts';
+import { stripOuterParens, topLevelConjuncts, topLevelDisjuncts, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
 
 export type AutoMutationKind =
   | 'drop-conjunct'
+  | 'always-true'
+  | 'drop-disjunct'
   | 'widen-roles'
   | 'disable-row-security'
   | 'equality-to-ilike'
@@ -41,7 +44,31 @@ interface TableGrants {
   authenticated: string[];
 }
 
-function policyMutants(p: CatalogPolicy, grants: TableGrants): AutoMutant[] {
+/** A conjunct as Postgres prints it, compared without outer parentheses or spacing. */
+const normalConjunct = (c: string) => stripOuterParens(c).replace(/\s+/g, ' ');
+
+/**
+ * Through REST every UPDATE and DELETE is filtered (pg-safeupdate), and a filter reads the row, so
+ * the rows it reaches must also pass the table's SELECT policies. A USING loosened by removing
+ * `removed` is masked when every permissive SELECT policy that applies to the policy's roles keeps
+ * each removed conjunct.
+ */
+function maskedBySelect(p: CatalogPolicy, removed: string[], policies: CatalogPolicy[]): string | undefined {
+  if (p.command !== 'UPDATE' && p.command !== 'DELETE') return undefined;
+  const selects = policies.filter(
+    (s) =>
+      s.schema === p.schema &&
+      s.table === p.table &&
+      (s.command === 'SELECT' || s.command === 'ALL') &&
+      (s.permissive ?? 'PERMISSIVE') === 'PERMISSIVE' &&
+      s.roles.some((r) => r === 'public' || p.roles.includes(r) || p.roles.includes('public')),
+  );
+  const kept = removed.map(normalConjunct);
+  if (!selects.length || !selects.every((s) => s.using !== null && kept.every((c) => topLevelConjuncts(s.using!).map(normalConjunct).includes(c)))) return undefined;
+  return `a filtered ${p.command} (PostgREST's always are: pg-safeupdate) reaches only rows its SELECT polic${selects.length > 1 ? 'ies' : 'y'} ${selects.map((s) => s.name).join(', ')} show${selects.length > 1 ? '' : 's'}, and ${selects.length > 1 ? 'they keep' : 'it keeps'} \`${kept.join(' AND ')}\``;
+}
+
+function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogPolicy[]): AutoMutant[] {
   const out: AutoMutant[] = [];
   const target = `${p.schema}.${p.table}`;
   const needed = commandPrivileges(p.command);
@@ -55,6 +82,38 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants): AutoMutant[] {
   ] as const) {
     if (!expr) continue;
     const parts = topLevelConjuncts(expr);
+    const short = clause === 'using' ? 'using' : 'check';
+    /** Why removing `removed` from this clause cannot change an answer, if it cannot. */
+    const equivalence = (removed: string[]) => {
+      const why = unreachable ?? (clause === 'using' ? maskedBySelect(p, removed, policies) : undefined);
+      return why ? { equivalent: why } : {};
+    };
+    const alter = (to: string) => `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${to});`;
+    // One check only: without it the clause admits every row (the owner test forgotten).
+    if (parts.length === 1 && !isTrue(expr)) {
+      out.push({
+        name: `always-true-${slug(p.table)}-${slug(p.name)}-${short}`,
+        kind: 'always-true',
+        target,
+        description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} (true) instead of \`${stripOuterParens(expr)}\``,
+        sql: alter('true'),
+        ...equivalence(parts),
+      });
+    }
+    // An alternative dropped: rows it admitted are refused (a property must see allowed access too).
+    const alternatives = topLevelDisjuncts(expr);
+    if (alternatives.length >= 2) {
+      alternatives.forEach((alternative, i) => {
+        out.push({
+          name: `drop-disjunct-${slug(p.table)}-${slug(p.name)}-${short}-${i + 1}`,
+          kind: 'drop-disjunct',
+          target,
+          description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} without the alternative \`${stripOuterParens(alternative)}\` (what it admitted is refused)`,
+          sql: alter(withoutDisjunct(expr, i)),
+          ...(unreachable ? { equivalent: unreachable } : {}),
+        });
+      });
+    }
     if (parts.length < 2) continue;
     parts.forEach((part, i) => {
       out.push({
@@ -63,7 +122,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants): AutoMutant[] {
         target,
         description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} without \`${part}\``,
         sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${withoutConjunct(expr, i)});`,
-        ...(unreachable ? { equivalent: unreachable } : {}),
+        ...equivalence([part]),
       });
     });
   }
@@ -181,7 +240,7 @@ export function deriveMutants(catalog: Catalog): AutoMutant[] {
   const out: AutoMutant[] = [];
   for (const p of catalog.policies) {
     const table = catalog.rowSecurityTables.find((t) => t.schema === p.schema && t.table === p.table);
-    out.push(...policyMutants(p, table ?? { anon: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], authenticated: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] }));
+    out.push(...policyMutants(p, table ?? { anon: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], authenticated: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] }, catalog.policies));
   }
   for (const t of catalog.rowSecurityTables) {
     const inert = rowSecurityInert(t, catalog.policies);
