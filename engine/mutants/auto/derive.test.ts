@@ -44,13 +44,39 @@ describe('automatic mutants of the reference database', () => {
     for (const name of ['drop-conjunct-pr-tickets-pr-tickets-update-using-1', 'drop-conjunct-pr-tickets-pr-tickets-update-using-2', 'always-true-student-change-requests-student-change-requests-admin-delete-using']) {
       expect(mutants.find((m) => m.name === name)?.equivalent, name).toMatch(/reaches only rows its SELECT policy .* shows/);
     }
-    // Not for WITH CHECK (a new row is not read through SELECT), nor for INSERT.
-    expect(mutants.find((m) => m.name === 'drop-conjunct-pr-tickets-pr-tickets-update-check-1')?.equivalent).toBeUndefined();
+    // A filtered UPDATE's new row must pass the SELECT policy too; an INSERT's need not (return=minimal reads nothing).
+    expect(mutants.find((m) => m.name === 'drop-conjunct-pr-tickets-pr-tickets-update-check-1')?.equivalent).toMatch(/must leave each new row visible to its SELECT policy pr_tickets_select, and it keeps `deleted_at IS NULL`/);
     expect(mutants.find((m) => m.name === 'always-true-student-change-requests-student-change-requests-admin-insert-check')?.equivalent).toBeUndefined();
     // users: the SELECT policy (own row or staff) is wider than the UPDATE's (own row or admin).
     const usersUpdate = mutants.find((m) => m.name === 'always-true-users-users-update-using');
     expect(usersUpdate?.kind).toBe('always-true');
     expect(usersUpdate?.equivalent).toBeUndefined();
+  });
+
+  it('the Postgres fact it rests on: a filtered UPDATE checks the new row against the SELECT policy, an unfiltered one does not', async () => {
+    const client = new pg.Client({ connectionString: env.template.url });
+    await client.connect();
+    const attempt = async (sql: string) => {
+      await client.query('begin');
+      try {
+        await client.query(`create role pf_probe_role; create table pf_probe (id int, dept text); insert into pf_probe values (1, 'a');
+          alter table pf_probe enable row level security; grant select, update on pf_probe to pf_probe_role;
+          create policy s on pf_probe for select to pf_probe_role using (dept = 'a');
+          create policy u on pf_probe for update to pf_probe_role using (dept = 'a') with check (true);
+          set local role pf_probe_role`);
+        return (await client.query(sql)).rowCount;
+      } catch (e) {
+        return (e as pg.DatabaseError).code;
+      } finally {
+        await client.query('rollback');
+      }
+    };
+    try {
+      expect(await attempt(`update pf_probe set dept = 'b' where id = 1 returning 1`)).toBe('42501');
+      expect(await attempt(`update pf_probe set dept = 'b' returning 1`)).toBe(1);
+    } finally {
+      await client.end();
+    }
   });
 
   it('have unique names', () => {

@@ -49,12 +49,13 @@ const normalConjunct = (c: string) => stripOuterParens(c).replace(/\s+/g, ' ');
 
 /**
  * Through REST every UPDATE and DELETE is filtered (pg-safeupdate), and a filter reads the row, so
- * the rows it reaches must also pass the table's SELECT policies. A USING loosened by removing
- * `removed` is masked when every permissive SELECT policy that applies to the policy's roles keeps
- * each removed conjunct.
+ * Postgres applies the table's SELECT policies too: to the rows it reaches (USING) and, for an
+ * UPDATE, to the new rows as well (checked here against real Postgres: engine/mutants/auto/
+ * derive.test.ts). A clause loosened by removing `removed` is masked when every permissive SELECT
+ * policy that applies to the policy's roles keeps each removed conjunct.
  */
-function maskedBySelect(p: CatalogPolicy, removed: string[], policies: CatalogPolicy[]): string | undefined {
-  if (p.command !== 'UPDATE' && p.command !== 'DELETE') return undefined;
+function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', removed: string[], policies: CatalogPolicy[]): string | undefined {
+  if (clause === 'using' ? p.command !== 'UPDATE' && p.command !== 'DELETE' : p.command !== 'UPDATE') return undefined;
   const selects = policies.filter(
     (s) =>
       s.schema === p.schema &&
@@ -65,7 +66,9 @@ function maskedBySelect(p: CatalogPolicy, removed: string[], policies: CatalogPo
   );
   const kept = removed.map(normalConjunct);
   if (!selects.length || !selects.every((s) => s.using !== null && kept.every((c) => topLevelConjuncts(s.using!).map(normalConjunct).includes(c)))) return undefined;
-  return `a filtered ${p.command} (PostgREST's always are: pg-safeupdate) reaches only rows its SELECT polic${selects.length > 1 ? 'ies' : 'y'} ${selects.map((s) => s.name).join(', ')} show${selects.length > 1 ? '' : 's'}, and ${selects.length > 1 ? 'they keep' : 'it keeps'} \`${kept.join(' AND ')}\``;
+  const names = `SELECT polic${selects.length > 1 ? 'ies' : 'y'} ${selects.map((s) => s.name).join(', ')}`;
+  const reach = clause === 'using' ? `reaches only rows its ${names} show${selects.length > 1 ? '' : 's'}` : `must leave each new row visible to its ${names}`;
+  return `a filtered ${p.command} (PostgREST's always are: pg-safeupdate) ${reach}, and ${selects.length > 1 ? 'they keep' : 'it keeps'} \`${kept.join(' AND ')}\``;
 }
 
 function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogPolicy[]): AutoMutant[] {
@@ -85,7 +88,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     const short = clause === 'using' ? 'using' : 'check';
     /** Why removing `removed` from this clause cannot change an answer, if it cannot. */
     const equivalence = (removed: string[]) => {
-      const why = unreachable ?? (clause === 'using' ? maskedBySelect(p, removed, policies) : undefined);
+      const why = unreachable ?? maskedBySelect(p, clause, removed, policies);
       return why ? { equivalent: why } : {};
     };
     const alter = (to: string) => `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${to});`;
