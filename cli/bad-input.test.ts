@@ -87,6 +87,18 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     });
   }
 
+  it('a report that cannot be written when the run ends: the verdict line still prints, then exit 2 with what to change', async () => {
+    const dir = tempDir('unwritable-report');
+    const reports = path.join(dir, 'reports');
+    mkdirSync(path.join(reports, 'summary.json'), { recursive: true }); // a folder where the file goes
+    const r = await runBin(['fuzz', '--only', 'R02', '--runs', '20', '--seed', '1', '--no-replay', '--report-dir', reports, '--failures-dir', path.join(dir, 'f'), '--database-url', inject('databaseUrl')]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/\nreports: not written \(EISDIR[^\n]*summary\.json'\)\n\n1 passed, 0 failed \(seed 1\)\n$/);
+    expect(r.stderr).toContain(`policyfuzz: the reports could not be written to ${reports}: EISDIR`);
+    expect(r.stderr).toMatch(/Free that path or choose another folder with --report-dir\n$/);
+    noStackTrace(r.stderr);
+  });
+
   it('init, then its unedited config on a project with other role names: a harness error naming the CHECK, never a FAIL', async () => {
     const dir = tempDir('bad-init');
     const config = path.join(dir, 'policyfuzz.config.json');

@@ -48,7 +48,8 @@ export type RunEvent =
       interruptedBy?: string;
       verdict: RunVerdict;
     }
-  | { type: 'reports-written'; files: ReportFiles };
+  /** `error`: the report folder could not be written (what was written before it is in `files`). */
+  | { type: 'reports-written'; files: ReportFiles; error?: string };
 
 export type RunEventType = RunEvent['type'];
 export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
@@ -68,15 +69,30 @@ export class RunEvents {
     return this;
   }
 
+  /**
+   * Every reporter sees every event, in order, even when one of them throws (a report folder
+   * that cannot be written must not hide the verdict line); the first error is thrown once the
+   * queue is delivered.
+   */
   emit(event: RunEvent): void {
     this.queue.push(event);
     if (this.dispatching) return; // delivered once every reporter has seen the current event
     this.dispatching = true;
+    let failure: { error: unknown } | undefined;
     try {
-      for (let next = this.queue.shift(); next; next = this.queue.shift()) for (const reporter of this.reporters) reporter.on(next, this);
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        for (const reporter of this.reporters) {
+          try {
+            reporter.on(next, this);
+          } catch (error) {
+            failure ??= { error };
+          }
+        }
+      }
     } finally {
       this.dispatching = false;
       this.queue.length = 0;
     }
+    if (failure) throw failure.error;
   }
 }

@@ -62,7 +62,8 @@ export function consoleReporter(options: ConsoleReporterOptions): RunReporter {
           const budgetHit = results.filter((r) => r.stopped === 'time budget');
           if (budgetHit.length) chatter(`\ntime budget reached: ${summary.totals.cases} cases ran (${budgetHit.map((r) => `${r.id} ${r.cases}${r.planned !== undefined ? `/${r.planned}` : ''}`).join(', ')})`);
           if (interruptedBy) out(`\ninterrupted by ${interruptedBy}: the reports cover what completed before it`);
-          chatter(`\nreports: ${reportFileList(event.files).join(', ')}`);
+          if (event.error) out(`\nreports: not written (${event.error})`);
+          else chatter(`\nreports: ${reportFileList(event.files).join(', ')}`);
           const halves = (['data', 'sso'] as const).flatMap((area) => {
             const own = results.filter((r) => r.area === area);
             const passed = own.filter((r) => r.status === 'passed').length;
