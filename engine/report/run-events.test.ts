@@ -20,14 +20,21 @@ describe('RunEvents', () => {
     expect(seen).toEqual(['late:generation-finished', 'late:note']);
   });
 
-  it('keeps delivering after a reporter throws on a later emit', () => {
+  it('a reporter that throws hides nothing from the others (the events it queued included); its error is thrown after, and later emits still deliver', () => {
     const seen: RunEvent['type'][] = [];
     let fail = true;
-    const flaky: RunReporter = { on: () => { if (fail) throw new Error('reporter broke'); } };
+    const flaky: RunReporter = {
+      on: (e, bus) => {
+        if (!fail || e.type !== 'generation-finished') return;
+        bus.emit({ type: 'note', text: 'queued before the throw' });
+        throw new Error('reporter broke');
+      },
+    };
     const bus = new RunEvents().subscribe(flaky, { on: (e) => void seen.push(e.type) });
     expect(() => bus.emit({ type: 'generation-finished' })).toThrow('reporter broke');
+    expect(seen).toEqual(['generation-finished', 'note']);
     fail = false;
     bus.emit({ type: 'note', text: 'x' });
-    expect(seen).toEqual(['note']);
+    expect(seen).toEqual(['generation-finished', 'note', 'note']);
   });
 });
