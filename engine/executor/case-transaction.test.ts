@@ -15,6 +15,7 @@ import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import type { ApiResponse } from './response.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
+import { VACUUM_EVERY } from './case-transaction.ts';
 
 const ALICE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BOB = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
@@ -537,3 +538,21 @@ describe('request and fixture shapes are prepared per connection, as PostgREST p
 });
 
 const readThingsRequest: ApiRequest = { kind: 'select', table: 'things', columns: '*', filters: [] };
+
+describe('rolled-back rows are vacuumed away', () => {
+  it(`every ${VACUUM_EVERY} cases, between two cases, the tables those cases wrote are vacuumed (and nothing else)`, async () => {
+    const { fixtureStatements } = await import('../fixtures.ts');
+    const tx = env.workers[0].tx;
+    const sent = await batchesOf(async () => {
+      for (let k = 0; k < VACUUM_EVERY + 1; k++) {
+        await tx.begin(fixtureStatements({ 'auth.users': [{ id: ALICE, email: 'a@x' }], things: [{ id: 100 + k, owner: ALICE, label: `n${k}` }] }, ['auth.users', 'things']));
+        await tx.end();
+      }
+    });
+    const vacuums = sent.filter((t) => t.startsWith('vacuum'));
+    expect(vacuums).toHaveLength(1);
+    expect(vacuums[0]).toMatch(/^vacuum ("auth"\."users", "public"\."things"|"public"\."things", "auth"\."users")$/);
+    // Sent on its own, after the previous case's rollback: VACUUM cannot run inside a transaction.
+    expect(sent[sent.indexOf(vacuums[0]) - 1]).toBe('rollback');
+  });
+});

@@ -36,7 +36,7 @@ import { PreparedStatements } from './prepared-statements.ts';
 import type { Executor, PlannedRequest } from './executor.ts';
 
 /** Cases between two VACUUMs of the tables they wrote (one costs about a millisecond). */
-const VACUUM_EVERY = 500;
+export const VACUUM_EVERY = 500;
 
 const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' };
 /** After a failed request or a read: undo it whole. */
@@ -110,7 +110,7 @@ export function requestBatch(
   statement: SqlStatement,
   cache: SchemaCache,
   options: SendOptions = {},
-  sqlFor: (query: ParameterizedSql) => string = inlineSql,
+  sqlFor: (query: ParameterizedSql) => string,
 ): string {
   const readOnly = statement.readOnly ? `; set local transaction_read_only = on` : '';
   const end = statement.readOnly ? '' : `; ${END_OF_REQUEST}`;

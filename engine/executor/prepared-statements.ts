@@ -13,6 +13,11 @@
  */
 import { inlineSql, literal, preparedText, type ParameterizedSql } from './sql-text.ts';
 
+/** EXECUTE's argument list: the values as literals (none: nothing). */
+function executeArgs(query: ParameterizedSql): string {
+  return query.params.length ? `(${query.params.map(literal).join(', ')})` : '';
+}
+
 export class PreparedStatements {
   private readonly names = new Map<string, string>();
   /** Shapes run once, not prepared yet (bounded: cleared when it grows past 16 × limit). */
@@ -25,9 +30,8 @@ export class PreparedStatements {
 
   /** The text that runs `query` here: an EXECUTE, after its PREPARE the first time. */
   sqlFor(query: ParameterizedSql): string {
-    const args = query.params.length ? `(${query.params.map(literal).join(', ')})` : '';
     const known = this.names.get(query.marked);
-    if (known) return `execute ${known}${args}`;
+    if (known) return `execute ${known}${executeArgs(query)}`;
     if (!this.seenOnce.has(query.marked)) {
       if (this.seenOnce.size >= 16 * this.limit) this.seenOnce.clear();
       this.seenOnce.add(query.marked);
@@ -37,7 +41,7 @@ export class PreparedStatements {
     const name = `pf_${this.next++}`;
     this.names.set(query.marked, name);
     this.pending.push(query.marked);
-    return `prepare ${name} as ${preparedText(query)}; execute ${name}${args}`;
+    return `prepare ${name} as ${preparedText(query)}; execute ${name}${executeArgs(query)}`;
   }
 
   /** After the batch: the first `ran` pending PREPAREs took effect; the others did not. */

@@ -8,12 +8,7 @@ export function literal(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-/** A Postgres array literal ('{"a","b"}') for `= any(...)`, typed by the column like PostgREST's parameter. */
-export function arrayLiteral(values: string[]): string {
-  return literal(arrayText(values));
-}
-
-/** The text of a Postgres array ({"a","b"}), to bind as one parameter. */
+/** The text of a Postgres array ({"a","b"}), bound as one parameter of `= any(...)` and typed by the column, like PostgREST's. */
 export function arrayText(values: string[]): string {
   return `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 }

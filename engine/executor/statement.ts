@@ -14,7 +14,7 @@
 import type { Json } from '../model/json.ts';
 import type { ApiRequest, Filter } from '../model/request.ts';
 import { qualifiedName, type CachedFunction, type SchemaCache } from './schema-cache.ts';
-import { arrayText, ident, inlineSql, SqlParams, type ParameterizedSql } from './sql-text.ts';
+import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
 /** An answer PostgREST gives without asking the database (schema-cache errors). */
 export interface PostgrestRefusal {
@@ -26,19 +26,12 @@ export interface PostgrestRefusal {
 
 /**
  * `query`: the statement with its values (body, arguments, filter values) as parameters, as
- * PostgREST sends it to be prepared; `sql`: the same with the values written in (repros).
+ * PostgREST sends it to be prepared (a repro writes the values in: sql-text.ts inlineSql).
  */
-export type Statement = { query: ParameterizedSql; readonly sql: string; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean } | { refusal: PostgrestRefusal };
+export type Statement = { query: ParameterizedSql; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean } | { refusal: PostgrestRefusal };
 
 function sqlStatement(query: ParameterizedSql, shape: 'rows' | 'scalar' | 'void' | 'single', readOnly: boolean): Statement {
-  return {
-    query,
-    get sql() {
-      return inlineSql(query);
-    },
-    shape,
-    readOnly,
-  };
+  return { query, shape, readOnly };
 }
 
 /** pg-safeupdate's error (safeupdate.c), raised for an UPDATE or DELETE that has no WHERE clause. */

@@ -30,7 +30,7 @@ import { columnsAsTargetNames, expectedAsTargetShows, MODEL_REFUSAL_CODE, type R
 import type { ApiRequest } from '../model/request.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
-import { literal } from '../executor/sql-text.ts';
+import { inlineSql, literal } from '../executor/sql-text.ts';
 import { buildStatement } from '../executor/statement.ts';
 import { maskedColumns } from '../runner/check-case.ts';
 import { describeOutcome } from './describe.ts';
@@ -207,7 +207,7 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
       continue;
     }
     const single = step.request.kind === 'select' && step.request.single === true;
-    body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, sent, cache))}, ${literal(statement.sql)}, ${statement.readOnly}, ${single});`);
+    body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, sent, cache))}, ${literal(inlineSql(statement.query))}, ${statement.readOnly}, ${single});`);
     const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
     const shape: TargetShape = { refusal: refusalConvention(mapping, step.request), rowAsBoolean: step.request.kind === 'rpc' && mapping?.functions?.[targetName(step.request)]?.returns === 'row-as-boolean' };
     const known = table ? mapping ? columnsAsTargetNames(mapping, step.request, table.columns.map((c) => c.name)) : table.columns.map((c) => c.name) : null;

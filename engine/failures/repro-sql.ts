@@ -15,6 +15,7 @@ import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan }
 import { END_OF_REQUEST, keepRequestSql, preRequestSql, ROLLBACK_REQUEST } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { buildStatement } from '../executor/statement.ts';
+import { inlineSql } from '../executor/sql-text.ts';
 import { actualOutcomeOf, describeOutcome } from './describe.ts';
 import { dataCaseOf, type FailureRecord } from './schema.ts';
 
@@ -74,7 +75,7 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     out.push('savepoint pf_request;');
     out.push(`${preRequestSql(step.caller, sent, cache)} \\gset pf_`);
     if (statement.readOnly) out.push('set local transaction_read_only = on;');
-    out.push(`${statement.sql};`);
+    out.push(`${inlineSql(statement.query)};`);
     if (statement.readOnly) out.push(ROLLBACK_REQUEST);
     else out.push(`${END_OF_REQUEST};`, '\\if :ERROR', ROLLBACK_REQUEST, '\\else', keepRequestSql(cache), '\\endif');
     world = prediction.world;

@@ -68,28 +68,30 @@ export const N01 = defineProperty<Settings>({
     ),
 });
 
+/** PostgREST's two answers to a write. */
+const returning = fc.constantFrom('representation' as const, 'minimal' as const);
+
+/** A world with at least one note, one of its notes, and how the write answers. */
+const aNote = world
+  .filter(({ notes }) => notes.length > 0)
+  .chain((w) => fc.record({ note: fc.constantFrom(...w.notes), returning }).map((drawn) => ({ ...w, ...drawn })));
+
+const byId = (note: Row) => [{ column: 'id', op: 'eq' as const, value: note.id as string }];
+
 export const N02 = defineProperty<Settings>({
   id: 'N02',
   rule: 2,
   title: 'notes: only the owner edits a note, and cannot hand it to someone else',
   tables: ['notes'],
   cases: () =>
-    world
-      .filter(({ notes }) => notes.length > 0)
-      .chain(({ people, notes, caller }) =>
-        fc
-          .record({
-            note: fc.constantFrom(...notes),
-            patch: fc.oneof(fc.record({ body: fc.string({ maxLength: 12 }) }), fc.record({ owner_id: fc.constantFrom(...people) })),
-            returning: fc.constantFrom('representation' as const, 'minimal' as const),
-          })
-          .map(
-            ({ note, patch, returning }): DataCase => ({
-              world: rows(people, notes),
-              steps: [{ caller, request: { kind: 'update', table: 'notes', patch, filters: [{ column: 'id', op: 'eq', value: note.id }], returning } }],
-            }),
-          ),
+    aNote.chain(({ people, notes, caller, note, returning }) =>
+      fc.oneof(fc.record({ body: fc.string({ maxLength: 12 }) }), fc.record({ owner_id: fc.constantFrom(...people) })).map(
+        (patch): DataCase => ({
+          world: rows(people, notes),
+          steps: [{ caller, request: { kind: 'update', table: 'notes', patch, filters: byId(note), returning } }],
+        }),
       ),
+    ),
 });
 
 /** What the server sees of the notes afterwards: a write's effect, whatever its answer said. */
@@ -105,7 +107,7 @@ export const N03 = defineProperty<Settings>({
       fc
         .record({
           note: fc.record({ id: fc.uuid({ version: 4 }), owner_id: fc.constantFrom(...people), body: fc.string({ maxLength: 12 }), is_public: fc.boolean() }),
-          returning: fc.constantFrom('representation' as const, 'minimal' as const),
+          returning,
         })
         .filter(({ note }) => !notes.some((n) => n.id === note.id))
         .map(
@@ -123,16 +125,12 @@ export const N04 = defineProperty<Settings>({
   title: "notes: only the owner deletes a note (another's stays, whatever the answer)",
   tables: ['notes'],
   cases: () =>
-    world
-      .filter(({ notes }) => notes.length > 0)
-      .chain(({ people, notes, caller }) =>
-        fc.record({ note: fc.constantFrom(...notes), returning: fc.constantFrom('representation' as const, 'minimal' as const) }).map(
-          ({ note, returning }): DataCase => ({
-            world: rows(people, notes),
-            steps: [{ caller, request: { kind: 'delete', table: 'notes', filters: [{ column: 'id', op: 'eq', value: note.id }], returning } }, readBack],
-          }),
-        ),
-      ),
+    aNote.map(
+      ({ people, notes, caller, note, returning }): DataCase => ({
+        world: rows(people, notes),
+        steps: [{ caller, request: { kind: 'delete', table: 'notes', filters: byId(note), returning } }, readBack],
+      }),
+    ),
 });
 
 export default definePack<Settings>({
