@@ -154,7 +154,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         numRuns: runsOfLane(lane),
         // A replayed path is the case it names: shrinking on from there could leave its signature.
         // A search throws only a harness error: reported as it came, not shrunk.
-        ...(options.path ? { path: options.path, endOnFailure: true } : { endOnFailure: true }),
+        endOnFailure: true,
+        ...(options.path ? { path: options.path } : {}),
       });
       await settled;
       return { detail, harnessError };
