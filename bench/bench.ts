@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: throughput of the rule-2 property on 1 and 2 workers (generation, model,
- * fixtures, requests, rollback all included) against the raw floor (the very SQL the harness
- * sent, replayed round trip for round trip with no generation and no model), their ratio, and
+ * fixtures, requests, rollback all included) against the raw floor (the very messages the harness
+ * wrote, replayed in order with the same overlap and no generation and no model), their ratio, and
  * the time from start to the first case.
  * Each worker count gets a warm-up, then ROUNDS pairs (harness, then its floor); medians are printed.
  * Goals on a 2-core machine: ≥ 1,300 cases/s on 2 workers, ratio ≥ 0.75, first case < 2 s.
@@ -11,7 +11,7 @@ import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { BUNDLED_MIGRATIONS } from '../cli/paths.ts';
 import { cliStartup } from './cli-startup.ts';
-import { sendBatch } from '../engine/executor/batch-query.ts';
+import { BatchQuery, sendBatch } from '../engine/executor/batch-query.ts';
 import type pg from 'pg';
 import { openEnvironment, type Environment } from '../engine/runner/environment.ts';
 import { runDataProperty } from '../engine/runner/run-data-property.ts';
@@ -24,12 +24,18 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Cases run before measuring: V8 compiles the hot paths over the first few thousand (the first 4,000 cost ~40% more Node CPU). */
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2000);
 
+/** A message the harness wrote, and how many of its connection's messages were still unanswered then. */
+interface Trip {
+  text: string;
+  inFlight: number;
+}
+
 /**
- * The harness's rate, and every round trip each worker sent while it ran (in order): the floor
- * replays exactly these. Recording is an array push per round trip, counted against the harness.
+ * The harness's rate, and every message each worker wrote while it ran (in order): the floor
+ * replays exactly these. Recording is an array push per message, counted against the harness.
  */
-async function harnessRate(env: Environment, seed: number): Promise<{ rate: number; trips: string[][] }> {
-  const trips = env.workers.map(() => [] as string[]);
+async function harnessRate(env: Environment, seed: number): Promise<{ rate: number; trips: Trip[][] }> {
+  const trips = env.workers.map(() => [] as Trip[]);
   const restore = env.workers.map((w, i) => recordTrips(w.client, trips[i]));
   // The recording starts with no statement prepared (the warm-up's dropped), so the floor, replaying
   // it on the same connections, prepares and executes exactly what the harness did.
@@ -47,12 +53,21 @@ async function harnessRate(env: Environment, seed: number): Promise<{ rate: numb
   return { rate, trips };
 }
 
-/** Records the text of every query sent on `client` (a string or a submittable's text); returns the undo. */
-function recordTrips(client: pg.Client, into: string[]): () => void {
+/**
+ * Records every message written on `client` (a string or a batch's text) with the number still
+ * unanswered when it was written (the connection is pipelined); returns the undo.
+ */
+function recordTrips(client: pg.Client, into: Trip[]): () => void {
   const query = client.query;
+  let inFlight = 0;
+  const answered = () => void inFlight--;
   client.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
-    into.push(typeof config === 'string' ? config : (config as { text: string }).text);
-    return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
+    into.push({ text: typeof config === 'string' ? config : (config as { text: string }).text, inFlight });
+    inFlight++;
+    const result = (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
+    const done = config instanceof BatchQuery ? config.done : (result as Promise<unknown>);
+    done.then(answered, answered);
+    return result;
   } as typeof client.query;
   return () => {
     client.query = query;
@@ -60,19 +75,31 @@ function recordTrips(client: pg.Client, into: string[]): () => void {
 }
 
 /**
- * The floor: each worker sends the round trips the harness sent, the same text in the same order
- * on its own connection (so the database does the same work, errors included), with nothing in
- * between but the wait for the answer.
+ * The floor: each worker writes the messages the harness wrote, the same text in the same order
+ * on its own connection (so the database does the same work, errors included), each as soon as
+ * no more of the earlier ones are unanswered than when the harness wrote it: the same round trips
+ * and the same overlap, with nothing in between but the wait for answers.
  */
-async function rawRate(env: Environment, trips: string[][], cases: number): Promise<number> {
+async function rawRate(env: Environment, trips: Trip[][], cases: number): Promise<number> {
   const started = performance.now();
   await Promise.all(
     env.workers.map(async (w, i) => {
-      for (const sql of trips[i]) await sendBatch(w.client, sql);
+      const unanswered: Promise<unknown>[] = [];
+      for (const { text, inFlight } of trips[i]) {
+        while (unanswered.length > inFlight) await unanswered.shift();
+        unanswered.push(sendBatch(w.client, text));
+      }
+      await Promise.all(unanswered);
       await w.client.query('rollback');
     }),
   );
   return cases / ((performance.now() - started) / 1000);
+}
+
+/** Messages written behind unanswered ones (pipelined), as a share of all. */
+function pipelinedShare(trips: Trip[][]): number {
+  const all = trips.flat();
+  return all.filter((t) => t.inFlight > 0).length / all.length;
 }
 
 function median(values: number[]): number {
@@ -95,16 +122,16 @@ async function main(): Promise<void> {
       const env = await openEnvironment({ server, migrations, workers });
       try {
         await runDataProperty(env, R02, { seed: SEED + 100, runs: WARM_UP, oracle: referenceOracle });
-        const rounds: { harness: number; raw: number; perCase: number }[] = [];
+        const rounds: { harness: number; raw: number; perCase: number; pipelined: number }[] = [];
         for (let round = 0; round < ROUNDS; round++) {
           const { rate: harness, trips } = await harnessRate(env, SEED + round);
           const raw = await rawRate(env, trips, CASES);
-          rounds.push({ harness, raw, perCase: trips.flat().length / CASES });
+          rounds.push({ harness, raw, perCase: trips.flat().length / CASES, pipelined: pipelinedShare(trips) });
         }
         const each = rounds.map((r) => `${r.harness.toFixed(0)}/${r.raw.toFixed(0)}`).join(', ');
         console.log(
           `${workers} worker(s): harness ${median(rounds.map((r) => r.harness)).toFixed(0)} cases/s, raw floor ${median(rounds.map((r) => r.raw)).toFixed(0)} cases/s, ` +
-            `ratio ${median(rounds.map((r) => r.harness / r.raw)).toFixed(2)}, ${median(rounds.map((r) => r.perCase)).toFixed(2)} round trips per case ` +
+            `ratio ${median(rounds.map((r) => r.harness / r.raw)).toFixed(2)}, ${median(rounds.map((r) => r.perCase)).toFixed(2)} messages per case, ${(100 * median(rounds.map((r) => r.pipelined))).toFixed(0)}% of them written behind unanswered ones ` +
             `(medians of ${ROUNDS} rounds of ${CASES} cases after ${WARM_UP} to warm up; harness/floor each round: ${each})` +
             (workers === 2 ? ` (goals: ≥ 1300 cases/s, ratio ≥ 0.75)` : ''),
         );

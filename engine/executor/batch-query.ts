@@ -1,11 +1,17 @@
 /**
- * Several statements in one round trip (the simple query protocol), keeping what each completed
- * statement answered even when a later one fails: a case's fixtures and requests travel together,
- * and a failure is pinned to the statement that raised it. Values stay as the text Postgres sent
- * (no type parsing): the executor reads only counts and JSON text.
+ * Several statements in one message (the simple query protocol), keeping what each completed
+ * statement answered even when a later one fails: a case's fixtures travel together, and a
+ * failure is pinned to the statement that raised it. Values stay as the text Postgres sent (no
+ * type parsing): the executor reads only counts and JSON text.
  *
- * It is a pg "Submittable" (the hook pg-cursor and pg-query-stream use): pg hands it the
- * protocol messages of its turn on the connection.
+ * The workers' connections run in pg's pipeline mode: a batch is written as soon as it is sent,
+ * behind the ones still being answered, and the server answers them in order. Each batch is its
+ * own Query message, so a failure ends only the rest of its own batch: the next one runs (in an
+ * aborted transaction it is refused, unless it rolls back first). That is how a case's requests
+ * and the lane's next case go out without waiting for the answers before them.
+ *
+ * It is a pg Query (pipeline mode accepts no other submittable): with text and no values, pg sends
+ * it as one simple-protocol message and calls its handlers with the messages of its turn.
  */
 import pg from 'pg';
 
@@ -26,51 +32,48 @@ export interface BatchResult {
   prepared: number;
 }
 
-export class BatchQuery {
+export class BatchQuery extends pg.Query {
   private readonly completed: CompletedStatement[] = [];
-  private rows: (string | null)[][] = [];
-  private prepared = 0;
+  private batchRows: (string | null)[][] = [];
+  private preparedCount = 0;
   private failed = false;
   readonly done: Promise<BatchResult>;
   private settle!: { resolve: (r: BatchResult) => void; reject: (e: unknown) => void };
 
-  constructor(readonly text: string) {
+  constructor(text: string) {
+    super(text);
     this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
   }
 
-  submit(connection: pg.Connection): void {
-    connection.query(this.text);
-  }
-
   handleRowDescription(): void {
-    this.rows = [];
+    this.batchRows = [];
   }
 
   handleDataRow(msg: { fields: (string | null)[] }): void {
-    this.rows.push(msg.fields);
+    this.batchRows.push(msg.fields);
   }
 
   handleCommandComplete(msg: { text: string }): void {
     if (msg.text === 'PREPARE') {
-      this.prepared++;
+      this.preparedCount++;
       return;
     }
-    this.completed.push({ command: msg.text, rows: this.rows });
-    this.rows = [];
+    this.completed.push({ command: msg.text, rows: this.batchRows });
+    this.batchRows = [];
   }
 
   handleEmptyQuery(): void {}
 
   handleError(error: Error): void {
-    // pg calls this for a database error (ReadyForQuery follows, with no active query) and for a
-    // dead connection (nothing follows): settle now either way.
+    // pg calls this for a database error (ReadyForQuery follows) and for a dead connection
+    // (nothing follows): settle now either way.
     this.failed = true;
-    if (error instanceof pg.DatabaseError) this.settle.resolve({ completed: this.completed, error, prepared: this.prepared });
+    if (error instanceof pg.DatabaseError) this.settle.resolve({ completed: this.completed, error, prepared: this.preparedCount });
     else this.settle.reject(error);
   }
 
   handleReadyForQuery(): void {
-    if (!this.failed) this.settle.resolve({ completed: this.completed, prepared: this.prepared });
+    if (!this.failed) this.settle.resolve({ completed: this.completed, prepared: this.preparedCount });
   }
 
   handlePortalSuspended(): void {}
@@ -79,11 +82,12 @@ export class BatchQuery {
 }
 
 /**
- * Sends `sql` (statements separated by `;`) in one round trip. Resolves to what it did, a
- * database error included; rejects only when the connection itself fails.
+ * Sends `sql` (statements separated by `;`) as one message. Resolves to what it did, a database
+ * error included; rejects only when the connection itself fails. On a pipelined connection it is
+ * written at once, behind the batches still being answered.
  */
 export function sendBatch(client: pg.Client, sql: string): Promise<BatchResult> {
   const query = new BatchQuery(sql);
-  client.query(query as unknown as pg.Submittable);
+  client.query(query);
   return query.done;
 }

@@ -126,7 +126,7 @@ async function sendOneByOne(steps: Step[]): Promise<ApiResponse[]> {
   }
 }
 
-/** The same case with its requests planned in begin(): they go with the fixtures in one round trip. */
+/** The same case with its requests planned in begin(): they are written with the fixtures, before any answer. */
 async function sendPlanned(steps: Step[]): Promise<ApiResponse[]> {
   const tx = env.workers[0].tx;
   await tx.begin(FIXTURES, undefined, steps.map(([caller, request]) => ({ caller, request })));
@@ -146,11 +146,10 @@ async function sequence(...steps: Step[]): Promise<ApiResponse[]> {
   return out;
 }
 
-/** The text of every round trip `run` makes on the executor's connection (its final rollback included). */
-async function batchesOf(run: () => Promise<unknown>): Promise<string[]> {
+/** The text of every message `run` writes on the executor's connection (its final rollback included), into `texts` as they go. */
+async function batchesOf(run: () => Promise<unknown>, texts: string[] = []): Promise<string[]> {
   const client = env.workers[0].client;
   const query = client.query;
-  const texts: string[] = [];
   client.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
     texts.push(typeof config === 'string' ? config : (config as { text: string }).text);
     return (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
@@ -163,7 +162,20 @@ async function batchesOf(run: () => Promise<unknown>): Promise<string[]> {
   }
   return texts;
 }
-const roundTrips = async (run: () => Promise<unknown>) => (await batchesOf(run)).length;
+/**
+ * How many messages `run` writes before it waits for any answer (its synchronous part: the
+ * connection is pipelined), and how many in all (flush()'s rollback included).
+ */
+async function messagesWritten(run: () => Promise<unknown>): Promise<{ atOnce: number; all: number }> {
+  const texts: string[] = [];
+  let atOnce = 0;
+  await batchesOf(() => {
+    const running = run();
+    atOnce = texts.length;
+    return running;
+  }, texts);
+  return { atOnce, all: texts.length };
+}
 const one = async (caller: Caller, request: ApiRequest, options?: { withoutToken?: boolean }) => (await sequence([caller, request, options]))[0];
 
 const byId = (id: number) => [{ column: 'id', op: 'eq' as const, value: id }];
@@ -419,22 +431,22 @@ describe('Supabase auth functions (facts from the notes, checked)', () => {
   });
 });
 
-describe('requests planned in begin() travel with the fixtures', () => {
+describe('requests planned in begin() are written with the fixtures, each its own message', () => {
   const patchOk: Step = [alice, { kind: 'update', table: 'things', patch: { label: 'uno' }, filters: byId(1), returning: 'minimal' }];
   const boom: Step = [alice, { kind: 'rpc', fn: 'boom', args: {} }];
   const readThings: Step = [alice, { kind: 'select', table: 'things', columns: ['label'], filters: [] }];
 
-  it('all succeeding: one round trip (fixtures, requests and the previous rollback), the same answers as one by one', async () => {
+  it('all succeeding: the fixtures and every request written before any answer (one round trip), the same answers as one by one', async () => {
     await env.workers[0].tx.flush();
     const steps = [patchOk, readThings, [alice, { kind: 'rpc', fn: 'hello', args: { p_name: 'x' } }] as Step];
-    expect(await roundTrips(() => sendPlanned(steps))).toBe(2); // the case, then flush()'s rollback
-    expect(await roundTrips(() => sendOneByOne(steps))).toBe(5);
+    expect(await messagesWritten(() => sendPlanned(steps))).toEqual({ atOnce: 4, all: 5 }); // then flush()'s rollback
+    expect(await messagesWritten(() => sendOneByOne(steps))).toEqual({ atOnce: 1, all: 5 });
     expect(await sendPlanned(steps)).toEqual(await sendOneByOne(steps));
   });
 
-  it('a failing request: those before it answered from the batch, it gets the failure, the rest go one by one', async () => {
+  it('a failing request gets the failure and ends only its own message: the requests after it still run, still written at once', async () => {
     const steps = [patchOk, boom, readThings, readThings];
-    expect(await roundTrips(() => sendPlanned(steps))).toBe(4); // the batch up to boom, then each read, then the rollback
+    expect(await messagesWritten(() => sendPlanned(steps))).toEqual({ atOnce: 5, all: 6 });
     const answers = await sendPlanned(steps);
     expect(answers[1]).toMatchObject({ status: 400, error: { code: 'P0001', message: 'BOOM' } });
     expect(answers[2].body).toEqual(expect.arrayContaining([{ label: 'uno' }]));
@@ -451,11 +463,12 @@ describe('requests planned in begin() travel with the fixtures', () => {
     expect(answers.map((a) => a.status)).toEqual([201, 409, 200]);
   });
 
-  it('a request PostgREST refuses itself ends the batch there; it and the rest are answered one by one', async () => {
+  it('a request PostgREST refuses itself is answered without the database; the rest are still written at once', async () => {
     const steps: Step[] = [patchOk, [alice, { kind: 'update', table: 'things', patch: { nope: 1 }, filters: byId(1), returning: 'minimal' }], readThings];
-    expect(await roundTrips(() => sendPlanned(steps))).toBe(3);
+    expect(await messagesWritten(() => sendPlanned(steps))).toEqual({ atOnce: 3, all: 4 });
     const answers = await sequence(...steps);
     expect(answers[1]).toMatchObject({ status: 400, error: { code: 'PGRST204' } });
+    expect(answers[2].body).toEqual(expect.arrayContaining([{ label: 'uno' }]));
   });
 
   it('a refused fixture is still named, with requests planned', async () => {

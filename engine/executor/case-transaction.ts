@@ -6,21 +6,20 @@
  * role, request.jwt.claims, read-only for GET, and any set_config(name, value, true) a function
  * made, whatever the name) ends with it, and deferred constraints fire at its end. Here the case
  * is one transaction and each request one savepoint, made to end the same way:
- * - the request's batch ends with SET CONSTRAINTS ALL IMMEDIATE (what PostgREST sends before a
+ * - the request's message ends with SET CONSTRAINTS ALL IMMEDIATE (what PostgREST sends before a
  *   tx=rollback end), so a deferred violation is that request's error;
  * - a failed request, a GET, or a call to a STABLE/IMMUTABLE function is rolled back to its
  *   savepoint, settings and constraint modes with it;
  * - a kept write is released, then RESET ROLE and RESET ALL return every setting, named or not,
  *   to its session value, and the initially deferred constraints are deferred again.
- * The cleanup travels at the front of the next request's batch: no extra round trip.
  *
- * When the case's requests are known before it opens (begin's `ahead`), they travel with the
- * fixtures in one round trip, each followed by the cleanup it gets if it succeeds. If one fails,
- * the ones before it are answered, it gets the failure, and the rest are sent one by one as
- * usual: the database runs the same statements in the same order either way.
+ * The connection is pipelined (batch-query.ts): the fixtures and each request are their own
+ * message, all written at once when the case's requests are known, so a refused request ends only
+ * its own message and the next request still runs; the lane's next case can be written behind
+ * them before any answer comes back (runPlanned).
  */
 import type pg from 'pg';
-import { sendBatch, type CompletedStatement } from './batch-query.ts';
+import { sendBatch, type BatchResult } from './batch-query.ts';
 import type { Caller } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -35,11 +34,19 @@ import { buildStatement, type Statement } from './statement.ts';
 import { PreparedStatements } from './prepared-statements.ts';
 import type { Executor, PlannedRequest } from './executor.ts';
 
-/** Cases between two VACUUMs of the tables they wrote (one costs about a millisecond). */
+/**
+ * Cases between two VACUUMs of the tables they wrote (one costs about a millisecond). Every case's
+ * rows are rolled back, which leaves them as dead tuples: without a VACUUM the tables and their
+ * indexes grow for the whole run and every scan slows down (measured: +25% of the database's time
+ * per case after 18,000 cases of R02).
+ */
 export const VACUUM_EVERY = 500;
 
 const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' };
-/** After a failed request or a read: undo it whole. */
+/**
+ * Before a case's next request: undo the previous one back to its savepoint (a failed request or a
+ * read whole; after a kept write, the fresh savepoint it ended with: nothing).
+ */
 export const ROLLBACK_REQUEST = 'rollback to savepoint pf_request; release savepoint pf_request; ';
 /** Fires the request's deferred constraints, as its commit would. */
 export const END_OF_REQUEST = 'set constraints all immediate';
@@ -99,30 +106,30 @@ export function preRequestSql(caller: Caller, request: ApiRequest, cache: Schema
 type SqlStatement = Exclude<Statement, { refusal: unknown }>;
 
 /**
- * One request's batch after the previous request's cleanup: savepoint, PostgREST's pre-request
- * settings, read-only mode for reads, the statement, each as `sqlFor` sends it (prepared or not),
- * and (for a write) the end-of-request constraint check. Always REQUEST_STATEMENTS statements
- * (a PREPARE is not counted: batch-query.ts), the request's own at mainOffset.
+ * One request's message: undo the previous request of the case if there was one (`after`), then
+ * savepoint, PostgREST's pre-request settings, read-only mode for reads, the statement (each as
+ * `sqlFor` sends it, prepared or not), and for a write the end-of-request constraint check and
+ * what a kept write gets: its rows kept, its settings (every name) and constraint modes ended,
+ * and a fresh savepoint. The next request's undo then rolls back to that fresh savepoint (nothing)
+ * after a kept write, or to the request's own after a failure or a read: the same text either way,
+ * so a request's message never depends on the answer before it.
  */
-export function requestBatch(
+export function requestMessage(
   caller: Caller,
   request: ApiRequest,
   statement: SqlStatement,
   cache: SchemaCache,
-  options: SendOptions = {},
+  options: SendOptions,
   sqlFor: (query: ParameterizedSql) => string,
+  after: boolean,
 ): string {
   const readOnly = statement.readOnly ? `; set local transaction_read_only = on` : '';
-  const end = statement.readOnly ? '' : `; ${END_OF_REQUEST}`;
-  return `savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${end}`;
+  const kept = statement.readOnly ? '' : `; ${END_OF_REQUEST}; ${keepRequestSql(cache)}savepoint pf_request`;
+  return `${after ? ROLLBACK_REQUEST : ''}savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${kept}`;
 }
 
-/** Statements in a requestBatch, its savepoint first. */
-const REQUEST_STATEMENTS = 4;
-/** Where the request's own statement (the one answering page_total, body) sits after the savepoint. */
+/** Where the request's own statement (the one answering page_total, body) sits after its savepoint. */
 const mainOffset = (statement: SqlStatement) => (statement.readOnly ? 3 : 2);
-/** The cleanup a request gets when it succeeds: a read is undone, a write kept. */
-const cleanupAfterSuccess = (statement: SqlStatement, cache: SchemaCache) => (statement.readOnly ? ROLLBACK_REQUEST : keepRequestSql(cache));
 
 interface Prepared {
   caller: Caller;
@@ -137,41 +144,38 @@ function errorResponse(err: pg.DatabaseError, caller: Caller, options: SendOptio
   return { status: httpStatusForSqlState(err.code!, credentialsFor(caller, options).role, err.message), body, affected: null, error: body, ...(err.routine ? { routine: err.routine } : {}) };
 }
 
-/** A succeeded request's answer, read from its statements (its savepoint at `at`). */
-function successResponse(completed: CompletedStatement[], at: number, step: Prepared): ApiResponse {
-  const [pageTotal, body] = completed[at + mainOffset(step.statement)].rows[0];
-  return shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json));
+/** What PostgREST answers without asking the database. */
+function refusalResponse(statement: Extract<Statement, { refusal: unknown }>): ApiResponse {
+  const { status, code, message, hint } = statement.refusal;
+  const error = { code, message, details: null, hint: hint ?? null };
+  return { status, body: error, affected: null, error };
 }
 
 /**
- * The answers to a chain of requests sent in one batch (each after the previous one's cleanup):
- * every request up to the failing one, if any. `failed` is true when the last answer is a failure.
- * Undefined when the batch failed before the first request's savepoint (in what preceded it).
+ * A request's answer from its message's result. A failure after the request's savepoint is the
+ * request's (PostgREST rolls it back, as the next message does); one before it is the harness's.
  */
-function chainAnswers(chain: Prepared[], completed: CompletedStatement[], failure: pg.DatabaseError | undefined): { answers: ApiResponse[]; failed: boolean } | undefined {
-  const savepoints: number[] = [];
-  completed.forEach((c, i) => c.command === 'SAVEPOINT' && savepoints.push(i));
-  if (!failure) return { answers: chain.map((step, k) => successResponse(completed, savepoints[k], step)), failed: false };
-  if (!savepoints.length) return undefined;
-  // The failing statement is the first not completed. Past the last started request's own
-  // statements it is in the cleanup that prefixes the next request: that request's failure, as
-  // when it is sent on its own.
-  let failing = savepoints.length - 1;
-  if (completed.length >= savepoints[failing] + REQUEST_STATEMENTS) failing++;
-  if (failing >= chain.length) throw new Error(`harness: a batch failed after its last request (${failure.message})`);
-  const answers = chain.slice(0, failing).map((step, k) => successResponse(completed, savepoints[k], step));
-  answers.push(errorResponse(failure, chain[failing].caller, chain[failing].options));
-  return { answers, failed: true };
+function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
+  const at = result.completed.findIndex((c) => c.command === 'SAVEPOINT');
+  if (result.error) {
+    if (at < 0) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);
+    return errorResponse(result.error, step.caller, step.options);
+  }
+  const [pageTotal, body] = result.completed[at + mainOffset(step.statement)].rows[0];
+  return shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json));
+}
+
+/** A case opened with begin(): answers of its planned requests still to hand out, and whether a request of it went to the database. */
+interface OpenCase {
+  answered: { caller: Caller; request: ApiRequest; response: ApiResponse }[];
+  requestSent: boolean;
 }
 
 export class CaseTransaction implements Executor {
-  /** Cleanup of the previous request, sent at the front of the next batch (or dropped by the final rollback). */
-  private pendingCleanup = '';
-  private open = false;
-  /** The previous case's rollback, sent with the next case's fixtures to save a round trip. */
+  /** The case opened by begin() and not ended yet (runPlanned cases keep no state here). */
+  private current: OpenCase | undefined;
+  /** A case's transaction may be open on the connection: the next case starts with a rollback. */
   private pendingRollback = false;
-  /** Answers to planned requests that went with the fixtures, handed out by send() in order. */
-  private answered: { caller: Caller; request: ApiRequest; response: ApiResponse }[] = [];
   /** Request and fixture shapes prepared on this connection. */
   private readonly prepared = new PreparedStatements();
   /** Tables the cases since the last VACUUM wrote (their rolled-back rows are dead tuples). */
@@ -187,38 +191,88 @@ export class CaseTransaction implements Executor {
 
   /**
    * Opens the case and writes its fixtures as the server context (superuser, null auth.uid()).
-   * `perRow` is asked for only when the batch was refused, to name the refused row. `ahead`: the
-   * requests the case will send, in order; they go in the same round trip, and send() must then
+   * `perRow` is asked for only when the fixtures were refused, to name the refused row. `ahead`:
+   * the requests the case will send, in order; they are written at once, and send() must then
    * be given these very request objects, in this order.
    */
   async begin(fixtures: FixtureStatement[], perRow: () => FixtureStatement[] = () => fixtures, ahead: readonly PlannedRequest[] = []): Promise<void> {
-    if (++this.casesSinceVacuum >= VACUUM_EVERY && this.written.size) await this.vacuum();
-    const rollback = this.pendingRollback ? ['rollback'] : [];
-    this.pendingRollback = false;
-    this.open = true;
-    this.answered = [];
-    this.pendingCleanup = '';
+    const open: OpenCase = { answered: [], requestSent: false };
+    this.current = open;
+    const answers = this.writeCase(fixtures, perRow, ahead);
+    const responses = await answers.responses;
+    if (this.current !== open) throw new Error('harness: a case was opened on a connection before the one before it ended');
+    open.answered = ahead.map(({ caller, request }, k) => ({ caller, request, response: responses[k] }));
+    open.requestSent = answers.requestSent;
+  }
+
+  /**
+   * A case whose requests are all known: written at once, and the connection is free for the next
+   * case as soon as this returns (it goes out behind this one; its rollback ends this one). The
+   * answers, in order, or the FixtureError naming a refused fixture row.
+   */
+  runPlanned(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[]): Promise<ApiResponse[]> {
+    this.current = undefined;
+    return this.writeCase(fixtures, perRow, ahead).responses;
+  }
+
+  /**
+   * Writes the case's messages without waiting: the previous case's rollback and, when due, a
+   * VACUUM; the fixtures; each planned request. If the fixtures were refused, the requests'
+   * messages were refused too (aborted transaction): the refused row is found, and if the rows
+   * go in one by one the requests are sent again after them.
+   */
+  private writeCase(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[]): { responses: Promise<ApiResponse[]>; requestSent: boolean } {
+    const before: Promise<BatchResult>[] = [];
+    let rollback = this.pendingRollback;
+    if (++this.casesSinceVacuum >= VACUUM_EVERY && this.written.size) {
+      // VACUUM runs outside a transaction and alone in its message.
+      if (rollback) before.push(this.write('rollback'));
+      rollback = false;
+      before.push(this.write(`vacuum ${[...this.written].join(', ')}`));
+      this.written.clear();
+      this.casesSinceVacuum = 0;
+    }
+    this.pendingRollback = true;
     // Fixtures stand for committed rows: their deferred constraints are checked now, not by the first request.
     const committed = this.cache.initiallyDeferred.length ? [END_OF_REQUEST, deferAgainSql(this.cache)] : [];
-    // The planned requests up to the first PostgREST answers without the database.
-    const chain: Prepared[] = [];
-    for (const { caller, request } of ahead) {
-      const statement = buildStatement(request, this.cache);
-      if ('refusal' in statement) break;
-      chain.push({ caller, request, options: {}, statement });
-    }
     const reset = this.prepared.takeReset();
     for (const f of fixtures) if (f.target) this.written.add(f.target);
-    const head = [...rollback, ...(reset ? [reset] : []), 'begin', ...fixtures.map((f) => (f.query ? this.prepared.sqlFor(f.query) : f.sql)), ...committed].join(';\n');
-    const sql = chain.length ? `${head};\n${this.chainSql(chain)}` : head;
-    const { completed, error: failure } = await this.sendBatch(sql);
-    const chained = chain.length ? chainAnswers(chain, completed, failure) : failure ? undefined : { answers: [], failed: false };
-    if (chained) {
-      this.answered = chained.answers.map((response, k) => ({ caller: chain[k].caller, request: chain[k].request, response }));
-      if (chained.answers.length) this.pendingCleanup = chained.failed ? ROLLBACK_REQUEST : cleanupAfterSuccess(chain[chain.length - 1].statement, this.cache);
-      return;
-    }
-    // Find which fixture was refused, so the report names the table, the row and the message.
+    const head = [...(rollback ? ['rollback'] : []), ...(reset ? [reset] : []), 'begin', ...fixtures.map((f) => (f.query ? this.prepared.sqlFor(f.query) : f.sql)), ...committed].join(';\n');
+    const opened = this.write(head);
+    const steps = ahead.map(({ caller, request }) => ({ caller, request, options: {}, statement: buildStatement(request, this.cache) }));
+    let requestSent = false;
+    const answers = steps.map((step): Promise<ApiResponse> | ApiResponse => {
+      if ('refusal' in step.statement) return refusalResponse(step.statement);
+      const sent = this.writeRequest(step as Prepared, requestSent);
+      requestSent = true;
+      return sent;
+    });
+    const responses = (async () => {
+      for (const b of before) {
+        const { error } = await b;
+        if (error) throw error;
+      }
+      const { error } = await opened;
+      if (!error) return Promise.all(answers);
+      // The requests' messages ran in the aborted transaction: their answers mean nothing.
+      for (const a of answers) if (a instanceof Promise) a.catch(() => {});
+      await this.fixturesRowByRow(perRow, committed);
+      const again: ApiResponse[] = [];
+      let after = false;
+      for (const step of steps) {
+        if ('refusal' in step.statement) again.push(refusalResponse(step.statement));
+        else {
+          again.push(await this.writeRequest(step as Prepared, after));
+          after = true;
+        }
+      }
+      return again;
+    })();
+    return { responses, requestSent };
+  }
+
+  /** After the fixtures were refused as a batch: rolls back and writes them row by row, so the report names the table, the row and the message. */
+  private async fixturesRowByRow(perRow: () => FixtureStatement[], committed: string[]): Promise<void> {
     await this.client.query('rollback');
     await this.client.query('begin');
     for (const f of perRow()) {
@@ -226,7 +280,7 @@ export class CaseTransaction implements Executor {
         await this.client.query(f.sql);
       } catch (e) {
         await this.client.query('rollback');
-        this.open = false;
+        this.pendingRollback = false;
         throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row);
       }
     }
@@ -235,87 +289,61 @@ export class CaseTransaction implements Executor {
         await this.client.query(sql);
       } catch (e) {
         await this.client.query('rollback');
-        this.open = false;
+        this.pendingRollback = false;
         throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null);
       }
     }
   }
 
-  /** The requests as one batch, each after the cleanup the previous one gets if it succeeds. */
-  private chainSql(chain: Prepared[]): string {
-    return chain
-      .map((step, k) => `${k ? cleanupAfterSuccess(chain[k - 1].statement, this.cache) : ''}${requestBatch(step.caller, step.request, step.statement, this.cache, step.options, (query) => this.prepared.sqlFor(query))}`)
-      .join('; ');
+  /** Writes one request's message now (see requestMessage); its answer once the database gives it. */
+  private writeRequest(step: Prepared, after: boolean): Promise<ApiResponse> {
+    const sql = requestMessage(step.caller, step.request, step.statement, this.cache, step.options, (query) => this.prepared.sqlFor(query), after);
+    return this.write(sql).then((result) => requestAnswer(step, result));
   }
 
-  /** One batch; afterwards the connection's prepared statements are what actually ran. */
-  private async sendBatch(sql: string) {
-    let ran = 0;
-    try {
-      const result = await sendBatch(this.client, sql);
-      ran = result.prepared;
-      return result;
-    } finally {
-      this.prepared.settle(ran);
-    }
+  /** One message, written now; afterwards the connection's prepared statements are what actually ran. */
+  private write(sql: string): Promise<BatchResult> {
+    const pending = this.prepared.takePending();
+    return sendBatch(this.client, sql).then(
+      (result) => {
+        this.prepared.settle(pending, result.prepared);
+        return result;
+      },
+      (error: unknown) => {
+        this.prepared.settle(pending, 0);
+        throw error;
+      },
+    );
   }
 
   async send(caller: Caller, request: ApiRequest, options: SendOptions = {}): Promise<ApiResponse> {
-    if (this.answered.length) {
-      const next = this.answered.shift()!;
+    const open = this.current;
+    if (!open) throw new Error('harness: a request was sent with no case open');
+    if (open.answered.length) {
+      const next = open.answered.shift()!;
       if (next.request !== request || next.caller !== caller || options.withoutToken) {
         throw new Error('harness: a request other than the next one planned in begin() was sent after the planned ones had run');
       }
       return next.response;
     }
     const statement = buildStatement(request, this.cache);
-    if ('refusal' in statement) {
-      const { status, code, message, hint } = statement.refusal;
-      const error = { code, message, details: null, hint: hint ?? null };
-      return { status, body: error, affected: null, error };
-    }
-    const step: Prepared = { caller, request, options, statement };
-    const prefix = this.pendingCleanup;
-    this.pendingCleanup = '';
-    const { completed, error } = await this.sendBatch(`${prefix}${this.chainSql([step])}`);
-    if (error) {
-      // PostgREST rolls a failed request back; so do we, settings included.
-      this.pendingCleanup = ROLLBACK_REQUEST;
-      return errorResponse(error, caller, options);
-    }
-    // A read leaves nothing to keep; a write is kept and its settings reset.
-    this.pendingCleanup = cleanupAfterSuccess(statement, this.cache);
-    return chainAnswers([step], completed, undefined)!.answers[0];
+    if ('refusal' in statement) return refusalResponse(statement);
+    const after = open.requestSent;
+    open.requestSent = true;
+    return this.writeRequest({ caller, request, options, statement }, after);
   }
 
   /** Ends the case. Its rollback goes out with the next case's fixtures (or with flush()). */
   async end(): Promise<void> {
-    if (!this.open) return;
-    this.open = false;
-    this.pendingCleanup = '';
-    this.answered = [];
-    this.pendingRollback = true;
+    this.current = undefined;
   }
 
   /** Rolls back now: before the connection is used for anything but the next case. */
   async flush(): Promise<void> {
+    this.current = undefined;
     if (!this.pendingRollback) return;
     this.pendingRollback = false;
     await this.client.query('rollback');
-  }
-
-  /**
-   * Every case's rows are rolled back, which leaves them as dead tuples: without a VACUUM the
-   * tables and their indexes grow for the whole run and every scan slows down (measured: +25% of
-   * the database's time per case after 18,000 cases of R02). Between two cases, outside any
-   * transaction, the tables written since the last time are vacuumed.
-   */
-  private async vacuum(): Promise<void> {
-    await this.flush();
-    const tables = [...this.written];
-    this.written.clear();
-    this.casesSinceVacuum = 0;
-    await this.client.query(`vacuum ${tables.join(', ')}`);
   }
 
   /** Drops the statements prepared on this connection (the bench starts its recording from none). */

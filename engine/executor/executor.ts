@@ -25,6 +25,13 @@ export interface Executor {
    */
   begin(fixtures: FixtureStatement[], perRow?: () => FixtureStatement[], ahead?: readonly PlannedRequest[]): Promise<void>;
   send(caller: Caller, request: ApiRequest): Promise<ApiResponse>;
+  /**
+   * A case whose requests are all known, in one go: opens it, writes the fixtures and every
+   * request, and ends it. The executor is free for the next case as soon as this returns (it may
+   * go out before these answers come back); the answers come in order. Optional: without it a
+   * case goes through begin, send and end.
+   */
+  runPlanned?(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[]): Promise<ApiResponse[]>;
   /** Ends the case; nothing it wrote survives into the next one. */
   end(): Promise<void>;
 }

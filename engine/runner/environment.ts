@@ -59,7 +59,8 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     let cache: SchemaCache | undefined;
     let plan: FixturePlan | undefined;
     for (const url of urls) {
-      const client = new pg.Client({ connectionString: url });
+      // Pipelined: a case's messages, and the lane's next case, are written without waiting for answers (batch-query.ts).
+      const client = new pg.Client({ connectionString: url, pipeline: true });
       client.on('error', () => {});
       try {
         await client.connect();

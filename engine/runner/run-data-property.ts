@@ -11,7 +11,7 @@ import { FixtureError } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { signatureOf } from '../findings/signature.ts';
 import { CaseMismatch, checkCase, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
-import type { DataCase } from './data-case.ts';
+import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import type { PropertyFailure, PropertyResult } from './result.ts';
@@ -90,9 +90,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // Search: every case of the budget runs; a disagreement is noted (not thrown), so the first
   // one never hides the others. Replaying one path (--path) throws it, as fast-check shrank it.
   // While a case is in the database, fast-check draws the lane's next case and the model prepares
-  // it (prepareCase: fixtures, requests, predictions); it is sent as soon as the case before it has
-  // left the database, and that one is judged meanwhile. Cases still run one at a time per
-  // connection, in the order drawn.
+  // it (prepareCase: fixtures, requests, predictions). A case whose requests are all known is
+  // written behind the one before it without waiting for its answers (the connection is
+  // pipelined), so the database always has the next case; at most two cases of a lane are in
+  // the database at once, and each is judged when its answers come back. Cases still run one at
+  // a time per connection, in the order drawn.
   const lanesRun = await Promise.all(
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
@@ -100,10 +102,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       let index = 0;
       const skip = skipOfLane(lane);
       /**
-       * The lane's last case: `inflight` resolves once it has left the database (the next may go),
-       * `settled` once every case of the lane has been judged. And the lane's first harness error.
+       * `written`: the lane's last case is written (a planned case may go behind it). `judged` and
+       * `judgedBefore`: the last case, and the one before it, are answered and judged. `settled`:
+       * every case of the lane is judged. And the lane's first harness error.
        */
-      let inflight: Promise<void> = Promise.resolve();
+      let written: Promise<void> = Promise.resolve();
+      let judged: Promise<void> = Promise.resolve();
+      let judgedBefore: Promise<void> = Promise.resolve();
       let settled: Promise<void> = Promise.resolve();
       let harnessError: { error: unknown } | undefined;
       const runCase = async (prepared: PreparedCase, runIndex: number, onReleased?: () => void) => {
@@ -135,16 +140,22 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (done()) return;
         const prepared = prepareCase(worker.tx.fixturePlan, testCase, options.oracle);
         if (options.path) return runCase(prepared, runIndex);
-        const previous = inflight;
+        // A planned case goes once the last one is written and the one before it judged (two in
+        // the database at most); one that sends step by step waits until the connection is idle.
+        const planned = prepared.thrown === undefined && !modelRunOf(testCase);
+        const previous = written;
+        const gate = planned ? Promise.all([previous, judgedBefore]) : Promise.all([previous, judged]);
         let release!: () => void;
-        inflight = new Promise<void>((resolve) => (release = resolve));
-        const judged = previous
+        written = new Promise<void>((resolve) => (release = resolve));
+        const finished = gate
           .then(() => (harnessError || done() ? undefined : runCase(prepared, runIndex, release)))
           .catch((error: unknown) => {
             harnessError ??= { error };
           })
           .finally(() => release());
-        settled = settled.then(() => judged);
+        judgedBefore = judged;
+        judged = finished;
+        settled = settled.then(() => finished);
         await previous;
         const failedBefore = harnessError as { error: unknown } | undefined;
         if (failedBefore) throw failedBefore.error;
