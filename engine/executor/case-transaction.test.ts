@@ -506,6 +506,30 @@ describe('requests planned in begin() are written with the fixtures, each its ow
     expect(await behind).toEqual(await sendOneByOne([readThings]));
   });
 
+  it('runPlanned: a connection that dies under a case is the harness’s error (not a refused fixture, not an answer), and the case behind it fails too', async () => {
+    const { user, database, host, port, password } = (env.workers[0].client as unknown as { connectionParameters: pg.ClientConfig }).connectionParameters;
+    const client = new pg.Client({ user, database, host, port, password, pipeline: true });
+    client.on('error', () => {});
+    await client.connect();
+    const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
+    const tx = new CaseTransaction(client, env.cache);
+    const slow = [{ table: 'things', row: {}, sql: 'select pg_sleep(5)' }];
+    const planned = [{ caller: readThings[0], request: readThings[1] }];
+    const dying = tx.runPlanned(slow, () => slow, planned);
+    const behind = tx.runPlanned(FIXTURES, () => FIXTURES, planned);
+    // Awaited as the runner awaits them (at once), so a rejection is never unhandled.
+    const outcomes = Promise.all([dying, behind].map((p) => p.then(() => 'answered', (e: Error) => e.message)));
+    const admin = new pg.Client({ connectionString: (await sharedServer()).adminUrl });
+    await admin.connect();
+    await admin.query('select pg_terminate_backend($1)', [pid]);
+    await admin.end();
+    const [first, second] = await outcomes;
+    // Not a refused fixture row, not an answer to compare: the connection's end.
+    expect(first).toMatch(/^the database connection ended: terminating connection due to administrator command \(57P01\)$/);
+    expect(second).not.toBe('answered');
+    await client.end().catch(() => {});
+  });
+
   it('sending anything but the next planned request, while planned answers wait, is a harness error', async () => {
     const tx = env.workers[0].tx;
     const [caller, request] = patchOk;

@@ -158,11 +158,20 @@ function refusalResponse(statement: Extract<Statement, { refusal: unknown }>): A
 function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
   const at = result.completed.findIndex((c) => c.command === 'SAVEPOINT');
   if (result.error) {
+    throwIfConnectionEnded(result.error);
     if (at < 0) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);
     return errorResponse(result.error, step.caller, step.options);
   }
   const [pageTotal, body] = result.completed[at + mainOffset(step.statement)].rows[0];
   return shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json));
+}
+
+/**
+ * A FATAL error ends the session (the server shut down, the backend was terminated): no request
+ * answered it, so it is the harness's error, never an answer to compare.
+ */
+function throwIfConnectionEnded(error: pg.DatabaseError): void {
+  if (error.severity === 'FATAL' || error.severity === 'PANIC') throw new Error(`the database connection ended: ${error.message} (${error.code})`);
 }
 
 /** A case opened with begin(): answers of its planned requests still to hand out, and whether a request of it went to the database. */
@@ -247,6 +256,8 @@ export class CaseTransaction implements Executor {
       requestSent = true;
       return sent;
     });
+    // A dead connection rejects every message at once: each is awaited below in turn, and the first rejection is what the caller gets.
+    for (const m of [...before, opened, ...answers]) if (m instanceof Promise) m.catch(() => {});
     const responses = (async () => {
       for (const b of before) {
         const { error } = await b;
@@ -254,8 +265,8 @@ export class CaseTransaction implements Executor {
       }
       const { error } = await opened;
       if (!error) return Promise.all(answers);
+      throwIfConnectionEnded(error);
       // The requests' messages ran in the aborted transaction: their answers mean nothing.
-      for (const a of answers) if (a instanceof Promise) a.catch(() => {});
       await this.fixturesRowByRow(perRow, committed);
       const again: ApiResponse[] = [];
       let after = false;
