@@ -175,6 +175,10 @@ create function public.blank_dynamic(p_rest text) returns void language plpgsql 
 begin
   execute 'update public.items set body = ''''' || p_rest;
 end $$;
+create function public.run_sql(p_sql text) returns void language plpgsql security definer set search_path = '' as $$
+begin
+  execute p_sql;
+end $$;
 grant execute on all functions in schema public to authenticated;
 `;
   let dynamic: Environment;
@@ -214,5 +218,23 @@ grant execute on all functions in schema public to authenticated;
     expect(unfiltered).toMatchObject({ status: 400, error: { code: '21000', message: 'UPDATE requires a WHERE clause' } });
     const [patch] = await run([alice, { kind: 'update', table: 'items', patch: { body: 'x' }, filters: [{ column: 'id', op: 'eq', value: 2 }], returning: 'minimal' }]);
     expect(patch.status).toBe(204);
+  });
+
+  it('a dynamic statement is judged by its own WHERE, as the parse tree is: not one in a subquery, a string or a comment; each data-modifying CTE by its own', async () => {
+    const outcome = async (sql: string) => {
+      const [r, read] = await run([alice, rpc('run_sql', { p_sql: sql })], [alice, items]);
+      return { status: r.status, code: r.error?.code, message: r.error?.message, rows: (read.body as unknown[]).length };
+    };
+    const refused = (command: string) => ({ status: 400, code: '21000', message: `${command} requires a WHERE clause`, rows: 2 });
+    expect(await outcome(`update public.items set body = (select 'x' where true)`)).toEqual(refused('UPDATE'));
+    expect(await outcome(`update public.items set body = 'where'`)).toEqual(refused('UPDATE'));
+    expect(await outcome(`update public.items set body = 'c' /* where id = 1 */`)).toEqual(refused('UPDATE'));
+    expect(await outcome(`with c as (select 1 where true) delete from public.items`)).toEqual(refused('DELETE'));
+    expect(await outcome(`with d as (delete from public.items returning 1) select count(*) from d where true`)).toEqual(refused('DELETE'));
+    expect(await outcome(`with c (n) as materialized (select 1) update public.items set body = 'y' where id = (select n from c)`)).toMatchObject({ status: 204, rows: 2 });
+    expect(await outcome(`update public.items set body = 'it''s (where)' where id = 2`)).toMatchObject({ status: 204 });
+    expect(await outcome(`with d as (delete from public.items where id = 1 returning 1) select count(*) from d`)).toMatchObject({ status: 204, rows: 1 });
+    // An INSERT whose conflict updates is an INSERT: pg-safeupdate does not judge it (its UPDATE statement triggers fire all the same).
+    expect(await outcome(`insert into public.items values (1, 'z') on conflict (id) do update set body = 'z'`)).toMatchObject({ status: 204, rows: 2 });
   });
 });

@@ -11,9 +11,10 @@
  *   request.method is set), reads the call stack (PG_CONTEXT): when the statement that fired it
  *   is a recorded one, it raises safeupdate's 21000 before any row is touched.
  * - a plpgsql function that runs dynamic SQL (EXECUTE) may write any table: then every table
- *   gets the trigger, and a statement the call stack shows that is not recorded is refused when
- *   it is an UPDATE or DELETE whose text has no WHERE at all. That reading never refuses a
- *   filtered statement; it misses a dynamic one whose only WHERE is in a subquery or a CTE.
+ *   gets the trigger, and a statement the call stack shows that is not recorded is judged from
+ *   its text as pg-safeupdate judges its parse tree: an UPDATE or DELETE (the statement itself,
+ *   or a data-modifying CTE of it) with no WHERE at its own level is refused; a WHERE inside a
+ *   subquery or another CTE does not count.
  * Only tables such a statement can write get the trigger, so a schema without one pays nothing.
  */
 import type pg from 'pg';
@@ -161,6 +162,7 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
       stack text;
       caller text;
       stmt text;
+      flat text;
       fn text[];
       hit text;
     begin
@@ -170,11 +172,26 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
       if strpos(stack, chr(10)) = 0 then return null; end if;
       caller := substr(stack, strpos(stack, chr(10)) + 1);
       if caller like 'SQL statement "%' and strpos(caller, '"' || chr(10) || 'PL/pgSQL function ') > 0 then
-        stmt := btrim(regexp_replace(substr(caller, 16, strpos(caller, '"' || chr(10) || 'PL/pgSQL function ') - 16), '[[:space:]]+', ' ', 'g'));
-        select u.command into hit from ${SCHEMA}.unfiltered u where u.statement = stmt limit 1;
-        -- Not in any body: built for EXECUTE. Without a WHERE anywhere it is unfiltered.
-        if hit is null and stmt ~* '^(update|delete)\\M' and stmt !~* '\\mwhere\\M' then
-          hit := upper(substring(stmt from '^[A-Za-z]+'));
+        stmt := substr(caller, 16, strpos(caller, '"' || chr(10) || 'PL/pgSQL function ') - 16);
+        select u.command into hit from ${SCHEMA}.unfiltered u where u.statement = btrim(regexp_replace(stmt, '[[:space:]]+', ' ', 'g')) limit 1;
+        if hit is null then
+          -- Not in any body: built for EXECUTE. As pg-safeupdate reads the parse tree: the UPDATE or
+          -- DELETE itself, and each data-modifying CTE, needs a WHERE at its own level (one in a
+          -- subquery does not count). Strings, quoted names and comments are blanked, then the
+          -- innermost parentheses are judged and removed until none is left.
+          flat := regexp_replace(stmt, '''([^'']|'''')*''|"([^"]|"")*"', ' x ', 'g');
+          flat := regexp_replace(flat, '--[^' || chr(10) || ']*', ' ', 'g');
+          flat := regexp_replace(flat, '/\\*([^*]|\\*+[^*/])*\\*+/', ' ', 'g');
+          while hit is null and flat ~ '\\([^()]*\\)' loop
+            select upper(substring(m[1] from '^[[:space:]]*([A-Za-z]+)')) into hit from regexp_matches(flat, '\\(([^()]*)\\)', 'g') m
+             where m[1] ~* '^[[:space:]]*(update|delete)\\M' and m[1] !~* '\\mwhere\\M' limit 1;
+            flat := regexp_replace(flat, '\\([^()]*\\)', ' ', 'g');
+          end loop;
+          -- The statement's own command, after its WITH list (each CTE now only its name and AS).
+          flat := regexp_replace(flat, '^[[:space:]]*with[[:space:]]+(recursive[[:space:]]+)?([^[:space:],]+[[:space:]]+as[[:space:]]+((not[[:space:]]+)?materialized[[:space:]]+)?,?[[:space:]]*)+', '', 'i');
+          if hit is null and flat ~* '^[[:space:]]*(update|delete)\\M' and flat !~* '\\mwhere\\M' then
+            hit := upper(substring(flat from '^[[:space:]]*([A-Za-z]+)'));
+          end if;
         end if;
       else
         fn := regexp_match(caller, '^SQL function "([^"]+)" statement ([0-9]+)');
