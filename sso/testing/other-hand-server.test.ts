@@ -39,6 +39,10 @@ function capture(): Output & { lines: string[] } {
   return { lines, out: (l) => lines.push(l), err: (l) => lines.push(`ERR ${l}`) };
 }
 
+// Each ssoCheck listens for SIGTERM and SIGINT while it runs and stops listening when it ends; this
+// file runs up to 40 at once in one process, more than Node's default of 10 listeners before it warns.
+process.setMaxListeners(64);
+
 describe('sso check against a server written in a different hand', () => {
   it('passes under three seeds (real-time expiry included); replay revocation is only a should', async () => {
     const config = await configFile();
