@@ -8,6 +8,7 @@ import { loadMutants } from '../engine/mutants/mutant-files.ts';
 import { oracleOf, packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { positiveInt, seedValue } from './options.ts';
 import { autoKillRate, runAutoMutants, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
+import { AUTO_MUTATION_KINDS, type AutoMutationKind } from '../engine/mutants/auto/derive.ts';
 import { chooseTarget, ruleAllowed } from '../engine/config/target.ts';
 import { loadPackModule } from '../engine/config/pack-module.ts';
 import { UsageError } from '../engine/errors.ts';
@@ -30,6 +31,8 @@ export interface MutantsOptions {
   /** With --auto: migration files to skip, or the bundled reference (as for fuzz). */
   skip?: string[];
   reference?: boolean;
+  /** With --auto: only these kinds of variant. */
+  kind?: string[];
 }
 
 export function killMatrix(results: KillResult[]): string {
@@ -44,12 +47,20 @@ export function killMatrix(results: KillResult[]): string {
   return lines.join('\n');
 }
 
+/** --kind's values, each one of the kinds --auto derives. */
+function autoKinds(names: string[]): AutoMutationKind[] {
+  const unknown = names.filter((n) => !(AUTO_MUTATION_KINDS as readonly string[]).includes(n));
+  if (unknown.length) throw new UsageError(`--kind: unknown kind ${unknown.map((n) => `"${n}"`).join(', ')}; the kinds are ${AUTO_MUTATION_KINDS.join(', ')}`);
+  return names as AutoMutationKind[];
+}
+
 function relativeOrSelf(dir: string): string {
   return path.relative(process.cwd(), dir) || dir;
 }
 
 /** --auto: the target as fuzz picks it (config, --migrations, supabase/migrations, --pack, --skip, --reference). */
 async function autoMutants(options: MutantsOptions, source: PackSource, out: (line: string) => void): Promise<number> {
+  const kinds = options.kind?.length ? autoKinds(options.kind) : undefined;
   const { pack, target } = await chooseTarget(source, { config: options.config, migrations: options.migrations, skip: options.skip, pack: options.packModule, reference: options.reference });
   const properties = pack.properties.filter((p) => ruleAllowed(target.config, p.id));
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
@@ -66,6 +77,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       runs: options.runs,
       supabaseCompat: target.supabaseCompat,
       fixtures: target.fixtures,
+      ...(kinds ? { kinds } : {}),
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
       onResult: (r) =>
         out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
@@ -84,7 +96,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
 
 export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
   if (options.auto) return autoMutants(options, packSource(options.pack), out);
-  const onlyWithAuto = [options.skip?.length && '--skip', options.reference && '--reference', options.config && '--config'].filter(Boolean);
+  const onlyWithAuto = [options.skip?.length && '--skip', options.reference && '--reference', options.config && '--config', options.kind?.length && '--kind'].filter(Boolean);
   if (onlyWithAuto.length) throw new UsageError(`${onlyWithAuto.join(', ')} go with --auto (hand-written mutants apply to --migrations)`);
   const pack = options.packModule ? await loadPackModule(options.packModule, '--pack') : options.pack;
   const list = loadMutants(options.dir ?? relativeOrSelf(pack.mutants ?? 'mutants'));
@@ -126,6 +138,7 @@ export function registerMutantsCommand(program: Command, run: (action: () => Pro
     .option('--pack <module>', "a project pack module (as for fuzz): its properties, and by default its mutants and migrations")
     .option('--skip <file...>', 'with --auto: migration file names to leave out')
     .option('--reference', 'with --auto: the bundled reference database, whatever this folder holds')
+    .option('--kind <kind...>', `with --auto: only these kinds of variant (${AUTO_MUTATION_KINDS.join(', ')})`)
     .option('--database-url <url>', 'use this Postgres server')
     .action((opts: Omit<MutantsOptions, 'packModule'> & { pack?: string }) =>
       run(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripOuterParens, topLevelConjuncts, withoutConjunct } from './conjuncts.ts';
+import { stripOuterParens, topLevelConjuncts, whereConditions, withoutConjunct } from './conjuncts.ts';
 
 describe('policy conjuncts', () => {
   it('splits top-level AND only', () => {
@@ -24,5 +24,15 @@ describe('policy conjuncts', () => {
   it('strips only matching outer parentheses', () => {
     expect(stripOuterParens('(a) OR (b)')).toBe('(a) OR (b)');
     expect(stripOuterParens('((a OR b))')).toBe('a OR b');
+  });
+
+  it('finds each WHERE condition of a function body, up to the end of its own clause', () => {
+    const conditions = (sql: string) => whereConditions(sql).map(({ start, end }) => sql.slice(start, end).trim());
+    expect(conditions(`select * into d from t where t.id = p_id and t.deleted_at is null; if not found then raise; end if;`)).toEqual(['t.id = p_id and t.deleted_at is null']);
+    expect(conditions(`select coalesce(x, false) and exists (select 1 from r where r.a = p and r.b = auth.uid()) `)).toEqual(['r.a = p and r.b = auth.uid()']);
+    expect(conditions(`select a from t where a > 1 and b order by a limit 3`)).toEqual(['a > 1 and b']);
+    expect(conditions(`update t set n = 'where x' where id = 1 and /* where */ ok -- where\n returning 1`)).toEqual(['id = 1 and /* where */ ok -- where']);
+    expect(conditions(`select 1 from t where a in (select b from u where c) and d;`)).toEqual(['a in (select b from u where c) and d', 'c']);
+    expect(conditions(`for r in select * from t where a and b loop null; end loop;`)).toEqual(['a and b']);
   });
 });

@@ -80,3 +80,54 @@ export function withoutConjunct(expr: string, index: number): string {
   const parts = topLevelConjuncts(expr);
   return parts.filter((_, i) => i !== index).map((p) => `(${stripOuterParens(p)})`).join(' AND ');
 }
+
+/** Words that end a WHERE condition at its own depth (the clause after it, or a plpgsql keyword). */
+const AFTER_WHERE = /^(group|order|limit|offset|returning|union|intersect|except|window|having|for|into|loop|on)\b/i;
+
+/**
+ * The WHERE conditions of a function's SQL (`where` outside strings, quoted names and comments),
+ * as [start, end) offsets of the condition text: it ends at `;`, at a closing parenthesis of an
+ * enclosing level, or at a clause keyword of its own level.
+ */
+export function whereConditions(sql: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  /** Open conditions, innermost last: where they start and the depth they live at. */
+  const open: { start: number; depth: number }[] = [];
+  let depth = 0;
+  const close = (at: number, until: (o: { depth: number }) => boolean) => {
+    while (open.length && until(open[open.length - 1])) {
+      const o = open.pop()!;
+      if (sql.slice(o.start, at).trim()) found.push({ start: o.start, end: at });
+    }
+  };
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i];
+    if (ch === "'" || ch === '"') {
+      i = skipQuoted(sql, i);
+      continue;
+    }
+    if (ch === '-' && sql[i + 1] === '-') {
+      const nl = sql.indexOf('\n', i);
+      i = nl < 0 ? sql.length : nl;
+      continue;
+    }
+    if (ch === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end < 0 ? sql.length : end + 1;
+      continue;
+    }
+    if (ch === '(') depth++;
+    else if (ch === ')') {
+      close(i, (o) => o.depth >= depth);
+      depth--;
+    } else if (ch === ';') close(i, () => true);
+    else if (/[a-z_]/i.test(ch) && (i === 0 || !/[\w$]/.test(sql[i - 1]))) {
+      const word = /^[a-z_][\w$]*/i.exec(sql.slice(i))![0];
+      if (AFTER_WHERE.test(word) && word.length === AFTER_WHERE.exec(word)![0].length) close(i, (o) => o.depth === depth);
+      if (word.toLowerCase() === 'where') open.push({ start: i + word.length, depth });
+      i += word.length - 1;
+    }
+  }
+  close(sql.length, () => true);
+  return found.sort((a, b) => a.start - b.start);
+}

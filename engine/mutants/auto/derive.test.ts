@@ -79,6 +79,17 @@ describe('automatic mutants of the reference database', () => {
     }
   });
 
+  it('drop each conjunct of a WHERE in a definer function rpc reaches, and know which tables’ policies call the function', () => {
+    const merge = mutants.filter((m) => m.kind === 'function-drop-conjunct' && m.name.startsWith('function-drop-conjunct-merge-vs-tickets-1-'));
+    expect(merge.map((m) => m.description.match(/without `(.*)`/)?.[1])).toEqual(['t.id = p_duplicate', 't.deleted_at is null', 'public.vs_in_scope(t.target_dept)']);
+    expect(merge[2].sql).toMatch(/where \(t\.id = p_duplicate\) AND \(t\.deleted_at is null\);\n/);
+    expect(merge[2].sql).toMatch(/\$function\$;$/);
+    expect(mutants.find((m) => m.name === 'function-drop-conjunct-current-user-is-addressed-professor-1-1')?.calledByPoliciesOf).toEqual(['public.project_files']);
+    // Only definer functions: an invoker's WHERE is backed by row security.
+    const definers = new Set(mutants.filter((m) => m.kind === 'function-drop-conjunct').map((m) => m.target));
+    expect([...definers].every((t) => !/current_user_role|get_public_vs_board\(/.test(t))).toBe(true);
+  });
+
   it('have unique names', () => {
     expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
   });

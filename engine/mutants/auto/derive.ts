@@ -3,21 +3,27 @@
  * its migrations: drop one conjunct of a USING / WITH CHECK (or make a single check always
  * true), drop one OR alternative (a stricter policy), widen a policy's roles, disable
  * row security, turn an equality lookup into ilike, drop a REVOKE on a function, make an
- * invoker view run as definer, remove a column from a guard's allow-list.
+ * invoker view run as definer, remove a column from a guard's allow-list, drop one conjunct of
+ * a WHERE in a definer function that rpc reaches.
  */
 import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
-import { stripOuterParens, topLevelConjuncts, topLevelDisjuncts, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
+import { stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
 
-export type AutoMutationKind =
-  | 'drop-conjunct'
-  | 'always-true'
-  | 'drop-disjunct'
-  | 'widen-roles'
-  | 'disable-row-security'
-  | 'equality-to-ilike'
-  | 'drop-revoke'
-  | 'view-as-definer'
-  | 'allow-list-drop';
+/** The kinds of variant, in the order they are derived (`mutants --auto --kind` picks among them). */
+export const AUTO_MUTATION_KINDS = [
+  'drop-conjunct',
+  'always-true',
+  'drop-disjunct',
+  'widen-roles',
+  'disable-row-security',
+  'equality-to-ilike',
+  'drop-revoke',
+  'view-as-definer',
+  'allow-list-drop',
+  'function-drop-conjunct',
+] as const;
+
+export type AutoMutationKind = (typeof AUTO_MUTATION_KINDS)[number];
 
 export interface AutoMutant {
   name: string;
@@ -28,6 +34,8 @@ export interface AutoMutant {
   sql: string;
   /** Known not to change behaviour (e.g. a policy widened to anon on a table anon holds no privilege on). */
   equivalent?: string;
+  /** A mutated function's callers: the tables whose policies call it (their properties are tried too). */
+  calledByPoliciesOf?: string[];
 }
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -191,6 +199,29 @@ function functionMutants(f: CatalogFunction): AutoMutant[] {
       sql: `grant usage on schema ${q(f.schema)} to anon, authenticated; grant execute on function ${f.signature} to anon, authenticated;`,
     });
   }
+  // A definer function reachable through rpc: its WHERE filters are all that stand between the
+  // caller and the rows (row security does not apply to the owner), so each conjunct dropped.
+  if (/\bSECURITY DEFINER\b/i.test(body) && (f.executableByAnon || f.executableByAuthenticated)) {
+    // Only inside the body's dollar quotes (pg_get_functiondef: AS $function$ … $function$).
+    const tag = /\bAS\s+(\$\w*\$)/i.exec(body);
+    const from = tag ? tag.index + tag[0].length : 0;
+    const to = tag ? body.indexOf(tag[1], from) : body.length;
+    whereConditions(body.slice(from, to)).map(({ start, end }) => ({ start: start + from, end: end + from })).forEach(({ start, end }, w) => {
+      const condition = body.slice(start, end);
+      const parts = topLevelConjuncts(condition);
+      if (parts.length < 2) return;
+      const [lead, trail] = [/^\s*/.exec(condition)![0], /\s*$/.exec(condition)![0]];
+      parts.forEach((part, i) => {
+        out.push({
+          name: `function-drop-conjunct-${slug(f.name)}-${w + 1}-${i + 1}`,
+          kind: 'function-drop-conjunct',
+          target,
+          description: `${target}: a WHERE without \`${part.replace(/\s+/g, ' ')}\` (the definer function reaches rows it should not)`,
+          sql: `${(body.slice(0, start) + lead + withoutConjunct(condition, i) + trail + body.slice(end)).trim()};`,
+        });
+      });
+    });
+  }
   // A guard's allow-list: array['a', 'b', …] passed to a changed-columns comparison.
   for (const m of body.matchAll(/(?:changed_columns|reject_outside_allow_list)\s*\([^;]*?array\s*\[([^\]]*)\]/gi)) {
     const items = m[1].split(',').map((s) => s.trim()).filter(Boolean);
@@ -256,7 +287,12 @@ export function deriveMutants(catalog: Catalog): AutoMutant[] {
       ...(inert ? { equivalent: inert } : {}),
     });
   }
-  for (const f of catalog.functions) out.push(...functionMutants(f));
+  for (const f of catalog.functions) {
+    // A helper the policies call (e.g. in a WITH CHECK) is reached through those tables' requests.
+    const call = new RegExp(`(^|[^\\w$])${f.name.replace(/[$]/g, '\\$&')}\\s*\\(`);
+    const callers = [...new Set(catalog.policies.filter((p) => call.test(p.using ?? '') || call.test(p.withCheck ?? '')).map((p) => `${p.schema}.${p.table}`))];
+    out.push(...functionMutants(f).map((m) => (callers.length ? { ...m, calledByPoliciesOf: callers } : m)));
+  }
   for (const v of catalog.views.filter((view) => view.securityInvoker)) {
     out.push({
       name: `view-as-definer-${slug(v.schema)}-${slug(v.name)}`,

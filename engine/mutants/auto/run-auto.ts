@@ -13,7 +13,7 @@ import type { Oracle } from '../../pack.ts';
 import type { FixturePlan } from '../../fixtures.ts';
 import { killMutant, type KillResult } from '../kill.ts';
 import { readCatalog } from './catalog.ts';
-import { deriveMutants, type AutoMutant } from './derive.ts';
+import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
 
 export const AUTO_MUTANT_SCHEMAS = ['public', 'passport', 'private'];
 
@@ -33,11 +33,14 @@ export function autoKillRate(results: AutoKillResult[]): { killed: number; total
 /** The rule a kind of variant breaks: its property runs first among those naming the object, so the kill comes fast. */
 const OWNING_RULE: Partial<Record<AutoMutant['kind'], number>> = { 'equality-to-ilike': 14 };
 
-/** Properties whose tables or functions name the mutated object (the owning rule's first); all of them when none do. */
+/** Properties whose tables or functions name the mutated object, or a table whose policies call it (the owning rule's first); all of them when none do. */
 export function propertiesFor(mutant: AutoMutant, properties: DataProperty[]): { list: DataProperty[]; covered: boolean } {
   const object = mutant.target.replace(/^public\./, '').replace(/\(.*$/, '');
   const bare = object.replace(/^[a-z_]+\./, '');
-  const covering = properties.filter((p) => p.tables.some((t) => t === object || t === bare) || (p.functions ?? []).some((f) => f === object || f === bare));
+  const callers = (mutant.calledByPoliciesOf ?? []).flatMap((t) => [t, t.replace(/^public\./, '')]);
+  const covering = properties.filter(
+    (p) => p.tables.some((t) => t === object || t === bare || callers.includes(t)) || (p.functions ?? []).some((f) => f === object || f === bare),
+  );
   const owner = OWNING_RULE[mutant.kind];
   const ordered = [...covering.filter((p) => p.rule === owner), ...covering.filter((p) => p.rule !== owner)];
   return covering.length ? { list: ordered, covered: true } : { list: properties, covered: false };
@@ -61,6 +64,8 @@ export interface AutoOptions {
    * they kill in milliseconds. Only those that pass on the unmutated target are used.
    */
   catalogProperties?: CatalogProperty[];
+  /** Only variants of these kinds (all when absent). */
+  kinds?: readonly AutoMutationKind[];
 }
 
 export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
@@ -70,7 +75,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
   // A property that already fails on the unmutated target would "kill" every variant: leave it out.
   const holding: DataProperty[] = [];
   try {
-    mutants = deriveMutants(await readCatalog(base.workers[0].client, AUTO_MUTANT_SCHEMAS));
+    mutants = deriveMutants(await readCatalog(base.workers[0].client, AUTO_MUTANT_SCHEMAS)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
     for (const listed of options.properties) {
       const { property, missing } = fitToTarget(listed, base.cache);
       if (missing.length) continue;

@@ -62,8 +62,11 @@ export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller): f
   const self = caller.kind === 'user' ? [caller.id] : [];
   // Projects a pending request addresses the caller on, first.
   const addressed = w.signRequests.filter((r) => r.professor_id === (caller.kind === 'user' ? caller.id : null) && r.status === 'pending').map((r) => r.project_id as string);
+  // Addressed on one project and writing to another: the request must be for this very project.
+  const elsewhere = w.projects.map((p) => p.id as string).filter((id) => !addressed.includes(id));
   const project = fc.oneof(
     ...(addressed.length ? [{ weight: 3, arbitrary: fc.constantFrom(...addressed) }] : []),
+    ...(addressed.length && elsewhere.length ? [{ weight: 2, arbitrary: fc.constantFrom(...elsewhere) }] : []),
     { weight: 2, arbitrary: fc.constantFrom(...w.projects.map((p) => p.id as string)) },
   );
   // The person a row names (a file's uploader, a request's actor): the caller or someone else;
