@@ -45,6 +45,16 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(allowed.stdout).toContain('warning: 1 of 2 shards given (missing 2/2); merging anyway (--allow-partial)');
   });
 
+  it('mutants --auto --kind with an unknown kind: exit 2 listing the kinds, before any server starts; --kind without --auto: exit 2', async () => {
+    const r = await runBin(['mutants', '--auto', '--kind', 'drop-conjunct', 'drop-everything', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('policyfuzz: --kind: unknown kind "drop-everything"; the kinds are drop-conjunct, always-true, drop-disjunct, widen-roles, disable-row-security, equality-to-ilike, drop-revoke, view-as-definer, allow-list-drop, function-drop-conjunct\n');
+    noStackTrace(r.stderr);
+    const alone = await runBin(['mutants', '--kind', 'drop-conjunct', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/^policyfuzz: --kind go(es)? with --auto/);
+  });
+
   it('replay refuses a failure file relabelled to an unknown property', async () => {
     const dir = tempDir('bad-replay');
     const file = path.join(dir, 'R99-0123456789ab.json');
