@@ -14,7 +14,8 @@ import { openEnvironment } from '../engine/runner/environment.ts';
 import { fitToTarget, missingObjects } from '../engine/runner/applicability.ts';
 import { changedObjects, touches } from '../engine/config/changed-since.ts';
 import type { PackSource } from '../engine/pack.ts';
-import { resolveTarget, ruleAllowed } from '../engine/config/target.ts';
+import { choosePack, resolveTarget, ruleAllowed } from '../engine/config/target.ts';
+import { findConfig } from '../engine/config/config-file.ts';
 import type { DataCase } from '../engine/runner/data-case.ts';
 import type { DataProperty } from '../engine/runner/data-property.ts';
 import { UsageError } from '../engine/errors.ts';
@@ -35,22 +36,25 @@ export interface DiffOptions {
   changedSince?: string;
   databaseUrl?: string;
   markdown?: string;
+  /** A project pack module (`--pack`), as for fuzz. */
+  packModule?: string;
 }
 
 type Out = (line: string) => void;
 
 export async function diff(options: DiffOptions, pack: PackSource, out: Out = console.log): Promise<number> {
-  const loaded = await pack.load();
   if (options.head && options.config) throw new UsageError('--head and --config both name the head migrations: give one (the config lists its folders under "migrations")');
+  // A project's pack (its mapping, its rules) as fuzz takes it: --pack, else the config's "pack".
+  const { pack: loaded } = await choosePack(pack, options.head ? options.config : (options.config ?? findConfig()), options.packModule);
   const headOption = options.head ?? defaultMigrationsOption(pack);
-  const target = await resolveTarget(loaded, { config: options.config, migrations: headOption, explicitMigrations: Boolean(options.head) });
+  const target = await resolveTarget(loaded, { config: options.config, migrations: headOption, explicitMigrations: Boolean(options.head), ...(options.packModule ? { packModule: options.packModule } : {}) });
   const headDirs = target.config?.migrationDirs ?? [headOption];
   const seed = options.seed ?? freshSeed();
   const runs = options.runs ?? 200;
   const unknown = (options.only ?? []).filter((id) => !loaded.properties.some((p) => p.id === id));
   if (unknown.length) throw new UsageError(`no data-layer property ${unknown.join(', ')} (known: ${loaded.properties.map((p) => p.id).join(', ')})`);
   let listed = (options.only ? loaded.properties.filter((p) => options.only!.includes(p.id)) : loaded.properties).filter((p) => ruleAllowed(target.config, p.id));
-  if (options.changedSince) listed = listed.filter((p) => touches(p, changedObjects(options.changedSince!, headDirs).objects));
+  if (options.changedSince) listed = listed.filter((p) => touches(p, changedObjects(options.changedSince!, headDirs).objects, target.fixtures?.mapping));
   const headFiles = target.migrations;
   const base = baseFolders(options.base, headDirs);
   const oracle = target.oracle;
@@ -70,7 +74,7 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
       const headRecords = new Map<string, SideRecord[]>();
       try {
         for (const p of listed) {
-          const { property, missing } = fitToTarget(p, head.cache);
+          const { property, missing } = fitToTarget(p, head.cache, target.fixtures?.mapping);
           if (missing.length) {
             skipped.push({ id: p.id, reason: `head lacks ${missing.join(', ')}` });
             continue;
@@ -88,7 +92,7 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
       const compared: string[] = [];
       try {
         for (const property of properties) {
-          const missing = missingObjects(property, baseEnv.cache);
+          const missing = missingObjects(property, baseEnv.cache, target.fixtures?.mapping);
           if (missing.length) {
             skipped.push({ id: property.id, reason: `base lacks ${missing.join(', ')}` });
             continue;
@@ -139,5 +143,6 @@ export function registerDiffCommand(program: Command, run: (action: () => Promis
     .option('--changed-since <git-ref>', 'only the rules whose tables or functions the head migrations changed since this ref')
     .option('--database-url <url>', 'use this Postgres server (default: $DATABASE_URL, else testcontainers, else a local server)')
     .option('--markdown <file>', 'also write the report as Markdown (for a pull-request comment)')
-    .action((opts: DiffOptions) => run(() => diff(opts, pack)));
+    .option('--pack <module>', "a project pack module (as for fuzz): its properties and mapping; default: the config's \"pack\", if any")
+    .action(({ pack: packModule, ...opts }: Omit<DiffOptions, 'packModule'> & { pack?: string }) => run(() => diff({ ...opts, ...(packModule ? { packModule } : {}) }, pack)));
 }

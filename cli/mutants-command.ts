@@ -79,6 +79,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       fixtures: target.fixtures,
       ...(kinds ? { kinds } : {}),
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
+      onNotApplicable: (id, missing) => out(`left out ${id}: not applicable (the target has no ${missing.join(', ')})`),
       onResult: (r) =>
         out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
     });

@@ -100,7 +100,7 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
   if (options.changedSince) {
     const focus = changedObjects(options.changedSince, target.migrationDirs);
-    properties = properties.filter((p) => touches(p, focus.objects));
+    properties = properties.filter((p) => touches(p, focus.objects, target.fixtures?.mapping));
     note(`changed since ${options.changedSince}: ${focus.files.length ? focus.files.join(', ') : 'no migration files'}; objects ${focus.objects.join(', ') || 'none'}; rules touched: ${properties.map((p) => p.id).join(', ') || 'none'}`, true);
   }
   // The profile's SSO half checks the bundled emulator: it goes with the bundled target; a

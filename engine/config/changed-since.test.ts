@@ -27,6 +27,13 @@ describe('objects a migration touches', () => {
     expect(touches({ tables: ['shop_orders'] }, ['users'])).toBe(false);
   });
 
+  it('on a mapped project, a property is touched through the target’s names of its tables and functions', () => {
+    const mapping = { tables: { users: { name: 'members' } }, functions: { get_pr_ticket_by_id: { name: 'lookup_press_request' } } };
+    expect(touches({ tables: ['users'] }, ['members'], mapping)).toBe(true);
+    expect(touches({ tables: ['users'] }, ['users'], mapping)).toBe(false);
+    expect(touches({ tables: ['pr_tickets'], functions: ['get_pr_ticket_by_id'] }, ['lookup_press_request'], mapping)).toBe(true);
+  });
+
   it('reads the files changed since a git ref, committed or not', () => {
     const repo = tempDir('git');
     const dir = path.join(repo, 'migrations');

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.ts';
 import type { DataProperty } from '../runner/data-property.ts';
+import { targetFunction, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 
 const NAME = String.raw`((?:"[^"]+"|[a-zA-Z_][\w$]*)(?:\s*\.\s*(?:"[^"]+"|[a-zA-Z_][\w$]*))?)`;
 const PATTERNS: RegExp[] = [
@@ -63,6 +64,8 @@ export function changedObjects(ref: string, dirs: string[]): { files: string[]; 
   return { files: [...files].sort(), objects: [...objects].sort() };
 }
 
-export function touches(property: Pick<DataProperty, 'tables' | 'functions'>, objects: string[]): boolean {
-  return [...property.tables, ...(property.functions ?? [])].some((o) => objects.includes(o));
+/** Whether a property's tables or functions (model names; `mapping` gives the target's) are among the changed objects. */
+export function touches(property: Pick<DataProperty, 'tables' | 'functions'>, objects: string[], mapping?: TargetMapping): boolean {
+  const names = [...property.tables.map((t) => (mapping ? targetTable(mapping, t) : t)), ...(property.functions ?? []).map((f) => (mapping ? targetFunction(mapping, f) : f))];
+  return names.map(normalize).some((o) => objects.includes(o));
 }

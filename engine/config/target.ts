@@ -144,6 +144,18 @@ export interface ChosenTarget {
   migrations: string;
 }
 
+/** The pack a command runs: `--pack <module>`, else the config's `pack`, else the one the CLI was given. Also the config file as read. */
+export async function choosePack(source: PackSource, configFile: string | undefined, packOption: string | undefined): Promise<{ pack: Pack; raw: unknown }> {
+  const raw = configFile ? await readConfigFile(configFile) : undefined;
+  const configPack = configFile ? packModuleOf(raw, configFile) : undefined;
+  const pack = packOption
+    ? await loadPackModule(packOption, '--pack')
+    : configPack
+      ? await loadPackModule(configPack, `"pack" in ${configFile}`)
+      : await source.load();
+  return { pack, raw };
+}
+
 /**
  * The target a command runs on, as the CLI chooses it:
  * 1. `--reference`: the bundled reference database (its pack and migrations);
@@ -157,13 +169,7 @@ export async function chooseTarget(source: PackSource, choice: TargetChoice): Pr
   const named = [choice.config && '--config', choice.migrations?.length && '--migrations', choice.pack && '--pack', choice.skip?.length && '--skip'].filter(Boolean);
   if (choice.reference && named.length) throw new UsageError(`--reference runs the bundled reference database; it cannot go with ${named.join(', ')}`);
   const configFile = choice.reference || choice.migrations?.length ? choice.config : (choice.config ?? findConfig());
-  const raw = configFile ? await readConfigFile(configFile) : undefined;
-  const configPack = configFile ? packModuleOf(raw, configFile) : undefined;
-  const pack = choice.pack
-    ? await loadPackModule(choice.pack, '--pack')
-    : configPack
-      ? await loadPackModule(configPack, `"pack" in ${configFile}`)
-      : await source.load();
+  const { pack, raw } = await choosePack(source, configFile, choice.pack);
   const packModule = choice.pack ? path.resolve(choice.pack) : undefined;
   if (configFile) {
     parseConfig(raw, configFile, pack); // checked against the pack before anything else runs

@@ -11,7 +11,7 @@
  *   are each flagged by the rule they break, and not after the fix.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -233,5 +233,25 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
     // Without the pack the reference's names (pr_tickets, soft_delete_pr_ticket) are not found here.
     const without = await runBin(['fuzz', '--config', file, '--only', 'R07', ...options('no-pack')], { cwd: tempDir('student-union-cwd') });
     expect(without.stdout).toMatch(/^0 passed, 0 failed, 1 not applicable/m);
+  });
+});
+
+describe('the pack and its mapping reach every command, not only fuzz', () => {
+  it('diff across the R02 fix compares R02 in the project’s names and reports the fix (exit 0)', async () => {
+    const fix = '20230901090000_fix_member_guard_allow_list.sql';
+    const base = path.join(tmp, 'diff-base');
+    mkdirSync(base, { recursive: true });
+    for (const f of readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql') && f < fix)) copyFileSync(path.join(MIGRATIONS, f), path.join(base, f));
+    const r = await runBin(['diff', '--base', base, '--only', 'R02', '--runs', '100', '--seed', '1', '--database-url', server.adminUrl], { cwd: HERE });
+    expect(r.stdout).not.toMatch(/not compared: R02/);
+    expect(r.stdout).toMatch(/^0 regression\(s\), [1-9]\d* fix\(es\)/m);
+    expect(r.code).toBe(0);
+  });
+
+  it('mutants --auto tries the variants of its functions with the rules mapped onto them, and kills them', async () => {
+    const r = await runBin(['mutants', '--auto', '--kind', 'function-drop-conjunct', '--database-url', server.adminUrl], { cwd: HERE });
+    expect(r.stdout).toMatch(/^killed {3}function-drop-conjunct-lookup-press-request-1-1 by R\d\d/m);
+    expect(r.stdout).toMatch(/^4 of 4 automatic variants killed \(100%\)/m);
+    expect(r.code).toBe(0);
   });
 });

@@ -11,6 +11,7 @@ import { fitToTarget } from '../../runner/applicability.ts';
 import { runDataProperty } from '../../runner/run-data-property.ts';
 import type { Oracle } from '../../pack.ts';
 import type { FixturePlan } from '../../fixtures.ts';
+import type { TargetMapping } from '../../mapping/mapping.ts';
 import { killMutant, type KillResult } from '../kill.ts';
 import { readCatalog } from './catalog.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
@@ -33,14 +34,20 @@ export function autoKillRate(results: AutoKillResult[]): { killed: number; total
 /** The rule a kind of variant breaks: its property runs first among those naming the object, so the kill comes fast. */
 const OWNING_RULE: Partial<Record<AutoMutant['kind'], number>> = { 'equality-to-ilike': 14 };
 
-/** Properties whose tables or functions name the mutated object, or a table whose policies call it (the owning rule's first); all of them when none do. */
-export function propertiesFor(mutant: AutoMutant, properties: DataProperty[]): { list: DataProperty[]; covered: boolean } {
-  const object = mutant.target.replace(/^public\./, '').replace(/\(.*$/, '');
+/**
+ * Properties whose tables or functions name the mutated object, or a table whose policies call it
+ * (the owning rule's first); all of them when none do. The variant names the target's objects; a
+ * mapping says which model names they stand for.
+ */
+export function propertiesFor(mutant: AutoMutant, properties: DataProperty[], mapping?: TargetMapping): { list: DataProperty[]; covered: boolean } {
+  const unqualified = (name: string) => name.replace(/\(.*$/, '').replace(/^public\./, '');
+  const modelTable = (name: string) => Object.entries(mapping?.tables ?? {}).find(([, m]) => m.name === name || m.name === `public.${name}`)?.[0] ?? name;
+  const modelFunction = (name: string) => Object.entries(mapping?.functions ?? {}).find(([, m]) => m.name === name || m.name === `public.${name}`)?.[0] ?? name;
+  const object = unqualified(mutant.target);
   const bare = object.replace(/^[a-z_]+\./, '');
-  const callers = (mutant.calledByPoliciesOf ?? []).flatMap((t) => [t, t.replace(/^public\./, '')]);
-  const covering = properties.filter(
-    (p) => p.tables.some((t) => t === object || t === bare || callers.includes(t)) || (p.functions ?? []).some((f) => f === object || f === bare),
-  );
+  const names = new Set([object, bare, modelTable(object), modelTable(bare), modelFunction(object), modelFunction(bare)]);
+  const callers = new Set((mutant.calledByPoliciesOf ?? []).flatMap((t) => [t, unqualified(t), modelTable(unqualified(t))]));
+  const covering = properties.filter((p) => p.tables.some((t) => names.has(t) || callers.has(t)) || (p.functions ?? []).some((f) => names.has(f)));
   const owner = OWNING_RULE[mutant.kind];
   const ordered = [...covering.filter((p) => p.rule === owner), ...covering.filter((p) => p.rule !== owner)];
   return covering.length ? { list: ordered, covered: true } : { list: properties, covered: false };
@@ -56,6 +63,8 @@ export interface AutoOptions {
   onResult?: (r: AutoKillResult) => void;
   /** A property left out because it already fails on the unmutated target. */
   onExcluded?: (propertyId: string, why: string) => void;
+  /** A property left out because the target lacks what it needs (model names). */
+  onNotApplicable?: (propertyId: string, missing: string[]) => void;
   /** A project's own schema (a config): its compatibility switch and fixture plan. */
   supabaseCompat?: boolean;
   fixtures?: Omit<FixturePlan, 'shapes'>;
@@ -77,8 +86,11 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
   try {
     mutants = deriveMutants(await readCatalog(base.workers[0].client, AUTO_MUTANT_SCHEMAS)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
     for (const listed of options.properties) {
-      const { property, missing } = fitToTarget(listed, base.cache);
-      if (missing.length) continue;
+      const { property, missing } = fitToTarget(listed, base.cache, options.fixtures?.mapping);
+      if (missing.length) {
+        options.onNotApplicable?.(listed.id, missing);
+        continue;
+      }
       const r = await runDataProperty(base, property, { seed: options.seed, runs: options.runs, oracle: options.oracle, stopAtFirst: true });
       if (r.status === 'passed') holding.push(listed);
       else options.onExcluded?.(listed.id, r.failure?.message ?? r.note ?? r.status);
@@ -97,7 +109,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       options.onResult?.(result);
       continue;
     }
-    const { list, covered } = propertiesFor(mutant, holding);
+    const { list, covered } = propertiesFor(mutant, holding, options.fixtures?.mapping);
     const catalog = mutant.kind === 'drop-revoke' ? grantChecks : [];
     const kill = await killMutant(
       { name: mutant.name, bug: mutant.description, rules: [...new Set([...catalog.map((p) => p.id), ...list.map((p) => p.id)])], file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql }, edits: [] },
