@@ -65,9 +65,9 @@ export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller): f
   // Addressed on one project and writing to another: the request must be for this very project.
   const elsewhere = w.projects.map((p) => p.id as string).filter((id) => !addressed.includes(id));
   const project = fc.oneof(
-    ...(addressed.length ? [{ weight: 3, arbitrary: fc.constantFrom(...addressed) }] : []),
+    ...(addressed.length ? [{ weight: 5, arbitrary: fc.constantFrom(...addressed) }] : []),
     ...(addressed.length && elsewhere.length ? [{ weight: 2, arbitrary: fc.constantFrom(...elsewhere) }] : []),
-    { weight: 2, arbitrary: fc.constantFrom(...w.projects.map((p) => p.id as string)) },
+    { weight: 1, arbitrary: fc.constantFrom(...w.projects.map((p) => p.id as string)) },
   );
   // The person a row names (a file's uploader, a request's actor): the caller or someone else;
   // only the caller may pass the row rules. An uploader may also be no one.

@@ -27,7 +27,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
     const holding = (roles: readonly string[]) => list.filter((p) => roles.includes(p.profile?.role as string));
     const writers = [holding(settings.projects.professorRoles), holding(settings.projects.actorRoles)].filter((g) => g.length > 0);
     const caller = fc.oneof(callerFrom(list), ...writers.map((g) => fc.constantFrom(...g).map(personCaller)));
-    return fc.tuple(projectWorld(list), caller, fc.boolean(), fc.noShrink(fc.uuid({ version: 4 })), fc.constantFrom(...list.map((p) => p.id))).chain(([w0, caller, addressMe, requestId, actor]) => {
+    return fc.tuple(projectWorld(list), caller, fc.constantFrom(true, true, false), fc.noShrink(fc.uuid({ version: 4 })), fc.constantFrom(...list.map((p) => p.id))).chain(([w0, caller, addressMe, requestId, actor]) => {
         // Often a pending request addresses the caller, so a professor's upload reaches the policy's other checks.
         const w = addressMe && caller.kind === 'user'
           ? { ...w0, signRequests: [...w0.signRequests, { id: requestId, project_id: w0.projects[0].id, actor_id: actor, professor_id: caller.id, status: 'pending' }] }
