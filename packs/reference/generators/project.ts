@@ -56,16 +56,24 @@ export function projectRead(w: ProjectWorld): fc.Arbitrary<ApiRequest> {
   }));
 }
 
-/** A write of rule 10, aimed mostly at a professor's signed-file upload. */
-export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller): fc.Arbitrary<ApiRequest> {
+/**
+ * A write of rule 10, aimed mostly at a professor's signed-file upload (`professor`: the caller is
+ * one, so the upload in their own name is drawn more often still: its boundaries are many and
+ * each needs a professor caller).
+ */
+export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller, professor = false): fc.Arbitrary<ApiRequest> {
   const ids = list.map((p) => p.id);
   const self = caller.kind === 'user' ? [caller.id] : [];
-  // Projects a pending request addresses the caller on, first.
-  const addressed = w.signRequests.filter((r) => r.professor_id === (caller.kind === 'user' ? caller.id : null) && r.status === 'pending').map((r) => r.project_id as string);
-  // Addressed on one project and writing to another: the request must be for this very project.
-  const elsewhere = w.projects.map((p) => p.id as string).filter((id) => !addressed.includes(id));
+  // Projects a pending request addresses the caller on, first; then the boundaries around them:
+  // a project where the caller's request has another status, and one where none addresses them
+  // while one elsewhere does (the request must be for this very project, and pending).
+  const mine = w.signRequests.filter((r) => r.professor_id === (caller.kind === 'user' ? caller.id : null));
+  const addressed = mine.filter((r) => r.status === 'pending').map((r) => r.project_id as string);
+  const otherStatus = mine.filter((r) => r.status !== 'pending').map((r) => r.project_id as string).filter((id) => !addressed.includes(id));
+  const elsewhere = w.projects.map((p) => p.id as string).filter((id) => !mine.some((r) => r.project_id === id));
   const project = fc.oneof(
     ...(addressed.length ? [{ weight: 5, arbitrary: fc.constantFrom(...addressed) }] : []),
+    ...(otherStatus.length ? [{ weight: 2, arbitrary: fc.constantFrom(...otherStatus) }] : []),
     ...(addressed.length && elsewhere.length ? [{ weight: 2, arbitrary: fc.constantFrom(...elsewhere) }] : []),
     { weight: 1, arbitrary: fc.constantFrom(...w.projects.map((p) => p.id as string)) },
   );
@@ -73,14 +81,14 @@ export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller): f
   // only the caller may pass the row rules. An uploader may also be no one.
   const others = ids.filter((id) => !self.includes(id));
   const named = fc.oneof(
-    ...(self.length ? [{ weight: 3, arbitrary: fc.constantFrom(...self) }] : []),
+    ...(self.length ? [{ weight: professor ? 6 : 3, arbitrary: fc.constantFrom(...self) }] : []),
     ...(others.length ? [{ weight: 2, arbitrary: fc.constantFrom(...others) }] : []),
   );
   const uploader = fc.oneof({ weight: 5, arbitrary: named.map((id): string | null => id) }, { weight: 1, arbitrary: fc.constant<string | null>(null) });
   const returning = fc.constantFrom('representation' as const, 'minimal' as const);
   return fc.oneof(
     {
-      weight: 6,
+      weight: professor ? 14 : 6,
       arbitrary: fc
         .record({ id: fixedId, project_id: project, path: fc.constantFrom('signed.pdf', 'x.pdf'), kind: fc.constantFrom('signed', 'signed', 'file'), uploaded_by: uploader, returning })
         .map(({ returning: r, ...row }): ApiRequest => ({ kind: 'insert', table: 'project_files', rows: [row], returning: r })),

@@ -27,14 +27,16 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
     const holding = (roles: readonly string[]) => list.filter((p) => roles.includes(p.profile?.role as string));
     const writers = [holding(settings.projects.professorRoles), holding(settings.projects.actorRoles)].filter((g) => g.length > 0);
     const caller = fc.oneof(callerFrom(list), ...writers.map((g) => fc.constantFrom(...g).map(personCaller)));
-    return fc.tuple(projectWorld(list), caller, fc.constantFrom(true, true, false), fc.noShrink(fc.uuid({ version: 4 })), fc.constantFrom(...list.map((p) => p.id))).chain(([w0, caller, addressMe, requestId, actor]) => {
-        // Often a pending request addresses the caller, so a professor's upload reaches the policy's other checks.
+    const addressing = fc.constantFrom<string | null>('pending', 'pending', 'pending', 'signed', null);
+    return fc.tuple(projectWorld(list), caller, addressing, fc.noShrink(fc.uuid({ version: 4 })), fc.constantFrom(...list.map((p) => p.id))).chain(([w0, caller, addressMe, requestId, actor]) => {
+        // Often a request (mostly pending) addresses the caller, so a professor's upload reaches the policy's other checks.
         const w = addressMe && caller.kind === 'user'
-          ? { ...w0, signRequests: [...w0.signRequests, { id: requestId, project_id: w0.projects[0].id, actor_id: actor, professor_id: caller.id, status: 'pending' }] }
+          ? { ...w0, signRequests: [...w0.signRequests, { id: requestId, project_id: w0.projects[0].id, actor_id: actor, professor_id: caller.id, status: addressMe }] }
           : w0;
         const read = projectRead(w).map((request): DataStep => ({ caller, request }));
-        const write = projectWrite(w, list, caller).map((request): DataStep => ({ caller, request }));
-        const steps = fc.oneof({ weight: 2, arbitrary: read.map((s) => [s]) }, { weight: 3, arbitrary: fc.tuple(write, read).map(([a, b]) => [a, b]) });
+        const professor = caller.kind === 'user' && holding(settings.projects.professorRoles).some((p) => p.id === caller.id);
+        const write = projectWrite(w, list, caller, professor).map((request): DataStep => ({ caller, request }));
+        const steps = fc.oneof({ weight: professor ? 1 : 2, arbitrary: read.map((s) => [s]) }, { weight: professor ? 5 : 3, arbitrary: fc.tuple(write, read).map(([a, b]) => [a, b]) });
         return steps.map((s): DataCase => ({ world: { ...peopleRows(list), ...projectRows(w) }, steps: s }));
       });
   });
