@@ -32,9 +32,10 @@ export function remarksValue(settings: ModelSettings, t: Row, ids: readonly stri
   return fc.oneof(
     { weight: 6, arbitrary: fc.array(submitterRemark(label, ids), { minLength: 1, maxLength: 2 }).map((add): Json => [...current, ...add]) },
     { weight: 1, arbitrary: fc.constant<Json>(current) },
-    { weight: 1, arbitrary: submitterRemark(label, ids).map((e): Json => (current.length ? [e, ...current.slice(1)] : [e])) },
+    // History rewritten: an entry replaced (same length) or one put in front (longer); removed.
+    { weight: 2, arbitrary: submitterRemark(label, ids).map((e): Json => (current.length ? [e, ...current.slice(1)] : [e])) },
     { weight: 1, arbitrary: fc.constant<Json>(current.slice(0, -1)) },
-    { weight: 1, arbitrary: submitterRemark(label, ids).map((e): Json => [e, ...current]) },
+    { weight: 2, arbitrary: submitterRemark(label, ids).map((e): Json => [e, ...current]) },
     { weight: 1, arbitrary: fc.constantFrom<Json>('appended', null, { vis: 'ticket', by: label }) },
     { weight: 1, arbitrary: fc.constant<Json>([...current, ...Array.from({ length: settings.vs.remarksCap }, () => ({ vis: 'ticket', by: label, text: 'again' }))]) },
     // The cap from the settings: filled exactly to it (allowed) and one past it (23514).
