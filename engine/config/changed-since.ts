@@ -64,8 +64,9 @@ export function changedObjects(ref: string, dirs: string[]): { files: string[]; 
   return { files: [...files].sort(), objects: [...objects].sort() };
 }
 
-/** Whether a property's tables or functions (model names; `mapping` gives the target's) are among the changed objects. */
+/** Whether a property's tables or functions (model names; `mapping` gives the target's) are among `objects` (the target's names, `public.` optional). */
 export function touches(property: Pick<DataProperty, 'tables' | 'functions'>, objects: string[], mapping?: TargetMapping): boolean {
   const names = [...property.tables.map((t) => (mapping ? targetTable(mapping, t) : t)), ...(property.functions ?? []).map((f) => (mapping ? targetFunction(mapping, f) : f))];
-  return names.map(normalize).some((o) => objects.includes(o));
+  const touched = new Set(objects.map(normalize));
+  return names.map(normalize).some((o) => touched.has(o));
 }

@@ -228,7 +228,7 @@ export class CaseTransaction implements Executor {
    * Writes the case's messages without waiting: the previous case's rollback and, when due, a
    * VACUUM; the fixtures; each planned request. If the fixtures were refused, the requests'
    * messages were refused too (aborted transaction): the refused row is found, and if the rows
-   * go in one by one the requests are sent again after them.
+   * go in one by one the requests are written again after them.
    */
   private writeCase(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[]): { responses: Promise<ApiResponse[]>; requestSent: boolean } {
     const before: Promise<BatchResult>[] = [];
@@ -248,14 +248,9 @@ export class CaseTransaction implements Executor {
     for (const f of fixtures) if (f.target) this.written.add(f.target);
     const head = [...(rollback ? ['rollback'] : []), ...(reset ? [reset] : []), 'begin', ...fixtures.map((f) => (f.query ? this.prepared.sqlFor(f.query) : f.sql)), ...committed].join(';\n');
     const opened = this.write(head);
-    const steps = ahead.map(({ caller, request }) => ({ caller, request, options: {}, statement: buildStatement(request, this.cache) }));
-    let requestSent = false;
-    const answers = steps.map((step): Promise<ApiResponse> | ApiResponse => {
-      if ('refusal' in step.statement) return refusalResponse(step.statement);
-      const sent = this.writeRequest(step as Prepared, requestSent);
-      requestSent = true;
-      return sent;
-    });
+    const answers = this.writeRequests(ahead);
+    // A request that reached the database leaves a savepoint the next one undoes first.
+    const requestSent = answers.some((a) => a instanceof Promise);
     // A dead connection rejects every message at once: each is awaited below in turn, and the first rejection is what the caller gets.
     for (const m of [...before, opened, ...answers]) if (m instanceof Promise) m.catch(() => {});
     const responses = (async () => {
@@ -268,16 +263,7 @@ export class CaseTransaction implements Executor {
       throwIfConnectionEnded(error);
       // The requests' messages ran in the aborted transaction: their answers mean nothing.
       await this.fixturesRowByRow(perRow, committed);
-      const again: ApiResponse[] = [];
-      let after = false;
-      for (const step of steps) {
-        if ('refusal' in step.statement) again.push(refusalResponse(step.statement));
-        else {
-          again.push(await this.writeRequest(step as Prepared, after));
-          after = true;
-        }
-      }
-      return again;
+      return Promise.all(this.writeRequests(ahead));
     })();
     return { responses, requestSent };
   }
@@ -304,6 +290,21 @@ export class CaseTransaction implements Executor {
         throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null);
       }
     }
+  }
+
+  /**
+   * Writes the messages of a case's planned requests at once, each undoing the one before it
+   * (requestMessage); what PostgREST refuses itself is answered here, with no message.
+   */
+  private writeRequests(ahead: readonly PlannedRequest[]): (Promise<ApiResponse> | ApiResponse)[] {
+    let after = false;
+    return ahead.map(({ caller, request }) => {
+      const statement = buildStatement(request, this.cache);
+      if ('refusal' in statement) return refusalResponse(statement);
+      const answer = this.writeRequest({ caller, request, options: {}, statement }, after);
+      after = true;
+      return answer;
+    });
   }
 
   /** Writes one request's message now (see requestMessage); its answer once the database gives it. */

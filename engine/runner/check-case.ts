@@ -169,6 +169,8 @@ export interface PreparedCase {
   thrown?: unknown;
   fixtures: FixtureStatement[];
   sent: ApiRequest[];
+  /** Every request known before the case opens (not a model run, nothing thrown): it can be written whole, behind the case before it. */
+  planned: boolean;
   /** Absent: predicted by checkCase while the case's batch is on its way. */
   predicted?: ({ prediction: Prediction } | { thrown: unknown })[];
 }
@@ -181,10 +183,10 @@ export function prepareCase(plan: FixturePlan, testCase: DataCase, oracle: Oracl
   // A prediction that throws throws when its step is checked, as it would have unplanned.
   const predicted = !predict ? undefined : modelRun ? [] : predictSteps(oracle, testCase);
   try {
-    return { testCase, fixtures: fixtureStatements(testCase.world, oracle.model.fixtureOrder, plan), sent, predicted };
+    return { testCase, fixtures: fixtureStatements(testCase.world, oracle.model.fixtureOrder, plan), sent, planned: !modelRun, predicted };
   } catch (e) {
     const thrown = e instanceof UnfillableColumn ? new FixtureError(e.message, e.table, testCase.world[e.table]) : e;
-    return { testCase, thrown, fixtures: [], sent, predicted };
+    return { testCase, thrown, fixtures: [], sent, planned: false, predicted };
   }
 }
 
@@ -235,7 +237,7 @@ export async function checkCase(
     }
     return verdict();
   };
-  if (onReleased && !modelRun && tx.runPlanned) {
+  if (onReleased && made.planned && tx.runPlanned) {
     let answering: Promise<ApiResponse[]>;
     try {
       answering = tx.runPlanned(fixtures, perRow, ahead);

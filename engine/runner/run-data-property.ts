@@ -11,7 +11,7 @@ import { FixtureError } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { signatureOf } from '../findings/signature.ts';
 import { CaseMismatch, checkCase, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
-import { modelRunOf, type DataCase } from './data-case.ts';
+import type { DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import type { PropertyFailure, PropertyResult } from './result.ts';
@@ -142,9 +142,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (options.path) return runCase(prepared, runIndex);
         // A planned case goes once the last one is written and the one before it judged (two in
         // the database at most); one that sends step by step waits until the connection is idle.
-        const planned = prepared.thrown === undefined && !modelRunOf(testCase);
         const previous = written;
-        const gate = planned ? Promise.all([previous, judgedBefore]) : Promise.all([previous, judged]);
+        const gate = prepared.planned ? Promise.all([previous, judgedBefore]) : Promise.all([previous, judged]);
         let release!: () => void;
         written = new Promise<void>((resolve) => (release = resolve));
         const finished = gate

@@ -103,6 +103,17 @@ describe('propertiesFor', () => {
     expect(list[0].id).toBe('R14');
     expect(list.map((p) => p.id)).toContain('R06');
   });
+
+  it('a helper called by a table’s policies is tried by that table’s properties; on a mapped project, through the target’s names', async () => {
+    const { propertiesFor } = await import('./run-auto.ts');
+    const { dataProperties } = await import('../../../packs/reference/properties.ts');
+    const helper = { name: 'h', kind: 'function-drop-conjunct' as const, target: 'public.addressed(p uuid)', description: '', sql: '' };
+    expect(propertiesFor({ ...helper, calledByPoliciesOf: ['public.project_files'] }, dataProperties).list.map((p) => p.id)).toContain('R10');
+    expect(propertiesFor(helper, dataProperties).covered).toBe(false);
+    const mapping = { tables: { project_files: { name: 'uploads' } }, functions: { get_pr_ticket_by_id: { name: 'lookup_press_request' } } };
+    expect(propertiesFor({ ...helper, calledByPoliciesOf: ['public.uploads'] }, dataProperties, mapping).list.map((p) => p.id)).toContain('R10');
+    expect(propertiesFor({ ...helper, target: 'public.lookup_press_request(p_ref text)' }, dataProperties, mapping).list.map((p) => p.id)).toContain('R14');
+  });
 });
 
 describe('equality-to-ilike equivalence', () => {

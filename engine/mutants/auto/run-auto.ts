@@ -12,6 +12,7 @@ import { runDataProperty } from '../../runner/run-data-property.ts';
 import type { Oracle } from '../../pack.ts';
 import type { FixturePlan } from '../../fixtures.ts';
 import type { TargetMapping } from '../../mapping/mapping.ts';
+import { touches } from '../../config/changed-since.ts';
 import { killMutant, type KillResult } from '../kill.ts';
 import { readCatalog } from './catalog.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
@@ -40,14 +41,9 @@ const OWNING_RULE: Partial<Record<AutoMutant['kind'], number>> = { 'equality-to-
  * mapping says which model names they stand for.
  */
 export function propertiesFor(mutant: AutoMutant, properties: DataProperty[], mapping?: TargetMapping): { list: DataProperty[]; covered: boolean } {
-  const unqualified = (name: string) => name.replace(/\(.*$/, '').replace(/^public\./, '');
-  const modelTable = (name: string) => Object.entries(mapping?.tables ?? {}).find(([, m]) => m.name === name || m.name === `public.${name}`)?.[0] ?? name;
-  const modelFunction = (name: string) => Object.entries(mapping?.functions ?? {}).find(([, m]) => m.name === name || m.name === `public.${name}`)?.[0] ?? name;
-  const object = unqualified(mutant.target);
-  const bare = object.replace(/^[a-z_]+\./, '');
-  const names = new Set([object, bare, modelTable(object), modelTable(bare), modelFunction(object), modelFunction(bare)]);
-  const callers = new Set((mutant.calledByPoliciesOf ?? []).flatMap((t) => [t, unqualified(t), modelTable(unqualified(t))]));
-  const covering = properties.filter((p) => p.tables.some((t) => names.has(t) || callers.has(t)) || (p.functions ?? []).some((f) => names.has(f)));
+  const object = mutant.target.replace(/\(.*$/, '');
+  const names = [object, object.replace(/^[a-z_]+\./, '')];
+  const covering = properties.filter((p) => touches(p, names, mapping) || touches({ tables: p.tables }, mutant.calledByPoliciesOf ?? [], mapping));
   const owner = OWNING_RULE[mutant.kind];
   const ordered = [...covering.filter((p) => p.rule === owner), ...covering.filter((p) => p.rule !== owner)];
   return covering.length ? { list: ordered, covered: true } : { list: properties, covered: false };
