@@ -40,10 +40,9 @@ async function main(): Promise<void> {
       const t = Date.now();
       await killMutant(mutant, {
         server,
-        migrations,
+        target: { migrations, oracle: referenceOracle, supabaseCompat: true },
         properties: referencePack.properties,
         catalogProperties: referencePack.catalogProperties ?? [],
-        oracle: referenceOracle,
         seed: SEED,
         runs: RUNS,
         onResult: (m, r) => {

@@ -10,23 +10,19 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
-import { openEnvironment } from '../engine/runner/environment.ts';
-import { fitToTarget, missingObjects } from '../engine/runner/applicability.ts';
 import { changedObjects, touches } from '../engine/config/changed-since.ts';
 import type { PackSource } from '../engine/pack.ts';
-import { choosePack, resolveTarget, ruleAllowed } from '../engine/config/target.ts';
-import { findConfig } from '../engine/config/config-file.ts';
-import type { DataCase } from '../engine/runner/data-case.ts';
-import type { DataProperty } from '../engine/runner/data-property.ts';
+import { chooseTarget, ruleAllowed } from '../engine/config/target.ts';
 import { UsageError } from '../engine/errors.ts';
 import { baseFolders } from '../engine/diff/base-migrations.ts';
-import { apiPrivileges, privilegeChanges } from '../engine/diff/privilege-diff.ts';
-import { compareCase, diffCases, diffMarkdown, diffTable, groupChanges, observeCases, type DiffReport, type SideRecord } from '../engine/diff/behaviour-diff.ts';
+import { runDiff } from '../engine/diff/run-diff.ts';
+import { diffMarkdown, diffTable } from '../engine/diff/behaviour-diff.ts';
 import { freshSeed, idList, positiveInt, seedValue } from './options.ts';
 import { defaultMigrationsOption } from './fuzz-command.ts';
 
 export interface DiffOptions {
-  base: string;
+  /** The migrations before the change: one git ref, or a folder for each of the head's folders. */
+  base: string | string[];
   head?: string;
   /** A project config (policyfuzz.config.json/.ts); found in the current folder when neither it nor --head is given. */
   config?: string;
@@ -45,71 +41,23 @@ type Out = (line: string) => void;
 export async function diff(options: DiffOptions, pack: PackSource, out: Out = console.log): Promise<number> {
   if (options.head && options.config) throw new UsageError('--head and --config both name the head migrations: give one (the config lists its folders under "migrations")');
   // A project's pack (its mapping, its rules) as fuzz takes it: --pack, else the config's "pack".
-  const { pack: loaded } = await choosePack(pack, options.head ? options.config : (options.config ?? findConfig()), options.packModule);
-  const headOption = options.head ?? defaultMigrationsOption(pack);
-  const target = await resolveTarget(loaded, { config: options.config, migrations: headOption, explicitMigrations: Boolean(options.head), ...(options.packModule ? { packModule: options.packModule } : {}) });
-  const headDirs = target.config?.migrationDirs ?? [headOption];
+  // The head is chosen as fuzz chooses its target: --config, else the config here, else --head, supabase/migrations or the pack's own.
+  const { pack: loaded, target } = await chooseTarget(pack, { config: options.config, ...(options.head ? { migrations: [options.head] } : {}), ...(options.packModule ? { pack: options.packModule } : {}) });
+  const headDirs = target.migrationDirs;
   const seed = options.seed ?? freshSeed();
   const runs = options.runs ?? 200;
   const unknown = (options.only ?? []).filter((id) => !loaded.properties.some((p) => p.id === id));
   if (unknown.length) throw new UsageError(`no data-layer property ${unknown.join(', ')} (known: ${loaded.properties.map((p) => p.id).join(', ')})`);
   let listed = (options.only ? loaded.properties.filter((p) => options.only!.includes(p.id)) : loaded.properties).filter((p) => ruleAllowed(target.config, p.id));
   if (options.changedSince) listed = listed.filter((p) => touches(p, changedObjects(options.changedSince!, headDirs).objects, target.fixtures?.mapping));
-  const headFiles = target.migrations;
   const base = baseFolders(options.base, headDirs);
-  const oracle = target.oracle;
-  // Both sides are built the same way: the target's compatibility layer and fixture plan.
-  const sides = { supabaseCompat: target.supabaseCompat, fixtures: target.fixtures, workers: 1 };
   try {
     const baseFiles = base.dirs.flatMap((dir) => loadMigrationFolder(dir, target.config?.skip));
     out(`policyfuzz diff: ${base.label} → ${target.label}, seed ${seed}, ${runs} cases per rule`);
     const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
     try {
-      // Head first: its schema decides which rules run (and how R01 narrows); a rule the base cannot run is skipped.
-      const head = await openEnvironment({ server, migrations: headFiles, ...sides });
-      const headPrivileges = await apiPrivileges(head.workers[0].client, head.cache.exposedSchemas);
-      const properties: DataProperty[] = [];
-      const skipped: DiffReport['skipped'] = [];
-      const cases = new Map<string, DataCase[]>();
-      const headRecords = new Map<string, SideRecord[]>();
-      try {
-        for (const p of listed) {
-          const { property, missing } = fitToTarget(p, head.cache, target.fixtures?.mapping);
-          if (missing.length) {
-            skipped.push({ id: p.id, reason: `head lacks ${missing.join(', ')}` });
-            continue;
-          }
-          properties.push(property);
-          cases.set(property.id, diffCases(property, oracle, seed, runs));
-          headRecords.set(property.id, await observeCases(head.workers[0], cases.get(property.id)!, oracle));
-        }
-      } finally {
-        await head.close();
-      }
-      const baseEnv = await openEnvironment({ server, migrations: baseFiles, ...sides });
-      const privileges = privilegeChanges(await apiPrivileges(baseEnv.workers[0].client, head.cache.exposedSchemas), headPrivileges);
-      const changes = [];
-      const compared: string[] = [];
-      try {
-        for (const property of properties) {
-          const missing = missingObjects(property, baseEnv.cache, target.fixtures?.mapping);
-          if (missing.length) {
-            skipped.push({ id: property.id, reason: `base lacks ${missing.join(', ')}` });
-            continue;
-          }
-          compared.push(property.id);
-          const list = cases.get(property.id)!;
-          const baseRecords = await observeCases(baseEnv.workers[0], list, oracle);
-          const headList = headRecords.get(property.id)!;
-          for (let i = 0; i < list.length; i++) {
-            const change = compareCase(property.id, list[i], baseRecords[i], headList[i], oracle);
-            if (change) changes.push(change);
-          }
-        }
-      } finally {
-        await baseEnv.close();
-      }
-      const report: DiffReport = { base: base.label, head: target.label, seed, runs, properties: compared, skipped, changes: groupChanges(changes), privileges };
+      const report = await runDiff({ pack: loaded, target, base: baseFiles, baseLabel: base.label, server, properties: listed, seed, runs });
+      const { skipped, privileges } = report;
       out('');
       out(diffTable(report));
       for (const s of skipped) out(`not compared: ${s.id} (${s.reason})`);
@@ -119,7 +67,7 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
       }
       const regressions = report.changes.filter((c) => c.verdict === 'regression');
       const fixes = report.changes.filter((c) => c.verdict === 'fix');
-      const grants = privileges.gained.length + privileges.lost.length;
+      const grants = privileges ? privileges.gained.length + privileges.lost.length : 0;
       out(`\n${regressions.length} regression(s), ${fixes.length} fix(es), ${report.changes.length - regressions.length - fixes.length} change(s) outside the rules${grants ? `, ${grants} privilege change(s)` : ''} (seed ${seed})`);
       return regressions.length ? 1 : 0;
     } finally {
@@ -134,7 +82,7 @@ export function registerDiffCommand(program: Command, run: (action: () => Promis
   program
     .command('diff')
     .description('behaviour diff of a migration change: the same cases against the base and the head, each change judged by the model (exit 1 on a regression)')
-    .requiredOption('--base <git-ref|dir>', 'the migrations before the change: a folder, or a git ref whose version of the head folder is used')
+    .requiredOption('--base <git-ref|dir...>', "the migrations before the change: a git ref (its version of each head folder is used), or one folder for each of the head's folders, in the config's order")
     .option('--head <dir>', `the migrations after the change (default: the config's, else ${defaultMigrationsOption(pack)})`)
     .option('--config <file>', 'a project config (policyfuzz.config.json or .ts): its migration folders, model settings, rules and fixtures; default: the one in this folder, if any')
     .option('--seed <n>', 'seed for generation (default: a fresh one, printed)', seedValue)

@@ -21,8 +21,8 @@ import { UsageError } from '../engine/errors.ts';
 import { chooseTarget, type TargetChoice } from '../engine/config/target.ts';
 import { durationValue, idList, positiveInt, profileValue, propertyIdList, providerValue, reportFormats, seedValue, shardValue } from './options.ts';
 import { PROFILES } from './profiles.ts';
-import { RunControl } from './fuzz/control.ts';
-import { runDataHalf } from './fuzz/data-half.ts';
+import { RunControl } from '../engine/run/index.ts';
+import { runDataProperties } from '../engine/run/index.ts';
 import { runSsoHalf } from './fuzz/sso-half.ts';
 import { runVerdict, summaryOf, writeBaseline } from './fuzz/finish.ts';
 import type { FuzzOptions } from './fuzz/fuzz-options.ts';
@@ -46,7 +46,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   events.emit({ type: 'note', text: planLine(plan) });
 
   const control = new RunControl(events, options.maxFailures);
-  const data = await runDataHalf(plan, events, control);
+  const data = await runDataProperties(plan, events, control);
   const results = [...data.results, ...(await runSsoHalf(plan, events, control))];
   control.stopWatchingInterrupts();
 

@@ -1,15 +1,14 @@
 /** `policyfuzz mutants`: every broken variant must be killed by the properties that name it. */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { killMutant, type KillResult } from '../engine/mutants/kill.ts';
 import { loadMutants } from '../engine/mutants/mutant-files.ts';
-import { oracleOf, packSource, type Pack, type PackSource } from '../engine/pack.ts';
+import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { positiveInt, seedValue } from './options.ts';
 import { autoKillRate, runAutoMutants, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
 import { AUTO_MUTATION_KINDS, type AutoMutationKind } from '../engine/mutants/auto/derive.ts';
-import { chooseTarget, ruleAllowed } from '../engine/config/target.ts';
+import { chooseTarget, resolveTarget, ruleAllowed } from '../engine/config/target.ts';
 import { loadPackModule } from '../engine/config/pack-module.ts';
 import { UsageError } from '../engine/errors.ts';
 import { defaultMigrationsOption } from './fuzz-command.ts';
@@ -69,17 +68,14 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
     out(`policyfuzz mutants --auto: variants derived from the catalog of ${target.label}`);
     results = await runAutoMutants({
       server,
-      migrations: target.migrations,
+      target,
       properties,
       catalogProperties: (pack.catalogProperties ?? []).filter((p) => ruleAllowed(target.config, p.id)),
-      oracle: target.oracle,
       seed: options.seed,
       runs: options.runs,
-      supabaseCompat: target.supabaseCompat,
-      fixtures: target.fixtures,
       ...(kinds ? { kinds } : {}),
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
-      onNotApplicable: (id, missing) => out(`left out ${id}: not applicable (the target has no ${missing.join(', ')})`),
+      onNotApplicable: (id, note) => out(`left out ${id}: ${note}`),
       onResult: (r) =>
         out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
     });
@@ -101,7 +97,8 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   if (onlyWithAuto.length) throw new UsageError(`${onlyWithAuto.join(', ')} go with --auto (hand-written mutants apply to --migrations)`);
   const pack = options.packModule ? await loadPackModule(options.packModule, '--pack') : options.pack;
   const list = loadMutants(options.dir ?? relativeOrSelf(pack.mutants ?? 'mutants'));
-  const migrations = (options.migrations?.length ? options.migrations : [defaultMigrationsOption(pack)]).flatMap((dir) => loadMigrationFolder(dir));
+  // The pack on these folders, as fuzz resolves a --migrations target (its settings, its mapping).
+  const target = await resolveTarget(pack, { migrations: options.migrations?.length ? options.migrations : [defaultMigrationsOption(pack)], explicitMigrations: true });
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   const results: KillResult[] = [];
   const unreachable = list.filter((m) => m.unreachable);
@@ -111,7 +108,7 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
         out(`unreach. ${mutant.name} — not run: ${mutant.unreachable}`);
         continue;
       }
-      const r = await killMutant(mutant, { server, migrations, properties: pack.properties, catalogProperties: pack.catalogProperties ?? [], oracle: oracleOf(pack), seed: options.seed, runs: options.runs, all: options.all });
+      const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: pack.catalogProperties ?? [], seed: options.seed, runs: options.runs, all: options.all });
       results.push(r);
       out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
     }

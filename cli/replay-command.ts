@@ -6,9 +6,9 @@
  */
 import type { Command } from 'commander';
 import { chooseTarget, recordedChoice } from '../engine/config/target.ts';
-import { openEnvironment } from '../engine/runner/environment.ts';
+import { openSession } from '../engine/run/index.ts';
 import { actualOutcomeOf, describeOutcome } from '../engine/failures/describe.ts';
-import { CLEAN_REPLAYS_FOR_FIXED, replayDataCaseOnce, verdictOf, type ReplayVerdict } from '../engine/failures/replay.ts';
+import { CLEAN_REPLAYS_FOR_FIXED, verdictOf, type ReplayVerdict } from '../engine/failures/replay.ts';
 import { loadFailure } from '../engine/failures/store.ts';
 import { UsageError } from '../engine/errors.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
@@ -45,18 +45,19 @@ export async function replay(file: string, options: ReplayOptions & { pack: Pack
   if (record.area === 'data') {
     const { target, pack } = chosen!;
     out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (found with seed ${record.seed}, path ${record.path}), ${target.config ? `config ${target.config.file}` : `migrations ${target.label}`}${pack.name !== source.name ? `, pack ${pack.name}` : ''}`);
-    const env = await openEnvironment({ databaseUrl: options.databaseUrl, migrations: target.migrations, workers: 1, log: out, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures, api: target.api });
+    const session = await openSession({ target, pack, databaseUrl: options.databaseUrl, log: out });
     try {
-      if (record.migrationsDigest && record.migrationsDigest !== env.template.digest) {
-        out(`note: the migrations changed since this failure was saved (digest ${record.migrationsDigest} then, ${env.template.digest} now); replaying anyway`);
+      const digest = session.env.template.digest;
+      if (record.migrationsDigest && record.migrationsDigest !== digest) {
+        out(`note: the migrations changed since this failure was saved (digest ${record.migrationsDigest} then, ${digest} now); replaying anyway`);
       }
       for (let i = 0; i < times; i++) {
-        const m = await replayDataCaseOnce(env.workers[0], record, target.oracle);
+        const m = await session.replay(record);
         outcomes.push(m ? `step ${m.step + 1}: ${m.reason}\n    model:    ${describeOutcome(m.expected)}\n    database: ${describeOutcome(m.actual)}` : undefined);
         out(`replay ${i + 1}/${times}: ${outcomes[i] ? `fails, ${outcomes[i]}` : 'model and database agree'}`);
       }
     } finally {
-      await env.close();
+      await session.close();
     }
   } else {
     out(`policyfuzz replay ${record.id}: ${record.property} ${record.title} (seed ${record.seed}, path ${record.path}) against the bundled SSO emulator`);

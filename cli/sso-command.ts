@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { PropertyResult } from '../engine/runner/result.ts';
+import type { PropertyResult } from '../engine/run/index.ts';
 import { runSsoProperties, severityOf, SSO_PROPERTIES } from '../sso/properties/index.ts';
 import { BrowserUnavailable } from '../sso/client/browser-unavailable.ts';
 import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';

@@ -3,7 +3,7 @@
  * emulator with the example config (or a given config), run the SSO properties against it, stop
  * it. Everything SSO-specific stays behind these two functions.
  */
-import type { PropertyResult } from '../engine/runner/result.ts';
+import type { PropertyResult } from '../engine/run/index.ts';
 import { fileURLToPath } from 'node:url';
 
 export const EXAMPLE_SSO_CONFIG = fileURLToPath(new URL('../sso/examples/sso.config.json', import.meta.url));

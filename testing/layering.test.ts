@@ -57,4 +57,18 @@ describe('layering', () => {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(fake), '../packs/reference/index.ts'));
     expect(layerOf(target)).toBeGreaterThan(layerOf(fake));
   });
+
+  it('every command reaches the engine through its one entry (engine/run/): none opens environments, runs properties, fits them or writes fixtures itself', () => {
+    const commands = sources.filter((f) => f.startsWith('cli/'));
+    expect(commands.length).toBeGreaterThan(10);
+    const direct = commands.flatMap((f) => importsOf(f).filter((t) => /^engine\/(runner|target|mapping)\//.test(t)).map((t) => `${f} imports ${t}`));
+    expect(direct).toEqual([]);
+  });
+
+  it('one place turns a model world or request into the target\'s rows and statements: engine/target/', () => {
+    const makers = /^export function (worldToTarget|orderToTarget|requestToTarget|requestForTarget|fixtureStatements|fixtureStatementsPerRow|fillWorld|fillWorldWithParents|fillInsertRows)\b/m;
+    const defining = sources.filter((f) => makers.test(readFileSync(path.join(PROJECT_ROOT, f), 'utf8')));
+    expect(defining.length).toBeGreaterThan(0);
+    expect(defining.filter((f) => !f.startsWith('engine/target/'))).toEqual([]);
+  });
 });

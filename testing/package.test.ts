@@ -5,7 +5,7 @@
  * of its policy is caught.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -49,7 +49,7 @@ describe('the packed package', () => {
     writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     // vitest is the optional peer that policyfuzz/vitest needs; --prefer-offline uses the npm cache.
     await run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(consumer, tarball), 'vitest@4.1.12'], { cwd: consumer });
-    cpSync(path.join(PROJECT_ROOT, 'examples', 'notes-app'), path.join(consumer, 'notes-app'), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
+    for (const example of ['notes-app', 'student-union']) cpSync(path.join(PROJECT_ROOT, 'examples', example), path.join(consumer, example), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
   }, 240_000);
   afterAll(() => {
     if (consumer) rmSync(consumer, { recursive: true, force: true });
@@ -72,4 +72,33 @@ describe('the packed package', () => {
       'N01-notes-readable-by-all.sql:N04': 'passed',
     });
   }, 120_000);
+
+  it('policyfuzz/vitest takes a config as fuzz does: student-union passes with its config file, and the state before its R02 fix fails R02', async () => {
+    const project = path.join(consumer, 'student-union');
+    // The state before the members guard was fixed: a config object naming that folder.
+    const fix = '20230901090000_fix_member_guard_allow_list.sql';
+    const migrations = path.join(project, 'supabase', 'migrations');
+    mkdirSync(path.join(project, 'before-fix'));
+    for (const f of readdirSync(migrations).filter((f) => f.endsWith('.sql') && f < fix)) cpSync(path.join(migrations, f), path.join(project, 'before-fix', f));
+    writeFileSync(path.join(project, 'final.test.ts'), `import { describePack } from 'policyfuzz/vitest';\nimport pack from './policyfuzz.pack.ts';\ndescribePack(pack, { config: 'policyfuzz.config.json', runs: 300, seed: 2 });\n`);
+    writeFileSync(
+      path.join(project, 'before-fix.test.ts'),
+      `import { readFileSync } from 'node:fs';\nimport { describePack } from 'policyfuzz/vitest';\nimport pack from './policyfuzz.pack.ts';\nconst config = { ...JSON.parse(readFileSync('policyfuzz.config.json', 'utf8')), migrations: 'before-fix' };\ndescribePack(pack, { config, only: ['R02'], runs: 150, seed: 2 });\n`,
+    );
+    const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+    const vitest = (file: string) =>
+      run(process.execPath, [path.join(consumer, 'node_modules', 'vitest', 'vitest.mjs'), 'run', file], { cwd: project, env: { ...process.env, DATABASE_URL: inject('databaseUrl') } }).then(
+        (r) => ({ code: 0, out: plain(r.stdout + r.stderr) }),
+        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: plain(e.stdout + e.stderr) }),
+      );
+    const final = await vitest('final.test.ts');
+    expect(final.out).not.toMatch(/harness error/);
+    expect(final.out).toMatch(/Tests\s+[1-9]\d* passed/);
+    expect(final.code, final.out).toBe(0);
+    const before = await vitest('before-fix.test.ts');
+    expect(before.out).toMatch(/FAIL .*before-fix\.test\.ts > policyfuzz: student-union > R02 /);
+    expect(before.out).toMatch(/^step \d+: database answered success, model expected error P0001/m);
+    expect(before.out).toMatch(/Tests\s+1 failed/);
+    expect(before.code).toBe(1);
+  }, 240_000);
 });

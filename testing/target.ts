@@ -7,12 +7,13 @@
 import { BUNDLED_MIGRATIONS } from '../cli/paths.ts';
 import { chooseTarget, recordedChoice, type RecordedTarget } from '../engine/config/target.ts';
 import { packSource, type Oracle } from '../engine/pack.ts';
-import { openEnvironment, type Environment } from '../engine/runner/environment.ts';
+import type { Environment } from '../engine/runner/environment.ts';
+import { openSession } from '../engine/run/index.ts';
 import { referencePack } from '../packs/reference/index.ts';
 import { sharedServer } from './shared-server.ts';
 
 export async function targetEnvironment(pinned: Partial<RecordedTarget>): Promise<{ env: Environment; oracle: Oracle }> {
   const { target } = await chooseTarget(packSource(referencePack), recordedChoice({ config: null, migrations: null, ...pinned }, null, {}, BUNDLED_MIGRATIONS));
-  const env = await openEnvironment({ server: await sharedServer(), migrations: target.migrations, supabaseCompat: target.supabaseCompat, fixtures: target.fixtures, api: target.api });
-  return { env, oracle: target.oracle };
+  const session = await openSession({ target, server: await sharedServer() });
+  return { env: session.env, oracle: session.oracle };
 }

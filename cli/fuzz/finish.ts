@@ -9,7 +9,7 @@ import { findingKey, withOtherFindings } from '../../engine/findings/report.ts';
 import type { SavedFor } from '../../engine/report/console.ts';
 import type { RunVerdict } from '../../engine/report/run-events.ts';
 import { propertySummary, runSummary, type PropertySummary, type RunSummary } from '../../engine/report/summary.ts';
-import type { PropertyResult } from '../../engine/runner/result.ts';
+import type { PropertyResult } from '../../engine/run/index.ts';
 import { POLICYFUZZ_VERSION } from '../paths.ts';
 import type { RunPlan } from './plan.ts';
 

@@ -9,26 +9,24 @@ import { UsageError } from '../../engine/errors.ts';
 import { resolveTarget, ruleAllowed, type Target } from '../../engine/config/target.ts';
 import { changedObjects, touches } from '../../engine/config/changed-since.ts';
 import { listFailures, DEFAULT_FAILURES_DIR, type RecordContext } from '../../engine/failures/store.ts';
-import type { FailureRecord } from '../../engine/failures/schema.ts';
+import type { DataRunPlan, SavedCase } from '../../engine/run/data-run.ts';
 import { loadBaseline, type Baseline } from '../../engine/findings/baseline.ts';
 import type { Oracle, Pack, PackSource } from '../../engine/pack.ts';
 import { DEFAULT_REPORT_DIR } from '../../engine/report/write.ts';
-import type { CatalogProperty } from '../../engine/runner/catalog-property.ts';
-import type { DataProperty } from '../../engine/runner/data-property.ts';
+import type { CatalogProperty, DataProperty } from '../../engine/run/index.ts';
 import { freshSeed } from '../options.ts';
 import { POLICYFUZZ_VERSION } from '../paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard } from '../profiles.ts';
 import { ssoPropertyIds } from '../sso-integration.ts';
+import { ssoReserveMs } from '../profiles.ts';
 import { assertWritableFolder } from '../writable-folder.ts';
 import type { FuzzOptions } from './fuzz-options.ts';
 import { isSsoPropertyId } from '../../engine/property-id.ts';
 
-export interface SavedCase {
-  record: FailureRecord;
-  file: string;
-}
+export type { SavedCase } from '../../engine/run/data-run.ts';
 
-export interface RunPlan {
+/** The whole run: the data half's plan (engine/run/data-run.ts), the SSO half's, and what the reporters need. */
+export interface RunPlan extends DataRunPlan {
   options: FuzzOptions;
   startedAt: Date;
   profileName: ProfileName;
@@ -44,7 +42,7 @@ export interface RunPlan {
   runs: number;
   workers: number;
   shard: Shard;
-  /** This shard's worker lanes among all shards' (engine/runner/run-data-property.ts). */
+  /** This shard's worker lanes among all shards' (engine/run/data-run.ts). */
   lanes: { first: number; count: number; total: number };
   timeBudgetMs?: number;
   minCases: number;
@@ -136,6 +134,11 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
     workers,
     shard,
     lanes: { first: (shard.index - 1) * workers, count: workers, total: shard.count * workers },
+    shardIndex: shard.index,
+    // The budget covers both halves: the SSO properties that run afterwards keep their share.
+    ssoReserveMs: ssoIds.length ? ssoReserveMs(ssoIds.length, options.ssoRuns ?? profile.ssoRuns) : 0,
+    ...(options.path ? { path: options.path } : {}),
+    server: { databaseUrl: options.databaseUrl, provider: options.provider },
     timeBudgetMs: options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs),
     minCases: Math.min(runs, options.minCases ?? profile.minCases),
     failuresDir,

@@ -3,10 +3,10 @@
  * replayed first; a property whose saved case still fails takes that as its verdict.
  */
 import type { RunEvents } from '../../engine/report/run-events.ts';
-import { notReached } from '../../engine/runner/budget.ts';
-import type { PropertyResult } from '../../engine/runner/result.ts';
+import { notReached } from '../../engine/run/index.ts';
+import type { PropertyResult } from '../../engine/run/index.ts';
 import { runSsoAgainstEmulator } from '../sso-integration.ts';
-import type { RunControl } from './control.ts';
+import type { RunControl } from '../../engine/run/index.ts';
 import type { RunPlan } from './plan.ts';
 
 export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunControl): Promise<PropertyResult[]> {

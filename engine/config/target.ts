@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadMigrationFolder, type MigrationFile } from '../db/migrations.ts';
-import type { FixturePlan } from '../fixtures.ts';
+import type { FixturePlan } from '../target/fixtures.ts';
 import { oracleOf, type Oracle, type Pack, type PackSource } from '../pack.ts';
 import { findConfig, loadConfig, packModuleOf, parseConfig, readConfigFile, type PolicyfuzzConfig } from './config-file.ts';
 import { loadPackModule } from './pack-module.ts';
@@ -14,9 +14,9 @@ import { MappingSchema, mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { UsageError } from '../errors.ts';
 
-/** The pack's mapping refined by the config's, checked as one (a pack's is typed, not validated). */
-function targetMapping(pack: Pack, config: PolicyfuzzConfig | undefined): TargetMapping | undefined {
-  const merged = mergeMappings(pack.mapping, config?.mapping);
+/** The pack's mapping refined by the config's (and a front-end's own), checked as one (a pack's is typed, not validated). */
+function targetMapping(pack: Pack, config: Pick<PolicyfuzzConfig, 'mapping' | 'file'> | undefined, base: TargetMapping | undefined = pack.mapping): TargetMapping | undefined {
+  const merged = mergeMappings(base, config?.mapping);
   if (!merged) return undefined;
   const checked = MappingSchema.safeParse(merged);
   if (!checked.success) {
@@ -69,7 +69,8 @@ export function ruleAllowed(config: PolicyfuzzConfig | undefined, id: string): b
 }
 
 export interface TargetOptions {
-  config?: string;
+  /** A config file, or the config's object itself (its folders relative to the current folder). */
+  config?: string | InlineConfig;
   /** One folder or several, applied in order. */
   migrations: string | string[];
   /** The folders were named (not the pack's default): a config in the current folder is not looked for. */
@@ -78,6 +79,12 @@ export interface TargetOptions {
   skip?: string[];
   /** The pack came from this module (`--pack`): recorded so a replay loads it again. */
   packModule?: string;
+}
+
+/** A config given as an object (policyfuzz/vitest's `config`), named in messages by `label`. */
+export interface InlineConfig {
+  object: unknown;
+  label: string;
 }
 
 export async function resolveTarget(pack: Pack, options: TargetOptions): Promise<Target> {
@@ -102,17 +109,17 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
       ...(pack.mapping ? { fixtures: { users: 'direct' as const, bypassTriggers: false, mapping: targetMapping(pack, undefined)! } } : {}),
     };
   }
-  const config = await loadConfig(file, pack);
+  const config = typeof file === 'string' ? await loadConfig(file, pack) : parseConfig(file.object, file.label, pack);
   const mapping = targetMapping(pack, config);
   const api = apiSchemasOf(config.migrationDirs);
   return {
-    cliArgs: `--config ${file}${skip.length ? ` --skip ${skip.join(' ')}` : ''}${options.packModule ? ` --pack ${options.packModule}` : ''}`,
-    label: `${config.migrationDirs.join(', ')} (config ${file})`,
+    cliArgs: `--config ${config.file}${skip.length ? ` --skip ${skip.join(' ')}` : ''}${options.packModule ? ` --pack ${options.packModule}` : ''}`,
+    label: `${config.migrationDirs.join(', ')} (config ${config.file})`,
     migrations: loadConfiguredMigrations(config, skip),
     migrationDirs: config.migrationDirs,
     project: true,
     ...(api ? { api } : {}),
-    recorded: { config: path.resolve(file), migrations: null, ...extra },
+    recorded: typeof file === 'string' ? { config: path.resolve(file), migrations: null, ...extra } : { config: null, migrations: config.migrationDirs, ...extra },
     oracle: oracleOf(pack, config.model),
     supabaseCompat: config.supabaseCompat,
     fixtures: {
@@ -199,4 +206,28 @@ export function recordedChoice(recorded: RecordedTarget | undefined, legacyMigra
   if (folders.length && folders.every((f) => existsSync(f))) return { migrations: folders, skip: given.skip ?? recorded?.skip, ...withPack };
   if (legacyMigrations && existsSync(legacyMigrations)) return { migrations: [legacyMigrations], skip: given.skip, ...withPack };
   return { migrations: [packFolder ? path.relative(process.cwd(), packFolder) || packFolder : '.'], skip: given.skip, ...withPack };
+}
+
+/** What a front-end may set on top of a resolved target (policyfuzz/vitest's options; the config's own come first). */
+export interface TargetOverrides {
+  /** Overrides of the model's settings (over the config's `model`). */
+  settings?: Record<string, unknown>;
+  /** The config's `fixtures` block, field by field. */
+  fixtures?: { users?: FixturePlan['users']; bypassTriggers?: FixturePlan['bypassTriggers']; emptyTables?: readonly string[] };
+  /** More mapping, merged over the pack's and the config's. */
+  mapping?: TargetMapping;
+  supabaseCompat?: boolean;
+}
+
+export function refineTarget(target: Target, pack: Pack, overrides: TargetOverrides, label = 'the options'): Target {
+  const settings = overrides.settings ? oracleOf(pack, parseSettings(pack, { ...(target.oracle.settings as object), ...overrides.settings }, label)) : target.oracle;
+  const mapping = overrides.mapping ? targetMapping(pack, { mapping: overrides.mapping, file: label }, target.fixtures?.mapping) : target.fixtures?.mapping;
+  const fixtures = overrides.fixtures || overrides.mapping ? { users: 'direct' as const, bypassTriggers: false, ...target.fixtures, ...overrides.fixtures, ...(mapping ? { mapping } : {}) } : target.fixtures;
+  return { ...target, oracle: settings, supabaseCompat: overrides.supabaseCompat ?? target.supabaseCompat, ...(fixtures ? { fixtures } : {}), project: true };
+}
+
+function parseSettings(pack: Pack, settings: unknown, label: string): unknown {
+  const parsed = pack.settingsSchema.safeParse(settings);
+  if (!parsed.success) throw new UsageError(`${label}: the settings are not valid for pack ${pack.name}:\n${parsed.error.issues.map((i) => `  settings.${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  return parsed.data;
 }

@@ -1,7 +1,7 @@
 /**
- * `diff --base <git-ref|dir>`: a folder is used as it is; otherwise the ref's version of each head
- * folder (a project config may list several) is written from git into a temporary
- * pf-diff-base-* folder (removed by `cleanup`).
+ * `diff --base <git-ref|dir…>`: folders are used as they are, one for each head folder (a project
+ * config may list several), in the same order; otherwise the ref's version of each head folder is
+ * written from git into a temporary pf-diff-base-* folder (removed by `cleanup`).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -21,8 +21,19 @@ function git(args: string[], cwd: string): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
 }
 
-export function baseFolders(base: string, headDirs: string[]): BaseFolders {
-  if (existsSync(base) && statSync(base).isDirectory()) return { dirs: [base], label: base, cleanup: () => {} };
+const isFolder = (p: string) => existsSync(p) && statSync(p).isDirectory();
+
+export function baseFolders(bases: string | readonly string[], headDirs: string[]): BaseFolders {
+  const list = [bases].flat();
+  if (list.some(isFolder) || list.length > 1) {
+    const notFolders = list.filter((b) => !isFolder(b));
+    if (notFolders.length) throw new UsageError(`--base: ${notFolders.join(', ')} is not a folder (give one git ref, or a folder for each migrations folder)`);
+    if (list.length !== headDirs.length) {
+      throw new UsageError(`--base names ${list.length} folder(s) but the head has ${headDirs.length} migrations folder(s) (${headDirs.map((d) => path.relative(process.cwd(), d) || d).join(', ')}): give a base folder for each, in that order, or one git ref`);
+    }
+    return { dirs: [...list], label: list.join(', '), cleanup: () => {} };
+  }
+  const base = list[0];
   const heads = headDirs.map((d) => path.resolve(d));
   let root: string;
   try {

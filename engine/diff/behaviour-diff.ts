@@ -12,7 +12,7 @@ import type { Outcome } from '../model/outcome.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import type { Oracle } from '../pack.ts';
-import { checkCase, maskedColumns, type StepCheck } from '../runner/check-case.ts';
+import { checkCase, type StepCheck } from '../runner/check-case.ts';
 import type { DataCase } from '../runner/data-case.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import type { Worker } from '../runner/environment.ts';
@@ -29,7 +29,7 @@ export function diffCases(property: DataProperty, oracle: Oracle, seed: number, 
 export type SideRecord = { steps: StepCheck[] } | { refused: string };
 
 /** Runs every case on one database (one worker), recording each step's answer. */
-export async function observeCases(worker: Worker, cases: DataCase[], oracle: Oracle): Promise<SideRecord[]> {
+export async function observeCases(worker: Worker, cases: readonly DataCase[], oracle: Oracle): Promise<SideRecord[]> {
   const records: SideRecord[] = [];
   for (const testCase of cases) {
     const steps: StepCheck[] = [];
@@ -44,7 +44,7 @@ export async function observeCases(worker: Worker, cases: DataCase[], oracle: Or
   return records;
 }
 
-export type ChangeKind = 'newly allowed' | 'newly refused' | 'rows or columns changed' | 'error changed' | 'fixtures refused';
+export type ChangeKind = 'newly allowed' | 'newly refused' | 'rows or columns changed' | 'error changed' | 'error text changed' | 'judged differently' | 'fixtures refused';
 export type Verdict = 'regression' | 'fix' | 'outside the rules';
 
 export interface BehaviourChange {
@@ -67,7 +67,7 @@ function kindOf(base: Outcome, head: Outcome): ChangeKind {
 }
 
 /** The first step where the two sides' answers differ, judged; undefined when the case behaves the same. */
-export function compareCase(property: string, testCase: DataCase, base: SideRecord, head: SideRecord, oracle: Oracle): Omit<BehaviourChange, 'cases'> | undefined {
+export function compareCase(property: string, testCase: DataCase, base: SideRecord, head: SideRecord): Omit<BehaviourChange, 'cases'> | undefined {
   if ('refused' in base || 'refused' in head) {
     if ('refused' in base && 'refused' in head) return undefined;
     const text = 'refused' in base ? base.refused : (head as { refused: string }).refused;
@@ -78,20 +78,25 @@ export function compareCase(property: string, testCase: DataCase, base: SideReco
     const b = base.steps[i];
     const h = head.steps[i];
     const step = testCase.steps[i];
-    const same = !compareOutcomes(b.entry.observed, h.entry.observed, maskedColumns(oracle, step));
-    if (same) {
-      if (b.mismatch || h.mismatch) return undefined; // the same answer, the same verdict: no change here
+    // Compared as fuzz compares an answer with the model: server-assigned columns masked, a
+    // function's comparedAs applied (both sides ran the same case, so the model's world is the same).
+    const sameAnswer = !compareOutcomes(b.entry.observed, h.entry.observed, b.entry.masked, b.entry.comparedAs);
+    // The same answer can still be judged differently (an error text the spec or a setting names).
+    const sameVerdict = Boolean(b.mismatch) === Boolean(h.mismatch);
+    if (sameAnswer && sameVerdict) {
+      if (b.mismatch) return undefined; // the same answer, the same disagreement: no change here
       continue;
     }
     const verdict: Verdict = !b.mismatch && h.mismatch ? 'regression' : b.mismatch && !h.mismatch ? 'fix' : 'outside the rules';
     const judged = verdict === 'regression' ? h.mismatch : verdict === 'fix' ? b.mismatch : undefined;
     const clause = judged ? signatureOf(property, judged) : `${property} | ${step.request.kind} ${targetName(step.request)} | ${callerClass(step.caller)}`;
+    const shown = (e: StepCheck) => describeOutcome(e.entry.observed, { short: true }) + (sameAnswer && e.mismatch ? ` (${e.mismatch.reason})` : '');
     return {
       property,
       verdict,
-      kind: kindOf(b.entry.observed, h.entry.observed),
+      kind: !sameAnswer ? kindOf(b.entry.observed, h.entry.observed) : success(b.entry.observed) ? 'judged differently' : 'error text changed',
       clause,
-      example: { step: i, request: `${describeCaller(step.caller)} ${describeRequest(step.request)}`, base: describeOutcome(b.entry.observed, { short: true }), head: describeOutcome(h.entry.observed, { short: true }), testCase },
+      example: { step: i, request: `${describeCaller(step.caller)} ${describeRequest(step.request)}`, base: shown(b), head: shown(h), testCase },
     };
   }
   return undefined;

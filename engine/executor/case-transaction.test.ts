@@ -584,7 +584,7 @@ describe('request and fixture shapes are prepared per connection, as PostgREST p
 
   it('fixture inserts are prepared the same way, with their rows as the parameter', async () => {
     await env.workers[0].tx.deallocatePrepared();
-    const { fixtureStatements } = await import('../fixtures.ts');
+    const { fixtureStatements } = await import('../target/fixtures.ts');
     const world = { 'auth.users': [{ id: ALICE, email: 'a@x' }], things: [{ id: 7, owner: ALICE, label: 'seven' }] };
     const tx = env.workers[0].tx;
     const sent: string[][] = [];
@@ -606,7 +606,7 @@ const readThingsRequest: ApiRequest = { kind: 'select', table: 'things', columns
 
 describe('rolled-back rows are vacuumed away', () => {
   it(`every ${VACUUM_EVERY} cases, between two cases, the tables those cases wrote are vacuumed (and nothing else)`, async () => {
-    const { fixtureStatements } = await import('../fixtures.ts');
+    const { fixtureStatements } = await import('../target/fixtures.ts');
     await env.workers[0].tx.flush();
     // A transaction of its own on the worker's connection: no case of an earlier test counts or wrote a table.
     const tx = new CaseTransaction(env.workers[0].client, env.cache);

@@ -24,7 +24,7 @@ import type { Caller } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { FixtureError } from '../errors.ts';
-import { REFERENCE_PLAN, type FixturePlan, type FixtureStatement } from '../fixtures.ts';
+import { REFERENCE_PLAN, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { credentialsFor } from './credentials.ts';
 import { httpStatusForSqlState } from './http-status.ts';
 import type { ApiResponse } from './response.ts';

@@ -6,7 +6,7 @@
  */
 import type { Caller } from '../model/caller.ts';
 import type { ApiRequest } from '../model/request.ts';
-import type { FixturePlan, FixtureStatement } from '../fixtures.ts';
+import type { FixturePlan, FixtureStatement } from '../target/fixtures.ts';
 import type { ApiResponse } from './response.ts';
 
 /** A request a case will send, known before the case opens: its caller and the request as sent. */

@@ -25,7 +25,7 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../fixtures.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../target/fixtures.ts';
 import { columnsAsTargetNames, expectedAsTargetShows, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping } from '../mapping/mapping.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
@@ -33,6 +33,8 @@ import type { SchemaCache } from '../executor/schema-cache.ts';
 import { inlineSql, literal } from '../executor/sql-text.ts';
 import { buildStatement } from '../executor/statement.ts';
 import { maskedColumns } from '../runner/check-case.ts';
+import { comparedAsFor } from '../checker/compare.ts';
+import { canonicalJson } from '../model/values.ts';
 import { describeOutcome } from './describe.ts';
 import { dataCaseOf, type FailureRecord } from './schema.ts';
 
@@ -134,7 +136,14 @@ function assertionsFor(step: number, label: string, expected: Outcome, masked: r
       }
       if (codes.length > 1 || codes[0] === 'none') {
         // A multi-row write may stop at any of its failing rows: each of their SQLSTATEs agrees.
-        return [`select ok(pg_temp.pf_sqlstate(${step}) = any(${textArray(codes)}), ${desc(`the model expects one of ${codes.join(', ')} (${model})`)});`];
+        // A success alternative (row security deciding instead of a grant) agrees only as the
+        // model states it: when it touches and returns nothing, so must the answer.
+        const successes = [expected, ...(expected.orElse ?? [])].filter((o): o is Extract<Outcome, { kind: 'allowed' | 'filtered' }> => o.kind === 'allowed' || o.kind === 'filtered');
+        const errors = codes.filter((c) => c !== 'none');
+        const nothingOnly = successes.length > 0 && successes.every((o) => o.affected === 0 && !o.rows?.length);
+        const success = !successes.length ? 'false' : nothingOnly ? `(e.code = 'none' and coalesce(e.total, 0) = 0 and e.returned = 0)` : `e.code = 'none'`;
+        const what = nothingOnly ? `one of ${[...errors, 'success with no row touched or returned'].join(', ')}` : `one of ${codes.join(', ')}`;
+        return [`select ok((select e.code = any(${textArray(errors)}) or ${success} from pg_temp.pf_error(${step}) e), ${desc(`the model expects ${what} (${model})`)});`];
       }
       const lines = [`select throws_ok(${send}, ${literal(codes[0])}, null, ${desc(`the model expects ${model}`)});`];
       if (expected.kind === 'rejected' && !expected.orElse) {
@@ -174,10 +183,15 @@ function assertionsFor(step: number, label: string, expected: Outcome, masked: r
 }
 
 const SQLSTATE_HELPER = `-- The SQLSTATE and message a request ends with ('none' when it succeeds); nothing of it is kept.
-create function pg_temp.pf_error(p_step int, out code text, out message text) language plpgsql as $pf$
+
+-- On success, also the rows it touched and returned (read before the block is rolled back).
+create function pg_temp.pf_error(p_step int, out code text, out message text, out total bigint, out returned bigint) language plpgsql as $pf$
 begin
+  returned := 0;
   begin
     perform pg_temp.pf_send(p_step);
+    select a.page_total into total from pg_temp.pf_answers a where a.step = p_step;
+    select count(*) into returned from pg_temp.pf_rows(p_step, '{}'::text[], null::text[]);
     raise exception using errcode = 'PFOK1';
   exception when sqlstate 'PFOK1' then code := 'none';
             when others then code := sqlstate; message := sqlerrm;
@@ -185,6 +199,16 @@ begin
 end
 $pf$;
 create function pg_temp.pf_sqlstate(p_step int) returns text language sql as $pf$ select code from pg_temp.pf_error(p_step) $pf$;`;
+
+/** The columns whose values a comparedAs changes in the model's rows (a property of the value is compared, not the value). */
+function reshapedColumns(outcome: Outcome, as: ((rows: Row[]) => Row[]) | undefined): string[] {
+  if (!as || (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') || !outcome.rows?.length) return [];
+  const before = outcome.rows;
+  const after = as(before);
+  const columns = [...new Set([...before, ...after].flatMap((r) => Object.keys(r)))];
+  if (after.length !== before.length) return columns;
+  return columns.filter((c) => before.some((r, i) => canonicalJson(r[c] ?? null) !== canonicalJson(after[i][c] ?? null)));
+}
 
 /** `plan`: how the run wrote fixtures and sent requests to its target (a project's own schema, its mapping); as for reproSql. */
 export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Oracle, plan: FixturePlan = REFERENCE_PLAN): string {
@@ -211,7 +235,11 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
     const shape: TargetShape = { refusal: refusalConvention(mapping, step.request), rowAsBoolean: step.request.kind === 'rpc' && mapping?.functions?.[targetName(step.request)]?.returns === 'row-as-boolean' };
     const known = table ? mapping ? columnsAsTargetNames(mapping, step.request, table.columns.map((c) => c.name)) : table.columns.map((c) => c.name) : null;
-    const lines = assertionsFor(i + 1, label, mapping ? expectedAsTargetShows(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome, mapping ? columnsAsTargetNames(mapping, step.request, maskedColumns(oracle, step)) : maskedColumns(oracle, step), known, shape);
+    // A comparedAs compares a property of some values, not the values: those columns are left out here.
+    const reshaped = reshapedColumns(prediction.outcome, comparedAsFor(oracle, step.request, world));
+    if (reshaped.length) body.push(comment(`${reshaped.join(', ')}: compared by the model through comparedAs (a property of the value, not the value); not asserted here.`));
+    const masked = [...maskedColumns(oracle, step), ...reshaped];
+    const lines = assertionsFor(i + 1, label, mapping ? expectedAsTargetShows(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome, mapping ? columnsAsTargetNames(mapping, step.request, masked) : masked, known, shape);
     body.push(...lines);
     tests += lines.length;
     world = prediction.world;

@@ -11,7 +11,7 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../fixtures.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../target/fixtures.ts';
 import { END_OF_REQUEST, keepRequestSql, preRequestSql, ROLLBACK_REQUEST } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { buildStatement } from '../executor/statement.ts';

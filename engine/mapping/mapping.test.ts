@@ -6,12 +6,11 @@ import {
   expectedOnTarget,
   outcomeToModel,
   presenceUnder,
-  requestToTarget,
   UnmappableRequest,
-  worldToTarget,
   type TargetMapping,
 } from './mapping.ts';
 import { MappingSchema, mergeMappings } from './schema.ts';
+import { requestToTarget, worldToTarget } from '../target/names.ts';
 
 const mapping: TargetMapping = {
   tables: {

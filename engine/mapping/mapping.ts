@@ -16,9 +16,8 @@
 import type { Caller } from '../model/caller.ts';
 import type { Json, Row } from '../model/json.ts';
 import type { Outcome } from '../model/outcome.ts';
-import type { ApiRequest, Filter } from '../model/request.ts';
+import type { ApiRequest } from '../model/request.ts';
 import { targetName } from '../model/request.ts';
-import type { World } from '../model/world.ts';
 
 export interface TableMapping {
   /** The target's name (`schema.table` outside public). Absent: the same name. */
@@ -130,12 +129,12 @@ function reverseColumns(m: TargetMapping, table: string): Map<string, string> {
   return out;
 }
 
-function splitName(name: string): { schema?: string; name: string } {
+export function splitName(name: string): { schema?: string; name: string } {
   const dot = name.indexOf('.');
   return dot < 0 ? { name } : { schema: name.slice(0, dot), name: name.slice(dot + 1) };
 }
 
-function renameRow(row: Row, rename: (column: string) => string | null, value: (column: string, v: Json) => Json = (_c, v) => v): Row {
+export function renameRow(row: Row, rename: (column: string) => string | null, value: (column: string, v: Json) => Json = (_c, v) => v): Row {
   const out: Row = {};
   for (const [k, v] of Object.entries(row)) {
     const to = rename(k);
@@ -165,56 +164,6 @@ export function rowToTarget(m: TargetMapping, table: string, row: Row): Row {
 export function rowToModel(m: TargetMapping, table: string, row: Row): Row {
   const reverse = reverseColumns(m, table);
   return renameRow(row, (c) => reverse.get(c) ?? (m.tables?.[table]?.columns?.[c] !== undefined ? `(target) ${c}` : c));
-}
-
-/** The fixture world in the target's tables and columns. */
-export function worldToTarget(m: TargetMapping, world: World): World {
-  const out: World = {};
-  for (const [table, rows] of Object.entries(world)) out[targetTable(m, table)] = rows.map((r) => rowToTarget(m, table, r));
-  return out;
-}
-
-/** Fixture order (model names) as target names. */
-export function orderToTarget(m: TargetMapping, order: readonly string[]): string[] {
-  return order.map((t) => targetTable(m, t));
-}
-
-function requiredColumn(m: TargetMapping, table: string, column: string, where: string): string {
-  const to = targetColumn(m, table, column);
-  if (to === null) throw new UnmappableRequest(`${where} names ${table}.${column}, which the target does not have (mapping.tables.${table}.columns.${column} is null)`);
-  return to;
-}
-
-/** A model request as the target's request. */
-export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiRequest {
-  if (request.kind === 'rpc') {
-    const model = targetName(request);
-    const fn = m.functions?.[model];
-    if (!fn) return request;
-    const renamed = splitName(fn.name ?? model);
-    const args: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(request.args)) args[fn.args?.[k] ?? k] = v;
-    const { schema: _schema, ...rest } = request;
-    return { ...rest, fn: renamed.name, ...(renamed.schema && renamed.schema !== 'public' ? { schema: renamed.schema } : {}), args };
-  }
-  const table = targetName(request);
-  if (!m.tables?.[table]) return request;
-  const where = `${request.kind} of ${table}`;
-  const target = splitName(targetTable(m, table));
-  const { schema: _schema, ...base } = request;
-  const named = { ...base, table: target.name, ...(target.schema && target.schema !== 'public' ? { schema: target.schema } : {}) };
-  const filter = (f: Filter): Filter => ({ ...f, column: requiredColumn(m, table, f.column, where), value: valueToTarget(m, table, f.column, f.value) });
-  const body = (row: Row): Row => renameRow(row, (c) => requiredColumn(m, table, c, where), (c, v) => valueToTarget(m, table, c, v));
-  switch (named.kind) {
-    case 'select':
-      return { ...named, columns: named.columns === '*' ? '*' : named.columns.map((c) => requiredColumn(m, table, c, where)), filters: named.filters.map(filter) };
-    case 'insert':
-      return { ...named, rows: named.rows.map(body) };
-    case 'update':
-      return { ...named, patch: body(named.patch), filters: named.filters.map(filter) };
-    case 'delete':
-      return { ...named, filters: named.filters.map(filter) };
-  }
 }
 
 function matches(convention: RefusalConvention, code: string, message: string | undefined): boolean {

@@ -10,7 +10,7 @@ import type { MigrationFile } from '../db/migrations.ts';
 import { startDatabaseServer, type DatabaseServer, type ServerChoice } from '../db/providers/index.ts';
 import { CaseTransaction } from '../executor/case-transaction.ts';
 import { loadSchemaCache, type SchemaCache } from '../executor/schema-cache.ts';
-import { REFERENCE_PLAN, type FixturePlan } from '../fixtures.ts';
+import { REFERENCE_PLAN, type FixturePlan } from '../target/fixtures.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { readSeededValues } from '../introspection/seeded-values.ts';
 

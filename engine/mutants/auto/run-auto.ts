@@ -2,15 +2,10 @@
  * `policyfuzz mutants --auto`: derive variants from the target's own catalog, run the
  * properties that concern each mutated object until one kills it, and explain survivors.
  */
-import type { MigrationFile } from '../../db/migrations.ts';
 import type { DatabaseServer } from '../../db/providers/server.ts';
 import type { DataProperty } from '../../runner/data-property.ts';
-import { runCatalogProperty, type CatalogProperty } from '../../runner/catalog-property.ts';
-import { openEnvironment } from '../../runner/environment.ts';
-import { fitToTarget } from '../../runner/applicability.ts';
-import { runDataProperty } from '../../runner/run-data-property.ts';
-import type { Oracle } from '../../pack.ts';
-import type { FixturePlan } from '../../fixtures.ts';
+import type { CatalogProperty } from '../../runner/catalog-property.ts';
+import { openSession, type SessionTarget } from '../../run/session.ts';
 import type { TargetMapping } from '../../mapping/mapping.ts';
 import { touches } from '../../config/changed-since.ts';
 import { killMutant, type KillResult } from '../kill.ts';
@@ -51,19 +46,16 @@ export function propertiesFor(mutant: AutoMutant, properties: DataProperty[], ma
 
 export interface AutoOptions {
   server: DatabaseServer;
-  migrations: MigrationFile[];
+  /** The unmutated target: its migrations, model, compatibility switch, mapping and fixture plan. */
+  target: SessionTarget;
   properties: DataProperty[];
-  oracle: Oracle;
   seed: number;
   runs: number;
   onResult?: (r: AutoKillResult) => void;
   /** A property left out because it already fails on the unmutated target. */
   onExcluded?: (propertyId: string, why: string) => void;
-  /** A property left out because the target lacks what it needs (model names). */
-  onNotApplicable?: (propertyId: string, missing: string[]) => void;
-  /** A project's own schema (a config): its compatibility switch and fixture plan. */
-  supabaseCompat?: boolean;
-  fixtures?: Omit<FixturePlan, 'shapes'>;
+  /** A property left out because the target lacks what it needs (the note names it). */
+  onNotApplicable?: (propertyId: string, note: string) => void;
   /**
    * Catalog properties (R15's function grants): checked first on a drop-revoke variant, which
    * they kill in milliseconds. Only those that pass on the unmutated target are used.
@@ -74,25 +66,26 @@ export interface AutoOptions {
 }
 
 export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
-  const base = await openEnvironment({ server: options.server, migrations: options.migrations, workers: 1, supabaseCompat: options.supabaseCompat, fixtures: options.fixtures });
+  const base = await openSession({ target: options.target, server: options.server });
+  const mapping = options.target.fixtures?.mapping;
   let mutants: AutoMutant[];
   const grantChecks: CatalogProperty[] = [];
   // A property that already fails on the unmutated target would "kill" every variant: leave it out.
   const holding: DataProperty[] = [];
   try {
-    mutants = deriveMutants(await readCatalog(base.workers[0].client, AUTO_MUTANT_SCHEMAS)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
-    for (const listed of options.properties) {
-      const { property, missing } = fitToTarget(listed, base.cache, options.fixtures?.mapping);
-      if (missing.length) {
-        options.onNotApplicable?.(listed.id, missing);
+    mutants = deriveMutants(await readCatalog(base.env.workers[0].client, AUTO_MUTANT_SCHEMAS)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
+    for (const fitted of base.fit(options.properties, options.seed)) {
+      if (!fitted.runnable) {
+        if (fitted.result.status === 'not-applicable') options.onNotApplicable?.(fitted.listed.id, fitted.result.note ?? '');
+        else options.onExcluded?.(fitted.listed.id, fitted.result.note ?? fitted.result.status);
         continue;
       }
-      const r = await runDataProperty(base, property, { seed: options.seed, runs: options.runs, oracle: options.oracle, stopAtFirst: true });
-      if (r.status === 'passed') holding.push(listed);
-      else options.onExcluded?.(listed.id, r.failure?.message ?? r.note ?? r.status);
+      const r = await base.run(fitted.property, { seed: options.seed, runs: options.runs, stopAtFirst: true });
+      if (r.status === 'passed') holding.push(fitted.listed);
+      else options.onExcluded?.(fitted.listed.id, r.failure?.message ?? r.note ?? r.status);
     }
     for (const property of (options.catalogProperties ?? []).filter((p) => p.rule === 15)) {
-      if ((await runCatalogProperty(base, property, { seed: options.seed, settings: options.oracle.settings })).status === 'passed') grantChecks.push(property);
+      if ((await base.catalog(property, options.seed)).status === 'passed') grantChecks.push(property);
     }
   } finally {
     await base.close();
@@ -105,20 +98,17 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       options.onResult?.(result);
       continue;
     }
-    const { list, covered } = propertiesFor(mutant, holding, options.fixtures?.mapping);
+    const { list, covered } = propertiesFor(mutant, holding, mapping);
     const catalog = mutant.kind === 'drop-revoke' ? grantChecks : [];
     const kill = await killMutant(
       { name: mutant.name, bug: mutant.description, rules: [...new Set([...catalog.map((p) => p.id), ...list.map((p) => p.id)])], file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql }, edits: [] },
       {
         server: options.server,
-        migrations: options.migrations,
+        target: options.target,
         properties: list,
         catalogProperties: catalog,
-        oracle: options.oracle,
         seed: options.seed,
         runs: options.runs,
-        supabaseCompat: options.supabaseCompat,
-        fixtures: options.fixtures,
       },
     );
     const result: AutoKillResult = {

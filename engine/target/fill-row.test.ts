@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fillInsertRows, fillWorld, UnfillableColumn } from './fill-row.ts';
-import { checkVocabulary, type TableShapes } from './table-shapes.ts';
+import { checkVocabulary, type TableShapes } from '../introspection/table-shapes.ts';
 
 describe('check vocabularies', () => {
   it('reads the list Postgres prints for IN (…)', () => {

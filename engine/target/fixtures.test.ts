@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureStatements, requestForTarget, type FixturePlan } from './fixtures.ts';
-import type { TableShapes } from './introspection/table-shapes.ts';
+import type { TableShapes } from '../introspection/table-shapes.ts';
 
 const shapes: TableShapes = new Map([
   ['members', [

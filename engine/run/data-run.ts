@@ -1,28 +1,60 @@
 /**
- * The data-layer half of `fuzz`, in phases on one database environment:
+ * A pack's data-layer properties run on a target (the data half of `fuzz`), in phases on one session:
  *   replay saved failures → settle what needs no generation (not applicable, a settings misfit,
  *   a saved failure that still fails) → generate (with a budget: every property's minimum first,
  *   then the rest) → verdicts (coverage gate, budget, baseline) → catalog properties.
  * Each verdict is emitted as `property-finished`; the reporters save, print and write it.
  */
-import { CaseMismatch, type StepMismatch } from '../../engine/runner/check-case.ts';
-import { replayDataCaseOnce } from '../../engine/failures/replay.ts';
-import type { FailureRecord } from '../../engine/failures/schema.ts';
-import { applyBaseline, checkBaseline, type BaselineCheck } from '../../engine/findings/baseline.ts';
-import type { RunEvents } from '../../engine/report/run-events.ts';
-import { fitToTarget, notApplicable, partialNote } from '../../engine/runner/applicability.ts';
-import { budgetVerdict, joinPasses, notReached, shareOfBudget } from '../../engine/runner/budget.ts';
-import { runCatalogProperty } from '../../engine/runner/catalog-property.ts';
-import { applyCoverageGate } from '../../engine/runner/coverage.ts';
-import type { DataProperty } from '../../engine/runner/data-property.ts';
-import { openEnvironment, type Environment } from '../../engine/runner/environment.ts';
-import type { PropertyResult } from '../../engine/runner/result.ts';
-import { plannedRuns, runDataProperty } from '../../engine/runner/run-data-property.ts';
-import { misfitResult, vocabularyMisfits } from '../../engine/runner/vocabulary-fit.ts';
-import { ruleAllowed } from '../../engine/config/target.ts';
-import { ssoReserveMs } from '../profiles.ts';
+import { CaseMismatch, type StepMismatch } from '../runner/check-case.ts';
+import type { FailureRecord } from '../failures/schema.ts';
+import { applyBaseline, checkBaseline, type Baseline, type BaselineCheck } from '../findings/baseline.ts';
+import type { RunEvents } from '../report/run-events.ts';
+import { budgetVerdict, joinPasses, notReached, shareOfBudget } from '../runner/budget.ts';
+import type { CatalogProperty } from '../runner/catalog-property.ts';
+import { applyCoverageGate } from '../runner/coverage.ts';
+import type { DataProperty } from '../runner/data-property.ts';
+import type { Environment } from '../runner/environment.ts';
+import type { PropertyResult } from '../runner/result.ts';
+import { plannedRuns } from '../runner/run-data-property.ts';
+import { ruleAllowed, type Target } from '../config/target.ts';
+import type { Oracle, Pack } from '../pack.ts';
+import type { ServerChoice } from '../db/providers/index.ts';
 import type { RunControl } from './control.ts';
-import type { RunPlan, SavedCase } from './plan.ts';
+import { openSession, type Session } from './session.ts';
+
+/** A saved failure file and its record. */
+export interface SavedCase {
+  record: FailureRecord;
+  file: string;
+}
+
+/** What a data run needs to know: the pack on its target, the numbers, what to replay first. */
+export interface DataRunPlan {
+  pack: Pack;
+  target: Target;
+  oracle: Oracle;
+  seed: number;
+  runs: number;
+  workers: number;
+  /** This run's worker lanes among all shards' (engine/runner/run-data-property.ts). */
+  lanes: { first: number; count: number; total: number };
+  /** Catalog properties run on the first shard only. */
+  shardIndex: number;
+  timeBudgetMs?: number;
+  /** Of the budget, kept for the SSO half that runs afterwards. */
+  ssoReserveMs: number;
+  minCases: number;
+  /** Replays one case (`--path`) instead of generating. */
+  path?: string;
+  failuresDir: string;
+  baseline?: Baseline;
+  properties: DataProperty[];
+  catalogProperties: CatalogProperty[];
+  onlyData?: string[];
+  savedData: SavedCase[];
+  excluded(id: string): boolean;
+  server: ServerChoice;
+}
 
 export interface DataHalf {
   results: PropertyResult[];
@@ -47,16 +79,17 @@ function resultFromSaved(record: FailureRecord, file: string, seed: number, mism
 }
 
 /** Saved failures first: a case that still fails is its property's verdict. */
-async function replaySavedFailures(plan: RunPlan, env: Environment, events: RunEvents): Promise<Map<string, { result: PropertyResult; saved: SavedCase }>> {
+async function replaySavedFailures(plan: DataRunPlan, session: Session, events: RunEvents): Promise<Map<string, { result: PropertyResult; saved: SavedCase }>> {
   const stillFailing = new Map<string, { result: PropertyResult; saved: SavedCase }>();
   const accepted = new Set(plan.baseline?.findings.map((e) => e.signature));
+  const digest = session.env.template.digest;
   if (plan.savedData.length) events.emit({ type: 'note', text: `replaying ${plan.savedData.length} saved failure(s) from ${plan.failuresDir} first` });
   for (const saved of plan.savedData) {
     const { file, record } = saved;
     if (stillFailing.has(record.property) || (record.signature && accepted.has(record.signature))) continue;
     const t = Date.now();
-    const mismatch = await replayDataCaseOnce(env.workers[0], record, plan.oracle);
-    const digestChange = record.migrationsDigest && record.migrationsDigest !== env.template.digest ? ` (migrations changed since it was saved: digest ${record.migrationsDigest} → ${env.template.digest})` : undefined;
+    const mismatch = await session.replay(record);
+    const digestChange = record.migrationsDigest && record.migrationsDigest !== digest ? ` (migrations changed since it was saved: digest ${record.migrationsDigest} → ${digest})` : undefined;
     events.emit({ type: 'saved-failure-replayed', file, property: record.property, stillFails: Boolean(mismatch), ...(digestChange ? { digestChange } : {}) });
     if (mismatch) stillFailing.set(record.property, { result: resultFromSaved(record, file, plan.seed, mismatch, Date.now() - t), saved });
   }
@@ -71,49 +104,47 @@ interface Settled {
   partsLeftOut: Map<string, string>;
 }
 
-/** Each property fitted to the target's tables and functions (under its mapping), or settled without generating. */
-function settle(plan: RunPlan, env: Environment, stillFailing: Map<string, { result: PropertyResult; saved: SavedCase }>): Settled {
-  const misfits = [...vocabularyMisfits(plan.oracle, env.workers[0].tx.fixturePlan.shapes), ...(plan.pack.settingsMisfits?.(plan.oracle.settings) ?? [])];
+/** Each property fitted to the target (session.fit), or settled without generating: not applicable, a misfit, a saved failure that still fails. */
+function settle(plan: DataRunPlan, session: Session, stillFailing: Map<string, { result: PropertyResult; saved: SavedCase }>): Settled {
   const out: Settled = { settled: new Map(), toGenerate: [], partsLeftOut: new Map() };
-  for (const listed of plan.properties) {
-    const { property, missing, leftOut } = fitToTarget(listed, env.cache, plan.target.fixtures?.mapping);
-    const partial = partialNote(leftOut);
-    if (partial) out.partsLeftOut.set(property.id, partial);
-    const saved = stillFailing.get(property.id);
-    if (missing.length) out.settled.set(property.id, { result: notApplicable(property, missing, plan.seed) });
-    else if (misfits.length) out.settled.set(property.id, { result: misfitResult(property, misfits, plan.seed, plan.target.config?.file ?? 'the config') });
-    else if (saved) out.settled.set(property.id, saved);
-    else out.toGenerate.push(property);
+  for (const fitted of session.fit(plan.properties, plan.seed)) {
+    const id = fitted.listed.id;
+    if (!fitted.runnable) {
+      out.settled.set(id, { result: fitted.result });
+      continue;
+    }
+    if (fitted.partial) out.partsLeftOut.set(id, fitted.partial);
+    const saved = stillFailing.get(id);
+    if (saved) out.settled.set(id, saved);
+    else out.toGenerate.push(fitted.property);
   }
   return out;
 }
 
 /** Runs the properties' cases; with a budget, every property first gets its minimum (engine/runner/budget.ts). */
-async function generate(plan: RunPlan, env: Environment, toGenerate: DataProperty[], events: RunEvents, control: RunControl): Promise<Map<string, PropertyResult>> {
-  const { options, runs, lanes, minCases, timeBudgetMs } = plan;
-  events.emit({ type: 'generation-started', plannedCases: options.path ? 1 : toGenerate.length * plannedRuns(runs, lanes) });
+async function generate(plan: DataRunPlan, session: Session, toGenerate: DataProperty[], events: RunEvents, control: RunControl): Promise<Map<string, PropertyResult>> {
+  const { runs, lanes, minCases, timeBudgetMs } = plan;
+  events.emit({ type: 'generation-started', plannedCases: plan.path ? 1 : toGenerate.length * plannedRuns(runs, lanes) });
   // The budget covers both halves: the SSO properties that run afterwards keep their share.
-  const ssoReserve = plan.ssoIds.length ? ssoReserveMs(plan.ssoIds.length, options.ssoRuns ?? plan.profile.ssoRuns) : 0;
-  const deadline = timeBudgetMs ? Date.now() + Math.max(timeBudgetMs / 2, timeBudgetMs - ssoReserve) : undefined;
+  const deadline = timeBudgetMs ? Date.now() + Math.max(timeBudgetMs / 2, timeBudgetMs - plan.ssoReserveMs) : undefined;
   const outOfTime = () => deadline !== undefined && Date.now() >= deadline;
   const runOptions = {
     seed: plan.seed,
-    oracle: plan.oracle,
-    path: options.path,
+    path: plan.path,
     lanes: { first: lanes.first, total: lanes.total },
     stop: control.interrupted,
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
   };
   const generated = new Map<string, PropertyResult>();
   try {
-    const twoPasses = deadline !== undefined && !options.path && toGenerate.length > 1 && minCases < runs;
+    const twoPasses = deadline !== undefined && !plan.path && toGenerate.length > 1 && minCases < runs;
     for (const [i, property] of toGenerate.entries()) {
       if (control.interrupted() || outOfTime()) break;
       if (control.maxFailuresReached()) {
         control.notRun.push(property.id);
         continue;
       }
-      const r = await runDataProperty(env, property, { ...runOptions, runs: twoPasses ? minCases : runs, deadline: deadline && shareOfBudget(deadline, toGenerate.length - i) });
+      const r = await session.run(property, { ...runOptions, runs: twoPasses ? minCases : runs, deadline: deadline && shareOfBudget(deadline, toGenerate.length - i) });
       generated.set(property.id, r);
       control.record(r);
     }
@@ -121,7 +152,7 @@ async function generate(plan: RunPlan, env: Environment, toGenerate: DataPropert
       const rest = toGenerate.filter((p) => generated.get(p.id)?.status === 'passed' && !generated.get(p.id)?.stopped);
       for (const [i, property] of rest.entries()) {
         if (control.interrupted() || outOfTime()) break;
-        const r = await runDataProperty(env, property, { ...runOptions, runs, skipFirst: minCases, deadline: shareOfBudget(deadline!, rest.length - i) });
+        const r = await session.run(property, { ...runOptions, runs, skipFirst: minCases, deadline: shareOfBudget(deadline!, rest.length - i) });
         generated.set(property.id, joinPasses(generated.get(property.id)!, r));
       }
       // Those the second pass never reached ran their minimum only: cut short all the same.
@@ -137,30 +168,21 @@ async function generate(plan: RunPlan, env: Environment, toGenerate: DataPropert
 }
 
 /** A generated result's verdict: the coverage gate, the budget's minimum, then the baseline. */
-function verdictOf(plan: RunPlan, r: PropertyResult): PropertyResult {
-  const gated = plan.options.path || (r.stopped && r.cases < plan.minCases) ? r : applyCoverageGate(r);
+function verdictOf(plan: DataRunPlan, r: PropertyResult): PropertyResult {
+  const gated = plan.path || (r.stopped && r.cases < plan.minCases) ? r : applyCoverageGate(r);
   return applyBaseline([budgetVerdict(gated, plan.minCases)], plan.baseline ?? { findings: [] })[0];
 }
 
-export async function runDataHalf(plan: RunPlan, events: RunEvents, control: RunControl): Promise<DataHalf> {
+export async function runDataProperties(plan: DataRunPlan, events: RunEvents, control: RunControl): Promise<DataHalf> {
   const results: PropertyResult[] = [];
   if (!plan.properties.length) return { results, baselineChecks: [] };
-  const { options } = plan;
-  const env = await openEnvironment({
-    databaseUrl: options.databaseUrl,
-    provider: options.provider,
-    migrations: plan.migrations,
-    workers: plan.workers,
-    log: (text) => events.emit({ type: 'note', text }),
-    supabaseCompat: plan.target.supabaseCompat,
-    fixtures: plan.target.fixtures,
-    api: plan.target.api,
-  });
+  const session = await openSession({ ...plan.server, target: plan.target, pack: plan.pack, oracle: plan.oracle, workers: plan.workers, log: (text) => events.emit({ type: 'note', text }) });
+  const env: Environment = session.env;
   try {
     events.emit({ type: 'note', text: `ready in ${env.startupMs} ms` });
     control.watchInterrupts();
-    const { settled, toGenerate, partsLeftOut } = settle(plan, env, await replaySavedFailures(plan, env, events));
-    const generated = await generate(plan, env, toGenerate, events, control);
+    const { settled, toGenerate, partsLeftOut } = settle(plan, session, await replaySavedFailures(plan, session, events));
+    const generated = await generate(plan, session, toGenerate, events, control);
     const finish = (result: PropertyResult, savedFile?: SavedCase) => {
       results.push(result);
       control.record(result);
@@ -175,7 +197,7 @@ export async function runDataHalf(plan: RunPlan, events: RunEvents, control: Run
         const pass = generated.get(listed.id);
         if (!pass) finish(notReached(listed, 'data', plan.seed, control.interrupted() ? 'interrupted' : 'time budget', planned));
         else {
-          const gated = verdictOf(plan, options.path ? pass : { ...pass, planned });
+          const gated = verdictOf(plan, plan.path ? pass : { ...pass, planned });
           const leftOut = partsLeftOut.get(listed.id);
           finish(leftOut && !gated.note ? { ...gated, note: leftOut } : gated);
         }
@@ -183,15 +205,15 @@ export async function runDataHalf(plan: RunPlan, events: RunEvents, control: Run
     }
     const baselineChecks = plan.baseline ? await checkBaseline(env.workers[0], plan.oracle, plan.baseline, results) : [];
     // Catalog properties (grants of every function and table): one pass, on the first shard.
-    if (!options.path && plan.shard.index === 1 && !control.interrupted() && !control.maxFailuresReached()) {
+    if (!plan.path && plan.shardIndex === 1 && !control.interrupted() && !control.maxFailuresReached()) {
       const wanted = plan.catalogProperties.filter((c) => (!plan.onlyData || plan.onlyData.includes(c.id)) && ruleAllowed(plan.target.config, `${c.id}:catalog`) && !plan.excluded(c.id));
       for (const property of wanted) {
-        const r = await runCatalogProperty(env, property, { seed: plan.seed, settings: plan.oracle.settings });
+        const r = await session.catalog(property, plan.seed);
         finish({ ...r, id: `${r.id}:catalog` });
       }
     }
     return { results, baselineChecks };
   } finally {
-    await env.close();
+    await session.close();
   }
 }

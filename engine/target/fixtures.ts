@@ -6,15 +6,15 @@
  * (introspected NOT NULL columns), upserts profile rows a trigger on auth.users already
  * created, and can switch triggers off for the fixture writes only.
  */
-import type { Row } from './model/json.ts';
-import type { World } from './model/world.ts';
-import { fillWorldWithParents } from './introspection/fill-row.ts';
-import type { TableShapes } from './introspection/table-shapes.ts';
-import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from './executor/sql-text.ts';
-import { orderToTarget, requestToTarget, targetColumn, targetTable, worldToTarget, type TargetMapping } from './mapping/mapping.ts';
-import type { ApiRequest } from './model/request.ts';
-import { targetName } from './model/request.ts';
-import { fillInsertRows } from './introspection/fill-row.ts';
+import type { Row } from '../model/json.ts';
+import type { World } from '../model/world.ts';
+import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
+import type { TableShapes } from '../introspection/table-shapes.ts';
+import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
+import { targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
+import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
+import type { ApiRequest } from '../model/request.ts';
+import { targetName } from '../model/request.ts';
 
 /**
  * One statement that writes fixture rows, with the table and row it writes (to name what a

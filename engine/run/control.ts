@@ -2,9 +2,9 @@
  * What can end a run early, in one place: a signal (SIGINT/SIGTERM stops generation, what completed
  * is reported), `--max-failures` (the rest are named as not run) and the time budget.
  */
-import { onInterrupt } from '../../engine/db/cleanup.ts';
-import type { PropertyResult } from '../../engine/runner/result.ts';
-import type { RunEvents } from '../../engine/report/run-events.ts';
+import { onInterrupt } from '../db/cleanup.ts';
+import type { PropertyResult } from '../runner/result.ts';
+import type { RunEvents } from '../report/run-events.ts';
 
 export class RunControl {
   interruptedBy: string | undefined;

@@ -6,7 +6,7 @@
  */
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
-import type { ColumnShape, TableShapes } from './table-shapes.ts';
+import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 
 export class UnfillableColumn extends Error {
   constructor(

@@ -1,0 +1,114 @@
+/**
+ * The one engine entry: a pack on a target. `openSession` makes the target real (server, template
+ * from its migrations, workers, schema cache, fixture plan from its catalog); the session then
+ * fits properties to it (applicability under the mapping, vocabulary and settings fit), replays
+ * saved failures, runs properties, observes cases for a diff and runs catalog properties.
+ *
+ * Every front-end goes through here — `fuzz`, `replay`, `diff`, `mutants` (hand-written and
+ * `--auto`), `init` and `policyfuzz/vitest` — so they cannot disagree on what a target is or on
+ * how a case is judged.
+ */
+import type { Target } from '../config/target.ts';
+import type { MigrationFile } from '../db/migrations.ts';
+import type { DatabaseServer } from '../db/providers/server.ts';
+import type { ServerChoice } from '../db/providers/index.ts';
+import type { FailureRecord } from '../failures/schema.ts';
+import { replayDataCaseOnce } from '../failures/replay.ts';
+import { observeCases, type SideRecord } from '../diff/behaviour-diff.ts';
+import type { Oracle, Pack } from '../pack.ts';
+import { fitToTarget, notApplicable, partialNote } from '../runner/applicability.ts';
+import { runCatalogProperty, type CatalogProperty } from '../runner/catalog-property.ts';
+import type { StepMismatch } from '../runner/check-case.ts';
+import { applyCoverageGate } from '../runner/coverage.ts';
+import type { DataCase } from '../runner/data-case.ts';
+import type { DataProperty } from '../runner/data-property.ts';
+import { openEnvironment, type Environment, type Worker } from '../runner/environment.ts';
+import type { PropertyResult } from '../runner/result.ts';
+import { runDataProperty, type DataRunOptions } from '../runner/run-data-property.ts';
+import { misfitResult, vocabularyMisfits } from '../runner/vocabulary-fit.ts';
+
+/** What a session needs of a target (engine/config/target.ts resolveTarget, chooseTarget make whole ones). */
+export type SessionTarget = Pick<Target, 'migrations' | 'oracle' | 'supabaseCompat' | 'fixtures' | 'api'> & Partial<Pick<Target, 'config' | 'label'>>;
+
+export interface SessionOptions extends ServerChoice {
+  /** What to run on. */
+  target: SessionTarget;
+  /** The pack, for its settings check (settingsMisfits); absent: none. */
+  pack?: Pack;
+  /** The model as judged (default: the target's, with its settings). */
+  oracle?: Oracle;
+  /** Migrations other than the target's own (a diff's base state, a mutant's edited files). */
+  migrations?: MigrationFile[];
+  /** SQL applied after the migrations (a mutant's extra statements). */
+  extra?: MigrationFile[];
+  workers?: number;
+  /** A server someone else owns (diff and mutants build several states on one); not stopped on close. */
+  server?: DatabaseServer;
+  log?: (line: string) => void;
+}
+
+/** A property as it stands on this target: to generate (narrowed to what the target has), or settled without generating. */
+export type Fitted =
+  | { listed: DataProperty; property: DataProperty; runnable: true; partial?: string }
+  | { listed: DataProperty; runnable: false; result: PropertyResult };
+
+export interface Session {
+  readonly target: SessionTarget;
+  readonly oracle: Oracle;
+  readonly env: Environment;
+  /** Each property fitted to the target, in order; `seed` goes into the settled results. */
+  fit(properties: readonly DataProperty[], seed: number): Fitted[];
+  /** Generates and checks a property's cases (DataRunOptions; the oracle is the session's). */
+  run(property: DataProperty, options: Omit<DataRunOptions, 'oracle'>): Promise<PropertyResult>;
+  /** run(), then the coverage gate: the verdict a property gets on its own. */
+  verdict(property: DataProperty, options: Omit<DataRunOptions, 'oracle'>): Promise<PropertyResult>;
+  /** A saved data-layer failure replayed once: its disagreement, or undefined when model and database agree. */
+  replay(record: FailureRecord): Promise<StepMismatch | undefined>;
+  /** Every case run on the first worker, each step's answer recorded (a behaviour diff). */
+  observe(cases: readonly DataCase[]): Promise<SideRecord[]>;
+  /** A catalog property (grants of every function and table). */
+  catalog(property: CatalogProperty, seed: number): Promise<PropertyResult>;
+  close(): Promise<void>;
+}
+
+export async function openSession(options: SessionOptions): Promise<Session> {
+  const { target } = options;
+  const oracle = options.oracle ?? target.oracle;
+  const env = await openEnvironment({
+    databaseUrl: options.databaseUrl,
+    provider: options.provider,
+    server: options.server,
+    migrations: options.migrations ?? target.migrations,
+    extra: options.extra,
+    workers: options.workers ?? 1,
+    log: options.log,
+    supabaseCompat: target.supabaseCompat,
+    fixtures: target.fixtures,
+    api: target.api,
+  });
+  const first = (): Worker => env.workers[0];
+  const mapping = target.fixtures?.mapping;
+  return {
+    target,
+    oracle,
+    env,
+    fit(properties, seed) {
+      const misfits = [...vocabularyMisfits(oracle, first().tx.fixturePlan.shapes), ...(options.pack?.settingsMisfits?.(oracle.settings) ?? [])];
+      return properties.map((listed): Fitted => {
+        const { property, missing, leftOut } = fitToTarget(listed, env.cache, mapping);
+        if (missing.length) return { listed, runnable: false, result: notApplicable(listed, missing, seed) };
+        if (misfits.length) return { listed, runnable: false, result: misfitResult(listed, misfits, seed, target.config?.file ?? 'the config') };
+        const partial = partialNote(leftOut);
+        return { listed, property, runnable: true, ...(partial ? { partial } : {}) };
+      });
+    },
+    run: (property, runOptions) => runDataProperty(env, property, { ...runOptions, oracle }),
+    async verdict(property, runOptions) {
+      return applyCoverageGate(await runDataProperty(env, property, { ...runOptions, oracle }));
+    },
+    replay: (record) => replayDataCaseOnce(first(), record, oracle),
+    observe: (cases) => observeCases(first(), cases, oracle),
+    catalog: (property, seed) => runCatalogProperty(env, property, { seed, settings: oracle.settings }),
+    close: () => env.close(),
+  };
+}

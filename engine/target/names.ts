@@ -1,0 +1,60 @@
+/**
+ * A model world and a model request in the target's names: tables and columns renamed (absent
+ * ones dropped from fixtures, refused in requests), vocabularies translated, functions and their
+ * arguments renamed. Part of engine/target/: the one place that makes a model case real on a target.
+ */
+import type { Json, Row } from '../model/json.ts';
+import type { ApiRequest, Filter } from '../model/request.ts';
+import { targetName } from '../model/request.ts';
+import type { World } from '../model/world.ts';
+import { renameRow, rowToTarget, splitName, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
+
+/** The fixture world in the target's tables and columns. */
+export function worldToTarget(m: TargetMapping, world: World): World {
+  const out: World = {};
+  for (const [table, rows] of Object.entries(world)) out[targetTable(m, table)] = rows.map((r) => rowToTarget(m, table, r));
+  return out;
+}
+
+/** Fixture order (model names) as target names. */
+export function orderToTarget(m: TargetMapping, order: readonly string[]): string[] {
+  return order.map((t) => targetTable(m, t));
+}
+
+function requiredColumn(m: TargetMapping, table: string, column: string, where: string): string {
+  const to = targetColumn(m, table, column);
+  if (to === null) throw new UnmappableRequest(`${where} names ${table}.${column}, which the target does not have (mapping.tables.${table}.columns.${column} is null)`);
+  return to;
+}
+
+/** A model request as the target's request. */
+export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiRequest {
+  if (request.kind === 'rpc') {
+    const model = targetName(request);
+    const fn = m.functions?.[model];
+    if (!fn) return request;
+    const renamed = splitName(fn.name ?? model);
+    const args: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(request.args)) args[fn.args?.[k] ?? k] = v;
+    const { schema: _schema, ...rest } = request;
+    return { ...rest, fn: renamed.name, ...(renamed.schema && renamed.schema !== 'public' ? { schema: renamed.schema } : {}), args };
+  }
+  const table = targetName(request);
+  if (!m.tables?.[table]) return request;
+  const where = `${request.kind} of ${table}`;
+  const target = splitName(targetTable(m, table));
+  const { schema: _schema, ...base } = request;
+  const named = { ...base, table: target.name, ...(target.schema && target.schema !== 'public' ? { schema: target.schema } : {}) };
+  const filter = (f: Filter): Filter => ({ ...f, column: requiredColumn(m, table, f.column, where), value: valueToTarget(m, table, f.column, f.value) });
+  const body = (row: Row): Row => renameRow(row, (c) => requiredColumn(m, table, c, where), (c, v) => valueToTarget(m, table, c, v));
+  switch (named.kind) {
+    case 'select':
+      return { ...named, columns: named.columns === '*' ? '*' : named.columns.map((c) => requiredColumn(m, table, c, where)), filters: named.filters.map(filter) };
+    case 'insert':
+      return { ...named, rows: named.rows.map(body) };
+    case 'update':
+      return { ...named, patch: body(named.patch), filters: named.filters.map(filter) };
+    case 'delete':
+      return { ...named, filters: named.filters.map(filter) };
+  }
+}
