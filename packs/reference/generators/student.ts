@@ -17,17 +17,23 @@ const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
 
 export const studentNumber = fc.noShrink(fc.integer({ min: 60_000_000, max: 69_999_999 }).map(String));
 
+/**
+ * The identity's own e-mail: mostly lower case, sometimes with capitals, since the match with a
+ * student record is lower(trim(…)) on both sides (spec) and either side may carry them.
+ */
+const signInEmail = emailAddress.chain((e) => fc.oneof({ weight: 3, arbitrary: fc.constant(e) }, { weight: 1, arbitrary: fc.constantFrom(e.toUpperCase(), e.replace(/^./, (c) => c.toUpperCase())) }));
+
 /** A signed-up identity whose users row (when present) has a role drawn from `roles` (null allowed). */
 export function personWithRole(settings: ModelSettings, roles: readonly (string | null)[]): fc.Arbitrary<Person> {
   return fc
-    .record({ id: fixedId, email: fc.noShrink(emailAddress), role: fc.constantFrom(...roles), hasProfile: fc.nat(9) })
+    .record({ id: fixedId, email: fc.noShrink(signInEmail), role: fc.constantFrom(...roles), hasProfile: fc.nat(9) })
     .chain(({ id, email, role, hasProfile }) =>
       hasProfile === 0 ? fc.constant<Person>({ id, email }) : userRow(settings, id, email).map((profile): Person => ({ id, email, profile: { ...profile, role } })),
     );
 }
 
 export function peopleWithRoles(settings: ModelSettings, roles: readonly (string | null)[], min = 1, max = 4): fc.Arbitrary<Person[]> {
-  return fc.uniqueArray(personWithRole(settings, roles), { minLength: min, maxLength: max, selector: (p) => p.email });
+  return fc.uniqueArray(personWithRole(settings, roles), { minLength: min, maxLength: max, selector: (p) => p.email.toLowerCase() });
 }
 
 /** The same e-mail as Postgres' lower(trim(…)) reads it, written differently. */

@@ -42,6 +42,8 @@ export function remarksValue(settings: ModelSettings, t: Row, ids: readonly stri
     { weight: 3, arbitrary: remarksAtCap(settings, t) },
     // A valid entry with each of its keys missing, null, or of another type.
     { weight: 2, arbitrary: malformedRemark(label).map((e): Json => [...current, e]) },
+    // A key absent is what a `<>` (instead of IS DISTINCT FROM) lets through: each key of a valid entry left out.
+    { weight: 3, arbitrary: remarkWithoutKey(label).map((e): Json => [...current, e]) },
   );
 }
 
@@ -50,6 +52,12 @@ export function remarksAtCap(settings: ModelSettings, t: Row): fc.Arbitrary<Json
   const current = Array.isArray(t.remarks) ? t.remarks : [];
   const entry = { vis: 'ticket', by: String(t.submitter_label), text: 'again' };
   return fc.constantFrom(0, 1).map((over): Json => [...current, ...Array.from({ length: Math.max(1, settings.vs.remarksCap - current.length + over) }, () => entry)]);
+}
+
+/** A submitter's valid entry with one of its keys (vis, by, internal, text) absent. */
+export function remarkWithoutKey(label: string): fc.Arbitrary<Json> {
+  const valid: Row = { vis: 'ticket', by: label, internal: false, text: 'more detail' };
+  return fc.constantFrom(...Object.keys(valid)).map((key): Json => Object.fromEntries(Object.entries(valid).filter(([k]) => k !== key)));
 }
 
 /** A submitter's valid entry with one key missing, null or mistyped (vis, by, internal, text). */

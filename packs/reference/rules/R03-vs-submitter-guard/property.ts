@@ -4,15 +4,15 @@
  * allow-list); remarks are append-only and capped, and a submitter's entry has vis 'ticket',
  * is attributed to the submitter label and is not internal. A submission cannot set them either.
  * Cases: a VS world; mostly a ticket's submitter (of any role, handler or not, in scope or not)
- * PATCHes it by id — a forbidden column, a remark append (valid, wrong vis/label/internal,
- * rewritten history, over the cap, not an array) — or submits a ticket with staff fields set;
+ * PATCHes it by id — a forbidden column, a remark append (valid, wrong vis/label/internal, a
+ * key absent, rewritten history, over the cap, not an array) — or submits a ticket with staff fields set;
  * then reads it back through get_vs_ticket_by_id.
  */
 import fc from 'fast-check';
 import type { Caller } from '../../../../engine/model/caller.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import { patchTicket, remarksAtCap, returning, rpc, step, ticketPatch, VS_FORBIDDEN, VS_OTHER } from '../../generators/vs-requests.ts';
+import { patchTicket, remarksAtCap, remarkWithoutKey, returning, rpc, step, ticketPatch, VS_FORBIDDEN, VS_OTHER } from '../../generators/vs-requests.ts';
 import { userCaller, vsCaller, vsWorld, vsWorldOf, type VsWorld } from '../../generators/vs-world.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
@@ -58,6 +58,8 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
               { weight: 2, arbitrary: ticketPatch(settings, t, w, VS_OTHER, ['remarks']) },
               { weight: 3, arbitrary: ticketPatch(settings, t, w, VS_OTHER, VS_FORBIDDEN) },
               { weight: 1, arbitrary: remarksAtCap(settings, t).map((remarks): Row => ({ remarks })) },
+              // An otherwise valid entry with a key absent: a guard comparing with <> lets it through.
+              { weight: 2, arbitrary: remarkWithoutKey(String(t.submitter_label)).map((e): Row => ({ remarks: [...(Array.isArray(t.remarks) ? t.remarks : []), e] })) },
             ),
             body: submission(settings, w, caller),
             ret: returning,
