@@ -4,7 +4,7 @@ import type { SsoSettings } from '../model/settings.ts';
 import { advanceClock, exchange, liveSessionOf, login, logout, profile, status, type FrontAnswer, type HttpAnswer } from '../model/transitions.ts';
 import type { FrontObservation } from '../client/driver.ts';
 import { bodyOf } from '../client/client.ts';
-import { codesIn, Disagreement, runFcProperty, sameJson, type Counts, type PropertyContext, type SsoProperty } from './kit.ts';
+import { Disagreement, readCodeRedirect, runFcProperty, sameJson, type Counts, type PropertyContext, type SsoProperty } from './kit.ts';
 
 /**
  * The model-based run: fc.commands over login, exchange (good, replayed, wrong secret, wrong
@@ -66,8 +66,9 @@ export function explainingSetting(state: SsoState, history: readonly ((s: SsoSta
  * Pages are compared by kind only: the spec names no status for the login form or its error
  * page (a wrong password may answer 200 with a message, or 401), but a 5xx is never right.
  */
-function comparable(o: FrontObservation): unknown {
-  if (o.kind === 'redirect') return { kind: 'redirect', status: o.status, location: o.location };
+function comparable(o: FrontObservation, registeredUrl?: string): unknown {
+  // Parameters a login redirect adds beside the code (`iss`, `state`) are S07's and S09's to judge.
+  if (o.kind === 'redirect') return { kind: 'redirect', status: o.status, location: registeredUrl === undefined ? o.location : readCodeRedirect(o.location, registeredUrl).bare };
   return o.status >= 500 ? { kind: 'page', status: o.status } : { kind: 'page' };
 }
 function predicted(a: FrontAnswer): unknown {
@@ -90,11 +91,12 @@ class LoginCmd implements Cmd {
     const credentials = this.typed === 'none' ? undefined : { username: user.username, password: this.typed === 'right' ? user.password : `${user.password}-wrong` };
     const query: [string, string][] = [['app', client.appId]];
     const seen = await r.ctx.driver.login(r.browsers[this.browser]!, query, credentials);
-    const code = seen.kind === 'redirect' ? (codesIn(seen.location, client.redirectUrl)[0] ?? null) : null;
+    const code = seen.kind === 'redirect' ? (readCodeRedirect(seen.location, client.redirectUrl).codes[0] ?? null) : null;
     const req = { browser: `b${this.browser}`, query, ...(credentials ? { credentials } : {}) };
     const next = login(m.state, req, code);
     m.history.push((s) => login(s, req, code).state);
-    if (!sameJson(predicted(next.answer), comparable(seen))) fail(m, r, this.toString(), predicted(next.answer), comparable(seen), (s) => predicted(login(s, req, code).answer));
+    const observed = comparable(seen, client.redirectUrl);
+    if (!sameJson(predicted(next.answer), observed)) fail(m, r, this.toString(), predicted(next.answer), observed, (s) => predicted(login(s, req, code).answer));
     m.state = next.state;
     if (code && next.state.codes[code]) m.codes.push({ code, client: this.client });
   }

@@ -7,7 +7,9 @@
  * last copy, unknown members are ignored), 405/415 for a wrong method or content type, the first
  * of two Authorization lines (node:http's own rule), a wrong password answered 200 with a
  * message, logout that also kills the session's outstanding codes, and no token revocation on a
- * replayed code (a should). `sso check` must pass on it.
+ * replayed code (a should), RFC 9207's `iss` beside the code in its post-login redirect, and a
+ * `redirect_uri` login parameter that picks one of a client's several registered Redirect URLs
+ * (a code redeems only with the URL it was sent to). `sso check` must pass on it.
  *
  * Faults (switches) add one classic defect each, for the properties that exist to catch them.
  */
@@ -16,7 +18,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
 
-export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires'] as const;
+export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only'] as const;
 export type OtherHandFault = (typeof OTHER_HAND_FAULTS)[number];
 
 export interface OtherHandOptions {
@@ -45,6 +47,8 @@ interface WebSession {
 }
 interface IssuedCode {
   client: ClientRegistration;
+  /** The registered Redirect URL the code was sent to: the only one it redeems with. */
+  redirectUrl: string;
   user: UserRecord;
   sid: string;
   at: number;
@@ -103,23 +107,35 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
   const newSid = () => randomBytes(24).toString('hex');
   const sidCookie = (sid: string) => `osid=${sid}; Path=/sso; HttpOnly; SameSite=Lax`;
   const liveUser = (s: WebSession | undefined, now: number) => (s?.user && now - s.authenticatedAt < SESSION_LIFETIME_MS ? s.user : null);
-  const issueCode = (res: ServerResponse, client: ClientRegistration, user: UserRecord, sid: string, cookies: string[]) => {
+  // The issuer identifier (RFC 9207), set once the port is known.
+  let issuer = '';
+  /** The registered Redirect URL a login asks for (`redirect_uri`), or the client's first one. */
+  const redirectOf = (url: URL, client: ClientRegistration) => {
+    const asked = url.searchParams.getAll('redirect_uri');
+    const registered = client.redirectUrls ?? [client.redirectUrl];
+    return asked.length === 1 && registered.includes(asked[0]!) ? asked[0]! : client.redirectUrl;
+  };
+  const issueCode = (res: ServerResponse, client: ClientRegistration, redirectUrl: string, user: UserRecord, sid: string, cookies: string[]) => {
     const code = randomUUID();
-    codes.set(code, { client, user, sid, at: Date.now(), used: false });
-    const url = client.redirectUrl;
+    codes.set(code, { client, redirectUrl, user, sid, at: Date.now(), used: false });
+    const url = redirectUrl;
     const hash = url.indexOf('#');
     const base = hash < 0 ? url : url.slice(0, hash);
     const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
-    res.writeHead(303, { location: `${base}${sep}code=${encodeURIComponent(code)}${hash < 0 ? '' : url.slice(hash)}`, 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
+    // RFC 9207: the issuer goes with the code, before it (the client must find the code anyway).
+    const params = new URLSearchParams([['iss', issuer], ['code', code]]);
+    // Fault: the session cookie's value rides along as OIDC's session_state.
+    if (faults.has('session-in-redirect')) params.append('session_state', sid);
+    res.writeHead(303, { location: `${base}${sep}${params}${hash < 0 ? '' : url.slice(hash)}`, 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
     res.end();
   };
-  const loginForm = (res: ServerResponse, status: number, client: ClientRegistration, s: WebSession, cookies: string[], message = '') =>
+  const loginForm = (res: ServerResponse, status: number, client: ClientRegistration, redirectUrl: string, s: WebSession, cookies: string[], message = '') =>
     page(
       res,
       status,
       'Sign in',
       `<main><h2>University sign-in</h2>${message ? `<div class="msg">${esc(message)}</div>` : ''}
-<form class="signin" method="POST" action="/sso/authenticate?app=${encodeURIComponent(client.appId)}">
+<form class="signin" method="POST" action="/sso/authenticate?${esc(new URLSearchParams([['app', client.appId], ...(redirectUrl === client.redirectUrl ? [] : [['redirect_uri', redirectUrl]])]).toString())}">
 <input type="hidden" name="csrf_token" value="${esc(s.csrf)}"><input type="hidden" name="txn" value="${esc(randomUUID())}">
 <p><label>Account <input type="text" name="login_name"></label></p><p><label>Pass phrase <input type="password" name="secret_word"></label></p>
 <p><input type="checkbox" name="remember" value="yes"> Remember me</p><button type="submit" name="go" value="1">Continue</button></form></main>`,
@@ -134,7 +150,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
       let sid = cookie(req, 'osid');
       let s = sid ? sessions.get(sid) : undefined;
-      if (liveUser(s, now)) return issueCode(res, client, s!.user!, sid!, []);
+      if (liveUser(s, now)) return issueCode(res, client, redirectOf(url, client), s!.user!, sid!, []);
       const cookies: string[] = [];
       if (!s) {
         // A pre-login session holds the CSRF token of the form.
@@ -143,7 +159,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
         sessions.set(sid, s);
         cookies.push(sidCookie(sid));
       }
-      return loginForm(res, 200, client, s, cookies);
+      return loginForm(res, 200, client, redirectOf(url, client), s, cookies);
     }
     if (url.pathname === '/sso/authenticate' && method === 'POST') {
       const body = (await readBody(req)) ?? '';
@@ -160,17 +176,17 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       const user = opts.users.find((u) => u.username === form.get('login_name') && u.password === form.get('secret_word'));
       if (!user) {
         const anon = s ?? { csrf: randomBytes(16).toString('base64url'), user: null, publicId: randomUUID(), authenticatedAt: 0 };
-        return loginForm(res, 200, client, anon, [], 'The account or pass phrase is not correct.');
+        return loginForm(res, 200, client, redirectOf(url, client), anon, [], 'The account or pass phrase is not correct.');
       }
       if (faults.has('session-not-rotated') && sid && s) {
         // Fault: the pre-login session id becomes the authenticated one (session fixation).
         Object.assign(s, { user, authenticatedAt: now });
-        return issueCode(res, client, user, sid, []);
+        return issueCode(res, client, redirectOf(url, client), user, sid, []);
       }
       if (sid) sessions.delete(sid);
       const fresh = newSid();
       sessions.set(fresh, { csrf: randomBytes(16).toString('base64url'), user, publicId: randomUUID(), authenticatedAt: now });
-      return issueCode(res, client, user, fresh, [sidCookie(fresh)]);
+      return issueCode(res, client, redirectOf(url, client), user, fresh, [sidCookie(fresh)]);
     }
     if (url.pathname === '/sso/logout' && method === 'GET') {
       const client = appOf(url);
@@ -218,7 +234,9 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       if (!faults.has('code-never-expires') && now - issued.at >= codeLifetime) return fail();
       issued.used = true; // any attempt on a live code burns it
       const c = issued.client;
-      if (c.clientId !== clientId || c.clientSecret !== clientSecret || c.redirectUrl !== redirectUrl) return fail();
+      // Fault: any Redirect URL registered for the client redeems the code, not only the one it was sent to.
+      const urlOk = faults.has('code-bound-to-client-only') ? (c.redirectUrls ?? [c.redirectUrl]).includes(redirectUrl) : issued.redirectUrl === redirectUrl;
+      if (c.clientId !== clientId || c.clientSecret !== clientSecret || !urlOk) return fail();
       const u = issued.user;
       const token = faults.has('predictable-tokens') ? Buffer.from(`${u.immutableId}:${++tokenCounter}`).toString('base64url') : randomBytes(32).toString('base64url');
       tokens.set(token, { user: u, sid: issued.sid, at: now, revoked: false });
@@ -246,6 +264,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
+  issuer = `http://127.0.0.1:${port}`;
   return {
     webUrl: `http://127.0.0.1:${port}/sso`,
     apiUrl: `http://127.0.0.1:${port}/svc/v1`,
