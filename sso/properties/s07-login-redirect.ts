@@ -17,7 +17,7 @@ export function staysOnService(ctx: PropertyContext, seen: FrontObservation): bo
 
 /** A case with `badApp` as the app parameter (null: the client's own); every bad-app variant also runs once as an example. */
 const loginCase = (ctx: PropertyContext, badApp: fc.Arbitrary<BadApp | null>) =>
-  fc.record({ client: pickClient(ctx), user: pickUser(ctx), extra: hostileParams(ctx.config.clients), appAt: fc.nat(), badApp, state: fc.option(fc.base64String({ minLength: 8, maxLength: 24 }), { freq: 2 }) });
+  fc.record({ client: pickClient(ctx), user: pickUser(ctx), extra: hostileParams(ctx.config.clients), appAt: fc.nat(), badApp, state: fc.option(fc.base64String({ minLength: 36, maxLength: 64 }), { freq: 2 }) });
 
 /**
  * Login sends the browser to exactly the registered Redirect URL plus one code, with 302/303,

@@ -13,6 +13,11 @@ import { OTHER_HAND_FORM, OTHER_HAND_SETTINGS, startOtherHandServer, type OtherH
 import { parseSsoConfig } from '../config.ts';
 
 const CODE_LIFETIME_S = 2;
+/** The example config with a second Redirect URL registered for its first client. */
+export const TWO_URL_EXAMPLE = {
+  ...example,
+  clients: example.clients.map((c, i) => (i === 0 ? { ...c, redirectUrls: [c.redirectUrl, 'https://intranet.uni.example/auth/callback-mobile'] } : c)),
+};
 const servers: OtherHandServer[] = [];
 let dir: string | undefined;
 afterAll(async () => {
@@ -23,12 +28,12 @@ afterAll(async () => {
 async function configFile(): Promise<string> {
   dir ??= await mkdtemp(join(tmpdir(), 'pf-other-hand-'));
   const file = join(dir, 'sso.config.json');
-  await writeFile(file, JSON.stringify({ ...example, settings: { ...OTHER_HAND_SETTINGS, codeLifetimeSeconds: CODE_LIFETIME_S }, loginPage: OTHER_HAND_FORM }));
+  await writeFile(file, JSON.stringify({ ...TWO_URL_EXAMPLE, settings: { ...OTHER_HAND_SETTINGS, codeLifetimeSeconds: CODE_LIFETIME_S }, loginPage: OTHER_HAND_FORM }));
   return file;
 }
 
 async function server(faults: OtherHandFault[] = []): Promise<OtherHandServer> {
-  const config = parseSsoConfig(example);
+  const config = parseSsoConfig(TWO_URL_EXAMPLE);
   const s = await startOtherHandServer({ clients: config.clients, users: config.users, codeLifetimeMs: CODE_LIFETIME_S * 1000, faults });
   servers.push(s);
   return s;
@@ -41,10 +46,10 @@ function capture(): Output & { lines: string[] } {
 
 // Each ssoCheck listens for SIGTERM and SIGINT while it runs and stops listening when it ends; this
 // file runs up to 40 at once in one process, more than Node's default of 10 listeners before it warns.
-process.setMaxListeners(64);
+process.setMaxListeners(100);
 
 describe('sso check against a server written in a different hand', () => {
-  it('passes under three seeds (real-time expiry included); replay revocation is only a should', async () => {
+  it('passes under three seeds (real-time expiry included, iss in its redirect, two Redirect URLs for a client); replay revocation is only a should', async () => {
     const config = await configFile();
     const srv = await server();
     const runs = await Promise.all(
@@ -64,6 +69,8 @@ describe('sso check against a server written in a different hand', () => {
       expect(text).toMatch(/^S13 {2}WARN .*\[S\]/m);
       expect(results.find((r) => r.id === 'S06')!.note).toMatch(/^real-time mode: waited 3\.0 s/);
       expect(text).toMatch(/^real-time mode: S06 waits 3 s for expiry/m);
+      // Its redirect's iss and echoed state were judged and accepted.
+      expect(Object.keys(results.find((r) => r.id === 'S07')!.counts)).toEqual(expect.arrayContaining(['added:iss', 'added:state']));
       // The lenient readings were met and accepted, not skipped.
       const s10 = results.find((r) => r.id === 'S10')!.counts;
       expect(Object.keys(s10).some((k) => /^(content-type|method|form-encoded):4\d\d$/.test(k)), JSON.stringify(s10)).toBe(true);
@@ -75,6 +82,10 @@ describe('sso check against a server written in a different hand', () => {
     ['predictable-tokens', 'S18'],
     ['cross-site-login', 'S19'],
     ['code-never-expires', 'S06'],
+    ['session-in-redirect', 'S09'],
+    ['code-bound-to-client-only', 'S04'],
+    ['wrong-iss', 'S07'],
+    ['state-truncated', 'S07'],
   ];
   it('catches each fault in every one of 10 seeds at the default runs, by its named property', async () => {
     const config = await configFile();
@@ -94,5 +105,5 @@ describe('sso check against a server written in a different hand', () => {
       expect(o.exitCode, o.text).toBe(o.property === 'S19' ? 0 : 1);
       expect(o.text).toMatch(new RegExp(`^${o.property} {2}${o.property === 'S19' ? 'WARN' : 'FAIL'}`, 'm'));
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -18,7 +18,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
 
-export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only'] as const;
+export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated'] as const;
 export type OtherHandFault = (typeof OTHER_HAND_FAULTS)[number];
 
 export interface OtherHandOptions {
@@ -115,7 +115,12 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     const registered = client.redirectUrls ?? [client.redirectUrl];
     return asked.length === 1 && registered.includes(asked[0]!) ? asked[0]! : client.redirectUrl;
   };
-  const issueCode = (res: ServerResponse, client: ClientRegistration, redirectUrl: string, user: UserRecord, sid: string, cookies: string[]) => {
+  /** The client's `state`, echoed on the redirect (exactly one, or none). */
+  const stateOf = (url: URL) => {
+    const states = url.searchParams.getAll('state');
+    return states.length === 1 ? states[0]! : null;
+  };
+  const issueCode = (res: ServerResponse, client: ClientRegistration, redirectUrl: string, state: string | null, user: UserRecord, sid: string, cookies: string[]) => {
     const code = randomUUID();
     codes.set(code, { client, redirectUrl, user, sid, at: Date.now(), used: false });
     const url = redirectUrl;
@@ -123,19 +128,22 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     const base = hash < 0 ? url : url.slice(0, hash);
     const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
     // RFC 9207: the issuer goes with the code, before it (the client must find the code anyway).
-    const params = new URLSearchParams([['iss', issuer], ['code', code]]);
+    // Fault wrong-iss: the issuer of another deployment (a copied configuration).
+    const params = new URLSearchParams([['iss', faults.has('wrong-iss') ? 'https://sso-staging.uni.example' : issuer], ['code', code]]);
+    // Fault state-truncated: the state is kept in a 32-character column.
+    if (state !== null) params.append('state', faults.has('state-truncated') ? state.slice(0, 32) : state);
     // Fault: the session cookie's value rides along as OIDC's session_state.
     if (faults.has('session-in-redirect')) params.append('session_state', sid);
     res.writeHead(303, { location: `${base}${sep}${params}${hash < 0 ? '' : url.slice(hash)}`, 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
     res.end();
   };
-  const loginForm = (res: ServerResponse, status: number, client: ClientRegistration, redirectUrl: string, s: WebSession, cookies: string[], message = '') =>
+  const loginForm = (res: ServerResponse, status: number, client: ClientRegistration, redirectUrl: string, state: string | null, s: WebSession, cookies: string[], message = '') =>
     page(
       res,
       status,
       'Sign in',
       `<main><h2>University sign-in</h2>${message ? `<div class="msg">${esc(message)}</div>` : ''}
-<form class="signin" method="POST" action="/sso/authenticate?${esc(new URLSearchParams([['app', client.appId], ...(redirectUrl === client.redirectUrl ? [] : [['redirect_uri', redirectUrl]])]).toString())}">
+<form class="signin" method="POST" action="/sso/authenticate?${esc(new URLSearchParams([['app', client.appId], ...(redirectUrl === client.redirectUrl ? [] : [['redirect_uri', redirectUrl]]), ...(state === null ? [] : [['state', state]])]).toString())}">
 <input type="hidden" name="csrf_token" value="${esc(s.csrf)}"><input type="hidden" name="txn" value="${esc(randomUUID())}">
 <p><label>Account <input type="text" name="login_name"></label></p><p><label>Pass phrase <input type="password" name="secret_word"></label></p>
 <p><input type="checkbox" name="remember" value="yes"> Remember me</p><button type="submit" name="go" value="1">Continue</button></form></main>`,
@@ -150,7 +158,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
       let sid = cookie(req, 'osid');
       let s = sid ? sessions.get(sid) : undefined;
-      if (liveUser(s, now)) return issueCode(res, client, redirectOf(url, client), s!.user!, sid!, []);
+      if (liveUser(s, now)) return issueCode(res, client, redirectOf(url, client), stateOf(url), s!.user!, sid!, []);
       const cookies: string[] = [];
       if (!s) {
         // A pre-login session holds the CSRF token of the form.
@@ -159,7 +167,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
         sessions.set(sid, s);
         cookies.push(sidCookie(sid));
       }
-      return loginForm(res, 200, client, redirectOf(url, client), s, cookies);
+      return loginForm(res, 200, client, redirectOf(url, client), stateOf(url), s, cookies);
     }
     if (url.pathname === '/sso/authenticate' && method === 'POST') {
       const body = (await readBody(req)) ?? '';
@@ -176,17 +184,17 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       const user = opts.users.find((u) => u.username === form.get('login_name') && u.password === form.get('secret_word'));
       if (!user) {
         const anon = s ?? { csrf: randomBytes(16).toString('base64url'), user: null, publicId: randomUUID(), authenticatedAt: 0 };
-        return loginForm(res, 200, client, redirectOf(url, client), anon, [], 'The account or pass phrase is not correct.');
+        return loginForm(res, 200, client, redirectOf(url, client), stateOf(url), anon, [], 'The account or pass phrase is not correct.');
       }
       if (faults.has('session-not-rotated') && sid && s) {
         // Fault: the pre-login session id becomes the authenticated one (session fixation).
         Object.assign(s, { user, authenticatedAt: now });
-        return issueCode(res, client, redirectOf(url, client), user, sid, []);
+        return issueCode(res, client, redirectOf(url, client), stateOf(url), user, sid, []);
       }
       if (sid) sessions.delete(sid);
       const fresh = newSid();
       sessions.set(fresh, { csrf: randomBytes(16).toString('base64url'), user, publicId: randomUUID(), authenticatedAt: now });
-      return issueCode(res, client, redirectOf(url, client), user, fresh, [sidCookie(fresh)]);
+      return issueCode(res, client, redirectOf(url, client), stateOf(url), user, fresh, [sidCookie(fresh)]);
     }
     if (url.pathname === '/sso/logout' && method === 'GET') {
       const client = appOf(url);
