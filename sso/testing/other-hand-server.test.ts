@@ -9,15 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ssoCheck, type Output } from '../../cli/sso-command.ts';
 import example from '../examples/sso.config.json' with { type: 'json' };
-import { OTHER_HAND_FORM, OTHER_HAND_SETTINGS, startOtherHandServer, type OtherHandFault, type OtherHandServer } from './other-hand-server.ts';
+import { otherHandConfig, startOtherHandServer, type OtherHandFault, type OtherHandServer } from './other-hand-server.ts';
 import { parseSsoConfig } from '../config.ts';
 
 const CODE_LIFETIME_S = 2;
-/** The example config with a second Redirect URL registered for its first client. */
-export const TWO_URL_EXAMPLE = {
-  ...example,
-  clients: example.clients.map((c, i) => (i === 0 ? { ...c, redirectUrls: [c.redirectUrl, 'https://intranet.uni.example/auth/callback-mobile'] } : c)),
-};
+/** The example config for this server: two Redirect URLs for the first client. */
+const CONFIG = otherHandConfig(example, CODE_LIFETIME_S);
 const servers: OtherHandServer[] = [];
 let dir: string | undefined;
 afterAll(async () => {
@@ -28,12 +25,12 @@ afterAll(async () => {
 async function configFile(): Promise<string> {
   dir ??= await mkdtemp(join(tmpdir(), 'pf-other-hand-'));
   const file = join(dir, 'sso.config.json');
-  await writeFile(file, JSON.stringify({ ...TWO_URL_EXAMPLE, settings: { ...OTHER_HAND_SETTINGS, codeLifetimeSeconds: CODE_LIFETIME_S }, loginPage: OTHER_HAND_FORM }));
+  await writeFile(file, JSON.stringify(CONFIG));
   return file;
 }
 
 async function server(faults: OtherHandFault[] = []): Promise<OtherHandServer> {
-  const config = parseSsoConfig(TWO_URL_EXAMPLE);
+  const config = parseSsoConfig(CONFIG);
   const s = await startOtherHandServer({ clients: config.clients, users: config.users, codeLifetimeMs: CODE_LIFETIME_S * 1000, faults });
   servers.push(s);
   return s;
@@ -45,7 +42,7 @@ function capture(): Output & { lines: string[] } {
 }
 
 // Each ssoCheck listens for SIGTERM and SIGINT while it runs and stops listening when it ends; this
-// file runs up to 40 at once in one process, more than Node's default of 10 listeners before it warns.
+// file runs up to 80 at once in one process, more than Node's default of 10 listeners before it warns.
 process.setMaxListeners(100);
 
 describe('sso check against a server written in a different hand', () => {

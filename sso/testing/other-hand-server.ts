@@ -39,6 +39,19 @@ export interface OtherHandServer {
 export const OTHER_HAND_FORM = { usernameField: 'login_name', passwordField: 'secret_word' } as const;
 export const OTHER_HAND_SETTINGS = { loginRedirectStatus: 303, logoutRedirectStatus: 303 } as const;
 
+/**
+ * A config for this server from a base config (the example): its form's field names and
+ * settings, and a second Redirect URL registered for the first client.
+ */
+export function otherHandConfig<C extends { clients: { redirectUrl: string }[] }>(base: C, codeLifetimeSeconds?: number) {
+  return {
+    ...base,
+    clients: base.clients.map((c, i) => (i === 0 ? { ...c, redirectUrls: [c.redirectUrl, `${c.redirectUrl}-mobile`] } : c)),
+    settings: { ...OTHER_HAND_SETTINGS, ...(codeLifetimeSeconds === undefined ? {} : { codeLifetimeSeconds }) },
+    loginPage: OTHER_HAND_FORM,
+  };
+}
+
 interface WebSession {
   csrf: string;
   user: UserRecord | null;
