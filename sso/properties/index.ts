@@ -134,10 +134,11 @@ export async function preflightLogin(ctx: PropertyContext): Promise<void> {
       seen.kind === 'redirect'
         ? `a ${seen.status} redirect to ${seen.location}`
         : `a ${seen.status} page: ${pageSummary(seen.body ?? '')}${seen.body !== undefined && ctx.driver.name === 'form-post' ? `; ${formHint(seen.body, ctx)}` : ''}`;
-    throw new PreflightFailed(
-      `preflight login failed: logging in ${user.username} to ${client.appId} at ${ctx.webUrl}/login?app=${client.appId} gave ${what}. ` +
-        'Check the users\' passwords and the loginPage field names (usernameField/passwordField, or the selectors with --browser) in the config; no property was run.',
-    );
+    const fix =
+      seen.kind === 'redirect'
+        ? `Check ${client.appId}'s redirectUrl in the config (a login must be sent to ${client.redirectUrl} with one code)`
+        : "Check the users' passwords and the loginPage field names (usernameField/passwordField, or the selectors with --browser) in the config";
+    throw new PreflightFailed(`preflight login failed: logging in ${user.username} to ${client.appId} at ${ctx.webUrl}/login?app=${client.appId} gave ${what}. ${fix}; no property was run.`);
   }
 }
 
