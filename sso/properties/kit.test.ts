@@ -14,7 +14,7 @@ describe('structural comparison', () => {
 
   it('a failure message names the setting and carries the diff', () => {
     const msg = failureMessage(new Disagreement('step 3 disagrees', { status: 401 }, { status: 200 }, 'logoutRevokesTokens (configured true)'));
-    expect(msg.split('\n')).toEqual(['step 3 disagrees', 'this differs from setting logoutRevokesTokens (configured true); if your service does what was observed, set it so in the config\'s "settings"', 'diff (expected → observed):', '  $.status: 401 → 200']);
+    expect(msg.split('\n')).toEqual(['step 3 disagrees', 'a setting or a fault: what was observed matches setting logoutRevokesTokens (configured true); if your service is meant to do this, set it so in the config\'s "settings", otherwise it is a fault to fix', 'diff (expected → observed):', '  $.status: 401 → 200']);
   });
 });
 

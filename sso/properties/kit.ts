@@ -108,7 +108,7 @@ export function structuralDiff(expected: unknown, observed: unknown, path = '$')
 /** The message, the setting that would explain the difference, and the structural diff (one per line). */
 export function failureMessage(d: Disagreement): string {
   const lines = [d.message];
-  if (d.setting) lines.push(`this differs from setting ${d.setting}; if your service does what was observed, set it so in the config's "settings"`);
+  if (d.setting) lines.push(`a setting or a fault: what was observed matches setting ${d.setting}; if your service is meant to do this, set it so in the config's "settings", otherwise it is a fault to fix`);
   const diff = structuralDiff(d.expected, d.actual);
   if (diff.length) lines.push('diff (expected → observed):', ...diff.slice(0, 12).map((l) => `  ${l}`), ...(diff.length > 12 ? [`  … ${diff.length - 12} more`] : []));
   return lines.join('\n');

@@ -83,6 +83,7 @@ describe('sso check against a server written in a different hand', () => {
     ['code-bound-to-client-only', 'S04'],
     ['wrong-iss', 'S07'],
     ['state-truncated', 'S07'],
+    ['profile-cache', 'S11'],
   ];
   it('catches each fault in every one of 10 seeds at the default runs, by its named property', async () => {
     const config = await configFile();
@@ -103,4 +104,25 @@ describe('sso check against a server written in a different hand', () => {
       expect(o.text).toMatch(new RegExp(`^${o.property} {2}${o.property === 'S19' ? 'WARN' : 'FAIL'}`, 'm'));
     }
   }, 180_000);
+
+  it('a profile cache that outlives logout is a fault, not a setting: S01 and S11 name no setting', async () => {
+    const config = await configFile();
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => String(200 + i)).map(async (seed) => {
+        const srv = await server(['profile-cache']);
+        const io = capture();
+        const { results } = await ssoCheck({ web: srv.webUrl, api: srv.apiUrl, config, seed, only: 'S01,S11' }, io);
+        return { seed, results, text: io.lines.join('\n') };
+      }),
+    );
+    for (const { results, text } of outcomes) {
+      expect(results.find((r) => r.id === 'S11')!.status, text).toBe('failed');
+      expect(text).toMatch(/they disagree: user\.profile 200, auth\.status 401; a fault under any setting/);
+      expect(text).not.toMatch(/a setting or a fault/);
+    }
+    // S01 meets it too on some seeds, and then says why no setting explains it.
+    const s01 = outcomes.filter(({ results }) => results.find((r) => r.id === 'S01')!.status === 'failed');
+    expect(s01.length, outcomes.map((o) => o.text).join('\n')).toBeGreaterThan(0);
+    for (const { text } of s01) expect(text).toMatch(/auth\.status answered 401 for the same token, as the configured settings predict, so no setting explains it: a fault/);
+  }, 120_000);
 });

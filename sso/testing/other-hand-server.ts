@@ -18,7 +18,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
 
-export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated'] as const;
+export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache'] as const;
 export type OtherHandFault = (typeof OTHER_HAND_FAULTS)[number];
 
 export interface OtherHandOptions {
@@ -85,6 +85,8 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
   const codes = new Map<string, IssuedCode>();
   const tokens = new Map<string, IssuedToken>();
   let tokenCounter = 0;
+  /** Fault profile-cache: a profile once read is served again for its token, checked or not. */
+  const profileCache = new Map<string, unknown>();
 
   const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const page = (res: ServerResponse, status: number, title: string, body: string, cookies: string[] = []) => {
@@ -265,11 +267,14 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     }
     // node:http keeps the first of two Authorization lines.
     const m = /^bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(req.headers.authorization ?? '');
+    if (m && endpoint === 'user.profile' && faults.has('profile-cache') && profileCache.has(m[1]!)) return json(res, 200, profileCache.get(m[1]!));
     const t = m ? tokens.get(m[1]!) : undefined;
     if (!t || t.revoked || now - t.at >= tokenLifetime) return json(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
     const u = t.user;
     if (endpoint === 'user.profile') {
-      return json(res, 200, { profile: { lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email, ...u.profile }, ok: true });
+      const answer = { profile: { lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email, ...u.profile }, ok: true };
+      profileCache.set(m![1]!, answer);
+      return json(res, 200, answer);
     }
     const s = sessions.get(t.sid);
     return json(res, 200, { user: { role: u.role, email: u.email, sessionId: s?.publicId ?? t.sid }, ok: true });
