@@ -84,6 +84,8 @@ describe('sso check against a server written in a different hand', () => {
     ['wrong-iss', 'S07'],
     ['state-truncated', 'S07'],
     ['profile-cache', 'S11'],
+    ['lax-token-request', 'S10'],
+    ['logout-follows-referer', 'S08'],
   ];
   it('catches each fault in every one of 10 seeds at the default runs, by its named property', async () => {
     const config = await configFile();

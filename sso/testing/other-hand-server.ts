@@ -18,7 +18,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
 
-export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache'] as const;
+export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache', 'lax-token-request', 'logout-follows-referer'] as const;
 export type OtherHandFault = (typeof OTHER_HAND_FAULTS)[number];
 
 export interface OtherHandOptions {
@@ -213,6 +213,11 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     }
     if (url.pathname === '/sso/logout' && method === 'GET') {
       const client = appOf(url);
+      // Fault logout-follows-referer: without a known app, logout goes back where the browser came from.
+      if (!client && faults.has('logout-follows-referer') && req.headers.referer) {
+        res.writeHead(303, { location: req.headers.referer, 'cache-control': 'no-store' });
+        return void res.end();
+      }
       if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
       const sid = cookie(req, 'osid');
       const cookies: string[] = [];
@@ -238,16 +243,22 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     const endpoint = url.pathname.slice('/svc/v1/'.length);
     if (!['auth.token', 'user.profile', 'auth.status'].includes(endpoint)) return json(res, 404, { error: 'not found' });
     const body = await readBody(req);
-    if (method !== 'POST') return json(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
+    // Fault lax-token-request: auth.token takes its fields from the query string (any method) or a form body.
+    const lax = endpoint === 'auth.token' && faults.has('lax-token-request');
+    const laxFields = lax && url.searchParams.has('code') ? url.searchParams : lax && /urlencoded/i.test(req.headers['content-type'] ?? '') ? new URLSearchParams(body ?? '') : null;
+    if (method !== 'POST' && !laxFields) return json(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
     if (endpoint === 'auth.token') {
       const fail = () => json(res, 200, { error: 'AUTH0001', ok: false });
-      if (!/^application\/json\s*(;\s*charset=utf-8)?$/i.test(req.headers['content-type'] ?? '')) return json(res, 415, { error: 'unsupported media type' });
-      if (body === null) return fail();
       let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        return fail();
+      if (laxFields) parsed = Object.fromEntries(laxFields);
+      else {
+        if (!/^application\/json\s*(;\s*charset=utf-8)?$/i.test(req.headers['content-type'] ?? '')) return json(res, 415, { error: 'unsupported media type' });
+        if (body === null) return fail();
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          return fail();
+        }
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail();
       const { code, redirectUrl, clientId, clientSecret } = parsed as Record<string, unknown>;
