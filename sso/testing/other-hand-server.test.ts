@@ -1,7 +1,7 @@
 /**
  * `sso check` against an SSO service written in a different hand (plain node:http, not the
  * emulator): it passes under three seeds, and each classic fault switched on is caught in every
- * one of 10 seeds at the default runs by the property that exists for it.
+ * seed at the default runs by the property that exists for it (10 of 10 measured, 4 in the suite).
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -87,9 +87,10 @@ describe('sso check against a server written in a different hand', () => {
     ['lax-token-request', 'S10'],
     ['logout-follows-referer', 'S08'],
   ];
-  it('catches each fault in every one of 10 seeds at the default runs, by its named property', async () => {
+  it('catches each fault in every seed at the default runs, by its named property', async () => {
     const config = await configFile();
-    const seeds = Array.from({ length: 10 }, (_, i) => String(100 + i));
+    // 10 seeds were measured for every fault (PF_OTHER_HAND_SEEDS=10, about 150 s on 2 cores); the suite runs 4.
+    const seeds = Array.from({ length: Number(process.env['PF_OTHER_HAND_SEEDS'] ?? 4) }, (_, i) => String(100 + i));
     const outcomes = await Promise.all(
       FAULTS.flatMap(([fault, property]) =>
         seeds.map(async (seed) => {
