@@ -6,6 +6,7 @@ import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
 import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults/index.ts';
 import { PreflightFailed } from '../sso/client/preflight.ts';
+import { BudgetExhausted, TargetRefused, TransportError } from '../sso/client/http.ts';
 import { samplePeakMemory } from '../sso/client/memory.ts';
 
 /** Where command output goes (the console, or a test's buffer). */
@@ -58,6 +59,7 @@ export interface CheckOptions {
   runs?: string;
   maxRequests?: string;
   throttleMs?: string;
+  timeoutMs?: string;
   browser?: boolean;
   only?: string;
   path?: string;
@@ -75,6 +77,7 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   const numRuns = opts.runs === undefined ? 25 : intOption('--runs', opts.runs, 1, 100_000);
   const maxRequests = opts.maxRequests === undefined ? undefined : intOption('--max-requests', opts.maxRequests, 1, 10_000_000);
   const throttleMs = opts.throttleMs === undefined ? undefined : intOption('--throttle-ms', opts.throttleMs, 0, 600_000);
+  const timeoutMs = opts.timeoutMs === undefined ? undefined : intOption('--timeout-ms', opts.timeoutMs, 1, 600_000);
   const maxWaitMs = (opts.maxWait === undefined ? 660 : intOption('--max-wait', opts.maxWait, 1, 24 * 3600)) * 1000;
   if (opts.maxWait !== undefined && !opts.realTime) throw new UsageError('--max-wait bounds the waits of --real-time: give both');
   const only = opts.only ? opts.only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : undefined;
@@ -103,7 +106,7 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   process.once('SIGTERM', onTerm);
   process.once('SIGINT', onInt);
   const results = await runSsoProperties(
-    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(opts.realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}) },
+    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(opts.realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
     { ...(seed !== undefined ? { seed } : {}), numRuns, signal: stop.signal, onResult: (r) => printResult(r, io), ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
   ).finally(() => {
     process.removeListener('SIGTERM', onTerm);
@@ -157,7 +160,9 @@ async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
   try {
     return await f();
   } catch (e) {
-    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable || e instanceof PreflightFailed) {
+    // A target that cannot be reached before any property runs (the preflight) is one line too.
+    const environment = e instanceof TransportError || e instanceof TargetRefused || e instanceof BudgetExhausted;
+    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable || e instanceof PreflightFailed || environment) {
       io.err(`error: ${e.message}`);
       return 2;
     }
@@ -199,6 +204,7 @@ export function registerSsoCommands(program: Command, run: RunCommand): void {
     .option('--runs <n>', 'cases per property', '25')
     .option('--max-requests <n>', 'hard cap on requests for the whole run')
     .option('--throttle-ms <n>', 'least milliseconds between two requests')
+    .option('--timeout-ms <n>', 'longest wait for an answer to one request (default 10000)')
     .option('--browser', "log in through Debian's chromium (for a real login page)")
     .option('--real-time', 'without a control API, check expiry by waiting past the configured lifetimes (announced; bounded by --max-wait)')
     .option('--max-wait <seconds>', 'longest real-time wait per property (default 660)')

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadSsoConfig, parseSsoConfig, SsoConfigError } from './config.ts';
 import example from './examples/sso.config.json' with { type: 'json' };
 import { tempDir } from '../testing/temp-dir.ts';
-import { profileOf, tokenResultOf } from './model/schemas.ts';
+import { profileOf, registeredRedirectUrls, tokenResultOf } from './model/schemas.ts';
 import { startEmulator } from './emulator/server.ts';
 import { runSsoProperties } from './properties/index.ts';
 
@@ -61,6 +61,18 @@ describe('SSO config', () => {
     expect(() => parseSsoConfig(dup)).toThrow(/clients\.1\.appId: duplicate appId/);
     expect(() => parseSsoConfig({ ...example, settings: { codeLifetime: 5 } })).toThrow(/settings/);
     expect(() => parseSsoConfig({ ...example, faults: ['no-such-fault'] })).toThrow(/faults\.0/);
+  });
+
+  it('takes several Redirect URLs per client (redirectUrl, if given, is one of them and the default; none is another client\'s)', () => {
+    const [a, b, ...rest] = example.clients;
+    const two = { ...example, clients: [{ ...a!, redirectUrl: undefined, redirectUrls: [a!.redirectUrl, `${a!.redirectUrl}-2`] }, b!, ...rest] };
+    const cfg = parseSsoConfig(two);
+    expect(registeredRedirectUrls(cfg.clients[0]!)).toEqual([a!.redirectUrl, `${a!.redirectUrl}-2`]);
+    expect(cfg.clients[0]!.redirectUrl).toBe(a!.redirectUrl);
+    expect(registeredRedirectUrls(cfg.clients[1]!)).toEqual([b!.redirectUrl]);
+    expect(() => parseSsoConfig({ ...two, clients: [{ ...two.clients[0], redirectUrl: 'https://x.example/cb' }, b, ...rest] })).toThrow(/clients\.0\.redirectUrl: must be one of redirectUrls/);
+    expect(() => parseSsoConfig({ ...two, clients: [two.clients[0], { ...b!, redirectUrls: [b!.redirectUrl, `${a!.redirectUrl}-2`] }, ...rest] })).toThrow(/clients\.1\.redirectUrl: duplicate redirectUrl/);
+    expect(() => parseSsoConfig({ ...two, clients: [{ ...two.clients[0], redirectUrls: undefined }, b, ...rest] })).toThrow(/clients\.0\.redirectUrl: give redirectUrl or redirectUrls/);
   });
 
   it('explains a missing file and invalid JSON without a stack trace', async () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { ClientRegistrationSchema, UserRecordSchema } from './model/schemas.ts';
+import { ClientRegistrationSchema, registeredRedirectUrls, UserRecordSchema } from './model/schemas.ts';
 import { SsoSettingsSchema } from './model/settings.ts';
 import { SSO_FAULTS } from './emulator/faults/index.ts';
 
@@ -27,6 +27,8 @@ export const SsoConfigSchema = z
     settings: SsoSettingsSchema.prefault({}),
     faults: z.array(z.enum(SSO_FAULTS)).default([]),
     loginPage: LoginPageSelectorsSchema.prefault({}),
+    /** The issuer identifier the service puts in `iss` on its post-login redirect (RFC 9207); default: the web URL or its origin. */
+    issuer: z.string().min(1).optional(),
   })
   .superRefine((cfg, ctx) => {
     const unique = (key: 'clients' | 'users', field: string, values: string[]) => {
@@ -38,7 +40,14 @@ export const SsoConfigSchema = z
     };
     unique('clients', 'appId', cfg.clients.map((c) => c.appId));
     unique('clients', 'clientId', cfg.clients.map((c) => c.clientId));
-    unique('clients', 'redirectUrl', cfg.clients.map((c) => c.redirectUrl));
+    // A Redirect URL belongs to one client (a code sent there is that client's).
+    const owner = new Map<string, number>();
+    cfg.clients.forEach((c, i) => {
+      for (const url of registeredRedirectUrls(c)) {
+        if (owner.has(url) && owner.get(url) !== i) ctx.addIssue({ code: 'custom', path: ['clients', i, 'redirectUrl'], message: `duplicate redirectUrl ${JSON.stringify(url)} (also at clients[${owner.get(url)}])` });
+        else owner.set(url, i);
+      }
+    });
     unique('users', 'username', cfg.users.map((u) => u.username));
     unique('users', 'immutableId', cfg.users.map((u) => u.immutableId));
   });

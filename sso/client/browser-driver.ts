@@ -95,10 +95,10 @@ export class BrowserDriver implements LoginDriver {
     return this.answerTo(page, () => Promise.all([page.waitForNavigation({ waitUntil: 'commit' }), page.click(this.selectors.submit)]));
   }
 
-  async logout(browser: string, query: QueryPairs): Promise<FrontObservation> {
+  async logout(browser: string, query: QueryPairs, options: { referer?: string } = {}): Promise<FrontObservation> {
     const page = await this.page(browser);
     await this.http?.acquire();
-    return this.answerTo(page, () => page.goto(`${this.webUrl}/logout?${queryString(query)}`));
+    return this.answerTo(page, () => page.goto(`${this.webUrl}/logout?${queryString(query)}`, options.referer ? { referer: options.referer } : {}));
   }
 
   private idle: Page[] = [];

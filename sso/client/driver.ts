@@ -13,7 +13,10 @@ export interface LoginDriver {
   readonly name: string;
   /** Open `/login?query`; with credentials, submit them on the login form. */
   login(browser: string, query: QueryPairs, credentials?: { username: string; password: string }): Promise<FrontObservation>;
-  logout(browser: string, query: QueryPairs): Promise<FrontObservation>;
+  /** Open `/logout?query`; `referer` is sent as the page the browser came from. */
+  logout(browser: string, query: QueryPairs, options?: { referer?: string }): Promise<FrontObservation>;
+  /** The cookies the service has set in `browser`, name and value (to look for them where they must not be). */
+  cookiesOf?(browser: string): ReadonlyMap<string, string>;
   /** A case ended: its browsers are not used again, so their cookie jars (browser contexts) can go. */
   endCase?(): Promise<void>;
   close(): Promise<void>;

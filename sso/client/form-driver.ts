@@ -48,9 +48,9 @@ export class FormPostDriver implements LoginDriver {
     return this.observe(browser, form.action, reply);
   }
 
-  async logout(browser: string, query: QueryPairs): Promise<FrontObservation> {
+  async logout(browser: string, query: QueryPairs, options: { referer?: string } = {}): Promise<FrontObservation> {
     const url = `${this.webUrl}/logout?${queryString(query)}`;
-    return this.observe(browser, url, await this.http.send({ method: 'GET', url, headers: this.cookieHeader(browser) }));
+    return this.observe(browser, url, await this.http.send({ method: 'GET', url, headers: { ...this.cookieHeader(browser), ...(options.referer ? { referer: options.referer } : {}) } }));
   }
 
   async close(): Promise<void> {

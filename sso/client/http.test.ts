@@ -50,6 +50,6 @@ describe('PacedHttp transport', () => {
   it('reports a target that never answers as a TransportError naming the URL, not as a reply', async () => {
     const http = new PacedHttp({ timeoutMs: 2000 });
     await expect(http.send({ method: 'GET', url: 'http://127.0.0.1:1/api/auth.status' })).rejects.toThrow(TransportError);
-    await expect(http.send({ method: 'POST', url: 'http://127.0.0.1:1/api/auth.token', body: '' })).rejects.toThrow(/POST http:\/\/127\.0\.0\.1:1\/api\/auth\.token got no answer \(ECONNREFUSED\)/);
+    await expect(http.send({ method: 'POST', url: 'http://127.0.0.1:1/api/auth.token', body: '' })).rejects.toThrow(/POST http:\/\/127\.0\.0\.1:1\/api\/auth\.token: connection refused \(ECONNREFUSED\)/);
   });
 });

@@ -43,7 +43,7 @@ export interface PacedHttpOptions {
   maxRequests?: number;
   /** Least milliseconds between the starts of two requests (default 0). */
   throttleMs?: number;
-  /** Per-request timeout (default 10 s). */
+  /** Per-request timeout: the longest silence before a request counts as unanswered (default 10 s). */
   timeoutMs?: number;
 }
 
@@ -84,13 +84,14 @@ export class PacedHttp {
     } catch (e) {
       // A kept-alive socket the server closed while we paused: retry once on a fresh connection.
       // Safe for idempotent methods, and for any method when the reused socket was reset before
-      // the request could reach the service (Node's documented `reusedSocket` pattern).
+      // the request could reach the service (Node's documented `reusedSocket` pattern). A timeout
+      // is not retried: the service already had its time.
       const stale = (e as { reusedSocket?: boolean }).reusedSocket === true && (e as NodeJS.ErrnoException).code === 'ECONNRESET';
-      if (!IDEMPOTENT.has(req.method) && !stale) throw transportError(req, e);
+      if ((!IDEMPOTENT.has(req.method) && !stale) || (e as NodeJS.ErrnoException).code === TIMED_OUT) throw transportError(req, e, this.timeoutMs);
       try {
         reply = await this.raw(req, true);
       } catch (again) {
-        throw transportError(req, again);
+        throw transportError(req, again, this.timeoutMs);
       }
     }
     if (reply.status === 429 || reply.status === 423) {
@@ -111,7 +112,7 @@ export class PacedHttp {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       });
-      r.on('timeout', () => r.destroy(new Error(`${req.method} ${url.pathname} timed out after ${this.timeoutMs} ms`)));
+      r.on('timeout', () => r.destroy(Object.assign(new Error(`${req.method} ${url.pathname} timed out after ${this.timeoutMs} ms`), { code: TIMED_OUT })));
       r.on('error', (e) => reject(Object.assign(e, { reusedSocket: r.reusedSocket })));
       if (req.body !== undefined) r.write(req.body);
       r.end();
@@ -119,9 +120,36 @@ export class PacedHttp {
   }
 }
 
-function transportError(req: HttpRequest, e: unknown): TransportError {
+const TIMED_OUT = 'POLICYFUZZ_TIMEOUT';
+
+/**
+ * One line a user can act on: the request, the cause in words with its code, and the fix.
+ * `sso check` prints it as it is (exit 2).
+ */
+function transportError(req: HttpRequest, e: unknown, timeoutMs: number): TransportError {
   const u = new URL(req.url);
-  return new TransportError(`${req.method} ${u.origin}${u.pathname} got no answer (${e instanceof Error ? ((e as NodeJS.ErrnoException).code ?? e.message) : String(e)}): the target is unreachable or closed the connection`);
+  const code = e instanceof Error ? (e as NodeJS.ErrnoException).code : undefined;
+  const cause = (() => {
+    switch (code) {
+      case TIMED_OUT:
+        return `no answer within ${timeoutMs / 1000} s (timeout): check that the service is up and answers at ${u.origin}, or allow it longer with --timeout-ms`;
+      case 'ECONNREFUSED':
+        return `connection refused (ECONNREFUSED): nothing listens on ${u.host}; check the URL (--web, --api) and that the service is running`;
+      case 'ECONNRESET':
+        return `connection reset by the service (ECONNRESET): check the scheme (http or https) and the port of the URL, and that no proxy or firewall cuts the connection`;
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return `host ${u.hostname} not found (${code}): check the host name in the URL`;
+      case 'EPROTO':
+      case 'ERR_SSL_WRONG_VERSION_NUMBER':
+        return `the TLS handshake failed (${code}): the port may speak plain http; check the scheme of the URL`;
+      default: {
+        const what = e instanceof Error ? (code ?? e.message) : String(e);
+        return `${what === 'socket hang up' ? 'the service closed the connection without an answer (socket hang up)' : `no answer (${what})`}: check the URL and that the service is healthy`;
+      }
+    }
+  })();
+  return new TransportError(`${req.method} ${u.origin}${u.pathname}: ${cause}`);
 }
 
 export function headerValue(reply: HttpReply, name: string): string | undefined {

@@ -26,12 +26,30 @@ export const ClientRegistrationSchema = z.strictObject({
   clientId: z.string().min(1),
   /** `clientSecret` of auth.token: back-channel only. */
   clientSecret: z.string().min(8, 'a client secret must be at least 8 characters'),
-  /** Registered Redirect URL: compared to auth.token's `redirectUrl` as an exact string. */
-  redirectUrl: absoluteHttpUrl,
+  /**
+   * Registered Redirect URL: compared to auth.token's `redirectUrl` as an exact string. A login
+   * that names none goes there, so it is the one the properties log in to (default: the first of
+   * `redirectUrls`).
+   */
+  redirectUrl: absoluteHttpUrl.optional(),
+  /** Every Redirect URL registered for the client, when it has several: a code issued for one is refused with another. */
+  redirectUrls: z.array(absoluteHttpUrl).min(1).optional(),
   /** Registered Redirect Logout URL. */
   logoutUrl: absoluteHttpUrl,
-});
+})
+  .superRefine((c, ctx) => {
+    if (c.redirectUrl === undefined && c.redirectUrls === undefined) ctx.addIssue({ code: 'custom', path: ['redirectUrl'], message: 'give redirectUrl or redirectUrls' });
+    if (c.redirectUrl !== undefined && c.redirectUrls !== undefined && !c.redirectUrls.includes(c.redirectUrl)) {
+      ctx.addIssue({ code: 'custom', path: ['redirectUrl'], message: 'must be one of redirectUrls (the one a login goes to by default)' });
+    }
+  })
+  .transform((c) => ({ ...c, redirectUrl: c.redirectUrl ?? c.redirectUrls![0]! }));
 export type ClientRegistration = z.infer<typeof ClientRegistrationSchema>;
+
+/** Every Redirect URL registered for a client, the default (`redirectUrl`) first. */
+export function registeredRedirectUrls(client: ClientRegistration): string[] {
+  return [...new Set([client.redirectUrl, ...(client.redirectUrls ?? [])])];
+}
 
 /** Profile members other than the four that repeat token-result fields (email, citizenId, names). */
 export const profileOnlyFieldNames = [

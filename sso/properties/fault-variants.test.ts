@@ -60,7 +60,7 @@ describe('sso check fails on every broken emulator variant, naming the property'
       // The report names registered users instead of repeating their passwords.
       expect(JSON.stringify(hit.failure!.counterexample)).not.toMatch(/correct-horse/);
       // S01 names the open setting that explains the difference when one does.
-      if (fault === 'failed-exchange-keeps-code') expect(hit.failure!.message).toContain('this differs from setting failedExchangeConsumesCode (configured true; the service behaves as if it were false)');
+      if (fault === 'failed-exchange-keeps-code') expect(hit.failure!.message).toContain('a setting or a fault: what was observed matches setting failedExchangeConsumesCode (configured true; the service behaves as if it were false)');
       expect(hit.failure!.message).toMatch(/diff \(expected → observed\):\n {2}\$/);
       timings.push({ fault, property, propertyMs: hit.durationMs, checkMs, failedAlso: results.filter((r) => r.status === 'failed' && r.id !== property).map((r) => r.id).join(',') });
     }, 30_000);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ClientRegistration } from '../model/schemas.ts';
+import { registeredRedirectUrls, type ClientRegistration } from '../model/schemas.ts';
 
 /** Generated near-misses and hostile inputs shared by several properties. */
 
@@ -81,6 +81,8 @@ export function redirectUrlNearMisses(client: ClientRegistration, others: readon
     ['prefix-extension', `${u}.evil.example`],
     ['empty', ''],
     ...others.map((o) => [`other-client:${o.appId}`, o.redirectUrl] as [string, string]),
+    // Registered for the same client, but the code was sent elsewhere: a code is bound to the exact URL.
+    ...registeredRedirectUrls(client).slice(1).map((url, i) => [`other-registered-url:${i + 2}`, url] as [string, string]),
   ];
   return variants.filter(([, v]) => v !== u).map(([variant, url]) => ({ variant, url }));
 }

@@ -6,7 +6,7 @@ import { findLoginForm, pageSummary } from '../client/html-form.ts';
 import { PreflightFailed } from '../client/preflight.ts';
 import { FormPostDriver } from '../client/form-driver.ts';
 import { PacedHttp } from '../client/http.ts';
-import { Disagreement, freshLogin, RunStopped, type PropertyContext, type SsoProperty } from './kit.ts';
+import { Disagreement, freshLogin, goodTokenRequest, RunStopped, type PropertyContext, type SsoProperty } from './kit.ts';
 import { S01 } from './s01-model-agreement.ts';
 import { S02 } from './s02-code-one-time.ts';
 import { S03 } from './s03-code-bound-to-client.ts';
@@ -43,6 +43,8 @@ export interface SsoTarget {
   maxRequests?: number;
   /** Least ms between two requests. */
   throttleMs?: number;
+  /** Longest wait for one answer (default 10 s). */
+  timeoutMs?: number;
   /** The target is the policyfuzz emulator: use its control API (clock, reset). Off by default, so a
    * real deployment is never probed for `{api}/__control/`. */
   control?: boolean;
@@ -71,7 +73,7 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
   const seed = options.seed ?? (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
   const numRuns = options.numRuns ?? 25;
 
-  const http = new PacedHttp({ maxRequests: target.maxRequests, throttleMs: target.throttleMs });
+  const http = new PacedHttp({ maxRequests: target.maxRequests, throttleMs: target.throttleMs, timeoutMs: target.timeoutMs });
   const client = new SsoClient(stripSlash(target.apiUrl), http);
   const webUrl = stripSlash(target.webUrl);
   const driver: LoginDriver =
@@ -112,15 +114,19 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
 }
 
 /**
- * Log the first configured user in to the first client before any property runs. A driver that
- * cannot log in would make every property fail for one reason, so this ends the run (exit 2)
- * and says what the page showed.
+ * Log the first configured user in to the first client before any property runs, and redeem the
+ * code, so both URLs are known to answer. A driver that cannot log in would make every property
+ * fail for one reason, so this ends the run (exit 2) and says what the page showed; a URL that
+ * does not answer at all ends it with a TransportError (its one line names the cause and the fix).
+ * Any redirect to the Redirect URL with one code is a login, whatever else it carries: the
+ * properties judge the rest. How the exchange goes is theirs to judge too.
  */
 export async function preflightLogin(ctx: PropertyContext): Promise<void> {
   const client = ctx.config.clients[0]!;
   const user = ctx.config.users[0]!;
   try {
-    await freshLogin(ctx, client, user);
+    const { code } = await freshLogin(ctx, client, user);
+    await ctx.client.exchange(goodTokenRequest(client, code));
   } catch (e) {
     if (!(e instanceof Disagreement)) throw e;
     const seen = e.actual as FrontObservation;
@@ -128,10 +134,11 @@ export async function preflightLogin(ctx: PropertyContext): Promise<void> {
       seen.kind === 'redirect'
         ? `a ${seen.status} redirect to ${seen.location}`
         : `a ${seen.status} page: ${pageSummary(seen.body ?? '')}${seen.body !== undefined && ctx.driver.name === 'form-post' ? `; ${formHint(seen.body, ctx)}` : ''}`;
-    throw new PreflightFailed(
-      `preflight login failed: logging in ${user.username} to ${client.appId} at ${ctx.webUrl}/login?app=${client.appId} gave ${what}. ` +
-        'Check the users\' passwords and the loginPage field names (usernameField/passwordField, or the selectors with --browser) in the config; no property was run.',
-    );
+    const fix =
+      seen.kind === 'redirect'
+        ? `Check ${client.appId}'s redirectUrl in the config (a login must be sent to ${client.redirectUrl} with one code)`
+        : "Check the users' passwords and the loginPage field names (usernameField/passwordField, or the selectors with --browser) in the config";
+    throw new PreflightFailed(`preflight login failed: logging in ${user.username} to ${client.appId} at ${ctx.webUrl}/login?app=${client.appId} gave ${what}. ${fix}; no property was run.`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { Disagreement, failureMessage, sameJson, structuralDiff } from './kit.ts';
+import { Disagreement, failureMessage, readCodeRedirect, sameJson, structuralDiff } from './kit.ts';
 import { findLoginForm, pageSummary } from '../client/html-form.ts';
 import { visibleStructure, decodedBytes } from './s18-no-structure.ts';
 import { parseSsoConfig } from '../config.ts';
@@ -14,7 +14,7 @@ describe('structural comparison', () => {
 
   it('a failure message names the setting and carries the diff', () => {
     const msg = failureMessage(new Disagreement('step 3 disagrees', { status: 401 }, { status: 200 }, 'logoutRevokesTokens (configured true)'));
-    expect(msg.split('\n')).toEqual(['step 3 disagrees', 'this differs from setting logoutRevokesTokens (configured true); if your service does what was observed, set it so in the config\'s "settings"', 'diff (expected → observed):', '  $.status: 401 → 200']);
+    expect(msg.split('\n')).toEqual(['step 3 disagrees', 'a setting or a fault: what was observed matches setting logoutRevokesTokens (configured true); if your service is meant to do this, set it so in the config\'s "settings", otherwise it is a fault to fix', 'diff (expected → observed):', '  $.status: 401 → 200']);
   });
 });
 
@@ -51,5 +51,23 @@ describe('S18 structure detection', () => {
       expect(visibleStructure(Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url'), users)).toBeNull();
     }
     expect(decodedBytes('00ff')).toEqual(Buffer.from([0, 255]));
+  });
+});
+
+describe('reading a post-login redirect', () => {
+  const registered = 'https://lib.example:8443/sso/return?tenant=main';
+  it('takes any redirect to the registered URL with one code, and sets the added parameters aside for the properties', () => {
+    const r = readCodeRedirect('https://lib.example:8443/sso/return?tenant=main&iss=https%3A%2F%2Fsso.example&code=c-1&state=s%2B1&session_state=abc', registered);
+    expect(r).toEqual({ codes: ['c-1'], extras: [['iss', 'https://sso.example'], ['state', 's+1'], ['session_state', 'abc']], bare: 'https://lib.example:8443/sso/return?tenant=main&code=c-1', onTarget: true });
+    expect(readCodeRedirect('https://lib.example:8443/sso/return?tenant=main&code=c-1', registered).onTarget).toBe(true);
+  });
+  it('is not on target elsewhere, with two codes, without the registered query, or with its URL changed', () => {
+    for (const location of [
+      'https://evil.example/sso/return?tenant=main&code=c-1',
+      'https://lib.example:8443/sso/return?tenant=main&code=c-1&code=c-2',
+      'https://lib.example:8443/sso/return?code=c-1',
+      'https://LIB.example:8443/sso/return?tenant=main&code=c-1',
+      'https://lib.example:8443/sso/return?tenant=main&iss=x',
+    ]) expect(readCodeRedirect(location, registered).onTarget, location).toBe(false);
   });
 });

@@ -108,7 +108,7 @@ export function structuralDiff(expected: unknown, observed: unknown, path = '$')
 /** The message, the setting that would explain the difference, and the structural diff (one per line). */
 export function failureMessage(d: Disagreement): string {
   const lines = [d.message];
-  if (d.setting) lines.push(`this differs from setting ${d.setting}; if your service does what was observed, set it so in the config's "settings"`);
+  if (d.setting) lines.push(`a setting or a fault: what was observed matches setting ${d.setting}; if your service is meant to do this, set it so in the config's "settings", otherwise it is a fault to fix`);
   const diff = structuralDiff(d.expected, d.actual);
   if (diff.length) lines.push('diff (expected → observed):', ...diff.slice(0, 12).map((l) => `  ${l}`), ...(diff.length > 12 ? [`  … ${diff.length - 12} more`] : []));
   return lines.join('\n');
@@ -228,26 +228,79 @@ export function codesIn(location: string, registeredUrl: string): string[] {
   }
 }
 
-/** Log `user` in to `client` in a new browser; the answer must be a redirect with exactly one code. */
+/** A post-login redirect read against a registered Redirect URL. */
+export interface CodeRedirect {
+  /** The `code` values added to the registered URL. */
+  codes: string[];
+  /**
+   * Every other parameter added (RFC 9207's `iss`, an echoed `state`, a `session_state`…), in
+   * order and decoded: S07 judges `iss` and `state`, S09 looks for secrets in all of them.
+   */
+  extras: [string, string][];
+  /** The location with those extras taken out, byte for byte otherwise. */
+  bare: string;
+  /** The bare location is exactly the registered URL with one code added. */
+  onTarget: boolean;
+}
+
+/**
+ * The one reading of a post-login redirect: any redirect to the registered URL that carries
+ * exactly one code is a login, whatever other parameters the service adds; the properties
+ * judge those parameters, not the login.
+ */
+export function readCodeRedirect(location: string, registeredUrl: string): CodeRedirect {
+  const hash = location.indexOf('#');
+  const head = hash < 0 ? location : location.slice(0, hash);
+  const fragment = hash < 0 ? '' : location.slice(hash);
+  const q = head.indexOf('?');
+  let registeredKeys: Set<string>;
+  try {
+    registeredKeys = new Set(new URL(registeredUrl).searchParams.keys());
+  } catch {
+    registeredKeys = new Set();
+  }
+  const extras: [string, string][] = [];
+  let bare = location;
+  if (q >= 0) {
+    const kept: string[] = [];
+    for (const part of head.slice(q + 1).split('&')) {
+      const pair = [...new URLSearchParams(part)][0];
+      if (pair && pair[0] !== 'code' && !registeredKeys.has(pair[0])) extras.push(pair);
+      else kept.push(part);
+    }
+    bare = `${head.slice(0, q)}${kept.length ? `?${kept.join('&')}` : ''}${fragment}`;
+  }
+  const codes = codesIn(bare, registeredUrl);
+  return { codes, extras, bare, onTarget: codes.length === 1 && bare === redirectWithCode(registeredUrl, codes[0]!) };
+}
+
+/** The `iss` values (RFC 9207) that name this service: the config's `issuer`, else its web URL or that URL's origin. */
+export function issuerValues(ctx: PropertyContext): string[] {
+  if (ctx.config.issuer !== undefined) return [ctx.config.issuer];
+  const origin = new URL(ctx.webUrl).origin;
+  return [ctx.webUrl, `${ctx.webUrl}/`, origin, `${origin}/`];
+}
+
+/** Log `user` in to `client` in a new browser; the answer must be a redirect to its Redirect URL with exactly one code. */
 export async function freshLogin(ctx: PropertyContext, client: ClientRegistration, user: UserRecord): Promise<{ browser: string; code: string; seen: FrontObservation }> {
   const browser = ctx.newBrowser();
   const seen = await ctx.driver.login(browser, [['app', client.appId]], { username: user.username, password: user.password });
-  const codes = seen.kind === 'redirect' ? codesIn(seen.location, client.redirectUrl) : [];
+  const read = seen.kind === 'redirect' ? readCodeRedirect(seen.location, client.redirectUrl) : null;
   expectThat(
-    seen.kind === 'redirect' && codes.length === 1 && seen.location === redirectWithCode(client.redirectUrl, codes[0]!),
+    read?.onTarget === true,
     `a login of ${user.username} to ${client.appId} must redirect to its Redirect URL with one code`,
     { kind: 'redirect', location: redirectWithCode(client.redirectUrl, '<code>') },
     seen,
   );
-  return { browser, code: codes[0]!, seen };
+  return { browser, code: read!.codes[0]!, seen };
 }
 
 /** Log in and exchange the code; the exchange must succeed. */
-export async function freshToken(ctx: PropertyContext, client: ClientRegistration, user: UserRecord): Promise<{ browser: string; code: string; token: string }> {
-  const { browser, code } = await freshLogin(ctx, client, user);
+export async function freshToken(ctx: PropertyContext, client: ClientRegistration, user: UserRecord): Promise<{ browser: string; code: string; token: string; seen: FrontObservation }> {
+  const { browser, code, seen } = await freshLogin(ctx, client, user);
   const { reply, parsed } = await ctx.client.exchange(goodTokenRequest(client, code));
   expectThat(parsed?.ok === true, 'the first exchange of a fresh code with the right credentials must succeed', { ok: true }, { status: reply.status, body: reply.text.slice(0, 300) });
-  return { browser, code, token: (parsed as { accessToken: string }).accessToken };
+  return { browser, code, seen, token: (parsed as { accessToken: string }).accessToken };
 }
 
 export const TOKEN_FAILURE_JSON = JSON.stringify({ ok: false, error: 'AUTH0001' });

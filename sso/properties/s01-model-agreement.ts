@@ -4,7 +4,7 @@ import type { SsoSettings } from '../model/settings.ts';
 import { advanceClock, exchange, liveSessionOf, login, logout, profile, status, type FrontAnswer, type HttpAnswer } from '../model/transitions.ts';
 import type { FrontObservation } from '../client/driver.ts';
 import { bodyOf } from '../client/client.ts';
-import { codesIn, Disagreement, runFcProperty, sameJson, type Counts, type PropertyContext, type SsoProperty } from './kit.ts';
+import { Disagreement, readCodeRedirect, runFcProperty, sameJson, type Counts, type PropertyContext, type SsoProperty } from './kit.ts';
 
 /**
  * The model-based run: fc.commands over login, exchange (good, replayed, wrong secret, wrong
@@ -38,8 +38,11 @@ const BROWSERS = 3;
  */
 function fail(m: ModelBox, r: RealBox, what: string, expected: unknown, actual: unknown, predictWith?: (s: SsoState) => unknown): never {
   // The failing step is already the last entry of the history: replay the ones before it.
-  const setting = predictWith ? explainingSetting(m.state, m.history.slice(0, -1), predictWith, actual) : undefined;
-  throw new Disagreement(`step ${m.step} (${what}) disagrees with the model; steps so far: ${r.log.join(' → ')}`, expected, actual, setting);
+  const setting = predictWith ? explainingAlternative(m.state, m.history.slice(0, -1), predictWith, actual)?.text : undefined;
+  failWith(m, r, what, expected, actual, setting);
+}
+function failWith(m: ModelBox, r: RealBox, what: string, expected: unknown, actual: unknown, setting: string | undefined, note = ''): never {
+  throw new Disagreement(`step ${m.step} (${what}) disagrees with the model${note}; steps so far: ${r.log.join(' → ')}`, expected, actual, setting);
 }
 
 /** Alternative values of each open setting that a config can choose. */
@@ -52,12 +55,20 @@ function alternatives(settings: SsoSettings): [keyof SsoSettings, unknown][] {
   return out;
 }
 
-/** The setting under which the model, replaying the whole run so far, predicts what was observed. */
-export function explainingSetting(state: SsoState, history: readonly ((s: SsoState) => SsoState)[], predictWith: (s: SsoState) => unknown, observed: unknown): string | undefined {
+/**
+ * The setting under which the model, replaying the whole run so far, predicts what was observed:
+ * its description and the state that run reaches under it (to check another endpoint against).
+ */
+export function explainingAlternative(
+  state: SsoState,
+  history: readonly ((s: SsoState) => SsoState)[],
+  predictWith: (s: SsoState) => unknown,
+  observed: unknown,
+): { text: string; state: SsoState } | undefined {
   for (const [name, value] of alternatives(state.settings)) {
     const start = initialSsoState({ settings: { ...state.settings, [name]: value }, clients: state.clients, users: state.users });
     const replayed = history.reduce((s, step) => step(s), start);
-    if (sameJson(predictWith(replayed), observed)) return `${name} (configured ${JSON.stringify(state.settings[name])}; the service behaves as if it were ${JSON.stringify(value)})`;
+    if (sameJson(predictWith(replayed), observed)) return { text: `${name} (configured ${JSON.stringify(state.settings[name])}; the service behaves as if it were ${JSON.stringify(value)})`, state: replayed };
   }
   return undefined;
 }
@@ -66,8 +77,9 @@ export function explainingSetting(state: SsoState, history: readonly ((s: SsoSta
  * Pages are compared by kind only: the spec names no status for the login form or its error
  * page (a wrong password may answer 200 with a message, or 401), but a 5xx is never right.
  */
-function comparable(o: FrontObservation): unknown {
-  if (o.kind === 'redirect') return { kind: 'redirect', status: o.status, location: o.location };
+function comparable(o: FrontObservation, registeredUrl?: string): unknown {
+  // Parameters a login redirect adds beside the code (`iss`, `state`) are S07's and S09's to judge.
+  if (o.kind === 'redirect') return { kind: 'redirect', status: o.status, location: registeredUrl === undefined ? o.location : readCodeRedirect(o.location, registeredUrl).bare };
   return o.status >= 500 ? { kind: 'page', status: o.status } : { kind: 'page' };
 }
 function predicted(a: FrontAnswer): unknown {
@@ -90,11 +102,12 @@ class LoginCmd implements Cmd {
     const credentials = this.typed === 'none' ? undefined : { username: user.username, password: this.typed === 'right' ? user.password : `${user.password}-wrong` };
     const query: [string, string][] = [['app', client.appId]];
     const seen = await r.ctx.driver.login(r.browsers[this.browser]!, query, credentials);
-    const code = seen.kind === 'redirect' ? (codesIn(seen.location, client.redirectUrl)[0] ?? null) : null;
+    const code = seen.kind === 'redirect' ? (readCodeRedirect(seen.location, client.redirectUrl).codes[0] ?? null) : null;
     const req = { browser: `b${this.browser}`, query, ...(credentials ? { credentials } : {}) };
     const next = login(m.state, req, code);
     m.history.push((s) => login(s, req, code).state);
-    if (!sameJson(predicted(next.answer), comparable(seen))) fail(m, r, this.toString(), predicted(next.answer), comparable(seen), (s) => predicted(login(s, req, code).answer));
+    const observed = comparable(seen, client.redirectUrl);
+    if (!sameJson(predicted(next.answer), observed)) fail(m, r, this.toString(), predicted(next.answer), observed, (s) => predicted(login(s, req, code).answer));
     m.state = next.state;
     if (code && next.state.codes[code]) m.codes.push({ code, client: this.client });
   }
@@ -168,11 +181,29 @@ class BearerCmd implements Cmd {
       const token = m.tokens[this.tokenIndex % m.tokens.length]!;
       const record = m.state.tokens[token];
       const reading = record && m.replayed.has(token) ? replayReading(m.state, record, predict, actual) : null;
-      if (!reading) fail(m, r, this.toString(), next.answer, actual, (s) => predict(s).answer);
+      if (!reading) return this.failCorroborated(m, r, auth, next.answer, actual, (s) => predict(s).answer);
       m.counts.add(`reading:${reading.name}`);
       next = reading.next;
     }
     m.state = next.state;
+  }
+  /**
+   * A setting may explain this endpoint's answer, but a setting holds for both bearer endpoints:
+   * the other one is asked with the same token first, and when it answers as the configured
+   * settings predict (a profile served from a cache while auth.status says 401), no setting is named.
+   */
+  private async failCorroborated(m: ModelBox, r: RealBox, auth: string[], expected: unknown, actual: unknown, predictWith: (s: SsoState) => unknown): Promise<never> {
+    const alt = explainingAlternative(m.state, m.history.slice(0, -1), predictWith, actual);
+    if (!alt) failWith(m, r, this.toString(), expected, actual, undefined);
+    const other = this.endpoint === 'user.profile' ? 'auth.status' : 'user.profile';
+    const reply = other === 'user.profile' ? await r.ctx.client.profile(auth) : await r.ctx.client.status(auth);
+    const body = reply.status === 200 ? bodyOf(reply) : null;
+    const sessionId = (body as { user?: { sessionId?: unknown } } | null)?.user?.sessionId;
+    const predictOther = (s: SsoState) => (other === 'user.profile' ? profile(s, auth) : status(s, auth, typeof sessionId === 'string' ? sessionId : null)).answer;
+    const seen = { status: reply.status, body };
+    if (sameJson(predictOther(alt.state), seen)) failWith(m, r, this.toString(), expected, actual, alt.text);
+    const configured = sameJson(predictOther(m.state), seen) ? ', as the configured settings predict' : '';
+    failWith(m, r, this.toString(), expected, actual, undefined, `; ${other} answered ${reply.status} for the same token${configured}, so no setting explains it: a fault`);
   }
   toString(): string {
     return `${this.endpoint}(token #${this.tokenIndex})`;

@@ -2,10 +2,13 @@ import fc from 'fast-check';
 import { redirectUrlNearMiss, redirectUrlNearMisses } from './generators.ts';
 import { expectThat, freshLogin, isUniformFailure, pickClient, pickUser, replySummary, runFcProperty, type SsoProperty } from './kit.ts';
 
-/** auth.token's redirectUrl must equal the registered one as a string; near-misses fail. */
+/**
+ * auth.token's redirectUrl must equal, as a string, the registered one the code was sent to:
+ * near-misses fail, and so does another Redirect URL registered for the same client.
+ */
 export const S04: SsoProperty = {
   id: 'S04',
-  title: 'auth.token requires the exact registered Redirect URL (generated near-misses fail)',
+  title: 'auth.token requires the exact Redirect URL the code was sent to (near-misses and the client\'s other registered URLs fail)',
   severity: 'M',
   run: (ctx, opts) =>
     runFcProperty(

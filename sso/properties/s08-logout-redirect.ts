@@ -6,9 +6,13 @@ import { staysOnService } from './s07-login-redirect.ts';
 /** A case with `badApp` as the app parameter (null: the client's own); every bad-app variant also runs once as an example. */
 const logoutCase = (ctx: PropertyContext, badApp: fc.Arbitrary<BadApp | null>) => fc.record({ client: pickClient(ctx), next: pickClient(ctx), user: pickUser(ctx), extra: hostileParams(ctx.config.clients), appAt: fc.nat(), badApp });
 
+/** Where the browser says it came from on every logout: a Referer is no redirect target either. */
+export const LOGOUT_REFERER = 'https://evil.example/came-from';
+
 /**
- * Logout sends the browser to exactly the registered Logout URL whatever extra parameters say;
- * a bad `app` gets no external redirect; after logout the next login must authenticate again.
+ * Logout sends the browser to exactly the registered Logout URL whatever extra parameters or the
+ * Referer say; a bad `app` (missing, unknown…) gets no external redirect, not even back to the
+ * Referer; after logout the next login must authenticate again.
  */
 export const S08: SsoProperty = {
   id: 'S08',
@@ -23,7 +27,7 @@ export const S08: SsoProperty = {
         const { browser } = await freshLogin(ctx, client, user);
         const query: [string, string][] = [...extra];
         query.splice(appAt % (query.length + 1), 0, ...(badApp ? badApp.query : [['app', client.appId] as [string, string]]));
-        const seen = await ctx.driver.logout(browser, query);
+        const seen = await ctx.driver.logout(browser, query, { referer: LOGOUT_REFERER });
         if (badApp) {
           counts.add(`bad-app:${badApp.variant}:${seen.kind}`);
           expectThat(staysOnService(ctx, seen), `a logout with a bad app (${badApp.variant}) must not redirect away`, 'a page, or a redirect within the service', seen);

@@ -9,7 +9,8 @@ import { expectThat, freshLogin, oneCasePerVariant, goodTokenRequest, isUniformF
  * ignored), so a normal exchange answer is accepted too.
  */
 type Reading = 'uniform' | 'transport' | 'ignorable';
-type Malformation = { variant: string; reading?: Reading; make: (good: Record<string, string>) => TokenCall };
+/** `live`: always sent with a live code (a lax service would issue a token for it: credentials in a URL or a form body). */
+type Malformation = { variant: string; reading?: Reading; live?: true; make: (good: Record<string, string>) => TokenCall };
 
 const FIELDS = ['code', 'redirectUrl', 'clientId', 'clientSecret'] as const;
 const JSON_CT = 'application/json';
@@ -25,7 +26,9 @@ export function malformationVariants(): fc.Arbitrary<Malformation>[] {
     fc.string({ maxLength: 60 }).filter((s) => { try { JSON.parse(s); return false; } catch { return true; } })
       .map((text) => ({ variant: 'not-json', make: () => ({ contentType: JSON_CT, body: text }) })),
     fc.constant({ variant: 'truncated-json', make: (g: Record<string, string>) => ({ contentType: JSON_CT, body: JSON.stringify(g).slice(0, -1) }) }),
-    fc.constant({ variant: 'form-encoded', reading: 'transport' as const, make: (g: Record<string, string>) => ({ contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(g).toString() }) }),
+    fc.constant({ variant: 'form-encoded', reading: 'transport' as const, live: true as const, make: (g: Record<string, string>) => ({ contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(g).toString() }) }),
+    // The fields in the query string (credentials in URLs end up in logs), as a GET and as a bodiless POST.
+    ...['GET', 'POST'].map((m) => fc.constant({ variant: `query-string:${m}`, reading: 'transport' as const, live: true as const, make: (g: Record<string, string>) => ({ method: m, contentType: null, body: '', query: new URLSearchParams(g).toString() }) })),
     ...(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', null, 'application/jsonp', 'application/json-patch+json'] as const).map((ct) =>
       fc.constant({ variant: `content-type:${ct}`, reading: 'transport' as const, make: (g: Record<string, string>) => ({ contentType: ct, body: JSON.stringify(g) }) }),
     ),
@@ -77,14 +80,14 @@ export const S10: SsoProperty = {
       caseOf(ctx, fc.oneof(...malformationVariants())),
       async ({ client, user, malformed, liveCode }, counts) => {
         // Half of the cases carry a live code, so a lax server that ignores the defect would issue a token.
-        const code = liveCode ? (await freshLogin(ctx, client, user)).code : '00000000-0000-4000-8000-000000000000';
+        const code = liveCode || malformed.live ? (await freshLogin(ctx, client, user)).code : '00000000-0000-4000-8000-000000000000';
         const call = malformed.make(goodTokenRequest(client, code));
         const reply = await ctx.client.exchangeRaw(call);
         const reading = malformed.reading ?? 'uniform';
         const uniform = isUniformFailure(reply);
         const transport4xx = reading === 'transport' && reply.status >= 400 && reply.status < 500;
         // An ignored extra member leaves a well-formed request: its normal answer (a token for a live code) is fine.
-        const ignored = reading === 'ignorable' && liveCode && parseTokenResponse(reply)?.ok === true;
+        const ignored = reading === 'ignorable' && (liveCode || malformed.live === true) && parseTokenResponse(reply)?.ok === true;
         counts.add(`${malformed.variant.split(':')[0]}:${uniform ? 'AUTH0001' : ignored ? 'ignored-extra' : reply.status}`);
         const allowed =
           reading === 'transport' ? 'exactly 200 {ok:false,error:"AUTH0001"} or any 4xx' : reading === 'ignorable' ? 'exactly 200 {ok:false,error:"AUTH0001"}, or the normal answer with the extra member ignored (RFC 6749 §3.2)' : 'exactly 200 {ok:false,error:"AUTH0001"}';

@@ -5,7 +5,7 @@ const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_
 
 type Variant =
   | { kind: 'header'; name: string; headers: (token: string) => string[] }
-  | { kind: 'state'; name: 'logged-out' | 'expired' };
+  | { kind: 'state'; name: 'logged-out' | 'expired'; warm: boolean };
 
 /** One arbitrary per variant (each scheme and blank pattern its own). */
 export function bearerVariants(ctx: PropertyContext): fc.Arbitrary<Variant>[] {
@@ -31,9 +31,12 @@ export function bearerVariants(ctx: PropertyContext): fc.Arbitrary<Variant>[] {
       return [`Bearer ${t.slice(0, i)}${flipped === t[i] ? (flipped === 'A' ? 'B' : 'A') : flipped}${t.slice(i + 1)}`];
     })),
   ];
-  if (ctx.config.settings.logoutRevokesTokens) options.push(fc.constant({ kind: 'state', name: 'logged-out' }));
+  // Each once cold and once warm (both endpoints read with the token before it is logged out or
+  // expires): a cache of earlier answers must not outlive the token.
+  const states = (name: 'logged-out' | 'expired') => [false, true].map((warm) => fc.constant<Variant>({ kind: 'state', name, warm }));
+  if (ctx.config.settings.logoutRevokesTokens) options.push(...states('logged-out'));
   // A replayed code's token is not here: revoking it is a should (RFC 6749 §4.1.2), checked by S13.
-  if (ctx.control) options.push(fc.constant({ kind: 'state', name: 'expired' }));
+  if (ctx.control) options.push(...states('expired'));
   return options;
 }
 
@@ -55,9 +58,26 @@ export const S11: SsoProperty = {
         let headers: string[];
         if (variant.kind === 'header') headers = variant.headers(token);
         else {
+          headers = [`Bearer ${token}`];
+          if (variant.warm) for (const r of [await ctx.client.profile(headers), await ctx.client.status(headers)]) counts.add(`warm-read:${r.status}`);
           if (variant.name === 'logged-out') await ctx.driver.logout(browser, [['app', client.appId]]);
           if (variant.name === 'expired') await ctx.client.advanceClock(ctx.config.settings.tokenLifetimeSeconds * 1000);
-          headers = [`Bearer ${token}`];
+          const name = `${variant.name}${variant.warm ? '-warm' : ''}`;
+          const [profile, status] = [await ctx.client.profile(headers), await ctx.client.status(headers)];
+          counts.add(`${name}:${profile.status}/${status.status}`);
+          counts.add(`variant ${name}`);
+          // Both endpoints are asked: a setting (logoutRevokesTokens, tokenLifetimeSeconds) holds for
+          // both, so one 401 beside one 200 is a fault under any setting and names none.
+          const split = (profile.status === 401) !== (status.status === 401);
+          const setting = split ? undefined : variant.name === 'logged-out' ? 'logoutRevokesTokens (true)' : 'tokenLifetimeSeconds';
+          expectThat(
+            profile.status === 401 && status.status === 401,
+            `user.profile and auth.status with a ${name} bearer must answer 401${split ? ` (they disagree: user.profile ${profile.status}, auth.status ${status.status}; a fault under any setting)` : ''}`,
+            { 'user.profile': 401, 'auth.status': 401 },
+            { 'user.profile': replySummary(profile), 'auth.status': replySummary(status) },
+            setting,
+          );
+          return;
         }
         if (variant.kind === 'header' && headers.length === 1 && headers[0] === `Bearer ${token}`) return void counts.add(`variant ${variant.name} (no-op)`); // the mutation happened to be a no-op
         const reply = endpoint === 'user.profile' ? await ctx.client.profile(headers) : await ctx.client.status(headers);

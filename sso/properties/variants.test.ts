@@ -27,7 +27,7 @@ describe('every variant of S10 and S11 runs in every run, however few runs and w
         expect(lines.join('\n')).toMatch(new RegExp(`^ {6}variants \\(\\d+\\): `, 'm'));
       }
     }
-    // S10: 8 families + 6 content types + 4 methods + 6 JSON scalars; S11: 13 header shapes + logged-out + expired.
+    // S10: 8 families + 6 content types + 4 methods + 2 query-string + 6 JSON scalars; S11: 13 header shapes + logged-out + expired (cold and warm).
     for (const seed of ['1', '2', '3']) {
       const s10 = perSeed[`S10/${seed}`]!;
       expect(s10.filter((n) => n.startsWith('content-type:'))).toHaveLength(6);

@@ -7,7 +7,9 @@
  * last copy, unknown members are ignored), 405/415 for a wrong method or content type, the first
  * of two Authorization lines (node:http's own rule), a wrong password answered 200 with a
  * message, logout that also kills the session's outstanding codes, and no token revocation on a
- * replayed code (a should). `sso check` must pass on it.
+ * replayed code (a should), RFC 9207's `iss` beside the code in its post-login redirect, and a
+ * `redirect_uri` login parameter that picks one of a client's several registered Redirect URLs
+ * (a code redeems only with the URL it was sent to). `sso check` must pass on it.
  *
  * Faults (switches) add one classic defect each, for the properties that exist to catch them.
  */
@@ -16,7 +18,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
 
-export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires'] as const;
+export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache', 'lax-token-request', 'logout-follows-referer'] as const;
 export type OtherHandFault = (typeof OTHER_HAND_FAULTS)[number];
 
 export interface OtherHandOptions {
@@ -37,6 +39,19 @@ export interface OtherHandServer {
 export const OTHER_HAND_FORM = { usernameField: 'login_name', passwordField: 'secret_word' } as const;
 export const OTHER_HAND_SETTINGS = { loginRedirectStatus: 303, logoutRedirectStatus: 303 } as const;
 
+/**
+ * A config for this server from a base config (the example): its form's field names and
+ * settings, and a second Redirect URL registered for the first client.
+ */
+export function otherHandConfig<C extends { clients: { redirectUrl: string }[] }>(base: C, codeLifetimeSeconds?: number) {
+  return {
+    ...base,
+    clients: base.clients.map((c, i) => (i === 0 ? { ...c, redirectUrls: [c.redirectUrl, `${c.redirectUrl}-mobile`] } : c)),
+    settings: { ...OTHER_HAND_SETTINGS, ...(codeLifetimeSeconds === undefined ? {} : { codeLifetimeSeconds }) },
+    loginPage: OTHER_HAND_FORM,
+  };
+}
+
 interface WebSession {
   csrf: string;
   user: UserRecord | null;
@@ -45,6 +60,8 @@ interface WebSession {
 }
 interface IssuedCode {
   client: ClientRegistration;
+  /** The registered Redirect URL the code was sent to: the only one it redeems with. */
+  redirectUrl: string;
   user: UserRecord;
   sid: string;
   at: number;
@@ -68,6 +85,8 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
   const codes = new Map<string, IssuedCode>();
   const tokens = new Map<string, IssuedToken>();
   let tokenCounter = 0;
+  /** Fault profile-cache: a profile once read is served again for its token, checked or not. */
+  const profileCache = new Map<string, unknown>();
 
   const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const page = (res: ServerResponse, status: number, title: string, body: string, cookies: string[] = []) => {
@@ -103,23 +122,43 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
   const newSid = () => randomBytes(24).toString('hex');
   const sidCookie = (sid: string) => `osid=${sid}; Path=/sso; HttpOnly; SameSite=Lax`;
   const liveUser = (s: WebSession | undefined, now: number) => (s?.user && now - s.authenticatedAt < SESSION_LIFETIME_MS ? s.user : null);
-  const issueCode = (res: ServerResponse, client: ClientRegistration, user: UserRecord, sid: string, cookies: string[]) => {
+  // The issuer identifier (RFC 9207), set once the port is known.
+  let issuer = '';
+  /** The registered Redirect URL a login asks for (`redirect_uri`), or the client's first one. */
+  const redirectOf = (url: URL, client: ClientRegistration) => {
+    const asked = url.searchParams.getAll('redirect_uri');
+    const registered = client.redirectUrls ?? [client.redirectUrl];
+    return asked.length === 1 && registered.includes(asked[0]!) ? asked[0]! : client.redirectUrl;
+  };
+  /** The client's `state`, echoed on the redirect (exactly one, or none). */
+  const stateOf = (url: URL) => {
+    const states = url.searchParams.getAll('state');
+    return states.length === 1 ? states[0]! : null;
+  };
+  const issueCode = (res: ServerResponse, client: ClientRegistration, redirectUrl: string, state: string | null, user: UserRecord, sid: string, cookies: string[]) => {
     const code = randomUUID();
-    codes.set(code, { client, user, sid, at: Date.now(), used: false });
-    const url = client.redirectUrl;
+    codes.set(code, { client, redirectUrl, user, sid, at: Date.now(), used: false });
+    const url = redirectUrl;
     const hash = url.indexOf('#');
     const base = hash < 0 ? url : url.slice(0, hash);
     const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
-    res.writeHead(303, { location: `${base}${sep}code=${encodeURIComponent(code)}${hash < 0 ? '' : url.slice(hash)}`, 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
+    // RFC 9207: the issuer goes with the code, before it (the client must find the code anyway).
+    // Fault wrong-iss: the issuer of another deployment (a copied configuration).
+    const params = new URLSearchParams([['iss', faults.has('wrong-iss') ? 'https://sso-staging.uni.example' : issuer], ['code', code]]);
+    // Fault state-truncated: the state is kept in a 32-character column.
+    if (state !== null) params.append('state', faults.has('state-truncated') ? state.slice(0, 32) : state);
+    // Fault: the session cookie's value rides along as OIDC's session_state.
+    if (faults.has('session-in-redirect')) params.append('session_state', sid);
+    res.writeHead(303, { location: `${base}${sep}${params}${hash < 0 ? '' : url.slice(hash)}`, 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', ...(cookies.length ? { 'set-cookie': cookies } : {}) });
     res.end();
   };
-  const loginForm = (res: ServerResponse, status: number, client: ClientRegistration, s: WebSession, cookies: string[], message = '') =>
+  const loginForm = (res: ServerResponse, status: number, client: ClientRegistration, redirectUrl: string, state: string | null, s: WebSession, cookies: string[], message = '') =>
     page(
       res,
       status,
       'Sign in',
       `<main><h2>University sign-in</h2>${message ? `<div class="msg">${esc(message)}</div>` : ''}
-<form class="signin" method="POST" action="/sso/authenticate?app=${encodeURIComponent(client.appId)}">
+<form class="signin" method="POST" action="/sso/authenticate?${esc(new URLSearchParams([['app', client.appId], ...(redirectUrl === client.redirectUrl ? [] : [['redirect_uri', redirectUrl]]), ...(state === null ? [] : [['state', state]])]).toString())}">
 <input type="hidden" name="csrf_token" value="${esc(s.csrf)}"><input type="hidden" name="txn" value="${esc(randomUUID())}">
 <p><label>Account <input type="text" name="login_name"></label></p><p><label>Pass phrase <input type="password" name="secret_word"></label></p>
 <p><input type="checkbox" name="remember" value="yes"> Remember me</p><button type="submit" name="go" value="1">Continue</button></form></main>`,
@@ -134,7 +173,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
       let sid = cookie(req, 'osid');
       let s = sid ? sessions.get(sid) : undefined;
-      if (liveUser(s, now)) return issueCode(res, client, s!.user!, sid!, []);
+      if (liveUser(s, now)) return issueCode(res, client, redirectOf(url, client), stateOf(url), s!.user!, sid!, []);
       const cookies: string[] = [];
       if (!s) {
         // A pre-login session holds the CSRF token of the form.
@@ -143,7 +182,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
         sessions.set(sid, s);
         cookies.push(sidCookie(sid));
       }
-      return loginForm(res, 200, client, s, cookies);
+      return loginForm(res, 200, client, redirectOf(url, client), stateOf(url), s, cookies);
     }
     if (url.pathname === '/sso/authenticate' && method === 'POST') {
       const body = (await readBody(req)) ?? '';
@@ -160,20 +199,25 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       const user = opts.users.find((u) => u.username === form.get('login_name') && u.password === form.get('secret_word'));
       if (!user) {
         const anon = s ?? { csrf: randomBytes(16).toString('base64url'), user: null, publicId: randomUUID(), authenticatedAt: 0 };
-        return loginForm(res, 200, client, anon, [], 'The account or pass phrase is not correct.');
+        return loginForm(res, 200, client, redirectOf(url, client), stateOf(url), anon, [], 'The account or pass phrase is not correct.');
       }
       if (faults.has('session-not-rotated') && sid && s) {
         // Fault: the pre-login session id becomes the authenticated one (session fixation).
         Object.assign(s, { user, authenticatedAt: now });
-        return issueCode(res, client, user, sid, []);
+        return issueCode(res, client, redirectOf(url, client), stateOf(url), user, sid, []);
       }
       if (sid) sessions.delete(sid);
       const fresh = newSid();
       sessions.set(fresh, { csrf: randomBytes(16).toString('base64url'), user, publicId: randomUUID(), authenticatedAt: now });
-      return issueCode(res, client, user, fresh, [sidCookie(fresh)]);
+      return issueCode(res, client, redirectOf(url, client), stateOf(url), user, fresh, [sidCookie(fresh)]);
     }
     if (url.pathname === '/sso/logout' && method === 'GET') {
       const client = appOf(url);
+      // Fault logout-follows-referer: without a known app, logout goes back where the browser came from.
+      if (!client && faults.has('logout-follows-referer') && req.headers.referer) {
+        res.writeHead(303, { location: req.headers.referer, 'cache-control': 'no-store' });
+        return void res.end();
+      }
       if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
       const sid = cookie(req, 'osid');
       const cookies: string[] = [];
@@ -199,16 +243,22 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     const endpoint = url.pathname.slice('/svc/v1/'.length);
     if (!['auth.token', 'user.profile', 'auth.status'].includes(endpoint)) return json(res, 404, { error: 'not found' });
     const body = await readBody(req);
-    if (method !== 'POST') return json(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
+    // Fault lax-token-request: auth.token takes its fields from the query string (any method) or a form body.
+    const lax = endpoint === 'auth.token' && faults.has('lax-token-request');
+    const laxFields = lax && url.searchParams.has('code') ? url.searchParams : lax && /urlencoded/i.test(req.headers['content-type'] ?? '') ? new URLSearchParams(body ?? '') : null;
+    if (method !== 'POST' && !laxFields) return json(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
     if (endpoint === 'auth.token') {
       const fail = () => json(res, 200, { error: 'AUTH0001', ok: false });
-      if (!/^application\/json\s*(;\s*charset=utf-8)?$/i.test(req.headers['content-type'] ?? '')) return json(res, 415, { error: 'unsupported media type' });
-      if (body === null) return fail();
       let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        return fail();
+      if (laxFields) parsed = Object.fromEntries(laxFields);
+      else {
+        if (!/^application\/json\s*(;\s*charset=utf-8)?$/i.test(req.headers['content-type'] ?? '')) return json(res, 415, { error: 'unsupported media type' });
+        if (body === null) return fail();
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          return fail();
+        }
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail();
       const { code, redirectUrl, clientId, clientSecret } = parsed as Record<string, unknown>;
@@ -218,7 +268,9 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       if (!faults.has('code-never-expires') && now - issued.at >= codeLifetime) return fail();
       issued.used = true; // any attempt on a live code burns it
       const c = issued.client;
-      if (c.clientId !== clientId || c.clientSecret !== clientSecret || c.redirectUrl !== redirectUrl) return fail();
+      // Fault: any Redirect URL registered for the client redeems the code, not only the one it was sent to.
+      const urlOk = faults.has('code-bound-to-client-only') ? (c.redirectUrls ?? [c.redirectUrl]).includes(redirectUrl) : issued.redirectUrl === redirectUrl;
+      if (c.clientId !== clientId || c.clientSecret !== clientSecret || !urlOk) return fail();
       const u = issued.user;
       const token = faults.has('predictable-tokens') ? Buffer.from(`${u.immutableId}:${++tokenCounter}`).toString('base64url') : randomBytes(32).toString('base64url');
       tokens.set(token, { user: u, sid: issued.sid, at: now, revoked: false });
@@ -226,11 +278,14 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     }
     // node:http keeps the first of two Authorization lines.
     const m = /^bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(req.headers.authorization ?? '');
+    if (m && endpoint === 'user.profile' && faults.has('profile-cache') && profileCache.has(m[1]!)) return json(res, 200, profileCache.get(m[1]!));
     const t = m ? tokens.get(m[1]!) : undefined;
     if (!t || t.revoked || now - t.at >= tokenLifetime) return json(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
     const u = t.user;
     if (endpoint === 'user.profile') {
-      return json(res, 200, { profile: { lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email, ...u.profile }, ok: true });
+      const answer = { profile: { lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email, ...u.profile }, ok: true };
+      profileCache.set(m![1]!, answer);
+      return json(res, 200, answer);
     }
     const s = sessions.get(t.sid);
     return json(res, 200, { user: { role: u.role, email: u.email, sessionId: s?.publicId ?? t.sid }, ok: true });
@@ -246,6 +301,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
+  issuer = `http://127.0.0.1:${port}`;
   return {
     webUrl: `http://127.0.0.1:${port}/sso`,
     apiUrl: `http://127.0.0.1:${port}/svc/v1`,
