@@ -10,6 +10,8 @@ export interface CachedColumn {
   name: string;
   type: string;
   generated: boolean;
+  /** Part of the primary key: PostgREST adds it to a write's RETURNING (Plan.hs inferColsEmbedNeeds). */
+  primaryKey?: boolean;
 }
 
 export interface CachedFunction {
@@ -43,9 +45,10 @@ export function qualifiedName(schema: string, name: string): string {
 }
 
 export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[], extraSearchPath = SUPABASE_EXTRA_SEARCH_PATH): Promise<SchemaCache> {
-  const cols = await client.query<{ schema: string; table: string; name: string; type: string; generated: boolean }>(
+  const cols = await client.query<{ schema: string; table: string; name: string; type: string; generated: boolean; primary_key: boolean }>(
     `select n.nspname as schema, c.relname as table, a.attname as name,
-            format_type(a.atttypid, a.atttypmod) as type, a.attgenerated <> '' as generated
+            format_type(a.atttypid, a.atttypmod) as type, a.attgenerated <> '' as generated,
+            exists (select 1 from pg_index i where i.indrelid = c.oid and i.indisprimary and a.attnum = any (i.indkey)) as primary_key
        from pg_attribute a
        join pg_class c on c.oid = a.attrelid
        join pg_namespace n on n.oid = c.relnamespace
@@ -58,7 +61,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
   for (const r of cols.rows) {
     const key = qualifiedName(r.schema, r.table);
     if (!tables.has(key)) tables.set(key, []);
-    tables.get(key)!.push({ name: r.name, type: r.type, generated: r.generated });
+    tables.get(key)!.push({ name: r.name, type: r.type, generated: r.generated, ...(r.primary_key ? { primaryKey: true } : {}) });
   }
   const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[] | null; arg_modes: string[] | null; n_defaults: number; returns_set: boolean; ret_type: string; ret_kind: string; volatility: string }>(
     `select n.nspname as schema, p.proname as name, p.proargnames as arg_names, p.provolatile as volatility,

@@ -146,7 +146,7 @@ function filterParam(f: Filter): string {
 export function curlLine(caller: Caller, request: ApiRequest): string {
   const name = request.kind === 'rpc' ? `rpc/${request.fn}` : request.table;
   const params: string[] = 'filters' in request ? request.filters.map(filterParam) : [];
-  if (request.kind === 'select' && request.columns !== '*') params.push(`select=${request.columns.join(',')}`);
+  if (request.kind !== 'rpc' && Array.isArray(request.columns)) params.push(`select=${request.columns.join(',')}`);
   const url = `$SUPABASE_URL/rest/v1/${name}${params.length ? `?${params.join('&')}` : ''}`;
   const method = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' }[request.kind];
   // Keys are shell variables (double quotes expand them); a user's JWT is described, not forged.
