@@ -5,6 +5,7 @@
  * unknown function → PGRST202, argument types for json_to_record).
  */
 import type pg from 'pg';
+import { sessionStateWatch, type SessionStateWatch } from './session-state.ts';
 
 export interface CachedColumn {
   name: string;
@@ -38,6 +39,8 @@ export interface SchemaCache {
   initiallyDeferred: string[];
   tables: Map<string, CachedColumn[]>;
   functions: Map<string, CachedFunction[]>;
+  /** What the catalog's functions can leave on a pooled connection (session-state.ts); absent: nothing. */
+  sessionState?: SessionStateWatch;
 }
 
 export function qualifiedName(schema: string, name: string): string {
@@ -100,5 +103,13 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       where c.condeferred and n.nspname not in ('pg_catalog', 'information_schema')
       order by 1`,
   );
-  return { exposedSchemas, extraSearchPath, initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))], tables, functions };
+  // Every SQL or PL/pgSQL body outside the system schemas, whether exposed or reached through one.
+  const bodies = await client.query<{ name: string; src: string }>(
+    `select format('%I.%I', n.nspname, p.proname) as name, p.prosrc as src
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_language l on l.oid = p.prolang
+      where l.lanname in ('sql', 'plpgsql') and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_'
+        and p.prosrc ~* '(set_config|set|prepare|hold|temp)'`,
+  );
+  const sessionState = sessionStateWatch(bodies.rows);
+  return { exposedSchemas, extraSearchPath, initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))], tables, functions, ...(sessionState ? { sessionState } : {}) };
 }
