@@ -5,7 +5,7 @@
  * unknown function → PGRST202, argument types for json_to_record).
  */
 import type pg from 'pg';
-import { sessionStateWatch, type SessionStateWatch } from './session-state.ts';
+import { sessionStateWatch, sessionValuesSql, type SessionStateWatch } from './session-state.ts';
 
 export interface CachedColumn {
   name: string;
@@ -111,5 +111,9 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
         and p.prosrc ~* '(set_config|set|prepare|hold|temp)'`,
   );
   const sessionState = sessionStateWatch(bodies.rows);
+  if (sessionState?.settings.size) {
+    const fresh = await client.query<{ n: string; v: string }>(sessionValuesSql(sessionState));
+    sessionState.sessionValues = new Map(fresh.rows.map((r) => [r.n, r.v]));
+  }
   return { exposedSchemas, extraSearchPath, initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))], tables, functions, ...(sessionState ? { sessionState } : {}) };
 }

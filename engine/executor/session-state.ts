@@ -24,6 +24,11 @@ const SET_BY_POSTGREST = /^(role|search_path|request\..*|transaction_.*|default_
 export interface SessionStateWatch {
   /** Setting name → the functions that write it at session level. */
   settings: Map<string, string[]>;
+  /**
+   * Each watched setting's value on a fresh session (current_setting's text; '' for a custom
+   * name), read when the schema cache is loaded: a value other than this after a request is left.
+   */
+  sessionValues?: Map<string, string>;
   prepared: boolean;
   holdableCursors: boolean;
   tempTables: boolean;
@@ -104,23 +109,29 @@ export function sessionStateWatch(functions: readonly { name: string; src: strin
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const textArray = (xs: readonly string[]) => `array[${xs.map(quote).join(', ')}]::text[]`;
 
+/** Reads each watched setting's fresh-session value (sessionValues) on a connection that has set none. */
+export function sessionValuesSql(watch: SessionStateWatch): string {
+  return `select n, coalesce(current_setting(n, true), '') as v from unnest(${textArray([...watch.settings.keys()])}) n`;
+}
+
 /**
- * The probe: one row, one column, a JSON list of what the request left (empty: nothing). A real
- * setting is compared in pg_settings' units with its reset value; a custom one counts when non-empty.
+ * The probe: one row, one column, a JSON list of what the request left (empty: nothing). A
+ * setting counts when its value differs from its fresh-session one (no pg_settings scan: the
+ * probe stays a few function calls); temporary tables are looked for only once a temporary
+ * schema exists on the session.
  */
 export function sessionProbeSql(watch: SessionStateWatch): string {
   const parts: string[] = [];
   if (watch.settings.size) {
-    parts.push(
-      `select format('setting %s = %L', n, v) from (select n, coalesce((select setting from pg_settings where name = n), current_setting(n, true)) as v, ` +
-        `(select reset_val from pg_settings where name = n) as r from unnest(${textArray([...watch.settings.keys()])}) n) s where coalesce(v, '') <> '' and v is distinct from r`,
-    );
+    const names = [...watch.settings.keys()];
+    const fresh = names.map((n) => watch.sessionValues?.get(n) ?? '');
+    parts.push(`select format('setting %s = %L', n, v) from (select n, coalesce(current_setting(n, true), '') as v, e from unnest(${textArray(names)}, ${textArray(fresh)}) as w(n, e)) s where v <> e`);
   }
   // The harness's own prepared statements are pf_<n> (prepared-statements.ts).
   if (watch.prepared) parts.push(`select format('prepared statement %s', name) from pg_prepared_statements where from_sql and name !~ '^pf_[0-9]+$'`);
   if (watch.holdableCursors) parts.push(`select format('cursor %s (WITH HOLD)', name) from pg_cursors where is_holdable`);
   if (watch.tempTables) {
-    parts.push(`select format('temporary table %s', relname) from pg_class where relnamespace = pg_my_temp_schema() and relkind in ('r', 'p') and relname <> all (${textArray(watch.droppedAtCommit)})`);
+    parts.push(`select format('temporary table %s', relname) from pg_class where pg_my_temp_schema() <> 0 and relnamespace = pg_my_temp_schema() and relkind in ('r', 'p') and relname <> all (${textArray(watch.droppedAtCommit)})`);
   }
   return `select coalesce(json_agg(pf_left), '[]')::text as pf_left from (${parts.join(' union all ')}) as pf_probe(pf_left)`;
 }
