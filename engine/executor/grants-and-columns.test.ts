@@ -9,8 +9,6 @@
  *   hiding a column with column-level grants answers a write with `select=id` (the model agreeing),
  *   and refuses, as the model predicts, only a request that asks for the hidden column.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -18,10 +16,8 @@ import type { TableModel } from '../model/table-model.ts';
 import { predictTableRequest } from '../model/engine.ts';
 import { compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { loadMigrationFolder } from '../db/migrations.ts';
-import { openEnvironment, type Environment } from '../runner/environment.ts';
-import { sharedServer } from '../../testing/shared-server.ts';
-import { tempDir } from '../../testing/temp-dir.ts';
+import type { Environment } from '../runner/environment.ts';
+import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
 import { buildStatement } from './statement.ts';
 
 const ALICE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -61,21 +57,11 @@ const FIXTURES = [{ table: 'cards', row: {}, sql: `insert into public.cards valu
 
 let env: Environment;
 beforeAll(async () => {
-  const dir = tempDir('grants');
-  writeFileSync(path.join(dir, '0001_grants.sql'), SCHEMA);
-  env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+  env = await sqlEnvironment('grants', SCHEMA);
 });
 afterAll(() => env?.close());
 
-async function send(request: ApiRequest) {
-  const tx = env.workers[0].tx;
-  await tx.begin(FIXTURES);
-  try {
-    return await tx.send(alice, request);
-  } finally {
-    await tx.end();
-  }
-}
+const send = async (request: ApiRequest) => (await runCase(env, FIXTURES, [{ caller: alice, request }]))[0];
 
 /** The database's answer, and whether the model predicted it. */
 async function agreed(request: Exclude<ApiRequest, { kind: 'rpc' }>) {

@@ -6,7 +6,6 @@
  * that skips while it is set. Caught after the request that leaves it; the clean reference and
  * the examples get no probe at all.
  */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
@@ -14,9 +13,8 @@ import type { ApiRequest } from '../model/request.ts';
 import type { HistoryEntry } from '../checker/history-entry.ts';
 import { nothingLeftBehind } from '../checker/history.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
-import { openEnvironment, type Environment } from '../runner/environment.ts';
-import { sharedServer } from '../../testing/shared-server.ts';
-import { tempDir } from '../../testing/temp-dir.ts';
+import type { Environment } from '../runner/environment.ts';
+import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
 import { BUNDLED_MIGRATIONS } from '../../cli/paths.ts';
 import { sessionStateWatch, sessionWrites } from './session-state.ts';
 
@@ -56,26 +54,14 @@ create function public.prepare_one() returns void language plpgsql as $$ begin e
 
 let env: Environment;
 beforeAll(async () => {
-  const dir = tempDir('session-state');
-  writeFileSync(path.join(dir, '0001_fault.sql'), FAULT);
-  env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+  env = await sqlEnvironment('session-state', FAULT);
 });
 afterAll(() => env?.close());
 
 const FIXTURES = [{ table: 'docs', row: {}, sql: `insert into public.docs values (1, true, 'x')` }];
 const rpc = (fn: string, args = {}): ApiRequest => ({ kind: 'rpc', fn, args });
 
-async function run(...requests: ApiRequest[]) {
-  const tx = env.workers[0].tx;
-  await tx.begin(FIXTURES, undefined, requests.map((request) => ({ caller: alice, request })));
-  try {
-    const out = [];
-    for (const request of requests) out.push(await tx.send(alice, request));
-    return out;
-  } finally {
-    await tx.end();
-  }
-}
+const run = (...requests: ApiRequest[]) => runCase(env, FIXTURES, requests.map((request) => ({ caller: alice, request })));
 
 describe('which function bodies can leave a setting behind (read from the catalog)', () => {
   it('set_config(…, false) and a SET statement, not set_config(…, true), SET LOCAL, an UPDATE’s SET, or PostgREST’s own settings', () => {

@@ -3,8 +3,6 @@
  * drawn by withClaims, reach both sides (rows shown, rows hidden), the model agreeing each time;
  * with every caller at aal1 and a bare app_metadata (the claims before) only the deny side is met.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appMetadataOf, callerAal, type Caller } from '../model/caller.ts';
@@ -14,10 +12,8 @@ import { predictTableRequest } from '../model/engine.ts';
 import { outcomeClass } from '../model/outcome.ts';
 import { compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { loadMigrationFolder } from '../db/migrations.ts';
-import { openEnvironment, type Environment } from './environment.ts';
-import { sharedServer } from '../../testing/shared-server.ts';
-import { tempDir } from '../../testing/temp-dir.ts';
+import type { Environment } from './environment.ts';
+import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
 import { withClaims } from './caller-claims.ts';
 
 const SCHEMA = `
@@ -48,26 +44,22 @@ const FIXTURES = [{ table: 'vault', row: {}, sql: 'insert into public.vault valu
 
 let env: Environment;
 beforeAll(async () => {
-  const dir = tempDir('claims');
-  writeFileSync(path.join(dir, '0001_claims.sql'), SCHEMA);
-  env = await openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+  env = await sqlEnvironment('claims', SCHEMA);
 });
 afterAll(() => env?.close());
 
 /** Each drawn caller reads both tables; the classes of outcome met per table, each agreed with the model. */
 async function sidesReached(callers: Caller[]): Promise<Record<string, Set<string>>> {
   const reached: Record<string, Set<string>> = { vault: new Set(), admin_notes: new Set() };
-  const tx = env.workers[0].tx;
   for (const caller of callers) {
     const requests = (['vault', 'admin_notes'] as const).map((t): Extract<ApiRequest, { kind: 'select' }> => ({ kind: 'select', table: t, columns: '*', filters: [] }));
-    await tx.begin(FIXTURES, undefined, requests.map((request) => ({ caller, request })));
-    for (const request of requests) {
-      const response = await tx.send(caller, request);
+    const responses = await runCase(env, FIXTURES, requests.map((request) => ({ caller, request })));
+    for (const [k, request] of requests.entries()) {
+      const response = responses[k];
       const predicted = predictTableRequest(models[request.table as keyof typeof models], world, caller, request, undefined).outcome;
       expect(compareOutcomes(predicted, observedOutcome(request, response)), `${JSON.stringify(caller)} ${request.table}`).toBeUndefined();
       reached[request.table].add(outcomeClass(predicted));
     }
-    await tx.end();
   }
   return reached;
 }
