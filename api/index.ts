@@ -14,8 +14,9 @@ export { extendPack, defineTable, defineFunction, defineProperty, type PackExten
 export type { Conventions, FunctionMapping, RefusalConvention, ReturnShape, TableMapping, TargetMapping } from '../engine/mapping/mapping.ts';
 
 // The model's vocabulary: who calls, what they send, what the answer must be.
-export type { Caller } from '../engine/model/caller.ts';
-export { apiRoleOf, callerUid, describeCaller } from '../engine/model/caller.ts';
+export type { Aal, Caller } from '../engine/model/caller.ts';
+export { apiRoleOf, appMetadataOf, callerAal, callerUid, describeCaller } from '../engine/model/caller.ts';
+export { withClaims, type ClaimsInUse } from '../engine/runner/caller-claims.ts';
 export type { Json, Row } from '../engine/model/json.ts';
 export type { ApiRequest, Filter, FilterOp, Returning } from '../engine/model/request.ts';
 export { describeRequest, targetName } from '../engine/model/request.ts';

@@ -15,6 +15,22 @@ export const modelAgreement: StepChecker = {
   check: (e) => compareOutcomes(e.predicted, e.observed, e.masked, e.comparedAs, e.hints)?.reason,
 };
 
+/**
+ * PostgREST reuses a pooled connection for the next request of anyone and resets nothing in
+ * between: a request must leave no session-level setting, SQL-prepared statement, holdable cursor
+ * or temporary table behind (executor/session-state.ts probes for them).
+ */
+export const nothingLeftBehind: StepChecker = {
+  name: 'nothing left on the pooled connection',
+  check: (e) =>
+    e.response.leftBehind?.length
+      ? `the request left ${e.response.leftBehind.join('; ')} on its connection, which PostgREST hands to the next request of anyone (it never resets a session)`
+      : undefined,
+};
+
+/** What every case is judged by before a pack's own invariants: the model's agreement, then nothing left behind. */
+export const ENGINE_CHECKERS: readonly StepChecker[] = [modelAgreement, nothingLeftBehind];
+
 /** The first checker that rejects the step, with its reason (an invariant's reason is prefixed by its name). */
 export function judgeStep(checkers: readonly StepChecker[], entry: HistoryEntry, earlier: readonly HistoryEntry[]): { checker: string; reason: string } | undefined {
   for (const c of checkers) {

@@ -12,6 +12,9 @@
  *   savepoint, settings and constraint modes with it;
  * - a kept write is released, then RESET ROLE and RESET ALL return every setting, named or not,
  *   to its session value, and the initially deferred constraints are deferred again.
+ * What PostgREST's pooled connection would carry to the next request (a session-level setting, a
+ * prepared statement, a holdable cursor, a temporary table) is read by a probe right after the
+ * request's statement, when the catalog has functions that can leave any (session-state.ts).
  *
  * The connection is pipelined (batch-query.ts): the fixtures and each request are their own
  * message, all written at once when the case's requests are known, so a refused request ends only
@@ -32,6 +35,7 @@ import type { SchemaCache } from './schema-cache.ts';
 import { ident, inlineSql, SqlParams, type ParameterizedSql } from './sql-text.ts';
 import { buildStatement, type Statement } from './statement.ts';
 import { PreparedStatements } from './prepared-statements.ts';
+import { leftBehindFrom, sessionProbeSql } from './session-state.ts';
 import type { Executor, PlannedRequest } from './executor.ts';
 
 /**
@@ -125,13 +129,16 @@ export function requestMessage(
 ): string {
   const readOnly = statement.readOnly ? `; set local transaction_read_only = on` : '';
   const kept = statement.readOnly ? '' : `; ${END_OF_REQUEST}; ${keepRequestSql(cache)}savepoint pf_request`;
-  return `${after ? ROLLBACK_REQUEST : ''}savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${kept}`;
+  // What the request left for the next one on a pooled connection, read before anything ends it.
+  const probe = cache.sessionState ? `; ${sqlFor(new SqlParams().statement(sessionProbeSql(cache.sessionState)))}` : '';
+  return `${after ? ROLLBACK_REQUEST : ''}savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${probe}${kept}`;
 }
 
 /** Where the request's own statement (the one answering page_total, body) sits after its savepoint. */
 const mainOffset = (statement: SqlStatement) => (statement.readOnly ? 3 : 2);
 
 interface Prepared {
+  cache: SchemaCache;
   caller: Caller;
   request: ApiRequest;
   options: SendOptions;
@@ -162,8 +169,13 @@ function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
     if (at < 0) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);
     return errorResponse(result.error, step.caller, step.options);
   }
-  const [pageTotal, body] = result.completed[at + mainOffset(step.statement)].rows[0];
-  return shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json));
+  const main = at + mainOffset(step.statement);
+  const [pageTotal, body] = result.completed[main].rows[0];
+  const response = shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json));
+  const watch = step.cache.sessionState;
+  if (!watch) return response;
+  const leftBehind = leftBehindFrom(watch, result.completed[main + 1].rows[0][0]);
+  return leftBehind.length ? { ...response, leftBehind } : response;
 }
 
 /**
@@ -301,7 +313,7 @@ export class CaseTransaction implements Executor {
     return ahead.map(({ caller, request }) => {
       const statement = buildStatement(request, this.cache);
       if ('refusal' in statement) return refusalResponse(statement);
-      const answer = this.writeRequest({ caller, request, options: {}, statement }, after);
+      const answer = this.writeRequest({ cache: this.cache, caller, request, options: {}, statement }, after);
       after = true;
       return answer;
     });
@@ -342,7 +354,7 @@ export class CaseTransaction implements Executor {
     if ('refusal' in statement) return refusalResponse(statement);
     const after = open.requestSent;
     open.requestSent = true;
-    return this.writeRequest({ caller, request, options, statement }, after);
+    return this.writeRequest({ cache: this.cache, caller, request, options, statement }, after);
   }
 
   /** Ends the case. Its rollback goes out with the next case's fixtures (or with flush()). */

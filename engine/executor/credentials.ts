@@ -49,11 +49,12 @@ export function userClaims(caller: Extract<Caller, { kind: 'user' }>): Record<st
     iat: ISSUED_AT,
     email: caller.email ?? '',
     phone: caller.phone ?? '',
-    app_metadata: { provider, providers: [provider] },
+    app_metadata: { provider, providers: [provider], ...caller.appMetadata },
     user_metadata: {},
     role: 'authenticated',
-    aal: 'aal1',
-    amr: [{ method: anonymous ? 'anonymous' : 'password', timestamp: ISSUED_AT }],
+    aal: caller.aal ?? 'aal1',
+    // Supabase Auth lists the methods most recent first: a second factor (aal2) after the first.
+    amr: [...(caller.aal === 'aal2' ? [{ method: 'totp', timestamp: ISSUED_AT }] : []), { method: anonymous ? 'anonymous' : 'password', timestamp: ISSUED_AT }],
     session_id: sessionIdOf(caller.id),
     is_anonymous: anonymous,
   };

@@ -20,4 +20,9 @@ export interface ApiResponse {
    * where it came from, not by its text.
    */
   routine?: string;
+  /**
+   * Not part of PostgREST's answer: session state the request left on its connection for the
+   * next request (session-state.ts), when the catalog has functions that can leave any.
+   */
+  leftBehind?: string[];
 }

@@ -5,11 +5,14 @@
  * unknown function → PGRST202, argument types for json_to_record).
  */
 import type pg from 'pg';
+import { sessionStateWatch, sessionValuesSql, type SessionStateWatch } from './session-state.ts';
 
 export interface CachedColumn {
   name: string;
   type: string;
   generated: boolean;
+  /** Part of the primary key: PostgREST adds it to a write's RETURNING (Plan.hs inferColsEmbedNeeds). */
+  primaryKey?: boolean;
 }
 
 export interface CachedFunction {
@@ -36,6 +39,8 @@ export interface SchemaCache {
   initiallyDeferred: string[];
   tables: Map<string, CachedColumn[]>;
   functions: Map<string, CachedFunction[]>;
+  /** What the catalog's functions can leave on a pooled connection (session-state.ts); absent: nothing. */
+  sessionState?: SessionStateWatch;
 }
 
 export function qualifiedName(schema: string, name: string): string {
@@ -43,9 +48,10 @@ export function qualifiedName(schema: string, name: string): string {
 }
 
 export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[], extraSearchPath = SUPABASE_EXTRA_SEARCH_PATH): Promise<SchemaCache> {
-  const cols = await client.query<{ schema: string; table: string; name: string; type: string; generated: boolean }>(
+  const cols = await client.query<{ schema: string; table: string; name: string; type: string; generated: boolean; primary_key: boolean }>(
     `select n.nspname as schema, c.relname as table, a.attname as name,
-            format_type(a.atttypid, a.atttypmod) as type, a.attgenerated <> '' as generated
+            format_type(a.atttypid, a.atttypmod) as type, a.attgenerated <> '' as generated,
+            exists (select 1 from pg_index i where i.indrelid = c.oid and i.indisprimary and a.attnum = any (i.indkey)) as primary_key
        from pg_attribute a
        join pg_class c on c.oid = a.attrelid
        join pg_namespace n on n.oid = c.relnamespace
@@ -58,7 +64,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
   for (const r of cols.rows) {
     const key = qualifiedName(r.schema, r.table);
     if (!tables.has(key)) tables.set(key, []);
-    tables.get(key)!.push({ name: r.name, type: r.type, generated: r.generated });
+    tables.get(key)!.push({ name: r.name, type: r.type, generated: r.generated, ...(r.primary_key ? { primaryKey: true } : {}) });
   }
   const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[] | null; arg_modes: string[] | null; n_defaults: number; returns_set: boolean; ret_type: string; ret_kind: string; volatility: string }>(
     `select n.nspname as schema, p.proname as name, p.proargnames as arg_names, p.provolatile as volatility,
@@ -97,5 +103,17 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       where c.condeferred and n.nspname not in ('pg_catalog', 'information_schema')
       order by 1`,
   );
-  return { exposedSchemas, extraSearchPath, initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))], tables, functions };
+  // Every SQL or PL/pgSQL body outside the system schemas, whether exposed or reached through one.
+  const bodies = await client.query<{ name: string; src: string }>(
+    `select format('%I.%I', n.nspname, p.proname) as name, p.prosrc as src
+       from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_language l on l.oid = p.prolang
+      where l.lanname in ('sql', 'plpgsql') and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_'
+        and p.prosrc ~* '(set_config|set|prepare|hold|temp)'`,
+  );
+  const sessionState = sessionStateWatch(bodies.rows);
+  if (sessionState?.settings.size) {
+    const fresh = await client.query<{ n: string; v: string }>(sessionValuesSql(sessionState));
+    sessionState.sessionValues = new Map(fresh.rows.map((r) => [r.n, r.v]));
+  }
+  return { exposedSchemas, extraSearchPath, initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))], tables, functions, ...(sessionState ? { sessionState } : {}) };
 }

@@ -1,8 +1,9 @@
 /**
  * A request of the REST interface as the SQL statement PostgREST v12.2 would run for it
  * (src/PostgREST/Query/QueryBuilder.hs, Statements.hs): reads as a SELECT over the filtered
- * table; writes as a CTE with RETURNING (all columns for return=representation, `RETURNING 1`
- * otherwise, so a minimal insert does not need the SELECT rule), the body read by
+ * table; writes as a CTE with RETURNING (for return=representation the `select=` columns and the
+ * primary key, or `*`; `RETURNING 1` otherwise, so a minimal insert does not need the SELECT
+ * rule) read back through the `select=` columns, the body read by
  * json_to_recordset over the columns it names only (so an unnamed NOT NULL domain column is not
  * instantiated as null); rpc with named arguments read through json_to_record. Every statement
  * yields one row: (page_total, body).
@@ -13,7 +14,7 @@
  */
 import type { Json } from '../model/json.ts';
 import type { ApiRequest, Filter } from '../model/request.ts';
-import { qualifiedName, type CachedFunction, type SchemaCache } from './schema-cache.ts';
+import { qualifiedName, type CachedColumn, type CachedFunction, type SchemaCache } from './schema-cache.ts';
 import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
 /** An answer PostgREST gives without asking the database (schema-cache errors). */
@@ -107,17 +108,17 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       const missing = missingColumn(cache, key, t, keys);
       if (missing) return { refusal: missing };
       const colList = keys.map(ident).join(', ');
-      const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
+      const returning = returningSql(request, target, cache.tables.get(key));
       const insert = keys.length
         ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys, p)} ${returning}`
         : `insert into ${target} default values ${returning}`;
-      return sqlStatement(p.statement(withSource(insert, request.returning === 'representation')), 'rows', false);
+      return sqlStatement(p.statement(withSource(insert, request)), 'rows', false);
     }
     case 'update': {
       const keys = Object.keys(request.patch);
       const missing = missingColumn(cache, key, t, keys);
       if (missing) return { refusal: missing };
-      const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
+      const returning = returningSql(request, target, cache.tables.get(key));
       if (keys.length === 0) {
         // PostgREST answers an empty PATCH body without touching rows.
         return sqlStatement(p.statement(`select 0::bigint as page_total, ${request.returning === 'representation' ? `'[]'` : 'null'}::text as body`), 'rows', false);
@@ -126,13 +127,12 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('UPDATE') };
       const set = keys.map((k) => `${ident(k)} = pgrst_body.${ident(k)}`).join(', ');
       const update = `update ${target} set ${set} from (select * from ${bodyRecordset(cache, key, [request.patch], keys, p)}) pgrst_body${whereClause(t, request.filters, p)} ${returning}`;
-      return sqlStatement(p.statement(withSource(update, request.returning === 'representation')), 'rows', false);
+      return sqlStatement(p.statement(withSource(update, request)), 'rows', false);
     }
     case 'delete': {
       if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('DELETE') };
-      const returning = request.returning === 'representation' ? `returning ${target}.*` : 'returning 1';
-      const del = `delete from ${target}${whereClause(t, request.filters, p)} ${returning}`;
-      return sqlStatement(p.statement(withSource(del, request.returning === 'representation')), 'rows', false);
+      const del = `delete from ${target}${whereClause(t, request.filters, p)} ${returningSql(request, target, cache.tables.get(key))}`;
+      return sqlStatement(p.statement(withSource(del, request)), 'rows', false);
     }
   }
 }
@@ -144,10 +144,30 @@ function bodyRecordset(cache: SchemaCache, key: string, rows: Json[], keys: stri
   return `json_to_recordset(${p.bind(JSON.stringify(rows))}::json) as pgrst_body(${keys.map((k) => `${ident(k)} ${typeOf(k)}`).join(', ')})`;
 }
 
-function withSource(write: string, representation: boolean): string {
-  return representation
-    ? `with pgrst_source as (${write}) ${SELECT_BODY} from (select * from pgrst_source) _postgrest_t`
-    : `with pgrst_source as (${write}) ${MINIMAL_BODY} from (select 1 from pgrst_source) _postgrest_t`;
+type WriteRequest = Extract<ApiRequest, { returning: unknown }>;
+
+/**
+ * A write's RETURNING as PostgREST v12.2 writes it (SqlFragment.hs returningF): `RETURNING 1`
+ * without return=representation; with it, `RETURNING "s"."t".*` for `select=*` (or no select),
+ * else the `select=` columns with the primary key's added, deduplicated and in name order
+ * (Plan.hs inferColsEmbedNeeds: `S.toList . S.fromList $ fldNames ++ fkCols ++ pkCols`).
+ */
+function returningSql(request: WriteRequest, target: string, columns: CachedColumn[] | undefined): string {
+  if (request.returning !== 'representation') return 'returning 1';
+  if (!request.columns || request.columns.includes('*')) return `returning ${target}.*`;
+  const pk = (columns ?? []).filter((c) => c.primaryKey).map((c) => c.name);
+  const names = [...new Set([...request.columns, ...pk])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `returning ${names.map((n) => `${target}.${ident(n)}`).join(', ')}`;
+}
+
+/**
+ * The write's CTE, read back through its `select=` (Statements.hs prepareWrite: `FROM (selectQuery)
+ * _postgrest_t`, the read plan over pgrst_source), or `select 1` for return=minimal.
+ */
+function withSource(write: string, request: WriteRequest): string {
+  if (request.returning !== 'representation') return `with pgrst_source as (${write}) ${MINIMAL_BODY} from (select 1 from pgrst_source) _postgrest_t`;
+  const read = !request.columns || request.columns.includes('*') ? '*' : request.columns.map((c) => `pgrst_source.${ident(c)}`).join(', ');
+  return `with pgrst_source as (${write}) ${SELECT_BODY} from (select ${read} from pgrst_source) _postgrest_t`;
 }
 
 /** PostgREST picks the overload whose argument names match the body's keys. */

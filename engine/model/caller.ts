@@ -1,3 +1,4 @@
+import type { Json } from './json.ts';
 /**
  * Who sends a request. The model reasons about these; the harness turns them into the role and
  * JWT claims PostgREST would set.
@@ -5,9 +6,27 @@
  * - user: signed in; `id` is the token subject, whether or not a `users` row exists for it.
  *   `isAnonymous`: a Supabase anonymous sign-in (role authenticated, is_anonymous true in the
  *   token and in auth.users); what the rules let it do is the pack's choice (a setting);
+ *   `aal`: the session's authenticator assurance level (`aal2` after MFA; absent: `aal1`);
+ *   `appMetadata`: what the token's `app_metadata` carries besides provider/providers (e.g. a
+ *   `role` an admin gave the user), the claims real policies read through auth.jwt();
  * - service: a server-side elevated token (service_role: bypasses row rules, null auth.uid()).
  */
-export type Caller = { kind: 'anon' } | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean } | { kind: 'service' };
+export type Caller =
+  | { kind: 'anon' }
+  | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean; aal?: Aal; appMetadata?: Record<string, Json> }
+  | { kind: 'service' };
+
+export type Aal = 'aal1' | 'aal2';
+
+/** The token's `aal` claim as a policy reads it (auth.jwt()->>'aal'): null without a user token. */
+export function callerAal(caller: Caller): Aal | null {
+  return caller.kind === 'user' ? (caller.aal ?? 'aal1') : null;
+}
+
+/** One key of the token's app_metadata as a policy reads it (auth.jwt()->'app_metadata'->>key): null when absent. */
+export function appMetadataOf(caller: Caller, key: string): Json {
+  return caller.kind === 'user' ? (caller.appMetadata?.[key] ?? null) : null;
+}
 
 export function describeCaller(caller: Caller): string {
   switch (caller.kind) {
@@ -15,8 +34,10 @@ export function describeCaller(caller: Caller): string {
       return 'anon';
     case 'service':
       return 'service_role';
-    case 'user':
-      return `${caller.isAnonymous ? 'anonymous sign-in user' : 'user'} ${caller.id}`;
+    case 'user': {
+      const claims = [...(caller.aal && caller.aal !== 'aal1' ? [caller.aal] : []), ...Object.entries(caller.appMetadata ?? {}).map(([k, v]) => `app_metadata.${k}=${JSON.stringify(v)}`)];
+      return `${caller.isAnonymous ? 'anonymous sign-in user' : 'user'} ${caller.id}${claims.length ? ` (${claims.join(', ')})` : ''}`;
+    }
   }
 }
 

@@ -18,7 +18,7 @@ import {
   anyOf,
   type Outcome,
 } from './outcome.ts';
-import type { ApiRequest, Filter } from './request.ts';
+import { selectedColumns, type ApiRequest, type Filter } from './request.ts';
 import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
@@ -34,6 +34,34 @@ type TableRequest = Exclude<ApiRequest, { kind: 'rpc' }>;
 function hasPrivilege(model: TableModel, caller: Caller, privilege: Privilege, settings: unknown): boolean {
   const role = apiRoleOf(caller);
   return role === 'service_role' || grantsOf(model, settings)[role].includes(privilege);
+}
+
+/**
+ * SELECT on these columns: table-level SELECT, or a column-level grant on each of them
+ * (Postgres checks the columns a statement reads: `t.*` expands to every column).
+ */
+function canSelect(model: TableModel, caller: Caller, columns: readonly string[], settings: unknown): boolean {
+  const role = apiRoleOf(caller);
+  if (role === 'service_role' || columns.length === 0) return true;
+  const grants = grantsOf(model, settings);
+  if (grants[role].includes('select')) return true;
+  const granted = grants.columnSelect?.[role];
+  return granted !== undefined && columns.every((c) => granted.includes(c));
+}
+
+function allColumns(model: TableModel, columns: string[] | '*'): string[] {
+  return columns === '*' ? model.columns.map((c) => c.name) : columns;
+}
+
+/**
+ * The columns a write's RETURNING reads under return=representation: its `select=` and the
+ * primary key (PostgREST v12.2 Plan.hs inferColsEmbedNeeds: `fldNames ++ fkCols ++ pkCols`, or
+ * `*` when the select names it); none under return=minimal (`RETURNING 1`).
+ */
+function returningColumns(model: TableModel, request: Extract<TableRequest, { returning: unknown }>): string[] {
+  if (request.returning !== 'representation') return [];
+  const selected = selectedColumns(request);
+  return selected === '*' ? allColumns(model, '*') : [...new Set([...selected, ...model.primaryKey])];
 }
 
 function bypassesRowSecurity(model: TableModel, caller: Caller): boolean {
@@ -52,7 +80,8 @@ function project(row: Row, columns: string[] | '*', model: TableModel, settings:
 function parseErrors(model: TableModel, request: TableRequest): Outcome | undefined {
   const named: string[] = [];
   if ('filters' in request) named.push(...request.filters.map((f) => f.column));
-  if (request.kind === 'select' && request.columns !== '*') named.push(...request.columns);
+  const selected = selectedColumns(request);
+  if (selected !== '*') named.push(...selected);
   for (const n of named) if (!column(model, n)) return sqlError('42703', `column ${n} does not exist`);
   if ('filters' in request) {
     for (const f of request.filters) {
@@ -125,7 +154,8 @@ function constraintViolation(model: TableModel, row: Row, settings: unknown): Ou
 }
 
 function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown): Outcome {
-  if (!hasPrivilege(model, caller, 'select', settings)) return rejectedByGrant(`select on ${model.table}`);
+  const read = [...allColumns(model, request.columns), ...request.filters.map((f) => f.column)];
+  if (!canSelect(model, caller, read, settings)) return rejectedByGrant(`select on ${model.table}`);
   const ctx = context(world, caller, settings);
   const all = matching(model, model.view ? model.view(world, settings) : rowsOf(world, model.table), request.filters, settings);
   const visible = bypassesRowSecurity(model, caller) ? all : all.filter((r) => model.rules.select?.(r, ctx) ?? false);
@@ -144,7 +174,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     if (!read.ok) return unchanged(read.outcome);
     bodies.push(read.row);
   }
-  if (!hasPrivilege(model, caller, 'insert', settings) || (representation && !hasPrivilege(model, caller, 'select', settings))) {
+  if (!hasPrivilege(model, caller, 'insert', settings) || !canSelect(model, caller, returningColumns(model, request), settings)) {
     return unchanged(rejectedByGrant(`insert on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
@@ -171,7 +201,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     rows = [...rows, row];
     inserted.push(row);
   }
-  return { outcome: allowed(representation ? inserted.map((r) => project(r, '*', model, settings)) : null, inserted.length), world: withRows(world, model.table, rows) };
+  return { outcome: allowed(representation ? inserted.map((r) => project(r, selectedColumns(request), model, settings)) : null, inserted.length), world: withRows(world, model.table, rows) };
 }
 
 function predictUpdate(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Prediction {
@@ -182,9 +212,9 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   if (refused) return unchanged(refused);
   const read = readBody(model, request.patch);
   if (!read.ok) return unchanged(read.outcome);
-  // Reading existing rows (a WHERE on their columns) or returning them needs SELECT as well.
+  // Reading existing rows (a WHERE on their columns) or returning them needs SELECT on those columns as well.
   const readsRows = request.filters.length > 0 || representation;
-  if (!hasPrivilege(model, caller, 'update', settings) || (readsRows && !hasPrivilege(model, caller, 'select', settings))) {
+  if (!hasPrivilege(model, caller, 'update', settings) || !canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings)) {
     return unchanged(rejectedByGrant(`update on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
@@ -236,7 +266,7 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
     }
   }
   if (failures.length) return unchanged(anyOf(failures));
-  const returned = representation ? [...replaced.values()].map((r) => project(r, '*', model, settings)) : null;
+  const returned = representation ? [...replaced.values()].map((r) => project(r, selectedColumns(request), model, settings)) : null;
   return { outcome: allowed(returned, replaced.size), world: withRows(world, model.table, rows) };
 }
 
@@ -246,7 +276,7 @@ function predictDelete(model: TableModel, world: World, caller: Caller, request:
   const refused = safeUpdateRefusal('DELETE', request.filters);
   if (refused) return unchanged(refused);
   const readsRows = request.filters.length > 0 || representation;
-  if (!hasPrivilege(model, caller, 'delete', settings) || (readsRows && !hasPrivilege(model, caller, 'select', settings))) {
+  if (!hasPrivilege(model, caller, 'delete', settings) || !canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings)) {
     return unchanged(rejectedByGrant(`delete on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
@@ -258,7 +288,7 @@ function predictDelete(model: TableModel, world: World, caller: Caller, request:
   if (targets.length === 0) return unchanged(candidates.length > 0 ? filtered(representation ? [] : null) : allowed(representation ? [] : null, 0));
   const gone = new Set(targets);
   return {
-    outcome: allowed(representation ? targets.map((r) => project(r, '*', model, settings)) : null, targets.length),
+    outcome: allowed(representation ? targets.map((r) => project(r, selectedColumns(request), model, settings)) : null, targets.length),
     world: withRows(world, model.table, all.filter((r) => !gone.has(r))),
   };
 }

@@ -16,25 +16,36 @@ export interface Filter {
 
 export type Returning = 'representation' | 'minimal';
 
+/**
+ * A write's `select=` (supabase-js `.insert(row).select('id')`): the columns a
+ * return=representation answer carries. Absent: every column (`select=*`). Ignored with
+ * return=minimal, as PostgREST ignores it (Plan.hs: no RETURNING columns without representation).
+ */
+export type WriteColumns = string[];
+
 export type ApiRequest =
   | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean }
-  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning }
-  | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning }
-  | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning }
+  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns }
+  | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns }
+  | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns }
   | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json> };
 
 export function describeRequest(r: ApiRequest): string {
   const base = r.kind === 'rpc' ? `/rest/v1/rpc/${r.schema ? `${r.schema}.` : ''}${r.fn}` : `/rest/v1/${r.schema ? `${r.schema}.` : ''}${r.table}`;
-  const filters = 'filters' in r && r.filters.length ? `?${r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`).join('&')}` : '';
+  const params = [
+    ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
+    ...(r.kind !== 'rpc' && Array.isArray(r.columns) ? [`select=${r.columns.join(',')}`] : []),
+  ];
+  const query = params.length ? `?${params.join('&')}` : '';
   switch (r.kind) {
     case 'select':
-      return `GET ${base}${filters}${r.columns === '*' ? '' : `${filters ? '&' : '?'}select=${r.columns.join(',')}`}`;
+      return `GET ${base}${query}`;
     case 'insert':
-      return `POST ${base} (return=${r.returning}) ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
+      return `POST ${base}${query} (return=${r.returning}) ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
     case 'update':
-      return `PATCH ${base}${filters} (return=${r.returning}) ${JSON.stringify(r.patch)}`;
+      return `PATCH ${base}${query} (return=${r.returning}) ${JSON.stringify(r.patch)}`;
     case 'delete':
-      return `DELETE ${base}${filters} (return=${r.returning})`;
+      return `DELETE ${base}${query} (return=${r.returning})`;
     case 'rpc':
       return `POST ${base} ${JSON.stringify(r.args)}`;
   }
@@ -44,4 +55,9 @@ export function describeRequest(r: ApiRequest): string {
 export function targetName(r: ApiRequest): string {
   const name = r.kind === 'rpc' ? r.fn : r.table;
   return r.schema && r.schema !== 'public' ? `${r.schema}.${name}` : name;
+}
+
+/** The columns a request's answer carries: a read's or a write's `select=` ('*' when it names none). */
+export function selectedColumns(r: Exclude<ApiRequest, { kind: 'rpc' }>): string[] | '*' {
+  return r.kind === 'select' ? r.columns : (r.columns ?? '*');
 }

@@ -38,7 +38,13 @@ export interface RuleContext<S = any> {
 
 export type Privilege = 'select' | 'insert' | 'update' | 'delete';
 export type ApiRole = 'anon' | 'authenticated';
-export type Grants = Record<ApiRole, readonly Privilege[]>;
+/**
+ * Table-level privileges per API role, and `columnSelect`: the columns a role may SELECT through
+ * column-level grants (`grant select (id, title) on t to authenticated`) where it holds no
+ * table-level SELECT. Postgres then refuses (42501) only a statement that reads a column outside
+ * them: a `select=`, a filter, or a write's RETURNING (PostgREST adds the primary key there).
+ */
+export type Grants = Record<ApiRole, readonly Privilege[]> & { columnSelect?: Partial<Record<ApiRole, readonly string[]>> };
 
 /** The table's grants under these settings. */
 export function grantsOf<S>(model: TableModel<S>, settings: S): Grants {

@@ -146,12 +146,12 @@ function filterParam(f: Filter): string {
 export function curlLine(caller: Caller, request: ApiRequest): string {
   const name = request.kind === 'rpc' ? `rpc/${request.fn}` : request.table;
   const params: string[] = 'filters' in request ? request.filters.map(filterParam) : [];
-  if (request.kind === 'select' && request.columns !== '*') params.push(`select=${request.columns.join(',')}`);
+  if (request.kind !== 'rpc' && Array.isArray(request.columns)) params.push(`select=${request.columns.join(',')}`);
   const url = `$SUPABASE_URL/rest/v1/${name}${params.length ? `?${params.join('&')}` : ''}`;
   const method = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' }[request.kind];
   // Keys are shell variables (double quotes expand them); a user's JWT is described, not forged.
   const authorization =
-    caller.kind === 'anon' ? '"Authorization: Bearer $ANON_KEY"' : caller.kind === 'service' ? '"Authorization: Bearer $SERVICE_ROLE_KEY"' : shellQuote(`Authorization: Bearer <JWT role=${apiRoleOf(caller)} sub=${caller.id}${caller.email ? ` email=${caller.email}` : ''}>`);
+    caller.kind === 'anon' ? '"Authorization: Bearer $ANON_KEY"' : caller.kind === 'service' ? '"Authorization: Bearer $SERVICE_ROLE_KEY"' : shellQuote(`Authorization: Bearer <JWT role=${apiRoleOf(caller)} sub=${caller.id}${caller.email ? ` email=${caller.email}` : ''}${caller.aal && caller.aal !== 'aal1' ? ` aal=${caller.aal}` : ''}${caller.appMetadata ? ` app_metadata=${JSON.stringify(caller.appMetadata)}` : ''}>`);
   const parts = ['curl', '-X', method, `"${url}"`, '-H', '"apikey: $ANON_KEY"', '-H', authorization];
   if (request.schema && request.schema !== 'public') parts.push('-H', shellQuote(`${method === 'GET' ? 'Accept' : 'Content'}-Profile: ${request.schema}`));
   if (request.kind === 'select' && request.single) parts.push('-H', shellQuote('Accept: application/vnd.pgrst.object+json'));

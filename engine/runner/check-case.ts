@@ -9,7 +9,7 @@ import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns } from '../model/table-model.ts';
 import { comparedAsFor, settingHintsFor } from '../checker/compare.ts';
-import { judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
+import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { FixtureError } from '../errors.ts';
@@ -129,8 +129,8 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
     outcomeClass: outcome,
     cell,
   };
-  // The model's agreement first, then the pack's own invariants.
-  const disagreement = judgeStep([modelAgreement, ...(oracle.model.invariants ?? [])], entry, earlier);
+  // The model's agreement first, then nothing left on the connection, then the pack's own invariants.
+  const disagreement = judgeStep([...ENGINE_CHECKERS, ...(oracle.model.invariants ?? [])], entry, earlier);
   if (!disagreement) return { entry };
   Object.assign(entry, { disagreement: disagreement.reason, checker: disagreement.checker });
   // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).

@@ -47,14 +47,15 @@ export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiReque
   const named = { ...base, table: target.name, ...(target.schema && target.schema !== 'public' ? { schema: target.schema } : {}) };
   const filter = (f: Filter): Filter => ({ ...f, column: requiredColumn(m, table, f.column, where), value: valueToTarget(m, table, f.column, f.value) });
   const body = (row: Row): Row => renameRow(row, (c) => requiredColumn(m, table, c, where), (c, v) => valueToTarget(m, table, c, v));
+  const columns = <C extends string[] | '*' | undefined>(cs: C): C => (Array.isArray(cs) ? cs.map((c) => requiredColumn(m, table, c, where)) : cs) as C;
   switch (named.kind) {
     case 'select':
-      return { ...named, columns: named.columns === '*' ? '*' : named.columns.map((c) => requiredColumn(m, table, c, where)), filters: named.filters.map(filter) };
+      return { ...named, columns: columns(named.columns), filters: named.filters.map(filter) };
     case 'insert':
-      return { ...named, rows: named.rows.map(body) };
+      return { ...named, rows: named.rows.map(body), ...(named.columns ? { columns: columns(named.columns) } : {}) };
     case 'update':
-      return { ...named, patch: body(named.patch), filters: named.filters.map(filter) };
+      return { ...named, patch: body(named.patch), filters: named.filters.map(filter), ...(named.columns ? { columns: columns(named.columns) } : {}) };
     case 'delete':
-      return { ...named, filters: named.filters.map(filter) };
+      return { ...named, filters: named.filters.map(filter), ...(named.columns ? { columns: columns(named.columns) } : {}) };
   }
 }

@@ -1,20 +1,27 @@
 -- Supabase's API roles (cluster-wide). Created only where missing, so a real Supabase server keeps its own.
 -- All NOLOGIN: policyfuzz never logs in as them (it SET ROLEs), and a server it was merely lent must not
 -- be left with a login that can switch to service_role, which bypasses row security.
+-- The three API roles INHERIT, as on Supabase (supabase/postgres migrations/db/migrations/
+-- 20230529180330_alter_api_roles_for_inherit.sql alters them so): a privilege granted to a group
+-- role they are members of reaches them. Roles left NOINHERIT by an older policyfuzz on a lent
+-- server are altered the same way (on Supabase they already inherit). authenticator stays NOINHERIT.
 do $$
 begin
   if not exists (select 1 from pg_roles where rolname = 'anon') then
-    create role anon nologin noinherit;
+    create role anon nologin inherit;
   end if;
   if not exists (select 1 from pg_roles where rolname = 'authenticated') then
-    create role authenticated nologin noinherit;
+    create role authenticated nologin inherit;
   end if;
   if not exists (select 1 from pg_roles where rolname = 'service_role') then
-    create role service_role nologin noinherit bypassrls;
+    create role service_role nologin inherit bypassrls;
   end if;
   if not exists (select 1 from pg_roles where rolname = 'authenticator') then
     create role authenticator nologin noinherit;
   end if;
+  if exists (select 1 from pg_roles where rolname = 'anon' and not rolinherit) then alter role anon inherit; end if;
+  if exists (select 1 from pg_roles where rolname = 'authenticated' and not rolinherit) then alter role authenticated inherit; end if;
+  if exists (select 1 from pg_roles where rolname = 'service_role' and not rolinherit) then alter role service_role inherit; end if;
 end
 $$;
 grant anon, authenticated, service_role to authenticator;

@@ -4,7 +4,8 @@
  * The reference has such a legitimate case: uni_staff / sa_prof file PR tickets on someone
  * else's behalf but cannot read them back (owner-only SELECT for them).
  * Cases: an insert of a PR ticket or a shop order owned by the caller or by someone else, sent
- * with both preferences in either order, then read back by id by the same caller.
+ * with both preferences in either order (representation with all columns or `select=id`), then
+ * read back by id by the same caller.
  */
 import fc from 'fast-check';
 import type { Row } from '../../../../engine/model/json.ts';
@@ -54,10 +55,19 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
             pr: prInsertRow(settings, list, o),
             shop: shopInsertRow(settings, list, o),
             representationFirst: fc.boolean(),
+            // supabase-js `.insert(row).select('id')`: the answer carries the id only, and the
+            // new row must still pass the SELECT rule (any RETURNING column reads it).
+            selectId: fc.boolean(),
           })
-          .map(({ table, pr, shop, representationFirst }): DataCase => {
+          .map(({ table, pr, shop, representationFirst, selectId }): DataCase => {
             const row = table === 'pr_tickets' ? pr : shop;
-            const insert = (returning: 'representation' | 'minimal'): ApiRequest => ({ kind: 'insert', table, rows: [row], returning });
+            const insert = (returning: 'representation' | 'minimal'): ApiRequest => ({
+              kind: 'insert',
+              table,
+              rows: [row],
+              returning,
+              ...(returning === 'representation' && selectId ? { columns: ['id'] } : {}),
+            });
             const order = representationFirst ? (['representation', 'minimal'] as const) : (['minimal', 'representation'] as const);
             const steps = [
               ...order.map((r) => ({ caller, request: insert(r) })),
