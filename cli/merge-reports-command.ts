@@ -1,7 +1,8 @@
 /**
  * `policyfuzz merge-reports <summary.json|folder>...`: combines the JSON summaries of the shards
- * of one run into one summary, one JUnit file and one HTML report, prints the per-property table
- * and ends with `N passed, N failed` (exit 1 when any property failed).
+ * of one run into one summary, one JUnit file and one HTML report, judges coverage on the merged
+ * clause tallies (a shard leaves it to the merge), prints the per-property table and ends with
+ * `N passed, N failed` (exit 1 when any property failed).
  */
 import type { Command } from 'commander';
 import { summaryTable } from '../engine/report/console.ts';
