@@ -2,12 +2,14 @@
  * A clean target stays green, through the real binary: the shipped profiles' request caps, sharded
  * runs merged, a connecting role that lacks what a run needs.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunSummary } from '../engine/report/summary.ts';
-import { runBin } from '../testing/run-bin.ts';
+import { runBin, type BinRun } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
+import { PROJECT_ROOT } from './paths.ts';
 import { PROFILES } from './profiles.ts';
 import { ssoPropertyIds } from './sso-integration.ts';
 
@@ -59,4 +61,63 @@ describe('a sharded run gives the verdicts of one machine', () => {
       expect(merged.properties.map((p) => p.note).filter((n) => n?.includes('coverage'))).toEqual([]);
     }
   }, 300_000);
+});
+
+describe('a connecting role that lacks what a run needs', () => {
+  // Roles of their own on the shared test server (which has the API roles), dropped at the end.
+  const suffix = `${process.pid}`;
+  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+  const created: string[] = [];
+  const urlAs = (role: string) => {
+    const u = new URL(inject('databaseUrl'));
+    u.username = role;
+    u.password = 'pf-test-secret';
+    return u.toString();
+  };
+  const createRole = async (name: string, options: string, ...grants: string[]) => {
+    await admin.query(`create role ${name} login password 'pf-test-secret' ${options}`);
+    created.push(name);
+    for (const g of grants) await admin.query(g.replaceAll('$ROLE', name));
+    return name;
+  };
+  beforeAll(async () => {
+    await admin.connect();
+    // The API roles, as on a Supabase server (the same script a superuser run applies).
+    await admin.query(readFileSync(path.join(PROJECT_ROOT, 'engine/db/supabase/roles.sql'), 'utf8'));
+  });
+  afterAll(async () => {
+    for (const r of created) await admin.query(`drop role if exists ${r}`);
+    await admin.end();
+  });
+
+  const fuzzAs = (role: string) => {
+    const dir = tempDir('role');
+    return runBin(['fuzz', '--only', 'R02', '--seed', '3', '--runs', '20', '--workers', '1', '--no-sso', '--no-replay', '--no-color', '--database-url', urlAs(role), '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]).then((r) => ({ ...r, failures: path.join(dir, 'f') }));
+  };
+  const expectRefused = (r: BinRun & { failures: string }, message: RegExp) => {
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).not.toMatch(/FAIL/);
+    expect(existsSync(r.failures) ? readdirSync(r.failures) : []).toEqual([]);
+  };
+
+  it('CREATEDB and CREATEROLE, not a member of the API roles: exit 2 naming the grant, no finding', async () => {
+    const role = await createRole(`pf_t_admin_${suffix}`, 'createdb createrole');
+    expectRefused(await fuzzAs(role), new RegExp(`^policyfuzz: role ${role} cannot SET ROLE to anon, authenticated, service_role, as every request does: as a superuser, run \`grant anon, authenticated, service_role to ${role}\``, 'm'));
+  });
+
+  it('LOGIN only, or read-only: exit 2 saying it cannot create databases and what to grant', async () => {
+    const login = await createRole(`pf_t_login_${suffix}`, '');
+    expectRefused(await fuzzAs(login), new RegExp(`^policyfuzz: role ${login} cannot create databases.*\`alter role ${login} createdb\``, 'm'));
+    const reader = await createRole(`pf_t_reader_${suffix}`, '', 'grant pg_read_all_data to $ROLE');
+    expectRefused(await fuzzAs(reader), new RegExp(`^policyfuzz: role ${reader} cannot create databases`, 'm'));
+  });
+
+  it('granted the API roles, a CREATEDB role runs and passes', async () => {
+    const role = await createRole(`pf_t_granted_${suffix}`, 'createdb', 'grant anon, authenticated, service_role to $ROLE');
+    const r = await fuzzAs(role);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(lastLine(r.stdout)).toBe('1 passed, 0 failed (seed 3)');
+  });
 });
