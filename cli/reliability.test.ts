@@ -2,14 +2,14 @@
  * A clean target stays green, through the real binary: the shipped profiles' request caps, sharded
  * runs merged, a connecting role that lacks what a run needs.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunSummary } from '../engine/report/summary.ts';
 import { runBin, type BinRun } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
-import { PROJECT_ROOT } from './paths.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS, PROJECT_ROOT } from './paths.ts';
 import { PROFILES } from './profiles.ts';
 import { ssoPropertyIds } from './sso-integration.ts';
 
@@ -119,5 +119,30 @@ describe('a connecting role that lacks what a run needs', () => {
     const r = await fuzzAs(role);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(lastLine(r.stdout)).toBe('1 passed, 0 failed (seed 3)');
+  });
+});
+
+describe('a failure folder that cannot be written', () => {
+  it('prints the verdict and the failure, warns naming the folder, keeps the exit code, leaves no empty file', async () => {
+    const broken = tempDir('broken');
+    for (const f of readdirSync(BUNDLED_MIGRATIONS)) copyFileSync(path.join(BUNDLED_MIGRATIONS, f), path.join(broken, f));
+    copyFileSync(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants', 'R02-guard-trigger-dropped.sql'), path.join(broken, '9999_mutant.sql'));
+    const fuzz = (failures: string) =>
+      runBin(['fuzz', '--migrations', broken, '--only', 'R02', '--seed', '5', '--runs', '200', '--workers', '1', '--no-replay', '--no-color', '--report-dir', tempDir('reports'), '--failures-dir', failures, '--database-url', inject('databaseUrl')]);
+    // The names this seed's failures take, then the same run where each is a full disk (/dev/full:
+    // the file opens, the write fails with ENOSPC).
+    const first = tempDir('failures');
+    expect((await fuzz(first)).code).toBe(1);
+    const names = readdirSync(first).filter((f) => f.endsWith('.json'));
+    expect(names.length).toBeGreaterThan(0);
+    const full = tempDir('full');
+    for (const n of names) symlinkSync('/dev/full', path.join(full, n));
+    const r = await fuzz(full);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(r.stdout).toMatch(/R02 FAILED/);
+    expect(r.stdout).toContain(`warning: could not save this failure in ${full} (ENOSPC)`);
+    expect(lastLine(r.stdout)).toBe('0 passed, 1 failed (seed 5)');
+    expect(readdirSync(full)).toEqual([]);
   });
 });
