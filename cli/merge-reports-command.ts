@@ -52,7 +52,7 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${reportFileList(files).join(', ')}`);
   const t = merged.totals;
   if (merged.interrupted) out(`\na shard was interrupted by ${merged.interrupted}: the totals cover what completed`);
-  out(`\n${t.passed} passed, ${t.failed} failed${t.partial ? `, ${t.partial} partial` : ''}${t.notReached ? `, ${t.notReached} not reached` : ''} (seed ${merged.seed})`);
+  out(`\n${t.passed} passed, ${t.failed} failed${t.partial ? `, ${t.partial} partial` : ''}${t.notReached ? `, ${t.notReached} not reached` : ''}${t.notApplicable ? `, ${t.notApplicable} not applicable` : ''} (seed ${merged.seed})`);
   return merged.totals.failed ? 1 : 0;
 }
 

@@ -6,6 +6,7 @@ import { loadSsoConfig, SsoConfigError } from '../sso/config.ts';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
 import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults/index.ts';
 import { PreflightFailed } from '../sso/client/preflight.ts';
+import { TransportError } from '../sso/client/http.ts';
 import { samplePeakMemory } from '../sso/client/memory.ts';
 
 /** Where command output goes (the console, or a test's buffer). */
@@ -157,7 +158,7 @@ async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
   try {
     return await f();
   } catch (e) {
-    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable || e instanceof PreflightFailed) {
+    if (e instanceof UsageError || e instanceof SsoConfigError || e instanceof BrowserUnavailable || e instanceof PreflightFailed || e instanceof TransportError) {
       io.err(`error: ${e.message}`);
       return 2;
     }

@@ -5,6 +5,7 @@
  */
 import type { PropertyResult } from '../engine/run/index.ts';
 import { fileURLToPath } from 'node:url';
+import { UsageError } from '../engine/errors.ts';
 
 export const EXAMPLE_SSO_CONFIG = fileURLToPath(new URL('../sso/examples/sso.config.json', import.meta.url));
 
@@ -14,6 +15,17 @@ export interface SsoRun {
   only?: string[];
   path?: string;
   config?: string;
+}
+
+/** Reads an SSO config as the SSO half will; a missing or invalid one is bad input (exit 2). */
+export async function checkSsoConfig(file: string): Promise<void> {
+  const { loadSsoConfig, SsoConfigError } = await import('../sso/config.ts');
+  try {
+    await loadSsoConfig(file);
+  } catch (e) {
+    if (e instanceof SsoConfigError) throw new UsageError(`--sso-config: ${e.message}`);
+    throw e;
+  }
 }
 
 export async function ssoPropertyIds(): Promise<string[]> {

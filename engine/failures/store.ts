@@ -123,6 +123,12 @@ export function loadFailure(file: string): FailureRecord {
   }
   const parsed = FailureRecordSchema.safeParse(data);
   if (!parsed.success) throw new UsageError(`${file} is a malformed policyfuzz failure file: ${issueText(parsed.error.issues)}`);
+  // The id is `<property>-<hash>` of the property it was saved for: a record relabelled to another
+  // property would be replayed against a rule it was never about.
+  const { id, property } = parsed.data;
+  if (!id.startsWith(`${property}-`)) {
+    throw new UsageError(`${file} was saved for another property than its "property" ${property} (its id is ${id}): set "property" back to ${id.replace(/-[^-]*$/, '')}, or replay the file as it was saved`);
+  }
   if (parsed.data.area === 'data') {
     const c = DataCaseSchema.safeParse(parsed.data.case);
     if (!c.success) throw new UsageError(`${file} is a malformed policyfuzz failure file: ${issueText(c.error.issues, ['case'])}`);

@@ -64,6 +64,11 @@ describe('JSON summary', () => {
     expect(m.shards).toHaveLength(2);
   });
 
+  it('does not count N/A properties as passed', () => {
+    const t = summary([{ ...passing }, { ...passing, id: 'R05', status: 'not-applicable', cases: 0 }, { ...failing }]).totals;
+    expect(t).toMatchObject({ properties: 3, passed: 1, failed: 1, notApplicable: 1 });
+  });
+
   it('judges coverage on the merged clause tallies: one side reached by one shard only passes, a side no shard reached fails', () => {
     const onShard = (index: number, allowed: number, refused: number) =>
       summary([{ ...passing, note: COVERAGE_ON_MERGE_NOTE, clauses: [{ id: 'R04.slip', label: 'slip', allowed, refused }] }], { index, count: 2 });

@@ -86,6 +86,8 @@ export const RunSummarySchema = z.object({
     /** Cut short below their minimum cases (partial) or not started (not reached): neither passed nor failed. */
     partial: z.number().int().optional(),
     notReached: z.number().int().optional(),
+    /** The target lacks what the rule is about: not run, so not passed either. */
+    notApplicable: z.number().int().optional(),
     cases: z.number().int(),
     counts: z.record(z.string(), z.number()),
   }),
@@ -119,7 +121,8 @@ export function totalsOf(properties: PropertySummary[]): RunSummary['totals'] {
   const failed = properties.filter((p) => isFailing(p.status)).length;
   const partial = properties.filter((p) => p.status === 'partial').length;
   const notReached = properties.filter((p) => p.status === 'not-reached').length;
-  return { properties: properties.length, passed: properties.length - failed - partial - notReached, failed, partial, notReached, cases: properties.reduce((n, p) => n + p.cases, 0), counts };
+  const notApplicable = properties.filter((p) => p.status === 'not-applicable').length;
+  return { properties: properties.length, passed: properties.length - failed - partial - notReached - notApplicable, failed, partial, notReached, notApplicable, cases: properties.reduce((n, p) => n + p.cases, 0), counts };
 }
 
 export interface SummaryContext {
