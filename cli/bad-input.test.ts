@@ -116,6 +116,15 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     });
   }
 
+  it('a migration file name that is not UTF-8: exit 2 naming it and how to rename it', async () => {
+    const dir = tempDir('not-utf8');
+    writeFileSync(path.join(dir, '0001_ok.sql'), 'select 1;');
+    writeFileSync(Buffer.from(path.join(dir, '0002_caf\xe9.sql'), 'latin1'), 'select 1;');
+    const r = await runBin(['fuzz', '--migrations', dir, '--only', 'R02', '--no-sso', ...NO_DB]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`policyfuzz: a migration file name in ${dir} is not UTF-8 ("0002_café.sql" read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`\n`);
+  });
+
   it('a config {} says migrations is required and what it takes', async () => {
     const dir = tempDir('empty-config');
     const config = path.join(dir, 'policyfuzz.config.json');
