@@ -13,6 +13,24 @@ import { FAILURE_FORMAT, FAILURE_FORMAT_VERSION } from '../engine/failures/schem
 
 const noStackTrace = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
 
+/** A saved data failure's record, as a file would hold it. */
+const RECORD = {
+  format: FAILURE_FORMAT,
+  formatVersion: FAILURE_FORMAT_VERSION,
+  area: 'data',
+  seed: 1,
+  path: '0',
+  message: 'x',
+  case: { world: {}, steps: [{ caller: { kind: 'anon' }, request: { kind: 'select', table: 'users', columns: '*', filters: [] } }] },
+  step: 0,
+  expected: null,
+  actual: null,
+  policyfuzzVersion: POLICYFUZZ_VERSION,
+  migrationsDigest: null,
+  migrations: null,
+  foundAt: new Date().toISOString(),
+};
+
 describe('bad input, through bin/policyfuzz.mjs', () => {
   it('--version prints the version', async () => {
     const r = await runBin(['--version']);
@@ -59,29 +77,61 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     const dir = tempDir('bad-replay');
     const file = path.join(dir, 'R99-0123456789ab.json');
     const record = {
-      format: FAILURE_FORMAT,
-      formatVersion: FAILURE_FORMAT_VERSION,
+      ...RECORD,
       id: 'R99-0123456789ab',
       property: 'R99',
       title: 'relabelled',
-      area: 'data',
-      seed: 1,
-      path: '0',
-      message: 'x',
-      case: { world: {}, steps: [{ caller: { kind: 'anon' }, request: { kind: 'select', table: 'users', columns: '*', filters: [] } }] },
-      step: 0,
-      expected: null,
-      actual: null,
-      policyfuzzVersion: POLICYFUZZ_VERSION,
-      migrationsDigest: null,
-      migrations: null,
-      foundAt: new Date().toISOString(),
     };
     writeFileSync(file, JSON.stringify(record));
     const r = await runBin(['replay', file, '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^policyfuzz: .*R99-0123456789ab\.json names property "R99", which is not a data-layer property \(known: R01, .*\); was the file edited\?\n$/);
     noStackTrace(r.stderr);
+  });
+
+  it('replay refuses a failure file relabelled to another property (R02 → R19)', async () => {
+    const dir = tempDir('relabelled');
+    const file = path.join(dir, 'R02-0123456789ab.json');
+    writeFileSync(file, JSON.stringify({ ...RECORD, id: 'R02-0123456789ab', property: 'R19', title: 'users: a non-staff owner cannot PATCH role' }));
+    const r = await runBin(['replay', file, '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`policyfuzz: ${file} was saved for another property than its "property" R19 (its id is R02-0123456789ab): set "property" back to R02, or replay the file as it was saved\n`);
+  });
+
+  const NO_DB = ['--database-url', 'postgresql://nobody@127.0.0.1:1/x'];
+  const refused: Array<[string, string[], RegExp]> = [
+    ['--exclude R99, like --only R99', ['fuzz', '--exclude', 'R99', ...NO_DB], /^policyfuzz: --exclude: no property R99 \(known: R01, .*S19\)\n$/],
+    ['--sso with --no-sso', ['fuzz', '--only', 'R02', '--sso', '--no-sso', ...NO_DB], /^policyfuzz: --sso and --no-sso contradict each other: give one\n$/],
+    ['a mistyped command', ['fuzzz'], /^policyfuzz: unknown command "fuzzz": did you mean `policyfuzz fuzz`\? commands: fuzz, replay, .*\n$/],
+    ['a missing --sso-config, before the data half', ['fuzz', '--only', 'R02,S01', '--sso-config', '/missing/sso.json', ...NO_DB], /^policyfuzz: --sso-config: cannot read SSO config \/missing\/sso\.json: ENOENT\n$/],
+    ['sso check against a target that does not answer', ['sso', 'check', '--web', 'http://127.0.0.1:1', '--api', 'http://127.0.0.1:1', '--config', path.join(PROJECT_ROOT, 'sso/examples/sso.config.json'), '--runs', '1'], /^error: GET http:\/\/127\.0\.0\.1:1\/login got no answer \(ECONNREFUSED\)/],
+  ];
+  for (const [what, args, message] of refused) {
+    it(`${what}: exit 2, one line, nothing run`, async () => {
+      const r = await runBin(args);
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      noStackTrace(r.stderr);
+      expect(r.stdout).not.toMatch(/ready in|passed/);
+    });
+  }
+
+  it('a migration file name that is not UTF-8: exit 2 naming it and how to rename it', async () => {
+    const dir = tempDir('not-utf8');
+    writeFileSync(path.join(dir, '0001_ok.sql'), 'select 1;');
+    writeFileSync(Buffer.from(path.join(dir, '0002_caf\xe9.sql'), 'latin1'), 'select 1;');
+    const r = await runBin(['fuzz', '--migrations', dir, '--only', 'R02', '--no-sso', ...NO_DB]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`policyfuzz: a migration file name in ${dir} is not UTF-8 ("0002_café.sql" read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`\n`);
+  });
+
+  it('a config {} says migrations is required and what it takes', async () => {
+    const dir = tempDir('empty-config');
+    const config = path.join(dir, 'policyfuzz.config.json');
+    writeFileSync(config, '{}');
+    const r = await runBin(['fuzz', '--config', config, ...NO_DB]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`policyfuzz: ${config} is not a valid policyfuzz config:\n  migrations: required: the folder of .sql migrations (a path relative to the config, or a list of them), e.g. "supabase/migrations"\n`);
   });
 
   for (const option of ['--report-dir', '--failures-dir']) {

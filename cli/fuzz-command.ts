@@ -69,6 +69,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
 
 export function registerFuzzCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
   const p = PROFILES;
+  const ssoFlags = new Set<string>();
   program
     .command('fuzz', { isDefault: true })
     .description('run the properties (data layer R01…R20; SSO S01… with --sso) against a migrations folder on a scratch database')
@@ -107,9 +108,13 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('-q, --quiet', 'print only the failures and the final line')
     .option('-v, --verbose', 'also print the access matrix')
     .option('--no-color', 'no colour (also when NO_COLOR is set or the output is not a terminal)')
+    // Commander keeps the last of --sso and --no-sso: note both, to refuse the pair.
+    .on('option:sso', () => ssoFlags.add('--sso'))
+    .on('option:no-sso', () => ssoFlags.add('--no-sso'))
     .action((opts: Omit<FuzzOptions, 'pack' | 'migrations'> & TargetChoice) =>
       run(async () => {
         if (opts.quiet && opts.verbose) throw new UsageError('--quiet and --verbose contradict each other: give one');
+        if (ssoFlags.size === 2) throw new UsageError('--sso and --no-sso contradict each other: give one');
         // --json keeps stdout for the summary: the human output goes to stderr.
         const out = opts.json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
         const chosen = await chooseTarget(pack, opts);

@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { installSignalHandlers, stopAll } from '../engine/db/cleanup.ts';
-import { isUserFacingError } from '../engine/errors.ts';
+import { isUserFacingError, UsageError } from '../engine/errors.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { registerCompletionCommand } from './completion-command.ts';
 import { registerDiffCommand } from './diff-command.ts';
@@ -41,6 +41,7 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
   registerSsoCommands(program, run);
   registerCompletionCommand(program, run);
   try {
+    refuseUnknownCommand(program, argv[2]);
     await program.parseAsync(argv);
     return exitCode;
   } catch (e) {
@@ -54,4 +55,28 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
   } finally {
     await stopAll();
   }
+}
+
+/**
+ * `fuzz` is the default command, so a mistyped command would reach it as an argument ("too many
+ * arguments"): a first word that names no command and is no option or path is refused with the
+ * nearest command.
+ */
+function refuseUnknownCommand(program: Command, first: string | undefined): void {
+  if (!first || first.startsWith('-') || /[./\\]/.test(first)) return;
+  const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+  if (names.includes(first) || first === 'help') return;
+  const nearest = names.map((n) => ({ n, d: editDistance(first, n) })).sort((a, b) => a.d - b.d)[0];
+  const hint = nearest && nearest.d <= Math.max(2, Math.floor(nearest.n.length / 3)) ? `did you mean \`policyfuzz ${nearest.n}\`? ` : '';
+  throw new UsageError(`unknown command "${first}": ${hint}commands: ${program.commands.map((c) => c.name()).join(', ')} (policyfuzz --help)`);
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }

@@ -117,7 +117,7 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
   const errored = results.some((r) => r.status === 'error');
   const counts = (s: string) => results.filter((r) => r.status === s).length;
-  io.out(`${counts('passed')} passed, ${counts('failed')} failed, ${counts('not-applicable')} not applicable, ${counts('error')} errors (seed ${results[0]?.seed ?? seed})`);
+  io.out(`${counts('passed')} passed, ${counts('failed')} failed, ${counts('partial') ? `${counts('partial')} partial, ` : ''}${counts('not-reached') ? `${counts('not-reached')} not reached, ` : ''}${counts('not-applicable')} not applicable, ${counts('error')} errors (seed ${results[0]?.seed ?? seed})`);
   if (stoppedBy) io.out(`stopped by ${stoppedBy}: ${results.length} of ${only?.length ?? SSO_PROPERTIES.length} properties finished; the rest did not run`);
   return { exitCode: mustFailed ? 1 : errored || stoppedBy ? 2 : 0, results };
 }

@@ -17,7 +17,7 @@ import type { CatalogProperty, DataProperty } from '../../engine/run/index.ts';
 import { freshSeed } from '../options.ts';
 import { POLICYFUZZ_VERSION } from '../paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard } from '../profiles.ts';
-import { ssoPropertyIds } from '../sso-integration.ts';
+import { checkSsoConfig, ssoPropertyIds } from '../sso-integration.ts';
 import { ssoReserveMs } from '../profiles.ts';
 import { assertWritableFolder } from '../writable-folder.ts';
 import type { FuzzOptions } from './fuzz-options.ts';
@@ -95,6 +95,9 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   const onlySso = options.only?.filter((id) => !isData(id) && isSsoPropertyId(id));
   const unknownData = (options.only ?? []).filter((id) => !isData(id) && !isSsoPropertyId(id));
   if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
+  const knownSso = await ssoPropertyIds();
+  const unknownExcluded = (options.exclude ?? []).filter((id) => !isData(id) && !knownSso.includes(id));
+  if (unknownExcluded.length) throw new UsageError(`--exclude: no property ${unknownExcluded.join(', ')} (known: ${[...dataProperties.map((p) => p.id), ...knownSso].join(', ')})`);
   let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
   if (options.changedSince) {
     const focus = changedObjects(options.changedSince, target.migrationDirs);
@@ -107,12 +110,13 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   const wantSso = Boolean(onlySso?.length) || (!options.only && (options.sso ?? (profile.sso && !projectTarget)));
   let ssoIds: string[] = [];
   if (wantSso) {
-    const known = await ssoPropertyIds();
-    const unknownSso = (onlySso ?? []).filter((id) => !known.includes(id));
-    if (unknownSso.length) throw new UsageError(`no SSO property ${unknownSso.join(', ')} (known: ${known.join(', ')})`);
+    const unknownSso = (onlySso ?? []).filter((id) => !knownSso.includes(id));
+    if (unknownSso.length) throw new UsageError(`no SSO property ${unknownSso.join(', ')} (known: ${knownSso.join(', ')})`);
     // SSO properties are split across shards by position; data-layer properties by lanes.
-    ssoIds = (onlySso?.length ? onlySso : known).filter((id) => known.indexOf(id) % shard.count === shard.index - 1 && !excluded(id));
+    ssoIds = (onlySso?.length ? onlySso : knownSso).filter((id) => knownSso.indexOf(id) % shard.count === shard.index - 1 && !excluded(id));
   }
+  // Read now, not after the data half has run.
+  if (ssoIds.length && options.ssoConfig) await checkSsoConfig(options.ssoConfig);
   if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
 
   const migrations = properties.length ? target.migrations : [];

@@ -28,7 +28,9 @@ export const ConfigSchema = z
      */
     pack: z.string().min(1).optional(),
     /** Migration folders, applied one after another (each in name order). Relative to the config file. */
-    migrations: z.union([z.string(), z.array(z.string()).min(1)]).transform((v) => (Array.isArray(v) ? v : [v])),
+    migrations: z
+      .union([z.string(), z.array(z.string()).min(1)], { error: (issue) => (issue.input === undefined ? 'required: the folder of .sql migrations (a path relative to the config, or a list of them), e.g. "supabase/migrations"' : 'a folder of .sql migrations, or a list of them, e.g. "supabase/migrations"') })
+      .transform((v) => (Array.isArray(v) ? v : [v])),
     /** File names to leave out (seed data, extensions the scratch server lacks). */
     skip: z.array(z.string()).default([]),
     supabaseCompat: z.boolean().default(true),

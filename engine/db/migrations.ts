@@ -35,7 +35,12 @@ export class MigrationError extends UsageError {
 export function loadMigrationFolder(dir: string, skip: string[] = []): MigrationFile[] {
   if (!existsSync(dir)) throw new UsageError(`migrations folder not found: ${dir}`);
   if (!statSync(dir).isDirectory()) throw new UsageError(`migrations path is not a folder: ${dir}`);
-  const names = readdirSync(dir)
+  // Read as bytes: a name that is not UTF-8 would come back altered and then not be found.
+  const raw = readdirSync(dir, { encoding: 'buffer' });
+  const notUtf8 = raw.find((b) => b.toString('latin1').endsWith('.sql') && !Buffer.from(b.toString('utf8'), 'utf8').equals(b));
+  if (notUtf8) throw new UsageError(`a migration file name in ${dir} is not UTF-8 (${JSON.stringify(notUtf8.toString('latin1'))} read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\``);
+  const names = raw
+    .map((b) => b.toString('utf8'))
     .filter((n) => n.endsWith('.sql') && !skip.includes(n))
     .sort();
   if (names.length === 0) throw new UsageError(`migrations folder has no .sql files: ${dir}`);

@@ -5,7 +5,7 @@
  * one file. Only failures are written; a passing case never touches the folder.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Json } from '../model/json.ts';
 import { canonicalJson } from '../model/values.ts';
@@ -73,15 +73,28 @@ export interface SavedFailure {
   regression?: string;
 }
 
-/** Writes the record and its repros; returns the paths written. */
+/**
+ * Writes the record and its repros; returns the paths written. A write that fails (a full disk, a
+ * folder gone) removes what this call wrote, so no empty or cut-off failure file is left to replay.
+ */
 export function saveFailure(dir: string, record: FailureRecord, repros: { sql?: string; pgtap?: string; regression?: string } = {}): SavedFailure {
-  mkdirSync(dir, { recursive: true });
   const base = path.join(dir, record.id);
   const saved: SavedFailure = { record, json: `${base}.json` };
-  writeFileSync(saved.json, `${JSON.stringify(record, null, 2)}\n`);
-  if (repros.sql !== undefined) writeFileSync((saved.sql = `${base}.sql`), repros.sql);
-  if (repros.pgtap !== undefined) writeFileSync((saved.pgtap = `${base}.pgtap.sql`), repros.pgtap);
-  if (repros.regression !== undefined) writeFileSync((saved.regression = `${base}.regression.ts`), repros.regression);
+  const written: string[] = [];
+  const write = (file: string, text: string) => {
+    written.push(file);
+    writeFileSync(file, text);
+  };
+  try {
+    mkdirSync(dir, { recursive: true });
+    write(saved.json, `${JSON.stringify(record, null, 2)}\n`);
+    if (repros.sql !== undefined) write((saved.sql = `${base}.sql`), repros.sql);
+    if (repros.pgtap !== undefined) write((saved.pgtap = `${base}.pgtap.sql`), repros.pgtap);
+    if (repros.regression !== undefined) write((saved.regression = `${base}.regression.ts`), repros.regression);
+  } catch (e) {
+    for (const file of written) rmSync(file, { force: true });
+    throw e;
+  }
   return saved;
 }
 
@@ -110,6 +123,12 @@ export function loadFailure(file: string): FailureRecord {
   }
   const parsed = FailureRecordSchema.safeParse(data);
   if (!parsed.success) throw new UsageError(`${file} is a malformed policyfuzz failure file: ${issueText(parsed.error.issues)}`);
+  // The id is `<property>-<hash>` of the property it was saved for: a record relabelled to another
+  // property would be replayed against a rule it was never about.
+  const { id, property } = parsed.data;
+  if (!id.startsWith(`${property}-`)) {
+    throw new UsageError(`${file} was saved for another property than its "property" ${property} (its id is ${id}): set "property" back to ${id.replace(/-[^-]*$/, '')}, or replay the file as it was saved`);
+  }
   if (parsed.data.area === 'data') {
     const c = DataCaseSchema.safeParse(parsed.data.case);
     if (!c.success) throw new UsageError(`${file} is a malformed policyfuzz failure file: ${issueText(c.error.issues, ['case'])}`);

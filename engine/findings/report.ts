@@ -32,6 +32,7 @@ export function printFindings(results: PropertyResult[], saved: ReadonlyMap<stri
       const s = saved.get(findingKey(r, f));
       if (s?.replay) out(`     replay:   ${s.replay}`);
       if (s?.saved) out(`     saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
+      if (s?.unsaved) out(`     warning:  ${s.unsaved}`);
     }
     for (const f of accepted) out(`  accepted: ${f.signature} (${f.baselined})`);
   }

@@ -83,6 +83,8 @@ export function summaryTable(results: PropertyResult[], width: number = TABLE_WI
 export interface SavedFor {
   saved?: SavedFailure;
   replay: string;
+  /** Why it could not be saved (a warning: the run's verdict stands). */
+  unsaved?: string;
 }
 
 /** Characters of a saved failure's case shown on the console. */
@@ -128,6 +130,7 @@ export function printFailures(results: PropertyResult[], saved: ReadonlyMap<stri
         if (s.saved.pgtap) out(`  pgTAP:    ${s.saved.pgtap}  (supabase test db / pg_prove)`);
         if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into packs/reference/regressions/ as a .test.ts)`);
       }
+      if (s.unsaved) out(`  ${colors.yellow(`warning: ${s.unsaved}`)}`);
     } else if (r.note && r.status !== 'passed' && r.status !== 'not-reached' && r.status !== 'partial') {
       // PARTIAL and NOT REACHED: the table and the budget or interrupt line say it once.
       out(`\n${r.id} ${STATUS_LABEL[r.status]}: ${r.note}`);

@@ -11,6 +11,7 @@ import { htmlReport } from './html.ts';
 import { junitXml } from './junit.ts';
 import { mergeSummaries, runSummary, type PropertySummary, type RunSummary } from './summary.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
+import { COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
 
 const CHROMIUM = process.env.POLICYFUZZ_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -61,6 +62,21 @@ describe('JSON summary', () => {
     expect(m.properties[0].counts).toEqual({ allowed: 203, filtered: 68, rejected: 27, errored: 18 });
     expect(m.totals).toMatchObject({ properties: 2, passed: 1, failed: 1, cases: 341 });
     expect(m.shards).toHaveLength(2);
+  });
+
+  it('does not count N/A properties as passed', () => {
+    const t = summary([{ ...passing }, { ...passing, id: 'R05', status: 'not-applicable', cases: 0 }, { ...failing }]).totals;
+    expect(t).toMatchObject({ properties: 3, passed: 1, failed: 1, notApplicable: 1 });
+  });
+
+  it('judges coverage on the merged clause tallies: one side reached by one shard only passes, a side no shard reached fails', () => {
+    const onShard = (index: number, allowed: number, refused: number) =>
+      summary([{ ...passing, note: COVERAGE_ON_MERGE_NOTE, clauses: [{ id: 'R04.slip', label: 'slip', allowed, refused }] }], { index, count: 2 });
+    const reached = mergeSummaries([onShard(1, 0, 5), onShard(2, 3, 0)]);
+    expect(reached.properties[0]).toMatchObject({ status: 'passed', note: null, clauses: [{ allowed: 3, refused: 5 }] });
+    const missed = mergeSummaries([onShard(1, 0, 5), onShard(2, 0, 2)]);
+    expect(missed.properties[0]).toMatchObject({ status: 'failed', note: 'coverage: in 600 cases generation never reached clause R04.slip (slip): allowed' });
+    expect(missed.totals).toMatchObject({ passed: 0, failed: 1 });
   });
 });
 

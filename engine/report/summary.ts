@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import { accessMatrix } from './matrix.ts';
+import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
@@ -85,6 +86,8 @@ export const RunSummarySchema = z.object({
     /** Cut short below their minimum cases (partial) or not started (not reached): neither passed nor failed. */
     partial: z.number().int().optional(),
     notReached: z.number().int().optional(),
+    /** The target lacks what the rule is about: not run, so not passed either. */
+    notApplicable: z.number().int().optional(),
     cases: z.number().int(),
     counts: z.record(z.string(), z.number()),
   }),
@@ -118,7 +121,8 @@ export function totalsOf(properties: PropertySummary[]): RunSummary['totals'] {
   const failed = properties.filter((p) => isFailing(p.status)).length;
   const partial = properties.filter((p) => p.status === 'partial').length;
   const notReached = properties.filter((p) => p.status === 'not-reached').length;
-  return { properties: properties.length, passed: properties.length - failed - partial - notReached, failed, partial, notReached, cases: properties.reduce((n, p) => n + p.cases, 0), counts };
+  const notApplicable = properties.filter((p) => p.status === 'not-applicable').length;
+  return { properties: properties.length, passed: properties.length - failed - partial - notReached - notApplicable, failed, partial, notReached, notApplicable, cases: properties.reduce((n, p) => n + p.cases, 0), counts };
 }
 
 export interface SummaryContext {
@@ -217,8 +221,9 @@ export function loadSummary(fileOrDir: string): RunSummary {
 const STATUS_RANK: Record<PropertySummary['status'], number> = { failed: 5, error: 4, partial: 3, 'not-reached': 2, passed: 1, 'not-applicable': 0 };
 
 /**
- * Combines the summaries of the shards of one run: per property, cases, counts and time add up,
- * the worst status wins, failures are listed once each.
+ * Combines the summaries of the shards of one run: per property, cases, counts, clause tallies
+ * and time add up, the worst status wins, failures are listed once each, and the coverage gate
+ * is applied to the sums.
  */
 export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   if (summaries.length === 0) throw new UsageError('merge-reports needs at least one summary');
@@ -249,6 +254,11 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
       if (p.note && p.note !== seen.note) seen.note = seen.note ? `${seen.note}; ${p.note}` : p.note;
       for (const f of p.failures) if (!seen.failures.some((g) => (f.id !== null && g.id === f.id) || (g.seed === f.seed && g.path === f.path))) seen.failures.push(f);
     }
+  }
+  // Coverage is judged here, on every shard's tallies together (a shard leaves it to the merge).
+  for (const [id, p] of byId) {
+    const note = p.note?.split('; ').filter((n) => n !== COVERAGE_ON_MERGE_NOTE).join('; ') || null;
+    byId.set(id, applyCoverageGate({ ...p, note }));
   }
   const properties = [...byId.values()].sort((a, b) => (a.area === b.area ? a.id.localeCompare(b.id) : a.area === 'data' ? -1 : 1));
   const digests = [...new Set(summaries.map((s) => s.migrationsDigest).filter((d) => d !== null))];

@@ -11,7 +11,7 @@ import { applyBaseline, checkBaseline, type Baseline, type BaselineCheck } from 
 import type { RunEvents } from '../report/run-events.ts';
 import { budgetVerdict, joinPasses, notReached, shareOfBudget } from '../runner/budget.ts';
 import type { CatalogProperty } from '../runner/catalog-property.ts';
-import { applyCoverageGate } from '../runner/coverage.ts';
+import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import type { Environment } from '../runner/environment.ts';
 import type { PropertyResult } from '../runner/result.ts';
@@ -167,10 +167,15 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
   return generated;
 }
 
-/** A generated result's verdict: the coverage gate, the budget's minimum, then the baseline. */
+/** A generated result's verdict: the coverage gate (left to the merge on a shard), the budget's minimum, then the baseline. */
 function verdictOf(plan: DataRunPlan, r: PropertyResult): PropertyResult {
-  const gated = plan.path || (r.stopped && r.cases < plan.minCases) ? r : applyCoverageGate(r);
+  const sharded = plan.lanes.count < plan.lanes.total;
+  const gated = plan.path || (r.stopped && r.cases < plan.minCases) ? r : sharded ? withNote(r, COVERAGE_ON_MERGE_NOTE) : applyCoverageGate(r);
   return applyBaseline([budgetVerdict(gated, plan.minCases)], plan.baseline ?? { findings: [] })[0];
+}
+
+function withNote(r: PropertyResult, note: string): PropertyResult {
+  return r.status === 'passed' ? { ...r, note: r.note ? `${r.note}; ${note}` : note } : r;
 }
 
 export async function runDataProperties(plan: DataRunPlan, events: RunEvents, control: RunControl): Promise<DataHalf> {

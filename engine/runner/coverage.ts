@@ -3,7 +3,8 @@
  * passing property whose cases reached only one side fails with a note saying which. Per
  * clause: each labelled clause of the rule (DataProperty.clauses) is counted on its allowed and
  * refused side, from the model's answers to the case's steps; a run of at least
- * MIN_RUNS_FOR_COVERAGE cases that never reached a clause's side fails, naming the clause.
+ * MIN_RUNS_FOR_COVERAGE cases that never reached a clause's side fails, naming the clause. A
+ * sharded run is judged once merged (COVERAGE_ON_MERGE_NOTE).
  */
 import type { Oracle } from '../pack.ts';
 import { predict, type Prediction } from '../model/predict.ts';
@@ -48,7 +49,24 @@ export function sideOf(outcome: { kind: string }): 'allowed' | 'refused' | undef
   return outcome.kind === 'allowed' ? 'allowed' : outcome.kind === 'error' ? undefined : 'refused';
 }
 
-export function applyCoverageGate(result: PropertyResult): PropertyResult {
+/**
+ * A shard runs a slice of the cases: a clause it never reached may be reached by another shard,
+ * so a shard leaves the gate to `merge-reports`, which applies it to the merged tallies.
+ */
+export const COVERAGE_ON_MERGE_NOTE = 'coverage is judged on the merged shards (merge-reports)';
+
+/** What the gate reads: a run's result, or a property of a (merged) summary. */
+interface Gated {
+  id: string;
+  area: PropertyResult['area'];
+  status: PropertyResult['status'];
+  cases: number;
+  counts: Record<string, number>;
+  clauses?: ClauseCount[] | undefined;
+  note?: string | null | undefined;
+}
+
+export function applyCoverageGate<T extends Gated>(result: T): T {
   if (result.status !== 'passed' || result.area !== 'data' || result.cases < MIN_RUNS_FOR_COVERAGE) return result;
   const allowed = result.counts.allowed ?? 0;
   const denied = (result.counts.filtered ?? 0) + (result.counts.rejected ?? 0);

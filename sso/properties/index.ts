@@ -5,8 +5,8 @@ import type { FrontObservation, LoginDriver } from '../client/driver.ts';
 import { findLoginForm, pageSummary } from '../client/html-form.ts';
 import { PreflightFailed } from '../client/preflight.ts';
 import { FormPostDriver } from '../client/form-driver.ts';
-import { PacedHttp } from '../client/http.ts';
-import { Disagreement, freshLogin, goodTokenRequest, RunStopped, type PropertyContext, type SsoProperty } from './kit.ts';
+import { BudgetExhausted, PacedHttp } from '../client/http.ts';
+import { cutShort, Disagreement, freshLogin, goodTokenRequest, RunStopped, type PropertyContext, type SsoProperty } from './kit.ts';
 import { S01 } from './s01-model-agreement.ts';
 import { S02 } from './s02-code-one-time.ts';
 import { S03 } from './s03-code-bound-to-client.ts';
@@ -103,6 +103,11 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
         await driver.endCase?.();
       } catch (e) {
         if (e instanceof RunStopped || options.signal?.aborted) break;
+        if (e instanceof BudgetExhausted) {
+          results.push(cutShort({ id: p.id, title: p.title, area: 'sso', counts: {}, durationMs: Date.now() - started, seed }, 0, numRuns, e.message));
+          options.onResult?.(results.at(-1)!);
+          continue;
+        }
         results.push({ id: p.id, title: p.title, area: 'sso', status: 'error', cases: 0, counts: {}, durationMs: Date.now() - started, seed, note: e instanceof Error ? e.message : String(e) });
         options.onResult?.(results.at(-1)!);
       }

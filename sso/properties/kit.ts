@@ -129,8 +129,8 @@ export class Counts {
 
 /**
  * Run one fast-check property and report it as a PropertyResult. A Disagreement becomes a
- * failure with seed, path, the shrunk case as plain data, expected and actual; a spent budget
- * or a refusing target becomes an error, never a pass.
+ * failure with seed, path, the shrunk case as plain data, expected and actual; a refusing or
+ * silent target becomes an error, a spent request cap a PARTIAL (never a pass).
  */
 export async function runFcProperty<T>(
   meta: { id: string; title: string },
@@ -163,6 +163,8 @@ export async function runFcProperty<T>(
   const details = await fc.check(prop, { seed: opts.seed, numRuns: numRuns + examples.length, examples, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
   const base = { id: meta.id, title: meta.title, area: 'sso' as const, counts: counts.values, seed: opts.seed, durationMs: Date.now() - started };
   if ((stopping as Error | null) instanceof RunStopped) throw stopping as unknown as RunStopped;
+  // The request cap is a limit the user set, not a fault: what ran is reported, cut short.
+  if ((stopping as Error | null) instanceof BudgetExhausted) return cutShort(base, details.numRuns - 1, numRuns + examples.length, (stopping as unknown as Error).message);
   if (stopping) return { ...base, status: 'error', cases: details.numRuns, note: `environment problem, not a finding: ${(stopping as Error).message} (${extra.note ?? 'stopped early'})` };
   if (!details.failed) return { ...base, status: 'passed', cases: details.numRuns, ...(extra.note ? { note: extra.note } : {}) };
   const err = details.errorInstance;
@@ -189,6 +191,17 @@ export async function runFcProperty<T>(
  */
 export function oneCasePerVariant<V, T>(variants: readonly fc.Arbitrary<V>[], wrap: (variant: fc.Arbitrary<V>) => fc.Arbitrary<T>, seed: number): T[] {
   return variants.map((v, i) => fc.sample(wrap(v), { seed: (seed + i * 7919) | 0, numRuns: 1 })[0]!);
+}
+
+/**
+ * A property the request cap stopped: PARTIAL with the cases that ran to the end (the one under
+ * way when the cap was reached is not counted), NOT REACHED when none did.
+ */
+export function cutShort(base: Omit<PropertyResult, 'status' | 'cases'>, cases: number, planned: number, why: string): PropertyResult {
+  const n = Math.max(0, cases);
+  return n === 0
+    ? { ...base, status: 'not-reached', cases: 0, planned, note: `not reached: ${why} before its first case` }
+    : { ...base, status: 'partial', cases: n, planned, note: `partial (${n} of ${planned} cases): ${why}` };
 }
 
 export function notApplicable(meta: { id: string; title: string }, seed: number, note: string): PropertyResult {

@@ -58,10 +58,12 @@ describe('SSO properties on the strict emulator', () => {
     expect(a[0]!.counts).toEqual(b[0]!.counts);
   }, 30_000);
 
-  it('stops with an error, not a pass, when the request budget is spent', async () => {
+  it('ends the property PARTIAL with the cases run (never ERROR) when the request cap is reached, and the next NOT REACHED', async () => {
     const emu = await start(strict);
-    const [r] = await runSsoProperties({ webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: strict, maxRequests: 10 }, { seed: SEED, numRuns: 20, only: ['S03'] });
-    expect(r).toMatchObject({ status: 'error', note: expect.stringContaining('budget of 10') });
+    const [r, next] = await runSsoProperties({ webUrl: emu.webUrl, apiUrl: emu.apiUrl, config: strict, maxRequests: 10 }, { seed: SEED, numRuns: 20, only: ['S03', 'S07'] });
+    expect(r).toMatchObject({ status: 'partial', planned: 20, note: expect.stringMatching(/^partial \(\d+ of 20 cases\): request budget of 10 used up$/) });
+    expect(r!.cases).toBeGreaterThan(0);
+    expect(next).toMatchObject({ status: 'not-reached', cases: 0, note: 'not reached: request budget of 10 used up before its first case' });
   });
 
   it('rejects unknown property ids', async () => {

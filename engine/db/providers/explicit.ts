@@ -14,14 +14,19 @@ export async function connectExplicitServer(url: string): Promise<DatabaseServer
     throw new UsageError(`--database-url must start with postgresql:// (got ${parsed.protocol}//)`);
   }
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  let missing: string | undefined;
   try {
-    await client.connect();
-    await client.query('select 1');
-  } catch (e) {
-    throw new EnvironmentError(`cannot reach the database at ${redact(parsed)}: ${(e as Error).message}`);
+    try {
+      await client.connect();
+      await client.query('select 1');
+    } catch (e) {
+      throw new EnvironmentError(`cannot reach the database at ${redact(parsed)}: ${(e as Error).message}`);
+    }
+    missing = await missingPrivileges(client);
   } finally {
     await client.end().catch(() => {});
   }
+  if (missing) throw new EnvironmentError(`${missing} (${redact(parsed)}); nothing was run`);
   return {
     kind: 'explicit',
     description: `the server at ${redact(parsed)}`,
@@ -29,6 +34,36 @@ export async function connectExplicitServer(url: string): Promise<DatabaseServer
     ownsServer: false,
     async stop() {},
   };
+}
+
+/** The roles a request runs as (SET ROLE, as PostgREST does). */
+export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const;
+
+/**
+ * What a run needs of the connecting role, checked before anything is created: create its scratch
+ * databases, and SET ROLE to each API role (or create them, when the server lacks them). Without
+ * it the first request fails with Postgres's "permission denied to set role", which would read as
+ * a finding. Returns what is missing and the grant that fixes it, or undefined.
+ */
+async function missingPrivileges(client: pg.Client): Promise<string | undefined> {
+  const me = (await client.query<{ name: string; rolsuper: boolean; rolcreatedb: boolean; rolcreaterole: boolean; version: number }>(
+    `select current_user as name, rolsuper, rolcreatedb, rolcreaterole, current_setting('server_version_num')::int as version from pg_roles where rolname = current_user`,
+  )).rows[0]!;
+  if (me.rolsuper) return undefined;
+  const who = quoteRole(me.name);
+  if (!me.rolcreatedb) return `role ${me.name} cannot create databases, and policyfuzz runs in scratch databases of its own: as a superuser, run \`alter role ${who} createdb\` (and grant the API roles: \`grant ${API_ROLES.join(', ')} to ${who}\`), or connect as a superuser`;
+  // Postgres 16 separates SET ROLE from membership.
+  const right = me.version >= 160000 ? 'SET' : 'MEMBER';
+  const roles = (await client.query<{ rolname: string; can_set: boolean }>(`select rolname, pg_has_role(current_user, oid, '${right}') as can_set from pg_roles where rolname = any($1)`, [[...API_ROLES]])).rows;
+  const absent = API_ROLES.filter((r) => !roles.some((x) => x.rolname === r));
+  if (absent.length) return `role ${me.name} is not a superuser and the server lacks the API role(s) ${absent.join(', ')}: as a superuser, create them (\`create role ${absent.join(' nologin; create role ')} nologin\`${absent.includes('service_role') ? ', service_role with bypassrls' : ''}) and run \`grant ${API_ROLES.join(', ')} to ${who}\`, or connect as a superuser`;
+  const unset = roles.filter((r) => !r.can_set).map((r) => r.rolname);
+  if (unset.length) return `role ${me.name} cannot SET ROLE to ${unset.join(', ')}, as every request does: as a superuser, run \`grant ${unset.join(', ')} to ${who}\`, or connect as a superuser`;
+  return undefined;
+}
+
+function quoteRole(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
 export function redact(url: URL): string {

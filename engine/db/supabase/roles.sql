@@ -24,4 +24,16 @@ begin
   if exists (select 1 from pg_roles where rolname = 'service_role' and not rolinherit) then alter role service_role inherit; end if;
 end
 $$;
-grant anon, authenticated, service_role to authenticator;
+-- Granted only where missing: a role that is not a superuser may run policyfuzz on a server that
+-- has these grants already, and may not grant them again (no ADMIN OPTION on them).
+do $$
+declare
+  r text;
+begin
+  foreach r in array array['anon', 'authenticated', 'service_role'] loop
+    if not pg_has_role('authenticator', r, 'member') then
+      execute format('grant %I to authenticator', r);
+    end if;
+  end loop;
+end
+$$;

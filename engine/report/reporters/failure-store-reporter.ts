@@ -47,7 +47,13 @@ export function failureStoreReporter(options: FailureStoreOptions): FailureStore
   const save = (r: PropertyResult, env?: Environment): SavedFor => {
     const record = failureRecordOf(r, options.record);
     const entry: SavedFor = { replay: options.replayLine(r) };
-    if (record) entry.saved = saveFailure(options.dir, record, reprosOf(record, env));
+    if (!record) return entry;
+    try {
+      entry.saved = saveFailure(options.dir, record, reprosOf(record, env));
+    } catch (e) {
+      // The verdict and the failure's text matter more than its file: they are still printed.
+      entry.unsaved = `could not save this failure in ${options.dir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): the failure is printed here; free space or fix the folder (--failures-dir) to save the next run's`;
+    }
     return entry;
   };
   return {

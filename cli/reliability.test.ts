@@ -1,0 +1,146 @@
+/**
+ * A clean target stays green, through the real binary: the shipped profiles' request caps, sharded
+ * runs merged, a connecting role that lacks what a run needs.
+ */
+import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RunSummary } from '../engine/report/summary.ts';
+import { runBin, type BinRun } from '../testing/run-bin.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS, PROJECT_ROOT } from './paths.ts';
+import { PROFILES } from './profiles.ts';
+import { ssoPropertyIds } from './sso-integration.ts';
+
+const summaryOf = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as RunSummary;
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1);
+
+describe('the nightly profile on the clean reference', () => {
+  it("runs every SSO property at the nightly's cases under its request cap (seed 1 ran out at 20 000; 1-3 pass by hand)", async () => {
+    // The data half's cases are shortened elsewhere; the SSO half here is the nightly's in full
+    // (its cases and its cap), the half that ran out of requests.
+    const only = (await ssoPropertyIds()).join(',');
+    const dir = tempDir('nightly-sso');
+    const r = await runBin(['fuzz', '--profile', 'nightly', '--only', only, '--seed', '1', '--no-replay', '--no-color', '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(lastLine(r.stdout)).toBe('19 passed, 0 failed (seed 1)');
+    expect(r.stdout).toContain(`${PROFILES.nightly.ssoRuns} runs each`);
+  }, 300_000);
+});
+
+describe('a sharded run gives the verdicts of one machine', () => {
+  it('pr (shortened to its rarest clauses) split 2 and 4 ways and merged: the unsharded verdicts and counts', async () => {
+    // R06, R09 and R13 have the clauses a slice of the cases misses; S01…S04 are split by position.
+    // Four lanes in every run (4 workers, 2×2, 4×1): the same cases, however they are split.
+    const common = ['fuzz', '--profile', 'pr', '--only', 'R06,R09,R13,S01,S02,S03,S04', '--seed', '7', '--runs', '200', '--sso-runs', '10', '--no-replay', '--no-color', '--database-url', inject('databaseUrl')];
+    const run = (extra: string[]) => {
+      const dir = tempDir('shard');
+      return runBin([...common, ...extra, '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]).then((r) => ({ ...r, dir }));
+    };
+    const whole = await run(['--workers', '4']);
+    expect(whole.code, whole.stdout + whole.stderr).toBe(0);
+    const verdicts = (s: RunSummary) => s.properties.map((p) => [p.id, p.status, p.cases, p.counts, p.clauses]);
+    const expected = verdicts(summaryOf(whole.dir));
+    expect(expected.map(([id, status]) => `${id} ${status}`)).toEqual(['R06 passed', 'R09 passed', 'R13 passed', 'S01 passed', 'S02 passed', 'S03 passed', 'S04 passed']);
+    for (const count of [2, 4]) {
+      const shards = await Promise.all(Array.from({ length: count }, (_, i) => run(['--workers', String(4 / count), '--shard', `${i + 1}/${count}`])));
+      for (const s of shards) {
+        // A shard alone judges no coverage: it passes, and says where coverage is judged.
+        expect(s.code, s.stdout + s.stderr).toBe(0);
+        expect(summaryOf(s.dir).properties.filter((p) => p.area === 'data').map((p) => p.note)).toEqual(['coverage is judged on the merged shards (merge-reports)', 'coverage is judged on the merged shards (merge-reports)', 'coverage is judged on the merged shards (merge-reports)']);
+      }
+      const out = tempDir('merged');
+      const m = await runBin(['merge-reports', ...shards.map((s) => s.dir), '--out', out]);
+      expect(m.code, m.stdout + m.stderr).toBe(0);
+      expect(lastLine(m.stdout)).toBe('7 passed, 0 failed (seed 7)');
+      const merged = summaryOf(out);
+      expect(verdicts(merged)).toEqual(expected);
+      expect(merged.properties.map((p) => p.note).filter((n) => n?.includes('coverage'))).toEqual([]);
+    }
+  }, 300_000);
+});
+
+describe('a connecting role that lacks what a run needs', () => {
+  // Roles of their own on the shared test server (which has the API roles), dropped at the end.
+  const suffix = `${process.pid}`;
+  const admin = new pg.Client({ connectionString: inject('databaseUrl') });
+  const created: string[] = [];
+  const urlAs = (role: string) => {
+    const u = new URL(inject('databaseUrl'));
+    u.username = role;
+    u.password = 'pf-test-secret';
+    return u.toString();
+  };
+  const createRole = async (name: string, options: string, ...grants: string[]) => {
+    await admin.query(`create role ${name} login password 'pf-test-secret' ${options}`);
+    created.push(name);
+    for (const g of grants) await admin.query(g.replaceAll('$ROLE', name));
+    return name;
+  };
+  beforeAll(async () => {
+    await admin.connect();
+    // The API roles, as on a Supabase server (the same script a superuser run applies).
+    await admin.query(readFileSync(path.join(PROJECT_ROOT, 'engine/db/supabase/roles.sql'), 'utf8'));
+  });
+  afterAll(async () => {
+    for (const r of created) await admin.query(`drop role if exists ${r}`);
+    await admin.end();
+  });
+
+  const fuzzAs = (role: string) => {
+    const dir = tempDir('role');
+    return runBin(['fuzz', '--only', 'R02', '--seed', '3', '--runs', '20', '--workers', '1', '--no-sso', '--no-replay', '--no-color', '--database-url', urlAs(role), '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]).then((r) => ({ ...r, failures: path.join(dir, 'f') }));
+  };
+  const expectRefused = (r: BinRun & { failures: string }, message: RegExp) => {
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).not.toMatch(/FAIL/);
+    expect(existsSync(r.failures) ? readdirSync(r.failures) : []).toEqual([]);
+  };
+
+  it('CREATEDB and CREATEROLE, not a member of the API roles: exit 2 naming the grant, no finding', async () => {
+    const role = await createRole(`pf_t_admin_${suffix}`, 'createdb createrole');
+    expectRefused(await fuzzAs(role), new RegExp(`^policyfuzz: role ${role} cannot SET ROLE to anon, authenticated, service_role, as every request does: as a superuser, run \`grant anon, authenticated, service_role to ${role}\``, 'm'));
+  });
+
+  it('LOGIN only, or read-only: exit 2 saying it cannot create databases and what to grant', async () => {
+    const login = await createRole(`pf_t_login_${suffix}`, '');
+    expectRefused(await fuzzAs(login), new RegExp(`^policyfuzz: role ${login} cannot create databases.*\`alter role ${login} createdb\``, 'm'));
+    const reader = await createRole(`pf_t_reader_${suffix}`, '', 'grant pg_read_all_data to $ROLE');
+    expectRefused(await fuzzAs(reader), new RegExp(`^policyfuzz: role ${reader} cannot create databases`, 'm'));
+  });
+
+  it('granted the API roles, a CREATEDB role runs and passes', async () => {
+    const role = await createRole(`pf_t_granted_${suffix}`, 'createdb', 'grant anon, authenticated, service_role to $ROLE');
+    const r = await fuzzAs(role);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(lastLine(r.stdout)).toBe('1 passed, 0 failed (seed 3)');
+  });
+});
+
+describe('a failure folder that cannot be written', () => {
+  it('prints the verdict and the failure, warns naming the folder, keeps the exit code, leaves no empty file', async () => {
+    const broken = tempDir('broken');
+    for (const f of readdirSync(BUNDLED_MIGRATIONS)) copyFileSync(path.join(BUNDLED_MIGRATIONS, f), path.join(broken, f));
+    copyFileSync(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants', 'R02-guard-trigger-dropped.sql'), path.join(broken, '9999_mutant.sql'));
+    const fuzz = (failures: string) =>
+      runBin(['fuzz', '--migrations', broken, '--only', 'R02', '--seed', '5', '--runs', '200', '--workers', '1', '--no-replay', '--no-color', '--report-dir', tempDir('reports'), '--failures-dir', failures, '--database-url', inject('databaseUrl')]);
+    // The names this seed's failures take, then the same run where each is a full disk (/dev/full:
+    // the file opens, the write fails with ENOSPC).
+    const first = tempDir('failures');
+    expect((await fuzz(first)).code).toBe(1);
+    const names = readdirSync(first).filter((f) => f.endsWith('.json'));
+    expect(names.length).toBeGreaterThan(0);
+    const full = tempDir('full');
+    for (const n of names) symlinkSync('/dev/full', path.join(full, n));
+    const r = await fuzz(full);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(r.stdout).toMatch(/R02 FAILED/);
+    expect(r.stdout).toContain(`warning: could not save this failure in ${full} (ENOSPC)`);
+    expect(lastLine(r.stdout)).toBe('0 passed, 1 failed (seed 5)');
+    expect(readdirSync(full)).toEqual([]);
+  });
+});
