@@ -10,7 +10,7 @@ import type { TargetMapping } from '../mapping/mapping.ts';
 import { vocabularyMisfits } from './vocabulary-fit.ts';
 
 const oracle = { model: referencePack.model, settings: referencePack.settingsSchema.parse({}) };
-const column = (name: string, vocabulary: string[]): ColumnShape => ({ name, type: 'text', notNull: true, hasDefault: true, generated: false, vocabulary, vocabularyConstraint: `${name}_check` });
+const column = (name: string, vocabulary: string[]): ColumnShape => ({ name, type: 'text', notNull: true, hasDefault: true, generated: false, unique: false, vocabulary, vocabularyConstraint: `${name}_check` });
 /** A target whose sign requests are `signature_requests`, their status `state`, spelled its own way. */
 const shapes: TableShapes = new Map([['signature_requests', [column('state', ['waiting', 'signed', 'refused'])]]]);
 const renamed: TargetMapping = { tables: { project_sign_requests: { name: 'signature_requests', columns: { status: 'state' } } } };
