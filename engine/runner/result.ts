@@ -71,6 +71,8 @@ export interface PropertyResult {
   note?: string;
   /** Cases it was to run (the profile's or --runs); `cases` below it means it was cut short. */
   planned?: number;
+  /** Cases or requests left out because the target cannot take them, by reason → count (never an error). */
+  dropped?: Record<string, number>;
   /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
   stopped?: 'time budget' | 'interrupted';
 }

@@ -11,6 +11,7 @@ import type { DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment } from './environment.ts';
 import { runDataProperty } from './run-data-property.ts';
+import type { FixturePlan } from '../target/fixtures.ts';
 
 let env: Environment;
 beforeAll(async () => {
@@ -81,5 +82,30 @@ describe('the search', () => {
     // Each lane's second case is written behind its first before the first's answer (the connection
     // is pipelined); the error stops the lane there: the third case drawn is never sent.
     expect(many.map((lane) => lane.length)).toEqual([2, 2]);
+  });
+});
+
+describe('a column the target does not have (mapped to null)', () => {
+  it('requests naming it are left out and counted by the column; the rest of the case runs and the property keeps its verdict', async () => {
+    // A target without users.avatar_url: the reference database, told so by its mapping.
+    const txs = env.workers.map((w) => w.tx as { fixturePlan: FixturePlan });
+    const plans = txs.map((tx) => tx.fixturePlan);
+    for (const tx of txs) tx.fixturePlan = { ...tx.fixturePlan, mapping: { tables: { users: { columns: { avatar_url: null } } } } };
+    try {
+      const base = property(['user']);
+      const withAvatar: DataProperty = {
+        ...base,
+        cases: (s) =>
+          base.cases(s).map((c): DataCase => {
+            const id = c.steps[0].caller.kind === 'user' ? c.steps[0].caller.id : '';
+            return { ...c, steps: [{ caller: c.steps[0].caller, request: { kind: 'update', table: 'users', patch: { avatar_url: 'https://x.test/a.png' }, filters: [{ column: 'id', op: 'eq', value: id }], returning: 'minimal' } }, ...c.steps] };
+          }),
+      };
+      const result = await runDataProperty(env, withAvatar, { seed: 3, runs: 10, oracle: referenceOracle });
+      expect(result).toMatchObject({ status: 'passed', cases: 10, dropped: { 'names users.avatar_url, mapped to null (the target has none)': 10 } });
+      expect(result.counts.allowed).toBe(10);
+    } finally {
+      txs.forEach((tx, i) => (tx.fixturePlan = plans[i]));
+    }
   });
 });

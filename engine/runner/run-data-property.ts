@@ -11,11 +11,12 @@ import { FixtureError } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { signatureOf } from '../findings/signature.ts';
 import { CaseMismatch, checkCase, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
-import type { DataCase } from './data-case.ts';
+import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import type { PropertyFailure, PropertyResult } from './result.ts';
 import { ClauseTally } from './coverage.ts';
+import { sendableCase } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 
 export interface DataRunOptions {
@@ -70,6 +71,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const counts = emptyCounts();
   /** The access matrix of the agreed steps: cell key → steps (engine/model/access.ts). */
   const access: Record<string, number> = {};
+  /** Requests left out because the target cannot take them: reason → count. */
+  const dropped: Record<string, number> = {};
   /** How often each labelled clause of the rule was reached, on each side. */
   const clauseTally = new ClauseTally(property.clauses ?? []);
   const arbitrary = property.cases(options.oracle.settings);
@@ -138,7 +141,12 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // the case in flight, if any, completes.
         if (stopping()) throw new fc.PreconditionFailure(true);
         if (done()) return;
-        const prepared = prepareCase(worker.tx.fixturePlan, testCase, options.oracle);
+        // Requests naming a column the target does not have are left out, counted (a model run's
+        // steps come one at a time and are not).
+        const sendable = modelRunOf(testCase) ? { testCase, dropped: {} } : sendableCase(worker.tx.fixturePlan, testCase);
+        for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
+        if (!sendable.testCase) return;
+        const prepared = prepareCase(worker.tx.fixturePlan, sendable.testCase, options.oracle);
         if (options.path) return runCase(prepared, runIndex);
         // A planned case goes once the last one is written and the one before it judged (two in
         // the database at most); one that sends step by step waits until the connection is idle.
@@ -175,7 +183,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
 
   const stopped = details.some((d) => d.interrupted) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
   const planned = options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0);
-  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, access, ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}), seed: options.seed, planned, ...(stopped ? { stopped } : {}) };
+  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, access, ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}), seed: options.seed, planned, ...(stopped ? { stopped } : {}), ...(Object.keys(dropped).length ? { dropped } : {}) };
   const timing = () => ({ durationMs: Date.now() - started, ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.

@@ -7,24 +7,46 @@
  */
 import type { Oracle } from '../pack.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
+import { targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
+import type { Json } from '../model/json.ts';
 import type { DataProperty } from './data-property.ts';
 import type { PropertyResult } from './result.ts';
 
-export function vocabularyMisfits(oracle: Oracle, shapes: TableShapes | undefined): string[] {
+/**
+ * The model values a target value stands for under a `values` mapping: those mapped onto it,
+ * and itself when no mapping sends it elsewhere (unmapped values keep their spelling).
+ */
+function modelValuesOf(words: Record<string, string> | undefined, targetValue: string): string[] {
+  if (!words) return [targetValue];
+  const mapped = Object.entries(words).filter(([, t]) => t === targetValue).map(([m]) => m);
+  return Object.hasOwn(words, targetValue) ? mapped : [...mapped, targetValue];
+}
+
+/**
+ * The target's table and column for each model column (the mapping's names; a column mapped to
+ * `null` is not there to misfit), and the target's values read back in the model's words
+ * through the mapping's `values`, before the model's check is asked.
+ */
+export function vocabularyMisfits(oracle: Oracle, shapes: TableShapes | undefined, mapping: TargetMapping = {}): string[] {
   if (!shapes) return [];
   const misfits: string[] = [];
   for (const [table, model] of Object.entries(oracle.model.tables)) {
-    const columns = shapes.get(table);
+    const onTarget = targetTable(mapping, table);
+    const columns = shapes.get(onTarget);
     if (!columns) continue;
     for (const spec of model.columns) {
       if (!spec.check) continue;
-      const shape = columns.find((c) => c.name === spec.name);
+      const column = targetColumn(mapping, table, spec.name);
+      if (column === null) continue;
+      const shape = columns.find((c) => c.name === column);
       const allowed = shape?.vocabulary ?? shape?.enumLabels;
       if (!shape || !allowed || spec.type !== 'text') continue;
-      const refused = allowed.filter((v) => !spec.check!(v, oracle.settings));
+      const words = mapping.tables?.[table]?.values?.[spec.name];
+      const refused = allowed.filter((v) => !modelValuesOf(words, v).some((m) => spec.check!(m as Json, oracle.settings)));
       if (refused.length === 0) continue;
       const source = shape.vocabulary ? `its CHECK ${shape.vocabularyConstraint ?? ''}`.trimEnd() : `its enum ${shape.type}`;
-      misfits.push(`${table}.${spec.name} allows ${allowed.join(', ')} (${source}), but the model refuses ${refused.join(', ')}`);
+      const where = onTarget === table && column === spec.name ? `${table}.${spec.name}` : `${table}.${spec.name} (the target's ${onTarget}.${column})`;
+      misfits.push(`${where} allows ${allowed.join(', ')} (${source}), but the model refuses ${refused.join(', ')}${words ? ` (read through mapping.tables.${table}.values.${spec.name})` : ''}`);
     }
   }
   return misfits;
@@ -41,6 +63,6 @@ export function misfitResult(property: Pick<DataProperty, 'id' | 'title'>, misfi
     counts: {},
     durationMs: 0,
     seed,
-    note: `harness error: the model's settings do not fit the schema: ${misfits.join('; ')}. Name the project's values in the "model" block of ${where} (roles, staffRoles, statuses, …)`,
+    note: `harness error: the model's settings do not fit the schema: ${misfits.join('; ')}. Name the project's values in the "model" block of ${where} (roles, staffRoles, statuses, …), or map a value the target spells differently in mapping.tables.<table>.values.<column>`,
   };
 }

@@ -11,7 +11,7 @@ import type { World } from '../model/world.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
-import { targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
+import { targetColumn, targetTable, UnmappableRequest, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { targetName } from '../model/request.ts';
@@ -139,6 +139,35 @@ export function fixtureStatements(world: World, order: readonly string[], plan: 
 /** One statement per row: slower, but a refusal names its row. */
 export function fixtureStatementsPerRow(world: World, order: readonly string[], plan: FixturePlan = REFERENCE_PLAN): FixtureStatement[] {
   return build(world, order, plan, true);
+}
+
+/** Why a request was left out of a case (`PropertyResult.dropped`): it names a column mapped to null. */
+export function droppedColumnReason(column: string): string {
+  return `names ${column}, mapped to null (the target has none)`;
+}
+
+/**
+ * A case as this target can take it: the requests that name a column the mapping says the
+ * target does not have (`null`) cannot be sent, so they are left out, each counted by its
+ * reason; the rest of the case runs as it is (the model predicts it without them). No request
+ * left: no case (`testCase` undefined).
+ */
+export function sendableCase<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, testCase: C): { testCase?: C; dropped: Record<string, number> } {
+  const dropped: Record<string, number> = {};
+  if (!plan.mapping) return { testCase, dropped };
+  const steps = testCase.steps.filter((step) => {
+    try {
+      requestToTarget(plan.mapping!, step.request);
+      return true;
+    } catch (e) {
+      if (!(e instanceof UnmappableRequest) || !e.column) throw e;
+      const reason = droppedColumnReason(e.column);
+      dropped[reason] = (dropped[reason] ?? 0) + 1;
+      return false;
+    }
+  });
+  if (steps.length === testCase.steps.length) return { testCase, dropped };
+  return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
 }
 
 /**

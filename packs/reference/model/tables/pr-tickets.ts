@@ -29,6 +29,7 @@ export const prTicketsGuard: OwnerGuard = {
   isOwner: (row, ctx) => row.submitter_id === ctx.uid,
   isExempt: (_row, ctx) => isPrHandler(ctx),
   editable: (ctx) => [...ctx.settings.pr.ownerEditableColumns, ...ctx.settings.pr.guardExcludedColumns],
+  ownersCannotUpdate: (ctx) => ctx.settings.pr.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `pr_tickets: ${changed.join(', ')}`),
 };
 

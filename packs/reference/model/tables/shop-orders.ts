@@ -28,6 +28,7 @@ export const shopOrdersGuard: OwnerGuard = {
   isOwner: (row, ctx) => row.buyer_id === ctx.uid,
   isExempt: (_row, ctx) => isShopHandler(ctx),
   editable: (ctx) => [...ctx.settings.shop.ownerEditableColumns, ...ctx.settings.shop.guardExcludedColumns],
+  ownersCannotUpdate: (ctx) => ctx.settings.shop.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `shop_orders: ${changed.join(', ')}`),
 };
 

@@ -12,6 +12,7 @@ export const usersGuard: OwnerGuard = {
   isOwner: (row, ctx) => row.id === ctx.uid,
   isExempt: (_row, ctx) => currentUserIsStaff(ctx),
   editable: (ctx) => [...ctx.settings.users.ownerEditableColumns, ...ctx.settings.users.guardExcludedColumns],
+  ownersCannotUpdate: (ctx) => ctx.settings.users.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `users: ${changed.join(', ')}`),
 };
 

@@ -71,6 +71,7 @@ export const vsTicketsGuard: OwnerGuard = {
   isOwner: isSubmitter,
   isExempt: (row, ctx) => vsInScope(ctx, row.target_dept),
   editable: (ctx) => [...ctx.settings.vs.ownerEditableColumns, ...ctx.settings.vs.guardExcludedColumns],
+  ownersCannotUpdate: (ctx) => ctx.settings.vs.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `vs_tickets: ${changed.join(', ')}`),
 };
 

@@ -1,0 +1,37 @@
+/**
+ * The vocabulary check reads the mapping: the target's table and column names, and its
+ * `values` (a status spelled differently on the target is not a misfit once mapped). Before,
+ * one `values` mapping of project_sign_requests.status made every property a harness error.
+ */
+import { describe, expect, it } from 'vitest';
+import { referencePack } from '../../packs/reference/index.ts';
+import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
+import type { TargetMapping } from '../mapping/mapping.ts';
+import { vocabularyMisfits } from './vocabulary-fit.ts';
+
+const oracle = { model: referencePack.model, settings: referencePack.settingsSchema.parse({}) };
+const column = (name: string, vocabulary: string[]): ColumnShape => ({ name, type: 'text', notNull: true, hasDefault: true, generated: false, unique: false, vocabulary, vocabularyConstraint: `${name}_check` });
+/** A target whose sign requests are `signature_requests`, their status `state`, spelled its own way. */
+const shapes: TableShapes = new Map([['signature_requests', [column('state', ['waiting', 'signed', 'refused'])]]]);
+const renamed: TargetMapping = { tables: { project_sign_requests: { name: 'signature_requests', columns: { status: 'state' } } } };
+
+describe('vocabularyMisfits under a mapping', () => {
+  it('finds the target column through the table and column names, and reads its values through `values`', () => {
+    expect(vocabularyMisfits(oracle, shapes, renamed)).toEqual([
+      "project_sign_requests.status (the target's signature_requests.state) allows waiting, signed, refused (its CHECK state_check), but the model refuses waiting, refused",
+    ]);
+    const mapped: TargetMapping = { tables: { project_sign_requests: { ...renamed.tables!.project_sign_requests, values: { status: { pending: 'waiting', declined: 'refused' } } } } };
+    expect(vocabularyMisfits(oracle, shapes, mapped)).toEqual([]);
+  });
+
+  it('a value the mapping leaves without a model word still misfits, named with the mapping it was read through', () => {
+    const partly: TargetMapping = { tables: { project_sign_requests: { ...renamed.tables!.project_sign_requests, values: { status: { pending: 'waiting' } } } } };
+    expect(vocabularyMisfits(oracle, shapes, partly)).toEqual([
+      "project_sign_requests.status (the target's signature_requests.state) allows waiting, signed, refused (its CHECK state_check), but the model refuses refused (read through mapping.tables.project_sign_requests.values.status)",
+    ]);
+  });
+
+  it('a column mapped to null has nothing to misfit', () => {
+    expect(vocabularyMisfits(oracle, shapes, { tables: { project_sign_requests: { name: 'signature_requests', columns: { status: null } } } })).toEqual([]);
+  });
+});
