@@ -89,8 +89,12 @@ export function keptTemplateKey(migrations: MigrationFile[], supabaseCompat = tr
 /** Stale scratch databases are looked for once per process, before its first template. */
 let staleChecked = false;
 
-/** Kept templates per server beyond the one just built: older ones are dropped. */
+/**
+ * On a server others use, the kept templates beyond the newest few are dropped once they are old:
+ * a run that has just listed one clones it within seconds, so dropping only old ones never races it.
+ */
 const KEPT_TEMPLATES = 3;
+const DROPPABLE_AFTER_MS = 3600_000;
 
 export async function prepareTemplate(server: DatabaseServer, options: TemplateOptions): Promise<PreparedTemplate> {
   const compat = options.supabaseCompat ?? true;
@@ -190,7 +194,7 @@ async function keptTemplate(
     } else if (compat) await applyCompatLayer(c);
     for (const file of migrations.slice(from)) await applyMigration(c, file, { skippable: true });
     await applyExtra(c, [], compat);
-    await c.query(`comment on database ${quoteIdent(c.database!)} is ${literal(keyComment(key))}`);
+    await c.query(`comment on database ${quoteIdent(c.database!)} is ${literal(keyComment(key, Date.now()))}`);
   });
   await withClient(server.adminUrl, async (c) => {
     try {
@@ -200,10 +204,11 @@ async function keptTemplate(
       if ((e as pg.DatabaseError).code !== '42P04') throw e;
       await c.query(`drop database if exists ${quoteIdent(built)} with (force)`);
     }
-    // A server that keeps its whole state (the local one) keeps this template alone.
+    // A server that keeps its whole state (the local one, started for this run) keeps this template alone.
     const others = kept.filter((k) => k.name !== target);
-    for (const old of server.keepTemplate ? others : others.slice(0, Math.max(0, others.length + 1 - KEPT_TEMPLATES))) {
-      // One another run is cloning from cannot be dropped now: it stays until a later run.
+    const dropped = server.keepTemplate ? others : others.slice(0, Math.max(0, others.length + 1 - KEPT_TEMPLATES)).filter((k) => Date.now() - k.built > DROPPABLE_AFTER_MS);
+    for (const old of dropped) {
+      // One a run is connected to cannot be dropped now: it stays until a later run.
       await c.query(`drop database if exists ${quoteIdent(old.name)}`).catch(() => {});
     }
   });
@@ -211,14 +216,31 @@ async function keptTemplate(
   return { name: target, source: base ? { kind: 'extended', digest: key.digest, base: base.key.digest, applied: migrations.length - from } : { kind: 'built', digest: key.digest } };
 }
 
+/** Drops the kept templates on a server (`policyfuzz cache clear --database-url`); returns their names. One in use is left, and said so. */
+export async function dropKeptTemplates(adminUrl: string): Promise<{ dropped: string[]; inUse: string[] }> {
+  return withClient(adminUrl, async (c) => {
+    const dropped: string[] = [];
+    const inUse: string[] = [];
+    for (const { name } of await keptTemplates(c)) {
+      try {
+        await c.query(`drop database if exists ${quoteIdent(name)}`);
+        dropped.push(name);
+      } catch {
+        inUse.push(name);
+      }
+    }
+    return { dropped, inUse };
+  });
+}
+
 /** The kept templates on a server, oldest first. */
-export async function keptTemplates(c: pg.Client): Promise<{ name: string; key: TemplateKey }[]> {
+export async function keptTemplates(c: pg.Client): Promise<{ name: string; key: TemplateKey; built: number }[]> {
   const { rows } = await c.query<{ datname: string; comment: string | null }>(
-    `select datname, shobj_description(oid, 'pg_database') as comment from pg_database where datname like $1 order by oid`,
+    `select datname, shobj_description(oid, 'pg_database') as comment from pg_database where datname like $1`,
     [`${CACHED_TEMPLATE_PREFIX.replace(/_/g, '\\_')}%`],
   );
   return rows.flatMap((r) => {
-    const key = keyFromComment(r.comment);
-    return key && r.datname === CACHED_TEMPLATE_PREFIX + key.digest ? [{ name: r.datname, key }] : [];
-  });
+    const kept = keyFromComment(r.comment);
+    return kept && r.datname === CACHED_TEMPLATE_PREFIX + kept.key.digest ? [{ name: r.datname, ...kept }] : [];
+  }).sort((x, y) => x.built - y.built);
 }

@@ -69,15 +69,16 @@ export function bestBase<T extends { key: TemplateKey }>(candidates: T[], key: T
 /** A database comment is the key's home on a server: readable without connecting to the template. */
 const COMMENT_TAG = 'policyfuzz template cache, removed by `policyfuzz cache clear`: ';
 
-export function keyComment(key: TemplateKey): string {
-  return `${COMMENT_TAG}${JSON.stringify(key)}`;
+/** The comment of a kept template database: its key and when it was built. */
+export function keyComment(key: TemplateKey, built: number): string {
+  return `${COMMENT_TAG}${JSON.stringify({ ...key, built })}`;
 }
 
-export function keyFromComment(comment: string | null): TemplateKey | undefined {
+export function keyFromComment(comment: string | null): { key: TemplateKey; built: number } | undefined {
   if (!comment?.startsWith(COMMENT_TAG)) return undefined;
   try {
-    const key = JSON.parse(comment.slice(COMMENT_TAG.length)) as TemplateKey;
-    return typeof key.digest === 'string' && typeof key.layer === 'string' && Array.isArray(key.files) ? key : undefined;
+    const { digest, layer, files, built } = JSON.parse(comment.slice(COMMENT_TAG.length)) as TemplateKey & { built: number };
+    return typeof digest === 'string' && typeof layer === 'string' && Array.isArray(files) && typeof built === 'number' ? { key: { digest, layer, files }, built } : undefined;
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@
  * (SIGKILL) are found by their owner.json and cleaned at the next start.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, chmodSync, closeSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, chmodSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -199,6 +199,27 @@ function keptDataDirs(templatesDir: string): { dir: string; key: TemplateKey; us
       }
     })
     .sort((x, y) => y.used - x.used);
+}
+
+/** Removes every cache of local servers; returns what was removed, each with its size in bytes. */
+export function clearLocalCache(): { path: string; bytes: number }[] {
+  if (!existsSync(LOCAL_CACHE_ROOT)) return [];
+  const removed: { path: string; bytes: number }[] = [];
+  for (const version of readdirSync(LOCAL_CACHE_ROOT)) {
+    for (const name of readdirSync(path.join(LOCAL_CACHE_ROOT, version))) {
+      const entry = path.join(LOCAL_CACHE_ROOT, version, name);
+      removed.push({ path: entry, bytes: sizeOf(entry) });
+      rmSync(entry, { recursive: true, force: true });
+    }
+  }
+  rmSync(LOCAL_CACHE_ROOT, { recursive: true, force: true });
+  return removed;
+}
+
+function sizeOf(entry: string): number {
+  const stat = lstatSync(entry);
+  if (!stat.isDirectory()) return stat.size;
+  return readdirSync(entry).reduce((sum, name) => sum + sizeOf(path.join(entry, name)), 0);
 }
 
 function touch(dir: string): void {
