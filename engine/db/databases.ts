@@ -201,7 +201,7 @@ async function keptTemplate(
       await c.query(`alter database ${quoteIdent(built)} rename to ${quoteIdent(target)}`);
     } catch (e) {
       // Another run kept the same template meanwhile: use theirs.
-      if ((e as pg.DatabaseError).code !== '42P04') throw e;
+      if (!['42P04', '23505'].includes((e as pg.DatabaseError).code ?? '')) throw e;
       await c.query(`drop database if exists ${quoteIdent(built)} with (force)`);
     }
     // A server that keeps its whole state (the local one, started for this run) keeps this template alone.

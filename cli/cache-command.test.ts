@@ -1,0 +1,90 @@
+/**
+ * Start-up paid once, through the real binary on a local server with a cache of its own: the
+ * first run builds and keeps the template, the next says it used the kept one and gives exactly
+ * the verdicts of a run with the cache off; a new migration goes on top of the kept template;
+ * `cache clear` removes the cache and says what it removed, locally and on --database-url.
+ */
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBin } from '../testing/run-bin.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { startDatabaseServer } from '../engine/db/providers/index.ts';
+import type { DatabaseServer } from '../engine/db/providers/server.ts';
+import { keptTemplateKey, prepareTemplate } from '../engine/db/databases.ts';
+import { cachedTemplateName } from '../engine/db/template-cache.ts';
+import type { RunSummary } from '../engine/report/summary.ts';
+import { BUNDLED_MIGRATIONS } from './paths.ts';
+
+// A temp folder the server's account can enter (as root it runs as another one), so this file's cache is its own.
+const tmp = tempDir('cache');
+chmodSync(tmp, 0o755);
+const env = (extra: NodeJS.ProcessEnv = {}) => {
+  const e: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, ...extra };
+  delete e.DATABASE_URL;
+  return e;
+};
+
+async function fuzz(name: string, extra: NodeJS.ProcessEnv = {}, args: string[] = []) {
+  const reports = path.join(tmp, name);
+  const r = await runBin(['fuzz', '--seed', '7', '--runs', '15', '--workers', '1', '--no-sso', '--provider', 'local', '--report-dir', reports, '--failures-dir', path.join(reports, 'failures'), ...args], { env: env(extra) });
+  expect(r.code, r.stderr).toBe(0);
+  const ready = r.stdout.split('\n').find((l) => l.startsWith('ready in'));
+  const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+  // Everything a verdict is, without the clock.
+  const verdicts = summary.properties.map(({ durationMs: _, ...p }) => p);
+  return { ready, verdicts, stdout: r.stdout };
+}
+
+describe('template cache through the binary', () => {
+  it('the second run starts from the kept template with the verdicts of an uncached run; a new migration goes on top; cache clear removes it', async () => {
+    const uncached = await fuzz('off', { POLICYFUZZ_TEMPLATE_CACHE: 'off' });
+    expect(uncached.ready).toMatch(/^ready in \d+ ms$/);
+
+    const first = await fuzz('first');
+    const digest = /^ready in \d+ ms \(template built, kept as ([0-9a-f]{16})\)$/.exec(first.ready ?? '')?.[1];
+    expect(digest, first.ready).toBeDefined();
+    const second = await fuzz('second');
+    expect(second.ready).toMatch(new RegExp(`^ready in \\d+ ms \\(cached template ${digest}\\)$`));
+    expect(second.verdicts).toEqual(uncached.verdicts);
+    expect(first.verdicts).toEqual(uncached.verdicts);
+
+    const migrations = path.join(tmp, 'migrations');
+    cpSync(BUNDLED_MIGRATIONS, migrations, { recursive: true });
+    writeFileSync(path.join(migrations, '9999_note.sql'), `comment on schema public is 'one more migration';`);
+    const extended = await fuzz('extended', {}, ['--migrations', migrations, '--only', 'R02']);
+    expect(extended.ready).toMatch(new RegExp(`^ready in \\d+ ms \\(cached template ${digest} \\+ 1 new migration, kept as [0-9a-f]{16}\\)$`));
+
+    const cleared = await runBin(['cache', 'clear'], { env: env() });
+    expect(cleared.code, cleared.stderr).toBe(0);
+    const cacheRoot = path.join(tmp, 'policyfuzz', 'cache');
+    expect(cleared.stdout).toMatch(new RegExp(`^removed ${cacheRoot}/[^ ]+/templates-[^ ]+ \\(\\d+\\.\\d MB\\)$`, 'm'));
+    expect(existsSync(cacheRoot)).toBe(false);
+    // No run left a server folder behind.
+    expect(readdirSync(path.join(tmp, 'policyfuzz')).filter((n) => n.startsWith('run-'))).toEqual([]);
+    const again = await runBin(['cache', 'clear'], { env: env() });
+    expect(again).toMatchObject({ code: 0, stdout: `no local cache in ${cacheRoot}\n` });
+  });
+
+  describe('on a server given with --database-url', () => {
+    let server: DatabaseServer | undefined;
+    afterAll(() => server?.stop());
+
+    it('cache clear drops the kept template databases there and names them', async () => {
+      server = await startDatabaseServer({ provider: 'local' });
+      const migrations = [{ name: '001.sql', path: '001.sql', sql: 'create table public.kept (id int)' }];
+      const template = await prepareTemplate(server, { migrations, cache: true });
+      await template.drop();
+      const name = cachedTemplateName(keptTemplateKey(migrations));
+      const r = await runBin(['cache', 'clear', '--database-url', server.adminUrl], { env: env() });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`dropped database ${name} on `);
+      const c = new pg.Client({ connectionString: server.adminUrl });
+      await c.connect();
+      const left = await c.query(`select datname from pg_database where datname like 'policyfuzz%'`);
+      await c.end();
+      expect(left.rows).toEqual([]);
+    });
+  });
+});
