@@ -86,6 +86,16 @@ export function keptTemplateKey(migrations: MigrationFile[], supabaseCompat = tr
   return templateKey(migrations, supabaseCompat ? { sql: [compatRolesSql, compatSchemaSql] } : undefined);
 }
 
+/**
+ * On a server policyfuzz started, databases are copied file by file: the default (WAL_LOG) writes
+ * every page of the template into the WAL, which took seconds for a 160-migration template where
+ * copying its files takes a tenth of that (bench/cached-start.ts); the checkpoint it needs is cheap
+ * with fsync off. A lent server keeps its default: a forced checkpoint there could be slow.
+ */
+function copyStrategy(server: DatabaseServer): string {
+  return server.ownsServer ? 'strategy file_copy' : '';
+}
+
 /** Stale scratch databases are looked for once per process, before its first template. */
 let staleChecked = false;
 
@@ -111,7 +121,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   /** A scratch database from `template`, filled by `fill`; dropped at the end of the run. */
   const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
     const name = scratchName(role);
-    await withClient(server.adminUrl, (c) => c.query(`create database ${quoteIdent(name)} template ${quoteIdent(template)} encoding 'UTF8'`));
+    await withClient(server.adminUrl, (c) => c.query(`create database ${quoteIdent(name)} template ${quoteIdent(template)} encoding 'UTF8' ${copyStrategy(server)}`));
     scratch.push(name);
     await withClient(databaseUrl(server.adminUrl, name), fill);
     return name;
@@ -148,7 +158,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
       await withClient(server.adminUrl, async (c) => {
         for (let i = 0; i < count; i++) {
           const clone = scratchName(`w${i}`);
-          await c.query(`create database ${quoteIdent(clone)} template ${quoteIdent(name)}`);
+          await c.query(`create database ${quoteIdent(clone)} template ${quoteIdent(name)} ${copyStrategy(server)}`);
           scratch.push(clone);
           urls.push(databaseUrl(server.adminUrl, clone));
         }
