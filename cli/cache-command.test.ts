@@ -8,7 +8,7 @@ import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBin } from '../testing/run-bin.ts';
+import { runBin, spawnBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import type { DatabaseServer } from '../engine/db/providers/server.ts';
@@ -25,6 +25,20 @@ const env = (extra: NodeJS.ProcessEnv = {}) => {
   delete e.DATABASE_URL;
   return e;
 };
+
+/** Processes whose command line names this path (postgres, cp, initdb of a run under it). */
+function processesUsing(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 async function fuzz(name: string, extra: NodeJS.ProcessEnv = {}, args: string[] = []) {
   const reports = path.join(tmp, name);
@@ -66,6 +80,31 @@ describe('template cache through the binary', () => {
     const again = await runBin(['cache', 'clear'], { env: env() });
     expect(again).toMatchObject({ code: 0, stdout: `no local cache in ${cacheRoot}\n` });
   });
+
+  // While the first run keeps its template, the server is stopped, its data copied, started again.
+  for (const delayMs of [500, 1500, 2500]) {
+    it(`a signal ${delayMs} ms after the server started, while the template is built or kept: exit 130, no Postgres, no half-kept copy, no run folder`, async () => {
+      const child = spawnBin(['fuzz', '--seed', '1', '--runs', '5', '--workers', '1', '--no-sso', '--provider', 'local', '--report-dir', path.join(tmp, `signal-${delayMs}`)], { env: env() });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('database: ')) resolve();
+        });
+        child.once('exit', () => reject(new Error(`exited before its server started:\n${out}`)));
+      });
+      child.stderr!.resume();
+      await new Promise((r) => setTimeout(r, delayMs));
+      child.kill('SIGTERM');
+      expect(await exited, out).toBe(130);
+      expect(processesUsing(tmp)).toEqual([]);
+      const root = path.join(tmp, 'policyfuzz');
+      expect(readdirSync(root).filter((n) => n.startsWith('run-'))).toEqual([]);
+      const halfKept = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => /\.tmp-\d+-[^/]*$/.test(n)) : []);
+      expect(halfKept(path.join(root, 'cache'))).toEqual([]);
+    });
+  }
 
   describe('on a server given with --database-url', () => {
     let server: DatabaseServer | undefined;
