@@ -91,5 +91,3 @@ export async function cachedStart(): Promise<string[]> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename ?? '')) for (const line of await cachedStart()) console.log(line);
