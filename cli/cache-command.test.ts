@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin, spawnBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
+import { processesUsing } from '../testing/processes.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import type { DatabaseServer } from '../engine/db/providers/server.ts';
 import { keptTemplateKey, prepareTemplate } from '../engine/db/databases.ts';
@@ -25,20 +26,6 @@ const env = (extra: NodeJS.ProcessEnv = {}) => {
   delete e.DATABASE_URL;
   return e;
 };
-
-/** Processes whose command line names this path (postgres, cp, initdb of a run under it). */
-function processesUsing(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((n) => /^\d+$/.test(n))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 async function fuzz(name: string, extra: NodeJS.ProcessEnv = {}, args: string[] = []) {
   const reports = path.join(tmp, name);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnBin } from '../../../testing/run-bin.ts';
 import { tempDir } from '../../../testing/temp-dir.ts';
+import { processesUsing } from '../../../testing/processes.ts';
 import type { RunSummary } from '../../report/summary.ts';
 import { cleanLeftoverRuns, LOCAL_CACHE_ROOT, LOCAL_SERVER_ROOT } from './local-server.ts';
 
@@ -25,20 +26,6 @@ function cacheLeftoversOf(pid: number): string[] {
   if (!existsSync(LOCAL_CACHE_ROOT)) return [];
   const entries = (dir: string): string[] => readdirSync(dir).flatMap((n) => (n.startsWith('templates-') ? entries(path.join(dir, n)) : [n]));
   return readdirSync(LOCAL_CACHE_ROOT).flatMap((v) => entries(path.join(LOCAL_CACHE_ROOT, v)).filter((n) => n.includes(`.tmp-${pid}-`)));
-}
-
-/** Processes whose command line names this path (postgres, cp, initdb of that run). */
-function processesUsing(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((n) => /^\d+$/.test(n))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 function longRun(reports: string) {
