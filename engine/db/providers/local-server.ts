@@ -144,11 +144,12 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       const keeping = new StartUp();
       try {
         await stopChild(child);
+        // A copy that fails (a full disk) costs the next run its cache, not this run its server.
         await atomically(path.join(templatesDir, key.digest), keeping, async (tmp) => {
           mkdirSync(tmp, { mode: 0o755 });
           await keeping.run('cp', ['-a', dataDir, path.join(tmp, 'data')]);
           writeFileSync(path.join(tmp, 'key.json'), JSON.stringify(key));
-        });
+        }).catch(() => {});
         child = await spawnServer(binDir, dataDir, port, sockDir, runDir, runAs, keeping);
       } finally {
         keeping.done();
