@@ -29,7 +29,7 @@ const env = (extra: NodeJS.ProcessEnv = {}) => {
 
 async function fuzz(name: string, extra: NodeJS.ProcessEnv = {}, args: string[] = []) {
   const reports = path.join(tmp, name);
-  const r = await runBin(['fuzz', '--seed', '7', '--runs', '15', '--workers', '1', '--no-sso', '--provider', 'local', '--report-dir', reports, '--failures-dir', path.join(reports, 'failures'), ...args], { env: env(extra) });
+  const r = await runBin(['fuzz', '--seed', '7', '--runs', '8', '--workers', '1', '--no-sso', '--provider', 'local', '--report-dir', reports, '--failures-dir', path.join(reports, 'failures'), ...args], { env: env(extra) });
   expect(r.code, r.stderr).toBe(0);
   const ready = r.stdout.split('\n').find((l) => l.startsWith('ready in'));
   const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
@@ -66,7 +66,7 @@ describe('template cache through the binary', () => {
     expect(readdirSync(path.join(tmp, 'policyfuzz')).filter((n) => n.startsWith('run-'))).toEqual([]);
     const again = await runBin(['cache', 'clear'], { env: env() });
     expect(again).toMatchObject({ code: 0, stdout: `no local cache in ${cacheRoot}\n` });
-  });
+  }, 480_000);
 
   // While the first run keeps its template, the server is stopped, its data copied, started again.
   for (const delayMs of [500, 1500, 2500]) {
@@ -85,8 +85,9 @@ describe('template cache through the binary', () => {
       await new Promise((r) => setTimeout(r, delayMs));
       child.kill('SIGTERM');
       expect(await exited, out).toBe(130);
-      expect(processesUsing(tmp)).toEqual([]);
       const root = path.join(tmp, 'policyfuzz');
+      // Its server and copies are named by its pid: run-<pid>-…, <entry>.tmp-<pid>-….
+      expect([...processesUsing(path.join(root, `run-${child.pid}-`)), ...processesUsing(`.tmp-${child.pid}-`)]).toEqual([]);
       expect(readdirSync(root).filter((n) => n.startsWith('run-'))).toEqual([]);
       const halfKept = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => /\.tmp-\d+-[^/]*$/.test(n)) : []);
       expect(halfKept(path.join(root, 'cache'))).toEqual([]);
