@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { installSignalHandlers, stopAll } from '../engine/db/cleanup.ts';
 import { isUserFacingError, UsageError } from '../engine/errors.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
+import { registerCacheCommand } from './cache-command.ts';
 import { registerCompletionCommand } from './completion-command.ts';
 import { registerDiffCommand } from './diff-command.ts';
 import { registerFuzzCommand } from './fuzz-command.ts';
@@ -39,6 +40,7 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
   registerMutantsCommand(program, run, pack);
   registerInitCommand(program, run, pack);
   registerSsoCommands(program, run);
+  registerCacheCommand(program, run);
   registerCompletionCommand(program, run);
   try {
     refuseUnknownCommand(program, argv[2]);

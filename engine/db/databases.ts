@@ -3,7 +3,9 @@
  * migrations, then any extra files such as a mutant), and one clone of it per worker.
  * Everything policyfuzz creates carries a `pf_` prefix and is dropped by `drop()`.
  */
-import { installSafeUpdate } from './supabase/safeupdate.ts';
+import { installSafeUpdate, SAFEUPDATE_SCHEMA } from './supabase/safeupdate.ts';
+import { literal } from '../executor/sql-text.ts';
+import { bestBase, cachedTemplateName, CACHED_TEMPLATE_PREFIX, keyComment, keyFromComment, templateKey, type TemplateKey, type TemplateSource } from './template-cache.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +25,16 @@ export interface TemplateOptions {
   /** Applied after the migrations, e.g. a mutant; same error reporting. */
   extra?: MigrationFile[];
   supabaseCompat?: boolean;
+  /** Keep the template built from `migrations` for later runs, and start from a kept one (template-cache.ts). */
+  cache?: boolean;
 }
 
 export interface PreparedTemplate {
   name: string;
   digest: string;
   url: string;
+  /** Where the template came from (a kept one, or built). */
+  source: TemplateSource;
   /** Clone the template once per worker; every clone starts identical. */
   cloneForWorkers(count: number): Promise<string[]>;
   drop(): Promise<void>;
@@ -75,56 +81,85 @@ async function ensureCompatRoles(adminUrl: string): Promise<void> {
   });
 }
 
+/** The key of the template kept for these migrations (template-cache.ts). */
+export function keptTemplateKey(migrations: MigrationFile[], supabaseCompat = true): TemplateKey {
+  return templateKey(migrations, supabaseCompat ? { sql: [compatRolesSql, compatSchemaSql] } : undefined);
+}
+
+/**
+ * On a server policyfuzz started, databases are copied file by file: the default (WAL_LOG) writes
+ * every page of the template into the WAL, which took seconds for a 160-migration template where
+ * copying its files takes a tenth of that (bench/cached-start.ts); the checkpoint it needs is cheap
+ * with fsync off. A lent server keeps its default: a forced checkpoint there could be slow.
+ */
+function copyStrategy(server: DatabaseServer): string {
+  return server.ownsServer ? 'strategy file_copy' : '';
+}
+
 /** Stale scratch databases are looked for once per process, before its first template. */
 let staleChecked = false;
 
+/**
+ * On a server others use, the kept templates beyond the newest few are dropped once they are old:
+ * a run that has just listed one clones it within seconds, so dropping only old ones never races it.
+ */
+const KEPT_TEMPLATES = 3;
+const DROPPABLE_AFTER_MS = 3600_000;
+
 export async function prepareTemplate(server: DatabaseServer, options: TemplateOptions): Promise<PreparedTemplate> {
-  const name = scratchName('tpl');
   const compat = options.supabaseCompat ?? true;
   if (compat) await ensureCompatRoles(server.adminUrl);
-  const clones: string[] = [];
+  const scratch: string[] = [];
   // Registered before the database exists: a signal from here on drops whatever was created.
   const unregister = onShutdown(() => drop());
   const drop = async () => {
     unregister();
     await withClient(server.adminUrl, async (c) => {
-      for (const db of [...clones, name]) await c.query(`drop database if exists ${quoteIdent(db)} with (force)`);
+      for (const db of [...scratch].reverse()) await c.query(`drop database if exists ${quoteIdent(db)} with (force)`);
     }).catch(() => {});
   };
-  await withClient(server.adminUrl, async (c) => {
+  /** A scratch database from `template`, filled by `fill`; dropped at the end of the run. */
+  const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
+    const name = scratchName(role);
+    await withClient(server.adminUrl, (c) => c.query(`create database ${quoteIdent(name)} template ${quoteIdent(template)} encoding 'UTF8' ${copyStrategy(server)}`));
+    scratch.push(name);
+    await withClient(databaseUrl(server.adminUrl, name), fill);
+    return name;
+  };
+  let name: string;
+  let source: TemplateSource = { kind: 'uncached' };
+  try {
     if (!server.ownsServer && !staleChecked) {
       staleChecked = true;
-      await dropStaleScratchDatabases(c);
+      await withClient(server.adminUrl, (c) => dropStaleScratchDatabases(c));
     }
-    await c.query(`create database ${quoteIdent(name)} template template0 encoding 'UTF8'`);
-  });
-  const url = databaseUrl(server.adminUrl, name);
-  try {
-    await withClient(url, async (c) => {
-      if (compat) {
-        const has = await c.query(`select to_regprocedure('auth.uid()') is not null as present`);
-        if (!has.rows[0].present) await applyMigration(c, { name: 'supabase-compat', path: '(policyfuzz Supabase compatibility layer)', sql: compatSchemaSql });
-      }
-      for (const file of options.migrations) await applyMigration(c, file, { skippable: true, supabaseCompat: compat });
-      for (const file of options.extra ?? []) await applyMigration(c, file);
-      // Supabase's pg-safeupdate also refuses unfiltered writes inside functions (safeupdate.ts).
-      if (compat) await installSafeUpdate(c);
-    });
+    if (options.cache) {
+      const kept = await keptTemplate(server, options.migrations, compat, createScratch);
+      source = kept.source;
+      name = options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra!, compat)) : kept.name;
+    } else {
+      name = await createScratch('tpl', 'template0', async (c) => {
+        if (compat) await applyCompatLayer(c);
+        for (const file of options.migrations) await applyMigration(c, file, { skippable: true, supabaseCompat: compat });
+        await applyExtra(c, options.extra ?? [], compat);
+      });
+    }
   } catch (e) {
     await drop();
     throw e;
   }
   return {
     name,
-    url,
+    url: databaseUrl(server.adminUrl, name),
     digest: migrationsDigest([...options.migrations, ...(options.extra ?? [])]),
+    source,
     async cloneForWorkers(count) {
       const urls: string[] = [];
       await withClient(server.adminUrl, async (c) => {
         for (let i = 0; i < count; i++) {
           const clone = scratchName(`w${i}`);
-          await c.query(`create database ${quoteIdent(clone)} template ${quoteIdent(name)}`);
-          clones.push(clone);
+          await c.query(`create database ${quoteIdent(clone)} template ${quoteIdent(name)} ${copyStrategy(server)}`);
+          scratch.push(clone);
           urls.push(databaseUrl(server.adminUrl, clone));
         }
       });
@@ -132,4 +167,90 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     },
     drop,
   };
+}
+
+async function applyCompatLayer(c: pg.Client): Promise<void> {
+  const has = await c.query(`select to_regprocedure('auth.uid()') is not null as present`);
+  if (!has.rows[0].present) await applyMigration(c, { name: 'supabase-compat', path: '(policyfuzz Supabase compatibility layer)', sql: compatSchemaSql });
+}
+
+/** The files after the migrations (a mutant), then safeupdate, which reads every function they left (so it goes first when already installed). */
+async function applyExtra(c: pg.Client, extra: MigrationFile[], compat: boolean): Promise<void> {
+  if (extra.length && compat) await c.query(`drop schema if exists ${SAFEUPDATE_SCHEMA} cascade`);
+  for (const file of extra) await applyMigration(c, file);
+  // Supabase's pg-safeupdate also refuses unfiltered writes inside functions (safeupdate.ts).
+  if (compat) await installSafeUpdate(c);
+}
+
+/**
+ * The kept template for these migrations (template-cache.ts): the one of the same key, else one
+ * built on the kept template holding the longest prefix of them (or from nothing), then kept.
+ */
+async function keptTemplate(
+  server: DatabaseServer,
+  migrations: MigrationFile[],
+  compat: boolean,
+  createScratch: (role: string, template: string, fill: (c: pg.Client) => Promise<void>) => Promise<string>,
+): Promise<{ name: string; source: TemplateSource }> {
+  const key = keptTemplateKey(migrations, compat);
+  const target = cachedTemplateName(key);
+  const kept = await withClient(server.adminUrl, (c) => keptTemplates(c));
+  const base = bestBase(kept, key);
+  if (base?.name === target) return { name: target, source: { kind: 'cached', digest: key.digest } };
+  const from = base?.key.files.length ?? 0;
+  const built = await createScratch('tpl', base?.name ?? 'template0', async (c) => {
+    if (base) {
+      if (compat) await c.query(`drop schema if exists ${SAFEUPDATE_SCHEMA} cascade`);
+    } else if (compat) await applyCompatLayer(c);
+    for (const file of migrations.slice(from)) await applyMigration(c, file, { skippable: true, supabaseCompat: compat });
+    await applyExtra(c, [], compat);
+    await c.query(`comment on database ${quoteIdent(c.database!)} is ${literal(keyComment(key, Date.now()))}`);
+  });
+  await withClient(server.adminUrl, async (c) => {
+    try {
+      await c.query(`alter database ${quoteIdent(built)} rename to ${quoteIdent(target)}`);
+    } catch (e) {
+      // Another run kept the same template meanwhile: use theirs.
+      if (!['42P04', '23505'].includes((e as pg.DatabaseError).code ?? '')) throw e;
+      await c.query(`drop database if exists ${quoteIdent(built)} with (force)`);
+    }
+    // A server that keeps its whole state (the local one, started for this run) keeps this template alone.
+    const others = kept.filter((k) => k.name !== target);
+    const dropped = server.keepTemplate ? others : others.slice(0, Math.max(0, others.length + 1 - KEPT_TEMPLATES)).filter((k) => Date.now() - k.built > DROPPABLE_AFTER_MS);
+    for (const old of dropped) {
+      // One a run is connected to cannot be dropped now: it stays until a later run.
+      await c.query(`drop database if exists ${quoteIdent(old.name)}`).catch(() => {});
+    }
+  });
+  await server.keepTemplate?.(key);
+  return { name: target, source: base ? { kind: 'extended', digest: key.digest, base: base.key.digest, applied: migrations.length - from } : { kind: 'built', digest: key.digest } };
+}
+
+/** Drops the kept templates on a server (`policyfuzz cache clear --database-url`); returns their names. One in use is left, and said so. */
+export async function dropKeptTemplates(adminUrl: string): Promise<{ dropped: string[]; inUse: string[] }> {
+  return withClient(adminUrl, async (c) => {
+    const dropped: string[] = [];
+    const inUse: string[] = [];
+    for (const { name } of await keptTemplates(c)) {
+      try {
+        await c.query(`drop database if exists ${quoteIdent(name)}`);
+        dropped.push(name);
+      } catch {
+        inUse.push(name);
+      }
+    }
+    return { dropped, inUse };
+  });
+}
+
+/** The kept templates on a server, oldest first. */
+export async function keptTemplates(c: pg.Client): Promise<{ name: string; key: TemplateKey; built: number }[]> {
+  const { rows } = await c.query<{ datname: string; comment: string | null }>(
+    `select datname, shobj_description(oid, 'pg_database') as comment from pg_database where datname like $1`,
+    [`${CACHED_TEMPLATE_PREFIX.replace(/_/g, '\\_')}%`],
+  );
+  return rows.flatMap((r) => {
+    const kept = keyFromComment(r.comment);
+    return kept && r.datname === CACHED_TEMPLATE_PREFIX + kept.key.digest ? [{ name: r.datname, ...kept }] : [];
+  }).sort((x, y) => x.built - y.built);
 }

@@ -184,7 +184,7 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
   const session = await openSession({ ...plan.server, target: plan.target, pack: plan.pack, oracle: plan.oracle, workers: plan.workers, log: (text) => events.emit({ type: 'note', text }) });
   const env: Environment = session.env;
   try {
-    events.emit({ type: 'note', text: `ready in ${env.startupMs} ms` });
+    events.emit({ type: 'note', text: env.readyNote });
     control.watchInterrupts();
     const { settled, toGenerate, partsLeftOut } = settle(plan, session, await replaySavedFailures(plan, session, events));
     const generated = await generate(plan, session, toGenerate, events, control);

@@ -85,6 +85,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     supabaseCompat: target.supabaseCompat,
     fixtures: target.fixtures,
     api: target.api,
+    // The target's own migrations are kept for the next run; a diff's base or a mutant's edits are not.
+    cacheTemplate: !options.migrations,
   });
   const first = (): Worker => env.workers[0];
   const mapping = target.fixtures?.mapping;

@@ -5,7 +5,8 @@
  */
 import pg from 'pg';
 import { EnvironmentError } from '../errors.ts';
-import { prepareTemplate, type PreparedTemplate } from '../db/databases.ts';
+import { keptTemplateKey, prepareTemplate, type PreparedTemplate } from '../db/databases.ts';
+import { describeTemplateSource, templateCacheEnabled } from '../db/template-cache.ts';
 import type { MigrationFile } from '../db/migrations.ts';
 import { startDatabaseServer, type DatabaseServer, type ServerChoice } from '../db/providers/index.ts';
 import { CaseTransaction } from '../executor/case-transaction.ts';
@@ -28,7 +29,18 @@ export interface Environment {
   workers: Worker[];
   /** Milliseconds from start until the workers were ready. */
   startupMs: number;
+  startup: StartupPhases;
+  /** "ready in 210 ms (cached template abc123)": the start-up, and where the template came from. */
+  readyNote: string;
   close(): Promise<void>;
+}
+
+/** Where start-up time went: the server (started, or reached), the template (migrations, or a kept one), the workers' clones, their connections and the schema cache. */
+export interface StartupPhases {
+  serverMs: number;
+  templateMs: number;
+  cloneMs: number;
+  workersMs: number;
 }
 
 export interface EnvironmentOptions extends ServerChoice {
@@ -45,17 +57,32 @@ export interface EnvironmentOptions extends ServerChoice {
   fixtures?: Omit<FixturePlan, 'shapes'>;
   /** What PostgREST exposes and its extra search path (a Supabase project's config.toml); default: EXPOSED_SCHEMAS, Supabase's extra search path. */
   api?: { exposedSchemas: string[]; extraSearchPath: string[] };
+  /** Keep the template built from `migrations` for later runs and start from a kept one; default: on unless POLICYFUZZ_TEMPLATE_CACHE=off (template-cache.ts). */
+  cacheTemplate?: boolean;
 }
 
 export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
   const started = Date.now();
-  const server = options.server ?? (await startDatabaseServer(options));
+  const cacheTemplate = (options.cacheTemplate ?? true) && templateCacheEnabled();
+  const supabaseCompat = options.supabaseCompat ?? true;
+  const key = cacheTemplate && !options.server ? keptTemplateKey(options.migrations, supabaseCompat) : undefined;
+  const phases: StartupPhases = { serverMs: 0, templateMs: 0, cloneMs: 0, workersMs: 0 };
+  let mark = started;
+  const lap = (phase: keyof StartupPhases) => {
+    const now = Date.now();
+    phases[phase] = now - mark;
+    mark = now;
+  };
+  const server = options.server ?? (await startDatabaseServer({ ...options, template: key }));
+  lap('serverMs');
   const ownServer = !options.server;
   let template: PreparedTemplate | undefined;
   const workers: Worker[] = [];
   try {
-    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat: options.supabaseCompat });
+    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat, cache: cacheTemplate });
+    lap('templateMs');
     const urls = await template.cloneForWorkers(options.workers ?? 1);
+    lap('cloneMs');
     let cache: SchemaCache | undefined;
     let plan: FixturePlan | undefined;
     for (const url of urls) {
@@ -77,13 +104,18 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       }
       workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
     }
+    lap('workersMs');
     const tpl = template;
+    const startupMs = Date.now() - started;
+    const source = describeTemplateSource(tpl.source);
     return {
       server,
       template: tpl,
       cache: cache!,
       workers,
-      startupMs: Date.now() - started,
+      startupMs,
+      startup: phases,
+      readyNote: `ready in ${startupMs} ms${source ? ` (${source})` : ''}`,
       async close() {
         for (const w of workers) await w.client.end().catch(() => {});
         await tpl.drop();

@@ -7,6 +7,7 @@ import { onShutdown } from '../cleanup.ts';
 import { connectExplicitServer } from './explicit.ts';
 import { startLocalServer } from './local-server.ts';
 import type { DatabaseServer } from './server.ts';
+import type { TemplateKey } from '../template-cache.ts';
 import { probeContainerEngine, startContainerServer } from './testcontainers.ts';
 
 export type { DatabaseServer } from './server.ts';
@@ -16,6 +17,8 @@ export interface ServerChoice {
   /** Force one provider (tests and `--provider`); default: the order above. */
   provider?: 'explicit' | 'testcontainers' | 'local';
   log?: (line: string) => void;
+  /** The template the run will build: a local server started for it starts from a kept one (template-cache.ts). */
+  template?: TemplateKey;
 }
 
 export async function startDatabaseServer(choice: ServerChoice = {}): Promise<DatabaseServer> {
@@ -27,14 +30,14 @@ export async function startDatabaseServer(choice: ServerChoice = {}): Promise<Da
   } else if (choice.provider === 'testcontainers') {
     server = await startContainerServer();
   } else if (choice.provider === 'local') {
-    server = await startLocalServer();
+    server = await startLocalServer({ template: choice.template });
   } else {
     const probe = await probeContainerEngine();
     if (probe.available) {
       server = await startContainerServer();
     } else {
       log(`no container engine (${probe.reason}); starting a local Postgres`);
-      server = await startLocalServer();
+      server = await startLocalServer({ template: choice.template });
     }
   }
   const unregister = onShutdown(() => server.stop());

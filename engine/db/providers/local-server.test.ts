@@ -10,8 +10,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnBin } from '../../../testing/run-bin.ts';
 import { tempDir } from '../../../testing/temp-dir.ts';
+import { processesUsing } from '../../../testing/processes.ts';
 import type { RunSummary } from '../../report/summary.ts';
-import { cleanLeftoverRuns, LOCAL_SERVER_ROOT } from './local-server.ts';
+import { cleanLeftoverRuns, LOCAL_CACHE_ROOT, LOCAL_SERVER_ROOT } from './local-server.ts';
 
 function runDirsOf(pid: number): string[] {
   if (!existsSync(LOCAL_SERVER_ROOT)) return [];
@@ -20,25 +21,11 @@ function runDirsOf(pid: number): string[] {
     .map((n) => path.join(LOCAL_SERVER_ROOT, n));
 }
 
-/** Half-built cache entries a start-up of this process left. */
+/** Half-built cache entries a start-up of this process left (kept templates' included). */
 function cacheLeftoversOf(pid: number): string[] {
-  const cache = path.join(LOCAL_SERVER_ROOT, 'cache');
-  if (!existsSync(cache)) return [];
-  return readdirSync(cache).flatMap((v) => readdirSync(path.join(cache, v)).filter((n) => n.includes(`.tmp-${pid}-`)));
-}
-
-/** Processes whose command line names this path (postgres, cp, initdb of that run). */
-function processesUsing(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((n) => /^\d+$/.test(n))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  if (!existsSync(LOCAL_CACHE_ROOT)) return [];
+  const entries = (dir: string): string[] => readdirSync(dir).flatMap((n) => (n.startsWith('templates-') ? entries(path.join(dir, n)) : [n]));
+  return readdirSync(LOCAL_CACHE_ROOT).flatMap((v) => entries(path.join(LOCAL_CACHE_ROOT, v)).filter((n) => n.includes(`.tmp-${pid}-`)));
 }
 
 function longRun(reports: string) {

@@ -5,7 +5,7 @@
  * (SIGKILL) are found by their owner.json and cleaned at the next start.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync, closeSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, chmodSync, closeSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import { findPostgresBinaries, type PostgresBinaries } from './local-binaries.ts
 import { unprivilegedUserIfRoot, type RunAs } from './unprivileged-user.ts';
 import type { DatabaseServer } from './server.ts';
 import { processAlive } from '../process-alive.ts';
+import { bestBase, type TemplateKey } from '../template-cache.ts';
 
 const execFileAsync = promisify(execFile);
 
@@ -53,11 +54,38 @@ class StartUp {
   }
 }
 
-export const LOCAL_SERVER_ROOT = path.join(os.tmpdir(), 'policyfuzz');
+/**
+ * Where local servers run and their caches live. As root the server runs as another account,
+ * which must reach it: a temp folder it cannot enter (root's TMPDIR of mode 0700) gives way to /tmp.
+ */
+export const LOCAL_SERVER_ROOT = path.join(reachableTempDir(), 'policyfuzz');
 const RUN_PREFIX = 'run-';
 const STARTUP_TIMEOUT_MS = 20_000;
+/** Kept templates (data directories) per Postgres version and account, the most recently used first. */
+const KEPT_TEMPLATES = 3;
 
-export async function startLocalServer(): Promise<DatabaseServer> {
+function reachableTempDir(): string {
+  const tmp = os.tmpdir();
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return tmp;
+  for (let dir = path.resolve(tmp); ; dir = path.dirname(dir)) {
+    try {
+      if ((statSync(dir).mode & 0o001) === 0) return '/tmp';
+    } catch {
+      return '/tmp';
+    }
+    if (path.dirname(dir) === dir) return tmp;
+  }
+}
+
+/** Every cache of local servers (binaries copied for another account, pristine clusters, kept templates): `policyfuzz cache clear` removes it. */
+export const LOCAL_CACHE_ROOT = path.join(LOCAL_SERVER_ROOT, 'cache');
+
+export interface LocalServerOptions {
+  /** The template the run will need: the server starts from a kept data directory holding it (or a prefix of it), and keeps what it builds. */
+  template?: TemplateKey;
+}
+
+export async function startLocalServer(options: LocalServerOptions = {}): Promise<DatabaseServer> {
   const binaries = findPostgresBinaries();
   if (!binaries) {
     throw new EnvironmentError(
@@ -72,40 +100,25 @@ export async function startLocalServer(): Promise<DatabaseServer> {
   const runDir = path.join(LOCAL_SERVER_ROOT, `${RUN_PREFIX}${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
   startUp.folders.add(runDir);
   const sockDir = path.join(runDir, 'sock');
+  const dataDir = path.join(runDir, 'data');
+  const versionDir = path.join(LOCAL_CACHE_ROOT, `${binaries.source}-${binaries.version}`);
+  const account = runAs?.name ?? String(process.getuid?.() ?? 'user');
+  const templatesDir = path.join(versionDir, `templates-${account}`);
+  let binDir: string;
   let child: ChildProcess;
   let port: number;
   try {
-    const binDir = await binariesReadableBy(binaries, runAs, startUp);
-    const pristine = await pristineCluster(binDir, binaries, runAs, startUp);
+    binDir = await binariesReadableBy(binaries, runAs, startUp);
+    const base = options.template && bestBase(keptDataDirs(templatesDir), options.template);
+    const from = base ? path.join(base.dir, 'data') : await pristineCluster(binDir, path.join(versionDir, `cluster-${account}`), runAs, startUp);
+    if (base) touch(base.dir);
     mkdirSync(runDir, { mode: 0o755 });
     writeFileSync(path.join(runDir, 'owner.json'), JSON.stringify({ pid: process.pid, started: new Date().toISOString() }));
-    const dataDir = path.join(runDir, 'data');
-    await startUp.run('cp', ['-a', pristine, dataDir]);
+    await startUp.run('cp', ['-a', from, dataDir]);
     mkdirSync(sockDir);
     if (runAs) chownSync(sockDir, runAs.uid, runAs.gid);
     port = await freePort();
-    const logPath = path.join(runDir, 'postgres.log');
-    const logFd = openSync(logPath, 'a');
-    if (runAs) chownSync(logPath, runAs.uid, runAs.gid);
-    child = spawn(
-      path.join(binDir, 'postgres'),
-      [
-        '-D', dataDir,
-        '-p', String(port),
-        '-k', sockDir,
-        '-c', 'listen_addresses=127.0.0.1',
-        '-c', 'fsync=off',
-        '-c', 'synchronous_commit=off',
-        '-c', 'full_page_writes=off',
-        '-c', 'max_connections=100',
-        '-c', 'shared_buffers=128MB',
-        '-c', 'max_locks_per_transaction=256',
-      ],
-      { stdio: ['ignore', logFd, logFd], ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) },
-    );
-    startUp.server = child;
-    closeSync(logFd);
-    await waitUntilReady(`postgresql://postgres@127.0.0.1:${port}/postgres`, child, logPath);
+    child = await spawnServer(binDir, dataDir, port, sockDir, runDir, runAs, startUp);
   } catch (e) {
     await startUp.undo();
     throw e;
@@ -113,7 +126,7 @@ export async function startLocalServer(): Promise<DatabaseServer> {
   startUp.done();
   const url = serverUrl(port, sockDir);
   let stopped = false;
-  return {
+  const server: DatabaseServer = {
     kind: 'local',
     description: `local Postgres ${binaries.version} (${binaries.source}) on port ${port}${runAs ? ` as ${runAs.name}` : ''}`,
     adminUrl: url,
@@ -125,6 +138,94 @@ export async function startLocalServer(): Promise<DatabaseServer> {
       rmSync(runDir, { recursive: true, force: true });
     },
   };
+  if (options.template) {
+    /** Stops the server cleanly, copies its data directory (now holding `key`'s template alone) for later starts, and starts it again. */
+    server.keepTemplate = async (key) => {
+      const keeping = new StartUp();
+      try {
+        await stopChild(child);
+        // A copy that fails (a full disk) costs the next run its cache, not this run its server.
+        await atomically(path.join(templatesDir, key.digest), keeping, async (tmp) => {
+          mkdirSync(tmp, { mode: 0o755 });
+          await keeping.run('cp', ['-a', dataDir, path.join(tmp, 'data')]);
+          writeFileSync(path.join(tmp, 'key.json'), JSON.stringify(key));
+        }).catch(() => {});
+        child = await spawnServer(binDir, dataDir, port, sockDir, runDir, runAs, keeping);
+      } finally {
+        keeping.done();
+      }
+      for (const old of keptDataDirs(templatesDir).slice(KEPT_TEMPLATES)) rmSync(old.dir, { recursive: true, force: true });
+    };
+  }
+  return server;
+}
+
+async function spawnServer(binDir: string, dataDir: string, port: number, sockDir: string, runDir: string, runAs: RunAs | undefined, startUp: StartUp): Promise<ChildProcess> {
+  const logPath = path.join(runDir, 'postgres.log');
+  const logFd = openSync(logPath, 'a');
+  if (runAs) chownSync(logPath, runAs.uid, runAs.gid);
+  const child = spawn(
+    path.join(binDir, 'postgres'),
+    [
+      '-D', dataDir,
+      '-p', String(port),
+      '-k', sockDir,
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'fsync=off',
+      '-c', 'synchronous_commit=off',
+      '-c', 'full_page_writes=off',
+      '-c', 'max_connections=100',
+      '-c', 'shared_buffers=128MB',
+      '-c', 'max_locks_per_transaction=256',
+    ],
+    { stdio: ['ignore', logFd, logFd], ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) },
+  );
+  startUp.server = child;
+  closeSync(logFd);
+  await waitUntilReady(`postgresql://postgres@127.0.0.1:${port}/postgres`, child, logPath);
+  return child;
+}
+
+/** The kept data directories, the most recently used first. */
+function keptDataDirs(templatesDir: string): { dir: string; key: TemplateKey; used: number }[] {
+  if (!existsSync(templatesDir)) return [];
+  return readdirSync(templatesDir)
+    .filter((n) => !n.includes('.tmp-'))
+    .flatMap((n) => {
+      const dir = path.join(templatesDir, n);
+      try {
+        return [{ dir, key: JSON.parse(readFileSync(path.join(dir, 'key.json'), 'utf8')) as TemplateKey, used: statSync(dir).mtimeMs }];
+      } catch {
+        return [];
+      }
+    })
+    .sort((x, y) => y.used - x.used);
+}
+
+/** Removes every cache of local servers; returns what was removed, each with its size in bytes. */
+export function clearLocalCache(): { path: string; bytes: number }[] {
+  if (!existsSync(LOCAL_CACHE_ROOT)) return [];
+  const removed: { path: string; bytes: number }[] = [];
+  for (const version of readdirSync(LOCAL_CACHE_ROOT)) {
+    for (const name of readdirSync(path.join(LOCAL_CACHE_ROOT, version))) {
+      const entry = path.join(LOCAL_CACHE_ROOT, version, name);
+      removed.push({ path: entry, bytes: sizeOf(entry) });
+      rmSync(entry, { recursive: true, force: true });
+    }
+  }
+  rmSync(LOCAL_CACHE_ROOT, { recursive: true, force: true });
+  return removed;
+}
+
+function sizeOf(entry: string): number {
+  const stat = lstatSync(entry);
+  if (!stat.isDirectory()) return stat.size;
+  return readdirSync(entry).reduce((sum, name) => sum + sizeOf(path.join(entry, name)), 0);
+}
+
+function touch(dir: string): void {
+  const now = new Date();
+  utimesSync(dir, now, now);
 }
 
 /**
@@ -142,7 +243,7 @@ const MAX_SOCKET_PATH = 103;
 /** The unprivileged user must be able to reach the binaries; node_modules under /root is not. */
 async function binariesReadableBy(binaries: PostgresBinaries, runAs: RunAs | undefined, startUp: StartUp): Promise<string> {
   if (!runAs) return binaries.binDir;
-  const target = path.join(LOCAL_SERVER_ROOT, 'cache', `${binaries.source}-${binaries.version}`, 'install');
+  const target = path.join(LOCAL_CACHE_ROOT, `${binaries.source}-${binaries.version}`, 'install');
   if (!existsSync(path.join(target, 'bin', 'postgres'))) {
     await atomically(target, startUp, async (tmp) => {
       await startUp.run('cp', ['-a', binaries.installDir, tmp]);
@@ -152,8 +253,7 @@ async function binariesReadableBy(binaries: PostgresBinaries, runAs: RunAs | und
   return path.join(target, 'bin');
 }
 
-async function pristineCluster(binDir: string, binaries: PostgresBinaries, runAs: RunAs | undefined, startUp: StartUp): Promise<string> {
-  const target = path.join(LOCAL_SERVER_ROOT, 'cache', `${binaries.source}-${binaries.version}`, `cluster-${runAs?.name ?? process.getuid?.() ?? 'user'}`);
+async function pristineCluster(binDir: string, target: string, runAs: RunAs | undefined, startUp: StartUp): Promise<string> {
   if (existsSync(path.join(target, 'PG_VERSION'))) return target;
   await atomically(target, startUp, async (tmp) => {
     mkdirSync(tmp, { mode: 0o700 });
@@ -260,17 +360,20 @@ export function cleanLeftoverRuns(): string[] {
     rmSync(dir, { recursive: true, force: true });
     cleaned.push(dir);
   }
-  // Half-built cache entries (`<target>.tmp-<pid>-…`) of a start-up that was killed.
-  const cache = path.join(LOCAL_SERVER_ROOT, 'cache');
-  for (const version of existsSync(cache) ? readdirSync(cache) : []) {
-    const dir = path.join(cache, version);
-    for (const name of readdirSync(dir)) {
+  // Half-built cache entries (`<target>.tmp-<pid>-…`) of a start-up that was killed, kept templates' included.
+  const sweep = (dir: string, depth: number) => {
+    for (const name of existsSync(dir) ? readdirSync(dir) : []) {
       const pid = Number(/\.tmp-(\d+)-/.exec(name)?.[1]);
-      if (!pid || processAlive(pid)) continue;
+      if (!pid) {
+        if (depth > 0 && name.startsWith('templates-')) sweep(path.join(dir, name), depth - 1);
+        continue;
+      }
+      if (processAlive(pid)) continue;
       rmSync(path.join(dir, name), { recursive: true, force: true });
       cleaned.push(path.join(dir, name));
     }
-  }
+  };
+  for (const version of existsSync(LOCAL_CACHE_ROOT) ? readdirSync(LOCAL_CACHE_ROOT) : []) sweep(path.join(LOCAL_CACHE_ROOT, version), 1);
   return cleaned;
 }
 

@@ -1,3 +1,5 @@
+import type { TemplateKey } from '../template-cache.ts';
+
 /** One interface over the three ways policyfuzz finds a Postgres server. */
 export interface DatabaseServer {
   kind: 'explicit' | 'testcontainers' | 'local';
@@ -7,4 +9,9 @@ export interface DatabaseServer {
   /** True when policyfuzz started the server and may do cluster-wide set-up freely. */
   ownsServer: boolean;
   stop(): Promise<void>;
+  /**
+   * Keeps the server's state, now holding `key`'s kept template and no other, for the next start
+   * (a local server started for one run; template-cache.ts).
+   */
+  keepTemplate?(key: TemplateKey): Promise<void>;
 }

@@ -116,7 +116,7 @@ export function unfilteredWrites(body: string): UnfilteredWrite[] {
   return out;
 }
 
-const SCHEMA = 'policyfuzz_safeupdate';
+export const SAFEUPDATE_SCHEMA = 'policyfuzz_safeupdate';
 
 /**
  * Records the unfiltered writes of every plpgsql and SQL function of the database and puts the
@@ -127,7 +127,7 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
     `select p.oid, p.proname as name, l.lanname as lang, p.prosrc as body,
             (select substr(c, 13) from unnest(p.proconfig) c where c like 'search_path=%') as path
        from pg_proc p join pg_language l on l.oid = p.prolang join pg_namespace n on n.oid = p.pronamespace
-      where l.lanname in ('plpgsql', 'sql') and n.nspname not in ('pg_catalog', 'information_schema', '${SCHEMA}')`,
+      where l.lanname in ('plpgsql', 'sql') and n.nspname not in ('pg_catalog', 'information_schema', '${SAFEUPDATE_SCHEMA}')`,
   );
   const found = rows.flatMap((f) => unfilteredWrites(f.body).map((w) => ({ ...w, fn: f.name, lang: f.lang, path: f.path })));
   const dynamic = rows.some((f) => f.lang === 'plpgsql' && runsDynamicSql(f.body));
@@ -136,7 +136,7 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
   if (dynamic) {
     const all = await client.query<{ name: string }>(
       `select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where c.relkind in ('r', 'p') and not c.relispartition and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast', '${SCHEMA}')`,
+        where c.relkind in ('r', 'p') and not c.relispartition and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast', '${SAFEUPDATE_SCHEMA}')`,
     );
     for (const r of all.rows) tables.add(r.name);
   }
@@ -153,11 +153,11 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
   }
   const records = found.map((w) => `(${literal(w.command)}, ${literal(w.text.replace(/\s+/g, ' '))}, ${w.lang === 'sql' ? literal(w.fn) : 'null'}, ${w.statementNo})`).join(', ');
   await client.query(`
-    create schema if not exists ${SCHEMA};
-    revoke all on schema ${SCHEMA} from public;
-    create table ${SCHEMA}.unfiltered (command text, statement text, sql_function text, statement_no int);
-    ${records ? `insert into ${SCHEMA}.unfiltered values ${records};` : ''}
-    create or replace function ${SCHEMA}.refuse() returns trigger language plpgsql security definer set search_path = '' as $f$
+    create schema if not exists ${SAFEUPDATE_SCHEMA};
+    revoke all on schema ${SAFEUPDATE_SCHEMA} from public;
+    create table ${SAFEUPDATE_SCHEMA}.unfiltered (command text, statement text, sql_function text, statement_no int);
+    ${records ? `insert into ${SAFEUPDATE_SCHEMA}.unfiltered values ${records};` : ''}
+    create or replace function ${SAFEUPDATE_SCHEMA}.refuse() returns trigger language plpgsql security definer set search_path = '' as $f$
     declare
       stack text;
       caller text;
@@ -173,7 +173,7 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
       caller := substr(stack, strpos(stack, chr(10)) + 1);
       if caller like 'SQL statement "%' and strpos(caller, '"' || chr(10) || 'PL/pgSQL function ') > 0 then
         stmt := substr(caller, 16, strpos(caller, '"' || chr(10) || 'PL/pgSQL function ') - 16);
-        select u.command into hit from ${SCHEMA}.unfiltered u where u.statement = btrim(regexp_replace(stmt, '[[:space:]]+', ' ', 'g')) limit 1;
+        select u.command into hit from ${SAFEUPDATE_SCHEMA}.unfiltered u where u.statement = btrim(regexp_replace(stmt, '[[:space:]]+', ' ', 'g')) limit 1;
         if hit is null then
           -- Not in any body: built for EXECUTE. As pg-safeupdate reads the parse tree: the UPDATE or
           -- DELETE itself, and each data-modifying CTE, needs a WHERE at its own level (one in a
@@ -196,7 +196,7 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
       else
         fn := regexp_match(caller, '^SQL function "([^"]+)" statement ([0-9]+)');
         if fn is not null then
-          select u.command into hit from ${SCHEMA}.unfiltered u where u.sql_function = fn[1] and u.statement_no = fn[2]::int limit 1;
+          select u.command into hit from ${SAFEUPDATE_SCHEMA}.unfiltered u where u.sql_function = fn[1] and u.statement_no = fn[2]::int limit 1;
         end if;
       end if;
       if hit is not null then
@@ -206,7 +206,7 @@ export async function installSafeUpdate(client: pg.Client): Promise<number> {
       return null;
     end
     $f$;
-    ${[...tables].map((t, i) => `create trigger policyfuzz_safeupdate_${i} before update or delete on ${t} for each statement execute function ${SCHEMA}.refuse();`).join('\n')}
+    ${[...tables].map((t, i) => `create trigger policyfuzz_safeupdate_${i} before update or delete on ${t} for each statement execute function ${SAFEUPDATE_SCHEMA}.refuse();`).join('\n')}
   `);
   return found.length;
 }

@@ -1,0 +1,93 @@
+/**
+ * Start to first case on a project with many migrations (generated here, in a temp folder): every
+ * run building its template (the cache off: what each run paid before issue 27), the first run with
+ * the cache (it builds and keeps), the next runs (the kept template), and a run with two new
+ * migrations (applied on top of the kept one). Local server; the medians of a few runs each.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { keptTemplateKey } from '../engine/db/databases.ts';
+import { loadMigrationFolder } from '../engine/db/migrations.ts';
+import { LOCAL_CACHE_ROOT } from '../engine/db/providers/local-server.ts';
+import { openEnvironment, type StartupPhases } from '../engine/runner/environment.ts';
+
+const MIGRATIONS = Number(process.env.BENCH_MIGRATIONS ?? 160);
+const RUNS = Number(process.env.BENCH_START_RUNS ?? 3);
+
+/** Migration `i`: a table of its own with row security and policies, an index, a function; every tenth also changes an earlier table. */
+function migration(i: number): string {
+  const t = `public.item_${i}`;
+  const lines = [
+    `create table ${t} (id uuid primary key default gen_random_uuid(), owner uuid not null references auth.users (id), title text not null, amount numeric(10, 2) default 0, created_at timestamptz not null default now());`,
+    `create index item_${i}_owner on ${t} (owner);`,
+    `alter table ${t} enable row level security;`,
+    `create policy item_${i}_read on ${t} for select to authenticated using (owner = auth.uid());`,
+    `create policy item_${i}_write on ${t} for insert to authenticated with check (owner = auth.uid());`,
+    `create policy item_${i}_change on ${t} for update to authenticated using (owner = auth.uid()) with check (owner = auth.uid());`,
+    `grant select, insert, update on ${t} to authenticated;`,
+    `create function public.item_${i}_total(who uuid) returns numeric language sql stable security definer set search_path = '' as $$ select coalesce(sum(amount), 0) from ${t} where owner = who $$;`,
+  ];
+  if (i % 10 === 9) lines.push(`alter table public.item_${i - 5} add column note text;`, `comment on table public.item_${i - 5} is 'changed by migration ${i}';`);
+  return lines.join('\n') + '\n';
+}
+
+function project(count: number): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pf-bench-migrations-'));
+  for (let i = 0; i < count; i++) writeFileSync(path.join(dir, `${String(i).padStart(4, '0')}_item_${i}.sql`), migration(i));
+  return dir;
+}
+
+/** Removes the kept data directories of these digests (the bench's own), so its first cached run is a cold one. */
+function forget(digests: string[]): void {
+  if (!existsSync(LOCAL_CACHE_ROOT)) return;
+  for (const version of readdirSync(LOCAL_CACHE_ROOT)) {
+    for (const templates of readdirSync(path.join(LOCAL_CACHE_ROOT, version)).filter((n) => n.startsWith('templates-'))) {
+      for (const digest of digests) rmSync(path.join(LOCAL_CACHE_ROOT, version, templates, digest), { recursive: true, force: true });
+    }
+  }
+}
+
+async function start(dir: string, cacheTemplate: boolean): Promise<{ ms: number; note: string; phases: StartupPhases }> {
+  const started = performance.now();
+  const env = await openEnvironment({ provider: 'local', migrations: loadMigrationFolder(dir), workers: 1, cacheTemplate });
+  const ms = performance.now() - started;
+  await env.close();
+  return { ms, note: env.readyNote, phases: env.startup };
+}
+
+function medianOf<T extends { ms: number }>(runs: T[]): T {
+  return [...runs].sort((a, b) => a.ms - b.ms)[runs.length >> 1];
+}
+
+const phasesText = (p: StartupPhases) => `server ${p.serverMs}, template ${p.templateMs}, clone ${p.cloneMs}, workers ${p.workersMs} ms`;
+
+export async function cachedStart(): Promise<string[]> {
+  const dir = project(MIGRATIONS);
+  const files = loadMigrationFolder(dir);
+  const digests = [keptTemplateKey(files).digest];
+  forget(digests);
+  try {
+    const uncached: Awaited<ReturnType<typeof start>>[] = [];
+    for (let i = 0; i < RUNS; i++) uncached.push(await start(dir, false));
+    const first = await start(dir, true);
+    const cached: Awaited<ReturnType<typeof start>>[] = [];
+    for (let i = 0; i < RUNS; i++) cached.push(await start(dir, true));
+    for (const i of [MIGRATIONS, MIGRATIONS + 1]) writeFileSync(path.join(dir, `${String(i).padStart(4, '0')}_item_${i}.sql`), migration(i));
+    digests.push(keptTemplateKey(loadMigrationFolder(dir)).digest);
+    const extended = await start(dir, true);
+    const before = medianOf(uncached);
+    const after = medianOf(cached);
+    const each = (runs: { ms: number }[]) => runs.map((r) => r.ms.toFixed(0)).join(', ');
+    return [
+      `start to first case, ${MIGRATIONS} generated migrations, local server (medians of ${RUNS}; goal: cached < 1000 ms):`,
+      `  every run builds (cache off, as before): ${before.ms.toFixed(0)} ms (${phasesText(before.phases)}; runs: ${each(uncached)})`,
+      `  first run with the cache (builds, keeps): ${first.ms.toFixed(0)} ms (${phasesText(first.phases)})`,
+      `  next runs (kept template): ${after.ms.toFixed(0)} ms (${phasesText(after.phases)}; runs: ${each(cached)}) — ${(before.ms / after.ms).toFixed(1)}× faster`,
+      `  two new migrations on top of the kept template: ${extended.ms.toFixed(0)} ms (${phasesText(extended.phases)}; ${extended.note})`,
+    ];
+  } finally {
+    forget(digests);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

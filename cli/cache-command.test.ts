@@ -1,0 +1,117 @@
+/**
+ * Start-up paid once, through the real binary on a local server with a cache of its own: the
+ * first run builds and keeps the template, the next says it used the kept one and gives exactly
+ * the verdicts of a run with the cache off; a new migration goes on top of the kept template;
+ * `cache clear` removes the cache and says what it removed, locally and on --database-url.
+ */
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBin, spawnBin } from '../testing/run-bin.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { processesUsing } from '../testing/processes.ts';
+import { startDatabaseServer } from '../engine/db/providers/index.ts';
+import type { DatabaseServer } from '../engine/db/providers/server.ts';
+import { keptTemplateKey, prepareTemplate } from '../engine/db/databases.ts';
+import { cachedTemplateName } from '../engine/db/template-cache.ts';
+import type { RunSummary } from '../engine/report/summary.ts';
+import { BUNDLED_MIGRATIONS } from './paths.ts';
+
+// A temp folder the server's account can enter (as root it runs as another one), so this file's cache is its own.
+const tmp = tempDir('cache');
+chmodSync(tmp, 0o755);
+const env = (extra: NodeJS.ProcessEnv = {}) => {
+  const e: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, ...extra };
+  delete e.DATABASE_URL;
+  return e;
+};
+
+async function fuzz(name: string, extra: NodeJS.ProcessEnv = {}, args: string[] = []) {
+  const reports = path.join(tmp, name);
+  const r = await runBin(['fuzz', '--seed', '7', '--runs', '8', '--workers', '1', '--no-sso', '--provider', 'local', '--report-dir', reports, '--failures-dir', path.join(reports, 'failures'), ...args], { env: env(extra) });
+  expect(r.code, r.stderr).toBe(0);
+  const ready = r.stdout.split('\n').find((l) => l.startsWith('ready in'));
+  const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+  // Everything a verdict is, without the clock.
+  const verdicts = summary.properties.map(({ durationMs: _, ...p }) => p);
+  return { ready, verdicts, stdout: r.stdout };
+}
+
+describe('template cache through the binary', () => {
+  it('the second run starts from the kept template with the verdicts of an uncached run; a new migration goes on top; cache clear removes it', async () => {
+    const uncached = await fuzz('off', { POLICYFUZZ_TEMPLATE_CACHE: 'off' });
+    expect(uncached.ready).toMatch(/^ready in \d+ ms$/);
+
+    const first = await fuzz('first');
+    const digest = /^ready in \d+ ms \(template built, kept as ([0-9a-f]{16})\)$/.exec(first.ready ?? '')?.[1];
+    expect(digest, first.ready).toBeDefined();
+    const second = await fuzz('second');
+    expect(second.ready).toMatch(new RegExp(`^ready in \\d+ ms \\(cached template ${digest}\\)$`));
+    expect(second.verdicts).toEqual(uncached.verdicts);
+    expect(first.verdicts).toEqual(uncached.verdicts);
+
+    const migrations = path.join(tmp, 'migrations');
+    cpSync(BUNDLED_MIGRATIONS, migrations, { recursive: true });
+    writeFileSync(path.join(migrations, '9999_note.sql'), `comment on schema public is 'one more migration';`);
+    const extended = await fuzz('extended', {}, ['--migrations', migrations, '--only', 'R02']);
+    expect(extended.ready).toMatch(new RegExp(`^ready in \\d+ ms \\(cached template ${digest} \\+ 1 new migration, kept as [0-9a-f]{16}\\)$`));
+
+    const cleared = await runBin(['cache', 'clear'], { env: env() });
+    expect(cleared.code, cleared.stderr).toBe(0);
+    const cacheRoot = path.join(tmp, 'policyfuzz', 'cache');
+    expect(cleared.stdout).toMatch(new RegExp(`^removed ${cacheRoot}/[^ ]+/templates-[^ ]+ \\(\\d+\\.\\d MB\\)$`, 'm'));
+    expect(existsSync(cacheRoot)).toBe(false);
+    // No run left a server folder behind.
+    expect(readdirSync(path.join(tmp, 'policyfuzz')).filter((n) => n.startsWith('run-'))).toEqual([]);
+    const again = await runBin(['cache', 'clear'], { env: env() });
+    expect(again).toMatchObject({ code: 0, stdout: `no local cache in ${cacheRoot}\n` });
+  }, 480_000);
+
+  // While the first run keeps its template, the server is stopped, its data copied, started again.
+  for (const delayMs of [500, 1500, 2500]) {
+    it(`a signal ${delayMs} ms after the server started, while the template is built or kept: exit 130, no Postgres, no half-kept copy, no run folder`, async () => {
+      const child = spawnBin(['fuzz', '--seed', '1', '--runs', '5', '--workers', '1', '--no-sso', '--provider', 'local', '--report-dir', path.join(tmp, `signal-${delayMs}`)], { env: env() });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('database: ')) resolve();
+        });
+        child.once('exit', () => reject(new Error(`exited before its server started:\n${out}`)));
+      });
+      child.stderr!.resume();
+      await new Promise((r) => setTimeout(r, delayMs));
+      child.kill('SIGTERM');
+      expect(await exited, out).toBe(130);
+      const root = path.join(tmp, 'policyfuzz');
+      // Its server and copies are named by its pid: run-<pid>-…, <entry>.tmp-<pid>-….
+      expect([...processesUsing(path.join(root, `run-${child.pid}-`)), ...processesUsing(`.tmp-${child.pid}-`)]).toEqual([]);
+      expect(readdirSync(root).filter((n) => n.startsWith('run-'))).toEqual([]);
+      const halfKept = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => /\.tmp-\d+-[^/]*$/.test(n)) : []);
+      expect(halfKept(path.join(root, 'cache'))).toEqual([]);
+    });
+  }
+
+  describe('on a server given with --database-url', () => {
+    let server: DatabaseServer | undefined;
+    afterAll(() => server?.stop());
+
+    it('cache clear drops the kept template databases there and names them', async () => {
+      server = await startDatabaseServer({ provider: 'local' });
+      const migrations = [{ name: '001.sql', path: '001.sql', sql: 'create table public.kept (id int)' }];
+      const template = await prepareTemplate(server, { migrations, cache: true });
+      await template.drop();
+      const name = cachedTemplateName(keptTemplateKey(migrations));
+      const r = await runBin(['cache', 'clear', '--database-url', server.adminUrl], { env: env() });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`dropped database ${name} on `);
+      const c = new pg.Client({ connectionString: server.adminUrl });
+      await c.connect();
+      const left = await c.query(`select datname from pg_database where datname like 'policyfuzz%'`);
+      await c.end();
+      expect(left.rows).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The template cache on a server policyfuzz is pointed at: a second template of the same
+ * migrations is the kept one, new migrations go on top of a kept prefix, a mutant's extra files
+ * go on a scratch copy (the kept template stays as it was). (cache clear: cli/cache-command.test.ts.)
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sharedServer } from '../../testing/shared-server.ts';
+import { databaseUrl, keptTemplateKey, keptTemplates, prepareTemplate } from './databases.ts';
+import type { MigrationFile } from './migrations.ts';
+import { basePrefixLength, bestBase, cachedTemplateName } from './template-cache.ts';
+
+const migration = (name: string, sql: string): MigrationFile => ({ name, path: name, sql });
+
+async function rows(url: string, sql: string): Promise<unknown[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+describe('template key', () => {
+  const a = migration('001.sql', 'create table a (id int)');
+  const b = migration('002.sql', 'create table b (id int)');
+  it('a kept list is a base of the lists it starts; another layer, an edited file or a longer list is not', () => {
+    const base = keptTemplateKey([a]);
+    expect(basePrefixLength(base, keptTemplateKey([a, b]))).toBe(1);
+    expect(basePrefixLength(base, keptTemplateKey([a]))).toBe(1);
+    expect(basePrefixLength(base, keptTemplateKey([a, b], false))).toBeUndefined();
+    expect(basePrefixLength(base, keptTemplateKey([{ ...a, sql: 'create table a (id bigint)' }, b]))).toBeUndefined();
+    expect(basePrefixLength(keptTemplateKey([a, b]), base)).toBeUndefined();
+    const kept = [{ key: keptTemplateKey([]) }, { key: base }, { key: keptTemplateKey([b]) }];
+    expect(bestBase(kept, keptTemplateKey([a, b]))?.key).toEqual(base);
+  });
+});
+
+describe('kept templates on a shared server', () => {
+  // A table name of this test alone: its keys are its own on the shared server.
+  const table = `t_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  // The function's unfiltered UPDATE puts safeupdate's trigger on the table.
+  const first = migration('001.sql', `create table public.${table} (id int primary key); create function public.${table}_touch() returns void language sql as $$ update public.${table} set id = id $$;`);
+  const second = migration('002.sql', `alter table public.${table} add column note text`);
+  const drops: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const drop of drops) await drop();
+    const server = await sharedServer();
+    const c = new pg.Client({ connectionString: server.adminUrl });
+    await c.connect();
+    for (const key of [keptTemplateKey([first]), keptTemplateKey([first, second])]) await c.query(`drop database if exists ${cachedTemplateName(key)}`);
+    await c.end();
+  });
+
+  it('built once, then cloned as kept; new migrations go on top; extra files never reach the kept template', async () => {
+    const server = await sharedServer();
+    const built = await prepareTemplate(server, { migrations: [first], cache: true });
+    drops.push(built.drop);
+    const key = keptTemplateKey([first]);
+    expect(built.source).toEqual({ kind: 'built', digest: key.digest });
+    expect(built.name).toBe(cachedTemplateName(key));
+
+    const again = await prepareTemplate(server, { migrations: [first], cache: true });
+    drops.push(again.drop);
+    expect(again.source).toEqual({ kind: 'cached', digest: key.digest });
+
+    const extended = await prepareTemplate(server, { migrations: [first, second], cache: true });
+    drops.push(extended.drop);
+    expect(extended.source).toEqual({ kind: 'extended', digest: keptTemplateKey([first, second]).digest, base: key.digest, applied: 1 });
+    expect(await rows(extended.url, `select column_name from information_schema.columns where table_name = '${table}' order by 1`)).toEqual([{ column_name: 'id' }, { column_name: 'note' }]);
+
+    const mutant = await prepareTemplate(server, { migrations: [first], extra: [migration('mutant.sql', `alter table public.${table} add column leak text`)], cache: true });
+    drops.push(mutant.drop);
+    expect(mutant.source).toEqual({ kind: 'cached', digest: key.digest });
+    expect(mutant.name).not.toBe(built.name);
+    const columns = `select count(*)::int as n from information_schema.columns where table_name = '${table}'`;
+    expect(await rows(mutant.url, columns)).toEqual([{ n: 2 }]);
+    expect(await rows(databaseUrl(server.adminUrl, built.name), columns)).toEqual([{ n: 1 }]);
+    // The compatibility layer's safeupdate trigger, installed again after the new migrations, is there once.
+    const triggers = `select count(*)::int as n from pg_trigger where tgname like 'policyfuzz_safeupdate%' and tgrelid = 'public.${table}'::regclass`;
+    expect(await rows(built.url, triggers)).toEqual([{ n: 1 }]);
+    expect(await rows(extended.url, triggers)).toEqual([{ n: 1 }]);
+    expect(await rows(mutant.url, triggers)).toEqual([{ n: 1 }]);
+
+    const [worker] = await again.cloneForWorkers(1);
+    expect(await rows(worker, `select count(*)::int as n from public.${table}`)).toEqual([{ n: 0 }]);
+    for (const drop of drops.splice(0)) await drop();
+    // Dropping a run's databases leaves the kept ones.
+    const c = new pg.Client({ connectionString: server.adminUrl });
+    await c.connect();
+    const names = (await keptTemplates(c)).map((k) => k.name);
+    await c.end();
+    expect(names).toContain(cachedTemplateName(key));
+    expect(names).toContain(cachedTemplateName(keptTemplateKey([first, second])));
+  });
+});
