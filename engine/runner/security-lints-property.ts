@@ -6,10 +6,11 @@
  */
 import { countLintedObjects, formatLintFinding, readLintFindings } from '../checker/security-lints.ts';
 import type { Pack } from '../pack.ts';
+import { SECURITY_LINTS_ID } from '../property-id.ts';
 import type { CatalogProperty } from './catalog-property.ts';
 
 export const SECURITY_LINTS: CatalogProperty = {
-  id: 'LINT01',
+  id: SECURITY_LINTS_ID,
   rule: 0,
   title: 'Supabase security lints (splinter): definer views, RLS off or bypassed, user_metadata in policies, mutable search_path',
   async check(client, _settings, context) {
