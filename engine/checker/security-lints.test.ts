@@ -87,7 +87,7 @@ describe('security lints', () => {
 
 describe('rankFindings', () => {
   it('orders by level, then lint, then object', () => {
-    const f = (level: 'ERROR' | 'WARN', lint: string, object: string): LintFinding => ({ level, lint, object, problem: '', fix: '' });
+    const f = (level: 'ERROR' | 'WARN', lint: string, object: string): LintFinding => ({ level, lint, object, problem: '', fix: '', defined: { kind: 'relation', name: object } });
     expect(rankFindings([f('WARN', 'a', 'x'), f('ERROR', 'b', 'y'), f('ERROR', 'b', 'a'), f('ERROR', 'a', 'z')]).map((x) => `${x.lint}:${x.object}`)).toEqual(['a:z', 'b:a', 'b:y', 'a:x']);
   });
 });

@@ -19,6 +19,8 @@ export interface LintFinding {
   object: string;
   problem: string;
   fix: string;
+  /** The object as its migration's statement names it (the SARIF report points at that statement). */
+  defined: { kind: 'relation' | 'function' | 'policy' | 'extension'; schema?: string; name: string; table?: string };
 }
 
 /** Schemas Supabase itself manages: their objects are not the project's to lint. */
@@ -66,6 +68,7 @@ const securityDefinerView: Query<{ schema: string; name: string; readers: string
       lint: 'security_definer_view',
       level: 'ERROR',
       object: qualified(r.schema, r.name),
+      defined: { kind: 'relation', schema: r.schema, name: r.name },
       problem: r.narrowed.length
         ? `view has no security_invoker and reads ${r.narrowed.join(', ')}, whose rows row-level security narrows: it shows ${roles(r.readers)} every row, as its owner sees them`
         : `view has no security_invoker: it runs with its owner's rights, so ${roles(r.readers)} read what the owner may, not what they may`,
@@ -89,6 +92,7 @@ const authUsersExposed: Query<{ schema: string; name: string; kind: string; invo
       lint: 'auth_users_exposed',
       level: 'ERROR',
       object: qualified(r.schema, r.name),
+      defined: { kind: 'relation', schema: r.schema, name: r.name },
       problem: `${r.kind === 'm' ? 'materialized view' : r.invoker ? 'view' : 'view without security_invoker'} reads auth.users and ${roles(r.readers)} may select it: every account's e-mail and metadata are readable through the API`,
       fix: `revoke select on ${qualified(r.schema, r.name)} from ${r.readers.join(', ')}, or move it out of the exposed schemas and serve what it must through a profile table with row-level security`,
     },
@@ -110,6 +114,7 @@ const rlsDisabledInApi: Query<{ schema: string; name: string; anon: string[]; au
         lint: 'rls_disabled_in_public',
         level: 'ERROR',
         object: qualified(r.schema, r.name),
+        defined: { kind: 'relation', schema: r.schema, name: r.name },
         problem: `table in an exposed schema with row-level security off: ${holders.map((role) => `${role} (${r[role].join(', ')})`).join(' and ')} reach every row of it through the API`,
         fix: `alter table ${qualified(r.schema, r.name)} enable row level security (and write its policies); or revoke all on it from ${holders.join(', ')}`,
       },
@@ -129,6 +134,7 @@ const policyExistsRlsDisabled: Query<{ schema: string; name: string; policies: s
       lint: 'policy_exists_rls_disabled',
       level: 'ERROR',
       object: qualified(r.schema, r.name),
+      defined: { kind: 'relation', schema: r.schema, name: r.name },
       problem: `has policies (${r.policies.join(', ')}) but row-level security is off: they restrict nothing, the grants alone decide`,
       fix: `alter table ${qualified(r.schema, r.name)} enable row level security`,
     },
@@ -159,6 +165,7 @@ const policyReadsUserMetadata: Query<{ schema: string; name: string; policy: str
       lint: 'rls_references_user_metadata',
       level: 'ERROR',
       object: `policy ${r.policy} on ${qualified(r.schema, r.name)}`,
+      defined: { kind: 'policy', name: r.policy, schema: r.schema, table: r.name },
       problem: `decides on user_metadata${r.through.length ? ` (through ${r.through.join(', ')})` : ''}, which every user may change for themselves: whatever it grants, anyone can grant themselves`,
       fix: 'decide on app_metadata (only the server writes it) or on a table the user cannot write',
     },
@@ -166,9 +173,9 @@ const policyReadsUserMetadata: Query<{ schema: string; name: string; policy: str
 };
 
 /** 0011 function_search_path_mutable, for definer functions: they run as their owner on the caller's search_path. */
-const definerSearchPathMutable: Query<{ signature: string }> = {
+const definerSearchPathMutable: Query<{ signature: string; schema: string; name: string }> = {
   over: 'managed',
-  sql: `select format('%s.%s(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)) as signature
+  sql: `select format('%s.%s(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)) as signature, n.nspname as schema, p.proname as name
           from pg_proc p join pg_namespace n on n.oid = p.pronamespace
          where p.prosecdef and n.nspname <> all($1) and n.nspname not like 'pg\\_%' and ${notExtensionMember('pg_proc', 'p.oid')}
            and not exists (select 1 from unnest(coalesce(p.proconfig, '{}')) cfg where cfg like 'search_path=%')`,
@@ -177,6 +184,7 @@ const definerSearchPathMutable: Query<{ signature: string }> = {
       lint: 'function_search_path_mutable',
       level: 'WARN',
       object: r.signature,
+      defined: { kind: 'function', schema: r.schema, name: r.name },
       problem: "security definer function without a fixed search_path: it runs with its owner's rights but resolves unqualified names on the caller's search_path, so a caller who can put an object earlier on it runs their code as the owner",
       fix: `alter function ${r.signature} set search_path = '' (and qualify every name), or = pg_catalog, public`,
     },
@@ -196,6 +204,7 @@ const unnarrowableInApi: Query<{ schema: string; name: string; kind: string; rea
         lint: matview ? 'materialized_view_in_api' : 'foreign_table_in_api',
         level: 'WARN',
         object: qualified(r.schema, r.name),
+        defined: { kind: 'relation', schema: r.schema, name: r.name },
         problem: `${matview ? 'materialized view' : 'foreign table'} selectable by ${roles(r.readers)} in an exposed schema: row-level security does not apply to it, so they read every row`,
         fix: `revoke select on ${qualified(r.schema, r.name)} from ${r.readers.join(', ')}, or move it to a schema the API does not expose`,
       },
@@ -223,6 +232,7 @@ const writePolicyAlwaysTrue: Query<{ schema: string; name: string; policy: strin
       lint: 'rls_policy_always_true',
       level: 'WARN',
       object: `policy ${r.policy} on ${qualified(r.schema, r.name)}`,
+      defined: { kind: 'policy', name: r.policy, schema: r.schema, table: r.name },
       problem: `${r.command} policy whose ${[r.using_true && 'USING', r.check_true && 'WITH CHECK'].filter(Boolean).join(' and ')} is true: every caller it applies to may ${r.command === 'ALL' ? 'write' : r.command.toLowerCase()} any row`,
       fix: `write the condition a row must meet (e.g. its owner is auth.uid()), or drop the policy if the command is not meant for the API`,
     },
@@ -238,6 +248,7 @@ const extensionInPublic: Query<{ name: string }> = {
       lint: 'extension_in_public',
       level: 'WARN',
       object: `extension ${r.name}`,
+      defined: { kind: 'extension', name: r.name },
       problem: 'installed in public: its functions are exposed through the API and resolve on every search_path that includes public',
       fix: `create it in the extensions schema (alter extension ${r.name} set schema extensions, where the extension allows it)`,
     },
