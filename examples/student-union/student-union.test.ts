@@ -89,8 +89,8 @@ describe('student union at its final state', () => {
     expect(r07.note).toMatch(/^ran without the parts that need vs_tickets/);
     expect(r07.note).not.toMatch(/pr_tickets|soft_delete_pr_ticket/);
     expect(summary.properties.find((p) => p.id === 'R02')!.note ?? null).toBeNull();
-    // They ran against this schema: both sides of the rules were reached.
-    for (const p of summary.properties) {
+    // They ran against this schema: both sides of the rules were reached (the lints read the catalog once: no cases).
+    for (const p of summary.properties.filter((x) => APPLICABLE.includes(x.id))) {
       expect(p.cases).toBe(100);
       expect(p.counts.allowed! + p.counts.filtered!).toBeGreaterThan(0);
       expect(p.counts.rejected).toBeGreaterThan(0);
