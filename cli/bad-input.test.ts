@@ -43,7 +43,7 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     writeFileSync(config, JSON.stringify({ migrations: BUNDLED_MIGRATIONS, rules: { include: ['R02', 'R99'] } }));
     const r = await runBin(['fuzz', '--config', config, '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^policyfuzz: .*policyfuzz\.config\.json: rules name R99, which this pack does not have \(known rules: R01, R02, .*R20\)\n$/);
+    expect(r.stderr).toMatch(/^policyfuzz: .*policyfuzz\.config\.json: rules name R99, which this pack does not have \(known rules: R01, R02, .*R20, LINT01\)\n$/);
     expect(r.stdout).not.toMatch(/passed/);
   });
 

@@ -5,6 +5,7 @@ import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { killMutant, type KillResult } from '../engine/mutants/kill.ts';
 import { loadMutants } from '../engine/mutants/mutant-files.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
+import { catalogPropertiesOf } from '../engine/run/index.ts';
 import { positiveInt, seedValue } from './options.ts';
 import { autoKillRate, runAutoMutants, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
 import { AUTO_MUTATION_KINDS, type AutoMutationKind } from '../engine/mutants/auto/derive.ts';
@@ -70,7 +71,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       server,
       target,
       properties,
-      catalogProperties: (pack.catalogProperties ?? []).filter((p) => ruleAllowed(target.config, p.id)),
+      catalogProperties: catalogPropertiesOf(pack).filter((p) => ruleAllowed(target.config, p.id)),
       seed: options.seed,
       runs: options.runs,
       ...(kinds ? { kinds } : {}),
@@ -108,7 +109,7 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
         out(`unreach. ${mutant.name} — not run: ${mutant.unreachable}`);
         continue;
       }
-      const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: pack.catalogProperties ?? [], seed: options.seed, runs: options.runs, all: options.all });
+      const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: catalogPropertiesOf(pack), seed: options.seed, runs: options.runs, all: options.all });
       results.push(r);
       out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
     }

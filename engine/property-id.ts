@@ -8,5 +8,12 @@ export const PROPERTY_ID_PATTERN = '[A-Z][A-Z0-9]*\\d\\d';
 const PROPERTY_ID = new RegExp(`^${PROPERTY_ID_PATTERN}$`);
 const SSO_PROPERTY_ID = /^S\d\d$/;
 
+/**
+ * The engine's own properties, which every pack gets (the Supabase security lints). A config's
+ * `rules.include` lists the pack's rules and leaves them on; `rules.exclude` switches them off.
+ */
+export const SECURITY_LINTS_ID = 'LINT01';
+export const ENGINE_PROPERTY_IDS: readonly string[] = [SECURITY_LINTS_ID];
+
 export const isPropertyId = (id: string): boolean => PROPERTY_ID.test(id);
 export const isSsoPropertyId = (id: string): boolean => SSO_PROPERTY_ID.test(id);

@@ -9,11 +9,11 @@ import { UsageError } from '../../engine/errors.ts';
 import { resolveTarget, ruleAllowed, type Target } from '../../engine/config/target.ts';
 import { changedObjects, touches } from '../../engine/config/changed-since.ts';
 import { listFailures, DEFAULT_FAILURES_DIR, type RecordContext } from '../../engine/failures/store.ts';
-import type { DataRunPlan, SavedCase } from '../../engine/run/data-run.ts';
+import { wantedCatalogProperties, type DataRunPlan, type SavedCase } from '../../engine/run/data-run.ts';
 import { loadBaseline, type Baseline } from '../../engine/findings/baseline.ts';
 import type { Oracle, Pack, PackSource } from '../../engine/pack.ts';
 import { DEFAULT_REPORT_DIR } from '../../engine/report/write.ts';
-import type { CatalogProperty, DataProperty } from '../../engine/run/index.ts';
+import { catalogPropertiesOf, type CatalogProperty, type DataProperty } from '../../engine/run/index.ts';
 import { freshSeed } from '../options.ts';
 import { POLICYFUZZ_VERSION } from '../paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard } from '../profiles.ts';
@@ -89,15 +89,16 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
 
   // What runs: data-layer properties (R…) and, when asked, SSO properties (S…).
   const dataProperties = pack.properties;
-  // The pack's ids are data-layer properties (whatever their letter); S01… are the SSO half's.
-  const isData = (id: string) => dataProperties.some((p) => p.id === id);
+  const catalogProperties = catalogPropertiesOf(pack);
+  // The pack's ids (and catalog-only ones, the security lints) are data-layer properties, whatever their letter; S01… are the SSO half's.
+  const isData = (id: string) => dataProperties.some((p) => p.id === id) || catalogProperties.some((p) => p.id === id);
   const onlyData = options.only?.filter(isData);
   const onlySso = options.only?.filter((id) => !isData(id) && isSsoPropertyId(id));
   const unknownData = (options.only ?? []).filter((id) => !isData(id) && !isSsoPropertyId(id));
-  if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${dataProperties.map((p) => p.id).join(', ')})`);
+  if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${[...new Set([...dataProperties, ...catalogProperties].map((p) => p.id))].join(', ')})`);
   const knownSso = await ssoPropertyIds();
   const unknownExcluded = (options.exclude ?? []).filter((id) => !isData(id) && !knownSso.includes(id));
-  if (unknownExcluded.length) throw new UsageError(`--exclude: no property ${unknownExcluded.join(', ')} (known: ${[...dataProperties.map((p) => p.id), ...knownSso].join(', ')})`);
+  if (unknownExcluded.length) throw new UsageError(`--exclude: no property ${unknownExcluded.join(', ')} (known: ${[...new Set([...dataProperties, ...catalogProperties].map((p) => p.id)), ...knownSso].join(', ')})`);
   let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
   if (options.changedSince) {
     const focus = changedObjects(options.changedSince, target.migrationDirs);
@@ -119,7 +120,7 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   if (ssoIds.length && options.ssoConfig) await checkSsoConfig(options.ssoConfig);
   if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
 
-  const migrations = properties.length ? target.migrations : [];
+  const migrations = properties.length || wantedCatalogProperties({ catalogProperties, onlyData, target, excluded, path: options.path, shardIndex: shard.index }).length ? target.migrations : [];
   const digest = migrations.length ? migrationsDigest(migrations) : null;
   const listing = options.replay === false || options.path ? { failures: [], unreadable: [] } : listFailures(failuresDir);
   for (const u of listing.unreadable) note(`warning: skipping ${u.reason}`, true);
@@ -149,7 +150,7 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
     reportDir,
     baseline,
     properties,
-    catalogProperties: pack.catalogProperties ?? [],
+    catalogProperties,
     onlyData,
     ssoIds,
     migrations,

@@ -13,6 +13,7 @@ import { apiSchemasOf, SUPABASE_MIGRATIONS, type ApiSchemas } from './supabase-p
 import { MappingSchema, mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { UsageError } from '../errors.ts';
+import { ENGINE_PROPERTY_IDS } from '../property-id.ts';
 
 /** The pack's mapping refined by the config's (and a front-end's own), checked as one (a pack's is typed, not validated). */
 function targetMapping(pack: Pack, config: Pick<PolicyfuzzConfig, 'mapping' | 'file'> | undefined, base: TargetMapping | undefined = pack.mapping): TargetMapping | undefined {
@@ -65,7 +66,7 @@ export function ruleAllowed(config: PolicyfuzzConfig | undefined, id: string): b
   const base = id.replace(/:.*$/, '');
   // `R16:catalog` names the catalog half alone; `R16` both halves.
   if (config.rules.exclude.includes(base) || config.rules.exclude.includes(id)) return false;
-  return !config.rules.include || config.rules.include.includes(base);
+  return !config.rules.include || config.rules.include.includes(base) || ENGINE_PROPERTY_IDS.includes(base);
 }
 
 export interface TargetOptions {

@@ -79,4 +79,29 @@ describe('SARIF', () => {
     expect(dropped.file).toBe('packs/reference/rules/R02-users-role/mutants/R02-guard-trigger-dropped.sql');
     expect(lineOf(dropped)).toBe('drop trigger users_10_owner_guard on public.users;');
   });
+
+  it('gives each security lint finding a result of its own, at the statement creating its object, ERROR an error and WARN a warning', () => {
+    const file = 'packs/reference/rules/R12-vs-submitter-view/mutants/LINT01-vs-overview-definer-view.sql';
+    const view = { name: path.basename(file), path: path.join(PROJECT_ROOT, file), sql: readFileSync(path.join(PROJECT_ROOT, file), 'utf8') };
+    const findings = [
+      { lint: 'security_definer_view', level: 'ERROR', object: 'public.vs_ticket_overview', problem: 'view has no security_invoker', fix: 'alter view', defined: { kind: 'relation', schema: 'public', name: 'vs_ticket_overview' } },
+      { lint: 'function_search_path_mutable', level: 'WARN', object: 'public.merge_vs_tickets(p_duplicate text, p_primary text)', problem: 'no search_path', fix: 'alter function', defined: { kind: 'function', schema: 'public', name: 'merge_vs_tickets' } },
+    ];
+    const lints = failure(null, null, null, { id: null, path: '', step: null, case: findings, message: '2 catalog finding(s)', replay: 'policyfuzz fuzz --only LINT01' });
+    const summary = runSummary([prop('R02', [guardFailure]), prop('LINT01:catalog', [{ ...lints, expected: null, actual: null }])], {
+      policyfuzzVersion: '0.1.0', seed: 3, profile: 'pr', shard: { index: 1, count: 1 }, migrations: 'packs/reference/migrations', migrationsDigest: 'abc', startedAt: new Date(), timeBudgetMs: null,
+    });
+    const log = sarifLog(summary, { migrations: [...migrations, view], root: PROJECT_ROOT }) as { runs: Array<{ results: Array<Record<string, any>>; tool: { driver: { rules: Array<{ id: string }> } } }> };
+    const ajv = new ajvDraft04.default({ allErrors: true, strict: false, unicodeRegExp: false });
+    ajvFormats.default(ajv);
+    const validate = ajv.compile(schema);
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    const [run] = log.runs;
+    expect(run.tool.driver.rules.map((r) => r.id)).toEqual(['R02', 'LINT01:catalog/security_definer_view', 'LINT01:catalog/function_search_path_mutable']);
+    expect(run.results.map((r) => [r.ruleId, r.level])).toEqual([['R02', 'error'], ['LINT01:catalog/security_definer_view', 'error'], ['LINT01:catalog/function_search_path_mutable', 'warning']]);
+    const where = (r: Record<string, any>) => ({ file: r.locations[0].physicalLocation.artifactLocation.uri, line: r.locations[0].physicalLocation.region.startLine });
+    expect(lineOf(where(run.results[1]))).toMatch(/^create view public\.vs_ticket_overview as/);
+    expect(lineOf(where(run.results[2]))).toBe('create or replace function public.merge_vs_tickets(p_duplicate text, p_primary text) returns void');
+    expect(run.results[1].message.text).toBe('ERROR security_definer_view: public.vs_ticket_overview: view has no security_invoker. Fix: alter view');
+  });
 });

@@ -3,7 +3,8 @@
  * failing rule, with the message, the differing fields, the shrunk case and the replay command,
  * located at the migration file and line that define the policy, trigger, grant or function the
  * counterexample went through (the last migration that touches it, i.e. the one that last
- * changed it), so the alert lands on the pull request's diff.
+ * changed it), so the alert lands on the pull request's diff. A security lint finding (LINT01)
+ * is a result of its own, under a rule named after the lint, at the statement creating its object.
  */
 import path from 'node:path';
 import type { MigrationFile } from '../db/migrations.ts';
@@ -12,6 +13,7 @@ import type { ApiRequest } from '../model/request.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
 import { differingStep, failureDiff, formatDiff, isOutcome } from './diff.ts';
 import type { FailureSummary, PropertySummary, RunSummary } from './summary.ts';
+import { formatLintFinding, isLintFinding, type LintFinding } from '../checker/security-lints.ts';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -94,6 +96,24 @@ export function locateFailure(f: FailureSummary, migrations: readonly MigrationF
   return undefined;
 }
 
+/** The statement that creates a lint finding's object, in the last migration that has one. */
+export function locateLintFinding(f: LintFinding, migrations: readonly MigrationFile[], root = process.cwd()): SourceLocation | undefined {
+  const d = f.defined;
+  const name = namePattern(d.name, d.schema);
+  const pattern = {
+    relation: `\\bcreate\\s+(or\\s+replace\\s+)?((materialized|foreign)\\s+)?(table|view)\\s+(if\\s+not\\s+exists\\s+)?${name}\\b`,
+    function: `\\bcreate\\s+(or\\s+replace\\s+)?function\\s+${name}\\s*\\(`,
+    policy: `\\bcreate\\s+policy\\s+"?${escapeRe(d.name)}"?\\s+on\\s+${namePattern(d.table ?? '', d.schema)}\\b`,
+    extension: `\\bcreate\\s+extension\\s+(if\\s+not\\s+exists\\s+)?"?${escapeRe(d.name)}"?`,
+  }[d.kind];
+  return lastMatch(migrations, { pattern: new RegExp(pattern, 'i'), what: f.object }, root);
+}
+
+/** A failing property's lint findings, when its failure is the security lints'. */
+function lintFindingsOf(p: PropertySummary): LintFinding[] {
+  return p.failures.flatMap((f) => (Array.isArray(f.case) && f.case.every(isLintFinding) ? (f.case as unknown as LintFinding[]) : []));
+}
+
 function resultText(p: PropertySummary, f: FailureSummary, where: SourceLocation | undefined): string {
   const diff = formatDiff(failureDiff(f.expected, f.actual, f.masked));
   return [
@@ -114,9 +134,13 @@ export interface SarifOptions {
   root?: string;
 }
 
+const sarifLevel = (f: LintFinding): 'error' | 'warning' => (f.level === 'ERROR' ? 'error' : 'warning');
+
 export function sarifLog(summary: RunSummary, options: SarifOptions = {}): Record<string, unknown> {
   const root = options.root ?? process.cwd();
-  const failing = summary.properties.filter((p) => p.failures.length > 0);
+  const failing = summary.properties.filter((p) => p.failures.length > 0 && !lintFindingsOf(p).length);
+  const linted = summary.properties.flatMap((p) => lintFindingsOf(p).map((f) => ({ property: p, finding: f })));
+  const lintRuleId = (p: PropertySummary, f: LintFinding) => `${p.id}/${f.lint}`;
   const rules = failing.map((p) => ({
     id: p.id,
     name: p.id,
@@ -125,7 +149,7 @@ export function sarifLog(summary: RunSummary, options: SarifOptions = {}): Recor
     defaultConfiguration: { level: 'error' },
     properties: { tags: ['security', p.area === 'data' ? 'row-level-security' : 'sso'] },
   }));
-  const results = failing.flatMap((p) =>
+  const results: Record<string, unknown>[] = failing.flatMap((p) =>
     p.failures.map((f) => {
       const where = p.area === 'data' && options.migrations?.length ? locateFailure(f, options.migrations, root) : undefined;
       return {
@@ -141,6 +165,32 @@ export function sarifLog(summary: RunSummary, options: SarifOptions = {}): Recor
       };
     }),
   );
+  // One rule per lint that tripped, one result per finding: ERROR an error, WARN a warning.
+  for (const { property, finding } of linted) {
+    const id = lintRuleId(property, finding);
+    if (rules.some((r) => r.id === id)) continue;
+    rules.push({
+      id,
+      name: finding.lint,
+      shortDescription: { text: `Supabase lint ${finding.lint}` },
+      fullDescription: { text: `${property.id} ${property.title}: splinter's ${finding.lint}` },
+      defaultConfiguration: { level: sarifLevel(finding) },
+      properties: { tags: ['security', 'supabase-lint'] },
+    });
+  }
+  for (const { property, finding } of linted) {
+    const where = options.migrations?.length ? locateLintFinding(finding, options.migrations, root) : undefined;
+    const id = lintRuleId(property, finding);
+    results.push({
+      ruleId: id,
+      ruleIndex: rules.findIndex((r) => r.id === id),
+      level: sarifLevel(finding),
+      message: { text: formatLintFinding(finding) },
+      ...(where ? { locations: [{ physicalLocation: { artifactLocation: { uri: where.file.split(path.sep).join('/'), uriBaseId: '%SRCROOT%' }, region: { startLine: where.line } }, message: { text: where.what } }] } : {}),
+      partialFingerprints: { policyfuzzFailure: `${id}/${finding.object}` },
+      properties: { lint: finding.lint, object: finding.object, fix: finding.fix, replay: property.failures[0].replay },
+    });
+  }
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',

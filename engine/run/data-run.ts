@@ -178,9 +178,16 @@ function withNote(r: PropertyResult, note: string): PropertyResult {
   return r.status === 'passed' ? { ...r, note: r.note ? `${r.note}; ${note}` : note } : r;
 }
 
+/** The catalog properties this run checks: `--only`, the config and `--exclude` allowing; on the first shard alone, never for one replayed case. */
+export function wantedCatalogProperties(plan: Pick<DataRunPlan, 'catalogProperties' | 'onlyData' | 'target' | 'excluded' | 'path' | 'shardIndex'>): CatalogProperty[] {
+  if (plan.path || plan.shardIndex !== 1) return [];
+  return plan.catalogProperties.filter((c) => (!plan.onlyData || plan.onlyData.includes(c.id)) && ruleAllowed(plan.target.config, `${c.id}:catalog`) && !plan.excluded(c.id));
+}
+
 export async function runDataProperties(plan: DataRunPlan, events: RunEvents, control: RunControl): Promise<DataHalf> {
   const results: PropertyResult[] = [];
-  if (!plan.properties.length) return { results, baselineChecks: [] };
+  const catalog = wantedCatalogProperties(plan);
+  if (!plan.properties.length && !catalog.length) return { results, baselineChecks: [] };
   const session = await openSession({ ...plan.server, target: plan.target, pack: plan.pack, oracle: plan.oracle, workers: plan.workers, log: (text) => events.emit({ type: 'note', text }) });
   const env: Environment = session.env;
   try {
@@ -209,10 +216,9 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
       }
     }
     const baselineChecks = plan.baseline ? await checkBaseline(env.workers[0], plan.oracle, plan.baseline, results) : [];
-    // Catalog properties (grants of every function and table): one pass, on the first shard.
-    if (!plan.path && plan.shardIndex === 1 && !control.interrupted() && !control.maxFailuresReached()) {
-      const wanted = plan.catalogProperties.filter((c) => (!plan.onlyData || plan.onlyData.includes(c.id)) && ruleAllowed(plan.target.config, `${c.id}:catalog`) && !plan.excluded(c.id));
-      for (const property of wanted) {
+    // Catalog properties (grants of every function and table, the security lints): one pass.
+    if (!control.interrupted() && !control.maxFailuresReached()) {
+      for (const property of catalog) {
         const r = await session.catalog(property, plan.seed);
         finish({ ...r, id: `${r.id}:catalog` });
       }

@@ -9,5 +9,6 @@ export { RunControl } from './control.ts';
 export type { PropertyResult } from '../runner/result.ts';
 export type { DataProperty } from '../runner/data-property.ts';
 export type { CatalogProperty } from '../runner/catalog-property.ts';
+export { catalogPropertiesOf } from '../runner/security-lints-property.ts';
 export { notReached } from '../runner/budget.ts';
 export { applyCoverageGate } from '../runner/coverage.ts';

@@ -10,11 +10,19 @@ import type { Environment } from './environment.ts';
 import type { PropertyResult } from './result.ts';
 import type { CatalogComparison } from '../checker/catalog.ts';
 
+/** What a catalog check may need of the target beyond its database. */
+export interface CatalogContext {
+  /** The schemas PostgREST exposes (a project's config.toml, else the reference's). */
+  exposedSchemas: string[];
+}
+
 export interface CatalogProperty<S = any> {
   id: string;
+  /** The pack's rule number; 0 for the engine's own (the security lints). */
   rule: number;
   title: string;
-  check: (client: pg.Client, settings: S) => Promise<CatalogComparison & { objects: number }>;
+  /** `details`: the findings as data, for the reports (summary.json's case, one SARIF result each). */
+  check: (client: pg.Client, settings: S, context: CatalogContext) => Promise<CatalogComparison & { objects: number; details?: unknown[] }>;
 }
 
 export async function runCatalogProperty(env: Environment, property: CatalogProperty, options: { seed: number; settings: unknown }): Promise<PropertyResult> {
@@ -23,13 +31,13 @@ export async function runCatalogProperty(env: Environment, property: CatalogProp
   await worker.tx.flush();
   const base = { id: property.id, title: `${property.title} (catalog)`, area: 'data' as const, seed: options.seed };
   try {
-    const r = await property.check(worker.client, options.settings);
+    const r = await property.check(worker.client, options.settings, { exposedSchemas: env.cache.exposedSchemas });
     const result = { ...base, cases: r.objects, counts: { allowed: r.granted, filtered: 0, rejected: r.withheld, errored: 0 }, durationMs: Date.now() - started };
     if (r.findings.length === 0) return { ...result, status: 'passed' };
     return {
       ...result,
       status: 'failed',
-      failure: { seed: options.seed, path: '', counterexample: r.findings, message: `${r.findings.length} catalog finding(s):\n  ${r.findings.join('\n  ')}` },
+      failure: { seed: options.seed, path: '', counterexample: r.details ?? r.findings, message: `${r.findings.length} catalog finding(s):\n  ${r.findings.join('\n  ')}` },
     };
   } catch (e) {
     return { ...base, cases: 0, counts: {}, durationMs: Date.now() - started, status: 'error', note: `harness error: ${(e as Error).message}` };

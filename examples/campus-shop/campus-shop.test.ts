@@ -84,8 +84,8 @@ describe('campus shop, with its config', () => {
     result = await run(CONFIG, 'config');
   });
 
-  it('R02 and R04 hold; R16 holds on the tables the project has', () => {
-    for (const id of ['R02', 'R04', 'R16', 'R16:catalog']) {
+  it('R02 and R04 hold; R16 holds on the tables the project has; no security lint trips', () => {
+    for (const id of ['R02', 'R04', 'R16', 'R16:catalog', 'LINT01:catalog']) {
       const p = result.summary.properties.find((x) => x.id === id);
       expect({ id, status: p?.status, note: p?.note, failure: p?.failures[0]?.message }).toEqual({ id, status: 'passed', note: null, failure: undefined });
     }
@@ -124,7 +124,7 @@ describe('campus shop, with its config', () => {
 
   it('exits 1 and ends with the counts line', () => {
     expect(result.code).toBe(1);
-    expect(result.lines.at(-1)).toBe(`\n4 passed, 1 failed, 3 not applicable (seed ${SEED})`);
+    expect(result.lines.at(-1)).toBe(`\n5 passed, 1 failed, 3 not applicable (seed ${SEED})`);
     // The replay line names the config, so the failure re-runs against this schema.
     expect(result.lines.join('\n')).toContain(`--config ${CONFIG} --only R01 --seed `);
   });
@@ -160,8 +160,8 @@ describe('policyfuzz init on the campus shop migrations', () => {
 
     const result = await run(written, 'init');
     expect(result.status('R01')).toBe('failed');
-    for (const id of ['R02', 'R04', 'R16', 'R16:catalog']) expect({ id, status: result.status(id) }).toEqual({ id, status: 'passed' });
-    expect(result.summary.properties.map((p) => p.id).sort()).toEqual(['R01', 'R02', 'R04', 'R16', 'R16:catalog']);
+    for (const id of ['R02', 'R04', 'R16', 'R16:catalog', 'LINT01:catalog']) expect({ id, status: result.status(id) }).toEqual({ id, status: 'passed' });
+    expect(result.summary.properties.map((p) => p.id).sort()).toEqual(['LINT01:catalog', 'R01', 'R02', 'R04', 'R16', 'R16:catalog']);
     expect(result.code).toBe(1);
 
     // Unedited but for the project's error wording (a named setting, refusals.messages, that a
