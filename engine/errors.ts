@@ -18,10 +18,12 @@ export class EnvironmentError extends Error {
 
 /** A fixture the harness wrote was refused by the database: a harness problem, never a rule verdict. */
 export class FixtureError extends Error {
+  /** `constraint`: what refused it, as the database names it (`users_role_check`, `users.role NOT NULL`). */
   constructor(
     message: string,
     readonly table: string,
     readonly row: unknown,
+    readonly constraint?: string,
   ) {
     super(message);
     this.name = 'FixtureError';

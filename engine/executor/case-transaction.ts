@@ -47,6 +47,13 @@ const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POS
  * Before a case's next request: undo the previous one back to its savepoint (a failed request or a
  * read whole; after a kept write, the fresh savepoint it ended with: nothing).
  */
+/** The constraint a database error names (a NOT NULL violation names its column instead). */
+function refusedBy(e: unknown): string | undefined {
+  const { constraint, table, column, code } = e as { constraint?: string; table?: string; column?: string; code?: string };
+  if (constraint) return constraint;
+  return code === '23502' && table && column ? `${table}.${column} NOT NULL` : undefined;
+}
+
 export const ROLLBACK_REQUEST = 'rollback to savepoint pf_request; release savepoint pf_request; ';
 /** Fires the request's deferred constraints, as its commit would. */
 export const END_OF_REQUEST = 'set constraints all immediate';
@@ -278,7 +285,7 @@ export class CaseTransaction implements Executor {
       } catch (e) {
         await this.client.query('rollback');
         this.pendingRollback = false;
-        throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row);
+        throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row, refusedBy(e));
       }
     }
     for (const sql of committed) {
@@ -287,7 +294,7 @@ export class CaseTransaction implements Executor {
       } catch (e) {
         await this.client.query('rollback');
         this.pendingRollback = false;
-        throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null);
+        throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null, refusedBy(e));
       }
     }
   }

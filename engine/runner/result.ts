@@ -71,6 +71,11 @@ export interface PropertyResult {
   note?: string;
   /** Cases it was to run (the profile's or --runs); `cases` below it means it was cut short. */
   planned?: number;
+  /**
+   * Data layer: cases drawn that this target cannot hold (engine/target/realizable.ts), by reason:
+   * dropped before they ran (or when the database refused their fixtures), never counted in `cases`.
+   */
+  dropped?: Record<string, number>;
   /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
   stopped?: 'time budget' | 'interrupted';
 }

@@ -13,6 +13,7 @@ import type { TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
 import { targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
+import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { targetName } from '../model/request.ts';
 
@@ -149,4 +150,17 @@ export function fixtureStatementsPerRow(world: World, order: readonly string[], 
 export function requestForTarget(plan: FixturePlan, request: ApiRequest): ApiRequest {
   const mapped = plan.mapping ? requestToTarget(plan.mapping, request) : request;
   return plan.shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, plan.shapes) } : mapped;
+}
+
+/**
+ * Why a model world (in the model's names) cannot exist on this target (realizable.ts), or
+ * undefined. Only a target read from its catalog is asked: the bundled reference holds every
+ * world its own model makes.
+ */
+export function unrealizableOnTarget(plan: FixturePlan, world: World, modelOrder: readonly string[]): string | undefined {
+  if (!plan.shapes) return undefined;
+  const mapping = plan.mapping;
+  const onTarget = mapping ? worldToTarget(mapping, world) : world;
+  const modelTables = new Set([...(mapping ? orderToTarget(mapping, modelOrder) : modelOrder), ...Object.keys(onTarget)]);
+  return unrealizableReason(onTarget, plan.shapes, modelTables);
 }
