@@ -47,6 +47,11 @@ const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POS
  * Before a case's next request: undo the previous one back to its savepoint (a failed request or a
  * read whole; after a kept write, the fresh savepoint it ended with: nothing).
  */
+/** The table a database error names, when it names one. */
+function refusedTable(e: unknown): string | undefined {
+  return (e as { table?: string }).table;
+}
+
 /** The constraint a database error names (a NOT NULL violation names its column instead). */
 function refusedBy(e: unknown): string | undefined {
   const { constraint, table, column, code } = e as { constraint?: string; table?: string; column?: string; code?: string };
@@ -224,20 +229,21 @@ export class CaseTransaction implements Executor {
   /**
    * A case whose requests are all known: written at once, and the connection is free for the next
    * case as soon as this returns (it goes out behind this one; its rollback ends this one). The
-   * answers, in order, or the FixtureError naming a refused fixture row.
+   * answers, in order, or the FixtureError naming the table and constraint that refused a fixture.
    */
   runPlanned(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[]): Promise<ApiResponse[]> {
     this.current = undefined;
-    return this.writeCase(fixtures, perRow, ahead).responses;
+    return this.writeCase(fixtures, perRow, ahead, true).responses;
   }
 
   /**
    * Writes the case's messages without waiting: the previous case's rollback and, when due, a
    * VACUUM; the fixtures; each planned request. If the fixtures were refused, the requests'
-   * messages were refused too (aborted transaction): the refused row is found, and if the rows
-   * go in one by one the requests are written again after them.
+   * messages were refused too (aborted transaction). Opened alone (begin), the refused row is
+   * found, and if the rows go in one by one the requests are written again after them; pipelined
+   * (runPlanned), the database's error names the refusal (the next case is already behind it).
    */
-  private writeCase(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[]): { responses: Promise<ApiResponse[]>; requestSent: boolean } {
+  private writeCase(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[], pipelined = false): { responses: Promise<ApiResponse[]>; requestSent: boolean } {
     const before: Promise<BatchResult>[] = [];
     let rollback = this.pendingRollback;
     if (++this.casesSinceVacuum >= VACUUM_EVERY && this.written.size) {
@@ -269,6 +275,10 @@ export class CaseTransaction implements Executor {
       if (!error) return Promise.all(answers);
       throwIfConnectionEnded(error);
       // The requests' messages ran in the aborted transaction: their answers mean nothing.
+      // Written behind by now, the next case starts with its own rollback: anything sent here would
+      // land inside it (its fixtures refused in turn by a transaction this one aborted). The refusal
+      // is named by the database's error alone.
+      if (pipelined) throw new FixtureError(`fixture for ${refusedTable(error) ?? 'a table'} refused: ${error.message}`, refusedTable(error) ?? '(fixtures)', null, refusedBy(error));
       await this.fixturesRowByRow(perRow, committed);
       return Promise.all(this.writeRequests(ahead));
     })();
