@@ -11,7 +11,7 @@ import { serverAssignedColumns } from '../model/table-model.ts';
 import { comparedAsFor, settingHintsFor } from '../checker/compare.ts';
 import { judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, unrealizableOnTarget, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
+import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
 import type { Executor } from '../executor/executor.ts';
@@ -105,8 +105,8 @@ export interface PreparedStep {
  */
 export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle, prepared?: PreparedStep, earlier: readonly HistoryEntry[] = []): Promise<StepCheck> {
   const prediction = prepared?.prediction ?? predict(oracle, world, step.caller, step.request);
-  // Predicted here (a model run's step): a write into a state the target cannot hold drops the case.
-  const unrealizable = !prepared && prediction.world !== world ? unrealizablePrediction(tx.fixturePlan, oracle, prediction.world) : undefined;
+  // Predicted here (a model run's step): a write the target cannot judge as the model does drops the case.
+  const unrealizable = prepared ? undefined : unrealizableStep(tx.fixturePlan, oracle, world, step, prediction);
   if (unrealizable) throw new NotRealizable(unrealizable);
   const sent = prepared?.sent ?? requestForTarget(tx.fixturePlan, step.request);
   // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
@@ -167,14 +167,20 @@ function unrealizableCase(plan: FixturePlan, oracle: Oracle, testCase: DataCase,
   let world = testCase.world;
   const first = unrealizableOnTarget(plan, world, oracle.model.fixtureOrder);
   if (first || !predicted) return first;
-  for (const made of predicted) {
+  for (const [i, made] of predicted.entries()) {
     if (!('prediction' in made)) break;
-    if (made.prediction.world === world) continue;
-    world = made.prediction.world;
-    const reason = unrealizablePrediction(plan, oracle, world);
+    const reason = unrealizableStep(plan, oracle, world, testCase.steps[i], made.prediction);
     if (reason) return reason;
+    world = made.prediction.world;
   }
   return undefined;
+}
+
+/** A step the target cannot judge as the model does: a write it expects to break a constraint (unrealizableWrite), or one into a state the target cannot hold. */
+function unrealizableStep(plan: FixturePlan, oracle: Oracle, before: World, step: DataStep, prediction: Prediction): string | undefined {
+  if (!plan.shapes) return undefined;
+  const nullable = (table: string, column: string) => oracle.model.tables[table]?.columns.find((c) => c.name === column)?.nullable !== false;
+  return unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world));
 }
 
 /** A world the model predicts: its server-assigned columns (null until the server fills them) are the target's to write. */
