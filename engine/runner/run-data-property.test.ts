@@ -11,6 +11,7 @@ import { referenceEnvironment } from '../../testing/reference.ts';
 import type { DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment } from './environment.ts';
+import type { PropertyResult } from './result.ts';
 import { MAX_CONSECUTIVE_DROPS, runDataProperty } from './run-data-property.ts';
 
 let env: Environment;
@@ -133,6 +134,19 @@ describe('on a target read from its catalog', () => {
     // The same seed drops and runs the same cases.
     const again = await fixturesSentOn(fitted, () => runDataProperty(fitted, property(['user', 'no-such-role', 'no-such-role']), { seed: 2, runs: 30, oracle: referenceOracle }));
     expect(again).toEqual(sent);
+  });
+
+  it("a budget's second pass sends exactly the cases the first did not, and counts none of its drops again", async () => {
+    const roles = ['user', 'no-such-role'];
+    const options = { seed: 4, oracle: referenceOracle };
+    let whole: PropertyResult | undefined, first: PropertyResult | undefined, second: PropertyResult | undefined;
+    const all = await fixturesSentOn(fitted, async () => (whole = await runDataProperty(fitted, property(roles), { ...options, runs: 30 })));
+    const firstSent = await fixturesSentOn(fitted, async () => (first = await runDataProperty(fitted, property(roles), { ...options, runs: 10 })));
+    const secondSent = await fixturesSentOn(fitted, async () => (second = await runDataProperty(fitted, property(roles), { ...options, runs: 30, skipFirst: 10 })));
+    expect([...firstSent[0], ...secondSent[0]]).toEqual(all[0]);
+    const dropped = (r: PropertyResult | undefined) => r!.dropped?.['users.role is outside CHECK users_role_check'] ?? 0;
+    expect(dropped(first) + dropped(second)).toBe(dropped(whole));
+    expect(first!.cases + second!.cases).toBe(30);
   });
 
   it('gives up after a bounded run of cases in a row it cannot hold', async () => {

@@ -132,6 +132,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       if (runsOfLane(lane) === 0) return undefined;
       let index = 0;
       const skip = skipOfLane(lane);
+      let skippedRuns = 0;
       /**
        * `written`: the lane's last case is written (a planned case may go behind it). `judged` and
        * `judgedBefore`: the last case, and the one before it, are answered and judged. `settled`:
@@ -172,8 +173,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       };
       const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
         const runIndex = index++;
-        // Checked by an earlier pass with the same seed (a budget's first pass): not sent again.
-        if (runIndex < skip) return;
+        // Checked by an earlier pass with the same seed (a budget's first pass): not sent again. That
+        // pass dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
+        if (skippedRuns < skip) {
+          if (prepareCase(worker.tx.fixturePlan, testCase, options.oracle).thrown instanceof NotRealizable) throw new fc.PreconditionFailure();
+          skippedRuns++;
+          return;
+        }
         if (harnessError) throw harnessError.error;
         // Out of time or interrupted: end fast-check's run here (an interruption, not a failure);
         // the case in flight, if any, completes.
