@@ -68,7 +68,9 @@ export const DROP_HEALTH_SHARE = 0.4;
  */
 function dropReason(error: unknown): string | undefined {
   if (error instanceof NotRealizable) return error.reason;
-  if (error instanceof FixtureError) return `${error.constraint ? `${error.constraint} refused a fixture row` : 'the target refused a fixture row'} (${error.table})`;
+  // Only a constraint says the target cannot hold the case; any other refusal (an unknown table, a
+  // setting) is the harness's or the config's error, and reported as one.
+  if (error instanceof FixtureError && error.constraint) return `${error.constraint} refused a fixture row (${error.table})`;
   return undefined;
 }
 
