@@ -278,7 +278,10 @@ export class CaseTransaction implements Executor {
       // Written behind by now, the next case starts with its own rollback: anything sent here would
       // land inside it (its fixtures refused in turn by a transaction this one aborted). The refusal
       // is named by the database's error alone.
-      if (pipelined) throw new FixtureError(`fixture for ${refusedTable(error) ?? 'a table'} refused: ${error.message}`, refusedTable(error) ?? '(fixtures)', null, refusedBy(error));
+      if (pipelined) {
+        const table = refusedTable(error);
+        throw new FixtureError(`${table ? `fixture for ${table}` : 'fixtures'} refused: ${error.message}`, table ?? '(fixtures)', null, refusedBy(error));
+      }
       await this.fixturesRowByRow(perRow, committed);
       return Promise.all(this.writeRequests(ahead));
     })();

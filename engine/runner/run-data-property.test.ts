@@ -91,6 +91,15 @@ describe('the search', () => {
     expect(none.note).toBe('no case could run on this target: all 40 cases drawn were dropped, mostly as users_role_check refused a fixture row (users); the target refuses what the model writes');
   });
 
+  it('a fixture refused for anything but a constraint (a table the target lacks) stays a harness error', async () => {
+    const listed = property(['user']);
+    const broken: DataProperty = { ...listed, cases: (settings) => listed.cases(settings).map((c) => ({ ...c, world: { ...c.world, no_such_table: [{ id: 1 }] } })) };
+    const result = await runDataProperty(env, broken, { seed: 1, runs: 10, oracle: referenceOracle });
+    expect(result).toMatchObject({ status: 'error', cases: 0 });
+    expect(result.dropped).toBeUndefined();
+    expect(result.note).toBe('harness error: fixtures refused: relation "public.no_such_table" does not exist');
+  });
+
   it('a harness error after a finding keeps the finding', async () => {
     // Every step disagrees (an invariant that always objects); every lane's fourth case meets a harness error.
     const objecting = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'always objects', check: () => 'objected' }] } };

@@ -265,7 +265,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       const finding = findingOf(property.id, failed!.seed, failed!.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan.seededValues);
       return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
     }
-    harnessNote = `harness error: ${error instanceof FixtureError ? `${error.message} (row ${JSON.stringify(error.row)})` : error instanceof Error ? error.message : String(error)}`;
+    const row = error instanceof FixtureError && error.row !== null ? ` (row ${JSON.stringify(error.row)})` : '';
+    harnessNote = `harness error: ${error instanceof Error ? error.message : String(error)}${row}`;
     if (!sightings.length) return { ...base, ...timing(), status: 'error', note: harnessNote };
   }
   if (!sightings.length) {
