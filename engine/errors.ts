@@ -30,6 +30,17 @@ export class FixtureError extends Error {
   }
 }
 
-export function isUserFacingError(e: unknown): e is UsageError | EnvironmentError | FixtureError {
-  return e instanceof UsageError || e instanceof EnvironmentError || e instanceof FixtureError;
+/**
+ * A case the target cannot hold (engine/target/realizable.ts): a run drops it and counts `reason`;
+ * replaying a saved one on such a target says so.
+ */
+export class NotRealizable extends Error {
+  constructor(readonly reason: string) {
+    super(`not realizable on this target: ${reason}`);
+    this.name = 'NotRealizable';
+  }
+}
+
+export function isUserFacingError(e: unknown): e is UsageError | EnvironmentError | FixtureError | NotRealizable {
+  return e instanceof UsageError || e instanceof EnvironmentError || e instanceof FixtureError || e instanceof NotRealizable;
 }

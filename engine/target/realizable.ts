@@ -12,13 +12,7 @@ import type { Json } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import type { ColumnShape, TableShapes, UniqueIndex } from '../introspection/table-shapes.ts';
 
-/** A case the target cannot hold; `reason` is what the counts and the health note name. */
-export class NotRealizable extends Error {
-  constructor(readonly reason: string) {
-    super(`not realizable on this target: ${reason}`);
-    this.name = 'NotRealizable';
-  }
-}
+export { NotRealizable } from '../errors.ts';
 
 const keyOf = (v: Json) => (typeof v === 'string' ? v.toLowerCase() : JSON.stringify(v));
 
