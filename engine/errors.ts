@@ -18,16 +18,29 @@ export class EnvironmentError extends Error {
 
 /** A fixture the harness wrote was refused by the database: a harness problem, never a rule verdict. */
 export class FixtureError extends Error {
+  /** `constraint`: what refused it, as the database names it (`users_role_check`, `users.role NOT NULL`). */
   constructor(
     message: string,
     readonly table: string,
     readonly row: unknown,
+    readonly constraint?: string,
   ) {
     super(message);
     this.name = 'FixtureError';
   }
 }
 
-export function isUserFacingError(e: unknown): e is UsageError | EnvironmentError | FixtureError {
-  return e instanceof UsageError || e instanceof EnvironmentError || e instanceof FixtureError;
+/**
+ * A case the target cannot hold (engine/target/realizable.ts): a run drops it and counts `reason`;
+ * replaying a saved one on such a target says so.
+ */
+export class NotRealizable extends Error {
+  constructor(readonly reason: string) {
+    super(`not realizable on this target: ${reason}`);
+    this.name = 'NotRealizable';
+  }
+}
+
+export function isUserFacingError(e: unknown): e is UsageError | EnvironmentError | FixtureError | NotRealizable {
+  return e instanceof UsageError || e instanceof EnvironmentError || e instanceof FixtureError || e instanceof NotRealizable;
 }

@@ -106,8 +106,14 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
       recorded: { config: null, migrations: migrationDirs.length === 1 ? migrationDirs[0] : migrationDirs, ...extra },
       oracle: oracleOf(pack),
       supabaseCompat: true,
-      // A project pack's own mapping applies with or without a config.
-      ...(pack.mapping ? { fixtures: { users: 'direct' as const, bypassTriggers: false, mapping: targetMapping(pack, undefined)! } } : {}),
+      // A project pack's own mapping applies with or without a config. Any project's own
+      // migrations are read from their catalog (a fixture plan with shapes): worlds are completed
+      // to fit them, and cases they cannot hold are dropped (engine/target/realizable.ts).
+      ...(pack.mapping
+        ? { fixtures: { users: 'direct' as const, bypassTriggers: false, mapping: targetMapping(pack, undefined)! } }
+        : options.explicitMigrations || options.packModule
+          ? { fixtures: { users: 'direct' as const, bypassTriggers: false } }
+          : {}),
     };
   }
   const config = typeof file === 'string' ? await loadConfig(file, pack) : parseConfig(file.object, file.label, pack);

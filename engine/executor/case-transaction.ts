@@ -51,6 +51,18 @@ const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POS
  * Before a case's next request: undo the previous one back to its savepoint (a failed request or a
  * read whole; after a kept write, the fresh savepoint it ended with: nothing).
  */
+/** The table a database error names, when it names one. */
+function refusedTable(e: unknown): string | undefined {
+  return (e as { table?: string }).table;
+}
+
+/** The constraint a database error names (a NOT NULL violation names its column instead). */
+function refusedBy(e: unknown): string | undefined {
+  const { constraint, table, column, code } = e as { constraint?: string; table?: string; column?: string; code?: string };
+  if (constraint) return constraint;
+  return code === '23502' && table && column ? `${table}.${column} NOT NULL` : undefined;
+}
+
 export const ROLLBACK_REQUEST = 'rollback to savepoint pf_request; release savepoint pf_request; ';
 /** Fires the request's deferred constraints, as its commit would. */
 export const END_OF_REQUEST = 'set constraints all immediate';
@@ -229,20 +241,21 @@ export class CaseTransaction implements Executor {
   /**
    * A case whose requests are all known: written at once, and the connection is free for the next
    * case as soon as this returns (it goes out behind this one; its rollback ends this one). The
-   * answers, in order, or the FixtureError naming a refused fixture row.
+   * answers, in order, or the FixtureError naming the table and constraint that refused a fixture.
    */
   runPlanned(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[]): Promise<ApiResponse[]> {
     this.current = undefined;
-    return this.writeCase(fixtures, perRow, ahead).responses;
+    return this.writeCase(fixtures, perRow, ahead, true).responses;
   }
 
   /**
    * Writes the case's messages without waiting: the previous case's rollback and, when due, a
    * VACUUM; the fixtures; each planned request. If the fixtures were refused, the requests'
-   * messages were refused too (aborted transaction): the refused row is found, and if the rows
-   * go in one by one the requests are written again after them.
+   * messages were refused too (aborted transaction). Opened alone (begin), the refused row is
+   * found, and if the rows go in one by one the requests are written again after them; pipelined
+   * (runPlanned), the database's error names the refusal (the next case is already behind it).
    */
-  private writeCase(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[]): { responses: Promise<ApiResponse[]>; requestSent: boolean } {
+  private writeCase(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[], pipelined = false): { responses: Promise<ApiResponse[]>; requestSent: boolean } {
     const before: Promise<BatchResult>[] = [];
     let rollback = this.pendingRollback;
     if (++this.casesSinceVacuum >= VACUUM_EVERY && this.written.size) {
@@ -274,6 +287,13 @@ export class CaseTransaction implements Executor {
       if (!error) return Promise.all(answers);
       throwIfConnectionEnded(error);
       // The requests' messages ran in the aborted transaction: their answers mean nothing.
+      // Written behind by now, the next case starts with its own rollback: anything sent here would
+      // land inside it (its fixtures refused in turn by a transaction this one aborted). The refusal
+      // is named by the database's error alone.
+      if (pipelined) {
+        const table = refusedTable(error);
+        throw new FixtureError(`${table ? `fixture for ${table}` : 'fixtures'} refused: ${error.message}`, table ?? '(fixtures)', null, refusedBy(error));
+      }
       await this.fixturesRowByRow(perRow, committed);
       return Promise.all(this.writeRequests(ahead));
     })();
@@ -290,7 +310,7 @@ export class CaseTransaction implements Executor {
       } catch (e) {
         await this.client.query('rollback');
         this.pendingRollback = false;
-        throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row);
+        throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row, refusedBy(e));
       }
     }
     for (const sql of committed) {
@@ -299,7 +319,7 @@ export class CaseTransaction implements Executor {
       } catch (e) {
         await this.client.query('rollback');
         this.pendingRollback = false;
-        throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null);
+        throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null, refusedBy(e));
       }
     }
   }

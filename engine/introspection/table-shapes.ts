@@ -21,6 +21,36 @@ export interface ColumnShape {
   unique: boolean;
   /** The table's primary key is this column alone. */
   primaryKey?: boolean;
+  /**
+   * Unique indexes (and constraints) on this column alone, plain or on `lower(col)`, `trim(col)`
+   * and the like: two rows collide when their values are equal after `fold`. Partial and
+   * multi-column ones are left to the database.
+   */
+  uniqueIndexes?: UniqueIndex[];
+}
+
+export interface UniqueIndex {
+  name: string;
+  /** What the index compares: the value case-folded (lower/upper) and/or trimmed of spaces. */
+  fold: { lower: boolean; trim: boolean };
+}
+
+/**
+ * How a one-column unique index expression (pg_get_indexdef) compares its column, or undefined when
+ * it is not one policyfuzz can follow: the column itself, under lower()/upper() and trim()/btrim().
+ */
+export function uniqueFold(expression: string, column: string): UniqueIndex['fold'] | undefined {
+  const col = new RegExp(`(^|[^\\w"])"?${column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?(?![\\w"])`);
+  if (!col.test(expression)) return undefined;
+  const lower = /\b(lower|upper)\(/i.test(expression);
+  const trim = /\bTRIM\(BOTH FROM\b|\bbtrim\([^,()]*\)/i.test(expression);
+  // Anything left besides these wrappers and text casts is another function: not followed.
+  const rest = expression
+    .replace(col, '$1')
+    .replace(/\b(lower|upper|btrim)\(/gi, '')
+    .replace(/\bTRIM\(BOTH FROM\b/gi, '')
+    .replace(/::text|[()\s]/g, '');
+  return rest === '' ? { lower, trim } : undefined;
 }
 
 export type TableShapes = Map<string, ColumnShape[]>;
@@ -82,6 +112,18 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
     } else if (k.type === 'u' || k.type === 'p') {
       col.unique = true;
       if (k.type === 'p') col.primaryKey = true;
+    }
+  }
+  const indexes = await client.query<{ schema: string; table: string; name: string; expression: string }>(
+    `select n.nspname as schema, c.relname as table, ic.relname::text as name, pg_get_indexdef(i.indexrelid, 1, true) as expression
+       from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace join pg_class ic on ic.oid = i.indexrelid
+      where n.nspname = any($1) and i.indisunique and not i.indisprimary and i.indnkeyatts = 1 and i.indpred is null`,
+    [schemas],
+  );
+  for (const x of indexes.rows) {
+    for (const col of shapes.get(modelTableName(x.schema, x.table)) ?? []) {
+      const fold = uniqueFold(x.expression, col.name);
+      if (fold) (col.uniqueIndexes ??= []).push({ name: x.name, fold });
     }
   }
   return shapes;

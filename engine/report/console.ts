@@ -57,14 +57,19 @@ export const COUNTS_LEGEND = [
   '  rejected  refused by a grant or policy (42501) or raised by a guard or function (P0001…)',
   '  errored   any other database error: a constraint (23…), bad input (22…), an unknown object',
   'cases: ran/planned when the time budget or an interrupt cut a property short',
+  'dropped (when shown): cases drawn that this target cannot hold (a null in a NOT NULL column, a missing',
+  '  foreign-key row, a unique collision): not run, not counted in cases; summary.json has them by reason',
 ];
 
 export function summaryTable(results: PropertyResult[], width: number = TABLE_WIDTH): string {
-  const header = ['id', 'status', 'cases', 'allowed', 'filtered', 'rejected', 'errored', 'time', 'rule'];
+  // Cases the target could not hold get a column of their own, only when some were dropped.
+  const withDropped = results.some((r) => r.dropped);
+  const header = ['id', 'status', 'cases', ...(withDropped ? ['dropped'] : []), 'allowed', 'filtered', 'rejected', 'errored', 'time', 'rule'];
   const rows = results.map((r) => [
     r.id,
     STATUS_LABEL[r.status],
     r.planned !== undefined && r.cases < r.planned && r.stopped ? `${r.cases}/${r.planned}` : String(r.cases),
+    ...(withDropped ? [String(Object.values(r.dropped ?? {}).reduce((n, k) => n + k, 0))] : []),
     String(r.counts.allowed ?? '-'),
     String(r.counts.filtered ?? '-'),
     String(r.counts.rejected ?? '-'),
@@ -131,7 +136,8 @@ export function printFailures(results: PropertyResult[], saved: ReadonlyMap<stri
         if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into packs/reference/regressions/ as a .test.ts)`);
       }
       if (s.unsaved) out(`  ${colors.yellow(`warning: ${s.unsaved}`)}`);
-    } else if (r.note && r.status !== 'passed' && r.status !== 'not-reached' && r.status !== 'partial') {
+    } else if (r.note && ((r.status !== 'passed' && r.status !== 'not-reached' && r.status !== 'partial') || (r.status === 'passed' && r.dropped))) {
+      // A pass with many cases dropped says which constraint dropped them (the health note).
       // PARTIAL and NOT REACHED: the table and the budget or interrupt line say it once.
       out(`\n${r.id} ${STATUS_LABEL[r.status]}: ${r.note}`);
     }

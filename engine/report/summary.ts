@@ -50,6 +50,8 @@ export const PropertySummarySchema = z.object({
   clauses: z.array(z.object({ id: z.string(), label: z.string(), allowed: z.number().int(), refused: z.number().int() })).optional(),
   durationMs: z.number().min(0),
   seed: z.number().int(),
+  /** Data layer: cases drawn that the target cannot hold, by reason (not counted in `cases`). */
+  dropped: z.record(z.string(), z.number()).optional(),
   note: z.string().nullable(),
   failures: z.array(FailureSummarySchema),
 });
@@ -153,6 +155,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     ...(r.clauses ? { clauses: r.clauses.map((c) => ({ ...c })) } : {}),
     durationMs: r.durationMs,
     seed: r.seed,
+    ...(r.dropped ? { dropped: { ...r.dropped } } : {}),
     note: r.note ?? null,
     failures:
       r.status === 'failed' && f
@@ -246,6 +249,10 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
       if (seen.planned != null || p.planned != null) seen.planned = (seen.planned ?? 0) + (p.planned ?? 0);
       seen.durationMs += p.durationMs;
       for (const [k, v] of Object.entries(p.counts)) seen.counts[k] = (seen.counts[k] ?? 0) + v;
+      if (p.dropped) {
+        seen.dropped = { ...seen.dropped };
+        for (const [k, v] of Object.entries(p.dropped)) seen.dropped[k] = (seen.dropped[k] ?? 0) + v;
+      }
       if (p.access) {
         seen.access = { ...seen.access };
         for (const [k, v] of Object.entries(p.access)) seen.access[k] = (seen.access[k] ?? 0) + v;

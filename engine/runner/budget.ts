@@ -25,8 +25,11 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     return before ? { ...c, allowed: c.allowed + before.allowed, refused: c.refused + before.refused } : c;
   });
   const { note, stopped, ...rest } = second;
+  const dropped = { ...first.dropped };
+  for (const [k, v] of Object.entries(second.dropped ?? {})) dropped[k] = (dropped[k] ?? 0) + v;
   return {
     ...rest,
+    ...(Object.keys(dropped).length ? { dropped } : {}),
     cases: first.cases + second.cases,
     counts,
     ...(first.access || second.access ? { access } : {}),

@@ -11,9 +11,9 @@ import { serverAssignedColumns } from '../model/table-model.ts';
 import { comparedAsFor, settingHintsFor } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
-import { FixtureError } from '../errors.ts';
+import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
+import { NotRealizable } from '../target/realizable.ts';
 import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -105,6 +105,9 @@ export interface PreparedStep {
  */
 export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle, prepared?: PreparedStep, earlier: readonly HistoryEntry[] = []): Promise<StepCheck> {
   const prediction = prepared?.prediction ?? predict(oracle, world, step.caller, step.request);
+  // Predicted here (a model run's step): a write the target cannot judge as the model does drops the case.
+  const unrealizable = prepared ? undefined : unrealizableStep(tx.fixturePlan, oracle, world, step, prediction);
+  if (unrealizable) throw new NotRealizable(unrealizable);
   const sent = prepared?.sent ?? requestForTarget(tx.fixturePlan, step.request);
   // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
   const mapping = tx.fixturePlan.mapping;
@@ -156,6 +159,42 @@ function predictSteps(oracle: Oracle, testCase: DataCase): ({ prediction: Predic
   return out;
 }
 
+/**
+ * Why a case cannot exist on this target (engine/target/realizable.ts): its world, or a world the
+ * model predicts after one of its steps (a write the model allows into a state the target refuses).
+ */
+function unrealizableCase(plan: FixturePlan, oracle: Oracle, testCase: DataCase, predicted?: ({ prediction: Prediction } | { thrown: unknown })[]): string | undefined {
+  let world = testCase.world;
+  const first = unrealizableOnTarget(plan, world, oracle.model.fixtureOrder);
+  if (first || !predicted) return first;
+  for (const [i, made] of predicted.entries()) {
+    if (!('prediction' in made)) break;
+    const reason = unrealizableStep(plan, oracle, world, testCase.steps[i], made.prediction);
+    if (reason) return reason;
+    world = made.prediction.world;
+  }
+  return undefined;
+}
+
+/** A step the target cannot judge as the model does: a write it expects to break a constraint (unrealizableWrite), or one into a state the target cannot hold. */
+function unrealizableStep(plan: FixturePlan, oracle: Oracle, before: World, step: DataStep, prediction: Prediction): string | undefined {
+  if (!plan.shapes) return undefined;
+  const nullable = (table: string, column: string) => oracle.model.tables[table]?.columns.find((c) => c.name === column)?.nullable !== false;
+  return unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world));
+}
+
+/** A world the model predicts: its server-assigned columns (null until the server fills them) are the target's to write. */
+function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World): string | undefined {
+  if (!plan.shapes) return undefined;
+  const written: World = {};
+  for (const [table, rows] of Object.entries(world)) {
+    const model = oracle.model.tables[table];
+    const assigned = model ? serverAssignedColumns(model) : [];
+    written[table] = assigned.length ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !assigned.includes(k)))) : rows;
+  }
+  return unrealizableOnTarget(plan, written, oracle.model.fixtureOrder);
+}
+
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
 
 /**
@@ -165,7 +204,7 @@ const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JS
  */
 export interface PreparedCase {
   testCase: DataCase;
-  /** Thrown while preparing (a fixture the target's schema cannot fill): thrown when the case runs. */
+  /** Thrown while preparing (NotRealizable: a case the target cannot hold): thrown when the case runs. */
   thrown?: unknown;
   fixtures: FixtureStatement[];
   sent: ApiRequest[];
@@ -183,9 +222,12 @@ export function prepareCase(plan: FixturePlan, testCase: DataCase, oracle: Oracl
   // A prediction that throws throws when its step is checked, as it would have unplanned.
   const predicted = !predict ? undefined : modelRun ? [] : predictSteps(oracle, testCase);
   try {
+    const unrealizable = unrealizableCase(plan, oracle, testCase, predicted);
+    if (unrealizable) return { testCase, thrown: new NotRealizable(unrealizable), fixtures: [], sent, planned: false, predicted };
     return { testCase, fixtures: fixtureStatements(testCase.world, oracle.model.fixtureOrder, plan), sent, planned: !modelRun, predicted };
   } catch (e) {
-    const thrown = e instanceof UnfillableColumn ? new FixtureError(e.message, e.table, testCase.world[e.table]) : e;
+    // A row the filler cannot complete for this schema: the case cannot exist here either.
+    const thrown = e instanceof UnfillableColumn ? new NotRealizable(e.message) : e;
     return { testCase, thrown, fixtures: [], sent, planned: false, predicted };
   }
 }
@@ -247,6 +289,8 @@ export async function checkCase(
     // Not made ahead: the model's answers while the messages are on their way (pure).
     const predicted = made.predicted ?? predictSteps(oracle, testCase);
     const answers = await answering;
+    const unrealizable = made.predicted ? undefined : unrealizableCase(plan, oracle, testCase, predicted);
+    if (unrealizable) throw new NotRealizable(unrealizable);
     return judgeAll({ fixturePlan: plan, begin: async () => {}, end: async () => {}, send: async () => answers.shift()! }, predicted);
   }
   try {
@@ -254,6 +298,8 @@ export async function checkCase(
     // Not made ahead: the model's answers while the batch is on its way (pure).
     const predicted = made.predicted ?? (modelRun ? [] : predictSteps(oracle, testCase));
     await opened;
+    const unrealizable = made.predicted ? undefined : unrealizableCase(plan, oracle, testCase, predicted);
+    if (unrealizable) throw new NotRealizable(unrealizable);
     if (modelRun) {
       // Generated by fc.commands: fast-check runs the commands, each sending its step here.
       let i = 0;

@@ -71,7 +71,11 @@ export interface PropertyResult {
   note?: string;
   /** Cases it was to run (the profile's or --runs); `cases` below it means it was cut short. */
   planned?: number;
-  /** Cases or requests left out because the target cannot take them, by reason → count (never an error). */
+  /**
+   * Data layer: cases (or requests) drawn that this target cannot hold, by reason: dropped before
+   * they ran (engine/target/realizable.ts, a column mapped to null), or when the database refused
+   * their fixtures; never counted in `cases`, never an error.
+   */
   dropped?: Record<string, number>;
   /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
   stopped?: 'time budget' | 'interrupted';

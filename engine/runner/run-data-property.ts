@@ -18,6 +18,7 @@ import type { PropertyFailure, PropertyResult } from './result.ts';
 import { ClauseTally } from './coverage.ts';
 import { sendableCase } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
+import { NotRealizable, remedyFor } from '../target/realizable.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -56,6 +57,35 @@ export function emptyCounts(): Record<OutcomeClass, number> {
 /** At most this many distinct findings are shrunk and reported per property (the rest are counted). */
 export const MAX_FINDINGS = 12;
 
+/** A lane that drew this many cases in a row the target cannot hold stops drawing (no endless search). */
+export const MAX_CONSECUTIVE_DROPS = 200;
+
+/** Above this share of dropped cases the property's note names the constraint and what would fix it. */
+export const DROP_HEALTH_SHARE = 0.4;
+
+/**
+ * Why a case the target cannot hold was dropped (the key `dropped` counts it under), or undefined
+ * for any other error: not realizable from its plan, or (the backstop) fixtures the database refused.
+ */
+function dropReason(error: unknown): string | undefined {
+  if (error instanceof NotRealizable) return error.reason;
+  // Only a constraint says the target cannot hold the case; any other refusal (an unknown table, a
+  // setting) is the harness's or the config's error, and reported as one.
+  if (error instanceof FixtureError && error.constraint) return `${error.constraint} refused a fixture row (${error.table})`;
+  return undefined;
+}
+
+/** The note of a property whose share of dropped cases is high (or total): the main reason and its remedy. */
+export function droppedNote(dropped: Record<string, number>, cases: number): string | undefined {
+  const total = Object.values(dropped).reduce((n, k) => n + k, 0);
+  if (!total) return undefined;
+  const share = total / (total + cases);
+  const [reason] = Object.entries(dropped).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  if (cases === 0) return `no case could run on this target: all ${total} cases drawn were dropped, mostly as ${reason}; ${remedyFor(reason)}`;
+  if (share <= DROP_HEALTH_SHARE) return undefined;
+  return `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}`;
+}
+
 /** A disagreement seen while searching: where fast-check generated it (lane, run index) and its signature. */
 interface Sighting {
   lane: number;
@@ -71,8 +101,6 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const counts = emptyCounts();
   /** The access matrix of the agreed steps: cell key → steps (engine/model/access.ts). */
   const access: Record<string, number> = {};
-  /** Requests left out because the target cannot take them: reason → count. */
-  const dropped: Record<string, number> = {};
   /** How often each labelled clause of the rule was reached, on each side. */
   const clauseTally = new ClauseTally(property.clauses ?? []);
   const arbitrary = property.cases(options.oracle.settings);
@@ -89,6 +117,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const stopping = () => options.stop?.() === true || pastDeadline();
   const sightings: Sighting[] = [];
   const done = () => options.stopAtFirst === true && sightings.length > 0;
+  /** Cases (or requests) the target cannot hold, by reason: not run, not counted in `checked`. */
+  const dropped: Record<string, number> = {};
+  const drop = (reason: string) => (dropped[reason] = (dropped[reason] ?? 0) + 1);
 
   // Search: every case of the budget runs; a disagreement is noted (not thrown), so the first
   // one never hides the others. Replaying one path (--path) throws it, as fast-check shrank it.
@@ -104,6 +135,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       if (runsOfLane(lane) === 0) return undefined;
       let index = 0;
       const skip = skipOfLane(lane);
+      let skippedRuns = 0;
       /**
        * `written`: the lane's last case is written (a planned case may go behind it). `judged` and
        * `judgedBefore`: the last case, and the one before it, are answered and judged. `settled`:
@@ -114,9 +146,19 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       let judgedBefore: Promise<void> = Promise.resolve();
       let settled: Promise<void> = Promise.resolve();
       let harnessError: { error: unknown } | undefined;
+      let droppedInARow = 0;
       const runCase = async (prepared: PreparedCase, runIndex: number, onReleased?: () => void) => {
         const testCase = prepared.testCase;
-        const verdict = await checkCase(worker.tx, testCase, options.oracle, undefined, prepared, onReleased);
+        let verdict;
+        try {
+          verdict = await checkCase(worker.tx, testCase, options.oracle, undefined, prepared, onReleased);
+        } catch (error) {
+          // Found out only once written (a model run's step, fixtures the database refused): dropped all the same.
+          const reason = options.path ? undefined : dropReason(error);
+          if (reason === undefined) throw error;
+          drop(reason);
+          return;
+        }
         // Coverage, read off the case's history.
         for (const h of verdict.history) {
           counts[h.outcomeClass]++;
@@ -134,8 +176,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       };
       const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
         const runIndex = index++;
-        // Checked by an earlier pass with the same seed (a budget's first pass): not sent again.
-        if (runIndex < skip) return;
+        // Checked by an earlier pass with the same seed (a budget's first pass): not sent again. That
+        // pass dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
+        if (skippedRuns < skip) {
+          if (prepareCase(worker.tx.fixturePlan, testCase, options.oracle).thrown instanceof NotRealizable) throw new fc.PreconditionFailure();
+          skippedRuns++;
+          return;
+        }
         if (harnessError) throw harnessError.error;
         // Out of time or interrupted: end fast-check's run here (an interruption, not a failure);
         // the case in flight, if any, completes.
@@ -148,6 +195,14 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (!sendable.testCase) return;
         const prepared = prepareCase(worker.tx.fixturePlan, sendable.testCase, options.oracle);
         if (options.path) return runCase(prepared, runIndex);
+        // Not realizable on this target, known before anything is written: fast-check draws another
+        // in its place (a skipped run does not count toward numRuns), within a bound.
+        if (prepared.thrown instanceof NotRealizable) {
+          drop(prepared.thrown.reason);
+          if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) throw new fc.PreconditionFailure(true);
+          throw new fc.PreconditionFailure();
+        }
+        droppedInARow = 0;
         // A planned case goes once the last one is written and the one before it judged (two in
         // the database at most); one that sends step by step waits until the connection is idle.
         const previous = written;
@@ -173,33 +228,58 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // A replayed path is the case it names: shrinking on from there could leave its signature.
         // A search throws only a harness error: reported as it came, not shrunk.
         endOnFailure: true,
+        // Dropped cases are skipped runs: the lane gives up past MAX_CONSECUTIVE_DROPS in a row, never here.
+        maxSkipsPerRun: Number.MAX_SAFE_INTEGER,
         ...(options.path ? { path: options.path } : {}),
       });
       await settled;
-      return { detail, harnessError };
+      return { detail, harnessError, gaveUp: droppedInARow >= MAX_CONSECUTIVE_DROPS };
     }),
   ).then((list) => list.filter((d) => d !== undefined));
   const details = lanesRun.map((l) => l.detail);
 
-  const stopped = details.some((d) => d.interrupted) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
+  const stopped = lanesRun.some((l) => l.detail.interrupted && !l.gaveUp) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
   const planned = options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0);
-  const base = { id: property.id, title: property.title, area: 'data' as const, cases: checked, counts, access, ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}), seed: options.seed, planned, ...(stopped ? { stopped } : {}), ...(Object.keys(dropped).length ? { dropped } : {}) };
+  const base = {
+    id: property.id,
+    title: property.title,
+    area: 'data' as const,
+    cases: checked,
+    counts,
+    access,
+    ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}),
+    seed: options.seed,
+    planned,
+    ...(stopped ? { stopped } : {}),
+    ...(Object.keys(dropped).length ? { dropped } : {}),
+  };
+  const health = droppedNote(dropped, checked);
+  const withHealth = (note?: string) => (health ? { note: note ? `${note}; ${health}` : health } : note ? { note } : {});
   const timing = () => ({ durationMs: Date.now() - started, ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.
   // A lane's harness error in its last case reaches no later predicate: it is taken from the lane.
   const laneError = lanesRun.find((l) => l.harnessError)?.harnessError;
   const failed = details.find((d) => d.failed && d.counterexample !== null);
+  /** A harness error ends the lanes it met; the findings made before it are still shrunk and reported. */
+  let harnessNote: string | undefined;
   if (failed || laneError) {
     const error = laneError ? laneError.error : failed!.errorInstance;
-    if (error instanceof FixtureError) return { ...base, ...timing(), status: 'error', note: `harness error: ${error.message} (row ${JSON.stringify(error.row)})` };
-    if (!(error instanceof CaseMismatch)) return { ...base, ...timing(), status: 'error', note: `harness error: ${error instanceof Error ? error.message : String(error)}` };
-    // A disagreement is thrown only when replaying a path: fast-check's own failure.
-    const testCase = failed!.counterexample?.[0] as DataCase;
-    const finding = findingOf(property.id, failed!.seed, failed!.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan.seededValues);
-    return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
+    if (error instanceof CaseMismatch) {
+      // A disagreement is thrown only when replaying a path: fast-check's own failure.
+      const testCase = failed!.counterexample?.[0] as DataCase;
+      const finding = findingOf(property.id, failed!.seed, failed!.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan.seededValues);
+      return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
+    }
+    const row = error instanceof FixtureError && error.row !== null ? ` (row ${JSON.stringify(error.row)})` : '';
+    harnessNote = `harness error: ${error instanceof Error ? error.message : String(error)}${row}`;
+    if (!sightings.length) return { ...base, ...timing(), status: 'error', note: harnessNote };
   }
-  if (!sightings.length) return { ...base, ...timing(), status: 'passed', ...(stopped ? { note: `${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${checked} cases` } : {}) };
+  if (!sightings.length) {
+    // Only a property that could run nothing at all is an error: it has no verdict.
+    if (checked === 0 && health) return { ...base, ...timing(), status: 'error', note: health };
+    return { ...base, ...timing(), status: 'passed', ...withHealth(stopped ? `${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${checked} cases` : undefined) };
+  }
 
   // One representative per signature: the earliest (by lane, then run index), so the same seed gives the same set.
   sightings.sort((a, b) => a.lane - b.lane || a.index - b.index);
@@ -219,7 +299,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     status: 'failed',
     failure: findings[0],
     findings,
-    ...(more > 0 ? { note: `${representatives.length} distinct findings; the first ${MAX_FINDINGS} are shrunk and reported` } : {}),
+    ...withHealth([...(more > 0 ? [`${representatives.length} distinct findings; the first ${MAX_FINDINGS} are shrunk and reported`] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
   };
 }
 

@@ -96,9 +96,12 @@ export function fillWorld(world: World, shapes: TableShapes): World {
       continue;
     }
     const missing = columns.filter((c) => c.notNull && !c.hasDefault && !c.generated);
+    const generated = columns.filter((c) => c.generated);
     out[table] = rows.map((row) => {
       const filled: Row = { ...row };
       for (const c of missing) if (!(c.name in filled)) filled[c.name] = valueFor(table, c, n++, world);
+      // The target computes a generated column itself and refuses a value for it.
+      for (const c of generated) delete filled[c.name];
       return filled;
     });
   }

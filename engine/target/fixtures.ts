@@ -13,7 +13,9 @@ import type { TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
 import { targetColumn, targetTable, UnmappableRequest, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
+import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
+import type { Outcome } from '../model/outcome.ts';
 import { targetName } from '../model/request.ts';
 
 /**
@@ -178,4 +180,38 @@ export function sendableCase<C extends { steps: readonly { request: ApiRequest }
 export function requestForTarget(plan: FixturePlan, request: ApiRequest): ApiRequest {
   const mapped = plan.mapping ? requestToTarget(plan.mapping, request) : request;
   return plan.shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, plan.shapes) } : mapped;
+}
+
+/**
+ * Why a model world (in the model's names) cannot exist on this target (realizable.ts), or
+ * undefined. Only a target read from its catalog is asked: the bundled reference holds every
+ * world its own model makes.
+ */
+export function unrealizableOnTarget(plan: FixturePlan, world: World, modelOrder: readonly string[]): string | undefined {
+  if (!plan.shapes) return undefined;
+  const mapping = plan.mapping;
+  const onTarget = mapping ? worldToTarget(mapping, world) : world;
+  const modelTables = new Set([...(mapping ? orderToTarget(mapping, modelOrder) : modelOrder), ...Object.keys(onTarget)]);
+  return unrealizableReason(onTarget, plan.shapes, modelTables);
+}
+
+/**
+ * Why a write the model expects to break a constraint cannot be judged here, or undefined: it also
+ * puts null into a column the target holds NOT NULL and the model lets be null, so which
+ * constraint the target names first is a difference of schema, not of rules.
+ * `modelNullable(table, column)`: the model's own say (model names).
+ */
+export function unrealizableWrite(plan: FixturePlan, request: ApiRequest, expected: Outcome, modelNullable: (table: string, column: string) => boolean): string | undefined {
+  if (!plan.shapes || (request.kind !== 'insert' && request.kind !== 'update') || expected.kind !== 'error' || !expected.code.startsWith('23')) return undefined;
+  const table = targetName(request);
+  const onTarget = plan.mapping ? targetTable(plan.mapping, table) : table;
+  const columns = plan.shapes.get(onTarget);
+  for (const row of request.kind === 'insert' ? request.rows : [request.patch]) {
+    for (const [column, value] of Object.entries(row)) {
+      if (value !== null || !modelNullable(table, column)) continue;
+      const target = plan.mapping ? targetColumn(plan.mapping, table, column) : column;
+      if (target && columns?.find((c) => c.name === target)?.notNull) return `${onTarget}.${target} is NOT NULL`;
+    }
+  }
+  return undefined;
 }

@@ -1,0 +1,53 @@
+/** Whether a world can exist on a target, from its catalog alone (no database). */
+import { describe, expect, it } from 'vitest';
+import { uniqueFold, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
+import type { World } from '../model/world.ts';
+import { unrealizableReason } from './realizable.ts';
+
+const col = (name: string, more: Partial<ColumnShape> = {}): ColumnShape => ({ name, type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...more });
+
+/** The issue's real app: role and display_name NOT NULL, a unique index on lower(email), tickets referencing users. */
+const shapes: TableShapes = new Map([
+  ['users', [col('id', { type: 'uuid', notNull: true, primaryKey: true, unique: true }), col('role', { notNull: true, vocabulary: ['user', 'admin'], vocabularyConstraint: 'users_role_check' }), col('email', { uniqueIndexes: [{ name: 'users_email_lower_key', fold: { lower: true, trim: false } }] }), col('display_name', { notNull: true })]],
+  ['vs_tickets', [col('id', { primaryKey: true }), col('submitter_id', { type: 'uuid', references: { table: 'users', column: 'id' } }), col('category', { references: { table: 'categories', column: 'id' } }), col('is_duplicate', { type: 'boolean', notNull: true, generated: true })]],
+]);
+const modelTables = new Set(['users', 'vs_tickets']);
+const person = (id: string, more: Record<string, string | null> = {}) => ({ id, role: 'user', email: `${id}@x.test`, display_name: id, ...more });
+const reason = (world: World) => unrealizableReason(world, shapes, modelTables);
+
+describe('a world the target cannot hold', () => {
+  it('holds a world that keeps every constraint (and ignores what the target computes or the model does not write)', () => {
+    expect(reason({ users: [person('a'), person('b')], vs_tickets: [{ id: 't', submitter_id: 'A', category: 'no-such-category', is_duplicate: null }] })).toBeUndefined();
+  });
+
+  it('names a null in a NOT NULL column', () => {
+    expect(reason({ users: [person('a', { role: null })] })).toBe('users.role is NOT NULL');
+  });
+
+  it('names a value outside a CHECK vocabulary', () => {
+    expect(reason({ users: [person('a', { role: 'root' })] })).toBe('users.role is outside CHECK users_role_check');
+  });
+
+  it('names a row whose foreign key needs a row of a model table the world lacks (a submitter without a users row)', () => {
+    expect(reason({ users: [person('a')], vs_tickets: [{ id: 't', submitter_id: 'b' }] })).toBe('vs_tickets.submitter_id needs a users row the case lacks (foreign key)');
+    expect(reason({ vs_tickets: [{ id: 't', submitter_id: 'b' }] })).toMatch(/needs a users row/);
+  });
+
+  it('names two values equal under a unique index on lower(email), and only under it', () => {
+    expect(reason({ users: [person('a', { email: 'Ann@x.test' }), person('b', { email: 'ann@x.test' })] })).toBe('users.email values collide under unique index users_email_lower_key');
+    expect(reason({ users: [person('a', { email: null }), person('b', { email: null })] })).toBeUndefined();
+  });
+});
+
+describe('how a one-column unique index compares', () => {
+  it('follows lower(), upper(), trim() and btrim() of the column, and nothing else', () => {
+    expect(uniqueFold('email', 'email')).toEqual({ lower: false, trim: false });
+    expect(uniqueFold('lower(email)', 'email')).toEqual({ lower: true, trim: false });
+    expect(uniqueFold('lower(TRIM(BOTH FROM email))', 'email')).toEqual({ lower: true, trim: true });
+    expect(uniqueFold('upper(btrim(email::text))', 'email')).toEqual({ lower: true, trim: true });
+    expect(uniqueFold('lower(email)', 'email_verified')).toBeUndefined();
+    // Trimmed of other characters, or another function: left to the database.
+    expect(uniqueFold("btrim(email, ' x'::text)", 'email')).toBeUndefined();
+    expect(uniqueFold('md5(email)', 'email')).toBeUndefined();
+  });
+});

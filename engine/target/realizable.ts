@@ -1,0 +1,78 @@
+/**
+ * Whether a model world can exist on this target at all, decided from its catalog (TableShapes)
+ * before anything is written. A world the target cannot hold — a null in a NOT NULL column, a
+ * value outside a CHECK vocabulary, a row whose foreign key needs a row of a model table the world
+ * lacks, two rows equal under a unique index — is not realizable here: its case is dropped and
+ * counted by reason, never written and never an error. Pure (no I/O).
+ *
+ * Applied to a case's world and to each world the model predicts after a step: a write the model
+ * allows into a state the target cannot hold is a difference of schema, not of rules.
+ */
+import type { Json } from '../model/json.ts';
+import type { World } from '../model/world.ts';
+import type { ColumnShape, TableShapes, UniqueIndex } from '../introspection/table-shapes.ts';
+
+export { NotRealizable } from '../errors.ts';
+
+const keyOf = (v: Json) => (typeof v === 'string' ? v.toLowerCase() : JSON.stringify(v));
+
+function folded(v: Json, fold: UniqueIndex['fold']): string {
+  let s = typeof v === 'string' ? v : JSON.stringify(v);
+  if (fold.trim) s = s.replace(/^ +| +$/g, '');
+  return fold.lower ? s.toLowerCase() : s;
+}
+
+function columnProblem(table: string, c: ColumnShape, rows: readonly Record<string, Json>[], world: World, modelTables: ReadonlySet<string>): string | undefined {
+  if (c.generated) return undefined;
+  const values = rows.filter((r) => c.name in r).map((r) => r[c.name]);
+  for (const v of values) {
+    if (v === null) {
+      if (c.notNull) return `${table}.${c.name} is NOT NULL`;
+      continue;
+    }
+    if (typeof v === 'string' && c.vocabulary && !c.vocabulary.includes(v)) return `${table}.${c.name} is outside CHECK ${c.vocabularyConstraint}`;
+    if (typeof v === 'string' && c.enumLabels?.length && !c.enumLabels.includes(v)) return `${table}.${c.name} is outside its enum`;
+    const ref = c.references;
+    if (ref && modelTables.has(ref.table) && !(world[ref.table] ?? []).some((p) => p[ref.column] !== undefined && p[ref.column] !== null && keyOf(p[ref.column]) === keyOf(v))) {
+      return `${table}.${c.name} needs a ${ref.table} row the case lacks (foreign key)`;
+    }
+  }
+  for (const index of c.uniqueIndexes ?? []) {
+    const seen = new Set<string>();
+    for (const v of values) {
+      if (v === null) continue;
+      const k = folded(v, index.fold);
+      if (seen.has(k)) return `${table}.${c.name} values collide under unique index ${index.name}`;
+      seen.add(k);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why `world` (in the target's names) cannot exist on the target, or undefined. `modelTables`:
+ * the tables the model writes (target names); a foreign key to one of them must find its row in
+ * the world, one to any other table is the fixture filler's to satisfy.
+ */
+export function unrealizableReason(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>): string | undefined {
+  for (const [table, rows] of Object.entries(world)) {
+    if (!rows.length) continue;
+    for (const c of shapes.get(table) ?? []) {
+      const problem = columnProblem(table, c, rows, world, modelTables);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** What would make cases of this reason realizable: printed by the health note when many are dropped. */
+export function remedyFor(reason: string): string {
+  if (/ is NOT NULL$/.test(reason)) {
+    const column = reason.replace(/ is NOT NULL$/, '');
+    return `the model's rows with a null ${column.split('.').pop()} are not realizable here (map ${column} to a column that allows null, or accept fewer cases)`;
+  }
+  if (/foreign key/.test(reason)) return 'the model makes such rows without their parent (give the target a parent row through the mapping, or accept fewer cases)';
+  if (/unique index/.test(reason)) return 'the model draws values equal under that index';
+  if (/outside/.test(reason)) return "the model's vocabulary is wider than the target's (map the values in the config)";
+  return 'the target refuses what the model writes';
+}
