@@ -104,7 +104,7 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     ['--sso with --no-sso', ['fuzz', '--only', 'R02', '--sso', '--no-sso', ...NO_DB], /^policyfuzz: --sso and --no-sso contradict each other: give one\n$/],
     ['a mistyped command', ['fuzzz'], /^policyfuzz: unknown command "fuzzz": did you mean `policyfuzz fuzz`\? commands: fuzz, replay, .*\n$/],
     ['a missing --sso-config, before the data half', ['fuzz', '--only', 'R02,S01', '--sso-config', '/missing/sso.json', ...NO_DB], /^policyfuzz: --sso-config: cannot read SSO config \/missing\/sso\.json: ENOENT\n$/],
-    ['sso check against a target that does not answer', ['sso', 'check', '--web', 'http://127.0.0.1:1', '--api', 'http://127.0.0.1:1', '--config', path.join(PROJECT_ROOT, 'sso/examples/sso.config.json'), '--runs', '1'], /^error: GET http:\/\/127\.0\.0\.1:1\/login got no answer \(ECONNREFUSED\)/],
+    ['sso check against a target that does not answer', ['sso', 'check', '--web', 'http://127.0.0.1:1', '--api', 'http://127.0.0.1:1', '--config', path.join(PROJECT_ROOT, 'sso/examples/sso.config.json'), '--runs', '1'], /^error: GET http:\/\/127\.0\.0\.1:1\/login: connection refused \(ECONNREFUSED\)/],
   ];
   for (const [what, args, message] of refused) {
     it(`${what}: exit 2, one line, nothing run`, async () => {

@@ -71,7 +71,10 @@ describe('template cache through the binary', () => {
   // While the first run keeps its template, the server is stopped, its data copied, started again.
   for (const delayMs of [500, 1500, 2500]) {
     it(`a signal ${delayMs} ms after the server started, while the template is built or kept: exit 130, no Postgres, no half-kept copy, no run folder`, async () => {
-      const child = spawnBin(['fuzz', '--seed', '1', '--runs', '5', '--workers', '1', '--no-sso', '--provider', 'local', '--report-dir', path.join(tmp, `signal-${delayMs}`)], { env: env() });
+      // Enough cases that the run is still going whenever the signal comes (build, keep or generation),
+      // and no saved failures of the current folder replayed.
+      const reports = path.join(tmp, `signal-${delayMs}`);
+      const child = spawnBin(['fuzz', '--seed', '1', '--runs', '20000', '--workers', '1', '--no-sso', '--no-replay', '--provider', 'local', '--report-dir', reports, '--failures-dir', path.join(reports, 'failures')], { env: env() });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
       let out = '';
       await new Promise<void>((resolve, reject) => {

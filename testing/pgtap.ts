@@ -31,7 +31,9 @@ export async function loadPgtap(url: string): Promise<string> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    await admin.query(readFileSync(PGTAP_SQL!, 'utf8'));
+    // A database cloned from one that has pgTAP already has it.
+    const present = await admin.query(`select to_regprocedure('plan(integer)') is not null as present`);
+    if (!present.rows[0].present) await admin.query(readFileSync(PGTAP_SQL!, 'utf8'));
   } finally {
     await admin.end();
   }
@@ -49,4 +51,15 @@ export async function prove(url: string, file: string): Promise<{ tap: string; o
   const results = tap.split('\n').filter((l) => /^(not )?ok \d+/.test(l));
   expect(results).toHaveLength(Number(plan![1]));
   return { tap, ok: results.every((l) => l.startsWith('ok')) };
+}
+
+/**
+ * pgTAP in an environment's first worker database (never in its template: a kept template is
+ * shared with later runs, engine/db/template-cache.ts), after its last case has ended.
+ */
+export async function withPgtap(env: { template: { url: string }; workers: Array<{ client: { database?: string }; tx: { flush(): Promise<void> } }> }): Promise<string> {
+  await env.workers[0].tx.flush(); // the last case's rollback, still pending, holds its rows
+  const url = new URL(env.template.url);
+  url.pathname = `/${env.workers[0].client.database}`;
+  return loadPgtap(url.toString());
 }

@@ -133,7 +133,9 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
       staleChecked = true;
       await withClient(server.adminUrl, (c) => dropStaleScratchDatabases(c));
     }
-    if (options.cache) {
+    // A kept template is shared by name between the roles that use the server: only a superuser
+    // may clone one another role made, so other roles build their own each run, as before.
+    if (options.cache && (await withClient(server.adminUrl, (c) => mayCloneAnyDatabase(c)))) {
       const kept = await keptTemplate(server, options.migrations, compat, createScratch);
       source = kept.source;
       name = options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra!, compat)) : kept.name;
@@ -241,6 +243,12 @@ export async function dropKeptTemplates(adminUrl: string): Promise<{ dropped: st
     }
     return { dropped, inUse };
   });
+}
+
+/** Whether the connecting role may clone databases other roles own (a superuser). */
+async function mayCloneAnyDatabase(c: pg.Client): Promise<boolean> {
+  const { rows } = await c.query<{ rolsuper: boolean }>(`select rolsuper from pg_roles where rolname = current_user`);
+  return rows[0]?.rolsuper === true;
 }
 
 /** The kept templates on a server, oldest first. */

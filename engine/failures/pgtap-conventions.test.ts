@@ -20,7 +20,7 @@ import { packSource } from '../pack.ts';
 import { openSession, type Session } from '../run/session.ts';
 import { referencePack } from '../../packs/reference/index.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
-import { loadPgtap, pgtapMissing, prove } from '../../testing/pgtap.ts';
+import { pgtapMissing, prove, withPgtap } from '../../testing/pgtap.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import type { DataCase } from '../runner/data-case.ts';
 import { pgtapTest } from './pgtap.ts';
@@ -34,10 +34,7 @@ function recordOf(testCase: DataCase, property: string): FailureRecord {
 }
 
 async function proveOn(session: Session, file: string): Promise<{ ok: boolean; tap: string }> {
-  await session.env.workers[0].tx.flush();
-  const url = new URL(session.env.template.url);
-  url.pathname = `/${session.env.workers[0].client.database}`;
-  return prove(await loadPgtap(url.toString()), file);
+  return prove(await withPgtap(session.env), file);
 }
 
 afterAll(async () => {

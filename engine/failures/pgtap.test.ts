@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R02 } from '../../packs/reference/rules/R02-users-role/property.ts';
 import { BUNDLED_MUTANTS } from '../../cli/paths.ts';
@@ -18,7 +18,7 @@ import { runDataProperty } from '../runner/run-data-property.ts';
 import { pgtapTest } from './pgtap.ts';
 import type { FailureRecord } from './schema.ts';
 import { failureRecordOf } from './store.ts';
-import { loadPgtap, pgtapMissing, prove } from '../../testing/pgtap.ts';
+import { pgtapMissing, prove, withPgtap } from '../../testing/pgtap.ts';
 
 const missing = pgtapMissing();
 
@@ -27,14 +27,6 @@ let broken: Environment;
 let fixed: Environment;
 let record: FailureRecord;
 let dir: string;
-
-/** The worker database's URL on the shared test server, with pgTAP loaded from its SQL file. */
-async function withPgtap(env: Environment): Promise<string> {
-  await env.workers[0].tx.flush(); // the last case's rollback, still pending, holds its rows
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = `/${env.workers[0].client.database}`;
-  return loadPgtap(url.toString());
-}
 
 beforeAll(async () => {
   if (missing) return;

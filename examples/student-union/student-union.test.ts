@@ -26,7 +26,7 @@ import type { DatabaseServer } from '../../engine/db/providers/server.ts';
 import type { RunSummary } from '../../engine/report/summary.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { runBin } from '../../testing/run-bin.ts';
-import { loadPgtap, pgtapMissing, prove } from '../../testing/pgtap.ts';
+import { pgtapMissing, prove, withPgtap } from '../../testing/pgtap.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import pack from './policyfuzz.pack.ts';
 
@@ -214,7 +214,7 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
       const target = await resolveTarget(pack, { config, migrations: MIGRATIONS, skip: [...skip] });
       const env = await openEnvironment({ server, migrations: target.migrations, workers: 1, fixtures: target.fixtures, api: target.api });
       try {
-        const result = await prove(await loadPgtap(env.template.url), pgtap);
+        const result = await prove(await withPgtap(env), pgtap);
         expect({ passes: result.ok, tap: result.tap }).toMatchObject({ passes });
         if (!passes) expect(result.tap).toMatch(/^not ok 1 - step 1: user .* POST \/rest\/v1\/rpc\/soft_delete_pr_ticket/m);
       } finally {
