@@ -13,10 +13,8 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { refineTarget, resolveTarget, ruleAllowed, type Target, type TargetOverrides } from '../engine/config/target.ts';
 import type { Pack } from '../engine/pack.ts';
-import { openSession, type DataProperty, type Fitted, type PropertyResult, type Session } from '../engine/run/index.ts';
+import { openSession, sessionOn, type DataProperty, type Fitted, type PropertyResult, type Session } from '../engine/run/index.ts';
 import type { Environment } from '../engine/runner/environment.ts';
-import { applyCoverageGate } from '../engine/runner/coverage.ts';
-import { runDataProperty } from '../engine/runner/run-data-property.ts';
 import { oracleOf, packSettings } from '../engine/pack.ts';
 import type { TargetMapping } from '../engine/mapping/mapping.ts';
 
@@ -82,14 +80,10 @@ export function failureText(result: PropertyResult): string {
  */
 export async function assertProperty<S>(on: Session | Environment, pack: Pack<S>, property: DataProperty<S>, options: Omit<PackTestOptions<S>, 'migrations' | 'only' | 'config'> = {}): Promise<PropertyResult> {
   const run = { seed: options.seed ?? 1, runs: options.runs ?? 100 };
-  let result: PropertyResult;
-  if ('fit' in on) {
-    const [fitted] = on.fit([property as DataProperty], run.seed);
-    result = fitted.runnable ? await on.verdict(fitted.property, run) : fitted.result;
-  } else {
-    const oracle = oracleOf(pack, packSettings(pack, options.settings ?? {}));
-    result = applyCoverageGate(await runDataProperty(on, property as DataProperty, { ...run, oracle: oracle as never }));
-  }
+  // A bare environment gets a session on it, with the pack's settings: one engine path either way.
+  const session = 'fit' in on ? on : sessionOn(on, { migrations: [], oracle: oracleOf(pack, packSettings(pack, options.settings ?? {})) as never, supabaseCompat: true, fixtures: on.workers[0].tx.fixturePlan }, undefined, pack as Pack);
+  const [fitted] = session.fit([property as DataProperty], run.seed);
+  const result = fitted.runnable ? await session.verdict(fitted.property, run) : fitted.result;
   if (result.status !== 'passed' && result.status !== 'not-applicable') throw new Error(failureText(result));
   return result;
 }

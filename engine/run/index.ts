@@ -3,7 +3,7 @@
  * a session on a target (session.ts), the data half of a run (data-run.ts) and what ends a run
  * early (control.ts), with the result types they hand back.
  */
-export { openSession, type Fitted, type Session, type SessionOptions } from './session.ts';
+export { openSession, sessionOn, type Fitted, type Session, type SessionOptions } from './session.ts';
 export { runDataProperties, type DataHalf, type DataRunPlan, type SavedCase } from './data-run.ts';
 export { RunControl } from './control.ts';
 export type { PropertyResult } from '../runner/result.ts';

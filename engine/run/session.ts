@@ -88,6 +88,14 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     // The target's own migrations are kept for the next run; a diff's base or a mutant's edits are not.
     cacheTemplate: !options.migrations,
   });
+  return sessionOn(env, target, oracle, options.pack);
+}
+
+/**
+ * A session on an environment already open (the older `openEnvironment` + `assertProperty` route
+ * of policyfuzz/vitest): the same fit, run and verdict as openSession's. Closing it closes `env`.
+ */
+export function sessionOn(env: Environment, target: SessionTarget, oracle: Oracle = target.oracle, pack?: Pack): Session {
   const first = (): Worker => env.workers[0];
   const mapping = target.fixtures?.mapping;
   return {
@@ -95,7 +103,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     oracle,
     env,
     fit(properties, seed) {
-      const misfits = [...vocabularyMisfits(oracle, first().tx.fixturePlan.shapes, mapping), ...(options.pack?.settingsMisfits?.(oracle.settings) ?? [])];
+      const misfits = [...vocabularyMisfits(oracle, first().tx.fixturePlan.shapes, mapping), ...(pack?.settingsMisfits?.(oracle.settings) ?? [])];
       return properties.map((listed): Fitted => {
         const { property, missing, leftOut } = fitToTarget(listed, env.cache, mapping);
         if (missing.length) return { listed, runnable: false, result: notApplicable(listed, missing, seed) };

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadMigrationFolder, openEnvironment, oracleOf, runDataProperty, type Environment } from 'policyfuzz';
-import { describePack } from 'policyfuzz/vitest';
+import { assertProperty, describePack } from 'policyfuzz/vitest';
 import pack from './policyfuzz.pack.ts';
 import { runBin } from '../../testing/run-bin.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
@@ -33,6 +33,8 @@ describe('notes-app: every broken variant is caught by its rule', () => {
       const result = await runDataProperty(env, property, { seed: 4, runs: 150, oracle: oracleOf(pack) });
       expect(result.status).toBe('failed');
       expect(result.failure?.message).toMatch(/step 1/);
+      // The older route, an open environment and assertProperty, judges it the same way (a session on that environment).
+      await expect(assertProperty(env, pack, property, { seed: 4, runs: 150 })).rejects.toThrow(new RegExp(`^${rule} `));
     });
   }
 });
