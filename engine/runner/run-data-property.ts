@@ -117,6 +117,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const stopping = () => options.stop?.() === true || pastDeadline();
   const sightings: Sighting[] = [];
   const done = () => options.stopAtFirst === true && sightings.length > 0;
+  /** The case as this target can take it (requests naming a column it lacks left out); the skip pass judges the same form. A model run's steps come one at a time and are not filtered. */
+  const sendableOnLane = (testCase: DataCase) => (modelRunOf(testCase) ? { testCase, dropped: {} as Record<string, number> } : sendableCase(env.workers[0].tx.fixturePlan, testCase));
   /** Cases (or requests) the target cannot hold, by reason: not run, not counted in `checked`. */
   const dropped: Record<string, number> = {};
   const drop = (reason: string) => (dropped[reason] = (dropped[reason] ?? 0) + 1);
@@ -179,7 +181,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // Checked by an earlier pass with the same seed (a budget's first pass): not sent again. That
         // pass dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
         if (skippedRuns < skip) {
-          if (prepareCase(worker.tx.fixturePlan, testCase, options.oracle).thrown instanceof NotRealizable) throw new fc.PreconditionFailure();
+          const again = sendableOnLane(testCase);
+          if (again.testCase && prepareCase(worker.tx.fixturePlan, again.testCase, options.oracle).thrown instanceof NotRealizable) throw new fc.PreconditionFailure();
           skippedRuns++;
           return;
         }
@@ -190,7 +193,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (done()) return;
         // Requests naming a column the target does not have are left out, counted (a model run's
         // steps come one at a time and are not).
-        const sendable = modelRunOf(testCase) ? { testCase, dropped: {} } : sendableCase(worker.tx.fixturePlan, testCase);
+        const sendable = sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
         if (!sendable.testCase) return;
         const prepared = prepareCase(worker.tx.fixturePlan, sendable.testCase, options.oracle);
