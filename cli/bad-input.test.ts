@@ -100,7 +100,7 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
 
   const NO_DB = ['--database-url', 'postgresql://nobody@127.0.0.1:1/x'];
   const refused: Array<[string, string[], RegExp]> = [
-    ['--exclude R99, like --only R99', ['fuzz', '--exclude', 'R99', ...NO_DB], /^policyfuzz: --exclude: no property R99 \(known: R01, .*S19\)\n$/],
+    ['--exclude R99, like --only R99', ['fuzz', '--exclude', 'R99', ...NO_DB], /^policyfuzz: --exclude: no property R99 \(known: R01, .*S20\)\n$/],
     ['--sso with --no-sso', ['fuzz', '--only', 'R02', '--sso', '--no-sso', ...NO_DB], /^policyfuzz: --sso and --no-sso contradict each other: give one\n$/],
     ['a mistyped command', ['fuzzz'], /^policyfuzz: unknown command "fuzzz": did you mean `policyfuzz fuzz`\? commands: fuzz, replay, .*\n$/],
     ['a missing --sso-config, before the data half', ['fuzz', '--only', 'R02,S01', '--sso-config', '/missing/sso.json', ...NO_DB], /^policyfuzz: --sso-config: cannot read SSO config \/missing\/sso\.json: ENOENT\n$/],

@@ -24,7 +24,7 @@ describe('the nightly profile on the clean reference', () => {
     const dir = tempDir('nightly-sso');
     const r = await runBin(['fuzz', '--profile', 'nightly', '--only', only, '--seed', '1', '--no-replay', '--no-color', '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(lastLine(r.stdout)).toBe('19 passed, 0 failed (seed 1)');
+    expect(lastLine(r.stdout)).toBe('20 passed, 0 failed (seed 1)');
     expect(r.stdout).toContain(`${PROFILES.nightly.ssoRuns} runs each`);
   }, 300_000);
 });

@@ -25,9 +25,9 @@ describe('sso CLI', () => {
     const check = capture();
     const { exitCode, results } = await ssoCheck({ web: emu.webUrl, api: emu.apiUrl, config: CONFIG, seed: '5', runs: '5', throttleMs: '0', maxRequests: '5000', controlApi: true }, check);
     expect(exitCode, check.lines.join('\n')).toBe(0);
-    expect(results).toHaveLength(19);
-    expect(check.lines.filter((l) => /^S\d\d {2}PASS/.test(l))).toHaveLength(19);
-    expect(check.lines.at(-1)).toBe('19 passed, 0 failed, 0 not applicable, 0 errors (seed 5)');
+    expect(results).toHaveLength(20);
+    expect(check.lines.filter((l) => /^S\d\d {2}PASS/.test(l))).toHaveLength(20);
+    expect(check.lines.at(-1)).toBe('20 passed, 0 failed, 0 not applicable, 0 errors (seed 5)');
   }, 30_000);
 
   it('check exits 1 naming the property when the target breaks it', async () => {

@@ -26,11 +26,12 @@ import { S16 } from './s16-transport-hygiene.ts';
 import { S17 } from './s17-session-rotated.ts';
 import { S18 } from './s18-no-structure.ts';
 import { S19 } from './s19-login-csrf.ts';
+import { S20 } from './s20-markup-reflection.ts';
 
 export type { SsoProperty, Severity } from './kit.ts';
 
 /** Every SSO property, in report order. */
-export const SSO_PROPERTIES: readonly SsoProperty[] = [S01, S02, S03, S04, S05, S06, S07, S08, S09, S10, S11, S12, S13, S14, S15, S16, S17, S18, S19];
+export const SSO_PROPERTIES: readonly SsoProperty[] = [S01, S02, S03, S04, S05, S06, S07, S08, S09, S10, S11, S12, S13, S14, S15, S16, S17, S18, S19, S20];
 
 export interface SsoTarget {
   webUrl: string;

@@ -9,7 +9,8 @@
  * message, logout that also kills the session's outstanding codes, and no token revocation on a
  * replayed code (a should), RFC 9207's `iss` beside the code in its post-login redirect, and a
  * `redirect_uri` login parameter that picks one of a client's several registered Redirect URLs
- * (a code redeems only with the URL it was sent to). `sso check` must pass on it.
+ * (a code redeems only with the URL it was sent to), and an error page that names the unknown
+ * `app` asked for (escaped). `sso check` must pass on it.
  *
  * Faults (switches) add one classic defect each, for the properties that exist to catch them.
  */
@@ -18,7 +19,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
 
-export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache', 'lax-token-request', 'logout-follows-referer'] as const;
+export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache', 'lax-token-request', 'logout-follows-referer', 'markup-reflection'] as const;
 export type OtherHandFault = (typeof OTHER_HAND_FAULTS)[number];
 
 export interface OtherHandOptions {
@@ -104,6 +105,11 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     }
     return undefined;
   };
+  /** The error page of a bad `app`: it names the value asked for, escaped (fault markup-reflection: verbatim). */
+  const unknownApp = (res: ServerResponse, url: URL) => {
+    const asked = url.searchParams.getAll('app').join(', ');
+    return page(res, 400, 'Error', `<p>Unknown application: <b>${faults.has('markup-reflection') ? asked : esc(asked)}</b>.</p>`);
+  };
   const appOf = (url: URL) => {
     const apps = url.searchParams.getAll('app');
     return apps.length === 1 ? (opts.clients.find((c) => c.appId === apps[0]) ?? null) : null;
@@ -170,7 +176,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     const method = req.method ?? 'GET';
     if (url.pathname === '/sso/login' && method === 'GET') {
       const client = appOf(url);
-      if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
+      if (!client) return unknownApp(res, url);
       let sid = cookie(req, 'osid');
       let s = sid ? sessions.get(sid) : undefined;
       if (liveUser(s, now)) return issueCode(res, client, redirectOf(url, client), stateOf(url), s!.user!, sid!, []);
@@ -187,7 +193,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     if (url.pathname === '/sso/authenticate' && method === 'POST') {
       const body = (await readBody(req)) ?? '';
       const client = appOf(url);
-      if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
+      if (!client) return unknownApp(res, url);
       const form = new URLSearchParams(body);
       const sid = cookie(req, 'osid');
       const s = sid ? sessions.get(sid) : undefined;
@@ -218,7 +224,7 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
         res.writeHead(303, { location: req.headers.referer, 'cache-control': 'no-store' });
         return void res.end();
       }
-      if (!client) return page(res, 400, 'Error', '<p>Unknown application.</p>');
+      if (!client) return unknownApp(res, url);
       const sid = cookie(req, 'osid');
       const cookies: string[] = [];
       if (sid && sessions.has(sid)) {
