@@ -64,9 +64,15 @@ export interface CheckOptions {
   only?: string;
   path?: string;
   controlApi?: boolean;
+  /** Accepted for older command lines: waiting for expiry is the default without a control API. */
   realTime?: boolean;
   maxWait?: string;
+  /** `--no-wait` sets it false: S06 does not wait for expiry (N/A). */
+  wait?: boolean;
 }
+
+/** Seconds `sso check` waits at most for expiry by default (`--max-wait` changes it). */
+export const EXPIRY_WAIT_BOUND_S = 120;
 
 /** `sso check`: run the properties against a deployment; prints one line per property; returns the exit code. */
 export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): Promise<{ exitCode: number; results: PropertyResult[] }> {
@@ -78,8 +84,9 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   const maxRequests = opts.maxRequests === undefined ? undefined : intOption('--max-requests', opts.maxRequests, 1, 10_000_000);
   const throttleMs = opts.throttleMs === undefined ? undefined : intOption('--throttle-ms', opts.throttleMs, 0, 600_000);
   const timeoutMs = opts.timeoutMs === undefined ? undefined : intOption('--timeout-ms', opts.timeoutMs, 1, 600_000);
-  const maxWaitMs = (opts.maxWait === undefined ? 660 : intOption('--max-wait', opts.maxWait, 1, 24 * 3600)) * 1000;
-  if (opts.maxWait !== undefined && !opts.realTime) throw new UsageError('--max-wait bounds the waits of --real-time: give both');
+  const maxWaitMs = (opts.maxWait === undefined ? EXPIRY_WAIT_BOUND_S : intOption('--max-wait', opts.maxWait, 1, 24 * 3600)) * 1000;
+  if (opts.wait === false && opts.realTime) throw new UsageError('--real-time waits for expiry and --no-wait skips it: give one of them');
+  if (opts.wait === false && opts.maxWait !== undefined) throw new UsageError('--max-wait bounds the expiry wait that --no-wait turns off: give one of them');
   const only = opts.only ? opts.only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : undefined;
   const known = SSO_PROPERTIES.map((p) => p.id);
   const unknown = (only ?? []).filter((id) => !known.includes(id));
@@ -87,11 +94,10 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   if (opts.path && (!only || only.length !== 1 || seed === undefined)) throw new UsageError('--path replays one failure: give it with --seed and --only naming one property');
 
   io.out('M = must (FAIL exits 1), S = should (WARN, exit 0)');
-  if (opts.realTime && !opts.controlApi) {
-    const { codeLifetimeSeconds, tokenLifetimeSeconds } = config.settings;
-    const waits = [codeLifetimeSeconds, ...(tokenLifetimeSeconds * 1000 + 1000 <= maxWaitMs ? [tokenLifetimeSeconds] : [])];
-    io.out(`real-time mode: S06 waits ${Math.max(...waits) + 1} s for expiry (code lifetime ${codeLifetimeSeconds} s, token lifetime ${tokenLifetimeSeconds} s, bound ${maxWaitMs / 1000} s)`);
-  }
+  // Without a control API, expiry is checked by waiting the configured lifetimes out (unless
+  // --no-wait): said at the start, since the run then takes that long.
+  const realTime = !opts.controlApi && opts.wait !== false;
+  if (realTime && (!only || only.includes('S06'))) io.out(expiryWaitNotice(config.settings, maxWaitMs));
   const started = Date.now();
   const memory = samplePeakMemory();
   // SIGTERM/SIGINT: finish the request under way, drop the unfinished property, report what ran.
@@ -106,7 +112,7 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   process.once('SIGTERM', onTerm);
   process.once('SIGINT', onInt);
   const results = await runSsoProperties(
-    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(opts.realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
+    { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
     { ...(seed !== undefined ? { seed } : {}), numRuns, signal: stop.signal, onResult: (r) => printResult(r, io), ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
   ).finally(() => {
     process.removeListener('SIGTERM', onTerm);
@@ -120,6 +126,16 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   io.out(`${counts('passed')} passed, ${counts('failed')} failed, ${counts('partial') ? `${counts('partial')} partial, ` : ''}${counts('not-reached') ? `${counts('not-reached')} not reached, ` : ''}${counts('not-applicable')} not applicable, ${counts('error')} errors (seed ${results[0]?.seed ?? seed})`);
   if (stoppedBy) io.out(`stopped by ${stoppedBy}: ${results.length} of ${only?.length ?? SSO_PROPERTIES.length} properties finished; the rest did not run`);
   return { exitCode: mustFailed ? 1 : errored || stoppedBy ? 2 : 0, results };
+}
+
+/** The first lines' word on S06's real-time wait: how long, for what, and how to skip it. */
+export function expiryWaitNotice(settings: { codeLifetimeSeconds: number; tokenLifetimeSeconds: number }, maxWaitMs: number): string {
+  const { codeLifetimeSeconds: code, tokenLifetimeSeconds: token } = settings;
+  const bound = `the ${maxWaitMs / 1000} s bound (--max-wait)`;
+  if (code * 1000 + 1000 > maxWaitMs) return `not waiting for expiry: the code lifetime (${code} s) is beyond ${bound}, so S06 is N/A; --max-wait ${code + 1} waits it out`;
+  const withToken = token * 1000 + 1000 <= maxWaitMs;
+  const wait = (withToken ? Math.max(code, token) : code) + 1;
+  return `waiting up to ${wait} s for ${withToken ? 'code/token' : 'code'} expiry (S06: code lifetime ${code} s, token lifetime ${token} s${withToken ? '' : `, beyond ${bound}, not waited for`}); --no-wait to skip`;
 }
 
 function printResult(r: PropertyResult, io: Output): void {
@@ -206,8 +222,9 @@ export function registerSsoCommands(program: Command, run: RunCommand): void {
     .option('--throttle-ms <n>', 'least milliseconds between two requests')
     .option('--timeout-ms <n>', 'longest wait for an answer to one request (default 10000)')
     .option('--browser', "log in through Debian's chromium (for a real login page)")
-    .option('--real-time', 'without a control API, check expiry by waiting past the configured lifetimes (announced; bounded by --max-wait)')
-    .option('--max-wait <seconds>', 'longest real-time wait per property (default 660)')
+    .option('--no-wait', `do not wait for code/token expiry (S06 N/A); without a control API, sso check waits the configured lifetimes out when they fit the bound`)
+    .option('--max-wait <seconds>', `longest wait for expiry (default ${EXPIRY_WAIT_BOUND_S})`)
+    .option('--real-time', 'wait for expiry in real time (the default without --control-api; kept for older command lines)')
     .option('--control-api', "the target is policyfuzz's emulator: move its clock through {api}/__control/ (never probed otherwise)")
     .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
     .option('--path <path>', 'replay a reported failure (with --seed and --only)')

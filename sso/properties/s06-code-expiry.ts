@@ -14,7 +14,7 @@ export const S06: SsoProperty = {
   severity: 'M',
   run: async (ctx, opts) => {
     if (!ctx.control && ctx.realTime) return realTimeExpiry(ctx, opts);
-    if (!ctx.control) return notApplicable(S06, opts.seed, 'the target has no control API (--control-api) and real-time mode (--real-time) is off, so time cannot pass');
+    if (!ctx.control) return notApplicable(S06, opts.seed, 'expiry not checked: the target has no control API (--control-api) and the real-time wait is off (--no-wait); drop --no-wait to wait the lifetimes out');
     const lifetimeMs = Math.min(ctx.config.settings.codeLifetimeSeconds, 600) * 1000;
     return runFcProperty(
       S06,
@@ -41,7 +41,7 @@ export async function realTimeExpiry(ctx: PropertyContext, opts: PropertyRunOpti
   const codeWait = codeLifetimeSeconds * 1000 + REAL_TIME_MARGIN_MS;
   const tokenWait = tokenLifetimeSeconds * 1000 + REAL_TIME_MARGIN_MS;
   const base = { id: S06.id, title: S06.title, area: 'sso' as const, seed: opts.seed };
-  if (codeWait > ctx.realTime!.maxWaitMs) return notApplicable(S06, opts.seed, `real-time mode: the code lifetime (${codeLifetimeSeconds} s) is longer than the bound of ${ctx.realTime!.maxWaitMs / 1000} s (--max-wait)`);
+  if (codeWait > ctx.realTime!.maxWaitMs) return notApplicable(S06, opts.seed, `expiry not checked: the code lifetime (${codeLifetimeSeconds} s) is beyond the ${ctx.realTime!.maxWaitMs / 1000} s bound of the real-time wait; --max-wait ${codeLifetimeSeconds + 1} waits it out`);
   const withToken = tokenWait <= ctx.realTime!.maxWaitMs;
   const cases = fc.sample(fc.record({ client: pickClient(ctx), user: pickUser(ctx) }), { seed: opts.seed, numRuns: Math.min(REAL_TIME_CODES, opts.numRuns) });
   const counts: Record<string, number> = {};
