@@ -6,7 +6,7 @@ import { findLoginForm, pageSummary } from '../client/html-form.ts';
 import { PreflightFailed } from '../client/preflight.ts';
 import { FormPostDriver } from '../client/form-driver.ts';
 import { BudgetExhausted, PacedHttp } from '../client/http.ts';
-import { cutShort, Disagreement, freshLogin, goodTokenRequest, RunStopped, type PropertyContext, type SsoProperty } from './kit.ts';
+import { cutShort, Disagreement, freshLogin, goodTokenRequest, RunStopped, structuralDiff, tokenDrift, type PropertyContext, type SsoProperty, type TokenDrift } from './kit.ts';
 import { S01 } from './s01-model-agreement.ts';
 import { S02 } from './s02-code-one-time.ts';
 import { S03 } from './s03-code-bound-to-client.ts';
@@ -92,11 +92,20 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
 
   const results: PropertyResult[] = [];
   try {
-    await preflightLogin(ctx);
+    const drift = await preflightLogin(ctx);
     await driver.endCase?.();
+    // A success answer of auth.token in another shape than the spec's (a renamed field) is one
+    // finding: S12 (identity from auth.token) reports it, or the first selected property that
+    // reads the token when S12 is not run; the others that read it could not run and say why.
+    const driftOwner = drift ? (selected.find((p) => p.id === 'S12') ?? selected.find((p) => p.needsTokenResult)) : undefined;
     for (const p of selected) {
       if (options.signal?.aborted) break;
       const started = Date.now();
+      if (drift && p.needsTokenResult) {
+        results.push(p === driftOwner ? driftFinding(p, drift, ctx, seed) : { id: p.id, title: p.title, area: 'sso', status: 'error', cases: 0, counts: {}, durationMs: 0, seed, note: `could not run: it reads auth.token's access token, and ${drift.message.replace(/^schema drift: /, '')} (${driftOwner!.id} reports the drift)` });
+        options.onResult?.(results.at(-1)!);
+        continue;
+      }
       try {
         const signal = options.signal ? { signal: options.signal } : {};
         results.push(await p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...signal, ...(options.path ? { path: options.path } : {}) }));
@@ -127,12 +136,13 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
  * Any redirect to the Redirect URL with one code is a login, whatever else it carries: the
  * properties judge the rest. How the exchange goes is theirs to judge too.
  */
-export async function preflightLogin(ctx: PropertyContext): Promise<void> {
+export async function preflightLogin(ctx: PropertyContext): Promise<TokenDrift | null> {
   const client = ctx.config.clients[0]!;
   const user = ctx.config.users[0]!;
   try {
     const { code } = await freshLogin(ctx, client, user);
-    await ctx.client.exchange(goodTokenRequest(client, code));
+    const { reply } = await ctx.client.exchange(goodTokenRequest(client, code));
+    return tokenDrift(reply);
   } catch (e) {
     if (!(e instanceof Disagreement)) throw e;
     const seen = e.actual as FrontObservation;
@@ -146,6 +156,31 @@ export async function preflightLogin(ctx: PropertyContext): Promise<void> {
         : "Check the users' passwords and the loginPage field names (usernameField/passwordField, or the selectors with --browser) in the config";
     throw new PreflightFailed(`preflight login failed: logging in ${user.username} to ${client.appId} at ${ctx.webUrl}/login?app=${client.appId} gave ${what}. ${fix}; no property was run.`);
   }
+}
+
+/** The drift the preflight exchange met, as the one finding of the property that reports it. */
+function driftFinding(p: SsoProperty, drift: TokenDrift, ctx: PropertyContext, seed: number): PropertyResult {
+  const client = ctx.config.clients[0]!;
+  const user = ctx.config.users[0]!;
+  return {
+    id: p.id,
+    title: p.title,
+    area: 'sso',
+    status: 'failed',
+    cases: 1,
+    counts: { 'schema-drift': 1 },
+    durationMs: 0,
+    seed,
+    note: "met by the preflight exchange; the other properties that read auth.token's answer could not run",
+    failure: {
+      seed,
+      path: '',
+      counterexample: `preflight: log ${user.username} in to ${client.appId} and exchange the code`,
+      expected: drift.expected,
+      actual: drift.actual,
+      message: [drift.message, 'diff of field types (expected → observed):', ...structuralDiff(drift.expected, drift.actual).map((l) => `  ${l}`)].join('\n'),
+    },
+  };
 }
 
 function formHint(html: string, ctx: PropertyContext): string {

@@ -5,7 +5,7 @@ import type { SsoClient } from '../client/client.ts';
 import type { FrontObservation, LoginDriver } from '../client/driver.ts';
 import { BudgetExhausted, TargetRefused, TransportError, type PacedHttp } from '../client/http.ts';
 import { redirectWithCode } from '../model/front-channel.ts';
-import type { ClientRegistration, TokenRequest, UserRecord } from '../model/schemas.ts';
+import { TokenSuccessSchema, type ClientRegistration, type TokenRequest, type UserRecord } from '../model/schemas.ts';
 
 /** What an SSO property runs against: any deployment, reached through a client and a driver. */
 export interface PropertyContext {
@@ -48,6 +48,12 @@ export interface SsoProperty {
   title: string;
   /** M: a must (fails the run); S: a should (reported, does not fail `sso check`'s exit code). */
   severity: Severity;
+  /**
+   * It reads the access token (or the identity fields) of auth.token's answer: when that answer
+   * drifted from the spec's schema (a renamed field), it has nothing to run on and says so; one
+   * property reports the drift itself (see runSsoProperties).
+   */
+  needsTokenResult?: true;
   run(ctx: PropertyContext, opts: PropertyRunOptions): Promise<PropertyResult>;
 }
 
@@ -137,7 +143,18 @@ export async function runFcProperty<T>(
   opts: PropertyRunOptions,
   arb: fc.Arbitrary<T>,
   check: (value: T, counts: Counts) => Promise<void>,
-  extra: { numRuns?: number; note?: string; examples?: T[] } = {},
+  extra: {
+    numRuns?: number;
+    note?: string;
+    examples?: T[];
+    /**
+     * false: stop at the first failing case, unshrunk. For a check whose verdict rests on the
+     * values earlier cases saw (uniqueness, closeness): a shrunk case means nothing alone, and
+     * shrinking would add values of its own to the run's figures, so its note could contradict
+     * the finding.
+     */
+    shrink?: false;
+  } = {},
 ): Promise<PropertyResult> {
   const counts = new Counts();
   const started = Date.now();
@@ -160,7 +177,7 @@ export async function runFcProperty<T>(
   // Examples run first, on top of numRuns: one per variant, so no variant is left to chance.
   const examples = (extra.examples ?? []).map((e) => [e] as [T]);
   // fast-check counts examples within numRuns: add them so the generated cases keep their number.
-  const details = await fc.check(prop, { seed: opts.seed, numRuns: numRuns + examples.length, examples, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}) });
+  const details = await fc.check(prop, { seed: opts.seed, numRuns: numRuns + examples.length, examples, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}), ...(extra.shrink === false ? { endOnFailure: true } : {}) });
   const base = { id: meta.id, title: meta.title, area: 'sso' as const, counts: counts.values, seed: opts.seed, durationMs: Date.now() - started };
   if ((stopping as Error | null) instanceof RunStopped) throw stopping as unknown as RunStopped;
   // The request cap is a limit the user set, not a fault: what ran is reported, cut short.
@@ -308,12 +325,80 @@ export async function freshLogin(ctx: PropertyContext, client: ClientRegistratio
   return { browser, code: read!.codes[0]!, seen };
 }
 
-/** Log in and exchange the code; the exchange must succeed. */
+/** Log in and exchange the code; the exchange must succeed, in the spec's shape. */
 export async function freshToken(ctx: PropertyContext, client: ClientRegistration, user: UserRecord): Promise<{ browser: string; code: string; token: string; seen: FrontObservation }> {
   const { browser, code, seen } = await freshLogin(ctx, client, user);
   const { reply, parsed } = await ctx.client.exchange(goodTokenRequest(client, code));
-  expectThat(parsed?.ok === true, 'the first exchange of a fresh code with the right credentials must succeed', { ok: true }, { status: reply.status, body: reply.text.slice(0, 300) });
+  expectSuccessfulExchange(reply, parsed);
   return { browser, code, seen, token: (parsed as { accessToken: string }).accessToken };
+}
+
+/**
+ * A good exchange must succeed in the spec's shape. A success whose shape drifted (a renamed or
+ * missing field) says so, naming the field, instead of "must succeed".
+ */
+export function expectSuccessfulExchange(reply: { status: number; text: string; headers: Record<string, string | string[] | undefined> }, parsed: { ok: boolean } | null): void {
+  if (parsed?.ok === true) return;
+  const drift = tokenDrift(reply);
+  if (drift) throw new Disagreement(drift.message, drift.expected, drift.actual);
+  throw new Disagreement('the first exchange of a fresh code with the right credentials must succeed', { status: 200, body: { ok: true } }, { status: reply.status, body: bodyOfText(reply.text) });
+}
+
+/** HTTP 200 with a JSON object whose `ok` is true: the service said the exchange succeeded (whatever its other fields). */
+export function isSuccessAnswer(reply: { status: number; text: string }): boolean {
+  if (reply.status !== 200) return false;
+  try {
+    const v = JSON.parse(reply.text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { ok?: unknown }).ok === true;
+  } catch {
+    return false;
+  }
+}
+
+/** How a success answer of auth.token drifted from the spec's schema: each field named. */
+export interface TokenDrift {
+  message: string;
+  /** The spec's fields and their types. */
+  expected: Record<string, string>;
+  /** The fields the answer has, and their types (values left out: one is a token). */
+  actual: Record<string, string>;
+}
+
+/**
+ * A success answer (200, JSON, `ok: true`) that does not follow the spec's schema, described by
+ * field: absent (and what is there instead when it looks renamed, e.g. `access_token`) or of
+ * another type. Null when the answer is not a success or follows the schema.
+ */
+export function tokenDrift(reply: { status: number; text: string; headers?: Record<string, string | string[] | undefined> }): TokenDrift | null {
+  if (!isSuccessAnswer(reply)) return null;
+  const body = JSON.parse(reply.text) as Record<string, unknown>;
+  if (TokenSuccessSchema.safeParse(body).success) return null;
+  const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  const fold = (k: string) => k.toLowerCase().replace(/[_-]/g, '');
+  const spec = Object.keys(TokenSuccessSchema.shape);
+  const unknown = Object.keys(body).filter((k) => !spec.includes(k));
+  const problems: string[] = [];
+  for (const field of spec) {
+    if (field === 'ok') continue;
+    const v = body[field];
+    if (!Object.hasOwn(body, field)) {
+      const renamed = unknown.find((k) => fold(k) === fold(field));
+      problems.push(`${field} is absent${renamed ? ` (${renamed} is there instead: renamed?)` : ''}`);
+    } else if (typeof v !== 'string' || (field === 'accessToken' && v === '')) problems.push(`${field} is ${typeof v === 'string' ? 'empty' : `a ${typeOf(v)}`}, not a string`);
+  }
+  return {
+    message: `schema drift: auth.token's success answer does not follow the spec's schema: ${problems.join('; ')}`,
+    expected: Object.fromEntries(spec.map((k) => [k, k === 'ok' ? 'true' : 'string'])),
+    actual: Object.fromEntries(Object.entries(body).map(([k, v]) => [k, k === 'ok' ? String(v) : typeOf(v)])),
+  };
+}
+
+function bodyOfText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  }
 }
 
 export const TOKEN_FAILURE_JSON = JSON.stringify({ ok: false, error: 'AUTH0001' });

@@ -309,6 +309,7 @@ export const S01: SsoProperty = {
   id: 'S01',
   title: 'The target agrees with the model at every step of generated login/exchange/profile/status/logout/clock sequences',
   severity: 'M',
+  needsTokenResult: true,
   run: (ctx, opts) =>
     runFcProperty(S01, opts, ssoCommands(ctx), async (cmds, counts) => {
       const run = ++runCounter;

@@ -13,6 +13,7 @@ export const S09: SsoProperty = {
   id: 'S09',
   title: 'No access token, client secret, session cookie or profile value in any front-channel URL',
   severity: 'M',
+  needsTokenResult: true,
   run: (ctx, opts) =>
     runFcProperty(
       S09,

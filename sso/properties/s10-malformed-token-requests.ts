@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { parseTokenResponse, type TokenCall } from '../client/client.ts';
-import { expectThat, freshLogin, oneCasePerVariant, goodTokenRequest, isUniformFailure, pickClient, pickUser, replySummary, runFcProperty, type PropertyContext, type SsoProperty } from './kit.ts';
+import { bodyOf, type TokenCall } from '../client/client.ts';
+import { expectThat, freshLogin, oneCasePerVariant, goodTokenRequest, isSuccessAnswer, isUniformFailure, pickClient, pickUser, runFcProperty, type PropertyContext, type SsoProperty } from './kit.ts';
 
 /**
  * What a variant may answer. `uniform`: exactly the uniform failure. `transport`: a wrong method
@@ -87,15 +87,15 @@ export const S10: SsoProperty = {
         const uniform = isUniformFailure(reply);
         const transport4xx = reading === 'transport' && reply.status >= 400 && reply.status < 500;
         // An ignored extra member leaves a well-formed request: its normal answer (a token for a live code) is fine.
-        const ignored = reading === 'ignorable' && (liveCode || malformed.live === true) && parseTokenResponse(reply)?.ok === true;
+        const ignored = reading === 'ignorable' && (liveCode || malformed.live === true) && isSuccessAnswer(reply);
         counts.add(`${malformed.variant.split(':')[0]}:${uniform ? 'AUTH0001' : ignored ? 'ignored-extra' : reply.status}`);
         const allowed =
           reading === 'transport' ? 'exactly 200 {ok:false,error:"AUTH0001"} or any 4xx' : reading === 'ignorable' ? 'exactly 200 {ok:false,error:"AUTH0001"}, or the normal answer with the extra member ignored (RFC 6749 §3.2)' : 'exactly 200 {ok:false,error:"AUTH0001"}';
         counts.add(`variant ${malformed.variant}`);
-        expectThat(uniform || transport4xx || ignored, `a malformed token request (${malformed.variant}) must get ${allowed}`, { status: 200, body: { ok: false, error: 'AUTH0001' } }, {
-          request: { ...call, body: call.body.length > 200 ? `${call.body.slice(0, 200)}… (${call.body.length} chars)` : call.body },
-          reply: replySummary(reply),
-        });
+        // Expected and observed have one shape ({status, body}), so the diff names what differs
+        // (`$.status: 200 → 500`); the request sent goes in the message.
+        const sent = `${call.method ?? 'POST'}${call.query ? ` ?${call.query.length > 120 ? `${call.query.slice(0, 120)}…` : call.query}` : ''} (${call.contentType ?? 'no content type'}) ${call.body.length > 200 ? `${call.body.slice(0, 200)}… (${call.body.length} chars)` : call.body}`;
+        expectThat(uniform || transport4xx || ignored, `a malformed token request (${malformed.variant}) must get ${allowed}\nsent: ${sent}`, { status: 200, body: { ok: false, error: 'AUTH0001' } }, { status: reply.status, body: bodyOf(reply) });
       },
       { examples: oneCasePerVariant(malformationVariants(), (m) => caseOf(ctx, m), opts.seed) },
     ),

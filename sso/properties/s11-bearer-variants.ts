@@ -48,6 +48,7 @@ export const S11: SsoProperty = {
   id: 'S11',
   title: 'Bearer variants (missing, wrong scheme, empty, truncated, bit-flipped, expired, logged out) answer 401',
   severity: 'M',
+  needsTokenResult: true,
   run: (ctx, opts) =>
     runFcProperty(
       S11,

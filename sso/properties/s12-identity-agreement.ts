@@ -12,6 +12,7 @@ export const S12: SsoProperty = {
   id: 'S12',
   title: 'Identity agrees across auth.token, user.profile and auth.status; smuggled identity fields are ignored',
   severity: 'M',
+  needsTokenResult: true,
   run: (ctx, opts) =>
     runFcProperty(
       S12,

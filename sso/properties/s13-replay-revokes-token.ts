@@ -6,6 +6,7 @@ export const S13: SsoProperty = {
   id: 'S13',
   title: 'Replaying a redeemed code revokes the token it produced (setting replayRevokesToken)',
   severity: 'S',
+  needsTokenResult: true,
   run: async (ctx, opts) => {
     if (!ctx.config.settings.replayRevokesToken) return notApplicable(S13, opts.seed, 'setting replayRevokesToken is false for this target');
     return runFcProperty(

@@ -28,12 +28,14 @@ export const S14: SsoProperty = {
   id: 'S14',
   title: 'Guessed uuid-shaped codes never redeem; issued codes and tokens are unique and not close to each other',
   severity: 'M',
+  needsTokenResult: true,
   run: async (ctx, opts) => {
     const codes = new Set<string>();
     const tokens = new Set<string>();
     let shortest = Infinity;
     let nonUuidCodes = 0;
     let closest = Infinity;
+    let issued = 0;
     const result = await runFcProperty(
       S14,
       opts,
@@ -52,6 +54,10 @@ export const S14: SsoProperty = {
           );
         }
         const { code, token } = await freshToken(ctx, client, user);
+        // Counted before it is judged: the figures of the note include the values of a finding.
+        issued++;
+        shortest = Math.min(shortest, token.length);
+        if (!UUID_SHAPE.test(code)) nonUuidCodes++;
         if (codes.has(code)) throw new Disagreement('the service issued the same code twice', 'a new code', code);
         for (const earlier of codes) {
           const d = hexBitDistance(earlier, code);
@@ -66,12 +72,12 @@ export const S14: SsoProperty = {
         if (tokens.has(token)) throw new Disagreement('the service issued the same access token twice', 'a new token', token);
         codes.add(code);
         tokens.add(token);
-        shortest = Math.min(shortest, token.length);
-        if (!UUID_SHAPE.test(code)) nonUuidCodes++;
         counts.add('issued');
       },
+      // Uniqueness and closeness rest on the codes earlier cases saw: the first finding, unshrunk.
+      { shrink: false },
     );
-    const notes = [`codes seen: ${codes.size} (${nonUuidCodes} not uuid-shaped; a UUIDv4 carries 122 random bits, below the 128 recommended)`, `shortest token: ${shortest === Infinity ? 'n/a' : shortest} chars`, `closest two codes: ${closest === Infinity ? 'n/a' : `${closest} bits apart`}`];
+    const notes = [`codes issued: ${issued} (${nonUuidCodes} not uuid-shaped; a UUIDv4 carries 122 random bits, below the 128 recommended)`, `shortest token: ${shortest === Infinity ? 'n/a' : shortest} chars`, `closest two codes: ${closest === Infinity ? 'n/a' : `${closest} bit${closest === 1 ? '' : 's'} apart`}`];
     return { ...result, note: [result.note, ...notes].filter(Boolean).join('; ') };
   },
 };

@@ -12,6 +12,7 @@ export const S16: SsoProperty = {
   id: 'S16',
   title: 'Referrer-Policy, Cache-Control: no-store, WWW-Authenticate, and no token outside the header',
   severity: 'S',
+  needsTokenResult: true,
   run: (ctx, opts) =>
     runFcProperty(
       S16,

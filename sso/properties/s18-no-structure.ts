@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { UserRecord } from '../model/schemas.ts';
-import { Disagreement, freshLogin, goodTokenRequest, pickClient, pickUser, runFcProperty, type SsoProperty } from './kit.ts';
+import { Disagreement, expectSuccessfulExchange, freshLogin, goodTokenRequest, pickClient, pickUser, runFcProperty, type SsoProperty } from './kit.ts';
 
 /**
  * Codes and access tokens from many logins carry enough entropy and show no structure: they do
@@ -67,13 +67,16 @@ interface Series {
 
 function checkNew(series: Series, value: string, users: readonly UserRecord[], settingHint?: string): void {
   const what = series.kind;
+  const earlierValues = [...series.values];
+  // Counted before it is judged: the note's figures include the value of a finding.
+  series.values.push(value);
   const bits = value.length * bitsPerChar(value);
   if (bits < LEAST_BITS) throw new Disagreement(`an issued ${what} can carry at most ${bits} bits (${value.length} chars)`, `at least ${LEAST_BITS} bits`, value, settingHint);
   const structure = visibleStructure(value, users);
   if (structure) throw new Disagreement(`an issued ${what} is predictable: ${structure}`, `an opaque random ${what}`, value, settingHint);
   const prefixChars = Math.ceil(SHARED_PREFIX_BITS / bitsPerChar(value));
   const bytes = decodedBytes(value);
-  for (const earlier of series.values) {
+  for (const earlier of earlierValues) {
     const shared = sharedPrefixChars(earlier.replace(/-/g, ''), value.replace(/-/g, ''));
     if (shared >= prefixChars) throw new Disagreement(`two issued ${what}s share their first ${shared} characters`, `no shared prefix of ${prefixChars}+ characters`, { earlier, later: value }, settingHint);
     const other = decodedBytes(earlier);
@@ -82,13 +85,13 @@ function checkNew(series: Series, value: string, users: readonly UserRecord[], s
       throw new Disagreement(`two issued ${what}s are numerically close (they differ by ${delta})`, 'values far apart', { earlier, later: value }, settingHint);
     }
   }
-  series.values.push(value);
 }
 
 export const S18: SsoProperty = {
   id: 'S18',
   title: 'Codes and access tokens carry ≥ 64 bits and show no structure (no user ids or counters, no shared prefixes, no small steps)',
   severity: 'M',
+  needsTokenResult: true,
   run: async (ctx, opts) => {
     const codes: Series = { kind: 'code', values: [] };
     const tokens: Series = { kind: 'access token', values: [] };
@@ -96,13 +99,17 @@ export const S18: SsoProperty = {
     const result = await runFcProperty(S18, opts, fc.record({ client: pickClient(ctx), user: pickUser(ctx) }), async ({ client, user }, counts) => {
       const { code } = await freshLogin(ctx, client, user);
       checkNew(codes, code, ctx.config.users);
-      const { parsed } = await ctx.client.exchange(goodTokenRequest(client, code));
-      if (!parsed?.ok) throw new Disagreement('the first exchange of a fresh code must succeed', { ok: true }, parsed);
-      const token = jwt ? (parsed.accessToken.split('.')[2] ?? '') : parsed.accessToken;
+      const { reply, parsed } = await ctx.client.exchange(goodTokenRequest(client, code));
+      expectSuccessfulExchange(reply, parsed);
+      const accessToken = (parsed as { accessToken: string }).accessToken;
+      const token = jwt ? (accessToken.split('.')[2] ?? '') : accessToken;
       checkNew(tokens, token, ctx.config.users, jwt ? undefined : 'accessTokenFormat ("opaque"; set "jwt" if the service issues signed JWTs)');
       counts.add('issued');
-    });
-    const note = `${codes.values.length} codes, ${tokens.values.length} tokens${jwt ? ' (JWT signatures)' : ''} checked`;
+    },
+    // Shared prefixes and closeness rest on the values earlier cases saw: the first finding, unshrunk.
+    { shrink: false });
+    const n = (k: number, what: string) => `${k} ${what}${k === 1 ? '' : 's'}`;
+    const note = `${n(codes.values.length, 'code')}, ${n(tokens.values.length, 'token')}${jwt ? ' (JWT signatures)' : ''} checked`;
     return { ...result, note: [result.note, note].filter(Boolean).join('; ') };
   },
 };

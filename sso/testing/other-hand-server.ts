@@ -19,7 +19,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
 
-export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache', 'lax-token-request', 'logout-follows-referer', 'markup-reflection'] as const;
+export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache', 'lax-token-request', 'logout-follows-referer', 'markup-reflection', 'token-field-renamed'] as const;
 export type OtherHandFault = (typeof OTHER_HAND_FAULTS)[number];
 
 export interface OtherHandOptions {
@@ -280,7 +280,9 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
       const u = issued.user;
       const token = faults.has('predictable-tokens') ? Buffer.from(`${u.immutableId}:${++tokenCounter}`).toString('base64url') : randomBytes(32).toString('base64url');
       tokens.set(token, { user: u, sid: issued.sid, at: now, revoked: false });
-      return json(res, 200, { accessToken: token, employeeId: u.employeeId, lastName: u.lastName, firstName: u.firstName, citizenId: u.citizenId, immutableId: u.immutableId, email: u.email, ok: true });
+      // Fault token-field-renamed (schema drift): the token goes out as OAuth's access_token.
+      const tokenField = faults.has('token-field-renamed') ? 'access_token' : 'accessToken';
+      return json(res, 200, { [tokenField]: token, employeeId: u.employeeId, lastName: u.lastName, firstName: u.firstName, citizenId: u.citizenId, immutableId: u.immutableId, email: u.email, ok: true });
     }
     // node:http keeps the first of two Authorization lines.
     const m = /^bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(req.headers.authorization ?? '');
