@@ -85,9 +85,12 @@ describe('sso check against a server written in a different hand', () => {
     ['wrong-iss', 'S07'],
     ['state-truncated', 'S07'],
     ['profile-cache', 'S11'],
-    ['lax-token-request', 'S10'],
+    ['revocation-cached', 'S11'],
+    ['token-request-in-query', 'S10'],
+    ['token-request-as-form', 'S10'],
     ['logout-follows-referer', 'S08'],
     ['markup-reflection', 'S20'],
+    ['token-field-renamed', 'S12'],
   ];
   it('catches each fault in every seed at the default runs, by its named property', async () => {
     const config = await configFile();

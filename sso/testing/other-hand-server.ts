@@ -19,7 +19,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { ClientRegistration, UserRecord } from '../model/schemas.ts';
 
-export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache', 'lax-token-request', 'logout-follows-referer', 'markup-reflection', 'token-field-renamed'] as const;
+export const OTHER_HAND_FAULTS = ['session-not-rotated', 'predictable-tokens', 'cross-site-login', 'code-never-expires', 'session-in-redirect', 'code-bound-to-client-only', 'wrong-iss', 'state-truncated', 'profile-cache', 'revocation-cached', 'token-request-in-query', 'token-request-as-form', 'logout-follows-referer', 'markup-reflection', 'token-field-renamed'] as const;
 export type OtherHandFault = (typeof OTHER_HAND_FAULTS)[number];
 
 export interface OtherHandOptions {
@@ -88,6 +88,8 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
   let tokenCounter = 0;
   /** Fault profile-cache: a profile once read is served again for its token, checked or not. */
   const profileCache = new Map<string, unknown>();
+  /** Fault revocation-cached: tokens once accepted, served without a second look. */
+  const acceptedTokens = new Map<string, IssuedToken>();
 
   const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const page = (res: ServerResponse, status: number, title: string, body: string, cookies: string[] = []) => {
@@ -249,9 +251,15 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     const endpoint = url.pathname.slice('/svc/v1/'.length);
     if (!['auth.token', 'user.profile', 'auth.status'].includes(endpoint)) return json(res, 404, { error: 'not found' });
     const body = await readBody(req);
-    // Fault lax-token-request: auth.token takes its fields from the query string (any method) or a form body.
-    const lax = endpoint === 'auth.token' && faults.has('lax-token-request');
-    const laxFields = lax && url.searchParams.has('code') ? url.searchParams : lax && /urlencoded/i.test(req.headers['content-type'] ?? '') ? new URLSearchParams(body ?? '') : null;
+    // Fault token-request-in-query: auth.token takes its fields from the query string (GET or POST).
+    // Fault token-request-as-form: auth.token takes them from a form-encoded body.
+    const isToken = endpoint === 'auth.token';
+    const laxFields =
+      isToken && faults.has('token-request-in-query') && url.searchParams.has('code')
+        ? url.searchParams
+        : isToken && faults.has('token-request-as-form') && /urlencoded/i.test(req.headers['content-type'] ?? '')
+          ? new URLSearchParams(body ?? '')
+          : null;
     if (method !== 'POST' && !laxFields) return json(res, 405, { error: 'method not allowed' }, { allow: 'POST' });
     if (endpoint === 'auth.token') {
       const fail = () => json(res, 200, { error: 'AUTH0001', ok: false });
@@ -287,8 +295,13 @@ export async function startOtherHandServer(opts: OtherHandOptions): Promise<Othe
     // node:http keeps the first of two Authorization lines.
     const m = /^bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(req.headers.authorization ?? '');
     if (m && endpoint === 'user.profile' && faults.has('profile-cache') && profileCache.has(m[1]!)) return json(res, 200, profileCache.get(m[1]!));
-    const t = m ? tokens.get(m[1]!) : undefined;
-    if (!t || t.revoked || now - t.at >= tokenLifetime) return json(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
+    // Fault revocation-cached: a token once accepted is served from a cache, on both endpoints,
+    // that logout does not clear: a cold read after logout gets 401, a warm one 200.
+    const cached = m && faults.has('revocation-cached') ? acceptedTokens.get(m[1]!) : undefined;
+    const found = m ? tokens.get(m[1]!) : undefined;
+    if (!cached && (!found || found.revoked || now - found.at >= tokenLifetime)) return json(res, 401, { error: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
+    const t = (cached ?? found)!;
+    if (faults.has('revocation-cached')) acceptedTokens.set(m![1]!, t);
     const u = t.user;
     if (endpoint === 'user.profile') {
       const answer = { profile: { lastname: u.lastName, firstname: u.firstName, citizenId: u.citizenId, email: u.email, ...u.profile }, ok: true };
