@@ -76,6 +76,19 @@ describe('sso check messages', () => {
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 warned, 0 not applicable, 0 errors (seed 1)');
   }, 60_000);
 
+  it('S11: a token cache that outlives logout (warm 200, cold 401) is named a fault; tokens that survive logout cold too keep the setting hint', async () => {
+    const [cache, survives] = await Promise.all([
+      runBin([...(await otherHand(['revocation-cached'])), '--seed', '100', '--only', 'S11']),
+      runBin([...(await emulator(['token-survives-logout'])), '--seed', '100', '--only', 'S11']),
+    ]);
+    expect(cache.code, cache.stdout + cache.stderr).toBe(1);
+    expect(block(cache.stdout, 'S11')).toContain('with a logged-out-warm bearer must answer 401 (a cold logged-out token gets 401 on both: what was read before outlives the logout, a cache; a fault under any setting)');
+    expect(block(cache.stdout, 'S11')).not.toMatch(/a setting or a fault/);
+    expect(block(cache.stdout, 'S11')).toMatch(/\$\.user\.profile\.status: 401 → 200/);
+    expect(survives.code, survives.stdout + survives.stderr).toBe(1);
+    expect(block(survives.stdout, 'S11')).toMatch(/a setting or a fault: what was observed matches setting logoutRevokesTokens/);
+  }, 60_000);
+
   it("S14's and S18's notes count the values of their own findings", async () => {
     const [codes, tokens] = await Promise.all([
       runBin([...(await emulator(['guessable-codes'])), '--seed', '3', '--only', 'S14,S18']),
