@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ssoCheck, type Output } from '../../cli/sso-command.ts';
 import example from '../examples/sso.config.json' with { type: 'json' };
-import { otherHandConfig, startOtherHandServer, type OtherHandFault, type OtherHandServer } from './other-hand-server.ts';
+import { OTHER_HAND_FAULTS, otherHandConfig, startOtherHandServer, type OtherHandFault, type OtherHandServer } from './other-hand-server.ts';
 import { parseSsoConfig } from '../config.ts';
 import { severityOf } from '../properties/index.ts';
 
@@ -93,6 +93,8 @@ describe('sso check against a server written in a different hand', () => {
     ['token-field-renamed', 'S12'],
   ];
   it('catches each fault in every seed at the default runs, by its named property', async () => {
+    // Every switch the server has is in the table: none goes untested.
+    expect(FAULTS.map(([f]) => f).sort()).toEqual([...OTHER_HAND_FAULTS].sort());
     const config = await configFile();
     // 10 seeds were measured for every fault (PF_OTHER_HAND_SEEDS=10, about 150 s on an idle 2-core machine); the suite runs 2.
     const seeds = Array.from({ length: Number(process.env['PF_OTHER_HAND_SEEDS'] ?? 2) }, (_, i) => String(100 + i));
