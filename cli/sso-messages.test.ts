@@ -43,7 +43,11 @@ const block = (stdout: string, id: string) => stdout.split(/\n(?=S\d\d {2}|time 
 describe('sso check messages', () => {
   it('a renamed field in the token answer: one FAIL naming it; the properties reading the token could not run; the rest judge as usual', async () => {
     const drifted = await otherHand(['token-field-renamed']);
-    const [all, alone] = await Promise.all([runBin([...drifted, '--seed', '2', '--runs', '3', '--only', 'S02,S09,S10,S11,S12,S13']), runBin([...drifted, '--seed', '2', '--runs', '3', '--only', 'S11'])]);
+    const [all, alone, should] = await Promise.all([
+      runBin([...drifted, '--seed', '2', '--runs', '3', '--only', 'S02,S09,S10,S11,S12,S13']),
+      runBin([...drifted, '--seed', '2', '--runs', '3', '--only', 'S13,S11']),
+      runBin([...drifted, '--seed', '2', '--runs', '3', '--only', 'S13']),
+    ]);
     expect(all.code, all.stdout + all.stderr).toBe(1);
     // Reported once, by S12, naming the field and what is there instead.
     expect(all.stdout.match(/^S\d\d {2}FAIL/gm)).toEqual(['S12  FAIL']);
@@ -54,9 +58,13 @@ describe('sso check messages', () => {
     // Those that need only a success, not its fields, still judge.
     for (const id of ['S02', 'S10']) expect(block(all.stdout, id), all.stdout).toMatch(new RegExp(`^${id} {2}PASS`));
     expect(all.stdout).not.toMatch(/must succeed/);
-    // Without S12, the first property that reads the token reports it.
+    // Without S12, the first must that reads the token reports it (a should never does: the
+    // drift must not pass as a WARN with exit 0); with no such must, none could run (exit 2).
     expect(alone.code, alone.stdout + alone.stderr).toBe(1);
     expect(alone.stdout).toMatch(/^S11 {2}FAIL .*\n(.*\n)*? {6}schema drift: .*accessToken is absent/m);
+    expect(alone.stdout).toMatch(/^S13 {2}ERROR .*\n {6}note: could not run: .*\(S11 reports the drift\)/m);
+    expect(should.code, should.stdout + should.stderr).toBe(2);
+    expect(should.stdout).toMatch(/^S13 {2}ERROR .*\n {6}note: could not run: .*accessToken is absent .*\(S12 reports the drift; run it\)/m);
   }, 60_000);
 
   it('S10 compares like shapes: the status and the body, and says what was sent', async () => {

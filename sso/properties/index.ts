@@ -95,14 +95,14 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
     const drift = await preflightLogin(ctx);
     await driver.endCase?.();
     // A success answer of auth.token in another shape than the spec's (a renamed field) is one
-    // finding: S12 (identity from auth.token) reports it, or the first selected property that
-    // reads the token when S12 is not run; the others that read it could not run and say why.
-    const driftOwner = drift ? (selected.find((p) => p.id === 'S12') ?? selected.find((p) => p.needsTokenResult)) : undefined;
+    // finding, of a must: S12 (identity from auth.token) reports it, or the first selected must
+    // that reads the token when S12 is not run; the others that read it could not run and say why.
+    const driftOwner = drift ? (selected.find((p) => p.id === 'S12') ?? selected.find((p) => p.needsTokenResult && p.severity === 'M')) : undefined;
     for (const p of selected) {
       if (options.signal?.aborted) break;
       const started = Date.now();
       if (drift && p.needsTokenResult) {
-        results.push(p === driftOwner ? driftFinding(p, drift, ctx, seed) : { id: p.id, title: p.title, area: 'sso', status: 'error', cases: 0, counts: {}, durationMs: 0, seed, note: `could not run: it reads auth.token's access token, and ${drift.message.replace(/^schema drift: /, '')} (${driftOwner!.id} reports the drift)` });
+        results.push(p === driftOwner ? driftFinding(p, drift, ctx, seed) : { id: p.id, title: p.title, area: 'sso', status: 'error', cases: 0, counts: {}, durationMs: 0, seed, note: `could not run: it reads auth.token's access token, and ${drift.message.replace(/^schema drift: /, '')} (${driftOwner ? `${driftOwner.id} reports the drift` : 'S12 reports the drift; run it'})` });
         options.onResult?.(results.at(-1)!);
         continue;
       }
