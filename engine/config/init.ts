@@ -14,6 +14,7 @@ import { fitToTarget } from '../runner/applicability.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { proposeMapping, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
 import { apiSchemasOf } from './supabase-project.ts';
+import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
@@ -87,7 +88,9 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
         }
       }
     }
+    const standIns = standInNote(await standInsInstalled(client));
     const notes = [
+      ...(standIns ? [standIns] : []),
       ...(api ? [`API schemas ${api.exposedSchemas.join(', ')}, extra search path ${api.extraSearchPath.join(', ')} (from ${path.relative(configDir, api.source!) || api.source})`] : []),
       `tables found: ${[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')).join(', ') || 'none'}`,
       ...notApplicable.map((n) => `${n.id} not applicable: missing ${n.missing.join(', ')}`),
