@@ -216,6 +216,30 @@ grant all on storage.buckets, storage.objects to anon, authenticated, service_ro
 create schema if not exists net;
 create schema if not exists cron;
 
+-- Realtime's schema as migrations meet it: realtime.messages, where a project's policies say who
+-- may receive and send broadcasts on a topic (row security on), realtime.topic(), and
+-- broadcast_changes/send, which a trigger calls to broadcast a row change. Nothing is broadcast here.
+create schema if not exists realtime;
+create table if not exists realtime.messages (
+  id uuid not null default gen_random_uuid(),
+  topic text not null,
+  extension text not null,
+  payload jsonb,
+  event text,
+  private boolean default false,
+  updated_at timestamp not null default now(),
+  inserted_at timestamp not null default now(),
+  primary key (id, inserted_at)
+);
+alter table realtime.messages enable row level security;
+create or replace function realtime.topic() returns text language sql stable as $$ select nullif(current_setting('realtime.topic', true), '') $$;
+create or replace function realtime.send(payload jsonb, event text, topic text, private boolean default true) returns void language sql as $$ select $$;
+create or replace function realtime.broadcast_changes(topic_name text, event_name text, operation text, table_name text, table_schema text, new record, old record, level text default 'ROW')
+returns void language plpgsql as $$ begin end $$;
+grant usage on schema realtime to anon, authenticated, service_role;
+grant select, insert, update on realtime.messages to anon, authenticated, service_role;
+grant execute on function realtime.topic() to anon, authenticated, service_role;
+
 -- Supabase's own extensions, which embedded-postgres does not ship and a stock project has
 -- installed: a migration's `create extension if not exists pg_net` (supabase_vault, pgsodium,
 -- pgjwt, pg_graphql) is a no-op there, and so here (engine/db/migrations.ts). What migrations

@@ -1,9 +1,16 @@
 /**
- * The compatibility layer's auth schema holds what Supabase Auth's own tables give a policy to
+ * What the compatibility layer holds of a stock Supabase project's own schemas, each re-created
+ * after a public app that met its absence.
+ *
+ * The auth schema holds what Supabase Auth's own tables give a policy to
  * read. Re-created after an app's MFA rule: a restrictive policy on every table lets a session
  * through when its `aal` claim is among the levels a definer function allows, which are `aal2`
  * alone once the user has a verified factor in auth.mfa_factors. Before the layer had that table,
  * every signed-in request met 42P01 (relation "auth.mfa_factors" does not exist).
+ *
+ * Realtime: a trigger broadcasts each change of a project's rows on the project's topic
+ * (realtime.broadcast_changes), and a policy on realtime.messages says who receives broadcasts.
+ * Before the layer had the realtime schema, the migration failed: schema "realtime" does not exist.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +28,13 @@ begin
   return case when factors > 0 then array['aal2'] else array['aal1', 'aal2'] end;
 end $$;
 create policy projects_mfa on public.projects as restrictive to authenticated using (array[(select auth.jwt() ->> 'aal')] <@ public.allowed_aal());
+create function public.project_changes() returns trigger language plpgsql security definer as $$
+begin
+  perform realtime.broadcast_changes('topic:' || coalesce(new.id, old.id)::text, tg_op, tg_op, tg_table_name, tg_table_schema, new, old);
+  return null;
+end $$;
+create trigger project_changes after insert or update or delete on public.projects for each row execute function public.project_changes();
+create policy "Authenticated users can receive broadcasts" on realtime.messages for select to authenticated using (true);
 `;
 
 const A = '11111111-1111-4111-8111-111111111111';
@@ -60,6 +74,12 @@ describe("Supabase Auth's tables in the compatibility layer", () => {
     expect(await visible(A, 'aal1')).toEqual(['a']);
     expect(await visible(B, 'aal1')).toEqual([]);
     expect(await visible(B, 'aal2')).toEqual(['b']);
+  });
+
+  it('realtime: a trigger broadcasting a change runs (nothing is sent), and realtime.messages takes policies', async () => {
+    await client.query(`update public.projects set name = name || '!' where owner = $1`, [A]);
+    const { rows } = await client.query(`select polname from pg_policy where polrelid = 'realtime.messages'::regclass`);
+    expect(rows).toEqual([{ polname: 'Authenticated users can receive broadcasts' }]);
   });
 
   it('sessions and identities exist as Supabase has them, and the API roles hold nothing on them', async () => {
