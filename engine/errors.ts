@@ -24,6 +24,8 @@ export class FixtureError extends Error {
     readonly table: string,
     readonly row: unknown,
     readonly constraint?: string,
+    /** The SQLSTATE (23505: a row with that key was already there, made by a trigger or seeded). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'FixtureError';

@@ -5,6 +5,7 @@
  * members are skipped. The comparison with the model is pure (catalogFindings).
  */
 import type pg from 'pg';
+import { notStandIn } from '../db/supabase/stand-ins.ts';
 import type { ExecuteGrantee } from '../model/function-model.ts';
 import { grantsOf, type ApiRole, type Privilege, type TableModel } from '../model/table-model.ts';
 
@@ -35,6 +36,7 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = any($1) and p.prokind in ('f', 'p')
         and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+        and ${notStandIn('pg_proc', 'p.oid')}
       order by 1, 2, 3`,
     [schemas],
   );

@@ -8,6 +8,7 @@
  * roles may execute (0028/0029: rule 15 checks every grant against the model) are left out.
  */
 import type pg from 'pg';
+import { notStandIn } from '../db/supabase/stand-ins.ts';
 
 export type LintLevel = 'ERROR' | 'WARN';
 
@@ -28,8 +29,8 @@ const MANAGED_SCHEMAS = ['auth', 'storage', 'extensions', 'graphql', 'graphql_pu
 
 const API_ROLES = ['anon', 'authenticated'] as const;
 
-/** The SQL that is true when `rel` is not a member of an extension (an extension's objects are its authors'). */
-const notExtensionMember = (cls: string, oid: string) => `not exists (select 1 from pg_depend e where e.classid = '${cls}'::regclass and e.objid = ${oid} and e.deptype = 'e')`;
+/** The SQL that is true when `rel` is not a member of an extension (an extension's objects are its authors'), nor of policyfuzz's stand-in for one. */
+const notExtensionMember = (cls: string, oid: string) => `not exists (select 1 from pg_depend e where e.classid = '${cls}'::regclass and e.objid = ${oid} and e.deptype = 'e') and ${notStandIn(cls, oid)}`;
 
 /** A view's `security_invoker` option in any spelling Postgres accepts as true. */
 const runsAsInvoker = (rel: string) => `exists (select 1 from unnest(coalesce(${rel}.reloptions, '{}')) opt where lower(opt) in ('security_invoker=true', 'security_invoker=on', 'security_invoker=yes', 'security_invoker=1'))`;

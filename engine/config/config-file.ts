@@ -12,7 +12,8 @@ import { z } from 'zod';
 import type { Pack } from '../pack.ts';
 import { UsageError } from '../errors.ts';
 import { MappingSchema } from '../mapping/schema.ts';
-import { ENGINE_PROPERTY_IDS, isSsoPropertyId, PROPERTY_ID_PATTERN } from '../property-id.ts';
+import { isSsoPropertyId, PROPERTY_ID_PATTERN } from '../property-id.ts';
+import { catalogPropertiesOf } from '../runner/security-lints-property.ts';
 
 export const CONFIG_FILE_NAMES = ['policyfuzz.config.ts', 'policyfuzz.config.json'];
 
@@ -87,8 +88,8 @@ export function parseConfig(raw: unknown, file: string, pack: Pack): PolicyfuzzC
   if (!parsed.success) throw new UsageError(`${file} is not a valid policyfuzz config:\n${describeIssues(parsed.error)}`);
   const model = pack.settingsSchema.safeParse(parsed.data.model);
   if (!model.success) throw new UsageError(`${file} is not a valid policyfuzz config:\n${describeIssues(model.error).replace(/^ {2}/gm, '  model.')}`);
-  // The pack's rules, its catalog-only ones and the engine's own (the security lints, LINT01).
-  const known = [...new Set([...pack.properties, ...(pack.catalogProperties ?? [])].map((p) => p.id).concat(ENGINE_PROPERTY_IDS))];
+  // The pack's rules, its catalog-only ones and the engine's own it gets (the security lints, LINT01; its model's grants, GRANT01).
+  const known = [...new Set([...pack.properties, ...catalogPropertiesOf(pack)].map((p) => p.id))];
   // `R16:catalog` names a rule's catalog half: the rule itself must exist.
   const unknown = [...(parsed.data.rules.include ?? []), ...parsed.data.rules.exclude].filter((id) => !isSsoPropertyId(id) && !known.includes(id.replace(/:catalog$/, '')));
   if (unknown.length) throw new UsageError(`${file}: rules name ${[...new Set(unknown)].join(', ')}, which this pack does not have (known rules: ${known.join(', ')})`);

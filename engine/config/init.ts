@@ -8,12 +8,14 @@ import type { DatabaseServer } from '../db/providers/server.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
 import { openEnvironment } from '../runner/environment.ts';
 import type { DataProperty } from '../runner/data-property.ts';
-import { readTableShapes } from '../introspection/table-shapes.ts';
+import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
+import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { PackModel } from '../pack.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { proposeMapping, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
 import { apiSchemasOf } from './supabase-project.ts';
+import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
@@ -29,6 +31,14 @@ export interface InspectOptions {
   skip?: string[];
   /** The pack module to name in the config's `pack` (absolute). */
   packModule?: string;
+  /** The ids of the pack's own catalog properties, rules the config may name; default the reference's (R15, R16). */
+  catalogIds?: string[];
+}
+
+/** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
+export function insertTargets(source: string): string[] {
+  const found = [...source.matchAll(/\binsert\s+into\s+((?:"?[A-Za-z_][\w$]*"?\.)?"?[A-Za-z_][\w$]*"?)/gi)].map((m) => m[1].replace(/"/g, '').toLowerCase());
+  return [...new Set(found.map((t) => (t.startsWith('public.') ? t.slice('public.'.length) : t)))];
 }
 
 export async function inspectMigrations(server: DatabaseServer, migrationDirs: string | string[], properties: DataProperty[], configDir: string, model: PackModel, vocabularies: VocabularySetting[] = [], options: InspectOptions = {}): Promise<InitReport> {
@@ -57,8 +67,16 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const mapping = proposal.mapping;
     const shapes = await readTableShapes(client, ['public', 'passport', 'auth']);
     // A trigger on auth.users usually creates the profile row: fixtures then complete it instead.
-    const authTriggers = await client.query(`select count(*)::int as n from pg_trigger where tgrelid = 'auth.users'::regclass and not tgisinternal`);
-    const users = authTriggers.rows[0].n > 0 ? 'auth-trigger' : 'direct';
+    // One that also makes rows of other model tables (a home workspace, a personal org) would put
+    // rows in every case no world has: it is switched off while fixtures are written instead.
+    const authTriggers = await client.query<{ name: string; source: string }>(
+      `select t.tgname as name, p.prosrc as source from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid = 'auth.users'::regclass and not t.tgisinternal order by 1`,
+    );
+    const modelTargets = new Map(Object.keys(tableModels).map((t) => [mapping.tables?.[t]?.name ?? t, t]));
+    const usersTarget = tableModels.users ? (mapping.tables?.users?.name ?? 'users') : undefined;
+    const triggerWrites = authTriggers.rows.map((t) => ({ name: t.name, models: insertTargets(t.source).filter((x) => modelTargets.has(x)) }));
+    const bypass = triggerWrites.filter((t) => t.models.some((x) => x !== usersTarget) || (t.models.length && !usersTarget));
+    const users = authTriggers.rows.length > 0 && usersTarget && !bypass.length ? 'auth-trigger' : 'direct';
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
     for (const p of properties) {
@@ -87,13 +105,21 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
         }
       }
     }
+    const standIns = standInNote(await standInsInstalled(client));
+    const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, seededTables: await readSeededTables(client, shapes) }, Object.values(tableModels).map((t) => t.table));
     const notes = [
+      ...(standIns ? [standIns] : []),
       ...(api ? [`API schemas ${api.exposedSchemas.join(', ')}, extra search path ${api.extraSearchPath.join(', ')} (from ${path.relative(configDir, api.source!) || api.source})`] : []),
       `tables found: ${[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')).join(', ') || 'none'}`,
       ...notApplicable.map((n) => `${n.id} not applicable: missing ${n.missing.join(', ')}`),
-      users === 'auth-trigger' ? 'auth.users has a trigger: fixtures insert auth.users and complete the row it creates' : 'users rows are written directly',
+      users === 'auth-trigger'
+        ? 'auth.users has a trigger: fixtures insert auth.users and complete the row it creates'
+        : bypass.length
+          ? `auth.users has ${bypass.map((t) => `trigger ${t.name} writing ${t.models.join(', ')}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly`
+          : 'users rows are written directly',
       ...proposal.notes,
       ...vocabularyHints,
+      ...(seeded ? [seeded] : []),
       filledColumns.length ? `columns the fixture filler completes: ${filledColumns.join(', ')}` : 'no columns need filling',
       'model: every choice where the spec is silent (roles, staff and admin roles, vocabularies, allow-lists); see README "Choices"',
     ];
@@ -105,8 +131,9 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       ...(skip.length ? { skip } : {}),
       supabaseCompat: true,
       model: proposal.settings,
-      rules: { include: applicable, exclude: mapping.conventions?.grants === 'supabase-default' ? ['R16:catalog'] : [] },
-      fixtures: { users, bypassTriggers: false },
+      // Only a rule the pack has: a definePack pack's grants are GRANT01's, which reads the convention itself.
+      rules: { include: applicable, exclude: mapping.conventions?.grants === 'supabase-default' && (options.catalogIds ?? ['R15', 'R16']).includes('R16') ? ['R16:catalog'] : [] },
+      fixtures: { users, bypassTriggers: bypass.length ? bypass.map((t) => `auth.users.${t.name}`) : false },
       ...(Object.keys(mapping).length ? { mapping } : {}),
     };
     return { config, applicable, notApplicable, filledColumns, proposal };

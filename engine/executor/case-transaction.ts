@@ -292,7 +292,7 @@ export class CaseTransaction implements Executor {
       // is named by the database's error alone.
       if (pipelined) {
         const table = refusedTable(error);
-        throw new FixtureError(`${table ? `fixture for ${table}` : 'fixtures'} refused: ${error.message}`, table ?? '(fixtures)', null, refusedBy(error));
+        throw new FixtureError(`${table ? `fixture for ${table}` : 'fixtures'} refused: ${error.message}`, table ?? '(fixtures)', null, refusedBy(error), (error as { code?: string }).code);
       }
       await this.fixturesRowByRow(perRow, committed);
       return Promise.all(this.writeRequests(ahead));
@@ -310,7 +310,7 @@ export class CaseTransaction implements Executor {
       } catch (e) {
         await this.client.query('rollback');
         this.pendingRollback = false;
-        throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row, refusedBy(e));
+        throw new FixtureError(`fixture for ${f.table} refused: ${(e as Error).message}`, f.table, f.row, refusedBy(e), (e as { code?: string }).code);
       }
     }
     for (const sql of committed) {
@@ -319,7 +319,7 @@ export class CaseTransaction implements Executor {
       } catch (e) {
         await this.client.query('rollback');
         this.pendingRollback = false;
-        throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null, refusedBy(e));
+        throw new FixtureError(`fixtures refused by a deferred constraint: ${(e as Error).message}`, 'deferred constraint', null, refusedBy(e), (e as { code?: string }).code);
       }
     }
   }

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
 import { modelTableName, readTableShapes } from './table-shapes.ts';
+import { notStandIn } from '../db/supabase/stand-ins.ts';
 
 export async function readTargetFacts(client: pg.Client, schemas: string[]): Promise<{ tables: TargetTableFacts[]; functions: TargetFunctionFacts[] }> {
   const shapes = await readTableShapes(client, schemas);
@@ -44,7 +45,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_type rt on rt.oid = p.prorettype
        left join pg_class rc on rc.oid = rt.typrelid and rc.relkind in ('r', 'p', 'v')
        left join pg_namespace rn on rn.oid = rc.relnamespace
-      where n.nspname = any($1) and p.prokind = 'f'`,
+      where n.nspname = any($1) and p.prokind = 'f' and ${notStandIn('pg_proc', 'p.oid')}`,
     [[...schemas, 'app', 'private']],
   );
   const functions: TargetFunctionFacts[] = fns.rows.map((f) => {

@@ -39,3 +39,25 @@ describe('engine: constraint order', () => {
     expect(patch({ id: 'two', a_checked: -1 }).outcome).toMatchObject({ kind: 'error', code: '23514' });
   });
 });
+
+describe('engine: an UPDATE policy without WITH CHECK', () => {
+  // `create policy p on docs for update to authenticated using (owner = auth.uid())`, no WITH CHECK:
+  // PostgreSQL checks the new row with the USING too (re-created after onlook's projects policy).
+  const docs: TableModel = {
+    table: 'docs',
+    columns: [{ name: 'id', type: 'text', nullable: false }, { name: 'owner', type: 'uuid', nullable: false }, { name: 'title', type: 'text', nullable: true }],
+    primaryKey: ['id'],
+    grants: { anon: [], authenticated: ['select', 'update'] },
+    rowSecurity: true,
+    rules: { select: () => true, updateUsing: (row, ctx) => row.owner === ctx.uid },
+  };
+  const me = '11111111-1111-4111-8111-111111111111';
+  const other = '22222222-2222-4222-8222-222222222222';
+  const update = (body: Record<string, unknown>) =>
+    predictTableRequest(docs, { docs: [{ id: 'd', owner: me, title: 'a' }] }, { kind: 'user', id: me }, { kind: 'update', table: 'docs', patch: body as never, filters: [{ column: 'id', op: 'eq', value: 'd' }], returning: 'minimal' }, defaultSettings);
+
+  it('checks the new row with the USING: the owner edits, and cannot hand the row over', () => {
+    expect(update({ title: 'b' }).outcome).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(update({ owner: other }).outcome).toMatchObject({ kind: 'rejected', by: 'policy' });
+  });
+});

@@ -243,7 +243,8 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
       undoneIsSecure &&= r.undoneIsSecure === true;
     } else undoneIsSecure = false;
     if (!bypass) {
-      if (!(model.rules.updateCheck?.(next, ctx) ?? false)) {
+      // An UPDATE policy without WITH CHECK checks the new row with its USING (PostgreSQL's CREATE POLICY).
+      if (!((model.rules.updateCheck ?? model.rules.updateUsing)?.(next, ctx) ?? false)) {
         failures.push(rejectedByPolicy(`update check on ${model.table}`));
         continue;
       }

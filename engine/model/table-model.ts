@@ -60,6 +60,7 @@ export interface RowRules<S = any> {
   select?: (row: Row, ctx: RuleContext<S>) => boolean;
   insertCheck?: (row: Row, ctx: RuleContext<S>) => boolean;
   updateUsing?: (row: Row, ctx: RuleContext<S>) => boolean;
+  /** WITH CHECK of the UPDATE policies, on the new row; absent: `updateUsing`, as PostgreSQL checks with an UPDATE policy's USING when it has no WITH CHECK. */
   updateCheck?: (row: Row, ctx: RuleContext<S>) => boolean;
   deleteUsing?: (row: Row, ctx: RuleContext<S>) => boolean;
 }

@@ -14,6 +14,7 @@ import type { CatalogProperty } from '../runner/catalog-property.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import type { Environment } from '../runner/environment.ts';
+import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import { plannedRuns } from '../runner/run-data-property.ts';
 import { ruleAllowed, type Target } from '../config/target.ts';
@@ -192,6 +193,8 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
   const env: Environment = session.env;
   try {
     events.emit({ type: 'note', text: env.readyNote });
+    const seeded = seededModelTablesNote(env.workers[0].tx.fixturePlan, Object.values(plan.oracle.model.tables).map((t) => t.table));
+    if (seeded) events.emit({ type: 'note', text: seeded });
     control.watchInterrupts();
     const { settled, toGenerate, partsLeftOut } = settle(plan, session, await replaySavedFailures(plan, session, events));
     const generated = await generate(plan, session, toGenerate, events, control);

@@ -9,11 +9,14 @@ import type pg from 'pg';
 import type { Environment } from './environment.ts';
 import type { PropertyResult } from './result.ts';
 import type { CatalogComparison } from '../checker/catalog.ts';
+import type { TargetMapping } from '../mapping/mapping.ts';
 
 /** What a catalog check may need of the target beyond its database. */
 export interface CatalogContext {
   /** The schemas PostgREST exposes (a project's config.toml, else the reference's). */
   exposedSchemas: string[];
+  /** The target's names for the model's tables and functions, and its conventions (the pack's and the config's mapping). */
+  mapping?: TargetMapping;
 }
 
 export interface CatalogProperty<S = any> {
@@ -31,7 +34,7 @@ export async function runCatalogProperty(env: Environment, property: CatalogProp
   await worker.tx.flush();
   const base = { id: property.id, title: `${property.title} (catalog)`, area: 'data' as const, seed: options.seed };
   try {
-    const r = await property.check(worker.client, options.settings, { exposedSchemas: env.cache.exposedSchemas });
+    const r = await property.check(worker.client, options.settings, { exposedSchemas: env.cache.exposedSchemas, mapping: worker.tx.fixturePlan.mapping });
     const result = { ...base, cases: r.objects, counts: { allowed: r.granted, filtered: 0, rejected: r.withheld, errored: 0 }, durationMs: Date.now() - started };
     if (r.findings.length === 0) return { ...result, status: 'passed' };
     return {

@@ -4,6 +4,7 @@
  * one cloned database and connection per worker, and the PostgREST schema cache.
  */
 import pg from 'pg';
+import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 import { EnvironmentError } from '../errors.ts';
 import { keptTemplateKey, prepareTemplate, type PreparedTemplate } from '../db/databases.ts';
 import { describeTemplateSource, templateCacheEnabled } from '../db/template-cache.ts';
@@ -85,6 +86,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     lap('cloneMs');
     let cache: SchemaCache | undefined;
     let plan: FixturePlan | undefined;
+    let standIns: string | undefined;
     for (const url of urls) {
       // Pipelined: a case's messages, and the lane's next case, are written without waiting for answers (batch-query.ts).
       const client = new pg.Client({ connectionString: url, pipeline: true });
@@ -94,6 +96,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       } catch (e) {
         throw new EnvironmentError(`cannot connect a worker: ${(e as Error).message}`);
       }
+      if (!cache) standIns = standInNote(await standInsInstalled(client));
       cache ??= await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
       if (!plan) {
         const shapes = await readTableShapes(client, [...cache.exposedSchemas, 'auth']);
@@ -116,7 +119,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       workers,
       startupMs,
       startup: phases,
-      readyNote: `ready in ${startupMs} ms${source ? ` (${source})` : ''}`,
+      readyNote: `ready in ${startupMs} ms${source ? ` (${source})` : ''}${standIns ? `; ${standIns}` : ''}`,
       async close() {
         for (const w of workers) await w.client.end().catch(() => {});
         await tpl.drop();

@@ -18,7 +18,7 @@ import type { PropertyFailure, PropertyResult } from './result.ts';
 import { ClauseTally } from './coverage.ts';
 import { sendableCase } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
-import { NotRealizable, remedyFor } from '../target/realizable.ts';
+import { ALREADY_THERE, NotRealizable, remedyFor } from '../target/realizable.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -71,7 +71,7 @@ function dropReason(error: unknown): string | undefined {
   if (error instanceof NotRealizable) return error.reason;
   // Only a constraint says the target cannot hold the case; any other refusal (an unknown table, a
   // setting) is the harness's or the config's error, and reported as one.
-  if (error instanceof FixtureError && error.constraint) return `${error.constraint} refused a fixture row (${error.table})`;
+  if (error instanceof FixtureError && error.constraint) return `${error.constraint} refused a fixture row (${error.table})${error.code === '23505' ? `: ${ALREADY_THERE}` : ''}`;
   return undefined;
 }
 

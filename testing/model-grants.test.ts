@@ -1,0 +1,82 @@
+/**
+ * GRANT01: a pack made with definePack gets its model's grants checked against the catalog, as
+ * the reference's R15/R16 catalog halves check the reference model's. A small pack states that
+ * `notes` is the signed-in users' only and `note_count()` is theirs and the server's to execute;
+ * its migrations grant exactly that and GRANT01 passes; a later migration that grants EXECUTE to
+ * anon (Supabase's default privileges, a revoke forgotten) or SELECT on the table fails it, naming
+ * the object, the role and what the model says. Through the binary.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { runBin } from './run-bin.ts';
+import { tempDir } from './temp-dir.ts';
+
+const MIGRATION = `
+create table public.notes (id uuid primary key, owner_id uuid not null, body text not null default '');
+alter table public.notes enable row level security;
+create policy notes_own on public.notes for all to authenticated using (owner_id = (select auth.uid()));
+revoke all on table public.notes from anon;
+create function public.note_count() returns integer language sql stable security definer set search_path = ''
+  as $$ select count(*)::int from public.notes where owner_id = (select auth.uid()) $$;
+revoke execute on function public.note_count() from public, anon;
+`;
+
+const PACK = `
+import { allowed, definePack, defineFunction, defineProperty, defineTable, fc, z, type Caller, type DataCase } from 'policyfuzz';
+const notes = defineTable({
+  table: 'notes', primaryKey: ['id'], rowSecurity: true,
+  columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'owner_id', type: 'uuid', nullable: false }, { name: 'body', type: 'text', nullable: false, default: '' }],
+  grants: { anon: [], authenticated: ['select', 'insert', 'update', 'delete'] },
+  rules: { select: (r, c) => r.owner_id === c.uid },
+});
+const noteCount = defineFunction({
+  name: 'note_count', args: [], executableBy: ['authenticated', 'service_role'],
+  predict: (world, caller) => ({ outcome: allowed([{ value: (world.notes ?? []).filter((n) => caller.kind === 'user' && n.owner_id === caller.id).length }], 0), world }),
+});
+const N01 = defineProperty({
+  id: 'N01', rule: 1, title: 'notes: read by their owner', tables: ['notes'],
+  cases: () => fc.uuid({ version: 4 }).map((id): DataCase => ({ world: { 'auth.users': [{ id, email: 'a@n.test' }], notes: [{ id, owner_id: id, body: '' }] },
+    steps: [{ caller: { kind: 'user', id } as Caller, request: { kind: 'select', table: 'notes', columns: '*', filters: [] } }] })),
+});
+export default definePack({ name: 'grants', model: { tables: { notes }, functions: { note_count: noteCount }, fixtureOrder: ['auth.users', 'notes'] }, settingsSchema: z.object({}).strict(), properties: [N01] });
+`;
+
+function project(extra?: string): string {
+  const dir = tempDir('model-grants');
+  mkdirSync(path.join(dir, 'migrations'));
+  writeFileSync(path.join(dir, 'migrations', '20250101000000_notes.sql'), MIGRATION);
+  if (extra) writeFileSync(path.join(dir, 'migrations', '20250201000000_later.sql'), extra);
+  writeFileSync(path.join(dir, 'policyfuzz.pack.ts'), PACK);
+  writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: 'migrations' }));
+  return dir;
+}
+
+async function grants(dir: string) {
+  const run = await runBin(['fuzz', '--config', path.join(dir, 'policyfuzz.config.json'), '--only', 'GRANT01', '--database-url', inject('databaseUrl'), '--seed', '1', '--no-replay', '--no-color', '--report', 'json', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f')], { cwd: dir });
+  const summary = JSON.parse(readFileSync(path.join(dir, 'r', 'summary.json'), 'utf8')) as { properties: { id: string; status: string; cases: number }[] };
+  return { ...run, property: summary.properties.find((p) => p.id === 'GRANT01:catalog') };
+}
+
+describe("GRANT01: a definePack pack's grants against the catalog", () => {
+  it('passes when the target grants what the model states', async () => {
+    const run = await grants(project());
+    expect(run.property).toMatchObject({ status: 'passed', cases: 2 });
+    expect(run.code).toBe(0);
+  });
+
+  it('fails on an EXECUTE granted to anon, and on a SELECT the model does not give anon, naming each', async () => {
+    const run = await grants(project('grant execute on function public.note_count() to anon;\ngrant select on public.notes to anon;\n'));
+    expect(run.property?.status).toBe('failed');
+    expect(run.stdout).toContain('public.note_count(): anon may execute it, the model says it may not');
+    expect(run.stdout).toContain('notes: anon holds SELECT, the model says it lacks it');
+    expect(run.code).toBe(1);
+  });
+
+  it("under conventions.grants supabase-default, the defaults' extra grants are accepted where row security or the body decides", async () => {
+    const dir = project('grant execute on function public.note_count() to anon;\ngrant select on public.notes to anon;\n');
+    writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: 'migrations', mapping: { conventions: { grants: 'supabase-default' } } }));
+    const run = await grants(dir);
+    expect(run.property?.status).toBe('passed');
+  });
+});

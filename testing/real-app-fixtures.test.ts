@@ -1,0 +1,106 @@
+/**
+ * Fixtures on a real app's schema, re-created after AgentOps.
+ *
+ * A migration that seeds a row into a table a pack models (re-created after an app that seeds a
+ * shared organisation every new user joins): every case starts with that row, which no model
+ * world has, so a read that shows it is a false alarm. The run's notes name the table and the
+ * setting that removes it (`fixtures.emptyTables`); with the setting, the rule holds. Through the
+ * binary, on examples/notes-app's pack and migrations plus a seeding migration.
+ *
+ * A signup trigger on auth.users that makes the profile row (and a personal org) of each new
+ * person: the fixtures then write a profile whose key the trigger already took, and every case is
+ * dropped. The property's error names what made the row and the settings that fix it; with
+ * `bypassTriggers`, the rule holds. A small pack of its own (profiles read by their owner).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { PROJECT_ROOT } from '../cli/paths.ts';
+import { runBin } from './run-bin.ts';
+import { tempDir } from './temp-dir.ts';
+
+const NOTES = path.join(PROJECT_ROOT, 'examples/notes-app');
+const SEED = `
+insert into auth.users (id, email) values ('00000000-0000-4000-8000-00000000feed', 'welcome@notes.test');
+insert into public.notes (id, owner_id, body, is_public) values ('00000000-0000-4000-8000-0000000000aa', '00000000-0000-4000-8000-00000000feed', 'Welcome!', true);
+`;
+
+function project(fixtures?: object): string {
+  const dir = tempDir('seeded');
+  mkdirSync(path.join(dir, 'seed'));
+  writeFileSync(path.join(dir, 'seed', '20250302000000_welcome_note.sql'), SEED);
+  const config = { pack: path.join(NOTES, 'policyfuzz.pack.ts'), migrations: [path.join(NOTES, 'supabase/migrations'), 'seed'], ...(fixtures ? { fixtures } : {}) };
+  writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify(config));
+  return dir;
+}
+
+const fuzz = (dir: string) =>
+  runBin(['fuzz', '--config', path.join(dir, 'policyfuzz.config.json'), '--only', 'N01', '--database-url', inject('databaseUrl'), '--seed', '4', '--runs', '60', '--workers', '1', '--no-replay', '--no-color', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f')], { cwd: dir });
+
+describe('rows the migrations seed into a modelled table', () => {
+  it('are named with the setting that leaves them out; with it, the rule holds', async () => {
+    const before = await fuzz(project());
+    const out = before.stdout + before.stderr;
+    expect(out).toContain(`notes holds rows the migrations seeded, which the pack's worlds do not write: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ["notes"] } deletes them before each case (docs/config.md)`);
+    expect(out).toMatch(/^N01 FAILED/m);
+    expect(before.code).toBe(1);
+    const after = await fuzz(project({ emptyTables: ['notes'] }));
+    expect(after.stdout + after.stderr).not.toMatch(/holds rows the migrations seeded/);
+    expect(after.stdout).toMatch(/^N01 +PASS/m);
+    expect(after.code).toBe(0);
+  });
+});
+
+const PROFILES_MIGRATION = `
+create table public.profiles (id uuid primary key references auth.users (id) on delete cascade, full_name text);
+alter table public.profiles enable row level security;
+create policy profiles_own on public.profiles for select to authenticated using (id = (select auth.uid()));
+create function public.setup_new_user() returns trigger language plpgsql security definer set search_path = '' as $$
+begin
+  insert into public.profiles (id, full_name) values (new.id, new.raw_user_meta_data ->> 'full_name');
+  return new;
+end $$;
+create trigger on_new_user after insert on auth.users for each row execute function public.setup_new_user();
+`;
+
+const PROFILES_PACK = `
+import { definePack, defineProperty, defineTable, fc, z, type Caller, type DataCase } from 'policyfuzz';
+const profiles = defineTable({
+  table: 'profiles', primaryKey: ['id'], rowSecurity: true,
+  columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'full_name', type: 'text', nullable: true }],
+  grants: { anon: ['select', 'insert', 'update', 'delete'], authenticated: ['select', 'insert', 'update', 'delete'] },
+  rules: { select: (row, ctx) => row.id === ctx.uid },
+});
+const P01 = defineProperty({
+  id: 'P01', rule: 1, title: 'profiles: read by their owner', tables: ['profiles'],
+  cases: () => fc.uniqueArray(fc.uuid({ version: 4 }), { minLength: 1, maxLength: 3 }).chain((ids) => fc.constantFrom(...ids).map((id): DataCase => ({
+    world: { 'auth.users': ids.map((i) => ({ id: i, email: i.slice(0, 8) + '@p.test' })), profiles: ids.map((i) => ({ id: i, full_name: i.slice(0, 4) })) },
+    steps: [{ caller: { kind: 'user', id } as Caller, request: { kind: 'select', table: 'profiles', columns: '*', filters: [] } }],
+  }))),
+});
+export default definePack({ name: 'profiles', model: { tables: { profiles }, functions: {}, fixtureOrder: ['auth.users', 'profiles'] }, settingsSchema: z.object({}).strict(), properties: [P01] });
+`;
+
+function profilesProject(fixtures?: object): string {
+  const dir = tempDir('signup');
+  mkdirSync(path.join(dir, 'migrations'));
+  writeFileSync(path.join(dir, 'migrations', '20240223000000_profiles.sql'), PROFILES_MIGRATION);
+  writeFileSync(path.join(dir, 'policyfuzz.pack.ts'), PROFILES_PACK);
+  writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: 'migrations', ...(fixtures ? { fixtures } : {}) }));
+  return dir;
+}
+
+const fuzzProfiles = (dir: string) =>
+  runBin(['fuzz', '--config', path.join(dir, 'policyfuzz.config.json'), '--only', 'P01', '--database-url', inject('databaseUrl'), '--seed', '1', '--runs', '40', '--workers', '1', '--no-replay', '--no-color', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f')], { cwd: dir });
+
+describe('a signup trigger that makes the rows the fixtures write', () => {
+  it('names the trigger as the likely maker and the settings; bypassing it, the rule holds', async () => {
+    const before = await fuzzProfiles(profilesProject());
+    expect(before.stdout).toContain(
+      'P01 ERROR: no case could run on this target: all 40 cases drawn were dropped, mostly as profiles_pkey refused a fixture row (profiles): a row with that key was already there; a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md',
+    );
+    const after = await fuzzProfiles(profilesProject({ bypassTriggers: ['auth.users.on_new_user'] }));
+    expect(after.stdout).toMatch(/^P01 +PASS +40 /m);
+    expect(after.code).toBe(0);
+  });
+});
