@@ -37,9 +37,13 @@ export interface TableMapping {
  * How a function's answer maps to the model's:
  * - `as-is`: the same shape (output columns renamed by `columns`, if given);
  * - `row-as-boolean`: the target returns the affected row (or null / no row) where the model
- *   answers whether one was affected (`{ value: true | false }`).
+ *   answers whether one was affected (`{ value: true | false }`);
+ * - `{ field }`: the target returns a jsonb object (`{"removed": true, "code": …}`) whose `field`
+ *   is the model's scalar answer (a boolean, a text); no object or no such field is null;
+ * - `value-as-void`: the target returns a value (a text, a jsonb) where the model's function is
+ *   void: the value is not compared, only that the call succeeded.
  */
-export type ReturnShape = 'as-is' | 'row-as-boolean';
+export type ReturnShape = 'as-is' | 'row-as-boolean' | 'value-as-void' | { field: string };
 
 export interface FunctionMapping {
   name?: string;
@@ -48,6 +52,11 @@ export interface FunctionMapping {
   returns?: ReturnShape;
   /** Model output column → target output column (set- and row-returning functions). */
   columns?: Record<string, string>;
+  /**
+   * Output columns the target returns beyond the model's (`opened_at`), named one by one: left
+   * out of the answer before it is compared. Any other extra column still shows (a leak).
+   */
+  extraColumns?: string[];
 }
 
 /** One kind of refusal as the target raises it. */
@@ -202,9 +211,16 @@ function reshapeRows(m: TargetMapping, request: ApiRequest, rows: Row[] | null):
     const hit = rows.some((r) => Object.values(r).some((v) => v !== null && v !== false));
     return [{ value: hit }];
   }
-  if (!fn.columns) return rows;
-  const reverse = new Map(Object.entries(fn.columns).map(([model, target]) => [target, model]));
-  return rows.map((r) => renameRow(r, (c) => reverse.get(c) ?? c));
+  if (fn.returns === 'value-as-void') return null;
+  if (typeof fn.returns === 'object') {
+    // A jsonb object reads back as one row (the object); a null answer as [{ value: null }].
+    const field = fn.returns.field;
+    const object = rows.length === 1 && !('value' in rows[0] && Object.keys(rows[0]).length === 1) ? rows[0] : undefined;
+    return [{ value: object && Object.hasOwn(object, field) ? object[field] : null }];
+  }
+  const extra = new Set(fn.extraColumns ?? []);
+  const reverse = new Map(Object.entries(fn.columns ?? {}).map(([model, target]) => [target, model]));
+  return rows.map((r) => renameRow(r, (c) => (extra.has(c) ? null : (reverse.get(c) ?? c))));
 }
 
 /**
@@ -217,7 +233,8 @@ export function outcomeToModel(m: TargetMapping, request: ApiRequest, outcome: O
   if (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') return outcome;
   const rows = reshapeRows(m, request, outcome.rows);
   const fn = request.kind === 'rpc' ? m.functions?.[targetName(request)] : undefined;
-  const affected = fn?.returns === 'row-as-boolean' ? 1 : outcome.affected;
+  // A reshaped answer is one value, as the model's scalar or void function counts it.
+  const affected = fn?.returns !== undefined && fn.returns !== 'as-is' ? 1 : outcome.affected;
   return { ...outcome, rows, affected } as Outcome;
 }
 

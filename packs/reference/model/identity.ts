@@ -46,5 +46,5 @@ export function currentUserHasPermission(ctx: RuleContext, permission: string): 
   const row = currentUserRow(ctx);
   if (!row) return false;
   const held = [...asList(row.permissions), ...asList(row.managed_permissions)];
-  return held.some((p) => p === permission || (ctx.settings.permissionImplies[p] ?? []).some((implied) => implied === '*' || implied === permission));
+  return held.some((p) => p === permission || (ctx.settings.permissionImplies[p] ?? []).some((implied: string) => implied === '*' || implied === permission));
 }

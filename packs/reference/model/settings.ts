@@ -257,6 +257,13 @@ export const ModelSettingsSchema = z
          * { "privileged-column": "42501" }. Rule 20's NOT_AUTHORIZED text stays the spec's.
          */
         codes: z.record(z.string(), z.string().regex(/^[0-9A-Z]{5}$/, 'a five-character SQLSTATE')).default({}),
+        /**
+         * What soft_delete_pr_ticket and soft_delete_vs_ticket do when no live ticket has the id
+         * (the spec: answer whether one was deleted, so false). `raise`: a project whose function
+         * refuses instead, with the not-found refusal (its SQLSTATE refusals.codes.not-found, e.g.
+         * P0002 no_data_found). A failure on such an answer names this setting.
+         */
+        notFound: z.enum(['answer', 'raise']).default('answer'),
       })
       .prefault({}),
   })
