@@ -31,6 +31,13 @@ export interface TableMapping {
    * values may share one target value, so answers are compared in the target's vocabulary).
    */
   values?: Record<string, Record<string, string>>;
+  /**
+   * Model uuid columns the target keys with a bigint (`id bigint generated … as identity`): each
+   * model id becomes a number (uuidAsBigint, the same for the same id everywhere) in fixtures,
+   * bodies, filters and the rows the model expects, so answers are compared in the target's ids.
+   * A text id needs nothing: a uuid is text.
+   */
+  bigintIds?: string[];
 }
 
 /**
@@ -163,8 +170,27 @@ function translate(words: Record<string, string> | undefined, v: Json): Json {
   return v;
 }
 
-/** A model value of `table.column` in the target's vocabulary. */
+const BIGINT_ID_SPAN = 2n ** 52n;
+
+/**
+ * A model id (a uuid, or any text) as a positive bigint key: FNV-1a over its text, within 2^52 so
+ * it stays an exact JSON number, and far above the few ids a target's own sequence hands out.
+ */
+export function uuidAsBigint(id: string): number {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(id)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return Number((hash % BIGINT_ID_SPAN) + BIGINT_ID_SPAN);
+}
+
+function bigintId(v: Json): Json {
+  if (typeof v === 'string') return uuidAsBigint(v);
+  if (Array.isArray(v)) return v.map(bigintId);
+  return v;
+}
+
+/** A model value of `table.column` in the target's vocabulary (and ids: bigintIds). */
 export function valueToTarget(m: TargetMapping, table: string, column: string, v: Json): Json {
+  if (m.tables?.[table]?.bigintIds?.includes(column)) return bigintId(v);
   return translate(m.tables?.[table]?.values?.[column], v);
 }
 
@@ -246,7 +272,7 @@ export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outc
   if (request.kind === 'rpc' || (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') || !outcome.rows) return outcome;
   const table = targetName(request);
   const absent = new Set(absentColumns(m, table));
-  if (!absent.size && !m.tables?.[table]?.values) return outcome;
+  if (!absent.size && !m.tables?.[table]?.values && !m.tables?.[table]?.bigintIds) return outcome;
   const rows = outcome.rows.map((r) => renameRow(r, (c) => (absent.has(c) ? null : c), (c, v) => valueToTarget(m, table, c, v)));
   return { ...outcome, rows } as Outcome;
 }

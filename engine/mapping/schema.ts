@@ -41,6 +41,7 @@ export const MappingSchema = z
                 }),
               )
               .optional(),
+            bigintIds: z.array(name).optional(),
           })
           .strict(),
       )

@@ -16,6 +16,7 @@ import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
+import type { ApiResponse } from '../executor/response.ts';
 import { targetName } from '../model/request.ts';
 
 /**
@@ -193,6 +194,27 @@ export function unrealizableOnTarget(plan: FixturePlan, world: World, modelOrder
   const onTarget = mapping ? worldToTarget(mapping, world) : world;
   const modelTables = new Set([...(mapping ? orderToTarget(mapping, modelOrder) : modelOrder), ...Object.keys(onTarget)]);
   return unrealizableReason(onTarget, plan.shapes, modelTables);
+}
+
+/**
+ * Why a write the model lets succeed cannot be judged here, from the target's answer, or
+ * undefined: the target refused it with 23503 for a value missing from a table the model does not
+ * know (a lookup table the project seeds, say `units`): the model cannot write that table's
+ * rows, so the case is a difference of schema. Only a success the model expected is dropped: a
+ * write the model refuses that reached the foreign key check was let through by the target's rules.
+ * `modelOrder`: the model's tables (model names).
+ */
+export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, expected: Outcome, modelOrder: readonly string[]): string | undefined {
+  if (!plan.shapes || response.error?.code !== '23503' || (expected.kind !== 'allowed' && expected.kind !== 'filtered')) return undefined;
+  // Postgres leaves the key's values (and columns) out of the detail when the caller may not read the parent table.
+  const key = /^Key (?:\(([^)]+)\)=\(.*\) )?is not present in table "([^"]+)"/s.exec(response.error.details ?? '');
+  const table = /on table "([^"]+)"/.exec(response.error.message)?.[1];
+  if (!key || !table) return undefined;
+  const parent = key[2];
+  const modelTables = new Set((plan.mapping ? orderToTarget(plan.mapping, modelOrder) : modelOrder).map((t) => t.split('.').pop()!));
+  if (modelTables.has(parent)) return undefined;
+  const column = key[1] ?? plan.shapes.get(table)?.find((c) => c.references?.table.split('.').pop() === parent)?.name ?? '(a column)';
+  return `${table}.${column} needs a ${parent} row the target lacks (foreign key to a table outside the model)`;
 }
 
 /**

@@ -71,6 +71,7 @@ export function remedyFor(reason: string): string {
     const column = reason.replace(/ is NOT NULL$/, '');
     return `the model's rows with a null ${column.split('.').pop()} are not realizable here (map ${column} to a column that allows null, or accept fewer cases)`;
   }
+  if (/foreign key to a table outside the model/.test(reason)) return "the model writes values the target's lookup table does not hold (map the values in the config, or accept fewer cases)";
   if (/foreign key/.test(reason)) return 'the model makes such rows without their parent (give the target a parent row through the mapping, or accept fewer cases)';
   if (/unique index/.test(reason)) return 'the model draws values equal under that index';
   if (/outside/.test(reason)) return "the model's vocabulary is wider than the target's (map the values in the config)";
