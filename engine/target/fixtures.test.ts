@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, unrealizableAnswer, type FixturePlan } from './fixtures.ts';
+import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 
 const shapes: TableShapes = new Map([
@@ -68,5 +69,22 @@ describe('fixtures that follow the target', () => {
     expect(requestForTarget({ ...plan, mapping: undefined }, { kind: 'insert', table: 'signups', rows: [{ member_id: 'u1', club_slug: 'x' }], returning: 'minimal' })).toMatchObject({
       rows: [{ member_id: 'u1', club_slug: 'x', channel: 'web' }],
     });
+  });
+});
+
+describe('a write the database refuses for a row of a table outside the model', () => {
+  const refused = (details: string, message = 'insert or update on table "signups" violates foreign key constraint "signups_club_slug_fkey"'): ApiResponse => ({ status: 409, body: null, affected: null, error: { code: '23503', message, details, hint: null } });
+  const allowed = { kind: 'allowed' as const, rows: null, affected: 1 };
+
+  it('drops the case where the model expected success, naming the column (also when Postgres hides the key)', () => {
+    expect(unrealizableAnswer(plan, refused('Key (club_slug)=(chess) is not present in table "clubs".'), allowed, ['users'])).toBe('signups.club_slug needs a clubs row the target lacks (foreign key to a table outside the model)');
+    expect(unrealizableAnswer(plan, refused('Key is not present in table "clubs".'), allowed, ['users'])).toBe('signups.club_slug needs a clubs row the target lacks (foreign key to a table outside the model)');
+  });
+
+  it('keeps it a finding where the model refused (the target’s rules let the write through) or the parent is a model table', () => {
+    const byPolicy = { kind: 'rejected' as const, code: '42501', by: 'policy' as const };
+    expect(unrealizableAnswer(plan, refused('Key is not present in table "clubs".'), byPolicy, ['users'])).toBeUndefined();
+    expect(unrealizableAnswer(plan, refused('Key (member_id)=(x) is not present in table "members".'), allowed, ['users'])).toBeUndefined();
+    expect(unrealizableAnswer(plan, { ...refused(''), error: { code: '23505', message: 'duplicate key', details: null, hint: null } }, allowed, ['users'])).toBeUndefined();
   });
 });
