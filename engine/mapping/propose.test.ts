@@ -93,3 +93,42 @@ describe('proposing a mapping from the catalog', () => {
     expect(proposal.notes.filter((n) => n.startsWith('to do'))).toEqual([expect.stringContaining('generate open in pr_tickets.status by name')]);
   });
 });
+
+describe('init maps no column across types or meanings', () => {
+  const projects: ModelTableFacts = {
+    name: 'projects',
+    columns: [
+      { name: 'id', type: 'uuid', primaryKey: true },
+      { name: 'title', type: 'text' },
+      { name: 'owner_id', type: 'uuid' },
+    ],
+  };
+  // The model's table name: the table is chosen, its columns are not guessed.
+  const workspaces: TargetTableFacts = {
+    name: 'projects',
+    anonCanSelect: false,
+    columns: [
+      { name: 'id', type: 'uuid', primaryKey: true },
+      { name: 'stripe_customer_id', type: 'text' },
+      { name: 'owner_id', type: 'uuid', references: { table: 'auth.users', column: 'id' } },
+    ],
+  };
+
+  it('leaves a title unmapped rather than onto the one text column left, stripe_customer_id', () => {
+    const { mapping } = proposeMapping({ tables: [projects], functions: [] }, { tables: [workspaces], functions: [] });
+    expect(mapping.tables?.projects?.columns).toEqual({ title: null });
+  });
+
+  it('a text model key never lands on a uuid column', () => {
+    const uuidKeyed: TargetTableFacts = { ...pressRequests, columns: pressRequests.columns.map((c) => (c.name === 'ref' ? { ...c, type: 'uuid' } : c)) };
+    const { mapping } = proposeMapping({ tables: [prTickets], functions: [] }, { tables: [uuidKeyed], functions: [] });
+    expect(mapping.tables?.pr_tickets?.columns?.id ?? null).not.toBe('ref');
+  });
+
+  it('a bigint identity key takes the model’s uuid key, proposed with bigintIds', () => {
+    const purchases: TargetTableFacts = { ...targetOrders, name: 'purchases', columns: targetOrders.columns.map((c) => (c.name === 'id' ? { ...c, type: 'bigint' } : c)) };
+    const proposal = proposeMapping({ tables: [orders], functions: [] }, { tables: [purchases], functions: [] });
+    expect(proposal.mapping.tables!.shop_orders).toMatchObject({ name: 'purchases', bigintIds: ['id'] });
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: purchases keys id with a bigint/));
+  });
+});

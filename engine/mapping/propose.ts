@@ -120,8 +120,28 @@ function normalType(type: string): string {
 /** Model columns that reference people: the model names them `*_id` and the reference keys them by auth.users. */
 const PERSON_REF = /^(id|.*_id)$/;
 
+/** A model uuid key the target keys with an integer (`id bigint generated … as identity`): mapped with bigintIds. */
+function bigintKey(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
+  return model.type === 'uuid' && model.primaryKey === true && target.primaryKey === true && normalType(target.type) === 'integer';
+}
+
+/** Names that identify (a key, a reference): `id`, `code`, `ref`, `*_id`, `*_ref`, `*_key`. */
+const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
+
+/**
+ * Two columns that may mean the same by position alone (the last of their type left on both
+ * sides): both keys; else alike in identifying something or not, and not free text (a title and
+ * an owner's name are both text, and nothing else alike).
+ */
+function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
+  if (model.primaryKey && target.primaryKey) return true;
+  if (normalType(model.type) === 'text' && model.vocabulary !== true) return false;
+  if (target.references && !IDENTIFYING.test(model.name)) return false;
+  return IDENTIFYING.test(model.name) === IDENTIFYING.test(target.name);
+}
+
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames): number {
-  const sameType = normalType(model.type) === normalType(target.type) || (target.vocabulary !== undefined && model.type === 'text');
+  const sameType = normalType(model.type) === normalType(target.type) || (target.vocabulary !== undefined && model.type === 'text') || bigintKey(model, target);
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
   let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
@@ -161,7 +181,8 @@ function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renam
   const leftModel = model.columns.filter((c) => !out.has(c.name));
   const leftTarget = target.columns.filter((c) => !taken.has(c.name));
   for (const m of leftModel) {
-    const same = leftTarget.filter((t) => !taken.has(t.name) && normalType(t.type) === normalType(m.type));
+    // Same type is not same meaning: a title is no stripe_customer_id, whatever is left over.
+    const same = leftTarget.filter((t) => !taken.has(t.name) && normalType(t.type) === normalType(m.type) && sameMeaning(m, t));
     const sameModel = leftModel.filter((x) => !out.has(x.name) && normalType(x.type) === normalType(m.type));
     if (same.length === 1 && sameModel.length === 1) {
       out.set(m.name, same[0].name);
@@ -270,8 +291,10 @@ export function proposeMapping(
       const to = columns.get(c.name);
       if (to !== c.name) renamed[c.name] = to ?? null;
     }
-    if (t.name === m.name && !Object.keys(renamed).length) continue;
-    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}) };
+    const bigintIds = m.columns.filter((c) => columns.has(c.name) && bigintKey(c, t.columns.find((x) => x.name === columns.get(c.name))!)).map((c) => c.name);
+    if (t.name === m.name && !Object.keys(renamed).length && !bigintIds.length) continue;
+    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...(bigintIds.length ? { bigintIds } : {}) };
+    if (bigintIds.length) notes.push(`confirm: ${t.name} keys ${bigintIds.join(', ')} with a bigint where the model's ids are uuids: bigintIds`);
     const absent = Object.entries(renamed).filter(([, v]) => v === null).map(([k]) => k);
     notes.push(
       `confirm: model table ${m.name} is ${t.name}` +

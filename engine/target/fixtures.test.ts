@@ -82,7 +82,7 @@ describe('a write the database refuses for a row of a table outside the model', 
   });
 
   it('keeps it a finding where the model refused (the target’s rules let the write through) or the parent is a model table', () => {
-    const byPolicy = { kind: 'rejected' as const, code: '42501', by: 'policy' as const };
+    const byPolicy = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
     expect(unrealizableAnswer(plan, refused('Key is not present in table "clubs".'), byPolicy, ['users'])).toBeUndefined();
     expect(unrealizableAnswer(plan, refused('Key (member_id)=(x) is not present in table "members".'), allowed, ['users'])).toBeUndefined();
     expect(unrealizableAnswer(plan, { ...refused(''), error: { code: '23505', message: 'duplicate key', details: null, hint: null } }, allowed, ['users'])).toBeUndefined();
