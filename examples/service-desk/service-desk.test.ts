@@ -95,9 +95,9 @@ describe('service desk at its final state', () => {
 
 describe('three historical bugs, each flagged before its fix', () => {
   const bugs = [
-    { fix: '20240325090000_fix_users_guard_role.sql', rule: 'R02', what: 'the users guard was a deny-list that missed role' },
-    { fix: '20240408090000_fix_find_service_request_exact.sql', rule: 'R14', what: 'the status page looked codes up with ilike' },
-    { fix: '20240422090000_fix_remove_service_request_scope.sql', rule: 'R07', what: 'remove_service_request skipped the desk scope check' },
+    { fix: '20240325090000_fix_users_guard_role.sql', rule: 'R02', what: 'the users guard was a deny-list that missed role', shows: /database answered success, model expected error P0001\n.*PATCH \/rest\/v1\/users.*"role"/ },
+    { fix: '20240408090000_fix_find_service_request_exact.sql', rule: 'R14', what: 'the status page looked codes up with ilike', shows: /rows touched: model 0, database 1\n.*rpc\/get_pr_ticket_by_id \{"p_id":".*%/ },
+    { fix: '20240422090000_fix_remove_service_request_scope.sql', rule: 'R07', what: 'remove_service_request skipped the desk scope check', shows: /model expected P0001 \(the "not-authorized" refusal.*\n.*rpc\/soft_delete_pr_ticket/ },
   ];
   for (const bug of bugs) {
     it(`${bug.rule} flags it before ${bug.fix} (${bug.what})`, async () => {
@@ -106,6 +106,8 @@ describe('three historical bugs, each flagged before its fix', () => {
       expect(result.status).toBe('failed');
       // A real disagreement about access, not a harness error or a shape the mapping missed.
       expect(result.failures[0].message).not.toMatch(/harness|returned rows differ/);
+      // The finding is the bug itself: the role taken, the pattern matched, the removal let through.
+      expect(result.failures.map((f) => f.message)).toContainEqual(expect.stringMatching(bug.shows));
       expect(before.code).toBe(1);
     });
   }
