@@ -132,3 +132,23 @@ describe('init maps no column across types or meanings', () => {
     expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: purchases keys id with a bigint/));
   });
 });
+
+describe('init reads function names in the target’s table words', () => {
+  it('pr_tickets matched as service_requests teaches pr → service, ticket → request: remove_service_request is soft_delete_pr_ticket', () => {
+    const serviceRequests: TargetTableFacts = { ...pressRequests, name: 'service_requests' };
+    const { mapping } = proposeMapping(
+      { tables: [prTickets], functions: [{ name: 'soft_delete_pr_ticket', args: ['p_id'] }, { name: 'get_pr_ticket_by_id', args: ['p_id'] }] },
+      { tables: [serviceRequests], functions: [fn({ name: 'remove_service_request', args: [{ name: 'p_code', type: 'text' }] }), fn({ name: 'find_service_request', args: [{ name: 'p_code', type: 'text' }], readOnly: true })] },
+    );
+    expect(mapping.functions).toEqual({
+      soft_delete_pr_ticket: { name: 'remove_service_request', args: { p_id: 'p_code' } },
+      get_pr_ticket_by_id: { name: 'find_service_request', args: { p_id: 'p_code' } },
+    });
+  });
+
+  it('a table whose only likeness is a bigint key and one more column is not the model’s', () => {
+    const projects: ModelTableFacts = { name: 'projects', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'title', type: 'text' }, { name: 'owner_id', type: 'uuid' }] };
+    const comments: TargetTableFacts = { name: 'request_comments', anonCanSelect: false, columns: [{ name: 'id', type: 'bigint', primaryKey: true }, { name: 'author_id', type: 'uuid', references: { table: 'users', column: 'id' } }, { name: 'body', type: 'text' }] };
+    expect(proposeMapping({ tables: [projects], functions: [] }, { tables: [comments], functions: [] }).mapping.tables).toBeUndefined();
+  });
+});

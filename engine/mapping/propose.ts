@@ -89,12 +89,17 @@ function translated(name: string, renames: Renames): string {
   return tokens(name).map((t) => renames.get(t) ?? t).join('_');
 }
 
-/** The one token that differs between two names of equal length, if exactly one does. */
-function learn(renames: Renames, from: string, to: string): void {
+/**
+ * The one token that differs between two names of equal length, if exactly one does; with
+ * `everyToken` (a table matched on its columns, strong evidence) each differing token in turn
+ * (`pr_tickets` → `service_requests`: pr → service, ticket → request).
+ */
+function learn(renames: Renames, from: string, to: string, everyToken = false): void {
   const a = tokens(from);
   const b = tokens(to);
   if (a.length !== b.length) return;
   const diff = a.map((x, i) => [x, b[i]] as const).filter(([x, y]) => !alike(x, y));
+  if (everyToken) for (const [x, y] of diff) if (!renames.has(x)) renames.set(x, y);
   if (diff.length === 1 && !renames.has(diff[0][0])) renames.set(diff[0][0], diff[0][1]);
   if (diff.length === 0) a.forEach((x, i) => x !== b[i] && !renames.has(x) && renames.set(x, b[i]));
 }
@@ -119,6 +124,7 @@ function normalType(type: string): string {
 
 /** Model columns that reference people: the model names them `*_id` and the reference keys them by auth.users. */
 const PERSON_REF = /^(id|.*_id)$/;
+const PEOPLE_TABLES = ['auth.users', 'users'];
 
 /** A model uuid key the target keys with an integer (`id bigint generated … as identity`): mapped with bigintIds. */
 function bigintKey(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
@@ -135,7 +141,7 @@ const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
  */
 function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
   if (model.primaryKey && target.primaryKey) return true;
-  if (normalType(model.type) === 'text' && model.vocabulary !== true) return false;
+  if (normalType(model.type) === 'text' && !(model.vocabulary === true && target.vocabulary !== undefined)) return false;
   if (target.references && !IDENTIFYING.test(model.name)) return false;
   return IDENTIFYING.test(model.name) === IDENTIFYING.test(target.name);
 }
@@ -145,7 +151,8 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
   let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
-  if (PERSON_REF.test(model.name) && target.references?.table === 'auth.users') score += 0.9;
+  // People are auth.users rows, or the profile table keyed by them (`public.users`).
+  if (PERSON_REF.test(model.name) && PEOPLE_TABLES.includes(target.references?.table ?? '')) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
   if (model.vocabulary && target.vocabulary) score += 0.4;
   if (model.hasDefault && target.defaultExpr !== undefined) score += 0.2;
@@ -198,6 +205,9 @@ function tableScore(model: ModelTableFacts, target: TargetTableFacts): number {
   const matched = matchColumns(model, target);
   // A table whose key finds no counterpart is not this one.
   if (model.columns.some((c) => c.primaryKey && !matched.has(c.name))) return 0;
+  // A bigint key in place of a uuid one says little: most of the other columns must match too.
+  const keyedByBigint = model.columns.some((c) => c.primaryKey && bigintKey(c, target.columns.find((t) => t.name === matched.get(c.name))!));
+  if (keyedByBigint && (matched.size - 1) / (model.columns.length - 1) <= 0.5) return 0;
   const exact = [...matched].filter(([m, t]) => m === t).length;
   return matched.size / model.columns.length + exact / (2 * model.columns.length) + tokenScore(model.name, target.name) / 2;
 }
@@ -306,7 +316,7 @@ export function proposeMapping(
   // Functions: the model's name when the target has it, else the best unclaimed one of the same
   // arity and kind, reading the model's name in the target's words (pr_ticket → press_request).
   const tableRenames: Renames = new Map();
-  for (const [m, t] of chosen) if (m !== t.name) learn(tableRenames, m, t.name);
+  for (const [m, t] of chosen) if (m !== t.name) learn(tableRenames, m, t.name, true);
   const targetFns = new Map(target.functions.map((f) => [f.name, f]));
   const fnClaimed = new Set(model.functions.map((f) => f.name).filter((n) => targetFns.has(n)));
   for (const m of model.functions) {

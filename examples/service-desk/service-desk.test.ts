@@ -15,6 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzz } from '../../cli/fuzz-command.ts';
+import { inspectMigrations } from '../../engine/config/init.ts';
+import { referencePack } from '../../packs/reference/index.ts';
 import type { DatabaseServer } from '../../engine/db/providers/server.ts';
 import type { RunSummary } from '../../engine/report/summary.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
@@ -90,6 +92,26 @@ describe('service desk at its final state', () => {
     // A write of a unit the seeded units table lacks: refused by the database, dropped as a difference of schema.
     expect(summary.properties.find((p) => p.id === 'R01')!.dropped).toHaveProperty(['users.unit needs a units row the target lacks (foreign key to a table outside the model)']);
     expect(code).toBe(0);
+  });
+});
+
+describe('policyfuzz init on the service desk', () => {
+  // What a person still writes (init sees no meaning in unrelated names, nor a jsonb answer's field).
+  const HAND_WRITTEN: Record<string, string[]> = { users: ['department'], pr_tickets: ['brief'], shop_orders: [] };
+
+  it('proposes the pack’s tables, columns, bigint ids and functions but for the hand-written parts, and the same rules', async () => {
+    const report = await inspectMigrations(server, MIGRATIONS, referencePack.properties, tmp, referencePack.model, referencePack.vocabularies);
+    const proposed = report.proposal.mapping;
+    const written = pack.mapping!;
+    for (const [table, hand] of Object.entries(HAND_WRITTEN)) {
+      const expected = Object.fromEntries(Object.entries(written.tables![table].columns!).map(([c, t]) => [c, hand.includes(c) ? null : t]));
+      expect({ table, name: proposed.tables![table].name, columns: proposed.tables![table].columns, bigintIds: proposed.tables![table].bigintIds }).toEqual({ table, name: written.tables![table].name, columns: expected, bigintIds: written.tables![table].bigintIds });
+    }
+    // The functions, their parameter; not the jsonb answer's field, brief's output name or the extra column.
+    expect(proposed.functions!.soft_delete_pr_ticket).toEqual({ name: 'remove_service_request', args: { p_id: 'p_code' } });
+    expect(proposed.functions!.get_pr_ticket_by_id).toEqual({ name: 'find_service_request', args: { p_id: 'p_code' }, columns: { id: 'code', submitter_label: 'opener_label', file_url: 'attachment_url', status: 'stage' } });
+    expect(report.applicable).toEqual(APPLICABLE);
+    expect(report.proposal.settings).toMatchObject({ roles: ['requester', 'agent', 'lead', 'storekeeper', 'auditor', 'admin'], pr: { initialStatus: 'new' }, shop: { initialStatus: 'cart' } });
   });
 });
 
