@@ -111,6 +111,8 @@ describe('policyfuzz init on the service desk', () => {
     expect(proposed.functions!.soft_delete_pr_ticket).toEqual({ name: 'remove_service_request', args: { p_id: 'p_code' } });
     expect(proposed.functions!.get_pr_ticket_by_id).toEqual({ name: 'find_service_request', args: { p_id: 'p_code' }, columns: { id: 'code', submitter_label: 'opener_label', file_url: 'attachment_url', status: 'stage' } });
     expect(report.applicable).toEqual(APPLICABLE);
+    // The refusal conventions, the guards' read from the triggers in the project's `internal` schema.
+    expect(proposed.conventions).toEqual(written.conventions);
     expect(report.proposal.settings).toMatchObject({ roles: ['requester', 'agent', 'lead', 'storekeeper', 'auditor', 'admin'], pr: { initialStatus: 'new' }, shop: { initialStatus: 'cart' } });
   });
 });
