@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, unrealizableAnswer, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, unrealizableAnswer, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 
@@ -86,5 +86,29 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer(plan, refused('Key is not present in table "clubs".'), byPolicy, ['users'])).toBeUndefined();
     expect(unrealizableAnswer(plan, refused('Key (member_id)=(x) is not present in table "members".'), allowed, ['users'])).toBeUndefined();
     expect(unrealizableAnswer(plan, { ...refused(''), error: { code: '23505', message: 'duplicate key', details: null, hint: null } }, allowed, ['users'])).toBeUndefined();
+  });
+});
+
+describe('a key the target generates always (generated always as identity)', () => {
+  const identity: FixturePlan = {
+    users: 'direct',
+    bypassTriggers: false,
+    shapes: new Map([['purchases', [
+      { name: 'id', type: 'bigint', notNull: true, hasDefault: true, generated: false, identityAlways: true, unique: true, primaryKey: true },
+      { name: 'note', type: 'text', notNull: false, hasDefault: false, generated: false, unique: false },
+    ]]]),
+    mapping: { tables: { shop_orders: { name: 'purchases', bigintIds: ['id'] } } },
+  };
+
+  it('fixtures write the model’s key with OVERRIDING SYSTEM VALUE; a table without one is written plainly', () => {
+    const [write] = fixtureStatements({ shop_orders: [{ id: 'a1', note: 'x' }] }, ['shop_orders'], identity);
+    expect(write.sql).toMatch(/^insert into "public"\."purchases" \("id", "note"\) overriding system value select/);
+    expect(fixtureStatements({ shop_orders: [{ note: 'x' }] }, ['shop_orders'], identity)[0].sql).not.toMatch(/overriding/);
+  });
+
+  it('a request writing it cannot be sent as the model makes it: dropped, named', () => {
+    const insert = { kind: 'insert' as const, table: 'shop_orders', rows: [{ id: 'a1', note: 'x' }], returning: 'minimal' as const };
+    expect(unrealizableIdentityWrite(identity, insert)).toBe('purchases.id is GENERATED ALWAYS (the target assigns it)');
+    expect(unrealizableIdentityWrite(identity, { ...insert, rows: [{ note: 'x' }] })).toBeUndefined();
   });
 });

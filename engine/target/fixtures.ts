@@ -61,14 +61,16 @@ export function qualifiedTable(name: string): string {
   return `${ident(schema)}.${ident(table)}`;
 }
 
-function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string): FixtureStatement {
+function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string, identityAlways: readonly string[] = []): FixtureStatement {
   const target = qualifiedTable(table);
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  // A fixture row keeps the model's key even where the target generates it always.
+  const overriding = cols.some((c) => identityAlways.includes(c)) ? ' overriding system value' : '';
   const upsert = upsertOn
     ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
     : '';
   const p = new SqlParams();
-  const query = p.statement(`insert into ${target} (${cols.map(ident).join(', ')}) select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${p.bind(JSON.stringify(rows))}::json) r${upsert}`);
+  const query = p.statement(`insert into ${target} (${cols.map(ident).join(', ')})${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${p.bind(JSON.stringify(rows))}::json) r${upsert}`);
   return {
     table,
     row,
@@ -118,7 +120,8 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const statements = tablesInOrder(filled, [...parents, ...order]).flatMap((table) => {
     const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
-    const writes = groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn));
+    const identityAlways = (plan.shapes?.get(table) ?? []).filter((c) => c.identityAlways).map((c) => c.name);
+    const writes = groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn, identityAlways));
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
   });
   if (Array.isArray(plan.bypassTriggers)) {
@@ -194,6 +197,25 @@ export function unrealizableOnTarget(plan: FixturePlan, world: World, modelOrder
   const onTarget = mapping ? worldToTarget(mapping, world) : world;
   const modelTables = new Set([...(mapping ? orderToTarget(mapping, modelOrder) : modelOrder), ...Object.keys(onTarget)]);
   return unrealizableReason(onTarget, plan.shapes, modelTables);
+}
+
+/**
+ * Why a write cannot be sent to this target as the model makes it, or undefined: it names a
+ * column the target generates always (`id bigint generated always as identity`), which no
+ * request may write (428C9), where the model writes its own id.
+ */
+export function unrealizableIdentityWrite(plan: FixturePlan, request: ApiRequest): string | undefined {
+  if (!plan.shapes || (request.kind !== 'insert' && request.kind !== 'update')) return undefined;
+  const table = targetName(request);
+  const onTarget = plan.mapping ? targetTable(plan.mapping, table) : table;
+  const always = (plan.shapes.get(onTarget) ?? []).filter((c) => c.identityAlways);
+  for (const row of request.kind === 'insert' ? request.rows : [request.patch]) {
+    for (const column of Object.keys(row)) {
+      const target = plan.mapping ? targetColumn(plan.mapping, table, column) : column;
+      if (always.some((c) => c.name === target)) return `${onTarget}.${target} is GENERATED ALWAYS (the target assigns it)`;
+    }
+  }
+  return undefined;
 }
 
 /**
