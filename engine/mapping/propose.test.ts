@@ -138,10 +138,10 @@ describe('init reads function names in the target’s table words', () => {
     const serviceRequests: TargetTableFacts = { ...pressRequests, name: 'service_requests' };
     const { mapping } = proposeMapping(
       { tables: [prTickets], functions: [{ name: 'soft_delete_pr_ticket', args: ['p_id'] }, { name: 'get_pr_ticket_by_id', args: ['p_id'] }] },
-      { tables: [serviceRequests], functions: [fn({ name: 'remove_service_request', args: [{ name: 'p_code', type: 'text' }] }), fn({ name: 'find_service_request', args: [{ name: 'p_code', type: 'text' }], readOnly: true })] },
+      { tables: [serviceRequests], functions: [fn({ name: 'remove_service_request', args: [{ name: 'p_code', type: 'text' }], source: "return jsonb_build_object('removed', true, 'code', removed_code);" }), fn({ name: 'find_service_request', args: [{ name: 'p_code', type: 'text' }], readOnly: true })] },
     );
     expect(mapping.functions).toEqual({
-      soft_delete_pr_ticket: { name: 'remove_service_request', args: { p_id: 'p_code' } },
+      soft_delete_pr_ticket: { name: 'remove_service_request', args: { p_id: 'p_code' }, returns: { field: 'removed' } },
       get_pr_ticket_by_id: { name: 'find_service_request', args: { p_id: 'p_code' } },
     });
   });

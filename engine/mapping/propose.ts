@@ -335,6 +335,12 @@ export function proposeMapping(
       entry.returns = 'row-as-boolean';
       what.push('it returns a row where the model answers a boolean: row-as-boolean');
     }
+    // A jsonb answer built with a key set to true (`jsonb_build_object('removed', true, …)`): that key is the answer.
+    const jsonField = !READ_VERB.test(m.name) && f.returns === 'scalar' ? /\bjsonb?_build_object\s*\(\s*'(\w+)'\s*,\s*true\b/i.exec(f.source)?.[1] : undefined;
+    if (jsonField) {
+      entry.returns = { field: jsonField };
+      what.push(`it answers a jsonb object whose "${jsonField}" is the model's answer: returns { field: "${jsonField}" }`);
+    }
     // Output columns named as the returned table's mapped columns are the model's columns.
     const source = [...chosen].find(([, t]) => f.outColumns.length && f.outColumns.every((c) => t.columns.some((x) => x.name === c)));
     if (source && entry.returns !== 'row-as-boolean') {
