@@ -19,6 +19,7 @@ import { inspectMigrations } from '../../engine/config/init.ts';
 import { referencePack } from '../../packs/reference/index.ts';
 import type { DatabaseServer } from '../../engine/db/providers/server.ts';
 import type { RunSummary } from '../../engine/report/summary.ts';
+import { runBin } from '../../testing/run-bin.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import pack from './policyfuzz.pack.ts';
@@ -136,4 +137,19 @@ describe('three historical bugs, each flagged before its fix', () => {
       expect(before.code).toBe(1);
     });
   }
+});
+
+describe('the CLI on the service desk (bin/policyfuzz.mjs, a child process)', () => {
+  it('in the project folder, finds the config and its pack: the R07 bug fails (exit 1) with the fix skipped, and holds with it', async () => {
+    const files = readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort();
+    const fromFix = files.slice(files.indexOf('20240422090000_fix_remove_service_request_scope.sql'));
+    const options = (name: string) => ['--only', 'R07', '--database-url', server.adminUrl, '--seed', String(SEED), '--runs', '100', '--workers', '1', '--time-budget', '10m', '--report-dir', path.join(tmp, 'cli', name), '--failures-dir', path.join(tmp, 'cli', name, 'failures'), '--no-replay', '--no-color', '--quiet'];
+    const before = await runBin(['fuzz', '--skip', ...fromFix, ...options('before')], { cwd: HERE });
+    expect(before.stderr).toBe('');
+    expect(before.stdout).toMatch(/^R07 FAILED: step \d+: .*model expected/m);
+    expect(before.code).toBe(1);
+    const after = await runBin(['fuzz', ...options('after')], { cwd: HERE });
+    expect(after.stdout).toMatch(/^1 passed, 0 failed/m);
+    expect(after.code).toBe(0);
+  });
 });
