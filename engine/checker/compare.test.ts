@@ -21,4 +21,12 @@ describe('comparing a prediction with the database', () => {
     expect(compareOutcomes(allowed(rows, 2), allowed([{ id: 2, updated_at: 'x' }, { id: 1, updated_at: 'y' }], 2), ['updated_at'])).toBeUndefined();
     expect(compareOutcomes(allowed(rows, 2), allowed([{ id: 2, updated_at: 'x' }], 2), ['updated_at'])?.reason).toBe('returned rows differ');
   });
+
+  it('an extra output column of a function names the setting and the mapping key that may set it aside; a missing one only the setting', () => {
+    const hints = { columns: 'functionColumns.get_pr_ticket_by_id' };
+    const extra = compareOutcomes(allowed([{ id: 'X' }], 1), allowed([{ id: 'X', opened_at: 'now' }], 1), [], undefined, hints)?.reason;
+    expect(extra).toBe('returned columns differ: database (id, opened_at), model (id) (setting functionColumns.get_pr_ticket_by_id; or, if the spec allows them, mapping.functions.get_pr_ticket_by_id.extraColumns)');
+    const fewer = compareOutcomes(allowed([{ id: 'X', brief: 'b' }], 1), allowed([{ id: 'X' }], 1), [], undefined, hints)?.reason;
+    expect(fewer).toBe('returned columns differ: database (id), model (brief, id) (setting functionColumns.get_pr_ticket_by_id)');
+  });
 });

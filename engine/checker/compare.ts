@@ -76,7 +76,9 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
       if (e.length !== a.length || e.some((row, i) => row !== a[i])) {
         const [ec, ac] = [columnsOf(expected.rows), columnsOf(actual.rows)];
         if (expected.rows.length && actual.rows.length && ec.join() !== ac.join()) {
-          return { reason: `returned columns differ: database (${ac.join(', ')}), model (${ec.join(', ')})${hints.columns ? ` (setting ${hints.columns})` : ''}` };
+          // A function's extra output column may be the target's own (a timestamp) or a leak: the user says which.
+          const extra = hints.columns && ac.some((c) => !ec.includes(c)) ? `; or, if the spec allows them, mapping.functions.${hints.columns.replace(/^functionColumns\./, '')}.extraColumns` : '';
+          return { reason: `returned columns differ: database (${ac.join(', ')}), model (${ec.join(', ')})${hints.columns ? ` (setting ${hints.columns}${extra})` : ''}` };
         }
         return { reason: `returned rows differ${valueSettings(expected.rows, actual.rows, hints.values)}` };
       }
@@ -95,14 +97,16 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
   }
   const describe = (o: Outcome) => (success(o) ? 'success' : o.kind === 'rejected' ? `42501 (${o.by})` : `error ${o.code}`);
   const byGrant = [expected, actual].some((o) => o.kind === 'rejected' && o.by === 'grant');
-  return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}${byGrant && hints.grants ? ` (table grants: setting ${hints.grants})` : ''}` };
+  const answeredOrRaised = [expected, actual].some(success) && [expected, actual].some((o) => o.kind === 'raised' || o.kind === 'error');
+  const setting = byGrant && hints.grants ? ` (table grants: setting ${hints.grants})` : answeredOrRaised && hints.outcome ? ` (answer or refuse: setting ${hints.outcome})` : '';
+  return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}${setting}` };
 }
 
 /** The settings behind a step's answer: its table's grants, its function's output columns. */
 export function settingHintsFor(oracle: Oracle, request: ApiRequest): SettingHints {
   if (request.kind === 'rpc') {
     const f = oracle.model.functions[targetName(request)];
-    return { ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}) };
+    return { ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.outcomeSetting ? { outcome: f.outcomeSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}) };
   }
   const t = oracle.model.tables[targetName(request)];
   return { ...(t?.grantsSetting ? { grants: t.grantsSetting } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}) };

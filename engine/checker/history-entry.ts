@@ -15,6 +15,8 @@ export interface SettingHints {
   grants?: string;
   /** The function's output columns (FunctionModel.columnsSetting). */
   columns?: string;
+  /** The setting that decides whether the function answers or refuses (FunctionModel.outcomeSetting). */
+  outcome?: string;
   /** Columns whose values a setting decides (column → setting), named when their values differ. */
   values?: Record<string, string>;
 }

@@ -24,6 +24,10 @@ function targetMapping(pack: Pack, config: Pick<PolicyfuzzConfig, 'mapping' | 'f
     const where = config ? `the mapping of pack ${pack.name} with ${config.file}` : `the mapping of pack ${pack.name}`;
     throw new UsageError(`${where} is not valid:\n${checked.error.issues.map((i) => `  mapping.${i.path.join('.')}: ${i.message}`).join('\n')}`);
   }
+  for (const [fn, m] of Object.entries(merged.functions ?? {})) {
+    const fixed = m.extraColumns?.length ? pack.model.functions[fn]?.fixedColumns : undefined;
+    if (fixed) throw new UsageError(`mapping.functions.${fn}.extraColumns: ${fn} returns a fixed set of columns (${fixed}); a column beyond them is a finding, not a shape: remove extraColumns`);
+  }
   return merged;
 }
 

@@ -104,3 +104,29 @@ describe.skipIf(missing)('pgTAP of a function compared through comparedAs (refer
     expect(result.ok, `${result.tap}\n${text}`).toBe(true);
   });
 });
+
+describe.skipIf(missing)('pgTAP of a function answering a jsonb object (service-desk, returns: { field })', () => {
+  it('asserts the field the model answers: passes on the desk, and fails when held to the other answer', async () => {
+    const { target } = await chooseTarget(packSource(referencePack), { config: path.join(PROJECT_ROOT, 'examples', 'service-desk', 'policyfuzz.config.json') });
+    const session = await openSession({ target, server: await sharedServer() });
+    sessions.push(session);
+    const agent = { id: '3e3e3e3e-3e3e-4e3e-8e3e-3e3e3e3e3e3e', email: 'agent@desk.example' };
+    const world = {
+      'auth.users': [{ id: agent.id, email: agent.email, is_anonymous: false }],
+      users: [{ id: agent.id, email: agent.email, role: 'agent', department: null, permissions: [], managed_permissions: [] }],
+      pr_tickets: [{ id: 'SR-1', submitter_id: agent.id, submitter_label: 'x', brief: 'printer', file_url: null, status: 'new', handler_note: null, deleted_at: null }],
+    };
+    const caller = { kind: 'user' as const, ...agent };
+    const removes: DataCase = { world, steps: [{ caller, request: { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'SR-1' } } }] };
+    expect(predict(session.oracle, world, caller, removes.steps[0].request).outcome).toMatchObject({ kind: 'allowed', rows: [{ value: true }] });
+    const file = path.join(tempDir('pgtap-jsonb'), 'removes.pgtap.sql');
+    writeFileSync(file, pgtapTest(recordOf(removes, 'R07'), session.env.cache, session.oracle, session.env.workers[0].tx.fixturePlan));
+    expect((await proveOn(session, file)).ok).toBe(true);
+    // Held to the other answer, the same test fails: the field itself is asserted, not only success.
+    const text = pgtapTest(recordOf(removes, 'R07'), session.env.cache, session.oracle, session.env.workers[0].tx.fixturePlan);
+    expect(text).toMatch(/select is\(\(select coalesce\(\(select r -> 'removed' from pg_temp\.pf_rows/);
+    writeFileSync(file, text.replace(`'true'::jsonb`, `'false'::jsonb`));
+    const failed = await proveOn(session, file);
+    expect(failed.ok).toBe(false);
+  });
+});

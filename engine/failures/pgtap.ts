@@ -116,6 +116,10 @@ function refusalConvention(mapping: TargetMapping | undefined, request: ApiReque
 interface TargetShape {
   refusal?: RefusalConvention;
   rowAsBoolean?: boolean;
+  /** `returns: { field }`: the model's scalar is this field of the jsonb object the target answers. */
+  jsonField?: string;
+  /** `returns: value-as-void`: the target's value stands for the model's void; only success is asserted. */
+  voidAnswer?: boolean;
 }
 
 /** The assertions for one step; each returns one pgTAP test line. */
@@ -166,6 +170,14 @@ function assertionsFor(step: number, label: string, expected: Outcome, masked: r
           `select is(${hit}, ${expected.rows[0].value}, ${desc(`returns ${expected.rows[0].value ? 'the row it acted on' : 'no row (nothing acted on)'}`)});`,
         ];
       }
+      if (shape.jsonField && expected.rows?.length === 1 && 'value' in expected.rows[0]) {
+        const field = `(select coalesce((select r -> ${literal(shape.jsonField)} from pg_temp.pf_rows(${step}, '{}'::text[], null::text[]) r limit 1), 'null'::jsonb))`;
+        return [
+          `select lives_ok(${send}, ${desc(`the model expects ${describeOutcome(expected, { short: true })}`)});`,
+          `select is(${field}, ${literal(JSON.stringify(expected.rows[0].value))}::jsonb, ${desc(`answers ${shape.jsonField} = ${JSON.stringify(expected.rows[0].value)}`)});`,
+        ];
+      }
+      if (shape.voidAnswer && expected.rows === null) return [`select lives_ok(${send}, ${desc(`the model expects ${describeOutcome(expected, { short: true })}`)});`];
       const lines = [
         `select lives_ok(${send}, ${desc(`the model expects ${describeOutcome(expected, { short: true })}`)});`,
         `select is((select page_total from pg_temp.pf_answers where step = ${step}), ${expected.affected}::bigint, ${desc(`${expected.affected} row(s) touched`)});`,
@@ -233,7 +245,13 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     const single = step.request.kind === 'select' && step.request.single === true;
     body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, sent, cache))}, ${literal(inlineSql(statement.query))}, ${statement.readOnly}, ${single});`);
     const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
-    const shape: TargetShape = { refusal: refusalConvention(mapping, step.request), rowAsBoolean: step.request.kind === 'rpc' && mapping?.functions?.[targetName(step.request)]?.returns === 'row-as-boolean' };
+    const returns = step.request.kind === 'rpc' ? mapping?.functions?.[targetName(step.request)]?.returns : undefined;
+    const shape: TargetShape = {
+      refusal: refusalConvention(mapping, step.request),
+      rowAsBoolean: returns === 'row-as-boolean',
+      ...(typeof returns === 'object' ? { jsonField: returns.field } : {}),
+      voidAnswer: returns === 'value-as-void',
+    };
     const known = table ? mapping ? columnsAsTargetNames(mapping, step.request, table.columns.map((c) => c.name)) : table.columns.map((c) => c.name) : null;
     // A comparedAs compares a property of some values, not the values: those columns are left out here.
     const reshaped = reshapedColumns(prediction.outcome, comparedAsFor(oracle, step.request, world));

@@ -12,6 +12,8 @@ export interface ColumnShape {
   notNull: boolean;
   hasDefault: boolean;
   generated: boolean;
+  /** `generated always as identity`: written only with OVERRIDING SYSTEM VALUE (fixtures), never by a request. */
+  identityAlways?: boolean;
   enumLabels?: string[];
   /** Allowed values from a CHECK (col = ANY (ARRAY[...])) or (col = '…'). */
   vocabulary?: string[];
@@ -71,9 +73,10 @@ export function checkVocabulary(definition: string, column: string): string[] | 
 
 // Names are cast to text: node-pg returns name[] (oid 1003) as an unparsed string.
 export async function readTableShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
-  const columns = await client.query<{ schema: string; table: string; name: string; type: string; not_null: boolean; has_default: boolean; generated: boolean; enum_labels: string[] | null }>(
+  const columns = await client.query<{ schema: string; table: string; name: string; type: string; not_null: boolean; has_default: boolean; generated: boolean; identity_always: boolean; enum_labels: string[] | null }>(
     `select n.nspname as schema, c.relname as table, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
             a.attnotnull as not_null, a.atthasdef or a.attidentity <> '' as has_default, a.attgenerated <> '' as generated,
+            a.attidentity = 'a' as identity_always,
             (select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = a.atttypid) as enum_labels
        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
@@ -94,7 +97,7 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
   for (const r of columns.rows) {
     const key = modelTableName(r.schema, r.table);
     if (!shapes.has(key)) shapes.set(key, []);
-    shapes.get(key)!.push({ name: r.name, type: r.type, notNull: r.not_null, hasDefault: r.has_default, generated: r.generated, unique: false, ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
+    shapes.get(key)!.push({ name: r.name, type: r.type, notNull: r.not_null, hasDefault: r.has_default, generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
   }
   for (const k of constraints.rows) {
     const cols = shapes.get(modelTableName(k.schema, k.table));

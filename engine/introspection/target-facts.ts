@@ -45,8 +45,12 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_type rt on rt.oid = p.prorettype
        left join pg_class rc on rc.oid = rt.typrelid and rc.relkind in ('r', 'p', 'v')
        left join pg_namespace rn on rn.oid = rc.relnamespace
-      where n.nspname = any($1) and p.prokind = 'f' and ${notStandIn('pg_proc', 'p.oid')}`,
-    [[...schemas, 'app', 'private']],
+      where p.prokind = 'f' and ${notStandIn('pg_proc', 'p.oid')}
+        and (n.nspname = any($1)
+             -- guards attached to the API's tables, wherever the project keeps them (an \`internal\` schema, say)
+             or p.oid in (select t.tgfoid from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace cn on cn.oid = c.relnamespace
+                           where cn.nspname = any($2) and not t.tgisinternal))`,
+    [[...schemas, 'app', 'private'], schemas],
   );
   const functions: TargetFunctionFacts[] = fns.rows.map((f) => {
     const modes = f.arg_modes ?? f.arg_types.map(() => 'i');

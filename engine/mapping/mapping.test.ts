@@ -7,6 +7,7 @@ import {
   outcomeToModel,
   presenceUnder,
   UnmappableRequest,
+  uuidAsBigint,
   type TargetMapping,
 } from './mapping.ts';
 import { MappingSchema, mergeMappings } from './schema.ts';
@@ -173,5 +174,69 @@ describe('vocabularies', () => {
     const expected = expectedOnTarget(vocab, alice, patch, { kind: 'allowed', rows: [{ id: 'a', role: 'user' }], affected: 1 });
     expect(compareOutcomes(expected, outcomeToModel(vocab, patch, { kind: 'allowed', rows: [{ id: 'a', role: 'member' }], affected: 1 }))).toBeUndefined();
     expect(compareOutcomes(expected, outcomeToModel(vocab, patch, { kind: 'allowed', rows: [{ id: 'a', role: 'admin' }], affected: 1 }))).toBeDefined();
+  });
+});
+
+describe('answer shapes beyond the model’s (returns, extraColumns)', () => {
+  const shapes: TargetMapping = {
+    functions: {
+      soft_delete_pr_ticket: { name: 'remove_request', returns: { field: 'removed' } },
+      sync_my_team_permissions: { returns: 'value-as-void' },
+      get_pr_ticket_by_id: { columns: { id: 'code' }, extraColumns: ['opened_at'] },
+    },
+  };
+  const softDelete: ApiRequest = { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'X' } };
+
+  it('{ field }: a jsonb object’s field is the model’s scalar; no object or no field is null', () => {
+    const object = observedOutcome(softDelete, { status: 200, body: { removed: true, code: 'X' }, affected: 1 });
+    expect(outcomeToModel(shapes, softDelete, object)).toEqual({ kind: 'allowed', rows: [{ value: true }], affected: 1 });
+    const none = observedOutcome(softDelete, { status: 200, body: null, affected: 1 });
+    expect(outcomeToModel(shapes, softDelete, none)).toEqual({ kind: 'allowed', rows: [{ value: null }], affected: 1 });
+    const other = observedOutcome(softDelete, { status: 200, body: { ok: true }, affected: 1 });
+    expect(compareOutcomes({ kind: 'allowed', rows: [{ value: true }], affected: 1 }, outcomeToModel(shapes, softDelete, other))).toBeDefined();
+  });
+
+  it('value-as-void: a value where the model’s function is void compares as void', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'sync_my_team_permissions', args: {} };
+    const text = observedOutcome(call, { status: 200, body: 'synced', affected: 1 });
+    expect(compareOutcomes({ kind: 'allowed', rows: null, affected: 1 }, outcomeToModel(shapes, call, text))).toBeUndefined();
+  });
+
+  it('extraColumns: only the named extra output columns are left out; any other still shows', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: 'X' } };
+    const named = observedOutcome(call, { status: 200, body: [{ code: 'X', opened_at: 'now' }], affected: 1 });
+    expect(outcomeToModel(shapes, call, named)).toEqual({ kind: 'allowed', rows: [{ id: 'X' }], affected: 1 });
+    const leak = observedOutcome(call, { status: 200, body: [{ code: 'X', opened_at: 'now', opened_by: 'a' }], affected: 1 });
+    expect(outcomeToModel(shapes, call, leak)).toEqual({ kind: 'allowed', rows: [{ id: 'X', opened_by: 'a' }], affected: 1 });
+  });
+
+  it('validates the new keys in a config', () => {
+    expect(MappingSchema.safeParse({ functions: { f: { returns: { field: 'ok' }, extraColumns: ['created_at'] } } }).success).toBe(true);
+    expect(MappingSchema.safeParse({ functions: { f: { returns: { field: '' } } } }).success).toBe(false);
+    expect(MappingSchema.safeParse({ functions: { f: { returns: 'jsonb' } } }).success).toBe(false);
+  });
+});
+
+describe('bigint ids (bigintIds)', () => {
+  const ids: TargetMapping = { tables: { shop_orders: { name: 'purchases', columns: { buyer_id: 'buyer' }, bigintIds: ['id'] } } };
+  const order = '4e9b4c63-fffa-4fff-8000-00034e464813';
+  const key = uuidAsBigint(order);
+
+  it('turns a model uuid into the same safe positive integer everywhere, different uuids apart', () => {
+    expect(Number.isSafeInteger(key) && key > 0).toBe(true);
+    expect(uuidAsBigint(order)).toBe(key);
+    expect(uuidAsBigint('4e9b4c63-fffa-4fff-8000-00034e464814')).not.toBe(key);
+  });
+
+  it('in fixtures, bodies, filters and the expected rows; other columns (the buyer’s uuid) untouched', () => {
+    const buyer = 'b0b0b0b0-b0b0-4b0b-8b0b-b0b0b0b0b0b0';
+    expect(worldToTarget(ids, { shop_orders: [{ id: order, buyer_id: buyer }] })).toEqual({ purchases: [{ id: key, buyer: buyer }] });
+    const insert: ApiRequest = { kind: 'insert', table: 'shop_orders', rows: [{ id: order, buyer_id: buyer }], returning: 'minimal' };
+    expect(requestToTarget(ids, insert)).toMatchObject({ rows: [{ id: key, buyer: buyer }] });
+    const patch: ApiRequest = { kind: 'update', table: 'shop_orders', patch: { status: 'paid' }, filters: [{ column: 'id', op: 'in', value: [order] }], returning: 'representation' };
+    expect(requestToTarget(ids, patch)).toMatchObject({ filters: [{ column: 'id', value: [key] }] });
+    const expected = expectedOnTarget(ids, alice, patch, { kind: 'allowed', rows: [{ id: order, status: 'paid' }], affected: 1 });
+    expect(compareOutcomes(expected, outcomeToModel(ids, patch, { kind: 'allowed', rows: [{ id: key, status: 'paid' }], affected: 1 }))).toBeUndefined();
+    expect(compareOutcomes(expected, outcomeToModel(ids, patch, { kind: 'allowed', rows: [{ id: key + 1, status: 'paid' }], affected: 1 }))).toBeDefined();
   });
 });

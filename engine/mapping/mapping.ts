@@ -31,15 +31,26 @@ export interface TableMapping {
    * values may share one target value, so answers are compared in the target's vocabulary).
    */
   values?: Record<string, Record<string, string>>;
+  /**
+   * Model uuid columns the target keys with a bigint (`id bigint generated … as identity`): each
+   * model id becomes a number (uuidAsBigint, the same for the same id everywhere) in fixtures,
+   * bodies, filters and the rows the model expects, so answers are compared in the target's ids.
+   * A text id needs nothing: a uuid is text.
+   */
+  bigintIds?: string[];
 }
 
 /**
  * How a function's answer maps to the model's:
  * - `as-is`: the same shape (output columns renamed by `columns`, if given);
  * - `row-as-boolean`: the target returns the affected row (or null / no row) where the model
- *   answers whether one was affected (`{ value: true | false }`).
+ *   answers whether one was affected (`{ value: true | false }`);
+ * - `{ field }`: the target returns a jsonb object (`{"removed": true, "code": …}`) whose `field`
+ *   is the model's scalar answer (a boolean, a text); no object or no such field is null;
+ * - `value-as-void`: the target returns a value (a text, a jsonb) where the model's function is
+ *   void: the value is not compared, only that the call succeeded.
  */
-export type ReturnShape = 'as-is' | 'row-as-boolean';
+export type ReturnShape = 'as-is' | 'row-as-boolean' | 'value-as-void' | { field: string };
 
 export interface FunctionMapping {
   name?: string;
@@ -48,6 +59,11 @@ export interface FunctionMapping {
   returns?: ReturnShape;
   /** Model output column → target output column (set- and row-returning functions). */
   columns?: Record<string, string>;
+  /**
+   * Output columns the target returns beyond the model's (`opened_at`), named one by one: left
+   * out of the answer before it is compared. Any other extra column still shows (a leak).
+   */
+  extraColumns?: string[];
 }
 
 /** One kind of refusal as the target raises it. */
@@ -154,8 +170,27 @@ function translate(words: Record<string, string> | undefined, v: Json): Json {
   return v;
 }
 
-/** A model value of `table.column` in the target's vocabulary. */
+const BIGINT_ID_SPAN = 2n ** 52n;
+
+/**
+ * A model id (a uuid, or any text) as a positive bigint key: FNV-1a over its text, within 2^52 so
+ * it stays an exact JSON number, and far above the few ids a target's own sequence hands out.
+ */
+export function uuidAsBigint(id: string): number {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(id)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return Number((hash % BIGINT_ID_SPAN) + BIGINT_ID_SPAN);
+}
+
+function bigintId(v: Json): Json {
+  if (typeof v === 'string') return uuidAsBigint(v);
+  if (Array.isArray(v)) return v.map(bigintId);
+  return v;
+}
+
+/** A model value of `table.column` in the target's vocabulary (and ids: bigintIds). */
 export function valueToTarget(m: TargetMapping, table: string, column: string, v: Json): Json {
+  if (m.tables?.[table]?.bigintIds?.includes(column)) return bigintId(v);
   return translate(m.tables?.[table]?.values?.[column], v);
 }
 
@@ -202,9 +237,16 @@ function reshapeRows(m: TargetMapping, request: ApiRequest, rows: Row[] | null):
     const hit = rows.some((r) => Object.values(r).some((v) => v !== null && v !== false));
     return [{ value: hit }];
   }
-  if (!fn.columns) return rows;
-  const reverse = new Map(Object.entries(fn.columns).map(([model, target]) => [target, model]));
-  return rows.map((r) => renameRow(r, (c) => reverse.get(c) ?? c));
+  if (fn.returns === 'value-as-void') return null;
+  if (typeof fn.returns === 'object') {
+    // A jsonb object reads back as one row (the object); a null answer as [{ value: null }].
+    const field = fn.returns.field;
+    const object = rows.length === 1 && !('value' in rows[0] && Object.keys(rows[0]).length === 1) ? rows[0] : undefined;
+    return [{ value: object && Object.hasOwn(object, field) ? object[field] : null }];
+  }
+  const extra = new Set(fn.extraColumns ?? []);
+  const reverse = new Map(Object.entries(fn.columns ?? {}).map(([model, target]) => [target, model]));
+  return rows.map((r) => renameRow(r, (c) => (extra.has(c) ? null : (reverse.get(c) ?? c))));
 }
 
 /**
@@ -217,7 +259,8 @@ export function outcomeToModel(m: TargetMapping, request: ApiRequest, outcome: O
   if (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') return outcome;
   const rows = reshapeRows(m, request, outcome.rows);
   const fn = request.kind === 'rpc' ? m.functions?.[targetName(request)] : undefined;
-  const affected = fn?.returns === 'row-as-boolean' ? 1 : outcome.affected;
+  // A reshaped answer is one value, as the model's scalar or void function counts it.
+  const affected = fn?.returns !== undefined && fn.returns !== 'as-is' ? 1 : outcome.affected;
   return { ...outcome, rows, affected } as Outcome;
 }
 
@@ -229,7 +272,7 @@ export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outc
   if (request.kind === 'rpc' || (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') || !outcome.rows) return outcome;
   const table = targetName(request);
   const absent = new Set(absentColumns(m, table));
-  if (!absent.size && !m.tables?.[table]?.values) return outcome;
+  if (!absent.size && !m.tables?.[table]?.values && !m.tables?.[table]?.bigintIds) return outcome;
   const rows = outcome.rows.map((r) => renameRow(r, (c) => (absent.has(c) ? null : c), (c, v) => valueToTarget(m, table, c, v)));
   return { ...outcome, rows } as Outcome;
 }

@@ -93,3 +93,62 @@ describe('proposing a mapping from the catalog', () => {
     expect(proposal.notes.filter((n) => n.startsWith('to do'))).toEqual([expect.stringContaining('generate open in pr_tickets.status by name')]);
   });
 });
+
+describe('init maps no column across types or meanings', () => {
+  const projects: ModelTableFacts = {
+    name: 'projects',
+    columns: [
+      { name: 'id', type: 'uuid', primaryKey: true },
+      { name: 'title', type: 'text' },
+      { name: 'owner_id', type: 'uuid' },
+    ],
+  };
+  // The model's table name: the table is chosen, its columns are not guessed.
+  const workspaces: TargetTableFacts = {
+    name: 'projects',
+    anonCanSelect: false,
+    columns: [
+      { name: 'id', type: 'uuid', primaryKey: true },
+      { name: 'stripe_customer_id', type: 'text' },
+      { name: 'owner_id', type: 'uuid', references: { table: 'auth.users', column: 'id' } },
+    ],
+  };
+
+  it('leaves a title unmapped rather than onto the one text column left, stripe_customer_id', () => {
+    const { mapping } = proposeMapping({ tables: [projects], functions: [] }, { tables: [workspaces], functions: [] });
+    expect(mapping.tables?.projects?.columns).toEqual({ title: null });
+  });
+
+  it('a text model key never lands on a uuid column', () => {
+    const uuidKeyed: TargetTableFacts = { ...pressRequests, columns: pressRequests.columns.map((c) => (c.name === 'ref' ? { ...c, type: 'uuid' } : c)) };
+    const { mapping } = proposeMapping({ tables: [prTickets], functions: [] }, { tables: [uuidKeyed], functions: [] });
+    expect(mapping.tables?.pr_tickets?.columns?.id ?? null).not.toBe('ref');
+  });
+
+  it('a bigint identity key takes the model’s uuid key, proposed with bigintIds', () => {
+    const purchases: TargetTableFacts = { ...targetOrders, name: 'purchases', columns: targetOrders.columns.map((c) => (c.name === 'id' ? { ...c, type: 'bigint' } : c)) };
+    const proposal = proposeMapping({ tables: [orders], functions: [] }, { tables: [purchases], functions: [] });
+    expect(proposal.mapping.tables!.shop_orders).toMatchObject({ name: 'purchases', bigintIds: ['id'] });
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: purchases keys id with a bigint/));
+  });
+});
+
+describe('init reads function names in the target’s table words', () => {
+  it('pr_tickets matched as service_requests teaches pr → service, ticket → request: remove_service_request is soft_delete_pr_ticket', () => {
+    const serviceRequests: TargetTableFacts = { ...pressRequests, name: 'service_requests' };
+    const { mapping } = proposeMapping(
+      { tables: [prTickets], functions: [{ name: 'soft_delete_pr_ticket', args: ['p_id'] }, { name: 'get_pr_ticket_by_id', args: ['p_id'] }] },
+      { tables: [serviceRequests], functions: [fn({ name: 'remove_service_request', args: [{ name: 'p_code', type: 'text' }], source: "return jsonb_build_object('removed', true, 'code', removed_code);" }), fn({ name: 'find_service_request', args: [{ name: 'p_code', type: 'text' }], readOnly: true })] },
+    );
+    expect(mapping.functions).toEqual({
+      soft_delete_pr_ticket: { name: 'remove_service_request', args: { p_id: 'p_code' }, returns: { field: 'removed' } },
+      get_pr_ticket_by_id: { name: 'find_service_request', args: { p_id: 'p_code' } },
+    });
+  });
+
+  it('a table whose only likeness is a bigint key and one more column is not the model’s', () => {
+    const projects: ModelTableFacts = { name: 'projects', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'title', type: 'text' }, { name: 'owner_id', type: 'uuid' }] };
+    const comments: TargetTableFacts = { name: 'request_comments', anonCanSelect: false, columns: [{ name: 'id', type: 'bigint', primaryKey: true }, { name: 'author_id', type: 'uuid', references: { table: 'users', column: 'id' } }, { name: 'body', type: 'text' }] };
+    expect(proposeMapping({ tables: [projects], functions: [] }, { tables: [comments], functions: [] }).mapping.tables).toBeUndefined();
+  });
+});

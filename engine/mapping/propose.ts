@@ -89,12 +89,17 @@ function translated(name: string, renames: Renames): string {
   return tokens(name).map((t) => renames.get(t) ?? t).join('_');
 }
 
-/** The one token that differs between two names of equal length, if exactly one does. */
-function learn(renames: Renames, from: string, to: string): void {
+/**
+ * The one token that differs between two names of equal length, if exactly one does; with
+ * `everyToken` (a table matched on its columns, strong evidence) each differing token in turn
+ * (`pr_tickets` → `service_requests`: pr → service, ticket → request).
+ */
+function learn(renames: Renames, from: string, to: string, everyToken = false): void {
   const a = tokens(from);
   const b = tokens(to);
   if (a.length !== b.length) return;
   const diff = a.map((x, i) => [x, b[i]] as const).filter(([x, y]) => !alike(x, y));
+  if (everyToken) for (const [x, y] of diff) if (!renames.has(x)) renames.set(x, y);
   if (diff.length === 1 && !renames.has(diff[0][0])) renames.set(diff[0][0], diff[0][1]);
   if (diff.length === 0) a.forEach((x, i) => x !== b[i] && !renames.has(x) && renames.set(x, b[i]));
 }
@@ -119,13 +124,35 @@ function normalType(type: string): string {
 
 /** Model columns that reference people: the model names them `*_id` and the reference keys them by auth.users. */
 const PERSON_REF = /^(id|.*_id)$/;
+const PEOPLE_TABLES = ['auth.users', 'users'];
+
+/** A model uuid key the target keys with an integer (`id bigint generated … as identity`): mapped with bigintIds. */
+function bigintKey(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
+  return model.type === 'uuid' && model.primaryKey === true && target.primaryKey === true && normalType(target.type) === 'integer';
+}
+
+/** Names that identify (a key, a reference): `id`, `code`, `ref`, `*_id`, `*_ref`, `*_key`. */
+const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
+
+/**
+ * Two columns that may mean the same by position alone (the last of their type left on both
+ * sides): both keys; else alike in identifying something or not, and not free text (a title and
+ * an owner's name are both text, and nothing else alike).
+ */
+function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
+  if (model.primaryKey && target.primaryKey) return true;
+  if (normalType(model.type) === 'text' && !(model.vocabulary === true && target.vocabulary !== undefined)) return false;
+  if (target.references && !IDENTIFYING.test(model.name)) return false;
+  return IDENTIFYING.test(model.name) === IDENTIFYING.test(target.name);
+}
 
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames): number {
-  const sameType = normalType(model.type) === normalType(target.type) || (target.vocabulary !== undefined && model.type === 'text');
+  const sameType = normalType(model.type) === normalType(target.type) || (target.vocabulary !== undefined && model.type === 'text') || bigintKey(model, target);
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
   let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
-  if (PERSON_REF.test(model.name) && target.references?.table === 'auth.users') score += 0.9;
+  // People are auth.users rows, or the profile table keyed by them (`public.users`).
+  if (PERSON_REF.test(model.name) && PEOPLE_TABLES.includes(target.references?.table ?? '')) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
   if (model.vocabulary && target.vocabulary) score += 0.4;
   if (model.hasDefault && target.defaultExpr !== undefined) score += 0.2;
@@ -161,7 +188,8 @@ function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renam
   const leftModel = model.columns.filter((c) => !out.has(c.name));
   const leftTarget = target.columns.filter((c) => !taken.has(c.name));
   for (const m of leftModel) {
-    const same = leftTarget.filter((t) => !taken.has(t.name) && normalType(t.type) === normalType(m.type));
+    // Same type is not same meaning: a title is no stripe_customer_id, whatever is left over.
+    const same = leftTarget.filter((t) => !taken.has(t.name) && normalType(t.type) === normalType(m.type) && sameMeaning(m, t));
     const sameModel = leftModel.filter((x) => !out.has(x.name) && normalType(x.type) === normalType(m.type));
     if (same.length === 1 && sameModel.length === 1) {
       out.set(m.name, same[0].name);
@@ -177,6 +205,9 @@ function tableScore(model: ModelTableFacts, target: TargetTableFacts): number {
   const matched = matchColumns(model, target);
   // A table whose key finds no counterpart is not this one.
   if (model.columns.some((c) => c.primaryKey && !matched.has(c.name))) return 0;
+  // A bigint key in place of a uuid one says little: most of the other columns must match too.
+  const keyedByBigint = model.columns.some((c) => c.primaryKey && bigintKey(c, target.columns.find((t) => t.name === matched.get(c.name))!));
+  if (keyedByBigint && (matched.size - 1) / (model.columns.length - 1) <= 0.5) return 0;
   const exact = [...matched].filter(([m, t]) => m === t).length;
   return matched.size / model.columns.length + exact / (2 * model.columns.length) + tokenScore(model.name, target.name) / 2;
 }
@@ -270,8 +301,10 @@ export function proposeMapping(
       const to = columns.get(c.name);
       if (to !== c.name) renamed[c.name] = to ?? null;
     }
-    if (t.name === m.name && !Object.keys(renamed).length) continue;
-    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}) };
+    const bigintIds = m.columns.filter((c) => columns.has(c.name) && bigintKey(c, t.columns.find((x) => x.name === columns.get(c.name))!)).map((c) => c.name);
+    if (t.name === m.name && !Object.keys(renamed).length && !bigintIds.length) continue;
+    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...(bigintIds.length ? { bigintIds } : {}) };
+    if (bigintIds.length) notes.push(`confirm: ${t.name} keys ${bigintIds.join(', ')} with a bigint where the model's ids are uuids: bigintIds`);
     const absent = Object.entries(renamed).filter(([, v]) => v === null).map(([k]) => k);
     notes.push(
       `confirm: model table ${m.name} is ${t.name}` +
@@ -283,7 +316,7 @@ export function proposeMapping(
   // Functions: the model's name when the target has it, else the best unclaimed one of the same
   // arity and kind, reading the model's name in the target's words (pr_ticket → press_request).
   const tableRenames: Renames = new Map();
-  for (const [m, t] of chosen) if (m !== t.name) learn(tableRenames, m, t.name);
+  for (const [m, t] of chosen) if (m !== t.name) learn(tableRenames, m, t.name, true);
   const targetFns = new Map(target.functions.map((f) => [f.name, f]));
   const fnClaimed = new Set(model.functions.map((f) => f.name).filter((n) => targetFns.has(n)));
   for (const m of model.functions) {
@@ -301,6 +334,12 @@ export function proposeMapping(
     if (!READ_VERB.test(m.name) && f.returns === 'composite') {
       entry.returns = 'row-as-boolean';
       what.push('it returns a row where the model answers a boolean: row-as-boolean');
+    }
+    // A jsonb answer built with a key set to true (`jsonb_build_object('removed', true, …)`): that key is the answer.
+    const jsonField = !READ_VERB.test(m.name) && f.returns === 'scalar' ? /\bjsonb?_build_object\s*\(\s*'(\w+)'\s*,\s*true\b/i.exec(f.source)?.[1] : undefined;
+    if (jsonField) {
+      entry.returns = { field: jsonField };
+      what.push(`it answers a jsonb object whose "${jsonField}" is the model's answer: returns { field: "${jsonField}" }`);
     }
     // Output columns named as the returned table's mapped columns are the model's columns.
     const source = [...chosen].find(([, t]) => f.outColumns.length && f.outColumns.every((c) => t.columns.some((x) => x.name === c)));

@@ -41,6 +41,7 @@ export const MappingSchema = z
                 }),
               )
               .optional(),
+            bigintIds: z.array(name).optional(),
           })
           .strict(),
       )
@@ -52,8 +53,9 @@ export const MappingSchema = z
           .object({
             name: name.optional(),
             args: z.record(name, name).optional(),
-            returns: z.enum(['as-is', 'row-as-boolean']).optional(),
+            returns: z.union([z.enum(['as-is', 'row-as-boolean', 'value-as-void']), z.object({ field: z.string().min(1) }).strict()]).optional(),
             columns: z.record(name, name).optional(),
+            extraColumns: z.array(name).optional(),
           })
           .strict(),
       )

@@ -30,6 +30,13 @@ export interface FunctionModel<S = any> {
   comparedAs?: (rows: Row[], world: World, settings: S) => Row[];
   /** The setting that names this function's output columns (`functionColumns.fn`), named when they differ. */
   columnsSetting?: string;
+  /**
+   * Where the spec fixes the answer's columns ("… only"), why: then no extra output column may be
+   * set aside (mapping.functions.<f>.extraColumns is refused); one the target returns is a finding.
+   */
+  fixedColumns?: string;
+  /** The setting that decides whether a call answers or refuses (`refusals.notFound`), named when one side answered and the other raised. */
+  outcomeSetting?: string;
   /** Output columns whose values a setting decides (column → setting path), named when they differ. */
   valueSettings?: Record<string, string>;
 }

@@ -11,7 +11,7 @@ import { serverAssignedColumns } from '../model/table-model.ts';
 import { comparedAsFor, settingHintsFor } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
+import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, unrealizableAnswer, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
 import type { Executor } from '../executor/executor.ts';
@@ -112,6 +112,8 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
   const mapping = tx.fixturePlan.mapping;
   const response = await tx.send(step.caller, sent);
+  const unheld = unrealizableAnswer(tx.fixturePlan, response, prediction.outcome, oracle.model.fixtureOrder);
+  if (unheld) throw new NotRealizable(unheld);
   const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
   const expected = mapping ? expectedOnTarget(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome;
@@ -180,7 +182,7 @@ function unrealizableCase(plan: FixturePlan, oracle: Oracle, testCase: DataCase,
 function unrealizableStep(plan: FixturePlan, oracle: Oracle, before: World, step: DataStep, prediction: Prediction): string | undefined {
   if (!plan.shapes) return undefined;
   const nullable = (table: string, column: string) => oracle.model.tables[table]?.columns.find((c) => c.name === column)?.nullable !== false;
-  return unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world));
+  return unrealizableIdentityWrite(plan, step.request) ?? unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world));
 }
 
 /** A world the model predicts: its server-assigned columns (null until the server fills them) are the target's to write. */

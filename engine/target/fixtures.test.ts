@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, unrealizableAnswer, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
+import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 
 const shapes: TableShapes = new Map([
@@ -68,5 +69,46 @@ describe('fixtures that follow the target', () => {
     expect(requestForTarget({ ...plan, mapping: undefined }, { kind: 'insert', table: 'signups', rows: [{ member_id: 'u1', club_slug: 'x' }], returning: 'minimal' })).toMatchObject({
       rows: [{ member_id: 'u1', club_slug: 'x', channel: 'web' }],
     });
+  });
+});
+
+describe('a write the database refuses for a row of a table outside the model', () => {
+  const refused = (details: string, message = 'insert or update on table "signups" violates foreign key constraint "signups_club_slug_fkey"'): ApiResponse => ({ status: 409, body: null, affected: null, error: { code: '23503', message, details, hint: null } });
+  const allowed = { kind: 'allowed' as const, rows: null, affected: 1 };
+
+  it('drops the case where the model expected success, naming the column (also when Postgres hides the key)', () => {
+    expect(unrealizableAnswer(plan, refused('Key (club_slug)=(chess) is not present in table "clubs".'), allowed, ['users'])).toBe('signups.club_slug needs a clubs row the target lacks (foreign key to a table outside the model)');
+    expect(unrealizableAnswer(plan, refused('Key is not present in table "clubs".'), allowed, ['users'])).toBe('signups.club_slug needs a clubs row the target lacks (foreign key to a table outside the model)');
+  });
+
+  it('keeps it a finding where the model refused (the target’s rules let the write through) or the parent is a model table', () => {
+    const byPolicy = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
+    expect(unrealizableAnswer(plan, refused('Key is not present in table "clubs".'), byPolicy, ['users'])).toBeUndefined();
+    expect(unrealizableAnswer(plan, refused('Key (member_id)=(x) is not present in table "members".'), allowed, ['users'])).toBeUndefined();
+    expect(unrealizableAnswer(plan, { ...refused(''), error: { code: '23505', message: 'duplicate key', details: null, hint: null } }, allowed, ['users'])).toBeUndefined();
+  });
+});
+
+describe('a key the target generates always (generated always as identity)', () => {
+  const identity: FixturePlan = {
+    users: 'direct',
+    bypassTriggers: false,
+    shapes: new Map([['purchases', [
+      { name: 'id', type: 'bigint', notNull: true, hasDefault: true, generated: false, identityAlways: true, unique: true, primaryKey: true },
+      { name: 'note', type: 'text', notNull: false, hasDefault: false, generated: false, unique: false },
+    ]]]),
+    mapping: { tables: { shop_orders: { name: 'purchases', bigintIds: ['id'] } } },
+  };
+
+  it('fixtures write the model’s key with OVERRIDING SYSTEM VALUE; a table without one is written plainly', () => {
+    const [write] = fixtureStatements({ shop_orders: [{ id: 'a1', note: 'x' }] }, ['shop_orders'], identity);
+    expect(write.sql).toMatch(/^insert into "public"\."purchases" \("id", "note"\) overriding system value select/);
+    expect(fixtureStatements({ shop_orders: [{ note: 'x' }] }, ['shop_orders'], identity)[0].sql).not.toMatch(/overriding/);
+  });
+
+  it('a request writing it cannot be sent as the model makes it: dropped, named', () => {
+    const insert = { kind: 'insert' as const, table: 'shop_orders', rows: [{ id: 'a1', note: 'x' }], returning: 'minimal' as const };
+    expect(unrealizableIdentityWrite(identity, insert)).toBe('purchases.id is GENERATED ALWAYS (the target assigns it)');
+    expect(unrealizableIdentityWrite(identity, { ...insert, rows: [{ note: 'x' }] })).toBeUndefined();
   });
 });

@@ -16,6 +16,7 @@ import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
+import type { ApiResponse } from '../executor/response.ts';
 import { targetName } from '../model/request.ts';
 
 /**
@@ -60,14 +61,16 @@ export function qualifiedTable(name: string): string {
   return `${ident(schema)}.${ident(table)}`;
 }
 
-function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string): FixtureStatement {
+function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string, identityAlways: readonly string[] = []): FixtureStatement {
   const target = qualifiedTable(table);
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  // A fixture row keeps the model's key even where the target generates it always.
+  const overriding = cols.some((c) => identityAlways.includes(c)) ? ' overriding system value' : '';
   const upsert = upsertOn
     ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
     : '';
   const p = new SqlParams();
-  const query = p.statement(`insert into ${target} (${cols.map(ident).join(', ')}) select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${p.bind(JSON.stringify(rows))}::json) r${upsert}`);
+  const query = p.statement(`insert into ${target} (${cols.map(ident).join(', ')})${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${p.bind(JSON.stringify(rows))}::json) r${upsert}`);
   return {
     table,
     row,
@@ -117,7 +120,8 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const statements = tablesInOrder(filled, [...parents, ...order]).flatMap((table) => {
     const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
-    const writes = groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn));
+    const identityAlways = (plan.shapes?.get(table) ?? []).filter((c) => c.identityAlways).map((c) => c.name);
+    const writes = groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn, identityAlways));
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
   });
   if (Array.isArray(plan.bypassTriggers)) {
@@ -193,6 +197,46 @@ export function unrealizableOnTarget(plan: FixturePlan, world: World, modelOrder
   const onTarget = mapping ? worldToTarget(mapping, world) : world;
   const modelTables = new Set([...(mapping ? orderToTarget(mapping, modelOrder) : modelOrder), ...Object.keys(onTarget)]);
   return unrealizableReason(onTarget, plan.shapes, modelTables);
+}
+
+/**
+ * Why a write cannot be sent to this target as the model makes it, or undefined: it names a
+ * column the target generates always (`id bigint generated always as identity`), which no
+ * request may write (428C9), where the model writes its own id.
+ */
+export function unrealizableIdentityWrite(plan: FixturePlan, request: ApiRequest): string | undefined {
+  if (!plan.shapes || (request.kind !== 'insert' && request.kind !== 'update')) return undefined;
+  const table = targetName(request);
+  const onTarget = plan.mapping ? targetTable(plan.mapping, table) : table;
+  const always = (plan.shapes.get(onTarget) ?? []).filter((c) => c.identityAlways);
+  for (const row of request.kind === 'insert' ? request.rows : [request.patch]) {
+    for (const column of Object.keys(row)) {
+      const target = plan.mapping ? targetColumn(plan.mapping, table, column) : column;
+      if (always.some((c) => c.name === target)) return `${onTarget}.${target} is GENERATED ALWAYS (the target assigns it)`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a write the model lets succeed cannot be judged here, from the target's answer, or
+ * undefined: the target refused it with 23503 for a value missing from a table the model does not
+ * know (a lookup table the project seeds, say `units`): the model cannot write that table's
+ * rows, so the case is a difference of schema. Only a success the model expected is dropped: a
+ * write the model refuses that reached the foreign key check was let through by the target's rules.
+ * `modelOrder`: the model's tables (model names).
+ */
+export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, expected: Outcome, modelOrder: readonly string[]): string | undefined {
+  if (!plan.shapes || response.error?.code !== '23503' || (expected.kind !== 'allowed' && expected.kind !== 'filtered')) return undefined;
+  // Postgres leaves the key's values (and columns) out of the detail when the caller may not read the parent table.
+  const key = /^Key (?:\(([^)]+)\)=\(.*\) )?is not present in table "([^"]+)"/s.exec(response.error.details ?? '');
+  const table = /on table "([^"]+)"/.exec(response.error.message)?.[1];
+  if (!key || !table) return undefined;
+  const parent = key[2];
+  const modelTables = new Set((plan.mapping ? orderToTarget(plan.mapping, modelOrder) : modelOrder).map((t) => t.split('.').pop()!));
+  if (modelTables.has(parent)) return undefined;
+  const column = key[1] ?? plan.shapes.get(table)?.find((c) => c.references?.table.split('.').pop() === parent)?.name ?? '(a column)';
+  return `${table}.${column} needs a ${parent} row the target lacks (foreign key to a table outside the model)`;
 }
 
 /**

@@ -38,9 +38,13 @@ function asList(v: Json | undefined): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
-/** The effective permission set is the union of permissions and managed_permissions (spec §1). */
+/**
+ * The effective permission set is the union of permissions and managed_permissions (spec §1),
+ * widened by settings.permissionImplies (a held permission implying others, `*` every one).
+ */
 export function currentUserHasPermission(ctx: RuleContext, permission: string): boolean {
   const row = currentUserRow(ctx);
   if (!row) return false;
-  return asList(row.permissions).includes(permission) || asList(row.managed_permissions).includes(permission);
+  const held = [...asList(row.permissions), ...asList(row.managed_permissions)];
+  return held.some((p) => p === permission || (ctx.settings.permissionImplies[p] ?? []).some((implied: string) => implied === '*' || implied === permission));
 }

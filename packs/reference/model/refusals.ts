@@ -3,7 +3,7 @@
  * match that reason's pattern (settings.refusals.messages, or the spec's own text where the
  * spec names it). One place, so a guard and a function refusing for the same reason agree.
  */
-import { raised, type Outcome } from '../../../engine/model/outcome.ts';
+import { allowed, raised, type Outcome } from '../../../engine/model/outcome.ts';
 import type { ModelSettings } from './settings.ts';
 
 export type RefusalReason = keyof ModelSettings['refusals']['messages'];
@@ -14,6 +14,17 @@ export const REFUSAL_CODE = 'P0001';
 /** A refusal for `reason`, its text checked against the setting refusals.messages.<reason>. */
 export function refusal(settings: ModelSettings, reason: RefusalReason, message?: string): Outcome {
   return raised(settings.refusals.codes[reason] ?? REFUSAL_CODE, message, { reason, pattern: settings.refusals.messages[reason], setting: `refusals.messages.${reason}`, codeSetting: `refusals.codes.${reason}` });
+}
+
+/** The setting notFoundAnswer reads: named in a failure where one side answered and the other raised. */
+export const NOT_FOUND_SETTING = 'refusals.notFound';
+
+/**
+ * A function's answer when the row it acts on does not exist: `false` (the spec's), or the
+ * not-found refusal where settings.refusals.notFound is `raise`.
+ */
+export function notFoundAnswer(settings: ModelSettings, message: string): Outcome {
+  return settings.refusals.notFound === 'raise' ? refusal(settings, 'not-found', message) : allowed([{ value: false }], 1);
 }
 
 /** Spec §7 and rule 20 name this text for passport.admin_leaderboard: not a setting. */

@@ -53,6 +53,13 @@ export const ModelSettingsSchema = z
     /** Permission vocabulary held in permissions / managed_permissions. */
     permissions: roleList.default(['vs', 'pr', 'house', 'master']),
     /**
+     * Permissions that imply others (the spec is silent): { "master": ["*"] } makes whoever holds
+     * master hold every permission, { "lead": ["vs", "pr"] } only those. Default none: a
+     * permission stands only for itself. Every permission test of the model reads it
+     * (identity.ts currentUserHasPermission).
+     */
+    permissionImplies: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
+    /**
      * What a Supabase anonymous sign-in (a token with role authenticated and is_anonymous true,
      * and an auth.users row) may do. The spec's "signed in" is a session whose token names a
      * subject (§5), which an anonymous sign-in has: by default it is a signed-in caller like any
@@ -250,6 +257,13 @@ export const ModelSettingsSchema = z
          * { "privileged-column": "42501" }. Rule 20's NOT_AUTHORIZED text stays the spec's.
          */
         codes: z.record(z.string(), z.string().regex(/^[0-9A-Z]{5}$/, 'a five-character SQLSTATE')).default({}),
+        /**
+         * What soft_delete_pr_ticket and soft_delete_vs_ticket do when no live ticket has the id
+         * (the spec: answer whether one was deleted, so false). `raise`: a project whose function
+         * refuses instead, with the not-found refusal (its SQLSTATE refusals.codes.not-found, e.g.
+         * P0002 no_data_found). A failure on such an answer names this setting.
+         */
+        notFound: z.enum(['answer', 'raise']).default('answer'),
       })
       .prefault({}),
   })

@@ -12,7 +12,7 @@ import type { FunctionModel, PrivateFunction } from '../../../../engine/model/fu
 import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed } from '../../../../engine/model/outcome.ts';
-import { refusal } from '../refusals.ts';
+import { NOT_FOUND_SETTING, notFoundAnswer, refusal } from '../refusals.ts';
 import type { ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isPrHandler } from '../tables/pr-tickets.ts';
@@ -54,6 +54,7 @@ export const softDeletePrTicket: FunctionModel = {
   name: 'soft_delete_pr_ticket',
   args: ['p_id'],
   executableBy: ['authenticated', 'service_role'],
+  outcomeSetting: NOT_FOUND_SETTING,
   predict(world, caller, args, settings) {
     const ctx: RuleContext = { world, caller, uid: callerUid(caller), settings };
     const denied = { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
@@ -63,7 +64,7 @@ export const softDeletePrTicket: FunctionModel = {
     const p: Json = args.p_id ?? null;
     const all = rowsOf(world, 'pr_tickets');
     const target = all.find((t) => notDeleted(t) && p !== null && t.id === p);
-    if (!target) return { outcome: allowed([{ value: false }], 1), world };
+    if (!target) return { outcome: notFoundAnswer(settings, 'soft delete: ticket not found'), world };
     const rows = all.map((t) => (t === target ? { ...t, deleted_at: SOFT_DELETED_AT } : t));
     return { outcome: allowed([{ value: true }], 1), world: withRows(world, 'pr_tickets', rows) };
   },

@@ -57,6 +57,7 @@ export const teamFunctions: FunctionModel[] = [
     name: 'get_public_org_chart',
     args: [],
     executableBy: ['anon', 'authenticated', 'service_role'],
+    fixedColumns: 'spec §4.2 and rule 11: nodes {id, parent_id, name, kind, position} and members {node_id, name, nickname, position} only',
     predict: (world) => ({ outcome: allowed([publicOrgChart(world)], 1), world }),
   },
   {

@@ -16,7 +16,7 @@ import type { ExecuteGrantee, FunctionModel } from '../../../../engine/model/fun
 import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
-import { refusal } from '../refusals.ts';
+import { NOT_FOUND_SETTING, notFoundAnswer, refusal } from '../refusals.ts';
 import type { ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
@@ -120,13 +120,16 @@ const vsFunctionList: FunctionModel[] = [
     remarksAsCompared,
   ),
 
-  fn('soft_delete_vs_ticket', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
-    const ctx = ctxOf(world, caller, settings);
-    if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return fail(world, refusal(settings, 'not-authorized'));
-    const t = tickets(world).find((r) => r.id === text(a.p_id) && notDeleted(r) && vsCanDelete(ctx, r.target_dept));
-    if (!t) return { outcome: allowed([{ value: false }], 1), world };
-    return { outcome: allowed([{ value: true }], 1), world: replaceTicket(world, t.id, (r) => ({ ...r, deleted_at: DELETED_NOW })) };
-  }),
+  {
+    ...fn('soft_delete_vs_ticket', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
+      const ctx = ctxOf(world, caller, settings);
+      if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return fail(world, refusal(settings, 'not-authorized'));
+      const t = tickets(world).find((r) => r.id === text(a.p_id) && notDeleted(r) && vsCanDelete(ctx, r.target_dept));
+      if (!t) return { outcome: notFoundAnswer(settings, 'soft delete: ticket not found'), world };
+      return { outcome: allowed([{ value: true }], 1), world: replaceTicket(world, t.id, (r) => ({ ...r, deleted_at: DELETED_NOW })) };
+    }),
+    outcomeSetting: NOT_FOUND_SETTING,
+  },
 
   fn('find_similar_vs_tickets', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
