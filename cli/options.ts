@@ -49,6 +49,13 @@ export function durationValue(value: string): number {
   return ms;
 }
 
+/** --migration-timeout: seconds (or a duration such as 10m) → milliseconds. */
+export function migrationTimeoutValue(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0) throw new InvalidArgumentError(`--migration-timeout takes seconds (or a duration like 90s, 10m), e.g. --migration-timeout 600 (got "${value}")`);
+  return ms;
+}
+
 export function shardValue(value: string): Shard {
   const shard = parseShard(value);
   if (!shard) throw new InvalidArgumentError(`--shard takes i/n with 1 ≤ i ≤ n, e.g. 2/4 (got "${value}")`);

@@ -54,6 +54,8 @@ export interface Target {
   supabaseCompat: boolean;
   fixtures?: Omit<FixturePlan, 'shapes'>;
   config?: PolicyfuzzConfig;
+  /** How long one migration statement may run (`--migration-timeout`, else the config's `migrationTimeout`; absent: the default). */
+  migrationTimeoutMs?: number;
 }
 
 export function loadConfiguredMigrations(config: PolicyfuzzConfig, skip: readonly string[] = []): MigrationFile[] {
@@ -80,6 +82,8 @@ export interface TargetOptions {
   skip?: string[];
   /** The pack came from this module (`--pack`): recorded so a replay loads it again. */
   packModule?: string;
+  /** `--migration-timeout`: over the config's `migrationTimeout`. */
+  migrationTimeoutMs?: number;
 }
 
 /** A config given as an object (policyfuzz/vitest's `config`), named in messages by `label`. */
@@ -106,6 +110,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
       recorded: { config: null, migrations: migrationDirs.length === 1 ? migrationDirs[0] : migrationDirs, ...extra },
       oracle: oracleOf(pack),
       supabaseCompat: true,
+      ...(options.migrationTimeoutMs ? { migrationTimeoutMs: options.migrationTimeoutMs } : {}),
       // A project pack's own mapping applies with or without a config. Any project's own
       // migrations are read from their catalog (a fixture plan with shapes): worlds are completed
       // to fit them, and cases they cannot hold are dropped (engine/target/realizable.ts).
@@ -129,6 +134,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
     recorded: typeof file === 'string' ? { config: path.resolve(file), migrations: null, ...extra } : { config: null, migrations: config.migrationDirs, ...extra },
     oracle: oracleOf(pack, config.model),
     supabaseCompat: config.supabaseCompat,
+    ...(options.migrationTimeoutMs || config.migrationTimeout ? { migrationTimeoutMs: options.migrationTimeoutMs ?? config.migrationTimeout! * 1000 } : {}),
     fixtures: {
       users: config.fixtures.users,
       bypassTriggers: config.fixtures.bypassTriggers,
@@ -145,6 +151,8 @@ export interface TargetChoice {
   /** Folders named with --migrations. */
   migrations?: string[];
   skip?: string[];
+  /** --migration-timeout, in ms. */
+  migrationTimeout?: number;
   /** --pack <module>. */
   pack?: string;
   /** --reference: the bundled reference database, whatever the current folder holds. */
@@ -187,7 +195,7 @@ export async function chooseTarget(source: PackSource, choice: TargetChoice): Pr
   const packModule = choice.pack ? path.resolve(choice.pack) : undefined;
   if (configFile) {
     parseConfig(raw, configFile, pack); // checked against the pack before anything else runs
-    const target = await resolveTarget(pack, { config: configFile, migrations: [], skip: choice.skip, packModule });
+    const target = await resolveTarget(pack, { config: configFile, migrations: [], skip: choice.skip, packModule, migrationTimeoutMs: choice.migrationTimeout });
     return { pack, target, migrations: target.migrationDirs.map((d) => path.relative(process.cwd(), d) || d).join(' ') };
   }
   const packFolder = pack.migrations ?? source.migrations;
@@ -195,7 +203,7 @@ export async function chooseTarget(source: PackSource, choice: TargetChoice): Pr
   const folders = choice.migrations?.length ? choice.migrations : (supabase ?? (packFolder ? [path.relative(process.cwd(), packFolder) || packFolder] : []));
   if (!folders.length) throw new UsageError(`pack ${pack.name} names no migrations folder: pass --migrations <dir>`);
   // No config: it was looked for above (or --reference / --migrations say not to use one).
-  const target = await resolveTarget(pack, { migrations: folders, explicitMigrations: true, skip: choice.skip, packModule });
+  const target = await resolveTarget(pack, { migrations: folders, explicitMigrations: true, skip: choice.skip, packModule, migrationTimeoutMs: choice.migrationTimeout });
   return { pack, target: { ...target, project: Boolean(choice.migrations?.length || supabase || packModule) }, migrations: folders.join(' ') };
 }
 
