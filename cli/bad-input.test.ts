@@ -5,7 +5,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { runBin } from '../testing/run-bin.ts';
+import { execFile } from 'node:child_process';
+import { BIN, runBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { BUNDLED_MIGRATIONS, POLICYFUZZ_VERSION, PROJECT_ROOT } from './paths.ts';
 import { runSummary, propertySummary } from '../engine/report/summary.ts';
@@ -123,6 +124,20 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     const r = await runBin(['fuzz', '--migrations', dir, '--only', 'R02', '--no-sso', ...NO_DB]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`policyfuzz: a migration file name in ${dir} is not UTF-8 ("0002_café.sql" read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`\n`);
+  });
+
+  it('a migrations folder whose name is not UTF-8: exit 2 saying so and how to rename it', async () => {
+    const parent = tempDir('not-utf8-folder');
+    const folder = Buffer.concat([Buffer.from(`${parent}/d`), Buffer.from([0xe9])]);
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/0001_ok.sql')]), 'select 1;');
+    // Node passes arguments as UTF-8: a shell's printf hands the child the raw byte, as a user's shell would.
+    const args = ['fuzz', '--only', 'R02', '--no-sso', ...NO_DB].map((a) => `'${a}'`).join(' ');
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile('/bin/sh', ['-c', `exec "${process.execPath}" "${BIN}" ${args} --migrations "$(printf '${parent}/d\\351')"`], (error, _stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr })),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`policyfuzz: migrations folder not found: ${parent}/d\uFFFD (its name is not UTF-8: the � stands for bytes that are not; rename the folder to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`)\n`);
   });
 
   it('a config {} says migrations is required and what it takes', async () => {

@@ -35,6 +35,8 @@ export class MigrationError extends UsageError {
 }
 
 export function loadMigrationFolder(dir: string, skip: string[] = []): MigrationFile[] {
+  // A path that is not UTF-8 reaches Node with U+FFFD for the bytes it cannot decode: no such folder.
+  if (!existsSync(dir) && dir.includes('\uFFFD')) throw new UsageError(`migrations folder not found: ${dir} (its name is not UTF-8: the � stands for bytes that are not; rename the folder to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`)`);
   if (!existsSync(dir)) throw new UsageError(`migrations folder not found: ${dir}`);
   if (!statSync(dir).isDirectory()) throw new UsageError(`migrations path is not a folder: ${dir}`);
   // Read as bytes: a name that is not UTF-8 would come back altered and then not be found.
