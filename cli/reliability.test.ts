@@ -2,7 +2,7 @@
  * A clean target stays green, through the real binary: the shipped profiles' request caps, sharded
  * runs merged, a connecting role that lacks what a run needs.
  */
-import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -143,4 +143,20 @@ describe('a failure folder that cannot be written', () => {
     expect(lastLine(r.stdout)).toBe('0 passed, 1 failed (seed 5)');
     expect(readdirSync(full)).toEqual([]);
   });
+});
+
+describe('as root with a private temp folder (TMPDIR of mode 0700)', () => {
+  // The server runs as an unprivileged account, which cannot enter root's private TMPDIR: its
+  // folders and caches go where it can reach them, and nothing is left in TMPDIR.
+  it.runIf(process.getuid?.() === 0)('the run passes, and leaves nothing in TMPDIR', async () => {
+    const tmp = tempDir('private-tmp');
+    chmodSync(tmp, 0o700);
+    const reports = tempDir('private-tmp-reports');
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
+    delete env.DATABASE_URL;
+    const r = await runBin(['fuzz', '--reference', '--only', 'R01', '--runs', '5', '--no-sso', '--no-replay', '--no-color', '--provider', 'local', '--report-dir', reports, '--failures-dir', path.join(reports, 'f')], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(lastLine(r.stdout)).toMatch(/^1 passed, 0 failed/);
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 180_000);
 });
