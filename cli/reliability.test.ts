@@ -61,6 +61,33 @@ describe('a sharded run gives the verdicts of one machine', () => {
   }, 300_000);
 });
 
+describe('a sharded nightly gives the verdicts of one machine', () => {
+  it("nightly (shortened to its rarest clauses) in 2 shards at the profile's own 4 workers each, merged: the verdicts and counts of one 8-worker run", async () => {
+    // As the nightly CI matrix runs it: each shard takes the profile's workers (no --workers), so
+    // the unsharded run has the lanes of both (8).
+    expect(PROFILES.nightly.workers).toBe(4);
+    const common = ['fuzz', '--profile', 'nightly', '--only', 'R06,R09,R13,S01,S02,S03,S04', '--seed', '11', '--runs', '200', '--sso-runs', '10', '--no-replay', '--no-color', '--database-url', inject('databaseUrl')];
+    const run = (extra: string[]) => {
+      const dir = tempDir('nightly-shard');
+      return runBin([...common, ...extra, '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]).then((r) => ({ ...r, dir }));
+    };
+    const [whole, ...shards] = await Promise.all([run(['--workers', '8']), run(['--shard', '1/2']), run(['--shard', '2/2'])]);
+    expect(whole.code, whole.stdout + whole.stderr).toBe(0);
+    for (const s of shards) {
+      expect(s.code, s.stdout + s.stderr).toBe(0);
+      expect(s.stdout).toMatch(/profile nightly, 200 runs per property, 4 worker\(s\).*shard \d\/2 \(lanes \d…\d of 8\)/);
+    }
+    const verdicts = (s: RunSummary) => s.properties.map((p) => [p.id, p.status, p.cases, p.counts, p.clauses]);
+    const expected = verdicts(summaryOf(whole.dir));
+    expect(expected.map(([id, status]) => `${id} ${status}`)).toEqual(['R06 passed', 'R09 passed', 'R13 passed', 'S01 passed', 'S02 passed', 'S03 passed', 'S04 passed']);
+    const out = tempDir('nightly-merged');
+    const m = await runBin(['merge-reports', ...shards.map((s) => s.dir), '--out', out]);
+    expect(m.code, m.stdout + m.stderr).toBe(0);
+    expect(lastLine(m.stdout)).toBe('7 passed, 0 failed (seed 11)');
+    expect(verdicts(summaryOf(out))).toEqual(expected);
+  }, 300_000);
+});
+
 describe('a connecting role that lacks what a run needs', () => {
   // Roles of their own on the shared test server (which has the API roles), dropped at the end.
   const suffix = `${process.pid}`;
