@@ -140,6 +140,24 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(r.stderr).toBe(`policyfuzz: migrations folder not found: ${parent}/d\uFFFD (its name is not UTF-8: the � stands for bytes that are not; rename the folder to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`)\n`);
   });
 
+  it('summary.json and merge-reports count N/A apart from passed', async () => {
+    // A target with the users table only: R02 runs, R04 (the shop) is not applicable.
+    const dir = tempDir('na');
+    const migrations = path.join(dir, 'migrations');
+    mkdirSync(migrations);
+    for (const f of ['0001_private_helpers.sql', '0100_users.sql']) writeFileSync(path.join(migrations, f), readFileSync(path.join(BUNDLED_MIGRATIONS, f)));
+    const reports = path.join(dir, 'reports');
+    const r = await runBin(['fuzz', '--migrations', migrations, '--only', 'R02,R04', '--runs', '20', '--seed', '3', '--no-sso', '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report-dir', reports, '--failures-dir', path.join(dir, 'f')]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 not applicable (seed 3)');
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as { totals: { passed: number; notApplicable: number }; properties: { id: string; status: string }[] };
+    expect(summary.properties.map((p) => `${p.id} ${p.status}`)).toEqual(['R02 passed', 'R04 not-applicable']);
+    expect(summary.totals).toMatchObject({ passed: 1, notApplicable: 1 });
+    const merged = await runBin(['merge-reports', reports, '--out', path.join(dir, 'merged')]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 not applicable (seed 3)');
+  });
+
   it('a config {} says migrations is required and what it takes', async () => {
     const dir = tempDir('empty-config');
     const config = path.join(dir, 'policyfuzz.config.json');
