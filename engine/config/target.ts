@@ -214,7 +214,7 @@ export async function chooseTarget(source: PackSource, choice: TargetChoice): Pr
  */
 export function recordedChoice(recorded: RecordedTarget | undefined, legacyMigrations: string | null, given: TargetChoice, packFolder: string | undefined): TargetChoice {
   const pack = given.pack ?? (recorded?.pack && existsSync(recorded.pack) ? recorded.pack : undefined);
-  const withPack = pack ? { pack } : {};
+  const withPack = { ...(pack ? { pack } : {}), ...(given.migrationTimeout ? { migrationTimeout: given.migrationTimeout } : {}) };
   if (given.config || given.migrations?.length) return { ...given, ...withPack };
   if (recorded?.config && existsSync(recorded.config)) return { config: recorded.config, skip: given.skip ?? recorded.skip, ...withPack };
   const folders = [recorded?.migrations ?? []].flat();
