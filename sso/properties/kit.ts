@@ -149,10 +149,12 @@ export async function runFcProperty<T>(
   const counts = new Counts();
   const started = Date.now();
   let stopping: Error | null = null;
-  // Once a case has failed, fast-check shrinks it: a stop then would make an unchecked case the
-  // counterexample, so the finding is shrunk to its end (bounded) and kept.
+  // Once a case has failed, fast-check shrinks it: a stop then must not make an unchecked case the
+  // counterexample. An interrupt passes the remaining candidates unchecked instead, so shrinking
+  // ends at once on the smallest case that really failed, and the finding is kept.
   let failed = false;
   const prop = fc.asyncProperty(arb, async (v) => {
+    if (failed && opts.signal?.aborted) return;
     if (!stopping && !failed && opts.signal?.aborted) stopping = new RunStopped('interrupted');
     if (!stopping && !failed && opts.deadline !== undefined && Date.now() >= opts.deadline) stopping = new OutOfTime('time budget');
     if (stopping) throw stopping;
