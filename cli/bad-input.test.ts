@@ -5,7 +5,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { runBin } from '../testing/run-bin.ts';
+import { execFile } from 'node:child_process';
+import { BIN, runBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { BUNDLED_MIGRATIONS, POLICYFUZZ_VERSION, PROJECT_ROOT } from './paths.ts';
 import { runSummary, propertySummary } from '../engine/report/summary.ts';
@@ -123,6 +124,38 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     const r = await runBin(['fuzz', '--migrations', dir, '--only', 'R02', '--no-sso', ...NO_DB]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`policyfuzz: a migration file name in ${dir} is not UTF-8 ("0002_café.sql" read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`\n`);
+  });
+
+  it('a migrations folder whose name is not UTF-8: exit 2 saying so and how to rename it', async () => {
+    const parent = tempDir('not-utf8-folder');
+    const folder = Buffer.concat([Buffer.from(`${parent}/d`), Buffer.from([0xe9])]);
+    mkdirSync(folder);
+    writeFileSync(Buffer.concat([folder, Buffer.from('/0001_ok.sql')]), 'select 1;');
+    // Node passes arguments as UTF-8: a shell's printf hands the child the raw byte, as a user's shell would.
+    const args = ['fuzz', '--only', 'R02', '--no-sso', ...NO_DB].map((a) => `'${a}'`).join(' ');
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile('/bin/sh', ['-c', `exec "${process.execPath}" "${BIN}" ${args} --migrations "$(printf '${parent}/d\\351')"`], (error, _stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr })),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`policyfuzz: migrations folder not found: ${parent}/d\uFFFD (its name is not UTF-8: the � stands for bytes that are not; rename the folder to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`)\n`);
+  });
+
+  it('summary.json and merge-reports count N/A apart from passed', async () => {
+    // A target with the users table only: R02 runs, R04 (the shop) is not applicable.
+    const dir = tempDir('na');
+    const migrations = path.join(dir, 'migrations');
+    mkdirSync(migrations);
+    for (const f of ['0001_private_helpers.sql', '0100_users.sql']) writeFileSync(path.join(migrations, f), readFileSync(path.join(BUNDLED_MIGRATIONS, f)));
+    const reports = path.join(dir, 'reports');
+    const r = await runBin(['fuzz', '--migrations', migrations, '--only', 'R02,R04', '--runs', '20', '--seed', '3', '--no-sso', '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report-dir', reports, '--failures-dir', path.join(dir, 'f')]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 not applicable (seed 3)');
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as { totals: { passed: number; notApplicable: number }; properties: { id: string; status: string }[] };
+    expect(summary.properties.map((p) => `${p.id} ${p.status}`)).toEqual(['R02 passed', 'R04 not-applicable']);
+    expect(summary.totals).toMatchObject({ passed: 1, notApplicable: 1 });
+    const merged = await runBin(['merge-reports', reports, '--out', path.join(dir, 'merged')]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 not applicable (seed 3)');
   });
 
   it('a config {} says migrations is required and what it takes', async () => {

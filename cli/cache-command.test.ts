@@ -84,10 +84,14 @@ describe('template cache through the binary', () => {
         });
         child.once('exit', () => reject(new Error(`exited before its server started:\n${out}`)));
       });
-      child.stderr!.resume();
+      let err = '';
+      child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
       await new Promise((r) => setTimeout(r, delayMs));
       child.kill('SIGTERM');
       expect(await exited, out).toBe(130);
+      // Whatever it was doing (a migration, the schema load, cases): one line at most, no failure blamed, no stack trace.
+      expect(err, err).not.toMatch(/internal error|\n\s+at |failed:|--skip/);
+      expect(err.split('\n').filter((l) => l.startsWith('policyfuzz: ')).length, err).toBeLessThanOrEqual(1);
       const root = path.join(tmp, 'policyfuzz');
       // Its server and copies are named by its pid: run-<pid>-…, <entry>.tmp-<pid>-….
       expect([...processesUsing(path.join(root, `run-${child.pid}-`)), ...processesUsing(`.tmp-${child.pid}-`)]).toEqual([]);

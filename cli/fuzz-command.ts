@@ -19,7 +19,7 @@ import { DEFAULT_FAILURES_DIR } from '../engine/failures/store.ts';
 import type { PackSource } from '../engine/pack.ts';
 import { UsageError } from '../engine/errors.ts';
 import { chooseTarget, type TargetChoice } from '../engine/config/target.ts';
-import { durationValue, idList, positiveInt, profileValue, propertyIdList, providerValue, reportFormats, seedValue, shardValue } from './options.ts';
+import { durationValue, idList, migrationTimeoutValue, positiveInt, profileValue, propertyIdList, providerValue, reportFormats, seedValue, shardValue } from './options.ts';
 import { PROFILES } from './profiles.ts';
 import { RunControl } from '../engine/run/index.ts';
 import { runDataProperties } from '../engine/run/index.ts';
@@ -86,6 +86,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--config <file>', 'a project config (policyfuzz.config.json or .ts); default: the one in this folder, if any')
     .option('--pack <module>', "a project pack module (.ts/.js exporting extendPack(…) or definePack(…) from 'policyfuzz'); default: the config's \"pack\", else the bundled reference pack")
     .option('--skip <file...>', 'migration file names to leave out (data repairs that cannot apply to an empty database)')
+    .option('--migration-timeout <seconds>', 'longest one migration statement may run before the run ends naming it (default 300; config "migrationTimeout")', migrationTimeoutValue)
     .option('--reference', 'run on the bundled reference database, even inside a project with a config or supabase/migrations')
     .option('--changed-since <git-ref>', 'only the rules whose tables or functions the migrations changed since this ref')
     .option('--only <ids>', 'comma-separated property ids, e.g. R02,R05 or S03', idList)

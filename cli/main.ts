@@ -3,7 +3,7 @@
  * 2 bad input or a broken environment (a clear message, never a stack trace).
  */
 import { Command, CommanderError } from 'commander';
-import { installSignalHandlers, stopAll } from '../engine/db/cleanup.ts';
+import { announceInterrupt, INTERRUPTED_EXIT_CODE, installSignalHandlers, interruptSignal, stopAll } from '../engine/db/cleanup.ts';
 import { isUserFacingError, UsageError } from '../engine/errors.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { registerCacheCommand } from './cache-command.ts';
@@ -48,6 +48,12 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
     return exitCode;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    // Stopped by a signal: what failed since (a migration, the schema load) failed because its
+    // server or connection was stopped. One line says so, never the failure as if it were the cause.
+    if (interruptSignal()) {
+      announceInterrupt();
+      return INTERRUPTED_EXIT_CODE;
+    }
     if (isUserFacingError(e)) {
       process.stderr.write(`policyfuzz: ${(e as Error).message}\n`);
       return EXIT.usage;

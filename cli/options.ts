@@ -43,11 +43,18 @@ export function freshSeed(): number {
   return (Date.now() ^ Math.floor(Math.random() * 2 ** 30)) & 0x7fffffff;
 }
 
-export function durationValue(value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0) throw new InvalidArgumentError(`--time-budget takes a duration like 90s, 20m or 1h30m (got "${value}")`);
-  return ms;
+/** A positive duration option (`90s`, `20m`, bare seconds) → milliseconds; a bad one names the option and what it takes. */
+function durationOption(option: string, takes: string): (value: string) => number {
+  return (value) => {
+    const ms = parseDuration(value);
+    if (ms === undefined || ms <= 0) throw new InvalidArgumentError(`${option} takes ${takes} (got "${value}")`);
+    return ms;
+  };
 }
+
+export const durationValue = durationOption('--time-budget', 'a duration like 90s, 20m or 1h30m');
+/** --migration-timeout: seconds (or a duration such as 10m). */
+export const migrationTimeoutValue = durationOption('--migration-timeout', 'seconds (or a duration like 90s, 10m), e.g. --migration-timeout 600');
 
 export function shardValue(value: string): Shard {
   const shard = parseShard(value);

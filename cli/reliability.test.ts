@@ -2,7 +2,7 @@
  * A clean target stays green, through the real binary: the shipped profiles' request caps, sharded
  * runs merged, a connecting role that lacks what a run needs.
  */
-import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -26,6 +26,26 @@ describe('the nightly profile on the clean reference', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(lastLine(r.stdout)).toBe('20 passed, 0 failed (seed 1)');
     expect(r.stdout).toContain(`${PROFILES.nightly.ssoRuns} runs each`);
+  }, 300_000);
+});
+
+describe('the nightly profile on the clean reference, shortened, under three seeds', () => {
+  it("every data-layer property passes at the nightly's workers, minimum and budget, the cases cut to pr's 300 (seeds 1, 2, 3)", async () => {
+    // The SSO half's nightly in full is the test above; here the data half, whose coverage gates
+    // and 4 worker lanes are the nightly's own, under three seeds at once. 300 cases is the least
+    // that meets every coverage gate (at 120, seed 3 misses a clause): about 80 s of CPU in all.
+    const run = async (seed: number) => {
+      const dir = tempDir(`nightly-${seed}`);
+      const r = await runBin(['fuzz', '--profile', 'nightly', '--runs', '300', '--no-sso', '--seed', String(seed), '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]);
+      return { ...r, summary: summaryOf(dir) };
+    };
+    for (const r of await Promise.all([1, 2, 3].map(run))) {
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/profile nightly, 300 runs per property, 4 worker\(s\), time budget 1800 s/);
+      const statuses = r.summary.properties.map((p) => `${p.id} ${p.status}`);
+      expect(statuses.filter((s) => !s.endsWith(' passed')), statuses.join(', ')).toEqual([]);
+      expect(statuses.length).toBeGreaterThanOrEqual(23);
+    }
   }, 300_000);
 });
 
@@ -58,6 +78,33 @@ describe('a sharded run gives the verdicts of one machine', () => {
       expect(verdicts(merged)).toEqual(expected);
       expect(merged.properties.map((p) => p.note).filter((n) => n?.includes('coverage'))).toEqual([]);
     }
+  }, 300_000);
+});
+
+describe('a sharded nightly gives the verdicts of one machine', () => {
+  it("nightly (shortened to its rarest clauses) in 2 shards at the profile's own 4 workers each, merged: the verdicts and counts of one 8-worker run", async () => {
+    // As the nightly CI matrix runs it: each shard takes the profile's workers (no --workers), so
+    // the unsharded run has the lanes of both (8).
+    expect(PROFILES.nightly.workers).toBe(4);
+    const common = ['fuzz', '--profile', 'nightly', '--only', 'R06,R09,R13,S01,S02,S03,S04', '--seed', '11', '--runs', '200', '--sso-runs', '10', '--no-replay', '--no-color', '--database-url', inject('databaseUrl')];
+    const run = (extra: string[]) => {
+      const dir = tempDir('nightly-shard');
+      return runBin([...common, ...extra, '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]).then((r) => ({ ...r, dir }));
+    };
+    const [whole, ...shards] = await Promise.all([run(['--workers', '8']), run(['--shard', '1/2']), run(['--shard', '2/2'])]);
+    expect(whole.code, whole.stdout + whole.stderr).toBe(0);
+    for (const s of shards) {
+      expect(s.code, s.stdout + s.stderr).toBe(0);
+      expect(s.stdout).toMatch(/profile nightly, 200 runs per property, 4 worker\(s\).*shard \d\/2 \(lanes \d…\d of 8\)/);
+    }
+    const verdicts = (s: RunSummary) => s.properties.map((p) => [p.id, p.status, p.cases, p.counts, p.clauses]);
+    const expected = verdicts(summaryOf(whole.dir));
+    expect(expected.map(([id, status]) => `${id} ${status}`)).toEqual(['R06 passed', 'R09 passed', 'R13 passed', 'S01 passed', 'S02 passed', 'S03 passed', 'S04 passed']);
+    const out = tempDir('nightly-merged');
+    const m = await runBin(['merge-reports', ...shards.map((s) => s.dir), '--out', out]);
+    expect(m.code, m.stdout + m.stderr).toBe(0);
+    expect(lastLine(m.stdout)).toBe('7 passed, 0 failed (seed 11)');
+    expect(verdicts(summaryOf(out))).toEqual(expected);
   }, 300_000);
 });
 
@@ -143,4 +190,20 @@ describe('a failure folder that cannot be written', () => {
     expect(lastLine(r.stdout)).toBe('0 passed, 1 failed (seed 5)');
     expect(readdirSync(full)).toEqual([]);
   });
+});
+
+describe('as root with a private temp folder (TMPDIR of mode 0700)', () => {
+  // The server runs as an unprivileged account, which cannot enter root's private TMPDIR: its
+  // folders and caches go where it can reach them, and nothing is left in TMPDIR.
+  it.runIf(process.getuid?.() === 0)('the run passes, and leaves nothing in TMPDIR', async () => {
+    const tmp = tempDir('private-tmp');
+    chmodSync(tmp, 0o700);
+    const reports = tempDir('private-tmp-reports');
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
+    delete env.DATABASE_URL;
+    const r = await runBin(['fuzz', '--reference', '--only', 'R01', '--runs', '5', '--no-sso', '--no-replay', '--no-color', '--provider', 'local', '--report-dir', reports, '--failures-dir', path.join(reports, 'f')], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(lastLine(r.stdout)).toMatch(/^1 passed, 0 failed/);
+    expect(readdirSync(tmp)).toEqual([]);
+  }, 180_000);
 });

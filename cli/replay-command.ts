@@ -12,7 +12,7 @@ import { CLEAN_REPLAYS_FOR_FIXED, verdictOf, type ReplayVerdict } from '../engin
 import { loadFailure } from '../engine/failures/store.ts';
 import { UsageError } from '../engine/errors.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
-import { positiveInt } from './options.ts';
+import { migrationTimeoutValue, positiveInt } from './options.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 
 export interface ReplayOptions {
@@ -25,6 +25,8 @@ export interface ReplayOptions {
   /** A pack module (`--pack`; default: the one the failure was found with). */
   packModule?: string;
   databaseUrl?: string;
+  /** --migration-timeout, in ms. */
+  migrationTimeout?: number;
   times?: number;
   ssoConfig?: string;
 }
@@ -34,7 +36,7 @@ export async function replay(file: string, options: ReplayOptions & { pack: Pack
   const record = loadFailure(file);
   const source = 'load' in options.pack ? options.pack : packSource(options.pack);
   // The target it was found on: its config (settings, folders, fixtures) or folders, and its pack.
-  const given = { config: options.config, migrations: options.migrations, skip: options.skip, pack: options.packModule };
+  const given = { config: options.config, migrations: options.migrations, skip: options.skip, pack: options.packModule, migrationTimeout: options.migrationTimeout };
   const chosen = record.area === 'data' ? await chooseTarget(source, recordedChoice(record.target, record.migrations, given, options.packModule ? undefined : source.migrations)) : undefined;
   const known = chosen ? chosen.pack.properties.map((p) => p.id) : await ssoPropertyIds();
   if (!known.includes(record.property)) {
@@ -80,6 +82,7 @@ export function registerReplayCommand(program: Command, run: (action: () => Prom
     .description(`re-run one saved failure (.policyfuzz/failures/*.json): FIXED after ${CLEAN_REPLAYS_FOR_FIXED} clean replays (exit 0), STILL FAILING or FLAKY (exit 1)`)
     .option('--migrations <dir...>', 'folders of .sql migrations, applied in order (default: the ones the failure was found on, else the bundled one)')
     .option('--skip <file...>', 'migration file names to leave out (default: the ones the failure was found without)')
+    .option('--migration-timeout <seconds>', 'longest one migration statement may run (default 300; config "migrationTimeout")', migrationTimeoutValue)
     .option('--config <file>', 'a project config (default: the one the failure was found with)')
     .option('--pack <module>', "a project pack module (.ts/.js exporting extendPack(…) or definePack(…) from 'policyfuzz'; default: the one the failure was found with)")
     .option('--database-url <url>', 'use this Postgres server')

@@ -8,6 +8,8 @@ import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults/index.ts';
 import { PreflightFailed } from '../sso/client/preflight.ts';
 import { BudgetExhausted, TargetRefused, TransportError } from '../sso/client/http.ts';
 import { samplePeakMemory } from '../sso/client/memory.ts';
+import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../engine/db/cleanup.ts';
+import { durationValue } from './options.ts';
 
 /** Where command output goes (the console, or a test's buffer). */
 export interface Output {
@@ -69,6 +71,8 @@ export interface CheckOptions {
   maxWait?: string;
   /** `--no-wait` sets it false: S06 does not wait for expiry (N/A). */
   wait?: boolean;
+  /** --time-budget, in ms (durationValue). */
+  timeBudget?: number;
 }
 
 /** Seconds `sso check` waits at most for expiry by default (`--max-wait` changes it). */
@@ -100,24 +104,20 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   if (realTime && (!only || only.includes('S06'))) io.out(expiryWaitNotice(config.settings, maxWaitMs));
   const started = Date.now();
   const memory = samplePeakMemory();
-  // SIGTERM/SIGINT: finish the request under way, drop the unfinished property, report what ran.
+  // Ctrl-C, SIGTERM: finish the request under way, report the property under way cut short
+  // (PARTIAL) and what ran, exit 130. A second signal stops at once (engine/db/cleanup.ts).
   const stop = new AbortController();
   let stoppedBy: string | null = null;
-  const onSignal = (name: string) => () => {
-    stoppedBy = name;
+  const unwatch = onInterrupt((signal) => {
+    stoppedBy = signal;
+    io.err(`${signal}: stopping after the request in flight; reporting what completed`);
     stop.abort();
-  };
-  const onTerm = onSignal('SIGTERM');
-  const onInt = onSignal('SIGINT');
-  process.once('SIGTERM', onTerm);
-  process.once('SIGINT', onInt);
+  });
+  const deadline = opts.timeBudget ? started + opts.timeBudget : undefined;
   const results = await runSsoProperties(
     { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
-    { ...(seed !== undefined ? { seed } : {}), numRuns, signal: stop.signal, onResult: (r) => printResult(r, io), ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}) },
-  ).finally(() => {
-    process.removeListener('SIGTERM', onTerm);
-    process.removeListener('SIGINT', onInt);
-  });
+    { ...(seed !== undefined ? { seed } : {}), numRuns, signal: stop.signal, onResult: (r) => printResult(r, io), ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}), ...(deadline !== undefined ? { deadline } : {}) },
+  ).finally(unwatch);
   const peakMb = Math.round(memory.stop() / 2 ** 20);
   io.out(`time ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${peakMb} MB (PSS of policyfuzz${opts.browser ? ' and its chromium' : ''}), ${results.reduce((n, r) => n + r.cases, 0)} cases`);
   const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
@@ -126,8 +126,12 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   // A should that fails is a WARN (exit 0): counted as warned, never as failed.
   const warned = results.filter((r) => r.status === 'failed' && severityOf(r.id) === 'S').length;
   io.out(`${counts('passed')} passed, ${counts('failed') - warned} failed, ${warned ? `${warned} warned, ` : ''}${counts('partial') ? `${counts('partial')} partial, ` : ''}${counts('not-reached') ? `${counts('not-reached')} not reached, ` : ''}${counts('not-applicable')} not applicable, ${counts('error')} errors (seed ${results[0]?.seed ?? seed})`);
-  if (stoppedBy) io.out(`stopped by ${stoppedBy}: ${results.length} of ${only?.length ?? SSO_PROPERTIES.length} properties finished; the rest did not run`);
-  return { exitCode: mustFailed ? 1 : errored || stoppedBy ? 2 : 0, results };
+  if (stoppedBy) {
+    const cut = counts('partial') + counts('not-reached');
+    io.out(`interrupted by ${stoppedBy}: ${results.length - cut} of ${only?.length ?? SSO_PROPERTIES.length} properties finished${cut ? `, ${cut} cut short` : ''}; the rest did not run`);
+  }
+  // As fuzz: an interrupted run exits 130 whatever it found (what it found is printed above).
+  return { exitCode: stoppedBy ? INTERRUPTED_EXIT_CODE : mustFailed ? 1 : errored ? 2 : 0, results };
 }
 
 /** The first lines' word on S06's real-time wait: how long, for what, and how to skip it. */
@@ -230,6 +234,7 @@ export function registerSsoCommands(program: Command, run: RunCommand): void {
     .option('--real-time', 'wait for expiry in real time (the default without --control-api; kept for older command lines)')
     .option('--control-api', "the target is policyfuzz's emulator: move its clock through {api}/__control/ (never probed otherwise)")
     .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
+    .option('--time-budget <duration>', 'stop starting cases after this long, e.g. 90s, 20m: a property cut short is PARTIAL, one never started NOT REACHED', durationValue)
     .option('--path <path>', 'replay a reported failure (with --seed and --only)')
     .action(async (opts: CheckOptions) => run(() => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode)));
 }

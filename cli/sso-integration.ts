@@ -15,6 +15,10 @@ export interface SsoRun {
   only?: string[];
   path?: string;
   config?: string;
+  /** Stops the cases at an interrupt (what ran is reported cut short). */
+  signal?: AbortSignal;
+  /** The time budget's end (epoch ms). */
+  deadline?: number;
 }
 
 /** Reads an SSO config as the SSO half will; a missing or invalid one is bad input (exit 2). */
@@ -29,8 +33,12 @@ export async function checkSsoConfig(file: string): Promise<void> {
 }
 
 export async function ssoPropertyIds(): Promise<string[]> {
+  return (await ssoPropertyTitles()).map((p) => p.id);
+}
+
+export async function ssoPropertyTitles(): Promise<{ id: string; title: string }[]> {
   const { SSO_PROPERTIES } = await import('../sso/properties/index.ts');
-  return SSO_PROPERTIES.map((p) => p.id);
+  return SSO_PROPERTIES.map(({ id, title }) => ({ id, title }));
 }
 
 /**
@@ -59,7 +67,7 @@ export async function runSsoAgainstEmulator(run: SsoRun): Promise<PropertyResult
       // checks every expiry real-time mode (`sso check --real-time`, for deployments without
       // one) would, and more: the nightly profile keeps it rather than wait a lifetime out.
       { webUrl: emulator.webUrl, apiUrl: emulator.apiUrl, config, driver: 'form', control: true, maxRequests: emulatorRequestCap(properties, run.numRuns) },
-      { seed: run.seed, numRuns: run.numRuns, ...(run.only ? { only: run.only } : {}), ...(run.path ? { path: run.path } : {}) },
+      { seed: run.seed, numRuns: run.numRuns, ...(run.only ? { only: run.only } : {}), ...(run.path ? { path: run.path } : {}), ...(run.signal ? { signal: run.signal } : {}), ...(run.deadline !== undefined ? { deadline: run.deadline } : {}) },
     );
   } finally {
     await emulator.close();

@@ -35,6 +35,8 @@ export const ConfigSchema = z
       .transform((v) => (Array.isArray(v) ? v : [v])),
     /** File names to leave out (seed data, extensions the scratch server lacks). */
     skip: z.array(z.string()).default([]),
+    /** Seconds one statement of a migration may run before the run ends naming it (default 300). */
+    migrationTimeout: z.number({ error: 'seconds one migration statement may run, e.g. 600' }).positive('seconds one migration statement may run, e.g. 600').optional(),
     supabaseCompat: z.boolean().default(true),
     /** Overrides of the pack's settings; anything not given keeps its default. */
     model: z.record(z.string(), z.unknown()).default({}),

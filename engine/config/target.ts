@@ -58,6 +58,8 @@ export interface Target {
   supabaseCompat: boolean;
   fixtures?: Omit<FixturePlan, 'shapes'>;
   config?: PolicyfuzzConfig;
+  /** How long one migration statement may run (`--migration-timeout`, else the config's `migrationTimeout`; absent: the default). */
+  migrationTimeoutMs?: number;
 }
 
 export function loadConfiguredMigrations(config: PolicyfuzzConfig, skip: readonly string[] = []): MigrationFile[] {
@@ -84,6 +86,8 @@ export interface TargetOptions {
   skip?: string[];
   /** The pack came from this module (`--pack`): recorded so a replay loads it again. */
   packModule?: string;
+  /** `--migration-timeout`: over the config's `migrationTimeout`. */
+  migrationTimeoutMs?: number;
 }
 
 /** A config given as an object (policyfuzz/vitest's `config`), named in messages by `label`. */
@@ -110,6 +114,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
       recorded: { config: null, migrations: migrationDirs.length === 1 ? migrationDirs[0] : migrationDirs, ...extra },
       oracle: oracleOf(pack),
       supabaseCompat: true,
+      ...(options.migrationTimeoutMs ? { migrationTimeoutMs: options.migrationTimeoutMs } : {}),
       // A project pack's own mapping applies with or without a config. Any project's own
       // migrations are read from their catalog (a fixture plan with shapes): worlds are completed
       // to fit them, and cases they cannot hold are dropped (engine/target/realizable.ts).
@@ -133,6 +138,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
     recorded: typeof file === 'string' ? { config: path.resolve(file), migrations: null, ...extra } : { config: null, migrations: config.migrationDirs, ...extra },
     oracle: oracleOf(pack, config.model),
     supabaseCompat: config.supabaseCompat,
+    ...(options.migrationTimeoutMs || config.migrationTimeout ? { migrationTimeoutMs: options.migrationTimeoutMs ?? config.migrationTimeout! * 1000 } : {}),
     fixtures: {
       users: config.fixtures.users,
       bypassTriggers: config.fixtures.bypassTriggers,
@@ -149,6 +155,8 @@ export interface TargetChoice {
   /** Folders named with --migrations. */
   migrations?: string[];
   skip?: string[];
+  /** --migration-timeout, in ms. */
+  migrationTimeout?: number;
   /** --pack <module>. */
   pack?: string;
   /** --reference: the bundled reference database, whatever the current folder holds. */
@@ -191,7 +199,7 @@ export async function chooseTarget(source: PackSource, choice: TargetChoice): Pr
   const packModule = choice.pack ? path.resolve(choice.pack) : undefined;
   if (configFile) {
     parseConfig(raw, configFile, pack); // checked against the pack before anything else runs
-    const target = await resolveTarget(pack, { config: configFile, migrations: [], skip: choice.skip, packModule });
+    const target = await resolveTarget(pack, { config: configFile, migrations: [], skip: choice.skip, packModule, migrationTimeoutMs: choice.migrationTimeout });
     return { pack, target, migrations: target.migrationDirs.map((d) => path.relative(process.cwd(), d) || d).join(' ') };
   }
   const packFolder = pack.migrations ?? source.migrations;
@@ -199,7 +207,7 @@ export async function chooseTarget(source: PackSource, choice: TargetChoice): Pr
   const folders = choice.migrations?.length ? choice.migrations : (supabase ?? (packFolder ? [path.relative(process.cwd(), packFolder) || packFolder] : []));
   if (!folders.length) throw new UsageError(`pack ${pack.name} names no migrations folder: pass --migrations <dir>`);
   // No config: it was looked for above (or --reference / --migrations say not to use one).
-  const target = await resolveTarget(pack, { migrations: folders, explicitMigrations: true, skip: choice.skip, packModule });
+  const target = await resolveTarget(pack, { migrations: folders, explicitMigrations: true, skip: choice.skip, packModule, migrationTimeoutMs: choice.migrationTimeout });
   return { pack, target: { ...target, project: Boolean(choice.migrations?.length || supabase || packModule) }, migrations: folders.join(' ') };
 }
 
@@ -210,7 +218,7 @@ export async function chooseTarget(source: PackSource, choice: TargetChoice): Pr
  */
 export function recordedChoice(recorded: RecordedTarget | undefined, legacyMigrations: string | null, given: TargetChoice, packFolder: string | undefined): TargetChoice {
   const pack = given.pack ?? (recorded?.pack && existsSync(recorded.pack) ? recorded.pack : undefined);
-  const withPack = pack ? { pack } : {};
+  const withPack = { ...(pack ? { pack } : {}), ...(given.migrationTimeout ? { migrationTimeout: given.migrationTimeout } : {}) };
   if (given.config || given.migrations?.length) return { ...given, ...withPack };
   if (recorded?.config && existsSync(recorded.config)) return { config: recorded.config, skip: given.skip ?? recorded.skip, ...withPack };
   const folders = [recorded?.migrations ?? []].flat();

@@ -62,7 +62,32 @@ export function interruptSignal(): NodeJS.Signals | undefined {
   return receivedSignal;
 }
 
+/** What the process is doing that a signal would cut short ("applying 0042_x.sql"), newest last. */
+const activities: string[] = [];
+let announced = false;
+
+/** Names what is under way until the returned function is called: an interrupt says it was cut short. */
+export function setActivity(what: string): () => void {
+  activities.push(what);
+  return () => {
+    const i = activities.lastIndexOf(what);
+    if (i >= 0) activities.splice(i, 1);
+  };
+}
+
+/**
+ * One line saying the run was interrupted and while doing what, printed once: whatever fails
+ * afterwards because its server or connection was stopped is a consequence, not news.
+ */
+export function announceInterrupt(): void {
+  if (announced || !receivedSignal) return;
+  announced = true;
+  const what = activities.at(-1);
+  process.stderr.write(`policyfuzz: interrupted by ${receivedSignal}${what ? ` while ${what}` : ''}; stopping\n`);
+}
+
 function stopEverythingAndExit(): void {
+  announceInterrupt();
   void stopAll().finally(() => process.exit(INTERRUPTED_EXIT_CODE));
 }
 

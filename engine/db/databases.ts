@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { EnvironmentError } from '../errors.ts';
-import { applyMigration, migrationsDigest, type MigrationFile } from './migrations.ts';
+import { applyMigration, migrationsDigest, type ApplyOptions, type MigrationFile } from './migrations.ts';
 import type { DatabaseServer } from './providers/server.ts';
 import { onShutdown } from './cleanup.ts';
 import { dropStaleScratchDatabases, scratchName } from './server-hygiene.ts';
@@ -27,6 +27,8 @@ export interface TemplateOptions {
   supabaseCompat?: boolean;
   /** Keep the template built from `migrations` for later runs, and start from a kept one (template-cache.ts). */
   cache?: boolean;
+  /** The statement timeout and where a long apply says how far it is. */
+  apply?: Pick<ApplyOptions, 'timeoutMs' | 'progress'>;
 }
 
 export interface PreparedTemplate {
@@ -108,6 +110,7 @@ const DROPPABLE_AFTER_MS = 3600_000;
 
 export async function prepareTemplate(server: DatabaseServer, options: TemplateOptions): Promise<PreparedTemplate> {
   const compat = options.supabaseCompat ?? true;
+  const apply = options.apply ?? {};
   if (compat) await ensureCompatRoles(server.adminUrl);
   const scratch: string[] = [];
   // Registered before the database exists: a signal from here on drops whatever was created.
@@ -136,14 +139,14 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     // A kept template is shared by name between the roles that use the server: only a superuser
     // may clone one another role made, so other roles build their own each run, as before.
     if (options.cache && (await withClient(server.adminUrl, (c) => mayCloneAnyDatabase(c)))) {
-      const kept = await keptTemplate(server, options.migrations, compat, createScratch);
+      const kept = await keptTemplate(server, options.migrations, compat, createScratch, apply);
       source = kept.source;
-      name = options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra!, compat)) : kept.name;
+      name = options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra!, compat, apply)) : kept.name;
     } else {
       name = await createScratch('tpl', 'template0', async (c) => {
         if (compat) await applyCompatLayer(c);
-        for (const file of options.migrations) await applyMigration(c, file, { skippable: true, supabaseCompat: compat });
-        await applyExtra(c, options.extra ?? [], compat);
+        for (const file of options.migrations) await applyMigration(c, file, { ...apply, skippable: true, supabaseCompat: compat });
+        await applyExtra(c, options.extra ?? [], compat, apply);
       });
     }
   } catch (e) {
@@ -177,9 +180,9 @@ async function applyCompatLayer(c: pg.Client): Promise<void> {
 }
 
 /** The files after the migrations (a mutant), then safeupdate, which reads every function they left (so it goes first when already installed). */
-async function applyExtra(c: pg.Client, extra: MigrationFile[], compat: boolean): Promise<void> {
+async function applyExtra(c: pg.Client, extra: MigrationFile[], compat: boolean, apply: TemplateOptions['apply'] = {}): Promise<void> {
   if (extra.length && compat) await c.query(`drop schema if exists ${SAFEUPDATE_SCHEMA} cascade`);
-  for (const file of extra) await applyMigration(c, file);
+  for (const file of extra) await applyMigration(c, file, apply);
   // Supabase's pg-safeupdate also refuses unfiltered writes inside functions (safeupdate.ts).
   if (compat) await installSafeUpdate(c);
 }
@@ -193,6 +196,7 @@ async function keptTemplate(
   migrations: MigrationFile[],
   compat: boolean,
   createScratch: (role: string, template: string, fill: (c: pg.Client) => Promise<void>) => Promise<string>,
+  apply: TemplateOptions['apply'] = {},
 ): Promise<{ name: string; source: TemplateSource }> {
   const key = keptTemplateKey(migrations, compat);
   const target = cachedTemplateName(key);
@@ -204,8 +208,8 @@ async function keptTemplate(
     if (base) {
       if (compat) await c.query(`drop schema if exists ${SAFEUPDATE_SCHEMA} cascade`);
     } else if (compat) await applyCompatLayer(c);
-    for (const file of migrations.slice(from)) await applyMigration(c, file, { skippable: true, supabaseCompat: compat });
-    await applyExtra(c, [], compat);
+    for (const file of migrations.slice(from)) await applyMigration(c, file, { ...apply, skippable: true, supabaseCompat: compat });
+    await applyExtra(c, [], compat, apply);
     await c.query(`comment on database ${quoteIdent(c.database!)} is ${literal(keyComment(key, Date.now()))}`);
   });
   await withClient(server.adminUrl, async (c) => {

@@ -7,6 +7,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
+import { setActivity } from './cleanup.ts';
+import { splitStatements, type SqlStatement } from './sql-statements.ts';
 import { extensionsToStandIn, withStandIns } from './supabase/stand-ins.ts';
 
 export interface MigrationFile {
@@ -34,6 +36,8 @@ export class MigrationError extends UsageError {
 }
 
 export function loadMigrationFolder(dir: string, skip: string[] = []): MigrationFile[] {
+  // A path that is not UTF-8 reaches Node with U+FFFD for the bytes it cannot decode: no such folder.
+  if (!existsSync(dir) && dir.includes('\uFFFD')) throw new UsageError(`migrations folder not found: ${dir} (its name is not UTF-8: the � stands for bytes that are not; rename the folder to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`)`);
   if (!existsSync(dir)) throw new UsageError(`migrations folder not found: ${dir}`);
   if (!statSync(dir).isDirectory()) throw new UsageError(`migrations path is not a folder: ${dir}`);
   // Read as bytes: a name that is not UTF-8 would come back altered and then not be found.
@@ -85,21 +89,111 @@ export function withSupabaseExtensionsInstalled(sql: string): string {
 
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
 const SYNTAX_ERROR = '42601';
+const QUERY_CANCELED = '57014';
 
-/** `skippable`: a project's own migration, which a config may leave out: the error says how. */
-export async function applyMigration(client: pg.Client, file: MigrationFile, options: { skippable?: boolean; supabaseCompat?: boolean } = {}): Promise<void> {
+/** How long one statement of a migration may run (docs/config.md `migrationTimeout`, `--migration-timeout`). */
+export const DEFAULT_MIGRATION_TIMEOUT_MS = 300_000;
+/** A file still applying after this long says so, and again every PROGRESS_EVERY_MS. */
+export const PROGRESS_AFTER_MS = 5_000;
+const PROGRESS_EVERY_MS = 30_000;
+
+export interface ApplyOptions {
+  /** A project's own migration, which a config may leave out: the error says how. */
+  skippable?: boolean;
+  supabaseCompat?: boolean;
+  /** Longest a statement may run before the run ends naming it (default DEFAULT_MIGRATION_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Where a long apply says how far it is. */
+  progress?: (line: string) => void;
+}
+
+/** A statement's line (past its leading comments) and first line, as a timeout or progress line names it. */
+function statementAt(sql: string, s: SqlStatement): { line: number; first: string } {
+  const lead = s.text.length - s.text.replace(/^(\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/)*/, '').length;
+  const first = s.text.slice(lead).split('\n')[0]!.trim();
+  return { line: lineOfPosition(sql, s.offset + lead + 1) ?? 1, first: first.length > 80 ? `${first.slice(0, 80)}…` : first };
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A file in one transaction, statement by statement (sql-statements.ts), each allowed `timeoutMs`.
+ * The statement timeout is kept by the client (a file may `set statement_timeout = 0`, as pg_dump
+ * writes): past it, the statement is cancelled and the run ends naming it and the option.
+ */
+export async function applyMigration(client: pg.Client, file: MigrationFile, options: ApplyOptions = {}): Promise<void> {
+  // Stand-ins keep the file's line count, so errors still name the file's own lines.
+  const sql = options.supabaseCompat ? withStandIns(withSupabaseExtensionsInstalled(file.sql), await extensionsToStandIn(client)) : file.sql;
+  const statements = splitStatements(sql);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MIGRATION_TIMEOUT_MS;
+  const started = Date.now();
+  let current: SqlStatement | undefined;
+  let timedOut: SqlStatement | undefined;
+  const doneWithActivity = setActivity(`applying ${file.path}`);
+  const say = () => {
+    if (!current) return;
+    const at = statementAt(sql, current);
+    options.progress?.(`applying ${file.name}: ${Math.round((Date.now() - started) / 1000)} s so far, at line ${at.line}: ${at.first}`);
+  };
+  let progressTimer: NodeJS.Timeout | undefined = options.progress
+    ? setTimeout(function tick() {
+        say();
+        progressTimer = setTimeout(tick, PROGRESS_EVERY_MS);
+      }, PROGRESS_AFTER_MS)
+    : undefined;
   await client.query('begin');
   try {
-    await client.query(options.supabaseCompat ? withStandIns(withSupabaseExtensionsInstalled(file.sql), await extensionsToStandIn(client)) : file.sql);
+    for (const statement of statements) {
+      current = statement;
+      const timer = setTimeout(() => {
+        timedOut = statement;
+        void cancelQuery(client);
+      }, timeoutMs);
+      try {
+        await client.query(statement.text);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
     await client.query('commit');
   } catch (e) {
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;
+    if (timedOut && err.code === QUERY_CANCELED) {
+      const at = statementAt(sql, timedOut);
+      throw new MigrationError(
+        file.path,
+        at.line,
+        `\`${at.first}\` ran past the migration timeout of ${seconds(timeoutMs)} and was cancelled; if it is meant to take longer, raise it: --migration-timeout <seconds>, or "migrationTimeout" in policyfuzz.config.json`,
+        options.skippable ? file.name : undefined,
+      );
+    }
     const where = err.where ? ` (${err.where.split('\n')[0]})` : '';
-    const line = lineOfPosition(file.sql, err.position ? Number(err.position) : undefined);
+    const line = err.position && current ? lineOfPosition(sql, current.offset + Number(err.position)) : undefined;
     const extension = /^extension "([^"]+)" is not available/.exec(err.message ?? '')?.[1];
     // Skipping the file would only move the failure to the first thing that uses the extension.
     if (extension) throw new MigrationError(file.path, line, missingExtension(extension));
     throw new MigrationError(file.path, line, `${err.message}${where}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
+  } finally {
+    clearTimeout(progressTimer);
+    doneWithActivity();
+  }
+}
+
+/** Cancels what `client` is running, from a connection of its own (node-postgres has no cancel request). */
+async function cancelQuery(client: pg.Client): Promise<void> {
+  const pid = (client as unknown as { processID?: number }).processID;
+  const { user, password, host, port, database, ssl } = (client as unknown as { connectionParameters: pg.ClientConfig }).connectionParameters;
+  const other = new (client.constructor as typeof pg.Client)({ user, password, host, port, database, ssl });
+  other.on('error', () => {});
+  try {
+    await other.connect();
+    await other.query('select pg_cancel_backend($1)', [pid]);
+  } catch {
+    // The statement ends with the connection anyway, or the run is being stopped.
+  } finally {
+    await other.end().catch(() => {});
   }
 }

@@ -13,6 +13,10 @@ export class RunControl {
   /** Each property's latest verdict: failing or not (a later verdict of the same property replaces it). */
   private readonly failing = new Map<string, boolean>();
   private stopWatching = () => {};
+  private readonly aborter = new AbortController();
+  /** Aborted at the interrupt: for work that waits on it (the SSO half's cases). */
+  readonly signal: AbortSignal = this.aborter.signal;
+  private budgetStart: number | undefined;
 
   constructor(
     private readonly events: RunEvents,
@@ -26,8 +30,19 @@ export class RunControl {
     this.stopWatching();
     this.stopWatching = onInterrupt((signal) => {
       this.interruptedBy = signal;
+      this.aborter.abort();
       this.events.emit({ type: 'note', text: `\n${signal}: stopping after the cases in flight; reporting what completed`, always: true });
     });
+  }
+
+  /**
+   * When a time budget of `ms` ends: counted from the first half that asks (the data half's
+   * generation, or the SSO half's when it runs alone), so both halves share one budget.
+   */
+  budgetEndsAt(ms: number | undefined): number | undefined {
+    if (!ms) return undefined;
+    this.budgetStart ??= Date.now();
+    return this.budgetStart + ms;
   }
 
   stopWatchingInterrupts(): void {

@@ -127,7 +127,8 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
   const { runs, lanes, minCases, timeBudgetMs } = plan;
   events.emit({ type: 'generation-started', plannedCases: plan.path ? 1 : toGenerate.length * plannedRuns(runs, lanes) });
   // The budget covers both halves: the SSO properties that run afterwards keep their share.
-  const deadline = timeBudgetMs ? Date.now() + Math.max(timeBudgetMs / 2, timeBudgetMs - plan.ssoReserveMs) : undefined;
+  const budgetEnd = control.budgetEndsAt(timeBudgetMs);
+  const deadline = budgetEnd && timeBudgetMs ? budgetEnd - Math.min(timeBudgetMs / 2, plan.ssoReserveMs) : undefined;
   const outOfTime = () => deadline !== undefined && Date.now() >= deadline;
   const runOptions = {
     seed: plan.seed,

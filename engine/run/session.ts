@@ -28,7 +28,7 @@ import { runDataProperty, type DataRunOptions } from '../runner/run-data-propert
 import { misfitResult, vocabularyMisfits } from '../runner/vocabulary-fit.ts';
 
 /** What a session needs of a target (engine/config/target.ts resolveTarget, chooseTarget make whole ones). */
-export type SessionTarget = Pick<Target, 'migrations' | 'oracle' | 'supabaseCompat' | 'fixtures' | 'api'> & Partial<Pick<Target, 'config' | 'label'>>;
+export type SessionTarget = Pick<Target, 'migrations' | 'oracle' | 'supabaseCompat' | 'fixtures' | 'api'> & Partial<Pick<Target, 'config' | 'label' | 'migrationTimeoutMs'>>;
 
 export interface SessionOptions extends ServerChoice {
   /** What to run on. */
@@ -83,6 +83,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     workers: options.workers ?? 1,
     log: options.log,
     supabaseCompat: target.supabaseCompat,
+    ...(target.migrationTimeoutMs ? { migrationTimeoutMs: target.migrationTimeoutMs } : {}),
     fixtures: target.fixtures,
     api: target.api,
     // The target's own migrations are kept for the next run; a diff's base or a mutant's edits are not.

@@ -49,6 +49,8 @@ export interface EnvironmentOptions extends ServerChoice {
   extra?: MigrationFile[];
   workers?: number;
   supabaseCompat?: boolean;
+  /** How long one migration statement may run (migrations.ts DEFAULT_MIGRATION_TIMEOUT_MS). */
+  migrationTimeoutMs?: number;
   /** Reuse a server someone else owns (tests share one); it is not stopped by close(). */
   server?: DatabaseServer;
   /**
@@ -80,7 +82,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
   let template: PreparedTemplate | undefined;
   const workers: Worker[] = [];
   try {
-    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat, cache: cacheTemplate });
+    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat, cache: cacheTemplate, apply: { timeoutMs: options.migrationTimeoutMs, progress: options.log } });
     lap('templateMs');
     const urls = await template.cloneForWorkers(options.workers ?? 1);
     lap('cloneMs');

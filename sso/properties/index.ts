@@ -6,6 +6,7 @@ import { findLoginForm, pageSummary } from '../client/html-form.ts';
 import { PreflightFailed } from '../client/preflight.ts';
 import { FormPostDriver } from '../client/form-driver.ts';
 import { BudgetExhausted, PacedHttp } from '../client/http.ts';
+import { shareOfBudget } from '../../engine/runner/budget.ts';
 import { cutShort, Disagreement, freshLogin, goodTokenRequest, RunStopped, structuralDiff, tokenDrift, type PropertyContext, type SsoProperty, type TokenDrift } from './kit.ts';
 import { S01 } from './s01-model-agreement.ts';
 import { S02 } from './s02-code-one-time.ts';
@@ -59,8 +60,10 @@ export interface SsoRunOptions {
   only?: string[];
   /** Replay path of a reported failure (use with `only` naming that one property). */
   path?: string;
-  /** Stop early (SIGTERM): the property under way is dropped, none after it runs. */
+  /** Stop early (Ctrl-C, SIGTERM): the property under way is reported cut short (PARTIAL), none after it runs. */
   signal?: AbortSignal;
+  /** The time budget's end (epoch ms): each property gets its share of what is left; one cut short is PARTIAL, one never started NOT REACHED. */
+  deadline?: number;
   /** Each property's result as soon as it is known (progress). */
   onResult?: (result: PropertyResult) => void;
 }
@@ -98,7 +101,7 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
     // finding, of a must: S12 (identity from auth.token) reports it, or the first selected must
     // that reads the token when S12 is not run; the others that read it could not run and say why.
     const driftOwner = drift ? (selected.find((p) => p.id === 'S12') ?? selected.find((p) => p.needsTokenResult && p.severity === 'M')) : undefined;
-    for (const p of selected) {
+    for (const [i, p] of selected.entries()) {
       if (options.signal?.aborted) break;
       const started = Date.now();
       if (drift && p.needsTokenResult) {
@@ -106,13 +109,25 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
         options.onResult?.(results.at(-1)!);
         continue;
       }
+      if (options.deadline !== undefined && started >= options.deadline) {
+        results.push(cutShort({ id: p.id, title: p.title, area: 'sso', counts: {}, durationMs: 0, seed }, 0, numRuns, 'time budget'));
+        options.onResult?.(results.at(-1)!);
+        continue;
+      }
       try {
         const signal = options.signal ? { signal: options.signal } : {};
-        results.push(await p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...signal, ...(options.path ? { path: options.path } : {}) }));
+        // A property that ends early leaves its time to those after it.
+        const deadline = options.deadline !== undefined ? { deadline: shareOfBudget(options.deadline, selected.length - i, started) } : {};
+        results.push(await p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...signal, ...deadline, ...(options.path ? { path: options.path } : {}) }));
         options.onResult?.(results.at(-1)!);
         await driver.endCase?.();
       } catch (e) {
-        if (e instanceof RunStopped || options.signal?.aborted) break;
+        if (e instanceof RunStopped || options.signal?.aborted) {
+          // A stop inside a property's own wait (S06's real-time wait): nothing of it completed.
+          results.push(cutShort({ id: p.id, title: p.title, area: 'sso', counts: {}, durationMs: Date.now() - started, seed }, 0, numRuns, 'interrupted'));
+          options.onResult?.(results.at(-1)!);
+          break;
+        }
         if (e instanceof BudgetExhausted) {
           results.push(cutShort({ id: p.id, title: p.title, area: 'sso', counts: {}, durationMs: Date.now() - started, seed }, 0, numRuns, e.message));
           options.onResult?.(results.at(-1)!);

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { Disagreement, failureMessage, readCodeRedirect, sameJson, structuralDiff } from './kit.ts';
+import fc from 'fast-check';
+import { Disagreement, failureMessage, readCodeRedirect, runFcProperty, sameJson, structuralDiff } from './kit.ts';
 import { findLoginForm, pageSummary } from '../client/html-form.ts';
 import { visibleStructure, decodedBytes } from './s18-no-structure.ts';
 import { parseSsoConfig } from '../config.ts';
@@ -69,5 +70,40 @@ describe('reading a post-login redirect', () => {
       'https://LIB.example:8443/sso/return?tenant=main&code=c-1',
       'https://lib.example:8443/sso/return?tenant=main&iss=x',
     ]) expect(readCodeRedirect(location, registered).onTarget, location).toBe(false);
+  });
+});
+
+describe('runFcProperty cut short', () => {
+  const meta = { id: 'S99', title: 'test property' };
+
+  it('an interrupt while a failure shrinks ends shrinking at once and keeps a case that really failed', async () => {
+    const stop = new AbortController();
+    const failing: number[] = [];
+    let checksAfterStop = 0;
+    const r = await runFcProperty(meta, { seed: 1, numRuns: 100, signal: stop.signal }, fc.integer({ min: 0, max: 1_000_000 }), async (v) => {
+      if (stop.signal.aborted) checksAfterStop++;
+      if (v > 10) {
+        failing.push(v);
+        // The first failure: the signal comes as shrinking starts.
+        stop.abort();
+        throw new Disagreement(`${v} > 10`, '≤ 10', v);
+      }
+    });
+    expect(r.status).toBe('failed');
+    expect(failing).toContain(r.failure!.counterexample);
+    // No shrink candidate was checked after the signal.
+    expect(checksAfterStop).toBe(0);
+  });
+
+  it('the time budget: no case starts past the deadline; what ran is PARTIAL, none NOT REACHED', async () => {
+    let ran = 0;
+    const stopAt = 5;
+    let deadline = Number.MAX_SAFE_INTEGER;
+    const partial = await runFcProperty(meta, { seed: 1, numRuns: 100, get deadline() { return deadline; } }, fc.integer(), async () => {
+      if (++ran === stopAt) deadline = 0;
+    });
+    expect(partial).toMatchObject({ status: 'partial', cases: stopAt, planned: 100, note: 'partial (5 of 100 cases): time budget' });
+    const none = await runFcProperty(meta, { seed: 1, numRuns: 100, deadline: 0 }, fc.integer(), async () => {});
+    expect(none).toMatchObject({ status: 'not-reached', cases: 0 });
   });
 });

@@ -32,13 +32,20 @@ export interface PropertyRunOptions {
   path?: string;
   /** Called after every case (the driver closes that case's browsers). */
   afterCase?: () => Promise<void>;
-  /** Aborted when the run is asked to stop (SIGTERM): no further case starts. */
+  /** Aborted when the run is asked to stop (Ctrl-C, SIGTERM): no further case starts; what ran is reported cut short. */
   signal?: AbortSignal;
+  /** The property's share of the time budget (epoch ms): no case starts after it; what ran is reported cut short. */
+  deadline?: number;
 }
 
 /** The run was asked to stop; the property did not finish and has no verdict. */
 export class RunStopped extends Error {
   override name = 'RunStopped';
+}
+
+/** The property's share of the time budget is spent: like the request cap, a limit, not a fault. */
+class OutOfTime extends Error {
+  override name = 'OutOfTime';
 }
 
 export type Severity = 'M' | 'S';
@@ -159,8 +166,14 @@ export async function runFcProperty<T>(
   const counts = new Counts();
   const started = Date.now();
   let stopping: Error | null = null;
+  // Once a case has failed, fast-check shrinks it: a stop then must not make an unchecked case the
+  // counterexample. An interrupt passes the remaining candidates unchecked instead, so shrinking
+  // ends at once on the smallest case that really failed, and the finding is kept.
+  let failed = false;
   const prop = fc.asyncProperty(arb, async (v) => {
-    if (!stopping && opts.signal?.aborted) stopping = new RunStopped('stopped by a signal');
+    if (failed && opts.signal?.aborted) return;
+    if (!stopping && !failed && opts.signal?.aborted) stopping = new RunStopped('interrupted');
+    if (!stopping && !failed && opts.deadline !== undefined && Date.now() >= opts.deadline) stopping = new OutOfTime('time budget');
     if (stopping) throw stopping;
     try {
       await check(v, counts);
@@ -168,6 +181,7 @@ export async function runFcProperty<T>(
       // Out of budget, refused, no answer at all, or a browser step timed out: an environment
       // problem, so stop instead of shrinking against it.
       if (e instanceof BudgetExhausted || e instanceof TargetRefused || e instanceof TransportError || (e instanceof Error && e.name === 'TimeoutError')) stopping = e;
+      else failed = true;
       throw e;
     } finally {
       await opts.afterCase?.();
@@ -179,9 +193,9 @@ export async function runFcProperty<T>(
   // fast-check counts examples within numRuns: add them so the generated cases keep their number.
   const details = await fc.check(prop, { seed: opts.seed, numRuns: numRuns + examples.length, examples, ...(opts.path ? { path: opts.path, endOnFailure: true } : {}), ...(extra.shrink === false ? { endOnFailure: true } : {}) });
   const base = { id: meta.id, title: meta.title, area: 'sso' as const, counts: counts.values, seed: opts.seed, durationMs: Date.now() - started };
-  if ((stopping as Error | null) instanceof RunStopped) throw stopping as unknown as RunStopped;
-  // The request cap is a limit the user set, not a fault: what ran is reported, cut short.
-  if ((stopping as Error | null) instanceof BudgetExhausted) return cutShort(base, details.numRuns - 1, numRuns + examples.length, (stopping as unknown as Error).message);
+  // The request cap, the time budget and an interrupt are limits, not faults: what ran is reported, cut short.
+  const limit = stopping as Error | null;
+  if (limit instanceof BudgetExhausted || limit instanceof OutOfTime || limit instanceof RunStopped) return cutShort(base, details.numRuns - 1, numRuns + examples.length, limit.message);
   if (stopping) return { ...base, status: 'error', cases: details.numRuns, note: `environment problem, not a finding: ${(stopping as Error).message} (${extra.note ?? 'stopped early'})` };
   if (!details.failed) return { ...base, status: 'passed', cases: details.numRuns, ...(extra.note ? { note: extra.note } : {}) };
   const err = details.errorInstance;

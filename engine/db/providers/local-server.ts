@@ -125,17 +125,20 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   }
   startUp.done();
   const url = serverUrl(port, sockDir);
-  let stopped = false;
+  // One stop, however many ask: a signal's stopAll and the start-up's own error path both call it,
+  // and the second must wait for the folder to be gone, not return while the first still stops it.
+  let stopping: Promise<void> | undefined;
   const server: DatabaseServer = {
     kind: 'local',
     description: `local Postgres ${binaries.version} (${binaries.source}) on port ${port}${runAs ? ` as ${runAs.name}` : ''}`,
     adminUrl: url,
     ownsServer: true,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await stopChild(child);
-      rmSync(runDir, { recursive: true, force: true });
+    stop() {
+      stopping ??= (async () => {
+        await stopChild(child);
+        rmSync(runDir, { recursive: true, force: true });
+      })();
+      return stopping;
     },
   };
   if (options.template) {
