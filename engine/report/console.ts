@@ -1,6 +1,7 @@
 /** What a person watching the terminal sees: a progress bar while cases run, then one row per property. */
 import cliProgress from 'cli-progress';
-import type { PropertyResult } from '../runner/result.ts';
+import type { BranchCount, PropertyResult } from '../runner/result.ts';
+import { untakenBranches } from '../runner/coverage.ts';
 import type { Outcome } from '../model/outcome.ts';
 import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { SavedFailure } from '../failures/store.ts';
@@ -82,6 +83,20 @@ export function summaryTable(results: PropertyResult[], width: number = TABLE_WI
   const fit = (title: string) => (title.length <= titleWidth ? title : `${title.slice(0, titleWidth - 1)}…`);
   const line = (cells: string[]) => [...cells.slice(0, -1).map((c, i) => pad(c, widths[i])), fit(cells.at(-1)!)].join('  ').trimEnd();
   return [line(header), [...widths, Math.min(titleWidth, Math.max(4, ...rows.map((r) => r.at(-1)!.length)))].map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/**
+ * Model-branch coverage (engine/model/branches.ts), one line per property that has branches:
+ * taken / known, and the branches the run never reached, named.
+ */
+export function branchCoverageLines(results: readonly { id: string; branches?: readonly BranchCount[] | undefined }[]): string[] {
+  const withBranches = results.filter((r) => r.branches?.length);
+  if (!withBranches.length) return [];
+  const lines = withBranches.map((r) => {
+    const untaken = untakenBranches(r.branches);
+    return `  ${r.id}  ${r.branches!.length - untaken.length}/${r.branches!.length}${untaken.length ? `  never reached: ${untaken.join(', ')}` : ''}`;
+  });
+  return ['model branches taken (of those the model knows):', ...lines];
 }
 
 /** How a failure can be replayed and where it was saved. */

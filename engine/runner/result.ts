@@ -46,6 +46,13 @@ export interface ClauseCount {
   refused: number;
 }
 
+/** How many cases took one branch of the model (engine/model/branches.ts); 0: never taken. */
+export interface BranchCount {
+  id: string;
+  label: string;
+  taken: number;
+}
+
 export interface PropertyResult {
   id: string;
   title: string;
@@ -59,6 +66,8 @@ export interface PropertyResult {
   access?: Record<string, number>;
   /** Data layer: per labelled clause of the rule, the steps that reached each side. */
   clauses?: ClauseCount[];
+  /** Data layer: per branch of the model the pack's catalog gives this property, the cases that took it. */
+  branches?: BranchCount[];
   durationMs: number;
   seed: number;
   /** The first finding (what reporters that show one failure read). */

@@ -15,7 +15,7 @@ import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import type { PropertyFailure, PropertyResult } from './result.ts';
-import { ClauseTally } from './coverage.ts';
+import { BranchTally, casePredictions, ClauseTally } from './coverage.ts';
 import { sendableCase } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { NotRealizable, remedyFor } from '../target/realizable.ts';
@@ -103,6 +103,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const access: Record<string, number> = {};
   /** How often each labelled clause of the rule was reached, on each side. */
   const clauseTally = new ClauseTally(property.clauses ?? []);
+  /** How many cases took each branch of the model this property owns (engine/model/branches.ts). */
+  const branchTally = new BranchTally(options.oracle.model.branches, property.id);
   const arbitrary = property.cases(options.oracle.settings);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
@@ -166,7 +168,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           counts[h.outcomeClass]++;
           access[h.cell] = (access[h.cell] ?? 0) + 1;
         }
-        clauseTally.add(testCase, options.oracle, verdict.history.map((h) => h.prediction));
+        const predictions = casePredictions(testCase, options.oracle, verdict.history.map((h) => h.prediction));
+        clauseTally.add(testCase, options.oracle, predictions);
+        branchTally.add(predictions);
         checked++;
         options.onCase?.(property.id);
         if (!verdict.mismatch) return;
@@ -251,6 +255,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     counts,
     access,
     ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}),
+    ...(branchTally.known ? { branches: branchTally.result() } : {}),
     seed: options.seed,
     planned,
     ...(stopped ? { stopped } : {}),

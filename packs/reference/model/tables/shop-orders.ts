@@ -5,6 +5,7 @@
  * window, and only to a status in that window (never paid); the owner guard keeps everything
  * but the allow-list (slips, order details, status) to the handlers (rule 1/4).
  */
+import { take } from '../branches.ts';
 import { currentUserHasPermission, currentUserRole } from '../identity.ts';
 import type { Json } from '../../../../engine/model/json.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
@@ -30,6 +31,7 @@ export const shopOrdersGuard: OwnerGuard = {
   editable: (ctx) => [...ctx.settings.shop.ownerEditableColumns, ...ctx.settings.shop.guardExcludedColumns],
   ownersCannotUpdate: (ctx) => ctx.settings.shop.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `shop_orders: ${changed.join(', ')}`),
+  branch: (decision) => take(`R01.shop_orders.${decision}`),
 };
 
 const amount = (v: Json) => typeof v === 'number' && v >= 0;
