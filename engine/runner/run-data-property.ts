@@ -16,6 +16,7 @@ import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import type { PropertyFailure, PropertyResult } from './result.ts';
 import { BranchTally, casePredictions, ClauseTally } from './coverage.ts';
+import { laneArbitrary, warmedFor } from './guided.ts';
 import { sendableCase } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { NotRealizable, remedyFor } from '../target/realizable.ts';
@@ -106,6 +107,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   /** How many cases took each branch of the model this property owns (engine/model/branches.ts). */
   const branchTally = new BranchTally(options.oracle.model.branches, property.id);
   const arbitrary = property.cases(options.oracle.settings);
+  /** Each lane draws from its own arbitrary: a guided one (guided.ts) follows the branches its own cases took. */
+  const arbitraryOf = () => laneArbitrary(property, options.oracle, arbitrary);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
   let firstFailureAt: number | undefined;
@@ -180,7 +183,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const signature = signatureOf(property.id, verdict.mismatch);
         if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
       };
-      const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
+      const laneCases = options.path ? warmedFor(arbitraryOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0) : arbitraryOf();
+      const predicate = fc.asyncProperty(laneCases, async (testCase: DataCase) => {
         const runIndex = index++;
         // Checked by an earlier pass with the same seed (a budget's first pass): not sent again. That
         // pass dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
@@ -297,7 +301,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const findings: PropertyFailure[] = new Array(chosen.length);
   await Promise.all(
     workers.map(async (worker, w) => {
-      for (let i = w; i < chosen.length; i += workers.length) findings[i] = await shrinkFinding(worker, property, arbitrary, chosen[i], options);
+      for (let i = w; i < chosen.length; i += workers.length) findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + chosen[i].lane, chosen[i].index), chosen[i], options);
     }),
   );
   const more = representatives.length - chosen.length;
