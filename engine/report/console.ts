@@ -110,6 +110,12 @@ export interface SavedFor {
 /** Characters of a saved failure's case shown on the console. */
 const CASE_FOLD = 300;
 
+/** A case on one console line, folded past CASE_FOLD characters (the saved file, when there is one, holds it in full). */
+export function foldedCase(testCase: unknown, savedFile?: string): string {
+  const text = JSON.stringify(testCase) ?? 'null';
+  return text.length > CASE_FOLD ? `${text.slice(0, CASE_FOLD)}…${savedFile ? ` (in full: ${savedFile})` : ''}` : text;
+}
+
 /**
  * Each failure: who asked what (the caller, the request as a curl line) and the replay command
  * first, then only the fields where model and database differ, then the full values.
@@ -144,6 +150,8 @@ export function printFailures(results: PropertyResult[], saved: ReadonlyMap<stri
       // The case in full is in the saved file: on the console it is folded to a line.
       const caseText = JSON.stringify(f.counterexample) ?? 'null';
       out(`    case:     ${s.saved && caseText.length > CASE_FOLD ? `${caseText.slice(0, CASE_FOLD)}… (in full: ${s.saved.json})` : caseText}`);
+      // The case as first found, next to the shrunk one: shrinking keeps the signature, so it is the same finding.
+      if (f.unshrunk !== undefined) out(`    unshrunk: ${foldedCase(f.unshrunk, s.saved?.json)}`);
       if (s.saved) {
         out(`  saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
         if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);

@@ -78,7 +78,8 @@ ${p.area === 'data' ? outcomeBlock('model predicted', f.expected, expected) : ou
 ${p.area === 'data' ? databaseBlock(f.actual) : outcomeBlock('the SSO target answered', f.actual, undefined)}
 </div></details>
 ${f.file ? `<p class="files">saved as <code>${htmlEscape(f.file)}</code>${f.regressionFile ? `, regression test <code>${htmlEscape(f.regressionFile)}</code>` : ''}</p>` : ''}
-<details><summary>shrunk case${f.step !== null ? ` (differs at step ${f.step + 1})` : ''}</summary><pre>${htmlEscape(JSON.stringify(f.case, null, 2) ?? 'null')}</pre></details>
+<details><summary>shrunk case${f.step !== null ? ` (differs at step ${f.step + 1})` : ''}</summary><pre>${htmlEscape(JSON.stringify(f.case, null, 2) ?? 'null')}</pre></details>${f.unshrunk !== undefined ? `
+<details class="unshrunk"><summary>unshrunk case (as first found)</summary><pre>${htmlEscape(JSON.stringify(f.unshrunk, null, 2) ?? 'null')}</pre></details>` : ''}
 ${f.reproSql ? `<details class="repro"><summary>psql repro (<code>psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${htmlEscape(f.id ?? 'repro')}.sql</code>)</summary><pre>${htmlEscape(f.reproSql)}</pre></details>` : ''}
 </section>`;
 }

@@ -23,6 +23,8 @@ export const FailureSummarySchema = z.object({
   message: z.string(),
   step: z.number().int().nullable(),
   case: json,
+  /** Data layer: the case as first found, before shrinking (`case` is the shrunk one, of the same signature). */
+  unshrunk: json.optional(),
   expected: json,
   actual: json,
   /** The command that re-runs it. */
@@ -171,6 +173,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
               message: f.message,
               step: f.step ?? null,
               case: plain(f.counterexample),
+              ...(f.unshrunk !== undefined ? { unshrunk: plain(f.unshrunk) } : {}),
               expected: plain(f.expected),
               actual: plain(f.actual),
               id: failure?.id ?? null,

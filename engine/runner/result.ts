@@ -26,6 +26,8 @@ export interface PropertyFailure {
   predictions?: unknown[];
   /** Data layer: what kind of disagreement this is (engine/findings/signature.ts); one finding per signature. */
   signature?: string;
+  /** Data layer: the case as first found (before shrinking), when shrinking changed it; `counterexample` is the shrunk one, of the same signature. */
+  unshrunk?: unknown;
   /** Data layer: the case's size as first found and as reported (users, fixture rows, steps). */
   sizes?: { before: CaseSize; after: CaseSize };
   /** Set by a run with a baseline: the reason this signature was accepted. */
@@ -72,7 +74,7 @@ export interface PropertyResult {
   seed: number;
   /** The first finding (what reporters that show one failure read). */
   failure?: PropertyFailure;
-  /** Data layer: every distinct finding (one per signature), shrunk, in the order first found; `failure` is the first. */
+  /** Data layer: every distinct finding (one per signature), shrunk, in the order first found, side errors (both refused, other codes) last; `failure` is the first. */
   findings?: PropertyFailure[];
   /** For a failure: milliseconds until the first disagreement was seen, before shrinking. */
   firstFailureMs?: number;
