@@ -37,6 +37,12 @@ export const referenceBranches = branchesOf({
   'R03.remark.internal-other': 'an appended remark with "internal" true or not a boolean false (refused)',
   'R03.remark.valid': "an appended remark the submitter may write (vis ticket, by the label, not internal)",
 
+  // Rule 4: a buyer's PATCH of their own order, by where its status stands against the buyer's window.
+  'R04.buyer.old-in-window': "a buyer's PATCH reached their own order while its status is in the buyer's window",
+  'R04.buyer.old-out-of-window': "a buyer's PATCH met their own order past the buyer's window (left undone)",
+  'R04.buyer.new-in-window': "a buyer's PATCH leaves their order's status in the buyer's window",
+  'R04.buyer.new-out-of-window': "a buyer's PATCH moves their order's status out of the buyer's window (refused: paid)",
+
   // Rule 14: the guest PR lookup's normalised comparison, by what made the key match a stored id.
   'R14.pr.exact': 'get_pr_ticket_by_id: the key is a stored id as stored',
   'R14.pr.case-only': 'get_pr_ticket_by_id: the key equals a stored id only case-insensitively',

@@ -7,7 +7,7 @@
  */
 import { take } from '../branches.ts';
 import { currentUserHasPermission, currentUserRole } from '../identity.ts';
-import type { Json } from '../../../../engine/model/json.ts';
+import type { Json, Row } from '../../../../engine/model/json.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
@@ -22,6 +22,14 @@ export function isShopHandler(ctx: RuleContext): boolean {
 
 function inBuyerWindow(status: Json | undefined, ctx: RuleContext): boolean {
   return typeof status === 'string' && ctx.settings.shop.buyerEditableStatuses.includes(status);
+}
+
+/** Rule 4: the buyer's own order in the buyer's window (a model branch for a buyer who is not a handler). */
+function buyerWindow(row: Row, ctx: RuleContext, inside: 'R04.buyer.old-in-window' | 'R04.buyer.new-in-window', outside: 'R04.buyer.old-out-of-window' | 'R04.buyer.new-out-of-window'): boolean {
+  if (row.buyer_id !== ctx.uid) return false;
+  const within = inBuyerWindow(row.status, ctx);
+  if (!isShopHandler(ctx)) take(within ? inside : outside);
+  return within;
 }
 
 export const shopOrdersGuard: OwnerGuard = {
@@ -68,8 +76,8 @@ export const shopOrdersTable: TableModel = {
         row.admin_note === null &&
         jsonEqual(row.timeline ?? null, [])) ||
       isShopHandler(ctx),
-    updateUsing: (row, ctx) => (row.buyer_id === ctx.uid && inBuyerWindow(row.status, ctx)) || isShopHandler(ctx),
-    updateCheck: (row, ctx) => (row.buyer_id === ctx.uid && inBuyerWindow(row.status, ctx)) || isShopHandler(ctx),
+    updateUsing: (row, ctx) => buyerWindow(row, ctx, 'R04.buyer.old-in-window', 'R04.buyer.old-out-of-window') || isShopHandler(ctx),
+    updateCheck: (row, ctx) => buyerWindow(row, ctx, 'R04.buyer.new-in-window', 'R04.buyer.new-out-of-window') || isShopHandler(ctx),
   },
   beforeUpdate: (oldRow, newRow, ctx) => applyOwnerGuard(shopOrdersGuard, oldRow, newRow, ctx),
 };
