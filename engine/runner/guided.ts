@@ -66,7 +66,8 @@ export class GuidedCases extends fc.Arbitrary<DataCase> {
     const value = (source < 0 ? this.base : this.guides[source].arbitrary).generate(mrng, biasFactor);
     this.drawn++;
     if (source >= 0) this.guidedDraws.set(this.guides[source].branch, (this.guidedDraws.get(this.guides[source].branch) ?? 0) + 1);
-    for (const id of branchesOfCase(value.value_, this.oracle)) this.taken.add(id);
+    // Once every guided branch is taken, guidance is over for the lane: nothing more to read.
+    if (this.guides.some((g) => !this.taken.has(g.branch))) for (const id of branchesOfCase(value.value_, this.oracle)) this.taken.add(id);
     return new fc.Value(value.value_, { source, inner: value.context } satisfies Source, () => value.value);
   }
 
