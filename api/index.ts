@@ -30,10 +30,12 @@ export { executeDenied } from '../engine/model/function-model.ts';
 export { applyOwnerGuard, changedColumns, type OwnerGuard } from '../engine/model/owner-guard.ts';
 export { predict, type Prediction } from '../engine/model/predict.ts';
 export { predictTableRequest } from '../engine/model/engine.ts';
+// Model-branch coverage: the decisions a model declares (PackModel.branches) and records.
+export { branch, branchesOf, type BranchCatalog } from '../engine/model/branches.ts';
 
 // Properties and running them.
 export type { DataCase, DataStep } from '../engine/runner/data-case.ts';
-export { fromParts, type CasePart, type DataProperty } from '../engine/runner/data-property.ts';
+export { fromParts, type CasePart, type DataProperty, type Guide } from '../engine/runner/data-property.ts';
 export type { CatalogProperty } from '../engine/runner/catalog-property.ts';
 export { checkCase, type CaseVerdict } from '../engine/runner/check-case.ts';
 export { modelAgreement, type HistoryEntry, type StepChecker } from '../engine/checker/history.ts';

@@ -5,7 +5,7 @@
  * `N passed, N failed` (exit 1 when any property failed).
  */
 import type { Command } from 'commander';
-import { summaryTable } from '../engine/report/console.ts';
+import { branchCoverageLines, summaryTable } from '../engine/report/console.ts';
 import { loadSummary, mergeSummaries } from '../engine/report/summary.ts';
 import { existsSync } from 'node:fs';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
@@ -49,6 +49,8 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
       merged.properties.map((p) => ({ ...p, note: p.note ?? undefined, planned: p.planned ?? undefined, failure: undefined })),
     ),
   );
+  const branchLines = branchCoverageLines(merged.properties);
+  if (branchLines.length) out(`\n${branchLines.join('\n')}`);
   out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${reportFileList(files).join(', ')}`);
   const t = merged.totals;
   if (merged.interrupted) out(`\na shard was interrupted by ${merged.interrupted}: the totals cover what completed`);

@@ -5,6 +5,7 @@
  * is the first pack (packs/reference/); a project writes its own next to its migrations.
  */
 import type { z } from 'zod';
+import type { BranchCatalog } from './model/branches.ts';
 import type { StepChecker } from './checker/history-entry.ts';
 import type { FunctionModel, PrivateFunction } from './model/function-model.ts';
 import type { TableModel } from './model/table-model.ts';
@@ -28,6 +29,11 @@ export interface PackModel<S = any> {
    * invariant of the application, e.g. no answer ever carries a secret column.
    */
   invariants?: StepChecker[];
+  /**
+   * The model's decisions a case can take, id → what it means (engine/model/branches.ts): ids
+   * prefixed by their property (`R03.…`); the run reports, per property, which were taken.
+   */
+  branches?: BranchCatalog;
 }
 
 /** The model with one choice of settings: everything a prediction needs. */

@@ -25,7 +25,7 @@ export function diffCases(property: DataProperty, oracle: Oracle, seed: number, 
   return fc.sample(property.cases(oracle.settings), { seed, numRuns: runs }).map(plainCase);
 }
 
-/** What one side answered: each step checked until the first disagreement with the model, or the fixtures' refusal. */
+/** What one side answered: each step checked until the first disagreement with the model (past side errors: check-case.ts), or the fixtures' refusal. */
 export type SideRecord = { steps: StepCheck[] } | { refused: string };
 
 /** Runs every case on one database (one worker), recording each step's answer. */

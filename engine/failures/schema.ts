@@ -51,6 +51,8 @@ export const FailureRecordSchema = z.strictObject({
   message: z.string(),
   /** Data layer: a DataCase (checked below); SSO: the property's counterexample as recorded. */
   case: json,
+  /** Data layer: the case as first found, before shrinking (`case` keeps its signature); absent when shrinking left it as it was, and in older files. */
+  unshrunk: json.optional(),
   /** Data layer: the step (0-based) where model and database first disagreed. */
   step: z.number().int().min(0).nullable(),
   expected: json,

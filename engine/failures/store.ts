@@ -51,6 +51,7 @@ export function failureRecordOf(result: PropertyResult, context: RecordContext):
     path: f.path,
     message: f.message,
     case: testCase,
+    ...(result.area === 'data' && f.unshrunk !== undefined ? { unshrunk: plainJson(f.unshrunk) } : {}),
     step: f.step ?? null,
     expected: plainJson(f.expected),
     actual: plainJson(f.actual),

@@ -2,7 +2,7 @@
 import type { Outcome } from '../model/outcome.ts';
 import type { PropertyFailure, PropertyResult } from '../runner/result.ts';
 import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
-import type { SavedFor } from '../report/console.ts';
+import { foldedCase, type SavedFor } from '../report/console.ts';
 import type { BaselineCheck } from './baseline.ts';
 import { describeSize } from './minimize.ts';
 
@@ -29,6 +29,7 @@ export function printFindings(results: PropertyResult[], saved: ReadonlyMap<stri
       out(`     model:    ${describeOutcome(f.expected as Outcome)}`);
       out(`     database: ${actual ? describeOutcome(actual) : JSON.stringify(f.actual)}`);
       out(`     case:     ${JSON.stringify(f.counterexample)}`);
+      if (f.unshrunk !== undefined) out(`     unshrunk: ${foldedCase(f.unshrunk, saved.get(findingKey(r, f))?.saved?.json)}`);
       const s = saved.get(findingKey(r, f));
       if (s?.replay) out(`     replay:   ${s.replay}`);
       if (s?.saved) out(`     saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);

@@ -38,6 +38,17 @@ export function disagreementKind(expected: Outcome, actual: Outcome): string {
   return `wrong-error(${codeOf(expected)}→${codeOf(actual)})`;
 }
 
+/**
+ * A side error: model and database both refused, with different codes (a NOT NULL or bad-input
+ * error where the model's guard refuses first). It is a real disagreement, but seldom the bug's
+ * own: a guard let through the write that then broke a constraint. A case goes on past one to a
+ * later step's disagreement (check-case.ts), and a property reports its findings of another kind
+ * first (run-data-property.ts); a pack invariant's rejection is never one.
+ */
+export function isSideError(mismatch: Pick<StepMismatch, 'expected' | 'actual' | 'checker'>): boolean {
+  return !mismatch.checker && !isSuccess(mismatch.expected) && !isSuccess(mismatch.actual);
+}
+
 /** A refusal's words, stable across cases: ids, e-mails and numbers taken out, at most 80 characters. */
 export function clauseText(text: string | undefined): string | undefined {
   if (!text) return undefined;

@@ -27,6 +27,8 @@ export interface Prediction {
   outcome: Outcome;
   /** The world after the request (unchanged unless the request was allowed to write). */
   world: World;
+  /** The model's branches this prediction took (branches.ts), set by predict(). */
+  branches?: readonly string[];
 }
 
 type TableRequest = Exclude<ApiRequest, { kind: 'rpc' }>;

@@ -30,12 +30,19 @@ export interface OwnerGuard {
   ownersCannotUpdate?: (ctx: RuleContext) => boolean;
   /** The refusal (with its reason and message pattern) for a change to `changed`; default a bare P0001. */
   refusal?: (ctx: RuleContext, changed: string[]) => Outcome;
+  /** Records the guard's decision on an owner's update as a model branch (engine/model/branches.ts). */
+  branch?: (decision: 'exempt' | 'allow-list' | 'refused') => void;
 }
 
 export function applyOwnerGuard(guard: OwnerGuard, oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
-  if (!guard.isOwner(oldRow, ctx) || guard.isExempt(oldRow, ctx)) return { row: newRow };
+  if (!guard.isOwner(oldRow, ctx)) return { row: newRow };
+  if (guard.isExempt(oldRow, ctx)) {
+    guard.branch?.('exempt');
+    return { row: newRow };
+  }
   const changed = changedColumns(oldRow, newRow, guard.editable(ctx));
+  guard.branch?.(changed.length > 0 ? 'refused' : 'allow-list');
   if (changed.length > 0) {
     // The clause names the guard, not the columns: one hole in a guard is one finding, whatever columns a case touched.
     const clause = `owner guard of ${guard.table}`;

@@ -5,6 +5,7 @@
  */
 import { apiRoleOf, type Caller } from './caller.ts';
 import { predictTableRequest, type Prediction } from './engine.ts';
+import { withBranches } from './branches.ts';
 import { executeDenied } from './function-model.ts';
 import { sqlError } from './outcome.ts';
 import { targetName, type ApiRequest } from './request.ts';
@@ -13,7 +14,13 @@ import type { World } from './world.ts';
 
 export type { Prediction } from './engine.ts';
 
+/** The model's answer, with the branches it took on the way (branches.ts). */
 export function predict(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
+  const { value, branches } = withBranches(() => predictRequest(oracle, world, caller, request));
+  return { ...value, branches };
+}
+
+function predictRequest(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
   const { model, settings } = oracle;
   if (request.kind === 'rpc') {
     const name = targetName(request);

@@ -1,6 +1,7 @@
 /** What a person watching the terminal sees: a progress bar while cases run, then one row per property. */
 import cliProgress from 'cli-progress';
-import type { PropertyResult } from '../runner/result.ts';
+import type { BranchCount, PropertyResult } from '../runner/result.ts';
+import { untakenBranches } from '../runner/coverage.ts';
 import type { Outcome } from '../model/outcome.ts';
 import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { SavedFailure } from '../failures/store.ts';
@@ -84,6 +85,20 @@ export function summaryTable(results: PropertyResult[], width: number = TABLE_WI
   return [line(header), [...widths, Math.min(titleWidth, Math.max(4, ...rows.map((r) => r.at(-1)!.length)))].map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/**
+ * Model-branch coverage (engine/model/branches.ts), one line per property that has branches:
+ * taken / known, and the branches the run never reached, named.
+ */
+export function branchCoverageLines(results: readonly { id: string; branches?: readonly BranchCount[] | undefined }[]): string[] {
+  const withBranches = results.filter((r) => r.branches?.length);
+  if (!withBranches.length) return [];
+  const lines = withBranches.map((r) => {
+    const untaken = untakenBranches(r.branches);
+    return `  ${r.id}  ${r.branches!.length - untaken.length}/${r.branches!.length}${untaken.length ? `  never reached: ${untaken.join(', ')}` : ''}`;
+  });
+  return ['model branches taken (of those the model knows):', ...lines];
+}
+
 /** How a failure can be replayed and where it was saved. */
 export interface SavedFor {
   saved?: SavedFailure;
@@ -94,6 +109,12 @@ export interface SavedFor {
 
 /** Characters of a saved failure's case shown on the console. */
 const CASE_FOLD = 300;
+
+/** A case on one console line, folded past CASE_FOLD characters (the saved file, when there is one, holds it in full). */
+export function foldedCase(testCase: unknown, savedFile?: string): string {
+  const text = JSON.stringify(testCase) ?? 'null';
+  return text.length > CASE_FOLD ? `${text.slice(0, CASE_FOLD)}…${savedFile ? ` (in full: ${savedFile})` : ''}` : text;
+}
 
 /**
  * Each failure: who asked what (the caller, the request as a curl line) and the replay command
@@ -129,6 +150,8 @@ export function printFailures(results: PropertyResult[], saved: ReadonlyMap<stri
       // The case in full is in the saved file: on the console it is folded to a line.
       const caseText = JSON.stringify(f.counterexample) ?? 'null';
       out(`    case:     ${s.saved && caseText.length > CASE_FOLD ? `${caseText.slice(0, CASE_FOLD)}… (in full: ${s.saved.json})` : caseText}`);
+      // The case as first found, next to the shrunk one: shrinking keeps the signature, so it is the same finding.
+      if (f.unshrunk !== undefined) out(`    unshrunk: ${foldedCase(f.unshrunk, s.saved?.json)}`);
       if (s.saved) {
         out(`  saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
         if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);

@@ -78,7 +78,8 @@ ${p.area === 'data' ? outcomeBlock('model predicted', f.expected, expected) : ou
 ${p.area === 'data' ? databaseBlock(f.actual) : outcomeBlock('the SSO target answered', f.actual, undefined)}
 </div></details>
 ${f.file ? `<p class="files">saved as <code>${htmlEscape(f.file)}</code>${f.regressionFile ? `, regression test <code>${htmlEscape(f.regressionFile)}</code>` : ''}</p>` : ''}
-<details><summary>shrunk case${f.step !== null ? ` (differs at step ${f.step + 1})` : ''}</summary><pre>${htmlEscape(JSON.stringify(f.case, null, 2) ?? 'null')}</pre></details>
+<details><summary>shrunk case${f.step !== null ? ` (differs at step ${f.step + 1})` : ''}</summary><pre>${htmlEscape(JSON.stringify(f.case, null, 2) ?? 'null')}</pre></details>${f.unshrunk !== undefined ? `
+<details class="unshrunk"><summary>unshrunk case (as first found)</summary><pre>${htmlEscape(JSON.stringify(f.unshrunk, null, 2) ?? 'null')}</pre></details>` : ''}
 ${f.reproSql ? `<details class="repro"><summary>psql repro (<code>psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${htmlEscape(f.id ?? 'repro')}.sql</code>)</summary><pre>${htmlEscape(f.reproSql)}</pre></details>` : ''}
 </section>`;
 }
@@ -132,6 +133,15 @@ table.diff{margin:8px 0;width:auto}table.diff td{vertical-align:top;overflow-wra
 details{margin:6px 0}summary{cursor:pointer;color:#0b57d0}h2{font-size:18px;margin:24px 0 10px}.note{color:var(--muted);font-size:12px}
 `;
 
+/** Model-branch coverage of a property: taken / known, and the branches never taken, named. */
+function branchCell(p: PropertySummary): string {
+  if (!p.branches?.length) return '<span class="note">–</span>';
+  const untaken = p.branches.filter((b) => b.taken === 0);
+  const ratio = `<span class="num" data-branches="${p.branches.length - untaken.length}/${p.branches.length}">${p.branches.length - untaken.length}/${p.branches.length}</span>`;
+  if (!untaken.length) return ratio;
+  return `${ratio}<div class="note">never reached: ${untaken.map((b) => `<span class="untaken" title="${htmlEscape(b.label)}">${htmlEscape(b.id)}</span>`).join(', ')}</div>`;
+}
+
 export function htmlReport(summary: RunSummary): string {
   const keys = [...new Set(summary.properties.flatMap((p) => Object.keys(p.counts)))];
   const others = keys.filter((k) => !(k in KNOWN_COLORS));
@@ -142,7 +152,7 @@ export function htmlReport(summary: RunSummary): string {
         .map(([k, v]) => `${k} ${v}`)
         .join(' · ');
       const failLinks = p.failures.map((f, i) => `<a href="#failure-${htmlEscape(f.id ?? `${p.id}-${i}`)}">failure ${i + 1}</a>`).join(' ');
-      return `<tr class="${s.cls}" data-property="${htmlEscape(p.id)}"><td><strong>${htmlEscape(p.id)}</strong> ${htmlEscape(p.title)}${p.note ? `<div class="note">${htmlEscape(p.note)}</div>` : ''}</td><td><span class="badge ${s.cls}">${s.label}</span> ${failLinks}</td><td class="num">${p.cases}</td><td>${coverageBar(p, others)}</td><td class="note">${htmlEscape(counts)}</td><td class="num">${(p.durationMs / 1000).toFixed(1)} s</td></tr>`;
+      return `<tr class="${s.cls}" data-property="${htmlEscape(p.id)}"><td><strong>${htmlEscape(p.id)}</strong> ${htmlEscape(p.title)}${p.note ? `<div class="note">${htmlEscape(p.note)}</div>` : ''}</td><td><span class="badge ${s.cls}">${s.label}</span> ${failLinks}</td><td class="num">${p.cases}</td><td>${coverageBar(p, others)}</td><td class="note">${htmlEscape(counts)}</td><td class="branches">${branchCell(p)}</td><td class="num">${(p.durationMs / 1000).toFixed(1)} s</td></tr>`;
     })
     .join('\n');
   const failures = summary.properties.flatMap((p) => p.failures.map((f, i) => failureSection(p, f, i)));
@@ -160,7 +170,7 @@ export function htmlReport(summary: RunSummary): string {
 <main>
 <h2>Properties</h2>
 <div class="legend">outcomes:${keys.map((k) => `<i style="background:${colorOf(k, others)}"></i>${htmlEscape(k)}`).join('')}</div>
-<table id="properties"><thead><tr><th>property</th><th>status</th><th>cases</th><th>coverage</th><th>outcomes</th><th>time</th></tr></thead>
+<table id="properties"><thead><tr><th>property</th><th>status</th><th>cases</th><th>coverage</th><th>outcomes</th><th>model branches</th><th>time</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import { accessMatrix } from './matrix.ts';
-import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
+import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE, untakenBranches } from '../runner/coverage.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
@@ -23,6 +23,8 @@ export const FailureSummarySchema = z.object({
   message: z.string(),
   step: z.number().int().nullable(),
   case: json,
+  /** Data layer: the case as first found, before shrinking (`case` is the shrunk one, of the same signature). */
+  unshrunk: json.optional(),
   expected: json,
   actual: json,
   /** The command that re-runs it. */
@@ -48,6 +50,10 @@ export const PropertySummarySchema = z.object({
   access: z.record(z.string(), z.number()).optional(),
   /** Data layer: per labelled clause of the rule, how often each side was reached. */
   clauses: z.array(z.object({ id: z.string(), label: z.string(), allowed: z.number().int(), refused: z.number().int() })).optional(),
+  /** Data layer: per branch of the model the property owns, the cases that took it (0: never taken; engine/model/branches.ts). */
+  branches: z.array(z.object({ id: z.string(), label: z.string(), taken: z.number().int().min(0) })).optional(),
+  /** Data layer: the ids of `branches` never taken in this run (after merge-reports: in any shard). */
+  untakenBranches: z.array(z.string()).optional(),
   durationMs: z.number().min(0),
   seed: z.number().int(),
   /** Data layer: cases drawn that the target cannot hold, by reason (not counted in `cases`). */
@@ -153,6 +159,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     counts: { ...r.counts },
     ...(r.access ? { access: { ...r.access } } : {}),
     ...(r.clauses ? { clauses: r.clauses.map((c) => ({ ...c })) } : {}),
+    ...(r.branches ? { branches: r.branches.map((b) => ({ ...b })), untakenBranches: untakenBranches(r.branches) } : {}),
     durationMs: r.durationMs,
     seed: r.seed,
     ...(r.dropped ? { dropped: { ...r.dropped } } : {}),
@@ -166,6 +173,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
               message: f.message,
               step: f.step ?? null,
               case: plain(f.counterexample),
+              ...(f.unshrunk !== undefined ? { unshrunk: plain(f.unshrunk) } : {}),
               expected: plain(f.expected),
               actual: plain(f.actual),
               id: failure?.id ?? null,
@@ -235,8 +243,13 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     for (const p of s.properties) {
       const seen = byId.get(p.id);
       if (!seen) {
-        byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.access ? { access: { ...p.access } } : {}), ...(p.clauses ? { clauses: p.clauses.map((c) => ({ ...c })) } : {}), failures: [...p.failures] });
+        byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.access ? { access: { ...p.access } } : {}), ...(p.clauses ? { clauses: p.clauses.map((c) => ({ ...c })) } : {}), ...(p.branches ? { branches: p.branches.map((b) => ({ ...b })) } : {}), failures: [...p.failures] });
         continue;
+      }
+      for (const b of p.branches ?? []) {
+        const known = seen.branches?.find((k) => k.id === b.id);
+        if (known) known.taken += b.taken;
+        else (seen.branches ??= []).push({ ...b });
       }
       for (const c of p.clauses ?? []) {
         const known = seen.clauses?.find((k) => k.id === c.id);
@@ -265,7 +278,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   // Coverage is judged here, on every shard's tallies together (a shard leaves it to the merge).
   for (const [id, p] of byId) {
     const note = p.note?.split('; ').filter((n) => n !== COVERAGE_ON_MERGE_NOTE).join('; ') || null;
-    byId.set(id, applyCoverageGate({ ...p, note }));
+    byId.set(id, applyCoverageGate({ ...p, note, ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) }));
   }
   const properties = [...byId.values()].sort((a, b) => (a.area === b.area ? a.id.localeCompare(b.id) : a.area === 'data' ? -1 : 1));
   const digests = [...new Set(summaries.map((s) => s.migrationsDigest).filter((d) => d !== null))];

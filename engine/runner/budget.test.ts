@@ -34,4 +34,8 @@ describe('sharing the budget', () => {
     const joined = joinPasses(result({ cases: 100, counts: { allowed: 60, rejected: 40 } }), result({ cases: 50, counts: { allowed: 30, filtered: 20 }, stopped: 'time budget', note: 'x' }));
     expect(joined).toMatchObject({ cases: 150, counts: { allowed: 90, rejected: 40, filtered: 20 }, stopped: 'time budget', durationMs: 20 });
   });
+  it('joins two passes: model-branch tallies add up', () => {
+    const branches = (a: number, b: number) => [{ id: 'R99.a', label: 'a', taken: a }, { id: 'R99.b', label: 'b', taken: b }];
+    expect(joinPasses(result({ branches: branches(3, 0) }), result({ branches: branches(1, 0) })).branches).toEqual(branches(4, 0));
+  });
 });

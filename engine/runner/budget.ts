@@ -24,6 +24,7 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     const before = first.clauses?.find((k) => k.id === c.id);
     return before ? { ...c, allowed: c.allowed + before.allowed, refused: c.refused + before.refused } : c;
   });
+  const branches = second.branches?.map((b) => ({ ...b, taken: b.taken + (first.branches?.find((k) => k.id === b.id)?.taken ?? 0) }));
   const { note, stopped, ...rest } = second;
   const dropped = { ...first.dropped };
   for (const [k, v] of Object.entries(second.dropped ?? {})) dropped[k] = (dropped[k] ?? 0) + v;
@@ -34,6 +35,7 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     counts,
     ...(first.access || second.access ? { access } : {}),
     ...(clauses ? { clauses } : {}),
+    ...(branches ? { branches } : {}),
     durationMs: first.durationMs + second.durationMs,
     ...(second.status === 'passed' ? (stopped ? { stopped, note } : {}) : note ? { note } : {}),
     ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),

@@ -24,6 +24,7 @@ import { describeRequest, targetName } from '../model/request.ts';
 import { accessCell, accessKey } from '../model/access.ts';
 import { expectedOnTarget, outcomeToModel } from '../mapping/mapping.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
+import { isSideError } from '../findings/signature.ts';
 
 export interface StepMismatch {
   step: number;
@@ -270,16 +271,25 @@ export async function checkCase(
   const ahead = sent.map((request, i) => ({ caller: testCase.steps[i].caller, request }));
   const perRow = () => fixtureStatementsPerRow(world, fixtureOrder, plan);
   // Every step against the answers, in order: the model's agreement, then the pack's invariants.
+  // A side error (both refused, other codes: signature.ts) does not end the judging: a later
+  // step's disagreement of another kind is the case's (the exploit after a NOT NULL slip); with none, the side error is.
   const judgeAll = async (answering: Executor, predicted: ({ prediction: Prediction } | { thrown: unknown })[]) => {
+    let side: StepMismatch | undefined;
     for (let i = 0; i < testCase.steps.length; i++) {
       const made = predicted[i];
-      if ('thrown' in made) throw made.thrown;
+      if ('thrown' in made) {
+        if (side) break;
+        throw made.thrown;
+      }
       const checked = await checkStep(answering, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction: made.prediction }, history);
       record(checked);
-      if (checked.mismatch) return verdict(checked.mismatch);
+      if (checked.mismatch && !isSideError(checked.mismatch)) return verdict(checked.mismatch);
+      if (checked.mismatch) side ??= checked.mismatch;
+      // After a side error both sides refused: the model's world is unchanged, as the database's is.
       world = checked.entry.prediction.world;
     }
-    return verdict();
+    if (side) history.splice(side.step + 1);
+    return verdict(side);
   };
   if (onReleased && made.planned && tx.runPlanned) {
     let answering: Promise<ApiResponse[]>;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { allowed, raised } from '../model/outcome.ts';
 import type { Oracle } from '../pack.ts';
-import { applyCoverageGate, ClauseTally } from './coverage.ts';
+import { applyCoverageGate, BranchTally, ClauseTally } from './coverage.ts';
+import { mergeSummaries, propertySummary, runSummary, type RunSummary } from '../report/summary.ts';
+import { branchCoverageLines } from '../report/console.ts';
 import type { Clause } from './data-property.ts';
 import type { PropertyResult } from './result.ts';
 
@@ -38,5 +40,36 @@ describe('clause coverage', () => {
     const call = (ok: boolean) => ({ caller: { kind: 'anon' as const }, request: { kind: 'rpc' as const, fn: 'f', args: { ok } } });
     tally.add({ world: {}, steps: [call(true), call(false), call(false)] }, { model, settings: {} } as unknown as Oracle);
     expect(tally.result()).toEqual([{ id: 'R99.f', label: 'f', allowed: 1, refused: 2 }]);
+  });
+});
+
+describe('model-branch coverage', () => {
+  it('counts each case once per branch of the property it took; the others, and other properties\u2019 branches, are not counted', () => {
+    const tally = new BranchTally({ 'R99.a': 'a', 'R99.b': 'b', 'R98.c': 'c' }, 'R99');
+    expect(tally.add([{ branches: ['R99.a', 'R98.c'] }, { branches: ['R99.a'] }])).toEqual(['R99.a']);
+    expect(tally.add([{ branches: ['R99.a'] }, {}])).toEqual([]);
+    expect(tally.result()).toEqual([
+      { id: 'R99.a', label: 'a', taken: 2 },
+      { id: 'R99.b', label: 'b', taken: 0 },
+    ]);
+    expect(tally.untaken()).toEqual(['R99.b']);
+    expect(new BranchTally(undefined, 'R99').known).toBe(false);
+  });
+
+  it('merge-reports adds the shards\u2019 branch tallies and names only the branches no shard took', () => {
+    const shard = (index: number, taken: [number, number, number]): RunSummary => {
+      const property = propertySummary({ ...passed(undefined), branches: ['R99.a', 'R99.b', 'R99.c'].map((id, i) => ({ id, label: id, taken: taken[i] })) });
+      return runSummary([property], { policyfuzzVersion: 't', seed: 1, profile: 'pr', shard: { index, count: 2 }, migrations: null, migrationsDigest: null, startedAt: new Date(0), timeBudgetMs: null });
+    };
+    const one = shard(1, [3, 0, 0]);
+    expect(one.properties[0].untakenBranches).toEqual(['R99.b', 'R99.c']);
+    const merged = mergeSummaries([one, shard(2, [1, 2, 0])]);
+    expect(merged.properties[0].branches).toEqual([
+      { id: 'R99.a', label: 'R99.a', taken: 4 },
+      { id: 'R99.b', label: 'R99.b', taken: 2 },
+      { id: 'R99.c', label: 'R99.c', taken: 0 },
+    ]);
+    expect(merged.properties[0].untakenBranches).toEqual(['R99.c']);
+    expect(branchCoverageLines(merged.properties)).toEqual(['model branches taken (of those the model knows):', '  R99  2/3  never reached: R99.c']);
   });
 });

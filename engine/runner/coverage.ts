@@ -10,7 +10,8 @@ import type { Oracle } from '../pack.ts';
 import { predict, type Prediction } from '../model/predict.ts';
 import type { DataCase } from './data-case.ts';
 import type { Clause } from './data-property.ts';
-import type { ClauseCount, PropertyResult } from './result.ts';
+import type { BranchCount, ClauseCount, PropertyResult } from './result.ts';
+import { branchesOfProperty, type BranchCatalog } from '../model/branches.ts';
 
 export const MIN_RUNS_FOR_COVERAGE = 50;
 
@@ -29,8 +30,9 @@ export class ClauseTally {
   add(testCase: DataCase, oracle: Oracle, known: readonly Prediction[] = []): void {
     if (!this.clauses.length) return;
     let world = testCase.world;
+    const predictions = casePredictions(testCase, oracle, known);
     for (const [i, step] of testCase.steps.entries()) {
-      const prediction = known[i] ?? predict(oracle, world, step.caller, step.request);
+      const prediction = predictions[i];
       for (const clause of this.clauses) {
         const side = clause.side({ step, before: world, outcome: prediction.outcome, settings: oracle.settings });
         if (side) this.counts.get(clause.id)![side]++;
@@ -42,6 +44,61 @@ export class ClauseTally {
   result(): ClauseCount[] {
     return [...this.counts.values()];
   }
+}
+
+/**
+ * Model-branch coverage of one property (engine/model/branches.ts): of the branches the pack's
+ * catalog gives the property (ids `<property>.…`), how many cases took each. Read off the
+ * predictions of the case's steps, those the check made and the model's answers to the rest.
+ */
+export class BranchTally {
+  private readonly counts = new Map<string, BranchCount>();
+
+  constructor(catalog: BranchCatalog | undefined, propertyId: string) {
+    for (const id of branchesOfProperty(catalog, propertyId)) this.counts.set(id, { id, label: catalog![id], taken: 0 });
+  }
+
+  get known(): boolean {
+    return this.counts.size > 0;
+  }
+
+  /** Counts a case once per branch it took; returns the branches it took first in this tally. */
+  add(predictions: readonly Pick<Prediction, 'branches'>[]): string[] {
+    const taken = new Set(predictions.flatMap((p) => p.branches ?? []));
+    const fresh: string[] = [];
+    for (const id of taken) {
+      const c = this.counts.get(id);
+      if (!c) continue;
+      if (c.taken === 0) fresh.push(id);
+      c.taken++;
+    }
+    return fresh;
+  }
+
+  untaken(): string[] {
+    return [...this.counts.values()].filter((c) => c.taken === 0).map((c) => c.id);
+  }
+
+  result(): BranchCount[] {
+    return [...this.counts.values()].map((c) => ({ ...c }));
+  }
+}
+
+/** The model's answers to every step of a case: `known` for its first steps, predicted for the rest (pure). */
+export function casePredictions(testCase: DataCase, oracle: Oracle, known: readonly Prediction[] = []): Prediction[] {
+  const out: Prediction[] = [];
+  let world = testCase.world;
+  for (const [i, step] of testCase.steps.entries()) {
+    const prediction = known[i] ?? predict(oracle, world, step.caller, step.request);
+    out.push(prediction);
+    world = prediction.world;
+  }
+  return out;
+}
+
+/** The branches of a (merged) tally never taken, named: what the console and the summary's readers show. */
+export function untakenBranches(branches: readonly BranchCount[] | undefined): string[] {
+  return (branches ?? []).filter((b) => b.taken === 0).map((b) => b.id);
 }
 
 /** The side of a clause from the model's answer: allowed, or refused (filtered, rejected, raised). */

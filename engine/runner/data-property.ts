@@ -29,6 +29,12 @@ export interface Clause<S = any> {
   side: (s: ClauseStep<S>) => 'allowed' | 'refused' | undefined;
 }
 
+/** Cases aimed at one branch of the model. */
+export interface Guide<S = any> {
+  branch: string;
+  cases: (settings: S) => fc.Arbitrary<DataCase>;
+}
+
 export interface DataProperty<S = any> {
   id: string;
   rule: number;
@@ -39,6 +45,11 @@ export interface DataProperty<S = any> {
   cases: (settings: S) => fc.Arbitrary<DataCase>;
   /** The rule's labelled clauses, each to be reached on both sides (coverage.ts). */
   clauses?: Clause<S>[];
+  /**
+   * Generator variants known to reach a branch of the model (engine/model/branches.ts) that
+   * plain generation reaches rarely: drawn from while a lane has not taken it (guided.ts).
+   */
+  guides?: Guide<S>[];
   /**
    * For a property generic over several tables (R01 over every owner-guarded table): the same
    * property restricted to the tables a target has, or undefined when it has none of them.

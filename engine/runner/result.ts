@@ -26,6 +26,8 @@ export interface PropertyFailure {
   predictions?: unknown[];
   /** Data layer: what kind of disagreement this is (engine/findings/signature.ts); one finding per signature. */
   signature?: string;
+  /** Data layer: the case as first found (before shrinking), when shrinking changed it; `counterexample` is the shrunk one, of the same signature. */
+  unshrunk?: unknown;
   /** Data layer: the case's size as first found and as reported (users, fixture rows, steps). */
   sizes?: { before: CaseSize; after: CaseSize };
   /** Set by a run with a baseline: the reason this signature was accepted. */
@@ -46,6 +48,13 @@ export interface ClauseCount {
   refused: number;
 }
 
+/** How many cases took one branch of the model (engine/model/branches.ts); 0: never taken. */
+export interface BranchCount {
+  id: string;
+  label: string;
+  taken: number;
+}
+
 export interface PropertyResult {
   id: string;
   title: string;
@@ -59,11 +68,13 @@ export interface PropertyResult {
   access?: Record<string, number>;
   /** Data layer: per labelled clause of the rule, the steps that reached each side. */
   clauses?: ClauseCount[];
+  /** Data layer: per branch of the model the pack's catalog gives this property, the cases that took it. */
+  branches?: BranchCount[];
   durationMs: number;
   seed: number;
   /** The first finding (what reporters that show one failure read). */
   failure?: PropertyFailure;
-  /** Data layer: every distinct finding (one per signature), shrunk, in the order first found; `failure` is the first. */
+  /** Data layer: every distinct finding (one per signature), shrunk, in the order first found, side errors (both refused, other codes) last; `failure` is the first. */
   findings?: PropertyFailure[];
   /** For a failure: milliseconds until the first disagreement was seen, before shrinking. */
   firstFailureMs?: number;

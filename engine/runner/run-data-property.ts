@@ -9,13 +9,14 @@ import type { OutcomeClass } from '../model/outcome.ts';
 import type { Oracle } from '../pack.ts';
 import { FixtureError } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
-import { signatureOf } from '../findings/signature.ts';
+import { isSideError, signatureOf } from '../findings/signature.ts';
 import { CaseMismatch, checkCase, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import type { PropertyFailure, PropertyResult } from './result.ts';
-import { ClauseTally } from './coverage.ts';
+import { BranchTally, casePredictions, ClauseTally } from './coverage.ts';
+import { laneArbitrary, warmedFor } from './guided.ts';
 import { sendableCase } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NotRealizable, remedyFor } from '../target/realizable.ts';
@@ -91,6 +92,8 @@ interface Sighting {
   lane: number;
   index: number;
   signature: string;
+  /** A side error (signature.ts): reported after the findings of other kinds. */
+  side: boolean;
   testCase: DataCase;
   mismatch: StepMismatch;
   history: HistoryEntry[];
@@ -103,7 +106,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const access: Record<string, number> = {};
   /** How often each labelled clause of the rule was reached, on each side. */
   const clauseTally = new ClauseTally(property.clauses ?? []);
+  /** How many cases took each branch of the model this property owns (engine/model/branches.ts). */
+  const branchTally = new BranchTally(options.oracle.model.branches, property.id);
   const arbitrary = property.cases(options.oracle.settings);
+  /** Each lane draws from its own arbitrary: a guided one (guided.ts) follows the branches its own cases took. */
+  const arbitraryOf = () => laneArbitrary(property, options.oracle, arbitrary);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
   let firstFailureAt: number | undefined;
@@ -116,7 +123,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const pastDeadline = () => options.deadline !== undefined && Date.now() >= options.deadline;
   const stopping = () => options.stop?.() === true || pastDeadline();
   const sightings: Sighting[] = [];
-  const done = () => options.stopAtFirst === true && sightings.length > 0;
+  // A mutant is killed by its first disagreement, but a side error (signature.ts) is seldom the
+  // bug's own: the search goes on until one of another kind is seen, or the budget ends.
+  const done = () => options.stopAtFirst === true && sightings.some((s) => !s.side);
   /** The case as this target can take it (requests naming a column it lacks left out); the skip pass judges the same form. A model run's steps come one at a time and are not filtered. */
   const sendableOnLane = (testCase: DataCase) => (modelRunOf(testCase) ? { testCase, dropped: {} as Record<string, number> } : sendableCase(env.workers[0].tx.fixturePlan, testCase));
   /** Cases (or requests) the target cannot hold, by reason: not run, not counted in `checked`. */
@@ -166,7 +175,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           counts[h.outcomeClass]++;
           access[h.cell] = (access[h.cell] ?? 0) + 1;
         }
-        clauseTally.add(testCase, options.oracle, verdict.history.map((h) => h.prediction));
+        const predictions = casePredictions(testCase, options.oracle, verdict.history.map((h) => h.prediction));
+        clauseTally.add(testCase, options.oracle, predictions);
+        branchTally.add(predictions);
         checked++;
         options.onCase?.(property.id);
         if (!verdict.mismatch) return;
@@ -174,9 +185,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (options.path) throw new CaseMismatch(verdict.mismatch, verdict.history);
         // The representative of a signature is its earliest sighting: later ones of the same lane are not kept.
         const signature = signatureOf(property.id, verdict.mismatch);
-        if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
+        if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, side: isSideError(verdict.mismatch), testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
       };
-      const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
+      const laneCases = options.path ? warmedFor(arbitraryOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0) : arbitraryOf();
+      const predicate = fc.asyncProperty(laneCases, async (testCase: DataCase) => {
         const runIndex = index++;
         // Checked by an earlier pass with the same seed (a budget's first pass): not sent again. That
         // pass dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
@@ -251,6 +263,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     counts,
     access,
     ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}),
+    ...(branchTally.known ? { branches: branchTally.result() } : {}),
     seed: options.seed,
     planned,
     ...(stopped ? { stopped } : {}),
@@ -284,15 +297,16 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     return { ...base, ...timing(), status: 'passed', ...withHealth(stopped ? `${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${checked} cases` : undefined) };
   }
 
-  // One representative per signature: the earliest (by lane, then run index), so the same seed gives the same set.
-  sightings.sort((a, b) => a.lane - b.lane || a.index - b.index);
+  // One representative per signature: the earliest (by lane, then run index), so the same seed gives
+  // the same set; side errors after the others, so the first finding is the bug's own when one was seen.
+  sightings.sort((a, b) => Number(a.side) - Number(b.side) || a.lane - b.lane || a.index - b.index);
   const representatives = sightings.filter((s, i) => sightings.findIndex((t) => t.signature === s.signature) === i);
   const chosen = representatives.slice(0, MAX_FINDINGS);
   // Shrink them, spread over the workers.
   const findings: PropertyFailure[] = new Array(chosen.length);
   await Promise.all(
     workers.map(async (worker, w) => {
-      for (let i = w; i < chosen.length; i += workers.length) findings[i] = await shrinkFinding(worker, property, arbitrary, chosen[i], options);
+      for (let i = w; i < chosen.length; i += workers.length) findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + chosen[i].lane, chosen[i].index), chosen[i], options);
     }),
   );
   const more = representatives.length - chosen.length;
@@ -320,6 +334,8 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
     ...(history ? { predictions: history.map((h) => maskSeeded(h.prediction.outcome, seeded, stringsIn(testCase))) } : {}),
     signature: signatureOf(propertyId, mismatch),
     sizes: { before: caseSize(before ?? testCase), after: caseSize(testCase) },
+    // The case as first found, next to the shrunk one (which keeps its signature), when shrinking changed it.
+    ...(before && JSON.stringify(before) !== JSON.stringify(testCase) ? { unshrunk: before } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  * `always` notes and the verdict; `--json` sends all of it to stderr (the caller's `out`).
  */
 import { accessMatrix, matrixMarkdown } from '../matrix.ts';
-import { COUNTS_LEGEND, NO_PROGRESS, printFailures, progressBar, summaryTable, type Progress } from '../console.ts';
+import { branchCoverageLines, COUNTS_LEGEND, NO_PROGRESS, printFailures, progressBar, summaryTable, type Progress } from '../console.ts';
 import { printFindings } from '../../findings/report.ts';
 import { reportFileList } from '../write.ts';
 import type { Paint } from '../color.ts';
@@ -48,6 +48,8 @@ export function consoleReporter(options: ConsoleReporterOptions): RunReporter {
           chatter('');
           chatter(summaryTable(event.results));
           if (event.results.some((r) => r.area === 'data')) for (const line of COUNTS_LEGEND) chatter(line);
+          const branchLines = branchCoverageLines(event.results);
+          if (branchLines.length) chatter(`\n${branchLines.join('\n')}`);
           printFailures(event.results, event.saved, out, colors);
           printFindings(event.results, event.saved, event.baselineChecks, out);
           const notRun = event.verdict.notRun;

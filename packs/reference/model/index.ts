@@ -1,10 +1,11 @@
 /** The reference application's model: its tables and functions, as the engine's oracle reads them. */
 import type { Oracle, PackModel } from '../../../engine/pack.ts';
+import { referenceBranches } from './branches.ts';
 import { functionModels, privateFunctions } from './functions/index.ts';
 import { defaultSettings, type ModelSettings } from './settings.ts';
 import { fixtureOrder, tableModels } from './tables/index.ts';
 
-export const referenceModel: PackModel<ModelSettings> = { tables: tableModels, functions: functionModels, privateFunctions, fixtureOrder };
+export const referenceModel: PackModel<ModelSettings> = { tables: tableModels, functions: functionModels, privateFunctions, fixtureOrder, branches: referenceBranches.catalog };
 
 /** The reference model with its default settings. */
 export const referenceOracle: Oracle<ModelSettings> = { model: referenceModel, settings: defaultSettings };

@@ -14,6 +14,7 @@ import type { Json } from '../../../../engine/model/json.ts';
 import { allowed } from '../../../../engine/model/outcome.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
+import { take } from '../branches.ts';
 
 /** Postgres lower(trim(x)) on ASCII e-mails: trim removes spaces only. */
 export function normalizedEmail(value: Json | undefined): string | null {
@@ -37,6 +38,7 @@ export function myPersonId(ctx: RuleContext): string | null {
   const email = authEmail(ctx);
   if (email === null) return null;
   const record = rowsOf(ctx.world, 'student_records').find((s) => sameEmail(s.email, email));
+  take(record === undefined ? 'R18.email.no-record' : record.email === email ? 'R18.email.exact' : String(record.email).toLowerCase() === email.toLowerCase() ? 'R18.email.case-only' : 'R18.email.trim');
   return typeof record?.id === 'string' ? record.id : null;
 }
 

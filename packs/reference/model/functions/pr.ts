@@ -19,6 +19,7 @@ import { isPrHandler } from '../tables/pr-tickets.ts';
 import { isShopHandler } from '../tables/shop-orders.ts';
 import { rowsOf, withRows } from '../../../../engine/model/world.ts';
 import { helper } from './helpers.ts';
+import { take } from '../branches.ts';
 import { notDeleted } from '../soft-delete.ts';
 
 /** What the model stores for deleted_at = now(); the column is server-assigned (never compared). */
@@ -34,6 +35,13 @@ export function prLookupKey(id: string, settings: ModelSettings): string {
   return id.slice(start, end).toLowerCase();
 }
 
+/** Rule 14: what made key `p` match one of the stored ids `ids` (a model branch). */
+function prMatchBranch(p: string, ids: string[]) {
+  if (ids.includes(p)) return 'R14.pr.exact' as const;
+  if (ids.some((id) => id.toLowerCase() === p.toLowerCase())) return 'R14.pr.case-only' as const;
+  const spaces = (s: string) => s.replace(/^ +| +$/g, '').toLowerCase();
+  return ids.some((id) => spaces(id) === spaces(p)) ? ('R14.pr.trim-spaces' as const) : ('R14.pr.trim-control' as const);
+}
 
 export const getPrTicketById: FunctionModel = {
   name: 'get_pr_ticket_by_id',
@@ -43,8 +51,9 @@ export const getPrTicketById: FunctionModel = {
     const p = args.p_id;
     if (typeof p !== 'string') return { outcome: allowed([], 0), world };
     const key = prLookupKey(p, settings);
-    const rows = rowsOf(world, 'pr_tickets')
-      .filter((t) => notDeleted(t) && typeof t.id === 'string' && prLookupKey(t.id, settings) === key)
+    const found = rowsOf(world, 'pr_tickets').filter((t) => notDeleted(t) && typeof t.id === 'string' && prLookupKey(t.id, settings) === key);
+    take(found.length === 0 ? 'R14.pr.no-match' : prMatchBranch(p, found.map((t) => t.id as string)));
+    const rows = found
       .map((t): Row => ({ id: t.id, submitter_label: t.submitter_label, brief: t.brief, file_url: t.file_url ?? null, status: t.status }));
     return { outcome: allowed(rows, rows.length), world };
   },

@@ -5,6 +5,7 @@
  * WITH CHECK keeps it null): soft delete goes through soft_delete_pr_ticket. DELETE is not
  * granted. A submitter who is not a handler may change only the allow-listed columns (rule 1).
  */
+import { take } from '../branches.ts';
 import { currentUserHasPermission, currentUserRole } from '../identity.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
@@ -31,6 +32,7 @@ export const prTicketsGuard: OwnerGuard = {
   editable: (ctx) => [...ctx.settings.pr.ownerEditableColumns, ...ctx.settings.pr.guardExcludedColumns],
   ownersCannotUpdate: (ctx) => ctx.settings.pr.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `pr_tickets: ${changed.join(', ')}`),
+  branch: (decision) => take(`R01.pr_tickets.${decision}`),
 };
 
 export const prTicketsTable: TableModel = {

@@ -5,8 +5,9 @@
  * window, and only to a status in that window (never paid); the owner guard keeps everything
  * but the allow-list (slips, order details, status) to the handlers (rule 1/4).
  */
+import { take } from '../branches.ts';
 import { currentUserHasPermission, currentUserRole } from '../identity.ts';
-import type { Json } from '../../../../engine/model/json.ts';
+import type { Json, Row } from '../../../../engine/model/json.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
@@ -23,6 +24,14 @@ function inBuyerWindow(status: Json | undefined, ctx: RuleContext): boolean {
   return typeof status === 'string' && ctx.settings.shop.buyerEditableStatuses.includes(status);
 }
 
+/** Rule 4: the buyer's own order in the buyer's window (a model branch for a buyer who is not a handler). */
+function buyerWindow(row: Row, ctx: RuleContext, inside: 'R04.buyer.old-in-window' | 'R04.buyer.new-in-window', outside: 'R04.buyer.old-out-of-window' | 'R04.buyer.new-out-of-window'): boolean {
+  if (row.buyer_id !== ctx.uid) return false;
+  const within = inBuyerWindow(row.status, ctx);
+  if (!isShopHandler(ctx)) take(within ? inside : outside);
+  return within;
+}
+
 export const shopOrdersGuard: OwnerGuard = {
   table: 'shop_orders',
   isOwner: (row, ctx) => row.buyer_id === ctx.uid,
@@ -30,6 +39,7 @@ export const shopOrdersGuard: OwnerGuard = {
   editable: (ctx) => [...ctx.settings.shop.ownerEditableColumns, ...ctx.settings.shop.guardExcludedColumns],
   ownersCannotUpdate: (ctx) => ctx.settings.shop.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `shop_orders: ${changed.join(', ')}`),
+  branch: (decision) => take(`R01.shop_orders.${decision}`),
 };
 
 const amount = (v: Json) => typeof v === 'number' && v >= 0;
@@ -66,8 +76,8 @@ export const shopOrdersTable: TableModel = {
         row.admin_note === null &&
         jsonEqual(row.timeline ?? null, [])) ||
       isShopHandler(ctx),
-    updateUsing: (row, ctx) => (row.buyer_id === ctx.uid && inBuyerWindow(row.status, ctx)) || isShopHandler(ctx),
-    updateCheck: (row, ctx) => (row.buyer_id === ctx.uid && inBuyerWindow(row.status, ctx)) || isShopHandler(ctx),
+    updateUsing: (row, ctx) => buyerWindow(row, ctx, 'R04.buyer.old-in-window', 'R04.buyer.old-out-of-window') || isShopHandler(ctx),
+    updateCheck: (row, ctx) => buyerWindow(row, ctx, 'R04.buyer.new-in-window', 'R04.buyer.new-out-of-window') || isShopHandler(ctx),
   },
   beforeUpdate: (oldRow, newRow, ctx) => applyOwnerGuard(shopOrdersGuard, oldRow, newRow, ctx),
 };

@@ -2,6 +2,7 @@
  * users (spec §2; rules 1 and 2): a user reads their own row, staff read all; the owner or an
  * admin updates; the owner's changes are limited to the allow-list unless they are staff.
  */
+import { take } from '../branches.ts';
 import { currentUserIsAdmin, currentUserIsStaff } from '../identity.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { TableModel } from '../../../../engine/model/table-model.ts';
@@ -14,6 +15,7 @@ export const usersGuard: OwnerGuard = {
   editable: (ctx) => [...ctx.settings.users.ownerEditableColumns, ...ctx.settings.users.guardExcludedColumns],
   ownersCannotUpdate: (ctx) => ctx.settings.users.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `users: ${changed.join(', ')}`),
+  branch: (decision) => take(`R01.users.${decision}`),
 };
 
 export const usersTable: TableModel = {

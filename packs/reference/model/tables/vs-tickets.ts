@@ -6,6 +6,7 @@
  * handler in scope changes only the allow-list (rule 1), and remarks are append-only for every
  * API caller, a submitter's entries being ticket-visible entries by the submitter label (rule 3).
  */
+import { take } from '../branches.ts';
 import { createHash } from 'node:crypto';
 import { currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
@@ -62,6 +63,17 @@ export function isValidSubmitterRemark(e: Json, label: Json): boolean {
   return isObject(e) && e.vis === 'ticket' && typeof label === 'string' && e.by === label && (!('internal' in e) || e.internal === false);
 }
 
+/** Rule 3's decisions on one appended entry of a submitter, each key on its own (model branches). */
+function recordRemarkBranches(e: Json, label: Json): void {
+  if (!isObject(e)) return take('R03.remark.not-object');
+  if (!('vis' in e)) take('R03.remark.vis-absent');
+  else if (e.vis !== 'ticket') take('R03.remark.vis-other');
+  if (!('by' in e)) take('R03.remark.by-absent');
+  else if (e.by !== label) take(typeof e.by === 'string' && typeof label === 'string' && e.by.toLowerCase() === label.toLowerCase() ? 'R03.remark.by-case-only' : 'R03.remark.by-other');
+  take(!('internal' in e) ? 'R03.remark.internal-absent' : e.internal === false ? 'R03.remark.internal-false' : 'R03.remark.internal-other');
+  if (isValidSubmitterRemark(e, label)) take('R03.remark.valid');
+}
+
 function arrayCapped(cap: number) {
   return (v: Json) => Array.isArray(v) && v.length <= cap;
 }
@@ -73,6 +85,7 @@ export const vsTicketsGuard: OwnerGuard = {
   editable: (ctx) => [...ctx.settings.vs.ownerEditableColumns, ...ctx.settings.vs.guardExcludedColumns],
   ownersCannotUpdate: (ctx) => ctx.settings.vs.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `vs_tickets: ${changed.join(', ')}`),
+  branch: (decision) => take(`R01.vs_tickets.${decision}`),
 };
 
 const visible = (row: Row, ctx: RuleContext) => notDeleted(row) && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
@@ -86,10 +99,15 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   if ('reject' in guarded) return guarded;
   const before = Array.isArray(oldRow.remarks) ? oldRow.remarks : [];
   const after = newRow.remarks;
+  const remarksChanged = !jsonEqual(oldRow.remarks ?? null, after ?? null);
   if (!Array.isArray(after) || after.length < before.length || !jsonEqual(after.slice(0, before.length), before)) {
+    take(!Array.isArray(after) ? 'R03.remarks.not-array' : after.length < before.length ? 'R03.remarks.shortened' : 'R03.remarks.rewritten');
     return { reject: refusal(ctx.settings, 'remarks-append-only', 'vs_tickets: remarks are append-only') };
   }
+  if (remarksChanged) take('R03.remarks.appended');
+  if (vsTicketsGuard.isOwner(oldRow, ctx) && vsTicketsGuard.isExempt(oldRow, ctx) && after.length > before.length) take('R03.remark.handler-exempt');
   if (vsTicketsGuard.isOwner(oldRow, ctx) && !vsTicketsGuard.isExempt(oldRow, ctx)) {
+    for (const e of after.slice(before.length)) recordRemarkBranches(e, oldRow.submitter_label);
     if (!after.slice(before.length).every((e) => isValidSubmitterRemark(e, oldRow.submitter_label))) {
       return { reject: refusal(ctx.settings, 'remark-author', "vs_tickets: a submitter's remark must be a ticket remark by the submitter label") };
     }

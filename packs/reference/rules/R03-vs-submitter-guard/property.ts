@@ -74,6 +74,39 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+/**
+ * Guides (engine/runner/guided.ts): a ticket's submitter appends one near-miss entry, aimed at a
+ * branch of the rule 3 guard that plain generation reaches rarely; read back as the other cases are.
+ */
+function nearMissRemarks(settings: ModelSettings, remarks: (current: Json[], label: string) => fc.Arbitrary<Json>): fc.Arbitrary<DataCase> {
+  const patched = vsWorld(settings).chain((w) => {
+    const owned = w.tickets.filter((t) => w.people.some((p) => p.id === t.submitter_id));
+    return fc.constantFrom(...(owned.length ? owned : w.tickets)).chain((t) =>
+      fc.tuple(ownerOr(w, t), remarks(Array.isArray(t.remarks) ? t.remarks : [], String(t.submitter_label)), returning).map(([caller, value, ret]): DataCase => ({
+        world: vsWorldOf(w),
+        steps: [step(caller, patchTicket(t.id, { remarks: value }, ret)), step(caller, rpc('get_vs_ticket_by_id', { p_id: t.id }))],
+      })),
+    );
+  });
+  return withReadBack(patched, ['vs_tickets']);
+}
+
+/** The ticket's remarks with one entry appended. */
+const nearMissAppend = (settings: ModelSettings, entry: (label: string) => fc.Arbitrary<Json>) => nearMissRemarks(settings, (current, label) => entry(label).map((e): Json => [...current, e]));
+
+/** The submitter label with its case changed (never equal to it): "Student 42" → "STUDENT 42", "student 42". */
+const caseFlipped = (label: string) => fc.constantFrom(label.toUpperCase(), label.toLowerCase(), label.charAt(0) === label.charAt(0).toUpperCase() ? label.charAt(0).toLowerCase() + label.slice(1) : label.charAt(0).toUpperCase() + label.slice(1)).filter((l) => l !== label);
+
+const GUIDES = [
+  { branch: 'R03.remark.by-case-only', cases: (settings: ModelSettings) => nearMissAppend(settings, (label) => (/[a-z]/i.test(label) ? caseFlipped(label) : fc.constant(`${label}X`)).map((by): Json => ({ vis: 'ticket', by, text: 'more detail' }))) },
+  { branch: 'R03.remark.vis-other', cases: (settings: ModelSettings) => nearMissAppend(settings, (label) => fc.constantFrom('Ticket', 'TICKET', 'ticket ', 'internal', 'staff').map((vis): Json => ({ vis, by: label, text: 'more detail' }))) },
+  { branch: 'R03.remark.not-object', cases: (settings: ModelSettings) => nearMissAppend(settings, (label) => fc.constantFrom<Json>(label, `${label}: more detail`, [label], 42, null)) },
+  { branch: 'R03.remark.internal-other', cases: (settings: ModelSettings) => nearMissAppend(settings, (label) => fc.constantFrom<Json>(true, null, 'false', 0).map((internal): Json => ({ vis: 'ticket', by: label, internal, text: 'more detail' }))) },
+  // History cut short: the last entry (or, on a ticket without remarks, a made-up one) left out.
+  { branch: 'R03.remarks.shortened', cases: (settings: ModelSettings) => nearMissRemarks(settings, (current) => fc.constant<Json>(current.slice(0, -1))) },
+  { branch: 'R03.remarks.not-array', cases: (settings: ModelSettings) => nearMissRemarks(settings, (current, label) => fc.constantFrom<Json>('appended', { vis: 'ticket', by: label, text: 'more detail' }, current.length ? current[0] : 1)) },
+];
+
 const CLAUSES = [
   clause('R03.staff-field', "a submitter's PATCH of a staff field on their own ticket", (s) => {
     const t = targetRow(s, 'vs_tickets');
@@ -100,4 +133,5 @@ export const R03: DataProperty = {
   functions: ['get_vs_ticket_by_id'],
   cases: (settings) => withReadBack(cases(settings), ['vs_tickets']),
   clauses: CLAUSES,
+  guides: GUIDES,
 };

@@ -1,0 +1,77 @@
+/**
+ * Coverage-guided generation (guided.ts). R03's plain cases almost never write a remark whose
+ * author is the submitter label with its case changed (branch R03.remark.by-case-only); its guide
+ * does, once a lane has drawn its first tranche without taking it. Shown twice: over the model
+ * alone (the branch is taken within a lane's 150 draws with guidance, not without, at several
+ * seeds), and on the database, where the mutant comparing the author case-insensitively survives
+ * 300 plain cases and is killed by the guided run, whose finding replays from its seed and path.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { referenceOracle } from '../../packs/reference/model/index.ts';
+import { R03 } from '../../packs/reference/rules/R03-vs-submitter-guard/property.ts';
+import { branchesOfCase, GUIDE_AFTER, GuidedCases, laneArbitrary, warmedFor } from './guided.ts';
+import { runDataProperty } from './run-data-property.ts';
+import { openEnvironment, type Environment } from './environment.ts';
+import { loadMigrationFolder } from '../db/migrations.ts';
+import { applyEdits, loadMutants } from '../mutants/mutant-files.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from '../../cli/paths.ts';
+import { sharedServer } from '../../testing/shared-server.ts';
+import type { DataCase } from './data-case.ts';
+
+const BRANCH = 'R03.remark.by-case-only';
+const SEEDS = [1, 2, 3];
+const takes = (cases: DataCase[]) => cases.findIndex((c) => branchesOfCase(c, referenceOracle).includes(BRANCH));
+
+describe('guided generation over the model', () => {
+  it(`takes ${BRANCH} within a lane's 150 draws at every seed; plain generation does not`, () => {
+    const plain = R03.cases(referenceOracle.settings);
+    for (const seed of SEEDS) {
+      expect(takes(fc.sample(plain, { seed, numRuns: 150 })), `plain, seed ${seed}`).toBe(-1);
+      const guided = laneArbitrary(R03, referenceOracle, plain);
+      expect(guided).toBeInstanceOf(GuidedCases);
+      const at = takes(fc.sample(guided, { seed, numRuns: 150 }));
+      expect(at, `guided, seed ${seed}`).toBeGreaterThanOrEqual(GUIDE_AFTER);
+      // Draws before guidance starts are the plain ones, draw for draw.
+      expect(fc.sample(laneArbitrary(R03, referenceOracle, plain), { seed, numRuns: GUIDE_AFTER })).toEqual(fc.sample(plain, { seed, numRuns: GUIDE_AFTER }));
+    }
+  });
+
+  it('is deterministic for a seed, and a replay warmed to run n draws what run n drew', () => {
+    const plain = R03.cases(referenceOracle.settings);
+    const a = fc.sample(laneArbitrary(R03, referenceOracle, plain), { seed: 9, numRuns: 120 });
+    expect(fc.sample(laneArbitrary(R03, referenceOracle, plain), { seed: 9, numRuns: 120 })).toEqual(a);
+    for (const n of [0, 45, 100]) {
+      const [drawn] = fc.sample(warmedFor(laneArbitrary(R03, referenceOracle, plain), 9, n), { seed: 9, path: String(n), numRuns: 1 });
+      expect(drawn).toEqual(a[n]);
+    }
+  });
+});
+
+describe('guided generation on the database', () => {
+  let env: Environment;
+  const mutant = loadMutants(BUNDLED_MUTANTS).find((m) => m.name === 'R03-vs-remark-author-case-insensitive')!;
+  beforeAll(async () => {
+    env = await openEnvironment({ server: await sharedServer(), migrations: applyEdits(mutant, loadMigrationFolder(BUNDLED_MIGRATIONS)), workers: 2 });
+  });
+  afterAll(() => env?.close());
+
+  it('the case-insensitive author mutant survives 300 plain cases and is killed by the guided run, replayably', async () => {
+    expect(path.basename(mutant.file.path)).toBe('R03-vs-remark-author-case-insensitive.sql');
+    const plain = await runDataProperty(env, { ...R03, guides: undefined }, { seed: 1, runs: 300, oracle: referenceOracle });
+    expect(plain.status).toBe('passed');
+    expect(plain.branches?.find((b) => b.id === BRANCH)?.taken).toBe(0);
+
+    const guided = await runDataProperty(env, R03, { seed: 1, runs: 300, oracle: referenceOracle });
+    expect(guided.status).toBe('failed');
+    // The exploit itself: a remark by a case-flipped author stored where the model refuses it.
+    const finding = guided.findings!.find((f) => /^R03 \| PATCH vs_tickets \| signed-in \| (allowed|silent)-not-refused\(P0001\) \| vs_tickets: a submitter's remark must be/.test(f.signature!))!;
+    expect(finding, guided.findings!.map((f) => f.signature).join('\n')).toBeDefined();
+    expect(guided.branches?.find((b) => b.id === BRANCH)?.taken).toBeGreaterThan(0);
+    // The printed seed and path replay it: the replay draws the lane's earlier runs first.
+    const replay = await runDataProperty(env, R03, { seed: finding.seed, runs: 1, oracle: referenceOracle, path: finding.path });
+    expect(replay.status).toBe('failed');
+    expect(replay.failure?.signature).toBe(finding.signature);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Coverage-guided generation (like AFL, over the model): a property names generator variants
+ * known to reach branches of the model (DataProperty.guides); while a lane's cases have not yet
+ * taken such a branch, after a first tranche of plain draws, one draw in GUIDE_ONE_IN comes from
+ * the variant of a branch still untaken. Once taken, it is left alone and generation is plain.
+ *
+ * Deterministic: which branches a case takes is the model's answer to it (pure), read when the
+ * case is generated, so the arbitrary's state after n draws depends only on the lane's seed and
+ * n. A replay by path (fast-check does not generate the runs a path skips) first draws the runs
+ * before it (`warmedFor`), so it meets the state the run had; each lane has its own arbitrary.
+ */
+import fc from 'fast-check';
+import type { Oracle } from '../pack.ts';
+import { predict } from '../model/predict.ts';
+import { modelRunOf, type DataCase } from './data-case.ts';
+import type { DataProperty } from './data-property.ts';
+
+/** Plain draws of a lane before guidance may start. */
+export const GUIDE_AFTER = 40;
+/** Once guiding, one draw in this many comes from a variant of an untaken branch. */
+export const GUIDE_ONE_IN = 3;
+
+interface Source {
+  /** -1: the property's own cases; else the index of the guide. */
+  source: number;
+  inner: unknown;
+}
+
+/** The branches the model takes on a case's steps, in turn (a model run's steps are not known ahead: none). */
+export function branchesOfCase(testCase: DataCase, oracle: Oracle): string[] {
+  if (modelRunOf(testCase)) return [];
+  const out: string[] = [];
+  let world = testCase.world;
+  for (const step of testCase.steps) {
+    try {
+      const p = predict(oracle, world, step.caller, step.request);
+      out.push(...(p.branches ?? []));
+      world = p.world;
+    } catch {
+      break; // the case fails when checked; what it took so far counts
+    }
+  }
+  return out;
+}
+
+export class GuidedCases extends fc.Arbitrary<DataCase> {
+  private readonly taken = new Set<string>();
+  private drawn = 0;
+  /** Draws that came from a guide, by branch (what a test or a report reads). */
+  readonly guidedDraws = new Map<string, number>();
+
+  constructor(
+    private readonly base: fc.Arbitrary<DataCase>,
+    private readonly guides: readonly { branch: string; arbitrary: fc.Arbitrary<DataCase> }[],
+    private readonly oracle: Oracle,
+  ) {
+    super();
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<DataCase> {
+    let source = -1;
+    if (this.drawn >= GUIDE_AFTER) {
+      const open = this.guides.flatMap((g, i) => (this.taken.has(g.branch) ? [] : [i]));
+      if (open.length && mrng.nextInt(1, GUIDE_ONE_IN) === 1) source = open[mrng.nextInt(0, open.length - 1)];
+    }
+    const value = (source < 0 ? this.base : this.guides[source].arbitrary).generate(mrng, biasFactor);
+    this.drawn++;
+    if (source >= 0) this.guidedDraws.set(this.guides[source].branch, (this.guidedDraws.get(this.guides[source].branch) ?? 0) + 1);
+    // Once every guided branch is taken, guidance is over for the lane: nothing more to read.
+    if (this.guides.some((g) => !this.taken.has(g.branch))) for (const id of branchesOfCase(value.value_, this.oracle)) this.taken.add(id);
+    return new fc.Value(value.value_, { source, inner: value.context } satisfies Source, () => value.value);
+  }
+
+  canShrinkWithoutContext(_value: unknown): _value is DataCase {
+    return false;
+  }
+
+  shrink(value: DataCase, context: unknown): fc.Stream<fc.Value<DataCase>> {
+    if (context === undefined) return fc.Stream.nil();
+    const { source, inner } = context as Source;
+    const arbitrary = source < 0 ? this.base : this.guides[source].arbitrary;
+    return arbitrary.shrink(value, inner).map((v) => new fc.Value(v.value_, { source, inner: v.context } satisfies Source, () => v.value));
+  }
+}
+
+/**
+ * A lane's arbitrary of the property's cases: guided when the property has guides whose
+ * branches the pack's model declares, else the plain one (`plain`, made once and shared).
+ */
+export function laneArbitrary(property: DataProperty, oracle: Oracle, plain: fc.Arbitrary<DataCase>): fc.Arbitrary<DataCase> {
+  const guides = (property.guides ?? []).filter((g) => oracle.model.branches?.[g.branch] !== undefined);
+  if (!guides.length) return plain;
+  return new GuidedCases(property.cases(oracle.settings), guides.map((g) => ({ branch: g.branch, arbitrary: g.cases(oracle.settings) })), oracle);
+}
+
+/**
+ * The arbitrary as it was when fast-check drew run `index` of the lane seeded `seed`: a guided
+ * one has drawn the runs before it (fast-check's replay by path does not), the plain one is as it is.
+ */
+export function warmedFor(arbitrary: fc.Arbitrary<DataCase>, seed: number, index: number): fc.Arbitrary<DataCase> {
+  if (arbitrary instanceof GuidedCases && index > 0) fc.sample(arbitrary, { seed, numRuns: index });
+  return arbitrary;
+}
