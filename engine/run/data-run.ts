@@ -9,7 +9,7 @@ import { CaseMismatch, type StepMismatch } from '../runner/check-case.ts';
 import type { FailureRecord } from '../failures/schema.ts';
 import { applyBaseline, checkBaseline, type Baseline, type BaselineCheck } from '../findings/baseline.ts';
 import type { RunEvents } from '../report/run-events.ts';
-import { budgetVerdict, joinPasses, notReached, shareOfBudget } from '../runner/budget.ts';
+import { budgetVerdict, notReached, runBreadthFirst, tranchesOf } from '../runner/budget.ts';
 import type { CatalogProperty } from '../runner/catalog-property.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
 import type { DataProperty } from '../runner/data-property.ts';
@@ -121,13 +121,15 @@ function settle(plan: DataRunPlan, session: Session, stillFailing: Map<string, {
   return out;
 }
 
-/** Runs the properties' cases; with a budget, every property first gets its minimum (engine/runner/budget.ts). */
+/**
+ * Runs the properties' cases; with a budget, breadth first (engine/runner/budget.ts): every
+ * property to a first tranche, then to its minimum, then to its full count.
+ */
 async function generate(plan: DataRunPlan, session: Session, toGenerate: DataProperty[], events: RunEvents, control: RunControl): Promise<Map<string, PropertyResult>> {
   const { runs, lanes, minCases, timeBudgetMs } = plan;
   events.emit({ type: 'generation-started', plannedCases: plan.path ? 1 : toGenerate.length * plannedRuns(runs, lanes) });
   // The budget covers both halves: the SSO properties that run afterwards keep their share.
   const deadline = timeBudgetMs ? Date.now() + Math.max(timeBudgetMs / 2, timeBudgetMs - plan.ssoReserveMs) : undefined;
-  const outOfTime = () => deadline !== undefined && Date.now() >= deadline;
   const runOptions = {
     seed: plan.seed,
     path: plan.path,
@@ -135,36 +137,38 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     stop: control.interrupted,
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
   };
-  const generated = new Map<string, PropertyResult>();
   try {
-    const twoPasses = deadline !== undefined && !plan.path && toGenerate.length > 1 && minCases < runs;
-    for (const [i, property] of toGenerate.entries()) {
-      if (control.interrupted() || outOfTime()) break;
-      if (control.maxFailuresReached()) {
+    if (deadline === undefined || plan.path) {
+      const generated = new Map<string, PropertyResult>();
+      for (const property of toGenerate) {
+        if (control.interrupted()) break;
+        if (control.maxFailuresReached()) {
+          control.notRun.push(property.id);
+          continue;
+        }
+        const r = await session.run(property, { ...runOptions, runs });
+        generated.set(property.id, r);
+        control.record(r);
+      }
+      return generated;
+    }
+    return await runBreadthFirst({
+      properties: toGenerate,
+      // One property has no other to share with: one run, no tranches.
+      tranches: toGenerate.length > 1 ? tranchesOf(runs, minCases) : [runs],
+      deadline,
+      run: (property, tranche) => session.run(property, { ...runOptions, runs, ...tranche }),
+      interrupted: control.interrupted,
+      leaveOut: (property) => {
+        if (!control.maxFailuresReached()) return false;
         control.notRun.push(property.id);
-        continue;
-      }
-      const r = await session.run(property, { ...runOptions, runs: twoPasses ? minCases : runs, deadline: deadline && shareOfBudget(deadline, toGenerate.length - i) });
-      generated.set(property.id, r);
-      control.record(r);
-    }
-    if (twoPasses) {
-      const rest = toGenerate.filter((p) => generated.get(p.id)?.status === 'passed' && !generated.get(p.id)?.stopped);
-      for (const [i, property] of rest.entries()) {
-        if (control.interrupted() || outOfTime()) break;
-        const r = await session.run(property, { ...runOptions, runs, skipFirst: minCases, deadline: shareOfBudget(deadline!, rest.length - i) });
-        generated.set(property.id, joinPasses(generated.get(property.id)!, r));
-      }
-      // Those the second pass never reached ran their minimum only: cut short all the same.
-      for (const property of rest) {
-        const r = generated.get(property.id)!;
-        if (r.status === 'passed' && r.cases < plannedRuns(runs, lanes) && !r.stopped) generated.set(property.id, { ...r, stopped: control.interrupted() ? 'interrupted' : 'time budget' });
-      }
-    }
+        return true;
+      },
+      onResult: (r) => control.record(r),
+    });
   } finally {
     events.emit({ type: 'generation-finished' });
   }
-  return generated;
 }
 
 /** A generated result's verdict: the coverage gate (left to the merge on a shard), the budget's minimum, then the baseline. */

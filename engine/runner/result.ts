@@ -79,4 +79,9 @@ export interface PropertyResult {
   dropped?: Record<string, number>;
   /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
   stopped?: 'time budget' | 'interrupted';
+  /**
+   * Data layer, not reported: the runs each worker's lane has consumed (dropped-after-writing
+   * included), where a budget's next tranche resumes the property (engine/runner/budget.ts).
+   */
+  lanesRan?: number[];
 }

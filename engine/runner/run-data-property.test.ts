@@ -159,6 +159,25 @@ describe('on a target read from its catalog', () => {
     expect(first!.cases + second!.cases).toBe(30);
   });
 
+  it('a tranche cut short resumes each lane where it stopped: the tranches send exactly the cases of one run, drops counted once', async () => {
+    const roles = ['user', 'no-such-role'];
+    const options = { seed: 5, oracle: referenceOracle, runs: 30 };
+    let whole: PropertyResult | undefined, cut: PropertyResult | undefined, rest: PropertyResult | undefined;
+    const all = await fixturesSentOn(fitted, async () => (whole = await runDataProperty(fitted, property(roles), options)));
+    // Stopped after its 7th case, within a tranche of 20.
+    let seen = 0;
+    const cutSent = await fixturesSentOn(fitted, async () => (cut = await runDataProperty(fitted, property(roles), { ...options, tranche: 20, onCase: () => seen++, stop: () => seen >= 7 })));
+    expect(cut).toMatchObject({ stopped: 'interrupted' });
+    expect(cut!.cases).toBeLessThan(20);
+    expect(cut!.lanesRan).toEqual([cut!.cases]);
+    const restSent = await fixturesSentOn(fitted, async () => (rest = await runDataProperty(fitted, property(roles), { ...options, skipFirst: cut!.lanesRan })));
+    expect([...cutSent[0], ...restSent[0]]).toEqual(all[0]);
+    expect(cut!.cases + rest!.cases).toBe(30);
+    const dropped = (r: PropertyResult | undefined) => r!.dropped?.['users.role is outside CHECK users_role_check'] ?? 0;
+    expect(dropped(cut) + dropped(rest)).toBe(dropped(whole));
+    expect(rest!.lanesRan).toEqual(whole!.lanesRan);
+  });
+
   it('skips a listed bypass trigger the database does not have (yet), with a note', async () => {
     const notes: string[] = [];
     const older = await referenceEnvironment({ workers: 1, fixtures: { users: 'direct', bypassTriggers: ['users.users_10_owner_guard', 'public.users.not_created_yet'] }, log: (line) => notes.push(line) });
@@ -175,6 +194,26 @@ describe('on a target read from its catalog', () => {
     const result = await runDataProperty(fitted, property(['no-such-role']), { seed: 2, runs: 30, oracle: referenceOracle });
     expect(result).toMatchObject({ status: 'error', cases: 0, dropped: { 'users.role is outside CHECK users_role_check': MAX_CONSECUTIVE_DROPS } });
     expect(result.stopped).toBeUndefined();
+  });
+});
+
+describe('tranches on two lanes', () => {
+  it('each lane goes to its share of the tranche; lanes cut unevenly resume each where it stopped; the cases are those of one run', async () => {
+    const options = { seed: 9, runs: 40, oracle: referenceOracle };
+    let whole: PropertyResult | undefined;
+    const all = await fixturesSent(async () => (whole = await runDataProperty(env, property(['user', 'admin']), options)));
+    expect(whole!.lanesRan).toEqual([20, 20]);
+    let first: PropertyResult | undefined, second: PropertyResult | undefined, third: PropertyResult | undefined;
+    const firstSent = await fixturesSent(async () => (first = await runDataProperty(env, property(['user', 'admin']), { ...options, tranche: 10 })));
+    expect(first).toMatchObject({ cases: 10, lanesRan: [5, 5], planned: 40 });
+    // Stopped after 7 more cases, wherever each lane is then.
+    let seen = 0;
+    const secondSent = await fixturesSent(async () => (second = await runDataProperty(env, property(['user', 'admin']), { ...options, tranche: 30, skipFirst: first!.lanesRan, onCase: () => seen++, stop: () => seen >= 7 })));
+    expect(second!.stopped).toBe('interrupted');
+    const thirdSent = await fixturesSent(async () => (third = await runDataProperty(env, property(['user', 'admin']), { ...options, skipFirst: second!.lanesRan })));
+    for (const lane of [0, 1]) expect([...firstSent[lane], ...secondSent[lane], ...thirdSent[lane]]).toEqual(all[lane]);
+    expect(first!.cases + second!.cases + third!.cases).toBe(40);
+    expect(third!.lanesRan).toEqual([20, 20]);
   });
 });
 

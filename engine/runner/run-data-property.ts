@@ -41,10 +41,18 @@ export interface DataRunOptions {
   /** True once the run is interrupted (a signal): stop generating, keep what completed. */
   stop?: () => boolean;
   /**
-   * The first `skipFirst` runs (split over the lanes as `runs` are) were checked by an earlier
-   * pass with the same seed: the same cases, so they are not sent again (a budget's first pass).
+   * Runs checked by an earlier tranche with the same seed: the same cases, so they are not sent
+   * again. A number: the first that many of the runs, split over the lanes as `runs` are. A list:
+   * each lane's own count (one per worker, in order; a tranche cut short leaves lanes uneven),
+   * as a result's `lanesRan` gives it.
    */
-  skipFirst?: number;
+  skipFirst?: number | readonly number[];
+  /**
+   * Go only up to the first `tranche` of the `runs` cases (a budget's breadth-first tranche,
+   * engine/runner/budget.ts): each lane to its share of the tranche, never past its share of
+   * `runs`, so the tranches of a property add up to exactly the cases of one run of `runs`.
+   */
+  tranche?: number;
 }
 
 /** A disagreement at one step of a case (defined beside checkCase, which raises it too). */
@@ -109,10 +117,20 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   let firstFailureAt: number | undefined;
   const workers = options.path ? env.workers.slice(0, 1) : env.workers;
   const lanes = options.path ? { first: 0, total: 1 } : (options.lanes ?? { first: 0, total: workers.length });
-  const share = Math.ceil(options.runs / lanes.total);
-  const runsOfLane = (lane: number) => (options.path ? 1 : Math.max(0, Math.min(share, options.runs - share * lane)));
-  const skipShare = Math.ceil((options.skipFirst ?? 0) / lanes.total);
-  const skipOfLane = (lane: number) => (options.path ? 0 : Math.max(0, Math.min(skipShare, (options.skipFirst ?? 0) - skipShare * lane)));
+  const laneShare = (runs: number, lane: number) => {
+    const share = Math.ceil(runs / lanes.total);
+    return Math.max(0, Math.min(share, runs - share * lane));
+  };
+  const runsOfLane = (lane: number) => (options.path ? 1 : laneShare(options.runs, lane));
+  /** Where this call stops the lane: its share of the runs, or of the tranche (never past the former). */
+  const targetOfLane = (lane: number) => (options.path || options.tranche === undefined ? runsOfLane(lane) : Math.min(runsOfLane(lane), laneShare(options.tranche, lane)));
+  const skipOfLane = (lane: number, w: number) => {
+    const skip = options.skipFirst;
+    if (options.path || skip === undefined) return 0;
+    return typeof skip === 'number' ? laneShare(skip, lane) : (skip[w] ?? 0);
+  };
+  /** Runs each lane has consumed (earlier tranches' included): where a later tranche resumes it. */
+  const lanesRan = workers.map((_, w) => Math.min(skipOfLane(lanes.first + w, w), runsOfLane(lanes.first + w)));
   const pastDeadline = () => options.deadline !== undefined && Date.now() >= options.deadline;
   const stopping = () => options.stop?.() === true || pastDeadline();
   const sightings: Sighting[] = [];
@@ -134,9 +152,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const lanesRun = await Promise.all(
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
-      if (runsOfLane(lane) === 0) return undefined;
+      const skip = lanesRan[w];
+      if (targetOfLane(lane) <= skip) return undefined;
       let index = 0;
-      const skip = skipOfLane(lane);
       let skippedRuns = 0;
       /**
        * `written`: the lane's last case is written (a planned case may go behind it). `judged` and
@@ -178,11 +196,16 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       };
       const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
         const runIndex = index++;
-        // Checked by an earlier pass with the same seed (a budget's first pass): not sent again. That
-        // pass dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
+        // Checked by an earlier tranche with the same seed (a budget's, budget.ts): not sent again. That
+        // tranche dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
         if (skippedRuns < skip) {
-          const again = sendableOnLane(testCase);
-          if (again.testCase && prepareCase(worker.tx.fixturePlan, again.testCase, options.oracle).thrown instanceof NotRealizable) throw new fc.PreconditionFailure();
+          // Only a target read from its catalog drops a case before writing it (the reference holds every world its model makes).
+          const again = worker.tx.fixturePlan.shapes ? sendableOnLane(testCase) : undefined;
+          if (again?.testCase && prepareCase(worker.tx.fixturePlan, again.testCase, options.oracle).thrown instanceof NotRealizable) {
+            droppedInARow++;
+            throw new fc.PreconditionFailure();
+          }
+          droppedInARow = 0;
           skippedRuns++;
           return;
         }
@@ -190,12 +213,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // Out of time or interrupted: end fast-check's run here (an interruption, not a failure);
         // the case in flight, if any, completes.
         if (stopping()) throw new fc.PreconditionFailure(true);
-        if (done()) return;
+        // Every run that returns took one of the lane's runs (a dropped case's precondition failure does not).
+        if (done()) return void lanesRan[w]++;
         // Requests naming a column the target does not have are left out, counted (a model run's
         // steps come one at a time and are not).
         const sendable = sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
-        if (!sendable.testCase) return;
+        if (!sendable.testCase) return void lanesRan[w]++;
         const prepared = prepareCase(worker.tx.fixturePlan, sendable.testCase, options.oracle);
         if (options.path) return runCase(prepared, runIndex);
         // Not realizable on this target, known before anything is written: fast-check draws another
@@ -224,10 +248,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         await previous;
         const failedBefore = harnessError as { error: unknown } | undefined;
         if (failedBefore) throw failedBefore.error;
+        lanesRan[w]++;
       });
       const detail = await fc.check(predicate, {
         seed: options.seed + lane,
-        numRuns: runsOfLane(lane),
+        numRuns: targetOfLane(lane),
         // A replayed path is the case it names: shrinking on from there could leave its signature.
         // A search throws only a harness error: reported as it came, not shrunk.
         endOnFailure: true,
@@ -253,6 +278,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}),
     seed: options.seed,
     planned,
+    lanesRan,
     ...(stopped ? { stopped } : {}),
     ...(Object.keys(dropped).length ? { dropped } : {}),
   };
