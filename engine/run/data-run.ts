@@ -9,6 +9,7 @@ import { CaseMismatch, type StepMismatch } from '../runner/check-case.ts';
 import type { FailureRecord } from '../failures/schema.ts';
 import { applyBaseline, checkBaseline, type Baseline, type BaselineCheck } from '../findings/baseline.ts';
 import type { RunEvents } from '../report/run-events.ts';
+import type { RunPhases } from '../report/summary.ts';
 import { budgetVerdict, notReached, runBreadthFirst, tranchesOf } from '../runner/budget.ts';
 import type { CatalogProperty } from '../runner/catalog-property.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
@@ -59,6 +60,8 @@ export interface DataRunPlan {
 export interface DataHalf {
   results: PropertyResult[];
   baselineChecks: BaselineCheck[];
+  /** Where the data half's time went (summary.json `timings`); `startupMs` counts from `startedAt`. */
+  phases: RunPhases;
 }
 
 /** A saved failure that still fails, reported as the property's failure without generating anew. */
@@ -188,17 +191,27 @@ export function wantedCatalogProperties(plan: Pick<DataRunPlan, 'catalogProperti
   return plan.catalogProperties.filter((c) => (!plan.onlyData || plan.onlyData.includes(c.id)) && ruleAllowed(plan.target.config, `${c.id}:catalog`) && !plan.excluded(c.id));
 }
 
-export async function runDataProperties(plan: DataRunPlan, events: RunEvents, control: RunControl): Promise<DataHalf> {
+/** `startedAt`: when the run started (epoch ms), for its start-up time; default now. */
+export async function runDataProperties(plan: DataRunPlan, events: RunEvents, control: RunControl, startedAt = Date.now()): Promise<DataHalf> {
   const results: PropertyResult[] = [];
   const catalog = wantedCatalogProperties(plan);
-  if (!plan.properties.length && !catalog.length) return { results, baselineChecks: [] };
+  if (!plan.properties.length && !catalog.length) return { results, baselineChecks: [], phases: {} };
   const session = await openSession({ ...plan.server, target: plan.target, pack: plan.pack, oracle: plan.oracle, workers: plan.workers, log: (text) => events.emit({ type: 'note', text }) });
   const env: Environment = session.env;
+  const { serverMs, templateMs, cloneMs, workersMs } = env.startup;
+  const migrationsMs = Math.min(templateMs, env.template.migrationsMs);
+  const phases: RunPhases = { startupMs: Date.now() - startedAt, serverMs, migrationsMs, templateMs: templateMs - migrationsMs, workersMs: cloneMs + workersMs };
+  const lap = (phase: keyof RunPhases, since: number) => (phases[phase] = (phases[phase] ?? 0) + Date.now() - since);
   try {
     events.emit({ type: 'note', text: env.readyNote });
     control.watchInterrupts();
-    const { settled, toGenerate, partsLeftOut } = settle(plan, session, await replaySavedFailures(plan, session, events));
+    let since = Date.now();
+    const stillFailing = await replaySavedFailures(plan, session, events);
+    lap('replayMs', since);
+    const { settled, toGenerate, partsLeftOut } = settle(plan, session, stillFailing);
+    since = Date.now();
     const generated = await generate(plan, session, toGenerate, events, control);
+    lap('propertiesMs', since);
     const finish = (result: PropertyResult, savedFile?: SavedCase) => {
       results.push(result);
       control.record(result);
@@ -222,12 +235,14 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
     const baselineChecks = plan.baseline ? await checkBaseline(env.workers[0], plan.oracle, plan.baseline, results) : [];
     // Catalog properties (grants of every function and table, the security lints): one pass.
     if (!control.interrupted() && !control.maxFailuresReached()) {
+      since = Date.now();
       for (const property of catalog) {
         const r = await session.catalog(property, plan.seed);
         finish({ ...r, id: `${r.id}:catalog` });
       }
+      lap('catalogMs', since);
     }
-    return { results, baselineChecks };
+    return { results, baselineChecks, phases };
   } finally {
     await session.close();
   }

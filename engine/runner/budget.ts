@@ -14,6 +14,7 @@
 import type { DataProperty } from './data-property.ts';
 import type { PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
+import { addTimings } from './timings.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
 export function shareOfBudget(deadline: number, left: number, now = Date.now()): number {
@@ -41,6 +42,7 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     ...(first.access || second.access ? { access } : {}),
     ...(clauses ? { clauses } : {}),
     durationMs: first.durationMs + second.durationMs,
+    ...(first.timings || second.timings ? { timings: addTimings(first.timings, second.timings) } : {}),
     ...(lanesRan ?? first.lanesRan ? { lanesRan: lanesRan ?? first.lanesRan } : {}),
     ...(second.status === 'passed' ? (stopped ? { stopped, note } : {}) : note ? { note } : {}),
     ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),

@@ -2,6 +2,8 @@
  * The one shape every property run reports, data-layer (R01…R20) and SSO (S01…) alike.
  * Reporters (console, JSON, JUnit, HTML) and the CLI's exit code read only this.
  */
+import type { PropertyTimings } from './timings.ts';
+
 /**
  * `partial`: cut short (time budget or interrupt) below the minimum cases a verdict needs;
  * `not-reached`: not a single case ran. Neither is a pass, and neither is a failure.
@@ -60,6 +62,8 @@ export interface PropertyResult {
   /** Data layer: per labelled clause of the rule, the steps that reached each side. */
   clauses?: ClauseCount[];
   durationMs: number;
+  /** Data layer: where the time went (generation, model, database, shrinking: engine/runner/timings.ts). */
+  timings?: PropertyTimings;
   seed: number;
   /** The first finding (what reporters that show one failure read). */
   failure?: PropertyFailure;

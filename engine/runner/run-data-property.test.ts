@@ -121,6 +121,9 @@ describe('the search', () => {
     }
     expect(result.status).toBe('failed');
     expect(result.findings?.[0].message).toMatch(/invariant "always objects": objected/);
+    // The findings were shrunk: that took time of its own, within the property's.
+    expect(result.timings!.shrinkingMs).toBeGreaterThan(0);
+    expect(result.timings!.shrinkingMs).toBeLessThanOrEqual(result.durationMs + 1);
     expect(result.note).toMatch(/harness error: injected harness error \(after the findings above\)/);
   });
 });

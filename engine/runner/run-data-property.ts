@@ -16,6 +16,7 @@ import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import type { PropertyFailure, PropertyResult } from './result.ts';
 import { ClauseTally } from './coverage.ts';
+import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { NotRealizable, remedyFor } from '../target/realizable.ts';
@@ -112,6 +113,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   /** How often each labelled clause of the rule was reached, on each side. */
   const clauseTally = new ClauseTally(property.clauses ?? []);
   const arbitrary = property.cases(options.oracle.settings);
+  /** Where the time went (timings.ts); the search draws through a timed copy of the arbitrary (the same values). */
+  const timings = noTimings();
+  const searched = new TimedArbitrary(arbitrary, timings);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
   let firstFailureAt: number | undefined;
@@ -167,9 +171,12 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       let settled: Promise<void> = Promise.resolve();
       let harnessError: { error: unknown } | undefined;
       let droppedInARow = 0;
+      /** The lane's time with a case in the database. */
+      const busy = new BusyClock(timings);
       const runCase = async (prepared: PreparedCase, runIndex: number, onReleased?: () => void) => {
         const testCase = prepared.testCase;
         let verdict;
+        busy.enter();
         try {
           verdict = await checkCase(worker.tx, testCase, options.oracle, undefined, prepared, onReleased);
         } catch (error) {
@@ -178,13 +185,16 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           if (reason === undefined) throw error;
           drop(reason);
           return;
+        } finally {
+          busy.leave();
         }
         // Coverage, read off the case's history.
         for (const h of verdict.history) {
           counts[h.outcomeClass]++;
           access[h.cell] = (access[h.cell] ?? 0) + 1;
         }
-        clauseTally.add(testCase, options.oracle, verdict.history.map((h) => h.prediction));
+        const predictions = verdict.history.map((h) => h.prediction);
+        timed(timings, 'modelMs', () => clauseTally.add(testCase, options.oracle, predictions));
         checked++;
         options.onCase?.(property.id);
         if (!verdict.mismatch) return;
@@ -194,14 +204,14 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const signature = signatureOf(property.id, verdict.mismatch);
         if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
       };
-      const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
+      const predicate = fc.asyncProperty(searched, async (testCase: DataCase) => {
         const runIndex = index++;
         // Checked by an earlier tranche with the same seed (a budget's, budget.ts): not sent again. That
         // tranche dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
         if (skippedRuns < skip) {
           // Only a target read from its catalog drops a case before writing it (the reference holds every world its model makes).
           const again = worker.tx.fixturePlan.shapes ? sendableOnLane(testCase) : undefined;
-          if (again?.testCase && prepareCase(worker.tx.fixturePlan, again.testCase, options.oracle).thrown instanceof NotRealizable) {
+          if (again?.testCase && timed(timings, 'modelMs', () => prepareCase(worker.tx.fixturePlan, again.testCase!, options.oracle)).thrown instanceof NotRealizable) {
             droppedInARow++;
             throw new fc.PreconditionFailure();
           }
@@ -220,7 +230,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const sendable = sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
         if (!sendable.testCase) return void lanesRan[w]++;
-        const prepared = prepareCase(worker.tx.fixturePlan, sendable.testCase, options.oracle);
+        const prepared = timed(timings, 'modelMs', () => prepareCase(worker.tx.fixturePlan, sendable.testCase!, options.oracle));
         if (options.path) return runCase(prepared, runIndex);
         // Not realizable on this target, known before anything is written: fast-check draws another
         // in its place (a skipped run does not count toward numRuns), within a bound.
@@ -284,7 +294,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   };
   const health = droppedNote(dropped, checked);
   const withHealth = (note?: string) => (health ? { note: note ? `${note}; ${health}` : health } : note ? { note } : {});
-  const timing = () => ({ durationMs: Date.now() - started, ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
+  const timing = () => ({ durationMs: Date.now() - started, timings: roundTimings(timings), ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.
   // A lane's harness error in its last case reaches no later predicate: it is taken from the lane.
@@ -316,11 +326,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const chosen = representatives.slice(0, MAX_FINDINGS);
   // Shrink them, spread over the workers.
   const findings: PropertyFailure[] = new Array(chosen.length);
+  const shrinking = performance.now();
   await Promise.all(
     workers.map(async (worker, w) => {
       for (let i = w; i < chosen.length; i += workers.length) findings[i] = await shrinkFinding(worker, property, arbitrary, chosen[i], options);
     }),
   );
+  timings.shrinkingMs += performance.now() - shrinking;
   const more = representatives.length - chosen.length;
   return {
     ...base,
