@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { budgetVerdict, FIRST_TRANCHE, joinPasses, runBreadthFirst, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
-import type { PropertyResult } from './result.ts';
+import type { LaneProgress, PropertyResult } from './result.ts';
 
 const result = (over: Partial<PropertyResult>): PropertyResult => ({ id: 'R02', title: 't', area: 'data', status: 'passed', cases: 300, counts: { allowed: 1 }, durationMs: 10, seed: 1, planned: 300, ...over });
 
@@ -47,9 +47,9 @@ describe('breadth first: every property to a tranche before any goes further', (
 
   function simulate(costs: Record<string, number>, o: { runs: number; minCases: number; budgetMs: number; failsAt?: Record<string, number> }) {
     let clock = 0;
-    const calls: { id: string; tranche: number; skipFirst?: readonly number[]; lanesRan: number[] }[] = [];
+    const calls: { id: string; tranche: number; resume?: readonly LaneProgress[]; progress: LaneProgress[] }[] = [];
     const run = async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
-      const ran = [...(t.skipFirst ?? Array(LANES).fill(0))];
+      const ran = (t.resume ?? Array(LANES).fill({ runs: 0 })).map((p) => p.runs);
       const start = [...ran];
       const target = (l: number) => Math.min(laneShare(o.runs, l), laneShare(t.tranche, l));
       let stopped = false;
@@ -62,11 +62,12 @@ describe('breadth first: every property to a tranche before any goes further', (
         clock += costs[p.id];
         for (let l = 0; l < LANES; l++) if (ran[l] < target(l)) ran[l]++;
       }
-      calls.push({ id: p.id, tranche: t.tranche, ...(t.skipFirst ? { skipFirst: t.skipFirst } : {}), lanesRan: ran });
+      const progress = ran.map((runs) => ({ runs, draws: runs, drops: [] }));
+      calls.push({ id: p.id, tranche: t.tranche, ...(t.resume ? { resume: t.resume } : {}), progress });
       const cases = ran.reduce((a, b) => a + b, 0) - start.reduce((a, b) => a + b, 0);
       const total = ran.reduce((a, b) => a + b, 0);
       const failed = o.failsAt?.[p.id] !== undefined && total >= o.failsAt[p.id];
-      return result({ id: p.id, cases, counts: { allowed: cases }, planned: o.runs, lanesRan: ran, status: failed ? 'failed' : 'passed', ...(stopped ? { stopped: 'time budget' as const } : {}) });
+      return result({ id: p.id, cases, counts: { allowed: cases }, planned: o.runs, progress, status: failed ? 'failed' : 'passed', ...(stopped ? { stopped: 'time budget' as const } : {}) });
     };
     const properties = Object.keys(costs).map((id) => ({ id }));
     return {
@@ -94,7 +95,7 @@ describe('breadth first: every property to a tranche before any goes further', (
     // R01 was cut in the first tranche and resumed in it, from where each of its lanes stopped.
     const r01 = calls.filter((c) => c.id === 'R01');
     expect(r01[0]).toMatchObject({ tranche: 50 });
-    expect(r01[1]).toMatchObject({ tranche: 50, skipFirst: r01[0].lanesRan });
+    expect(r01[1]).toMatchObject({ tranche: 50, resume: r01[0].progress });
     for (const p of r.values()) expect(p.stopped).toBe('time budget');
   });
 
@@ -102,13 +103,14 @@ describe('breadth first: every property to a tranche before any goes further', (
     const { results, calls } = simulate({ R01: 3, R02: 1, R03: 2 }, { runs: 300, minCases: 100, budgetMs: 100_000 });
     const r = await results;
     for (const p of r.values()) {
-      expect(p).toMatchObject({ status: 'passed', cases: 300, lanesRan: [150, 150] });
+      expect(p).toMatchObject({ status: 'passed', cases: 300 });
+      expect(p.progress!.map((l) => l.runs)).toEqual([150, 150]);
       expect(p.stopped).toBeUndefined();
     }
     for (const id of ['R01', 'R02', 'R03']) {
       const mine = calls.filter((c) => c.id === id);
       expect(mine.map((c) => c.tranche)).toEqual([50, 100, 300]);
-      for (let i = 1; i < mine.length; i++) expect(mine[i].skipFirst).toEqual(mine[i - 1].lanesRan);
+      for (let i = 1; i < mine.length; i++) expect(mine[i].resume).toEqual(mine[i - 1].progress);
     }
     // Breadth first: no property starts a tranche before every one finished the one before.
     const order = calls.map((c) => c.tranche);

@@ -5,14 +5,14 @@
  * `runs`. Within a tranche each property gets an equal share of the time left; one its share cut
  * short is resumed in the same tranche (from where each of its lanes stopped) before any goes on
  * to the next. Every tranche continues the same seed's runs (engine/runner/run-data-property.ts
- * `tranche`, `skipFirst`): the earlier cases are not sent again, so a property that runs all its
+ * `tranche`, `resume`): the earlier cases are not sent again, so a property that runs all its
  * tranches checks exactly the cases, and gets the verdict, of one unbudgeted run. A property that
  * fails or errs goes no further (its verdict stands). A property the budget (or an interrupt) cut
  * short is never a pass below its minimum and never a failure: PARTIAL with the cases that ran,
  * or NOT REACHED.
  */
 import type { DataProperty } from './data-property.ts';
-import type { PropertyResult } from './result.ts';
+import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
 
@@ -31,7 +31,7 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     const before = first.clauses?.find((k) => k.id === c.id);
     return before ? { ...c, allowed: c.allowed + before.allowed, refused: c.refused + before.refused } : c;
   });
-  const { note, stopped, lanesRan, ...rest } = second;
+  const { note, stopped, progress, ...rest } = second;
   const dropped = { ...first.dropped };
   for (const [k, v] of Object.entries(second.dropped ?? {})) dropped[k] = (dropped[k] ?? 0) + v;
   return {
@@ -43,7 +43,7 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     ...(clauses ? { clauses } : {}),
     durationMs: first.durationMs + second.durationMs,
     ...(first.timings || second.timings ? { timings: addTimings(first.timings, second.timings) } : {}),
-    ...(lanesRan ?? first.lanesRan ? { lanesRan: lanesRan ?? first.lanesRan } : {}),
+    ...(progress ?? first.progress ? { progress: progress ?? first.progress } : {}),
     ...(second.status === 'passed' ? (stopped ? { stopped, note } : {}) : note ? { note } : {}),
     ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),
   };
@@ -93,8 +93,8 @@ export function tranchesOf(runs: number, minCases: number): number[] {
 export interface TrancheRun {
   /** Run up to the first `tranche` of the property's runs. */
   tranche: number;
-  /** Runs each lane already consumed (the property's earlier tranches). */
-  skipFirst?: readonly number[];
+  /** Where each lane stopped in the property's earlier tranches. */
+  resume?: readonly LaneProgress[];
   /** This run's share of the budget (epoch ms). */
   deadline: number;
 }
@@ -133,7 +133,7 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         if (over()) break;
         const before = results.get(property.id);
         if (!before && o.leaveOut?.(property)) continue;
-        const r = await o.run(property, { tranche, ...(before?.lanesRan ? { skipFirst: before.lanesRan } : {}), deadline: shareOfBudget(o.deadline, pending.length - i, now()) });
+        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), deadline: shareOfBudget(o.deadline, pending.length - i, now()) });
         const joined = before ? joinPasses(before, r) : r;
         results.set(property.id, joined);
         if (!r.stopped) reached.set(property.id, tranche);

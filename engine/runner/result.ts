@@ -83,9 +83,21 @@ export interface PropertyResult {
   dropped?: Record<string, number>;
   /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
   stopped?: 'time budget' | 'interrupted';
-  /**
-   * Data layer, not reported: the runs each worker's lane has consumed (dropped-after-writing
-   * included), where a budget's next tranche resumes the property (engine/runner/budget.ts).
-   */
-  lanesRan?: number[];
+  /** Data layer, not reported: each worker's lane's progress, where a budget's next tranche resumes the property (engine/runner/budget.ts). */
+  progress?: LaneProgress[];
 }
+
+/**
+ * How far one worker's lane of a property has gone in its seed's sequence of cases: the runs it
+ * took (dropped-after-writing included), the cases it drew, which of those it dropped before
+ * writing (they took no run), and whether it gave up (too many in a row). A later tranche replays
+ * these decisions instead of making them again, and goes on from there.
+ */
+export interface LaneProgress {
+  runs: number;
+  draws: number;
+  drops: number[];
+  gaveUp?: boolean;
+}
+
+export const NO_PROGRESS: LaneProgress = Object.freeze({ runs: 0, draws: 0, drops: Object.freeze([]) as unknown as number[] });

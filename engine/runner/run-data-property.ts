@@ -14,7 +14,7 @@ import { CaseMismatch, checkCase, prepareCase, type HistoryEntry, type PreparedC
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
-import type { PropertyFailure, PropertyResult } from './result.ts';
+import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResult } from './result.ts';
 import { ClauseTally } from './coverage.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase } from '../target/fixtures.ts';
@@ -42,12 +42,10 @@ export interface DataRunOptions {
   /** True once the run is interrupted (a signal): stop generating, keep what completed. */
   stop?: () => boolean;
   /**
-   * Runs checked by an earlier tranche with the same seed: the same cases, so they are not sent
-   * again. A number: the first that many of the runs, split over the lanes as `runs` are. A list:
-   * each lane's own count (one per worker, in order; a tranche cut short leaves lanes uneven),
-   * as a result's `lanesRan` gives it.
+   * Each worker lane's progress in earlier tranches with the same seed (a result's `progress`, one
+   * per worker, in order): those cases are not sent again, and the lane goes on where it stopped.
    */
-  skipFirst?: number | readonly number[];
+  resume?: readonly LaneProgress[];
   /**
    * Go only up to the first `tranche` of the `runs` cases (a budget's breadth-first tranche,
    * engine/runner/budget.ts): each lane to its share of the tranche, never past its share of
@@ -128,13 +126,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const runsOfLane = (lane: number) => (options.path ? 1 : laneShare(options.runs, lane));
   /** Where this call stops the lane: its share of the runs, or of the tranche (never past the former). */
   const targetOfLane = (lane: number) => (options.path || options.tranche === undefined ? runsOfLane(lane) : Math.min(runsOfLane(lane), laneShare(options.tranche, lane)));
-  const skipOfLane = (lane: number, w: number) => {
-    const skip = options.skipFirst;
-    if (options.path || skip === undefined) return 0;
-    return typeof skip === 'number' ? laneShare(skip, lane) : (skip[w] ?? 0);
-  };
-  /** Runs each lane has consumed (earlier tranches' included): where a later tranche resumes it. */
-  const lanesRan = workers.map((_, w) => Math.min(skipOfLane(lanes.first + w, w), runsOfLane(lanes.first + w)));
+  const progressBefore = (w: number): LaneProgress => (options.path ? NO_PROGRESS : (options.resume?.[w] ?? NO_PROGRESS));
+  /** Each lane's progress (earlier tranches' included): where a later tranche resumes it. */
+  const progress: LaneProgress[] = workers.map((_, w) => ({ ...progressBefore(w), drops: [...progressBefore(w).drops] }));
   const pastDeadline = () => options.deadline !== undefined && Date.now() >= options.deadline;
   const stopping = () => options.stop?.() === true || pastDeadline();
   const sightings: Sighting[] = [];
@@ -156,10 +150,12 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const lanesRun = await Promise.all(
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
-      const skip = lanesRan[w];
-      if (targetOfLane(lane) <= skip) return undefined;
+      const before = progressBefore(w);
+      // A lane that gave up (MAX_CONSECUTIVE_DROPS) stays given up, as in one run.
+      if (before.gaveUp || targetOfLane(lane) <= before.runs) return undefined;
+      const droppedBefore = new Set(before.drops);
+      const mine = progress[w];
       let index = 0;
-      let skippedRuns = 0;
       /**
        * `written`: the lane's last case is written (a planned case may go behind it). `judged` and
        * `judgedBefore`: the last case, and the one before it, are answered and judged. `settled`:
@@ -206,17 +202,14 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       };
       const predicate = fc.asyncProperty(searched, async (testCase: DataCase) => {
         const runIndex = index++;
-        // Checked by an earlier tranche with the same seed (a budget's, budget.ts): not sent again. That
-        // tranche dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
-        if (skippedRuns < skip) {
-          // Only a target read from its catalog drops a case before writing it (the reference holds every world its model makes).
-          const again = worker.tx.fixturePlan.shapes ? sendableOnLane(testCase) : undefined;
-          if (again?.testCase && timed(timings, 'modelMs', () => prepareCase(worker.tx.fixturePlan, again.testCase!, options.oracle)).thrown instanceof NotRealizable) {
+        // Drawn by an earlier tranche with the same seed: not sent again. Its decision is replayed
+        // (a case it dropped before writing took no run; the others each took one), not made again.
+        if (runIndex < before.draws) {
+          if (droppedBefore.has(runIndex)) {
             droppedInARow++;
             throw new fc.PreconditionFailure();
           }
           droppedInARow = 0;
-          skippedRuns++;
           return;
         }
         if (harnessError) throw harnessError.error;
@@ -224,19 +217,28 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // the case in flight, if any, completes.
         if (stopping()) throw new fc.PreconditionFailure(true);
         // Every run that returns took one of the lane's runs (a dropped case's precondition failure does not).
-        if (done()) return void lanesRan[w]++;
+        const took = () => {
+          mine.runs++;
+          mine.draws = runIndex + 1;
+        };
+        if (done()) return void took();
         // Requests naming a column the target does not have are left out, counted (a model run's
         // steps come one at a time and are not).
         const sendable = sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
-        if (!sendable.testCase) return void lanesRan[w]++;
+        if (!sendable.testCase) return void took();
         const prepared = timed(timings, 'modelMs', () => prepareCase(worker.tx.fixturePlan, sendable.testCase!, options.oracle));
         if (options.path) return runCase(prepared, runIndex);
         // Not realizable on this target, known before anything is written: fast-check draws another
         // in its place (a skipped run does not count toward numRuns), within a bound.
         if (prepared.thrown instanceof NotRealizable) {
           drop(prepared.thrown.reason);
-          if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) throw new fc.PreconditionFailure(true);
+          mine.drops.push(runIndex);
+          mine.draws = runIndex + 1;
+          if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) {
+            mine.gaveUp = true;
+            throw new fc.PreconditionFailure(true);
+          }
           throw new fc.PreconditionFailure();
         }
         droppedInARow = 0;
@@ -258,7 +260,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         await previous;
         const failedBefore = harnessError as { error: unknown } | undefined;
         if (failedBefore) throw failedBefore.error;
-        lanesRan[w]++;
+        took();
       });
       const detail = await fc.check(predicate, {
         seed: options.seed + lane,
@@ -288,7 +290,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     ...(property.clauses?.length ? { clauses: clauseTally.result() } : {}),
     seed: options.seed,
     planned,
-    lanesRan,
+    progress,
     ...(stopped ? { stopped } : {}),
     ...(Object.keys(dropped).length ? { dropped } : {}),
   };
