@@ -30,6 +30,15 @@ describe('sharing the budget', () => {
     expect(shareOfBudget(10_000, 4, 2_000)).toBe(4_000);
     expect(shareOfBudget(2_000, 4, 2_000)).toBe(2_001);
   });
+  it("a joined pass's note speaks of the joined cases: a high share of dropped cases over both tranches is named", () => {
+    const reason = 'users.role is NOT NULL';
+    const joined = joinPasses(result({ cases: 50, dropped: { [reason]: 60 } }), result({ cases: 50, dropped: { [reason]: 10 } }));
+    expect(joined).toMatchObject({ status: 'passed', cases: 100, dropped: { [reason]: 70 } });
+    expect(joined.note).toMatch(/^41% of cases dropped: users\.role is NOT NULL; /);
+    // Below the share on the joined counts: no note, whatever one tranche's own share was.
+    expect(joinPasses(result({ cases: 50, dropped: { [reason]: 40 }, note: `44% of cases dropped: ${reason}` }), result({ cases: 100 })).note).toBeUndefined();
+  });
+
   it('joins two passes: cases and counts add up, the second pass decides', () => {
     const joined = joinPasses(result({ cases: 100, counts: { allowed: 60, rejected: 40 } }), result({ cases: 50, counts: { allowed: 30, filtered: 20 }, stopped: 'time budget', note: 'x' }));
     expect(joined).toMatchObject({ cases: 150, counts: { allowed: 90, rejected: 40, filtered: 20 }, stopped: 'time budget', durationMs: 20 });

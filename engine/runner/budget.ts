@@ -15,10 +15,17 @@ import type { DataProperty } from './data-property.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
+import { passNote } from './run-data-property.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
 export function shareOfBudget(deadline: number, left: number, now = Date.now()): number {
   return now + Math.max(1, Math.floor((deadline - now) / Math.max(1, left)));
+}
+
+/** A passing joined result's note, on the joined counts (a tranche's own note speaks of its own cases). */
+function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>): { note?: string } {
+  const note = passNote(stopped, cases, dropped);
+  return note ? { note } : {};
 }
 
 /** One property's two runs (tranches) as one result: cases, counts and time add up. */
@@ -44,7 +51,7 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     durationMs: first.durationMs + second.durationMs,
     ...(first.timings || second.timings ? { timings: addTimings(first.timings, second.timings) } : {}),
     ...(progress ?? first.progress ? { progress: progress ?? first.progress } : {}),
-    ...(second.status === 'passed' ? (stopped ? { stopped, note } : {}) : note ? { note } : {}),
+    ...(second.status === 'passed' ? { ...(stopped ? { stopped } : {}), ...passedNote(stopped, first.cases + second.cases, dropped) } : note ? { note } : {}),
     ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),
   };
 }

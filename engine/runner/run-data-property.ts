@@ -93,6 +93,12 @@ export function droppedNote(dropped: Record<string, number>, cases: number): str
   return `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}`;
 }
 
+/** The note of a passing run: cut short (by the budget or an interrupt) after how many cases, and a high share of dropped cases. */
+export function passNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>): string | undefined {
+  const parts = [...(stopped ? [`${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${cases} cases`] : []), droppedNote(dropped, cases)].filter((n): n is string => Boolean(n));
+  return parts.join('; ') || undefined;
+}
+
 /** A disagreement seen while searching: where fast-check generated it (lane, run index) and its signature. */
 interface Sighting {
   lane: number;
@@ -318,8 +324,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   }
   if (!sightings.length) {
     // Only a property that could run nothing at all is an error: it has no verdict.
-    if (checked === 0 && health) return { ...base, ...timing(), status: 'error', note: health };
-    return { ...base, ...timing(), status: 'passed', ...withHealth(stopped ? `${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${checked} cases` : undefined) };
+    // (A later tranche of a property whose earlier ones ran cases has run something.)
+    const ranBefore = workers.some((_, w) => progressBefore(w).runs > 0);
+    if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'error', note: health };
+    const note = passNote(stopped, checked, dropped);
+    return { ...base, ...timing(), status: 'passed', ...(note ? { note } : {}) };
   }
 
   // One representative per signature: the earliest (by lane, then run index), so the same seed gives the same set.
