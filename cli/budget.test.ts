@@ -39,4 +39,24 @@ describe('--time-budget', () => {
     expect(strict.code).toBe(1);
     expect(strict.stdout).not.toMatch(/\bFAIL\b/);
   });
+
+  it('breadth first: no property is left below a tranche (50 cases, then its minimum) while another ran past it', async () => {
+    const reports = tempDir('budget-breadth');
+    const minCases = 80;
+    // Slow properties (R01, R07: many rows and steps a case) among fast ones: an equal share of the budget cuts the slow short.
+    const r = await runBin(['fuzz', '--no-sso', '--only', 'R01,R02,R07,R09,R11,R16', '--time-budget', '8s', '--runs', '100000', '--min-cases', String(minCases), '--seed', '11', '--no-replay', '--database-url', inject('databaseUrl'), '--report-dir', reports, '--failures-dir', path.join(reports, 'failures')]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    const generated = summary.properties.filter((p) => p.area === 'data' && !p.id.includes(':') && ['passed', 'partial', 'not-reached'].includes(p.status));
+    expect(generated.map((p) => p.id)).toEqual(['R01', 'R02', 'R07', 'R09', 'R11', 'R16']);
+    const cases = generated.map((p) => p.cases);
+    // 100 000 cases each cannot fit in 8 s: every property was cut short.
+    for (const p of generated) expect(p.cases, p.id).toBeLessThan(100000);
+    expect(Math.max(...cases)).toBeGreaterThanOrEqual(50);
+    for (const tranche of [50, minCases]) {
+      if (Math.max(...cases) > tranche) expect(Object.fromEntries(generated.filter((p) => p.cases < tranche).map((p) => [p.id, p.cases])), `a property went past ${tranche} cases`).toEqual({});
+    }
+    // Below the minimum is PARTIAL; at it or past it, passed.
+    for (const p of generated) expect(p.status, p.id).toBe(p.cases >= minCases ? 'passed' : p.cases === 0 ? 'not-reached' : 'partial');
+  });
 });

@@ -36,7 +36,7 @@ type Out = (line: string) => void;
 export async function fuzz(options: FuzzOptions, out: Out = console.log): Promise<number> {
   const colors = paint(colorEnabled({ noColor: options.color === false, stream: options.json ? process.stderr : process.stdout }));
   const events = new RunEvents();
-  events.subscribe(consoleReporter({ out, colors, quiet: options.quiet, matrix: options.report?.includes('matrix') || options.verbose, progress: !options.json }));
+  events.subscribe(consoleReporter({ out, colors, quiet: options.quiet, matrix: options.report?.includes('matrix') || options.verbose, progress: !options.json, timings: options.timings }));
   const plan = await planRun(options, (text, always) => events.emit({ type: 'note', text, always }));
   const store = failureStoreReporter({ dir: plan.failuresDir, record: plan.record, oracle: plan.oracle, replayLine: (r) => replayLineOf(plan, r) });
   // The store first: the console and the reports show where each failure was saved.
@@ -46,13 +46,16 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   events.emit({ type: 'note', text: planLine(plan) });
 
   const control = new RunControl(events, options.maxFailures);
-  const data = await runDataProperties(plan, events, control);
-  const results = [...data.results, ...(await runSsoHalf(plan, events, control))];
+  const data = await runDataProperties(plan, events, control, plan.startedAt.getTime());
+  const ssoStarted = Date.now();
+  const sso = await runSsoHalf(plan, events, control);
+  const phases = { ...data.phases, ...(sso.length ? { ssoMs: Date.now() - ssoStarted } : {}) };
+  const results = [...data.results, ...sso];
   control.stopWatchingInterrupts();
 
   const verdict = runVerdict(plan, results, control.notRun, control.interruptedBy);
   const baselineWritten = writeBaseline(plan, results, data.baselineChecks);
-  const summary = summaryOf(plan, results, store.saved, control.interruptedBy);
+  const summary = summaryOf(plan, results, store.saved, control.interruptedBy, phases);
   events.emit({
     type: 'run-finished',
     results,
@@ -106,6 +109,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--max-failures <n>', 'stop after n failing properties (the rest are named as not run)', positiveInt('--max-failures'))
     .option('--report <formats>', `reports to write: ${REPORT_FORMATS.join(',')} (default ${DEFAULT_REPORT_FORMATS.join(',')}; matrix also prints the access matrix)`, reportFormats)
     .option('--json', 'print summary.json to stdout (everything else goes to stderr)')
+    .option('--timings', 'print where the time went: start-up (server, migrations, template, workers), then per property generation, model, database, shrinking (always in summary.json)')
     .option('-q, --quiet', 'print only the failures and the final line')
     .option('-v, --verbose', 'also print the access matrix')
     .option('--no-color', 'no colour (also when NO_COLOR is set or the output is not a terminal)')

@@ -8,7 +8,7 @@ import { saveBaseline, updatedBaseline, type BaselineCheck } from '../../engine/
 import { findingKey, withOtherFindings } from '../../engine/findings/report.ts';
 import type { SavedFor } from '../../engine/report/console.ts';
 import type { RunVerdict } from '../../engine/report/run-events.ts';
-import { propertySummary, runSummary, type PropertySummary, type RunSummary } from '../../engine/report/summary.ts';
+import { propertySummary, runSummary, type PropertySummary, type RunPhases, type RunSummary } from '../../engine/report/summary.ts';
 import type { PropertyResult } from '../../engine/run/index.ts';
 import { POLICYFUZZ_VERSION } from '../paths.ts';
 import type { RunPlan } from './plan.ts';
@@ -21,7 +21,7 @@ export function writeBaseline(plan: RunPlan, results: PropertyResult[], checks: 
   return { file: plan.options.baseline!, findings: updated.findings.length };
 }
 
-export function summaryOf(plan: RunPlan, results: PropertyResult[], saved: ReadonlyMap<string, SavedFor>, interruptedBy: string | undefined): RunSummary {
+export function summaryOf(plan: RunPlan, results: PropertyResult[], saved: ReadonlyMap<string, SavedFor>, interruptedBy: string | undefined, phases: RunPhases = {}): RunSummary {
   const filesOf = (s: SavedFor | undefined) => ({
     id: s?.saved?.record.id ?? null,
     replay: s ? `${s.saved ? `policyfuzz replay ${s.saved.json}\n` : ''}${s.replay}` : '',
@@ -42,6 +42,8 @@ export function summaryOf(plan: RunPlan, results: PropertyResult[], saved: Reado
     startedAt: plan.startedAt,
     timeBudgetMs: plan.timeBudgetMs ?? null,
     interrupted: interruptedBy ?? null,
+    phases,
+    results,
   });
 }
 

@@ -56,6 +56,8 @@ export interface FuzzOptions {
   verbose?: boolean;
   /** Print summary.json to stdout (everything else goes to stderr). */
   json?: boolean;
+  /** Print where the time went (summary.json always has it). */
+  timings?: boolean;
   /** More subscribers to the run's events (engine/report/run-events.ts), after the built-in reporters. */
   reporters?: RunReporter[];
 }

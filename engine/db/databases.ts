@@ -37,6 +37,8 @@ export interface PreparedTemplate {
   url: string;
   /** Where the template came from (a kept one, or built). */
   source: TemplateSource;
+  /** Of preparing it, the time spent applying SQL: the compatibility layer, the migrations, a mutant's extra files, safeupdate (0 for a kept template used as it is). */
+  migrationsMs: number;
   /** Clone the template once per worker; every clone starts identical. */
   cloneForWorkers(count: number): Promise<string[]>;
   drop(): Promise<void>;
@@ -121,12 +123,20 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
       for (const db of [...scratch].reverse()) await c.query(`drop database if exists ${quoteIdent(db)} with (force)`);
     }).catch(() => {});
   };
-  /** A scratch database from `template`, filled by `fill`; dropped at the end of the run. */
+  let migrationsMs = 0;
+  /** A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run. */
   const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
     const name = scratchName(role);
     await withClient(server.adminUrl, (c) => c.query(`create database ${quoteIdent(name)} template ${quoteIdent(template)} encoding 'UTF8' ${copyStrategy(server)}`));
     scratch.push(name);
-    await withClient(databaseUrl(server.adminUrl, name), fill);
+    await withClient(databaseUrl(server.adminUrl, name), async (c) => {
+      const started = Date.now();
+      try {
+        await fill(c);
+      } finally {
+        migrationsMs += Date.now() - started;
+      }
+    });
     return name;
   };
   let name: string;
@@ -158,6 +168,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     url: databaseUrl(server.adminUrl, name),
     digest: migrationsDigest([...options.migrations, ...(options.extra ?? [])]),
     source,
+    migrationsMs,
     async cloneForWorkers(count) {
       const urls: string[] = [];
       await withClient(server.adminUrl, async (c) => {

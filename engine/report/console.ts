@@ -2,6 +2,7 @@
 import cliProgress from 'cli-progress';
 import type { BranchCount, PropertyResult } from '../runner/result.ts';
 import { untakenBranches } from '../runner/coverage.ts';
+import type { RunTimings } from './summary.ts';
 import type { Outcome } from '../model/outcome.ts';
 import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { SavedFailure } from '../failures/store.ts';
@@ -165,4 +166,29 @@ export function printFailures(results: PropertyResult[], saved: ReadonlyMap<stri
       out(`\n${r.id} ${STATUS_LABEL[r.status]}: ${r.note}`);
     }
   }
+}
+
+/**
+ * `--timings`: where the run's time went, from the summary's `timings`. The start-up and its
+ * parts, the phases after it, then one line per property (a data property's parts are summed over
+ * the workers' lanes and overlap: the next case is made ready while one is in the database).
+ */
+export function timingsText(t: RunTimings): string[] {
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  const phases = [
+    `replay ${ms(t.replayMs)}`,
+    `data properties ${ms(t.propertiesMs)}`,
+    `catalog ${ms(t.catalogMs)}`,
+    ...(t.ssoMs ? [`SSO ${ms(t.ssoMs)}`] : []),
+  ];
+  const width = Math.max(0, ...Object.keys(t.properties).map((id) => id.length));
+  const lines = Object.entries(t.properties).map(([id, p]) => {
+    const parts = p.generationMs !== undefined ? `: generation ${ms(p.generationMs)}, model ${ms(p.modelMs ?? 0)}, database ${ms(p.databaseMs ?? 0)}, shrinking ${ms(p.shrinkingMs ?? 0)}` : '';
+    return `  ${id.padEnd(width)}  ${ms(p.totalMs).padStart(9)}${parts}`;
+  });
+  return [
+    `timings: total ${ms(t.totalMs)}`,
+    `  start-up ${ms(t.startupMs)} (server ${ms(t.serverMs)}, migrations ${ms(t.migrationsMs)}, template ${ms(t.templateMs)}, workers ${ms(t.workersMs)}) · ${phases.join(' · ')}`,
+    ...(lines.length ? [`  per property (generation, model and database are summed over the workers and overlap):`, ...lines] : []),
+  ];
 }

@@ -64,6 +64,18 @@ describe('JSON summary', () => {
     expect(m.shards).toHaveLength(2);
   });
 
+  it("merges shards' timings: every part and each property's parts add up (machine time); without them on every shard, none", () => {
+    const timed = (shard: number, ms: number) => ({
+      ...summary([{ ...passing }], { index: shard, count: 2 }),
+      timings: { totalMs: 10 * ms, startupMs: 4 * ms, serverMs: ms, migrationsMs: ms, templateMs: ms, workersMs: ms, replayMs: 0, propertiesMs: 5 * ms, catalogMs: ms, ssoMs: 0, properties: { R04: { totalMs: 5 * ms, generationMs: ms, modelMs: ms, databaseMs: 3 * ms, shrinkingMs: 0 } } },
+    });
+    expect(mergeSummaries([timed(1, 10), timed(2, 1)]).timings).toEqual({
+      totalMs: 110, startupMs: 44, serverMs: 11, migrationsMs: 11, templateMs: 11, workersMs: 11, replayMs: 0, propertiesMs: 55, catalogMs: 11, ssoMs: 0,
+      properties: { R04: { totalMs: 55, generationMs: 11, modelMs: 11, databaseMs: 33, shrinkingMs: 0 } },
+    });
+    expect(mergeSummaries([timed(1, 10), summary([{ ...passing }], { index: 2, count: 2 })]).timings).toBeUndefined();
+  });
+
   it('does not count N/A properties as passed', () => {
     const t = summary([{ ...passing }, { ...passing, id: 'R05', status: 'not-applicable', cases: 0 }, { ...failing }]).totals;
     expect(t).toMatchObject({ properties: 3, passed: 1, failed: 1, notApplicable: 1 });

@@ -62,6 +62,38 @@ export const PropertySummarySchema = z.object({
   failures: z.array(FailureSummarySchema),
 });
 
+/** Where one property's time went: its wall time, and (data layer) the parts of engine/runner/timings.ts. */
+const PropertyTimingsSchema = z.object({
+  totalMs: z.number().min(0),
+  generationMs: z.number().min(0).optional(),
+  modelMs: z.number().min(0).optional(),
+  databaseMs: z.number().min(0).optional(),
+  shrinkingMs: z.number().min(0).optional(),
+});
+
+/**
+ * Where a run's time went (`fuzz --timings` prints it). `startupMs`: from the start until the
+ * first case could run, of which `serverMs` (started or reached), `migrationsMs` (the SQL applied
+ * to build the template: compatibility layer, migrations; 0 with a kept template), `templateMs`
+ * (the rest of preparing it: creating, keeping or cloning a kept one), `workersMs` (the workers'
+ * clones, connections and schema cache); the rest is the CLI's own (config, target, pack).
+ * Then the saved failures' replay, the data properties (`propertiesMs`), the catalog checks and the
+ * SSO half, and per property (parts summed over the workers' lanes, overlapping; see timings.ts).
+ */
+export const RunTimingsSchema = z.object({
+  totalMs: z.number().min(0),
+  startupMs: z.number().min(0),
+  serverMs: z.number().min(0),
+  migrationsMs: z.number().min(0),
+  templateMs: z.number().min(0),
+  workersMs: z.number().min(0),
+  replayMs: z.number().min(0),
+  propertiesMs: z.number().min(0),
+  catalogMs: z.number().min(0),
+  ssoMs: z.number().min(0),
+  properties: z.record(z.string(), PropertyTimingsSchema),
+});
+
 const MatrixRowSchema = z.object({
   target: z.string(),
   command: z.string(),
@@ -100,11 +132,14 @@ export const RunSummarySchema = z.object({
     counts: z.record(z.string(), z.number()),
   }),
   properties: z.array(PropertySummarySchema),
+  /** Where the time went (a run's summary always has it; older summaries do not). */
+  timings: RunTimingsSchema.optional(),
   /** Who can do what, judged by the model (derived from the properties' access counts). */
   matrix: z.array(MatrixRowSchema).optional(),
 });
 
 export type FailureSummary = z.infer<typeof FailureSummarySchema>;
+export type RunTimings = z.infer<typeof RunTimingsSchema>;
 export type PropertySummary = z.infer<typeof PropertySummarySchema>;
 export type RunSummary = z.infer<typeof RunSummarySchema>;
 
@@ -144,6 +179,31 @@ export interface SummaryContext {
   timeBudgetMs: number | null;
   /** The signal that interrupted the run, if one did. */
   interrupted?: string | null;
+  /** Where the time went: the run's phases (timingsOf); the properties' own are read from `results`. */
+  phases?: RunPhases;
+  results?: readonly PropertyResult[];
+}
+
+/** A run's phases as measured (milliseconds); absent ones were not run. */
+export type RunPhases = Partial<Omit<RunTimings, 'totalMs' | 'properties'>>;
+
+/** The run's `timings`: its phases, and each property's wall time and (data layer) its parts. */
+export function timingsOf(totalMs: number, phases: RunPhases, results: readonly PropertyResult[]): RunTimings {
+  const properties: RunTimings['properties'] = {};
+  for (const r of results) properties[r.id] = { totalMs: r.durationMs, ...(r.timings ?? {}) };
+  return {
+    totalMs,
+    startupMs: phases.startupMs ?? 0,
+    serverMs: phases.serverMs ?? 0,
+    migrationsMs: phases.migrationsMs ?? 0,
+    templateMs: phases.templateMs ?? 0,
+    workersMs: phases.workersMs ?? 0,
+    replayMs: phases.replayMs ?? 0,
+    propertiesMs: phases.propertiesMs ?? 0,
+    catalogMs: phases.catalogMs ?? 0,
+    ssoMs: phases.ssoMs ?? 0,
+    properties,
+  };
 }
 
 export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary, 'seed' | 'path' | 'message' | 'step' | 'case' | 'expected' | 'actual' | 'masked'>): PropertySummary {
@@ -189,6 +249,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
 }
 
 export function runSummary(properties: PropertySummary[], ctx: SummaryContext): RunSummary {
+  const durationMs = Date.now() - ctx.startedAt.getTime();
   return {
     format: SUMMARY_FORMAT,
     formatVersion: 1,
@@ -199,11 +260,12 @@ export function runSummary(properties: PropertySummary[], ctx: SummaryContext): 
     migrations: ctx.migrations,
     migrationsDigest: ctx.migrationsDigest,
     startedAt: ctx.startedAt.toISOString(),
-    durationMs: Date.now() - ctx.startedAt.getTime(),
+    durationMs,
     timeBudgetMs: ctx.timeBudgetMs,
     interrupted: ctx.interrupted ?? null,
     totals: totalsOf(properties),
     properties,
+    ...(ctx.phases ? { timings: timingsOf(durationMs, ctx.phases, ctx.results ?? []) } : {}),
     matrix: accessMatrix(properties),
   };
 }
@@ -298,6 +360,19 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     interrupted: summaries.find((s) => s.interrupted)?.interrupted ?? null,
     totals: totalsOf(properties),
     properties,
+    ...(summaries.every((s) => s.timings) ? { timings: mergedTimings(summaries.map((s) => s.timings!)) } : {}),
     matrix: accessMatrix(properties),
   };
+}
+
+/** The shards' timings added up (machine time, not wall time), property by property. */
+function mergedTimings(all: RunTimings[]): RunTimings {
+  const sum = <T extends Record<string, unknown>>(a: T, b: T): T => {
+    const out: Record<string, unknown> = { ...a };
+    for (const [k, v] of Object.entries(b)) if (typeof v === 'number') out[k] = ((out[k] as number | undefined) ?? 0) + v;
+    return out as T;
+  };
+  const properties: RunTimings['properties'] = {};
+  for (const t of all) for (const [id, p] of Object.entries(t.properties)) properties[id] = properties[id] ? sum(properties[id], p) : { ...p };
+  return { ...all.reduce((a, b) => sum(a, b)), properties };
 }

@@ -9,7 +9,8 @@ import { CaseMismatch, type StepMismatch } from '../runner/check-case.ts';
 import type { FailureRecord } from '../failures/schema.ts';
 import { applyBaseline, checkBaseline, type Baseline, type BaselineCheck } from '../findings/baseline.ts';
 import type { RunEvents } from '../report/run-events.ts';
-import { budgetVerdict, joinPasses, notReached, shareOfBudget } from '../runner/budget.ts';
+import type { RunPhases } from '../report/summary.ts';
+import { budgetVerdict, notReached, runBreadthFirst, tranchesOf } from '../runner/budget.ts';
 import type { CatalogProperty } from '../runner/catalog-property.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
 import type { DataProperty } from '../runner/data-property.ts';
@@ -60,6 +61,8 @@ export interface DataRunPlan {
 export interface DataHalf {
   results: PropertyResult[];
   baselineChecks: BaselineCheck[];
+  /** Where the data half's time went (summary.json `timings`); `startupMs` counts from `startedAt`. */
+  phases: RunPhases;
 }
 
 /** A saved failure that still fails, reported as the property's failure without generating anew. */
@@ -122,14 +125,16 @@ function settle(plan: DataRunPlan, session: Session, stillFailing: Map<string, {
   return out;
 }
 
-/** Runs the properties' cases; with a budget, every property first gets its minimum (engine/runner/budget.ts). */
+/**
+ * Runs the properties' cases; with a budget, breadth first (engine/runner/budget.ts): every
+ * property to a first tranche, then to its minimum, then to its full count.
+ */
 async function generate(plan: DataRunPlan, session: Session, toGenerate: DataProperty[], events: RunEvents, control: RunControl): Promise<Map<string, PropertyResult>> {
   const { runs, lanes, minCases, timeBudgetMs } = plan;
   events.emit({ type: 'generation-started', plannedCases: plan.path ? 1 : toGenerate.length * plannedRuns(runs, lanes) });
   // The budget covers both halves: the SSO properties that run afterwards keep their share.
   const budgetEnd = control.budgetEndsAt(timeBudgetMs);
   const deadline = budgetEnd && timeBudgetMs ? budgetEnd - Math.min(timeBudgetMs / 2, plan.ssoReserveMs) : undefined;
-  const outOfTime = () => deadline !== undefined && Date.now() >= deadline;
   const runOptions = {
     seed: plan.seed,
     path: plan.path,
@@ -137,36 +142,38 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     stop: control.interrupted,
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
   };
-  const generated = new Map<string, PropertyResult>();
   try {
-    const twoPasses = deadline !== undefined && !plan.path && toGenerate.length > 1 && minCases < runs;
-    for (const [i, property] of toGenerate.entries()) {
-      if (control.interrupted() || outOfTime()) break;
-      if (control.maxFailuresReached()) {
+    if (deadline === undefined || plan.path) {
+      const generated = new Map<string, PropertyResult>();
+      for (const property of toGenerate) {
+        if (control.interrupted()) break;
+        if (control.maxFailuresReached()) {
+          control.notRun.push(property.id);
+          continue;
+        }
+        const r = await session.run(property, { ...runOptions, runs });
+        generated.set(property.id, r);
+        control.record(r);
+      }
+      return generated;
+    }
+    return await runBreadthFirst({
+      properties: toGenerate,
+      // One property has no other to share with: one run, no tranches.
+      tranches: toGenerate.length > 1 ? tranchesOf(runs, minCases) : [runs],
+      deadline,
+      run: (property, tranche) => session.run(property, { ...runOptions, runs, ...tranche }),
+      interrupted: control.interrupted,
+      leaveOut: (property) => {
+        if (!control.maxFailuresReached()) return false;
         control.notRun.push(property.id);
-        continue;
-      }
-      const r = await session.run(property, { ...runOptions, runs: twoPasses ? minCases : runs, deadline: deadline && shareOfBudget(deadline, toGenerate.length - i) });
-      generated.set(property.id, r);
-      control.record(r);
-    }
-    if (twoPasses) {
-      const rest = toGenerate.filter((p) => generated.get(p.id)?.status === 'passed' && !generated.get(p.id)?.stopped);
-      for (const [i, property] of rest.entries()) {
-        if (control.interrupted() || outOfTime()) break;
-        const r = await session.run(property, { ...runOptions, runs, skipFirst: minCases, deadline: shareOfBudget(deadline!, rest.length - i) });
-        generated.set(property.id, joinPasses(generated.get(property.id)!, r));
-      }
-      // Those the second pass never reached ran their minimum only: cut short all the same.
-      for (const property of rest) {
-        const r = generated.get(property.id)!;
-        if (r.status === 'passed' && r.cases < plannedRuns(runs, lanes) && !r.stopped) generated.set(property.id, { ...r, stopped: control.interrupted() ? 'interrupted' : 'time budget' });
-      }
-    }
+        return true;
+      },
+      onResult: (r) => control.record(r),
+    });
   } finally {
     events.emit({ type: 'generation-finished' });
   }
-  return generated;
 }
 
 /** A generated result's verdict: the coverage gate (left to the merge on a shard), the budget's minimum, then the baseline. */
@@ -186,19 +193,29 @@ export function wantedCatalogProperties(plan: Pick<DataRunPlan, 'catalogProperti
   return plan.catalogProperties.filter((c) => (!plan.onlyData || plan.onlyData.includes(c.id)) && ruleAllowed(plan.target.config, `${c.id}:catalog`) && !plan.excluded(c.id));
 }
 
-export async function runDataProperties(plan: DataRunPlan, events: RunEvents, control: RunControl): Promise<DataHalf> {
+/** `startedAt`: when the run started (epoch ms), for its start-up time; default now. */
+export async function runDataProperties(plan: DataRunPlan, events: RunEvents, control: RunControl, startedAt = Date.now()): Promise<DataHalf> {
   const results: PropertyResult[] = [];
   const catalog = wantedCatalogProperties(plan);
-  if (!plan.properties.length && !catalog.length) return { results, baselineChecks: [] };
+  if (!plan.properties.length && !catalog.length) return { results, baselineChecks: [], phases: {} };
   const session = await openSession({ ...plan.server, target: plan.target, pack: plan.pack, oracle: plan.oracle, workers: plan.workers, log: (text) => events.emit({ type: 'note', text }) });
   const env: Environment = session.env;
+  const { serverMs, templateMs, cloneMs, workersMs } = env.startup;
+  const migrationsMs = Math.min(templateMs, env.template.migrationsMs);
+  const phases: RunPhases = { startupMs: Date.now() - startedAt, serverMs, migrationsMs, templateMs: templateMs - migrationsMs, workersMs: cloneMs + workersMs };
+  const lap = (phase: keyof RunPhases, since: number) => (phases[phase] = (phases[phase] ?? 0) + Date.now() - since);
   try {
     events.emit({ type: 'note', text: env.readyNote });
     const seeded = seededModelTablesNote(env.workers[0].tx.fixturePlan, Object.values(plan.oracle.model.tables).map((t) => t.table));
     if (seeded) events.emit({ type: 'note', text: seeded });
     control.watchInterrupts();
-    const { settled, toGenerate, partsLeftOut } = settle(plan, session, await replaySavedFailures(plan, session, events));
+    let since = Date.now();
+    const stillFailing = await replaySavedFailures(plan, session, events);
+    lap('replayMs', since);
+    const { settled, toGenerate, partsLeftOut } = settle(plan, session, stillFailing);
+    since = Date.now();
     const generated = await generate(plan, session, toGenerate, events, control);
+    lap('propertiesMs', since);
     const finish = (result: PropertyResult, savedFile?: SavedCase) => {
       results.push(result);
       control.record(result);
@@ -222,12 +239,14 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
     const baselineChecks = plan.baseline ? await checkBaseline(env.workers[0], plan.oracle, plan.baseline, results) : [];
     // Catalog properties (grants of every function and table, the security lints): one pass.
     if (!control.interrupted() && !control.maxFailuresReached()) {
+      since = Date.now();
       for (const property of catalog) {
         const r = await session.catalog(property, plan.seed);
         finish({ ...r, id: `${r.id}:catalog` });
       }
+      lap('catalogMs', since);
     }
-    return { results, baselineChecks };
+    return { results, baselineChecks, phases };
   } finally {
     await session.close();
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { budgetVerdict, joinPasses, shareOfBudget } from './budget.ts';
-import type { PropertyResult } from './result.ts';
+import { budgetVerdict, FIRST_TRANCHE, joinPasses, runBreadthFirst, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
+import type { LaneProgress, PropertyResult } from './result.ts';
 
 const result = (over: Partial<PropertyResult>): PropertyResult => ({ id: 'R02', title: 't', area: 'data', status: 'passed', cases: 300, counts: { allowed: 1 }, durationMs: 10, seed: 1, planned: 300, ...over });
 
@@ -30,6 +30,15 @@ describe('sharing the budget', () => {
     expect(shareOfBudget(10_000, 4, 2_000)).toBe(4_000);
     expect(shareOfBudget(2_000, 4, 2_000)).toBe(2_001);
   });
+  it("a joined pass's note speaks of the joined cases: a high share of dropped cases over both tranches is named", () => {
+    const reason = 'users.role is NOT NULL';
+    const joined = joinPasses(result({ cases: 50, dropped: { [reason]: 60 } }), result({ cases: 50, dropped: { [reason]: 10 } }));
+    expect(joined).toMatchObject({ status: 'passed', cases: 100, dropped: { [reason]: 70 } });
+    expect(joined.note).toMatch(/^41% of cases dropped: users\.role is NOT NULL; /);
+    // Below the share on the joined counts: no note, whatever one tranche's own share was.
+    expect(joinPasses(result({ cases: 50, dropped: { [reason]: 40 }, note: `44% of cases dropped: ${reason}` }), result({ cases: 100 })).note).toBeUndefined();
+  });
+
   it('joins two passes: cases and counts add up, the second pass decides', () => {
     const joined = joinPasses(result({ cases: 100, counts: { allowed: 60, rejected: 40 } }), result({ cases: 50, counts: { allowed: 30, filtered: 20 }, stopped: 'time budget', note: 'x' }));
     expect(joined).toMatchObject({ cases: 150, counts: { allowed: 90, rejected: 40, filtered: 20 }, stopped: 'time budget', durationMs: 20 });
@@ -37,5 +46,95 @@ describe('sharing the budget', () => {
   it('joins two passes: model-branch tallies add up', () => {
     const branches = (a: number, b: number) => [{ id: 'R99.a', label: 'a', taken: a }, { id: 'R99.b', label: 'b', taken: b }];
     expect(joinPasses(result({ branches: branches(3, 0) }), result({ branches: branches(1, 0) })).branches).toEqual(branches(4, 0));
+  });
+});
+
+/**
+ * The breadth-first schedule on a simulated clock: each property's case costs a fixed time on
+ * each of 2 lanes, and a run stops at its deadline as runDataProperty does, keeping where each
+ * lane stopped.
+ */
+describe('breadth first: every property to a tranche before any goes further', () => {
+  const LANES = 2;
+  const laneShare = (runs: number, lane: number) => Math.max(0, Math.min(Math.ceil(runs / LANES), runs - Math.ceil(runs / LANES) * lane));
+
+  function simulate(costs: Record<string, number>, o: { runs: number; minCases: number; budgetMs: number; failsAt?: Record<string, number> }) {
+    let clock = 0;
+    const calls: { id: string; tranche: number; resume?: readonly LaneProgress[]; progress: LaneProgress[] }[] = [];
+    const run = async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
+      const ran = (t.resume ?? Array(LANES).fill({ runs: 0 })).map((p) => p.runs);
+      const start = [...ran];
+      const target = (l: number) => Math.min(laneShare(o.runs, l), laneShare(t.tranche, l));
+      let stopped = false;
+      // Both lanes work at once: one case on each per `cost` ms.
+      while (ran.some((n, l) => n < target(l))) {
+        if (clock >= t.deadline) {
+          stopped = true;
+          break;
+        }
+        clock += costs[p.id];
+        for (let l = 0; l < LANES; l++) if (ran[l] < target(l)) ran[l]++;
+      }
+      const progress = ran.map((runs) => ({ runs, draws: runs, drops: [] }));
+      calls.push({ id: p.id, tranche: t.tranche, ...(t.resume ? { resume: t.resume } : {}), progress });
+      const cases = ran.reduce((a, b) => a + b, 0) - start.reduce((a, b) => a + b, 0);
+      const total = ran.reduce((a, b) => a + b, 0);
+      const failed = o.failsAt?.[p.id] !== undefined && total >= o.failsAt[p.id];
+      return result({ id: p.id, cases, counts: { allowed: cases }, planned: o.runs, progress, status: failed ? 'failed' : 'passed', ...(stopped ? { stopped: 'time budget' as const } : {}) });
+    };
+    const properties = Object.keys(costs).map((id) => ({ id }));
+    return {
+      calls,
+      results: runBreadthFirst({ properties, tranches: tranchesOf(o.runs, o.minCases), deadline: o.budgetMs, run, interrupted: () => false, now: () => clock }),
+    };
+  }
+
+  it('the tranches: the first (the coverage gate minimum), the minimum, then every run', () => {
+    expect(tranchesOf(300, 100)).toEqual([FIRST_TRANCHE, 100, 300]);
+    expect(FIRST_TRANCHE).toBe(50);
+    expect(tranchesOf(300, 20)).toEqual([20, 300]);
+    expect(tranchesOf(80, 100)).toEqual([50, 80]);
+  });
+
+  it('a slow property cut short by its share is resumed before any other goes past the tranche', async () => {
+    // R01 needs 100 ms a pair of cases: its equal share of the first tranche (750 ms) runs 16 of 50.
+    const { results, calls } = simulate({ R01: 100, R02: 1, R03: 1, R04: 1 }, { runs: 1000, minCases: 100, budgetMs: 3000 });
+    const r = await results;
+    const cases = Object.fromEntries([...r].map(([id, p]) => [id, p.cases]));
+    // Every property reached the first tranche; none deepened past the minimum while R01 is below it.
+    for (const id of ['R01', 'R02', 'R03', 'R04']) expect(cases[id]).toBeGreaterThanOrEqual(50);
+    expect(cases.R01).toBeLessThan(100);
+    expect(Math.max(cases.R02, cases.R03, cases.R04)).toBe(100);
+    // R01 was cut in the first tranche and resumed in it, from where each of its lanes stopped.
+    const r01 = calls.filter((c) => c.id === 'R01');
+    expect(r01[0]).toMatchObject({ tranche: 50 });
+    expect(r01[1]).toMatchObject({ tranche: 50, resume: r01[0].progress });
+    for (const p of r.values()) expect(p.stopped).toBe('time budget');
+  });
+
+  it('with time enough, every property runs every case exactly once, each tranche where the last stopped', async () => {
+    const { results, calls } = simulate({ R01: 3, R02: 1, R03: 2 }, { runs: 300, minCases: 100, budgetMs: 100_000 });
+    const r = await results;
+    for (const p of r.values()) {
+      expect(p).toMatchObject({ status: 'passed', cases: 300 });
+      expect(p.progress!.map((l) => l.runs)).toEqual([150, 150]);
+      expect(p.stopped).toBeUndefined();
+    }
+    for (const id of ['R01', 'R02', 'R03']) {
+      const mine = calls.filter((c) => c.id === id);
+      expect(mine.map((c) => c.tranche)).toEqual([50, 100, 300]);
+      for (let i = 1; i < mine.length; i++) expect(mine[i].resume).toEqual(mine[i - 1].progress);
+    }
+    // Breadth first: no property starts a tranche before every one finished the one before.
+    const order = calls.map((c) => c.tranche);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('a property that fails goes no further; the others go on', async () => {
+    const { results, calls } = simulate({ R01: 1, R02: 1 }, { runs: 300, minCases: 100, budgetMs: 100_000, failsAt: { R01: 10 } });
+    const r = await results;
+    expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 50 });
+    expect(r.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
+    expect(calls.filter((c) => c.id === 'R01')).toHaveLength(1);
   });
 });

@@ -1,20 +1,34 @@
 /**
- * A time budget shared so that every property first gets its minimum number of cases, then
- * what is left: pass 1 runs each property up to `minCases`, each within an equal share of the
- * remaining time; pass 2 continues each property that passed pass 1 up to its full `runs`
- * (with the same seed, so pass 2 skips the cases pass 1 already checked: the verdicts are those
- * of one unbudgeted run). A property the budget (or an interrupt) cut short is never a pass
- * below its minimum and never a failure: PARTIAL with the cases that ran, or NOT REACHED.
+ * A time budget shared breadth first, so a cut never leaves one property thin while another ran
+ * deep: every property runs to the first tranche (FIRST_TRANCHE cases, the coverage gate's
+ * minimum; at most `minCases`), then every property to its minimum (`minCases`), then to its full
+ * `runs`. Within a tranche each property gets an equal share of the time left; one its share cut
+ * short is resumed in the same tranche (from where each of its lanes stopped) before any goes on
+ * to the next. Every tranche continues the same seed's runs (engine/runner/run-data-property.ts
+ * `tranche`, `resume`): the earlier cases are not sent again, so a property that runs all its
+ * tranches checks exactly the cases, and gets the verdict, of one unbudgeted run. A property that
+ * fails or errs goes no further (its verdict stands). A property the budget (or an interrupt) cut
+ * short is never a pass below its minimum and never a failure: PARTIAL with the cases that ran,
+ * or NOT REACHED.
  */
 import type { DataProperty } from './data-property.ts';
-import type { PropertyResult } from './result.ts';
+import type { LaneProgress, PropertyResult } from './result.ts';
+import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
+import { addTimings } from './timings.ts';
+import { passNote } from './run-data-property.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
 export function shareOfBudget(deadline: number, left: number, now = Date.now()): number {
   return now + Math.max(1, Math.floor((deadline - now) / Math.max(1, left)));
 }
 
-/** One property's two passes as one result: cases, counts and time add up. */
+/** A passing joined result's note, on the joined counts (a tranche's own note speaks of its own cases). */
+function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>): { note?: string } {
+  const note = passNote(stopped, cases, dropped);
+  return note ? { note } : {};
+}
+
+/** One property's two runs (tranches) as one result: cases, counts and time add up. */
 export function joinPasses(first: PropertyResult, second: PropertyResult): PropertyResult {
   const counts = { ...first.counts };
   for (const [k, v] of Object.entries(second.counts)) counts[k] = (counts[k] ?? 0) + v;
@@ -25,7 +39,7 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     return before ? { ...c, allowed: c.allowed + before.allowed, refused: c.refused + before.refused } : c;
   });
   const branches = second.branches?.map((b) => ({ ...b, taken: b.taken + (first.branches?.find((k) => k.id === b.id)?.taken ?? 0) }));
-  const { note, stopped, ...rest } = second;
+  const { note, stopped, progress, ...rest } = second;
   const dropped = { ...first.dropped };
   for (const [k, v] of Object.entries(second.dropped ?? {})) dropped[k] = (dropped[k] ?? 0) + v;
   return {
@@ -37,7 +51,9 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     ...(clauses ? { clauses } : {}),
     ...(branches ? { branches } : {}),
     durationMs: first.durationMs + second.durationMs,
-    ...(second.status === 'passed' ? (stopped ? { stopped, note } : {}) : note ? { note } : {}),
+    ...(first.timings || second.timings ? { timings: addTimings(first.timings, second.timings) } : {}),
+    ...(progress ?? first.progress ? { progress: progress ?? first.progress } : {}),
+    ...(second.status === 'passed' ? { ...(stopped ? { stopped } : {}), ...passedNote(stopped, first.cases + second.cases, dropped) } : note ? { note } : {}),
     ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),
   };
 }
@@ -71,4 +87,74 @@ export function notReached(property: Pick<DataProperty, 'id' | 'title'>, area: '
     ...(planned !== undefined ? { planned } : {}),
     note: `not reached: ${why === 'interrupted' ? 'the run was interrupted' : 'the time budget ran out'} before it started`,
   };
+}
+
+/** The first tranche every property runs to before any goes further: enough cases for the coverage gate to judge its clauses. */
+export const FIRST_TRANCHE = Math.max(50, MIN_RUNS_FOR_COVERAGE);
+
+/** The tranches of a budgeted run, ascending, the last `runs`: the first tranche and `minCases`, where below `runs`. */
+export function tranchesOf(runs: number, minCases: number): number[] {
+  const first = Math.min(FIRST_TRANCHE, minCases);
+  return [...new Set([first, minCases, runs].filter((t) => t > 0 && t <= runs))].sort((a, b) => a - b);
+}
+
+/** What one run of a property toward a tranche is given. */
+export interface TrancheRun {
+  /** Run up to the first `tranche` of the property's runs. */
+  tranche: number;
+  /** Where each lane stopped in the property's earlier tranches. */
+  resume?: readonly LaneProgress[];
+  /** This run's share of the budget (epoch ms). */
+  deadline: number;
+}
+
+export interface BreadthFirst<P extends { id: string }> {
+  properties: readonly P[];
+  /** Ascending; the last is every run of a property (tranchesOf). */
+  tranches: readonly number[];
+  /** The end of the budget (epoch ms). */
+  deadline: number;
+  run(property: P, tranche: TrancheRun): Promise<PropertyResult>;
+  /** True once the run is interrupted (a signal). */
+  interrupted(): boolean;
+  /** Asked before a property's first run: true leaves it out (--max-failures reached). */
+  leaveOut?(property: P): boolean;
+  /** Told of each property's result after each of its runs. */
+  onResult?(result: PropertyResult): void;
+  now?: () => number;
+}
+
+/**
+ * Runs the properties breadth first through the tranches within the budget (above); returns
+ * each started property's result, its tranches joined. One that did not reach the last tranche is
+ * marked `stopped` (by the time budget, or the interrupt).
+ */
+export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<P>): Promise<Map<string, PropertyResult>> {
+  const now = o.now ?? Date.now;
+  const results = new Map<string, PropertyResult>();
+  /** The last tranche each property ran to its end. */
+  const reached = new Map<string, number>();
+  const over = () => o.interrupted() || now() >= o.deadline;
+  for (const [t, tranche] of o.tranches.entries()) {
+    let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1]));
+    while (pending.length && !over()) {
+      for (const [i, property] of pending.entries()) {
+        if (over()) break;
+        const before = results.get(property.id);
+        if (!before && o.leaveOut?.(property)) continue;
+        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), deadline: shareOfBudget(o.deadline, pending.length - i, now()) });
+        const joined = before ? joinPasses(before, r) : r;
+        results.set(property.id, joined);
+        if (!r.stopped) reached.set(property.id, tranche);
+        o.onResult?.(joined);
+      }
+      // Cut short by their share of the budget, not by its end: resumed before any property goes further.
+      pending = pending.filter((p) => results.get(p.id)?.status === 'passed' && results.get(p.id)?.stopped === 'time budget');
+    }
+  }
+  const last = o.tranches[o.tranches.length - 1];
+  for (const [id, r] of results) {
+    if (r.status === 'passed' && !r.stopped && (reached.get(id) ?? 0) < last) results.set(id, { ...r, stopped: o.interrupted() ? 'interrupted' : 'time budget' });
+  }
+  return results;
 }

@@ -2,6 +2,8 @@
  * The one shape every property run reports, data-layer (R01…R20) and SSO (S01…) alike.
  * Reporters (console, JSON, JUnit, HTML) and the CLI's exit code read only this.
  */
+import type { PropertyTimings } from './timings.ts';
+
 /**
  * `partial`: cut short (time budget or interrupt) below the minimum cases a verdict needs;
  * `not-reached`: not a single case ran. Neither is a pass, and neither is a failure.
@@ -71,6 +73,8 @@ export interface PropertyResult {
   /** Data layer: per branch of the model the pack's catalog gives this property, the cases that took it. */
   branches?: BranchCount[];
   durationMs: number;
+  /** Data layer: where the time went (generation, model, database, shrinking: engine/runner/timings.ts). */
+  timings?: PropertyTimings;
   seed: number;
   /** The first finding (what reporters that show one failure read). */
   failure?: PropertyFailure;
@@ -90,4 +94,21 @@ export interface PropertyResult {
   dropped?: Record<string, number>;
   /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
   stopped?: 'time budget' | 'interrupted';
+  /** Data layer, not reported: each worker's lane's progress, where a budget's next tranche resumes the property (engine/runner/budget.ts). */
+  progress?: LaneProgress[];
 }
+
+/**
+ * How far one worker's lane of a property has gone in its seed's sequence of cases: the runs it
+ * took (dropped-after-writing included), the cases it drew, which of those it dropped before
+ * writing (they took no run), and whether it gave up (too many in a row). A later tranche replays
+ * these decisions instead of making them again, and goes on from there.
+ */
+export interface LaneProgress {
+  runs: number;
+  draws: number;
+  drops: number[];
+  gaveUp?: boolean;
+}
+
+export const NO_PROGRESS: LaneProgress = Object.freeze({ runs: 0, draws: 0, drops: Object.freeze([]) as unknown as number[] });

@@ -121,6 +121,9 @@ describe('the search', () => {
     }
     expect(result.status).toBe('failed');
     expect(result.findings?.[0].message).toMatch(/invariant "always objects": objected/);
+    // The findings were shrunk: that took time of its own, within the property's.
+    expect(result.timings!.shrinkingMs).toBeGreaterThan(0);
+    expect(result.timings!.shrinkingMs).toBeLessThanOrEqual(result.durationMs + 1);
     expect(result.note).toMatch(/harness error: injected harness error \(after the findings above\)/);
   });
 });
@@ -151,12 +154,34 @@ describe('on a target read from its catalog', () => {
     const options = { seed: 4, oracle: referenceOracle };
     let whole: PropertyResult | undefined, first: PropertyResult | undefined, second: PropertyResult | undefined;
     const all = await fixturesSentOn(fitted, async () => (whole = await runDataProperty(fitted, property(roles), { ...options, runs: 30 })));
-    const firstSent = await fixturesSentOn(fitted, async () => (first = await runDataProperty(fitted, property(roles), { ...options, runs: 10 })));
-    const secondSent = await fixturesSentOn(fitted, async () => (second = await runDataProperty(fitted, property(roles), { ...options, runs: 30, skipFirst: 10 })));
+    const firstSent = await fixturesSentOn(fitted, async () => (first = await runDataProperty(fitted, property(roles), { ...options, runs: 30, tranche: 10 })));
+    const secondSent = await fixturesSentOn(fitted, async () => (second = await runDataProperty(fitted, property(roles), { ...options, runs: 30, resume: first!.progress })));
     expect([...firstSent[0], ...secondSent[0]]).toEqual(all[0]);
     const dropped = (r: PropertyResult | undefined) => r!.dropped?.['users.role is outside CHECK users_role_check'] ?? 0;
     expect(dropped(first) + dropped(second)).toBe(dropped(whole));
     expect(first!.cases + second!.cases).toBe(30);
+    // The second pass ends where one run ends: the same runs, draws and drops, replayed rather than judged again.
+    expect(second!.progress).toEqual(whole!.progress);
+    expect(whole!.progress![0].drops.length).toBe(dropped(whole));
+  });
+
+  it('a tranche cut short resumes each lane where it stopped: the tranches send exactly the cases of one run, drops counted once', async () => {
+    const roles = ['user', 'no-such-role'];
+    const options = { seed: 5, oracle: referenceOracle, runs: 30 };
+    let whole: PropertyResult | undefined, cut: PropertyResult | undefined, rest: PropertyResult | undefined;
+    const all = await fixturesSentOn(fitted, async () => (whole = await runDataProperty(fitted, property(roles), options)));
+    // Stopped after its 7th case, within a tranche of 20.
+    let seen = 0;
+    const cutSent = await fixturesSentOn(fitted, async () => (cut = await runDataProperty(fitted, property(roles), { ...options, tranche: 20, onCase: () => seen++, stop: () => seen >= 7 })));
+    expect(cut).toMatchObject({ stopped: 'interrupted' });
+    expect(cut!.cases).toBeLessThan(20);
+    expect(cut!.progress![0].runs).toBe(cut!.cases);
+    const restSent = await fixturesSentOn(fitted, async () => (rest = await runDataProperty(fitted, property(roles), { ...options, resume: cut!.progress })));
+    expect([...cutSent[0], ...restSent[0]]).toEqual(all[0]);
+    expect(cut!.cases + rest!.cases).toBe(30);
+    const dropped = (r: PropertyResult | undefined) => r!.dropped?.['users.role is outside CHECK users_role_check'] ?? 0;
+    expect(dropped(cut) + dropped(rest)).toBe(dropped(whole));
+    expect(rest!.progress).toEqual(whole!.progress);
   });
 
   it('skips a listed bypass trigger the database does not have (yet), with a note', async () => {
@@ -175,6 +200,34 @@ describe('on a target read from its catalog', () => {
     const result = await runDataProperty(fitted, property(['no-such-role']), { seed: 2, runs: 30, oracle: referenceOracle });
     expect(result).toMatchObject({ status: 'error', cases: 0, dropped: { 'users.role is outside CHECK users_role_check': MAX_CONSECUTIVE_DROPS } });
     expect(result.stopped).toBeUndefined();
+    expect(result.progress).toEqual([{ runs: 0, draws: MAX_CONSECUTIVE_DROPS, drops: [...Array(MAX_CONSECUTIVE_DROPS).keys()], gaveUp: true }]);
+    // A later tranche leaves a lane that gave up as it is, as one run would: nothing drawn, written or dropped.
+    let again: PropertyResult | undefined;
+    const sent = await fixturesSentOn(fitted, async () => (again = await runDataProperty(fitted, property(['no-such-role']), { seed: 2, runs: 60, oracle: referenceOracle, resume: result.progress })));
+    expect(sent).toEqual([[]]);
+    expect(again).toMatchObject({ cases: 0, progress: result.progress });
+    expect(again!.dropped).toBeUndefined();
+  });
+});
+
+describe('tranches on two lanes', () => {
+  it('each lane goes to its share of the tranche; lanes cut unevenly resume each where it stopped; the cases are those of one run', async () => {
+    const options = { seed: 9, runs: 40, oracle: referenceOracle };
+    let whole: PropertyResult | undefined;
+    const all = await fixturesSent(async () => (whole = await runDataProperty(env, property(['user', 'admin']), options)));
+    expect(whole!.progress!.map((p) => p.runs)).toEqual([20, 20]);
+    let first: PropertyResult | undefined, second: PropertyResult | undefined, third: PropertyResult | undefined;
+    const firstSent = await fixturesSent(async () => (first = await runDataProperty(env, property(['user', 'admin']), { ...options, tranche: 10 })));
+    expect(first).toMatchObject({ cases: 10, planned: 40 });
+    expect(first!.progress!.map((p) => p.runs)).toEqual([5, 5]);
+    // Stopped after 7 more cases, wherever each lane is then.
+    let seen = 0;
+    const secondSent = await fixturesSent(async () => (second = await runDataProperty(env, property(['user', 'admin']), { ...options, tranche: 30, resume: first!.progress, onCase: () => seen++, stop: () => seen >= 7 })));
+    expect(second!.stopped).toBe('interrupted');
+    const thirdSent = await fixturesSent(async () => (third = await runDataProperty(env, property(['user', 'admin']), { ...options, resume: second!.progress })));
+    for (const lane of [0, 1]) expect([...firstSent[lane], ...secondSent[lane], ...thirdSent[lane]]).toEqual(all[lane]);
+    expect(first!.cases + second!.cases + third!.cases).toBe(40);
+    expect(third!.progress).toEqual(whole!.progress);
   });
 });
 

@@ -14,9 +14,10 @@ import { CaseMismatch, checkCase, prepareCase, type HistoryEntry, type PreparedC
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
-import type { PropertyFailure, PropertyResult } from './result.ts';
+import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResult } from './result.ts';
 import { BranchTally, casePredictions, ClauseTally } from './coverage.ts';
 import { laneArbitrary, warmedFor } from './guided.ts';
+import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NotRealizable, remedyFor } from '../target/realizable.ts';
@@ -42,10 +43,16 @@ export interface DataRunOptions {
   /** True once the run is interrupted (a signal): stop generating, keep what completed. */
   stop?: () => boolean;
   /**
-   * The first `skipFirst` runs (split over the lanes as `runs` are) were checked by an earlier
-   * pass with the same seed: the same cases, so they are not sent again (a budget's first pass).
+   * Each worker lane's progress in earlier tranches with the same seed (a result's `progress`, one
+   * per worker, in order): those cases are not sent again, and the lane goes on where it stopped.
    */
-  skipFirst?: number;
+  resume?: readonly LaneProgress[];
+  /**
+   * Go only up to the first `tranche` of the `runs` cases (a budget's breadth-first tranche,
+   * engine/runner/budget.ts): each lane to its share of the tranche, never past its share of
+   * `runs`, so the tranches of a property add up to exactly the cases of one run of `runs`.
+   */
+  tranche?: number;
 }
 
 /** A disagreement at one step of a case (defined beside checkCase, which raises it too). */
@@ -87,6 +94,12 @@ export function droppedNote(dropped: Record<string, number>, cases: number): str
   return `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}`;
 }
 
+/** The note of a passing run: cut short (by the budget or an interrupt) after how many cases, and a high share of dropped cases. */
+export function passNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>): string | undefined {
+  const parts = [...(stopped ? [`${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${cases} cases`] : []), droppedNote(dropped, cases)].filter((n): n is string => Boolean(n));
+  return parts.join('; ') || undefined;
+}
+
 /** A disagreement seen while searching: where fast-check generated it (lane, run index) and its signature. */
 interface Sighting {
   lane: number;
@@ -109,17 +122,27 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   /** How many cases took each branch of the model this property owns (engine/model/branches.ts). */
   const branchTally = new BranchTally(options.oracle.model.branches, property.id);
   const arbitrary = property.cases(options.oracle.settings);
+  /** Where the time went (timings.ts). */
+  const timings = noTimings();
   /** Each lane draws from its own arbitrary: a guided one (guided.ts) follows the branches its own cases took. */
   const arbitraryOf = () => laneArbitrary(property, options.oracle, arbitrary);
+  /** The search draws through a timed copy of it (the same values). */
+  const searchedOf = () => new TimedArbitrary(arbitraryOf(), timings);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
   let firstFailureAt: number | undefined;
   const workers = options.path ? env.workers.slice(0, 1) : env.workers;
   const lanes = options.path ? { first: 0, total: 1 } : (options.lanes ?? { first: 0, total: workers.length });
-  const share = Math.ceil(options.runs / lanes.total);
-  const runsOfLane = (lane: number) => (options.path ? 1 : Math.max(0, Math.min(share, options.runs - share * lane)));
-  const skipShare = Math.ceil((options.skipFirst ?? 0) / lanes.total);
-  const skipOfLane = (lane: number) => (options.path ? 0 : Math.max(0, Math.min(skipShare, (options.skipFirst ?? 0) - skipShare * lane)));
+  const laneShare = (runs: number, lane: number) => {
+    const share = Math.ceil(runs / lanes.total);
+    return Math.max(0, Math.min(share, runs - share * lane));
+  };
+  const runsOfLane = (lane: number) => (options.path ? 1 : laneShare(options.runs, lane));
+  /** Where this call stops the lane: its share of the runs, or of the tranche (never past the former). */
+  const targetOfLane = (lane: number) => (options.path || options.tranche === undefined ? runsOfLane(lane) : Math.min(runsOfLane(lane), laneShare(options.tranche, lane)));
+  const progressBefore = (w: number): LaneProgress => (options.path ? NO_PROGRESS : (options.resume?.[w] ?? NO_PROGRESS));
+  /** Each lane's progress (earlier tranches' included): where a later tranche resumes it. */
+  const progress: LaneProgress[] = workers.map((_, w) => ({ ...progressBefore(w), drops: [...progressBefore(w).drops] }));
   const pastDeadline = () => options.deadline !== undefined && Date.now() >= options.deadline;
   const stopping = () => options.stop?.() === true || pastDeadline();
   const sightings: Sighting[] = [];
@@ -143,10 +166,12 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const lanesRun = await Promise.all(
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
-      if (runsOfLane(lane) === 0) return undefined;
+      const before = progressBefore(w);
+      // A lane that gave up (MAX_CONSECUTIVE_DROPS) stays given up, as in one run.
+      if (before.gaveUp || targetOfLane(lane) <= before.runs) return undefined;
+      const droppedBefore = new Set(before.drops);
+      const mine = progress[w];
       let index = 0;
-      const skip = skipOfLane(lane);
-      let skippedRuns = 0;
       /**
        * `written`: the lane's last case is written (a planned case may go behind it). `judged` and
        * `judgedBefore`: the last case, and the one before it, are answered and judged. `settled`:
@@ -158,9 +183,12 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       let settled: Promise<void> = Promise.resolve();
       let harnessError: { error: unknown } | undefined;
       let droppedInARow = 0;
+      /** The lane's time with a case in the database. */
+      const busy = new BusyClock(timings);
       const runCase = async (prepared: PreparedCase, runIndex: number, onReleased?: () => void) => {
         const testCase = prepared.testCase;
         let verdict;
+        busy.enter();
         try {
           verdict = await checkCase(worker.tx, testCase, options.oracle, undefined, prepared, onReleased);
         } catch (error) {
@@ -169,6 +197,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           if (reason === undefined) throw error;
           drop(reason);
           return;
+        } finally {
+          busy.leave();
         }
         // Coverage, read off the case's history.
         for (const h of verdict.history) {
@@ -176,8 +206,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           access[h.cell] = (access[h.cell] ?? 0) + 1;
         }
         const predictions = casePredictions(testCase, options.oracle, verdict.history.map((h) => h.prediction));
-        clauseTally.add(testCase, options.oracle, predictions);
-        branchTally.add(predictions);
+        timed(timings, 'modelMs', () => {
+          clauseTally.add(testCase, options.oracle, predictions);
+          branchTally.add(predictions);
+        });
         checked++;
         options.onCase?.(property.id);
         if (!verdict.mismatch) return;
@@ -187,34 +219,46 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const signature = signatureOf(property.id, verdict.mismatch);
         if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, side: isSideError(verdict.mismatch), testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
       };
-      const laneCases = options.path ? warmedFor(arbitraryOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0) : arbitraryOf();
+      const laneCases = options.path ? warmedFor(searchedOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0) : searchedOf();
       const predicate = fc.asyncProperty(laneCases, async (testCase: DataCase) => {
         const runIndex = index++;
-        // Checked by an earlier pass with the same seed (a budget's first pass): not sent again. That
-        // pass dropped the same cases (realizability is pure), which took no run: skipped alike, not counted again.
-        if (skippedRuns < skip) {
-          const again = sendableOnLane(testCase);
-          if (again.testCase && prepareCase(worker.tx.fixturePlan, again.testCase, options.oracle).thrown instanceof NotRealizable) throw new fc.PreconditionFailure();
-          skippedRuns++;
+        // Drawn by an earlier tranche with the same seed: not sent again. Its decision is replayed
+        // (a case it dropped before writing took no run; the others each took one), not made again.
+        if (runIndex < before.draws) {
+          if (droppedBefore.has(runIndex)) {
+            droppedInARow++;
+            throw new fc.PreconditionFailure();
+          }
+          droppedInARow = 0;
           return;
         }
         if (harnessError) throw harnessError.error;
         // Out of time or interrupted: end fast-check's run here (an interruption, not a failure);
         // the case in flight, if any, completes.
         if (stopping()) throw new fc.PreconditionFailure(true);
-        if (done()) return;
+        // Every run that returns took one of the lane's runs (a dropped case's precondition failure does not).
+        const took = () => {
+          mine.runs++;
+          mine.draws = runIndex + 1;
+        };
+        if (done()) return void took();
         // Requests naming a column the target does not have are left out, counted (a model run's
         // steps come one at a time and are not).
         const sendable = sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
-        if (!sendable.testCase) return;
-        const prepared = prepareCase(worker.tx.fixturePlan, sendable.testCase, options.oracle);
+        if (!sendable.testCase) return void took();
+        const prepared = timed(timings, 'modelMs', () => prepareCase(worker.tx.fixturePlan, sendable.testCase!, options.oracle));
         if (options.path) return runCase(prepared, runIndex);
         // Not realizable on this target, known before anything is written: fast-check draws another
         // in its place (a skipped run does not count toward numRuns), within a bound.
         if (prepared.thrown instanceof NotRealizable) {
           drop(prepared.thrown.reason);
-          if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) throw new fc.PreconditionFailure(true);
+          mine.drops.push(runIndex);
+          mine.draws = runIndex + 1;
+          if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) {
+            mine.gaveUp = true;
+            throw new fc.PreconditionFailure(true);
+          }
           throw new fc.PreconditionFailure();
         }
         droppedInARow = 0;
@@ -236,10 +280,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         await previous;
         const failedBefore = harnessError as { error: unknown } | undefined;
         if (failedBefore) throw failedBefore.error;
+        took();
       });
       const detail = await fc.check(predicate, {
         seed: options.seed + lane,
-        numRuns: runsOfLane(lane),
+        numRuns: targetOfLane(lane),
         // A replayed path is the case it names: shrinking on from there could leave its signature.
         // A search throws only a harness error: reported as it came, not shrunk.
         endOnFailure: true,
@@ -266,12 +311,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     ...(branchTally.known ? { branches: branchTally.result() } : {}),
     seed: options.seed,
     planned,
+    progress,
     ...(stopped ? { stopped } : {}),
     ...(Object.keys(dropped).length ? { dropped } : {}),
   };
   const health = droppedNote(dropped, checked);
   const withHealth = (note?: string) => (health ? { note: note ? `${note}; ${health}` : health } : note ? { note } : {});
-  const timing = () => ({ durationMs: Date.now() - started, ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
+  const timing = () => ({ durationMs: Date.now() - started, timings: roundTimings(timings), ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.
   // A lane's harness error in its last case reaches no later predicate: it is taken from the lane.
@@ -293,8 +339,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   }
   if (!sightings.length) {
     // Only a property that could run nothing at all is an error: it has no verdict.
-    if (checked === 0 && health) return { ...base, ...timing(), status: 'error', note: health };
-    return { ...base, ...timing(), status: 'passed', ...withHealth(stopped ? `${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${checked} cases` : undefined) };
+    // (A later tranche of a property whose earlier ones ran cases has run something.)
+    const ranBefore = workers.some((_, w) => progressBefore(w).runs > 0);
+    if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'error', note: health };
+    const note = passNote(stopped, checked, dropped);
+    return { ...base, ...timing(), status: 'passed', ...(note ? { note } : {}) };
   }
 
   // One representative per signature: the earliest (by lane, then run index), so the same seed gives
@@ -304,11 +353,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const chosen = representatives.slice(0, MAX_FINDINGS);
   // Shrink them, spread over the workers.
   const findings: PropertyFailure[] = new Array(chosen.length);
+  const shrinking = performance.now();
   await Promise.all(
     workers.map(async (worker, w) => {
       for (let i = w; i < chosen.length; i += workers.length) findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + chosen[i].lane, chosen[i].index), chosen[i], options);
     }),
   );
+  timings.shrinkingMs += performance.now() - shrinking;
   const more = representatives.length - chosen.length;
   return {
     ...base,

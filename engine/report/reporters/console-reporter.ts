@@ -4,7 +4,7 @@
  * `always` notes and the verdict; `--json` sends all of it to stderr (the caller's `out`).
  */
 import { accessMatrix, matrixMarkdown } from '../matrix.ts';
-import { branchCoverageLines, COUNTS_LEGEND, NO_PROGRESS, printFailures, progressBar, summaryTable, type Progress } from '../console.ts';
+import { branchCoverageLines, COUNTS_LEGEND, NO_PROGRESS, printFailures, progressBar, summaryTable, timingsText, type Progress } from '../console.ts';
 import { printFindings } from '../../findings/report.ts';
 import { reportFileList } from '../write.ts';
 import type { Paint } from '../color.ts';
@@ -20,6 +20,8 @@ export interface ConsoleReporterOptions {
   matrix?: boolean;
   /** A progress bar while cases run (off for --quiet, --json and in-process callers that pass false). */
   progress?: boolean;
+  /** Where the time went (`--timings`), from the summary's `timings`. */
+  timings?: boolean;
 }
 
 export function consoleReporter(options: ConsoleReporterOptions): RunReporter {
@@ -72,6 +74,7 @@ export function consoleReporter(options: ConsoleReporterOptions): RunReporter {
             return own.length ? [`${area === 'data' ? 'data layer' : 'SSO'} ${passed}/${own.length} passed (${own.reduce((n, r) => n + r.cases, 0)} cases)`] : [];
           });
           if (halves.length > 1) chatter(`\n${halves.join(' · ')}`);
+          if (options.timings && summary.timings) out(`\n${timingsText(summary.timings).join('\n')}`);
           out(`\n${verdict.failed ? colors.red(verdict.line) : colors.green(verdict.line)}`);
           return;
         }
