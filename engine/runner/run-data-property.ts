@@ -219,7 +219,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const signature = signatureOf(property.id, verdict.mismatch);
         if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, side: isSideError(verdict.mismatch), testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
       };
-      const laneCases = options.path ? warmedFor(searchedOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0) : searchedOf();
+      // Warmed before it is timed: warmedFor recognises a guided arbitrary only unwrapped.
+      const laneCases = options.path ? new TimedArbitrary(warmedFor(arbitraryOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0), timings) : searchedOf();
       const predicate = fc.asyncProperty(laneCases, async (testCase: DataCase) => {
         const runIndex = index++;
         // Drawn by an earlier tranche with the same seed: not sent again. Its decision is replayed
