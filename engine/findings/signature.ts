@@ -8,7 +8,18 @@
 import type { Outcome } from '../model/outcome.ts';
 import type { Caller } from '../model/caller.ts';
 import { targetName, type ApiRequest } from '../model/request.ts';
-import type { StepMismatch } from '../runner/check-case.ts';
+
+/**
+ * What a signature reads of a disagreement (the runner's StepMismatch has it): stated here, not
+ * imported, since the runner's checker imports this file.
+ */
+interface Disagreement {
+  request: { caller: Caller; request: ApiRequest };
+  expected: Outcome;
+  actual: Outcome;
+  /** A pack invariant that rejected the step (absent: the model and the target disagree). */
+  checker?: string;
+}
 
 const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'RPC' };
 
@@ -45,7 +56,7 @@ export function disagreementKind(expected: Outcome, actual: Outcome): string {
  * later step's disagreement (check-case.ts), and a property reports its findings of another kind
  * first (run-data-property.ts); a pack invariant's rejection is never one.
  */
-export function isSideError(mismatch: Pick<StepMismatch, 'expected' | 'actual' | 'checker'>): boolean {
+export function isSideError(mismatch: Pick<Disagreement, 'expected' | 'actual' | 'checker'>): boolean {
   return !mismatch.checker && !isSuccess(mismatch.expected) && !isSuccess(mismatch.actual);
 }
 
@@ -67,7 +78,7 @@ function clauseOf(expected: Outcome, actual: Outcome): string | undefined {
   return clauseText(words(expected)) ?? (isSuccess(expected) ? clauseText(words(actual)) : undefined);
 }
 
-export function signatureOf(propertyId: string, mismatch: Pick<StepMismatch, 'request' | 'expected' | 'actual' | 'checker'>): string {
+export function signatureOf(propertyId: string, mismatch: Disagreement): string {
   const { caller, request } = mismatch.request;
   const clause = clauseOf(mismatch.expected, mismatch.actual);
   return [propertyId, `${METHOD[request.kind]} ${targetName(request)}`, callerClass(caller), mismatch.checker ? `invariant ${mismatch.checker}` : disagreementKind(mismatch.expected, mismatch.actual), ...(clause ? [clause] : [])].join(' | ');
