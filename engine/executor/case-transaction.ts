@@ -182,8 +182,8 @@ function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
     return errorResponse(result.error, step.caller, step.options);
   }
   const main = at + mainOffset(step.statement);
-  const [pageTotal, body] = result.completed[main].rows[0];
-  const response = shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json));
+  const [pageTotal, body, inserted] = result.completed[main].rows[0];
+  const response = shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json), inserted);
   const watch = step.cache.sessionState;
   if (!watch) return response;
   const leftBehind = leftBehindFrom(watch, result.completed[main + 1].rows[0][0]);
@@ -398,7 +398,7 @@ export class CaseTransaction implements Executor {
   }
 }
 
-function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: number, body: Json): ApiResponse {
+function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: number, body: Json, inserted?: unknown): ApiResponse {
   switch (request.kind) {
     case 'select':
       if (statement.shape === 'single') {
@@ -409,8 +409,11 @@ function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: n
         return { status: 200, body: (body as Json[])[0], affected };
       }
       return { status: 200, body, affected };
-    case 'insert':
-      return { status: 201, body: request.returning === 'representation' ? body : null, affected };
+    case 'insert': {
+      // Response.hs: a merge that inserted nothing (only updated) answers 200, else 201.
+      const status = request.upsert?.resolution === 'merge-duplicates' && inserted !== undefined && inserted !== null && Number(inserted) <= 0 ? 200 : 201;
+      return { status, body: request.returning === 'representation' ? body : null, affected };
+    }
     case 'update':
     case 'delete':
       return request.returning === 'representation' ? { status: 200, body, affected } : { status: 204, body: null, affected };

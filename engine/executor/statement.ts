@@ -105,14 +105,27 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
     }
     case 'insert': {
       const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
-      const missing = missingColumn(cache, key, t, keys);
+      const conflict = request.upsert ? (request.upsert.onConflict ?? primaryKeyOf(cache.tables.get(key))) : [];
+      const missing = missingColumn(cache, key, t, [...keys, ...conflict]);
       if (missing) return { refusal: missing };
+      const merge = request.upsert?.resolution === 'merge-duplicates' && conflict.length > 0;
       const colList = keys.map(ident).join(', ');
       const returning = returningSql(request, target, cache.tables.get(key));
+      // QueryBuilder.hs mutatePlanToQuery Insert: a merge counts inserted rows in pgrst.inserted
+      // (+1 per body row, -1 per conflict updated) for its 201/200; a body naming no column is
+      // rows of defaults (SqlFragment.hs fromJsonBodyF: json_array_elements, `SELECT  FROM`) and
+      // its merge DO NOTHING.
+      const counted = merge ? ` where ${insertedCounter(true)}` : '';
+      const onConflict = !conflict.length
+        ? ''
+        : ` on conflict(${conflict.map(ident).join(', ')}) ` +
+          (request.upsert!.resolution === 'ignore-duplicates' || keys.length === 0
+            ? 'do nothing'
+            : `do update set ${keys.map((k) => `${ident(k)} = excluded.${ident(k)}`).join(', ')} where ${insertedCounter(false)}`);
       const insert = keys.length
-        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys, p)} ${returning}`
-        : `insert into ${target} default values ${returning}`;
-      return sqlStatement(p.statement(withSource(insert, request)), 'rows', false);
+        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys, p)}${counted}${onConflict} ${returning}`
+        : `insert into ${target} select from json_array_elements(${p.bind(JSON.stringify(request.rows))}::json) pgrst_body${counted}${onConflict} ${returning}`;
+      return sqlStatement(p.statement(withSource(insert, request, merge)), 'rows', false);
     }
     case 'update': {
       const keys = Object.keys(request.patch);
@@ -164,10 +177,22 @@ function returningSql(request: WriteRequest, target: string, columns: CachedColu
  * The write's CTE, read back through its `select=` (Statements.hs prepareWrite: `FROM (selectQuery)
  * _postgrest_t`, the read plan over pgrst_source), or `select 1` for return=minimal.
  */
-function withSource(write: string, request: WriteRequest): string {
-  if (request.returning !== 'representation') return `with pgrst_source as (${write}) ${MINIMAL_BODY} from (select 1 from pgrst_source) _postgrest_t`;
+function withSource(write: string, request: WriteRequest, merge = false): string {
+  // Statements.hs prepareWrite: `nullif(current_setting('pgrst.inserted', true),'')::int AS response_inserted` for a merge.
+  const inserted = merge ? `, nullif(current_setting('pgrst.inserted', true), '')::int as response_inserted` : '';
+  if (request.returning !== 'representation') return `with pgrst_source as (${write}) ${MINIMAL_BODY}${inserted} from (select 1 from pgrst_source) _postgrest_t`;
   const read = !request.columns || request.columns.includes('*') ? '*' : request.columns.map((c) => `pgrst_source.${ident(c)}`).join(', ');
-  return `with pgrst_source as (${write}) ${SELECT_BODY} from (select ${read} from pgrst_source) _postgrest_t`;
+  return `with pgrst_source as (${write}) ${SELECT_BODY}${inserted} from (select ${read} from pgrst_source) _postgrest_t`;
+}
+
+/** SqlFragment.hs addConfigPgrstInserted: counts a body row (+1) or takes back a conflict updated (-1). */
+function insertedCounter(add: boolean): string {
+  const [symbol, num] = add ? ['+', '0'] : ['-', '-1'];
+  return `set_config('pgrst.inserted', (coalesce(nullif(current_setting('pgrst.inserted', true), '')::int, 0) ${symbol} 1)::text, true) <> '${num}'`;
+}
+
+function primaryKeyOf(columns: CachedColumn[] | undefined): string[] {
+  return (columns ?? []).filter((c) => c.primaryKey).map((c) => c.name);
 }
 
 /** PostgREST picks the overload whose argument names match the body's keys. */

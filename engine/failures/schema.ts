@@ -26,9 +26,17 @@ const schema = z.string().optional();
 
 const RequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('select'), table: z.string(), schema, columns: z.union([z.literal('*'), z.array(z.string())]), filters: z.array(FilterSchema), single: z.boolean().optional() }),
-  z.strictObject({ kind: z.literal('insert'), table: z.string(), schema, rows: z.array(row), returning }),
-  z.strictObject({ kind: z.literal('update'), table: z.string(), schema, patch: row, filters: z.array(FilterSchema), returning }),
-  z.strictObject({ kind: z.literal('delete'), table: z.string(), schema, filters: z.array(FilterSchema), returning }),
+  z.strictObject({
+    kind: z.literal('insert'),
+    table: z.string(),
+    schema,
+    rows: z.array(row),
+    returning,
+    columns: z.array(z.string()).optional(),
+    upsert: z.strictObject({ resolution: z.enum(['merge-duplicates', 'ignore-duplicates']), onConflict: z.array(z.string()).optional() }).optional(),
+  }),
+  z.strictObject({ kind: z.literal('update'), table: z.string(), schema, patch: row, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional() }),
+  z.strictObject({ kind: z.literal('delete'), table: z.string(), schema, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional() }),
   z.strictObject({ kind: z.literal('rpc'), fn: z.string(), schema, args: z.record(z.string(), json) }),
 ]);
 

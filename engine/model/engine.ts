@@ -165,6 +165,26 @@ function predictSelect(model: TableModel, world: World, caller: Caller, request:
   return allowed(rows, rows.length);
 }
 
+/**
+ * An insert, or an upsert (`Prefer: resolution=…`: INSERT … ON CONFLICT (key) DO UPDATE SET
+ * c = EXCLUDED.c for each body column | DO NOTHING), as Postgres 17 runs it row by row in body
+ * order (nodeModifyTable.c ExecInsert, ExecOnConflictUpdate; rowsecurity.c):
+ * - privileges at executor start: INSERT; for a merge UPDATE too (even when nothing conflicts);
+ *   SELECT on the conflict columns (the arbiter inference reads them) and on RETURNING's;
+ * - each proposed row: BEFORE INSERT triggers, the INSERT WITH CHECK, and (an upsert always
+ *   needs SELECT, so rowsecurity.c adds them) the SELECT rules as a check, then NOT NULL and
+ *   CHECK constraints: all before the conflict is looked for, so a skipped duplicate has run
+ *   its BEFORE INSERT triggers;
+ * - a conflict under DO NOTHING skips the row (nothing returned for it);
+ * - a conflict under DO UPDATE: the existing row must pass the UPDATE USING and the SELECT rules,
+ *   else 42501 "new row violates row-level security policy (USING expression)"; then the row with
+ *   the body's columns taken from the proposed row (EXCLUDED, after its triggers) goes through
+ *   BEFORE UPDATE triggers, the UPDATE WITH CHECK and the SELECT rules, and the constraints; a
+ *   row this statement already inserted or updated cannot be updated again (21000).
+ * The model knows one unique key, the primary key: an upsert on other columns is refused by
+ * Postgres (42P10) unless the target has such a unique index, which the model cannot know, so
+ * it is not predicted (the generators name the primary key or nothing).
+ */
 function predictInsert(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'insert' }>, settings: unknown): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
   const representation = request.returning === 'representation';
@@ -174,14 +194,25 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     if (!read.ok) return unchanged(read.outcome);
     bodies.push(read.row);
   }
-  if (!hasPrivilege(model, caller, 'insert', settings) || !canSelect(model, caller, returningColumns(model, request), settings)) {
+  // PostgREST inserts the union of the body keys: a key missing from one row is inserted as null there.
+  const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
+  const conflictColumns = request.upsert ? (request.upsert.onConflict ?? model.primaryKey) : [];
+  for (const c of conflictColumns) if (!column(model, c)) return unchanged(sqlError('42703', `column ${c} does not exist`));
+  // A merge of a body naming no column is DO NOTHING (QueryBuilder.hs: `if null iCols then "DO NOTHING"`).
+  const resolution = !request.upsert || conflictColumns.length === 0 ? undefined : request.upsert.resolution === 'merge-duplicates' && keys.length ? 'merge' : 'ignore';
+  if (
+    !hasPrivilege(model, caller, 'insert', settings) ||
+    (resolution === 'merge' && !hasPrivilege(model, caller, 'update', settings)) ||
+    !canSelect(model, caller, [...conflictColumns, ...returningColumns(model, request)], settings)
+  ) {
     return unchanged(rejectedByGrant(`insert on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
-  // PostgREST inserts the union of the body keys: a key missing from one row is inserted as null there.
-  const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
+  const bypass = bypassesRowSecurity(model, caller);
+  const sameKey = (a: Row, b: Row, cols: string[]) => cols.every((k) => a[k] !== null && a[k] !== undefined && a[k] === b[k]);
   let rows = rowsOf(world, model.table);
-  const inserted: Row[] = [];
+  const written: Row[] = [];
+  const touched = new Set<Row>();
   for (const body of bodies) {
     let row: Row = {};
     for (const col of model.columns) if (!col.generated) row[col.name] = keys.includes(col.name) ? (body[col.name] ?? null) : (col.default ?? null);
@@ -190,18 +221,45 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
       if ('reject' in r) return unchanged(r.reject);
       row = r.row;
     }
-    if (!bypassesRowSecurity(model, caller)) {
+    if (!bypass) {
       if (!(model.rules.insertCheck?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`insert check on ${model.table}`));
-      if (representation && !(model.rules.select?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
+      if ((representation || resolution) && !(model.rules.select?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
     }
     const violation = constraintViolation(model, row, settings);
     if (violation) return unchanged(violation);
-    const duplicate = rows.some((existing) => model.primaryKey.every((k) => existing[k] !== null && existing[k] === row[k]));
-    if (duplicate) return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
-    rows = [...rows, row];
-    inserted.push(row);
+    const conflicting = resolution ? rows.find((existing) => sameKey(row, existing, conflictColumns)) : undefined;
+    if (!conflicting) {
+      const duplicate = rows.some((existing) => sameKey(row, existing, model.primaryKey));
+      if (duplicate) return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
+      rows = [...rows, row];
+      written.push(row);
+      touched.add(row);
+      continue;
+    }
+    if (resolution === 'ignore') continue;
+    if (touched.has(conflicting)) return unchanged(sqlError('21000', 'ON CONFLICT DO UPDATE command cannot affect row a second time'));
+    if (!bypass && !((model.rules.updateUsing?.(conflicting, ctx) ?? false) && (model.rules.select?.(conflicting, ctx) ?? false))) {
+      return unchanged(rejectedByPolicy(`upsert: the conflicting row fails the UPDATE USING on ${model.table} (USING expression)`));
+    }
+    let next: Row = { ...conflicting };
+    for (const k of keys) next[k] = row[k] ?? null;
+    if (model.beforeUpdate) {
+      const r = model.beforeUpdate(conflicting, next, ctx);
+      if ('reject' in r) return unchanged(r.reject);
+      next = r.row;
+    }
+    if (!bypass) {
+      if (!(model.rules.updateCheck?.(next, ctx) ?? false)) return unchanged(rejectedByPolicy(`upsert: update check on ${model.table}`));
+      if (!(model.rules.select?.(next, ctx) ?? false)) return unchanged(rejectedByPolicy(`upsert: updated row leaves the select scope on ${model.table}`));
+    }
+    const broken = constraintViolation(model, next, settings);
+    if (broken) return unchanged(broken);
+    if (rows.some((other) => other !== conflicting && sameKey(next, other, model.primaryKey))) return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
+    rows = rows.map((r) => (r === conflicting ? next : r));
+    written.push(next);
+    touched.add(next);
   }
-  return { outcome: allowed(representation ? inserted.map((r) => project(r, selectedColumns(request), model, settings)) : null, inserted.length), world: withRows(world, model.table, rows) };
+  return { outcome: allowed(representation ? written.map((r) => project(r, selectedColumns(request), model, settings)) : null, written.length), world: withRows(world, model.table, rows) };
 }
 
 function predictUpdate(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Prediction {

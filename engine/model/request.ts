@@ -23,9 +23,22 @@ export type Returning = 'representation' | 'minimal';
  */
 export type WriteColumns = string[];
 
+/**
+ * An upsert (supabase-js `.upsert(rows, { onConflict, ignoreDuplicates })`): a POST with
+ * `Prefer: resolution=merge-duplicates` or `resolution=ignore-duplicates` and `on_conflict=`
+ * (absent: the primary key, PostgREST v12.2 Plan.hs `confCols = fromMaybe pkCols qsOnConflict`),
+ * run as `INSERT … ON CONFLICT (cols) DO UPDATE SET c = EXCLUDED.c, … | DO NOTHING`
+ * (Query/QueryBuilder.hs mutatePlanToQuery Insert). A merge of a body naming no columns is
+ * DO NOTHING there too.
+ */
+export interface Upsert {
+  resolution: 'merge-duplicates' | 'ignore-duplicates';
+  onConflict?: string[];
+}
+
 export type ApiRequest =
   | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean }
-  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns }
+  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert }
   | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns }
   | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns }
   | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json> };
@@ -35,13 +48,14 @@ export function describeRequest(r: ApiRequest): string {
   const params = [
     ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
     ...(r.kind !== 'rpc' && Array.isArray(r.columns) ? [`select=${r.columns.join(',')}`] : []),
+    ...(r.kind === 'insert' && r.upsert?.onConflict ? [`on_conflict=${r.upsert.onConflict.join(',')}`] : []),
   ];
   const query = params.length ? `?${params.join('&')}` : '';
   switch (r.kind) {
     case 'select':
       return `GET ${base}${query}`;
     case 'insert':
-      return `POST ${base}${query} (return=${r.returning}) ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
+      return `POST ${base}${query} (return=${r.returning}${r.upsert ? `, resolution=${r.upsert.resolution}` : ''}) ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
     case 'update':
       return `PATCH ${base}${query} (return=${r.returning}) ${JSON.stringify(r.patch)}`;
     case 'delete':

@@ -147,6 +147,7 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
   const name = request.kind === 'rpc' ? `rpc/${request.fn}` : request.table;
   const params: string[] = 'filters' in request ? request.filters.map(filterParam) : [];
   if (request.kind !== 'rpc' && Array.isArray(request.columns)) params.push(`select=${request.columns.join(',')}`);
+  if (request.kind === 'insert' && request.upsert?.onConflict) params.push(`on_conflict=${request.upsert.onConflict.join(',')}`);
   const url = `$SUPABASE_URL/rest/v1/${name}${params.length ? `?${params.join('&')}` : ''}`;
   const method = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' }[request.kind];
   // Keys are shell variables (double quotes expand them); a user's JWT is described, not forged.
@@ -155,7 +156,7 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
   const parts = ['curl', '-X', method, `"${url}"`, '-H', '"apikey: $ANON_KEY"', '-H', authorization];
   if (request.schema && request.schema !== 'public') parts.push('-H', shellQuote(`${method === 'GET' ? 'Accept' : 'Content'}-Profile: ${request.schema}`));
   if (request.kind === 'select' && request.single) parts.push('-H', shellQuote('Accept: application/vnd.pgrst.object+json'));
-  if ('returning' in request) parts.push('-H', shellQuote(`Prefer: return=${request.returning}`));
+  if ('returning' in request) parts.push('-H', shellQuote(`Prefer: return=${request.returning}${request.kind === 'insert' && request.upsert ? `,resolution=${request.upsert.resolution}` : ''}`));
   const body = request.kind === 'insert' ? (request.rows.length === 1 ? request.rows[0] : request.rows) : request.kind === 'update' ? request.patch : request.kind === 'rpc' ? request.args : undefined;
   if (body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(body)));
   return parts.join(' ');
