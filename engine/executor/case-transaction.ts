@@ -130,6 +130,16 @@ type SqlStatement = Exclude<Statement, { refusal: unknown }>;
  * after a kept write, or to the request's own after a failure or a read: the same text either way,
  * so a request's message never depends on the answer before it.
  */
+/**
+ * After a single-object write (Accept: application/vnd.pgrst.object+json): PostgREST's
+ * failNotSingular (Query.hs) condemns the transaction when the write's page_total is not 1. The
+ * statement kept its count (statement.ts SINGULAR_TOTAL); this fails the request's message
+ * then, so the write is rolled back like any failed request and answered 406 PGRST116.
+ */
+export const SINGULAR_CHECK = `do $pf$ begin if current_setting('policyfuzz.singular_total', true) is distinct from '1' then raise exception 'policyfuzz: a single-object write affected other than one row' using errcode = 'PF116'; end if; end $pf$`;
+
+const singularWrite = (statement: SqlStatement) => statement.shape === 'single' && !statement.readOnly;
+
 export function requestMessage(
   caller: Caller,
   request: ApiRequest,
@@ -143,7 +153,8 @@ export function requestMessage(
   const kept = statement.readOnly ? '' : `; ${END_OF_REQUEST}; ${keepRequestSql(cache)}savepoint pf_request`;
   // What the request left for the next one on a pooled connection, read before anything ends it.
   const probe = cache.sessionState ? `; ${sqlFor(new SqlParams().statement(sessionProbeSql(cache.sessionState)))}` : '';
-  return `${after ? ROLLBACK_REQUEST : ''}savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${probe}${kept}`;
+  const singular = singularWrite(statement) ? `; ${SINGULAR_CHECK}` : '';
+  return `${after ? ROLLBACK_REQUEST : ''}savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
 }
 
 /** Where the request's own statement (the one answering page_total, body) sits after its savepoint. */
@@ -179,6 +190,12 @@ function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
   if (result.error) {
     throwIfConnectionEnded(result.error);
     if (at < 0) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);
+    const main = result.completed[at + mainOffset(step.statement)];
+    if (result.error.code === 'PF116' && singularWrite(step.statement) && main) {
+      const affected = Number(main.rows[0][0]);
+      const error = { code: 'PGRST116', message: 'JSON object requested, multiple (or no) rows returned', details: `The result contains ${affected} rows`, hint: null };
+      return { status: 406, body: error, affected, error };
+    }
     return errorResponse(result.error, step.caller, step.options);
   }
   const main = at + mainOffset(step.statement);
@@ -398,6 +415,11 @@ export class CaseTransaction implements Executor {
   }
 }
 
+/** A single-object write's representation: its one row as an object (the check held it to one). */
+function singleObject(statement: SqlStatement, body: Json): Json {
+  return statement.shape === 'single' && Array.isArray(body) ? body[0] : body;
+}
+
 function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: number, body: Json, inserted?: unknown): ApiResponse {
   switch (request.kind) {
     case 'select':
@@ -412,11 +434,11 @@ function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: n
     case 'insert': {
       // Response.hs: a merge that inserted nothing (only updated) answers 200, else 201.
       const status = request.upsert?.resolution === 'merge-duplicates' && inserted !== undefined && inserted !== null && Number(inserted) <= 0 ? 200 : 201;
-      return { status, body: request.returning === 'representation' ? body : null, affected };
+      return { status, body: request.returning === 'representation' ? singleObject(statement, body) : null, affected };
     }
     case 'update':
     case 'delete':
-      return request.returning === 'representation' ? { status: 200, body, affected } : { status: 204, body: null, affected };
+      return request.returning === 'representation' ? { status: 200, body: singleObject(statement, body), affected } : { status: 204, body: null, affected };
     case 'rpc':
       return statement.shape === 'void' ? { status: 204, body: null, affected } : { status: 200, body, affected };
   }

@@ -84,6 +84,9 @@ function missingColumn(cache: SchemaCache, key: string, table: string, names: st
   return undefined;
 }
 
+/** Keeps a single-object write's row count in the transaction for the check after it. */
+export const SINGULAR_TOTAL = `set_config('policyfuzz.singular_total', pg_catalog.count(_postgrest_t)::text, true) as policyfuzz_singular_total`;
+
 const SELECT_BODY = `select pg_catalog.count(_postgrest_t) as page_total, coalesce(json_agg(_postgrest_t), '[]')::text as body`;
 const MINIMAL_BODY = `select pg_catalog.count(_postgrest_t) as page_total, null::text as body`;
 
@@ -125,7 +128,7 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       const insert = keys.length
         ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys, p)}${counted}${onConflict} ${returning}`
         : `insert into ${target} select from json_array_elements(${p.bind(JSON.stringify(request.rows))}::json) pgrst_body${counted}${onConflict} ${returning}`;
-      return sqlStatement(p.statement(withSource(insert, request, merge)), 'rows', false);
+      return sqlStatement(p.statement(withSource(insert, request, merge)), writeShape(request), false);
     }
     case 'update': {
       const keys = Object.keys(request.patch);
@@ -140,12 +143,12 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('UPDATE') };
       const set = keys.map((k) => `${ident(k)} = pgrst_body.${ident(k)}`).join(', ');
       const update = `update ${target} set ${set} from (select * from ${bodyRecordset(cache, key, [request.patch], keys, p)}) pgrst_body${whereClause(t, request.filters, p)} ${returning}`;
-      return sqlStatement(p.statement(withSource(update, request)), 'rows', false);
+      return sqlStatement(p.statement(withSource(update, request)), writeShape(request), false);
     }
     case 'delete': {
       if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('DELETE') };
       const del = `delete from ${target}${whereClause(t, request.filters, p)} ${returningSql(request, target, cache.tables.get(key))}`;
-      return sqlStatement(p.statement(withSource(del, request)), 'rows', false);
+      return sqlStatement(p.statement(withSource(del, request)), writeShape(request), false);
     }
   }
 }
@@ -179,10 +182,18 @@ function returningSql(request: WriteRequest, target: string, columns: CachedColu
  */
 function withSource(write: string, request: WriteRequest, merge = false): string {
   // Statements.hs prepareWrite: `nullif(current_setting('pgrst.inserted', true),'')::int AS response_inserted` for a merge.
-  const inserted = merge ? `, nullif(current_setting('pgrst.inserted', true), '')::int as response_inserted` : '';
+  // For a single-object write, the harness's own column (not PostgREST's): the row count kept for
+  // the executor's check after the statement (case-transaction.ts SINGULAR_CHECK), as
+  // failNotSingular checks page_total before PostgREST commits.
+  const inserted = (merge ? `, nullif(current_setting('pgrst.inserted', true), '')::int as response_inserted` : '') + (request.single ? `, ${SINGULAR_TOTAL}` : '');
   if (request.returning !== 'representation') return `with pgrst_source as (${write}) ${MINIMAL_BODY}${inserted} from (select 1 from pgrst_source) _postgrest_t`;
   const read = !request.columns || request.columns.includes('*') ? '*' : request.columns.map((c) => `pgrst_source.${ident(c)}`).join(', ');
   return `with pgrst_source as (${write}) ${SELECT_BODY}${inserted} from (select ${read} from pgrst_source) _postgrest_t`;
+}
+
+/** A write sent for one object answers 'single' (the executor then holds it to exactly one row). */
+function writeShape(request: WriteRequest): 'rows' | 'single' {
+  return request.single ? 'single' : 'rows';
 }
 
 /** SqlFragment.hs addConfigPgrstInserted: counts a body row (+1) or takes back a conflict updated (-1). */

@@ -363,11 +363,26 @@ export function predictTableRequest(model: TableModel, world: World, caller: Cal
     case 'select':
       return { outcome: predictSelect(model, world, caller, request, settings), world };
     case 'insert':
-      return predictInsert(model, world, caller, request, settings);
+      return singular(request, predictInsert(model, world, caller, request, settings), world);
     case 'update':
-      return predictUpdate(model, world, caller, request, settings);
+      return singular(request, predictUpdate(model, world, caller, request, settings), world);
     case 'delete':
-      return predictDelete(model, world, caller, request, settings);
+      return singular(request, predictDelete(model, world, caller, request, settings), world);
   }
+}
+
+/**
+ * A write sent for one object (`single`): a success that affected other than one row is 406
+ * PGRST116 and the write is rolled back (PostgREST v12.2 Query.hs failNotSingular: `SQL.condemn`);
+ * one row: that row as the answer. Alternatives (`orElse`) are judged the same way.
+ */
+function singular(request: Extract<TableRequest, { returning: unknown }>, prediction: Prediction, before: World): Prediction {
+  if (!request.single) return prediction;
+  const judge = (o: Outcome): Outcome => {
+    if ((o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return sqlError('PGRST116', `${o.affected} rows`);
+    return 'orElse' in o && o.orElse ? ({ ...o, orElse: o.orElse.map(judge) } as Outcome) : o;
+  };
+  const outcome = judge(prediction.outcome);
+  return { outcome, world: outcome.kind === 'allowed' ? prediction.world : before };
 }
 

@@ -36,11 +36,16 @@ export interface Upsert {
   onConflict?: string[];
 }
 
+/**
+ * `single`: `Accept: application/vnd.pgrst.object+json` (supabase-js `.single()`): the answer is
+ * one object; 0 or 2+ rows read, or affected by a write, answer 406 PGRST116 and the write is
+ * rolled back (PostgREST v12.2 Query.hs failNotSingular, for reads, inserts, updates, deletes).
+ */
 export type ApiRequest =
   | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean }
-  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert }
-  | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns }
-  | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns }
+  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert; single?: boolean }
+  | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean }
+  | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean }
   | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json> };
 
 export function describeRequest(r: ApiRequest): string {

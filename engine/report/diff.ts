@@ -155,7 +155,7 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
     caller.kind === 'anon' ? '"Authorization: Bearer $ANON_KEY"' : caller.kind === 'service' ? '"Authorization: Bearer $SERVICE_ROLE_KEY"' : shellQuote(`Authorization: Bearer <JWT role=${apiRoleOf(caller)} sub=${caller.id}${caller.email ? ` email=${caller.email}` : ''}${caller.aal && caller.aal !== 'aal1' ? ` aal=${caller.aal}` : ''}${caller.appMetadata ? ` app_metadata=${JSON.stringify(caller.appMetadata)}` : ''}>`);
   const parts = ['curl', '-X', method, `"${url}"`, '-H', '"apikey: $ANON_KEY"', '-H', authorization];
   if (request.schema && request.schema !== 'public') parts.push('-H', shellQuote(`${method === 'GET' ? 'Accept' : 'Content'}-Profile: ${request.schema}`));
-  if (request.kind === 'select' && request.single) parts.push('-H', shellQuote('Accept: application/vnd.pgrst.object+json'));
+  if (request.kind !== 'rpc' && request.single) parts.push('-H', shellQuote('Accept: application/vnd.pgrst.object+json'));
   if ('returning' in request) parts.push('-H', shellQuote(`Prefer: return=${request.returning}${request.kind === 'insert' && request.upsert ? `,resolution=${request.upsert.resolution}` : ''}`));
   const body = request.kind === 'insert' ? (request.rows.length === 1 ? request.rows[0] : request.rows) : request.kind === 'update' ? request.patch : request.kind === 'rpc' ? request.args : undefined;
   if (body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(body)));

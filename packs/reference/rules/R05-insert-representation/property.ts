@@ -60,6 +60,8 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
             // supabase-js `.insert(row).select('id')`: the answer carries the id only, and the
             // new row must still pass the SELECT rule (any RETURNING column reads it).
             selectId: fc.boolean(),
+            // `.insert(row).select().single()`: one object back, or 406 and rolled back.
+            single: fc.constantFrom(false, false, true),
             upsert: fc.option(
               fc.record({
                 resolution: fc.constantFrom('merge-duplicates' as const, 'ignore-duplicates' as const),
@@ -71,7 +73,7 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
               { nil: undefined, freq: 2 },
             ),
           })
-          .map(({ table, pr, shop, representationFirst, selectId, upsert }): DataCase => {
+          .map(({ table, pr, shop, representationFirst, selectId, single, upsert }): DataCase => {
             const row = table === 'pr_tickets' ? pr : shop;
             const insert = (returning: 'representation' | 'minimal'): ApiRequest => ({
               kind: 'insert',
@@ -79,12 +81,13 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
               rows: [row],
               returning,
               ...(returning === 'representation' && selectId ? { columns: ['id'] } : {}),
+              ...(single && returning === 'representation' ? { single } : {}),
             });
             const order = representationFirst ? (['representation', 'minimal'] as const) : (['minimal', 'representation'] as const);
             const again = (u: NonNullable<typeof upsert>): ApiRequest => {
               const changed: Row =
                 u.change === 'none' ? {} : u.change === 'guarded' ? (table === 'pr_tickets' ? { submitter_label: 'Relabelled' } : { total: 999 }) : table === 'pr_tickets' ? { brief: 'changed by upsert' } : { shipping_name: 'Upserted' };
-              return { kind: 'insert', table, rows: [{ ...row, ...changed }], returning: u.returning, upsert: { resolution: u.resolution } };
+              return { kind: 'insert', table, rows: [{ ...row, ...changed }], returning: u.returning, upsert: { resolution: u.resolution }, ...(single ? { single } : {}) };
             };
             const steps = [
               ...order.map((r) => ({ caller, request: insert(r) })),
