@@ -136,8 +136,11 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       if (missing) return { refusal: missing };
       const returning = returningSql(request, target, cache.tables.get(key));
       if (keys.length === 0) {
-        // PostgREST answers an empty PATCH body without touching rows.
-        return sqlStatement(p.statement(`select 0::bigint as page_total, ${request.returning === 'representation' ? `'[]'` : 'null'}::text as body`), 'rows', false);
+        // QueryBuilder.hs mutatePlanToQuery Update, `null uCols`: "SELECT <returnings, or NULL> FROM
+        // t WHERE false" (the filters left out; no UPDATE privilege needed; no row touched).
+        const returned = returningSql(request, target, cache.tables.get(key)).replace(/^returning /, '');
+        const columns = returned === '1' ? 'null' : returned.split(`${target}.`).join(`${ident(t)}.`);
+        return sqlStatement(p.statement(withSource(`select ${columns} from ${target} where false`, request)), writeShape(request), false);
       }
       // Parse analysis names an unknown table (42P01) before pg-safeupdate's hook runs.
       if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('UPDATE') };

@@ -76,15 +76,19 @@ function project(row: Row, columns: string[] | '*', model: TableModel, settings:
   return out;
 }
 
-/** Parse-time checks: every named column exists, every filter literal reads as its column's type. */
+/**
+ * Parse-time checks: every named column exists, every filter literal reads as its column's type.
+ * An empty PATCH's statement carries no filter (emptyPatch), so its filters are not checked.
+ */
 function parseErrors(model: TableModel, request: TableRequest): Outcome | undefined {
   const named: string[] = [];
-  if ('filters' in request) named.push(...request.filters.map((f) => f.column));
+  const filters = request.kind === 'update' && Object.keys(request.patch).length === 0 ? [] : 'filters' in request ? request.filters : [];
+  named.push(...filters.map((f) => f.column));
   const selected = selectedColumns(request);
   if (selected !== '*') named.push(...selected);
   for (const n of named) if (!column(model, n)) return sqlError('42703', `column ${n} does not exist`);
-  if ('filters' in request) {
-    for (const f of request.filters) {
+  {
+    for (const f of filters) {
       const type = column(model, f.column)!.type;
       if (f.op === 'like' || f.op === 'ilike' || f.op === 'is') continue;
       const values = f.op === 'in' && Array.isArray(f.value) ? f.value : [f.value];
@@ -265,8 +269,8 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
 function predictUpdate(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
   const representation = request.returning === 'representation';
-  // An empty body never reaches Postgres (PostgREST answers it without an UPDATE).
-  const refused = unknownBodyColumn(model, request.patch) ?? (Object.keys(request.patch).length ? safeUpdateRefusal('UPDATE', request.filters) : undefined);
+  if (Object.keys(request.patch).length === 0) return unchanged(emptyPatch(model, caller, request, settings));
+  const refused = unknownBodyColumn(model, request.patch) ?? safeUpdateRefusal('UPDATE', request.filters);
   if (refused) return unchanged(refused);
   const read = readBody(model, request.patch);
   if (!read.ok) return unchanged(read.outcome);
@@ -331,6 +335,21 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   // Every row an owner's that owners cannot update: left undone by row security is as secure.
   if (undoneIsSecure) return { outcome: { ...outcome, orElse: [filtered(representation ? [] : null), rejectedByPolicy(`owners cannot update ${model.table}`)] } as Outcome, world: withRows(world, model.table, rows) };
   return { outcome, world: withRows(world, model.table, rows) };
+}
+
+/**
+ * A PATCH with an empty body: PostgREST v12.2 runs no UPDATE but `SELECT <RETURNING columns, or
+ * NULL> FROM t WHERE false` (QueryBuilder.hs mutatePlanToQuery Update, `null uCols`): the filters
+ * are not in it, no UPDATE privilege is needed, and no row is touched or answered. Reading the
+ * table needs SELECT on the columns named, or, naming none (return=minimal), on any column.
+ */
+function emptyPatch(model: TableModel, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Outcome {
+  const named = returningColumns(model, request);
+  const role = apiRoleOf(caller);
+  const grants = grantsOf(model, settings);
+  const readable = named.length ? canSelect(model, caller, named, settings) : role === 'service_role' || grants[role].includes('select') || (grants.columnSelect?.[role]?.length ?? 0) > 0;
+  if (!readable) return rejectedByGrant(`select on ${model.table}`);
+  return allowed(request.returning === 'representation' ? [] : null, 0);
 }
 
 function predictDelete(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'delete' }>, settings: unknown): Prediction {

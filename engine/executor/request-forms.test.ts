@@ -1,0 +1,95 @@
+/**
+ * Other request forms real Supabase clients send, as PostgREST v12.2 runs them, against Postgres
+ * and the model:
+ * - a PATCH with an empty body `{}`: no UPDATE, but `SELECT <returnings, or NULL> FROM t WHERE
+ *   false` (src/PostgREST/Query/QueryBuilder.hs mutatePlanToQuery Update, `null uCols`, lines
+ *   136-140 at v12.2.12): filters left out, no UPDATE privilege needed, SELECT on the table (or a
+ *   column) needed, nothing touched.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../model/caller.ts';
+import type { ApiRequest } from '../model/request.ts';
+import type { TableModel } from '../model/table-model.ts';
+import { predictTableRequest } from '../model/engine.ts';
+import { compareOutcomes } from '../checker/compare.ts';
+import { observedOutcome } from '../checker/observe.ts';
+import type { Environment } from '../runner/environment.ts';
+import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
+import { buildStatement } from './statement.ts';
+
+const alice: Caller = { kind: 'user', id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' };
+const anon: Caller = { kind: 'anon' };
+const service: Caller = { kind: 'service' };
+
+const SCHEMA = `
+create table public.memos (id int primary key, owner text not null, v text);
+alter table public.memos enable row level security;
+create policy memos_read on public.memos for select to anon, authenticated using (true);
+create policy memos_edit on public.memos for update to authenticated using (true);
+revoke all on public.memos from anon, authenticated;
+grant select on public.memos to authenticated;
+`;
+const memos: TableModel = {
+  table: 'memos',
+  columns: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'owner', type: 'text', nullable: false },
+    { name: 'v', type: 'text', nullable: true },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select'] },
+  rowSecurity: true,
+  rules: { select: () => true, updateUsing: () => true, updateCheck: () => true },
+};
+const world = { memos: [{ id: 1, owner: 'me', v: 'a' }] };
+const FIXTURES = [{ table: 'memos', row: {}, sql: `insert into public.memos values (1, 'me', 'a')` }];
+
+let env: Environment;
+beforeAll(async () => {
+  env = await sqlEnvironment('forms', SCHEMA);
+});
+afterAll(() => env?.close());
+
+type TableRequest = Exclude<ApiRequest, { kind: 'rpc' }>;
+async function agreed(caller: Caller, request: TableRequest) {
+  const [response] = await runCase(env, FIXTURES, [{ caller, request }]);
+  const prediction = predictTableRequest(memos, world, caller, request, undefined);
+  return { response, prediction, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response)) };
+}
+
+describe('PATCH with an empty body', () => {
+  it('is SELECT … FROM t WHERE false, the filters left out (QueryBuilder.hs)', () => {
+    const s = buildStatement({ kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'representation', columns: ['v'] }, env.cache);
+    expect('query' in s && s.query.marked).toMatch(/^with pgrst_source as \(select "memos"\."id", "memos"\."v" from "public"\."memos" where false\) /);
+    const minimal = buildStatement({ kind: 'update', table: 'memos', patch: {}, filters: [], returning: 'minimal' }, env.cache);
+    expect('query' in minimal && minimal.query.marked).toMatch(/^with pgrst_source as \(select null from "public"\."memos" where false\) /);
+  });
+
+  it('answers no row without the UPDATE grant, with no filter (no pg-safeupdate) or a filter on an unknown column, as predicted', async () => {
+    for (const request of [
+      { kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'representation' },
+      { kind: 'update', table: 'memos', patch: {}, filters: [], returning: 'minimal' },
+      { kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'nope', op: 'eq', value: 1 }], returning: 'minimal' },
+    ] as TableRequest[]) {
+      const r = await agreed(alice, request);
+      expect(r.response.error, JSON.stringify(request)).toBeUndefined();
+      expect(r.response.affected).toBe(0);
+      expect(r.disagreement, JSON.stringify(request)).toBeUndefined();
+    }
+  });
+
+  it('needs SELECT on the table: anon (no grant) is refused by the grant, as predicted', async () => {
+    const r = await agreed(anon, { kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'minimal' });
+    expect(r.response.error?.code).toBe('42501');
+    expect(r.prediction.outcome).toMatchObject({ kind: 'rejected', by: 'grant' });
+    expect(r.disagreement).toBeUndefined();
+  });
+
+  it('touches no row', async () => {
+    const [, after] = await runCase(env, FIXTURES, [
+      { caller: alice, request: { kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'minimal' } },
+      { caller: service, request: { kind: 'select', table: 'memos', columns: '*', filters: [] } },
+    ]);
+    expect(after.body).toEqual(world.memos);
+  });
+});
