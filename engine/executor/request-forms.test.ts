@@ -4,7 +4,10 @@
  * - a PATCH with an empty body `{}`: no UPDATE, but `SELECT <returnings, or NULL> FROM t WHERE
  *   false` (src/PostgREST/Query/QueryBuilder.hs mutatePlanToQuery Update, `null uCols`, lines
  *   136-140 at v12.2.12): filters left out, no UPDATE privilege needed, SELECT on the table (or a
- *   column) needed, nothing touched.
+ *   column) needed, nothing touched;
+ * - `Prefer: return=headers-only`: no body (201 for an insert, 204 otherwise: Response.hs), but
+ *   the statement RETURNs the columns as for representation (Plan.hs: returnings are empty only
+ *   for return=minimal or none), so the new row must pass SELECT: 42501 where minimal succeeds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
@@ -28,7 +31,26 @@ create policy memos_read on public.memos for select to anon, authenticated using
 create policy memos_edit on public.memos for update to authenticated using (true);
 revoke all on public.memos from anon, authenticated;
 grant select on public.memos to authenticated;
+
+create table public.drafts (id int primary key, owner text not null);
+alter table public.drafts enable row level security;
+create policy drafts_read on public.drafts for select to authenticated using (owner = 'me');
+create policy drafts_add on public.drafts for insert to authenticated with check (true);
+create policy drafts_edit on public.drafts for update to authenticated using (true) with check (true);
+revoke all on public.drafts from anon, authenticated;
+grant select, insert, update on public.drafts to authenticated;
 `;
+const drafts: TableModel = {
+  table: 'drafts',
+  columns: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'owner', type: 'text', nullable: false },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select', 'insert', 'update'] },
+  rowSecurity: true,
+  rules: { select: (r) => r.owner === 'me', insertCheck: () => true, updateUsing: () => true, updateCheck: () => true },
+};
 const memos: TableModel = {
   table: 'memos',
   columns: [
@@ -91,5 +113,36 @@ describe('PATCH with an empty body', () => {
       { caller: service, request: { kind: 'select', table: 'memos', columns: '*', filters: [] } },
     ]);
     expect(after.body).toEqual(world.memos);
+  });
+});
+
+describe('Prefer: return=headers-only', () => {
+  async function draft(request: TableRequest) {
+    const [response] = await runCase(env, [{ table: 'drafts', row: {}, sql: `insert into public.drafts values (1, 'me')` }], [{ caller: alice, request }]);
+    const prediction = predictTableRequest(drafts, { drafts: [{ id: 1, owner: 'me' }] }, alice, request, undefined);
+    return { response, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response)) };
+  }
+
+  it('RETURNs the columns (Plan.hs returnings), answers no body', () => {
+    const s = buildStatement({ kind: 'insert', table: 'drafts', rows: [{ id: 2, owner: 'me' }], returning: 'headers-only' }, env.cache);
+    expect('query' in s && s.query.marked).toMatch(/returning "public"\."drafts"\.\*\)/);
+  });
+
+  it("an insert of a row the caller cannot read back is refused as with representation (minimal: allowed); a readable one is 201 with no body; a PATCH 204", async () => {
+    const hidden = await draft({ kind: 'insert', table: 'drafts', rows: [{ id: 2, owner: 'other' }], returning: 'headers-only' });
+    expect(hidden.response.error).toMatchObject({ code: '42501', message: 'new row violates row-level security policy for table "drafts"' });
+    expect(hidden.disagreement).toBeUndefined();
+    const minimal = await draft({ kind: 'insert', table: 'drafts', rows: [{ id: 2, owner: 'other' }], returning: 'minimal' });
+    expect(minimal.response.status).toBe(201);
+    expect(minimal.disagreement).toBeUndefined();
+    const mine = await draft({ kind: 'insert', table: 'drafts', rows: [{ id: 2, owner: 'me' }], returning: 'headers-only' });
+    expect(mine.response).toMatchObject({ status: 201, body: null, affected: 1 });
+    expect(mine.disagreement).toBeUndefined();
+    const patch = await draft({ kind: 'update', table: 'drafts', patch: { owner: 'other' }, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'headers-only' });
+    expect(patch.response.error?.code).toBe('42501');
+    expect(patch.disagreement).toBeUndefined();
+    const kept = await draft({ kind: 'update', table: 'drafts', patch: { owner: 'me' }, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'headers-only' });
+    expect(kept.response).toMatchObject({ status: 204, body: null, affected: 1 });
+    expect(kept.disagreement).toBeUndefined();
   });
 });

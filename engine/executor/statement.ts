@@ -172,7 +172,7 @@ type WriteRequest = Extract<ApiRequest, { returning: unknown }>;
  * (Plan.hs inferColsEmbedNeeds: `S.toList . S.fromList $ fldNames ++ fkCols ++ pkCols`).
  */
 function returningSql(request: WriteRequest, target: string, columns: CachedColumn[] | undefined): string {
-  if (request.returning !== 'representation') return 'returning 1';
+  if (request.returning === 'minimal') return 'returning 1';
   if (!request.columns || request.columns.includes('*')) return `returning ${target}.*`;
   const pk = (columns ?? []).filter((c) => c.primaryKey).map((c) => c.name);
   const names = [...new Set([...request.columns, ...pk])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -189,7 +189,7 @@ function withSource(write: string, request: WriteRequest, merge = false): string
   // the executor's check after the statement (case-transaction.ts SINGULAR_CHECK), as
   // failNotSingular checks page_total before PostgREST commits.
   const inserted = (merge ? `, nullif(current_setting('pgrst.inserted', true), '')::int as response_inserted` : '') + (request.single ? `, ${SINGULAR_TOTAL}` : '');
-  if (request.returning !== 'representation') return `with pgrst_source as (${write}) ${MINIMAL_BODY}${inserted} from (select 1 from pgrst_source) _postgrest_t`;
+  if (request.returning === 'minimal') return `with pgrst_source as (${write}) ${MINIMAL_BODY}${inserted} from (select 1 from pgrst_source) _postgrest_t`;
   const read = !request.columns || request.columns.includes('*') ? '*' : request.columns.map((c) => `pgrst_source.${ident(c)}`).join(', ');
   return `with pgrst_source as (${write}) ${SELECT_BODY}${inserted} from (select ${read} from pgrst_source) _postgrest_t`;
 }

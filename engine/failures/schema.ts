@@ -21,7 +21,7 @@ const CallerSchema = z.discriminatedUnion('kind', [
 ]);
 
 const FilterSchema = z.strictObject({ column: z.string(), op: z.enum(['eq', 'neq', 'is', 'in', 'like', 'ilike', 'lt', 'gt']), value: json });
-const returning = z.enum(['representation', 'minimal']);
+const returning = z.enum(['representation', 'minimal', 'headers-only']);
 const schema = z.string().optional();
 
 const RequestSchema = z.discriminatedUnion('kind', [

@@ -54,12 +54,12 @@ function allColumns(model: TableModel, columns: string[] | '*'): string[] {
 }
 
 /**
- * The columns a write's RETURNING reads under return=representation: its `select=` and the
+ * The columns a write's RETURNING reads under return=representation or headers-only: its `select=` and the
  * primary key (PostgREST v12.2 Plan.hs inferColsEmbedNeeds: `fldNames ++ fkCols ++ pkCols`, or
  * `*` when the select names it); none under return=minimal (`RETURNING 1`).
  */
 function returningColumns(model: TableModel, request: Extract<TableRequest, { returning: unknown }>): string[] {
-  if (request.returning !== 'representation') return [];
+  if (request.returning === 'minimal') return [];
   const selected = selectedColumns(request);
   return selected === '*' ? allColumns(model, '*') : [...new Set([...selected, ...model.primaryKey])];
 }
@@ -191,6 +191,8 @@ function predictSelect(model: TableModel, world: World, caller: Caller, request:
  */
 function predictInsert(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'insert' }>, settings: unknown): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
+  // RETURNING reads the new rows (representation, headers-only); only representation answers them.
+  const readsBack = request.returning !== 'minimal';
   const representation = request.returning === 'representation';
   const bodies: Row[] = [];
   for (const body of request.rows) {
@@ -227,7 +229,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     }
     if (!bypass) {
       if (!(model.rules.insertCheck?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`insert check on ${model.table}`));
-      if ((representation || resolution) && !(model.rules.select?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
+      if ((readsBack || resolution) && !(model.rules.select?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
     }
     const violation = constraintViolation(model, row, settings);
     if (violation) return unchanged(violation);
@@ -269,13 +271,14 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
 function predictUpdate(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
   const representation = request.returning === 'representation';
+  const readsBack = request.returning !== 'minimal';
   if (Object.keys(request.patch).length === 0) return unchanged(emptyPatch(model, caller, request, settings));
   const refused = unknownBodyColumn(model, request.patch) ?? safeUpdateRefusal('UPDATE', request.filters);
   if (refused) return unchanged(refused);
   const read = readBody(model, request.patch);
   if (!read.ok) return unchanged(read.outcome);
   // Reading existing rows (a WHERE on their columns) or returning them needs SELECT on those columns as well.
-  const readsRows = request.filters.length > 0 || representation;
+  const readsRows = request.filters.length > 0 || readsBack;
   if (!hasPrivilege(model, caller, 'update', settings) || !canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings)) {
     return unchanged(rejectedByGrant(`update on ${model.table}`));
   }
@@ -357,7 +360,7 @@ function predictDelete(model: TableModel, world: World, caller: Caller, request:
   const representation = request.returning === 'representation';
   const refused = safeUpdateRefusal('DELETE', request.filters);
   if (refused) return unchanged(refused);
-  const readsRows = request.filters.length > 0 || representation;
+  const readsRows = request.filters.length > 0 || request.returning !== 'minimal';
   if (!hasPrivilege(model, caller, 'delete', settings) || !canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings)) {
     return unchanged(rejectedByGrant(`delete on ${model.table}`));
   }

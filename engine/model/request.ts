@@ -14,7 +14,13 @@ export interface Filter {
   value: Json;
 }
 
-export type Returning = 'representation' | 'minimal';
+/**
+ * `Prefer: return=…`. headers-only (v12.2 Preferences.hs HeadersOnly) answers no body (201 with a
+ * Location for an insert, else 204) but its statement RETURNs the columns as representation does
+ * (Plan.hs: returnings are empty only for return=minimal or no return=), so the new rows must
+ * pass SELECT just the same.
+ */
+export type Returning = 'representation' | 'minimal' | 'headers-only';
 
 /**
  * A write's `select=` (supabase-js `.insert(row).select('id')`): the columns a

@@ -65,7 +65,8 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
             upsert: fc.option(
               fc.record({
                 resolution: fc.constantFrom('merge-duplicates' as const, 'ignore-duplicates' as const),
-                returning: fc.constantFrom('representation' as const, 'minimal' as const),
+                // headers-only: no body, but RETURNING reads the row as representation does.
+                returning: fc.constantFrom('representation' as const, 'minimal' as const, 'headers-only' as const),
                 // A column the owner may change (brief, shipping_name), one the owner guard keeps from them
                 // that the insert check does not look at (submitter_label, total), or none.
                 change: fc.constantFrom('none', 'allowed', 'guarded'),
