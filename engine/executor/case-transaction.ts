@@ -110,7 +110,7 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   return p.statement(discardingValues(
     `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), set_config('role', ${p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${p.bind(JSON.stringify(creds.claims))}, true), ` +
-      `set_config('request.method', ${p.bind(METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
+      `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
       `set_config('request.headers', ${p.bind(JSON.stringify(creds.headers))}, true), set_config('request.cookies', '{}', true)`),
   );
 }

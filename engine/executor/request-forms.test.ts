@@ -7,7 +7,10 @@
  *   column) needed, nothing touched;
  * - `Prefer: return=headers-only`: no body (201 for an insert, 204 otherwise: Response.hs), but
  *   the statement RETURNs the columns as for representation (Plan.hs: returnings are empty only
- *   for return=minimal or none), so the new row must pass SELECT: 42501 where minimal succeeds.
+ *   for return=minimal or none), so the new row must pass SELECT: 42501 where minimal succeeds;
+ * - GET rpc: arguments from the query string (text), and a read-only transaction whatever the
+ *   function's volatility (src/PostgREST/Plan.hs callReadPlan txMode, lines 182-186): a VOLATILE
+ *   function that writes fails with 25006 (405).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
@@ -19,6 +22,9 @@ import { observedOutcome } from '../checker/observe.ts';
 import type { Environment } from '../runner/environment.ts';
 import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
 import { buildStatement } from './statement.ts';
+import { predict } from '../model/predict.ts';
+import { allowed } from '../model/outcome.ts';
+import type { FunctionModel } from '../model/function-model.ts';
 
 const alice: Caller = { kind: 'user', id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' };
 const anon: Caller = { kind: 'anon' };
@@ -144,5 +150,59 @@ describe('Prefer: return=headers-only', () => {
     const kept = await draft({ kind: 'update', table: 'drafts', patch: { owner: 'me' }, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'headers-only' });
     expect(kept.response).toMatchObject({ status: 204, body: null, affected: 1 });
     expect(kept.disagreement).toBeUndefined();
+  });
+});
+
+describe('GET rpc (read-only transaction)', () => {
+  const SQL_FNS = `
+    create function public.add_memo(p_id int) returns void language sql volatile security definer set search_path = '' as $$ insert into public.memos values (p_id, 'me', 'x') $$;
+    create function public.count_memos(p_min int) returns bigint language sql stable as $$ select count(*) from public.memos where id >= p_min $$;
+    grant insert on public.memos to authenticated;
+    grant execute on function public.add_memo(int), public.count_memos(int) to authenticated;
+  `;
+  const fns: Record<string, FunctionModel> = {
+    add_memo: {
+      name: 'add_memo',
+      args: ['p_id'],
+      executableBy: ['authenticated', 'service_role'],
+      predict: (w, _c, args) => ({ outcome: allowed(null, 1), world: { ...w, memos: [...(w.memos ?? []), { id: args.p_id as number, owner: 'me', v: 'x' }] } }),
+    },
+    count_memos: {
+      name: 'count_memos',
+      args: ['p_min'],
+      executableBy: ['authenticated', 'service_role'],
+      predict: (w, _c, args) => ({ outcome: allowed([{ value: (w.memos ?? []).filter((m) => (m.id as number) >= (args.p_min as number)).length }], 1), world: w }),
+    },
+  };
+  const oracle = { model: { tables: { memos }, functions: fns, fixtureOrder: ['memos'] }, settings: undefined };
+  let fenv: Environment;
+  beforeAll(async () => {
+    fenv = await sqlEnvironment('forms-rpc', SCHEMA + SQL_FNS);
+  });
+  afterAll(() => fenv?.close());
+
+  async function call(request: Extract<ApiRequest, { kind: 'rpc' }>) {
+    const [response] = await runCase(fenv, FIXTURES, [{ caller: alice, request }]);
+    const prediction = predict(oracle, world, alice, request);
+    return { response, prediction, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response)) };
+  }
+
+  it('a VOLATILE function that writes: POST writes; GET fails with 25006 (405), as the model predicts from the write', async () => {
+    const post = await call({ kind: 'rpc', fn: 'add_memo', args: { p_id: 5 } });
+    expect(post.response.status).toBe(204);
+    expect(post.disagreement).toBeUndefined();
+    const get = await call({ kind: 'rpc', fn: 'add_memo', args: { p_id: 5 }, get: true });
+    expect(get.response).toMatchObject({ status: 405, error: { code: '25006', message: 'cannot execute INSERT in a read-only transaction' } });
+    expect(get.prediction.outcome).toMatchObject({ kind: 'error', code: '25006' });
+    expect(get.disagreement).toBeUndefined();
+  });
+
+  it('a read by GET takes its arguments as text (query parameters), answers as by POST', async () => {
+    const s = buildStatement({ kind: 'rpc', fn: 'count_memos', args: { p_min: 1 }, get: true }, fenv.cache);
+    expect('query' in s && s.readOnly).toBe(true);
+    expect('query' in s && s.query.params).toContain('{"p_min":"1"}');
+    const get = await call({ kind: 'rpc', fn: 'count_memos', args: { p_min: 1 }, get: true });
+    expect(get.response).toMatchObject({ status: 200, body: 1 });
+    expect(get.disagreement).toBeUndefined();
   });
 });

@@ -13,7 +13,7 @@
  * for the statements PostgREST writes; it does not reach writes inside functions.
  */
 import type { Json } from '../model/json.ts';
-import type { ApiRequest, Filter } from '../model/request.ts';
+import { rpcArgText, type ApiRequest, type Filter } from '../model/request.ts';
 import { qualifiedName, type CachedColumn, type CachedFunction, type SchemaCache } from './schema-cache.ts';
 import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
@@ -230,11 +230,14 @@ function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string,
   }
   const call = `${ident(fn.schema)}.${ident(fn.name)}(${keys.map((k) => `${ident(k)} := pgrst_args.${ident(k)}`).join(', ')})`;
   const p = new SqlParams();
+  // GET: the query parameters, each text (ApiRequest.hs builds the payload from the query string).
+  const args = request.get ? Object.fromEntries(Object.entries(request.args).map(([k, v]) => [k, rpcArgText(v)])) : request.args;
   const argsRecord = keys.length
-    ? `json_to_record(${p.bind(JSON.stringify(request.args))}::json) as pgrst_args(${keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')})`
+    ? `json_to_record(${p.bind(JSON.stringify(args))}::json) as pgrst_args(${keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')})`
     : '';
   const from = argsRecord ? ` from ${argsRecord}` : '';
-  const readOnly = fn.volatility !== 'volatile';
+  // Plan.hs callReadPlan txMode: a GET is read-only; a POST is unless the function is VOLATILE.
+  const readOnly = request.get === true || fn.volatility !== 'volatile';
   switch (fn.returns) {
     case 'void':
       return sqlStatement(p.statement(`select 1::bigint as page_total, null::text as body from (select ${call}${from}) pgrst_call`), 'void', readOnly);

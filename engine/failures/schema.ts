@@ -38,7 +38,7 @@ const RequestSchema = z.discriminatedUnion('kind', [
   }),
   z.strictObject({ kind: z.literal('update'), table: z.string(), schema, patch: row, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional() }),
   z.strictObject({ kind: z.literal('delete'), table: z.string(), schema, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional() }),
-  z.strictObject({ kind: z.literal('rpc'), fn: z.string(), schema, args: z.record(z.string(), json) }),
+  z.strictObject({ kind: z.literal('rpc'), fn: z.string(), schema, args: z.record(z.string(), json), get: z.boolean().optional() }),
 ]);
 
 export const DataCaseSchema = z.strictObject({

@@ -52,7 +52,12 @@ export type ApiRequest =
   | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert; single?: boolean }
   | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean }
   | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean }
-  | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json> };
+  /**
+   * get: `GET /rpc/fn?arg=…` (supabase-js `.rpc(fn, args, { get: true })`): the arguments as query
+   * parameters (text), and the transaction read-only whatever the function's volatility (v12.2
+   * Plan.hs callReadPlan txMode: `InvRead → SQL.Read`), so a function that writes fails with 25006.
+   */
+  | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json>; get?: boolean };
 
 export function describeRequest(r: ApiRequest): string {
   const base = r.kind === 'rpc' ? `/rest/v1/rpc/${r.schema ? `${r.schema}.` : ''}${r.fn}` : `/rest/v1/${r.schema ? `${r.schema}.` : ''}${r.table}`;
@@ -72,8 +77,19 @@ export function describeRequest(r: ApiRequest): string {
     case 'delete':
       return `DELETE ${base}${query} (return=${r.returning})`;
     case 'rpc':
-      return `POST ${base} ${JSON.stringify(r.args)}`;
+      return r.get ? `GET ${base}${rpcQuery(r.args)}` : `POST ${base} ${JSON.stringify(r.args)}`;
   }
+}
+
+/** A GET rpc's arguments as its query string (`?a=1&b=x`), values as PostgREST reads them: text. */
+export function rpcQuery(args: Record<string, Json>): string {
+  const params = Object.entries(args).map(([k, v]) => `${k}=${encodeURIComponent(rpcArgText(v))}`);
+  return params.length ? `?${params.join('&')}` : '';
+}
+
+/** An argument as a query parameter carries it: a scalar's text, anything else as JSON text. */
+export function rpcArgText(v: Json): string {
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
 /** The table or function a request names, as the model keys it: `name`, or `schema.name` outside public. */
