@@ -16,6 +16,7 @@ import {
   rejectedByPolicy,
   sqlError,
   anyOf,
+  orAlso,
   type Outcome,
 } from './outcome.ts';
 import { selectedColumns, type ApiRequest, type Filter } from './request.ts';
@@ -152,9 +153,18 @@ function constraintViolation(model: TableModel, row: Row, settings: unknown): Ou
   for (const col of model.columns) {
     if (col.generated) continue;
     const v = row[col.name] ?? null;
-    if (v !== null && col.check && !col.check(v, settings)) return sqlError('23514', `${col.name} check`);
+    if (v !== null && col.check && !col.check(v, settings)) return orAlso(sqlError('23514', `${col.name} check`), col.checkRefusal ? [col.checkRefusal(settings)] : []);
   }
   return undefined;
+}
+
+/**
+ * The refusals a project enforcing a column's limit in a BEFORE trigger would raise for this
+ * row (ColumnSpec.checkRefusal): answers as correct as any failure the row meets from its
+ * triggers on.
+ */
+function limitRefusals(model: TableModel, row: Row, settings: unknown): Outcome[] {
+  return model.columns.filter((c) => c.checkRefusal && c.check && !c.generated && (row[c.name] ?? null) !== null && !c.check(row[c.name] ?? null, settings)).map((c) => c.checkRefusal!(settings));
 }
 
 function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown): Outcome {
@@ -222,17 +232,19 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
   for (const body of bodies) {
     let row: Row = {};
     for (const col of model.columns) if (!col.generated) row[col.name] = keys.includes(col.name) ? (body[col.name] ?? null) : (col.default ?? null);
+    const limits = limitRefusals(model, row, settings);
+    const refused = (o: Outcome) => unchanged(orAlso(o, limits));
     if (model.beforeInsert) {
       const r = model.beforeInsert(row, ctx);
-      if ('reject' in r) return unchanged(r.reject);
+      if ('reject' in r) return refused(r.reject);
       row = r.row;
     }
     if (!bypass) {
-      if (!(model.rules.insertCheck?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`insert check on ${model.table}`));
-      if ((readsBack || resolution) && !(model.rules.select?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
+      if (!(model.rules.insertCheck?.(row, ctx) ?? false)) return refused(rejectedByPolicy(`insert check on ${model.table}`));
+      if ((readsBack || resolution) && !(model.rules.select?.(row, ctx) ?? false)) return refused(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
     }
     const violation = constraintViolation(model, row, settings);
-    if (violation) return unchanged(violation);
+    if (violation) return refused(violation);
     const conflicting = resolution ? rows.find((existing) => sameKey(row, existing, conflictColumns)) : undefined;
     if (!conflicting) {
       const duplicate = rows.some((existing) => sameKey(row, existing, model.primaryKey));
@@ -249,17 +261,19 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     }
     let next: Row = { ...conflicting };
     for (const k of keys) next[k] = row[k] ?? null;
+    const updateLimits = limitRefusals(model, next, settings);
+    const refusedUpdate = (o: Outcome) => unchanged(orAlso(o, updateLimits));
     if (model.beforeUpdate) {
       const r = model.beforeUpdate(conflicting, next, ctx);
-      if ('reject' in r) return unchanged(r.reject);
+      if ('reject' in r) return refusedUpdate(r.reject);
       next = r.row;
     }
     if (!bypass) {
-      if (!(model.rules.updateCheck?.(next, ctx) ?? false)) return unchanged(rejectedByPolicy(`upsert: update check on ${model.table}`));
-      if (!(model.rules.select?.(next, ctx) ?? false)) return unchanged(rejectedByPolicy(`upsert: updated row leaves the select scope on ${model.table}`));
+      if (!(model.rules.updateCheck?.(next, ctx) ?? false)) return refusedUpdate(rejectedByPolicy(`upsert: update check on ${model.table}`));
+      if (!(model.rules.select?.(next, ctx) ?? false)) return refusedUpdate(rejectedByPolicy(`upsert: updated row leaves the select scope on ${model.table}`));
     }
     const broken = constraintViolation(model, next, settings);
-    if (broken) return unchanged(broken);
+    if (broken) return refusedUpdate(broken);
     if (rows.some((other) => other !== conflicting && sameKey(next, other, model.primaryKey))) return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
     rows = rows.map((r) => (r === conflicting ? next : r));
     written.push(next);
@@ -298,10 +312,12 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   let undoneIsSecure = true;
   for (const old of targets) {
     let next: Row = { ...old, ...read.row };
+    const limits = limitRefusals(model, next, settings);
+    const fail = (o: Outcome) => failures.push(orAlso(o, limits));
     if (model.beforeUpdate) {
       const r = model.beforeUpdate(old, next, ctx);
       if ('reject' in r) {
-        failures.push(r.reject);
+        fail(r.reject);
         continue;
       }
       next = r.row;
@@ -309,17 +325,17 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
     } else undoneIsSecure = false;
     if (!bypass) {
       if (!(model.rules.updateCheck?.(next, ctx) ?? false)) {
-        failures.push(rejectedByPolicy(`update check on ${model.table}`));
+        fail(rejectedByPolicy(`update check on ${model.table}`));
         continue;
       }
       if (readsRows && !(model.rules.select?.(next, ctx) ?? false)) {
-        failures.push(rejectedByPolicy(`updated row leaves the select scope on ${model.table}`));
+        fail(rejectedByPolicy(`updated row leaves the select scope on ${model.table}`));
         continue;
       }
     }
     const violation = constraintViolation(model, next, settings);
     if (violation) {
-      failures.push(violation);
+      fail(violation);
       continue;
     }
     replaced.set(old, next);

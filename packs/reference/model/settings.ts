@@ -105,7 +105,11 @@ export const ModelSettingsSchema = z
         ownerEditableColumns: roleList.default(['remarks']),
         /** Rule 1: never compared by the guard (generated columns and updated_at). */
         guardExcludedColumns: roleList.default(['updated_at', 'is_duplicate', 'public_ref']),
-        /** Rule 3 / §8: the cap on remarks entries (a CHECK constraint, 23514 beyond it). */
+        /**
+         * Rule 3 / §8: the cap on remarks entries. The spec does not say how it is enforced: a
+         * CHECK (23514, the reference) or a trigger or function refusing (refusals 'remarks-cap')
+         * are both accepted.
+         */
         remarksCap: z.number().int().positive().default(20),
         /** Cap on the public comment thread of a published ticket. */
         publicCommentsCap: z.number().int().positive().default(50),
@@ -241,6 +245,11 @@ export const ModelSettingsSchema = z
             'category-not-public': pattern.default(ANY_TEXT),
             'repeats-report': pattern.default(ANY_TEXT),
             'id-bearing-remark': pattern.default(ANY_TEXT),
+            /**
+             * Rule 3 / §8: remarks beyond the cap, where a project enforces it in a trigger or a
+             * function instead of a CHECK (23514): either answer is accepted.
+             */
+            'remarks-cap': pattern.default(ANY_TEXT),
           })
           .strict()
           .prefault({}),

@@ -147,7 +147,7 @@ export const vsTicketsTable: TableModel = {
     { name: 'is_duplicate', type: 'boolean', nullable: false, generated: (row) => (row.duplicate_of ?? null) !== null },
     { name: 'public_ref', type: 'text', nullable: true, generated: (row, settings) => vsPublicRef(row.id, settings) },
     { name: 'tags', type: 'text[]', nullable: false, default: [] },
-    { name: 'remarks', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.remarksCap)(v) },
+    { name: 'remarks', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.remarksCap)(v), checkRefusal: (s) => refusal(s, 'remarks-cap') },
     { name: 'public_comments', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.publicCommentsCap)(v) },
     { name: 'report', type: 'text', nullable: false, default: '' },
     // Set by soft_delete_vs_ticket to now(): only whether it is null is predictable.

@@ -1,0 +1,72 @@
+/**
+ * Issue 25, item 4: where the spec states what must hold but not how, the model compares what it
+ * states, not the reference's way. Each: a copy of the reference migrations rewritten another
+ * way the spec allows passes with the default settings; a copy with a real fault still fails.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { referenceOracleWith } from './index.ts';
+import { ModelSettingsSchema } from './settings.ts';
+import { loadMigrationFolder } from '../../../engine/db/migrations.ts';
+import { applyEdits } from '../../../engine/mutants/mutant-files.ts';
+import { openEnvironment, type Environment } from '../../../engine/runner/environment.ts';
+import { runDataProperty } from '../../../engine/runner/run-data-property.ts';
+import type { DataProperty } from '../../../engine/runner/data-property.ts';
+import { BUNDLED_MIGRATIONS } from '../../../cli/paths.ts';
+import { sharedServer } from '../../../testing/shared-server.ts';
+import { R03 } from '../rules/R03-vs-submitter-guard/property.ts';
+
+const copies: Environment[] = [];
+afterAll(async () => {
+  for (const c of copies) await c.close();
+});
+
+async function copyWith(name: string, edits: { file: string; find: string; replace: string }[]): Promise<Environment> {
+  const migrations = applyEdits({ name, edits }, loadMigrationFolder(BUNDLED_MIGRATIONS));
+  const env = await openEnvironment({ server: await sharedServer(), migrations, workers: 1 });
+  copies.push(env);
+  return env;
+}
+
+async function run(env: Environment, property: DataProperty, settings: unknown = {}) {
+  return runDataProperty(env, property, { seed: 11, runs: 150, oracle: referenceOracleWith(ModelSettingsSchema.parse(settings)) });
+}
+
+const CAP_CHECK = {
+  file: '0200_vs.sql',
+  find: "  remarks jsonb not null default '[]'\n    check (case when jsonb_typeof(remarks) = 'array' then jsonb_array_length(remarks) <= 20 else false end),\n",
+  replace: "  remarks jsonb not null default '[]',\n",
+};
+const TRIGGERS = 'create trigger vs_tickets_10_guard before update on public.vs_tickets\n';
+
+describe('the remarks cap (rule 3, §8: "capped in number", not how)', () => {
+  it('enforced by a BEFORE trigger raising P0001 (firing before the guard and the row rules) instead of a CHECK: R03 holds', async () => {
+    const env = await copyWith('remarks-cap-trigger', [
+      CAP_CHECK,
+      {
+        file: '0200_vs.sql',
+        find: TRIGGERS,
+        replace:
+          "create function private.vs_remarks_cap() returns trigger language plpgsql set search_path = '' as $$\n" +
+          'begin\n' +
+          "  if jsonb_typeof(new.remarks) = 'array' and jsonb_array_length(new.remarks) > 20 then\n" +
+          "    raise exception 'vs_tickets: at most 20 remarks' using errcode = 'P0001';\n" +
+          '  end if;\n' +
+          '  return new;\n' +
+          'end $$;\n' +
+          'create trigger vs_tickets_00_remarks_cap before insert or update on public.vs_tickets\n' +
+          '  for each row execute function private.vs_remarks_cap();\n' +
+          TRIGGERS,
+      },
+    ]);
+    const r = await run(env, R03);
+    expect(r.failure?.message ?? r.note).toBeUndefined();
+    expect(r.status).toBe('passed');
+  });
+
+  it('a real fault, no cap at all: R03 fails', async () => {
+    const env = await copyWith('remarks-cap-dropped', [CAP_CHECK]);
+    const r = await run(env, R03);
+    expect(r.status).toBe('failed');
+    expect(r.failure?.message).toMatch(/23514|remarks-cap/);
+  });
+});
