@@ -14,6 +14,8 @@ import type { DataProperty } from '../../../engine/runner/data-property.ts';
 import { BUNDLED_MIGRATIONS } from '../../../cli/paths.ts';
 import { sharedServer } from '../../../testing/shared-server.ts';
 import { R03 } from '../rules/R03-vs-submitter-guard/property.ts';
+import { R07 } from '../rules/R07-soft-delete/property.ts';
+import { R14 } from '../rules/R14-lookup-equality/property.ts';
 
 const copies: Environment[] = [];
 afterAll(async () => {
@@ -68,5 +70,26 @@ describe('the remarks cap (rule 3, §8: "capped in number", not how)', () => {
     const r = await run(env, R03);
     expect(r.status).toBe('failed');
     expect(r.failure?.message).toMatch(/23514|remarks-cap/);
+  });
+});
+
+const MERGE_REMARK = "jsonb_build_object('vis', 'staff', 'by', 'system', 'internal', true, 'text', 'merged into ' || p.id),\n";
+
+describe('the merge remark (rule 12: an internal remark naming the canonical ticket, wording not stated)', () => {
+  it("worded 'duplicate of <id>': R07 and R14 hold", async () => {
+    const env = await copyWith('merge-remark-wording', [
+      { file: '0200_vs.sql', find: MERGE_REMARK, replace: MERGE_REMARK.replace("'merged into ' || p.id", "'duplicate of ' || p.id || ' (merged)'") },
+    ]);
+    for (const property of [R07, R14]) {
+      const r = await run(env, property);
+      expect(r.failure?.message ?? r.note, property.id).toBeUndefined();
+      expect(r.status).toBe('passed');
+    }
+  });
+
+  it('a real fault, the remark naming the duplicate instead of the canonical ticket: fails', async () => {
+    const env = await copyWith('merge-remark-wrong-ticket', [{ file: '0200_vs.sql', find: MERGE_REMARK, replace: MERGE_REMARK.replace("'merged into ' || p.id", "'merged from ' || d.id") }]);
+    const results = [await run(env, R07), await run(env, R14)];
+    expect(results.map((r) => r.status)).toContain('failed');
   });
 });
