@@ -195,6 +195,19 @@ export const ModelSettingsSchema = z
       .object({
         /** §8: get_my_student_record returns this many newest change-request outcomes. */
         historyLimit: z.number().int().positive().default(10),
+        /**
+         * Rule 18 / §8 say "newest 10" only: the order of change requests created at the same
+         * instant, after created_at desc (the reference: `created_at desc, id desc`).
+         */
+        historyTieBreak: z.enum(['id desc', 'id asc']).default('id desc'),
+        /**
+         * §4.2: "the caller's own student record plus the caller's own change-request outcomes";
+         * the key of each in get_my_student_record's object (the reference: record, requests).
+         */
+        recordOutput: z
+          .object({ record: z.string().min(1).default('record'), requests: z.string().min(1).default('requests') })
+          .strict()
+          .prefault({}),
         statuses: roleList.default(['pending', 'approved', 'rejected']),
       })
       .prefault({}),

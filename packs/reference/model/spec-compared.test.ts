@@ -16,6 +16,7 @@ import { sharedServer } from '../../../testing/shared-server.ts';
 import { R03 } from '../rules/R03-vs-submitter-guard/property.ts';
 import { R07 } from '../rules/R07-soft-delete/property.ts';
 import { R14 } from '../rules/R14-lookup-equality/property.ts';
+import { R18 } from '../rules/R18-student-record/property.ts';
 
 const copies: Environment[] = [];
 afterAll(async () => {
@@ -91,5 +92,43 @@ describe('the merge remark (rule 12: an internal remark naming the canonical tic
     const env = await copyWith('merge-remark-wrong-ticket', [{ file: '0200_vs.sql', find: MERGE_REMARK, replace: MERGE_REMARK.replace("'merged into ' || p.id", "'merged from ' || d.id") }]);
     const results = [await run(env, R07), await run(env, R14)];
     expect(results.map((r) => r.status)).toContain('failed');
+  });
+});
+
+describe("get_my_student_record's tie-break and output shape (§4.2, rule 18: 'newest 10', the record 'plus' the outcomes)", () => {
+  const ORDER_AGG = '                       order by q.created_at desc, q.id desc)\n';
+  const ORDER_LIMIT = '               order by c.created_at desc, c.id desc limit 10) q), \'[]\'::jsonb)\n';
+  const idAsc = [
+    { file: '0420_students.sql', find: ORDER_AGG, replace: ORDER_AGG.replace('q.id desc', 'q.id asc') },
+    { file: '0420_students.sql', find: ORDER_LIMIT, replace: ORDER_LIMIT.replace('c.id desc', 'c.id asc') },
+  ];
+
+  it('ties broken by id ascending: R18 holds with students.historyTieBreak, fails without it naming the setting', async () => {
+    const env = await copyWith('history-ties-id-asc', idAsc);
+    const withSetting = await run(env, R18, { students: { historyTieBreak: 'id asc' } });
+    expect(withSetting.failure?.message ?? withSetting.note).toBeUndefined();
+    expect(withSetting.status).toBe('passed');
+    const without = await run(env, R18);
+    expect(without.status).toBe('failed');
+    expect(without.failure?.message).toMatch(/setting students\.historyTieBreak/);
+  });
+
+  it('a real fault, oldest first: fails with either tie-break', async () => {
+    const env = await copyWith('history-oldest-first', [
+      { file: '0420_students.sql', find: ORDER_AGG, replace: ORDER_AGG.replace('q.created_at desc', 'q.created_at asc') },
+      { file: '0420_students.sql', find: ORDER_LIMIT, replace: ORDER_LIMIT.replace('c.created_at desc', 'c.created_at asc') },
+    ]);
+    expect((await run(env, R18)).status).toBe('failed');
+    expect((await run(env, R18, { students: { historyTieBreak: 'id asc' } })).status).toBe('failed');
+  });
+
+  it("the outcomes under 'history' instead of 'requests': R18 holds with students.recordOutput, fails without it naming the setting", async () => {
+    const env = await copyWith('record-output-history', [{ file: '0420_students.sql', find: "    'requests', coalesce((\n", replace: "    'history', coalesce((\n" }]);
+    const withSetting = await run(env, R18, { students: { recordOutput: { requests: 'history' } } });
+    expect(withSetting.failure?.message ?? withSetting.note).toBeUndefined();
+    expect(withSetting.status).toBe('passed');
+    const without = await run(env, R18);
+    expect(without.status).toBe('failed');
+    expect(without.failure?.message).toMatch(/setting students\.recordOutput/);
   });
 });
