@@ -107,8 +107,10 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   const creds = credentialsFor(caller, options, request);
   const p = new SqlParams();
   const discardingValues = (settings: string) => `select 1 as pf_settings from (${settings}) pf_settings`;
+  // The role's own settings (statement_timeout on Supabase) before the role, as Query.hs setPgLocals orders them.
+  const roleSettings = (cache.roleSettings?.get(creds.role) ?? []).map(([k, v]) => `set_config(${p.bind(k)}, ${p.bind(v)}, true), `).join('');
   return p.statement(discardingValues(
-    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), set_config('role', ${p.bind(creds.role)}, true), ` +
+    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${p.bind(JSON.stringify(creds.claims))}, true), ` +
       `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
       `set_config('request.headers', ${p.bind(JSON.stringify(creds.headers))}, true), set_config('request.cookies', '{}', true)`),

@@ -206,3 +206,28 @@ describe('GET rpc (read-only transaction)', () => {
     expect(get.disagreement).toBeUndefined();
   });
 });
+
+describe("the API roles' statement_timeout, as on Supabase", () => {
+  let tenv: Environment;
+  beforeAll(async () => {
+    tenv = await sqlEnvironment(
+      'forms-timeout',
+      `create function public.timeout_now() returns text language sql stable as $$ select current_setting('statement_timeout') $$;
+       grant execute on function public.timeout_now() to anon, authenticated;`,
+    );
+  });
+  afterAll(() => tenv?.close());
+
+  it('anon runs under 3s, authenticated under 8s: the role settings PostgREST applies per request (Query.hs setPgLocals)', async () => {
+    const request: ApiRequest = { kind: 'rpc', fn: 'timeout_now', args: {} };
+    const [asAnon, asUser, after] = await runCase(tenv, [], [
+      { caller: anon, request },
+      { caller: alice, request },
+      { caller: service, request },
+    ]);
+    expect(tenv.cache.roleSettings?.get('anon')).toContainEqual(['statement_timeout', '3s']);
+    expect([asAnon.body, asUser.body]).toEqual(['3s', '8s']);
+    // Set for the request only: the next one (service_role, which has none) is back to the session's.
+    expect(after.body).toBe('0');
+  });
+});
