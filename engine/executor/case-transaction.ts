@@ -33,7 +33,7 @@ import { httpStatusForSqlState } from './http-status.ts';
 import type { ApiResponse } from './response.ts';
 import type { SchemaCache } from './schema-cache.ts';
 import { ident, inlineSql, SqlParams, type ParameterizedSql } from './sql-text.ts';
-import { buildStatement, type Statement } from './statement.ts';
+import { buildStatement, maxAffectedOf, type Statement } from './statement.ts';
 import { PreparedStatements } from './prepared-statements.ts';
 import { leftBehindFrom, sessionProbeSql } from './session-state.ts';
 import type { Executor, PlannedRequest } from './executor.ts';
@@ -140,6 +140,11 @@ type SqlStatement = Exclude<Statement, { refusal: unknown }>;
  */
 export const SINGULAR_CHECK = `do $pf$ begin if current_setting('policyfuzz.singular_total', true) is distinct from '1' then raise exception 'policyfuzz: a single-object write affected other than one row' using errcode = 'PF116'; end if; end $pf$`;
 
+/** The same for `Prefer: handling=strict, max-affected=n` (Query.hs failExceedsMaxAffectedPref): more than n rows. */
+export function maxAffectedCheck(n: number): string {
+  return `do $pf$ begin if current_setting('policyfuzz.singular_total', true)::bigint > ${Math.trunc(n)} then raise exception 'policyfuzz: a write affected more rows than max-affected' using errcode = 'PF124'; end if; end $pf$`;
+}
+
 const singularWrite = (statement: SqlStatement) => statement.shape === 'single' && !statement.readOnly;
 
 export function requestMessage(
@@ -155,7 +160,8 @@ export function requestMessage(
   const kept = statement.readOnly ? '' : `; ${END_OF_REQUEST}; ${keepRequestSql(cache)}savepoint pf_request`;
   // What the request left for the next one on a pooled connection, read before anything ends it.
   const probe = cache.sessionState ? `; ${sqlFor(new SqlParams().statement(sessionProbeSql(cache.sessionState)))}` : '';
-  const singular = singularWrite(statement) ? `; ${SINGULAR_CHECK}` : '';
+  const max = maxAffectedOf(request);
+  const singular = (singularWrite(statement) ? `; ${SINGULAR_CHECK}` : '') + (max !== undefined ? `; ${maxAffectedCheck(max)}` : '');
   return `${after ? ROLLBACK_REQUEST : ''}savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
 }
 
@@ -197,6 +203,11 @@ function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
       const affected = Number(main.rows[0][0]);
       const error = { code: 'PGRST116', message: 'JSON object requested, multiple (or no) rows returned', details: `The result contains ${affected} rows`, hint: null };
       return { status: 406, body: error, affected, error };
+    }
+    if (result.error.code === 'PF124' && maxAffectedOf(step.request) !== undefined && main) {
+      const affected = Number(main.rows[0][0]);
+      const error = { code: 'PGRST124', message: 'Query result exceeds max-affected preference constraint', details: `The query affects ${affected} rows`, hint: null };
+      return { status: 400, body: error, affected, error };
     }
     return errorResponse(result.error, step.caller, step.options);
   }

@@ -3,6 +3,8 @@
  * application/vnd.pgrst.object+json`), as PostgREST v12.2 answers them: Query.hs actionQuery
  * calls failNotSingular after the insert, update and delete statements, which condemns the
  * transaction (`SQL.condemn`: rolled back) and answers 406 PGRST116 when page_total is not 1.
+ * Also `Prefer: handling=strict, max-affected=n` on a PATCH or DELETE (v12.2 Preferences.hs has
+ * it; Query.hs failExceedsMaxAffectedPref: 400 PGRST124 and rolled back beyond n rows).
  * Against Postgres and the model: the answer, and that a refused write left nothing behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,5 +100,23 @@ describe('single-object writes (failNotSingular)', () => {
     ]);
     expect(refused.status).toBe(406);
     expect(next.body).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+});
+
+describe('Prefer: handling=strict, max-affected=n (failExceedsMaxAffectedPref)', () => {
+  it('beyond n rows: 400 PGRST124 and rolled back; within: kept; as the model predicts', async () => {
+    for (const request of [
+      { kind: 'update', table: 'items', patch: { v: 'b' }, filters: mine, returning: 'minimal', maxAffected: 1 },
+      { kind: 'delete', table: 'items', filters: mine, returning: 'representation', maxAffected: 1 },
+    ] as Write[]) {
+      const r = await run(request);
+      expect(r.response, JSON.stringify(request)).toMatchObject({ status: 400, error: { code: 'PGRST124', details: 'The query affects 2 rows' } });
+      expect(r.after).toEqual(world.items);
+      expect(r.disagreement).toBeUndefined();
+    }
+    const within = await run({ kind: 'delete', table: 'items', filters: mine, returning: 'minimal', maxAffected: 2 });
+    expect(within.response.status).toBe(204);
+    expect(within.after).toEqual([world.items[2]]);
+    expect(within.disagreement).toBeUndefined();
   });
 });

@@ -188,7 +188,7 @@ function withSource(write: string, request: WriteRequest, merge = false): string
   // For a single-object write, the harness's own column (not PostgREST's): the row count kept for
   // the executor's check after the statement (case-transaction.ts SINGULAR_CHECK), as
   // failNotSingular checks page_total before PostgREST commits.
-  const inserted = (merge ? `, nullif(current_setting('pgrst.inserted', true), '')::int as response_inserted` : '') + (request.single ? `, ${SINGULAR_TOTAL}` : '');
+  const inserted = (merge ? `, nullif(current_setting('pgrst.inserted', true), '')::int as response_inserted` : '') + (request.single || maxAffectedOf(request) !== undefined ? `, ${SINGULAR_TOTAL}` : '');
   if (request.returning === 'minimal') return `with pgrst_source as (${write}) ${MINIMAL_BODY}${inserted} from (select 1 from pgrst_source) _postgrest_t`;
   const read = !request.columns || request.columns.includes('*') ? '*' : request.columns.map((c) => `pgrst_source.${ident(c)}`).join(', ');
   return `with pgrst_source as (${write}) ${SELECT_BODY}${inserted} from (select ${read} from pgrst_source) _postgrest_t`;
@@ -197,6 +197,11 @@ function withSource(write: string, request: WriteRequest, merge = false): string
 /** A write sent for one object answers 'single' (the executor then holds it to exactly one row). */
 function writeShape(request: WriteRequest): 'rows' | 'single' {
   return request.single ? 'single' : 'rows';
+}
+
+/** `Prefer: handling=strict, max-affected=n` of a PATCH or DELETE. */
+export function maxAffectedOf(request: ApiRequest): number | undefined {
+  return request.kind === 'update' || request.kind === 'delete' ? request.maxAffected : undefined;
 }
 
 /** SqlFragment.hs addConfigPgrstInserted: counts a body row (+1) or takes back a conflict updated (-1). */

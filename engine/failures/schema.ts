@@ -36,8 +36,8 @@ const RequestSchema = z.discriminatedUnion('kind', [
     upsert: z.strictObject({ resolution: z.enum(['merge-duplicates', 'ignore-duplicates']), onConflict: z.array(z.string()).optional() }).optional(),
     single: z.boolean().optional(),
   }),
-  z.strictObject({ kind: z.literal('update'), table: z.string(), schema, patch: row, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional() }),
-  z.strictObject({ kind: z.literal('delete'), table: z.string(), schema, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional() }),
+  z.strictObject({ kind: z.literal('update'), table: z.string(), schema, patch: row, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional(), maxAffected: z.number().int().optional() }),
+  z.strictObject({ kind: z.literal('delete'), table: z.string(), schema, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional(), maxAffected: z.number().int().optional() }),
   z.strictObject({ kind: z.literal('rpc'), fn: z.string(), schema, args: z.record(z.string(), json), get: z.boolean().optional() }),
 ]);
 

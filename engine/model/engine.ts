@@ -415,9 +415,12 @@ export function predictTableRequest(model: TableModel, world: World, caller: Cal
  * one row: that row as the answer. Alternatives (`orElse`) are judged the same way.
  */
 function singular(request: Extract<TableRequest, { returning: unknown }>, prediction: Prediction, before: World): Prediction {
-  if (!request.single) return prediction;
+  const max = request.kind === 'insert' ? undefined : request.maxAffected;
+  if (!request.single && max === undefined) return prediction;
+  // Query.hs: failNotSingular, then failExceedsMaxAffectedPref (PGRST124), for PATCH and DELETE.
   const judge = (o: Outcome): Outcome => {
-    if ((o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return sqlError('PGRST116', `${o.affected} rows`);
+    if (request.single && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return sqlError('PGRST116', `${o.affected} rows`);
+    if (max !== undefined && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected > max) return sqlError('PGRST124', `${o.affected} rows`);
     return 'orElse' in o && o.orElse ? ({ ...o, orElse: o.orElse.map(judge) } as Outcome) : o;
   };
   const outcome = judge(prediction.outcome);

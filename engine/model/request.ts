@@ -46,12 +46,15 @@ export interface Upsert {
  * `single`: `Accept: application/vnd.pgrst.object+json` (supabase-js `.single()`): the answer is
  * one object; 0 or 2+ rows read, or affected by a write, answer 406 PGRST116 and the write is
  * rolled back (PostgREST v12.2 Query.hs failNotSingular, for reads, inserts, updates, deletes).
+ * `maxAffected`: `Prefer: handling=strict, max-affected=n` on a PATCH or DELETE (v12.2
+ * Preferences.hs; Query.hs failExceedsMaxAffectedPref): more than n rows affected answers 400
+ * PGRST124 and the write is rolled back. Without handling=strict PostgREST ignores it.
  */
 export type ApiRequest =
   | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean }
   | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert; single?: boolean }
-  | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean }
-  | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean }
+  | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
+  | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
   /**
    * get: `GET /rpc/fn?arg=…` (supabase-js `.rpc(fn, args, { get: true })`): the arguments as query
    * parameters (text), and the transaction read-only whatever the function's volatility (v12.2

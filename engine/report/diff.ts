@@ -156,7 +156,11 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
   const parts = ['curl', '-X', method, `"${url}"`, '-H', '"apikey: $ANON_KEY"', '-H', authorization];
   if (request.schema && request.schema !== 'public') parts.push('-H', shellQuote(`${method === 'GET' ? 'Accept' : 'Content'}-Profile: ${request.schema}`));
   if (request.kind !== 'rpc' && request.single) parts.push('-H', shellQuote('Accept: application/vnd.pgrst.object+json'));
-  if ('returning' in request) parts.push('-H', shellQuote(`Prefer: return=${request.returning}${request.kind === 'insert' && request.upsert ? `,resolution=${request.upsert.resolution}` : ''}`));
+  if ('returning' in request) {
+    const resolution = request.kind === 'insert' && request.upsert ? `,resolution=${request.upsert.resolution}` : '';
+    const max = (request.kind === 'update' || request.kind === 'delete') && request.maxAffected !== undefined ? `,handling=strict,max-affected=${request.maxAffected}` : '';
+    parts.push('-H', shellQuote(`Prefer: return=${request.returning}${resolution}${max}`));
+  }
   const body = request.kind === 'insert' ? (request.rows.length === 1 ? request.rows[0] : request.rows) : request.kind === 'update' ? request.patch : request.kind === 'rpc' && !request.get ? request.args : undefined;
   if (body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(body)));
   return parts.join(' ');
