@@ -17,7 +17,15 @@ const row = z.record(z.string(), json);
 const CallerSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('anon') }),
   z.strictObject({ kind: z.literal('service') }),
-  z.strictObject({ kind: z.literal('user'), id: z.string(), email: z.string().optional() }),
+  z.strictObject({
+    kind: z.literal('user'),
+    id: z.string(),
+    email: z.string().optional(),
+    phone: z.string().optional(),
+    isAnonymous: z.boolean().optional(),
+    aal: z.enum(['aal1', 'aal2']).optional(),
+    appMetadata: z.record(z.string(), json).optional(),
+  }),
 ]);
 
 const FilterSchema = z.strictObject({ column: z.string(), op: z.enum(['eq', 'neq', 'is', 'in', 'like', 'ilike', 'lt', 'gt']), value: json });
