@@ -52,8 +52,8 @@ export function compareOutcomes(expected: Outcome, actual: Outcome, masked: read
   if (as) return compareOutcomes(comparedRows(expected, as), comparedRows(actual, as), masked, undefined, hints);
   const first = compareOne(expected, actual, masked, hints);
   if (!first || !('orElse' in expected) || !expected.orElse) return first;
-  // Any of the failures a multi-row write may stop at is an agreement.
-  return expected.orElse.some((alternative) => !compareOne(alternative, actual, masked, hints)) ? undefined : first;
+  // Any of the failures a multi-row write may stop at is an agreement (and any an alternative allows in turn).
+  return expected.orElse.some((alternative) => !compareOutcomes(alternative, actual, masked, undefined, hints)) ? undefined : first;
 }
 
 const columnsOf = (rows: Row[]) => [...new Set(rows.flatMap((r) => Object.keys(r)))].sort();

@@ -33,7 +33,7 @@ import { httpStatusForSqlState } from './http-status.ts';
 import type { ApiResponse } from './response.ts';
 import type { SchemaCache } from './schema-cache.ts';
 import { ident, inlineSql, SqlParams, type ParameterizedSql } from './sql-text.ts';
-import { buildStatement, type Statement } from './statement.ts';
+import { buildStatement, maxAffectedOf, type Statement } from './statement.ts';
 import { PreparedStatements } from './prepared-statements.ts';
 import { leftBehindFrom, sessionProbeSql } from './session-state.ts';
 import type { Executor, PlannedRequest } from './executor.ts';
@@ -107,10 +107,12 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   const creds = credentialsFor(caller, options, request);
   const p = new SqlParams();
   const discardingValues = (settings: string) => `select 1 as pf_settings from (${settings}) pf_settings`;
+  // The role's own settings (statement_timeout on Supabase) before the role, as Query.hs setPgLocals orders them.
+  const roleSettings = (cache.roleSettings?.get(creds.role) ?? []).map(([k, v]) => `set_config(${p.bind(k)}, ${p.bind(v)}, true), `).join('');
   return p.statement(discardingValues(
-    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), set_config('role', ${p.bind(creds.role)}, true), ` +
+    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${p.bind(JSON.stringify(creds.claims))}, true), ` +
-      `set_config('request.method', ${p.bind(METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
+      `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
       `set_config('request.headers', ${p.bind(JSON.stringify(creds.headers))}, true), set_config('request.cookies', '{}', true)`),
   );
 }
@@ -130,6 +132,21 @@ type SqlStatement = Exclude<Statement, { refusal: unknown }>;
  * after a kept write, or to the request's own after a failure or a read: the same text either way,
  * so a request's message never depends on the answer before it.
  */
+/**
+ * After a single-object write (Accept: application/vnd.pgrst.object+json): PostgREST's
+ * failNotSingular (Query.hs) condemns the transaction when the write's page_total is not 1. The
+ * statement kept its count (statement.ts SINGULAR_TOTAL); this fails the request's message
+ * then, so the write is rolled back like any failed request and answered 406 PGRST116.
+ */
+export const SINGULAR_CHECK = `do $pf$ begin if current_setting('policyfuzz.singular_total', true) is distinct from '1' then raise exception 'policyfuzz: a single-object write affected other than one row' using errcode = 'PF116'; end if; end $pf$`;
+
+/** The same for `Prefer: handling=strict, max-affected=n` (Query.hs failExceedsMaxAffectedPref): more than n rows. */
+export function maxAffectedCheck(n: number): string {
+  return `do $pf$ begin if current_setting('policyfuzz.singular_total', true)::bigint > ${Math.trunc(n)} then raise exception 'policyfuzz: a write affected more rows than max-affected' using errcode = 'PF124'; end if; end $pf$`;
+}
+
+const singularWrite = (statement: SqlStatement) => statement.shape === 'single' && !statement.readOnly;
+
 export function requestMessage(
   caller: Caller,
   request: ApiRequest,
@@ -143,7 +160,9 @@ export function requestMessage(
   const kept = statement.readOnly ? '' : `; ${END_OF_REQUEST}; ${keepRequestSql(cache)}savepoint pf_request`;
   // What the request left for the next one on a pooled connection, read before anything ends it.
   const probe = cache.sessionState ? `; ${sqlFor(new SqlParams().statement(sessionProbeSql(cache.sessionState)))}` : '';
-  return `${after ? ROLLBACK_REQUEST : ''}savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${probe}${kept}`;
+  const max = maxAffectedOf(request);
+  const singular = (singularWrite(statement) ? `; ${SINGULAR_CHECK}` : '') + (max !== undefined ? `; ${maxAffectedCheck(max)}` : '');
+  return `${after ? ROLLBACK_REQUEST : ''}savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
 }
 
 /** Where the request's own statement (the one answering page_total, body) sits after its savepoint. */
@@ -179,11 +198,22 @@ function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
   if (result.error) {
     throwIfConnectionEnded(result.error);
     if (at < 0) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);
+    const main = result.completed[at + mainOffset(step.statement)];
+    if (result.error.code === 'PF116' && singularWrite(step.statement) && main) {
+      const affected = Number(main.rows[0][0]);
+      const error = { code: 'PGRST116', message: 'JSON object requested, multiple (or no) rows returned', details: `The result contains ${affected} rows`, hint: null };
+      return { status: 406, body: error, affected, error };
+    }
+    if (result.error.code === 'PF124' && maxAffectedOf(step.request) !== undefined && main) {
+      const affected = Number(main.rows[0][0]);
+      const error = { code: 'PGRST124', message: 'Query result exceeds max-affected preference constraint', details: `The query affects ${affected} rows`, hint: null };
+      return { status: 400, body: error, affected, error };
+    }
     return errorResponse(result.error, step.caller, step.options);
   }
   const main = at + mainOffset(step.statement);
-  const [pageTotal, body] = result.completed[main].rows[0];
-  const response = shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json));
+  const [pageTotal, body, inserted] = result.completed[main].rows[0];
+  const response = shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json), inserted);
   const watch = step.cache.sessionState;
   if (!watch) return response;
   const leftBehind = leftBehindFrom(watch, result.completed[main + 1].rows[0][0]);
@@ -398,7 +428,12 @@ export class CaseTransaction implements Executor {
   }
 }
 
-function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: number, body: Json): ApiResponse {
+/** A single-object write's representation: its one row as an object (the check held it to one). */
+function singleObject(statement: SqlStatement, body: Json): Json {
+  return statement.shape === 'single' && Array.isArray(body) ? body[0] : body;
+}
+
+function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: number, body: Json, inserted?: unknown): ApiResponse {
   switch (request.kind) {
     case 'select':
       if (statement.shape === 'single') {
@@ -409,11 +444,14 @@ function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: n
         return { status: 200, body: (body as Json[])[0], affected };
       }
       return { status: 200, body, affected };
-    case 'insert':
-      return { status: 201, body: request.returning === 'representation' ? body : null, affected };
+    case 'insert': {
+      // Response.hs: a merge that inserted nothing (only updated) answers 200, else 201.
+      const status = request.upsert?.resolution === 'merge-duplicates' && inserted !== undefined && inserted !== null && Number(inserted) <= 0 ? 200 : 201;
+      return { status, body: request.returning === 'representation' ? singleObject(statement, body) : null, affected };
+    }
     case 'update':
     case 'delete':
-      return request.returning === 'representation' ? { status: 200, body, affected } : { status: 204, body: null, affected };
+      return request.returning === 'representation' ? { status: 200, body: singleObject(statement, body), affected } : { status: 204, body: null, affected };
     case 'rpc':
       return statement.shape === 'void' ? { status: 204, body: null, affected } : { status: 200, body, affected };
   }

@@ -93,7 +93,7 @@ function requestHeaders(request: ApiRequest | undefined, apikey: string | undefi
   const writes = request.kind !== 'select';
   if (writes) headers['content-type'] = 'application/json';
   if ('returning' in request) headers.prefer = `return=${request.returning}`;
-  if (request.kind === 'select' && request.single) headers.accept = 'application/vnd.pgrst.object+json';
+  if (request.kind !== 'rpc' && request.single) headers.accept = 'application/vnd.pgrst.object+json';
   if (request.schema) headers[writes ? 'content-profile' : 'accept-profile'] = request.schema;
   return headers;
 }

@@ -41,6 +41,13 @@ export interface SchemaCache {
   functions: Map<string, CachedFunction[]>;
   /** What the catalog's functions can leave on a pooled connection (session-state.ts); absent: nothing. */
   sessionState?: SessionStateWatch;
+  /**
+   * Each API role's own settings (`alter role anon set statement_timeout = '3s'`), as PostgREST
+   * v12.2 reads them (Config/Database.hs queryRoleSettings: role-wide rolconfig, user-context
+   * parameters, values lower-cased) and sets them per request before the role (Query.hs
+   * setPgLocals). Absent: none.
+   */
+  roleSettings?: Map<string, [string, string][]>;
 }
 
 export function qualifiedName(schema: string, name: string): string {
@@ -115,5 +122,24 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     const fresh = await client.query<{ n: string; v: string }>(sessionValuesSql(sessionState));
     sessionState.sessionValues = new Map(fresh.rows.map((r) => [r.n, r.v]));
   }
-  return { exposedSchemas, extraSearchPath, initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))], tables, functions, ...(sessionState ? { sessionState } : {}) };
+  const roleRows = await client.query<{ role: string; key: string; value: string }>(
+    `select kv.rolname as role, kv.key, kv.value
+       from (select r.rolname, substr(s, 1, strpos(s, '=') - 1) as key, lower(substr(s, strpos(s, '=') + 1)) as value
+               from pg_roles r, unnest(r.rolconfig) s
+              where r.rolname in ('anon', 'authenticated', 'service_role')) kv
+       join pg_settings ps on ps.name = kv.key and ps.context = 'user'
+      where kv.key <> 'default_transaction_isolation'
+      order by kv.rolname, kv.key`,
+  );
+  const roleSettings = new Map<string, [string, string][]>();
+  for (const r of roleRows.rows) roleSettings.set(r.role, [...(roleSettings.get(r.role) ?? []), [r.key, r.value]]);
+  return {
+    exposedSchemas,
+    extraSearchPath,
+    initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))],
+    tables,
+    functions,
+    ...(sessionState ? { sessionState } : {}),
+    ...(roleSettings.size ? { roleSettings } : {}),
+  };
 }

@@ -13,7 +13,7 @@
  * for the statements PostgREST writes; it does not reach writes inside functions.
  */
 import type { Json } from '../model/json.ts';
-import type { ApiRequest, Filter } from '../model/request.ts';
+import { rpcArgText, type ApiRequest, type Filter } from '../model/request.ts';
 import { qualifiedName, type CachedColumn, type CachedFunction, type SchemaCache } from './schema-cache.ts';
 import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
@@ -84,6 +84,9 @@ function missingColumn(cache: SchemaCache, key: string, table: string, names: st
   return undefined;
 }
 
+/** Keeps a single-object write's row count in the transaction for the check after it. */
+export const SINGULAR_TOTAL = `set_config('policyfuzz.singular_total', pg_catalog.count(_postgrest_t)::text, true) as policyfuzz_singular_total`;
+
 const SELECT_BODY = `select pg_catalog.count(_postgrest_t) as page_total, coalesce(json_agg(_postgrest_t), '[]')::text as body`;
 const MINIMAL_BODY = `select pg_catalog.count(_postgrest_t) as page_total, null::text as body`;
 
@@ -105,14 +108,27 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
     }
     case 'insert': {
       const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
-      const missing = missingColumn(cache, key, t, keys);
+      const conflict = request.upsert ? (request.upsert.onConflict ?? primaryKeyOf(cache.tables.get(key))) : [];
+      const missing = missingColumn(cache, key, t, [...keys, ...conflict]);
       if (missing) return { refusal: missing };
+      const merge = request.upsert?.resolution === 'merge-duplicates' && conflict.length > 0;
       const colList = keys.map(ident).join(', ');
       const returning = returningSql(request, target, cache.tables.get(key));
+      // QueryBuilder.hs mutatePlanToQuery Insert: a merge counts inserted rows in pgrst.inserted
+      // (+1 per body row, -1 per conflict updated) for its 201/200; a body naming no column is
+      // rows of defaults (SqlFragment.hs fromJsonBodyF: json_array_elements, `SELECT  FROM`) and
+      // its merge DO NOTHING.
+      const counted = merge ? ` where ${insertedCounter(true)}` : '';
+      const onConflict = !conflict.length
+        ? ''
+        : ` on conflict(${conflict.map(ident).join(', ')}) ` +
+          (request.upsert!.resolution === 'ignore-duplicates' || keys.length === 0
+            ? 'do nothing'
+            : `do update set ${keys.map((k) => `${ident(k)} = excluded.${ident(k)}`).join(', ')} where ${insertedCounter(false)}`);
       const insert = keys.length
-        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys, p)} ${returning}`
-        : `insert into ${target} default values ${returning}`;
-      return sqlStatement(p.statement(withSource(insert, request)), 'rows', false);
+        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys, p)}${counted}${onConflict} ${returning}`
+        : `insert into ${target} select from json_array_elements(${p.bind(JSON.stringify(request.rows))}::json) pgrst_body${counted}${onConflict} ${returning}`;
+      return sqlStatement(p.statement(withSource(insert, request, merge)), writeShape(request), false);
     }
     case 'update': {
       const keys = Object.keys(request.patch);
@@ -120,19 +136,22 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       if (missing) return { refusal: missing };
       const returning = returningSql(request, target, cache.tables.get(key));
       if (keys.length === 0) {
-        // PostgREST answers an empty PATCH body without touching rows.
-        return sqlStatement(p.statement(`select 0::bigint as page_total, ${request.returning === 'representation' ? `'[]'` : 'null'}::text as body`), 'rows', false);
+        // QueryBuilder.hs mutatePlanToQuery Update, `null uCols`: "SELECT <returnings, or NULL> FROM
+        // t WHERE false" (the filters left out; no UPDATE privilege needed; no row touched).
+        const returned = returningSql(request, target, cache.tables.get(key)).replace(/^returning /, '');
+        const columns = returned === '1' ? 'null' : returned.split(`${target}.`).join(`${ident(t)}.`);
+        return sqlStatement(p.statement(withSource(`select ${columns} from ${target} where false`, request)), writeShape(request), false);
       }
       // Parse analysis names an unknown table (42P01) before pg-safeupdate's hook runs.
       if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('UPDATE') };
       const set = keys.map((k) => `${ident(k)} = pgrst_body.${ident(k)}`).join(', ');
       const update = `update ${target} set ${set} from (select * from ${bodyRecordset(cache, key, [request.patch], keys, p)}) pgrst_body${whereClause(t, request.filters, p)} ${returning}`;
-      return sqlStatement(p.statement(withSource(update, request)), 'rows', false);
+      return sqlStatement(p.statement(withSource(update, request)), writeShape(request), false);
     }
     case 'delete': {
       if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('DELETE') };
       const del = `delete from ${target}${whereClause(t, request.filters, p)} ${returningSql(request, target, cache.tables.get(key))}`;
-      return sqlStatement(p.statement(withSource(del, request)), 'rows', false);
+      return sqlStatement(p.statement(withSource(del, request)), writeShape(request), false);
     }
   }
 }
@@ -153,7 +172,7 @@ type WriteRequest = Extract<ApiRequest, { returning: unknown }>;
  * (Plan.hs inferColsEmbedNeeds: `S.toList . S.fromList $ fldNames ++ fkCols ++ pkCols`).
  */
 function returningSql(request: WriteRequest, target: string, columns: CachedColumn[] | undefined): string {
-  if (request.returning !== 'representation') return 'returning 1';
+  if (request.returning === 'minimal') return 'returning 1';
   if (!request.columns || request.columns.includes('*')) return `returning ${target}.*`;
   const pk = (columns ?? []).filter((c) => c.primaryKey).map((c) => c.name);
   const names = [...new Set([...request.columns, ...pk])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -164,10 +183,35 @@ function returningSql(request: WriteRequest, target: string, columns: CachedColu
  * The write's CTE, read back through its `select=` (Statements.hs prepareWrite: `FROM (selectQuery)
  * _postgrest_t`, the read plan over pgrst_source), or `select 1` for return=minimal.
  */
-function withSource(write: string, request: WriteRequest): string {
-  if (request.returning !== 'representation') return `with pgrst_source as (${write}) ${MINIMAL_BODY} from (select 1 from pgrst_source) _postgrest_t`;
+function withSource(write: string, request: WriteRequest, merge = false): string {
+  // Statements.hs prepareWrite: `nullif(current_setting('pgrst.inserted', true),'')::int AS response_inserted` for a merge.
+  // For a single-object write, the harness's own column (not PostgREST's): the row count kept for
+  // the executor's check after the statement (case-transaction.ts SINGULAR_CHECK), as
+  // failNotSingular checks page_total before PostgREST commits.
+  const inserted = (merge ? `, nullif(current_setting('pgrst.inserted', true), '')::int as response_inserted` : '') + (request.single || maxAffectedOf(request) !== undefined ? `, ${SINGULAR_TOTAL}` : '');
+  if (request.returning === 'minimal') return `with pgrst_source as (${write}) ${MINIMAL_BODY}${inserted} from (select 1 from pgrst_source) _postgrest_t`;
   const read = !request.columns || request.columns.includes('*') ? '*' : request.columns.map((c) => `pgrst_source.${ident(c)}`).join(', ');
-  return `with pgrst_source as (${write}) ${SELECT_BODY} from (select ${read} from pgrst_source) _postgrest_t`;
+  return `with pgrst_source as (${write}) ${SELECT_BODY}${inserted} from (select ${read} from pgrst_source) _postgrest_t`;
+}
+
+/** A write sent for one object answers 'single' (the executor then holds it to exactly one row). */
+function writeShape(request: WriteRequest): 'rows' | 'single' {
+  return request.single ? 'single' : 'rows';
+}
+
+/** `Prefer: handling=strict, max-affected=n` of a PATCH or DELETE. */
+export function maxAffectedOf(request: ApiRequest): number | undefined {
+  return request.kind === 'update' || request.kind === 'delete' ? request.maxAffected : undefined;
+}
+
+/** SqlFragment.hs addConfigPgrstInserted: counts a body row (+1) or takes back a conflict updated (-1). */
+function insertedCounter(add: boolean): string {
+  const [symbol, num] = add ? ['+', '0'] : ['-', '-1'];
+  return `set_config('pgrst.inserted', (coalesce(nullif(current_setting('pgrst.inserted', true), '')::int, 0) ${symbol} 1)::text, true) <> '${num}'`;
+}
+
+function primaryKeyOf(columns: CachedColumn[] | undefined): string[] {
+  return (columns ?? []).filter((c) => c.primaryKey).map((c) => c.name);
 }
 
 /** PostgREST picks the overload whose argument names match the body's keys. */
@@ -191,11 +235,14 @@ function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string,
   }
   const call = `${ident(fn.schema)}.${ident(fn.name)}(${keys.map((k) => `${ident(k)} := pgrst_args.${ident(k)}`).join(', ')})`;
   const p = new SqlParams();
+  // GET: the query parameters, each text (ApiRequest.hs builds the payload from the query string).
+  const args = request.get ? Object.fromEntries(Object.entries(request.args).map(([k, v]) => [k, rpcArgText(v)])) : request.args;
   const argsRecord = keys.length
-    ? `json_to_record(${p.bind(JSON.stringify(request.args))}::json) as pgrst_args(${keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')})`
+    ? `json_to_record(${p.bind(JSON.stringify(args))}::json) as pgrst_args(${keys.map((k) => `${ident(k)} ${fn.args.find((a) => a.name === k)!.type}`).join(', ')})`
     : '';
   const from = argsRecord ? ` from ${argsRecord}` : '';
-  const readOnly = fn.volatility !== 'volatile';
+  // Plan.hs callReadPlan txMode: a GET is read-only; a POST is unless the function is VOLATILE.
+  const readOnly = request.get === true || fn.volatility !== 'volatile';
   switch (fn.returns) {
     case 'void':
       return sqlStatement(p.statement(`select 1::bigint as page_total, null::text as body from (select ${call}${from}) pgrst_call`), 'void', readOnly);

@@ -242,7 +242,8 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
       world = prediction.world;
       continue;
     }
-    const single = step.request.kind === 'select' && step.request.single === true;
+    // A read or a write sent for one object (Accept: application/vnd.pgrst.object+json).
+    const single = step.request.kind !== 'rpc' && step.request.single === true;
     body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, sent, cache))}, ${literal(inlineSql(statement.query))}, ${statement.readOnly}, ${single});`);
     const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
     const returns = step.request.kind === 'rpc' ? mapping?.functions?.[targetName(step.request)]?.returns : undefined;

@@ -12,9 +12,9 @@ import { describeRequest } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../target/fixtures.ts';
-import { END_OF_REQUEST, keepRequestSql, preRequestSql, ROLLBACK_REQUEST } from '../executor/case-transaction.ts';
+import { END_OF_REQUEST, keepRequestSql, maxAffectedCheck, preRequestSql, ROLLBACK_REQUEST, SINGULAR_CHECK } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
-import { buildStatement } from '../executor/statement.ts';
+import { buildStatement, maxAffectedOf } from '../executor/statement.ts';
 import { inlineSql } from '../executor/sql-text.ts';
 import { actualOutcomeOf, describeOutcome } from './describe.ts';
 import { dataCaseOf, type FailureRecord } from './schema.ts';
@@ -76,6 +76,10 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     out.push(`${preRequestSql(step.caller, sent, cache)} \\gset pf_`);
     if (statement.readOnly) out.push('set local transaction_read_only = on;');
     out.push(`${inlineSql(statement.query)};`);
+    // PostgREST's checks after a write, as the executor sends them (a single object; max-affected).
+    if (!statement.readOnly && statement.shape === 'single') out.push(`${SINGULAR_CHECK};`);
+    const max = maxAffectedOf(sent);
+    if (max !== undefined) out.push(`${maxAffectedCheck(max)};`);
     if (statement.readOnly) out.push(ROLLBACK_REQUEST);
     else out.push(`${END_OF_REQUEST};`, '\\if :ERROR', ROLLBACK_REQUEST, '\\else', keepRequestSql(cache), '\\endif');
     world = prediction.world;

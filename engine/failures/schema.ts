@@ -17,19 +17,36 @@ const row = z.record(z.string(), json);
 const CallerSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('anon') }),
   z.strictObject({ kind: z.literal('service') }),
-  z.strictObject({ kind: z.literal('user'), id: z.string(), email: z.string().optional() }),
+  z.strictObject({
+    kind: z.literal('user'),
+    id: z.string(),
+    email: z.string().optional(),
+    phone: z.string().optional(),
+    isAnonymous: z.boolean().optional(),
+    aal: z.enum(['aal1', 'aal2']).optional(),
+    appMetadata: z.record(z.string(), json).optional(),
+  }),
 ]);
 
 const FilterSchema = z.strictObject({ column: z.string(), op: z.enum(['eq', 'neq', 'is', 'in', 'like', 'ilike', 'lt', 'gt']), value: json });
-const returning = z.enum(['representation', 'minimal']);
+const returning = z.enum(['representation', 'minimal', 'headers-only']);
 const schema = z.string().optional();
 
 const RequestSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('select'), table: z.string(), schema, columns: z.union([z.literal('*'), z.array(z.string())]), filters: z.array(FilterSchema), single: z.boolean().optional() }),
-  z.strictObject({ kind: z.literal('insert'), table: z.string(), schema, rows: z.array(row), returning }),
-  z.strictObject({ kind: z.literal('update'), table: z.string(), schema, patch: row, filters: z.array(FilterSchema), returning }),
-  z.strictObject({ kind: z.literal('delete'), table: z.string(), schema, filters: z.array(FilterSchema), returning }),
-  z.strictObject({ kind: z.literal('rpc'), fn: z.string(), schema, args: z.record(z.string(), json) }),
+  z.strictObject({
+    kind: z.literal('insert'),
+    table: z.string(),
+    schema,
+    rows: z.array(row),
+    returning,
+    columns: z.array(z.string()).optional(),
+    upsert: z.strictObject({ resolution: z.enum(['merge-duplicates', 'ignore-duplicates']), onConflict: z.array(z.string()).optional() }).optional(),
+    single: z.boolean().optional(),
+  }),
+  z.strictObject({ kind: z.literal('update'), table: z.string(), schema, patch: row, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional(), maxAffected: z.number().int().optional() }),
+  z.strictObject({ kind: z.literal('delete'), table: z.string(), schema, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional(), maxAffected: z.number().int().optional() }),
+  z.strictObject({ kind: z.literal('rpc'), fn: z.string(), schema, args: z.record(z.string(), json), get: z.boolean().optional() }),
 ]);
 
 export const DataCaseSchema = z.strictObject({

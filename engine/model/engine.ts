@@ -16,6 +16,7 @@ import {
   rejectedByPolicy,
   sqlError,
   anyOf,
+  orAlso,
   type Outcome,
 } from './outcome.ts';
 import { selectedColumns, type ApiRequest, type Filter } from './request.ts';
@@ -56,12 +57,12 @@ function allColumns(model: TableModel, columns: string[] | '*'): string[] {
 }
 
 /**
- * The columns a write's RETURNING reads under return=representation: its `select=` and the
+ * The columns a write's RETURNING reads under return=representation or headers-only: its `select=` and the
  * primary key (PostgREST v12.2 Plan.hs inferColsEmbedNeeds: `fldNames ++ fkCols ++ pkCols`, or
  * `*` when the select names it); none under return=minimal (`RETURNING 1`).
  */
 function returningColumns(model: TableModel, request: Extract<TableRequest, { returning: unknown }>): string[] {
-  if (request.returning !== 'representation') return [];
+  if (request.returning === 'minimal') return [];
   const selected = selectedColumns(request);
   return selected === '*' ? allColumns(model, '*') : [...new Set([...selected, ...model.primaryKey])];
 }
@@ -78,15 +79,19 @@ function project(row: Row, columns: string[] | '*', model: TableModel, settings:
   return out;
 }
 
-/** Parse-time checks: every named column exists, every filter literal reads as its column's type. */
+/**
+ * Parse-time checks: every named column exists, every filter literal reads as its column's type.
+ * An empty PATCH's statement carries no filter (emptyPatch), so its filters are not checked.
+ */
 function parseErrors(model: TableModel, request: TableRequest): Outcome | undefined {
   const named: string[] = [];
-  if ('filters' in request) named.push(...request.filters.map((f) => f.column));
+  const filters = request.kind === 'update' && Object.keys(request.patch).length === 0 ? [] : 'filters' in request ? request.filters : [];
+  named.push(...filters.map((f) => f.column));
   const selected = selectedColumns(request);
   if (selected !== '*') named.push(...selected);
   for (const n of named) if (!column(model, n)) return sqlError('42703', `column ${n} does not exist`);
-  if ('filters' in request) {
-    for (const f of request.filters) {
+  {
+    for (const f of filters) {
       const type = column(model, f.column)!.type;
       if (f.op === 'like' || f.op === 'ilike' || f.op === 'is') continue;
       const values = f.op === 'in' && Array.isArray(f.value) ? f.value : [f.value];
@@ -150,9 +155,18 @@ function constraintViolation(model: TableModel, row: Row, settings: unknown): Ou
   for (const col of model.columns) {
     if (col.generated) continue;
     const v = row[col.name] ?? null;
-    if (v !== null && col.check && !col.check(v, settings)) return sqlError('23514', `${col.name} check`);
+    if (v !== null && col.check && !col.check(v, settings)) return orAlso(sqlError('23514', `${col.name} check`), col.checkRefusal ? [col.checkRefusal(settings)] : []);
   }
   return undefined;
+}
+
+/**
+ * The refusals a project enforcing a column's limit in a BEFORE trigger would raise for this
+ * row (ColumnSpec.checkRefusal): answers as correct as any failure the row meets from its
+ * triggers on.
+ */
+function limitRefusals(model: TableModel, row: Row, settings: unknown): Outcome[] {
+  return model.columns.filter((c) => c.checkRefusal && c.check && !c.generated && (row[c.name] ?? null) !== null && !c.check(row[c.name] ?? null, settings)).map((c) => c.checkRefusal!(settings));
 }
 
 function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown): Outcome {
@@ -167,8 +181,30 @@ function predictSelect(model: TableModel, world: World, caller: Caller, request:
   return allowed(rows, rows.length);
 }
 
+/**
+ * An insert, or an upsert (`Prefer: resolution=…`: INSERT … ON CONFLICT (key) DO UPDATE SET
+ * c = EXCLUDED.c for each body column | DO NOTHING), as Postgres 17 runs it row by row in body
+ * order (nodeModifyTable.c ExecInsert, ExecOnConflictUpdate; rowsecurity.c):
+ * - privileges at executor start: INSERT; for a merge UPDATE too (even when nothing conflicts);
+ *   SELECT on the conflict columns (the arbiter inference reads them) and on RETURNING's;
+ * - each proposed row: BEFORE INSERT triggers, the INSERT WITH CHECK, and (an upsert always
+ *   needs SELECT, so rowsecurity.c adds them) the SELECT rules as a check, then NOT NULL and
+ *   CHECK constraints: all before the conflict is looked for, so a skipped duplicate has run
+ *   its BEFORE INSERT triggers;
+ * - a conflict under DO NOTHING skips the row (nothing returned for it);
+ * - a conflict under DO UPDATE: the existing row must pass the UPDATE USING and the SELECT rules,
+ *   else 42501 "new row violates row-level security policy (USING expression)"; then the row with
+ *   the body's columns taken from the proposed row (EXCLUDED, after its triggers) goes through
+ *   BEFORE UPDATE triggers, the UPDATE WITH CHECK and the SELECT rules, and the constraints; a
+ *   row this statement already inserted or updated cannot be updated again (21000).
+ * The model knows one unique key, the primary key: an upsert on other columns is refused by
+ * Postgres (42P10) unless the target has such a unique index, which the model cannot know, so
+ * it is not predicted (the generators name the primary key or nothing).
+ */
 function predictInsert(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'insert' }>, settings: unknown): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
+  // RETURNING reads the new rows (representation, headers-only); only representation answers them.
+  const readsBack = request.returning !== 'minimal';
   const representation = request.returning === 'representation';
   const bodies: Row[] = [];
   for (const body of request.rows) {
@@ -176,46 +212,89 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     if (!read.ok) return unchanged(read.outcome);
     bodies.push(read.row);
   }
-  if (!hasPrivilege(model, caller, 'insert', settings) || !canSelect(model, caller, returningColumns(model, request), settings)) {
+  // PostgREST inserts the union of the body keys: a key missing from one row is inserted as null there.
+  const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
+  const conflictColumns = request.upsert ? (request.upsert.onConflict ?? model.primaryKey) : [];
+  for (const c of conflictColumns) if (!column(model, c)) return unchanged(sqlError('42703', `column ${c} does not exist`));
+  // A merge of a body naming no column is DO NOTHING (QueryBuilder.hs: `if null iCols then "DO NOTHING"`).
+  const resolution = !request.upsert || conflictColumns.length === 0 ? undefined : request.upsert.resolution === 'merge-duplicates' && keys.length ? 'merge' : 'ignore';
+  if (
+    !hasPrivilege(model, caller, 'insert', settings) ||
+    (resolution === 'merge' && !hasPrivilege(model, caller, 'update', settings)) ||
+    !canSelect(model, caller, [...conflictColumns, ...returningColumns(model, request)], settings)
+  ) {
     return unchanged(rejectedByGrant(`insert on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
-  // PostgREST inserts the union of the body keys: a key missing from one row is inserted as null there.
-  const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
+  const bypass = bypassesRowSecurity(model, caller);
+  const sameKey = (a: Row, b: Row, cols: string[]) => cols.every((k) => a[k] !== null && a[k] !== undefined && a[k] === b[k]);
   let rows = rowsOf(world, model.table);
-  const inserted: Row[] = [];
+  const written: Row[] = [];
+  const touched = new Set<Row>();
   for (const body of bodies) {
     let row: Row = {};
     for (const col of model.columns) if (!col.generated) row[col.name] = keys.includes(col.name) ? (body[col.name] ?? null) : (col.default ?? null);
+    const limits = limitRefusals(model, row, settings);
+    const refused = (o: Outcome) => unchanged(orAlso(o, limits));
     if (model.beforeInsert) {
       const r = model.beforeInsert(row, ctx);
-      if ('reject' in r) return unchanged(r.reject);
+      if ('reject' in r) return refused(r.reject);
       row = r.row;
     }
-    if (!bypassesRowSecurity(model, caller)) {
-      if (!(model.rules.insertCheck?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`insert check on ${model.table}`));
-      if (representation && !(model.rules.select?.(row, ctx) ?? false)) return unchanged(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
+    if (!bypass) {
+      if (!(model.rules.insertCheck?.(row, ctx) ?? false)) return refused(rejectedByPolicy(`insert check on ${model.table}`));
+      if ((readsBack || resolution) && !(model.rules.select?.(row, ctx) ?? false)) return refused(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
     }
     const violation = constraintViolation(model, row, settings);
-    if (violation) return unchanged(violation);
-    const duplicate = rows.some((existing) => model.primaryKey.every((k) => existing[k] !== null && existing[k] === row[k]));
-    if (duplicate) return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
-    rows = [...rows, row];
-    inserted.push(row);
+    if (violation) return refused(violation);
+    const conflicting = resolution ? rows.find((existing) => sameKey(row, existing, conflictColumns)) : undefined;
+    if (!conflicting) {
+      const duplicate = rows.some((existing) => sameKey(row, existing, model.primaryKey));
+      if (duplicate) return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
+      rows = [...rows, row];
+      written.push(row);
+      touched.add(row);
+      continue;
+    }
+    if (resolution === 'ignore') continue;
+    if (touched.has(conflicting)) return unchanged(sqlError('21000', 'ON CONFLICT DO UPDATE command cannot affect row a second time'));
+    if (!bypass && !((model.rules.updateUsing?.(conflicting, ctx) ?? false) && (model.rules.select?.(conflicting, ctx) ?? false))) {
+      return unchanged(rejectedByPolicy(`upsert: the conflicting row fails the UPDATE USING on ${model.table} (USING expression)`));
+    }
+    let next: Row = { ...conflicting };
+    for (const k of keys) next[k] = row[k] ?? null;
+    const updateLimits = limitRefusals(model, next, settings);
+    const refusedUpdate = (o: Outcome) => unchanged(orAlso(o, updateLimits));
+    if (model.beforeUpdate) {
+      const r = model.beforeUpdate(conflicting, next, ctx);
+      if ('reject' in r) return refusedUpdate(r.reject);
+      next = r.row;
+    }
+    if (!bypass) {
+      if (!((model.rules.updateCheck ?? model.rules.updateUsing)?.(next, ctx) ?? false)) return refusedUpdate(rejectedByPolicy(`upsert: update check on ${model.table}`));
+      if (!(model.rules.select?.(next, ctx) ?? false)) return refusedUpdate(rejectedByPolicy(`upsert: updated row leaves the select scope on ${model.table}`));
+    }
+    const broken = constraintViolation(model, next, settings);
+    if (broken) return refusedUpdate(broken);
+    if (rows.some((other) => other !== conflicting && sameKey(next, other, model.primaryKey))) return unchanged(sqlError('23505', `duplicate key on ${model.table}`));
+    rows = rows.map((r) => (r === conflicting ? next : r));
+    written.push(next);
+    touched.add(next);
   }
-  return { outcome: allowed(representation ? inserted.map((r) => project(r, selectedColumns(request), model, settings)) : null, inserted.length), world: withRows(world, model.table, rows) };
+  return { outcome: allowed(representation ? written.map((r) => project(r, selectedColumns(request), model, settings)) : null, written.length), world: withRows(world, model.table, rows) };
 }
 
 function predictUpdate(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
   const representation = request.returning === 'representation';
-  // An empty body never reaches Postgres (PostgREST answers it without an UPDATE).
-  const refused = unknownBodyColumn(model, request.patch) ?? (Object.keys(request.patch).length ? safeUpdateRefusal('UPDATE', request.filters) : undefined);
+  const readsBack = request.returning !== 'minimal';
+  if (Object.keys(request.patch).length === 0) return unchanged(emptyPatch(model, caller, request, settings));
+  const refused = unknownBodyColumn(model, request.patch) ?? safeUpdateRefusal('UPDATE', request.filters);
   if (refused) return unchanged(refused);
   const read = readBody(model, request.patch);
   if (!read.ok) return unchanged(read.outcome);
   // Reading existing rows (a WHERE on their columns) or returning them needs SELECT on those columns as well.
-  const readsRows = request.filters.length > 0 || representation;
+  const readsRows = request.filters.length > 0 || readsBack;
   if (!hasPrivilege(model, caller, 'update', settings) || !canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings)) {
     return unchanged(rejectedByGrant(`update on ${model.table}`));
   }
@@ -235,10 +314,12 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   let undoneIsSecure = true;
   for (const old of targets) {
     let next: Row = { ...old, ...read.row };
+    const limits = limitRefusals(model, next, settings);
+    const fail = (o: Outcome) => failures.push(orAlso(o, limits));
     if (model.beforeUpdate) {
       const r = model.beforeUpdate(old, next, ctx);
       if ('reject' in r) {
-        failures.push(r.reject);
+        fail(r.reject);
         continue;
       }
       next = r.row;
@@ -247,17 +328,17 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
     if (!bypass) {
       // An UPDATE policy without WITH CHECK checks the new row with its USING (PostgreSQL's CREATE POLICY).
       if (!((model.rules.updateCheck ?? model.rules.updateUsing)?.(next, ctx) ?? false)) {
-        failures.push(rejectedByPolicy(`update check on ${model.table}`));
+        fail(rejectedByPolicy(`update check on ${model.table}`));
         continue;
       }
       if (readsRows && !(model.rules.select?.(next, ctx) ?? false)) {
-        failures.push(rejectedByPolicy(`updated row leaves the select scope on ${model.table}`));
+        fail(rejectedByPolicy(`updated row leaves the select scope on ${model.table}`));
         continue;
       }
     }
     const violation = constraintViolation(model, next, settings);
     if (violation) {
-      failures.push(violation);
+      fail(violation);
       continue;
     }
     replaced.set(old, next);
@@ -278,12 +359,27 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   return { outcome, world: withRows(world, model.table, rows) };
 }
 
+/**
+ * A PATCH with an empty body: PostgREST v12.2 runs no UPDATE but `SELECT <RETURNING columns, or
+ * NULL> FROM t WHERE false` (QueryBuilder.hs mutatePlanToQuery Update, `null uCols`): the filters
+ * are not in it, no UPDATE privilege is needed, and no row is touched or answered. Reading the
+ * table needs SELECT on the columns named, or, naming none (return=minimal), on any column.
+ */
+function emptyPatch(model: TableModel, caller: Caller, request: Extract<TableRequest, { kind: 'update' }>, settings: unknown): Outcome {
+  const named = returningColumns(model, request);
+  const role = apiRoleOf(caller);
+  const grants = grantsOf(model, settings);
+  const readable = named.length ? canSelect(model, caller, named, settings) : role === 'service_role' || grants[role].includes('select') || (grants.columnSelect?.[role]?.length ?? 0) > 0;
+  if (!readable) return rejectedByGrant(`select on ${model.table}`);
+  return allowed(request.returning === 'representation' ? [] : null, 0);
+}
+
 function predictDelete(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'delete' }>, settings: unknown): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
   const representation = request.returning === 'representation';
   const refused = safeUpdateRefusal('DELETE', request.filters);
   if (refused) return unchanged(refused);
-  const readsRows = request.filters.length > 0 || representation;
+  const readsRows = request.filters.length > 0 || request.returning !== 'minimal';
   if (!hasPrivilege(model, caller, 'delete', settings) || !canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings)) {
     return unchanged(rejectedByGrant(`delete on ${model.table}`));
   }
@@ -308,11 +404,29 @@ export function predictTableRequest(model: TableModel, world: World, caller: Cal
     case 'select':
       return { outcome: predictSelect(model, world, caller, request, settings), world };
     case 'insert':
-      return predictInsert(model, world, caller, request, settings);
+      return singular(request, predictInsert(model, world, caller, request, settings), world);
     case 'update':
-      return predictUpdate(model, world, caller, request, settings);
+      return singular(request, predictUpdate(model, world, caller, request, settings), world);
     case 'delete':
-      return predictDelete(model, world, caller, request, settings);
+      return singular(request, predictDelete(model, world, caller, request, settings), world);
   }
+}
+
+/**
+ * A write sent for one object (`single`): a success that affected other than one row is 406
+ * PGRST116 and the write is rolled back (PostgREST v12.2 Query.hs failNotSingular: `SQL.condemn`);
+ * one row: that row as the answer. Alternatives (`orElse`) are judged the same way.
+ */
+function singular(request: Extract<TableRequest, { returning: unknown }>, prediction: Prediction, before: World): Prediction {
+  const max = request.kind === 'insert' ? undefined : request.maxAffected;
+  if (!request.single && max === undefined) return prediction;
+  // Query.hs: failNotSingular, then failExceedsMaxAffectedPref (PGRST124), for PATCH and DELETE.
+  const judge = (o: Outcome): Outcome => {
+    if (request.single && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return sqlError('PGRST116', `${o.affected} rows`);
+    if (max !== undefined && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected > max) return sqlError('PGRST124', `${o.affected} rows`);
+    return 'orElse' in o && o.orElse ? ({ ...o, orElse: o.orElse.map(judge) } as Outcome) : o;
+  };
+  const outcome = judge(prediction.outcome);
+  return { outcome, world: outcome.kind === 'allowed' ? prediction.world : before };
 }
 

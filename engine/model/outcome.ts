@@ -54,6 +54,12 @@ export const rejectedByGrant = (detail?: string): Outcome => ({ kind: 'rejected'
 export const raised = (code: string, message?: string, refusal?: Refusal, clause?: string): Outcome => ({ kind: 'raised', code, message, ...(refusal ? { refusal } : {}), ...(clause ? { clause } : {}) });
 export const sqlError = (code: string, detail?: string): Outcome => ({ kind: 'error', code, detail });
 
+/** A failure with further answers that are as correct (nothing added to a success or to none). */
+export function orAlso(o: Outcome, alternatives: Outcome[]): Outcome {
+  if (!alternatives.length || o.kind === 'allowed' || o.kind === 'filtered') return o;
+  return { ...o, orElse: [...(o.orElse ?? []), ...alternatives] };
+}
+
 /**
  * Several failures, any of which the database may report first (a multi-row write stops at
  * whichever failing row it reaches first): the first, with the other distinct ones as `orElse`.

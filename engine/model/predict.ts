@@ -7,12 +7,36 @@ import { apiRoleOf, type Caller } from './caller.ts';
 import { predictTableRequest, type Prediction } from './engine.ts';
 import { withBranches } from './branches.ts';
 import { executeDenied } from './function-model.ts';
-import { sqlError } from './outcome.ts';
+import { sqlError, type Outcome } from './outcome.ts';
 import { targetName, type ApiRequest } from './request.ts';
 import type { Oracle } from '../pack.ts';
 import type { World } from './world.ts';
 
 export type { Prediction } from './engine.ts';
+
+/**
+ * A GET rpc runs in a read-only transaction (PostgREST v12.2 Plan.hs: `InvRead → SQL.Read`): a
+ * call the model sees change the world wrote, so Postgres refused its first write with 25006
+ * ("cannot execute … in a read-only transaction") and nothing changed. A call that changes
+ * nothing may still have run a write statement that touched no row (or nextval, or a write
+ * before its refusal): 25006 is then as correct an answer as the prediction, and as secure.
+ */
+function readOnlyCall(called: Prediction, world: World): Prediction {
+  if (!sameWorld(called.world, world)) return { outcome: sqlError('25006', 'a write in a read-only transaction (GET)'), world };
+  const o = called.outcome;
+  return { outcome: { ...o, orElse: [...(('orElse' in o && o.orElse) || []), sqlError('25006', 'a write in a read-only transaction (GET)')] } as Outcome, world: called.world };
+}
+
+/** The same rows in every table, whatever the order of rows and of their keys. */
+function sameWorld(a: World, b: World): boolean {
+  const canon = (w: World) =>
+    Object.keys(w)
+      .filter((t) => w[t].length > 0)
+      .sort()
+      .map((t) => `${t}:${w[t].map((r) => JSON.stringify(Object.keys(r).sort().map((k) => [k, r[k]]))).sort().join('|')}`)
+      .join('\n');
+  return a === b || canon(a) === canon(b);
+}
 
 /** The model's answer, with the branches it took on the way (branches.ts). */
 export function predict(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
@@ -28,7 +52,8 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
     if (!fn) return { outcome: sqlError('PGRST202', `the model has no function ${name}`), world };
     const denied = executeDenied(fn, apiRoleOf(caller));
     if (denied) return { outcome: denied, world };
-    return fn.predict(world, caller, request.args, settings);
+    const called = fn.predict(world, caller, request.args, settings);
+    return request.get ? readOnlyCall(called, world) : called;
   }
   const name = targetName(request);
   const table = model.tables[name];

@@ -14,7 +14,13 @@ export interface Filter {
   value: Json;
 }
 
-export type Returning = 'representation' | 'minimal';
+/**
+ * `Prefer: return=…`. headers-only (v12.2 Preferences.hs HeadersOnly) answers no body (201 with a
+ * Location for an insert, else 204) but its statement RETURNs the columns as representation does
+ * (Plan.hs: returnings are empty only for return=minimal or no return=), so the new rows must
+ * pass SELECT just the same.
+ */
+export type Returning = 'representation' | 'minimal' | 'headers-only';
 
 /**
  * A write's `select=` (supabase-js `.insert(row).select('id')`): the columns a
@@ -23,32 +29,70 @@ export type Returning = 'representation' | 'minimal';
  */
 export type WriteColumns = string[];
 
+/**
+ * An upsert (supabase-js `.upsert(rows, { onConflict, ignoreDuplicates })`): a POST with
+ * `Prefer: resolution=merge-duplicates` or `resolution=ignore-duplicates` and `on_conflict=`
+ * (absent: the primary key, PostgREST v12.2 Plan.hs `confCols = fromMaybe pkCols qsOnConflict`),
+ * run as `INSERT … ON CONFLICT (cols) DO UPDATE SET c = EXCLUDED.c, … | DO NOTHING`
+ * (Query/QueryBuilder.hs mutatePlanToQuery Insert). A merge of a body naming no columns is
+ * DO NOTHING there too.
+ */
+export interface Upsert {
+  resolution: 'merge-duplicates' | 'ignore-duplicates';
+  onConflict?: string[];
+}
+
+/**
+ * `single`: `Accept: application/vnd.pgrst.object+json` (supabase-js `.single()`): the answer is
+ * one object; 0 or 2+ rows read, or affected by a write, answer 406 PGRST116 and the write is
+ * rolled back (PostgREST v12.2 Query.hs failNotSingular, for reads, inserts, updates, deletes).
+ * `maxAffected`: `Prefer: handling=strict, max-affected=n` on a PATCH or DELETE (v12.2
+ * Preferences.hs; Query.hs failExceedsMaxAffectedPref): more than n rows affected answers 400
+ * PGRST124 and the write is rolled back. Without handling=strict PostgREST ignores it.
+ */
 export type ApiRequest =
   | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean }
-  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns }
-  | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns }
-  | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns }
-  | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json> };
+  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert; single?: boolean }
+  | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
+  | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
+  /**
+   * get: `GET /rpc/fn?arg=…` (supabase-js `.rpc(fn, args, { get: true })`): the arguments as query
+   * parameters (text), and the transaction read-only whatever the function's volatility (v12.2
+   * Plan.hs callReadPlan txMode: `InvRead → SQL.Read`), so a function that writes fails with 25006.
+   */
+  | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json>; get?: boolean };
 
 export function describeRequest(r: ApiRequest): string {
   const base = r.kind === 'rpc' ? `/rest/v1/rpc/${r.schema ? `${r.schema}.` : ''}${r.fn}` : `/rest/v1/${r.schema ? `${r.schema}.` : ''}${r.table}`;
   const params = [
     ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
     ...(r.kind !== 'rpc' && Array.isArray(r.columns) ? [`select=${r.columns.join(',')}`] : []),
+    ...(r.kind === 'insert' && r.upsert?.onConflict ? [`on_conflict=${r.upsert.onConflict.join(',')}`] : []),
   ];
   const query = params.length ? `?${params.join('&')}` : '';
   switch (r.kind) {
     case 'select':
       return `GET ${base}${query}`;
     case 'insert':
-      return `POST ${base}${query} (return=${r.returning}) ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
+      return `POST ${base}${query} (return=${r.returning}${r.upsert ? `, resolution=${r.upsert.resolution}` : ''}) ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
     case 'update':
       return `PATCH ${base}${query} (return=${r.returning}) ${JSON.stringify(r.patch)}`;
     case 'delete':
       return `DELETE ${base}${query} (return=${r.returning})`;
     case 'rpc':
-      return `POST ${base} ${JSON.stringify(r.args)}`;
+      return r.get ? `GET ${base}${rpcQuery(r.args)}` : `POST ${base} ${JSON.stringify(r.args)}`;
   }
+}
+
+/** A GET rpc's arguments as its query string (`?a=1&b=x`), values as PostgREST reads them: text. */
+export function rpcQuery(args: Record<string, Json>): string {
+  const params = Object.entries(args).map(([k, v]) => `${k}=${encodeURIComponent(rpcArgText(v))}`);
+  return params.length ? `?${params.join('&')}` : '';
+}
+
+/** An argument as a query parameter carries it: a scalar's text, anything else as JSON text. */
+export function rpcArgText(v: Json): string {
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
 /** The table or function a request names, as the model keys it: `name`, or `schema.name` outside public. */

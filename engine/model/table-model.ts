@@ -22,6 +22,13 @@ export interface ColumnSpec<S = any> {
   /** CHECK constraint on the column (23514 when false). */
   check?: (value: Json, settings: S) => boolean;
   /**
+   * Where the spec states a limit but not how it is enforced (a cap "in number"): the refusal a
+   * project enforcing `check` in a BEFORE trigger or a function raises instead. It is then as
+   * correct as the 23514, and, a trigger firing before the row rules and constraints, as correct
+   * as any later failure of a row breaking the limit.
+   */
+  checkRefusal?: (settings: S) => Outcome;
+  /**
    * GENERATED ALWAYS AS (…) STORED: computed from the stored row, never written. World rows
    * (fixtures) omit the column; reads, filters and RETURNING see the computed value; a body
    * naming it is refused (428C9).

@@ -8,7 +8,7 @@ import type { Caller } from '../model/caller.ts';
 import { apiRoleOf } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { Outcome } from '../model/outcome.ts';
-import type { ApiRequest, Filter } from '../model/request.ts';
+import { rpcQuery, type ApiRequest, type Filter } from '../model/request.ts';
 import { canonicalJson } from '../model/values.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
 
@@ -147,16 +147,21 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
   const name = request.kind === 'rpc' ? `rpc/${request.fn}` : request.table;
   const params: string[] = 'filters' in request ? request.filters.map(filterParam) : [];
   if (request.kind !== 'rpc' && Array.isArray(request.columns)) params.push(`select=${request.columns.join(',')}`);
-  const url = `$SUPABASE_URL/rest/v1/${name}${params.length ? `?${params.join('&')}` : ''}`;
-  const method = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' }[request.kind];
+  if (request.kind === 'insert' && request.upsert?.onConflict) params.push(`on_conflict=${request.upsert.onConflict.join(',')}`);
+  const url = request.kind === 'rpc' && request.get ? `$SUPABASE_URL/rest/v1/${name}${rpcQuery(request.args)}` : `$SUPABASE_URL/rest/v1/${name}${params.length ? `?${params.join('&')}` : ''}`;
+  const method = request.kind === 'rpc' && request.get ? 'GET' : { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' }[request.kind];
   // Keys are shell variables (double quotes expand them); a user's JWT is described, not forged.
   const authorization =
     caller.kind === 'anon' ? '"Authorization: Bearer $ANON_KEY"' : caller.kind === 'service' ? '"Authorization: Bearer $SERVICE_ROLE_KEY"' : shellQuote(`Authorization: Bearer <JWT role=${apiRoleOf(caller)} sub=${caller.id}${caller.email ? ` email=${caller.email}` : ''}${caller.aal && caller.aal !== 'aal1' ? ` aal=${caller.aal}` : ''}${caller.appMetadata ? ` app_metadata=${JSON.stringify(caller.appMetadata)}` : ''}>`);
   const parts = ['curl', '-X', method, `"${url}"`, '-H', '"apikey: $ANON_KEY"', '-H', authorization];
   if (request.schema && request.schema !== 'public') parts.push('-H', shellQuote(`${method === 'GET' ? 'Accept' : 'Content'}-Profile: ${request.schema}`));
-  if (request.kind === 'select' && request.single) parts.push('-H', shellQuote('Accept: application/vnd.pgrst.object+json'));
-  if ('returning' in request) parts.push('-H', shellQuote(`Prefer: return=${request.returning}`));
-  const body = request.kind === 'insert' ? (request.rows.length === 1 ? request.rows[0] : request.rows) : request.kind === 'update' ? request.patch : request.kind === 'rpc' ? request.args : undefined;
+  if (request.kind !== 'rpc' && request.single) parts.push('-H', shellQuote('Accept: application/vnd.pgrst.object+json'));
+  if ('returning' in request) {
+    const resolution = request.kind === 'insert' && request.upsert ? `,resolution=${request.upsert.resolution}` : '';
+    const max = (request.kind === 'update' || request.kind === 'delete') && request.maxAffected !== undefined ? `,handling=strict,max-affected=${request.maxAffected}` : '';
+    parts.push('-H', shellQuote(`Prefer: return=${request.returning}${resolution}${max}`));
+  }
+  const body = request.kind === 'insert' ? (request.rows.length === 1 ? request.rows[0] : request.rows) : request.kind === 'update' ? request.patch : request.kind === 'rpc' && !request.get ? request.args : undefined;
   if (body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(body)));
   return parts.join(' ');
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureStatements, requestForTarget, unrealizableAnswer, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
+import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 
@@ -86,6 +87,14 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer(plan, refused('Key is not present in table "clubs".'), byPolicy, ['users'])).toBeUndefined();
     expect(unrealizableAnswer(plan, refused('Key (member_id)=(x) is not present in table "members".'), allowed, ['users'])).toBeUndefined();
     expect(unrealizableAnswer(plan, { ...refused(''), error: { code: '23505', message: 'duplicate key', details: null, hint: null } }, allowed, ['users'])).toBeUndefined();
+  });
+
+  it("drops a step the API role's statement_timeout cancelled, whatever the model expected, unless it expected exactly that", () => {
+    const cancelled: ApiResponse = { ...refused(''), error: { code: '57014', message: 'canceling statement due to statement timeout', details: null, hint: null } };
+    const byPolicy = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
+    expect(unrealizableAnswer(plan, cancelled, allowed, ['users'])).toMatch(/statement_timeout cancelled the request \(57014\)/);
+    expect(unrealizableAnswer(plan, cancelled, byPolicy, ['users'])).toMatch(/statement_timeout/);
+    expect(unrealizableAnswer(plan, cancelled, sqlError('57014'), ['users'])).toBeUndefined();
   });
 });
 

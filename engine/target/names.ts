@@ -52,7 +52,12 @@ export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiReque
     case 'select':
       return { ...named, columns: columns(named.columns), filters: named.filters.map(filter) };
     case 'insert':
-      return { ...named, rows: named.rows.map(body), ...(named.columns ? { columns: columns(named.columns) } : {}) };
+      return {
+        ...named,
+        rows: named.rows.map(body),
+        ...(named.columns ? { columns: columns(named.columns) } : {}),
+        ...(named.upsert?.onConflict ? { upsert: { ...named.upsert, onConflict: columns(named.upsert.onConflict) } } : {}),
+      };
     case 'update':
       return { ...named, patch: body(named.patch), filters: named.filters.map(filter), ...(named.columns ? { columns: columns(named.columns) } : {}) };
     case 'delete':

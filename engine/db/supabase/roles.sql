@@ -37,3 +37,26 @@ begin
   end loop;
 end
 $$;
+-- The API roles' statement_timeout as Supabase sets it (role-wide: anon 3s, authenticated 8s;
+-- supabase/postgres migrations/db/init-scripts and 20221207154255_update_authenticated_statement_timeout
+-- style `alter role … set statement_timeout`), set only where the role has none, so a real
+-- Supabase keeps its own; skipped where this role may not alter them (a lent server). PostgREST
+-- applies an impersonated role's settings per request (Query.hs setPgLocals roleSettingsSql).
+do $$
+declare
+  pair text[];
+  r text;
+  v text;
+begin
+  foreach pair slice 1 in array array[['anon', '3s'], ['authenticated', '8s']] loop
+    r := pair[1];
+    v := pair[2];
+    if not exists (select 1 from pg_roles where rolname = r and exists (select 1 from unnest(rolconfig) c where c like 'statement_timeout=%')) then
+      begin
+        execute format('alter role %I set statement_timeout = %L', r, v);
+      exception when insufficient_privilege then null;
+      end;
+    end if;
+  end loop;
+end
+$$;

@@ -2,7 +2,8 @@
  * Projects (rule 10): projects with documents and files, sign requests between the people
  * (actors and professors, any status), settings rows; and the writes rule 10 is about: a file
  * upload (signed or not, by oneself or in someone else's name, to an addressed project or not),
- * a sign request, a project or document.
+ * a sign request (or an upsert of an existing one back to pending, as supabase-js `.upsert()`
+ * sends it: no UPDATE grant means a merge is refused whatever conflicts), a project or document.
  */
 import fc from 'fast-check';
 import type { Caller } from '../../../engine/model/caller.ts';
@@ -86,7 +87,20 @@ export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller, pr
   );
   const uploader = fc.oneof({ weight: 5, arbitrary: named.map((id): string | null => id) }, { weight: 1, arbitrary: fc.constant<string | null>(null) });
   const returning = fc.constantFrom('representation' as const, 'minimal' as const);
+  // Sign requests naming the caller first (a professor re-opening one that is no longer pending).
+  const involving = w.signRequests.filter((r) => self.includes(r.professor_id as string) || self.includes(r.actor_id as string));
+  const existing = [...involving, ...involving, ...w.signRequests];
   return fc.oneof(
+    ...(existing.length
+      ? [
+          {
+            weight: professor ? 3 : 1,
+            arbitrary: fc
+              .record({ request: fc.constantFrom(...existing), resolution: fc.constantFrom('merge-duplicates' as const, 'merge-duplicates' as const, 'ignore-duplicates' as const), returning })
+              .map(({ request, resolution, returning: r }): ApiRequest => ({ kind: 'insert', table: 'project_sign_requests', rows: [{ ...request, status: 'pending' }], returning: r, upsert: { resolution } })),
+          },
+        ]
+      : []),
     {
       weight: professor ? 14 : 6,
       arbitrary: fc

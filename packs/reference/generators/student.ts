@@ -89,14 +89,18 @@ export function studentRecords(list: Person[]): fc.Arbitrary<Row[]> {
 
 const BASE = Date.UTC(2024, 0, 1);
 
-/** Change requests over the records, with distinct created_at (minutes apart, in random order). */
+/**
+ * Change requests over the records, minutes apart in random order; some at the same instant, so
+ * the order among ties (settings.students.historyTieBreak) and the cap's cut through them are
+ * met.
+ */
 export function changeRequests(settings: ModelSettings, records: Row[], max = 16, min = 0): fc.Arbitrary<Row[]> {
   if (records.length === 0) return fc.constant([]);
   return fc
     .uniqueArray(
       fc.noShrink(fc.record({
         id: fixedId,
-        minute: fc.integer({ min: 0, max: 100_000 }),
+        minute: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 100_000 }) }, { weight: 1, arbitrary: fc.constantFrom(99_000, 99_001) }),
         student_record_id: fc.constantFrom(...records.map((r) => r.id as string)),
         field: fc.constantFrom('major', 'full_name', 'year', 'student_id'),
         requested_value: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
@@ -104,7 +108,7 @@ export function changeRequests(settings: ModelSettings, records: Row[], max = 16
         admin_note: fc.option(fc.constantFrom('ok', 'needs proof', 'typo fixed', 'denied: mismatch'), { nil: null }),
         applied_value: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
       })),
-      { minLength: min, maxLength: max, selector: (r) => r.minute },
+      { minLength: min, maxLength: max, selector: (r) => r.id },
     )
     .map((list) =>
       list.map(({ minute, ...r }) => ({ ...r, created_at: new Date(BASE + minute * 60_000).toISOString() })),

@@ -112,7 +112,11 @@ export const ModelSettingsSchema = z
         ownerEditableColumns: roleList.default(['remarks']),
         /** Rule 1: never compared by the guard (generated columns and updated_at). */
         guardExcludedColumns: roleList.default(['updated_at', 'is_duplicate', 'public_ref']),
-        /** Rule 3 / §8: the cap on remarks entries (a CHECK constraint, 23514 beyond it). */
+        /**
+         * Rule 3 / §8: the cap on remarks entries. The spec does not say how it is enforced: a
+         * CHECK (23514, the reference) or a trigger or function refusing (refusals 'remarks-cap')
+         * are both accepted.
+         */
         remarksCap: z.number().int().positive().default(20),
         /** Cap on the public comment thread of a published ticket. */
         publicCommentsCap: z.number().int().positive().default(50),
@@ -198,6 +202,19 @@ export const ModelSettingsSchema = z
       .object({
         /** §8: get_my_student_record returns this many newest change-request outcomes. */
         historyLimit: z.number().int().positive().default(10),
+        /**
+         * Rule 18 / §8 say "newest 10" only: the order of change requests created at the same
+         * instant, after created_at desc (the reference: `created_at desc, id desc`).
+         */
+        historyTieBreak: z.enum(['id desc', 'id asc']).default('id desc'),
+        /**
+         * §4.2: "the caller's own student record plus the caller's own change-request outcomes";
+         * the key of each in get_my_student_record's object (the reference: record, requests).
+         */
+        recordOutput: z
+          .object({ record: z.string().min(1).default('record'), requests: z.string().min(1).default('requests') })
+          .strict()
+          .prefault({}),
         statuses: roleList.default(['pending', 'approved', 'rejected']),
       })
       .prefault({}),
@@ -248,6 +265,11 @@ export const ModelSettingsSchema = z
             'category-not-public': pattern.default(ANY_TEXT),
             'repeats-report': pattern.default(ANY_TEXT),
             'id-bearing-remark': pattern.default(ANY_TEXT),
+            /**
+             * Rule 3 / §8: remarks beyond the cap, where a project enforces it in a trigger or a
+             * function instead of a CHECK (23514): either answer is accepted.
+             */
+            'remarks-cap': pattern.default(ANY_TEXT),
           })
           .strict()
           .prefault({}),

@@ -123,11 +123,28 @@ export const GENERIC_REMARK = '<generic remark: carries no ticket id>';
 
 /** Does `text` mention a ticket id of the world but `except` (bounded, so VS-1 is not found in VS-10)? */
 export function mentionsTicketId(text: string, world: World, except?: Json): boolean {
-  return rowsOf(world, 'vs_tickets').some((t) => {
-    if (typeof t.id !== 'string' || !t.id || t.id === except) return false;
+  return namedTicketIds(text, world, except).length > 0;
+}
+
+/** The ticket ids of the world `text` mentions (bounded, as mentionsTicketId), in id order. */
+export function namedTicketIds(text: string, world: World, except?: Json): string[] {
+  const ids = rowsOf(world, 'vs_tickets').flatMap((t) => {
+    if (typeof t.id !== 'string' || !t.id || t.id === except) return [];
     const escaped = t.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text);
+    return new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text) ? [t.id] : [];
   });
+  return [...new Set(ids)].sort();
+}
+
+/**
+ * Rule 12 says id-bearing remarks are marked internal (the merge's "merged into <primary>" is
+ * one); it does not say their words. An internal entry naming tickets compares as the ids it
+ * names, on both sides: `duplicate of VS-2` and `merged into VS-2` agree; naming another ticket,
+ * or none, does not.
+ */
+export function internalRemarkAsCompared(text: string, world: World): string | undefined {
+  const ids = namedTicketIds(text, world);
+  return ids.length ? `<internal remark naming ${ids.join(', ')}>` : undefined;
 }
 
 /**
@@ -141,7 +158,11 @@ export function remarksAsCompared(rows: Row[], world: World): Row[] {
       ? {
           ...r,
           remarks: r.remarks.map((e) =>
-            isObject(e) && e.by === AUTO_CLOSE_AUTHOR && typeof e.text === 'string' && !mentionsTicketId(e.text, world) ? { ...e, text: GENERIC_REMARK } : e,
+            isObject(e) && e.by === AUTO_CLOSE_AUTHOR && typeof e.text === 'string' && !mentionsTicketId(e.text, world)
+          ? { ...e, text: GENERIC_REMARK }
+          : isObject(e) && e.internal === true && typeof e.text === 'string' && internalRemarkAsCompared(e.text, world)
+            ? { ...e, text: internalRemarkAsCompared(e.text, world)! }
+            : e,
           ),
         }
       : r,
@@ -165,7 +186,7 @@ export const vsTicketsTable: TableModel = {
     { name: 'is_duplicate', type: 'boolean', nullable: false, generated: (row) => (row.duplicate_of ?? null) !== null },
     { name: 'public_ref', type: 'text', nullable: true, generated: (row, settings) => vsPublicRef(row.id, settings) },
     { name: 'tags', type: 'text[]', nullable: false, default: [] },
-    { name: 'remarks', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.remarksCap)(v) },
+    { name: 'remarks', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.remarksCap)(v), checkRefusal: (s) => refusal(s, 'remarks-cap') },
     { name: 'public_comments', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.publicCommentsCap)(v) },
     { name: 'report', type: 'text', nullable: false, default: '' },
     // Set by soft_delete_vs_ticket to now(): only whether it is null is predictable.

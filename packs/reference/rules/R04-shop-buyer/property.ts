@@ -32,10 +32,11 @@ function shopBuyerCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
           { weight: 2, arbitrary: callerAmong(list) },
         );
         return fc
-          .record({ caller, patch: shopPatch(settings, list, order), returning: fc.constantFrom('representation' as const, 'minimal' as const) })
-          .map(({ caller: c, patch, returning }): DataCase => ({
+          // single: supabase-js `.update(patch).eq('id', id).select().single()` (one object, or 406 and rolled back).
+          .record({ caller, patch: shopPatch(settings, list, order), returning: fc.constantFrom('representation' as const, 'minimal' as const, 'headers-only' as const), single: fc.constantFrom(false, false, true) })
+          .map(({ caller: c, patch, returning, single }): DataCase => ({
             world: { ...peopleWorld(list), shop_orders: orders },
-            steps: [{ caller: c, request: { kind: 'update', table: 'shop_orders', patch, filters: [{ column: 'id', op: 'eq', value: order.id }], returning } }],
+            steps: [{ caller: c, request: { kind: 'update', table: 'shop_orders', patch, filters: [{ column: 'id', op: 'eq', value: order.id }], returning, ...(single ? { single } : {}) } }],
           }));
       }),
     ),

@@ -5,7 +5,9 @@
  * else's behalf but cannot read them back (owner-only SELECT for them).
  * Cases: an insert of a PR ticket or a shop order owned by the caller or by someone else, sent
  * with both preferences in either order (representation with all columns or `select=id`), then
- * read back by id by the same caller.
+ * often the same row again as an upsert (supabase-js `.upsert()`, merge or ignore duplicates,
+ * some columns changed: its conflict path goes through the UPDATE rules and the owner guard),
+ * then read back by id by the same caller.
  */
 import fc from 'fast-check';
 import type { Row } from '../../../../engine/model/json.ts';
@@ -58,8 +60,21 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
             // supabase-js `.insert(row).select('id')`: the answer carries the id only, and the
             // new row must still pass the SELECT rule (any RETURNING column reads it).
             selectId: fc.boolean(),
+            // `.insert(row).select().single()`: one object back, or 406 and rolled back.
+            single: fc.constantFrom(false, false, true),
+            upsert: fc.option(
+              fc.record({
+                resolution: fc.constantFrom('merge-duplicates' as const, 'ignore-duplicates' as const),
+                // headers-only: no body, but RETURNING reads the row as representation does.
+                returning: fc.constantFrom('representation' as const, 'minimal' as const, 'headers-only' as const),
+                // A column the owner may change (brief, shipping_name), one the owner guard keeps from them
+                // that the insert check does not look at (submitter_label, total), or none.
+                change: fc.constantFrom('none', 'allowed', 'guarded'),
+              }),
+              { nil: undefined, freq: 2 },
+            ),
           })
-          .map(({ table, pr, shop, representationFirst, selectId }): DataCase => {
+          .map(({ table, pr, shop, representationFirst, selectId, single, upsert }): DataCase => {
             const row = table === 'pr_tickets' ? pr : shop;
             const insert = (returning: 'representation' | 'minimal'): ApiRequest => ({
               kind: 'insert',
@@ -67,10 +82,17 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
               rows: [row],
               returning,
               ...(returning === 'representation' && selectId ? { columns: ['id'] } : {}),
+              ...(single && returning === 'representation' ? { single } : {}),
             });
             const order = representationFirst ? (['representation', 'minimal'] as const) : (['minimal', 'representation'] as const);
+            const again = (u: NonNullable<typeof upsert>): ApiRequest => {
+              const changed: Row =
+                u.change === 'none' ? {} : u.change === 'guarded' ? (table === 'pr_tickets' ? { submitter_label: 'Relabelled' } : { total: 999 }) : table === 'pr_tickets' ? { brief: 'changed by upsert' } : { shipping_name: 'Upserted' };
+              return { kind: 'insert', table, rows: [{ ...row, ...changed }], returning: u.returning, upsert: { resolution: u.resolution }, ...(single ? { single } : {}) };
+            };
             const steps = [
               ...order.map((r) => ({ caller, request: insert(r) })),
+              ...(upsert ? [{ caller, request: again(upsert) }] : []),
               { caller, request: { kind: 'select' as const, table, columns: '*' as const, filters: [{ column: 'id', op: 'eq' as const, value: row.id }] } },
             ];
             return { world: peopleWorld(list), steps };
@@ -81,8 +103,9 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
 }
 
 const CLAUSES = [
-  clause('R05.representation', 'POST pr_tickets with return=representation', (s) => insertsInto(s, 'pr_tickets') && s.step.request.kind === 'insert' && s.step.request.returning === 'representation'),
-  clause('R05.minimal', 'POST pr_tickets with return=minimal', (s) => insertsInto(s, 'pr_tickets') && s.step.request.kind === 'insert' && s.step.request.returning === 'minimal'),
+  clause('R05.representation', 'POST pr_tickets with return=representation', (s) => insertsInto(s, 'pr_tickets') && s.step.request.kind === 'insert' && s.step.request.returning === 'representation' && !s.step.request.upsert),
+  clause('R05.minimal', 'POST pr_tickets with return=minimal', (s) => insertsInto(s, 'pr_tickets') && s.step.request.kind === 'insert' && s.step.request.returning === 'minimal' && !s.step.request.upsert),
+  clause('R05.upsert', 'an upsert of a PR ticket or shop order (merge or ignore duplicates)', (s) => s.step.request.kind === 'insert' && s.step.request.upsert !== undefined),
   readClause('R05.read', 'pr_tickets'),
 ];
 

@@ -26,10 +26,13 @@ export function prLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
     prTickets(settings, list, 6).chain((tickets) => {
       const key = lookupKey(tickets.map((t) => t.id as string), settings.pr.trimmedCharacters);
       const caller = callerAmong(list);
-      const step = fc.tuple(key, fc.integer({ min: 0, max: 5 }), caller).map(([k, how, c]): DataStep => {
-        if (how <= 2) return { caller: how === 0 ? c : ({ kind: 'anon' } as Caller), request: { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: k } } };
+      // Sometimes by GET (supabase-js `.rpc(fn, args, { get: true })`): the lookup answers the same;
+      // the soft delete, a write, is refused by the read-only transaction.
+      const step = fc.tuple(key, fc.integer({ min: 0, max: 5 }), caller, fc.constantFrom(false, false, true)).map(([k, how, c, viaGet]): DataStep => {
+        const get = viaGet ? { get: true } : {};
+        if (how <= 2) return { caller: how === 0 ? c : ({ kind: 'anon' } as Caller), request: { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: k }, ...get } };
         const request: ApiRequest =
-          how === 3 ? { kind: 'select', table: 'pr_tickets', columns: '*', filters: [{ column: 'id', op: 'eq', value: k }] } : { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: k } };
+          how === 3 ? { kind: 'select', table: 'pr_tickets', columns: '*', filters: [{ column: 'id', op: 'eq', value: k }] } : { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: k }, ...get };
         return { caller: c, request };
       });
       return fc.array(step, { minLength: 1, maxLength: 3 }).map((steps): DataCase => ({ world: prWorld(settings, list, tickets), steps }));

@@ -1,0 +1,233 @@
+/**
+ * Other request forms real Supabase clients send, as PostgREST v12.2 runs them, against Postgres
+ * and the model:
+ * - a PATCH with an empty body `{}`: no UPDATE, but `SELECT <returnings, or NULL> FROM t WHERE
+ *   false` (src/PostgREST/Query/QueryBuilder.hs mutatePlanToQuery Update, `null uCols`, lines
+ *   136-140 at v12.2.12): filters left out, no UPDATE privilege needed, SELECT on the table (or a
+ *   column) needed, nothing touched;
+ * - `Prefer: return=headers-only`: no body (201 for an insert, 204 otherwise: Response.hs), but
+ *   the statement RETURNs the columns as for representation (Plan.hs: returnings are empty only
+ *   for return=minimal or none), so the new row must pass SELECT: 42501 where minimal succeeds;
+ * - GET rpc: arguments from the query string (text), and a read-only transaction whatever the
+ *   function's volatility (src/PostgREST/Plan.hs callReadPlan txMode, lines 182-186): a VOLATILE
+ *   function that writes fails with 25006 (405).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../model/caller.ts';
+import type { ApiRequest } from '../model/request.ts';
+import type { TableModel } from '../model/table-model.ts';
+import { predictTableRequest } from '../model/engine.ts';
+import { compareOutcomes } from '../checker/compare.ts';
+import { observedOutcome } from '../checker/observe.ts';
+import type { Environment } from '../runner/environment.ts';
+import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
+import { buildStatement } from './statement.ts';
+import { predict } from '../model/predict.ts';
+import { allowed } from '../model/outcome.ts';
+import type { FunctionModel } from '../model/function-model.ts';
+
+const alice: Caller = { kind: 'user', id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' };
+const anon: Caller = { kind: 'anon' };
+const service: Caller = { kind: 'service' };
+
+const SCHEMA = `
+create table public.memos (id int primary key, owner text not null, v text);
+alter table public.memos enable row level security;
+create policy memos_read on public.memos for select to anon, authenticated using (true);
+create policy memos_edit on public.memos for update to authenticated using (true);
+revoke all on public.memos from anon, authenticated;
+grant select on public.memos to authenticated;
+
+create table public.drafts (id int primary key, owner text not null);
+alter table public.drafts enable row level security;
+create policy drafts_read on public.drafts for select to authenticated using (owner = 'me');
+create policy drafts_add on public.drafts for insert to authenticated with check (true);
+create policy drafts_edit on public.drafts for update to authenticated using (true) with check (true);
+revoke all on public.drafts from anon, authenticated;
+grant select, insert, update on public.drafts to authenticated;
+`;
+const drafts: TableModel = {
+  table: 'drafts',
+  columns: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'owner', type: 'text', nullable: false },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select', 'insert', 'update'] },
+  rowSecurity: true,
+  rules: { select: (r) => r.owner === 'me', insertCheck: () => true, updateUsing: () => true, updateCheck: () => true },
+};
+const memos: TableModel = {
+  table: 'memos',
+  columns: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'owner', type: 'text', nullable: false },
+    { name: 'v', type: 'text', nullable: true },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select'] },
+  rowSecurity: true,
+  rules: { select: () => true, updateUsing: () => true, updateCheck: () => true },
+};
+const world = { memos: [{ id: 1, owner: 'me', v: 'a' }] };
+const FIXTURES = [{ table: 'memos', row: {}, sql: `insert into public.memos values (1, 'me', 'a')` }];
+
+let env: Environment;
+beforeAll(async () => {
+  env = await sqlEnvironment('forms', SCHEMA);
+});
+afterAll(() => env?.close());
+
+type TableRequest = Exclude<ApiRequest, { kind: 'rpc' }>;
+async function agreed(caller: Caller, request: TableRequest) {
+  const [response] = await runCase(env, FIXTURES, [{ caller, request }]);
+  const prediction = predictTableRequest(memos, world, caller, request, undefined);
+  return { response, prediction, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response)) };
+}
+
+describe('PATCH with an empty body', () => {
+  it('is SELECT … FROM t WHERE false, the filters left out (QueryBuilder.hs)', () => {
+    const s = buildStatement({ kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'representation', columns: ['v'] }, env.cache);
+    expect('query' in s && s.query.marked).toMatch(/^with pgrst_source as \(select "memos"\."id", "memos"\."v" from "public"\."memos" where false\) /);
+    const minimal = buildStatement({ kind: 'update', table: 'memos', patch: {}, filters: [], returning: 'minimal' }, env.cache);
+    expect('query' in minimal && minimal.query.marked).toMatch(/^with pgrst_source as \(select null from "public"\."memos" where false\) /);
+  });
+
+  it('answers no row without the UPDATE grant, with no filter (no pg-safeupdate) or a filter on an unknown column, as predicted', async () => {
+    for (const request of [
+      { kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'representation' },
+      { kind: 'update', table: 'memos', patch: {}, filters: [], returning: 'minimal' },
+      { kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'nope', op: 'eq', value: 1 }], returning: 'minimal' },
+    ] as TableRequest[]) {
+      const r = await agreed(alice, request);
+      expect(r.response.error, JSON.stringify(request)).toBeUndefined();
+      expect(r.response.affected).toBe(0);
+      expect(r.disagreement, JSON.stringify(request)).toBeUndefined();
+    }
+  });
+
+  it('needs SELECT on the table: anon (no grant) is refused by the grant, as predicted', async () => {
+    const r = await agreed(anon, { kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'minimal' });
+    expect(r.response.error?.code).toBe('42501');
+    expect(r.prediction.outcome).toMatchObject({ kind: 'rejected', by: 'grant' });
+    expect(r.disagreement).toBeUndefined();
+  });
+
+  it('touches no row', async () => {
+    const [, after] = await runCase(env, FIXTURES, [
+      { caller: alice, request: { kind: 'update', table: 'memos', patch: {}, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'minimal' } },
+      { caller: service, request: { kind: 'select', table: 'memos', columns: '*', filters: [] } },
+    ]);
+    expect(after.body).toEqual(world.memos);
+  });
+});
+
+describe('Prefer: return=headers-only', () => {
+  async function draft(request: TableRequest) {
+    const [response] = await runCase(env, [{ table: 'drafts', row: {}, sql: `insert into public.drafts values (1, 'me')` }], [{ caller: alice, request }]);
+    const prediction = predictTableRequest(drafts, { drafts: [{ id: 1, owner: 'me' }] }, alice, request, undefined);
+    return { response, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response)) };
+  }
+
+  it('RETURNs the columns (Plan.hs returnings), answers no body', () => {
+    const s = buildStatement({ kind: 'insert', table: 'drafts', rows: [{ id: 2, owner: 'me' }], returning: 'headers-only' }, env.cache);
+    expect('query' in s && s.query.marked).toMatch(/returning "public"\."drafts"\.\*\)/);
+  });
+
+  it("an insert of a row the caller cannot read back is refused as with representation (minimal: allowed); a readable one is 201 with no body; a PATCH 204", async () => {
+    const hidden = await draft({ kind: 'insert', table: 'drafts', rows: [{ id: 2, owner: 'other' }], returning: 'headers-only' });
+    expect(hidden.response.error).toMatchObject({ code: '42501', message: 'new row violates row-level security policy for table "drafts"' });
+    expect(hidden.disagreement).toBeUndefined();
+    const minimal = await draft({ kind: 'insert', table: 'drafts', rows: [{ id: 2, owner: 'other' }], returning: 'minimal' });
+    expect(minimal.response.status).toBe(201);
+    expect(minimal.disagreement).toBeUndefined();
+    const mine = await draft({ kind: 'insert', table: 'drafts', rows: [{ id: 2, owner: 'me' }], returning: 'headers-only' });
+    expect(mine.response).toMatchObject({ status: 201, body: null, affected: 1 });
+    expect(mine.disagreement).toBeUndefined();
+    const patch = await draft({ kind: 'update', table: 'drafts', patch: { owner: 'other' }, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'headers-only' });
+    expect(patch.response.error?.code).toBe('42501');
+    expect(patch.disagreement).toBeUndefined();
+    const kept = await draft({ kind: 'update', table: 'drafts', patch: { owner: 'me' }, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'headers-only' });
+    expect(kept.response).toMatchObject({ status: 204, body: null, affected: 1 });
+    expect(kept.disagreement).toBeUndefined();
+  });
+});
+
+describe('GET rpc (read-only transaction)', () => {
+  const SQL_FNS = `
+    create function public.add_memo(p_id int) returns void language sql volatile security definer set search_path = '' as $$ insert into public.memos values (p_id, 'me', 'x') $$;
+    create function public.count_memos(p_min int) returns bigint language sql stable as $$ select count(*) from public.memos where id >= p_min $$;
+    grant insert on public.memos to authenticated;
+    grant execute on function public.add_memo(int), public.count_memos(int) to authenticated;
+  `;
+  const fns: Record<string, FunctionModel> = {
+    add_memo: {
+      name: 'add_memo',
+      args: ['p_id'],
+      executableBy: ['authenticated', 'service_role'],
+      predict: (w, _c, args) => ({ outcome: allowed(null, 1), world: { ...w, memos: [...(w.memos ?? []), { id: args.p_id as number, owner: 'me', v: 'x' }] } }),
+    },
+    count_memos: {
+      name: 'count_memos',
+      args: ['p_min'],
+      executableBy: ['authenticated', 'service_role'],
+      predict: (w, _c, args) => ({ outcome: allowed([{ value: (w.memos ?? []).filter((m) => (m.id as number) >= (args.p_min as number)).length }], 1), world: w }),
+    },
+  };
+  const oracle = { model: { tables: { memos }, functions: fns, fixtureOrder: ['memos'] }, settings: undefined };
+  let fenv: Environment;
+  beforeAll(async () => {
+    fenv = await sqlEnvironment('forms-rpc', SCHEMA + SQL_FNS);
+  });
+  afterAll(() => fenv?.close());
+
+  async function call(request: Extract<ApiRequest, { kind: 'rpc' }>) {
+    const [response] = await runCase(fenv, FIXTURES, [{ caller: alice, request }]);
+    const prediction = predict(oracle, world, alice, request);
+    return { response, prediction, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response)) };
+  }
+
+  it('a VOLATILE function that writes: POST writes; GET fails with 25006 (405), as the model predicts from the write', async () => {
+    const post = await call({ kind: 'rpc', fn: 'add_memo', args: { p_id: 5 } });
+    expect(post.response.status).toBe(204);
+    expect(post.disagreement).toBeUndefined();
+    const get = await call({ kind: 'rpc', fn: 'add_memo', args: { p_id: 5 }, get: true });
+    expect(get.response).toMatchObject({ status: 405, error: { code: '25006', message: 'cannot execute INSERT in a read-only transaction' } });
+    expect(get.prediction.outcome).toMatchObject({ kind: 'error', code: '25006' });
+    expect(get.disagreement).toBeUndefined();
+  });
+
+  it('a read by GET takes its arguments as text (query parameters), answers as by POST', async () => {
+    const s = buildStatement({ kind: 'rpc', fn: 'count_memos', args: { p_min: 1 }, get: true }, fenv.cache);
+    expect('query' in s && s.readOnly).toBe(true);
+    expect('query' in s && s.query.params).toContain('{"p_min":"1"}');
+    const get = await call({ kind: 'rpc', fn: 'count_memos', args: { p_min: 1 }, get: true });
+    expect(get.response).toMatchObject({ status: 200, body: 1 });
+    expect(get.disagreement).toBeUndefined();
+  });
+});
+
+describe("the API roles' statement_timeout, as on Supabase", () => {
+  let tenv: Environment;
+  beforeAll(async () => {
+    tenv = await sqlEnvironment(
+      'forms-timeout',
+      `create function public.timeout_now() returns text language sql stable as $$ select current_setting('statement_timeout') $$;
+       grant execute on function public.timeout_now() to anon, authenticated;`,
+    );
+  });
+  afterAll(() => tenv?.close());
+
+  it('anon runs under 3s, authenticated under 8s: the role settings PostgREST applies per request (Query.hs setPgLocals)', async () => {
+    const request: ApiRequest = { kind: 'rpc', fn: 'timeout_now', args: {} };
+    const [asAnon, asUser, after] = await runCase(tenv, [], [
+      { caller: anon, request },
+      { caller: alice, request },
+      { caller: service, request },
+    ]);
+    expect(tenv.cache.roleSettings?.get('anon')).toContainEqual(['statement_timeout', '3s']);
+    expect([asAnon.body, asUser.body]).toEqual(['3s', '8s']);
+    // Set for the request only: the next one (service_role, which has none) is back to the session's.
+    expect(after.body).toBe('0');
+  });
+});
