@@ -26,7 +26,7 @@ import { describeRequest, targetName } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../target/fixtures.ts';
-import { columnsAsTargetNames, expectedAsTargetShows, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping } from '../mapping/mapping.ts';
+import { columnsAsTargetNames, expectedAsTargetShows, guardedWrite, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping } from '../mapping/mapping.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
@@ -109,7 +109,7 @@ function withoutKeys(row: Row, masked: readonly string[], known: readonly string
 
 /** How the target answers where the model raises P0001 (its refusal convention for this kind of request). */
 function refusalConvention(mapping: TargetMapping | undefined, request: ApiRequest): RefusalConvention | undefined {
-  return request.kind === 'rpc' ? mapping?.conventions?.functionRefusal : request.kind === 'update' ? mapping?.conventions?.guardRefusal : undefined;
+  return request.kind === 'rpc' ? mapping?.conventions?.functionRefusal : guardedWrite(request) ? mapping?.conventions?.guardRefusal : undefined;
 }
 
 /** What a step's answer is held to beyond the model's outcome: the target's refusal convention, a function answering with a row for a boolean. */

@@ -98,6 +98,11 @@ describe('answers in the model’s terms', () => {
     expect(outcomeToModel(mapping, patch, observedOutcome(patch, error))).toMatchObject({ kind: 'raised', code: 'P0001' });
     const insert: ApiRequest = { kind: 'insert', table: 'users', rows: [{}], returning: 'minimal' };
     expect(outcomeToModel(mapping, insert, observedOutcome(insert, error))).toMatchObject({ kind: 'error', code: 'P0403' });
+    // An upsert that merges runs the same BEFORE UPDATE guard on its conflict path; one that ignores duplicates does not.
+    const merge: ApiRequest = { ...insert, upsert: { resolution: 'merge-duplicates' } } as ApiRequest;
+    expect(outcomeToModel(mapping, merge, observedOutcome(merge, error))).toMatchObject({ kind: 'raised', code: 'P0001' });
+    const ignore: ApiRequest = { ...insert, upsert: { resolution: 'ignore-duplicates' } } as ApiRequest;
+    expect(outcomeToModel(mapping, ignore, observedOutcome(ignore, error))).toMatchObject({ kind: 'error', code: 'P0403' });
   });
 
   it('drops the columns the target lacks from answers', () => {
@@ -117,6 +122,15 @@ describe('grant conventions', () => {
     expect(compareOutcomes(expected, { kind: 'allowed', rows: [{ id: 'a' }], affected: 1 })).toBeDefined();
     const update: ApiRequest = { kind: 'update', table: 'users', patch: { role: 'x' }, filters: [], returning: 'minimal' };
     expect(compareOutcomes(expectedOnTarget(mapping, alice, update, byGrant), { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+  });
+
+  it('under supabase-default, the empty answer of a single-object request is PostgREST’s 406 (PGRST116), as the model says of its own', () => {
+    const single: ApiRequest = { kind: 'update', table: 'users', patch: { role: 'x' }, filters: [], returning: 'representation', single: true };
+    const expected = expectedOnTarget(mapping, { kind: 'anon' }, single, byGrant);
+    expect(compareOutcomes(expected, { kind: 'error', code: 'PGRST116' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'filtered', rows: [], affected: 0 })).toBeDefined();
+    const read = expectedOnTarget(mapping, { kind: 'anon' }, { ...get, single: true }, byGrant);
+    expect(compareOutcomes(read, { kind: 'error', code: 'PGRST116' })).toBeUndefined();
   });
 
   it('explicit grants (the default) keep the model’s expectation', () => {

@@ -15,7 +15,8 @@
  */
 import type { Caller } from '../model/caller.ts';
 import type { Json, Row } from '../model/json.ts';
-import type { Outcome } from '../model/outcome.ts';
+import { sqlError, type Outcome } from '../model/outcome.ts';
+import { writeAnswerShape } from '../model/engine.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { targetName } from '../model/request.ts';
 
@@ -218,11 +219,16 @@ function refusalOf(outcome: Outcome): { code: string; message?: string } | undef
   return undefined;
 }
 
+/** A write an owner guard (a BEFORE UPDATE trigger) judges: a PATCH, or an upsert's conflict path. */
+export function guardedWrite(request: ApiRequest): boolean {
+  return request.kind === 'update' || (request.kind === 'insert' && request.upsert?.resolution === 'merge-duplicates');
+}
+
 /** A target refusal of the conventional kind, read as the model's (P0001). */
 function conventionalRefusal(m: TargetMapping, request: ApiRequest, outcome: Outcome): Outcome | undefined {
   const refusal = refusalOf(outcome);
   if (!refusal || GRANT_MESSAGE.test(refusal.message ?? '')) return undefined;
-  const convention = request.kind === 'rpc' ? m.conventions?.functionRefusal : request.kind === 'update' ? m.conventions?.guardRefusal : undefined;
+  const convention = request.kind === 'rpc' ? m.conventions?.functionRefusal : guardedWrite(request) ? m.conventions?.guardRefusal : undefined;
   if (!convention || !matches(convention, refusal.code, refusal.message)) return undefined;
   return { kind: 'raised', code: MODEL_REFUSAL_CODE, message: refusal.message };
 }
@@ -293,7 +299,9 @@ export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiR
     return { ...expected, orElse: [...(expected.orElse ?? []), refused] };
   }
   const returnsRows = request.kind === 'select' || request.returning === 'representation';
-  const nothing: Outcome = { kind: 'filtered', rows: returnsRows ? [] : null, affected: 0 };
+  // Nothing shown: under `single` that is PostgREST's 406 (no row), as the model says of its own empty answers.
+  const none: Outcome = { kind: 'filtered', rows: returnsRows ? [] : null, affected: 0 };
+  const nothing: Outcome = request.kind === 'select' && request.single ? sqlError('PGRST116', '0 rows') : writeAnswerShape(request, none);
   const byPolicy: Outcome = { kind: 'rejected', code: '42501', by: 'policy', detail: 'row security decides (conventions.grants = supabase-default)' };
   return { ...expected, orElse: [...(expected.orElse ?? []), byPolicy, nothing] };
 }

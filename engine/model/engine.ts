@@ -420,13 +420,20 @@ export function predictTableRequest(model: TableModel, world: World, caller: Cal
 function singular(request: Extract<TableRequest, { returning: unknown }>, prediction: Prediction, before: World): Prediction {
   const max = request.kind === 'insert' ? undefined : request.maxAffected;
   if (!request.single && max === undefined) return prediction;
-  // Query.hs: failNotSingular, then failExceedsMaxAffectedPref (PGRST124), for PATCH and DELETE.
-  const judge = (o: Outcome): Outcome => {
-    if (request.single && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return sqlError('PGRST116', `${o.affected} rows`);
-    if (max !== undefined && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected > max) return sqlError('PGRST124', `${o.affected} rows`);
-    return 'orElse' in o && o.orElse ? ({ ...o, orElse: o.orElse.map(judge) } as Outcome) : o;
-  };
-  const outcome = judge(prediction.outcome);
+  const outcome = writeAnswerShape(request, prediction.outcome);
   return { outcome, world: outcome.kind === 'allowed' ? prediction.world : before };
+}
+
+/**
+ * A write's answer under `single` and `max-affected` (Query.hs: failNotSingular, then
+ * failExceedsMaxAffectedPref (PGRST124), for PATCH and DELETE), alternatives included. Also what
+ * a mapping's conventions add as alternatives (engine/mapping) goes through it.
+ */
+export function writeAnswerShape(request: ApiRequest, o: Outcome): Outcome {
+  if (request.kind === 'rpc' || request.kind === 'select') return o;
+  const max = request.kind === 'insert' ? undefined : request.maxAffected;
+  if (request.single && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return sqlError('PGRST116', `${o.affected} rows`);
+  if (max !== undefined && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected > max) return sqlError('PGRST124', `${o.affected} rows`);
+  return 'orElse' in o && o.orElse ? ({ ...o, orElse: o.orElse.map((a) => writeAnswerShape(request, a)) } as Outcome) : o;
 }
 
