@@ -3,36 +3,15 @@
  * of the reference migrations that made another allowed choice passes once the setting says so,
  * and fails without it, with a failure that names the setting.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { referenceOracleWith } from './index.ts';
+import { describe, expect, it } from 'vitest';
 import { defaultSettings, ModelSettingsSchema, roleListMisfits } from './settings.ts';
-import { loadMigrationFolder } from '../../../engine/db/migrations.ts';
-import { applyEdits } from '../../../engine/mutants/mutant-files.ts';
-import { openEnvironment, type Environment } from '../../../engine/runner/environment.ts';
-import { runDataProperty } from '../../../engine/runner/run-data-property.ts';
 import { runCatalogProperty } from '../../../engine/runner/catalog-property.ts';
-import type { DataProperty } from '../../../engine/runner/data-property.ts';
-import { BUNDLED_MIGRATIONS } from '../../../cli/paths.ts';
-import { sharedServer } from '../../../testing/shared-server.ts';
+import { referenceCopies } from '../../../testing/reference-copies.ts';
 import { R12 } from '../rules/R12-vs-submitter-view/property.ts';
 import { R13 } from '../rules/R13-vs-public-board/property.ts';
 import { R16, R16_CATALOG } from '../rules/R16-table-grants/property.ts';
 
-const copies: Environment[] = [];
-afterAll(async () => {
-  for (const c of copies) await c.close();
-});
-
-async function copyWith(name: string, edits: { file: string; find: string; replace: string }[]): Promise<Environment> {
-  const migrations = applyEdits({ name, edits }, loadMigrationFolder(BUNDLED_MIGRATIONS));
-  const env = await openEnvironment({ server: await sharedServer(), migrations, workers: 1 });
-  copies.push(env);
-  return env;
-}
-
-async function run(env: Environment, property: DataProperty, settings: unknown) {
-  return runDataProperty(env, property, { seed: 11, runs: 150, oracle: referenceOracleWith(ModelSettingsSchema.parse(settings)) });
-}
+const { copyWith, run } = referenceCopies();
 
 describe('table grants per role (tableGrants)', () => {
   const find = 'grant select on table public.vs_categories to anon, authenticated;\n';

@@ -3,36 +3,14 @@
  * states, not the reference's way. Each: a copy of the reference migrations rewritten another
  * way the spec allows passes with the default settings; a copy with a real fault still fails.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { referenceOracleWith } from './index.ts';
-import { ModelSettingsSchema } from './settings.ts';
-import { loadMigrationFolder } from '../../../engine/db/migrations.ts';
-import { applyEdits } from '../../../engine/mutants/mutant-files.ts';
-import { openEnvironment, type Environment } from '../../../engine/runner/environment.ts';
-import { runDataProperty } from '../../../engine/runner/run-data-property.ts';
-import type { DataProperty } from '../../../engine/runner/data-property.ts';
-import { BUNDLED_MIGRATIONS } from '../../../cli/paths.ts';
-import { sharedServer } from '../../../testing/shared-server.ts';
+import { describe, expect, it } from 'vitest';
+import { referenceCopies } from '../../../testing/reference-copies.ts';
 import { R03 } from '../rules/R03-vs-submitter-guard/property.ts';
 import { R07 } from '../rules/R07-soft-delete/property.ts';
 import { R14 } from '../rules/R14-lookup-equality/property.ts';
 import { R18 } from '../rules/R18-student-record/property.ts';
 
-const copies: Environment[] = [];
-afterAll(async () => {
-  for (const c of copies) await c.close();
-});
-
-async function copyWith(name: string, edits: { file: string; find: string; replace: string }[]): Promise<Environment> {
-  const migrations = applyEdits({ name, edits }, loadMigrationFolder(BUNDLED_MIGRATIONS));
-  const env = await openEnvironment({ server: await sharedServer(), migrations, workers: 1 });
-  copies.push(env);
-  return env;
-}
-
-async function run(env: Environment, property: DataProperty, settings: unknown = {}) {
-  return runDataProperty(env, property, { seed: 11, runs: 150, oracle: referenceOracleWith(ModelSettingsSchema.parse(settings)) });
-}
+const { copyWith, run } = referenceCopies();
 
 const CAP_CHECK = {
   file: '0200_vs.sql',
