@@ -87,7 +87,8 @@ describe('a sharded run gives the verdicts of one machine', () => {
   }, 300_000);
 });
 
-describe('a sharded nightly gives the verdicts of one machine', () => {
+// Long fuzzing (about 40 s of CPU): `npm run test:long`. The pr profile's sharded run above stays in `npm test`.
+describe.skipIf(process.env.POLICYFUZZ_LONG_TESTS !== '1')('a sharded nightly gives the verdicts of one machine', () => {
   it("nightly (shortened to its rarest clauses) in 2 shards at the profile's own 4 workers each, merged: the verdicts and counts of one 8-worker run", async () => {
     // As the nightly CI matrix runs it: each shard takes the profile's workers (no --workers), so
     // the unsharded run has the lanes of both (8).
