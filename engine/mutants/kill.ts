@@ -33,6 +33,8 @@ export interface KillOptions {
   all?: boolean;
   /** Every data property's result on the mutant (a measurement of its findings, e.g. shrunk sizes). */
   onResult?: (mutant: Mutant, result: PropertyResult) => void;
+  /** false: a kill's finding is reported unshrunk (the test suite only needs the kill). Default true. */
+  shrink?: boolean;
 }
 
 export async function killMutant(mutant: Mutant, options: KillOptions): Promise<KillResult> {
@@ -63,7 +65,7 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
       if (!fitted.runnable) continue;
       const { property } = fitted;
       const before = Date.now();
-      const r = await session.run(property, { seed: options.seed, runs: options.runs, stopAtFirst: true });
+      const r = await session.run(property, { seed: options.seed, runs: options.runs, stopAtFirst: true, ...(options.shrink === false ? { shrink: false } : {}) });
       options.onResult?.(mutant, r);
       if (r.status === 'failed') {
         result.verdicts[property.id] = 'killed';

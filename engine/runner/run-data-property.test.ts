@@ -126,6 +126,20 @@ describe('the search', () => {
     expect(result.timings!.shrinkingMs).toBeLessThanOrEqual(result.durationMs + 1);
     expect(result.note).toMatch(/harness error: injected harness error \(after the findings above\)/);
   });
+
+  it('shrink: false reports each finding as first seen, with the seed and path that replay it, and spends nothing shrinking', async () => {
+    const objecting = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'always objects', check: () => 'objected' }] } };
+    const options = { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true };
+    const unshrunk = await runDataProperty(env, property(['user']), { ...options, shrink: false });
+    expect(unshrunk.status).toBe('failed');
+    expect(unshrunk.timings!.shrinkingMs).toBe(0);
+    const first = unshrunk.findings![0];
+    // The first case of lane 0 (seed 5), as drawn: no smaller one was looked for.
+    expect([first.seed, first.path]).toEqual([5, '0']);
+    const shrunk = await runDataProperty(env, property(['user']), options);
+    expect(shrunk.findings![0].signature).toBe(first.signature);
+    expect(shrunk.timings!.shrinkingMs).toBeGreaterThan(0);
+  });
 });
 
 describe('on a target read from its catalog', () => {

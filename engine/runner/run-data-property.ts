@@ -53,6 +53,11 @@ export interface DataRunOptions {
    * `runs`, so the tranches of a property add up to exactly the cases of one run of `runs`.
    */
   tranche?: number;
+  /**
+   * false: report each finding as first seen, unshrunk (a mutant's kill needs the disagreement,
+   * not its smallest case). Default true.
+   */
+  shrink?: boolean;
 }
 
 /** A disagreement at one step of a case (defined beside checkCase, which raises it too). */
@@ -357,7 +362,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const shrinking = performance.now();
   await Promise.all(
     workers.map(async (worker, w) => {
-      for (let i = w; i < chosen.length; i += workers.length) findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + chosen[i].lane, chosen[i].index), chosen[i], options);
+      for (let i = w; i < chosen.length; i += workers.length) {
+        const s = chosen[i];
+        findings[i] =
+          options.shrink === false
+            ? findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan.seededValues)
+            : await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
+      }
     }),
   );
   timings.shrinkingMs += performance.now() - shrinking;

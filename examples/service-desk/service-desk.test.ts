@@ -10,18 +10,17 @@
  * - Three security bugs it had, reintroduced by stopping the migrations before each fix, are
  *   each flagged by the rule they break, and not after the fix (the final-state run).
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fuzz } from '../../cli/fuzz-command.ts';
 import { inspectMigrations } from '../../engine/config/init.ts';
 import { referencePack } from '../../packs/reference/index.ts';
 import type { DatabaseServer } from '../../engine/db/providers/server.ts';
-import type { RunSummary } from '../../engine/report/summary.ts';
 import { runBin } from '../../testing/run-bin.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
+import { runExample, stoppedBefore as stoppedBeforeIn, type ExampleProject } from '../../testing/example-project.ts';
 import pack from './policyfuzz.pack.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -32,6 +31,9 @@ const APPLICABLE = ['R01', 'R02', 'R04', 'R05', 'R07', 'R08', 'R14', 'R16'];
 
 let server: DatabaseServer;
 let tmp: string;
+const project: ExampleProject = { dir: HERE, pack, seed: SEED, tmp: () => tmp, databaseUrl: () => server.adminUrl };
+const stoppedBefore = (fix: string) => stoppedBeforeIn(project, fix);
+const run = (config: string, name: string, only?: string[], runs?: number) => runExample(project, config, name, only, runs);
 
 beforeAll(async () => {
   server = await sharedServer();
@@ -40,27 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-/** A run of every case (a 10-minute budget: a loaded machine cuts none short, so no verdict is PARTIAL). */
-async function run(config: string, name: string, only?: string[]): Promise<{ code: number; summary: RunSummary }> {
-  const reportDir = path.join(tmp, name, 'report');
-  const code = await fuzz(
-    { config, migrations: MIGRATIONS, pack, databaseUrl: server.adminUrl, seed: SEED, runs: 100, workers: 1, timeBudget: 10 * 60_000, reportDir, failuresDir: path.join(tmp, name, 'failures'), replay: false, ...(only ? { only } : {}) },
-    () => {},
-  );
-  return { code, summary: JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as RunSummary };
-}
-
-/** The project's config with the migrations stopped just before `fix` (it and every later file skipped). */
-function stoppedBefore(fix: string): string {
-  const files = readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort();
-  const at = files.indexOf(fix);
-  if (at < 0) throw new Error(`no migration ${fix}`);
-  const config = { ...JSON.parse(readFileSync(CONFIG, 'utf8')), pack: path.join(HERE, 'policyfuzz.pack.ts'), migrations: MIGRATIONS, skip: files.slice(at) };
-  const file = path.join(tmp, `before-${fix}.json`);
-  writeFileSync(file, JSON.stringify(config));
-  return file;
-}
 
 describe('service desk at its final state', () => {
   it('carries the constraints the example promises, and nothing written for policyfuzz', () => {

@@ -16,18 +16,17 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fuzz } from '../../cli/fuzz-command.ts';
 import { replay } from '../../cli/replay-command.ts';
 import { inspectMigrations } from '../../engine/config/init.ts';
 import { resolveTarget } from '../../engine/config/target.ts';
 import { openEnvironment } from '../../engine/runner/environment.ts';
 import { referencePack } from '../../packs/reference/index.ts';
 import type { DatabaseServer } from '../../engine/db/providers/server.ts';
-import type { RunSummary } from '../../engine/report/summary.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { runBin } from '../../testing/run-bin.ts';
 import { pgtapMissing, prove, withPgtap } from '../../testing/pgtap.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
+import { runExample, stoppedBefore as stoppedBeforeIn, type ExampleProject } from '../../testing/example-project.ts';
 import pack from './policyfuzz.pack.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -38,6 +37,9 @@ const APPLICABLE = ['R01', 'R02', 'R04', 'R05', 'R07', 'R08', 'R14', 'R16'];
 
 let server: DatabaseServer;
 let tmp: string;
+const project: ExampleProject = { dir: HERE, pack, seed: SEED, tmp: () => tmp, databaseUrl: () => server.adminUrl };
+const stoppedBefore = (fix: string) => stoppedBeforeIn(project, fix);
+const run = (config: string, name: string, only?: string[], runs?: number) => runExample(project, config, name, only, runs);
 
 beforeAll(async () => {
   server = await sharedServer();
@@ -46,28 +48,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-async function run(config: string, name: string, only?: string[], runs = 100): Promise<{ code: number; summary: RunSummary; lines: string[] }> {
-  const lines: string[] = [];
-  const reportDir = path.join(tmp, name, 'report');
-  const code = await fuzz(
-    { config, migrations: MIGRATIONS, pack, databaseUrl: server.adminUrl, seed: SEED, runs, workers: 1, reportDir, failuresDir: path.join(tmp, name, 'failures'), replay: false, ...(only ? { only } : {}) },
-    (line) => lines.push(line),
-  );
-  return { code, lines, summary: JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as RunSummary };
-}
-
-/** The project's config, with the migrations stopped just before `fix` (that file and every later one skipped). */
-function stoppedBefore(fix: string): string {
-  const files = readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort();
-  const at = files.indexOf(fix);
-  if (at < 0) throw new Error(`no migration ${fix}`);
-  // Paths the config gives relative to itself, made absolute for the copy.
-  const config = { ...JSON.parse(readFileSync(CONFIG, 'utf8')), pack: path.join(HERE, 'policyfuzz.pack.ts'), migrations: MIGRATIONS, skip: files.slice(at) };
-  const file = path.join(tmp, `before-${fix}.json`);
-  writeFileSync(file, JSON.stringify(config));
-  return file;
-}
 
 describe('student union at its final state', () => {
   it('has the shape the example promises: ≥ 40 migrations, ≥ 15 tables, no policyfuzz-specific migration', () => {

@@ -43,7 +43,7 @@ describe('mutants', () => {
   });
 
   it.each(mutants.map((m) => [m.name, m] as const))('%s is killed', async (_name, mutant) => {
-    const result = await killMutant(mutant, { server, target: { migrations, oracle: referenceOracle, supabaseCompat: true }, properties: dataProperties, catalogProperties, seed: 1, runs: 300 });
+    const result = await killMutant(mutant, { server, target: { migrations, oracle: referenceOracle, supabaseCompat: true }, properties: dataProperties, catalogProperties, seed: 1, runs: 300, shrink: false });
     results.push(result);
     expect(result.notes).toEqual([]);
     expect(result.killedBy.length, `${mutant.name} survived: ${mutant.bug}`).toBeGreaterThan(0);

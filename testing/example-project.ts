@@ -1,0 +1,60 @@
+/**
+ * A worked example's project (examples/<name>: supabase/migrations, policyfuzz.config.json, a
+ * pack) run as `fuzz` runs it, and its config with the migrations stopped before a fix: how the
+ * examples show a historical bug caught before its fix and not after.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fuzz } from '../cli/fuzz-command.ts';
+import type { Pack } from '../engine/pack.ts';
+import type { RunSummary } from '../engine/report/summary.ts';
+
+export interface ExampleProject {
+  dir: string;
+  pack: Pack;
+  seed: number;
+  /** Where runs write their reports and configs (the test's temp dir, once made). */
+  tmp: () => string;
+  databaseUrl: () => string;
+}
+
+export interface ExampleRun {
+  code: number;
+  summary: RunSummary;
+  lines: string[];
+}
+
+export function exampleConfig(project: Pick<ExampleProject, 'dir'>): string {
+  return path.join(project.dir, 'policyfuzz.config.json');
+}
+
+export function exampleMigrations(project: Pick<ExampleProject, 'dir'>): string {
+  return path.join(project.dir, 'supabase', 'migrations');
+}
+
+/**
+ * Every case of a run (a 10-minute budget: a loaded machine cuts none short, so no verdict is
+ * PARTIAL) on one worker, the example's migrations under `config`.
+ */
+export async function runExample(project: ExampleProject, config: string, name: string, only?: string[], runs = 100): Promise<ExampleRun> {
+  const lines: string[] = [];
+  const reportDir = path.join(project.tmp(), name, 'report');
+  const code = await fuzz(
+    { config, migrations: exampleMigrations(project), pack: project.pack, databaseUrl: project.databaseUrl(), seed: project.seed, runs, workers: 1, timeBudget: 10 * 60_000, reportDir, failuresDir: path.join(project.tmp(), name, 'failures'), replay: false, ...(only ? { only } : {}) },
+    (line) => lines.push(line),
+  );
+  return { code, lines, summary: JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as RunSummary };
+}
+
+/** The project's config with the migrations stopped just before `fix` (it and every later file skipped). */
+export function stoppedBefore(project: ExampleProject, fix: string): string {
+  const migrations = exampleMigrations(project);
+  const files = readdirSync(migrations).filter((f) => f.endsWith('.sql')).sort();
+  const at = files.indexOf(fix);
+  if (at < 0) throw new Error(`no migration ${fix}`);
+  // Paths the config gives relative to itself, made absolute for the copy.
+  const config = { ...JSON.parse(readFileSync(exampleConfig(project), 'utf8')), pack: path.join(project.dir, 'policyfuzz.pack.ts'), migrations, skip: files.slice(at) };
+  const file = path.join(project.tmp(), `before-${fix}.json`);
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
