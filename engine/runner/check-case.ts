@@ -146,7 +146,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
 }
 
 /** The model's answer to each step of a case in turn, from its world (pure, no database); stops at the first that throws. */
-function predictSteps(oracle: Oracle, testCase: DataCase): ({ prediction: Prediction } | { thrown: unknown })[] {
+export function predictSteps(oracle: Oracle, testCase: DataCase): ({ prediction: Prediction } | { thrown: unknown })[] {
   const out: ({ prediction: Prediction } | { thrown: unknown })[] = [];
   let world = testCase.world;
   for (const step of testCase.steps) {

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import type { Oracle } from '../pack.ts';
-import { predict } from '../model/predict.ts';
+import { predictSteps } from './check-case.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 
@@ -28,19 +28,10 @@ interface Source {
 
 /** The branches the model takes on a case's steps, in turn (a model run's steps are not known ahead: none). */
 export function branchesOfCase(testCase: DataCase, oracle: Oracle): string[] {
+  // A model run's steps are drawn by fast-check as it runs them: none to read yet.
   if (modelRunOf(testCase)) return [];
-  const out: string[] = [];
-  let world = testCase.world;
-  for (const step of testCase.steps) {
-    try {
-      const p = predict(oracle, world, step.caller, step.request);
-      out.push(...(p.branches ?? []));
-      world = p.world;
-    } catch {
-      break; // the case fails when checked; what it took so far counts
-    }
-  }
-  return out;
+  // Up to the first step the model cannot answer: the case fails when checked, and what it took so far counts.
+  return predictSteps(oracle, testCase).flatMap((s) => ('prediction' in s ? (s.prediction.branches ?? []) : []));
 }
 
 export class GuidedCases extends fc.Arbitrary<DataCase> {
