@@ -30,6 +30,15 @@ beforeAll(() => {
   tmp = tempDir('init');
 });
 
+
+/** A Supabase repository under the test's temp dir: supabase/migrations with one first migration of these statements. */
+function supabaseRepo(name: string, statements: string[]): { repo: string; migrations: string } {
+  const repo = path.join(tmp, name);
+  const migrations = path.join(repo, 'supabase', 'migrations');
+  mkdirSync(migrations, { recursive: true });
+  writeFileSync(path.join(migrations, '20240101000000_init.sql'), statements.join('\n'));
+  return { repo, migrations };
+}
 describe('policyfuzz init', () => {
   it('inside a Supabase repository, reads supabase/migrations by default and proposes a mapping', async () => {
     const repo = path.join(tmp, 'repo');
@@ -74,31 +83,25 @@ describe('policyfuzz init', () => {
   it('a stock Supabase project\'s first migration applies: uuid-ossp and pgcrypto in `extensions`, on the search path; pg_net, Vault and webhooks stood in for; an extension the server lacks is named, with no "skip this file" hint', async () => {
     // A re-creation of what public starter kits open with: extensions Supabase enables by default,
     // their functions called unqualified (Supabase puts `extensions` on the migrating role's path).
-    const repo = path.join(tmp, 'stock');
-    const migrations = path.join(repo, 'supabase', 'migrations');
-    mkdirSync(migrations, { recursive: true });
-    writeFileSync(
-      path.join(migrations, '20240101000000_init.sql'),
-      [
-        'create extension if not exists "uuid-ossp" with schema extensions;',
-        'create extension if not exists pgcrypto;',
-        "create table public.api_keys (id uuid primary key default uuid_generate_v4(), owner uuid, key_hash text not null default encode(digest(gen_random_bytes(16), 'sha256'), 'hex'));",
-        'alter table public.api_keys enable row level security;',
-        "create policy api_keys_own on public.api_keys for select using (owner = auth.uid());",
-        "insert into public.api_keys (owner) values (extensions.uuid_generate_v4());",
-        // What `supabase db dump` writes: Supabase's own extensions, a webhook reading Vault and calling pg_net.
-        'create extension if not exists "pg_net" with schema "extensions";',
-        'create extension if not exists "supabase_vault" with schema "vault";',
-        'create extension if not exists "pgsodium" with schema "pgsodium";',
-        'create or replace function public.notify_signup() returns trigger language plpgsql security definer as $$',
-        "declare url text; begin select decrypted_secret into url from vault.decrypted_secrets where name = 'HOOK'; perform net.http_post(url := url, body := to_jsonb(new)); return new; end $$;",
-        'create trigger notify_signup after insert on auth.users for each row execute function public.notify_signup();',
-        "create trigger api_keys_hook after insert on public.api_keys for each row execute function supabase_functions.http_request('http://localhost/hook', 'POST', '{}', '{}', '1000');",
-        "select vault.create_secret('http://localhost/hook', 'HOOK');",
-        "insert into auth.users (id, email) values (extensions.uuid_generate_v4(), 'a@x.test');",
-        "insert into public.api_keys (owner) values (null);",
-      ].join('\n'),
-    );
+    const { repo, migrations } = supabaseRepo('stock', [
+      'create extension if not exists "uuid-ossp" with schema extensions;',
+      'create extension if not exists pgcrypto;',
+      "create table public.api_keys (id uuid primary key default uuid_generate_v4(), owner uuid, key_hash text not null default encode(digest(gen_random_bytes(16), 'sha256'), 'hex'));",
+      'alter table public.api_keys enable row level security;',
+      "create policy api_keys_own on public.api_keys for select using (owner = auth.uid());",
+      "insert into public.api_keys (owner) values (extensions.uuid_generate_v4());",
+      // What `supabase db dump` writes: Supabase's own extensions, a webhook reading Vault and calling pg_net.
+      'create extension if not exists "pg_net" with schema "extensions";',
+      'create extension if not exists "supabase_vault" with schema "vault";',
+      'create extension if not exists "pgsodium" with schema "pgsodium";',
+      'create or replace function public.notify_signup() returns trigger language plpgsql security definer as $$',
+      "declare url text; begin select decrypted_secret into url from vault.decrypted_secrets where name = 'HOOK'; perform net.http_post(url := url, body := to_jsonb(new)); return new; end $$;",
+      'create trigger notify_signup after insert on auth.users for each row execute function public.notify_signup();',
+      "create trigger api_keys_hook after insert on public.api_keys for each row execute function supabase_functions.http_request('http://localhost/hook', 'POST', '{}', '{}', '1000');",
+      "select vault.create_secret('http://localhost/hook', 'HOOK');",
+      "insert into auth.users (id, email) values (extensions.uuid_generate_v4(), 'a@x.test');",
+      "insert into public.api_keys (owner) values (null);",
+    ]);
     const ok = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
     expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: '' });
     writeFileSync(path.join(migrations, '20240102000000_embeddings.sql'), 'create extension if not exists http with schema extensions;\n');
@@ -113,24 +116,18 @@ describe('policyfuzz init', () => {
     // Re-created after AgentOps: the signup trigger makes the profile and a personal workspace; a
     // migration seeds a shared workspace. Before, init proposed "auth-trigger" (the trigger's
     // workspace then in every case) and `rules.exclude: ["R16:catalog"]`, which the pack lacks.
-    const repo = path.join(tmp, 'signup');
-    const migrations = path.join(repo, 'supabase', 'migrations');
-    mkdirSync(migrations, { recursive: true });
-    writeFileSync(
-      path.join(migrations, '20240101000000_init.sql'),
-      [
-        'create table public.profiles (id uuid primary key references auth.users (id), name text);',
-        'create table public.workspaces (id uuid primary key default gen_random_uuid(), owner uuid references auth.users (id), name text not null);',
-        'alter table public.profiles enable row level security;',
-        'alter table public.workspaces enable row level security;',
-        'create policy own_profile on public.profiles for select to authenticated using (id = auth.uid());',
-        'create policy own_workspaces on public.workspaces for select to authenticated using (owner = auth.uid());',
-        "insert into public.workspaces (name) values ('Shared');",
-        'create function public.on_signup() returns trigger language plpgsql security definer set search_path = \'\' as $$',
-        "begin insert into public.profiles (id) values (new.id); INSERT INTO \"public\".\"workspaces\" (owner, name) values (new.id, 'Home'); return new; end $$;",
-        'create trigger on_signup after insert on auth.users for each row execute function public.on_signup();',
-      ].join('\n'),
-    );
+    const { repo } = supabaseRepo('signup', [
+      'create table public.profiles (id uuid primary key references auth.users (id), name text);',
+      'create table public.workspaces (id uuid primary key default gen_random_uuid(), owner uuid references auth.users (id), name text not null);',
+      'alter table public.profiles enable row level security;',
+      'alter table public.workspaces enable row level security;',
+      'create policy own_profile on public.profiles for select to authenticated using (id = auth.uid());',
+      'create policy own_workspaces on public.workspaces for select to authenticated using (owner = auth.uid());',
+      "insert into public.workspaces (name) values ('Shared');",
+      'create function public.on_signup() returns trigger language plpgsql security definer set search_path = \'\' as $$',
+      "begin insert into public.profiles (id) values (new.id); INSERT INTO \"public\".\"workspaces\" (owner, name) values (new.id, 'Home'); return new; end $$;",
+      'create trigger on_signup after insert on auth.users for each row execute function public.on_signup();',
+    ]);
     writeFileSync(
       path.join(repo, 'policyfuzz.pack.ts'),
       `import { definePack, defineProperty, defineTable, fc, z, type Caller, type DataCase } from 'policyfuzz';
