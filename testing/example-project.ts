@@ -5,7 +5,11 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { fuzz } from '../cli/fuzz-command.ts';
+import type { DatabaseServer } from '../engine/db/providers/server.ts';
+import { sharedServer } from './shared-server.ts';
+import { tempDir } from './temp-dir.ts';
 import type { Pack } from '../engine/pack.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
 
@@ -57,4 +61,40 @@ export function stoppedBefore(project: ExampleProject, fix: string): string {
   const file = path.join(project.tmp(), `before-${fix}.json`);
   writeFileSync(file, JSON.stringify(config));
   return file;
+}
+
+/** An example's test file's project: the shared server and a temp dir (taken and given back by the file's hooks), its runs and stopped configs. */
+export interface ExampleFile {
+  readonly server: DatabaseServer;
+  readonly tmp: string;
+  config: string;
+  migrations: string;
+  run(config: string, name: string, only?: string[], runs?: number): Promise<ExampleRun>;
+  stoppedBefore(fix: string): string;
+}
+
+/** Call at a test file's top level (it registers the file's beforeAll/afterAll). */
+export function exampleFile(dir: string, pack: Pack, seed: number, name: string): ExampleFile {
+  let server: DatabaseServer | undefined;
+  let tmp: string | undefined;
+  beforeAll(async () => {
+    server = await sharedServer();
+    tmp = tempDir(name);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const project: ExampleProject = { dir, pack, seed, tmp: () => tmp!, databaseUrl: () => server!.adminUrl };
+  return {
+    get server() {
+      return server!;
+    },
+    get tmp() {
+      return tmp!;
+    },
+    config: exampleConfig(project),
+    migrations: exampleMigrations(project),
+    run: (config, runName, only, runs) => runExample(project, config, runName, only, runs),
+    stoppedBefore: (fix) => stoppedBefore(project, fix),
+  };
 }

@@ -13,35 +13,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inspectMigrations } from '../../engine/config/init.ts';
 import { referencePack } from '../../packs/reference/index.ts';
-import type { DatabaseServer } from '../../engine/db/providers/server.ts';
 import { runBin } from '../../testing/run-bin.ts';
-import { sharedServer } from '../../testing/shared-server.ts';
-import { tempDir } from '../../testing/temp-dir.ts';
-import { runExample, stoppedBefore as stoppedBeforeIn, type ExampleProject } from '../../testing/example-project.ts';
+import { exampleFile } from '../../testing/example-project.ts';
 import pack from './policyfuzz.pack.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CONFIG = path.join(HERE, 'policyfuzz.config.json');
-const MIGRATIONS = path.join(HERE, 'supabase', 'migrations');
 const SEED = 11;
 const APPLICABLE = ['R01', 'R02', 'R04', 'R05', 'R07', 'R08', 'R14', 'R16'];
 
-let server: DatabaseServer;
-let tmp: string;
-const project: ExampleProject = { dir: HERE, pack, seed: SEED, tmp: () => tmp, databaseUrl: () => server.adminUrl };
-const stoppedBefore = (fix: string) => stoppedBeforeIn(project, fix);
-const run = (config: string, name: string, only?: string[], runs?: number) => runExample(project, config, name, only, runs);
-
-beforeAll(async () => {
-  server = await sharedServer();
-  tmp = tempDir('service-desk');
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const example = exampleFile(HERE, pack, SEED, 'service-desk');
+const { run, stoppedBefore, config: CONFIG, migrations: MIGRATIONS } = example;
 
 describe('service desk at its final state', () => {
   it('carries the constraints the example promises, and nothing written for policyfuzz', () => {
@@ -83,7 +67,7 @@ describe('policyfuzz init on the service desk', () => {
   const HAND_WRITTEN: Record<string, string[]> = { users: ['department'], pr_tickets: ['brief'], shop_orders: [] };
 
   it('proposes the pack’s tables, columns, bigint ids and functions but for the hand-written parts, and the same rules', async () => {
-    const report = await inspectMigrations(server, MIGRATIONS, referencePack.properties, tmp, referencePack.model, referencePack.vocabularies);
+    const report = await inspectMigrations(example.server, MIGRATIONS, referencePack.properties, example.tmp, referencePack.model, referencePack.vocabularies);
     const proposed = report.proposal.mapping;
     const written = pack.mapping!;
     for (const [table, hand] of Object.entries(HAND_WRITTEN)) {
@@ -124,7 +108,7 @@ describe('the CLI on the service desk (bin/policyfuzz.mjs, a child process)', ()
   it('in the project folder, finds the config and its pack: the R07 bug fails (exit 1) with the fix skipped, and holds with it', async () => {
     const files = readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort();
     const fromFix = files.slice(files.indexOf('20240422090000_fix_remove_service_request_scope.sql'));
-    const options = (name: string) => ['--only', 'R07', '--database-url', server.adminUrl, '--seed', String(SEED), '--runs', '100', '--workers', '1', '--time-budget', '10m', '--report-dir', path.join(tmp, 'cli', name), '--failures-dir', path.join(tmp, 'cli', name, 'failures'), '--no-replay', '--no-color', '--quiet'];
+    const options = (name: string) => ['--only', 'R07', '--database-url', example.server.adminUrl, '--seed', String(SEED), '--runs', '100', '--workers', '1', '--time-budget', '10m', '--report-dir', path.join(example.tmp, 'cli', name), '--failures-dir', path.join(example.tmp, 'cli', name, 'failures'), '--no-replay', '--no-color', '--quiet'];
     const before = await runBin(['fuzz', '--skip', ...fromFix, ...options('before')], { cwd: HERE });
     expect(before.stderr).toBe('');
     expect(before.stdout).toMatch(/^R07 FAILED: step \d+: .*model expected/m);

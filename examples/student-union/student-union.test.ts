@@ -15,39 +15,24 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { promisify } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { replay } from '../../cli/replay-command.ts';
 import { inspectMigrations } from '../../engine/config/init.ts';
 import { resolveTarget } from '../../engine/config/target.ts';
 import { openEnvironment } from '../../engine/runner/environment.ts';
 import { referencePack } from '../../packs/reference/index.ts';
-import type { DatabaseServer } from '../../engine/db/providers/server.ts';
-import { sharedServer } from '../../testing/shared-server.ts';
 import { runBin } from '../../testing/run-bin.ts';
 import { pgtapMissing, prove, withPgtap } from '../../testing/pgtap.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
-import { runExample, stoppedBefore as stoppedBeforeIn, type ExampleProject } from '../../testing/example-project.ts';
+import { exampleFile } from '../../testing/example-project.ts';
 import pack from './policyfuzz.pack.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CONFIG = path.join(HERE, 'policyfuzz.config.json');
-const MIGRATIONS = path.join(HERE, 'supabase', 'migrations');
 const SEED = 11;
 const APPLICABLE = ['R01', 'R02', 'R04', 'R05', 'R07', 'R08', 'R14', 'R16'];
 
-let server: DatabaseServer;
-let tmp: string;
-const project: ExampleProject = { dir: HERE, pack, seed: SEED, tmp: () => tmp, databaseUrl: () => server.adminUrl };
-const stoppedBefore = (fix: string) => stoppedBeforeIn(project, fix);
-const run = (config: string, name: string, only?: string[], runs?: number) => runExample(project, config, name, only, runs);
-
-beforeAll(async () => {
-  server = await sharedServer();
-  tmp = tempDir('student-union');
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const example = exampleFile(HERE, pack, SEED, 'student-union');
+const { run, stoppedBefore, config: CONFIG, migrations: MIGRATIONS } = example;
 
 describe('student union at its final state', () => {
   it('has the shape the example promises: ≥ 40 migrations, ≥ 15 tables, no policyfuzz-specific migration', () => {
@@ -89,7 +74,7 @@ describe('policyfuzz init on the student union', () => {
   };
 
   it('proposes the pack’s mapping but for the hand-written parts, and says what is left to do', async () => {
-    const report = await inspectMigrations(server, MIGRATIONS, referencePack.properties, tmp, referencePack.model, referencePack.vocabularies);
+    const report = await inspectMigrations(example.server, MIGRATIONS, referencePack.properties, example.tmp, referencePack.model, referencePack.vocabularies);
     const proposed = report.proposal.mapping;
     const written = pack.mapping!;
     for (const [table, hand] of Object.entries(HAND_WRITTEN)) {
@@ -123,21 +108,21 @@ describe('three historical bugs, each before and after its fix', () => {
   }
 
   it('the saved R07 failure replays on the state it was found on (its config), and its psql repro runs on that schema', async () => {
-    const dir = path.join(tmp, 'before-R07', 'failures');
+    const dir = path.join(example.tmp, 'before-R07', 'failures');
     const json = readdirSync(dir).find((f) => f.startsWith('R07-') && f.endsWith('.json'))!;
     // The target it was found on: the config (its migration folders, skips, settings and mapping).
     const record = JSON.parse(readFileSync(path.join(dir, json), 'utf8')) as { target: { config: string; migrations: string | null } };
     expect(record.target.config).toBe(stoppedBefore('20231002090000_fix_archive_press_request.sql'));
 
     const lines: string[] = [];
-    expect(await replay(path.join(dir, json), { pack, databaseUrl: server.adminUrl, times: 1 }, (l) => lines.push(l))).toBe(1);
+    expect(await replay(path.join(dir, json), { pack, databaseUrl: example.server.adminUrl, times: 1 }, (l) => lines.push(l))).toBe(1);
     expect(lines.join('\n')).toMatch(/STILL FAILING/);
     // At the final state (the fix applied) the same case holds.
-    expect(await replay(path.join(dir, json), { pack, config: CONFIG, databaseUrl: server.adminUrl, times: 1 }, () => {})).toBe(0);
+    expect(await replay(path.join(dir, json), { pack, config: CONFIG, databaseUrl: example.server.adminUrl, times: 1 }, () => {})).toBe(0);
 
     // The repro writes the fixtures through the target's plan and sends the mapped requests.
     const target = await resolveTarget(pack, { config: record.target.config, migrations: MIGRATIONS });
-    const env = await openEnvironment({ server, migrations: target.migrations, workers: 1, fixtures: target.fixtures });
+    const env = await openEnvironment({ server: example.server, migrations: target.migrations, workers: 1, fixtures: target.fixtures });
     try {
       const sql = path.join(dir, json.replace(/\.json$/, '.sql'));
       // The shrunk case may need no fixture row at all (archiving a ticket that does not exist
@@ -160,8 +145,8 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
     const files = readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort();
     return files.slice(files.indexOf(FIX));
   };
-  const cliDir = () => path.join(tmp, 'cli');
-  const options = (name: string) => ['--database-url', server.adminUrl, '--seed', String(SEED), '--runs', '100', '--workers', '1', '--report-dir', path.join(cliDir(), name, 'report'), '--failures-dir', path.join(cliDir(), name, 'failures'), '--no-replay', '--no-color', '--quiet'];
+  const cliDir = () => path.join(example.tmp, 'cli');
+  const options = (name: string) => ['--database-url', example.server.adminUrl, '--seed', String(SEED), '--runs', '100', '--workers', '1', '--report-dir', path.join(cliDir(), name, 'report'), '--failures-dir', path.join(cliDir(), name, 'failures'), '--no-replay', '--no-color', '--quiet'];
 
   it('loads the pack its config names ("pack"), skips migrations with --skip, and a saved failure replays and runs as pgTAP', async () => {
     // In the project's folder the config is found, and it names the pack: no code of the user's runs policyfuzz.
@@ -177,11 +162,11 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
     expect(record.target).toEqual({ config: CONFIG, migrations: null, skip: fromFix() });
 
     // Replayed from anywhere: the config, its pack and the skipped files come from the record.
-    const replayed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', server.adminUrl], { cwd: tempDir('student-union-cwd') });
+    const replayed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', example.server.adminUrl], { cwd: tempDir('student-union-cwd') });
     expect(replayed.stdout).toMatch(/STILL FAILING/);
     expect(replayed.code).toBe(1);
     // With the fix applied (--skip given anew, empty of it), the same case holds.
-    const fixed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', server.adminUrl, '--config', CONFIG], { cwd: tempDir('student-union-cwd') });
+    const fixed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', example.server.adminUrl, '--config', CONFIG], { cwd: tempDir('student-union-cwd') });
     expect(fixed.stdout).toMatch(/FIXED/);
     expect(fixed.code).toBe(0);
 
@@ -192,7 +177,7 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
     if (pgtapMissing()) return;
     for (const [config, skip, passes] of [[CONFIG, fromFix(), false], [CONFIG, [], true]] as const) {
       const target = await resolveTarget(pack, { config, migrations: MIGRATIONS, skip: [...skip] });
-      const env = await openEnvironment({ server, migrations: target.migrations, workers: 1, fixtures: target.fixtures, api: target.api });
+      const env = await openEnvironment({ server: example.server, migrations: target.migrations, workers: 1, fixtures: target.fixtures, api: target.api });
       try {
         const result = await prove(await withPgtap(env), pgtap);
         expect({ passes: result.ok, tap: result.tap }).toMatchObject({ passes });
@@ -205,7 +190,7 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
 
   it('--pack loads a project pack for a config without "pack"; the final state holds', async () => {
     const { pack: _named, ...config } = JSON.parse(readFileSync(CONFIG, 'utf8')) as Record<string, unknown>;
-    const file = path.join(tmp, 'no-pack.config.json');
+    const file = path.join(example.tmp, 'no-pack.config.json');
     writeFileSync(file, JSON.stringify({ ...config, migrations: MIGRATIONS }));
     const run = await runBin(['fuzz', '--config', file, '--pack', path.join(HERE, 'policyfuzz.pack.ts'), '--only', 'R02,R07', ...options('pack-option')], { cwd: tempDir('student-union-cwd') });
     expect(run.stderr).toBe('');
@@ -220,17 +205,17 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
 describe('the pack and its mapping reach every command, not only fuzz', () => {
   it('diff across the R02 fix compares R02 in the project’s names and reports the fix (exit 0)', async () => {
     const fix = '20230901090000_fix_member_guard_allow_list.sql';
-    const base = path.join(tmp, 'diff-base');
+    const base = path.join(example.tmp, 'diff-base');
     mkdirSync(base, { recursive: true });
     for (const f of readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql') && f < fix)) copyFileSync(path.join(MIGRATIONS, f), path.join(base, f));
-    const r = await runBin(['diff', '--base', base, '--only', 'R02', '--runs', '100', '--seed', '1', '--database-url', server.adminUrl], { cwd: HERE });
+    const r = await runBin(['diff', '--base', base, '--only', 'R02', '--runs', '100', '--seed', '1', '--database-url', example.server.adminUrl], { cwd: HERE });
     expect(r.stdout).not.toMatch(/not compared: R02/);
     expect(r.stdout).toMatch(/^0 regression\(s\), [1-9]\d* fix\(es\)/m);
     expect(r.code).toBe(0);
   });
 
   it('mutants --auto tries the variants of its functions with the rules mapped onto them, and kills them', async () => {
-    const r = await runBin(['mutants', '--auto', '--kind', 'function-drop-conjunct', '--database-url', server.adminUrl], { cwd: HERE });
+    const r = await runBin(['mutants', '--auto', '--kind', 'function-drop-conjunct', '--database-url', example.server.adminUrl], { cwd: HERE });
     expect(r.stdout).toMatch(/^killed {3}function-drop-conjunct-lookup-press-request-1-1 by R\d\d/m);
     expect(r.stdout).toMatch(/^4 of 4 automatic variants killed \(100%\)/m);
     expect(r.code).toBe(0);
