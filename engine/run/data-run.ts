@@ -10,7 +10,7 @@ import type { FailureRecord } from '../failures/schema.ts';
 import { applyBaseline, checkBaseline, type Baseline, type BaselineCheck } from '../findings/baseline.ts';
 import type { RunEvents } from '../report/run-events.ts';
 import type { RunPhases } from '../report/summary.ts';
-import { budgetVerdict, notReached, runBreadthFirst, tranchesOf } from '../runner/budget.ts';
+import { budgetVerdict, notReached, runBreadthFirst, shardMinimum, tranchesOf } from '../runner/budget.ts';
 import type { CatalogProperty } from '../runner/catalog-property.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
 import type { DataProperty } from '../runner/data-property.ts';
@@ -179,8 +179,9 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
 /** A generated result's verdict: the coverage gate (left to the merge on a shard), the budget's minimum, then the baseline. */
 function verdictOf(plan: DataRunPlan, r: PropertyResult): PropertyResult {
   const sharded = plan.lanes.count < plan.lanes.total;
-  const gated = plan.path || (r.stopped && r.cases < plan.minCases) ? r : sharded ? withNote(r, COVERAGE_ON_MERGE_NOTE) : applyCoverageGate(r);
-  return applyBaseline([budgetVerdict(gated, plan.minCases)], plan.baseline ?? { findings: [] })[0];
+  const minimum = sharded ? shardMinimum(plan.minCases, plan.lanes) : plan.minCases;
+  const gated = plan.path || (r.stopped && r.cases < minimum) ? r : sharded ? withNote(r, COVERAGE_ON_MERGE_NOTE) : applyCoverageGate(r);
+  return applyBaseline([budgetVerdict(gated, minimum, sharded ? plan.minCases : undefined)], plan.baseline ?? { findings: [] })[0];
 }
 
 function withNote(r: PropertyResult, note: string): PropertyResult {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetVerdict, FIRST_TRANCHE, joinPasses, runBreadthFirst, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
+import { budgetVerdict, FIRST_TRANCHE, shardMinimum, joinPasses, runBreadthFirst, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 
 const result = (over: Partial<PropertyResult>): PropertyResult => ({ id: 'R02', title: 't', area: 'data', status: 'passed', cases: 300, counts: { allowed: 1 }, durationMs: 10, seed: 1, planned: 300, ...over });
@@ -19,6 +19,13 @@ describe('a budget cut short is never a pass below the minimum, never a failure'
   });
   it('interrupted: partial whatever ran', () => {
     expect(budgetVerdict(result({ cases: 150, stopped: 'interrupted' }), 100)).toMatchObject({ status: 'partial' });
+  });
+  it("a shard is judged by its lanes' share of the minimum, the shares adding up to the whole run's", () => {
+    const shards = [0, 4].map((first) => shardMinimum(100, { first, count: 4, total: 8 }));
+    expect(shards).toEqual([52, 48]);
+    const cut = (cases: number) => budgetVerdict(result({ cases, planned: 150, stopped: 'time budget' }), shards[1], 100);
+    expect(cut(60)).toMatchObject({ status: 'passed', note: "60 of 150 cases: the time budget ran out after this shard's share (48) of its minimum of 100" });
+    expect(cut(40)).toMatchObject({ status: 'partial', note: "partial (40 of 150 cases): the time budget ran out below this shard's share (48) of its minimum of 100" });
   });
   it('a failure found before the cut stays a failure', () => {
     expect(budgetVerdict(result({ status: 'failed', cases: 3, stopped: 'time budget' }), 100).status).toBe('failed');

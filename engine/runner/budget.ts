@@ -15,7 +15,7 @@ import type { DataProperty } from './data-property.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
-import { passNote } from './run-data-property.ts';
+import { passNote, plannedRuns } from './run-data-property.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
 export function shareOfBudget(deadline: number, left: number, now = Date.now()): number {
@@ -59,17 +59,27 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
 }
 
 /**
+ * The part of a run's minimum a shard answers for: its lanes' share, split as the cases are
+ * (engine/runner/run-data-property.ts plannedRuns), so shards that each reach their share add up
+ * to the whole run's minimum. Judging a shard by the whole minimum read every cut shard PARTIAL.
+ */
+export function shardMinimum(minCases: number, lanes: { first: number; count: number; total: number }): number {
+  return plannedRuns(minCases, lanes);
+}
+
+/**
  * The verdict of a property that may have been cut short. Passed with all its cases: passed.
  * Cut short: not reached (no case), partial (below `minCases`, or stopped by an interrupt), or
  * passed with the cases that ran named in the note (the minimum reached before the budget ran out).
  */
-export function budgetVerdict(r: PropertyResult, minCases: number): PropertyResult {
+export function budgetVerdict(r: PropertyResult, minCases: number, wholeRunMinimum?: number): PropertyResult {
   if (r.status !== 'passed' || !r.stopped) return r;
+  const minimum = wholeRunMinimum === undefined ? `its minimum of ${minCases}` : `this shard's share (${minCases}) of its minimum of ${wholeRunMinimum}`;
   const of = `${r.cases}${r.planned !== undefined ? ` of ${r.planned}` : ''} cases`;
   const why = r.stopped === 'interrupted' ? 'the run was interrupted' : 'the time budget ran out';
   if (r.cases === 0) return { ...r, status: 'not-reached', note: `not reached: ${why} before its first case` };
-  if (r.cases < minCases || r.stopped === 'interrupted') return { ...r, status: 'partial', note: `partial (${of}): ${why}${r.cases < minCases ? ` below its minimum of ${minCases}` : ''}` };
-  return { ...r, note: `${of}: ${why} after its minimum of ${minCases}` };
+  if (r.cases < minCases || r.stopped === 'interrupted') return { ...r, status: 'partial', note: `partial (${of}): ${why}${r.cases < minCases ? ` below ${minimum}` : ''}` };
+  return { ...r, note: `${of}: ${why} after ${minimum}` };
 }
 
 /** A property the run never started (the budget or an interrupt came first). */
