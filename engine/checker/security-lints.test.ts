@@ -7,6 +7,7 @@ import type { Environment } from '../runner/environment.ts';
 import { runCatalogProperty } from '../runner/catalog-property.ts';
 import { SECURITY_LINTS } from '../runner/security-lints-property.ts';
 import { referenceEnvironment } from '../../testing/reference.ts';
+import { referenceModel } from '../../packs/reference/model/index.ts';
 import { rankFindings, readLintFindings, type LintFinding } from './security-lints.ts';
 
 const EXPOSED = ['public', 'passport'];
@@ -51,7 +52,7 @@ afterAll(async () => {
 describe('security lints', () => {
   it('the clean reference trips none, and the property passes having looked at its objects', async () => {
     expect(await readLintFindings(clean.workers[0].client, EXPOSED)).toEqual([]);
-    const r = await runCatalogProperty(clean, SECURITY_LINTS, { seed: 1, settings: {} });
+    const r = await runCatalogProperty(clean, SECURITY_LINTS, { seed: 1, model: referenceModel, settings: {} });
     expect(r.status).toBe('passed');
     expect(r.cases).toBeGreaterThan(50);
   });
@@ -76,7 +77,7 @@ describe('security lints', () => {
   });
 
   it('the property fails with one line per finding, ranked, and the findings as data', async () => {
-    const r = await runCatalogProperty(broken, SECURITY_LINTS, { seed: 1, settings: {} });
+    const r = await runCatalogProperty(broken, SECURITY_LINTS, { seed: 1, model: referenceModel, settings: {} });
     expect(r.status).toBe('failed');
     const lines = r.failure!.message.split('\n').slice(1).map((l) => l.trim());
     expect(lines[0]).toMatch(/^ERROR auth_users_exposed: public\.lint_accounts: .*\. Fix: revoke select on public\.lint_accounts from anon/);

@@ -119,7 +119,7 @@ export function sessionOn(env: Environment, target: SessionTarget, oracle: Oracl
     },
     replay: (record) => replayDataCaseOnce(first(), record, oracle),
     observe: (cases) => observeCases(first(), cases, oracle),
-    catalog: (property, seed) => runCatalogProperty(env, property, { seed, settings: oracle.settings }),
+    catalog: (property, seed) => runCatalogProperty(env, property, { seed, settings: oracle.settings, model: oracle.model }),
     close: () => env.close(),
   };
 }

@@ -10,6 +10,7 @@ import type { Environment } from './environment.ts';
 import type { PropertyResult } from './result.ts';
 import type { CatalogComparison } from '../checker/catalog.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
+import type { PackModel } from '../pack.ts';
 
 /** What a catalog check may need of the target beyond its database. */
 export interface CatalogContext {
@@ -17,6 +18,12 @@ export interface CatalogContext {
   exposedSchemas: string[];
   /** The target's names for the model's tables and functions, and its conventions (the pack's and the config's mapping). */
   mapping?: TargetMapping;
+  /**
+   * The run's model (the pack's, with what `extendPack` added): the tables and functions the
+   * catalog is compared with. Reading the bundled reference's instead made every table a pack
+   * added "not in the model".
+   */
+  model: PackModel;
 }
 
 export interface CatalogProperty<S = any> {
@@ -28,13 +35,13 @@ export interface CatalogProperty<S = any> {
   check: (client: pg.Client, settings: S, context: CatalogContext) => Promise<CatalogComparison & { objects: number; details?: unknown[] }>;
 }
 
-export async function runCatalogProperty(env: Environment, property: CatalogProperty, options: { seed: number; settings: unknown }): Promise<PropertyResult> {
+export async function runCatalogProperty(env: Environment, property: CatalogProperty, options: { seed: number; settings: unknown; model: PackModel }): Promise<PropertyResult> {
   const started = Date.now();
   const worker = env.workers[0];
   await worker.tx.flush();
   const base = { id: property.id, title: `${property.title} (catalog)`, area: 'data' as const, seed: options.seed };
   try {
-    const r = await property.check(worker.client, options.settings, { exposedSchemas: env.cache.exposedSchemas, mapping: worker.tx.fixturePlan.mapping });
+    const r = await property.check(worker.client, options.settings, { exposedSchemas: env.cache.exposedSchemas, mapping: worker.tx.fixturePlan.mapping, model: options.model });
     const result = { ...base, cases: r.objects, counts: { allowed: r.granted, filtered: 0, rejected: r.withheld, errored: 0 }, durationMs: Date.now() - started };
     if (r.findings.length === 0) return { ...result, status: 'passed' };
     return {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultSettings, ModelSettingsSchema, roleListMisfits } from './settings.ts';
 import { runCatalogProperty } from '../../../engine/runner/catalog-property.ts';
 import { referenceCopies } from '../../../testing/reference-copies.ts';
+import { referenceModel } from './index.ts';
 import { R12 } from '../rules/R12-vs-submitter-view/property.ts';
 import { R13 } from '../rules/R13-vs-public-board/property.ts';
 import { R16, R16_CATALOG } from '../rules/R16-table-grants/property.ts';
@@ -30,8 +31,8 @@ describe('table grants per role (tableGrants)', () => {
 
   it('the catalog half agrees, and names the setting', async () => {
     const env = await copyWith('anon-reads-no-categories-catalog', [{ file: '0200_vs.sql', find, replace }]);
-    expect((await runCatalogProperty(env, R16_CATALOG, { seed: 11, settings: ModelSettingsSchema.parse(chosen) })).status).toBe('passed');
-    const without = await runCatalogProperty(env, R16_CATALOG, { seed: 11, settings: defaultSettings });
+    expect((await runCatalogProperty(env, R16_CATALOG, { seed: 11, model: referenceModel, settings: ModelSettingsSchema.parse(chosen) })).status).toBe('passed');
+    const without = await runCatalogProperty(env, R16_CATALOG, { seed: 11, model: referenceModel, settings: defaultSettings });
     expect(without.status).toBe('failed');
     expect(without.failure?.message).toMatch(/vs_categories: anon lacks SELECT, the model says it holds it \(setting tableGrants\.vs_categories\)/);
   });

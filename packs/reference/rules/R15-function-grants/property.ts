@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import type { Json } from '../../../../engine/model/json.ts';
-import { functionModels, privateFunctions } from '../../model/functions/index.ts';
+import { functionModels } from '../../model/functions/index.ts';
 import type { ExecuteGrantee } from '../../../../engine/model/function-model.ts';
 import { teamMembers, teamTree } from '../../generators/team.ts';
 import { projectRows, projectWorld } from '../../generators/project.ts';
@@ -80,11 +80,11 @@ export const R15_CATALOG: CatalogProperty = {
   id: 'R15',
   rule: 15,
   title: 'functions: every function in the database executable exactly by the model’s named grants',
-  async check(client) {
+  async check(client, _settings, context) {
     const found = await readCatalogFunctions(client, [...EXPOSED_SCHEMAS, 'private']);
     const expected = new Map<string, readonly ExecuteGrantee[]>([
-      ...Object.values(functionModels).map((f) => [f.name, f.executableBy] as const),
-      ...privateFunctions.map((f) => [f.name, f.executableBy] as const),
+      ...Object.values(context.model.functions).map((f) => [f.name, f.executableBy] as const),
+      ...(context.model.privateFunctions ?? []).map((f) => [f.name, f.executableBy] as const),
     ]);
     return { objects: found.length, ...compareFunctions(found, expected) };
   },

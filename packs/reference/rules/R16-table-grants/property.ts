@@ -81,8 +81,8 @@ export const R16_CATALOG: CatalogProperty = {
   id: 'R16',
   rule: 16,
   title: 'tables: every table and view holds exactly the model’s grants, row security where it has rules',
-  async check(client, settings) {
+  async check(client, settings, context) {
     const found = await readCatalogTables(client, EXPOSED_SCHEMAS);
-    return { objects: found.length, ...compareTables(found, tableModels, settings) };
+    return { objects: found.length, ...compareTables(found, context.model.tables, settings) };
   },
 };
