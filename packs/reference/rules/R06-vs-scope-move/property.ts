@@ -9,6 +9,7 @@
  * department (several tickets moved at once). Postgres then checks the new row against the
  * SELECT policy as well as the UPDATE policy's WITH CHECK, so the bugs this catches are the ones
  * that fool both: a scope read from the stored row instead of the new one, or a scope too wide.
+ * Half the PATCHes carry `Prefer: handling=strict, max-affected=n` (maxAffectedFor).
  */
 import fc from 'fast-check';
 import type { Filter } from '../../../../engine/model/request.ts';
