@@ -166,11 +166,41 @@ describe('a connecting role that lacks what a run needs', () => {
     expectRefused(await fuzzAs(reader), new RegExp(`^policyfuzz: role ${reader} cannot create databases`, 'm'));
   });
 
-  it('granted the API roles, a CREATEDB role runs and passes', async () => {
-    const role = await createRole(`pf_t_granted_${suffix}`, 'createdb', 'grant anon, authenticated, service_role to $ROLE');
+  it('granted the API roles, a CREATEDB BYPASSRLS role (as Supabase\'s postgres) runs and passes', async () => {
+    const role = await createRole(`pf_t_granted_${suffix}`, 'createdb bypassrls', 'grant anon, authenticated, service_role to $ROLE');
     const r = await fuzzAs(role);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(lastLine(r.stdout)).toBe('1 passed, 0 failed (seed 3)');
+  });
+
+  it('without BYPASSRLS: exit 2 naming it and the grant, no finding', async () => {
+    const role = await createRole(`pf_t_nobypass_${suffix}`, 'createdb', 'grant anon, authenticated, service_role to $ROLE');
+    expectRefused(await fuzzAs(role), new RegExp(`^policyfuzz: role ${role} has no BYPASSRLS, which Supabase's postgres role has: .*\`alter role ${role} bypassrls\``, 'm'));
+  });
+
+  it('why: a definer function owned by a BYPASSRLS non-superuser reads a FORCE ROW LEVEL SECURITY table of another owner whole, as a superuser\'s does; without BYPASSRLS the rules filter it', async () => {
+    // Supabase's postgres: NOSUPERUSER … BYPASSRLS (supabase/postgres 10000000000000_demote-postgres.sql).
+    const bypass = await createRole(`pf_t_owner_bypass_${suffix}`, 'bypassrls');
+    const plain = await createRole(`pf_t_owner_plain_${suffix}`, '');
+    const schema = `pf_t_force_${suffix}`;
+    const definer = (name: string, owner?: string) =>
+      `create function ${schema}.${name}() returns int language sql security definer as 'select count(*)::int from ${schema}.t';` +
+      (owner ? `alter function ${schema}.${name}() owner to ${owner};` : '') +
+      `grant execute on function ${schema}.${name}() to authenticated;`;
+    await admin.query(`create schema ${schema}; grant usage on schema ${schema} to authenticated, ${bypass}, ${plain};
+      create table ${schema}.t (id int); insert into ${schema}.t values (1), (2);
+      alter table ${schema}.t enable row level security; alter table ${schema}.t force row level security;
+      create policy only_one on ${schema}.t for select using (id = 1);
+      grant select on ${schema}.t to ${bypass}, ${plain};
+      ${definer('as_superuser')} ${definer('as_bypassrls', bypass)} ${definer('as_plain', plain)}`);
+    try {
+      await admin.query('begin; set local role authenticated');
+      const { rows } = await admin.query(`select ${schema}.as_superuser() as superuser, ${schema}.as_bypassrls() as bypassrls, ${schema}.as_plain() as plain`);
+      expect(rows[0]).toEqual({ superuser: 2, bypassrls: 2, plain: 1 });
+    } finally {
+      await admin.query('rollback');
+      await admin.query(`drop schema ${schema} cascade`);
+    }
   });
 });
 

@@ -40,6 +40,7 @@ create policy loop_select on public.loop for select to authenticated using (exis
 create function public.boom() returns void language plpgsql as $$ begin raise exception 'BOOM'; end $$;
 create function public.hello(p_name text) returns text language sql as $$ select 'hi ' || p_name $$;
 create function public.noop() returns void language sql as $$ select $$;
+create function public.request_time() returns timestamptz language sql volatile as $$ select now() $$;
 create function public.things_of(p_owner uuid) returns setof public.things language sql security definer as $$ select * from public.things where owner = p_owner order by id $$;
 create function public.seen() returns jsonb language sql as $$
   select jsonb_build_object('uid', auth.uid(), 'role', current_user, 'claims', current_setting('request.jwt.claims', true))
@@ -321,6 +322,12 @@ describe('each request ends like its own transaction (point 1)', () => {
     expect(trust.status).toBe(204);
     expect(patch).toMatchObject({ status: 400, error: { code: 'P0001', message: 'guarded: labels starting with locked need the trusted path' } });
     expect(read.body).toEqual([{ label: 'one' }]);
+  });
+
+  it('but not in its time: now() is the case transaction\'s, the same for every request (model: student.ts historyOrders)', async () => {
+    const [first, second] = await sendPlanned([[alice, { kind: 'rpc', fn: 'request_time', args: {} }], [alice, { kind: 'rpc', fn: 'request_time', args: {} }]]);
+    expect(first.status).toBe(200);
+    expect(second.body).toEqual(first.body);
   });
 
   it('deferred constraints fire at the end of the request, and are deferred again for the next one', async () => {

@@ -119,4 +119,16 @@ describe('Prefer: handling=strict, max-affected=n (failExceedsMaxAffectedPref)',
     expect(within.after).toEqual([world.items[2]]);
     expect(within.disagreement).toBeUndefined();
   });
+
+  it('the limit counts the rows the row rules let the write change, not the rows the filter names, as the model does', async () => {
+    const all = [{ column: 'id', op: 'in' as const, value: [1, 2, 3] }];
+    const within = await run({ kind: 'update', table: 'items', patch: { v: 'b' }, filters: all, returning: 'minimal', maxAffected: 2 });
+    expect(within.response.status).toBe(204);
+    expect(within.after).toEqual([{ id: 1, owner: 'me', v: 'b' }, { id: 2, owner: 'me', v: 'b' }, world.items[2]]);
+    expect(within.predictedAfter).toEqual(within.after);
+    expect(within.disagreement).toBeUndefined();
+    const over = await run({ kind: 'delete', table: 'items', filters: all, returning: 'minimal', maxAffected: 1 });
+    expect(over.response).toMatchObject({ status: 400, error: { code: 'PGRST124', details: 'The query affects 2 rows' } });
+    expect(over.disagreement).toBeUndefined();
+  });
 });

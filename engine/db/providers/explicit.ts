@@ -46,8 +46,8 @@ export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const;
  * a finding. Returns what is missing and the grant that fixes it, or undefined.
  */
 async function missingPrivileges(client: pg.Client): Promise<string | undefined> {
-  const me = (await client.query<{ name: string; rolsuper: boolean; rolcreatedb: boolean; rolcreaterole: boolean; version: number }>(
-    `select current_user as name, rolsuper, rolcreatedb, rolcreaterole, current_setting('server_version_num')::int as version from pg_roles where rolname = current_user`,
+  const me = (await client.query<{ name: string; rolsuper: boolean; rolcreatedb: boolean; rolcreaterole: boolean; rolbypassrls: boolean; version: number }>(
+    `select current_user as name, rolsuper, rolcreatedb, rolcreaterole, rolbypassrls, current_setting('server_version_num')::int as version from pg_roles where rolname = current_user`,
   )).rows[0]!;
   if (me.rolsuper) return undefined;
   const who = quoteRole(me.name);
@@ -59,6 +59,11 @@ async function missingPrivileges(client: pg.Client): Promise<string | undefined>
   if (absent.length) return `role ${me.name} is not a superuser and the server lacks the API role(s) ${absent.join(', ')}: as a superuser, create them (\`create role ${absent.join(' nologin; create role ')} nologin\`${absent.includes('service_role') ? ', service_role with bypassrls' : ''}) and run \`grant ${API_ROLES.join(', ')} to ${who}\`, or connect as a superuser`;
   const unset = roles.filter((r) => !r.can_set).map((r) => r.rolname);
   if (unset.length) return `role ${me.name} cannot SET ROLE to ${unset.join(', ')}, as every request does: as a superuser, run \`grant ${unset.join(', ')} to ${who}\`, or connect as a superuser`;
+  // The migrations run as this role and own what they create. Supabase's postgres is no superuser
+  // but has BYPASSRLS (supabase/postgres 10000000000000_demote-postgres.sql): a SECURITY DEFINER
+  // function it owns reads a FORCE ROW LEVEL SECURITY table whole. Without BYPASSRLS, row rules
+  // would filter it here and not on Supabase (cli/reliability.test.ts shows both).
+  if (!me.rolbypassrls) return `role ${me.name} has no BYPASSRLS, which Supabase's postgres role has: the security definer functions its migrations create would be held to FORCE ROW LEVEL SECURITY here and not on Supabase; as a superuser, run \`alter role ${who} bypassrls\`, or connect as a superuser`;
   return undefined;
 }
 

@@ -58,9 +58,24 @@ export function authUserRow(p: Person): Row {
   return { id: p.id, email: p.isAnonymous ? null : p.email, is_anonymous: p.isAnonymous === true };
 }
 
-/** A person as the caller of a request: their access token's subject, e-mail and kind. */
+/**
+ * The claims a signed-in person's token carries besides who they are, decided by the id's
+ * second-last hex digit (as isAnonymousId does, so no new random value is drawn and every seed
+ * keeps its cases): 1 → `app_metadata.role` 'admin' (a role an admin tool wrote into the
+ * token), 2 → `aal2` (signed in with MFA), 3 → both; else none. The reference grants nothing on
+ * either (the spec decides roles by users.role), so a policy that trusts them meets both sides.
+ */
+export function tokenClaimsOf(id: string): Pick<Extract<Caller, { kind: 'user' }>, 'aal' | 'appMetadata'> {
+  const digit = id.at(-2);
+  return {
+    ...(digit === '2' || digit === '3' ? { aal: 'aal2' as const } : {}),
+    ...(digit === '1' || digit === '3' ? { appMetadata: { role: 'admin' } } : {}),
+  };
+}
+
+/** A person as the caller of a request: their access token's subject, e-mail, kind and claims. */
 export function callerOf(p: Person): Caller {
-  return p.isAnonymous ? { kind: 'user', id: p.id, isAnonymous: true } : { kind: 'user', id: p.id, email: p.email };
+  return p.isAnonymous ? { kind: 'user', id: p.id, isAnonymous: true } : { kind: 'user', id: p.id, email: p.email, ...tokenClaimsOf(p.id) };
 }
 
 export function people(settings: ModelSettings, max = 4): fc.Arbitrary<Person[]> {

@@ -10,7 +10,7 @@ import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { emailAddress, personName } from './faker.ts';
-import { userRow, type Person } from './identities.ts';
+import { callerOf, userRow, type Person } from './identities.ts';
 
 /** Ids and names never shrink: which uuid or name a row has is irrelevant to every rule here, and shrinking them costs a database case per step. */
 const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
@@ -41,14 +41,10 @@ export function emailVariant(email: string): fc.Arbitrary<string> {
   return fc.constantFrom(email, email.toUpperCase(), ` ${email}`, `${email} `, email.replace(/^./, (c) => c.toUpperCase()));
 }
 
-export function personCaller(p: Person): Caller {
-  return { kind: 'user', id: p.id, email: p.email };
-}
-
 /** Mostly one of the people; sometimes anon or the server context. */
 export function callerFrom(list: Person[], others = 1): fc.Arbitrary<Caller> {
   return fc.oneof(
-    { weight: 8, arbitrary: fc.constantFrom(...list).map(personCaller) },
+    { weight: 8, arbitrary: fc.constantFrom(...list).map(callerOf) },
     { weight: others, arbitrary: fc.constant<Caller>({ kind: 'anon' }) },
     { weight: others, arbitrary: fc.constant<Caller>({ kind: 'service' }) },
   );

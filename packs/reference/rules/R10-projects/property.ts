@@ -11,7 +11,8 @@
 import fc from 'fast-check';
 import type { ModelSettings } from '../../model/settings.ts';
 import { projectRead, projectRows, projectWorld, projectWrite } from '../../generators/project.ts';
-import { callerFrom, peopleRows, peopleWithRoles, personCaller } from '../../generators/student.ts';
+import { callerFrom, peopleRows, peopleWithRoles } from '../../generators/student.ts';
+import { callerOf } from '../../generators/identities.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
@@ -26,7 +27,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
     // Often a professor or a project actor: the two whose writes the row rules check field by field.
     const holding = (roles: readonly string[]) => list.filter((p) => roles.includes(p.profile?.role as string));
     const writers = [holding(settings.projects.professorRoles), holding(settings.projects.actorRoles)].filter((g) => g.length > 0);
-    const caller = fc.oneof(callerFrom(list), ...writers.map((g) => fc.constantFrom(...g).map(personCaller)));
+    const caller = fc.oneof(callerFrom(list), ...writers.map((g) => fc.constantFrom(...g).map(callerOf)));
     const addressing = fc.constantFrom<string | null>('pending', 'pending', 'pending', 'signed', null);
     return fc.tuple(projectWorld(list), caller, addressing, fc.noShrink(fc.uuid({ version: 4 })), fc.constantFrom(...list.map((p) => p.id))).chain(([w0, caller, addressMe, requestId, actor]) => {
         // Often a request (mostly pending) addresses the caller, so a professor's upload reaches the policy's other checks.

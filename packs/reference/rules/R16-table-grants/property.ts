@@ -12,7 +12,8 @@ import type { Caller } from '../../../../engine/model/caller.ts';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import { tableModels } from '../../model/tables/index.ts';
-import { peopleRows, peopleWithRoles, personCaller } from '../../generators/student.ts';
+import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
+import { callerOf } from '../../generators/identities.ts';
 import { compareTables, readCatalogTables } from '../../../../engine/checker/catalog.ts';
 import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
@@ -29,7 +30,7 @@ function cases(settings: ModelSettings, names: string[]): fc.Arbitrary<DataCase>
   return peopleWithRoles(settings, [null, ...settings.roles], 1, 2).chain((list) =>
     fc
       .record({
-        caller: fc.oneof({ weight: 1, arbitrary: fc.constant<Caller>({ kind: 'anon' }) }, { weight: 1, arbitrary: fc.constantFrom(...list).map(personCaller) }),
+        caller: fc.oneof({ weight: 1, arbitrary: fc.constant<Caller>({ kind: 'anon' }) }, { weight: 1, arbitrary: fc.constantFrom(...list).map(callerOf) }),
         name: fc.constantFrom(...names),
         kind: fc.constantFrom('select', 'select', 'update', 'delete'),
       })

@@ -17,7 +17,8 @@ import type { Row } from '../../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import { teamMembers, teamTree } from '../../generators/team.ts';
-import { callerFrom, emailVariant, identityConflicts, peopleRows, peopleWithRoles, personCaller, studentRecords } from '../../generators/student.ts';
+import { callerFrom, emailVariant, identityConflicts, peopleRows, peopleWithRoles, studentRecords } from '../../generators/student.ts';
+import { callerOf } from '../../generators/identities.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
@@ -56,7 +57,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         const foreignEmails = [...records.map((r) => r.email as string), ...members.map((m) => m.email as string), ...list.map((p) => p.email)];
         const memberNames = members.map((m) => m.name as string);
         const editThenCall = () => fc.constantFrom(...list.filter((p) => p.profile)).chain((p) => {
-          const caller = personCaller(p);
+          const caller = callerOf(p);
           const patch: fc.Arbitrary<Row> = fc.oneof(
             { weight: 3, arbitrary: fc.constantFrom(...foreignEmails).chain(emailVariant).map((email) => ({ email })) },
             ...(memberNames.length ? [{ weight: 2, arbitrary: fc.constantFrom(...memberNames).map((display_name) => ({ display_name })) }] : []),

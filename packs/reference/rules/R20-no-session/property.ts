@@ -12,7 +12,8 @@ import type { Caller } from '../../../../engine/model/caller.ts';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import { extraProfiles, passportProfiles } from '../../generators/passport.ts';
-import { peopleRows, peopleWithRoles, personCaller } from '../../generators/student.ts';
+import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
+import { callerOf } from '../../generators/identities.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { clause, isRpc } from '../clauses.ts';
@@ -27,7 +28,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         extra: extraProfiles(settings),
         caller: fc.oneof(
           { weight: 3, arbitrary: fc.constant<Caller>({ kind: 'anon' }) },
-          { weight: 5, arbitrary: fc.constantFrom(...list).map(personCaller) },
+          { weight: 5, arbitrary: fc.constantFrom(...list).map(callerOf) },
           { weight: 1, arbitrary: fc.constant<Caller>({ kind: 'service' }) },
         ),
         request: fc.oneof(
