@@ -8,6 +8,9 @@
  * A pack declares the branches it knows in one catalog (PackModel.branches: id → what it
  * means), ids prefixed by the property they belong to (`R03.remark.by-absent`); `branchesOf`
  * gives the pack a recorder typed by that catalog, so an id that is not declared does not compile.
+ * The engine's own decisions (a grant, a RETURNING read-back, an upsert's conflict) are recorded
+ * unprefixed (`grant.table.denied`); a pack counts one under a property by declaring
+ * `<property>.<engine id>` (`R16.grant.table.denied`): `asPropertyBranch` reads both the same way.
  */
 
 /** id → what taking the branch means, e.g. `'R03.remark.by-absent': 'an appended remark without a "by" key'`. */
@@ -54,4 +57,16 @@ export function branchesOf<const C extends BranchCatalog>(catalog: C) {
 /** The branches of a catalog that belong to property `propertyId` (ids `<propertyId>.…`). */
 export function branchesOfProperty(catalog: BranchCatalog | undefined, propertyId: string): string[] {
   return Object.keys(catalog ?? {}).filter((id) => id.startsWith(`${propertyId}.`));
+}
+
+/**
+ * The catalog id a branch taken in a case of property `propertyId` counts as: its own id when it
+ * is one of the property's (`R03.…`), an engine branch as `<propertyId>.<id>` when the pack
+ * declares that; otherwise none (another property's branch).
+ */
+export function asPropertyBranch(catalog: BranchCatalog | undefined, propertyId: string, id: string): string | undefined {
+  if (!catalog) return undefined;
+  if (id.startsWith(`${propertyId}.`)) return id in catalog ? id : undefined;
+  const engine = `${propertyId}.${id}`;
+  return engine in catalog ? engine : undefined;
 }

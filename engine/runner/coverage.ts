@@ -11,7 +11,7 @@ import { predict, type Prediction } from '../model/predict.ts';
 import type { DataCase } from './data-case.ts';
 import type { Clause } from './data-property.ts';
 import type { BranchCount, ClauseCount, PropertyResult } from './result.ts';
-import { branchesOfProperty, type BranchCatalog } from '../model/branches.ts';
+import { asPropertyBranch, branchesOfProperty, type BranchCatalog } from '../model/branches.ts';
 
 export const MIN_RUNS_FOR_COVERAGE = 50;
 
@@ -54,7 +54,10 @@ export class ClauseTally {
 export class BranchTally {
   private readonly counts = new Map<string, BranchCount>();
 
-  constructor(catalog: BranchCatalog | undefined, propertyId: string) {
+  constructor(
+    private readonly catalog: BranchCatalog | undefined,
+    private readonly propertyId: string,
+  ) {
     for (const id of branchesOfProperty(catalog, propertyId)) this.counts.set(id, { id, label: catalog![id], taken: 0 });
   }
 
@@ -64,7 +67,7 @@ export class BranchTally {
 
   /** Counts a case once per branch it took; returns the branches it took first in this tally. */
   add(predictions: readonly Pick<Prediction, 'branches'>[]): string[] {
-    const taken = new Set(predictions.flatMap((p) => p.branches ?? []));
+    const taken = new Set(predictions.flatMap((p) => (p.branches ?? []).flatMap((id) => asPropertyBranch(this.catalog, this.propertyId, id) ?? [])));
     const fresh: string[] = [];
     for (const id of taken) {
       const c = this.counts.get(id);

@@ -10,7 +10,7 @@ import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { emailAddress, personName } from './faker.ts';
-import { userRow, type Person } from './identities.ts';
+import { authUserRow, callerOf, userRow, type Person } from './identities.ts';
 
 /** Ids and names never shrink: which uuid or name a row has is irrelevant to every rule here, and shrinking them costs a database case per step. */
 const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
@@ -42,7 +42,7 @@ export function emailVariant(email: string): fc.Arbitrary<string> {
 }
 
 export function personCaller(p: Person): Caller {
-  return { kind: 'user', id: p.id, email: p.email };
+  return callerOf(p);
 }
 
 /** Mostly one of the people; sometimes anon or the server context. */
@@ -56,7 +56,7 @@ export function callerFrom(list: Person[], others = 1): fc.Arbitrary<Caller> {
 
 export function peopleRows(list: Person[]): World {
   return {
-    'auth.users': list.map((p) => ({ id: p.id, email: p.email })),
+    'auth.users': list.map(authUserRow),
     users: list.flatMap((p) => (p.profile ? [p.profile] : [])),
   };
 }
