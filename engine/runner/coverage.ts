@@ -7,7 +7,8 @@
  * sharded run is judged once merged (COVERAGE_ON_MERGE_NOTE).
  */
 import type { Oracle } from '../pack.ts';
-import { predict, type Prediction } from '../model/predict.ts';
+import type { Prediction } from '../model/predict.ts';
+import { casePredictions } from './case-predictions.ts';
 import type { DataCase } from './data-case.ts';
 import type { Clause } from './data-property.ts';
 import type { BranchCount, ClauseCount, PropertyResult } from './result.ts';
@@ -85,18 +86,6 @@ export class BranchTally {
   result(): BranchCount[] {
     return [...this.counts.values()].map((c) => ({ ...c }));
   }
-}
-
-/** The model's answers to every step of a case: `known` for its first steps, predicted for the rest (pure). */
-export function casePredictions(testCase: DataCase, oracle: Oracle, known: readonly Prediction[] = []): Prediction[] {
-  const out: Prediction[] = [];
-  let world = testCase.world;
-  for (const [i, step] of testCase.steps.entries()) {
-    const prediction = known[i] ?? predict(oracle, world, step.caller, step.request);
-    out.push(prediction);
-    world = prediction.world;
-  }
-  return out;
 }
 
 /** The branches of a (merged) tally never taken, named: what the console and the summary's readers show. */
