@@ -53,15 +53,22 @@ describe('guided generation over the model', () => {
   });
 });
 
-describe('guided generation on the database', () => {
-  let env: Environment;
-  const mutant = loadMutants(BUNDLED_MUTANTS).find((m) => m.name === 'R03-vs-remark-author-case-insensitive')!;
+/** The bundled mutant `name`, and an environment with it applied, opened and closed by the calling describe's hooks. */
+function withMutant(name: string) {
+  const mutant = loadMutants(BUNDLED_MUTANTS).find((m) => m.name === name)!;
+  let env: Environment | undefined;
   beforeAll(async () => {
     env = await openEnvironment({ server: await sharedServer(), migrations: applyEdits(mutant, loadMigrationFolder(BUNDLED_MIGRATIONS)), workers: 2 });
   });
   afterAll(() => env?.close());
+  return { mutant, env: () => env! };
+}
+
+describe('guided generation on the database', () => {
+  const { mutant, env: environment } = withMutant('R03-vs-remark-author-case-insensitive');
 
   it('the case-insensitive author mutant survives 300 plain cases and is killed by the guided run, replayably', async () => {
+    const env = environment();
     expect(path.basename(mutant.file.path)).toBe('R03-vs-remark-author-case-insensitive.sql');
     const plain = await runDataProperty(env, { ...R03, guides: undefined }, { seed: 1, runs: 300, oracle: referenceOracle });
     expect(plain.status).toBe('passed');
@@ -98,14 +105,10 @@ describe('guided generation for a property of several parts (R14)', () => {
     expect(R14.narrow!((name) => !name.startsWith('pr_') && !name.includes('pr_ticket'))?.guides).toBeUndefined();
   });
 
-  let env: Environment;
-  const mutant = loadMutants(BUNDLED_MUTANTS).find((m) => m.name === 'R14-guest-lookup-case-sensitive')!;
-  beforeAll(async () => {
-    env = await openEnvironment({ server: await sharedServer(), migrations: applyEdits(mutant, loadMigrationFolder(BUNDLED_MIGRATIONS)), workers: 2 });
-  });
-  afterAll(() => env?.close());
+  const { env: environment } = withMutant('R14-guest-lookup-case-sensitive');
 
   it('the case-sensitive guest lookup survives 150 plain cases at seed 5 and is killed guided', async () => {
+    const env = environment();
     const plain = await runDataProperty(env, { ...R14, guides: undefined }, { seed: 5, runs: 150, oracle: referenceOracle, shrink: false });
     expect(plain.status).toBe('passed');
     expect(plain.branches?.find((b) => b.id === CASE_ONLY)?.taken).toBe(0);
