@@ -23,6 +23,20 @@ export function branch(id: string): void {
   recording?.add(id);
 }
 
+/**
+ * Runs `fn` without recording: for a question the model asks that the target does not (whether
+ * a row inserted with return=minimal would be visible), whose decisions are not the case's.
+ */
+export function unrecorded<T>(fn: () => T): T {
+  const outer = recording;
+  recording = undefined;
+  try {
+    return fn();
+  } finally {
+    recording = outer;
+  }
+}
+
 /** Runs `fn` (a prediction) and returns what it returned and the branches it took, in the order first taken. */
 export function withBranches<T>(fn: () => T): { value: T; branches: string[] } {
   const outer = recording;

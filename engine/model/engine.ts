@@ -20,7 +20,7 @@ import {
   type Outcome,
 } from './outcome.ts';
 import { selectedColumns, type ApiRequest, type Filter } from './request.ts';
-import { branch } from './branches.ts';
+import { branch, unrecorded } from './branches.ts';
 import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
@@ -255,10 +255,12 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     }
     if (!bypass) {
       if (!(model.rules.insertCheck?.(row, ctx) ?? false)) return refused(rejectedByPolicy(`insert check on ${model.table}`));
-      const selectable = model.rules.select?.(row, ctx) ?? false;
-      // Rule 5's three paths: a read-back the SELECT rules refuse fails the insert; unread, it does not.
-      branch(readsBack || resolution ? (selectable ? 'insert.read-back.selectable' : 'insert.read-back.not-selectable') : selectable ? 'insert.unread' : 'insert.unread.not-selectable');
-      if ((readsBack || resolution) && !selectable) return refused(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
+      const readBack = readsBack || resolution;
+      // Rule 5's paths: a read-back the SELECT rules refuse fails the insert; unread, the row is
+      // not checked (Postgres does not ask, so neither do the rules' own branches).
+      const selectable = readBack ? (model.rules.select?.(row, ctx) ?? false) : unrecorded(() => model.rules.select?.(row, ctx) ?? false);
+      branch(readBack ? (selectable ? 'insert.read-back.selectable' : 'insert.read-back.not-selectable') : selectable ? 'insert.unread' : 'insert.unread.not-selectable');
+      if (readBack && !selectable) return refused(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
     }
     const violation = constraintViolation(model, row, settings);
     if (violation) return refused(violation);
