@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { branch, branchesOfProperty, withBranches } from './branches.ts';
+import { branch, branchesOfProperty, unrecorded, withBranches } from './branches.ts';
 import { predict } from './predict.ts';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R03 } from '../../packs/reference/rules/R03-vs-submitter-guard/property.ts';
@@ -28,6 +28,15 @@ describe('the branch recorder', () => {
       return 1;
     });
     expect(outer).toEqual({ value: 1, branches: ['X.a', 'X.b'] });
+  });
+
+  it('a question asked unrecorded (the visibility of a row inserted with return=minimal) leaves no branch', () => {
+    const { branches } = withBranches(() => {
+      branch('X.a');
+      expect(unrecorded(() => (branch('X.hidden'), 3))).toBe(3);
+      branch('X.b');
+    });
+    expect(branches).toEqual(['X.a', 'X.b']);
   });
 
   it("a property's branches are the catalog's ids under its prefix", () => {

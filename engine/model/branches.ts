@@ -8,6 +8,9 @@
  * A pack declares the branches it knows in one catalog (PackModel.branches: id → what it
  * means), ids prefixed by the property they belong to (`R03.remark.by-absent`); `branchesOf`
  * gives the pack a recorder typed by that catalog, so an id that is not declared does not compile.
+ * The engine's own decisions (a grant, a RETURNING read-back, an upsert's conflict) are recorded
+ * unprefixed (`grant.table.denied`); a pack counts one under a property by declaring
+ * `<property>.<engine id>` (`R16.grant.table.denied`): `asPropertyBranch` reads both the same way.
  */
 
 /** id → what taking the branch means, e.g. `'R03.remark.by-absent': 'an appended remark without a "by" key'`. */
@@ -18,6 +21,20 @@ let recording: Set<string> | undefined;
 /** Notes that the model took branch `id` (outside a prediction: nothing is recorded). */
 export function branch(id: string): void {
   recording?.add(id);
+}
+
+/**
+ * Runs `fn` without recording: for a question the model asks that the target does not (whether
+ * a row inserted with return=minimal would be visible), whose decisions are not the case's.
+ */
+export function unrecorded<T>(fn: () => T): T {
+  const outer = recording;
+  recording = undefined;
+  try {
+    return fn();
+  } finally {
+    recording = outer;
+  }
 }
 
 /** Runs `fn` (a prediction) and returns what it returned and the branches it took, in the order first taken. */
@@ -54,4 +71,16 @@ export function branchesOf<const C extends BranchCatalog>(catalog: C) {
 /** The branches of a catalog that belong to property `propertyId` (ids `<propertyId>.…`). */
 export function branchesOfProperty(catalog: BranchCatalog | undefined, propertyId: string): string[] {
   return Object.keys(catalog ?? {}).filter((id) => id.startsWith(`${propertyId}.`));
+}
+
+/**
+ * The catalog id a branch taken in a case of property `propertyId` counts as: its own id when it
+ * is one of the property's (`R03.…`), an engine branch as `<propertyId>.<id>` when the pack
+ * declares that; otherwise none (another property's branch).
+ */
+export function asPropertyBranch(catalog: BranchCatalog | undefined, propertyId: string, id: string): string | undefined {
+  if (!catalog) return undefined;
+  if (id.startsWith(`${propertyId}.`)) return id in catalog ? id : undefined;
+  const engine = `${propertyId}.${id}`;
+  return engine in catalog ? engine : undefined;
 }

@@ -20,6 +20,7 @@ import {
   type Outcome,
 } from './outcome.ts';
 import { selectedColumns, type ApiRequest, type Filter } from './request.ts';
+import { branch, unrecorded } from './branches.ts';
 import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
@@ -33,6 +34,15 @@ export interface Prediction {
 }
 
 type TableRequest = Exclude<ApiRequest, { kind: 'rpc' }>;
+
+/**
+ * The engine's own decisions as model branches (branches.ts), unprefixed: a pack counts one
+ * under a property by declaring `<property>.<id>` (R16 declares `R16.grant.table.denied`).
+ */
+function tableGrant(granted: boolean): boolean {
+  branch(granted ? 'grant.table.granted' : 'grant.table.denied');
+  return granted;
+}
 
 function hasPrivilege(model: TableModel, caller: Caller, privilege: Privilege, settings: unknown): boolean {
   const role = apiRoleOf(caller);
@@ -171,7 +181,7 @@ function limitRefusals(model: TableModel, row: Row, settings: unknown): Outcome[
 
 function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown): Outcome {
   const read = [...allColumns(model, request.columns), ...request.filters.map((f) => f.column)];
-  if (!canSelect(model, caller, read, settings)) return rejectedByGrant(`select on ${model.table}`);
+  if (!tableGrant(canSelect(model, caller, read, settings))) return rejectedByGrant(`select on ${model.table}`);
   const ctx = context(world, caller, settings);
   const all = matching(model, model.view ? model.view(world, settings) : rowsOf(world, model.table), request.filters, settings);
   const visible = bypassesRowSecurity(model, caller) ? all : all.filter((r) => model.rules.select?.(r, ctx) ?? false);
@@ -219,9 +229,11 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
   // A merge of a body naming no column is DO NOTHING (QueryBuilder.hs: `if null iCols then "DO NOTHING"`).
   const resolution = !request.upsert || conflictColumns.length === 0 ? undefined : request.upsert.resolution === 'merge-duplicates' && keys.length ? 'merge' : 'ignore';
   if (
-    !hasPrivilege(model, caller, 'insert', settings) ||
-    (resolution === 'merge' && !hasPrivilege(model, caller, 'update', settings)) ||
-    !canSelect(model, caller, [...conflictColumns, ...returningColumns(model, request)], settings)
+    !tableGrant(
+      hasPrivilege(model, caller, 'insert', settings) &&
+        (resolution !== 'merge' || hasPrivilege(model, caller, 'update', settings)) &&
+        canSelect(model, caller, [...conflictColumns, ...returningColumns(model, request)], settings),
+    )
   ) {
     return unchanged(rejectedByGrant(`insert on ${model.table}`));
   }
@@ -243,7 +255,12 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     }
     if (!bypass) {
       if (!(model.rules.insertCheck?.(row, ctx) ?? false)) return refused(rejectedByPolicy(`insert check on ${model.table}`));
-      if ((readsBack || resolution) && !(model.rules.select?.(row, ctx) ?? false)) return refused(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
+      const readBack = readsBack || resolution;
+      // Rule 5's paths: a read-back the SELECT rules refuse fails the insert; unread, the row is
+      // not checked (Postgres does not ask, so neither do the rules' own branches).
+      const selectable = readBack ? (model.rules.select?.(row, ctx) ?? false) : unrecorded(() => model.rules.select?.(row, ctx) ?? false);
+      branch(readBack ? (selectable ? 'insert.read-back.selectable' : 'insert.read-back.not-selectable') : selectable ? 'insert.unread' : 'insert.unread.not-selectable');
+      if (readBack && !selectable) return refused(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
     }
     const violation = constraintViolation(model, row, settings);
     if (violation) return refused(violation);
@@ -256,6 +273,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
       touched.add(row);
       continue;
     }
+    branch(resolution === 'ignore' ? 'upsert.conflict.ignored' : 'upsert.conflict.merged');
     if (resolution === 'ignore') continue;
     if (touched.has(conflicting)) return unchanged(sqlError('21000', 'ON CONFLICT DO UPDATE command cannot affect row a second time'));
     if (!bypass && !((model.rules.updateUsing?.(conflicting, ctx) ?? false) && (model.rules.select?.(conflicting, ctx) ?? false))) {
@@ -295,7 +313,7 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   if (!read.ok) return unchanged(read.outcome);
   // Reading existing rows (a WHERE on their columns) or returning them needs SELECT on those columns as well.
   const readsRows = request.filters.length > 0 || readsBack;
-  if (!hasPrivilege(model, caller, 'update', settings) || !canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings)) {
+  if (!tableGrant(hasPrivilege(model, caller, 'update', settings) && canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings))) {
     return unchanged(rejectedByGrant(`update on ${model.table}`));
   }
   const ctx = context(world, caller, settings);
@@ -370,7 +388,7 @@ function emptyPatch(model: TableModel, caller: Caller, request: Extract<TableReq
   const role = apiRoleOf(caller);
   const grants = grantsOf(model, settings);
   const readable = named.length ? canSelect(model, caller, named, settings) : role === 'service_role' || grants[role].includes('select') || (grants.columnSelect?.[role]?.length ?? 0) > 0;
-  if (!readable) return rejectedByGrant(`select on ${model.table}`);
+  if (!tableGrant(readable)) return rejectedByGrant(`select on ${model.table}`);
   return allowed(request.returning === 'representation' ? [] : null, 0);
 }
 
@@ -380,7 +398,7 @@ function predictDelete(model: TableModel, world: World, caller: Caller, request:
   const refused = safeUpdateRefusal('DELETE', request.filters);
   if (refused) return unchanged(refused);
   const readsRows = request.filters.length > 0 || request.returning !== 'minimal';
-  if (!hasPrivilege(model, caller, 'delete', settings) || !canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings)) {
+  if (!tableGrant(hasPrivilege(model, caller, 'delete', settings) && canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings))) {
     return unchanged(rejectedByGrant(`delete on ${model.table}`));
   }
   const ctx = context(world, caller, settings);

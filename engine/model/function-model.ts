@@ -5,6 +5,7 @@
  * `{ value }`, a void function as `rows: null`.
  */
 import type { Caller } from './caller.ts';
+import { branch } from './branches.ts';
 import { rejectedByGrant } from './outcome.ts';
 import type { Json, Row } from './json.ts';
 import type { Prediction } from './engine.ts';
@@ -50,5 +51,8 @@ export interface PrivateFunction {
 
 /** A function the caller's role may not execute answers 42501 before its body runs. */
 export function executeDenied(model: { name: string; executableBy: readonly ExecuteGrantee[] }, role: ExecuteGrantee) {
-  return model.executableBy.includes(role) ? undefined : rejectedByGrant(`execute on ${model.name}`);
+  const granted = model.executableBy.includes(role);
+  // An engine branch (branches.ts): a pack counts it under a property as `<property>.grant.execute.…`.
+  branch(granted ? 'grant.execute.granted' : 'grant.execute.denied');
+  return granted ? undefined : rejectedByGrant(`execute on ${model.name}`);
 }

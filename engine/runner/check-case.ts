@@ -18,6 +18,7 @@ import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
+import { predictSteps } from './case-predictions.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
@@ -143,23 +144,6 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
   const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}) };
   return { entry, mismatch };
-}
-
-/** The model's answer to each step of a case in turn, from its world (pure, no database); stops at the first that throws. */
-export function predictSteps(oracle: Oracle, testCase: DataCase): ({ prediction: Prediction } | { thrown: unknown })[] {
-  const out: ({ prediction: Prediction } | { thrown: unknown })[] = [];
-  let world = testCase.world;
-  for (const step of testCase.steps) {
-    try {
-      const prediction = predict(oracle, world, step.caller, step.request);
-      out.push({ prediction });
-      world = prediction.world;
-    } catch (thrown) {
-      out.push({ thrown });
-      break;
-    }
-  }
-  return out;
 }
 
 /**

@@ -56,6 +56,14 @@ describe('model-branch coverage', () => {
     expect(new BranchTally(undefined, 'R99').known).toBe(false);
   });
 
+  it('counts an engine branch (unprefixed) under the property that declares it as <property>.<id>, and under no other', () => {
+    const catalog = { 'R99.grant.table.denied': 'denied', 'R99.own': 'own', 'R98.x': 'x' };
+    const r99 = new BranchTally(catalog, 'R99');
+    expect(r99.add([{ branches: ['grant.table.denied', 'grant.table.granted', 'R99.own'] }])).toEqual(['R99.grant.table.denied', 'R99.own']);
+    const r98 = new BranchTally(catalog, 'R98');
+    expect(r98.add([{ branches: ['grant.table.denied'] }])).toEqual([]);
+  });
+
   it('merge-reports adds the shards\u2019 branch tallies and names only the branches no shard took', () => {
     const shard = (index: number, taken: [number, number, number]): RunSummary => {
       const property = propertySummary({ ...passed(undefined), branches: ['R99.a', 'R99.b', 'R99.c'].map((id, i) => ({ id, label: id, taken: taken[i] })) });

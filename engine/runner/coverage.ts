@@ -7,11 +7,12 @@
  * sharded run is judged once merged (COVERAGE_ON_MERGE_NOTE).
  */
 import type { Oracle } from '../pack.ts';
-import { predict, type Prediction } from '../model/predict.ts';
+import type { Prediction } from '../model/predict.ts';
+import { casePredictions } from './case-predictions.ts';
 import type { DataCase } from './data-case.ts';
 import type { Clause } from './data-property.ts';
 import type { BranchCount, ClauseCount, PropertyResult } from './result.ts';
-import { branchesOfProperty, type BranchCatalog } from '../model/branches.ts';
+import { asPropertyBranch, branchesOfProperty, type BranchCatalog } from '../model/branches.ts';
 
 export const MIN_RUNS_FOR_COVERAGE = 50;
 
@@ -54,7 +55,10 @@ export class ClauseTally {
 export class BranchTally {
   private readonly counts = new Map<string, BranchCount>();
 
-  constructor(catalog: BranchCatalog | undefined, propertyId: string) {
+  constructor(
+    private readonly catalog: BranchCatalog | undefined,
+    private readonly propertyId: string,
+  ) {
     for (const id of branchesOfProperty(catalog, propertyId)) this.counts.set(id, { id, label: catalog![id], taken: 0 });
   }
 
@@ -64,7 +68,7 @@ export class BranchTally {
 
   /** Counts a case once per branch it took; returns the branches it took first in this tally. */
   add(predictions: readonly Pick<Prediction, 'branches'>[]): string[] {
-    const taken = new Set(predictions.flatMap((p) => p.branches ?? []));
+    const taken = new Set(predictions.flatMap((p) => (p.branches ?? []).flatMap((id) => asPropertyBranch(this.catalog, this.propertyId, id) ?? [])));
     const fresh: string[] = [];
     for (const id of taken) {
       const c = this.counts.get(id);
@@ -82,18 +86,6 @@ export class BranchTally {
   result(): BranchCount[] {
     return [...this.counts.values()].map((c) => ({ ...c }));
   }
-}
-
-/** The model's answers to every step of a case: `known` for its first steps, predicted for the rest (pure). */
-export function casePredictions(testCase: DataCase, oracle: Oracle, known: readonly Prediction[] = []): Prediction[] {
-  const out: Prediction[] = [];
-  let world = testCase.world;
-  for (const [i, step] of testCase.steps.entries()) {
-    const prediction = known[i] ?? predict(oracle, world, step.caller, step.request);
-    out.push(prediction);
-    world = prediction.world;
-  }
-  return out;
 }
 
 /** The branches of a (merged) tally never taken, named: what the console and the summary's readers show. */

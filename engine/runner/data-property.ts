@@ -63,6 +63,8 @@ export interface CasePart<S = any> {
   tables: string[];
   functions?: string[];
   cases: (settings: S) => fc.Arbitrary<DataCase>;
+  /** Guides into this part's rare branches: the property's while the part is one of its parts. */
+  guides?: Guide<S>[];
 }
 
 /**
@@ -76,6 +78,7 @@ export function fromParts<S>(base: Pick<DataProperty<S>, 'id' | 'rule' | 'title'
     clauses: chosen.length === parts.length ? base.clauses : undefined,
     tables: [...new Set(chosen.flatMap((p) => p.tables))],
     functions: [...new Set(chosen.flatMap((p) => p.functions ?? []))],
+    ...(chosen.some((p) => p.guides?.length) ? { guides: chosen.flatMap((p) => p.guides ?? []) } : {}),
     cases: (settings) => (chosen.length === 1 ? chosen[0].cases(settings) : fc.oneof(...chosen.map((p) => p.cases(settings)))),
     narrow: (has) => {
       const present = chosen.filter((p) => [...p.tables, ...(p.functions ?? [])].every(has));

@@ -5,12 +5,16 @@
  * alone (the branch is taken within a lane's 150 draws with guidance, not without, at several
  * seeds), and on the database, where the mutant comparing the author case-insensitively survives
  * 300 plain cases and is killed by the guided run, whose finding replays from its seed and path.
+ * R14 draws from several case sources; its PR part brings guides of its own (CasePart.guides):
+ * a guest lookup key equal to a stored id only case-insensitively, which only the mutant
+ * comparing case-sensitively gets wrong.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R03 } from '../../packs/reference/rules/R03-vs-submitter-guard/property.ts';
+import { R14 } from '../../packs/reference/rules/R14-lookup-equality/property.ts';
 import { branchesOfCase, GUIDE_AFTER, GuidedCases, laneArbitrary, warmedFor } from './guided.ts';
 import { runDataProperty } from './run-data-property.ts';
 import { openEnvironment, type Environment } from './environment.ts';
@@ -49,15 +53,22 @@ describe('guided generation over the model', () => {
   });
 });
 
-describe('guided generation on the database', () => {
-  let env: Environment;
-  const mutant = loadMutants(BUNDLED_MUTANTS).find((m) => m.name === 'R03-vs-remark-author-case-insensitive')!;
+/** The bundled mutant `name`, and an environment with it applied, opened and closed by the calling describe's hooks. */
+function withMutant(name: string) {
+  const mutant = loadMutants(BUNDLED_MUTANTS).find((m) => m.name === name)!;
+  let env: Environment | undefined;
   beforeAll(async () => {
     env = await openEnvironment({ server: await sharedServer(), migrations: applyEdits(mutant, loadMigrationFolder(BUNDLED_MIGRATIONS)), workers: 2 });
   });
   afterAll(() => env?.close());
+  return { mutant, env: () => env! };
+}
+
+describe('guided generation on the database', () => {
+  const { mutant, env: environment } = withMutant('R03-vs-remark-author-case-insensitive');
 
   it('the case-insensitive author mutant survives 300 plain cases and is killed by the guided run, replayably', async () => {
+    const env = environment();
     expect(path.basename(mutant.file.path)).toBe('R03-vs-remark-author-case-insensitive.sql');
     const plain = await runDataProperty(env, { ...R03, guides: undefined }, { seed: 1, runs: 300, oracle: referenceOracle });
     expect(plain.status).toBe('passed');
@@ -73,5 +84,36 @@ describe('guided generation on the database', () => {
     const replay = await runDataProperty(env, R03, { seed: finding.seed, runs: 1, oracle: referenceOracle, path: finding.path });
     expect(replay.status).toBe('failed');
     expect(replay.failure?.signature).toBe(finding.signature);
+  });
+});
+
+describe('guided generation for a property of several parts (R14)', () => {
+  const CASE_ONLY = 'R14.pr.case-only';
+  const takesCaseOnly = (cases: DataCase[]) => cases.findIndex((c) => branchesOfCase(c, referenceOracle).includes(CASE_ONLY));
+
+  it(`the PR part's guide takes ${CASE_ONLY} within 75 draws of a lane at seeds 1-10; plain generation misses it in 150 at most of them`, () => {
+    expect(R14.guides?.map((g) => g.branch)).toEqual(['R14.pr.case-only', 'R14.pr.trim-spaces']);
+    const plain = R14.cases(referenceOracle.settings);
+    let plainMissed = 0;
+    for (let seed = 1; seed <= 10; seed++) {
+      if (takesCaseOnly(fc.sample(plain, { seed, numRuns: 150 })) < 0) plainMissed++;
+      const at = takesCaseOnly(fc.sample(laneArbitrary(R14, referenceOracle, plain), { seed, numRuns: 75 }));
+      expect(at, `guided, seed ${seed}`).toBeGreaterThanOrEqual(0);
+    }
+    expect(plainMissed).toBeGreaterThanOrEqual(5);
+    // Narrowed to the VS parts, the PR part's guides go with it.
+    expect(R14.narrow!((name) => !name.startsWith('pr_') && !name.includes('pr_ticket'))?.guides).toBeUndefined();
+  });
+
+  const { env: environment } = withMutant('R14-guest-lookup-case-sensitive');
+
+  it('the case-sensitive guest lookup survives 150 plain cases at seed 5 and is killed guided', async () => {
+    const env = environment();
+    const plain = await runDataProperty(env, { ...R14, guides: undefined }, { seed: 5, runs: 150, oracle: referenceOracle, shrink: false });
+    expect(plain.status).toBe('passed');
+    expect(plain.branches?.find((b) => b.id === CASE_ONLY)?.taken).toBe(0);
+    const guided = await runDataProperty(env, R14, { seed: 5, runs: 150, oracle: referenceOracle, shrink: false });
+    expect(guided.status).toBe('failed');
+    expect(guided.failure?.signature).toMatch(/get_pr_ticket_by_id/);
   });
 });

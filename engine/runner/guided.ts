@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import type { Oracle } from '../pack.ts';
-import { predictSteps } from './check-case.ts';
+import { predictSteps } from './case-predictions.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 

@@ -14,14 +14,19 @@ import type { ModelSettings } from '../model/settings.ts';
 import { vsPublicRef } from '../model/tables/vs-tickets.ts';
 import { rpc, step } from '../generators/vs-requests.ts';
 import { handlerCaller, onBoard, userCaller, VS_CATEGORY_IDS, vsWorld, vsWorldOf, type VsWorld } from '../generators/vs-world.ts';
+import type { Person } from '../generators/identities.ts';
 import type { DataCase } from '../../../engine/runner/data-case.ts';
 
-/** A caller with no resolvable role: no users row, a null role (even holding `vs`), anon, server. */
+/** A caller with no resolvable role: no users row, a null role (even holding `vs`), an anonymous sign-in with no users row, anon, server. */
 function nullRoleCaller(w: VsWorld): fc.Arbitrary<{ world: VsWorld; caller: Caller }> {
-  return fc.record({ i: fc.nat({ max: w.people.length - 1 }), how: fc.constantFrom('null-role', 'null-role', 'no-row', 'anon', 'service') }).map(({ i, how }) => {
+  return fc.record({ i: fc.nat({ max: w.people.length - 1 }), how: fc.constantFrom('null-role', 'null-role', 'no-row', 'anonymous', 'anon', 'service') }).map(({ i, how }) => {
     const p = w.people[i];
     if (how === 'anon') return { world: w, caller: { kind: 'anon' } as Caller };
     if (how === 'service') return { world: w, caller: { kind: 'service' } as Caller };
+    if (how === 'anonymous') {
+      const signedIn: Person = { id: p.id, email: '', isAnonymous: true };
+      return { world: { ...w, people: w.people.map((x) => (x.id === p.id ? signedIn : x)) }, caller: userCaller(signedIn) };
+    }
     const people =
       how === 'no-row'
         ? w.people.map((x) => (x.id === p.id ? { id: x.id, email: x.email } : x))
@@ -32,7 +37,8 @@ function nullRoleCaller(w: VsWorld): fc.Arbitrary<{ world: VsWorld; caller: Call
   });
 }
 
-const BLANK_DEPTS: Json[] = [null, '', ' ', '   '];
+// A tab or \r\n: whitespace a btrim() of spaces keeps (blank only to a project trimming all whitespace).
+const BLANK_DEPTS: Json[] = [null, '', ' ', '   ', '\t', '\r\n'];
 
 export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return vsWorld(settings, undefined, 3, { categories: ['wifi', 'gone', 'exam'] }).chain((w0) => {

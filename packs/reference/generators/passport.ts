@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import { personName } from './faker.ts';
-import type { Person } from './identities.ts';
+import { authUserRow, type Person } from './identities.ts';
 
 const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
 
@@ -20,7 +20,7 @@ export function extraProfiles(settings: ModelSettings, max = 12): fc.Arbitrary<{
   return fc
     .uniqueArray(fc.noShrink(fc.record({ id: fixedId, points: fc.integer({ min: 0, max: 2000 }) })), { maxLength: max, selector: (r) => r.id })
     .map((list) => ({
-      auth: list.map((r) => ({ id: r.id, email: `extra-${r.id.slice(0, 8)}@example.org` })),
+      auth: list.map((r) => authUserRow({ id: r.id, email: `extra-${r.id.slice(0, 8)}@example.org` })),
       profiles: list.map((r) => ({ user_id: r.id, display_name: null, points: r.points })),
     }));
 }

@@ -57,6 +57,18 @@ export function cast(settings: ModelSettings, favoured: readonly string[], max =
 
 const ID_CHARS = ['a', 'B', 'c', 'X', 'y', '1', '7', '-', '%', '_', '*', '\\', "'", '"', ',', '.', '(', ')', ' '];
 
+/** Every letter's case flipped (`aB-1` → `Ab-1`): equal to the id only case-insensitively, when it has a letter. */
+export function flipCase(id: string): string {
+  return [...id].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+}
+
+/** The id with `pad` at its start, its end, or both. */
+export function padded(id: string, pad: string, where: 'start' | 'end' | 'both'): string {
+  return where === 'start' ? `${pad}${id}` : where === 'end' ? `${id}${pad}` : `${pad}${id}${pad}`;
+}
+
+export const PAD_ENDS = ['start', 'end', 'both'] as const;
+
 function variant(id: string, how: number): string {
   switch (how) {
     case 1:
@@ -68,7 +80,7 @@ function variant(id: string, how: number): string {
     case 4:
       return id.toUpperCase();
     case 5:
-      return [...id].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+      return flipCase(id);
     default:
       return id;
   }
@@ -116,11 +128,9 @@ export function lookupKey(ids: string[], trimmedCharacters?: string): fc.Arbitra
   // Every character the settings say is trimmed (\r and \n included), on either end, and one
   // that is not trimmed (a vertical tab), which must not match.
   const pads = trimmedCharacters ? [...new Set([...trimmedCharacters])] : [];
-  const padded = fc.tuple(some, fc.constantFrom(...pads, '\v'), fc.constantFrom('start', 'end', 'both')).map(([id, c, where]) =>
-    where === 'start' ? `${c}${id}` : where === 'end' ? `${id}${c}` : `${c}${id}${c}`,
-  );
+  const withPad = fc.tuple(some, fc.constantFrom(...pads, '\v'), fc.constantFrom(...PAD_ENDS)).map(([id, c, where]) => padded(id, c, where));
   return fc.oneof(
-    ...(pads.length ? [{ weight: 3, arbitrary: padded }] : []),
+    ...(pads.length ? [{ weight: 3, arbitrary: withPad }] : []),
     { weight: 3, arbitrary: some },
     { weight: 3, arbitrary: fc.tuple(some, fc.integer({ min: 1, max: 5 })).map(([id, how]) => variant(id, how)) },
     { weight: 2, arbitrary: fc.constantFrom('%', '_', '*', '%%', '\\%') },

@@ -10,7 +10,7 @@ import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { emailAddress, personName } from './faker.ts';
-import { callerOf, userRow, type Person } from './identities.ts';
+import { authUserRow, callerOf, userRow, type Person } from './identities.ts';
 
 /** Ids and names never shrink: which uuid or name a row has is irrelevant to every rule here, and shrinking them costs a database case per step. */
 const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
@@ -52,7 +52,7 @@ export function callerFrom(list: Person[], others = 1): fc.Arbitrary<Caller> {
 
 export function peopleRows(list: Person[]): World {
   return {
-    'auth.users': list.map((p) => ({ id: p.id, email: p.email })),
+    'auth.users': list.map(authUserRow),
     users: list.flatMap((p) => (p.profile ? [p.profile] : [])),
   };
 }

@@ -3,20 +3,27 @@
  * current_user_is_staff, current_user_has_permission, …), as pure functions of the world.
  * They fail closed: no session, no users row or a null role yields null / false.
  */
+import { decide, take } from './branches.ts';
 import type { Json, Row } from '../../../engine/model/json.ts';
 import type { RuleContext } from '../../../engine/model/table-model.ts';
 import { rowsOf } from '../../../engine/model/world.ts';
 
 export function currentUserRow(ctx: RuleContext): Row | undefined {
-  if (ctx.uid === null) return undefined;
+  if (ctx.uid === null) return take('R08.identity.no-session'), undefined;
   // settings.anonymousSignIns: an anonymous sign-in's users row counts for nothing under 'no-role'.
-  if (ctx.caller.kind === 'user' && ctx.caller.isAnonymous && ctx.settings.anonymousSignIns === 'no-role') return undefined;
-  return rowsOf(ctx.world, 'users').find((u) => u.id === ctx.uid);
+  if (ctx.caller.kind === 'user' && ctx.caller.isAnonymous) {
+    take('R08.identity.anonymous');
+    if (ctx.settings.anonymousSignIns === 'no-role') return undefined;
+  }
+  const row = rowsOf(ctx.world, 'users').find((u) => u.id === ctx.uid);
+  if (!row) take('R08.identity.no-users-row');
+  return row;
 }
 
 export function currentUserRole(ctx: RuleContext): string | null {
-  const role = currentUserRow(ctx)?.role;
-  return typeof role === 'string' ? role : null;
+  const row = currentUserRow(ctx);
+  if (!row) return null;
+  return decide(typeof row.role === 'string', 'R08.role.set', 'R08.role.null') ? (row.role as string) : null;
 }
 
 export function currentUserDept(ctx: RuleContext): string | null {

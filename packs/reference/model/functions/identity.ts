@@ -14,7 +14,7 @@ import type { Json } from '../../../../engine/model/json.ts';
 import { allowed } from '../../../../engine/model/outcome.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
-import { take } from '../branches.ts';
+import { decide, take } from '../branches.ts';
 
 /** Postgres lower(trim(x)) on ASCII e-mails: trim removes spaces only. */
 export function normalizedEmail(value: Json | undefined): string | null {
@@ -26,11 +26,16 @@ export function sameEmail(a: Json | undefined, b: Json | undefined): boolean {
   return x !== null && x === normalizedEmail(b);
 }
 
+/** What made two e-mails that are sameEmail equal (a model branch): as written, only case, or only once trimmed. */
+export function emailMatchKind(stored: Json | undefined, given: string): 'exact' | 'case-only' | 'trim' {
+  return stored === given ? 'exact' : String(stored).toLowerCase() === given.toLowerCase() ? 'case-only' : 'trim';
+}
+
 /** The e-mail of the caller's auth identity (auth.users), or null. */
 export function authEmail(ctx: RuleContext): string | null {
-  if (ctx.uid === null) return null;
+  if (ctx.uid === null) return take('R20.person.no-session'), null;
   const row = rowsOf(ctx.world, 'auth.users').find((u) => u.id === ctx.uid);
-  return typeof row?.email === 'string' ? row.email : null;
+  return decide(typeof row?.email === 'string', 'R17.auth.email', 'R17.auth.no-identity') ? (row!.email as string) : null;
 }
 
 /** my_person_id(): the id of the caller's student record, or null. */
@@ -38,7 +43,7 @@ export function myPersonId(ctx: RuleContext): string | null {
   const email = authEmail(ctx);
   if (email === null) return null;
   const record = rowsOf(ctx.world, 'student_records').find((s) => sameEmail(s.email, email));
-  take(record === undefined ? 'R18.email.no-record' : record.email === email ? 'R18.email.exact' : String(record.email).toLowerCase() === email.toLowerCase() ? 'R18.email.case-only' : 'R18.email.trim');
+  take(record === undefined ? 'R18.email.no-record' : `R18.email.${emailMatchKind(record.email, email)}`);
   return typeof record?.id === 'string' ? record.id : null;
 }
 

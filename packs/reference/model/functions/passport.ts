@@ -5,6 +5,7 @@
  * (ties by user id) with their tier.
  */
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
+import { decide } from '../branches.ts';
 import { currentUserIsAdmin } from '../identity.ts';
 import { allowed } from '../../../../engine/model/outcome.ts';
 import { specNotAuthorized } from '../refusals.ts';
@@ -19,7 +20,7 @@ export const passportFunctions: FunctionModel[] = [
     args: [],
     executableBy: ['anon', 'authenticated', 'service_role'],
     predict(world, caller, _args, settings) {
-      if (!currentUserIsAdmin(ruleContext(world, caller, settings))) return { outcome: specNotAuthorized(), world };
+      if (!decide(currentUserIsAdmin(ruleContext(world, caller, settings)), 'R20.leaderboard.admin', 'R20.leaderboard.not-admin')) return { outcome: specNotAuthorized(), world };
       const rows = [...rowsOf(world, 'passport.profiles')]
         .sort((a, b) => (b.points as number) - (a.points as number) || (String(a.user_id) < String(b.user_id) ? -1 : 1))
         .slice(0, settings.passport.leaderboardSize)

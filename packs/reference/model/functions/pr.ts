@@ -67,12 +67,14 @@ export const softDeletePrTicket: FunctionModel = {
   predict(world, caller, args, settings) {
     const ctx: RuleContext = { world, caller, uid: callerUid(caller), settings };
     const denied = { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
-    if (ctx.uid === null || currentUserRole(ctx) === null) return denied;
-    if (!currentUserIsStaff(ctx)) return denied;
-    if (!isPrHandler(ctx)) return denied;
+    if (ctx.uid === null || currentUserRole(ctx) === null || !currentUserIsStaff(ctx) || !isPrHandler(ctx)) {
+      take('R07.pr-delete.not-authorized');
+      return denied;
+    }
     const p: Json = args.p_id ?? null;
     const all = rowsOf(world, 'pr_tickets');
     const target = all.find((t) => notDeleted(t) && p !== null && t.id === p);
+    take(target ? 'R07.pr-delete.deleted' : 'R07.pr-delete.not-found');
     if (!target) return { outcome: notFoundAnswer(settings, 'soft delete: ticket not found'), world };
     const rows = all.map((t) => (t === target ? { ...t, deleted_at: SOFT_DELETED_AT } : t));
     return { outcome: allowed([{ value: true }], 1), world: withRows(world, 'pr_tickets', rows) };

@@ -15,7 +15,8 @@ import { allowed } from '../../../../engine/model/outcome.ts';
 import { refusal } from '../refusals.ts';
 import { nodeEffectivelyPublic } from '../tables/team.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
-import { authEmail, ruleContext, sameEmail, scalarAnswer } from './identity.ts';
+import { authEmail, emailMatchKind, ruleContext, sameEmail, scalarAnswer } from './identity.ts';
+import { take } from '../branches.ts';
 
 const byText = (a: Json | undefined, b: Json | undefined) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
 
@@ -23,6 +24,7 @@ export function teamPermissionsForEmail(world: World, email: Json | undefined): 
   const perms = new Set<string>();
   for (const m of rowsOf(world, 'team_members')) {
     if (!sameEmail(m.email, email)) continue;
+    take(`R17.member.${emailMatchKind(m.email, String(email))}`);
     for (const p of Array.isArray(m.permissions) ? m.permissions : []) if (typeof p === 'string') perms.add(p);
   }
   return [...perms].sort(byText);
@@ -66,7 +68,7 @@ export const teamFunctions: FunctionModel[] = [
     executableBy: ['authenticated', 'service_role'],
     predict(world, caller, _args, settings) {
       const ctx = ruleContext(world, caller, settings);
-      if (ctx.uid === null) return { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
+      if (ctx.uid === null) return take('R20.sync.no-session'), { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
       const email = authEmail(ctx);
       return { outcome: allowed([{ permissions: teamPermissionsForEmail(world, email), vs_dept: teamVsDeptForEmail(world, email) }], 1), world };
     },

@@ -24,6 +24,7 @@ import { vsCategoryPublic } from '../tables/vs-categories.ts';
 import { AUTO_CLOSE_AUTHOR, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
+import { take } from '../branches.ts';
 
 const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
 const SIGNED_IN: readonly ExecuteGrantee[] = ['authenticated', 'service_role'];
@@ -42,18 +43,36 @@ export function trimBlank(s: string, settings: ModelSettings): string {
   while (end > start && chars.has(s[end - 1])) end--;
   return s.slice(start, end);
 }
-const blank = (v: Json | undefined, settings: ModelSettings) => typeof v !== 'string' || trimBlank(v, settings) === '';
+/**
+ * How a text argument reads against settings.blankCharacters: not text (null, absent), blank,
+ * whitespace the setting does not trim (a tab, \r\n: not blank here, blank to a trim of all
+ * whitespace), or text. Its model branches name the first three.
+ */
+function blankness(v: Json | undefined, settings: ModelSettings): 'missing' | 'blank' | 'whitespace' | 'text' {
+  if (typeof v !== 'string') return 'missing';
+  if (trimBlank(v, settings) === '') return 'blank';
+  return v.trim() === '' ? 'whitespace' : 'text';
+}
+const blank = (v: Json | undefined, settings: ModelSettings) => ['missing', 'blank'].includes(blankness(v, settings));
 /** Rule 13: a text that equals or contains the student's (non-blank) raw report publishes it verbatim. */
 export function repeatsReport(v: Json | undefined, report: Json | undefined, settings: ModelSettings): boolean {
   if (typeof report !== 'string' || typeof v !== 'string') return false;
   const core = trimBlank(report, settings);
-  return core !== '' && v.includes(core);
+  const repeats = core !== '' && v.includes(core);
+  if (repeats) take(v.includes(report) ? 'R13.echo.verbatim' : 'R13.echo.trimmed');
+  return repeats;
 }
 
 
 /** Rule 13: on the public board (rules 8: an unknown category is hidden). */
 export function vsOnBoard(world: World, t: Row, settings: ModelSettings): boolean {
-  return notDeleted(t) && t.is_public === true && !blank(t.public_title, settings) && vsCategoryPublic(world, t.category);
+  if (!notDeleted(t)) return false;
+  if (t.is_public !== true) return take('R13.board.not-public'), false;
+  const title = blankness(t.public_title, settings);
+  if (title === 'missing' || title === 'blank') return take(`R13.board.title-${title}`), false;
+  if (!vsCategoryPublic(world, t.category)) return take('R13.board.category-hidden'), false;
+  take('R13.board.shown');
+  return true;
 }
 
 /** Rule 12: the submitter-facing allow-list of get_vs_ticket_by_id. */
@@ -82,6 +101,8 @@ function replaceTicket(world: World, id: Json, next: (t: Row) => Row): World {
 const rowsOut = (world: World, rows: Row[]): Prediction => ({ outcome: allowed(rows, rows.length), world });
 const done = (world: World): Prediction => ({ outcome: allowed(null, 1), world });
 const fail = (world: World, outcome: Outcome): Prediction => ({ outcome, world });
+/** A VS handler's function called by someone who is not one (rule 9). */
+const notHandler = (world: World, settings: ModelSettings): Prediction => (take('R09.caller.not-handler'), fail(world, refusal(settings, 'not-authorized')));
 
 /** A ticket the caller handles: exists, not deleted, in scope (rule 9). */
 function handled(ctx: RuleContext, id: Json | undefined): Row | undefined {
@@ -124,8 +145,9 @@ const vsFunctionList: FunctionModel[] = [
   {
     ...fn('soft_delete_vs_ticket', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
       const ctx = ctxOf(world, caller, settings);
-      if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return fail(world, refusal(settings, 'not-authorized'));
+      if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return take('R07.vs-delete.not-authorized'), fail(world, refusal(settings, 'not-authorized'));
       const t = tickets(world).find((r) => r.id === text(a.p_id) && notDeleted(r) && vsCanDelete(ctx, r.target_dept));
+      take(t ? 'R07.vs-delete.deleted' : 'R07.vs-delete.not-found');
       if (!t) return { outcome: notFoundAnswer(settings, 'soft delete: ticket not found'), world };
       return { outcome: allowed([{ value: true }], 1), world: replaceTicket(world, t.id, (r) => ({ ...r, deleted_at: DELETED_NOW })) };
     }),
@@ -134,8 +156,9 @@ const vsFunctionList: FunctionModel[] = [
 
   fn('find_similar_vs_tickets', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
+    if (!isVsHandler(ctx)) return notHandler(world, settings);
     const src = handled(ctx, a.p_id);
+    take(!src || src.category === null ? 'R09.similar.none' : 'R09.similar.listed');
     if (!src || src.category === null) return rowsOut(world, []);
     const similar = tickets(world).filter((t) => t.category === src.category && t.id !== src.id && notDeleted(t) && vsInScope(ctx, t.target_dept));
     return rowsOut(
@@ -146,14 +169,14 @@ const vsFunctionList: FunctionModel[] = [
 
   fn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
+    if (!isVsHandler(ctx)) return notHandler(world, settings);
     const d = handled(ctx, a.p_duplicate);
-    if (!d) return fail(world, refusal(settings, 'not-found', 'merge: ticket not found'));
-    const p = handled(ctx, a.p_primary);
-    if (!p) return fail(world, refusal(settings, 'not-found', 'merge: ticket not found'));
-    if (d.id === p.id) return fail(world, refusal(settings, 'self-merge', 'merge: a ticket cannot be merged into itself'));
-    if (d.target_dept !== p.target_dept) return fail(world, refusal(settings, 'cross-department', 'merge: cross-department merge'));
-    if (p.duplicate_of !== null) return fail(world, refusal(settings, 'already-duplicate', 'merge: the primary is itself a duplicate'));
+    const p = d && handled(ctx, a.p_primary);
+    if (!d || !p) return take('R09.merge.not-found'), fail(world, refusal(settings, 'not-found', 'merge: ticket not found'));
+    if (d.id === p.id) return take('R09.merge.self'), fail(world, refusal(settings, 'self-merge', 'merge: a ticket cannot be merged into itself'));
+    if (d.target_dept !== p.target_dept) return take('R09.merge.cross-department'), fail(world, refusal(settings, 'cross-department', 'merge: cross-department merge'));
+    if (p.duplicate_of !== null) return take('R09.merge.primary-duplicate'), fail(world, refusal(settings, 'already-duplicate', 'merge: the primary is itself a duplicate'));
+    take('R09.merge.done');
     const next: Row = {
       ...d,
       duplicate_of: p.id,
@@ -171,13 +194,15 @@ const vsFunctionList: FunctionModel[] = [
 
   fn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
+    if (!isVsHandler(ctx)) return notHandler(world, settings);
+    take(`R08.transfer.destination-${blankness(a.p_dept, settings)}`);
     if (blank(a.p_dept, settings)) return fail(world, refusal(settings, 'destination-required', 'transfer: a destination department is required'));
     const remarks = a.p_remarks ?? [];
     if (!Array.isArray(remarks)) return fail(world, refusal(settings, 'argument-required', 'transfer: p_remarks must be an array'));
     const timeline = idBearingRemarks(settings, a.p_id, world, remarks, 'transfer');
     if ('reject' in timeline) return fail(world, timeline.reject);
     const t = handled(ctx, a.p_id);
+    take(t ? 'R06.transfer.done' : 'R06.transfer.not-found');
     if (!t) return fail(world, refusal(settings, 'not-found', 'transfer: ticket not found'));
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
     const violation = capViolation(settings, next);
@@ -187,24 +212,28 @@ const vsFunctionList: FunctionModel[] = [
 
   fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return fail(world, refusal(settings, 'not-authorized'));
+    if (!isVsHandler(ctx)) return notHandler(world, settings);
     if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
     const t = handled(ctx, a.p_id);
-    if (!t) return fail(world, refusal(settings, 'not-found', 'publish: ticket not found'));
-    if (!a.p_public) return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false })));
+    if (!t) return take('R13.publish.not-found'), fail(world, refusal(settings, 'not-found', 'publish: ticket not found'));
+    if (!a.p_public) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false })));
+    const headline = blankness(a.p_title, settings);
+    if (headline !== 'text') take(`R13.publish.headline-${headline}`);
     if (blank(a.p_title, settings)) return fail(world, refusal(settings, 'headline-required', 'publish: a headline written by staff is required'));
-    if (!vsCategoryPublic(world, t.category)) return fail(world, refusal(settings, 'category-not-public', 'publish: the category is not public'));
+    if (!vsCategoryPublic(world, t.category)) return take('R13.publish.category-not-public'), fail(world, refusal(settings, 'category-not-public', 'publish: the category is not public'));
     if (repeatsReport(a.p_title, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'publish: the headline repeats the report'));
+    take('R13.publish.done');
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
   }),
 
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null) return fail(world, refusal(settings, 'not-authorized'));
-    if (blank(a.p_body, settings)) return fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
+    if (blank(a.p_body, settings)) return take('R13.comment.body-blank'), fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
     const t = tickets(world).find((r) => vsPublicRef(r.id, settings) === text(a.p_ref) && vsOnBoard(world, r, settings));
     if (t && repeatsReport(a.p_body, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'comment: the comment repeats the report'));
-    if (!t) return fail(world, refusal(settings, 'not-found', 'comment: problem not found'));
+    if (!t) return take('R13.comment.not-found'), fail(world, refusal(settings, 'not-found', 'comment: problem not found'));
+    take('R13.comment.posted');
     const next: Row = { ...t, public_comments: [...(t.public_comments as Json[]), { by: isVsHandler(ctx) ? 'staff' : 'member', body: a.p_body as string }] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);

@@ -3,6 +3,7 @@
  * (person_id = my_person_id(), resolved from the auth identity through a definer helper, so the
  * rule never depends on the row rules of student_records or users).
  */
+import { decide, take } from '../branches.ts';
 import { currentUserIsAdmin } from '../identity.ts';
 import type { TableModel } from '../../../../engine/model/table-model.ts';
 import { myPersonId } from '../functions/identity.ts';
@@ -20,9 +21,9 @@ export const identityConflictsTable: TableModel = {
   rowSecurity: true,
   rules: {
     select: (row, ctx) => {
-      if (currentUserIsAdmin(ctx)) return true;
+      if (currentUserIsAdmin(ctx)) return take('R17.conflict.admin'), true;
       const me = myPersonId(ctx);
-      return me !== null && row.person_id === me;
+      return decide(me !== null && row.person_id === me, 'R17.conflict.own', 'R17.conflict.other');
     },
   },
 };

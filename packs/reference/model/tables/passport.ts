@@ -3,6 +3,7 @@
  * passport.user_tiers is a view over it that runs with the invoker's rights, so the same rule
  * applies through it. Nothing in passport is granted to anon.
  */
+import { decide, take } from '../branches.ts';
 import { currentUserIsAdmin } from '../identity.ts';
 import type { Row } from '../../../../engine/model/json.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
@@ -10,11 +11,15 @@ import type { ModelSettings } from '../settings.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
 
 export function profileVisible(row: Row, ctx: RuleContext): boolean {
-  return (ctx.uid !== null && row.user_id === ctx.uid) || currentUserIsAdmin(ctx);
+  if (ctx.uid !== null && row.user_id === ctx.uid) return take('R19.profile.owner'), true;
+  return decide(currentUserIsAdmin(ctx), 'R19.profile.admin', 'R19.profile.hidden');
 }
 
 export function tierOf(points: number, settings: ModelSettings): string | null {
-  return settings.passport.tiers.find((t) => points >= t.minPoints)?.name ?? null;
+  const tier = settings.passport.tiers.find((t) => points >= t.minPoints);
+  // Below every tier: not with the default tiers (the lowest starts at 0, and points >= 0 by CHECK).
+  if (tier) take(points === tier.minPoints ? 'R19.tier.at-threshold' : 'R19.tier.above-threshold');
+  return tier?.name ?? null;
 }
 
 export const passportProfilesTable: TableModel = {

@@ -8,6 +8,7 @@
 import { take } from '../branches.ts';
 import { currentUserHasPermission, currentUserRole } from '../identity.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
+import type { Row } from '../../../../engine/model/json.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
 import { refusal } from '../refusals.ts';
 import { notDeleted } from '../soft-delete.ts';
@@ -24,6 +25,15 @@ function isOnBehalfFiler(ctx: RuleContext): boolean {
   return role !== null && ctx.settings.pr.onBehalfRoles.includes(role);
 }
 
+
+/** Rule 5: who may file a PR ticket in this row's name: its submitter, a PR handler, an on-behalf role. */
+function filer(row: Row, ctx: RuleContext): boolean {
+  const own = ctx.uid !== null && row.submitter_id === ctx.uid;
+  const handler = !own && isPrHandler(ctx);
+  const onBehalf = !own && !handler && isOnBehalfFiler(ctx);
+  take(own ? 'R05.pr.own' : handler ? 'R05.pr.handler' : onBehalf ? 'R05.pr.on-behalf' : 'R05.pr.other');
+  return own || handler || onBehalf;
+}
 
 export const prTicketsGuard: OwnerGuard = {
   table: 'pr_tickets',
@@ -58,9 +68,10 @@ export const prTicketsTable: TableModel = {
       notDeleted(row) &&
       row.status === ctx.settings.pr.initialStatus &&
       row.handler_note === null &&
-      ((ctx.uid !== null && row.submitter_id === ctx.uid) || isPrHandler(ctx) || isOnBehalfFiler(ctx)),
+      filer(row, ctx),
     updateUsing: (row, ctx) => notDeleted(row) && (row.submitter_id === ctx.uid || isPrHandler(ctx)),
-    updateCheck: (row, ctx) => notDeleted(row) && (row.submitter_id === ctx.uid || isPrHandler(ctx)),
+    // The USING saw a live row: a new row that is not live is a PATCH of deleted_at (rule 7).
+    updateCheck: (row, ctx) => (notDeleted(row) || (take('R07.patch.deleted-at'), false)) && (row.submitter_id === ctx.uid || isPrHandler(ctx)),
     // The predicate soft_delete_pr_ticket re-checks; DELETE itself is not granted.
     deleteUsing: (row, ctx) => notDeleted(row) && isPrHandler(ctx),
   },

@@ -7,6 +7,7 @@
  * (anon holds no grant).
  */
 import { currentUserIsStaff, currentUserRole } from '../identity.ts';
+import { decide, take } from '../branches.ts';
 import type { Row } from '../../../../engine/model/json.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
@@ -27,7 +28,9 @@ export function currentUserIsAddressedProfessor(ctx: RuleContext, projectId: unk
 /** Rule 10: a professor's upload the row rules allow (settings.projects.professorUpload). */
 function professorMayUpload(row: Row, ctx: RuleContext): boolean {
   const upload = ctx.settings.projects.professorUpload;
-  return upload.kinds.includes(String(row.kind)) && (!upload.uploaderIsCaller || row.uploaded_by === ctx.uid) && currentUserIsAddressedProfessor(ctx, row.project_id);
+  if (!upload.kinds.includes(String(row.kind))) return take('R10.upload.kind'), false;
+  if (upload.uploaderIsCaller && row.uploaded_by !== ctx.uid) return take('R10.upload.uploader'), false;
+  return decide(currentUserIsAddressedProfessor(ctx, row.project_id), 'R10.upload.addressed', 'R10.upload.not-addressed');
 }
 
 const everyone = (): boolean => true;
@@ -77,7 +80,7 @@ export const projectFilesTable: TableModel = {
   rules: {
     select: everyone,
     insertCheck: (row, ctx) =>
-      currentUserIsProjectActor(ctx) || professorMayUpload(row, ctx),
+      currentUserIsProjectActor(ctx) ? (take('R10.upload.actor'), true) : professorMayUpload(row, ctx),
   },
 };
 
@@ -96,7 +99,12 @@ export const projectSignRequestsTable: TableModel = {
   grants: { anon: [], authenticated: ['select', 'insert'] },
   rowSecurity: true,
   rules: {
-    select: (row, ctx) => ctx.uid !== null && (row.actor_id === ctx.uid || row.professor_id === ctx.uid),
+    select: (row, ctx) => {
+      const actor = ctx.uid !== null && row.actor_id === ctx.uid;
+      const professor = ctx.uid !== null && !actor && row.professor_id === ctx.uid;
+      take(actor ? 'R10.sign-request.actor' : professor ? 'R10.sign-request.professor' : 'R10.sign-request.other');
+      return actor || professor;
+    },
     insertCheck: (row, ctx) => ctx.uid !== null && row.actor_id === ctx.uid && currentUserIsProjectActor(ctx),
   },
 };
@@ -110,7 +118,7 @@ export const projectSettingsTable: TableModel = {
   primaryKey: ['key'],
   grants: { anon: [], authenticated: ['select'] },
   rowSecurity: true,
-  rules: { select: (_row, ctx) => currentUserIsStaff(ctx) },
+  rules: { select: (_row, ctx) => decide(currentUserIsStaff(ctx), 'R10.settings.staff', 'R10.settings.hidden') },
 };
 
 export const projectTables: TableModel[] = [projectsTable, projectDocumentsTable, projectFilesTable, projectSignRequestsTable, projectSettingsTable];

@@ -3,6 +3,7 @@
  * SELECT but no row rule shows it a row (it reads zero rows); staff read all. team_nodes is read
  * by staff. The public tree is get_public_org_chart only (model/functions/team.ts).
  */
+import { take } from '../branches.ts';
 import { currentUserIsStaff } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import type { TableModel } from '../../../../engine/model/table-model.ts';
@@ -52,10 +53,12 @@ export function nodeEffectivelyPublic(world: World, nodeId: Json | undefined): b
   const nodes = new Map(rowsOf(world, 'team_nodes').map((n) => [n.id, n]));
   const seen = new Set<Json>();
   let current: Row | undefined = nodes.get(nodeId as string);
+  // No such node: only node_effective_is_public asks (rule 15), and a parent always exists (foreign key).
   if (!current) return false;
+  const self = current;
   while (current) {
-    if (current.is_public !== true) return false;
-    if (current.parent_id === null || current.parent_id === undefined) return true;
+    if (current.is_public !== true) return take(current === self ? 'R11.node.private' : 'R11.node.ancestor-private'), false;
+    if (current.parent_id === null || current.parent_id === undefined) return take('R11.node.public'), true;
     if (seen.has(current.id)) return true; // a cycle of public nodes: every node on it was public
     seen.add(current.id);
     current = nodes.get(current.parent_id as string);

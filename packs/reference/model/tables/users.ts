@@ -15,7 +15,11 @@ export const usersGuard: OwnerGuard = {
   editable: (ctx) => [...ctx.settings.users.ownerEditableColumns, ...ctx.settings.users.guardExcludedColumns],
   ownersCannotUpdate: (ctx) => ctx.settings.users.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `users: ${changed.join(', ')}`),
-  branch: (decision) => take(`R01.users.${decision}`),
+  // Rule 1's guard on users is rule 2's too (role is guarded): one decision, counted for both.
+  branch: (decision) => {
+    take(`R01.users.${decision}`);
+    take(`R02.owner.${decision}`);
+  },
 };
 
 export const usersTable: TableModel = {
@@ -37,7 +41,12 @@ export const usersTable: TableModel = {
   rowSecurity: true,
   rules: {
     select: (row, ctx) => row.id === ctx.uid || currentUserIsStaff(ctx),
-    updateUsing: (row, ctx) => row.id === ctx.uid || currentUserIsAdmin(ctx),
+    updateUsing: (row, ctx) => {
+      const own = row.id === ctx.uid;
+      const mayUpdate = own || currentUserIsAdmin(ctx);
+      take(own ? 'R02.row.own' : mayUpdate ? 'R02.row.admin' : 'R02.row.other');
+      return mayUpdate;
+    },
     updateCheck: (row, ctx) => row.id === ctx.uid || currentUserIsAdmin(ctx),
   },
   beforeUpdate: (oldRow, newRow, ctx) => applyOwnerGuard(usersGuard, oldRow, newRow, ctx),

@@ -7,6 +7,7 @@
  * All fail closed: no session, no users row or a null role is never a handler (rule 8).
  */
 import { currentUserDept, currentUserHasPermission, currentUserIsStaff, currentUserRole } from '../identity.ts';
+import { decide, take } from '../branches.ts';
 import type { Json } from '../../../../engine/model/json.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 
@@ -25,9 +26,10 @@ export function isUnrestrictedVsHandler(ctx: RuleContext): boolean {
 /** Rule 9: is a ticket of this department within the caller's handler scope? */
 export function vsInScope(ctx: RuleContext, targetDept: Json | undefined): boolean {
   if (!isVsHandler(ctx)) return false;
-  if (isUnrestrictedVsHandler(ctx)) return true;
+  if (isUnrestrictedVsHandler(ctx)) return take('R09.scope.unrestricted'), true;
   const dept = currentUserDept(ctx);
-  return dept !== null && typeof targetDept === 'string' && targetDept === dept;
+  if (dept === null) return take('R09.scope.no-dept'), false;
+  return decide(typeof targetDept === 'string' && targetDept === dept, 'R09.scope.own-dept', 'R09.scope.other-dept');
 }
 
 /** The DELETE policy's predicate (re-checked by soft_delete_vs_ticket). */

@@ -6,7 +6,7 @@
  * handler in scope changes only the allow-list (rule 1), and remarks are append-only for every
  * API caller, a submitter's entries being ticket-visible entries by the submitter label (rule 3).
  */
-import { take } from '../branches.ts';
+import { decide, take } from '../branches.ts';
 import { createHash } from 'node:crypto';
 import { currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
@@ -36,7 +36,11 @@ function isObject(v: Json | undefined): v is { [k: string]: Json } {
 
 /** Rule 12: a remark the submitter sees: a ticket-visible entry not flagged internal. */
 export function isSubmitterVisibleRemark(e: Json): boolean {
-  return isObject(e) && e.vis === 'ticket' && e.internal !== true;
+  if (!isObject(e)) return take('R12.remark.not-object'), false;
+  if (e.vis !== 'ticket') return take('vis' in e ? 'R12.remark.vis-other' : 'R12.remark.vis-absent'), false;
+  // Only true hides: a null, false or absent "internal" is shown.
+  take(!('internal' in e) ? 'R12.remark.internal-absent' : e.internal === true ? 'R12.remark.internal-true' : e.internal === null ? 'R12.remark.internal-null' : 'R12.remark.internal-false');
+  return e.internal !== true;
 }
 
 /**
@@ -54,6 +58,7 @@ export function carriesOtherTicketId(e: Json, ownId: Json | undefined, world: Wo
 export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefined, world: World, entries: Json[], what: string): { reject: Outcome } | { entries: Json[] } {
   const leaking = (e: Json) => isSubmitterVisibleRemark(e) && carriesOtherTicketId(e, ownId, world);
   if (!entries.some(leaking)) return { entries };
+  take('R12.id-bearing.written');
   if (settings.vs.idBearingRemarks === 'refused') return { reject: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark carries another ticket's id`) };
   return { entries: entries.map((e) => (leaking(e) && isObject(e) ? { ...e, internal: true } : e)) };
 }
@@ -93,6 +98,7 @@ const visible = (row: Row, ctx: RuleContext) => notDeleted(row) && (isSubmitter(
 function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
   if ((oldRow.deleted_at ?? null) === null ? (newRow.deleted_at ?? null) !== null : !jsonEqual(oldRow.deleted_at, newRow.deleted_at ?? null)) {
+    take('R07.patch.deleted-at');
     return { reject: refusal(ctx.settings, 'deleted-at-by-function', 'vs_tickets: deleted_at is set only by soft_delete_vs_ticket') };
   }
   const guarded = applyOwnerGuard(vsTicketsGuard, oldRow, newRow, ctx);
@@ -131,7 +137,8 @@ export function namedTicketIds(text: string, world: World, except?: Json): strin
   const ids = rowsOf(world, 'vs_tickets').flatMap((t) => {
     if (typeof t.id !== 'string' || !t.id || t.id === except) return [];
     const escaped = t.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text) ? [t.id] : [];
+    if (!text.includes(t.id)) return [];
+    return decide(new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text), 'R12.id.bounded', 'R12.id.unbounded-only') ? [t.id] : [];
   });
   return [...new Set(ids)].sort();
 }
@@ -211,7 +218,12 @@ export const vsTicketsTable: TableModel = {
       jsonEqual(row.remarks, []) &&
       jsonEqual(row.public_comments, []),
     updateUsing: visible,
-    updateCheck: visible,
+    updateCheck: (row, ctx) => {
+      const submitter = notDeleted(row) && isSubmitter(row, ctx);
+      const inScope = notDeleted(row) && !submitter && vsInScope(ctx, row.target_dept);
+      take(submitter ? 'R06.check.submitter' : inScope ? 'R06.check.in-scope' : 'R06.check.out-of-scope');
+      return submitter || inScope;
+    },
     deleteUsing: (row, ctx) => notDeleted(row) && vsCanDelete(ctx, row.target_dept),
   },
   beforeUpdate: guardUpdate,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { predictSteps } from '../../../../engine/runner/check-case.ts';
+import { predictSteps } from '../../../../engine/runner/case-predictions.ts';
 import { referenceOracle } from '../../model/index.ts';
 import type { Environment } from '../../../../engine/runner/environment.ts';
 import { referenceEnvironment } from '../../../../testing/reference.ts';

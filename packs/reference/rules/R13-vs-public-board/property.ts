@@ -21,7 +21,8 @@ import { argsOf, clause, isRpc, sidedClause } from '../clauses.ts';
 
 const headline = fakerValue((f) => f.lorem.sentence({ min: 3, max: 6 }), 'vsBoardHeadline');
 
-function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+/** `headlines`: a guide's cases (GUIDES): the handler publishes the ticket with one of these headlines. */
+function cases(settings: ModelSettings, headlines?: fc.Arbitrary<string | null>): fc.Arbitrary<DataCase> {
   return vsWorld(settings).chain((w0) => {
     const ids = w0.tickets.map((t) => String(t.id));
     return fc
@@ -31,18 +32,21 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         other: vsCaller(w0),
 
         t: fc.constantFrom(...ids),
-        first: fc.integer({ min: 0, max: 3 }),
-        publish: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-        title: fc.oneof({ weight: 4, arbitrary: headline }, { weight: 1, arbitrary: fc.constantFrom<string | null>(null, '', '  ') }),
+        first: headlines ? fc.constant(0) : fc.integer({ min: 0, max: 3 }),
+        publish: headlines ? fc.constant(true) : fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+        // No headline (null: a missing key and a JSON null are one SQL argument), blank, or whitespace the blank test keeps.
+        title: headlines ?? fc.oneof({ weight: 4, arbitrary: headline }, { weight: 2, arbitrary: fc.constantFrom<string | null>(null, null, '', '  ', '\t', ' \r\n') }),
         category: fc.constantFrom(...VS_CATEGORY_IDS),
         body: fc.oneof({ weight: 4, arbitrary: fc.constant('Same problem in block D') }, { weight: 1, arbitrary: fc.constantFrom('', ' ') }),
-        // Rule 13: the headline or the comment repeats the student's raw report, verbatim or within.
-        echo: fc.constantFrom('none', 'none', 'none', 'title', 'title-within', 'comment-within'),
+        // Rule 13: the headline or the comment repeats the student's raw report, verbatim or within;
+        // 'title-padded': the stored report has blanks around it and the headline repeats it trimmed.
+        echo: headlines ? fc.constant('none') : fc.constantFrom('none', 'none', 'none', 'title', 'title-within', 'comment-within', 'title-padded'),
       })
       .map(({ boarded, caller, other, t, first, publish, title: drawnTitle, category, body: drawnBody, echo }): DataCase => {
-        const w = boarded ? onBoard(settings, w0, boarded) : w0;
-        const report = String(w.tickets.find((x) => x.id === t)?.report ?? '');
-        const title = echo === 'title' ? report : echo === 'title-within' ? `Update: ${report}` : drawnTitle;
+        const w1 = boarded ? onBoard(settings, w0, boarded) : w0;
+        const report = String(w1.tickets.find((x) => x.id === t)?.report ?? '');
+        const w = echo === 'title-padded' ? { ...w1, tickets: w1.tickets.map((x) => (x.id === t ? { ...x, report: `  ${report} ` } : x)) } : w1;
+        const title = echo === 'title' || echo === 'title-padded' ? report : echo === 'title-within' ? `Update: ${report}` : drawnTitle;
         const body = echo === 'comment-within' ? `${report} (same here)` : drawnBody;
         const ref = vsPublicRef(t, settings);
         const setup: ApiRequest[] =
@@ -66,6 +70,13 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   });
 }
 
+/** A headline that is none, blank, or whitespace the blank test keeps: each a branch plain cases reach about once in 100. */
+const GUIDES = [
+  { branch: 'R13.publish.headline-missing', cases: (settings: ModelSettings) => cases(settings, fc.constant(null)) },
+  { branch: 'R13.publish.headline-blank', cases: (settings: ModelSettings) => cases(settings, fc.constantFrom('', '  ')) },
+  { branch: 'R13.publish.headline-whitespace', cases: (settings: ModelSettings) => cases(settings, fc.constantFrom('\t', ' \r\n')) },
+];
+
 const CLAUSES = [
   clause('R13.publish', 'vs_set_public publishing a ticket', (s) => isRpc(s, 'vs_set_public') && argsOf(s).p_public === true),
   clause('R13.comment', 'vs_post_public_comment', (s) => isRpc(s, 'vs_post_public_comment')),
@@ -82,6 +93,7 @@ export const R13: DataProperty = {
   title: 'VS public board: published, public category, staff headline; all public functions hide the unknown category',
   tables: ['vs_tickets', 'vs_categories'],
   functions: ['get_public_vs_board', 'get_public_vs_problem', 'vs_set_public', 'vs_post_public_comment', 'get_vs_linked_context'],
-  cases,
+  cases: (settings) => cases(settings),
   clauses: CLAUSES,
+  guides: GUIDES,
 };

@@ -1,0 +1,51 @@
+/**
+ * The model's answers to a case's steps: one walk over them, made once per case. Guided
+ * generation reads a drawn case's branches from it, prepareCase hands it to the check, and the
+ * coverage tallies read it after: a case whose steps are known ahead (not a model run) is
+ * predicted once, whoever asks first, and the others read the same answers (pure, so equal).
+ */
+import { predict, type Prediction } from '../model/predict.ts';
+import type { Oracle } from '../pack.ts';
+import { modelRunOf, type DataCase } from './data-case.ts';
+
+export type StepPrediction = { prediction: Prediction } | { thrown: unknown };
+
+/** Per oracle, per case object: its steps' answers (a case is never changed once drawn). */
+const made = new WeakMap<Oracle, WeakMap<DataCase, StepPrediction[]>>();
+
+/**
+ * The model's answer to each step of a case in turn, from its world (pure, no database); stops at
+ * the first that throws. `known`: the answers to its first steps when already made (a model
+ * run's, as it ran), not made again.
+ */
+export function predictSteps(oracle: Oracle, testCase: DataCase, known: readonly Prediction[] = []): StepPrediction[] {
+  // A model run's steps are drawn as it runs: what it has so far is not the case's last word.
+  const ahead = !modelRunOf(testCase);
+  const kept = ahead ? made.get(oracle)?.get(testCase) : undefined;
+  if (kept) return kept;
+  const out: StepPrediction[] = [];
+  let world = testCase.world;
+  for (const [i, step] of testCase.steps.entries()) {
+    try {
+      const prediction = known[i] ?? predict(oracle, world, step.caller, step.request);
+      out.push({ prediction });
+      world = prediction.world;
+    } catch (thrown) {
+      out.push({ thrown });
+      break;
+    }
+  }
+  if (ahead) {
+    if (!made.has(oracle)) made.set(oracle, new WeakMap());
+    made.get(oracle)!.set(testCase, out);
+  }
+  return out;
+}
+
+/** The model's answers to every step of a case (`known` for its first steps); a step the model cannot answer throws. */
+export function casePredictions(testCase: DataCase, oracle: Oracle, known: readonly Prediction[] = []): Prediction[] {
+  return predictSteps(oracle, testCase, known).map((s) => {
+    if ('thrown' in s) throw s.thrown;
+    return s.prediction;
+  });
+}
