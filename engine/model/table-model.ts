@@ -99,6 +99,11 @@ export interface TableModel<S = any> {
    * security_invoker the base table's row rules apply to the reader; state them in rules.select.
    */
   view?: (world: World, settings: S) => Row[];
+  /**
+   * Single-column foreign keys to other model tables (`project_id` → `projects.id`): the
+   * relationships a read may embed across (request.ts Embed). A pair with none is not embedded.
+   */
+  foreignKeys?: { column: string; references: string; referencedColumn: string }[];
 }
 
 export function column(model: TableModel, name: string): ColumnSpec | undefined {

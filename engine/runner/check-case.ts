@@ -58,7 +58,10 @@ export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   }
   const name = targetName(step.request);
   const model = oracle.model.tables[name];
-  return model ? serverAssignedColumns(model) : [];
+  // An embed (`remarks.`: compared as a multiset) and its own server-assigned columns (compare.ts).
+  const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []) : [];
+  const embedded = embeds.flatMap((e) => [`${e.table}.`, ...(oracle.model.tables[e.table] ? serverAssignedColumns(oracle.model.tables[e.table]) : []).map((c) => `${e.table}.${c}`)]);
+  return [...(model ? serverAssignedColumns(model) : []), ...embedded];
 }
 
 /**
