@@ -56,6 +56,7 @@ export const projectDocumentsTable: TableModel = {
   ],
   primaryKey: ['id'],
   grants: { anon: ['select'], authenticated: ['select', 'insert'] },
+  foreignKeys: [{ column: 'project_id', references: 'projects', referencedColumn: 'id' }],
   rowSecurity: true,
   rules: { select: everyone, insertCheck: actor },
 };
@@ -73,6 +74,7 @@ export const projectFilesTable: TableModel = {
   ],
   primaryKey: ['id'],
   grants: { anon: ['select'], authenticated: ['select', 'insert'] },
+  foreignKeys: [{ column: 'project_id', references: 'projects', referencedColumn: 'id' }],
   rowSecurity: true,
   rules: {
     select: everyone,
@@ -94,6 +96,7 @@ export const projectSignRequestsTable: TableModel = {
   ],
   primaryKey: ['id'],
   grants: { anon: [], authenticated: ['select', 'insert'] },
+  foreignKeys: [{ column: 'project_id', references: 'projects', referencedColumn: 'id' }],
   rowSecurity: true,
   rules: {
     select: (row, ctx) => ctx.uid !== null && (row.actor_id === ctx.uid || row.professor_id === ctx.uid),
