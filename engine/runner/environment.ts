@@ -60,9 +60,11 @@ export interface EnvironmentOptions extends ServerChoice {
   fixtures?: Omit<FixturePlan, 'shapes'>;
   /**
    * What PostgREST exposes and its extra search path (a Supabase project's config.toml); default:
-   * EXPOSED_SCHEMAS, Supabase's extra search path. `maxRows`: PostgREST's db-max-rows; absent: none.
+   * EXPOSED_SCHEMAS, Supabase's extra search path.
    */
-  api?: { exposedSchemas: string[]; extraSearchPath: string[]; maxRows?: number };
+  api?: { exposedSchemas: string[]; extraSearchPath: string[] };
+  /** PostgREST's db-max-rows (SchemaCache.maxRows); absent: none, PostgREST's default. */
+  maxRows?: number;
   /** Keep the template built from `migrations` for later runs and start from a kept one; default: on unless POLICYFUZZ_TEMPLATE_CACHE=off (template-cache.ts). */
   cacheTemplate?: boolean;
 }
@@ -104,7 +106,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       if (!cache) standIns = standInNote(await standInsInstalled(client));
       if (!cache) {
         const loaded = await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
-        cache = options.api?.maxRows === undefined ? loaded : { ...loaded, maxRows: options.api.maxRows };
+        cache = options.maxRows === undefined ? loaded : { ...loaded, maxRows: options.maxRows };
       }
       if (!plan) {
         const shapes = await readTableShapes(client, [...cache.exposedSchemas, 'auth']);
