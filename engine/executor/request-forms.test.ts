@@ -18,7 +18,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
-import type { ApiRequest } from '../model/request.ts';
+import { describeRequest, type ApiRequest } from '../model/request.ts';
 import type { TableModel } from '../model/table-model.ts';
 import { predictTableRequest } from '../model/engine.ts';
 import { compareOutcomes } from '../checker/compare.ts';
@@ -294,6 +294,7 @@ describe('embedded resources (select=*,cards(*))', () => {
     expect('query' in s && s.query.marked).toContain(
       `select "boards".*, coalesce( "boards_cards_1"."boards_cards_1", '[]') as "cards" from "public"."boards" inner join lateral ( select json_agg("boards_cards_1")::jsonb as "boards_cards_1" from (select "cards_1"."id" from "public"."cards" as "cards_1" where "cards_1"."board_id" = "public"."boards"."id" ) as "boards_cards_1" ) as "boards_cards_1" on "boards_cards_1" is not null`,
     );
+    expect(describeRequest({ kind: 'select', table: 'boards', columns: ['id'], filters: [], embeds: [{ table: 'cards', columns: '*', inner: true }] })).toBe('GET /rest/v1/boards?select=id,cards!inner(*)');
     const toOne = buildStatement({ kind: 'select', table: 'cards', columns: ['id'], filters: [], embeds: [{ table: 'boards', columns: '*' }] }, env.cache);
     expect('query' in toOne && toOne.query.marked).toContain(
       `select "cards"."id", row_to_json("cards_boards_1".*)::jsonb as "boards" from "public"."cards" left join lateral ( select "boards_1".* from "public"."boards" as "boards_1" where "boards_1"."id" = "public"."cards"."board_id" ) as "cards_boards_1" on true`,

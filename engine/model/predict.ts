@@ -7,7 +7,7 @@ import { apiRoleOf, type Caller } from './caller.ts';
 import { predictTableRequest, type Prediction } from './engine.ts';
 import { withBranches } from './branches.ts';
 import { executeDenied } from './function-model.ts';
-import { sqlError, type Outcome } from './outcome.ts';
+import { allowed, sqlError, type Outcome } from './outcome.ts';
 import { targetName, type ApiRequest } from './request.ts';
 import type { Oracle } from '../pack.ts';
 import type { World } from './world.ts';
@@ -57,7 +57,7 @@ export function maxRowsCap(request: ApiRequest, outcome: Outcome, maxRows: numbe
   const over = outcome.rows.length > maxRows || outcome.rows.some((r) => embeds.some((e) => Array.isArray(r[e]) && (r[e] as unknown[]).length > maxRows));
   if (!over) return outcome;
   const capped: Outcome = { ...outcome, affected: Math.min(outcome.affected, maxRows), upTo: maxRows };
-  return request.kind === 'rpc' ? { ...capped, orElse: [...(outcome.orElse ?? []), { ...outcome, orElse: undefined }] } : capped;
+  return request.kind === 'rpc' ? { ...capped, orElse: [...(outcome.orElse ?? []), allowed(outcome.rows, outcome.affected)] } : capped;
 }
 
 function predictRequest(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
