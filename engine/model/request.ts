@@ -79,7 +79,7 @@ export function describeRequest(r: ApiRequest): string {
   const base = r.kind === 'rpc' ? `/rest/v1/rpc/${r.schema ? `${r.schema}.` : ''}${r.fn}` : `/rest/v1/${r.schema ? `${r.schema}.` : ''}${r.table}`;
   const params = [
     ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
-    ...(r.kind === 'select' && r.embeds?.length ? [`select=${selectParam(r.columns, r.embeds)}`] : r.kind !== 'rpc' && Array.isArray(r.columns) ? [`select=${r.columns.join(',')}`] : []),
+    ...(selectParam(r) ? [`select=${selectParam(r)}`] : []),
     ...(r.kind === 'insert' && r.upsert?.onConflict ? [`on_conflict=${r.upsert.onConflict.join(',')}`] : []),
   ];
   const query = params.length ? `?${params.join('&')}` : '';
@@ -97,10 +97,13 @@ export function describeRequest(r: ApiRequest): string {
   }
 }
 
-/** A read's `select=` with its embeds: `*,remarks!inner(id,body)`. */
-export function selectParam(columns: string[] | '*', embeds: readonly Embed[]): string {
+/** A request's `select=` (`id,title`, with embeds `*,remarks!inner(id,body)`); undefined when it names none (every column). */
+export function selectParam(r: ApiRequest): string | undefined {
+  if (r.kind === 'rpc') return undefined;
   const list = (cs: string[] | '*') => (cs === '*' ? '*' : cs.join(','));
-  return [list(columns), ...embeds.map((e) => `${e.table}${e.inner ? '!inner' : ''}(${list(e.columns)})`)].join(',');
+  const embeds = r.kind === 'select' ? (r.embeds ?? []) : [];
+  if (!embeds.length) return Array.isArray(r.columns) ? list(r.columns) : undefined;
+  return [list(r.columns ?? '*'), ...embeds.map((e) => `${e.table}${e.inner ? '!inner' : ''}(${list(e.columns)})`)].join(',');
 }
 
 /** A GET rpc's arguments as its query string (`?a=1&b=x`), values as PostgREST reads them: text. */
