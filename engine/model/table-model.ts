@@ -4,6 +4,7 @@
  * rules; model/engine applies them with the semantics of PostgreSQL row security.
  */
 import type { Caller } from './caller.ts';
+import type { ForeignKeyEdge } from './embed.ts';
 import type { Json, Row } from './json.ts';
 import type { Outcome } from './outcome.ts';
 import type { World } from './world.ts';
@@ -103,7 +104,7 @@ export interface TableModel<S = any> {
    * Single-column foreign keys to other model tables (`project_id` → `projects.id`): the
    * relationships a read may embed across (request.ts Embed). A pair with none is not embedded.
    */
-  foreignKeys?: { column: string; references: string; referencedColumn: string }[];
+  foreignKeys?: Omit<ForeignKeyEdge, 'table'>[];
 }
 
 export function column(model: TableModel, name: string): ColumnSpec | undefined {
