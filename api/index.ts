@@ -18,7 +18,7 @@ export type { Aal, Caller } from '../engine/model/caller.ts';
 export { apiRoleOf, appMetadataOf, callerAal, callerUid, describeCaller } from '../engine/model/caller.ts';
 export { withClaims, type ClaimsInUse } from '../engine/runner/caller-claims.ts';
 export type { Json, Row } from '../engine/model/json.ts';
-export type { ApiRequest, Filter, FilterOp, Returning } from '../engine/model/request.ts';
+export type { ApiRequest, Embed, Filter, FilterOp, Returning } from '../engine/model/request.ts';
 export { describeRequest, targetName } from '../engine/model/request.ts';
 export type { World } from '../engine/model/world.ts';
 export { rowsOf, withRows } from '../engine/model/world.ts';

@@ -167,6 +167,15 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(r.stderr).toBe(`policyfuzz: ${config} is not a valid policyfuzz config:\n  migrations: required: the folder of .sql migrations (a path relative to the config, or a list of them), e.g. "supabase/migrations"\n`);
   });
 
+  it('a postgrest.maxRows that is not a whole number of rows: exit 2 naming the key and what it takes', async () => {
+    const dir = tempDir('bad-max-rows');
+    const config = path.join(dir, 'policyfuzz.config.json');
+    writeFileSync(config, JSON.stringify({ migrations: 'supabase/migrations', postgrest: { maxRows: 0 } }));
+    const r = await runBin(['fuzz', '--config', config, ...NO_DB]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`policyfuzz: ${config} is not a valid policyfuzz config:\n  postgrest.maxRows: db-max-rows: a whole number of rows, e.g. 1000\n`);
+  });
+
   for (const option of ['--report-dir', '--failures-dir']) {
     it(`an unwritable ${option}: exit 2 before the run starts`, async () => {
       const dir = tempDir('bad-folder');

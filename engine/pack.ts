@@ -40,6 +40,8 @@ export interface PackModel<S = any> {
 export interface Oracle<S = any> {
   model: PackModel<S>;
   settings: S;
+  /** PostgREST's db-max-rows on the target (absent: none, PostgREST's default); see predict.ts maxRowsCap. */
+  maxRows?: number;
 }
 
 export interface Pack<S = any> {

@@ -22,6 +22,22 @@ describe('comparing a prediction with the database', () => {
     expect(compareOutcomes(allowed(rows, 2), allowed([{ id: 2, updated_at: 'x' }], 2), ['updated_at'])?.reason).toBe('returned rows differ');
   });
 
+  it('an embed (masked as `remarks.`) agrees whatever the order of its rows, its own server-assigned columns masked; without the mark order counts', () => {
+    const expected = allowed([{ id: 1, remarks: [{ id: 'a', at: null }, { id: 'b', at: null }] }], 1);
+    const actual = allowed([{ id: 1, remarks: [{ id: 'b', at: 't2' }, { id: 'a', at: 't1' }] }], 1);
+    expect(compareOutcomes(expected, actual, ['remarks.', 'remarks.at'])).toBeUndefined();
+    expect(compareOutcomes(expected, actual, ['remarks.at'])?.reason).toBe('returned rows differ');
+    expect(compareOutcomes(expected, allowed([{ id: 1, remarks: [{ id: 'a', at: 't1' }, { id: 'c', at: 't2' }] }], 1), ['remarks.', 'remarks.at'])?.reason).toBe('returned rows differ');
+  });
+
+  it('db-max-rows without an order (upTo): any n rows of each level agree, a row the model does not expect does not', () => {
+    const expected = { ...allowed([{ id: 1, r: [{ k: 1 }, { k: 2 }] }, { id: 2, r: [] }], 1), upTo: 1 } as const;
+    expect(compareOutcomes(expected, allowed([{ id: 1, r: [{ k: 2 }] }], 1), ['r.'])).toBeUndefined();
+    expect(compareOutcomes(expected, allowed([{ id: 2, r: [] }], 1), ['r.'])).toBeUndefined();
+    expect(compareOutcomes(expected, allowed([{ id: 1, r: [{ k: 3 }] }], 1), ['r.'])?.reason).toBe('returned rows are not 1 (db-max-rows) of the 2 rows the model expects');
+    expect(compareOutcomes(expected, allowed([{ id: 1, r: [{ k: 1 }, { k: 2 }] }], 1), ['r.'])).toBeDefined();
+  });
+
   it('an extra output column of a function names the setting and the mapping key that may set it aside; a missing one only the setting', () => {
     const hints = { columns: 'functionColumns.get_pr_ticket_by_id' };
     const extra = compareOutcomes(allowed([{ id: 'X' }], 1), allowed([{ id: 'X', opened_at: 'now' }], 1), [], undefined, hints)?.reason;

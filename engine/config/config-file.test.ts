@@ -35,6 +35,11 @@ describe('policyfuzz config', () => {
     expect(() => parseConfig({ migrations: 'm', model: { staffRoles: 'admin' } }, 'c.json', referencePack)).toThrow(/model\.staffRoles/);
   });
 
+  it('takes postgrest.maxRows (db-max-rows), a positive whole number', () => {
+    expect(parseConfig({ migrations: 'm', postgrest: { maxRows: 1000 } }, 'c.json', referencePack).postgrest).toEqual({ maxRows: 1000 });
+    expect(() => parseConfig({ migrations: 'm', postgrest: { maxRows: 2.5 } }, 'c.json', referencePack)).toThrow('postgrest.maxRows: db-max-rows: a whole number of rows, e.g. 1000');
+  });
+
   it('reports malformed JSON and missing files clearly', async () => {
     const dir = tempDir('config');
     writeFileSync(path.join(dir, 'policyfuzz.config.json'), '{ "migrations": ');

@@ -68,6 +68,11 @@ export const ConfigSchema = z
       .default({ users: 'direct', bypassTriggers: false }),
     /** The target's names for the model's tables, columns and functions, and its conventions (docs/config.md). */
     mapping: MappingSchema.optional(),
+    /** PostgREST's own settings the project runs with. `maxRows`: db-max-rows (over config.toml's `[api] max_rows`). */
+    postgrest: z
+      .object({ maxRows: z.number({ error: 'db-max-rows: a whole number of rows, e.g. 1000' }).int('db-max-rows: a whole number of rows, e.g. 1000').positive('db-max-rows: a whole number of rows, e.g. 1000').optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 

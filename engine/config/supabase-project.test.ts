@@ -13,6 +13,7 @@ import { tempDir } from '../../testing/temp-dir.ts';
 import { apiSchemasOf, readApiSchemas } from './supabase-project.ts';
 import { resolveTarget } from './target.ts';
 import { referencePack } from '../../packs/reference/index.ts';
+import { sessionOn } from '../run/session.ts';
 import { openEnvironment } from '../runner/environment.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
@@ -30,6 +31,13 @@ describe('supabase/config.toml', () => {
     const defaults = toml('[api]\nport = 54321\n');
     expect(readApiSchemas(defaults)).toEqual({ exposedSchemas: ['public', 'graphql_public'], extraSearchPath: ['public', 'extensions'], source: defaults });
     expect(readApiSchemas(toml('[db]\nport = 1\n'))).toBeUndefined();
+  });
+
+  it('gives [api] max_rows as db-max-rows; one that is not a whole number of rows is an error naming the key', () => {
+    expect(readApiSchemas(toml('[api]\nmax_rows = 1000\n'))?.maxRows).toBe(1000);
+    expect(readApiSchemas(toml('[api]\nport = 1\n'))?.maxRows).toBeUndefined();
+    const wrong = toml('[api]\nmax_rows = "many"\n');
+    expect(() => readApiSchemas(wrong)).toThrow(`${wrong}: [api] max_rows must be a whole number of rows, like 1000`);
   });
 
   it('is found next to a migrations folder (the Supabase CLI layout), and only there', () => {
@@ -88,13 +96,16 @@ describe('inside a Supabase repository (bin/policyfuzz.mjs)', () => {
     expect(r.code).toBe(0);
   });
 
-  it('the executor sets the search path config.toml gives (the request schema, then extra_search_path)', async () => {
+  it('the executor sets the search path config.toml gives (the request schema, then extra_search_path), and its max_rows reaches executor and model', async () => {
     const repo = repository(['public']);
-    writeFileSync(path.join(repo, 'supabase', 'config.toml'), '[api]\nschemas = ["public"]\nextra_search_path = ["extensions", "app_private"]\n');
+    writeFileSync(path.join(repo, 'supabase', 'config.toml'), '[api]\nschemas = ["public"]\nextra_search_path = ["extensions", "app_private"]\nmax_rows = 7\n');
     const target = await resolveTarget(referencePack, { migrations: path.join(repo, 'supabase', 'migrations'), explicitMigrations: true, skip: [REPAIR] });
     expect(target.api).toMatchObject({ exposedSchemas: ['public'], extraSearchPath: ['extensions', 'app_private'] });
-    const env = await openEnvironment({ server: await sharedServer(), migrations: target.migrations, api: target.api });
+    expect(target.maxRows).toBe(7);
+    const env = await openEnvironment({ server: await sharedServer(), migrations: target.migrations, api: target.api, maxRows: target.maxRows });
     try {
+      expect(env.cache.maxRows).toBe(7);
+      expect(sessionOn(env, target).oracle.maxRows).toBe(7);
       expect(env.cache.exposedSchemas).toEqual(['public']);
       expect(env.cache.extraSearchPath).toEqual(['extensions', 'app_private']);
       expect(preRequestSql({ kind: 'anon' }, { kind: 'select', table: 'users', columns: '*', filters: [] }, env.cache)).toMatch(/set_config\('search_path', '"?public"?, "?extensions"?, "?app_private"?', true\)/);

@@ -21,6 +21,8 @@ export interface ApiSchemas {
   extraSearchPath: string[];
   /** The config.toml these came from (absent: policyfuzz's defaults). */
   source?: string;
+  /** `[api] max_rows`: PostgREST's db-max-rows (the CLI's template writes 1000); absent: none. */
+  maxRows?: number;
 }
 
 /** The Supabase CLI's defaults for keys `[api]` leaves out. */
@@ -44,7 +46,10 @@ export function readApiSchemas(file: string): ApiSchemas | undefined {
   const api = toml.api;
   if (api === undefined || typeof api !== 'object' || api === null || Array.isArray(api)) return undefined;
   const table = api as Record<string, unknown>;
+  const maxRows = table.max_rows;
+  if (maxRows !== undefined && !(Number.isInteger(maxRows) && (maxRows as number) > 0)) throw new UsageError(`${file}: [api] max_rows must be a whole number of rows, like 1000`);
   return {
+    ...(maxRows !== undefined ? { maxRows: maxRows as number } : {}),
     exposedSchemas: stringList(table.schemas ?? SUPABASE_API_DEFAULTS.schemas, file, 'schemas'),
     extraSearchPath: stringList(table.extra_search_path ?? SUPABASE_API_DEFAULTS.extra_search_path, file, 'extra_search_path'),
     source: file,

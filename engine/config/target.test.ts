@@ -24,3 +24,12 @@ describe('mapping.functions.<f>.extraColumns', () => {
     expect(target.fixtures?.mapping?.functions?.get_pr_ticket_by_id?.extraColumns).toEqual(['created_at']);
   });
 });
+
+describe('postgrest.maxRows', () => {
+  it("is the target's db-max-rows", async () => {
+    const target = await resolveTarget(referencePack, { config: { object: { migrations: BUNDLED_MIGRATIONS, postgrest: { maxRows: 1000 } }, label: 'inline' }, migrations: BUNDLED_MIGRATIONS });
+    expect(target.maxRows).toBe(1000);
+    const without = await resolveTarget(referencePack, { config: { object: { migrations: BUNDLED_MIGRATIONS }, label: 'inline' }, migrations: BUNDLED_MIGRATIONS });
+    expect(without.maxRows).toBeUndefined();
+  });
+});

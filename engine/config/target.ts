@@ -52,6 +52,8 @@ export interface Target {
   project: boolean;
   /** What PostgREST exposes, from a Supabase project's config.toml next to the migrations; absent: the defaults. */
   api?: ApiSchemas;
+  /** PostgREST's db-max-rows: the config's `postgrest.maxRows`, else config.toml's `[api] max_rows`; absent: none. */
+  maxRows?: number;
   recorded: RecordedTarget;
   /** The pack's model with the target's settings. */
   oracle: Oracle;
@@ -111,6 +113,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
       migrationDirs,
       project: Boolean(options.explicitMigrations || options.packModule),
       ...(api ? { api } : {}),
+      ...(api?.maxRows !== undefined ? { maxRows: api.maxRows } : {}),
       recorded: { config: null, migrations: migrationDirs.length === 1 ? migrationDirs[0] : migrationDirs, ...extra },
       oracle: oracleOf(pack),
       supabaseCompat: true,
@@ -135,6 +138,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
     migrationDirs: config.migrationDirs,
     project: true,
     ...(api ? { api } : {}),
+    ...((config.postgrest?.maxRows ?? api?.maxRows) !== undefined ? { maxRows: config.postgrest?.maxRows ?? api?.maxRows } : {}),
     recorded: typeof file === 'string' ? { config: path.resolve(file), migrations: null, ...extra } : { config: null, migrations: config.migrationDirs, ...extra },
     oracle: oracleOf(pack, config.model),
     supabaseCompat: config.supabaseCompat,

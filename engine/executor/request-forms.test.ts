@@ -8,13 +8,17 @@
  * - `Prefer: return=headers-only`: no body (201 for an insert, 204 otherwise: Response.hs), but
  *   the statement RETURNs the columns as for representation (Plan.hs: returnings are empty only
  *   for return=minimal or none), so the new row must pass SELECT: 42501 where minimal succeeds;
+ * - embedded resources (`select=*,cards(*)`): LATERAL subqueries under the caller's role, each
+ *   table under its own row rules (QueryBuilder.hs lines 64-108 at v12.2.12);
+ * - db-max-rows: LIMIT on every read node, embeds and rpc sets too, never on a write (Plan.hs
+ *   treeRestrictRange, lines 453-459; SqlFragment.hs limitOffsetF, 482-487);
  * - GET rpc: arguments from the query string (text), and a read-only transaction whatever the
  *   function's volatility (src/PostgREST/Plan.hs callReadPlan txMode, lines 182-186): a VOLATILE
  *   function that writes fails with 25006 (405).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
-import type { ApiRequest } from '../model/request.ts';
+import { describeRequest, type ApiRequest } from '../model/request.ts';
 import type { TableModel } from '../model/table-model.ts';
 import { predictTableRequest } from '../model/engine.ts';
 import { compareOutcomes } from '../checker/compare.ts';
@@ -22,7 +26,7 @@ import { observedOutcome } from '../checker/observe.ts';
 import type { Environment } from '../runner/environment.ts';
 import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
 import { buildStatement } from './statement.ts';
-import { predict } from '../model/predict.ts';
+import { maxRowsCap, predict } from '../model/predict.ts';
 import { allowed } from '../model/outcome.ts';
 import type { FunctionModel } from '../model/function-model.ts';
 
@@ -45,6 +49,15 @@ create policy drafts_add on public.drafts for insert to authenticated with check
 create policy drafts_edit on public.drafts for update to authenticated using (true) with check (true);
 revoke all on public.drafts from anon, authenticated;
 grant select, insert, update on public.drafts to authenticated;
+
+create table public.boards (id int primary key, title text not null);
+alter table public.boards enable row level security;
+create policy boards_read on public.boards for select to authenticated using (true);
+create table public.cards (id int primary key, board_id int references public.boards (id), owner text not null);
+alter table public.cards enable row level security;
+create policy cards_read on public.cards for select to authenticated using (owner = 'me');
+revoke all on public.boards, public.cards from anon, authenticated;
+grant select on public.boards, public.cards to authenticated;
 `;
 const drafts: TableModel = {
   table: 'drafts',
@@ -229,5 +242,121 @@ describe("the API roles' statement_timeout, as on Supabase", () => {
     expect([asAnon.body, asUser.body]).toEqual(['3s', '8s']);
     // Set for the request only: the next one (service_role, which has none) is back to the session's.
     expect(after.body).toBe('0');
+  });
+});
+
+describe('embedded resources (select=*,cards(*))', () => {
+  const boards: TableModel = {
+    table: 'boards',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'title', type: 'text', nullable: false },
+    ],
+    primaryKey: ['id'],
+    grants: { anon: [], authenticated: ['select'] },
+    rowSecurity: true,
+    rules: { select: () => true },
+  };
+  const cardsRule = (rule: (r: Record<string, unknown>) => boolean): TableModel => ({
+    table: 'cards',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'board_id', type: 'integer', nullable: true },
+      { name: 'owner', type: 'text', nullable: false },
+    ],
+    primaryKey: ['id'],
+    grants: { anon: [], authenticated: ['select'] },
+    rowSecurity: true,
+    rules: { select: rule },
+    foreignKeys: [{ column: 'board_id', references: 'boards', referencedColumn: 'id' }],
+  });
+  const cards = cardsRule((r) => r.owner === 'me');
+  // The model's world lists the cards in another order than they are written: embeds compare as sets.
+  const boardWorld = {
+    boards: [{ id: 1, title: 'a' }, { id: 2, title: 'b' }, { id: 3, title: 'c' }],
+    cards: [{ id: 13, board_id: 1, owner: 'me' }, { id: 12, board_id: 1, owner: 'you' }, { id: 11, board_id: 1, owner: 'me' }, { id: 21, board_id: 2, owner: 'you' }],
+  };
+  const BOARD_FIXTURES = [
+    { table: 'boards', row: {}, sql: `insert into public.boards values (1, 'a'), (2, 'b'), (3, 'c')` },
+    { table: 'cards', row: {}, sql: `insert into public.cards values (11, 1, 'me'), (12, 1, 'you'), (13, 1, 'me'), (21, 2, 'you')` },
+  ];
+  const oracle = (cardModel: TableModel, maxRows?: number) => ({ model: { tables: { boards, cards: cardModel }, functions: {}, fixtureOrder: ['boards', 'cards'] }, settings: undefined, maxRows });
+  const masked = ['cards.', 'boards.'];
+
+  async function embedded(request: Extract<ApiRequest, { kind: 'select' }>, cardModel = cards) {
+    const [response] = await runCase(env, BOARD_FIXTURES, [{ caller: alice, request }]);
+    const prediction = predict(oracle(cardModel, env.cache.maxRows), boardWorld, alice, request);
+    return { response, prediction, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response), masked) };
+  }
+
+  it('joins each embed as a LATERAL subquery on its foreign key, as v12.2 writes it (QueryBuilder.hs 64-108)', () => {
+    const s = buildStatement({ kind: 'select', table: 'boards', columns: '*', filters: [], embeds: [{ table: 'cards', columns: ['id'], inner: true }] }, env.cache);
+    expect('query' in s && s.query.marked).toContain(
+      `select "boards".*, coalesce( "boards_cards_1"."boards_cards_1", '[]') as "cards" from "public"."boards" inner join lateral ( select json_agg("boards_cards_1")::jsonb as "boards_cards_1" from (select "cards_1"."id" from "public"."cards" as "cards_1" where "cards_1"."board_id" = "public"."boards"."id" ) as "boards_cards_1" ) as "boards_cards_1" on "boards_cards_1" is not null`,
+    );
+    expect(describeRequest({ kind: 'select', table: 'boards', columns: ['id'], filters: [], embeds: [{ table: 'cards', columns: '*', inner: true }] })).toBe('GET /rest/v1/boards?select=id,cards!inner(*)');
+    const toOne = buildStatement({ kind: 'select', table: 'cards', columns: ['id'], filters: [], embeds: [{ table: 'boards', columns: '*' }] }, env.cache);
+    expect('query' in toOne && toOne.query.marked).toContain(
+      `select "cards"."id", row_to_json("cards_boards_1".*)::jsonb as "boards" from "public"."cards" left join lateral ( select "boards_1".* from "public"."boards" as "boards_1" where "boards_1"."id" = "public"."cards"."board_id" ) as "cards_boards_1" on true`,
+    );
+  });
+
+  it("reads each embedded table under its own row rules: to-many, !inner and to-one agree with the model", async () => {
+    const many = await embedded({ kind: 'select', table: 'boards', columns: '*', filters: [], embeds: [{ table: 'cards', columns: '*' }] });
+    expect(many.response.body).toHaveLength(3);
+    expect((many.response.body as { id: number; cards: { id: number }[] }[]).find((b) => b.id === 1)!.cards.map((c) => c.id).sort()).toEqual([11, 13]);
+    expect(many.disagreement).toBeUndefined();
+    const inner = await embedded({ kind: 'select', table: 'boards', columns: ['id'], filters: [], embeds: [{ table: 'cards', columns: ['id'], inner: true }] });
+    expect(inner.response.body).toEqual([{ id: 1, cards: expect.any(Array) }]);
+    expect(inner.disagreement).toBeUndefined();
+    const one = await embedded({ kind: 'select', table: 'cards', columns: ['id'], filters: [], embeds: [{ table: 'boards', columns: ['title'] }] });
+    expect(one.response.body).toEqual(expect.arrayContaining([{ id: 11, boards: { title: 'a' } }]));
+    expect(one.disagreement).toBeUndefined();
+  });
+
+  it('an embed showing a child row the model hides is a disagreement (a child-table leak seen through the parent)', async () => {
+    const strict = cardsRule((r) => r.owner === 'me' && r.id !== 13);
+    const r = await embedded({ kind: 'select', table: 'boards', columns: '*', filters: [{ column: 'id', op: 'eq', value: 1 }], embeds: [{ table: 'cards', columns: '*' }] }, strict);
+    expect(r.disagreement?.reason).toBe('returned rows differ');
+  });
+
+  it('an embed across a relationship the model does not know is PGRST200 on both sides', async () => {
+    const r = await embedded({ kind: 'select', table: 'boards', columns: '*', filters: [], embeds: [{ table: 'memos', columns: '*' }] });
+    expect(r.response.error?.code).toBe('PGRST200');
+    expect(r.disagreement).toBeUndefined();
+  });
+
+  describe('db-max-rows', () => {
+    beforeAll(() => {
+      env.cache.maxRows = 1;
+    });
+    afterAll(() => {
+      delete env.cache.maxRows;
+    });
+
+    it('limits a read and each embedded array to any n rows (no order: any n agree), a write with representation not at all', async () => {
+      const read = await embedded({ kind: 'select', table: 'boards', columns: '*', filters: [], embeds: [{ table: 'cards', columns: '*' }] });
+      expect(read.response.body).toHaveLength(1);
+      expect(read.prediction.outcome).toMatchObject({ kind: 'allowed', affected: 1, upTo: 1 });
+      expect(read.disagreement).toBeUndefined();
+      const board1 = await embedded({ kind: 'select', table: 'boards', columns: '*', filters: [{ column: 'id', op: 'eq', value: 1 }], embeds: [{ table: 'cards', columns: '*' }] });
+      expect((board1.response.body as { cards: unknown[] }[])[0].cards).toHaveLength(1);
+      expect(board1.disagreement).toBeUndefined();
+      // A row the model does not expect is still a disagreement under the cap.
+      const strict = await embedded({ kind: 'select', table: 'boards', columns: '*', filters: [{ column: 'id', op: 'eq', value: 1 }], embeds: [{ table: 'cards', columns: '*' }] }, cardsRule(() => false));
+      expect(strict.disagreement).toBeDefined();
+      const request: TableRequest = { kind: 'insert', table: 'drafts', rows: [{ id: 2, owner: 'me' }, { id: 3, owner: 'me' }], returning: 'representation' };
+      const [write] = await runCase(env, [], [{ caller: alice, request }]);
+      expect(write.body).toHaveLength(2);
+      expect(maxRowsCap(request, allowed([{ id: 2 }, { id: 3 }], 2), 1)).toEqual(allowed([{ id: 2 }, { id: 3 }], 2));
+    });
+
+    it('puts LIMIT n OFFSET 0 on the outer read and on a set-returning rpc read through its read plan (Plan.hs callReadPlan → readPlan)', () => {
+      const s = buildStatement({ kind: 'select', table: 'memos', columns: '*', filters: [] }, env.cache);
+      expect('query' in s && s.query.marked).toContain(`from "public"."memos" limit 1 offset 0)`);
+      const fn = { schema: 'public', name: 'all_memos', args: [], returns: 'setof-composite' as const, volatility: 'stable' as const };
+      const rpc = buildStatement({ kind: 'rpc', fn: 'all_memos', args: {} }, { ...env.cache, functions: new Map([['public.all_memos', [fn]]]) });
+      expect('query' in rpc && rpc.query.marked).toContain(`"public"."all_memos"() pgrst_call limit 1 offset 0)`);
+    });
   });
 });

@@ -5,6 +5,7 @@
  * unknown function → PGRST202, argument types for json_to_record).
  */
 import type pg from 'pg';
+import type { ForeignKeyEdge } from '../model/embed.ts';
 import { sessionStateWatch, sessionValuesSql, type SessionStateWatch } from './session-state.ts';
 
 export interface CachedColumn {
@@ -48,6 +49,13 @@ export interface SchemaCache {
    * setPgLocals). Absent: none.
    */
   roleSettings?: Map<string, [string, string][]>;
+  /**
+   * Single-column foreign keys between exposed tables (keys `schema.table`): the relationships a
+   * read embeds across, as PostgREST's schema cache holds them (SchemaCache.hs allM2OandO2ORels).
+   */
+  relationships?: ForeignKeyEdge[];
+  /** PostgREST's db-max-rows: LIMIT on every read (statement.ts). Absent: none, PostgREST's default. */
+  maxRows?: number;
 }
 
 export function qualifiedName(schema: string, name: string): string {
@@ -131,6 +139,18 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       where kv.key <> 'default_transaction_isolation'
       order by kv.rolname, kv.key`,
   );
+  const fks = await client.query<ForeignKeyEdge>(
+    `select format('%s.%s', n.nspname, c.relname) as table, a.attname as column,
+            format('%s.%s', fn.nspname, f.relname) as references, fa.attname as "referencedColumn"
+       from pg_constraint k
+       join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
+       join pg_class f on f.oid = k.confrelid join pg_namespace fn on fn.oid = f.relnamespace
+       join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
+       join pg_attribute fa on fa.attrelid = k.confrelid and fa.attnum = k.confkey[1]
+      where k.contype = 'f' and cardinality(k.conkey) = 1 and n.nspname = any($1) and fn.nspname = any($1)
+      order by 1, 2`,
+    [exposedSchemas],
+  );
   const roleSettings = new Map<string, [string, string][]>();
   for (const r of roleRows.rows) roleSettings.set(r.role, [...(roleSettings.get(r.role) ?? []), [r.key, r.value]]);
   return {
@@ -139,6 +159,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))],
     tables,
     functions,
+    relationships: fks.rows,
     ...(sessionState ? { sessionState } : {}),
     ...(roleSettings.size ? { roleSettings } : {}),
   };

@@ -14,6 +14,7 @@
  */
 import type { Json } from '../model/json.ts';
 import { rpcArgText, type ApiRequest, type Filter } from '../model/request.ts';
+import { resolveRelationship } from '../model/embed.ts';
 import { qualifiedName, type CachedColumn, type CachedFunction, type SchemaCache } from './schema-cache.ts';
 import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
@@ -102,8 +103,11 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
   const p = new SqlParams();
   switch (request.kind) {
     case 'select': {
-      const cols = request.columns === '*' ? `${ident(t)}.*` : request.columns.map((c) => `${ident(t)}.${ident(c)}`).join(', ');
-      const sql = `${SELECT_BODY} from (select ${cols} from ${target}${whereClause(t, request.filters, p)}) _postgrest_t`;
+      const cols = request.columns === '*' ? [`${ident(t)}.*`] : request.columns.map((c) => `${ident(t)}.${ident(c)}`);
+      const embedded = embedSql(request, schema, cache);
+      if ('refusal' in embedded) return embedded;
+      const select = [...cols, ...embedded.selects].join(', ');
+      const sql = `${SELECT_BODY} from (select ${select} from ${target}${embedded.joins.map((j) => ` ${j}`).join('')}${whereClause(t, request.filters, p)}${limitSql(cache)}) _postgrest_t`;
       return sqlStatement(p.statement(sql), request.single ? 'single' : 'rows', true);
     }
     case 'insert': {
@@ -154,6 +158,49 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
       return sqlStatement(p.statement(withSource(del, request)), writeShape(request), false);
     }
   }
+}
+
+/**
+ * db-max-rows on a read plan's node, as v12.2 writes it (Plan.hs treeRestrictRange gives every
+ * node of a read, embeds included, the range; SqlFragment.hs limitOffsetF, lines 482-487:
+ * `LIMIT n OFFSET 0`). Writes are not limited (treeRestrictRange: `ActRelationMut → Right request`).
+ */
+function limitSql(cache: SchemaCache): string {
+  return cache.maxRows === undefined ? '' : ` limit ${cache.maxRows} offset 0`;
+}
+
+/**
+ * A read's embeds as v12.2 joins them (QueryBuilder.hs, lines 64-108): each a LATERAL subquery
+ * over the embedded table aliased `<table>_1`, joined on its foreign key
+ * (pgFmtJoinCondition, SqlFragment.hs 409-411), under the aggregate alias `<parent>_<table>_1`
+ * (Plan.hs addRels, 469-470): to-one `row_to_json(agg.*)::jsonb`, to-many
+ * `COALESCE(agg.agg, '[]')` over `json_agg(agg)::jsonb`; `!inner` is an INNER JOIN, to-many
+ * `ON agg IS NOT NULL`. The relationship is the catalog's, found as PostgREST finds it (embed.ts).
+ */
+function embedSql(request: Extract<ApiRequest, { kind: 'select' }>, schema: string, cache: SchemaCache): { selects: string[]; joins: string[] } | { refusal: PostgrestRefusal } {
+  const selects: string[] = [];
+  const joins: string[] = [];
+  const parentKey = qualifiedName(schema, request.table);
+  const parent = `${ident(schema)}.${ident(request.table)}`;
+  const primaryKeyOfKey = (key: string) => primaryKeyOf(cache.tables.get(key));
+  for (const embed of request.embeds ?? []) {
+    const rel = resolveRelationship(cache.relationships ?? [], parentKey, qualifiedName(schema, embed.table), primaryKeyOfKey);
+    if (rel === 'PGRST200') return { refusal: { status: 400, code: 'PGRST200', message: `Could not find a relationship between '${request.table}' and '${embed.table}' in the schema cache` } };
+    if (rel === 'PGRST201') return { refusal: { status: 300, code: 'PGRST201', message: `Could not embed because more than one relationship was found for '${request.table}' and '${embed.table}'` } };
+    const alias = ident(`${embed.table}_1`);
+    const agg = ident(`${request.table}_${embed.table}_1`);
+    const cols = embed.columns === '*' ? `${alias}.*` : embed.columns.map((c) => `${alias}.${ident(c)}`).join(', ');
+    const sub = `select ${cols} from ${ident(schema)}.${ident(embed.table)} as ${alias} where ${alias}.${ident(rel.embeddedColumn)} = ${parent}.${ident(rel.parentColumn)}${limitSql(cache)}`;
+    const join = embed.inner ? 'inner join lateral' : 'left join lateral';
+    if (rel.toOne) {
+      selects.push(`row_to_json(${agg}.*)::jsonb as ${ident(embed.table)}`);
+      joins.push(`${join} ( ${sub} ) as ${agg} on true`);
+    } else {
+      selects.push(`coalesce( ${agg}.${agg}, '[]') as ${ident(embed.table)}`);
+      joins.push(`${join} ( select json_agg(${agg})::jsonb as ${agg} from (${sub} ) as ${agg} ) as ${agg} on ${embed.inner ? `${agg} is not null` : 'true'}`);
+    }
+  }
+  return { selects, joins };
 }
 
 /** The body as PostgREST reads it: json_to_recordset typed by the named columns only. */
@@ -249,10 +296,11 @@ function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string,
     case 'scalar':
       return sqlStatement(p.statement(`select 1::bigint as page_total, to_json(pgrst_call.pgrst_scalar)::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`), 'scalar', readOnly);
     case 'setof-scalar':
-      return sqlStatement(p.statement(`select pg_catalog.count(*) as page_total, coalesce(json_agg(pgrst_call.pgrst_scalar), '[]')::text as body from (select ${call} as pgrst_scalar${from}) pgrst_call`), 'rows', readOnly);
+      return sqlStatement(p.statement(`select pg_catalog.count(*) as page_total, coalesce(json_agg(pgrst_call.pgrst_scalar), '[]')::text as body from (select ${call} as pgrst_scalar${from}${limitSql(cache)}) pgrst_call`), 'rows', readOnly);
     case 'composite':
       return sqlStatement(p.statement(`select pg_catalog.count(_postgrest_t) as page_total, coalesce((json_agg(_postgrest_t) -> 0)::text, 'null') as body from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`), 'scalar', readOnly);
     case 'setof-composite':
-      return sqlStatement(p.statement(`${SELECT_BODY} from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`), 'rows', readOnly);
+      // The function's result read through a read plan: limited by db-max-rows (Plan.hs callReadPlan → readPlan).
+      return sqlStatement(p.statement(`${SELECT_BODY} from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call${limitSql(cache)}) _postgrest_t`), 'rows', readOnly);
   }
 }

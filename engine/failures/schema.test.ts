@@ -11,6 +11,7 @@ describe('the saved case schema', () => {
         { caller: { kind: 'anon' }, request: { kind: 'update', table: 't', patch: {}, filters: [], returning: 'minimal', columns: ['id'], single: true, maxAffected: 1 } },
         { caller: { kind: 'service' }, request: { kind: 'delete', table: 't', filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'representation', maxAffected: 2 } },
         { caller: { kind: 'service' }, request: { kind: 'rpc', fn: 'f', args: { a: 1 }, get: true } },
+        { caller: { kind: 'anon' }, request: { kind: 'select', table: 't', columns: ['id'], filters: [], embeds: [{ table: 'c', columns: '*', inner: true }] } },
       ],
     };
     expect(DataCaseSchema.parse(testCase)).toEqual(testCase);

@@ -33,7 +33,15 @@ const returning = z.enum(['representation', 'minimal', 'headers-only']);
 const schema = z.string().optional();
 
 const RequestSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('select'), table: z.string(), schema, columns: z.union([z.literal('*'), z.array(z.string())]), filters: z.array(FilterSchema), single: z.boolean().optional() }),
+  z.strictObject({
+    kind: z.literal('select'),
+    table: z.string(),
+    schema,
+    columns: z.union([z.literal('*'), z.array(z.string())]),
+    filters: z.array(FilterSchema),
+    single: z.boolean().optional(),
+    embeds: z.array(z.strictObject({ table: z.string(), columns: z.union([z.literal('*'), z.array(z.string())]), inner: z.boolean().optional() })).optional(),
+  }),
   z.strictObject({
     kind: z.literal('insert'),
     table: z.string(),

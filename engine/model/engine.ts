@@ -8,7 +8,7 @@
  */
 import { apiRoleOf, callerUid, type Caller } from './caller.ts';
 import { evaluateFilters } from './filters.ts';
-import type { Row } from './json.ts';
+import type { Json, Row } from './json.ts';
 import {
   allowed,
   filtered,
@@ -19,10 +19,11 @@ import {
   orAlso,
   type Outcome,
 } from './outcome.ts';
-import { selectedColumns, type ApiRequest, type Filter } from './request.ts';
+import { selectedColumns, type ApiRequest, type Embed, type Filter } from './request.ts';
 import { branch, unrecorded } from './branches.ts';
+import { resolveRelationship, type Relationship } from './embed.ts';
 import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
-import { coerce } from './values.ts';
+import { coerce, jsonEqual } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
 export interface Prediction {
@@ -179,16 +180,72 @@ function limitRefusals(model: TableModel, row: Row, settings: unknown): Outcome[
   return model.columns.filter((c) => c.checkRefusal && c.check && !c.generated && (row[c.name] ?? null) !== null && !c.check(row[c.name] ?? null, settings)).map((c) => c.checkRefusal!(settings));
 }
 
-function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown): Outcome {
-  const read = [...allColumns(model, request.columns), ...request.filters.map((f) => f.column)];
+function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown, tables: Tables): Outcome {
+  const embeds: ResolvedEmbed[] = [];
+  for (const embed of request.embeds ?? []) {
+    const resolved = resolveEmbed(model, embed, tables);
+    if ('outcome' in resolved) return resolved.outcome;
+    embeds.push(resolved);
+  }
+  const read = [...allColumns(model, request.columns), ...request.filters.map((f) => f.column), ...embeds.map((e) => e.relationship.parentColumn)];
   if (!tableGrant(canSelect(model, caller, read, settings))) return rejectedByGrant(`select on ${model.table}`);
+  // Postgres checks every table of the statement at executor start: an embedded one too.
+  for (const e of embeds) {
+    if (!canSelect(e.model, caller, [...allColumns(e.model, e.embed.columns), e.relationship.embeddedColumn], settings)) return rejectedByGrant(`select on ${e.model.table} (embedded)`);
+  }
   const ctx = context(world, caller, settings);
-  const all = matching(model, model.view ? model.view(world, settings) : rowsOf(world, model.table), request.filters, settings);
+  const all = matching(model, visibleSource(model, world, settings), request.filters, settings);
   const visible = bypassesRowSecurity(model, caller) ? all : all.filter((r) => model.rules.select?.(r, ctx) ?? false);
-  const rows = visible.map((r) => project(r, request.columns, model, settings));
+  const rows: Row[] = [];
+  for (const parent of visible) {
+    const row = project(parent, request.columns, model, settings);
+    let kept = true;
+    for (const e of embeds) {
+      const value = embeddedValue(e, materialize(model, parent, settings), world, caller, settings);
+      if (e.embed.inner && (value === null || (Array.isArray(value) && value.length === 0))) kept = false;
+      row[e.embed.table] = value;
+    }
+    if (kept) rows.push(row);
+  }
   if (request.single && rows.length !== 1) return sqlError('PGRST116', `${rows.length} rows`);
   if (rows.length === 0 && all.length > 0) return filtered([]);
   return allowed(rows, rows.length);
+}
+
+type Tables = Record<string, TableModel>;
+interface ResolvedEmbed {
+  embed: Embed;
+  model: TableModel;
+  relationship: Relationship;
+}
+
+function visibleSource(model: TableModel, world: World, settings: unknown): Row[] {
+  return model.view ? model.view(world, settings) : rowsOf(world, model.table);
+}
+
+/** An embed's table and relationship from the model's foreign keys (embed.ts), or PostgREST's refusal. */
+function resolveEmbed(parent: TableModel, embed: Embed, tables: Tables): ResolvedEmbed | { outcome: Outcome } {
+  const model = tables[embed.table];
+  const edges = Object.values(tables).flatMap((t) => (t.foreignKeys ?? []).map((fk) => ({ table: t.table, ...fk })));
+  const relationship = model ? resolveRelationship(edges, parent.table, model.table, (t) => tables[t]?.primaryKey ?? []) : 'PGRST200';
+  if (typeof relationship === 'string') return { outcome: sqlError(relationship, `embedding ${embed.table} in ${parent.table}`) };
+  for (const c of embed.columns === '*' ? [] : embed.columns) if (!column(model!, c)) return { outcome: sqlError('42703', `column ${embed.table}.${c} does not exist`) };
+  return { embed, model: model!, relationship };
+}
+
+/**
+ * A parent row's embed: the embedded table's rows the caller may read (its own row rules: the
+ * LATERAL subquery runs under the caller's role) that the foreign key pairs with the parent: an
+ * array (PostgREST promises no order without `order=`: compared as a multiset, see
+ * embedComparison) or, to-one, the row or null.
+ */
+function embeddedValue(e: ResolvedEmbed, parent: Row, world: World, caller: Caller, settings: unknown): Json {
+  const key = parent[e.relationship.parentColumn] ?? null;
+  const ctx = context(world, caller, settings);
+  const paired = key === null ? [] : visibleSource(e.model, world, settings).filter((r) => jsonEqual(materialize(e.model, r, settings)[e.relationship.embeddedColumn] ?? null, key));
+  const readable = bypassesRowSecurity(e.model, caller) ? paired : paired.filter((r) => e.model.rules.select?.(r, ctx) ?? false);
+  const rows = readable.map((r) => project(r, e.embed.columns, e.model, settings));
+  return e.relationship.toOne ? (rows[0] ?? null) : rows;
 }
 
 /**
@@ -415,12 +472,13 @@ function predictDelete(model: TableModel, world: World, caller: Caller, request:
   };
 }
 
-export function predictTableRequest(model: TableModel, world: World, caller: Caller, request: TableRequest, settings: unknown): Prediction {
+/** `tables`: the pack's table models, for the tables a read embeds. */
+export function predictTableRequest(model: TableModel, world: World, caller: Caller, request: TableRequest, settings: unknown, tables: Tables = {}): Prediction {
   const parseError = parseErrors(model, request);
   if (parseError) return { outcome: parseError, world };
   switch (request.kind) {
     case 'select':
-      return { outcome: predictSelect(model, world, caller, request, settings), world };
+      return { outcome: predictSelect(model, world, caller, request, settings, tables), world };
     case 'insert':
       return singular(request, predictInsert(model, world, caller, request, settings), world);
     case 'update':

@@ -7,7 +7,7 @@ import { apiRoleOf, type Caller } from './caller.ts';
 import { predictTableRequest, type Prediction } from './engine.ts';
 import { withBranches } from './branches.ts';
 import { executeDenied } from './function-model.ts';
-import { sqlError, type Outcome } from './outcome.ts';
+import { allowed, sqlError, type Outcome } from './outcome.ts';
 import { targetName, type ApiRequest } from './request.ts';
 import type { Oracle } from '../pack.ts';
 import type { World } from './world.ts';
@@ -41,7 +41,23 @@ function sameWorld(a: World, b: World): boolean {
 /** The model's answer, with the branches it took on the way (branches.ts). */
 export function predict(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
   const { value, branches } = withBranches(() => predictRequest(oracle, world, caller, request));
-  return { ...value, branches };
+  return { ...value, outcome: maxRowsCap(request, value.outcome, oracle.maxRows), branches };
+}
+
+/**
+ * db-max-rows (PostgREST v12.2 Plan.hs treeRestrictRange, lines 453-459): every node of a read
+ * plan (a GET, an embed's subquery, an rpc's result) gets LIMIT n; a write's is left alone
+ * (`ActRelationMut → Right request`), RETURNING every row. No request here has an order, so any n
+ * of the rows is the answer (`upTo`, compare.ts). A function whose one JSON value is an array is
+ * not a set and not limited: its full answer is as correct.
+ */
+export function maxRowsCap(request: ApiRequest, outcome: Outcome, maxRows: number | undefined): Outcome {
+  if (maxRows === undefined || outcome.kind !== 'allowed' || !outcome.rows || (request.kind !== 'select' && request.kind !== 'rpc')) return outcome;
+  const embeds = request.kind === 'select' ? (request.embeds ?? []).map((e) => e.table) : [];
+  const over = outcome.rows.length > maxRows || outcome.rows.some((r) => embeds.some((e) => Array.isArray(r[e]) && (r[e] as unknown[]).length > maxRows));
+  if (!over) return outcome;
+  const capped: Outcome = { ...outcome, affected: Math.min(outcome.affected, maxRows), upTo: maxRows };
+  return request.kind === 'rpc' ? { ...capped, orElse: [...(outcome.orElse ?? []), allowed(outcome.rows, outcome.affected)] } : capped;
 }
 
 function predictRequest(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
@@ -58,5 +74,5 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
   const name = targetName(request);
   const table = model.tables[name];
   if (!table) return { outcome: sqlError('42P01', `the model has no table ${name}`), world };
-  return predictTableRequest(table, world, caller, request, settings);
+  return predictTableRequest(table, world, caller, request, settings, model.tables);
 }

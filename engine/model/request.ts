@@ -50,8 +50,21 @@ export interface Upsert {
  * Preferences.hs; Query.hs failExceedsMaxAffectedPref): more than n rows affected answers 400
  * PGRST124 and the write is rolled back. Without handling=strict PostgREST ignores it.
  */
+/**
+ * An embedded resource in a read's `select=`: `remarks(*)`, `remarks(id,body)`, `remarks!inner(*)`
+ * (supabase-js `.select('*, remarks(*)')`). PostgREST v12.2 finds the relationship from foreign
+ * keys (embed.ts) and reads the embedded table in a LATERAL subquery of the same statement, so
+ * under the caller's role and that table's own row rules; `inner` drops the parents whose embed
+ * is empty (to-many) or null (to-one). Same schema as the parent only.
+ */
+export interface Embed {
+  table: string;
+  columns: string[] | '*';
+  inner?: boolean;
+}
+
 export type ApiRequest =
-  | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean }
+  | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean; embeds?: Embed[] }
   | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert; single?: boolean }
   | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
   | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
@@ -66,7 +79,7 @@ export function describeRequest(r: ApiRequest): string {
   const base = r.kind === 'rpc' ? `/rest/v1/rpc/${r.schema ? `${r.schema}.` : ''}${r.fn}` : `/rest/v1/${r.schema ? `${r.schema}.` : ''}${r.table}`;
   const params = [
     ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
-    ...(r.kind !== 'rpc' && Array.isArray(r.columns) ? [`select=${r.columns.join(',')}`] : []),
+    ...(selectParam(r) ? [`select=${selectParam(r)}`] : []),
     ...(r.kind === 'insert' && r.upsert?.onConflict ? [`on_conflict=${r.upsert.onConflict.join(',')}`] : []),
   ];
   const query = params.length ? `?${params.join('&')}` : '';
@@ -82,6 +95,15 @@ export function describeRequest(r: ApiRequest): string {
     case 'rpc':
       return r.get ? `GET ${base}${rpcQuery(r.args)}` : `POST ${base} ${JSON.stringify(r.args)}`;
   }
+}
+
+/** A request's `select=` (`id,title`, with embeds `*,remarks!inner(id,body)`); undefined when it names none (every column). */
+export function selectParam(r: ApiRequest): string | undefined {
+  if (r.kind === 'rpc') return undefined;
+  const list = (cs: string[] | '*') => (cs === '*' ? '*' : cs.join(','));
+  const embeds = r.kind === 'select' ? (r.embeds ?? []) : [];
+  if (!embeds.length) return Array.isArray(r.columns) ? list(r.columns) : undefined;
+  return [list(r.columns ?? '*'), ...embeds.map((e) => `${e.table}${e.inner ? '!inner' : ''}(${list(e.columns)})`)].join(',');
 }
 
 /** A GET rpc's arguments as its query string (`?a=1&b=x`), values as PostgREST reads them: text. */

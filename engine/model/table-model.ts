@@ -4,6 +4,7 @@
  * rules; model/engine applies them with the semantics of PostgreSQL row security.
  */
 import type { Caller } from './caller.ts';
+import type { ForeignKeyEdge } from './embed.ts';
 import type { Json, Row } from './json.ts';
 import type { Outcome } from './outcome.ts';
 import type { World } from './world.ts';
@@ -99,6 +100,11 @@ export interface TableModel<S = any> {
    * security_invoker the base table's row rules apply to the reader; state them in rules.select.
    */
   view?: (world: World, settings: S) => Row[];
+  /**
+   * Single-column foreign keys to other model tables (`project_id` → `projects.id`): the
+   * relationships a read may embed across (request.ts Embed). A pair with none is not embedded.
+   */
+  foreignKeys?: Omit<ForeignKeyEdge, 'table'>[];
 }
 
 export function column(model: TableModel, name: string): ColumnSpec | undefined {

@@ -8,7 +8,7 @@ import type { Caller } from '../model/caller.ts';
 import { apiRoleOf } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { Outcome } from '../model/outcome.ts';
-import { rpcQuery, type ApiRequest, type Filter } from '../model/request.ts';
+import { rpcQuery, selectParam, type ApiRequest, type Filter } from '../model/request.ts';
 import { canonicalJson } from '../model/values.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
 
@@ -146,7 +146,9 @@ function filterParam(f: Filter): string {
 export function curlLine(caller: Caller, request: ApiRequest): string {
   const name = request.kind === 'rpc' ? `rpc/${request.fn}` : request.table;
   const params: string[] = 'filters' in request ? request.filters.map(filterParam) : [];
-  if (request.kind !== 'rpc' && Array.isArray(request.columns)) params.push(`select=${request.columns.join(',')}`);
+  // `!inner` as %21inner: a `!` inside double quotes is history expansion in an interactive shell.
+  const select = selectParam(request);
+  if (select) params.push(`select=${select.replace(/!/g, '%21')}`);
   if (request.kind === 'insert' && request.upsert?.onConflict) params.push(`on_conflict=${request.upsert.onConflict.join(',')}`);
   const url = request.kind === 'rpc' && request.get ? `$SUPABASE_URL/rest/v1/${name}${rpcQuery(request.args)}` : `$SUPABASE_URL/rest/v1/${name}${params.length ? `?${params.join('&')}` : ''}`;
   const method = request.kind === 'rpc' && request.get ? 'GET' : { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' }[request.kind];

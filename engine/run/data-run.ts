@@ -237,7 +237,7 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
         }
       }
     }
-    const baselineChecks = plan.baseline ? await checkBaseline(env.workers[0], plan.oracle, plan.baseline, results) : [];
+    const baselineChecks = plan.baseline ? await checkBaseline(env.workers[0], session.oracle, plan.baseline, results) : [];
     // Catalog properties (grants of every function and table, the security lints): one pass.
     if (!control.interrupted() && !control.maxFailuresReached()) {
       since = Date.now();

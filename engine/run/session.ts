@@ -28,7 +28,7 @@ import { runDataProperty, type DataRunOptions } from '../runner/run-data-propert
 import { misfitResult, vocabularyMisfits } from '../runner/vocabulary-fit.ts';
 
 /** What a session needs of a target (engine/config/target.ts resolveTarget, chooseTarget make whole ones). */
-export type SessionTarget = Pick<Target, 'migrations' | 'oracle' | 'supabaseCompat' | 'fixtures' | 'api'> & Partial<Pick<Target, 'config' | 'label' | 'migrationTimeoutMs'>>;
+export type SessionTarget = Pick<Target, 'migrations' | 'oracle' | 'supabaseCompat' | 'fixtures' | 'api'> & Partial<Pick<Target, 'config' | 'label' | 'migrationTimeoutMs' | 'maxRows'>>;
 
 export interface SessionOptions extends ServerChoice {
   /** What to run on. */
@@ -86,6 +86,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     ...(target.migrationTimeoutMs ? { migrationTimeoutMs: target.migrationTimeoutMs } : {}),
     fixtures: target.fixtures,
     api: target.api,
+    ...(target.maxRows !== undefined ? { maxRows: target.maxRows } : {}),
     // The target's own migrations are kept for the next run; a diff's base or a mutant's edits are not.
     cacheTemplate: !options.migrations,
   });
@@ -96,7 +97,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
  * A session on an environment already open (the older `openEnvironment` + `assertProperty` route
  * of policyfuzz/vitest): the same fit, run and verdict as openSession's. Closing it closes `env`.
  */
-export function sessionOn(env: Environment, target: SessionTarget, oracle: Oracle = target.oracle, pack?: Pack): Session {
+export function sessionOn(env: Environment, target: SessionTarget, given: Oracle = target.oracle, pack?: Pack): Session {
+  // The model caps reads at the db-max-rows the executor applies (predict.ts maxRowsCap).
+  const oracle: Oracle = env.cache.maxRows === undefined ? given : { ...given, maxRows: env.cache.maxRows };
   const first = (): Worker => env.workers[0];
   const mapping = target.fixtures?.mapping;
   return {

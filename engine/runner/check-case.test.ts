@@ -22,12 +22,14 @@ const testCase: DataCase = {
 
 let clean: Environment;
 let broken: Environment;
+/** The reference read from its catalog, as a project's own migrations are (answers keep only model columns). */
+let catalog: Environment;
 beforeAll(async () => {
   const mutant = loadMigrationFolder(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants')).find((m) => m.name === 'R02-guard-trigger-dropped.sql')!;
-  [clean, broken] = await Promise.all([referenceEnvironment(), referenceEnvironment({ extra: [mutant] })]);
+  [clean, broken, catalog] = await Promise.all([referenceEnvironment(), referenceEnvironment({ extra: [mutant] }), referenceEnvironment({ fixtures: { users: 'direct', bypassTriggers: false } })]);
 });
 afterAll(async () => {
-  await Promise.all([clean?.close(), broken?.close()]);
+  await Promise.all([clean?.close(), broken?.close(), catalog?.close()]);
 });
 
 describe('checkCase history', () => {
@@ -47,6 +49,23 @@ describe('checkCase history', () => {
     expect(verdict.history).toHaveLength(2);
     expect(verdict.history[1].disagreement).toBe(verdict.mismatch?.reason);
     expect(verdict.history[1].observed.kind).toBe('allowed');
+  });
+});
+
+describe('an embedded read on a target read from its catalog', () => {
+  it("keeps the embed in the answer (only columns the model does not know are set aside) and agrees", async () => {
+    const P = '00000000-0000-4000-8000-0000000000f1';
+    const embedCase: DataCase = {
+      world: {
+        ...testCase.world,
+        projects: [{ id: P, title: 'P', owner_id: null }],
+        project_sign_requests: [{ id: '00000000-0000-4000-8000-0000000000f2', project_id: P, actor_id: A, professor_id: A, status: 'pending' }],
+      },
+      steps: [{ caller: { kind: 'user', id: A }, request: { kind: 'select', table: 'projects', columns: ['id', 'title'], filters: [], embeds: [{ table: 'project_sign_requests', columns: ['id', 'status'] }] } }],
+    };
+    const verdict = await checkCase(catalog.workers[0].tx, embedCase, referenceOracle);
+    expect(verdict.mismatch).toBeUndefined();
+    expect(verdict.history[0].observed).toMatchObject({ kind: 'allowed', rows: [{ id: P, project_sign_requests: [{ status: 'pending' }] }] });
   });
 });
 

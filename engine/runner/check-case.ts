@@ -7,7 +7,8 @@ import type { Outcome } from '../model/outcome.ts';
 import { outcomeClass } from '../model/outcome.ts';
 import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { serverAssignedColumns } from '../model/table-model.ts';
+import { serverAssignedColumns, type TableModel } from '../model/table-model.ts';
+import type { Json, Row } from '../model/json.ts';
 import { comparedAsFor, settingHintsFor } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
@@ -59,7 +60,10 @@ export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   }
   const name = targetName(step.request);
   const model = oracle.model.tables[name];
-  return model ? serverAssignedColumns(model) : [];
+  // An embed (`remarks.`: compared as a multiset) and its own server-assigned columns (compare.ts).
+  const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []) : [];
+  const embedded = embeds.flatMap((e) => [`${e.table}.`, ...(oracle.model.tables[e.table] ? serverAssignedColumns(oracle.model.tables[e.table]) : []).map((c) => `${e.table}.${c}`)]);
+  return [...(model ? serverAssignedColumns(model) : []), ...embedded];
 }
 
 /**
@@ -72,8 +76,15 @@ function withoutForeignColumns(oracle: Oracle, step: DataStep, outcome: Outcome)
   const name = targetName(step.request);
   const model = oracle.model.tables[name];
   if (!model) return outcome;
-  const known = new Set(model.columns.map((c) => c.name));
-  const rows = outcome.rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => known.has(k))));
+  const modelColumns = (m: TableModel) => (r: Row) => Object.fromEntries(Object.entries(r).filter(([k]) => m.columns.some((c) => c.name === k)));
+  // An embed's key stays, its rows (or row) in its own table's model columns.
+  const embeds = new Map((step.request.kind === 'select' ? (step.request.embeds ?? []) : []).flatMap((e) => (oracle.model.tables[e.table] ? [[e.table, modelColumns(oracle.model.tables[e.table])] as const] : [])));
+  const embedded = (k: string, v: Json): Json => {
+    const keep = embeds.get(k)!;
+    return Array.isArray(v) ? v.map((x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? keep(x) : x)) : v !== null && typeof v === 'object' ? keep(v) : v;
+  };
+  const own = modelColumns(model);
+  const rows = outcome.rows.map((r) => ({ ...own(r), ...Object.fromEntries(Object.entries(r).filter(([k]) => embeds.has(k)).map(([k, v]) => [k, embedded(k, v)])) }));
   return { ...outcome, rows } as Outcome;
 }
 

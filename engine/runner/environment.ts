@@ -58,8 +58,13 @@ export interface EnvironmentOptions extends ServerChoice {
    * does not know), and write users / bypass triggers as its config says. Absent: the reference way.
    */
   fixtures?: Omit<FixturePlan, 'shapes'>;
-  /** What PostgREST exposes and its extra search path (a Supabase project's config.toml); default: EXPOSED_SCHEMAS, Supabase's extra search path. */
+  /**
+   * What PostgREST exposes and its extra search path (a Supabase project's config.toml); default:
+   * EXPOSED_SCHEMAS, Supabase's extra search path.
+   */
   api?: { exposedSchemas: string[]; extraSearchPath: string[] };
+  /** PostgREST's db-max-rows (SchemaCache.maxRows); absent: none, PostgREST's default. */
+  maxRows?: number;
   /** Keep the template built from `migrations` for later runs and start from a kept one; default: on unless POLICYFUZZ_TEMPLATE_CACHE=off (template-cache.ts). */
   cacheTemplate?: boolean;
 }
@@ -99,7 +104,10 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         throw new EnvironmentError(`cannot connect a worker: ${(e as Error).message}`);
       }
       if (!cache) standIns = standInNote(await standInsInstalled(client));
-      cache ??= await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
+      if (!cache) {
+        const loaded = await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
+        cache = options.maxRows === undefined ? loaded : { ...loaded, maxRows: options.maxRows };
+      }
       if (!plan) {
         const shapes = await readTableShapes(client, [...cache.exposedSchemas, 'auth']);
         const seededTables = await readSeededTables(client, shapes);

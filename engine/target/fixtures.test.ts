@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, unrealizableAnswer, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, sendableCase, unrealizableAnswer, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
 import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
@@ -119,5 +119,25 @@ describe('a key the target generates always (generated always as identity)', () 
     const insert = { kind: 'insert' as const, table: 'shop_orders', rows: [{ id: 'a1', note: 'x' }], returning: 'minimal' as const };
     expect(unrealizableIdentityWrite(identity, insert)).toBe('purchases.id is GENERATED ALWAYS (the target assigns it)');
     expect(unrealizableIdentityWrite(identity, { ...insert, rows: [{ note: 'x' }] })).toBeUndefined();
+  });
+});
+
+describe('sendableCase: embedded reads', () => {
+  const read = (table: string, embed: string) => ({ request: { kind: 'select' as const, table, columns: '*' as const, filters: [], embeds: [{ table: embed, columns: '*' as const }] } });
+  const plain = { request: { kind: 'select' as const, table: 'clubs', columns: '*' as const, filters: [] } };
+
+  it("are sent where a foreign key of the target's catalog joins the two tables (either way)", () => {
+    const onCatalog: FixturePlan = { users: 'direct', bypassTriggers: false, shapes };
+    expect(sendableCase(onCatalog, { steps: [read('clubs', 'signups'), read('signups', 'clubs')] }).dropped).toEqual({});
+  });
+
+  it('are left out, counted, where no foreign key joins them or the mapping renames tables (embeds are not translated)', () => {
+    const onCatalog: FixturePlan = { users: 'direct', bypassTriggers: false, shapes };
+    expect(sendableCase(onCatalog, { steps: [read('members', 'signups'), plain] })).toEqual({
+      testCase: { steps: [plain] },
+      dropped: { 'embeds signups in members, which no foreign key of the target joins': 1 },
+    });
+    const mapped: FixturePlan = { users: 'direct', bypassTriggers: false, mapping: { tables: { clubs: { name: 'societies' } } } };
+    expect(sendableCase(mapped, { steps: [read('clubs', 'signups')] })).toEqual({ dropped: { 'embeds a table on a mapped target (embeds are not translated)': 1 } });
   });
 });

@@ -155,25 +155,43 @@ export function droppedColumnReason(column: string): string {
 /**
  * A case as this target can take it: the requests that name a column the mapping says the
  * target does not have (`null`) cannot be sent, so they are left out, each counted by its
- * reason; the rest of the case runs as it is (the model predicts it without them). No request
- * left: no case (`testCase` undefined).
+ * reason; so are reads embedding a table (request.ts Embed) on a target whose names the mapping
+ * changes (an embed is not translated) or whose catalog has no foreign key between the two
+ * tables (the relationship is the model's, not the target's). The rest of the case runs as it is
+ * (the model predicts it without them). No request left: no case (`testCase` undefined).
  */
 export function sendableCase<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, testCase: C): { testCase?: C; dropped: Record<string, number> } {
   const dropped: Record<string, number> = {};
-  if (!plan.mapping) return { testCase, dropped };
+  if (!plan.mapping && !plan.shapes) return { testCase, dropped };
+  const drop = (reason: string) => {
+    dropped[reason] = (dropped[reason] ?? 0) + 1;
+    return false;
+  };
   const steps = testCase.steps.filter((step) => {
+    const unembeddable = unembeddableOnTarget(plan, step.request);
+    if (unembeddable) return drop(unembeddable);
+    if (!plan.mapping) return true;
     try {
-      requestToTarget(plan.mapping!, step.request);
+      requestToTarget(plan.mapping, step.request);
       return true;
     } catch (e) {
       if (!(e instanceof UnmappableRequest) || !e.column) throw e;
-      const reason = droppedColumnReason(e.column);
-      dropped[reason] = (dropped[reason] ?? 0) + 1;
-      return false;
+      return drop(droppedColumnReason(e.column));
     }
   });
   if (steps.length === testCase.steps.length) return { testCase, dropped };
   return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
+}
+
+/** Why this target cannot take a read's embeds as the model means them (see sendableCase), or undefined. */
+function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | undefined {
+  if (request.kind !== 'select' || !request.embeds?.length) return undefined;
+  if (plan.mapping && Object.keys(plan.mapping.tables ?? {}).length) return 'embeds a table on a mapped target (embeds are not translated)';
+  if (!plan.shapes) return undefined;
+  const parent = targetName(request);
+  const joins = (from: string, to: string) => (plan.shapes!.get(from) ?? []).some((c) => c.references?.table === to);
+  const missing = request.embeds.find((e) => !joins(e.table, parent) && !joins(parent, e.table));
+  return missing ? `embeds ${missing.table} in ${parent}, which no foreign key of the target joins` : undefined;
 }
 
 /**

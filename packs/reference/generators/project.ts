@@ -44,8 +44,16 @@ export function projectRows(w: ProjectWorld): World {
 
 export const PROJECT_READABLE = ['projects', 'project_documents', 'project_files', 'project_sign_requests', 'project_settings'] as const;
 
+/** The tables holding a project's rows (`project_id` → projects.id): what a project read embeds. */
+const PROJECT_CHILDREN = ['project_documents', 'project_files', 'project_sign_requests'] as const;
+
+/**
+ * A read of one project table; often (supabase-js `.select('*, project_sign_requests(*)')`) a
+ * projects read embedding a child table (sign requests most: their rows are the caller's alone
+ * while every project is public), `!inner` at times, or a child read embedding its project.
+ */
 export function projectRead(w: ProjectWorld): fc.Arbitrary<ApiRequest> {
-  return fc.record({
+  const plain = fc.record({
     table: fc.constantFrom(...PROJECT_READABLE),
     byProject: fc.boolean(),
     project: fc.constantFrom(...w.projects.map((p) => p.id as string)),
@@ -55,6 +63,16 @@ export function projectRead(w: ProjectWorld): fc.Arbitrary<ApiRequest> {
     columns: '*',
     filters: byProject && table !== 'projects' && table !== 'project_settings' ? [{ column: 'project_id', op: 'eq', value: project }] : [],
   }));
+  const child = fc.constantFrom<string>('project_sign_requests', 'project_sign_requests', ...PROJECT_CHILDREN);
+  const withChildren = fc.record({ table: child, inner: fc.boolean(), columns: fc.constantFrom<string[] | '*'>('*', ['id', 'status']) }).map(({ table, inner, columns }): ApiRequest => ({
+    kind: 'select',
+    table: 'projects',
+    columns: ['id', 'title'],
+    filters: [],
+    embeds: [{ table, columns: table === 'project_sign_requests' ? columns : '*', ...(inner ? { inner } : {}) }],
+  }));
+  const withProject = child.map((table): ApiRequest => ({ kind: 'select', table, columns: '*', filters: [], embeds: [{ table: 'projects', columns: ['id', 'title'] }] }));
+  return fc.oneof({ weight: 3, arbitrary: plain }, { weight: 2, arbitrary: withChildren }, { weight: 1, arbitrary: withProject });
 }
 
 /**

@@ -59,6 +59,7 @@ export const projectDocumentsTable: TableModel = {
   ],
   primaryKey: ['id'],
   grants: { anon: ['select'], authenticated: ['select', 'insert'] },
+  foreignKeys: [{ column: 'project_id', references: 'projects', referencedColumn: 'id' }],
   rowSecurity: true,
   rules: { select: everyone, insertCheck: actor },
 };
@@ -76,6 +77,7 @@ export const projectFilesTable: TableModel = {
   ],
   primaryKey: ['id'],
   grants: { anon: ['select'], authenticated: ['select', 'insert'] },
+  foreignKeys: [{ column: 'project_id', references: 'projects', referencedColumn: 'id' }],
   rowSecurity: true,
   rules: {
     select: everyone,
@@ -97,6 +99,7 @@ export const projectSignRequestsTable: TableModel = {
   ],
   primaryKey: ['id'],
   grants: { anon: [], authenticated: ['select', 'insert'] },
+  foreignKeys: [{ column: 'project_id', references: 'projects', referencedColumn: 'id' }],
   rowSecurity: true,
   rules: {
     select: (row, ctx) => {

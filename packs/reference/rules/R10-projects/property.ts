@@ -5,7 +5,8 @@
  * only on a project with a pending request addressed to them.
  * Cases: people of mixed roles (many professors and actors; the caller often one of them), projects with documents, files,
  * sign requests and settings (often a pending one addressing the caller); one or two steps: a
- * read of any project table, or a write (mostly a file upload, in the caller's name, someone
+ * read of any project table (often projects embedding a child table, sign requests most, or a
+ * child embedding its project), or a write (mostly a file upload, in the caller's name, someone
  * else's or no one's), then a read.
  */
 import fc from 'fast-check';
@@ -16,7 +17,7 @@ import { callerOf } from '../../generators/identities.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
-import { callerId, clause, insertsInto, readClause } from '../clauses.ts';
+import { callerId, clause, insertsInto, readClause, sidedClause } from '../clauses.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
 import { rolesByMeaning, firstOf } from '../../generators/roles.ts';
 
@@ -50,6 +51,17 @@ const CLAUSES = [
     return insertsInto(s, 'project_files') && r.kind === 'insert' && r.rows.every((row) => row.kind === 'signed') && s.settings.projects.professorRoles.includes(String(role));
   }),
   readClause('R10.read-sign-requests', 'project_sign_requests'),
+  // Sign requests embedded in a projects read (`select=id,title,project_sign_requests(*)`): read under their own row rules.
+  sidedClause('R10.embed-sign-requests', "GET projects embedding project_sign_requests: other people's requests hidden / all shown", (s) => {
+    const r = s.step.request;
+    if (r.kind !== 'select' || r.table !== 'projects' || !r.embeds?.some((e) => e.table === 'project_sign_requests')) return undefined;
+    if (s.outcome.kind === 'rejected') return 'refused';
+    if (s.outcome.kind !== 'allowed' && s.outcome.kind !== 'filtered') return undefined;
+    const there = rowsOf(s.before, 'project_sign_requests').length;
+    if (there === 0) return undefined;
+    const shown = (s.outcome.rows ?? []).reduce((n, row) => n + (Array.isArray(row.project_sign_requests) ? row.project_sign_requests.length : 0), 0);
+    return shown < there ? 'refused' : 'allowed';
+  }),
   readClause('R10.read-settings', 'project_settings'),
 ];
 
