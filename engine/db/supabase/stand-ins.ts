@@ -15,6 +15,8 @@
  *                  and foreign table can be created; reading a foreign table raises an error.
  *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
  *                  (a CHECK on them refuses every row, dropped and counted as the target's refusal).
+ *   pg_cron        cron.job and cron.schedule/unschedule (in schema cron, as pg_cron makes them
+ *                  whatever `with schema` says): a job is recorded and never runs.
  */
 import type pg from 'pg';
 
@@ -100,6 +102,27 @@ end $pf_fn$;
 create function %1$I.json_matches_schema(schema json, instance json) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
 create function %1$I.jsonb_matches_schema(schema json, instance jsonb) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
 create function %1$I.jsonschema_is_valid(schema json) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+`,
+  },
+  // pg_cron makes its objects in schema cron whatever `with schema` says; a job never runs here.
+  pg_cron: {
+    what: 'jobs are recorded in cron.job and never run',
+    sql: `
+create schema if not exists cron;
+create table cron.job (jobid bigserial primary key, schedule text not null, command text not null, nodename text not null default 'localhost',
+  nodeport integer not null default 5432, database text not null default current_database(), username text not null default current_user,
+  active boolean not null default true, jobname text);
+comment on table cron.job is '${NOTE} pg_cron: %2$s';
+create table cron.job_run_details (jobid bigint, runid bigserial primary key, job_pid integer, database text, username text, command text,
+  status text, return_message text, start_time timestamptz, end_time timestamptz);
+create function cron.schedule(job_name text, schedule text, command text) returns bigint language sql
+  as $pf_fn$ insert into cron.job (jobname, schedule, command) values ($1, $2, $3) returning jobid $pf_fn$;
+create function cron.schedule(schedule text, command text) returns bigint language sql
+  as $pf_fn$ insert into cron.job (schedule, command) values ($1, $2) returning jobid $pf_fn$;
+create function cron.unschedule(job_id bigint) returns boolean language sql
+  as $pf_fn$ with d as (delete from cron.job where jobid = $1 returning 1) select exists (select 1 from d) $pf_fn$;
+create function cron.unschedule(job_name text) returns boolean language sql
+  as $pf_fn$ with d as (delete from cron.job where jobname = $1 returning 1) select exists (select 1 from d) $pf_fn$;
 `,
   },
 };
