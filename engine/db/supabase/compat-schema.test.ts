@@ -98,6 +98,17 @@ describe("Supabase Auth's tables in the compatibility layer", () => {
     ]);
   });
 
+  it('pg_net: a trigger calling net.http_post runs as the API role that wrote the row, as Supabase grants it (nothing is sent)', async () => {
+    // After chatgpt-your-files: its embedding trigger failed with "permission denied for schema net".
+    await client.query('begin');
+    try {
+      await client.query('set local role authenticated');
+      expect((await client.query(`select net.http_post(url := 'https://x.test/functions/v1/embed', body := '{}'::jsonb) as id`)).rows).toEqual([{ id: '0' }]);
+    } finally {
+      await client.query('rollback');
+    }
+  });
+
   it('sessions and identities exist as Supabase has them, and the API roles hold nothing on them', async () => {
     const { rows } = await client.query<{ t: string; anon: boolean; auth: boolean }>(
       `select t, has_table_privilege('anon', t, 'select') as anon, has_table_privilege('authenticated', t, 'select') as auth

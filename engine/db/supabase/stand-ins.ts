@@ -9,8 +9,8 @@
  *
  *   vector         the type (its text form held as is, typmod `vector(n)` accepted), its casts
  *                  from and to arrays, and its distances computed in SQL (`<->`, `<#>`, `<=>`,
- *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); no
- *                  ivfflat or hnsw index.
+ *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); a
+ *                  migration's ivfflat or hnsw index is left out.
  *   wrappers       Supabase's foreign data wrappers' handlers and validators: a wrapper, server
  *                  and foreign table can be created; reading a foreign table raises an error.
  *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
@@ -25,7 +25,7 @@ const NOTE = 'policyfuzz stand-in for extension';
 /** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
 const STAND_INS: Record<string, { sql: string; what: string }> = {
   vector: {
-    what: 'vector values held as their text, distances computed in SQL, no ivfflat/hnsw index',
+    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes left out',
     sql: `
 create type %1$I.vector;
 create function %1$I.vector_in(cstring, oid, integer) returns %1$I.vector language internal immutable strict parallel safe as 'textin';
@@ -164,7 +164,7 @@ const sqlLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
  */
 export function withStandIns(sql: string, standIn: ReadonlySet<string>): string {
   if (!standIn.size) return sql;
-  return sql.replace(CREATE_EXTENSION, (statement, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
+  return withoutVectorIndexes(sql, standIn).replace(CREATE_EXTENSION, (statement, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
     const name = rawName.toLowerCase();
     if (!standIn.has(name)) return statement;
     const schema = /\bschema\s+("?)([^"\s;]+)\1/i.exec(rest)?.[2];
@@ -180,6 +180,17 @@ export function withStandIns(sql: string, standIn: ReadonlySet<string>): string 
     const lines = statement.split('\n').length - 1;
     return block.replace(/\s*\n\s*/g, ' ') + '\n'.repeat(lines);
   });
+}
+
+const VECTOR_INDEX = /create\s+(?:unique\s+)?index\s[^;]*?\busing\s+(?:hnsw|ivfflat)\b[^;]*;/gi;
+
+/**
+ * With `vector` stood in for, an ivfflat or hnsw index (pgvector's access methods, which a plain
+ * server lacks) is left out, on the same lines: it only speeds up a search, and no rule reads it.
+ */
+function withoutVectorIndexes(sql: string, standIn: ReadonlySet<string>): string {
+  if (!standIn.has('vector')) return sql;
+  return sql.replace(VECTOR_INDEX, (statement) => `select 'policyfuzz: vector index left out (vector is stood in for)';${'\n'.repeat(statement.split('\n').length - 1)}`);
 }
 
 /** The extensions stood in for in this database, each with what its stand-in does and does not. */
