@@ -12,10 +12,11 @@
  * dropped. The property's error names what made the row and the settings that fix it; with
  * `bypassTriggers`, the rule holds. A small pack of its own (profiles read by their owner).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../cli/paths.ts';
+import { replaySavedFailure } from '../api/vitest.ts';
 import { runBin } from './run-bin.ts';
 import { tempDir } from './temp-dir.ts';
 
@@ -39,7 +40,8 @@ const fuzz = (dir: string) =>
 
 describe('rows the migrations seed into a modelled table', () => {
   it('are named with the setting that leaves them out; with it, the rule holds', async () => {
-    const before = await fuzz(project());
+    const seeded = project();
+    const before = await fuzz(seeded);
     const out = before.stdout + before.stderr;
     expect(out).toContain(`notes holds rows the migrations seeded, which the pack's worlds do not write: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ["notes"] } deletes them before each case (docs/config.md)`);
     expect(out).toMatch(/^N01 FAILED/m);
@@ -48,6 +50,18 @@ describe('rows the migrations seed into a modelled table', () => {
     expect(after.stdout + after.stderr).not.toMatch(/holds rows the migrations seeded/);
     expect(after.stdout).toMatch(/^N01 +PASS/m);
     expect(after.code).toBe(0);
+    // The regression test written for a project replays its saved failure through the public
+    // API (it imported policyfuzz's own sources, and said to paste it into packs/reference/).
+    const saved = readdirSync(path.join(seeded, 'f')).find((f) => /^N01-[0-9a-f]{12}\.json$/.test(f))!;
+    const regression = readFileSync(path.join(seeded, 'f', saved.replace(/\.json$/, '.regression.ts')), 'utf8');
+    expect(regression).toContain(`import { replaySavedFailure } from 'policyfuzz/vitest';`);
+    expect(regression).toContain(`replaySavedFailure(fileURLToPath(new URL('./${saved}', import.meta.url)))`);
+    expect(regression).not.toMatch(/engine\/|testing\//);
+    const replayed = () => replaySavedFailure(path.join(seeded, 'f', saved), { databaseUrl: inject('databaseUrl') });
+    await expect(replayed()).rejects.toThrow(/^N01 .* still fails/);
+    const config = path.join(seeded, 'policyfuzz.config.json');
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), fixtures: { emptyTables: ['notes'] } }));
+    await expect(replayed()).resolves.toBeUndefined();
   });
 });
 
