@@ -11,8 +11,11 @@
  *   // or: describePack(pack, { migrations: 'supabase/migrations' });
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { refineTarget, resolveTarget, ruleAllowed, type Target, type TargetOverrides } from '../engine/config/target.ts';
-import type { Pack } from '../engine/pack.ts';
+import { chooseTarget, recordedChoice, refineTarget, resolveTarget, ruleAllowed, type Target, type TargetOverrides } from '../engine/config/target.ts';
+import { packSource, type Pack } from '../engine/pack.ts';
+import { loadFailure } from '../engine/failures/store.ts';
+import { describeOutcome } from '../engine/failures/describe.ts';
+import { referencePack } from '../packs/reference/index.ts';
 import { openSession, sessionOn, type DataProperty, type Fitted, type PropertyResult, type Session } from '../engine/run/index.ts';
 import type { Environment } from '../engine/runner/environment.ts';
 import { oracleOf, packSettings } from '../engine/pack.ts';
@@ -118,4 +121,23 @@ export function describePack<S>(pack: Pack<S>, options: PackTestOptions<S> = {})
       }, options.timeout ?? 120_000);
     }
   });
+}
+
+/**
+ * Replays a saved data-layer failure (`.policyfuzz/failures/<id>.json`) on the target it was found
+ * on (its config, or its migration folders and pack module), as `policyfuzz replay` does once,
+ * and throws while model and database still disagree on it: the body of the `.regression.ts` a
+ * run writes beside each failure of a project.
+ */
+export async function replaySavedFailure(file: string, options: { databaseUrl?: string } = {}): Promise<void> {
+  const record = loadFailure(file);
+  if (record.area !== 'data') throw new Error(`policyfuzz: ${file} is an SSO failure; replay it with policyfuzz replay ${file}`);
+  const { target, pack } = await chooseTarget(packSource(referencePack), recordedChoice(record.target, record.migrations, {}, undefined));
+  const session = await openSession({ target, pack, databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL });
+  try {
+    const m = await session.replay(record);
+    if (m) throw new Error(`${record.property} ${record.title} still fails (${file}): step ${m.step + 1}: ${m.reason}\nmodel:    ${describeOutcome(m.expected)}\ndatabase: ${describeOutcome(m.actual)}`);
+  } finally {
+    await session.close();
+  }
 }

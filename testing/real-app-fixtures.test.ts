@@ -12,10 +12,11 @@
  * dropped. The property's error names what made the row and the settings that fix it; with
  * `bypassTriggers`, the rule holds. A small pack of its own (profiles read by their owner).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../cli/paths.ts';
+import { replaySavedFailure } from '../api/vitest.ts';
 import { runBin } from './run-bin.ts';
 import { tempDir } from './temp-dir.ts';
 
@@ -39,7 +40,8 @@ const fuzz = (dir: string) =>
 
 describe('rows the migrations seed into a modelled table', () => {
   it('are named with the setting that leaves them out; with it, the rule holds', async () => {
-    const before = await fuzz(project());
+    const seeded = project();
+    const before = await fuzz(seeded);
     const out = before.stdout + before.stderr;
     expect(out).toContain(`notes holds rows the migrations seeded, which the pack's worlds do not write: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ["notes"] } deletes them before each case (docs/config.md)`);
     expect(out).toMatch(/^N01 FAILED/m);
@@ -48,6 +50,18 @@ describe('rows the migrations seed into a modelled table', () => {
     expect(after.stdout + after.stderr).not.toMatch(/holds rows the migrations seeded/);
     expect(after.stdout).toMatch(/^N01 +PASS/m);
     expect(after.code).toBe(0);
+    // The regression test written for a project replays its saved failure through the public
+    // API (it imported policyfuzz's own sources, and said to paste it into packs/reference/).
+    const saved = readdirSync(path.join(seeded, 'f')).find((f) => /^N01-[0-9a-f]{12}\.json$/.test(f))!;
+    const regression = readFileSync(path.join(seeded, 'f', saved.replace(/\.json$/, '.regression.ts')), 'utf8');
+    expect(regression).toContain(`import { replaySavedFailure } from 'policyfuzz/vitest';`);
+    expect(regression).toContain(`replaySavedFailure(fileURLToPath(new URL('./${saved}', import.meta.url)))`);
+    expect(regression).not.toMatch(/engine\/|testing\//);
+    const replayed = () => replaySavedFailure(path.join(seeded, 'f', saved), { databaseUrl: inject('databaseUrl') });
+    await expect(replayed()).rejects.toThrow(/^N01 .* still fails/);
+    const config = path.join(seeded, 'policyfuzz.config.json');
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), fixtures: { emptyTables: ['notes'] } }));
+    await expect(replayed()).resolves.toBeUndefined();
   });
 });
 
@@ -102,5 +116,97 @@ describe('a signup trigger that makes the rows the fixtures write', () => {
     const after = await fuzzProfiles(profilesProject({ bypassTriggers: ['auth.users.on_new_user'] }));
     expect(after.stdout).toMatch(/^P01 +PASS +40 /m);
     expect(after.code).toBe(0);
+  });
+});
+
+/**
+ * Tables keyed by an identity (re-created after database.build: `id bigint generated always as
+ * identity`, a child table referencing it). The fixtures write their own keys 1, 2, …, which left
+ * the identity's sequence behind: the app's own insert, numbered by the database, drew key 1 and
+ * failed 23505 where the model allowed it. And the world the model predicts after that insert
+ * lost the fixtures' keys with the server-assigned column, so every child row looked orphaned and
+ * the case was dropped.
+ */
+const LISTS_MIGRATION = `
+create table public.lists (id bigint generated always as identity primary key, owner uuid not null references auth.users (id), title text not null);
+create table public.items (id bigint generated always as identity primary key, list_id bigint not null references public.lists (id), body text not null);
+alter table public.lists enable row level security;
+alter table public.items enable row level security;
+create policy lists_own on public.lists for all to authenticated using (owner = (select auth.uid())) with check (owner = (select auth.uid()));
+create policy items_own on public.items for select to authenticated using (exists (select 1 from public.lists l where l.id = list_id and l.owner = (select auth.uid())));
+`;
+
+const LISTS_PACK = (generator: string) => `
+import { definePack, defineProperty, defineTable, fc, z, type Caller, type DataCase, type Row } from 'policyfuzz';
+const all = ['select', 'insert', 'update', 'delete'] as const;
+const own = (row: Row, ctx: { uid: string | null }) => ctx.uid !== null && row.owner === ctx.uid;
+const lists = defineTable({
+  table: 'lists', primaryKey: ['id'], rowSecurity: true, grants: { anon: all, authenticated: all },
+  columns: [{ name: 'id', type: 'integer', nullable: false, serverAssigned: true }, { name: 'owner', type: 'uuid', nullable: false }, { name: 'title', type: 'text', nullable: false }],
+  rules: { select: own, insertCheck: own, updateUsing: own, deleteUsing: own },
+});
+const items = defineTable({
+  table: 'items', primaryKey: ['id'], rowSecurity: true, grants: { anon: all, authenticated: all },
+  columns: [{ name: 'id', type: 'integer', nullable: false, serverAssigned: true }, { name: 'list_id', type: 'integer', nullable: false }, { name: 'body', type: 'text', nullable: false }],
+  rules: { select: (row, ctx) => (ctx.world.lists ?? []).some((l) => l.id === row.list_id && own(l, ctx)) },
+});
+const L01 = defineProperty({
+  id: 'L01', rule: 1, title: 'lists: created as yourself', tables: ['lists'],
+  cases: () => ${generator}.chain((ids) => fc.constantFrom(...ids).map((id): DataCase => ({
+    world: { 'auth.users': ids.map((i) => ({ id: i, email: i.slice(0, 8) + '@l.test' })), lists: ids.map((i, n) => ({ id: n + 1, owner: i, title: 't' })), items: ids.map((_, n) => ({ id: n + 1, list_id: n + 1, body: 'b' })) },
+    steps: [
+      { caller: { kind: 'user', id } as Caller, request: { kind: 'insert', table: 'lists', rows: [{ owner: id, title: 'new' }], returning: 'minimal' } },
+      { caller: { kind: 'user', id } as Caller, request: { kind: 'select', table: 'items', columns: '*', filters: [] } },
+    ],
+  }))),
+});
+export default definePack({ name: 'lists', model: { tables: { lists, items }, functions: {}, fixtureOrder: ['auth.users', 'lists', 'items'] }, settingsSchema: z.object({}).strict(), properties: [L01] });
+`;
+
+const PEOPLE = `fc.uniqueArray(fc.uuid({ version: 4 }), { minLength: 1, maxLength: 3 })`;
+
+function listsProject(generator = PEOPLE): string {
+  const dir = tempDir('identity');
+  mkdirSync(path.join(dir, 'migrations'));
+  writeFileSync(path.join(dir, 'migrations', '20241003000000_lists.sql'), LISTS_MIGRATION);
+  writeFileSync(path.join(dir, 'policyfuzz.pack.ts'), LISTS_PACK(generator));
+  writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: 'migrations' }));
+  return dir;
+}
+
+const fuzzLists = (dir: string, ...more: string[]) =>
+  runBin(['fuzz', '--config', path.join(dir, 'policyfuzz.config.json'), '--only', 'L01', '--database-url', inject('databaseUrl'), '--seed', '1', '--runs', '30', '--workers', '1', '--no-color', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f'), ...more], { cwd: dir });
+
+describe('tables keyed by an identity the fixtures write', () => {
+  it("the app's own insert gets a key no fixture holds, and the children of the fixtures' rows keep their parents", async () => {
+    const run = await fuzzLists(listsProject(), '--no-replay');
+    expect(run.stdout).toMatch(/^L01 +PASS +30 +60 /m);
+    expect(run.stdout).toMatch(/^id +status +cases +allowed /m);
+    expect(run.code).toBe(0);
+  });
+});
+
+describe("a pack's own mistakes", () => {
+  it('a generator that throws is named with its property and line, exit 2, no stack', async () => {
+    const run = await fuzzLists(listsProject(`fc.constant([] as string[])`), '--no-replay');
+    expect(run.stderr).toMatch(/^policyfuzz: property L01 of pack module policyfuzz\.pack\.ts: drawing a case threw: fc\.constantFrom expects at least one parameter \(at policyfuzz\.pack\.ts:\d+:\d+\); fix the property's cases/m);
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(run.code).toBe(2);
+  });
+
+  it('a saved failure the target can no longer hold is left aside, named, and the run goes on', async () => {
+    const dir = listsProject();
+    mkdirSync(path.join(dir, 'f'));
+    // Saved before the pack changed: its item's list is not in its world any more.
+    const stale = {
+      format: 'policyfuzz-failure', formatVersion: 1, id: 'L01-000000000001', property: 'L01', title: 'lists: created as yourself', area: 'data', seed: 1, path: '0', message: 'saved',
+      case: { world: { 'auth.users': [], lists: [], items: [{ id: 1, list_id: 7, body: 'b' }] }, steps: [{ caller: { kind: 'service' }, request: { kind: 'select', table: 'items', columns: '*', filters: [] } }] },
+      step: 0, expected: null, actual: null, policyfuzzVersion: '0.1.0', migrationsDigest: null, migrations: null, foundAt: '2026-11-26T00:00:00.000Z',
+    };
+    writeFileSync(path.join(dir, 'f', 'L01-000000000001.json'), JSON.stringify(stale));
+    const run = await fuzzLists(dir);
+    expect(run.stdout + run.stderr).toContain('L01-000000000001.json: not realizable on this target any more (items.list_id needs a lists row the case lacks (foreign key)): left aside');
+    expect(run.stdout).toMatch(/^L01 +PASS +30 /m);
+    expect(run.code).toBe(0);
   });
 });

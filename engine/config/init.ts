@@ -33,6 +33,8 @@ export interface InspectOptions {
   packModule?: string;
   /** The ids of the pack's own catalog properties, rules the config may name; default the reference's (R15, R16). */
   catalogIds?: string[];
+  /** The pack's model settings (its settings schema's keys); none: the config's `model` has nothing to set, and no note says it has. Absent: the reference's. */
+  settingsKeys?: string[];
 }
 
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
@@ -68,14 +70,21 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const shapes = await readTableShapes(client, ['public', 'passport', 'auth']);
     // A trigger on auth.users usually creates the profile row: fixtures then complete it instead.
     // One that also makes rows of other model tables (a home workspace, a personal org) would put
-    // rows in every case no world has: it is switched off while fixtures are written instead.
-    const authTriggers = await client.query<{ name: string; source: string }>(
-      `select t.tgname as name, p.prosrc as source from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid = 'auth.users'::regclass and not t.tgisinternal order by 1`,
-    );
+    // rows in every case no world has: it is switched off while fixtures are written instead. So
+    // is one on any other table the fixtures write and the model does not (storage.objects: an
+    // upload trigger making a documents row).
     const modelTargets = new Map(Object.keys(tableModels).map((t) => [mapping.tables?.[t]?.name ?? t, t]));
+    const fixtureOnly = [...new Set(['auth.users', ...model.fixtureOrder.filter((t) => !tableModels[t] && !modelTargets.has(t))])];
+    const writerTriggers = await client.query<{ on: string; name: string; source: string }>(
+      `select case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end as on, t.tgname as name, p.prosrc as source
+         from pg_trigger t join pg_proc p on p.oid = t.tgfoid join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+        where not t.tgisinternal and (case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end) = any($1) order by 1, 2`,
+      [fixtureOnly],
+    );
+    const authTriggers = { rows: writerTriggers.rows.filter((t) => t.on === 'auth.users') };
     const usersTarget = tableModels.users ? (mapping.tables?.users?.name ?? 'users') : undefined;
-    const triggerWrites = authTriggers.rows.map((t) => ({ name: t.name, models: insertTargets(t.source).filter((x) => modelTargets.has(x)) }));
-    const bypass = triggerWrites.filter((t) => t.models.some((x) => x !== usersTarget) || (t.models.length && !usersTarget));
+    const triggerWrites = writerTriggers.rows.map((t) => ({ on: t.on, name: t.name, models: insertTargets(t.source).filter((x) => modelTargets.has(x)) }));
+    const bypass = triggerWrites.filter((t) => (t.on === 'auth.users' ? t.models.some((x) => x !== usersTarget) || (t.models.length && !usersTarget) : t.models.length > 0));
     const users = authTriggers.rows.length > 0 && usersTarget && !bypass.length ? 'auth-trigger' : 'direct';
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
@@ -115,13 +124,13 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       users === 'auth-trigger'
         ? 'auth.users has a trigger: fixtures insert auth.users and complete the row it creates'
         : bypass.length
-          ? `auth.users has ${bypass.map((t) => `trigger ${t.name} writing ${t.models.join(', ')}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly`
+          ? `${bypass.map((t) => `${t.on} has trigger ${t.name} writing ${t.models.join(', ')}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly`
           : 'users rows are written directly',
       ...proposal.notes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),
       filledColumns.length ? `columns the fixture filler completes: ${filledColumns.join(', ')}` : 'no columns need filling',
-      'model: every choice where the spec is silent (roles, staff and admin roles, vocabularies, allow-lists); see README "Choices"',
+      ...(options.settingsKeys?.length === 0 ? [] : ['model: every choice where the spec is silent (roles, staff and admin roles, vocabularies, allow-lists); see README "Choices"']),
     ];
     const relative = (f: string) => path.relative(configDir, path.resolve(f)) || '.';
     const config = {
@@ -133,7 +142,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       model: proposal.settings,
       // Only a rule the pack has: a definePack pack's grants are GRANT01's, which reads the convention itself.
       rules: { include: applicable, exclude: mapping.conventions?.grants === 'supabase-default' && (options.catalogIds ?? ['R15', 'R16']).includes('R16') ? ['R16:catalog'] : [] },
-      fixtures: { users, bypassTriggers: bypass.length ? bypass.map((t) => `auth.users.${t.name}`) : false },
+      fixtures: { users, bypassTriggers: bypass.length ? bypass.map((t) => `${t.on}.${t.name}`) : false },
       ...(Object.keys(mapping).length ? { mapping } : {}),
     };
     return { config, applicable, notApplicable, filledColumns, proposal };

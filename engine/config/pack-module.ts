@@ -6,6 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { UsageError } from '../errors.ts';
 import type { Pack } from '../pack.ts';
 import { importModule, MODULE_EXTENSIONS } from './config-file.ts';
@@ -32,7 +33,45 @@ export async function loadPackModule(file: string, from: string): Promise<Pack> 
     throw new UsageError(`pack module ${file} (${from}) could not be loaded: ${why}`);
   }
   const pack = [exports.default, exports.pack].find(isPack);
-  if (pack) return pack;
+  if (pack) return { ...pack, properties: pack.properties.map((p) => ({ ...p, cases: (settings) => drawnBlamingThePack(p.id, absolute, () => p.cases(settings)) })) };
   const names = Object.keys(exports);
   throw new UsageError(`pack module ${file} (${from}) does not export a pack${names.length ? ` (it exports ${names.join(', ')})` : ' (it exports nothing)'}: ${HOW_TO_EXPORT}`);
+}
+
+/**
+ * A property's cases whose drawing, when the pack's own generator throws (`fc.constantFrom()` of
+ * an empty list), is a usage error naming the property, the module and the line: the pack's bug,
+ * never policyfuzz's "internal error" with its stack.
+ */
+function drawnBlamingThePack<T>(id: string, absolute: string, cases: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
+  const relative = path.relative(process.cwd(), absolute);
+  const file = relative.startsWith('..') ? absolute : relative;
+  const blame = (e: unknown): never => {
+    const line = ((e as Error)?.stack ?? '').split('\n').find((frame) => frame.includes(absolute));
+    const where = line?.match(/:(\d+):(\d+)\)?\s*$/);
+    throw new UsageError(
+      `property ${id} of pack module ${file}: drawing a case threw: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}${where ? ` (at ${file}:${where[1]}:${where[2]})` : ''}; fix the property's cases (an empty list given to fc.constantFrom, say)`,
+    );
+  };
+  let inner: fc.Arbitrary<T>;
+  try {
+    inner = cases();
+  } catch (e) {
+    return blame(e);
+  }
+  return new (class extends fc.Arbitrary<T> {
+    generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+      try {
+        return inner.generate(mrng, biasFactor);
+      } catch (e) {
+        return blame(e);
+      }
+    }
+    canShrinkWithoutContext(value: unknown): value is T {
+      return inner.canShrinkWithoutContext(value);
+    }
+    shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+      return inner.shrink(value, context);
+    }
+  })();
 }

@@ -29,6 +29,11 @@ export interface ColumnShape {
    * multi-column ones are left to the database.
    */
   uniqueIndexes?: UniqueIndex[];
+  /**
+   * Unique constraints (and primary keys) over several columns, this one first: two rows collide
+   * when every column holds the same non-null value.
+   */
+  uniqueTogether?: { name: string; columns: string[] }[];
 }
 
 export interface UniqueIndex {
@@ -101,6 +106,10 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
   }
   for (const k of constraints.rows) {
     const cols = shapes.get(modelTableName(k.schema, k.table));
+    if (cols && (k.type === 'u' || k.type === 'p') && k.columns.length > 1) {
+      const first = cols.find((c) => c.name === k.columns[0]);
+      if (first) (first.uniqueTogether ??= []).push({ name: k.name, columns: k.columns });
+    }
     if (!cols || k.columns.length !== 1) continue;
     const col = cols.find((c) => c.name === k.columns[0]);
     if (!col) continue;

@@ -157,7 +157,7 @@ export function printFailures(results: PropertyResult[], saved: ReadonlyMap<stri
         out(`  saved:    ${s.saved.json}  (policyfuzz replay ${s.saved.json})`);
         if (s.saved.sql) out(`  repro:    psql "$DATABASE_URL" -v ON_ERROR_STOP=0 -f ${s.saved.sql}`);
         if (s.saved.pgtap) out(`  pgTAP:    ${s.saved.pgtap}  (supabase test db / pg_prove)`);
-        if (s.saved.regression) out(`  test:     ${s.saved.regression} (paste into packs/reference/regressions/ as a .test.ts)`);
+        if (s.saved.regression) out(`  test:     ${s.saved.regression} (a vitest test; its header says where it goes)`);
       }
       if (s.unsaved) out(`  ${colors.yellow(`warning: ${s.unsaved}`)}`);
     } else if (r.note && ((r.status !== 'passed' && r.status !== 'not-reached' && r.status !== 'partial') || (r.status === 'passed' && r.dropped))) {

@@ -7,6 +7,7 @@
  */
 import { CaseMismatch, type StepMismatch } from '../runner/check-case.ts';
 import type { FailureRecord } from '../failures/schema.ts';
+import { NotRealizable } from '../errors.ts';
 import { applyBaseline, checkBaseline, type Baseline, type BaselineCheck } from '../findings/baseline.ts';
 import type { RunEvents } from '../report/run-events.ts';
 import type { RunPhases } from '../report/summary.ts';
@@ -92,7 +93,15 @@ async function replaySavedFailures(plan: DataRunPlan, session: Session, events: 
     const { file, record } = saved;
     if (stillFailing.has(record.property) || (record.signature && accepted.has(record.signature))) continue;
     const t = Date.now();
-    const mismatch = await session.replay(record);
+    let mismatch: StepMismatch | undefined;
+    try {
+      mismatch = await session.replay(record);
+    } catch (error) {
+      // Saved before the pack, config or schema changed: it no longer says anything about this target, and the run goes on.
+      if (!(error instanceof NotRealizable)) throw error;
+      events.emit({ type: 'note', text: `  ${file}: not realizable on this target any more (${error.reason}): left aside; delete it if it is stale` });
+      continue;
+    }
     const digestChange = record.migrationsDigest && record.migrationsDigest !== digest ? ` (migrations changed since it was saved: digest ${record.migrationsDigest} → ${digest})` : undefined;
     events.emit({ type: 'saved-failure-replayed', file, property: record.property, stillFails: Boolean(mismatch), ...(digestChange ? { digestChange } : {}) });
     if (mismatch) stillFailing.set(record.property, { result: resultFromSaved(record, file, plan.seed, mismatch, Date.now() - t), saved });

@@ -181,14 +181,18 @@ function unrealizableStep(plan: FixturePlan, oracle: Oracle, before: World, step
   return unrealizableIdentityWrite(plan, step.request) ?? unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world));
 }
 
-/** A world the model predicts: its server-assigned columns (null until the server fills them) are the target's to write. */
+/**
+ * A world the model predicts: its server-assigned columns still null (a row the step inserted) are
+ * the target's to write. A value the world already holds (a fixture row's identity key, which
+ * other rows reference) stays: without it, every child row's foreign key looked orphaned.
+ */
 function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World): string | undefined {
   if (!plan.shapes) return undefined;
   const written: World = {};
   for (const [table, rows] of Object.entries(world)) {
     const model = oracle.model.tables[table];
     const assigned = model ? serverAssignedColumns(model) : [];
-    written[table] = assigned.length ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !assigned.includes(k)))) : rows;
+    written[table] = assigned.length ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k, v]) => !assigned.includes(k) || (v !== null && v !== undefined)))) : rows;
   }
   return unrealizableOnTarget(plan, written, oracle.model.fixtureOrder);
 }

@@ -82,6 +82,21 @@ function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string,
   };
 }
 
+/**
+ * A fixture row writes its own key into an identity or serial column, which leaves the column's
+ * sequence behind: the next insert that lets the database number the row (the app's own, through
+ * the API) would draw a key a fixture holds and fail 23505. Each such sequence is set past the
+ * table's largest key (where the sequence reaches that far).
+ */
+function sequencesPastFixtures(table: string, rows: Row[], shapes: TableShapes | undefined): FixtureStatement[] {
+  const numbered = (shapes?.get(table) ?? []).filter((c) => c.hasDefault && /^(smallint|integer|bigint)$/.test(c.type) && rows.some((r) => r[c.name] !== undefined && r[c.name] !== null));
+  return numbered.map((c) => ({
+    table,
+    row: null,
+    sql: `select setval(x.s, x.m + 1, false) from (select pg_get_serial_sequence(${literal(qualifiedTable(table))}, ${literal(c.name)}) s, (select max(${ident(c.name)}) from ${qualifiedTable(table)}) m) x where x.s is not null and x.m is not null and x.m < (select seqmax from pg_sequence where seqrelid = x.s::regclass)`,
+  }));
+}
+
 /** The project's trigger made a users row for every identity; a world without one for some identity (null role) gets it removed. */
 function removeUnwantedProfiles(world: World, usersTable: string, idColumn: string): FixtureStatement {
   const identities = (world['auth.users'] ?? []).map((r) => String(r.id));
@@ -121,7 +136,7 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
     const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
     const identityAlways = (plan.shapes?.get(table) ?? []).filter((c) => c.identityAlways).map((c) => c.name);
-    const writes = groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn, identityAlways));
+    const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
   });
   if (Array.isArray(plan.bypassTriggers)) {

@@ -37,6 +37,18 @@ describe('a world the target cannot hold', () => {
     expect(reason({ users: [person('a', { email: 'Ann@x.test' }), person('b', { email: 'ann@x.test' })] })).toBe('users.email values collide under unique index users_email_lower_key');
     expect(reason({ users: [person('a', { email: null }), person('b', { email: null })] })).toBeUndefined();
   });
+
+  // A real app's integrations table: unique (user_id, provider_id, scope). Before, two such rows
+  // were written and the 23505 blamed on a signup trigger or seeded rows.
+  it('names two rows equal on every column of a unique constraint over several columns, and only then', () => {
+    const integrations: TableShapes = new Map([['integrations', [col('id', { primaryKey: true, unique: true }), col('user_id', { uniqueTogether: [{ name: 'integrations_user_provider_scope_key', columns: ['user_id', 'provider_id', 'scope'] }] }), col('provider_id'), col('scope', { type: 'jsonb' })]]]);
+    const held = (rows: World[string]) => unrealizableReason({ integrations: rows }, integrations, new Set(['integrations']));
+    const row = (id: string, provider_id: number | null, scope = {}) => ({ id, user_id: 'u', provider_id, scope });
+    expect(held([row('1', 1), row('2', 1)])).toBe('integrations (user_id, provider_id, scope) values collide under unique index integrations_user_provider_scope_key');
+    expect(held([row('1', 1), row('2', 2)])).toBeUndefined();
+    expect(held([row('1', 1), row('2', 1, { n: 1 })])).toBeUndefined();
+    expect(held([row('1', null), row('2', null)])).toBeUndefined();
+  });
 });
 
 describe('how a one-column unique index compares', () => {

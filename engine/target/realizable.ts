@@ -2,7 +2,7 @@
  * Whether a model world can exist on this target at all, decided from its catalog (TableShapes)
  * before anything is written. A world the target cannot hold — a null in a NOT NULL column, a
  * value outside a CHECK vocabulary, a row whose foreign key needs a row of a model table the world
- * lacks, two rows equal under a unique index — is not realizable here: its case is dropped and
+ * lacks, two rows equal under a unique index (of one column or several) — is not realizable here: its case is dropped and
  * counted by reason, never written and never an error. Pure (no I/O).
  *
  * Applied to a case's world and to each world the model predicts after a step: a write the model
@@ -43,6 +43,16 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
       if (v === null) continue;
       const k = folded(v, index.fold);
       if (seen.has(k)) return `${table}.${c.name} values collide under unique index ${index.name}`;
+      seen.add(k);
+    }
+  }
+  for (const key of c.uniqueTogether ?? []) {
+    const seen = new Set<string>();
+    for (const r of rows) {
+      // A column the row leaves out is filled or defaulted on the target; a null never collides.
+      if (key.columns.some((k) => r[k] === undefined || r[k] === null)) continue;
+      const k = JSON.stringify(key.columns.map((col) => r[col]));
+      if (seen.has(k)) return `${table} (${key.columns.join(', ')}) values collide under unique index ${key.name}`;
       seen.add(k);
     }
   }

@@ -8,6 +8,9 @@
  * alone once the user has a verified factor in auth.mfa_factors. Before the layer had that table,
  * every signed-in request met 42P01 (relation "auth.mfa_factors" does not exist).
  *
+ * Supabase's service roles (supabase_auth_admin, …): a schema dump grants them; before the layer
+ * made them, the migration failed: role "supabase_auth_admin" does not exist.
+ *
  * Realtime: a trigger broadcasts each change of a project's rows on the project's topic
  * (realtime.broadcast_changes), and a policy on realtime.messages says who receives broadcasts.
  * Before the layer had the realtime schema, the migration failed: schema "realtime" does not exist.
@@ -35,6 +38,9 @@ begin
 end $$;
 create trigger project_changes after insert or update or delete on public.projects for each row execute function public.project_changes();
 create policy "Authenticated users can receive broadcasts" on realtime.messages for select to authenticated using (true);
+-- As a schema dump grants Supabase's service roles (after nextbase's explicit-grants migration):
+grant usage on schema public to supabase_auth_admin;
+grant all on function public.allowed_aal() to supabase_auth_admin;
 `;
 
 const A = '11111111-1111-4111-8111-111111111111';
@@ -80,6 +86,27 @@ describe("Supabase Auth's tables in the compatibility layer", () => {
     await client.query(`update public.projects set name = name || '!' where owner = $1`, [A]);
     const { rows } = await client.query(`select polname from pg_policy where polrelid = 'realtime.messages'::regclass`);
     expect(rows).toEqual([{ polname: 'Authenticated users can receive broadcasts' }]);
+  });
+
+  it("Supabase's service roles exist for a migration's grants, and can do nothing: no login, no superuser, no bypass of row security", async () => {
+    const { rows } = await client.query(`select rolname, rolcanlogin, rolsuper, rolbypassrls from pg_roles where rolname in ('supabase_admin', 'supabase_auth_admin', 'supabase_storage_admin', 'dashboard_user') order by 1`);
+    expect(rows.map((r) => [r.rolname, r.rolcanlogin, r.rolsuper, r.rolbypassrls])).toEqual([
+      ['dashboard_user', false, false, false],
+      ['supabase_admin', false, false, false],
+      ['supabase_auth_admin', false, false, false],
+      ['supabase_storage_admin', false, false, false],
+    ]);
+  });
+
+  it('pg_net: a trigger calling net.http_post runs as the API role that wrote the row, as Supabase grants it (nothing is sent)', async () => {
+    // After chatgpt-your-files: its embedding trigger failed with "permission denied for schema net".
+    await client.query('begin');
+    try {
+      await client.query('set local role authenticated');
+      expect((await client.query(`select net.http_post(url := 'https://x.test/functions/v1/embed', body := '{}'::jsonb) as id`)).rows).toEqual([{ id: '0' }]);
+    } finally {
+      await client.query('rollback');
+    }
   });
 
   it('sessions and identities exist as Supabase has them, and the API roles hold nothing on them', async () => {

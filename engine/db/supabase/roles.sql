@@ -6,6 +6,8 @@
 -- role they are members of reaches them. Roles left NOINHERIT by an older policyfuzz on a lent
 -- server are altered the same way (on Supabase they already inherit). authenticator stays NOINHERIT.
 do $$
+declare
+  r text;
 begin
   if not exists (select 1 from pg_roles where rolname = 'anon') then
     create role anon nologin inherit;
@@ -19,6 +21,14 @@ begin
   if not exists (select 1 from pg_roles where rolname = 'authenticator') then
     create role authenticator nologin noinherit;
   end if;
+  -- Supabase's service roles, which a schema dump's grants and `alter … owner to` name
+  -- (`grant usage on schema public to supabase_auth_admin`). Nothing is granted to them here.
+  foreach r in array array['supabase_admin', 'supabase_auth_admin', 'supabase_storage_admin', 'supabase_functions_admin',
+    'supabase_realtime_admin', 'supabase_replication_admin', 'supabase_read_only_user', 'dashboard_user', 'pgbouncer'] loop
+    if not exists (select 1 from pg_roles where rolname = r) then
+      execute format('create role %I nologin noinherit', r);
+    end if;
+  end loop;
   if exists (select 1 from pg_roles where rolname = 'anon' and not rolinherit) then alter role anon inherit; end if;
   if exists (select 1 from pg_roles where rolname = 'authenticated' and not rolinherit) then alter role authenticated inherit; end if;
   if exists (select 1 from pg_roles where rolname = 'service_role' and not rolinherit) then alter role service_role inherit; end if;

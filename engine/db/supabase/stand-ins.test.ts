@@ -4,7 +4,8 @@
  * `vector(1536)` column, a search function ordering by `<=>`, the extension created twice, once
  * `with schema "public"`; Supabase's `wrappers` declaring a Stripe foreign table; a CHECK through
  * pg_jsonschema) applies, computes distances, says what was stood in for, and its stand-in objects
- * stay out of the catalog checks (as an extension's members do). Before the stand-ins, the first
+ * stay out of the catalog checks (as an extension's members do); pg_cron scheduling a job (after
+ * database.build, whose migration failed: extension "pg_cron" is not available). Before the stand-ins, the first
  * statement failed the run: extension "vector" is not available.
  */
 import pg from 'pg';
@@ -21,6 +22,10 @@ create extension pg_jsonschema with schema extensions;
 create table public.documents (id uuid primary key default gen_random_uuid(), owner uuid not null, content text, embedding vector(3));
 alter table public.documents enable row level security;
 create policy documents_own on public.documents for select to authenticated using (owner = auth.uid());
+-- pgvector's own index kinds, as chatgpt-your-files indexes its sections (failed: access method "hnsw" does not exist):
+create index on public.documents using hnsw (embedding vector_ip_ops);
+create index documents_l2 on public.documents
+  using ivfflat (embedding vector_l2_ops) with (lists = 100);
 create function public.match_documents(query_embedding vector, match_count integer) returns table (id uuid, similarity double precision)
 language sql stable as $$
   select d.id, 1 - (d.embedding <=> query_embedding) as similarity from public.documents d order by d.embedding <=> query_embedding limit match_count
@@ -31,6 +36,11 @@ CREATE FOREIGN DATA WRAPPER stripe_wrapper HANDLER stripe_fdw_handler;
 CREATE SERVER stripe_server FOREIGN DATA WRAPPER stripe_wrapper OPTIONS (api_key 'sk_test_x');
 CREATE FOREIGN TABLE public.customers (id text, email text) SERVER stripe_server OPTIONS (object 'customers', rowid_column 'id');
 create table public.prompts (id int primary key, body jsonb check (extensions.jsonb_matches_schema('{"type": "object"}', body)));
+-- A nightly job, as database.build schedules its cleanup (pg_cron makes schema cron whatever \`with schema\` says):
+create extension pg_cron with schema extensions;
+grant usage on schema cron to postgres;
+grant all privileges on all tables in schema cron to postgres;
+select cron.schedule('nightly-cleanup', '0 3 * * *', 'delete from public.documents where owner is null');
 `;
 
 let template: PreparedTemplate;
@@ -71,10 +81,15 @@ describe('stand-ins for extensions the server lacks', () => {
     await expect(client.query(`select * from public.customers`)).rejects.toThrow(/fdw_handler/);
   });
 
+  it('pg_cron: a scheduled job is recorded, never run', async () => {
+    expect((await client.query(`select jobname, schedule from cron.job`)).rows).toEqual([{ jobname: 'nightly-cleanup', schedule: '0 3 * * *' }]);
+    expect((await client.query(`select cron.unschedule('nightly-cleanup') as gone`)).rows).toEqual([{ gone: true }]);
+  });
+
   it('says what was stood in for', async () => {
     const found = await standInsInstalled(client);
-    expect(found.map((f) => f.name)).toEqual(['pg_jsonschema', 'vector', 'wrappers']);
-    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): pg_jsonschema \(.*\); vector \(vector values held as their text, distances computed in SQL, no ivfflat\/hnsw index\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
+    expect(found.map((f) => f.name)).toEqual(['pg_cron', 'pg_jsonschema', 'vector', 'wrappers']);
+    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): pg_cron \(jobs are recorded in cron.job and never run\); pg_jsonschema \(.*\); vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes left out\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
   });
 
   it("its objects are not the project's: the function grant check (R15/R16) leaves them out", async () => {

@@ -9,12 +9,14 @@
  *
  *   vector         the type (its text form held as is, typmod `vector(n)` accepted), its casts
  *                  from and to arrays, and its distances computed in SQL (`<->`, `<#>`, `<=>`,
- *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); no
- *                  ivfflat or hnsw index.
+ *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); a
+ *                  migration's ivfflat or hnsw index is left out.
  *   wrappers       Supabase's foreign data wrappers' handlers and validators: a wrapper, server
  *                  and foreign table can be created; reading a foreign table raises an error.
  *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
  *                  (a CHECK on them refuses every row, dropped and counted as the target's refusal).
+ *   pg_cron        cron.job and cron.schedule/unschedule (in schema cron, as pg_cron makes them
+ *                  whatever `with schema` says): a job is recorded and never runs.
  */
 import type pg from 'pg';
 
@@ -23,7 +25,7 @@ const NOTE = 'policyfuzz stand-in for extension';
 /** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
 const STAND_INS: Record<string, { sql: string; what: string }> = {
   vector: {
-    what: 'vector values held as their text, distances computed in SQL, no ivfflat/hnsw index',
+    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes left out',
     sql: `
 create type %1$I.vector;
 create function %1$I.vector_in(cstring, oid, integer) returns %1$I.vector language internal immutable strict parallel safe as 'textin';
@@ -102,6 +104,27 @@ create function %1$I.jsonb_matches_schema(schema json, instance jsonb) returns b
 create function %1$I.jsonschema_is_valid(schema json) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
 `,
   },
+  // pg_cron makes its objects in schema cron whatever `with schema` says; a job never runs here.
+  pg_cron: {
+    what: 'jobs are recorded in cron.job and never run',
+    sql: `
+create schema if not exists cron;
+create table cron.job (jobid bigserial primary key, schedule text not null, command text not null, nodename text not null default 'localhost',
+  nodeport integer not null default 5432, database text not null default current_database(), username text not null default current_user,
+  active boolean not null default true, jobname text);
+comment on table cron.job is '${NOTE} pg_cron: %2$s';
+create table cron.job_run_details (jobid bigint, runid bigserial primary key, job_pid integer, database text, username text, command text,
+  status text, return_message text, start_time timestamptz, end_time timestamptz);
+create function cron.schedule(job_name text, schedule text, command text) returns bigint language sql
+  as $pf_fn$ insert into cron.job (jobname, schedule, command) values ($1, $2, $3) returning jobid $pf_fn$;
+create function cron.schedule(schedule text, command text) returns bigint language sql
+  as $pf_fn$ insert into cron.job (schedule, command) values ($1, $2) returning jobid $pf_fn$;
+create function cron.unschedule(job_id bigint) returns boolean language sql
+  as $pf_fn$ with d as (delete from cron.job where jobid = $1 returning 1) select exists (select 1 from d) $pf_fn$;
+create function cron.unschedule(job_name text) returns boolean language sql
+  as $pf_fn$ with d as (delete from cron.job where jobname = $1 returning 1) select exists (select 1 from d) $pf_fn$;
+`,
+  },
 };
 
 /** The extensions that have a stand-in. */
@@ -141,7 +164,7 @@ const sqlLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
  */
 export function withStandIns(sql: string, standIn: ReadonlySet<string>): string {
   if (!standIn.size) return sql;
-  return sql.replace(CREATE_EXTENSION, (statement, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
+  return withoutVectorIndexes(sql, standIn).replace(CREATE_EXTENSION, (statement, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
     const name = rawName.toLowerCase();
     if (!standIn.has(name)) return statement;
     const schema = /\bschema\s+("?)([^"\s;]+)\1/i.exec(rest)?.[2];
@@ -157,6 +180,17 @@ export function withStandIns(sql: string, standIn: ReadonlySet<string>): string 
     const lines = statement.split('\n').length - 1;
     return block.replace(/\s*\n\s*/g, ' ') + '\n'.repeat(lines);
   });
+}
+
+const VECTOR_INDEX = /create\s+(?:unique\s+)?index\s[^;]*?\busing\s+(?:hnsw|ivfflat)\b[^;]*;/gi;
+
+/**
+ * With `vector` stood in for, an ivfflat or hnsw index (pgvector's access methods, which a plain
+ * server lacks) is left out, on the same lines: it only speeds up a search, and no rule reads it.
+ */
+function withoutVectorIndexes(sql: string, standIn: ReadonlySet<string>): string {
+  if (!standIn.has('vector')) return sql;
+  return sql.replace(VECTOR_INDEX, (statement) => `select 'policyfuzz: vector index left out (vector is stood in for)';${'\n'.repeat(statement.split('\n').length - 1)}`);
 }
 
 /** The extensions stood in for in this database, each with what its stand-in does and does not. */
