@@ -166,8 +166,8 @@ export function sendableCase<C extends { steps: readonly { request: ApiRequest }
       requestToTarget(plan.mapping!, step.request);
       return true;
     } catch (e) {
-      if (!(e instanceof UnmappableRequest) || !e.column) throw e;
-      const reason = droppedColumnReason(e.column);
+      if (!(e instanceof UnmappableRequest) || !(e.column || e.dropReason)) throw e;
+      const reason = e.dropReason ?? droppedColumnReason(e.column!);
       dropped[reason] = (dropped[reason] ?? 0) + 1;
       return false;
     }
