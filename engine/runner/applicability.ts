@@ -36,7 +36,7 @@ export function missingObjects(property: Pick<DataProperty, 'tables' | 'function
       const target = mapping?.tables?.[name] ? targetTable(mapping, name) : name;
       if (!cache.outsideApi.has(cacheKey(target))) return name;
       const schema = cacheKey(target).split('.')[0];
-      return `${name} (in schema ${schema}, which the API does not expose: set mapping.tables.${name}.via to "sql" to send its requests as SQL under the caller's role)`;
+      return `${name} the API reaches (it is in schema ${schema}, which the API does not expose: set mapping.tables.${name}.via to "sql" to send its requests as SQL under the caller's role)`;
     });
 }
 
