@@ -37,6 +37,7 @@ it('a policy fault on a table outside the API is caught through the SQL executor
     runBin(['fuzz', '--config', restConfig, '--only', 'T01', ...options(dir).filter((o) => o !== '--quiet')], { cwd: dir }),
   ]);
   expect(caught.stdout, caught.stderr).toMatch(/^T01 FAILED: step 1: rows touched: model 0, database \d+$/m);
+  expect(caught.stdout).toMatch(/^ {2}request: {2}as SQL, not through the API: set role authenticated, request\.jwt\.claims <role=authenticated sub=[0-9a-f-]+>; GET teamkit\.teams /m);
   expect(caught.code).toBe(1);
   expect(unreached.stdout).toContain('T01 N/A: not applicable: the target has no teamkit.teams the API reaches (it is in schema teamkit, which the API does not expose: set mapping.tables.teamkit.teams.via to "sql"');
   expect(unreached.code).toBe(0);

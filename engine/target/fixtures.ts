@@ -176,6 +176,11 @@ export function sendableCase<C extends { steps: readonly { request: ApiRequest }
   return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
 }
 
+/** Whether a model request goes to a table the mapping sends as SQL (`via: "sql"`), not through the API. */
+export function sentAsSql(plan: FixturePlan, request: ApiRequest | undefined): boolean {
+  return request !== undefined && request.kind !== 'rpc' && plan.mapping?.tables?.[targetName(request)]?.via === 'sql';
+}
+
 /**
  * A model request as it is sent to this target (the run, its replay and its psql repro send the
  * same): in the target's names, and an INSERT completed with the NOT NULL columns only the
