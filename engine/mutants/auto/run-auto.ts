@@ -11,6 +11,7 @@ import { touches } from '../../config/changed-since.ts';
 import { killMutant, type KillResult } from '../kill.ts';
 import type pg from 'pg';
 import { readCatalog, readPolicyTablesOutside, type Catalog } from './catalog.ts';
+import { MANAGED_SCHEMAS } from '../../checker/security-lints.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
 
 export const AUTO_MUTANT_SCHEMAS = ['public', 'passport', 'private'];
@@ -78,13 +79,21 @@ export interface AutoOptions {
  */
 async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mapping: TargetMapping | undefined, onSkipped: AutoOptions['onSkipped']): Promise<Catalog> {
   const sqlRouted = sqlRoutedTables(mapping);
-  const reached = [...new Set([...AUTO_MUTANT_SCHEMAS, ...exposedSchemas])];
+  // Supabase's own schemas stay out even when exposed (storage): their tables are Supabase's, reached through its other APIs.
+  const reached = [...new Set([...AUTO_MUTANT_SCHEMAS, ...exposedSchemas.filter((s) => !MANAGED_SCHEMAS.includes(s))])];
   const sqlSchemas = [...sqlRouted].map((t) => t.split('.')[0]).filter((s) => !reached.includes(s));
   const catalog = await readCatalog(client, [...reached, ...sqlSchemas]);
   const kept = (schema: string, table: string) => reached.includes(schema) || sqlRouted.has(`${schema}.${table}`);
   for (const { table, policies } of await readPolicyTablesOutside(client, reached)) {
     if (sqlRouted.has(table)) continue;
-    onSkipped?.(table, policies, `schema ${table.split('.')[0]} is not exposed to the API; set mapping.tables.<model table>.via to "sql" for a table the pack models, to test it (and mutate its policies) as SQL`);
+    const schema = table.split('.')[0];
+    onSkipped?.(
+      table,
+      policies,
+      MANAGED_SCHEMAS.includes(schema)
+        ? `schema ${schema} is Supabase's own, reached through its Storage, Realtime or Auth APIs, which policyfuzz does not send requests to`
+        : `schema ${schema} is not exposed to the API; set mapping.tables.<model table>.via to "sql" for a table the pack models, to test it (and mutate its policies) as SQL`,
+    );
   }
   return {
     ...catalog,

@@ -41,3 +41,7 @@ create function public.my_teams() returns setof teamkit.teams
   language sql stable security invoker set search_path = '' as $$ select * from teamkit.teams $$;
 revoke execute on function public.my_teams() from public, anon;
 grant execute on function public.my_teams() to authenticated;
+
+-- Team logos in Storage: a policy on Supabase's own table, reached through the Storage API.
+create policy team_logos_read_by_members on storage.objects for select to authenticated
+  using (bucket_id = 'team-logos' and teamkit.has_role_on_team(((storage.foldername(name))[1])::uuid));
