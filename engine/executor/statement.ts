@@ -98,8 +98,8 @@ const MINIMAL_BODY = `select pg_catalog.count(_postgrest_t) as page_total, null:
 export function buildStatement(request: ApiRequest, cache: SchemaCache, sqlRouted: ReadonlySet<string> = NONE): Statement {
   const schema = request.schema ?? cache.exposedSchemas[0];
   if (!cache.exposedSchemas.includes(schema)) {
-    const key = request.kind === 'rpc' ? undefined : qualifiedName(schema, request.table);
-    if (key && sqlRouted.has(key) && request.kind !== 'rpc') return buildTableStatement(request, schema, cache.outsideApi.get(key), false);
+    const key = request.kind === 'rpc' ? '' : qualifiedName(schema, request.table);
+    if (request.kind !== 'rpc' && sqlRouted.has(key)) return buildTableStatement(request, schema, cache.outsideApi.get(key), false);
     return { refusal: { status: 406, code: 'PGRST106', message: `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}` } };
   }
   if (request.kind === 'rpc') return buildRpc(request, schema, cache);
