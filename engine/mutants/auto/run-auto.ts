@@ -65,7 +65,7 @@ export interface AutoOptions {
   catalogProperties?: CatalogProperty[];
   /**
    * Policies left unmutated, by table: in a schema the API does not expose, on a table the
-   * mapping does not send as SQL (`why` names the setting).
+   * mapping does not send as SQL (`why` names the setting), or in one of Supabase's own schemas.
    */
   onSkipped?: (table: string, policies: number, why: string) => void;
   /** Only variants of these kinds (all when absent). */
