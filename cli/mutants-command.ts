@@ -77,6 +77,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       ...(kinds ? { kinds } : {}),
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
       onNotApplicable: (id, note) => out(`left out ${id}: ${note}`),
+      onSkipped: (table, policies, why) => out(`skipped ${policies} ${policies === 1 ? 'policy' : 'policies'} of ${table}: ${why}`),
       onResult: (r) =>
         out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
     });

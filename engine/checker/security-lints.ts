@@ -25,7 +25,8 @@ export interface LintFinding {
 }
 
 /** Schemas Supabase itself manages: their objects are not the project's to lint. */
-const MANAGED_SCHEMAS = ['auth', 'storage', 'extensions', 'graphql', 'graphql_public', 'realtime', 'net', 'cron', 'vault', 'pgsodium', 'pgsodium_masks', 'supabase_functions', 'supabase_migrations', 'information_schema', 'pg_catalog', 'pg_toast'];
+/** Schemas Supabase itself manages (and this harness's compatibility layer stands in for). */
+export const MANAGED_SCHEMAS = ['auth', 'storage', 'extensions', 'graphql', 'graphql_public', 'realtime', 'net', 'cron', 'vault', 'pgsodium', 'pgsodium_masks', 'supabase_functions', 'supabase_migrations', 'information_schema', 'pg_catalog', 'pg_toast'];
 
 const API_ROLES = ['anon', 'authenticated'] as const;
 

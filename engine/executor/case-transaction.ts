@@ -27,6 +27,7 @@ import type { Caller } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { FixtureError } from '../errors.ts';
+import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { REFERENCE_PLAN, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { credentialsFor } from './credentials.ts';
 import { httpStatusForSqlState } from './http-status.ts';
@@ -93,7 +94,8 @@ function requestPath(request: ApiRequest): string {
 
 /** The search_path PostgREST sets: the schema the request targets (Accept/Content-Profile, default the first exposed), then db-extra-search-path. */
 export function requestSearchPath(cache: SchemaCache, request: ApiRequest): string {
-  const target = request.schema ?? cache.exposedSchemas[0];
+  // A table sent as SQL (outside the exposed schemas) is named with its schema; the path stays the default request's.
+  const target = request.schema && cache.exposedSchemas.includes(request.schema) ? request.schema : cache.exposedSchemas[0];
   return [...new Set([target, ...cache.extraSearchPath])].map(ident).join(', ');
 }
 
@@ -241,6 +243,8 @@ export class CaseTransaction implements Executor {
   private pendingRollback = false;
   /** Request and fixture shapes prepared on this connection. */
   private readonly prepared = new PreparedStatements();
+  /** Tables outside the exposed schemas that the mapping sends as SQL (`via: "sql"`). */
+  private readonly sqlRouted: ReadonlySet<string>;
   /** Tables the cases since the last VACUUM wrote (their rolled-back rows are dead tuples). */
   private readonly written = new Set<string>();
   private casesSinceVacuum = 0;
@@ -250,7 +254,9 @@ export class CaseTransaction implements Executor {
     private readonly cache: SchemaCache,
     /** How fixtures are written into this database (the reference one, or a project's own). */
     readonly fixturePlan: FixturePlan = REFERENCE_PLAN,
-  ) {}
+  ) {
+    this.sqlRouted = sqlRoutedTables(fixturePlan.mapping);
+  }
 
   /**
    * Opens the case and writes its fixtures as the server context (superuser, null auth.uid()).
@@ -361,7 +367,7 @@ export class CaseTransaction implements Executor {
   private writeRequests(ahead: readonly PlannedRequest[]): (Promise<ApiResponse> | ApiResponse)[] {
     let after = false;
     return ahead.map(({ caller, request }) => {
-      const statement = buildStatement(request, this.cache);
+      const statement = buildStatement(request, this.cache, this.sqlRouted);
       if ('refusal' in statement) return refusalResponse(statement);
       const answer = this.writeRequest({ cache: this.cache, caller, request, options: {}, statement }, after);
       after = true;
@@ -400,7 +406,7 @@ export class CaseTransaction implements Executor {
       }
       return next.response;
     }
-    const statement = buildStatement(request, this.cache);
+    const statement = buildStatement(request, this.cache, this.sqlRouted);
     if ('refusal' in statement) return refusalResponse(statement);
     const after = open.requestSent;
     open.requestSent = true;

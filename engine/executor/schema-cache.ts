@@ -39,6 +39,11 @@ export interface SchemaCache {
    */
   initiallyDeferred: string[];
   tables: Map<string, CachedColumn[]>;
+  /**
+   * Tables and views in the schemas the API does not expose (system schemas aside): PostgREST
+   * cannot reach them; a table the mapping sends as SQL (`via: "sql"`) is reached through these.
+   */
+  outsideApi: Map<string, CachedColumn[]>;
   functions: Map<string, CachedFunction[]>;
   /** What the catalog's functions can leave on a pooled connection (session-state.ts); absent: nothing. */
   sessionState?: SessionStateWatch;
@@ -70,16 +75,17 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
        from pg_attribute a
        join pg_class c on c.oid = a.attrelid
        join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = any($1) and c.relkind in ('r', 'v', 'm', 'p', 'f')
+      where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_' and c.relkind in ('r', 'v', 'm', 'p', 'f')
         and a.attnum > 0 and not a.attisdropped
       order by n.nspname, c.relname, a.attnum`,
-    [exposedSchemas],
   );
   const tables = new Map<string, CachedColumn[]>();
+  const outsideApi = new Map<string, CachedColumn[]>();
   for (const r of cols.rows) {
     const key = qualifiedName(r.schema, r.table);
-    if (!tables.has(key)) tables.set(key, []);
-    tables.get(key)!.push({ name: r.name, type: r.type, generated: r.generated, ...(r.primary_key ? { primaryKey: true } : {}) });
+    const into = exposedSchemas.includes(r.schema) ? tables : outsideApi;
+    if (!into.has(key)) into.set(key, []);
+    into.get(key)!.push({ name: r.name, type: r.type, generated: r.generated, ...(r.primary_key ? { primaryKey: true } : {}) });
   }
   const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[] | null; arg_modes: string[] | null; n_defaults: number; returns_set: boolean; ret_type: string; ret_kind: string; volatility: string }>(
     `select n.nspname as schema, p.proname as name, p.proargnames as arg_names, p.provolatile as volatility,
@@ -158,6 +164,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     extraSearchPath,
     initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))],
     tables,
+    outsideApi,
     functions,
     relationships: fks.rows,
     ...(sessionState ? { sessionState } : {}),

@@ -75,8 +75,7 @@ function whereClause(table: string, filters: Filter[], p: SqlParams): string {
   return filters.length ? ` where ${filters.map((f) => filterSql(table, f, p)).join(' and ')}` : '';
 }
 
-function missingColumn(cache: SchemaCache, key: string, table: string, names: string[]): PostgrestRefusal | undefined {
-  const cols = cache.tables.get(key);
+function unknownColumn(cols: CachedColumn[] | undefined, table: string, names: string[]): PostgrestRefusal | undefined {
   // A table outside the schema cache is sent as is: Postgres answers 42P01 (v12.2 has no PGRST205).
   if (!cols) return undefined;
   for (const n of names) {
@@ -91,16 +90,37 @@ export const SINGULAR_TOTAL = `set_config('policyfuzz.singular_total', pg_catalo
 const SELECT_BODY = `select pg_catalog.count(_postgrest_t) as page_total, coalesce(json_agg(_postgrest_t), '[]')::text as body`;
 const MINIMAL_BODY = `select pg_catalog.count(_postgrest_t) as page_total, null::text as body`;
 
-export function buildStatement(request: ApiRequest, cache: SchemaCache): Statement {
+/**
+ * `sqlRouted`: tables (`schema.table`) outside the exposed schemas that are sent as SQL
+ * (mapping `via: "sql"`): the same statement, run under the same role and claims, without what
+ * PostgREST itself adds (the schema check PGRST106, the unknown column PGRST204 — Postgres then
+ * answers 42703 — and pg-safeupdate, which Supabase loads for PostgREST's connections only).
+ */
+export function buildStatement(request: ApiRequest, cache: SchemaCache, sqlRouted: ReadonlySet<string> = NONE): Statement {
   const schema = request.schema ?? cache.exposedSchemas[0];
   if (!cache.exposedSchemas.includes(schema)) {
+    const key = request.kind === 'rpc' ? '' : qualifiedName(schema, request.table);
+    if (request.kind !== 'rpc' && sqlRouted.has(key)) return buildTableStatement(request, schema, cache, cache.outsideApi.get(key), false);
     return { refusal: { status: 406, code: 'PGRST106', message: `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}` } };
   }
   if (request.kind === 'rpc') return buildRpc(request, schema, cache);
-  const key = qualifiedName(schema, request.table);
+  return buildTableStatement(request, schema, cache, cache.tables.get(qualifiedName(schema, request.table)), true);
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * A table's request as SQL. `columns`: the table's, when known; `rest`: PostgREST sends it (its
+ * unknown-column check and pg-safeupdate apply), else it is sent as SQL directly.
+ */
+function buildTableStatement(request: Exclude<ApiRequest, { kind: 'rpc' }>, schema: string, cache: SchemaCache, columns: CachedColumn[] | undefined, rest: boolean): Statement {
   const target = `${ident(schema)}.${ident(request.table)}`;
   const t = request.table;
   const p = new SqlParams();
+  // PostgREST answers an unknown column itself (PGRST204); sent as SQL, Postgres answers 42703.
+  const missingColumn = (names: string[]) => (rest ? unknownColumn(columns, t, names) : undefined);
+  // Parse analysis names an unknown table (42P01) before pg-safeupdate's hook runs.
+  const safeUpdate = rest && columns !== undefined;
   switch (request.kind) {
     case 'select': {
       const cols = request.columns === '*' ? [`${ident(t)}.*`] : request.columns.map((c) => `${ident(t)}.${ident(c)}`);
@@ -112,12 +132,12 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
     }
     case 'insert': {
       const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
-      const conflict = request.upsert ? (request.upsert.onConflict ?? primaryKeyOf(cache.tables.get(key))) : [];
-      const missing = missingColumn(cache, key, t, [...keys, ...conflict]);
+      const conflict = request.upsert ? (request.upsert.onConflict ?? primaryKeyOf(columns)) : [];
+      const missing = missingColumn([...keys, ...conflict]);
       if (missing) return { refusal: missing };
       const merge = request.upsert?.resolution === 'merge-duplicates' && conflict.length > 0;
       const colList = keys.map(ident).join(', ');
-      const returning = returningSql(request, target, cache.tables.get(key));
+      const returning = returningSql(request, target, columns);
       // QueryBuilder.hs mutatePlanToQuery Insert: a merge counts inserted rows in pgrst.inserted
       // (+1 per body row, -1 per conflict updated) for its 201/200; a body naming no column is
       // rows of defaults (SqlFragment.hs fromJsonBodyF: json_array_elements, `SELECT  FROM`) and
@@ -130,31 +150,30 @@ export function buildStatement(request: ApiRequest, cache: SchemaCache): Stateme
             ? 'do nothing'
             : `do update set ${keys.map((k) => `${ident(k)} = excluded.${ident(k)}`).join(', ')} where ${insertedCounter(false)}`);
       const insert = keys.length
-        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(cache, key, request.rows, keys, p)}${counted}${onConflict} ${returning}`
+        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(columns, request.rows, keys, p)}${counted}${onConflict} ${returning}`
         : `insert into ${target} select from json_array_elements(${p.bind(JSON.stringify(request.rows))}::json) pgrst_body${counted}${onConflict} ${returning}`;
       return sqlStatement(p.statement(withSource(insert, request, merge)), writeShape(request), false);
     }
     case 'update': {
       const keys = Object.keys(request.patch);
-      const missing = missingColumn(cache, key, t, keys);
+      const missing = missingColumn(keys);
       if (missing) return { refusal: missing };
-      const returning = returningSql(request, target, cache.tables.get(key));
+      const returning = returningSql(request, target, columns);
       if (keys.length === 0) {
         // QueryBuilder.hs mutatePlanToQuery Update, `null uCols`: "SELECT <returnings, or NULL> FROM
         // t WHERE false" (the filters left out; no UPDATE privilege needed; no row touched).
-        const returned = returningSql(request, target, cache.tables.get(key)).replace(/^returning /, '');
-        const columns = returned === '1' ? 'null' : returned.split(`${target}.`).join(`${ident(t)}.`);
-        return sqlStatement(p.statement(withSource(`select ${columns} from ${target} where false`, request)), writeShape(request), false);
+        const returned = returningSql(request, target, columns).replace(/^returning /, '');
+        const selected = returned === '1' ? 'null' : returned.split(`${target}.`).join(`${ident(t)}.`);
+        return sqlStatement(p.statement(withSource(`select ${selected} from ${target} where false`, request)), writeShape(request), false);
       }
-      // Parse analysis names an unknown table (42P01) before pg-safeupdate's hook runs.
-      if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('UPDATE') };
+      if (request.filters.length === 0 && safeUpdate) return { refusal: safeUpdateRefusal('UPDATE') };
       const set = keys.map((k) => `${ident(k)} = pgrst_body.${ident(k)}`).join(', ');
-      const update = `update ${target} set ${set} from (select * from ${bodyRecordset(cache, key, [request.patch], keys, p)}) pgrst_body${whereClause(t, request.filters, p)} ${returning}`;
+      const update = `update ${target} set ${set} from (select * from ${bodyRecordset(columns, [request.patch], keys, p)}) pgrst_body${whereClause(t, request.filters, p)} ${returning}`;
       return sqlStatement(p.statement(withSource(update, request)), writeShape(request), false);
     }
     case 'delete': {
-      if (request.filters.length === 0 && cache.tables.has(key)) return { refusal: safeUpdateRefusal('DELETE') };
-      const del = `delete from ${target}${whereClause(t, request.filters, p)} ${returningSql(request, target, cache.tables.get(key))}`;
+      if (request.filters.length === 0 && safeUpdate) return { refusal: safeUpdateRefusal('DELETE') };
+      const del = `delete from ${target}${whereClause(t, request.filters, p)} ${returningSql(request, target, columns)}`;
       return sqlStatement(p.statement(withSource(del, request)), writeShape(request), false);
     }
   }
@@ -204,8 +223,8 @@ function embedSql(request: Extract<ApiRequest, { kind: 'select' }>, schema: stri
 }
 
 /** The body as PostgREST reads it: json_to_recordset typed by the named columns only. */
-function bodyRecordset(cache: SchemaCache, key: string, rows: Json[], keys: string[], p: SqlParams): string {
-  const cols = cache.tables.get(key) ?? [];
+function bodyRecordset(columns: CachedColumn[] | undefined, rows: Json[], keys: string[], p: SqlParams): string {
+  const cols = columns ?? [];
   const typeOf = (k: string) => cols.find((c) => c.name === k)?.type ?? 'text';
   return `json_to_recordset(${p.bind(JSON.stringify(rows))}::json) as pgrst_body(${keys.map((k) => `${ident(k)} ${typeOf(k)}`).join(', ')})`;
 }

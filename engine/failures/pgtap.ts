@@ -26,7 +26,7 @@ import { describeRequest, targetName } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../target/fixtures.ts';
-import { columnsAsTargetNames, expectedAsTargetShows, guardedWrite, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping } from '../mapping/mapping.ts';
+import { columnsAsTargetNames, expectedAsTargetShows, guardedWrite, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping, sqlRoutedTables } from '../mapping/mapping.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
@@ -236,7 +236,7 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     const label = `step ${i + 1}: ${describeCaller(step.caller)} ${describeRequest(step.request)}`;
     body.push('', comment(label));
     const sent = requestForTarget(plan, step.request);
-    const statement = buildStatement(sent, cache);
+    const statement = buildStatement(sent, cache, sqlRoutedTables(plan.mapping));
     if ('refusal' in statement) {
       body.push(comment(`PostgREST answers ${statement.refusal.status} ${statement.refusal.code} without asking the database: nothing to assert here.`));
       world = prediction.world;

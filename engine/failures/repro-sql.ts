@@ -13,6 +13,7 @@ import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../target/fixtures.ts';
 import { END_OF_REQUEST, keepRequestSql, maxAffectedCheck, preRequestSql, ROLLBACK_REQUEST, SINGULAR_CHECK } from '../executor/case-transaction.ts';
+import { sqlRoutedTables } from '../mapping/mapping.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { buildStatement, maxAffectedOf } from '../executor/statement.ts';
 import { inlineSql } from '../executor/sql-text.ts';
@@ -66,7 +67,7 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     if (differs) out.push(psqlEcho(`policyfuzz saw:    ${describeOutcome(actualOutcomeOf(record.actual) ?? (record.actual as Outcome))}`));
     out.push(psqlEcho(differs ? 'the database answers (page_total = rows touched, body = what the caller gets):' : 'the database answers:'));
     const sent = requestForTarget(plan, step.request);
-    const statement = buildStatement(sent, cache);
+    const statement = buildStatement(sent, cache, sqlRoutedTables(plan.mapping));
     if ('refusal' in statement) {
       out.push(psqlEcho(`PostgREST answers ${statement.refusal.status} ${statement.refusal.code} without asking the database: ${statement.refusal.message}`));
       world = prediction.world;

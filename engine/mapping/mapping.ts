@@ -39,6 +39,13 @@ export interface TableMapping {
    * A text id needs nothing: a uuid is text.
    */
   bigintIds?: string[];
+  /**
+   * How requests reach the table: `rest` (default) through PostgREST, or `sql`: as SQL under the
+   * caller's role and claims, for a table or view in a schema the API does not expose (reached
+   * in production only through functions, and tested the way pgTAP tests do: `set role
+   * authenticated` plus `request.jwt.claims`). See docs/config.md "Tables the API does not expose".
+   */
+  via?: 'rest' | 'sql';
 }
 
 /**
@@ -110,6 +117,8 @@ export class UnmappableRequest extends Error {
     message: string,
     /** What it named (`users.avatar_url`), when a column mapped to null. */
     readonly column?: string,
+    /** Why it is left out of its case, when not for a column (counted under this text). */
+    readonly dropReason?: string,
   ) {
     super(message);
     this.name = 'UnmappableRequest';
@@ -123,6 +132,17 @@ export function isEmptyMapping(m: TargetMapping | undefined): boolean {
 /** The target's name of a model table. */
 export function targetTable(m: TargetMapping, table: string): string {
   return m.tables?.[table]?.name ?? table;
+}
+
+/** Target tables (`schema.table`) the mapping sends as SQL (`via: "sql"`) rather than through the API. */
+export function sqlRoutedTables(m: TargetMapping | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const [model, t] of Object.entries(m?.tables ?? {})) {
+    if (t.via !== 'sql') continue;
+    const { schema, name } = splitName(targetTable(m!, model));
+    out.add(`${schema ?? 'public'}.${name}`);
+  }
+  return out;
 }
 
 /** The target's name of a model function. */

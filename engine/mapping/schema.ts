@@ -42,6 +42,7 @@ export const MappingSchema = z
               )
               .optional(),
             bigintIds: z.array(name).optional(),
+            via: z.enum(['rest', 'sql']).optional(),
           })
           .strict(),
       )

@@ -7,7 +7,7 @@ import type { Outcome } from '../model/outcome.ts';
 import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { SavedFailure } from '../failures/store.ts';
 import { apiRoleOf, describeCaller } from '../model/caller.ts';
-import { curlLine, differingStep, failureDiff, formatDiff } from './diff.ts';
+import { requestLine, differingStep, failureDiff, formatDiff } from './diff.ts';
 import { NO_PAINT, type Paint } from './color.ts';
 import { STATUS_LABEL } from './summary.ts';
 
@@ -130,7 +130,7 @@ export function printFailures(results: PropertyResult[], saved: ReadonlyMap<stri
       const step = r.area === 'data' ? differingStep(f.counterexample, f.step) : undefined;
       if (step) {
         out(`  caller:   ${describeCaller(step.caller)} (role ${apiRoleOf(step.caller)})`);
-        out(`  request:  ${curlLine(step.caller, step.request)}`);
+        out(`  request:  ${requestLine(step.caller, step.request, f.sentAs)}`);
       }
       if (s.replay) out(`  replay:   ${s.replay}`);
       if (f.expected === undefined && f.actual === undefined) continue; // a catalog finding: the message says it all

@@ -8,7 +8,7 @@ import type { Caller } from '../model/caller.ts';
 import { apiRoleOf } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { Outcome } from '../model/outcome.ts';
-import { rpcQuery, selectParam, type ApiRequest, type Filter } from '../model/request.ts';
+import { describeRequest, rpcQuery, selectParam, type ApiRequest, type Filter } from '../model/request.ts';
 import { canonicalJson } from '../model/values.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
 
@@ -166,6 +166,16 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
   const body = request.kind === 'insert' ? (request.rows.length === 1 ? request.rows[0] : request.rows) : request.kind === 'update' ? request.patch : request.kind === 'rpc' && !request.get ? request.args : undefined;
   if (body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(body)));
   return parts.join(' ');
+}
+
+/**
+ * How the differing step was sent: the curl line, or, for a table sent as SQL (outside the API),
+ * the role and claims it ran under (its statement is in the saved .sql repro and .pgtap.sql).
+ */
+export function requestLine(caller: Caller, request: ApiRequest, sentAs: 'sql' | undefined): string {
+  if (sentAs !== 'sql') return curlLine(caller, request);
+  const claims = caller.kind === 'user' ? ` sub=${caller.id}` : '';
+  return `as SQL, not through the API: set role ${apiRoleOf(caller)}, request.jwt.claims <role=${apiRoleOf(caller)}${claims}>; ${describeRequest(request).replace('/rest/v1/', '')} (the statement: the saved .sql repro)`;
 }
 
 /** The step of a data-layer case where the sides differ: its caller and request. */

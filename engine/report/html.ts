@@ -7,7 +7,7 @@
 import { actualOutcomeOf, describeOutcome } from '../failures/describe.ts';
 import type { Outcome } from '../model/outcome.ts';
 import { apiRoleOf, describeCaller } from '../model/caller.ts';
-import { curlLine, differingStep, failureDiff } from './diff.ts';
+import { requestLine, differingStep, failureDiff } from './diff.ts';
 import { accessMatrix, matrixSteps, outcomeList, type MatrixRow } from './matrix.ts';
 import type { FailureSummary, PropertySummary, RunSummary } from './summary.ts';
 
@@ -68,7 +68,7 @@ function failureSection(p: PropertySummary, f: FailureSummary, n: number): strin
   return `<section class="failure" id="failure-${htmlEscape(anchor)}">
 <h3><span class="badge fail">FAIL</span> ${htmlEscape(`${p.id} ${p.title}`)}</h3>
 <p class="message">${htmlEscape(f.message)}</p>
-${step ? `<p class="who">caller <strong>${htmlEscape(describeCaller(step.caller))}</strong> (role ${htmlEscape(apiRoleOf(step.caller))})</p><pre class="curl">${htmlEscape(curlLine(step.caller, step.request))}</pre>` : ''}
+${step ? `<p class="who">caller <strong>${htmlEscape(describeCaller(step.caller))}</strong> (role ${htmlEscape(apiRoleOf(step.caller))})</p><pre class="curl">${htmlEscape(requestLine(step.caller, step.request, f.sentAs))}</pre>` : ''}
 <h4>replay</h4>
 <pre class="cmd">${htmlEscape(f.replay)}</pre>
 ${diffTable(f)}

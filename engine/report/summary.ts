@@ -35,6 +35,8 @@ export const FailureSummarySchema = z.object({
   regressionFile: z.string().nullable(),
   /** Columns the server assigns: not compared, so left out of the diff. */
   masked: z.array(z.string()).optional(),
+  /** Data layer: the differing step went to a table sent as SQL (mapping `via: "sql"`), not through the API. */
+  sentAs: z.literal('sql').optional(),
 });
 
 export const PropertySummarySchema = z.object({
@@ -242,6 +244,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
               reproSql: failure?.reproSql ?? null,
               regressionFile: failure?.regressionFile ?? null,
               ...(f.masked?.length ? { masked: [...f.masked] } : {}),
+              ...(f.sentAs ? { sentAs: f.sentAs } : {}),
             },
           ]
         : [],

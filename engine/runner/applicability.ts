@@ -7,7 +7,7 @@
  */
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { qualifiedName } from '../executor/schema-cache.ts';
-import { presenceUnder, type TargetMapping } from '../mapping/mapping.ts';
+import { presenceUnder, sqlRoutedTables, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 import type { DataProperty } from './data-property.ts';
 import type { PropertyResult } from './result.ts';
 
@@ -17,13 +17,27 @@ function cacheKey(name: string): string {
 
 /** Whether the target has a table (or view) or function of this model name. */
 export function targetHas(cache: SchemaCache, mapping?: TargetMapping): (name: string) => boolean {
-  return presenceUnder(mapping, (name) => cache.tables.has(cacheKey(name)) || cache.functions.has(cacheKey(name)));
+  const sqlRouted = sqlRoutedTables(mapping);
+  return presenceUnder(mapping, (name) => {
+    const key = cacheKey(name);
+    return cache.tables.has(key) || cache.functions.has(key) || (sqlRouted.has(key) && cache.outsideApi.has(key));
+  });
 }
 
-/** What a property needs that the schema lacks. */
+/**
+ * What a property needs that the schema lacks. A table the target has outside the API's schemas
+ * is named with the setting that sends it as SQL, rather than called absent.
+ */
 export function missingObjects(property: Pick<DataProperty, 'tables' | 'functions'>, cache: SchemaCache, mapping?: TargetMapping): string[] {
   const has = targetHas(cache, mapping);
-  return [...property.tables, ...(property.functions ?? [])].filter((name) => !has(name));
+  return [...property.tables, ...(property.functions ?? [])]
+    .filter((name) => !has(name))
+    .map((name) => {
+      const target = mapping?.tables?.[name] ? targetTable(mapping, name) : name;
+      if (!cache.outsideApi.has(cacheKey(target))) return name;
+      const schema = cacheKey(target).split('.')[0];
+      return `${name} the API reaches (it is in schema ${schema}, which the API does not expose: set mapping.tables.${name}.via to "sql" to send its requests as SQL under the caller's role)`;
+    });
 }
 
 /**

@@ -13,6 +13,7 @@ import { startDatabaseServer, type DatabaseServer, type ServerChoice } from '../
 import { CaseTransaction } from '../executor/case-transaction.ts';
 import { loadSchemaCache, type SchemaCache } from '../executor/schema-cache.ts';
 import { REFERENCE_PLAN, type FixturePlan } from '../target/fixtures.ts';
+import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { readSeededValues } from '../introspection/seeded-values.ts';
 
@@ -109,7 +110,9 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         cache = options.maxRows === undefined ? loaded : { ...loaded, maxRows: options.maxRows };
       }
       if (!plan) {
-        const shapes = await readTableShapes(client, [...cache.exposedSchemas, 'auth']);
+        // Tables sent as SQL live outside the exposed schemas: their fixtures are completed from the catalog too.
+        const sqlSchemas = [...sqlRoutedTables(options.fixtures?.mapping)].map((t) => t.split('.')[0]);
+        const shapes = await readTableShapes(client, [...new Set([...cache.exposedSchemas, 'auth', ...sqlSchemas])]);
         const seededTables = await readSeededTables(client, shapes);
         // Seeded rows' values are masked in failures on any target, with or without a fixture plan.
         const seededValues = await readSeededValues(client, shapes, seededTables);

@@ -22,6 +22,8 @@ export interface PropertyFailure {
   message: string;
   /** Data layer: the step (0-based) of the case where model and database first disagreed. */
   step?: number;
+  /** Data layer: the differing step went to a table sent as SQL under the caller's role (mapping `via: "sql"`), not through PostgREST. */
+  sentAs?: 'sql';
   /** Data layer: columns the server assigns, present in the answer but not compared. */
   masked?: string[];
   /** Data layer: what the model predicted (in its own names) for each step sent, up to the disagreeing one (the case's history); the psql repro reuses it. */

@@ -19,7 +19,7 @@ import { BranchTally, ClauseTally } from './coverage.ts';
 import { casePredictions } from './case-predictions.ts';
 import { laneArbitrary, warmedFor } from './guided.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
-import { sendableCase } from '../target/fixtures.ts';
+import { sendableCase, sentAsSql, type FixturePlan } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NotRealizable, remedyFor } from '../target/realizable.ts';
 
@@ -337,7 +337,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     if (error instanceof CaseMismatch) {
       // A disagreement is thrown only when replaying a path: fast-check's own failure.
       const testCase = failed!.counterexample?.[0] as DataCase;
-      const finding = findingOf(property.id, failed!.seed, failed!.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan.seededValues);
+      const finding = findingOf(property.id, failed!.seed, failed!.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan);
       return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
     }
     const row = error instanceof FixtureError && error.row !== null ? ` (row ${JSON.stringify(error.row)})` : '';
@@ -367,7 +367,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const s = chosen[i];
         findings[i] =
           options.shrink === false
-            ? findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan.seededValues)
+            ? findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan)
             : await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
       }
     }),
@@ -384,7 +384,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   };
 }
 
-function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before?: DataCase, history?: HistoryEntry[], seeded?: readonly string[]): PropertyFailure {
+function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before: DataCase | undefined, history: HistoryEntry[] | undefined, plan: FixturePlan): PropertyFailure {
+  const seeded = plan.seededValues;
   return {
     seed,
     path,
@@ -393,6 +394,7 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
     actual: { outcome: mismatch.actual, response: mismatch.response },
     message: new CaseMismatch(mismatch).message,
     step: mismatch.step,
+    ...(sentAsSql(plan, testCase.steps[mismatch.step]?.request) ? { sentAs: 'sql' as const } : {}),
     ...(mismatch.masked?.length ? { masked: mismatch.masked } : {}),
     // The model's own predictions (its names), masked like the mismatch: seeded values are never shown.
     ...(history ? { predictions: history.map((h) => maskSeeded(h.prediction.outcome, seeded, stringsIn(testCase))) } : {}),
@@ -439,7 +441,7 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
     path = shrunk.counterexamplePath ?? path;
   }
   const minimized = await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch, history);
-  return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history, worker.tx.fixturePlan.seededValues);
+  return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history, worker.tx.fixturePlan);
 }
 
 const SHRINK_FLOOR_MS = 3000;

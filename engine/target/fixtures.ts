@@ -190,8 +190,8 @@ export function sendableCase<C extends { steps: readonly { request: ApiRequest }
       requestToTarget(plan.mapping, step.request);
       return true;
     } catch (e) {
-      if (!(e instanceof UnmappableRequest) || !e.column) throw e;
-      return drop(droppedColumnReason(e.column));
+      if (!(e instanceof UnmappableRequest) || !(e.column || e.dropReason)) throw e;
+      return drop(e.dropReason ?? droppedColumnReason(e.column!));
     }
   });
   if (steps.length === testCase.steps.length) return { testCase, dropped };
@@ -207,6 +207,11 @@ function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | 
   const joins = (from: string, to: string) => (plan.shapes!.get(from) ?? []).some((c) => c.references?.table === to);
   const missing = request.embeds.find((e) => !joins(e.table, parent) && !joins(parent, e.table));
   return missing ? `embeds ${missing.table} in ${parent}, which no foreign key of the target joins` : undefined;
+}
+
+/** Whether a model request goes to a table the mapping sends as SQL (`via: "sql"`), not through the API. */
+export function sentAsSql(plan: FixturePlan, request: ApiRequest | undefined): boolean {
+  return request !== undefined && request.kind !== 'rpc' && plan.mapping?.tables?.[targetName(request)]?.via === 'sql';
 }
 
 /**

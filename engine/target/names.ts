@@ -27,6 +27,15 @@ function requiredColumn(m: TargetMapping, table: string, column: string, where: 
   return to;
 }
 
+/**
+ * A table sent as SQL has no PostgREST around it: a single-object answer (406 PGRST116) and
+ * max-affected (400 PGRST124) do not exist there, so such a request is left out of its case, counted.
+ */
+function refuseRestOnlyForms(request: Exclude<ApiRequest, { kind: 'rpc' }>, table: string): void {
+  const form = request.single ? 'a single-object request (Accept: vnd.pgrst.object)' : 'maxAffected' in request && request.maxAffected !== undefined ? 'a max-affected write' : undefined;
+  if (form) throw new UnmappableRequest(`${request.kind} of ${table} is ${form}, which only PostgREST answers; ${table} is sent as SQL`, undefined, `${form} of ${table}: REST only, the table is sent as SQL (mapping.tables.${table}.via)`);
+}
+
 /** A model request as the target's request. */
 export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiRequest {
   if (request.kind === 'rpc') {
@@ -45,6 +54,7 @@ export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiReque
   const target = splitName(targetTable(m, table));
   const { schema: _schema, ...base } = request;
   const named = { ...base, table: target.name, ...(target.schema && target.schema !== 'public' ? { schema: target.schema } : {}) };
+  if (m.tables[table].via === 'sql') refuseRestOnlyForms(named, table);
   const filter = (f: Filter): Filter => ({ ...f, column: requiredColumn(m, table, f.column, where), value: valueToTarget(m, table, f.column, f.value) });
   const body = (row: Row): Row => renameRow(row, (c) => requiredColumn(m, table, c, where), (c, v) => valueToTarget(m, table, c, v));
   const columns = <C extends string[] | '*' | undefined>(cs: C): C => (Array.isArray(cs) ? cs.map((c) => requiredColumn(m, table, c, where)) : cs) as C;

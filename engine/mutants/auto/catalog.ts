@@ -75,3 +75,13 @@ export async function readCatalog(client: pg.Client, schemas: string[]): Promise
     views: views.rows as CatalogView[],
   };
 }
+
+/** Tables with policies in schemas other than these, and how many each has: what a run leaves unmutated. */
+export async function readPolicyTablesOutside(client: pg.Client, schemas: string[]): Promise<{ table: string; policies: number }[]> {
+  const r = await client.query<{ table: string; policies: number }>(
+    `select format('%s.%s', schemaname, tablename) as "table", count(*)::int as policies
+       from pg_policies where not (schemaname = any($1)) group by schemaname, tablename order by 1`,
+    [schemas],
+  );
+  return r.rows;
+}

@@ -6,10 +6,12 @@ import type { DatabaseServer } from '../../db/providers/server.ts';
 import type { DataProperty } from '../../runner/data-property.ts';
 import type { CatalogProperty } from '../../runner/catalog-property.ts';
 import { openSession, type SessionTarget } from '../../run/session.ts';
-import type { TargetMapping } from '../../mapping/mapping.ts';
+import { sqlRoutedTables, type TargetMapping } from '../../mapping/mapping.ts';
 import { touches } from '../../config/changed-since.ts';
 import { killMutant, type KillResult } from '../kill.ts';
-import { readCatalog } from './catalog.ts';
+import type pg from 'pg';
+import { readCatalog, readPolicyTablesOutside, type Catalog } from './catalog.ts';
+import { MANAGED_SCHEMAS } from '../../checker/security-lints.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
 
 export const AUTO_MUTANT_SCHEMAS = ['public', 'passport', 'private'];
@@ -61,8 +63,43 @@ export interface AutoOptions {
    * they kill in milliseconds. Only those that pass on the unmutated target are used.
    */
   catalogProperties?: CatalogProperty[];
+  /**
+   * Policies left unmutated, by table: in a schema the API does not expose, on a table the
+   * mapping does not send as SQL (`why` names the setting), or in one of Supabase's own schemas.
+   */
+  onSkipped?: (table: string, policies: number, why: string) => void;
   /** Only variants of these kinds (all when absent). */
   kinds?: readonly AutoMutationKind[];
+}
+
+/**
+ * The catalog the variants are derived from: the exposed schemas and the usual helper schemas,
+ * plus the tables the mapping sends as SQL (with the functions of their schemas). Policies of any
+ * other table cannot be reached by a request, so they are left out and reported.
+ */
+async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mapping: TargetMapping | undefined, onSkipped: AutoOptions['onSkipped']): Promise<Catalog> {
+  const sqlRouted = sqlRoutedTables(mapping);
+  // Supabase's own schemas stay out even when exposed (storage): their tables are Supabase's, reached through its other APIs.
+  const reached = [...new Set([...AUTO_MUTANT_SCHEMAS, ...exposedSchemas.filter((s) => !MANAGED_SCHEMAS.includes(s))])];
+  const sqlSchemas = [...sqlRouted].map((t) => t.split('.')[0]).filter((s) => !reached.includes(s));
+  const catalog = await readCatalog(client, [...reached, ...sqlSchemas]);
+  const kept = (schema: string, table: string) => reached.includes(schema) || sqlRouted.has(`${schema}.${table}`);
+  for (const { table, policies } of await readPolicyTablesOutside(client, reached)) {
+    if (sqlRouted.has(table)) continue;
+    const schema = table.split('.')[0];
+    onSkipped?.(
+      table,
+      policies,
+      MANAGED_SCHEMAS.includes(schema)
+        ? `schema ${schema} is Supabase's own, reached through its Storage, Realtime or Auth APIs, which policyfuzz does not send requests to`
+        : `schema ${schema} is not exposed to the API; set mapping.tables.<model table>.via to "sql" for a table the pack models, to test it (and mutate its policies) as SQL`,
+    );
+  }
+  return {
+    ...catalog,
+    policies: catalog.policies.filter((p) => kept(p.schema, p.table)),
+    rowSecurityTables: catalog.rowSecurityTables.filter((t) => kept(t.schema, t.table)),
+  };
 }
 
 export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
@@ -73,7 +110,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
   // A property that already fails on the unmutated target would "kill" every variant: leave it out.
   const holding: DataProperty[] = [];
   try {
-    mutants = deriveMutants(await readCatalog(base.env.workers[0].client, AUTO_MUTANT_SCHEMAS)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
+    mutants = deriveMutants(await mutableCatalog(base.env.workers[0].client, base.env.cache.exposedSchemas, mapping, options.onSkipped)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
     for (const fitted of base.fit(options.properties, options.seed)) {
       if (!fitted.runnable) {
         if (fitted.result.status === 'not-applicable') options.onNotApplicable?.(fitted.listed.id, fitted.result.note ?? '');

@@ -1,0 +1,46 @@
+/**
+ * A table outside the exposed schemas sent as SQL (mapping `via: "sql"`): the statement PostgREST
+ * would build, without what only PostgREST adds (PGRST106, PGRST204, pg-safeupdate's 21000), and
+ * a request form only PostgREST answers (single object, max-affected) left out of its case, counted.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ApiRequest } from '../model/request.ts';
+import { sendableCase, REFERENCE_PLAN } from '../target/fixtures.ts';
+import type { SchemaCache } from './schema-cache.ts';
+import { buildStatement } from './statement.ts';
+import { inlineSql } from './sql-text.ts';
+
+const columns = [
+  { name: 'id', type: 'uuid', generated: false, primaryKey: true },
+  { name: 'name', type: 'text', generated: false },
+];
+const cache: SchemaCache = { exposedSchemas: ['public'], extraSearchPath: ['public', 'extensions'], initiallyDeferred: [], tables: new Map(), outsideApi: new Map([['teamkit.teams', columns]]), functions: new Map() };
+const routed = new Set(['teamkit.teams']);
+const update: ApiRequest = { kind: 'update', schema: 'teamkit', table: 'teams', patch: { name: 'x' }, filters: [], returning: 'minimal' };
+
+describe('a table sent as SQL', () => {
+  it('is refused by PostgREST (PGRST106) unless the mapping sends it as SQL', () => {
+    expect(buildStatement(update, cache)).toMatchObject({ refusal: { code: 'PGRST106' } });
+    const s = buildStatement(update, cache, routed);
+    expect('query' in s && inlineSql(s.query)).toContain('with pgrst_source as (update "teamkit"."teams" set "name" = pgrst_body."name" from (select * from json_to_recordset(\'[{"name":"x"}]\'::json) as pgrst_body("name" text)) pgrst_body returning 1)');
+  });
+
+  it('has no pg-safeupdate (an UPDATE or DELETE without WHERE runs) and no PGRST204 (Postgres names an unknown column: 42703)', () => {
+    expect('query' in buildStatement({ kind: 'delete', schema: 'teamkit', table: 'teams', filters: [], returning: 'minimal' }, cache, routed)).toBe(true);
+    const unknown = buildStatement({ ...update, patch: { colour: 'red' } } as ApiRequest, cache, routed);
+    expect('query' in unknown && inlineSql(unknown.query)).toContain('"colour" text');
+  });
+
+  it('leaves a single-object or max-affected request out of its case, counted, and sends the rest', () => {
+    const plan = { ...REFERENCE_PLAN, mapping: { tables: { 'teamkit.teams': { via: 'sql' as const } } } };
+    const read: ApiRequest = { kind: 'select', schema: 'teamkit', table: 'teams', columns: '*', filters: [] };
+    const caller = { kind: 'service' as const };
+    const steps = [{ caller, request: read }, { caller, request: { ...read, single: true } }, { caller, request: { ...update, filters: [{ column: 'id', op: 'eq' as const, value: 'a' }], maxAffected: 1 } }];
+    const { testCase, dropped } = sendableCase(plan, { world: {}, steps });
+    expect(testCase?.steps.map((s) => s.request)).toEqual([read]);
+    expect(dropped).toEqual({
+      'a single-object request (Accept: vnd.pgrst.object) of teamkit.teams: REST only, the table is sent as SQL (mapping.tables.teamkit.teams.via)': 1,
+      'a max-affected write of teamkit.teams: REST only, the table is sent as SQL (mapping.tables.teamkit.teams.via)': 1,
+    });
+  });
+});
