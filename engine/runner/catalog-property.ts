@@ -10,7 +10,8 @@ import type { Environment } from './environment.ts';
 import type { PropertyResult } from './result.ts';
 import type { CatalogComparison } from '../checker/catalog.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
-import type { PackModel } from '../pack.ts';
+import type { TableModel } from '../model/table-model.ts';
+import type { FunctionModel, PrivateFunction } from '../model/function-model.ts';
 
 /** What a catalog check may need of the target beyond its database. */
 export interface CatalogContext {
@@ -23,7 +24,14 @@ export interface CatalogContext {
    * catalog is compared with. Reading the bundled reference's instead made every table a pack
    * added "not in the model".
    */
-  model: PackModel;
+  model: CatalogModel;
+}
+
+/** Of a pack's model (engine/pack.ts PackModel), what a catalog check compares the catalog with. */
+export interface CatalogModel {
+  tables: Record<string, TableModel>;
+  functions: Record<string, FunctionModel>;
+  privateFunctions?: PrivateFunction[];
 }
 
 export interface CatalogProperty<S = any> {
@@ -35,7 +43,7 @@ export interface CatalogProperty<S = any> {
   check: (client: pg.Client, settings: S, context: CatalogContext) => Promise<CatalogComparison & { objects: number; details?: unknown[] }>;
 }
 
-export async function runCatalogProperty(env: Environment, property: CatalogProperty, options: { seed: number; settings: unknown; model: PackModel }): Promise<PropertyResult> {
+export async function runCatalogProperty(env: Environment, property: CatalogProperty, options: { seed: number; settings: unknown; model: CatalogModel }): Promise<PropertyResult> {
   const started = Date.now();
   const worker = env.workers[0];
   await worker.tx.flush();
