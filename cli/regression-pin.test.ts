@@ -22,13 +22,17 @@ describe('saved regression tests pin their target', () => {
     expect(r.code, r.stdout + r.stderr).toBe(1);
     const file = readdirSync(path.join(dir, 'f')).find((f) => f.endsWith('.regression.ts'))!;
     const text = readFileSync(path.join(dir, 'f', file), 'utf8');
-    expect(text).toContain(JSON.stringify(CONFIG));
+    // The regression replays the saved failure beside it, which records its target.
+    const saved = file.replace(/\.regression\.ts$/, '.json');
+    expect(text).toContain(`./${saved}`);
+    expect(readFileSync(path.join(dir, 'f', saved), 'utf8')).toContain(JSON.stringify(CONFIG));
 
     // Pasted three folders deep, as into packs/reference/regressions/, and run with vitest.
     const folder = path.join(PROJECT_ROOT, '.scratch', `pf-pin-${process.pid}`, 'regressions');
     mkdirSync(folder, { recursive: true });
     try {
       writeFileSync(path.join(folder, file.replace(/\.regression\.ts$/, '.test.ts')), text);
+      writeFileSync(path.join(folder, saved), readFileSync(path.join(dir, 'f', saved)));
       const config = path.join(folder, 'vitest.config.ts');
       writeFileSync(config, `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { root: ${JSON.stringify(PROJECT_ROOT)}, include: [${JSON.stringify(`${path.relative(PROJECT_ROOT, folder)}/*.test.ts`)}], globalSetup: ['testing/global-setup.ts'], pool: 'forks' } });\n`);
       const { stdout } = await run(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--config', config], {
