@@ -29,6 +29,8 @@ export interface TemplateOptions {
   cache?: boolean;
   /** The statement timeout and where a long apply says how far it is. */
   apply?: Pick<ApplyOptions, 'timeoutMs' | 'progress'>;
+  /** The server was started for this run alone, so a kept template in it is this run's to use up (cloneForWorkers). */
+  serverOfThisRun?: boolean;
 }
 
 export interface PreparedTemplate {
@@ -39,7 +41,11 @@ export interface PreparedTemplate {
   source: TemplateSource;
   /** Of preparing it, the time spent applying SQL: the compatibility layer, the migrations, a mutant's extra files, safeupdate (0 for a kept template used as it is). */
   migrationsMs: number;
-  /** Clone the template once per worker; every clone starts identical. */
+  /**
+   * A database per worker, every one starting identical: clones of the template, the last worker
+   * taking the template itself when no one else can clone it (it is this run's own), which saves
+   * a clone and the checkpoint it costs. No template can be cloned from afterwards.
+   */
   cloneForWorkers(count: number): Promise<string[]>;
   drop(): Promise<void>;
 }
@@ -141,6 +147,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   };
   let name: string;
   let source: TemplateSource = { kind: 'uncached' };
+  let ownTemplate = true;
   try {
     if (!server.ownsServer && !staleChecked) {
       staleChecked = true;
@@ -152,6 +159,8 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
       const kept = await keptTemplate(server, options.migrations, compat, createScratch, apply);
       source = kept.source;
       name = options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra!, compat, apply)) : kept.name;
+      // Another run on the same server may clone the kept template at any time.
+      ownTemplate = name !== kept.name || options.serverOfThisRun === true;
     } else {
       name = await createScratch('tpl', 'template0', async (c) => {
         if (compat) await applyCompatLayer(c);
@@ -171,14 +180,16 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     migrationsMs,
     async cloneForWorkers(count) {
       const urls: string[] = [];
+      const clones = ownTemplate ? count - 1 : count;
       await withClient(server.adminUrl, async (c) => {
-        for (let i = 0; i < count; i++) {
+        for (let i = 0; i < clones; i++) {
           const clone = scratchName(`w${i}`);
           await c.query(`create database ${quoteIdent(clone)} template ${quoteIdent(name)} ${copyStrategy(server)}`);
           scratch.push(clone);
           urls.push(databaseUrl(server.adminUrl, clone));
         }
       });
+      if (clones < count) urls.push(databaseUrl(server.adminUrl, name));
       return urls;
     },
     drop,
