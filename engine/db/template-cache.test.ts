@@ -117,6 +117,23 @@ describe('kept templates on a shared server', () => {
     drops.push(mutant.drop);
     expect(await mutant.cloneForWorkers(1)).toEqual([mutant.url]);
   });
+
+  it("a mutant's edited migration goes on a scratch copy of the kept template of the migrations before it; no template of the edited list is kept", async () => {
+    const server = await sharedServer();
+    const edited = { ...second, sql: second.sql.replace('note text', 'edited_note text') };
+    const tpl = await prepareTemplate(server, { migrations: [first, edited], keptPrefix: 1, cache: true });
+    drops.push(tpl.drop);
+    expect(tpl.source).toMatchObject({ digest: keptTemplateKey([first]).digest });
+    expect(tpl.name).not.toBe(cachedTemplateName(keptTemplateKey([first])));
+    expect(await rows(tpl.url, `select column_name from information_schema.columns where table_name = '${table}' order by 1`)).toEqual([{ column_name: 'edited_note' }, { column_name: 'id' }]);
+    const triggers = `select count(*)::int as n from pg_trigger where tgname like 'policyfuzz_safeupdate%' and tgrelid = 'public.${table}'::regclass`;
+    expect(await rows(tpl.url, triggers)).toEqual([{ n: 1 }]);
+    const c = new pg.Client({ connectionString: server.adminUrl });
+    await c.connect();
+    const names = (await keptTemplates(c)).map((k) => k.name);
+    await c.end();
+    expect(names).not.toContain(cachedTemplateName(keptTemplateKey([first, edited])));
+  });
 });
 
 describe('kept data directories of local servers', () => {
