@@ -118,6 +118,17 @@ describe('kept templates on a shared server', () => {
     expect(await mutant.cloneForWorkers(1)).toEqual([mutant.url]);
   });
 
+  it('a server reached by its URL is lent, whoever started it: a run there gives every worker a clone, never the kept template others clone', async () => {
+    const server = await sharedServer();
+    const env = await openEnvironment({ databaseUrl: server.adminUrl, migrations: [first], workers: 1, cacheTemplate: true });
+    try {
+      expect(env.readyNote).toMatch(new RegExp(`(cached template|template built, kept as) ${keptTemplateKey([first]).digest}`));
+      expect(env.workers[0].client.database).not.toBe(cachedTemplateName(keptTemplateKey([first])));
+    } finally {
+      await env.close();
+    }
+  });
+
   it("a mutant's edited migration goes on a scratch copy of the kept template of the migrations before it; no template of the edited list is kept", async () => {
     const server = await sharedServer();
     const edited = { ...second, sql: second.sql.replace('note text', 'edited_note text') };

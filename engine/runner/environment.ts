@@ -84,7 +84,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
   let template: PreparedTemplate | undefined;
   const workers: Worker[] = [];
   try {
-    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat, cache: cacheTemplate, keptPrefix: options.keptPrefix, serverOfThisRun: !options.server, apply: { timeoutMs: options.migrationTimeoutMs, progress: options.log } });
+    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat, cache: cacheTemplate, keptPrefix: options.keptPrefix, serverOfThisRun: ownServer && server.ownsServer, apply: { timeoutMs: options.migrationTimeoutMs, progress: options.log } });
     lap('templateMs');
     const urls = await template.cloneForWorkers(options.workers ?? 1);
     lap('cloneMs');
