@@ -201,8 +201,9 @@ async function spawnServer(binDir: string, dataDir: string, port: number, sockDi
 /**
  * A kept data directory's spare: a ready copy of its data, which a start takes by renaming
  * (instant) where copying the 1,400 files of a 160-migration project took 0.3–0.6 s before the
- * server could start. The run that takes it copies the next one while it runs and waits for that
- * copy when it stops. Two runs racing for one spare: the rename gives it to one, the other copies.
+ * server could start. The run that takes it copies the next one beside its cases (the copy it
+ * used to make before starting) and waits for that copy when it stops. Two runs racing for one
+ * spare: the rename gives it to one, the other copies.
  */
 function spareOf(keptDir: string): string {
   return `${keptDir}${SPARE_SUFFIX}`;
@@ -223,8 +224,8 @@ function makeSpare(keptDir: string): Promise<void> {
   const target = spareOf(keptDir);
   if (existsSync(target)) return Promise.resolve();
   const copying = new StartUp();
-  // At the lowest priority: it runs beside the run's first cases, which should not wait for it.
-  return atomically(target, copying, (tmp) => copying.run('nice', ['-n', '19', 'cp', '-a', path.join(keptDir, 'data'), tmp]))
+  // At normal priority: the run waits for it when it stops, and a copy starved by a busy machine would hold that up.
+  return atomically(target, copying, (tmp) => copying.run('cp', ['-a', path.join(keptDir, 'data'), tmp]))
     .catch(() => {})
     .finally(() => copying.done());
 }
