@@ -113,6 +113,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
     }
     lap('workersMs');
+    server.ready?.();
     const tpl = template;
     const startupMs = Date.now() - started;
     const source = describeTemplateSource(tpl.source);

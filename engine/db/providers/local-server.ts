@@ -125,8 +125,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     throw e;
   }
   startUp.done();
-  // The next start on this kept template renames the spare instead of copying.
-  let spare = base && base.key.digest === options.template?.digest ? makeSpare(base.dir) : Promise.resolve();
+  // The next start on this kept template renames the spare instead of copying (made once the run is ready).
+  let spareFrom = base && base.key.digest === options.template?.digest ? base.dir : undefined;
+  let spare = Promise.resolve();
   const url = serverUrl(port, sockDir);
   // One stop, however many ask: a signal's stopAll and the start-up's own error path both call it,
   // and the second must wait for the folder to be gone, not return while the first still stops it.
@@ -136,6 +137,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     description: `local Postgres ${binaries.version} (${binaries.source}) on port ${port}${runAs ? ` as ${runAs.name}` : ''}`,
     adminUrl: url,
     ownsServer: true,
+    ready() {
+      if (spareFrom) spare = makeSpare(spareFrom);
+      spareFrom = undefined;
+    },
     stop() {
       stopping ??= (async () => {
         await stopChild(child);
@@ -161,8 +166,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       } finally {
         keeping.done();
       }
-      await spare;
-      spare = makeSpare(path.join(templatesDir, key.digest));
+      spareFrom = path.join(templatesDir, key.digest);
       for (const old of keptDataDirs(templatesDir).slice(KEPT_TEMPLATES)) {
         rmSync(old.dir, { recursive: true, force: true });
         rmSync(spareOf(old.dir), { recursive: true, force: true });
@@ -200,9 +204,9 @@ async function spawnServer(binDir: string, dataDir: string, port: number, sockDi
 
 /**
  * A kept data directory's spare: a ready copy of its data, which a start takes by renaming
- * (instant) where copying the 1,400 files of a 160-migration project took 0.3–0.6 s before the
- * server could start. The run that takes it copies the next one beside its cases (the copy it
- * used to make before starting) and waits for that copy when it stops. Two runs racing for one
+ * (instant) where copying the 1,400 files of a 160-migration project took 0.3–2 s before the
+ * server could start. The run that takes it copies the next one once its workers are ready
+ * (ready(): a copy beside the clones slowed them) and waits for that copy when it stops. Two runs racing for one
  * spare: the rename gives it to one, the other copies.
  */
 function spareOf(keptDir: string): string {
