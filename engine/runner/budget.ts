@@ -140,7 +140,7 @@ export function earlyStopReason(before: PropertyResult | undefined, after: Prope
   const earlier = new Set(seen(before));
   if (seen(after).some((k) => !earlier.has(k))) return undefined;
   const what = [after.clauses?.length ? 'every clause reached on both sides' : '', after.branches?.length ? 'every model branch taken' : ''].filter(Boolean);
-  return `${[...what, `no new outcome class since ${before.cases} cases`].join(', ')}`;
+  return [...what, `no new outcome class since ${before.cases} cases`].join(', ');
 }
 
 /**
@@ -153,6 +153,8 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   const results = new Map<string, PropertyResult>();
   /** The last tranche each property ran to its end. */
   const reached = new Map<string, number>();
+  /** Each property's result at the end of the last tranche it ran to its end (early stop compares with it). */
+  const atReached = new Map<string, PropertyResult>();
   /** Stopped early: they go no further. */
   const settled = new Set<string>();
   const last = o.tranches[o.tranches.length - 1];
@@ -168,7 +170,8 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         let joined = before ? joinPasses(before, r) : r;
         if (!r.stopped) {
           reached.set(property.id, tranche);
-          const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(before, joined) : undefined;
+          const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(atReached.get(property.id), joined) : undefined;
+          atReached.set(property.id, joined);
           if (why) {
             const early = `stopped early at ${joined.cases}${joined.planned !== undefined ? ` of ${joined.planned}` : ''} cases: ${why}`;
             joined = { ...joined, stoppedEarly: { cases: joined.cases, reason: why }, note: joined.note ? `${early}; ${joined.note}` : early };

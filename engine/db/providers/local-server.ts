@@ -206,8 +206,8 @@ async function spawnServer(binDir: string, dataDir: string, port: number, sockDi
  * A kept data directory's spare: a ready copy of its data, which a start takes by renaming
  * (instant) where copying the 1,400 files of a 160-migration project took 0.3–2 s before the
  * server could start. The run that takes it copies the next one once its workers are ready
- * (ready(): a copy beside the clones slowed them) and waits for that copy when it stops. Two runs racing for one
- * spare: the rename gives it to one, the other copies.
+ * (ready(): a copy beside the clones slowed them) and waits for that copy when it stops. Two
+ * runs racing for one spare: the rename gives it to one, the other copies.
  */
 function spareOf(keptDir: string): string {
   return `${keptDir}${SPARE_SUFFIX}`;
