@@ -43,7 +43,9 @@ function forget(digests: string[]): void {
   if (!existsSync(LOCAL_CACHE_ROOT)) return;
   for (const version of readdirSync(LOCAL_CACHE_ROOT)) {
     for (const templates of readdirSync(path.join(LOCAL_CACHE_ROOT, version)).filter((n) => n.startsWith('templates-'))) {
-      for (const digest of digests) rmSync(path.join(LOCAL_CACHE_ROOT, version, templates, digest), { recursive: true, force: true });
+      for (const digest of digests) {
+        for (const entry of [digest, `${digest}.spare`]) rmSync(path.join(LOCAL_CACHE_ROOT, version, templates, entry), { recursive: true, force: true });
+      }
     }
   }
 }

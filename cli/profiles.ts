@@ -26,11 +26,13 @@ export interface Profile {
   sso: boolean;
   /** Cases per SSO property. */
   ssoRuns: number;
+  /** A data-layer property past its minimum stops once saturated (engine/runner/budget.ts earlyStopReason); `--early-stop` / `--no-early-stop`. */
+  earlyStop: boolean;
 }
 
 export const PROFILES: Record<ProfileName, Profile> = {
-  pr: { description: 'pre-merge: data layer and SSO, under 60 s on the reference database', runs: 300, workers: 2, timeBudgetMs: 45_000, sso: true, minCases: 100, ssoRuns: 25 },
-  nightly: { description: 'nightly: every property (data layer and SSO), many more cases', runs: 6000, workers: 4, timeBudgetMs: 30 * 60_000, minCases: 1000, sso: true, ssoRuns: 200 },
+  pr: { description: 'pre-merge: data layer and SSO, under 60 s on the reference database', runs: 300, workers: 2, timeBudgetMs: 45_000, sso: true, minCases: 100, ssoRuns: 25, earlyStop: false },
+  nightly: { description: 'nightly: every property (data layer and SSO), many more cases', runs: 6000, workers: 4, timeBudgetMs: 30 * 60_000, minCases: 1000, sso: true, ssoRuns: 200, earlyStop: false },
 };
 
 export const DEFAULT_PROFILE: ProfileName = 'pr';

@@ -38,6 +38,8 @@ export interface FuzzOptions {
   updateBaseline?: boolean;
   /** Fewest cases for a verdict when the budget or an interrupt cuts a property short (default: the profile's). */
   minCases?: number;
+  /** Stop a data-layer property at or past its minimum once saturated (default: the profile's). */
+  earlyStop?: boolean;
   /** Exit 1 when a property is partial or not reached (CI that wants every property's minimum). */
   failOnPartial?: boolean;
   /** The target, chosen by the CLI (engine/config/target.ts chooseTarget); else resolved from config and migrations. */

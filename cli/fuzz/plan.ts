@@ -146,6 +146,7 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
     server: { databaseUrl: options.databaseUrl, provider: options.provider },
     timeBudgetMs: options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs),
     minCases: Math.min(runs, options.minCases ?? profile.minCases),
+    earlyStop: options.earlyStop ?? profile.earlyStop,
     failuresDir,
     reportDir,
     baseline,

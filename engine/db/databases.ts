@@ -27,8 +27,16 @@ export interface TemplateOptions {
   supabaseCompat?: boolean;
   /** Keep the template built from `migrations` for later runs, and start from a kept one (template-cache.ts). */
   cache?: boolean;
+  /**
+   * With `cache`, how many of `migrations` are kept (default all): the rest (a mutant's edited
+   * migrations and those after them) go, with `extra`, on a scratch copy of the kept template of
+   * the unchanged prefix, so each mutant applies only what it changed.
+   */
+  keptPrefix?: number;
   /** The statement timeout and where a long apply says how far it is. */
   apply?: Pick<ApplyOptions, 'timeoutMs' | 'progress'>;
+  /** The server was started for this run alone, so a kept template in it is this run's to use up (cloneForWorkers). */
+  serverOfThisRun?: boolean;
 }
 
 export interface PreparedTemplate {
@@ -39,7 +47,11 @@ export interface PreparedTemplate {
   source: TemplateSource;
   /** Of preparing it, the time spent applying SQL: the compatibility layer, the migrations, a mutant's extra files, safeupdate (0 for a kept template used as it is). */
   migrationsMs: number;
-  /** Clone the template once per worker; every clone starts identical. */
+  /**
+   * A database per worker, every one starting identical: clones of the template, the last worker
+   * taking the template itself when no one else can clone it (it is this run's own), which saves
+   * a clone and the checkpoint it costs. No template can be cloned from afterwards.
+   */
   cloneForWorkers(count: number): Promise<string[]>;
   drop(): Promise<void>;
 }
@@ -141,6 +153,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   };
   let name: string;
   let source: TemplateSource = { kind: 'uncached' };
+  let ownTemplate = true;
   try {
     if (!server.ownsServer && !staleChecked) {
       staleChecked = true;
@@ -149,9 +162,13 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     // A kept template is shared by name between the roles that use the server: only a superuser
     // may clone one another role made, so other roles build their own each run, as before.
     if (options.cache && (await withClient(server.adminUrl, (c) => mayCloneAnyDatabase(c)))) {
-      const kept = await keptTemplate(server, options.migrations, compat, createScratch, apply);
+      const keptCount = options.keptPrefix ?? options.migrations.length;
+      const kept = await keptTemplate(server, options.migrations.slice(0, keptCount), compat, createScratch, apply);
       source = kept.source;
-      name = options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra!, compat, apply)) : kept.name;
+      const rest = options.migrations.slice(keptCount);
+      name = rest.length || options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra ?? [], compat, apply, rest)) : kept.name;
+      // Another run on the same server may clone the kept template at any time.
+      ownTemplate = name !== kept.name || options.serverOfThisRun === true;
     } else {
       name = await createScratch('tpl', 'template0', async (c) => {
         if (compat) await applyCompatLayer(c);
@@ -171,14 +188,16 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     migrationsMs,
     async cloneForWorkers(count) {
       const urls: string[] = [];
+      const clones = ownTemplate ? count - 1 : count;
       await withClient(server.adminUrl, async (c) => {
-        for (let i = 0; i < count; i++) {
+        for (let i = 0; i < clones; i++) {
           const clone = scratchName(`w${i}`);
           await c.query(`create database ${quoteIdent(clone)} template ${quoteIdent(name)} ${copyStrategy(server)}`);
           scratch.push(clone);
           urls.push(databaseUrl(server.adminUrl, clone));
         }
       });
+      if (clones < count) urls.push(databaseUrl(server.adminUrl, name));
       return urls;
     },
     drop,
@@ -190,9 +209,13 @@ async function applyCompatLayer(c: pg.Client): Promise<void> {
   if (!has.rows[0].present) await applyMigration(c, { name: 'supabase-compat', path: '(policyfuzz Supabase compatibility layer)', sql: compatSchemaSql });
 }
 
-/** The files after the migrations (a mutant), then safeupdate, which reads every function they left (so it goes first when already installed). */
-async function applyExtra(c: pg.Client, extra: MigrationFile[], compat: boolean, apply: TemplateOptions['apply'] = {}): Promise<void> {
-  if (extra.length && compat) await c.query(`drop schema if exists ${SAFEUPDATE_SCHEMA} cascade`);
+/**
+ * The migrations not yet applied (`migrations`: those after a kept prefix), the files after them
+ * (a mutant), then safeupdate, which reads every function they left (so it goes first when already installed).
+ */
+async function applyExtra(c: pg.Client, extra: MigrationFile[], compat: boolean, apply: TemplateOptions['apply'] = {}, migrations: MigrationFile[] = []): Promise<void> {
+  if ((extra.length || migrations.length) && compat) await c.query(`drop schema if exists ${SAFEUPDATE_SCHEMA} cascade`);
+  for (const file of migrations) await applyMigration(c, file, { ...apply, skippable: true, supabaseCompat: compat });
   for (const file of extra) await applyMigration(c, file, apply);
   // Supabase's pg-safeupdate also refuses unfiltered writes inside functions (safeupdate.ts).
   if (compat) await installSafeUpdate(c);

@@ -1,15 +1,20 @@
 /**
  * The template cache on a server policyfuzz is pointed at: a second template of the same
  * migrations is the kept one, new migrations go on top of a kept prefix, a mutant's extra files
- * go on a scratch copy (the kept template stays as it was). (cache clear: cli/cache-command.test.ts.)
+ * go on a scratch copy (the kept template stays as it was); a local server started on a kept
+ * template takes a ready copy of its data instead of copying it. (cache clear: cli/cache-command.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { databaseUrl, keptTemplateKey, keptTemplates, prepareTemplate } from './databases.ts';
 import type { MigrationFile } from './migrations.ts';
 import { basePrefixLength, bestBase, cachedTemplateName } from './template-cache.ts';
+import { LOCAL_CACHE_ROOT, LOCAL_SERVER_ROOT } from './providers/local-server.ts';
+import { openEnvironment } from '../runner/environment.ts';
 
 const migration = (name: string, sql: string): MigrationFile => ({ name, path: name, sql });
 
@@ -84,7 +89,9 @@ describe('kept templates on a shared server', () => {
     expect(await rows(extended.url, triggers)).toEqual([{ n: 1 }]);
     expect(await rows(mutant.url, triggers)).toEqual([{ n: 1 }]);
 
+    // Another run on this server may clone the kept template: each worker gets a clone of it.
     const [worker] = await again.cloneForWorkers(1);
+    expect(worker).not.toBe(again.url);
     expect(await rows(worker, `select count(*)::int as n from public.${table}`)).toEqual([{ n: 0 }]);
     for (const drop of drops.splice(0)) await drop();
     // Dropping a run's databases leaves the kept ones.
@@ -94,5 +101,79 @@ describe('kept templates on a shared server', () => {
     await c.end();
     expect(names).toContain(cachedTemplateName(key));
     expect(names).toContain(cachedTemplateName(keptTemplateKey([first, second])));
+  });
+
+  it('a server started for this run alone: its last worker takes the template itself, the others clone it', async () => {
+    const server = await sharedServer();
+    const own = await prepareTemplate(server, { migrations: [first], cache: true, serverOfThisRun: true });
+    drops.push(own.drop);
+    const workers = await own.cloneForWorkers(2);
+    expect(workers[1]).toBe(own.url);
+    expect(workers[0]).not.toBe(own.url);
+    const columns = `select count(*)::int as n from information_schema.columns where table_name = '${table}'`;
+    for (const url of workers) expect(await rows(url, columns)).toEqual([{ n: 1 }]);
+    // A mutant's template is a scratch copy: always this run's own, even on a shared server.
+    const mutant = await prepareTemplate(server, { migrations: [first], extra: [migration('mutant.sql', `alter table public.${table} add column leak text`)], cache: true });
+    drops.push(mutant.drop);
+    expect(await mutant.cloneForWorkers(1)).toEqual([mutant.url]);
+  });
+
+  it('a server reached by its URL is lent, whoever started it: a run there gives every worker a clone, never the kept template others clone', async () => {
+    const server = await sharedServer();
+    const env = await openEnvironment({ databaseUrl: server.adminUrl, migrations: [first], workers: 1, cacheTemplate: true });
+    try {
+      expect(env.readyNote).toMatch(new RegExp(`(cached template|template built, kept as) ${keptTemplateKey([first]).digest}`));
+      expect(env.workers[0].client.database).not.toBe(cachedTemplateName(keptTemplateKey([first])));
+    } finally {
+      await env.close();
+    }
+  });
+
+  it("a mutant's edited migration goes on a scratch copy of the kept template of the migrations before it; no template of the edited list is kept", async () => {
+    const server = await sharedServer();
+    const edited = { ...second, sql: second.sql.replace('note text', 'edited_note text') };
+    const tpl = await prepareTemplate(server, { migrations: [first, edited], keptPrefix: 1, cache: true });
+    drops.push(tpl.drop);
+    expect(tpl.source).toMatchObject({ digest: keptTemplateKey([first]).digest });
+    expect(tpl.name).not.toBe(cachedTemplateName(keptTemplateKey([first])));
+    expect(await rows(tpl.url, `select column_name from information_schema.columns where table_name = '${table}' order by 1`)).toEqual([{ column_name: 'edited_note' }, { column_name: 'id' }]);
+    const triggers = `select count(*)::int as n from pg_trigger where tgname like 'policyfuzz_safeupdate%' and tgrelid = 'public.${table}'::regclass`;
+    expect(await rows(tpl.url, triggers)).toEqual([{ n: 1 }]);
+    const c = new pg.Client({ connectionString: server.adminUrl });
+    await c.connect();
+    const names = (await keptTemplates(c)).map((k) => k.name);
+    await c.end();
+    expect(names).not.toContain(cachedTemplateName(keptTemplateKey([first, edited])));
+  });
+});
+
+describe('kept data directories of local servers', () => {
+  const only = migration('001.sql', `create table public.t_${randomUUID().replace(/-/g, '').slice(0, 12)} (id int primary key)`);
+  const digest = keptTemplateKey([only]).digest;
+  const keptDirs = () => readdirSync(LOCAL_CACHE_ROOT).flatMap((v) => readdirSync(path.join(LOCAL_CACHE_ROOT, v)).filter((n) => n.startsWith('templates-')).map((t) => path.join(LOCAL_CACHE_ROOT, v, t, digest)));
+  afterAll(() => {
+    for (const dir of keptDirs()) for (const entry of [dir, `${dir}.spare`]) rmSync(entry, { recursive: true, force: true });
+  });
+  const runDataDirs = () => readdirSync(LOCAL_SERVER_ROOT).filter((n) => n.startsWith(`run-${process.pid}-`)).map((n) => path.join(LOCAL_SERVER_ROOT, n, 'data'));
+
+  it('a start on a kept template renames its spare copy into place (no copy before the server starts) and leaves a new spare when it stops', async () => {
+    const first = await openEnvironment({ provider: 'local', migrations: [only], workers: 1, cacheTemplate: true });
+    await first.close();
+    expect(first.readyNote).toContain(`template built, kept as ${digest}`);
+    const [kept] = keptDirs().filter((d) => existsSync(d));
+    expect(existsSync(`${kept}.spare`)).toBe(true);
+    const spareInode = statSync(`${kept}.spare`).ino;
+
+    const before = new Set(runDataDirs());
+    const second = await openEnvironment({ provider: 'local', migrations: [only], workers: 1, cacheTemplate: true });
+    try {
+      expect(second.readyNote).toContain(`cached template ${digest}`);
+      const [dataDir] = runDataDirs().filter((d) => !before.has(d));
+      expect(statSync(dataDir).ino).toBe(spareInode);
+    } finally {
+      await second.close();
+    }
+    expect(existsSync(`${kept}.spare`)).toBe(true);
+    expect(statSync(`${kept}.spare`).ino).not.toBe(spareInode);
   });
 });

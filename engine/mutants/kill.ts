@@ -1,13 +1,14 @@
 /**
  * Runs properties against each mutant, on a fresh database built from the migrations plus the
- * mutant, and records which properties killed it and how long the first kill took.
+ * mutant (a scratch copy of the kept template of the migrations it leaves unedited, with the rest
+ * applied on top), and records which properties killed it and how long the first kill took.
  */
 import type { DatabaseServer } from '../db/providers/server.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import type { CatalogProperty } from '../runner/catalog-property.ts';
 import { openSession, type SessionTarget } from '../run/session.ts';
 import type { PropertyResult } from '../runner/result.ts';
-import { applyEdits, extraSql, type Mutant } from './mutant-files.ts';
+import { applyEdits, extraSql, unchangedPrefix, type Mutant } from './mutant-files.ts';
 
 export interface KillResult {
   mutant: string;
@@ -38,7 +39,7 @@ export interface KillOptions {
 }
 
 export async function killMutant(mutant: Mutant, options: KillOptions): Promise<KillResult> {
-  const session = await openSession({ target: options.target, server: options.server, migrations: applyEdits(mutant, options.target.migrations), extra: extraSql(mutant) });
+  const session = await openSession({ target: options.target, server: options.server, migrations: applyEdits(mutant, options.target.migrations), keptPrefix: unchangedPrefix(mutant, options.target.migrations), extra: extraSql(mutant) });
   const result: KillResult = { mutant: mutant.name, bug: mutant.bug, verdicts: {}, killedBy: [], notes: [] };
   try {
     const targets = options.all ? options.properties : options.properties.filter((p) => mutant.rules.includes(p.id));

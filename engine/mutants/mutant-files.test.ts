@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdits, extraSql, parseMutant } from './mutant-files.ts';
+import { applyEdits, extraSql, parseMutant, unchangedPrefix } from './mutant-files.ts';
 
 const migrations = [{ name: '0200_vs.sql', path: 'db/migrations/0200_vs.sql', sql: 'create function f() …\n  where t.id = p_id and t.deleted_at is null;\nend;\n' }];
 
@@ -13,6 +13,15 @@ describe('mutant files', () => {
     expect(m.edits).toEqual([{ file: '0200_vs.sql', find: '  where t.id = p_id and t.deleted_at is null;\n', replace: '  where t.id ilike p_id and t.deleted_at is null;\n' }]);
     expect(extraSql(m)).toEqual([]);
     expect(applyEdits(m, migrations)[0].sql).toBe('create function f() …\n  where t.id ilike p_id and t.deleted_at is null;\nend;\n');
+  });
+
+  it('the migrations a mutant leaves unedited are those before the first it edits (all of them for SQL on top)', () => {
+    const files = ['0100_a.sql', '0200_vs.sql', '0300_b.sql', '0400_c.sql'].map((name) => ({ name, path: name, sql: '' }));
+    const edits = (...names: string[]) => ({ edits: names.map((file) => ({ file, find: 'x', replace: 'y' })) });
+    expect(unchangedPrefix(edits('0300_b.sql', '0200_vs.sql'), files)).toBe(1);
+    expect(unchangedPrefix(edits('0400_c.sql'), files)).toBe(3);
+    expect(unchangedPrefix(edits('0100_a.sql'), files)).toBe(0);
+    expect(unchangedPrefix(edits(), files)).toBe(4);
   });
 
   it('an "unreachable" header reclassifies the mutant with its reason; without one it is run', () => {

@@ -76,6 +76,13 @@ export function applyEdits(mutant: Pick<Mutant, 'name' | 'edits'>, migrations: M
   return out;
 }
 
+/** How many of `migrations`, from the first, the mutant leaves unedited. */
+export function unchangedPrefix(mutant: Pick<Mutant, 'edits'>, migrations: MigrationFile[]): number {
+  const edited = new Set(mutant.edits.map((e) => e.file));
+  const first = migrations.findIndex((m) => edited.has(m.name));
+  return first < 0 ? migrations.length : first;
+}
+
 /** The SQL to apply on top of the migrations, if the mutant has any. */
 export function extraSql(mutant: Mutant): MigrationFile[] {
   return mutant.file.sql.split('\n').some((l) => l.trim() && !l.trim().startsWith('--')) ? [mutant.file] : [];

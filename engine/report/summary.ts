@@ -57,6 +57,8 @@ export const PropertySummarySchema = z.object({
   /** Data layer: the ids of `branches` never taken in this run (after merge-reports: in any shard). */
   untakenBranches: z.array(z.string()).optional(),
   durationMs: z.number().min(0),
+  /** Data layer: stopped saturated at `cases`, at or past its minimum (`--early-stop`), and why. */
+  stoppedEarly: z.object({ cases: z.number().int().min(0), reason: z.string() }).optional(),
   seed: z.number().int(),
   /** Data layer: cases drawn that the target cannot hold, by reason (not counted in `cases`). */
   dropped: z.record(z.string(), z.number()).optional(),
@@ -223,6 +225,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     ...(r.clauses ? { clauses: r.clauses.map((c) => ({ ...c })) } : {}),
     ...(r.branches ? { branches: r.branches.map((b) => ({ ...b })), untakenBranches: untakenBranches(r.branches) } : {}),
     durationMs: r.durationMs,
+    ...(r.stoppedEarly ? { stoppedEarly: { ...r.stoppedEarly } } : {}),
     seed: r.seed,
     ...(r.dropped ? { dropped: { ...r.dropped } } : {}),
     note: r.note ?? null,

@@ -47,6 +47,8 @@ export interface DataRunPlan {
   /** Of the budget, kept for the SSO half that runs afterwards. */
   ssoReserveMs: number;
   minCases: number;
+  /** Stop a property at or past its minimum once saturated (engine/runner/budget.ts earlyStopReason); off on a shard. */
+  earlyStop?: boolean;
   /** Replays one case (`--path`) instead of generating. */
   path?: string;
   failuresDir: string;
@@ -151,8 +153,10 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     stop: control.interrupted,
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
   };
+  // A shard sees only its lanes' cases: stopping on them would make the merge differ from one unsharded run.
+  const earlyStop = plan.earlyStop === true && plan.lanes.count === plan.lanes.total && !plan.path;
   try {
-    if (deadline === undefined || plan.path) {
+    if ((deadline === undefined && !earlyStop) || plan.path) {
       const generated = new Map<string, PropertyResult>();
       for (const property of toGenerate) {
         if (control.interrupted()) break;
@@ -168,10 +172,11 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     }
     return await runBreadthFirst({
       properties: toGenerate,
-      // One property has no other to share with: one run, no tranches.
-      tranches: toGenerate.length > 1 ? tranchesOf(runs, minCases) : [runs],
-      deadline,
-      run: (property, tranche) => session.run(property, { ...runOptions, runs, ...tranche }),
+      // One property has no other to share with: one run, no tranches (unless it may stop early at one).
+      tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases) : [runs],
+      deadline: deadline ?? Number.POSITIVE_INFINITY,
+      ...(earlyStop ? { earlyStopFrom: minCases } : {}),
+      run: (property, tranche) => session.run(property, { ...runOptions, runs, ...tranche, ...(deadline === undefined ? { deadline: undefined } : {}) }),
       interrupted: control.interrupted,
       leaveOut: (property) => {
         if (!control.maxFailuresReached()) return false;

@@ -39,6 +39,8 @@ export interface SessionOptions extends ServerChoice {
   oracle?: Oracle;
   /** Migrations other than the target's own (a diff's base state, a mutant's edited files). */
   migrations?: MigrationFile[];
+  /** How many of `migrations` are the target's own, unedited: their template is kept and started from (a mutant's). */
+  keptPrefix?: number;
   /** SQL applied after the migrations (a mutant's extra statements). */
   extra?: MigrationFile[];
   workers?: number;
@@ -88,7 +90,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     api: target.api,
     ...(target.maxRows !== undefined ? { maxRows: target.maxRows } : {}),
     // The target's own migrations are kept for the next run; a diff's base or a mutant's edits are not.
-    cacheTemplate: !options.migrations,
+    cacheTemplate: !options.migrations || options.keptPrefix !== undefined,
+    ...(options.keptPrefix !== undefined ? { keptPrefix: options.keptPrefix } : {}),
   });
   return sessionOn(env, target, oracle, options.pack);
 }

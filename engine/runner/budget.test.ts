@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetVerdict, FIRST_TRANCHE, shardMinimum, joinPasses, runBreadthFirst, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
+import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, joinPasses, runBreadthFirst, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 
 const result = (over: Partial<PropertyResult>): PropertyResult => ({ id: 'R02', title: 't', area: 'data', status: 'passed', cases: 300, counts: { allowed: 1 }, durationMs: 10, seed: 1, planned: 300, ...over });
@@ -143,5 +143,43 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 50 });
     expect(r.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
     expect(calls.filter((c) => c.id === 'R01')).toHaveLength(1);
+  });
+});
+
+describe('early stop: a saturated property goes no further than its minimum', () => {
+  const clause = (allowed: number, refused: number) => ({ id: 'c', label: 'c', allowed, refused });
+
+  it('saturated: every clause reached on both sides, every branch taken, no outcome class new since the tranche before', () => {
+    const before = result({ cases: 50, counts: { allowed: 30, filtered: 20 } });
+    const after = result({ cases: 100, counts: { allowed: 60, filtered: 40 }, clauses: [clause(5, 3)], branches: [{ id: 'b', label: 'b', taken: 2 }] });
+    expect(earlyStopReason(before, after)).toBe('every clause reached on both sides, every model branch taken, no new outcome class since 50 cases');
+    expect(earlyStopReason(undefined, after)).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, clauses: [clause(5, 0)] })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, branches: [{ id: 'b', label: 'b', taken: 0 }] })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, counts: { ...after.counts, rejected: 1 } })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, status: 'failed' })).toBeUndefined();
+  });
+
+  it('stops a saturated property at its minimum, never below it; one that met a new outcome class runs on; without the option all run every case; decided on the results alone, so the same results (the same seed) stop at the same case', async () => {
+    // R01 meets every class in its first 50 cases; R02 meets "rejected" only past 50.
+    const classesAt = (id: string, upTo: number): Record<string, number> => (id === 'R02' && upTo <= 50 ? { allowed: upTo } : { allowed: upTo - 1, rejected: 1 });
+    const run = async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
+      const from = t.resume?.[0].runs ?? 0;
+      const counts = Object.fromEntries(Object.entries(classesAt(p.id, t.tranche)).map(([k, v]) => [k, v - (classesAt(p.id, from)[k] ?? 0)]));
+      return result({ id: p.id, cases: t.tranche - from, counts, clauses: [clause(1, 1)], progress: [{ runs: t.tranche, draws: t.tranche, drops: [] }] });
+    };
+    const go = (earlyStopFrom?: number) => runBreadthFirst({ properties: [{ id: 'R01' }, { id: 'R02' }], tranches: tranchesOf(300, 100), deadline: Number.POSITIVE_INFINITY, run, interrupted: () => false, ...(earlyStopFrom ? { earlyStopFrom } : {}) });
+    const early = await go(100);
+    expect(await go(100)).toEqual(early);
+    expect(early.get('R01')).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 }, note: 'stopped early at 100 of 300 cases: every clause reached on both sides, no new outcome class since 50 cases' });
+    expect(early.get('R01')!.stopped).toBeUndefined();
+    expect(early.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
+    expect(early.get('R02')!.stoppedEarly).toBeUndefined();
+    // Saturated at 50 too, but 50 is below the minimum.
+    expect((await go(300)).get('R01')).toMatchObject({ cases: 300 });
+    for (const r of (await go()).values()) {
+      expect(r.cases).toBe(300);
+      expect(r.stoppedEarly).toBeUndefined();
+    }
   });
 });

@@ -131,7 +131,26 @@ export interface BreadthFirst<P extends { id: string }> {
   leaveOut?(property: P): boolean;
   /** Told of each property's result after each of its runs. */
   onResult?(result: PropertyResult): void;
+  /** Early stop (earlyStopReason): from this tranche on (the minimum), a saturated property goes no further. */
+  earlyStopFrom?: number;
   now?: () => number;
+}
+
+/**
+ * Why a property that ran to a tranche may stop there, or undefined: every labelled clause
+ * reached on both sides, every model branch it owns taken, and no outcome class new in the
+ * tranche just run (`before`: its result at the tranche before). Read off the results alone, so
+ * the same seed stops at the same case.
+ */
+export function earlyStopReason(before: PropertyResult | undefined, after: PropertyResult): string | undefined {
+  if (!before || after.status !== 'passed') return undefined;
+  if (after.clauses?.some((c) => c.allowed === 0 || c.refused === 0)) return undefined;
+  if (after.branches?.some((b) => b.taken === 0)) return undefined;
+  const seen = (r: PropertyResult) => Object.keys(r.counts).filter((k) => r.counts[k] > 0);
+  const earlier = new Set(seen(before));
+  if (seen(after).some((k) => !earlier.has(k))) return undefined;
+  const what = [after.clauses?.length ? 'every clause reached on both sides' : '', after.branches?.length ? 'every model branch taken' : ''].filter(Boolean);
+  return [...what, `no new outcome class since ${before.cases} cases`].join(', ');
 }
 
 /**
@@ -144,27 +163,40 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   const results = new Map<string, PropertyResult>();
   /** The last tranche each property ran to its end. */
   const reached = new Map<string, number>();
+  /** Each property's result at the end of the last tranche it ran to its end (early stop compares with it). */
+  const atReached = new Map<string, PropertyResult>();
+  /** Stopped early: they go no further. */
+  const settled = new Set<string>();
+  const last = o.tranches[o.tranches.length - 1];
   const over = () => o.interrupted() || now() >= o.deadline;
   for (const [t, tranche] of o.tranches.entries()) {
-    let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1]));
+    let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
     while (pending.length && !over()) {
       for (const [i, property] of pending.entries()) {
         if (over()) break;
         const before = results.get(property.id);
         if (!before && o.leaveOut?.(property)) continue;
         const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), deadline: shareOfBudget(o.deadline, pending.length - i, now()) });
-        const joined = before ? joinPasses(before, r) : r;
+        let joined = before ? joinPasses(before, r) : r;
+        if (!r.stopped) {
+          reached.set(property.id, tranche);
+          const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(atReached.get(property.id), joined) : undefined;
+          atReached.set(property.id, joined);
+          if (why) {
+            const early = `stopped early at ${joined.cases}${joined.planned !== undefined ? ` of ${joined.planned}` : ''} cases: ${why}`;
+            joined = { ...joined, stoppedEarly: { cases: joined.cases, reason: why }, note: joined.note ? `${early}; ${joined.note}` : early };
+            settled.add(property.id);
+          }
+        }
         results.set(property.id, joined);
-        if (!r.stopped) reached.set(property.id, tranche);
         o.onResult?.(joined);
       }
       // Cut short by their share of the budget, not by its end: resumed before any property goes further.
       pending = pending.filter((p) => results.get(p.id)?.status === 'passed' && results.get(p.id)?.stopped === 'time budget');
     }
   }
-  const last = o.tranches[o.tranches.length - 1];
   for (const [id, r] of results) {
-    if (r.status === 'passed' && !r.stopped && (reached.get(id) ?? 0) < last) results.set(id, { ...r, stopped: o.interrupted() ? 'interrupted' : 'time budget' });
+    if (r.status === 'passed' && !r.stopped && !settled.has(id) && (reached.get(id) ?? 0) < last) results.set(id, { ...r, stopped: o.interrupted() ? 'interrupted' : 'time budget' });
   }
   return results;
 }

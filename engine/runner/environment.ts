@@ -68,13 +68,15 @@ export interface EnvironmentOptions extends ServerChoice {
   maxRows?: number;
   /** Keep the template built from `migrations` for later runs and start from a kept one; default: on unless POLICYFUZZ_TEMPLATE_CACHE=off (template-cache.ts). */
   cacheTemplate?: boolean;
+  /** Of `migrations`, how many the kept template holds (the rest, a mutant's edits, are not kept): TemplateOptions.keptPrefix. */
+  keptPrefix?: number;
 }
 
 export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
   const started = Date.now();
   const cacheTemplate = (options.cacheTemplate ?? true) && templateCacheEnabled();
   const supabaseCompat = options.supabaseCompat ?? true;
-  const key = cacheTemplate && !options.server ? keptTemplateKey(options.migrations, supabaseCompat) : undefined;
+  const key = cacheTemplate && !options.server ? keptTemplateKey(options.migrations.slice(0, options.keptPrefix ?? options.migrations.length), supabaseCompat) : undefined;
   const phases: StartupPhases = { serverMs: 0, templateMs: 0, cloneMs: 0, workersMs: 0 };
   let mark = started;
   const lap = (phase: keyof StartupPhases) => {
@@ -88,7 +90,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
   let template: PreparedTemplate | undefined;
   const workers: Worker[] = [];
   try {
-    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat, cache: cacheTemplate, apply: { timeoutMs: options.migrationTimeoutMs, progress: options.log } });
+    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat, cache: cacheTemplate, keptPrefix: options.keptPrefix, serverOfThisRun: ownServer && server.ownsServer, apply: { timeoutMs: options.migrationTimeoutMs, progress: options.log } });
     lap('templateMs');
     const urls = await template.cloneForWorkers(options.workers ?? 1);
     lap('cloneMs');
@@ -122,6 +124,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
     }
     lap('workersMs');
+    server.ready?.();
     const tpl = template;
     const startupMs = Date.now() - started;
     const source = describeTemplateSource(tpl.source);

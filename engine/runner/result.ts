@@ -75,6 +75,8 @@ export interface PropertyResult {
   /** Data layer: per branch of the model the pack's catalog gives this property, the cases that took it. */
   branches?: BranchCount[];
   durationMs: number;
+  /** Data layer: stopped before its planned cases, at or past its minimum, because it was saturated (engine/runner/budget.ts earlyStopReason). */
+  stoppedEarly?: { cases: number; reason: string };
   /** Data layer: where the time went (generation, model, database, shrinking: engine/runner/timings.ts). */
   timings?: PropertyTimings;
   seed: number;

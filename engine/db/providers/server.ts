@@ -14,4 +14,6 @@ export interface DatabaseServer {
    * (a local server started for one run; template-cache.ts).
    */
   keepTemplate?(key: TemplateKey): Promise<void>;
+  /** Told once the run's workers are ready: work for later runs starts then, not while the run starts (the local server's spare copy). */
+  ready?(): void;
 }
