@@ -351,6 +351,13 @@ describe('embedded resources (select=*,cards(*))', () => {
       expect(maxRowsCap(request, allowed([{ id: 2 }, { id: 3 }], 2), 1)).toEqual(allowed([{ id: 2 }, { id: 3 }], 2));
     });
 
+    it('a single object counts the rows of the capped page (Query.hs failNotSingular reads page_total): three boards under a cap of 1 are one, not PGRST116', async () => {
+      const r = await embedded({ kind: 'select', table: 'boards', columns: '*', filters: [], single: true });
+      expect(r.response.status).toBe(200);
+      expect(r.prediction.outcome).toMatchObject({ kind: 'allowed', upTo: 1 });
+      expect(r.disagreement).toBeUndefined();
+    });
+
     it('puts LIMIT n OFFSET 0 on the outer read and on a set-returning rpc read through its read plan (Plan.hs callReadPlan → readPlan)', () => {
       const s = buildStatement({ kind: 'select', table: 'memos', columns: '*', filters: [] }, env.cache);
       expect('query' in s && s.query.marked).toContain(`from "public"."memos" limit 1 offset 0)`);

@@ -180,7 +180,7 @@ function limitRefusals(model: TableModel, row: Row, settings: unknown): Outcome[
   return model.columns.filter((c) => c.checkRefusal && c.check && !c.generated && (row[c.name] ?? null) !== null && !c.check(row[c.name] ?? null, settings)).map((c) => c.checkRefusal!(settings));
 }
 
-function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown, tables: Tables): Outcome {
+function predictSelect(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'select' }>, settings: unknown, tables: Tables, maxRows?: number): Outcome {
   const embeds: ResolvedEmbed[] = [];
   for (const embed of request.embeds ?? []) {
     const resolved = resolveEmbed(model, embed, tables);
@@ -207,7 +207,11 @@ function predictSelect(model: TableModel, world: World, caller: Caller, request:
     }
     if (kept) rows.push(row);
   }
-  if (request.single && rows.length !== 1) return sqlError('PGRST116', `${rows.length} rows`);
+  // PostgREST counts a single object's rows in the page db-max-rows limited (Query.hs
+  // failNotSingular reads page_total, count(_postgrest_t) over the LIMITed read): with a cap of
+  // 1, two rows are one (any one of them: predict.ts maxRowsCap).
+  const page = maxRows === undefined ? rows.length : Math.min(rows.length, maxRows);
+  if (request.single && page !== 1) return sqlError('PGRST116', `${page} rows`);
   if (rows.length === 0 && all.length > 0) return filtered([]);
   return allowed(rows, rows.length);
 }
@@ -473,12 +477,12 @@ function predictDelete(model: TableModel, world: World, caller: Caller, request:
 }
 
 /** `tables`: the pack's table models, for the tables a read embeds. */
-export function predictTableRequest(model: TableModel, world: World, caller: Caller, request: TableRequest, settings: unknown, tables: Tables = {}): Prediction {
+export function predictTableRequest(model: TableModel, world: World, caller: Caller, request: TableRequest, settings: unknown, tables: Tables = {}, maxRows?: number): Prediction {
   const parseError = parseErrors(model, request);
   if (parseError) return { outcome: parseError, world };
   switch (request.kind) {
     case 'select':
-      return { outcome: predictSelect(model, world, caller, request, settings, tables), world };
+      return { outcome: predictSelect(model, world, caller, request, settings, tables, maxRows), world };
     case 'insert':
       return singular(request, predictInsert(model, world, caller, request, settings), world);
     case 'update':
