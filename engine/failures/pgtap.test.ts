@@ -9,11 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R02 } from '../../packs/reference/rules/R02-users-role/property.ts';
-import { BUNDLED_MUTANTS } from '../../cli/paths.ts';
+import { R10 } from '../../packs/reference/rules/R10-projects/property.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from '../../cli/paths.ts';
+import { applyEdits, parseMutant } from '../mutants/mutant-files.ts';
+import { sharedServer } from '../../testing/shared-server.ts';
 import { referenceEnvironment } from '../../testing/reference.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
-import type { Environment } from '../runner/environment.ts';
+import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { runDataProperty } from '../runner/run-data-property.ts';
 import { pgtapTest } from './pgtap.ts';
 import type { FailureRecord } from './schema.ts';
@@ -23,6 +26,8 @@ import { pgtapMissing, prove, withPgtap } from '../../testing/pgtap.ts';
 const missing = pgtapMissing();
 
 const mutant = loadMigrationFolder(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants')).find((m) => m.name === 'R02-guard-trigger-dropped.sql')!;
+// A leak seen only through an embed (`*,sign_requests(*)`): its own endpoint is guarded.
+const embedLeak = parseMutant(loadMigrationFolder(path.join(BUNDLED_MUTANTS, 'R10-projects', 'mutants')).find((m) => m.name === 'R10-sign-requests-guarded-on-their-own-endpoint-only.sql')!);
 let broken: Environment;
 let fixed: Environment;
 let record: FailureRecord;
@@ -30,7 +35,10 @@ let dir: string;
 
 beforeAll(async () => {
   if (missing) return;
-  [broken, fixed] = await Promise.all([referenceEnvironment({ extra: [mutant] }), referenceEnvironment()]);
+  [broken, fixed] = await Promise.all([
+    openEnvironment({ server: await sharedServer(), migrations: applyEdits(embedLeak, loadMigrationFolder(BUNDLED_MIGRATIONS)), extra: [mutant] }),
+    referenceEnvironment(),
+  ]);
   const result = await runDataProperty(broken, R02, { seed: 3, runs: 300, oracle: referenceOracle });
   expect(result.status).toBe('failed');
   record = failureRecordOf(result, { policyfuzzVersion: 'test', migrationsDigest: broken.template.digest, migrations: 'packs/reference/migrations' })!;
@@ -81,5 +89,18 @@ describe.skipIf(missing)('pgTAP repro', () => {
     expect(after.ok, after.tap).toBe(true);
     const before = await prove(await withPgtap(broken), file);
     expect(before.tap.split('\n').filter((l) => l.startsWith('not ok')), before.tap).toEqual([expect.stringMatching(/^not ok \d+ - step 4: /)]);
+  });
+
+  it('an embed leak: the embedded rows are asserted per parent, whatever their order, so it fails on the broken database', async () => {
+    const result = await runDataProperty(broken, R10, { seed: 1, runs: 300, oracle: referenceOracle });
+    expect(result.status).toBe('failed');
+    const leak = failureRecordOf(result, { policyfuzzVersion: 'test', migrationsDigest: broken.template.digest, migrations: 'packs/reference/migrations' })!;
+    const file = path.join(dir, `${leak.id}.pgtap.sql`);
+    writeFileSync(file, pgtapTest(leak, broken.cache, referenceOracle));
+    expect(readFileSync(file, 'utf8')).toMatch(/embeds \d+ project_sign_requests row\(s\) under their parents/);
+    const before = await prove(await withPgtap(broken), file);
+    expect(before.tap, before.tap).toMatch(/^not ok \d+ - step \d+: .*embeds \d+ project_sign_requests row/m);
+    const after = await prove(await withPgtap(fixed), file);
+    expect(after.ok, after.tap).toBe(true);
   });
 });

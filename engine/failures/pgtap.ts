@@ -123,7 +123,7 @@ interface TargetShape {
 }
 
 /** The assertions for one step; each returns one pgTAP test line. */
-function assertionsFor(step: number, label: string, expected: Outcome, masked: readonly string[], known: readonly string[] | null, shape: TargetShape = {}): string[] {
+function assertionsFor(step: number, label: string, expected: Outcome, masked: readonly string[], known: readonly string[] | null, shape: TargetShape = {}, embeds: readonly string[] = []): string[] {
   const send = literal(`select pg_temp.pf_send(${step})`);
   const desc = (what: string) => literal(`${label}: ${what}`);
   switch (expected.kind) {
@@ -187,11 +187,44 @@ function assertionsFor(step: number, label: string, expected: Outcome, masked: r
       else if (expected.rows.length === 0) lines.push(`select is_empty(${rowsOf}, ${desc('no rows returned')});`);
       else {
         const want = literal(`values ${expected.rows.map((r) => `(${literal(JSON.stringify(withoutKeys(r, masked, known)))}::jsonb)`).join(', ')}`);
-        lines.push(`select bag_eq(${rowsOf}, ${want}, ${desc(`returns the ${expected.rows.length} row(s) the model predicts${masked.length ? ` (server-assigned ${masked.join(', ')} not compared)` : ''}`)});`);
+        const server = masked.filter((m) => !m.includes('.'));
+        const notCompared = server.length ? ` (server-assigned ${server.join(', ')} not compared)` : '';
+        // db-max-rows with no order: any upTo of the model's rows (compare.ts), so each returned row is one of them.
+        const upTo = expected.kind === 'allowed' ? expected.upTo : undefined;
+        if (upTo !== undefined) {
+          lines.push(`select is((select count(*) from pg_temp.pf_rows(${step}, '{}'::text[], null::text[])), ${Math.min(expected.rows.length, upTo)}::bigint, ${desc(`returns ${Math.min(expected.rows.length, upTo)} row(s): db-max-rows ${upTo}`)});`);
+          lines.push(`select bag_has(${want}, ${rowsOf}, ${desc(`each row returned is one the model predicts${notCompared}`)});`);
+        } else lines.push(`select bag_eq(${rowsOf}, ${want}, ${desc(`returns the ${expected.rows.length} row(s) the model predicts${notCompared}`)});`);
+        for (const embed of embeds) lines.push(embedAssertion(step, embed, expected, masked, known, desc));
       }
       return lines;
     }
   }
+}
+
+/**
+ * An embed's rows (`*,cards(*)`), compared as the checker does: per parent, as a multiset, the
+ * embedded table's server-assigned columns (`cards.id` in `masked`) left out. Asserted as the bag
+ * of (parent, embedded row) pairs, so neither the order of a json_agg nor of the parents matters;
+ * a to-one embed is its one row, or no pair when null. Under db-max-rows, each pair is one the
+ * model predicts.
+ */
+function embedAssertion(step: number, embed: string, expected: Extract<Outcome, { kind: 'allowed' | 'filtered' }>, masked: readonly string[], known: readonly string[] | null, desc: (what: string) => string): string {
+  const nested = masked.filter((m) => m.startsWith(`${embed}.`) && m.length > embed.length + 1).map((m) => m.slice(embed.length + 1));
+  const pairs = (expected.rows ?? []).flatMap((r) => {
+    const value = r[embed] ?? null;
+    const children = Array.isArray(value) ? value : value === null ? [] : [value];
+    const parent = withoutKeys(r, masked, known);
+    return children.map((c) => [parent, c !== null && typeof c === 'object' && !Array.isArray(c) ? withoutKeys(c as Row, nested, null) : c]);
+  });
+  const have = literal(
+    `select r - ${literal(embed)} as parent, c - ${textArray(nested)} as child from pg_temp.pf_rows(${step}, ${textArray(masked)}, ${textArray(known === null ? null : [...known, embed])}) r,` +
+      ` jsonb_array_elements(case jsonb_typeof(r -> ${literal(embed)}) when 'array' then r -> ${literal(embed)} when 'object' then jsonb_build_array(r -> ${literal(embed)}) else '[]'::jsonb end) c`,
+  );
+  const what = `embeds ${pairs.length} ${embed} row(s) under their parents as the model predicts`;
+  if (pairs.length === 0) return `select is_empty(${have}, ${desc(what)});`;
+  const want = literal(`values ${pairs.map(([p, c]) => `(${literal(JSON.stringify(p))}::jsonb, ${literal(JSON.stringify(c))}::jsonb)`).join(', ')}`);
+  return expected.kind === 'allowed' && expected.upTo !== undefined ? `select bag_has(${want}, ${have}, ${desc(what)});` : `select bag_eq(${have}, ${want}, ${desc(what)});`;
 }
 
 const SQLSTATE_HELPER = `-- The SQLSTATE and message a request ends with ('none' when it succeeds); nothing of it is kept.
@@ -258,7 +291,8 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     const reshaped = reshapedColumns(prediction.outcome, comparedAsFor(oracle, step.request, world));
     if (reshaped.length) body.push(comment(`${reshaped.join(', ')}: compared by the model through comparedAs (a property of the value, not the value); not asserted here.`));
     const masked = [...maskedColumns(oracle, step), ...reshaped];
-    const lines = assertionsFor(i + 1, label, mapping ? expectedAsTargetShows(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome, mapping ? columnsAsTargetNames(mapping, step.request, masked) : masked, known, shape);
+    const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []).map((e) => e.table) : [];
+    const lines = assertionsFor(i + 1, label, mapping ? expectedAsTargetShows(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome, mapping ? columnsAsTargetNames(mapping, step.request, masked) : masked, known, shape, embeds);
     body.push(...lines);
     tests += lines.length;
     world = prediction.world;
