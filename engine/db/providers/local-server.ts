@@ -43,14 +43,47 @@ class StartUp {
 
   async undo(): Promise<void> {
     this.unregister();
-    for (const c of this.commands) c.kill('SIGKILL');
+    // A killed cp or initdb may still be writing for a moment: removing its folder then fails
+    // (ENOTEMPTY) and leaves half a copy. Wait for each to be gone first.
+    await Promise.all([...this.commands].map((c) => killAndWait(c)));
     if (this.server) await stopChild(this.server);
-    for (const f of this.folders) rmSync(f, { recursive: true, force: true });
+    for (const f of this.folders) removeFolder(f);
   }
 
   /** The server is up: from now on its own stop() owns it. */
   done(): void {
     this.unregister();
+  }
+}
+
+function killAndWait(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  return Promise.race([gone, new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref())]);
+}
+
+/** Removes a folder another process may still be finishing writes to (retried, as rm -rf would be). */
+function removeFolder(dir: string): boolean {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A dead run's half-made copy may still have its writer: a `cp -a` outlives the run that a
+ * SIGKILL ended. Stop every process whose command line names the folder before removing it.
+ */
+function stopWritersOf(dir: string): void {
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone meanwhile, or another user's
+    }
   }
 }
 
@@ -328,7 +361,7 @@ async function atomically(target: string, startUp: StartUp, build: (tmp: string)
     await build(tmp);
     renameSync(tmp, target);
   } catch (e) {
-    rmSync(tmp, { recursive: true, force: true });
+    removeFolder(tmp);
     if (!existsSync(target)) throw e;
   } finally {
     startUp.folders.delete(tmp);
@@ -417,8 +450,8 @@ export function cleanLeftoverRuns(): string[] {
         continue;
       }
       if (processAlive(pid)) continue;
-      rmSync(path.join(dir, name), { recursive: true, force: true });
-      cleaned.push(path.join(dir, name));
+      stopWritersOf(path.join(dir, name));
+      if (removeFolder(path.join(dir, name))) cleaned.push(path.join(dir, name));
     }
   };
   for (const version of existsSync(LOCAL_CACHE_ROOT) ? readdirSync(LOCAL_CACHE_ROOT) : []) sweep(path.join(LOCAL_CACHE_ROOT, version), 1);
