@@ -22,7 +22,9 @@ const SERVER_ASSIGNED = '<server-assigned>';
 /**
  * `masked` names a row's server-assigned columns (never compared) and its embeds: `remarks.` marks
  * the key `remarks` as an embedded resource, compared whatever the order of its rows (PostgREST
- * promises none), and `remarks.created_at` masks a column inside it.
+ * promises none), `remarks.created_at` masks a column inside it, and `remarks.@order=created_at`
+ * (embedOrderMask) says the embed was read in that order: its rows must also come in the model's
+ * sequence of those columns' values (rows tied on them in any order).
  */
 function normalizeRow(r: Row, masked: readonly string[]): string {
   const copy: Record<string, Json> = {};
@@ -38,11 +40,28 @@ function embedMasks(masked: readonly string[], embed: string): string[] {
   return masked.filter((m) => m.startsWith(`${embed}.`) && m.length > embed.length + 1).map((m) => m.slice(embed.length + 1));
 }
 
+const ORDER_MASK = '@order=';
+
+/** The mask saying an embed's rows come in the order of `columns` (request.ts Embed.order). */
+export function embedOrderMask(embed: string, columns: readonly string[]): string {
+  return `${embed}.${ORDER_MASK}${columns.join(',')}`;
+}
+
+/** An ordered embed's rows as the sequence of their order columns' values (those not masked: a server-assigned value is not the model's). */
+function orderSequence(rows: Json[], masked: readonly string[]): string[] | undefined {
+  const mark = masked.find((m) => m.startsWith(ORDER_MASK));
+  if (!mark) return undefined;
+  const columns = mark.slice(ORDER_MASK.length).split(',').filter((c) => !masked.includes(c));
+  return rows.map((r) => canonicalJson(isRow(r) ? columns.map((c) => r[c] ?? null) : r));
+}
+
 function isRow(v: Json): v is Row {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function normalizeEmbed(v: Json, masked: readonly string[]): Json {
+  const order = Array.isArray(v) ? orderSequence(v, masked) : undefined;
+  if (Array.isArray(v) && order) return { rows: v.every(isRow) ? normalizeRows(v, masked) : v, order };
   if (Array.isArray(v)) return v.every(isRow) ? normalizeRows(v, masked) : v;
   return isRow(v) ? normalizeRow(v, masked) : v;
 }
@@ -51,9 +70,12 @@ function normalizeEmbed(v: Json, masked: readonly string[]): Json {
  * Under db-max-rows without an order (`upTo`), PostgREST answers any `upTo` of the rows of each
  * level (the top level and every embedded array: Plan.hs treeRestrictRange limits each node):
  * `actual` agrees when it holds min(|expected|, upTo) rows, each fitting a distinct expected row.
+ * An ordered embed's are its first `upTo` in order: their order values are the model's first ones.
  */
 function fitsUpTo(expected: Json[], actual: Json[], masked: readonly string[], upTo: number): boolean {
   if (actual.length !== Math.min(expected.length, upTo)) return false;
+  const order = orderSequence(expected, masked);
+  if (order && canonicalJson(order.slice(0, actual.length)) !== canonicalJson(orderSequence(actual, masked)!)) return false;
   const unused = [...expected];
   for (const a of actual) {
     const i = unused.findIndex((e) => rowFits(e, a, masked, upTo));

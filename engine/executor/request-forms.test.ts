@@ -21,7 +21,8 @@ import type { Caller } from '../model/caller.ts';
 import { describeRequest, type ApiRequest } from '../model/request.ts';
 import type { TableModel } from '../model/table-model.ts';
 import { predictTableRequest } from '../model/engine.ts';
-import { compareOutcomes } from '../checker/compare.ts';
+import { compareOutcomes, embedOrderMask } from '../checker/compare.ts';
+import { maskedColumns } from '../runner/check-case.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import type { Environment } from '../runner/environment.ts';
 import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
@@ -58,6 +59,16 @@ alter table public.cards enable row level security;
 create policy cards_read on public.cards for select to authenticated using (owner = 'me');
 revoke all on public.boards, public.cards from anon, authenticated;
 grant select on public.boards, public.cards to authenticated;
+
+-- A composite foreign key; a foreign key over a UNIQUE constraint (one-to-one) and over a unique index only (not a constraint: to-many).
+create table public.teams (org int, id int, name text not null, primary key (org, id));
+create table public.seats (id int primary key, org int not null, team int, owner text not null, rank int, foreign key (org, team) references public.teams (org, id));
+create table public.badges (id int primary key, board_id int not null unique references public.boards (id), label text not null);
+create table public.stickers (id int primary key, board_id int not null references public.boards (id), label text not null);
+create unique index stickers_one_per_board on public.stickers (board_id);
+alter table public.seats enable row level security;
+create policy seats_read on public.seats for select to authenticated using (owner = 'me');
+grant select on public.teams, public.seats, public.badges, public.stickers to authenticated;
 `;
 const drafts: TableModel = {
   table: 'drafts',
@@ -326,6 +337,94 @@ describe('embedded resources (select=*,cards(*))', () => {
     expect(r.disagreement).toBeUndefined();
   });
 
+  // Composite keys, one-to-one keys and an embed's order=.
+  const intColumns = (names: string[], nullable: string[] = []) => names.map((name) => ({ name, type: 'integer' as const, nullable: nullable.includes(name) }));
+  const teams: TableModel = { table: 'teams', columns: [...intColumns(['org', 'id']), { name: 'name', type: 'text' as const, nullable: false }], primaryKey: ['org', 'id'], grants: { anon: [], authenticated: ['select'] }, rowSecurity: false, rules: {} };
+  const seats: TableModel = {
+    table: 'seats',
+    columns: [...intColumns(['id', 'org', 'team'], ['team']), { name: 'owner', type: 'text' as const, nullable: false }, ...intColumns(['rank'], ['rank'])],
+    primaryKey: ['id'],
+    grants: { anon: [], authenticated: ['select'] },
+    rowSecurity: true,
+    rules: { select: (r) => r.owner === 'me' },
+    foreignKeys: [{ columns: ['org', 'team'], references: 'teams', referencedColumns: ['org', 'id'] }],
+  };
+  const labelled = (table: string, uniqueKeys?: string[][]): TableModel => ({
+    table,
+    columns: [...intColumns(['id', 'board_id']), { name: 'label', type: 'text' as const, nullable: false }],
+    primaryKey: ['id'],
+    ...(uniqueKeys ? { uniqueKeys } : {}),
+    grants: { anon: [], authenticated: ['select'] },
+    rowSecurity: false,
+    rules: {},
+    foreignKeys: [{ column: 'board_id', references: 'boards', referencedColumn: 'id' }],
+  });
+  const keyWorld = {
+    ...boardWorld,
+    teams: [{ org: 1, id: 1, name: 'x' }, { org: 2, id: 1, name: 'y' }],
+    // Seat 4 names team 1 of org 2: it must not pair with team (1, 1) on its id alone.
+    seats: [{ id: 1, org: 1, team: 1, owner: 'me', rank: 2 }, { id: 2, org: 1, team: 1, owner: 'me', rank: null }, { id: 3, org: 1, team: 1, owner: 'you', rank: 9 }, { id: 4, org: 2, team: 1, owner: 'me', rank: 5 }, { id: 5, org: 1, team: 1, owner: 'me', rank: 7 }],
+    badges: [{ id: 1, board_id: 1, label: 'gold' }],
+    stickers: [{ id: 1, board_id: 1, label: 'star' }],
+  };
+  const KEY_FIXTURES = [
+    ...BOARD_FIXTURES,
+    { table: 'teams', row: {}, sql: `insert into public.teams values (1, 1, 'x'), (2, 1, 'y')` },
+    { table: 'seats', row: {}, sql: `insert into public.seats values (1, 1, 1, 'me', 2), (2, 1, 1, 'me', null), (3, 1, 1, 'you', 9), (4, 2, 1, 'me', 5), (5, 1, 1, 'me', 7)` },
+    { table: 'badges', row: {}, sql: `insert into public.badges values (1, 1, 'gold')` },
+    { table: 'stickers', row: {}, sql: `insert into public.stickers values (1, 1, 'star')` },
+  ];
+  const keyTables = (seatModel = seats) => ({ boards, cards, teams, seats: seatModel, badges: labelled('badges', [['board_id']]), stickers: labelled('stickers') });
+  async function keyed(request: Extract<ApiRequest, { kind: 'select' }>, seatModel = seats) {
+    const [response] = await runCase(env, KEY_FIXTURES, [{ caller: alice, request }]);
+    const tables = keyTables(seatModel);
+    const prediction = predict({ model: { tables, functions: {}, fixtureOrder: Object.keys(tables) }, settings: undefined, maxRows: env.cache.maxRows }, keyWorld, alice, request);
+    const masked = maskedColumns({ model: { tables, functions: {}, fixtureOrder: [] }, settings: undefined } as never, { caller: alice, request });
+    return { response, prediction, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response), masked) };
+  }
+  const seatIds = (body: unknown) => (body as { seats: { id: number }[] }[])[0].seats.map((s) => s.id);
+
+  it('joins a composite foreign key on every column pair, in the key order, both ways, as the model pairs them', async () => {
+    const s = buildStatement({ kind: 'select', table: 'teams', columns: '*', filters: [], embeds: [{ table: 'seats', columns: ['id'] }] }, env.cache);
+    expect('query' in s && s.query.marked).toContain(`where "seats_1"."org" = "public"."teams"."org" and "seats_1"."team" = "public"."teams"."id"`);
+    const many = await keyed({ kind: 'select', table: 'teams', columns: '*', filters: [{ column: 'org', op: 'eq', value: 1 }], embeds: [{ table: 'seats', columns: ['id'] }] });
+    expect(seatIds(many.response.body).sort()).toEqual([1, 2, 5]);
+    expect(many.disagreement).toBeUndefined();
+    const one = await keyed({ kind: 'select', table: 'seats', columns: ['id'], filters: [{ column: 'id', op: 'eq', value: 4 }], embeds: [{ table: 'teams', columns: ['name'] }] });
+    expect(one.response.body).toEqual([{ id: 4, teams: { name: 'y' } }]);
+    expect(one.disagreement).toBeUndefined();
+  });
+
+  it('embeds a table one-to-one (an object) when its foreign key is a UNIQUE constraint, to-many when only a unique index (SchemaCache.hs allM2OandO2ORels)', async () => {
+    const badge = await keyed({ kind: 'select', table: 'boards', columns: ['id'], filters: [{ column: 'id', op: 'eq', value: 1 }], embeds: [{ table: 'badges', columns: ['label'] }] });
+    expect(badge.response.body).toEqual([{ id: 1, badges: { label: 'gold' } }]);
+    expect(badge.disagreement).toBeUndefined();
+    const sticker = await keyed({ kind: 'select', table: 'boards', columns: ['id'], filters: [{ column: 'id', op: 'eq', value: 1 }], embeds: [{ table: 'stickers', columns: ['label'] }] });
+    expect(sticker.response.body).toEqual([{ id: 1, stickers: [{ label: 'star' }] }]);
+    expect(sticker.disagreement).toBeUndefined();
+  });
+
+  it("reads an embed in its order= (ORDER BY in the embed's subquery), compared in order: the reverse order disagrees", async () => {
+    const order = [{ column: 'rank', direction: 'desc' as const, nulls: 'last' as const }];
+    const request = { kind: 'select' as const, table: 'teams', columns: '*' as const, filters: [{ column: 'org', op: 'eq' as const, value: 1 }], embeds: [{ table: 'seats', columns: '*' as const, order }] };
+    expect(describeRequest(request)).toBe('GET /rest/v1/teams?org=eq.1&select=*,seats(*)&seats.order=rank.desc.nullslast');
+    const s = buildStatement(request, env.cache);
+    expect('query' in s && s.query.marked).toContain(`"seats_1"."team" = "public"."teams"."id" order by "seats_1"."rank" desc nulls last )`);
+    const r = await keyed(request);
+    expect(seatIds(r.response.body)).toEqual([5, 1, 2]);
+    expect(r.disagreement).toBeUndefined();
+    // Postgres' default for DESC is NULLS FIRST; the model sorts the same.
+    const nullsFirst = await keyed({ ...request, embeds: [{ table: 'seats', columns: '*', order: [{ column: 'rank', direction: 'desc' }] }] });
+    expect(seatIds(nullsFirst.response.body)).toEqual([2, 5, 1]);
+    expect(nullsFirst.disagreement).toBeUndefined();
+    // Same rows, other order: a disagreement (the model sorting ascending where the database sorts descending).
+    const reversed = await runCase(env, KEY_FIXTURES, [{ caller: alice, request }]);
+    const ascending = predict({ model: { tables: keyTables(), functions: {}, fixtureOrder: [] }, settings: undefined }, keyWorld, alice, { ...request, embeds: [{ table: 'seats', columns: '*', order: [{ column: 'rank', nulls: 'last' }] }] });
+    expect(compareOutcomes(ascending.outcome, observedOutcome(request, reversed[0]), ['seats.', embedOrderMask('seats', ['rank'])])?.reason).toBe('returned rows differ');
+    // Without the order mask the same answer is a multiset, and agrees.
+    expect(compareOutcomes(ascending.outcome, observedOutcome(request, reversed[0]), ['seats.'])).toBeUndefined();
+  });
+
   describe('db-max-rows', () => {
     beforeAll(() => {
       env.cache.maxRows = 1;
@@ -349,6 +448,15 @@ describe('embedded resources (select=*,cards(*))', () => {
       const [write] = await runCase(env, [], [{ caller: alice, request }]);
       expect(write.body).toHaveLength(2);
       expect(maxRowsCap(request, allowed([{ id: 2 }, { id: 3 }], 2), 1)).toEqual(allowed([{ id: 2 }, { id: 3 }], 2));
+    });
+
+    it("an ordered embed under the cap answers its first row in order, as the model's first", async () => {
+      const request = { kind: 'select' as const, table: 'teams', columns: '*' as const, filters: [{ column: 'org', op: 'eq' as const, value: 1 }], embeds: [{ table: 'seats', columns: ['id', 'rank'], order: [{ column: 'rank', direction: 'asc' as const }] }] };
+      const r = await keyed(request);
+      expect(seatIds(r.response.body)).toEqual([1]);
+      expect(r.disagreement).toBeUndefined();
+      const wrong = predict({ model: { tables: keyTables(), functions: {}, fixtureOrder: [] }, settings: undefined, maxRows: 1 }, keyWorld, alice, { ...request, embeds: [{ ...request.embeds[0], order: [{ column: 'rank', direction: 'desc' }] }] });
+      expect(compareOutcomes(wrong.outcome, observedOutcome(request, r.response), ['seats.', embedOrderMask('seats', ['rank'])])).toBeDefined();
     });
 
     it('a single object counts the rows of the capped page (Query.hs failNotSingular reads page_total): three boards under a cap of 1 are one, not PGRST116', async () => {

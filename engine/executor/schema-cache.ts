@@ -55,8 +55,9 @@ export interface SchemaCache {
    */
   roleSettings?: Map<string, [string, string][]>;
   /**
-   * Single-column foreign keys between exposed tables (keys `schema.table`): the relationships a
-   * read embeds across, as PostgREST's schema cache holds them (SchemaCache.hs allM2OandO2ORels).
+   * Foreign keys between exposed tables (keys `schema.table`), one or several columns: the
+   * relationships a read embeds across, as PostgREST's schema cache holds them (SchemaCache.hs
+   * allM2OandO2ORels).
    */
   relationships?: ForeignKeyEdge[];
   /** PostgREST's db-max-rows: LIMIT on every read (statement.ts). Absent: none, PostgREST's default. */
@@ -145,16 +146,24 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       where kv.key <> 'default_transaction_isolation'
       order by kv.rolname, kv.key`,
   );
+  // SchemaCache.hs allM2OandO2ORels: each foreign key's columns paired in constraint order; one to
+  // one when its columns, as a set, are a primary key or UNIQUE constraint of its table.
   const fks = await client.query<ForeignKeyEdge>(
-    `select format('%s.%s', n.nspname, c.relname) as table, a.attname as column,
-            format('%s.%s', fn.nspname, f.relname) as references, fa.attname as "referencedColumn"
+    `select format('%s.%s', n.nspname, c.relname) as table, format('%s.%s', fn.nspname, f.relname) as references,
+            cols.columns, cols."referencedColumns",
+            exists (select 1 from pg_constraint u
+                     where u.conrelid = k.conrelid and u.contype in ('p', 'u')
+                       and u.conkey::int2[] @> k.conkey::int2[] and u.conkey::int2[] <@ k.conkey::int2[]) as unique
        from pg_constraint k
        join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
        join pg_class f on f.oid = k.confrelid join pg_namespace fn on fn.oid = f.relnamespace
-       join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
-       join pg_attribute fa on fa.attrelid = k.confrelid and fa.attnum = k.confkey[1]
-      where k.contype = 'f' and cardinality(k.conkey) = 1 and n.nspname = any($1) and fn.nspname = any($1)
-      order by 1, 2`,
+       join lateral (
+         select array_agg(a.attname::text order by o) as columns, array_agg(fa.attname::text order by o) as "referencedColumns"
+           from unnest(k.conkey, k.confkey) with ordinality as _(col, ref, o)
+           join pg_attribute a on a.attrelid = k.conrelid and a.attnum = col
+           join pg_attribute fa on fa.attrelid = k.confrelid and fa.attnum = ref) cols on true
+      where k.contype = 'f' and k.conparentid = 0 and n.nspname = any($1) and fn.nspname = any($1)
+      order by 1, k.conname`,
     [exposedSchemas],
   );
   const roleSettings = new Map<string, [string, string][]>();
@@ -166,7 +175,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     tables,
     outsideApi,
     functions,
-    relationships: fks.rows,
+    relationships: fks.rows.map(({ unique, ...edge }) => ({ ...edge, ...(unique ? { unique } : {}) })),
     ...(sessionState ? { sessionState } : {}),
     ...(roleSettings.size ? { roleSettings } : {}),
   };

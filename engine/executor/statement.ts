@@ -14,7 +14,7 @@
  */
 import type { Json } from '../model/json.ts';
 import { rpcArgText, type ApiRequest, type Filter } from '../model/request.ts';
-import { resolveRelationship } from '../model/embed.ts';
+import { resolveRelationship, type OrderTerm } from '../model/embed.ts';
 import { qualifiedName, type CachedColumn, type CachedFunction, type SchemaCache } from './schema-cache.ts';
 import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
@@ -188,10 +188,16 @@ function limitSql(cache: SchemaCache): string {
   return cache.maxRows === undefined ? '' : ` limit ${cache.maxRows} offset 0`;
 }
 
+/** An embed's `order=` as its subquery's ORDER BY (QueryBuilder.hs readPlanToQuery orderF; SqlFragment.hs pgFmtOrderTerm). */
+function orderSql(alias: string, order: readonly OrderTerm[] | undefined): string {
+  if (!order?.length) return '';
+  return ` order by ${order.map((t) => [`${alias}.${ident(t.column)}`, ...(t.direction ? [t.direction] : []), ...(t.nulls ? [`nulls ${t.nulls}`] : [])].join(' ')).join(', ')}`;
+}
+
 /**
  * A read's embeds as v12.2 joins them (QueryBuilder.hs, lines 64-108): each a LATERAL subquery
- * over the embedded table aliased `<table>_1`, joined on its foreign key
- * (pgFmtJoinCondition, SqlFragment.hs 409-411), under the aggregate alias `<parent>_<table>_1`
+ * over the embedded table aliased `<table>_1`, joined on its foreign key, each column pair
+ * `AND`ed in the key's order (pgFmtJoinCondition, SqlFragment.hs 409-411), under the aggregate alias `<parent>_<table>_1`
  * (Plan.hs addRels, 469-470): to-one `row_to_json(agg.*)::jsonb`, to-many
  * `COALESCE(agg.agg, '[]')` over `json_agg(agg)::jsonb`; `!inner` is an INNER JOIN, to-many
  * `ON agg IS NOT NULL`. The relationship is the catalog's, found as PostgREST finds it (embed.ts).
@@ -201,15 +207,15 @@ function embedSql(request: Extract<ApiRequest, { kind: 'select' }>, schema: stri
   const joins: string[] = [];
   const parentKey = qualifiedName(schema, request.table);
   const parent = `${ident(schema)}.${ident(request.table)}`;
-  const primaryKeyOfKey = (key: string) => primaryKeyOf(cache.tables.get(key));
   for (const embed of request.embeds ?? []) {
-    const rel = resolveRelationship(cache.relationships ?? [], parentKey, qualifiedName(schema, embed.table), primaryKeyOfKey);
+    const rel = resolveRelationship(cache.relationships ?? [], parentKey, qualifiedName(schema, embed.table));
     if (rel === 'PGRST200') return { refusal: { status: 400, code: 'PGRST200', message: `Could not find a relationship between '${request.table}' and '${embed.table}' in the schema cache` } };
     if (rel === 'PGRST201') return { refusal: { status: 300, code: 'PGRST201', message: `Could not embed because more than one relationship was found for '${request.table}' and '${embed.table}'` } };
     const alias = ident(`${embed.table}_1`);
     const agg = ident(`${request.table}_${embed.table}_1`);
     const cols = embed.columns === '*' ? `${alias}.*` : embed.columns.map((c) => `${alias}.${ident(c)}`).join(', ');
-    const sub = `select ${cols} from ${ident(schema)}.${ident(embed.table)} as ${alias} where ${alias}.${ident(rel.embeddedColumn)} = ${parent}.${ident(rel.parentColumn)}${limitSql(cache)}`;
+    const on = rel.embeddedColumns.map((c, i) => `${alias}.${ident(c)} = ${parent}.${ident(rel.parentColumns[i])}`).join(' and ');
+    const sub = `select ${cols} from ${ident(schema)}.${ident(embed.table)} as ${alias} where ${on}${orderSql(alias, embed.order)}${limitSql(cache)}`;
     const join = embed.inner ? 'inner join lateral' : 'left join lateral';
     if (rel.toOne) {
       selects.push(`row_to_json(${agg}.*)::jsonb as ${ident(embed.table)}`);

@@ -21,9 +21,9 @@ import {
 } from './outcome.ts';
 import { selectedColumns, type ApiRequest, type Embed, type Filter } from './request.ts';
 import { branch, unrecorded } from './branches.ts';
-import { resolveRelationship, type Relationship } from './embed.ts';
+import { foreignKeyEdge, pairs, resolveRelationship, sortRows, type Relationship } from './embed.ts';
 import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
-import { coerce, jsonEqual } from './values.ts';
+import { coerce } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
 export interface Prediction {
@@ -187,11 +187,11 @@ function predictSelect(model: TableModel, world: World, caller: Caller, request:
     if ('outcome' in resolved) return resolved.outcome;
     embeds.push(resolved);
   }
-  const read = [...allColumns(model, request.columns), ...request.filters.map((f) => f.column), ...embeds.map((e) => e.relationship.parentColumn)];
+  const read = [...allColumns(model, request.columns), ...request.filters.map((f) => f.column), ...embeds.flatMap((e) => e.relationship.parentColumns)];
   if (!tableGrant(canSelect(model, caller, read, settings))) return rejectedByGrant(`select on ${model.table}`);
   // Postgres checks every table of the statement at executor start: an embedded one too.
   for (const e of embeds) {
-    if (!canSelect(e.model, caller, [...allColumns(e.model, e.embed.columns), e.relationship.embeddedColumn], settings)) return rejectedByGrant(`select on ${e.model.table} (embedded)`);
+    if (!canSelect(e.model, caller, [...allColumns(e.model, e.embed.columns), ...e.relationship.embeddedColumns, ...(e.embed.order ?? []).map((t) => t.column)], settings)) return rejectedByGrant(`select on ${e.model.table} (embedded)`);
   }
   const ctx = context(world, caller, settings);
   const all = matching(model, visibleSource(model, world, settings), request.filters, settings);
@@ -230,25 +230,26 @@ function visibleSource(model: TableModel, world: World, settings: unknown): Row[
 /** An embed's table and relationship from the model's foreign keys (embed.ts), or PostgREST's refusal. */
 function resolveEmbed(parent: TableModel, embed: Embed, tables: Tables): ResolvedEmbed | { outcome: Outcome } {
   const model = tables[embed.table];
-  const edges = Object.values(tables).flatMap((t) => (t.foreignKeys ?? []).map((fk) => ({ table: t.table, ...fk })));
-  const relationship = model ? resolveRelationship(edges, parent.table, model.table, (t) => tables[t]?.primaryKey ?? []) : 'PGRST200';
+  const edges = Object.values(tables).flatMap((t) => (t.foreignKeys ?? []).map((fk) => foreignKeyEdge(t.table, fk, [t.primaryKey, ...(t.uniqueKeys ?? [])])));
+  const relationship = model ? resolveRelationship(edges, parent.table, model.table) : 'PGRST200';
   if (typeof relationship === 'string') return { outcome: sqlError(relationship, `embedding ${embed.table} in ${parent.table}`) };
-  for (const c of embed.columns === '*' ? [] : embed.columns) if (!column(model!, c)) return { outcome: sqlError('42703', `column ${embed.table}.${c} does not exist`) };
+  const named = [...(embed.columns === '*' ? [] : embed.columns), ...(embed.order ?? []).map((t) => t.column)];
+  for (const c of named) if (!column(model!, c)) return { outcome: sqlError('42703', `column ${embed.table}.${c} does not exist`) };
   return { embed, model: model!, relationship };
 }
 
 /**
  * A parent row's embed: the embedded table's rows the caller may read (its own row rules: the
  * LATERAL subquery runs under the caller's role) that the foreign key pairs with the parent: an
- * array (PostgREST promises no order without `order=`: compared as a multiset, see
- * embedComparison) or, to-one, the row or null.
+ * array (in the embed's `order=`; without one PostgREST promises no order: compared as a
+ * multiset, check-case.ts maskedColumns) or, to-one, the row or null.
  */
 function embeddedValue(e: ResolvedEmbed, parent: Row, world: World, caller: Caller, settings: unknown): Json {
-  const key = parent[e.relationship.parentColumn] ?? null;
   const ctx = context(world, caller, settings);
-  const paired = key === null ? [] : visibleSource(e.model, world, settings).filter((r) => jsonEqual(materialize(e.model, r, settings)[e.relationship.embeddedColumn] ?? null, key));
+  const paired = visibleSource(e.model, world, settings).filter((r) => pairs(e.relationship, parent, materialize(e.model, r, settings)));
   const readable = bypassesRowSecurity(e.model, caller) ? paired : paired.filter((r) => e.model.rules.select?.(r, ctx) ?? false);
-  const rows = readable.map((r) => project(r, e.embed.columns, e.model, settings));
+  const ordered = e.embed.order?.length ? sortRows(readable.map((r) => materialize(e.model, r, settings)), e.embed.order) : readable;
+  const rows = ordered.map((r) => project(r, e.embed.columns, e.model, settings));
   return e.relationship.toOne ? (rows[0] ?? null) : rows;
 }
 

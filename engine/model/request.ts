@@ -3,6 +3,7 @@
  * SQL. The harness executes these as PostgREST would; the model predicts their outcome.
  */
 import type { Json, Row } from './json.ts';
+import { orderTermText, type OrderTerm } from './embed.ts';
 
 /** PostgREST filter operators that policyfuzz generates. `like`/`ilike` accept `*` for `%`. */
 export type FilterOp = 'eq' | 'neq' | 'is' | 'in' | 'like' | 'ilike' | 'lt' | 'gt';
@@ -61,6 +62,12 @@ export interface Embed {
   table: string;
   columns: string[] | '*';
   inner?: boolean;
+  /**
+   * `remarks.order=created_at.desc` (supabase-js `.order('created_at', { referencedTable:
+   * 'remarks' })`): the embedded array in this order, compared in order (ties in any order);
+   * without it PostgREST promises none and the array is compared as a multiset.
+   */
+  order?: OrderTerm[];
 }
 
 export type ApiRequest =
@@ -81,6 +88,7 @@ export function describeRequest(r: ApiRequest): string {
     ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
     ...(selectParam(r) ? [`select=${selectParam(r)}`] : []),
     ...(r.kind === 'insert' && r.upsert?.onConflict ? [`on_conflict=${r.upsert.onConflict.join(',')}`] : []),
+    ...(r.kind === 'select' ? (r.embeds ?? []).filter((e) => e.order?.length).map((e) => `${e.table}.order=${e.order!.map(orderTermText).join(',')}`) : []),
   ];
   const query = params.length ? `?${params.join('&')}` : '';
   switch (r.kind) {

@@ -4,7 +4,7 @@
  * rules; model/engine applies them with the semantics of PostgreSQL row security.
  */
 import type { Caller } from './caller.ts';
-import type { ForeignKeyEdge } from './embed.ts';
+import type { ForeignKey } from './embed.ts';
 import type { Json, Row } from './json.ts';
 import type { Outcome } from './outcome.ts';
 import type { World } from './world.ts';
@@ -101,10 +101,16 @@ export interface TableModel<S = any> {
    */
   view?: (world: World, settings: S) => Row[];
   /**
-   * Single-column foreign keys to other model tables (`project_id` → `projects.id`): the
+   * Foreign keys to other model tables (`project_id` → `projects.id`, or several columns): the
    * relationships a read may embed across (request.ts Embed). A pair with none is not embedded.
    */
-  foreignKeys?: Omit<ForeignKeyEdge, 'table'>[];
+  foreignKeys?: ForeignKey[];
+  /**
+   * UNIQUE constraints besides the primary key (`[['email']]`): a foreign key over exactly one of
+   * them (or over the primary key) embeds its table one-to-one, an object, as PostgREST does
+   * (embed.ts). A unique index is not a constraint: PostgREST does not count it, leave it out.
+   */
+  uniqueKeys?: string[][];
 }
 
 export function column(model: TableModel, name: string): ColumnSpec | undefined {

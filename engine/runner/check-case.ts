@@ -9,7 +9,7 @@ import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { serverAssignedColumns, type TableModel } from '../model/table-model.ts';
 import type { Json, Row } from '../model/json.ts';
-import { comparedAsFor, settingHintsFor } from '../checker/compare.ts';
+import { comparedAsFor, embedOrderMask, settingHintsFor } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, unrealizableAnswer, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
@@ -60,9 +60,13 @@ export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   }
   const name = targetName(step.request);
   const model = oracle.model.tables[name];
-  // An embed (`remarks.`: compared as a multiset) and its own server-assigned columns (compare.ts).
+  // An embed (`remarks.`: compared as a multiset, and in its order when it has one) and its own server-assigned columns (compare.ts).
   const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []) : [];
-  const embedded = embeds.flatMap((e) => [`${e.table}.`, ...(oracle.model.tables[e.table] ? serverAssignedColumns(oracle.model.tables[e.table]) : []).map((c) => `${e.table}.${c}`)]);
+  const embedded = embeds.flatMap((e) => [
+    `${e.table}.`,
+    ...(e.order?.length ? [embedOrderMask(e.table, e.order.map((t) => t.column))] : []),
+    ...(oracle.model.tables[e.table] ? serverAssignedColumns(oracle.model.tables[e.table]) : []).map((c) => `${e.table}.${c}`),
+  ]);
   return [...(model ? serverAssignedColumns(model) : []), ...embedded];
 }
 
