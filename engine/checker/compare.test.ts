@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anyOf, raised, rejectedByPolicy, sqlError, allowed } from '../model/outcome.ts';
-import { compareOutcomes } from './compare.ts';
+import { compareOutcomes, embedOrderMask } from './compare.ts';
 
 describe('comparing a prediction with the database', () => {
   it('a multi-row write may stop at any failing row: each of its failures agrees', () => {
@@ -20,6 +20,17 @@ describe('comparing a prediction with the database', () => {
     const rows = [{ id: 1, updated_at: 'a' }, { id: 2, updated_at: 'b' }];
     expect(compareOutcomes(allowed(rows, 2), allowed([{ id: 2, updated_at: 'x' }, { id: 1, updated_at: 'y' }], 2), ['updated_at'])).toBeUndefined();
     expect(compareOutcomes(allowed(rows, 2), allowed([{ id: 2, updated_at: 'x' }], 2), ['updated_at'])?.reason).toBe('returned rows differ');
+  });
+
+  it('an ordered embed (`remarks.@order=…`) agrees in its order, rows tied on the order columns in any order; out of order disagrees', () => {
+    const expected = allowed([{ id: 1, remarks: [{ id: 'a', rank: 2 }, { id: 'b', rank: 1 }, { id: 'c', rank: 1 }] }], 1);
+    const mask = ['remarks.', embedOrderMask('remarks', ['rank'])];
+    expect(compareOutcomes(expected, allowed([{ id: 1, remarks: [{ id: 'a', rank: 2 }, { id: 'c', rank: 1 }, { id: 'b', rank: 1 }] }], 1), mask)).toBeUndefined();
+    expect(compareOutcomes(expected, allowed([{ id: 1, remarks: [{ id: 'b', rank: 1 }, { id: 'a', rank: 2 }, { id: 'c', rank: 1 }] }], 1), mask)?.reason).toBe('returned rows differ');
+    // Under db-max-rows: the first n in order, any of the rows tied at the cut.
+    const capped = { ...expected, upTo: 2 };
+    expect(compareOutcomes(capped, allowed([{ id: 1, remarks: [{ id: 'a', rank: 2 }, { id: 'c', rank: 1 }] }], 1), mask)).toBeUndefined();
+    expect(compareOutcomes(capped, allowed([{ id: 1, remarks: [{ id: 'b', rank: 1 }, { id: 'c', rank: 1 }] }], 1), mask)).toBeDefined();
   });
 
   it('an embed (masked as `remarks.`) agrees whatever the order of its rows, its own server-assigned columns masked; without the mark order counts', () => {

@@ -1,0 +1,73 @@
+/**
+ * PostgREST v12.2's relationship rule (SchemaCache.hs allM2OandO2ORels, addInverseRels;
+ * Relationship.hs relIsToOne) and an embed's order=, on the model's side.
+ */
+import { describe, expect, it } from 'vitest';
+import { foreignKeyEdge, pairs, resolveRelationship, sortRows } from './embed.ts';
+import { predictTableRequest } from './engine.ts';
+import type { TableModel } from './table-model.ts';
+
+describe('relationships', () => {
+  const seatKey = { columns: ['org', 'team'], references: 'teams', referencedColumns: ['org', 'id'] };
+
+  it('a foreign key is one-to-one when its columns, as a set, are the primary key or a UNIQUE constraint of its table', () => {
+    expect(foreignKeyEdge('seats', seatKey, [['id']]).unique).toBeUndefined();
+    expect(foreignKeyEdge('seats', seatKey, [['id'], ['team', 'org']]).unique).toBe(true);
+    // A superset is not the key: (org, team, id) unique says nothing of (org, team).
+    expect(foreignKeyEdge('seats', seatKey, [['org', 'team', 'id']]).unique).toBeUndefined();
+    expect(foreignKeyEdge('badges', { column: 'board_id', references: 'boards', referencedColumn: 'id' }, [['id'], ['board_id']])).toEqual({ table: 'badges', columns: ['board_id'], references: 'boards', referencedColumns: ['id'], unique: true });
+  });
+
+  it('embedding the referencing table is to-many unless its key is unique; the referenced one is always to-one', () => {
+    const many = foreignKeyEdge('seats', seatKey, [['id']]);
+    expect(resolveRelationship([many], 'teams', 'seats')).toEqual({ toOne: false, parentColumns: ['org', 'id'], embeddedColumns: ['org', 'team'] });
+    expect(resolveRelationship([many], 'seats', 'teams')).toEqual({ toOne: true, parentColumns: ['org', 'team'], embeddedColumns: ['org', 'id'] });
+    expect(resolveRelationship([{ ...many, unique: true }], 'teams', 'seats')).toMatchObject({ toOne: true });
+    expect(resolveRelationship([many, { ...many, columns: ['org', 'other_team'] }], 'teams', 'seats')).toBe('PGRST201');
+    expect(resolveRelationship([many], 'teams', 'boards')).toBe('PGRST200');
+  });
+
+  it('a row pairs when every key column equals; a null in the key pairs with nothing', () => {
+    const rel = { toOne: false, parentColumns: ['org', 'id'], embeddedColumns: ['org', 'team'] };
+    expect(pairs(rel, { org: 1, id: 1 }, { org: 1, team: 1 })).toBe(true);
+    expect(pairs(rel, { org: 1, id: 1 }, { org: 2, team: 1 })).toBe(false);
+    expect(pairs(rel, { org: null, id: 1 }, { org: null, team: 1 })).toBe(false);
+  });
+});
+
+describe('order=', () => {
+  const rows = [{ id: 1, rank: 2 }, { id: 2, rank: null }, { id: 3, rank: 10 }];
+  const ids = (r: { id?: unknown }[]) => r.map((x) => x.id);
+
+  it('sorts as Postgres: numbers by value, nulls last ascending and first descending unless told', () => {
+    expect(ids(sortRows(rows, [{ column: 'rank' }]))).toEqual([1, 3, 2]);
+    expect(ids(sortRows(rows, [{ column: 'rank', direction: 'desc' }]))).toEqual([2, 3, 1]);
+    expect(ids(sortRows(rows, [{ column: 'rank', direction: 'desc', nulls: 'last' }]))).toEqual([3, 1, 2]);
+    expect(ids(sortRows(rows, [{ column: 'rank', nulls: 'first' }]))).toEqual([2, 1, 3]);
+  });
+
+  it('sorts a uuid by its bytes (lower-case hex), text by code point (C collation), ties by the next term', () => {
+    const u = [{ id: 'B0000000-0000-4000-8000-000000000000' }, { id: 'a0000000-0000-4000-8000-000000000000' }, { id: '10000000-0000-4000-8000-000000000000' }];
+    expect(ids(sortRows(u, [{ column: 'id' }]))).toEqual([u[2].id, u[1].id, u[0].id]);
+    expect(ids(sortRows([{ id: 1, t: 'b' }, { id: 2, t: 'B' }, { id: 3, t: 'a' }], [{ column: 't' }]))).toEqual([2, 3, 1]);
+    expect(ids(sortRows([{ id: 1, a: 1, b: 1 }, { id: 2, a: 1, b: 2 }, { id: 3, a: 0, b: 3 }], [{ column: 'a' }, { column: 'b', direction: 'desc' }]))).toEqual([3, 2, 1]);
+  });
+
+  it("the model's embedded array comes in the embed's order, under the child's row rules; an unknown order column is 42703", () => {
+    const parent: TableModel = { table: 'boards', columns: [{ name: 'id', type: 'integer', nullable: false }], primaryKey: ['id'], grants: { anon: ['select'], authenticated: [] }, rowSecurity: false, rules: {} };
+    const child: TableModel = {
+      table: 'cards',
+      columns: [{ name: 'id', type: 'integer', nullable: false }, { name: 'board_id', type: 'integer', nullable: false }, { name: 'rank', type: 'integer', nullable: true }],
+      primaryKey: ['id'],
+      grants: { anon: ['select'], authenticated: [] },
+      rowSecurity: true,
+      rules: { select: (r) => r.id !== 3 },
+      foreignKeys: [{ column: 'board_id', references: 'boards', referencedColumn: 'id' }],
+    };
+    const world = { boards: [{ id: 1 }], cards: [{ id: 1, board_id: 1, rank: 1 }, { id: 2, board_id: 1, rank: 5 }, { id: 3, board_id: 1, rank: 9 }] };
+    const tables = { boards: parent, cards: child };
+    const read = (order: { column: string; direction?: 'desc' }[]) => predictTableRequest(parent, world, { kind: 'anon' }, { kind: 'select', table: 'boards', columns: '*', filters: [], embeds: [{ table: 'cards', columns: ['id'], order }] }, undefined, tables).outcome;
+    expect(read([{ column: 'rank', direction: 'desc' }])).toMatchObject({ kind: 'allowed', rows: [{ id: 1, cards: [{ id: 2 }, { id: 1 }] }] });
+    expect(read([{ column: 'nope' }])).toMatchObject({ kind: 'error', code: '42703' });
+  });
+});
