@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type { Caller } from '../../../engine/model/caller.ts';
 import type { Row } from '../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../engine/model/request.ts';
+import type { OrderTerm } from '../../../engine/model/embed.ts';
 import type { World } from '../../../engine/model/world.ts';
 import type { Person } from './identities.ts';
 
@@ -48,9 +49,26 @@ export const PROJECT_READABLE = ['projects', 'project_documents', 'project_files
 const PROJECT_CHILDREN = ['project_documents', 'project_files', 'project_sign_requests'] as const;
 
 /**
+ * The columns an embedded child may be ordered by (supabase-js `.order(col, { referencedTable })`):
+ * uuids, which sort by their bytes on any server (a text column's order depends on the collation,
+ * embed.ts sortRows); `uploaded_by` is nullable, so its nulls' place counts.
+ */
+const CHILD_ORDER_COLUMNS: Record<string, string[]> = {
+  project_sign_requests: ['id', 'professor_id', 'actor_id'],
+  project_files: ['uploaded_by', 'id'],
+  project_documents: ['id'],
+};
+const ORDER_COLUMNS = [...new Set(Object.values(CHILD_ORDER_COLUMNS).flat())];
+const orderTerm = fc.record(
+  { column: fc.constantFrom(...ORDER_COLUMNS), direction: fc.constantFrom<OrderTerm['direction']>(undefined, 'asc', 'desc'), nulls: fc.constantFrom<OrderTerm['nulls']>(undefined, undefined, 'first', 'last') },
+).map((t): OrderTerm => ({ column: t.column, ...(t.direction ? { direction: t.direction } : {}), ...(t.nulls ? { nulls: t.nulls } : {}) }));
+const embedOrder = fc.array(orderTerm, { minLength: 1, maxLength: 2 });
+
+/**
  * A read of one project table; often (supabase-js `.select('*, project_sign_requests(*)')`) a
  * projects read embedding a child table (sign requests most: their rows are the caller's alone
- * while every project is public), `!inner` at times, or a child read embedding its project.
+ * while every project is public), `!inner` at times, in an `order=` at times, or a child read
+ * embedding its project.
  */
 export function projectRead(w: ProjectWorld): fc.Arbitrary<ApiRequest> {
   const plain = fc.record({
@@ -64,13 +82,12 @@ export function projectRead(w: ProjectWorld): fc.Arbitrary<ApiRequest> {
     filters: byProject && table !== 'projects' && table !== 'project_settings' ? [{ column: 'project_id', op: 'eq', value: project }] : [],
   }));
   const child = fc.constantFrom<string>('project_sign_requests', 'project_sign_requests', ...PROJECT_CHILDREN);
-  const withChildren = fc.record({ table: child, inner: fc.boolean(), columns: fc.constantFrom<string[] | '*'>('*', ['id', 'status']) }).map(({ table, inner, columns }): ApiRequest => ({
-    kind: 'select',
-    table: 'projects',
-    columns: ['id', 'title'],
-    filters: [],
-    embeds: [{ table, columns: table === 'project_sign_requests' ? columns : '*', ...(inner ? { inner } : {}) }],
-  }));
+  const withChildren = fc.record({ table: child, inner: fc.boolean(), columns: fc.constantFrom<string[] | '*'>('*', ['id', 'status']), order: fc.option(embedOrder, { nil: undefined }) }).map(({ table, inner, columns, order }): ApiRequest => {
+    const embedColumns = table === 'project_sign_requests' ? columns : '*';
+    // Ordered by a column the embed shows, so the order itself is compared (an unselected one orders nothing visible).
+    const shown = order?.filter((t) => embedColumns === '*' ? (CHILD_ORDER_COLUMNS[table] ?? []).includes(t.column) : embedColumns.includes(t.column));
+    return { kind: 'select', table: 'projects', columns: ['id', 'title'], filters: [], embeds: [{ table, columns: embedColumns, ...(inner ? { inner } : {}), ...(shown?.length ? { order: shown } : {}) }] };
+  });
   const withProject = child.map((table): ApiRequest => ({ kind: 'select', table, columns: '*', filters: [], embeds: [{ table: 'projects', columns: ['id', 'title'] }] }));
   return fc.oneof({ weight: 3, arbitrary: plain }, { weight: 2, arbitrary: withChildren }, { weight: 1, arbitrary: withProject });
 }
