@@ -5,12 +5,21 @@
  * policies; without it the rule is not applicable, the note naming the setting, and mutants --auto
  * says which policies it skipped. Through the real binary, on the shared server.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect, inject, it } from 'vitest';
+import { resolveTarget } from '../engine/config/target.ts';
+import { openEnvironment } from '../engine/runner/environment.ts';
+import { pgtapMissing, prove, withPgtap } from './pgtap.ts';
 import { runBin } from './run-bin.ts';
+import { sharedServer } from './shared-server.ts';
 import { tempDir } from './temp-dir.ts';
+import pack from './unexposed-schema/policyfuzz.pack.ts';
+
+const run = promisify(execFile);
 
 const HERE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'unexposed-schema');
 const PACK = path.join(HERE, 'policyfuzz.pack.ts');
@@ -36,12 +45,51 @@ it('a policy fault on a table outside the API is caught through the SQL executor
     runBin(['fuzz', '--pack', PACK, '--migrations', MIGRATIONS, broken, '--only', 'T01', ...options(dir)], { cwd: dir }),
     runBin(['fuzz', '--config', restConfig, '--only', 'T01', ...options(dir).filter((o) => o !== '--quiet')], { cwd: dir }),
   ]);
-  expect(caught.stdout, caught.stderr).toMatch(/^T01 FAILED: step 1: rows touched: model 0, database \d+$/m);
-  expect(caught.stdout).toMatch(/^ {2}request: {2}as SQL, not through the API: set role authenticated, request\.jwt\.claims <role=authenticated sub=[0-9a-f-]+>; GET teamkit\.teams /m);
+  expect(caught.stdout, caught.stderr).toMatch(/^T01 FAILED: step 1: rows touched: model 0, database \d+\n {2}user [0-9a-f-]+ as SQL: SELECT \* FROM teamkit\.teams$/m);
+  expect(caught.stdout).toMatch(/^ {2}request: {2}as SQL, not through the API: set role authenticated, request\.jwt\.claims <role=authenticated sub=[0-9a-f-]+>; SELECT \* FROM teamkit\.teams /m);
+  expect(caught.stdout).not.toMatch(/rest\/v1/);
   expect(caught.code).toBe(1);
+  await reproAndPgtapRunAsWritten(path.join(dir, 'f'), broken);
   expect(unreached.stdout).toContain('T01 N/A: not applicable: the target has no teamkit.teams the API reaches (it is in schema teamkit, which the API does not expose: set mapping.tables.teamkit.teams.via to "sql"');
   expect(unreached.code).toBe(0);
 });
+
+/**
+ * The saved failure's .sql repro (psql) and .pgtap.sql (pgTAP) on a database built from the same
+ * migrations: both run as written, with no error, naming the statement as SQL and no profile
+ * header; the repro shows the leaked row, the pgTAP test fails (the bug is there).
+ */
+async function reproAndPgtapRunAsWritten(failures: string, broken: string): Promise<void> {
+  const base = path.join(failures, readdirSync(failures).find((f) => f.startsWith('T01-') && f.endsWith('.json'))!.replace(/\.json$/, ''));
+  const [repro, pgtap] = [readFileSync(`${base}.sql`, 'utf8'), readFileSync(`${base}.pgtap.sql`, 'utf8')];
+  for (const text of [repro, pgtap]) {
+    expect(text).toMatch(/^-- {3}user [0-9a-f-]+ as SQL: SELECT \* FROM teamkit\.teams$/m);
+    expect(text).not.toMatch(/rest\/v1|profile/);
+  }
+  const target = await resolveTarget(pack, { migrations: [MIGRATIONS, broken], explicitMigrations: true });
+  const env = await openEnvironment({ server: await sharedServer(), migrations: target.migrations, workers: 1, fixtures: target.fixtures, api: target.api });
+  try {
+    const url = await withPgtapIfThere(env);
+    const psql = await run('psql', ['-X', '-d', url, '-v', 'ON_ERROR_STOP=1', '-f', `${base}.sql`]);
+    expect(psql.stderr).not.toMatch(/ERROR/);
+    expect(psql.stdout).toMatch(/team 0/);
+    if (pgtapMissing()) return;
+    const proved = await prove(url, `${base}.pgtap.sql`);
+    expect(proved.ok).toBe(false);
+    expect(proved.tap).toMatch(/^not ok \d+ - step 1: user [0-9a-f-]+ as SQL: SELECT \* FROM teamkit\.teams/m);
+  } finally {
+    await env.close();
+  }
+}
+
+/** The environment's worker database, with pgTAP loaded when this machine has it. */
+async function withPgtapIfThere(env: Awaited<ReturnType<typeof openEnvironment>>): Promise<string> {
+  if (!pgtapMissing()) return withPgtap(env);
+  await env.workers[0].tx.flush();
+  const url = new URL(env.template.url);
+  url.pathname = `/${env.workers[0].client.database}`;
+  return url.toString();
+}
 
 it('mutants --auto mutates the policies of tables sent as SQL, and names the policies it skips when they are not', async () => {
   const { dir, restConfig } = project();

@@ -32,7 +32,7 @@ import { REFERENCE_PLAN, type FixturePlan, type FixtureStatement } from '../targ
 import { credentialsFor } from './credentials.ts';
 import { httpStatusForSqlState } from './http-status.ts';
 import type { ApiResponse } from './response.ts';
-import type { SchemaCache } from './schema-cache.ts';
+import { sentOutsideApi, type SchemaCache } from './schema-cache.ts';
 import { ident, inlineSql, SqlParams, type ParameterizedSql } from './sql-text.ts';
 import { buildStatement, maxAffectedOf, type Statement } from './statement.ts';
 import { PreparedStatements } from './prepared-statements.ts';
@@ -95,7 +95,7 @@ function requestPath(request: ApiRequest): string {
 /** The search_path PostgREST sets: the schema the request targets (Accept/Content-Profile, default the first exposed), then db-extra-search-path. */
 export function requestSearchPath(cache: SchemaCache, request: ApiRequest): string {
   // A table sent as SQL (outside the exposed schemas) is named with its schema; the path stays the default request's.
-  const target = request.schema && cache.exposedSchemas.includes(request.schema) ? request.schema : cache.exposedSchemas[0];
+  const target = request.schema && !sentOutsideApi(cache, request) ? request.schema : cache.exposedSchemas[0];
   return [...new Set([target, ...cache.extraSearchPath])].map(ident).join(', ');
 }
 
@@ -106,7 +106,7 @@ export function requestSearchPath(cache: SchemaCache, request: ApiRequest): stri
  * the planner keeps every call).
  */
 export function preRequestQuery(caller: Caller, request: ApiRequest, cache: SchemaCache, options: SendOptions = {}): ParameterizedSql {
-  const creds = credentialsFor(caller, options, request);
+  const creds = credentialsFor(caller, options, request, !sentOutsideApi(cache, request));
   const p = new SqlParams();
   const discardingValues = (settings: string) => `select 1 as pf_settings from (${settings}) pf_settings`;
   // The role's own settings (statement_timeout on Supabase) before the role, as Query.hs setPgLocals orders them.

@@ -83,8 +83,11 @@ function tokens(caller: Caller, withoutToken: boolean): Tokens {
   }
 }
 
-/** What supabase-js sends with this request (postgrest-js: Prefer for writes, Accept/Content-Profile for a chosen schema). */
-function requestHeaders(request: ApiRequest | undefined, apikey: string | undefined, bearer: string | undefined): Record<string, string> {
+/**
+ * What supabase-js sends with this request (postgrest-js: Prefer for writes, Accept/Content-Profile
+ * for a chosen schema). `throughApi` false: a table sent as SQL, whose schema no profile header names.
+ */
+function requestHeaders(request: ApiRequest | undefined, apikey: string | undefined, bearer: string | undefined, throughApi: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
   if (apikey) headers.apikey = apikey;
   if (bearer) headers.authorization = `Bearer ${bearer}`;
@@ -94,11 +97,11 @@ function requestHeaders(request: ApiRequest | undefined, apikey: string | undefi
   if (writes) headers['content-type'] = 'application/json';
   if ('returning' in request) headers.prefer = `return=${request.returning}`;
   if (request.kind !== 'rpc' && request.single) headers.accept = 'application/vnd.pgrst.object+json';
-  if (request.schema) headers[writes ? 'content-profile' : 'accept-profile'] = request.schema;
+  if (request.schema && throughApi) headers[writes ? 'content-profile' : 'accept-profile'] = request.schema;
   return headers;
 }
 
-export function credentialsFor(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest): Credentials {
+export function credentialsFor(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest, throughApi = true): Credentials {
   const t = tokens(caller, options.withoutToken === true);
-  return { role: t.role, claims: t.claims, headers: requestHeaders(request, t.apikey, t.bearer) };
+  return { role: t.role, claims: t.claims, headers: requestHeaders(request, t.apikey, t.bearer, throughApi) };
 }

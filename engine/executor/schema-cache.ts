@@ -64,6 +64,14 @@ export interface SchemaCache {
   maxRows?: number;
 }
 
+/**
+ * A request to a schema the API does not expose: it reaches the database only as SQL (a table the
+ * mapping sends so, `via: "sql"`), with no Accept/Content-Profile and the default request's search path.
+ */
+export function sentOutsideApi(cache: Pick<SchemaCache, 'exposedSchemas'>, request: { schema?: string }): boolean {
+  return request.schema !== undefined && !cache.exposedSchemas.includes(request.schema);
+}
+
 export function qualifiedName(schema: string, name: string): string {
   return `${schema}.${name}`;
 }

@@ -4,7 +4,8 @@
  * a request form only PostgREST answers (single object, max-affected) left out of its case, counted.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiRequest } from '../model/request.ts';
+import { describeRequest, type ApiRequest } from '../model/request.ts';
+import { preRequestSql } from './case-transaction.ts';
 import { sendableCase, REFERENCE_PLAN } from '../target/fixtures.ts';
 import type { SchemaCache } from './schema-cache.ts';
 import { buildStatement } from './statement.ts';
@@ -42,5 +43,17 @@ describe('a table sent as SQL', () => {
       'a single-object request (Accept: vnd.pgrst.object) of teamkit.teams: REST only, the table is sent as SQL (mapping.tables.teamkit.teams.via)': 1,
       'a max-affected write of teamkit.teams: REST only, the table is sent as SQL (mapping.tables.teamkit.teams.via)': 1,
     });
+  });
+
+  it('is described as the SQL it is, not as a REST request, and its request.headers name no profile (no Accept/Content-Profile)', () => {
+    const patch: ApiRequest = { ...update, filters: [{ column: 'id', op: 'eq', value: 'a' }] } as ApiRequest;
+    expect(describeRequest(patch, 'sql')).toBe('as SQL: UPDATE teamkit.teams SET {"name":"x"} WHERE id=eq."a" (return=minimal)');
+    expect(describeRequest(patch)).toBe('PATCH /rest/v1/teamkit.teams?id=eq."a" (return=minimal) {"name":"x"}');
+    const user = { kind: 'user' as const, id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' };
+    expect(preRequestSql(user, patch, cache)).not.toMatch(/profile/);
+    expect(preRequestSql(user, { kind: 'select', schema: 'teamkit', table: 'teams', columns: '*', filters: [] }, cache)).not.toMatch(/profile/);
+    // A request to an exposed schema other than the first carries its profile header, as supabase-js sends it.
+    const exposed = { ...cache, exposedSchemas: ['public', 'teamkit'] };
+    expect(preRequestSql(user, patch, exposed)).toContain('"content-profile":"teamkit"');
   });
 });

@@ -25,7 +25,7 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../target/fixtures.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, type FixturePlan } from '../target/fixtures.ts';
 import { columnsAsTargetNames, expectedAsTargetShows, guardedWrite, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping, sqlRoutedTables } from '../mapping/mapping.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
@@ -266,7 +266,7 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
   for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
     const step = testCase.steps[i];
     const prediction = predict(oracle, world, step.caller, step.request);
-    const label = `step ${i + 1}: ${describeCaller(step.caller)} ${describeRequest(step.request)}`;
+    const label = `step ${i + 1}: ${describeCaller(step.caller)} ${describeRequest(step.request, sentAsSql(plan, step.request) ? 'sql' : undefined)}`;
     body.push('', comment(label));
     const sent = requestForTarget(plan, step.request);
     const statement = buildStatement(sent, cache, sqlRoutedTables(plan.mapping));

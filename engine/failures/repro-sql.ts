@@ -11,7 +11,7 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { fixtureStatements, REFERENCE_PLAN, requestForTarget, type FixturePlan } from '../target/fixtures.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, type FixturePlan } from '../target/fixtures.ts';
 import { END_OF_REQUEST, keepRequestSql, maxAffectedCheck, preRequestSql, ROLLBACK_REQUEST, SINGULAR_CHECK } from '../executor/case-transaction.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
@@ -62,7 +62,7 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     // The run's own history when the record has it; a record without one (older files) is predicted again.
     const prediction = record.predictions?.[i] !== undefined ? { outcome: record.predictions[i] as Outcome, world } : predict(oracle, world, step.caller, step.request);
     const differs = i === lastStep && record.step !== null;
-    out.push('', psqlEcho(''), psqlEcho(`== step ${i + 1} of ${testCase.steps.length}: ${describeCaller(step.caller)} ${describeRequest(step.request)}`));
+    out.push('', psqlEcho(''), psqlEcho(`== step ${i + 1} of ${testCase.steps.length}: ${describeCaller(step.caller)} ${describeRequest(step.request, sentAsSql(plan, step.request) ? 'sql' : undefined)}`));
     out.push(psqlEcho(`model expects:     ${describeOutcome(prediction.outcome)}`));
     if (differs) out.push(psqlEcho(`policyfuzz saw:    ${describeOutcome(actualOutcomeOf(record.actual) ?? (record.actual as Outcome))}`));
     out.push(psqlEcho(differs ? 'the database answers (page_total = rows touched, body = what the caller gets):' : 'the database answers:'));

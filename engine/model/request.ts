@@ -82,7 +82,12 @@ export type ApiRequest =
    */
   | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json>; get?: boolean };
 
-export function describeRequest(r: ApiRequest): string {
+/**
+ * The request as a line of a failure or repro. `sentAs: 'sql'`: a table the mapping sends as SQL
+ * (`via: "sql"`, outside the API) is described as the statement it is, not as a REST request.
+ */
+export function describeRequest(r: ApiRequest, sentAs?: 'sql'): string {
+  if (sentAs === 'sql' && r.kind !== 'rpc') return `as SQL: ${sqlRequestText(r)}`;
   const base = r.kind === 'rpc' ? `/rest/v1/rpc/${r.schema ? `${r.schema}.` : ''}${r.fn}` : `/rest/v1/${r.schema ? `${r.schema}.` : ''}${r.table}`;
   const params = [
     ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
@@ -102,6 +107,26 @@ export function describeRequest(r: ApiRequest): string {
       return `DELETE ${base}${query} (return=${r.returning})`;
     case 'rpc':
       return r.get ? `GET ${base}${rpcQuery(r.args)}` : `POST ${base} ${JSON.stringify(r.args)}`;
+  }
+}
+
+/**
+ * A table request sent as SQL, in SQL's words with the model's filters (`UPDATE teamkit.teams SET
+ * {"name":"x"} WHERE id=eq."a" (return=minimal)`); the statement itself is in the .sql repro.
+ */
+export function sqlRequestText(r: Exclude<ApiRequest, { kind: 'rpc' }>): string {
+  const table = r.schema ? `${r.schema}.${r.table}` : r.table;
+  const where = r.kind === 'insert' || !r.filters.length ? '' : ` WHERE ${r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`).join(' AND ')}`;
+  const returning = r.kind === 'select' ? '' : ` (return=${r.returning}${r.kind === 'insert' && r.upsert ? `, resolution=${r.upsert.resolution}${r.upsert.onConflict ? `, on_conflict=${r.upsert.onConflict.join(',')}` : ''}` : ''})`;
+  switch (r.kind) {
+    case 'select':
+      return `SELECT ${selectParam(r) ?? '*'} FROM ${table}${where}`;
+    case 'insert':
+      return `INSERT INTO ${table}${returning} ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
+    case 'update':
+      return `UPDATE ${table} SET ${JSON.stringify(r.patch)}${where}${returning}`;
+    case 'delete':
+      return `DELETE FROM ${table}${where}${returning}`;
   }
 }
 

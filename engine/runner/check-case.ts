@@ -92,13 +92,18 @@ function withoutForeignColumns(oracle: Oracle, step: DataStep, outcome: Outcome)
   return { ...outcome, rows } as Outcome;
 }
 
+/** A disagreement's message: the step and reason, then who sent what (`sentAs: 'sql'`: a table sent as SQL says so). */
+export function mismatchMessage(mismatch: StepMismatch, sentAs?: 'sql'): string {
+  return `step ${mismatch.step + 1}: ${mismatch.reason}\n  ${describeCaller(mismatch.request.caller)} ${describeRequest(mismatch.request.request, sentAs)}`;
+}
+
 export class CaseMismatch extends Error {
   /** `history`: the case's steps up to the disagreeing one, when the thrower has them. */
   constructor(
     readonly mismatch: StepMismatch,
     readonly history?: HistoryEntry[],
   ) {
-    super(`step ${mismatch.step + 1}: ${mismatch.reason}\n  ${describeCaller(mismatch.request.caller)} ${describeRequest(mismatch.request.request)}`);
+    super(mismatchMessage(mismatch));
     this.name = 'CaseMismatch';
   }
 }

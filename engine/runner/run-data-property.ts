@@ -10,7 +10,7 @@ import type { Oracle } from '../pack.ts';
 import { FixtureError } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { isSideError, signatureOf } from '../findings/signature.ts';
-import { CaseMismatch, checkCase, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
+import { CaseMismatch, checkCase, mismatchMessage, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
@@ -386,15 +386,16 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
 
 function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before: DataCase | undefined, history: HistoryEntry[] | undefined, plan: FixturePlan): PropertyFailure {
   const seeded = plan.seededValues;
+  const sentAs = sentAsSql(plan, testCase.steps[mismatch.step]?.request) ? ('sql' as const) : undefined;
   return {
     seed,
     path,
     counterexample: testCase,
     expected: mismatch.expected,
     actual: { outcome: mismatch.actual, response: mismatch.response },
-    message: new CaseMismatch(mismatch).message,
+    message: mismatchMessage(mismatch, sentAs),
     step: mismatch.step,
-    ...(sentAsSql(plan, testCase.steps[mismatch.step]?.request) ? { sentAs: 'sql' as const } : {}),
+    ...(sentAs ? { sentAs } : {}),
     ...(mismatch.masked?.length ? { masked: mismatch.masked } : {}),
     // The model's own predictions (its names), masked like the mismatch: seeded values are never shown.
     ...(history ? { predictions: history.map((h) => maskSeeded(h.prediction.outcome, seeded, stringsIn(testCase))) } : {}),
