@@ -13,7 +13,9 @@ import { promisify } from 'node:util';
 import { expect, inject, it } from 'vitest';
 import { resolveTarget } from '../engine/config/target.ts';
 import { openEnvironment } from '../engine/runner/environment.ts';
+import type { ApiRequest } from '../engine/model/request.ts';
 import { pgtapMissing, prove, withPgtap } from './pgtap.ts';
+import { runCase } from './sql-environment.ts';
 import { runBin } from './run-bin.ts';
 import { sharedServer } from './shared-server.ts';
 import { tempDir } from './temp-dir.ts';
@@ -49,17 +51,19 @@ it('a policy fault on a table outside the API is caught through the SQL executor
   expect(caught.stdout).toMatch(/^ {2}request: {2}as SQL, not through the API: set role authenticated, request\.jwt\.claims <role=authenticated sub=[0-9a-f-]+>; SELECT \* FROM teamkit\.teams /m);
   expect(caught.stdout).not.toMatch(/rest\/v1/);
   expect(caught.code).toBe(1);
-  await reproAndPgtapRunAsWritten(path.join(dir, 'f'), broken);
+  await onADatabaseOfTheSameMigrations(path.join(dir, 'f'), broken);
   expect(unreached.stdout).toContain('T01 N/A: not applicable: the target has no teamkit.teams the API reaches (it is in schema teamkit, which the API does not expose: set mapping.tables.teamkit.teams.via to "sql"');
   expect(unreached.code).toBe(0);
 });
 
 /**
- * The saved failure's .sql repro (psql) and .pgtap.sql (pgTAP) on a database built from the same
- * migrations: both run as written, with no error, naming the statement as SQL and no profile
- * header; the repro shows the leaked row, the pgTAP test fails (the bug is there).
+ * On a database built from the same migrations: the saved failure's .sql repro (psql) and
+ * .pgtap.sql (pgTAP) run as written, with no error, naming the statement as SQL and no profile
+ * header; the repro shows the leaked row, the pgTAP test fails (the bug is there). And the
+ * function outside the API (`mapping.functions.<f>.via: "sql"`) is called as SQL under the
+ * caller's role: a signed-in caller gets its answer, anon (no EXECUTE) a grant refusal.
  */
-async function reproAndPgtapRunAsWritten(failures: string, broken: string): Promise<void> {
+async function onADatabaseOfTheSameMigrations(failures: string, broken: string): Promise<void> {
   const base = path.join(failures, readdirSync(failures).find((f) => f.startsWith('T01-') && f.endsWith('.json'))!.replace(/\.json$/, ''));
   const [repro, pgtap] = [readFileSync(`${base}.sql`, 'utf8'), readFileSync(`${base}.pgtap.sql`, 'utf8')];
   for (const text of [repro, pgtap]) {
@@ -69,6 +73,10 @@ async function reproAndPgtapRunAsWritten(failures: string, broken: string): Prom
   const target = await resolveTarget(pack, { migrations: [MIGRATIONS, broken], explicitMigrations: true });
   const env = await openEnvironment({ server: await sharedServer(), migrations: target.migrations, workers: 1, fixtures: target.fixtures, api: target.api });
   try {
+    const call: ApiRequest = { kind: 'rpc', schema: 'teamkit', fn: 'has_role_on_team', args: { p_team: '00000000-0000-4000-8000-000000000000' } };
+    const [user, visitor] = await runCase(env, [], [{ caller: { kind: 'user', id: '00000000-0000-4000-8000-000000000001' }, request: call }, { caller: { kind: 'anon' }, request: call }]);
+    expect(user).toMatchObject({ status: 200, body: false });
+    expect(visitor.error).toMatchObject({ code: '42501' });
     const url = await withPgtapIfThere(env);
     const psql = await run('psql', ['-X', '-d', url, '-v', 'ON_ERROR_STOP=1', '-f', `${base}.sql`]);
     expect(psql.stderr).not.toMatch(/ERROR/);

@@ -45,6 +45,8 @@ export interface SchemaCache {
    */
   outsideApi: Map<string, CachedColumn[]>;
   functions: Map<string, CachedFunction[]>;
+  /** Functions in the schemas the API does not expose (system schemas aside): a function the mapping sends as SQL is found here. Absent: none. */
+  outsideApiFunctions?: Map<string, CachedFunction[]>;
   /** What the catalog's functions can leave on a pooled connection (session-state.ts); absent: nothing. */
   sessionState?: SessionStateWatch;
   /**
@@ -104,10 +106,10 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
        from pg_proc p
        join pg_namespace n on n.oid = p.pronamespace
        join pg_type t on t.oid = p.prorettype
-      where n.nspname = any($1) and p.prokind = 'f'`,
-    [exposedSchemas],
+      where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_' and p.prokind = 'f'`,
   );
   const functions = new Map<string, CachedFunction[]>();
+  const outsideApiFunctions = new Map<string, CachedFunction[]>();
   for (const r of fns.rows) {
     const names = r.arg_names ?? [];
     const types = r.arg_types ?? [];
@@ -118,8 +120,9 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     const returns: CachedFunction['returns'] =
       r.ret_type === 'void' ? 'void' : composite ? (r.returns_set ? 'setof-composite' : 'composite') : r.returns_set ? 'setof-scalar' : 'scalar';
     const key = qualifiedName(r.schema, r.name);
-    if (!functions.has(key)) functions.set(key, []);
-    functions.get(key)!.push({
+    const into = exposedSchemas.includes(r.schema) ? functions : outsideApiFunctions;
+    if (!into.has(key)) into.set(key, []);
+    into.get(key)!.push({
       schema: r.schema,
       name: r.name,
       args: inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= firstDefault })),
@@ -183,6 +186,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     tables,
     outsideApi,
     functions,
+    outsideApiFunctions,
     relationships: fks.rows.map(({ unique, ...edge }) => ({ ...edge, ...(unique ? { unique } : {}) })),
     ...(sessionState ? { sessionState } : {}),
     ...(roleSettings.size ? { roleSettings } : {}),

@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeRequest, type ApiRequest } from '../model/request.ts';
 import { preRequestSql } from './case-transaction.ts';
-import { sendableCase, REFERENCE_PLAN } from '../target/fixtures.ts';
+import { sendableCase, sentAsSql, REFERENCE_PLAN } from '../target/fixtures.ts';
+import { sqlRoutedTables } from '../mapping/mapping.ts';
+import { missingObjects } from '../runner/applicability.ts';
 import type { SchemaCache } from './schema-cache.ts';
 import { buildStatement } from './statement.ts';
 import { inlineSql } from './sql-text.ts';
@@ -55,5 +57,27 @@ describe('a table sent as SQL', () => {
     // A request to an exposed schema other than the first carries its profile header, as supabase-js sends it.
     const exposed = { ...cache, exposedSchemas: ['public', 'teamkit'] };
     expect(preRequestSql(user, patch, exposed)).toContain('"content-profile":"teamkit"');
+  });
+
+  it('a function outside the API is called as SQL when the mapping says `via: "sql"` (PGRST106 otherwise; unknown: 42883, as Postgres)', () => {
+    const fn = { schema: 'teamkit', name: 'has_role', args: [{ name: 'p_team', type: 'uuid', hasDefault: false }], returns: 'scalar' as const, volatility: 'stable' as const };
+    const withFn: SchemaCache = { ...cache, outsideApiFunctions: new Map([['teamkit.has_role', [fn]]]) };
+    const call: ApiRequest = { kind: 'rpc', schema: 'teamkit', fn: 'has_role', args: { p_team: 'a' } };
+    const mapping = { functions: { 'teamkit.has_role': { via: 'sql' as const } } };
+    const routedFns = sqlRoutedTables(mapping);
+    expect([...routedFns]).toEqual(['teamkit.has_role()']);
+    expect(buildStatement(call, withFn)).toMatchObject({ refusal: { code: 'PGRST106' } });
+    const s = buildStatement(call, withFn, routedFns);
+    expect('query' in s && inlineSql(s.query)).toContain('"teamkit"."has_role"("p_team" := pgrst_args."p_team")');
+    expect(buildStatement({ ...call, fn: 'nope' } as ApiRequest, withFn, new Set(['teamkit.nope()']))).toMatchObject({ refusal: { code: '42883' } });
+    // A table of the same name is not routed by the function's setting.
+    expect(buildStatement({ kind: 'select', schema: 'teamkit', table: 'has_role', columns: '*', filters: [] }, withFn, routedFns)).toMatchObject({ refusal: { code: 'PGRST106' } });
+    expect(sentAsSql({ ...REFERENCE_PLAN, mapping }, call)).toBe(true);
+    expect(describeRequest(call, 'sql')).toBe('as SQL: SELECT teamkit.has_role({"p_team":"a"})');
+    // Without the setting the rule is not applicable, and the note names it.
+    expect(missingObjects({ tables: [], functions: ['teamkit.has_role'] }, withFn)).toEqual([
+      'teamkit.has_role the API reaches (it is in schema teamkit, which the API does not expose: set mapping.functions.teamkit.has_role.via to "sql" to send its requests as SQL under the caller\'s role)',
+    ]);
+    expect(missingObjects({ tables: [], functions: ['teamkit.has_role'] }, withFn, mapping)).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import type { Json } from '../model/json.ts';
 import { rpcArgText, type ApiRequest, type Filter } from '../model/request.ts';
 import { resolveRelationship, type OrderTerm } from '../model/embed.ts';
 import { qualifiedName, type CachedColumn, type CachedFunction, type SchemaCache } from './schema-cache.ts';
+import { sqlRoutedFunctionKey } from '../mapping/mapping.ts';
 import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
 /** An answer PostgREST gives without asking the database (schema-cache errors). */
@@ -91,19 +92,20 @@ const SELECT_BODY = `select pg_catalog.count(_postgrest_t) as page_total, coales
 const MINIMAL_BODY = `select pg_catalog.count(_postgrest_t) as page_total, null::text as body`;
 
 /**
- * `sqlRouted`: tables (`schema.table`) outside the exposed schemas that are sent as SQL
- * (mapping `via: "sql"`): the same statement, run under the same role and claims, without what
+ * `sqlRouted`: tables (`schema.table`) and functions (`schema.fn()`) outside the exposed schemas
+ * that are sent as SQL (mapping `via: "sql"`): the same statement, run under the same role and claims, without what
  * PostgREST itself adds (the schema check PGRST106, the unknown column PGRST204 — Postgres then
  * answers 42703 — and pg-safeupdate, which Supabase loads for PostgREST's connections only).
  */
 export function buildStatement(request: ApiRequest, cache: SchemaCache, sqlRouted: ReadonlySet<string> = NONE): Statement {
   const schema = request.schema ?? cache.exposedSchemas[0];
   if (!cache.exposedSchemas.includes(schema)) {
-    const key = request.kind === 'rpc' ? '' : qualifiedName(schema, request.table);
+    const key = qualifiedName(schema, request.kind === 'rpc' ? request.fn : request.table);
+    if (request.kind === 'rpc' && sqlRouted.has(sqlRoutedFunctionKey(key))) return buildRpc(request, schema, cache, cache.outsideApiFunctions ?? new Map(), false);
     if (request.kind !== 'rpc' && sqlRouted.has(key)) return buildTableStatement(request, schema, cache, cache.outsideApi.get(key), false);
     return { refusal: { status: 406, code: 'PGRST106', message: `The schema must be one of the following: ${cache.exposedSchemas.join(', ')}` } };
   }
-  if (request.kind === 'rpc') return buildRpc(request, schema, cache);
+  if (request.kind === 'rpc') return buildRpc(request, schema, cache, cache.functions, true);
   return buildTableStatement(request, schema, cache, cache.tables.get(qualifiedName(schema, request.table)), true);
 }
 
@@ -293,9 +295,15 @@ function resolveFunction(candidates: CachedFunction[], keys: string[]): CachedFu
   );
 }
 
-function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string, cache: SchemaCache): Statement {
+/**
+ * An rpc call as SQL. `functions`: where the function is looked up; `rest`: PostgREST sends it
+ * (an unknown one is its PGRST202), else it is sent as SQL directly (Postgres' 42883) with the
+ * same statement and transaction mode.
+ */
+function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string, cache: SchemaCache, functions: Map<string, CachedFunction[]>, rest: boolean): Statement {
   const keys = Object.keys(request.args);
-  const fn = resolveFunction(cache.functions.get(qualifiedName(schema, request.fn)) ?? [], keys);
+  const fn = resolveFunction(functions.get(qualifiedName(schema, request.fn)) ?? [], keys);
+  if (!fn && !rest) return { refusal: { status: 404, code: '42883', message: `function ${schema}.${request.fn}(${keys.sort().join(', ')}) does not exist` } };
   if (!fn) {
     return {
       refusal: {

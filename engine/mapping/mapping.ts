@@ -72,6 +72,12 @@ export interface FunctionMapping {
    * out of the answer before it is compared. Any other extra column still shows (a leak).
    */
   extraColumns?: string[];
+  /**
+   * How calls reach the function: `rest` (default) through PostgREST's `/rpc`, or `sql`: the same
+   * call as SQL under the caller's role and claims, for a function in a schema the API does not
+   * expose (docs/config.md "Tables the API does not expose").
+   */
+  via?: 'rest' | 'sql';
 }
 
 /** One kind of refusal as the target raises it. */
@@ -134,7 +140,10 @@ export function targetTable(m: TargetMapping, table: string): string {
   return m.tables?.[table]?.name ?? table;
 }
 
-/** Target tables (`schema.table`) the mapping sends as SQL (`via: "sql"`) rather than through the API. */
+/**
+ * Target tables (`schema.table`) and functions (`schema.fn()`, sqlRoutedFunctionKey) the mapping
+ * sends as SQL (`via: "sql"`) rather than through the API.
+ */
 export function sqlRoutedTables(m: TargetMapping | undefined): Set<string> {
   const out = new Set<string>();
   for (const [model, t] of Object.entries(m?.tables ?? {})) {
@@ -142,7 +151,17 @@ export function sqlRoutedTables(m: TargetMapping | undefined): Set<string> {
     const { schema, name } = splitName(targetTable(m!, model));
     out.add(`${schema ?? 'public'}.${name}`);
   }
+  for (const [model, f] of Object.entries(m?.functions ?? {})) {
+    if (f.via !== 'sql') continue;
+    const { schema, name } = splitName(targetFunction(m!, model));
+    out.add(sqlRoutedFunctionKey(`${schema ?? 'public'}.${name}`));
+  }
   return out;
+}
+
+/** A function's entry among the objects sent as SQL: `schema.fn()`, told apart from a table of the same name. */
+export function sqlRoutedFunctionKey(qualified: string): string {
+  return `${qualified}()`;
 }
 
 /** The target's name of a model function. */

@@ -87,7 +87,7 @@ export type ApiRequest =
  * (`via: "sql"`, outside the API) is described as the statement it is, not as a REST request.
  */
 export function describeRequest(r: ApiRequest, sentAs?: 'sql'): string {
-  if (sentAs === 'sql' && r.kind !== 'rpc') return `as SQL: ${sqlRequestText(r)}`;
+  if (sentAs === 'sql') return `as SQL: ${sqlRequestText(r)}`;
   const base = r.kind === 'rpc' ? `/rest/v1/rpc/${r.schema ? `${r.schema}.` : ''}${r.fn}` : `/rest/v1/${r.schema ? `${r.schema}.` : ''}${r.table}`;
   const params = [
     ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
@@ -111,10 +111,12 @@ export function describeRequest(r: ApiRequest, sentAs?: 'sql'): string {
 }
 
 /**
- * A table request sent as SQL, in SQL's words with the model's filters (`UPDATE teamkit.teams SET
- * {"name":"x"} WHERE id=eq."a" (return=minimal)`); the statement itself is in the .sql repro.
+ * A request sent as SQL, in SQL's words with the model's filters (`UPDATE teamkit.teams SET
+ * {"name":"x"} WHERE id=eq."a" (return=minimal)`, `SELECT teamkit.fn({"p_id":"a"})`); the
+ * statement itself is in the .sql repro.
  */
-export function sqlRequestText(r: Exclude<ApiRequest, { kind: 'rpc' }>): string {
+export function sqlRequestText(r: ApiRequest): string {
+  if (r.kind === 'rpc') return `SELECT ${r.schema ? `${r.schema}.` : ''}${r.fn}(${JSON.stringify(r.args)})`;
   const table = r.schema ? `${r.schema}.${r.table}` : r.table;
   const where = r.kind === 'insert' || !r.filters.length ? '' : ` WHERE ${r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`).join(' AND ')}`;
   const returning = r.kind === 'select' ? '' : ` (return=${r.returning}${r.kind === 'insert' && r.upsert ? `, resolution=${r.upsert.resolution}${r.upsert.onConflict ? `, on_conflict=${r.upsert.onConflict.join(',')}` : ''}` : ''})`;

@@ -8,7 +8,7 @@ import type { Caller } from '../model/caller.ts';
 import { apiRoleOf } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { Outcome } from '../model/outcome.ts';
-import { describeRequest, rpcQuery, selectParam, sqlRequestText, type ApiRequest, type Filter } from '../model/request.ts';
+import { rpcQuery, selectParam, sqlRequestText, type ApiRequest, type Filter } from '../model/request.ts';
 import { canonicalJson } from '../model/values.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
 
@@ -169,14 +169,13 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
 }
 
 /**
- * How the differing step was sent: the curl line, or, for a table sent as SQL (outside the API),
+ * How the differing step was sent: the curl line, or, for a table or function sent as SQL (outside the API),
  * the role and claims it ran under (its statement is in the saved .sql repro and .pgtap.sql).
  */
 export function requestLine(caller: Caller, request: ApiRequest, sentAs: 'sql' | undefined): string {
   if (sentAs !== 'sql') return curlLine(caller, request);
   const claims = caller.kind === 'user' ? ` sub=${caller.id}` : '';
-  const statement = request.kind === 'rpc' ? describeRequest(request) : sqlRequestText(request);
-  return `as SQL, not through the API: set role ${apiRoleOf(caller)}, request.jwt.claims <role=${apiRoleOf(caller)}${claims}>; ${statement} (the statement: the saved .sql repro)`;
+  return `as SQL, not through the API: set role ${apiRoleOf(caller)}, request.jwt.claims <role=${apiRoleOf(caller)}${claims}>; ${sqlRequestText(request)} (the statement: the saved .sql repro)`;
 }
 
 /** The step of a data-layer case where the sides differ: its caller and request. */

@@ -7,7 +7,7 @@
  */
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { qualifiedName } from '../executor/schema-cache.ts';
-import { presenceUnder, sqlRoutedTables, targetTable, type TargetMapping } from '../mapping/mapping.ts';
+import { presenceUnder, sqlRoutedFunctionKey, sqlRoutedTables, targetFunction, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 import type { DataProperty } from './data-property.ts';
 import type { PropertyResult } from './result.ts';
 
@@ -20,7 +20,12 @@ export function targetHas(cache: SchemaCache, mapping?: TargetMapping): (name: s
   const sqlRouted = sqlRoutedTables(mapping);
   return presenceUnder(mapping, (name) => {
     const key = cacheKey(name);
-    return cache.tables.has(key) || cache.functions.has(key) || (sqlRouted.has(key) && cache.outsideApi.has(key));
+    return (
+      cache.tables.has(key) ||
+      cache.functions.has(key) ||
+      (sqlRouted.has(key) && cache.outsideApi.has(key)) ||
+      (sqlRouted.has(sqlRoutedFunctionKey(key)) && (cache.outsideApiFunctions?.has(key) ?? false))
+    );
   });
 }
 
@@ -33,10 +38,11 @@ export function missingObjects(property: Pick<DataProperty, 'tables' | 'function
   return [...property.tables, ...(property.functions ?? [])]
     .filter((name) => !has(name))
     .map((name) => {
-      const target = mapping?.tables?.[name] ? targetTable(mapping, name) : name;
-      if (!cache.outsideApi.has(cacheKey(target))) return name;
+      const isFunction = (property.functions ?? []).includes(name) && !property.tables.includes(name);
+      const target = !mapping ? name : isFunction ? targetFunction(mapping, name) : targetTable(mapping, name);
+      if (!(isFunction ? cache.outsideApiFunctions : cache.outsideApi)?.has(cacheKey(target))) return name;
       const schema = cacheKey(target).split('.')[0];
-      return `${name} the API reaches (it is in schema ${schema}, which the API does not expose: set mapping.tables.${name}.via to "sql" to send its requests as SQL under the caller's role)`;
+      return `${name} the API reaches (it is in schema ${schema}, which the API does not expose: set mapping.${isFunction ? 'functions' : 'tables'}.${name}.via to "sql" to send its requests as SQL under the caller's role)`;
     });
 }
 

@@ -209,9 +209,11 @@ function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | 
   return missing ? `embeds ${missing.table} in ${parent}, which no foreign key of the target joins` : undefined;
 }
 
-/** Whether a model request goes to a table the mapping sends as SQL (`via: "sql"`), not through the API. */
+/** Whether a model request goes to a table or function the mapping sends as SQL (`via: "sql"`), not through the API. */
 export function sentAsSql(plan: FixturePlan, request: ApiRequest | undefined): boolean {
-  return request !== undefined && request.kind !== 'rpc' && plan.mapping?.tables?.[targetName(request)]?.via === 'sql';
+  if (request === undefined) return false;
+  const mapped = request.kind === 'rpc' ? plan.mapping?.functions?.[targetName(request)] : plan.mapping?.tables?.[targetName(request)];
+  return mapped?.via === 'sql';
 }
 
 /**

@@ -150,5 +150,6 @@ export default definePack<Settings>({
   migrations: path.join(here, 'supabase', 'migrations'),
   mutants: path.join(here, 'mutants'),
   // Outside the API's schemas: sent as SQL under the caller's role and claims.
-  mapping: { tables: { [TEAMS]: { via: 'sql' }, [MEMBERS]: { via: 'sql' } } },
+  // The definer helper is called as SQL too (its EXECUTE grants decide who may).
+  mapping: { tables: { [TEAMS]: { via: 'sql' }, [MEMBERS]: { via: 'sql' } }, functions: { 'teamkit.has_role_on_team': { via: 'sql' } } },
 });
