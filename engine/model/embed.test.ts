@@ -3,7 +3,7 @@
  * Relationship.hs relIsToOne) and an embed's order=, on the model's side.
  */
 import { describe, expect, it } from 'vitest';
-import { foreignKeyEdge, pairs, resolveRelationship, sortRows } from './embed.ts';
+import { foreignKeyEdge, resolveRelationship, sortRows } from './embed.ts';
 import { predictTableRequest } from './engine.ts';
 import type { TableModel } from './table-model.ts';
 
@@ -27,11 +27,13 @@ describe('relationships', () => {
     expect(resolveRelationship([many], 'teams', 'boards')).toBe('PGRST200');
   });
 
-  it('a row pairs when every key column equals; a null in the key pairs with nothing', () => {
-    const rel = { toOne: false, parentColumns: ['org', 'id'], embeddedColumns: ['org', 'team'] };
-    expect(pairs(rel, { org: 1, id: 1 }, { org: 1, team: 1 })).toBe(true);
-    expect(pairs(rel, { org: 1, id: 1 }, { org: 2, team: 1 })).toBe(false);
-    expect(pairs(rel, { org: null, id: 1 }, { org: null, team: 1 })).toBe(false);
+  it('a child row pairs when every key column equals; a null in the key pairs with nothing', () => {
+    const int = (name: string) => ({ name, type: 'integer' as const, nullable: true });
+    const teams: TableModel = { table: 'teams', columns: [int('org'), int('id')], primaryKey: ['org', 'id'], grants: { anon: ['select'], authenticated: [] }, rowSecurity: false, rules: {} };
+    const seats: TableModel = { table: 'seats', columns: [int('id'), int('org'), int('team')], primaryKey: ['id'], grants: { anon: ['select'], authenticated: [] }, rowSecurity: false, rules: {}, foreignKeys: [seatKey] };
+    const world = { teams: [{ org: 1, id: 1 }, { org: null, id: 2 }], seats: [{ id: 1, org: 1, team: 1 }, { id: 2, org: 2, team: 1 }, { id: 3, org: null, team: 2 }] };
+    const read = predictTableRequest(teams, world, { kind: 'anon' }, { kind: 'select', table: 'teams', columns: ['id'], filters: [], embeds: [{ table: 'seats', columns: ['id'] }] }, undefined, { teams, seats }).outcome;
+    expect(read).toMatchObject({ kind: 'allowed', rows: [{ id: 1, seats: [{ id: 1 }] }, { id: 2, seats: [] }] });
   });
 });
 

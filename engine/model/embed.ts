@@ -5,7 +5,6 @@
  * this one rule.
  */
 import type { Json, Row } from './json.ts';
-import { jsonEqual } from './values.ts';
 
 /**
  * A foreign key as a table model declares it: one column (`project_id` → `projects.id`) or
@@ -60,14 +59,6 @@ export function resolveRelationship(edges: readonly ForeignKeyEdge[], parent: st
   }
   if (found.length === 0) return 'PGRST200';
   return found.length === 1 ? found[0] : 'PGRST201';
-}
-
-/** Does `row` of the embedded table pair with `parent`? A null in the key pairs with nothing (`=` is not true). */
-export function pairs(relationship: Relationship, parent: Row, row: Row): boolean {
-  return relationship.parentColumns.every((p, i) => {
-    const key = parent[p] ?? null;
-    return key !== null && jsonEqual(row[relationship.embeddedColumns[i]] ?? null, key);
-  });
 }
 
 /**

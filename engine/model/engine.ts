@@ -21,9 +21,9 @@ import {
 } from './outcome.ts';
 import { selectedColumns, type ApiRequest, type Embed, type Filter } from './request.ts';
 import { branch, unrecorded } from './branches.ts';
-import { foreignKeyEdge, pairs, resolveRelationship, sortRows, type Relationship } from './embed.ts';
+import { foreignKeyEdge, resolveRelationship, sortRows, type Relationship } from './embed.ts';
 import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
-import { coerce } from './values.ts';
+import { coerce, jsonEqual } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
 export interface Prediction {
@@ -236,6 +236,14 @@ function resolveEmbed(parent: TableModel, embed: Embed, tables: Tables): Resolve
   const named = [...(embed.columns === '*' ? [] : embed.columns), ...(embed.order ?? []).map((t) => t.column)];
   for (const c of named) if (!column(model!, c)) return { outcome: sqlError('42703', `column ${embed.table}.${c} does not exist`) };
   return { embed, model: model!, relationship };
+}
+
+/** Does `row` of the embedded table pair with `parent`? A null in the key pairs with nothing (`=` is not true). */
+function pairs(relationship: Relationship, parent: Row, row: Row): boolean {
+  return relationship.parentColumns.every((p, i) => {
+    const key = parent[p] ?? null;
+    return key !== null && jsonEqual(row[relationship.embeddedColumns[i]] ?? null, key);
+  });
 }
 
 /**
