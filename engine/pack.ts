@@ -34,6 +34,12 @@ export interface PackModel<S = any> {
    * prefixed by their property (`R03.…`); the run reports, per property, which were taken.
    */
   branches?: BranchCatalog;
+  /**
+   * The setting that decides the claims a signed-in caller's token carries (`claims.appMetadataRole`):
+   * a disagreement on such a caller's step names it and its value, since a policy reading a claim
+   * answers by the token, not by the model's tables.
+   */
+  claimsSetting?: string;
 }
 
 /** The model with one choice of settings: everything a prediction needs. */
