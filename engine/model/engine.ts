@@ -495,8 +495,18 @@ export function predictTableRequest(model: TableModel, world: World, caller: Cal
     case 'update':
       return singular(request, predictUpdate(model, world, caller, request, settings), world);
     case 'delete':
-      return singular(request, predictDelete(model, world, caller, request, settings, foreignKeyActions), world);
+      return singular(request, predictDelete(model, world, caller, request, settings, predictedActions(foreignKeyActions, tables)), world);
   }
+}
+
+/**
+ * The ON DELETE actions the model predicts. SET NULL is an UPDATE of the child, which fires its
+ * BEFORE UPDATE triggers: a guard the model states there may refuse it (as the caller: auth.uid()
+ * is still theirs) or let it pass (reading current_user, the owner's during the action), so it is
+ * not predicted on such a table: the row left behind drops the case, as before.
+ */
+function predictedActions(actions: readonly ForeignKeyAction[], tables: Tables): readonly ForeignKeyAction[] {
+  return actions.some((a) => a.onDelete === 'set null' && tables[a.table]?.beforeUpdate) ? actions.filter((a) => a.onDelete !== 'set null' || !tables[a.table]?.beforeUpdate) : actions;
 }
 
 /**
