@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { BranchCatalog } from './model/branches.ts';
 import type { StepChecker } from './checker/history-entry.ts';
 import type { FunctionModel, PrivateFunction } from './model/function-model.ts';
+import type { ForeignKeyAction } from './model/foreign-key-actions.ts';
 import type { TableModel } from './model/table-model.ts';
 import type { CatalogProperty } from './runner/catalog-property.ts';
 import type { DataProperty } from './runner/data-property.ts';
@@ -34,6 +35,12 @@ export interface PackModel<S = any> {
    * prefixed by their property (`R03.…`); the run reports, per property, which were taken.
    */
   branches?: BranchCatalog;
+  /**
+   * The setting that decides the claims a signed-in caller's token carries (`claims.appMetadataRole`):
+   * a disagreement on such a caller's step names it and its value, since a policy reading a claim
+   * answers by the token, not by the model's tables.
+   */
+  claimsSetting?: string;
 }
 
 /** The model with one choice of settings: everything a prediction needs. */
@@ -42,6 +49,11 @@ export interface Oracle<S = any> {
   settings: S;
   /** PostgREST's db-max-rows on the target (absent: none, PostgREST's default); see predict.ts maxRowsCap. */
   maxRows?: number;
+  /**
+   * The target's foreign keys with their ON DELETE, in model names (engine/target/foreign-key-actions.ts):
+   * a DELETE's cascades, nulls and refusals (engine/model/foreign-key-actions.ts). Absent: none predicted.
+   */
+  foreignKeyActions?: readonly ForeignKeyAction[];
 }
 
 export interface Pack<S = any> {

@@ -175,12 +175,21 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
 
 /** The settings behind a step's answer: its table's grants, its function's output columns. */
 export function settingHintsFor(oracle: Oracle, request: ApiRequest): SettingHints {
+  const claims = claimsHint(oracle);
   if (request.kind === 'rpc') {
     const f = oracle.model.functions[targetName(request)];
-    return { ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.outcomeSetting ? { outcome: f.outcomeSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}) };
+    return { ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.outcomeSetting ? { outcome: f.outcomeSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}), ...claims };
   }
   const t = oracle.model.tables[targetName(request)];
-  return { ...(t?.grantsSetting ? { grants: t.grantsSetting } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}) };
+  return { ...(t?.grantsSetting ? { grants: t.grantsSetting } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}), ...claims };
+}
+
+/** `claims.appMetadataRole = "untrusted"`: the pack's claims setting with its value in these settings. */
+function claimsHint(oracle: Oracle): Pick<SettingHints, 'claims'> {
+  const path = oracle.model.claimsSetting;
+  if (!path) return {};
+  const value = path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), oracle.settings);
+  return { claims: `${path} = ${JSON.stringify(value)}` };
 }
 
 /** How a step's answer is compared: its function's comparedAs, bound to the world before the step. */

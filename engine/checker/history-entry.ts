@@ -19,6 +19,8 @@ export interface SettingHints {
   outcome?: string;
   /** Columns whose values a setting decides (column → setting), named when their values differ. */
   values?: Record<string, string>;
+  /** The claims setting and its value (PackModel.claimsSetting), named on a signed-in caller's disagreement. */
+  claims?: string;
 }
 
 export interface HistoryEntry {

@@ -12,7 +12,13 @@ export type { HistoryEntry, StepChecker } from './history-entry.ts';
 /** The oracle's check: the target answered what the model predicted. */
 export const modelAgreement: StepChecker = {
   name: 'model agreement',
-  check: (e) => compareOutcomes(e.predicted, e.observed, e.masked, e.comparedAs, e.hints)?.reason,
+  check: (e) => {
+    const reason = compareOutcomes(e.predicted, e.observed, e.masked, e.comparedAs, e.hints)?.reason;
+    // A policy may read the token's claims, which the pack's setting decides: name it with the claim sent.
+    if (reason === undefined || !e.hints.claims || e.caller.kind !== 'user') return reason;
+    const role = e.caller.appMetadata?.role;
+    return `${reason} (token app_metadata.role ${role === undefined ? 'absent' : JSON.stringify(role)}: setting ${e.hints.claims})`;
+  },
 };
 
 /**

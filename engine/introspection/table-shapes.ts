@@ -4,6 +4,7 @@
  * The fixture filler (fill-row.ts) uses it to complete the model's rows.
  */
 import type pg from 'pg';
+import type { OnDelete } from '../model/foreign-key-actions.ts';
 
 export interface ColumnShape {
   name: string;
@@ -19,7 +20,8 @@ export interface ColumnShape {
   vocabulary?: string[];
   /** The name of the CHECK constraint the vocabulary comes from. */
   vocabularyConstraint?: string;
-  references?: { table: string; column: string };
+  /** A single-column foreign key, with its ON DELETE (the model predicts it: engine/model/foreign-key-actions.ts). */
+  references?: { table: string; column: string; onDelete?: OnDelete; deferred?: boolean };
   unique: boolean;
   /** The table's primary key is this column alone. */
   primaryKey?: boolean;
@@ -62,6 +64,9 @@ export function uniqueFold(expression: string, column: string): UniqueIndex['fol
 
 export type TableShapes = Map<string, ColumnShape[]>;
 
+/** pg_constraint.confdeltype. */
+const ON_DELETE: Record<string, OnDelete> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' };
+
 /** `public.users` → `users`; other schemas keep their prefix, as model table names do. */
 export function modelTableName(schema: string, table: string): string {
   return schema === 'public' ? table : `${schema}.${table}`;
@@ -88,8 +93,8 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
       order by 1, 2, a.attnum`,
     [schemas],
   );
-  const constraints = await client.query<{ schema: string; table: string; name: string; type: string; columns: string[]; definition: string; ref_schema: string | null; ref_table: string | null; ref_columns: string[] | null }>(
-    `select n.nspname as schema, c.relname as table, k.conname::text as name, k.contype as type,
+  const constraints = await client.query<{ schema: string; table: string; name: string; type: string; columns: string[]; definition: string; ref_schema: string | null; ref_table: string | null; ref_columns: string[] | null; on_delete: string; deferred: boolean }>(
+    `select n.nspname as schema, c.relname as table, k.conname::text as name, k.contype as type, k.confdeltype::text as on_delete, k.condeferred as deferred,
             array(select a.attname::text from unnest(k.conkey) x join pg_attribute a on a.attrelid = k.conrelid and a.attnum = x) as columns,
             pg_get_constraintdef(k.oid) as definition, rn.nspname as ref_schema, rc.relname as ref_table,
             array(select a.attname::text from unnest(k.confkey) x join pg_attribute a on a.attrelid = k.confrelid and a.attnum = x) as ref_columns
@@ -120,7 +125,7 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
         col.vocabularyConstraint = k.name;
       }
     } else if (k.type === 'f' && k.ref_table && k.ref_columns?.length === 1) {
-      col.references = { table: modelTableName(k.ref_schema!, k.ref_table), column: k.ref_columns[0] };
+      col.references = { table: modelTableName(k.ref_schema!, k.ref_table), column: k.ref_columns[0], onDelete: ON_DELETE[k.on_delete] ?? 'no action', ...(k.deferred ? { deferred: true } : {}) };
     } else if (k.type === 'u' || k.type === 'p') {
       col.unique = true;
       if (k.type === 'p') col.primaryKey = true;

@@ -22,6 +22,7 @@ import {
 import { selectedColumns, type ApiRequest, type Embed, type Filter } from './request.ts';
 import { branch, unrecorded } from './branches.ts';
 import { foreignKeyEdge, resolveRelationship, sortRows, type Relationship } from './embed.ts';
+import { afterDelete, type ForeignKeyAction } from './foreign-key-actions.ts';
 import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce, jsonEqual } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
@@ -462,7 +463,7 @@ function emptyPatch(model: TableModel, caller: Caller, request: Extract<TableReq
   return allowed(request.returning === 'representation' ? [] : null, 0);
 }
 
-function predictDelete(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'delete' }>, settings: unknown): Prediction {
+function predictDelete(model: TableModel, world: World, caller: Caller, request: Extract<TableRequest, { kind: 'delete' }>, settings: unknown, foreignKeyActions: readonly ForeignKeyAction[]): Prediction {
   const unchanged = (outcome: Outcome): Prediction => ({ outcome, world });
   const representation = request.returning === 'representation';
   const refused = safeUpdateRefusal('DELETE', request.filters);
@@ -479,14 +480,20 @@ function predictDelete(model: TableModel, world: World, caller: Caller, request:
     : candidates.filter((r) => (model.rules.deleteUsing?.(r, ctx) ?? false) && (!readsRows || (model.rules.select?.(r, ctx) ?? false)));
   if (targets.length === 0) return unchanged(candidates.length > 0 ? filtered(representation ? [] : null) : allowed(representation ? [] : null, 0));
   const gone = new Set(targets);
-  return {
-    outcome: allowed(representation ? targets.map((r) => project(r, selectedColumns(request), model, settings)) : null, targets.length),
-    world: withRows(world, model.table, all.filter((r) => !gone.has(r))),
-  };
+  // The rows referencing the deleted ones: cascaded, set null, or the DELETE refused (foreign-key-actions.ts).
+  const after = afterDelete(withRows(world, model.table, all.filter((r) => !gone.has(r))), model.table, targets, foreignKeyActions);
+  if ('violation' in after) {
+    const { table, column, references } = after.violation;
+    return unchanged(sqlError('23503', `delete on ${references} violates the foreign key ${table}.${column}`));
+  }
+  return { outcome: allowed(representation ? targets.map((r) => project(r, selectedColumns(request), model, settings)) : null, targets.length), world: after.world };
 }
 
-/** `tables`: the pack's table models, for the tables a read embeds. */
-export function predictTableRequest(model: TableModel, world: World, caller: Caller, request: TableRequest, settings: unknown, tables: Tables = {}, maxRows?: number): Prediction {
+/**
+ * `tables`: the pack's table models, for the tables a read embeds; `foreignKeyActions`: the
+ * target's ON DELETE actions (model names), which a DELETE applies to the rows referencing it.
+ */
+export function predictTableRequest(model: TableModel, world: World, caller: Caller, request: TableRequest, settings: unknown, tables: Tables = {}, maxRows?: number, foreignKeyActions: readonly ForeignKeyAction[] = []): Prediction {
   const parseError = parseErrors(model, request);
   if (parseError) return { outcome: parseError, world };
   switch (request.kind) {
@@ -497,8 +504,18 @@ export function predictTableRequest(model: TableModel, world: World, caller: Cal
     case 'update':
       return singular(request, predictUpdate(model, world, caller, request, settings), world);
     case 'delete':
-      return singular(request, predictDelete(model, world, caller, request, settings), world);
+      return singular(request, predictDelete(model, world, caller, request, settings, predictedActions(foreignKeyActions, tables)), world);
   }
+}
+
+/**
+ * The ON DELETE actions the model predicts. SET NULL is an UPDATE of the child, which fires its
+ * BEFORE UPDATE triggers: a guard the model states there may refuse it (as the caller: auth.uid()
+ * is still theirs) or let it pass (reading current_user, the owner's during the action), so it is
+ * not predicted on such a table: the row left behind drops the case, as before.
+ */
+function predictedActions(actions: readonly ForeignKeyAction[], tables: Tables): readonly ForeignKeyAction[] {
+  return actions.some((a) => a.onDelete === 'set null' && tables[a.table]?.beforeUpdate) ? actions.filter((a) => a.onDelete !== 'set null' || !tables[a.table]?.beforeUpdate) : actions;
 }
 
 /**

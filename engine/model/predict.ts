@@ -74,5 +74,5 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
   const name = targetName(request);
   const table = model.tables[name];
   if (!table) return { outcome: sqlError('42P01', `the model has no table ${name}`), world };
-  return predictTableRequest(table, world, caller, request, settings, model.tables, oracle.maxRows);
+  return predictTableRequest(table, world, caller, request, settings, model.tables, oracle.maxRows, oracle.foreignKeyActions);
 }

@@ -17,6 +17,7 @@ import { replayDataCaseOnce } from '../failures/replay.ts';
 import { observeCases, type SideRecord } from '../diff/behaviour-diff.ts';
 import type { Oracle, Pack } from '../pack.ts';
 import { fitToTarget, notApplicable, partialNote } from '../runner/applicability.ts';
+import { withForeignKeyActions } from '../target/foreign-key-actions.ts';
 import { runCatalogProperty, type CatalogProperty } from '../runner/catalog-property.ts';
 import type { StepMismatch } from '../runner/check-case.ts';
 import { applyCoverageGate } from '../runner/coverage.ts';
@@ -101,8 +102,10 @@ export async function openSession(options: SessionOptions): Promise<Session> {
  * of policyfuzz/vitest): the same fit, run and verdict as openSession's. Closing it closes `env`.
  */
 export function sessionOn(env: Environment, target: SessionTarget, given: Oracle = target.oracle, pack?: Pack): Session {
-  // The model caps reads at the db-max-rows the executor applies (predict.ts maxRowsCap).
-  const oracle: Oracle = env.cache.maxRows === undefined ? given : { ...given, maxRows: env.cache.maxRows };
+  // The model caps reads at the db-max-rows the executor applies (predict.ts maxRowsCap), and
+  // predicts a DELETE's cascades by the target's foreign keys.
+  const capped: Oracle = env.cache.maxRows === undefined ? given : { ...given, maxRows: env.cache.maxRows };
+  const oracle = withForeignKeyActions(capped, env.workers[0].tx.fixturePlan);
   const first = (): Worker => env.workers[0];
   const mapping = target.fixtures?.mapping;
   return {

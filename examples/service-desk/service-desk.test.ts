@@ -86,8 +86,8 @@ describe('policyfuzz init on the service desk', () => {
 
 describe('three historical bugs, each flagged before its fix', () => {
   const bugs = [
-    { fix: '20240325090000_fix_users_guard_role.sql', rule: 'R02', what: 'the users guard was a deny-list that missed role', shows: /database answered success, model expected error P0001\n.*PATCH \/rest\/v1\/users.*"role"/ },
-    { fix: '20240408090000_fix_find_service_request_exact.sql', rule: 'R14', what: 'the status page looked codes up with ilike', shows: /rows touched: model 0, database 1\n.*rpc\/get_pr_ticket_by_id \{"p_id":".*%/ },
+    { fix: '20240325090000_fix_users_guard_role.sql', rule: 'R02', what: 'the users guard was a deny-list that missed role', shows: /database answered success, model expected error P0001[^\n]*\n.*PATCH \/rest\/v1\/users.*"role"/ },
+    { fix: '20240408090000_fix_find_service_request_exact.sql', rule: 'R14', what: 'the status page looked codes up with ilike', shows: /rows touched: model 0, database 1[^\n]*\n.*rpc\/get_pr_ticket_by_id \{"p_id":".*%/ },
     { fix: '20240422090000_fix_remove_service_request_scope.sql', rule: 'R07', what: 'remove_service_request skipped the desk scope check', shows: /model expected P0001 \(the "not-authorized" refusal.*\n.*rpc\/soft_delete_pr_ticket/ },
   ];
   for (const bug of bugs) {

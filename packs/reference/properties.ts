@@ -21,8 +21,10 @@ import { R17 } from './rules/R17-identity-conflicts/property.ts';
 import { R18 } from './rules/R18-student-record/property.ts';
 import { R19 } from './rules/R19-passport-profiles/property.ts';
 import { R20 } from './rules/R20-no-session/property.ts';
+import { withTokenClaimsOf } from './generators/identities.ts';
 
-export const dataProperties: DataProperty[] = [R01, R02, R03, R04, R05, R06, R07, R08, R09, R10, R11, R12, R13, R14, R15, R16, R17, R18, R19, R20];
+/** Each with its callers' tokens as settings.claims says (withTokenClaimsOf). */
+export const dataProperties: DataProperty[] = [R01, R02, R03, R04, R05, R06, R07, R08, R09, R10, R11, R12, R13, R14, R15, R16, R17, R18, R19, R20].map(withTokenClaimsOf);
 
 /** Catalog properties (rules 15, 16): checked once per run against the catalog, reported like data properties. */
 export const catalogProperties: CatalogProperty[] = [R15_CATALOG, R16_CATALOG];

@@ -5,10 +5,16 @@
  * e-mail; its token has role authenticated and is_anonymous true): policies often forget them.
  */
 import fc from 'fast-check';
-import type { Caller } from '../../../engine/model/caller.ts';
+import { callerUid, type Caller } from '../../../engine/model/caller.ts';
+import { unrecorded } from '../../../engine/model/branches.ts';
 import type { Row } from '../../../engine/model/json.ts';
-import type { ModelSettings } from '../model/settings.ts';
+import { predict } from '../../../engine/model/predict.ts';
 import type { World } from '../../../engine/model/world.ts';
+import { modelRunOf, type DataCase } from '../../../engine/runner/data-case.ts';
+import type { DataProperty } from '../../../engine/runner/data-property.ts';
+import { currentUserRole } from '../model/identity.ts';
+import { referenceOracleWith } from '../model/index.ts';
+import type { ModelSettings } from '../model/settings.ts';
 import { avatarUrl, emailAddress, personName, phoneNumber } from './faker.ts';
 
 export interface Person {
@@ -73,7 +79,11 @@ export function tokenClaimsOf(id: string): Pick<Extract<Caller, { kind: 'user' }
   };
 }
 
-/** A person as the caller of a request: their access token's subject, e-mail, kind and claims. */
+/**
+ * A person as the caller of a request: their access token's subject, e-mail, kind and claims.
+ * Every rule's callers are made here (or by callerAmong), so every token carries the same claims;
+ * settings.claims.appMetadataRole then adjusts them per step (withTokenClaims).
+ */
 export function callerOf(p: Person): Caller {
   return p.isAnonymous ? { kind: 'user', id: p.id, isAnonymous: true } : { kind: 'user', id: p.id, email: p.email, ...tokenClaimsOf(p.id) };
 }
@@ -96,4 +106,56 @@ export function callerAmong(list: Person[]): fc.Arbitrary<Caller> {
     { weight: 1, arbitrary: fc.constant<Caller>({ kind: 'anon' }) },
     { weight: 1, arbitrary: fc.constant<Caller>({ kind: 'service' }) },
   );
+}
+
+/**
+ * The case with each signed-in caller's token as settings.claims.appMetadataRole says. Under
+ * 'users.role' a step's token carries `app_metadata.role` equal to the caller's role as the model
+ * reads it in the world before that step (currentUserRole: none for no users row, a null role,
+ * or an anonymous sign-in under anonymousSignIns 'no-role'); the world is carried from step to step
+ * by the model's predictions, so a role an earlier step changed is the one the token carries (a
+ * hook mints it from users.role). Under 'untrusted' the case is as drawn (tokenClaimsOf). A
+ * lifecycle case (fc.commands) sends its own steps: its cast's tokens are made with
+ * callerWithClaims (no step of it changes a role).
+ */
+export function withTokenClaims(testCase: DataCase, settings: ModelSettings): DataCase {
+  if (settings.claims.appMetadataRole === 'untrusted' || modelRunOf(testCase)) return testCase;
+  const oracle = referenceOracleWith(settings);
+  let world = testCase.world;
+  const steps = testCase.steps.map((step) => {
+    const caller = callerWithClaims(step.caller, world, settings);
+    world = unrecorded(() => predict(oracle, world, caller, step.request)).world;
+    return { ...step, caller };
+  });
+  return { ...testCase, steps };
+}
+
+/** The caller with the token settings.claims gives it in `world` (see withTokenClaims). */
+export function callerWithClaims(caller: Caller, world: World, settings: ModelSettings): Caller {
+  if (caller.kind !== 'user' || settings.claims.appMetadataRole === 'untrusted') return caller;
+  const role = unrecorded(() => currentUserRole({ world, caller, uid: callerUid(caller), settings }));
+  const { role: _drawn, ...others } = caller.appMetadata ?? {};
+  const appMetadata = role === null ? others : { ...others, role };
+  const { appMetadata: _old, ...rest } = caller;
+  return Object.keys(appMetadata).length ? { ...rest, appMetadata } : rest;
+}
+
+/** A property whose every case (its guides' and its narrowed forms' too) goes through withTokenClaims. */
+export function withTokenClaimsOf(property: DataProperty<ModelSettings>): DataProperty<ModelSettings> {
+  const claimed = (cases: (settings: ModelSettings) => fc.Arbitrary<DataCase>) => (settings: ModelSettings) =>
+    settings.claims.appMetadataRole === 'untrusted' ? cases(settings) : cases(settings).map((c) => withTokenClaims(c, settings));
+  const { narrow, guides } = property;
+  return {
+    ...property,
+    cases: claimed(property.cases),
+    ...(guides ? { guides: guides.map((g) => ({ ...g, cases: claimed(g.cases) })) } : {}),
+    ...(narrow
+      ? {
+          narrow: (has: (table: string) => boolean) => {
+            const narrowed = narrow(has);
+            return narrowed && withTokenClaimsOf(narrowed);
+          },
+        }
+      : {}),
+  };
 }

@@ -25,7 +25,7 @@ import type { Row } from '../../../engine/model/json.ts';
 import { predict } from '../model/predict.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
-import { peopleWorld, type Person } from '../generators/identities.ts';
+import { callerOf, callerWithClaims, peopleWorld, type Person } from '../generators/identities.ts';
 import { vsCategory, vsTicket, VS_TICKET_IDS } from '../generators/vs-world.ts';
 import { withModelRun, type DataCase, type DataStep } from '../../../engine/runner/data-case.ts';
 import { lifecycleCommandArbs, type CastKey, type LifecycleModel, type LifecycleReal } from './vs-commands.ts';
@@ -59,7 +59,8 @@ export function lifecycleCast(settings: ModelSettings): { people: Person[]; call
     permA: person(6, plain, A, [handlerPermission]),
     nullRole: person(7, null, A),
   };
-  const user = (p: Person): Caller => ({ kind: 'user', id: p.id, email: p.email });
+  const world = peopleWorld(Object.values(cast));
+  const user = (p: Person): Caller => callerWithClaims(callerOf(p), world, settings);
   const callers = {
     ...(Object.fromEntries(Object.entries(cast).map(([k, p]) => [k, user(p)])) as Record<Exclude<CastKey, 'anon' | 'service'>, Caller>),
     anon: { kind: 'anon' } as Caller,

@@ -68,6 +68,22 @@ export const ModelSettingsSchema = z
      * permission, whatever its users row says).
      */
     anonymousSignIns: z.enum(['signed-in', 'no-role']).default('signed-in'),
+    /** The claims a signed-in caller's access token carries besides who they are. */
+    claims: z
+      .object({
+        /**
+         * The token's `app_metadata.role`. The spec decides roles by users.role, so the model never
+         * reads the claim. 'untrusted' (default): a token may carry any role an admin tool wrote
+         * there (some callers' say admin whatever users.role says; generators/identities.ts), so a
+         * policy trusting the claim is found. 'users.role': the project mirrors users.role into the
+         * claim (a custom access token hook, or a trigger writing raw_app_meta_data): each request's
+         * token carries the caller's role as the model reads it at that request (none when it has
+         * none), so a policy reading the claim is judged as one reading users.role.
+         */
+        appMetadataRole: z.enum(['untrusted', 'users.role']).default('untrusted'),
+      })
+      .strict()
+      .prefault({}),
     /**
      * Table grants per API role, by table: { "vs_categories": { "anon": [] } }. The spec asks for an
      * explicit grant to the intended roles (rule 16), not which; a table or role not named here

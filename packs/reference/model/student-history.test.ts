@@ -1,8 +1,8 @@
 /**
  * get_my_student_record orders the caller's change requests newest first. Rows a case wrote with a
- * server-set created_at tie here (now() is frozen for the case's transaction:
- * engine/executor/case-transaction.test.ts shows it) where production orders them by the request
- * that wrote them; the model accepts both orders, each capped, and keeps one answer otherwise.
+ * server-set created_at all hold the case's one now() (engine/executor/case-transaction.test.ts
+ * shows it; engine/model/ties.ts): every order of them is accepted, in their place before the
+ * drawn ones, whatever tie-break (or none) the project uses.
  */
 import { describe, expect, it } from 'vitest';
 import { functionModels } from './functions/index.ts';
@@ -25,16 +25,28 @@ const fn = functionModels.get_my_student_record;
 const predict = (requests: Row[]) => fn.predict(world(requests), caller, {}, defaultSettings).outcome;
 const ids = (o: ReturnType<typeof predict>) => ((o as { rows: Row[] }).rows[0].requests as Row[]).map((r) => r.id);
 
+const answerOf = (o: ReturnType<typeof predict>, order: string[]) => {
+  const row = (o as { rows: Row[] }).rows[0];
+  return allowed([{ ...row, requests: order.map((id) => (row.requests as Row[]).find((r) => r.id === id)!) }], 1);
+};
+
 describe('get_my_student_record with change requests written in the same case', () => {
-  it('accepts the order of the requests that wrote them (production) and the tie-break order (one transaction)', () => {
-    // Written in this order by two requests: 'b' first, then 'a'; both newer than the drawn one.
-    const o = predict([request('c', '2024-01-01T00:05:00.000Z'), request('b'), request('a')]);
-    expect(ids(o)).toEqual(['a', 'b', 'c']);
-    expect((o as { orElse?: unknown[] }).orElse?.map((x) => ids(x as typeof o))).toEqual([['b', 'a', 'c']]);
-    // The harness's answer (tied, then by id) agrees; an order neither reading gives does not.
-    const answerWith = (order: string[]) => allowed([{ ...(o as { rows: Row[] }).rows[0], requests: order.map((id) => ((o as { rows: Row[] }).rows[0].requests as Row[]).find((r) => r.id === id)!) }], 1);
-    expect(compareOutcomes(o, answerWith(['b', 'a', 'c']))).toBeUndefined();
-    expect(compareOutcomes(o, answerWith(['c', 'a', 'b']))).toBeDefined();
+  it('accepts every order of the rows written in the case (tied on now()), each before the drawn ones', () => {
+    // 'b', 'a', 'd' written by the case (no created_at: the server's now()), 'c' and 'e' drawn.
+    const rows = [request('c', '2024-01-01T00:05:00.000Z'), request('b'), request('a'), request('e', '2024-01-01T00:01:00.000Z'), request('d')];
+    const w = world(rows);
+    const o = fn.predict(w, caller, {}, defaultSettings).outcome;
+    const as = (r: Row[]) => fn.comparedAs!(r, w, defaultSettings);
+    expect(ids(o)).toEqual(['d', 'a', 'b', 'c', 'e']);
+    // One answer: the ties are the comparison's, not alternatives.
+    expect('orElse' in o && o.orElse).toBeFalsy();
+    for (const tied of [['a', 'b', 'd'], ['a', 'd', 'b'], ['b', 'a', 'd'], ['b', 'd', 'a'], ['d', 'a', 'b'], ['d', 'b', 'a']]) {
+      expect(compareOutcomes(o, answerOf(o, [...tied, 'c', 'e']), [], as), tied.join()).toBeUndefined();
+    }
+    // Where they stand still counts, and so does the drawn rows' order.
+    expect(compareOutcomes(o, answerOf(o, ['c', 'e', 'a', 'b', 'd']), [], as)).toBeDefined();
+    expect(compareOutcomes(o, answerOf(o, ['a', 'c', 'b', 'd', 'e']), [], as)).toBeDefined();
+    expect(compareOutcomes(o, answerOf(o, ['a', 'b', 'd', 'e', 'c']), [], as)).toBeDefined();
   });
 
   it('one answer when every row has its time (drawn), ties broken by id', () => {

@@ -18,7 +18,7 @@ import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import type { World } from '../../../../engine/model/world.ts';
 import { ownerGuardedTables, tableModels } from '../../model/tables/index.ts';
 import type { Filter } from '../../../../engine/model/request.ts';
-import { callerAmong, type Person } from '../../generators/identities.ts';
+import { callerAmong, callerOf, type Person } from '../../generators/identities.ts';
 import { ownerTableWorld, tablePatch } from '../../generators/patches.ts';
 import { cast } from '../../generators/pr.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
@@ -33,7 +33,7 @@ function guardStep(entry: Entry, world: World, list: Person[], settings: ModelSe
   const rows = world[model.table] ?? [];
   // Who owns a row, and whether the guard exempts them, as the guard states it: steps aim at
   // owners the guard applies to, whatever the table's notion of owner and handler.
-  const ctxOf = (p: Person): RuleContext => ({ world, caller: { kind: 'user', id: p.id, email: p.email }, uid: p.id, settings });
+  const ctxOf = (p: Person): RuleContext => ({ world, caller: callerOf(p), uid: p.id, settings });
   const owners = (row: Row) => list.filter((p) => entry.guard.isOwner(row, ctxOf(p)));
   const guarded = (row: Row) => owners(row).filter((p) => !entry.guard.isExempt(row, ctxOf(p)));
   const aimed = rows.filter((r) => guarded(r).length > 0);
@@ -42,12 +42,11 @@ function guardStep(entry: Entry, world: World, list: Person[], settings: ModelSe
     : fc.constant({ [model.primaryKey[0]]: list[0].id });
   const editable = entry.guard.editable({ world, caller: { kind: 'anon' }, uid: null, settings });
   return target.chain((row) => {
-    const asCaller = (p: Person): Caller => ({ kind: 'user', id: p.id, email: p.email });
     const g = guarded(row);
     const o = owners(row);
     const caller: fc.Arbitrary<Caller> = fc.oneof(
-      ...(g.length ? [{ weight: 6, arbitrary: fc.constantFrom(...g).map(asCaller) }] : []),
-      ...(o.length ? [{ weight: 2, arbitrary: fc.constantFrom(...o).map(asCaller) }] : []),
+      ...(g.length ? [{ weight: 6, arbitrary: fc.constantFrom(...g).map(callerOf) }] : []),
+      ...(o.length ? [{ weight: 2, arbitrary: fc.constantFrom(...o).map(callerOf) }] : []),
       { weight: 2, arbitrary: callerAmong(list) },
     );
     const filters: Filter[] = model.primaryKey.map((k) => ({ column: k, op: 'eq', value: row[k] ?? null }));

@@ -8,9 +8,8 @@
  * else by anyone.
  */
 import fc from 'fast-check';
-import type { Caller } from '../../../../engine/model/caller.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import { callerAmong } from '../../generators/identities.ts';
+import { callerAmong, callerOf } from '../../generators/identities.ts';
 import { cast } from '../../generators/pr.ts';
 import { shopOrders, shopPatch } from '../../generators/shop.ts';
 import { peopleWorld } from '../../generators/identities.ts';
@@ -28,7 +27,7 @@ function shopBuyerCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
       fc.constantFrom(...orders).chain((order) => {
         const buyer = list.find((p) => p.id === order.buyer_id)!;
         const caller = fc.oneof(
-          { weight: 6, arbitrary: fc.constant<Caller>({ kind: 'user', id: buyer.id, email: buyer.email }) },
+          { weight: 6, arbitrary: fc.constant(callerOf(buyer)) },
           { weight: 2, arbitrary: callerAmong(list) },
         );
         return fc

@@ -9,12 +9,11 @@
  * VS cases (unknown category, null destination) join through `fc.oneof` in `cases`.
  */
 import fc from 'fast-check';
-import type { Caller } from '../../../../engine/model/caller.ts';
 import type { Row } from '../../../../engine/model/json.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import { prTicketsTable } from '../../model/tables/pr-tickets.ts';
-import { callerAmong } from '../../generators/identities.ts';
+import { callerAmong, callerOf } from '../../generators/identities.ts';
 import { tablePatch } from '../../generators/patches.ts';
 import { cast, prTicketRow, prTickets, prWorld } from '../../generators/pr.ts';
 import { shopOrders, shopPatch } from '../../generators/shop.ts';
@@ -33,7 +32,7 @@ export function prShopNullRoleCases(settings: ModelSettings): fc.Arbitrary<DataC
       const world = { ...prWorld(settings, list, tickets), shop_orders: orders };
       const byOwner = (row: Row, owner: string) => {
         const p = list.find((x) => x.id === row[owner])!;
-        return fc.oneof({ weight: 3, arbitrary: fc.constant<Caller>({ kind: 'user', id: p.id, email: p.email }) }, { weight: 1, arbitrary: callerAmong(list) });
+        return fc.oneof({ weight: 3, arbitrary: fc.constant(callerOf(p)) }, { weight: 1, arbitrary: callerAmong(list) });
       };
       const softDelete = fc.tuple(callerAmong(list), fc.constantFrom(...tickets)).map(([caller, t]) => ({ caller, request: { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: t.id } } as ApiRequest }));
       const patchOrder = fc.constantFrom(...orders).chain((o) =>

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import { teamMembers, teamTree } from '../../generators/team.ts';
+import { callerOf } from '../../generators/identities.ts';
 import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import type { Caller } from '../../../../engine/model/caller.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
@@ -27,7 +28,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
           members: teamMembers(settings, nodes, list),
           caller: fc.oneof(
             { weight: 4, arbitrary: fc.constant<Caller>({ kind: 'anon' }) },
-            { weight: 4, arbitrary: fc.constantFrom(...list).map((p): Caller => ({ kind: 'user', id: p.id, email: p.email })) },
+            { weight: 4, arbitrary: fc.constantFrom(...list).map(callerOf) },
             { weight: 1, arbitrary: fc.constant<Caller>({ kind: 'service' }) },
           ),
           request: fc.oneof(
