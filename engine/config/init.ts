@@ -43,7 +43,9 @@ export interface InspectOptions {
 
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
 export function insertTargets(source: string): string[] {
-  const found = [...source.matchAll(/\binsert\s+into\s+((?:"?[A-Za-z_][\w$]*"?\.)?"?[A-Za-z_][\w$]*"?)/gi)].map((m) => m[1].replace(/"/g, '').toLowerCase());
+  // As Postgres reads names: a quoted one keeps its case (public."Profile"), an unquoted one folds to lower case.
+  const name = (part: string) => (part.startsWith('"') ? part.slice(1, -1) : part.toLowerCase());
+  const found = [...source.matchAll(/\binsert\s+into\s+(?:("[^"]+"|[A-Za-z_][\w$]*)\s*\.\s*)?("[^"]+"|[A-Za-z_][\w$]*)/gi)].map((m) => (m[1] ? `${name(m[1])}.` : '') + name(m[2]));
   return [...new Set(found.map((t) => (t.startsWith('public.') ? t.slice('public.'.length) : t)))];
 }
 
