@@ -167,6 +167,15 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(r.stderr).toBe(`policyfuzz: ${config} is not a valid policyfuzz config:\n  migrations: required: the folder of .sql migrations (a path relative to the config, or a list of them), e.g. "supabase/migrations"\n`);
   });
 
+  it('an empty rules.include (it ran no rule and said "passed"): exit 2 naming the key and the fix', async () => {
+    const dir = tempDir('empty-include');
+    const config = path.join(dir, 'policyfuzz.config.json');
+    writeFileSync(config, JSON.stringify({ migrations: 'supabase/migrations', rules: { include: [] } }));
+    const r = await runBin(['fuzz', '--config', config, ...NO_DB]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`policyfuzz: ${config} is not a valid policyfuzz config:\n  rules.include: an empty list runs no rule of the pack; leave the key out to run every rule\n`);
+  });
+
   it('a postgrest.maxRows that is not a whole number of rows: exit 2 naming the key and what it takes', async () => {
     const dir = tempDir('bad-max-rows');
     const config = path.join(dir, 'policyfuzz.config.json');

@@ -160,6 +160,36 @@ export default definePack({ name: 'workspaces', model: { tables: { profiles, wor
     expect(fuzz.code).toBe(0);
   });
 
+  it("with a pack sending a table outside the API as SQL (its own mapping): the property applies; with nothing applicable, no empty rules.include", async () => {
+    // Re-created after supabase-tenant-rbac: its tables live in schema rbac, which config.toml does
+    // not expose; the pack's mapping sends them as SQL. init judged applicability without the
+    // pack's mapping ("rules that apply: none") and wrote `include: []`, which ran no rule at all.
+    const { repo } = supabaseRepo('unexposed-pack', [
+      'create schema teamkit;',
+      'create table teamkit.teams (id uuid primary key, name text not null);',
+      'alter table teamkit.teams enable row level security;',
+      'grant usage on schema teamkit to authenticated; grant select on teamkit.teams to authenticated;',
+    ]);
+    const pack = (via: string) => `import { definePack, defineProperty, defineTable, fc, z, type DataCase } from 'policyfuzz';
+const teams = defineTable({ table: 'teamkit.teams', primaryKey: ['id'], rowSecurity: true, grants: { anon: [], authenticated: ['select'] }, columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'name', type: 'text', nullable: false }], rules: {} });
+const K01 = defineProperty({ id: 'K01', rule: 1, title: 'teams: read by nobody', tables: ['teamkit.teams'],
+  cases: () => fc.uuid({ version: 4 }).map((id): DataCase => ({ world: { 'auth.users': [{ id, email: 'a@k.test' }], 'teamkit.teams': [{ id, name: 't' }] }, steps: [{ caller: { kind: 'user', id }, request: { kind: 'select', table: 'teamkit.teams', columns: '*', filters: [] } }] })) });
+export default definePack({ name: 'teamkit', model: { tables: { 'teamkit.teams': teams }, functions: {}, fixtureOrder: ['auth.users', 'teamkit.teams'] }, settingsSchema: z.object({}).strict(), properties: [K01], mapping: { tables: { 'teamkit.teams': { via: '${via}' } } } });
+`;
+    const rules = async (via: string) => {
+      writeFileSync(path.join(repo, 'policyfuzz.pack.ts'), pack(via));
+      const init = await policyfuzz(repo, 'init', '--force', '--pack', 'policyfuzz.pack.ts', '--database-url', inject('databaseUrl'));
+      expect(init.code, init.stderr).toBe(0);
+      return { stdout: init.stdout, rules: (JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')) as { rules: unknown }).rules };
+    };
+    const sql = await rules('sql');
+    expect(sql.stdout).toContain('rules that apply: K01');
+    expect(sql.rules).toEqual({ include: ['K01'], exclude: [] });
+    const rest = await rules('rest');
+    expect(rest.stdout).toContain('K01 not applicable: missing teamkit.teams the API reaches');
+    expect(rest.rules).toEqual({ exclude: [] });
+  });
+
   it('with no migrations to read, says so and exits 2', async () => {
     const empty = path.join(tmp, 'empty');
     mkdirSync(empty, { recursive: true });

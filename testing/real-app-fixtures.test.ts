@@ -194,6 +194,13 @@ describe("a pack's own mistakes", () => {
     expect(run.code).toBe(2);
   });
 
+  it('a .filter() that accepts nothing stops the draw naming its predicate, exit 2, where the run hung at 0 cases', async () => {
+    const run = await fuzzLists(listsProject(`${PEOPLE}.filter((ids) => ids.length > 3)`), '--no-replay');
+    expect(run.stderr).toMatch(/^policyfuzz: property L01 of pack module policyfuzz\.pack\.ts: drawing a case threw: a \.filter\(\) accepted none of 10000 values in a row: \(?ids\)? ?=> ?ids\.length ?> ?3 \(draw from what it would accept/m);
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(run.code).toBe(2);
+  }, 60_000);
+
   it('a saved failure the target can no longer hold is left aside, named, and the run goes on', async () => {
     const dir = listsProject();
     mkdirSync(path.join(dir, 'f'));

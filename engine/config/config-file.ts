@@ -42,7 +42,7 @@ export const ConfigSchema = z
     model: z.record(z.string(), z.unknown()).default({}),
     rules: z
       .object({
-        include: z.array(propertyId).optional(),
+        include: z.array(propertyId).min(1, 'an empty list runs no rule of the pack; leave the key out to run every rule').optional(),
         exclude: z.array(propertyId).default([]),
       })
       .strict()

@@ -14,6 +14,8 @@ import type { PackModel } from '../pack.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { proposeMapping, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
+import { mergeMappings } from '../mapping/schema.ts';
+import type { TargetMapping } from '../mapping/mapping.ts';
 import { apiSchemasOf } from './supabase-project.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 
@@ -35,11 +37,15 @@ export interface InspectOptions {
   catalogIds?: string[];
   /** The pack's model settings (its settings schema's keys); none: the config's `model` has nothing to set, and no note says it has. Absent: the reference's. */
   settingsKeys?: string[];
+  /** The pack's own mapping (a table sent as SQL, its names): what the run refines with the config's, so applicability reads both. */
+  packMapping?: TargetMapping;
 }
 
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
 export function insertTargets(source: string): string[] {
-  const found = [...source.matchAll(/\binsert\s+into\s+((?:"?[A-Za-z_][\w$]*"?\.)?"?[A-Za-z_][\w$]*"?)/gi)].map((m) => m[1].replace(/"/g, '').toLowerCase());
+  // As Postgres reads names: a quoted one keeps its case (public."Profile"), an unquoted one folds to lower case.
+  const name = (part: string) => (part.startsWith('"') ? part.slice(1, -1) : part.toLowerCase());
+  const found = [...source.matchAll(/\binsert\s+into\s+(?:("[^"]+"|[A-Za-z_][\w$]*)\s*\.\s*)?("[^"]+"|[A-Za-z_][\w$]*)/gi)].map((m) => (m[1] ? `${name(m[1])}.` : '') + name(m[2]));
   return [...new Set(found.map((t) => (t.startsWith('public.') ? t.slice('public.'.length) : t)))];
 }
 
@@ -89,7 +95,8 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
     for (const p of properties) {
-      const { missing } = fitToTarget(p, env.cache, mapping);
+      // As the run will: the pack's mapping refined by the config's (a pack sending rbac.members as SQL).
+      const { missing } = fitToTarget(p, env.cache, mergeMappings(options.packMapping, mapping));
       if (missing.length) notApplicable.push({ id: p.id, missing });
       else applicable.push(p.id);
     }
@@ -141,7 +148,8 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       supabaseCompat: true,
       model: proposal.settings,
       // Only a rule the pack has: a definePack pack's grants are GRANT01's, which reads the convention itself.
-      rules: { include: applicable, exclude: mapping.conventions?.grants === 'supabase-default' && (options.catalogIds ?? ['R15', 'R16']).includes('R16') ? ['R16:catalog'] : [] },
+      // Nothing applicable: no `include` (every rule runs, each not applicable one named with its reason), never an empty list that runs none.
+      rules: { ...(applicable.length ? { include: applicable } : {}), exclude: mapping.conventions?.grants === 'supabase-default' && (options.catalogIds ?? ['R15', 'R16']).includes('R16') ? ['R16:catalog'] : [] },
       fixtures: { users, bypassTriggers: bypass.length ? bypass.map((t) => `${t.on}.${t.name}`) : false },
       ...(Object.keys(mapping).length ? { mapping } : {}),
     };

@@ -59,12 +59,18 @@ function drawnBlamingThePack<T>(id: string, absolute: string, cases: () => fc.Ar
   } catch (e) {
     return blame(e);
   }
+  // The pack's fast-check may be another copy than policyfuzz's (a project's own install).
+  boundFiltersOf(fc.constant(0));
+  boundFiltersOf(inner);
   return new (class extends fc.Arbitrary<T> {
     generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+      drawingPackCase = true;
       try {
         return inner.generate(mrng, biasFactor);
       } catch (e) {
         return blame(e);
+      } finally {
+        drawingPackCase = false;
       }
     }
     canShrinkWithoutContext(value: unknown): value is T {
@@ -74,4 +80,48 @@ function drawnBlamingThePack<T>(id: string, absolute: string, cases: () => fc.Ar
       return inner.shrink(value, context);
     }
   })();
+}
+
+/**
+ * How many values in a row a `.filter()` of a pack may reject while one case is drawn. fast-check's
+ * filter draws until its predicate accepts, so one that accepts nothing (`.filter((r) => !taken(r))`
+ * once every value is taken) never returns: the run stalled at 0 cases, past its time budget and
+ * deaf to Ctrl-C, with nothing printed. Past this many, the draw stops with the predicate named.
+ */
+export const FILTER_REJECTIONS_IN_A_ROW = 10_000;
+
+let drawingPackCase = false;
+
+/** A predicate that accepted none of the values drawn for it. */
+class StarvedFilter extends Error {
+  constructor(refinement: unknown) {
+    const source = String(refinement).replace(/\s+/g, ' ');
+    super(`a .filter() accepted none of ${FILTER_REJECTIONS_IN_A_ROW} values in a row: ${source.length > 120 ? `${source.slice(0, 117)}...` : source} (draw from what it would accept instead, or guard the case where nothing is left)`);
+  }
+}
+
+const boundedFilterPrototypes = new WeakSet<object>();
+
+/**
+ * Bounds every filter of the fast-check copy `sample` comes from, while a pack's case is drawn only:
+ * policyfuzz's own generators, and shrinking, keep fast-check's loop. Relies on fast-check 4's
+ * FilterArbitrary (`arb`, `refinement`, `refinementOnValue`); another shape is left as it is.
+ */
+function boundFiltersOf(sample: fc.Arbitrary<unknown>): void {
+  const proto = Object.getPrototypeOf(sample.filter(() => true)) as {
+    generate: (this: any, mrng: fc.Random, biasFactor: number | undefined) => fc.Value<unknown>;
+    refinementOnValue?: unknown;
+  };
+  if (boundedFilterPrototypes.has(proto) || typeof proto.refinementOnValue !== 'function') return;
+  boundedFilterPrototypes.add(proto);
+  const unbounded = proto.generate;
+  type Filter = { arb: fc.Arbitrary<unknown>; refinement: unknown; refinementOnValue: (v: fc.Value<unknown>) => boolean };
+  proto.generate = function (this: Filter, mrng: fc.Random, biasFactor: number | undefined) {
+    if (!drawingPackCase) return unbounded.call(this, mrng, biasFactor);
+    for (let tries = 0; tries < FILTER_REJECTIONS_IN_A_ROW; tries++) {
+      const drawn = this.arb.generate(mrng, biasFactor);
+      if (this.refinementOnValue(drawn)) return drawn;
+    }
+    throw new StarvedFilter(this.refinement);
+  };
 }

@@ -52,6 +52,7 @@ export const PropertySummarySchema = z.object({
   access: z.record(z.string(), z.number()).optional(),
   /** Data layer: per labelled clause of the rule, how often each side was reached. */
   clauses: z.array(z.object({ id: z.string(), label: z.string(), allowed: z.number().int(), refused: z.number().int() })).optional(),
+  oneSided: z.enum(['allow', 'deny']).optional(),
   /** Data layer: per branch of the model the property owns, the cases that took it (0: never taken; engine/model/branches.ts). */
   branches: z.array(z.object({ id: z.string(), label: z.string(), taken: z.number().int().min(0) })).optional(),
   /** Data layer: the ids of `branches` never taken in this run (after merge-reports: in any shard). */
@@ -223,6 +224,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     counts: { ...r.counts },
     ...(r.access ? { access: { ...r.access } } : {}),
     ...(r.clauses ? { clauses: r.clauses.map((c) => ({ ...c })) } : {}),
+    ...(r.oneSided ? { oneSided: r.oneSided } : {}),
     ...(r.branches ? { branches: r.branches.map((b) => ({ ...b })), untakenBranches: untakenBranches(r.branches) } : {}),
     durationMs: r.durationMs,
     ...(r.stoppedEarly ? { stoppedEarly: { ...r.stoppedEarly } } : {}),

@@ -27,6 +27,20 @@ describe('clause coverage', () => {
     expect(applyCoverageGate(passed([{ id: 'R99.paid', label: 'x', allowed: 1, refused: 1 }])).status).toBe('passed');
   });
 
+  it('a rule with one side by design (readable by everyone) passes on that side alone, in a run and once merged; unsaid, the failure names the setting', () => {
+    // Re-created after supabase-graphql-example: "profiles, posts, comments and votes are readable by everyone" has no deny side.
+    const allowOnly: PropertyResult = { ...passed(undefined), counts: { allowed: 300, filtered: 0, rejected: 0, errored: 0 } };
+    expect(applyCoverageGate(allowOnly)).toMatchObject({
+      status: 'failed',
+      note: "coverage: generation never reached the deny side of rule R99 in 300 cases (a rule with no deny side by design says so with `oneSided: 'allow'` in its defineProperty)",
+    });
+    expect(applyCoverageGate({ ...allowOnly, oneSided: 'allow' }).status).toBe('passed');
+    expect(applyCoverageGate({ ...allowOnly, oneSided: 'deny' }).status).toBe('failed');
+    const shard = (index: number) => runSummary([propertySummary({ ...allowOnly, oneSided: 'allow' })], { policyfuzzVersion: 't', seed: 1, profile: 'pr', shard: { index, count: 2 }, migrations: null, migrationsDigest: null, startedAt: new Date(0), timeBudgetMs: null });
+    const merged = mergeSummaries([shard(1), shard(2)]);
+    expect(merged.properties[0]).toMatchObject({ oneSided: 'allow', status: 'passed' });
+  });
+
   it('counts each step of a case on the side the model answers', () => {
     const model = {
       tables: {},

@@ -112,6 +112,7 @@ interface Gated {
   cases: number;
   counts: Record<string, number>;
   clauses?: ClauseCount[] | undefined;
+  oneSided?: 'allow' | 'deny' | undefined;
   note?: string | null | undefined;
 }
 
@@ -119,8 +120,10 @@ export function applyCoverageGate<T extends Gated>(result: T): T {
   if (result.status !== 'passed' || result.area !== 'data' || result.cases < MIN_RUNS_FOR_COVERAGE) return result;
   const allowed = result.counts.allowed ?? 0;
   const denied = (result.counts.filtered ?? 0) + (result.counts.rejected ?? 0);
-  if (allowed === 0 || denied === 0) {
-    return { ...result, status: 'failed', note: `coverage: generation never reached the ${allowed === 0 ? 'allow' : 'deny'} side of rule ${result.id} in ${result.cases} cases` };
+  const unreachedSide = allowed === 0 && result.oneSided !== 'deny' ? 'allow' : denied === 0 && result.oneSided !== 'allow' ? 'deny' : undefined;
+  if (unreachedSide) {
+    const byDesign = `a rule with no ${unreachedSide} side by design says so with \`oneSided: '${unreachedSide === 'allow' ? 'deny' : 'allow'}'\` in its defineProperty`;
+    return { ...result, status: 'failed', note: `coverage: generation never reached the ${unreachedSide} side of rule ${result.id} in ${result.cases} cases (${byDesign})` };
   }
   const unreached = (result.clauses ?? []).flatMap((c) => [...(c.allowed === 0 ? [`${c.id} (${c.label}): allowed`] : []), ...(c.refused === 0 ? [`${c.id} (${c.label}): refused`] : [])]);
   if (unreached.length) return { ...result, status: 'failed', note: `coverage: in ${result.cases} cases generation never reached clause ${unreached.join('; ')}` };

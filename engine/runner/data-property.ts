@@ -46,6 +46,11 @@ export interface DataProperty<S = any> {
   /** The rule's labelled clauses, each to be reached on both sides (coverage.ts). */
   clauses?: Clause<S>[];
   /**
+   * A rule with one side by design ("readable by everyone": nothing is ever denied): the coverage
+   * gate asks only for this side. Absent: both sides must be reached.
+   */
+  oneSided?: 'allow' | 'deny';
+  /**
    * Generator variants known to reach a branch of the model (engine/model/branches.ts) that
    * plain generation reaches rarely: drawn from while a lane has not taken it (guided.ts).
    */

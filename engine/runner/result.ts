@@ -72,6 +72,8 @@ export interface PropertyResult {
   access?: Record<string, number>;
   /** Data layer: per labelled clause of the rule, the steps that reached each side. */
   clauses?: ClauseCount[];
+  /** Data layer: the property's `oneSided` (the rule has only this side; coverage asks for no other). */
+  oneSided?: 'allow' | 'deny';
   /** Data layer: per branch of the model the pack's catalog gives this property, the cases that took it. */
   branches?: BranchCount[];
   durationMs: number;

@@ -47,6 +47,12 @@ describe('fixtures that follow the target', () => {
     expect(sql[1]).toBe('delete from "public"."announcements"');
   });
 
+  it('empties a referencing table before the table it references, whatever order the config gives', () => {
+    const deletes = fixtureStatements({}, [], { ...plan, emptyTables: ['members', 'clubs', 'signups', 'settings'] }).map((s) => s.sql).filter((q) => q.startsWith('delete'));
+    expect(deletes.indexOf('delete from "public"."signups"')).toBeLessThan(deletes.indexOf('delete from "public"."clubs"'));
+    expect(deletes).toHaveLength(4);
+  });
+
   it('writes the model’s rows in the target’s names; a seeded row is updated by its key, not inserted again', () => {
     const members = statements.find((s) => s.table === 'members')!;
     expect(members.row).toEqual([{ id: 'u1', nickname: 'A' }]);

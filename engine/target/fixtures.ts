@@ -117,6 +117,24 @@ function toggleTrigger(name: string, on: boolean): FixtureStatement {
   return { table: '(settings)', row: null, sql: `alter table ${qualifiedTable(table)} ${on ? 'enable' : 'disable'} trigger ${ident(trigger)}` };
 }
 
+/**
+ * Tables to empty, each after every listed table whose foreign key references it: a seeded parent
+ * (a bot user) is deleted after the seeded rows that point at it, whatever order the config lists
+ * them in (else its foreign key refuses the delete, 23503, and every case is dropped).
+ */
+function childrenFirst(tables: readonly string[], shapes: TableShapes | undefined): string[] {
+  const left = [...tables];
+  const ordered: string[] = [];
+  const referencedByLeft = (t: string) => left.some((other) => other !== t && (shapes?.get(other) ?? []).some((c) => c.references?.table === t));
+  while (left.length) {
+    // A cycle of foreign keys keeps the config's order for what remains.
+    const next = left.find((t) => !referencedByLeft(t)) ?? left[0];
+    ordered.push(next);
+    left.splice(left.indexOf(next), 1);
+  }
+  return ordered;
+}
+
 function tablesInOrder(world: World, order: readonly string[]): string[] {
   return [...order.filter((t) => world[t]?.length), ...Object.keys(world).filter((t) => !order.includes(t) && world[t].length)];
 }
@@ -131,7 +149,7 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const { world: filled, parents } = plan.shapes ? fillWorldWithParents(world, plan.shapes) : { world, parents: [] as string[] };
   const seeded = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));
   const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
-  const empty = (plan.emptyTables ?? []).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
+  const empty = childrenFirst(plan.emptyTables ?? [], plan.shapes).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
   const statements = tablesInOrder(filled, [...parents, ...order]).flatMap((table) => {
     const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { insertTargets } from './init.ts';
+
+describe('the tables a trigger body inserts into', () => {
+  it('reads names as Postgres does: a quoted name keeps its case, an unquoted one folds to lower case', () => {
+    // Re-created after supabase-graphql-example: its signup trigger inserts into public."Profile";
+    // folded to `profile`, init missed that it writes the model's Profile, and every case was dropped.
+    const body = `begin
+      insert into public."Profile" (id, "avatarUrl") values (new.id, null);
+      INSERT INTO Audit.Log (at) values (now());
+      insert into "Billing" . "Events" (id) values (new.id);
+      insert into "workspaces" (owner) values (new.id);
+    end`;
+    expect(insertTargets(body)).toEqual(['Profile', 'audit.log', 'Billing.Events', 'workspaces']);
+  });
+});
