@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { COUNTS_LEGEND } from '../engine/report/console.ts';
 import { colorEnabled, paint } from '../engine/report/color.ts';
-import { HeldEvents, RunEvents } from '../engine/report/run-events.ts';
+import { RunEvents } from '../engine/report/run-events.ts';
 import { consoleReporter } from '../engine/report/reporters/console-reporter.ts';
 import { failureStoreReporter } from '../engine/report/reporters/failure-store-reporter.ts';
 import { githubSummaryReporter } from '../engine/report/reporters/github-summary-reporter.ts';
@@ -22,11 +22,11 @@ import { chooseTarget, type TargetChoice } from '../engine/config/target.ts';
 import { durationValue, idList, migrationTimeoutValue, positiveInt, profileValue, propertyIdList, providerValue, reportFormats, seedValue, shardValue } from './options.ts';
 import { PROFILES } from './profiles.ts';
 import { RunControl } from '../engine/run/index.ts';
-import { runDataProperties, type DataHalf, type PropertyResult } from '../engine/run/index.ts';
+import { runDataProperties } from '../engine/run/index.ts';
 import { runSsoHalf } from './fuzz/sso-half.ts';
 import { runVerdict, summaryOf, writeBaseline } from './fuzz/finish.ts';
 import type { FuzzOptions } from './fuzz/fuzz-options.ts';
-import { defaultMigrationsOption, planLine, planRun, replayLineOf, type RunPlan } from './fuzz/plan.ts';
+import { defaultMigrationsOption, planLine, planRun, replayLineOf } from './fuzz/plan.ts';
 
 export type { FuzzOptions } from './fuzz/fuzz-options.ts';
 export { defaultMigrationsOption } from './fuzz/plan.ts';
@@ -46,8 +46,10 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   events.emit({ type: 'note', text: planLine(plan) });
 
   const control = new RunControl(events, options.maxFailures);
-  const { data, sso, ssoMs, alongside } = await runHalves(plan, events, control);
-  const phases = { ...data.phases, ...(sso.length ? { ssoMs, ...(alongside ? { ssoAlongside: true } : {}) } : {}) };
+  const data = await runDataProperties(plan, events, control, plan.startedAt.getTime());
+  const ssoStarted = Date.now();
+  const sso = await runSsoHalf(plan, events, control);
+  const phases = { ...data.phases, ...(sso.length ? { ssoMs: Date.now() - ssoStarted } : {}) };
   const results = [...data.results, ...sso];
   control.stopWatchingInterrupts();
 
@@ -66,42 +68,6 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     verdict,
   });
   return verdict.exitCode;
-}
-
-/**
- * The SSO half runs alongside the data half when both have properties (its work is Node's own,
- * emulator and HTTP, while the data half mostly waits on Postgres): its emulator starts during the
- * data half's start-up, its events are held back and delivered after the data half's, so the
- * output and reports read as when it ran after. Both keep one budget (the data half no longer
- * leaves the SSO half a reserve at its end). After each other, as before, under --max-failures
- * (the SSO half starts only if the data half left room) and for one replayed case (--path).
- */
-async function runHalves(plan: RunPlan, events: RunEvents, control: RunControl): Promise<{ data: DataHalf; sso: PropertyResult[]; ssoMs: number; alongside: boolean }> {
-  const startedAt = plan.startedAt.getTime();
-  const alongside = plan.ssoIds.length > 0 && plan.properties.length > 0 && plan.options.maxFailures === undefined && !plan.options.path;
-  if (!alongside) {
-    const data = await runDataProperties(plan, events, control, startedAt);
-    const ssoStarted = Date.now();
-    const sso = await runSsoHalf(plan, events, control);
-    return { data, sso, ssoMs: Date.now() - ssoStarted, alongside };
-  }
-  const held = new HeldEvents();
-  const abandon = new AbortController();
-  const ssoStarted = Date.now();
-  let ssoMs = 0;
-  const ssoHalf = runSsoHalf(plan, held, control, abandon.signal).finally(() => (ssoMs = Date.now() - ssoStarted));
-  let data: DataHalf;
-  try {
-    data = await runDataProperties({ ...plan, ssoReserveMs: 0 }, events, control, startedAt);
-  } catch (error) {
-    // The data half's error ends the run: the SSO half stops after its case in flight.
-    abandon.abort();
-    await ssoHalf.catch(() => {});
-    throw error;
-  }
-  const sso = await ssoHalf;
-  held.deliverTo(events);
-  return { data, sso, ssoMs, alongside };
 }
 
 export function registerFuzzCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {

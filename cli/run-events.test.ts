@@ -9,7 +9,6 @@ import { describe, expect, inject, it } from 'vitest';
 import { fuzz } from './fuzz-command.ts';
 import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
 import type { RunEvent } from '../engine/report/run-events.ts';
-import type { RunSummary } from '../engine/report/summary.ts';
 import type { FailureRecord } from '../engine/failures/schema.ts';
 import { describeOutcome } from '../engine/failures/describe.ts';
 import { psqlEcho } from '../engine/failures/repro-sql.ts';
@@ -48,21 +47,6 @@ describe('run events', () => {
     expect(end?.type === 'run-finished' && end.verdict).toMatchObject({ passed: 2, failed: 0, exitCode: 0, line: '2 passed, 0 failed (seed 3)' });
     // The console is a reporter too: its last line is the verdict.
     expect(lines.at(-1)).toBe('\n2 passed, 0 failed (seed 3)');
-  });
-
-  it('the SSO half runs alongside the data half, its events delivered after the data half\'s as if it ran afterwards', async () => {
-    const events: RunEvent[] = [];
-    const reportDir = tempDir('reports');
-    const code = await fuzz(
-      { pack: referencePack, migrations: BUNDLED_MIGRATIONS, databaseUrl: inject('databaseUrl'), only: ['R02', 'S03'], seed: 3, runs: 40, ssoRuns: 5, replay: false, failuresDir: tempDir('failures'), reportDir, reporters: [{ on: (e) => void events.push(e) }] },
-      () => {},
-    );
-    expect(code).toBe(0);
-    const order = events.filter((e) => e.type !== 'case-finished').map((e) => (e.type === 'property-finished' ? e.result.id : e.type === 'note' && e.text.startsWith('SSO:') ? 'SSO note' : e.type));
-    expect(order.slice(order.indexOf('generation-finished'))).toEqual(['generation-finished', 'R02', 'SSO note', 'S03', 'run-finished', 'reports-written']);
-    const summary = JSON.parse(readFileSync(path.join(reportDir, 'summary.json'), 'utf8')) as RunSummary;
-    expect(summary.timings).toMatchObject({ ssoAlongside: true });
-    expect(summary.timings!.ssoMs).toBeGreaterThan(0);
   });
 
   it('on GitHub Actions the step summary gets the verdict, a row per property and the replay line of a failure', async () => {

@@ -9,9 +9,7 @@ import { runSsoAgainstEmulator, ssoPropertyTitles } from '../sso-integration.ts'
 import type { RunControl } from '../../engine/run/index.ts';
 import type { RunPlan } from './plan.ts';
 
-/** `abandon`: stops its cases as an interrupt would (the run ended another way: the data half's error). */
-export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunControl, abandon?: AbortSignal): Promise<PropertyResult[]> {
-  const signal = abandon ? AbortSignal.any([control.signal, abandon]) : control.signal;
+export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunControl): Promise<PropertyResult[]> {
   const { ssoIds, options } = plan;
   const results: PropertyResult[] = [];
   const finish = (result: PropertyResult, savedFile?: (typeof plan.savedSso)[number]) => {
@@ -36,7 +34,7 @@ export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunC
   for (const saved of plan.savedSso) {
     const { file, record } = saved;
     if (stillFailing.has(record.property) || control.interrupted()) continue;
-    const [r] = await runSsoAgainstEmulator({ seed: record.seed, numRuns: 1, only: [record.property], path: record.path, config: options.ssoConfig, signal });
+    const [r] = await runSsoAgainstEmulator({ seed: record.seed, numRuns: 1, only: [record.property], path: record.path, config: options.ssoConfig, signal: control.signal });
     if (!r) continue;
     events.emit({ type: 'note', text: `  ${file}: ${r.status === 'failed' ? 'still fails' : 'now passes'}` });
     if (r.status === 'failed' && r.failure) {
@@ -48,7 +46,7 @@ export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunC
   const ssoRuns = options.ssoRuns ?? plan.profile.ssoRuns;
   if (rest.length && !control.interrupted()) {
     events.emit({ type: 'note', text: `SSO: ${rest.length} properties against the bundled emulator, ${ssoRuns} runs each` });
-    for (const r of await runSsoAgainstEmulator({ seed: plan.seed, numRuns: ssoRuns, only: rest, path: options.path, config: options.ssoConfig, signal, ...(deadline !== undefined ? { deadline } : {}) })) finish(r);
+    for (const r of await runSsoAgainstEmulator({ seed: plan.seed, numRuns: ssoRuns, only: rest, path: options.path, config: options.ssoConfig, signal: control.signal, ...(deadline !== undefined ? { deadline } : {}) })) finish(r);
   }
   // Those an interrupt kept from starting: NOT REACHED, as in the data half.
   const reported = new Set(results.map((r) => r.id));

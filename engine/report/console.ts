@@ -179,7 +179,7 @@ export function timingsText(t: RunTimings): string[] {
     `replay ${ms(t.replayMs)}`,
     `data properties ${ms(t.propertiesMs)}`,
     `catalog ${ms(t.catalogMs)}`,
-    ...(t.ssoMs ? [`SSO ${ms(t.ssoMs)}${t.ssoAlongside ? ' (alongside the data half)' : ''}`] : []),
+    ...(t.ssoMs ? [`SSO ${ms(t.ssoMs)}`] : []),
   ];
   const width = Math.max(0, ...Object.keys(t.properties).map((id) => id.length));
   const lines = Object.entries(t.properties).map(([id, p]) => {

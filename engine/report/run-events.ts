@@ -96,20 +96,3 @@ export class RunEvents {
     if (failure) throw failure.error;
   }
 }
-
-/**
- * Events held back instead of delivered: a part of the run that works alongside another (the SSO
- * half beside the data half) emits here, and its events reach the reporters after the other's,
- * in their own order, as if it had run afterwards.
- */
-export class HeldEvents extends RunEvents {
-  private readonly held: RunEvent[] = [];
-
-  override emit(event: RunEvent): void {
-    this.held.push(event);
-  }
-
-  deliverTo(events: RunEvents): void {
-    for (const event of this.held.splice(0)) events.emit(event);
-  }
-}

@@ -95,8 +95,6 @@ export const RunTimingsSchema = z.object({
   propertiesMs: z.number().min(0),
   catalogMs: z.number().min(0),
   ssoMs: z.number().min(0),
-  /** The SSO half ran alongside the data half (its time overlaps theirs). */
-  ssoAlongside: z.boolean().optional(),
   properties: z.record(z.string(), PropertyTimingsSchema),
 });
 
@@ -208,7 +206,6 @@ export function timingsOf(totalMs: number, phases: RunPhases, results: readonly 
     propertiesMs: phases.propertiesMs ?? 0,
     catalogMs: phases.catalogMs ?? 0,
     ssoMs: phases.ssoMs ?? 0,
-    ...(phases.ssoAlongside ? { ssoAlongside: true } : {}),
     properties,
   };
 }

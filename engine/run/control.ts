@@ -29,8 +29,6 @@ export class RunControl {
   watchInterrupts(): void {
     this.stopWatching();
     this.stopWatching = onInterrupt((signal) => {
-      // Re-armed after the signal came (each half arms it; the SSO half may run alongside): said once.
-      if (this.interruptedBy) return;
       this.interruptedBy = signal;
       this.aborter.abort();
       this.events.emit({ type: 'note', text: `\n${signal}: stopping after the cases in flight; reporting what completed`, always: true });

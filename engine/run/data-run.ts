@@ -218,7 +218,7 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
   const { serverMs, templateMs, cloneMs, workersMs } = env.startup;
   const migrationsMs = Math.min(templateMs, env.template.migrationsMs);
   const phases: RunPhases = { startupMs: Date.now() - startedAt, serverMs, migrationsMs, templateMs: templateMs - migrationsMs, workersMs: cloneMs + workersMs };
-  const lap = (phase: 'replayMs' | 'propertiesMs' | 'catalogMs', since: number) => (phases[phase] = (phases[phase] ?? 0) + Date.now() - since);
+  const lap = (phase: keyof RunPhases, since: number) => (phases[phase] = (phases[phase] ?? 0) + Date.now() - since);
   try {
     events.emit({ type: 'note', text: env.readyNote });
     const seeded = seededModelTablesNote(env.workers[0].tx.fixturePlan, Object.values(plan.oracle.model.tables).map((t) => t.table));
