@@ -5,6 +5,7 @@
  * the time from start to the first case, and that time on a generated 160-migration project with
  * the template cache off, then kept (cached-start.ts); and an rpc-heavy user pack through the
  * binary (examples/student-union, user-pack.ts): cases/s on 1 and 2 workers, start to first case.
+ * And the main job itself, `policyfuzz fuzz --seed 1` through the binary, wall time (pr-job.ts).
  * Each worker count gets a warm-up, then ROUNDS pairs (harness, then its floor); medians are printed.
  * Goals on a 2-core machine: ≥ 1,300 cases/s on 2 workers, ratio ≥ 0.75, first case < 2 s.
  */
@@ -15,6 +16,7 @@ import { BUNDLED_MIGRATIONS } from '../cli/paths.ts';
 import { cliStartup } from './cli-startup.ts';
 import { cachedStart } from './cached-start.ts';
 import { userPack } from './user-pack.ts';
+import { prJob } from './pr-job.ts';
 import { BatchQuery, sendBatch } from '../engine/executor/batch-query.ts';
 import type pg from 'pg';
 import { openEnvironment, type Environment } from '../engine/runner/environment.ts';
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
   for (const line of cliStartup()) console.log(line);
   for (const line of await cachedStart()) console.log(line);
   for (const line of userPack()) console.log(line);
+  for (const line of prJob()) console.log(line);
   const t0 = performance.now();
   const server = await startDatabaseServer({ provider: process.env.DATABASE_URL ? undefined : 'local' });
   const migrations = loadMigrationFolder(BUNDLED_MIGRATIONS);

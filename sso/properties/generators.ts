@@ -8,8 +8,25 @@ const EVIL = ['https://evil.example/cb', '//evil.example/x', 'https:%2F%2Fevil.e
 /** Parameters that popular servers wrongly honour as a redirect target. */
 export const REDIRECT_PARAM_NAMES = ['redirect_uri', 'redirectUrl', 'redirect', 'returnTo', 'return_to', 'next', 'url', 'continue', 'post_logout_redirect_uri', 'code'];
 
+/** Path, query and fragment characters: unreserved and sub-delimiters, and percent-encodings a lax matcher may decode (/ . \\ @ : % é, a right-to-left override). */
+const URL_PIECES = [...'abcxyzABCXYZ0189-._~!$&\'()*+,;=:@', '%2F', '%2E', '%5C', '%40', '%3A', '%25', '%C3%A9', '%E2%80%AE'];
+
+/**
+ * Some other site's URL: http(s), a domain, a short path, maybe a query and a fragment. Not
+ * fc.webUrl(): its path characters come from a table of every Unicode code point, built on first
+ * use — 1.5 to 4.6 s of every run's SSO half (measured) for letters no redirect check looks at.
+ */
+export function otherSiteUrl(): fc.Arbitrary<string> {
+  const piece = fc.array(fc.constantFrom(...URL_PIECES), { maxLength: 6 }).map((p) => p.join(''));
+  const query = fc.array(fc.tuple(piece, piece), { maxLength: 2 }).map((q) => (q.length ? `?${q.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
+  const fragment = fc.option(piece, { freq: 4 }).map((f) => (f === null ? '' : `#${f}`));
+  return fc
+    .tuple(fc.constantFrom('http', 'https'), fc.domain(), fc.array(piece, { maxLength: 3 }), query, fragment)
+    .map(([scheme, host, path, q, f]) => `${scheme}://${host}/${path.join('/')}${q}${f}`);
+}
+
 export function hostileParams(others: readonly ClientRegistration[]): fc.Arbitrary<[string, string][]> {
-  const values = fc.oneof(fc.constantFrom(...EVIL), fc.constantFrom(...others.flatMap((c) => [c.redirectUrl, c.logoutUrl])), fc.webUrl());
+  const values = fc.oneof(fc.constantFrom(...EVIL), fc.constantFrom(...others.flatMap((c) => [c.redirectUrl, c.logoutUrl])), otherSiteUrl());
   const some = fc.array(fc.tuple(fc.constantFrom(...REDIRECT_PARAM_NAMES), values), { maxLength: 4 });
   // Half of the cases try every known name at once, in a shuffled order.
   const all = fc.tuple(fc.array(values, { minLength: REDIRECT_PARAM_NAMES.length, maxLength: REDIRECT_PARAM_NAMES.length }), fc.shuffledSubarray(REDIRECT_PARAM_NAMES, { minLength: REDIRECT_PARAM_NAMES.length }))

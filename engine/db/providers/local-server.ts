@@ -6,6 +6,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, chmodSync, closeSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -176,9 +177,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     },
     stop() {
       stopping ??= (async () => {
-        await stopChild(child);
-        await spare;
-        rmSync(runDir, { recursive: true, force: true });
+        // Immediate: the folder is removed next, so the shutdown checkpoint would write pages no one reads.
+        await stopChild(child, 'immediate');
+        // Removed while the spare (if still copying) finishes: the two disk jobs overlap.
+        await Promise.all([spare, rm(runDir, { recursive: true, force: true })]);
       })();
       return stopping;
     },
@@ -408,11 +410,14 @@ function tail(file: string): string {
   }
 }
 
-/** Fast shutdown (SIGINT), then SIGKILL if it lingers. */
-async function stopChild(child: ChildProcess): Promise<void> {
+/**
+ * Fast shutdown (SIGINT: a clean data directory, for one that is kept), or immediate (SIGQUIT: no
+ * shutdown checkpoint, for one that is removed next); then SIGKILL if it lingers.
+ */
+async function stopChild(child: ChildProcess, mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGINT');
+  child.kill(mode === 'immediate' ? 'SIGQUIT' : 'SIGINT');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
