@@ -132,9 +132,9 @@ type SqlStatement = Exclude<Statement, { refusal: unknown }>;
 /**
  * One request's message: a savepoint (for a case's later request, `after`: the previous request
  * undone back to its savepoint, NEXT_REQUEST), PostgREST's pre-request settings, read-only mode
- * for reads, the statement (each as `sqlFor` sends it, prepared or not), and for a write the end-of-request constraint check and
- * what a kept write gets: its rows kept, its settings (every name) and constraint modes ended,
- * and a fresh savepoint. The next request's undo then rolls back to that fresh savepoint (nothing)
+ * for reads, the statement (each as `sqlFor` sends it, prepared or not), and for a write the
+ * end-of-request constraint check and what a kept write gets: its rows kept, its settings (every
+ * name) and constraint modes ended, and a fresh savepoint. The next request's undo then rolls back to that fresh savepoint (nothing)
  * after a kept write, or to the request's own after a failure or a read: the same text either way,
  * so a request's message never depends on the answer before it.
  */
