@@ -7,7 +7,7 @@
  * binary (examples/student-union, user-pack.ts): cases/s on 1 and 2 workers, start to first case.
  * And the main job itself, `policyfuzz fuzz --seed 1` through the binary, wall time (pr-job.ts).
  * Each worker count gets a warm-up, then ROUNDS pairs (harness, then its floor); medians are printed.
- * Goals on a 2-core machine: ≥ 1,300 cases/s on 2 workers, ratio ≥ 0.75, first case < 2 s.
+ * Goals on a 2-core machine (issue #27): ≥ 2,000 cases/s on 2 workers, ratio ≥ 0.9, first case < 2 s.
  */
 import { referenceOracle } from '../packs/reference/model/index.ts';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
@@ -87,6 +87,9 @@ function recordTrips(client: pg.Client, into: Trip[]): () => void {
  * and the same overlap, with nothing in between but the wait for answers.
  */
 async function rawRate(env: Environment, trips: Trip[][], cases: number): Promise<number> {
+  // The recording began with no statement prepared: so does the replay, or its PREPAREs would be
+  // refused (already there) and the messages carrying them would end early, doing less work.
+  for (const w of env.workers) await w.tx.deallocatePrepared();
   const started = performance.now();
   await Promise.all(
     env.workers.map(async (w, i) => {
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
           `${workers} worker(s): harness ${median(rounds.map((r) => r.harness)).toFixed(0)} cases/s, raw floor ${median(rounds.map((r) => r.raw)).toFixed(0)} cases/s, ` +
             `ratio ${median(rounds.map((r) => r.harness / r.raw)).toFixed(2)}, ${median(rounds.map((r) => r.perCase)).toFixed(2)} messages per case, ${(100 * median(rounds.map((r) => r.pipelined))).toFixed(0)}% of them written behind unanswered ones ` +
             `(medians of ${ROUNDS} rounds of ${CASES} cases after ${WARM_UP} to warm up; harness/floor each round: ${each})` +
-            (workers === 2 ? ` (goals: ≥ 1300 cases/s, ratio ≥ 0.75)` : ''),
+            (workers === 2 ? ` (goals: ≥ 2000 cases/s, ratio ≥ 0.9)` : ''),
         );
       } finally {
         await env.close();

@@ -29,7 +29,7 @@ import type { ApiRequest } from '../model/request.ts';
 import { FixtureError } from '../errors.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { REFERENCE_PLAN, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
-import { credentialsFor } from './credentials.ts';
+import { credentialsFor, credentialTexts } from './credentials.ts';
 import { httpStatusForSqlState } from './http-status.ts';
 import type { ApiResponse } from './response.ts';
 import { sentOutsideApi, type SchemaCache } from './schema-cache.ts';
@@ -49,9 +49,13 @@ export const VACUUM_EVERY = 500;
 
 const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' };
 /**
- * Before a case's next request: undo the previous one back to its savepoint (a failed request or a
- * read whole; after a kept write, the fresh savepoint it ended with: nothing).
+ * Opens a case's next request: undoes the previous one back to its savepoint (a failed request or
+ * a read whole; after a kept write, the fresh savepoint it ended with: nothing). The savepoint
+ * outlives its rollback, so the next request runs in it: no release and new savepoint needed.
  */
+const NEXT_REQUEST = 'rollback to savepoint pf_request';
+const FIRST_REQUEST = 'savepoint pf_request';
+
 /** The table a database error names, when it names one. */
 function refusedTable(e: unknown): string | undefined {
   return (e as { table?: string }).table;
@@ -106,16 +110,16 @@ export function requestSearchPath(cache: SchemaCache, request: ApiRequest): stri
  * the planner keeps every call).
  */
 export function preRequestQuery(caller: Caller, request: ApiRequest, cache: SchemaCache, options: SendOptions = {}): ParameterizedSql {
-  const creds = credentialsFor(caller, options, request, !sentOutsideApi(cache, request));
+  const creds = credentialTexts(caller, options, request, !sentOutsideApi(cache, request));
   const p = new SqlParams();
   const discardingValues = (settings: string) => `select 1 as pf_settings from (${settings}) pf_settings`;
   // The role's own settings (statement_timeout on Supabase) before the role, as Query.hs setPgLocals orders them.
   const roleSettings = (cache.roleSettings?.get(creds.role) ?? []).map(([k, v]) => `set_config(${p.bind(k)}, ${p.bind(v)}, true), `).join('');
   return p.statement(discardingValues(
     `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
-      `set_config('request.jwt.claims', ${p.bind(JSON.stringify(creds.claims))}, true), ` +
+      `set_config('request.jwt.claims', ${p.bind(creds.claims)}, true), ` +
       `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
-      `set_config('request.headers', ${p.bind(JSON.stringify(creds.headers))}, true), set_config('request.cookies', '{}', true)`),
+      `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)`),
   );
 }
 
@@ -126,11 +130,11 @@ export function preRequestSql(caller: Caller, request: ApiRequest, cache: Schema
 type SqlStatement = Exclude<Statement, { refusal: unknown }>;
 
 /**
- * One request's message: undo the previous request of the case if there was one (`after`), then
- * savepoint, PostgREST's pre-request settings, read-only mode for reads, the statement (each as
- * `sqlFor` sends it, prepared or not), and for a write the end-of-request constraint check and
- * what a kept write gets: its rows kept, its settings (every name) and constraint modes ended,
- * and a fresh savepoint. The next request's undo then rolls back to that fresh savepoint (nothing)
+ * One request's message: a savepoint (for a case's later request, `after`: the previous request
+ * undone back to its savepoint, NEXT_REQUEST), PostgREST's pre-request settings, read-only mode
+ * for reads, the statement (each as `sqlFor` sends it, prepared or not), and for a write the
+ * end-of-request constraint check and what a kept write gets: its rows kept, its settings (every
+ * name) and constraint modes ended, and a fresh savepoint. The next request's undo then rolls back to that fresh savepoint (nothing)
  * after a kept write, or to the request's own after a failure or a read: the same text either way,
  * so a request's message never depends on the answer before it.
  */
@@ -164,10 +168,10 @@ export function requestMessage(
   const probe = cache.sessionState ? `; ${sqlFor(new SqlParams().statement(sessionProbeSql(cache.sessionState)))}` : '';
   const max = maxAffectedOf(request);
   const singular = (singularWrite(statement) ? `; ${SINGULAR_CHECK}` : '') + (max !== undefined ? `; ${maxAffectedCheck(max)}` : '');
-  return `${after ? ROLLBACK_REQUEST : ''}savepoint pf_request; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
+  return `${after ? NEXT_REQUEST : FIRST_REQUEST}; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
 }
 
-/** Where the request's own statement (the one answering page_total, body) sits after its savepoint. */
+/** Where the request's own statement (the one answering page_total, body) sits after the one opening the request (its savepoint, or the rollback to it). */
 const mainOffset = (statement: SqlStatement) => (statement.readOnly ? 3 : 2);
 
 interface Prepared {
@@ -196,7 +200,8 @@ function refusalResponse(statement: Extract<Statement, { refusal: unknown }>): A
  * request's (PostgREST rolls it back, as the next message does); one before it is the harness's.
  */
 function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
-  const at = result.completed.findIndex((c) => c.command === 'SAVEPOINT');
+  // The message's first statement opens the request (SAVEPOINT, or ROLLBACK to it: NEXT_REQUEST).
+  const at = result.completed.length && (result.completed[0].command === 'SAVEPOINT' || result.completed[0].command === 'ROLLBACK') ? 0 : -1;
   if (result.error) {
     throwIfConnectionEnded(result.error);
     if (at < 0) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);

@@ -60,7 +60,18 @@ export function userClaims(caller: Extract<Caller, { kind: 'user' }>): Record<st
   };
 }
 
-type Tokens = { role: ApiRole; claims: Record<string, unknown>; apikey?: string; bearer?: string };
+type Tokens = {
+  role: ApiRole;
+  claims: Record<string, unknown>;
+  apikey?: string;
+  bearer?: string;
+  /** The claims and each header set as JSON text, made once per token (credentialTexts). */
+  texts?: { claims: string; headers: Map<string, string> };
+};
+
+const ANON: Tokens = { role: 'anon', claims: apiKeyClaims('anon'), apikey: ANON_KEY, bearer: ANON_KEY };
+const ANON_WITHOUT_TOKEN: Tokens = { role: 'anon', claims: { role: 'anon' } };
+const SERVICE: Tokens = { role: 'service_role', claims: apiKeyClaims('service_role'), apikey: SERVICE_KEY, bearer: SERVICE_KEY };
 
 /** A user's token, made once per caller object (a case's steps share their caller): claims and JWT text. */
 const userTokens = new WeakMap<Caller, Tokens>();
@@ -68,9 +79,9 @@ const userTokens = new WeakMap<Caller, Tokens>();
 function tokens(caller: Caller, withoutToken: boolean): Tokens {
   switch (caller.kind) {
     case 'anon':
-      return withoutToken ? { role: 'anon', claims: { role: 'anon' } } : { role: 'anon', claims: apiKeyClaims('anon'), apikey: ANON_KEY, bearer: ANON_KEY };
+      return withoutToken ? ANON_WITHOUT_TOKEN : ANON;
     case 'service':
-      return { role: 'service_role', claims: apiKeyClaims('service_role'), apikey: SERVICE_KEY, bearer: SERVICE_KEY };
+      return SERVICE;
     case 'user': {
       let made = userTokens.get(caller);
       if (!made) {
@@ -84,24 +95,51 @@ function tokens(caller: Caller, withoutToken: boolean): Tokens {
 }
 
 /**
- * What supabase-js sends with this request (postgrest-js: Prefer for writes, Accept/Content-Profile
- * for a chosen schema). `throughApi` false: a table sent as SQL, whose schema no profile header names.
+ * The headers a request adds to the token's (postgrest-js: Prefer for writes, Accept/Content-Profile
+ * for a chosen schema), in the order sent. `throughApi` false: a table sent as SQL, whose schema no
+ * profile header names.
  */
+function requestOwnHeaders(request: ApiRequest | undefined, throughApi: boolean): [string, string][] {
+  if (!request) return [];
+  const headers: [string, string][] = [];
+  const writes = request.kind !== 'select';
+  if (writes) headers.push(['content-type', 'application/json']);
+  if ('returning' in request) headers.push(['prefer', `return=${request.returning}`]);
+  if (request.kind !== 'rpc' && request.single) headers.push(['accept', 'application/vnd.pgrst.object+json']);
+  if (request.schema && throughApi) headers.push([writes ? 'content-profile' : 'accept-profile', request.schema]);
+  return headers;
+}
+
+/** What supabase-js sends with this request. */
 function requestHeaders(request: ApiRequest | undefined, apikey: string | undefined, bearer: string | undefined, throughApi: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
   if (apikey) headers.apikey = apikey;
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   headers['x-client-info'] = 'supabase-js-node/2.49.4';
-  if (!request) return headers;
-  const writes = request.kind !== 'select';
-  if (writes) headers['content-type'] = 'application/json';
-  if ('returning' in request) headers.prefer = `return=${request.returning}`;
-  if (request.kind !== 'rpc' && request.single) headers.accept = 'application/vnd.pgrst.object+json';
-  if (request.schema && throughApi) headers[writes ? 'content-profile' : 'accept-profile'] = request.schema;
+  for (const [name, value] of requestOwnHeaders(request, throughApi)) headers[name] = value;
   return headers;
 }
 
 export function credentialsFor(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest, throughApi = true): Credentials {
   const t = tokens(caller, options.withoutToken === true);
   return { role: t.role, claims: t.claims, headers: requestHeaders(request, t.apikey, t.bearer, throughApi) };
+}
+
+/**
+ * The role, and the claims and headers as the JSON text PostgREST sets (what credentialsFor gives,
+ * serialized): each text is made once per token and header set, not once per request.
+ */
+export function credentialTexts(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest, throughApi = true): { role: ApiRole; claims: string; headers: string } {
+  const t = tokens(caller, options.withoutToken === true);
+  const texts = (t.texts ??= { claims: JSON.stringify(t.claims), headers: new Map() });
+  const own = requestOwnHeaders(request, throughApi);
+  const key = own.length ? JSON.stringify(own) : '';
+  let headers = texts.headers.get(key);
+  if (headers === undefined) {
+    headers = JSON.stringify(requestHeaders(request, t.apikey, t.bearer, throughApi));
+    // A schema name is the only open-ended part of the key: bounded all the same.
+    if (texts.headers.size >= 64) texts.headers.clear();
+    texts.headers.set(key, headers);
+  }
+  return { role: t.role, claims: texts.claims, headers };
 }

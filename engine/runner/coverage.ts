@@ -54,6 +54,8 @@ export class ClauseTally {
  */
 export class BranchTally {
   private readonly counts = new Map<string, BranchCount>();
+  /** A branch id as the model records it → this property's id for it (null: not one of its branches); asked once per id, not once per case. */
+  private readonly ownId = new Map<string, string | null>();
 
   constructor(
     private readonly catalog: BranchCatalog | undefined,
@@ -68,7 +70,14 @@ export class BranchTally {
 
   /** Counts a case once per branch it took; returns the branches it took first in this tally. */
   add(predictions: readonly Pick<Prediction, 'branches'>[]): string[] {
-    const taken = new Set(predictions.flatMap((p) => (p.branches ?? []).flatMap((id) => asPropertyBranch(this.catalog, this.propertyId, id) ?? [])));
+    const taken = new Set<string>();
+    for (const p of predictions) {
+      for (const id of p.branches ?? []) {
+        let own = this.ownId.get(id);
+        if (own === undefined) this.ownId.set(id, (own = asPropertyBranch(this.catalog, this.propertyId, id) ?? null));
+        if (own !== null) taken.add(own);
+      }
+    }
     const fresh: string[] = [];
     for (const id of taken) {
       const c = this.counts.get(id);

@@ -61,16 +61,28 @@ export function qualifiedTable(name: string): string {
   return `${ident(schema)}.${ident(table)}`;
 }
 
+/** An insert's text (its rows a marked parameter) by table, columns and conflict handling: the same few shapes come back case after case. */
+const insertTexts = new Map<string, string>();
+const INSERT_TEXTS_MAX = 1024;
+
 function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string, identityAlways: readonly string[] = []): FixtureStatement {
   const target = qualifiedTable(table);
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  // A fixture row keeps the model's key even where the target generates it always.
-  const overriding = cols.some((c) => identityAlways.includes(c)) ? ' overriding system value' : '';
-  const upsert = upsertOn
-    ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
-    : '';
+  const key = JSON.stringify([target, upsertOn ?? null, identityAlways, cols]);
+  let marked = insertTexts.get(key);
   const p = new SqlParams();
-  const query = p.statement(`insert into ${target} (${cols.map(ident).join(', ')})${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${p.bind(JSON.stringify(rows))}::json) r${upsert}`);
+  const rowsParam = p.bind(JSON.stringify(rows));
+  if (marked === undefined) {
+    // A fixture row keeps the model's key even where the target generates it always.
+    const overriding = cols.some((c) => identityAlways.includes(c)) ? ' overriding system value' : '';
+    const upsert = upsertOn
+      ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
+      : '';
+    marked = `insert into ${target} (${cols.map(ident).join(', ')})${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${rowsParam}::json) r${upsert}`;
+    if (insertTexts.size >= INSERT_TEXTS_MAX) insertTexts.clear();
+    insertTexts.set(key, marked);
+  }
+  const query = p.statement(marked);
   return {
     table,
     row,
