@@ -3,11 +3,15 @@
  * once (its own seed is constant); fast-check picks from it, so picking and shrinking stay
  * cheap on the per-case path.
  */
-import { Faker, en } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
+// The English locale's own entry point: the package root loads all ~70 locales, half a second
+// of CPU in every process that loads the pack (each run of the binary). Its pools are the ones
+// `new Faker({ locale: [en] })` made, value for value. This module is its only user, and seeds
+// it before each pool.
+import { faker } from '@faker-js/faker/locale/en';
 import fc from 'fast-check';
 
 const POOL_SIZE = 512;
-const faker = new Faker({ locale: [en] });
 
 export function fakerValue<T>(make: (f: Faker) => T, label: string): fc.Arbitrary<T> {
   let seed = 0;
