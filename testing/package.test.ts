@@ -45,7 +45,7 @@ describe('the packed package', () => {
   beforeAll(async () => {
     consumer = mkdtempSync(path.join(os.tmpdir(), 'pf-consumer-'));
     // dist/ is already built (npm test's pretest, as CI runs it): --ignore-scripts skips the
-    // `prepare` build npm pack would run again (a second full tsc, about half this file's time).
+    // `prepare` build npm pack would run again (tsc is incremental there: a few seconds, not more).
     await run(npm, ['pack', '--ignore-scripts', '--pack-destination', consumer], { cwd: PROJECT_ROOT });
     const tarball = readdirSync(consumer).find((f) => f.endsWith('.tgz'))!;
     writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
