@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import { runBin, spawnBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { processesUsing } from '../testing/processes.ts';
@@ -24,8 +24,9 @@ function sleepyProject(config?: object): string {
 
 const args = (dir: string) => ['fuzz', '--only', 'R01', '--runs', '5', '--no-sso', '--no-replay', '--report-dir', path.join(dir, 'reports'), '--failures-dir', path.join(dir, 'failures')];
 
-describe('a migration that never ends', () => {
-  it('config "migrationTimeout": a progress line, then exit 2 naming the file, line, statement and option', async () => {
+// Concurrent: three of these wait on the clock (a 7 s and a 2 s timeout, a 5 s progress line), not the CPU.
+describe.concurrent('a migration that never ends', () => {
+  it('config "migrationTimeout": a progress line, then exit 2 naming the file, line, statement and option', async ({ expect }) => {
     const dir = sleepyProject({ migrations: 'migrations', migrationTimeout: 7 });
     const r = await runBin([...args(dir), '--database-url', inject('databaseUrl')], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(2);
@@ -37,20 +38,20 @@ describe('a migration that never ends', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 120_000);
 
-  it('--migration-timeout overrides the config', async () => {
+  it('--migration-timeout overrides the config', async ({ expect }) => {
     const dir = sleepyProject({ migrations: 'migrations', migrationTimeout: 600 });
     const r = await runBin([...args(dir), '--migration-timeout', '2', '--database-url', inject('databaseUrl')], { cwd: dir });
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stderr).toMatch(/0002_backfill\.sql:3 failed: `select pg_sleep\(600\);` ran past the migration timeout of 2 s/);
   }, 120_000);
 
-  it('a bad --migration-timeout: exit 2, one line', async () => {
+  it('a bad --migration-timeout: exit 2, one line', async ({ expect }) => {
     const r = await runBin(['fuzz', '--migration-timeout', 'soon']);
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(r.stderr).toMatch(/^error: option '--migration-timeout <seconds>' argument 'soon' is invalid\. --migration-timeout takes seconds .*\n$/);
   });
 
-  it('Ctrl-C while it applies: exit 130, "interrupted while applying" the file, no blame, no server or folder left', async () => {
+  it('Ctrl-C while it applies: exit 130, "interrupted while applying" the file, no blame, no server or folder left', async ({ expect }) => {
     const dir = sleepyProject();
     const env = { ...process.env };
     delete env.DATABASE_URL;
