@@ -123,6 +123,19 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   );
 }
 
+/**
+ * The call of the target's db-pre-request function (SchemaCache.preRequest), as Query.hs runPreReq
+ * sends it: `select "schema"."fn"()`, its answer discarded; a function that raises refuses the
+ * request with its error. Only for a request through the API: one sent as SQL passes no PostgREST.
+ */
+export function preRequestCall(cache: Pick<SchemaCache, 'preRequest' | 'exposedSchemas'>, request: ApiRequest): string | undefined {
+  if (!cache.preRequest || sentOutsideApi(cache, request)) return undefined;
+  // Identifiers.hs toQi: the schema up to the first dot, the name after it.
+  const dot = cache.preRequest.indexOf('.');
+  const name = dot < 0 ? ident(cache.preRequest) : `${ident(cache.preRequest.slice(0, dot))}.${ident(cache.preRequest.slice(dot + 1))}`;
+  return `select ${name}()`;
+}
+
 export function preRequestSql(caller: Caller, request: ApiRequest, cache: SchemaCache, options: SendOptions = {}): string {
   return inlineSql(preRequestQuery(caller, request, cache, options));
 }
@@ -168,11 +181,13 @@ export function requestMessage(
   const probe = cache.sessionState ? `; ${sqlFor(new SqlParams().statement(sessionProbeSql(cache.sessionState)))}` : '';
   const max = maxAffectedOf(request);
   const singular = (singularWrite(statement) ? `; ${SINGULAR_CHECK}` : '') + (max !== undefined ? `; ${maxAffectedCheck(max)}` : '');
-  return `${after ? NEXT_REQUEST : FIRST_REQUEST}; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
+  // After the read-only mode: PostgREST opens a read's transaction read-only before it calls the function.
+  const hook = preRequestCall(cache, request);
+  return `${after ? NEXT_REQUEST : FIRST_REQUEST}; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}${hook ? `; ${hook}` : ''}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
 }
 
 /** Where the request's own statement (the one answering page_total, body) sits after the one opening the request (its savepoint, or the rollback to it). */
-const mainOffset = (statement: SqlStatement) => (statement.readOnly ? 3 : 2);
+const mainOffset = (step: Prepared) => (step.statement.readOnly ? 3 : 2) + (preRequestCall(step.cache, step.request) ? 1 : 0);
 
 interface Prepared {
   cache: SchemaCache;
@@ -205,7 +220,7 @@ function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
   if (result.error) {
     throwIfConnectionEnded(result.error);
     if (at < 0) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);
-    const main = result.completed[at + mainOffset(step.statement)];
+    const main = result.completed[at + mainOffset(step)];
     if (result.error.code === 'PF116' && singularWrite(step.statement) && main) {
       const affected = Number(main.rows[0][0]);
       const error = { code: 'PGRST116', message: 'JSON object requested, multiple (or no) rows returned', details: `The result contains ${affected} rows`, hint: null };
@@ -218,7 +233,7 @@ function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
     }
     return errorResponse(result.error, step.caller, step.options);
   }
-  const main = at + mainOffset(step.statement);
+  const main = at + mainOffset(step);
   const [pageTotal, body, inserted] = result.completed[main].rows[0];
   const response = shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json), inserted);
   const watch = step.cache.sessionState;

@@ -16,6 +16,7 @@
  *   function's volatility (src/PostgREST/Plan.hs callReadPlan txMode, lines 182-186): a VOLATILE
  *   function that writes fails with 25006 (405).
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
 import { describeRequest, type ApiRequest } from '../model/request.ts';
@@ -27,6 +28,7 @@ import { observedOutcome } from '../checker/observe.ts';
 import type { Environment } from '../runner/environment.ts';
 import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
 import { buildStatement } from './statement.ts';
+import { loadSchemaCache } from './schema-cache.ts';
 import { maxRowsCap, predict } from '../model/predict.ts';
 import { allowed } from '../model/outcome.ts';
 import type { FunctionModel } from '../model/function-model.ts';
@@ -69,6 +71,15 @@ create unique index stickers_one_per_board on public.stickers (board_id);
 alter table public.seats enable row level security;
 create policy seats_read on public.seats for select to authenticated using (owner = 'me');
 grant select on public.teams, public.seats, public.badges, public.stickers to authenticated;
+
+-- A db-pre-request hook refusing anon: called after the request's role and claims are set.
+create function public.refuse_anon() returns void language plpgsql as $$
+begin
+  if current_setting('request.jwt.claims', true)::jsonb ->> 'role' = 'anon' then
+    raise exception 'anon may not call the API';
+  end if;
+end $$;
+grant execute on function public.refuse_anon() to anon, authenticated;
 `;
 const drafts: TableModel = {
   table: 'drafts',
@@ -174,6 +185,46 @@ describe('Prefer: return=headers-only', () => {
     const kept = await draft({ kind: 'update', table: 'drafts', patch: { owner: 'me' }, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'headers-only' });
     expect(kept.response).toMatchObject({ status: 204, body: null, affected: 1 });
     expect(kept.disagreement).toBeUndefined();
+  });
+});
+
+describe('db-pre-request (Query.hs runPreReq)', () => {
+  const read: TableRequest = { kind: 'select', table: 'memos', columns: '*', filters: [] };
+  beforeAll(() => {
+    env.cache.preRequest = 'public.refuse_anon';
+  });
+  afterAll(() => {
+    delete env.cache.preRequest;
+  });
+
+  it("is called after the role and claims, before the statement: one that raises refuses the request with its SQLSTATE's status; a request it lets through is answered", async () => {
+    const [asAnon, asUser] = await runCase(env, FIXTURES, [
+      { caller: anon, request: read },
+      { caller: alice, request: read },
+    ]);
+    // Without the hook, anon's read is refused by the grant (42501, 401): the hook's raise comes first.
+    expect(asAnon).toMatchObject({ status: 400, error: { code: 'P0001', message: 'anon may not call the API' } });
+    expect(asUser).toMatchObject({ status: 200, body: [{ id: 1, owner: 'me', v: 'a' }] });
+  });
+
+  it("is read from the in-database config, the authenticator's pgrst.db_pre_request (the database's own setting wins)", async () => {
+    // Its own connection to the worker's database: the worker's holds the case transaction open.
+    const { host, port, user, password, database } = env.workers[0].client as unknown as { host: string; port: number; user: string; password?: string; database: string };
+    const client = new pg.Client({ host, port, user, password, database });
+    await client.connect();
+    try {
+      await client.query('begin');
+      await client.query(`do $$ begin
+        execute 'alter role authenticator set pgrst.db_pre_request = ''public.everywhere''';
+        execute format('alter role authenticator in database %I set pgrst.db_pre_request = %L', current_database(), 'public.refuse_anon');
+      end $$`);
+      expect((await loadSchemaCache(client, ['public'])).preRequest).toBe('public.refuse_anon');
+      // Undone: the server is shared with other test files.
+      await client.query('rollback');
+      expect((await loadSchemaCache(client, ['public'])).preRequest).toBeUndefined();
+    } finally {
+      await client.end();
+    }
   });
 });
 

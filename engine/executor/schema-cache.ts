@@ -64,6 +64,14 @@ export interface SchemaCache {
   relationships?: ForeignKeyEdge[];
   /** PostgREST's db-max-rows: LIMIT on every read (statement.ts). Absent: none, PostgREST's default. */
   maxRows?: number;
+  /**
+   * PostgREST's db-pre-request (`schema.fn`, or `fn` found on the search path): called with no
+   * arguments after the request's settings and before its statement (Query.hs runPreReq), read
+   * from the in-database config: `alter role authenticator [in database d] set
+   * pgrst.db_pre_request = 'schema.fn'` (Config/Database.hs; the database's own setting wins).
+   * Absent: none.
+   */
+  preRequest?: string;
 }
 
 /**
@@ -177,6 +185,13 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       order by 1, k.conname`,
     [exposedSchemas],
   );
+  const preRequest = await client.query<{ value: string }>(
+    `select substr(s, strpos(s, '=') + 1) as value
+       from pg_db_role_setting rs, unnest(rs.setconfig) s
+      where rs.setrole = to_regrole('authenticator') and s like 'pgrst.db\\_pre\\_request=%'
+        and rs.setdatabase in (0, (select oid from pg_database where datname = current_catalog))
+      order by rs.setdatabase desc limit 1`,
+  );
   const roleSettings = new Map<string, [string, string][]>();
   for (const r of roleRows.rows) roleSettings.set(r.role, [...(roleSettings.get(r.role) ?? []), [r.key, r.value]]);
   return {
@@ -190,5 +205,6 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     relationships: fks.rows.map(({ unique, ...edge }) => ({ ...edge, ...(unique ? { unique } : {}) })),
     ...(sessionState ? { sessionState } : {}),
     ...(roleSettings.size ? { roleSettings } : {}),
+    ...(preRequest.rows[0]?.value ? { preRequest: preRequest.rows[0].value } : {}),
   };
 }

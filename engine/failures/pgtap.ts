@@ -25,7 +25,7 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, type FixturePlan } from '../target/fixtures.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, worldAsStored, type FixturePlan } from '../target/fixtures.ts';
 import { columnsAsTargetNames, expectedAsTargetShows, guardedWrite, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping, sqlRoutedTables } from '../mapping/mapping.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
@@ -261,7 +261,8 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
   const testCase = dataCaseOf(record);
   const lastStep = record.step ?? testCase.steps.length - 1;
   const body: string[] = [];
-  let world = testCase.world;
+  // As the run predicted: from the rows as the target holds them (constant defaults filled).
+  let world = worldAsStored(plan, testCase.world, oracle.model.tables);
   let tests = 0;
   for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
     const step = testCase.steps[i];

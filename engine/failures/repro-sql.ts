@@ -11,8 +11,8 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, type FixturePlan } from '../target/fixtures.ts';
-import { END_OF_REQUEST, keepRequestSql, maxAffectedCheck, preRequestSql, ROLLBACK_REQUEST, SINGULAR_CHECK } from '../executor/case-transaction.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, worldAsStored, type FixturePlan } from '../target/fixtures.ts';
+import { END_OF_REQUEST, keepRequestSql, maxAffectedCheck, preRequestCall, preRequestSql, ROLLBACK_REQUEST, SINGULAR_CHECK } from '../executor/case-transaction.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { buildStatement, maxAffectedOf } from '../executor/statement.ts';
@@ -56,7 +56,8 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     '-- fixtures, written as the server context (superuser, auth.uid() is null)',
     ...fixtureStatements(testCase.world, oracle.model.fixtureOrder, plan).map((f) => `${f.sql};`),
   ];
-  let world = testCase.world;
+  // As the run predicted: from the rows as the target holds them (constant defaults filled).
+  let world = worldAsStored(plan, testCase.world, oracle.model.tables);
   for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
     const step = testCase.steps[i];
     // The run's own history when the record has it; a record without one (older files) is predicted again.
@@ -76,6 +77,8 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     out.push('savepoint pf_request;');
     out.push(`${preRequestSql(step.caller, sent, cache)} \\gset pf_`);
     if (statement.readOnly) out.push('set local transaction_read_only = on;');
+    const hook = preRequestCall(cache, sent);
+    if (hook) out.push(`${hook};`);
     out.push(`${inlineSql(statement.query)};`);
     // PostgREST's checks after a write, as the executor sends them (a single object; max-affected).
     if (!statement.readOnly && statement.shape === 'single') out.push(`${SINGULAR_CHECK};`);

@@ -33,6 +33,12 @@ describe('finding signatures', () => {
     expect(signatureOf('R04', { ...mismatch(rejectedByPolicy(), allowed([{}], 1)), request: { caller: { kind: 'anon' }, request: patch } })).toBe('R04 | PATCH shop_orders | anon | allowed-not-refused(42501/policy)');
   });
 
+  it('of a step sent as SQL say so, as the failure\'s first line does (no REST method)', () => {
+    const viaSql = { ...mismatch(rejectedByPolicy(), allowed([{}], 1)), request: { caller: { kind: 'anon' as const }, request: { ...patch, schema: 'teamkit', table: 'teams' } }, sentAs: 'sql' as const };
+    expect(signatureOf('R04', viaSql)).toBe('R04 | as SQL: UPDATE teamkit.teams | anon | allowed-not-refused(42501/policy)');
+    expect(signatureOf('R04', { ...viaSql, sentAs: undefined })).toBe('R04 | PATCH teamkit.teams | anon | allowed-not-refused(42501/policy)');
+  });
+
   it('take ids, e-mails and numbers out of clause words', () => {
     expect(clauseText('ticket 3f2b1c4d-1111-4111-8111-111111111111 of a@b.org has 12 remarks')).toBe('ticket <id> of <email> has N remarks');
   });

@@ -19,9 +19,12 @@ interface Disagreement {
   actual: Outcome;
   /** A pack invariant that rejected the step (absent: the model and the target disagree). */
   checker?: string;
+  /** Sent as SQL (a table the mapping sends `via: "sql"`), not through PostgREST. */
+  sentAs?: 'sql';
 }
 
 const METHOD: Record<ApiRequest['kind'], string> = { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'RPC' };
+const SQL_VERB: Record<ApiRequest['kind'], string> = { select: 'SELECT', insert: 'INSERT', update: 'UPDATE', delete: 'DELETE', rpc: 'SELECT' };
 
 export function callerClass(caller: Caller): 'anon' | 'service' | 'signed-in' {
   return caller.kind === 'user' ? 'signed-in' : caller.kind;
@@ -81,5 +84,7 @@ function clauseOf(expected: Outcome, actual: Outcome): string | undefined {
 export function signatureOf(propertyId: string, mismatch: Disagreement): string {
   const { caller, request } = mismatch.request;
   const clause = clauseOf(mismatch.expected, mismatch.actual);
-  return [propertyId, `${METHOD[request.kind]} ${targetName(request)}`, callerClass(caller), mismatch.checker ? `invariant ${mismatch.checker}` : disagreementKind(mismatch.expected, mismatch.actual), ...(clause ? [clause] : [])].join(' | ');
+  // Worded as the failure's first line words it: a statement sent as SQL is no REST request.
+  const sent = mismatch.sentAs === 'sql' ? `as SQL: ${SQL_VERB[request.kind]} ${targetName(request)}` : `${METHOD[request.kind]} ${targetName(request)}`;
+  return [propertyId, sent, callerClass(caller), mismatch.checker ? `invariant ${mismatch.checker}` : disagreementKind(mismatch.expected, mismatch.actual), ...(clause ? [clause] : [])].join(' | ');
 }

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import type { OnDelete } from '../model/foreign-key-actions.ts';
+import type { Json } from '../model/json.ts';
 
 export interface ColumnShape {
   name: string;
@@ -12,6 +13,12 @@ export interface ColumnShape {
   type: string;
   notNull: boolean;
   hasDefault: boolean;
+  /**
+   * The default's value when it is a constant (`'draft'::text`, `false`, `0`, `'{}'::jsonb`, an
+   * empty array), as PostgREST answers it: a row left without the column holds it. Absent: no
+   * default, or one the server computes (now(), nextval, gen_random_uuid()).
+   */
+  constantDefault?: Json;
   generated: boolean;
   /** `generated always as identity`: written only with OVERRIDING SYSTEM VALUE (fixtures), never by a request. */
   identityAlways?: boolean;
@@ -81,11 +88,43 @@ export function checkVocabulary(definition: string, column: string): string[] | 
   return list?.length ? list : undefined;
 }
 
+const TEXT_LIKE = /^(text|character varying|varchar|character|citext|uuid)\b/;
+const NUMERIC = /^(integer|bigint|smallint|numeric|real|double precision|decimal)\b/;
+
+/**
+ * A column default's value when the expression (pg_get_expr) is a constant of a type whose JSON
+ * is the literal itself: a quoted literal with a cast (`'draft'::text`, `'-1'::integer`), a bare
+ * number or boolean, json(b), an empty array. Undefined for anything the server computes, and
+ * for types PostgREST reformats (timestamps, dates): those stay the database's to say.
+ */
+export function constantDefaultOf(expression: string, type: string, enumLabels?: readonly string[]): Json | undefined {
+  const expr = expression.trim().replace(/^\((.*)\)$/s, '$1');
+  if (type === 'boolean') return expr === 'true' ? true : expr === 'false' ? false : undefined;
+  const quoted = /^'((?:[^']|'')*)'(?:::[\w ."\[\]()]+)?$/s.exec(expr);
+  const literal = quoted ? quoted[1].replace(/''/g, "'") : undefined;
+  if (NUMERIC.test(type)) {
+    const text = literal ?? expr;
+    return /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(Number(text)) ? Number(text) : undefined;
+  }
+  if (literal === undefined) return undefined;
+  if (type.endsWith('[]')) return literal === '{}' ? [] : undefined;
+  if (type === 'json' || type === 'jsonb') {
+    try {
+      return JSON.parse(literal) as Json;
+    } catch {
+      return undefined;
+    }
+  }
+  if (TEXT_LIKE.test(type) || enumLabels?.includes(literal)) return type === 'uuid' ? literal.toLowerCase() : literal;
+  return undefined;
+}
+
 // Names are cast to text: node-pg returns name[] (oid 1003) as an unparsed string.
 export async function readTableShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
-  const columns = await client.query<{ schema: string; table: string; name: string; type: string; not_null: boolean; has_default: boolean; generated: boolean; identity_always: boolean; enum_labels: string[] | null }>(
+  const columns = await client.query<{ schema: string; table: string; name: string; type: string; not_null: boolean; has_default: boolean; default_expr: string | null; generated: boolean; identity_always: boolean; enum_labels: string[] | null }>(
     `select n.nspname as schema, c.relname as table, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
             a.attnotnull as not_null, a.atthasdef or a.attidentity <> '' as has_default, a.attgenerated <> '' as generated,
+            (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = a.attrelid and d.adnum = a.attnum and a.attgenerated = '') as default_expr,
             a.attidentity = 'a' as identity_always,
             (select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = a.atttypid) as enum_labels
        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
@@ -107,7 +146,8 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
   for (const r of columns.rows) {
     const key = modelTableName(r.schema, r.table);
     if (!shapes.has(key)) shapes.set(key, []);
-    shapes.get(key)!.push({ name: r.name, type: r.type, notNull: r.not_null, hasDefault: r.has_default, generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
+    const constantDefault = r.default_expr === null ? undefined : constantDefaultOf(r.default_expr, r.type, r.enum_labels ?? undefined);
+    shapes.get(key)!.push({ name: r.name, type: r.type, notNull: r.not_null, hasDefault: r.has_default, ...(constantDefault !== undefined ? { constantDefault } : {}), generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
   }
   for (const k of constraints.rows) {
     const cols = shapes.get(modelTableName(k.schema, k.table));

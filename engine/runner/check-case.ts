@@ -12,13 +12,13 @@ import type { Json, Row } from '../model/json.ts';
 import { comparedAsFor, embedOrderMask, settingHintsFor } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, unrealizableAnswer, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
+import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, unrealizableAnswer, worldAsStored, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
 import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { ApiRequest } from '../model/request.ts';
-import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
+import { modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
 import { predictSteps } from './case-predictions.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
@@ -39,6 +39,8 @@ export interface StepMismatch {
   masked: string[];
   /** A pack invariant that rejected the step (absent: the model and the target disagree). */
   checker?: string;
+  /** The step went to a table or function the mapping sends as SQL (`via: "sql"`): its signature says so. */
+  sentAs?: 'sql';
 }
 
 export type { HistoryEntry } from '../checker/history.ts';
@@ -162,7 +164,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   Object.assign(entry, { disagreement: disagreement.reason, checker: disagreement.checker });
   // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
   const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
-  const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}) };
+  const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}), ...(sentAsSql(tx.fixturePlan, step.request) ? { sentAs: 'sql' as const } : {}) };
   return { entry, mismatch };
 }
 
@@ -225,8 +227,17 @@ export interface PreparedCase {
   predicted?: ({ prediction: Prediction } | { thrown: unknown })[];
 }
 
+/** The case with its world as the target holds it (constant column defaults filled: fixtures.ts worldAsStored), its model run kept. */
+function caseAsStored(plan: FixturePlan, oracle: Oracle, testCase: DataCase): DataCase {
+  const world = worldAsStored(plan, testCase.world, oracle.model.tables);
+  if (world === testCase.world) return testCase;
+  const run = modelRunOf(testCase);
+  return run ? withModelRun({ ...testCase, world }, run) : { ...testCase, world };
+}
+
 /** `predict`: also the model's answers (ahead of time); without, checkCase makes them while the batch travels. */
-export function prepareCase(plan: FixturePlan, testCase: DataCase, oracle: Oracle, predict = true): PreparedCase {
+export function prepareCase(plan: FixturePlan, given: DataCase, oracle: Oracle, predict = true): PreparedCase {
+  const testCase = caseAsStored(plan, oracle, given);
   const modelRun = modelRunOf(testCase);
   // Steps known in advance go out with the fixtures; a model run's steps come one at a time.
   const sent = modelRun ? [] : testCase.steps.map((s) => requestForTarget(plan, s.request));
@@ -260,6 +271,7 @@ export async function checkCase(
   prepared?: PreparedCase,
   onReleased?: () => void,
 ): Promise<CaseVerdict> {
+  testCase = prepared?.testCase ?? caseAsStored(tx.fixturePlan, oracle, testCase);
   const fixtureOrder = oracle.model.fixtureOrder;
   const history: HistoryEntry[] = [];
   const record = (checked: StepCheck) => {

@@ -11,7 +11,7 @@ import type { World } from '../model/world.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
-import { targetColumn, targetTable, UnmappableRequest, type TargetMapping } from '../mapping/mapping.ts';
+import { rowToModel, targetColumn, targetTable, UnmappableRequest, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -254,6 +254,29 @@ export function sentAsSql(plan: FixturePlan, request: ApiRequest | undefined): b
 export function requestForTarget(plan: FixturePlan, request: ApiRequest): ApiRequest {
   const mapped = plan.mapping ? requestToTarget(plan.mapping, request) : request;
   return plan.shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, plan.shapes) } : mapped;
+}
+
+/**
+ * The model's world as the target holds it once written: a row that leaves out a column the
+ * model knows and the database fills with a constant default (`status default 'draft'`,
+ * `is_public default false`, `'{}'::jsonb`) gets that value, so the model predicts from the row
+ * the database has. Computed defaults (now(), nextval, gen_random_uuid()) stay out: such columns
+ * are the model's `serverAssigned` ones, not compared. Unchanged without the target's catalog.
+ */
+export function worldAsStored(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>): World {
+  if (!plan.shapes) return world;
+  let stored: World | undefined;
+  for (const [table, rows] of Object.entries(world)) {
+    const known = modelTables[table]?.columns;
+    if (!known || !rows.length) continue;
+    const onTarget: Row = {};
+    for (const c of plan.shapes.get(plan.mapping ? targetTable(plan.mapping, table) : table) ?? []) if (c.constantDefault !== undefined) onTarget[c.name] = c.constantDefault;
+    const defaults = Object.entries(plan.mapping ? rowToModel(plan.mapping, table, onTarget) : onTarget).filter(([column]) => known.some((c) => c.name === column));
+    if (!defaults.length || rows.every((r) => defaults.every(([column]) => column in r))) continue;
+    stored ??= { ...world };
+    stored[table] = rows.map((r) => (defaults.every(([column]) => column in r) ? r : { ...Object.fromEntries(defaults), ...r }));
+  }
+  return stored ?? world;
 }
 
 /**

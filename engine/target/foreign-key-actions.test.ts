@@ -14,6 +14,7 @@ import type { Environment } from '../runner/environment.ts';
 import { referenceEnvironment } from '../../testing/reference.ts';
 import { foreignKeyActionsOn, withForeignKeyActions } from './foreign-key-actions.ts';
 import { NotRealizable } from './realizable.ts';
+import { constantDefaultOf } from '../introspection/table-shapes.ts';
 
 const SQL = `
 create table public.fk_parents (id int primary key, title text);
@@ -32,6 +33,19 @@ create policy fk_pins_read on public.fk_pins for select to authenticated using (
 revoke all on public.fk_parents, public.fk_children, public.fk_notes, public.fk_pins from anon, authenticated;
 grant select, delete on public.fk_parents to authenticated;
 grant select on public.fk_children, public.fk_notes, public.fk_pins to authenticated;
+
+-- Column defaults a pack's world rows leave out (the database fills them): see 'column defaults' below.
+create type public.fk_draft_kind as enum ('memo', 'letter');
+create table public.fk_drafts (
+  id int primary key, title text not null,
+  status character varying(10) not null default 'draft', is_public boolean not null default false, kind public.fk_draft_kind not null default 'memo',
+  meta jsonb not null default '{}', tags text[] not null default '{}', rank int not null default -1,
+  created_at timestamptz not null default now()
+);
+alter table public.fk_drafts enable row level security;
+create policy fk_drafts_read on public.fk_drafts for select to authenticated using (not is_public and status = 'draft');
+revoke all on public.fk_drafts from anon, authenticated;
+grant select on public.fk_drafts to authenticated;
 `;
 
 const readable = (table: string, columns: [string, boolean][], privileges: ('select' | 'delete')[] = ['select']): TableModel => ({
@@ -110,5 +124,53 @@ describe('ON DELETE from the target catalog', () => {
     expect(predict(wrong, world, alice, deleteParent(1).steps[0].request).world.fk_notes).toEqual([{ id: 31, parent_id: 2 }]);
     const verdict = await check(deleteParent(1), wrong);
     expect(verdict.mismatch).toMatchObject({ step: 3 });
+  });
+});
+
+/**
+ * A world row that leaves out columns the database fills with a constant default (a false alarm
+ * on a user pack: the model read `is_public` as absent where the row holds false).
+ */
+describe('column defaults', () => {
+  const drafts: TableModel = {
+    table: 'fk_drafts',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'title', type: 'text', nullable: false },
+      { name: 'status', type: 'text', nullable: false },
+      { name: 'is_public', type: 'boolean', nullable: false },
+      { name: 'kind', type: 'text', nullable: false },
+      { name: 'meta', type: 'jsonb', nullable: false },
+      { name: 'tags', type: 'text[]', nullable: false },
+      { name: 'rank', type: 'integer', nullable: false },
+      { name: 'created_at', type: 'timestamptz', nullable: false, serverAssigned: true },
+    ],
+    primaryKey: ['id'],
+    grants: { anon: [], authenticated: ['select'] },
+    rowSecurity: true,
+    rules: { select: (r) => r.is_public === false && r.status === 'draft' },
+  };
+  const oracle: Oracle = { model: { tables: { fk_drafts: drafts }, functions: {}, fixtureOrder: ['fk_drafts'] }, settings: {} };
+
+  it('are read from the catalog when constant (as PostgREST answers them), not when the server computes them', () => {
+    const defaults = Object.fromEntries((env.workers[0].tx.fixturePlan.shapes!.get('fk_drafts') ?? []).map((c) => [c.name, c.constantDefault]));
+    expect(defaults).toEqual({ id: undefined, title: undefined, status: 'draft', is_public: false, kind: 'memo', meta: {}, tags: [], rank: -1, created_at: undefined });
+    expect(constantDefaultOf("'[1, 2]'::jsonb", 'jsonb')).toEqual([1, 2]);
+    expect(constantDefaultOf('1.5', 'numeric')).toBe(1.5);
+    expect(constantDefaultOf("'2026-01-01'::date", 'date')).toBeUndefined();
+    expect(constantDefaultOf('gen_random_uuid()', 'uuid')).toBeUndefined();
+    expect(constantDefaultOf("nextval('t_id_seq'::regclass)", 'bigint')).toBeUndefined();
+    expect(constantDefaultOf("'{a,b}'::text[]", 'text[]')).toBeUndefined();
+  });
+
+  it('fill the world row the model predicts from: a read of a row that leaves them out agrees (the model saw them absent: a false alarm)', async () => {
+    const testCase: DataCase = { world: { fk_drafts: [{ id: 1, title: 't' }] }, steps: [read('fk_drafts')] };
+    const verdict = await check(testCase, oracle);
+    expect(verdict.mismatch?.reason).toBeUndefined();
+    expect(verdict.history[0].observed).toMatchObject({ rows: [{ id: 1, title: 't', status: 'draft', is_public: false, kind: 'memo', meta: {}, tags: [], rank: -1 }] });
+    // A row that gives a column keeps its own value.
+    const given = await check({ world: { fk_drafts: [{ id: 1, title: 't', is_public: true }] }, steps: [read('fk_drafts')] }, oracle);
+    expect(given.mismatch?.reason).toBeUndefined();
+    expect(given.history[0].observed).toMatchObject({ rows: [] });
   });
 });
