@@ -15,7 +15,7 @@ import path from 'node:path';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R03 } from '../../packs/reference/rules/R03-vs-submitter-guard/property.ts';
 import { R14 } from '../../packs/reference/rules/R14-lookup-equality/property.ts';
-import { branchesOfCase, GUIDE_AFTER, GuidedCases, laneArbitrary, warmedFor } from './guided.ts';
+import { branchesOfCase, GUIDE_AFTER, GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
 import { runDataProperty } from './run-data-property.ts';
 import { openEnvironment, type Environment } from './environment.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
@@ -50,6 +50,19 @@ describe('guided generation over the model', () => {
       const [drawn] = fc.sample(warmedFor(laneArbitrary(R03, referenceOracle, plain), 9, n), { seed: 9, path: String(n), numRuns: 1 });
       expect(drawn).toEqual(a[n]);
     }
+  });
+
+  it('a lane resumed with its kept arbitrary (rewound to where it stopped) draws what one run drew, without drawing the runs before again', () => {
+    const plain = R03.cases(referenceOracle.settings);
+    const a = fc.sample(laneArbitrary(R03, referenceOracle, plain), { seed: 9, numRuns: 150 });
+    const kept = laneArbitrary(R03, referenceOracle, plain) as GuidedCases;
+    // It drew past where its tranche stopped (the case in hand at a cut), and past the guided branch.
+    fc.sample(kept, { seed: 9, numRuns: 150 });
+    for (const n of [120, 45]) {
+      const resumed = fc.sample(new ResumedCases(kept.rewound(n)!, n), { seed: 9, numRuns: 150 });
+      expect(resumed.slice(n)).toEqual(a.slice(n));
+    }
+    expect(kept.rewound(151)).toBeUndefined();
   });
 });
 

@@ -35,10 +35,9 @@ export function branchesOfCase(testCase: DataCase, oracle: Oracle): string[] {
 }
 
 export class GuidedCases extends fc.Arbitrary<DataCase> {
-  private readonly taken = new Set<string>();
+  /** Each branch taken so far, with the draw that first took it (what `rewound` undoes). */
+  private readonly taken = new Map<string, number>();
   private drawn = 0;
-  /** Draws that came from a guide, by branch (what a test or a report reads). */
-  readonly guidedDraws = new Map<string, number>();
 
   constructor(
     private readonly base: fc.Arbitrary<DataCase>,
@@ -55,15 +54,25 @@ export class GuidedCases extends fc.Arbitrary<DataCase> {
       if (open.length && mrng.nextInt(1, GUIDE_ONE_IN) === 1) source = open[mrng.nextInt(0, open.length - 1)];
     }
     const value = (source < 0 ? this.base : this.guides[source].arbitrary).generate(mrng, biasFactor);
-    this.drawn++;
-    if (source >= 0) this.guidedDraws.set(this.guides[source].branch, (this.guidedDraws.get(this.guides[source].branch) ?? 0) + 1);
     // Once every guided branch is taken, guidance is over for the lane: nothing more to read.
-    if (this.guides.some((g) => !this.taken.has(g.branch))) for (const id of branchesOfCase(value.value_, this.oracle)) this.taken.add(id);
+    if (this.guides.some((g) => !this.taken.has(g.branch))) for (const id of branchesOfCase(value.value_, this.oracle)) if (!this.taken.has(id)) this.taken.set(id, this.drawn);
+    this.drawn++;
     return new fc.Value(value.value_, { source, inner: value.context } satisfies Source, () => value.value);
   }
 
   canShrinkWithoutContext(_value: unknown): _value is DataCase {
     return false;
+  }
+
+  /**
+   * Back to its state after its first `draws` draws (it has drawn at least that many), or undefined
+   * when it has not drawn that far: a later tranche goes on from there without drawing them again.
+   */
+  rewound(draws: number): this | undefined {
+    if (draws > this.drawn) return undefined;
+    for (const [branch, at] of this.taken) if (at >= draws) this.taken.delete(branch);
+    this.drawn = draws;
+    return this;
   }
 
   shrink(value: DataCase, context: unknown): fc.Stream<fc.Value<DataCase>> {
@@ -92,3 +101,40 @@ export function warmedFor(arbitrary: fc.Arbitrary<DataCase>, seed: number, index
   if (arbitrary instanceof GuidedCases && index > 0) fc.sample(arbitrary, { seed, numRuns: index });
   return arbitrary;
 }
+
+/**
+ * The arbitrary of a lane resumed after `skipped` draws of an earlier tranche (`inner` is in its
+ * state after them): fast-check draws those runs again from the start, but their cases are not
+ * used (run-data-property.ts replays their decisions), so they are not generated. Each run gets a
+ * Random of its own from fast-check's seeded sequence, so leaving a run out draws every later one
+ * exactly as before.
+ */
+export class ResumedCases extends fc.Arbitrary<DataCase> {
+  private passed = 0;
+
+  constructor(
+    private readonly inner: fc.Arbitrary<DataCase>,
+    private readonly skipped: number,
+  ) {
+    super();
+  }
+
+  generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<DataCase> {
+    if (this.passed < this.skipped) {
+      this.passed++;
+      return new fc.Value(NOT_DRAWN, undefined);
+    }
+    return this.inner.generate(mrng, biasFactor);
+  }
+
+  canShrinkWithoutContext(value: unknown): value is DataCase {
+    return this.inner.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: DataCase, context: unknown): fc.Stream<fc.Value<DataCase>> {
+    return value === NOT_DRAWN ? fc.Stream.nil() : this.inner.shrink(value, context);
+  }
+}
+
+/** What a run drawn by an earlier tranche receives in place of its case (never read). */
+export const NOT_DRAWN: DataCase = Object.freeze({ steps: [] }) as unknown as DataCase;

@@ -21,8 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => env?.close());
 
-/** A user reading their own row, with a role drawn from `roles` (a role outside the CHECK makes the fixture fail). */
-function property(roles: string[]): DataProperty {
+/** A user reading their own row, with a role drawn from `roles` (a role outside the CHECK makes the fixture fail). `drawn` counts the cases generated. */
+function property(roles: string[], drawn?: { count: number }): DataProperty {
   return {
     id: 'T01',
     rule: 2,
@@ -30,7 +30,7 @@ function property(roles: string[]): DataProperty {
     tables: ['users'],
     cases: () =>
       fc.record({ id: fc.uuid({ version: 4 }), role: fc.constantFrom(...roles), name: fc.string({ maxLength: 8 }) }).map(
-        ({ id, role, name }): DataCase => ({
+        ({ id, role, name }): DataCase => (drawn && drawn.count++, {
           world: { 'auth.users': [{ id, email: `${id}@x.test` }], users: [{ id, email: `${id}@x.test`, display_name: name, role, permissions: [], managed_permissions: [] }] },
           steps: [{ caller: { kind: 'user', id }, request: { kind: 'select', table: 'users', columns: ['id', 'role'], filters: [{ column: 'id', op: 'eq', value: id }] } }],
         }),
@@ -242,6 +242,19 @@ describe('tranches on two lanes', () => {
     for (const lane of [0, 1]) expect([...firstSent[lane], ...secondSent[lane], ...thirdSent[lane]]).toEqual(all[lane]);
     expect(first!.cases + second!.cases + third!.cases).toBe(40);
     expect(third!.progress).toEqual(whole!.progress);
+  });
+
+  it("a resumed tranche generates only the cases past where its lanes stopped, not the earlier ones again", async () => {
+    const options = { seed: 9, runs: 40, oracle: referenceOracle };
+    const drawn = { count: 0 };
+    const first = await runDataProperty(env, property(['user'], drawn), { ...options, tranche: 10 });
+    expect(drawn.count).toBe(10);
+    let seen = 0;
+    const second = await runDataProperty(env, property(['user'], drawn), { ...options, tranche: 30, resume: first.progress, onCase: () => seen++, stop: () => seen >= 7 });
+    const drawsBefore = second.progress!.reduce((n, p) => n + p.draws, 0);
+    drawn.count = 0;
+    await runDataProperty(env, property(['user'], drawn), { ...options, resume: second.progress });
+    expect(drawn.count).toBe(40 - drawsBefore);
   });
 });
 

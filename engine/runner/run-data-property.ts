@@ -17,7 +17,7 @@ import type { Environment, Worker } from './environment.ts';
 import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResult } from './result.ts';
 import { BranchTally, ClauseTally } from './coverage.ts';
 import { casePredictions } from './case-predictions.ts';
-import { laneArbitrary, warmedFor } from './guided.ts';
+import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase, sentAsSql, type FixturePlan } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
@@ -118,6 +118,13 @@ interface Sighting {
   history: HistoryEntry[];
 }
 
+/**
+ * Each lane's guided arbitrary (its state is what it drew), by the lane's progress it ran to: a
+ * later tranche resuming from that progress goes on with it instead of drawing the earlier cases
+ * again. Not found (a progress from elsewhere): they are drawn again, to the same state.
+ */
+const laneArbitraries = new WeakMap<LaneProgress, GuidedCases>();
+
 export async function runDataProperty(env: Environment, property: DataProperty, options: DataRunOptions): Promise<PropertyResult> {
   const started = Date.now();
   const counts = emptyCounts();
@@ -132,8 +139,6 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const timings = noTimings();
   /** Each lane draws from its own arbitrary: a guided one (guided.ts) follows the branches its own cases took. */
   const arbitraryOf = () => laneArbitrary(property, options.oracle, arbitrary);
-  /** The search draws through a timed copy of it (the same values). */
-  const searchedOf = () => new TimedArbitrary(arbitraryOf(), timings);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
   let firstFailureAt: number | undefined;
@@ -149,6 +154,22 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const progressBefore = (w: number): LaneProgress => (options.path ? NO_PROGRESS : (options.resume?.[w] ?? NO_PROGRESS));
   /** Each lane's progress (earlier tranches' included): where a later tranche resumes it. */
   const progress: LaneProgress[] = workers.map((_, w) => ({ ...progressBefore(w), drops: [...progressBefore(w).drops] }));
+  // A lane this tranche does not run keeps its arbitrary for the next one all the same.
+  for (const [w, p] of progress.entries()) {
+    const kept = laneArbitraries.get(progressBefore(w));
+    if (kept) laneArbitraries.set(p, kept);
+  }
+  /**
+   * A lane's arbitrary, in the state its earlier tranches left it (the kept one, or a new one that
+   * draws their cases again), their runs not drawn again (ResumedCases). Kept for the next tranche.
+   */
+  const resumedLane = (w: number): fc.Arbitrary<DataCase> => {
+    const before = progressBefore(w);
+    const arbitrary = laneArbitraries.get(before)?.rewound(before.draws) ?? timed(timings, 'generationMs', () => warmedFor(arbitraryOf(), options.seed + lanes.first + w, before.draws));
+    if (arbitrary instanceof GuidedCases) laneArbitraries.set(progress[w], arbitrary);
+    const timedCases = new TimedArbitrary(arbitrary, timings);
+    return before.draws > 0 ? new ResumedCases(timedCases, before.draws) : timedCases;
+  };
   const pastDeadline = () => options.deadline !== undefined && Date.now() >= options.deadline;
   const stopping = () => options.stop?.() === true || pastDeadline();
   const sightings: Sighting[] = [];
@@ -226,7 +247,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, side: isSideError(verdict.mismatch), testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
       };
       // Warmed before it is timed: warmedFor recognises a guided arbitrary only unwrapped.
-      const laneCases = options.path ? new TimedArbitrary(warmedFor(arbitraryOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0), timings) : searchedOf();
+      const laneCases = options.path
+        ? new TimedArbitrary(warmedFor(arbitraryOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0), timings)
+        : resumedLane(w);
       const predicate = fc.asyncProperty(laneCases, async (testCase: DataCase) => {
         const runIndex = index++;
         // Drawn by an earlier tranche with the same seed: not sent again. Its decision is replayed
