@@ -57,17 +57,24 @@ class StartUp {
   }
 }
 
+/**
+ * How long a killed cp/initdb is waited for. A SIGKILLed copy is gone at once on an idle machine,
+ * but its exit was seen to take over 2 s on a loaded one (load 20): removing its folder before then
+ * left half a copy behind.
+ */
+const KILLED_COMMAND_WAIT_MS = 10_000;
+
 function killAndWait(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGKILL');
-  return Promise.race([gone, new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref())]);
+  return Promise.race([gone, new Promise<void>((resolve) => setTimeout(resolve, KILLED_COMMAND_WAIT_MS).unref())]);
 }
 
 /** Removes a folder another process may still be finishing writes to (retried, as rm -rf would be). */
 function removeFolder(dir: string): boolean {
   try {
-    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     return true;
   } catch {
     return false;
