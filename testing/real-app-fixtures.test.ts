@@ -45,7 +45,7 @@ describe('rows the migrations seed into a modelled table', () => {
     const seeded = project();
     const before = await fuzz(seeded);
     const out = before.stdout + before.stderr;
-    expect(out).toContain(`notes holds rows the migrations seeded, which the pack's worlds do not write: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ["notes"] } deletes them before each case (docs/config.md)`);
+    expect(out).toContain(`notes holds rows the migrations seeded besides those the pack's worlds write (a world's row replaces a seeded one of the same key): every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ["notes"] } deletes them before each case (docs/config.md)`);
     expect(out).toMatch(/^N01 FAILED/m);
     expect(before.code).toBe(1);
     const after = await fuzz(project({ emptyTables: ['notes'] }));
