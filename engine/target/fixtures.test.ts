@@ -158,3 +158,10 @@ describe('the note naming tables the migrations seeded', () => {
     expect(seededModelTablesNote(seededPlan, ['users'], ['users'])).not.toMatch(/do not write/);
   });
 });
+
+describe('a request naming its table as the model does, schema and all', () => {
+  it("`table: 'storage.objects'` is sent to schema storage, as `{ schema: 'storage', table: 'objects' }` is", () => {
+    const sent = requestForTarget({ users: 'direct', bypassTriggers: false }, { kind: 'select', table: 'storage.objects', columns: '*', filters: [] });
+    expect(sent).toMatchObject({ schema: 'storage', table: 'objects' });
+  });
+});

@@ -17,7 +17,7 @@ import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
-import { targetName } from '../model/request.ts';
+import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 
 /**
  * One statement that writes fixture rows, with the table and row it writes (to name what a
@@ -252,7 +252,8 @@ export function sentAsSql(plan: FixturePlan, request: ApiRequest | undefined): b
  * target has.
  */
 export function requestForTarget(plan: FixturePlan, request: ApiRequest): ApiRequest {
-  const mapped = plan.mapping ? requestToTarget(plan.mapping, request) : request;
+  const named = withSchemaOfDottedTable(request);
+  const mapped = plan.mapping ? requestToTarget(plan.mapping, named) : named;
   return plan.shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, plan.shapes) } : mapped;
 }
 
