@@ -73,6 +73,12 @@ describe("GRANT01: a definePack pack's grants against the catalog", () => {
     expect(run.code).toBe(1);
   });
 
+  it('a table grant in a schema the role has no USAGE on is not held (an app revoking anon from schema public): no finding', async () => {
+    const run = await grants(project('grant select on public.notes to anon;\nrevoke all on schema public from public, anon;\ngrant usage on schema public to authenticated, service_role;\n'));
+    expect(run.stdout).not.toContain('notes: anon holds SELECT');
+    expect(run.property?.status).toBe('passed');
+  });
+
   it("under conventions.grants supabase-default, the defaults' extra grants are accepted where row security or the body decides", async () => {
     const dir = project('grant execute on function public.note_count() to anon;\ngrant select on public.notes to anon;\n');
     writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: 'migrations', mapping: { conventions: { grants: 'supabase-default' } } }));

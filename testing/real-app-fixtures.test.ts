@@ -16,7 +16,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../cli/paths.ts';
-import { replaySavedFailure } from '../api/vitest.ts';
+import { assertProperty, replaySavedFailure, resolvePackTarget } from '../api/vitest.ts';
+import { openSession } from '../engine/run/index.ts';
+import type { Pack } from '../engine/pack.ts';
 import { runBin } from './run-bin.ts';
 import { tempDir } from './temp-dir.ts';
 
@@ -43,7 +45,7 @@ describe('rows the migrations seed into a modelled table', () => {
     const seeded = project();
     const before = await fuzz(seeded);
     const out = before.stdout + before.stderr;
-    expect(out).toContain(`notes holds rows the migrations seeded, which the pack's worlds do not write: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ["notes"] } deletes them before each case (docs/config.md)`);
+    expect(out).toContain(`notes holds rows the migrations seeded besides those the pack's worlds write (a world's row replaces a seeded one of the same key): every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ["notes"] } deletes them before each case (docs/config.md)`);
     expect(out).toMatch(/^N01 FAILED/m);
     expect(before.code).toBe(1);
     const after = await fuzz(project({ emptyTables: ['notes'] }));
@@ -200,6 +202,17 @@ describe("a pack's own mistakes", () => {
     expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
     expect(run.code).toBe(2);
   }, 60_000);
+
+  it('through policyfuzz/vitest too (the guard fuzz uses): the draw stops naming the pack and predicate, where the test hung', async () => {
+    const dir = listsProject(`${PEOPLE}.filter((ids) => ids.length > 3)`);
+    const pack = ((await import(path.join(dir, 'policyfuzz.pack.ts'))) as { default: Pack }).default;
+    const session = await openSession({ target: await resolvePackTarget(pack, { migrations: path.join(dir, 'migrations') }), pack, databaseUrl: inject('databaseUrl'), workers: 1 });
+    try {
+      await expect(assertProperty(session, pack, pack.properties[0], { runs: 5 })).rejects.toThrow(/^property L01 of pack lists: drawing a case threw: a \.filter\(\) accepted none of 10000 values in a row: \(?ids\)? ?=> ?ids\.length ?> ?3 /);
+    } finally {
+      await session.close();
+    }
+  }, 30_000);
 
   it('a saved failure the target can no longer hold is left aside, named, and the run goes on', async () => {
     const dir = listsProject();

@@ -47,11 +47,12 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
   }));
 }
 
+/** A role's privileges on each table as it can use them: a grant on a table in a schema it has no USAGE on reaches nothing (42501, permission denied for schema). */
 export async function readCatalogTables(client: pg.Client, schemas: string[]): Promise<CatalogTable[]> {
   const r = await client.query<Record<string, unknown> & { schema: string; name: string; relkind: string; rls: boolean; invoker: boolean }>(
     `select n.nspname as schema, c.relname as name, c.relkind::text as relkind, c.relrowsecurity as rls,
             coalesce(c.reloptions @> array['security_invoker=true'] or c.reloptions @> array['security_invoker=on'], false) as invoker,
-            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `has_table_privilege('${role}', c.oid, '${p}') as ${role}_${p}`)).join(', ')}
+            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `(has_table_privilege('${role}', c.oid, '${p}') and has_schema_privilege('${role}', n.oid, 'usage')) as ${role}_${p}`)).join(', ')}
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')
       order by 1, 2`,

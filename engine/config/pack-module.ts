@@ -33,24 +33,38 @@ export async function loadPackModule(file: string, from: string): Promise<Pack> 
     throw new UsageError(`pack module ${file} (${from}) could not be loaded: ${why}`);
   }
   const pack = [exports.default, exports.pack].find(isPack);
-  if (pack) return { ...pack, properties: pack.properties.map((p) => ({ ...p, cases: (settings) => drawnBlamingThePack(p.id, absolute, () => p.cases(settings)) })) };
+  if (pack) return withCasesBlamingThePack(pack, absolute);
   const names = Object.keys(exports);
   throw new UsageError(`pack module ${file} (${from}) does not export a pack${names.length ? ` (it exports ${names.join(', ')})` : ' (it exports nothing)'}: ${HOW_TO_EXPORT}`);
 }
 
 /**
- * A property's cases whose drawing, when the pack's own generator throws (`fc.constantFrom()` of
- * an empty list), is a usage error naming the property, the module and the line: the pack's bug,
- * never policyfuzz's "internal error" with its stack.
+ * The pack with each property's cases drawn as `drawnBlamingThePack` says: one guard for a pack the
+ * CLI loads (`module`: its file, whose line the error then names) and one given to `describePack`.
  */
-function drawnBlamingThePack<T>(id: string, absolute: string, cases: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
-  const relative = path.relative(process.cwd(), absolute);
-  const file = relative.startsWith('..') ? absolute : relative;
+export function withCasesBlamingThePack<P extends Pack<any>>(pack: P, module?: string): P {
+  return { ...pack, properties: pack.properties.map((p) => withCasesBlamingItsPack(p, pack.name, module)) };
+}
+
+/** One property of pack `packName` (from `module`, when known) with its cases drawn as `drawnBlamingThePack` says. */
+export function withCasesBlamingItsPack<P extends Pack<any>['properties'][number]>(property: P, packName: string, module?: string): P {
+  return { ...property, cases: (settings: never) => drawnBlamingThePack(property.id, packName, module, () => property.cases(settings)) };
+}
+
+/**
+ * A property's cases whose drawing, when the pack's own generator throws (`fc.constantFrom()` of
+ * an empty list) or a `.filter()` of it accepts nothing, is a usage error naming the property, the
+ * module and the line (or the pack, given as a value): the pack's bug, never policyfuzz's
+ * "internal error" with its stack, nor a draw that never returns.
+ */
+function drawnBlamingThePack<T>(id: string, packName: string, absolute: string | undefined, cases: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
+  const relative = absolute && path.relative(process.cwd(), absolute);
+  const file = relative && (relative.startsWith('..') ? absolute : relative);
   const blame = (e: unknown): never => {
-    const line = ((e as Error)?.stack ?? '').split('\n').find((frame) => frame.includes(absolute));
+    const line = absolute && ((e as Error)?.stack ?? '').split('\n').find((frame) => frame.includes(absolute));
     const where = line?.match(/:(\d+):(\d+)\)?\s*$/);
     throw new UsageError(
-      `property ${id} of pack module ${file}: drawing a case threw: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}${where ? ` (at ${file}:${where[1]}:${where[2]})` : ''}; fix the property's cases (an empty list given to fc.constantFrom, say)`,
+      `property ${id} of ${file ? `pack module ${file}` : `pack ${packName}`}: drawing a case threw: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}${where ? ` (at ${file}:${where[1]}:${where[2]})` : ''}; fix the property's cases (an empty list given to fc.constantFrom, say)`,
     );
   };
   let inner: fc.Arbitrary<T>;

@@ -119,6 +119,12 @@ describe('init maps no column across types or meanings', () => {
     expect(mapping.tables?.projects?.columns).toEqual({ title: null });
   });
 
+  it('a varchar(n) column is text: it keeps the model column of its name (format_type gives `character varying(255)`)', () => {
+    const sized: TargetTableFacts = { ...workspaces, columns: [...workspaces.columns.filter((c) => c.name !== 'stripe_customer_id'), { name: 'title', type: 'character varying(255)' }] };
+    const { mapping } = proposeMapping({ tables: [projects], functions: [] }, { tables: [sized], functions: [] });
+    expect(mapping.tables?.projects?.columns ?? {}).toEqual({});
+  });
+
   it('a text model key never lands on a uuid column', () => {
     const uuidKeyed: TargetTableFacts = { ...pressRequests, columns: pressRequests.columns.map((c) => (c.name === 'ref' ? { ...c, type: 'uuid' } : c)) };
     const { mapping } = proposeMapping({ tables: [prTickets], functions: [] }, { tables: [uuidKeyed], functions: [] });

@@ -113,7 +113,8 @@ function tokenScore(a: string, b: string): number {
 }
 
 function normalType(type: string): string {
-  const t = type.toLowerCase();
+  // format_type() keeps the modifier (`character varying(255)`, `numeric(10,2)`): no part of the meaning.
+  const t = type.toLowerCase().replace(/\([^)]*\)/, '');
   if (t.startsWith('timestamp')) return 'timestamptz';
   if (t === 'character varying' || t === 'citext' || t.startsWith('varchar')) return 'text';
   if (t === 'bigint' || t === 'smallint' || t === 'integer') return 'integer';

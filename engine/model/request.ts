@@ -152,6 +152,17 @@ export function rpcArgText(v: Json): string {
   return v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
+/**
+ * A request naming its table as the model does, `storage.objects`, with no `schema`: the same
+ * table as `{ schema: 'storage', table: 'objects' }` (targetName), where it was sent to
+ * `public."storage.objects"` and every request failed 42P01.
+ */
+export function withSchemaOfDottedTable(request: ApiRequest): ApiRequest {
+  if (request.kind === 'rpc' || request.schema || !request.table.includes('.')) return request;
+  const dot = request.table.indexOf('.');
+  return { ...request, schema: request.table.slice(0, dot), table: request.table.slice(dot + 1) };
+}
+
 /** The table or function a request names, as the model keys it: `name`, or `schema.name` outside public. */
 export function targetName(r: ApiRequest): string {
   const name = r.kind === 'rpc' ? r.fn : r.table;

@@ -47,6 +47,10 @@ describe('curl line', () => {
     expect(curlLine({ kind: 'anon' }, { kind: 'select', table: 'profiles', schema: 'passport', columns: ['id', 'xp'], filters: [{ column: 'id', op: 'in', value: [1, 2] }] })).toBe(
       `curl -X GET "$SUPABASE_URL/rest/v1/profiles?id=in.(1,2)&select=id,xp" -H "apikey: $ANON_KEY" -H "Authorization: Bearer $ANON_KEY" -H 'Accept-Profile: passport'`,
     );
+    // A table named as the model names it, schema and all: the schema is the profile, as for the request sent.
+    expect(curlLine({ kind: 'anon' }, { kind: 'select', table: 'storage.objects', columns: '*', filters: [] })).toBe(
+      `curl -X GET "$SUPABASE_URL/rest/v1/objects" -H "apikey: $ANON_KEY" -H "Authorization: Bearer $ANON_KEY" -H 'Accept-Profile: storage'`,
+    );
     expect(curlLine({ kind: 'anon' }, { kind: 'select', table: 'projects', columns: '*', filters: [], embeds: [{ table: 'project_files', columns: ['id'], inner: true }] })).toBe(
       `curl -X GET "$SUPABASE_URL/rest/v1/projects?select=*,project_files%21inner(id)" -H "apikey: $ANON_KEY" -H "Authorization: Bearer $ANON_KEY"`,
     );

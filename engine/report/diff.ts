@@ -8,7 +8,7 @@ import type { Caller } from '../model/caller.ts';
 import { apiRoleOf } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { Outcome } from '../model/outcome.ts';
-import { rpcQuery, selectParam, sqlRequestText, type ApiRequest, type Filter } from '../model/request.ts';
+import { rpcQuery, selectParam, sqlRequestText, withSchemaOfDottedTable, type ApiRequest, type Filter } from '../model/request.ts';
 import { canonicalJson } from '../model/values.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
 
@@ -144,6 +144,7 @@ function filterParam(f: Filter): string {
  * not forged: the caller's role and `sub` say which JWT to use.
  */
 export function curlLine(caller: Caller, request: ApiRequest): string {
+  request = withSchemaOfDottedTable(request);
   const name = request.kind === 'rpc' ? `rpc/${request.fn}` : request.table;
   const params: string[] = 'filters' in request ? request.filters.map(filterParam) : [];
   // `!inner` as %21inner: a `!` inside double quotes is history expansion in an interactive shell.

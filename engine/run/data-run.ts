@@ -221,7 +221,7 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
   const lap = (phase: keyof RunPhases, since: number) => (phases[phase] = (phases[phase] ?? 0) + Date.now() - since);
   try {
     events.emit({ type: 'note', text: env.readyNote });
-    const seeded = seededModelTablesNote(env.workers[0].tx.fixturePlan, Object.values(plan.oracle.model.tables).map((t) => t.table));
+    const seeded = seededModelTablesNote(env.workers[0].tx.fixturePlan, Object.values(plan.oracle.model.tables).map((t) => t.table), plan.oracle.model.fixtureOrder);
     if (seeded) events.emit({ type: 'note', text: seeded });
     control.watchInterrupts();
     let since = Date.now();

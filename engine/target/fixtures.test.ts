@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, sendableCase, unrealizableAnswer, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
 import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
@@ -145,5 +145,23 @@ describe('sendableCase: embedded reads', () => {
     });
     const mapped: FixturePlan = { users: 'direct', bypassTriggers: false, mapping: { tables: { clubs: { name: 'societies' } } } };
     expect(sendableCase(mapped, { steps: [read('clubs', 'signups')] })).toEqual({ dropped: { 'embeds a table on a mapped target (embeds are not translated)': 1 } });
+  });
+});
+
+describe('the note naming tables the migrations seeded', () => {
+  const seededPlan: FixturePlan = { users: 'direct', bypassTriggers: false, seededTables: ['members', 'settings'], mapping: plan.mapping };
+
+  it('says the worlds do not write a table only when the pack does not write it', () => {
+    const note = seededModelTablesNote(seededPlan, ['users', 'settings'], ['auth.users', 'users'])!;
+    expect(note).toMatch(/^settings holds rows the migrations seeded, which the pack's worlds do not write; members holds rows the migrations seeded besides those the pack's worlds write \(a world's row replaces a seeded one of the same key\): every case starts with them/);
+    expect(note).toContain('"emptyTables": ["members","settings"]');
+    expect(seededModelTablesNote(seededPlan, ['users'], ['users'])).not.toMatch(/do not write/);
+  });
+});
+
+describe('a request naming its table as the model does, schema and all', () => {
+  it("`table: 'storage.objects'` is sent to schema storage, as `{ schema: 'storage', table: 'objects' }` is", () => {
+    const sent = requestForTarget({ users: 'direct', bypassTriggers: false }, { kind: 'select', table: 'storage.objects', columns: '*', filters: [] });
+    expect(sent).toMatchObject({ schema: 'storage', table: 'objects' });
   });
 });

@@ -17,7 +17,7 @@ import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
-import { targetName } from '../model/request.ts';
+import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 
 /**
  * One statement that writes fixture rows, with the table and row it writes (to name what a
@@ -252,7 +252,8 @@ export function sentAsSql(plan: FixturePlan, request: ApiRequest | undefined): b
  * target has.
  */
 export function requestForTarget(plan: FixturePlan, request: ApiRequest): ApiRequest {
-  const mapped = plan.mapping ? requestToTarget(plan.mapping, request) : request;
+  const named = withSchemaOfDottedTable(request);
+  const mapped = plan.mapping ? requestToTarget(plan.mapping, named) : named;
   return plan.shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, plan.shapes) } : mapped;
 }
 
@@ -361,14 +362,24 @@ export function unrealizableWrite(plan: FixturePlan, request: ApiRequest, expect
 
 /**
  * A note for a project's run: the model's tables (in the target's names) that hold rows the
- * migrations seeded, which every case starts with and no model world has. A read of one shows a
+ * migrations seeded, which every case starts with besides its world's rows. A read of one shows a
  * row the model does not expect; `fixtures.emptyTables` deletes them before each case, for a
- * pack whose rules leave seeded rows aside. Undefined when there are none (or no plan of a project).
+ * pack whose rules leave seeded rows aside. `written`: the tables the pack's worlds write (its
+ * `fixtureOrder`, model names), for which the note says so rather than that they are not written.
+ * Undefined when there are none (or no plan of a project).
  */
-export function seededModelTablesNote(plan: FixturePlan, modelTables: readonly string[]): string | undefined {
+export function seededModelTablesNote(plan: FixturePlan, modelTables: readonly string[], written: readonly string[]): string | undefined {
   if (!plan.seededTables?.length) return undefined;
-  const names = modelTables.map((t) => (plan.mapping ? targetTable(plan.mapping, t) : t));
-  const seeded = names.filter((t) => plan.seededTables!.includes(t) && !plan.emptyTables?.includes(t));
+  const onTarget = (t: string) => (plan.mapping ? targetTable(plan.mapping, t) : t);
+  const writtenOnTarget = new Set(written.map(onTarget));
+  const seeded = modelTables.map(onTarget).filter((t) => plan.seededTables!.includes(t) && !plan.emptyTables?.includes(t));
   if (!seeded.length) return undefined;
-  return `${seeded.join(', ')} ${seeded.length > 1 ? 'hold' : 'holds'} rows the migrations seeded, which the pack's worlds do not write: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ${JSON.stringify(seeded)} } deletes them before each case (docs/config.md)`;
+  const holds = (tables: string[]) => `${tables.join(', ')} ${tables.length > 1 ? 'hold' : 'holds'} rows the migrations seeded`;
+  const alsoWritten = seeded.filter((t) => writtenOnTarget.has(t));
+  const notWritten = seeded.filter((t) => !writtenOnTarget.has(t));
+  const what = [
+    ...(notWritten.length ? [`${holds(notWritten)}, which the pack's worlds do not write`] : []),
+    ...(alsoWritten.length ? [`${holds(alsoWritten)} besides those the pack's worlds write (a world's row replaces a seeded one of the same key)`] : []),
+  ];
+  return `${what.join('; ')}: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ${JSON.stringify(seeded)} } deletes them before each case (docs/config.md)`;
 }
