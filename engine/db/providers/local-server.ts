@@ -168,7 +168,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   startUp.done();
   // The next start on this kept template renames the spare instead of copying (made once the run is ready).
   let spareFrom = base && base.key.digest === options.template?.digest ? base.dir : undefined;
-  let spare: SpareCopy | undefined;
+  let spare = Promise.resolve();
   const url = serverUrl(port, sockDir);
   // One stop, however many ask: a signal's stopAll and the start-up's own error path both call it,
   // and the second must wait for the folder to be gone, not return while the first still stops it.
@@ -186,9 +186,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       stopping ??= (async () => {
         // Immediate: the folder is removed next, so the shutdown checkpoint would write pages no one reads.
         await stopChild(child, 'immediate');
-        // A spare still copying is abandoned, not waited for (1.7–4 s on a busy machine at the end
-        // of a short run): the next start copies instead, and makes the spare again.
-        await Promise.all([spare?.abandon(), rm(runDir, { recursive: true, force: true })]);
+        // Removed while the spare (if still copying) finishes: the two disk jobs overlap.
+        await Promise.all([spare, rm(runDir, { recursive: true, force: true })]);
       })();
       return stopping;
     },
@@ -249,9 +248,8 @@ async function spawnServer(binDir: string, dataDir: string, port: number, sockDi
  * A kept data directory's spare: a ready copy of its data, which a start takes by renaming
  * (instant) where copying the 1,400 files of a 160-migration project took 0.3–2 s before the
  * server could start. The run that takes it copies the next one once its workers are ready
- * (ready(): a copy beside the clones slowed them); a run that stops before that copy is done
- * kills it and removes the half copy (no spare, so the next start copies). Two runs racing for
- * one spare: the rename gives it to one, the other copies.
+ * (ready(): a copy beside the clones slowed them) and waits for that copy when it stops. Two
+ * runs racing for one spare: the rename gives it to one, the other copies.
  */
 function spareOf(keptDir: string): string {
   return `${keptDir}${SPARE_SUFFIX}`;
@@ -267,29 +265,15 @@ function takeSpare(keptDir: string, dataDir: string): boolean {
   }
 }
 
-/** A spare being copied: `abandon` kills the copy if it is still going and removes the half copy. */
-interface SpareCopy {
-  abandon(): Promise<void>;
-}
-
 /** Copies `keptDir`'s data into its spare unless one is there; a signal meanwhile kills the copy and removes it. */
-function makeSpare(keptDir: string): SpareCopy {
+function makeSpare(keptDir: string): Promise<void> {
   const target = spareOf(keptDir);
-  if (existsSync(target)) return { abandon: () => Promise.resolve() };
+  if (existsSync(target)) return Promise.resolve();
   const copying = new StartUp();
-  let finished = false;
-  const copied = atomically(target, copying, (tmp) => copying.run('cp', ['-a', path.join(keptDir, 'data'), tmp]))
+  // At normal priority: the run waits for it when it stops, and a copy starved by a busy machine would hold that up.
+  return atomically(target, copying, (tmp) => copying.run('cp', ['-a', path.join(keptDir, 'data'), tmp]))
     .catch(() => {})
-    .finally(() => {
-      finished = true;
-      copying.done();
-    });
-  return {
-    async abandon() {
-      if (!finished) await copying.undo();
-      await copied;
-    },
-  };
+    .finally(() => copying.done());
 }
 
 /** The kept data directories, the most recently used first. */
