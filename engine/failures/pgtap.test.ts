@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R02 } from '../../packs/reference/rules/R02-users-role/property.ts';
@@ -65,6 +66,25 @@ describe.skipIf(missing)('pgTAP repro', () => {
     expect(before.tap).toMatch(/^not ok \d+ - step \d+: user .* PATCH \/rest\/v1\/users/m);
     const after = await prove(await withPgtap(fixed), file);
     expect(after.ok, after.tap).toBe(true);
+  });
+
+  it("calls the target's db-pre-request between the settings and the statement, as the executor does: a hook that refuses every request fails the test on the fixed database", async () => {
+    const url = await withPgtap(fixed);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`create or replace function public.pf_closed_for_maintenance() returns void language plpgsql as $$ begin raise exception using errcode = '28000', message = 'closed for maintenance'; end $$;
+        grant execute on function public.pf_closed_for_maintenance() to anon, authenticated, service_role`);
+    } finally {
+      await client.end();
+    }
+    const file = path.join(dir, `${record.id}.pre-request.pgtap.sql`);
+    const text = pgtapTest(record, { ...fixed.cache, preRequest: 'public.pf_closed_for_maintenance' }, referenceOracle);
+    expect(text).toMatch(/select "?public"?\."?pf_closed_for_maintenance"?\(\)/);
+    writeFileSync(file, text);
+    const closed = await prove(url, file);
+    expect(closed.ok, closed.tap).toBe(false);
+    // The same failure without the hook passes there (the previous test): the hook is what fails it.
   });
 
   it('asserts every step the model predicts: reads (read-only), writes that return rows, refusals', async () => {

@@ -28,7 +28,7 @@ import type { Oracle } from '../pack.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, worldAsStored, type FixturePlan } from '../target/fixtures.ts';
 import { columnsAsTargetNames, expectedAsTargetShows, guardedWrite, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping, sqlRoutedTables } from '../mapping/mapping.ts';
 import type { ApiRequest } from '../model/request.ts';
-import { preRequestSql } from '../executor/case-transaction.ts';
+import { preRequestCall, preRequestSql } from '../executor/case-transaction.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
 import { inlineSql, literal } from '../executor/sql-text.ts';
 import { buildStatement } from '../executor/statement.ts';
@@ -51,7 +51,7 @@ const codeOf = (code: string) => (code === 'PGRST116' ? SINGLE_ROW_CODE : code);
  * executor rolls a GET back to its savepoint); an error leaves the caller's role behind only
  * inside the subtransaction pgTAP's throws_ok / lives_ok roll back.
  */
-const HELPERS = `create temp table pf_requests (step int primary key, pre text not null, statement text not null, read_only boolean not null, single boolean not null);
+const HELPERS = `create temp table pf_requests (step int primary key, pre text not null, hook text, statement text not null, read_only boolean not null, single boolean not null);
 create temp table pf_answers (step int primary key, page_total bigint, body jsonb);
 create function pg_temp.pf_send(p_step int) returns void language plpgsql as $pf$
 declare
@@ -66,12 +66,14 @@ begin
     begin
       execute r.pre;
       perform set_config('transaction_read_only', 'on', true);
+      if r.hook is not null then execute r.hook; end if;
       execute r.statement into v_total, v_body;
       raise exception using errcode = 'PFRO1';
     exception when sqlstate 'PFRO1' then null;
     end;
   else
     execute r.pre;
+    if r.hook is not null then execute r.hook; end if;
     execute r.statement into v_total, v_body;
   end if;
   perform set_config('role', v_role, true), set_config('search_path', v_path, true),
@@ -278,7 +280,9 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     }
     // A read or a write sent for one object (Accept: application/vnd.pgrst.object+json).
     const single = step.request.kind !== 'rpc' && step.request.single === true;
-    body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, sent, cache))}, ${literal(inlineSql(statement.query))}, ${statement.readOnly}, ${single});`);
+    // PostgREST's db-pre-request, called between the settings and the statement as the executor does.
+    const hook = preRequestCall(cache, sent);
+    body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, sent, cache))}, ${hook ? literal(hook) : 'null'}, ${literal(inlineSql(statement.query))}, ${statement.readOnly}, ${single});`);
     const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
     const returns = step.request.kind === 'rpc' ? mapping?.functions?.[targetName(step.request)]?.returns : undefined;
     const shape: TargetShape = {
