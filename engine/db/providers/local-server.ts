@@ -186,8 +186,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       stopping ??= (async () => {
         // Immediate: the folder is removed next, so the shutdown checkpoint would write pages no one reads.
         await stopChild(child, 'immediate');
-        // Removed while the spare (if still copying) finishes: the two disk jobs overlap.
-        await Promise.all([spare, rm(runDir, { recursive: true, force: true })]);
+        // Removed while the spare (if still copying) finishes: the two disk jobs overlap. Retried as
+        // removeFolder is: a server process's last write as it exits made one removal fail
+        // (ENOTEMPTY) and left the run folder behind (a signal 500 ms after start, under load).
+        await Promise.all([spare, rm(runDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })]);
       })();
       return stopping;
     },
