@@ -4,6 +4,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
+import { sweepDeadTempDirs } from './temp-dir.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +13,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  sweepDeadTempDirs();
   const server = await startDatabaseServer({ log: (line) => console.log(`[test database] ${line}`) });
   project.provide('databaseUrl', server.adminUrl);
   return () => server.stop();
