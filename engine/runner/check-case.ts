@@ -94,9 +94,9 @@ function withoutForeignColumns(oracle: Oracle, step: DataStep, outcome: Outcome)
   return { ...outcome, rows } as Outcome;
 }
 
-/** A disagreement's message: the step and reason, then who sent what (`sentAs: 'sql'`: a table sent as SQL says so). */
-export function mismatchMessage(mismatch: StepMismatch, sentAs?: 'sql'): string {
-  return `step ${mismatch.step + 1}: ${mismatch.reason}\n  ${describeCaller(mismatch.request.caller)} ${describeRequest(mismatch.request.request, sentAs)}`;
+/** A disagreement's message: the step and reason, then who sent what (a step sent as SQL says so). */
+export function mismatchMessage(mismatch: StepMismatch): string {
+  return `step ${mismatch.step + 1}: ${mismatch.reason}\n  ${describeCaller(mismatch.request.caller)} ${describeRequest(mismatch.request.request, mismatch.sentAs)}`;
 }
 
 export class CaseMismatch extends Error {

@@ -19,7 +19,7 @@ import { BranchTally, ClauseTally } from './coverage.ts';
 import { casePredictions } from './case-predictions.ts';
 import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
-import { sendableCase, sentAsSql, type FixturePlan } from '../target/fixtures.ts';
+import { sendableCase, type FixturePlan } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NotRealizable, remedyFor } from '../target/realizable.ts';
 
@@ -410,14 +410,14 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
 
 function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before: DataCase | undefined, history: HistoryEntry[] | undefined, plan: FixturePlan): PropertyFailure {
   const seeded = plan.seededValues;
-  const sentAs = sentAsSql(plan, testCase.steps[mismatch.step]?.request) ? ('sql' as const) : undefined;
+  const sentAs = mismatch.sentAs;
   return {
     seed,
     path,
     counterexample: testCase,
     expected: mismatch.expected,
     actual: { outcome: mismatch.actual, response: mismatch.response },
-    message: mismatchMessage(mismatch, sentAs),
+    message: mismatchMessage(mismatch),
     step: mismatch.step,
     ...(sentAs ? { sentAs } : {}),
     ...(mismatch.masked?.length ? { masked: mismatch.masked } : {}),

@@ -6,7 +6,7 @@
  * (introspected NOT NULL columns), upserts profile rows a trigger on auth.users already
  * created, and can switch triggers off for the fixture writes only.
  */
-import type { Row } from '../model/json.ts';
+import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
@@ -257,6 +257,25 @@ export function requestForTarget(plan: FixturePlan, request: ApiRequest): ApiReq
   return plan.shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, plan.shapes) } : mapped;
 }
 
+/** Per plan and model: each model table's constant defaults (model names), read off the shapes once, not per case. */
+const constantDefaultsCache = new WeakMap<FixturePlan, WeakMap<object, Map<string, [string, Json][]>>>();
+
+function constantDefaultsOf(plan: FixturePlan, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>, table: string): [string, Json][] {
+  let byModel = constantDefaultsCache.get(plan);
+  if (!byModel) constantDefaultsCache.set(plan, (byModel = new WeakMap()));
+  let byTable = byModel.get(modelTables);
+  if (!byTable) byModel.set(modelTables, (byTable = new Map()));
+  let defaults = byTable.get(table);
+  if (!defaults) {
+    const known = modelTables[table]?.columns ?? [];
+    const onTarget: Row = {};
+    for (const c of plan.shapes?.get(plan.mapping ? targetTable(plan.mapping, table) : table) ?? []) if (c.constantDefault !== undefined) onTarget[c.name] = c.constantDefault;
+    defaults = Object.entries(plan.mapping ? rowToModel(plan.mapping, table, onTarget) : onTarget).filter(([column]) => known.some((c) => c.name === column)) as [string, Json][];
+    byTable.set(table, defaults);
+  }
+  return defaults;
+}
+
 /**
  * The model's world as the target holds it once written: a row that leaves out a column the
  * model knows and the database fills with a constant default (`status default 'draft'`,
@@ -268,11 +287,8 @@ export function worldAsStored(plan: FixturePlan, world: World, modelTables: Read
   if (!plan.shapes) return world;
   let stored: World | undefined;
   for (const [table, rows] of Object.entries(world)) {
-    const known = modelTables[table]?.columns;
-    if (!known || !rows.length) continue;
-    const onTarget: Row = {};
-    for (const c of plan.shapes.get(plan.mapping ? targetTable(plan.mapping, table) : table) ?? []) if (c.constantDefault !== undefined) onTarget[c.name] = c.constantDefault;
-    const defaults = Object.entries(plan.mapping ? rowToModel(plan.mapping, table, onTarget) : onTarget).filter(([column]) => known.some((c) => c.name === column));
+    if (!rows.length) continue;
+    const defaults = constantDefaultsOf(plan, modelTables, table);
     if (!defaults.length || rows.every((r) => defaults.every(([column]) => column in r))) continue;
     stored ??= { ...world };
     stored[table] = rows.map((r) => (defaults.every(([column]) => column in r) ? r : { ...Object.fromEntries(defaults), ...r }));
