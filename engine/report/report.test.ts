@@ -90,6 +90,19 @@ describe('JSON summary', () => {
     expect(missed.properties[0]).toMatchObject({ status: 'failed', note: 'coverage: in 600 cases generation never reached clause R04.slip (slip): allowed' });
     expect(missed.totals).toMatchObject({ passed: 0, failed: 1 });
   });
+
+  it('gates only what a shard left to the merge: a catalog check (first shard alone, never gated) with one side passes merged as it does on one machine', () => {
+    // Seen on a sharded nightly of the reference (seed 7): LINT01:catalog, 89 lints all refused,
+    // passed unsharded and on shard 1, and the merge failed it for never reaching the allow side.
+    const lints: PropertySummary = { ...passing, id: 'LINT01:catalog', cases: 89, planned: null, counts: { allowed: 0, filtered: 0, rejected: 89, errored: 0 } };
+    const gated: PropertySummary = { ...lints, id: 'R99', note: COVERAGE_ON_MERGE_NOTE };
+    const merged = mergeSummaries([summary([{ ...lints }, { ...gated }], { index: 1, count: 2 }), summary([{ ...gated }], { index: 2, count: 2 })]);
+    expect(merged.properties.map((p) => [p.id, p.status])).toEqual([
+      ['LINT01:catalog', 'passed'],
+      ['R99', 'failed'],
+    ]);
+    expect(merged.totals).toMatchObject({ passed: 1, failed: 1 });
+  });
 });
 
 let browser: Browser;

@@ -309,8 +309,13 @@ const STATUS_RANK: Record<PropertySummary['status'], number> = { failed: 5, erro
 export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   if (summaries.length === 0) throw new UsageError('merge-reports needs at least one summary');
   const byId = new Map<string, PropertySummary>();
+  // Only what a shard left to the merge is gated here: a property a run does not gate (a catalog
+  // check, run on the first shard alone; a replayed case; one cut short below its minimum) is
+  // not gated by the merge either, or the merge would fail what one machine passes.
+  const leftToMerge = new Set<string>();
   for (const s of summaries) {
     for (const p of s.properties) {
+      if (p.note?.split('; ').includes(COVERAGE_ON_MERGE_NOTE)) leftToMerge.add(p.id);
       const seen = byId.get(p.id);
       if (!seen) {
         byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.access ? { access: { ...p.access } } : {}), ...(p.clauses ? { clauses: p.clauses.map((c) => ({ ...c })) } : {}), ...(p.branches ? { branches: p.branches.map((b) => ({ ...b })) } : {}), failures: [...p.failures] });
@@ -348,7 +353,8 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   // Coverage is judged here, on every shard's tallies together (a shard leaves it to the merge).
   for (const [id, p] of byId) {
     const note = p.note?.split('; ').filter((n) => n !== COVERAGE_ON_MERGE_NOTE).join('; ') || null;
-    byId.set(id, applyCoverageGate({ ...p, note, ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) }));
+    const merged = { ...p, note, ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
+    byId.set(id, leftToMerge.has(id) ? applyCoverageGate(merged) : merged);
   }
   const properties = [...byId.values()].sort((a, b) => (a.area === b.area ? a.id.localeCompare(b.id) : a.area === 'data' ? -1 : 1));
   const digests = [...new Set(summaries.map((s) => s.migrationsDigest).filter((d) => d !== null))];
