@@ -25,13 +25,18 @@ export function onShutdown(stop: Stopper): () => void {
 
 export function stopAll(): Promise<void> {
   stopping ??= (async () => {
-    const all = [...stoppers].reverse();
-    stoppers.clear();
-    for (const stop of all) {
-      try {
-        await stop();
-      } catch {
-        // best effort: one failed stop must not keep the others from running
+    // Until none is left: a start-up still under way when the signal came may start more while
+    // these stop (the local server's spare copy, begun once its workers were ready): stopped
+    // too, or its `cp` outlived the run and its half copy stayed until the next start.
+    while (stoppers.size) {
+      const all = [...stoppers].reverse();
+      stoppers.clear();
+      for (const stop of all) {
+        try {
+          await stop();
+        } catch {
+          // best effort: one failed stop must not keep the others from running
+        }
       }
     }
   })().finally(() => {
