@@ -9,7 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlReport } from './html.ts';
 import { junitXml } from './junit.ts';
-import { mergeSummaries, runSummary, type PropertySummary, type RunSummary } from './summary.ts';
+import { mergeSummaries, runSummary, RunSummarySchema, type PropertySummary, type RunSummary } from './summary.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
 
@@ -89,6 +89,24 @@ describe('JSON summary', () => {
     const missed = mergeSummaries([onShard(1, 0, 5), onShard(2, 0, 2)]);
     expect(missed.properties[0]).toMatchObject({ status: 'failed', note: 'coverage: in 600 cases generation never reached clause R04.slip (slip): allowed' });
     expect(missed.totals).toMatchObject({ passed: 0, failed: 1 });
+  });
+
+  it('a finding both shards made is listed once, as one run lists it: its earliest sighting by lane, side errors after the others; the summary keeps signatures and sizes', () => {
+    // Seen on a mutant's nightly (R02 guard trigger dropped, seed 5): one run listed 2 R01
+    // findings; its two shards merged listed 4, each signature once per shard.
+    const finding = (seed: number, path: string, signature: string) => ({ ...failing.failures[0]!, id: `R01-${seed}-${path}`, seed, path, signature, sizes: { before: { users: 3, rows: 6, steps: 3 }, after: { users: 1, rows: 1, steps: 1 } } });
+    const allowed = 'R01 | PATCH users | signed-in | allowed-not-refused(P0001) | owner guard of users';
+    const side = 'R01 | PATCH users | signed-in | wrong-error(P0001→42501/policy) | owner guard of users';
+    const shard = (index: number, failures: PropertySummary['failures']) => summary([{ ...failing, id: 'R01', failures }], { index, count: 2 });
+    // Given in any order: shard 2 (lanes 2 and 3, seeds 7 and 8) first.
+    const merged = mergeSummaries([shard(2, [finding(8, '2:1:0', allowed), finding(7, '2:1:0', side)]), shard(1, [finding(5, '0:3:1', allowed), finding(6, '12:1:0', side)])]);
+    expect(merged.properties[0]!.failures.map((f) => [f.seed, f.path, f.signature])).toEqual([
+      [5, '0:3:1', allowed],
+      [6, '12:1:0', side],
+    ]);
+    expect(merged.properties[0]!.failures[0]!.sizes).toEqual({ before: { users: 3, rows: 6, steps: 3 }, after: { users: 1, rows: 1, steps: 1 } });
+    // Through the summary file's schema, as merge-reports reads it: the signature is kept.
+    expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(shard(1, [finding(5, '0', allowed)])))).properties[0]!.failures[0]!.signature).toBe(allowed);
   });
 
   it('gates only what a shard left to the merge: a catalog check (first shard alone, never gated) with one side passes merged as it does on one machine', () => {

@@ -10,10 +10,13 @@ import { UsageError } from '../errors.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import { accessMatrix } from './matrix.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE, untakenBranches } from '../runner/coverage.ts';
+import { isSideErrorSignature } from '../findings/signature.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
 const json = z.json();
+
+const caseSize = z.object({ users: z.number().int(), rows: z.number().int(), steps: z.number().int() });
 
 export const FailureSummarySchema = z.object({
   /** The saved failure's id (its file name), when it was saved. */
@@ -37,6 +40,10 @@ export const FailureSummarySchema = z.object({
   masked: z.array(z.string()).optional(),
   /** Data layer: the differing step went to a table sent as SQL (mapping `via: "sql"`), not through the API. */
   sentAs: z.literal('sql').optional(),
+  /** Data layer: what kind of disagreement it is (engine/findings/signature.ts); a merge keeps one finding per signature. */
+  signature: z.string().optional(),
+  /** Data layer: the case's size as first found and once shrunk (users, fixture rows, steps). */
+  sizes: z.object({ before: caseSize, after: caseSize }).optional(),
 });
 
 export const PropertySummarySchema = z.object({
@@ -299,6 +306,22 @@ export function loadSummary(fileOrDir: string): RunSummary {
   return parsed.data;
 }
 
+/**
+ * A signature two shards both found is one finding, as in one run (run-data-property.ts): its
+ * earliest sighting by lane (a lane's seed is the run's seed plus the lane), then by run (a
+ * path's first step), side errors after the others. A merge of a mutant's shards listed each of
+ * its findings once per shard.
+ */
+function oneFindingPerSignature(failures: PropertySummary['failures']): PropertySummary['failures'] {
+  if (failures.length < 2 || !failures.every((f) => f.signature)) return failures;
+  const key = (f: PropertySummary['failures'][number]) => [Number(isSideErrorSignature(f.signature!)), f.seed, Number(f.path.split(':')[0]) || 0];
+  const sorted = [...failures].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+  return sorted.filter((f, i) => sorted.findIndex((g) => g.signature === f.signature) === i);
+}
+
 const STATUS_RANK: Record<PropertySummary['status'], number> = { failed: 5, error: 4, partial: 3, 'not-reached': 2, passed: 1, 'not-applicable': 0 };
 
 /**
@@ -352,6 +375,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   }
   // Coverage is judged here, on every shard's tallies together (a shard leaves it to the merge).
   for (const [id, p] of byId) {
+    p.failures = oneFindingPerSignature(p.failures);
     const note = p.note?.split('; ').filter((n) => n !== COVERAGE_ON_MERGE_NOTE).join('; ') || null;
     const merged = { ...p, note, ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     byId.set(id, leftToMerge.has(id) ? applyCoverageGate(merged) : merged);
