@@ -7,7 +7,7 @@ import { PreflightFailed } from '../client/preflight.ts';
 import { FormPostDriver } from '../client/form-driver.ts';
 import { BudgetExhausted, PacedHttp } from '../client/http.ts';
 import { shareOfBudget } from '../../engine/runner/budget.ts';
-import { cutShort, Disagreement, freshLogin, goodTokenRequest, RunStopped, structuralDiff, tokenDrift, type PropertyContext, type SsoProperty, type TokenDrift } from './kit.ts';
+import { cutShort, Disagreement, TIME_BUDGET, freshLogin, goodTokenRequest, RunStopped, structuralDiff, tokenDrift, type PropertyContext, type SsoProperty, type TokenDrift } from './kit.ts';
 import { S01 } from './s01-model-agreement.ts';
 import { S02 } from './s02-code-one-time.ts';
 import { S03 } from './s03-code-bound-to-client.ts';
@@ -101,6 +101,10 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
     // finding, of a must: S12 (identity from auth.token) reports it, or the first selected must
     // that reads the token when S12 is not run; the others that read it could not run and say why.
     const driftOwner = drift ? (selected.find((p) => p.id === 'S12') ?? selected.find((p) => p.needsTokenResult && p.severity === 'M')) : undefined;
+    const signal = options.signal ? { signal: options.signal } : {};
+    const runOnce = (p: SsoProperty, deadline: { deadline: number } | object) => p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...signal, ...deadline, ...(options.path ? { path: options.path } : {}) });
+    /** Cut short by their share of the budget: run again once every property had its share (runAgainWithinBudget). */
+    const cutByShare: CutByShare[] = [];
     for (const [i, p] of selected.entries()) {
       if (options.signal?.aborted) break;
       const started = Date.now();
@@ -110,16 +114,17 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
         continue;
       }
       if (options.deadline !== undefined && started >= options.deadline) {
-        results.push(cutShort({ id: p.id, title: p.title, area: 'sso', counts: {}, durationMs: 0, seed }, 0, numRuns, 'time budget'));
+        results.push(cutShort({ id: p.id, title: p.title, area: 'sso', counts: {}, durationMs: 0, seed }, 0, numRuns, TIME_BUDGET));
         options.onResult?.(results.at(-1)!);
         continue;
       }
       try {
-        const signal = options.signal ? { signal: options.signal } : {};
         // A property that ends early leaves its time to those after it.
         const deadline = options.deadline !== undefined ? { deadline: shareOfBudget(options.deadline, selected.length - i, started) } : {};
-        results.push(await p.run(ctx, { seed, numRuns, afterCase: async () => driver.endCase?.(), ...signal, ...deadline, ...(options.path ? { path: options.path } : {}) }));
-        options.onResult?.(results.at(-1)!);
+        const r = await runOnce(p, deadline);
+        results.push(r);
+        if (r.stopped === TIME_BUDGET) cutByShare.push({ index: results.length - 1, again: (d) => runOnce(p, { deadline: d }) });
+        else options.onResult?.(r);
         await driver.endCase?.();
       } catch (e) {
         if (e instanceof RunStopped || options.signal?.aborted) {
@@ -137,10 +142,42 @@ export async function runSsoProperties(target: SsoTarget, options: SsoRunOptions
         options.onResult?.(results.at(-1)!);
       }
     }
+    if (options.deadline !== undefined) await runAgainWithinBudget(results, cutByShare, options.deadline, () => options.signal?.aborted === true, async () => void (await driver.endCase?.()));
+    for (const { index } of cutByShare) options.onResult?.(results[index]!);
   } finally {
     if (typeof target.driver !== 'object') await driver.close();
   }
   return results;
+}
+
+export interface CutByShare {
+  /** Its place in the results. */
+  index: number;
+  /** Runs the property again from its first case, until `deadline`. */
+  again: (deadline: number) => Promise<PropertyResult>;
+}
+
+/**
+ * Each property gets an equal share of the budget left when it starts, so a slow one early in the
+ * list (S01, S02) was cut short (PARTIAL) while those after it ended early and the half finished
+ * with time to spare. Once every property had its share, those their share cut short run again,
+ * each with an equal share of what is left: from their first case (the same seed draws the same
+ * cases, then more), keeping the run that got further (or found something). Nothing runs past the
+ * budget's end or after a stop.
+ */
+export async function runAgainWithinBudget(results: PropertyResult[], cut: readonly CutByShare[], deadline: number, stopped: () => boolean, afterEach: () => Promise<void> = async () => {}, now: () => number = Date.now): Promise<void> {
+  for (const [i, { index, again }] of cut.entries()) {
+    const started = now();
+    if (stopped() || started >= deadline) return;
+    try {
+      const second = await again(shareOfBudget(deadline, cut.length - i, started));
+      const first = results[index]!;
+      if (second.status === 'failed' || second.cases > first.cases) results[index] = second;
+    } catch {
+      // Its first run's result stands (an environment problem shows in the properties after it).
+    }
+    await afterEach();
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { Disagreement, failureMessage, readCodeRedirect, runFcProperty, sameJson, structuralDiff } from './kit.ts';
+import { runAgainWithinBudget } from './index.ts';
+import type { PropertyResult } from '../../engine/runner/result.ts';
 import { findLoginForm, pageSummary } from '../client/html-form.ts';
 import { visibleStructure, decodedBytes } from './s18-no-structure.ts';
 import { parseSsoConfig } from '../config.ts';
@@ -102,8 +104,37 @@ describe('runFcProperty cut short', () => {
     const partial = await runFcProperty(meta, { seed: 1, numRuns: 100, get deadline() { return deadline; } }, fc.integer(), async () => {
       if (++ran === stopAt) deadline = 0;
     });
-    expect(partial).toMatchObject({ status: 'partial', cases: stopAt, planned: 100, note: 'partial (5 of 100 cases): time budget' });
+    expect(partial).toMatchObject({ status: 'partial', cases: stopAt, planned: 100, stopped: 'time budget', note: 'partial (5 of 100 cases): time budget' });
     const none = await runFcProperty(meta, { seed: 1, numRuns: 100, deadline: 0 }, fc.integer(), async () => {});
-    expect(none).toMatchObject({ status: 'not-reached', cases: 0 });
+    expect(none).toMatchObject({ status: 'not-reached', cases: 0, stopped: 'time budget' });
+  });
+
+  it('a property its share cut short runs again once every property had its share, with an equal share of what is left, and keeps the run that got further', async () => {
+    // As seen on a nightly whose data half used its budget: S01 and S02 (the slowest a case, first
+    // in the list) were PARTIAL at 163 and 153 of 200 while the run ended 20 s inside its budget.
+    let clock = 1000;
+    const asked: number[] = [];
+    const partial = (id: string, cases: number) => ({ id, title: id, area: 'sso' as const, status: 'partial' as const, cases, planned: 200, stopped: 'time budget' as const, counts: {}, durationMs: 1, seed: 1 });
+    const results = [partial('S01', 163), partial('S02', 153), { ...partial('S03', 200), status: 'passed' as const }, partial('S04', 90)];
+    const again = (result: PropertyResult, takesMs: number) => async (deadline: number) => {
+      asked.push(deadline);
+      clock += takesMs;
+      return result;
+    };
+    const cut = [
+      { index: 0, again: again({ ...results[2]!, id: 'S01', cases: 200 }, 3000) },
+      { index: 1, again: again(partial('S02', 120), 4500) }, // got less far the second time: its first run stands
+      { index: 3, again: again({ ...results[2]!, id: 'S04', cases: 200 }, 1000) },
+    ];
+    await runAgainWithinBudget(results, cut, 13_000, () => false, undefined, () => clock);
+    // 12 s left for 3 at 1000: S01 until 5000; at 4000, 9 s for 2: S02 until 8500; at 8500, the rest: S04 until 13 000.
+    expect(asked).toEqual([5000, 8500, 13_000]);
+    expect(results.map((r) => `${r.id} ${r.status} ${r.cases}`)).toEqual(['S01 passed 200', 'S02 partial 153', 'S03 passed 200', 'S04 passed 200']);
+    // Nothing runs again after a stop (Ctrl-C) or past the budget's end.
+    const calls: number[] = [];
+    const once = [{ index: 3, again: async (d: number) => (calls.push(d), results[2]!) }];
+    await runAgainWithinBudget(results, once, 13_000, () => true, undefined, () => 0);
+    await runAgainWithinBudget(results, once, 13_000, () => false, undefined, () => 13_000);
+    expect(calls).toEqual([]);
   });
 });

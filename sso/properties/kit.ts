@@ -47,6 +47,8 @@ export class RunStopped extends Error {
 class OutOfTime extends Error {
   override name = 'OutOfTime';
 }
+/** Why a property its share of the budget stopped: its note says so (cutShort). */
+export const TIME_BUDGET = 'time budget' as const;
 
 export type Severity = 'M' | 'S';
 
@@ -173,7 +175,7 @@ export async function runFcProperty<T>(
   const prop = fc.asyncProperty(arb, async (v) => {
     if (failed && opts.signal?.aborted) return;
     if (!stopping && !failed && opts.signal?.aborted) stopping = new RunStopped('interrupted');
-    if (!stopping && !failed && opts.deadline !== undefined && Date.now() >= opts.deadline) stopping = new OutOfTime('time budget');
+    if (!stopping && !failed && opts.deadline !== undefined && Date.now() >= opts.deadline) stopping = new OutOfTime(TIME_BUDGET);
     if (stopping) throw stopping;
     try {
       await check(v, counts);
@@ -230,9 +232,11 @@ export function oneCasePerVariant<V, T>(variants: readonly fc.Arbitrary<V>[], wr
  */
 export function cutShort(base: Omit<PropertyResult, 'status' | 'cases'>, cases: number, planned: number, why: string): PropertyResult {
   const n = Math.max(0, cases);
+  // As the data half's: the console shows ran/planned and names the properties the budget cut.
+  const stopped = why === TIME_BUDGET || why === 'interrupted' ? { stopped: why as NonNullable<PropertyResult['stopped']> } : {};
   return n === 0
-    ? { ...base, status: 'not-reached', cases: 0, planned, note: `not reached: ${why} before its first case` }
-    : { ...base, status: 'partial', cases: n, planned, note: `partial (${n} of ${planned} cases): ${why}` };
+    ? { ...base, status: 'not-reached', cases: 0, planned, ...stopped, note: `not reached: ${why} before its first case` }
+    : { ...base, status: 'partial', cases: n, planned, ...stopped, note: `partial (${n} of ${planned} cases): ${why}` };
 }
 
 export function notApplicable(meta: { id: string; title: string }, seed: number, note: string): PropertyResult {
