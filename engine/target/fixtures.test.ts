@@ -14,7 +14,7 @@ const shapes: TableShapes = new Map([
     { name: 'open', type: 'boolean', notNull: true, hasDefault: true, generated: false, unique: false },
   ]],
   ['clubs', [
-    { name: 'id', type: 'integer', notNull: true, hasDefault: true, generated: false, unique: true, primaryKey: true },
+    { name: 'id', type: 'integer', notNull: true, hasDefault: true, generated: false, ownsSequence: true, unique: true, primaryKey: true },
     { name: 'slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true },
   ]],
   ['signups', [
@@ -125,6 +125,22 @@ describe('a key the target generates always (generated always as identity)', () 
     const insert = { kind: 'insert' as const, table: 'shop_orders', rows: [{ id: 'a1', note: 'x' }], returning: 'minimal' as const };
     expect(unrealizableIdentityWrite(identity, insert)).toBe('purchases.id is GENERATED ALWAYS (the target assigns it)');
     expect(unrealizableIdentityWrite(identity, { ...insert, rows: [{ note: 'x' }] })).toBeUndefined();
+  });
+});
+
+describe("fixtures move a sequence past the keys they write", () => {
+  const numbered: FixturePlan = {
+    users: 'direct',
+    bypassTriggers: false,
+    shapes: new Map([['shop_orders', [
+      { name: 'id', type: 'bigint', notNull: true, hasDefault: true, generated: false, ownsSequence: true, unique: true, primaryKey: true },
+      { name: 'fee', type: 'integer', notNull: true, hasDefault: true, constantDefault: 0, generated: false, unique: false },
+    ]]]),
+  };
+
+  it('for a column that owns one; an integer column with a plain default (0) gets no statement', () => {
+    const setvals = fixtureStatements({ shop_orders: [{ id: 7, fee: 3 }] }, ['shop_orders'], numbered).filter((f) => f.sql.startsWith('select setval('));
+    expect(setvals.map((f) => f.sql.match(/pg_get_serial_sequence\([^,]+, '(\w+)'\)/)?.[1])).toEqual(['id']);
   });
 });
 
