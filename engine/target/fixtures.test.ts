@@ -16,6 +16,7 @@ const shapes: TableShapes = new Map([
   ['clubs', [
     { name: 'id', type: 'integer', notNull: true, hasDefault: true, generated: false, ownsSequence: true, unique: true, primaryKey: true },
     { name: 'slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true },
+    { name: 'rank', type: 'integer', notNull: false, hasDefault: true, constantDefault: 0, generated: false, unique: false },
   ]],
   ['signups', [
     { name: 'member_id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: false },
@@ -41,6 +42,11 @@ describe('fixtures that follow the target', () => {
     expect(sql[0]).toBe('alter table "public"."members" disable trigger "guard_member_update"');
     expect(sql.at(-1)).toBe('alter table "public"."members" enable trigger "guard_member_update"');
     expect(sql.join('\n')).not.toMatch(/session_replication_role/);
+  });
+
+  it('moves the sequence a column owns past the keys written; an integer column with a plain default (0) gets no statement', () => {
+    const setvals = fixtureStatements({ clubs: [{ id: 7, slug: 'chess', rank: 3 }] }, ['clubs'], plan).filter((f) => f.sql.startsWith('select setval('));
+    expect(setvals.map((f) => f.sql.match(/pg_get_serial_sequence\([^,]+, '(\w+)'\)/)?.[1])).toEqual(['id']);
   });
 
   it('empties the tables it is told to before writing', () => {
@@ -125,22 +131,6 @@ describe('a key the target generates always (generated always as identity)', () 
     const insert = { kind: 'insert' as const, table: 'shop_orders', rows: [{ id: 'a1', note: 'x' }], returning: 'minimal' as const };
     expect(unrealizableIdentityWrite(identity, insert)).toBe('purchases.id is GENERATED ALWAYS (the target assigns it)');
     expect(unrealizableIdentityWrite(identity, { ...insert, rows: [{ note: 'x' }] })).toBeUndefined();
-  });
-});
-
-describe("fixtures move a sequence past the keys they write", () => {
-  const numbered: FixturePlan = {
-    users: 'direct',
-    bypassTriggers: false,
-    shapes: new Map([['shop_orders', [
-      { name: 'id', type: 'bigint', notNull: true, hasDefault: true, generated: false, ownsSequence: true, unique: true, primaryKey: true },
-      { name: 'fee', type: 'integer', notNull: true, hasDefault: true, constantDefault: 0, generated: false, unique: false },
-    ]]]),
-  };
-
-  it('for a column that owns one; an integer column with a plain default (0) gets no statement', () => {
-    const setvals = fixtureStatements({ shop_orders: [{ id: 7, fee: 3 }] }, ['shop_orders'], numbered).filter((f) => f.sql.startsWith('select setval('));
-    expect(setvals.map((f) => f.sql.match(/pg_get_serial_sequence\([^,]+, '(\w+)'\)/)?.[1])).toEqual(['id']);
   });
 });
 
