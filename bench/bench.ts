@@ -6,7 +6,9 @@
  * the template cache off, then kept (cached-start.ts); and an rpc-heavy user pack through the
  * binary (examples/student-union, user-pack.ts): cases/s on 1 and 2 workers, start to first case.
  * And the main job itself, `policyfuzz fuzz --seed 1` through the binary, wall time (pr-job.ts).
- * Each worker count gets a warm-up, then ROUNDS pairs (harness, then its floor); medians are printed.
+ * Each worker count gets a warm-up, then ROUNDS pairs (harness, then its floor); medians are printed,
+ * with the harness's CPU per case split into the database's (its worker backends, read from /proc
+ * when the server runs on this machine) and Node's: the figure that says which side to cut.
  * Goals on a 2-core machine (issue #27): ≥ 2,000 cases/s on 2 workers, ratio ≥ 0.9, first case < 2 s.
  */
 import { referenceOracle } from '../packs/reference/model/index.ts';
@@ -19,6 +21,7 @@ import { userPack } from './user-pack.ts';
 import { prJob } from './pr-job.ts';
 import { BatchQuery, sendBatch } from '../engine/executor/batch-query.ts';
 import type pg from 'pg';
+import { readFileSync } from 'node:fs';
 import { openEnvironment, type Environment } from '../engine/runner/environment.ts';
 import { runDataProperty } from '../engine/runner/run-data-property.ts';
 import { R02 } from '../packs/reference/rules/R02-users-role/property.ts';
@@ -40,12 +43,14 @@ interface Trip {
  * The harness's rate, and every message each worker wrote while it ran (in order): the floor
  * replays exactly these. Recording is an array push per message, counted against the harness.
  */
-async function harnessRate(env: Environment, seed: number): Promise<{ rate: number; trips: Trip[][] }> {
+async function harnessRate(env: Environment, seed: number, backends: number[]): Promise<{ rate: number; trips: Trip[][]; cpuPerCase: CpuPerCase }> {
   const trips = env.workers.map(() => [] as Trip[]);
   const restore = env.workers.map((w, i) => recordTrips(w.client, trips[i]));
   // The recording starts with no statement prepared (the warm-up's dropped), so the floor, replaying
   // it on the same connections, prepares and executes exactly what the harness did.
   for (const w of env.workers) await w.tx.deallocatePrepared();
+  const databaseBefore = backendsCpuMs(backends);
+  const nodeBefore = process.cpuUsage();
   const started = performance.now();
   let r;
   try {
@@ -54,9 +59,36 @@ async function harnessRate(env: Environment, seed: number): Promise<{ rate: numb
     for (const undo of restore) undo();
   }
   const rate = r.cases / ((performance.now() - started) / 1000);
+  const node = process.cpuUsage(nodeBefore);
+  const databaseAfter = backendsCpuMs(backends);
   if (r.status !== 'passed') throw new Error(`R02 did not pass during the benchmark: ${r.failure?.message ?? r.note}`);
   for (const w of env.workers) await w.tx.flush();
-  return { rate, trips };
+  const database = databaseBefore !== undefined && databaseAfter !== undefined ? (databaseAfter - databaseBefore) / r.cases : undefined;
+  return { rate, trips, cpuPerCase: { database, node: (node.user + node.system) / 1000 / r.cases } };
+}
+
+/** CPU milliseconds per case: the worker backends' (undefined when the server is not on this machine) and Node's. */
+interface CpuPerCase {
+  database?: number;
+  node: number;
+}
+
+/** Linux's clock tick (USER_HZ), the unit of /proc/<pid>/stat times: 100 on every mainstream kernel. */
+const CLOCK_TICKS = 100;
+
+/** CPU the backends have used so far (user + system, ms), read from /proc; undefined where it cannot be read (another machine, not Linux). */
+function backendsCpuMs(pids: number[]): number | undefined {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      // After the command's closing parenthesis: field 3 (state) is index 0, utime (14) index 11, stime (15) index 12.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      return undefined;
+    }
+  }
+  return total;
 }
 
 /**
@@ -134,16 +166,24 @@ async function main(): Promise<void> {
       const env = await openEnvironment({ server, migrations, workers });
       try {
         await runDataProperty(env, R02, { seed: SEED + 100, runs: WARM_UP, oracle: referenceOracle });
-        const rounds: { harness: number; raw: number; perCase: number; pipelined: number }[] = [];
+        const rounds: { harness: number; raw: number; perCase: number; pipelined: number; cpu: CpuPerCase }[] = [];
+        // Each worker's backend, whose CPU is read around each round (after the warm-up's last case is rolled back).
+        const backends: number[] = [];
+        for (const w of env.workers) {
+          await w.tx.flush();
+          backends.push(Number((await w.client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid));
+        }
         for (let round = 0; round < ROUNDS; round++) {
-          const { rate: harness, trips } = await harnessRate(env, SEED + round);
+          const { rate: harness, trips, cpuPerCase } = await harnessRate(env, SEED + round, backends);
           const raw = await rawRate(env, trips, CASES);
-          rounds.push({ harness, raw, perCase: trips.flat().length / CASES, pipelined: pipelinedShare(trips) });
+          rounds.push({ harness, raw, perCase: trips.flat().length / CASES, pipelined: pipelinedShare(trips), cpu: cpuPerCase });
         }
         const each = rounds.map((r) => `${r.harness.toFixed(0)}/${r.raw.toFixed(0)}`).join(', ');
+        const database = rounds.every((r) => r.cpu.database !== undefined) ? `database ${median(rounds.map((r) => r.cpu.database!)).toFixed(2)} ms + ` : '';
         console.log(
           `${workers} worker(s): harness ${median(rounds.map((r) => r.harness)).toFixed(0)} cases/s, raw floor ${median(rounds.map((r) => r.raw)).toFixed(0)} cases/s, ` +
-            `ratio ${median(rounds.map((r) => r.harness / r.raw)).toFixed(2)}, ${median(rounds.map((r) => r.perCase)).toFixed(2)} messages per case, ${(100 * median(rounds.map((r) => r.pipelined))).toFixed(0)}% of them written behind unanswered ones ` +
+            `ratio ${median(rounds.map((r) => r.harness / r.raw)).toFixed(2)}, ${median(rounds.map((r) => r.perCase)).toFixed(2)} messages per case, ${(100 * median(rounds.map((r) => r.pipelined))).toFixed(0)}% of them written behind unanswered ones, ` +
+            `CPU per case ${database}Node ${median(rounds.map((r) => r.cpu.node)).toFixed(2)} ms ` +
             `(medians of ${ROUNDS} rounds of ${CASES} cases after ${WARM_UP} to warm up; harness/floor each round: ${each})` +
             (workers === 2 ? ` (goals: ≥ 2000 cases/s, ratio ≥ 0.9)` : ''),
         );

@@ -112,6 +112,36 @@ function copyStrategy(server: DatabaseServer): string {
   return server.ownsServer ? 'strategy file_copy' : '';
 }
 
+/**
+ * `create database … template` copies the template's files but not its settings (ALTER DATABASE
+ * … SET, ALTER ROLE … IN DATABASE … SET): the compatibility layer's search_path ("$user", public,
+ * extensions, as Supabase's database has it) and a migration's own would be lost on every copy,
+ * so a worker's sessions would run with another path than the migrations did. Each setting is
+ * copied through set_config … FROM CURRENT, which reads a value as SET does (a list stays a list).
+ * A setting this role may not make is left out (a lent server's non-superuser).
+ */
+function copySettingsSql(from: string, to: string): string {
+  return `do $pf$ declare s record; begin
+  for s in select r.rolname, split_part(c, '=', 1) as name, substr(c, strpos(c, '=') + 1) as value
+             from pg_db_role_setting d cross join unnest(d.setconfig) c left join pg_roles r on r.oid = d.setrole
+            where d.setdatabase = (select oid from pg_database where datname = ${literal(from)}) loop
+    begin
+      perform set_config(s.name, s.value, true);
+      if s.rolname is null then execute format('alter database %I set %I from current', ${literal(to)}, s.name);
+      else execute format('alter role %I in database %I set %I from current', s.rolname, ${literal(to)}, s.name);
+      end if;
+    exception when others then null;
+    end;
+  end loop;
+end $pf$`;
+}
+
+/** A copy of `template` named `name`, its settings with it. */
+async function cloneDatabase(c: pg.Client, server: DatabaseServer, name: string, template: string, encoding = ''): Promise<void> {
+  await c.query(`create database ${quoteIdent(name)} template ${quoteIdent(template)}${encoding} ${copyStrategy(server)}`);
+  await c.query(`begin; ${copySettingsSql(template, name)}; commit`);
+}
+
 /** Stale scratch databases are looked for once per process, before its first template. */
 let staleChecked = false;
 
@@ -139,7 +169,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   /** A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run. */
   const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
     const name = scratchName(role);
-    await withClient(server.adminUrl, (c) => c.query(`create database ${quoteIdent(name)} template ${quoteIdent(template)} encoding 'UTF8' ${copyStrategy(server)}`));
+    await withClient(server.adminUrl, (c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`));
     scratch.push(name);
     await withClient(databaseUrl(server.adminUrl, name), async (c) => {
       const started = Date.now();
@@ -192,7 +222,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
       await withClient(server.adminUrl, async (c) => {
         for (let i = 0; i < clones; i++) {
           const clone = scratchName(`w${i}`);
-          await c.query(`create database ${quoteIdent(clone)} template ${quoteIdent(name)} ${copyStrategy(server)}`);
+          await cloneDatabase(c, server, clone, name);
           scratch.push(clone);
           urls.push(databaseUrl(server.adminUrl, clone));
         }

@@ -93,6 +93,8 @@ describe('kept templates on a shared server', () => {
     const [worker] = await again.cloneForWorkers(1);
     expect(worker).not.toBe(again.url);
     expect(await rows(worker, `select count(*)::int as n from public.${table}`)).toEqual([{ n: 0 }]);
+    // A copy keeps the database's settings: the compatibility layer's search_path (Supabase's), on the worker's and the mutant's sessions.
+    for (const url of [worker, mutant.url]) expect(await rows(url, `select current_setting('search_path') as path`)).toEqual([{ path: '"$user", public, extensions' }]);
     for (const drop of drops.splice(0)) await drop();
     // Dropping a run's databases leaves the kept ones.
     const c = new pg.Client({ connectionString: server.adminUrl });

@@ -22,6 +22,8 @@ export interface ColumnShape {
   generated: boolean;
   /** `generated always as identity`: written only with OVERRIDING SYSTEM VALUE (fixtures), never by a request. */
   identityAlways?: boolean;
+  /** The column owns a sequence (serial or identity): fixtures that write its keys move the sequence past them. */
+  ownsSequence?: boolean;
   enumLabels?: string[];
   /** Allowed values from a CHECK (col = ANY (ARRAY[...])) or (col = '…'). */
   vocabulary?: string[];
@@ -121,11 +123,12 @@ export function constantDefaultOf(expression: string, type: string, enumLabels?:
 
 // Names are cast to text: node-pg returns name[] (oid 1003) as an unparsed string.
 export async function readTableShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
-  const columns = await client.query<{ schema: string; table: string; name: string; type: string; not_null: boolean; has_default: boolean; default_expr: string | null; generated: boolean; identity_always: boolean; enum_labels: string[] | null }>(
+  const columns = await client.query<{ schema: string; table: string; name: string; type: string; not_null: boolean; has_default: boolean; default_expr: string | null; generated: boolean; identity_always: boolean; owns_sequence: boolean; enum_labels: string[] | null }>(
     `select n.nspname as schema, c.relname as table, a.attname as name, format_type(a.atttypid, a.atttypmod) as type,
             a.attnotnull as not_null, a.atthasdef or a.attidentity <> '' as has_default, a.attgenerated <> '' as generated,
             (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = a.attrelid and d.adnum = a.attnum and a.attgenerated = '') as default_expr,
             a.attidentity = 'a' as identity_always,
+            pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) is not null as owns_sequence,
             (select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = a.atttypid) as enum_labels
        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
@@ -147,7 +150,7 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
     const key = modelTableName(r.schema, r.table);
     if (!shapes.has(key)) shapes.set(key, []);
     const constantDefault = r.default_expr === null ? undefined : constantDefaultOf(r.default_expr, r.type, r.enum_labels ?? undefined);
-    shapes.get(key)!.push({ name: r.name, type: r.type, notNull: r.not_null, hasDefault: r.has_default, ...(constantDefault !== undefined ? { constantDefault } : {}), generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
+    shapes.get(key)!.push({ name: r.name, type: r.type, notNull: r.not_null, hasDefault: r.has_default, ...(constantDefault !== undefined ? { constantDefault } : {}), generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.owns_sequence ? { ownsSequence: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
   }
   for (const k of constraints.rows) {
     const cols = shapes.get(modelTableName(k.schema, k.table));

@@ -14,8 +14,9 @@ const shapes: TableShapes = new Map([
     { name: 'open', type: 'boolean', notNull: true, hasDefault: true, generated: false, unique: false },
   ]],
   ['clubs', [
-    { name: 'id', type: 'integer', notNull: true, hasDefault: true, generated: false, unique: true, primaryKey: true },
+    { name: 'id', type: 'integer', notNull: true, hasDefault: true, generated: false, ownsSequence: true, unique: true, primaryKey: true },
     { name: 'slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true },
+    { name: 'rank', type: 'integer', notNull: false, hasDefault: true, constantDefault: 0, generated: false, unique: false },
   ]],
   ['signups', [
     { name: 'member_id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: false },
@@ -41,6 +42,11 @@ describe('fixtures that follow the target', () => {
     expect(sql[0]).toBe('alter table "public"."members" disable trigger "guard_member_update"');
     expect(sql.at(-1)).toBe('alter table "public"."members" enable trigger "guard_member_update"');
     expect(sql.join('\n')).not.toMatch(/session_replication_role/);
+  });
+
+  it('moves the sequence a column owns past the keys written; an integer column with a plain default (0) gets no statement', () => {
+    const setvals = fixtureStatements({ clubs: [{ id: 7, slug: 'chess', rank: 3 }] }, ['clubs'], plan).filter((f) => f.sql.startsWith('select setval('));
+    expect(setvals.map((f) => f.sql.match(/pg_get_serial_sequence\([^,]+, '(\w+)'\)/)?.[1])).toEqual(['id']);
   });
 
   it('empties the tables it is told to before writing', () => {

@@ -101,7 +101,8 @@ function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string,
  * table's largest key (where the sequence reaches that far).
  */
 function sequencesPastFixtures(table: string, rows: Row[], shapes: TableShapes | undefined): FixtureStatement[] {
-  const numbered = (shapes?.get(table) ?? []).filter((c) => c.hasDefault && /^(smallint|integer|bigint)$/.test(c.type) && rows.some((r) => r[c.name] !== undefined && r[c.name] !== null));
+  // Only a column that owns its sequence: a plain integer default (0) has none to move, and the statement costs a plan on every case.
+  const numbered = (shapes?.get(table) ?? []).filter((c) => c.ownsSequence && /^(smallint|integer|bigint)$/.test(c.type) && rows.some((r) => r[c.name] !== undefined && r[c.name] !== null));
   return numbered.map((c) => ({
     table,
     row: null,
