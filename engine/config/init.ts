@@ -41,6 +41,9 @@ export interface InspectOptions {
   packMapping?: TargetMapping;
 }
 
+/** A PL/pgSQL body that can refuse: RAISE at its default level (EXCEPTION), or said so. */
+const RAISES = /\braise\s+(exception\b|'|using\b)/i;
+
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
 export function insertTargets(source: string): string[] {
   // As Postgres reads names: a quoted one keeps its case (public."Profile"), an unquoted one folds to lower case.
@@ -89,8 +92,9 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     );
     const authTriggers = { rows: writerTriggers.rows.filter((t) => t.on === 'auth.users') };
     const usersTarget = tableModels.users ? (mapping.tables?.users?.name ?? 'users') : undefined;
-    const triggerWrites = writerTriggers.rows.map((t) => ({ on: t.on, name: t.name, models: insertTargets(t.source).filter((x) => modelTargets.has(x)) }));
-    const bypass = triggerWrites.filter((t) => (t.on === 'auth.users' ? t.models.some((x) => x !== usersTarget) || (t.models.length && !usersTarget) : t.models.length > 0));
+    // A guard there (raising on a verified MFA factor unless an email OTP was seen) would refuse rows the worlds state as they are.
+    const triggerWrites = writerTriggers.rows.map((t) => ({ on: t.on, name: t.name, models: insertTargets(t.source).filter((x) => modelTargets.has(x)), guard: t.on !== 'auth.users' && RAISES.test(t.source) }));
+    const bypass = triggerWrites.filter((t) => t.guard || (t.on === 'auth.users' ? t.models.some((x) => x !== usersTarget) || (t.models.length && !usersTarget) : t.models.length > 0));
     const users = authTriggers.rows.length > 0 && usersTarget && !bypass.length ? 'auth-trigger' : 'direct';
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
@@ -131,7 +135,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       users === 'auth-trigger'
         ? 'auth.users has a trigger: fixtures insert auth.users and complete the row it creates'
         : bypass.length
-          ? `${bypass.map((t) => `${t.on} has trigger ${t.name} writing ${t.models.join(', ')}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly`
+          ? `${bypass.map((t) => `${t.on} has trigger ${t.name} ${t.models.length ? `writing ${t.models.join(', ')}` : 'refusing rows (it raises)'}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly`
           : 'users rows are written directly',
       ...proposal.notes,
       ...vocabularyHints,

@@ -80,6 +80,10 @@ export const ALREADY_THERE = 'a row with that key was already there';
 
 /** What would make cases of this reason realizable: printed by the health note when many are dropped. */
 export function remedyFor(reason: string): string {
+  // First: the reason quotes the guard's own message, which may say anything.
+  if (/\(\) raising "/.test(reason)) {
+    return 'a guard in code (a trigger) refuses even the server\'s fixture rows: on a table the model does not write (auth.mfa_factors, storage.objects), switch it off while fixtures are written ("fixtures": { "bypassTriggers": ["<schema>.<table>.<trigger>"] }; `policyfuzz init` proposes it); on a model table, draw the rows it accepts; docs/config.md';
+  }
   if (/ is NOT NULL$/.test(reason)) {
     const column = reason.replace(/ is NOT NULL$/, '');
     return `the model's rows with a null ${column.split('.').pop()} are not realizable here (map ${column} to a column that allows null, or accept fewer cases)`;
