@@ -118,7 +118,9 @@ describe('policyfuzz init', () => {
     // workspace then in every case) and `rules.exclude: ["R16:catalog"]`, which the pack lacks.
     const { repo } = supabaseRepo('signup', [
       'create table public.profiles (id uuid primary key references auth.users (id), name text);',
-      'create table public.workspaces (id uuid primary key default gen_random_uuid(), owner uuid references auth.users (id), name text not null);',
+      // After TypeCell: a column typed by a domain over text (init said "not found (null: the target has none)" and mapped it away).
+      "create domain public.workspace_name as text check (value ~ '^[A-Za-z][A-Za-z0-9 ]*$');",
+      'create table public.workspaces (id uuid primary key default gen_random_uuid(), owner uuid references auth.users (id), name public.workspace_name not null);',
       'alter table public.profiles enable row level security;',
       'alter table public.workspaces enable row level security;',
       'create policy own_profile on public.profiles for select to authenticated using (id = auth.uid());',
@@ -153,6 +155,7 @@ export default definePack({ name: 'workspaces', model: { tables: { profiles, wor
       "auth.mfa_factors has trigger enforce_otp refusing rows (it raises); auth.users has trigger on_signup writing profiles, workspaces; storage.objects has trigger on_upload writing workspaces, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly",
     );
     expect(init.stdout).toContain('workspaces holds rows the migrations seeded');
+    expect(init.stdout).not.toContain('not found');
     // The pack has no settings: no note sends its author to the reference's.
     expect(init.stdout).not.toContain('model: every choice');
     const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')) as { fixtures: unknown; rules: unknown };
