@@ -125,6 +125,14 @@ describe('init maps no column across types or meanings', () => {
     expect(mapping.tables?.projects?.columns ?? {}).toEqual({});
   });
 
+  it("a text model column keeps its bytea namesake (the API sends it as a string), named for the user to confirm", () => {
+    // After TypeCell: `data bytea not null` was "not found (null: the target has none)", and the world's rows lost it.
+    const withData: TargetTableFacts = { ...workspaces, columns: [...workspaces.columns, { name: 'title', type: 'bytea', notNull: true }] };
+    const { mapping, notes } = proposeMapping({ tables: [projects], functions: [] }, { tables: [withData], functions: [] });
+    expect(mapping.tables?.projects?.columns ?? {}).toEqual({});
+    expect(notes).toContain('confirm: projects columns the model types as text, kept by their name: title (bytea here)');
+  });
+
   it('a text model key never lands on a uuid column', () => {
     const uuidKeyed: TargetTableFacts = { ...pressRequests, columns: pressRequests.columns.map((c) => (c.name === 'ref' ? { ...c, type: 'uuid' } : c)) };
     const { mapping } = proposeMapping({ tables: [prTickets], functions: [] }, { tables: [uuidKeyed], functions: [] });

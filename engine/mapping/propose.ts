@@ -123,6 +123,12 @@ function normalType(type: string): string {
   return t;
 }
 
+/** A type whose values PostgREST sends and takes as JSON strings (bytea, a date, inet, an interval), as it does text. */
+function travelsAsString(type: string): boolean {
+  const t = normalType(type);
+  return !t.endsWith('[]') && !['uuid', 'integer', 'numeric', 'real', 'double precision', 'boolean', 'jsonb'].includes(t);
+}
+
 /** Model columns that reference people: the model names them `*_id` and the reference keys them by auth.users. */
 const PERSON_REF = /^(id|.*_id)$/;
 const PEOPLE_TABLES = ['auth.users', 'users'];
@@ -298,11 +304,20 @@ export function proposeMapping(
     if (!t) continue;
     const columns = matchColumns(m, t);
     const renamed: Record<string, string | null> = {};
+    const retyped: string[] = [];
     for (const c of m.columns) {
       const to = columns.get(c.name);
+      // A text model column whose namesake the API sends as a JSON string all the same (TypeCell's
+      // `data bytea`, a date) is that column: kept by its name, the type named for the user to confirm.
+      const namesake = to === undefined ? t.columns.find((x) => x.name === c.name) : undefined;
+      if (namesake && normalType(c.type) === 'text' && travelsAsString(namesake.type)) {
+        retyped.push(`${c.name} (${namesake.type} here)`);
+        continue;
+      }
       if (to !== c.name) renamed[c.name] = to ?? null;
     }
     const bigintIds = m.columns.filter((c) => columns.has(c.name) && bigintKey(c, t.columns.find((x) => x.name === columns.get(c.name))!)).map((c) => c.name);
+    if (retyped.length) notes.push(`confirm: ${t.name} columns the model types as text, kept by their name: ${retyped.join(', ')}`);
     if (t.name === m.name && !Object.keys(renamed).length && !bigintIds.length) continue;
     mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...(bigintIds.length ? { bigintIds } : {}) };
     if (bigintIds.length) notes.push(`confirm: ${t.name} keys ${bigintIds.join(', ')} with a bigint where the model's ids are uuids: bigintIds`);
