@@ -133,6 +133,14 @@ describe('init maps no column across types or meanings', () => {
     expect(notes).toContain('confirm: projects columns the model types as text, kept by their name: title (bytea here)');
   });
 
+  it('citext outside the search path is text too (format_type gives `extensions.citext`)', () => {
+    // After Atomic CRM: sales.email citext, created in schema extensions, was "kept by its name" as another type.
+    const citext: TargetTableFacts = { ...workspaces, columns: [...workspaces.columns.filter((c) => c.name !== 'stripe_customer_id'), { name: 'title', type: 'extensions.citext' }] };
+    const { mapping, notes } = proposeMapping({ tables: [projects], functions: [] }, { tables: [citext], functions: [] });
+    expect(mapping.tables?.projects?.columns ?? {}).toEqual({});
+    expect(notes.join('\n')).not.toContain('kept by their name');
+  });
+
   it('a text model key never lands on a uuid column', () => {
     const uuidKeyed: TargetTableFacts = { ...pressRequests, columns: pressRequests.columns.map((c) => (c.name === 'ref' ? { ...c, type: 'uuid' } : c)) };
     const { mapping } = proposeMapping({ tables: [prTickets], functions: [] }, { tables: [uuidKeyed], functions: [] });

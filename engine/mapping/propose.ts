@@ -114,7 +114,8 @@ function tokenScore(a: string, b: string): number {
 
 function normalType(type: string): string {
   // format_type() keeps the modifier (`character varying(255)`, `numeric(10,2)`): no part of the meaning.
-  const t = type.toLowerCase().replace(/\([^)]*\)/, '');
+  // and names a type outside the search path with its schema (`extensions.citext`).
+  const t = type.toLowerCase().replace(/\([^)]*\)/, '').replace(/^"?[a-z_][\w$]*"?\.(?=[a-z_"])/, '');
   if (t.startsWith('timestamp')) return 'timestamptz';
   if (t === 'character varying' || t === 'citext' || t.startsWith('varchar')) return 'text';
   if (t === 'bigint' || t === 'smallint' || t === 'integer') return 'integer';
