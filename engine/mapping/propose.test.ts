@@ -3,6 +3,7 @@ import { proposeMapping, type ModelTableFacts, type TargetFunctionFacts, type Ta
 
 const prTickets: ModelTableFacts = {
   name: 'pr_tickets',
+  guarded: true,
   columns: [
     { name: 'id', type: 'text', primaryKey: true },
     { name: 'submitter_id', type: 'uuid' },
@@ -81,6 +82,15 @@ describe('proposing a mapping from the catalog', () => {
       get_pr_ticket_by_id: { name: 'lookup_press_request', args: { p_id: 'p_ref' }, columns: { id: 'ref', status: 'state' } },
       soft_delete_pr_ticket: { name: 'archive_press_request', args: { p_id: 'p_ref' }, returns: 'row-as-boolean' },
     });
+  });
+
+  it('proposes no refusal convention for a model with no functions and no guards (a pack for its own app)', () => {
+    // After Capgo: init --pack, with a pack of plain tables, proposed the app's 42501 refusals be read as
+    // the model's P0001 ("confirm: functions refuse with 42501…"), which no rule of the pack raises.
+    const plain = proposeMapping({ tables: [{ ...prTickets, guarded: false }], functions: [] }, { tables: [pressRequests], functions: [fn({ name: 'archive_press_request', source: "RAISE EXCEPTION 'not authorized' USING ERRCODE = '42501';" }), fn({ name: 'app.guard', args: [], trigger: true, source: "RAISE EXCEPTION 'not authorized: no' USING ERRCODE = '42501';" })] });
+    expect(plain.mapping.conventions?.functionRefusal).toBeUndefined();
+    expect(plain.mapping.conventions?.guardRefusal).toBeUndefined();
+    expect(plain.notes.join('\n')).not.toMatch(/refuse with/);
   });
 
   it('reads the refusal and grant conventions and the vocabularies, and says what is left to do', () => {

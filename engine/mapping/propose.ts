@@ -21,6 +21,8 @@ export interface ModelColumnFacts {
 export interface ModelTableFacts {
   name: string;
   columns: ModelColumnFacts[];
+  /** The model guards writes to it (beforeInsert/beforeUpdate): a convention for the target's guards can apply. */
+  guarded?: boolean;
 }
 
 export interface ModelFunctionFacts {
@@ -373,9 +375,10 @@ export function proposeMapping(
     notes.push(`confirm: model function ${m.name}(${m.args.join(', ')}) is ${f.name}(${f.args.map((a) => a.name).join(', ')})${what.length ? `; ${what.join('; ')}` : ''}`);
   }
 
-  // Conventions.
-  const definers = target.functions.filter((f) => !f.trigger);
-  const triggers = target.functions.filter((f) => f.trigger);
+  // Conventions: how the target's functions and guards refuse, read as the model's P0001 — only
+  // where the model has functions or guards (a pack with neither met Capgo's 42501s as noise).
+  const definers = model.functions.length ? target.functions.filter((f) => !f.trigger) : [];
+  const triggers = model.tables.some((t) => t.guarded) ? target.functions.filter((f) => f.trigger) : [];
   const functionRefusal = refusalIn(definers);
   if (functionRefusal) {
     mapping.conventions!.functionRefusal = functionRefusal;
