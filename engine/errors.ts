@@ -16,6 +16,9 @@ export class EnvironmentError extends Error {
   }
 }
 
+/** FixtureError's table when the database's error names none (a guard raising in a batch of fixtures). */
+export const UNNAMED_FIXTURE = '(fixtures)';
+
 /** A fixture the harness wrote was refused by the database: a harness problem, never a rule verdict. */
 export class FixtureError extends Error {
   /** `constraint`: what refused it, as the database names it (`users_role_check`, `users.role NOT NULL`). */

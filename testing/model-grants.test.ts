@@ -85,4 +85,21 @@ describe("GRANT01: a definePack pack's grants against the catalog", () => {
     const run = await grants(dir);
     expect(run.property?.status).toBe('passed');
   });
+
+  it('a write grant on a view Postgres cannot write through grants nothing: stated or not, no finding; on a table it is one', async () => {
+    // After Atomic CRM: `grant all on contacts_summary` (a GROUP BY view) to the API roles; a model
+    // stating SELECT only failed GRANT01 with INSERT, UPDATE and DELETE "held".
+    const dir = project(`create view public.note_totals with (security_invoker = on) as select owner_id, count(*) as n from public.notes group by owner_id;
+revoke all on public.note_totals from anon;
+grant all on public.note_totals to authenticated;
+`);
+    const view = `const totals = defineTable({ table: 'note_totals', primaryKey: ['owner_id'], rowSecurity: true, columns: [{ name: 'owner_id', type: 'uuid', nullable: false }, { name: 'n', type: 'integer', nullable: false }],
+  grants: { anon: [], authenticated: ['select'] }, view: () => [], rules: {} });
+export default`;
+    writeFileSync(path.join(dir, 'policyfuzz.pack.ts'), PACK.replace('export default', view).replace('tables: { notes }', 'tables: { notes, note_totals: totals }'));
+    const run = await grants(dir);
+    expect(run.stdout).not.toContain('note_totals: authenticated holds');
+    expect(run.property).toMatchObject({ status: 'passed', cases: 3 });
+  });
 });
+

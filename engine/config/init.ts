@@ -41,6 +41,9 @@ export interface InspectOptions {
   packMapping?: TargetMapping;
 }
 
+/** A PL/pgSQL body that can refuse: RAISE at its default level (EXCEPTION), or said so. */
+const RAISES = /\braise\s+(exception\b|'|using\b)/i;
+
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
 export function insertTargets(source: string): string[] {
   // As Postgres reads names: a quoted one keeps its case (public."Profile"), an unquoted one folds to lower case.
@@ -66,6 +69,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           .map((t) => ({
             name: t.table,
             columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable })),
+            guarded: !!(t.beforeInsert || t.beforeUpdate),
           })),
         functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args })),
       },
@@ -78,20 +82,22 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     // One that also makes rows of other model tables (a home workspace, a personal org) would put
     // rows in every case no world has: it is switched off while fixtures are written instead. So
     // is one on any other table the fixtures write and the model does not (storage.objects: an
-    // upload trigger making a documents row).
+    // upload trigger making a documents row), and one on a model table that makes rows of a model
+    // table (Capgo: a new org makes its creator's org_users row, which the worlds state themselves).
     const modelTargets = new Map(Object.keys(tableModels).map((t) => [mapping.tables?.[t]?.name ?? t, t]));
     const fixtureOnly = [...new Set(['auth.users', ...model.fixtureOrder.filter((t) => !tableModels[t] && !modelTargets.has(t))])];
     const writerTriggers = await client.query<{ on: string; name: string; source: string }>(
       `select case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end as on, t.tgname as name, p.prosrc as source
          from pg_trigger t join pg_proc p on p.oid = t.tgfoid join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
-        where not t.tgisinternal and (case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end) = any($1) order by 1, 2`,
-      [fixtureOnly],
+        where not t.tgisinternal and t.tgname not like 'policyfuzz\\_%' and (case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end) = any($1) order by 1, 2`,
+      [[...fixtureOnly, ...modelTargets.keys()]],
     );
     const authTriggers = { rows: writerTriggers.rows.filter((t) => t.on === 'auth.users') };
     const usersTarget = tableModels.users ? (mapping.tables?.users?.name ?? 'users') : undefined;
-    const triggerWrites = writerTriggers.rows.map((t) => ({ on: t.on, name: t.name, models: insertTargets(t.source).filter((x) => modelTargets.has(x)) }));
-    const bypass = triggerWrites.filter((t) => (t.on === 'auth.users' ? t.models.some((x) => x !== usersTarget) || (t.models.length && !usersTarget) : t.models.length > 0));
-    const users = authTriggers.rows.length > 0 && usersTarget && !bypass.length ? 'auth-trigger' : 'direct';
+    // A guard there (raising on a verified MFA factor unless an email OTP was seen) would refuse rows the worlds state as they are.
+    const triggerWrites = writerTriggers.rows.map((t) => ({ on: t.on, name: t.name, models: insertTargets(t.source).filter((x) => modelTargets.has(x)), guard: t.on !== 'auth.users' && fixtureOnly.includes(t.on) && RAISES.test(t.source) }));
+    const bypass = triggerWrites.filter((t) => t.guard || (t.on === 'auth.users' ? t.models.some((x) => x !== usersTarget) || (t.models.length && !usersTarget) : t.models.length > 0));
+    const users = authTriggers.rows.length > 0 && usersTarget && !bypass.some((t) => t.on === 'auth.users') ? 'auth-trigger' : 'direct';
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
     for (const p of properties) {
@@ -128,11 +134,12 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       ...(api ? [`API schemas ${api.exposedSchemas.join(', ')}, extra search path ${api.extraSearchPath.join(', ')} (from ${path.relative(configDir, api.source!) || api.source})`] : []),
       `tables found: ${[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')).join(', ') || 'none'}`,
       ...notApplicable.map((n) => `${n.id} not applicable: missing ${n.missing.join(', ')}`),
-      users === 'auth-trigger'
-        ? 'auth.users has a trigger: fixtures insert auth.users and complete the row it creates'
-        : bypass.length
-          ? `${bypass.map((t) => `${t.on} has trigger ${t.name} writing ${t.models.join(', ')}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly`
-          : 'users rows are written directly',
+      ...(users === 'auth-trigger' ? ['auth.users has a trigger: fixtures insert auth.users and complete the row it creates'] : []),
+      ...(bypass.length
+        ? [`${bypass.map((t) => `${t.on} has trigger ${t.name} ${t.models.length ? `writing ${t.models.join(', ')}` : 'refusing rows (it raises)'}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers)${users === 'direct' ? '; rows are written directly' : ''}`]
+        : users === 'direct'
+          ? ['users rows are written directly']
+          : []),
       ...proposal.notes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),

@@ -503,6 +503,16 @@ describe('requests planned in begin() are written with the fixtures, each its ow
     expect(answers[1][0].body).toEqual(expect.arrayContaining([{ label: 'one' }]));
   });
 
+  it('a fixture refused by a guard in code (a trigger raising) names the function and its message, as a constraint is named', async () => {
+    // After Capgo: a trigger on auth.mfa_factors raised on every verified factor the fixtures wrote;
+    // with no constraint to name, the case was a harness error instead of a dropped case with its remedy.
+    const tx = env.workers[0].tx;
+    await tx.flush();
+    const guarded = [...FIXTURES, { table: 'things', row: { id: 9 }, sql: `select public.boom()` }];
+    const refused = tx.runPlanned(guarded, () => guarded, [{ caller: readThings[0], request: readThings[1] }]);
+    await expect(refused).rejects.toMatchObject({ name: 'FixtureError', constraint: 'boom() raising "BOOM"' });
+  });
+
   it('runPlanned: a refused fixture is named even with the next case already written behind it, which answers as alone', async () => {
     const tx = env.workers[0].tx;
     await tx.flush();

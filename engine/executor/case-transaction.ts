@@ -26,7 +26,7 @@ import { sendBatch, type BatchResult } from './batch-query.ts';
 import type { Caller } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { ApiRequest } from '../model/request.ts';
-import { FixtureError } from '../errors.ts';
+import { FixtureError, UNNAMED_FIXTURE } from '../errors.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { REFERENCE_PLAN, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { credentialsFor, credentialTexts } from './credentials.ts';
@@ -61,11 +61,17 @@ function refusedTable(e: unknown): string | undefined {
   return (e as { table?: string }).table;
 }
 
-/** The constraint a database error names (a NOT NULL violation names its column instead). */
+/**
+ * The constraint a database error names (a NOT NULL violation names its column instead), or the
+ * function that raised it: a guard written in code (a trigger refusing even the server's rows)
+ * refuses a fixture as a constraint does.
+ */
 function refusedBy(e: unknown): string | undefined {
-  const { constraint, table, column, code } = e as { constraint?: string; table?: string; column?: string; code?: string };
+  const { constraint, table, column, code, where } = e as { constraint?: string; table?: string; column?: string; code?: string; where?: string };
   if (constraint) return constraint;
-  return code === '23502' && table && column ? `${table}.${column} NOT NULL` : undefined;
+  if (code === '23502' && table && column) return `${table}.${column} NOT NULL`;
+  const raisedIn = /PL\/pgSQL function ([^\s(]+)\([^)]*\) line \d+ at RAISE/.exec(where ?? '')?.[1];
+  return raisedIn ? `${raisedIn}() raising "${(e as Error).message}"` : undefined;
 }
 
 export const ROLLBACK_REQUEST = 'rollback to savepoint pf_request; release savepoint pf_request; ';
@@ -348,7 +354,7 @@ export class CaseTransaction implements Executor {
       // is named by the database's error alone.
       if (pipelined) {
         const table = refusedTable(error);
-        throw new FixtureError(`${table ? `fixture for ${table}` : 'fixtures'} refused: ${error.message}`, table ?? '(fixtures)', null, refusedBy(error), (error as { code?: string }).code);
+        throw new FixtureError(`${table ? `fixture for ${table}` : 'fixtures'} refused: ${error.message}`, table ?? UNNAMED_FIXTURE, null, refusedBy(error), (error as { code?: string }).code);
       }
       await this.fixturesRowByRow(perRow, committed);
       return Promise.all(this.writeRequests(ahead));

@@ -38,6 +38,13 @@ create policy cards_all on public.cards for all to authenticated using (true) wi
 revoke all on public.cards from anon, authenticated;
 grant insert, update, delete on public.cards to authenticated;
 grant select (id, title) on public.cards to authenticated;
+
+-- As TypeCell keeps a document's id and owner fixed: UPDATE only on the columns one may edit.
+create table public.docs (id int primary key, owner uuid, body text);
+alter table public.docs enable row level security;
+create policy docs_all on public.docs for all to authenticated using (true) with check (true);
+revoke update on public.docs from authenticated;
+grant update (body) on public.docs to authenticated;
 `;
 
 const cards: TableModel = {
@@ -112,6 +119,33 @@ describe('column lists on writes and reads (column-level grants)', () => {
       const r = await agreed(request);
       expect(r.response.status, JSON.stringify(request)).toBe(status);
       expect(r.disagreement, JSON.stringify(request)).toBeUndefined();
+    }
+  });
+});
+
+describe('column-level UPDATE grants', () => {
+  // After TypeCell (`revoke update on documents …; grant update (data, public_access_level, updated_at)`):
+  // the model had no way to say it, and every PATCH of an editable column was a false alarm (42501 predicted).
+  const docs: TableModel = {
+    table: 'docs',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'owner', type: 'uuid', nullable: true },
+      { name: 'body', type: 'text', nullable: true },
+    ],
+    primaryKey: ['id'],
+    grants: { anon: [], authenticated: ['select', 'insert', 'delete'], columnUpdate: { authenticated: ['body'] } },
+    rowSecurity: true,
+    rules: { select: () => true, updateUsing: () => true, updateCheck: () => true },
+  };
+  const fixtures = [{ table: 'docs', row: {}, sql: `insert into public.docs values (1, '${ALICE}', 'one')` }];
+  it('a PATCH of a granted column is answered, one of any other column refused (42501), as the model predicts', async () => {
+    for (const [patch, status] of [[{ body: 'two' }, 204], [{ owner: null }, 403], [{ body: 'two', owner: null }, 403]] as const) {
+      const request: Exclude<ApiRequest, { kind: 'rpc' }> = { kind: 'update', table: 'docs', patch, filters: byId, returning: 'minimal' };
+      const response = (await runCase(env, fixtures, [{ caller: alice, request }]))[0];
+      const predicted = predictTableRequest(docs, { docs: [{ id: 1, owner: ALICE, body: 'one' }] }, alice, request, undefined).outcome;
+      expect(response.status, JSON.stringify(patch)).toBe(status);
+      expect(compareOutcomes(predicted, observedOutcome(request, response)), JSON.stringify(patch)).toBeUndefined();
     }
   });
 });

@@ -3,6 +3,7 @@ import { proposeMapping, type ModelTableFacts, type TargetFunctionFacts, type Ta
 
 const prTickets: ModelTableFacts = {
   name: 'pr_tickets',
+  guarded: true,
   columns: [
     { name: 'id', type: 'text', primaryKey: true },
     { name: 'submitter_id', type: 'uuid' },
@@ -83,6 +84,15 @@ describe('proposing a mapping from the catalog', () => {
     });
   });
 
+  it('proposes no refusal convention for a model with no functions and no guards (a pack for its own app)', () => {
+    // After Capgo: init --pack, with a pack of plain tables, proposed the app's 42501 refusals be read as
+    // the model's P0001 ("confirm: functions refuse with 42501…"), which no rule of the pack raises.
+    const plain = proposeMapping({ tables: [{ ...prTickets, guarded: false }], functions: [] }, { tables: [pressRequests], functions: [fn({ name: 'archive_press_request', source: "RAISE EXCEPTION 'not authorized' USING ERRCODE = '42501';" }), fn({ name: 'app.guard', args: [], trigger: true, source: "RAISE EXCEPTION 'not authorized: no' USING ERRCODE = '42501';" })] });
+    expect(plain.mapping.conventions?.functionRefusal).toBeUndefined();
+    expect(plain.mapping.conventions?.guardRefusal).toBeUndefined();
+    expect(plain.notes.join('\n')).not.toMatch(/refuse with/);
+  });
+
   it('reads the refusal and grant conventions and the vocabularies, and says what is left to do', () => {
     expect(proposal.mapping.conventions).toEqual({
       functionRefusal: { code: '42501', message: '^not authorized' },
@@ -123,6 +133,22 @@ describe('init maps no column across types or meanings', () => {
     const sized: TargetTableFacts = { ...workspaces, columns: [...workspaces.columns.filter((c) => c.name !== 'stripe_customer_id'), { name: 'title', type: 'character varying(255)' }] };
     const { mapping } = proposeMapping({ tables: [projects], functions: [] }, { tables: [sized], functions: [] });
     expect(mapping.tables?.projects?.columns ?? {}).toEqual({});
+  });
+
+  it("a text model column keeps its bytea namesake (the API sends it as a string), named for the user to confirm", () => {
+    // After TypeCell: `data bytea not null` was "not found (null: the target has none)", and the world's rows lost it.
+    const withData: TargetTableFacts = { ...workspaces, columns: [...workspaces.columns, { name: 'title', type: 'bytea', notNull: true }] };
+    const { mapping, notes } = proposeMapping({ tables: [projects], functions: [] }, { tables: [withData], functions: [] });
+    expect(mapping.tables?.projects?.columns ?? {}).toEqual({});
+    expect(notes).toContain('confirm: projects columns the model types as text, kept by their name: title (bytea here)');
+  });
+
+  it('citext outside the search path is text too (format_type gives `extensions.citext`)', () => {
+    // After Atomic CRM: sales.email citext, created in schema extensions, was "kept by its name" as another type.
+    const citext: TargetTableFacts = { ...workspaces, columns: [...workspaces.columns.filter((c) => c.name !== 'stripe_customer_id'), { name: 'title', type: 'extensions.citext' }] };
+    const { mapping, notes } = proposeMapping({ tables: [projects], functions: [] }, { tables: [citext], functions: [] });
+    expect(mapping.tables?.projects?.columns ?? {}).toEqual({});
+    expect(notes.join('\n')).not.toContain('kept by their name');
   });
 
   it('a text model key never lands on a uuid column', () => {

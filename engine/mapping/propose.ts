@@ -21,6 +21,8 @@ export interface ModelColumnFacts {
 export interface ModelTableFacts {
   name: string;
   columns: ModelColumnFacts[];
+  /** The model guards writes to it (beforeInsert/beforeUpdate): a convention for the target's guards can apply. */
+  guarded?: boolean;
 }
 
 export interface ModelFunctionFacts {
@@ -114,13 +116,20 @@ function tokenScore(a: string, b: string): number {
 
 function normalType(type: string): string {
   // format_type() keeps the modifier (`character varying(255)`, `numeric(10,2)`): no part of the meaning.
-  const t = type.toLowerCase().replace(/\([^)]*\)/, '');
+  // and names a type outside the search path with its schema (`extensions.citext`).
+  const t = type.toLowerCase().replace(/\([^)]*\)/, '').replace(/^"?[a-z_][\w$]*"?\.(?=[a-z_"])/, '');
   if (t.startsWith('timestamp')) return 'timestamptz';
   if (t === 'character varying' || t === 'citext' || t.startsWith('varchar')) return 'text';
   if (t === 'bigint' || t === 'smallint' || t === 'integer') return 'integer';
   if (t === 'json' || t === 'jsonb') return 'jsonb';
   if (t.endsWith('[]')) return `${normalType(t.slice(0, -2))}[]`;
   return t;
+}
+
+/** A type whose values PostgREST sends and takes as JSON strings (bytea, a date, inet, an interval), as it does text. */
+function travelsAsString(type: string): boolean {
+  const t = normalType(type);
+  return !t.endsWith('[]') && !['uuid', 'integer', 'numeric', 'real', 'double precision', 'boolean', 'jsonb'].includes(t);
 }
 
 /** Model columns that reference people: the model names them `*_id` and the reference keys them by auth.users. */
@@ -298,11 +307,20 @@ export function proposeMapping(
     if (!t) continue;
     const columns = matchColumns(m, t);
     const renamed: Record<string, string | null> = {};
+    const retyped: string[] = [];
     for (const c of m.columns) {
       const to = columns.get(c.name);
+      // A text model column whose namesake the API sends as a JSON string all the same (TypeCell's
+      // `data bytea`, a date) is that column: kept by its name, the type named for the user to confirm.
+      const namesake = to === undefined ? t.columns.find((x) => x.name === c.name) : undefined;
+      if (namesake && normalType(c.type) === 'text' && travelsAsString(namesake.type)) {
+        retyped.push(`${c.name} (${namesake.type} here)`);
+        continue;
+      }
       if (to !== c.name) renamed[c.name] = to ?? null;
     }
     const bigintIds = m.columns.filter((c) => columns.has(c.name) && bigintKey(c, t.columns.find((x) => x.name === columns.get(c.name))!)).map((c) => c.name);
+    if (retyped.length) notes.push(`confirm: ${t.name} columns the model types as text, kept by their name: ${retyped.join(', ')}`);
     if (t.name === m.name && !Object.keys(renamed).length && !bigintIds.length) continue;
     mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...(bigintIds.length ? { bigintIds } : {}) };
     if (bigintIds.length) notes.push(`confirm: ${t.name} keys ${bigintIds.join(', ')} with a bigint where the model's ids are uuids: bigintIds`);
@@ -357,9 +375,10 @@ export function proposeMapping(
     notes.push(`confirm: model function ${m.name}(${m.args.join(', ')}) is ${f.name}(${f.args.map((a) => a.name).join(', ')})${what.length ? `; ${what.join('; ')}` : ''}`);
   }
 
-  // Conventions.
-  const definers = target.functions.filter((f) => !f.trigger);
-  const triggers = target.functions.filter((f) => f.trigger);
+  // Conventions: how the target's functions and guards refuse, read as the model's P0001 — only
+  // where the model has functions or guards (a pack with neither met Capgo's 42501s as noise).
+  const definers = model.functions.length ? target.functions.filter((f) => !f.trigger) : [];
+  const triggers = model.tables.some((t) => t.guarded) ? target.functions.filter((f) => f.trigger) : [];
   const functionRefusal = refusalIn(definers);
   if (functionRefusal) {
     mapping.conventions!.functionRefusal = functionRefusal;

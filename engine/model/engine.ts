@@ -64,6 +64,14 @@ function canSelect(model: TableModel, caller: Caller, columns: readonly string[]
   return granted !== undefined && columns.every((c) => granted.includes(c));
 }
 
+/** UPDATE of these columns (a PATCH's SET list): table-level UPDATE, or a column-level grant on each of them. */
+function canUpdate(model: TableModel, caller: Caller, columns: readonly string[], settings: unknown): boolean {
+  const role = apiRoleOf(caller);
+  if (role === 'service_role' || hasPrivilege(model, caller, 'update', settings)) return true;
+  const granted = grantsOf(model, settings).columnUpdate?.[role];
+  return granted !== undefined && columns.every((c) => granted.includes(c));
+}
+
 function allColumns(model: TableModel, columns: string[] | '*'): string[] {
   return columns === '*' ? model.columns.map((c) => c.name) : columns;
 }
@@ -384,7 +392,7 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   if (!read.ok) return unchanged(read.outcome);
   // Reading existing rows (a WHERE on their columns) or returning them needs SELECT on those columns as well.
   const readsRows = request.filters.length > 0 || readsBack;
-  if (!tableGrant(hasPrivilege(model, caller, 'update', settings) && canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings))) {
+  if (!tableGrant(canUpdate(model, caller, Object.keys(request.patch), settings) && canSelect(model, caller, [...request.filters.map((f) => f.column), ...returningColumns(model, request)], settings))) {
     return unchanged(rejectedByGrant(`update on ${model.table}`));
   }
   const ctx = context(world, caller, settings);

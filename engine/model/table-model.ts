@@ -52,7 +52,11 @@ export type ApiRole = 'anon' | 'authenticated';
  * table-level SELECT. Postgres then refuses (42501) only a statement that reads a column outside
  * them: a `select=`, a filter, or a write's RETURNING (PostgREST adds the primary key there).
  */
-export type Grants = Record<ApiRole, readonly Privilege[]> & { columnSelect?: Partial<Record<ApiRole, readonly string[]>> };
+export type Grants = Record<ApiRole, readonly Privilege[]> & {
+  columnSelect?: Partial<Record<ApiRole, readonly string[]>>;
+  /** The columns a role may UPDATE through column-level grants (`grant update (title) on t to authenticated`) where it holds no table-level UPDATE: a PATCH setting another column is refused (42501). */
+  columnUpdate?: Partial<Record<ApiRole, readonly string[]>>;
+};
 
 /** The table's grants under these settings. */
 export function grantsOf<S>(model: TableModel<S>, settings: S): Grants {

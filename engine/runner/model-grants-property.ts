@@ -40,10 +40,20 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
       const byFunction = compareFunctions(foundFunctions, functions);
       const supabaseDefault = mapping?.conventions?.grants === 'supabase-default';
       const rowSecurityOn = new Set(foundTables.filter((t) => t.kind === 'table' && t.rowSecurity).map((t) => t.name));
+      // A write privilege on a view Postgres cannot write through (a GROUP BY, a join: "cannot insert
+      // into view") grants nothing: the model may state it or not (Atomic CRM grants all on its summaries).
+      const views = foundTables.filter((t) => t.kind === 'view').map((t) => t.name);
+      const unwritable = new Set(
+        views.length
+          ? (await client.query<{ name: string }>(`select v as name from unnest($1::text[]) v where pg_relation_is_updatable(to_regclass(case when strpos(v, '.') > 0 then format('%I.%I', split_part(v, '.', 1), split_part(v, '.', 2)) else format('public.%I', v) end), true) & 28 = 0`, [views])).rows.map((r) => r.name)
+          : [],
+      );
+      const tableOf = (finding: string) => finding.slice(0, finding.indexOf(':'));
       // A privilege or EXECUTE the model does not state, where the convention lets row security or the body decide.
       const accepted = (finding: string) =>
-        supabaseDefault &&
-        (/: (anon|authenticated) holds [A-Z]+, the model says it lacks it/.test(finding) ? rowSecurityOn.has(finding.slice(0, finding.indexOf(':'))) : / may execute it, the model says it may not$|: EXECUTE granted to PUBLIC/.test(finding));
+        (/: (anon|authenticated) holds (INSERT|UPDATE|DELETE), the model says it lacks it/.test(finding) && unwritable.has(tableOf(finding))) ||
+        (supabaseDefault &&
+          (/: (anon|authenticated) holds [A-Z]+, the model says it lacks it/.test(finding) ? rowSecurityOn.has(tableOf(finding)) : / may execute it, the model says it may not$|: EXECUTE granted to PUBLIC/.test(finding)));
       const findings = [...byTable.findings, ...byFunction.findings];
       const kept = findings.filter((f) => !accepted(f));
       const result: CatalogComparison = { granted: byTable.granted + byFunction.granted, withheld: byTable.withheld + byFunction.withheld + (findings.length - kept.length), findings: kept };

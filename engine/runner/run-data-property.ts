@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { OutcomeClass } from '../model/outcome.ts';
 import type { Oracle } from '../pack.ts';
-import { FixtureError } from '../errors.ts';
+import { FixtureError, UNNAMED_FIXTURE } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { isSideError, signatureOf } from '../findings/signature.ts';
 import { CaseMismatch, checkCase, mismatchMessage, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
@@ -21,7 +21,7 @@ import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase, type FixturePlan } from '../target/fixtures.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
-import { ALREADY_THERE, NotRealizable, remedyFor } from '../target/realizable.ts';
+import { ALREADY_THERE, NO_PARENT, NotRealizable, remedyFor } from '../target/realizable.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -85,7 +85,7 @@ function dropReason(error: unknown): string | undefined {
   if (error instanceof NotRealizable) return error.reason;
   // Only a constraint says the target cannot hold the case; any other refusal (an unknown table, a
   // setting) is the harness's or the config's error, and reported as one.
-  if (error instanceof FixtureError && error.constraint) return `${error.constraint} refused a fixture row (${error.table})${error.code === '23505' ? `: ${ALREADY_THERE}` : ''}`;
+  if (error instanceof FixtureError && error.constraint) return `${error.constraint} refused a fixture row${error.table === UNNAMED_FIXTURE ? '' : ` (${error.table})`}${error.code === '23505' ? `: ${ALREADY_THERE}` : error.code === '23503' ? `: ${NO_PARENT}` : ''}`;
   return undefined;
 }
 

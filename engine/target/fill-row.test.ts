@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillInsertRows, fillWorld, UnfillableColumn } from './fill-row.ts';
+import { fillInsertRows, fillWorld, fillWorldWithParents, UnfillableColumn } from './fill-row.ts';
 import { checkVocabulary, type TableShapes } from '../introspection/table-shapes.ts';
 
 describe('check vocabularies', () => {
@@ -38,6 +38,35 @@ describe('filling rows for a foreign schema', () => {
   it('names the column it cannot fill', () => {
     expect(() => fillWorld({ orders: [{ id: 'o1' }] }, shapes)).toThrow(UnfillableColumn);
     expect(() => fillWorld({ orders: [{ id: 'o1' }] }, shapes)).toThrow('orders.buyer_id references users, which has no row in this case');
+  });
+});
+
+describe('parents the case lacks', () => {
+  // Re-created after Capgo: deploy_history.channel_id references channels.id, a `bigint generated
+  // by default as identity`. The parent was made without its key (the database would assign it),
+  // so the child had nothing to name and every case was dropped ("channels, which has no row").
+  const shapes: TableShapes = new Map([
+    [
+      'channels',
+      [
+        { name: 'id', type: 'bigint', notNull: true, hasDefault: true, generated: false, unique: true, identityAlways: false },
+        { name: 'name', type: 'character varying', notNull: true, hasDefault: false, generated: false, unique: false },
+        { name: 'version', type: 'bigint', notNull: false, hasDefault: false, generated: false, unique: false },
+      ],
+    ],
+    [
+      'deploy_history',
+      [
+        { name: 'id', type: 'bigint', notNull: true, hasDefault: true, generated: false, unique: true },
+        { name: 'channel_id', type: 'bigint', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'channels', column: 'id' } },
+      ],
+    ],
+  ]);
+  it('a parent keyed by an identity is made with its key, which the child names', () => {
+    const { world, parents } = fillWorldWithParents({ deploy_history: [{ id: 1 }] }, shapes);
+    expect(parents).toEqual(['channels']);
+    expect(world.channels).toEqual([{ id: 900, name: 'pf-name-901' }]);
+    expect(world.deploy_history).toEqual([{ id: 1, channel_id: 900 }]);
   });
 });
 

@@ -49,15 +49,17 @@ function scalarFor(table: string, column: ColumnShape, n: number): Json {
 
 /**
  * A parent row for a NOT NULL foreign key the case left without one: every NOT NULL column
- * without a default filled (its own references first, a few levels deep). Added to `world`.
+ * without a default filled (its own references first, a few levels deep), and the referenced
+ * column `key` too when the database would make it (an identity or serial key: the fixtures
+ * write it, so the child can name it). Added to `world`.
  */
-function createParent(table: string, world: World, shapes: TableShapes, counter: { n: number }, depth: number): boolean {
+function createParent(table: string, key: string, world: World, shapes: TableShapes, counter: { n: number }, depth: number): boolean {
   const columns = shapes.get(table);
   if (!columns || depth > 3) return false;
   const row: Row = {};
   for (const c of columns) {
-    if (!c.notNull || c.hasDefault || c.generated) continue;
-    if (c.references && world[c.references.table]?.[0] === undefined && !createParent(c.references.table, world, shapes, counter, depth + 1)) return false;
+    if (c.generated || (c.name !== key && (!c.notNull || c.hasDefault))) continue;
+    if (c.references && world[c.references.table]?.[0] === undefined && !createParent(c.references.table, c.references.column, world, shapes, counter, depth + 1)) return false;
     row[c.name] = valueFor(table, c, counter.n++, world);
   }
   world[table] = [row];
@@ -79,7 +81,7 @@ export function fillWorldWithParents(world: World, shapes: TableShapes): { world
       const parent = c.references.table;
       if (all()[parent]?.[0] !== undefined) continue;
       const scratch = all();
-      if (createParent(parent, scratch, shapes, counter, 0)) for (const [t, r] of Object.entries(scratch)) if (!(t in world)) parents[t] = r;
+      if (createParent(parent, c.references.column, scratch, shapes, counter, 0)) for (const [t, r] of Object.entries(scratch)) if (!(t in world)) parents[t] = r;
     }
   }
   const created = Object.keys(parents);

@@ -72,6 +72,28 @@ describe('fixtures that follow the target', () => {
     expect(statements.find((s) => s.table === 'signups')!.row).toEqual([{ member_id: 'u1', club_slug: club.slug, channel: 'web' }]);
   });
 
+  it('a parent it creates that names a row of the world is written after that row, still before its child', () => {
+    // After Capgo: deploy_history needs an apps row, which names the world's org (apps.owner_org);
+    // written first, before the orgs, it was refused (owner_org_id_fkey) and every case dropped.
+    const capgo: TableShapes = new Map([
+      ['orgs', [{ name: 'id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true }]],
+      ['apps', [
+        { name: 'app_id', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true },
+        { name: 'owner_org', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'orgs', column: 'id' } },
+      ]],
+      ['deploys', [
+        { name: 'id', type: 'integer', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true },
+        { name: 'app_id', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'apps', column: 'app_id' } },
+      ]],
+    ]);
+    const written = fixtureStatements({ orgs: [{ id: 'o1' }], deploys: [{ id: 1 }] }, ['orgs', 'deploys'], { users: 'direct', bypassTriggers: false, shapes: capgo });
+    expect(written.map((w) => [w.table, w.row])).toEqual([
+      ['orgs', [{ id: 'o1' }]],
+      ['apps', [{ app_id: 'pf-app_id-900', owner_org: 'o1' }]],
+      ['deploys', [{ id: 1, app_id: 'pf-app_id-900' }]],
+    ]);
+  });
+
   it('sends the model’s INSERT in the target’s names, completed with what only the target requires', () => {
     expect(requestForTarget(plan, { kind: 'insert', table: 'users', rows: [{ id: 'u2', display_name: 'B' }], returning: 'minimal' })).toEqual({
       kind: 'insert',

@@ -148,6 +148,20 @@ function childrenFirst(tables: readonly string[], shapes: TableShapes | undefine
   return ordered;
 }
 
+/**
+ * The config's order with the parents the filler created (deepest first) each placed after the
+ * tables it references itself (an `apps` parent after the world's `orgs`, which it names), else
+ * first: always before the table that needed it, which comes later in the order.
+ */
+function withParents(parents: readonly string[], order: readonly string[], shapes: TableShapes | undefined): string[] {
+  const out = [...order];
+  for (const parent of parents) {
+    const after = Math.max(-1, ...(shapes?.get(parent) ?? []).map((c) => (c.references ? out.indexOf(c.references.table) : -1)));
+    out.splice(after + 1, 0, parent);
+  }
+  return out;
+}
+
 function tablesInOrder(world: World, order: readonly string[]): string[] {
   return [...order.filter((t) => world[t]?.length), ...Object.keys(world).filter((t) => !order.includes(t) && world[t].length)];
 }
@@ -158,12 +172,12 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const order = mapping ? orderToTarget(mapping, modelOrder) : modelOrder;
   const usersTable = mapping ? targetTable(mapping, 'users') : 'users';
   const usersId = (mapping && targetColumn(mapping, 'users', 'id')) || 'id';
-  // Completed from the target's schema; parents a NOT NULL foreign key needs are created and written first.
+  // Completed from the target's schema; parents a NOT NULL foreign key needs are created and written before it.
   const { world: filled, parents } = plan.shapes ? fillWorldWithParents(world, plan.shapes) : { world, parents: [] as string[] };
   const seeded = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));
   const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
   const empty = childrenFirst(plan.emptyTables ?? [], plan.shapes).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
-  const statements = tablesInOrder(filled, [...parents, ...order]).flatMap((table) => {
+  const statements = tablesInOrder(filled, withParents(parents, order, plan.shapes)).flatMap((table) => {
     const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
     const identityAlways = (plan.shapes?.get(table) ?? []).filter((c) => c.identityAlways).map((c) => c.name);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueFold, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
 import type { World } from '../model/world.ts';
-import { unrealizableReason } from './realizable.ts';
+import { NO_PARENT, remedyFor, unrealizableReason } from './realizable.ts';
 
 const col = (name: string, more: Partial<ColumnShape> = {}): ColumnShape => ({ name, type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...more });
 
@@ -61,5 +61,17 @@ describe('how a one-column unique index compares', () => {
     // Trimmed of other characters, or another function: left to the database.
     expect(uniqueFold("btrim(email, ' x'::text)", 'email')).toBeUndefined();
     expect(uniqueFold('md5(email)', 'email')).toBeUndefined();
+  });
+});
+
+describe('the remedy a drop note gives', () => {
+  it("a fixture whose foreign key found no row: the world's rows name a table the worlds do not write", () => {
+    // After Capgo: deploy_history rows gave app_id 'com.demo.app', an apps row no world wrote; the
+    // note said only "the target refuses what the model writes".
+    expect(remedyFor(`deploy_history_app_id_fkey refused a fixture row (deploy_history): ${NO_PARENT}`)).toMatch(/^the world's rows give a value to a column that references a table the worlds do not write: leave the column out of the rows \(the fixtures then make a parent row/);
+  });
+
+  it('a guard in code refusing a fixture: names bypassTriggers, whatever its message says', () => {
+    expect(remedyFor('public.enforce_email_otp_for_mfa() raising "a foreign key is NOT NULL"')).toMatch(/^a guard in code \(a trigger\) refuses even the server's fixture rows: .*"bypassTriggers"/);
   });
 });

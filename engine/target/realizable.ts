@@ -78,8 +78,15 @@ export function unrealizableReason(world: World, shapes: TableShapes, modelTable
 /** The end of a drop reason for a fixture row whose key a row already held (23505). */
 export const ALREADY_THERE = 'a row with that key was already there';
 
+/** The end of a drop reason for a fixture row whose foreign key found no row (23503). */
+export const NO_PARENT = 'it names a row no table of the world holds';
+
 /** What would make cases of this reason realizable: printed by the health note when many are dropped. */
 export function remedyFor(reason: string): string {
+  // First: the reason quotes the guard's own message, which may say anything.
+  if (/\(\) raising "/.test(reason)) {
+    return 'a guard in code (a trigger) refuses even the server\'s fixture rows: on a table the model does not write (auth.mfa_factors, storage.objects), switch it off while fixtures are written ("fixtures": { "bypassTriggers": ["<schema>.<table>.<trigger>"] }; `policyfuzz init` proposes it); on a model table, draw the rows it accepts; docs/config.md';
+  }
   if (/ is NOT NULL$/.test(reason)) {
     const column = reason.replace(/ is NOT NULL$/, '');
     return `the model's rows with a null ${column.split('.').pop()} are not realizable here (map ${column} to a column that allows null, or accept fewer cases)`;
@@ -88,6 +95,9 @@ export function remedyFor(reason: string): string {
   if (/foreign key to a table outside the model/.test(reason)) return "the model writes values the target's lookup table does not hold (map the values in the config, or accept fewer cases)";
   if (/foreign key/.test(reason)) return 'the model makes such rows without their parent (give the target a parent row through the mapping, or accept fewer cases)';
   if (/unique index/.test(reason)) return 'the model draws values equal under that index';
+  if (reason.endsWith(NO_PARENT)) {
+    return "the world's rows give a value to a column that references a table the worlds do not write: leave the column out of the rows (the fixtures then make a parent row and name it) or write that table in the worlds (and `fixtureOrder`)";
+  }
   if (reason.endsWith(ALREADY_THERE)) {
     return 'a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md';
   }

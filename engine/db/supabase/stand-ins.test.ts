@@ -41,6 +41,18 @@ create extension pg_cron with schema extensions;
 grant usage on schema cron to postgres;
 grant all privileges on all tables in schema cron to postgres;
 select cron.schedule('nightly-cleanup', '0 3 * * *', 'delete from public.documents where owner is null');
+-- As Capgo's schema dump begins (failed: extension "http" is not available; then pgmq.create does not exist):
+CREATE EXTENSION IF NOT EXISTS "http" WITH SCHEMA "extensions";
+CREATE EXTENSION IF NOT EXISTS "hypopg" WITH SCHEMA "extensions";
+CREATE EXTENSION IF NOT EXISTS "index_advisor" WITH SCHEMA "extensions";
+CREATE EXTENSION IF NOT EXISTS "pg_tle";
+CREATE SCHEMA IF NOT EXISTS "pgmq";
+CREATE EXTENSION IF NOT EXISTS "pgmq" WITH SCHEMA "pgmq";
+CREATE EXTENSION IF NOT EXISTS "plpgsql_check" WITH SCHEMA "extensions";
+SELECT pgmq.create('on_document_create');
+create function public.enqueue_document() returns trigger language plpgsql security definer set search_path = '' as $$
+begin perform pgmq.send('on_document_create', jsonb_build_object('id', new.id)); return new; end $$;
+create trigger on_document_create after insert on public.documents for each row execute function public.enqueue_document();
 `;
 
 let template: PreparedTemplate;
@@ -86,15 +98,39 @@ describe('stand-ins for extensions the server lacks', () => {
     expect((await client.query(`select cron.unschedule('nightly-cleanup') as gone`)).rows).toEqual([{ gone: true }]);
   });
 
+  it('pgmq: a trigger enqueues a message, which is read, archived and listed as pgmq does; nothing consumes it', async () => {
+    await client.query('begin');
+    try {
+      // The documents the first test wrote enqueued theirs: purged, counted.
+      expect((await client.query(`select pgmq.purge_queue('on_document_create') as n`)).rows).toEqual([{ n: '3' }]);
+      const doc = await client.query<{ id: string }>(`insert into public.documents (owner, content) values ('11111111-1111-4111-8111-111111111111', 'queued') returning id`);
+      const read = await client.query<{ msg_id: string }>(`select msg_id, read_ct, message from pgmq.read('on_document_create', 30, 5)`);
+      expect(read.rows).toEqual([{ msg_id: expect.any(String), read_ct: 1, message: { id: doc.rows[0].id } }]);
+      // Invisible for its 30 s once read, as pgmq hides a message being worked on.
+      expect((await client.query(`select * from pgmq.read('on_document_create', 30, 5)`)).rows).toEqual([]);
+      expect((await client.query(`select pgmq.archive('on_document_create', $1::bigint) as done`, [read.rows[0].msg_id])).rows).toEqual([{ done: true }]);
+      expect((await client.query(`select count(*)::int as n from pgmq.a_on_document_create`)).rows).toEqual([{ n: 1 }]);
+      expect((await client.query(`select queue_name from pgmq.list_queues()`)).rows).toEqual([{ queue_name: 'on_document_create' }]);
+    } finally {
+      await client.query('rollback');
+    }
+  });
+
+  it('http and the developer tools: calling one raises naming the stand-in (no request is sent)', async () => {
+    await expect(client.query(`select extensions.http_get('http://localhost/x')`)).rejects.toThrow(/^http is stood in for by policyfuzz \(this server lacks it\): http_get cannot run here/);
+    await expect(client.query(`select * from extensions.index_advisor('select 1')`)).rejects.toThrow(/^index_advisor is stood in for/);
+    expect((await client.query(`select (extensions.http_header('a', 'b')).value`)).rows).toEqual([{ value: 'b' }]);
+  });
+
   it('says what was stood in for', async () => {
     const found = await standInsInstalled(client);
-    expect(found.map((f) => f.name)).toEqual(['pg_cron', 'pg_jsonschema', 'vector', 'wrappers']);
-    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): pg_cron \(jobs are recorded in cron.job and never run\); pg_jsonschema \(.*\); vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes left out\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
+    expect(found.map((f) => f.name)).toEqual(['http', 'hypopg', 'index_advisor', 'pg_cron', 'pg_jsonschema', 'pg_tle', 'pgmq', 'plpgsql_check', 'vector', 'wrappers']);
+    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): http \(.*\); .*pg_cron \(jobs are recorded in cron.job and never run\); pg_jsonschema \(.*\); .*vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes left out\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
   });
 
   it("its objects are not the project's: the function grant check (R15/R16) leaves them out", async () => {
     const functions = (await readCatalogFunctions(client, ['public', 'extensions'])).map((f) => f.name);
-    expect(functions).toEqual(['match_documents']);
+    expect(functions).toEqual(['enqueue_document', 'match_documents']);
   });
 
   it('a second `create extension` without `if not exists` fails as Postgres would; one the server has is left alone', () => {

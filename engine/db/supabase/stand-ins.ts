@@ -17,6 +17,13 @@
  *                  (a CHECK on them refuses every row, dropped and counted as the target's refusal).
  *   pg_cron        cron.job and cron.schedule/unschedule (in schema cron, as pg_cron makes them
  *                  whatever `with schema` says): a job is recorded and never runs.
+ *   pgmq           Supabase Queues: pgmq.meta, create/send/read/pop/delete/archive/purge/drop and
+ *                  list_queues over the same pgmq.q_<queue>/a_<queue> tables, in SQL: a message is
+ *                  stored and read as pgmq does; nothing consumes it.
+ *   http           the http_response/http_header types and http_get/post/…: calling one raises
+ *                  (no request is sent).
+ *   hypopg, index_advisor, plpgsql_check, pg_tle
+ *                  tools for developers, not for the data: their main functions raise when called.
  */
 import type pg from 'pg';
 
@@ -125,7 +132,118 @@ create function cron.unschedule(job_name text) returns boolean language sql
   as $pf_fn$ with d as (delete from cron.job where jobname = $1 returning 1) select exists (select 1 from d) $pf_fn$;
 `,
   },
+  // pgmq is not relocatable: its objects are in schema pgmq whatever `with schema` says.
+  pgmq: {
+    what: 'queues are tables pgmq.q_<queue>; a message is stored and read as pgmq does, nothing consumes it',
+    sql: `
+create schema if not exists pgmq;
+create table pgmq.meta (queue_name varchar unique not null, is_partitioned boolean not null default false, is_unlogged boolean not null default false,
+  created_at timestamptz not null default now());
+comment on table pgmq.meta is '${NOTE} pgmq: %2$s';
+create type pgmq.message_record as (msg_id bigint, read_ct integer, enqueued_at timestamptz, vt timestamptz, message jsonb);
+create type pgmq.queue_record as (queue_name varchar, is_partitioned boolean, is_unlogged boolean, created_at timestamptz);
+create function pgmq.create(queue_name text) returns void language plpgsql as $pf_fn$
+begin
+  execute format('create table if not exists pgmq.%%I (msg_id bigint primary key generated always as identity, read_ct integer not null default 0, enqueued_at timestamptz not null default now(), vt timestamptz not null, message jsonb)', 'q_' || queue_name);
+  execute format('create table if not exists pgmq.%%I (msg_id bigint primary key, read_ct integer not null default 0, enqueued_at timestamptz not null default now(), archived_at timestamptz not null default now(), vt timestamptz not null, message jsonb)', 'a_' || queue_name);
+  insert into pgmq.meta (queue_name) values (queue_name) on conflict do nothing;
+end $pf_fn$;
+create function pgmq.create_unlogged(queue_name text) returns void language sql as $pf_fn$ select pgmq.create(queue_name) $pf_fn$;
+create function pgmq.send_batch(queue_name text, msgs jsonb[], delay integer default 0) returns setof bigint language plpgsql as $pf_fn$
+begin
+  return query execute format('insert into pgmq.%%I (vt, message) select now() + make_interval(secs => $1), m from unnest($2) m returning msg_id', 'q_' || queue_name) using delay, msgs;
+end $pf_fn$;
+create function pgmq.send(queue_name text, msg jsonb, delay integer default 0) returns setof bigint language sql as $pf_fn$ select pgmq.send_batch(queue_name, array[msg], delay) $pf_fn$;
+create function pgmq.read(queue_name text, vt integer, qty integer) returns setof pgmq.message_record language plpgsql as $pf_fn$
+begin
+  return query execute format('with m as (select msg_id from pgmq.%%1$I where vt <= now() order by msg_id limit $2 for update skip locked)
+    update pgmq.%%1$I q set vt = now() + make_interval(secs => $1), read_ct = q.read_ct + 1 from m where q.msg_id = m.msg_id
+    returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message', 'q_' || queue_name) using vt, qty;
+end $pf_fn$;
+create function pgmq.pop(queue_name text) returns setof pgmq.message_record language plpgsql as $pf_fn$
+begin
+  return query execute format('with m as (select msg_id from pgmq.%%1$I where vt <= now() order by msg_id limit 1 for update skip locked)
+    delete from pgmq.%%1$I q using m where q.msg_id = m.msg_id returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message', 'q_' || queue_name);
+end $pf_fn$;
+create function pgmq.delete(queue_name text, msg_ids bigint[]) returns setof bigint language plpgsql as $pf_fn$
+begin
+  return query execute format('delete from pgmq.%%I where msg_id = any($1) returning msg_id', 'q_' || queue_name) using msg_ids;
+end $pf_fn$;
+create function pgmq.delete(queue_name text, msg_id bigint) returns boolean language sql as $pf_fn$ select exists (select pgmq.delete(queue_name, array[msg_id])) $pf_fn$;
+create function pgmq.archive(queue_name text, msg_ids bigint[]) returns setof bigint language plpgsql as $pf_fn$
+begin
+  return query execute format('with d as (delete from pgmq.%%1$I where msg_id = any($1) returning *)
+    insert into pgmq.%%2$I (msg_id, read_ct, enqueued_at, vt, message) select msg_id, read_ct, enqueued_at, vt, message from d returning msg_id',
+    'q_' || queue_name, 'a_' || queue_name) using msg_ids;
+end $pf_fn$;
+create function pgmq.archive(queue_name text, msg_id bigint) returns boolean language sql as $pf_fn$ select exists (select pgmq.archive(queue_name, array[msg_id])) $pf_fn$;
+create function pgmq.purge_queue(queue_name text) returns bigint language plpgsql as $pf_fn$
+declare n bigint;
+begin
+  execute format('with d as (delete from pgmq.%%I returning 1) select count(*) from d', 'q_' || queue_name) into n;
+  return n;
+end $pf_fn$;
+create function pgmq.drop_queue(queue_name text) returns boolean language plpgsql as $pf_fn$
+begin
+  execute format('drop table if exists pgmq.%%I, pgmq.%%I', 'q_' || queue_name, 'a_' || queue_name);
+  delete from pgmq.meta m where m.queue_name = drop_queue.queue_name;
+  return found;
+end $pf_fn$;
+create function pgmq.list_queues() returns setof pgmq.queue_record language sql as $pf_fn$
+  select queue_name, is_partitioned, is_unlogged, created_at from pgmq.meta order by queue_name $pf_fn$;
+`,
+  },
+  http: {
+    what: 'the types exist; calling http_get, http_post or another request function raises (no request is sent)',
+    sql: `
+create type %1$I.http_header as (field varchar, value varchar);
+create type %1$I.http_request as (method varchar, uri varchar, headers %1$I.http_header[], content_type varchar, content varchar);
+create type %1$I.http_response as (status integer, content_type varchar, headers %1$I.http_header[], content varchar);
+create function %1$I.http_header(field varchar, value varchar) returns %1$I.http_header language sql immutable as $pf_fn$ select row(field, value)::%1$I.http_header $pf_fn$;
+${unavailable('http', [
+  'http(request %1$I.http_request)',
+  'http_get(uri varchar)',
+  'http_get(uri varchar, data jsonb)',
+  'http_post(uri varchar, content varchar, content_type varchar)',
+  'http_post(uri varchar, data jsonb)',
+  'http_put(uri varchar, content varchar, content_type varchar)',
+  'http_patch(uri varchar, content varchar, content_type varchar)',
+  'http_delete(uri varchar)',
+  'http_delete(uri varchar, content varchar, content_type varchar)',
+  'http_head(uri varchar)',
+].map((sig) => `${sig} returns %1$I.http_response`))}`,
+  },
+  hypopg: {
+    what: 'hypothetical indexes cannot be made: its functions raise when called',
+    sql: unavailable('hypopg', ['hypopg_create_index(sql_order text, out indexrelid oid, out indexname text) returns setof record', 'hypopg_reset() returns void']),
+  },
+  index_advisor: {
+    what: 'index_advisor() raises when called',
+    sql: unavailable('index_advisor', [
+      'index_advisor(query text, out startup_cost_before jsonb, out startup_cost_after jsonb, out total_cost_before jsonb, out total_cost_after jsonb, out index_statements text[], out errors text[]) returns setof record',
+    ]),
+  },
+  plpgsql_check: { what: 'plpgsql_check_function() raises when called', sql: unavailable('plpgsql_check', ['plpgsql_check_function(funcoid regprocedure, relid regclass default 0) returns setof text']) },
+  // pg_tle makes its objects in schema pgtle whatever `with schema` says.
+  pg_tle: {
+    what: 'trusted language extensions cannot be installed: pgtle.install_extension raises when called',
+    sql: `create schema if not exists pgtle;
+comment on schema pgtle is '${NOTE} pg_tle: %2$s';
+${unavailable('pg_tle', ['install_extension(name text, version text, description text, ext text, requires text[] default null) returns boolean'], 'pgtle')}`,
+  },
 };
+
+/** Functions (`name(args) returns type`) of a stood-in extension that raise when called, naming it (a format() template: schema `%1$I`, or `schema`). */
+function unavailable(extension: string, signatures: string[], schema = '%1$I'): string {
+  return signatures
+    .map(
+      (sig) => `create function ${schema}.${sig} language plpgsql as $pf_fn$
+begin
+  raise exception '${extension} is stood in for by policyfuzz (this server lacks it): %% cannot run here; run against a Postgres that has it: --database-url <url>', '${sig.split('(')[0]}' using errcode = '0A000';
+end $pf_fn$;`,
+    )
+    .join('\n');
+}
 
 /** The extensions that have a stand-in. */
 export const STOOD_IN_EXTENSIONS = Object.keys(STAND_INS);

@@ -102,6 +102,12 @@ async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mappi
   };
 }
 
+/** A survivor's reason when the only properties naming its target were left out, failing on the unmutated target (TypeCell's T05). */
+export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mapping: Parameters<typeof propertiesFor>[2]): string | undefined {
+  const { list, covered } = propertiesFor(mutant, failing, mapping);
+  return covered ? `not run: ${list.map((p) => p.id).join(', ')}, naming ${mutant.target}, already fails on the unmutated target (left out above)` : undefined;
+}
+
 export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
   const base = await openSession({ target: options.target, server: options.server });
   const mapping = options.target.fixtures?.mapping;
@@ -109,6 +115,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
   const grantChecks: CatalogProperty[] = [];
   // A property that already fails on the unmutated target would "kill" every variant: leave it out.
   const holding: DataProperty[] = [];
+  const failing: DataProperty[] = [];
   try {
     mutants = deriveMutants(await mutableCatalog(base.env.workers[0].client, base.env.cache.exposedSchemas, mapping, options.onSkipped)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
     for (const fitted of base.fit(options.properties, options.seed)) {
@@ -119,7 +126,10 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       }
       const r = await base.run(fitted.property, { seed: options.seed, runs: options.runs, stopAtFirst: true });
       if (r.status === 'passed') holding.push(fitted.listed);
-      else options.onExcluded?.(fitted.listed.id, r.failure?.message ?? r.note ?? r.status);
+      else {
+        failing.push(fitted.listed);
+        options.onExcluded?.(fitted.listed.id, r.failure?.message ?? r.note ?? r.status);
+      }
     }
     for (const property of (options.catalogProperties ?? []).filter((p) => p.rule === 15)) {
       if ((await base.catalog(property, options.seed)).status === 'passed') grantChecks.push(property);
@@ -157,7 +167,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
         : {
             reason: covered
               ? `survived ${list.map((p) => p.id).join(', ')}: an equivalent variant, or a gap in those properties`
-              : `gap: no property names ${mutant.target}`,
+              : leftOutNaming(mutant, failing, mapping) ?? `gap: no property names ${mutant.target}`,
           }),
     };
     results.push(result);
