@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableEnumWrite, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
 import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
@@ -163,5 +163,29 @@ describe('a request naming its table as the model does, schema and all', () => {
   it("`table: 'storage.objects'` is sent to schema storage, as `{ schema: 'storage', table: 'objects' }` is", () => {
     const sent = requestForTarget({ users: 'direct', bypassTriggers: false }, { kind: 'select', table: 'storage.objects', columns: '*', filters: [] });
     expect(sent).toMatchObject({ schema: 'storage', table: 'objects' });
+  });
+});
+
+describe('a column the target types as an enum (users.role app_role)', () => {
+  const enumPlan: FixturePlan = {
+    users: 'direct',
+    bypassTriggers: false,
+    shapes: new Map([['users', [
+      { name: 'id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true },
+      { name: 'role', type: 'app_role', notNull: true, hasDefault: true, generated: false, unique: false, enumLabels: ['user', 'staff'] },
+    ]]]),
+  };
+  const patch = (role: string) => ({ kind: 'update' as const, table: 'users', patch: { role }, filters: [{ column: 'id', op: 'eq' as const, value: 'u1' }], returning: 'minimal' as const });
+
+  it('a write of a value outside its labels, which the model refuses by its rules, is dropped: Postgres refuses the input (22P02) before any rule', () => {
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), sqlError('23514', 'role check'))).toBe('users.role is an enum: a value outside its labels is refused as input (22P02) before any rule');
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'raised', code: 'P0001', message: 'may not be changed' })).toBeDefined();
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'filtered', rows: null, affected: 0 })).toBeDefined();
+  });
+
+  it('a label, a grant refusal (checked first) and a success the model expects (a vocabulary to map) are still judged', () => {
+    expect(unrealizableEnumWrite(enumPlan, patch('staff'), sqlError('23514', 'role check'))).toBeUndefined();
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'rejected', code: '42501', by: 'grant' })).toBeUndefined();
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'allowed', rows: null, affected: 1 })).toBeUndefined();
   });
 });

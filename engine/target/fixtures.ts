@@ -11,7 +11,7 @@ import type { World } from '../model/world.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
-import { rowToModel, targetColumn, targetTable, UnmappableRequest, type TargetMapping } from '../mapping/mapping.ts';
+import { rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -371,6 +371,31 @@ export function unrealizableWrite(plan: FixturePlan, request: ApiRequest, expect
       if (value !== null || !modelNullable(table, column)) continue;
       const target = plan.mapping ? targetColumn(plan.mapping, table, column) : column;
       if (target && columns?.find((c) => c.name === target)?.notNull) return `${onTarget}.${target} is NOT NULL`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a write cannot be judged here, or undefined: it writes a value outside the labels of a
+ * column the target types as an enum (`users.role app_role`), which Postgres refuses as input
+ * (22P02) while reading the body, before any policy or trigger runs, where the model answers with
+ * its rules (a CHECK's 23514, a guard, a policy, nothing matched): a difference of schema. A grant
+ * refusal (checked first on the target too) and a success the model expects (a vocabulary the
+ * mapping should translate) are still judged.
+ */
+export function unrealizableEnumWrite(plan: FixturePlan, request: ApiRequest, expected: Outcome): string | undefined {
+  if (!plan.shapes || (request.kind !== 'insert' && request.kind !== 'update')) return undefined;
+  if (expected.kind === 'allowed' || (expected.kind === 'rejected' && expected.by === 'grant')) return undefined;
+  const table = targetName(request);
+  const onTarget = plan.mapping ? targetTable(plan.mapping, table) : table;
+  const columns = plan.shapes.get(onTarget) ?? [];
+  for (const row of request.kind === 'insert' ? request.rows : [request.patch]) {
+    for (const [column, value] of Object.entries(row)) {
+      const target = plan.mapping ? targetColumn(plan.mapping, table, column) : column;
+      const labels = columns.find((c) => c.name === target)?.enumLabels;
+      const onTargetValue = plan.mapping ? valueToTarget(plan.mapping, table, column, value) : value;
+      if (labels?.length && typeof onTargetValue === 'string' && !labels.includes(onTargetValue)) return `${onTarget}.${target} is an enum: a value outside its labels is refused as input (22P02) before any rule`;
     }
   }
   return undefined;
