@@ -35,10 +35,28 @@ export interface InspectOptions {
   packModule?: string;
   /** The ids of the pack's own catalog properties, rules the config may name; default the reference's (R15, R16). */
   catalogIds?: string[];
+  /** The pack's default settings: where a function's output columns are a setting (FunctionModel.columnsSetting), init proposes the target's. */
+  defaultSettings?: unknown;
   /** The pack's model settings (its settings schema's keys); none: the config's `model` has nothing to set, and no note says it has. Absent: the reference's. */
   settingsKeys?: string[];
   /** The pack's own mapping (a table sent as SQL, its names): what the run refines with the config's, so applicability reads both. */
   packMapping?: TargetMapping;
+}
+
+/** A setting under a group, its key whole (`functionColumns.passport.admin_leaderboard`: group functionColumns, key passport.admin_leaderboard). */
+function groupAndKey(dotted: string): [string, string] {
+  const dot = dotted.indexOf('.');
+  return [dotted.slice(0, dot), dotted.slice(dot + 1)];
+}
+
+function valueAt(settings: unknown, dotted: string): unknown {
+  const [group, key] = groupAndKey(dotted);
+  return (settings as Record<string, Record<string, unknown> | undefined> | undefined)?.[group]?.[key];
+}
+
+function setAt(settings: Record<string, unknown>, dotted: string, value: unknown): void {
+  const [group, key] = groupAndKey(dotted);
+  ((settings[group] ??= {}) as Record<string, unknown>)[key] = value;
 }
 
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
@@ -121,6 +139,23 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
         }
       }
     }
+    // A function returning fewer of the model's columns (fewer is never a leak) is the column
+    // setting's to say; columns beyond the model's are a person's to allow (extraColumns), never init's.
+    const columnNotes: string[] = [];
+    for (const [name, fn] of Object.entries(model.functions)) {
+      const defaults = fn.columnsSetting ? valueAt(options.defaultSettings, fn.columnsSetting) : undefined;
+      const target = facts.functions.find((f) => f.name === (mapping.functions?.[name]?.name ?? name));
+      if (!Array.isArray(defaults) || !target?.outColumns.length) continue;
+      const renamed = new Map(Object.entries(mapping.functions?.[name]?.columns ?? {}).map(([m, t]) => [t, m]));
+      const returned = target.outColumns.map((c) => renamed.get(c) ?? c);
+      const kept = (defaults as string[]).filter((c) => returned.includes(c));
+      const extra = returned.filter((c) => !(defaults as string[]).includes(c));
+      if (kept.length && kept.length < defaults.length) {
+        setAt(proposal.settings, fn.columnsSetting!, kept);
+        columnNotes.push(`model.${fn.columnsSetting} from ${target.name}'s output: ${kept.join(', ')} (it returns none of ${(defaults as string[]).filter((c) => !kept.includes(c)).join(', ')})`);
+      }
+      if (extra.length) columnNotes.push(`to do: ${target.name} also returns ${extra.join(', ')}, which the model's ${name} does not: where the spec allows showing them, list them in mapping.functions.${name}.extraColumns (each is otherwise reported as a leak)`);
+    }
     const standIns = standInNote(await standInsInstalled(client));
     const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, seededTables: await readSeededTables(client, shapes) }, Object.values(tableModels).map((t) => t.table), model.fixtureOrder);
     const notes = [
@@ -134,6 +169,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           ? `${bypass.map((t) => `${t.on} has trigger ${t.name} writing ${t.models.join(', ')}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly`
           : 'users rows are written directly',
       ...proposal.notes,
+      ...columnNotes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),
       filledColumns.length ? `columns the fixture filler completes: ${filledColumns.join(', ')}` : 'no columns need filling',

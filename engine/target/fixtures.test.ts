@@ -95,6 +95,13 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer(plan, { ...refused(''), error: { code: '23505', message: 'duplicate key', details: null, hint: null } }, allowed, ['users'])).toBeUndefined();
   });
 
+  it('drops a write a CHECK of the project’s own refused where the model expected success, naming the constraint; a refusal the model expects stays judged', () => {
+    const checked: ApiResponse = { ...refused(''), error: { code: '23514', message: 'new row for relation "shop_orders" violates check constraint "shop_orders_phone_check"', details: null, hint: null } };
+    expect(unrealizableAnswer(plan, checked, allowed, ['users'])).toBe('shop_orders_phone_check refused a value the model writes (a CHECK the model does not have)');
+    expect(unrealizableAnswer(plan, checked, sqlError('23514', 'points check'), ['users'])).toBeUndefined();
+    expect(unrealizableAnswer({ ...plan, shapes: undefined }, checked, allowed, ['users'])).toBeUndefined();
+  });
+
   it("drops a step the API role's statement_timeout cancelled, whatever the model expected, unless it expected exactly that", () => {
     const cancelled: ApiResponse = { ...refused(''), error: { code: '57014', message: 'canceling statement due to statement timeout', details: null, hint: null } };
     const byPolicy = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
