@@ -75,6 +75,8 @@ describe('policyfuzz init', () => {
     expect(functions.merge_vs_tickets).toEqual({ args: { p_duplicate: 'p_source', p_primary: 'p_target' }, bigintIds: ['p_duplicate', 'p_primary'] });
     expect(functions.get_public_org_chart.bigintIds).toEqual(expect.arrayContaining(['id', 'parent_id']));
     expect(conventions.grants).toBe('supabase-default');
+    // Rule 1 one table per case: a table whose rows this schema cannot hold drops only its own cases.
+    expect(config.model.ownerGuardCases).toBe('one-table');
     expect(config.model.functionColumns.get_vs_ticket_by_id).toEqual(['id', 'status', 'category', 'duplicate_of', 'is_duplicate', 'tags', 'remarks']);
     expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^to do: get_vs_ticket_by_id also returns title, created_at, .*extraColumns/)]));
     // What it wrote loads as it is.

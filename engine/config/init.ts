@@ -37,6 +37,8 @@ export interface InspectOptions {
   catalogIds?: string[];
   /** The pack's default settings: where a function's output columns are a setting (FunctionModel.columnsSetting), init proposes the target's. */
   defaultSettings?: unknown;
+  /** Pack.projectSettings: settings written for every project, with their note. */
+  projectSettings?: { settings: Record<string, unknown>; note: string };
   /** The pack's model settings (its settings schema's keys); none: the config's `model` has nothing to set, and no note says it has. Absent: the reference's. */
   settingsKeys?: string[];
   /** The pack's own mapping (a table sent as SQL, its names): what the run refines with the config's, so applicability reads both. */
@@ -141,7 +143,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     }
     // A function returning fewer of the model's columns (fewer is never a leak) is the column
     // setting's to say; columns beyond the model's are a person's to allow (extraColumns), never init's.
-    const columnNotes: string[] = [];
+    const settingNotes: string[] = [];
     for (const [name, fn] of Object.entries(model.functions)) {
       const defaults = fn.columnsSetting ? valueAt(options.defaultSettings, fn.columnsSetting) : undefined;
       const target = facts.functions.find((f) => f.name === (mapping.functions?.[name]?.name ?? name));
@@ -152,9 +154,13 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       const extra = returned.filter((c) => !(defaults as string[]).includes(c));
       if (kept.length && kept.length < defaults.length) {
         setAt(proposal.settings, fn.columnsSetting!, kept);
-        columnNotes.push(`model.${fn.columnsSetting} from ${target.name}'s output: ${kept.join(', ')} (it returns none of ${(defaults as string[]).filter((c) => !kept.includes(c)).join(', ')})`);
+        settingNotes.push(`model.${fn.columnsSetting} from ${target.name}'s output: ${kept.join(', ')} (it returns none of ${(defaults as string[]).filter((c) => !kept.includes(c)).join(', ')})`);
       }
-      if (extra.length) columnNotes.push(`to do: ${target.name} also returns ${extra.join(', ')}, which the model's ${name} does not: where the spec allows showing them, list them in mapping.functions.${name}.extraColumns (each is otherwise reported as a leak)`);
+      if (extra.length) settingNotes.push(`to do: ${target.name} also returns ${extra.join(', ')}, which the model's ${name} does not: where the spec allows showing them, list them in mapping.functions.${name}.extraColumns (each is otherwise reported as a leak)`);
+    }
+    if (options.projectSettings) {
+      Object.assign(proposal.settings, options.projectSettings.settings);
+      settingNotes.push(options.projectSettings.note);
     }
     const standIns = standInNote(await standInsInstalled(client));
     const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, seededTables: await readSeededTables(client, shapes) }, Object.values(tableModels).map((t) => t.table), model.fixtureOrder);
@@ -169,7 +175,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           ? `${bypass.map((t) => `${t.on} has trigger ${t.name} writing ${t.models.join(', ')}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers); rows are written directly`
           : 'users rows are written directly',
       ...proposal.notes,
-      ...columnNotes,
+      ...settingNotes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),
       filledColumns.length ? `columns the fixture filler completes: ${filledColumns.join(', ')}` : 'no columns need filling',

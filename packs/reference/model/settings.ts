@@ -68,6 +68,14 @@ export const ModelSettingsSchema = z
      * permission, whatever its users row says).
      */
     anonymousSignIns: z.enum(['signed-in', 'no-role']).default('signed-in'),
+    /**
+     * Rule 1's cases: `all-tables` (one world holding rows of every owner-guarded table, each
+     * patched in the same case) or `one-table` (one table's rows and patches per case). A
+     * project's schema that cannot hold one table's rows (a NOT NULL owner, an owner without a
+     * users row) drops every `all-tables` case; `one-table` drops only that table's.
+     * `policyfuzz init` writes `one-table` for a project.
+     */
+    ownerGuardCases: z.enum(['all-tables', 'one-table']).default('all-tables'),
     /** The claims a signed-in caller's access token carries besides who they are. */
     claims: z
       .object({
