@@ -307,9 +307,10 @@ export const ModelSettingsSchema = z
          * What soft_delete_pr_ticket and soft_delete_vs_ticket do when no live ticket has the id
          * (the spec: answer whether one was deleted, so false). `raise`: a project whose function
          * refuses instead, with the not-found refusal (its SQLSTATE refusals.codes.not-found, e.g.
-         * P0002 no_data_found). A failure on such an answer names this setting.
+         * P0002 no_data_found). A failure on such an answer names this setting. Per function
+         * (`{ "soft_delete_vs_ticket": "raise" }`, the other `answer`) where a project's two differ.
          */
-        notFound: z.enum(['answer', 'raise']).default('answer'),
+        notFound: z.union([z.enum(['answer', 'raise']), z.partialRecord(z.enum(['soft_delete_pr_ticket', 'soft_delete_vs_ticket']), z.enum(['answer', 'raise']))]).default('answer'),
       })
       .prefault({}),
   })
