@@ -59,6 +59,30 @@ describe('policyfuzz init', () => {
     expect((parsed.model as { shop: { initialStatus: string } }).shop.initialStatus).toBe('awaiting');
   });
 
+  it("a stranger's schema of the spec's domain (testing/schemas/stranger-app): bigint ids followed into references and functions, numeric money, a generated total left out, fewer output columns proposed, passport's own grants", async () => {
+    const repo = path.join(tmp, 'stranger');
+    mkdirSync(path.join(repo, 'supabase'), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app'), path.join(repo, 'supabase', 'migrations'), { recursive: true });
+    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8'));
+    const { tables, functions, conventions } = config.mapping;
+    expect(tables.vs_tickets.bigintIds).toEqual(['id', 'duplicate_of']);
+    expect(tables.team_nodes.bigintIds).toEqual(['id', 'parent_id']);
+    expect(tables.shop_orders.columns).toMatchObject({ total: null, discount: null });
+    expect(tables.shop_orders.columns.subtotal).toBeUndefined();
+    expect(functions.get_vs_ticket_by_id.bigintIds).toEqual(['p_id', 'id', 'duplicate_of']);
+    expect(functions.merge_vs_tickets).toEqual({ args: { p_duplicate: 'p_source', p_primary: 'p_target' }, bigintIds: ['p_duplicate', 'p_primary'] });
+    expect(functions.get_public_org_chart.bigintIds).toEqual(expect.arrayContaining(['id', 'parent_id']));
+    expect(conventions.grants).toBe('supabase-default');
+    // Rule 1 one table per case: a table whose rows this schema cannot hold drops only its own cases.
+    expect(config.model.ownerGuardCases).toBe('one-table');
+    expect(config.model.functionColumns.get_vs_ticket_by_id).toEqual(['id', 'status', 'category', 'duplicate_of', 'is_duplicate', 'tags', 'remarks']);
+    expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^to do: get_vs_ticket_by_id also returns title, created_at, .*extraColumns/)]));
+    // What it wrote loads as it is.
+    expect(parseConfig(config, path.join(repo, 'policyfuzz.config.json'), referencePack).mapping).toEqual(config.mapping);
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

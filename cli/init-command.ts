@@ -7,7 +7,7 @@ import { inspectMigrations } from '../engine/config/init.ts';
 import { loadPackModule } from '../engine/config/pack-module.ts';
 import { SUPABASE_MIGRATIONS } from '../engine/config/supabase-project.ts';
 import { UsageError } from '../engine/errors.ts';
-import type { Pack, PackSource } from '../engine/pack.ts';
+import { packSettings, type Pack, type PackSource } from '../engine/pack.ts';
 
 export interface InitOptions {
   /** Migration folders; default: supabase/migrations when the current folder has one. */
@@ -24,6 +24,15 @@ export interface InitOptions {
 export { SUPABASE_MIGRATIONS };
 
 /** The keys of a pack's settings (a zod object's shape); undefined where the schema is not an object. */
+/** The pack's settings with nothing overridden (init reads a function's default output columns there). */
+const defaultSettingsOf = (pack: Pack): unknown => {
+  try {
+    return packSettings(pack);
+  } catch {
+    return undefined;
+  }
+};
+
 const settingsKeysOf = (pack: Pack): string[] | undefined => {
   const shape = (pack.settingsSchema as { shape?: Record<string, unknown> }).shape;
   return shape ? Object.keys(shape) : undefined;
@@ -36,7 +45,7 @@ export async function init(options: InitOptions & { pack: Pack }, out: (line: st
   for (const f of folders) if (!existsSync(f)) throw new UsageError(`--migrations ${f}: no such folder`);
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   try {
-    const report = await inspectMigrations(server, folders, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies, { skip: options.skip, packModule: options.packModule && path.resolve(options.packModule), catalogIds: (options.pack.catalogProperties ?? []).map((p) => p.id), settingsKeys: settingsKeysOf(options.pack), packMapping: options.pack.mapping });
+    const report = await inspectMigrations(server, folders, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies, { skip: options.skip, packModule: options.packModule && path.resolve(options.packModule), catalogIds: (options.pack.catalogProperties ?? []).map((p) => p.id), settingsKeys: settingsKeysOf(options.pack), defaultSettings: defaultSettingsOf(options.pack), ...(options.pack.projectSettings ? { projectSettings: options.pack.projectSettings } : {}), packMapping: options.pack.mapping });
     writeFileSync(options.out, `${JSON.stringify(report.config, null, 2)}\n`);
     out(`wrote ${options.out}`);
     for (const note of report.config.notes as string[]) out(`  ${note}`);

@@ -82,6 +82,12 @@ export interface Pack<S = any> {
   mapping?: TargetMapping;
   /** Settings a target's CHECK vocabularies and defaults pin (`policyfuzz init` proposes them). */
   vocabularies?: VocabularySetting[];
+  /**
+   * Settings `policyfuzz init` writes for every project (nested, as under `model`): the pack's
+   * generation choices a schema it was not written for needs, its own run keeping the defaults.
+   * Each with the note that says why.
+   */
+  projectSettings?: { settings: Record<string, unknown>; note: string };
 }
 
 /** The pack's settings with `overrides` applied (errors are zod's, named by the caller). */

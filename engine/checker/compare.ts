@@ -138,7 +138,10 @@ function compareRefusalText(refusal: Refusal, actual: Extract<Outcome, { kind: '
 function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[], hints: SettingHints): Disagreement | undefined {
   if (success(expected) && success(actual)) {
     if (expected.affected !== actual.affected) return { reason: `rows touched: model ${expected.affected}, database ${actual.affected}` };
-    if ((expected.rows === null) !== (actual.rows === null)) return { reason: 'one side returned rows, the other none' };
+    if ((expected.rows === null) !== (actual.rows === null)) {
+      // A function that answers nothing by design (void) where the model answers a value, or the other way round.
+      return { reason: `one side returned rows, the other none${hints.returns ? ` (if the function's answer differs by design: ${hints.returns} = "value-as-void")` : ''}` };
+    }
     if (expected.rows && actual.rows && expected.kind === 'allowed' && expected.upTo !== undefined) {
       if (!fitsUpTo(expected.rows, actual.rows, masked, expected.upTo)) return { reason: `returned rows are not ${expected.upTo} (db-max-rows) of the ${expected.rows.length} rows the model expects` };
     } else if (expected.rows && actual.rows) {
@@ -178,7 +181,7 @@ export function settingHintsFor(oracle: Oracle, request: ApiRequest): SettingHin
   const claims = claimsHint(oracle);
   if (request.kind === 'rpc') {
     const f = oracle.model.functions[targetName(request)];
-    return { ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.outcomeSetting ? { outcome: f.outcomeSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}), ...claims };
+    return { returns: `mapping.functions.${targetName(request)}.returns`, ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.outcomeSetting ? { outcome: f.outcomeSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}), ...claims };
   }
   const t = oracle.model.tables[targetName(request)];
   return { ...(t?.grantsSetting ? { grants: t.grantsSetting } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}), ...claims };

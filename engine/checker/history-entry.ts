@@ -21,6 +21,8 @@ export interface SettingHints {
   values?: Record<string, string>;
   /** The claims setting and its value (PackModel.claimsSetting), named on a signed-in caller's disagreement. */
   claims?: string;
+  /** A function's answer shape (`mapping.functions.<fn>.returns`), named where one side answers a value and the other none. */
+  returns?: string;
 }
 
 export interface HistoryEntry {

@@ -35,6 +35,10 @@ export interface InspectOptions {
   packModule?: string;
   /** The ids of the pack's own catalog properties, rules the config may name; default the reference's (R15, R16). */
   catalogIds?: string[];
+  /** The pack's default settings: where a function's output columns are a setting (FunctionModel.columnsSetting), init proposes the target's. */
+  defaultSettings?: unknown;
+  /** Pack.projectSettings: settings written for every project, with their note. */
+  projectSettings?: { settings: Record<string, unknown>; note: string };
   /** The pack's model settings (its settings schema's keys); none: the config's `model` has nothing to set, and no note says it has. Absent: the reference's. */
   settingsKeys?: string[];
   /** The pack's own mapping (a table sent as SQL, its names): what the run refines with the config's, so applicability reads both. */
@@ -43,6 +47,22 @@ export interface InspectOptions {
 
 /** A PL/pgSQL body that can refuse: RAISE at its default level (EXCEPTION), or said so. */
 const RAISES = /\braise\s+(exception\b|'|using\b)/i;
+
+/** A setting under a group, its key whole (`functionColumns.passport.admin_leaderboard`: group functionColumns, key passport.admin_leaderboard). */
+function groupAndKey(dotted: string): [string, string] {
+  const dot = dotted.indexOf('.');
+  return [dotted.slice(0, dot), dotted.slice(dot + 1)];
+}
+
+function valueAt(settings: unknown, dotted: string): unknown {
+  const [group, key] = groupAndKey(dotted);
+  return (settings as Record<string, Record<string, unknown> | undefined> | undefined)?.[group]?.[key];
+}
+
+function setAt(settings: Record<string, unknown>, dotted: string, value: unknown): void {
+  const [group, key] = groupAndKey(dotted);
+  ((settings[group] ??= {}) as Record<string, unknown>)[key] = value;
+}
 
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
 export function insertTargets(source: string): string[] {
@@ -68,7 +88,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           .filter((t) => !t.view)
           .map((t) => ({
             name: t.table,
-            columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable })),
+            columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable, generated: c.generated !== undefined })),
             guarded: !!(t.beforeInsert || t.beforeUpdate),
           })),
         functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args })),
@@ -127,6 +147,27 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
         }
       }
     }
+    // A function returning fewer of the model's columns (fewer is never a leak) is the column
+    // setting's to say; columns beyond the model's are a person's to allow (extraColumns), never init's.
+    const settingNotes: string[] = [];
+    for (const [name, fn] of Object.entries(model.functions)) {
+      const defaults = fn.columnsSetting ? valueAt(options.defaultSettings, fn.columnsSetting) : undefined;
+      const target = facts.functions.find((f) => f.name === (mapping.functions?.[name]?.name ?? name));
+      if (!Array.isArray(defaults) || !target?.outColumns.length) continue;
+      const renamed = new Map(Object.entries(mapping.functions?.[name]?.columns ?? {}).map(([m, t]) => [t, m]));
+      const returned = target.outColumns.map((c) => renamed.get(c) ?? c);
+      const kept = (defaults as string[]).filter((c) => returned.includes(c));
+      const extra = returned.filter((c) => !(defaults as string[]).includes(c));
+      if (kept.length && kept.length < defaults.length) {
+        setAt(proposal.settings, fn.columnsSetting!, kept);
+        settingNotes.push(`model.${fn.columnsSetting} from ${target.name}'s output: ${kept.join(', ')} (it returns none of ${(defaults as string[]).filter((c) => !kept.includes(c)).join(', ')})`);
+      }
+      if (extra.length) settingNotes.push(`to do: ${target.name} also returns ${extra.join(', ')}, which the model's ${name} does not: where the spec allows showing them, list them in mapping.functions.${name}.extraColumns (each is otherwise reported as a leak)`);
+    }
+    if (options.projectSettings) {
+      Object.assign(proposal.settings, options.projectSettings.settings);
+      settingNotes.push(options.projectSettings.note);
+    }
     const standIns = standInNote(await standInsInstalled(client));
     const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, seededTables: await readSeededTables(client, shapes) }, Object.values(tableModels).map((t) => t.table), model.fixtureOrder);
     const notes = [
@@ -141,6 +182,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           ? ['users rows are written directly']
           : []),
       ...proposal.notes,
+      ...settingNotes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),
       filledColumns.length ? `columns the fixture filler completes: ${filledColumns.join(', ')}` : 'no columns need filling',

@@ -34,6 +34,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       ...(defaults.get(`${name}.${c.name}`) ? { defaultExpr: defaults.get(`${name}.${c.name}`)! } : {}),
       ...(primaryKeys.has(`${name}.${c.name}`) ? { primaryKey: true } : {}),
       ...(c.notNull ? { notNull: true } : {}),
+      ...(c.generated ? { serverFilled: 'generated' as const } : c.hasDefault && !defaults.get(`${name}.${c.name}`) ? { serverFilled: 'identity' as const } : {}),
     })),
   }));
   const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[]; arg_modes: string[] | null; retset: boolean; rettype: string; typtype: string; relname: string | null; relschema: string | null; volatile: string; source: string }>(

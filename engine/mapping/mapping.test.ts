@@ -254,3 +254,46 @@ describe('bigint ids (bigintIds)', () => {
     expect(compareOutcomes(expected, outcomeToModel(ids, patch, { kind: 'allowed', rows: [{ id: key + 1, status: 'paid' }], affected: 1 }))).toBeDefined();
   });
 });
+
+describe('functions of bigint-keyed tables (functions.<f>.bigintIds)', () => {
+  const ids: TargetMapping = {
+    tables: { vs_tickets: { bigintIds: ['id', 'duplicate_of'] } },
+    functions: {
+      get_vs_ticket_by_id: { bigintIds: ['p_id', 'id', 'duplicate_of'] },
+      get_public_org_chart: { bigintIds: ['id', 'parent_id', 'node_id'] },
+      merge_vs_tickets: { args: { p_duplicate: 'p_source' }, bigintIds: ['p_duplicate'] },
+    },
+  };
+  const ticket = 'VS-1003';
+
+  it('sends a text id argument as the table keeps it, the renamed parameter too', () => {
+    expect(requestToTarget(ids, { kind: 'rpc', fn: 'get_vs_ticket_by_id', args: { p_id: ticket } })).toMatchObject({ args: { p_id: uuidAsBigint(ticket) } });
+    expect(requestToTarget(ids, { kind: 'rpc', fn: 'merge_vs_tickets', args: { p_duplicate: ticket, p_primary: 'VS-1' } })).toMatchObject({ args: { p_source: uuidAsBigint(ticket), p_primary: 'VS-1' } });
+  });
+
+  it('expects the answer in the target’s ids, at any depth of a jsonb answer; another id still differs', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'get_vs_ticket_by_id', args: { p_id: ticket } };
+    const expected = expectedOnTarget(ids, alice, call, { kind: 'allowed', rows: [{ id: ticket, duplicate_of: null, status: 'open' }], affected: 1 });
+    expect(compareOutcomes(expected, outcomeToModel(ids, call, { kind: 'allowed', rows: [{ id: uuidAsBigint(ticket), duplicate_of: null, status: 'open' }], affected: 1 }))).toBeUndefined();
+    expect(compareOutcomes(expected, outcomeToModel(ids, call, { kind: 'allowed', rows: [{ id: uuidAsBigint('VS-1'), duplicate_of: null, status: 'open' }], affected: 1 }))).toBeDefined();
+    const chart: ApiRequest = { kind: 'rpc', fn: 'get_public_org_chart', args: {} };
+    const tree = { nodes: [{ id: 'n1', parent_id: null, name: 'Tech' }], members: [{ node_id: 'n1', name: 'A' }] };
+    const onTarget = { nodes: [{ id: uuidAsBigint('n1'), parent_id: null, name: 'Tech' }], members: [{ node_id: uuidAsBigint('n1'), name: 'A' }] };
+    expect(compareOutcomes(expectedOnTarget(ids, alice, chart, { kind: 'allowed', rows: [tree], affected: 1 }), outcomeToModel(ids, chart, { kind: 'allowed', rows: [onTarget], affected: 1 }))).toBeUndefined();
+  });
+
+  it('validates the key in a config', () => {
+    expect(MappingSchema.safeParse({ functions: { f: { bigintIds: ['p_id'] } } }).success).toBe(true);
+    expect(MappingSchema.safeParse({ functions: { f: { bigintIds: 'p_id' } } }).success).toBe(false);
+  });
+});
+
+describe('value-as-void both ways', () => {
+  it('a void function where the model answers a value (soft_delete_* answering nothing) compares only as a success', () => {
+    const m: TargetMapping = { functions: { soft_delete_pr_ticket: { returns: 'value-as-void' } } };
+    const call: ApiRequest = { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: 'PR-1' } };
+    const voidAnswer = outcomeToModel(m, call, observedOutcome(call, { status: 204, body: null, affected: 1 }));
+    expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [{ value: false }], affected: 1 }), voidAnswer)).toBeUndefined();
+    expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'raised', code: 'P0001', message: 'NOT_AUTHORIZED' }), voidAnswer)).toBeDefined();
+  });
+});

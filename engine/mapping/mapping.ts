@@ -56,7 +56,8 @@ export interface TableMapping {
  * - `{ field }`: the target returns a jsonb object (`{"removed": true, "code": …}`) whose `field`
  *   is the model's scalar answer (a boolean, a text); no object or no such field is null;
  * - `value-as-void`: the target returns a value (a text, a jsonb) where the model's function is
- *   void: the value is not compared, only that the call succeeded.
+ *   void, or is void where the model answers a value (soft_delete_* returning nothing): the
+ *   value is not compared, only that the call succeeded.
  */
 export type ReturnShape = 'as-is' | 'row-as-boolean' | 'value-as-void' | { field: string };
 
@@ -72,6 +73,13 @@ export interface FunctionMapping {
    * out of the answer before it is compared. Any other extra column still shows (a leak).
    */
   extraColumns?: string[];
+  /**
+   * Model parameters and output columns that are ids the target keeps as bigints (the function
+   * of a table mapped with `bigintIds`: `p_id`, `id`, `duplicate_of`): arguments are sent as the
+   * table's ids are (uuidAsBigint), and the answer the model expects holds them so, at any depth
+   * of a jsonb answer (`nodes[].parent_id`).
+   */
+  bigintIds?: string[];
   /**
    * How calls reach the function: `rest` (default) through PostgREST's `/rpc`, or `sql`: the same
    * call as SQL under the caller's role and claims, for a function in a schema the API does not
@@ -228,6 +236,18 @@ function bigintId(v: Json): Json {
   return v;
 }
 
+/** A model argument of `fn` as the target takes it (ids: the function's bigintIds). */
+export function argToTarget(m: TargetMapping, fn: string, arg: string, v: Json): Json {
+  return m.functions?.[fn]?.bigintIds?.includes(arg) ? bigintId(v) : v;
+}
+
+/** A function's answer with its bigint ids (by key, at any depth) as the target keeps them. */
+function bigintIdsWithin(v: Json, keys: ReadonlySet<string>): Json {
+  if (Array.isArray(v)) return v.map((x) => bigintIdsWithin(x, keys));
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, keys.has(k) ? bigintId(x) : bigintIdsWithin(x, keys)]));
+}
+
 /** A model value of `table.column` in the target's vocabulary (and ids: bigintIds). */
 export function valueToTarget(m: TargetMapping, table: string, column: string, v: Json): Json {
   if (m.tables?.[table]?.bigintIds?.includes(column)) return bigintId(v);
@@ -314,7 +334,15 @@ export function outcomeToModel(m: TargetMapping, request: ApiRequest, outcome: O
  * lacks (neither side can speak of them), values in the target's vocabulary.
  */
 export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outcome: Outcome): Outcome {
-  if (request.kind === 'rpc' || (outcome.kind !== 'allowed' && outcome.kind !== 'filtered') || !outcome.rows) return outcome;
+  if ((outcome.kind !== 'allowed' && outcome.kind !== 'filtered') || !outcome.rows) return outcome;
+  if (request.kind === 'rpc') {
+    // Compared only as a success, whichever side answers a value (a void function where the model answers one).
+    if (m.functions?.[targetName(request)]?.returns === 'value-as-void') return { ...outcome, rows: null } as Outcome;
+    const ids = m.functions?.[targetName(request)]?.bigintIds;
+    if (!ids?.length) return outcome;
+    const keys = new Set(ids);
+    return { ...outcome, rows: outcome.rows.map((r) => bigintIdsWithin(r, keys) as Row) } as Outcome;
+  }
   const table = targetName(request);
   const absent = new Set(absentColumns(m, table));
   if (!absent.size && !m.tables?.[table]?.values && !m.tables?.[table]?.bigintIds) return outcome;

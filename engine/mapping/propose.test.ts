@@ -161,7 +161,7 @@ describe('init maps no column across types or meanings', () => {
     const purchases: TargetTableFacts = { ...targetOrders, name: 'purchases', columns: targetOrders.columns.map((c) => (c.name === 'id' ? { ...c, type: 'bigint' } : c)) };
     const proposal = proposeMapping({ tables: [orders], functions: [] }, { tables: [purchases], functions: [] });
     expect(proposal.mapping.tables!.shop_orders).toMatchObject({ name: 'purchases', bigintIds: ['id'] });
-    expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: purchases keys id with a bigint/));
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: purchases keeps id as bigint ids/));
   });
 });
 
@@ -182,5 +182,88 @@ describe('init reads function names in the target’s table words', () => {
     const projects: ModelTableFacts = { name: 'projects', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'title', type: 'text' }, { name: 'owner_id', type: 'uuid' }] };
     const comments: TargetTableFacts = { name: 'request_comments', anonCanSelect: false, columns: [{ name: 'id', type: 'bigint', primaryKey: true }, { name: 'author_id', type: 'uuid', references: { table: 'users', column: 'id' } }, { name: 'body', type: 'text' }] };
     expect(proposeMapping({ tables: [projects], functions: [] }, { tables: [comments], functions: [] }).mapping.tables).toBeUndefined();
+  });
+});
+
+describe('a stranger’s schema of the spec’s domain (bigint keys, numeric money, enums, generated totals)', () => {
+  const vsModel: ModelTableFacts = {
+    name: 'vs_tickets',
+    columns: [
+      { name: 'id', type: 'text', primaryKey: true },
+      { name: 'submitter_id', type: 'uuid' },
+      { name: 'status', type: 'text', vocabulary: true, hasDefault: true },
+      { name: 'duplicate_of', type: 'text', nullable: true },
+      { name: 'is_duplicate', type: 'boolean', generated: true },
+    ],
+  };
+  const vsTarget: TargetTableFacts = {
+    name: 'vs_tickets',
+    anonCanSelect: true,
+    columns: [
+      { name: 'id', type: 'bigint', primaryKey: true, notNull: true, serverFilled: 'identity' },
+      { name: 'submitter_id', type: 'uuid', references: { table: 'users', column: 'id' }, notNull: true },
+      { name: 'status', type: 'vs_status', vocabulary: ['open', 'closed'], defaultExpr: "'open'::vs_status" },
+      { name: 'duplicate_of', type: 'bigint', references: { table: 'vs_tickets', column: 'id' } },
+      { name: 'is_duplicate', type: 'boolean', serverFilled: 'generated' },
+    ],
+  };
+  const ordersModel: ModelTableFacts = {
+    name: 'shop_orders',
+    columns: [
+      { name: 'id', type: 'uuid', primaryKey: true },
+      { name: 'buyer_id', type: 'uuid' },
+      { name: 'subtotal', type: 'integer', hasDefault: true },
+      { name: 'discount', type: 'integer', hasDefault: true },
+      { name: 'total', type: 'integer', hasDefault: true },
+    ],
+  };
+  const ordersTarget: TargetTableFacts = {
+    name: 'shop_orders',
+    anonCanSelect: true,
+    columns: [
+      { name: 'id', type: 'uuid', primaryKey: true, defaultExpr: 'gen_random_uuid()' },
+      { name: 'order_no', type: 'bigint', serverFilled: 'identity', notNull: true },
+      { name: 'buyer_id', type: 'uuid', references: { table: 'users', column: 'id' }, notNull: true },
+      { name: 'subtotal', type: 'numeric(10,2)', notNull: true },
+      { name: 'total', type: 'numeric(10,2)', serverFilled: 'generated' },
+    ],
+  };
+  // passport keeps its own grants: Supabase's default privileges cover public only.
+  const profiles: TargetTableFacts = { name: 'passport.profiles', anonCanSelect: false, columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }] };
+  const proposal = proposeMapping(
+    {
+      tables: [vsModel, ordersModel, { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }] }],
+      functions: [
+        { name: 'get_vs_ticket_by_id', args: ['p_id'] },
+        { name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] },
+      ],
+    },
+    {
+      tables: [vsTarget, ordersTarget, profiles],
+      functions: [
+        fn({ name: 'get_vs_ticket_by_id', args: [{ name: 'p_id', type: 'bigint' }], returns: 'setof-composite', outColumns: ['id', 'status', 'duplicate_of'], readOnly: true }),
+        fn({ name: 'merge_vs_tickets', args: [{ name: 'p_source', type: 'bigint' }, { name: 'p_target', type: 'bigint' }], returns: 'void' }),
+      ],
+    },
+  );
+
+  it('a bigint identity key takes a text model key, and a bigint reference to it is a bigint id too', () => {
+    expect(proposal.mapping.tables!.vs_tickets).toEqual({ bigintIds: ['id', 'duplicate_of'] });
+  });
+
+  it('functions of that table take and answer its ids as bigints; parameters of the model’s function name are matched by position', () => {
+    expect(proposal.mapping.functions).toEqual({
+      get_vs_ticket_by_id: { bigintIds: ['p_id', 'id', 'duplicate_of'] },
+      merge_vs_tickets: { args: { p_duplicate: 'p_source', p_primary: 'p_target' }, bigintIds: ['p_duplicate', 'p_primary'] },
+    });
+  });
+
+  it('numeric money columns take the model’s integer amounts; a generated total and a sequence number are no model value', () => {
+    expect(proposal.mapping.tables!.shop_orders).toEqual({ columns: { discount: null, total: null } });
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: shop_orders\.total computed by the target \(GENERATED\)/));
+  });
+
+  it('Supabase default privileges are read on public’s tables: a passport table with its own grants does not hide them', () => {
+    expect(proposal.mapping.conventions?.grants).toBe('supabase-default');
   });
 });

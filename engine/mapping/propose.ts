@@ -16,6 +16,8 @@ export interface ModelColumnFacts {
   vocabulary?: boolean;
   hasDefault?: boolean;
   nullable?: boolean;
+  /** Computed by the model (a generated column, never written). */
+  generated?: boolean;
 }
 
 export interface ModelTableFacts {
@@ -40,6 +42,8 @@ export interface TargetColumnFacts {
   defaultExpr?: string;
   primaryKey?: boolean;
   notNull?: boolean;
+  /** Filled by the server: an identity (a sequence number such as `order_no`) or a generated column. */
+  serverFilled?: 'identity' | 'generated';
 }
 
 export interface TargetTableFacts {
@@ -121,6 +125,8 @@ function normalType(type: string): string {
   if (t.startsWith('timestamp')) return 'timestamptz';
   if (t === 'character varying' || t === 'citext' || t.startsWith('varchar')) return 'text';
   if (t === 'bigint' || t === 'smallint' || t === 'integer') return 'integer';
+  // A money column (`numeric(10,2)`) holds the model's whole amounts as they are.
+  if (t === 'numeric' || t === 'decimal') return 'integer';
   if (t === 'json' || t === 'jsonb') return 'jsonb';
   if (t.endsWith('[]')) return `${normalType(t.slice(0, -2))}[]`;
   return t;
@@ -136,9 +142,21 @@ function travelsAsString(type: string): boolean {
 const PERSON_REF = /^(id|.*_id)$/;
 const PEOPLE_TABLES = ['auth.users', 'users'];
 
-/** A model uuid key the target keys with an integer (`id bigint generated … as identity`): mapped with bigintIds. */
+/** The model's id types: a uuid, or a text id (`VS-1003`). */
+const ID_TYPES = ['uuid', 'text'];
+
+/** A model uuid or text key the target keys with an integer (`id bigint generated … as identity`): mapped with bigintIds. */
 function bigintKey(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
-  return model.type === 'uuid' && model.primaryKey === true && target.primaryKey === true && normalType(target.type) === 'integer';
+  return ID_TYPES.includes(model.type) && model.primaryKey === true && target.primaryKey === true && normalType(target.type) === 'integer';
+}
+
+/**
+ * A model reference (`duplicate_of`, `parent_id`) the target keeps as an integer foreign key to a
+ * table keyed by bigintIds: mapped with bigintIds too, so a reference hashes as the key it names.
+ * `bigintTables`: target tables chosen for model tables whose key is mapped so.
+ */
+function bigintRef(model: ModelColumnFacts, target: TargetColumnFacts, bigintTables: ReadonlySet<string>): boolean {
+  return ID_TYPES.includes(model.type) && normalType(target.type) === 'integer' && target.references !== undefined && bigintTables.has(target.references.table);
 }
 
 /** Names that identify (a key, a reference): `id`, `code`, `ref`, `*_id`, `*_ref`, `*_key`. */
@@ -156,8 +174,8 @@ function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolea
   return IDENTIFYING.test(model.name) === IDENTIFYING.test(target.name);
 }
 
-function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames): number {
-  const sameType = normalType(model.type) === normalType(target.type) || (target.vocabulary !== undefined && model.type === 'text') || bigintKey(model, target);
+function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, bigintTables: ReadonlySet<string> = new Set()): number {
+  const sameType = normalType(model.type) === normalType(target.type) || (target.vocabulary !== undefined && model.type === 'text') || bigintKey(model, target) || bigintRef(model, target, bigintTables);
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
   let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
@@ -174,16 +192,16 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
  * Greedy best-first matching of model columns to target columns above a threshold, twice: the
  * confident matches first teach token renames (buyer → customer), which the second pass uses.
  */
-function matchColumns(model: ModelTableFacts, target: TargetTableFacts): Map<string, string> {
+function matchColumns(model: ModelTableFacts, target: TargetTableFacts, bigintTables: ReadonlySet<string> = new Set()): Map<string, string> {
   const renames: Renames = new Map();
-  for (const [m, t] of greedy(model, target, renames, 0.9)) learn(renames, m, t);
-  return greedy(model, target, renames, 0.3);
+  for (const [m, t] of greedy(model, target, renames, 0.9, bigintTables)) learn(renames, m, t);
+  return greedy(model, target, renames, 0.3, bigintTables);
 }
 
-function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renames, threshold: number): Map<string, string> {
+function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renames, threshold: number, bigintTables: ReadonlySet<string>): Map<string, string> {
   const pairs: { m: string; t: string; score: number }[] = [];
   for (const m of model.columns) for (const t of target.columns) {
-    const score = columnScore(m, t, renames);
+    const score = columnScore(m, t, renames, bigintTables);
     if (score > threshold) pairs.push({ m: m.name, t: t.name, score });
   }
   pairs.sort((a, b) => b.score - a.score || a.m.localeCompare(b.m) || a.t.localeCompare(b.t));
@@ -199,7 +217,8 @@ function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renam
   const leftTarget = target.columns.filter((c) => !taken.has(c.name));
   for (const m of leftModel) {
     // Same type is not same meaning: a title is no stripe_customer_id, whatever is left over.
-    const same = leftTarget.filter((t) => !taken.has(t.name) && normalType(t.type) === normalType(m.type) && sameMeaning(m, t));
+    // Nor is a sequence number (`order_no`, an identity) a value the model writes, unless it is the key.
+    const same = leftTarget.filter((t) => !taken.has(t.name) && normalType(t.type) === normalType(m.type) && sameMeaning(m, t) && (t.serverFilled !== 'identity' || t.primaryKey));
     const sameModel = leftModel.filter((x) => !out.has(x.name) && normalType(x.type) === normalType(m.type));
     if (same.length === 1 && sameModel.length === 1) {
       out.set(m.name, same[0].name);
@@ -302,14 +321,22 @@ export function proposeMapping(
     claimed.add(c.t.name);
   }
 
+  // Target tables keyed by a bigint where the model's key is a uuid or text: references to them are bigint ids too.
+  const bigintTables = new Set<string>();
+  for (const [name, t] of chosen) {
+    const m = model.tables.find((x) => x.name === name)!;
+    const columns = matchColumns(m, t);
+    if (m.columns.some((c) => columns.has(c.name) && bigintKey(c, t.columns.find((x) => x.name === columns.get(c.name))!))) bigintTables.add(t.name);
+  }
   for (const m of model.tables) {
     const t = chosen.get(m.name);
     if (!t) continue;
-    const columns = matchColumns(m, t);
+    const columns = matchColumns(m, t, bigintTables);
     const renamed: Record<string, string | null> = {};
     const retyped: string[] = [];
+    const computed: string[] = [];
     for (const c of m.columns) {
-      const to = columns.get(c.name);
+      let to = columns.get(c.name);
       // A text model column whose namesake the API sends as a JSON string all the same (TypeCell's
       // `data bytea`, a date) is that column: kept by its name, the type named for the user to confirm.
       const namesake = to === undefined ? t.columns.find((x) => x.name === c.name) : undefined;
@@ -317,13 +344,25 @@ export function proposeMapping(
         retyped.push(`${c.name} (${namesake.type} here)`);
         continue;
       }
+      // A value the model writes that the target computes (`total generated always as (subtotal + fee)`):
+      // neither side can write it, and the two computations need not agree, so it is left out.
+      if (to !== undefined && !c.generated && t.columns.find((x) => x.name === to)?.serverFilled === 'generated') {
+        computed.push(`${t.name}.${to}`);
+        to = undefined;
+      }
       if (to !== c.name) renamed[c.name] = to ?? null;
     }
-    const bigintIds = m.columns.filter((c) => columns.has(c.name) && bigintKey(c, t.columns.find((x) => x.name === columns.get(c.name))!)).map((c) => c.name);
     if (retyped.length) notes.push(`confirm: ${t.name} columns the model types as text, kept by their name: ${retyped.join(', ')}`);
+    if (computed.length) notes.push(`confirm: ${computed.join(', ')} computed by the target (GENERATED) where the model writes the value: mapped to null (not written, not compared)`);
+    const bigintIds = m.columns
+      .filter((c) => {
+        const to = t.columns.find((x) => x.name === columns.get(c.name));
+        return to !== undefined && (bigintKey(c, to) || bigintRef(c, to, bigintTables));
+      })
+      .map((c) => c.name);
     if (t.name === m.name && !Object.keys(renamed).length && !bigintIds.length) continue;
     mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...(bigintIds.length ? { bigintIds } : {}) };
-    if (bigintIds.length) notes.push(`confirm: ${t.name} keys ${bigintIds.join(', ')} with a bigint where the model's ids are uuids: bigintIds`);
+    if (bigintIds.length) notes.push(`confirm: ${t.name} keeps ${bigintIds.join(', ')} as bigint ids where the model's are uuids or text: bigintIds`);
     const absent = Object.entries(renamed).filter(([, v]) => v === null).map(([k]) => k);
     notes.push(
       `confirm: model table ${m.name} is ${t.name}` +
@@ -375,6 +414,44 @@ export function proposeMapping(
     notes.push(`confirm: model function ${m.name}(${m.args.join(', ')}) is ${f.name}(${f.args.map((a) => a.name).join(', ')})${what.length ? `; ${what.join('; ')}` : ''}`);
   }
 
+  // A function of the model's name whose parameters are named otherwise (p_source for p_duplicate):
+  // matched by position, as a caller passing them positionally would.
+  for (const m of model.functions) {
+    const f = targetFns.get(m.name);
+    if (!f || f.args.length !== m.args.length || mapping.functions?.[m.name]) continue;
+    const args = Object.fromEntries(m.args.map((a, i) => [a, f.args[i].name]).filter(([a, b]) => a !== b));
+    if (!Object.keys(args).length) continue;
+    mapping.functions![m.name] = { args };
+    notes.push(`confirm: ${f.name}'s parameters by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
+  }
+
+  // Ids of bigint-keyed tables that functions take and answer (p_id bigint, a returned row's id,
+  // a jsonb answer's nested ids): sent and expected as the tables' bigintIds are.
+  for (const m of model.functions) {
+    const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
+    if (!f || f.args.length !== m.args.length) continue;
+    const ids = new Set(m.args.filter((_a, i) => normalType(f.args[i].type) === 'integer').map((a) => a));
+    const bigintColumns = (modelTable: string) => mapping.tables?.[modelTable]?.bigintIds ?? [];
+    const source = [...chosen].find(([, t]) => f.outColumns.length && f.outColumns.every((c) => t.columns.some((x) => x.name === c)));
+    if (source) {
+      const renamed = mapping.functions?.[m.name]?.columns ?? {};
+      const reverse = new Map(Object.entries(renamed).map(([k, v]) => [v, k]));
+      for (const id of bigintColumns(source[0])) {
+        const targetColumn = mapping.tables?.[source[0]]?.columns?.[id] ?? id;
+        if (f.outColumns.includes(targetColumn)) ids.add(reverse.get(targetColumn) ?? targetColumn);
+      }
+    } else if (f.returns === 'scalar' && /json/i.test(f.source)) {
+      // A jsonb answer built from bigint-keyed tables carries their ids under the columns' names.
+      for (const [modelTable, t] of chosen) {
+        const named = new RegExp(`\\b${t.name.includes('.') ? t.name.replace('.', '\\.') : `(public\\.)?${t.name}`}\\b`, 'i');
+        if (named.test(f.source)) for (const id of bigintColumns(modelTable)) ids.add(id);
+      }
+    }
+    if (!ids.size) continue;
+    mapping.functions![m.name] = { ...mapping.functions![m.name], bigintIds: [...ids] };
+    notes.push(`confirm: ${f.name} takes or answers ${[...ids].join(', ')} as bigint ids: functions.${m.name}.bigintIds`);
+  }
+
   // Conventions: how the target's functions and guards refuse, read as the model's P0001 — only
   // where the model has functions or guards (a pack with neither met Capgo's 42501s as noise).
   const definers = model.functions.length ? target.functions.filter((f) => !f.trigger) : [];
@@ -389,10 +466,12 @@ export function proposeMapping(
     mapping.conventions!.guardRefusal = guardRefusal;
     notes.push(`confirm: guards (triggers) refuse with ${guardRefusal.code} (messages matching ${guardRefusal.message}) where the model raises P0001`);
   }
-  const mapped = [...chosen.values()];
+  // Supabase's default privileges cover tables in public only: another schema's tables (passport)
+  // hold what the project granted them, whichever convention the project follows.
+  const mapped = [...chosen.values()].filter((t) => !t.name.includes('.'));
   if (mapped.length && mapped.every((t) => t.anonCanSelect)) {
     mapping.conventions!.grants = 'supabase-default';
-    notes.push('confirm: anon holds SELECT on every mapped table (Supabase default privileges left in place): conventions.grants = supabase-default, row security decides');
+    notes.push('confirm: anon holds SELECT on every mapped table in public (Supabase default privileges left in place): conventions.grants = supabase-default, row security decides');
   }
 
   // Vocabularies from the target's own CHECKs and defaults.

@@ -57,6 +57,7 @@ export const MappingSchema = z
             returns: z.union([z.enum(['as-is', 'row-as-boolean', 'value-as-void']), z.object({ field: z.string().min(1) }).strict()]).optional(),
             columns: z.record(name, name).optional(),
             extraColumns: z.array(name).optional(),
+            bigintIds: z.array(name).optional(),
             via: z.enum(['rest', 'sql']).optional(),
           })
           .strict(),

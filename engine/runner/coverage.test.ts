@@ -27,6 +27,16 @@ describe('clause coverage', () => {
     expect(applyCoverageGate(passed([{ id: 'R99.paid', label: 'x', allowed: 1, refused: 1 }])).status).toBe('passed');
   });
 
+  it('a clause a project’s schema cannot hold the cases of (they were dropped) passes, naming the clause and the main reason; without drops it still fails', () => {
+    // Re-created from a stranger's schema: pr_tickets without a status column drops every POST the clause needs.
+    const unheld = { ...passed([{ id: 'R99.post', label: 'POST pr_tickets', allowed: 0, refused: 0 }]), dropped: { 'names pr_tickets.status, mapped to null (the target has none)': 1111, 'users.role is NOT NULL': 198 } };
+    expect(applyCoverageGate(unheld)).toMatchObject({
+      status: 'passed',
+      note: 'not checked on this target: clause R99.post (POST pr_tickets): allowed; R99.post (POST pr_tickets): refused (its cases were dropped, mostly as names pr_tickets.status, mapped to null (the target has none))',
+    });
+    expect(applyCoverageGate({ ...unheld, dropped: {} }).status).toBe('failed');
+  });
+
   it('a rule with one side by design (readable by everyone) passes on that side alone, in a run and once merged; unsaid, the failure names the setting', () => {
     // Re-created after supabase-graphql-example: "profiles, posts, comments and votes are readable by everyone" has no deny side.
     const allowOnly: PropertyResult = { ...passed(undefined), counts: { allowed: 300, filtered: 0, rejected: 0, errored: 0 } };

@@ -123,6 +123,20 @@ interface Gated {
   clauses?: ClauseCount[] | undefined;
   oneSided?: 'allow' | 'deny' | undefined;
   note?: string | null | undefined;
+  /** Cases drawn that the target could not hold, by reason (a project's schema). */
+  dropped?: Record<string, number> | undefined;
+}
+
+/**
+ * A clause the target cannot hold the cases of (a column it lacks, a NOT NULL the model's rows
+ * break) is unreached by the target's schema, not by the generator: named, with the main reason
+ * its cases were dropped, and not a failure (no case disagreed).
+ */
+function unreachedOnTarget<T extends Gated>(result: T, unreached: string): T | undefined {
+  const reasons = Object.entries(result.dropped ?? {}).sort((a, b) => b[1] - a[1]);
+  if (!reasons.length) return undefined;
+  const note = `not checked on this target: ${unreached} (its cases were dropped, mostly as ${reasons[0][0]})`;
+  return { ...result, note: result.note ? `${result.note}; ${note}` : note };
 }
 
 export function applyCoverageGate<T extends Gated>(result: T): T {
@@ -131,10 +145,12 @@ export function applyCoverageGate<T extends Gated>(result: T): T {
   const denied = (result.counts.filtered ?? 0) + (result.counts.rejected ?? 0);
   const unreachedSide = allowed === 0 && result.oneSided !== 'deny' ? 'allow' : denied === 0 && result.oneSided !== 'allow' ? 'deny' : undefined;
   if (unreachedSide) {
+    const onTarget = unreachedOnTarget(result, `the ${unreachedSide} side of rule ${result.id}`);
+    if (onTarget) return onTarget;
     const byDesign = `a rule with no ${unreachedSide} side by design says so with \`oneSided: '${unreachedSide === 'allow' ? 'deny' : 'allow'}'\` in its defineProperty`;
     return { ...result, status: 'failed', note: `coverage: generation never reached the ${unreachedSide} side of rule ${result.id} in ${result.cases} cases (${byDesign})` };
   }
   const unreached = (result.clauses ?? []).flatMap((c) => [...(c.allowed === 0 ? [`${c.id} (${c.label}): allowed`] : []), ...(c.refused === 0 ? [`${c.id} (${c.label}): refused`] : [])]);
-  if (unreached.length) return { ...result, status: 'failed', note: `coverage: in ${result.cases} cases generation never reached clause ${unreached.join('; ')}` };
+  if (unreached.length) return unreachedOnTarget(result, `clause ${unreached.join('; ')}`) ?? { ...result, status: 'failed', note: `coverage: in ${result.cases} cases generation never reached clause ${unreached.join('; ')}` };
   return result;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableEnumWrite, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
 import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
@@ -123,6 +123,13 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer(plan, { ...refused(''), error: { code: '23505', message: 'duplicate key', details: null, hint: null } }, allowed, ['users'])).toBeUndefined();
   });
 
+  it('drops a write a CHECK of the project’s own refused where the model expected success, naming the constraint; a refusal the model expects stays judged', () => {
+    const checked: ApiResponse = { ...refused(''), error: { code: '23514', message: 'new row for relation "shop_orders" violates check constraint "shop_orders_phone_check"', details: null, hint: null } };
+    expect(unrealizableAnswer(plan, checked, allowed, ['users'])).toBe('shop_orders_phone_check refused a value the model writes (a CHECK the model does not have)');
+    expect(unrealizableAnswer(plan, checked, sqlError('23514', 'points check'), ['users'])).toBeUndefined();
+    expect(unrealizableAnswer({ ...plan, shapes: undefined }, checked, allowed, ['users'])).toBeUndefined();
+  });
+
   it("drops a step the API role's statement_timeout cancelled, whatever the model expected, unless it expected exactly that", () => {
     const cancelled: ApiResponse = { ...refused(''), error: { code: '57014', message: 'canceling statement due to statement timeout', details: null, hint: null } };
     const byPolicy = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
@@ -191,5 +198,29 @@ describe('a request naming its table as the model does, schema and all', () => {
   it("`table: 'storage.objects'` is sent to schema storage, as `{ schema: 'storage', table: 'objects' }` is", () => {
     const sent = requestForTarget({ users: 'direct', bypassTriggers: false }, { kind: 'select', table: 'storage.objects', columns: '*', filters: [] });
     expect(sent).toMatchObject({ schema: 'storage', table: 'objects' });
+  });
+});
+
+describe('a column the target types as an enum (users.role app_role)', () => {
+  const enumPlan: FixturePlan = {
+    users: 'direct',
+    bypassTriggers: false,
+    shapes: new Map([['users', [
+      { name: 'id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true },
+      { name: 'role', type: 'app_role', notNull: true, hasDefault: true, generated: false, unique: false, enumLabels: ['user', 'staff'] },
+    ]]]),
+  };
+  const patch = (role: string) => ({ kind: 'update' as const, table: 'users', patch: { role }, filters: [{ column: 'id', op: 'eq' as const, value: 'u1' }], returning: 'minimal' as const });
+
+  it('a write of a value outside its labels, which the model refuses by its rules, is dropped: Postgres refuses the input (22P02) before any rule', () => {
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), sqlError('23514', 'role check'))).toBe('users.role is an enum: a value outside its labels is refused as input (22P02) before any rule');
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'raised', code: 'P0001', message: 'may not be changed' })).toBeDefined();
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'filtered', rows: null, affected: 0 })).toBeDefined();
+  });
+
+  it('a label, a grant refusal (checked first) and a success the model expects (a vocabulary to map) are still judged', () => {
+    expect(unrealizableEnumWrite(enumPlan, patch('staff'), sqlError('23514', 'role check'))).toBeUndefined();
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'rejected', code: '42501', by: 'grant' })).toBeUndefined();
+    expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'allowed', rows: null, affected: 1 })).toBeUndefined();
   });
 });

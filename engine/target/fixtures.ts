@@ -11,7 +11,7 @@ import type { World } from '../model/world.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
-import { rowToModel, targetColumn, targetTable, UnmappableRequest, type TargetMapping } from '../mapping/mapping.ts';
+import { rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -348,7 +348,7 @@ const STATEMENT_TIMEOUT = '57014';
 
 /**
  * Why a step cannot be judged here, from the target's answer, or undefined: a statement timeout
- * cancelled it; or a write the model lets succeed was refused it with 23503 for a value missing from a table the model does not
+ * cancelled it; or a CHECK the model does not have refused a write the model lets succeed; or a write the model lets succeed was refused it with 23503 for a value missing from a table the model does not
  * know (a lookup table the project seeds, say `units`): the model cannot write that table's
  * rows, so the case is a difference of schema. Only a success the model expected is dropped: a
  * write the model refuses that reached the foreign key check was let through by the target's rules.
@@ -358,6 +358,12 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
   // The API role's statement_timeout (3 s for anon, 8 s for authenticated on Supabase) cancelled
   // the request: a matter of time (a loaded machine, a slow query), which no rule speaks of.
   if (response.error?.code === STATEMENT_TIMEOUT && !(expected.kind === 'error' && expected.code === STATEMENT_TIMEOUT)) return "the API role's statement_timeout cancelled the request (57014): time, not rules (a loaded machine or a slow query)";
+  if (plan.shapes && response.error?.code === '23514' && (expected.kind === 'allowed' || expected.kind === 'filtered')) {
+    // A CHECK of the project's own (a phone format) refusing a value the model's columns accept:
+    // the model's own CHECKs passed, so it is a difference of schema, not of rules.
+    const constraint = /violates check constraint "([^"]+)"/.exec(response.error.message)?.[1] ?? 'a CHECK';
+    return `${constraint} refused a value the model writes (a CHECK the model does not have)`;
+  }
   if (!plan.shapes || response.error?.code !== '23503' || (expected.kind !== 'allowed' && expected.kind !== 'filtered')) return undefined;
   // Postgres leaves the key's values (and columns) out of the detail when the caller may not read the parent table.
   const key = /^Key (?:\(([^)]+)\)=\(.*\) )?is not present in table "([^"]+)"/s.exec(response.error.details ?? '');
@@ -386,6 +392,31 @@ export function unrealizableWrite(plan: FixturePlan, request: ApiRequest, expect
       if (value !== null || !modelNullable(table, column)) continue;
       const target = plan.mapping ? targetColumn(plan.mapping, table, column) : column;
       if (target && columns?.find((c) => c.name === target)?.notNull) return `${onTarget}.${target} is NOT NULL`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a write cannot be judged here, or undefined: it writes a value outside the labels of a
+ * column the target types as an enum (`users.role app_role`), which Postgres refuses as input
+ * (22P02) while reading the body, before any policy or trigger runs, where the model answers with
+ * its rules (a CHECK's 23514, a guard, a policy, nothing matched): a difference of schema. A grant
+ * refusal (checked first on the target too) and a success the model expects (a vocabulary the
+ * mapping should translate) are still judged.
+ */
+export function unrealizableEnumWrite(plan: FixturePlan, request: ApiRequest, expected: Outcome): string | undefined {
+  if (!plan.shapes || (request.kind !== 'insert' && request.kind !== 'update')) return undefined;
+  if (expected.kind === 'allowed' || (expected.kind === 'rejected' && expected.by === 'grant')) return undefined;
+  const table = targetName(request);
+  const onTarget = plan.mapping ? targetTable(plan.mapping, table) : table;
+  const columns = plan.shapes.get(onTarget) ?? [];
+  for (const row of request.kind === 'insert' ? request.rows : [request.patch]) {
+    for (const [column, value] of Object.entries(row)) {
+      const target = plan.mapping ? targetColumn(plan.mapping, table, column) : column;
+      const labels = columns.find((c) => c.name === target)?.enumLabels;
+      const onTargetValue = plan.mapping ? valueToTarget(plan.mapping, table, column, value) : value;
+      if (labels?.length && typeof onTargetValue === 'string' && !labels.includes(onTargetValue)) return `${onTarget}.${target} is an enum: a value outside its labels is refused as input (22P02) before any rule`;
     }
   }
   return undefined;

@@ -7,7 +7,7 @@ import type { Json, Row } from '../model/json.ts';
 import type { ApiRequest, Filter } from '../model/request.ts';
 import { targetName } from '../model/request.ts';
 import type { World } from '../model/world.ts';
-import { renameRow, rowToTarget, splitName, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
+import { argToTarget, renameRow, rowToTarget, splitName, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 
 /** The fixture world in the target's tables and columns. */
 export function worldToTarget(m: TargetMapping, world: World): World {
@@ -44,7 +44,7 @@ export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiReque
     if (!fn) return request;
     const renamed = splitName(fn.name ?? model);
     const args: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(request.args)) args[fn.args?.[k] ?? k] = v;
+    for (const [k, v] of Object.entries(request.args)) args[fn.args?.[k] ?? k] = argToTarget(m, model, k, v);
     const { schema: _schema, ...rest } = request;
     return { ...rest, fn: renamed.name, ...(renamed.schema && renamed.schema !== 'public' ? { schema: renamed.schema } : {}), args };
   }

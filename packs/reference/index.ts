@@ -30,6 +30,10 @@ export const referencePack = definePack({
     { path: 'shop.statuses', column: 'shop_orders.status', initialPath: 'shop.initialStatus' },
     { path: 'vs.statuses', column: 'vs_tickets.status' },
   ],
+  projectSettings: {
+    settings: { ownerGuardCases: 'one-table' },
+    note: 'model.ownerGuardCases: one-table (rule 1 patches one table per case: a table whose rows this schema cannot hold drops only its own cases)',
+  },
 });
 
 export { referenceModel, referenceOracle, referenceOracleWith } from './model/index.ts';

@@ -31,4 +31,13 @@ describe('refusals.notFound', () => {
     expect(compareOutcomes(expected, { kind: 'allowed', rows: [{ value: false }], affected: 1 })).toBeDefined();
     expect(compareOutcomes(expected, { ...p0002, code: 'P0001' })?.reason).toMatch(/setting refusals\.codes\.not-found/);
   });
+
+  it('per function (a stranger’s schema raises for the VS soft delete and answers for the PR one): each function its own', () => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({ refusals: { notFound: { soft_delete_vs_ticket: 'raise' } } }));
+    expect(predict(oracle, world, caller, call).outcome).toMatchObject({ kind: 'allowed', rows: [{ value: false }] });
+    const vs: ApiRequest = { kind: 'rpc', fn: 'soft_delete_vs_ticket', args: { p_id: 'VS-404' } };
+    const vsWorld = { ...world, users: [{ ...world.users[0], role: 'vs_staff' }], vs_tickets: [] };
+    expect(predict(oracle, vsWorld, caller, vs).outcome).toMatchObject({ kind: 'raised', code: 'P0001' });
+    expect(ModelSettingsSchema.safeParse({ refusals: { notFound: { soft_delete_x: 'raise' } } }).success).toBe(false);
+  });
 });

@@ -20,11 +20,12 @@ export function refusal(settings: ModelSettings, reason: RefusalReason, message?
 export const NOT_FOUND_SETTING = 'refusals.notFound';
 
 /**
- * A function's answer when the row it acts on does not exist: `false` (the spec's), or the
- * not-found refusal where settings.refusals.notFound is `raise`.
+ * `fn`'s answer when the row it acts on does not exist: `false` (the spec's), or the not-found
+ * refusal where settings.refusals.notFound is `raise` (for every function, or for `fn`).
  */
-export function notFoundAnswer(settings: ModelSettings, message: string): Outcome {
-  return settings.refusals.notFound === 'raise' ? refusal(settings, 'not-found', message) : allowed([{ value: false }], 1);
+export function notFoundAnswer(settings: ModelSettings, fn: 'soft_delete_pr_ticket' | 'soft_delete_vs_ticket', message: string): Outcome {
+  const choice = typeof settings.refusals.notFound === 'string' ? settings.refusals.notFound : (settings.refusals.notFound[fn] ?? 'answer');
+  return choice === 'raise' ? refusal(settings, 'not-found', message) : allowed([{ value: false }], 1);
 }
 
 /** Spec §7 and rule 20 name this text for passport.admin_leaderboard: not a setting. */

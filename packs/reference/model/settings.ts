@@ -68,6 +68,14 @@ export const ModelSettingsSchema = z
      * permission, whatever its users row says).
      */
     anonymousSignIns: z.enum(['signed-in', 'no-role']).default('signed-in'),
+    /**
+     * Rule 1's cases: `all-tables` (one world holding rows of every owner-guarded table, each
+     * patched in the same case) or `one-table` (one table's rows and patches per case). A
+     * project's schema that cannot hold one table's rows (a NOT NULL owner, an owner without a
+     * users row) drops every `all-tables` case; `one-table` drops only that table's.
+     * `policyfuzz init` writes `one-table` for a project.
+     */
+    ownerGuardCases: z.enum(['all-tables', 'one-table']).default('all-tables'),
     /** The claims a signed-in caller's access token carries besides who they are. */
     claims: z
       .object({
@@ -299,9 +307,10 @@ export const ModelSettingsSchema = z
          * What soft_delete_pr_ticket and soft_delete_vs_ticket do when no live ticket has the id
          * (the spec: answer whether one was deleted, so false). `raise`: a project whose function
          * refuses instead, with the not-found refusal (its SQLSTATE refusals.codes.not-found, e.g.
-         * P0002 no_data_found). A failure on such an answer names this setting.
+         * P0002 no_data_found). A failure on such an answer names this setting. Per function
+         * (`{ "soft_delete_vs_ticket": "raise" }`, the other `answer`) where a project's two differ.
          */
-        notFound: z.enum(['answer', 'raise']).default('answer'),
+        notFound: z.union([z.enum(['answer', 'raise']), z.partialRecord(z.enum(['soft_delete_pr_ticket', 'soft_delete_vs_ticket']), z.enum(['answer', 'raise']))]).default('answer'),
       })
       .prefault({}),
   })

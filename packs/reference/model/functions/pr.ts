@@ -75,7 +75,7 @@ export const softDeletePrTicket: FunctionModel = {
     const all = rowsOf(world, 'pr_tickets');
     const target = all.find((t) => notDeleted(t) && p !== null && t.id === p);
     take(target ? 'R07.pr-delete.deleted' : 'R07.pr-delete.not-found');
-    if (!target) return { outcome: notFoundAnswer(settings, 'soft delete: ticket not found'), world };
+    if (!target) return { outcome: notFoundAnswer(settings, 'soft_delete_pr_ticket', 'soft delete: ticket not found'), world };
     const rows = all.map((t) => (t === target ? { ...t, deleted_at: SOFT_DELETED_AT } : t));
     return { outcome: allowed([{ value: true }], 1), world: withRows(world, 'pr_tickets', rows) };
   },

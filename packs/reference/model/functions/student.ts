@@ -13,6 +13,7 @@ import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { tiedInAnyOrder } from '../../../../engine/model/ties.ts';
 import type { ModelSettings } from '../settings.ts';
 import { myPersonId, ruleContext } from './identity.ts';
+import { refusal } from '../refusals.ts';
 import type { Caller } from '../../../../engine/model/caller.ts';
 
 /** What get_my_student_record answers. */
@@ -66,7 +67,13 @@ export const studentFunctions: FunctionModel[] = [
     executableBy: ['authenticated', 'service_role'],
     columnsSetting: 'students.recordOutput',
     valueSettings: { requests: 'students.historyTieBreak' },
-    predict: (world, caller, _args, settings) => ({ outcome: allowed([myStudentRecord(world, caller, settings)], 1), world }),
+    predict: (world, caller, _args, settings) => {
+      const answer = allowed([myStudentRecord(world, caller, settings)], 1);
+      // The server context is no signed-in person ("signed in", §4.2): refusing it, as
+      // identity-gated functions refuse a caller with no session (rule 20), is as secure.
+      const outcome = caller.kind === 'service' && answer.kind === 'allowed' ? { ...answer, orElse: [refusal(settings, 'not-authorized', 'NOT_AUTHORIZED')] } : answer;
+      return { outcome, world };
+    },
     // The change requests this case wrote tie on now(): any order of them, in their places, is the answer.
     comparedAs: (rows, world, settings) => {
       const key = settings.students.recordOutput.requests;

@@ -148,7 +148,7 @@ const vsFunctionList: FunctionModel[] = [
       if (currentUserRole(ctx) === null || !currentUserIsStaff(ctx)) return take('R07.vs-delete.not-authorized'), fail(world, refusal(settings, 'not-authorized'));
       const t = tickets(world).find((r) => r.id === text(a.p_id) && notDeleted(r) && vsCanDelete(ctx, r.target_dept));
       take(t ? 'R07.vs-delete.deleted' : 'R07.vs-delete.not-found');
-      if (!t) return { outcome: notFoundAnswer(settings, 'soft delete: ticket not found'), world };
+      if (!t) return { outcome: notFoundAnswer(settings, 'soft_delete_vs_ticket', 'soft delete: ticket not found'), world };
       return { outcome: allowed([{ value: true }], 1), world: replaceTicket(world, t.id, (r) => ({ ...r, deleted_at: DELETED_NOW })) };
     }),
     outcomeSetting: NOT_FOUND_SETTING,

@@ -82,7 +82,7 @@ function ownerGuardProperty(entries: Entry[]): DataProperty {
     rule: 1,
     title: 'owner guards compare the whole row minus an allow-list; server contexts pass',
     tables: entries.map((e) => e.table),
-    cases: (settings) => cases(entries, settings),
+    cases: (settings) => (settings.ownerGuardCases === 'one-table' ? fc.constantFrom(...entries).chain((e) => cases([e], settings)) : cases(entries, settings)),
     clauses: entries.map((e) =>
       clause(`R01.${e.table}`, `an owner's PATCH of their own ${e.table} row (allow-list only or exempt: allowed)`, (s) => {
         const row = targetRow(s, e.table);

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { compareOutcomes } from '../../../../engine/checker/compare.ts';
+import { defaultSettings } from '../settings.ts';
+import { studentFunctions } from './student.ts';
+
+const record = studentFunctions.find((f) => f.name === 'get_my_student_record')!;
+const refused = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
+const empty = { kind: 'allowed' as const, rows: [{ record: null, requests: [] }], affected: 1 };
+
+describe('get_my_student_record and the server context', () => {
+  // Re-created from a stranger's schema whose function raises NOT_AUTHORIZED when auth.uid() is null.
+  it('the server context (no signed-in person) may get the empty record or NOT_AUTHORIZED; a signed-in caller gets the record', () => {
+    const service = record.predict({}, { kind: 'service' }, {}, defaultSettings).outcome;
+    expect(compareOutcomes(service, empty)).toBeUndefined();
+    expect(compareOutcomes(service, refused)).toBeUndefined();
+    const signedIn = record.predict({}, { kind: 'user', id: 'u1' }, {}, defaultSettings).outcome;
+    expect(compareOutcomes(signedIn, empty)).toBeUndefined();
+    expect(compareOutcomes(signedIn, refused)).toBeDefined();
+  });
+});
