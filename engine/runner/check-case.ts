@@ -203,7 +203,9 @@ function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World)
   for (const [table, rows] of Object.entries(world)) {
     const model = oracle.model.tables[table];
     const assigned = model ? serverAssignedColumns(model) : [];
-    written[table] = assigned.length ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k, v]) => !assigned.includes(k) || (v !== null && v !== undefined)))) : rows;
+    const unassigned = (r: Row) => assigned.some((k) => k in r && (r[k] === null || r[k] === undefined));
+    // Rows with nothing to leave out stay the same array: their verdict on the target is kept (realizable.ts).
+    written[table] = assigned.length && rows.some(unassigned) ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k, v]) => !assigned.includes(k) || (v !== null && v !== undefined)))) : rows;
   }
   return unrealizableOnTarget(plan, written, oracle.model.fixtureOrder);
 }
