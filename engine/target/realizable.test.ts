@@ -51,28 +51,6 @@ describe('a world the target cannot hold', () => {
   });
 });
 
-// A table's verdict is kept with its rows array and reused for the worlds a case's steps predict
-// (they keep the arrays of the tables they do not change): only while the rows its foreign keys
-// read are the same too.
-describe('a table asked again in a later world of its case', () => {
-  it('is judged again when the parent rows its foreign key needs changed, though its own rows did not', () => {
-    const tickets = [{ id: 't', submitter_id: 'a' }];
-    expect(reason({ users: [person('a')], vs_tickets: tickets })).toBeUndefined();
-    expect(reason({ users: [person('b')], vs_tickets: tickets })).toBe('vs_tickets.submitter_id needs a users row the case lacks (foreign key)');
-    expect(reason({ users: [person('a')], vs_tickets: tickets })).toBeUndefined();
-  });
-
-  it('is judged again on other shapes or other model tables', () => {
-    const world = { users: [person('a')], vs_tickets: [{ id: 't', submitter_id: 'b' }] };
-    const looser: TableShapes = new Map([...shapes, ['vs_tickets', [col('id', { primaryKey: true }), col('submitter_id', { type: 'uuid' })]]]);
-    expect(reason(world)).toMatch(/needs a users row/);
-    expect(unrealizableReason(world, looser, modelTables)).toBeUndefined();
-    expect(reason(world)).toMatch(/needs a users row/);
-    // users outside the model: a foreign key to it is the filler's to satisfy.
-    expect(unrealizableReason(world, shapes, new Set(['vs_tickets']))).toBeUndefined();
-  });
-});
-
 describe('how a one-column unique index compares', () => {
   it('follows lower(), upper(), trim() and btrim() of the column, and nothing else', () => {
     expect(uniqueFold('email', 'email')).toEqual({ lower: false, trim: false });

@@ -67,42 +67,12 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
 export function unrealizableReason(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>): string | undefined {
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length) continue;
-    const problem = tableProblem(table, rows, world, shapes, modelTables);
-    if (problem) return problem;
+    for (const c of shapes.get(table) ?? []) {
+      const problem = columnProblem(table, c, rows, world, modelTables);
+      if (problem) return problem;
+    }
   }
   return undefined;
-}
-
-/**
- * A table's verdict, kept with its rows array: a case's world is asked again after each step the
- * model predicts, and a step changes one table (the others keep their arrays), so each unchanged
- * table's verdict is reused while the rows its foreign keys need are the same arrays too.
- */
-interface TableVerdict {
-  table: string;
-  shapes: TableShapes;
-  modelTables: ReadonlySet<string>;
-  /** The rows of each model table a foreign key of this table reads, as they were. */
-  parents: [string, World[string] | undefined][];
-  problem: string | undefined;
-}
-
-const verdicts = new WeakMap<World[string], TableVerdict>();
-
-const sameTables = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a === b || (a.size === b.size && [...a].every((t) => b.has(t)));
-
-function tableProblem(table: string, rows: World[string], world: World, shapes: TableShapes, modelTables: ReadonlySet<string>): string | undefined {
-  const kept = verdicts.get(rows);
-  if (kept && kept.table === table && kept.shapes === shapes && sameTables(kept.modelTables, modelTables) && kept.parents.every(([parent, had]) => world[parent] === had)) return kept.problem;
-  let problem: string | undefined;
-  const columns = shapes.get(table) ?? [];
-  for (const c of columns) {
-    problem = columnProblem(table, c, rows, world, modelTables);
-    if (problem) break;
-  }
-  const parents = [...new Set(columns.flatMap((c) => (!c.generated && c.references && modelTables.has(c.references.table) ? [c.references.table] : [])))];
-  verdicts.set(rows, { table, shapes, modelTables, parents: parents.map((t) => [t, world[t]]), problem });
-  return problem;
 }
 
 /** The end of a drop reason for a fixture row whose key a row already held (23505). */
