@@ -215,7 +215,7 @@ function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World)
     const model = oracle.model.tables[table];
     const assigned = model ? serverAssignedColumns(model) : [];
     const unassigned = (r: Row) => assigned.some((k) => k in r && (r[k] === null || r[k] === undefined));
-    // Rows with nothing to leave out stay the same array: their verdict on the target is kept (realizable.ts).
+    // Rows with nothing to leave out are checked as they are, not copied.
     written[table] = assigned.length && rows.some(unassigned) ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k, v]) => !assigned.includes(k) || (v !== null && v !== undefined)))) : rows;
   }
   return unrealizableOnTarget(plan, written, oracle.model.fixtureOrder);
