@@ -22,6 +22,7 @@
  * them before any answer comes back (runPlanned).
  */
 import type pg from 'pg';
+import { Writable } from 'node:stream';
 import { sendBatch, type BatchResult } from './batch-query.ts';
 import type { Caller } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
@@ -256,6 +257,12 @@ function throwIfConnectionEnded(error: pg.DatabaseError): void {
   if (error.severity === 'FATAL' || error.severity === 'PANIC') throw new Error(`the database connection ended: ${error.message} (${error.code})`);
 }
 
+/** The connection's socket (pg keeps it as connection.stream), when it has one to cork. */
+function socketOf(client: pg.Client): Writable | undefined {
+  const stream = (client as unknown as { connection?: { stream?: unknown } }).connection?.stream;
+  return stream instanceof Writable ? stream : undefined;
+}
+
 /** A case opened with begin(): answers of its planned requests still to hand out, and whether a request of it went to the database. */
 interface OpenCase {
   answered: { caller: Caller; request: ApiRequest; response: ApiResponse }[];
@@ -318,6 +325,18 @@ export class CaseTransaction implements Executor {
    * (runPlanned), the database's error names the refusal (the next case is already behind it).
    */
   private writeCase(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[], pipelined = false): { responses: Promise<ApiResponse[]>; requestSent: boolean } {
+    // The case's messages leave in one write (writev) instead of one system call each: a case
+    // sends several, and the calls cost more of the harness's time than building the messages.
+    const socket = socketOf(this.client);
+    socket?.cork();
+    try {
+      return this.writeCaseMessages(fixtures, perRow, ahead, pipelined);
+    } finally {
+      socket?.uncork();
+    }
+  }
+
+  private writeCaseMessages(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[], pipelined: boolean): { responses: Promise<ApiResponse[]>; requestSent: boolean } {
     const before: Promise<BatchResult>[] = [];
     let rollback = this.pendingRollback;
     if (++this.casesSinceVacuum >= VACUUM_EVERY && this.written.size) {

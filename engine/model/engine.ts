@@ -125,8 +125,13 @@ function parseErrors(model: TableModel, request: TableRequest): Outcome | undefi
 }
 
 function matching(model: TableModel, rows: Row[], filters: Filter[], settings: unknown): Row[] {
+  // The filters' columns looked up once, not for every row.
+  const named = new Map(filters.map((f) => [f.column, column(model, f.column)]));
+  const typeOf = (c: string) => named.get(c)?.type;
+  // A filter reads only its own column: a generated one's value is computed only when a filter names it.
+  const readsGenerated = [...named.values()].some((c) => c?.generated !== undefined);
   return rows.filter((row) => {
-    const v = evaluateFilters(materialize(model, row, settings), filters, (c) => column(model, c)?.type);
+    const v = evaluateFilters(readsGenerated ? materialize(model, row, settings) : row, filters, typeOf);
     return v.ok && v.matches;
   });
 }

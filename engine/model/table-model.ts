@@ -130,6 +130,11 @@ export function materialize<S>(model: TableModel<S>, row: Row, settings: S): Row
   return out;
 }
 
-export function serverAssignedColumns(model: TableModel): string[] {
-  return model.columns.filter((c) => c.serverAssigned).map((c) => c.name);
+const serverAssigned = new WeakMap<TableModel, readonly string[]>();
+
+/** The columns the server assigns (read on every step of every case: listed once per table). */
+export function serverAssignedColumns(model: TableModel): readonly string[] {
+  let names = serverAssigned.get(model);
+  if (!names) serverAssigned.set(model, (names = model.columns.filter((c) => c.serverAssigned).map((c) => c.name)));
+  return names;
 }

@@ -72,6 +72,14 @@ export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   return [...(model ? serverAssignedColumns(model) : []), ...embedded];
 }
 
+const columnNames = new WeakMap<TableModel, ReadonlySet<string>>();
+
+function modelColumnNames(model: TableModel): ReadonlySet<string> {
+  let names = columnNames.get(model);
+  if (!names) columnNames.set(model, (names = new Set(model.columns.map((c) => c.name))));
+  return names;
+}
+
 /**
  * A project's own tables carry columns the model does not know (audit fields, extra NOT NULL
  * columns); their values in `*` answers are the project's business, not a rule's. Only for a
@@ -82,6 +90,9 @@ function withoutForeignColumns(oracle: Oracle, step: DataStep, outcome: Outcome)
   const name = targetName(step.request);
   const model = oracle.model.tables[name];
   if (!model) return outcome;
+  const embedsAsked = step.request.kind === 'select' && (step.request.embeds?.length ?? 0) > 0;
+  // Rows holding only the model's columns (the reference, or a project's read of them) are kept as they are.
+  if (!embedsAsked && outcome.rows.every((r) => Object.keys(r).every((k) => modelColumnNames(model).has(k)))) return outcome;
   const modelColumns = (m: TableModel) => (r: Row) => Object.fromEntries(Object.entries(r).filter(([k]) => m.columns.some((c) => c.name === k)));
   // An embed's key stays, its rows (or row) in its own table's model columns.
   const embeds = new Map((step.request.kind === 'select' ? (step.request.embeds ?? []) : []).flatMap((e) => (oracle.model.tables[e.table] ? [[e.table, modelColumns(oracle.model.tables[e.table])] as const] : [])));
@@ -203,7 +214,9 @@ function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World)
   for (const [table, rows] of Object.entries(world)) {
     const model = oracle.model.tables[table];
     const assigned = model ? serverAssignedColumns(model) : [];
-    written[table] = assigned.length ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k, v]) => !assigned.includes(k) || (v !== null && v !== undefined)))) : rows;
+    const unassigned = (r: Row) => assigned.some((k) => k in r && (r[k] === null || r[k] === undefined));
+    // Rows with nothing to leave out are checked as they are, not copied.
+    written[table] = assigned.length && rows.some(unassigned) ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k, v]) => !assigned.includes(k) || (v !== null && v !== undefined)))) : rows;
   }
   return unrealizableOnTarget(plan, written, oracle.model.fixtureOrder);
 }

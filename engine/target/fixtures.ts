@@ -9,7 +9,7 @@
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
-import type { TableShapes } from '../introspection/table-shapes.ts';
+import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
 import { rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
@@ -67,7 +67,9 @@ const INSERT_TEXTS_MAX = 1024;
 
 function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string, identityAlways: readonly string[] = []): FixtureStatement {
   const target = qualifiedTable(table);
-  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const seen = new Set<string>();
+  for (const r of rows) for (const k of Object.keys(r)) seen.add(k);
+  const cols = [...seen];
   const key = JSON.stringify([target, upsertOn ?? null, identityAlways, cols]);
   let marked = insertTexts.get(key);
   const p = new SqlParams();
@@ -102,12 +104,36 @@ function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string,
  */
 function sequencesPastFixtures(table: string, rows: Row[], shapes: TableShapes | undefined): FixtureStatement[] {
   // Only a column that owns its sequence: a plain integer default (0) has none to move, and the statement costs a plan on every case.
-  const numbered = (shapes?.get(table) ?? []).filter((c) => c.ownsSequence && /^(smallint|integer|bigint)$/.test(c.type) && rows.some((r) => r[c.name] !== undefined && r[c.name] !== null));
+  const numbered = shapeColumns(shapes, table).numbered.filter((c) => rows.some((r) => r[c.name] !== undefined && r[c.name] !== null));
   return numbered.map((c) => ({
     table,
     row: null,
     sql: `select setval(x.s, x.m + 1, false) from (select pg_get_serial_sequence(${literal(qualifiedTable(table))}, ${literal(c.name)}) s, (select max(${ident(c.name)}) from ${qualifiedTable(table)}) m) x where x.s is not null and x.m is not null and x.m < (select seqmax from pg_sequence where seqrelid = x.s::regclass)`,
   }));
+}
+
+/** Per catalog and table: what the fixtures read of its columns on every case, worked out once. */
+interface ShapeColumns {
+  /** Integer columns with a default (an identity or serial column's sequence may need moving past a fixture's key). */
+  numbered: ColumnShape[];
+  /** GENERATED ALWAYS identity columns. */
+  identityAlways: string[];
+}
+
+const shapeColumnsCache = new WeakMap<TableShapes, Map<string, ShapeColumns>>();
+const NO_SHAPE_COLUMNS: ShapeColumns = { numbered: [], identityAlways: [] };
+
+function shapeColumns(shapes: TableShapes | undefined, table: string): ShapeColumns {
+  if (!shapes) return NO_SHAPE_COLUMNS;
+  let byTable = shapeColumnsCache.get(shapes);
+  if (!byTable) shapeColumnsCache.set(shapes, (byTable = new Map()));
+  let known = byTable.get(table);
+  if (!known) {
+    const columns = shapes.get(table) ?? [];
+    known = { numbered: columns.filter((c) => c.ownsSequence && /^(smallint|integer|bigint)$/.test(c.type)), identityAlways: columns.filter((c) => c.identityAlways).map((c) => c.name) };
+    byTable.set(table, known);
+  }
+  return known;
 }
 
 /** The project's trigger made a users row for every identity; a world without one for some identity (null role) gets it removed. */
@@ -180,7 +206,7 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const statements = tablesInOrder(filled, withParents(parents, order, plan.shapes)).flatMap((table) => {
     const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
-    const identityAlways = (plan.shapes?.get(table) ?? []).filter((c) => c.identityAlways).map((c) => c.name);
+    const identityAlways = shapeColumns(plan.shapes, table).identityAlways;
     const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
   });

@@ -18,8 +18,17 @@ const url = fc.noShrink(fakerValue((f) => f.internet.url(), 'url'));
 const TRICKY = ['', ' ', "O'Brien", '%', '_', '\\', '"quoted"', 'a,b', '(x)', 'UPPER', 'ünïcödé'];
 const TIMESTAMPS = ['2024-01-01T00:00:00+00:00', '2025-06-30T12:30:00+00:00'];
 
+/** Per settings object: its vocabulary (a run's settings never change; cases draw it for every checked text column). */
+const vocabularies = new WeakMap<ModelSettings, readonly string[]>();
+
 /** Every string the settings name (roles, statuses, permissions, departments, …). */
 export function vocabulary(settings: ModelSettings): string[] {
+  let known = vocabularies.get(settings);
+  if (!known) vocabularies.set(settings, (known = vocabularyOf(settings)));
+  return [...known];
+}
+
+function vocabularyOf(settings: ModelSettings): string[] {
   const out = new Set<string>();
   const walk = (v: unknown): void => {
     if (typeof v === 'string') out.add(v);
@@ -38,15 +47,37 @@ export interface ValueContext {
   valid?: boolean;
 }
 
+/**
+ * Per column, settings and validity: the arbitrary of a column whose values do not depend on the
+ * case's people (every type but uuid). Arbitraries are immutable, so one made once draws exactly
+ * what a new one would; building them anew for every row and PATCH of every case was most of
+ * the generators' cost.
+ */
+const peopleFreeValues = new WeakMap<ColumnSpec, WeakMap<ModelSettings, Map<string, fc.Arbitrary<Json>>>>();
+
+function cachedPerColumn(col: ColumnSpec, settings: ModelSettings, key: string, make: () => fc.Arbitrary<Json>): fc.Arbitrary<Json> {
+  let bySettings = peopleFreeValues.get(col);
+  if (!bySettings) peopleFreeValues.set(col, (bySettings = new WeakMap()));
+  let byKey = bySettings.get(settings);
+  if (!byKey) bySettings.set(settings, (byKey = new Map()));
+  let made = byKey.get(key);
+  if (!made) byKey.set(key, (made = make()));
+  return made;
+}
+
 function freshValue(col: ColumnSpec, vc: ValueContext): fc.Arbitrary<Json> {
-  const { settings } = vc;
+  if (col.type === 'uuid') return fc.constantFrom(...vc.ids);
+  return cachedPerColumn(col, vc.settings, `fresh:${vc.valid === true}`, () => peopleFreeValue(col, vc.settings, vc.valid === true));
+}
+
+function peopleFreeValue(col: ColumnSpec, settings: ModelSettings, valid: boolean): fc.Arbitrary<Json> {
   switch (col.type) {
     case 'uuid':
-      return fc.constantFrom(...vc.ids);
+      throw new Error('a uuid column draws from the case\'s people');
     case 'text': {
       if (col.check) {
         const ok = vocabulary(settings).filter((v) => col.check!(v, settings));
-        if (ok.length && vc.valid) return fc.constantFrom(...ok);
+        if (ok.length && valid) return fc.constantFrom(...ok);
         if (ok.length) return fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...ok) }, { weight: 1, arbitrary: fc.constantFrom(...vocabulary(settings), ...TRICKY) });
       }
       return fc.oneof({ weight: 4, arbitrary: words }, { weight: 1, arbitrary: url }, { weight: 1, arbitrary: fc.constantFrom(...TRICKY) });
@@ -59,7 +90,7 @@ function freshValue(col: ColumnSpec, vc: ValueContext): fc.Arbitrary<Json> {
     case 'numeric': {
       const n = fc.integer({ min: 0, max: 5000 });
       const checked = col.check ? n.filter((v) => col.check!(v, settings)) : n;
-      return vc.valid ? checked : fc.oneof({ weight: 9, arbitrary: checked }, { weight: 1, arbitrary: fc.constant(-1) });
+      return valid ? checked : fc.oneof({ weight: 9, arbitrary: checked }, { weight: 1, arbitrary: fc.constant(-1) });
     }
     case 'timestamptz':
       return fc.constantFrom(...TIMESTAMPS);
@@ -70,11 +101,15 @@ function freshValue(col: ColumnSpec, vc: ValueContext): fc.Arbitrary<Json> {
 
 /** A value for `col`: fresh, sometimes null where allowed, sometimes the stored one (a no-op). */
 export function columnValue(col: ColumnSpec, vc: ValueContext, current?: Row): fc.Arbitrary<Json> {
-  const fresh = freshValue(col, vc);
-  const nullable = col.nullable || (!vc.valid && !col.serverAssigned);
-  const withNull = nullable ? fc.option(fresh, { nil: null, freq: col.nullable ? 3 : 12 }) : fresh;
+  const withNull = col.type === 'uuid' ? maybeNull(col, vc, freshValue(col, vc)) : cachedPerColumn(col, vc.settings, `withNull:${vc.valid === true}`, () => maybeNull(col, vc, freshValue(col, vc)));
   if (current && col.name in current) return fc.oneof({ weight: 1, arbitrary: fc.constant(current[col.name]) }, { weight: 3, arbitrary: withNull });
   return withNull;
+}
+
+/** `fresh`, or null at times where the column (or, outside fixtures, the write) allows it. */
+function maybeNull(col: ColumnSpec, vc: ValueContext, fresh: fc.Arbitrary<Json>): fc.Arbitrary<Json> {
+  const nullable = col.nullable || (!vc.valid && !col.serverAssigned);
+  return nullable ? fc.option(fresh, { nil: null, freq: col.nullable ? 3 : 12 }) : fresh;
 }
 
 /** Columns a row or a PATCH may name: every column but the generated ones. */
@@ -82,15 +117,40 @@ export function writableColumns(model: TableModel): ColumnSpec[] {
   return model.columns.filter((c) => !c.generated);
 }
 
+/** A row's own uuid key. */
+const ROW_KEY = fc.noShrink(fc.uuid({ version: 4 }));
+
 /** A valid row (fixture) of any table: server-assigned NOT NULL columns are left to their defaults. */
 export function tableRow(model: TableModel, vc: ValueContext): fc.Arbitrary<Row> {
   const cols = writableColumns(model).filter((c) => !(c.serverAssigned && !c.nullable) || model.primaryKey.includes(c.name));
-  const value = (c: ColumnSpec) => (c.type === 'uuid' && model.primaryKey.includes(c.name) ? fc.noShrink(fc.uuid({ version: 4 })) : columnValue(c, { ...vc, valid: true }));
+  const valid = { ...vc, valid: true };
+  const value = (c: ColumnSpec) => (c.type === 'uuid' && model.primaryKey.includes(c.name) ? ROW_KEY : columnValue(c, valid));
   return fc.tuple(...cols.map(value)).map((values) => Object.fromEntries(cols.map((c, i) => [c.name, values[i]])));
 }
 
 /** A PATCH naming a subset of the table's columns (mostly one to three), privileged ones included. */
 export function tablePatch(model: TableModel, vc: ValueContext, current?: Row, focus: string[] = [], editable: readonly string[] = []): fc.Arbitrary<Row> {
+  return patchColumns(model, focus, editable).chain((cols) =>
+    fc.tuple(...cols.map((n) => columnValue(model.columns.find((c) => c.name === n)!, vc, current))).map((values) => Object.fromEntries(cols.map((c, i) => [c, values[i]]))),
+  );
+}
+
+/** Per table: the arbitrary of a PATCH's column names, by focus and allow-list (made once: arbitraries are immutable). */
+const patchColumnSets = new WeakMap<TableModel, Map<string, fc.Arbitrary<string[]>>>();
+
+function patchColumns(model: TableModel, focus: string[], editable: readonly string[]): fc.Arbitrary<string[]> {
+  let byKey = patchColumnSets.get(model);
+  if (!byKey) patchColumnSets.set(model, (byKey = new Map()));
+  const key = JSON.stringify([focus, editable]);
+  let made = byKey.get(key);
+  if (!made) {
+    if (byKey.size >= 256) byKey.clear();
+    byKey.set(key, (made = patchColumnsOf(model, focus, editable)));
+  }
+  return made;
+}
+
+function patchColumnsOf(model: TableModel, focus: string[], editable: readonly string[]): fc.Arbitrary<string[]> {
   const names = writableColumns(model).map((c) => c.name);
   const guarded = names.filter((n) => !editable.includes(n));
   const allowed = names.filter((n) => editable.includes(n));
@@ -105,9 +165,7 @@ export function tablePatch(model: TableModel, vc: ValueContext, current?: Row, f
       ? [{ weight: 4, arbitrary: fc.tuple(fc.constantFrom(...guarded), fc.shuffledSubarray(allowed, { maxLength: Math.min(2, allowed.length) })).map(([g, a]) => [g, ...a]) }]
       : []),
   );
-  return subset.chain((cols) =>
-    fc.tuple(...cols.map((n) => columnValue(model.columns.find((c) => c.name === n)!, vc, current))).map((values) => Object.fromEntries(cols.map((c, i) => [c, values[i]]))),
-  );
+  return subset;
 }
 
 /**

@@ -34,8 +34,19 @@ function guardStep(entry: Entry, world: World, list: Person[], settings: ModelSe
   // Who owns a row, and whether the guard exempts them, as the guard states it: steps aim at
   // owners the guard applies to, whatever the table's notion of owner and handler.
   const ctxOf = (p: Person): RuleContext => ({ world, caller: callerOf(p), uid: p.id, settings });
-  const owners = (row: Row) => list.filter((p) => entry.guard.isOwner(row, ctxOf(p)));
-  const guarded = (row: Row) => owners(row).filter((p) => !entry.guard.isExempt(row, ctxOf(p)));
+  // Asked per row twice (aiming, then the step's callers): worked out once per row.
+  const ownersOf = new Map<Row, Person[]>();
+  const guardedOf = new Map<Row, Person[]>();
+  const owners = (row: Row) => {
+    let found = ownersOf.get(row);
+    if (!found) ownersOf.set(row, (found = list.filter((p) => entry.guard.isOwner(row, ctxOf(p)))));
+    return found;
+  };
+  const guarded = (row: Row) => {
+    let found = guardedOf.get(row);
+    if (!found) guardedOf.set(row, (found = owners(row).filter((p) => !entry.guard.isExempt(row, ctxOf(p)))));
+    return found;
+  };
   const aimed = rows.filter((r) => guarded(r).length > 0);
   const target: fc.Arbitrary<Row> = rows.length
     ? fc.oneof({ weight: aimed.length ? 3 : 0, arbitrary: fc.constantFrom(...(aimed.length ? aimed : rows)) }, { weight: 1, arbitrary: fc.constantFrom(...rows) })
