@@ -74,6 +74,17 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(alone.stderr).toMatch(/^policyfuzz: --kind go(es)? with --auto/);
   });
 
+  it('--no-color is an option of every command (a wrapper passing it to all of them): accepted, never "unknown option"', async () => {
+    const mutants = await runBin(['mutants', '--no-color', '--dir', path.join(tempDir('no-color'), 'missing')]);
+    expect(mutants).toMatchObject({ code: 2, stderr: expect.stringMatching(/^policyfuzz: mutants folder not found: .*missing\n$/) });
+    // The completion script lists each command's options: every command's includes --no-color.
+    const completion = await runBin(['completion', 'bash', '--no-color']);
+    expect(completion.code).toBe(0);
+    const optionLists = [...completion.stdout.matchAll(/^\s+"([a-z -]+)(?: |\*)*"?\S*\) words="(--[^"]*)"/gm)].map((m) => ({ command: m[1].trim(), options: m[2].split(' ') }));
+    expect(optionLists.map((l) => l.command)).toEqual(['fuzz', 'replay', 'diff', 'merge-reports', 'mutants', 'init', 'sso serve', 'sso check', 'cache clear']);
+    for (const l of optionLists) expect(l.options, l.command).toContain('--no-color');
+  });
+
   it('replay refuses a failure file relabelled to an unknown property', async () => {
     const dir = tempDir('bad-replay');
     const file = path.join(dir, 'R99-0123456789ab.json');

@@ -114,7 +114,6 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--timings', 'print where the time went: start-up (server, migrations, template, workers), then per property generation, model, database, shrinking (always in summary.json)')
     .option('-q, --quiet', 'print only the failures and the final line')
     .option('-v, --verbose', 'also print the access matrix')
-    .option('--no-color', 'no colour (also when NO_COLOR is set or the output is not a terminal)')
     // Commander keeps the last of --sso and --no-sso: note both, to refuse the pair.
     .on('option:sso', () => ssoFlags.add('--sso'))
     .on('option:no-sso', () => ssoFlags.add('--no-sso'))

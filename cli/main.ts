@@ -42,6 +42,7 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
   registerSsoCommands(program, run);
   registerCacheCommand(program, run);
   registerCompletionCommand(program, run);
+  addCommonOptions(program);
   try {
     refuseUnknownCommand(program, argv[2]);
     await program.parseAsync(argv);
@@ -62,6 +63,17 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
     return EXIT.usage;
   } finally {
     await stopAll();
+  }
+}
+
+/**
+ * Options every command takes, so one wrapper script's flags suit any command: `--no-color`
+ * (fuzz paints; the others print no colour and accept it all the same).
+ */
+function addCommonOptions(command: Command): void {
+  for (const c of command.commands) {
+    if (c.commands.length) addCommonOptions(c);
+    else c.option('--no-color', 'no colour (also when NO_COLOR is set or the output is not a terminal)');
   }
 }
 

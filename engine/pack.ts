@@ -50,6 +50,11 @@ export interface Oracle<S = any> {
   /** PostgREST's db-max-rows on the target (absent: none, PostgREST's default); see predict.ts maxRowsCap. */
   maxRows?: number;
   /**
+   * The target sorts text in code point order (its collation is C: SchemaCache.codePointText), as
+   * the model does. Otherwise an order by text is compared as any order a collation could give.
+   */
+  codePointText?: boolean;
+  /**
    * The target's foreign keys with their ON DELETE, in model names (engine/target/foreign-key-actions.ts):
    * a DELETE's cascades, nulls and refusals (engine/model/foreign-key-actions.ts). Absent: none predicted.
    */

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { anyOf, raised, rejectedByPolicy, sqlError, allowed } from '../model/outcome.ts';
 import { compareOutcomes, embedOrderMask } from './compare.ts';
+import { maskedColumns } from '../runner/check-case.ts';
+import type { Oracle } from '../pack.ts';
+import type { TableModel } from '../model/table-model.ts';
 
 describe('comparing a prediction with the database', () => {
   it('a multi-row write may stop at any failing row: each of its failures agrees', () => {
@@ -31,6 +34,26 @@ describe('comparing a prediction with the database', () => {
     const capped = { ...expected, upTo: 2 };
     expect(compareOutcomes(capped, allowed([{ id: 1, remarks: [{ id: 'a', rank: 2 }, { id: 'c', rank: 1 }] }], 1), mask)).toBeUndefined();
     expect(compareOutcomes(capped, allowed([{ id: 1, remarks: [{ id: 'b', rank: 1 }, { id: 'c', rank: 1 }] }], 1), mask)).toBeDefined();
+  });
+
+  it('an embed ordered by text: in code point order where the target’s collation is C (a target fact), else any order a collation gives', () => {
+    const table = (name: string, columns: TableModel['columns']): TableModel => ({ table: name, columns, primaryKey: ['id'], grants: { anon: ['select'], authenticated: [] }, rowSecurity: false, rules: {} });
+    const tables = { boards: table('boards', [{ name: 'id', type: 'integer', nullable: false }]), notes: table('notes', [{ name: 'id', type: 'integer', nullable: false }, { name: 'title', type: 'text', nullable: false }, { name: 'board_id', type: 'integer', nullable: false }]) };
+    const oracle = (codePointText: boolean): Oracle => ({ model: { tables, functions: {}, fixtureOrder: ['boards', 'notes'] }, settings: {}, codePointText });
+    const step = (order: { column: string; direction?: 'desc' }[]) => ({ caller: { kind: 'anon' as const }, request: { kind: 'select' as const, table: 'boards', columns: '*' as const, filters: [], embeds: [{ table: 'notes', columns: '*' as const, order }] } });
+    const notes = (...titles: string[]) => allowed([{ id: 1, notes: titles.map((title) => ({ id: title.charCodeAt(0), title, board_id: 1 })) }], 1);
+    const byTitle = step([{ column: 'title' }]);
+    // The model sorts by code point (C); en_US puts lower case first: B, a, b is a, b, B there.
+    const [model, enUs] = [notes('B', 'a', 'b'), notes('a', 'b', 'B')];
+    expect(compareOutcomes(model, enUs, maskedColumns(oracle(true), byTitle))?.reason).toBe('returned rows differ');
+    expect(compareOutcomes(model, enUs, maskedColumns(oracle(false), byTitle))).toBeUndefined();
+    // What no collation gives still differs: 'a' before and after 'b'.
+    expect(compareOutcomes(notes('a', 'a', 'b'), notes('a', 'b', 'a'), maskedColumns(oracle(false), byTitle))?.reason).toBe('returned rows differ');
+    // A non-text order column is known on any collation.
+    const byId = step([{ column: 'id', direction: 'desc' }]);
+    expect(compareOutcomes(model, enUs, maskedColumns(oracle(false), byId))?.reason).toBe('returned rows differ');
+    // db-max-rows: which rows come first is not known either; any that fit, in an order a collation gives.
+    expect(compareOutcomes({ ...model, upTo: 2 } as typeof model, notes('b', 'B'), maskedColumns(oracle(false), byTitle))).toBeUndefined();
   });
 
   it('an embed (masked as `remarks.`) agrees whatever the order of its rows, its own server-assigned columns masked; without the mark order counts', () => {

@@ -6,6 +6,7 @@
  * counts as a denial: a predicted 42501 answered by any other error is a disagreement.
  */
 import type { Json, Row } from '../model/json.ts';
+import { couldBeSorted, type OrderTerm } from '../model/embed.ts';
 import type { Outcome, Refusal } from '../model/outcome.ts';
 import { canonicalJson } from '../model/values.ts';
 import type { Oracle } from '../pack.ts';
@@ -24,7 +25,8 @@ const SERVER_ASSIGNED = '<server-assigned>';
  * the key `remarks` as an embedded resource, compared whatever the order of its rows (PostgREST
  * promises none), `remarks.created_at` masks a column inside it, and `remarks.@order=created_at`
  * (embedOrderMask) says the embed was read in that order: its rows must also come in the model's
- * sequence of those columns' values (rows tied on them in any order).
+ * sequence of those columns' values (rows tied on them in any order), or, where it orders by text
+ * under a collation not known to be C, in a sequence some collation gives (embed.ts couldBeSorted).
  */
 function normalizeRow(r: Row, masked: readonly string[]): string {
   const copy: Record<string, Json> = {};
@@ -41,14 +43,30 @@ function embedMasks(masked: readonly string[], embed: string): string[] {
 }
 
 const ORDER_MASK = '@order=';
+const COLLATED_ORDER_MASK = '@order-by-unknown-collation=';
+/** An ordered embed's sequence where the text of its order is under a collation not known: any order some collation gives. */
+const SOME_COLLATION_ORDER = ['<an order some collation gives>'];
 
-/** The mask saying an embed's rows come in the order of `columns` (request.ts Embed.order). */
-export function embedOrderMask(embed: string, columns: readonly string[]): string {
+/**
+ * The mask saying an embed's rows come in the order of `columns` (request.ts Embed.order); with
+ * `collationUnknown` (its text columns, on a target whose collation is not known to be C), in
+ * an order of `order` some collation gives.
+ */
+export function embedOrderMask(embed: string, columns: readonly string[], collationUnknown?: { order: readonly OrderTerm[]; columns: readonly string[] }): string {
+  if (collationUnknown?.columns.length) return `${embed}.${COLLATED_ORDER_MASK}${JSON.stringify(collationUnknown)}`;
   return `${embed}.${ORDER_MASK}${columns.join(',')}`;
 }
 
 /** An ordered embed's rows as the sequence of their order columns' values (those not masked: a server-assigned value is not the model's). */
 function orderSequence(rows: Json[], masked: readonly string[]): string[] | undefined {
+  const collated = masked.find((m) => m.startsWith(COLLATED_ORDER_MASK));
+  if (collated) {
+    const { order, columns } = JSON.parse(collated.slice(COLLATED_ORDER_MASK.length)) as { order: OrderTerm[]; columns: string[] };
+    // Each side against its own values: the model's sort is one a collation (C) gives.
+    if (rows.every(isRow) && couldBeSorted(rows, order, columns)) return SOME_COLLATION_ORDER;
+    const named = order.map((t) => t.column);
+    return rows.map((r) => canonicalJson(isRow(r) ? named.map((c) => r[c] ?? null) : r));
+  }
   const mark = masked.find((m) => m.startsWith(ORDER_MASK));
   if (!mark) return undefined;
   const columns = mark.slice(ORDER_MASK.length).split(',').filter((c) => !masked.includes(c));
@@ -75,7 +93,9 @@ function normalizeEmbed(v: Json, masked: readonly string[]): Json {
 function fitsUpTo(expected: Json[], actual: Json[], masked: readonly string[], upTo: number): boolean {
   if (actual.length !== Math.min(expected.length, upTo)) return false;
   const order = orderSequence(expected, masked);
-  if (order && canonicalJson(order.slice(0, actual.length)) !== canonicalJson(orderSequence(actual, masked)!)) return false;
+  const actualOrder = orderSequence(actual, masked);
+  // Which rows come first under a collation not known is not known either: any that fit, in an order some collation gives.
+  if (order === SOME_COLLATION_ORDER ? actualOrder !== SOME_COLLATION_ORDER : order && canonicalJson(order.slice(0, actual.length)) !== canonicalJson(actualOrder!)) return false;
   const unused = [...expected];
   for (const a of actual) {
     const i = unused.findIndex((e) => rowFits(e, a, masked, upTo));

@@ -476,6 +476,24 @@ describe('embedded resources (select=*,cards(*))', () => {
     expect(compareOutcomes(ascending.outcome, observedOutcome(request, reversed[0]), ['seats.'])).toBeUndefined();
   });
 
+  it('reads whether text sorts in code point order, a target fact: on its own server (initdb --locale=C) yes; with a column of another collation, no', async () => {
+    expect(env.cache.codePointText).toBe(true);
+    // Its own connection: the worker's holds the case transaction open.
+    const { host, port, user, password, database } = env.workers[0].client as unknown as { host: string; port: number; user: string; password?: string; database: string };
+    const client = new pg.Client({ host, port, user, password, database });
+    await client.connect();
+    try {
+      const other = (await client.query<{ name: string }>(`select quote_ident(collname) as name from pg_collation where collname not in ('default', 'C', 'POSIX', 'ucs_basic', 'pg_c_utf8') and collencoding in (-1, 6) order by collname limit 1`)).rows[0]?.name;
+      expect(other).toBeDefined();
+      await client.query('begin');
+      await client.query(`create schema pf_collated; create table pf_collated.notes (title text collate ${other})`);
+      expect((await loadSchemaCache(client, ['pf_collated'])).codePointText).toBeUndefined();
+    } finally {
+      await client.query('rollback').catch(() => {});
+      await client.end();
+    }
+  });
+
   describe('db-max-rows', () => {
     beforeAll(() => {
       env.cache.maxRows = 1;

@@ -65,6 +65,11 @@ export interface SchemaCache {
   /** PostgREST's db-max-rows: LIMIT on every read (statement.ts). Absent: none, PostgREST's default. */
   maxRows?: number;
   /**
+   * Text sorts in code point order: the database's collation is C or POSIX (or the builtin
+   * provider's C / C.UTF-8), and no column of the exposed schemas names another. Absent: not so.
+   */
+  codePointText?: boolean;
+  /**
    * PostgREST's db-pre-request (`schema.fn`, or `fn` found on the search path): called with no
    * arguments after the request's settings and before its statement (Query.hs runPreReq), read
    * from the in-database config: `alter role authenticator [in database d] set
@@ -195,6 +200,15 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
         and rs.setdatabase in (0, (select oid from pg_database where datname = current_catalog))
       order by rs.setdatabase desc limit 1`,
   );
+  // datlocprovider is Postgres 15's (older: libc); 'b' is 17's builtin provider, whose C and C.UTF-8 compare code points.
+  const collation = await client.query<{ code_point: boolean }>(
+    `select (coalesce(to_jsonb(d) ->> 'datlocprovider', 'c') = 'b' or (coalesce(to_jsonb(d) ->> 'datlocprovider', 'c') = 'c' and d.datcollate in ('C', 'POSIX')))
+            and not exists (select 1 from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+                              join pg_collation co on co.oid = a.attcollation
+                             where n.nspname = any($1) and a.attnum > 0 and not a.attisdropped and co.collname not in ('default', 'C', 'POSIX', 'ucs_basic', 'pg_c_utf8')) as code_point
+       from pg_database d where d.datname = current_database()`,
+    [exposedSchemas],
+  );
   const roleSettings = new Map<string, [string, string][]>();
   for (const r of roleRows.rows) roleSettings.set(r.role, [...(roleSettings.get(r.role) ?? []), [r.key, r.value]]);
   return {
@@ -208,6 +222,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     relationships: fks.rows.map(({ unique, ...edge }) => ({ ...edge, ...(unique ? { unique } : {}) })),
     ...(sessionState ? { sessionState } : {}),
     ...(roleSettings.size ? { roleSettings } : {}),
+    ...(collation.rows[0]?.code_point ? { codePointText: true } : {}),
     ...(preRequest.rows[0]?.value ? { preRequest: preRequest.rows[0].value } : {}),
   };
 }

@@ -90,6 +90,15 @@ export function checkVocabulary(definition: string, column: string): string[] | 
   return list?.length ? list : undefined;
 }
 
+/**
+ * A type as format_type() names it, without the schema it prefixes when that schema is off the
+ * search path (`extensions.citext` → `citext`, `public.order_status[]` → `order_status[]`):
+ * what a type is recognised by. Messages keep the qualified name.
+ */
+export function unqualifiedType(type: string): string {
+  return type.replace(/^(?:"(?:[^"]|"")*"|[^".\s(]+)\.(?=\S)/, '');
+}
+
 const TEXT_LIKE = /^(text|character varying|varchar|character|citext|uuid)\b/;
 const NUMERIC = /^(integer|bigint|smallint|numeric|real|double precision|decimal)\b/;
 
@@ -99,7 +108,8 @@ const NUMERIC = /^(integer|bigint|smallint|numeric|real|double precision|decimal
  * number or boolean, json(b), an empty array. Undefined for anything the server computes, and
  * for types PostgREST reformats (timestamps, dates): those stay the database's to say.
  */
-export function constantDefaultOf(expression: string, type: string, enumLabels?: readonly string[]): Json | undefined {
+export function constantDefaultOf(expression: string, qualifiedType: string, enumLabels?: readonly string[]): Json | undefined {
+  const type = unqualifiedType(qualifiedType);
   const expr = expression.trim().replace(/^\((.*)\)$/s, '$1');
   if (type === 'boolean') return expr === 'true' ? true : expr === 'false' ? false : undefined;
   const quoted = /^'((?:[^']|'')*)'(?:::[\w ."\[\]()]+)?$/s.exec(expr);

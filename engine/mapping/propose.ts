@@ -6,6 +6,7 @@
  * refusal and grant conventions, and the vocabularies its CHECKs and defaults pin. Pure: the
  * catalog facts come in as data. Every proposal is a guess to confirm; `notes` say which.
  */
+import { unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 
 export interface ModelColumnFacts {
@@ -120,8 +121,7 @@ function tokenScore(a: string, b: string): number {
 
 function normalType(type: string): string {
   // format_type() keeps the modifier (`character varying(255)`, `numeric(10,2)`): no part of the meaning.
-  // and names a type outside the search path with its schema (`extensions.citext`).
-  const t = type.toLowerCase().replace(/\([^)]*\)/, '').replace(/^"?[a-z_][\w$]*"?\.(?=[a-z_"])/, '');
+  const t = unqualifiedType(type).toLowerCase().replace(/\([^)]*\)/, '');
   if (t.startsWith('timestamp')) return 'timestamptz';
   if (t === 'character varying' || t === 'citext' || t.startsWith('varchar')) return 'text';
   if (t === 'bigint' || t === 'smallint' || t === 'integer') return 'integer';

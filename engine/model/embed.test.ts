@@ -3,7 +3,7 @@
  * Relationship.hs relIsToOne) and an embed's order=, on the model's side.
  */
 import { describe, expect, it } from 'vitest';
-import { foreignKeyEdge, resolveRelationship, sortRows } from './embed.ts';
+import { couldBeSorted, foreignKeyEdge, resolveRelationship, sortRows } from './embed.ts';
 import { predictTableRequest } from './engine.ts';
 import type { TableModel } from './table-model.ts';
 
@@ -53,6 +53,28 @@ describe('order=', () => {
     expect(ids(sortRows(u, [{ column: 'id' }]))).toEqual([u[2].id, u[1].id, u[0].id]);
     expect(ids(sortRows([{ id: 1, t: 'b' }, { id: 2, t: 'B' }, { id: 3, t: 'a' }], [{ column: 't' }]))).toEqual([2, 3, 1]);
     expect(ids(sortRows([{ id: 1, a: 1, b: 1 }, { id: 2, a: 1, b: 2 }, { id: 3, a: 0, b: 3 }], [{ column: 'a' }, { column: 'b', direction: 'desc' }]))).toEqual([3, 2, 1]);
+  });
+
+  it('text under a collation not known: any order some collation gives, the known terms and nulls still holding', () => {
+    const t = (...values: (string | null)[]) => values.map((v, i) => ({ id: i, t: v }));
+    const byT = [{ column: 't' }];
+    expect(couldBeSorted(t('a', 'b', 'B'), byT, ['t'])).toBe(true);
+    expect(couldBeSorted(t('B', 'a', 'b'), byT, ['t'])).toBe(true);
+    expect(couldBeSorted(t('a', 'b', 'B'), byT, [])).toBe(false); // C: 'B' first
+    expect(couldBeSorted(t('a', 'a', 'b'), byT, ['t'])).toBe(true);
+    expect(couldBeSorted(t('a', 'b', 'a'), byT, ['t'])).toBe(false); // 'a' both before and after 'b'
+    expect(couldBeSorted(t(null, 'a'), byT, ['t'])).toBe(false); // nulls last ascending, whatever the collation
+    const rows = (...pairs: [string, number][]) => pairs.map(([s, n]) => ({ t: s, n }));
+    const byTThenN = [{ column: 't' }, { column: 'n' }];
+    // An unknown first term decides the pair: the second says nothing about it…
+    expect(couldBeSorted(rows(['x', 2], ['y', 1]), byTThenN, ['t'])).toBe(true);
+    // …but decides ties of the first.
+    expect(couldBeSorted(rows(['x', 2], ['x', 1]), byTThenN, ['t'])).toBe(false);
+    const byNThenT = [{ column: 'n' }, { column: 't' }];
+    // One collation for the column: p before q for n = 1 and q before p for n = 2 cannot both be.
+    expect(couldBeSorted(rows(['p', 1], ['q', 1], ['q', 2], ['p', 2]), byNThenT, ['t'])).toBe(false);
+    expect(couldBeSorted(rows(['q', 1], ['p', 2], ['q', 2]), byNThenT, ['t'])).toBe(true);
+    expect(couldBeSorted(rows(['q', 2], ['p', 1]), byNThenT, ['t'])).toBe(false);
   });
 
   it("the model's embedded array comes in the embed's order, under the child's row rules; an unknown order column is 42703", () => {

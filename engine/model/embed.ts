@@ -81,8 +81,8 @@ export function orderTermText(t: OrderTerm): string {
 /**
  * Rows sorted as Postgres sorts them under ORDER BY: numbers by value, booleans false first, other
  * values (uuid, text, timestamps in ISO form) by their text in code point order: the C collation
- * of policyfuzz's own server (text on a server with another collation sorts differently: order by
- * a non-text column there). Stable, so ties keep their order (the database may give any).
+ * of policyfuzz's own server (on a server with another collation, text is compared by
+ * couldBeSorted instead). Stable, so ties keep their order (the database may give any).
  */
 export function sortRows(rows: readonly Row[], order: readonly OrderTerm[]): Row[] {
   return [...rows].sort((a, b) => {
@@ -92,6 +92,47 @@ export function sortRows(rows: readonly Row[], order: readonly OrderTerm[]): Row
     }
     return 0;
   });
+}
+
+/**
+ * Could Postgres answer `rows` in this sequence under ORDER BY `order`, where the columns in
+ * `collationUnknown` hold text sorted by a collation policyfuzz does not know (a server whose
+ * collation is not C)? Two different texts there compare as unknown: either may come first, and
+ * such a term decides the pair, so later terms say nothing about it. What is known must hold
+ * between neighbours, and the orders the unknown terms imply must be one order per term (no text
+ * both before and after another): then some collation sorts the rows so.
+ */
+export function couldBeSorted(rows: readonly Row[], order: readonly OrderTerm[], collationUnknown: readonly string[]): boolean {
+  const before = order.map(() => new Map<string, Set<string>>());
+  for (let i = 0; i + 1 < rows.length; i++) {
+    for (const [k, t] of order.entries()) {
+      const [a, b] = [rows[i][t.column] ?? null, rows[i + 1][t.column] ?? null];
+      const unknown = collationUnknown.includes(t.column) && a !== null && b !== null && JSON.stringify(a) !== JSON.stringify(b);
+      if (unknown) {
+        const edges = before[k];
+        if (!edges.has(JSON.stringify(a))) edges.set(JSON.stringify(a), new Set());
+        edges.get(JSON.stringify(a))!.add(JSON.stringify(b));
+        break;
+      }
+      const c = compareValues(a, b, t);
+      if (c > 0) return false;
+      if (c < 0) break;
+    }
+  }
+  return before.every((edges) => !hasCycle(edges));
+}
+
+function hasCycle(edges: Map<string, Set<string>>): boolean {
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (v: string): boolean => {
+    if (state.get(v) === 'open') return true;
+    if (state.get(v) === 'done') return false;
+    state.set(v, 'open');
+    const cyclic = [...(edges.get(v) ?? [])].some(visit);
+    state.set(v, 'done');
+    return cyclic;
+  };
+  return [...edges.keys()].some(visit);
 }
 
 function compareValues(a: Json, b: Json, t: OrderTerm): number {

@@ -104,7 +104,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
 export function sessionOn(env: Environment, target: SessionTarget, given: Oracle = target.oracle, pack?: Pack): Session {
   // The model caps reads at the db-max-rows the executor applies (predict.ts maxRowsCap), and
   // predicts a DELETE's cascades by the target's foreign keys.
-  const capped: Oracle = env.cache.maxRows === undefined ? given : { ...given, maxRows: env.cache.maxRows };
+  const capped: Oracle = { ...(env.cache.maxRows === undefined ? given : { ...given, maxRows: env.cache.maxRows }), codePointText: env.cache.codePointText === true };
   const oracle = withForeignKeyActions(capped, env.workers[0].tx.fixturePlan);
   const first = (): Worker => env.workers[0];
   const mapping = target.fixtures?.mapping;

@@ -7,7 +7,8 @@ import type { Outcome } from '../model/outcome.ts';
 import { outcomeClass } from '../model/outcome.ts';
 import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { serverAssignedColumns, type TableModel } from '../model/table-model.ts';
+import { column, serverAssignedColumns, type TableModel } from '../model/table-model.ts';
+import type { OrderTerm } from '../model/embed.ts';
 import type { Json, Row } from '../model/json.ts';
 import { comparedAsFor, embedOrderMask, settingHintsFor } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
@@ -54,6 +55,11 @@ export interface CaseVerdict {
   history: HistoryEntry[];
 }
 
+/** The order's text columns: sorted by the target's collation, which only C makes the model's code point order. */
+function collatedColumns(model: TableModel | undefined, order: readonly OrderTerm[]): string[] {
+  return order.map((t) => t.column).filter((c) => !model || /^(text|character|varchar|citext|name)\b/.test(column(model, c)?.type ?? 'text'));
+}
+
 /** Columns the server assigns (ids, timestamps): present in answers but never compared. */
 export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   if (step.request.kind === 'rpc') {
@@ -66,7 +72,7 @@ export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []) : [];
   const embedded = embeds.flatMap((e) => [
     `${e.table}.`,
-    ...(e.order?.length ? [embedOrderMask(e.table, e.order.map((t) => t.column))] : []),
+    ...(e.order?.length ? [embedOrderMask(e.table, e.order.map((t) => t.column), { order: e.order, columns: oracle.codePointText ? [] : collatedColumns(oracle.model.tables[e.table], e.order) })] : []),
     ...(oracle.model.tables[e.table] ? serverAssignedColumns(oracle.model.tables[e.table]) : []).map((c) => `${e.table}.${c}`),
   ]);
   return [...(model ? serverAssignedColumns(model) : []), ...embedded];

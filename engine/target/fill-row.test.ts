@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fillInsertRows, fillWorld, fillWorldWithParents, UnfillableColumn } from './fill-row.ts';
-import { checkVocabulary, type TableShapes } from '../introspection/table-shapes.ts';
+import { checkVocabulary, constantDefaultOf, type TableShapes } from '../introspection/table-shapes.ts';
 
 describe('check vocabularies', () => {
   it('reads the list Postgres prints for IN (…)', () => {
@@ -38,6 +38,33 @@ describe('filling rows for a foreign schema', () => {
   it('names the column it cannot fill', () => {
     expect(() => fillWorld({ orders: [{ id: 'o1' }] }, shapes)).toThrow(UnfillableColumn);
     expect(() => fillWorld({ orders: [{ id: 'o1' }] }, shapes)).toThrow('orders.buyer_id references users, which has no row in this case');
+  });
+});
+
+describe('types named with their schema (format_type() qualifies one off the search path)', () => {
+  const column = (name: string, type: string, more: object = {}) => ({ name, type, notNull: true, hasDefault: false, generated: false, unique: false, ...more });
+  const shapes: TableShapes = new Map([
+    [
+      'members',
+      [
+        column('email', 'extensions.citext'),
+        column('aliases', 'extensions.citext[]'),
+        column('tier', 'public.member_tier', { enumLabels: ['gold', 'silver'] }),
+        column('nick', '"my app".citext'),
+        column('embedding', 'extensions.vector(3)'),
+      ],
+    ],
+  ]);
+
+  it('are recognised by the type itself; one policyfuzz cannot fill is named as the catalog names it', () => {
+    const fillable = new Map([['members', shapes.get('members')!.slice(0, 4)]]);
+    expect(fillWorld({ members: [{}] }, fillable).members).toEqual([{ email: 'pf-email-1', aliases: [], tier: 'gold', nick: 'pf-nick-4' }]);
+    expect(() => fillWorld({ members: [{}] }, shapes)).toThrow('members.embedding is NOT NULL without a default and of type extensions.vector(3), which policyfuzz cannot fill');
+  });
+
+  it('a constant default of a qualified text type reads as its literal', () => {
+    expect(constantDefaultOf("'guest'::extensions.citext", 'extensions.citext')).toBe('guest');
+    expect(constantDefaultOf("'7'::integer", 'integer')).toBe(7);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
-import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
+import { unqualifiedType, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
 
 export class UnfillableColumn extends Error {
   constructor(
@@ -35,7 +35,7 @@ export function valueFor(table: string, column: ColumnShape, n: number, world: W
 }
 
 function scalarFor(table: string, column: ColumnShape, n: number): Json {
-  const t = column.type;
+  const t = unqualifiedType(column.type);
   if (t.endsWith('[]')) return [];
   if (/^(text|character varying|varchar|citext|character)/.test(t)) return `pf-${column.name}-${n}`;
   if (/^(integer|bigint|smallint|numeric|real|double precision|decimal)/.test(t)) return n;
@@ -44,7 +44,7 @@ function scalarFor(table: string, column: ColumnShape, n: number): Json {
   if (/^(timestamp|date)/.test(t)) return '2026-01-01T00:00:00Z';
   if (/^(time)/.test(t)) return '00:00:00';
   if (t === 'json' || t === 'jsonb') return {};
-  throw new UnfillableColumn(`${table}.${column.name} is NOT NULL without a default and of type ${t}, which policyfuzz cannot fill`, table);
+  throw new UnfillableColumn(`${table}.${column.name} is NOT NULL without a default and of type ${column.type}, which policyfuzz cannot fill`, table);
 }
 
 /**

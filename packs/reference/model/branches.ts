@@ -116,7 +116,7 @@ export const referenceBranches = branchesOf({
   'R09.merge.not-found': 'merge_vs_tickets naming a ticket out of scope, deleted or missing (refused)',
   'R09.merge.self': 'merge_vs_tickets of a ticket into itself (refused)',
   'R09.merge.cross-department': 'merge_vs_tickets across departments (refused)',
-  'R09.merge.primary-duplicate': 'merge_vs_tickets into a primary that is itself a duplicate (refused)',
+  'R09.merge.primary-duplicate': 'merge_vs_tickets into a primary that is itself a duplicate (refused, or merged: vs.mergeIntoDuplicate)',
   'R09.merge.done': 'merge_vs_tickets merged two tickets',
 
   // Rule 10: a professor's signed upload, decision by decision, and who reads sign requests and settings.

@@ -148,6 +148,12 @@ export const ModelSettingsSchema = z
         /** Status a merged duplicate is auto-closed with. */
         mergedStatus: z.string().min(1).default('closed'),
         /**
+         * merge_vs_tickets into a primary that is itself a duplicate: the spec is silent, and
+         * either answer is secure. 'refused' (the reference) raises 'already-duplicate';
+         * 'merged' merges as into any other primary (duplicate_of names the primary as given).
+         */
+        mergeIntoDuplicate: z.enum(['refused', 'merged']).default('refused'),
+        /**
          * Rule 12: a ticket-visible remark must not carry another ticket's id, whoever writes it
          * (a PATCH, vs_transfer_dept's p_remarks). The spec says id-bearing remarks are marked
          * internal, not how: 'refused' (the reference) raises; 'marked-internal' stores such an

@@ -102,6 +102,9 @@ const rowsOut = (world: World, rows: Row[]): Prediction => ({ outcome: allowed(r
 const done = (world: World): Prediction => ({ outcome: allowed(null, 1), world });
 const fail = (world: World, outcome: Outcome): Prediction => ({ outcome, world });
 /** A VS handler's function called by someone who is not one (rule 9). */
+/** Decides whether a merge into a primary that is itself a duplicate answers or refuses. */
+const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
+
 const notHandler = (world: World, settings: ModelSettings): Prediction => (take('R09.caller.not-handler'), fail(world, refusal(settings, 'not-authorized')));
 
 /** A ticket the caller handles: exists, not deleted, in scope (rule 9). */
@@ -167,30 +170,34 @@ const vsFunctionList: FunctionModel[] = [
     );
   }),
 
-  fn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
-    const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return notHandler(world, settings);
-    const d = handled(ctx, a.p_duplicate);
-    const p = d && handled(ctx, a.p_primary);
-    if (!d || !p) return take('R09.merge.not-found'), fail(world, refusal(settings, 'not-found', 'merge: ticket not found'));
-    if (d.id === p.id) return take('R09.merge.self'), fail(world, refusal(settings, 'self-merge', 'merge: a ticket cannot be merged into itself'));
-    if (d.target_dept !== p.target_dept) return take('R09.merge.cross-department'), fail(world, refusal(settings, 'cross-department', 'merge: cross-department merge'));
-    if (p.duplicate_of !== null) return take('R09.merge.primary-duplicate'), fail(world, refusal(settings, 'already-duplicate', 'merge: the primary is itself a duplicate'));
-    take('R09.merge.done');
-    const next: Row = {
-      ...d,
-      duplicate_of: p.id,
-      status: settings.vs.mergedStatus,
-      remarks: [
-        ...(d.remarks as Json[]),
-        { vis: 'staff', by: 'system', internal: true, text: `merged into ${String(p.id)}` },
-        { vis: 'ticket', by: AUTO_CLOSE_AUTHOR, internal: false, text: settings.vs.autoCloseRemark },
-      ],
-    };
-    const violation = capViolation(settings, next);
-    if (violation) return fail(world, violation);
-    return done(replaceTicket(world, d.id, () => next));
-  }),
+  {
+    ...fn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
+      const ctx = ctxOf(world, caller, settings);
+      if (!isVsHandler(ctx)) return notHandler(world, settings);
+      const d = handled(ctx, a.p_duplicate);
+      const p = d && handled(ctx, a.p_primary);
+      if (!d || !p) return take('R09.merge.not-found'), fail(world, refusal(settings, 'not-found', 'merge: ticket not found'));
+      if (d.id === p.id) return take('R09.merge.self'), fail(world, refusal(settings, 'self-merge', 'merge: a ticket cannot be merged into itself'));
+      if (d.target_dept !== p.target_dept) return take('R09.merge.cross-department'), fail(world, refusal(settings, 'cross-department', 'merge: cross-department merge'));
+      if (p.duplicate_of !== null) take('R09.merge.primary-duplicate');
+      if (p.duplicate_of !== null && settings.vs.mergeIntoDuplicate === 'refused') return fail(world, refusal(settings, 'already-duplicate', 'merge: the primary is itself a duplicate'));
+      take('R09.merge.done');
+      const next: Row = {
+        ...d,
+        duplicate_of: p.id,
+        status: settings.vs.mergedStatus,
+        remarks: [
+          ...(d.remarks as Json[]),
+          { vis: 'staff', by: 'system', internal: true, text: `merged into ${String(p.id)}` },
+          { vis: 'ticket', by: AUTO_CLOSE_AUTHOR, internal: false, text: settings.vs.autoCloseRemark },
+        ],
+      };
+      const violation = capViolation(settings, next);
+      if (violation) return fail(world, violation);
+      return done(replaceTicket(world, d.id, () => next));
+    }),
+    outcomeSetting: MERGE_INTO_DUPLICATE_SETTING,
+  },
 
   fn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);

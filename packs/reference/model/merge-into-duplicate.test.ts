@@ -1,0 +1,38 @@
+/**
+ * settings.vs.mergeIntoDuplicate: the spec is silent on merging into a primary that is itself a
+ * duplicate, and both answers are secure. The default refuses (the reference); a stranger's
+ * schema merges, which `merged` accepts, and a failure on the difference names the setting.
+ */
+import { describe, expect, it } from 'vitest';
+import { compareOutcomes, settingHintsFor } from '../../../engine/checker/compare.ts';
+import type { ApiRequest } from '../../../engine/model/request.ts';
+import { predict } from '../../../engine/model/predict.ts';
+import { referenceOracleWith } from './index.ts';
+import { ModelSettingsSchema } from './settings.ts';
+
+const HANDLER = '3e3e3e3e-3e3e-4e3e-8e3e-3e3e3e3e3e3e';
+const ticket = (id: string, duplicate_of: string | null) => ({ id, submitter_id: null, target_dept: 'ENG', status: 'open', category: null, duplicate_of, tags: [], remarks: [], public_comments: [], deleted_at: null });
+const world = {
+  users: [{ id: HANDLER, email: 'h@x', role: 'vs_staff', department: 'ENG', permissions: [], managed_permissions: [] }],
+  vs_tickets: [ticket('VS-1', null), ticket('VS-2', 'VS-1'), ticket('VS-3', null)],
+};
+const caller = { kind: 'user' as const, id: HANDLER, email: 'h@x' };
+const intoDuplicate: ApiRequest = { kind: 'rpc', fn: 'merge_vs_tickets', args: { p_duplicate: 'VS-3', p_primary: 'VS-2' } };
+const merged = { kind: 'allowed' as const, rows: null, affected: 1 };
+
+describe('vs.mergeIntoDuplicate', () => {
+  it('default refused: a target that merges fails, naming the setting', () => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({}));
+    const expected = predict(oracle, world, caller, intoDuplicate).outcome;
+    expect(expected).toMatchObject({ kind: 'raised', refusal: { reason: 'already-duplicate' } });
+    expect(compareOutcomes(expected, merged, [], undefined, settingHintsFor(oracle, intoDuplicate))?.reason).toBe('database answered success, model expected error P0001 (answer or refuse: setting vs.mergeIntoDuplicate)');
+  });
+
+  it('merged: the merge is predicted (duplicate_of the primary as given, closed); a refusal fails', () => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({ vs: { mergeIntoDuplicate: 'merged' } }));
+    const prediction = predict(oracle, world, caller, intoDuplicate);
+    expect(compareOutcomes(prediction.outcome, merged)).toBeUndefined();
+    expect(compareOutcomes(prediction.outcome, { kind: 'raised', code: 'P0001', message: 'already a duplicate' })).toBeDefined();
+    expect((prediction.world.vs_tickets as { id: string }[]).find((t) => t.id === 'VS-3')).toMatchObject({ duplicate_of: 'VS-2', status: 'closed' });
+  });
+});
