@@ -10,6 +10,7 @@ import type { Oracle } from '../pack.ts';
 import { FixtureError } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { isSideError, signatureOf } from '../findings/signature.ts';
+import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
 import { CaseMismatch, checkCase, mismatchMessage, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
@@ -68,8 +69,6 @@ export function emptyCounts(): Record<OutcomeClass, number> {
   return { allowed: 0, filtered: 0, rejected: 0, errored: 0 };
 }
 
-/** At most this many distinct findings are shrunk and reported per property (the rest are counted). */
-export const MAX_FINDINGS = 12;
 
 /** A lane that drew this many cases in a row the target cannot hold stops drawing (no endless search). */
 export const MAX_CONSECUTIVE_DROPS = 200;
@@ -404,7 +403,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     status: 'failed',
     failure: findings[0],
     findings,
-    ...withHealth([...(more > 0 ? [`${representatives.length} distinct findings; the first ${MAX_FINDINGS} are shrunk and reported`] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
+    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
   };
 }
 
