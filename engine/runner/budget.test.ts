@@ -65,7 +65,7 @@ describe('breadth first: every property to a tranche before any goes further', (
   const LANES = 2;
   const laneShare = (runs: number, lane: number) => Math.max(0, Math.min(Math.ceil(runs / LANES), runs - Math.ceil(runs / LANES) * lane));
 
-  function simulate(costs: Record<string, number>, o: { runs: number; minCases: number; budgetMs: number; failsAt?: Record<string, number> }) {
+  function simulate(costs: Record<string, number>, o: { runs: number; minCases: number; budgetMs: number; failsAt?: Record<string, number>; deepenUntil?: () => number }) {
     let clock = 0;
     const calls: { id: string; tranche: number; resume?: readonly LaneProgress[]; progress: LaneProgress[] }[] = [];
     const run = async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
@@ -92,7 +92,7 @@ describe('breadth first: every property to a tranche before any goes further', (
     const properties = Object.keys(costs).map((id) => ({ id }));
     return {
       calls,
-      results: runBreadthFirst({ properties, tranches: tranchesOf(o.runs, o.minCases), deadline: o.budgetMs, run, interrupted: () => false, now: () => clock }),
+      results: runBreadthFirst({ properties, tranches: tranchesOf(o.runs, o.minCases), deadline: o.budgetMs, ...(o.deepenUntil ? { deepeningDeadline: { above: o.minCases, at: o.deepenUntil } } : {}), run, interrupted: () => false, now: () => clock }),
     };
   }
 
@@ -135,6 +135,17 @@ describe('breadth first: every property to a tranche before any goes further', (
     // Breadth first: no property starts a tranche before every one finished the one before.
     const order = calls.map((c) => c.tranche);
     expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('past the minimum, properties go no further than the deepening deadline (read as that tranche starts); up to it, the budget holds', async () => {
+    let asked = 0;
+    const { results, calls } = simulate({ R01: 1, R02: 1 }, { runs: 300, minCases: 100, budgetMs: 100_000, deepenUntil: () => (asked++, 120) });
+    const r = await results;
+    // Each reached its minimum (100 cases, 100 ms in all) under the budget; the last tranche had 20 ms.
+    for (const p of r.values()) expect(p).toMatchObject({ status: 'passed', stopped: 'time budget' });
+    expect(r.get('R01')!.cases + r.get('R02')!.cases).toBe(200 + 40);
+    expect(calls.filter((c) => c.tranche === 300).length).toBeGreaterThan(0);
+    expect(asked).toBe(1);
   });
 
   it('a property that fails goes no further; the others go on', async () => {

@@ -124,6 +124,11 @@ export interface BreadthFirst<P extends { id: string }> {
   tranches: readonly number[];
   /** The end of the budget (epoch ms). */
   deadline: number;
+  /**
+   * An earlier end for the tranches above `above` (a property's minimum), read as each starts:
+   * going deeper must not take what the half that runs afterwards needs.
+   */
+  deepeningDeadline?: { above: number; at: () => number };
   run(property: P, tranche: TrancheRun): Promise<PropertyResult>;
   /** True once the run is interrupted (a signal). */
   interrupted(): boolean;
@@ -168,15 +173,16 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   /** Stopped early: they go no further. */
   const settled = new Set<string>();
   const last = o.tranches[o.tranches.length - 1];
-  const over = () => o.interrupted() || now() >= o.deadline;
   for (const [t, tranche] of o.tranches.entries()) {
+    const deadline = o.deepeningDeadline && tranche > o.deepeningDeadline.above ? Math.min(o.deadline, o.deepeningDeadline.at()) : o.deadline;
+    const over = () => o.interrupted() || now() >= deadline;
     let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
     while (pending.length && !over()) {
       for (const [i, property] of pending.entries()) {
         if (over()) break;
         const before = results.get(property.id);
         if (!before && o.leaveOut?.(property)) continue;
-        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), deadline: shareOfBudget(o.deadline, pending.length - i, now()) });
+        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
         let joined = before ? joinPasses(before, r) : r;
         if (!r.stopped) {
           reached.set(property.id, tranche);
