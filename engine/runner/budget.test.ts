@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { passNote } from './run-data-property.ts';
 import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, joinPasses, runBreadthFirst, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 
@@ -44,6 +45,18 @@ describe('sharing the budget', () => {
     expect(joined.note).toMatch(/^41% of cases dropped: users\.role is NOT NULL; /);
     // Below the share on the joined counts: no note, whatever one tranche's own share was.
     expect(joinPasses(result({ cases: 50, dropped: { [reason]: 40 }, note: `44% of cases dropped: ${reason}` }), result({ cases: 100 })).note).toBeUndefined();
+  });
+
+  it('a pass that checked fewer cases than it took runs says how many and why (service-desk R01: 374 of 400 with --runs 400, no note)', () => {
+    const lanes = (...runs: number[]) => runs.map((n) => ({ runs: n, draws: n, drops: [] }));
+    expect(passNote(undefined, 374, { 'names users.phone': 30 }, lanes(200, 200))).toBe('374 of 400 cases checked: 26 could not run on this target and took their runs (every request unsendable, or refused once written; dropped cases by reason in summary.json)');
+    expect(passNote(undefined, 400, {}, lanes(200, 200))).toBeUndefined();
+    // A tranche, or an early stop, that ran every case it took: nothing to say.
+    expect(passNote(undefined, 100, {}, lanes(50, 50))).toBeUndefined();
+    expect(passNote(undefined, 150, {}, [...lanes(100), { runs: 50, draws: 250, drops: [], gaveUp: true }])).toBe('a lane stopped drawing after 200 cases in a row this target cannot hold, 150 cases checked');
+    // Over two tranches: the joined cases against every run taken.
+    const joined = joinPasses(result({ cases: 100, planned: 200, progress: lanes(50, 50) }), result({ cases: 90, planned: 200, progress: lanes(100, 100) }));
+    expect(joined.note).toMatch(/^190 of 200 cases checked: 10 could not run on this target/);
   });
 
   it('joins two passes: cases and counts add up, the second pass decides', () => {

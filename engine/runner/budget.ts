@@ -23,8 +23,8 @@ export function shareOfBudget(deadline: number, left: number, now = Date.now()):
 }
 
 /** A passing joined result's note, on the joined counts (a tranche's own note speaks of its own cases). */
-function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>): { note?: string } {
-  const note = passNote(stopped, cases, dropped);
+function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>, progress?: readonly LaneProgress[]): { note?: string } {
+  const note = passNote(stopped, cases, dropped, progress);
   return note ? { note } : {};
 }
 
@@ -53,7 +53,7 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     durationMs: first.durationMs + second.durationMs,
     ...(first.timings || second.timings ? { timings: addTimings(first.timings, second.timings) } : {}),
     ...(progress ?? first.progress ? { progress: progress ?? first.progress } : {}),
-    ...(second.status === 'passed' ? { ...(stopped ? { stopped } : {}), ...passedNote(stopped, first.cases + second.cases, dropped) } : note ? { note } : {}),
+    ...(second.status === 'passed' ? { ...(stopped ? { stopped } : {}), ...passedNote(stopped, first.cases + second.cases, dropped, progress ?? first.progress) } : note ? { note } : {}),
     ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),
   };
 }

@@ -99,10 +99,28 @@ export function droppedNote(dropped: Record<string, number>, cases: number): str
   return `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}`;
 }
 
-/** The note of a passing run: cut short (by the budget or an interrupt) after how many cases, and a high share of dropped cases. */
-export function passNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>): string | undefined {
-  const parts = [...(stopped ? [`${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${cases} cases`] : []), droppedNote(dropped, cases)].filter((n): n is string => Boolean(n));
+/** The note of a passing run: cut short (by the budget or an interrupt) after how many cases, fewer cases than it drew, and a high share of dropped cases. */
+export function passNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>, progress?: readonly LaneProgress[]): string | undefined {
+  const parts = [...(stopped ? [`${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${cases} cases`] : [shortfallNote(cases, progress)]), droppedNote(dropped, cases)].filter((n): n is string => Boolean(n));
   return parts.join('; ') || undefined;
+}
+
+/**
+ * Why a run that was not cut short checked fewer cases than it took runs: a case whose every
+ * request the target cannot send, or one found unholdable only once written, takes its run
+ * unchecked; a lane that met MAX_CONSECUTIVE_DROPS unholdable cases in a row stops drawing.
+ */
+function shortfallNote(cases: number, progress: readonly LaneProgress[] | undefined): string | undefined {
+  // None checked: droppedNote says so.
+  if (!progress || cases === 0) return undefined;
+  const unchecked = progress.reduce((n, l) => n + l.runs, 0) - cases;
+  const gaveUp = progress.filter((l) => l.gaveUp).length;
+  if (unchecked <= 0 && !gaveUp) return undefined;
+  // `dropped` mixes these with cases drawn again in their place: no one reason is theirs to name.
+  return [
+    ...(unchecked > 0 ? [`${cases} of ${cases + unchecked} cases checked: ${unchecked} could not run on this target and took their runs (every request unsendable, or refused once written; dropped cases by reason in summary.json)`] : []),
+    ...(gaveUp ? [`${gaveUp === 1 ? 'a lane' : `${gaveUp} lanes`} stopped drawing after ${MAX_CONSECUTIVE_DROPS} cases in a row this target cannot hold, ${cases} cases checked`] : []),
+  ].join('; ');
 }
 
 /** A disagreement seen while searching: where fast-check generated it (lane, run index) and its signature. */
@@ -372,7 +390,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     // (A later tranche of a property whose earlier ones ran cases has run something.)
     const ranBefore = workers.some((_, w) => progressBefore(w).runs > 0);
     if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'error', note: health };
-    const note = passNote(stopped, checked, dropped);
+    const note = passNote(stopped, checked, dropped, progress);
     return { ...base, ...timing(), status: 'passed', ...(note ? { note } : {}) };
   }
 
