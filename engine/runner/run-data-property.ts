@@ -414,6 +414,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     }),
   );
   timings.shrinkingMs += performance.now() - shrinking;
+  // An interrupt before or during the shrinks cut them: what they had found so far is reported.
+  const shrinkCut = options.shrink !== false && options.stop?.() === true;
   const more = representatives.length - chosen.length;
   return {
     ...base,
@@ -421,7 +423,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     status: 'failed',
     failure: findings[0],
     findings,
-    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
+    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
   };
 }
 
@@ -455,6 +457,8 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
  */
 async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: fc.Arbitrary<DataCase>, sighting: Sighting, options: DataRunOptions): Promise<PropertyFailure> {
   const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
+    // Interrupted: fast-check stops shrinking and keeps the smallest counterexample so far.
+    if (options.stop?.()) throw new fc.PreconditionFailure(true);
     let verdict;
     try {
       verdict = await checkCase(worker.tx, testCase, options.oracle);
@@ -482,7 +486,7 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
     history = shrunk.errorInstance.history ?? history;
     path = shrunk.counterexamplePath ?? path;
   }
-  const minimized = await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch, history);
+  const minimized = options.stop?.() ? { testCase: start, mismatch, history } : await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch, history);
   return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history, worker.tx.fixturePlan);
 }
 
