@@ -159,6 +159,9 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(r.get('R01')!.cases + r.get('R02')!.cases).toBe(200 + 40);
     expect(calls.filter((c) => c.tranche === 300).length).toBeGreaterThan(0);
     expect(asked).toBe(1);
+    // One tranche (a lone property): its minimum is inside it, so the budget holds.
+    const lone = await runBreadthFirst({ properties: [{ id: 'R01' }], tranches: [300], deadline: 100_000, deepeningDeadline: { above: 100, at: () => 0 }, run: async (p, t) => result({ id: p.id, cases: t.tranche, planned: 300 }), interrupted: () => false, now: () => 0 });
+    expect(lone.get('R01')).toMatchObject({ status: 'passed', cases: 300 });
   });
 
   it('a property that fails goes no further; the others go on', async () => {

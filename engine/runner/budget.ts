@@ -125,8 +125,8 @@ export interface BreadthFirst<P extends { id: string }> {
   /** The end of the budget (epoch ms). */
   deadline: number;
   /**
-   * An earlier end for the tranches above `above` (a property's minimum), read as each starts:
-   * going deeper must not take what the half that runs afterwards needs.
+   * An earlier end for the tranches after the one at `above` (a property's minimum), read as
+   * each starts: going deeper must not take what the half that runs afterwards needs.
    */
   deepeningDeadline?: { above: number; at: () => number };
   run(property: P, tranche: TrancheRun): Promise<PropertyResult>;
@@ -174,7 +174,9 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   const settled = new Set<string>();
   const last = o.tranches[o.tranches.length - 1];
   for (const [t, tranche] of o.tranches.entries()) {
-    const deadline = o.deepeningDeadline && tranche > o.deepeningDeadline.above ? Math.min(o.deadline, o.deepeningDeadline.at()) : o.deadline;
+    // Only once the tranche before reached the minimum (a lone property's one tranche has none).
+    const deepening = o.deepeningDeadline !== undefined && t > 0 && o.tranches[t - 1] >= o.deepeningDeadline.above;
+    const deadline = deepening ? Math.min(o.deadline, o.deepeningDeadline!.at()) : o.deadline;
     const over = () => o.interrupted() || now() >= deadline;
     let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
     while (pending.length && !over()) {
