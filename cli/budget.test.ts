@@ -73,3 +73,20 @@ describe('--time-budget', () => {
     for (const p of generated) expect(p.status, p.id).toBe(p.cases >= minCases ? 'passed' : p.cases === 0 ? 'not-reached' : 'partial');
   });
 });
+
+describe('--time-budget shared with the SSO half under load', () => {
+  it('past their minimums the data properties leave the SSO half what it needs at the present load: the SSO properties pass, not PARTIAL', async () => {
+    // At load 14 on 2 cores, 16 of 20 SSO properties of pr went PARTIAL while the data half ran
+    // past its minimums. POLICYFUZZ_SLOWDOWN stands in for that load: the SSO half needs the
+    // whole budget, so no data property goes past its minimum (50 cases) and S02 runs all 25.
+    const reports = tempDir('budget-sso-share');
+    const args = ['fuzz', '--only', 'R01,R16,S02', '--runs', '100000', '--min-cases', '50', '--sso-runs', '25', '--time-budget', '12s', '--seed', '3', '--no-replay', '--database-url', inject('databaseUrl'), '--report-dir', reports, '--failures-dir', path.join(reports, 'failures')];
+    const r = await runBin(args, { env: { ...process.env, POLICYFUZZ_SLOWDOWN: '100' } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const byId = Object.fromEntries((JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary).properties.map((p) => [p.id, p]));
+    expect(byId.R01).toMatchObject({ status: 'passed', cases: 50 });
+    expect(byId.R16).toMatchObject({ status: 'passed', cases: 50 });
+    expect(byId.R01.note).toMatch(/time budget/);
+    expect(byId.S02).toMatchObject({ status: 'passed', cases: 25 });
+  }, 60_000);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration, parseShard, PROFILES } from './profiles.ts';
+import { parseDuration, parseShard, PROFILES, ssoReserveMs, ssoSlowdown } from './profiles.ts';
 import { plannedRuns } from '../engine/runner/run-data-property.ts';
 
 describe('profiles and their values', () => {
@@ -34,5 +34,16 @@ describe('profiles and their values', () => {
     expect(PROFILES.nightly.sso).toBe(true);
     // npm run fuzz covers the whole mission: the SSO half runs in the pr profile too.
     expect(PROFILES.pr.sso).toBe(true);
+  });
+});
+
+describe('what the SSO half needs at the present load', () => {
+  it('its calibrated reserve up to 2 runnable tasks a core, scaled above; POLICYFUZZ_SLOWDOWN overrides, ignored when not a number ≥ 1', () => {
+    expect(ssoSlowdown({}, 1, 2)).toBe(1);
+    expect(ssoSlowdown({}, 14, 2)).toBe(3.5);
+    expect(ssoReserveMs(20, 25, ssoSlowdown({}, 14, 2))).toBe(21_000);
+    expect(ssoSlowdown({ POLICYFUZZ_SLOWDOWN: '4' }, 1, 2)).toBe(4);
+    expect(ssoSlowdown({ POLICYFUZZ_SLOWDOWN: 'fast' }, 14, 2)).toBe(3.5);
+    expect(ssoSlowdown({ POLICYFUZZ_SLOWDOWN: '0.5' }, 1, 2)).toBe(1);
   });
 });

@@ -5,12 +5,14 @@
  * - pr (the default, and `npm run fuzz`): pre-merge. Every data-layer property at 300 cases on
  *   2 workers and every SSO property at 25 cases against the bundled emulator, with a 45 s
  *   budget for both halves (the data layer stops generating early enough to leave the SSO half
- *   its share), so the whole job (server start, migrations, runs, reports) stays under 60 s on
+ *   its share, scaled by the present load once past its minimums: ssoSlowdown), so the whole job (server start, migrations, runs, reports) stays under 60 s on
  *   the reference database however many properties there are. Early stop stays off: on the
  *   reference's mutants it lost 5 that the full run catches (docs/fuzzing-workflow.md).
  * - nightly: long. Every property, data layer and SSO (against the bundled emulator), 20× the
  *   cases, 4 workers, up to 30 minutes of generation; usually split with --shard.
  */
+import { availableParallelism, loadavg } from 'node:os';
+
 export const PROFILE_NAMES = ['pr', 'nightly'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
@@ -47,8 +49,23 @@ export const DEFAULT_PROFILE: ProfileName = 'pr';
  */
 const SSO_START_MS = 1000;
 const SSO_MS_PER_CASE = 10;
-export function ssoReserveMs(properties: number, runs: number): number {
-  return SSO_START_MS + properties * runs * SSO_MS_PER_CASE;
+export function ssoReserveMs(properties: number, runs: number, slowdown = 1): number {
+  return Math.round((SSO_START_MS + properties * runs * SSO_MS_PER_CASE) * slowdown);
+}
+
+/** The load at which the reserve above was measured: 2 runnable tasks a core, the machine twice as slow as idle. */
+const CALIBRATED_LOAD_PER_CORE = 2;
+
+/**
+ * How much slower than at calibration the SSO half will run now, at least 1: the 1-minute load
+ * average a core over the calibrated one (at load 14 on 2 cores the SSO half of pr took about 3.5×
+ * its reserve, 16 of 20 properties PARTIAL). POLICYFUZZ_SLOWDOWN (a number ≥ 1) overrides it where
+ * the load average misleads (a container sees its host's).
+ */
+export function ssoSlowdown(env: NodeJS.ProcessEnv = process.env, load = loadavg()[0], cores = availableParallelism()): number {
+  const forced = Number(env.POLICYFUZZ_SLOWDOWN);
+  if (env.POLICYFUZZ_SLOWDOWN && Number.isFinite(forced) && forced >= 1) return forced;
+  return Math.max(1, load / cores / CALIBRATED_LOAD_PER_CORE);
 }
 
 /** `90s`, `20m`, `1h30m`, `1500ms`, or a bare number of seconds → milliseconds. */

@@ -109,6 +109,20 @@ describe('JSON summary', () => {
     expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(shard(1, [finding(5, '0', allowed)])))).properties[0]!.failures[0]!.signature).toBe(allowed);
   });
 
+  it('caps the findings as one run does: the first 12 in one run\'s order, the rest counted in the note', () => {
+    const finding = (seed: number, n: number) => ({ ...failing.failures[0]!, id: `R01-${seed}-${n}`, seed, path: `${n}:0`, signature: `R01 | sig ${seed}.${n}` });
+    const shard = (index: number, seed: number, count: number, note: string | null = null) =>
+      summary([{ ...failing, id: 'R01', note, failures: Array.from({ length: count }, (_, n) => finding(seed, n)) }], { index, count: 2 });
+    // 8 distinct findings on each shard: one machine would list 12 of 16 and say so.
+    const merged = mergeSummaries([shard(2, 6, 8), shard(1, 5, 8)]).properties[0]!;
+    expect(merged.failures.map((f) => f.id)).toEqual([...Array.from({ length: 8 }, (_, n) => `R01-5-${n}`), ...Array.from({ length: 4 }, (_, n) => `R01-6-${n}`)]);
+    expect(merged.note).toBe('16 distinct findings; the first 12 are shrunk and reported');
+    // A shard that found more than it listed: the merged count is a lower bound, said once.
+    const capped = mergeSummaries([shard(1, 5, 12, '20 distinct findings; the first 12 are shrunk and reported; 3 cases dropped'), shard(2, 6, 3)]).properties[0]!;
+    expect(capped.failures).toHaveLength(12);
+    expect(capped.note).toBe('at least 20 distinct findings; the first 12 are shrunk and reported; 3 cases dropped');
+  });
+
   it('gates only what a shard left to the merge: a catalog check (first shard alone, never gated) with one side passes merged as it does on one machine', () => {
     // Seen on a sharded nightly of the reference (seed 7): LINT01:catalog, 89 lints all refused,
     // passed unsharded and on shard 1, and the merge failed it for never reaching the allow side.

@@ -11,6 +11,7 @@ import type { PropertyResult } from '../runner/result.ts';
 import { accessMatrix } from './matrix.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE, untakenBranches } from '../runner/coverage.ts';
 import { isSideErrorSignature } from '../findings/signature.ts';
+import { MAX_FINDINGS, moreFindingsNote, takeMoreFindingsNote } from '../findings/cap.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
@@ -375,8 +376,14 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   }
   // Coverage is judged here, on every shard's tallies together (a shard leaves it to the merge).
   for (const [id, p] of byId) {
-    p.failures = oneFindingPerSignature(p.failures);
-    const note = p.note?.split('; ').filter((n) => n !== COVERAGE_ON_MERGE_NOTE).join('; ') || null;
+    // Capped as one run caps them: the first MAX_FINDINGS in one run's order. A shard that found
+    // more than it listed makes the count a lower bound.
+    const distinctListed = oneFindingPerSignature(p.failures);
+    const fromShards = takeMoreFindingsNote(p.note);
+    const distinct = Math.max(distinctListed.length, fromShards.distinct);
+    p.failures = distinctListed.slice(0, MAX_FINDINGS);
+    const more = distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, fromShards.distinct > 0)] : [];
+    const note = [...more, ...(fromShards.note?.split('; ').filter((n) => n !== COVERAGE_ON_MERGE_NOTE) ?? [])].join('; ') || null;
     const merged = { ...p, note, ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     byId.set(id, leftToMerge.has(id) ? applyCoverageGate(merged) : merged);
   }

@@ -46,6 +46,11 @@ export interface DataRunPlan {
   timeBudgetMs?: number;
   /** Of the budget, kept for the SSO half that runs afterwards. */
   ssoReserveMs: number;
+  /**
+   * What the SSO half needs at the machine's present load (asked when the data properties would
+   * go past their minimums): they go no further once that is all the budget has left.
+   */
+  ssoNeedsMs?: () => number;
   minCases: number;
   /** Stop a property at or past its minimum once saturated (engine/runner/budget.ts earlyStopReason); off on a shard. */
   earlyStop?: boolean;
@@ -175,6 +180,7 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
       // One property has no other to share with: one run, no tranches (unless it may stop early at one).
       tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases) : [runs],
       deadline: deadline ?? Number.POSITIVE_INFINITY,
+      ...(budgetEnd && plan.ssoNeedsMs ? { deepeningDeadline: { above: minCases, at: () => budgetEnd - plan.ssoNeedsMs!() } } : {}),
       ...(earlyStop ? { earlyStopFrom: minCases } : {}),
       run: (property, tranche) => session.run(property, { ...runOptions, runs, ...tranche, ...(deadline === undefined ? { deadline: undefined } : {}) }),
       interrupted: control.interrupted,

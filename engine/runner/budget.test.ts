@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { passNote } from './run-data-property.ts';
 import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, joinPasses, runBreadthFirst, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 
@@ -46,6 +47,18 @@ describe('sharing the budget', () => {
     expect(joinPasses(result({ cases: 50, dropped: { [reason]: 40 }, note: `44% of cases dropped: ${reason}` }), result({ cases: 100 })).note).toBeUndefined();
   });
 
+  it('a pass that checked fewer cases than it took runs says how many and why (service-desk R01: 374 of 400 with --runs 400, no note)', () => {
+    const lanes = (...runs: number[]) => runs.map((n) => ({ runs: n, draws: n, drops: [] }));
+    expect(passNote(undefined, 374, { 'names users.phone': 30 }, lanes(200, 200))).toBe('374 of 400 cases checked: 26 could not run on this target and took their runs (every request unsendable, or refused once written; dropped cases by reason in summary.json)');
+    expect(passNote(undefined, 400, {}, lanes(200, 200))).toBeUndefined();
+    // A tranche, or an early stop, that ran every case it took: nothing to say.
+    expect(passNote(undefined, 100, {}, lanes(50, 50))).toBeUndefined();
+    expect(passNote(undefined, 150, {}, [...lanes(100), { runs: 50, draws: 250, drops: [], gaveUp: true }])).toBe('a lane stopped drawing after 200 cases in a row this target cannot hold, 150 cases checked');
+    // Over two tranches: the joined cases against every run taken.
+    const joined = joinPasses(result({ cases: 100, planned: 200, progress: lanes(50, 50) }), result({ cases: 90, planned: 200, progress: lanes(100, 100) }));
+    expect(joined.note).toMatch(/^190 of 200 cases checked: 10 could not run on this target/);
+  });
+
   it('joins two passes: cases and counts add up, the second pass decides', () => {
     const joined = joinPasses(result({ cases: 100, counts: { allowed: 60, rejected: 40 } }), result({ cases: 50, counts: { allowed: 30, filtered: 20 }, stopped: 'time budget', note: 'x' }));
     expect(joined).toMatchObject({ cases: 150, counts: { allowed: 90, rejected: 40, filtered: 20 }, stopped: 'time budget', durationMs: 20 });
@@ -65,7 +78,7 @@ describe('breadth first: every property to a tranche before any goes further', (
   const LANES = 2;
   const laneShare = (runs: number, lane: number) => Math.max(0, Math.min(Math.ceil(runs / LANES), runs - Math.ceil(runs / LANES) * lane));
 
-  function simulate(costs: Record<string, number>, o: { runs: number; minCases: number; budgetMs: number; failsAt?: Record<string, number> }) {
+  function simulate(costs: Record<string, number>, o: { runs: number; minCases: number; budgetMs: number; failsAt?: Record<string, number>; deepenUntil?: () => number }) {
     let clock = 0;
     const calls: { id: string; tranche: number; resume?: readonly LaneProgress[]; progress: LaneProgress[] }[] = [];
     const run = async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
@@ -92,7 +105,7 @@ describe('breadth first: every property to a tranche before any goes further', (
     const properties = Object.keys(costs).map((id) => ({ id }));
     return {
       calls,
-      results: runBreadthFirst({ properties, tranches: tranchesOf(o.runs, o.minCases), deadline: o.budgetMs, run, interrupted: () => false, now: () => clock }),
+      results: runBreadthFirst({ properties, tranches: tranchesOf(o.runs, o.minCases), deadline: o.budgetMs, ...(o.deepenUntil ? { deepeningDeadline: { above: o.minCases, at: o.deepenUntil } } : {}), run, interrupted: () => false, now: () => clock }),
     };
   }
 
@@ -135,6 +148,20 @@ describe('breadth first: every property to a tranche before any goes further', (
     // Breadth first: no property starts a tranche before every one finished the one before.
     const order = calls.map((c) => c.tranche);
     expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  it('past the minimum, properties go no further than the deepening deadline (read as that tranche starts); up to it, the budget holds', async () => {
+    let asked = 0;
+    const { results, calls } = simulate({ R01: 1, R02: 1 }, { runs: 300, minCases: 100, budgetMs: 100_000, deepenUntil: () => (asked++, 120) });
+    const r = await results;
+    // Each reached its minimum (100 cases, 100 ms in all) under the budget; the last tranche had 20 ms.
+    for (const p of r.values()) expect(p).toMatchObject({ status: 'passed', stopped: 'time budget' });
+    expect(r.get('R01')!.cases + r.get('R02')!.cases).toBe(200 + 40);
+    expect(calls.filter((c) => c.tranche === 300).length).toBeGreaterThan(0);
+    expect(asked).toBe(1);
+    // One tranche (a lone property): its minimum is inside it, so the budget holds.
+    const lone = await runBreadthFirst({ properties: [{ id: 'R01' }], tranches: [300], deadline: 100_000, deepeningDeadline: { above: 100, at: () => 0 }, run: async (p, t) => result({ id: p.id, cases: t.tranche, planned: 300 }), interrupted: () => false, now: () => 0 });
+    expect(lone.get('R01')).toMatchObject({ status: 'passed', cases: 300 });
   });
 
   it('a property that fails goes no further; the others go on', async () => {

@@ -23,8 +23,8 @@ export function shareOfBudget(deadline: number, left: number, now = Date.now()):
 }
 
 /** A passing joined result's note, on the joined counts (a tranche's own note speaks of its own cases). */
-function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>): { note?: string } {
-  const note = passNote(stopped, cases, dropped);
+function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>, progress?: readonly LaneProgress[]): { note?: string } {
+  const note = passNote(stopped, cases, dropped, progress);
   return note ? { note } : {};
 }
 
@@ -53,7 +53,7 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     durationMs: first.durationMs + second.durationMs,
     ...(first.timings || second.timings ? { timings: addTimings(first.timings, second.timings) } : {}),
     ...(progress ?? first.progress ? { progress: progress ?? first.progress } : {}),
-    ...(second.status === 'passed' ? { ...(stopped ? { stopped } : {}), ...passedNote(stopped, first.cases + second.cases, dropped) } : note ? { note } : {}),
+    ...(second.status === 'passed' ? { ...(stopped ? { stopped } : {}), ...passedNote(stopped, first.cases + second.cases, dropped, progress ?? first.progress) } : note ? { note } : {}),
     ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),
   };
 }
@@ -124,6 +124,11 @@ export interface BreadthFirst<P extends { id: string }> {
   tranches: readonly number[];
   /** The end of the budget (epoch ms). */
   deadline: number;
+  /**
+   * An earlier end for the tranches after the one at `above` (a property's minimum), read as
+   * each starts: going deeper must not take what the half that runs afterwards needs.
+   */
+  deepeningDeadline?: { above: number; at: () => number };
   run(property: P, tranche: TrancheRun): Promise<PropertyResult>;
   /** True once the run is interrupted (a signal). */
   interrupted(): boolean;
@@ -168,15 +173,18 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   /** Stopped early: they go no further. */
   const settled = new Set<string>();
   const last = o.tranches[o.tranches.length - 1];
-  const over = () => o.interrupted() || now() >= o.deadline;
   for (const [t, tranche] of o.tranches.entries()) {
+    // Only once the tranche before reached the minimum (a lone property's one tranche has none).
+    const deepening = o.deepeningDeadline !== undefined && t > 0 && o.tranches[t - 1] >= o.deepeningDeadline.above;
+    const deadline = deepening ? Math.min(o.deadline, o.deepeningDeadline!.at()) : o.deadline;
+    const over = () => o.interrupted() || now() >= deadline;
     let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
     while (pending.length && !over()) {
       for (const [i, property] of pending.entries()) {
         if (over()) break;
         const before = results.get(property.id);
         if (!before && o.leaveOut?.(property)) continue;
-        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), deadline: shareOfBudget(o.deadline, pending.length - i, now()) });
+        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
         let joined = before ? joinPasses(before, r) : r;
         if (!r.stopped) {
           reached.set(property.id, tranche);

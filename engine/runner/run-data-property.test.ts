@@ -127,6 +127,18 @@ describe('the search', () => {
     expect(result.note).toMatch(/harness error: injected harness error \(after the findings above\)/);
   });
 
+  it('an interrupt while shrinking stops it: the smallest counterexample found so far is reported, and the note says shrinking was cut', async () => {
+    // Every case disagrees; the interrupt comes with the 5th check, a few candidates into shrinking
+    // (uncut, this shrink checks dozens of candidates and then minimizes).
+    let checks = 0;
+    const objecting = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'always objects', check: () => (checks++, 'objected') }] } };
+    const result = await runDataProperty(env, property(['user']), { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true, stop: () => checks >= 5 });
+    expect(result.status).toBe('failed');
+    expect(result.findings![0].message).toMatch(/invariant "always objects": objected/);
+    expect(result.note).toMatch(/shrinking cut short by the interrupt/);
+    expect(checks).toBeLessThan(12);
+  });
+
   it('shrink: false reports each finding as first seen, with the seed and path that replay it, and spends nothing shrinking', async () => {
     const objecting = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'always objects', check: () => 'objected' }] } };
     const options = { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true };

@@ -10,6 +10,7 @@ import type { Oracle } from '../pack.ts';
 import { FixtureError, UNNAMED_FIXTURE } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { isSideError, signatureOf } from '../findings/signature.ts';
+import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
 import { CaseMismatch, checkCase, mismatchMessage, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
@@ -68,8 +69,6 @@ export function emptyCounts(): Record<OutcomeClass, number> {
   return { allowed: 0, filtered: 0, rejected: 0, errored: 0 };
 }
 
-/** At most this many distinct findings are shrunk and reported per property (the rest are counted). */
-export const MAX_FINDINGS = 12;
 
 /** A lane that drew this many cases in a row the target cannot hold stops drawing (no endless search). */
 export const MAX_CONSECUTIVE_DROPS = 200;
@@ -100,10 +99,28 @@ export function droppedNote(dropped: Record<string, number>, cases: number): str
   return `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}`;
 }
 
-/** The note of a passing run: cut short (by the budget or an interrupt) after how many cases, and a high share of dropped cases. */
-export function passNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>): string | undefined {
-  const parts = [...(stopped ? [`${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${cases} cases`] : []), droppedNote(dropped, cases)].filter((n): n is string => Boolean(n));
+/** The note of a passing run: cut short (by the budget or an interrupt) after how many cases, fewer cases than it drew, and a high share of dropped cases. */
+export function passNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>, progress?: readonly LaneProgress[]): string | undefined {
+  const parts = [...(stopped ? [`${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${cases} cases`] : [shortfallNote(cases, progress)]), droppedNote(dropped, cases)].filter((n): n is string => Boolean(n));
   return parts.join('; ') || undefined;
+}
+
+/**
+ * Why a run that was not cut short checked fewer cases than it took runs: a case whose every
+ * request the target cannot send, or one found unholdable only once written, takes its run
+ * unchecked; a lane that met MAX_CONSECUTIVE_DROPS unholdable cases in a row stops drawing.
+ */
+function shortfallNote(cases: number, progress: readonly LaneProgress[] | undefined): string | undefined {
+  // None checked: droppedNote says so.
+  if (!progress || cases === 0) return undefined;
+  const unchecked = progress.reduce((n, l) => n + l.runs, 0) - cases;
+  const gaveUp = progress.filter((l) => l.gaveUp).length;
+  if (unchecked <= 0 && !gaveUp) return undefined;
+  // `dropped` mixes these with cases drawn again in their place: no one reason is theirs to name.
+  return [
+    ...(unchecked > 0 ? [`${cases} of ${cases + unchecked} cases checked: ${unchecked} could not run on this target and took their runs (every request unsendable, or refused once written; dropped cases by reason in summary.json)`] : []),
+    ...(gaveUp ? [`${gaveUp === 1 ? 'a lane' : `${gaveUp} lanes`} stopped drawing after ${MAX_CONSECUTIVE_DROPS} cases in a row this target cannot hold, ${cases} cases checked`] : []),
+  ].join('; ');
 }
 
 /** A disagreement seen while searching: where fast-check generated it (lane, run index) and its signature. */
@@ -373,7 +390,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     // (A later tranche of a property whose earlier ones ran cases has run something.)
     const ranBefore = workers.some((_, w) => progressBefore(w).runs > 0);
     if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'error', note: health };
-    const note = passNote(stopped, checked, dropped);
+    const note = passNote(stopped, checked, dropped, progress);
     return { ...base, ...timing(), status: 'passed', ...(note ? { note } : {}) };
   }
 
@@ -397,6 +414,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     }),
   );
   timings.shrinkingMs += performance.now() - shrinking;
+  // An interrupt before or during the shrinks cut them: what they had found so far is reported.
+  const shrinkCut = options.shrink !== false && options.stop?.() === true;
   const more = representatives.length - chosen.length;
   return {
     ...base,
@@ -404,7 +423,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     status: 'failed',
     failure: findings[0],
     findings,
-    ...withHealth([...(more > 0 ? [`${representatives.length} distinct findings; the first ${MAX_FINDINGS} are shrunk and reported`] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
+    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
   };
 }
 
@@ -438,6 +457,8 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
  */
 async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: fc.Arbitrary<DataCase>, sighting: Sighting, options: DataRunOptions): Promise<PropertyFailure> {
   const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
+    // Interrupted: fast-check stops shrinking and keeps the smallest counterexample so far.
+    if (options.stop?.()) throw new fc.PreconditionFailure(true);
     let verdict;
     try {
       verdict = await checkCase(worker.tx, testCase, options.oracle);
@@ -465,7 +486,7 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
     history = shrunk.errorInstance.history ?? history;
     path = shrunk.counterexamplePath ?? path;
   }
-  const minimized = await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch, history);
+  const minimized = options.stop?.() ? { testCase: start, mismatch, history } : await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch, history);
   return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history, worker.tx.fixturePlan);
 }
 
