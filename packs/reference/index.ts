@@ -30,6 +30,8 @@ export const referencePack = definePack({
     { path: 'shop.statuses', column: 'shop_orders.status', initialPath: 'shop.initialStatus' },
     { path: 'vs.statuses', column: 'vs_tickets.status' },
   ],
+  // People generators leave these null in some users rows (generators/identities.ts).
+  notNullDraws: [{ path: 'users.notNullColumns', table: 'users', columns: ['display_name', 'avatar_url', 'phone', 'role', 'department'] }],
   projectSettings: {
     settings: { ownerGuardCases: 'one-table' },
     note: 'model.ownerGuardCases: one-table (rule 1 patches one table per case: a table whose rows this schema cannot hold drops only its own cases)',
