@@ -72,7 +72,7 @@ describe('the remedy a drop note gives', () => {
   });
 
   it('a null in a NOT NULL column: names the setting that draws none (97–99% of some rules\' cases on a stranger\'s schema)', () => {
-    expect(remedyFor('users.role is NOT NULL')).toMatch(/draw none: the reference's model\.users\.notNullColumns, which `policyfuzz init` writes; or map users\.role to a column that allows null/);
+    expect(remedyFor('users.role is NOT NULL')).toMatch(/draw none: the reference's model\.notNullColumns\.users, which `policyfuzz init` writes; or map users\.role to a column that allows null/);
   });
 
   it('a guard in code refusing a fixture: names bypassTriggers, whatever its message says', () => {

@@ -28,9 +28,9 @@ export interface Person {
 }
 
 export function userRow(settings: ModelSettings, id: string, email: string): fc.Arbitrary<Row> {
-  // A column the target holds NOT NULL (settings.users.notNullColumns) is drawn without its null;
+  // A column the target holds NOT NULL (settings.notNullColumns.users) is drawn without its null;
   // the others exactly as before, so a run without the setting draws the cases it always drew.
-  const notNull = new Set<string>(settings.users.notNullColumns);
+  const notNull = new Set<string>(settings.notNullColumns.users);
   const maybe = <T>(column: string, value: fc.Arbitrary<T>, freq?: number): fc.Arbitrary<T | null> =>
     notNull.has(column) ? value : fc.option(value, { nil: null, ...(freq ? { freq } : {}) });
   return fc.record({
@@ -46,9 +46,9 @@ export function userRow(settings: ModelSettings, id: string, email: string): fc.
   });
 }
 
-/** Whether users rows may have a null role here (not when the target holds role NOT NULL: settings.users.notNullColumns). */
+/** Whether users rows may have a null role here (not when the target holds role NOT NULL: settings.notNullColumns.users). */
 export function drawsNullRole(settings: ModelSettings): boolean {
-  return !settings.users.notNullColumns.includes('role');
+  return !settings.notNullColumns.users.includes('role');
 }
 
 /**

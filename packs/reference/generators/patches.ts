@@ -85,7 +85,10 @@ export function writableColumns(model: TableModel): ColumnSpec[] {
 /** A valid row (fixture) of any table: server-assigned NOT NULL columns are left to their defaults. */
 export function tableRow(model: TableModel, vc: ValueContext): fc.Arbitrary<Row> {
   const cols = writableColumns(model).filter((c) => !(c.serverAssigned && !c.nullable) || model.primaryKey.includes(c.name));
-  const value = (c: ColumnSpec) => (c.type === 'uuid' && model.primaryKey.includes(c.name) ? fc.noShrink(fc.uuid({ version: 4 })) : columnValue(c, { ...vc, valid: true }));
+  // A column the target holds NOT NULL (settings.notNullColumns) is drawn without its null.
+  const notNull: readonly string[] = (vc.settings.notNullColumns as Record<string, readonly string[] | undefined>)[model.table] ?? [];
+  const held = (c: ColumnSpec): ColumnSpec => (notNull.includes(c.name) ? { ...c, nullable: false } : c);
+  const value = (c: ColumnSpec) => (c.type === 'uuid' && model.primaryKey.includes(c.name) ? fc.noShrink(fc.uuid({ version: 4 })) : columnValue(held(c), { ...vc, valid: true }));
   return fc.tuple(...cols.map(value)).map((values) => Object.fromEntries(cols.map((c, i) => [c.name, values[i]])));
 }
 

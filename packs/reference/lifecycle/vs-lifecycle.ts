@@ -34,14 +34,14 @@ import { rolesByMeaning } from '../generators/roles.ts';
 const uuid = (n: number) => `1f000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 /**
- * One of the cast. Where the target holds a users column NOT NULL (settings.users.notNullColumns)
+ * One of the cast. Where the target holds a users column NOT NULL (settings.notNullColumns.users)
  * the row gets a value there, and the caller with no role is one with no users row (the model
  * reads either as a null role), so no lifecycle world is one the target cannot store.
  */
 function person(settings: ModelSettings, n: number, role: string | null, department: string | null, permissions: string[] = []): Person {
   const id = uuid(n);
   const email = `lifecycle${n}@example.test`;
-  const notNull = new Set<string>(settings.users.notNullColumns);
+  const notNull = new Set<string>(settings.notNullColumns.users);
   if (role === null && notNull.has('role')) return { id, email };
   const filled = (column: string, value: string) => (notNull.has(column) ? value : null);
   return {
@@ -91,7 +91,7 @@ export function lifecycleCast(settings: ModelSettings): { people: Person[]; call
 export function lifecycleWorld(settings: ModelSettings, people: Person[]): fc.Arbitrary<World> {
   const wifi: Row = { id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true };
   return fc
-    .tuple(fc.option(vsCategory('dorm'), { nil: undefined }), fc.integer({ min: 2, max: 3 }))
+    .tuple(fc.option(vsCategory('dorm', settings), { nil: undefined }), fc.integer({ min: 2, max: 3 }))
     .chain(([dorm, n]) => {
       const ids = VS_TICKET_IDS.slice(0, n);
       // Mostly the public category, so publishing succeeds and the board has something to hide.
