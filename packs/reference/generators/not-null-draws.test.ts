@@ -21,7 +21,7 @@ const nullIn = (rows: Row[], column: string) => rows.filter((r) => column in r &
 const nullsOf = (cases: DataCase[]) =>
   Object.entries(NOT_NULL).flatMap(([table, columns]) => columns.map((c) => `${table}.${c}: ${nullIn(rowsOf(cases, table), c)}`)).filter((s) => !s.endsWith(': 0'));
 
-describe('users.notNullColumns: worlds drawn among those the target can hold', () => {
+describe('notNullColumns: worlds drawn among those the target can hold', () => {
   it.each(dataProperties.map((p) => [p.id, p] as const))('%s draws no null in a listed column under the setting', (_id, property) => {
     expect(nullsOf(fc.sample(property.cases(held), { seed: 7, numRuns: SAMPLES }))).toEqual([]);
   });
