@@ -77,6 +77,9 @@ describe('policyfuzz init', () => {
     expect(conventions.grants).toBe('supabase-default');
     // Rule 1 one table per case: a table whose rows this schema cannot hold drops only its own cases.
     expect(config.model.ownerGuardCases).toBe('one-table');
+    // users.role and display_name NOT NULL: the people generators draw no null there (else 97–99% of some rules' cases were dropped).
+    expect(config.model.notNullColumns).toEqual({ users: ['display_name', 'role'], vs_categories: ['is_confidential', 'public_eligible'], vs_tickets: ['submitter_id'] });
+    expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^model\.notNullColumns\.users: display_name, role \(users\.display_name, users\.role NOT NULL here/)]));
     expect(config.model.functionColumns.get_vs_ticket_by_id).toEqual(['id', 'status', 'category', 'duplicate_of', 'is_duplicate', 'tags', 'remarks']);
     expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^to do: get_vs_ticket_by_id also returns title, created_at, .*extraColumns/)]));
     // What it wrote loads as it is.

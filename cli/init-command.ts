@@ -45,7 +45,7 @@ export async function init(options: InitOptions & { pack: Pack }, out: (line: st
   for (const f of folders) if (!existsSync(f)) throw new UsageError(`--migrations ${f}: no such folder`);
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   try {
-    const report = await inspectMigrations(server, folders, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies, { skip: options.skip, packModule: options.packModule && path.resolve(options.packModule), catalogIds: (options.pack.catalogProperties ?? []).map((p) => p.id), settingsKeys: settingsKeysOf(options.pack), defaultSettings: defaultSettingsOf(options.pack), ...(options.pack.projectSettings ? { projectSettings: options.pack.projectSettings } : {}), packMapping: options.pack.mapping });
+    const report = await inspectMigrations(server, folders, options.pack.properties, path.dirname(path.resolve(options.out)), options.pack.model, options.pack.vocabularies, { skip: options.skip, packModule: options.packModule && path.resolve(options.packModule), catalogIds: (options.pack.catalogProperties ?? []).map((p) => p.id), settingsKeys: settingsKeysOf(options.pack), defaultSettings: defaultSettingsOf(options.pack), ...(options.pack.projectSettings ? { projectSettings: options.pack.projectSettings } : {}), ...(options.pack.notNullDraws ? { notNullDraws: options.pack.notNullDraws } : {}), packMapping: options.pack.mapping });
     writeFileSync(options.out, `${JSON.stringify(report.config, null, 2)}\n`);
     out(`wrote ${options.out}`);
     for (const note of report.config.notes as string[]) out(`  ${note}`);

@@ -88,11 +88,24 @@ export interface Pack<S = any> {
   /** Settings a target's CHECK vocabularies and defaults pin (`policyfuzz init` proposes them). */
   vocabularies?: VocabularySetting[];
   /**
+   * Settings naming the columns of a model table the pack's generators then draw without null:
+   * `policyfuzz init` writes into each those of `columns` the target holds NOT NULL, so no case is
+   * drawn that the target cannot store (and dropped).
+   */
+  notNullDraws?: NotNullDraws[];
+  /**
    * Settings `policyfuzz init` writes for every project (nested, as under `model`): the pack's
    * generation choices a schema it was not written for needs, its own run keeping the defaults.
    * Each with the note that says why.
    */
   projectSettings?: { settings: Record<string, unknown>; note: string };
+}
+
+/** A setting (dotted path under `model`) listing which of a model table's `columns` are drawn without null. */
+export interface NotNullDraws {
+  path: string;
+  table: string;
+  columns: string[];
 }
 
 /** The pack's settings with `overrides` applied (errors are zod's, named by the caller). */

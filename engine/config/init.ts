@@ -10,7 +10,7 @@ import { openEnvironment } from '../runner/environment.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { seededModelTablesNote } from '../target/fixtures.ts';
-import type { PackModel } from '../pack.ts';
+import type { NotNullDraws, PackModel } from '../pack.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { proposeMapping, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
@@ -41,6 +41,8 @@ export interface InspectOptions {
   projectSettings?: { settings: Record<string, unknown>; note: string };
   /** The pack's model settings (its settings schema's keys); none: the config's `model` has nothing to set, and no note says it has. Absent: the reference's. */
   settingsKeys?: string[];
+  /** Pack.notNullDraws: settings init fills with the columns this target holds NOT NULL. */
+  notNullDraws?: NotNullDraws[];
   /** The pack's own mapping (a table sent as SQL, its names): what the run refines with the config's, so applicability reads both. */
   packMapping?: TargetMapping;
 }
@@ -163,6 +165,16 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
         settingNotes.push(`model.${fn.columnsSetting} from ${target.name}'s output: ${kept.join(', ')} (it returns none of ${(defaults as string[]).filter((c) => !kept.includes(c)).join(', ')})`);
       }
       if (extra.length) settingNotes.push(`to do: ${target.name} also returns ${extra.join(', ')}, which the model's ${name} does not: where the spec allows showing them, list them in mapping.functions.${name}.extraColumns (each is otherwise reported as a leak)`);
+    }
+    // Columns the generators leave null in some rows that this target holds NOT NULL: drawn
+    // without null, or nearly every case naming such a row would be dropped (docs/config.md).
+    for (const draws of options.notNullDraws ?? []) {
+      const mapped = mapping.tables?.[draws.table]?.columns ?? {};
+      const shape = shapes.get(targetOf(draws.table)) ?? [];
+      const held = draws.columns.filter((c) => mapped[c] !== null && shape.some((t) => t.name === (mapped[c] ?? c) && t.notNull && !t.generated));
+      if (!held.length) continue;
+      setAt(proposal.settings, draws.path, held);
+      settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
     }
     if (options.projectSettings) {
       Object.assign(proposal.settings, options.projectSettings.settings);

@@ -30,6 +30,12 @@ export const referencePack = definePack({
     { path: 'shop.statuses', column: 'shop_orders.status', initialPath: 'shop.initialStatus' },
     { path: 'vs.statuses', column: 'vs_tickets.status' },
   ],
+  // Columns the generators leave null in some rows (generators/identities.ts, vs-world.ts).
+  notNullDraws: [
+    { path: 'notNullColumns.users', table: 'users', columns: ['display_name', 'avatar_url', 'phone', 'role', 'department'] },
+    { path: 'notNullColumns.vs_categories', table: 'vs_categories', columns: ['is_confidential', 'public_eligible'] },
+    { path: 'notNullColumns.vs_tickets', table: 'vs_tickets', columns: ['submitter_id'] },
+  ],
   projectSettings: {
     settings: { ownerGuardCases: 'one-table' },
     note: 'model.ownerGuardCases: one-table (rule 1 patches one table per case: a table whose rows this schema cannot hold drops only its own cases)',

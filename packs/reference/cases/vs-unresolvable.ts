@@ -14,12 +14,14 @@ import type { ModelSettings } from '../model/settings.ts';
 import { vsPublicRef } from '../model/tables/vs-tickets.ts';
 import { rpc, step } from '../generators/vs-requests.ts';
 import { handlerCaller, onBoard, userCaller, VS_CATEGORY_IDS, vsWorld, vsWorldOf, type VsWorld } from '../generators/vs-world.ts';
-import type { Person } from '../generators/identities.ts';
+import { drawsNullRole, type Person } from '../generators/identities.ts';
 import type { DataCase } from '../../../engine/runner/data-case.ts';
 
 /** A caller with no resolvable role: no users row, a null role (even holding `vs`), an anonymous sign-in with no users row, anon, server. */
-function nullRoleCaller(w: VsWorld): fc.Arbitrary<{ world: VsWorld; caller: Caller }> {
-  return fc.record({ i: fc.nat({ max: w.people.length - 1 }), how: fc.constantFrom('null-role', 'null-role', 'no-row', 'anonymous', 'anon', 'service') }).map(({ i, how }) => {
+function nullRoleCaller(w: VsWorld, settings: ModelSettings): fc.Arbitrary<{ world: VsWorld; caller: Caller }> {
+  // A target holding users.role NOT NULL stores no users row with a null role: the other ways only.
+  const ways = ['null-role', 'null-role', 'no-row', 'anonymous', 'anon', 'service'].filter((way) => way !== 'null-role' || drawsNullRole(settings));
+  return fc.record({ i: fc.nat({ max: w.people.length - 1 }), how: fc.constantFrom(...ways) }).map(({ i, how }) => {
     const p = w.people[i];
     if (how === 'anon') return { world: w, caller: { kind: 'anon' } as Caller };
     if (how === 'service') return { world: w, caller: { kind: 'service' } as Caller };
@@ -45,7 +47,7 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
     const ids = w0.tickets.map((t) => String(t.id));
     return fc.oneof(
       // A null role, on every handler function and on submitting.
-      nullRoleCaller(w0).chain(({ world, caller }) =>
+      nullRoleCaller(w0, settings).chain(({ world, caller }) =>
         fc.record({ a: fc.constantFrom(...ids), b: fc.constantFrom(...ids), dept: fc.constantFrom(...settings.departments) }).map(({ a, b, dept }): DataCase => ({
           world: vsWorldOf(onBoard(settings, world, b)),
           steps: [
@@ -65,7 +67,8 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
           handler: handlerCaller(settings, w0),
           t: fc.constantFrom(...ids),
           category: fc.constantFrom(...VS_CATEGORY_IDS),
-          how: fc.constantFrom('missing', 'deleted', 'null-flags'),
+          // Null flags only where the target can store them (settings.notNullColumns.vs_categories).
+          how: fc.constantFrom(...(['missing', 'deleted', 'null-flags'] as const).filter((way) => way !== 'null-flags' || !settings.notNullColumns.vs_categories.length)),
           commenter: handlerCaller(settings, w0),
         })
         .map(({ handler, t, category, how, commenter }): DataCase => {

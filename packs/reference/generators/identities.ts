@@ -28,17 +28,27 @@ export interface Person {
 }
 
 export function userRow(settings: ModelSettings, id: string, email: string): fc.Arbitrary<Row> {
+  // A column the target holds NOT NULL (settings.notNullColumns.users) is drawn without its null;
+  // the others exactly as before, so a run without the setting draws the cases it always drew.
+  const notNull = new Set<string>(settings.notNullColumns.users);
+  const maybe = <T>(column: string, value: fc.Arbitrary<T>, freq?: number): fc.Arbitrary<T | null> =>
+    notNull.has(column) ? value : fc.option(value, { nil: null, ...(freq ? { freq } : {}) });
   return fc.record({
     id: fc.constant(id),
     email: fc.constant(email),
-    display_name: fc.option(personName, { nil: null }),
-    avatar_url: fc.option(avatarUrl, { nil: null }),
-    phone: fc.option(phoneNumber, { nil: null }),
-    role: fc.option(fc.constantFrom(...settings.roles), { nil: null, freq: 6 }),
-    department: fc.option(fc.constantFrom(...settings.departments), { nil: null, freq: 5 }),
+    display_name: maybe('display_name', personName),
+    avatar_url: maybe('avatar_url', avatarUrl),
+    phone: maybe('phone', phoneNumber),
+    role: maybe('role', fc.constantFrom(...settings.roles), 6),
+    department: maybe('department', fc.constantFrom(...settings.departments), 5),
     permissions: fc.subarray(settings.permissions),
     managed_permissions: fc.subarray(settings.permissions),
   });
+}
+
+/** Whether users rows may have a null role here (not when the target holds role NOT NULL: settings.notNullColumns.users). */
+export function drawsNullRole(settings: ModelSettings): boolean {
+  return !settings.notNullColumns.users.includes('role');
 }
 
 /**

@@ -120,11 +120,21 @@ export function writableColumns(model: TableModel): ColumnSpec[] {
 /** A row's own uuid key. */
 const ROW_KEY = fc.noShrink(fc.uuid({ version: 4 }));
 
+/** `c` drawn without its null, one object per column, so the per-column arbitraries stay cached. */
+const heldColumns = new WeakMap<ColumnSpec, ColumnSpec>();
+function heldNotNull(c: ColumnSpec): ColumnSpec {
+  let held = heldColumns.get(c);
+  if (!held) heldColumns.set(c, (held = { ...c, nullable: false }));
+  return held;
+}
+
 /** A valid row (fixture) of any table: server-assigned NOT NULL columns are left to their defaults. */
 export function tableRow(model: TableModel, vc: ValueContext): fc.Arbitrary<Row> {
   const cols = writableColumns(model).filter((c) => !(c.serverAssigned && !c.nullable) || model.primaryKey.includes(c.name));
   const valid = { ...vc, valid: true };
-  const value = (c: ColumnSpec) => (c.type === 'uuid' && model.primaryKey.includes(c.name) ? ROW_KEY : columnValue(c, valid));
+  // A column the target holds NOT NULL (settings.notNullColumns) is drawn without its null.
+  const notNull: readonly string[] = (vc.settings.notNullColumns as Record<string, readonly string[] | undefined>)[model.table] ?? [];
+  const value = (c: ColumnSpec) => (c.type === 'uuid' && model.primaryKey.includes(c.name) ? ROW_KEY : columnValue(notNull.includes(c.name) ? heldNotNull(c) : c, valid));
   return fc.tuple(...cols.map(value)).map((values) => Object.fromEntries(cols.map((c, i) => [c.name, values[i]])));
 }
 

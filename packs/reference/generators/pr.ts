@@ -8,7 +8,7 @@ import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { emailAddress, fakerValue, personName } from './faker.ts';
-import { peopleWorld, userRow, type Person } from './identities.ts';
+import { drawsNullRole, peopleWorld, userRow, type Person } from './identities.ts';
 
 // Text whose content no rule reads does not shrink: a failing case shrinks in few tries.
 const brief = fc.noShrink(fakerValue((f) => f.lorem.sentence(), 'prBrief'));
@@ -34,7 +34,7 @@ const DEFAULT_WEIGHTS: CastWeights = { noRow: 1, nullRole: 1, favoured: 3, any: 
 export function castPerson(settings: ModelSettings, favoured: readonly string[], weights: CastWeights = DEFAULT_WEIGHTS): fc.Arbitrary<Person> {
   const role = fc.oneof(
     { weight: weights.noRow, arbitrary: fc.constant<string | null | undefined>(undefined) },
-    { weight: weights.nullRole, arbitrary: fc.constant<string | null | undefined>(null) },
+    ...(drawsNullRole(settings) ? [{ weight: weights.nullRole, arbitrary: fc.constant<string | null | undefined>(null) }] : []),
     ...(favoured.length ? [{ weight: weights.favoured, arbitrary: fc.constantFrom<string | null | undefined>(...favoured) }] : []),
     { weight: weights.any, arbitrary: fc.constantFrom<string | null | undefined>(...settings.roles) },
   );

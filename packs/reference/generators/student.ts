@@ -10,7 +10,7 @@ import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { emailAddress, personName } from './faker.ts';
-import { authUserRow, callerOf, userRow, type Person } from './identities.ts';
+import { authUserRow, callerOf, drawsNullRole, userRow, type Person } from './identities.ts';
 
 /** Ids and names never shrink: which uuid or name a row has is irrelevant to every rule here, and shrinking them costs a database case per step. */
 const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
@@ -25,8 +25,10 @@ const signInEmail = emailAddress.chain((e) => fc.oneof({ weight: 3, arbitrary: f
 
 /** A signed-up identity whose users row (when present) has a role drawn from `roles` (null allowed). */
 export function personWithRole(settings: ModelSettings, roles: readonly (string | null)[]): fc.Arbitrary<Person> {
+  // A target holding role NOT NULL: drawn among the roles it can store.
+  const drawn = drawsNullRole(settings) ? roles : roles.filter((r) => r !== null);
   return fc
-    .record({ id: fixedId, email: fc.noShrink(signInEmail), role: fc.constantFrom(...roles), hasProfile: fc.nat(9) })
+    .record({ id: fixedId, email: fc.noShrink(signInEmail), role: fc.constantFrom(...drawn), hasProfile: fc.nat(9) })
     .chain(({ id, email, role, hasProfile }) =>
       hasProfile === 0 ? fc.constant<Person>({ id, email }) : userRow(settings, id, email).map((profile): Person => ({ id, email, profile: { ...profile, role } })),
     );

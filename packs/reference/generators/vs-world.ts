@@ -47,17 +47,24 @@ export function vsPeople(settings: ModelSettings, max = 4): fc.Arbitrary<Person[
     .map(([list, depts]) => list.map((p, i) => (p.profile ? { ...p, profile: { ...p.profile, department: depts[i] } } : p)));
 }
 
-export function vsCategory(id: string): fc.Arbitrary<Row> {
+/** A null branch (weight 1), left out where the target holds the column NOT NULL (settings.notNullColumns). */
+function orNull<T>(drawn: boolean, ...branches: fc.WeightedArbitrary<T>[]): fc.Arbitrary<T | null> {
+  const all: fc.WeightedArbitrary<T | null>[] = [...branches, ...(drawn ? [{ weight: 1, arbitrary: fc.constant(null) }] : [])];
+  return fc.oneof(...all);
+}
+
+export function vsCategory(id: string, settings: ModelSettings): fc.Arbitrary<Row> {
+  const notNull = settings.notNullColumns.vs_categories;
   return fc.record({
     id: fc.constant(id),
     name: fc.constant(id),
-    is_confidential: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 2, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(null) }),
-    public_eligible: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(null) }),
+    is_confidential: orNull(!notNull.includes('is_confidential'), { weight: 4, arbitrary: fc.constant(false) }, { weight: 2, arbitrary: fc.constant(true) }),
+    public_eligible: orNull(!notNull.includes('public_eligible'), { weight: 4, arbitrary: fc.constant(true) }, { weight: 2, arbitrary: fc.constant(false) }),
   });
 }
 
-export function vsCategories(): fc.Arbitrary<Row[]> {
-  return fc.tuple(...VS_CATEGORY_IDS.slice(0, -1).map((id) => fc.option(vsCategory(id), { nil: undefined, freq: 5 }))).map((cs) => cs.filter((c): c is Row => c !== undefined));
+export function vsCategories(settings: ModelSettings): fc.Arbitrary<Row[]> {
+  return fc.tuple(...VS_CATEGORY_IDS.slice(0, -1).map((id) => fc.option(vsCategory(id, settings), { nil: undefined, freq: 5 }))).map((cs) => cs.filter((c): c is Row => c !== undefined));
 }
 
 /** A remark of any visibility (staff-internal, id-bearing, ticket-visible, malformed). */
@@ -88,7 +95,7 @@ export function vsTicket(settings: ModelSettings, id: string, people: Person[], 
   return labels.chain((label) =>
     fc.record({
       id: fc.constant(id),
-      submitter_id: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...people.map((p) => p.id)) }, { weight: 1, arbitrary: fc.constant(null) }),
+      submitter_id: orNull(!settings.notNullColumns.vs_tickets.includes('submitter_id'), { weight: 6, arbitrary: fc.constantFrom(...people.map((p) => p.id)) }),
       submitter_label: fc.constant(label),
       target_dept: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(depts[0], depts[1]) }, { weight: 1, arbitrary: fc.constantFrom(...depts) }),
       status: fc.constantFrom(...settings.vs.statuses),
@@ -112,7 +119,7 @@ export function vsWorldOf(w: VsWorld): World {
 /** A VS world with 2–4 tickets (ids from `ids`). */
 export function vsWorld(settings: ModelSettings, ids: readonly string[] = VS_TICKET_IDS, maxTickets = 4, options: TicketOptions = {}): fc.Arbitrary<VsWorld> {
   return fc
-    .tuple(vsPeople(settings), vsCategories(), fc.integer({ min: 2, max: Math.min(maxTickets, ids.length) }))
+    .tuple(vsPeople(settings), vsCategories(settings), fc.integer({ min: 2, max: Math.min(maxTickets, ids.length) }))
     .chain(([people, categories, n]) =>
       fc.tuple(...ids.slice(0, n).map((id) => vsTicket(settings, id, people, ids.slice(0, n), options))).map((tickets) => ({ people, categories, tickets })),
     );

@@ -33,13 +33,31 @@ import { rolesByMeaning } from '../generators/roles.ts';
 
 const uuid = (n: number) => `1f000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-function person(n: number, role: string | null, department: string | null, permissions: string[] = []): Person {
+/**
+ * One of the cast. Where the target holds a users column NOT NULL (settings.notNullColumns.users)
+ * the row gets a value there, and the caller with no role is one with no users row (the model
+ * reads either as a null role), so no lifecycle world is one the target cannot store.
+ */
+function person(settings: ModelSettings, n: number, role: string | null, department: string | null, permissions: string[] = []): Person {
   const id = uuid(n);
   const email = `lifecycle${n}@example.test`;
+  const notNull = new Set<string>(settings.notNullColumns.users);
+  if (role === null && notNull.has('role')) return { id, email };
+  const filled = (column: string, value: string) => (notNull.has(column) ? value : null);
   return {
     id,
     email,
-    profile: { id, email, display_name: null, avatar_url: null, phone: null, role, department, permissions, managed_permissions: [] },
+    profile: {
+      id,
+      email,
+      display_name: filled('display_name', `Lifecycle ${n}`),
+      avatar_url: filled('avatar_url', `https://example.test/avatars/${n}.png`),
+      phone: filled('phone', `+1555000000${n}`),
+      role,
+      department: department ?? filled('department', settings.departments[0]),
+      permissions,
+      managed_permissions: [],
+    },
   };
 }
 
@@ -51,13 +69,13 @@ export function lifecycleCast(settings: ModelSettings): { people: Person[]; call
   const scoped = deptScopedRoles[0] ?? unrestricted;
   const plain = rolesByMeaning(settings).plain[0] ?? settings.roles.find((r) => !handlerRoles.includes(r) && !settings.staffRoles.includes(r)) ?? settings.roles[0];
   const cast: Record<Exclude<CastKey, 'anon' | 'service'>, Person> = {
-    sub1: person(1, plain, A),
-    sub2: person(2, plain, B),
-    staff: person(3, unrestricted, null),
-    vpA: person(4, scoped, A),
-    vpB: person(5, scoped, B),
-    permA: person(6, plain, A, [handlerPermission]),
-    nullRole: person(7, null, A),
+    sub1: person(settings, 1, plain, A),
+    sub2: person(settings, 2, plain, B),
+    staff: person(settings, 3, unrestricted, null),
+    vpA: person(settings, 4, scoped, A),
+    vpB: person(settings, 5, scoped, B),
+    permA: person(settings, 6, plain, A, [handlerPermission]),
+    nullRole: person(settings, 7, null, A),
   };
   const world = peopleWorld(Object.values(cast));
   const user = (p: Person): Caller => callerWithClaims(callerOf(p), world, settings);
@@ -73,7 +91,7 @@ export function lifecycleCast(settings: ModelSettings): { people: Person[]; call
 export function lifecycleWorld(settings: ModelSettings, people: Person[]): fc.Arbitrary<World> {
   const wifi: Row = { id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true };
   return fc
-    .tuple(fc.option(vsCategory('dorm'), { nil: undefined }), fc.integer({ min: 2, max: 3 }))
+    .tuple(fc.option(vsCategory('dorm', settings), { nil: undefined }), fc.integer({ min: 2, max: 3 }))
     .chain(([dorm, n]) => {
       const ids = VS_TICKET_IDS.slice(0, n);
       // Mostly the public category, so publishing succeeds and the board has something to hide.

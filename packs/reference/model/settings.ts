@@ -107,6 +107,22 @@ export const ModelSettingsSchema = z
       .object(Object.fromEntries(Object.entries(REFERENCE_FUNCTION_COLUMNS).map(([f, cols]) => [f, roleList.default([...cols])])))
       .strict()
       .prefault({}),
+    /**
+     * Columns, by table, the generators never leave null. Default none: some users have no role
+     * (the spec's callers with a null role, §7), some categories no flags, some tickets no
+     * submitter. A schema holding one NOT NULL (`role app_role not null default 'user'`) cannot
+     * store such a row, so every case drawing one was dropped: listed here, the cases are drawn
+     * among those it holds (same meaning, fewer worlds). `policyfuzz init` proposes each list from
+     * the target's NOT NULL columns.
+     */
+    notNullColumns: z
+      .object({
+        users: z.array(z.enum(['display_name', 'avatar_url', 'phone', 'role', 'department'])).default([]),
+        vs_categories: z.array(z.enum(['is_confidential', 'public_eligible'])).default([]),
+        vs_tickets: z.array(z.enum(['submitter_id'])).default([]),
+      })
+      .strict()
+      .prefault({}),
     /** Departments (users.department, vs_tickets.target_dept). */
     departments: roleList.default(['ENG', 'SCI', 'ART', 'LAW', 'SE']),
     users: z
