@@ -111,6 +111,12 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
   });
 
   const NO_DB = ['--database-url', 'postgresql://nobody@127.0.0.1:1/x'];
+  it('a POLICYFUZZ_SLOWDOWN that is not a number ≥ 1 (it was silently ignored): exit 2, one line, nothing run', async () => {
+    const r = await runBin(['fuzz', '--only', 'R02,S01', ...NO_DB], { env: { ...process.env, POLICYFUZZ_SLOWDOWN: 'fast' } });
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(r.stderr).toBe('policyfuzz: POLICYFUZZ_SLOWDOWN: "fast" is not a number ≥ 1 (how many times slower than calibrated the SSO half runs); unset it to follow the load average\n');
+    expect(r.stdout).not.toMatch(/ready in|passed/);
+  });
   const refused: Array<[string, string[], RegExp]> = [
     ['--exclude R99, like --only R99', ['fuzz', '--exclude', 'R99', ...NO_DB], /^policyfuzz: --exclude: no property R99 \(known: R01, .*S20\)\n$/],
     ['--sso with --no-sso', ['fuzz', '--only', 'R02', '--sso', '--no-sso', ...NO_DB], /^policyfuzz: --sso and --no-sso contradict each other: give one\n$/],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDuration, parseShard, PROFILES, ssoReserveMs, ssoSlowdown } from './profiles.ts';
+import { UsageError } from '../engine/errors.ts';
 import { plannedRuns } from '../engine/runner/run-data-property.ts';
 
 describe('profiles and their values', () => {
@@ -38,12 +39,12 @@ describe('profiles and their values', () => {
 });
 
 describe('what the SSO half needs at the present load', () => {
-  it('its calibrated reserve up to 2 runnable tasks a core, scaled above; POLICYFUZZ_SLOWDOWN overrides, ignored when not a number ≥ 1', () => {
+  it('its calibrated reserve up to 2 runnable tasks a core, scaled above; POLICYFUZZ_SLOWDOWN overrides, refused (exit 2) when not a number ≥ 1', () => {
     expect(ssoSlowdown({}, 1, 2)).toBe(1);
     expect(ssoSlowdown({}, 14, 2)).toBe(3.5);
     expect(ssoReserveMs(20, 25, ssoSlowdown({}, 14, 2))).toBe(21_000);
     expect(ssoSlowdown({ POLICYFUZZ_SLOWDOWN: '4' }, 1, 2)).toBe(4);
-    expect(ssoSlowdown({ POLICYFUZZ_SLOWDOWN: 'fast' }, 14, 2)).toBe(3.5);
-    expect(ssoSlowdown({ POLICYFUZZ_SLOWDOWN: '0.5' }, 1, 2)).toBe(1);
+    expect(ssoSlowdown({ POLICYFUZZ_SLOWDOWN: '' }, 14, 2)).toBe(3.5);
+    for (const bad of ['fast', '0.5', '0', 'Infinity', '-2']) expect(() => ssoSlowdown({ POLICYFUZZ_SLOWDOWN: bad }, 14, 2)).toThrow(new UsageError(`POLICYFUZZ_SLOWDOWN: "${bad}" is not a number ≥ 1 (how many times slower than calibrated the SSO half runs); unset it to follow the load average`));
   });
 });

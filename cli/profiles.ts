@@ -12,6 +12,7 @@
  *   cases, 4 workers, up to 30 minutes of generation; usually split with --shard.
  */
 import { availableParallelism, loadavg } from 'node:os';
+import { UsageError } from '../engine/errors.ts';
 
 export const PROFILE_NAMES = ['pr', 'nightly'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -63,9 +64,16 @@ const CALIBRATED_LOAD_PER_CORE = 2;
  * the load average misleads (a container sees its host's).
  */
 export function ssoSlowdown(env: NodeJS.ProcessEnv = process.env, load = loadavg()[0], cores = availableParallelism()): number {
-  const forced = Number(env.POLICYFUZZ_SLOWDOWN);
-  if (env.POLICYFUZZ_SLOWDOWN && Number.isFinite(forced) && forced >= 1) return forced;
-  return Math.max(1, load / cores / CALIBRATED_LOAD_PER_CORE);
+  return slowdownOverride(env) ?? Math.max(1, load / cores / CALIBRATED_LOAD_PER_CORE);
+}
+
+/** POLICYFUZZ_SLOWDOWN when set: a number ≥ 1, else a UsageError (exit 2) naming it; planRun reads it before anything runs. */
+export function slowdownOverride(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const text = env.POLICYFUZZ_SLOWDOWN;
+  if (text === undefined || text.trim() === '') return undefined;
+  const forced = Number(text);
+  if (!Number.isFinite(forced) || forced < 1) throw new UsageError(`POLICYFUZZ_SLOWDOWN: "${text}" is not a number ≥ 1 (how many times slower than calibrated the SSO half runs); unset it to follow the load average`);
+  return forced;
 }
 
 /** `90s`, `20m`, `1h30m`, `1500ms`, or a bare number of seconds → milliseconds. */

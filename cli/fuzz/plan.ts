@@ -18,7 +18,7 @@ import { freshSeed } from '../options.ts';
 import { POLICYFUZZ_VERSION } from '../paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard } from '../profiles.ts';
 import { checkSsoConfig, ssoPropertyIds } from '../sso-integration.ts';
-import { ssoReserveMs, ssoSlowdown } from '../profiles.ts';
+import { slowdownOverride, ssoReserveMs, ssoSlowdown } from '../profiles.ts';
 import { assertWritableFolder } from '../writable-folder.ts';
 import type { FuzzOptions } from './fuzz-options.ts';
 import { isSsoPropertyId } from '../../engine/property-id.ts';
@@ -118,6 +118,8 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   }
   // Read now, not after the data half has run.
   if (ssoIds.length && options.ssoConfig) await checkSsoConfig(options.ssoConfig);
+  // Read now too: a bad value is exit 2 before anything runs, not an error once past the minimums.
+  if (ssoIds.length) slowdownOverride();
   if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
 
   const migrations = properties.length || wantedCatalogProperties({ catalogProperties, onlyData, target, excluded, path: options.path, shardIndex: shard.index }).length ? target.migrations : [];
