@@ -173,8 +173,11 @@ export async function runAgainWithinBudget(results: PropertyResult[], cut: reado
       const second = await again(shareOfBudget(deadline, cut.length - i, started));
       const first = results[index]!;
       if (second.status === 'failed' || second.cases > first.cases) results[index] = second;
-    } catch {
-      // Its first run's result stands (an environment problem shows in the properties after it).
+    } catch (e) {
+      // Its first run's result stands; the second run's error is named there, never lost.
+      const first = results[index]!;
+      const said = `running again within the budget failed: ${(e as Error).message.split('\n')[0]}`;
+      results[index] = { ...first, note: first.note ? `${first.note}; ${said}` : said };
     }
     await afterEach();
   }

@@ -136,5 +136,9 @@ describe('runFcProperty cut short', () => {
     await runAgainWithinBudget(results, once, 13_000, () => true, undefined, () => 0);
     await runAgainWithinBudget(results, once, 13_000, () => false, undefined, () => 13_000);
     expect(calls).toEqual([]);
+    // A second run that throws leaves the first result, with the error named in its note.
+    await runAgainWithinBudget(results, [{ index: 1, again: async () => { throw new Error('emulator gone\nstack'); } }], 13_000, () => false, undefined, () => 0);
+    expect(results[1]).toMatchObject({ id: 'S02', status: 'partial', cases: 153 });
+    expect((results[1] as PropertyResult).note).toMatch(/running again within the budget failed: emulator gone$/);
   });
 });
