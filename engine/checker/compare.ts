@@ -207,8 +207,17 @@ export function settingHintsFor(oracle: Oracle, request: ApiRequest): SettingHin
   return { ...(t?.grantsSetting ? { grants: t.grantsSetting } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}), ...claims };
 }
 
+/** Per oracle (a run's settings never change): its claims hint, worked out once, not on every step. */
+const claimsHints = new WeakMap<Oracle, Pick<SettingHints, 'claims'>>();
+
 /** `claims.appMetadataRole = "untrusted"`: the pack's claims setting with its value in these settings. */
 function claimsHint(oracle: Oracle): Pick<SettingHints, 'claims'> {
+  let hint = claimsHints.get(oracle);
+  if (!hint) claimsHints.set(oracle, (hint = claimsHintOf(oracle)));
+  return hint;
+}
+
+function claimsHintOf(oracle: Oracle): Pick<SettingHints, 'claims'> {
   const path = oracle.model.claimsSetting;
   if (!path) return {};
   const value = path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), oracle.settings);

@@ -21,7 +21,7 @@ import {
 } from './outcome.ts';
 import { selectedColumns, type ApiRequest, type Embed, type Filter } from './request.ts';
 import { branch, unrecorded } from './branches.ts';
-import { foreignKeyEdge, resolveRelationship, sortRows, type Relationship } from './embed.ts';
+import { foreignKeyEdge, resolveRelationship, sortRows, type ForeignKeyEdge, type Relationship } from './embed.ts';
 import { afterDelete, type ForeignKeyAction } from './foreign-key-actions.ts';
 import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce, jsonEqual } from './values.ts';
@@ -241,11 +241,22 @@ function visibleSource(model: TableModel, world: World, settings: unknown): Row[
   return model.view ? model.view(world, settings) : rowsOf(world, model.table);
 }
 
+/** Per set of table models: their foreign keys as edges (embed.ts), listed once, not for every embed of every read. */
+const foreignKeyEdges = new WeakMap<Tables, ForeignKeyEdge[]>();
+
+function edgesOf(tables: Tables): readonly ForeignKeyEdge[] {
+  let edges = foreignKeyEdges.get(tables);
+  if (!edges) {
+    edges = Object.values(tables).flatMap((t) => (t.foreignKeys ?? []).map((fk) => foreignKeyEdge(t.table, fk, [t.primaryKey, ...(t.uniqueKeys ?? [])])));
+    foreignKeyEdges.set(tables, edges);
+  }
+  return edges;
+}
+
 /** An embed's table and relationship from the model's foreign keys (embed.ts), or PostgREST's refusal. */
 function resolveEmbed(parent: TableModel, embed: Embed, tables: Tables): ResolvedEmbed | { outcome: Outcome } {
   const model = tables[embed.table];
-  const edges = Object.values(tables).flatMap((t) => (t.foreignKeys ?? []).map((fk) => foreignKeyEdge(t.table, fk, [t.primaryKey, ...(t.uniqueKeys ?? [])])));
-  const relationship = model ? resolveRelationship(edges, parent.table, model.table) : 'PGRST200';
+  const relationship = model ? resolveRelationship(edgesOf(tables), parent.table, model.table) : 'PGRST200';
   if (typeof relationship === 'string') return { outcome: sqlError(relationship, `embedding ${embed.table} in ${parent.table}`) };
   const named = [...(embed.columns === '*' ? [] : embed.columns), ...(embed.order ?? []).map((t) => t.column)];
   for (const c of named) if (!column(model!, c)) return { outcome: sqlError('42703', `column ${embed.table}.${c} does not exist`) };

@@ -14,7 +14,7 @@ import { modelRunOf, type DataCase } from '../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../engine/runner/data-property.ts';
 import { currentUserRole } from '../model/identity.ts';
 import { referenceOracleWith } from '../model/index.ts';
-import type { ModelSettings } from '../model/settings.ts';
+import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
 import { avatarUrl, emailAddress, personName, phoneNumber } from './faker.ts';
 
 export interface Person {
@@ -30,9 +30,8 @@ export interface Person {
 export function userRow(settings: ModelSettings, id: string, email: string): fc.Arbitrary<Row> {
   // A column the target holds NOT NULL (settings.notNullColumns.users) is drawn without its null;
   // the others exactly as before, so a run without the setting draws the cases it always drew.
-  const notNull = new Set<string>(settings.notNullColumns.users);
   const maybe = <T>(column: string, value: fc.Arbitrary<T>, freq?: number): fc.Arbitrary<T | null> =>
-    notNull.has(column) ? value : fc.option(value, { nil: null, ...(freq ? { freq } : {}) });
+    holdsNotNull(settings, 'users', column) ? value : fc.option(value, { nil: null, ...(freq ? { freq } : {}) });
   return fc.record({
     id: fc.constant(id),
     email: fc.constant(email),
@@ -48,7 +47,7 @@ export function userRow(settings: ModelSettings, id: string, email: string): fc.
 
 /** Whether users rows may have a null role here (not when the target holds role NOT NULL: settings.notNullColumns.users). */
 export function drawsNullRole(settings: ModelSettings): boolean {
-  return !settings.notNullColumns.users.includes('role');
+  return !holdsNotNull(settings, 'users', 'role');
 }
 
 /**

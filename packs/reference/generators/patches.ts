@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { Json, Row } from '../../../engine/model/json.ts';
-import type { ModelSettings } from '../model/settings.ts';
+import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
 import type { ColumnSpec, TableModel } from '../../../engine/model/table-model.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { fakerValue } from './faker.ts';
@@ -133,8 +133,7 @@ export function tableRow(model: TableModel, vc: ValueContext): fc.Arbitrary<Row>
   const cols = writableColumns(model).filter((c) => !(c.serverAssigned && !c.nullable) || model.primaryKey.includes(c.name));
   const valid = { ...vc, valid: true };
   // A column the target holds NOT NULL (settings.notNullColumns) is drawn without its null.
-  const notNull: readonly string[] = (vc.settings.notNullColumns as Record<string, readonly string[] | undefined>)[model.table] ?? [];
-  const value = (c: ColumnSpec) => (c.type === 'uuid' && model.primaryKey.includes(c.name) ? ROW_KEY : columnValue(notNull.includes(c.name) ? heldNotNull(c) : c, valid));
+  const value = (c: ColumnSpec) => (c.type === 'uuid' && model.primaryKey.includes(c.name) ? ROW_KEY : columnValue(holdsNotNull(vc.settings, model.table, c.name) ? heldNotNull(c) : c, valid));
   return fc.tuple(...cols.map(value)).map((values) => Object.fromEntries(cols.map((c, i) => [c.name, values[i]])));
 }
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { Caller } from '../../../engine/model/caller.ts';
 import type { Json, Row } from '../../../engine/model/json.ts';
-import type { ModelSettings } from '../model/settings.ts';
+import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { fakerValue } from './faker.ts';
 import { callerAmong, callerOf, peopleWorld, type Person } from './identities.ts';
@@ -54,12 +54,11 @@ function orNull<T>(drawn: boolean, ...branches: fc.WeightedArbitrary<T>[]): fc.A
 }
 
 export function vsCategory(id: string, settings: ModelSettings): fc.Arbitrary<Row> {
-  const notNull = settings.notNullColumns.vs_categories;
   return fc.record({
     id: fc.constant(id),
     name: fc.constant(id),
-    is_confidential: orNull(!notNull.includes('is_confidential'), { weight: 4, arbitrary: fc.constant(false) }, { weight: 2, arbitrary: fc.constant(true) }),
-    public_eligible: orNull(!notNull.includes('public_eligible'), { weight: 4, arbitrary: fc.constant(true) }, { weight: 2, arbitrary: fc.constant(false) }),
+    is_confidential: orNull(!holdsNotNull(settings, 'vs_categories', 'is_confidential'), { weight: 4, arbitrary: fc.constant(false) }, { weight: 2, arbitrary: fc.constant(true) }),
+    public_eligible: orNull(!holdsNotNull(settings, 'vs_categories', 'public_eligible'), { weight: 4, arbitrary: fc.constant(true) }, { weight: 2, arbitrary: fc.constant(false) }),
   });
 }
 
@@ -95,7 +94,7 @@ export function vsTicket(settings: ModelSettings, id: string, people: Person[], 
   return labels.chain((label) =>
     fc.record({
       id: fc.constant(id),
-      submitter_id: orNull(!settings.notNullColumns.vs_tickets.includes('submitter_id'), { weight: 6, arbitrary: fc.constantFrom(...people.map((p) => p.id)) }),
+      submitter_id: orNull(!holdsNotNull(settings, 'vs_tickets', 'submitter_id'), { weight: 6, arbitrary: fc.constantFrom(...people.map((p) => p.id)) }),
       submitter_label: fc.constant(label),
       target_dept: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(depts[0], depts[1]) }, { weight: 1, arbitrary: fc.constantFrom(...depts) }),
       status: fc.constantFrom(...settings.vs.statuses),

@@ -342,6 +342,11 @@ export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
 
 export const defaultSettings: ModelSettings = ModelSettingsSchema.parse({});
 
+/** Whether the target holds `table.column` NOT NULL (settings.notNullColumns): every generator then draws it without null. */
+export function holdsNotNull(settings: ModelSettings, table: string, column: string): boolean {
+  return ((settings.notNullColumns as Record<string, readonly string[] | undefined>)[table] ?? []).includes(column);
+}
+
 /**
  * Who is staff and who is admin must be roles of `roles`, and functionColumns only known columns: a project that mapped its role
  * vocabulary (init proposes it from the CHECK on users.role) but not yet who is staff, admin or

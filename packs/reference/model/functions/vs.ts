@@ -101,10 +101,10 @@ function replaceTicket(world: World, id: Json, next: (t: Row) => Row): World {
 const rowsOut = (world: World, rows: Row[]): Prediction => ({ outcome: allowed(rows, rows.length), world });
 const done = (world: World): Prediction => ({ outcome: allowed(null, 1), world });
 const fail = (world: World, outcome: Outcome): Prediction => ({ outcome, world });
-/** A VS handler's function called by someone who is not one (rule 9). */
 /** Decides whether a merge into a primary that is itself a duplicate answers or refuses. */
 const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
 
+/** A VS handler's function called by someone who is not one (rule 9). */
 const notHandler = (world: World, settings: ModelSettings): Prediction => (take('R09.caller.not-handler'), fail(world, refusal(settings, 'not-authorized')));
 
 /** A ticket the caller handles: exists, not deleted, in scope (rule 9). */
