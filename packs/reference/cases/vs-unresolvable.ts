@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type { Caller } from '../../../engine/model/caller.ts';
 import type { Json } from '../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../engine/model/request.ts';
-import type { ModelSettings } from '../model/settings.ts';
+import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
 import { vsPublicRef } from '../model/tables/vs-tickets.ts';
 import { rpc, step } from '../generators/vs-requests.ts';
 import { handlerCaller, onBoard, userCaller, VS_CATEGORY_IDS, vsWorld, vsWorldOf, type VsWorld } from '../generators/vs-world.ts';
@@ -68,7 +68,7 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
           t: fc.constantFrom(...ids),
           category: fc.constantFrom(...VS_CATEGORY_IDS),
           // Null flags only where the target can store them (settings.notNullColumns.vs_categories).
-          how: fc.constantFrom(...(['missing', 'deleted', 'null-flags'] as const).filter((way) => way !== 'null-flags' || !settings.notNullColumns.vs_categories.length)),
+          how: fc.constantFrom(...(['missing', 'deleted', 'null-flags'] as const).filter((way) => way !== 'null-flags' || !(holdsNotNull(settings, 'vs_categories', 'is_confidential') || holdsNotNull(settings, 'vs_categories', 'public_eligible')))),
           commenter: handlerCaller(settings, w0),
         })
         .map(({ handler, t, category, how, commenter }): DataCase => {

@@ -23,7 +23,7 @@ import fc from 'fast-check';
 import type { Caller } from '../../../engine/model/caller.ts';
 import type { Row } from '../../../engine/model/json.ts';
 import { predict } from '../model/predict.ts';
-import type { ModelSettings } from '../model/settings.ts';
+import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { callerOf, callerWithClaims, peopleWorld, type Person } from '../generators/identities.ts';
 import { vsCategory, vsTicket, VS_TICKET_IDS } from '../generators/vs-world.ts';
@@ -41,9 +41,8 @@ const uuid = (n: number) => `1f000000-0000-4000-8000-${String(n).padStart(12, '0
 function person(settings: ModelSettings, n: number, role: string | null, department: string | null, permissions: string[] = []): Person {
   const id = uuid(n);
   const email = `lifecycle${n}@example.test`;
-  const notNull = new Set<string>(settings.notNullColumns.users);
-  if (role === null && notNull.has('role')) return { id, email };
-  const filled = (column: string, value: string) => (notNull.has(column) ? value : null);
+  if (role === null && holdsNotNull(settings, 'users', 'role')) return { id, email };
+  const filled = (column: string, value: string) => (holdsNotNull(settings, 'users', column) ? value : null);
   return {
     id,
     email,
