@@ -163,6 +163,12 @@ describe('init maps no column across types or meanings', () => {
     expect(proposal.mapping.tables!.shop_orders).toMatchObject({ name: 'purchases', bigintIds: ['id'] });
     expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: purchases keeps id as bigint ids/));
   });
+
+  it('where every key is a uuid, an integer parameter is a count, never proposed as a bigint id', () => {
+    const proposal = proposeMapping({ tables: [orders], functions: [{ name: 'recent_orders', args: ['p_limit'] }] }, { tables: [targetOrders], functions: [fn({ name: 'recent_orders', args: [{ name: 'p_limit', type: 'integer' }], returns: 'setof-composite', outColumns: ['id'], readOnly: true })] });
+    expect(proposal.mapping.functions?.recent_orders?.bigintIds).toBeUndefined();
+    expect(proposal.notes.join('\n')).not.toContain('as bigint ids');
+  });
 });
 
 describe('init reads function names in the target’s table words', () => {
