@@ -444,7 +444,8 @@ export function proposeMapping(
     } else if (f.returns === 'scalar' && /json/i.test(f.source)) {
       // A jsonb answer built from bigint-keyed tables carries their ids under the columns' names.
       for (const [modelTable, t] of chosen) {
-        const named = new RegExp(`\\b${t.name.includes('.') ? t.name.replace('.', '\\.') : `(public\\.)?${t.name}`}\\b`, 'i');
+        const escaped = t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const named = new RegExp(`\\b${t.name.includes('.') ? escaped : `(public\\.)?${escaped}`}\\b`, 'i');
         if (named.test(f.source)) for (const id of bigintColumns(modelTable)) ids.add(id);
       }
     }
