@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertTargets } from './init.ts';
+import { insertTargets, mergeSettings } from './init.ts';
 
 describe('the tables a trigger body inserts into', () => {
   it('reads names as Postgres does: a quoted name keeps its case, an unquoted one folds to lower case', () => {
@@ -12,5 +12,13 @@ describe('the tables a trigger body inserts into', () => {
       insert into "workspaces" (owner) values (new.id);
     end`;
     expect(insertTargets(body)).toEqual(['Profile', 'audit.log', 'Billing.Events', 'workspaces']);
+  });
+});
+
+describe("a pack's project settings over init's proposal", () => {
+  it('a group both set keeps the keys init read from the target beside the pack\'s; a scalar or list is the pack\'s', () => {
+    const proposed: Record<string, unknown> = { notNullColumns: { users: ['role'] }, ownerGuardCases: 'all', statuses: ['a'] };
+    mergeSettings(proposed, { notNullColumns: { vs_tickets: ['submitter_id'] }, ownerGuardCases: 'one-table', statuses: ['b'] });
+    expect(proposed).toEqual({ notNullColumns: { users: ['role'], vs_tickets: ['submitter_id'] }, ownerGuardCases: 'one-table', statuses: ['b'] });
   });
 });

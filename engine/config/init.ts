@@ -66,6 +66,18 @@ function setAt(settings: Record<string, unknown>, dotted: string, value: unknown
   ((settings[group] ??= {}) as Record<string, unknown>)[key] = value;
 }
 
+/**
+ * A pack's project settings over the ones init proposed, a group merged key by key: a group both
+ * set (notNullColumns, a vocabulary group) keeps what init read from the target beside the pack's.
+ */
+export function mergeSettings(into: Record<string, unknown>, from: Record<string, unknown>): void {
+  const isGroup = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  for (const [key, value] of Object.entries(from)) {
+    const held = into[key];
+    into[key] = isGroup(held) && isGroup(value) ? { ...held, ...value } : value;
+  }
+}
+
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
 export function insertTargets(source: string): string[] {
   // As Postgres reads names: a quoted one keeps its case (public."Profile"), an unquoted one folds to lower case.
@@ -177,7 +189,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
     }
     if (options.projectSettings) {
-      Object.assign(proposal.settings, options.projectSettings.settings);
+      mergeSettings(proposal.settings, options.projectSettings.settings);
       settingNotes.push(options.projectSettings.note);
     }
     const standIns = standInNote(await standInsInstalled(client));
