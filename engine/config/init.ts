@@ -47,8 +47,11 @@ export interface InspectOptions {
   packMapping?: TargetMapping;
 }
 
-/** A PL/pgSQL body that can refuse: RAISE at its default level (EXCEPTION), or said so. */
-const RAISES = /\braise\s+(exception\b|'|using\b)/i;
+/**
+ * A PL/pgSQL body that can refuse: RAISE at its default level (EXCEPTION), or said so, with a
+ * message, USING, SQLSTATE or a condition name (`raise insufficient_privilege;`); never a NOTICE.
+ */
+export const RAISES = /\braise\s+(?:exception\b|sqlstate\b|using\b|'|(?!(?:debug|log|info|notice|warning)\b)[a-z_]+\s*(?:;|using\b))/i;
 
 /** A setting under a group, its key whole (`functionColumns.passport.admin_leaderboard`: group functionColumns, key passport.admin_leaderboard). */
 function groupAndKey(dotted: string): [string, string] {
