@@ -23,7 +23,6 @@ export interface InitOptions {
 
 export { SUPABASE_MIGRATIONS };
 
-/** The keys of a pack's settings (a zod object's shape); undefined where the schema is not an object. */
 /** The pack's settings with nothing overridden (init reads a function's default output columns there). */
 const defaultSettingsOf = (pack: Pack): unknown => {
   try {
@@ -33,6 +32,7 @@ const defaultSettingsOf = (pack: Pack): unknown => {
   }
 };
 
+/** The keys of a pack's settings (a zod object's shape); undefined where the schema is not an object. */
 const settingsKeysOf = (pack: Pack): string[] | undefined => {
   const shape = (pack.settingsSchema as { shape?: Record<string, unknown> }).shape;
   return shape ? Object.keys(shape) : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertTargets } from './init.ts';
+import { insertTargets, mergeSettings, RAISES } from './init.ts';
 
 describe('the tables a trigger body inserts into', () => {
   it('reads names as Postgres does: a quoted name keeps its case, an unquoted one folds to lower case', () => {
@@ -12,5 +12,20 @@ describe('the tables a trigger body inserts into', () => {
       insert into "workspaces" (owner) values (new.id);
     end`;
     expect(insertTargets(body)).toEqual(['Profile', 'audit.log', 'Billing.Events', 'workspaces']);
+  });
+});
+
+describe("a pack's project settings over init's proposal", () => {
+  it('a group both set keeps the keys init read from the target beside the pack\'s; a scalar or list is the pack\'s', () => {
+    const proposed: Record<string, unknown> = { notNullColumns: { users: ['role'] }, ownerGuardCases: 'all', statuses: ['a'] };
+    mergeSettings(proposed, { notNullColumns: { vs_tickets: ['submitter_id'] }, ownerGuardCases: 'one-table', statuses: ['b'] });
+    expect(proposed).toEqual({ notNullColumns: { users: ['role'], vs_tickets: ['submitter_id'] }, ownerGuardCases: 'one-table', statuses: ['b'] });
+  });
+});
+
+describe('a trigger body that can refuse (a guard init switches off on a fixture-only table)', () => {
+  it('raises at the default level in any of its forms; a notice, a warning or prose is no refusal', () => {
+    for (const body of ["raise exception 'no';", "raise 'no';", "RAISE USING message = 'no';", "raise sqlstate '42501';", 'raise insufficient_privilege;', "raise check_violation using message = 'no';"]) expect(RAISES.test(body), body).toBe(true);
+    for (const body of ["raise notice 'ok';", "raise warning using message = 'w';", '-- raise the limit later', 'perform raise_limit();']) expect(RAISES.test(body), body).toBe(false);
   });
 });

@@ -47,8 +47,11 @@ export interface InspectOptions {
   packMapping?: TargetMapping;
 }
 
-/** A PL/pgSQL body that can refuse: RAISE at its default level (EXCEPTION), or said so. */
-const RAISES = /\braise\s+(exception\b|'|using\b)/i;
+/**
+ * A PL/pgSQL body that can refuse: RAISE at its default level (EXCEPTION), or said so, with a
+ * message, USING, SQLSTATE or a condition name (`raise insufficient_privilege;`); never a NOTICE.
+ */
+export const RAISES = /\braise\s+(?:exception\b|sqlstate\b|using\b|'|(?!(?:debug|log|info|notice|warning)\b)[a-z_]+\s*(?:;|using\b))/i;
 
 /** A setting under a group, its key whole (`functionColumns.passport.admin_leaderboard`: group functionColumns, key passport.admin_leaderboard). */
 function groupAndKey(dotted: string): [string, string] {
@@ -64,6 +67,18 @@ function valueAt(settings: unknown, dotted: string): unknown {
 function setAt(settings: Record<string, unknown>, dotted: string, value: unknown): void {
   const [group, key] = groupAndKey(dotted);
   ((settings[group] ??= {}) as Record<string, unknown>)[key] = value;
+}
+
+/**
+ * A pack's project settings over the ones init proposed, a group merged key by key: a group both
+ * set (notNullColumns, a vocabulary group) keeps what init read from the target beside the pack's.
+ */
+export function mergeSettings(into: Record<string, unknown>, from: Record<string, unknown>): void {
+  const isGroup = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  for (const [key, value] of Object.entries(from)) {
+    const held = into[key];
+    into[key] = isGroup(held) && isGroup(value) ? { ...held, ...value } : value;
+  }
 }
 
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
@@ -177,7 +192,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
     }
     if (options.projectSettings) {
-      Object.assign(proposal.settings, options.projectSettings.settings);
+      mergeSettings(proposal.settings, options.projectSettings.settings);
       settingNotes.push(options.projectSettings.note);
     }
     const standIns = standInNote(await standInsInstalled(client));

@@ -99,8 +99,10 @@ export function unqualifiedType(type: string): string {
   return type.replace(/^(?:"(?:[^"]|"")*"|[^".\s(]+)\.(?=\S)/, '');
 }
 
-const TEXT_LIKE = /^(text|character varying|varchar|character|citext|uuid)\b/;
-const NUMERIC = /^(integer|bigint|smallint|numeric|real|double precision|decimal)\b/;
+/** Unqualified types whose JSON is a string of the literal itself (the fixture filler's too: fill-row.ts). */
+export const TEXT_TYPE = /^(text|character varying|varchar|character|citext)\b/;
+/** Unqualified types whose JSON is a number. */
+export const NUMERIC_TYPE = /^(integer|bigint|smallint|numeric|real|double precision|decimal)\b/;
 
 /**
  * A column default's value when the expression (pg_get_expr) is a constant of a type whose JSON
@@ -114,7 +116,7 @@ export function constantDefaultOf(expression: string, qualifiedType: string, enu
   if (type === 'boolean') return expr === 'true' ? true : expr === 'false' ? false : undefined;
   const quoted = /^'((?:[^']|'')*)'(?:::[\w ."\[\]()]+)?$/s.exec(expr);
   const literal = quoted ? quoted[1].replace(/''/g, "'") : undefined;
-  if (NUMERIC.test(type)) {
+  if (NUMERIC_TYPE.test(type)) {
     const text = literal ?? expr;
     return /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(Number(text)) ? Number(text) : undefined;
   }
@@ -127,7 +129,7 @@ export function constantDefaultOf(expression: string, qualifiedType: string, enu
       return undefined;
     }
   }
-  if (TEXT_LIKE.test(type) || enumLabels?.includes(literal)) return type === 'uuid' ? literal.toLowerCase() : literal;
+  if (TEXT_TYPE.test(type) || type === 'uuid' || enumLabels?.includes(literal)) return type === 'uuid' ? literal.toLowerCase() : literal;
   return undefined;
 }
 

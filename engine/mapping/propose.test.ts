@@ -163,6 +163,24 @@ describe('init maps no column across types or meanings', () => {
     expect(proposal.mapping.tables!.shop_orders).toMatchObject({ name: 'purchases', bigintIds: ['id'] });
     expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: purchases keeps id as bigint ids/));
   });
+
+  it('a jsonb answer built from a bigint-keyed table carries its ids: found by the table named in the source (any identifier, `$` too)', () => {
+    for (const name of ['purchases', 'purchases$v2']) {
+      const purchases: TargetTableFacts = { ...targetOrders, name, columns: targetOrders.columns.map((c) => (c.name === 'id' ? { ...c, type: 'bigint' } : c)) };
+      const summary = fn({ name: 'order_summary', args: [{ name: 'p_note', type: 'text' }], source: `return (select jsonb_agg(jsonb_build_object('id', id)) from public.${name});` });
+      const proposal = proposeMapping({ tables: [orders], functions: [{ name: 'order_summary', args: ['p_note'] }] }, { tables: [purchases], functions: [summary] });
+      expect(proposal.mapping.tables!.shop_orders).toMatchObject({ name, bigintIds: ['id'] });
+      expect(proposal.mapping.functions?.order_summary?.bigintIds).toEqual(['id']);
+      const elsewhere = proposeMapping({ tables: [orders], functions: [{ name: 'order_summary', args: ['p_note'] }] }, { tables: [purchases], functions: [{ ...summary, source: "return jsonb_build_object('id', 1);" }] });
+      expect(elsewhere.mapping.functions?.order_summary?.bigintIds).toBeUndefined();
+    }
+  });
+
+  it('where every key is a uuid, an integer parameter is a count, never proposed as a bigint id', () => {
+    const proposal = proposeMapping({ tables: [orders], functions: [{ name: 'recent_orders', args: ['p_limit'] }] }, { tables: [targetOrders], functions: [fn({ name: 'recent_orders', args: [{ name: 'p_limit', type: 'integer' }], returns: 'setof-composite', outColumns: ['id'], readOnly: true })] });
+    expect(proposal.mapping.functions?.recent_orders?.bigintIds).toBeUndefined();
+    expect(proposal.notes.join('\n')).not.toContain('as bigint ids');
+  });
 });
 
 describe('init reads function names in the target’s table words', () => {

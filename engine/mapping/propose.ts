@@ -427,10 +427,11 @@ export function proposeMapping(
 
   // Ids of bigint-keyed tables that functions take and answer (p_id bigint, a returned row's id,
   // a jsonb answer's nested ids): sent and expected as the tables' bigintIds are.
-  for (const m of model.functions) {
+  // None such (every key a uuid or the model's own type): an integer parameter is a count or an amount, no id.
+  for (const m of bigintTables.size ? model.functions : []) {
     const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
     if (!f || f.args.length !== m.args.length) continue;
-    const ids = new Set(m.args.filter((_a, i) => normalType(f.args[i].type) === 'integer').map((a) => a));
+    const ids = new Set(m.args.filter((_a, i) => normalType(f.args[i].type) === 'integer'));
     const bigintColumns = (modelTable: string) => mapping.tables?.[modelTable]?.bigintIds ?? [];
     const source = [...chosen].find(([, t]) => f.outColumns.length && f.outColumns.every((c) => t.columns.some((x) => x.name === c)));
     if (source) {
@@ -443,7 +444,8 @@ export function proposeMapping(
     } else if (f.returns === 'scalar' && /json/i.test(f.source)) {
       // A jsonb answer built from bigint-keyed tables carries their ids under the columns' names.
       for (const [modelTable, t] of chosen) {
-        const named = new RegExp(`\\b${t.name.includes('.') ? t.name.replace('.', '\\.') : `(public\\.)?${t.name}`}\\b`, 'i');
+        const escaped = t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const named = new RegExp(`\\b${t.name.includes('.') ? escaped : `(public\\.)?${escaped}`}\\b`, 'i');
         if (named.test(f.source)) for (const id of bigintColumns(modelTable)) ids.add(id);
       }
     }

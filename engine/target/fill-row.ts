@@ -6,7 +6,7 @@
  */
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
-import { unqualifiedType, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
+import { NUMERIC_TYPE, TEXT_TYPE, unqualifiedType, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
 
 export class UnfillableColumn extends Error {
   constructor(
@@ -37,8 +37,8 @@ export function valueFor(table: string, column: ColumnShape, n: number, world: W
 function scalarFor(table: string, column: ColumnShape, n: number): Json {
   const t = unqualifiedType(column.type);
   if (t.endsWith('[]')) return [];
-  if (/^(text|character varying|varchar|citext|character)/.test(t)) return `pf-${column.name}-${n}`;
-  if (/^(integer|bigint|smallint|numeric|real|double precision|decimal)/.test(t)) return n;
+  if (TEXT_TYPE.test(t)) return `pf-${column.name}-${n}`;
+  if (NUMERIC_TYPE.test(t)) return n;
   if (t === 'boolean') return false;
   if (t === 'uuid') return uuidFrom(n);
   if (/^(timestamp|date)/.test(t)) return '2026-01-01T00:00:00Z';

@@ -75,6 +75,10 @@ describe('the remedy a drop note gives', () => {
     expect(remedyFor('users.role is NOT NULL')).toMatch(/draw none: the reference's model\.notNullColumns\.users, which `policyfuzz init` writes; or map users\.role to a column that allows null/);
   });
 
+  it("a CHECK the model does not have: names the values mapping, not the catch-all 'the target refuses what the model writes'", () => {
+    expect(remedyFor('shop_orders_phone_check refused a value the model writes (a CHECK the model does not have)')).toMatch(/^a CHECK of the project's refuses values .*mapping\.tables\.<table>\.values/);
+  });
+
   it('a guard in code refusing a fixture: names bypassTriggers, whatever its message says', () => {
     expect(remedyFor('public.enforce_email_otp_for_mfa() raising "a foreign key is NOT NULL"')).toMatch(/^a guard in code \(a trigger\) refuses even the server's fixture rows: .*"bypassTriggers"/);
   });

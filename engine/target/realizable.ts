@@ -103,6 +103,10 @@ export function remedyFor(reason: string): string {
   if (reason.endsWith(ALREADY_THERE)) {
     return 'a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md';
   }
+  // fixtures.ts unrealizableAnswer: a 23514 where the model expected the write to succeed.
+  if (/\(a CHECK the model does not have\)$/.test(reason)) {
+    return "a CHECK of the project's refuses values the model's columns accept: map the values (mapping.tables.<table>.values) or narrow the pack's vocabulary setting for that column; where the model has that CHECK too, the mapping gives it values it does not list (a mapping error, not a schema difference)";
+  }
   if (/outside/.test(reason)) return "the model's vocabulary is wider than the target's (map the values in the config)";
   return 'the target refuses what the model writes';
 }
