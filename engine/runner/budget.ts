@@ -42,9 +42,11 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
   const { note, stopped, progress, ...rest } = second;
   const dropped = { ...first.dropped };
   for (const [k, v] of Object.entries(second.dropped ?? {})) dropped[k] = (dropped[k] ?? 0) + v;
+  const droppedReach = { ...first.droppedReach };
+  for (const [k, v] of Object.entries(second.droppedReach ?? {})) droppedReach[k] = (droppedReach[k] ?? 0) + v;
   return {
     ...rest,
-    ...(Object.keys(dropped).length ? { dropped } : {}),
+    ...(Object.keys(dropped).length ? { dropped, droppedReach } : {}),
     cases: first.cases + second.cases,
     counts,
     ...(first.access || second.access ? { access } : {}),

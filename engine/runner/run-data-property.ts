@@ -16,7 +16,7 @@ import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResult } from './result.ts';
-import { BranchTally, ClauseTally } from './coverage.ts';
+import { BranchTally, ClauseTally, DroppedReach } from './coverage.ts';
 import { casePredictions } from './case-predictions.ts';
 import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
@@ -151,6 +151,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const clauseTally = new ClauseTally(property.clauses ?? []);
   /** How many cases took each branch of the model this property owns (engine/model/branches.ts). */
   const branchTally = new BranchTally(options.oracle.model.branches, property.id);
+  /** What the cases (and requests) this target could not hold would have reached: the coverage gate excuses only that. */
+  const droppedReach = new DroppedReach(property.clauses ?? []);
   const arbitrary = property.cases(options.oracle.settings);
   /** Where the time went (timings.ts). */
   const timings = noTimings();
@@ -240,6 +242,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           const reason = options.path ? undefined : dropReason(error);
           if (reason === undefined) throw error;
           drop(reason);
+          timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle));
           return;
         } finally {
           busy.leave();
@@ -293,6 +296,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // steps come one at a time and are not).
         const sendable = sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
+        if (sendable.testCase !== testCase) {
+          const kept = new Set(sendable.testCase?.steps);
+          timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle, new Set(testCase.steps.filter((s) => !kept.has(s)))));
+        }
         if (!sendable.testCase) return void took();
         const prepared = timed(timings, 'modelMs', () => prepareCase(worker.tx.fixturePlan, sendable.testCase!, options.oracle));
         if (options.path) return runCase(prepared, runIndex);
@@ -300,6 +307,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // in its place (a skipped run does not count toward numRuns), within a bound.
         if (prepared.thrown instanceof NotRealizable) {
           drop(prepared.thrown.reason);
+          timed(timings, 'modelMs', () => droppedReach.add(prepared.testCase, options.oracle));
           mine.drops.push(runIndex);
           mine.draws = runIndex + 1;
           if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) {
@@ -361,7 +369,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     planned,
     progress,
     ...(stopped ? { stopped } : {}),
-    ...(Object.keys(dropped).length ? { dropped } : {}),
+    ...(Object.keys(dropped).length ? { dropped, droppedReach: droppedReach.result() } : {}),
   };
   const health = droppedNote(dropped, checked);
   const withHealth = (note?: string) => (health ? { note: note ? `${note}; ${health}` : health } : note ? { note } : {});
