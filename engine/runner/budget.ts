@@ -81,7 +81,7 @@ export function budgetVerdict(r: PropertyResult, minCases: number, wholeRunMinim
   const why = r.stopped === 'interrupted' ? 'the run was interrupted' : 'the time budget ran out';
   if (r.cases === 0) return { ...r, status: 'not-reached', note: `not reached: ${why} before its first case` };
   if (r.cases < minCases || r.stopped === 'interrupted') return { ...r, status: 'partial', note: `partial (${of}): ${why}${r.cases < minCases ? ` below ${minimum}` : ''}` };
-  return { ...r, note: `${of}: ${why} after ${minimum}` };
+  return { ...r, note: `${of}: ${why} after ${minimum}${r.budgetCut ? `; ${r.budgetCut}` : ''}` };
 }
 
 /** A property the run never started (the budget or an interrupt came first). */
@@ -130,7 +130,7 @@ export interface BreadthFirst<P extends { id: string }> {
    * An earlier end for the tranches after the one at `above` (a property's minimum), read as
    * each starts: going deeper must not take what the half that runs afterwards needs.
    */
-  deepeningDeadline?: { above: number; at: () => number };
+  deepeningDeadline?: { above: number; at: () => number; why?: () => string | undefined };
   run(property: P, tranche: TrancheRun): Promise<PropertyResult>;
   /** True once the run is interrupted (a signal). */
   interrupted(): boolean;
@@ -175,10 +175,14 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   /** Stopped early: they go no further. */
   const settled = new Set<string>();
   const last = o.tranches[o.tranches.length - 1];
+  /** Why the deepening deadline came before the budget's end, when it did (the load factor): named on the properties it cut. */
+  let shortenedBy: string | undefined;
   for (const [t, tranche] of o.tranches.entries()) {
     // Only once the tranche before reached the minimum (a lone property's one tranche has none).
     const deepening = o.deepeningDeadline !== undefined && t > 0 && o.tranches[t - 1] >= o.deepeningDeadline.above;
-    const deadline = deepening ? Math.min(o.deadline, o.deepeningDeadline!.at()) : o.deadline;
+    const deepeningAt = deepening ? o.deepeningDeadline!.at() : Number.POSITIVE_INFINITY;
+    const deadline = Math.min(o.deadline, deepeningAt);
+    if (deepeningAt < o.deadline) shortenedBy = o.deepeningDeadline!.why?.() ?? shortenedBy;
     const over = () => o.interrupted() || now() >= deadline;
     let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
     while (pending.length && !over()) {
@@ -207,6 +211,12 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   }
   for (const [id, r] of results) {
     if (r.status === 'passed' && !r.stopped && !settled.has(id) && (reached.get(id) ?? 0) < last) results.set(id, { ...r, stopped: o.interrupted() ? 'interrupted' : 'time budget' });
+  }
+  // Cut past its minimum while the load-scaled deadline was in force: the note names the factor.
+  if (shortenedBy) {
+    for (const [id, r] of results) {
+      if (r.status === 'passed' && r.stopped === 'time budget' && (reached.get(id) ?? 0) >= o.deepeningDeadline!.above) results.set(id, { ...r, budgetCut: shortenedBy });
+    }
   }
   return results;
 }

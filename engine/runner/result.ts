@@ -106,6 +106,8 @@ export interface PropertyResult {
   droppedReach?: Record<string, number>;
   /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
   stopped?: 'time budget' | 'interrupted';
+  /** Stopped by the time budget past its minimum, shortened for a reason to name (the load factor: engine/runner/budget.ts runBreadthFirst). */
+  budgetCut?: string;
   /** Data layer, not reported: each worker's lane's progress, where a budget's next tranche resumes the property (engine/runner/budget.ts). */
   progress?: LaneProgress[];
 }
