@@ -153,7 +153,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const branchTally = new BranchTally(options.oracle.model.branches, property.id);
   /** What the cases (and requests) this target could not hold would have reached: the coverage gate excuses only that. */
   const droppedReach = new DroppedReach(property.clauses ?? []);
-  const arbitrary = property.cases(options.oracle.settings);
+  const arbitrary = property.cases(options.oracle.settings, options.oracle);
   /** Where the time went (timings.ts). */
   const timings = noTimings();
   /** Each lane draws from its own arbitrary: a guided one (guided.ts) follows the branches its own cases took. */
