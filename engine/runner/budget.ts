@@ -15,7 +15,7 @@ import type { DataProperty } from './data-property.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
-import { passNote, plannedRuns } from './run-data-property.ts';
+import { dropNotes, passNote, plannedRuns } from './run-data-property.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
 export function shareOfBudget(deadline: number, left: number, now = Date.now()): number {
@@ -81,7 +81,9 @@ export function budgetVerdict(r: PropertyResult, minCases: number, wholeRunMinim
   const why = r.stopped === 'interrupted' ? 'the run was interrupted' : 'the time budget ran out';
   if (r.cases === 0) return { ...r, status: 'not-reached', note: `not reached: ${why} before its first case` };
   if (r.cases < minCases || r.stopped === 'interrupted') return { ...r, status: 'partial', note: `partial (${of}): ${why}${r.cases < minCases ? ` below ${minimum}` : ''}` };
-  return { ...r, note: `${of}: ${why} after ${minimum}${r.budgetCut ? `; ${r.budgetCut}` : ''}` };
+  // The share of dropped cases stays named: a budget's cut must not hide it.
+  const { prominent, general } = dropNotes(r.dropped ?? {}, r.cases);
+  return { ...r, note: [...prominent, `${of}: ${why} after ${minimum}`, ...(r.budgetCut ? [r.budgetCut] : []), ...(general ? [general] : [])].join('; ') };
 }
 
 /** A property the run never started (the budget or an interrupt came first). */
