@@ -19,6 +19,17 @@ const passed = (clauses: PropertyResult['clauses']): PropertyResult => ({
   seed: 1,
 });
 
+/** A model of one function `f` that allows when asked with ok, and raises otherwise; the clause it exercises; a call of it. */
+const model = {
+  tables: {},
+  fixtureOrder: [],
+  functions: {
+    f: { name: 'f', args: ['ok'], executableBy: ['anon'], predict: (world: never, _c: never, a: { ok: boolean }) => ({ outcome: a.ok ? allowed(null, 1) : raised('P0001'), world }) },
+  },
+};
+const clause: Clause = { id: 'R99.f', label: 'f', side: (s) => (s.step.request.kind === 'rpc' ? (s.outcome.kind === 'allowed' ? 'allowed' : 'refused') : undefined) };
+const call = (ok: boolean) => ({ caller: { kind: 'anon' as const }, request: { kind: 'rpc' as const, fn: 'f', args: { ok } } });
+
 describe('clause coverage', () => {
   it('a clause side never reached fails the run, naming the clause and the side', () => {
     const r = applyCoverageGate(passed([{ id: 'R99.paid', label: 'a buyer setting paid', allowed: 0, refused: 7 }]));
@@ -67,15 +78,6 @@ describe('clause coverage', () => {
   });
 
   it('counts what a dropped case would have reached by the model, only its dropped steps when some were sent', () => {
-    const model = {
-      tables: {},
-      fixtureOrder: [],
-      functions: {
-        f: { name: 'f', args: ['ok'], executableBy: ['anon'], predict: (world: never, _c: never, a: { ok: boolean }) => ({ outcome: a.ok ? allowed(null, 1) : raised('P0001'), world }) },
-      },
-    };
-    const clause: Clause = { id: 'R99.f', label: 'f', side: (s) => (s.step.request.kind === 'rpc' ? (s.outcome.kind === 'allowed' ? 'allowed' : 'refused') : undefined) };
-    const call = (ok: boolean) => ({ caller: { kind: 'anon' as const }, request: { kind: 'rpc' as const, fn: 'f', args: { ok } } });
     const oracle = { model, settings: {} } as unknown as Oracle;
     const reach = new DroppedReach([clause]);
     const steps = [call(true), call(false)];
@@ -100,16 +102,7 @@ describe('clause coverage', () => {
   });
 
   it('counts each step of a case on the side the model answers', () => {
-    const model = {
-      tables: {},
-      fixtureOrder: [],
-      functions: {
-        f: { name: 'f', args: ['ok'], executableBy: ['anon'], predict: (world: never, _c: never, a: { ok: boolean }) => ({ outcome: a.ok ? allowed(null, 1) : raised('P0001'), world }) },
-      },
-    };
-    const clause: Clause = { id: 'R99.f', label: 'f', side: (s) => (s.step.request.kind === 'rpc' ? (s.outcome.kind === 'allowed' ? 'allowed' : 'refused') : undefined) };
     const tally = new ClauseTally([clause]);
-    const call = (ok: boolean) => ({ caller: { kind: 'anon' as const }, request: { kind: 'rpc' as const, fn: 'f', args: { ok } } });
     tally.add({ world: {}, steps: [call(true), call(false), call(false)] }, { model, settings: {} } as unknown as Oracle);
     expect(tally.result()).toEqual([{ id: 'R99.f', label: 'f', allowed: 1, refused: 2 }]);
   });
