@@ -7,7 +7,15 @@ import fc from 'fast-check';
 import type { DataCase, DataStep } from './data-case.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { World } from '../model/world.ts';
-import type { Oracle } from '../pack.ts';
+
+/**
+ * The run's oracle as a case generator receives it: engine/pack.ts's Oracle (not named here, since
+ * pack.ts imports this file): the run's settings, the pack's model, and what the target adds.
+ */
+export interface RunOracle<S = any> {
+  settings: S;
+  model: object;
+}
 
 /**
  * A property's cases for these settings. `oracle`: the run's (the same settings, plus what the
@@ -15,7 +23,7 @@ import type { Oracle } from '../pack.ts';
  * shape later ones (a token's claims) predicts with it, so its predictions are the case's own.
  * Absent (a sample outside a run): the pack's model with the settings.
  */
-export type CasesOf<S> = (settings: S, oracle?: Oracle<S>) => fc.Arbitrary<DataCase>;
+export type CasesOf<S> = (settings: S, oracle?: RunOracle<S>) => fc.Arbitrary<DataCase>;
 
 /** What a clause sees of one step: the request, the world before it, and the model's answer. */
 export interface ClauseStep<S = any> {

@@ -11,7 +11,7 @@ import type { Row } from '../../../engine/model/json.ts';
 import { predict } from '../../../engine/model/predict.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { modelRunOf, type DataCase } from '../../../engine/runner/data-case.ts';
-import type { CasesOf, DataProperty } from '../../../engine/runner/data-property.ts';
+import type { CasesOf, DataProperty, RunOracle } from '../../../engine/runner/data-property.ts';
 import type { Oracle } from '../../../engine/pack.ts';
 import { currentUserRole } from '../model/identity.ts';
 import { referenceOracleWith } from '../model/index.ts';
@@ -151,11 +151,16 @@ export function callerWithClaims(caller: Caller, world: World, settings: ModelSe
   return Object.keys(appMetadata).length ? { ...rest, appMetadata } : rest;
 }
 
+/** The run's oracle is a pack Oracle (RunOracle says so) for these very settings. */
+function isRunOracleFor(oracle: RunOracle<ModelSettings>, settings: ModelSettings): oracle is Oracle<ModelSettings> {
+  return oracle.settings === settings;
+}
+
 /** A property whose every case (its guides' and its narrowed forms' too) goes through withTokenClaims. */
 export function withTokenClaimsOf(property: DataProperty<ModelSettings>): DataProperty<ModelSettings> {
   // The run's oracle when given (the same settings), else the reference model with the settings.
   const claimed = (cases: CasesOf<ModelSettings>): CasesOf<ModelSettings> => (settings, oracle) =>
-    settings.claims.appMetadataRole === 'untrusted' ? cases(settings, oracle) : cases(settings, oracle).map((c) => withTokenClaims(c, oracle?.settings === settings ? oracle : referenceOracleWith(settings)));
+    settings.claims.appMetadataRole === 'untrusted' ? cases(settings, oracle) : cases(settings, oracle).map((c) => withTokenClaims(c, oracle && isRunOracleFor(oracle, settings) ? oracle : referenceOracleWith(settings)));
   const { narrow, guides } = property;
   return {
     ...property,
