@@ -67,6 +67,18 @@ export function ssoSlowdown(env: NodeJS.ProcessEnv = process.env, load = loadavg
   return slowdownOverride(env) ?? Math.max(1, load / cores / CALIBRATED_LOAD_PER_CORE);
 }
 
+/**
+ * Why the data half stopped past its minimums earlier than the budget alone would have: the SSO
+ * half's reserve scaled by the load factor (ssoSlowdown), named with where the factor came from
+ * and how to override it. Undefined at or below calibrated load (no scaling to name).
+ */
+export function loadScaledCutNote(slowdown: number, ssoNeedsMs: number, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (slowdown <= 1) return undefined;
+  const factor = Math.round(slowdown * 10) / 10;
+  const source = slowdownOverride(env) !== undefined ? `POLICYFUZZ_SLOWDOWN=${env.POLICYFUZZ_SLOWDOWN!.trim()}; unset it to follow the load average` : 'from the load average; POLICYFUZZ_SLOWDOWN=1 overrides it';
+  return `load-scaled: the data half stopped to leave the SSO half ${Math.round(ssoNeedsMs / 100) / 10} s, its reserve ×${factor} (${source})`;
+}
+
 /** POLICYFUZZ_SLOWDOWN when set: a number ≥ 1, else a UsageError (exit 2) naming it; planRun reads it before anything runs. */
 export function slowdownOverride(env: NodeJS.ProcessEnv = process.env): number | undefined {
   const text = env.POLICYFUZZ_SLOWDOWN;

@@ -18,7 +18,7 @@ import { freshSeed } from '../options.ts';
 import { POLICYFUZZ_VERSION } from '../paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard } from '../profiles.ts';
 import { checkSsoConfig, ssoPropertyIds } from '../sso-integration.ts';
-import { slowdownOverride, ssoReserveMs, ssoSlowdown } from '../profiles.ts';
+import { loadScaledCutNote, slowdownOverride, ssoReserveMs, ssoSlowdown } from '../profiles.ts';
 import { assertWritableFolder } from '../writable-folder.ts';
 import type { FuzzOptions } from './fuzz-options.ts';
 import { isSsoPropertyId } from '../../engine/property-id.ts';
@@ -146,6 +146,11 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
     ssoReserveMs: ssoIds.length ? ssoReserveMs(ssoIds.length, options.ssoRuns ?? profile.ssoRuns) : 0,
     // Past their minimums the data properties leave the SSO half what it needs at this moment's load.
     ssoNeedsMs: () => (ssoIds.length ? ssoReserveMs(ssoIds.length, options.ssoRuns ?? profile.ssoRuns, ssoSlowdown()) : 0),
+    ssoNeedsNote: () => {
+      if (!ssoIds.length) return undefined;
+      const slowdown = ssoSlowdown();
+      return loadScaledCutNote(slowdown, ssoReserveMs(ssoIds.length, options.ssoRuns ?? profile.ssoRuns, slowdown));
+    },
     ...(options.path ? { path: options.path } : {}),
     server: { databaseUrl: options.databaseUrl, provider: options.provider },
     timeBudgetMs: options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs),

@@ -4,6 +4,7 @@ import { compareOutcomes, embedOrderMask } from './compare.ts';
 import { maskedColumns } from '../runner/check-case.ts';
 import type { Oracle } from '../pack.ts';
 import type { TableModel } from '../model/table-model.ts';
+import { REFERENCE_PLAN, type FixturePlan } from '../target/fixtures.ts';
 
 describe('comparing a prediction with the database', () => {
   it('a multi-row write may stop at any failing row: each of its failures agrees', () => {
@@ -54,6 +55,24 @@ describe('comparing a prediction with the database', () => {
     expect(compareOutcomes(model, enUs, maskedColumns(oracle(false), byId))?.reason).toBe('returned rows differ');
     // db-max-rows: which rows come first is not known either; any that fit, in an order a collation gives.
     expect(compareOutcomes({ ...model, upTo: 2 } as typeof model, notes('b', 'B'), maskedColumns(oracle(false), byTitle))).toBeUndefined();
+  });
+
+  it('whether an embed’s order column is collated is the target’s type, not the model’s: a model integer stored as text sorts by the collation there', () => {
+    const table = (name: string, columns: TableModel['columns']): TableModel => ({ table: name, columns, primaryKey: ['id'], grants: { anon: ['select'], authenticated: [] }, rowSecurity: false, rules: {} });
+    const tables = { boards: table('boards', [{ name: 'id', type: 'integer', nullable: false }]), notes: table('notes', [{ name: 'id', type: 'integer', nullable: false }, { name: 'code', type: 'integer', nullable: false }, { name: 'title', type: 'text', nullable: false }]) };
+    const oracle: Oracle = { model: { tables, functions: {}, fixtureOrder: ['boards', 'notes'] }, settings: {}, codePointText: false };
+    const shape = (name: string, type: string) => ({ name, type, notNull: true, hasDefault: false, generated: false, unique: false });
+    // The target's notes are pr_notes, its code a text column (ref), its title a uuid (an odd schema, to show the other way).
+    const plan: FixturePlan = { ...REFERENCE_PLAN, mapping: { tables: { notes: { name: 'pr_notes', columns: { code: 'ref' } } } }, shapes: new Map([['pr_notes', [shape('id', 'integer'), shape('ref', 'character varying(8)'), shape('title', 'uuid')]]]) };
+    const step = (column: string) => ({ caller: { kind: 'anon' as const }, request: { kind: 'select' as const, table: 'boards', columns: '*' as const, filters: [], embeds: [{ table: 'notes', columns: '*' as const, order: [{ column }] }] } });
+    // Collated: compared as any order a collation could give (the mask names the column so).
+    const collated = (column: string, on?: FixturePlan) => maskedColumns(oracle, step(column), on).some((m) => m.includes(`"columns":["${column}"]`));
+    expect([collated('code'), collated('title'), collated('id')]).toEqual([false, true, false]);
+    expect([collated('code', plan), collated('title', plan), collated('id', plan)]).toEqual([true, false, false]);
+    // The model's en_US-ordered answer for codes 10, 9 (as text: '10' < '9') agrees only when the target's type is known.
+    const byCode = (codes: number[]) => allowed([{ id: 1, notes: codes.map((code) => ({ id: code, code, title: 't' })) }], 1);
+    expect(compareOutcomes(byCode([9, 10]), byCode([10, 9]), maskedColumns(oracle, step('code'), plan))).toBeUndefined();
+    expect(compareOutcomes(byCode([9, 10]), byCode([10, 9]), maskedColumns(oracle, step('code')))?.reason).toBe('returned rows differ');
   });
 
   it('an embed (masked as `remarks.`) agrees whatever the order of its rows, its own server-assigned columns masked; without the mark order counts', () => {

@@ -48,7 +48,7 @@ export function withCasesBlamingThePack<P extends Pack<any>>(pack: P, module?: s
 
 /** One property of pack `packName` (from `module`, when known) with its cases drawn as `drawnBlamingThePack` says. */
 export function withCasesBlamingItsPack<P extends Pack<any>['properties'][number]>(property: P, packName: string, module?: string): P {
-  return { ...property, cases: (settings: never) => drawnBlamingThePack(property.id, packName, module, () => property.cases(settings)) };
+  return { ...property, cases: (settings: never, oracle?: never) => drawnBlamingThePack(property.id, packName, module, () => property.cases(settings, oracle)) };
 }
 
 /**

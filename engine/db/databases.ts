@@ -53,6 +53,8 @@ export interface PreparedTemplate {
    * a clone and the checkpoint it costs. No template can be cloned from afterwards.
    */
   cloneForWorkers(count: number): Promise<string[]>;
+  /** Settings of the template a copy could not take (this role may not make them): filled as copies are made. */
+  settingsNotCopied: readonly SettingNotCopied[];
   drop(): Promise<void>;
 }
 
@@ -118,8 +120,11 @@ function copyStrategy(server: DatabaseServer): string {
  * extensions, as Supabase's database has it) and a migration's own would be lost on every copy,
  * so a worker's sessions would run with another path than the migrations did. Each setting is
  * copied through set_config … FROM CURRENT, which reads a value as SET does (a list stays a list).
- * A setting this role may not make is left out (a lent server's non-superuser).
+ * A setting this role may not make (a lent server's non-superuser) is left out and reported as a
+ * notice (SETTING_NOT_COPIED), so the run can say so instead of running silently without it.
  */
+const SETTING_NOT_COPIED = 'policyfuzz: setting not copied ';
+
 function copySettingsSql(from: string, to: string): string {
   return `do $pf$ declare s record; begin
   for s in select r.rolname, split_part(c, '=', 1) as name, substr(c, strpos(c, '=') + 1) as value
@@ -130,16 +135,52 @@ function copySettingsSql(from: string, to: string): string {
       if s.rolname is null then execute format('alter database %I set %I from current', ${literal(to)}, s.name);
       else execute format('alter role %I in database %I set %I from current', s.rolname, ${literal(to)}, s.name);
       end if;
-    exception when others then null;
+    exception when others then
+      raise notice '${SETTING_NOT_COPIED}%', json_build_object('setting', s.name, 'role', s.rolname, 'error', sqlerrm);
     end;
   end loop;
 end $pf$`;
 }
 
-/** A copy of `template` named `name`, its settings with it. */
-async function cloneDatabase(c: pg.Client, server: DatabaseServer, name: string, template: string, encoding = ''): Promise<void> {
+/** A setting of a template its copy could not take (this role may not make it), and the server's reason. */
+export interface SettingNotCopied {
+  setting: string;
+  /** The role it is set for (ALTER ROLE … IN DATABASE); null: for every role (ALTER DATABASE). */
+  role: string | null;
+  error: string;
+}
+
+/** Copies the settings of database `from` onto `to` (see copySettingsSql); returns those it could not. */
+export async function copyDatabaseSettings(c: pg.Client, from: string, to: string): Promise<SettingNotCopied[]> {
+  const missed: SettingNotCopied[] = [];
+  const onNotice = (n: { message?: string }) => {
+    if (n.message?.startsWith(SETTING_NOT_COPIED)) missed.push(JSON.parse(n.message.slice(SETTING_NOT_COPIED.length)) as SettingNotCopied);
+  };
+  c.on('notice', onNotice);
+  try {
+    await c.query(`begin; ${copySettingsSql(from, to)}; commit`);
+  } finally {
+    c.off('notice', onNotice);
+  }
+  return missed;
+}
+
+/**
+ * The run's note for settings its databases lack (one line, each setting once), or undefined.
+ * search_path decides which schema an unqualified name in a policy or function reaches, so without
+ * it the workers' sessions may resolve names other than the migrations did.
+ */
+export function settingsNotCopiedNote(missed: readonly SettingNotCopied[]): string | undefined {
+  if (!missed.length) return undefined;
+  const named = [...new Set(missed.map((m) => `${m.setting}${m.role ? ` for role ${m.role}` : ''} (${m.error})`))];
+  const searchPath = missed.some((m) => m.setting === 'search_path') ? ': search_path decides which schema an unqualified name reaches, so the sessions may resolve names other than the migrations did' : '';
+  return `settings of the migrated database this role may not copy onto the run's databases, which run without them: ${named.join('; ')}${searchPath}; run as the database owner or a superuser to keep them`;
+}
+
+/** A copy of `template` named `name`, its settings with it; returns the settings it could not copy. */
+async function cloneDatabase(c: pg.Client, server: DatabaseServer, name: string, template: string, encoding = ''): Promise<SettingNotCopied[]> {
   await c.query(`create database ${quoteIdent(name)} template ${quoteIdent(template)}${encoding} ${copyStrategy(server)}`);
-  await c.query(`begin; ${copySettingsSql(template, name)}; commit`);
+  return copyDatabaseSettings(c, template, name);
 }
 
 /** Stale scratch databases are looked for once per process, before its first template. */
@@ -166,10 +207,12 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     }).catch(() => {});
   };
   let migrationsMs = 0;
+  /** Settings a copy could not take (settingsNotCopiedNote). */
+  const notCopied: SettingNotCopied[] = [];
   /** A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run. */
   const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
     const name = scratchName(role);
-    await withClient(server.adminUrl, (c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`));
+    notCopied.push(...(await withClient(server.adminUrl, (c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`))));
     scratch.push(name);
     await withClient(databaseUrl(server.adminUrl, name), async (c) => {
       const started = Date.now();
@@ -216,13 +259,14 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     digest: migrationsDigest([...options.migrations, ...(options.extra ?? [])]),
     source,
     migrationsMs,
+    settingsNotCopied: notCopied,
     async cloneForWorkers(count) {
       const urls: string[] = [];
       const clones = ownTemplate ? count - 1 : count;
       await withClient(server.adminUrl, async (c) => {
         for (let i = 0; i < clones; i++) {
           const clone = scratchName(`w${i}`);
-          await cloneDatabase(c, server, clone, name);
+          notCopied.push(...(await cloneDatabase(c, server, clone, name)));
           scratch.push(clone);
           urls.push(databaseUrl(server.adminUrl, clone));
         }

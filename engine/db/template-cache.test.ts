@@ -10,7 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedServer } from '../../testing/shared-server.ts';
-import { databaseUrl, keptTemplateKey, keptTemplates, prepareTemplate } from './databases.ts';
+import { copyDatabaseSettings, databaseUrl, keptTemplateKey, keptTemplates, prepareTemplate, settingsNotCopiedNote } from './databases.ts';
 import type { MigrationFile } from './migrations.ts';
 import { basePrefixLength, bestBase, cachedTemplateName } from './template-cache.ts';
 import { LOCAL_CACHE_ROOT, LOCAL_SERVER_ROOT } from './providers/local-server.ts';
@@ -177,5 +177,42 @@ describe('kept data directories of local servers', () => {
     }
     expect(existsSync(`${kept}.spare`)).toBe(true);
     expect(statSync(`${kept}.spare`).ino).not.toBe(spareInode);
+  });
+});
+
+describe('settings a copy cannot take (a lent server, a non-superuser role)', () => {
+  it('are reported, each named with the server’s reason, not skipped silently; the ones it may make are copied', async () => {
+    const server = await sharedServer();
+    const id = randomUUID().replace(/-/g, '').slice(0, 10);
+    const [role, from, to] = [`pf_lent_${id}`, `pf_src_${id}`, `pf_dst_${id}`];
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`create role ${role} login password 'x' createdb`);
+      await admin.query(`create database ${from} owner ${role}`);
+      await admin.query(`create database ${to} owner ${role}`);
+      // The database's own path (its owner may copy it) and a superuser's per-role path (it may not).
+      await admin.query(`alter database ${from} set search_path = public, extensions`);
+      await admin.query(`alter role ${admin.user} in database ${from} set search_path = private`);
+      const url = new URL(server.adminUrl);
+      url.username = role;
+      url.password = 'x';
+      const lent = new pg.Client({ connectionString: url.toString() });
+      await lent.connect();
+      let missed;
+      try {
+        missed = await copyDatabaseSettings(lent, from, to);
+      } finally {
+        await lent.end();
+      }
+      expect(missed).toEqual([{ setting: 'search_path', role: admin.user, error: expect.stringMatching(/permission denied|must be superuser/) }]);
+      expect(settingsNotCopiedNote(missed)).toMatch(new RegExp(`^settings of the migrated database this role may not copy onto the run's databases, which run without them: search_path for role ${admin.user} \\(.+\\): search_path decides which schema an unqualified name reaches`));
+      expect(await rows(databaseUrl(server.adminUrl, to), `select unnest(setconfig) as s from pg_db_role_setting where setdatabase = (select oid from pg_database where datname = '${to}')`)).toEqual([{ s: 'search_path=public, extensions' }]);
+      expect(settingsNotCopiedNote([])).toBeUndefined();
+    } finally {
+      for (const db of [from, to]) await admin.query(`drop database if exists ${db}`);
+      await admin.query(`drop role if exists ${role}`);
+      await admin.end();
+    }
   });
 });

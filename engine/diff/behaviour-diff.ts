@@ -22,7 +22,7 @@ import { API_ROLES, type PrivilegeChanges } from './privilege-diff.ts';
 
 /** The cases of a property, as plain data: the same seed gives the same cases on both sides. */
 export function diffCases(property: DataProperty, oracle: Oracle, seed: number, runs: number): DataCase[] {
-  return fc.sample(property.cases(oracle.settings), { seed, numRuns: runs }).map(plainCase);
+  return fc.sample(property.cases(oracle.settings, oracle), { seed, numRuns: runs }).map(plainCase);
 }
 
 /** What one side answered: each step checked until the first disagreement with the model (past side errors: check-case.ts), or the fixtures' refusal. */

@@ -16,6 +16,7 @@ import { sharedServer } from '../../testing/shared-server.ts';
 import type { ApiResponse } from './response.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { CaseTransaction, VACUUM_EVERY } from './case-transaction.ts';
+import { readTableShapes } from '../introspection/table-shapes.ts';
 
 const ALICE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BOB = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
@@ -85,6 +86,13 @@ grant select on public.audited to authenticated;
 -- Point 4: a NOT NULL domain column a PATCH does not name.
 create domain public.nonblank as text not null check (value <> '');
 create table public.notes (id int primary key, title public.nonblank, body text);
+-- A domain over a domain (over a varchar and over an enum): read as the type under them all.
+create domain public.short_code as varchar(8);
+create domain public.ticket_code as public.short_code check (value ~ '^T');
+create type public.mood as enum ('calm', 'cross');
+create domain public.any_mood as public.mood;
+create domain public.known_mood as public.any_mood not null;
+create table public.coded (id int primary key, code public.ticket_code, mood public.known_mood);
 grant select, update on public.notes to authenticated;
 
 -- Point 5: a 21000 that is not pg-safeupdate's (a scalar subquery with several rows).
@@ -299,6 +307,16 @@ describe('write bodies read over the named columns only (point 4)', () => {
     );
     expect(patch).toEqual({ status: 204, body: null, affected: 1 });
     expect(read.body).toEqual([{ id: 1, title: 'title', body: 'new' }]);
+  });
+});
+
+describe('table shapes of domain columns', () => {
+  it('a domain over a domain is read down to the type under them all, its enum labels too', async () => {
+    const coded = (await readTableShapes(env.workers[0].client, ['public'])).get('coded')!;
+    expect(coded.filter((c) => c.name !== 'id').map((c) => ({ name: c.name, type: c.type, enumLabels: c.enumLabels }))).toEqual([
+      { name: 'code', type: 'character varying(8)', enumLabels: undefined },
+      { name: 'mood', type: 'mood', enumLabels: ['calm', 'cross'] },
+    ]);
   });
 });
 

@@ -295,7 +295,7 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     // A comparedAs compares a property of some values, not the values: those columns are left out here.
     const reshaped = reshapedColumns(prediction.outcome, comparedAsFor(oracle, step.request, world));
     if (reshaped.length) body.push(comment(`${reshaped.join(', ')}: compared by the model through comparedAs (a property of the value, not the value); not asserted here.`));
-    const masked = [...maskedColumns(oracle, step), ...reshaped];
+    const masked = [...maskedColumns(oracle, step, plan), ...reshaped];
     const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []).map((e) => e.table) : [];
     const lines = assertionsFor(i + 1, label, mapping ? expectedAsTargetShows(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome, mapping ? columnsAsTargetNames(mapping, step.request, masked) : masked, known, shape, embeds);
     body.push(...lines);

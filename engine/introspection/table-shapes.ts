@@ -136,15 +136,23 @@ export function constantDefaultOf(expression: string, qualifiedType: string, enu
 // Names are cast to text: node-pg returns name[] (oid 1003) as an unparsed string.
 export async function readTableShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
   const columns = await client.query<{ schema: string; table: string; name: string; type: string; not_null: boolean; has_default: boolean; default_expr: string | null; generated: boolean; identity_always: boolean; owns_sequence: boolean; enum_labels: string[] | null }>(
-    // A domain's column is read as its base type (a `name_domain` over text is text), its CHECK the target's to apply.
+    // A domain's column is read as its base type (a `name_domain` over text is text), its CHECK the target's to apply;
+    // a domain over a domain down to the type under them all (base.oid, the first typmod met on the way).
     `select n.nspname as schema, c.relname as table, a.attname as name,
-            case when ty.typtype = 'd' then format_type(ty.typbasetype, ty.typtypmod) else format_type(a.atttypid, a.atttypmod) end as type,
+            format_type(base.oid, base.typmod) as type,
             a.attnotnull as not_null, a.atthasdef or a.attidentity <> '' as has_default, a.attgenerated <> '' as generated,
             (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = a.attrelid and d.adnum = a.attnum and a.attgenerated = '') as default_expr,
             a.attidentity = 'a' as identity_always,
             pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) is not null as owns_sequence,
-            (select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = case when ty.typtype = 'd' then ty.typbasetype else a.atttypid end) as enum_labels
-       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace join pg_type ty on ty.oid = a.atttypid
+            (select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = base.oid) as enum_labels
+       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+            cross join lateral (
+              with recursive down(oid, typmod, depth) as (
+                select a.atttypid, a.atttypmod, 0
+                union all
+                select t.typbasetype, case when d.typmod <> -1 then d.typmod else t.typtypmod end, d.depth + 1
+                  from down d join pg_type t on t.oid = d.oid where t.typtype = 'd' and d.depth < 16)
+              select oid, typmod from down order by depth desc limit 1) base
       where n.nspname = any($1) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
       order by 1, 2, a.attnum`,
     [schemas],

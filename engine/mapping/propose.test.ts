@@ -285,3 +285,32 @@ describe('a stranger’s schema of the spec’s domain (bigint keys, numeric mon
     expect(proposal.mapping.conventions?.grants).toBe('supabase-default');
   });
 });
+
+describe('init heuristics that guessed wrong', () => {
+  it('a numeric takes a model integer only when it is an amount of money; another (a score) is null and named', () => {
+    const model: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }, { name: 'balance_cents', type: 'integer' }] };
+    const target: TargetTableFacts = { name: 'passport.profiles', anonCanSelect: false, columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'numeric(6,2)' }, { name: 'balance_cents', type: 'numeric' }] };
+    const proposal = proposeMapping({ tables: [model], functions: [] }, { tables: [target], functions: [] });
+    expect(proposal.mapping.tables?.['passport.profiles']).toEqual({ columns: { points: null } });
+    expect(proposal.notes).toContainEqual('confirm: passport.profiles points numeric here where the model counts in integers (no amount of money): mapped to null (not written, not compared); map by hand if it holds whole numbers only');
+  });
+
+  it('a function’s output source among tables that all have its columns (`id`): the one its body reads FROM, never one named in a comment', () => {
+    const tickets: ModelTableFacts = { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'title', type: 'text' }] };
+    const notes: ModelTableFacts = { name: 'vs_notes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'body', type: 'text' }] };
+    const targetTickets: TargetTableFacts = { name: 'vs_tickets', anonCanSelect: true, columns: [{ name: 'id', type: 'bigint', primaryKey: true, serverFilled: 'identity' }, { name: 'title', type: 'text' }] };
+    const targetNotes: TargetTableFacts = { name: 'vs_notes', anonCanSelect: true, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'body', type: 'text' }] };
+    const propose = (source: string, returns: TargetFunctionFacts['returns'], outColumns: string[]) =>
+      proposeMapping(
+        { tables: [notes, tickets], functions: [{ name: 'get_vs_ticket_ids', args: ['p_id'] }] },
+        { tables: [targetNotes, targetTickets], functions: [fn({ name: 'get_vs_ticket_ids', args: [{ name: 'p_id', type: 'bigint' }], returns, outColumns, readOnly: true, source })] },
+      ).mapping.functions?.get_vs_ticket_ids;
+    // vs_notes comes first and has an id too: the body reads vs_tickets, whose ids are bigints.
+    expect(propose('select t.id from public.vs_tickets t where t.id >= p_id', 'setof-composite', ['id'])).toEqual({ bigintIds: ['p_id', 'id'] });
+    // Neither read (no FROM to go by): no guess.
+    expect(propose('select p_id as id', 'setof-composite', ['id'])).toEqual({ bigintIds: ['p_id'] });
+    // A jsonb answer: the tables named in comments are not read.
+    expect(propose("-- ids as in vs_tickets\n/* vs_tickets */ select jsonb_agg(jsonb_build_object('id', n.id)) from vs_notes n where p_id > 0", 'scalar', [])).toEqual({ bigintIds: ['p_id'] });
+    expect(propose("select jsonb_agg(jsonb_build_object('id', t.id)) from vs_tickets t where t.id >= p_id", 'scalar', [])).toEqual({ bigintIds: ['p_id', 'id'] });
+  });
+});

@@ -125,11 +125,25 @@ function normalType(type: string): string {
   if (t.startsWith('timestamp')) return 'timestamptz';
   if (t === 'character varying' || t === 'citext' || t.startsWith('varchar')) return 'text';
   if (t === 'bigint' || t === 'smallint' || t === 'integer') return 'integer';
-  // A money column (`numeric(10,2)`) holds the model's whole amounts as they are.
-  if (t === 'numeric' || t === 'decimal') return 'integer';
+  // A numeric is its own type: only a money-like model integer takes it (typeFits).
+  if (t === 'decimal') return 'numeric';
   if (t === 'json' || t === 'jsonb') return 'jsonb';
   if (t.endsWith('[]')) return `${normalType(t.slice(0, -2))}[]`;
   return t;
+}
+
+/** Name tokens of an amount of money (tokens() singularises: `prices` → `price`). */
+const MONEY_TOKENS = new Set(['price', 'amount', 'total', 'subtotal', 'cost', 'fee', 'balance', 'discount', 'tax', 'paid', 'charge', 'credit', 'debit', 'budget', 'salary', 'cent', 'cents', 'refund', 'payout', 'tip']);
+
+/** A model integer that is an amount of money (`subtotal`, `price_cents`): a target's numeric(10,2) holds its whole amounts as they are. */
+function moneyLike(model: { name: string; type: string }): boolean {
+  return normalType(model.type) === 'integer' && tokens(model.name).some((t) => MONEY_TOKENS.has(t));
+}
+
+/** The target column can hold the model column's values: the same type, or a money-like integer in a numeric. */
+function typeFits(model: { name: string; type: string }, target: { type: string }): boolean {
+  const t = normalType(target.type);
+  return normalType(model.type) === t || (t === 'numeric' && moneyLike(model));
 }
 
 /** A type whose values PostgREST sends and takes as JSON strings (bytea, a date, inet, an interval), as it does text. */
@@ -175,7 +189,7 @@ function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolea
 }
 
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, bigintTables: ReadonlySet<string> = new Set()): number {
-  const sameType = normalType(model.type) === normalType(target.type) || (target.vocabulary !== undefined && model.type === 'text') || bigintKey(model, target) || bigintRef(model, target, bigintTables);
+  const sameType = typeFits(model, target) || (target.vocabulary !== undefined && model.type === 'text') || bigintKey(model, target) || bigintRef(model, target, bigintTables);
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
   let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
@@ -218,7 +232,7 @@ function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renam
   for (const m of leftModel) {
     // Same type is not same meaning: a title is no stripe_customer_id, whatever is left over.
     // Nor is a sequence number (`order_no`, an identity) a value the model writes, unless it is the key.
-    const same = leftTarget.filter((t) => !taken.has(t.name) && normalType(t.type) === normalType(m.type) && sameMeaning(m, t) && (t.serverFilled !== 'identity' || t.primaryKey));
+    const same = leftTarget.filter((t) => !taken.has(t.name) && typeFits(m, t) && sameMeaning(m, t) && (t.serverFilled !== 'identity' || t.primaryKey));
     const sameModel = leftModel.filter((x) => !out.has(x.name) && normalType(x.type) === normalType(m.type));
     if (same.length === 1 && sameModel.length === 1) {
       out.set(m.name, same[0].name);
@@ -242,6 +256,34 @@ function tableScore(model: ModelTableFacts, target: TargetTableFacts): number {
 }
 
 const READ_VERB = /^(get|find|list|lookup|search|my)_/;
+
+/** SQL text without its comments (`--` to the line's end, block comments), string literals kept whole: a table named in a comment is not read. */
+function withoutComments(sql: string): string {
+  return sql.replace(/'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith("'") ? m : ' '));
+}
+
+/** The tables a function body reads FROM or JOINs, in order, as model-style names (`public.` left out, quotes removed, lower case). */
+function tablesReadIn(source: string): string[] {
+  return [...withoutComments(source).matchAll(/\b(?:from|join)\s+((?:"[^"]+"|\w+)(?:\s*\.\s*(?:"[^"]+"|\w+))?)/gi)].map((m) => m[1].replace(/["\s]/g, '').toLowerCase().replace(/^public\./, ''));
+}
+
+/**
+ * The mapped table whose columns a function's output columns are: the only one that has them all;
+ * among several (`id` alone is in every table), the one it returns (`RETURNS <table>`), else the
+ * first its body reads FROM. Undefined when none, or still ambiguous (no guess).
+ */
+function outputSource(f: TargetFunctionFacts, chosen: ReadonlyMap<string, TargetTableFacts>): [string, TargetTableFacts] | undefined {
+  if (!f.outColumns.length) return undefined;
+  const fits = [...chosen].filter(([, t]) => f.outColumns.every((c) => t.columns.some((x) => x.name === c)));
+  if (fits.length <= 1) return fits[0];
+  const returned = fits.find(([, t]) => t.name === f.returnsTable);
+  if (returned) return returned;
+  for (const read of tablesReadIn(f.source)) {
+    const found = fits.find(([, t]) => t.name.toLowerCase() === read);
+    if (found) return found;
+  }
+  return undefined;
+}
 
 function functionScore(model: ModelFunctionFacts, target: TargetFunctionFacts, renames: Renames): number {
   if (target.trigger || target.args.length !== model.args.length) return 0;
@@ -335,6 +377,7 @@ export function proposeMapping(
     const renamed: Record<string, string | null> = {};
     const retyped: string[] = [];
     const computed: string[] = [];
+    const notAmounts: string[] = [];
     for (const c of m.columns) {
       let to = columns.get(c.name);
       // A text model column whose namesake the API sends as a JSON string all the same (TypeCell's
@@ -350,8 +393,11 @@ export function proposeMapping(
         computed.push(`${t.name}.${to}`);
         to = undefined;
       }
+      // A numeric namesake of a model integer that is no amount (a score, a count): its fractions are not the model's.
+      if (to === undefined && normalType(c.type) === 'integer' && normalType(t.columns.find((x) => x.name === c.name)?.type ?? '') === 'numeric') notAmounts.push(c.name);
       if (to !== c.name) renamed[c.name] = to ?? null;
     }
+    if (notAmounts.length) notes.push(`confirm: ${t.name} ${notAmounts.join(', ')} numeric here where the model counts in integers (no amount of money): mapped to null (not written, not compared); map by hand if it holds whole numbers only`);
     if (retyped.length) notes.push(`confirm: ${t.name} columns the model types as text, kept by their name: ${retyped.join(', ')}`);
     if (computed.length) notes.push(`confirm: ${computed.join(', ')} computed by the target (GENERATED) where the model writes the value: mapped to null (not written, not compared)`);
     const bigintIds = m.columns
@@ -400,7 +446,7 @@ export function proposeMapping(
       what.push(`it answers a jsonb object whose "${jsonField}" is the model's answer: returns { field: "${jsonField}" }`);
     }
     // Output columns named as the returned table's mapped columns are the model's columns.
-    const source = [...chosen].find(([, t]) => f.outColumns.length && f.outColumns.every((c) => t.columns.some((x) => x.name === c)));
+    const source = outputSource(f, chosen);
     if (source && entry.returns !== 'row-as-boolean') {
       const tableMap = mapping.tables?.[source[0]]?.columns ?? {};
       const reverse = new Map(Object.entries(tableMap).filter(([, v]) => v).map(([k, v]) => [v as string, k]));
@@ -433,7 +479,7 @@ export function proposeMapping(
     if (!f || f.args.length !== m.args.length) continue;
     const ids = new Set(m.args.filter((_a, i) => normalType(f.args[i].type) === 'integer'));
     const bigintColumns = (modelTable: string) => mapping.tables?.[modelTable]?.bigintIds ?? [];
-    const source = [...chosen].find(([, t]) => f.outColumns.length && f.outColumns.every((c) => t.columns.some((x) => x.name === c)));
+    const source = outputSource(f, chosen);
     if (source) {
       const renamed = mapping.functions?.[m.name]?.columns ?? {};
       const reverse = new Map(Object.entries(renamed).map(([k, v]) => [v, k]));
@@ -446,7 +492,7 @@ export function proposeMapping(
       for (const [modelTable, t] of chosen) {
         const escaped = t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
         const named = new RegExp(`\\b${t.name.includes('.') ? escaped : `(public\\.)?${escaped}`}\\b`, 'i');
-        if (named.test(f.source)) for (const id of bigintColumns(modelTable)) ids.add(id);
+        if (named.test(withoutComments(f.source))) for (const id of bigintColumns(modelTable)) ids.add(id);
       }
     }
     if (!ids.size) continue;

@@ -71,6 +71,8 @@ export const PropertySummarySchema = z.object({
   seed: z.number().int(),
   /** Data layer: cases drawn that the target cannot hold, by reason (not counted in `cases`). */
   dropped: z.record(z.string(), z.number()).optional(),
+  /** Data layer: what the dropped cases would have reached, by side (`allow`, `deny`) and clause side (`<clause>:allowed|refused`); the coverage gate excuses only these. */
+  droppedReach: z.record(z.string(), z.number()).optional(),
   note: z.string().nullable(),
   failures: z.array(FailureSummarySchema),
 });
@@ -238,6 +240,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     ...(r.stoppedEarly ? { stoppedEarly: { ...r.stoppedEarly } } : {}),
     seed: r.seed,
     ...(r.dropped ? { dropped: { ...r.dropped } } : {}),
+    ...(r.droppedReach ? { droppedReach: { ...r.droppedReach } } : {}),
     note: r.note ?? null,
     failures:
       r.status === 'failed' && f
@@ -364,6 +367,10 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
       if (p.dropped) {
         seen.dropped = { ...seen.dropped };
         for (const [k, v] of Object.entries(p.dropped)) seen.dropped[k] = (seen.dropped[k] ?? 0) + v;
+      }
+      if (p.droppedReach) {
+        seen.droppedReach = { ...seen.droppedReach };
+        for (const [k, v] of Object.entries(p.droppedReach)) seen.droppedReach[k] = (seen.droppedReach[k] ?? 0) + v;
       }
       if (p.access) {
         seen.access = { ...seen.access };

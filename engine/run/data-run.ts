@@ -51,6 +51,8 @@ export interface DataRunPlan {
    * go past their minimums): they go no further once that is all the budget has left.
    */
   ssoNeedsMs?: () => number;
+  /** Why ssoNeedsMs is above the calibrated reserve now (the load factor and how to override it), or undefined: named in the note of a property it cut. */
+  ssoNeedsNote?: () => string | undefined;
   minCases: number;
   /** Stop a property at or past its minimum once saturated (engine/runner/budget.ts earlyStopReason); off on a shard. */
   earlyStop?: boolean;
@@ -180,7 +182,7 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
       // One property has no other to share with: one run, no tranches (unless it may stop early at one).
       tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases) : [runs],
       deadline: deadline ?? Number.POSITIVE_INFINITY,
-      ...(budgetEnd && plan.ssoNeedsMs ? { deepeningDeadline: { above: minCases, at: () => budgetEnd - plan.ssoNeedsMs!() } } : {}),
+      ...(budgetEnd && plan.ssoNeedsMs ? { deepeningDeadline: { above: minCases, at: () => budgetEnd - plan.ssoNeedsMs!(), ...(plan.ssoNeedsNote ? { why: plan.ssoNeedsNote } : {}) } } : {}),
       ...(earlyStop ? { earlyStopFrom: minCases } : {}),
       run: (property, tranche) => session.run(property, { ...runOptions, runs, ...tranche, ...(deadline === undefined ? { deadline: undefined } : {}) }),
       interrupted: control.interrupted,

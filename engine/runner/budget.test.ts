@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { passNote } from './run-data-property.ts';
 import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, joinPasses, runBreadthFirst, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
+import { propertySummary } from '../report/summary.ts';
 
 const result = (over: Partial<PropertyResult>): PropertyResult => ({ id: 'R02', title: 't', area: 'data', status: 'passed', cases: 300, counts: { allowed: 1 }, durationMs: 10, seed: 1, planned: 300, ...over });
 
@@ -45,6 +46,20 @@ describe('sharing the budget', () => {
     expect(joined.note).toMatch(/^41% of cases dropped: users\.role is NOT NULL; /);
     // Below the share on the joined counts: no note, whatever one tranche's own share was.
     expect(joinPasses(result({ cases: 50, dropped: { [reason]: 40 }, note: `44% of cases dropped: ${reason}` }), result({ cases: 100 })).note).toBeUndefined();
+  });
+
+  it('a fifth of the cases dropped by one CHECK the model lacks (a wrong values mapping, say) is said first, through a budget cut and into summary.json; less is not', () => {
+    const check = 'shop_orders_status_check refused a value the model writes (a CHECK the model does not have)';
+    const loud = /^23% of cases dropped by CHECK shop_orders_status_check alone \(a value the model writes refused\): if the model has that rule, a values mapping is likely wrong; a CHECK of the project's refuses values/;
+    expect(passNote(undefined, 230, { [check]: 70 })).toMatch(loud);
+    // Below the share: quiet, as any drop below DROP_HEALTH_SHARE.
+    expect(passNote(undefined, 260, { [check]: 40 })).toBeUndefined();
+    // Spread over two constraints, neither past the share: quiet too.
+    expect(passNote(undefined, 230, { [check]: 35, [check.replace('status', 'phone')]: 35 })).toBeUndefined();
+    const cut = budgetVerdict(result({ cases: 230, planned: 300, stopped: 'time budget', dropped: { [check]: 70 } }), 100);
+    expect(cut.note).toMatch(loud);
+    expect(cut.note).toContain('230 of 300 cases: the time budget ran out after its minimum of 100');
+    expect(propertySummary(cut).note).toMatch(loud);
   });
 
   it('a pass that checked fewer cases than it took runs says how many and why (service-desk R01: 374 of 400 with --runs 400, no note)', () => {

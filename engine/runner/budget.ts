@@ -15,7 +15,7 @@ import type { DataProperty } from './data-property.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
-import { passNote, plannedRuns } from './run-data-property.ts';
+import { dropNotes, passNote, plannedRuns } from './run-data-property.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
 export function shareOfBudget(deadline: number, left: number, now = Date.now()): number {
@@ -42,9 +42,11 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
   const { note, stopped, progress, ...rest } = second;
   const dropped = { ...first.dropped };
   for (const [k, v] of Object.entries(second.dropped ?? {})) dropped[k] = (dropped[k] ?? 0) + v;
+  const droppedReach = { ...first.droppedReach };
+  for (const [k, v] of Object.entries(second.droppedReach ?? {})) droppedReach[k] = (droppedReach[k] ?? 0) + v;
   return {
     ...rest,
-    ...(Object.keys(dropped).length ? { dropped } : {}),
+    ...(Object.keys(dropped).length ? { dropped, droppedReach } : {}),
     cases: first.cases + second.cases,
     counts,
     ...(first.access || second.access ? { access } : {}),
@@ -79,7 +81,9 @@ export function budgetVerdict(r: PropertyResult, minCases: number, wholeRunMinim
   const why = r.stopped === 'interrupted' ? 'the run was interrupted' : 'the time budget ran out';
   if (r.cases === 0) return { ...r, status: 'not-reached', note: `not reached: ${why} before its first case` };
   if (r.cases < minCases || r.stopped === 'interrupted') return { ...r, status: 'partial', note: `partial (${of}): ${why}${r.cases < minCases ? ` below ${minimum}` : ''}` };
-  return { ...r, note: `${of}: ${why} after ${minimum}` };
+  // The share of dropped cases stays named: a budget's cut must not hide it.
+  const { prominent, general } = dropNotes(r.dropped ?? {}, r.cases);
+  return { ...r, note: [...prominent, `${of}: ${why} after ${minimum}`, ...(r.budgetCut ? [r.budgetCut] : []), ...(general ? [general] : [])].join('; ') };
 }
 
 /** A property the run never started (the budget or an interrupt came first). */
@@ -128,7 +132,7 @@ export interface BreadthFirst<P extends { id: string }> {
    * An earlier end for the tranches after the one at `above` (a property's minimum), read as
    * each starts: going deeper must not take what the half that runs afterwards needs.
    */
-  deepeningDeadline?: { above: number; at: () => number };
+  deepeningDeadline?: { above: number; at: () => number; why?: () => string | undefined };
   run(property: P, tranche: TrancheRun): Promise<PropertyResult>;
   /** True once the run is interrupted (a signal). */
   interrupted(): boolean;
@@ -173,10 +177,14 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   /** Stopped early: they go no further. */
   const settled = new Set<string>();
   const last = o.tranches[o.tranches.length - 1];
+  /** Why the deepening deadline came before the budget's end, when it did (the load factor): named on the properties it cut. */
+  let shortenedBy: string | undefined;
   for (const [t, tranche] of o.tranches.entries()) {
     // Only once the tranche before reached the minimum (a lone property's one tranche has none).
     const deepening = o.deepeningDeadline !== undefined && t > 0 && o.tranches[t - 1] >= o.deepeningDeadline.above;
-    const deadline = deepening ? Math.min(o.deadline, o.deepeningDeadline!.at()) : o.deadline;
+    const deepeningAt = deepening ? o.deepeningDeadline!.at() : Number.POSITIVE_INFINITY;
+    const deadline = Math.min(o.deadline, deepeningAt);
+    if (deepeningAt < o.deadline) shortenedBy = o.deepeningDeadline!.why?.() ?? shortenedBy;
     const over = () => o.interrupted() || now() >= deadline;
     let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
     while (pending.length && !over()) {
@@ -205,6 +213,12 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   }
   for (const [id, r] of results) {
     if (r.status === 'passed' && !r.stopped && !settled.has(id) && (reached.get(id) ?? 0) < last) results.set(id, { ...r, stopped: o.interrupted() ? 'interrupted' : 'time budget' });
+  }
+  // Cut past its minimum while the load-scaled deadline was in force: the note names the factor.
+  if (shortenedBy) {
+    for (const [id, r] of results) {
+      if (r.status === 'passed' && r.stopped === 'time budget' && (reached.get(id) ?? 0) >= o.deepeningDeadline!.above) results.set(id, { ...r, budgetCut: shortenedBy });
+    }
   }
   return results;
 }

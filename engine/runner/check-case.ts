@@ -13,7 +13,7 @@ import type { Json, Row } from '../model/json.ts';
 import { comparedAsFor, embedOrderMask, settingHintsFor } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, unrealizableAnswer, worldAsStored, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
+import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
 import type { Executor } from '../executor/executor.ts';
@@ -55,13 +55,27 @@ export interface CaseVerdict {
   history: HistoryEntry[];
 }
 
-/** The order's text columns: sorted by the target's collation, which only C makes the model's code point order. */
-function collatedColumns(model: TableModel | undefined, order: readonly OrderTerm[]): string[] {
-  return order.map((t) => t.column).filter((c) => !model || /^(text|character|varchar|citext|name)\b/.test(column(model, c)?.type ?? 'text'));
+/** A type whose values sort without a collation: its order is the model's whatever the target's collation. */
+const UNCOLLATED_TYPE = /^(smallint|integer|bigint|numeric|decimal|real|double precision|boolean|uuid|date|time|timestamp|interval|bytea|money|inet|cidr|macaddr|oid)\b/;
+
+/**
+ * The order's text columns: sorted by the target's collation, which only C makes the model's code
+ * point order. Decided by the column's type on the target when it was read from its catalog (a
+ * model integer may be text there); else by the model's. A type not known to sort without a
+ * collation (text, a domain, an enum) counts as collated: its order is compared leniently.
+ */
+function collatedColumns(plan: FixturePlan | undefined, table: string, model: TableModel | undefined, order: readonly OrderTerm[]): string[] {
+  return order
+    .map((t) => t.column)
+    .filter((c) => {
+      const onTarget = plan && targetColumnShape(plan, table, c);
+      if (onTarget) return !UNCOLLATED_TYPE.test(onTarget.type);
+      return !model || /^(text|character|varchar|citext|name)\b/.test(column(model, c)?.type ?? 'text');
+    });
 }
 
-/** Columns the server assigns (ids, timestamps): present in answers but never compared. */
-export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
+/** Columns the server assigns (ids, timestamps): present in answers but never compared. `plan`: the target's (its column types). */
+export function maskedColumns(oracle: Oracle, step: DataStep, plan?: FixturePlan): string[] {
   if (step.request.kind === 'rpc') {
     const name = targetName(step.request);
     return oracle.model.functions[name]?.serverAssigned ?? [];
@@ -72,7 +86,7 @@ export function maskedColumns(oracle: Oracle, step: DataStep): string[] {
   const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []) : [];
   const embedded = embeds.flatMap((e) => [
     `${e.table}.`,
-    ...(e.order?.length ? [embedOrderMask(e.table, e.order.map((t) => t.column), { order: e.order, columns: oracle.codePointText ? [] : collatedColumns(oracle.model.tables[e.table], e.order) })] : []),
+    ...(e.order?.length ? [embedOrderMask(e.table, e.order.map((t) => t.column), { order: e.order, columns: oracle.codePointText ? [] : collatedColumns(plan, e.table, oracle.model.tables[e.table], e.order) })] : []),
     ...(oracle.model.tables[e.table] ? serverAssignedColumns(oracle.model.tables[e.table]) : []).map((c) => `${e.table}.${c}`),
   ]);
   return [...(model ? serverAssignedColumns(model) : []), ...embedded];
@@ -160,7 +174,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const expected = mapping ? expectedOnTarget(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome;
   const outcome = outcomeClass(prediction.outcome);
   const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
-  const masked = maskedColumns(oracle, step);
+  const masked = maskedColumns(oracle, step, tx.fixturePlan);
   const entry: HistoryEntry = {
     step: index,
     caller: step.caller,

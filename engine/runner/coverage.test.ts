@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allowed, raised } from '../model/outcome.ts';
 import type { Oracle } from '../pack.ts';
-import { applyCoverageGate, BranchTally, ClauseTally } from './coverage.ts';
+import { applyCoverageGate, BranchTally, ClauseTally, COVERAGE_ON_MERGE_NOTE, DroppedReach } from './coverage.ts';
 import { mergeSummaries, propertySummary, runSummary, type RunSummary } from '../report/summary.ts';
 import { branchCoverageLines } from '../report/console.ts';
 import type { Clause } from './data-property.ts';
@@ -19,6 +19,17 @@ const passed = (clauses: PropertyResult['clauses']): PropertyResult => ({
   seed: 1,
 });
 
+/** A model of one function `f` that allows when asked with ok, and raises otherwise; the clause it exercises; a call of it. */
+const model = {
+  tables: {},
+  fixtureOrder: [],
+  functions: {
+    f: { name: 'f', args: ['ok'], executableBy: ['anon'], predict: (world: never, _c: never, a: { ok: boolean }) => ({ outcome: a.ok ? allowed(null, 1) : raised('P0001'), world }) },
+  },
+};
+const clause: Clause = { id: 'R99.f', label: 'f', side: (s) => (s.step.request.kind === 'rpc' ? (s.outcome.kind === 'allowed' ? 'allowed' : 'refused') : undefined) };
+const call = (ok: boolean) => ({ caller: { kind: 'anon' as const }, request: { kind: 'rpc' as const, fn: 'f', args: { ok } } });
+
 describe('clause coverage', () => {
   it('a clause side never reached fails the run, naming the clause and the side', () => {
     const r = applyCoverageGate(passed([{ id: 'R99.paid', label: 'a buyer setting paid', allowed: 0, refused: 7 }]));
@@ -29,12 +40,51 @@ describe('clause coverage', () => {
 
   it('a clause a project’s schema cannot hold the cases of (they were dropped) passes, naming the clause and the main reason; without drops it still fails', () => {
     // Re-created from a stranger's schema: pr_tickets without a status column drops every POST the clause needs.
-    const unheld = { ...passed([{ id: 'R99.post', label: 'POST pr_tickets', allowed: 0, refused: 0 }]), dropped: { 'names pr_tickets.status, mapped to null (the target has none)': 1111, 'users.role is NOT NULL': 198 } };
+    const unheld = {
+      ...passed([{ id: 'R99.post', label: 'POST pr_tickets', allowed: 0, refused: 0 }]),
+      dropped: { 'names pr_tickets.status, mapped to null (the target has none)': 1111, 'users.role is NOT NULL': 198 },
+      droppedReach: { 'R99.post:allowed': 700, 'R99.post:refused': 411, allow: 700, deny: 411 },
+    };
     expect(applyCoverageGate(unheld)).toMatchObject({
       status: 'passed',
       note: 'not checked on this target: clause R99.post (POST pr_tickets): allowed; R99.post (POST pr_tickets): refused (its cases were dropped, mostly as names pr_tickets.status, mapped to null (the target has none))',
     });
-    expect(applyCoverageGate({ ...unheld, dropped: {} }).status).toBe('failed');
+    expect(applyCoverageGate({ ...unheld, dropped: {}, droppedReach: {} }).status).toBe('failed');
+  });
+
+  it('an unrelated drop excuses nothing: a clause side no dropped case would have reached (a generator that never draws it) still fails', () => {
+    // One case dropped for a NOT NULL elsewhere used to let every unreached clause pass as "not checked on this target".
+    const regressed = {
+      ...passed([
+        { id: 'R99.paid', label: 'a buyer setting paid', allowed: 0, refused: 7 },
+        { id: 'R99.post', label: 'POST pr_tickets', allowed: 0, refused: 3 },
+      ]),
+      dropped: { 'users.role is NOT NULL': 1 },
+      droppedReach: { 'R99.post:allowed': 1, allow: 1 },
+    };
+    expect(applyCoverageGate(regressed)).toMatchObject({
+      status: 'failed',
+      note: 'coverage: in 300 cases generation never reached clause R99.paid (a buyer setting paid): allowed; not checked on this target: clause R99.post (POST pr_tickets): allowed (its cases were dropped, mostly as users.role is NOT NULL)',
+    });
+    // The rule's side, likewise: excused only when dropped cases would have reached it.
+    const allowOnly = { ...passed(undefined), counts: { allowed: 300, filtered: 0, rejected: 0, errored: 0 }, dropped: { 'users.role is NOT NULL': 1 } };
+    expect(applyCoverageGate({ ...allowOnly, droppedReach: { allow: 1 } }).status).toBe('failed');
+    expect(applyCoverageGate({ ...allowOnly, droppedReach: { deny: 1 } })).toMatchObject({ status: 'passed', note: 'not checked on this target: the deny side of rule R99 (its cases were dropped, mostly as users.role is NOT NULL)' });
+    // merge-reports adds the shards' reach before gating.
+    const shard = (index: number, droppedReach: Record<string, number>) =>
+      runSummary([propertySummary({ ...passed([{ id: 'R99.post', label: 'p', allowed: 0, refused: 3 }]), dropped: { x: 1 }, droppedReach, note: COVERAGE_ON_MERGE_NOTE })], { policyfuzzVersion: 't', seed: 1, profile: 'pr', shard: { index, count: 2 }, migrations: null, migrationsDigest: null, startedAt: new Date(0), timeBudgetMs: null });
+    expect(mergeSummaries([shard(1, {}), shard(2, {})]).properties[0].status).toBe('failed');
+    expect(mergeSummaries([shard(1, {}), shard(2, { 'R99.post:allowed': 1 })]).properties[0].status).toBe('passed');
+  });
+
+  it('counts what a dropped case would have reached by the model, only its dropped steps when some were sent', () => {
+    const oracle = { model, settings: {} } as unknown as Oracle;
+    const reach = new DroppedReach([clause]);
+    const steps = [call(true), call(false)];
+    reach.add({ world: {}, steps }, oracle, new Set([steps[1]]));
+    expect(reach.result()).toEqual({ deny: 1, 'R99.f:refused': 1 });
+    reach.add({ world: {}, steps: [call(true)] }, oracle);
+    expect(reach.result()).toEqual({ allow: 1, deny: 1, 'R99.f:allowed': 1, 'R99.f:refused': 1 });
   });
 
   it('a rule with one side by design (readable by everyone) passes on that side alone, in a run and once merged; unsaid, the failure names the setting', () => {
@@ -52,16 +102,7 @@ describe('clause coverage', () => {
   });
 
   it('counts each step of a case on the side the model answers', () => {
-    const model = {
-      tables: {},
-      fixtureOrder: [],
-      functions: {
-        f: { name: 'f', args: ['ok'], executableBy: ['anon'], predict: (world: never, _c: never, a: { ok: boolean }) => ({ outcome: a.ok ? allowed(null, 1) : raised('P0001'), world }) },
-      },
-    };
-    const clause: Clause = { id: 'R99.f', label: 'f', side: (s) => (s.step.request.kind === 'rpc' ? (s.outcome.kind === 'allowed' ? 'allowed' : 'refused') : undefined) };
     const tally = new ClauseTally([clause]);
-    const call = (ok: boolean) => ({ caller: { kind: 'anon' as const }, request: { kind: 'rpc' as const, fn: 'f', args: { ok } } });
     tally.add({ world: {}, steps: [call(true), call(false), call(false)] }, { model, settings: {} } as unknown as Oracle);
     expect(tally.result()).toEqual([{ id: 'R99.f', label: 'f', allowed: 1, refused: 2 }]);
   });

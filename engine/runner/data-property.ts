@@ -8,6 +8,23 @@ import type { DataCase, DataStep } from './data-case.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { World } from '../model/world.ts';
 
+/**
+ * The run's oracle as a case generator receives it: engine/pack.ts's Oracle (not named here, since
+ * pack.ts imports this file): the run's settings, the pack's model, and what the target adds.
+ */
+export interface RunOracle<S = any> {
+  settings: S;
+  model: object;
+}
+
+/**
+ * A property's cases for these settings. `oracle`: the run's (the same settings, plus what the
+ * target adds: its ON DELETE actions, db-max-rows); a generator that predicts earlier steps to
+ * shape later ones (a token's claims) predicts with it, so its predictions are the case's own.
+ * Absent (a sample outside a run): the pack's model with the settings.
+ */
+export type CasesOf<S> = (settings: S, oracle?: RunOracle<S>) => fc.Arbitrary<DataCase>;
+
 /** What a clause sees of one step: the request, the world before it, and the model's answer. */
 export interface ClauseStep<S = any> {
   step: DataStep;
@@ -32,7 +49,7 @@ export interface Clause<S = any> {
 /** Cases aimed at one branch of the model. */
 export interface Guide<S = any> {
   branch: string;
-  cases: (settings: S) => fc.Arbitrary<DataCase>;
+  cases: CasesOf<S>;
 }
 
 export interface DataProperty<S = any> {
@@ -42,7 +59,7 @@ export interface DataProperty<S = any> {
   /** Tables (and functions) the rule is about; a target without them makes the rule not applicable. */
   tables: string[];
   functions?: string[];
-  cases: (settings: S) => fc.Arbitrary<DataCase>;
+  cases: CasesOf<S>;
   /** The rule's labelled clauses, each to be reached on both sides (coverage.ts). */
   clauses?: Clause<S>[];
   /**
@@ -67,7 +84,7 @@ export interface DataProperty<S = any> {
 export interface CasePart<S = any> {
   tables: string[];
   functions?: string[];
-  cases: (settings: S) => fc.Arbitrary<DataCase>;
+  cases: CasesOf<S>;
   /** Guides into this part's rare branches: the property's while the part is one of its parts. */
   guides?: Guide<S>[];
 }
@@ -84,7 +101,7 @@ export function fromParts<S>(base: Pick<DataProperty<S>, 'id' | 'rule' | 'title'
     tables: [...new Set(chosen.flatMap((p) => p.tables))],
     functions: [...new Set(chosen.flatMap((p) => p.functions ?? []))],
     ...(chosen.some((p) => p.guides?.length) ? { guides: chosen.flatMap((p) => p.guides ?? []) } : {}),
-    cases: (settings) => (chosen.length === 1 ? chosen[0].cases(settings) : fc.oneof(...chosen.map((p) => p.cases(settings)))),
+    cases: (settings, oracle) => (chosen.length === 1 ? chosen[0].cases(settings, oracle) : fc.oneof(...chosen.map((p) => p.cases(settings, oracle)))),
     narrow: (has) => {
       const present = chosen.filter((p) => [...p.tables, ...(p.functions ?? [])].every(has));
       return present.length ? build(present) : undefined;

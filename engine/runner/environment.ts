@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 import { EnvironmentError } from '../errors.ts';
-import { keptTemplateKey, prepareTemplate, type PreparedTemplate } from '../db/databases.ts';
+import { keptTemplateKey, prepareTemplate, settingsNotCopiedNote, type PreparedTemplate } from '../db/databases.ts';
 import { describeTemplateSource, templateCacheEnabled } from '../db/template-cache.ts';
 import type { MigrationFile } from '../db/migrations.ts';
 import { startDatabaseServer, type DatabaseServer, type ServerChoice } from '../db/providers/index.ts';
@@ -128,6 +128,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     const tpl = template;
     const startupMs = Date.now() - started;
     const source = describeTemplateSource(tpl.source);
+    const notCopied = settingsNotCopiedNote(tpl.settingsNotCopied);
     return {
       server,
       template: tpl,
@@ -135,7 +136,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       workers,
       startupMs,
       startup: phases,
-      readyNote: `ready in ${startupMs} ms${source ? ` (${source})` : ''}${standIns ? `; ${standIns}` : ''}`,
+      readyNote: `ready in ${startupMs} ms${source ? ` (${source})` : ''}${standIns ? `; ${standIns}` : ''}${notCopied ? `; ${notCopied}` : ''}`,
       async close() {
         for (const w of workers) await w.client.end().catch(() => {});
         await tpl.drop();

@@ -90,7 +90,7 @@ export class GuidedCases extends fc.Arbitrary<DataCase> {
 export function laneArbitrary(property: DataProperty, oracle: Oracle, plain: fc.Arbitrary<DataCase>): fc.Arbitrary<DataCase> {
   const guides = (property.guides ?? []).filter((g) => oracle.model.branches?.[g.branch] !== undefined);
   if (!guides.length) return plain;
-  return new GuidedCases(property.cases(oracle.settings), guides.map((g) => ({ branch: g.branch, arbitrary: g.cases(oracle.settings) })), oracle);
+  return new GuidedCases(property.cases(oracle.settings, oracle), guides.map((g) => ({ branch: g.branch, arbitrary: g.cases(oracle.settings, oracle) })), oracle);
 }
 
 /**

@@ -98,8 +98,16 @@ export interface PropertyResult {
    * their fixtures; never counted in `cases`, never an error.
    */
   dropped?: Record<string, number>;
+  /**
+   * Data layer: what the dropped cases would have reached by the model's answers, by side (`allow`,
+   * `deny`) and clause side (`<clause>:allowed`, `<clause>:refused`): the coverage gate excuses only
+   * these as not checked on this target (engine/runner/coverage.ts DroppedReach).
+   */
+  droppedReach?: Record<string, number>;
   /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
   stopped?: 'time budget' | 'interrupted';
+  /** Stopped by the time budget past its minimum, shortened for a reason to name (the load factor: engine/runner/budget.ts runBreadthFirst). */
+  budgetCut?: string;
   /** Data layer, not reported: each worker's lane's progress, where a budget's next tranche resumes the property (engine/runner/budget.ts). */
   progress?: LaneProgress[];
 }

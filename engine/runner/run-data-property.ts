@@ -16,7 +16,7 @@ import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResult } from './result.ts';
-import { BranchTally, ClauseTally } from './coverage.ts';
+import { BranchTally, ClauseTally, DroppedReach } from './coverage.ts';
 import { casePredictions } from './case-predictions.ts';
 import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
@@ -88,20 +88,44 @@ function dropReason(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The note of a property whose share of dropped cases is high (or total): the main reason and its remedy. */
-export function droppedNote(dropped: Record<string, number>, cases: number): string | undefined {
+/**
+ * Above this share of a property's cases dropped by one CHECK the model does not have, the note
+ * says so first: a wrong values mapping (a model word the target's CHECK lacks) drops its cases
+ * this way, and a pass with a fifth of the cases gone to one constraint would hide it.
+ */
+export const CHECK_DROP_SHARE = 0.2;
+
+/** A drop reason of fixtures.ts unrealizableAnswer: a CHECK the model does not have refused a write it lets succeed. */
+const CHECK_DROP = /^(.+) refused a value the model writes \(a CHECK the model does not have\)$/;
+
+/**
+ * What a property's dropped cases call for saying: `prominent`, each CHECK that dropped more than
+ * CHECK_DROP_SHARE (said first in the note); `general`, a high share (or all) dropped, the main
+ * reason and its remedy (unless a prominent one names it already).
+ */
+export function dropNotes(dropped: Record<string, number>, cases: number): { prominent: string[]; general?: string } {
   const total = Object.values(dropped).reduce((n, k) => n + k, 0);
-  if (!total) return undefined;
+  if (!total) return { prominent: [] };
   const share = total / (total + cases);
-  const [reason] = Object.entries(dropped).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
-  if (cases === 0) return `no case could run on this target: all ${total} cases drawn were dropped, mostly as ${reason}; ${remedyFor(reason)}`;
-  if (share <= DROP_HEALTH_SHARE) return undefined;
-  return `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}`;
+  const byCount = Object.entries(dropped).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const [reason] = byCount[0];
+  if (cases === 0) return { prominent: [], general: `no case could run on this target: all ${total} cases drawn were dropped, mostly as ${reason}; ${remedyFor(reason)}` };
+  const checks = byCount.filter(([r, n]) => CHECK_DROP.test(r) && n / (total + cases) > CHECK_DROP_SHARE);
+  const prominent = checks.map(([r, n]) => `${Math.round((n / (total + cases)) * 100)}% of cases dropped by CHECK ${CHECK_DROP.exec(r)![1]} alone (a value the model writes refused): if the model has that rule, a values mapping is likely wrong; ${remedyFor(r)}`);
+  const named = checks.some(([r]) => r === reason);
+  return { prominent, ...(share > DROP_HEALTH_SHARE && !named ? { general: `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}` } : {}) };
 }
 
-/** The note of a passing run: cut short (by the budget or an interrupt) after how many cases, fewer cases than it drew, and a high share of dropped cases. */
+/** The note of a property whose share of dropped cases is high (or total), or one CHECK's share is (dropNotes). */
+export function droppedNote(dropped: Record<string, number>, cases: number): string | undefined {
+  const { prominent, general } = dropNotes(dropped, cases);
+  return [...prominent, ...(general ? [general] : [])].join('; ') || undefined;
+}
+
+/** The note of a passing run: a CHECK that dropped many cases first, then cut short (by the budget or an interrupt) after how many cases, fewer cases than it drew, and a high share of dropped cases. */
 export function passNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>, progress?: readonly LaneProgress[]): string | undefined {
-  const parts = [...(stopped ? [`${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${cases} cases`] : [shortfallNote(cases, progress)]), droppedNote(dropped, cases)].filter((n): n is string => Boolean(n));
+  const { prominent, general } = dropNotes(dropped, cases);
+  const parts = [...prominent, ...(stopped ? [`${stopped === 'interrupted' ? 'interrupted' : 'time budget reached'} after ${cases} cases`] : [shortfallNote(cases, progress)]), general].filter((n): n is string => Boolean(n));
   return parts.join('; ') || undefined;
 }
 
@@ -151,7 +175,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const clauseTally = new ClauseTally(property.clauses ?? []);
   /** How many cases took each branch of the model this property owns (engine/model/branches.ts). */
   const branchTally = new BranchTally(options.oracle.model.branches, property.id);
-  const arbitrary = property.cases(options.oracle.settings);
+  /** What the cases (and requests) this target could not hold would have reached: the coverage gate excuses only that. */
+  const droppedReach = new DroppedReach(property.clauses ?? []);
+  const arbitrary = property.cases(options.oracle.settings, options.oracle);
   /** Where the time went (timings.ts). */
   const timings = noTimings();
   /** Each lane draws from its own arbitrary: a guided one (guided.ts) follows the branches its own cases took. */
@@ -240,6 +266,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           const reason = options.path ? undefined : dropReason(error);
           if (reason === undefined) throw error;
           drop(reason);
+          timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle));
           return;
         } finally {
           busy.leave();
@@ -293,6 +320,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // steps come one at a time and are not).
         const sendable = sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
+        if (sendable.testCase !== testCase) {
+          const kept = new Set(sendable.testCase?.steps);
+          timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle, new Set(testCase.steps.filter((s) => !kept.has(s)))));
+        }
         if (!sendable.testCase) return void took();
         const prepared = timed(timings, 'modelMs', () => prepareCase(worker.tx.fixturePlan, sendable.testCase!, options.oracle));
         if (options.path) return runCase(prepared, runIndex);
@@ -300,6 +331,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // in its place (a skipped run does not count toward numRuns), within a bound.
         if (prepared.thrown instanceof NotRealizable) {
           drop(prepared.thrown.reason);
+          timed(timings, 'modelMs', () => droppedReach.add(prepared.testCase, options.oracle));
           mine.drops.push(runIndex);
           mine.draws = runIndex + 1;
           if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) {
@@ -361,7 +393,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     planned,
     progress,
     ...(stopped ? { stopped } : {}),
-    ...(Object.keys(dropped).length ? { dropped } : {}),
+    ...(Object.keys(dropped).length ? { dropped, droppedReach: droppedReach.result() } : {}),
   };
   const health = droppedNote(dropped, checked);
   const withHealth = (note?: string) => (health ? { note: note ? `${note}; ${health}` : health } : note ? { note } : {});

@@ -280,6 +280,13 @@ function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | 
   return missing ? `embeds ${missing.table} in ${parent}, which no foreign key of the target joins` : undefined;
 }
 
+/** The target's column for a model table's column (its type, its constraints), or undefined when the target was not read from its catalog or lacks it. */
+export function targetColumnShape(plan: FixturePlan, table: string, column: string): ColumnShape | undefined {
+  if (!plan.shapes) return undefined;
+  const onTarget = plan.mapping ? targetColumn(plan.mapping, table, column) : column;
+  return onTarget === null ? undefined : plan.shapes.get(plan.mapping ? targetTable(plan.mapping, table) : table)?.find((c) => c.name === onTarget);
+}
+
 /** Whether a model request goes to a table or function the mapping sends as SQL (`via: "sql"`), not through the API. */
 export function sentAsSql(plan: FixturePlan, request: ApiRequest | undefined): boolean {
   if (request === undefined) return false;

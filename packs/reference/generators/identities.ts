@@ -11,7 +11,8 @@ import type { Row } from '../../../engine/model/json.ts';
 import { predict } from '../../../engine/model/predict.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { modelRunOf, type DataCase } from '../../../engine/runner/data-case.ts';
-import type { DataProperty } from '../../../engine/runner/data-property.ts';
+import type { CasesOf, DataProperty, RunOracle } from '../../../engine/runner/data-property.ts';
+import type { Oracle } from '../../../engine/pack.ts';
 import { currentUserRole } from '../model/identity.ts';
 import { referenceOracleWith } from '../model/index.ts';
 import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
@@ -122,14 +123,15 @@ export function callerAmong(list: Person[]): fc.Arbitrary<Caller> {
  * 'users.role' a step's token carries `app_metadata.role` equal to the caller's role as the model
  * reads it in the world before that step (currentUserRole: none for no users row, a null role,
  * or an anonymous sign-in under anonymousSignIns 'no-role'); the world is carried from step to step
- * by the model's predictions, so a role an earlier step changed is the one the token carries (a
- * hook mints it from users.role). Under 'untrusted' the case is as drawn (tokenClaimsOf). A
- * lifecycle case (fc.commands) sends its own steps: its cast's tokens are made with
- * callerWithClaims (no step of it changes a role).
+ * by the predictions of `oracle`, the run's (its target's ON DELETE actions included: a cascade
+ * that removes a users row leaves no role in the next token), so a role an earlier step changed is
+ * the one the token carries (a hook mints it from users.role). Under 'untrusted' the case is as
+ * drawn (tokenClaimsOf). A lifecycle case (fc.commands) sends its own steps: its cast's tokens are
+ * made with callerWithClaims (no step of it changes a role).
  */
-export function withTokenClaims(testCase: DataCase, settings: ModelSettings): DataCase {
+export function withTokenClaims(testCase: DataCase, oracle: Oracle<ModelSettings>): DataCase {
+  const settings = oracle.settings;
   if (settings.claims.appMetadataRole === 'untrusted' || modelRunOf(testCase)) return testCase;
-  const oracle = referenceOracleWith(settings);
   let world = testCase.world;
   const steps = testCase.steps.map((step) => {
     const caller = callerWithClaims(step.caller, world, settings);
@@ -149,10 +151,16 @@ export function callerWithClaims(caller: Caller, world: World, settings: ModelSe
   return Object.keys(appMetadata).length ? { ...rest, appMetadata } : rest;
 }
 
+/** The run's oracle is a pack Oracle (RunOracle says so) for these very settings. */
+function isRunOracleFor(oracle: RunOracle<ModelSettings>, settings: ModelSettings): oracle is Oracle<ModelSettings> {
+  return oracle.settings === settings;
+}
+
 /** A property whose every case (its guides' and its narrowed forms' too) goes through withTokenClaims. */
 export function withTokenClaimsOf(property: DataProperty<ModelSettings>): DataProperty<ModelSettings> {
-  const claimed = (cases: (settings: ModelSettings) => fc.Arbitrary<DataCase>) => (settings: ModelSettings) =>
-    settings.claims.appMetadataRole === 'untrusted' ? cases(settings) : cases(settings).map((c) => withTokenClaims(c, settings));
+  // The run's oracle when given (the same settings), else the reference model with the settings.
+  const claimed = (cases: CasesOf<ModelSettings>): CasesOf<ModelSettings> => (settings, oracle) =>
+    settings.claims.appMetadataRole === 'untrusted' ? cases(settings, oracle) : cases(settings, oracle).map((c) => withTokenClaims(c, oracle && isRunOracleFor(oracle, settings) ? oracle : referenceOracleWith(settings)));
   const { narrow, guides } = property;
   return {
     ...property,

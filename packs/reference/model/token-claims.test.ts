@@ -14,7 +14,8 @@ import { referenceEnvironment } from '../../../testing/reference.ts';
 import { authUserRow, callerOf, tokenClaimsOf, withTokenClaims, type Person } from '../generators/identities.ts';
 import { dataProperties } from '../properties.ts';
 import { referenceOracleWith } from './index.ts';
-import { defaultSettings, ModelSettingsSchema } from './settings.ts';
+import { defaultSettings, ModelSettingsSchema, type ModelSettings } from './settings.ts';
+import type { Oracle } from '../../../engine/pack.ts';
 
 const mirrored = ModelSettingsSchema.parse({ claims: { appMetadataRole: 'users.role' } });
 const profile = (id: string, role: string | null) => ({ id, email: `${id.slice(0, 4)}@x.test`, role, department: null, permissions: [], managed_permissions: [] });
@@ -47,11 +48,31 @@ describe('token claims', () => {
         { caller: callerOf(admin), request: { kind: 'select', table: 'users', columns: ['id'], filters: [] } },
       ],
     };
-    expect(withTokenClaims(demoteSelf, defaultSettings)).toBe(demoteSelf);
-    expect(withTokenClaims(demoteSelf, mirrored).steps.map((s) => roleClaim(s.caller))).toEqual(['user', 'admin', 'user']);
+    expect(withTokenClaims(demoteSelf, referenceOracleWith(defaultSettings))).toBe(demoteSelf);
+    expect(withTokenClaims(demoteSelf, referenceOracleWith(mirrored)).steps.map((s) => roleClaim(s.caller))).toEqual(['user', 'admin', 'user']);
     // No users row: no role, so no claim (the drawn admin claim is not kept).
     const noRow = { ...readAll(callerOf(plain)), world: { ...world, users: [admin.profile!] } };
-    expect(withTokenClaims(noRow, mirrored).steps[0].caller).toEqual({ kind: 'user', id: plain.id, email: plain.email });
+    expect(withTokenClaims(noRow, referenceOracleWith(mirrored)).steps[0].caller).toEqual({ kind: 'user', id: plain.id, email: plain.email });
+  });
+
+  it("'users.role': a step's token follows the run's oracle, whose target cascades may remove the users row (no stale role)", () => {
+    // A target whose users rows go with their passport profile (ON DELETE CASCADE, in model names).
+    const cascading: Oracle<ModelSettings> = { ...referenceOracleWith(mirrored), foreignKeyActions: [{ table: 'users', column: 'id', references: 'passport.profiles', referencedColumn: 'user_id', onDelete: 'cascade' as const }] };
+    const dropProfile: DataCase = {
+      world,
+      steps: [
+        { caller: { kind: 'service' }, request: { kind: 'delete', schema: 'passport', table: 'profiles', filters: [{ column: 'user_id', op: 'eq', value: admin.id }], returning: 'minimal' } },
+        { caller: callerOf(admin), request: { kind: 'select', table: 'users', columns: ['id'], filters: [] } },
+      ],
+    };
+    expect(withTokenClaims(dropProfile, cascading).steps.map((s) => roleClaim(s.caller))).toEqual([undefined, undefined]);
+    expect(withTokenClaims(dropProfile, referenceOracleWith(mirrored)).steps.map((s) => roleClaim(s.caller))).toEqual([undefined, 'admin']);
+    // A property's cases predict with the run's oracle when given one (its ON DELETE actions read).
+    const R19 = dataProperties.find((p) => p.id === 'R19')!;
+    const read = new Set<PropertyKey>();
+    const watched = new Proxy(cascading, { get: (o, key) => (read.add(key), Reflect.get(o, key)) });
+    fc.sample(R19.cases(mirrored, watched), { seed: 5, numRuns: 10 });
+    expect(read.has('foreignKeyActions')).toBe(true);
   });
 
   describe('a policy reading app_metadata.role', () => {
@@ -71,7 +92,7 @@ create policy profiles_owner_or_claimed_admin_read on passport.profiles for sele
     };
 
     it("holds under 'users.role' (the claim is users.role), R19's own cases included", async () => {
-      for (const p of people) expect((await check(withTokenClaims(readAll(callerOf(p)), mirrored), mirrored))?.reason).toBeUndefined();
+      for (const p of people) expect((await check(withTokenClaims(readAll(callerOf(p)), referenceOracleWith(mirrored)), mirrored))?.reason).toBeUndefined();
       const r19 = dataProperties.find((p) => p.id === 'R19')!;
       for (const c of fc.sample(r19.cases(mirrored), { seed: 3, numRuns: 25 })) expect((await check(c, mirrored))?.reason).toBeUndefined();
     });
