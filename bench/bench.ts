@@ -149,11 +149,18 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** `BENCH_ONLY=workers`: only the rule-2 lines (start to first case, 1 and 2 workers), to compare a change to the executor in minutes, not a quarter hour. */
+const WORKERS_ONLY = process.env.BENCH_ONLY === 'workers';
+/** `BENCH_WORKERS=2`: the worker counts measured (default 1,2). */
+const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
+
 async function main(): Promise<void> {
-  for (const line of cliStartup()) console.log(line);
-  for (const line of await cachedStart()) console.log(line);
-  for (const line of userPack()) console.log(line);
-  for (const line of prJob()) console.log(line);
+  if (!WORKERS_ONLY) {
+    for (const line of cliStartup()) console.log(line);
+    for (const line of await cachedStart()) console.log(line);
+    for (const line of userPack()) console.log(line);
+    for (const line of prJob()) console.log(line);
+  }
   const t0 = performance.now();
   const server = await startDatabaseServer({ provider: process.env.DATABASE_URL ? undefined : 'local' });
   const migrations = loadMigrationFolder(BUNDLED_MIGRATIONS);
@@ -162,7 +169,7 @@ async function main(): Promise<void> {
     const firstCaseMs = performance.now() - t0;
     console.log(`start to first case: ${firstCaseMs.toFixed(0)} ms (provider ${server.description}; goal < 2000 ms)`);
     await firstEnv.close();
-    for (const workers of [1, 2]) {
+    for (const workers of WORKER_COUNTS) {
       const env = await openEnvironment({ server, migrations, workers });
       try {
         await runDataProperty(env, R02, { seed: SEED + 100, runs: WARM_UP, oracle: referenceOracle });

@@ -148,10 +148,26 @@ async function sendPlanned(steps: Step[]): Promise<ApiResponse[]> {
   }
 }
 
-/** Both ways, which must answer alike (a request with options is only sent one by one). */
+/**
+ * The same case run as the fuzz runs it (runPlanned): its last request, which the case's rollback
+ * ends, is written without what only a next request needs (a lone request without a savepoint).
+ */
+async function sendRunPlanned(steps: Step[]): Promise<ApiResponse[]> {
+  const tx = env.workers[0].tx;
+  try {
+    return await tx.runPlanned(FIXTURES, () => FIXTURES, steps.map(([caller, request]) => ({ caller, request })));
+  } finally {
+    await tx.flush();
+  }
+}
+
+/** All three ways, which must answer alike (a request with options is only sent one by one). */
 async function sequence(...steps: Step[]): Promise<ApiResponse[]> {
   const out = await sendOneByOne(steps);
-  if (steps.every(([, , options]) => !options)) expect(await sendPlanned(steps)).toEqual(out);
+  if (steps.every(([, , options]) => !options)) {
+    expect(await sendPlanned(steps)).toEqual(out);
+    expect(await sendRunPlanned(steps)).toEqual(out);
+  }
   return out;
 }
 
@@ -501,6 +517,23 @@ describe('requests planned in begin() are written with the fixtures, each its ow
     const bad = [...FIXTURES, { table: 'things', row: { id: 1 }, sql: `insert into public.things values (1, null, 'dup')` }];
     await expect(tx.begin(bad, undefined, [patchOk].map(([caller, request]) => ({ caller, request })))).rejects.toThrow(/fixture for things refused: duplicate key/);
     await tx.end();
+  });
+
+  it("runPlanned: the case's last request, which the case's rollback ends, leaves out what only a next request needs; a lone one has no savepoint; a read's read-only mode is one of its settings", async () => {
+    // From no prepared statement: each shape's first use is sent as text, values and all.
+    await env.workers[0].tx.deallocatePrepared();
+    const [, first, last] = await batchesOf(() => sendRunPlanned([patchOk, patchOk]));
+    expect(first).toMatch(/^savepoint pf_request; .*; set constraints all immediate; release savepoint pf_request; reset role; reset all; (set constraints [^;]+ deferred; )?savepoint pf_request$/);
+    expect(last).toMatch(/^rollback to savepoint pf_request; .*; set constraints all immediate$/);
+    const [, lone] = await batchesOf(() => sendRunPlanned([readThings]));
+    expect(lone).not.toMatch(/savepoint|set local/);
+    expect(lone).toContain(`set_config('transaction_read_only', 'on', true)`);
+    // Each answers as one by one does (sequence() runs every case of this file the three ways).
+    expect(await sendRunPlanned([patchOk, patchOk])).toEqual(await sendOneByOne([patchOk, patchOk]));
+    const [orphan] = await sequence([alice, { kind: 'insert', table: 'children', rows: [{ id: 1, parent: 99 }], returning: 'minimal' }]);
+    expect(orphan).toMatchObject({ status: 409, error: { code: '23503' } });
+    const [refused] = await sequence(boom);
+    expect(refused).toMatchObject({ status: 400, error: { code: 'P0001', message: 'BOOM' } });
   });
 
   it('runPlanned: the next case is written behind a case before any answer; each answers as it does alone', async () => {

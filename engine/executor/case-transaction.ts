@@ -111,12 +111,20 @@ export function requestSearchPath(cache: SchemaCache, request: ApiRequest): stri
 }
 
 /**
+ * A read's transaction mode, set with its settings: what `set local transaction_read_only = on`
+ * does, one statement fewer per read. Turning read-only on is allowed at any point of a
+ * transaction (only turning it off is checked), and it binds from the next statement on: the
+ * pre-request function and the request's statement, as PostgREST's READ ONLY transaction does.
+ */
+const READ_ONLY_SETTING = `, set_config('transaction_read_only', 'on', true)`;
+
+/**
  * PostgREST's pre-request settings (one statement, prepared like the request: its values are
  * parameters). PostgREST discards what the set_config calls return; so does this statement, which
  * answers one short column instead of echoing the claims and headers back (set_config is volatile:
  * the planner keeps every call).
  */
-export function preRequestQuery(caller: Caller, request: ApiRequest, cache: SchemaCache, options: SendOptions = {}): ParameterizedSql {
+export function preRequestQuery(caller: Caller, request: ApiRequest, cache: SchemaCache, options: SendOptions = {}, readOnly = false): ParameterizedSql {
   const creds = credentialTexts(caller, options, request, !sentOutsideApi(cache, request));
   const p = new SqlParams();
   const discardingValues = (settings: string) => `select 1 as pf_settings from (${settings}) pf_settings`;
@@ -126,7 +134,7 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
     `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${p.bind(creds.claims)}, true), ` +
       `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
-      `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)`),
+      `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)${readOnly ? READ_ONLY_SETTING : ''}`),
   );
 }
 
@@ -150,15 +158,6 @@ export function preRequestSql(caller: Caller, request: ApiRequest, cache: Schema
 type SqlStatement = Exclude<Statement, { refusal: unknown }>;
 
 /**
- * One request's message: a savepoint (for a case's later request, `after`: the previous request
- * undone back to its savepoint, NEXT_REQUEST), PostgREST's pre-request settings, read-only mode
- * for reads, the statement (each as `sqlFor` sends it, prepared or not), and for a write the
- * end-of-request constraint check and what a kept write gets: its rows kept, its settings (every
- * name) and constraint modes ended, and a fresh savepoint. The next request's undo then rolls back to that fresh savepoint (nothing)
- * after a kept write, or to the request's own after a failure or a read: the same text either way,
- * so a request's message never depends on the answer before it.
- */
-/**
  * After a single-object write (Accept: application/vnd.pgrst.object+json): PostgREST's
  * failNotSingular (Query.hs) condemns the transaction when the write's page_total is not 1. The
  * statement kept its count (statement.ts SINGULAR_TOTAL); this fails the request's message
@@ -173,6 +172,30 @@ export function maxAffectedCheck(n: number): string {
 
 const singularWrite = (statement: SqlStatement) => statement.shape === 'single' && !statement.readOnly;
 
+/**
+ * Where a request's message sits in its case. `after`: a request of the case went before it (its
+ * message opens by undoing that one, NEXT_REQUEST). `last`: no request of the case follows it,
+ * and the case's rollback ends it (runPlanned): it needs no savepoint to be undone to, and a kept
+ * write nothing to end its settings for a next request.
+ */
+export interface RequestPlace {
+  after: boolean;
+  last: boolean;
+}
+
+/** Whether the message opens with a savepoint or the undo of the request before it (a case's only request needs neither). */
+const opensRequest = (place: RequestPlace) => place.after || !place.last;
+
+/**
+ * One request's message: a savepoint (for a case's later request, `after`: the previous request
+ * undone back to its savepoint, NEXT_REQUEST), PostgREST's pre-request settings (read-only mode
+ * among them for reads), the statement (each as `sqlFor` sends it, prepared or not), and for a
+ * write the end-of-request constraint check and what a kept write gets: its rows kept, its
+ * settings (every name) and constraint modes ended, and a fresh savepoint. The next request's undo
+ * then rolls back to that fresh savepoint (nothing) after a kept write, or to the request's own
+ * after a failure or a read: the same text either way, so a request's message never depends on the
+ * answer before it. The case's last request leaves out what only a next request needs (RequestPlace).
+ */
 export function requestMessage(
   caller: Caller,
   request: ApiRequest,
@@ -180,21 +203,21 @@ export function requestMessage(
   cache: SchemaCache,
   options: SendOptions,
   sqlFor: (query: ParameterizedSql) => string,
-  after: boolean,
+  place: RequestPlace,
 ): string {
-  const readOnly = statement.readOnly ? `; set local transaction_read_only = on` : '';
-  const kept = statement.readOnly ? '' : `; ${END_OF_REQUEST}; ${keepRequestSql(cache)}savepoint pf_request`;
+  const opener = place.after ? `${NEXT_REQUEST}; ` : opensRequest(place) ? `${FIRST_REQUEST}; ` : '';
+  const kept = statement.readOnly ? '' : place.last ? `; ${END_OF_REQUEST}` : `; ${END_OF_REQUEST}; ${keepRequestSql(cache)}savepoint pf_request`;
   // What the request left for the next one on a pooled connection, read before anything ends it.
   const probe = cache.sessionState ? `; ${sqlFor(new SqlParams().statement(sessionProbeSql(cache.sessionState)))}` : '';
   const max = maxAffectedOf(request);
   const singular = (singularWrite(statement) ? `; ${SINGULAR_CHECK}` : '') + (max !== undefined ? `; ${maxAffectedCheck(max)}` : '');
-  // After the read-only mode: PostgREST opens a read's transaction read-only before it calls the function.
+  // After the settings (a read's read-only mode among them): PostgREST opens a read's transaction read-only before it calls the function.
   const hook = preRequestCall(cache, request);
-  return `${after ? NEXT_REQUEST : FIRST_REQUEST}; ${sqlFor(preRequestQuery(caller, request, cache, options))}${readOnly}${hook ? `; ${hook}` : ''}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
+  return `${opener}${sqlFor(preRequestQuery(caller, request, cache, options, statement.readOnly))}${hook ? `; ${hook}` : ''}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
 }
 
-/** Where the request's own statement (the one answering page_total, body) sits after the one opening the request (its savepoint, or the rollback to it). */
-const mainOffset = (step: Prepared) => (step.statement.readOnly ? 3 : 2) + (preRequestCall(step.cache, step.request) ? 1 : 0);
+/** Where the request's own statement (the one answering page_total, body) sits in the message's completed statements. */
+const mainIndex = (step: Prepared) => (opensRequest(step.place) ? 1 : 0) + 1 + (preRequestCall(step.cache, step.request) ? 1 : 0);
 
 interface Prepared {
   cache: SchemaCache;
@@ -202,6 +225,7 @@ interface Prepared {
   request: ApiRequest;
   options: SendOptions;
   statement: SqlStatement;
+  place: RequestPlace;
 }
 
 /** A database error as PostgREST answers it. */
@@ -222,12 +246,10 @@ function refusalResponse(statement: Extract<Statement, { refusal: unknown }>): A
  * request's (PostgREST rolls it back, as the next message does); one before it is the harness's.
  */
 function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
-  // The message's first statement opens the request (SAVEPOINT, or ROLLBACK to it: NEXT_REQUEST).
-  const at = result.completed.length && (result.completed[0].command === 'SAVEPOINT' || result.completed[0].command === 'ROLLBACK') ? 0 : -1;
   if (result.error) {
     throwIfConnectionEnded(result.error);
-    if (at < 0) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);
-    const main = result.completed[at + mainOffset(step)];
+    if (!requestOpened(step, result)) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);
+    const main = result.completed[mainIndex(step)];
     if (result.error.code === 'PF116' && singularWrite(step.statement) && main) {
       const affected = Number(main.rows[0][0]);
       const error = { code: 'PGRST116', message: 'JSON object requested, multiple (or no) rows returned', details: `The result contains ${affected} rows`, hint: null };
@@ -240,13 +262,24 @@ function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
     }
     return errorResponse(result.error, step.caller, step.options);
   }
-  const main = at + mainOffset(step);
+  const main = mainIndex(step);
   const [pageTotal, body, inserted] = result.completed[main].rows[0];
   const response = shapeResponse(step.request, step.statement, Number(pageTotal), body === null ? null : (JSON.parse(body) as Json), inserted);
   const watch = step.cache.sessionState;
   if (!watch) return response;
   const leftBehind = leftBehindFrom(watch, result.completed[main + 1].rows[0][0]);
   return leftBehind.length ? { ...response, leftBehind } : response;
+}
+
+/**
+ * Whether the request's message got as far as the request: past its opener (SAVEPOINT, or ROLLBACK
+ * to it: NEXT_REQUEST); with none (a case's only request), unless the transaction was aborted
+ * before the message (25P02 on its first statement: the fixtures were refused).
+ */
+function requestOpened(step: Prepared, result: BatchResult): boolean {
+  if (!opensRequest(step.place)) return result.completed.length > 0 || result.error?.code !== '25P02';
+  const first = result.completed[0]?.command;
+  return first === 'SAVEPOINT' || first === 'ROLLBACK';
 }
 
 /**
@@ -354,7 +387,7 @@ export class CaseTransaction implements Executor {
     for (const f of fixtures) if (f.target) this.written.add(f.target);
     const head = [...(rollback ? ['rollback'] : []), ...(reset ? [reset] : []), 'begin', ...fixtures.map((f) => (f.query ? this.prepared.sqlFor(f.query) : f.sql)), ...committed].join(';\n');
     const opened = this.write(head);
-    const answers = this.writeRequests(ahead);
+    const answers = this.writeRequests(ahead, pipelined);
     // A request that reached the database leaves a savepoint the next one undoes first.
     const requestSent = answers.some((a) => a instanceof Promise);
     // A dead connection rejects every message at once: each is awaited below in turn, and the first rejection is what the caller gets.
@@ -376,7 +409,7 @@ export class CaseTransaction implements Executor {
         throw new FixtureError(`${table ? `fixture for ${table}` : 'fixtures'} refused: ${error.message}`, table ?? UNNAMED_FIXTURE, null, refusedBy(error), (error as { code?: string }).code);
       }
       await this.fixturesRowByRow(perRow, committed);
-      return Promise.all(this.writeRequests(ahead));
+      return Promise.all(this.writeRequests(ahead, false));
     })();
     return { responses, requestSent };
   }
@@ -409,20 +442,24 @@ export class CaseTransaction implements Executor {
    * Writes the messages of a case's planned requests at once, each undoing the one before it
    * (requestMessage); what PostgREST refuses itself is answered here, with no message.
    */
-  private writeRequests(ahead: readonly PlannedRequest[]): (Promise<ApiResponse> | ApiResponse)[] {
+  private writeRequests(ahead: readonly PlannedRequest[], endsCase: boolean): (Promise<ApiResponse> | ApiResponse)[] {
+    const statements = ahead.map(({ request }) => buildStatement(request, this.cache, this.sqlRouted));
+    // The last one the database gets (what PostgREST refuses itself sends nothing).
+    let lastSent = -1;
+    if (endsCase) for (let k = 0; k < statements.length; k++) if (!('refusal' in statements[k])) lastSent = k;
     let after = false;
-    return ahead.map(({ caller, request }) => {
-      const statement = buildStatement(request, this.cache, this.sqlRouted);
+    return ahead.map(({ caller, request }, k) => {
+      const statement = statements[k];
       if ('refusal' in statement) return refusalResponse(statement);
-      const answer = this.writeRequest({ cache: this.cache, caller, request, options: {}, statement }, after);
+      const answer = this.writeRequest({ cache: this.cache, caller, request, options: {}, statement, place: { after, last: k === lastSent } });
       after = true;
       return answer;
     });
   }
 
   /** Writes one request's message now (see requestMessage); its answer once the database gives it. */
-  private writeRequest(step: Prepared, after: boolean): Promise<ApiResponse> {
-    const sql = requestMessage(step.caller, step.request, step.statement, this.cache, step.options, (query) => this.prepared.sqlFor(query), after);
+  private writeRequest(step: Prepared): Promise<ApiResponse> {
+    const sql = requestMessage(step.caller, step.request, step.statement, this.cache, step.options, (query) => this.prepared.sqlFor(query), step.place);
     return this.write(sql).then((result) => requestAnswer(step, result));
   }
 
@@ -455,7 +492,7 @@ export class CaseTransaction implements Executor {
     if ('refusal' in statement) return refusalResponse(statement);
     const after = open.requestSent;
     open.requestSent = true;
-    return this.writeRequest({ cache: this.cache, caller, request, options, statement }, after);
+    return this.writeRequest({ cache: this.cache, caller, request, options, statement, place: { after, last: false } });
   }
 
   /** Ends the case. Its rollback goes out with the next case's fixtures (or with flush()). */

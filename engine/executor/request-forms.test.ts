@@ -205,6 +205,12 @@ describe('db-pre-request (Query.hs runPreReq)', () => {
     // Without the hook, anon's read is refused by the grant (42501, 401): the hook's raise comes first.
     expect(asAnon).toMatchObject({ status: 400, error: { code: 'P0001', message: 'anon may not call the API' } });
     expect(asUser).toMatchObject({ status: 200, body: [{ id: 1, owner: 'me', v: 'a' }] });
+    // Alone in a case run as the fuzz runs it (runPlanned, no savepoint): the answer is still the statement's after the hook's.
+    try {
+      expect(await env.workers[0].tx.runPlanned(FIXTURES, () => FIXTURES, [{ caller: alice, request: read }])).toEqual([asUser]);
+    } finally {
+      await env.workers[0].tx.flush();
+    }
   });
 
   it("is read from the in-database config, the authenticator's pgrst.db_pre_request (the database's own setting wins)", async () => {

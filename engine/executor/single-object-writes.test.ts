@@ -56,6 +56,13 @@ async function run(request: Write) {
     { caller: alice, request },
     { caller: service, request: { kind: 'select', table: 'items', columns: '*', filters: [{ column: 'id', op: 'gt', value: 0 }] } },
   ]);
+  // Alone in a case run as the fuzz runs it (runPlanned): no savepoint, the count read from its statement all the same.
+  const tx = env.workers[0].tx;
+  try {
+    expect(await tx.runPlanned(FIXTURES, () => FIXTURES, [{ caller: alice, request }])).toEqual([response]);
+  } finally {
+    await tx.flush();
+  }
   const prediction = predictTableRequest(items, world, alice, request, undefined);
   return { response, after: after.body, predictedAfter: prediction.world.items, prediction, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response)) };
 }
