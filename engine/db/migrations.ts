@@ -198,11 +198,21 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     const extension = /^extension "([^"]+)" is not available/.exec(err.message ?? '')?.[1];
     // Skipping the file would only move the failure to the first thing that uses the extension.
     if (extension) throw new MigrationError(file.path, line, missingExtension(extension));
-    throw new MigrationError(file.path, line, `${err.message}${where}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
+    const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
+    const standInNote = asked.length
+      ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`
+      : '';
+    throw new MigrationError(file.path, line, `${err.message}${where}${standInNote}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
   } finally {
     clearTimeout(progressTimer);
     doneWithActivity();
   }
+}
+
+/** The stood-in extensions a file looks up in pg_extension (a version check: Recollect's pgvector >= 0.8), which finds none of them. */
+function standInsAskedOf(sql: string, standIn: ReadonlySet<string>): string[] {
+  if (!/\bpg_extension\b/i.test(sql)) return [];
+  return [...standIn].filter((name) => new RegExp(`'${name}'`, 'i').test(sql));
 }
 
 /** Cancels what `client` is running, from a connection of its own (node-postgres has no cancel request). */

@@ -139,4 +139,17 @@ describe('stand-ins for extensions the server lacks', () => {
     // Lines are kept: a later error still names its own line.
     expect(withStandIns('create extension if not exists vector\n  with schema extensions;\nselect x;', new Set(['vector'])).split('\n')).toHaveLength(3);
   });
+
+  it('a migration checking pg_extension for a stood-in extension fails naming the stand-in and --database-url', async () => {
+    // After Recollect: "pgvector extension not installed; required >= 0.8.0", with vector stood in for.
+    const check = `create extension if not exists vector with schema extensions;
+do $$ declare v text; begin
+  select extversion into v from pg_extension where extname = 'vector';
+  if v is null then raise exception 'pgvector extension not installed'; end if;
+end $$;`;
+    const error = await prepareTemplate(await sharedServer(), { migrations: [{ name: '20260427_embeddings.sql', path: '20260427_embeddings.sql', sql: check }] }).catch((e: unknown) => e);
+    expect(String((error as Error).message)).toContain(
+      'pgvector extension not installed (PL/pgSQL function inline_code_block line 3 at RAISE); vector is stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>',
+    );
+  });
 });
