@@ -82,10 +82,28 @@ describe('stand-ins for extensions the server lacks', () => {
       ['z', '[1,1,0]', 0.7071],
       ['y', '[0,1,0]', 0],
     ]);
-    const d = await client.query(`select '[0,0]'::vector <-> '[3,4]'::vector as l2, '[1,2]'::vector <#> '[3,4]'::vector as ip, vector_dims('[1,2,3]') as dims, format_type(atttypid, atttypmod) as typ
+    const d = await client.query(`select '[0,0]'::vector <-> '[3,4]'::vector as l2, '[1,2]'::vector <#> '[3,4]'::vector as ip, vector_dims('[1,2,3]'::vector) as dims, format_type(atttypid, atttypmod) as typ
                                     from pg_attribute where attrelid = 'public.documents'::regclass and attname = 'embedding'`);
     expect(d.rows[0]).toEqual({ l2: 5, ip: -11, dims: 3, typ: 'vector(3)' });
     await expect(client.query(`select '[1,2]'::vector <=> '[1,2,3]'::vector`)).rejects.toThrow('different vector dimensions 2 and 3');
+  });
+
+  it('halfvec (pgvector 0.7+): a column of it holds a value, the distances are computed, and it casts to and from vector', async () => {
+    // After Recollect: its embeddings table stores halfvec(1536) (it stopped at a pgvector version check first).
+    await client.query('begin');
+    try {
+      await client.query(`create table public.half (id int primary key, e halfvec(3)); insert into public.half values (1, '[1,0,0]'), (2, '[0,1,0]')`);
+      const { rows } = await client.query(
+        `select id, e <=> '[1,0,0]'::halfvec as cos, e <-> '[0,0,0]'::halfvec as l2, vector_dims(e) as dims, (e::vector)::text as v, format_type(atttypid, atttypmod) as typ
+           from public.half, pg_attribute where attrelid = 'public.half'::regclass and attname = 'e' order by id`,
+      );
+      expect(rows).toEqual([
+        { id: 1, cos: 0, l2: 1, dims: 3, v: '[1,0,0]', typ: 'halfvec(3)' },
+        { id: 2, cos: 1, l2: 1, dims: 3, v: '[0,1,0]', typ: 'halfvec(3)' },
+      ]);
+    } finally {
+      await client.query('rollback');
+    }
   });
 
   it('what cannot be done raises an error naming the stand-in, never a made-up answer', async () => {

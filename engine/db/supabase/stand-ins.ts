@@ -7,7 +7,7 @@
  * (`policyfuzz stand-in for extension <name>: …`), read back by `standInsInstalled` so every run
  * on the database says which extensions were stood in for (the template may be a kept one).
  *
- *   vector         the type (its text form held as is, typmod `vector(n)` accepted), its casts
+ *   vector         the type and `halfvec` (its text form held as is, typmod `vector(n)` accepted), its casts
  *                  from and to arrays, and its distances computed in SQL (`<->`, `<#>`, `<=>`,
  *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); a
  *                  migration's ivfflat or hnsw index is left out.
@@ -29,11 +29,8 @@ import type pg from 'pg';
 
 const NOTE = 'policyfuzz stand-in for extension';
 
-/** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
-const STAND_INS: Record<string, { sql: string; what: string }> = {
-  vector: {
-    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes left out',
-    sql: `
+/** pgvector's `vector` type, its casts and distances, for the schema `%1$I`. */
+const VECTOR_SQL = `
 create type %1$I.vector;
 create function %1$I.vector_in(cstring, oid, integer) returns %1$I.vector language internal immutable strict parallel safe as 'textin';
 create function %1$I.vector_out(%1$I.vector) returns cstring language internal immutable strict parallel safe as 'textout';
@@ -86,6 +83,25 @@ create function %1$I.cosine_distance(%1$I.vector, %1$I.vector) returns double pr
 create operator %1$I.<-> (leftarg = %1$I.vector, rightarg = %1$I.vector, function = %1$I.l2_distance, commutator = operator(%1$I.<->));
 create operator %1$I.<#> (leftarg = %1$I.vector, rightarg = %1$I.vector, function = %1$I.vector_negative_inner_product, commutator = operator(%1$I.<#>));
 create operator %1$I.<=> (leftarg = %1$I.vector, rightarg = %1$I.vector, function = %1$I.cosine_distance, commutator = operator(%1$I.<=>));
+`;
+
+/**
+ * pgvector's `halfvec` (0.7+, half-precision), the same stand-in under its own names: its value
+ * held as the text given, `vector_dims` and the distances overloaded, casts to and from `vector`.
+ */
+const HALFVEC_SQL = VECTOR_SQL.replace(/%1\$I\.vector\b/g, '%1$I.halfvec')
+  .replace(/\bvector_(?!dims\b)(\w+)/g, 'halfvec_$1')
+  .replace(/\barray_to_vector\b/g, 'array_to_halfvec');
+
+/** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
+const STAND_INS: Record<string, { sql: string; what: string }> = {
+  vector: {
+    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes left out',
+    sql: `
+${VECTOR_SQL}
+${HALFVEC_SQL}
+create cast (%1$I.vector as %1$I.halfvec) with inout as assignment;
+create cast (%1$I.halfvec as %1$I.vector) with inout as assignment;
 `,
   },
   wrappers: {
