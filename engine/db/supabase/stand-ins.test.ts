@@ -88,6 +88,18 @@ describe('stand-ins for extensions the server lacks', () => {
     await expect(client.query(`select '[1,2]'::vector <=> '[1,2,3]'::vector`)).rejects.toThrow('different vector dimensions 2 and 3');
   });
 
+  it("pgvector's indexes are hash indexes of the column's text under their own names: a migration counting or dropping them applies", async () => {
+    // After Recollect: its migration checks it made 3 indexes on bookmark_embeddings (PK, user_id, hnsw); with the hnsw one left out it found 2.
+    const { rows } = await client.query(`select indexname, indexdef from pg_indexes where tablename = 'documents' and indexdef like '%hash%' order by 1`);
+    expect(rows).toEqual([
+      { indexname: 'documents_embedding_idx', indexdef: 'CREATE INDEX documents_embedding_idx ON public.documents USING hash (((embedding)::text))' },
+      { indexname: 'documents_l2', indexdef: 'CREATE INDEX documents_l2 ON public.documents USING hash (((embedding)::text))' },
+    ]);
+    expect(withStandIns('create index if not exists e_idx\n  on only public.e using hnsw (embedding extensions.halfvec_cosine_ops)\n  with (m = 16, ef_construction = 64) tablespace pg_default;', new Set(['vector']))).toBe(
+      'create index if not exists e_idx on only public.e using hash ((embedding::text)) tablespace pg_default;\n\n',
+    );
+  });
+
   it('halfvec (pgvector 0.7+): a column of it holds a value, the distances are computed, and it casts to and from vector', async () => {
     // After Recollect: its embeddings table stores halfvec(1536) (it stopped at a pgvector version check first).
     await client.query('begin');
@@ -143,7 +155,7 @@ describe('stand-ins for extensions the server lacks', () => {
   it('says what was stood in for', async () => {
     const found = await standInsInstalled(client);
     expect(found.map((f) => f.name)).toEqual(['http', 'hypopg', 'index_advisor', 'pg_cron', 'pg_jsonschema', 'pg_tle', 'pgmq', 'plpgsql_check', 'vector', 'wrappers']);
-    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): http \(.*\); .*pg_cron \(jobs are recorded in cron.job and never run\); pg_jsonschema \(.*\); .*vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes left out\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
+    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): http \(.*\); .*pg_cron \(jobs are recorded in cron.job and never run\); pg_jsonschema \(.*\); .*vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes made hash indexes of the text\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
   });
 
   it("its objects are not the project's: the function grant check (R15/R16) leaves them out", async () => {

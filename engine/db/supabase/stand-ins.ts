@@ -10,7 +10,7 @@
  *   vector         the type and `halfvec` (its text form held as is, typmod `vector(n)` accepted), its casts
  *                  from and to arrays, and its distances computed in SQL (`<->`, `<#>`, `<=>`,
  *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); a
- *                  migration's ivfflat or hnsw index is left out.
+ *                  migration's ivfflat or hnsw index is a hash index of the column's text.
  *   wrappers       Supabase's foreign data wrappers' handlers and validators: a wrapper, server
  *                  and foreign table can be created; reading a foreign table raises an error.
  *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
@@ -96,7 +96,7 @@ const HALFVEC_SQL = VECTOR_SQL.replace(/%1\$I\.vector\b/g, '%1$I.halfvec')
 /** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
 const STAND_INS: Record<string, { sql: string; what: string }> = {
   vector: {
-    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes left out',
+    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes made hash indexes of the text',
     sql: `
 ${VECTOR_SQL}
 ${HALFVEC_SQL}
@@ -317,14 +317,26 @@ export function withStandIns(sql: string, standIn: ReadonlySet<string>): string 
 }
 
 const VECTOR_INDEX = /create\s+(?:unique\s+)?index\s[^;]*?\busing\s+(?:hnsw|ivfflat)\b[^;]*;/gi;
+/** Such an index on one column: its name, table and column, and what follows the column list (a tablespace, a WHERE). */
+const ONE_COLUMN_VECTOR_INDEX =
+  /^create\s+(?:unique\s+)?index\s+((?:concurrently\s+)?(?:if\s+not\s+exists\s+)?(?:(?!on\s)[^\s(]+\s+)?)on\s+((?:only\s+)?[^\s(]+)\s+using\s+(?:hnsw|ivfflat)\s*\(\s*((?:"[^"]+"|\w+))(?:\s+[\w."]+)?\s*\)\s*(?:with\s*\([^)]*\))?([^;]*);$/i;
 
 /**
  * With `vector` stood in for, an ivfflat or hnsw index (pgvector's access methods, which a plain
- * server lacks) is left out, on the same lines: it only speeds up a search, and no rule reads it.
+ * server lacks) becomes a hash index of the column's text under the same name, on the same lines:
+ * a migration that counts its indexes or later drops it by name still applies, and no search
+ * depends on it. One this cannot read (several columns, an expression) is left out.
  */
 function withoutVectorIndexes(sql: string, standIn: ReadonlySet<string>): string {
   if (!standIn.has('vector')) return sql;
-  return sql.replace(VECTOR_INDEX, (statement) => `select 'policyfuzz: vector index left out (vector is stood in for)';${'\n'.repeat(statement.split('\n').length - 1)}`);
+  return sql.replace(VECTOR_INDEX, (statement) => {
+    const pad = '\n'.repeat(statement.split('\n').length - 1);
+    const m = ONE_COLUMN_VECTOR_INDEX.exec(statement.trim());
+    if (!m) return `select 'policyfuzz: vector index left out (vector is stood in for)';${pad}`;
+    const [, name, table, column, rest] = m;
+    const tail = rest.replace(/\s+/g, ' ').trim();
+    return `create index ${name.replace(/\s+/g, ' ')}on ${table} using hash ((${column}::text))${tail ? ` ${tail}` : ''};${pad}`;
+  });
 }
 
 /** The extensions stood in for in this database, each with what its stand-in does and does not. */
