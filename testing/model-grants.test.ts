@@ -101,5 +101,21 @@ export default`;
     expect(run.stdout).not.toContain('note_totals: authenticated holds');
     expect(run.property).toMatchObject({ status: 'passed', cases: 3 });
   });
-});
 
+  it('under supabase-default, a table-level UPDATE where the model grants some columns only is a finding (row security cannot narrow columns); the column grant passes', async () => {
+    // After SupabaseAuthWithSSR: a user's own-row UPDATE policy let them set users.is_admin; a model
+    // granting UPDATE on the editable columns only passed GRANT01, the table-level UPDATE "accepted".
+    const columnPack = PACK.replace("grants: { anon: [], authenticated: ['select', 'insert', 'update', 'delete'] }", "grants: { anon: [], authenticated: ['select', 'insert', 'delete'], columnUpdate: { authenticated: ['body'] } }");
+    const config = JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: 'migrations', mapping: { conventions: { grants: 'supabase-default' } } });
+    const whole = project('grant update on public.notes to authenticated;\n');
+    const narrowed = project('revoke update on public.notes from authenticated;\ngrant update (body) on public.notes to authenticated;\n');
+    for (const dir of [whole, narrowed]) {
+      writeFileSync(path.join(dir, 'policyfuzz.pack.ts'), columnPack);
+      writeFileSync(path.join(dir, 'policyfuzz.config.json'), config);
+    }
+    const held = await grants(whole);
+    expect(held.property?.status).toBe('failed');
+    expect(held.stdout).toContain('notes: authenticated holds UPDATE, the model says it lacks it (on every column: the model grants it on the columns in grants.columnUpdate only, and row security cannot narrow columns)');
+    expect((await grants(narrowed)).property?.status).toBe('passed');
+  });
+});

@@ -49,4 +49,24 @@ describe('migrations folder', () => {
     await client.end();
     expect(left.rows).toEqual([]);
   });
+
+  it('starts each file from a fresh session, as the Supabase CLI does (a dump\'s set_config(search_path, \'\', false) stays in its file)', async () => {
+    const dir = folder({
+      // A `supabase db dump` opens so, then qualifies every name.
+      '001_dump.sql': "select pg_catalog.set_config('search_path', '', false);\ncreate table public.a (id int);\ncreate extension if not exists pg_trgm with schema extensions;",
+      // A later file relies on Supabase's search path ("$user", public, extensions).
+      '002_unqualified.sql': 'create table b (id int, title text);\ncreate index b_title_trgm on b using gin (title gin_trgm_ops);',
+    });
+    const server = await sharedServer();
+    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) });
+    try {
+      const client = new pg.Client({ connectionString: template.url });
+      await client.connect();
+      const made = await client.query(`select to_regclass('public.b_title_trgm') is not null as made`);
+      await client.end();
+      expect(made.rows).toEqual([{ made: true }]);
+    } finally {
+      await template.drop();
+    }
+  });
 });

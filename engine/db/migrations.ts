@@ -119,6 +119,28 @@ function seconds(ms: number): string {
 }
 
 /**
+ * Each file starts from a fresh session's settings, as the Supabase CLI runs `RESET ALL` before
+ * each: a `supabase db dump`'s `set_config('search_path', '', false)` must not reach the next file,
+ * which may rely on Supabase's search path (an unqualified `gin_trgm_ops` in `extensions`).
+ * RESET ALL returns to the values read when the session began, so the database's and role's own
+ * settings made since (the compatibility layer's search path) are set again as a new session
+ * reads them: the database's, then the role's, then the role's in this database.
+ */
+const FRESH_SESSION_SQL = `reset all; do $pf$ declare s record; begin
+  for s in select split_part(c, '=', 1) as name, substr(c, strpos(c, '=') + 1) as value
+             from pg_db_role_setting d cross join unnest(d.setconfig) c
+            where d.setdatabase in (0, (select oid from pg_database where datname = current_database()))
+              and d.setrole in (0, (select oid from pg_roles where rolname = current_user))
+              and not (d.setdatabase = 0 and d.setrole = 0)
+            order by (d.setrole <> 0), (d.setdatabase <> 0) loop
+    begin
+      perform set_config(s.name, s.value, false);
+    exception when others then null;
+    end;
+  end loop;
+end $pf$`;
+
+/**
  * A file in one transaction, statement by statement (sql-statements.ts), each allowed `timeoutMs`.
  * The statement timeout is kept by the client (a file may `set statement_timeout = 0`, as pg_dump
  * writes): past it, the statement is cancelled and the run ends naming it and the option.
@@ -143,6 +165,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
         progressTimer = setTimeout(tick, PROGRESS_EVERY_MS);
       }, PROGRESS_AFTER_MS)
     : undefined;
+  await client.query(FRESH_SESSION_SQL);
   await client.query('begin');
   try {
     for (const statement of statements) {
@@ -175,11 +198,21 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     const extension = /^extension "([^"]+)" is not available/.exec(err.message ?? '')?.[1];
     // Skipping the file would only move the failure to the first thing that uses the extension.
     if (extension) throw new MigrationError(file.path, line, missingExtension(extension));
-    throw new MigrationError(file.path, line, `${err.message}${where}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
+    const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
+    const standInNote = asked.length
+      ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`
+      : '';
+    throw new MigrationError(file.path, line, `${err.message}${where}${standInNote}`, options.skippable && err.code !== SYNTAX_ERROR ? file.name : undefined);
   } finally {
     clearTimeout(progressTimer);
     doneWithActivity();
   }
+}
+
+/** The stood-in extensions a file looks up in pg_extension (a version check: Recollect's pgvector >= 0.8), which finds none of them. */
+function standInsAskedOf(sql: string, standIn: ReadonlySet<string>): string[] {
+  if (!/\bpg_extension\b/i.test(sql)) return [];
+  return [...standIn].filter((name) => new RegExp(`'${name}'`, 'i').test(sql));
 }
 
 /** Cancels what `client` is running, from a connection of its own (node-postgres has no cancel request). */

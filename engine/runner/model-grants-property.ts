@@ -14,7 +14,7 @@
 import { compareFunctions, compareTables, readCatalogFunctions, readCatalogTables, type CatalogComparison } from '../checker/catalog.ts';
 import { targetFunction, targetTable } from '../mapping/mapping.ts';
 import type { ExecuteGrantee } from '../model/function-model.ts';
-import type { TableModel } from '../model/table-model.ts';
+import { grantsOf, type TableModel } from '../model/table-model.ts';
 import type { PackModel } from '../pack.ts';
 import { MODEL_GRANTS_ID } from '../property-id.ts';
 import type { CatalogProperty } from './catalog-property.ts';
@@ -49,13 +49,28 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
           : [],
       );
       const tableOf = (finding: string) => finding.slice(0, finding.indexOf(':'));
+      // A table-level SELECT or UPDATE where the model states the role's columns (columnSelect,
+      // columnUpdate): row security filters rows, never columns, so no convention makes it harmless.
+      const columnsStated = (finding: string) => {
+        const m = /: (anon|authenticated) holds (SELECT|UPDATE), the model says it lacks it/.exec(finding);
+        const t = m && tables.get(tableOf(finding));
+        if (!m || !t) return undefined;
+        const grants = grantsOf(t, settings);
+        const key = m[2] === 'SELECT' ? 'columnSelect' : 'columnUpdate';
+        return grants[key]?.[m[1] as 'anon' | 'authenticated'] ? key : undefined;
+      };
       // A privilege or EXECUTE the model does not state, where the convention lets row security or the body decide.
       const accepted = (finding: string) =>
         (/: (anon|authenticated) holds (INSERT|UPDATE|DELETE), the model says it lacks it/.test(finding) && unwritable.has(tableOf(finding))) ||
         (supabaseDefault &&
-          (/: (anon|authenticated) holds [A-Z]+, the model says it lacks it/.test(finding) ? rowSecurityOn.has(tableOf(finding)) : / may execute it, the model says it may not$|: EXECUTE granted to PUBLIC/.test(finding)));
+          (/: (anon|authenticated) holds [A-Z]+, the model says it lacks it/.test(finding) ? rowSecurityOn.has(tableOf(finding)) && !columnsStated(finding) : / may execute it, the model says it may not$|: EXECUTE granted to PUBLIC/.test(finding)));
       const findings = [...byTable.findings, ...byFunction.findings];
-      const kept = findings.filter((f) => !accepted(f));
+      const kept = findings
+        .filter((f) => !accepted(f))
+        .map((f) => {
+          const key = columnsStated(f);
+          return key ? `${f} (on every column: the model grants it on the columns in grants.${key} only, and row security cannot narrow columns)` : f;
+        });
       const result: CatalogComparison = { granted: byTable.granted + byFunction.granted, withheld: byTable.withheld + byFunction.withheld + (findings.length - kept.length), findings: kept };
       return { objects: foundTables.length + foundFunctions.length, ...result };
     },

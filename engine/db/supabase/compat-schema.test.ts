@@ -109,6 +109,18 @@ describe("Supabase Auth's tables in the compatibility layer", () => {
     }
   });
 
+  it("pg_net: a definer function reading pg_net's failed responses (net._http_response) is created, and reads none", async () => {
+    // After Recollect: its worker-failures function failed to create, relation "net._http_response" does not exist.
+    await client.query('begin');
+    try {
+      await client.query(`create function public.failed_hooks() returns setof bigint language sql security definer set search_path = public, net as $$ select id from net._http_response where status_code >= 300 $$`);
+      expect((await client.query(`select count(*)::int as n from public.failed_hooks()`)).rows).toEqual([{ n: 0 }]);
+      expect((await client.query(`select has_table_privilege('authenticated', 'net._http_response', 'select') as auth`)).rows).toEqual([{ auth: false }]);
+    } finally {
+      await client.query('rollback');
+    }
+  });
+
   it('sessions and identities exist as Supabase has them, and the API roles hold nothing on them', async () => {
     const { rows } = await client.query<{ t: string; anon: boolean; auth: boolean }>(
       `select t, has_table_privilege('anon', t, 'select') as anon, has_table_privilege('authenticated', t, 'select') as auth

@@ -5,6 +5,7 @@
  * on a branch not taken runs, and the harness's own writes outside requests are untouched.
  */
 import { writeFileSync } from 'node:fs';
+import pg from 'pg';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../model/caller.ts';
@@ -14,6 +15,7 @@ import { openEnvironment, type Environment } from '../../runner/environment.ts';
 import { sharedServer } from '../../../testing/shared-server.ts';
 import { tempDir } from '../../../testing/temp-dir.ts';
 import { runsDynamicSql, unfilteredWrites } from './safeupdate.ts';
+import { readTargetFacts } from '../../introspection/target-facts.ts';
 
 describe('unfilteredWrites (reading function bodies)', () => {
   it('finds UPDATE and DELETE with no WHERE at their own level, with the text plpgsql reports', () => {
@@ -160,6 +162,22 @@ describe('pg-safeupdate inside functions called by rpc', () => {
   it('a trigger function fired by a filtered PATCH: its unfiltered DELETE refuses the PATCH', async () => {
     const [r] = await sequence([alice, { kind: 'update', table: 'notes', patch: { body: 'x' }, filters: [{ column: 'id', op: 'eq', value: 1 }], returning: 'minimal' }]);
     expect(r).toMatchObject({ status: 400, error: { code: '21000', message: 'DELETE requires a WHERE clause' } });
+  });
+});
+
+describe("what init reads of the target: not policyfuzz's own safeupdate", () => {
+  it('a table carrying the safeupdate trigger lists no guard of policyfuzz (init proposed guards refuse with 21000)', async () => {
+    // After Recollect: init said "guards (triggers) refuse with 21000 (… requires a WHERE clause)", its own refusal.
+    const client = new pg.Client({ connectionString: env.template.url });
+    await client.connect();
+    try {
+      const installed = await client.query(`select count(*)::int as n from pg_trigger where tgname like 'policyfuzz\\_%'`);
+      expect(installed.rows[0].n).toBeGreaterThan(0);
+      const { functions } = await readTargetFacts(client, ['public']);
+      expect(functions.filter((f) => f.trigger).map((f) => f.name)).toEqual(['reset_log']);
+    } finally {
+      await client.end();
+    }
   });
 });
 

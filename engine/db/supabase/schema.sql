@@ -250,10 +250,15 @@ create or replace function net.http_post(url text, body jsonb default '{}'::json
 returns bigint language sql as $$ select 0::bigint $$;
 create or replace function net.http_get(url text, params jsonb default '{}'::jsonb, headers jsonb default '{}'::jsonb, timeout_milliseconds integer default 5000)
 returns bigint language sql as $$ select 0::bigint $$;
+create or replace function net.http_delete(url text, params jsonb default '{}'::jsonb, headers jsonb default '{}'::jsonb, timeout_milliseconds integer default 5000)
+returns bigint language sql as $$ select 0::bigint $$;
+-- pg_net's queue and responses, which a definer function may read (failed webhooks): empty here.
+create table if not exists net.http_request_queue (id bigserial, method text not null, url text not null, headers jsonb not null, body bytea, timeout_milliseconds integer not null);
+create table if not exists net._http_response (id bigint, status_code integer, content_type text, headers jsonb, content text, timed_out boolean, error_msg text, created timestamptz not null default now());
 -- As Supabase grants them when pg_net is enabled (its grant_pg_net_access event trigger): a
 -- trigger calling net.http_post runs as the API role that wrote the row.
 grant usage on schema net to anon, authenticated, service_role;
-grant execute on function net.http_post(text, jsonb, jsonb, jsonb, integer), net.http_get(text, jsonb, jsonb, integer) to anon, authenticated, service_role;
+grant execute on function net.http_post(text, jsonb, jsonb, jsonb, integer), net.http_get(text, jsonb, jsonb, integer), net.http_delete(text, jsonb, jsonb, integer) to anon, authenticated, service_role;
 
 create schema if not exists vault;
 create table if not exists vault.secrets (

@@ -82,10 +82,40 @@ describe('stand-ins for extensions the server lacks', () => {
       ['z', '[1,1,0]', 0.7071],
       ['y', '[0,1,0]', 0],
     ]);
-    const d = await client.query(`select '[0,0]'::vector <-> '[3,4]'::vector as l2, '[1,2]'::vector <#> '[3,4]'::vector as ip, vector_dims('[1,2,3]') as dims, format_type(atttypid, atttypmod) as typ
+    const d = await client.query(`select '[0,0]'::vector <-> '[3,4]'::vector as l2, '[1,2]'::vector <#> '[3,4]'::vector as ip, vector_dims('[1,2,3]'::vector) as dims, format_type(atttypid, atttypmod) as typ
                                     from pg_attribute where attrelid = 'public.documents'::regclass and attname = 'embedding'`);
     expect(d.rows[0]).toEqual({ l2: 5, ip: -11, dims: 3, typ: 'vector(3)' });
     await expect(client.query(`select '[1,2]'::vector <=> '[1,2,3]'::vector`)).rejects.toThrow('different vector dimensions 2 and 3');
+  });
+
+  it("pgvector's indexes are hash indexes of the column's text under their own names: a migration counting or dropping them applies", async () => {
+    // After Recollect: its migration checks it made 3 indexes on bookmark_embeddings (PK, user_id, hnsw); with the hnsw one left out it found 2.
+    const { rows } = await client.query(`select indexname, indexdef from pg_indexes where tablename = 'documents' and indexdef like '%hash%' order by 1`);
+    expect(rows).toEqual([
+      { indexname: 'documents_embedding_idx', indexdef: 'CREATE INDEX documents_embedding_idx ON public.documents USING hash (((embedding)::text))' },
+      { indexname: 'documents_l2', indexdef: 'CREATE INDEX documents_l2 ON public.documents USING hash (((embedding)::text))' },
+    ]);
+    expect(withStandIns('create index if not exists e_idx\n  on only public.e using hnsw (embedding extensions.halfvec_cosine_ops)\n  with (m = 16, ef_construction = 64) tablespace pg_default;', new Set(['vector']))).toBe(
+      'create index if not exists e_idx on only public.e using hash ((embedding::text)) tablespace pg_default;\n\n',
+    );
+  });
+
+  it('halfvec (pgvector 0.7+): a column of it holds a value, the distances are computed, and it casts to and from vector', async () => {
+    // After Recollect: its embeddings table stores halfvec(1536) (it stopped at a pgvector version check first).
+    await client.query('begin');
+    try {
+      await client.query(`create table public.half (id int primary key, e halfvec(3)); insert into public.half values (1, '[1,0,0]'), (2, '[0,1,0]')`);
+      const { rows } = await client.query(
+        `select id, e <=> '[1,0,0]'::halfvec as cos, e <-> '[0,0,0]'::halfvec as l2, vector_dims(e) as dims, (e::vector)::text as v, format_type(atttypid, atttypmod) as typ
+           from public.half, pg_attribute where attrelid = 'public.half'::regclass and attname = 'e' order by id`,
+      );
+      expect(rows).toEqual([
+        { id: 1, cos: 0, l2: 1, dims: 3, v: '[1,0,0]', typ: 'halfvec(3)' },
+        { id: 2, cos: 1, l2: 1, dims: 3, v: '[0,1,0]', typ: 'halfvec(3)' },
+      ]);
+    } finally {
+      await client.query('rollback');
+    }
   });
 
   it('what cannot be done raises an error naming the stand-in, never a made-up answer', async () => {
@@ -125,7 +155,7 @@ describe('stand-ins for extensions the server lacks', () => {
   it('says what was stood in for', async () => {
     const found = await standInsInstalled(client);
     expect(found.map((f) => f.name)).toEqual(['http', 'hypopg', 'index_advisor', 'pg_cron', 'pg_jsonschema', 'pg_tle', 'pgmq', 'plpgsql_check', 'vector', 'wrappers']);
-    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): http \(.*\); .*pg_cron \(jobs are recorded in cron.job and never run\); pg_jsonschema \(.*\); .*vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes left out\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
+    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): http \(.*\); .*pg_cron \(jobs are recorded in cron.job and never run\); pg_jsonschema \(.*\); .*vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes made hash indexes of the text\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
   });
 
   it("its objects are not the project's: the function grant check (R15/R16) leaves them out", async () => {
@@ -138,5 +168,18 @@ describe('stand-ins for extensions the server lacks', () => {
     expect(withStandIns('create extension if not exists vector;', new Set())).toBe('create extension if not exists vector;');
     // Lines are kept: a later error still names its own line.
     expect(withStandIns('create extension if not exists vector\n  with schema extensions;\nselect x;', new Set(['vector'])).split('\n')).toHaveLength(3);
+  });
+
+  it('a migration checking pg_extension for a stood-in extension fails naming the stand-in and --database-url', async () => {
+    // After Recollect: "pgvector extension not installed; required >= 0.8.0", with vector stood in for.
+    const check = `create extension if not exists vector with schema extensions;
+do $$ declare v text; begin
+  select extversion into v from pg_extension where extname = 'vector';
+  if v is null then raise exception 'pgvector extension not installed'; end if;
+end $$;`;
+    const error = await prepareTemplate(await sharedServer(), { migrations: [{ name: '20260427_embeddings.sql', path: '20260427_embeddings.sql', sql: check }] }).catch((e: unknown) => e);
+    expect(String((error as Error).message)).toContain(
+      'pgvector extension not installed (PL/pgSQL function inline_code_block line 3 at RAISE); vector is stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>',
+    );
   });
 });

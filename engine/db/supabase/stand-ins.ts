@@ -7,10 +7,10 @@
  * (`policyfuzz stand-in for extension <name>: …`), read back by `standInsInstalled` so every run
  * on the database says which extensions were stood in for (the template may be a kept one).
  *
- *   vector         the type (its text form held as is, typmod `vector(n)` accepted), its casts
+ *   vector         the type and `halfvec` (its text form held as is, typmod `vector(n)` accepted), its casts
  *                  from and to arrays, and its distances computed in SQL (`<->`, `<#>`, `<=>`,
  *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); a
- *                  migration's ivfflat or hnsw index is left out.
+ *                  migration's ivfflat or hnsw index is a hash index of the column's text.
  *   wrappers       Supabase's foreign data wrappers' handlers and validators: a wrapper, server
  *                  and foreign table can be created; reading a foreign table raises an error.
  *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
@@ -29,11 +29,8 @@ import type pg from 'pg';
 
 const NOTE = 'policyfuzz stand-in for extension';
 
-/** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
-const STAND_INS: Record<string, { sql: string; what: string }> = {
-  vector: {
-    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes left out',
-    sql: `
+/** pgvector's `vector` type, its casts and distances, for the schema `%1$I`. */
+const VECTOR_SQL = `
 create type %1$I.vector;
 create function %1$I.vector_in(cstring, oid, integer) returns %1$I.vector language internal immutable strict parallel safe as 'textin';
 create function %1$I.vector_out(%1$I.vector) returns cstring language internal immutable strict parallel safe as 'textout';
@@ -86,6 +83,25 @@ create function %1$I.cosine_distance(%1$I.vector, %1$I.vector) returns double pr
 create operator %1$I.<-> (leftarg = %1$I.vector, rightarg = %1$I.vector, function = %1$I.l2_distance, commutator = operator(%1$I.<->));
 create operator %1$I.<#> (leftarg = %1$I.vector, rightarg = %1$I.vector, function = %1$I.vector_negative_inner_product, commutator = operator(%1$I.<#>));
 create operator %1$I.<=> (leftarg = %1$I.vector, rightarg = %1$I.vector, function = %1$I.cosine_distance, commutator = operator(%1$I.<=>));
+`;
+
+/**
+ * pgvector's `halfvec` (0.7+, half-precision), the same stand-in under its own names: its value
+ * held as the text given, `vector_dims` and the distances overloaded, casts to and from `vector`.
+ */
+const HALFVEC_SQL = VECTOR_SQL.replace(/%1\$I\.vector\b/g, '%1$I.halfvec')
+  .replace(/\bvector_(?!dims\b)(\w+)/g, 'halfvec_$1')
+  .replace(/\barray_to_vector\b/g, 'array_to_halfvec');
+
+/** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
+const STAND_INS: Record<string, { sql: string; what: string }> = {
+  vector: {
+    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes made hash indexes of the text',
+    sql: `
+${VECTOR_SQL}
+${HALFVEC_SQL}
+create cast (%1$I.vector as %1$I.halfvec) with inout as assignment;
+create cast (%1$I.halfvec as %1$I.vector) with inout as assignment;
 `,
   },
   wrappers: {
@@ -301,14 +317,26 @@ export function withStandIns(sql: string, standIn: ReadonlySet<string>): string 
 }
 
 const VECTOR_INDEX = /create\s+(?:unique\s+)?index\s[^;]*?\busing\s+(?:hnsw|ivfflat)\b[^;]*;/gi;
+/** Such an index on one column: its name, table and column, and what follows the column list (a tablespace, a WHERE). */
+const ONE_COLUMN_VECTOR_INDEX =
+  /^create\s+(?:unique\s+)?index\s+((?:concurrently\s+)?(?:if\s+not\s+exists\s+)?(?:(?!on\s)[^\s(]+\s+)?)on\s+((?:only\s+)?[^\s(]+)\s+using\s+(?:hnsw|ivfflat)\s*\(\s*((?:"[^"]+"|\w+))(?:\s+[\w."]+)?\s*\)\s*(?:with\s*\([^)]*\))?([^;]*);$/i;
 
 /**
  * With `vector` stood in for, an ivfflat or hnsw index (pgvector's access methods, which a plain
- * server lacks) is left out, on the same lines: it only speeds up a search, and no rule reads it.
+ * server lacks) becomes a hash index of the column's text under the same name, on the same lines:
+ * a migration that counts its indexes or later drops it by name still applies, and no search
+ * depends on it. One this cannot read (several columns, an expression) is left out.
  */
 function withoutVectorIndexes(sql: string, standIn: ReadonlySet<string>): string {
   if (!standIn.has('vector')) return sql;
-  return sql.replace(VECTOR_INDEX, (statement) => `select 'policyfuzz: vector index left out (vector is stood in for)';${'\n'.repeat(statement.split('\n').length - 1)}`);
+  return sql.replace(VECTOR_INDEX, (statement) => {
+    const pad = '\n'.repeat(statement.split('\n').length - 1);
+    const m = ONE_COLUMN_VECTOR_INDEX.exec(statement.trim());
+    if (!m) return `select 'policyfuzz: vector index left out (vector is stood in for)';${pad}`;
+    const [, name, table, column, rest] = m;
+    const tail = rest.replace(/\s+/g, ' ').trim();
+    return `create index ${name.replace(/\s+/g, ' ')}on ${table} using hash ((${column}::text))${tail ? ` ${tail}` : ''};${pad}`;
+  });
 }
 
 /** The extensions stood in for in this database, each with what its stand-in does and does not. */
