@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
 import { modelTableName, readTableShapes } from './table-shapes.ts';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
+import { SAFEUPDATE_SCHEMA } from '../db/supabase/safeupdate.ts';
 
 export async function readTargetFacts(client: pg.Client, schemas: string[]): Promise<{ tables: TargetTableFacts[]; functions: TargetFunctionFacts[] }> {
   const shapes = await readTableShapes(client, schemas);
@@ -47,6 +48,8 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
        left join pg_class rc on rc.oid = rt.typrelid and rc.relkind in ('r', 'p', 'v')
        left join pg_namespace rn on rn.oid = rc.relnamespace
       where p.prokind = 'f' and ${notStandIn('pg_proc', 'p.oid')}
+        -- pg-safeupdate's own statement trigger, on every table where a function runs dynamic SQL: not the project's guard
+        and n.nspname <> '${SAFEUPDATE_SCHEMA}'
         and (n.nspname = any($1)
              -- guards attached to the API's tables, wherever the project keeps them (an \`internal\` schema, say)
              or p.oid in (select t.tgfoid from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace cn on cn.oid = c.relnamespace

@@ -8,6 +8,7 @@ import {
   presenceUnder,
   UnmappableRequest,
   uuidAsBigint,
+  textAsUuid,
   type TargetMapping,
 } from './mapping.ts';
 import { MappingSchema, mergeMappings } from './schema.ts';
@@ -285,6 +286,38 @@ describe('functions of bigint-keyed tables (functions.<f>.bigintIds)', () => {
   it('validates the key in a config', () => {
     expect(MappingSchema.safeParse({ functions: { f: { bigintIds: ['p_id'] } } }).success).toBe(true);
     expect(MappingSchema.safeParse({ functions: { f: { bigintIds: 'p_id' } } }).success).toBe(false);
+  });
+});
+
+describe('uuid keys where the model keeps text ids (uuidIds)', () => {
+  // After a second stranger's schema: `vs_tickets.id uuid default gen_random_uuid()`, `duplicate_of uuid references vs_tickets`.
+  const ids: TargetMapping = {
+    tables: { vs_tickets: { uuidIds: ['id', 'duplicate_of'] } },
+    functions: { get_vs_ticket_by_id: { uuidIds: ['p_id', 'id', 'duplicate_of'] } },
+  };
+  const ticket = 'VS-1003';
+  const key = textAsUuid(ticket);
+
+  it('turns a text id into the same valid uuid everywhere, different ids apart; a uuid stays itself', () => {
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(textAsUuid(ticket)).toBe(key);
+    expect(textAsUuid('VS-1004')).not.toBe(key);
+    expect(textAsUuid('vs-1003')).not.toBe(key);
+    expect(textAsUuid('4E9B4C63-FFFA-4FFF-8000-00034E464813')).toBe('4e9b4c63-fffa-4fff-8000-00034e464813');
+  });
+
+  it('in fixtures, bodies, filters, rpc arguments and the expected rows: a reference becomes the key it names', () => {
+    expect(worldToTarget(ids, { vs_tickets: [{ id: ticket, duplicate_of: 'VS-1', status: 'open' }] })).toEqual({ vs_tickets: [{ id: key, duplicate_of: textAsUuid('VS-1'), status: 'open' }] });
+    const patch: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { duplicate_of: 'VS-1' }, filters: [{ column: 'id', op: 'eq', value: ticket }], returning: 'representation' };
+    expect(requestToTarget(ids, patch)).toMatchObject({ patch: { duplicate_of: textAsUuid('VS-1') }, filters: [{ column: 'id', value: key }] });
+    const expected = expectedOnTarget(ids, alice, patch, { kind: 'allowed', rows: [{ id: ticket, duplicate_of: 'VS-1' }], affected: 1 });
+    expect(compareOutcomes(expected, outcomeToModel(ids, patch, { kind: 'allowed', rows: [{ id: key, duplicate_of: textAsUuid('VS-1') }], affected: 1 }))).toBeUndefined();
+    expect(compareOutcomes(expected, outcomeToModel(ids, patch, { kind: 'allowed', rows: [{ id: key, duplicate_of: key }], affected: 1 }))).toBeDefined();
+    const call: ApiRequest = { kind: 'rpc', fn: 'get_vs_ticket_by_id', args: { p_id: ticket } };
+    expect(requestToTarget(ids, call)).toMatchObject({ args: { p_id: key } });
+    const answer = expectedOnTarget(ids, alice, call, { kind: 'allowed', rows: [{ id: ticket, duplicate_of: null }], affected: 1 });
+    expect(compareOutcomes(answer, outcomeToModel(ids, call, { kind: 'allowed', rows: [{ id: key, duplicate_of: null }], affected: 1 }))).toBeUndefined();
+    expect(MappingSchema.safeParse({ tables: { vs_tickets: { uuidIds: ['id'] } }, functions: { f: { uuidIds: ['p_id'] } } }).success).toBe(true);
   });
 });
 
