@@ -321,6 +321,20 @@ describe('uuid keys where the model keeps text ids (uuidIds)', () => {
   });
 });
 
+describe('a lookup answering null for no row', () => {
+  it('a jsonb function finding nothing (null) agrees with the model’s empty answer; a row or another value still differs', () => {
+    const m: TargetMapping = { tables: { vs_tickets: { uuidIds: ['id'] } } };
+    const call: ApiRequest = { kind: 'rpc', fn: 'get_vs_ticket_by_id', args: { p_id: 'VS-1' } };
+    const none = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [], affected: 0 });
+    expect(compareOutcomes(none, outcomeToModel(m, call, observedOutcome(call, { status: 200, body: null, affected: 1 })))).toBeUndefined();
+    expect(compareOutcomes(none, outcomeToModel(m, call, { kind: 'allowed', rows: [{ value: false }], affected: 1 }))).toBeDefined();
+    expect(compareOutcomes(none, outcomeToModel(m, call, { kind: 'allowed', rows: [{ id: 'x' }], affected: 1 }))).toBeDefined();
+    // A model that answers a row still wants it.
+    const one = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [{ id: 'VS-1' }], affected: 1 });
+    expect(compareOutcomes(one, outcomeToModel(m, call, { kind: 'allowed', rows: [{ value: null }], affected: 1 }))).toBeDefined();
+  });
+});
+
 describe('value-as-void both ways', () => {
   it('a void function where the model answers a value (soft_delete_* answering nothing) compares only as a success', () => {
     const m: TargetMapping = { functions: { soft_delete_pr_ticket: { returns: 'value-as-void' } } };

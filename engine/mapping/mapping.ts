@@ -359,13 +359,23 @@ export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outc
 }
 
 /**
+ * A function the model answers with no row (a lookup finding nothing) may answer a null instead,
+ * as a `returns jsonb` (or a composite) function finding nothing does: the same nothing, shown.
+ */
+function nullAsNoRow(request: ApiRequest, expected: Outcome): Outcome {
+  if (request.kind !== 'rpc' || expected.kind !== 'allowed' || expected.rows?.length !== 0) return expected;
+  const nullAnswer: Outcome = { kind: 'allowed', rows: [{ value: null }], affected: 1 };
+  return { ...expected, orElse: [...(expected.orElse ?? []), nullAnswer] };
+}
+
+/**
  * What the model expects, widened by the target's conventions: under `supabase-default` grants,
  * a table request the model refuses by grant may instead be refused by a row rule or answered
  * with nothing — row security deciding instead of the grant, both secure. Anything that shows
  * or changes a row still disagrees.
  */
 export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome): Outcome {
-  const expected = expectedRowsOnTarget(m, request, modelExpected);
+  const expected = nullAsNoRow(request, expectedRowsOnTarget(m, request, modelExpected));
   if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
   if (request.kind === 'rpc') {

@@ -316,6 +316,8 @@ export const ModelSettingsSchema = z
              * function instead of a CHECK (23514): either answer is accepted.
              */
             'remarks-cap': pattern.default(ANY_TEXT),
+            /** Rule 4: a buyer's own order outside the buyer's window, where a project refuses it in a trigger instead of its UPDATE policy. */
+            'buyer-window': pattern.default(ANY_TEXT),
           })
           .strict()
           .prefault({}),

@@ -67,7 +67,7 @@ end $$;
 -- Rule 1: one guard for every owner-updatable table. Arguments: the owner column, then the
 -- columns an owner may change. Everything else (new columns too) is compared.
 -- The caller is exempt when the table's handler check (a boolean function named in
--- TG_ARGV[1]) says so. updated_at and generated columns are never compared.
+-- TG_ARGV[1], given the old row) says so. updated_at and generated columns are never compared.
 create function public.guard_owner_columns() returns trigger
 language plpgsql security definer set search_path = public as $$
 declare
@@ -85,7 +85,7 @@ begin
   if (to_jsonb(old) ->> owner_col) is distinct from auth.uid()::text then
     return new;
   end if;
-  execute format('select public.%I()', exempt_fn) into exempt;
+  execute format('select public.%I($1)', exempt_fn) into exempt using to_jsonb(old);
   if coalesce(exempt, false) then
     return new;
   end if;
@@ -118,9 +118,12 @@ create policy profiles_update_admin on public.profiles for update to authenticat
 
 create trigger profiles_touch before update on public.profiles
   for each row execute function public.touch_updated_at();
+create function public.guard_exempt_staff(p_old jsonb) returns boolean
+language sql stable as $$ select public.current_user_is_staff() $$;
+
 create trigger profiles_owner_guard before update on public.profiles
   for each row execute function public.guard_owner_columns(
-    'id', 'current_user_is_staff', 'display_name', 'avatar_url', 'phone');
+    'id', 'guard_exempt_staff', 'display_name', 'avatar_url', 'phone');
 
 grant select, insert, update on public.profiles to authenticated;
 grant all on public.profiles to service_role;

@@ -10,6 +10,7 @@ create table public.vs_categories (
 create table public.vs_tickets (
   id uuid primary key default gen_random_uuid(),
   submitter_id uuid not null references public.profiles (id) on delete cascade,
+  submitter_label text not null default 'student',
   target_dept text not null references public.departments (code),
   status text not null default 'open'
     check (status in ('open', 'in_progress', 'resolved', 'closed', 'merged')),
@@ -46,9 +47,9 @@ $$;
 
 create function public.can_handle_vs_dept(p_dept text) returns boolean
 language sql stable security definer set search_path = public as $$
-  select public.is_vs_handler()
-     and (public.current_user_role() is distinct from 'vp_admin'
-          or (p_dept is not null and p_dept = public.current_user_dept()))
+  -- vs_staff and admins handle every department; vp_admin and holders of the vs permission only their own.
+  select coalesce(public.current_user_role() in ('vs_staff', 'admin'), false)
+      or (public.is_vs_handler() and p_dept is not null and p_dept = public.current_user_dept())
 $$;
 
 -- The submitter is always the signed-in caller.
@@ -76,13 +77,13 @@ begin
     raise exception 'deleted_at changes only through soft_delete_vs_ticket' using errcode = 'P0001';
   end if;
   if old.submitter_id = auth.uid() and not public.can_handle_vs_dept(old.target_dept) then
-    if jsonb_array_length(new.remarks) < n_old or new.remarks -> 0 is distinct from old.remarks -> 0
+    if jsonb_array_length(new.remarks) < n_old
        or (select jsonb_agg(e) from jsonb_array_elements(new.remarks) with ordinality x(e, i) where i <= n_old)
           is distinct from (case when n_old = 0 then null else old.remarks end) then
       raise exception 'remarks are append-only' using errcode = 'P0001';
     end if;
     for entry in select e from jsonb_array_elements(new.remarks) with ordinality x(e, i) where i > n_old loop
-      if entry ->> 'vis' is distinct from 'ticket' or entry ->> 'by' is distinct from 'submitter'
+      if entry ->> 'vis' is distinct from 'ticket' or entry ->> 'by' is distinct from old.submitter_label
          or coalesce((entry ->> 'internal')::boolean, false) then
         raise exception 'a submitter remark must be visible on the ticket and signed by the submitter'
           using errcode = 'P0001';
@@ -92,13 +93,19 @@ begin
   return new;
 end $$;
 
+-- Handlers of the ticket's department are exempt from the owner guard; a handler elsewhere is an owner like any other.
+create function public.guard_exempt_vs(p_old jsonb) returns boolean
+language sql stable as $$ select public.can_handle_vs_dept(p_old ->> 'target_dept') $$;
+create function public.guard_exempt_pr(p_old jsonb) returns boolean
+language sql stable as $$ select public.is_pr_handler() $$;
+
 create trigger vs_tickets_submitter before insert on public.vs_tickets
   for each row execute function public.vs_tickets_fill_submitter();
 create trigger vs_tickets_touch before update on public.vs_tickets
   for each row execute function public.touch_updated_at();
 create trigger vs_tickets_owner_guard before update on public.vs_tickets
   for each row execute function public.guard_owner_columns(
-    'submitter_id', 'is_vs_handler', 'title', 'body', 'remarks');
+    'submitter_id', 'guard_exempt_vs', 'title', 'body', 'remarks');
 create trigger vs_tickets_remarks before update on public.vs_tickets
   for each row execute function public.vs_tickets_remarks_guard();
 
@@ -155,7 +162,7 @@ create trigger pr_tickets_touch before update on public.pr_tickets
   for each row execute function public.touch_updated_at();
 create trigger pr_tickets_owner_guard before update on public.pr_tickets
   for each row execute function public.guard_owner_columns(
-    'submitter_id', 'is_pr_handler', 'brief', 'file_url', 'submitter_label');
+    'submitter_id', 'guard_exempt_pr', 'brief', 'file_url', 'submitter_label');
 
 alter table public.pr_tickets enable row level security;
 create policy pr_tickets_live_only on public.pr_tickets as restrictive for select to anon, authenticated

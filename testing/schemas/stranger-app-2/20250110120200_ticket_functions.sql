@@ -5,7 +5,7 @@ create function public.get_vs_ticket_by_id(p_id uuid) returns jsonb
 language sql stable security definer set search_path = public as $$
   select jsonb_build_object(
     'id', t.id, 'status', t.status, 'category', t.category, 'target_dept', t.target_dept,
-    'title', t.title, 'is_public', t.is_public, 'public_title', t.public_title,
+    'title', t.title, 'submitter_label', t.submitter_label, 'is_public', t.is_public, 'public_title', t.public_title,
     'duplicate_of', null, 'is_duplicate', t.is_duplicate, 'tags', '[]'::jsonb,
     'remarks', coalesce((select jsonb_agg(e order by i) from jsonb_array_elements(t.remarks) with ordinality x(e, i)
                           where jsonb_typeof(e) = 'object' and (e -> 'internal') is distinct from 'true'::jsonb),
@@ -16,9 +16,10 @@ language sql stable security definer set search_path = public as $$
 $$;
 
 -- Guest PR lookup: case-insensitive equality after trimming both sides; never a pattern.
-create function public.get_pr_ticket_by_id(p_id text) returns setof public.pr_tickets
+create function public.get_pr_ticket_by_id(p_id text)
+returns table (id text, submitter_label text, brief text, file_url text, status text, created_at timestamptz)
 language sql stable security definer set search_path = public as $$
-  select t.* from public.pr_tickets t
+  select t.id, t.submitter_label, t.brief, t.file_url, t.status, t.created_at from public.pr_tickets t
   where lower(btrim(t.id)) = lower(btrim(p_id)) and t.deleted_at is null
 $$;
 
@@ -61,7 +62,7 @@ begin
   return query
     select o.id, o.title, o.status, o.target_dept
       from public.vs_tickets s join public.vs_tickets o
-        on o.category is not distinct from s.category and o.id <> s.id
+        on o.category = s.category and o.id <> s.id
      where s.id = p_id and s.deleted_at is null and o.deleted_at is null
        and public.can_handle_vs_dept(s.target_dept) and public.can_handle_vs_dept(o.target_dept);
 end $$;

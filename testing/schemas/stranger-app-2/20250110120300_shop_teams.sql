@@ -48,6 +48,9 @@ begin
   return new;
 end $$;
 
+create function public.guard_exempt_shop(p_old jsonb) returns boolean
+language sql stable as $$ select public.is_shop_handler() $$;
+
 create trigger shop_orders_buyer before insert on public.shop_orders
   for each row execute function public.shop_orders_fill_buyer();
 create trigger shop_orders_touch before update on public.shop_orders
@@ -56,7 +59,7 @@ create trigger shop_orders_window before update on public.shop_orders
   for each row execute function public.shop_orders_buyer_window();
 create trigger shop_orders_owner_guard before update on public.shop_orders
   for each row execute function public.guard_owner_columns(
-    'buyer_id', 'is_shop_handler', 'slip_url', 'shipping_address', 'contact_phone', 'status');
+    'buyer_id', 'guard_exempt_shop', 'slip_url', 'shipping_address', 'contact_phone', 'status');
 
 alter table public.shop_orders enable row level security;
 create policy shop_orders_read on public.shop_orders for select to authenticated
