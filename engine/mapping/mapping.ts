@@ -15,7 +15,7 @@
  */
 import type { Caller } from '../model/caller.ts';
 import type { Json, Row } from '../model/json.ts';
-import { sqlError, type Outcome } from '../model/outcome.ts';
+import { orAlso, sqlError, type Outcome } from '../model/outcome.ts';
 import { writeAnswerShape } from '../model/engine.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { targetName } from '../model/request.ts';
@@ -48,6 +48,13 @@ export interface TableMapping {
    * a uuid stays itself) wherever bigintIds' ids become numbers.
    */
   uuidIds?: string[];
+  /**
+   * Columns a BEFORE INSERT trigger of the target sets to `auth.uid()` for a signed-in caller,
+   * whatever the body says (`new.submitter_id := auth.uid()`). A signed-in caller's INSERT then
+   * names them as the caller, for the model as for the target (the database could not tell the
+   * two bodies apart), so the model does not refuse a row the trigger makes the caller's own.
+   */
+  callerFilled?: string[];
   /**
    * How requests reach the table: `rest` (default) through PostgREST, or `sql`: as SQL under the
    * caller's role and claims, for a table or view in a schema the API does not expose (reached
@@ -369,13 +376,23 @@ function nullAsNoRow(request: ApiRequest, expected: Outcome): Outcome {
 }
 
 /**
+ * A value outside a vocabulary the model's CHECK refuses (23514) the target may keep as a lookup
+ * table instead (`target_dept references departments`): its foreign key refuses it (23503), the same refusal.
+ */
+function vocabularyByForeignKey(expected: Outcome): Outcome {
+  const alternatives = [expected, ...('orElse' in expected ? (expected.orElse ?? []) : [])];
+  if (!alternatives.some((o) => o.kind === 'error' && o.code === '23514')) return expected;
+  return orAlso(expected, [sqlError('23503', 'a vocabulary kept as a lookup table (foreign key)')]);
+}
+
+/**
  * What the model expects, widened by the target's conventions: under `supabase-default` grants,
  * a table request the model refuses by grant may instead be refused by a row rule or answered
  * with nothing — row security deciding instead of the grant, both secure. Anything that shows
  * or changes a row still disagrees.
  */
 export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome): Outcome {
-  const expected = nullAsNoRow(request, expectedRowsOnTarget(m, request, modelExpected));
+  const expected = vocabularyByForeignKey(nullAsNoRow(request, expectedRowsOnTarget(m, request, modelExpected)));
   if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
   if (request.kind === 'rpc') {
@@ -417,4 +434,14 @@ export function columnsAsTargetNames(m: TargetMapping, request: ApiRequest, colu
 export function presenceUnder(m: TargetMapping | undefined, has: (targetName: string) => boolean): (modelName: string) => boolean {
   if (!m) return has;
   return (name) => has(m.tables?.[name] ? targetTable(m, name) : m.functions?.[name] ? targetFunction(m, name) : name);
+}
+
+/**
+ * A signed-in caller's INSERT with the columns the target's trigger fills from `auth.uid()`
+ * (`tables.<t>.callerFilled`) set to the caller, as the target stores them; any other request as it is.
+ */
+export function withCallerFilled(m: TargetMapping, caller: Caller, request: ApiRequest): ApiRequest {
+  const columns = request.kind === 'insert' && caller.kind === 'user' ? m.tables?.[targetName(request)]?.callerFilled : undefined;
+  if (!columns?.length || request.kind !== 'insert' || caller.kind !== 'user') return request;
+  return { ...request, rows: request.rows.map((r) => ({ ...r, ...Object.fromEntries(columns.map((c) => [c, caller.id])) })) };
 }

@@ -66,6 +66,8 @@ export interface TargetFunctionFacts {
   returnsTable?: string;
   readOnly: boolean;
   trigger: boolean;
+  /** Tables whose BEFORE INSERT row triggers call this (trigger) function. */
+  beforeInsertOn?: string[];
   source: string;
 }
 
@@ -281,6 +283,9 @@ function literalDefault(expr: string | undefined): string | undefined {
   return m ? m[1].replace(/''/g, "'") : undefined;
 }
 
+/** `new.owner := auth.uid()` (or `= (select auth.uid())`) in a trigger function's body. */
+const CALLER_ASSIGNED = /\bnew\.(\w+)\s*:?=\s*\(?\s*(?:select\s+)?auth\.uid\(\)/gi;
+
 const SQLSTATE_RAISE = /RAISE\s+EXCEPTION\s+'((?:[^']|'')*)'[^;]*ERRCODE\s*=\s*'([0-9A-Z]{5})'/gi;
 
 function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: string } | undefined {
@@ -479,6 +484,23 @@ export function proposeMapping(
       if (!ids.size) continue;
       mapping.functions![m.name] = { ...mapping.functions![m.name], [list]: [...ids] };
       notes.push(`confirm: ${f.name} takes or answers ${[...ids].join(', ')} as ${form === 'bigint' ? 'bigint ids' : 'uuids'}: functions.${m.name}.${list}`);
+    }
+  }
+
+  // Owner columns a BEFORE INSERT trigger fills from auth.uid() (`new.submitter_id := auth.uid()`):
+  // a signed-in caller's row is theirs whatever the body says (callerFilled).
+  for (const f of target.functions) {
+    const assigned = [...f.source.matchAll(CALLER_ASSIGNED)].map((x) => x[1].toLowerCase());
+    for (const table of assigned.length ? (f.beforeInsertOn ?? []) : []) {
+      const modelTable = [...chosen].find(([, t]) => t.name === table)?.[0];
+      if (!modelTable) continue;
+      const reverse = new Map(Object.entries(mapping.tables?.[modelTable]?.columns ?? {}).filter(([, v]) => v).map(([k, v]) => [v as string, k]));
+      const m = model.tables.find((x) => x.name === modelTable)!;
+      const columns = assigned.map((c) => reverse.get(c) ?? c).filter((c) => m.columns.some((x) => x.name === c));
+      if (!columns.length) continue;
+      const entry = (mapping.tables![modelTable] ??= {});
+      entry.callerFilled = [...new Set([...(entry.callerFilled ?? []), ...columns])];
+      notes.push(`confirm: ${f.name} (before insert on ${table}) sets ${columns.join(', ')} to auth.uid() for a signed-in caller: tables.${modelTable}.callerFilled`);
     }
   }
 

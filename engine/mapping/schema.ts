@@ -43,6 +43,7 @@ export const MappingSchema = z
               .optional(),
             bigintIds: z.array(name).optional(),
             uuidIds: z.array(name).optional(),
+            callerFilled: z.array(name).optional(),
             via: z.enum(['rest', 'sql']).optional(),
           })
           .strict(),

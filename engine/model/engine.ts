@@ -569,8 +569,10 @@ function singular(request: Extract<TableRequest, { returning: unknown }>, predic
 export function writeAnswerShape(request: ApiRequest, o: Outcome): Outcome {
   if (request.kind === 'rpc' || request.kind === 'select') return o;
   const max = request.kind === 'insert' ? undefined : request.maxAffected;
-  if (request.single && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return sqlError('PGRST116', `${o.affected} rows`);
-  if (max !== undefined && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected > max) return sqlError('PGRST124', `${o.affected} rows`);
-  return 'orElse' in o && o.orElse ? ({ ...o, orElse: o.orElse.map((a) => writeAnswerShape(request, a)) } as Outcome) : o;
+  const alternatives = 'orElse' in o && o.orElse ? o.orElse.map((a) => writeAnswerShape(request, a)) : [];
+  // The success's alternatives (a trigger's refusal in place of a row left undone) stay alternatives of its 406.
+  if (request.single && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return orAlso(sqlError('PGRST116', `${o.affected} rows`), alternatives);
+  if (max !== undefined && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected > max) return orAlso(sqlError('PGRST124', `${o.affected} rows`), alternatives);
+  return alternatives.length ? ({ ...o, orElse: alternatives } as Outcome) : o;
 }
 

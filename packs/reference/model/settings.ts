@@ -182,7 +182,13 @@ export const ModelSettingsSchema = z
          * (the submitter's tracking capability); the reference: 'pub-' || substr(md5(id), 1, 16).
          */
         publicHandle: z
-          .object({ prefix: z.string().default('pub-'), digest: z.enum(['md5', 'sha1', 'sha256']).default('md5'), length: z.number().int().min(8).max(64).default(16) })
+          .object({
+            prefix: z.string().default('pub-'),
+            digest: z.enum(['md5', 'sha1', 'sha256']).default('md5'),
+            length: z.number().int().min(8).max(64).default(16),
+            /** The id digested, as the target keeps it (mapping uuidIds / bigintIds): `model` (its text), `uuid`, `bigint`. */
+            idAs: z.enum(['model', 'uuid', 'bigint']).default('model'),
+          })
           .strict()
           .prefault({}),
         /** Rule 12: the generic remark the submitter gets on auto-close (no id). */

@@ -49,7 +49,7 @@ create function public.can_handle_vs_dept(p_dept text) returns boolean
 language sql stable security definer set search_path = public as $$
   -- vs_staff and admins handle every department; vp_admin and holders of the vs permission only their own.
   select coalesce(public.current_user_role() in ('vs_staff', 'admin'), false)
-      or (public.is_vs_handler() and p_dept is not null and p_dept = public.current_user_dept())
+      or coalesce(public.is_vs_handler() and p_dept = public.current_user_dept(), false)
 $$;
 
 -- The submitter is always the signed-in caller.
@@ -62,8 +62,9 @@ begin
   return new;
 end $$;
 
--- Rule 3: remarks are append-only for a submitter, capped, and a submitter's entries are
--- visible on the ticket and signed as the submitter. Soft delete never goes through PATCH.
+-- Rule 3: remarks are append-only for every caller (the cap is the CHECK), and a submitter's
+-- entries are visible on the ticket and signed as the submitter. Soft delete never goes
+-- through PATCH: only soft_delete_vs_ticket, which says so for its own statement.
 create function public.vs_tickets_remarks_guard() returns trigger
 language plpgsql as $$
 declare
@@ -73,18 +74,18 @@ begin
   if auth.uid() is null then
     return new;
   end if;
-  if new.deleted_at is distinct from old.deleted_at then
+  if new.deleted_at is distinct from old.deleted_at and current_setting('app.soft_delete', true) is distinct from 'on' then
     raise exception 'deleted_at changes only through soft_delete_vs_ticket' using errcode = 'P0001';
   end if;
+  if jsonb_typeof(new.remarks) is distinct from 'array' or (jsonb_array_length(new.remarks) < n_old
+     or (select jsonb_agg(e) from jsonb_array_elements(new.remarks) with ordinality x(e, i) where i <= n_old)
+        is distinct from (case when n_old = 0 then null else old.remarks end)) then
+    raise exception 'remarks are append-only' using errcode = 'P0001';
+  end if;
   if old.submitter_id = auth.uid() and not public.can_handle_vs_dept(old.target_dept) then
-    if jsonb_array_length(new.remarks) < n_old
-       or (select jsonb_agg(e) from jsonb_array_elements(new.remarks) with ordinality x(e, i) where i <= n_old)
-          is distinct from (case when n_old = 0 then null else old.remarks end) then
-      raise exception 'remarks are append-only' using errcode = 'P0001';
-    end if;
     for entry in select e from jsonb_array_elements(new.remarks) with ordinality x(e, i) where i > n_old loop
       if entry ->> 'vis' is distinct from 'ticket' or entry ->> 'by' is distinct from old.submitter_label
-         or coalesce((entry ->> 'internal')::boolean, false) then
+         or (entry -> 'internal') is distinct from 'false'::jsonb and entry ? 'internal' then
         raise exception 'a submitter remark must be visible on the ticket and signed by the submitter'
           using errcode = 'P0001';
       end if;
@@ -96,8 +97,6 @@ end $$;
 -- Handlers of the ticket's department are exempt from the owner guard; a handler elsewhere is an owner like any other.
 create function public.guard_exempt_vs(p_old jsonb) returns boolean
 language sql stable as $$ select public.can_handle_vs_dept(p_old ->> 'target_dept') $$;
-create function public.guard_exempt_pr(p_old jsonb) returns boolean
-language sql stable as $$ select public.is_pr_handler() $$;
 
 create trigger vs_tickets_submitter before insert on public.vs_tickets
   for each row execute function public.vs_tickets_fill_submitter();
@@ -122,8 +121,11 @@ create policy vs_tickets_live_only on public.vs_tickets as restrictive for selec
   using (deleted_at is null);
 create policy vs_tickets_read on public.vs_tickets for select to authenticated
   using (submitter_id = (select auth.uid()) or public.can_handle_vs_dept(target_dept));
+-- A submitter files a fresh ticket: nothing a handler decides (rule 3) set by them.
 create policy vs_tickets_insert on public.vs_tickets for insert to authenticated
-  with check (submitter_id = (select auth.uid()));
+  with check (submitter_id = (select auth.uid())
+              and (public.can_handle_vs_dept(target_dept)
+                   or (not is_public and public_title is null and duplicate_of is null and tags = '{}' and status = 'open')));
 create policy vs_tickets_update on public.vs_tickets for update to authenticated
   using (submitter_id = (select auth.uid()) or public.can_handle_vs_dept(target_dept))
   with check (submitter_id = (select auth.uid()) or public.can_handle_vs_dept(target_dept));
@@ -141,7 +143,7 @@ grant all on public.vs_categories, public.vs_tickets, public.vs_public_comments 
 
 create table public.pr_tickets (
   id text primary key default ('PR-' || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 8))),
-  submitter_id uuid references public.profiles (id) on delete set null,
+  submitter_id uuid not null references public.profiles (id) on delete cascade,
   submitter_label text not null default '',
   brief text not null default '',
   file_url text,
@@ -157,6 +159,9 @@ language sql stable security definer set search_path = public as $$
   select coalesce(public.current_user_role() in ('pr_staff', 'admin'), false)
       or public.current_user_has_permission('pr')
 $$;
+
+create function public.guard_exempt_pr(p_old jsonb) returns boolean
+language sql stable as $$ select public.is_pr_handler() $$;
 
 create trigger pr_tickets_touch before update on public.pr_tickets
   for each row execute function public.touch_updated_at();

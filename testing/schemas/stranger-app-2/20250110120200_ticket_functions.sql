@@ -31,9 +31,11 @@ begin
   if auth.uid() is null or public.current_user_role() is null or not public.current_user_is_staff() then
     raise exception 'NOT_AUTHORIZED' using errcode = 'P0001';
   end if;
+  perform set_config('app.soft_delete', 'on', true);
   update public.vs_tickets t set deleted_at = now()
    where t.id = p_id and t.deleted_at is null and public.can_handle_vs_dept(t.target_dept);
   get diagnostics n = row_count;
+  perform set_config('app.soft_delete', 'off', true);
   return n > 0;
 end $$;
 
@@ -42,7 +44,8 @@ language plpgsql security definer set search_path = public as $$
 declare
   n int;
 begin
-  if auth.uid() is null or public.current_user_role() is null or not public.current_user_is_staff() then
+  if auth.uid() is null or public.current_user_role() is null or not public.current_user_is_staff()
+     or not public.is_pr_handler() then
     raise exception 'NOT_AUTHORIZED' using errcode = 'P0001';
   end if;
   update public.pr_tickets t set deleted_at = now()
@@ -195,26 +198,24 @@ begin
   return new_id;
 end $$;
 
--- Submitter tracking: my ticket's status and, when merged into a published one, its handle.
-create function public.get_vs_linked_context(p_id uuid) returns jsonb
+-- Submitter tracking (the id is the capability): the published ticket mine was merged into.
+create function public.get_vs_linked_context(p_id uuid)
+returns table (handle text, public_title text, status text)
 language sql stable security definer set search_path = public as $$
-  select jsonb_build_object(
-    'status', t.status, 'is_duplicate', t.is_duplicate,
-    'public_handle', (select public.vs_public_handle(p.id) from public.vs_tickets p
-                       where p.id = t.duplicate_of and public.vs_board_visible(p)))
-  from public.vs_tickets t
-  where t.id = p_id and t.deleted_at is null and t.submitter_id = auth.uid()
+  select public.vs_public_handle(p.id), p.public_title, p.status
+    from public.vs_tickets t join public.vs_tickets p on p.id = t.duplicate_of
+   where t.id = p_id and t.deleted_at is null and public.vs_board_visible(p)
 $$;
 
 revoke execute on function public.vs_board_visible(public.vs_tickets) from public, anon, authenticated;
 revoke execute on function public.soft_delete_vs_ticket(uuid), public.soft_delete_pr_ticket(text),
   public.find_similar_vs_tickets(uuid), public.merge_vs_tickets(uuid, uuid),
   public.vs_transfer_dept(uuid, text, jsonb), public.vs_set_public(uuid, boolean, text),
-  public.vs_post_public_comment(text, text), public.get_vs_linked_context(uuid) from public, anon;
+  public.vs_post_public_comment(text, text) from public, anon;
 grant execute on function public.soft_delete_vs_ticket(uuid), public.soft_delete_pr_ticket(text),
   public.find_similar_vs_tickets(uuid), public.merge_vs_tickets(uuid, uuid),
   public.vs_transfer_dept(uuid, text, jsonb), public.vs_set_public(uuid, boolean, text),
-  public.vs_post_public_comment(text, text), public.get_vs_linked_context(uuid) to authenticated;
+  public.vs_post_public_comment(text, text) to authenticated;
 grant execute on function public.get_vs_ticket_by_id(uuid), public.get_pr_ticket_by_id(text),
-  public.get_public_vs_board(), public.get_public_vs_problem(text), public.vs_public_handle(uuid)
-  to anon, authenticated;
+  public.get_public_vs_board(), public.get_public_vs_problem(text), public.vs_public_handle(uuid),
+  public.get_vs_linked_context(uuid) to anon, authenticated;

@@ -7,7 +7,7 @@ create table public.shop_orders (
     check (status in ('pending', 'review', 'slip_mismatch', 'paid', 'shipped', 'completed', 'cancelled')),
   subtotal integer not null default 0 check (subtotal >= 0),
   fee integer not null default 0 check (fee >= 0),
-  total integer not null default 0,
+  total integer not null default 0 check (total >= 0),
   slip_url text,
   shipping_address text,
   contact_phone text,

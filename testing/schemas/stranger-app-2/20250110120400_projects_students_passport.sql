@@ -193,5 +193,5 @@ begin
   end if;
   return query select p.user_id, p.handle, p.points from passport.profiles p order by p.points desc, p.user_id limit 20;
 end $$;
-revoke execute on function passport.admin_leaderboard() from public, anon;
-grant execute on function passport.admin_leaderboard() to authenticated;
+-- Callable by anyone: the body answers NOT_AUTHORIZED to every caller that is not an admin (rule 20).
+grant execute on function passport.admin_leaderboard() to anon, authenticated, service_role;
