@@ -8,7 +8,8 @@ language sql stable security definer set search_path = public as $$
     'title', t.title, 'submitter_label', t.submitter_label, 'is_public', t.is_public, 'public_title', t.public_title,
     'duplicate_of', null, 'is_duplicate', t.is_duplicate, 'tags', '[]'::jsonb,
     'remarks', coalesce((select jsonb_agg(e order by i) from jsonb_array_elements(t.remarks) with ordinality x(e, i)
-                          where jsonb_typeof(e) = 'object' and (e -> 'internal') is distinct from 'true'::jsonb),
+                          where jsonb_typeof(e) = 'object' and e ->> 'vis' = 'ticket'
+                            and (e -> 'internal') is distinct from 'true'::jsonb),
                  '[]'::jsonb),
     'created_at', t.created_at, 'updated_at', t.updated_at)
   from public.vs_tickets t
@@ -110,9 +111,6 @@ begin
   if p_dept is null or btrim(p_dept) = '' then
     raise exception 'destination department required' using errcode = 'P0001';
   end if;
-  if not exists (select 1 from public.departments where code = p_dept) then
-    raise exception 'unknown department %', p_dept using errcode = 'P0001';
-  end if;
   update public.vs_tickets t
      set target_dept = p_dept, remarks = t.remarks || coalesce(p_remarks, '[]'::jsonb)
    where t.id = p_id and t.deleted_at is null and public.can_handle_vs_dept(t.target_dept);
@@ -153,6 +151,10 @@ begin
     if coalesce(btrim(coalesce(p_public_title, t.public_title)), '') = '' then
       raise exception 'a public headline is required' using errcode = 'P0001';
     end if;
+    -- Rule 13: the student's report is never published verbatim.
+    if btrim(t.body) <> '' and strpos(coalesce(p_public_title, t.public_title), btrim(t.body)) > 0 then
+      raise exception 'the headline repeats the report' using errcode = 'P0001';
+    end if;
   end if;
   update public.vs_tickets
      set is_public = p_public, public_title = coalesce(p_public_title, public_title)
@@ -186,12 +188,18 @@ declare
   t public.vs_tickets;
   new_id uuid;
 begin
-  if auth.uid() is null then
+  if auth.uid() is null or public.current_user_role() is null then
     raise exception 'NOT_AUTHORIZED' using errcode = 'P0001';
+  end if;
+  if coalesce(btrim(p_body), '') = '' then
+    raise exception 'a comment needs a body' using errcode = 'P0001';
   end if;
   select * into t from public.vs_tickets x where public.vs_public_handle(x.id) = p_handle;
   if t.id is null or not public.vs_board_visible(t) then
     raise exception 'not on the board' using errcode = 'P0001';
+  end if;
+  if btrim(t.body) <> '' and strpos(p_body, btrim(t.body)) > 0 then
+    raise exception 'the comment repeats the report' using errcode = 'P0001';
   end if;
   insert into public.vs_public_comments (ticket_id, author_id, body)
   values (t.id, auth.uid(), p_body) returning id into new_id;

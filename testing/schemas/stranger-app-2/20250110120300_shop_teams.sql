@@ -104,8 +104,6 @@ alter table public.team_nodes enable row level security;
 alter table public.team_members enable row level security;
 create policy team_nodes_staff on public.team_nodes for all to authenticated
   using (public.current_user_is_staff()) with check (public.current_user_is_staff());
-create policy team_members_self on public.team_members for select to authenticated
-  using (user_id = (select auth.uid()));
 create policy team_members_staff on public.team_members for all to authenticated
   using (public.current_user_is_staff()) with check (public.current_user_is_staff());
 grant select, insert, update, delete on public.team_nodes, public.team_members to authenticated;
@@ -144,20 +142,26 @@ language sql stable security definer set search_path = public as $$
                            from public.team_members m where public.node_effective_public(m.node_id)), '[]'::jsonb))
 $$;
 
--- The caller's own team permissions become their managed permissions.
-create function public.sync_my_team_permissions() returns text[]
+-- The caller's own team permissions (by their sign-in e-mail, never a column they edit)
+-- become their managed permissions.
+create function public.sync_my_team_permissions() returns jsonb
 language plpgsql security definer set search_path = public as $$
 declare
+  me text := (select lower(btrim(u.email)) from auth.users u where u.id = auth.uid());
   perms text[];
+  dept text;
 begin
-  if auth.uid() is null then
+  if auth.uid() is null or me is null then
     raise exception 'NOT_AUTHORIZED' using errcode = 'P0001';
   end if;
   select coalesce(array_agg(distinct p order by p), '{}') into perms
     from public.team_members m cross join unnest(m.permissions) p
-   where m.user_id = auth.uid();
+   where lower(btrim(m.kkumail)) = me;
+  select min(m.vs_dept) into dept from public.team_members m where lower(btrim(m.kkumail)) = me;
+  perform set_config('app.trusted_write', 'on', true);
   update public.profiles set managed_permissions = perms where id = auth.uid();
-  return perms;
+  perform set_config('app.trusted_write', 'off', true);
+  return jsonb_build_object('permissions', to_jsonb(perms), 'vs_dept', dept);
 end $$;
 
 revoke execute on function public.node_effective_public(uuid), public.effective_team_permissions_for_email(text)
