@@ -123,7 +123,7 @@ create policy vs_tickets_read on public.vs_tickets for select to authenticated
   using (submitter_id = (select auth.uid()) or public.can_handle_vs_dept(target_dept));
 -- A submitter files a fresh ticket: nothing a handler decides (rule 3) set by them.
 create policy vs_tickets_insert on public.vs_tickets for insert to authenticated
-  with check (submitter_id = (select auth.uid())
+  with check (submitter_id = (select auth.uid()) and public.current_user_role() is not null and deleted_at is null
               and not is_public and public_title is null and duplicate_of is null and tags = '{}' and status = 'open'
               and remarks = '[]'::jsonb);
 create policy vs_tickets_update on public.vs_tickets for update to authenticated

@@ -148,11 +148,11 @@ begin
     if c.id is null or c.is_confidential or not c.public_eligible then
       raise exception 'category cannot be published' using errcode = 'P0001';
     end if;
-    if coalesce(btrim(coalesce(p_public_title, t.public_title)), '') = '' then
+    -- Rule 13: a headline written by staff, now; never the student's report verbatim.
+    if coalesce(btrim(p_public_title), '') = '' then
       raise exception 'a public headline is required' using errcode = 'P0001';
     end if;
-    -- Rule 13: the student's report is never published verbatim.
-    if btrim(t.body) <> '' and strpos(coalesce(p_public_title, t.public_title), btrim(t.body)) > 0 then
+    if btrim(t.body) <> '' and strpos(p_public_title, btrim(t.body)) > 0 then
       raise exception 'the headline repeats the report' using errcode = 'P0001';
     end if;
   end if;
