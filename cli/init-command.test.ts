@@ -86,6 +86,27 @@ describe('policyfuzz init', () => {
     expect(parseConfig(config, path.join(repo, 'policyfuzz.config.json'), referencePack).mapping).toEqual(config.mapping);
   });
 
+  it("a second stranger's schema (testing/schemas/stranger-app-2): uuid keys for the model's text ids, owner columns filled from auth.uid() by triggers, the public handle over the uuid, no pg-safeupdate trigger read as the project's guard", async () => {
+    const repo = path.join(tmp, 'stranger-2');
+    mkdirSync(path.join(repo, 'supabase'), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-2'), path.join(repo, 'supabase', 'migrations'), { recursive: true });
+    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8'));
+    const { tables, functions, conventions } = config.mapping;
+    // vs_tickets.id uuid default gen_random_uuid(), duplicate_of uuid references it: was mapped to null (every case naming a ticket dropped).
+    expect(tables.vs_tickets.uuidIds).toEqual(['id', 'duplicate_of']);
+    expect(functions.get_vs_ticket_by_id.uuidIds).toEqual(['p_id', 'id', 'duplicate_of']);
+    expect(functions.merge_vs_tickets.uuidIds).toEqual(['p_duplicate', 'p_primary']);
+    expect(config.model.vs.publicHandle).toEqual({ idAs: 'uuid' });
+    // BEFORE INSERT triggers setting new.<owner> := auth.uid().
+    expect(tables.vs_tickets.callerFilled).toEqual(['submitter_id']);
+    expect(tables.project_files.callerFilled).toEqual(['uploaded_by']);
+    // The owner guard runs dynamic SQL, so pg-safeupdate's stand-in puts its trigger on every table: not the project's 21000 convention.
+    expect(conventions.guardRefusal).toBeUndefined();
+    expect(parseConfig(config, path.join(repo, 'policyfuzz.config.json'), referencePack).mapping).toEqual(config.mapping);
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

@@ -9,6 +9,7 @@ import {
   UnmappableRequest,
   uuidAsBigint,
   textAsUuid,
+  withCallerFilled,
   type TargetMapping,
 } from './mapping.ts';
 import { MappingSchema, mergeMappings } from './schema.ts';
@@ -332,6 +333,26 @@ describe('a lookup answering null for no row', () => {
     // A model that answers a row still wants it.
     const one = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [{ id: 'VS-1' }], affected: 1 });
     expect(compareOutcomes(one, outcomeToModel(m, call, { kind: 'allowed', rows: [{ value: null }], affected: 1 }))).toBeDefined();
+  });
+});
+
+describe('a vocabulary kept as a lookup table; an owner column filled by a trigger', () => {
+  it('a value the model’s CHECK refuses (23514) may be refused by the target’s foreign key (23503); no other error', () => {
+    const patch: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { target_dept: 'XX' }, filters: [{ column: 'id', op: 'eq', value: 'VS-1' }], returning: 'minimal' };
+    const expected = expectedOnTarget({}, alice, patch, { kind: 'error', code: '23514', detail: 'target_dept check' });
+    expect(compareOutcomes(expected, { kind: 'error', code: '23503' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'error', code: '23505' })).toBeDefined();
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+  });
+
+  it('callerFilled: a signed-in caller’s INSERT names the caller in the trigger’s column; anon, the server and other tables as they are', () => {
+    const m: TargetMapping = { tables: { vs_tickets: { callerFilled: ['submitter_id'] } } };
+    const insert: ApiRequest = { kind: 'insert', table: 'vs_tickets', rows: [{ id: 'VS-1', submitter_id: 'someone-else' }], returning: 'minimal' };
+    expect(withCallerFilled(m, alice, insert)).toMatchObject({ rows: [{ id: 'VS-1', submitter_id: alice.id }] });
+    expect(withCallerFilled(m, { kind: 'anon' }, insert)).toBe(insert);
+    expect(withCallerFilled(m, { kind: 'service' }, insert)).toBe(insert);
+    expect(withCallerFilled(m, alice, { ...insert, table: 'pr_tickets' })).toMatchObject({ rows: [{ submitter_id: 'someone-else' }] });
+    expect(MappingSchema.safeParse({ tables: { vs_tickets: { callerFilled: ['submitter_id'] } } }).success).toBe(true);
   });
 });
 

@@ -29,6 +29,12 @@ describe('rule 4: the buyer window by policy or by trigger', () => {
     expect(compareOutcomes(expected, { kind: 'error', code: '23514' })).toBeDefined();
   });
 
+  it('as a single object (406 for no row): the trigger’s refusal stays an alternative', () => {
+    const expected = predict(oracle, world('shipped'), caller, { ...patch({ shipping_address: 'x' }), single: true } as ApiRequest).outcome;
+    expect(expected).toMatchObject({ kind: 'error', code: 'PGRST116' });
+    expect(compareOutcomes(expected, trigger)).toBeUndefined();
+  });
+
   it('a new status out of the window (paid): 42501 by the policy, or a trigger’s refusal', () => {
     const expected = predict(oracle, world('pending'), caller, patch({ status: 'paid' })).outcome;
     expect(expected).toMatchObject({ kind: 'rejected', by: 'policy' });

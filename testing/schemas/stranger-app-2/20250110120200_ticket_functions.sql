@@ -157,7 +157,7 @@ begin
     end if;
   end if;
   update public.vs_tickets
-     set is_public = p_public, public_title = coalesce(p_public_title, public_title)
+     set is_public = p_public, public_title = case when p_public then p_public_title else public_title end
    where id = p_id;
 end $$;
 

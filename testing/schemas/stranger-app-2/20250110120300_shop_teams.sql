@@ -42,7 +42,7 @@ begin
   if old.status not in ('pending', 'review', 'slip_mismatch') then
     raise exception 'order is locked' using errcode = 'P0001';
   end if;
-  if new.status is distinct from old.status and new.status not in ('pending', 'review', 'slip_mismatch') then
+  if new.status is distinct from old.status and (new.status is null or new.status not in ('pending', 'review', 'slip_mismatch')) then
     raise exception 'buyer may not set status %', new.status using errcode = 'P0001';
   end if;
   return new;
