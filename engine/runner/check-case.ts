@@ -25,7 +25,7 @@ import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { accessCell, accessKey } from '../model/access.ts';
-import { expectedOnTarget, outcomeToModel, withCallerFilled } from '../mapping/mapping.ts';
+import { expectedOnTarget, outcomeToModel } from '../mapping/mapping.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { isSideError } from '../findings/signature.ts';
 
@@ -357,9 +357,7 @@ export async function checkCase(
       try {
         await modelRun(async (step) => {
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
-          // As sendableCase does for a drawn case: the columns the target's insert trigger fills, as the caller.
-          const sendable = plan.mapping ? { ...step, request: withCallerFilled(plan.mapping, step.caller, step.request) } : step;
-          const checked = await checkStep(tx, world, sendable, i, oracle, undefined, history);
+          const checked = await checkStep(tx, world, step, i, oracle, undefined, history);
           record(checked);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.entry.prediction.world;
