@@ -59,13 +59,22 @@ describe('policyfuzz init', () => {
     expect((parsed.model as { shop: { initialStatus: string } }).shop.initialStatus).toBe('awaiting');
   });
 
-  it("a stranger's schema of the spec's domain (testing/schemas/stranger-app): bigint ids followed into references and functions, numeric money, a generated total left out, fewer output columns proposed, passport's own grants", async () => {
-    const repo = path.join(tmp, 'stranger');
+  /** `policyfuzz init` on a schema of testing/schemas as a project's supabase/migrations: the config it wrote. */
+  async function initOnSchema(schema: string) {
+    const repo = path.join(tmp, schema);
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });
-    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app'), path.join(repo, 'supabase', 'migrations'), { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', schema), path.join(repo, 'supabase', 'migrations'), { recursive: true });
     const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8'));
+    const file = path.join(repo, 'policyfuzz.config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    // What it wrote loads as it is.
+    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    return config;
+  }
+
+  it("a stranger's schema of the spec's domain (testing/schemas/stranger-app): bigint ids followed into references and functions, numeric money, a generated total left out, fewer output columns proposed, passport's own grants", async () => {
+    const config = await initOnSchema('stranger-app');
     const { tables, functions, conventions } = config.mapping;
     expect(tables.vs_tickets.bigintIds).toEqual(['id', 'duplicate_of']);
     expect(tables.team_nodes.bigintIds).toEqual(['id', 'parent_id']);
@@ -82,8 +91,21 @@ describe('policyfuzz init', () => {
     expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^model\.notNullColumns\.users: display_name, role \(users\.display_name, users\.role NOT NULL here/)]));
     expect(config.model.functionColumns.get_vs_ticket_by_id).toEqual(['id', 'status', 'category', 'duplicate_of', 'is_duplicate', 'tags', 'remarks']);
     expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^to do: get_vs_ticket_by_id also returns title, created_at, .*extraColumns/)]));
-    // What it wrote loads as it is.
-    expect(parseConfig(config, path.join(repo, 'policyfuzz.config.json'), referencePack).mapping).toEqual(config.mapping);
+  });
+
+  it("a second stranger's schema (testing/schemas/stranger-app-2): uuid keys for the model's text ids, owner columns filled from auth.uid() by triggers, the public handle over the uuid, no pg-safeupdate trigger read as the project's guard", async () => {
+    const config = await initOnSchema('stranger-app-2');
+    const { tables, functions, conventions } = config.mapping;
+    // vs_tickets.id uuid default gen_random_uuid(), duplicate_of uuid references it: was mapped to null (every case naming a ticket dropped).
+    expect(tables.vs_tickets.uuidIds).toEqual(['id', 'duplicate_of']);
+    expect(functions.get_vs_ticket_by_id.uuidIds).toEqual(['p_id', 'id', 'duplicate_of']);
+    expect(functions.merge_vs_tickets.uuidIds).toEqual(['p_duplicate', 'p_primary']);
+    expect(config.model.vs.publicHandle).toEqual({ idAs: 'uuid' });
+    // BEFORE INSERT triggers setting new.<owner> := auth.uid().
+    expect(tables.vs_tickets.callerFilled).toEqual(['submitter_id']);
+    expect(tables.project_files.callerFilled).toEqual(['uploaded_by']);
+    // The owner guard runs dynamic SQL, so pg-safeupdate's stand-in puts its trigger on every table: not the project's 21000 convention.
+    expect(conventions.guardRefusal).toBeUndefined();
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

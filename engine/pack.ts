@@ -94,6 +94,12 @@ export interface Pack<S = any> {
    */
   notNullDraws?: NotNullDraws[];
   /**
+   * Settings (dotted paths under `model`) that take how the target keeps a model table's ids
+   * (`model` as the model does, `uuid`, `bigint`: mapping bigintIds / uuidIds), for a value the
+   * model computes from an id (the reference's public handle): `policyfuzz init` writes them.
+   */
+  targetIdSettings?: { path: string; table: string; column: string }[];
+  /**
    * Settings `policyfuzz init` writes for every project (nested, as under `model`): the pack's
    * generation choices a schema it was not written for needs, its own run keeping the defaults.
    * Each with the note that says why.

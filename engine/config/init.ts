@@ -43,6 +43,8 @@ export interface InspectOptions {
   settingsKeys?: string[];
   /** Pack.notNullDraws: settings init fills with the columns this target holds NOT NULL. */
   notNullDraws?: NotNullDraws[];
+  /** Pack.targetIdSettings: settings init sets to the form this target keeps the ids in. */
+  targetIdSettings?: { path: string; table: string; column: string }[];
   /** The pack's own mapping (a table sent as SQL, its names): what the run refines with the config's, so applicability reads both. */
   packMapping?: TargetMapping;
 }
@@ -190,6 +192,16 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       if (!held.length) continue;
       setAt(proposal.settings, draws.path, held);
       settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
+    }
+    for (const id of options.targetIdSettings ?? []) {
+      const form = mapping.tables?.[id.table]?.uuidIds?.includes(id.column) ? 'uuid' : mapping.tables?.[id.table]?.bigintIds?.includes(id.column) ? 'bigint' : undefined;
+      if (!form) continue;
+      // A nested path (`vs.publicHandle.idAs`): every dot a level, unlike a function's dotted name under setAt.
+      const keys = id.path.split('.');
+      let at = proposal.settings;
+      for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
+      at[keys.at(-1)!] = form;
+      settingNotes.push(`model.${id.path}: ${form} (computed over ${id.table}.${id.column} as this target keeps it)`);
     }
     if (options.projectSettings) {
       mergeSettings(proposal.settings, options.projectSettings.settings);

@@ -8,6 +8,7 @@ import type pg from 'pg';
 import type { TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
 import { modelTableName, readTableShapes } from './table-shapes.ts';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
+import { SAFEUPDATE_SCHEMA } from '../db/supabase/safeupdate.ts';
 
 export async function readTargetFacts(client: pg.Client, schemas: string[]): Promise<{ tables: TargetTableFacts[]; functions: TargetFunctionFacts[] }> {
   const shapes = await readTableShapes(client, schemas);
@@ -37,16 +38,20 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       ...(c.generated ? { serverFilled: 'generated' as const } : c.hasDefault && !defaults.get(`${name}.${c.name}`) ? { serverFilled: 'identity' as const } : {}),
     })),
   }));
-  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[]; arg_modes: string[] | null; retset: boolean; rettype: string; typtype: string; relname: string | null; relschema: string | null; volatile: string; source: string }>(
+  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[]; arg_modes: string[] | null; retset: boolean; rettype: string; typtype: string; relname: string | null; relschema: string | null; volatile: string; source: string; before_insert_on: [string, string][] | null }>(
     `select n.nspname as schema, p.proname as name, p.proargnames::text[] as arg_names,
             array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as arg_types,
             p.proargmodes::text[] as arg_modes, p.proretset as retset, format_type(p.prorettype, null) as rettype,
             rt.typtype::text as typtype, rc.relname::text as relname, rn.nspname::text as relschema,
-            p.provolatile::text as volatile, p.prosrc as source
+            p.provolatile::text as volatile, p.prosrc as source,
+            array(select distinct array[tn.nspname::text, tc.relname::text] from pg_trigger tt join pg_class tc on tc.oid = tt.tgrelid join pg_namespace tn on tn.oid = tc.relnamespace
+                   where tt.tgfoid = p.oid and not tt.tgisinternal and (tt.tgtype & 7) = 7) as before_insert_on
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_type rt on rt.oid = p.prorettype
        left join pg_class rc on rc.oid = rt.typrelid and rc.relkind in ('r', 'p', 'v')
        left join pg_namespace rn on rn.oid = rc.relnamespace
       where p.prokind = 'f' and ${notStandIn('pg_proc', 'p.oid')}
+        -- pg-safeupdate's own statement trigger, on every table where a function runs dynamic SQL: not the project's guard
+        and n.nspname <> '${SAFEUPDATE_SCHEMA}'
         and (n.nspname = any($1)
              -- guards attached to the API's tables, wherever the project keeps them (an \`internal\` schema, say);
              -- not policyfuzz's own (its pg-safeupdate, read as a guard refusing with 21000 by init)
@@ -69,6 +74,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       ...(returnsTable ? { returnsTable } : {}),
       readOnly: f.volatile !== 'v',
       trigger: f.rettype === 'trigger',
+      ...(f.before_insert_on?.length ? { beforeInsertOn: f.before_insert_on.map(([schema, table]) => modelTableName(schema, table)) } : {}),
       source: f.source,
     };
   });

@@ -8,6 +8,8 @@ import {
   presenceUnder,
   UnmappableRequest,
   uuidAsBigint,
+  textAsUuid,
+  withCallerFilled,
   type TargetMapping,
 } from './mapping.ts';
 import { MappingSchema, mergeMappings } from './schema.ts';
@@ -285,6 +287,72 @@ describe('functions of bigint-keyed tables (functions.<f>.bigintIds)', () => {
   it('validates the key in a config', () => {
     expect(MappingSchema.safeParse({ functions: { f: { bigintIds: ['p_id'] } } }).success).toBe(true);
     expect(MappingSchema.safeParse({ functions: { f: { bigintIds: 'p_id' } } }).success).toBe(false);
+  });
+});
+
+describe('uuid keys where the model keeps text ids (uuidIds)', () => {
+  // After a second stranger's schema: `vs_tickets.id uuid default gen_random_uuid()`, `duplicate_of uuid references vs_tickets`.
+  const ids: TargetMapping = {
+    tables: { vs_tickets: { uuidIds: ['id', 'duplicate_of'] } },
+    functions: { get_vs_ticket_by_id: { uuidIds: ['p_id', 'id', 'duplicate_of'] } },
+  };
+  const ticket = 'VS-1003';
+  const key = textAsUuid(ticket);
+
+  it('turns a text id into the same valid uuid everywhere, different ids apart; a uuid stays itself', () => {
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(textAsUuid(ticket)).toBe(key);
+    expect(textAsUuid('VS-1004')).not.toBe(key);
+    expect(textAsUuid('vs-1003')).not.toBe(key);
+    expect(textAsUuid('4E9B4C63-FFFA-4FFF-8000-00034E464813')).toBe('4e9b4c63-fffa-4fff-8000-00034e464813');
+  });
+
+  it('in fixtures, bodies, filters, rpc arguments and the expected rows: a reference becomes the key it names', () => {
+    expect(worldToTarget(ids, { vs_tickets: [{ id: ticket, duplicate_of: 'VS-1', status: 'open' }] })).toEqual({ vs_tickets: [{ id: key, duplicate_of: textAsUuid('VS-1'), status: 'open' }] });
+    const patch: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { duplicate_of: 'VS-1' }, filters: [{ column: 'id', op: 'eq', value: ticket }], returning: 'representation' };
+    expect(requestToTarget(ids, patch)).toMatchObject({ patch: { duplicate_of: textAsUuid('VS-1') }, filters: [{ column: 'id', value: key }] });
+    const expected = expectedOnTarget(ids, alice, patch, { kind: 'allowed', rows: [{ id: ticket, duplicate_of: 'VS-1' }], affected: 1 });
+    expect(compareOutcomes(expected, outcomeToModel(ids, patch, { kind: 'allowed', rows: [{ id: key, duplicate_of: textAsUuid('VS-1') }], affected: 1 }))).toBeUndefined();
+    expect(compareOutcomes(expected, outcomeToModel(ids, patch, { kind: 'allowed', rows: [{ id: key, duplicate_of: key }], affected: 1 }))).toBeDefined();
+    const call: ApiRequest = { kind: 'rpc', fn: 'get_vs_ticket_by_id', args: { p_id: ticket } };
+    expect(requestToTarget(ids, call)).toMatchObject({ args: { p_id: key } });
+    const answer = expectedOnTarget(ids, alice, call, { kind: 'allowed', rows: [{ id: ticket, duplicate_of: null }], affected: 1 });
+    expect(compareOutcomes(answer, outcomeToModel(ids, call, { kind: 'allowed', rows: [{ id: key, duplicate_of: null }], affected: 1 }))).toBeUndefined();
+    expect(MappingSchema.safeParse({ tables: { vs_tickets: { uuidIds: ['id'] } }, functions: { f: { uuidIds: ['p_id'] } } }).success).toBe(true);
+  });
+});
+
+describe('a lookup answering null for no row', () => {
+  it('a jsonb function finding nothing (null) agrees with the model’s empty answer; a row or another value still differs', () => {
+    const m: TargetMapping = { tables: { vs_tickets: { uuidIds: ['id'] } } };
+    const call: ApiRequest = { kind: 'rpc', fn: 'get_vs_ticket_by_id', args: { p_id: 'VS-1' } };
+    const none = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [], affected: 0 });
+    expect(compareOutcomes(none, outcomeToModel(m, call, observedOutcome(call, { status: 200, body: null, affected: 1 })))).toBeUndefined();
+    expect(compareOutcomes(none, outcomeToModel(m, call, { kind: 'allowed', rows: [{ value: false }], affected: 1 }))).toBeDefined();
+    expect(compareOutcomes(none, outcomeToModel(m, call, { kind: 'allowed', rows: [{ id: 'x' }], affected: 1 }))).toBeDefined();
+    // A model that answers a row still wants it.
+    const one = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [{ id: 'VS-1' }], affected: 1 });
+    expect(compareOutcomes(one, outcomeToModel(m, call, { kind: 'allowed', rows: [{ value: null }], affected: 1 }))).toBeDefined();
+  });
+});
+
+describe('a vocabulary kept as a lookup table; an owner column filled by a trigger', () => {
+  it('a value the model’s CHECK refuses (23514) may be refused by the target’s foreign key (23503); no other error', () => {
+    const patch: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { target_dept: 'XX' }, filters: [{ column: 'id', op: 'eq', value: 'VS-1' }], returning: 'minimal' };
+    const expected = expectedOnTarget({}, alice, patch, { kind: 'error', code: '23514', detail: 'target_dept check' });
+    expect(compareOutcomes(expected, { kind: 'error', code: '23503' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'error', code: '23505' })).toBeDefined();
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+  });
+
+  it('callerFilled: a signed-in caller’s INSERT names the caller in the trigger’s column; anon, the server and other tables as they are', () => {
+    const m: TargetMapping = { tables: { vs_tickets: { callerFilled: ['submitter_id'] } } };
+    const insert: ApiRequest = { kind: 'insert', table: 'vs_tickets', rows: [{ id: 'VS-1', submitter_id: 'someone-else' }], returning: 'minimal' };
+    expect(withCallerFilled(m, alice, insert)).toMatchObject({ rows: [{ id: 'VS-1', submitter_id: alice.id }] });
+    expect(withCallerFilled(m, { kind: 'anon' }, insert)).toBe(insert);
+    expect(withCallerFilled(m, { kind: 'service' }, insert)).toBe(insert);
+    expect(withCallerFilled(m, alice, { ...insert, table: 'pr_tickets' })).toMatchObject({ rows: [{ submitter_id: 'someone-else' }] });
+    expect(MappingSchema.safeParse({ tables: { vs_tickets: { callerFilled: ['submitter_id'] } } }).success).toBe(true);
   });
 });
 

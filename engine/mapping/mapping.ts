@@ -15,10 +15,13 @@
  */
 import type { Caller } from '../model/caller.ts';
 import type { Json, Row } from '../model/json.ts';
-import { sqlError, type Outcome } from '../model/outcome.ts';
+import { orAlso, sqlError, type Outcome } from '../model/outcome.ts';
 import { writeAnswerShape } from '../model/engine.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { targetName } from '../model/request.ts';
+import { idAsTarget, type TargetIdForm } from '../model/target-ids.ts';
+
+export { uuidAsBigint, textAsUuid } from '../model/target-ids.ts';
 
 export interface TableMapping {
   /** The target's name (`schema.table` outside public). Absent: the same name. */
@@ -39,6 +42,19 @@ export interface TableMapping {
    * A text id needs nothing: a uuid is text.
    */
   bigintIds?: string[];
+  /**
+   * Model text ids the target keys with a uuid (`id uuid default gen_random_uuid()` where the
+   * model's ids are `VS-1003`), and the uuid references to them: each becomes a uuid (textAsUuid;
+   * a uuid stays itself) wherever bigintIds' ids become numbers.
+   */
+  uuidIds?: string[];
+  /**
+   * Columns a BEFORE INSERT trigger of the target sets to `auth.uid()` for a signed-in caller,
+   * whatever the body says (`new.submitter_id := auth.uid()`). A signed-in caller's INSERT then
+   * names them as the caller, for the model as for the target (the database could not tell the
+   * two bodies apart), so the model does not refuse a row the trigger makes the caller's own.
+   */
+  callerFilled?: string[];
   /**
    * How requests reach the table: `rest` (default) through PostgREST, or `sql`: as SQL under the
    * caller's role and claims, for a table or view in a schema the API does not expose (reached
@@ -80,6 +96,8 @@ export interface FunctionMapping {
    * of a jsonb answer (`nodes[].parent_id`).
    */
   bigintIds?: string[];
+  /** The same for ids of a table mapped with `uuidIds` (`p_id uuid`). */
+  uuidIds?: string[];
   /**
    * How calls reach the function: `rest` (default) through PostgREST's `/rpc`, or `sql`: the same
    * call as SQL under the caller's role and claims, for a function in a schema the API does not
@@ -218,39 +236,37 @@ function translate(words: Record<string, string> | undefined, v: Json): Json {
   return v;
 }
 
-const BIGINT_ID_SPAN = 2n ** 52n;
-
-/**
- * A model id (a uuid, or any text) as a positive bigint key: FNV-1a over its text, within 2^52 so
- * it stays an exact JSON number, and far above the few ids a target's own sequence hands out.
- */
-export function uuidAsBigint(id: string): number {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of new TextEncoder().encode(id)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
-  return Number((hash % BIGINT_ID_SPAN) + BIGINT_ID_SPAN);
+/** The ids a table or function mapping keeps in another form than the model's, by model column or parameter. */
+function idForms(ids: Pick<TableMapping, 'bigintIds' | 'uuidIds'> | undefined): Map<string, TargetIdForm> {
+  const out = new Map<string, TargetIdForm>();
+  for (const c of ids?.bigintIds ?? []) out.set(c, 'bigint');
+  for (const c of ids?.uuidIds ?? []) out.set(c, 'uuid');
+  return out;
 }
 
-function bigintId(v: Json): Json {
-  if (typeof v === 'string') return uuidAsBigint(v);
-  if (Array.isArray(v)) return v.map(bigintId);
+function targetId(form: TargetIdForm, v: Json): Json {
+  if (typeof v === 'string') return idAsTarget(form, v);
+  if (Array.isArray(v)) return v.map((x) => targetId(form, x));
   return v;
 }
 
-/** A model argument of `fn` as the target takes it (ids: the function's bigintIds). */
+/** A model argument of `fn` as the target takes it (ids: the function's bigintIds / uuidIds). */
 export function argToTarget(m: TargetMapping, fn: string, arg: string, v: Json): Json {
-  return m.functions?.[fn]?.bigintIds?.includes(arg) ? bigintId(v) : v;
+  const form = idForms(m.functions?.[fn]).get(arg);
+  return form ? targetId(form, v) : v;
 }
 
-/** A function's answer with its bigint ids (by key, at any depth) as the target keeps them. */
-function bigintIdsWithin(v: Json, keys: ReadonlySet<string>): Json {
-  if (Array.isArray(v)) return v.map((x) => bigintIdsWithin(x, keys));
+/** A function's answer with its ids (by key, at any depth) as the target keeps them. */
+function targetIdsWithin(v: Json, forms: ReadonlyMap<string, TargetIdForm>): Json {
+  if (Array.isArray(v)) return v.map((x) => targetIdsWithin(x, forms));
   if (v === null || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, keys.has(k) ? bigintId(x) : bigintIdsWithin(x, keys)]));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, forms.has(k) ? targetId(forms.get(k)!, x) : targetIdsWithin(x, forms)]));
 }
 
-/** A model value of `table.column` in the target's vocabulary (and ids: bigintIds). */
+/** A model value of `table.column` in the target's vocabulary (and ids: bigintIds, uuidIds). */
 export function valueToTarget(m: TargetMapping, table: string, column: string, v: Json): Json {
-  if (m.tables?.[table]?.bigintIds?.includes(column)) return bigintId(v);
+  const form = idForms(m.tables?.[table]).get(column);
+  if (form) return targetId(form, v);
   return translate(m.tables?.[table]?.values?.[column], v);
 }
 
@@ -338,16 +354,35 @@ export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outc
   if (request.kind === 'rpc') {
     // Compared only as a success, whichever side answers a value (a void function where the model answers one).
     if (m.functions?.[targetName(request)]?.returns === 'value-as-void') return { ...outcome, rows: null } as Outcome;
-    const ids = m.functions?.[targetName(request)]?.bigintIds;
-    if (!ids?.length) return outcome;
-    const keys = new Set(ids);
-    return { ...outcome, rows: outcome.rows.map((r) => bigintIdsWithin(r, keys) as Row) } as Outcome;
+    const forms = idForms(m.functions?.[targetName(request)]);
+    if (!forms.size) return outcome;
+    return { ...outcome, rows: outcome.rows.map((r) => targetIdsWithin(r, forms) as Row) } as Outcome;
   }
   const table = targetName(request);
   const absent = new Set(absentColumns(m, table));
-  if (!absent.size && !m.tables?.[table]?.values && !m.tables?.[table]?.bigintIds) return outcome;
+  if (!absent.size && !m.tables?.[table]?.values && !idForms(m.tables?.[table]).size) return outcome;
   const rows = outcome.rows.map((r) => renameRow(r, (c) => (absent.has(c) ? null : c), (c, v) => valueToTarget(m, table, c, v)));
   return { ...outcome, rows } as Outcome;
+}
+
+/**
+ * A function the model answers with no row (a lookup finding nothing) may answer a null instead,
+ * as a `returns jsonb` (or a composite) function finding nothing does: the same nothing, shown.
+ */
+function nullAsNoRow(request: ApiRequest, expected: Outcome): Outcome {
+  if (request.kind !== 'rpc' || expected.kind !== 'allowed' || expected.rows?.length !== 0) return expected;
+  const nullAnswer: Outcome = { kind: 'allowed', rows: [{ value: null }], affected: 1 };
+  return { ...expected, orElse: [...(expected.orElse ?? []), nullAnswer] };
+}
+
+/**
+ * A value outside a vocabulary the model's CHECK refuses (23514) the target may keep as a lookup
+ * table instead (`target_dept references departments`): its foreign key refuses it (23503), the same refusal.
+ */
+function vocabularyByForeignKey(expected: Outcome): Outcome {
+  const alternatives = [expected, ...('orElse' in expected ? (expected.orElse ?? []) : [])];
+  if (!alternatives.some((o) => o.kind === 'error' && o.code === '23514')) return expected;
+  return orAlso(expected, [sqlError('23503', 'a vocabulary kept as a lookup table (foreign key)')]);
 }
 
 /**
@@ -357,7 +392,7 @@ export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outc
  * or changes a row still disagrees.
  */
 export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome): Outcome {
-  const expected = expectedRowsOnTarget(m, request, modelExpected);
+  const expected = vocabularyByForeignKey(nullAsNoRow(request, expectedRowsOnTarget(m, request, modelExpected)));
   if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
   if (request.kind === 'rpc') {
@@ -399,4 +434,14 @@ export function columnsAsTargetNames(m: TargetMapping, request: ApiRequest, colu
 export function presenceUnder(m: TargetMapping | undefined, has: (targetName: string) => boolean): (modelName: string) => boolean {
   if (!m) return has;
   return (name) => has(m.tables?.[name] ? targetTable(m, name) : m.functions?.[name] ? targetFunction(m, name) : name);
+}
+
+/**
+ * A signed-in caller's INSERT with the columns the target's trigger fills from `auth.uid()`
+ * (`tables.<t>.callerFilled`) set to the caller, as the target stores them; any other request as it is.
+ */
+export function withCallerFilled(m: TargetMapping, caller: Caller, request: ApiRequest): ApiRequest {
+  const columns = request.kind === 'insert' && caller.kind === 'user' ? m.tables?.[targetName(request)]?.callerFilled : undefined;
+  if (!columns?.length || request.kind !== 'insert' || caller.kind !== 'user') return request;
+  return { ...request, rows: request.rows.map((r) => ({ ...r, ...Object.fromEntries(columns.map((c) => [c, caller.id])) })) };
 }

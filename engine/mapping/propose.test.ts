@@ -151,10 +151,11 @@ describe('init maps no column across types or meanings', () => {
     expect(notes.join('\n')).not.toContain('kept by their name');
   });
 
-  it('a text model key never lands on a uuid column', () => {
+  it('a text model key lands on a uuid key only with uuidIds (sent as uuids, never as its text: 22P02)', () => {
     const uuidKeyed: TargetTableFacts = { ...pressRequests, columns: pressRequests.columns.map((c) => (c.name === 'ref' ? { ...c, type: 'uuid' } : c)) };
-    const { mapping } = proposeMapping({ tables: [prTickets], functions: [] }, { tables: [uuidKeyed], functions: [] });
-    expect(mapping.tables?.pr_tickets?.columns?.id ?? null).not.toBe('ref');
+    const { mapping, notes } = proposeMapping({ tables: [prTickets], functions: [] }, { tables: [uuidKeyed], functions: [] });
+    expect(mapping.tables?.pr_tickets).toMatchObject({ columns: { id: 'ref' }, uuidIds: ['id'] });
+    expect(notes).toContain('confirm: press_requests keeps id as uuids where the model\'s are text ids: uuidIds');
   });
 
   it('a bigint identity key takes the model’s uuid key, proposed with bigintIds', () => {

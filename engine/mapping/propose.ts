@@ -8,6 +8,7 @@
  */
 import { unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
+import type { TargetIdForm } from '../model/target-ids.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -65,6 +66,8 @@ export interface TargetFunctionFacts {
   returnsTable?: string;
   readOnly: boolean;
   trigger: boolean;
+  /** Tables whose BEFORE INSERT row triggers call this (trigger) function. */
+  beforeInsertOn?: string[];
   source: string;
 }
 
@@ -159,19 +162,34 @@ const PEOPLE_TABLES = ['auth.users', 'users'];
 /** The model's id types: a uuid, or a text id (`VS-1003`). */
 const ID_TYPES = ['uuid', 'text'];
 
-/** A model uuid or text key the target keys with an integer (`id bigint generated … as identity`): mapped with bigintIds. */
-function bigintKey(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
-  return ID_TYPES.includes(model.type) && model.primaryKey === true && target.primaryKey === true && normalType(target.type) === 'integer';
+/**
+ * The form a target keeps a model id of this type in, where it differs: a uuid or text id under
+ * an integer (`id bigint generated … as identity`: bigintIds), a text id (`VS-1003`) under a uuid
+ * (`id uuid default gen_random_uuid()`: uuidIds).
+ */
+function idFormOf(model: ModelColumnFacts, target: TargetColumnFacts): TargetIdForm | undefined {
+  if (!ID_TYPES.includes(model.type)) return undefined;
+  if (normalType(target.type) === 'integer') return 'bigint';
+  if (model.type === 'text' && normalType(target.type) === 'uuid') return 'uuid';
+  return undefined;
+}
+
+/** A model key the target keeps in another form: mapped with bigintIds or uuidIds. */
+function keyForm(model: ModelColumnFacts, target: TargetColumnFacts): TargetIdForm | undefined {
+  return model.primaryKey === true && target.primaryKey === true ? idFormOf(model, target) : undefined;
 }
 
 /**
- * A model reference (`duplicate_of`, `parent_id`) the target keeps as an integer foreign key to a
- * table keyed by bigintIds: mapped with bigintIds too, so a reference hashes as the key it names.
- * `bigintTables`: target tables chosen for model tables whose key is mapped so.
+ * A model reference (`duplicate_of`, `parent_id`) the target keeps as a foreign key to a table
+ * whose key is in another form: mapped in that form too, so a reference becomes the key it names.
+ * `keyedTables`: target tables chosen for model tables whose key is mapped so, and the form.
  */
-function bigintRef(model: ModelColumnFacts, target: TargetColumnFacts, bigintTables: ReadonlySet<string>): boolean {
-  return ID_TYPES.includes(model.type) && normalType(target.type) === 'integer' && target.references !== undefined && bigintTables.has(target.references.table);
+function refForm(model: ModelColumnFacts, target: TargetColumnFacts, keyedTables: ReadonlyMap<string, TargetIdForm>): TargetIdForm | undefined {
+  const form = target.references ? keyedTables.get(target.references.table) : undefined;
+  return form !== undefined && idFormOf(model, target) === form ? form : undefined;
 }
+
+const ID_LISTS = { bigint: 'bigintIds', uuid: 'uuidIds' } as const;
 
 /** Names that identify (a key, a reference): `id`, `code`, `ref`, `*_id`, `*_ref`, `*_key`. */
 const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
@@ -188,8 +206,8 @@ function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolea
   return IDENTIFYING.test(model.name) === IDENTIFYING.test(target.name);
 }
 
-function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, bigintTables: ReadonlySet<string> = new Set()): number {
-  const sameType = typeFits(model, target) || (target.vocabulary !== undefined && model.type === 'text') || bigintKey(model, target) || bigintRef(model, target, bigintTables);
+function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm> = new Map()): number {
+  const sameType = typeFits(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
   let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
@@ -206,16 +224,16 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
  * Greedy best-first matching of model columns to target columns above a threshold, twice: the
  * confident matches first teach token renames (buyer → customer), which the second pass uses.
  */
-function matchColumns(model: ModelTableFacts, target: TargetTableFacts, bigintTables: ReadonlySet<string> = new Set()): Map<string, string> {
+function matchColumns(model: ModelTableFacts, target: TargetTableFacts, keyedTables: ReadonlyMap<string, TargetIdForm> = new Map()): Map<string, string> {
   const renames: Renames = new Map();
-  for (const [m, t] of greedy(model, target, renames, 0.9, bigintTables)) learn(renames, m, t);
-  return greedy(model, target, renames, 0.3, bigintTables);
+  for (const [m, t] of greedy(model, target, renames, 0.9, keyedTables)) learn(renames, m, t);
+  return greedy(model, target, renames, 0.3, keyedTables);
 }
 
-function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renames, threshold: number, bigintTables: ReadonlySet<string>): Map<string, string> {
+function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renames, threshold: number, keyedTables: ReadonlyMap<string, TargetIdForm>): Map<string, string> {
   const pairs: { m: string; t: string; score: number }[] = [];
   for (const m of model.columns) for (const t of target.columns) {
-    const score = columnScore(m, t, renames, bigintTables);
+    const score = columnScore(m, t, renames, keyedTables);
     if (score > threshold) pairs.push({ m: m.name, t: t.name, score });
   }
   pairs.sort((a, b) => b.score - a.score || a.m.localeCompare(b.m) || a.t.localeCompare(b.t));
@@ -248,9 +266,9 @@ function tableScore(model: ModelTableFacts, target: TargetTableFacts): number {
   const matched = matchColumns(model, target);
   // A table whose key finds no counterpart is not this one.
   if (model.columns.some((c) => c.primaryKey && !matched.has(c.name))) return 0;
-  // A bigint key in place of a uuid one says little: most of the other columns must match too.
-  const keyedByBigint = model.columns.some((c) => c.primaryKey && bigintKey(c, target.columns.find((t) => t.name === matched.get(c.name))!));
-  if (keyedByBigint && (matched.size - 1) / (model.columns.length - 1) <= 0.5) return 0;
+  // A key of another type (a bigint or uuid in place of a text one) says little: most of the other columns must match too.
+  const keyedOtherwise = model.columns.some((c) => c.primaryKey && keyForm(c, target.columns.find((t) => t.name === matched.get(c.name))!) !== undefined);
+  if (keyedOtherwise && (matched.size - 1) / (model.columns.length - 1) <= 0.5) return 0;
   const exact = [...matched].filter(([m, t]) => m === t).length;
   return matched.size / model.columns.length + exact / (2 * model.columns.length) + tokenScore(model.name, target.name) / 2;
 }
@@ -306,6 +324,9 @@ function literalDefault(expr: string | undefined): string | undefined {
   const m = expr ? /^'((?:[^']|'')*)'(::[\w ]+)?$/.exec(expr) : null;
   return m ? m[1].replace(/''/g, "'") : undefined;
 }
+
+/** `new.owner := auth.uid()` (or `= (select auth.uid())`) in a trigger function's body. */
+const CALLER_ASSIGNED = /\bnew\.(\w+)\s*:?=\s*\(?\s*(?:select\s+)?auth\.uid\(\)/gi;
 
 const SQLSTATE_RAISE = /RAISE\s+EXCEPTION\s+'((?:[^']|'')*)'[^;]*ERRCODE\s*=\s*'([0-9A-Z]{5})'/gi;
 
@@ -363,17 +384,20 @@ export function proposeMapping(
     claimed.add(c.t.name);
   }
 
-  // Target tables keyed by a bigint where the model's key is a uuid or text: references to them are bigint ids too.
-  const bigintTables = new Set<string>();
+  // Target tables keyed by a bigint (or a uuid) where the model's key is a uuid or text (text): references to them are such ids too.
+  const keyedTables = new Map<string, TargetIdForm>();
   for (const [name, t] of chosen) {
     const m = model.tables.find((x) => x.name === name)!;
     const columns = matchColumns(m, t);
-    if (m.columns.some((c) => columns.has(c.name) && bigintKey(c, t.columns.find((x) => x.name === columns.get(c.name))!))) bigintTables.add(t.name);
+    for (const c of m.columns) {
+      const form = columns.has(c.name) ? keyForm(c, t.columns.find((x) => x.name === columns.get(c.name))!) : undefined;
+      if (form) keyedTables.set(t.name, form);
+    }
   }
   for (const m of model.tables) {
     const t = chosen.get(m.name);
     if (!t) continue;
-    const columns = matchColumns(m, t, bigintTables);
+    const columns = matchColumns(m, t, keyedTables);
     const renamed: Record<string, string | null> = {};
     const retyped: string[] = [];
     const computed: string[] = [];
@@ -400,15 +424,16 @@ export function proposeMapping(
     if (notAmounts.length) notes.push(`confirm: ${t.name} ${notAmounts.join(', ')} numeric here where the model counts in integers (no amount of money): mapped to null (not written, not compared); map by hand if it holds whole numbers only`);
     if (retyped.length) notes.push(`confirm: ${t.name} columns the model types as text, kept by their name: ${retyped.join(', ')}`);
     if (computed.length) notes.push(`confirm: ${computed.join(', ')} computed by the target (GENERATED) where the model writes the value: mapped to null (not written, not compared)`);
-    const bigintIds = m.columns
-      .filter((c) => {
-        const to = t.columns.find((x) => x.name === columns.get(c.name));
-        return to !== undefined && (bigintKey(c, to) || bigintRef(c, to, bigintTables));
-      })
-      .map((c) => c.name);
-    if (t.name === m.name && !Object.keys(renamed).length && !bigintIds.length) continue;
-    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...(bigintIds.length ? { bigintIds } : {}) };
-    if (bigintIds.length) notes.push(`confirm: ${t.name} keeps ${bigintIds.join(', ')} as bigint ids where the model's are uuids or text: bigintIds`);
+    const ids: Partial<Record<(typeof ID_LISTS)[TargetIdForm], string[]>> = {};
+    for (const c of m.columns) {
+      const to = t.columns.find((x) => x.name === columns.get(c.name));
+      const form = to && (keyForm(c, to) ?? refForm(c, to, keyedTables));
+      if (form) (ids[ID_LISTS[form]] ??= []).push(c.name);
+    }
+    if (t.name === m.name && !Object.keys(renamed).length && !Object.keys(ids).length) continue;
+    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids };
+    if (ids.bigintIds) notes.push(`confirm: ${t.name} keeps ${ids.bigintIds.join(', ')} as bigint ids where the model's are uuids or text: bigintIds`);
+    if (ids.uuidIds) notes.push(`confirm: ${t.name} keeps ${ids.uuidIds.join(', ')} as uuids where the model's are text ids: uuidIds`);
     const absent = Object.entries(renamed).filter(([, v]) => v === null).map(([k]) => k);
     notes.push(
       `confirm: model table ${m.name} is ${t.name}` +
@@ -471,33 +496,58 @@ export function proposeMapping(
     notes.push(`confirm: ${f.name}'s parameters by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
   }
 
-  // Ids of bigint-keyed tables that functions take and answer (p_id bigint, a returned row's id,
-  // a jsonb answer's nested ids): sent and expected as the tables' bigintIds are.
-  // None such (every key a uuid or the model's own type): an integer parameter is a count or an amount, no id.
-  for (const m of bigintTables.size ? model.functions : []) {
+  // Ids of tables keyed in another form that functions take and answer (p_id bigint, a returned
+  // row's id, a jsonb answer's nested ids): sent and expected as the tables' bigintIds / uuidIds are.
+  // None such (every key the model's own type): an integer parameter is a count or an amount, no id.
+  const formsUsed = new Set(keyedTables.values());
+  const namesTable = (f: TargetFunctionFacts, t: TargetTableFacts) => {
+    const escaped = t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`\\b${t.name.includes('.') ? escaped : `(public\\.)?${escaped}`}\\b`, 'i').test(withoutComments(f.source));
+  };
+  for (const m of formsUsed.size ? model.functions : []) {
     const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
     if (!f || f.args.length !== m.args.length) continue;
-    const ids = new Set(m.args.filter((_a, i) => normalType(f.args[i].type) === 'integer'));
-    const bigintColumns = (modelTable: string) => mapping.tables?.[modelTable]?.bigintIds ?? [];
     const source = outputSource(f, chosen);
-    if (source) {
-      const renamed = mapping.functions?.[m.name]?.columns ?? {};
-      const reverse = new Map(Object.entries(renamed).map(([k, v]) => [v, k]));
-      for (const id of bigintColumns(source[0])) {
-        const targetColumn = mapping.tables?.[source[0]]?.columns?.[id] ?? id;
-        if (f.outColumns.includes(targetColumn)) ids.add(reverse.get(targetColumn) ?? targetColumn);
+    for (const form of formsUsed) {
+      const list = ID_LISTS[form];
+      const idColumns = (modelTable: string) => mapping.tables?.[modelTable]?.[list] ?? [];
+      // An integer parameter is an id wherever bigint keys are; a uuid one only of a function that
+      // reads a table keyed so (every other uuid is the model's own, and stays itself anyway).
+      const idArg = (type: string) =>
+        form === 'bigint' ? normalType(type) === 'integer' : normalType(type) === 'uuid' && [...chosen].some(([mt, t]) => idColumns(mt).length && namesTable(f, t));
+      const ids = new Set(m.args.filter((_a, i) => idArg(f.args[i].type)));
+      if (source) {
+        const renamed = mapping.functions?.[m.name]?.columns ?? {};
+        const reverse = new Map(Object.entries(renamed).map(([k, v]) => [v, k]));
+        for (const id of idColumns(source[0])) {
+          const targetColumn = mapping.tables?.[source[0]]?.columns?.[id] ?? id;
+          if (f.outColumns.includes(targetColumn)) ids.add(reverse.get(targetColumn) ?? targetColumn);
+        }
+      } else if (f.returns === 'scalar' && /json/i.test(f.source)) {
+        // A jsonb answer built from such tables carries their ids under the columns' names.
+        for (const [modelTable, t] of chosen) if (namesTable(f, t)) for (const id of idColumns(modelTable)) ids.add(id);
       }
-    } else if (f.returns === 'scalar' && /json/i.test(f.source)) {
-      // A jsonb answer built from bigint-keyed tables carries their ids under the columns' names.
-      for (const [modelTable, t] of chosen) {
-        const escaped = t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        const named = new RegExp(`\\b${t.name.includes('.') ? escaped : `(public\\.)?${escaped}`}\\b`, 'i');
-        if (named.test(withoutComments(f.source))) for (const id of bigintColumns(modelTable)) ids.add(id);
-      }
+      if (!ids.size) continue;
+      mapping.functions![m.name] = { ...mapping.functions![m.name], [list]: [...ids] };
+      notes.push(`confirm: ${f.name} takes or answers ${[...ids].join(', ')} as ${form === 'bigint' ? 'bigint ids' : 'uuids'}: functions.${m.name}.${list}`);
     }
-    if (!ids.size) continue;
-    mapping.functions![m.name] = { ...mapping.functions![m.name], bigintIds: [...ids] };
-    notes.push(`confirm: ${f.name} takes or answers ${[...ids].join(', ')} as bigint ids: functions.${m.name}.bigintIds`);
+  }
+
+  // Owner columns a BEFORE INSERT trigger fills from auth.uid() (`new.submitter_id := auth.uid()`):
+  // a signed-in caller's row is theirs whatever the body says (callerFilled).
+  for (const f of target.functions) {
+    const assigned = [...f.source.matchAll(CALLER_ASSIGNED)].map((x) => x[1].toLowerCase());
+    for (const table of assigned.length ? (f.beforeInsertOn ?? []) : []) {
+      const modelTable = [...chosen].find(([, t]) => t.name === table)?.[0];
+      if (!modelTable) continue;
+      const reverse = new Map(Object.entries(mapping.tables?.[modelTable]?.columns ?? {}).filter(([, v]) => v).map(([k, v]) => [v as string, k]));
+      const m = model.tables.find((x) => x.name === modelTable)!;
+      const columns = assigned.map((c) => reverse.get(c) ?? c).filter((c) => m.columns.some((x) => x.name === c));
+      if (!columns.length) continue;
+      const entry = (mapping.tables![modelTable] ??= {});
+      entry.callerFilled = [...new Set([...(entry.callerFilled ?? []), ...columns])];
+      notes.push(`confirm: ${f.name} (before insert on ${table}) sets ${columns.join(', ')} to auth.uid() for a signed-in caller: tables.${modelTable}.callerFilled`);
+    }
   }
 
   // Conventions: how the target's functions and guards refuse, read as the model's P0001 — only

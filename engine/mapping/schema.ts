@@ -42,6 +42,8 @@ export const MappingSchema = z
               )
               .optional(),
             bigintIds: z.array(name).optional(),
+            uuidIds: z.array(name).optional(),
+            callerFilled: z.array(name).optional(),
             via: z.enum(['rest', 'sql']).optional(),
           })
           .strict(),
@@ -58,6 +60,7 @@ export const MappingSchema = z
             columns: z.record(name, name).optional(),
             extraColumns: z.array(name).optional(),
             bigintIds: z.array(name).optional(),
+            uuidIds: z.array(name).optional(),
             via: z.enum(['rest', 'sql']).optional(),
           })
           .strict(),

@@ -418,7 +418,13 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   const targets = bypass
     ? candidates
     : candidates.filter((r) => (model.rules.updateUsing?.(r, ctx) ?? false) && (!readsRows || (model.rules.select?.(r, ctx) ?? false)));
-  if (targets.length === 0) return unchanged(candidates.length > 0 ? filtered(representation ? [] : null) : allowed(representation ? [] : null, 0));
+  // Rows kept out whose refusal a project's trigger may raise instead (the trigger meets them first: any may answer).
+  const guardRefusals = bypass ? [] : candidates.filter((r) => !targets.includes(r)).flatMap((r) => model.rules.updateRefusableByGuard?.(r, ctx) ?? []);
+  if (targets.length === 0) {
+    if (!candidates.length) return unchanged(allowed(representation ? [] : null, 0));
+    const none: Outcome = filtered(representation ? [] : null);
+    return unchanged(guardRefusals.length ? { ...none, orElse: guardRefusals } : none);
+  }
   const replaced = new Map<Row, Row>();
   // Postgres stops at the first row that fails, and the order it visits rows in is the plan's
   // (heap or index order, which can change with statistics): any failing row's error may be
@@ -441,7 +447,8 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
     if (!bypass) {
       // An UPDATE policy without WITH CHECK checks the new row with its USING (PostgreSQL's CREATE POLICY).
       if (!((model.rules.updateCheck ?? model.rules.updateUsing)?.(next, ctx) ?? false)) {
-        fail(rejectedByPolicy(`update check on ${model.table}`));
+        const byGuard = model.rules.updateRefusableByGuard?.(next, ctx);
+        fail(orAlso(rejectedByPolicy(`update check on ${model.table}`), byGuard ? [byGuard] : []));
         continue;
       }
       if (readsRows && !(model.rules.select?.(next, ctx) ?? false)) {
@@ -464,11 +471,11 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
       break;
     }
   }
-  if (failures.length) return unchanged(anyOf(failures));
+  if (failures.length) return unchanged(anyOf([...failures, ...guardRefusals]));
   const returned = representation ? [...replaced.values()].map((r) => project(r, selectedColumns(request), model, settings)) : null;
-  const outcome = allowed(returned, replaced.size);
+  const outcome: Outcome = guardRefusals.length ? { ...allowed(returned, replaced.size), orElse: guardRefusals } : allowed(returned, replaced.size);
   // Every row an owner's that owners cannot update: left undone by row security is as secure.
-  if (undoneIsSecure) return { outcome: { ...outcome, orElse: [filtered(representation ? [] : null), rejectedByPolicy(`owners cannot update ${model.table}`)] } as Outcome, world: withRows(world, model.table, rows) };
+  if (undoneIsSecure) return { outcome: { ...outcome, orElse: [...(outcome.orElse ?? []), filtered(representation ? [] : null), rejectedByPolicy(`owners cannot update ${model.table}`)] } as Outcome, world: withRows(world, model.table, rows) };
   return { outcome, world: withRows(world, model.table, rows) };
 }
 
@@ -562,8 +569,10 @@ function singular(request: Extract<TableRequest, { returning: unknown }>, predic
 export function writeAnswerShape(request: ApiRequest, o: Outcome): Outcome {
   if (request.kind === 'rpc' || request.kind === 'select') return o;
   const max = request.kind === 'insert' ? undefined : request.maxAffected;
-  if (request.single && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return sqlError('PGRST116', `${o.affected} rows`);
-  if (max !== undefined && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected > max) return sqlError('PGRST124', `${o.affected} rows`);
-  return 'orElse' in o && o.orElse ? ({ ...o, orElse: o.orElse.map((a) => writeAnswerShape(request, a)) } as Outcome) : o;
+  const alternatives = 'orElse' in o && o.orElse ? o.orElse.map((a) => writeAnswerShape(request, a)) : [];
+  // The success's alternatives (a trigger's refusal in place of a row left undone) stay alternatives of its 406.
+  if (request.single && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected !== 1) return orAlso(sqlError('PGRST116', `${o.affected} rows`), alternatives);
+  if (max !== undefined && (o.kind === 'allowed' || o.kind === 'filtered') && o.affected > max) return orAlso(sqlError('PGRST124', `${o.affected} rows`), alternatives);
+  return alternatives.length ? ({ ...o, orElse: alternatives } as Outcome) : o;
 }
 

@@ -23,10 +23,10 @@ export interface Refusal {
 
 export type Outcome =
   /** rows: what the caller gets back (null when the request returns none, e.g. return=minimal). */
-  /** orElse: other answers as secure (an owner's PATCH where owners cannot update: left undone). */
+  /** orElse: other answers as secure (an owner's PATCH where owners cannot update: left undone; a row left undone that a project's trigger refuses instead). */
   /** upTo: db-max-rows with no order: any `upTo` of `rows` (and of each embedded array) is the answer. */
   | { kind: 'allowed'; rows: Row[] | null; affected: number; orElse?: Outcome[]; upTo?: number }
-  | { kind: 'filtered'; rows: Row[] | null; affected: 0 }
+  | { kind: 'filtered'; rows: Row[] | null; affected: 0; orElse?: Outcome[] }
   | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string; orElse?: Outcome[] }
   /** clause: which rule refused, when the message also carries data (a guard names the columns it refused). */
   | { kind: 'raised'; code: string; message?: string; refusal?: Refusal; clause?: string; orElse?: Outcome[] }

@@ -75,6 +75,12 @@ export interface RowRules<S = any> {
   /** WITH CHECK of the UPDATE policies, on the new row; absent: `updateUsing`, as PostgreSQL checks with an UPDATE policy's USING when it has no WITH CHECK. */
   updateCheck?: (row: Row, ctx: RuleContext<S>) => boolean;
   deleteUsing?: (row: Row, ctx: RuleContext<S>) => boolean;
+  /**
+   * A row the UPDATE policy keeps out (USING on the old row, WITH CHECK on the new) for a reason a
+   * project may enforce in a BEFORE UPDATE trigger instead (rule 4's buyer window): that
+   * trigger's refusal, as secure as the policy's answer (left undone, or 42501). Else undefined.
+   */
+  updateRefusableByGuard?: (row: Row, ctx: RuleContext<S>) => Outcome | undefined;
 }
 
 export interface TableModel<S = any> {

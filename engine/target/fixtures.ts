@@ -11,7 +11,8 @@ import type { World } from '../model/world.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
-import { rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
+import type { Caller } from '../model/caller.ts';
+import { rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, withCallerFilled, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -246,9 +247,13 @@ export function droppedColumnReason(column: string): string {
  * tables (the relationship is the model's, not the target's). The rest of the case runs as it is
  * (the model predicts it without them). No request left: no case (`testCase` undefined).
  */
-export function sendableCase<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, testCase: C): { testCase?: C; dropped: Record<string, number> } {
+export function sendableCase<C extends { steps: readonly { caller?: Caller; request: ApiRequest }[] }>(plan: FixturePlan, given: C): { testCase?: C; dropped: Record<string, number> } {
   const dropped: Record<string, number> = {};
-  if (!plan.mapping && !plan.shapes) return { testCase, dropped };
+  if (!plan.mapping && !plan.shapes) return { testCase: given, dropped };
+  // Columns the target's insert trigger fills from auth.uid(): written as the caller on both sides.
+  const mapping = plan.mapping;
+  const filled = mapping ? given.steps.map((step) => (step.caller ? { ...step, request: withCallerFilled(mapping, step.caller, step.request) } : step)) : given.steps;
+  const testCase = filled.every((s, i) => s.request === given.steps[i].request) ? given : { ...given, steps: filled };
   const drop = (reason: string) => {
     dropped[reason] = (dropped[reason] ?? 0) + 1;
     return false;

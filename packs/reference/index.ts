@@ -36,6 +36,8 @@ export const referencePack = definePack({
     { path: 'notNullColumns.vs_categories', table: 'vs_categories', columns: ['is_confidential', 'public_eligible'] },
     { path: 'notNullColumns.vs_tickets', table: 'vs_tickets', columns: ['submitter_id'] },
   ],
+  // The public handle is a digest of the ticket id as the target keeps it.
+  targetIdSettings: [{ path: 'vs.publicHandle.idAs', table: 'vs_tickets', column: 'id' }],
   projectSettings: {
     settings: { ownerGuardCases: 'one-table' },
     note: 'model.ownerGuardCases: one-table (rule 1 patches one table per case: a table whose rows this schema cannot hold drops only its own cases)',

@@ -182,7 +182,13 @@ export const ModelSettingsSchema = z
          * (the submitter's tracking capability); the reference: 'pub-' || substr(md5(id), 1, 16).
          */
         publicHandle: z
-          .object({ prefix: z.string().default('pub-'), digest: z.enum(['md5', 'sha1', 'sha256']).default('md5'), length: z.number().int().min(8).max(64).default(16) })
+          .object({
+            prefix: z.string().default('pub-'),
+            digest: z.enum(['md5', 'sha1', 'sha256']).default('md5'),
+            length: z.number().int().min(8).max(64).default(16),
+            /** The id digested, as the target keeps it (mapping uuidIds / bigintIds): `model` (its text), `uuid`, `bigint`. */
+            idAs: z.enum(['model', 'uuid', 'bigint']).default('model'),
+          })
           .strict()
           .prefault({}),
         /** Rule 12: the generic remark the submitter gets on auto-close (no id). */
@@ -316,6 +322,8 @@ export const ModelSettingsSchema = z
              * function instead of a CHECK (23514): either answer is accepted.
              */
             'remarks-cap': pattern.default(ANY_TEXT),
+            /** Rule 4: a buyer's own order outside the buyer's window, where a project refuses it in a trigger instead of its UPDATE policy. */
+            'buyer-window': pattern.default(ANY_TEXT),
           })
           .strict()
           .prefault({}),

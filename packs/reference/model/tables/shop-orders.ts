@@ -2,7 +2,8 @@
  * shop_orders (spec §2; rules 1, 4, 5, 8): a buyer reads their own orders, shop handlers all.
  * A buyer places an order for themselves (initial status, no admin note, empty timeline);
  * handlers place any. A buyer updates their own order only while its status is in the buyer's
- * window, and only to a status in that window (never paid); the owner guard keeps everything
+ * window, and only to a status in that window (never paid): left undone or refused by the policy,
+ * or refused by a trigger of the project's (either is secure); the owner guard keeps everything
  * but the allow-list (slips, order details, status) to the handlers (rule 1/4).
  */
 import { take } from '../branches.ts';
@@ -78,6 +79,9 @@ export const shopOrdersTable: TableModel = {
       isShopHandler(ctx),
     updateUsing: (row, ctx) => buyerWindow(row, ctx, 'R04.buyer.old-in-window', 'R04.buyer.old-out-of-window') || isShopHandler(ctx),
     updateCheck: (row, ctx) => buyerWindow(row, ctx, 'R04.buyer.new-in-window', 'R04.buyer.new-out-of-window') || isShopHandler(ctx),
+    // The spec says only that the buyer may not: a trigger raising for their own order outside the window is as secure.
+    updateRefusableByGuard: (row, ctx) =>
+      row.buyer_id === ctx.uid && ctx.uid !== null && !isShopHandler(ctx) && !inBuyerWindow(row.status, ctx) ? refusal(ctx.settings, 'buyer-window', `shop_orders: status ${String(row.status)}`) : undefined,
   },
   beforeUpdate: (oldRow, newRow, ctx) => applyOwnerGuard(shopOrdersGuard, oldRow, newRow, ctx),
 };

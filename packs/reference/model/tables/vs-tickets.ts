@@ -12,6 +12,7 @@ import { currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
+import { idAsTarget, textAsUuid, uuidAsBigint } from '../../../../engine/model/target-ids.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
@@ -22,8 +23,10 @@ import { notDeleted } from '../soft-delete.ts';
 
 /** The public board's handle of a ticket (settings.vs.publicHandle): never its id (the submitter's tracking capability). */
 export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
-  const { prefix, digest, length } = settings.vs.publicHandle;
-  return typeof id === 'string' ? `${prefix}${createHash(digest).update(id, 'utf8').digest('hex').slice(0, length)}` : null;
+  const { prefix, digest, length, idAs } = settings.vs.publicHandle;
+  if (typeof id !== 'string') return null;
+  const digested = idAs === 'model' ? id : String(idAsTarget(idAs, id));
+  return `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
 }
 
 export function isSubmitter(row: Row, ctx: RuleContext): boolean {
@@ -136,8 +139,10 @@ export function mentionsTicketId(text: string, world: World, except?: Json): boo
 export function namedTicketIds(text: string, world: World, except?: Json): string[] {
   const ids = rowsOf(world, 'vs_tickets').flatMap((t) => {
     if (typeof t.id !== 'string' || !t.id || t.id === except) return [];
-    const escaped = t.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    if (!text.includes(t.id)) return [];
+    // Written by the target's own functions, an id reads as the target keeps it (a uuid, a bigint: mapping uuidIds, bigintIds).
+    const named = [t.id, textAsUuid(t.id), String(uuidAsBigint(t.id))].find((form) => text.includes(form));
+    if (named === undefined) return [];
+    const escaped = named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     return decide(new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text), 'R12.id.bounded', 'R12.id.unbounded-only') ? [t.id] : [];
   });
   return [...new Set(ids)].sort();

@@ -1,0 +1,41 @@
+/**
+ * A target keeping the model's text ticket ids as uuids (or bigints): what the model computes
+ * from an id reads it as the target keeps it. The public handle digests it so
+ * (vs.publicHandle.idAs), a merge remark naming the primary by its uuid names that ticket, and
+ * the org chart (whose members a composite-keyed table cannot order by id) is compared in any order.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { textAsUuid, uuidAsBigint } from '../../../engine/model/target-ids.ts';
+import { teamFunctions } from './functions/team.ts';
+import { ModelSettingsSchema } from './settings.ts';
+import { namedTicketIds, vsPublicRef } from './tables/vs-tickets.ts';
+
+const md5 = (s: string) => createHash('md5').update(s).digest('hex').slice(0, 16);
+
+describe('ids as the target keeps them', () => {
+  it('vs.publicHandle.idAs: the handle digests the id as the target keeps it (default: the model’s text)', () => {
+    expect(vsPublicRef('VS-1003', ModelSettingsSchema.parse({}))).toBe(`pub-${md5('VS-1003')}`);
+    expect(vsPublicRef('VS-1003', ModelSettingsSchema.parse({ vs: { publicHandle: { idAs: 'uuid' } } }))).toBe(`pub-${md5(textAsUuid('VS-1003'))}`);
+    expect(vsPublicRef('VS-1003', ModelSettingsSchema.parse({ vs: { publicHandle: { idAs: 'bigint' } } }))).toBe(`pub-${md5(String(uuidAsBigint('VS-1003')))}`);
+    expect(ModelSettingsSchema.safeParse({ vs: { publicHandle: { idAs: 'text' } } }).success).toBe(false);
+  });
+
+  it('a remark names a ticket by its model id, its uuid or its bigint; bounded; another ticket’s uuid names that one', () => {
+    const world = { vs_tickets: [{ id: 'VS-1' }, { id: 'VS-2' }] };
+    expect(namedTicketIds('merged into VS-1', world)).toEqual(['VS-1']);
+    expect(namedTicketIds(`merged into ${textAsUuid('VS-1')}`, world)).toEqual(['VS-1']);
+    expect(namedTicketIds(`merged into ${uuidAsBigint('VS-2')}`, world)).toEqual(['VS-2']);
+    expect(namedTicketIds(`merged into x${textAsUuid('VS-1')}`, world)).toEqual([]);
+    expect(namedTicketIds('merged into an older report', world)).toEqual([]);
+  });
+
+  it('get_public_org_chart: members and nodes in any order, a member more or less still differs', () => {
+    const chart = teamFunctions.find((f) => f.name === 'get_public_org_chart')!;
+    const a = { node_id: 'n', name: 'A', nickname: null, position: null };
+    const b = { node_id: 'n', name: 'B', nickname: null, position: null };
+    const compared = (members: unknown[]) => chart.comparedAs!([{ nodes: [], members }] as never, {}, ModelSettingsSchema.parse({}));
+    expect(compared([a, b])).toEqual(compared([b, a]));
+    expect(compared([a, b])).not.toEqual(compared([a]));
+  });
+});
