@@ -15,16 +15,16 @@ describe('relationships', () => {
     expect(foreignKeyEdge('seats', seatKey, [['id'], ['team', 'org']]).unique).toBe(true);
     // A superset is not the key: (org, team, id) unique says nothing of (org, team).
     expect(foreignKeyEdge('seats', seatKey, [['org', 'team', 'id']]).unique).toBeUndefined();
-    expect(foreignKeyEdge('badges', { column: 'board_id', references: 'boards', referencedColumn: 'id' }, [['id'], ['board_id']])).toEqual({ table: 'badges', columns: ['board_id'], references: 'boards', referencedColumns: ['id'], unique: true });
+    expect(foreignKeyEdge('badges', { column: 'board_id', references: 'boards', referencedColumn: 'id' }, [['id'], ['board_id']])).toEqual({ table: 'badges', columns: ['board_id'], references: 'boards', referencedColumns: ['id'], unique: true, name: 'badges_board_id_fkey' });
   });
 
   it('embedding the referencing table is to-many unless its key is unique; the referenced one is always to-one', () => {
     const many = foreignKeyEdge('seats', seatKey, [['id']]);
-    expect(resolveRelationship([many], 'teams', 'seats')).toEqual({ toOne: false, parentColumns: ['org', 'id'], embeddedColumns: ['org', 'team'] });
-    expect(resolveRelationship([many], 'seats', 'teams')).toEqual({ toOne: true, parentColumns: ['org', 'team'], embeddedColumns: ['org', 'id'] });
-    expect(resolveRelationship([{ ...many, unique: true }], 'teams', 'seats')).toMatchObject({ toOne: true });
-    expect(resolveRelationship([many, { ...many, columns: ['org', 'other_team'] }], 'teams', 'seats')).toBe('PGRST201');
-    expect(resolveRelationship([many], 'teams', 'boards')).toBe('PGRST200');
+    expect(resolveRelationship([many], 'teams', 'seats')).toMatchObject({ kind: 'O2M', toOne: false, table: 'seats', parentColumns: ['org', 'id'], embeddedColumns: ['org', 'team'] });
+    expect(resolveRelationship([many], 'seats', 'teams')).toMatchObject({ kind: 'M2O', toOne: true, table: 'teams', parentColumns: ['org', 'team'], embeddedColumns: ['org', 'id'] });
+    expect(resolveRelationship([{ ...many, unique: true }], 'teams', 'seats')).toMatchObject({ kind: 'O2O', toOne: true });
+    expect(resolveRelationship([many, { ...many, columns: ['org', 'other_team'], name: 'seats_org_other_team_fkey' }], 'teams', 'seats')).toMatchObject({ code: 'PGRST201' });
+    expect(resolveRelationship([many], 'teams', 'boards')).toEqual({ code: 'PGRST200' });
   });
 
   it('a child row pairs when every key column equals; a null in the key pairs with nothing', () => {

@@ -276,7 +276,10 @@ function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | 
   if (!plan.shapes) return undefined;
   const parent = targetName(request);
   const joins = (from: string, to: string) => (plan.shapes!.get(from) ?? []).some((c) => c.references?.table === to);
-  const missing = request.embeds.find((e) => !joins(e.table, parent) && !joins(parent, e.table));
+  // Directly, through a junction referencing both, or (a self-referencing key's parent, `parent_id(*)`) by the parent's key column.
+  const throughJunction = (table: string) => [...plan.shapes!.keys()].some((j) => joins(j, parent) && joins(j, table));
+  const byColumn = (target: string) => (plan.shapes!.get(parent) ?? []).some((c) => c.name === target && c.references !== undefined);
+  const missing = request.embeds.find((e) => !joins(e.table, parent) && !joins(parent, e.table) && !throughJunction(e.table) && !byColumn(e.table));
   return missing ? `embeds ${missing.table} in ${parent}, which no foreign key of the target joins` : undefined;
 }
 
