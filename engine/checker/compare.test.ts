@@ -43,7 +43,7 @@ describe('comparing a prediction with the database', () => {
     expect(compareOutcomes(expected, allowed([{ id: 'b', rank: 1 }, { id: 'a', rank: 2 }, { id: 'c', rank: 1 }], 3), mask)?.reason).toBe('returned rows are not in the order= the model expects');
     // Without the mask the rows are a multiset.
     expect(compareOutcomes(expected, allowed([{ id: 'b', rank: 1 }, { id: 'a', rank: 2 }, { id: 'c', rank: 1 }], 3))).toBeUndefined();
-    const capped = { ...expected, affected: 2, upTo: 2 };
+    const capped = { ...expected, affected: 2, upTo: 2 } as typeof expected;
     expect(compareOutcomes(capped, allowed([{ id: 'a', rank: 2 }, { id: 'c', rank: 1 }], 2), mask)).toBeUndefined();
     expect(compareOutcomes(capped, allowed([{ id: 'b', rank: 1 }, { id: 'c', rank: 1 }], 2), mask)).toBeDefined();
   });

@@ -108,8 +108,7 @@ export function describeRequest(r: ApiRequest, sentAs?: 'sql'): string {
     ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
     ...(selectParam(r) ? [`select=${selectParam(r)}`] : []),
     ...(r.kind === 'insert' && r.upsert?.onConflict ? [`on_conflict=${r.upsert.onConflict.join(',')}`] : []),
-    ...(r.kind === 'select' && r.order?.length ? [`order=${r.order.map(orderTermText).join(',')}`] : []),
-    ...(r.kind === 'select' ? (r.embeds ?? []).filter((e) => e.order?.length).map((e) => `${embedKey(e)}.order=${e.order!.map(orderTermText).join(',')}`) : []),
+    ...orderParams(r),
   ];
   const query = params.length ? `?${params.join('&')}` : '';
   switch (r.kind) {
@@ -155,6 +154,13 @@ export function selectParam(r: ApiRequest): string | undefined {
   const embeds = r.kind === 'select' ? (r.embeds ?? []) : [];
   if (!embeds.length) return Array.isArray(r.columns) ? list(r.columns) : undefined;
   return [list(r.columns ?? '*'), ...embeds.map((e) => `${e.alias ? `${e.alias}:` : ''}${e.table}${e.hint ? `!${e.hint}` : ''}${e.inner ? '!inner' : ''}(${list(e.columns)})`)].join(',');
+}
+
+/** A read's `order=` and its embeds' (`tags.order=label.desc`) as query parameters. */
+export function orderParams(r: ApiRequest): string[] {
+  if (r.kind !== 'select') return [];
+  const text = (order: OrderTerm[]) => order.map(orderTermText).join(',');
+  return [...(r.order?.length ? [`order=${text(r.order)}`] : []), ...(r.embeds ?? []).filter((e) => e.order?.length).map((e) => `${embedKey(e)}.order=${text(e.order!)}`)];
 }
 
 /** A GET rpc's arguments as its query string (`?a=1&b=x`), values as PostgREST reads them: text. */
