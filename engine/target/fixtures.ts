@@ -269,8 +269,9 @@ export function sendableCase<C extends { steps: readonly { request: ApiRequest }
   return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
 }
 
-/** Why this target cannot take a read's embeds as the model means them (see sendableCase), or undefined. */
+/** Why this target cannot take a read's embeds (or its order=) as the model means them (see sendableCase), or undefined. */
 function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | undefined {
+  if (request.kind === 'select' && request.order?.length && plan.mapping && Object.keys(plan.mapping.tables ?? {}).length) return 'orders a read on a mapped target (order= is not translated)';
   if (request.kind !== 'select' || !request.embeds?.length) return undefined;
   if (plan.mapping && Object.keys(plan.mapping.tables ?? {}).length) return 'embeds a table on a mapped target (embeds are not translated)';
   if (!plan.shapes) return undefined;
