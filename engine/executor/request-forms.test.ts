@@ -588,7 +588,7 @@ describe('embedded resources (select=*,cards(*))', () => {
     expect(all).toMatchObject({ rows: [{ id: 1, tags: [{ name: 'red' }, { name: 'red' }, { name: 'blue' }] }, { id: 2, tags: [] }] });
   });
 
-  it('a hint naming the constraint or a key column (either side) picks the many-to-one, under an alias (Plan.hs findRel 528-600); the tags side reads posts many-to-many', async () => {
+  it('a hint naming the constraint or a key column (either side) picks the many-to-one, under an alias (Plan.hs findRel 528-606); the tags side reads posts many-to-many', async () => {
     for (const hint of ['posts_cover_tag_id_fkey', 'cover_tag_id', 'id']) {
       const r = await posted(read([{ table: 'tags', hint, alias: 'cover', columns: ['name'] }], { filters: [{ column: 'id', op: 'lt', value: 4 }] }));
       // `id`: the key's column on the tags side (matchFKRefSingleCol). Post 3's cover is secret: hidden by the tags' rule, null.

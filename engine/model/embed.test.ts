@@ -27,7 +27,7 @@ describe('relationships', () => {
     expect(resolveRelationship([many], 'teams', 'boards')).toEqual({ code: 'PGRST200' });
   });
 
-  // PostgREST v12.2.3: SchemaCache.hs addM2MRels (580-592), addInverseRels (573-577); Plan.hs findRel (528-600); Error.hs relHint (381-392).
+  // PostgREST v12.2.3: SchemaCache.hs addM2MRels (580-592), addInverseRels (573-577); Plan.hs findRel (528-606); Error.hs relHint (381-392).
   const key = (table: string, column: string, references: string, primaryKey: string[], name?: string) => foreignKeyEdge(table, { column, references, referencedColumn: 'id', ...(name ? { name } : {}) }, [primaryKey]);
   const postTags = [key('post_tags', 'post_id', 'posts', ['post_id', 'tag_id']), key('post_tags', 'tag_id', 'tags', ['post_id', 'tag_id'])];
 

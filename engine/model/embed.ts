@@ -74,7 +74,7 @@ export type EmbedRefusal = { code: 'PGRST200' } | { code: 'PGRST201'; hint: stri
 
 /**
  * Every relationship from `parent`, as SchemaCache.hs builds them (v12.2.3): each foreign key
- * many-to-one or one-to-one (allM2OandO2ORels, lines 839-896), many-to-many through each table
+ * many-to-one or one-to-one (allM2OandO2ORels, lines 839-890), many-to-many through each table
  * holding two different foreign keys within its primary key (addM2MRels, 580-592), and each
  * key's inverse (addInverseRels, 573-577). A self-referencing key gives both M2O and O2M.
  */
@@ -108,7 +108,7 @@ const KIND_RANK = { O2M: 0, M2O: 1, O2O: 2, M2M: 3 } as const;
 
 /**
  * The one relationship an embed `target!hint` names from `parent`, as Plan.hs findRel (v12.2.3,
- * lines 528-600) picks it: `target` is the embedded table, or (no hint) a foreign key's
+ * lines 528-606) picks it: `target` is the embedded table, or (no hint) a foreign key's
  * constraint name or its one column on the parent's side; a hint names the constraint, a column
  * of a one-column key (either side), or the junction table. A self-referencing key is read by
  * convention: `categories(*)` or `categories!parent_id(*)` are its one-to-many (the children),
