@@ -46,6 +46,8 @@ describe('relationships', () => {
     // A key outside the primary key (a surrogate id): no junction.
     const links = [key('post_links', 'post_id', 'posts', ['id']), key('post_links', 'tag_id', 'tags', ['id'])];
     expect(resolveRelationship(links, 'posts', 'tags')).toEqual({ code: 'PGRST200' });
+    // A key that is unique on its own (one-to-one) is no side of a junction: addM2MRels pairs many-to-one keys.
+    expect(resolveRelationship([{ ...postTags[0], unique: true }, postTags[1]], 'posts', 'tags')).toEqual({ code: 'PGRST200' });
     // The junction itself still embeds each side many-to-one, and is embedded one-to-many.
     expect(resolveRelationship(postTags, 'post_tags', 'tags')).toMatchObject({ kind: 'M2O', toOne: true });
     expect(resolveRelationship(postTags, 'posts', 'post_tags')).toMatchObject({ kind: 'O2M', toOne: false });

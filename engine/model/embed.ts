@@ -85,10 +85,12 @@ function relationshipsFrom(edges: readonly ForeignKeyEdge[], parent: string): Re
     if (e.table === parent) rels.push({ kind: e.unique ? 'O2O' : 'M2O', toOne: true, table: e.references, parentColumns: e.columns, embeddedColumns: e.referencedColumns, constraint: e.name, self });
     if (e.references === parent) rels.push({ kind: e.unique ? 'O2O' : 'O2M', toOne: e.unique === true, table: e.table, parentColumns: e.referencedColumns, embeddedColumns: e.columns, constraint: e.name, self });
   }
+  // addM2MRels pairs many-to-one keys only: a key that is itself unique (one-to-one) makes no junction.
+  const junctionSide = (e: ForeignKeyEdge) => e.inPrimaryKey === true && e.unique !== true;
   for (const toParent of edges) {
-    if (toParent.references !== parent || !toParent.inPrimaryKey) continue;
+    if (toParent.references !== parent || !junctionSide(toParent)) continue;
     for (const toTarget of edges) {
-      if (toTarget === toParent || toTarget.table !== toParent.table || !toTarget.inPrimaryKey) continue;
+      if (toTarget === toParent || toTarget.table !== toParent.table || !junctionSide(toTarget)) continue;
       rels.push({
         kind: 'M2M',
         toOne: false,
