@@ -612,6 +612,9 @@ describe('embedded resources (select=*,cards(*))', () => {
     const parent = await posted(read([{ table: 'parent_id', alias: 'parent', columns: ['title'] }]));
     expect(parent.response.body).toEqual(expect.arrayContaining([{ id: 1, parent: null }, { id: 4, parent: { title: 'a' } }]));
     expect(parent.disagreement).toBeUndefined();
+    // A key to another schema's table is not looked up from this one (findRel: `HM.lookup (origin, schema)`), whatever the target names.
+    const crossSchema = { ...env.cache, relationships: [{ table: 'public.posts', columns: ['cover_tag_id'], references: 'archive.tags', referencedColumns: ['id'], name: 'posts_cover_tag_id_fkey' }] };
+    expect(buildStatement(read([{ table: 'cover_tag_id', columns: ['id'] }]), crossSchema)).toMatchObject({ refusal: { code: 'PGRST200' } });
     const byConstraint = await posted(read([{ table: 'posts', hint: 'posts_parent_id_fkey', columns: ['id'] }]));
     expect(byConstraint.response.error?.code).toBe('PGRST200');
     expect(byConstraint.disagreement).toBeUndefined();

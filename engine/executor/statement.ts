@@ -217,8 +217,11 @@ function embedSql(request: Extract<ApiRequest, { kind: 'select' }>, schema: stri
   const parentKey = qualifiedName(schema, request.table);
   const parent = `${ident(schema)}.${ident(request.table)}`;
   const table = (key: string) => `${ident(schema)}.${ident(key.slice(schema.length + 1))}`;
+  // PostgREST looks a relationship up by its origin and the request's schema (Plan.hs findRel: `HM.lookup (origin, schema)`): tables of this schema only.
+  const inSchema = (key: string) => key.startsWith(`${schema}.`);
+  const edges = request.embeds?.length ? (cache.relationships ?? []).filter((e) => inSchema(e.table) && inSchema(e.references)) : [];
   for (const embed of request.embeds ?? []) {
-    const rel = resolveRelationship(cache.relationships ?? [], parentKey, embed.table, embed.hint, (n) => qualifiedName(schema, n));
+    const rel = resolveRelationship(edges, parentKey, embed.table, embed.hint, (n) => qualifiedName(schema, n));
     if ('code' in rel && rel.code === 'PGRST200') return { refusal: { status: 400, code: 'PGRST200', message: `Could not find a relationship between '${request.table}' and '${embed.table}' in the schema cache` } };
     if ('code' in rel) return { refusal: { status: 300, code: 'PGRST201', message: `Could not embed because more than one relationship was found for '${request.table}' and '${embed.table}'`, hint: rel.hint } };
     const name = embedKey(embed);
