@@ -30,7 +30,8 @@ for (const mutant of [undefined, 'N01-notes-readable-by-all.sql']) {
   const extra = mutant ? [{ name: mutant, path: mutant, sql: readFileSync(path.join(pack.mutants, mutant), 'utf8') }] : [];
   const env = await api.openEnvironment({ databaseUrl: process.env.DATABASE_URL, migrations, extra, workers: 1 });
   try {
-    for (const property of pack.properties) {
+    // N05 reads notes too and fails on the N01 mutant as well: left out there, its shrinking is time this test need not spend.
+    for (const property of pack.properties.filter((p) => !(mutant && p.id === 'N05'))) {
       const r = await api.runDataProperty(env, property, { seed: 4, runs: 150, oracle: api.oracleOf(pack) });
       results[(mutant ?? 'clean') + ':' + property.id] = r.status;
     }
@@ -68,6 +69,7 @@ describe('the packed package', () => {
       'clean:N02': 'passed',
       'clean:N03': 'passed',
       'clean:N04': 'passed',
+      'clean:N05': 'passed',
       'N01-notes-readable-by-all.sql:N01': 'failed',
       'N01-notes-readable-by-all.sql:N02': 'passed',
       'N01-notes-readable-by-all.sql:N03': 'passed',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anyOf, raised, rejectedByPolicy, sqlError, allowed } from '../model/outcome.ts';
-import { compareOutcomes, embedOrderMask } from './compare.ts';
+import { compareOutcomes, embedOrderMask, orderMask } from './compare.ts';
 import { maskedColumns } from '../runner/check-case.ts';
 import type { Oracle } from '../pack.ts';
 import type { TableModel } from '../model/table-model.ts';
@@ -35,6 +35,18 @@ describe('comparing a prediction with the database', () => {
     const capped = { ...expected, upTo: 2 };
     expect(compareOutcomes(capped, allowed([{ id: 1, remarks: [{ id: 'a', rank: 2 }, { id: 'c', rank: 1 }] }], 1), mask)).toBeUndefined();
     expect(compareOutcomes(capped, allowed([{ id: 1, remarks: [{ id: 'b', rank: 1 }, { id: 'c', rank: 1 }] }], 1), mask)).toBeDefined();
+  });
+
+  it('a top-level order= (orderMask): the rows in the model’s order of its columns, ties in any order; under db-max-rows the first n', () => {
+    const expected = allowed([{ id: 'a', rank: 2 }, { id: 'b', rank: 1 }, { id: 'c', rank: 1 }], 3);
+    const mask = [orderMask(['rank'])];
+    expect(compareOutcomes(expected, allowed([{ id: 'a', rank: 2 }, { id: 'c', rank: 1 }, { id: 'b', rank: 1 }], 3), mask)).toBeUndefined();
+    expect(compareOutcomes(expected, allowed([{ id: 'b', rank: 1 }, { id: 'a', rank: 2 }, { id: 'c', rank: 1 }], 3), mask)?.reason).toBe('returned rows are not in the order= the model expects');
+    // Without the mask the rows are a multiset.
+    expect(compareOutcomes(expected, allowed([{ id: 'b', rank: 1 }, { id: 'a', rank: 2 }, { id: 'c', rank: 1 }], 3))).toBeUndefined();
+    const capped = { ...expected, affected: 2, upTo: 2 } as typeof expected;
+    expect(compareOutcomes(capped, allowed([{ id: 'a', rank: 2 }, { id: 'c', rank: 1 }], 2), mask)).toBeUndefined();
+    expect(compareOutcomes(capped, allowed([{ id: 'b', rank: 1 }, { id: 'c', rank: 1 }], 2), mask)).toBeDefined();
   });
 
   it('an embed ordered by text: in code point order where the target’s collation is C (a target fact), else any order a collation gives', () => {

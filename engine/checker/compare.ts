@@ -53,8 +53,13 @@ const SOME_COLLATION_ORDER = ['<an order some collation gives>'];
  * an order of `order` some collation gives.
  */
 export function embedOrderMask(embed: string, columns: readonly string[], collationUnknown?: { order: readonly OrderTerm[]; columns: readonly string[] }): string {
-  if (collationUnknown?.columns.length) return `${embed}.${COLLATED_ORDER_MASK}${JSON.stringify(collationUnknown)}`;
-  return `${embed}.${ORDER_MASK}${columns.join(',')}`;
+  return `${embed}.${orderMask(columns, collationUnknown)}`;
+}
+
+/** The same for a read's top-level `order=`: its rows, not an embed's, come in that order. */
+export function orderMask(columns: readonly string[], collationUnknown?: { order: readonly OrderTerm[]; columns: readonly string[] }): string {
+  if (collationUnknown?.columns.length) return `${COLLATED_ORDER_MASK}${JSON.stringify(collationUnknown)}`;
+  return `${ORDER_MASK}${columns.join(',')}`;
 }
 
 /** An ordered embed's rows as the sequence of their order columns' values (those not masked: a server-assigned value is not the model's). */
@@ -167,6 +172,9 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
     } else if (expected.rows && actual.rows) {
       const e = normalizeRows(expected.rows, masked);
       const a = normalizeRows(actual.rows, masked);
+      // A top-level order= (orderMask): the same rows, and in the model's order of its columns' values.
+      const [eOrder, aOrder] = [orderSequence(expected.rows, masked), orderSequence(actual.rows, masked)];
+      if (e.length === a.length && e.every((row, i) => row === a[i]) && eOrder && canonicalJson(eOrder) !== canonicalJson(aOrder ?? null)) return { reason: `returned rows are not in the order= the model expects` };
       if (e.length !== a.length || e.some((row, i) => row !== a[i])) {
         const [ec, ac] = [columnsOf(expected.rows), columnsOf(actual.rows)];
         if (expected.rows.length && actual.rows.length && ec.join() !== ac.join()) {

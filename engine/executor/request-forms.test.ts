@@ -19,7 +19,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
-import { describeRequest, type ApiRequest } from '../model/request.ts';
+import { describeRequest, type ApiRequest, type Embed } from '../model/request.ts';
 import type { TableModel } from '../model/table-model.ts';
 import { predictTableRequest } from '../model/engine.ts';
 import { compareOutcomes, embedOrderMask } from '../checker/compare.ts';
@@ -71,6 +71,19 @@ create unique index stickers_one_per_board on public.stickers (board_id);
 alter table public.seats enable row level security;
 create policy seats_read on public.seats for select to authenticated using (owner = 'me');
 grant select on public.teams, public.seats, public.badges, public.stickers to authenticated;
+
+-- Many-to-many through a junction whose two keys lie in its primary key (post_tags; post_links' do
+-- not: no junction), a second relationship between posts and tags (cover_tag_id: PGRST201 without a
+-- hint) and a self-referencing key (parent_id).
+create table public.tags (id int primary key, name text not null);
+create table public.posts (id int primary key, parent_id int references public.posts (id), cover_tag_id int references public.tags (id), title text not null, rank int);
+create table public.post_tags (post_id int references public.posts (id), tag_id int references public.tags (id), tagger text not null, primary key (post_id, tag_id, tagger));
+create table public.post_links (id int primary key, post_id int not null references public.posts (id), tag_id int not null references public.tags (id));
+alter table public.tags enable row level security;
+create policy tags_read on public.tags for select to authenticated using (name <> 'secret');
+alter table public.post_tags enable row level security;
+create policy post_tags_read on public.post_tags for select to authenticated using (tagger = 'me');
+grant select on public.tags, public.posts, public.post_tags, public.post_links to authenticated;
 
 -- A db-pre-request hook refusing anon: called after the request's role and claims are set.
 create function public.refuse_anon() returns void language plpgsql as $$
@@ -498,6 +511,133 @@ describe('embedded resources (select=*,cards(*))', () => {
       await client.query('rollback').catch(() => {});
       await client.end();
     }
+  });
+
+  // Many-to-many, !hint and PGRST201, self-referencing keys, a top-level order= (PostgREST v12.2.3).
+  const postTables = (junctionRule: (r: Record<string, unknown>) => boolean = (r) => r.tagger === 'me') => {
+    const t = (table: string, columns: TableModel['columns'], primaryKey: string[], foreignKeys: TableModel['foreignKeys'], select?: (r: Record<string, unknown>) => boolean): TableModel => ({
+      table,
+      columns,
+      primaryKey,
+      grants: { anon: [], authenticated: ['select'] },
+      rowSecurity: select !== undefined,
+      rules: select ? { select } : {},
+      ...(foreignKeys ? { foreignKeys } : {}),
+    });
+    const int = (name: string, nullable = false) => ({ name, type: 'integer' as const, nullable });
+    const text = (name: string) => ({ name, type: 'text' as const, nullable: false });
+    return {
+      tags: t('tags', [int('id'), text('name')], ['id'], undefined, (r) => r.name !== 'secret'),
+      posts: t('posts', [int('id'), int('parent_id', true), int('cover_tag_id', true), text('title'), int('rank', true)], ['id'], [
+        { column: 'parent_id', references: 'posts', referencedColumn: 'id' },
+        { column: 'cover_tag_id', references: 'tags', referencedColumn: 'id' },
+      ]),
+      post_tags: t('post_tags', [int('post_id'), int('tag_id'), text('tagger')], ['post_id', 'tag_id', 'tagger'], [
+        { column: 'post_id', references: 'posts', referencedColumn: 'id' },
+        { column: 'tag_id', references: 'tags', referencedColumn: 'id' },
+      ], junctionRule),
+      post_links: t('post_links', [int('id'), int('post_id'), int('tag_id')], ['id'], [
+        { column: 'post_id', references: 'posts', referencedColumn: 'id' },
+        { column: 'tag_id', references: 'tags', referencedColumn: 'id' },
+      ]),
+    };
+  };
+  const postWorld = {
+    tags: [{ id: 1, name: 'red' }, { id: 2, name: 'blue' }, { id: 3, name: 'secret' }],
+    posts: [{ id: 1, parent_id: null, cover_tag_id: 2, title: 'root', rank: 5 }, { id: 2, parent_id: 1, cover_tag_id: null, title: 'a', rank: null }, { id: 3, parent_id: 1, cover_tag_id: 3, title: 'b', rank: 5 }, { id: 4, parent_id: 2, cover_tag_id: null, title: 'c', rank: 1 }],
+    // Red tagged twice on post 1 (by me and by you): the join answers it once per junction row the caller reads.
+    post_tags: [{ post_id: 1, tag_id: 1, tagger: 'me' }, { post_id: 1, tag_id: 1, tagger: 'you' }, { post_id: 1, tag_id: 2, tagger: 'you' }, { post_id: 1, tag_id: 3, tagger: 'me' }, { post_id: 3, tag_id: 2, tagger: 'me' }, { post_id: 3, tag_id: 1, tagger: 'me' }],
+    post_links: [{ id: 1, post_id: 1, tag_id: 2 }],
+  };
+  const POST_FIXTURES = [
+    { table: 'tags', row: {}, sql: `insert into public.tags values (1, 'red'), (2, 'blue'), (3, 'secret')` },
+    { table: 'posts', row: {}, sql: `insert into public.posts values (1, null, 2, 'root', 5), (2, 1, null, 'a', null), (3, 1, 3, 'b', 5), (4, 2, null, 'c', 1)` },
+    { table: 'post_tags', row: {}, sql: `insert into public.post_tags values (1, 1, 'me'), (1, 1, 'you'), (1, 2, 'you'), (1, 3, 'me'), (3, 2, 'me'), (3, 1, 'me')` },
+    { table: 'post_links', row: {}, sql: `insert into public.post_links values (1, 1, 2)` },
+  ];
+  async function posted(request: Extract<ApiRequest, { kind: 'select' }>, tables = postTables()) {
+    const [response] = await runCase(env, POST_FIXTURES, [{ caller: alice, request }]);
+    const oracle = { model: { tables, functions: {}, fixtureOrder: Object.keys(tables) }, settings: undefined, codePointText: true };
+    const prediction = predict(oracle, postWorld, alice, request);
+    return { response, prediction, disagreement: compareOutcomes(prediction.outcome, observedOutcome(request, response), maskedColumns(oracle as never, { caller: alice, request })) };
+  }
+  const read = (embeds: Embed[], more: Partial<Extract<ApiRequest, { kind: 'select' }>> = {}) => ({ kind: 'select' as const, table: 'posts', columns: ['id'], filters: [], embeds, ...more });
+
+  it('two relationships between the same tables: PGRST201 (300) with its hint listing each as a !hint (Error.hs 218-222, relHint 381-392), on both sides', async () => {
+    const r = await posted(read([{ table: 'tags', columns: ['name'] }]));
+    expect(r.response.status).toBe(300);
+    expect(r.response.error).toMatchObject({ code: 'PGRST201', message: "Could not embed because more than one relationship was found for 'posts' and 'tags'", hint: "Try changing 'tags' to one of the following: 'tags!posts_cover_tag_id_fkey', 'tags!post_tags'. Find the desired relationship in the 'details' key." });
+    expect(r.prediction.outcome).toMatchObject({ kind: 'error', code: 'PGRST201' });
+    expect(r.disagreement).toBeUndefined();
+    // post_links' keys are not in its primary key: no junction (SchemaCache.hs addM2MRels), so no third relationship, and `!post_links` names none.
+    const links = await posted(read([{ table: 'tags', hint: 'post_links', columns: ['name'] }]));
+    expect(links.response.error?.code).toBe('PGRST200');
+    expect(links.disagreement).toBeUndefined();
+  });
+
+  it('many-to-many through the junction (hint: its name): FROM tags, post_tags (QueryBuilder.hs fromF 269-279), the junction under its own row rules, a row per junction row', async () => {
+    const request = read([{ table: 'tags', hint: 'post_tags', columns: ['name'] }], { filters: [{ column: 'id', op: 'in', value: [1, 2] }] });
+    expect(describeRequest(request)).toBe('GET /rest/v1/posts?id=in.[1,2]&select=id,tags!post_tags(name)');
+    const s = buildStatement(request, env.cache);
+    expect('query' in s && s.query.marked).toContain(
+      `left join lateral ( select json_agg("posts_tags_1")::jsonb as "posts_tags_1" from (select "public"."tags"."name" from "public"."tags", "public"."post_tags" where "public"."tags"."id" = "public"."post_tags"."tag_id" and "public"."post_tags"."post_id" = "public"."posts"."id" ) as "posts_tags_1" ) as "posts_tags_1" on true`,
+    );
+    const r = await posted(request);
+    // My junction rows of post 1 reach red and secret; the tags' own rule hides secret; you tagged red and blue.
+    expect(r.response.body).toEqual(expect.arrayContaining([{ id: 1, tags: [{ name: 'red' }] }, { id: 2, tags: [] }]));
+    expect(r.disagreement).toBeUndefined();
+    // A junction leak: the model hides every junction row, the database shows mine — a disagreement only this form shows.
+    const hidden = await posted(request, postTables(() => false));
+    expect(hidden.disagreement?.reason).toBe('returned rows differ');
+    // Where the junction reads every row, red comes twice (me and you) and blue once.
+    const all = predict({ model: { tables: postTables(() => true), functions: {}, fixtureOrder: [] }, settings: undefined }, postWorld, alice, request).outcome;
+    expect(all).toMatchObject({ rows: [{ id: 1, tags: [{ name: 'red' }, { name: 'red' }, { name: 'blue' }] }, { id: 2, tags: [] }] });
+  });
+
+  it('a hint naming the constraint or a key column (either side) picks the many-to-one, under an alias (Plan.hs findRel 528-606); the tags side reads posts many-to-many', async () => {
+    for (const hint of ['posts_cover_tag_id_fkey', 'cover_tag_id', 'id']) {
+      const r = await posted(read([{ table: 'tags', hint, alias: 'cover', columns: ['name'] }], { filters: [{ column: 'id', op: 'lt', value: 4 }] }));
+      // `id`: the key's column on the tags side (matchFKRefSingleCol). Post 3's cover is secret: hidden by the tags' rule, null.
+      expect(r.response.body).toEqual(expect.arrayContaining([{ id: 1, cover: { name: 'blue' } }, { id: 2, cover: null }, { id: 3, cover: null }]));
+      expect(r.disagreement, hint).toBeUndefined();
+    }
+    expect(describeRequest(read([{ table: 'tags', hint: 'cover_tag_id', alias: 'cover', columns: ['name'] }]))).toBe('GET /rest/v1/posts?select=id,cover:tags!cover_tag_id(name)');
+    const [response] = await runCase(env, POST_FIXTURES, [{ caller: alice, request: { kind: 'select', table: 'tags', columns: ['id'], filters: [], embeds: [{ table: 'posts', hint: 'post_tags', columns: ['id'] }] } }]);
+    expect(response.body).toEqual(expect.arrayContaining([{ id: 1, posts: expect.arrayContaining([{ id: 1 }, { id: 3 }]) }]));
+  });
+
+  it('a self-referencing key: `posts(*)` and `posts!parent_id(*)` are the children, `parent_id(*)` the parent, a constraint hint nothing (findRel relIsSelf)', async () => {
+    const children = await posted(read([{ table: 'posts', columns: ['id'] }]));
+    expect(children.response.body).toEqual(expect.arrayContaining([{ id: 1, posts: expect.arrayContaining([{ id: 2 }, { id: 3 }]) }, { id: 4, posts: [] }]));
+    expect(children.disagreement).toBeUndefined();
+    const s = buildStatement(read([{ table: 'posts', columns: ['id'] }]), env.cache);
+    expect('query' in s && s.query.marked).toContain(`from "public"."posts" as "posts_1" where "posts_1"."parent_id" = "public"."posts"."id"`);
+    const hinted = await posted(read([{ table: 'posts', alias: 'replies', hint: 'parent_id', columns: ['id'] }]));
+    expect(hinted.response.body).toEqual(expect.arrayContaining([{ id: 2, replies: [{ id: 4 }] }]));
+    expect(hinted.disagreement).toBeUndefined();
+    const parent = await posted(read([{ table: 'parent_id', alias: 'parent', columns: ['title'] }]));
+    expect(parent.response.body).toEqual(expect.arrayContaining([{ id: 1, parent: null }, { id: 4, parent: { title: 'a' } }]));
+    expect(parent.disagreement).toBeUndefined();
+    // A key to another schema's table is not looked up from this one (findRel: `HM.lookup (origin, schema)`), whatever the target names.
+    const crossSchema = { ...env.cache, relationships: [{ table: 'public.posts', columns: ['cover_tag_id'], references: 'archive.tags', referencedColumns: ['id'], name: 'posts_cover_tag_id_fkey' }] };
+    expect(buildStatement(read([{ table: 'cover_tag_id', columns: ['id'] }]), crossSchema)).toMatchObject({ refusal: { code: 'PGRST200' } });
+    const byConstraint = await posted(read([{ table: 'posts', hint: 'posts_parent_id_fkey', columns: ['id'] }]));
+    expect(byConstraint.response.error?.code).toBe('PGRST200');
+    expect(byConstraint.disagreement).toBeUndefined();
+  });
+
+  it('a top-level order= is the read\'s ORDER BY (orderF; desc puts nulls first unless nullslast), compared in order, ties in any order', async () => {
+    const request = read([], { columns: ['id', 'rank'], order: [{ column: 'rank', direction: 'desc' }] });
+    expect(describeRequest(request)).toBe('GET /rest/v1/posts?select=id,rank&order=rank.desc');
+    const s = buildStatement({ ...request, order: [{ column: 'rank', direction: 'desc', nulls: 'last' }, { column: 'id' }] }, env.cache);
+    expect('query' in s && s.query.marked).toContain(`from "public"."posts" order by "public"."posts"."rank" desc nulls last, "public"."posts"."id")`);
+    const r = await posted(request);
+    expect((r.response.body as { id: number }[]).map((p) => p.id)).toEqual(expect.arrayContaining([2, 1, 3, 4]));
+    expect((r.response.body as { id: number }[])[0].id).toBe(2);
+    expect(r.disagreement).toBeUndefined();
+    // The same rows in another order than the model's: a disagreement.
+    const ascending = await posted({ ...request, order: [{ column: 'rank', nulls: 'first' }] });
+    expect(compareOutcomes(ascending.prediction.outcome, observedOutcome(request, r.response), maskedColumns({ model: { tables: postTables(), functions: {}, fixtureOrder: [] }, settings: undefined } as never, { caller: alice, request }))?.reason).toBe('returned rows are not in the order= the model expects');
   });
 
   describe('db-max-rows', () => {

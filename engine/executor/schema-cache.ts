@@ -174,13 +174,16 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       order by kv.rolname, kv.key`,
   );
   // SchemaCache.hs allM2OandO2ORels: each foreign key's columns paired in constraint order; one to
-  // one when its columns, as a set, are a primary key or UNIQUE constraint of its table.
+  // one when its columns, as a set, are a primary key or UNIQUE constraint of its table; within
+  // its table's primary key, a side of a junction (addM2MRels).
   const fks = await client.query<ForeignKeyEdge>(
     `select format('%s.%s', n.nspname, c.relname) as table, format('%s.%s', fn.nspname, f.relname) as references,
-            cols.columns, cols."referencedColumns",
+            cols.columns, cols."referencedColumns", k.conname::text as name,
             exists (select 1 from pg_constraint u
                      where u.conrelid = k.conrelid and u.contype in ('p', 'u')
-                       and u.conkey::int2[] @> k.conkey::int2[] and u.conkey::int2[] <@ k.conkey::int2[]) as unique
+                       and u.conkey::int2[] @> k.conkey::int2[] and u.conkey::int2[] <@ k.conkey::int2[]) as unique,
+            exists (select 1 from pg_constraint pk
+                     where pk.conrelid = k.conrelid and pk.contype = 'p' and pk.conkey::int2[] @> k.conkey::int2[]) as "inPrimaryKey"
        from pg_constraint k
        join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
        join pg_class f on f.oid = k.confrelid join pg_namespace fn on fn.oid = f.relnamespace
@@ -219,7 +222,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     outsideApi,
     functions,
     outsideApiFunctions,
-    relationships: fks.rows.map(({ unique, ...edge }) => ({ ...edge, ...(unique ? { unique } : {}) })),
+    relationships: fks.rows.map(({ unique, inPrimaryKey, ...edge }) => ({ ...edge, ...(unique ? { unique } : {}), ...(inPrimaryKey ? { inPrimaryKey } : {}) })),
     ...(sessionState ? { sessionState } : {}),
     ...(roleSettings.size ? { roleSettings } : {}),
     ...(collation.rows[0]?.code_point ? { codePointText: true } : {}),

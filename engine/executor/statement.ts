@@ -14,7 +14,7 @@
  */
 import type { Json } from '../model/json.ts';
 import { rpcArgText, type ApiRequest, type Filter } from '../model/request.ts';
-import { resolveRelationship, type OrderTerm } from '../model/embed.ts';
+import { embedKey, resolveRelationship, type OrderTerm } from '../model/embed.ts';
 import { qualifiedName, type CachedColumn, type CachedFunction, type SchemaCache } from './schema-cache.ts';
 import { sqlRoutedFunctionKey } from '../mapping/mapping.ts';
 import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
@@ -129,7 +129,7 @@ function buildTableStatement(request: Exclude<ApiRequest, { kind: 'rpc' }>, sche
       const embedded = embedSql(request, schema, cache);
       if ('refusal' in embedded) return embedded;
       const select = [...cols, ...embedded.selects].join(', ');
-      const sql = `${SELECT_BODY} from (select ${select} from ${target}${embedded.joins.map((j) => ` ${j}`).join('')}${whereClause(t, request.filters, p)}${limitSql(cache)}) _postgrest_t`;
+      const sql = `${SELECT_BODY} from (select ${select} from ${target}${embedded.joins.map((j) => ` ${j}`).join('')}${whereClause(t, request.filters, p)}${orderSql(target, request.order)}${limitSql(cache)}) _postgrest_t`;
       return sqlStatement(p.statement(sql), request.single ? 'single' : 'rows', true);
     }
     case 'insert': {
@@ -190,7 +190,11 @@ function limitSql(cache: SchemaCache): string {
   return cache.maxRows === undefined ? '' : ` limit ${cache.maxRows} offset 0`;
 }
 
-/** An embed's `order=` as its subquery's ORDER BY (QueryBuilder.hs readPlanToQuery orderF; SqlFragment.hs pgFmtOrderTerm). */
+/**
+ * A read's `order=` (top level: `"public"."notes"."body" desc`) or an embed's (in its subquery) as
+ * ORDER BY (QueryBuilder.hs readPlanToQuery orderF; SqlFragment.hs pgFmtOrderTerm, lines
+ * 337-352: the direction and NULLS FIRST/LAST only when the request names them).
+ */
 function orderSql(alias: string, order: readonly OrderTerm[] | undefined): string {
   if (!order?.length) return '';
   return ` order by ${order.map((t) => [`${alias}.${ident(t.column)}`, ...(t.direction ? [t.direction] : []), ...(t.nulls ? [`nulls ${t.nulls}`] : [])].join(' ')).join(', ')}`;
@@ -198,32 +202,50 @@ function orderSql(alias: string, order: readonly OrderTerm[] | undefined): strin
 
 /**
  * A read's embeds as v12.2 joins them (QueryBuilder.hs, lines 64-108): each a LATERAL subquery
- * over the embedded table aliased `<table>_1`, joined on its foreign key, each column pair
- * `AND`ed in the key's order (pgFmtJoinCondition, SqlFragment.hs 409-411), under the aggregate alias `<parent>_<table>_1`
- * (Plan.hs addRels, 469-470): to-one `row_to_json(agg.*)::jsonb`, to-many
- * `COALESCE(agg.agg, '[]')` over `json_agg(agg)::jsonb`; `!inner` is an INNER JOIN, to-many
- * `ON agg IS NOT NULL`. The relationship is the catalog's, found as PostgREST finds it (embed.ts).
+ * over the embedded table aliased `<table>_1` (Plan.hs addRels, 466-477), joined on its foreign
+ * key, each column pair `AND`ed in the key's order (pgFmtJoinCondition, SqlFragment.hs 409-411),
+ * under the aggregate alias `<parent>_<alias or target>_1`: to-one `row_to_json(agg.*)::jsonb`,
+ * to-many `COALESCE(agg.agg, '[]')` over `json_agg(agg)::jsonb`; `!inner` is an INNER JOIN,
+ * to-many `ON agg IS NOT NULL`. Many-to-many: the embedded table unaliased beside its junction
+ * (QueryBuilder.hs fromF, 269-279: `FROM tags, note_tags`), the junction joined to both sides
+ * (Plan.hs getJoinConditions, 501-512). The relationship is the catalog's, found as PostgREST
+ * finds it (embed.ts resolveRelationship), with its PGRST200/PGRST201 (Error.hs 212-222).
  */
 function embedSql(request: Extract<ApiRequest, { kind: 'select' }>, schema: string, cache: SchemaCache): { selects: string[]; joins: string[] } | { refusal: PostgrestRefusal } {
   const selects: string[] = [];
   const joins: string[] = [];
   const parentKey = qualifiedName(schema, request.table);
   const parent = `${ident(schema)}.${ident(request.table)}`;
+  const table = (key: string) => `${ident(schema)}.${ident(key.slice(schema.length + 1))}`;
+  // PostgREST looks a relationship up by its origin and the request's schema (Plan.hs findRel: `HM.lookup (origin, schema)`): tables of this schema only.
+  const inSchema = (key: string) => key.startsWith(`${schema}.`);
+  const edges = request.embeds?.length ? (cache.relationships ?? []).filter((e) => inSchema(e.table) && inSchema(e.references)) : [];
   for (const embed of request.embeds ?? []) {
-    const rel = resolveRelationship(cache.relationships ?? [], parentKey, qualifiedName(schema, embed.table));
-    if (rel === 'PGRST200') return { refusal: { status: 400, code: 'PGRST200', message: `Could not find a relationship between '${request.table}' and '${embed.table}' in the schema cache` } };
-    if (rel === 'PGRST201') return { refusal: { status: 300, code: 'PGRST201', message: `Could not embed because more than one relationship was found for '${request.table}' and '${embed.table}'` } };
-    const alias = ident(`${embed.table}_1`);
-    const agg = ident(`${request.table}_${embed.table}_1`);
-    const cols = embed.columns === '*' ? `${alias}.*` : embed.columns.map((c) => `${alias}.${ident(c)}`).join(', ');
-    const on = rel.embeddedColumns.map((c, i) => `${alias}.${ident(c)} = ${parent}.${ident(rel.parentColumns[i])}`).join(' and ');
-    const sub = `select ${cols} from ${ident(schema)}.${ident(embed.table)} as ${alias} where ${on}${orderSql(alias, embed.order)}${limitSql(cache)}`;
+    const rel = resolveRelationship(edges, parentKey, embed.table, embed.hint, (n) => qualifiedName(schema, n));
+    if ('code' in rel && rel.code === 'PGRST200') return { refusal: { status: 400, code: 'PGRST200', message: `Could not find a relationship between '${request.table}' and '${embed.table}' in the schema cache` } };
+    if ('code' in rel) return { refusal: { status: 300, code: 'PGRST201', message: `Could not embed because more than one relationship was found for '${request.table}' and '${embed.table}'`, hint: rel.hint } };
+    const name = embedKey(embed);
+    const agg = ident(`${request.table}_${name}_1`);
+    const embedded = table(rel.table);
+    let sub: string;
+    if (rel.junction) {
+      const junction = table(rel.junction.table);
+      const j = rel.junction;
+      const cols = embed.columns === '*' ? `${embedded}.*` : embed.columns.map((c) => `${embedded}.${ident(c)}`).join(', ');
+      const on = [...rel.embeddedColumns.map((c, i) => `${embedded}.${ident(c)} = ${junction}.${ident(j.targetColumns[i])}`), ...j.columns.map((c, i) => `${junction}.${ident(c)} = ${parent}.${ident(rel.parentColumns[i])}`)].join(' and ');
+      sub = `select ${cols} from ${embedded}, ${junction} where ${on}${orderSql(embedded, embed.order)}${limitSql(cache)}`;
+    } else {
+      const alias = ident(`${rel.table.slice(schema.length + 1)}_1`);
+      const cols = embed.columns === '*' ? `${alias}.*` : embed.columns.map((c) => `${alias}.${ident(c)}`).join(', ');
+      const on = rel.embeddedColumns.map((c, i) => `${alias}.${ident(c)} = ${parent}.${ident(rel.parentColumns[i])}`).join(' and ');
+      sub = `select ${cols} from ${embedded} as ${alias} where ${on}${orderSql(alias, embed.order)}${limitSql(cache)}`;
+    }
     const join = embed.inner ? 'inner join lateral' : 'left join lateral';
     if (rel.toOne) {
-      selects.push(`row_to_json(${agg}.*)::jsonb as ${ident(embed.table)}`);
+      selects.push(`row_to_json(${agg}.*)::jsonb as ${ident(name)}`);
       joins.push(`${join} ( ${sub} ) as ${agg} on true`);
     } else {
-      selects.push(`coalesce( ${agg}.${agg}, '[]') as ${ident(embed.table)}`);
+      selects.push(`coalesce( ${agg}.${agg}, '[]') as ${ident(name)}`);
       joins.push(`${join} ( select json_agg(${agg})::jsonb as ${agg} from (${sub} ) as ${agg} ) as ${agg} on ${embed.inner ? `${agg} is not null` : 'true'}`);
     }
   }

@@ -23,6 +23,7 @@ import type { Json, Row } from '../model/json.ts';
 import type { Outcome } from '../model/outcome.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
+import { embedKey } from '../model/embed.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, worldAsStored, type FixturePlan } from '../target/fixtures.ts';
@@ -296,7 +297,7 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     const reshaped = reshapedColumns(prediction.outcome, comparedAsFor(oracle, step.request, world));
     if (reshaped.length) body.push(comment(`${reshaped.join(', ')}: compared by the model through comparedAs (a property of the value, not the value); not asserted here.`));
     const masked = [...maskedColumns(oracle, step, plan), ...reshaped];
-    const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []).map((e) => e.table) : [];
+    const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []).map(embedKey) : [];
     const lines = assertionsFor(i + 1, label, mapping ? expectedAsTargetShows(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome, mapping ? columnsAsTargetNames(mapping, step.request, masked) : masked, known, shape, embeds);
     body.push(...lines);
     tests += lines.length;

@@ -29,6 +29,7 @@ const CallerSchema = z.discriminatedUnion('kind', [
 ]);
 
 const FilterSchema = z.strictObject({ column: z.string(), op: z.enum(['eq', 'neq', 'is', 'in', 'like', 'ilike', 'lt', 'gt']), value: json });
+const OrderSchema = z.array(z.strictObject({ column: z.string(), direction: z.enum(['asc', 'desc']).optional(), nulls: z.enum(['first', 'last']).optional() }));
 const returning = z.enum(['representation', 'minimal', 'headers-only']);
 const schema = z.string().optional();
 
@@ -40,7 +41,10 @@ const RequestSchema = z.discriminatedUnion('kind', [
     columns: z.union([z.literal('*'), z.array(z.string())]),
     filters: z.array(FilterSchema),
     single: z.boolean().optional(),
-    embeds: z.array(z.strictObject({ table: z.string(), columns: z.union([z.literal('*'), z.array(z.string())]), inner: z.boolean().optional() })).optional(),
+    embeds: z
+      .array(z.strictObject({ table: z.string(), columns: z.union([z.literal('*'), z.array(z.string())]), inner: z.boolean().optional(), alias: z.string().optional(), hint: z.string().optional(), order: OrderSchema.optional() }))
+      .optional(),
+    order: OrderSchema.optional(),
   }),
   z.strictObject({
     kind: z.literal('insert'),

@@ -21,7 +21,7 @@ import {
 } from './outcome.ts';
 import { selectedColumns, type ApiRequest, type Embed, type Filter } from './request.ts';
 import { branch, unrecorded } from './branches.ts';
-import { foreignKeyEdge, resolveRelationship, sortRows, type ForeignKeyEdge, type Relationship } from './embed.ts';
+import { embedKey, foreignKeyEdge, resolveRelationship, sortRows, type ForeignKeyEdge, type Relationship } from './embed.ts';
 import { afterDelete, type ForeignKeyAction } from './foreign-key-actions.ts';
 import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce, jsonEqual } from './values.ts';
@@ -109,6 +109,7 @@ function parseErrors(model: TableModel, request: TableRequest): Outcome | undefi
   named.push(...filters.map((f) => f.column));
   const selected = selectedColumns(request);
   if (selected !== '*') named.push(...selected);
+  if (request.kind === 'select') named.push(...(request.order ?? []).map((t) => t.column));
   for (const n of named) if (!column(model, n)) return sqlError('42703', `column ${n} does not exist`);
   {
     for (const f of filters) {
@@ -201,15 +202,19 @@ function predictSelect(model: TableModel, world: World, caller: Caller, request:
     if ('outcome' in resolved) return resolved.outcome;
     embeds.push(resolved);
   }
-  const read = [...allColumns(model, request.columns), ...request.filters.map((f) => f.column), ...embeds.flatMap((e) => e.relationship.parentColumns)];
+  const read = [...allColumns(model, request.columns), ...request.filters.map((f) => f.column), ...(request.order ?? []).map((t) => t.column), ...embeds.flatMap((e) => e.relationship.parentColumns)];
   if (!tableGrant(canSelect(model, caller, read, settings))) return rejectedByGrant(`select on ${model.table}`);
-  // Postgres checks every table of the statement at executor start: an embedded one too.
+  // Postgres checks every table of the statement at executor start: an embedded one too, and a junction it joins through.
   for (const e of embeds) {
     if (!canSelect(e.model, caller, [...allColumns(e.model, e.embed.columns), ...e.relationship.embeddedColumns, ...(e.embed.order ?? []).map((t) => t.column)], settings)) return rejectedByGrant(`select on ${e.model.table} (embedded)`);
+    const j = e.relationship.junction;
+    if (j && !canSelect(e.junction!, caller, [...j.columns, ...j.targetColumns], settings)) return rejectedByGrant(`select on ${j.table} (junction of ${e.model.table})`);
   }
   const ctx = context(world, caller, settings);
   const all = matching(model, visibleSource(model, world, settings), request.filters, settings);
-  const visible = bypassesRowSecurity(model, caller) ? all : all.filter((r) => model.rules.select?.(r, ctx) ?? false);
+  const readable = bypassesRowSecurity(model, caller) ? all : all.filter((r) => model.rules.select?.(r, ctx) ?? false);
+  // A top-level order= (compared in order, ties in any: check-case.ts maskedColumns); none: a multiset.
+  const visible = request.order?.length ? sortRows(readable.map((r) => materialize(model, r, settings)), request.order) : readable;
   const rows: Row[] = [];
   for (const parent of visible) {
     const row = project(parent, request.columns, model, settings);
@@ -217,7 +222,7 @@ function predictSelect(model: TableModel, world: World, caller: Caller, request:
     for (const e of embeds) {
       const value = embeddedValue(e, materialize(model, parent, settings), world, caller, settings);
       if (e.embed.inner && (value === null || (Array.isArray(value) && value.length === 0))) kept = false;
-      row[e.embed.table] = value;
+      row[embedKey(e.embed)] = value;
     }
     if (kept) rows.push(row);
   }
@@ -235,6 +240,8 @@ interface ResolvedEmbed {
   embed: Embed;
   model: TableModel;
   relationship: Relationship;
+  /** The junction's model, for a many-to-many embed. */
+  junction?: TableModel;
 }
 
 function visibleSource(model: TableModel, world: World, settings: unknown): Row[] {
@@ -253,21 +260,27 @@ function edgesOf(tables: Tables): readonly ForeignKeyEdge[] {
   return edges;
 }
 
-/** An embed's table and relationship from the model's foreign keys (embed.ts), or PostgREST's refusal. */
-function resolveEmbed(parent: TableModel, embed: Embed, tables: Tables): ResolvedEmbed | { outcome: Outcome } {
-  const model = tables[embed.table];
-  const relationship = model ? resolveRelationship(edgesOf(tables), parent.table, model.table) : 'PGRST200';
-  if (typeof relationship === 'string') return { outcome: sqlError(relationship, `embedding ${embed.table} in ${parent.table}`) };
-  const named = [...(embed.columns === '*' ? [] : embed.columns), ...(embed.order ?? []).map((t) => t.column)];
-  for (const c of named) if (!column(model!, c)) return { outcome: sqlError('42703', `column ${embed.table}.${c} does not exist`) };
-  return { embed, model: model!, relationship };
+/** The model table an embed reads (its target may be a key's column or carry a hint), or undefined when none does. */
+export function embeddedTableOf(tables: Tables, parent: string, embed: Embed): string | undefined {
+  const relationship = resolveRelationship(edgesOf(tables), parent, embed.table, embed.hint);
+  return 'code' in relationship ? undefined : relationship.table;
 }
 
-/** Does `row` of the embedded table pair with `parent`? A null in the key pairs with nothing (`=` is not true). */
-function pairs(relationship: Relationship, parent: Row, row: Row): boolean {
-  return relationship.parentColumns.every((p, i) => {
+/** An embed's table and relationship from the model's foreign keys (embed.ts), or PostgREST's refusal. */
+function resolveEmbed(parent: TableModel, embed: Embed, tables: Tables): ResolvedEmbed | { outcome: Outcome } {
+  const relationship = resolveRelationship(edgesOf(tables), parent.table, embed.table, embed.hint);
+  if ('code' in relationship) return { outcome: sqlError(relationship.code, `embedding ${embed.table}${embed.hint ? `!${embed.hint}` : ''} in ${parent.table}`) };
+  const model = tables[relationship.table];
+  const named = [...(embed.columns === '*' ? [] : embed.columns), ...(embed.order ?? []).map((t) => t.column)];
+  for (const c of named) if (!column(model, c)) return { outcome: sqlError('42703', `column ${model.table}.${c} does not exist`) };
+  return { embed, model, relationship, ...(relationship.junction ? { junction: tables[relationship.junction.table] } : {}) };
+}
+
+/** Does `row` pair with `parent`, `rowColumns[i]` against `parentColumns[i]`? A null in the key pairs with nothing (`=` is not true). */
+function pairs(parentColumns: readonly string[], parent: Row, rowColumns: readonly string[], row: Row): boolean {
+  return parentColumns.every((p, i) => {
     const key = parent[p] ?? null;
-    return key !== null && jsonEqual(row[relationship.embeddedColumns[i]] ?? null, key);
+    return key !== null && jsonEqual(row[rowColumns[i]] ?? null, key);
   });
 }
 
@@ -279,8 +292,20 @@ function pairs(relationship: Relationship, parent: Row, row: Row): boolean {
  */
 function embeddedValue(e: ResolvedEmbed, parent: Row, world: World, caller: Caller, settings: unknown): Json {
   const ctx = context(world, caller, settings);
-  const paired = visibleSource(e.model, world, settings).filter((r) => pairs(e.relationship, parent, materialize(e.model, r, settings)));
-  const readable = bypassesRowSecurity(e.model, caller) ? paired : paired.filter((r) => e.model.rules.select?.(r, ctx) ?? false);
+  const rel = e.relationship;
+  const readableOf = (model: TableModel, rows: Row[]) => (bypassesRowSecurity(model, caller) ? rows : rows.filter((r) => model.rules.select?.(r, ctx) ?? false));
+  const source = visibleSource(e.model, world, settings);
+  let readable: Row[];
+  if (rel.junction && e.junction) {
+    // Many-to-many (QueryBuilder.hs fromF: `FROM tags, note_tags WHERE tags.id = note_tags.tag_id AND note_tags.note_id = notes.id`):
+    // a plain join, so each junction row the caller reads pairs with each embedded row it reads, duplicates kept.
+    const j = rel.junction;
+    const links = readableOf(e.junction, visibleSource(e.junction, world, settings).filter((r) => pairs(rel.parentColumns, parent, j.columns, materialize(e.junction!, r, settings))));
+    const targets = readableOf(e.model, source);
+    readable = links.flatMap((link) => targets.filter((t) => pairs(j.targetColumns, materialize(e.junction!, link, settings), rel.embeddedColumns, materialize(e.model, t, settings))));
+  } else {
+    readable = readableOf(e.model, source.filter((r) => pairs(rel.parentColumns, parent, rel.embeddedColumns, materialize(e.model, r, settings))));
+  }
   const ordered = e.embed.order?.length ? sortRows(readable.map((r) => materialize(e.model, r, settings)), e.embed.order) : readable;
   const rows = ordered.map((r) => project(r, e.embed.columns, e.model, settings));
   return e.relationship.toOne ? (rows[0] ?? null) : rows;

@@ -9,6 +9,7 @@ import { withBranches } from './branches.ts';
 import { executeDenied } from './function-model.ts';
 import { allowed, sqlError, type Outcome } from './outcome.ts';
 import { targetName, type ApiRequest } from './request.ts';
+import { embedKey } from './embed.ts';
 import type { Oracle } from '../pack.ts';
 import type { World } from './world.ts';
 
@@ -47,13 +48,14 @@ export function predict(oracle: Oracle, world: World, caller: Caller, request: A
 /**
  * db-max-rows (PostgREST v12.2 Plan.hs treeRestrictRange, lines 453-459): every node of a read
  * plan (a GET, an embed's subquery, an rpc's result) gets LIMIT n; a write's is left alone
- * (`ActRelationMut → Right request`), RETURNING every row. No request here has an order, so any n
- * of the rows is the answer (`upTo`, compare.ts). A function whose one JSON value is an array is
+ * (`ActRelationMut → Right request`), RETURNING every row. Without an `order=` any n of the rows
+ * is the answer (`upTo`, compare.ts); with one (top level or an embed's), its first n in that
+ * order (compare.ts fitsUpTo). A function whose one JSON value is an array is
  * not a set and not limited: its full answer is as correct.
  */
 export function maxRowsCap(request: ApiRequest, outcome: Outcome, maxRows: number | undefined): Outcome {
   if (maxRows === undefined || outcome.kind !== 'allowed' || !outcome.rows || (request.kind !== 'select' && request.kind !== 'rpc')) return outcome;
-  const embeds = request.kind === 'select' ? (request.embeds ?? []).map((e) => e.table) : [];
+  const embeds = request.kind === 'select' ? (request.embeds ?? []).map(embedKey) : [];
   const over = outcome.rows.length > maxRows || outcome.rows.some((r) => embeds.some((e) => Array.isArray(r[e]) && (r[e] as unknown[]).length > maxRows));
   if (!over) return outcome;
   const capped: Outcome = { ...outcome, affected: Math.min(outcome.affected, maxRows), upTo: maxRows };

@@ -3,7 +3,7 @@
  * SQL. The harness executes these as PostgREST would; the model predicts their outcome.
  */
 import type { Json, Row } from './json.ts';
-import { orderTermText, type OrderTerm } from './embed.ts';
+import { embedKey, orderTermText, type OrderTerm } from './embed.ts';
 
 /** PostgREST filter operators that policyfuzz generates. `like`/`ilike` accept `*` for `%`. */
 export type FilterOp = 'eq' | 'neq' | 'is' | 'in' | 'like' | 'ilike' | 'lt' | 'gt';
@@ -59,9 +59,20 @@ export interface Upsert {
  * is empty (to-many) or null (to-one). Same schema as the parent only.
  */
 export interface Embed {
+  /**
+   * The target as written: the embedded table (`tags`), or, for a self-referencing key's
+   * many-to-one, the key's column (`parent_id`); embed.ts resolveRelationship reads it as PostgREST does.
+   */
   table: string;
   columns: string[] | '*';
   inner?: boolean;
+  /** `author:users(*)`: the key the embed has in each parent row (default: `table`). */
+  alias?: string;
+  /**
+   * `users!posts_author_id_fkey(*)`: which relationship, where more than one joins the tables
+   * (PGRST201 without): a constraint name, a column of a one-column key, or a junction table.
+   */
+  hint?: string;
   /**
    * `remarks.order=created_at.desc` (supabase-js `.order('created_at', { referencedTable:
    * 'remarks' })`): the embedded array in this order, compared in order (ties in any order);
@@ -71,7 +82,11 @@ export interface Embed {
 }
 
 export type ApiRequest =
-  | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean; embeds?: Embed[] }
+  /**
+   * `order`: a top-level `order=created_at.desc,id` (supabase-js `.order('created_at', { ascending:
+   * false })`): the rows compared in that order (ties in any order); without it as a multiset.
+   */
+  | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean; embeds?: Embed[]; order?: OrderTerm[] }
   | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert; single?: boolean }
   | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
   | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
@@ -93,7 +108,7 @@ export function describeRequest(r: ApiRequest, sentAs?: 'sql'): string {
     ...('filters' in r ? r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`) : []),
     ...(selectParam(r) ? [`select=${selectParam(r)}`] : []),
     ...(r.kind === 'insert' && r.upsert?.onConflict ? [`on_conflict=${r.upsert.onConflict.join(',')}`] : []),
-    ...(r.kind === 'select' ? (r.embeds ?? []).filter((e) => e.order?.length).map((e) => `${e.table}.order=${e.order!.map(orderTermText).join(',')}`) : []),
+    ...orderParams(r),
   ];
   const query = params.length ? `?${params.join('&')}` : '';
   switch (r.kind) {
@@ -138,7 +153,14 @@ export function selectParam(r: ApiRequest): string | undefined {
   const list = (cs: string[] | '*') => (cs === '*' ? '*' : cs.join(','));
   const embeds = r.kind === 'select' ? (r.embeds ?? []) : [];
   if (!embeds.length) return Array.isArray(r.columns) ? list(r.columns) : undefined;
-  return [list(r.columns ?? '*'), ...embeds.map((e) => `${e.table}${e.inner ? '!inner' : ''}(${list(e.columns)})`)].join(',');
+  return [list(r.columns ?? '*'), ...embeds.map((e) => `${e.alias ? `${e.alias}:` : ''}${e.table}${e.hint ? `!${e.hint}` : ''}${e.inner ? '!inner' : ''}(${list(e.columns)})`)].join(',');
+}
+
+/** A read's `order=` and its embeds' (`tags.order=label.desc`) as query parameters. */
+export function orderParams(r: ApiRequest): string[] {
+  if (r.kind !== 'select') return [];
+  const text = (order: OrderTerm[]) => order.map(orderTermText).join(',');
+  return [...(r.order?.length ? [`order=${text(r.order)}`] : []), ...(r.embeds ?? []).filter((e) => e.order?.length).map((e) => `${embedKey(e)}.order=${text(e.order!)}`)];
 }
 
 /** A GET rpc's arguments as its query string (`?a=1&b=x`), values as PostgREST reads them: text. */

@@ -112,7 +112,8 @@ export interface TableModel<S = any> {
   view?: (world: World, settings: S) => Row[];
   /**
    * Foreign keys to other model tables (`project_id` → `projects.id`, or several columns): the
-   * relationships a read may embed across (request.ts Embed). A pair with none is not embedded.
+   * relationships a read may embed across (request.ts Embed), many-to-many through a table whose
+   * two keys lie in its primary key (embed.ts). A pair with none is not embedded.
    */
   foreignKeys?: ForeignKey[];
   /**

@@ -5,10 +5,12 @@
  * of one multi-row statement. An ordering by such a column promises nothing among them: every
  * order of them is as correct (whatever tie-break a project adds, or none).
  *
- * Where the model orders: table reads (no `order=` is generated) and embeds are compared as
- * multisets, db-max-rows accepts any n of the rows (predict.ts maxRowsCap); only a function's
- * ordered answer (a JSON array, get_my_student_record's newest change requests) can put such
- * rows in an order, and it states them here through its comparedAs.
+ * Where the model orders: table reads and embeds without an `order=` are compared as multisets,
+ * db-max-rows accepts any n of the rows (predict.ts maxRowsCap); with one (a read's or an
+ * embed's), rows tied on its columns come in any order (compare.ts orderSequence compares their
+ * values only), so a now()-defaulted column ties as it should. A function's ordered answer (a
+ * JSON array, get_my_student_record's newest change requests) states such ties here through its
+ * comparedAs.
  */
 
 /**

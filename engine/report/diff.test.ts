@@ -54,5 +54,9 @@ describe('curl line', () => {
     expect(curlLine({ kind: 'anon' }, { kind: 'select', table: 'projects', columns: '*', filters: [], embeds: [{ table: 'project_files', columns: ['id'], inner: true }] })).toBe(
       `curl -X GET "$SUPABASE_URL/rest/v1/projects?select=*,project_files%21inner(id)" -H "apikey: $ANON_KEY" -H "Authorization: Bearer $ANON_KEY"`,
     );
+    // A hint, an alias, a read's order= and an embed's: the order decides what the answer must be, so the line carries it.
+    expect(curlLine({ kind: 'anon' }, { kind: 'select', table: 'notes', columns: ['id'], filters: [], embeds: [{ table: 'tags', hint: 'note_tags', alias: 'filed', columns: ['label'], order: [{ column: 'label', direction: 'desc' }] }], order: [{ column: 'body' }, { column: 'id', nulls: 'first' }] })).toBe(
+      `curl -X GET "$SUPABASE_URL/rest/v1/notes?select=id,filed:tags%21note_tags(label)&order=body,id.nullsfirst&filed.order=label.desc" -H "apikey: $ANON_KEY" -H "Authorization: Bearer $ANON_KEY"`,
+    );
   });
 });

@@ -8,7 +8,7 @@ import type { Caller } from '../model/caller.ts';
 import { apiRoleOf } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { Outcome } from '../model/outcome.ts';
-import { rpcQuery, selectParam, sqlRequestText, withSchemaOfDottedTable, type ApiRequest, type Filter } from '../model/request.ts';
+import { orderParams, rpcQuery, selectParam, sqlRequestText, withSchemaOfDottedTable, type ApiRequest, type Filter } from '../model/request.ts';
 import { canonicalJson } from '../model/values.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
 
@@ -151,6 +151,7 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
   const select = selectParam(request);
   if (select) params.push(`select=${select.replace(/!/g, '%21')}`);
   if (request.kind === 'insert' && request.upsert?.onConflict) params.push(`on_conflict=${request.upsert.onConflict.join(',')}`);
+  params.push(...orderParams(request));
   const url = request.kind === 'rpc' && request.get ? `$SUPABASE_URL/rest/v1/${name}${rpcQuery(request.args)}` : `$SUPABASE_URL/rest/v1/${name}${params.length ? `?${params.join('&')}` : ''}`;
   const method = request.kind === 'rpc' && request.get ? 'GET' : { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' }[request.kind];
   // Keys are shell variables (double quotes expand them); a user's JWT is described, not forged.

@@ -8,9 +8,10 @@ import { outcomeClass } from '../model/outcome.ts';
 import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { column, serverAssignedColumns, type TableModel } from '../model/table-model.ts';
-import type { OrderTerm } from '../model/embed.ts';
+import { embedKey, type OrderTerm } from '../model/embed.ts';
+import { embeddedTableOf } from '../model/engine.ts';
 import type { Json, Row } from '../model/json.ts';
-import { comparedAsFor, embedOrderMask, settingHintsFor } from '../checker/compare.ts';
+import { comparedAsFor, embedOrderMask, orderMask, settingHintsFor } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
@@ -84,12 +85,19 @@ export function maskedColumns(oracle: Oracle, step: DataStep, plan?: FixturePlan
   const model = oracle.model.tables[name];
   // An embed (`remarks.`: compared as a multiset, and in its order when it has one) and its own server-assigned columns (compare.ts).
   const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []) : [];
-  const embedded = embeds.flatMap((e) => [
-    `${e.table}.`,
-    ...(e.order?.length ? [embedOrderMask(e.table, e.order.map((t) => t.column), { order: e.order, columns: oracle.codePointText ? [] : collatedColumns(plan, e.table, oracle.model.tables[e.table], e.order) })] : []),
-    ...(oracle.model.tables[e.table] ? serverAssignedColumns(oracle.model.tables[e.table]) : []).map((c) => `${e.table}.${c}`),
-  ]);
-  return [...(model ? serverAssignedColumns(model) : []), ...embedded];
+  const embedded = embeds.flatMap((e) => {
+    const tableName = embeddedTableOf(oracle.model.tables, name, e) ?? e.table;
+    const [key, table] = [embedKey(e), oracle.model.tables[tableName]];
+    return [
+      `${key}.`,
+      ...(e.order?.length ? [embedOrderMask(key, e.order.map((t) => t.column), { order: e.order, columns: oracle.codePointText ? [] : collatedColumns(plan, tableName, table, e.order) })] : []),
+      ...(table ? serverAssignedColumns(table) : []).map((c) => `${key}.${c}`),
+    ];
+  });
+  // A top-level order= (compare.ts orderMask): the rows in that order.
+  const order = step.request.kind === 'select' ? step.request.order : undefined;
+  const ordered = order?.length ? [orderMask(order.map((t) => t.column), { order, columns: oracle.codePointText ? [] : collatedColumns(plan, name, model, order) })] : [];
+  return [...(model ? serverAssignedColumns(model) : []), ...embedded, ...ordered];
 }
 
 const columnNames = new WeakMap<TableModel, ReadonlySet<string>>();
@@ -115,7 +123,12 @@ function withoutForeignColumns(oracle: Oracle, step: DataStep, outcome: Outcome)
   if (!embedsAsked && outcome.rows.every((r) => Object.keys(r).every((k) => modelColumnNames(model).has(k)))) return outcome;
   const modelColumns = (m: TableModel) => (r: Row) => Object.fromEntries(Object.entries(r).filter(([k]) => m.columns.some((c) => c.name === k)));
   // An embed's key stays, its rows (or row) in its own table's model columns.
-  const embeds = new Map((step.request.kind === 'select' ? (step.request.embeds ?? []) : []).flatMap((e) => (oracle.model.tables[e.table] ? [[e.table, modelColumns(oracle.model.tables[e.table])] as const] : [])));
+  const embeds = new Map(
+    (step.request.kind === 'select' ? (step.request.embeds ?? []) : []).flatMap((e) => {
+      const table = oracle.model.tables[embeddedTableOf(oracle.model.tables, name, e) ?? e.table];
+      return table ? [[embedKey(e), modelColumns(table)] as const] : [];
+    }),
+  );
   const embedded = (k: string, v: Json): Json => {
     const keep = embeds.get(k)!;
     return Array.isArray(v) ? v.map((x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? keep(x) : x)) : v !== null && typeof v === 'object' ? keep(v) : v;

@@ -180,6 +180,21 @@ describe('sendableCase: embedded reads', () => {
     });
     const mapped: FixturePlan = { users: 'direct', bypassTriggers: false, mapping: { tables: { clubs: { name: 'societies' } } } };
     expect(sendableCase(mapped, { steps: [read('clubs', 'signups')] })).toEqual({ dropped: { 'embeds a table on a mapped target (embeds are not translated)': 1 } });
+    // A top-level order= names model columns the mapping would rename: left out there too.
+    expect(sendableCase(mapped, { steps: [{ request: { ...plain.request, order: [{ column: 'rank' }] } }] })).toEqual({ dropped: { 'orders a read on a mapped target (order= is not translated)': 1 } });
+  });
+
+  it('are sent through a junction referencing both tables, and by a self-referencing key column (`parent_id(*)`)', () => {
+    const column = (name: string, references?: string) => ({ name, type: 'integer', notNull: false, hasDefault: false, generated: false, unique: false, ...(references ? { references: { table: references, column: 'id' } } : {}) });
+    const tagged: TableShapes = new Map([
+      ['posts', [column('id'), column('parent_id', 'posts')]],
+      ['tags', [column('id')]],
+      ['post_tags', [column('post_id', 'posts'), column('tag_id', 'tags')]],
+      ['clubs', [column('id')]],
+    ]);
+    const onCatalog: FixturePlan = { users: 'direct', bypassTriggers: false, shapes: tagged };
+    expect(sendableCase(onCatalog, { steps: [read('posts', 'tags'), read('tags', 'posts'), read('posts', 'parent_id'), read('posts', 'posts')] }).dropped).toEqual({});
+    expect(sendableCase(onCatalog, { steps: [read('posts', 'clubs')] }).dropped).toEqual({ 'embeds clubs in posts, which no foreign key of the target joins': 1 });
   });
 });
 

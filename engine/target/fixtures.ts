@@ -274,14 +274,18 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
 }
 
-/** Why this target cannot take a read's embeds as the model means them (see sendableCase), or undefined. */
+/** Why this target cannot take a read's embeds (or its order=) as the model means them (see sendableCase), or undefined. */
 function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | undefined {
+  if (request.kind === 'select' && request.order?.length && plan.mapping && Object.keys(plan.mapping.tables ?? {}).length) return 'orders a read on a mapped target (order= is not translated)';
   if (request.kind !== 'select' || !request.embeds?.length) return undefined;
   if (plan.mapping && Object.keys(plan.mapping.tables ?? {}).length) return 'embeds a table on a mapped target (embeds are not translated)';
   if (!plan.shapes) return undefined;
   const parent = targetName(request);
   const joins = (from: string, to: string) => (plan.shapes!.get(from) ?? []).some((c) => c.references?.table === to);
-  const missing = request.embeds.find((e) => !joins(e.table, parent) && !joins(parent, e.table));
+  // Directly, through a junction referencing both, or (a self-referencing key's parent, `parent_id(*)`) by the parent's key column.
+  const throughJunction = (table: string) => [...plan.shapes!.keys()].some((j) => joins(j, parent) && joins(j, table));
+  const byColumn = (target: string) => (plan.shapes!.get(parent) ?? []).some((c) => c.name === target && c.references !== undefined);
+  const missing = request.embeds.find((e) => !joins(e.table, parent) && !joins(parent, e.table) && !throughJunction(e.table) && !byColumn(e.table));
   return missing ? `embeds ${missing.table} in ${parent}, which no foreign key of the target joins` : undefined;
 }
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { definePack, defineProperty, defineTable, fc, z, type Caller, type DataCase, type Row } from 'policyfuzz';
+import { definePack, defineProperty, defineTable, fc, z, type ApiRequest, type Caller, type DataCase, type Embed, type Row } from 'policyfuzz';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -22,8 +22,15 @@ export const notesTable = defineTable<Settings>({
     { name: 'owner_id', type: 'uuid', nullable: false },
     { name: 'body', type: 'text', nullable: false, default: '' },
     { name: 'is_public', type: 'boolean', nullable: false, default: false },
+    { name: 'parent_id', type: 'uuid', nullable: true },
+    { name: 'cover_tag_id', type: 'uuid', nullable: true },
   ],
   primaryKey: ['id'],
+  // A reply (parent_id) and a cover tag: what a read embeds (N05).
+  foreignKeys: [
+    { column: 'parent_id', references: 'notes', referencedColumn: 'id' },
+    { column: 'cover_tag_id', references: 'tags', referencedColumn: 'id' },
+  ],
   grants: { anon: [], authenticated: ['select', 'insert', 'update', 'delete'] },
   rowSecurity: true,
   rules: {
@@ -35,6 +42,40 @@ export const notesTable = defineTable<Settings>({
     updateCheck: (row, ctx) => ownsRow(row, ctx.uid),
     deleteUsing: (row, ctx) => ownsRow(row, ctx.uid),
   },
+});
+
+/** The shared tag vocabulary: any signed-in user reads it. */
+export const tagsTable = defineTable<Settings>({
+  table: 'tags',
+  columns: [
+    { name: 'id', type: 'uuid', nullable: false },
+    { name: 'label', type: 'text', nullable: false },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select'] },
+  rowSecurity: true,
+  rules: { select: (_row, ctx) => ctx.uid !== null },
+});
+
+/**
+ * A note filed under a tag by someone: its keys to both sides lie in its primary key, which makes
+ * it the junction of notes and tags (`tags!note_tags(*)`). N05: a filing is seen by its filer only.
+ */
+export const noteTagsTable = defineTable<Settings>({
+  table: 'note_tags',
+  columns: [
+    { name: 'note_id', type: 'uuid', nullable: false },
+    { name: 'tag_id', type: 'uuid', nullable: false },
+    { name: 'filed_by', type: 'uuid', nullable: false },
+  ],
+  primaryKey: ['note_id', 'tag_id', 'filed_by'],
+  foreignKeys: [
+    { column: 'note_id', references: 'notes', referencedColumn: 'id' },
+    { column: 'tag_id', references: 'tags', referencedColumn: 'id' },
+  ],
+  grants: { anon: [], authenticated: ['select'] },
+  rowSecurity: true,
+  rules: { select: (row, ctx) => ctx.uid !== null && row.filed_by === ctx.uid },
 });
 
 /** A few people, their notes, and a caller: one of them, an anonymous visitor, or the server. */
@@ -133,11 +174,68 @@ export const N04 = defineProperty<Settings>({
     ),
 });
 
+/**
+ * The read forms N05 sends (supabase-js `.select(…)`, `.order(…)`); `manyToMany: false` leaves
+ * out the one through the junction, `tags!note_tags(*)`.
+ */
+export interface NoteReadForms {
+  manyToMany: boolean;
+}
+
+/**
+ * A world with tags, replies (a note's parent is an earlier note, so the fixtures hold it) and
+ * filings, and one read of the notes embedding what hangs off them.
+ */
+function noteReads(forms: NoteReadForms) {
+  const tagWorld = world.chain(({ people, notes, caller }) =>
+    fc.uniqueArray(fc.record({ id: fc.uuid({ version: 4 }), label: fc.constantFrom('work', 'Work', 'home', 'idea') }), { minLength: 1, maxLength: 3, selector: (t) => t.id }).chain((tags) =>
+      fc
+        .record({
+          links: fc.tuple(...notes.map((_, i) => fc.record({ parent: fc.option(fc.constantFrom(...(i ? notes.slice(0, i).map((n) => n.id) : [null])), { nil: null }), cover: fc.option(fc.constantFrom(...tags.map((t) => t.id)), { nil: null }) }))),
+          filings: notes.length
+            ? fc.uniqueArray(fc.record<Row>({ note_id: fc.constantFrom(...notes.map((n) => n.id)), tag_id: fc.constantFrom(...tags.map((t) => t.id)), filed_by: fc.constantFrom(...people) }), { maxLength: 5, selector: (f) => `${f.note_id} ${f.tag_id} ${f.filed_by}` })
+            : fc.constant<Row[]>([]),
+        })
+        .map(({ links, filings }) => ({ people, caller, tags, filings, notes: notes.map((n, i) => ({ ...n, parent_id: links[i].parent, cover_tag_id: links[i].cover })) })),
+    ),
+  );
+  const embeds: { weight: number; arbitrary: fc.Arbitrary<Embed[]> }[] = [
+    ...(forms.manyToMany ? [{ weight: 3, arbitrary: fc.constantFrom<Embed[]>([{ table: 'tags', hint: 'note_tags', columns: ['id', 'label'] }], [{ table: 'tags', hint: 'note_tags', columns: ['label'], order: [{ column: 'label', direction: 'desc' }] }]) }] : []),
+    { weight: 1, arbitrary: fc.constantFrom<Embed[]>([{ table: 'tags', hint: 'cover_tag_id', alias: 'cover', columns: ['label'] }], [{ table: 'tags', hint: 'notes_cover_tag_id_fkey', alias: 'cover', columns: '*' }]) },
+    { weight: 1, arbitrary: fc.constant<Embed[]>([{ table: 'notes', hint: 'parent_id', alias: 'replies', columns: ['id', 'body'] }]) },
+    { weight: 1, arbitrary: fc.constant<Embed[]>([{ table: 'parent_id', alias: 'parent', columns: ['id', 'is_public'] }]) },
+    // Two relationships join notes and tags: without a hint PostgREST refuses (PGRST201).
+    { weight: 1, arbitrary: fc.constant<Embed[]>([{ table: 'tags', columns: ['label'] }]) },
+  ];
+  const order = fc.option(fc.constantFrom<NonNullable<Extract<ApiRequest, { kind: 'select' }>['order']>>([{ column: 'body' }], [{ column: 'body', direction: 'desc' }, { column: 'id' }], [{ column: 'cover_tag_id', nulls: 'first' }]), { nil: undefined });
+  return tagWorld.chain(({ people, caller, tags, filings, notes }) =>
+    fc.record({ embeds: fc.oneof(...embeds), order }).map(
+      ({ embeds, order }): DataCase => ({
+        world: { ...rows(people, notes), tags, note_tags: filings },
+        steps: [{ caller, request: { kind: 'select', table: 'notes', columns: ['id', 'body', 'is_public'], filters: [], embeds, ...(order ? { order } : {}) } }],
+      }),
+    ),
+  );
+}
+
+/** N05 with some of its forms switched off: what each form adds to what the run can find. */
+export function notesEmbedProperty(forms: NoteReadForms) {
+  return defineProperty<Settings>({
+    id: 'N05',
+    rule: 5,
+    title: 'notes: a read embedding tags, replies or the parent shows only what each table lets the caller see',
+    tables: ['notes', 'tags', 'note_tags'],
+    cases: () => noteReads(forms),
+  });
+}
+
+export const N05 = notesEmbedProperty({ manyToMany: true });
+
 export default definePack<Settings>({
   name: 'notes-app',
-  model: { tables: { notes: notesTable }, functions: {}, fixtureOrder: ['auth.users', 'notes'] },
+  model: { tables: { notes: notesTable, tags: tagsTable, note_tags: noteTagsTable }, functions: {}, fixtureOrder: ['auth.users', 'tags', 'notes', 'note_tags'] },
   settingsSchema: NotesSettings,
-  properties: [N01, N02, N03, N04],
+  properties: [N01, N02, N03, N04, N05],
   migrations: path.join(here, 'supabase', 'migrations'),
   mutants: path.join(here, 'mutants'),
 });
