@@ -73,8 +73,20 @@ const ANON: Tokens = { role: 'anon', claims: apiKeyClaims('anon'), apikey: ANON_
 const ANON_WITHOUT_TOKEN: Tokens = { role: 'anon', claims: { role: 'anon' } };
 const SERVICE: Tokens = { role: 'service_role', claims: apiKeyClaims('service_role'), apikey: SERVICE_KEY, bearer: SERVICE_KEY };
 
-/** A user's token, made once per caller object (a case's steps share their caller): claims and JWT text. */
+/**
+ * A user's token, made once per caller object (a case's steps share their caller) and, across
+ * cases, once per user as the token sees it (each case draws its callers anew, mostly the same
+ * few people): claims and JWT text.
+ */
 const userTokens = new WeakMap<Caller, Tokens>();
+const userTokensByClaims = new Map<string, Tokens>();
+/** Bounds the tokens kept across cases (a run draws few distinct users; a long one may draw more). */
+const MAX_KEPT_TOKENS = 4096;
+
+/** Everything userClaims reads of a user caller: equal keys give equal claims. */
+function userKey(caller: Extract<Caller, { kind: 'user' }>): string {
+  return JSON.stringify([caller.id, caller.email ?? '', caller.phone ?? '', caller.isAnonymous === true, caller.aal ?? 'aal1', caller.appMetadata ?? null]);
+}
 
 function tokens(caller: Caller, withoutToken: boolean): Tokens {
   switch (caller.kind) {
@@ -85,8 +97,14 @@ function tokens(caller: Caller, withoutToken: boolean): Tokens {
     case 'user': {
       let made = userTokens.get(caller);
       if (!made) {
-        const claims = userClaims(caller);
-        made = { role: 'authenticated', claims, apikey: ANON_KEY, bearer: jwt(claims) };
+        const key = userKey(caller);
+        made = userTokensByClaims.get(key);
+        if (!made) {
+          const claims = userClaims(caller);
+          made = { role: 'authenticated', claims, apikey: ANON_KEY, bearer: jwt(claims) };
+          if (userTokensByClaims.size >= MAX_KEPT_TOKENS) userTokensByClaims.clear();
+          userTokensByClaims.set(key, made);
+        }
         userTokens.set(caller, made);
       }
       return made;
