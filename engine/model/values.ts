@@ -74,5 +74,11 @@ export function canonicalObjectJson(value: { readonly [key: string]: Json }, val
 }
 
 export function jsonEqual(a: Json, b: Json): boolean {
+  if (a === b) return true;
+  // Two scalars: their JSON (null for NaN, as jsonb has no NaN); a scalar never equals an object or array.
+  const aObject = a !== null && typeof a === 'object';
+  const bObject = b !== null && typeof b === 'object';
+  if (!aObject && !bObject) return JSON.stringify(a) === JSON.stringify(b);
+  if (aObject !== bObject) return false;
   return canonicalJson(a) === canonicalJson(b);
 }
