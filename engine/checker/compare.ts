@@ -198,6 +198,18 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
 
 /** The settings behind a step's answer: its table's grants, its function's output columns. */
 export function settingHintsFor(oracle: Oracle, request: ApiRequest): SettingHints {
+  // Per oracle and table or function: the same for every step sent to it.
+  let byTarget = settingHints.get(oracle);
+  if (!byTarget) settingHints.set(oracle, (byTarget = new Map()));
+  const key = `${request.kind === 'rpc' ? 'rpc' : 'table'} ${targetName(request)}`;
+  let hints = byTarget.get(key);
+  if (!hints) byTarget.set(key, (hints = settingHintsOf(oracle, request)));
+  return hints;
+}
+
+const settingHints = new WeakMap<Oracle, Map<string, SettingHints>>();
+
+function settingHintsOf(oracle: Oracle, request: ApiRequest): SettingHints {
   const claims = claimsHint(oracle);
   if (request.kind === 'rpc') {
     const f = oracle.model.functions[targetName(request)];

@@ -58,6 +58,7 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
   const name = c.name;
   const ref = c.references && modelTables.has(c.references.table) ? c.references : undefined;
   const enumLabels = c.enumLabels?.length ? c.enumLabels : undefined;
+  let parentsHeld: ReadonlySet<string> | undefined;
   // Rows that leave the column out are the filler's (or the default's) to complete.
   for (const r of rows) {
     if (!(name in r)) continue;
@@ -68,7 +69,7 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
     }
     if (typeof v === 'string' && c.vocabulary && !c.vocabulary.includes(v)) return `${table}.${name} is outside CHECK ${c.vocabularyConstraint}`;
     if (typeof v === 'string' && enumLabels && !enumLabels.includes(v)) return `${table}.${name} is outside its enum`;
-    if (ref && !parentKeys(world, ref.table, ref.column, parents).has(keyOf(v))) return `${table}.${name} needs a ${ref.table} row the case lacks (foreign key)`;
+    if (ref && !(parentsHeld ??= parentKeys(world, ref.table, ref.column, parents)).has(keyOf(v))) return `${table}.${name} needs a ${ref.table} row the case lacks (foreign key)`;
   }
   for (const index of c.uniqueIndexes ?? []) {
     const seen = new Set<string>();
