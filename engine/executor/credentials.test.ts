@@ -11,6 +11,12 @@ const requests: (ApiRequest | undefined)[] = [
   { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [], returning: 'minimal' },
   { kind: 'insert', table: 'cards', schema: 'passport', rows: [{ id: 1 }], returning: 'representation' },
   { kind: 'rpc', fn: 'whoami', args: {} },
+  // Each differs from one above in one thing the headers depend on (single, returning, schema, read or write).
+  { kind: 'select', table: 'cards', schema: 'passport', columns: '*', filters: [] },
+  { kind: 'select', table: 'cards', schema: 'other', columns: '*', filters: [], single: true },
+  { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [], returning: 'representation' },
+  { kind: 'delete', table: 'users', filters: [], returning: 'minimal', single: true },
+  { kind: 'rpc', fn: 'whoami', args: {}, schema: 'passport' },
 ];
 
 describe('credentialTexts: the claims and headers as PostgREST sets them, made once per token and header set', () => {

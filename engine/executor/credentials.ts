@@ -128,6 +128,15 @@ function requestOwnHeaders(request: ApiRequest | undefined, throughApi: boolean)
   return headers;
 }
 
+/** What decides requestOwnHeaders, as one string (no header list made per request): equal keys, equal headers. */
+function ownHeadersKey(request: ApiRequest | undefined, throughApi: boolean): string {
+  if (!request) return '';
+  const returning = 'returning' in request ? request.returning : '';
+  const single = request.kind !== 'rpc' && request.single ? 'single' : '';
+  const schema = request.schema && throughApi ? JSON.stringify(request.schema) : '';
+  return `${request.kind === 'select' ? 'read' : 'write'} ${returning} ${single} ${schema}`;
+}
+
 /** What supabase-js sends with this request. */
 function requestHeaders(request: ApiRequest | undefined, apikey: string | undefined, bearer: string | undefined, throughApi: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -150,8 +159,7 @@ export function credentialsFor(caller: Caller, options: { withoutToken?: boolean
 export function credentialTexts(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest, throughApi = true): { role: ApiRole; claims: string; headers: string } {
   const t = tokens(caller, options.withoutToken === true);
   const texts = (t.texts ??= { claims: JSON.stringify(t.claims), headers: new Map() });
-  const own = requestOwnHeaders(request, throughApi);
-  const key = own.length ? JSON.stringify(own) : '';
+  const key = ownHeadersKey(request, throughApi);
   let headers = texts.headers.get(key);
   if (headers === undefined) {
     headers = JSON.stringify(requestHeaders(request, t.apikey, t.bearer, throughApi));
