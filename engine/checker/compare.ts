@@ -8,7 +8,7 @@
 import type { Json, Row } from '../model/json.ts';
 import { couldBeSorted, type OrderTerm } from '../model/embed.ts';
 import type { Outcome, Refusal } from '../model/outcome.ts';
-import { canonicalJson } from '../model/values.ts';
+import { canonicalJson, canonicalObjectJson } from '../model/values.ts';
 import type { Oracle } from '../pack.ts';
 import { targetName, type ApiRequest } from '../model/request.ts';
 import type { World } from '../model/world.ts';
@@ -19,6 +19,7 @@ export interface Disagreement {
 }
 
 const SERVER_ASSIGNED = '<server-assigned>';
+const SERVER_ASSIGNED_JSON = canonicalJson(SERVER_ASSIGNED);
 
 /**
  * `masked` names a row's server-assigned columns (never compared) and its embeds: `remarks.` marks
@@ -29,9 +30,8 @@ const SERVER_ASSIGNED = '<server-assigned>';
  * under a collation not known to be C, in a sequence some collation gives (embed.ts couldBeSorted).
  */
 function normalizeRow(r: Row, masked: readonly string[]): string {
-  const copy: Record<string, Json> = {};
-  for (const [k, v] of Object.entries(r)) copy[k] = masked.includes(k) ? SERVER_ASSIGNED : masked.includes(`${k}.`) ? normalizeEmbed(v, embedMasks(masked, k)) : v;
-  return canonicalJson(copy);
+  if (!masked.length) return canonicalJson(r);
+  return canonicalObjectJson(r, (v, k) => (masked.includes(k) ? SERVER_ASSIGNED_JSON : masked.includes(`${k}.`) ? canonicalJson(normalizeEmbed(v, embedMasks(masked, k))) : canonicalJson(v)));
 }
 
 function normalizeRows(rows: Row[], masked: readonly string[]): string[] {
@@ -206,6 +206,18 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
 
 /** The settings behind a step's answer: its table's grants, its function's output columns. */
 export function settingHintsFor(oracle: Oracle, request: ApiRequest): SettingHints {
+  // Per oracle and table or function: the same for every step sent to it.
+  let byTarget = settingHints.get(oracle);
+  if (!byTarget) settingHints.set(oracle, (byTarget = new Map()));
+  const key = `${request.kind === 'rpc' ? 'rpc' : 'table'} ${targetName(request)}`;
+  let hints = byTarget.get(key);
+  if (!hints) byTarget.set(key, (hints = settingHintsOf(oracle, request)));
+  return hints;
+}
+
+const settingHints = new WeakMap<Oracle, Map<string, SettingHints>>();
+
+function settingHintsOf(oracle: Oracle, request: ApiRequest): SettingHints {
   const claims = claimsHint(oracle);
   if (request.kind === 'rpc') {
     const f = oracle.model.functions[targetName(request)];

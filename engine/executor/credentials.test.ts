@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../model/caller.ts';
 import type { ApiRequest } from '../model/request.ts';
-import { credentialsFor, credentialTexts } from './credentials.ts';
+import { credentialsFor, credentialTexts, userClaims } from './credentials.ts';
 
 const user: Caller = { kind: 'user', id: '6f1c2a4e-0000-4000-8000-000000000001', email: 'ada@example.com', aal: 'aal2' };
 const requests: (ApiRequest | undefined)[] = [
@@ -11,6 +11,12 @@ const requests: (ApiRequest | undefined)[] = [
   { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [], returning: 'minimal' },
   { kind: 'insert', table: 'cards', schema: 'passport', rows: [{ id: 1 }], returning: 'representation' },
   { kind: 'rpc', fn: 'whoami', args: {} },
+  // Each differs from one above in one thing the headers depend on (single, returning, schema, read or write).
+  { kind: 'select', table: 'cards', schema: 'passport', columns: '*', filters: [] },
+  { kind: 'select', table: 'cards', schema: 'other', columns: '*', filters: [], single: true },
+  { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [], returning: 'representation' },
+  { kind: 'delete', table: 'users', filters: [], returning: 'minimal', single: true },
+  { kind: 'rpc', fn: 'whoami', args: {}, schema: 'passport' },
 ];
 
 describe('credentialTexts: the claims and headers as PostgREST sets them, made once per token and header set', () => {
@@ -26,4 +32,26 @@ describe('credentialTexts: the claims and headers as PostgREST sets them, made o
       }
     }
   });
+
+  // Tokens are kept across cases by what the token says (each case draws its callers anew): a
+  // user differing in any one claim must get a token of its own, never a kept one of another user.
+  it('gives each user the token of its own claims, however many users came before', () => {
+    const base: Extract<Caller, { kind: 'user' }> = { kind: 'user', id: '6f1c2a4e-0000-4000-8000-0000000000aa', email: 'bea@example.com', phone: '+15550100', aal: 'aal1', isAnonymous: false, appMetadata: { role: 'member' } };
+    const variants: Extract<Caller, { kind: 'user' }>[] = [
+      { ...base },
+      { ...base, id: '6f1c2a4e-0000-4000-8000-0000000000ab' },
+      { ...base, email: 'cy@example.com' },
+      { ...base, email: undefined },
+      { ...base, phone: '+15550101' },
+      { ...base, aal: 'aal2' },
+      { ...base, isAnonymous: true },
+      { ...base, appMetadata: { role: 'admin' } },
+      { ...base, appMetadata: { role: 'member', team: 't1' } },
+      { ...base, appMetadata: undefined },
+    ];
+    for (let pass = 0; pass < 2; pass++) {
+      for (const caller of variants) expect(JSON.parse(credentialTexts(caller).claims)).toEqual(userClaims(caller));
+    }
+  });
 });
+

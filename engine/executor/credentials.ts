@@ -73,8 +73,20 @@ const ANON: Tokens = { role: 'anon', claims: apiKeyClaims('anon'), apikey: ANON_
 const ANON_WITHOUT_TOKEN: Tokens = { role: 'anon', claims: { role: 'anon' } };
 const SERVICE: Tokens = { role: 'service_role', claims: apiKeyClaims('service_role'), apikey: SERVICE_KEY, bearer: SERVICE_KEY };
 
-/** A user's token, made once per caller object (a case's steps share their caller): claims and JWT text. */
+/**
+ * A user's token, made once per caller object (a case's steps share their caller) and, across
+ * cases, once per user as the token sees it (each case draws its callers anew, mostly the same
+ * few people): claims and JWT text.
+ */
 const userTokens = new WeakMap<Caller, Tokens>();
+const userTokensByClaims = new Map<string, Tokens>();
+/** Bounds the tokens kept across cases (a run draws few distinct users; a long one may draw more). */
+const MAX_KEPT_TOKENS = 4096;
+
+/** Everything userClaims reads of a user caller: equal keys give equal claims. */
+function userKey(caller: Extract<Caller, { kind: 'user' }>): string {
+  return JSON.stringify([caller.id, caller.email ?? '', caller.phone ?? '', caller.isAnonymous === true, caller.aal ?? 'aal1', caller.appMetadata ?? null]);
+}
 
 function tokens(caller: Caller, withoutToken: boolean): Tokens {
   switch (caller.kind) {
@@ -85,8 +97,14 @@ function tokens(caller: Caller, withoutToken: boolean): Tokens {
     case 'user': {
       let made = userTokens.get(caller);
       if (!made) {
-        const claims = userClaims(caller);
-        made = { role: 'authenticated', claims, apikey: ANON_KEY, bearer: jwt(claims) };
+        const key = userKey(caller);
+        made = userTokensByClaims.get(key);
+        if (!made) {
+          const claims = userClaims(caller);
+          made = { role: 'authenticated', claims, apikey: ANON_KEY, bearer: jwt(claims) };
+          if (userTokensByClaims.size >= MAX_KEPT_TOKENS) userTokensByClaims.clear();
+          userTokensByClaims.set(key, made);
+        }
         userTokens.set(caller, made);
       }
       return made;
@@ -108,6 +126,15 @@ function requestOwnHeaders(request: ApiRequest | undefined, throughApi: boolean)
   if (request.kind !== 'rpc' && request.single) headers.push(['accept', 'application/vnd.pgrst.object+json']);
   if (request.schema && throughApi) headers.push([writes ? 'content-profile' : 'accept-profile', request.schema]);
   return headers;
+}
+
+/** What decides requestOwnHeaders, as one string (no header list made per request): equal keys, equal headers. */
+function ownHeadersKey(request: ApiRequest | undefined, throughApi: boolean): string {
+  if (!request) return '';
+  const returning = 'returning' in request ? request.returning : '';
+  const single = request.kind !== 'rpc' && request.single ? 'single' : '';
+  const schema = request.schema && throughApi ? JSON.stringify(request.schema) : '';
+  return `${request.kind === 'select' ? 'read' : 'write'} ${returning} ${single} ${schema}`;
 }
 
 /** What supabase-js sends with this request. */
@@ -132,8 +159,7 @@ export function credentialsFor(caller: Caller, options: { withoutToken?: boolean
 export function credentialTexts(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest, throughApi = true): { role: ApiRole; claims: string; headers: string } {
   const t = tokens(caller, options.withoutToken === true);
   const texts = (t.texts ??= { claims: JSON.stringify(t.claims), headers: new Map() });
-  const own = requestOwnHeaders(request, throughApi);
-  const key = own.length ? JSON.stringify(own) : '';
+  const key = ownHeadersKey(request, throughApi);
   let headers = texts.headers.get(key);
   if (headers === undefined) {
     headers = JSON.stringify(requestHeaders(request, t.apikey, t.bearer, throughApi));

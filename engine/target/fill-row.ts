@@ -76,16 +76,42 @@ export function fillWorldWithParents(world: World, shapes: TableShapes): { world
   const all = (): World => ({ ...parents, ...world });
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length) continue;
-    for (const c of shapes.get(table) ?? []) {
-      if (!c.notNull || c.hasDefault || c.generated || !c.references || rows.every((r) => c.name in r)) continue;
-      const parent = c.references.table;
-      if (all()[parent]?.[0] !== undefined) continue;
+    const columns = shapes.get(table);
+    if (!columns) continue;
+    for (const c of fillFacts(columns).needParent) {
+      if (rows.every((r) => c.name in r)) continue;
+      const parent = c.references!.table;
+      if ((parents[parent] ?? world[parent])?.[0] !== undefined) continue;
       const scratch = all();
-      if (createParent(parent, c.references.column, scratch, shapes, counter, 0)) for (const [t, r] of Object.entries(scratch)) if (!(t in world)) parents[t] = r;
+      if (createParent(parent, c.references!.column, scratch, shapes, counter, 0)) for (const [t, r] of Object.entries(scratch)) if (!(t in world)) parents[t] = r;
     }
   }
   const created = Object.keys(parents);
-  return { world: fillWorld({ ...parents, ...world }, shapes), parents: created };
+  return { world: fillWorld(created.length ? { ...parents, ...world } : world, shapes), parents: created };
+}
+
+/** What filling reads of a table's shape, per shape (the plan's, made once): asked for every world of every case. */
+interface FillFacts {
+  /** NOT NULL columns without a default the target computes itself: a row must carry them. */
+  missing: ColumnShape[];
+  /** Generated columns: the target computes them and refuses a value. */
+  generated: ReadonlySet<string>;
+  /** Of `missing`, those that reference another table: a row without them needs a parent row. */
+  needParent: ColumnShape[];
+  /** Of `missing`, those that reference no table: a model INSERT gets a value for them. */
+  insertFilled: ColumnShape[];
+}
+
+const fillFactsOf = new WeakMap<readonly ColumnShape[], FillFacts>();
+
+function fillFacts(columns: readonly ColumnShape[]): FillFacts {
+  let facts = fillFactsOf.get(columns);
+  if (!facts) {
+    const missing = columns.filter((c) => c.notNull && !c.hasDefault && !c.generated);
+    facts = { missing, generated: new Set(columns.filter((c) => c.generated).map((c) => c.name)), needParent: missing.filter((c) => c.references), insertFilled: missing.filter((c) => !c.references) };
+    fillFactsOf.set(columns, facts);
+  }
+  return facts;
 }
 
 export function fillWorld(world: World, shapes: TableShapes): World {
@@ -97,11 +123,10 @@ export function fillWorld(world: World, shapes: TableShapes): World {
       out[table] = rows;
       continue;
     }
-    const missing = columns.filter((c) => c.notNull && !c.hasDefault && !c.generated);
-    const generated = new Set(columns.filter((c) => c.generated).map((c) => c.name));
+    const { missing, generated } = fillFacts(columns);
     out[table] = rows.map((row) => {
       // A row with nothing to add or leave out is written as it is.
-      if (missing.every((c) => c.name in row) && !Object.keys(row).some((k) => generated.has(k))) return row;
+      if (missing.every((c) => c.name in row) && (generated.size === 0 || !Object.keys(row).some((k) => generated.has(k)))) return row;
       // The target computes a generated column itself and refuses a value for it. (Left out while
       // copying rather than deleted after: a deleted key leaves a slow object, and every fixture row is serialized.)
       const filled: Row = {};
@@ -122,7 +147,7 @@ export function fillWorld(world: World, shapes: TableShapes): World {
 export function fillInsertRows(table: string, rows: Row[], shapes: TableShapes): Row[] {
   const columns = shapes.get(table);
   if (!columns) return rows;
-  const missing = columns.filter((c) => c.notNull && !c.hasDefault && !c.generated && !c.references);
+  const missing = fillFacts(columns).insertFilled;
   if (!missing.length) return rows;
   let n = 1000;
   return rows.map((row) => {

@@ -22,27 +22,63 @@ function folded(v: Json, fold: UniqueIndex['fold']): string {
   return fold.lower ? s.toLowerCase() : s;
 }
 
-function columnProblem(table: string, c: ColumnShape, rows: readonly Record<string, Json>[], world: World, modelTables: ReadonlySet<string>): string | undefined {
-  if (c.generated) return undefined;
-  const values = rows.filter((r) => c.name in r).map((r) => r[c.name]);
-  for (const v of values) {
+/** Whether the column has anything for a world to break: the others are never looked at. */
+function constrains(c: ColumnShape): boolean {
+  return !c.generated && (c.notNull || c.vocabulary !== undefined || (c.enumLabels?.length ?? 0) > 0 || c.references !== undefined || (c.uniqueIndexes?.length ?? 0) > 0 || (c.uniqueTogether?.length ?? 0) > 0);
+}
+
+/** Per table shape (the plan's, made once): its columns that constrain a row, in order. Asked for every world of every case. */
+const constrainingColumns = new WeakMap<readonly ColumnShape[], readonly ColumnShape[]>();
+
+function constraining(columns: readonly ColumnShape[]): readonly ColumnShape[] {
+  let kept = constrainingColumns.get(columns);
+  if (!kept) constrainingColumns.set(columns, (kept = columns.filter(constrains)));
+  return kept;
+}
+
+/**
+ * The keys (keyOf) a world's rows of `table` hold in `column`, made once per world and column
+ * asked (`made`): a foreign key looks its value up instead of going through every parent row.
+ */
+function parentKeys(world: World, table: string, column: string, made: Map<string, ReadonlySet<string>>): ReadonlySet<string> {
+  const id = `${table}\u0000${column}`;
+  let keys = made.get(id);
+  if (!keys) {
+    const found = new Set<string>();
+    for (const p of world[table] ?? []) {
+      const v = p[column];
+      if (v !== undefined && v !== null) found.add(keyOf(v));
+    }
+    made.set(id, (keys = found));
+  }
+  return keys;
+}
+
+function columnProblem(table: string, c: ColumnShape, rows: readonly Record<string, Json>[], world: World, modelTables: ReadonlySet<string>, parents: Map<string, ReadonlySet<string>>): string | undefined {
+  const name = c.name;
+  const ref = c.references && modelTables.has(c.references.table) ? c.references : undefined;
+  const enumLabels = c.enumLabels?.length ? c.enumLabels : undefined;
+  let parentsHeld: ReadonlySet<string> | undefined;
+  // Rows that leave the column out are the filler's (or the default's) to complete.
+  for (const r of rows) {
+    if (!(name in r)) continue;
+    const v = r[name];
     if (v === null) {
-      if (c.notNull) return `${table}.${c.name} is NOT NULL`;
+      if (c.notNull) return `${table}.${name} is NOT NULL`;
       continue;
     }
-    if (typeof v === 'string' && c.vocabulary && !c.vocabulary.includes(v)) return `${table}.${c.name} is outside CHECK ${c.vocabularyConstraint}`;
-    if (typeof v === 'string' && c.enumLabels?.length && !c.enumLabels.includes(v)) return `${table}.${c.name} is outside its enum`;
-    const ref = c.references;
-    if (ref && modelTables.has(ref.table) && !(world[ref.table] ?? []).some((p) => p[ref.column] !== undefined && p[ref.column] !== null && keyOf(p[ref.column]) === keyOf(v))) {
-      return `${table}.${c.name} needs a ${ref.table} row the case lacks (foreign key)`;
-    }
+    if (typeof v === 'string' && c.vocabulary && !c.vocabulary.includes(v)) return `${table}.${name} is outside CHECK ${c.vocabularyConstraint}`;
+    if (typeof v === 'string' && enumLabels && !enumLabels.includes(v)) return `${table}.${name} is outside its enum`;
+    if (ref && !(parentsHeld ??= parentKeys(world, ref.table, ref.column, parents)).has(keyOf(v))) return `${table}.${name} needs a ${ref.table} row the case lacks (foreign key)`;
   }
   for (const index of c.uniqueIndexes ?? []) {
     const seen = new Set<string>();
-    for (const v of values) {
+    for (const r of rows) {
+      if (!(name in r)) continue;
+      const v = r[name];
       if (v === null) continue;
       const k = folded(v, index.fold);
-      if (seen.has(k)) return `${table}.${c.name} values collide under unique index ${index.name}`;
+      if (seen.has(k)) return `${table}.${name} values collide under unique index ${index.name}`;
       seen.add(k);
     }
   }
@@ -65,10 +101,13 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
  * the world, one to any other table is the fixture filler's to satisfy.
  */
 export function unrealizableReason(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>): string | undefined {
-  for (const [table, rows] of Object.entries(world)) {
-    if (!rows.length) continue;
-    for (const c of shapes.get(table) ?? []) {
-      const problem = columnProblem(table, c, rows, world, modelTables);
+  const parents = new Map<string, ReadonlySet<string>>();
+  for (const table of Object.keys(world)) {
+    const rows = world[table];
+    const columns = rows.length ? shapes.get(table) : undefined;
+    if (!columns) continue;
+    for (const c of constraining(columns)) {
+      const problem = columnProblem(table, c, rows, world, modelTables, parents);
       if (problem) return problem;
     }
   }

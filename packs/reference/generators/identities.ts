@@ -28,14 +28,20 @@ export interface Person {
   profile?: Row;
 }
 
-export function userRow(settings: ModelSettings, id: string, email: string): fc.Arbitrary<Row> {
+/**
+ * A users row's columns other than id and email, per settings: made once, not once per person
+ * drawn. Drawn exactly as a record with id and email first (constants draw no random value).
+ */
+const userColumns = new WeakMap<ModelSettings, fc.Arbitrary<Row>>();
+
+function userColumnsOf(settings: ModelSettings): fc.Arbitrary<Row> {
+  let made = userColumns.get(settings);
+  if (made) return made;
   // A column the target holds NOT NULL (settings.notNullColumns.users) is drawn without its null;
   // the others exactly as before, so a run without the setting draws the cases it always drew.
   const maybe = <T>(column: string, value: fc.Arbitrary<T>, freq?: number): fc.Arbitrary<T | null> =>
     holdsNotNull(settings, 'users', column) ? value : fc.option(value, { nil: null, ...(freq ? { freq } : {}) });
-  return fc.record({
-    id: fc.constant(id),
-    email: fc.constant(email),
+  made = fc.record({
     display_name: maybe('display_name', personName),
     avatar_url: maybe('avatar_url', avatarUrl),
     phone: maybe('phone', phoneNumber),
@@ -44,6 +50,13 @@ export function userRow(settings: ModelSettings, id: string, email: string): fc.
     permissions: fc.subarray(settings.permissions),
     managed_permissions: fc.subarray(settings.permissions),
   });
+  userColumns.set(settings, made);
+  return made;
+}
+
+export function userRow(settings: ModelSettings, id: string, email: string): fc.Arbitrary<Row> {
+  // id and email first, and the record's prototype (fc.record may draw a null one) kept: the row fc.record({ id, email, … }) gave.
+  return userColumnsOf(settings).map((columns) => Object.assign(Object.getPrototypeOf(columns) === null ? (Object.create(null) as Row) : {}, { id, email }, columns));
 }
 
 /** Whether users rows may have a null role here (not when the target holds role NOT NULL: settings.notNullColumns.users). */

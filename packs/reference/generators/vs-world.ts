@@ -89,24 +89,52 @@ export interface TicketOptions {
   categories?: readonly string[];
 }
 
-export function vsTicket(settings: ModelSettings, id: string, people: Person[], ids: readonly string[], options: TicketOptions = {}): fc.Arbitrary<Row> {
+/** A ticket's columns that depend neither on its people nor on its label, per settings and ticket: made once, not for every ticket drawn. */
+const ticketColumnsKept = new WeakMap<ModelSettings, Map<string, TicketColumns>>();
+
+type TicketColumns = Record<'target_dept' | 'status' | 'category' | 'is_public' | 'public_title' | 'duplicate_of' | 'tags' | 'public_comments' | 'report' | 'deleted_at', fc.Arbitrary<unknown>>;
+
+function ticketColumns(settings: ModelSettings, id: string, ids: readonly string[], options: TicketOptions): TicketColumns {
+  let bySettings = ticketColumnsKept.get(settings);
+  if (!bySettings) ticketColumnsKept.set(settings, (bySettings = new Map()));
+  const key = JSON.stringify([id, ids, options.categories ?? null, options.deleted ?? null]);
+  let kept = bySettings.get(key);
+  if (kept) return kept;
   const depts = settings.departments;
+  kept = {
+    target_dept: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(depts[0], depts[1]) }, { weight: 1, arbitrary: fc.constantFrom(...depts) }),
+    status: fc.constantFrom(...settings.vs.statuses),
+    category: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...(options.categories ?? VS_CATEGORY_IDS)) }, { weight: 1, arbitrary: fc.constant(null) }),
+    is_public: fc.boolean(),
+    public_title: fc.oneof({ weight: 4, arbitrary: headline }, { weight: 1, arbitrary: fc.constantFrom<string | null>(null, '', '   ') }),
+    duplicate_of: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...ids.filter((x) => x !== id)) }),
+    tags: fc.subarray(['urgent', 'wifi', 'follow-up']),
+    public_comments: fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.constant([{ by: 'member', body: 'same here' }]) }),
+    report: reportText,
+    deleted_at: options.deleted === undefined ? fc.oneof({ weight: 6, arbitrary: fc.constant<string | null>(null) }, { weight: 1, arbitrary: fc.constant(VS_DELETED_AT) }) : fc.constant(options.deleted ? VS_DELETED_AT : null),
+  };
+  bySettings.set(key, kept);
+  return kept;
+}
+
+export function vsTicket(settings: ModelSettings, id: string, people: Person[], ids: readonly string[], options: TicketOptions = {}): fc.Arbitrary<Row> {
+  const kept = ticketColumns(settings, id, ids, options);
   return labels.chain((label) =>
     fc.record({
       id: fc.constant(id),
       submitter_id: orNull(!holdsNotNull(settings, 'vs_tickets', 'submitter_id'), { weight: 6, arbitrary: fc.constantFrom(...people.map((p) => p.id)) }),
       submitter_label: fc.constant(label),
-      target_dept: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(depts[0], depts[1]) }, { weight: 1, arbitrary: fc.constantFrom(...depts) }),
-      status: fc.constantFrom(...settings.vs.statuses),
-      category: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...(options.categories ?? VS_CATEGORY_IDS)) }, { weight: 1, arbitrary: fc.constant(null) }),
-      is_public: fc.boolean(),
-      public_title: fc.oneof({ weight: 4, arbitrary: headline }, { weight: 1, arbitrary: fc.constantFrom<string | null>(null, '', '   ') }),
-      duplicate_of: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...ids.filter((x) => x !== id)) }),
-      tags: fc.subarray(['urgent', 'wifi', 'follow-up']),
+      target_dept: kept.target_dept,
+      status: kept.status,
+      category: kept.category,
+      is_public: kept.is_public,
+      public_title: kept.public_title,
+      duplicate_of: kept.duplicate_of,
+      tags: kept.tags,
       remarks: vsRemarks(settings, label, ids),
-      public_comments: fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.constant([{ by: 'member', body: 'same here' }]) }),
-      report: reportText,
-      deleted_at: options.deleted === undefined ? fc.oneof({ weight: 6, arbitrary: fc.constant<string | null>(null) }, { weight: 1, arbitrary: fc.constant(VS_DELETED_AT) }) : fc.constant(options.deleted ? VS_DELETED_AT : null),
+      public_comments: kept.public_comments,
+      report: kept.report,
+      deleted_at: kept.deleted_at,
     }).map((r) => r as unknown as Row),
   );
 }
