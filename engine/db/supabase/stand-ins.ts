@@ -10,7 +10,7 @@
  *   vector         the type (its text form held as is, typmod `vector(n)` accepted), its casts
  *                  from and to arrays, and its distances computed in SQL (`<->`, `<#>`, `<=>`,
  *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); a
- *                  migration's ivfflat or hnsw index is left out.
+ *                  migration's ivfflat or hnsw index is an empty index of the same name.
  *   wrappers       Supabase's foreign data wrappers' handlers and validators: a wrapper, server
  *                  and foreign table can be created; reading a foreign table raises an error.
  *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
@@ -32,7 +32,7 @@ const NOTE = 'policyfuzz stand-in for extension';
 /** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
 const STAND_INS: Record<string, { sql: string; what: string }> = {
   vector: {
-    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes left out',
+    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes kept by name only, empty',
     sql: `
 create type %1$I.vector;
 create function %1$I.vector_in(cstring, oid, integer) returns %1$I.vector language internal immutable strict parallel safe as 'textin';
@@ -300,15 +300,26 @@ export function withStandIns(sql: string, standIn: ReadonlySet<string>): string 
   });
 }
 
-const VECTOR_INDEX = /create\s+(?:unique\s+)?index\s[^;]*?\busing\s+(?:hnsw|ivfflat)\b[^;]*;/gi;
+const IDENT = String.raw`(?:"(?:[^"]|"")+"|[A-Za-z_][\w$]*)`;
+const VECTOR_INDEX = new RegExp(
+  String.raw`create\s+(?:unique\s+)?index\s+(concurrently\s+)?(if\s+not\s+exists\s+)?(?:(?!on\s)(${IDENT})\s+)?on\s+(only\s+)?(${IDENT}(?:\s*\.\s*${IDENT})?)\s[^;]*?\busing\s+(?:hnsw|ivfflat)\b[^;]*;`,
+  'gi',
+);
 
 /**
  * With `vector` stood in for, an ivfflat or hnsw index (pgvector's access methods, which a plain
- * server lacks) is left out, on the same lines: it only speeds up a search, and no rule reads it.
+ * server lacks) only speeds up a search, and no rule reads it: a named one becomes an empty index
+ * of the same name on the same table (a btree on a constant, `where false`: it holds no row), so a
+ * later migration that renames, comments on or drops it (`alter index … rename to …`) applies; an
+ * unnamed one is left out. Both keep the statement's lines (a later error keeps its line number).
  */
 function withoutVectorIndexes(sql: string, standIn: ReadonlySet<string>): string {
   if (!standIn.has('vector')) return sql;
-  return sql.replace(VECTOR_INDEX, (statement) => `select 'policyfuzz: vector index left out (vector is stood in for)';${'\n'.repeat(statement.split('\n').length - 1)}`);
+  return sql.replace(VECTOR_INDEX, (statement, concurrently: string | undefined, ifNotExists: string | undefined, name: string | undefined, only: string | undefined, table: string) => {
+    const lines = '\n'.repeat(statement.split('\n').length - 1);
+    if (!name) return `select 'policyfuzz: vector index left out (vector is stood in for)';${lines}`;
+    return `create index ${concurrently ?? ''}${ifNotExists ?? ''}${name} on ${only ?? ''}${table} ((null::boolean)) where false /* policyfuzz: a stand-in for a vector index (vector is stood in for) */;${lines}`;
+  });
 }
 
 /** The extensions stood in for in this database, each with what its stand-in does and does not. */
