@@ -100,6 +100,10 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   const unknownExcluded = (options.exclude ?? []).filter((id) => !isData(id) && !knownSso.includes(id));
   if (unknownExcluded.length) throw new UsageError(`--exclude: no property ${unknownExcluded.join(', ')} (known: ${[...new Set([...dataProperties, ...catalogProperties].map((p) => p.id)), ...knownSso].join(', ')})`);
   let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
+  // A property added to the project's own pack after `init` wrote `rules.include` would be left out without a word.
+  const include = target.config?.packModule ? target.config.rules.include : undefined;
+  const notIncluded = include && !options.only ? dataProperties.filter((p) => !include.includes(p.id) && !target.config!.rules.exclude.includes(p.id)).map((p) => p.id) : [];
+  if (notIncluded.length) note(`${notIncluded.join(', ')} ${notIncluded.length > 1 ? 'are' : 'is'} in the pack but not in rules.include of ${path.basename(target.config!.file)}: not run (add ${notIncluded.length > 1 ? 'them' : 'it'} there, or \`policyfuzz init --force\` rewrites it)`, true);
   if (options.changedSince) {
     const focus = changedObjects(options.changedSince, target.migrationDirs);
     properties = properties.filter((p) => touches(p, focus.objects, target.fixtures?.mapping));

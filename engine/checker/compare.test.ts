@@ -26,6 +26,13 @@ describe('comparing a prediction with the database', () => {
     expect(compareOutcomes(allowed(rows, 2), allowed([{ id: 2, updated_at: 'x' }], 2), ['updated_at'])?.reason).toBe('returned rows differ');
   });
 
+  it('a timestamp written as SQL text agrees with the API\'s form of it (Helper\'s realtime.messages.inserted_at, a key); another instant, or a zone against none, does not', () => {
+    const world = [{ id: 'a', inserted_at: '2025-01-01 00:00:00' }, { id: 'b', inserted_at: '2025-01-02 10:30:00.500Z' }];
+    expect(compareOutcomes(allowed(world, 2), allowed([{ id: 'b', inserted_at: '2025-01-02T10:30:00.5+00:00' }, { id: 'a', inserted_at: '2025-01-01T00:00:00' }], 2))).toBeUndefined();
+    expect(compareOutcomes(allowed(world, 2), allowed([{ id: 'a', inserted_at: '2025-01-01T00:00:01' }, { id: 'b', inserted_at: '2025-01-02T10:30:00.5+00:00' }], 2))?.reason).toBe('returned rows differ');
+    expect(compareOutcomes(allowed([world[0]], 1), allowed([{ id: 'a', inserted_at: '2025-01-01T00:00:00+00:00' }], 1))?.reason).toBe('returned rows differ');
+  });
+
   it('an ordered embed (`remarks.@order=…`) agrees in its order, rows tied on the order columns in any order; out of order disagrees', () => {
     const expected = allowed([{ id: 1, remarks: [{ id: 'a', rank: 2 }, { id: 'b', rank: 1 }, { id: 'c', rank: 1 }] }], 1);
     const mask = ['remarks.', embedOrderMask('remarks', ['rank'])];

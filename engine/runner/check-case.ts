@@ -14,7 +14,7 @@ import type { Json, Row } from '../model/json.ts';
 import { comparedAsFor, embedOrderMask, orderMask, settingHintsFor } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
+import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
 import type { Executor } from '../executor/executor.ts';
@@ -275,12 +275,13 @@ export interface PreparedCase {
   predicted?: ({ prediction: Prediction } | { thrown: unknown })[];
 }
 
-/** The case with its world as the target holds it (constant column defaults filled: fixtures.ts worldAsStored), its model run kept. */
+/** The case with its world as the target holds it (constant column defaults filled: fixtures.ts worldAsStored) and its callers' tokens as Supabase Auth issues them (fixtures.ts callersAsIssued), its model run kept. */
 function caseAsStored(plan: FixturePlan, oracle: Oracle, testCase: DataCase): DataCase {
   const world = worldAsStored(plan, testCase.world, oracle.model.tables);
-  if (world === testCase.world) return testCase;
+  const steps = callersAsIssued(testCase.world, testCase.steps);
+  if (world === testCase.world && steps === testCase.steps) return testCase;
   const run = modelRunOf(testCase);
-  return run ? withModelRun({ ...testCase, world }, run) : { ...testCase, world };
+  return run ? withModelRun({ ...testCase, world, steps }, run) : { ...testCase, world, steps };
 }
 
 /** `predict`: also the model's answers (ahead of time); without, checkCase makes them while the batch travels. */

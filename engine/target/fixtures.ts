@@ -17,6 +17,7 @@ import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
+import type { Caller } from '../model/caller.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 
@@ -351,6 +352,33 @@ export function worldAsStored(plan: FixturePlan, world: World, modelTables: Read
     stored[table] = rows.map((r) => (defaults.every(([column]) => column in r) ? r : { ...Object.fromEntries(defaults), ...r }));
   }
   return stored ?? world;
+}
+
+/**
+ * The case's signed-in callers as Supabase Auth issues their tokens: a user caller that names no
+ * `email` (and is not anonymous) carries the e-mail of its `auth.users` row in the world, as the
+ * access token's `email` claim does (what `auth.email()` and `auth.jwt() ->> 'email'` read).
+ * Without it the token held an empty e-mail, and a policy on `auth.email() = email` denied the
+ * owner. The same steps object when nothing changes.
+ */
+export function callersAsIssued<T extends { caller: Caller }>(world: World, steps: T[]): T[] {
+  const needs = (c: Caller) => c.kind === 'user' && c.email === undefined && c.isAnonymous !== true;
+  if (!steps.some((s) => needs(s.caller))) return steps;
+  const emails = new Map<unknown, string>();
+  for (const u of world['auth.users'] ?? []) if (typeof u.email === 'string') emails.set(u.id, u.email);
+  const issued = new Map<Caller, Caller>();
+  let changed = false;
+  const out = steps.map((s) => {
+    if (!needs(s.caller) || s.caller.kind !== 'user') return s;
+    const email = emails.get(s.caller.id);
+    if (email === undefined) return s;
+    changed = true;
+    // One caller object per caller (a case's steps share theirs: tokens are made once per object).
+    let c = issued.get(s.caller);
+    if (!c) issued.set(s.caller, (c = { ...s.caller, email }));
+    return { ...s, caller: c };
+  });
+  return changed ? out : steps;
 }
 
 /**

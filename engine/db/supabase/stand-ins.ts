@@ -96,7 +96,7 @@ const HALFVEC_SQL = VECTOR_SQL.replace(/%1\$I\.vector\b/g, '%1$I.halfvec')
 /** The stand-in's SQL for the schema `%1$I` (a format() template: `%%` is a literal percent). */
 const STAND_INS: Record<string, { sql: string; what: string }> = {
   vector: {
-    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes made hash indexes of the text',
+    what: 'vector values held as their text, distances computed in SQL, ivfflat/hnsw indexes kept by name (hash indexes of the text, or empty)',
     sql: `
 ${VECTOR_SQL}
 ${HALFVEC_SQL}
@@ -320,22 +320,38 @@ const VECTOR_INDEX = /create\s+(?:unique\s+)?index\s[^;]*?\busing\s+(?:hnsw|ivff
 /** Such an index on one column: its name, table and column, and what follows the column list (a tablespace, a WHERE). */
 const ONE_COLUMN_VECTOR_INDEX =
   /^create\s+(?:unique\s+)?index\s+((?:concurrently\s+)?(?:if\s+not\s+exists\s+)?(?:(?!on\s)[^\s(]+\s+)?)on\s+((?:only\s+)?[^\s(]+)\s+using\s+(?:hnsw|ivfflat)\s*\(\s*((?:"[^"]+"|\w+))(?:\s+[\w."]+)?\s*\)\s*(?:with\s*\([^)]*\))?([^;]*);$/i;
+const IDENT = String.raw`(?:"(?:[^"]|"")+"|[A-Za-z_][\w$]*)`;
+/** Any such index: its options, name (when it has one) and table. */
+const NAMED_VECTOR_INDEX = new RegExp(
+  String.raw`^create\s+(?:unique\s+)?index\s+(concurrently\s+)?(if\s+not\s+exists\s+)?(?:(?!on\s)(${IDENT})\s+)?on\s+(only\s+)?(${IDENT}(?:\s*\.\s*${IDENT})?)\s[^;]*?\busing\s+(?:hnsw|ivfflat)\b[^;]*;$`,
+  'i',
+);
 
 /**
  * With `vector` stood in for, an ivfflat or hnsw index (pgvector's access methods, which a plain
- * server lacks) becomes a hash index of the column's text under the same name, on the same lines:
- * a migration that counts its indexes or later drops it by name still applies, and no search
- * depends on it. One this cannot read (several columns, an expression) is left out.
+ * server lacks) only speeds up a search, and no rule reads it. Kept so that a migration counting
+ * its indexes, or later renaming, commenting on or dropping one by name, still applies:
+ * - on one column: a hash index of the column's text, under the same name (or the name Postgres
+ *   gives an unnamed one: `<table>_<column>_idx`), on the same lines;
+ * - another one with a name (several columns, an expression): an empty index of that name on the
+ *   same table (a btree on a constant, `where false`: it holds no row);
+ * - an unnamed one this cannot read is left out.
+ * Every form keeps the statement's lines (a later error keeps its line number).
  */
 function withoutVectorIndexes(sql: string, standIn: ReadonlySet<string>): string {
   if (!standIn.has('vector')) return sql;
   return sql.replace(VECTOR_INDEX, (statement) => {
     const pad = '\n'.repeat(statement.split('\n').length - 1);
-    const m = ONE_COLUMN_VECTOR_INDEX.exec(statement.trim());
-    if (!m) return `select 'policyfuzz: vector index left out (vector is stood in for)';${pad}`;
-    const [, name, table, column, rest] = m;
-    const tail = rest.replace(/\s+/g, ' ').trim();
-    return `create index ${name.replace(/\s+/g, ' ')}on ${table} using hash ((${column}::text))${tail ? ` ${tail}` : ''};${pad}`;
+    const oneColumn = ONE_COLUMN_VECTOR_INDEX.exec(statement.trim());
+    if (oneColumn) {
+      const [, name, table, column, rest] = oneColumn;
+      const tail = rest.replace(/\s+/g, ' ').trim();
+      return `create index ${name.replace(/\s+/g, ' ')}on ${table} using hash ((${column}::text))${tail ? ` ${tail}` : ''};${pad}`;
+    }
+    const named = NAMED_VECTOR_INDEX.exec(statement.trim());
+    if (!named?.[3]) return `select 'policyfuzz: vector index left out (vector is stood in for)';${pad}`;
+    const [, concurrently, ifNotExists, name, only, table] = named;
+    return `create index ${concurrently ?? ''}${ifNotExists ?? ''}${name} on ${only ?? ''}${table} ((null::boolean)) where false /* policyfuzz: a stand-in for a vector index (vector is stood in for) */;${pad}`;
   });
 }
 
