@@ -18,8 +18,7 @@ export interface Disagreement {
   reason: string;
 }
 
-const SERVER_ASSIGNED = '<server-assigned>';
-const SERVER_ASSIGNED_JSON = canonicalJson(SERVER_ASSIGNED);
+const SERVER_ASSIGNED_JSON = canonicalJson('<server-assigned>');
 
 /**
  * `masked` names a row's server-assigned columns (never compared) and its embeds: `remarks.` marks
@@ -30,14 +29,7 @@ const SERVER_ASSIGNED_JSON = canonicalJson(SERVER_ASSIGNED);
  * under a collation not known to be C, in a sequence some collation gives (embed.ts couldBeSorted).
  */
 function normalizeRow(r: Row, masked: readonly string[]): string {
-<<<<<<< HEAD
-  if (!masked.length) return canonicalJson(r);
-  return canonicalObjectJson(r, (v, k) => (masked.includes(k) ? SERVER_ASSIGNED_JSON : masked.includes(`${k}.`) ? canonicalJson(normalizeEmbed(v, embedMasks(masked, k))) : canonicalJson(v)));
-=======
-  const copy: Record<string, Json> = {};
-  for (const [k, v] of Object.entries(r)) copy[k] = masked.includes(k) ? SERVER_ASSIGNED : masked.includes(`${k}.`) ? normalizeEmbed(v, embedMasks(masked, k)) : timestampForm(v);
-  return canonicalJson(copy);
->>>>>>> s11-realapps2
+  return canonicalObjectJson(r, (v, k) => (masked.includes(k) ? SERVER_ASSIGNED_JSON : masked.includes(`${k}.`) ? canonicalJson(normalizeEmbed(v, embedMasks(masked, k))) : canonicalJson(timestampForm(v))));
 }
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?(Z|[+-]\d{2}(?::?\d{2})?)?$/;

@@ -17,7 +17,6 @@ import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
-import type { Caller } from '../model/caller.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 
