@@ -92,8 +92,8 @@ export function maskedColumns(oracle: Oracle, step: DataStep, plan?: FixturePlan
   }
   const name = targetName(step.request);
   const model = oracle.model.tables[name];
-  // Without embeds, the table's own (kept per model): no copy per step.
-  if (step.request.kind !== 'select' || !step.request.embeds?.length) return model ? (tableMasks(model) as string[]) : [];
+  // Without embeds or an order=, the table's own (kept per model): no copy per step.
+  if (step.request.kind !== 'select' || (!step.request.embeds?.length && !step.request.order?.length)) return model ? (tableMasks(model) as string[]) : [];
   // An embed (`remarks.`: compared as a multiset, and in its order when it has one) and its own server-assigned columns (compare.ts).
   const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []) : [];
   const embedded = embeds.flatMap((e) => {
