@@ -75,10 +75,10 @@ function collatedColumns(plan: FixturePlan | undefined, table: string, model: Ta
     });
 }
 
-/** A table's own marks: its server-assigned columns (never compared) and its timestamps (compared in one written form). Kept per model. */
+/** A table's own marks: its server-assigned columns (never compared) and its timestamps (`timestamptz`, or a pack's `timestamp…`: compared in one written form). Kept per model. */
 function tableMasks(model: TableModel): readonly string[] {
   let masks = tableMasksOf.get(model);
-  if (!masks) tableMasksOf.set(model, (masks = [...serverAssignedColumns(model), ...model.columns.filter((c) => c.type === 'timestamptz').map((c) => timestampMask(c.name))]));
+  if (!masks) tableMasksOf.set(model, (masks = [...serverAssignedColumns(model), ...model.columns.filter((c) => (c.type as string).startsWith('timestamp')).map((c) => timestampMask(c.name))]));
   return masks;
 }
 
