@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { anyOf, raised, rejectedByPolicy, sqlError, allowed } from '../model/outcome.ts';
-import { compareOutcomes, embedOrderMask, orderMask } from './compare.ts';
+import { compareOutcomes, embedOrderMask, orderMask, timestampMask } from './compare.ts';
 import { maskedColumns } from '../runner/check-case.ts';
 import type { Oracle } from '../pack.ts';
 import type { TableModel } from '../model/table-model.ts';
@@ -28,9 +28,23 @@ describe('comparing a prediction with the database', () => {
 
   it('a timestamp written as SQL text agrees with the API\'s form of it (Helper\'s realtime.messages.inserted_at, a key); another instant, or a zone against none, does not', () => {
     const world = [{ id: 'a', inserted_at: '2025-01-01 00:00:00' }, { id: 'b', inserted_at: '2025-01-02 10:30:00.500Z' }];
-    expect(compareOutcomes(allowed(world, 2), allowed([{ id: 'b', inserted_at: '2025-01-02T10:30:00.5+00:00' }, { id: 'a', inserted_at: '2025-01-01T00:00:00' }], 2))).toBeUndefined();
-    expect(compareOutcomes(allowed(world, 2), allowed([{ id: 'a', inserted_at: '2025-01-01T00:00:01' }, { id: 'b', inserted_at: '2025-01-02T10:30:00.5+00:00' }], 2))?.reason).toBe('returned rows differ');
-    expect(compareOutcomes(allowed([world[0]], 1), allowed([{ id: 'a', inserted_at: '2025-01-01T00:00:00+00:00' }], 1))?.reason).toBe('returned rows differ');
+    const ts = [timestampMask('inserted_at')];
+    expect(compareOutcomes(allowed(world, 2), allowed([{ id: 'b', inserted_at: '2025-01-02T10:30:00.5+00:00' }, { id: 'a', inserted_at: '2025-01-01T00:00:00' }], 2), ts)).toBeUndefined();
+    expect(compareOutcomes(allowed(world, 2), allowed([{ id: 'a', inserted_at: '2025-01-01T00:00:01' }, { id: 'b', inserted_at: '2025-01-02T10:30:00.5+00:00' }], 2), ts)?.reason).toBe('returned rows differ');
+    expect(compareOutcomes(allowed([world[0]], 1), allowed([{ id: 'a', inserted_at: '2025-01-01T00:00:00+00:00' }], 1), ts)?.reason).toBe('returned rows differ');
+  });
+
+  it('only a timestamp column is compared in one written form: a text column holding timestamp-like text is compared exactly (maskedColumns marks the timestamptz ones)', () => {
+    const table: TableModel = { table: 'events', columns: [{ name: 'id', type: 'text', nullable: false }, { name: 'at', type: 'timestamptz', nullable: false }, { name: 'label', type: 'text', nullable: false }], primaryKey: ['id'], grants: { anon: ['select'], authenticated: [] }, rowSecurity: false, rules: {} };
+    const oracle: Oracle = { model: { tables: { events: table }, functions: {}, fixtureOrder: ['events'] }, settings: {}, codePointText: false };
+    const masked = maskedColumns(oracle, { caller: { kind: 'anon' }, request: { kind: 'select', table: 'events', columns: '*', filters: [] } });
+    const row = (at: string, label: string) => allowed([{ id: 'a', at, label }], 1);
+    expect(compareOutcomes(row('2025-01-01 00:00:00Z', 'x'), row('2025-01-01T00:00:00+00:00', 'x'), masked)).toBeUndefined();
+    expect(compareOutcomes(row('2025-01-01 00:00:00Z', '2025-01-01 00:00:00'), row('2025-01-01T00:00:00+00:00', '2025-01-01T00:00:00'), masked)?.reason).toBe('returned rows differ');
+    // Under db-max-rows (rowFits) the same.
+    const capped = (label: string) => ({ ...allowed([{ id: 'a', at: '2025-01-01 00:00:00Z', label }, { id: 'b', at: '2025-01-01 00:00:00Z', label }], 1), upTo: 1 }) as ReturnType<typeof allowed>;
+    expect(compareOutcomes(capped('x'), row('2025-01-01T00:00:00+00:00', 'x'), masked)).toBeUndefined();
+    expect(compareOutcomes(capped('2025-01-01 00:00:00'), row('2025-01-01T00:00:00+00:00', '2025-01-01T00:00:00'), masked)).toBeDefined();
   });
 
   it('an ordered embed (`remarks.@order=…`) agrees in its order, rows tied on the order columns in any order; out of order disagrees', () => {

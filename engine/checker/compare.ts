@@ -29,7 +29,14 @@ const SERVER_ASSIGNED_JSON = canonicalJson('<server-assigned>');
  * under a collation not known to be C, in a sequence some collation gives (embed.ts couldBeSorted).
  */
 function normalizeRow(r: Row, masked: readonly string[]): string {
-  return canonicalObjectJson(r, (v, k) => (masked.includes(k) ? SERVER_ASSIGNED_JSON : masked.includes(`${k}.`) ? canonicalJson(normalizeEmbed(v, embedMasks(masked, k))) : canonicalJson(timestampForm(v))));
+  return canonicalObjectJson(r, (v, k) => (masked.includes(k) ? SERVER_ASSIGNED_JSON : masked.includes(`${k}.`) ? canonicalJson(normalizeEmbed(v, embedMasks(masked, k))) : canonicalJson(masked.includes(timestampMask(k)) ? timestampForm(v) : v)));
+}
+
+const TIMESTAMP_MARK = '@timestamp:';
+
+/** Marks `column` as a timestamp: compared in one written form (timestampForm); any other text column exactly. */
+export function timestampMask(column: string): string {
+  return `${TIMESTAMP_MARK}${column}`;
 }
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d+))?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -135,7 +142,8 @@ function rowFits(e: Json, a: Json, masked: readonly string[], upTo: number): boo
     const [ev, av] = [e[k], a[k]];
     if (masked.includes(`${k}.`) && Array.isArray(ev) && Array.isArray(av)) return fitsUpTo(ev, av, embedMasks(masked, k), upTo);
     if (masked.includes(`${k}.`)) return canonicalJson(normalizeEmbed(ev, embedMasks(masked, k))) === canonicalJson(normalizeEmbed(av, embedMasks(masked, k)));
-    return canonicalJson(timestampForm(ev)) === canonicalJson(timestampForm(av));
+    if (masked.includes(timestampMask(k))) return canonicalJson(timestampForm(ev)) === canonicalJson(timestampForm(av));
+    return canonicalJson(ev) === canonicalJson(av);
   });
 }
 

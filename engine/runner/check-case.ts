@@ -11,7 +11,7 @@ import { column, serverAssignedColumns, type TableModel } from '../model/table-m
 import { embedKey, type OrderTerm } from '../model/embed.ts';
 import { embeddedTableOf } from '../model/engine.ts';
 import type { Json, Row } from '../model/json.ts';
-import { comparedAsFor, embedOrderMask, orderMask, settingHintsFor } from '../checker/compare.ts';
+import { comparedAsFor, embedOrderMask, orderMask, settingHintsFor, timestampMask } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
@@ -75,6 +75,15 @@ function collatedColumns(plan: FixturePlan | undefined, table: string, model: Ta
     });
 }
 
+/** A table's own marks: its server-assigned columns (never compared) and its timestamps (`timestamptz`, or a pack's `timestamp…`: compared in one written form). Kept per model. */
+function tableMasks(model: TableModel): readonly string[] {
+  let masks = tableMasksOf.get(model);
+  if (!masks) tableMasksOf.set(model, (masks = [...serverAssignedColumns(model), ...model.columns.filter((c) => (c.type as string).startsWith('timestamp')).map((c) => timestampMask(c.name))]));
+  return masks;
+}
+
+const tableMasksOf = new WeakMap<TableModel, readonly string[]>();
+
 /** Columns the server assigns (ids, timestamps): present in answers but never compared. `plan`: the target's (its column types). */
 export function maskedColumns(oracle: Oracle, step: DataStep, plan?: FixturePlan): string[] {
   if (step.request.kind === 'rpc') {
@@ -83,8 +92,8 @@ export function maskedColumns(oracle: Oracle, step: DataStep, plan?: FixturePlan
   }
   const name = targetName(step.request);
   const model = oracle.model.tables[name];
-  // Without embeds, the table's own (kept per model): no copy per step.
-  if (step.request.kind !== 'select' || !step.request.embeds?.length) return model ? (serverAssignedColumns(model) as string[]) : [];
+  // Without embeds or an order=, the table's own (kept per model): no copy per step.
+  if (step.request.kind !== 'select' || (!step.request.embeds?.length && !step.request.order?.length)) return model ? (tableMasks(model) as string[]) : [];
   // An embed (`remarks.`: compared as a multiset, and in its order when it has one) and its own server-assigned columns (compare.ts).
   const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []) : [];
   const embedded = embeds.flatMap((e) => {
@@ -93,13 +102,13 @@ export function maskedColumns(oracle: Oracle, step: DataStep, plan?: FixturePlan
     return [
       `${key}.`,
       ...(e.order?.length ? [embedOrderMask(key, e.order.map((t) => t.column), { order: e.order, columns: oracle.codePointText ? [] : collatedColumns(plan, tableName, table, e.order) })] : []),
-      ...(table ? serverAssignedColumns(table) : []).map((c) => `${key}.${c}`),
+      ...(table ? tableMasks(table) : []).map((c) => `${key}.${c}`),
     ];
   });
   // A top-level order= (compare.ts orderMask): the rows in that order.
   const order = step.request.kind === 'select' ? step.request.order : undefined;
   const ordered = order?.length ? [orderMask(order.map((t) => t.column), { order, columns: oracle.codePointText ? [] : collatedColumns(plan, name, model, order) })] : [];
-  return [...(model ? serverAssignedColumns(model) : []), ...embedded, ...ordered];
+  return [...(model ? tableMasks(model) : []), ...embedded, ...ordered];
 }
 
 const columnNames = new WeakMap<TableModel, ReadonlySet<string>>();
