@@ -65,6 +65,7 @@ export const myPersonIdFunction: FunctionModel = {
   name: 'my_person_id',
   args: [],
   executableBy: ['anon', 'authenticated', 'service_role'],
+  valueSettings: { value: 'students.personLink' },
   predict(world, caller, _args, settings) {
     const answer = scalarAnswer(myPersonId(ruleContext(world, caller, settings)));
     // The spec names no grant for this helper: for anon, whose answer is "no person", refusing
