@@ -471,6 +471,37 @@ export function presenceUnder(m: TargetMapping | undefined, has: (targetName: st
 }
 
 /**
+ * Model ids written inside free text (a remark "see VS-1003"), as the target keeps the ids of a
+ * table whose key it holds in another form (`uuidIds` / `bigintIds` naming `id`): the ids of the
+ * given rows (a case's world and the rows it inserts), replaced where they stand as a whole word
+ * inside a longer text (a value that is an id alone is a reference: the column's or argument's
+ * mapping makes it the target's). Applied to the case, so the model reads the
+ * text the target stores (the model knows an id in its target form) and a target that recognises
+ * a ticket named in a remark recognises the model's.
+ */
+export function idsInTextAsTarget(m: TargetMapping, rowsByTable: Record<string, readonly Row[]>): ((v: Json) => Json) | undefined {
+  const named: [RegExp, string][] = [];
+  const ids = new Set<string>();
+  for (const [table, tm] of Object.entries(m.tables ?? {})) {
+    const form = idForms(tm).get('id');
+    if (!form) continue;
+    for (const row of rowsByTable[table] ?? []) {
+      if (typeof row.id !== 'string') continue;
+      const onTarget = String(idAsTarget(form, row.id));
+      if (onTarget !== row.id && !ids.has(row.id) && ids.add(row.id)) named.push([new RegExp(`(?<![A-Za-z0-9])${row.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g'), onTarget]);
+    }
+  }
+  if (!named.length) return undefined;
+  const inText = (v: Json): Json => {
+    if (typeof v === 'string') return ids.has(v) ? v : named.reduce((text, [id, onTarget]) => text.replace(id, onTarget), v);
+    if (Array.isArray(v)) return v.map(inText);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inText(x)]));
+    return v;
+  };
+  return inText;
+}
+
+/**
  * A signed-in caller's INSERT with the columns the target's trigger fills from `auth.uid()`
  * (`tables.<t>.callerFilled`) set to the caller, as the target stores them; any other request as it is.
  */
