@@ -260,6 +260,9 @@ describe('sendableCase: ids inside the text a case writes', () => {
     const insert = { caller: { kind: 'user' as const, id: 'u' }, request: { kind: 'insert' as const, table: 'vs_tickets', rows: [{ id: "VS-1003" }], returning: "minimal" as const } };
     const later = sendableCase(plan, { world, steps: [insert, patch('dup of VS-1003')] }).testCase!.steps[1].request as { patch: Row };
     expect(later.patch.remarks).toEqual([{ vis: 'ticket', text: `dup of ${textAsUuid('VS-1003')}` }]);
+    // A function's arguments too (vs_transfer_dept's remarks), its id argument left to the mapping.
+    const transfer = { caller: { kind: 'user' as const, id: 'u' }, request: { kind: 'rpc' as const, fn: 'vs_transfer_dept', args: { p_id: 'VS-1001', p_remarks: [{ vis: 'ticket', text: 'see VS-1002' }] } } };
+    expect(sendableCase(plan, { world, steps: [transfer] }).testCase!.steps[0].request).toEqual({ ...transfer.request, args: { p_id: 'VS-1001', p_remarks: [{ vis: 'ticket', text: `see ${textAsUuid('VS-1002')}` }] } });
     // No mapped id form: the case as it is.
     const same = { world, steps: [patch('see VS-1002')] };
     expect(sendableCase({ users: 'direct', bypassTriggers: false, mapping: { tables: { vs_tickets: { name: 'tickets' } } } }, same).testCase).toBe(same);
