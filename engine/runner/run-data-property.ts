@@ -13,6 +13,7 @@ import { isSideError, signatureOf } from '../findings/signature.ts';
 import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
 import { CaseMismatch, checkCase, mismatchMessage, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
+import { withCallerFilledRun } from './caller-filled-run.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResult } from './result.ts';
@@ -318,9 +319,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (done()) return void took();
         // Requests naming a column the target does not have are left out, counted (a model run's
         // steps come one at a time and are not).
-        const sendable = sendableOnLane(testCase);
+        const sendable = modelRunOf(testCase)
+          ? { testCase: await withCallerFilledRun(worker.tx.fixturePlan, options.oracle, testCase), dropped: {} as Record<string, number> }
+          : sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
-        if (sendable.testCase !== testCase) {
+        if (sendable.testCase !== testCase && !modelRunOf(testCase)) {
           const kept = new Set(sendable.testCase?.steps);
           timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle, new Set(testCase.steps.filter((s) => !kept.has(s)))));
         }
