@@ -106,6 +106,9 @@ describe('policyfuzz init', () => {
     expect(tables.project_files.callerFilled).toEqual(['uploaded_by']);
     // The owner guard runs dynamic SQL, so pg-safeupdate's stand-in puts its trigger on every table: not the project's 21000 convention.
     expect(conventions.guardRefusal).toBeUndefined();
+    // student_records.user_id primary key references profiles, no e-mail: the person is linked by user id (R17 was an ERROR, every record dropped).
+    expect(config.model.students).toEqual({ personLink: 'user-id' });
+    expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^model\.students\.personLink: user-id \(student_records\.user_id references profiles/)]));
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

@@ -100,6 +100,12 @@ export interface Pack<S = any> {
    */
   targetIdSettings?: { path: string; table: string; column: string }[];
   /**
+   * Settings (dotted paths under `model`) `policyfuzz init` sets to `value` where the target keys
+   * a model table by its user: the table's `column` is a foreign key to the users table, and its
+   * `unlessColumn` (the e-mail the model would link by otherwise) is not mapped.
+   */
+  userKeySettings?: { path: string; table: string; column: string; unlessColumn: string; value: string }[];
+  /**
    * Settings `policyfuzz init` writes for every project (nested, as under `model`): the pack's
    * generation choices a schema it was not written for needs, its own run keeping the defaults.
    * Each with the note that says why.

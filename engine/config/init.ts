@@ -45,6 +45,8 @@ export interface InspectOptions {
   notNullDraws?: NotNullDraws[];
   /** Pack.targetIdSettings: settings init sets to the form this target keeps the ids in. */
   targetIdSettings?: { path: string; table: string; column: string }[];
+  /** Pack.userKeySettings: settings init sets where the target keys a model table by its user. */
+  userKeySettings?: { path: string; table: string; column: string; unlessColumn: string; value: string }[];
   /** The pack's own mapping (a table sent as SQL, its names): what the run refines with the config's, so applicability reads both. */
   packMapping?: TargetMapping;
 }
@@ -193,15 +195,26 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       setAt(proposal.settings, draws.path, held);
       settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
     }
+    // A nested path (`vs.publicHandle.idAs`): every dot a level, unlike a function's dotted name under setAt.
+    const setNested = (dotted: string, value: string) => {
+      const keys = dotted.split('.');
+      let at = proposal.settings;
+      for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
+      at[keys.at(-1)!] = value;
+    };
     for (const id of options.targetIdSettings ?? []) {
       const form = mapping.tables?.[id.table]?.uuidIds?.includes(id.column) ? 'uuid' : mapping.tables?.[id.table]?.bigintIds?.includes(id.column) ? 'bigint' : undefined;
       if (!form) continue;
-      // A nested path (`vs.publicHandle.idAs`): every dot a level, unlike a function's dotted name under setAt.
-      const keys = id.path.split('.');
-      let at = proposal.settings;
-      for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
-      at[keys.at(-1)!] = form;
+      setNested(id.path, form);
       settingNotes.push(`model.${id.path}: ${form} (computed over ${id.table}.${id.column} as this target keeps it)`);
+    }
+    for (const link of options.userKeySettings ?? []) {
+      const columns = mapping.tables?.[link.table]?.columns ?? {};
+      const keyColumn = columns[link.column] ?? link.column;
+      const key = (shapes.get(targetOf(link.table)) ?? []).find((c) => c.name === keyColumn);
+      if (columns[link.unlessColumn] !== null || key?.references?.table !== targetOf('users')) continue;
+      setNested(link.path, link.value);
+      settingNotes.push(`model.${link.path}: ${link.value} (${targetOf(link.table)}.${keyColumn} references ${targetOf('users')} and it has no ${link.unlessColumn}: a row keyed by its user)`);
     }
     if (options.projectSettings) {
       mergeSettings(proposal.settings, options.projectSettings.settings);

@@ -13,7 +13,7 @@ import {
   type TargetMapping,
 } from './mapping.ts';
 import { MappingSchema, mergeMappings } from './schema.ts';
-import { requestToTarget, worldToTarget } from '../target/names.ts';
+import { orderToTarget, requestToTarget, worldToTarget } from '../target/names.ts';
 
 const mapping: TargetMapping = {
   tables: {
@@ -363,5 +363,34 @@ describe('value-as-void both ways', () => {
     const voidAnswer = outcomeToModel(m, call, observedOutcome(call, { status: 204, body: null, affected: 1 }));
     expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [{ value: false }], affected: 1 }), voidAnswer)).toBeUndefined();
     expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'raised', code: 'P0001', message: 'NOT_AUTHORIZED' }), voidAnswer)).toBeDefined();
+  });
+});
+
+describe('a person keyed by the user (the second stranger’s schema, R17/R18)', () => {
+  const m: TargetMapping = MappingSchema.parse({
+    tables: {
+      student_records: { columns: { id: 'user_id', email: null, student_id: 'student_no' }, alsoWrite: [{ table: 'people', columns: { id: 'id', user_id: 'id' } }] },
+      student_change_requests: { columns: { student_record_id: 'user_id' } },
+    },
+    functions: { get_my_student_record: { tableRows: { record: 'student_records', requests: 'student_change_requests' }, extraColumns: ['faculty', 'created_at'] } },
+  }) as TargetMapping;
+  const u = '00000000-0000-4000-8000-00000000000a';
+
+  it('alsoWrite: a target row the model lacks (the person a conflict references) is written beside each record, before it and before what follows', () => {
+    const world = worldToTarget(m, { users: [{ id: u }], student_records: [{ id: u, email: 'a@x.test', student_id: '61000001' }], identity_conflicts: [{ id: 'c', person_id: u }] });
+    expect(world.people).toEqual([{ id: u, user_id: u }]);
+    expect(world.student_records).toEqual([{ user_id: u, student_no: '61000001' }]);
+    expect(orderToTarget(m, ['users', 'student_records', 'identity_conflicts'])).toEqual(['users', 'people', 'student_records', 'identity_conflicts']);
+  });
+
+  it('tableRows: a jsonb answer holding the caller’s record and requests is read in the model’s columns, without the columns the target lacks or adds', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'get_my_student_record', args: {} };
+    const model = { record: { id: u, email: 'a@x.test', student_id: '61000001', year: 2 }, requests: [{ id: 'r1', student_record_id: u, status: 'approved' }] };
+    const target = { record: { user_id: u, student_no: '61000001', year: 2, faculty: null }, requests: [{ id: 'r1', user_id: u, status: 'approved', created_at: '2026-01-01' }] };
+    const answer = outcomeToModel(m, call, { kind: 'allowed', rows: [target], affected: 1 });
+    expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [model], affected: 1 }), answer)).toBeUndefined();
+    // A column the target shows beyond the mapping and extraColumns still differs (a leak).
+    const leaking = outcomeToModel(m, call, { kind: 'allowed', rows: [{ ...target, record: { ...target.record, ssn: '1' } }], affected: 1 });
+    expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [model], affected: 1 }), leaking)).toBeDefined();
   });
 });

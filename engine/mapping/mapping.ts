@@ -56,6 +56,14 @@ export interface TableMapping {
    */
   callerFilled?: string[];
   /**
+   * Target tables the model does not know, written alongside each fixture row of this one: a
+   * row per model row, each target column (key) taken from a model column (value), as this
+   * table's mapping writes it (`{ table: "people", columns: { id: "id", user_id: "id" } }`: a
+   * person row for every student record, which the target's `identity_conflicts.person_id`
+   * and `my_person_id()` read). Written just before this table's rows, in fixtures only.
+   */
+  alsoWrite?: { table: string; columns: Record<string, string> }[];
+  /**
    * How requests reach the table: `rest` (default) through PostgREST, or `sql`: as SQL under the
    * caller's role and claims, for a table or view in a schema the API does not expose (reached
    * in production only through functions, and tested the way pgTAP tests do: `set role
@@ -89,6 +97,13 @@ export interface FunctionMapping {
    * out of the answer before it is compared. Any other extra column still shows (a leak).
    */
   extraColumns?: string[];
+  /**
+   * Keys of a jsonb answer that hold rows of a model table (`{ "record": "student_records" }`:
+   * get_my_student_record's object holds the caller's record): such a row, or each of a list,
+   * is read back with that table's column mapping (and without `extraColumns`), and the model's
+   * is expected without the columns the target lacks, in its vocabulary and ids.
+   */
+  tableRows?: Record<string, string>;
   /**
    * Model parameters and output columns that are ids the target keeps as bigints (the function
    * of a table mapped with `bigintIds`: `p_id`, `id`, `duplicate_of`): arguments are sent as the
@@ -327,7 +342,20 @@ function reshapeRows(m: TargetMapping, request: ApiRequest, rows: Row[] | null):
   }
   const extra = new Set(fn.extraColumns ?? []);
   const reverse = new Map(Object.entries(fn.columns ?? {}).map(([model, target]) => [target, model]));
-  return rows.map((r) => renameRow(r, (c) => (extra.has(c) ? null : (reverse.get(c) ?? c))));
+  const renamed = rows.map((r) => renameRow(r, (c) => (extra.has(c) ? null : (reverse.get(c) ?? c))));
+  return withTableRows(fn, renamed, (table, row) => {
+    const columns = reverseColumns(m, table);
+    return renameRow(row, (c) => (extra.has(c) ? null : (columns.get(c) ?? c)));
+  });
+}
+
+/** `rows` with each row of a model table their keys hold (FunctionMapping.tableRows) as `reshape` makes it. */
+function withTableRows(fn: FunctionMapping, rows: Row[], reshape: (table: string, row: Row) => Row): Row[] {
+  const keys = Object.entries(fn.tableRows ?? {});
+  if (!keys.length) return rows;
+  const each = (table: string, v: Json): Json =>
+    Array.isArray(v) ? v.map((x) => each(table, x)) : v !== null && typeof v === 'object' ? reshape(table, v as Row) : v;
+  return rows.map((r) => ({ ...r, ...Object.fromEntries(keys.filter(([k]) => Object.hasOwn(r, k)).map(([k, table]) => [k, each(table, r[k])])) }));
 }
 
 /**
@@ -354,15 +382,21 @@ export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outc
   if (request.kind === 'rpc') {
     // Compared only as a success, whichever side answers a value (a void function where the model answers one).
     if (m.functions?.[targetName(request)]?.returns === 'value-as-void') return { ...outcome, rows: null } as Outcome;
-    const forms = idForms(m.functions?.[targetName(request)]);
-    if (!forms.size) return outcome;
-    return { ...outcome, rows: outcome.rows.map((r) => targetIdsWithin(r, forms) as Row) } as Outcome;
+    const fn = m.functions?.[targetName(request)];
+    const forms = idForms(fn);
+    const rows = forms.size ? outcome.rows.map((r) => targetIdsWithin(r, forms) as Row) : outcome.rows;
+    if (!fn?.tableRows) return forms.size ? ({ ...outcome, rows } as Outcome) : outcome;
+    return { ...outcome, rows: withTableRows(fn, rows, (table, row) => rowOnTarget(m, table, row)) } as Outcome;
   }
   const table = targetName(request);
+  if (!absentColumns(m, table).length && !m.tables?.[table]?.values && !idForms(m.tables?.[table]).size) return outcome;
+  return { ...outcome, rows: outcome.rows.map((r) => rowOnTarget(m, table, r)) } as Outcome;
+}
+
+/** A model row of `table` as the target can show it, in the model's column names: without the columns the target lacks, values as the target keeps them. */
+function rowOnTarget(m: TargetMapping, table: string, row: Row): Row {
   const absent = new Set(absentColumns(m, table));
-  if (!absent.size && !m.tables?.[table]?.values && !idForms(m.tables?.[table]).size) return outcome;
-  const rows = outcome.rows.map((r) => renameRow(r, (c) => (absent.has(c) ? null : c), (c, v) => valueToTarget(m, table, c, v)));
-  return { ...outcome, rows } as Outcome;
+  return renameRow(row, (c) => (absent.has(c) ? null : c), (c, v) => valueToTarget(m, table, c, v));
 }
 
 /**
@@ -434,6 +468,37 @@ export function columnsAsTargetNames(m: TargetMapping, request: ApiRequest, colu
 export function presenceUnder(m: TargetMapping | undefined, has: (targetName: string) => boolean): (modelName: string) => boolean {
   if (!m) return has;
   return (name) => has(m.tables?.[name] ? targetTable(m, name) : m.functions?.[name] ? targetFunction(m, name) : name);
+}
+
+/**
+ * Model ids written inside free text (a remark "see VS-1003"), as the target keeps the ids of a
+ * table whose key it holds in another form (`uuidIds` / `bigintIds` naming `id`): the ids of the
+ * given rows (a case's world and the rows it inserts), replaced where they stand as a whole word
+ * inside a longer text (a value that is an id alone is a reference: the column's or argument's
+ * mapping makes it the target's). Applied to the case, so the model reads the
+ * text the target stores (the model knows an id in its target form) and a target that recognises
+ * a ticket named in a remark recognises the model's.
+ */
+export function idsInTextAsTarget(m: TargetMapping, rowsByTable: Record<string, readonly Row[]>): ((v: Json) => Json) | undefined {
+  const named: [RegExp, string][] = [];
+  const ids = new Set<string>();
+  for (const [table, tm] of Object.entries(m.tables ?? {})) {
+    const form = idForms(tm).get('id');
+    if (!form) continue;
+    for (const row of rowsByTable[table] ?? []) {
+      if (typeof row.id !== 'string') continue;
+      const onTarget = String(idAsTarget(form, row.id));
+      if (onTarget !== row.id && !ids.has(row.id) && ids.add(row.id)) named.push([new RegExp(`(?<![A-Za-z0-9])${row.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g'), onTarget]);
+    }
+  }
+  if (!named.length) return undefined;
+  const inText = (v: Json): Json => {
+    if (typeof v === 'string') return ids.has(v) ? v : named.reduce((text, [id, onTarget]) => text.replace(id, onTarget), v);
+    if (Array.isArray(v)) return v.map(inText);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inText(x)]));
+    return v;
+  };
+  return inText;
 }
 
 /**

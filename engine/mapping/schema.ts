@@ -44,6 +44,7 @@ export const MappingSchema = z
             bigintIds: z.array(name).optional(),
             uuidIds: z.array(name).optional(),
             callerFilled: z.array(name).optional(),
+            alsoWrite: z.array(z.object({ table: name, columns: z.record(name, name) }).strict()).optional(),
             via: z.enum(['rest', 'sql']).optional(),
           })
           .strict(),
@@ -59,6 +60,7 @@ export const MappingSchema = z
             returns: z.union([z.enum(['as-is', 'row-as-boolean', 'value-as-void']), z.object({ field: z.string().min(1) }).strict()]).optional(),
             columns: z.record(name, name).optional(),
             extraColumns: z.array(name).optional(),
+            tableRows: z.record(z.string().min(1), name).optional(),
             bigintIds: z.array(name).optional(),
             uuidIds: z.array(name).optional(),
             via: z.enum(['rest', 'sql']).optional(),

@@ -13,6 +13,7 @@ import { isSideError, signatureOf } from '../findings/signature.ts';
 import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
 import { CaseMismatch, checkCase, mismatchMessage, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
+import { withCallerFilledRun } from './caller-filled-run.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResult } from './result.ts';
@@ -221,6 +222,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const done = () => options.stopAtFirst === true && sightings.some((s) => !s.side);
   /** The case as this target can take it (requests naming a column it lacks left out); the skip pass judges the same form. A model run's steps come one at a time and are not filtered. */
   const sendableOnLane = (testCase: DataCase) => (modelRunOf(testCase) ? { testCase, dropped: {} as Record<string, number> } : sendableCase(env.workers[0].tx.fixturePlan, testCase));
+  // A model run's steps depend on one another: one the target cannot take (a column mapped to
+  // null) drops the whole case, counted, rather than a step of it.
+  const sendableRun = async (plan: FixturePlan, testCase: DataCase): Promise<{ testCase?: DataCase; dropped: Record<string, number> }> => {
+    const filled = await withCallerFilledRun(plan, options.oracle, testCase);
+    const { dropped } = sendableCase(plan, filled);
+    return Object.keys(dropped).length ? { dropped } : { testCase: filled, dropped };
+  };
   /** Cases (or requests) the target cannot hold, by reason: not run, not counted in `checked`. */
   const dropped: Record<string, number> = {};
   const drop = (reason: string) => (dropped[reason] = (dropped[reason] ?? 0) + 1);
@@ -318,9 +326,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (done()) return void took();
         // Requests naming a column the target does not have are left out, counted (a model run's
         // steps come one at a time and are not).
-        const sendable = sendableOnLane(testCase);
+        const sendable = modelRunOf(testCase) ? await sendableRun(worker.tx.fixturePlan, testCase) : sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
-        if (sendable.testCase !== testCase) {
+        if (sendable.testCase !== testCase && !modelRunOf(testCase)) {
           const kept = new Set(sendable.testCase?.steps);
           timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle, new Set(testCase.steps.filter((s) => !kept.has(s)))));
         }

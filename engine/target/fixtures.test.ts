@@ -3,6 +3,8 @@ import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCas
 import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
+import type { Row } from '../model/json.ts';
+import { textAsUuid } from '../model/target-ids.ts';
 
 const shapes: TableShapes = new Map([
   ['members', [
@@ -237,5 +239,32 @@ describe('a column the target types as an enum (users.role app_role)', () => {
     expect(unrealizableEnumWrite(enumPlan, patch('staff'), sqlError('23514', 'role check'))).toBeUndefined();
     expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'rejected', code: '42501', by: 'grant' })).toBeUndefined();
     expect(unrealizableEnumWrite(enumPlan, patch('boss'), { kind: 'allowed', rows: null, affected: 1 })).toBeUndefined();
+  });
+});
+
+describe('sendableCase: ids inside the text a case writes', () => {
+  const mapping = { tables: { vs_tickets: { uuidIds: ['id', 'duplicate_of'] } } };
+  const plan: FixturePlan = { users: 'direct', bypassTriggers: false, mapping };
+  const world = { vs_tickets: [{ id: 'VS-1001' }, { id: 'VS-1002' }] };
+  const patch = (text: string, duplicate_of?: string) => ({
+    caller: { kind: 'user' as const, id: 'u' },
+    request: { kind: 'update' as const, table: 'vs_tickets', patch: { remarks: [{ vis: 'ticket', text }], ...(duplicate_of ? { duplicate_of } : {}) }, filters: [{ column: "id", op: "eq" as const, value: "VS-1001" }], returning: "minimal" as const },
+  });
+
+  it('a remark naming a ticket by the model’s id names it as the target keeps it, for the model as for the target; ids alone, filters and other words as they are', () => {
+    const { testCase } = sendableCase(plan, { world, steps: [patch('see VS-1002 (not VS-10020)', 'VS-1002')] });
+    const sent = testCase!.steps[0].request as { patch: Row; filters: { value: unknown }[] };
+    expect(sent.patch).toEqual({ remarks: [{ vis: 'ticket', text: `see ${textAsUuid('VS-1002')} (not VS-10020)` }], duplicate_of: 'VS-1002' });
+    expect(sent.filters[0].value).toBe('VS-1001');
+    // A ticket the case itself inserts is named the same way later on.
+    const insert = { caller: { kind: 'user' as const, id: 'u' }, request: { kind: 'insert' as const, table: 'vs_tickets', rows: [{ id: "VS-1003" }], returning: "minimal" as const } };
+    const later = sendableCase(plan, { world, steps: [insert, patch('dup of VS-1003')] }).testCase!.steps[1].request as { patch: Row };
+    expect(later.patch.remarks).toEqual([{ vis: 'ticket', text: `dup of ${textAsUuid('VS-1003')}` }]);
+    // A function's arguments too (vs_transfer_dept's remarks), its id argument left to the mapping.
+    const transfer = { caller: { kind: 'user' as const, id: 'u' }, request: { kind: 'rpc' as const, fn: 'vs_transfer_dept', args: { p_id: 'VS-1001', p_remarks: [{ vis: 'ticket', text: 'see VS-1002' }] } } };
+    expect(sendableCase(plan, { world, steps: [transfer] }).testCase!.steps[0].request).toEqual({ ...transfer.request, args: { p_id: 'VS-1001', p_remarks: [{ vis: 'ticket', text: `see ${textAsUuid('VS-1002')}` }] } });
+    // No mapped id form: the case as it is.
+    const same = { world, steps: [patch('see VS-1002')] };
+    expect(sendableCase({ users: 'direct', bypassTriggers: false, mapping: { tables: { vs_tickets: { name: 'tickets' } } } }, same).testCase).toBe(same);
   });
 });

@@ -12,7 +12,7 @@ import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
 import type { Caller } from '../model/caller.ts';
-import { rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, withCallerFilled, type TargetMapping } from '../mapping/mapping.ts';
+import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, withCallerFilled, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -253,7 +253,10 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   // Columns the target's insert trigger fills from auth.uid(): written as the caller on both sides.
   const mapping = plan.mapping;
   const filled = mapping ? given.steps.map((step) => (step.caller ? { ...step, request: withCallerFilled(mapping, step.caller, step.request) } : step)) : given.steps;
-  const testCase = filled.every((s, i) => s.request === given.steps[i].request) ? given : { ...given, steps: filled };
+  // Ids inside the text a case writes, as the target keeps them (mapping.ts idsInTextAsTarget).
+  const inText = mapping && 'world' in given ? idsInTextAsTarget(mapping, { ...(given.world as World), ...insertedRows(filled) }) : undefined;
+  const rewritten = inText ? filled.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : filled;
+  const testCase = rewritten.every((s, i) => s.request === given.steps[i].request) ? given : { ...given, steps: rewritten };
   const drop = (reason: string) => {
     dropped[reason] = (dropped[reason] ?? 0) + 1;
     return false;
@@ -272,6 +275,31 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   });
   if (steps.length === testCase.steps.length) return { testCase, dropped };
   return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
+}
+
+/** The rows a case's steps insert, by model table (their ids may be named in later text). */
+function insertedRows(steps: readonly { request: ApiRequest }[]): Record<string, Row[]> {
+  const out: Record<string, Row[]> = {};
+  for (const { request } of steps) if (request.kind === 'insert') (out[targetName(request)] ??= []).push(...request.rows);
+  return out;
+}
+
+/** A request with `inText` applied to what it writes (bodies, arguments); filters and names as they are. The same object when nothing changed. */
+function textOfRequest(request: ApiRequest, inText: (v: Json) => Json): ApiRequest {
+  const changed = (before: Json, after: Json) => JSON.stringify(before) !== JSON.stringify(after);
+  if (request.kind === 'rpc') {
+    const args = inText(request.args) as Record<string, Json>;
+    return changed(request.args, args) ? { ...request, args } : request;
+  }
+  if (request.kind === 'insert') {
+    const rows = inText(request.rows) as Row[];
+    return changed(request.rows, rows) ? { ...request, rows } : request;
+  }
+  if (request.kind === 'update') {
+    const patch = inText(request.patch) as Row;
+    return changed(request.patch, patch) ? { ...request, patch } : request;
+  }
+  return request;
 }
 
 /** Why this target cannot take a read's embeds (or its order=) as the model means them (see sendableCase), or undefined. */

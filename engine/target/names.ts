@@ -9,16 +9,22 @@ import { targetName } from '../model/request.ts';
 import type { World } from '../model/world.ts';
 import { argToTarget, renameRow, rowToTarget, splitName, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 
-/** The fixture world in the target's tables and columns. */
+/** The fixture world in the target's tables and columns, with the rows written alongside (mapping `alsoWrite`). */
 export function worldToTarget(m: TargetMapping, world: World): World {
   const out: World = {};
-  for (const [table, rows] of Object.entries(world)) out[targetTable(m, table)] = rows.map((r) => rowToTarget(m, table, r));
+  for (const [table, rows] of Object.entries(world)) {
+    for (const also of m.tables?.[table]?.alsoWrite ?? []) {
+      const companions = rows.map((r) => Object.fromEntries(Object.entries(also.columns).map(([to, from]) => [to, valueToTarget(m, table, from, r[from] ?? null)])));
+      out[also.table] = [...(out[also.table] ?? []), ...companions];
+    }
+    out[targetTable(m, table)] = rows.map((r) => rowToTarget(m, table, r));
+  }
   return out;
 }
 
-/** Fixture order (model names) as target names. */
+/** Fixture order (model names) as target names, each table's `alsoWrite` tables just before it. */
 export function orderToTarget(m: TargetMapping, order: readonly string[]): string[] {
-  return order.map((t) => targetTable(m, t));
+  return order.flatMap((t) => [...(m.tables?.[t]?.alsoWrite ?? []).map((a) => a.table), targetTable(m, t)]);
 }
 
 function requiredColumn(m: TargetMapping, table: string, column: string, where: string): string {

@@ -38,6 +38,7 @@ export const referencePack = definePack({
   ],
   // The public handle is a digest of the ticket id as the target keeps it.
   targetIdSettings: [{ path: 'vs.publicHandle.idAs', table: 'vs_tickets', column: 'id' }],
+  userKeySettings: [{ path: 'students.personLink', table: 'student_records', column: 'id', unlessColumn: 'email', value: 'user-id' }],
   projectSettings: {
     settings: { ownerGuardCases: 'one-table' },
     note: 'model.ownerGuardCases: one-table (rule 1 patches one table per case: a table whose rows this schema cannot hold drops only its own cases)',

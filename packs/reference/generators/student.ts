@@ -43,6 +43,13 @@ export function emailVariant(email: string): fc.Arbitrary<string> {
   return fc.constantFrom(email, email.toUpperCase(), ` ${email}`, `${email} `, email.replace(/^./, (c) => c.toUpperCase()));
 }
 
+/** The caller's own record among `records`, as my_person_id() links them (settings.students.personLink). */
+export function ownRecords(settings: ModelSettings, records: Row[], caller: Caller): Row[] {
+  if (caller.kind !== 'user') return [];
+  if (settings.students.personLink === 'user-id') return records.filter((r) => r.id === caller.id);
+  return records.filter((r) => typeof r.email === 'string' && r.email.trim().toLowerCase() === caller.email?.toLowerCase());
+}
+
 /** Mostly one of the people; sometimes anon or the server context. */
 export function callerFrom(list: Person[], others = 1): fc.Arbitrary<Caller> {
   return fc.oneof(
@@ -59,19 +66,24 @@ export function peopleRows(list: Person[]): World {
   };
 }
 
-/** Student records: most people have one (their auth e-mail, written differently); plus strangers. */
-export function studentRecords(list: Person[]): fc.Arbitrary<Row[]> {
+/**
+ * Student records: most people have one (their auth e-mail, written differently); plus strangers.
+ * Linked by user id (settings.students.personLink), a record is keyed by its user: only people
+ * with a users row have one (the key references it), and no stranger has one.
+ */
+export function studentRecords(list: Person[], settings?: ModelSettings): fc.Arbitrary<Row[]> {
+  const byUser = settings?.students.personLink === 'user-id';
   const own = fc.tuple(
-    ...list.map((p) =>
+    ...(byUser ? list.filter((p) => p.profile) : list).map((p) =>
       fc.option(
-        fc.noShrink(fc.record({ id: fixedId, email: emailVariant(p.email), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }), major: fc.option(fc.constantFrom('CS', 'EE', 'Law', 'Art'), { nil: null }) })),
+        fc.noShrink(fc.record({ id: byUser ? fc.constant(p.id) : fixedId, email: emailVariant(p.email), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }), major: fc.option(fc.constantFrom('CS', 'EE', 'Law', 'Art'), { nil: null }) })),
         { nil: undefined, freq: 4 },
       ),
     ),
   );
   const strangers = fc.array(
     fc.noShrink(fc.record({ id: fixedId, email: fc.noShrink(emailAddress.map((e) => `x.${e}`)), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.constant(null), major: fc.constant(null) })),
-    { maxLength: 2 },
+    { maxLength: byUser ? 0 : 2 },
   );
   return fc.tuple(own, strangers).map(([mine, others]) => {
     const rows = [...mine.filter((r): r is NonNullable<typeof r> => r !== undefined), ...others];

@@ -260,6 +260,13 @@ export const ModelSettingsSchema = z
          */
         historyTieBreak: z.enum(['id desc', 'id asc']).default('id desc'),
         /**
+         * The spec names my_person_id() but not how a person is found: `email` (the reference: the
+         * student record whose e-mail is the auth identity's, lower(trim(…))) or `user-id` (the
+         * record keyed by its user: `student_records.id` is the user's id, as a
+         * `user_id primary key references users`). Both start from the auth identity (secure).
+         */
+        personLink: z.enum(['email', 'user-id']).default('email'),
+        /**
          * §4.2: "the caller's own student record plus the caller's own change-request outcomes";
          * the key of each in get_my_student_record's object (the reference: record, requests).
          */

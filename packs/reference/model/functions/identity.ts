@@ -2,6 +2,7 @@
  * The person model (rules 17, 20 and the identity-gated functions).
  *
  * A person is a student record: person_id = student_records.id. A signed-in caller is the person
+ * whose record is keyed by their user id (settings.students.personLink `user-id`), or by default
  * whose record's e-mail equals the e-mail of the caller's auth identity (auth.users.email, which
  * no API caller can edit), compared as Postgres' lower(trim(…)). Everything that asks "who is the
  * caller" — my_person_id(), get_my_student_record, sync_my_team_permissions — starts from the
@@ -11,7 +12,7 @@
 import { callerUid } from '../../../../engine/model/caller.ts';
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
 import type { Json } from '../../../../engine/model/json.ts';
-import { allowed } from '../../../../engine/model/outcome.ts';
+import { allowed, rejectedByGrant } from '../../../../engine/model/outcome.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
 import { decide, take } from '../branches.ts';
@@ -38,8 +39,12 @@ export function authEmail(ctx: RuleContext): string | null {
   return decide(typeof row?.email === 'string', 'R17.auth.email', 'R17.auth.no-identity') ? (row!.email as string) : null;
 }
 
-/** my_person_id(): the id of the caller's student record, or null. */
+/** my_person_id(): the id of the caller's student record, or null (linked as settings.students.personLink says). */
 export function myPersonId(ctx: RuleContext): string | null {
+  if (ctx.settings.students.personLink === 'user-id') {
+    if (ctx.uid === null) return take('R20.person.no-session'), null;
+    return rowsOf(ctx.world, 'student_records').some((s) => s.id === ctx.uid) ? ctx.uid : null;
+  }
   const email = authEmail(ctx);
   if (email === null) return null;
   const record = rowsOf(ctx.world, 'student_records').find((s) => sameEmail(s.email, email));
@@ -60,8 +65,12 @@ export const myPersonIdFunction: FunctionModel = {
   name: 'my_person_id',
   args: [],
   executableBy: ['anon', 'authenticated', 'service_role'],
+  valueSettings: { value: 'students.personLink' },
   predict(world, caller, _args, settings) {
-    return { outcome: scalarAnswer(myPersonId(ruleContext(world, caller, settings))), world };
+    const answer = scalarAnswer(myPersonId(ruleContext(world, caller, settings)));
+    // The spec names no grant for this helper: for anon, whose answer is "no person", refusing
+    // by EXECUTE grant (as rule 15 asks of private helpers) is as secure.
+    return { outcome: caller.kind === 'anon' ? { ...answer, orElse: [rejectedByGrant('execute on my_person_id')] } : answer, world };
   },
 };
 

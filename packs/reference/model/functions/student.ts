@@ -14,13 +14,15 @@ import { tiedInAnyOrder } from '../../../../engine/model/ties.ts';
 import type { ModelSettings } from '../settings.ts';
 import { myPersonId, ruleContext } from './identity.ts';
 import { refusal } from '../refusals.ts';
-import type { Caller } from '../../../../engine/model/caller.ts';
+import { callerUid, type Caller } from '../../../../engine/model/caller.ts';
 
 /** What get_my_student_record answers. */
 export function myStudentRecord(world: World, caller: Caller, settings: ModelSettings): Row {
   const me = myPersonId(ruleContext(world, caller, settings));
   const record = me === null ? undefined : rowsOf(world, 'student_records').find((s) => s.id === me);
-  const mine = me === null ? [] : rowsOf(world, 'student_change_requests').filter((c) => c.student_record_id === me);
+  // Linked by user id, change requests are keyed by the caller's id, with or without a record row.
+  const own = settings.students.personLink === 'user-id' ? callerUid(caller) : me;
+  const mine = own === null ? [] : rowsOf(world, 'student_change_requests').filter((c) => c.student_record_id === own);
   const keys = settings.students.recordOutput;
   return {
     [keys.record]: record
@@ -66,7 +68,7 @@ export const studentFunctions: FunctionModel[] = [
     args: [],
     executableBy: ['authenticated', 'service_role'],
     columnsSetting: 'students.recordOutput',
-    valueSettings: { requests: 'students.historyTieBreak' },
+    valueSettings: { requests: 'students.historyTieBreak', record: 'students.personLink' },
     predict: (world, caller, _args, settings) => {
       const answer = allowed([myStudentRecord(world, caller, settings)], 1);
       // The server context is no signed-in person ("signed in", §4.2): refusing it, as

@@ -43,7 +43,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   const anonymous = fc.option(fc.noShrink(fc.uuid({ version: 4 })).map((id): Person => ({ id, email: '', isAnonymous: true })), { nil: undefined, freq: 3 });
   return fc.tuple(signedUp, anonymous).map(([people, anon]) => (anon ? [...people, anon] : people)).chain((list) =>
     fc
-      .record({ records: studentRecords(withEmail(list)), nodes: teamTree(3) })
+      .record({ records: studentRecords(withEmail(list), settings), nodes: teamTree(3) })
       .chain(({ records, nodes }) =>
         fc.record({
           records: fc.constant(records),

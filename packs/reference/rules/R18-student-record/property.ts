@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import { callerFrom, changeRequests, peopleRows, peopleWithRoles, studentRecords } from '../../generators/student.ts';
+import { callerFrom, changeRequests, ownRecords, peopleRows, peopleWithRoles, studentRecords } from '../../generators/student.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
@@ -23,9 +23,9 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   const limit = settings.students.historyLimit;
   const roles = rolesByMeaning(settings);
   return peopleWithRoles(settings, [null, ...roles.plain, ...roles.plain, ...firstOf(roles.staff, roles.admin)], 1, 3).chain((list) =>
-    fc.tuple(studentRecords(list), callerFrom(list)).chain(([records, caller]) => {
+    fc.tuple(studentRecords(list, settings), callerFrom(list)).chain(([records, caller]) => {
       // The caller's own record, when they have one, often carries more outcomes than the cap.
-      const mine = caller.kind === 'user' ? records.filter((r) => typeof r.email === 'string' && r.email.trim().toLowerCase() === caller.email?.toLowerCase()) : [];
+      const mine = ownRecords(settings, records, caller);
       const others = records.filter((r) => !mine.includes(r));
       const own = mine.length
         ? fc.oneof({ weight: 3, arbitrary: changeRequests(settings, mine, limit + 6, limit - 1) }, { weight: 1, arbitrary: changeRequests(settings, mine, 3) })
