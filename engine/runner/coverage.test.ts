@@ -77,11 +77,18 @@ describe('clause coverage', () => {
     expect(mergeSummaries([shard(1, {}), shard(2, { 'R99.post:allowed': 1 })]).properties[0].status).toBe('passed');
   });
 
-  it('counts what a dropped case would have reached by the model, only its dropped steps when some were sent', () => {
+  it('counts what a dropped case would have reached by the model: when some steps were sent, the dropped ones and those after them', () => {
     const oracle = { model, settings: {} } as unknown as Oracle;
     const reach = new DroppedReach([clause]);
     const steps = [call(true), call(false)];
     reach.add({ world: {}, steps }, oracle, new Set([steps[1]]));
+    expect(reach.result()).toEqual({ deny: 1, 'R99.f:refused': 1 });
+    // Re-created after the second stranger's schema: R05's insert dropped (a column the target lacks), its read-back sent on a world without the row.
+    const after = new DroppedReach([clause]);
+    const three = [call(true), call(false), call(true)];
+    after.add({ world: {}, steps: three }, oracle, new Set([three[1]]));
+    expect(after.result()).toEqual({ allow: 1, deny: 1, 'R99.f:allowed': 1, 'R99.f:refused': 1 });
+    reach.add({ world: {}, steps }, oracle, new Set());
     expect(reach.result()).toEqual({ deny: 1, 'R99.f:refused': 1 });
     reach.add({ world: {}, steps: [call(true)] }, oracle);
     expect(reach.result()).toEqual({ allow: 1, deny: 1, 'R99.f:allowed': 1, 'R99.f:refused': 1 });

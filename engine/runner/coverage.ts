@@ -63,16 +63,21 @@ export class DroppedReach {
 
   constructor(private readonly clauses: readonly Clause[]) {}
 
-  /** `only`: the steps that were dropped (a case sent without some of its requests); absent: every step. */
-  add(testCase: DataCase, oracle: Oracle, only?: ReadonlySet<DataStep>): void {
+  /**
+   * `dropped`: the steps left out of a case sent without some of its requests; absent: every step.
+   * A step after a dropped one counts too: it was sent, but on a world without the dropped step's
+   * effect (a read-back of a row never inserted), so what it would have reached went unchecked.
+   */
+  add(testCase: DataCase, oracle: Oracle, dropped?: ReadonlySet<DataStep>): void {
     const bump = (key: string) => (this.counts[key] = (this.counts[key] ?? 0) + 1);
+    const firstDropped = dropped ? testCase.steps.findIndex((s) => dropped.has(s)) : 0;
     let world = testCase.world;
     for (const [i, made] of predictSteps(oracle, testCase).entries()) {
       // The model cannot answer this step: nothing it would have reached is known from here.
       if ('thrown' in made) break;
       const step = testCase.steps[i];
       const { outcome } = made.prediction;
-      if (!only || only.has(step)) {
+      if (firstDropped >= 0 && i >= firstDropped) {
         const side = sideOf(outcome);
         if (side) bump(side === 'allowed' ? 'allow' : 'deny');
         for (const clause of this.clauses) {
