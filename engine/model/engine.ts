@@ -444,7 +444,9 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
     ? candidates
     : candidates.filter((r) => (model.rules.updateUsing?.(r, ctx) ?? false) && (!readsRows || (model.rules.select?.(r, ctx) ?? false)));
   // Rows kept out whose refusal a project's trigger may raise instead (the trigger meets them first: any may answer).
-  const guardRefusals = bypass ? [] : candidates.filter((r) => !targets.includes(r)).flatMap((r) => model.rules.updateRefusableByGuard?.(r, ctx) ?? []);
+  // Only a table with such a guard looks for them (targets.includes is quadratic; every other UPDATE skips it).
+  const guard = bypass ? undefined : model.rules.updateRefusableByGuard;
+  const guardRefusals = guard ? candidates.filter((r) => !targets.includes(r)).flatMap((r) => guard(r, ctx) ?? []) : [];
   if (targets.length === 0) {
     if (!candidates.length) return unchanged(allowed(representation ? [] : null, 0));
     const none: Outcome = filtered(representation ? [] : null);

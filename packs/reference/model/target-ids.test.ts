@@ -37,5 +37,10 @@ describe('ids as the target keeps them', () => {
     const compared = (members: unknown[]) => chart.comparedAs!([{ nodes: [], members }] as never, {}, ModelSettingsSchema.parse({}));
     expect(compared([a, b])).toEqual(compared([b, a]));
     expect(compared([a, b])).not.toEqual(compared([a]));
+    // A nested value whose keys come in another order is the same jsonb: the same place in the order.
+    const c = { node_id: 'n', name: 'C', nickname: null, position: { b: 1, a: 0 } };
+    const cReordered = { node_id: 'n', name: 'C', nickname: null, position: { a: 0, b: 1 } };
+    const d = { node_id: 'n', name: 'C', nickname: null, position: { a: 5, b: 0 } };
+    expect(compared([c, d])).toEqual(compared([d, cReordered]));
   });
 });

@@ -12,6 +12,7 @@
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed } from '../../../../engine/model/outcome.ts';
+import { canonicalJson } from '../../../../engine/model/values.ts';
 import { refusal } from '../refusals.ts';
 import { nodeEffectivelyPublic } from '../tables/team.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
@@ -51,11 +52,10 @@ export function publicOrgChart(world: World): Row {
   return { nodes, members };
 }
 
-/** A list compared as a multiset: its elements in one canonical order (objects by their sorted entries). */
+/** A list compared as a multiset: its elements in one canonical order (by canonicalJson, at any depth). */
 function inAnyOrder(v: Json | undefined): Json {
   if (!Array.isArray(v)) return v ?? null;
-  const key = (x: Json) => JSON.stringify(x !== null && typeof x === 'object' && !Array.isArray(x) ? Object.keys(x).sort().map((k) => [k, x[k]]) : x);
-  return [...v].sort((a, b) => byText(key(a), key(b)));
+  return v.map((x) => [canonicalJson(x), x] as const).sort(([a], [b]) => byText(a, b)).map(([, x]) => x);
 }
 
 export const ORG_CHART_NODE_KEYS = ['id', 'parent_id', 'name', 'kind', 'position'] as const;
