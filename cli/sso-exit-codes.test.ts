@@ -4,20 +4,18 @@
  */
 import { describe, it, expect, afterAll } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '../sso/emulator/server.ts';
 import { loadSsoConfig } from '../sso/config.ts';
+import { tempDir } from '../testing/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../bin/policyfuzz.mjs', import.meta.url));
 const CONFIG = fileURLToPath(new URL('../sso/examples/sso.config.json', import.meta.url));
 const running: RunningEmulator[] = [];
-let tmp: string | undefined;
 afterAll(async () => {
   await Promise.all(running.map((e) => e.close()));
-  if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
 function policyfuzz(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -55,7 +53,8 @@ describe('policyfuzz sso exit codes through bin/policyfuzz.mjs', () => {
   it('check: 0 on a clean target, 1 when a must fails, 2 on bad input', async () => {
     const clean = await emulator();
     const faulty = await emulator(['reusable-code']);
-    tmp = await mkdtemp(join(tmpdir(), 'pf-sso-exit-'));
+    // Named by this process (tempDir): removed at the file's end, or by the next run's sweep if this one is killed.
+    const tmp = tempDir('sso-exit');
     const emptyConfig = join(tmp, 'empty.json');
     await writeFile(emptyConfig, '{}');
     const example = JSON.parse(await readFile(CONFIG, 'utf8'));
