@@ -165,9 +165,10 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
         progressTimer = setTimeout(tick, PROGRESS_EVERY_MS);
       }, PROGRESS_AFTER_MS)
     : undefined;
-  await client.query(FRESH_SESSION_SQL);
-  await client.query('begin');
   try {
+    // Inside the try: a failure here still clears the progress timer and the activity (finally).
+    await client.query(FRESH_SESSION_SQL);
+    await client.query('begin');
     for (const statement of statements) {
       current = statement;
       const timer = setTimeout(() => {
