@@ -59,6 +59,12 @@ export interface Oracle<S = any> {
    * a DELETE's cascades, nulls and refusals (engine/model/foreign-key-actions.ts). Absent: none predicted.
    */
   foreignKeyActions?: readonly ForeignKeyAction[];
+  /**
+   * Columns the target fills from auth.uid() on a signed-in caller's INSERT, by model table
+   * (mapping `tables.<t>.callerFilled`): the model predicts the row stored as the caller's
+   * (predict.ts callerFilledRequest). Absent: none.
+   */
+  callerFilled?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface Pack<S = any> {

@@ -50,9 +50,9 @@ export interface TableMapping {
   uuidIds?: string[];
   /**
    * Columns a BEFORE INSERT trigger of the target sets to `auth.uid()` for a signed-in caller,
-   * whatever the body says (`new.submitter_id := auth.uid()`). A signed-in caller's INSERT then
-   * names them as the caller, for the model as for the target (the database could not tell the
-   * two bodies apart), so the model does not refuse a row the trigger makes the caller's own.
+   * whatever the body says (`new.submitter_id := auth.uid()`). A signed-in caller's INSERT is
+   * sent as drawn; the model predicts the row stored as the caller's (engine/model/predict.ts
+   * callerFilledRequest), so a target that keeps a forged owner disagrees.
    */
   callerFilled?: string[];
   /**
@@ -499,14 +499,4 @@ export function idsInTextAsTarget(m: TargetMapping, rowsByTable: Record<string, 
     return v;
   };
   return inText;
-}
-
-/**
- * A signed-in caller's INSERT with the columns the target's trigger fills from `auth.uid()`
- * (`tables.<t>.callerFilled`) set to the caller, as the target stores them; any other request as it is.
- */
-export function withCallerFilled(m: TargetMapping, caller: Caller, request: ApiRequest): ApiRequest {
-  const columns = request.kind === 'insert' && caller.kind === 'user' ? m.tables?.[targetName(request)]?.callerFilled : undefined;
-  if (!columns?.length || request.kind !== 'insert' || caller.kind !== 'user') return request;
-  return { ...request, rows: request.rows.map((r) => ({ ...r, ...Object.fromEntries(columns.map((c) => [c, caller.id])) })) };
 }

@@ -5,7 +5,7 @@
  */
 import { apiRoleOf, type Caller } from './caller.ts';
 import { predictTableRequest, type Prediction } from './engine.ts';
-import { withBranches } from './branches.ts';
+import { unrecorded, withBranches } from './branches.ts';
 import { executeDenied } from './function-model.ts';
 import { allowed, sqlError, type Outcome } from './outcome.ts';
 import { targetName, type ApiRequest } from './request.ts';
@@ -41,8 +41,37 @@ function sameWorld(a: World, b: World): boolean {
 
 /** The model's answer, with the branches it took on the way (branches.ts). */
 export function predict(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
-  const { value, branches } = withBranches(() => predictRequest(oracle, world, caller, request));
-  return { ...value, outcome: maxRowsCap(request, value.outcome, oracle.maxRows), branches };
+  const filled = callerFilledRequest(oracle, caller, request);
+  const { value, branches } = withBranches(() => predictRequest(oracle, world, caller, filled));
+  const outcome = maxRowsCap(request, value.outcome, oracle.maxRows);
+  return { ...value, outcome: filled === request ? outcome : orSpoofRefused(oracle, world, caller, request, outcome), branches };
+}
+
+/**
+ * A signed-in caller's INSERT as the target stores it (Oracle.callerFilled): the columns its
+ * trigger fills from auth.uid() hold the caller, whatever the body sent. Only the model's copy:
+ * the request goes out as drawn, so a target that keeps a forged owner disagrees.
+ */
+export function callerFilledRequest(oracle: Oracle, caller: Caller, request: ApiRequest): ApiRequest {
+  const columns = request.kind === 'insert' && caller.kind === 'user' ? oracle.callerFilled?.[targetName(request)] : undefined;
+  if (!columns?.length || request.kind !== 'insert' || caller.kind !== 'user') return request;
+  return { ...request, rows: request.rows.map((r) => ({ ...r, ...Object.fromEntries(columns.map((c) => [c, caller.id])) })) };
+}
+
+/**
+ * A body naming another owner in a caller-filled column: refusing it as the rules refuse the
+ * forged row (a trigger that fills only a null, behind a policy that checks) is as secure as
+ * storing it as the caller's; storing the forged owner is neither.
+ */
+function orSpoofRefused(oracle: Oracle, world: World, caller: Caller, drawn: ApiRequest, outcome: Outcome): Outcome {
+  if (drawn.kind !== 'insert' || caller.kind !== 'user') return outcome;
+  const columns = oracle.callerFilled?.[targetName(drawn)] ?? [];
+  // An omitted or null owner is filled by either trigger: one reading only.
+  const forged = drawn.rows.some((r) => columns.some((c) => r[c] !== undefined && r[c] !== null && r[c] !== caller.id));
+  if (!forged) return outcome;
+  const asSent = unrecorded(() => predictRequest(oracle, world, caller, drawn)).outcome;
+  if (asSent.kind === 'allowed' || asSent.kind === 'filtered') return outcome;
+  return { ...outcome, orElse: [...(outcome.orElse ?? []), asSent] } as Outcome;
 }
 
 /**

@@ -18,6 +18,7 @@ import { observeCases, type SideRecord } from '../diff/behaviour-diff.ts';
 import type { Oracle, Pack } from '../pack.ts';
 import { fitToTarget, notApplicable, partialNote } from '../runner/applicability.ts';
 import { withForeignKeyActions } from '../target/foreign-key-actions.ts';
+import { withCallerFilled } from '../target/caller-filled.ts';
 import { runCatalogProperty, type CatalogProperty } from '../runner/catalog-property.ts';
 import type { StepMismatch } from '../runner/check-case.ts';
 import { applyCoverageGate } from '../runner/coverage.ts';
@@ -103,9 +104,9 @@ export async function openSession(options: SessionOptions): Promise<Session> {
  */
 export function sessionOn(env: Environment, target: SessionTarget, given: Oracle = target.oracle, pack?: Pack): Session {
   // The model caps reads at the db-max-rows the executor applies (predict.ts maxRowsCap), and
-  // predicts a DELETE's cascades by the target's foreign keys.
+  // predicts a DELETE's cascades by the target's foreign keys, and the owners its insert triggers fill.
   const capped: Oracle = { ...(env.cache.maxRows === undefined ? given : { ...given, maxRows: env.cache.maxRows }), codePointText: env.cache.codePointText === true };
-  const oracle = withForeignKeyActions(capped, env.workers[0].tx.fixturePlan);
+  const oracle = withCallerFilled(withForeignKeyActions(capped, env.workers[0].tx.fixturePlan), env.workers[0].tx.fixturePlan);
   const first = (): Worker => env.workers[0];
   const mapping = target.fixtures?.mapping;
   return {

@@ -1,32 +1,23 @@
 /**
  * A model run's case (fc.commands: the VS lifecycle) on a target whose BEFORE INSERT triggers set
- * columns from auth.uid() (mapping `callerFilled`). Its steps were compiled on the model with the
- * bodies as drawn; filling one afterwards changes the worlds the later commands are drawn from,
- * so the run would no longer send the case's steps. Compiled again instead, each step filled and
- * predicted as the check predicts it, and the run's hook fills each step it sends the same way.
+ * columns from auth.uid() (Oracle.callerFilled). Its steps were compiled on the pack's model,
+ * which keeps the bodies as drawn; the engine's prediction stores the caller instead, which
+ * changes the worlds the later commands are drawn from, so the run would no longer send the
+ * case's steps. Compiled again instead, on the engine's predictions; the steps go out as drawn.
  */
 import type { Oracle } from '../pack.ts';
-import { predict } from '../model/predict.ts';
-import { withCallerFilled } from '../mapping/mapping.ts';
-import type { FixturePlan } from '../target/fixtures.ts';
+import { callerFilledRequest, predict } from '../model/predict.ts';
 import { modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
 
-export async function withCallerFilledRun(plan: FixturePlan, oracle: Oracle, testCase: DataCase): Promise<DataCase> {
+export async function withCallerFilledRun(oracle: Oracle, testCase: DataCase): Promise<DataCase> {
   const run = modelRunOf(testCase);
-  const mapping = plan.mapping;
-  if (!run || !mapping || !Object.values(mapping.tables ?? {}).some((t) => t.callerFilled?.length)) return testCase;
-  const fill = (step: DataStep): DataStep => {
-    const request = withCallerFilled(mapping, step.caller, step.request);
-    return request === step.request ? step : { ...step, request };
-  };
-  if (!testCase.steps.some((s) => fill(s) !== s)) return testCase;
+  if (!run || !oracle.callerFilled || !testCase.steps.some((s) => callerFilledRequest(oracle, s.caller, s.request) !== s.request)) return testCase;
   const steps: DataStep[] = [];
   let world = testCase.world;
   await run(async (step) => {
-    const filled = fill(step);
-    steps.push(filled);
-    world = predict(oracle, world, filled.caller, filled.request).world;
+    steps.push(step);
+    world = predict(oracle, world, step.caller, step.request).world;
     return world;
   });
-  return withModelRun({ world: testCase.world, steps }, (execute) => run((step) => execute(fill(step))));
+  return withModelRun({ world: testCase.world, steps }, run);
 }

@@ -225,7 +225,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // A model run's steps depend on one another: one the target cannot take (a column mapped to
   // null) drops the whole case, counted, rather than a step of it.
   const sendableRun = async (plan: FixturePlan, testCase: DataCase): Promise<{ testCase?: DataCase; dropped: Record<string, number> }> => {
-    const filled = await withCallerFilledRun(plan, options.oracle, testCase);
+    const filled = await withCallerFilledRun(options.oracle, testCase);
     const { dropped } = sendableCase(plan, filled);
     return Object.keys(dropped).length ? { dropped } : { testCase: filled, dropped };
   };

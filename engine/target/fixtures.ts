@@ -12,7 +12,7 @@ import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
 import type { Caller } from '../model/caller.ts';
-import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, withCallerFilled, type TargetMapping } from '../mapping/mapping.ts';
+import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -250,12 +250,11 @@ export function droppedColumnReason(column: string): string {
 export function sendableCase<C extends { steps: readonly { caller?: Caller; request: ApiRequest }[] }>(plan: FixturePlan, given: C): { testCase?: C; dropped: Record<string, number> } {
   const dropped: Record<string, number> = {};
   if (!plan.mapping && !plan.shapes) return { testCase: given, dropped };
-  // Columns the target's insert trigger fills from auth.uid(): written as the caller on both sides.
+  // Columns the target's insert trigger fills from auth.uid() (callerFilled) are sent as drawn: only the model's copy fills them (predict.ts).
   const mapping = plan.mapping;
-  const filled = mapping ? given.steps.map((step) => (step.caller ? { ...step, request: withCallerFilled(mapping, step.caller, step.request) } : step)) : given.steps;
   // Ids inside the text a case writes, as the target keeps them (mapping.ts idsInTextAsTarget).
-  const inText = mapping && 'world' in given ? idsInTextAsTarget(mapping, { ...(given.world as World), ...insertedRows(filled) }) : undefined;
-  const rewritten = inText ? filled.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : filled;
+  const inText = mapping && 'world' in given ? idsInTextAsTarget(mapping, { ...(given.world as World), ...insertedRows(given.steps) }) : undefined;
+  const rewritten = inText ? given.steps.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : given.steps;
   const testCase = rewritten.every((s, i) => s.request === given.steps[i].request) ? given : { ...given, steps: rewritten };
   const drop = (reason: string) => {
     dropped[reason] = (dropped[reason] ?? 0) + 1;
