@@ -6,14 +6,15 @@ import type { ApiResponse } from '../engine/executor/response.ts';
 import type { FixtureStatement } from '../engine/target/fixtures.ts';
 import type { Caller } from '../engine/model/caller.ts';
 import type { ApiRequest } from '../engine/model/request.ts';
-import { openEnvironment, type Environment } from '../engine/runner/environment.ts';
+import { openEnvironment, type Environment, type EnvironmentOptions } from '../engine/runner/environment.ts';
 import { sharedServer } from './shared-server.ts';
 import { tempDir } from './temp-dir.ts';
 
-export async function sqlEnvironment(prefix: string, sql: string): Promise<Environment> {
+/** `fixtures`: read the catalog and fit worlds to it, as for a project's own migrations. */
+export async function sqlEnvironment(prefix: string, sql: string, fixtures?: EnvironmentOptions['fixtures']): Promise<Environment> {
   const dir = tempDir(prefix);
   writeFileSync(path.join(dir, '0001_schema.sql'), sql);
-  return openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir) });
+  return openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir), ...(fixtures ? { fixtures } : {}) });
 }
 
 /** One case on the first worker: the fixtures, then each request (planned at once), then rolled back; the answers in order. */

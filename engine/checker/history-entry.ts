@@ -49,6 +49,8 @@ export interface HistoryEntry {
   disagreement?: string;
   /** The checker that rejected it. */
   checker?: string;
+  /** The model agreed only by an answer the target's shape justified (mapping.ts leniencyOf): what justified it. */
+  leniency?: string;
 }
 
 /**

@@ -22,6 +22,8 @@ export interface CachedFunction {
   args: { name: string; type: string; hasDefault: boolean }[];
   /** 'void', 'scalar' (one value), 'setof-scalar', 'composite' (one row), 'setof-composite' */
   returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
+  /** format_type() of the return type (`jsonb`, `text`, `record`). */
+  returnType?: string;
   /** PostgREST calls a STABLE or IMMUTABLE function in a READ ONLY transaction, whatever the method. */
   volatility: 'volatile' | 'stable' | 'immutable';
 }
@@ -140,6 +142,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       name: r.name,
       args: inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= firstDefault })),
       returns,
+      returnType: r.ret_type,
       volatility: r.volatility === 's' ? 'stable' : r.volatility === 'i' ? 'immutable' : 'volatile',
     });
   }

@@ -26,6 +26,7 @@ import { describeRequest, targetName } from '../model/request.ts';
 import { embedKey } from '../model/embed.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
+import { catalogFacts } from '../target/catalog-facts.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, worldAsStored, type FixturePlan } from '../target/fixtures.ts';
 import { columnsAsTargetNames, expectedAsTargetShows, guardedWrite, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping, sqlRoutedTables } from '../mapping/mapping.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -298,7 +299,7 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     if (reshaped.length) body.push(comment(`${reshaped.join(', ')}: compared by the model through comparedAs (a property of the value, not the value); not asserted here.`));
     const masked = [...maskedColumns(oracle, step, plan), ...reshaped];
     const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []).map(embedKey) : [];
-    const lines = assertionsFor(i + 1, label, mapping ? expectedAsTargetShows(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome, mapping ? columnsAsTargetNames(mapping, step.request, masked) : masked, known, shape, embeds);
+    const lines = assertionsFor(i + 1, label, mapping ? expectedAsTargetShows(mapping, step.caller, step.request, prediction.outcome, catalogFacts(plan)) : prediction.outcome, mapping ? columnsAsTargetNames(mapping, step.request, masked) : masked, known, shape, embeds);
     body.push(...lines);
     tests += lines.length;
     world = prediction.world;

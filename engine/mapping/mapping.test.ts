@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import type { ApiRequest } from '../model/request.ts';
+import type { Outcome } from '../model/outcome.ts';
 import {
   expectedOnTarget,
+  leniencyOf,
+  type CatalogFacts,
   outcomeToModel,
   presenceUnder,
   UnmappableRequest,
@@ -321,29 +324,63 @@ describe('uuid keys where the model keeps text ids (uuidIds)', () => {
   });
 });
 
-describe('a lookup answering null for no row', () => {
-  it('a jsonb function finding nothing (null) agrees with the model’s empty answer; a row or another value still differs', () => {
-    const m: TargetMapping = { tables: { vs_tickets: { uuidIds: ['id'] } } };
-    const call: ApiRequest = { kind: 'rpc', fn: 'get_vs_ticket_by_id', args: { p_id: 'VS-1' } };
-    const none = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [], affected: 0 });
-    expect(compareOutcomes(none, outcomeToModel(m, call, observedOutcome(call, { status: 200, body: null, affected: 1 })))).toBeUndefined();
+/** A catalog where vs_tickets.target_dept references departments and get_vs_ticket_by_id returns jsonb (`returnType` to change it). */
+const catalog = (returnType = 'jsonb', referencing: Record<string, Record<string, string>> = { vs_tickets: { target_dept: 'departments' } }): CatalogFacts => ({
+  referencedTable: (table, column) => (table === undefined ? Object.values(referencing).find((t) => t[column])?.[column] : referencing[table]?.[column]),
+  returnType: (fn) => (fn === 'get_vs_ticket_by_id' ? returnType : undefined),
+});
+
+describe('a lookup answering null for no row: only a function the catalog says returns jsonb', () => {
+  const m: TargetMapping = { tables: { vs_tickets: { uuidIds: ['id'] } } };
+  const call: ApiRequest = { kind: 'rpc', fn: 'get_vs_ticket_by_id', args: { p_id: 'VS-1' } };
+  const nullAnswer = outcomeToModel(m, call, observedOutcome(call, { status: 200, body: null, affected: 1 }));
+
+  it('a jsonb function finding nothing (null) agrees with the model’s empty answer, named; a row or another value still differs', () => {
+    const none = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [], affected: 0 }, catalog());
+    expect(compareOutcomes(none, nullAnswer)).toBeUndefined();
+    expect((none as { orElse: Outcome[] }).orElse.map(leniencyOf)).toEqual(['a null read as no row: get_vs_ticket_by_id returns jsonb']);
     expect(compareOutcomes(none, outcomeToModel(m, call, { kind: 'allowed', rows: [{ value: false }], affected: 1 }))).toBeDefined();
     expect(compareOutcomes(none, outcomeToModel(m, call, { kind: 'allowed', rows: [{ id: 'x' }], affected: 1 }))).toBeDefined();
     // A model that answers a row still wants it.
-    const one = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [{ id: 'VS-1' }], affected: 1 });
+    const one = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [{ id: 'VS-1' }], affected: 1 }, catalog());
     expect(compareOutcomes(one, outcomeToModel(m, call, { kind: 'allowed', rows: [{ value: null }], affected: 1 }))).toBeDefined();
+  });
+
+  it('a function returning text (or one whose type is unknown) answering null where the model finds nothing disagrees', () => {
+    expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [], affected: 0 }, catalog('text')), nullAnswer)).toBeDefined();
+    expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [], affected: 0 }), nullAnswer)).toBeDefined();
   });
 });
 
-describe('a vocabulary kept as a lookup table; an owner column filled by a trigger', () => {
-  it('a value the model’s CHECK refuses (23514) may be refused by the target’s foreign key (23503); no other error', () => {
-    const patch: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { target_dept: 'XX' }, filters: [{ column: 'id', op: 'eq', value: 'VS-1' }], returning: 'minimal' };
-    const expected = expectedOnTarget({}, alice, patch, { kind: 'error', code: '23514', detail: 'target_dept check' });
+describe('a vocabulary kept as a lookup table: only where the column is a foreign key on the target', () => {
+  const patch: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { target_dept: 'XX' }, filters: [{ column: 'id', op: 'eq', value: 'VS-1' }], returning: 'minimal' };
+  const checkRefusal = { kind: 'error', code: '23514', detail: 'target_dept check' } as const;
+
+  it('a value the model’s CHECK refuses (23514) may be refused by that column’s foreign key (23503), named; no other error', () => {
+    const expected = expectedOnTarget({}, alice, patch, checkRefusal, catalog());
     expect(compareOutcomes(expected, { kind: 'error', code: '23503' })).toBeUndefined();
+    expect((expected as { orElse: Outcome[] }).orElse.map(leniencyOf)).toEqual(['23503 read as 23514: vs_tickets.target_dept references departments']);
     expect(compareOutcomes(expected, { kind: 'error', code: '23505' })).toBeDefined();
     expect(compareOutcomes(expected, { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+    // In the target's names: a renamed table and column.
+    const renamed: TargetMapping = { tables: { vs_tickets: { name: 'tickets', columns: { target_dept: 'dept' } } } };
+    expect(compareOutcomes(expectedOnTarget(renamed, alice, patch, checkRefusal, catalog('jsonb', { tickets: { dept: 'departments' } })), { kind: 'error', code: '23503' })).toBeUndefined();
+    // A function's write: a column of that name that is a foreign key somewhere.
+    const call: ApiRequest = { kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id: 'VS-1', p_dept: 'XX' } };
+    expect(compareOutcomes(expectedOnTarget({}, alice, call, checkRefusal, catalog()), { kind: 'error', code: '23503' })).toBeUndefined();
   });
 
+  it('where the column is no foreign key (another column’s is), or the catalog is not read, a 23503 is a finding', () => {
+    // vs_tickets.category references a table; target_dept is checked by nothing the target has: a 23503 there is some other key.
+    const otherShape = catalog('jsonb', { vs_tickets: { category: 'vs_categories' } });
+    expect(compareOutcomes(expectedOnTarget({}, alice, patch, checkRefusal, otherShape), { kind: 'error', code: '23503' })).toBeDefined();
+    expect(compareOutcomes(expectedOnTarget({}, alice, patch, checkRefusal), { kind: 'error', code: '23503' })).toBeDefined();
+    // A CHECK that is not a vocabulary (a cap on remarks) is never read as a lookup's key.
+    expect(compareOutcomes(expectedOnTarget({}, alice, patch, { kind: 'error', code: '23514', detail: 'remarks cap' }, catalog()), { kind: 'error', code: '23503' })).toBeDefined();
+  });
+});
+
+describe('an owner column filled by a trigger', () => {
   it('callerFilled is a list of column names (what it predicts: engine/runner/caller-filled-run.test.ts)', () => {
     expect(MappingSchema.safeParse({ tables: { vs_tickets: { callerFilled: ['submitter_id'] } } }).success).toBe(true);
   });

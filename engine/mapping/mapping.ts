@@ -400,23 +400,61 @@ function rowOnTarget(m: TargetMapping, table: string, row: Row): Row {
 }
 
 /**
- * A function the model answers with no row (a lookup finding nothing) may answer a null instead,
- * as a `returns jsonb` (or a composite) function finding nothing does: the same nothing, shown.
+ * What the target's catalog says (engine/target/catalog-facts.ts), for the answers only a shape
+ * of it justifies. Absent (a catalog not read): none of them is accepted.
  */
-function nullAsNoRow(request: ApiRequest, expected: Outcome): Outcome {
-  if (request.kind !== 'rpc' || expected.kind !== 'allowed' || expected.rows?.length !== 0) return expected;
-  const nullAnswer: Outcome = { kind: 'allowed', rows: [{ value: null }], affected: 1 };
+export interface CatalogFacts {
+  /** The table a target column (target names) references by a foreign key; `table` undefined: any table's column of that name. */
+  referencedTable(table: string | undefined, column: string): string | undefined;
+  /** A target function's return type (`jsonb`, `text`), by its name as called, when known. */
+  returnType(fn: string): string | undefined;
+}
+
+/** The answers a target's shape made as correct as the model's, each named by what justified it (`leniencyOf`). */
+const leniencies = new WeakMap<Outcome, string>();
+
+/** Why an alternative of an expectation is accepted, when it is one the target's shape justified (named in the run's note). */
+export function leniencyOf(alternative: Outcome): string | undefined {
+  return leniencies.get(alternative);
+}
+
+function lenient(alternative: Outcome, why: string): Outcome {
+  leniencies.set(alternative, why);
+  return alternative;
+}
+
+/**
+ * A function the model answers with no row (a lookup finding nothing) may answer a null instead,
+ * as a `returns jsonb` function finding nothing does: the same nothing, shown. Only a function
+ * the catalog says returns json or jsonb: a null from a text or a boolean is a value, not "none".
+ */
+function nullAsNoRow(m: TargetMapping, request: ApiRequest, expected: Outcome, facts: CatalogFacts | undefined): Outcome {
+  if (request.kind !== 'rpc' || expected.kind !== 'allowed' || expected.rows?.length !== 0 || !facts) return expected;
+  const fn = targetFunction(m, targetName(request));
+  const type = facts.returnType(fn);
+  if (type !== 'json' && type !== 'jsonb') return expected;
+  const nullAnswer = lenient({ kind: 'allowed', rows: [{ value: null }], affected: 1 }, `a null read as no row: ${fn} returns ${type}`);
   return { ...expected, orElse: [...(expected.orElse ?? []), nullAnswer] };
 }
 
 /**
- * A value outside a vocabulary the model's CHECK refuses (23514) the target may keep as a lookup
- * table instead (`target_dept references departments`): its foreign key refuses it (23503), the same refusal.
+ * A value outside a vocabulary the model's CHECK refuses (23514, `<column> check`) the target may
+ * keep as a lookup table instead (`target_dept references departments`): its foreign key refuses
+ * it (23503), the same refusal. Only where that column is a foreign key on the target.
  */
-function vocabularyByForeignKey(expected: Outcome): Outcome {
+function vocabularyByForeignKey(m: TargetMapping, request: ApiRequest, expected: Outcome, facts: CatalogFacts | undefined): Outcome {
+  if (!facts) return expected;
   const alternatives = [expected, ...('orElse' in expected ? (expected.orElse ?? []) : [])];
-  if (!alternatives.some((o) => o.kind === 'error' && o.code === '23514')) return expected;
-  return orAlso(expected, [sqlError('23503', 'a vocabulary kept as a lookup table (foreign key)')]);
+  const check = alternatives.find((o) => o.kind === 'error' && o.code === '23514' && / check$/.test(o.detail ?? ''));
+  if (!check || check.kind !== 'error') return expected;
+  const column = check.detail!.replace(/ check$/, '');
+  // A table request's own column; a function's write: a column of that name in any table.
+  const table = request.kind === 'rpc' ? undefined : targetName(request);
+  const onTarget = table === undefined ? column : targetColumn(m, table, column);
+  const lookup = onTarget ? facts.referencedTable(table === undefined ? undefined : targetTable(m, table), onTarget) : undefined;
+  if (!lookup) return expected;
+  const where = table === undefined ? onTarget : `${targetTable(m, table)}.${onTarget}`;
+  return orAlso(expected, [lenient(sqlError('23503', `a vocabulary kept as a lookup table (${where} references ${lookup})`), `23503 read as 23514: ${where} references ${lookup}`)]);
 }
 
 /**
@@ -425,8 +463,8 @@ function vocabularyByForeignKey(expected: Outcome): Outcome {
  * with nothing — row security deciding instead of the grant, both secure. Anything that shows
  * or changes a row still disagrees.
  */
-export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome): Outcome {
-  const expected = vocabularyByForeignKey(nullAsNoRow(request, expectedRowsOnTarget(m, request, modelExpected)));
+export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome, facts?: CatalogFacts): Outcome {
+  const expected = vocabularyByForeignKey(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts);
   if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
   if (request.kind === 'rpc') {
@@ -446,8 +484,8 @@ export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiR
  * The model's expectation in the target's own names (the inverse of outcomeToModel, for a repro
  * that reads the target's raw answer): rows in its columns and vocabulary, its conventions' alternatives.
  */
-export function expectedAsTargetShows(m: TargetMapping, caller: Caller, request: ApiRequest, predicted: Outcome): Outcome {
-  const expected = expectedOnTarget(m, caller, request, predicted);
+export function expectedAsTargetShows(m: TargetMapping, caller: Caller, request: ApiRequest, predicted: Outcome, facts?: CatalogFacts): Outcome {
+  const expected = expectedOnTarget(m, caller, request, predicted, facts);
   if ((expected.kind !== 'allowed' && expected.kind !== 'filtered') || !expected.rows || (predicted.kind !== 'allowed' && predicted.kind !== 'filtered') || !predicted.rows) return expected;
   if (request.kind !== 'rpc') return { ...expected, rows: predicted.rows.map((r) => rowToTarget(m, targetName(request), r)) } as Outcome;
   const columns = m.functions?.[targetName(request)]?.columns;

@@ -11,12 +11,13 @@ import { column, serverAssignedColumns, type TableModel } from '../model/table-m
 import { embedKey, type OrderTerm } from '../model/embed.ts';
 import { embeddedTableOf } from '../model/engine.ts';
 import type { Json, Row } from '../model/json.ts';
-import { comparedAsFor, embedOrderMask, orderMask, settingHintsFor, timestampMask } from '../checker/compare.ts';
+import { compareOutcomes, comparedAsFor, embedOrderMask, orderMask, settingHintsFor, timestampMask } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
+import { catalogFacts } from '../target/catalog-facts.ts';
 import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -26,7 +27,7 @@ import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { accessCell, accessKey } from '../model/access.ts';
-import { expectedOnTarget, outcomeToModel } from '../mapping/mapping.ts';
+import { expectedOnTarget, leniencyOf, outcomeToModel } from '../mapping/mapping.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { isSideError } from '../findings/signature.ts';
 
@@ -195,7 +196,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   if (unheld) throw new NotRealizable(unheld);
   const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
-  const expected = mapping ? expectedOnTarget(mapping, step.caller, step.request, prediction.outcome) : prediction.outcome;
+  const expected = mapping ? expectedOnTarget(mapping, step.caller, step.request, prediction.outcome, catalogFacts(tx.fixturePlan)) : prediction.outcome;
   const outcome = outcomeClass(prediction.outcome);
   const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
   const masked = maskedColumns(oracle, step, tx.fixturePlan);
@@ -215,12 +216,25 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   };
   // The model's agreement first, then nothing left on the connection, then the pack's own invariants.
   const disagreement = judgeStep([...ENGINE_CHECKERS, ...(oracle.model.invariants ?? [])], entry, earlier);
-  if (!disagreement) return { entry };
+  if (!disagreement) {
+    const leniency = leniencyApplied(entry);
+    return { entry: leniency ? Object.assign(entry, { leniency }) : entry };
+  }
   Object.assign(entry, { disagreement: disagreement.reason, checker: disagreement.checker });
   // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
   const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
   const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}), ...(sentAsSql(tx.fixturePlan, step.request) ? { sentAs: 'sql' as const } : {}) };
   return { entry, mismatch };
+}
+
+/** What justified the answer an agreeing step matched, when only a shape-bound alternative (mapping.ts leniencyOf) matched it. */
+function leniencyApplied(entry: HistoryEntry): string | undefined {
+  const expected = entry.predicted;
+  const bound = 'orElse' in expected ? (expected.orElse ?? []).filter((o) => leniencyOf(o) !== undefined) : [];
+  if (!bound.length) return undefined;
+  const strict = { ...expected, orElse: (expected.orElse ?? []).filter((o) => !bound.includes(o)) } as Outcome;
+  if (!compareOutcomes(strict, entry.observed, entry.masked, entry.comparedAs, entry.hints)) return undefined;
+  return bound.filter((o) => !compareOutcomes(o, entry.observed, entry.masked, entry.comparedAs, entry.hints)).map((o) => leniencyOf(o)!)[0];
 }
 
 /**

@@ -117,6 +117,12 @@ export function dropNotes(dropped: Record<string, number>, cases: number): { pro
   return { prominent, ...(share > DROP_HEALTH_SHARE && !named ? { general: `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}` } : {}) };
 }
 
+/** The answers accepted only because the target's shape justified them (mapping.ts leniencyOf), each with its count of steps. */
+export function acceptedNote(accepted: Record<string, number>): string | undefined {
+  const named = Object.entries(accepted).sort(([a], [b]) => a.localeCompare(b)).map(([why, n]) => `${why} (${n} step${n === 1 ? '' : 's'})`);
+  return named.length ? `accepted by the target's shape: ${named.join('; ')}` : undefined;
+}
+
 /** The note of a property whose share of dropped cases is high (or total), or one CHECK's share is (dropNotes). */
 export function droppedNote(dropped: Record<string, number>, cases: number): string | undefined {
   const { prominent, general } = dropNotes(dropped, cases);
@@ -229,6 +235,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     const { dropped } = sendableCase(plan, filled);
     return Object.keys(dropped).length ? { dropped } : { testCase: filled, dropped };
   };
+  /** Steps the model agreed with only by an answer the target's shape justified, by what justified it (named in the note). */
+  const accepted: Record<string, number> = {};
   /** Cases (or requests) the target cannot hold, by reason: not run, not counted in `checked`. */
   const dropped: Record<string, number> = {};
   const drop = (reason: string) => (dropped[reason] = (dropped[reason] ?? 0) + 1);
@@ -283,6 +291,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         for (const h of verdict.history) {
           counts[h.outcomeClass]++;
           access[h.cell] = (access[h.cell] ?? 0) + 1;
+          if (h.leniency) accepted[h.leniency] = (accepted[h.leniency] ?? 0) + 1;
         }
         const predictions = casePredictions(testCase, options.oracle, verdict.history.map((h) => h.prediction));
         timed(timings, 'modelMs', () => {
@@ -403,7 +412,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     ...(stopped ? { stopped } : {}),
     ...(Object.keys(dropped).length ? { dropped, droppedReach: droppedReach.result() } : {}),
   };
-  const health = droppedNote(dropped, checked);
+  const health = [droppedNote(dropped, checked), acceptedNote(accepted)].filter(Boolean).join('; ') || undefined;
   const withHealth = (note?: string) => (health ? { note: note ? `${note}; ${health}` : health } : note ? { note } : {});
   const timing = () => ({ durationMs: Date.now() - started, timings: roundTimings(timings), ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
@@ -430,7 +439,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     // (A later tranche of a property whose earlier ones ran cases has run something.)
     const ranBefore = workers.some((_, w) => progressBefore(w).runs > 0);
     if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'error', note: health };
-    const note = passNote(stopped, checked, dropped, progress);
+    const note = [passNote(stopped, checked, dropped, progress), acceptedNote(accepted)].filter(Boolean).join('; ');
     return { ...base, ...timing(), status: 'passed', ...(note ? { note } : {}) };
   }
 

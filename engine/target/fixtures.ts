@@ -53,6 +53,8 @@ export interface FixturePlan {
   seededValues?: readonly string[];
   /** The target's names for the model's tables and columns (fixtures are written in them). */
   mapping?: TargetMapping;
+  /** Return types of the target's functions (`jsonb`), by name as called (`fn` and `schema.fn`): read with `shapes`. */
+  functionTypes?: ReadonlyMap<string, string>;
 }
 
 export const REFERENCE_PLAN: FixturePlan = { users: 'direct', bypassTriggers: false };

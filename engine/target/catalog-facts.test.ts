@@ -1,0 +1,65 @@
+/**
+ * The answers a target's shape justifies (mapping.ts CatalogFacts), read from a real catalog: a
+ * 23503 for the model's 23514 only on a column that is a foreign key to a lookup table, named in
+ * the run's note when a step agreed only by it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TableModel } from '../model/table-model.ts';
+import type { Oracle } from '../pack.ts';
+import { checkCase } from '../runner/check-case.ts';
+import type { Environment } from '../runner/environment.ts';
+import { acceptedNote } from '../runner/run-data-property.ts';
+import { sqlEnvironment } from '../../testing/sql-environment.ts';
+import { catalogFacts, functionTypesOf } from './catalog-facts.ts';
+
+const SCHEMA = `
+create table public.cl_departments (code text primary key);
+create table public.cl_tickets (id int primary key, dept text not null references public.cl_departments (code), label text not null default 'a');
+create function public.cl_find(p int) returns jsonb language sql stable as $$ select null::jsonb $$;
+create function public.cl_label(p int) returns text language sql stable as $$ select null::text $$;
+grant select, insert on public.cl_tickets to authenticated;
+`;
+
+// The model keeps departments (and labels) as vocabularies, refused by a CHECK (23514).
+const tickets: TableModel = {
+  table: 'cl_tickets',
+  columns: [
+    { name: 'id', type: 'integer', nullable: false },
+    { name: 'dept', type: 'text', nullable: false, check: (v) => v === 'A' },
+    { name: 'label', type: 'text', nullable: false, check: (v) => v === 'a' },
+  ],
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['select', 'insert'] },
+  rowSecurity: false,
+  rules: {},
+};
+const oracle: Oracle = { model: { tables: { cl_tickets: tickets }, functions: {}, fixtureOrder: ['cl_departments', 'cl_tickets'] }, settings: {} };
+const world = { cl_departments: [{ code: 'A' }], cl_tickets: [] };
+const file = (row: Record<string, string | number>) => ({ world, steps: [{ caller: { kind: 'service' as const }, request: { kind: 'insert' as const, table: 'cl_tickets', rows: [row], returning: 'minimal' as const } }] });
+
+let env: Environment;
+beforeAll(async () => {
+  env = await sqlEnvironment('catalog-facts', SCHEMA, { users: 'direct', bypassTriggers: false, mapping: {} });
+});
+afterAll(() => env?.close());
+
+describe('catalog facts of a real target', () => {
+  it('reads foreign keys from the table shapes and return types from the schema cache', () => {
+    const facts = catalogFacts(env.workers[0].tx.fixturePlan)!;
+    expect(facts.referencedTable('cl_tickets', 'dept')).toBe('cl_departments');
+    expect(facts.referencedTable(undefined, 'dept')).toBe('cl_departments');
+    expect(facts.referencedTable(undefined, 'label')).toBeUndefined();
+    expect(functionTypesOf(env.cache).get('cl_find')).toBe('jsonb');
+    expect(functionTypesOf(env.cache).get('public.cl_label')).toBe('text');
+  });
+
+  it('a department outside the model’s vocabulary: the foreign key’s 23503 agrees, and the step says what justified it', async () => {
+    const verdict = await checkCase(env.workers[0].tx, file({ id: 1, dept: 'XX', label: 'a' }), oracle);
+    expect(verdict.mismatch).toBeUndefined();
+    expect(verdict.history[0].observed).toMatchObject({ kind: 'error', code: '23503' });
+    expect(verdict.history[0].leniency).toBe('23503 read as 23514: cl_tickets.dept references cl_departments');
+    expect(acceptedNote({ [verdict.history[0].leniency!]: 2 })).toMatch(/^accepted by the target's shape: 23503 read as 23514: .* \(2 steps\)$/);
+    // Agreeing as the model does: nothing named.
+    expect((await checkCase(env.workers[0].tx, file({ id: 1, dept: 'A', label: 'a' }), oracle)).history[0].leniency).toBeUndefined();
+  });
+});
