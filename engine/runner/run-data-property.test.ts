@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { referenceEnvironment } from '../../testing/reference.ts';
-import type { DataCase } from './data-case.ts';
+import { withModelRun, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment } from './environment.ts';
 import type { FixturePlan } from '../target/fixtures.ts';
@@ -289,6 +289,14 @@ describe('a column the target does not have (mapped to null)', () => {
       const result = await runDataProperty(env, withAvatar, { seed: 3, runs: 10, oracle: referenceOracle });
       expect(result).toMatchObject({ status: 'passed', cases: 10, dropped: { 'names users.avatar_url, mapped to null (the target has none)': 10 } });
       expect(result.counts.allowed).toBe(10);
+      // A model run's case (fc.commands) naming it is dropped whole, and what its steps would have reached is counted.
+      const asModelRun: DataProperty = { ...withAvatar, cases: (s) => withAvatar.cases(s).map((c) => withModelRun(c, async (execute) => {
+        for (const step of c.steps) await execute(step);
+      })) };
+      const whole = await runDataProperty(env, asModelRun, { seed: 3, runs: 10, oracle: referenceOracle });
+      expect(whole).toMatchObject({ cases: 0, dropped: { 'names users.avatar_url, mapped to null (the target has none)': 10 } });
+      // Each case's PATCH and read, both allowed by the model.
+      expect(whole.droppedReach).toEqual({ allow: 20 });
     } finally {
       txs.forEach((tx, i) => (tx.fixturePlan = plans[i]));
     }

@@ -337,8 +337,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // steps come one at a time and are not).
         const sendable = modelRunOf(testCase) ? await sendableRun(worker.tx.fixturePlan, testCase) : sendableOnLane(testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
-        if (sendable.testCase !== testCase && !modelRunOf(testCase)) {
-          const kept = new Set(sendable.testCase?.steps);
+        // What the left-out steps would have reached: a model run's case is dropped whole (every step), another's by its steps.
+        if (!sendable.testCase) timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle));
+        else if (sendable.testCase !== testCase && !modelRunOf(testCase)) {
+          const kept = new Set(sendable.testCase.steps);
           timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle, new Set(testCase.steps.filter((s) => !kept.has(s)))));
         }
         if (!sendable.testCase) return void took();
