@@ -55,7 +55,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
 
   const verdict = runVerdict(plan, results, control.notRun, control.interruptedBy);
   const baselineWritten = writeBaseline(plan, results, data.baselineChecks);
-  const summary = summaryOf(plan, results, store.saved, control.interruptedBy, phases);
+  const summary = summaryOf(plan, results, store.saved, control.interruptedBy, phases, data.warnings);
   events.emit({
     type: 'run-finished',
     results,

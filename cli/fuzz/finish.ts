@@ -21,7 +21,7 @@ export function writeBaseline(plan: RunPlan, results: PropertyResult[], checks: 
   return { file: plan.options.baseline!, findings: updated.findings.length };
 }
 
-export function summaryOf(plan: RunPlan, results: PropertyResult[], saved: ReadonlyMap<string, SavedFor>, interruptedBy: string | undefined, phases: RunPhases = {}): RunSummary {
+export function summaryOf(plan: RunPlan, results: PropertyResult[], saved: ReadonlyMap<string, SavedFor>, interruptedBy: string | undefined, phases: RunPhases = {}, warnings: readonly string[] = []): RunSummary {
   const filesOf = (s: SavedFor | undefined) => ({
     id: s?.saved?.record.id ?? null,
     replay: s ? `${s.saved ? `policyfuzz replay ${s.saved.json}\n` : ''}${s.replay}` : '',
@@ -42,6 +42,7 @@ export function summaryOf(plan: RunPlan, results: PropertyResult[], saved: Reado
     startedAt: plan.startedAt,
     timeBudgetMs: plan.timeBudgetMs ?? null,
     interrupted: interruptedBy ?? null,
+    warnings,
     phases,
     results,
   });

@@ -5,10 +5,13 @@
  * template takes a ready copy of its data instead of copying it. (cache clear: cli/cache-command.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { runBin } from '../../testing/run-bin.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
+import type { RunSummary } from '../report/summary.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { copyDatabaseSettings, databaseUrl, keptTemplateKey, keptTemplates, prepareTemplate, settingsNotCopiedNote } from './databases.ts';
 import type { MigrationFile } from './migrations.ts';
@@ -214,5 +217,19 @@ describe('settings a copy cannot take (a lent server, a non-superuser role)', ()
       await admin.query(`drop role if exists ${role}`);
       await admin.end();
     }
+  });
+
+  it('reach the console under --quiet, summary.json and report.html (bin/policyfuzz.mjs, a child process)', async () => {
+    const dir = tempDir('settings-note');
+    mkdirSync(path.join(dir, 'm'));
+    // A tablespace the catalog lacks is accepted by ALTER DATABASE (a notice) but refused by a session's set: no copy can take it.
+    writeFileSync(path.join(dir, 'm', '0001_settings.sql'), `do $$ begin execute format('alter database %I set default_tablespace = %L', current_database(), 'pf_no_such_space'); end $$;`);
+    const reports = path.join(dir, 'r');
+    const r = await runBin(['fuzz', '--migrations', path.join(dir, 'm'), '--only', 'R02', '--no-sso', '--runs', '1', '--workers', '1', '--no-replay', '--no-color', '--quiet', '--report-dir', reports, '--failures-dir', path.join(dir, 'f'), '--database-url', inject('databaseUrl')], { cwd: dir });
+    const warning = /settings of the migrated database this role may not copy onto the run's databases, which run without them: default_tablespace \(.*pf_no_such_space.*\)/;
+    expect(r.stdout + r.stderr).toMatch(new RegExp(`warning: ${warning.source}`));
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.warnings).toEqual([expect.stringMatching(warning)]);
+    expect(readFileSync(path.join(reports, 'report.html'), 'utf8')).toMatch(/<p class="warning">warning: settings of the migrated database/);
   });
 });

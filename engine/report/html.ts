@@ -116,6 +116,7 @@ const CSS = `
 *{box-sizing:border-box}body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);margin:0;background:#fafafa}
 header{padding:20px 28px;background:#fff;border-bottom:1px solid var(--line)}h1{margin:0 0 4px;font-size:22px}
 .meta{color:var(--muted);font-size:13px}.meta span{margin-right:14px}.verdict-line{font-size:18px;margin-top:8px;font-weight:600}
+.warning{margin:8px 0 0;padding:6px 10px;border-left:4px solid #b7791f;background:#fffaf0}
 main{padding:20px 28px;max-width:1280px}table{border-collapse:collapse;width:100%;background:#fff;border:1px solid var(--line)}
 th,td{padding:6px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:middle}th{font-size:12px;text-transform:uppercase;color:var(--muted);background:#f4f4f6}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}tr.fail td{background:#fff5f5}
@@ -166,6 +167,7 @@ export function htmlReport(summary: RunSummary): string {
 <header><h1>policyfuzz report</h1>
 <div class="meta"><span>seed ${summary.seed}</span>${summary.profile ? `<span>profile ${htmlEscape(summary.profile)}</span>` : ''}${shards ? `<span>${shards}</span>` : ''}<span>migrations ${htmlEscape(summary.migrations ?? '-')} (digest ${htmlEscape(summary.migrationsDigest ?? '-')})</span><span>started ${htmlEscape(summary.startedAt)}</span><span>${(summary.durationMs / 1000).toFixed(1)} s</span><span>policyfuzz ${htmlEscape(summary.policyfuzzVersion)}</span></div>
 <div class="verdict-line" id="verdict">${t.passed} passed, ${t.failed} failed · ${t.cases} cases</div>
+${(summary.warnings ?? []).map((w) => `<p class="warning">warning: ${htmlEscape(w)}</p>`).join('\n')}
 </header>
 <main>
 <h2>Properties</h2>

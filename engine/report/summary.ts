@@ -134,6 +134,8 @@ export const RunSummarySchema = z.object({
   timeBudgetMs: z.number().nullable(),
   /** The signal that interrupted the run (SIGINT, SIGTERM…): the report covers what completed before it. */
   interrupted: z.string().nullable().optional(),
+  /** What the run could not set up as the target is (settings of the migrated database this role may not copy onto the run's databases): its verdicts stand, but read them with these. */
+  warnings: z.array(z.string()).optional(),
   totals: z.object({
     properties: z.number().int(),
     passed: z.number().int(),
@@ -194,6 +196,8 @@ export interface SummaryContext {
   timeBudgetMs: number | null;
   /** The signal that interrupted the run, if one did. */
   interrupted?: string | null;
+  /** summary.json `warnings`. */
+  warnings?: readonly string[];
   /** Where the time went: the run's phases (timingsOf); the properties' own are read from `results`. */
   phases?: RunPhases;
   results?: readonly PropertyResult[];
@@ -282,6 +286,7 @@ export function runSummary(properties: PropertySummary[], ctx: SummaryContext): 
     durationMs,
     timeBudgetMs: ctx.timeBudgetMs,
     interrupted: ctx.interrupted ?? null,
+    ...(ctx.warnings?.length ? { warnings: [...ctx.warnings] } : {}),
     totals: totalsOf(properties),
     properties,
     ...(ctx.phases ? { timings: timingsOf(durationMs, ctx.phases, ctx.results ?? []) } : {}),
@@ -410,6 +415,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     durationMs: Math.max(...summaries.map((s) => s.durationMs)),
     timeBudgetMs: summaries[0].timeBudgetMs,
     interrupted: summaries.find((s) => s.interrupted)?.interrupted ?? null,
+    ...(summaries.some((s) => s.warnings?.length) ? { warnings: [...new Set(summaries.flatMap((s) => s.warnings ?? []))] } : {}),
     totals: totalsOf(properties),
     properties,
     ...(summaries.every((s) => s.timings) ? { timings: mergedTimings(summaries.map((s) => s.timings!)) } : {}),

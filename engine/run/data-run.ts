@@ -73,6 +73,8 @@ export interface DataHalf {
   baselineChecks: BaselineCheck[];
   /** Where the data half's time went (summary.json `timings`); `startupMs` counts from `startedAt`. */
   phases: RunPhases;
+  /** What the run could not set up as the target is (summary.json `warnings`): printed under --quiet too. */
+  warnings?: string[];
 }
 
 /** A saved failure that still fails, reported as the property's failure without generating anew. */
@@ -229,6 +231,9 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
   const lap = (phase: keyof RunPhases, since: number) => (phases[phase] = (phases[phase] ?? 0) + Date.now() - since);
   try {
     events.emit({ type: 'note', text: env.readyNote });
+    // The workers' sessions may resolve names otherwise than the migrations did: said even under --quiet, and kept in summary.json.
+    const warnings = env.settingsNote ? [env.settingsNote] : [];
+    for (const text of warnings) events.emit({ type: 'note', text: `warning: ${text}`, always: true });
     const seeded = seededModelTablesNote(env.workers[0].tx.fixturePlan, Object.values(plan.oracle.model.tables).map((t) => t.table), plan.oracle.model.fixtureOrder);
     if (seeded) events.emit({ type: 'note', text: seeded });
     control.watchInterrupts();
@@ -269,7 +274,7 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
       }
       lap('catalogMs', since);
     }
-    return { results, baselineChecks, phases };
+    return { results, baselineChecks, phases, ...(warnings.length ? { warnings } : {}) };
   } finally {
     await session.close();
   }

@@ -35,6 +35,8 @@ export interface Environment {
   startup: StartupPhases;
   /** "ready in 210 ms (cached template abc123)": the start-up, and where the template came from. */
   readyNote: string;
+  /** Settings of the migrated database this role could not copy onto the run's databases (databases.ts settingsNotCopiedNote): a warning, or undefined. */
+  settingsNote?: string;
   close(): Promise<void>;
 }
 
@@ -137,7 +139,8 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       workers,
       startupMs,
       startup: phases,
-      readyNote: `ready in ${startupMs} ms${source ? ` (${source})` : ''}${standIns ? `; ${standIns}` : ''}${notCopied ? `; ${notCopied}` : ''}`,
+      readyNote: `ready in ${startupMs} ms${source ? ` (${source})` : ''}${standIns ? `; ${standIns}` : ''}`,
+      ...(notCopied ? { settingsNote: notCopied } : {}),
       async close() {
         for (const w of workers) await w.client.end().catch(() => {});
         await tpl.drop();
