@@ -51,7 +51,7 @@ export function printFindings(results: PropertyResult[], saved: ReadonlyMap<stri
  */
 export function withOtherFindings<S extends { failures: object[] }>(summary: S, r: PropertyResult, failuresOf: (f: PropertyFailure) => S['failures']): S {
   if (r.status !== 'failed' || !r.findings || !r.failure) return summary;
-  const tag = (f: PropertyFailure) => ({ ...(f.signature ? { signature: f.signature } : {}), ...(f.sizes ? { sizes: f.sizes } : {}) });
+  const tag = (f: PropertyFailure) => ({ ...(f.signature ? { signature: f.signature } : {}), ...(f.side ? { side: f.side } : {}), ...(f.sizes ? { sizes: f.sizes } : {}) });
   const others = r.findings.filter((f) => f.baselined === undefined && f !== r.failure);
   const first = summary.failures.map((entry) => ({ ...entry, ...tag(r.failure!) }));
   return { ...summary, failures: [...first, ...others.flatMap((f) => failuresOf(f).map((entry) => ({ ...entry, ...tag(f) })))] };

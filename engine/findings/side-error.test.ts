@@ -83,6 +83,9 @@ describe('a side error before the exploit', () => {
       expect(first.unshrunk).toBeDefined();
       expect(JSON.stringify(first.unshrunk)).not.toBe(JSON.stringify(first.counterexample));
       expect(r.findings!.slice(1).every((f) => f.signature!.includes('wrong-error('))).toBe(true);
+      // Carried as a field (a merge orders by it): the exploit is none, a later wrong error is one.
+      expect(first.side).toBeUndefined();
+      expect(r.findings!.slice(1).every((f) => f.side === true)).toBe(true);
     }
   });
 });

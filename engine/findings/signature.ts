@@ -63,11 +63,6 @@ export function isSideError(mismatch: Pick<Disagreement, 'expected' | 'actual' |
   return !mismatch.checker && !isSuccess(mismatch.expected) && !isSuccess(mismatch.actual);
 }
 
-/** isSideError, read off a signature (a merged report has the signature, not the disagreement): its kind is another error. */
-export function isSideErrorSignature(signature: string): boolean {
-  return signature.split(' | ')[3]?.startsWith('wrong-error(') === true;
-}
-
 /** A refusal's words, stable across cases: ids, e-mails and numbers taken out, at most 80 characters. */
 export function clauseText(text: string | undefined): string | undefined {
   if (!text) return undefined;

@@ -94,16 +94,18 @@ describe('JSON summary', () => {
   it('a finding both shards made is listed once, as one run lists it: its earliest sighting by lane, side errors after the others; the summary keeps signatures and sizes', () => {
     // Seen on a mutant's nightly (R02 guard trigger dropped, seed 5): one run listed 2 R01
     // findings; its two shards merged listed 4, each signature once per shard.
-    const finding = (seed: number, path: string, signature: string) => ({ ...failing.failures[0]!, id: `R01-${seed}-${path}`, seed, path, signature, sizes: { before: { users: 3, rows: 6, steps: 3 }, after: { users: 1, rows: 1, steps: 1 } } });
-    const allowed = 'R01 | PATCH users | signed-in | allowed-not-refused(P0001) | owner guard of users';
-    const side = 'R01 | PATCH users | signed-in | wrong-error(P0001→42501/policy) | owner guard of users';
+    const finding = (seed: number, path: string, signature: string) => ({ ...failing.failures[0]!, id: `R01-${seed}-${path}`, seed, path, signature, ...(signature === side ? { side: true } : {}), sizes: { before: { users: 3, rows: 6, steps: 3 }, after: { users: 1, rows: 1, steps: 1 } } });
+    // Which is a side error is the failure's own field (`side`), not read back from the signature's words.
+    const allowed = 'R01 | PATCH users | signed-in | one kind';
+    const side = 'R01 | PATCH users | signed-in | another kind';
     const shard = (index: number, failures: PropertySummary['failures']) => summary([{ ...failing, id: 'R01', failures }], { index, count: 2 });
     // Given in any order: shard 2 (lanes 2 and 3, seeds 7 and 8) first.
-    const merged = mergeSummaries([shard(2, [finding(8, '2:1:0', allowed), finding(7, '2:1:0', side)]), shard(1, [finding(5, '0:3:1', allowed), finding(6, '12:1:0', side)])]);
+    const merged = mergeSummaries([shard(2, [finding(8, '2:1:0', allowed), finding(7, '2:1:0', side)]), shard(1, [finding(5, '0:3:1', side), finding(6, '12:1:0', allowed)])]);
     expect(merged.properties[0]!.failures.map((f) => [f.seed, f.path, f.signature])).toEqual([
-      [5, '0:3:1', allowed],
-      [6, '12:1:0', side],
+      [6, '12:1:0', allowed],
+      [5, '0:3:1', side],
     ]);
+    expect(merged.properties[0]!.failures[1]!.side).toBe(true);
     expect(merged.properties[0]!.failures[0]!.sizes).toEqual({ before: { users: 3, rows: 6, steps: 3 }, after: { users: 1, rows: 1, steps: 1 } });
     // Through the summary file's schema, as merge-reports reads it: the signature is kept.
     expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(shard(1, [finding(5, '0', allowed)])))).properties[0]!.failures[0]!.signature).toBe(allowed);
@@ -111,16 +113,20 @@ describe('JSON summary', () => {
 
   it('caps the findings as one run does: the first 12 in one run\'s order, the rest counted in the note', () => {
     const finding = (seed: number, n: number) => ({ ...failing.failures[0]!, id: `R01-${seed}-${n}`, seed, path: `${n}:0`, signature: `R01 | sig ${seed}.${n}` });
-    const shard = (index: number, seed: number, count: number, note: string | null = null) =>
-      summary([{ ...failing, id: 'R01', note, failures: Array.from({ length: count }, (_, n) => finding(seed, n)) }], { index, count: 2 });
+    const shard = (index: number, seed: number, count: number, note: string | null = null, moreFindings?: PropertySummary['moreFindings']) =>
+      summary([{ ...failing, id: 'R01', note, ...(moreFindings ? { moreFindings } : {}), failures: Array.from({ length: count }, (_, n) => finding(seed, n)) }], { index, count: 2 });
     // 8 distinct findings on each shard: one machine would list 12 of 16 and say so.
     const merged = mergeSummaries([shard(2, 6, 8), shard(1, 5, 8)]).properties[0]!;
     expect(merged.failures.map((f) => f.id)).toEqual([...Array.from({ length: 8 }, (_, n) => `R01-5-${n}`), ...Array.from({ length: 4 }, (_, n) => `R01-6-${n}`)]);
     expect(merged.note).toBe('16 distinct findings; the first 12 are shrunk and reported');
-    // A shard that found more than it listed: the merged count is a lower bound, said once.
-    const capped = mergeSummaries([shard(1, 5, 12, '20 distinct findings; the first 12 are shrunk and reported; 3 cases dropped'), shard(2, 6, 3)]).properties[0]!;
+    expect(merged.moreFindings).toEqual({ distinct: 16 });
+    // A shard that found more than it listed (its count in `moreFindings`): the merged count is a lower bound, said once.
+    const capped = mergeSummaries([shard(1, 5, 12, '20 distinct findings; the first 12 are shrunk and reported; 3 cases dropped', { distinct: 20 }), shard(2, 6, 3)]).properties[0]!;
     expect(capped.failures).toHaveLength(12);
     expect(capped.note).toBe('at least 20 distinct findings; the first 12 are shrunk and reported; 3 cases dropped');
+    expect(capped.moreFindings).toEqual({ distinct: 20, atLeast: true });
+    // Through the summary file's schema, as merge-reports reads it.
+    expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(shard(1, 5, 1, null, { distinct: 20, atLeast: true })))).properties[0]!.moreFindings).toEqual({ distinct: 20, atLeast: true });
   });
 
   it('gates only what a shard left to the merge: a catalog check (first shard alone, never gated) with one side passes merged as it does on one machine', () => {

@@ -10,8 +10,7 @@ import { UsageError } from '../errors.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import { accessMatrix } from './matrix.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE, untakenBranches } from '../runner/coverage.ts';
-import { isSideErrorSignature } from '../findings/signature.ts';
-import { MAX_FINDINGS, moreFindingsNote, takeMoreFindingsNote } from '../findings/cap.ts';
+import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
@@ -43,6 +42,8 @@ export const FailureSummarySchema = z.object({
   sentAs: z.literal('sql').optional(),
   /** Data layer: what kind of disagreement it is (engine/findings/signature.ts); a merge keeps one finding per signature. */
   signature: z.string().optional(),
+  /** Data layer: a side error (both refused, other codes: signature.ts isSideError), listed after the others. */
+  side: z.boolean().optional(),
   /** Data layer: the case's size as first found and once shrunk (users, fixture rows, steps). */
   sizes: z.object({ before: caseSize, after: caseSize }).optional(),
 });
@@ -73,6 +74,8 @@ export const PropertySummarySchema = z.object({
   dropped: z.record(z.string(), z.number()).optional(),
   /** Data layer: what the dropped cases would have reached, by side (`allow`, `deny`) and clause side (`<clause>:allowed|refused`); the coverage gate excuses only these. */
   droppedReach: z.record(z.string(), z.number()).optional(),
+  /** Data layer: more distinct findings than the first MAX_FINDINGS listed (the note says so too); `atLeast`: a lower bound (a merge of shards that found more than they listed). */
+  moreFindings: z.object({ distinct: z.number().int(), atLeast: z.literal(true).optional() }).optional(),
   note: z.string().nullable(),
   failures: z.array(FailureSummarySchema),
 });
@@ -245,6 +248,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     seed: r.seed,
     ...(r.dropped ? { dropped: { ...r.dropped } } : {}),
     ...(r.droppedReach ? { droppedReach: { ...r.droppedReach } } : {}),
+    ...(r.moreFindings ? { moreFindings: { ...r.moreFindings } } : {}),
     note: r.note ?? null,
     failures:
       r.status === 'failed' && f
@@ -323,7 +327,7 @@ export function loadSummary(fileOrDir: string): RunSummary {
  */
 function oneFindingPerSignature(failures: PropertySummary['failures']): PropertySummary['failures'] {
   if (failures.length < 2 || !failures.every((f) => f.signature)) return failures;
-  const key = (f: PropertySummary['failures'][number]) => [Number(isSideErrorSignature(f.signature!)), f.seed, Number(f.path.split(':')[0]) || 0];
+  const key = (f: PropertySummary['failures'][number]) => [Number(f.side === true), f.seed, Number(f.path.split(':')[0]) || 0];
   const sorted = [...failures].sort((a, b) => {
     const [x, y] = [key(a), key(b)];
     return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
@@ -345,9 +349,17 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   // check, run on the first shard alone; a replayed case; one cut short below its minimum) is
   // not gated by the merge either, or the merge would fail what one machine passes.
   const leftToMerge = new Set<string>();
+  /** Per property, the most distinct findings a shard counted beyond those it listed, and the note words that said so. */
+  const moreOnShards = new Map<string, { distinct: number; said: Set<string> }>();
   for (const s of summaries) {
     for (const p of s.properties) {
       if (p.note?.split('; ').includes(COVERAGE_ON_MERGE_NOTE)) leftToMerge.add(p.id);
+      if (p.moreFindings) {
+        const more = moreOnShards.get(p.id) ?? { distinct: 0, said: new Set<string>() };
+        more.distinct = Math.max(more.distinct, p.moreFindings.distinct);
+        more.said.add(moreFindingsNote(p.moreFindings.distinct, p.moreFindings.atLeast));
+        moreOnShards.set(p.id, more);
+      }
       const seen = byId.get(p.id);
       if (!seen) {
         byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.access ? { access: { ...p.access } } : {}), ...(p.clauses ? { clauses: p.clauses.map((c) => ({ ...c })) } : {}), ...(p.branches ? { branches: p.branches.map((b) => ({ ...b })) } : {}), failures: [...p.failures] });
@@ -391,12 +403,16 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     // Capped as one run caps them: the first MAX_FINDINGS in one run's order. A shard that found
     // more than it listed makes the count a lower bound.
     const distinctListed = oneFindingPerSignature(p.failures);
-    const fromShards = takeMoreFindingsNote(p.note);
-    const distinct = Math.max(distinctListed.length, fromShards.distinct);
+    const fromShards = moreOnShards.get(id);
+    const distinct = Math.max(distinctListed.length, fromShards?.distinct ?? 0);
     p.failures = distinctListed.slice(0, MAX_FINDINGS);
-    const more = distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, fromShards.distinct > 0)] : [];
-    const note = [...more, ...(fromShards.note?.split('; ').filter((n) => n !== COVERAGE_ON_MERGE_NOTE) ?? [])].join('; ') || null;
-    const merged = { ...p, note, ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
+    const atLeast = fromShards !== undefined;
+    const more = distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, atLeast)] : [];
+    // The shards' own count, worded as they worded it (it holds "; " itself), out before the note is split.
+    const shardNote = [...(fromShards?.said ?? [])].reduce((n, said) => n.split(said).join(''), p.note ?? '');
+    const note = [...more, ...shardNote.split('; ').filter((n) => n && n !== COVERAGE_ON_MERGE_NOTE)].join('; ') || null;
+    const { moreFindings: _shards, ...rest } = p;
+    const merged = { ...rest, note, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     byId.set(id, leftToMerge.has(id) ? applyCoverageGate(merged) : merged);
   }
   const properties = [...byId.values()].sort((a, b) => (a.area === b.area ? a.id.localeCompare(b.id) : a.area === 'data' ? -1 : 1));

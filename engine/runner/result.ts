@@ -30,6 +30,8 @@ export interface PropertyFailure {
   predictions?: unknown[];
   /** Data layer: what kind of disagreement this is (engine/findings/signature.ts); one finding per signature. */
   signature?: string;
+  /** Data layer: a side error (signature.ts isSideError: both refused, other codes), listed after the others. */
+  side?: true;
   /** Data layer: the case as first found (before shrinking), when shrinking changed it; `counterexample` is the shrunk one, of the same signature. */
   unshrunk?: unknown;
   /** Data layer: the case's size as first found and as reported (users, fixture rows, steps). */
@@ -86,6 +88,8 @@ export interface PropertyResult {
   failure?: PropertyFailure;
   /** Data layer: every distinct finding (one per signature), shrunk, in the order first found, side errors (both refused, other codes) last; `failure` is the first. */
   findings?: PropertyFailure[];
+  /** Data layer: more distinct findings than the MAX_FINDINGS reported (findings/cap.ts), counted; `atLeast`: a merge of shards that each found more than they listed. */
+  moreFindings?: { distinct: number; atLeast?: true };
   /** For a failure: milliseconds until the first disagreement was seen, before shrinking. */
   firstFailureMs?: number;
   /** Why a property did not run (not-applicable) or could not run (error). */

@@ -474,6 +474,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     status: 'failed',
     failure: findings[0],
     findings,
+    ...(more > 0 ? { moreFindings: { distinct: representatives.length } } : {}),
     ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
   };
 }
@@ -494,6 +495,7 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
     // The model's own predictions (its names), masked like the mismatch: seeded values are never shown.
     ...(history ? { predictions: history.map((h) => maskSeeded(h.prediction.outcome, seeded, stringsIn(testCase))) } : {}),
     signature: signatureOf(propertyId, mismatch),
+    ...(isSideError(mismatch) ? { side: true as const } : {}),
     sizes: { before: caseSize(before ?? testCase), after: caseSize(testCase) },
     // The case as first found, next to the shrunk one (which keeps its signature), when shrinking changed it.
     ...(before && JSON.stringify(before) !== JSON.stringify(testCase) ? { unshrunk: before } : {}),
