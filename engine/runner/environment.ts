@@ -139,7 +139,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       readyNote: `ready in ${startupMs} ms${source ? ` (${source})` : ''}${standIns ? `; ${standIns}` : ''}${notCopied ? `; ${notCopied}` : ''}`,
       async close() {
         for (const w of workers) await w.client.end().catch(() => {});
-        await tpl.drop();
+        await tpl.drop({ serverGoing: ownServer && server.ownsServer });
         if (ownServer) await server.stop();
       },
     };
