@@ -81,7 +81,8 @@ describe('--time-budget shared with the SSO half under load', () => {
     // whole budget, so no data property goes past its minimum (50 cases) and S02 runs all 25.
     const reports = tempDir('budget-sso-share');
     const args = ['fuzz', '--only', 'R01,R16,S02', '--runs', '100000', '--min-cases', '50', '--sso-runs', '25', '--time-budget', '12s', '--seed', '3', '--no-replay', '--database-url', inject('databaseUrl'), '--report-dir', reports, '--failures-dir', path.join(reports, 'failures')];
-    const r = await runBin(args, { env: { ...process.env, POLICYFUZZ_SLOWDOWN: '100' } });
+    // The SSO half after the data half (its own thread beside it needs no time kept: below).
+    const r = await runBin(args, { env: { ...process.env, POLICYFUZZ_SLOWDOWN: '100', POLICYFUZZ_SSO_THREAD: 'off' } });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const byId = Object.fromEntries((JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary).properties.map((p) => [p.id, p]));
     expect(byId.R01).toMatchObject({ status: 'passed', cases: 50 });
@@ -90,5 +91,24 @@ describe('--time-budget shared with the SSO half under load', () => {
     // The cut is the load factor's, not the budget's alone: the note names it and how to override it.
     expect(byId.R16.note).toMatch(/load-scaled: the data half stopped to leave the SSO half [\d.]+ s, its reserve ×100 \(POLICYFUZZ_SLOWDOWN=100; unset it to follow the load average\)/);
     expect(byId.S02).toMatchObject({ status: 'passed', cases: 25 });
+  }, 60_000);
+
+  it('the SSO half on its own thread beside the data half: it starts first, and the data properties keep no time back for it', async () => {
+    const reports = tempDir('budget-sso-thread');
+    const args = ['fuzz', '--only', 'R01,R16,S02', '--runs', '100000', '--min-cases', '50', '--sso-runs', '25', '--time-budget', '5s', '--seed', '3', '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report-dir', reports, '--failures-dir', path.join(reports, 'failures')];
+    const r = await runBin(args, { env: { ...process.env, POLICYFUZZ_SLOWDOWN: '100' } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    const byId = Object.fromEntries(summary.properties.map((p) => [p.id, p]));
+    expect(r.stdout.indexOf('SSO: 1 properties')).toBeGreaterThan(-1);
+    expect(r.stdout.indexOf('SSO: 1 properties')).toBeLessThan(r.stdout.indexOf('ready in'));
+    for (const id of ['R01', 'R16']) {
+      expect(byId[id].cases, id).toBeGreaterThan(50);
+      expect(byId[id].note ?? '', id).not.toMatch(/load-scaled/);
+    }
+    expect(byId.S02).toMatchObject({ status: 'passed', cases: 25 });
+    // Reported after the data half's, as when it ran afterwards.
+    expect(summary.properties.map((p) => p.id)).toEqual(['R01', 'R16', 'R16:catalog', 'S02']);
+    expect(summary.timings!.ssoMs).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -23,7 +23,7 @@ import { durationValue, idList, migrationTimeoutValue, positiveInt, profileValue
 import { PROFILES } from './profiles.ts';
 import { RunControl } from '../engine/run/index.ts';
 import { runDataProperties } from '../engine/run/index.ts';
-import { runSsoHalf } from './fuzz/sso-half.ts';
+import { runSsoHalf, startSsoHalf } from './fuzz/sso-half.ts';
 import { runVerdict, summaryOf, writeBaseline } from './fuzz/finish.ts';
 import type { FuzzOptions } from './fuzz/fuzz-options.ts';
 import { defaultMigrationsOption, planLine, planRun, replayLineOf } from './fuzz/plan.ts';
@@ -46,11 +46,21 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   events.emit({ type: 'note', text: planLine(plan) });
 
   const control = new RunControl(events, options.maxFailures);
-  const data = await runDataProperties(plan, events, control, plan.startedAt.getTime());
-  const ssoStarted = Date.now();
-  const sso = await runSsoHalf(plan, events, control);
-  const phases = { ...data.phases, ...(sso.length ? { ssoMs: Date.now() - ssoStarted } : {}) };
-  const results = [...data.results, ...sso];
+  // The SSO half beside the data half, on a thread of its own, when it can (sso-half.ts).
+  const ssoThread = startSsoHalf(plan, events, control);
+  // Beside it, the data half keeps no time back for an SSO half to run afterwards.
+  const { ssoNeedsMs: _needs, ssoNeedsNote: _note, ...alone } = plan;
+  const dataPlan = ssoThread ? { ...alone, ssoReserveMs: 0 } : plan;
+  let data;
+  try {
+    data = await runDataProperties(dataPlan, events, control, plan.startedAt.getTime());
+  } catch (error) {
+    await ssoThread?.stop();
+    throw error;
+  }
+  const sso = await runSsoHalf(plan, events, control, ssoThread);
+  const phases = { ...data.phases, ...(sso.results.length ? { ssoMs: sso.ms } : {}) };
+  const results = [...data.results, ...sso.results];
   control.stopWatchingInterrupts();
 
   const verdict = runVerdict(plan, results, control.notRun, control.interruptedBy);

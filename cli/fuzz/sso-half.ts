@@ -1,6 +1,8 @@
 /**
  * The SSO half of `fuzz`: the SSO properties against the bundled emulator. Saved failures are
- * replayed first; a property whose saved case still fails takes that as its verdict.
+ * replayed first; a property whose saved case still fails takes that as its verdict. Without saved
+ * failures to replay it starts on a thread of its own beside the data half (startSsoHalf,
+ * sso-thread.ts); its results are reported after the data half's all the same.
  */
 import type { RunEvents } from '../../engine/report/run-events.ts';
 import { notReached } from '../../engine/run/index.ts';
@@ -8,24 +10,67 @@ import type { PropertyResult } from '../../engine/run/index.ts';
 import { runSsoAgainstEmulator, ssoPropertyTitles } from '../sso-integration.ts';
 import type { RunControl } from '../../engine/run/index.ts';
 import type { RunPlan } from './plan.ts';
+import { ssoThreadAvailable, startSsoThread, type SsoThread } from './sso-thread.ts';
 
-export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunControl): Promise<PropertyResult[]> {
+const ssoRunsOf = (plan: RunPlan) => plan.options.ssoRuns ?? plan.profile.ssoRuns;
+
+function startNote(plan: RunPlan, properties: number): { type: 'note'; text: string } {
+  return { type: 'note', text: `SSO: ${properties} properties against the bundled emulator, ${ssoRunsOf(plan)} runs each` };
+}
+
+/**
+ * The SSO half started beside the data half, when it can be: properties to run, none of them a
+ * saved failure to replay first, not one case replayed (`--path`). Its budget is counted from
+ * here (the data half's own from its generation), so it never outlasts the data half's.
+ */
+export function startSsoHalf(plan: RunPlan, events: RunEvents, control: RunControl): SsoThread | undefined {
   const { ssoIds, options } = plan;
+  if (!ssoIds.length || options.path || plan.savedSso.length || control.interrupted() || !ssoThreadAvailable()) return undefined;
+  events.emit(startNote(plan, ssoIds.length));
+  return startSsoThread(
+    { seed: plan.seed, numRuns: ssoRunsOf(plan), only: ssoIds, ...(options.ssoConfig ? { config: options.ssoConfig } : {}), ...(plan.timeBudgetMs ? { deadline: Date.now() + plan.timeBudgetMs } : {}) },
+    control.signal,
+  );
+}
+
+/** The SSO half's results and its own time (a thread's from its start, beside the data half). */
+export interface SsoHalf {
+  results: PropertyResult[];
+  ms: number;
+}
+
+export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunControl, started?: SsoThread): Promise<SsoHalf> {
+  const { ssoIds, options } = plan;
+  const since = Date.now();
   const results: PropertyResult[] = [];
   const finish = (result: PropertyResult, savedFile?: (typeof plan.savedSso)[number]) => {
     results.push(result);
     control.record(result);
     events.emit({ type: 'property-finished', result, ...(savedFile ? { savedFile } : {}) });
   };
-  if (!ssoIds.length) return results;
+  if (!ssoIds.length) return { results, ms: 0 };
+  // What a thread started beside the data half ran: cut short, like the main thread's, at an interrupt.
+  if (started) {
+    if (control.maxFailuresReached()) {
+      await started.stop();
+      control.notRun.push(...ssoIds);
+      return { results, ms: 0 };
+    }
+    control.watchInterrupts();
+    if (control.interrupted()) started.abort();
+    const { results: ran, ms } = await started.answer;
+    for (const r of ran) finish(r);
+    await notReachedRest(plan, results, finish);
+    return { results, ms };
+  }
   if (control.interrupted()) {
     const titles = await ssoPropertyTitles();
     for (const id of ssoIds) finish(notReached(titles.find((p) => p.id === id) ?? { id, title: id }, 'sso', plan.seed, 'interrupted'));
-    return results;
+    return { results, ms: Date.now() - since };
   }
   if (control.maxFailuresReached()) {
     control.notRun.push(...ssoIds);
-    return results;
+    return { results, ms: 0 };
   }
   control.watchInterrupts();
   // The budget both halves share (counted from the data half's generation, or from here).
@@ -43,14 +88,17 @@ export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunC
     }
   }
   const rest = ssoIds.filter((id) => !stillFailing.has(id));
-  const ssoRuns = options.ssoRuns ?? plan.profile.ssoRuns;
   if (rest.length && !control.interrupted()) {
-    events.emit({ type: 'note', text: `SSO: ${rest.length} properties against the bundled emulator, ${ssoRuns} runs each` });
-    for (const r of await runSsoAgainstEmulator({ seed: plan.seed, numRuns: ssoRuns, only: rest, path: options.path, config: options.ssoConfig, signal: control.signal, ...(deadline !== undefined ? { deadline } : {}) })) finish(r);
+    events.emit(startNote(plan, rest.length));
+    for (const r of await runSsoAgainstEmulator({ seed: plan.seed, numRuns: ssoRunsOf(plan), only: rest, path: options.path, config: options.ssoConfig, signal: control.signal, ...(deadline !== undefined ? { deadline } : {}) })) finish(r);
   }
-  // Those an interrupt kept from starting: NOT REACHED, as in the data half.
+  await notReachedRest(plan, results, finish);
+  return { results, ms: Date.now() - since };
+}
+
+/** Those an interrupt kept from starting: NOT REACHED, as in the data half. */
+async function notReachedRest(plan: RunPlan, results: PropertyResult[], finish: (r: PropertyResult) => void): Promise<void> {
   const reported = new Set(results.map((r) => r.id));
   const titles = await ssoPropertyTitles();
-  for (const id of ssoIds) if (!reported.has(id)) finish(notReached(titles.find((p) => p.id === id) ?? { id, title: id }, 'sso', plan.seed, 'interrupted', ssoRuns));
-  return results;
+  for (const id of plan.ssoIds) if (!reported.has(id)) finish(notReached(titles.find((p) => p.id === id) ?? { id, title: id }, 'sso', plan.seed, 'interrupted', ssoRunsOf(plan)));
 }

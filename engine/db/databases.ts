@@ -55,7 +55,8 @@ export interface PreparedTemplate {
   cloneForWorkers(count: number): Promise<string[]>;
   /** Settings of the template a copy could not take (this role may not make them): filled as copies are made. */
   settingsNotCopied: readonly SettingNotCopied[];
-  drop(): Promise<void>;
+  /** Drops the run's databases; `serverGoing`: the server goes next with its data (one this run started), so there is nothing to drop. */
+  drop(options?: { serverGoing?: boolean }): Promise<void>;
 }
 
 export function databaseUrl(adminUrl: string, database: string): string {
@@ -200,8 +201,10 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   const scratch: string[] = [];
   // Registered before the database exists: a signal from here on drops whatever was created.
   const unregister = onShutdown(() => drop());
-  const drop = async () => {
+  const drop = async (how: { serverGoing?: boolean } = {}) => {
     unregister();
+    // A DROP DATABASE costs a checkpoint: nothing to pay for on a server whose data goes next.
+    if (how.serverGoing) return;
     await withClient(server.adminUrl, async (c) => {
       for (const db of [...scratch].reverse()) await c.query(`drop database if exists ${quoteIdent(db)} with (force)`);
     }).catch(() => {});

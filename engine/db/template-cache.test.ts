@@ -123,6 +123,18 @@ describe('kept templates on a shared server', () => {
     expect(await mutant.cloneForWorkers(1)).toEqual([mutant.url]);
   });
 
+  it('dropped with its server going next (one this run started, stopped at the end of the run): no DROP DATABASE, each costing a checkpoint; a plain drop still drops', async () => {
+    const server = await sharedServer();
+    const own = await prepareTemplate(server, { migrations: [first], cache: true, serverOfThisRun: true });
+    drops.push(own.drop);
+    // The first worker's is a clone (the last takes the template, kept for later runs).
+    const [worker] = await own.cloneForWorkers(2);
+    await own.drop({ serverGoing: true });
+    expect(await rows(worker, 'select 1 as one')).toEqual([{ one: 1 }]);
+    await own.drop();
+    await expect(rows(worker, 'select 1 as one')).rejects.toThrow(/does not exist/);
+  });
+
   it('a server reached by its URL is lent, whoever started it: a run there gives every worker a clone, never the kept template others clone', async () => {
     const server = await sharedServer();
     const env = await openEnvironment({ databaseUrl: server.adminUrl, migrations: [first], workers: 1, cacheTemplate: true });

@@ -143,7 +143,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       ...(notCopied ? { settingsNote: notCopied } : {}),
       async close() {
         for (const w of workers) await w.client.end().catch(() => {});
-        await tpl.drop();
+        await tpl.drop({ serverGoing: ownServer && server.ownsServer });
         if (ownServer) await server.stop();
       },
     };
