@@ -52,8 +52,8 @@ export const referencePack = definePack({
   targetIdSettings: [{ path: 'vs.publicHandle.idAs', table: 'vs_tickets', column: 'id' }],
   userKeySettings: [{ path: 'students.personLink', table: 'student_records', column: 'id', unlessColumn: 'email', value: 'user-id' }],
   projectSettings: {
-    settings: { ownerGuardCases: 'one-table', users: { phoneStyle: 'international' } },
-    note: 'model.ownerGuardCases: one-table (rule 1 patches one table per case: a table whose rows this schema cannot hold drops only its own cases); model.users.phoneStyle: international (phones drawn as +17453189368, which a phone CHECK or domain accepts)',
+    settings: { ownerGuardCases: 'one-table', phoneStyle: 'international' },
+    note: 'model.ownerGuardCases: one-table (rule 1 patches one table per case: a table whose rows this schema cannot hold drops only its own cases); model.phoneStyle: international (phones drawn as +17453189368, which a phone CHECK or domain accepts)',
   },
 });
 

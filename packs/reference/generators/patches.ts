@@ -9,7 +9,7 @@ import type { Json, Row } from '../../../engine/model/json.ts';
 import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
 import type { ColumnSpec, TableModel } from '../../../engine/model/table-model.ts';
 import type { World } from '../../../engine/model/world.ts';
-import { fakerValue } from './faker.ts';
+import { fakerValue, internationalPhoneNumber } from './faker.ts';
 import { peopleWorld, type Person } from './identities.ts';
 
 // Text whose content no rule reads does not shrink: a failing case shrinks in few tries.
@@ -75,6 +75,8 @@ function peopleFreeValue(col: ColumnSpec, settings: ModelSettings, valid: boolea
     case 'uuid':
       throw new Error('a uuid column draws from the case\'s people');
     case 'text': {
+      // A phone column (shipping_phone) under phoneStyle international: a number a phone CHECK or domain holds.
+      if (settings.phoneStyle === 'international' && /(^|_)phone(_|$)/.test(col.name)) return internationalPhoneNumber;
       if (col.check) {
         const ok = vocabulary(settings).filter((v) => col.check!(v, settings));
         if (ok.length && valid) return fc.constantFrom(...ok);

@@ -123,6 +123,13 @@ export const ModelSettingsSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * How phone columns (users.phone, shop_orders.shipping_phone) are drawn: `any` (faker's
+     * `703.301.3354 x6280`, `(911) 831-9377`; a shipping phone as any text) or `international`
+     * (E.164, `+17453189368`), which a project's phone CHECK or domain (`^\+?[0-9 -]+$`) accepts.
+     * `policyfuzz init` writes `international` for a project; the reference keeps `any`.
+     */
+    phoneStyle: z.enum(['any', 'international']).default('any'),
     /** Departments (users.department, vs_tickets.target_dept). */
     departments: roleList.default(['ENG', 'SCI', 'ART', 'LAW', 'SE']),
     users: z
