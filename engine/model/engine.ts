@@ -463,7 +463,9 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   for (const old of targets) {
     let next: Row = { ...old, ...read.row };
     const limits = limitRefusals(model, next, settings);
-    const fail = (o: Outcome) => failures.push(orAlso(o, limits));
+    // The guard raising in place of what follows it (a BEFORE trigger runs before the policy's check and the constraints).
+    let secure: Outcome[] = [];
+    const fail = (o: Outcome) => failures.push(orAlso(o, [...limits, ...secure]));
     if (model.beforeUpdate) {
       const r = model.beforeUpdate(old, next, ctx);
       if ('reject' in r) {
@@ -472,7 +474,10 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
       }
       next = r.row;
       undoneIsSecure &&= r.undoneIsSecure === true;
-      if (r.refusalIsSecure) secureRefusals.push(r.refusalIsSecure);
+      if (r.refusalIsSecure) {
+        secure = [r.refusalIsSecure];
+        secureRefusals.push(r.refusalIsSecure);
+      }
     } else undoneIsSecure = false;
     if (!bypass) {
       // An UPDATE policy without WITH CHECK checks the new row with its USING (PostgreSQL's CREATE POLICY).

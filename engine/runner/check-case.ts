@@ -215,6 +215,10 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   };
   // The model's agreement first, then nothing left on the connection, then the pack's own invariants.
   const disagreement = judgeStep([...ENGINE_CHECKERS, ...(oracle.model.invariants ?? [])], entry, earlier);
+  // A refusal the model accepts in place of its success (a guard refusing an exemption the spec
+  // does not require): the target changed nothing, so the model's world goes on unchanged too.
+  const refusedInstead = !disagreement && (prediction.outcome.kind === 'allowed' || prediction.outcome.kind === 'filtered') && (actual.kind === 'raised' || actual.kind === 'rejected' || actual.kind === 'error');
+  if (refusedInstead) return { entry: { ...entry, prediction: { ...prediction, world } } };
   if (!disagreement) return { entry };
   Object.assign(entry, { disagreement: disagreement.reason, checker: disagreement.checker });
   // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).

@@ -274,6 +274,13 @@ export const ModelSettingsSchema = z
          */
         personLink: z.enum(['email', 'user-id']).default('email'),
         /**
+         * Which e-mail is the caller's where a person is found by e-mail (my_person_id,
+         * get_my_student_record, sync_my_team_permissions): `auth` (the reference: the auth
+         * identity's, auth.users) or `users-row` (the caller's users row's, as a schema joining
+         * `public.users` does: a caller with no users row has none). Both start from auth.uid() (secure).
+         */
+        callerEmail: z.enum(['auth', 'users-row']).default('auth'),
+        /**
          * §4.2: "the caller's own student record plus the caller's own change-request outcomes";
          * the key of each in get_my_student_record's object (the reference: record, requests).
          */

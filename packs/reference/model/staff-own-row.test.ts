@@ -27,11 +27,35 @@ describe('rule 1 on users: staff who are not admins, on their own row', () => {
     expect(compareOutcomes(expected, { kind: 'error', code: '23514' })).toBeDefined();
   });
 
+  it('the guard runs before the NOT NULL check: a staff member nulling their own e-mail meets either', () => {
+    const expected = predict(oracle, world('uni_staff'), caller, { ...demote, patch: { email: null } } as ApiRequest).outcome;
+    expect(expected).toMatchObject({ kind: 'error', code: '23502' });
+    expect(compareOutcomes(expected, guard)).toBeUndefined();
+  });
+
   it('an admin’s change must go through; a non-staff owner’s is refused, never passed', () => {
     expect(compareOutcomes(predict(oracle, world('dev'), caller, demote).outcome, guard)).toBeDefined();
     const promote: ApiRequest = { ...demote, patch: { role: 'dev' } } as ApiRequest;
     const expected = predict(oracle, world('user'), caller, promote).outcome;
     expect(expected).toMatchObject({ kind: 'raised' });
     expect(compareOutcomes(expected, { kind: 'allowed', rows: [{ ...world('user').users[0], role: 'dev' }], affected: 1 })).toBeDefined();
+  });
+});
+
+describe('rule 3 on vs_tickets: a handler’s entry that is no remark', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: ME, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: null, is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null };
+  const handler = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } }));
+  const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_tickets: [TICKET] };
+  const append = (entry: unknown): ApiRequest => ({ kind: 'update', table: 'vs_tickets', patch: { remarks: [entry] }, filters: [{ column: 'id', op: 'eq', value: 'VS-1001' }], returning: 'representation' }) as ApiRequest;
+  const refused = { kind: 'raised' as const, code: 'P0001', message: 'vs_tickets: a remark needs a vis' };
+
+  it('stored by the model, or refused by a schema checking every writer’s entries', () => {
+    const expected = predict(handler, w, caller, append('Student 1')).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(compareOutcomes(expected, refused)).toBeUndefined();
+  });
+
+  it('a well-formed entry must still go through', () => {
+    expect(compareOutcomes(predict(handler, w, caller, append({ vis: 'staff', by: 'x', internal: true, text: 'checked' })).outcome, refused)).toBeDefined();
   });
 });
