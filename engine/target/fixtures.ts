@@ -461,6 +461,10 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
     const constraint = /violates check constraint "([^"]+)"/.exec(response.error.message)?.[1] ?? 'a CHECK';
     return `${constraint} refused a value the model writes (a CHECK the model does not have)`;
   }
+  // A domain's CHECK (`email citext` domain) refuses a value while the body is read, before any
+  // trigger or policy: a step the model refuses by its rules (a guard) is not judged by them here.
+  const domain = response.error?.code === '23514' ? /^value for domain (\S+) violates check constraint "([^"]+)"/.exec(response.error.message) : null;
+  if (plan.shapes && domain && !(expected.kind === 'error' && expected.code === '23514')) return `${domain[2]} (domain ${domain[1]}) refused a value while reading the body, before any rule (a CHECK the model does not have)`;
   if (!plan.shapes || response.error?.code !== '23503' || (expected.kind !== 'allowed' && expected.kind !== 'filtered')) return undefined;
   // Postgres leaves the key's values (and columns) out of the detail when the caller may not read the parent table.
   const key = /^Key (?:\(([^)]+)\)=\(.*\) )?is not present in table "([^"]+)"/s.exec(response.error.details ?? '');
