@@ -141,6 +141,13 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer(plan, rowCheck, byGuard, ['users'])).toBeUndefined();
   });
 
+  it('drops a call the target’s function cannot take: it requires an argument the model leaves out (PGRST202)', () => {
+    const missing: ApiResponse = { ...refused(''), error: { code: 'PGRST202', message: 'Could not find the function public.vs_transfer_dept(p_dept, p_id) in the schema cache', details: null, hint: null } };
+    const byGrant = { kind: 'rejected' as const, code: '42501' as const, by: 'grant' as const };
+    expect(unrealizableAnswer(plan, missing, byGrant, ['users'])).toBe("public.vs_transfer_dept(p_dept, p_id): the target's function requires an argument the model's call leaves out (PGRST202)");
+    expect(unrealizableAnswer(plan, missing, sqlError('PGRST202'), ['users'])).toBeUndefined();
+  });
+
   it("drops a step the API role's statement_timeout cancelled, whatever the model expected, unless it expected exactly that", () => {
     const cancelled: ApiResponse = { ...refused(''), error: { code: '57014', message: 'canceling statement due to statement timeout', details: null, hint: null } };
     const byPolicy = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };

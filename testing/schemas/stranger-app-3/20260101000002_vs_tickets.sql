@@ -133,7 +133,7 @@ $$;
 
 create function private.vs_public_handle(p_id text) returns text
 language sql immutable set search_path = ''
-as $$ select substr(md5('vs-public:' || p_id), 1, 12) $$;
+as $$ select 'pub-' || substr(md5(p_id), 1, 12) $$;
 
 revoke execute on all functions in schema private from public, anon, authenticated;
 grant execute on function private.is_admin(), private.can_handle_vs(text), private.can_handle_pr(),

@@ -193,36 +193,25 @@ as $$
     and coalesce(btrim(t.public_title), '') <> ''
 $$;
 
--- Submitter tracking: whether the ticket was merged, never which ticket (rule 12); handlers in
--- scope also see the primary's id.
+-- Submitter tracking: the public problem a merged ticket now belongs to, by the ticket's id (a
+-- capability), only while that problem is on the board (rule 13: an unknown category hides it).
+-- Fixed after policyfuzz R13: it answered handlers and submitters for any ticket, unknown
+-- categories included.
 create function public.get_vs_linked_context(p_id text)
-returns table (id text, is_duplicate boolean, duplicate_of text, is_public boolean)
-language plpgsql stable security definer set search_path = ''
+returns table (handle text, public_title text, status text)
+language sql stable security definer set search_path = ''
 as $$
-declare
-  t public.vs_tickets;
-begin
-  if public.current_user_role() is null then
-    raise exception 'NOT_AUTHORIZED' using errcode = '42501';
-  end if;
-  select * into t from public.vs_tickets v where v.id = p_id and v.deleted_at is null;
-  if not found then
-    return;
-  end if;
-  if private.can_handle_vs(t.target_dept) then
-    return query select t.id, t.is_duplicate, t.duplicate_of,
-                        t.is_public and private.vs_publishable(t.category);
-  elsif t.submitter_id = auth.uid() then
-    return query select t.id, t.is_duplicate, null::text,
-                        t.is_public and private.vs_publishable(t.category);
-  end if;
-end $$;
+  select private.vs_public_handle(p.id), p.public_title, p.status
+  from public.vs_tickets d join public.vs_tickets p on p.id = d.duplicate_of
+  where d.id = p_id and d.deleted_at is null
+    and p.is_public and p.deleted_at is null and private.vs_publishable(p.category)
+    and coalesce(btrim(p.public_title), '') <> ''
+$$;
 
 revoke execute on function public.soft_delete_vs_ticket(text), public.find_similar_vs_tickets(text),
   public.merge_vs_tickets(text, text), public.vs_transfer_dept(text, text, jsonb),
-  public.vs_set_public(text, boolean, text), public.vs_post_public_comment(text, text),
-  public.get_vs_linked_context(text) from public, anon;
+  public.vs_set_public(text, boolean, text), public.vs_post_public_comment(text, text) from public, anon;
 revoke execute on function public.get_vs_ticket_by_id(text), public.get_public_vs_board(),
-  public.get_public_vs_problem(text) from public;
+  public.get_public_vs_problem(text), public.get_vs_linked_context(text) from public;
 grant execute on function public.get_vs_ticket_by_id(text), public.get_public_vs_board(),
-  public.get_public_vs_problem(text) to anon, authenticated;
+  public.get_public_vs_problem(text), public.get_vs_linked_context(text) to anon, authenticated;

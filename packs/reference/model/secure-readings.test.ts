@@ -59,3 +59,14 @@ describe('rule 3 on vs_tickets: a handler’s entry that is no remark', () => {
     expect(compareOutcomes(predict(handler, w, caller, append({ vis: 'staff', by: 'x', internal: true, text: 'checked' })).outcome, refused)).toBeDefined();
   });
 });
+
+describe('find_similar_vs_tickets for a caller with a role who handles nothing', () => {
+  const settings = ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } });
+  const similar: ApiRequest = { kind: 'rpc', fn: 'find_similar_vs_tickets', args: { p_id: 'VS-1001' } } as ApiRequest;
+  const noRows = { kind: 'allowed' as const, rows: [], affected: 0 };
+  it('refused, or answered no similar ticket; a null role (no users row) only refused', () => {
+    const oracle = referenceOracleWith(settings);
+    expect(compareOutcomes(predict(oracle, world('user'), caller, similar).outcome, noRows)).toBeUndefined();
+    expect(compareOutcomes(predict(oracle, { users: [] }, caller, similar).outcome, noRows)).toBeDefined();
+  });
+});
