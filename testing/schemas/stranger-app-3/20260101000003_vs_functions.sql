@@ -74,7 +74,10 @@ begin
   end if;
   select * into d from public.vs_tickets v where v.id = p_duplicate and v.deleted_at is null for update;
   select * into p from public.vs_tickets v where v.id = p_primary and v.deleted_at is null for update;
-  if d.id is null or p.id is null or d.id = p.id then
+  if d.id is null or p.id is null then
+    raise exception 'ticket not found' using errcode = 'P0002';
+  end if;
+  if d.id = p.id then
     raise exception 'merge needs two different tickets' using errcode = '22023';
   end if;
   if not (private.can_handle_vs(d.target_dept) and private.can_handle_vs(p.target_dept)) then
