@@ -28,12 +28,15 @@ export function vocabulary(settings: ModelSettings): string[] {
   return [...known];
 }
 
+/** Settings whose words are choices of reading or drawing, no value a column holds: left out, so adding one draws no other case. */
+const NOT_VOCABULARY = new Set(['phoneStyle', 'callerEmail']);
+
 function vocabularyOf(settings: ModelSettings): string[] {
   const out = new Set<string>();
   const walk = (v: unknown): void => {
     if (typeof v === 'string') out.add(v);
     else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    else if (v && typeof v === 'object') Object.entries(v).forEach(([k, x]) => !NOT_VOCABULARY.has(k) && walk(x));
   };
   walk(settings);
   return [...out];
