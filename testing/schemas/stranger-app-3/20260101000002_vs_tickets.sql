@@ -69,6 +69,15 @@ create policy vs_tickets_update on public.vs_tickets for update to authenticated
 create policy vs_tickets_delete on public.vs_tickets for delete to authenticated
   using (public.current_user_is_staff() and private.can_handle_vs(target_dept));
 
+-- A VS handler of some department (the caller may handle something): checked before any ticket
+-- is looked up, so an unauthorized caller learns nothing of which ids exist (rule 14).
+create function private.is_vs_handler() returns boolean
+language sql stable security definer set search_path = ''
+as $$
+  select coalesce(public.current_user_role() in ('dev', 'staff', 'vs_staff', 'vp_admin'), false)
+      or (public.current_user_role() is not null and public.current_user_has_permission('vs'))
+$$;
+
 create function private.vs_remark_cap() returns integer language sql immutable as $$ select 50 $$;
 
 -- Guard (rules 1, 3, 12): the submitter's whole row minus an allow-list; remarks append-only and
@@ -137,4 +146,4 @@ as $$ select 'pub-' || substr(md5(p_id), 1, 12) $$;
 
 revoke execute on all functions in schema private from public, anon, authenticated;
 grant execute on function private.is_admin(), private.can_handle_vs(text), private.can_handle_pr(),
-  private.can_manage_shop(), private.can_manage_students(), private.trusted_write() to anon, authenticated;
+  private.can_manage_shop(), private.can_manage_students(), private.trusted_write(), private.is_vs_handler() to anon, authenticated;

@@ -69,19 +69,19 @@ declare
   d public.vs_tickets;
   p public.vs_tickets;
 begin
-  if public.current_user_role() is null then
+  -- Fixed after policyfuzz R09: a missing ticket was named before the caller was checked.
+  if not private.is_vs_handler() then
     raise exception 'NOT_AUTHORIZED' using errcode = '42501';
   end if;
-  select * into d from public.vs_tickets v where v.id = p_duplicate and v.deleted_at is null for update;
-  select * into p from public.vs_tickets v where v.id = p_primary and v.deleted_at is null for update;
+  select * into d from public.vs_tickets v
+   where v.id = p_duplicate and v.deleted_at is null and private.can_handle_vs(v.target_dept) for update;
+  select * into p from public.vs_tickets v
+   where v.id = p_primary and v.deleted_at is null and private.can_handle_vs(v.target_dept) for update;
   if d.id is null or p.id is null then
     raise exception 'ticket not found' using errcode = 'P0002';
   end if;
   if d.id = p.id then
     raise exception 'merge needs two different tickets' using errcode = '22023';
-  end if;
-  if not (private.can_handle_vs(d.target_dept) and private.can_handle_vs(p.target_dept)) then
-    raise exception 'NOT_AUTHORIZED' using errcode = '42501';
   end if;
   if d.target_dept <> p.target_dept then
     raise exception 'cross-department merge rejected' using errcode = '42501';
@@ -106,15 +106,16 @@ as $$
 declare
   t public.vs_tickets;
 begin
-  if public.current_user_role() is null then
+  if not private.is_vs_handler() then
     raise exception 'NOT_AUTHORIZED' using errcode = '42501';
   end if;
   if p_dept is null or btrim(p_dept) = '' then
     raise exception 'destination department required' using errcode = '22023';
   end if;
-  select * into t from public.vs_tickets v where v.id = p_id and v.deleted_at is null for update;
-  if not found or not private.can_handle_vs(t.target_dept) then
-    raise exception 'NOT_AUTHORIZED' using errcode = '42501';
+  select * into t from public.vs_tickets v
+   where v.id = p_id and v.deleted_at is null and private.can_handle_vs(v.target_dept) for update;
+  if not found then
+    raise exception 'ticket not found' using errcode = 'P0002';
   end if;
   if p_remarks is null or jsonb_typeof(p_remarks) <> 'array' then
     raise exception 'p_remarks must be an array' using errcode = '22023';
