@@ -111,6 +111,24 @@ describe('policyfuzz init', () => {
     expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^model\.students\.personLink: user-id \(student_records\.user_id references profiles/)]));
   });
 
+  it("a third stranger's schema (testing/schemas/stranger-app-3): roles without admin read off its helpers, text slug keys for the model's uuids, a guard message per table, phones a phone domain holds", async () => {
+    const config = await initOnSchema('stranger-app-3');
+    const { tables, conventions } = config.mapping;
+    // users.role's CHECK has no `admin`: staffRoles/adminRoles named it, and every rule was a harness error.
+    expect(config.model.staffRoles).toEqual(['dev', 'staff', 'pr_staff', 'vs_staff', 'vp_admin', 'uni_staff']);
+    expect(config.model.adminRoles).toEqual(['dev', 'vp_admin']);
+    expect(config.model.vs.handlerRoles).toEqual(['dev', 'staff', 'vs_staff', 'vp_admin']);
+    expect(config.model.projects.actorRoles).toEqual(['dev', 'staff', 'pr_staff', 'uni_staff']);
+    expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^confirm: model\.adminRoles: dev, vp_admin \(the roles is_admin lists/)]));
+    // team_nodes.id text (a slug with a CHECK), parent_id and node_id text references: were mapped to null.
+    expect(tables.team_nodes).toBeUndefined();
+    expect(tables.team_members.columns).toEqual({ email: null });
+    // Each guard raises 42501 with its table's name: all of them read, not vs_tickets' alone.
+    expect(conventions.guardRefusal).toEqual({ code: '42501', message: '^(?:vs_tickets|pr_tickets|shop_orders|users)' });
+    // A phone domain refused faker's phones: R04, R14, R18 and R19 ran no case.
+    expect(config.model.phoneStyle).toBe('international');
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

@@ -13,7 +13,7 @@ import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { NotNullDraws, PackModel } from '../pack.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
-import { proposeMapping, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
+import { proposeMapping, proposeVocabularySubsets, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
 import { mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { apiSchemasOf } from './supabase-project.ts';
@@ -216,6 +216,16 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       setNested(link.path, link.value);
       settingNotes.push(`model.${link.path}: ${link.value} (${targetOf(link.table)}.${keyColumn} references ${targetOf('users')} and it has no ${link.unlessColumn}: a row keyed by its user)`);
     }
+    // Lists of a pinned vocabulary (who is staff, admin, a handler) naming values it lacks: read off
+    // the schema's helpers, in any schema (a `private` one the API never exposes included).
+    const helpers = await client.query<{ name: string; source: string }>(
+      `select p.proname::text as name, p.prosrc as source from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname not like 'pg\\_%' and n.nspname not in ('information_schema', 'auth', 'storage', 'realtime', 'extensions', 'net', 'vault', 'graphql', 'graphql_public', 'cron', 'pgmq', 'pgsodium', 'supabase_functions')
+          and p.prolang <> (select oid from pg_language where lanname = 'c') order by 1`,
+    );
+    const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, options.defaultSettings, helpers.rows);
+    mergeSettings(proposal.settings, subsets.settings);
+    settingNotes.push(...subsets.notes);
     if (options.projectSettings) {
       mergeSettings(proposal.settings, options.projectSettings.settings);
       settingNotes.push(options.projectSettings.note);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proposeMapping, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+import { proposeMapping, proposeVocabularySubsets, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
 
 const prTickets: ModelTableFacts = {
   name: 'pr_tickets',
@@ -313,5 +313,53 @@ describe('init heuristics that guessed wrong', () => {
     // A jsonb answer: the tables named in comments are not read.
     expect(propose("-- ids as in vs_tickets\n/* vs_tickets */ select jsonb_agg(jsonb_build_object('id', n.id)) from vs_notes n where p_id > 0", 'scalar', [])).toEqual({ bigintIds: ['p_id'] });
     expect(propose("select jsonb_agg(jsonb_build_object('id', t.id)) from vs_tickets t where t.id >= p_id", 'scalar', [])).toEqual({ bigintIds: ['p_id', 'id'] });
+  });
+});
+
+describe('a third stranger’s schema (stranger-app-3: slug keys, roles without admin, a guard per table)', () => {
+  it('a model uuid key the target keeps as a text slug, and the text references to it, keep their names', () => {
+    const nodes: ModelTableFacts = { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'parent_id', type: 'uuid' }, { name: 'name', type: 'text' }] };
+    const members: ModelTableFacts = { name: 'team_members', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'uuid' }, { name: 'nickname', type: 'text' }] };
+    const targetNodes: TargetTableFacts = { name: 'team_nodes', anonCanSelect: true, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'parent_id', type: 'text', references: { table: 'team_nodes', column: 'id' } }, { name: 'name', type: 'text' }] };
+    const targetMembers: TargetTableFacts = { name: 'team_members', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'text', references: { table: 'team_nodes', column: 'id' } }, { name: 'nickname', type: 'text' }, { name: 'major', type: 'text' }] };
+    const { mapping } = proposeMapping({ tables: [nodes, members], functions: [] }, { tables: [targetNodes, targetMembers], functions: [] });
+    // Nothing renamed or left out: before, id, parent_id and node_id were mapped to null (uuid ≠ text).
+    expect(mapping.tables?.team_nodes?.columns ?? {}).toEqual({});
+    expect(mapping.tables?.team_members?.columns ?? {}).toEqual({});
+    // A uuid is no free text: a plain text column that is neither key nor reference takes no model uuid.
+    const loose: TargetTableFacts = { ...targetMembers, columns: targetMembers.columns.map((c) => (c.name === 'node_id' ? { name: 'node_ref', type: 'text' } : c)) };
+    expect(proposeMapping({ tables: [members], functions: [] }, { tables: [loose], functions: [] }).mapping.tables?.team_members?.columns).toEqual({ node_id: null });
+  });
+
+  it('staff, admin and handler lists naming a role the CHECK lacks are read off the helpers that decide them, else the default without it', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'staffRoles', helper: 'staff' }, { path: 'adminRoles', helper: 'admin' }, { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs' }, { path: 'projects.actorRoles', helper: 'project.*actor' }, { path: 'pr.onBehalfRoles', helper: 'behalf' }] }];
+    const proposed = { roles: ['user', 'dev', 'staff', 'vs_staff', 'vp_admin', 'uni_staff', 'sa_prof'] };
+    const defaults = { staffRoles: ['dev', 'staff', 'vs_staff', 'vp_admin', 'admin'], adminRoles: ['admin', 'dev'], vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin', 'dev'] }, projects: { actorRoles: ['dev', 'staff', 'admin'] }, pr: { onBehalfRoles: ['uni_staff', 'sa_prof'] } };
+    const helpers = [
+      { name: 'current_user_is_staff', source: "select u.role in ('dev', 'staff', 'vs_staff', 'uni_staff') from public.users u" },
+      { name: 'is_admin', source: "select public.current_user_role() in ('dev', 'vp_admin')" },
+      { name: 'admin_leaderboard', source: 'select private.is_admin()' },
+      { name: 'can_handle_vs', source: "case when role in ('dev', 'staff', 'vs_staff') then true when role = 'vp_admin' then dept = my_dept() end" },
+    ];
+    const { settings, notes } = proposeVocabularySubsets(vocabularies, proposed, defaults, helpers);
+    expect(settings).toEqual({
+      staffRoles: ['dev', 'staff', 'vs_staff', 'uni_staff'],
+      adminRoles: ['dev', 'vp_admin'],
+      vs: { handlerRoles: ['dev', 'staff', 'vs_staff', 'vp_admin'] },
+      // No helper lists project actors: the default without admin. onBehalfRoles names none missing: untouched.
+      projects: { actorRoles: ['dev', 'staff'] },
+    });
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: model\.staffRoles: dev, staff, vs_staff, uni_staff \(the roles current_user_is_staff lists; the default names admin, which users\.role does not allow\)/));
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: model\.projects\.actorRoles: dev, staff \(the default without admin/));
+    // Roles the target has: nothing to propose.
+    expect(proposeVocabularySubsets(vocabularies, { roles: [...proposed.roles, 'admin'] }, defaults, helpers).settings).toEqual({});
+  });
+
+  it('guards that each raise with their table’s name: the convention reads every one of them, not the commonest', () => {
+    const guard = (table: string, n: number) => fn({ name: `guard_${table}`, args: [], trigger: true, source: Array.from({ length: n }, () => `raise exception '${table}: no' using errcode = '42501';`).join('\n') });
+    const guarded: ModelTableFacts = { ...prTickets, guarded: true };
+    const { mapping } = proposeMapping({ tables: [guarded], functions: [] }, { tables: [pressRequests], functions: [guard('vs_tickets', 3), guard('users', 1), guard('shop_orders', 1)] });
+    expect(mapping.conventions?.guardRefusal).toEqual({ code: '42501', message: '^(?:vs_tickets|shop_orders|users)' });
+    expect(new RegExp(mapping.conventions!.guardRefusal!.message!).test('users: only display_name may be changed')).toBe(true);
   });
 });

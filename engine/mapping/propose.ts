@@ -206,8 +206,13 @@ function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolea
   return IDENTIFYING.test(model.name) === IDENTIFYING.test(target.name);
 }
 
+/** A model uuid key or reference the target keeps as text (a slug key `id text check (id ~ '^[a-z0-9-]+$')`): a uuid's text is such a value. */
+function uuidAsTextKey(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
+  return model.type === 'uuid' && normalType(target.type) === 'text' && (target.primaryKey === true || target.references !== undefined);
+}
+
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm> = new Map()): number {
-  const sameType = typeFits(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
+  const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
   let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
@@ -331,17 +336,22 @@ const CALLER_ASSIGNED = /\bnew\.(\w+)\s*:?=\s*\(?\s*(?:select\s+)?auth\.uid\(\)/
 const SQLSTATE_RAISE = /RAISE\s+EXCEPTION\s+'((?:[^']|'')*)'[^;]*ERRCODE\s*=\s*'([0-9A-Z]{5})'/gi;
 
 function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: string } | undefined {
-  const found = new Map<string, number>();
+  // Raises by SQLSTATE, each with the first words of its messages (a guard per table: `users: …`, `vs_tickets: …`).
+  const found = new Map<string, Map<string, number>>();
   for (const f of functions) for (const m of f.source.matchAll(SQLSTATE_RAISE)) {
     if (m[2] === 'P0001') continue;
     const word = m[1].split(/[:.,]/)[0].trim();
-    const key = `${m[2]}\u0000${word}`;
-    found.set(key, (found.get(key) ?? 0) + 1);
+    const words = found.get(m[2]) ?? new Map<string, number>();
+    words.set(word, (words.get(word) ?? 0) + 1);
+    found.set(m[2], words);
   }
-  const best = [...found].sort((a, b) => b[1] - a[1])[0];
+  const total = (words: Map<string, number>) => [...words.values()].reduce((a, b) => a + b, 0);
+  const best = [...found].sort((a, b) => total(b[1]) - total(a[1]))[0];
   if (!best) return undefined;
-  const [code, word] = best[0].split('\u0000');
-  return { code, message: `^${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` };
+  // Every message raised with that code, not the commonest alone: one guard's table name would leave the others' refusals unread.
+  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const words = [...best[1]].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([w]) => escape(w));
+  return { code: best[0], message: words.length === 1 ? `^${words[0]}` : `^(?:${words.join('|')})` };
 }
 
 /**
@@ -354,6 +364,61 @@ export interface VocabularySetting {
   initialPath?: string;
   /** Values the pack's rules generate by name whatever the setting (map them to the target's own). */
   generatedByName?: string[];
+  /**
+   * Settings listing some of this vocabulary's values (`staffRoles` of `roles`), each with a
+   * pattern naming the schema's helper function that decides it (`staff`: `current_user_is_staff`).
+   * Where a default names a value the target's vocabulary lacks (`admin`), init reads the list off
+   * that helper's body, or else leaves the missing values out, and says which to confirm.
+   */
+  subsets?: { path: string; helper: string }[];
+}
+
+/** Value at a dotted path of nested settings (`vs.handlerRoles`). */
+export function valueAtPath(settings: unknown, dotted: string): unknown {
+  let at: unknown = settings;
+  for (const k of dotted.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[k] : undefined;
+  return at;
+}
+
+/**
+ * Lists of a vocabulary's values whose defaults name values the target's vocabulary lacks
+ * (`staffRoles: [..., 'admin']` where users.role allows no `admin`): every rule would otherwise be
+ * a harness error, or run with the reference's meanings. Each is read off the body of the helper
+ * its pattern names (`current_user_is_staff`: the quoted roles it lists), or, with no such helper,
+ * is the default without the missing values. Pure: the caller reads the helpers' sources.
+ */
+export function proposeVocabularySubsets(
+  vocabularies: VocabularySetting[],
+  proposed: Record<string, unknown>,
+  defaults: unknown,
+  helpers: { name: string; source: string }[],
+): { settings: Record<string, unknown>; notes: string[] } {
+  const settings: Record<string, unknown> = {};
+  const notes: string[] = [];
+  for (const v of vocabularies) {
+    const values = valueAtPath(proposed, v.path);
+    if (!Array.isArray(values)) continue;
+    for (const sub of v.subsets ?? []) {
+      const fallback = valueAtPath(defaults, sub.path);
+      if (!Array.isArray(fallback)) continue;
+      const missing = fallback.filter((x) => !values.includes(x));
+      if (!missing.length) continue;
+      const pattern = new RegExp(sub.helper, 'i');
+      const read = helpers
+        .filter((h) => pattern.test(h.name))
+        .map((h) => ({ name: h.name, listed: (values as string[]).filter((x) => new RegExp(`'${x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'`).test(h.source)) }))
+        .filter((h) => h.listed.length > 0);
+      const fromHelper = [...new Set(read.flatMap((h) => h.listed))];
+      const list = fromHelper.length ? fromHelper : fallback.filter((x) => values.includes(x));
+      setPath(settings, sub.path, list);
+      notes.push(
+        fromHelper.length
+          ? `confirm: model.${sub.path}: ${list.join(', ')} (the roles ${read.map((h) => h.name).join(', ')} lists; the default names ${missing.join(', ')}, which ${v.column} does not allow)`
+          : `confirm: model.${sub.path}: ${list.join(', ') || 'none'} (the default without ${missing.join(', ')}, which ${v.column} does not allow; no helper named like /${sub.helper}/ lists them)`,
+      );
+    }
+  }
+  return { settings, notes };
 }
 
 export function proposeMapping(

@@ -458,10 +458,14 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   // the answer, so every one of them is an acceptable prediction.
   const failures: Outcome[] = [];
   let undoneIsSecure = true;
+  // A guard refusing an exemption the spec does not require (TriggerResult.refusalIsSecure): as secure as passing.
+  const secureRefusals: Outcome[] = [];
   for (const old of targets) {
     let next: Row = { ...old, ...read.row };
     const limits = limitRefusals(model, next, settings);
-    const fail = (o: Outcome) => failures.push(orAlso(o, limits));
+    // The guard raising in place of what follows it (a BEFORE trigger runs before the policy's check and the constraints).
+    let secure: Outcome[] = [];
+    const fail = (o: Outcome) => failures.push(orAlso(o, [...limits, ...secure]));
     if (model.beforeUpdate) {
       const r = model.beforeUpdate(old, next, ctx);
       if ('reject' in r) {
@@ -470,6 +474,10 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
       }
       next = r.row;
       undoneIsSecure &&= r.undoneIsSecure === true;
+      if (r.refusalIsSecure) {
+        secure = [r.refusalIsSecure];
+        secureRefusals.push(r.refusalIsSecure);
+      }
     } else undoneIsSecure = false;
     if (!bypass) {
       // An UPDATE policy without WITH CHECK checks the new row with its USING (PostgreSQL's CREATE POLICY).
@@ -500,7 +508,8 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   }
   if (failures.length) return unchanged(anyOf([...failures, ...guardRefusals]));
   const returned = representation ? [...replaced.values()].map((r) => project(r, selectedColumns(request), model, settings)) : null;
-  const outcome: Outcome = guardRefusals.length ? { ...allowed(returned, replaced.size), orElse: guardRefusals } : allowed(returned, replaced.size);
+  const alternatives = [...guardRefusals, ...secureRefusals];
+  const outcome: Outcome = alternatives.length ? { ...allowed(returned, replaced.size), orElse: alternatives } : allowed(returned, replaced.size);
   // Every row an owner's that owners cannot update: left undone by row security is as secure.
   if (undoneIsSecure) return { outcome: { ...outcome, orElse: [...(outcome.orElse ?? []), filtered(representation ? [] : null), rejectedByPolicy(`owners cannot update ${model.table}`)] } as Outcome, world: withRows(world, model.table, rows) };
   return { outcome, world: withRows(world, model.table, rows) };

@@ -20,6 +20,11 @@ export interface OwnerGuard {
   isOwner: (row: Row, ctx: RuleContext) => boolean;
   /** Handlers and admins the guard lets through. */
   isExempt: (row: Row, ctx: RuleContext) => boolean;
+  /**
+   * An exemption that is the model's reading only (staff on their own users row: the spec names
+   * no handler there): the guard refusing such a caller's change is as secure, and accepted.
+   */
+  exemptionOptional?: (row: Row, ctx: RuleContext) => boolean;
   editable: (ctx: RuleContext) => readonly string[];
   /**
    * The allow-list is empty (`ownerEditableColumns: []`): owners cannot update the table. Then a
@@ -37,17 +42,20 @@ export interface OwnerGuard {
 export function applyOwnerGuard(guard: OwnerGuard, oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
   if (!guard.isOwner(oldRow, ctx)) return { row: newRow };
+  // The clause names the guard, not the columns: one hole in a guard is one finding, whatever columns a case touched.
+  const refusalOf = (changed: string[]): Outcome => {
+    const refused = guard.refusal?.(ctx, changed) ?? raised(PRIVILEGED_COLUMN_CODE, `${guard.table}: ${changed.join(', ')}`);
+    return refused.kind === 'raised' ? { ...refused, clause: `owner guard of ${guard.table}` } : refused;
+  };
   if (guard.isExempt(oldRow, ctx)) {
     guard.branch?.('exempt');
-    return { row: newRow };
+    const optional = guard.exemptionOptional?.(oldRow, ctx) ? changedColumns(oldRow, newRow, guard.editable(ctx)) : [];
+    return optional.length ? { row: newRow, refusalIsSecure: refusalOf(optional) } : { row: newRow };
   }
   const changed = changedColumns(oldRow, newRow, guard.editable(ctx));
   guard.branch?.(changed.length > 0 ? 'refused' : 'allow-list');
   if (changed.length > 0) {
-    // The clause names the guard, not the columns: one hole in a guard is one finding, whatever columns a case touched.
-    const clause = `owner guard of ${guard.table}`;
-    const refused = guard.refusal?.(ctx, changed) ?? raised(PRIVILEGED_COLUMN_CODE, `${guard.table}: ${changed.join(', ')}`);
-    const reject = refused.kind === 'raised' ? { ...refused, clause } : refused;
+    const reject = refusalOf(changed);
     if (!guard.ownersCannotUpdate?.(ctx) || (reject.kind !== 'raised' && reject.kind !== 'rejected' && reject.kind !== 'error')) return { reject };
     const undone = [filtered([]), filtered(null), rejectedByPolicy('owners cannot update this table (ownerEditableColumns: [])')];
     return { reject: { ...reject, orElse: [...(reject.orElse ?? []), ...undone] } };

@@ -218,7 +218,11 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   const disagreement = judgeStep([...ENGINE_CHECKERS, ...(oracle.model.invariants ?? [])], entry, earlier);
   if (!disagreement) {
     const leniency = leniencyApplied(entry);
-    return { entry: leniency ? Object.assign(entry, { leniency }) : entry };
+    const agreed = leniency ? Object.assign(entry, { leniency }) : entry;
+    // A refusal the model accepts in place of its success (a guard refusing an exemption the spec
+    // does not require): the target changed nothing, so the model's world goes on unchanged too.
+    const refusedInstead = (prediction.outcome.kind === 'allowed' || prediction.outcome.kind === 'filtered') && (actual.kind === 'raised' || actual.kind === 'rejected' || actual.kind === 'error');
+    return { entry: refusedInstead ? { ...agreed, prediction: { ...prediction, world } } : agreed };
   }
   Object.assign(entry, { disagreement: disagreement.reason, checker: disagreement.checker });
   // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
@@ -367,16 +371,21 @@ export async function checkCase(
   // step's disagreement of another kind is the case's (the exploit after a NOT NULL slip); with none, the side error is.
   const judgeAll = async (answering: Executor, predicted: ({ prediction: Prediction } | { thrown: unknown })[]) => {
     let side: StepMismatch | undefined;
+    // A step refused in place of the model's success (checkStep: refusedInstead) left the world as
+    // it was: the later steps' predictions, made ahead from the changed world, are made again.
+    let replan = false;
     for (let i = 0; i < testCase.steps.length; i++) {
       const made = predicted[i];
-      if ('thrown' in made) {
+      if ('thrown' in made && !replan) {
         if (side) break;
         throw made.thrown;
       }
-      const checked = await checkStep(answering, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction: made.prediction }, history);
+      const prediction = replan || 'thrown' in made ? predict(oracle, world, testCase.steps[i].caller, testCase.steps[i].request) : made.prediction;
+      const checked = await checkStep(answering, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction }, history);
       record(checked);
       if (checked.mismatch && !isSideError(checked.mismatch)) return verdict(checked.mismatch);
       if (checked.mismatch) side ??= checked.mismatch;
+      if (checked.entry.prediction.world !== prediction.world) replan = true;
       // After a side error both sides refused: the model's world is unchanged, as the database's is.
       world = checked.entry.prediction.world;
     }

@@ -132,6 +132,22 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer({ ...plan, shapes: undefined }, checked, allowed, ['users'])).toBeUndefined();
   });
 
+  it('drops a step whose value a domain’s CHECK refused while the body was read, before the guard the model refuses by (stranger-app-3: an e-mail domain)', () => {
+    const domain: ApiResponse = { ...refused(''), error: { code: '23514', message: 'value for domain email_address violates check constraint "email_address_check"', details: null, hint: null } };
+    const byGuard = { kind: 'raised' as const, code: 'P0001', message: 'users: email' };
+    expect(unrealizableAnswer(plan, domain, byGuard, ['users'])).toBe('email_address_check (domain email_address) refused a value while reading the body, before any rule (a CHECK the model does not have)');
+    // A CHECK on the row (evaluated after the guard) where the model refuses stays judged.
+    const rowCheck: ApiResponse = { ...domain, error: { ...domain.error!, message: 'new row for relation "users" violates check constraint "users_phone_check"' } };
+    expect(unrealizableAnswer(plan, rowCheck, byGuard, ['users'])).toBeUndefined();
+  });
+
+  it('drops a call the target’s function cannot take: it requires an argument the model leaves out (PGRST202)', () => {
+    const missing: ApiResponse = { ...refused(''), error: { code: 'PGRST202', message: 'Could not find the function public.vs_transfer_dept(p_dept, p_id) in the schema cache', details: null, hint: null } };
+    const byGrant = { kind: 'rejected' as const, code: '42501' as const, by: 'grant' as const };
+    expect(unrealizableAnswer(plan, missing, byGrant, ['users'])).toBe("public.vs_transfer_dept(p_dept, p_id): the target's function requires an argument the model's call leaves out (PGRST202)");
+    expect(unrealizableAnswer(plan, missing, sqlError('PGRST202'), ['users'])).toBeUndefined();
+  });
+
   it("drops a step the API role's statement_timeout cancelled, whatever the model expected, unless it expected exactly that", () => {
     const cancelled: ApiResponse = { ...refused(''), error: { code: '57014', message: 'canceling statement due to statement timeout', details: null, hint: null } };
     const byPolicy = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };

@@ -462,6 +462,16 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
     const constraint = /violates check constraint "([^"]+)"/.exec(response.error.message)?.[1] ?? 'a CHECK';
     return `${constraint} refused a value the model writes (a CHECK the model does not have)`;
   }
+  // The target's function of that name requires an argument the model's call leaves out (a
+  // `p_remarks jsonb` without a default): PostgREST finds no function for the call (PGRST202).
+  if (plan.shapes && response.error?.code === 'PGRST202' && !(expected.kind === 'error' && expected.code === 'PGRST202')) {
+    const call = /Could not find the function (\S+\([^)]*\))/.exec(response.error.message)?.[1] ?? 'the function';
+    return `${call}: the target's function requires an argument the model's call leaves out (PGRST202)`;
+  }
+  // A domain's CHECK (`email citext` domain) refuses a value while the body is read, before any
+  // trigger or policy: a step the model refuses by its rules (a guard) is not judged by them here.
+  const domain = response.error?.code === '23514' ? /^value for domain (\S+) violates check constraint "([^"]+)"/.exec(response.error.message) : null;
+  if (plan.shapes && domain && !(expected.kind === 'error' && expected.code === '23514')) return `${domain[2]} (domain ${domain[1]}) refused a value while reading the body, before any rule (a CHECK the model does not have)`;
   if (!plan.shapes || response.error?.code !== '23503' || (expected.kind !== 'allowed' && expected.kind !== 'filtered')) return undefined;
   // Postgres leaves the key's values (and columns) out of the detail when the caller may not read the parent table.
   const key = /^Key (?:\(([^)]+)\)=\(.*\) )?is not present in table "([^"]+)"/s.exec(response.error.details ?? '');

@@ -32,4 +32,10 @@ export function fakerValue<T>(make: (f: Faker) => T, label: string): fc.Arbitrar
 export const personName = fakerValue((f) => f.person.fullName(), 'personName');
 export const emailAddress = fakerValue((f) => f.internet.email().toLowerCase(), 'emailAddress');
 export const phoneNumber = fakerValue((f) => f.phone.number(), 'phoneNumber');
+/** E.164 (`+17453189368`): drawn as phoneNumber is (one integer), so a case differs from it only in the phone's text. */
+export const internationalPhoneNumber = fakerValue((f) => f.phone.number({ style: 'international' }), 'internationalPhoneNumber');
+/** The phone drawn for users.phone under settings.phoneStyle. */
+export function phoneNumberFor(style: 'any' | 'international'): fc.Arbitrary<string> {
+  return style === 'international' ? internationalPhoneNumber : phoneNumber;
+}
 export const avatarUrl = fakerValue((f) => f.image.avatar(), 'avatarUrl');

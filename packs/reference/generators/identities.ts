@@ -16,7 +16,7 @@ import type { Oracle } from '../../../engine/pack.ts';
 import { currentUserRole } from '../model/identity.ts';
 import { referenceOracleWith } from '../model/index.ts';
 import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
-import { avatarUrl, emailAddress, personName, phoneNumber } from './faker.ts';
+import { avatarUrl, emailAddress, personName, phoneNumberFor } from './faker.ts';
 
 export interface Person {
   id: string;
@@ -44,7 +44,7 @@ function userColumnsOf(settings: ModelSettings): fc.Arbitrary<Row> {
   made = fc.record({
     display_name: maybe('display_name', personName),
     avatar_url: maybe('avatar_url', avatarUrl),
-    phone: maybe('phone', phoneNumber),
+    phone: maybe('phone', phoneNumberFor(settings.phoneStyle)),
     role: maybe('role', fc.constantFrom(...settings.roles), 6),
     department: maybe('department', fc.constantFrom(...settings.departments), 5),
     permissions: fc.subarray(settings.permissions),

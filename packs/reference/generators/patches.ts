@@ -9,7 +9,7 @@ import type { Json, Row } from '../../../engine/model/json.ts';
 import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
 import type { ColumnSpec, TableModel } from '../../../engine/model/table-model.ts';
 import type { World } from '../../../engine/model/world.ts';
-import { fakerValue } from './faker.ts';
+import { fakerValue, internationalPhoneNumber } from './faker.ts';
 import { peopleWorld, type Person } from './identities.ts';
 
 // Text whose content no rule reads does not shrink: a failing case shrinks in few tries.
@@ -28,12 +28,15 @@ export function vocabulary(settings: ModelSettings): string[] {
   return [...known];
 }
 
+/** Settings whose words are choices of reading or drawing, no value a column holds: left out, so adding one draws no other case. */
+const NOT_VOCABULARY = new Set(['phoneStyle', 'callerEmail']);
+
 function vocabularyOf(settings: ModelSettings): string[] {
   const out = new Set<string>();
   const walk = (v: unknown): void => {
     if (typeof v === 'string') out.add(v);
     else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    else if (v && typeof v === 'object') Object.entries(v).forEach(([k, x]) => !NOT_VOCABULARY.has(k) && walk(x));
   };
   walk(settings);
   return [...out];
@@ -75,6 +78,8 @@ function peopleFreeValue(col: ColumnSpec, settings: ModelSettings, valid: boolea
     case 'uuid':
       throw new Error('a uuid column draws from the case\'s people');
     case 'text': {
+      // A phone column (shipping_phone) under phoneStyle international: a number a phone CHECK or domain holds.
+      if (settings.phoneStyle === 'international' && /(^|_)phone(_|$)/.test(col.name)) return internationalPhoneNumber;
       if (col.check) {
         const ok = vocabulary(settings).filter((v) => col.check!(v, settings));
         if (ok.length && valid) return fc.constantFrom(...ok);

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import type { Json, Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
-import { avatarUrl, emailAddress, personName, phoneNumber } from './faker.ts';
+import { avatarUrl, emailAddress, personName, phoneNumberFor } from './faker.ts';
 
 export function userColumnValue(settings: ModelSettings, column: string, current: Row | undefined): fc.Arbitrary<Json> {
   const same = current && column in current ? [fc.constant(current[column])] : [];
@@ -13,7 +13,7 @@ export function userColumnValue(settings: ModelSettings, column: string, current
     email: emailAddress,
     display_name: fc.option(personName, { nil: null }),
     avatar_url: fc.option(avatarUrl, { nil: null }),
-    phone: fc.option(phoneNumber, { nil: null }),
+    phone: fc.option(phoneNumberFor(settings.phoneStyle), { nil: null }),
     role: fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...settings.roles) }, { weight: 1, arbitrary: fc.constantFrom('superuser', 'Admin', ' admin', '') }),
     department: fc.option(fc.constantFrom(...settings.departments), { nil: null }),
     permissions: fc.subarray(settings.permissions),

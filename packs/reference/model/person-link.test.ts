@@ -64,3 +64,23 @@ describe('students.personLink', () => {
     );
   });
 });
+
+describe('students.callerEmail (stranger-app-3: my_person_id and sync_my_team_permissions join public.users)', () => {
+  const byUsersRow = ModelSettingsSchema.parse({ students: { callerEmail: 'users-row' } });
+  const profiled = { ...world, users: [{ id: ME, email: 'old@example.com' }] };
+  it('users-row: the e-mail is the caller’s users row’s; no users row, no person and no team e-mail', () => {
+    expect(call('my_person_id', byUsersRow, caller, profiled).rows).toEqual([{ value: ME }]);
+    expect(call('my_person_id', defaultSettings, caller, profiled).rows).toEqual([{ value: 'r-email' }]);
+    expect(call('my_person_id', byUsersRow, caller, { ...world, users: [] }).rows).toEqual([{ value: null }]);
+  });
+});
+
+describe('sync_my_team_permissions for a signed-in caller with no e-mail (users-row, no users row)', () => {
+  it('answers no permissions, or refuses: both secure', () => {
+    const settings = ModelSettingsSchema.parse({ students: { callerEmail: 'users-row' } });
+    const outcome = functionModels.sync_my_team_permissions.predict({ ...world, users: [] }, caller, {}, settings).outcome;
+    expect(compareOutcomes(outcome, { kind: 'raised', code: 'P0001', message: 'NOT_AUTHORIZED' })).toBeUndefined();
+    const withRow = functionModels.sync_my_team_permissions.predict({ ...world, users: [{ id: ME, email: 'old@example.com' }] }, caller, {}, settings).outcome;
+    expect(compareOutcomes(withRow, { kind: 'raised', code: 'P0001', message: 'NOT_AUTHORIZED' })).toBeDefined();
+  });
+});

@@ -123,6 +123,13 @@ export const ModelSettingsSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * How phone columns (users.phone, shop_orders.shipping_phone) are drawn: `any` (faker's
+     * `703.301.3354 x6280`, `(911) 831-9377`; a shipping phone as any text) or `international`
+     * (E.164, `+17453189368`), which a project's phone CHECK or domain (`^\+?[0-9 -]+$`) accepts.
+     * `policyfuzz init` writes `international` for a project; the reference keeps `any`.
+     */
+    phoneStyle: z.enum(['any', 'international']).default('any'),
     /** Departments (users.department, vs_tickets.target_dept). */
     departments: roleList.default(['ENG', 'SCI', 'ART', 'LAW', 'SE']),
     users: z
@@ -266,6 +273,13 @@ export const ModelSettingsSchema = z
          * `user_id primary key references users`). Both start from the auth identity (secure).
          */
         personLink: z.enum(['email', 'user-id']).default('email'),
+        /**
+         * Which e-mail is the caller's where a person is found by e-mail (my_person_id,
+         * get_my_student_record, sync_my_team_permissions): `auth` (the reference: the auth
+         * identity's, auth.users) or `users-row` (the caller's users row's, as a schema joining
+         * `public.users` does: a caller with no users row has none). Both start from auth.uid() (secure).
+         */
+        callerEmail: z.enum(['auth', 'users-row']).default('auth'),
         /**
          * §4.2: "the caller's own student record plus the caller's own change-request outcomes";
          * the key of each in get_my_student_record's object (the reference: record, requests).

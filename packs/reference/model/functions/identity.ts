@@ -32,10 +32,11 @@ export function emailMatchKind(stored: Json | undefined, given: string): 'exact'
   return stored === given ? 'exact' : String(stored).toLowerCase() === given.toLowerCase() ? 'case-only' : 'trim';
 }
 
-/** The e-mail of the caller's auth identity (auth.users), or null. */
+/** The e-mail of the caller's auth identity (auth.users), or of their users row (settings.students.callerEmail), or null. */
 export function authEmail(ctx: RuleContext): string | null {
   if (ctx.uid === null) return take('R20.person.no-session'), null;
-  const row = rowsOf(ctx.world, 'auth.users').find((u) => u.id === ctx.uid);
+  const from = ctx.settings.students.callerEmail === 'users-row' ? 'users' : 'auth.users';
+  const row = rowsOf(ctx.world, from).find((u) => u.id === ctx.uid);
   return decide(typeof row?.email === 'string', 'R17.auth.email', 'R17.auth.no-identity') ? (row!.email as string) : null;
 }
 
@@ -65,7 +66,7 @@ export const myPersonIdFunction: FunctionModel = {
   name: 'my_person_id',
   args: [],
   executableBy: ['anon', 'authenticated', 'service_role'],
-  valueSettings: { value: 'students.personLink' },
+  valueSettings: { value: 'students.personLink, students.callerEmail' },
   predict(world, caller, _args, settings) {
     const answer = scalarAnswer(myPersonId(ruleContext(world, caller, settings)));
     // The spec names no grant for this helper: for anon, whose answer is "no person", refusing

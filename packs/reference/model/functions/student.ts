@@ -68,7 +68,7 @@ export const studentFunctions: FunctionModel[] = [
     args: [],
     executableBy: ['authenticated', 'service_role'],
     columnsSetting: 'students.recordOutput',
-    valueSettings: { requests: 'students.historyTieBreak', record: 'students.personLink' },
+    valueSettings: { requests: 'students.historyTieBreak', record: 'students.personLink, students.callerEmail' },
     predict: (world, caller, _args, settings) => {
       const answer = allowed([myStudentRecord(world, caller, settings)], 1);
       // The server context is no signed-in person ("signed in", §4.2): refusing it, as

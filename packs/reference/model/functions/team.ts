@@ -79,7 +79,9 @@ export const teamFunctions: FunctionModel[] = [
       const ctx = ruleContext(world, caller, settings);
       if (ctx.uid === null) return take('R20.sync.no-session'), { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
       const email = authEmail(ctx);
-      return { outcome: allowed([{ permissions: teamPermissionsForEmail(world, email), vs_dept: teamVsDeptForEmail(world, email) }], 1), world };
+      const answer = allowed([{ permissions: teamPermissionsForEmail(world, email), vs_dept: teamVsDeptForEmail(world, email) }], 1);
+      // A caller with no e-mail (no users row, settings.students.callerEmail users-row) holds nothing: refusing them is as secure.
+      return { outcome: email === null ? { ...answer, orElse: [refusal(settings, 'not-authorized', 'NOT_AUTHORIZED')] } : answer, world };
     },
   },
   {

@@ -159,7 +159,12 @@ const vsFunctionList: FunctionModel[] = [
 
   fn('find_similar_vs_tickets', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return notHandler(world, settings);
+    if (!isVsHandler(ctx)) {
+      // A caller with a role who handles nothing: refused, or answered no similar ticket (a read
+      // scoped to what they handle): both secure. A null role is refused (§7: fails closed).
+      const refused = notHandler(world, settings);
+      return currentUserRole(ctx) === null ? refused : { ...refused, outcome: orAlso(refused.outcome, [allowed([], 0)]) };
+    }
     const src = handled(ctx, a.p_id);
     take(!src || src.category === null ? 'R09.similar.none' : 'R09.similar.listed');
     if (!src || src.category === null) return rowsOut(world, []);

@@ -12,6 +12,9 @@ export const usersGuard: OwnerGuard = {
   table: 'users',
   isOwner: (row, ctx) => row.id === ctx.uid,
   isExempt: (_row, ctx) => currentUserIsStaff(ctx),
+  // Rule 2 refuses non-staff; rule 1 exempts handlers and admins, and users has no handler: a
+  // guard exempting admins only (refusing other staff their own role) is as secure.
+  exemptionOptional: (_row, ctx) => !currentUserIsAdmin(ctx),
   editable: (ctx) => [...ctx.settings.users.ownerEditableColumns, ...ctx.settings.users.guardExcludedColumns],
   ownersCannotUpdate: (ctx) => ctx.settings.users.ownerEditableColumns.length === 0,
   refusal: (ctx, changed) => refusal(ctx.settings, 'privileged-column', `users: ${changed.join(', ')}`),

@@ -123,7 +123,12 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   }
   const appended = idBearingRemarks(ctx.settings, oldRow.id, ctx.world, after.slice(before.length), 'vs_tickets');
   if ('reject' in appended) return appended;
-  return { row: { ...newRow, remarks: [...before, ...appended.entries] } };
+  // Rule 3 shapes a submitter's entries only: a handler's entry that is no remark (no object with
+  // a vis) is stored; a schema checking every writer's entries refuses it, as securely.
+  const byHandler = !vsTicketsGuard.isOwner(oldRow, ctx) || vsTicketsGuard.isExempt(oldRow, ctx);
+  const malformed = byHandler && after.slice(before.length).some((e) => !isObject(e) || typeof e.vis !== 'string');
+  const row = { ...newRow, remarks: [...before, ...appended.entries] };
+  return malformed ? { row, refusalIsSecure: refusal(ctx.settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis)') } : { row };
 }
 
 /** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */

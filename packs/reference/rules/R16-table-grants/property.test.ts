@@ -27,6 +27,11 @@ describe('compareTables', () => {
     const r = compareTables([{ name: 'ticket_overview', kind: 'view', rowSecurity: false, securityInvoker: false, privileges: { anon: [], authenticated: ['select'] } }], tableModels, defaultSettings);
     expect(r.findings).toEqual(['ticket_overview: view not in the model (authenticated: select); no security_invoker: LINT01 (security_definer_view) names the rows it shows them']);
   });
+  it('a partition of a modelled table is no table of its own: a finding only where an API role reaches it without row security', () => {
+    const partition = (name: string, rowSecurity: boolean, anon: ('select' | 'insert')[]) => ({ name, kind: 'table' as const, rowSecurity, securityInvoker: false, partitionOf: 'shop_orders', privileges: { anon, authenticated: [] } });
+    const r = compareTables([partition('shop_orders_2025', true, []), partition('shop_orders_2026', true, ['select']), partition('shop_orders_default', false, ['select', 'insert'])], tableModels, defaultSettings);
+    expect(r.findings).toEqual(["shop_orders_default: partition of shop_orders with row security off (anon: select/insert): read by its own name, none of shop_orders's row rules apply"]);
+  });
   it('a view the model reads with row rules must run with the invoker’s rights', () => {
     const r = compareTables([{ name: 'passport.user_tiers', kind: 'view', rowSecurity: false, securityInvoker: false, privileges: { anon: [], authenticated: ['select'] } }], tableModels, defaultSettings);
     expect(r.findings).toHaveLength(1);

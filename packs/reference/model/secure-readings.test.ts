@@ -1,0 +1,72 @@
+/**
+ * Rule 1 exempts handlers and admins from the owner guard; users has no handler, and rule 2
+ * refuses only non-staff. A schema whose users guard exempts admins alone (stranger-app-3:
+ * `private.is_admin()`) refuses a non-admin staff member's change to their own role: as secure
+ * as the model's exemption, so both agree. An admin's change must still go through, and a
+ * non-staff owner's must still be refused.
+ */
+import { describe, expect, it } from 'vitest';
+import { compareOutcomes } from '../../../engine/checker/compare.ts';
+import type { ApiRequest } from '../../../engine/model/request.ts';
+import { predict } from '../../../engine/model/predict.ts';
+import { referenceOracleWith } from './index.ts';
+import { ModelSettingsSchema } from './settings.ts';
+
+const ME = '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a';
+const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] }));
+const caller = { kind: 'user' as const, id: ME, email: 'me@x' };
+const world = (role: string) => ({ users: [{ id: ME, email: 'me@x', display_name: null, avatar_url: null, phone: null, role, department: null, permissions: [], managed_permissions: [] }] });
+const demote: ApiRequest = { kind: 'update', table: 'users', patch: { role: 'user' }, filters: [{ column: 'id', op: 'eq', value: ME }], returning: 'representation' };
+const guard = { kind: 'raised' as const, code: 'P0001', message: 'users: role may not be changed' };
+
+describe('rule 1 on users: staff who are not admins, on their own row', () => {
+  it('a staff member changing their own role: passes (the model), or the guard refuses it', () => {
+    const expected = predict(oracle, world('uni_staff'), caller, demote).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(compareOutcomes(expected, guard)).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'error', code: '23514' })).toBeDefined();
+  });
+
+  it('the guard runs before the NOT NULL check: a staff member nulling their own e-mail meets either', () => {
+    const expected = predict(oracle, world('uni_staff'), caller, { ...demote, patch: { email: null } } as ApiRequest).outcome;
+    expect(expected).toMatchObject({ kind: 'error', code: '23502' });
+    expect(compareOutcomes(expected, guard)).toBeUndefined();
+  });
+
+  it('an admin’s change must go through; a non-staff owner’s is refused, never passed', () => {
+    expect(compareOutcomes(predict(oracle, world('dev'), caller, demote).outcome, guard)).toBeDefined();
+    const promote: ApiRequest = { ...demote, patch: { role: 'dev' } } as ApiRequest;
+    const expected = predict(oracle, world('user'), caller, promote).outcome;
+    expect(expected).toMatchObject({ kind: 'raised' });
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: [{ ...world('user').users[0], role: 'dev' }], affected: 1 })).toBeDefined();
+  });
+});
+
+describe('rule 3 on vs_tickets: a handler’s entry that is no remark', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: ME, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: null, is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null };
+  const handler = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } }));
+  const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_tickets: [TICKET] };
+  const append = (entry: unknown): ApiRequest => ({ kind: 'update', table: 'vs_tickets', patch: { remarks: [entry] }, filters: [{ column: 'id', op: 'eq', value: 'VS-1001' }], returning: 'representation' }) as ApiRequest;
+  const refused = { kind: 'raised' as const, code: 'P0001', message: 'vs_tickets: a remark needs a vis' };
+
+  it('stored by the model, or refused by a schema checking every writer’s entries', () => {
+    const expected = predict(handler, w, caller, append('Student 1')).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(compareOutcomes(expected, refused)).toBeUndefined();
+  });
+
+  it('a well-formed entry must still go through', () => {
+    expect(compareOutcomes(predict(handler, w, caller, append({ vis: 'staff', by: 'x', internal: true, text: 'checked' })).outcome, refused)).toBeDefined();
+  });
+});
+
+describe('find_similar_vs_tickets for a caller with a role who handles nothing', () => {
+  const settings = ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } });
+  const similar: ApiRequest = { kind: 'rpc', fn: 'find_similar_vs_tickets', args: { p_id: 'VS-1001' } } as ApiRequest;
+  const noRows = { kind: 'allowed' as const, rows: [], affected: 0 };
+  it('refused, or answered no similar ticket; a null role (no users row) only refused', () => {
+    const oracle = referenceOracleWith(settings);
+    expect(compareOutcomes(predict(oracle, world('user'), caller, similar).outcome, noRows)).toBeUndefined();
+    expect(compareOutcomes(predict(oracle, { users: [] }, caller, similar).outcome, noRows)).toBeDefined();
+  });
+});
