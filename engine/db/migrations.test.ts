@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +26,17 @@ describe('migrations folder', () => {
   it('applies files in name order', () => {
     const files = loadMigrationFolder(folder({ '10_b.sql': 'select 1', '02_a.sql': 'select 1', 'notes.txt': '' }));
     expect(files.map((f) => f.name)).toEqual(['02_a.sql', '10_b.sql']);
+  });
+
+  it("reads Prisma's layout, one folder per migration holding its migration.sql, in folder order; skip names the folder or its file", () => {
+    const dir = folder({ 'migration_lock.toml': 'provider = "postgresql"' });
+    for (const [sub, sql] of [['20230215_items', 'select 2'], ['20220318_init', 'select 1'], ['20240101_repair', 'select 3'], ['20250101_empty', '']]) {
+      mkdirSync(path.join(dir, sub));
+      if (sql) writeFileSync(path.join(dir, sub, 'migration.sql'), sql);
+    }
+    expect(loadMigrationFolder(dir).map((f) => [f.name, f.sql])).toEqual([['20220318_init/migration.sql', 'select 1'], ['20230215_items/migration.sql', 'select 2'], ['20240101_repair/migration.sql', 'select 3']]);
+    expect(loadMigrationFolder(dir, ['20240101_repair']).map((f) => f.name)).toEqual(['20220318_init/migration.sql', '20230215_items/migration.sql']);
+    expect(loadMigrationFolder(dir, ['20230215_items/migration.sql']).map((f) => f.name)).toEqual(['20220318_init/migration.sql', '20240101_repair/migration.sql']);
   });
 
   it('counts lines from a 1-based character position', () => {

@@ -1,5 +1,6 @@
 /**
- * A migrations folder: `.sql` files applied in name order, each in its own transaction.
+ * A migrations folder: `.sql` files applied in name order, each in its own transaction (or, in
+ * Prisma's layout, one folder per migration holding its `migration.sql`).
  * A file that fails is reported with its name, line and Postgres' message.
  */
 import { createHash } from 'node:crypto';
@@ -35,6 +36,9 @@ export class MigrationError extends UsageError {
   }
 }
 
+/** The one file of each migration folder in Prisma's layout (`prisma/migrations/<timestamp>_<name>/migration.sql`). */
+const PRISMA_MIGRATION_FILE = 'migration.sql';
+
 export function loadMigrationFolder(dir: string, skip: string[] = []): MigrationFile[] {
   // A path that is not UTF-8 reaches Node with U+FFFD for the bytes it cannot decode: no such folder.
   if (!existsSync(dir) && dir.includes('\uFFFD')) throw new UsageError(`migrations folder not found: ${dir} (its name is not UTF-8: the � stands for bytes that are not; rename the folder to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`)`);
@@ -44,11 +48,16 @@ export function loadMigrationFolder(dir: string, skip: string[] = []): Migration
   const raw = readdirSync(dir, { encoding: 'buffer' });
   const notUtf8 = raw.find((b) => b.toString('latin1').endsWith('.sql') && !Buffer.from(b.toString('utf8'), 'utf8').equals(b));
   if (notUtf8) throw new UsageError(`a migration file name in ${dir} is not UTF-8 (${JSON.stringify(notUtf8.toString('latin1'))} read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\``);
-  const names = raw
-    .map((b) => b.toString('utf8'))
-    .filter((n) => n.endsWith('.sql') && !skip.includes(n))
-    .sort();
-  if (names.length === 0) throw new UsageError(`migrations folder has no .sql files: ${dir}`);
+  const entries = raw.map((b) => b.toString('utf8'));
+  let names = entries.filter((n) => n.endsWith('.sql') && !skip.includes(n)).sort();
+  // Prisma's layout: one folder per migration, `<timestamp>_<name>/migration.sql`, applied in folder order.
+  if (!entries.some((n) => n.endsWith('.sql'))) {
+    names = entries
+      .filter((n) => existsSync(path.join(dir, n, PRISMA_MIGRATION_FILE)) && !skip.includes(n) && !skip.includes(`${n}/${PRISMA_MIGRATION_FILE}`))
+      .sort()
+      .map((n) => `${n}/${PRISMA_MIGRATION_FILE}`);
+  }
+  if (names.length === 0) throw new UsageError(`migrations folder has no .sql files (nor folders holding a ${PRISMA_MIGRATION_FILE}, as Prisma writes them): ${dir}`);
   return names.map((name) => {
     const file = path.join(dir, name);
     return { name, path: file, sql: readFileSync(file, 'utf8') };
