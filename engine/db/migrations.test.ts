@@ -4,7 +4,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
 import { HOST_TAG } from './server-hygiene.ts';
-import { lineOfPosition, loadMigrationFolder, MigrationError, skipHint } from './migrations.ts';
+import { lineOfPosition, loadMigrationFolder, MigrationError, skipHint, wholeDatabaseDump } from './migrations.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
@@ -59,6 +59,14 @@ describe('migrations folder', () => {
     const left = await client.query(`select datname from pg_database where datname like $1`, [`pf\\_${HOST_TAG}\\_${process.pid}\\_%`]);
     await client.end();
     expect(left.rows).toEqual([]);
+  });
+
+  it("a dump of the whole database (it creates Supabase's own schema auth) says to give only the project's schemas, never to skip the file", async () => {
+    const dir = folder({ '00000000000000_dump.sql': 'SET row_security = off;\nCREATE SCHEMA auth;\nCREATE TABLE auth.users (id uuid);\n' });
+    const error = await prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(dir) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as MigrationError).message).toBe(`migration ${path.join(dir, '00000000000000_dump.sql')}:2 failed: ${wholeDatabaseDump('auth')}`);
+    expect(wholeDatabaseDump('auth')).toContain('supabase db dump --schema public');
   });
 
   it('starts each file from a fresh session, as the Supabase CLI does (a dump\'s set_config(search_path, \'\', false) stays in its file)', async () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
+import { MANAGED_SCHEMAS } from '../checker/security-lints.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
 import { extensionsToStandIn, STOOD_IN_EXTENSIONS, withStandIns } from './supabase/stand-ins.ts';
 
@@ -94,6 +95,13 @@ const CREATE_OWN_EXTENSION = new RegExp(`create\\s+extension\\s+if\\s+not\\s+exi
  */
 export function withSupabaseExtensionsInstalled(sql: string): string {
   return sql.replace(CREATE_OWN_EXTENSION, (statement) => statement.replace(/[^\n]/g, ' '));
+}
+
+const DUPLICATE_SCHEMA = '42P06';
+
+/** Why a migration creating one of Supabase's own schemas stops, and what to give policyfuzz instead. */
+export function wholeDatabaseDump(schema: string): string {
+  return `schema "${schema}" already exists: this file creates Supabase's own schema ${schema}, as a dump of the whole database does (pg_dump, or \`supabase db dump\` with Supabase's schemas), and the compatibility layer has made it already, as a Supabase project has it. Give policyfuzz your own schemas only: \`supabase db dump --schema public\` (and any other schema of yours), or pg_dump --schema=public`;
 }
 
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
@@ -208,6 +216,10 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     const extension = /^extension "([^"]+)" is not available/.exec(err.message ?? '')?.[1];
     // Skipping the file would only move the failure to the first thing that uses the extension.
     if (extension) throw new MigrationError(file.path, line, missingExtension(extension));
+    // A dump of the whole database (pg_dump, `supabase db dump` of every schema) makes Supabase's
+    // own schemas, which the compatibility layer made already: skipping the file would drop the app.
+    const supabaseSchema = err.code === DUPLICATE_SCHEMA && options.supabaseCompat ? /^schema "([^"]+)" already exists/.exec(err.message ?? '')?.[1] : undefined;
+    if (supabaseSchema && MANAGED_SCHEMAS.includes(supabaseSchema)) throw new MigrationError(file.path, line ?? (current && statementAt(sql, current).line), wholeDatabaseDump(supabaseSchema));
     const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
     const standInNote = asked.length
       ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`
