@@ -91,7 +91,7 @@ async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mappi
       table,
       policies,
       MANAGED_SCHEMAS.includes(schema)
-        ? `schema ${schema} is Supabase's own, reached through its Storage, Realtime or Auth APIs, which policyfuzz does not send requests to`
+        ? `schema ${schema} is Supabase's own, reached through its Storage, Realtime or Auth APIs; to mutate its policies, model the table in the pack and send it as SQL, as those APIs query it (mapping.tables["${table}"].via: "sql")`
         : `schema ${schema} is not exposed to the API; set mapping.tables.<model table>.via to "sql" for a table the pack models, to test it (and mutate its policies) as SQL`,
     );
   }
