@@ -256,9 +256,17 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     it('--pack naming a module that exports no pack', async () => {
       const dir = tempDir('bad-pack');
       const file = path.join(dir, 'not-a-pack.mjs');
-      writeFileSync(file, 'export const answer = 42;\nexport default { name: "half a pack" };\n');
+      writeFileSync(file, 'export const answer = 42;\nexport default "a pack";\n');
       const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `policyfuzz: pack module ${file} (--pack) does not export a pack (it exports answer, default): ${HOW}\n` });
+    });
+
+    it('--pack naming a module whose default export is a pack with parts missing: names them', async () => {
+      const dir = tempDir('bad-pack');
+      const file = path.join(dir, 'half-a-pack.mjs');
+      writeFileSync(file, 'export default { name: "half a pack", properties: [] };\n');
+      const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `policyfuzz: pack module ${file} (--pack): its default export lacks model.tables, settingsSchema (a zod schema): ${HOW}\n` });
     });
 
     it('a .ts pack that does not compile: its loading error, one line', async () => {

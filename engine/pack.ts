@@ -4,7 +4,7 @@
  * go with it. The engine runs any pack; it never imports one. The bundled reference application
  * is the first pack (packs/reference/); a project writes its own next to its migrations.
  */
-import type { z } from 'zod';
+import { z as zod, type z } from 'zod';
 import type { BranchCatalog } from './model/branches.ts';
 import type { StepChecker } from './checker/history-entry.ts';
 import type { FunctionModel, PrivateFunction } from './model/function-model.ts';
@@ -135,9 +135,13 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
   return { model: pack.model, settings };
 }
 
-/** Identity helper for pack files: `export default definePack({...})` keeps the settings type. */
-export function definePack<S>(pack: Pack<S>): Pack<S> {
-  return pack;
+/**
+ * `export default definePack({...})` keeps the settings type. A pack with no settings of its own
+ * may leave `settingsSchema` out: it is then an empty strict object (a config's `model` overrides
+ * are refused by name).
+ */
+export function definePack<S = Record<string, never>>(pack: Omit<Pack<S>, 'settingsSchema'> & { settingsSchema?: z.ZodType<S> }): Pack<S> {
+  return { ...pack, settingsSchema: pack.settingsSchema ?? (zod.object({}).strict() as unknown as z.ZodType<S>) };
 }
 
 /**

@@ -281,3 +281,61 @@ describe('a policy on the e-mail in the caller\'s token (auth.email())', () => {
     expect(run.stdout).not.toMatch(/^E02 +(PASS|FAIL)/m);
   });
 });
+
+/**
+ * A Prisma project (re-created after Shelf.nu: 272 migrations, each `prisma/migrations/<name>/
+ * migration.sql`; row security on every table and no policy, the app reaching Postgres as the
+ * owner). The folder read nothing ("has no .sql files"); Prisma's `@@unique` is a unique index,
+ * not a constraint, and one over `lower("name")`: worlds breaking it were written and refused
+ * ("a trigger made that row"), and the server's insert of a second membership was a 23505 the
+ * model did not expect. Such worlds are now dropped before anything is written, named by the index.
+ */
+const PRISMA_MIGRATION = `
+CREATE TABLE "Tag" ("id" TEXT NOT NULL, "name" TEXT NOT NULL, "organizationId" TEXT NOT NULL, "updatedAt" TIMESTAMP(3) NOT NULL, CONSTRAINT "Tag_pkey" PRIMARY KEY ("id"));
+CREATE UNIQUE INDEX "Tag_name_organizationId_key" ON "Tag"(LOWER("name"), "organizationId");
+CREATE TABLE "Member" ("id" TEXT NOT NULL, "userId" TEXT NOT NULL, "organizationId" TEXT NOT NULL, CONSTRAINT "Member_pkey" PRIMARY KEY ("id"));
+CREATE UNIQUE INDEX "Member_userId_organizationId_key" ON "Member"("userId", "organizationId");
+ALTER TABLE "Tag" ENABLE row level security;
+ALTER TABLE "Member" ENABLE row level security;
+`;
+
+const PRISMA_PACK = `
+import { definePack, defineProperty, defineTable, fc, type Caller, type DataCase } from 'policyfuzz';
+const all = ['select', 'insert', 'update', 'delete'] as const;
+const table = (name: string, columns: string[]) => defineTable({ table: name, primaryKey: ['id'], rowSecurity: true, grants: { anon: all, authenticated: all }, rules: {}, columns: columns.map((c) => ({ name: c, type: 'text' as const, nullable: false })) });
+const Tag = table('Tag', ['id', 'name', 'organizationId']);
+const Member = table('Member', ['id', 'userId', 'organizationId']);
+const org = fc.constantFrom('o1', 'o2');
+const J01 = defineProperty({
+  id: 'J01', rule: 1, oneSided: 'deny', title: 'Member: no client joins an organization', tables: ['Member'],
+  cases: () => fc.uniqueArray(fc.uuid({ version: 4 }), { minLength: 1, maxLength: 2 }).chain((people) => fc.record({
+    tags: fc.uniqueArray(fc.record({ id: fc.constantFrom('t1', 't2', 't3'), name: fc.constantFrom('red', 'Red', 'blue'), organizationId: org }), { maxLength: 2, selector: (t) => t.id }),
+    members: fc.uniqueArray(fc.record({ id: fc.constantFrom('m1', 'm2'), userId: fc.constantFrom(...people), organizationId: org }), { maxLength: 2, selector: (m) => m.id }),
+    joining: fc.record({ id: fc.constant('m9'), userId: fc.constantFrom(...people), organizationId: org }),
+    caller: fc.oneof(fc.constantFrom(...people).map((id): Caller => ({ kind: 'user', id })), fc.constant<Caller>({ kind: 'service' })),
+  }).map(({ tags, members, joining, caller }): DataCase => ({
+    world: { 'auth.users': people.map((id) => ({ id, email: id.slice(0, 8) + '@j.test' })), Tag: tags, Member: members },
+    steps: [{ caller, request: { kind: 'insert', table: 'Member', rows: [joining], returning: 'minimal' } }],
+  }))),
+});
+export default definePack({ name: 'prisma', model: { tables: { Tag, Member }, functions: {}, fixtureOrder: ['auth.users', 'Tag', 'Member'] }, properties: [J01] });
+`;
+
+describe("a Prisma project: one folder per migration, unique indexes over several columns", () => {
+  it('reads the folders; a world or a write breaking such an index is dropped, named, where it was refused or a 23505 false alarm', async () => {
+    const dir = tempDir('prisma');
+    mkdirSync(path.join(dir, 'prisma', 'migrations', '20220318181539_init'), { recursive: true });
+    writeFileSync(path.join(dir, 'prisma', 'migrations', 'migration_lock.toml'), 'provider = "postgresql"\n');
+    writeFileSync(path.join(dir, 'prisma', 'migrations', '20220318181539_init', 'migration.sql'), PRISMA_MIGRATION);
+    writeFileSync(path.join(dir, 'policyfuzz.pack.ts'), PRISMA_PACK);
+    writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: 'prisma/migrations', rules: { include: ['J01'] } }));
+    const run = await runBin(['fuzz', '--config', path.join(dir, 'policyfuzz.config.json'), '--database-url', inject('databaseUrl'), '--seed', '1', '--runs', '40', '--workers', '1', '--no-replay', '--no-color', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f')], { cwd: dir });
+    expect(run.stdout).toMatch(/^J01 +PASS +40 /m);
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(readFileSync(path.join(dir, 'r', 'summary.json'), 'utf8')) as { properties: { id: string; dropped?: Record<string, number> }[] };
+    expect(Object.keys(summary.properties.find((p) => p.id === 'J01')!.dropped ?? {}).sort()).toEqual([
+      'Member (userId, organizationId) values collide under unique index Member_userId_organizationId_key',
+      'Tag (name, organizationId) values collide under unique index Tag_name_organizationId_key',
+    ]);
+  });
+});

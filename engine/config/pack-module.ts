@@ -13,11 +13,19 @@ import { importModule, MODULE_EXTENSIONS } from './config-file.ts';
 
 const HOW_TO_EXPORT = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
 
-/** The parts every pack has; enough to tell a pack from something else a module exports. */
+/** The parts every pack has that `value` lacks: none for a pack, all for something else a module exports. */
+function missingPackParts(value: unknown): string[] {
+  const v = (value && typeof value === 'object' ? value : {}) as Partial<Pack>;
+  return [
+    typeof v.name !== 'string' && 'name (a string)',
+    !Array.isArray(v.properties) && 'properties (an array)',
+    typeof v.model?.tables !== 'object' && 'model.tables',
+    typeof v.settingsSchema?.safeParse !== 'function' && 'settingsSchema (a zod schema)',
+  ].filter((part): part is string => part !== false);
+}
+
 function isPack(value: unknown): value is Pack {
-  if (!value || typeof value !== 'object') return false;
-  const v = value as Partial<Pack>;
-  return typeof v.name === 'string' && Array.isArray(v.properties) && typeof v.model?.tables === 'object' && typeof v.settingsSchema?.safeParse === 'function';
+  return missingPackParts(value).length === 0;
 }
 
 /** `from`: where the path came from, for the error (`--pack`, `"pack" in policyfuzz.config.json`). */
@@ -34,6 +42,9 @@ export async function loadPackModule(file: string, from: string): Promise<Pack> 
   }
   const pack = [exports.default, exports.pack].find(isPack);
   if (pack) return withCasesBlamingThePack(pack, absolute);
+  // A default export with some of a pack's parts is a pack with a part missing: name what.
+  const nearest = [exports.default, exports.pack].find((v) => v && typeof v === 'object' && missingPackParts(v).length < 4);
+  if (nearest) throw new UsageError(`pack module ${file} (${from}): its ${nearest === exports.default ? 'default' : '`pack`'} export lacks ${missingPackParts(nearest).join(', ')}: ${HOW_TO_EXPORT}`);
   const names = Object.keys(exports);
   throw new UsageError(`pack module ${file} (${from}) does not export a pack${names.length ? ` (it exports ${names.join(', ')})` : ' (it exports nothing)'}: ${HOW_TO_EXPORT}`);
 }

@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
 import { HOST_TAG } from './server-hygiene.ts';
-import { lineOfPosition, loadMigrationFolder, MigrationError, skipHint } from './migrations.ts';
+import { lineOfPosition, loadMigrationFolder, MigrationError, skipHint, wholeDatabaseDump } from './migrations.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
@@ -28,6 +28,17 @@ describe('migrations folder', () => {
     expect(files.map((f) => f.name)).toEqual(['02_a.sql', '10_b.sql']);
   });
 
+  it("reads Prisma's layout, one folder per migration holding its migration.sql, in folder order; skip names the folder or its file", () => {
+    const dir = folder({ 'migration_lock.toml': 'provider = "postgresql"' });
+    for (const [sub, sql] of [['20230215_items', 'select 2'], ['20220318_init', 'select 1'], ['20240101_repair', 'select 3'], ['20250101_empty', '']]) {
+      mkdirSync(path.join(dir, sub));
+      if (sql) writeFileSync(path.join(dir, sub, 'migration.sql'), sql);
+    }
+    expect(loadMigrationFolder(dir).map((f) => [f.name, f.sql])).toEqual([['20220318_init/migration.sql', 'select 1'], ['20230215_items/migration.sql', 'select 2'], ['20240101_repair/migration.sql', 'select 3']]);
+    expect(loadMigrationFolder(dir, ['20240101_repair']).map((f) => f.name)).toEqual(['20220318_init/migration.sql', '20230215_items/migration.sql']);
+    expect(loadMigrationFolder(dir, ['20230215_items/migration.sql']).map((f) => f.name)).toEqual(['20220318_init/migration.sql', '20240101_repair/migration.sql']);
+  });
+
   it('counts lines from a 1-based character position', () => {
     expect(lineOfPosition('a\nb\nc', 5)).toBe(3);
     expect(lineOfPosition('abc', undefined)).toBeUndefined();
@@ -48,6 +59,14 @@ describe('migrations folder', () => {
     const left = await client.query(`select datname from pg_database where datname like $1`, [`pf\\_${HOST_TAG}\\_${process.pid}\\_%`]);
     await client.end();
     expect(left.rows).toEqual([]);
+  });
+
+  it("a dump of the whole database (it creates Supabase's own schema auth) says to give only the project's schemas, never to skip the file", async () => {
+    const dir = folder({ '00000000000000_dump.sql': 'SET row_security = off;\nCREATE SCHEMA auth;\nCREATE TABLE auth.users (id uuid);\n' });
+    const error = await prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(dir) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as MigrationError).message).toBe(`migration ${path.join(dir, '00000000000000_dump.sql')}:2 failed: ${wholeDatabaseDump('auth')}`);
+    expect(wholeDatabaseDump('auth')).toContain('supabase db dump --schema public');
   });
 
   it('starts each file from a fresh session, as the Supabase CLI does (a dump\'s set_config(search_path, \'\', false) stays in its file)', async () => {

@@ -1,5 +1,6 @@
 /**
- * A migrations folder: `.sql` files applied in name order, each in its own transaction.
+ * A migrations folder: `.sql` files applied in name order, each in its own transaction (or, in
+ * Prisma's layout, one folder per migration holding its `migration.sql`).
  * A file that fails is reported with its name, line and Postgres' message.
  */
 import { createHash } from 'node:crypto';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
+import { MANAGED_SCHEMAS } from '../checker/security-lints.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
 import { extensionsToStandIn, STOOD_IN_EXTENSIONS, withStandIns } from './supabase/stand-ins.ts';
 
@@ -35,6 +37,9 @@ export class MigrationError extends UsageError {
   }
 }
 
+/** The one file of each migration folder in Prisma's layout (`prisma/migrations/<timestamp>_<name>/migration.sql`). */
+const PRISMA_MIGRATION_FILE = 'migration.sql';
+
 export function loadMigrationFolder(dir: string, skip: string[] = []): MigrationFile[] {
   // A path that is not UTF-8 reaches Node with U+FFFD for the bytes it cannot decode: no such folder.
   if (!existsSync(dir) && dir.includes('\uFFFD')) throw new UsageError(`migrations folder not found: ${dir} (its name is not UTF-8: the � stands for bytes that are not; rename the folder to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`)`);
@@ -44,11 +49,16 @@ export function loadMigrationFolder(dir: string, skip: string[] = []): Migration
   const raw = readdirSync(dir, { encoding: 'buffer' });
   const notUtf8 = raw.find((b) => b.toString('latin1').endsWith('.sql') && !Buffer.from(b.toString('utf8'), 'utf8').equals(b));
   if (notUtf8) throw new UsageError(`a migration file name in ${dir} is not UTF-8 (${JSON.stringify(notUtf8.toString('latin1'))} read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\``);
-  const names = raw
-    .map((b) => b.toString('utf8'))
-    .filter((n) => n.endsWith('.sql') && !skip.includes(n))
-    .sort();
-  if (names.length === 0) throw new UsageError(`migrations folder has no .sql files: ${dir}`);
+  const entries = raw.map((b) => b.toString('utf8'));
+  let names = entries.filter((n) => n.endsWith('.sql') && !skip.includes(n)).sort();
+  // Prisma's layout: one folder per migration, `<timestamp>_<name>/migration.sql`, applied in folder order.
+  if (!entries.some((n) => n.endsWith('.sql'))) {
+    names = entries
+      .filter((n) => existsSync(path.join(dir, n, PRISMA_MIGRATION_FILE)) && !skip.includes(n) && !skip.includes(`${n}/${PRISMA_MIGRATION_FILE}`))
+      .sort()
+      .map((n) => `${n}/${PRISMA_MIGRATION_FILE}`);
+  }
+  if (names.length === 0) throw new UsageError(`migrations folder has no .sql files (nor folders holding a ${PRISMA_MIGRATION_FILE}, as Prisma writes them): ${dir}`);
   return names.map((name) => {
     const file = path.join(dir, name);
     return { name, path: file, sql: readFileSync(file, 'utf8') };
@@ -85,6 +95,13 @@ const CREATE_OWN_EXTENSION = new RegExp(`create\\s+extension\\s+if\\s+not\\s+exi
  */
 export function withSupabaseExtensionsInstalled(sql: string): string {
   return sql.replace(CREATE_OWN_EXTENSION, (statement) => statement.replace(/[^\n]/g, ' '));
+}
+
+const DUPLICATE_SCHEMA = '42P06';
+
+/** Why a migration creating one of Supabase's own schemas stops, and what to give policyfuzz instead. */
+export function wholeDatabaseDump(schema: string): string {
+  return `schema "${schema}" already exists: this file creates Supabase's own schema ${schema}, as a dump of the whole database does (pg_dump, or \`supabase db dump\` with Supabase's schemas), and the compatibility layer has made it already, as a Supabase project has it. Give policyfuzz your own schemas only: \`supabase db dump --schema public\` (and any other schema of yours), or pg_dump --schema=public`;
 }
 
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
@@ -199,6 +216,10 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     const extension = /^extension "([^"]+)" is not available/.exec(err.message ?? '')?.[1];
     // Skipping the file would only move the failure to the first thing that uses the extension.
     if (extension) throw new MigrationError(file.path, line, missingExtension(extension));
+    // A dump of the whole database (pg_dump, `supabase db dump` of every schema) makes Supabase's
+    // own schemas, which the compatibility layer made already: skipping the file would drop the app.
+    const supabaseSchema = err.code === DUPLICATE_SCHEMA && options.supabaseCompat ? /^schema "([^"]+)" already exists/.exec(err.message ?? '')?.[1] : undefined;
+    if (supabaseSchema && MANAGED_SCHEMAS.includes(supabaseSchema)) throw new MigrationError(file.path, line ?? (current && statementAt(sql, current).line), wholeDatabaseDump(supabaseSchema));
     const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
     const standInNote = asked.length
       ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`

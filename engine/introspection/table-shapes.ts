@@ -41,10 +41,11 @@ export interface ColumnShape {
    */
   uniqueIndexes?: UniqueIndex[];
   /**
-   * Unique constraints (and primary keys) over several columns, this one first: two rows collide
-   * when every column holds the same non-null value.
+   * Unique constraints (and primary keys) over several columns, and unique indexes over several
+   * columns (plain or folded as for `uniqueIndexes`) with no predicate, this one first: two rows
+   * collide when every column holds the same non-null value (after its fold).
    */
-  uniqueTogether?: { name: string; columns: string[] }[];
+  uniqueTogether?: { name: string; columns: string[]; /** Each column's fold, when an index compares one folded. */ folds?: UniqueIndex['fold'][] }[];
 }
 
 export interface UniqueIndex {
@@ -207,6 +208,31 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
       const fold = uniqueFold(x.expression, col.name);
       if (fold) (col.uniqueIndexes ??= []).push({ name: x.name, fold });
     }
+  }
+  // A unique index over several columns that no constraint owns (Prisma's @@unique, `create unique
+  // index … (lower(name), org_id)`): compared as a unique constraint over them is, each key folded
+  // as its expression says; one with a key policyfuzz cannot follow is left to the database.
+  const together = await client.query<{ schema: string; table: string; name: string; keys: string[] }>(
+    `select n.nspname as schema, c.relname as table, ic.relname::text as name,
+            array(select pg_get_indexdef(i.indexrelid, k, true) from generate_series(1, i.indnkeyatts) k order by k) as keys
+       from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace join pg_class ic on ic.oid = i.indexrelid
+      where n.nspname = any($1) and i.indisunique and i.indnkeyatts > 1 and i.indpred is null
+        and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)`,
+    [schemas],
+  );
+  for (const x of together.rows) {
+    const cols = shapes.get(modelTableName(x.schema, x.table)) ?? [];
+    const keys = x.keys.map((expression) => {
+      const read = cols.flatMap((c) => {
+        const fold = uniqueFold(expression, c.name);
+        return fold ? [{ column: c.name, fold }] : [];
+      });
+      return read.length === 1 ? read[0] : undefined;
+    });
+    if (keys.some((k) => k === undefined)) continue;
+    const first = cols.find((c) => c.name === keys[0]!.column)!;
+    const folds = keys.map((k) => k!.fold);
+    (first.uniqueTogether ??= []).push({ name: x.name, columns: keys.map((k) => k!.column), ...(folds.some((f) => f.lower || f.trim) ? { folds } : {}) });
   }
   return shapes;
 }

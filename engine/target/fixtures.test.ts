@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableEnumWrite, unrealizableIdentityWrite, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, type FixturePlan } from './fixtures.ts';
 import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
@@ -224,6 +224,20 @@ describe('the note naming tables the migrations seeded', () => {
     expect(note).toMatch(/^settings holds rows the migrations seeded, which the pack's worlds do not write; members holds rows the migrations seeded besides those the pack's worlds write \(a world's row replaces a seeded one of the same key\): every case starts with them/);
     expect(note).toContain('"emptyTables": ["members","settings"]');
     expect(seededModelTablesNote(seededPlan, ['users'], ['users'])).not.toMatch(/do not write/);
+  });
+});
+
+describe('a foreign key into a table the migrations seeded (a Storage bucket a migration made)', () => {
+  const world = { clubs: [{ id: 1, slug: 'chess' }], signups: [{ member_id: 'm', club_slug: 'seeded-club', channel: 'web' }] };
+
+  it('is left to the database while the fixtures keep the seeded rows, where the world was dropped as lacking its parent', () => {
+    expect(unrealizableOnTarget({ ...plan, seededTables: ['clubs'], emptyTables: [] }, world, ['clubs', 'signups'])).toBeUndefined();
+  });
+
+  it('is checked against the world when the seeded rows are emptied, or when nothing was seeded', () => {
+    const lacking = 'signups.club_slug needs a clubs row the case lacks (foreign key)';
+    expect(unrealizableOnTarget({ ...plan, seededTables: ['clubs'], emptyTables: ['clubs'] }, world, ['clubs', 'signups'])).toBe(lacking);
+    expect(unrealizableOnTarget({ ...plan, seededTables: [], emptyTables: [] }, world, ['clubs', 'signups'])).toBe(lacking);
   });
 });
 

@@ -87,7 +87,7 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
     for (const r of rows) {
       // A column the row leaves out is filled or defaulted on the target; a null never collides.
       if (key.columns.some((k) => r[k] === undefined || r[k] === null)) continue;
-      const k = JSON.stringify(key.columns.map((col) => r[col]));
+      const k = JSON.stringify(key.columns.map((col, i) => (key.folds ? folded(r[col]!, key.folds[i]!) : r[col])));
       if (seen.has(k)) return `${table} (${key.columns.join(', ')}) values collide under unique index ${key.name}`;
       seen.add(k);
     }

@@ -91,7 +91,7 @@ async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mappi
       table,
       policies,
       MANAGED_SCHEMAS.includes(schema)
-        ? `schema ${schema} is Supabase's own, reached through its Storage, Realtime or Auth APIs, which policyfuzz does not send requests to`
+        ? `schema ${schema} is Supabase's own, reached through its Storage, Realtime or Auth APIs; to mutate its policies, model the table in the pack and send it as SQL, as those APIs query it (mapping.tables["${table}"].via: "sql")`
         : `schema ${schema} is not exposed to the API; set mapping.tables.<model table>.via to "sql" for a table the pack models, to test it (and mutate its policies) as SQL`,
     );
   }
@@ -108,6 +108,35 @@ export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mappi
   return covered ? `not run: ${list.map((p) => p.id).join(', ')}, naming ${mutant.target}, already fails on the unmutated target (left out above)` : undefined;
 }
 
+/** SQL text that may read a table: another table's policy (`owner`), a view, a function body. */
+export interface ReadingText {
+  owner?: string;
+  text: string;
+}
+
+async function readingTexts(client: pg.Client): Promise<ReadingText[]> {
+  const r = await client.query<ReadingText>(
+    `select schemaname || '.' || tablename as owner, coalesce(qual, '') || ' ' || coalesce(with_check, '') as text from pg_policies
+     union all select null, definition from pg_views where schemaname not in ('pg_catalog', 'information_schema')
+     union all select null, p.prosrc from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname not in ('pg_catalog', 'information_schema')`,
+  );
+  return r.rows;
+}
+
+/**
+ * Whether anything besides requests to `target` (a table or view, `schema.name`) reads it: another
+ * table's policy, a view or a function naming it (any schema; a name in a comment counts too, which
+ * only costs a run). When nothing does and no property names it, its variant can change no
+ * property's answer: a gap, reported without running every property (272 migrations and 67
+ * deny-all tables made that hours).
+ */
+export function readElsewhere(target: string, texts: readonly ReadingText[]): boolean {
+  if (target.includes('(')) return true;
+  const name = target.slice(target.indexOf('.') + 1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const named = new RegExp(`(^|[^\\w$])"?${name}"?($|[^\\w$])`, 'i');
+  return texts.some((t) => t.owner !== target && named.test(t.text));
+}
+
 export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
   const base = await openSession({ target: options.target, server: options.server });
   const mapping = options.target.fixtures?.mapping;
@@ -116,7 +145,9 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
   // A property that already fails on the unmutated target would "kill" every variant: leave it out.
   const holding: DataProperty[] = [];
   const failing: DataProperty[] = [];
+  let texts: ReadingText[] = [];
   try {
+    texts = await readingTexts(base.env.workers[0].client);
     mutants = deriveMutants(await mutableCatalog(base.env.workers[0].client, base.env.cache.exposedSchemas, mapping, options.onSkipped)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
     for (const fitted of base.fit(options.properties, options.seed)) {
       if (!fitted.runnable) {
@@ -146,6 +177,12 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       continue;
     }
     const { list, covered } = propertiesFor(mutant, holding, mapping);
+    if (!covered && !leftOutNaming(mutant, failing, mapping) && !readElsewhere(mutant.target, texts)) {
+      const result: AutoKillResult = { mutant: mutant.name, bug: mutant.description, verdicts: {}, killedBy: [], notes: [], kind: mutant.kind, target: mutant.target, reason: `gap: no property names ${mutant.target}, and no other table's policy, view or function reads it (not run)` };
+      results.push(result);
+      options.onResult?.(result);
+      continue;
+    }
     const catalog = mutant.kind === 'drop-revoke' ? grantChecks : [];
     const kill = await killMutant(
       { name: mutant.name, bug: mutant.description, rules: [...new Set([...catalog.map((p) => p.id), ...list.map((p) => p.id)])], file: { name: `${mutant.name}.sql`, path: `(auto) ${mutant.name}`, sql: mutant.sql }, edits: [] },

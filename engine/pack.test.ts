@@ -1,0 +1,10 @@
+import { describe, expect, it } from 'vitest';
+import { definePack, packSettings } from './pack.ts';
+
+describe('definePack', () => {
+  it('a pack with no settings of its own may leave settingsSchema out: an empty strict object, overrides refused by name', () => {
+    const pack = definePack({ name: 'no-settings', model: { tables: {}, functions: {}, fixtureOrder: ['auth.users'] }, properties: [] });
+    expect(packSettings(pack)).toEqual({});
+    expect(() => packSettings(pack, { roles: ['x'] })).toThrow(/roles/);
+  });
+});
