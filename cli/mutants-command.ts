@@ -1,5 +1,4 @@
 /** `policyfuzz mutants`: every broken variant must be killed by the properties that name it. */
-import path from 'node:path';
 import type { Command } from 'commander';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { killMutant, type KillResult } from '../engine/mutants/kill.ts';
@@ -7,6 +6,7 @@ import { loadMutants } from '../engine/mutants/mutant-files.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { catalogPropertiesOf } from '../engine/run/index.ts';
 import { positiveInt, seedValue } from './options.ts';
+import { shownPath } from './paths.ts';
 import { autoKillRate, runAutoMutants, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
 import { AUTO_MUTATION_KINDS, type AutoMutationKind } from '../engine/mutants/auto/derive.ts';
 import { chooseTarget, resolveTarget, ruleAllowed } from '../engine/config/target.ts';
@@ -54,10 +54,6 @@ function autoKinds(names: string[]): AutoMutationKind[] {
   return names as AutoMutationKind[];
 }
 
-function relativeOrSelf(dir: string): string {
-  return path.relative(process.cwd(), dir) || dir;
-}
-
 /** --auto: the target as fuzz picks it (config, --migrations, supabase/migrations, --pack, --skip, --reference). */
 async function autoMutants(options: MutantsOptions, source: PackSource, out: (line: string) => void): Promise<number> {
   const kinds = options.kind?.length ? autoKinds(options.kind) : undefined;
@@ -98,7 +94,7 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   const onlyWithAuto = [options.skip?.length && '--skip', options.reference && '--reference', options.config && '--config', options.kind?.length && '--kind'].filter(Boolean);
   if (onlyWithAuto.length) throw new UsageError(`${onlyWithAuto.join(', ')} go with --auto (hand-written mutants apply to --migrations)`);
   const pack = options.packModule ? await loadPackModule(options.packModule, '--pack') : options.pack;
-  const list = loadMutants(options.dir ?? relativeOrSelf(pack.mutants ?? 'mutants'));
+  const list = loadMutants(options.dir ?? shownPath(pack.mutants ?? 'mutants'));
   // The pack on these folders, as fuzz resolves a --migrations target (its settings, its mapping).
   const target = await resolveTarget(pack, { migrations: options.migrations?.length ? options.migrations : [defaultMigrationsOption(pack)], explicitMigrations: true });
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
@@ -128,7 +124,7 @@ export function registerMutantsCommand(program: Command, run: (action: () => Pro
   program
     .command('mutants')
     .description('run the properties against every broken policy variant and print the kill matrix')
-    .option('--dir <dir>', `folder of mutant .sql files (default: the pack's own, ${relativeOrSelf(pack.mutants ?? 'mutants')} for the reference)`)
+    .option('--dir <dir>', `folder of mutant .sql files (default: the pack's own, ${shownPath(pack.mutants ?? 'mutants')} for the reference)`)
     .option('--migrations <dir...>', `folders of .sql migrations the mutants apply on (default: ${defaultMigrationsOption(pack)}; with --auto, the target fuzz would pick)`)
     .option('--seed <n>', 'seed', seedValue, 1)
     .option('--runs <n>', 'cases per property and mutant', positiveInt('--runs'), 300)

@@ -15,7 +15,7 @@ import type { Oracle, Pack, PackSource } from '../../engine/pack.ts';
 import { DEFAULT_REPORT_DIR } from '../../engine/report/write.ts';
 import { catalogPropertiesOf, type CatalogProperty, type DataProperty } from '../../engine/run/index.ts';
 import { freshSeed } from '../options.ts';
-import { POLICYFUZZ_VERSION } from '../paths.ts';
+import { POLICYFUZZ_VERSION, shownPath } from '../paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard } from '../profiles.ts';
 import { checkSsoConfig, ssoPropertyIds } from '../sso-integration.ts';
 import { loadScaledCutNote, slowdownOverride, ssoReserveMs, ssoSlowdown } from '../profiles.ts';
@@ -66,7 +66,7 @@ export interface RunPlan extends DataRunPlan {
 /** The pack's own migrations, as a path relative to the current folder where it can be. */
 export function defaultMigrationsOption(pack: Pick<PackSource, 'migrations'>): string {
   const dir = pack.migrations ?? 'supabase/migrations';
-  return path.relative(process.cwd(), dir) || dir;
+  return shownPath(dir);
 }
 
 export async function planRun(options: FuzzOptions, note: (text: string, always?: boolean) => void): Promise<RunPlan> {
