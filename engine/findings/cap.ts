@@ -3,6 +3,8 @@
  * and a merge of its shards (engine/report/summary.ts) cap and word it alike.
  */
 
+import { isSideErrorSignature } from './signature.ts';
+
 /** At most this many distinct findings are shrunk and reported per property (the rest are counted). */
 export const MAX_FINDINGS = 12;
 
@@ -22,4 +24,20 @@ export function takeMoreFindingsNote(note: string | null | undefined): { note: s
     return '';
   });
   return { note: rest.split('; ').filter(Boolean).join('; ') || null, distinct };
+}
+
+/**
+ * Findings made apart (the shards of a run, the tranches of a budgeted property) as one run lists
+ * them: one per signature, its earliest sighting by lane (a lane's seed is the run's seed plus the
+ * lane), then by run (a path's first step), side errors after the others. Without signatures on
+ * every one (older summaries) they are left as they are.
+ */
+export function oneFindingPerSignature<F extends { seed: number; path: string; signature?: string }>(findings: readonly F[]): F[] {
+  if (findings.length < 2 || !findings.every((f) => f.signature)) return [...findings];
+  const key = (f: F) => [Number(isSideErrorSignature(f.signature!)), f.seed, Number(f.path.split(':')[0]) || 0];
+  const sorted = [...findings].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+  return sorted.filter((f, i) => sorted.findIndex((g) => g.signature === f.signature) === i);
 }

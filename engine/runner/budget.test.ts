@@ -179,12 +179,36 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(lone.get('R01')).toMatchObject({ status: 'passed', cases: 300 });
   });
 
-  it('a property that fails goes no further; the others go on', async () => {
+  it('a property that fails goes on through the tranches as one that passes: the cases of one unbudgeted run, whichever lanes failed', async () => {
+    // Seen on stranger-app-2 (nightly, 600 runs, seed 7, 3 shards of 4 lanes): R07 failed in the
+    // first tranche on shard 2 only; shards 1 and 3 went on to 200 cases each, one machine of 12
+    // lanes stopped at 50. A shard cannot know another's lanes failed: none decides on it.
     const { results, calls } = simulate({ R01: 1, R02: 1 }, { runs: 300, minCases: 100, budgetMs: 100_000, failsAt: { R01: 10 } });
     const r = await results;
-    expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 50 });
+    expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 300 });
     expect(r.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
-    expect(calls.filter((c) => c.id === 'R01')).toHaveLength(1);
+    expect(calls.filter((c) => c.id === 'R01').map((c) => c.tranche)).toEqual([50, 100, 300]);
+  });
+
+  it("a failing property's tranches list their findings as one run does: one per signature, its earliest sighting by lane then run, side errors last", () => {
+    const finding = (lane: number, index: number, signature: string) => ({ seed: 7 + lane, path: `${index}:0`, counterexample: {}, expected: null, actual: null, message: signature, signature });
+    const leak = 'R01 | GET t | signed-in | visible-not-filtered';
+    const side = 'R01 | PATCH t | signed-in | wrong-error(P0001→23502)';
+    const other = 'R01 | PATCH t | signed-in | allowed-not-refused(42501/policy)';
+    // Lane 1 saw the leak in the first tranche, lane 0 in the second: one run keeps lane 0's.
+    const first = result({ status: 'failed', cases: 50, findings: [finding(1, 20, leak), finding(0, 3, side)], note: '3 cases dropped' });
+    const second = result({ status: 'failed', cases: 250, findings: [finding(0, 60, leak), finding(1, 90, other)] });
+    const joined = joinPasses(first, second);
+    expect(joined).toMatchObject({ status: 'failed', cases: 300 });
+    expect(joined.findings!.map((f) => [f.seed, f.path, f.signature])).toEqual([
+      [7, '60:0', leak],
+      [8, '90:0', other],
+      [7, '3:0', side],
+    ]);
+    expect(joined.failure).toBe(joined.findings![0]);
+    expect(joined.note).toBe('3 cases dropped');
+    // A passing tranche after a failing one keeps the failure.
+    expect(joinPasses(first, result({ cases: 250 }))).toMatchObject({ status: 'failed', cases: 300, failure: first.findings![0] });
   });
 });
 

@@ -15,7 +15,8 @@ import type { DataProperty } from './data-property.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
-import { dropNotes, passNote, plannedRuns } from './run-data-property.ts';
+import { dropNotes, droppedNote, passNote, plannedRuns, takeDropNotes } from './run-data-property.ts';
+import { MAX_FINDINGS, moreFindingsNote, oneFindingPerSignature, takeMoreFindingsNote } from '../findings/cap.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
 export function shareOfBudget(deadline: number, left: number, now = Date.now()): number {
@@ -26,6 +27,27 @@ export function shareOfBudget(deadline: number, left: number, now = Date.now()):
 function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>, progress?: readonly LaneProgress[]): { note?: string } {
   const note = passNote(stopped, cases, dropped, progress);
   return note ? { note } : {};
+}
+
+/**
+ * A failing joined result's findings and note: the findings of both tranches as one run lists them
+ * (one per signature, in one run's order, capped), the counted ones and the share of dropped cases
+ * said again of the joined counts, then the rest of the tranches' notes once each.
+ */
+function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Record<string, number>, cases: number): Pick<PropertyResult, 'status' | 'failure' | 'findings' | 'note'> {
+  const fromBoth = [first, second].filter((r) => r.status === 'failed');
+  const all = oneFindingPerSignature(fromBoth.flatMap((r) => r.findings ?? (r.failure ? [r.failure] : [])));
+  const parts: string[] = [];
+  let counted = 0;
+  for (const r of fromBoth) {
+    const more = takeMoreFindingsNote(r.note);
+    counted = Math.max(counted, more.distinct);
+    for (const part of takeDropNotes(more.note ?? '', Object.keys(r.dropped ?? {})).split('; ')) if (part.trim() && !parts.includes(part)) parts.push(part);
+  }
+  const distinct = Math.max(all.length, counted);
+  const findings = all.slice(0, MAX_FINDINGS);
+  const note = [...(distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, counted > all.length)] : []), ...parts, droppedNote(dropped, cases)].filter(Boolean).join('; ');
+  return { status: 'failed', failure: findings[0], findings, ...(note ? { note } : {}) };
 }
 
 /** One property's two runs (tranches) as one result: cases, counts and time add up. */
@@ -55,8 +77,15 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     durationMs: first.durationMs + second.durationMs,
     ...(first.timings || second.timings ? { timings: addTimings(first.timings, second.timings) } : {}),
     ...(progress ?? first.progress ? { progress: progress ?? first.progress } : {}),
-    ...(second.status === 'passed' ? { ...(stopped ? { stopped } : {}), ...passedNote(stopped, first.cases + second.cases, dropped, progress ?? first.progress) } : note ? { note } : {}),
-    ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),
+    ...(stopped ? { stopped } : {}),
+    ...(first.status === 'failed' || second.status === 'failed'
+      ? failedJoin(first, second, dropped, first.cases + second.cases)
+      : second.status === 'passed'
+        ? passedNote(stopped, first.cases + second.cases, dropped, progress ?? first.progress)
+        : note
+          ? { note }
+          : {}),
+    ...(first.firstFailureMs !== undefined ? { firstFailureMs: first.firstFailureMs } : second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),
   };
 }
 
@@ -120,6 +149,8 @@ export interface TrancheRun {
   resume?: readonly LaneProgress[];
   /** This run's share of the budget (epoch ms). */
   deadline: number;
+  /** The findings of its earlier tranches (not shrunk again: DataRunOptions.known). */
+  known?: ReadonlyArray<{ signature?: string; seed: number }>;
 }
 
 export interface BreadthFirst<P extends { id: string }> {
@@ -163,6 +194,16 @@ export function earlyStopReason(before: PropertyResult | undefined, after: Prope
 }
 
 /**
+ * A property goes on to its next tranche passing or failing: which lanes' cases fail must not
+ * decide how many the others run, or the shards of a run (each its own lanes) would run more
+ * than one machine does, and find more (a failure one shard made in its first tranche stopped
+ * only that shard). A harness error (no verdict) stops it.
+ */
+function goesDeeper(r: PropertyResult | undefined): boolean {
+  return r?.status === 'passed' || r?.status === 'failed';
+}
+
+/**
  * Runs the properties breadth first through the tranches within the budget (above); returns
  * each started property's result, its tranches joined. One that did not reach the last tranche is
  * marked `stopped` (by the time budget, or the interrupt).
@@ -186,13 +227,14 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
     const deadline = Math.min(o.deadline, deepeningAt);
     if (deepeningAt < o.deadline) shortenedBy = o.deepeningDeadline!.why?.() ?? shortenedBy;
     const over = () => o.interrupted() || now() >= deadline;
-    let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
+    let pending = o.properties.filter((p) => (t === 0 ? true : goesDeeper(results.get(p.id)) && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
     while (pending.length && !over()) {
       for (const [i, property] of pending.entries()) {
         if (over()) break;
         const before = results.get(property.id);
         if (!before && o.leaveOut?.(property)) continue;
-        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
+        const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
+        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
         let joined = before ? joinPasses(before, r) : r;
         if (!r.stopped) {
           reached.set(property.id, tranche);
@@ -208,7 +250,7 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         o.onResult?.(joined);
       }
       // Cut short by their share of the budget, not by its end: resumed before any property goes further.
-      pending = pending.filter((p) => results.get(p.id)?.status === 'passed' && results.get(p.id)?.stopped === 'time budget');
+      pending = pending.filter((p) => goesDeeper(results.get(p.id)) && results.get(p.id)?.stopped === 'time budget');
     }
   }
   for (const [id, r] of results) {

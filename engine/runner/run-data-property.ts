@@ -57,6 +57,12 @@ export interface DataRunOptions {
    */
   tranche?: number;
   /**
+   * The findings an earlier tranche of the property made (their signatures and lane seeds): a
+   * sighting of one of these signatures on the same lane or a later one is not the one the
+   * tranches keep (engine/findings/cap.ts oneFindingPerSignature), so it is not shrunk again.
+   */
+  known?: ReadonlyArray<{ signature?: string; seed: number }>;
+  /**
    * false: report each finding as first seen, unshrunk (a mutant's kill needs the disagreement,
    * not its smallest case). Default true.
    */
@@ -117,6 +123,26 @@ export function dropNotes(dropped: Record<string, number>, cases: number): { pro
   return { prominent, ...(share > DROP_HEALTH_SHARE && !named ? { general: `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}` } : {}) };
 }
 
+/**
+ * A note with the drop notes dropNotes words for these reasons taken out, whatever their shares: a
+ * shard's, whose shares merge-reports words again of the merged counts.
+ */
+export function takeDropNotes(note: string, reasons: readonly string[]): string {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let rest = note;
+  for (const reason of reasons) {
+    const remedy = escape(remedyFor(reason));
+    const check = CHECK_DROP.exec(reason);
+    const texts = [
+      `\\d+% of cases dropped: ${escape(reason)}; ${remedy}`,
+      `no case could run on this target: all \\d+ cases drawn were dropped, mostly as ${escape(reason)}; ${remedy}`,
+      ...(check ? [`\\d+% of cases dropped by CHECK ${escape(check[1])} alone \\(a value the model writes refused\\): if the model has that rule, a values mapping is likely wrong; ${remedy}`] : []),
+    ];
+    for (const text of texts) rest = rest.replace(new RegExp(text, 'g'), '');
+  }
+  return rest;
+}
+
 /** The note of a property whose share of dropped cases is high (or total), or one CHECK's share is (dropNotes). */
 export function droppedNote(dropped: Record<string, number>, cases: number): string | undefined {
   const { prominent, general } = dropNotes(dropped, cases);
@@ -140,12 +166,36 @@ function shortfallNote(cases: number, progress: readonly LaneProgress[] | undefi
   if (!progress || cases === 0) return undefined;
   const unchecked = progress.reduce((n, l) => n + l.runs, 0) - cases;
   const gaveUp = progress.filter((l) => l.gaveUp).length;
+  return shortfallText({ cases, unchecked: Math.max(0, unchecked), gaveUp });
+}
+
+/** The shortfall note's text from its numbers (merge-reports words the shards' sums alike: takeShortfall). */
+export function shortfallText({ cases, unchecked, gaveUp }: { cases: number; unchecked: number; gaveUp: number }): string | undefined {
   if (unchecked <= 0 && !gaveUp) return undefined;
   // `dropped` mixes these with cases drawn again in their place: no one reason is theirs to name.
   return [
     ...(unchecked > 0 ? [`${cases} of ${cases + unchecked} cases checked: ${unchecked} could not run on this target and took their runs (every request unsendable, or refused once written; dropped cases by reason in summary.json)`] : []),
     ...(gaveUp ? [`${gaveUp === 1 ? 'a lane' : `${gaveUp} lanes`} stopped drawing after ${MAX_CONSECUTIVE_DROPS} cases in a row this target cannot hold, ${cases} cases checked`] : []),
   ].join('; ');
+}
+
+const UNCHECKED_TEXT = /(\d+) of \d+ cases checked: (\d+) could not run on this target and took their runs \(every request unsendable, or refused once written; dropped cases by reason in summary\.json\)/g;
+const GAVE_UP_TEXT = new RegExp(`(a lane|(\\d+) lanes) stopped drawing after ${MAX_CONSECUTIVE_DROPS} cases in a row this target cannot hold, \\d+ cases checked`, 'g');
+
+/** A note with its shortfall text (shortfallText) taken out, and the numbers it gave: what a shard's note says of its own cases. */
+export function takeShortfall(note: string): { note: string; unchecked: number; gaveUp: number } {
+  let unchecked = 0;
+  let gaveUp = 0;
+  const rest = note
+    .replace(UNCHECKED_TEXT, (_, _cases: string, n: string) => {
+      unchecked += Number(n);
+      return '';
+    })
+    .replace(GAVE_UP_TEXT, (_, _lanes: string, n?: string) => {
+      gaveUp += n ? Number(n) : 1;
+      return '';
+    });
+  return { note: rest, unchecked, gaveUp };
 }
 
 /** A disagreement seen while searching: where fast-check generated it (lane, run index) and its signature. */
@@ -447,7 +497,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       for (let i = w; i < chosen.length; i += workers.length) {
         const s = chosen[i];
         findings[i] =
-          options.shrink === false
+          options.shrink === false || shrunkBefore(options, s.signature, options.seed + s.lane)
             ? findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan)
             : await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
       }
@@ -531,6 +581,11 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
 }
 
 const SHRINK_FLOOR_MS = 3000;
+
+/** An earlier tranche kept a finding of this signature from this lane or an earlier one (DataRunOptions.known). */
+function shrunkBefore(options: DataRunOptions, signature: string, laneSeed: number): boolean {
+  return options.known?.some((k) => k.signature === signature && k.seed <= laneSeed) === true;
+}
 
 /** How many cases the given lanes check (what a progress bar should expect). */
 export function plannedRuns(runs: number, lanes: { first: number; count: number; total: number }): number {
