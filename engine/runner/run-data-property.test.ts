@@ -127,6 +127,28 @@ describe('the search', () => {
     expect(result.note).toMatch(/harness error: injected harness error \(after the findings above\)/);
   });
 
+  it('a connection the server dropped after a finding keeps the finding, and the note says what happened and what to do (pg says neither)', async () => {
+    // As pg reports a server killed mid-run (seen on stranger-app-2, its postgres killed with -9).
+    const objecting = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'always objects', check: () => 'objected' }] } };
+    const restore = env.workers.map((w) => {
+      let calls = 0;
+      const { runPlanned } = w.tx;
+      w.tx.runPlanned = function (this: typeof w.tx, ...args) {
+        if (++calls >= 4) return Promise.reject(new Error('Client has encountered a connection error and is not queryable'));
+        return runPlanned.apply(this, args);
+      } as typeof runPlanned;
+      return () => delete (w.tx as Partial<typeof w.tx>).runPlanned;
+    });
+    let result;
+    try {
+      result = await runDataProperty(env, property(['user']), { seed: 3, runs: 40, oracle: objecting, shrink: false });
+    } finally {
+      for (const undo of restore) undo();
+    }
+    expect(result.status).toBe('failed');
+    expect(result.note).toMatch(/harness error: the database server closed the connection \(it stopped, crashed or was restarted: Client has encountered a connection error and is not queryable\); the findings made before it are kept: run again, and if it recurs read the server's log/);
+  });
+
   it('an interrupt while shrinking stops it: the smallest counterexample found so far is reported, and the note says shrinking was cut', async () => {
     // Every case disagrees; the interrupt comes with the 5th check, a few candidates into shrinking
     // (uncut, this shrink checks dozens of candidates and then minimizes).
