@@ -377,9 +377,9 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     const distinct = Math.max(distinctListed.length, fromShards);
     p.failures = distinctListed.slice(0, MAX_FINDINGS);
     const more = distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, fromShards > 0)] : [];
-    // What the shards said of their own cases, said again of the run's (as one run words it: run-data-property.ts passNote).
+    // What the shards said of their own cases, said again of the run's (as one run words it: run-data-property.ts passNote; a failure's note has no shortfall).
     const { prominent, general } = dropNotes(p.dropped ?? {}, p.cases);
-    const counted = [...prominent, ...(p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general];
+    const counted = [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general];
     const withCounts = { ...p, note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     // The coverage gate's note next, then what the shards said alike (once).
     const gated = leftToMerge.has(id) ? applyCoverageGate(withCounts) : withCounts;
