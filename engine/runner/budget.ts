@@ -7,7 +7,7 @@
  * to the next. Every tranche continues the same seed's runs (engine/runner/run-data-property.ts
  * `tranche`, `resume`): the earlier cases are not sent again, so a property that runs all its
  * tranches checks exactly the cases, and gets the verdict, of one unbudgeted run. A property that
- * fails or errs goes no further (its verdict stands). A property the budget (or an interrupt) cut
+ * fails goes on as one that passes (goesDeeper); one that errs goes no further. A property the budget (or an interrupt) cut
  * short is never a pass below its minimum and never a failure: PARTIAL with the cases that ran,
  * or NOT REACHED.
  */
