@@ -101,24 +101,28 @@ describe('the search', () => {
     expect(result.note).toBe('harness error: fixtures refused: relation "public.no_such_table" does not exist');
   });
 
-  it('a harness error after a finding keeps the finding', async () => {
-    // Every step disagrees (an invariant that always objects); every lane's fourth case meets a harness error.
-    const objecting = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'always objects', check: () => 'objected' }] } };
+  /** Every step disagrees (an invariant that always objects). */
+  const objecting = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'always objects', check: () => 'objected' }] } };
+  /** Runs `run` with every lane's fourth case meeting a harness error of this message. */
+  const withHarnessErrorAtFourthCase = async <T,>(message: string, run: () => Promise<T>): Promise<T> => {
     const restore = env.workers.map((w) => {
       let calls = 0;
       const { runPlanned } = w.tx;
       w.tx.runPlanned = function (this: typeof w.tx, ...args) {
-        if (++calls >= 4) return Promise.reject(new Error('injected harness error'));
+        if (++calls >= 4) return Promise.reject(new Error(message));
         return runPlanned.apply(this, args);
       } as typeof runPlanned;
       return () => delete (w.tx as Partial<typeof w.tx>).runPlanned;
     });
-    let result;
     try {
-      result = await runDataProperty(env, property(['user']), { seed: 3, runs: 40, oracle: objecting });
+      return await run();
     } finally {
       for (const undo of restore) undo();
     }
+  };
+
+  it('a harness error after a finding keeps the finding', async () => {
+    const result = await withHarnessErrorAtFourthCase('injected harness error', () => runDataProperty(env, property(['user']), { seed: 3, runs: 40, oracle: objecting }));
     expect(result.status).toBe('failed');
     expect(result.findings?.[0].message).toMatch(/invariant "always objects": objected/);
     // The findings were shrunk: that took time of its own, within the property's.
@@ -129,22 +133,7 @@ describe('the search', () => {
 
   it('a connection the server dropped after a finding keeps the finding, and the note says what happened and what to do (pg says neither)', async () => {
     // As pg reports a server killed mid-run (seen on stranger-app-2, its postgres killed with -9).
-    const objecting = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'always objects', check: () => 'objected' }] } };
-    const restore = env.workers.map((w) => {
-      let calls = 0;
-      const { runPlanned } = w.tx;
-      w.tx.runPlanned = function (this: typeof w.tx, ...args) {
-        if (++calls >= 4) return Promise.reject(new Error('Client has encountered a connection error and is not queryable'));
-        return runPlanned.apply(this, args);
-      } as typeof runPlanned;
-      return () => delete (w.tx as Partial<typeof w.tx>).runPlanned;
-    });
-    let result;
-    try {
-      result = await runDataProperty(env, property(['user']), { seed: 3, runs: 40, oracle: objecting, shrink: false });
-    } finally {
-      for (const undo of restore) undo();
-    }
+    const result = await withHarnessErrorAtFourthCase('Client has encountered a connection error and is not queryable', () => runDataProperty(env, property(['user']), { seed: 3, runs: 40, oracle: objecting, shrink: false }));
     expect(result.status).toBe('failed');
     expect(result.note).toMatch(/harness error: the database server closed the connection \(it stopped, crashed or was restarted: Client has encountered a connection error and is not queryable\); the findings made before it are kept: run again, and if it recurs read the server's log/);
   });
