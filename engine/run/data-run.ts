@@ -191,6 +191,7 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
         control.notRun.push(property.id);
         return true;
       },
+      enoughFailures: () => control.maxFailuresReached(),
       onResult: (r) => control.record(r),
     });
   } finally {

@@ -93,7 +93,7 @@ describe('breadth first: every property to a tranche before any goes further', (
   const LANES = 2;
   const laneShare = (runs: number, lane: number) => Math.max(0, Math.min(Math.ceil(runs / LANES), runs - Math.ceil(runs / LANES) * lane));
 
-  function simulate(costs: Record<string, number>, o: { runs: number; minCases: number; budgetMs: number; failsAt?: Record<string, number>; deepenUntil?: () => number }) {
+  function simulate(costs: Record<string, number>, o: { runs: number; minCases: number; budgetMs: number; failsAt?: Record<string, number>; deepenUntil?: () => number; enoughFailures?: () => boolean }) {
     let clock = 0;
     const calls: { id: string; tranche: number; resume?: readonly LaneProgress[]; progress: LaneProgress[] }[] = [];
     const run = async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
@@ -120,7 +120,7 @@ describe('breadth first: every property to a tranche before any goes further', (
     const properties = Object.keys(costs).map((id) => ({ id }));
     return {
       calls,
-      results: runBreadthFirst({ properties, tranches: tranchesOf(o.runs, o.minCases), deadline: o.budgetMs, ...(o.deepenUntil ? { deepeningDeadline: { above: o.minCases, at: o.deepenUntil } } : {}), run, interrupted: () => false, now: () => clock }),
+      results: runBreadthFirst({ properties, tranches: tranchesOf(o.runs, o.minCases), deadline: o.budgetMs, ...(o.deepenUntil ? { deepeningDeadline: { above: o.minCases, at: o.deepenUntil } } : {}), ...(o.enoughFailures ? { enoughFailures: o.enoughFailures } : {}), run, interrupted: () => false, now: () => clock }),
     };
   }
 
@@ -188,6 +188,14 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 300 });
     expect(r.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
     expect(calls.filter((c) => c.id === 'R01').map((c) => c.tranche)).toEqual([50, 100, 300]);
+  });
+
+  it('with --max-failures reached, a failing property goes no further (the user asked for speed); the passing ones go on', async () => {
+    const { results, calls } = simulate({ R01: 1, R02: 1 }, { runs: 300, minCases: 100, budgetMs: 100_000, failsAt: { R01: 10 }, enoughFailures: () => true });
+    const r = await results;
+    expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 50 });
+    expect(r.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
+    expect(calls.filter((c) => c.id === 'R01')).toHaveLength(1);
   });
 
   it("a failing property's tranches list their findings as one run does: one per signature, its earliest sighting by lane then run, side errors last", () => {

@@ -169,6 +169,8 @@ export interface BreadthFirst<P extends { id: string }> {
   interrupted(): boolean;
   /** Asked before a property's first run: true leaves it out (--max-failures reached). */
   leaveOut?(property: P): boolean;
+  /** True once the run has failed enough (--max-failures): a failing property then goes no further. */
+  enoughFailures?(): boolean;
   /** Told of each property's result after each of its runs. */
   onResult?(result: PropertyResult): void;
   /** Early stop (earlyStopReason): from this tranche on (the minimum), a saturated property goes no further. */
@@ -197,10 +199,11 @@ export function earlyStopReason(before: PropertyResult | undefined, after: Prope
  * A property goes on to its next tranche passing or failing: which lanes' cases fail must not
  * decide how many the others run, or the shards of a run (each its own lanes) would run more
  * than one machine does, and find more (a failure one shard made in its first tranche stopped
- * only that shard). A harness error (no verdict) stops it.
+ * only that shard). A harness error (no verdict) stops it, and so does failing once the run has
+ * failed enough (`--max-failures`: the user asked for speed, not every finding).
  */
-function goesDeeper(r: PropertyResult | undefined): boolean {
-  return r?.status === 'passed' || r?.status === 'failed';
+function goesDeeper(r: PropertyResult | undefined, o: Pick<BreadthFirst<{ id: string }>, 'enoughFailures'>): boolean {
+  return r?.status === 'passed' || (r?.status === 'failed' && o.enoughFailures?.() !== true);
 }
 
 /**
@@ -227,7 +230,7 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
     const deadline = Math.min(o.deadline, deepeningAt);
     if (deepeningAt < o.deadline) shortenedBy = o.deepeningDeadline!.why?.() ?? shortenedBy;
     const over = () => o.interrupted() || now() >= deadline;
-    let pending = o.properties.filter((p) => (t === 0 ? true : goesDeeper(results.get(p.id)) && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
+    let pending = o.properties.filter((p) => (t === 0 ? true : goesDeeper(results.get(p.id), o) && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
     while (pending.length && !over()) {
       for (const [i, property] of pending.entries()) {
         if (over()) break;
@@ -250,7 +253,7 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         o.onResult?.(joined);
       }
       // Cut short by their share of the budget, not by its end: resumed before any property goes further.
-      pending = pending.filter((p) => goesDeeper(results.get(p.id)) && results.get(p.id)?.stopped === 'time budget');
+      pending = pending.filter((p) => goesDeeper(results.get(p.id), o) && results.get(p.id)?.stopped === 'time budget');
     }
   }
   for (const [id, r] of results) {
