@@ -215,6 +215,8 @@ describe('breadth first: every property to a tranche before any goes further', (
     ]);
     expect(joined.failure).toBe(joined.findings![0]);
     expect(joined.note).toBe('3 cases dropped');
+    // A harness error in a later tranche keeps the findings before it, and says so.
+    expect(joinPasses(first, result({ status: 'error', cases: 0, note: 'harness error: boom' }))).toMatchObject({ status: 'failed', note: '3 cases dropped; harness error: boom (after the findings above)' });
     // A passing tranche after a failing one keeps the failure.
     expect(joinPasses(first, result({ cases: 250 }))).toMatchObject({ status: 'failed', cases: 300, failure: first.findings![0] });
   });

@@ -39,8 +39,9 @@ function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Reco
   const all = oneFindingPerSignature(fromBoth.flatMap((r) => r.findings ?? (r.failure ? [r.failure] : [])));
   const parts: string[] = [];
   let counted = 0;
-  for (const r of fromBoth) {
-    const more = takeMoreFindingsNote(r.note);
+  // A harness error in a later tranche ends the property after the findings before it (as in one run).
+  for (const r of [first, second].filter((x) => x.status === 'failed' || x.status === 'error')) {
+    const more = takeMoreFindingsNote(r.status === 'error' && r.note ? `${r.note} (after the findings above)` : r.note);
     counted = Math.max(counted, more.distinct);
     for (const part of takeDropNotes(more.note ?? '', Object.keys(r.dropped ?? {})).split('; ')) if (part.trim() && !parts.includes(part)) parts.push(part);
   }
@@ -239,6 +240,8 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
         const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
         let joined = before ? joinPasses(before, r) : r;
+        // A harness error goes no further, even after a failing tranche (its findings stand).
+        if (r.status === 'error') settled.add(property.id);
         if (!r.stopped) {
           reached.set(property.id, tranche);
           const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(atReached.get(property.id), joined) : undefined;
