@@ -270,15 +270,6 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // A mutant is killed by its first disagreement, but a side error (signature.ts) is seldom the
   // bug's own: the search goes on until one of another kind is seen, or the budget ends.
   const done = () => options.stopAtFirst === true && sightings.some((s) => !s.side);
-  /** The case as this target can take it (requests naming a column it lacks left out); the skip pass judges the same form. A model run's steps come one at a time and are not filtered. */
-  const sendableOnLane = (testCase: DataCase) => (modelRunOf(testCase) ? { testCase, dropped: {} as Record<string, number> } : sendableCase(env.workers[0].tx.fixturePlan, testCase));
-  // A model run's steps depend on one another: one the target cannot take (a column mapped to
-  // null) drops the whole case, counted, rather than a step of it.
-  const sendableRun = async (plan: FixturePlan, testCase: DataCase): Promise<{ testCase?: DataCase; dropped: Record<string, number> }> => {
-    const filled = await withCallerFilledRun(plan, options.oracle, testCase);
-    const { dropped } = sendableCase(plan, filled);
-    return Object.keys(dropped).length ? { dropped } : { testCase: filled, dropped };
-  };
   /** Cases (or requests) the target cannot hold, by reason: not run, not counted in `checked`. */
   const dropped: Record<string, number> = {};
   const drop = (reason: string) => (dropped[reason] = (dropped[reason] ?? 0) + 1);
@@ -376,7 +367,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (done()) return void took();
         // Requests naming a column the target does not have are left out, counted (a model run's
         // steps come one at a time and are not).
-        const sendable = modelRunOf(testCase) ? await sendableRun(worker.tx.fixturePlan, testCase) : sendableOnLane(testCase);
+        const sendable = await asSent(worker.tx.fixturePlan, options.oracle, testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
         if (sendable.testCase !== testCase && !modelRunOf(testCase)) {
           const kept = new Set(sendable.testCase?.steps);
@@ -549,9 +540,13 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
   const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
     // Interrupted: fast-check stops shrinking and keeps the smallest counterexample so far.
     if (options.stop?.()) throw new fc.PreconditionFailure(true);
+    // Checked as the run sends it (asSent): a candidate as drawn would keep the model's ids in text
+    // a mapped target holds as uuids, and the saved case would be one the run never sent.
+    const sent = (await asSent(worker.tx.fixturePlan, options.oracle, testCase)).testCase;
+    if (!sent) return;
     let verdict;
     try {
-      verdict = await checkCase(worker.tx, testCase, options.oracle);
+      verdict = await checkCase(worker.tx, sent, options.oracle);
     } catch {
       return; // a candidate the fixtures refuse is not this finding
     }
@@ -570,8 +565,9 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
   let mismatch = sighting.mismatch;
   let history = sighting.history;
   let path = String(sighting.index);
-  if (shrunk.failed && shrunk.errorInstance instanceof CaseMismatch && shrunk.counterexample) {
-    start = plainCase(shrunk.counterexample[0] as DataCase);
+  const shrunkSent = shrunk.failed && shrunk.counterexample ? (await asSent(worker.tx.fixturePlan, options.oracle, shrunk.counterexample[0] as DataCase)).testCase : undefined;
+  if (shrunk.failed && shrunk.errorInstance instanceof CaseMismatch && shrunkSent) {
+    start = plainCase(shrunkSent);
     mismatch = shrunk.errorInstance.mismatch;
     history = shrunk.errorInstance.history ?? history;
     path = shrunk.counterexamplePath ?? path;
@@ -581,6 +577,22 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
 }
 
 const SHRINK_FLOOR_MS = 3000;
+
+/**
+ * A drawn case as the run sends it to this target: sendableCase (columns filled from auth.uid(),
+ * the model's ids in text as the target keeps them, requests it cannot take left out); a model
+ * run compiled again with those columns filled, and dropped whole when a step cannot be sent.
+ * The search, the shrink and the saved failure all use this form, so a replay (and its repro)
+ * sends what the run sent.
+ */
+async function asSent(plan: FixturePlan, oracle: Oracle, testCase: DataCase): Promise<{ testCase?: DataCase; dropped: Record<string, number> }> {
+  if (!modelRunOf(testCase)) return sendableCase(plan, testCase);
+  // A model run's steps depend on one another: one the target cannot take (a column mapped to
+  // null) drops the whole case, counted, rather than a step of it.
+  const filled = await withCallerFilledRun(plan, oracle, testCase);
+  const { dropped } = sendableCase(plan, filled);
+  return Object.keys(dropped).length ? { dropped } : { testCase: filled, dropped };
+}
 
 /** An earlier tranche kept a finding of this signature from this lane or an earlier one (DataRunOptions.known). */
 function shrunkBefore(options: DataRunOptions, signature: string, laneSeed: number): boolean {
