@@ -49,3 +49,21 @@ export class NotRealizable extends Error {
 export function isUserFacingError(e: unknown): e is UsageError | EnvironmentError | FixtureError | NotRealizable {
   return e instanceof UsageError || e instanceof EnvironmentError || e instanceof FixtureError || e instanceof NotRealizable;
 }
+
+/** How pg and Postgres say the connection to the server is gone (it stopped, crashed, was killed or restarted). */
+const CONNECTION_LOST = /Connection terminated|not queryable|ECONNREFUSED|ECONNRESET|EPIPE|server closed the connection|terminating connection due to administrator command|the database system is (shutting down|in recovery mode)/i;
+const CONNECTION_LOST_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * A harness error in one line for the note of the property it ended: a connection the server
+ * dropped says so and what to do, since pg's own words ("Client has encountered a connection
+ * error and is not queryable") name neither.
+ */
+export function harnessErrorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (CONNECTION_LOST.test(message) || (typeof code === 'string' && CONNECTION_LOST_CODES.has(code))) {
+    return `the database server closed the connection (it stopped, crashed or was restarted: ${message.split('\n')[0]}); the findings made before it are kept: run again, and if it recurs read the server's log (out of memory, a crash)`;
+  }
+  return message;
+}

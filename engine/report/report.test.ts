@@ -12,6 +12,8 @@ import { junitXml } from './junit.ts';
 import { mergeSummaries, runSummary, RunSummarySchema, type PropertySummary, type RunSummary } from './summary.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
+import { passNote } from '../runner/run-data-property.ts';
+import { partialNote } from '../runner/applicability.ts';
 
 const CHROMIUM = process.env.POLICYFUZZ_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -127,6 +129,29 @@ describe('JSON summary', () => {
     expect(capped.moreFindings).toEqual({ distinct: 20, atLeast: true });
     // Through the summary file's schema, as merge-reports reads it.
     expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(shard(1, 5, 1, null, { distinct: 20, atLeast: true })))).properties[0]!.moreFindings).toEqual({ distinct: 20, atLeast: true });
+  });
+
+  it("words the shards' notes of their own cases again of the merged counts, and says what every shard said once, as one machine words them", () => {
+    // Seen on stranger-app-2 (seed 7, pr, 3 shards of 2 workers against one run of 6): R01 merged
+    // read '83 of 100 cases checked…; 51% of cases dropped…' once per shard, R14 kept one shard's
+    // '40% of cases dropped' where the run (39%) says nothing, and the run's 'ran without the
+    // parts…' was on no shard at all.
+    const reason = 'vs_tickets.category needs a vs_categories row the case lacks (foreign key)';
+    const leftOut = partialNote(['vs_tickets'])!;
+    const shard = (index: number, cases: number, unchecked: number, dropped: number) => {
+      const note = [passNote(undefined, cases, { [reason]: dropped }, [{ runs: cases + unchecked, draws: 0, drops: [], gaveUp: false }]), leftOut, COVERAGE_ON_MERGE_NOTE].join('; ');
+      return summary([{ ...passing, id: 'R01', cases, planned: 100, note, dropped: { [reason]: dropped } }], { index, count: 3 });
+    };
+    const merged = mergeSummaries([shard(1, 83, 17, 87), shard(2, 83, 17, 80), shard(3, 82, 18, 70)]).properties[0]!;
+    expect(merged.cases).toBe(248);
+    expect(merged.note).toBe(
+      '248 of 300 cases checked: 52 could not run on this target and took their runs (every request unsendable, or refused once written; dropped cases by reason in summary.json); ' +
+        `49% of cases dropped: ${reason}; the model makes such rows without their parent (give the target a parent row through the mapping, or accept fewer cases); ` +
+        'ran without the parts that need vs_tickets (not in the target)',
+    );
+    // One shard above the share that calls for a note, the run below it: no note.
+    const quiet = mergeSummaries([shard(1, 60, 0, 41), shard(2, 100, 0, 20)]).properties[0]!;
+    expect(quiet.note).toBe(leftOut);
   });
 
   it('gates only what a shard left to the merge: a catalog check (first shard alone, never gated) with one side passes merged as it does on one machine', () => {

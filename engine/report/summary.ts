@@ -10,7 +10,8 @@ import { UsageError } from '../errors.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import { accessMatrix } from './matrix.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE, untakenBranches } from '../runner/coverage.ts';
-import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
+import { MAX_FINDINGS, moreFindingsNote, oneFindingPerSignature } from '../findings/cap.ts';
+import { dropNotes, shortfallText, takeDropNotes, takeShortfall } from '../runner/run-data-property.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
@@ -319,22 +320,6 @@ export function loadSummary(fileOrDir: string): RunSummary {
   return parsed.data;
 }
 
-/**
- * A signature two shards both found is one finding, as in one run (run-data-property.ts): its
- * earliest sighting by lane (a lane's seed is the run's seed plus the lane), then by run (a
- * path's first step), side errors after the others. A merge of a mutant's shards listed each of
- * its findings once per shard.
- */
-function oneFindingPerSignature(failures: PropertySummary['failures']): PropertySummary['failures'] {
-  if (failures.length < 2 || !failures.every((f) => f.signature)) return failures;
-  const key = (f: PropertySummary['failures'][number]) => [Number(f.side === true), f.seed, Number(f.path.split(':')[0]) || 0];
-  const sorted = [...failures].sort((a, b) => {
-    const [x, y] = [key(a), key(b)];
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-  });
-  return sorted.filter((f, i) => sorted.findIndex((g) => g.signature === f.signature) === i);
-}
-
 const STATUS_RANK: Record<PropertySummary['status'], number> = { failed: 5, error: 4, partial: 3, 'not-reached': 2, passed: 1, 'not-applicable': 0 };
 
 /**
@@ -349,18 +334,13 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   // check, run on the first shard alone; a replayed case; one cut short below its minimum) is
   // not gated by the merge either, or the merge would fail what one machine passes.
   const leftToMerge = new Set<string>();
-  /** Per property, the most distinct findings a shard counted beyond those it listed, and the note words that said so. */
-  const moreOnShards = new Map<string, { distinct: number; said: Set<string> }>();
+  /** Each property's summary in every shard: their notes are merged once the counts are. */
+  const notes = new Map<string, PropertySummary[]>();
   for (const s of summaries) {
     for (const p of s.properties) {
       if (p.note?.split('; ').includes(COVERAGE_ON_MERGE_NOTE)) leftToMerge.add(p.id);
-      if (p.moreFindings) {
-        const more = moreOnShards.get(p.id) ?? { distinct: 0, said: new Set<string>() };
-        more.distinct = Math.max(more.distinct, p.moreFindings.distinct);
-        more.said.add(moreFindingsNote(p.moreFindings.distinct, p.moreFindings.atLeast));
-        moreOnShards.set(p.id, more);
-      }
       const seen = byId.get(p.id);
+      if (!seen) notes.set(p.id, [p]);
       if (!seen) {
         byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.access ? { access: { ...p.access } } : {}), ...(p.clauses ? { clauses: p.clauses.map((c) => ({ ...c })) } : {}), ...(p.branches ? { branches: p.branches.map((b) => ({ ...b })) } : {}), failures: [...p.failures] });
         continue;
@@ -394,7 +374,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
         for (const [k, v] of Object.entries(p.access)) seen.access[k] = (seen.access[k] ?? 0) + v;
       }
       if (STATUS_RANK[p.status] > STATUS_RANK[seen.status]) seen.status = p.status;
-      if (p.note && p.note !== seen.note) seen.note = seen.note ? `${seen.note}; ${p.note}` : p.note;
+      notes.get(p.id)!.push(p);
       for (const f of p.failures) if (!seen.failures.some((g) => (f.id !== null && g.id === f.id) || (g.seed === f.seed && g.path === f.path))) seen.failures.push(f);
     }
   }
@@ -403,17 +383,18 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     // Capped as one run caps them: the first MAX_FINDINGS in one run's order. A shard that found
     // more than it listed makes the count a lower bound.
     const distinctListed = oneFindingPerSignature(p.failures);
-    const fromShards = moreOnShards.get(id);
-    const distinct = Math.max(distinctListed.length, fromShards?.distinct ?? 0);
+    const { note: shardNotes, distinct: fromShards, shortfall } = shardNotesOf(notes.get(id)!);
+    const distinct = Math.max(distinctListed.length, fromShards);
     p.failures = distinctListed.slice(0, MAX_FINDINGS);
-    const atLeast = fromShards !== undefined;
-    const more = distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, atLeast)] : [];
-    // The shards' own count, worded as they worded it (it holds "; " itself), out before the note is split.
-    const shardNote = [...(fromShards?.said ?? [])].reduce((n, said) => n.split(said).join(''), p.note ?? '');
-    const note = [...more, ...shardNote.split('; ').filter((n) => n && n !== COVERAGE_ON_MERGE_NOTE)].join('; ') || null;
-    const { moreFindings: _shards, ...rest } = p;
-    const merged = { ...rest, note, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
-    byId.set(id, leftToMerge.has(id) ? applyCoverageGate(merged) : merged);
+    const more = distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, fromShards > 0)] : [];
+    const { moreFindings: _shards, ...unmoved } = p;
+    // What the shards said of their own cases, said again of the run's (as one run words it: run-data-property.ts passNote; a failure's note has no shortfall).
+    const { prominent, general } = dropNotes(p.dropped ?? {}, p.cases);
+    const counted = [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general];
+    const withCounts = { ...unmoved, note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(fromShards > 0 ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
+    // The coverage gate's note next, then what the shards said alike (once).
+    const gated = leftToMerge.has(id) ? applyCoverageGate(withCounts) : withCounts;
+    byId.set(id, { ...gated, note: [gated.note, ...shardNotes].filter(Boolean).join('; ') || null });
   }
   const properties = [...byId.values()].sort((a, b) => (a.area === b.area ? a.id.localeCompare(b.id) : a.area === 'data' ? -1 : 1));
   const digests = [...new Set(summaries.map((s) => s.migrationsDigest).filter((d) => d !== null))];
@@ -437,6 +418,28 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     ...(summaries.every((s) => s.timings) ? { timings: mergedTimings(summaries.map((s) => s.timings!)) } : {}),
     matrix: accessMatrix(properties),
   };
+}
+
+/**
+ * The shards' notes of one property without what merge-reports says again of the merged counts
+ * (the more-findings count, the share of dropped cases, cases that took their runs unchecked, the
+ * coverage left to the merge): the other parts once each, in the order the shards give them.
+ */
+function shardNotesOf(shards: readonly PropertySummary[]): { note: string[]; distinct: number; shortfall: { unchecked: number; gaveUp: number } } {
+  const parts: string[] = [];
+  let distinct = 0;
+  const shortfall = { unchecked: 0, gaveUp: 0 };
+  for (const p of shards) {
+    // The count travels as a field; its words are taken out of the note as the shard wrote them (they hold "; ").
+    distinct = Math.max(distinct, p.moreFindings?.distinct ?? 0);
+    const said = p.moreFindings ? moreFindingsNote(p.moreFindings.distinct, p.moreFindings.atLeast) : undefined;
+    const note = said ? (p.note ?? '').split(said).join('') : (p.note ?? '');
+    const taken = takeShortfall(takeDropNotes(note, Object.keys(p.dropped ?? {})));
+    shortfall.unchecked += taken.unchecked;
+    shortfall.gaveUp += taken.gaveUp;
+    for (const part of taken.note.split('; ')) if (part.trim() && part !== COVERAGE_ON_MERGE_NOTE && !parts.includes(part)) parts.push(part);
+  }
+  return { note: parts, distinct, shortfall };
 }
 
 /** The shards' timings added up (machine time, not wall time), property by property. */

@@ -193,6 +193,7 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
         control.notRun.push(property.id);
         return true;
       },
+      enoughFailures: () => control.maxFailuresReached(),
       onResult: (r) => control.record(r),
     });
   } finally {
@@ -260,7 +261,8 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
         else {
           const gated = verdictOf(plan, plan.path ? pass : { ...pass, planned });
           const leftOut = partsLeftOut.get(listed.id);
-          finish(leftOut && !gated.note ? { ...gated, note: leftOut } : gated);
+          // Said on every shard and in one run alike, after the other notes (merge-reports keeps it once).
+          finish(leftOut ? { ...gated, note: [gated.note, leftOut].filter(Boolean).join('; ') } : gated);
         }
       }
     }

@@ -7,7 +7,7 @@
  * to the next. Every tranche continues the same seed's runs (engine/runner/run-data-property.ts
  * `tranche`, `resume`): the earlier cases are not sent again, so a property that runs all its
  * tranches checks exactly the cases, and gets the verdict, of one unbudgeted run. A property that
- * fails or errs goes no further (its verdict stands). A property the budget (or an interrupt) cut
+ * fails goes on as one that passes (goesDeeper); one that errs goes no further. A property the budget (or an interrupt) cut
  * short is never a pass below its minimum and never a failure: PARTIAL with the cases that ran,
  * or NOT REACHED.
  */
@@ -15,7 +15,8 @@ import type { DataProperty } from './data-property.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
-import { dropNotes, passNote, plannedRuns } from './run-data-property.ts';
+import { dropNotes, droppedNote, passNote, plannedRuns, takeDropNotes } from './run-data-property.ts';
+import { MAX_FINDINGS, moreFindingsNote, oneFindingPerSignature } from '../findings/cap.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
 export function shareOfBudget(deadline: number, left: number, now = Date.now()): number {
@@ -26,6 +27,30 @@ export function shareOfBudget(deadline: number, left: number, now = Date.now()):
 function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>, progress?: readonly LaneProgress[]): { note?: string } {
   const note = passNote(stopped, cases, dropped, progress);
   return note ? { note } : {};
+}
+
+/**
+ * A failing joined result's findings and note: the findings of both tranches as one run lists them
+ * (one per signature, in one run's order, capped), the counted ones and the share of dropped cases
+ * said again of the joined counts, then the rest of the tranches' notes once each.
+ */
+function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Record<string, number>, cases: number): Pick<PropertyResult, 'status' | 'failure' | 'findings' | 'note' | 'moreFindings'> {
+  const fromBoth = [first, second].filter((r) => r.status === 'failed');
+  const all = oneFindingPerSignature(fromBoth.flatMap((r) => r.findings ?? (r.failure ? [r.failure] : [])));
+  const parts: string[] = [];
+  let counted = 0;
+  // A harness error in a later tranche ends the property after the findings before it (as in one run).
+  for (const r of [first, second].filter((x) => x.status === 'failed' || x.status === 'error')) {
+    // The count travels as a field; its words are taken out of the note as the tranche wrote them (they hold "; ").
+    counted = Math.max(counted, r.moreFindings?.distinct ?? 0);
+    const said = r.moreFindings ? moreFindingsNote(r.moreFindings.distinct, r.moreFindings.atLeast) : undefined;
+    const note = r.status === 'error' && r.note ? `${r.note} (after the findings above)` : (r.note ?? '');
+    for (const part of takeDropNotes(said ? note.split(said).join('') : note, Object.keys(r.dropped ?? {})).split('; ')) if (part.trim() && !parts.includes(part)) parts.push(part);
+  }
+  const distinct = Math.max(all.length, counted);
+  const findings = all.slice(0, MAX_FINDINGS);
+  const note = [...(distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, counted > all.length)] : []), ...parts, droppedNote(dropped, cases)].filter(Boolean).join('; ');
+  return { status: 'failed', failure: findings[0], findings, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(counted > all.length ? { atLeast: true as const } : {}) } } : {}), ...(note ? { note } : {}) };
 }
 
 /** One property's two runs (tranches) as one result: cases, counts and time add up. */
@@ -55,8 +80,15 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     durationMs: first.durationMs + second.durationMs,
     ...(first.timings || second.timings ? { timings: addTimings(first.timings, second.timings) } : {}),
     ...(progress ?? first.progress ? { progress: progress ?? first.progress } : {}),
-    ...(second.status === 'passed' ? { ...(stopped ? { stopped } : {}), ...passedNote(stopped, first.cases + second.cases, dropped, progress ?? first.progress) } : note ? { note } : {}),
-    ...(second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),
+    ...(stopped ? { stopped } : {}),
+    ...(first.status === 'failed' || second.status === 'failed'
+      ? failedJoin(first, second, dropped, first.cases + second.cases)
+      : second.status === 'passed'
+        ? passedNote(stopped, first.cases + second.cases, dropped, progress ?? first.progress)
+        : note
+          ? { note }
+          : {}),
+    ...(first.firstFailureMs !== undefined ? { firstFailureMs: first.firstFailureMs } : second.firstFailureMs !== undefined ? { firstFailureMs: first.durationMs + second.firstFailureMs } : {}),
   };
 }
 
@@ -120,6 +152,8 @@ export interface TrancheRun {
   resume?: readonly LaneProgress[];
   /** This run's share of the budget (epoch ms). */
   deadline: number;
+  /** The findings of its earlier tranches (not shrunk again: DataRunOptions.known). */
+  known?: ReadonlyArray<{ signature?: string; seed: number }>;
 }
 
 export interface BreadthFirst<P extends { id: string }> {
@@ -138,6 +172,8 @@ export interface BreadthFirst<P extends { id: string }> {
   interrupted(): boolean;
   /** Asked before a property's first run: true leaves it out (--max-failures reached). */
   leaveOut?(property: P): boolean;
+  /** True once the run has failed enough (--max-failures): a failing property then goes no further. */
+  enoughFailures?(): boolean;
   /** Told of each property's result after each of its runs. */
   onResult?(result: PropertyResult): void;
   /** Early stop (earlyStopReason): from this tranche on (the minimum), a saturated property goes no further. */
@@ -160,6 +196,17 @@ export function earlyStopReason(before: PropertyResult | undefined, after: Prope
   if (seen(after).some((k) => !earlier.has(k))) return undefined;
   const what = [after.clauses?.length ? 'every clause reached on both sides' : '', after.branches?.length ? 'every model branch taken' : ''].filter(Boolean);
   return [...what, `no new outcome class since ${before.cases} cases`].join(', ');
+}
+
+/**
+ * A property goes on to its next tranche passing or failing: which lanes' cases fail must not
+ * decide how many the others run, or the shards of a run (each its own lanes) would run more
+ * than one machine does, and find more (a failure one shard made in its first tranche stopped
+ * only that shard). A harness error (no verdict) stops it, and so does failing once the run has
+ * failed enough (`--max-failures`: the user asked for speed, not every finding).
+ */
+function goesDeeper(r: PropertyResult | undefined, o: Pick<BreadthFirst<{ id: string }>, 'enoughFailures'>): boolean {
+  return r?.status === 'passed' || (r?.status === 'failed' && o.enoughFailures?.() !== true);
 }
 
 /**
@@ -186,14 +233,17 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
     const deadline = Math.min(o.deadline, deepeningAt);
     if (deepeningAt < o.deadline) shortenedBy = o.deepeningDeadline!.why?.() ?? shortenedBy;
     const over = () => o.interrupted() || now() >= deadline;
-    let pending = o.properties.filter((p) => (t === 0 ? true : results.get(p.id)?.status === 'passed' && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
+    let pending = o.properties.filter((p) => (t === 0 ? true : goesDeeper(results.get(p.id), o) && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
     while (pending.length && !over()) {
       for (const [i, property] of pending.entries()) {
         if (over()) break;
         const before = results.get(property.id);
         if (!before && o.leaveOut?.(property)) continue;
-        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
+        const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
+        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
         let joined = before ? joinPasses(before, r) : r;
+        // A harness error goes no further, even after a failing tranche (its findings stand).
+        if (r.status === 'error') settled.add(property.id);
         if (!r.stopped) {
           reached.set(property.id, tranche);
           const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(atReached.get(property.id), joined) : undefined;
@@ -208,7 +258,7 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         o.onResult?.(joined);
       }
       // Cut short by their share of the budget, not by its end: resumed before any property goes further.
-      pending = pending.filter((p) => results.get(p.id)?.status === 'passed' && results.get(p.id)?.stopped === 'time budget');
+      pending = pending.filter((p) => goesDeeper(results.get(p.id), o) && results.get(p.id)?.stopped === 'time budget');
     }
   }
   for (const [id, r] of results) {

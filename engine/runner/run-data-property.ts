@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { OutcomeClass } from '../model/outcome.ts';
 import type { Oracle } from '../pack.ts';
-import { FixtureError, UNNAMED_FIXTURE } from '../errors.ts';
+import { FixtureError, harnessErrorText, UNNAMED_FIXTURE } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { isSideError, signatureOf } from '../findings/signature.ts';
 import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
@@ -56,6 +56,12 @@ export interface DataRunOptions {
    * `runs`, so the tranches of a property add up to exactly the cases of one run of `runs`.
    */
   tranche?: number;
+  /**
+   * The findings an earlier tranche of the property made (their signatures and lane seeds): a
+   * sighting of one of these signatures on the same lane or a later one is not the one the
+   * tranches keep (engine/findings/cap.ts oneFindingPerSignature), so it is not shrunk again.
+   */
+  known?: ReadonlyArray<{ signature?: string; seed: number }>;
   /**
    * false: report each finding as first seen, unshrunk (a mutant's kill needs the disagreement,
    * not its smallest case). Default true.
@@ -123,6 +129,26 @@ export function acceptedNote(accepted: Record<string, number>): string | undefin
   return named.length ? `accepted by the target's shape: ${named.join('; ')}` : undefined;
 }
 
+/**
+ * A note with the drop notes dropNotes words for these reasons taken out, whatever their shares: a
+ * shard's, whose shares merge-reports words again of the merged counts.
+ */
+export function takeDropNotes(note: string, reasons: readonly string[]): string {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let rest = note;
+  for (const reason of reasons) {
+    const remedy = escape(remedyFor(reason));
+    const check = CHECK_DROP.exec(reason);
+    const texts = [
+      `\\d+% of cases dropped: ${escape(reason)}; ${remedy}`,
+      `no case could run on this target: all \\d+ cases drawn were dropped, mostly as ${escape(reason)}; ${remedy}`,
+      ...(check ? [`\\d+% of cases dropped by CHECK ${escape(check[1])} alone \\(a value the model writes refused\\): if the model has that rule, a values mapping is likely wrong; ${remedy}`] : []),
+    ];
+    for (const text of texts) rest = rest.replace(new RegExp(text, 'g'), '');
+  }
+  return rest;
+}
+
 /** The note of a property whose share of dropped cases is high (or total), or one CHECK's share is (dropNotes). */
 export function droppedNote(dropped: Record<string, number>, cases: number): string | undefined {
   const { prominent, general } = dropNotes(dropped, cases);
@@ -146,12 +172,36 @@ function shortfallNote(cases: number, progress: readonly LaneProgress[] | undefi
   if (!progress || cases === 0) return undefined;
   const unchecked = progress.reduce((n, l) => n + l.runs, 0) - cases;
   const gaveUp = progress.filter((l) => l.gaveUp).length;
+  return shortfallText({ cases, unchecked: Math.max(0, unchecked), gaveUp });
+}
+
+/** The shortfall note's text from its numbers (merge-reports words the shards' sums alike: takeShortfall). */
+export function shortfallText({ cases, unchecked, gaveUp }: { cases: number; unchecked: number; gaveUp: number }): string | undefined {
   if (unchecked <= 0 && !gaveUp) return undefined;
   // `dropped` mixes these with cases drawn again in their place: no one reason is theirs to name.
   return [
     ...(unchecked > 0 ? [`${cases} of ${cases + unchecked} cases checked: ${unchecked} could not run on this target and took their runs (every request unsendable, or refused once written; dropped cases by reason in summary.json)`] : []),
     ...(gaveUp ? [`${gaveUp === 1 ? 'a lane' : `${gaveUp} lanes`} stopped drawing after ${MAX_CONSECUTIVE_DROPS} cases in a row this target cannot hold, ${cases} cases checked`] : []),
   ].join('; ');
+}
+
+const UNCHECKED_TEXT = /(\d+) of \d+ cases checked: (\d+) could not run on this target and took their runs \(every request unsendable, or refused once written; dropped cases by reason in summary\.json\)/g;
+const GAVE_UP_TEXT = new RegExp(`(a lane|(\\d+) lanes) stopped drawing after ${MAX_CONSECUTIVE_DROPS} cases in a row this target cannot hold, \\d+ cases checked`, 'g');
+
+/** A note with its shortfall text (shortfallText) taken out, and the numbers it gave: what a shard's note says of its own cases. */
+export function takeShortfall(note: string): { note: string; unchecked: number; gaveUp: number } {
+  let unchecked = 0;
+  let gaveUp = 0;
+  const rest = note
+    .replace(UNCHECKED_TEXT, (_, _cases: string, n: string) => {
+      unchecked += Number(n);
+      return '';
+    })
+    .replace(GAVE_UP_TEXT, (_, _lanes: string, n?: string) => {
+      gaveUp += n ? Number(n) : 1;
+      return '';
+    });
+  return { note: rest, unchecked, gaveUp };
 }
 
 /** A disagreement seen while searching: where fast-check generated it (lane, run index) and its signature. */
@@ -226,15 +276,6 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // A mutant is killed by its first disagreement, but a side error (signature.ts) is seldom the
   // bug's own: the search goes on until one of another kind is seen, or the budget ends.
   const done = () => options.stopAtFirst === true && sightings.some((s) => !s.side);
-  /** The case as this target can take it (requests naming a column it lacks left out); the skip pass judges the same form. A model run's steps come one at a time and are not filtered. */
-  const sendableOnLane = (testCase: DataCase) => (modelRunOf(testCase) ? { testCase, dropped: {} as Record<string, number> } : sendableCase(env.workers[0].tx.fixturePlan, testCase));
-  // A model run's steps depend on one another: one the target cannot take (a column mapped to
-  // null) drops the whole case, counted, rather than a step of it.
-  const sendableRun = async (plan: FixturePlan, testCase: DataCase): Promise<{ testCase?: DataCase; dropped: Record<string, number> }> => {
-    const filled = await withCallerFilledRun(options.oracle, testCase);
-    const { dropped } = sendableCase(plan, filled);
-    return Object.keys(dropped).length ? { dropped } : { testCase: filled, dropped };
-  };
   /** Steps the model agreed with only by an answer the target's shape justified, by what justified it (named in the note). */
   const accepted: Record<string, number> = {};
   /** Cases (or requests) the target cannot hold, by reason: not run, not counted in `checked`. */
@@ -335,7 +376,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (done()) return void took();
         // Requests naming a column the target does not have are left out, counted (a model run's
         // steps come one at a time and are not).
-        const sendable = modelRunOf(testCase) ? await sendableRun(worker.tx.fixturePlan, testCase) : sendableOnLane(testCase);
+        const sendable = await asSent(worker.tx.fixturePlan, options.oracle, testCase);
         for (const [reason, n] of Object.entries(sendable.dropped)) dropped[reason] = (dropped[reason] ?? 0) + n;
         // What the left-out steps would have reached: a model run's case is dropped whole (every step), another's by its steps.
         if (!sendable.testCase) timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle));
@@ -433,7 +474,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
     }
     const row = error instanceof FixtureError && error.row !== null ? ` (row ${JSON.stringify(error.row)})` : '';
-    harnessNote = `harness error: ${error instanceof Error ? error.message : String(error)}${row}`;
+    harnessNote = `harness error: ${harnessErrorText(error)}${row}`;
     if (!sightings.length) return { ...base, ...timing(), status: 'error', note: harnessNote };
   }
   if (!sightings.length) {
@@ -458,7 +499,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       for (let i = w; i < chosen.length; i += workers.length) {
         const s = chosen[i];
         findings[i] =
-          options.shrink === false
+          options.shrink === false || shrunkBefore(options, s.signature, options.seed + s.lane)
             ? findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan)
             : await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
       }
@@ -512,9 +553,13 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
   const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
     // Interrupted: fast-check stops shrinking and keeps the smallest counterexample so far.
     if (options.stop?.()) throw new fc.PreconditionFailure(true);
+    // Checked as the run sends it (asSent): a candidate as drawn would keep the model's ids in text
+    // a mapped target holds as uuids, and the saved case would be one the run never sent.
+    const sent = (await asSent(worker.tx.fixturePlan, options.oracle, testCase)).testCase;
+    if (!sent) return;
     let verdict;
     try {
-      verdict = await checkCase(worker.tx, testCase, options.oracle);
+      verdict = await checkCase(worker.tx, sent, options.oracle);
     } catch {
       return; // a candidate the fixtures refuse is not this finding
     }
@@ -533,8 +578,9 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
   let mismatch = sighting.mismatch;
   let history = sighting.history;
   let path = String(sighting.index);
-  if (shrunk.failed && shrunk.errorInstance instanceof CaseMismatch && shrunk.counterexample) {
-    start = plainCase(shrunk.counterexample[0] as DataCase);
+  const shrunkSent = shrunk.failed && shrunk.counterexample ? (await asSent(worker.tx.fixturePlan, options.oracle, shrunk.counterexample[0] as DataCase)).testCase : undefined;
+  if (shrunk.failed && shrunk.errorInstance instanceof CaseMismatch && shrunkSent) {
+    start = plainCase(shrunkSent);
     mismatch = shrunk.errorInstance.mismatch;
     history = shrunk.errorInstance.history ?? history;
     path = shrunk.counterexamplePath ?? path;
@@ -544,6 +590,27 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
 }
 
 const SHRINK_FLOOR_MS = 3000;
+
+/**
+ * A drawn case as the run sends it to this target: sendableCase (columns filled from auth.uid(),
+ * the model's ids in text as the target keeps them, requests it cannot take left out); a model
+ * run compiled again with those columns filled, and dropped whole when a step cannot be sent.
+ * The search, the shrink and the saved failure all use this form, so a replay (and its repro)
+ * sends what the run sent.
+ */
+async function asSent(plan: FixturePlan, oracle: Oracle, testCase: DataCase): Promise<{ testCase?: DataCase; dropped: Record<string, number> }> {
+  if (!modelRunOf(testCase)) return sendableCase(plan, testCase);
+  // A model run's steps depend on one another: one the target cannot take (a column mapped to
+  // null) drops the whole case, counted, rather than a step of it.
+  const filled = await withCallerFilledRun(oracle, testCase);
+  const { dropped } = sendableCase(plan, filled);
+  return Object.keys(dropped).length ? { dropped } : { testCase: filled, dropped };
+}
+
+/** An earlier tranche kept a finding of this signature from this lane or an earlier one (DataRunOptions.known). */
+function shrunkBefore(options: DataRunOptions, signature: string, laneSeed: number): boolean {
+  return options.known?.some((k) => k.signature === signature && k.seed <= laneSeed) === true;
+}
 
 /** How many cases the given lanes check (what a progress bar should expect). */
 export function plannedRuns(runs: number, lanes: { first: number; count: number; total: number }): number {
