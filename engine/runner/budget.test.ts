@@ -199,9 +199,9 @@ describe('breadth first: every property to a tranche before any goes further', (
   });
 
   it("a failing property's tranches list their findings as one run does: one per signature, its earliest sighting by lane then run, side errors last", () => {
-    const finding = (lane: number, index: number, signature: string) => ({ seed: 7 + lane, path: `${index}:0`, counterexample: {}, expected: null, actual: null, message: signature, signature });
     const leak = 'R01 | GET t | signed-in | visible-not-filtered';
     const side = 'R01 | PATCH t | signed-in | wrong-error(P0001→23502)';
+    const finding = (lane: number, index: number, signature: string) => ({ seed: 7 + lane, path: `${index}:0`, counterexample: {}, expected: null, actual: null, message: signature, signature, ...(signature === side ? { side: true as const } : {}) });
     const other = 'R01 | PATCH t | signed-in | allowed-not-refused(42501/policy)';
     // Lane 1 saw the leak in the first tranche, lane 0 in the second: one run keeps lane 0's.
     const first = result({ status: 'failed', cases: 50, findings: [finding(1, 20, leak), finding(0, 3, side)], note: '3 cases dropped' });
