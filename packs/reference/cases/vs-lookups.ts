@@ -19,6 +19,11 @@ export const vsLookupId: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.array(fc.constantFrom(...ID_CHARS), { minLength: 1, maxLength: 7 }).map((cs) => cs.join('')) },
 );
 
+type NearMissKind = 'case' | 'padding' | 'pattern';
+
+/** The kind of each of probesOf's probes, in its order (the first is the id itself). */
+const PROBE_KINDS: readonly (NearMissKind | undefined)[] = [undefined, 'case', 'padding', 'padding', 'pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'case', 'case'];
+
 /** Near misses of an id: each would match under like/ilike/lower/trim but not under equality. */
 export function probesOf(id: string): string[] {
   const flip = [...id].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
@@ -61,10 +66,10 @@ export function vsLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
  * end) and `pattern` (like: wildcards in place of characters). Only keys that differ from the id:
  * an id with no letter has no case variant.
  */
-export function nearMissesOf(id: string): Record<'case' | 'padding' | 'pattern', string[]> {
+export function nearMissesOf(id: string): Record<NearMissKind, string[]> {
   const probes = probesOf(id);
-  const of = (at: number[]) => [...new Set(at.map((i) => probes[i]))].filter((p) => p !== id);
-  return { case: of([1, 10, 11]), padding: of([2, 3]), pattern: of([4, 5, 6, 7, 8, 9]) };
+  const of = (kind: NearMissKind) => [...new Set(probes.filter((p, i) => PROBE_KINDS[i] === kind && p !== id))];
+  return { case: of('case'), padding: of('padding'), pattern: of('pattern') };
 }
 
 /** The handler-side functions that take a ticket id: each compares it by equality (rule 14). */
