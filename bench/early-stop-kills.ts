@@ -6,7 +6,8 @@
  * cases early stop off would have checked next), and a failure there is a kill early stop lost.
  * Prints each loss, the kill positions (cases at the first failure) and the totals. Minutes, not
  * a test. BENCH_MIN_CASES, BENCH_RUNS, BENCH_SEED, BENCH_ONLY (mutant name substrings, comma-separated) override;
- * BENCH_ALL=1 runs every property on each mutant (the full matrix, as `fuzz` would), not only those it names.
+ * BENCH_ALL=1 runs every property on each mutant (the full matrix, as `fuzz` would), not only those it names;
+ * BENCH_PROPERTIES (ids, comma-separated) keeps only those properties (with BENCH_ALL: the full matrix's rows for them).
  */
 import { referenceOracle } from '../packs/reference/model/index.ts';
 import { dataProperties } from '../packs/reference/properties.ts';
@@ -50,7 +51,8 @@ try {
   for (const mutant of mutants) {
     const session = await openSession({ target, server, migrations: applyEdits(mutant, migrations), keptPrefix: unchangedPrefix(mutant, migrations), extra: extraSql(mutant), workers: WORKERS });
     try {
-      const named = session.fit(dataProperties.filter((p) => process.env.BENCH_ALL === '1' || mutant.rules.includes(p.id)), SEED).flatMap((f) => (f.runnable ? [f.property] : []));
+      const kept = (id: string) => !process.env.BENCH_PROPERTIES || process.env.BENCH_PROPERTIES.split(',').includes(id);
+      const named = session.fit(dataProperties.filter((p) => kept(p.id) && (process.env.BENCH_ALL === '1' || mutant.rules.includes(p.id))), SEED).flatMap((f) => (f.runnable ? [f.property] : []));
       if (!named.length) continue;
       const options = { seed: SEED, runs: RUNS, stopAtFirst: true, shrink: false, lanes: { first: 0, total: WORKERS } } as const;
       const results = await runBreadthFirst({

@@ -9,16 +9,30 @@ import { runBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
 
-describe('--early-stop', () => {
-  it('a saturated property stops at its minimum and says why in summary.json (one that runs on, and why the same seed stops at the same case: engine/runner/budget.test.ts)', async () => {
+describe('early stop (pr: on; --no-early-stop)', () => {
+  it('pr stops a saturated property at its minimum and says why in summary.json; one still sending new kinds of request runs on; --no-early-stop, or a lone property, runs every case (why the same seed stops at the same case: engine/runner/budget.test.ts)', async () => {
     const reports = tempDir('early-stop');
-    const r = await runBin(['fuzz', '--no-sso', '--only', 'R01,R16', '--early-stop', '--runs', '300', '--min-cases', '100', '--seed', '3', '--no-replay', '--database-url', inject('databaseUrl'), '--report-dir', reports, '--failures-dir', path.join(reports, 'failures')]);
+    const common = ['fuzz', '--no-sso', '--min-cases', '100', '--seed', '3', '--no-replay', '--database-url', inject('databaseUrl'), '--failures-dir', path.join(reports, 'failures')];
+    const summaryOf = (dir: string) => Object.fromEntries((JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as RunSummary).properties.map((p) => [p.id, p]));
+    const r = await runBin([...common, '--only', 'R01,R16', '--runs', '300', '--report-dir', path.join(reports, 'pr')]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
-    const byId = Object.fromEntries(summary.properties.map((p) => [p.id, p]));
+    const byId = summaryOf(path.join(reports, 'pr'));
     expect(byId.R01).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 } });
-    expect(byId.R01.note).toMatch(/^stopped early at 100 of 300 cases: every clause reached on both sides, every model branch taken, no new outcome class since 50 cases/);
-    expect(byId.R16).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 } });
+    expect(byId.R01.note).toMatch(/^stopped early at 100 of 300 cases: every clause reached on both sides, every model branch taken, no new outcome class or kind of request since 50 cases/);
+    // R16 (one table of ~30, one command, anon or signed in, per case) still sends tables and roles it never sent between cases 50 and 100.
+    expect(byId.R16).toMatchObject({ status: 'passed', cases: 300 });
+    expect(byId.R16.stoppedEarly).toBeUndefined();
+    const off = await runBin([...common, '--only', 'R01,R02', '--runs', '120', '--no-early-stop', '--report-dir', path.join(reports, 'off')]);
+    expect(off.code, off.stdout + off.stderr).toBe(0);
+    for (const p of Object.values(summaryOf(path.join(reports, 'off'))).filter((p) => p.area === 'data')) {
+      expect(p, p.id).toMatchObject({ status: 'passed', cases: 120 });
+      expect(p.stoppedEarly, p.id).toBeUndefined();
+    }
+    // A lone property shares the run with none: it runs every case (and reports every finding), early stop or not.
+    const lone = await runBin([...common, '--only', 'R01', '--runs', '120', '--report-dir', path.join(reports, 'lone')]);
+    expect(lone.code, lone.stdout + lone.stderr).toBe(0);
+    expect(summaryOf(path.join(reports, 'lone')).R01).toMatchObject({ status: 'passed', cases: 120 });
+    expect(summaryOf(path.join(reports, 'lone')).R01.stoppedEarly).toBeUndefined();
   });
 });
 

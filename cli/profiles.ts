@@ -6,8 +6,9 @@
  *   2 workers and every SSO property at 25 cases against the bundled emulator, with a 45 s
  *   budget for both halves (the data layer stops generating early enough to leave the SSO half
  *   its share, scaled by the present load once past its minimums: ssoSlowdown), so the whole job (server start, migrations, runs, reports) stays under 60 s on
- *   the reference database however many properties there are. Early stop stays off: on the
- *   reference's mutants it lost 5 that the full run catches (docs/fuzzing-workflow.md).
+ *   the reference database however many properties there are. Early stop is on: a saturated
+ *   property stops at its minimum (100); on the reference's mutants it loses none of the kills the
+ *   full 300 cases make (bench/early-stop-kills.ts, docs/fuzzing-workflow.md).
  * - nightly: long. Every property, data layer and SSO (against the bundled emulator), 20× the
  *   cases, 4 workers, up to 30 minutes of generation; usually split with --shard.
  */
@@ -35,7 +36,7 @@ export interface Profile {
 }
 
 export const PROFILES: Record<ProfileName, Profile> = {
-  pr: { description: 'pre-merge: data layer and SSO, under 60 s on the reference database', runs: 300, workers: 2, timeBudgetMs: 45_000, sso: true, minCases: 100, ssoRuns: 25, earlyStop: false },
+  pr: { description: 'pre-merge: data layer and SSO, under 60 s on the reference database', runs: 300, workers: 2, timeBudgetMs: 45_000, sso: true, minCases: 100, ssoRuns: 25, earlyStop: true },
   nightly: { description: 'nightly: every property (data layer and SSO), many more cases', runs: 6000, workers: 4, timeBudgetMs: 30 * 60_000, minCases: 1000, sso: true, ssoRuns: 200, earlyStop: false },
 };
 

@@ -54,7 +54,7 @@ export interface DataRunPlan {
   /** Why ssoNeedsMs is above the calibrated reserve now (the load factor and how to override it), or undefined: named in the note of a property it cut. */
   ssoNeedsNote?: () => string | undefined;
   minCases: number;
-  /** Stop a property at or past its minimum once saturated (engine/runner/budget.ts earlyStopReason); off on a shard. */
+  /** Stop a property at or past its minimum once saturated (engine/runner/budget.ts earlyStopReason); off on a shard and for a lone property. */
   earlyStop?: boolean;
   /** Replays one case (`--path`) instead of generating. */
   path?: string;
@@ -163,7 +163,8 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
   };
   // A shard sees only its lanes' cases: stopping on them would make the merge differ from one unsharded run.
-  const earlyStop = plan.earlyStop === true && plan.lanes.count === plan.lanes.total && !plan.path;
+  // A lone property (`--only R04`) shares the run with none: it runs every case and reports every finding.
+  const earlyStop = plan.earlyStop === true && plan.lanes.count === plan.lanes.total && !plan.path && toGenerate.length > 1;
   try {
     if ((deadline === undefined && !earlyStop) || plan.path) {
       const generated = new Map<string, PropertyResult>();
@@ -181,8 +182,8 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     }
     return await runBreadthFirst({
       properties: toGenerate,
-      // One property has no other to share with: one run, no tranches (unless it may stop early at one).
-      tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases) : [runs],
+      // One property has no other to share with: one run, no tranches.
+      tranches: toGenerate.length > 1 ? tranchesOf(runs, minCases) : [runs],
       deadline: deadline ?? Number.POSITIVE_INFINITY,
       ...(budgetEnd && plan.ssoNeedsMs ? { deepeningDeadline: { above: minCases, at: () => budgetEnd - plan.ssoNeedsMs!(), ...(plan.ssoNeedsNote ? { why: plan.ssoNeedsNote } : {}) } } : {}),
       ...(earlyStop ? { earlyStopFrom: minCases } : {}),

@@ -225,10 +225,17 @@ describe('breadth first: every property to a tranche before any goes further', (
 describe('early stop: a saturated property goes no further than its minimum', () => {
   const clause = (allowed: number, refused: number) => ({ id: 'c', label: 'c', allowed, refused });
 
-  it('saturated: every clause reached on both sides, every branch taken, no outcome class new since the tranche before', () => {
-    const before = result({ cases: 50, counts: { allowed: 30, filtered: 20 } });
-    const after = result({ cases: 100, counts: { allowed: 60, filtered: 40 }, clauses: [clause(5, 3)], branches: [{ id: 'b', label: 'b', taken: 2 }] });
-    expect(earlyStopReason(before, after)).toBe('every clause reached on both sides, every model branch taken, no new outcome class since 50 cases');
+  it('saturated: every clause reached on both sides, every branch taken, no outcome class or kind of request new since the tranche before', () => {
+    const asked = { 'pr_tickets|select|anon|filtered': 20, 'rpc soft_delete_pr_ticket|execute|authenticated|allowed': 30 };
+    const before = result({ cases: 50, counts: { allowed: 30, filtered: 20 }, access: asked });
+    const after = result({ cases: 100, counts: { allowed: 60, filtered: 40 }, clauses: [clause(5, 3)], branches: [{ id: 'b', label: 'b', taken: 2 }], access: { ...asked, 'pr_tickets|select|anon|filtered': 40 } });
+    expect(earlyStopReason(before, after)).toBe('every clause reached on both sides, every model branch taken, no new outcome class or kind of request since 50 cases');
+    // A request it asked before answered another way is no new kind (the outcome class rule reads answers).
+    expect(earlyStopReason(before, { ...after, access: { ...after.access, 'pr_tickets|select|anon|allowed': 1 } })).toBeDefined();
+    // A table, function, command or API role its steps never sent before: still reaching new ground.
+    expect(earlyStopReason(before, { ...after, access: { ...after.access, 'project_files|select|anon|filtered': 1 } })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, access: { ...after.access, 'pr_tickets|update|anon|filtered': 1 } })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, access: { ...after.access, 'rpc soft_delete_pr_ticket|execute|anon|refused by grant': 1 } })).toBeUndefined();
     expect(earlyStopReason(undefined, after)).toBeUndefined();
     expect(earlyStopReason(before, { ...after, clauses: [clause(5, 0)] })).toBeUndefined();
     expect(earlyStopReason(before, { ...after, branches: [{ id: 'b', label: 'b', taken: 0 }] })).toBeUndefined();
@@ -247,7 +254,7 @@ describe('early stop: a saturated property goes no further than its minimum', ()
     const go = (earlyStopFrom?: number) => runBreadthFirst({ properties: [{ id: 'R01' }, { id: 'R02' }], tranches: tranchesOf(300, 100), deadline: Number.POSITIVE_INFINITY, run, interrupted: () => false, ...(earlyStopFrom ? { earlyStopFrom } : {}) });
     const early = await go(100);
     expect(await go(100)).toEqual(early);
-    expect(early.get('R01')).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 }, note: 'stopped early at 100 of 300 cases: every clause reached on both sides, no new outcome class since 50 cases' });
+    expect(early.get('R01')).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 }, note: 'stopped early at 100 of 300 cases: every clause reached on both sides, no new outcome class or kind of request since 50 cases' });
     expect(early.get('R01')!.stopped).toBeUndefined();
     expect(early.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
     expect(early.get('R02')!.stoppedEarly).toBeUndefined();

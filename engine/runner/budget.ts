@@ -182,10 +182,20 @@ export interface BreadthFirst<P extends { id: string }> {
 }
 
 /**
+ * What a property's steps asked, whatever the answer: the access-matrix cells (`access`,
+ * engine/model/access.ts) without their outcome — table or function × command × API role.
+ */
+function requestsAsked(r: PropertyResult): Set<string> {
+  return new Set(Object.keys(r.access ?? {}).map((key) => key.split('|').slice(0, 3).join('|')));
+}
+
+/**
  * Why a property that ran to a tranche may stop there, or undefined: every labelled clause
- * reached on both sides, every model branch it owns taken, and no outcome class new in the
- * tranche just run (`before`: its result at the tranche before). Read off the results alone, so
- * the same seed stops at the same case.
+ * reached on both sides, every model branch it owns taken, no outcome class new in the tranche
+ * just run (`before`: its result at the tranche before), and no new kind of request either (a
+ * table or function, command and API role none of its earlier steps sent: a generator still
+ * reaching new ground is not saturated, and a fault there is found late — measured by
+ * bench/early-stop-kills.ts). Read off the results alone, so the same seed stops at the same case.
  */
 export function earlyStopReason(before: PropertyResult | undefined, after: PropertyResult): string | undefined {
   if (!before || after.status !== 'passed') return undefined;
@@ -194,8 +204,10 @@ export function earlyStopReason(before: PropertyResult | undefined, after: Prope
   const seen = (r: PropertyResult) => Object.keys(r.counts).filter((k) => r.counts[k] > 0);
   const earlier = new Set(seen(before));
   if (seen(after).some((k) => !earlier.has(k))) return undefined;
+  const askedBefore = requestsAsked(before);
+  if ([...requestsAsked(after)].some((k) => !askedBefore.has(k))) return undefined;
   const what = [after.clauses?.length ? 'every clause reached on both sides' : '', after.branches?.length ? 'every model branch taken' : ''].filter(Boolean);
-  return [...what, `no new outcome class since ${before.cases} cases`].join(', ');
+  return [...what, `no new outcome class or kind of request since ${before.cases} cases`].join(', ');
 }
 
 /**

@@ -104,7 +104,7 @@ describe('guided generation for a property of several parts (R14)', () => {
   const CASE_ONLY = 'R14.pr.case-only';
   const takesCaseOnly = (cases: DataCase[]) => cases.findIndex((c) => branchesOfCase(c, referenceOracle).includes(CASE_ONLY));
 
-  it(`the PR part's guide takes ${CASE_ONLY} within 75 draws of a lane at seeds 1-10; plain generation misses it in 150 at most of them`, () => {
+  it(`the PR part's guide takes ${CASE_ONLY} within 75 draws of a lane at seeds 1-10; plain generation misses it in 150 at 4 of them or more`, () => {
     expect(R14.guides?.map((g) => g.branch)).toEqual(['R14.pr.case-only', 'R14.pr.trim-spaces']);
     const plain = R14.cases(referenceOracle.settings);
     let plainMissed = 0;
@@ -113,7 +113,8 @@ describe('guided generation for a property of several parts (R14)', () => {
       const at = takesCaseOnly(fc.sample(laneArbitrary(R14, referenceOracle, plain), { seed, numRuns: 75 }));
       expect(at, `guided, seed ${seed}`).toBeGreaterThanOrEqual(0);
     }
-    expect(plainMissed).toBeGreaterThanOrEqual(5);
+    // 5 of 10 until session 12, when R14's PR soft deletes began drawing near misses (a draw more a step).
+    expect(plainMissed).toBeGreaterThanOrEqual(4);
     // Narrowed to the VS parts, the PR part's guides go with it.
     expect(R14.narrow!((name) => !name.startsWith('pr_') && !name.includes('pr_ticket'))?.guides).toBeUndefined();
   });

@@ -19,6 +19,11 @@ export const vsLookupId: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.array(fc.constantFrom(...ID_CHARS), { minLength: 1, maxLength: 7 }).map((cs) => cs.join('')) },
 );
 
+type NearMissKind = 'case' | 'padding' | 'pattern';
+
+/** The kind of each of probesOf's probes, in its order (the first is the id itself). */
+const PROBE_KINDS: readonly (NearMissKind | undefined)[] = [undefined, 'case', 'padding', 'padding', 'pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'case', 'case'];
+
 /** Near misses of an id: each would match under like/ilike/lower/trim but not under equality. */
 export function probesOf(id: string): string[] {
   const flip = [...id].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
@@ -55,6 +60,18 @@ export function vsLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
+/**
+ * The near misses of an id by kind, each kind a comparison that would wrongly find the ticket:
+ * `case` (lower/ilike: the id case-flipped, lowered, uppered), `padding` (btrim: a space at either
+ * end) and `pattern` (like: wildcards in place of characters). Only keys that differ from the id:
+ * an id with no letter has no case variant.
+ */
+export function nearMissesOf(id: string): Record<NearMissKind, string[]> {
+  const probes = probesOf(id);
+  const of = (kind: NearMissKind) => [...new Set(probes.filter((p, i) => PROBE_KINDS[i] === kind && p !== id))];
+  return { case: of('case'), padding: of('padding'), pattern: of('pattern') };
+}
+
 /** The handler-side functions that take a ticket id: each compares it by equality (rule 14). */
 export const VS_HANDLER_LOOKUPS = ['find_similar_vs_tickets', 'merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'soft_delete_vs_ticket'] as const;
 
@@ -70,25 +87,32 @@ export function vsHandlerLookupCases(settings: ModelSettings): fc.Arbitrary<Data
     vsWorld(settings, ids, ids.length, { deleted: false, categories: ['wifi'] }).chain((w0) => {
       // The one category is public, so publishing a found ticket succeeds.
       const w = { ...w0, categories: [...w0.categories.filter((c) => c.id !== 'wifi'), { id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }] };
+      // One function, a ticket and another (the merge partner), and the ticket named by a near
+      // miss of every kind at once (and sometimes by its id): a fault in one comparison of one
+      // function is met in the first cases, not once the one kind it misreads is drawn for it.
       const call = fc
         .record({
           fn: fc.constantFrom(...VS_HANDLER_LOOKUPS),
-          // A ticket and another one (the merge partner).
           pair: fc.constantFrom(...w.tickets.flatMap((a) => w.tickets.filter((b) => b !== a).map((b) => [String(a.id), String(b.id)] as const))),
-          // Mostly a near miss (probesOf(t)[0] is t itself).
-          pick: fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 5, arbitrary: fc.integer({ min: 1, max: 11 }) }),
+          picks: fc.tuple(fc.nat(), fc.nat(), fc.nat()),
+          exact: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+          // merge_vs_tickets: the near miss as the duplicate or as the primary.
+          asDuplicate: fc.boolean(),
           publish: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
           dept: fc.constantFrom(...settings.departments),
         })
-        .map(({ fn, pair: [t, other], pick, publish, dept }): ApiRequest => {
-          const p = probesOf(t)[pick];
-          if (fn === 'merge_vs_tickets') return rpc(fn, pick % 2 ? { p_duplicate: p, p_primary: other } : { p_duplicate: other, p_primary: p });
-          if (fn === 'vs_transfer_dept') return rpc(fn, { p_id: p, p_dept: dept, p_remarks: [] });
-          if (fn === 'vs_set_public') return rpc(fn, { p_id: p, p_public: publish, p_title: 'Wifi drops in the evening' });
-          return rpc(fn, { p_id: p });
+        .map(({ fn, pair: [t, other], picks, exact, asDuplicate, publish, dept }): ApiRequest[] => {
+          const misses = Object.values(nearMissesOf(t)).flatMap((kind, i) => (kind.length ? [kind[picks[i] % kind.length]] : []));
+          // The id itself last: a soft delete or merge through it leaves no live ticket for the misses.
+          return [...misses, ...(exact ? [t] : [])].map((p) => {
+            if (fn === 'merge_vs_tickets') return rpc(fn, asDuplicate ? { p_duplicate: p, p_primary: other } : { p_duplicate: other, p_primary: p });
+            if (fn === 'vs_transfer_dept') return rpc(fn, { p_id: p, p_dept: dept, p_remarks: [] });
+            if (fn === 'vs_set_public') return rpc(fn, { p_id: p, p_public: publish, p_title: 'Wifi drops in the evening' });
+            return rpc(fn, { p_id: p });
+          });
         });
       return fc
-        .record({ caller: handlerCaller(settings, w), oneDept: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), calls: fc.array(call, { minLength: 1, maxLength: 4 }) })
+        .record({ caller: handlerCaller(settings, w), oneDept: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), calls: fc.array(call, { minLength: 1, maxLength: 2 }).map((c) => c.flat()) })
         .map(({ caller, oneDept, calls }): DataCase => {
           // A department-scoped handler's scope covers the case when every ticket is in its department.
           const dept = caller.kind === 'user' ? w.people.find((p) => p.id === caller.id)?.profile?.department : undefined;

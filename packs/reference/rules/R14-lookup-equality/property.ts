@@ -4,20 +4,21 @@
  * Cases: PR tickets whose ids hold %, _, *, \, quotes, commas, dots, parentheses, surrounding
  * whitespace and mixed case (some deleted); one to three lookups with keys that are an id as
  * stored, padded or case-flipped, a wildcard pattern, or unrelated — through the guest lookup
- * (anon mostly), GET pr_tickets?id=eq.<key>, and soft_delete_pr_ticket.
+ * (anon mostly), GET pr_tickets?id=eq.<key>, and soft_delete_pr_ticket (a stored id's near miss
+ * of every kind first: case-flipped, padded, a like pattern).
  * VS cases join through `fc.oneof` in `cases`: ids full of wildcards and their near misses,
  * through the guest lookup and the linked context (anon, server), and through every id-taking
- * handler function (find_similar, merge, transfer, publish, soft delete) by a handler in scope.
+ * handler function (find_similar, merge, transfer, publish, soft delete) by a handler in scope,
+ * each call naming a ticket by a near miss of every kind.
  */
 import fc from 'fast-check';
 import type { Caller } from '../../../../engine/model/caller.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import type { ApiRequest } from '../../../../engine/model/request.ts';
 import { callerAmong } from '../../generators/identities.ts';
 import { cast, flipCase, lookupKey, PAD_ENDS, padded, prTickets, prWorld } from '../../generators/pr.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import { fromParts, type DataProperty } from '../../../../engine/runner/data-property.ts';
-import { VS_HANDLER_LOOKUPS, vsHandlerLookupCases, vsLookupCases } from '../../cases/vs-lookups.ts';
+import { nearMissesOf, VS_HANDLER_LOOKUPS, vsHandlerLookupCases, vsLookupCases } from '../../cases/vs-lookups.ts';
 import { argsOf, isRpc, sidedClause } from '../clauses.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
 
@@ -30,14 +31,17 @@ export function prLookupCases(settings: ModelSettings, aimed?: (ids: string[]) =
       const caller = callerAmong(list);
       // Sometimes by GET (supabase-js `.rpc(fn, args, { get: true })`): the lookup answers the same;
       // the soft delete, a write, is refused by the read-only transaction.
-      const step = fc.tuple(key, fc.integer({ min: 0, max: aimed ? 2 : 5 }), caller, fc.constantFrom(false, false, true)).map(([k, how, c, viaGet]): DataStep => {
+      // A soft delete (an equality lookup that writes) names a stored id by a near miss of every
+      // kind before the drawn key, so a like/lower/btrim there is met in the first cases.
+      const named = fc.tuple(fc.constantFrom(...ids), fc.tuple(fc.nat(), fc.nat(), fc.nat()));
+      const step = fc.tuple(key, fc.integer({ min: 0, max: aimed ? 2 : 5 }), caller, fc.constantFrom(false, false, true), named).map(([k, how, c, viaGet, [id, picks]]): DataStep[] => {
         const get = viaGet ? { get: true } : {};
-        if (how <= 2) return { caller: how === 0 ? c : ({ kind: 'anon' } as Caller), request: { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: k }, ...get } };
-        const request: ApiRequest =
-          how === 3 ? { kind: 'select', table: 'pr_tickets', columns: '*', filters: [{ column: 'id', op: 'eq', value: k }] } : { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id: k }, ...get };
-        return { caller: c, request };
+        if (how <= 2) return [{ caller: how === 0 ? c : ({ kind: 'anon' } as Caller), request: { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: k }, ...get } }];
+        if (how === 3) return [{ caller: c, request: { kind: 'select', table: 'pr_tickets', columns: '*', filters: [{ column: 'id', op: 'eq', value: k }] } }];
+        const misses = Object.values(nearMissesOf(id)).flatMap((kind, i) => (kind.length ? [kind[picks[i] % kind.length]] : []));
+        return [...misses, k].map((p_id): DataStep => ({ caller: c, request: { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id }, ...get } }));
       });
-      return fc.array(step, { minLength: 1, maxLength: 3 }).map((steps): DataCase => ({ world: prWorld(settings, list, tickets), steps }));
+      return fc.array(step, { minLength: 1, maxLength: 3 }).map((steps): DataCase => ({ world: prWorld(settings, list, tickets), steps: steps.flat() }));
     }),
   );
 }
