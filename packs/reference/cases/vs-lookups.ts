@@ -21,13 +21,28 @@ export const vsLookupId: fc.Arbitrary<string> = fc.oneof(
 
 type NearMissKind = 'case' | 'padding' | 'pattern';
 
-/** The kind of each of probesOf's probes, in its order (the first is the id itself). */
-const PROBE_KINDS: readonly (NearMissKind | undefined)[] = [undefined, 'case', 'padding', 'padding', 'pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'pattern', 'case', 'case'];
+/** Each probe of an id with its kind, in probesOf's order (the first, of no kind, is the id itself). */
+function kindedProbesOf(id: string): readonly (readonly [NearMissKind | undefined, string])[] {
+  const flip = [...id].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+  return [
+    [undefined, id],
+    ['case', flip],
+    ['padding', `${id} `],
+    ['padding', ` ${id}`],
+    ['pattern', `${id.slice(0, -1)}_`],
+    ['pattern', `${id.slice(0, 2)}%`],
+    ['pattern', `%${id.slice(1)}`],
+    ['pattern', `${id.slice(0, -1)}*`],
+    ['pattern', '%'],
+    ['pattern', '_%'],
+    ['case', id.toLowerCase()],
+    ['case', id.toUpperCase()],
+  ];
+}
 
 /** Near misses of an id: each would match under like/ilike/lower/trim but not under equality. */
 export function probesOf(id: string): string[] {
-  const flip = [...id].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
-  return [id, flip, `${id} `, ` ${id}`, `${id.slice(0, -1)}_`, `${id.slice(0, 2)}%`, `%${id.slice(1)}`, `${id.slice(0, -1)}*`, '%', '_%', id.toLowerCase(), id.toUpperCase()];
+  return kindedProbesOf(id).map(([, p]) => p);
 }
 
 export function vsLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
@@ -67,8 +82,8 @@ export function vsLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
  * an id with no letter has no case variant.
  */
 export function nearMissesOf(id: string): Record<NearMissKind, string[]> {
-  const probes = probesOf(id);
-  const of = (kind: NearMissKind) => [...new Set(probes.filter((p, i) => PROBE_KINDS[i] === kind && p !== id))];
+  const probes = kindedProbesOf(id);
+  const of = (kind: NearMissKind) => [...new Set(probes.filter(([k, p]) => k === kind && p !== id).map(([, p]) => p))];
   return { case: of('case'), padding: of('padding'), pattern: of('pattern') };
 }
 
