@@ -87,6 +87,11 @@ export function nearMissesOf(id: string): Record<NearMissKind, string[]> {
   return { case: of('case'), padding: of('padding'), pattern: of('pattern') };
 }
 
+/** One near miss of each kind the id has (nearMissesOf), the i-th kind's chosen by picks[i]. */
+export function oneNearMissOfEachKind(id: string, picks: readonly [number, number, number]): string[] {
+  return Object.values(nearMissesOf(id)).flatMap((kind, i) => (kind.length ? [kind[picks[i] % kind.length]] : []));
+}
+
 /** The handler-side functions that take a ticket id: each compares it by equality (rule 14). */
 export const VS_HANDLER_LOOKUPS = ['find_similar_vs_tickets', 'merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'soft_delete_vs_ticket'] as const;
 
@@ -117,7 +122,7 @@ export function vsHandlerLookupCases(settings: ModelSettings): fc.Arbitrary<Data
           dept: fc.constantFrom(...settings.departments),
         })
         .map(({ fn, pair: [t, other], picks, exact, asDuplicate, publish, dept }): ApiRequest[] => {
-          const misses = Object.values(nearMissesOf(t)).flatMap((kind, i) => (kind.length ? [kind[picks[i] % kind.length]] : []));
+          const misses = oneNearMissOfEachKind(t, picks);
           // The id itself last: a soft delete or merge through it leaves no live ticket for the misses.
           return [...misses, ...(exact ? [t] : [])].map((p) => {
             if (fn === 'merge_vs_tickets') return rpc(fn, asDuplicate ? { p_duplicate: p, p_primary: other } : { p_duplicate: other, p_primary: p });

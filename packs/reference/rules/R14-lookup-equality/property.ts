@@ -18,7 +18,7 @@ import { callerAmong } from '../../generators/identities.ts';
 import { cast, flipCase, lookupKey, PAD_ENDS, padded, prTickets, prWorld } from '../../generators/pr.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import { fromParts, type DataProperty } from '../../../../engine/runner/data-property.ts';
-import { nearMissesOf, VS_HANDLER_LOOKUPS, vsHandlerLookupCases, vsLookupCases } from '../../cases/vs-lookups.ts';
+import { oneNearMissOfEachKind, VS_HANDLER_LOOKUPS, vsHandlerLookupCases, vsLookupCases } from '../../cases/vs-lookups.ts';
 import { argsOf, isRpc, sidedClause } from '../clauses.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
 
@@ -38,7 +38,7 @@ export function prLookupCases(settings: ModelSettings, aimed?: (ids: string[]) =
         const get = viaGet ? { get: true } : {};
         if (how <= 2) return [{ caller: how === 0 ? c : ({ kind: 'anon' } as Caller), request: { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: k }, ...get } }];
         if (how === 3) return [{ caller: c, request: { kind: 'select', table: 'pr_tickets', columns: '*', filters: [{ column: 'id', op: 'eq', value: k }] } }];
-        const misses = Object.values(nearMissesOf(id)).flatMap((kind, i) => (kind.length ? [kind[picks[i] % kind.length]] : []));
+        const misses = oneNearMissOfEachKind(id, picks);
         return [...misses, k].map((p_id): DataStep => ({ caller: c, request: { kind: 'rpc', fn: 'soft_delete_pr_ticket', args: { p_id }, ...get } }));
       });
       return fc.array(step, { minLength: 1, maxLength: 3 }).map((steps): DataCase => ({ world: prWorld(settings, list, tickets), steps: steps.flat() }));
