@@ -13,6 +13,7 @@ import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { NotNullDraws, PackModel } from '../pack.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
+import { MANAGED_SCHEMAS } from '../checker/security-lints.ts';
 import { proposeMapping, proposeVocabularySubsets, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
 import { mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
@@ -220,8 +221,9 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     // the schema's helpers, in any schema (a `private` one the API never exposes included).
     const helpers = await client.query<{ name: string; source: string }>(
       `select p.proname::text as name, p.prosrc as source from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-        where n.nspname not like 'pg\\_%' and n.nspname not in ('information_schema', 'auth', 'storage', 'realtime', 'extensions', 'net', 'vault', 'graphql', 'graphql_public', 'cron', 'pgmq', 'pgsodium', 'supabase_functions')
+        where n.nspname not like 'pg\\_%' and n.nspname <> all($1::text[])
           and p.prolang <> (select oid from pg_language where lanname = 'c') order by 1`,
+      [[...MANAGED_SCHEMAS, 'pgmq']],
     );
     const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, options.defaultSettings, helpers.rows);
     mergeSettings(proposal.settings, subsets.settings);
