@@ -256,9 +256,20 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     it('--pack naming a module that exports no pack', async () => {
       const dir = tempDir('bad-pack');
       const file = path.join(dir, 'not-a-pack.mjs');
-      writeFileSync(file, 'export const answer = 42;\nexport default { name: "half a pack" };\n');
+      writeFileSync(file, 'export const answer = 42;\nexport default "a pack";\n');
       const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `policyfuzz: pack module ${file} (--pack) does not export a pack (it exports answer, default): ${HOW}\n` });
+    });
+
+    it('--pack naming a module whose default export is half a pack (a .ts pack is not type-checked on load): the parts it lacks', async () => {
+      const dir = tempDir('half-pack');
+      const file = path.join(dir, 'half.pack.mjs');
+      writeFileSync(file, 'export default { name: "half a pack", tables: [], properties: [] };\n');
+      const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({
+        code: 2,
+        stderr: `policyfuzz: pack module ${file} (--pack): its default export is not a whole pack: it has no model.tables, settingsSchema; a pack is definePack({ name, model: { tables, functions, fixtureOrder }, settingsSchema, properties }) or extendPack(referencePack, { … }), both from 'policyfuzz' (docs/write-your-own-rule.md)\n`,
+      });
     });
 
     it('a .ts pack that does not compile: its loading error, one line', async () => {

@@ -11,14 +11,22 @@ import { UsageError } from '../errors.ts';
 import type { Pack } from '../pack.ts';
 import { importModule, MODULE_EXTENSIONS } from './config-file.ts';
 
+const PACK_PARTS = "a pack is definePack({ name, model: { tables, functions, fixtureOrder }, settingsSchema, properties }) or extendPack(referencePack, { … }), both from 'policyfuzz' (docs/write-your-own-rule.md)";
 const HOW_TO_EXPORT = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
 
-/** The parts every pack has; enough to tell a pack from something else a module exports. */
-function isPack(value: unknown): value is Pack {
-  if (!value || typeof value !== 'object') return false;
+/** The parts every pack has that `value` lacks (enough to tell a pack from something else a module exports). */
+function missingPackParts(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return ['name', 'model.tables', 'settingsSchema', 'properties'];
   const v = value as Partial<Pack>;
-  return typeof v.name === 'string' && Array.isArray(v.properties) && typeof v.model?.tables === 'object' && typeof v.settingsSchema?.safeParse === 'function';
+  return [
+    typeof v.name === 'string' ? '' : 'name',
+    v.model?.tables && typeof v.model.tables === 'object' ? '' : 'model.tables',
+    typeof v.settingsSchema?.safeParse === 'function' ? '' : 'settingsSchema',
+    Array.isArray(v.properties) ? '' : 'properties',
+  ].filter(Boolean);
 }
+
+const isPack = (value: unknown): value is Pack => missingPackParts(value).length === 0;
 
 /** `from`: where the path came from, for the error (`--pack`, `"pack" in policyfuzz.config.json`). */
 export async function loadPackModule(file: string, from: string): Promise<Pack> {
@@ -34,6 +42,9 @@ export async function loadPackModule(file: string, from: string): Promise<Pack> 
   }
   const pack = [exports.default, exports.pack].find(isPack);
   if (pack) return withCasesBlamingThePack(pack, absolute);
+  // A pack written by hand in a .ts module (no type check on load): name what it lacks.
+  const attempt = (['default', 'pack'] as const).find((key) => { const parts = missingPackParts(exports[key]); return parts.length < 4 && parts.length > 0; });
+  if (attempt) throw new UsageError(`pack module ${file} (${from}): its ${attempt === 'default' ? 'default' : "'pack'"} export is not a whole pack: it has no ${missingPackParts(exports[attempt]).join(', ')}; ${PACK_PARTS}`);
   const names = Object.keys(exports);
   throw new UsageError(`pack module ${file} (${from}) does not export a pack${names.length ? ` (it exports ${names.join(', ')})` : ' (it exports nothing)'}: ${HOW_TO_EXPORT}`);
 }
