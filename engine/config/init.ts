@@ -18,6 +18,7 @@ import { mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { apiSchemasOf } from './supabase-project.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
+import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app-settings.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
@@ -221,6 +222,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       settingNotes.push(options.projectSettings.note);
     }
     const standIns = standInNote(await standInsInstalled(client));
+    const appSettings = appSettingsNote(await appSettingsReadByPolicies(client));
     const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, seededTables: await readSeededTables(client, shapes) }, Object.values(tableModels).map((t) => t.table), model.fixtureOrder);
     const notes = [
       ...(standIns ? [standIns] : []),
@@ -234,6 +236,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           ? ['users rows are written directly']
           : []),
       ...proposal.notes,
+      ...(appSettings ? [appSettings] : []),
       ...settingNotes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),
