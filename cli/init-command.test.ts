@@ -182,6 +182,26 @@ describe('policyfuzz init', () => {
     });
   });
 
+  it("names the app's own session settings that policies read and no API request sets (after Morphic's app.current_user_id)", async () => {
+    const { repo } = supabaseRepo('app-setting', [
+      'create table public.chats (id text primary key, user_id text not null, tenant text);',
+      'alter table public.chats enable row level security;',
+      "create policy own_chats on public.chats for all using (user_id = (select current_setting('app.current_user_id', true)));",
+      "create policy tenant_chats on public.chats for select using (tenant = current_setting('app.tenant', true));",
+      // Read from the token PostgREST sets: the caller, never named.
+      "create policy claims_chats on public.chats for select using (user_id = (current_setting('request.jwt.claims', true)::jsonb ->> 'sub'));",
+      // The project's pre-request hook sets app.tenant (this database only): no longer named.
+      "create function public.set_tenant() returns void language sql as $$ select set_config('app.tenant', 't1', true) $$;",
+      "do $$ begin execute format('alter role authenticator in database %I set pgrst.db_pre_request = %L', current_database(), 'public.set_tenant'); end $$;",
+    ]);
+    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const notes: string[] = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')).notes;
+    expect(notes.filter((n) => n.includes('current_setting'))).toEqual([
+      "policies read current_setting('app.current_user_id') (chats.own_chats), which no API request sets: through PostgREST they read null, closed to every caller; if your server sets it per request, state that with a db-pre-request hook setting it from the caller's claims (docs/config.md \"Policies reading the app's own settings\")",
+    ]);
+  });
+
   it("with a definePack pack: a signup trigger making its rows is switched off, seeded rows are named, and the config it writes loads", async () => {
     // Re-created after AgentOps: the signup trigger makes the profile and a personal workspace; a
     // migration seeds a shared workspace. Before, init proposed "auth-trigger" (the trigger's

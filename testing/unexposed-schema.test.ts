@@ -52,6 +52,11 @@ it('a policy fault on a table outside the API is caught through the SQL executor
   expect(caught.stdout).not.toMatch(/rest\/v1/);
   expect(caught.code).toBe(1);
   await onADatabaseOfTheSameMigrations(path.join(dir, 'f'), broken);
+  // Run again: the saved failure, replayed first, is still shown as sent (it showed a curl line to an endpoint that does not exist).
+  const replayed = await runBin(['fuzz', '--pack', PACK, '--migrations', MIGRATIONS, broken, '--only', 'T01', ...options(dir).filter((o) => o !== '--no-replay' && o !== '--quiet')], { cwd: dir });
+  expect(replayed.stdout, replayed.stderr).toMatch(/^replaying 1 saved failure\(s\) from /m);
+  expect(replayed.stdout).toMatch(/^ {2}request: {2}as SQL, not through the API: set role authenticated, /m);
+  expect(replayed.stdout).not.toMatch(/rest\/v1/);
   expect(unreached.stdout).toContain('T01 N/A: not applicable: the target has no teamkit.teams the API reaches (it is in schema teamkit, which the API does not expose: set mapping.tables.teamkit.teams.via to "sql"');
   expect(unreached.code).toBe(0);
 });

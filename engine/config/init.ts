@@ -19,6 +19,7 @@ import { mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { apiSchemasOf } from './supabase-project.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
+import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app-settings.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
@@ -233,11 +234,16 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       settingNotes.push(options.projectSettings.note);
     }
     const standIns = standInNote(await standInsInstalled(client));
+    const appSettings = appSettingsNote(await appSettingsReadByPolicies(client));
+    // The API's tables, and those of the schemas the pack's own tables name (`base.settings`, sent as SQL).
+    const packSchemas = [...new Set(Object.values(tableModels).flatMap((t) => (t.table.includes('.') && !t.table.startsWith('auth.') ? [t.table.split('.')[0]] : [])))];
+    const inPackSchemas = (await client.query<{ name: string }>(`select format('%s.%s', schemaname, tablename) as name from pg_tables where schemaname = any($1) order by 1`, [packSchemas])).rows.map((r) => r.name);
+    const tablesFound = [...new Set([...[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')), ...inPackSchemas])];
     const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, seededTables: await readSeededTables(client, shapes) }, Object.values(tableModels).map((t) => t.table), model.fixtureOrder);
     const notes = [
       ...(standIns ? [standIns] : []),
       ...(api ? [`API schemas ${api.exposedSchemas.join(', ')}, extra search path ${api.extraSearchPath.join(', ')} (from ${path.relative(configDir, api.source!) || api.source})`] : []),
-      `tables found: ${[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')).join(', ') || 'none'}`,
+      `tables found: ${tablesFound.join(', ') || 'none'}`,
       ...notApplicable.map((n) => `${n.id} not applicable: missing ${n.missing.join(', ')}`),
       ...(users === 'auth-trigger' ? ['auth.users has a trigger: fixtures insert auth.users and complete the row it creates'] : []),
       ...(bypass.length
@@ -246,6 +252,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           ? ['users rows are written directly']
           : []),
       ...proposal.notes,
+      ...(appSettings ? [appSettings] : []),
       ...settingNotes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),

@@ -43,7 +43,7 @@ export async function loadPackModule(file: string, from: string): Promise<Pack> 
   const pack = [exports.default, exports.pack].find(isPack);
   if (pack) return withCasesBlamingThePack(pack, absolute);
   // A default export with some of a pack's parts is a pack with a part missing: name what.
-  const nearest = [exports.default, exports.pack].find((v) => v && typeof v === 'object' && missingPackParts(v).length < 4);
+  const nearest = [exports.default, exports.pack].find((v) => v && typeof v === 'object' && missingPackParts(v).length < missingPackParts({}).length);
   if (nearest) throw new UsageError(`pack module ${file} (${from}): its ${nearest === exports.default ? 'default' : '`pack`'} export lacks ${missingPackParts(nearest).join(', ')}: ${HOW_TO_EXPORT}`);
   const names = Object.keys(exports);
   throw new UsageError(`pack module ${file} (${from}) does not export a pack${names.length ? ` (it exports ${names.join(', ')})` : ' (it exports nothing)'}: ${HOW_TO_EXPORT}`);

@@ -48,10 +48,18 @@ describe('credentialTexts: the claims and headers as PostgREST sets them, made o
       { ...base, appMetadata: { role: 'admin' } },
       { ...base, appMetadata: { role: 'member', team: 't1' } },
       { ...base, appMetadata: undefined },
+      { ...base, hookClaims: { user_permissions: ['settings.read'] } },
+      { ...base, hookClaims: { user_permissions: ['settings.read', 'settings.update'] } },
     ];
     for (let pass = 0; pass < 2; pass++) {
       for (const caller of variants) expect(JSON.parse(credentialTexts(caller).claims)).toEqual(userClaims(caller));
     }
+  });
+
+  it("carries the claims a custom access-token hook adds at the token's top level (auth.jwt() ->> 'user_permissions')", () => {
+    const caller: Caller = { kind: 'user', id: '6f1c2a4e-0000-4000-8000-0000000000ac', appMetadata: { workspace_id: 'w1' }, hookClaims: { user_permissions: ['settings.read'] } };
+    const claims = JSON.parse(credentialTexts(caller).claims);
+    expect(claims).toMatchObject({ sub: caller.id, role: 'authenticated', user_permissions: ['settings.read'], app_metadata: { provider: 'email', workspace_id: 'w1' } });
   });
 });
 

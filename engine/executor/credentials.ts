@@ -57,6 +57,8 @@ export function userClaims(caller: Extract<Caller, { kind: 'user' }>): Record<st
     amr: [...(caller.aal === 'aal2' ? [{ method: 'totp', timestamp: ISSUED_AT }] : []), { method: anonymous ? 'anonymous' : 'password', timestamp: ISSUED_AT }],
     session_id: sessionIdOf(caller.id),
     is_anonymous: anonymous,
+    // What the project's custom access-token hook adds, as Supabase Auth issues it.
+    ...caller.hookClaims,
   };
 }
 
@@ -85,7 +87,7 @@ const MAX_KEPT_TOKENS = 4096;
 
 /** Everything userClaims reads of a user caller: equal keys give equal claims. */
 function userKey(caller: Extract<Caller, { kind: 'user' }>): string {
-  return JSON.stringify([caller.id, caller.email ?? '', caller.phone ?? '', caller.isAnonymous === true, caller.aal ?? 'aal1', caller.appMetadata ?? null]);
+  return JSON.stringify([caller.id, caller.email ?? '', caller.phone ?? '', caller.isAnonymous === true, caller.aal ?? 'aal1', caller.appMetadata ?? null, caller.hookClaims ?? null]);
 }
 
 function tokens(caller: Caller, withoutToken: boolean): Tokens {

@@ -25,6 +25,7 @@ const CallerSchema = z.discriminatedUnion('kind', [
     isAnonymous: z.boolean().optional(),
     aal: z.enum(['aal1', 'aal2']).optional(),
     appMetadata: z.record(z.string(), json).optional(),
+    hookClaims: z.record(z.string(), json).optional(),
   }),
 ]);
 

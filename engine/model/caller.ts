@@ -9,11 +9,13 @@ import type { Json } from './json.ts';
  *   `aal`: the session's authenticator assurance level (`aal2` after MFA; absent: `aal1`);
  *   `appMetadata`: what the token's `app_metadata` carries besides provider/providers (e.g. a
  *   `role` an admin gave the user), the claims real policies read through auth.jwt();
+ *   `hookClaims`: top-level claims a custom access-token hook adds to the token (a
+ *   `user_permissions` list a policy reads as `auth.jwt() ->> 'user_permissions'`);
  * - service: a server-side elevated token (service_role: bypasses row rules, null auth.uid()).
  */
 export type Caller =
   | { kind: 'anon' }
-  | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean; aal?: Aal; appMetadata?: Record<string, Json> }
+  | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean; aal?: Aal; appMetadata?: Record<string, Json>; hookClaims?: Record<string, Json> }
   | { kind: 'service' };
 
 export type Aal = 'aal1' | 'aal2';
@@ -35,7 +37,7 @@ export function describeCaller(caller: Caller): string {
     case 'service':
       return 'service_role';
     case 'user': {
-      const claims = [...(caller.aal && caller.aal !== 'aal1' ? [caller.aal] : []), ...Object.entries(caller.appMetadata ?? {}).map(([k, v]) => `app_metadata.${k}=${JSON.stringify(v)}`)];
+      const claims = [...(caller.aal && caller.aal !== 'aal1' ? [caller.aal] : []), ...Object.entries(caller.appMetadata ?? {}).map(([k, v]) => `app_metadata.${k}=${JSON.stringify(v)}`), ...Object.entries(caller.hookClaims ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`)];
       return `${caller.isAnonymous ? 'anonymous sign-in user' : 'user'} ${caller.id}${claims.length ? ` (${claims.join(', ')})` : ''}`;
     }
   }

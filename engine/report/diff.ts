@@ -156,7 +156,7 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
   const method = request.kind === 'rpc' && request.get ? 'GET' : { select: 'GET', insert: 'POST', update: 'PATCH', delete: 'DELETE', rpc: 'POST' }[request.kind];
   // Keys are shell variables (double quotes expand them); a user's JWT is described, not forged.
   const authorization =
-    caller.kind === 'anon' ? '"Authorization: Bearer $ANON_KEY"' : caller.kind === 'service' ? '"Authorization: Bearer $SERVICE_ROLE_KEY"' : shellQuote(`Authorization: Bearer <JWT role=${apiRoleOf(caller)} sub=${caller.id}${caller.email ? ` email=${caller.email}` : ''}${caller.aal && caller.aal !== 'aal1' ? ` aal=${caller.aal}` : ''}${caller.appMetadata ? ` app_metadata=${JSON.stringify(caller.appMetadata)}` : ''}>`);
+    caller.kind === 'anon' ? '"Authorization: Bearer $ANON_KEY"' : caller.kind === 'service' ? '"Authorization: Bearer $SERVICE_ROLE_KEY"' : shellQuote(`Authorization: Bearer <JWT role=${apiRoleOf(caller)} sub=${caller.id}${caller.email ? ` email=${caller.email}` : ''}${caller.aal && caller.aal !== 'aal1' ? ` aal=${caller.aal}` : ''}${caller.appMetadata ? ` app_metadata=${JSON.stringify(caller.appMetadata)}` : ''}${Object.entries(caller.hookClaims ?? {}).map(([k, v]) => ` ${k}=${JSON.stringify(v)}`).join('')}>`);
   const parts = ['curl', '-X', method, `"${url}"`, '-H', '"apikey: $ANON_KEY"', '-H', authorization];
   if (request.schema && request.schema !== 'public') parts.push('-H', shellQuote(`${method === 'GET' ? 'Accept' : 'Content'}-Profile: ${request.schema}`));
   if (request.kind !== 'rpc' && request.single) parts.push('-H', shellQuote('Accept: application/vnd.pgrst.object+json'));

@@ -90,7 +90,7 @@ function resultFromSaved(record: FailureRecord, file: string, seed: number, mism
     durationMs: ms,
     seed,
     note: `saved failure ${file} still fails (replayed first; no new cases generated)`,
-    failure: { seed: record.seed, path: record.path, counterexample: record.case, expected: mismatch.expected, actual: { outcome: mismatch.actual, response: mismatch.response }, message, step: mismatch.step },
+    failure: { seed: record.seed, path: record.path, counterexample: record.case, expected: mismatch.expected, actual: { outcome: mismatch.actual, response: mismatch.response }, message, step: mismatch.step, ...(mismatch.sentAs ? { sentAs: mismatch.sentAs } : {}), ...(mismatch.masked?.length ? { masked: mismatch.masked } : {}) },
   };
 }
 

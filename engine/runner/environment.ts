@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
+import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app-settings.ts';
 import { EnvironmentError } from '../errors.ts';
 import { keptTemplateKey, prepareTemplate, settingsNotCopiedNote, type PreparedTemplate } from '../db/databases.ts';
 import { describeTemplateSource, templateCacheEnabled } from '../db/template-cache.ts';
@@ -109,7 +110,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       } catch (e) {
         throw new EnvironmentError(`cannot connect a worker: ${(e as Error).message}`);
       }
-      if (!cache) standIns = standInNote(await standInsInstalled(client));
+      if (!cache) standIns = [standInNote(await standInsInstalled(client)), appSettingsNote(await appSettingsReadByPolicies(client))].filter(Boolean).join('; ') || undefined;
       if (!cache) {
         const loaded = await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
         cache = options.maxRows === undefined ? loaded : { ...loaded, maxRows: options.maxRows };

@@ -76,6 +76,17 @@ describe('policy equivalence', () => {
     expect(ms.filter((m) => m.name.startsWith('drop-conjunct-t-del')).every((m) => /no API role holds DELETE/.test(m.equivalent ?? ''))).toBe(true);
     expect(ms.find((m) => m.name === 'widen-roles-t-ins')?.equivalent).toMatch(/anon holds no INSERT/);
   });
+
+  it('widening an owner policy (`auth.uid() = col` in every clause) to anon, which holds the privilege: equivalent, anon has no uid', () => {
+    const widened = (p: CatalogPolicy) => deriveMutants(catalog([p], ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], ['SELECT', 'INSERT', 'UPDATE', 'DELETE'])).find((m) => m.kind === 'widen-roles')!;
+    const owner = { name: 'own', command: 'ALL' as const, roles: ['authenticated'] };
+    expect(widened(policy({ ...owner, using: '(auth.uid() = user_id)', withCheck: '(auth.uid() = user_id)' })).equivalent).toMatch(/auth\.uid\(\) = …/);
+    expect(widened(policy({ ...owner, using: '((( SELECT auth.uid() AS uid) = owner_id) AND (archived = false))' })).equivalent).toMatch(/null for anon/);
+    // Anon passes these: the widening is a real change.
+    expect(widened(policy({ ...owner, using: '((auth.uid() = user_id) OR is_public)' })).equivalent).toBeUndefined();
+    expect(widened(policy({ ...owner, using: '(auth.uid() = user_id)', withCheck: '(shared = true)' })).equivalent).toBeUndefined();
+    expect(widened(policy({ ...owner, using: '(auth.uid() IS DISTINCT FROM user_id)' })).equivalent).toBeUndefined();
+  });
 });
 
 describe('propertiesFor', () => {

@@ -146,12 +146,24 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
       sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} to public;`,
       ...(unreachable
         ? { equivalent: unreachable }
-        : needed.some((priv) => grants.anon.includes(priv))
-          ? {}
-          : { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }),
+        : !needed.some((priv) => grants.anon.includes(priv))
+          ? { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }
+          : p.roles.every((r) => r === 'authenticated') && requiresSignedInCaller(p)
+            ? { equivalent: `every clause of ${p.name} requires \`auth.uid() = …\`, null for anon, so a policy for every role admits no one new` }
+            : {}),
     });
   }
   return out;
+}
+
+/** `auth.uid()` (or `(select auth.uid())`, as Postgres deparses it) compared with `=`: null, never true, for a caller with no `sub`. */
+const UID = String.raw`(?:auth\.uid\(\)|\(\s*select\s+auth\.uid\(\)(?:\s+as\s+\w+)?\s*\))`;
+const UID_EQUALITY = new RegExp(String.raw`^(?:${UID}\s*=\s*[\w."]+|[\w."]+\s*=\s*${UID})$`, 'i');
+
+/** Each clause the policy has (a USING alone also checks new rows) holds a top-level `auth.uid() = col`: anon (no uid) passes none. */
+function requiresSignedInCaller(p: CatalogPolicy): boolean {
+  const clauses = [p.using, p.withCheck].filter((c): c is string => c !== null);
+  return clauses.length > 0 && clauses.every((c) => topLevelConjuncts(c).some((part) => UID_EQUALITY.test(normalConjunct(part))));
 }
 
 /** `x = p_arg` and `p_arg = x` in a function body, where the parameter is a lookup key. */

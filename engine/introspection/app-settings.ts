@@ -1,0 +1,52 @@
+/**
+ * Policies that read a session setting of the app's own (`current_setting('app.current_user_id',
+ * true)`, set by an app server before its queries) instead of the caller's token. No API request
+ * sets it: PostgREST sets `role`, `request.jwt.claims`, `request.headers` … and calls the
+ * project's db-pre-request hook, so unless that hook sets it, such a policy reads null for every
+ * caller and the rule it decides is closed to the API. `init` names them, and the way to state
+ * what the app's server does (a pre-request hook setting it from the claims: docs/config.md).
+ */
+import type pg from 'pg';
+
+/** Settings PostgREST or Postgres itself set for every request: reading them is reading the caller. */
+const SET_PER_REQUEST = /^(request\.|role$|search_path$|pgrst\.)/;
+
+export interface AppSettingRead {
+  setting: string;
+  /** `table.policy`, each policy that reads it. */
+  policies: string[];
+}
+
+/** The app's own settings the project's policies read and its db-pre-request hook (if any) does not set. */
+export async function appSettingsReadByPolicies(client: pg.Client): Promise<AppSettingRead[]> {
+  const { rows } = await client.query<{ at: string; expr: string }>(
+    `select format('%s.%s', c.relname, p.polname) as at, concat_ws(' ', pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)) as expr
+       from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname not in ('auth', 'storage', 'realtime', 'extensions', 'vault', 'graphql', 'graphql_public', 'net', 'pgsodium', 'supabase_functions', 'cron', 'pgmq')
+      order by 1`,
+  );
+  const hook = await client.query<{ source: string }>(
+    `select coalesce(string_agg(p.prosrc, ' '), '') as source
+       from pg_db_role_setting s join pg_roles r on r.oid = s.setrole, unnest(s.setconfig) cfg, pg_proc p
+      where r.rolname = 'authenticator' and cfg like 'pgrst.db_pre_request=%' and p.oid = to_regproc(split_part(cfg, '=', 2))::oid`,
+  );
+  const hookSource = hook.rows[0]?.source ?? '';
+  const read = new Map<string, string[]>();
+  for (const { at, expr } of rows) {
+    for (const m of expr.matchAll(/current_setting\(\s*'([^']+)'/g)) {
+      const setting = m[1];
+      if (SET_PER_REQUEST.test(setting) || hookSource.includes(setting)) continue;
+      const at_ = read.get(setting) ?? [];
+      if (!at_.includes(at)) at_.push(at);
+      read.set(setting, at_);
+    }
+  }
+  return [...read].map(([setting, policies]) => ({ setting, policies }));
+}
+
+/** One line for init's notes, or none. */
+export function appSettingsNote(reads: AppSettingRead[]): string | undefined {
+  if (!reads.length) return undefined;
+  const each = reads.map((r) => `current_setting('${r.setting}') (${r.policies.slice(0, 4).join(', ')}${r.policies.length > 4 ? `, and ${r.policies.length - 4} more` : ''})`);
+  return `policies read ${each.join('; ')}, which no API request sets: through PostgREST they read null, closed to every caller; if your server sets it per request, state that with a db-pre-request hook setting it from the caller's claims (docs/config.md "Policies reading the app's own settings")`;
+}
