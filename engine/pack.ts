@@ -16,6 +16,12 @@ import type { TargetMapping } from './mapping/mapping.ts';
 import type { VocabularySetting } from './mapping/propose.ts';
 
 /** What the oracle knows of an application: its tables and functions, and how fixtures are ordered. */
+/** A settings misfit that matters only to the properties on `table` (Pack.settingsMisfits). */
+export interface TableMisfit {
+  table: string;
+  text: string;
+}
+
 export interface PackModel<S = any> {
   /** By name (`schema.table` outside public). */
   tables: Record<string, TableModel<S>>;
@@ -78,9 +84,10 @@ export interface Pack<S = any> {
   /**
    * Settings that contradict each other (a role named as staff that the role vocabulary lacks):
    * one line each. A run whose settings have any gives harness errors, never verdicts, since
-   * its cases would test a meaning nobody gave.
+   * its cases would test a meaning nobody gave. One that matters only where a table is in play (a
+   * handler list of the shop's orders) is given with its table: it stops the properties on it.
    */
-  settingsMisfits?: (settings: S) => string[];
+  settingsMisfits?: (settings: S) => (string | TableMisfit)[];
   /** Absolute folder of the migrations this pack is written for (a project usually gives its own). */
   migrations?: string;
   /** Absolute folder of the pack's mutants (a rules folder with `<rule>/mutants/*.sql`, or flat). */

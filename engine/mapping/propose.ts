@@ -384,8 +384,8 @@ export function valueAtPath(settings: unknown, dotted: string): unknown {
  * Lists of a vocabulary's values whose defaults name values the target's vocabulary lacks
  * (`staffRoles: [..., 'admin']` where users.role allows no `admin`): every rule would otherwise be
  * a harness error, or run with the reference's meanings. Each is read off the body of the helper
- * its pattern names (`current_user_is_staff`: the quoted roles it lists), or, with no such helper,
- * is the default without the missing values. Pure: the caller reads the helpers' sources.
+ * its pattern names (`current_user_is_staff`: the quoted roles it lists); with no such helper it
+ * is left to the default and named to be set. Pure: the caller reads the helpers' sources.
  */
 export function proposeVocabularySubsets(
   vocabularies: VocabularySetting[],
@@ -409,13 +409,15 @@ export function proposeVocabularySubsets(
         .map((h) => ({ name: h.name, listed: (values as string[]).filter((x) => new RegExp(`'${x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'`).test(h.source)) }))
         .filter((h) => h.listed.length > 0);
       const fromHelper = [...new Set(read.flatMap((h) => h.listed))];
-      const list = fromHelper.length ? fromHelper : fallback.filter((x) => values.includes(x));
-      setPath(settings, sub.path, list);
-      notes.push(
-        fromHelper.length
-          ? `confirm: model.${sub.path}: ${list.join(', ')} (the roles ${read.map((h) => h.name).join(', ')} lists; the default names ${missing.join(', ')}, which ${v.column} does not allow)`
-          : `confirm: model.${sub.path}: ${list.join(', ') || 'none'} (the default without ${missing.join(', ')}, which ${v.column} does not allow; no helper named like /${sub.helper}/ lists them)`,
-      );
+      // No helper says who they are: a guess (the default without the missing values) would run the
+      // rules with a meaning nobody stated, and its wrong answers would be FAILs. Left to the
+      // default, the rules that use it stop with a harness error naming the gap instead.
+      if (!fromHelper.length) {
+        notes.push(`set model.${sub.path}: the default names ${missing.join(', ')}, which ${v.column} does not allow, and no helper named like /${sub.helper}/ lists who they are (until it is set, the rules using it stop with a harness error naming it)`);
+        continue;
+      }
+      setPath(settings, sub.path, fromHelper);
+      notes.push(`confirm: model.${sub.path}: ${fromHelper.join(', ')} (the roles ${read.map((h) => h.name).join(', ')} lists; the default names ${missing.join(', ')}, which ${v.column} does not allow)`);
     }
   }
   return { settings, notes };

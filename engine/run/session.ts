@@ -114,10 +114,12 @@ export function sessionOn(env: Environment, target: SessionTarget, given: Oracle
     oracle,
     env,
     fit(properties, seed) {
-      const misfits = [...vocabularyMisfits(oracle, first().tx.fixturePlan.shapes, mapping), ...(pack?.settingsMisfits?.(oracle.settings) ?? [])];
+      const fromPack = pack?.settingsMisfits?.(oracle.settings) ?? [];
+      const everywhere = [...vocabularyMisfits(oracle, first().tx.fixturePlan.shapes, mapping), ...fromPack.filter((m) => typeof m === 'string')];
       return properties.map((listed): Fitted => {
         const { property, missing, leftOut } = fitToTarget(listed, env.cache, mapping);
         if (missing.length) return { listed, runnable: false, result: notApplicable(listed, missing, seed) };
+        const misfits = [...everywhere, ...fromPack.flatMap((m) => (typeof m !== 'string' && listed.tables.includes(m.table) ? [m.text] : []))];
         if (misfits.length) return { listed, runnable: false, result: misfitResult(listed, misfits, seed, target.config?.file ?? 'the config') };
         const partial = partialNote(leftOut);
         return { listed, property, runnable: true, ...(partial ? { partial } : {}) };

@@ -4,6 +4,7 @@
  * its config (policyfuzz.config.json → "model").
  */
 import { z } from 'zod';
+import type { TableMisfit } from '../../../engine/pack.ts';
 
 const roleList = z.array(z.string().min(1));
 /** A regular expression (its source), checked to compile. */
@@ -381,14 +382,21 @@ export function holdsNotNull(settings: ModelSettings, table: string, column: str
  * vocabulary (init proposes it from the CHECK on users.role) but not yet who is staff, admin or
  * a handler would otherwise be tested against the reference's meanings, and fail falsely.
  */
-export function roleListMisfits(settings: ModelSettings): string[] {
-  // Staff and admin reach every table; a handler list matters only where its table exists.
-  const lists: Record<string, string[]> = { staffRoles: settings.staffRoles, adminRoles: settings.adminRoles };
-  const roleMisfits = Object.entries(lists)
-    .map(([name, list]) => [name, list.filter((r) => !settings.roles.includes(r))] as const)
-    .filter(([, unknown]) => unknown.length > 0)
-    .map(([name, unknown]) => `model.${name} names ${unknown.join(', ')}, which model.roles (${settings.roles.join(', ')}) does not have: say which of the project's roles they are`);
-  return [...roleMisfits, ...functionColumnMisfits(settings)];
+export function roleListMisfits(settings: ModelSettings): (string | TableMisfit)[] {
+  const unknownIn = (name: string, list: readonly string[]) => {
+    const unknown = list.filter((r) => !settings.roles.includes(r));
+    return unknown.length ? [`model.${name} names ${unknown.join(', ')}, which model.roles (${settings.roles.join(', ')}) does not have: say which of the project's roles they are`] : [];
+  };
+  // Staff and admin reach every table; a handler list matters only to the properties on its table.
+  const everywhere = [...unknownIn('staffRoles', settings.staffRoles), ...unknownIn('adminRoles', settings.adminRoles)];
+  const handlers: [string, string, readonly string[]][] = [
+    ['vs.handlerRoles', 'vs_tickets', settings.vs.handlerRoles],
+    ['pr.handlerRoles', 'pr_tickets', settings.pr.handlerRoles],
+    ['shop.handlerRoles', 'shop_orders', settings.shop.handlerRoles],
+    ['projects.actorRoles', 'projects', settings.projects.actorRoles],
+  ];
+  const onTables = handlers.flatMap(([name, table, list]) => unknownIn(name, list).map((text) => ({ table, text })));
+  return [...everywhere, ...onTables, ...functionColumnMisfits(settings)];
 }
 
 /** functionColumns may only leave out columns: the model predicts no other. */

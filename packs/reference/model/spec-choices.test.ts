@@ -57,6 +57,11 @@ describe('function output columns (functionColumns)', () => {
     const settings = ModelSettingsSchema.parse({ functionColumns: { get_pr_ticket_by_id: ['id', 'handler_note'] } });
     expect(roleListMisfits(settings)).toEqual([expect.stringMatching(/^model\.functionColumns\.get_pr_ticket_by_id names handler_note/)]);
   });
+
+  it('a handler list naming a role the vocabulary lacks stops only the properties on its table (campus-shop: moderators handle the shop)', () => {
+    const settings = ModelSettingsSchema.parse({ roles: ['user', 'moderator', 'dev', 'admin'], staffRoles: ['moderator', 'dev', 'admin'], vs: { handlerRoles: ['dev'] }, pr: { handlerRoles: ['dev'] }, projects: { actorRoles: ['dev'] } });
+    expect(roleListMisfits(settings)).toEqual([{ table: 'shop_orders', text: expect.stringMatching(/^model\.shop\.handlerRoles names staff, which model\.roles \(user, moderator, dev, admin\) does not have/) }]);
+  });
 });
 
 describe('the public handle formula (vs.publicHandle)', () => {
