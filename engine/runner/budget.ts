@@ -269,8 +269,9 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         results.set(property.id, joined);
         o.onResult?.(joined);
       }
-      // Cut short by their share of the budget, not by its end: resumed before any property goes further.
-      pending = pending.filter((p) => goesDeeper(results.get(p.id), o) && results.get(p.id)?.stopped === 'time budget');
+      // Cut short by their share of the budget, not by its end: resumed before any property goes further
+      // (not one settled: a harness error after a failing tranche leaves it failed and maybe `stopped`).
+      pending = pending.filter((p) => goesDeeper(results.get(p.id), o) && results.get(p.id)?.stopped === 'time budget' && !settled.has(p.id));
     }
   }
   for (const [id, r] of results) {
