@@ -127,6 +127,10 @@ describe('JSON summary', () => {
     expect(capped.failures).toHaveLength(12);
     expect(capped.note).toBe('at least 20 distinct findings; the first 12 are shrunk and reported; 3 cases dropped');
     expect(capped.moreFindings).toEqual({ distinct: 20, atLeast: true });
+    // Only one shard failed: its count is the run's, exactly.
+    const alone = mergeSummaries([shard(1, 5, 12, '20 distinct findings; the first 12 are shrunk and reported', { distinct: 20 }), shard(2, 6, 0)]).properties[0]!;
+    expect(alone.note).toBe('20 distinct findings; the first 12 are shrunk and reported');
+    expect(alone.moreFindings).toEqual({ distinct: 20 });
     // Through the summary file's schema, as merge-reports reads it.
     expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(shard(1, 5, 1, null, { distinct: 20, atLeast: true })))).properties[0]!.moreFindings).toEqual({ distinct: 20, atLeast: true });
   });

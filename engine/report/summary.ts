@@ -386,12 +386,14 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     const { note: shardNotes, distinct: fromShards, shortfall } = shardNotesOf(notes.get(id)!);
     const distinct = Math.max(distinctListed.length, fromShards);
     p.failures = distinctListed.slice(0, MAX_FINDINGS);
-    const more = distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, fromShards > 0)] : [];
+    // One failing shard's count is exact; another's findings beside it may be among its unlisted ones (budget.ts failedJoin alike).
+    const atLeast = notes.get(id)!.some((s) => s.moreFindings?.atLeast) || (fromShards > 0 && notes.get(id)!.filter((s) => s.failures.length > 0).length > 1);
+    const more = distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, atLeast)] : [];
     const { moreFindings: _shards, ...unmoved } = p;
     // What the shards said of their own cases, said again of the run's (as one run words it: run-data-property.ts passNote; a failure's note has no shortfall).
     const { prominent, general } = dropNotes(p.dropped ?? {}, p.cases);
     const counted = [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general];
-    const withCounts = { ...unmoved, note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(fromShards > 0 ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
+    const withCounts = { ...unmoved, note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     // The coverage gate's note next, then what the shards said alike (once).
     const gated = leftToMerge.has(id) ? applyCoverageGate(withCounts) : withCounts;
     byId.set(id, { ...gated, note: [gated.note, ...shardNotes].filter(Boolean).join('; ') || null });

@@ -198,6 +198,45 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(calls.filter((c) => c.id === 'R01')).toHaveLength(1);
   });
 
+  it('a harness error after a failing tranche ends the property even when its share of the budget cut the other lane: not resumed in that tranche', async () => {
+    const finding = { seed: 1, path: '3:0', counterexample: {}, expected: null, actual: null, message: 'leak', signature: 'R01 | GET t | signed-in | visible-not-filtered' };
+    const calls: TrancheRun[] = [];
+    const r = await runBreadthFirst({
+      properties: [{ id: 'R01' }],
+      tranches: [50, 100, 300],
+      deadline: 100_000,
+      run: async (p, t) => {
+        calls.push(t);
+        const progress = [{ runs: 25, draws: 25, drops: [] }, { runs: 25, draws: 25, drops: [] }];
+        if (t.tranche === 50) return result({ id: p.id, status: 'failed', cases: 50, progress, failure: finding, findings: [finding] });
+        // Resumed (the bug): a pass, so the test ends.
+        if (calls.length > 2) return result({ id: p.id, cases: 10, progress });
+        // One lane met the harness error, the other was cut by its share: the error's result is also `stopped`.
+        return result({ id: p.id, status: 'error', cases: 10, progress, stopped: 'time budget', note: 'harness error: boom' });
+      },
+      interrupted: () => false,
+      now: () => 0,
+    });
+    expect(calls.map((c) => c.tranche)).toEqual([50, 100]);
+    expect(r.get('R01')).toMatchObject({ status: 'failed', failure: finding, note: 'harness error: boom (after the findings above)' });
+  });
+
+  it("the count of a failing property's findings past the cap: exact from one failing tranche, a lower bound once another tranche's could be among its unlisted ones", () => {
+    const finding = (n: number) => ({ seed: 1, path: `${n}:0`, counterexample: {}, expected: null, actual: null, message: `f${n}`, signature: `R01 | GET t${n} | signed-in | visible-not-filtered` });
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => finding(from + i));
+    // 14 distinct, the first 12 listed.
+    const first = result({ status: 'failed', cases: 50, findings: range(0, 12), moreFindings: { distinct: 14 }, note: '14 distinct findings; the first 12 are shrunk and reported' });
+    // A passing tranche after it adds none: still exactly 14.
+    const alone = joinPasses(first, result({ cases: 250 }));
+    expect(alone.moreFindings).toEqual({ distinct: 14 });
+    expect(alone.note).toBe('14 distinct findings; the first 12 are shrunk and reported');
+    // Three more listed by the next tranche may be two of the 14's unlisted ones: at least 15, not exactly 15.
+    const both = joinPasses(first, result({ status: 'failed', cases: 250, findings: range(100, 103) }));
+    expect(both.findings).toHaveLength(12);
+    expect(both.moreFindings).toEqual({ distinct: 15, atLeast: true });
+    expect(both.note).toBe('at least 15 distinct findings; the first 12 are shrunk and reported');
+  });
+
   it("a failing property's tranches list their findings as one run does: one per signature, its earliest sighting by lane then run, side errors last", () => {
     const leak = 'R01 | GET t | signed-in | visible-not-filtered';
     const side = 'R01 | PATCH t | signed-in | wrong-error(P0001→23502)';

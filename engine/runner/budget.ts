@@ -48,9 +48,12 @@ function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Reco
     for (const part of takeDropNotes(said ? note.split(said).join('') : note, Object.keys(r.dropped ?? {})).split('; ')) if (part.trim() && !parts.includes(part)) parts.push(part);
   }
   const distinct = Math.max(all.length, counted);
+  // One failing tranche's count is exact; with another's findings beside it, those may be among its
+  // unlisted ones: a lower bound (as merge-reports words the shards' counts).
+  const atLeast = fromBoth.some((r) => r.moreFindings?.atLeast) || (counted > 0 && fromBoth.length > 1);
   const findings = all.slice(0, MAX_FINDINGS);
-  const note = [...(distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, counted > all.length)] : []), ...parts, droppedNote(dropped, cases)].filter(Boolean).join('; ');
-  return { status: 'failed', failure: findings[0], findings, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(counted > all.length ? { atLeast: true as const } : {}) } } : {}), ...(note ? { note } : {}) };
+  const note = [...(distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, atLeast)] : []), ...parts, droppedNote(dropped, cases)].filter(Boolean).join('; ');
+  return { status: 'failed', failure: findings[0], findings, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(note ? { note } : {}) };
 }
 
 /** One property's two runs (tranches) as one result: cases, counts and time add up. */
@@ -269,8 +272,9 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         results.set(property.id, joined);
         o.onResult?.(joined);
       }
-      // Cut short by their share of the budget, not by its end: resumed before any property goes further.
-      pending = pending.filter((p) => goesDeeper(results.get(p.id), o) && results.get(p.id)?.stopped === 'time budget');
+      // Cut short by their share of the budget, not by its end: resumed before any property goes further
+      // (not one settled: a harness error after a failing tranche leaves it failed and maybe `stopped`).
+      pending = pending.filter((p) => goesDeeper(results.get(p.id), o) && results.get(p.id)?.stopped === 'time budget' && !settled.has(p.id));
     }
   }
   for (const [id, r] of results) {
