@@ -64,6 +64,19 @@ describe('policyfuzz fuzz conventions (real binary)', () => {
     expect(r.stdout).not.toContain('\u001b['); // NO_COLOR wins over FORCE_COLOR
   });
 
+  it('--max-failures 1 reached in the data half ends the SSO half started beside it on its thread: named not run, none of its results reported', async () => {
+    const reports = tmp('reports');
+    const r = await policyfuzz(fuzzArgs('--migrations', brokenMigrations(), '--sso', '--only', 'R02,S02', '--max-failures', '1', '--no-color', '--report-dir', reports));
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    // Started before the data half (its thread), then stopped when R02 failed.
+    expect(r.stdout.indexOf('SSO: 1 properties')).toBeGreaterThan(-1);
+    expect(r.stdout.indexOf('SSO: 1 properties')).toBeLessThan(r.stdout.indexOf('R02 FAILED'));
+    expect(r.stdout).toContain('stopped after 1 failing property (--max-failures): not run S02');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 1 not run (seed 11)');
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.properties.map((p) => p.id)).toEqual(['R02']);
+  });
+
   it('colour only when asked: FORCE_COLOR paints, --no-color and NO_COLOR do not', async () => {
     const args = fuzzArgs('--only', 'R02', '--quiet', '--report-dir', tmp('reports'));
     const colored = await policyfuzz(args, { FORCE_COLOR: '1' });

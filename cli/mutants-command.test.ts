@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, inject, it } from 'vitest';
+import { runBin } from '../testing/run-bin.ts';
 import { runCli } from '../testing/run-cli.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { PROJECT_ROOT } from './paths.ts';
@@ -42,4 +43,18 @@ it('a project pack (--pack): mutants --auto on its own migrations, and its hand-
   const misplaced = await runCli('mutants', '--skip', '0001_notes.sql');
   expect(misplaced.code).toBe(2);
   expect(misplaced.stderr).toContain('--skip go with --auto');
+});
+
+it("mutants --help through bin/policyfuzz.mjs: the reference's default folders relative inside the current folder, absolute outside it (never ../../…)", async () => {
+  // Commander wraps the help to the terminal's width: read it as one line.
+  const flat = (s: string) => s.replace(/\s+/g, ' ');
+  const inside = await runBin(['mutants', '--help'], { cwd: PROJECT_ROOT });
+  expect(inside.code, inside.stderr).toBe(0);
+  expect(flat(inside.stdout)).toContain(`(default: the pack's own, ${path.join('dist', 'packs', 'reference', 'rules')} for the reference)`);
+  expect(flat(inside.stdout)).toContain(`(default: ${path.join('dist', 'packs', 'reference', 'migrations')};`);
+  const outside = await runBin(['mutants', '--help'], { cwd: tempDir('mutants-help') });
+  expect(outside.code, outside.stderr).toBe(0);
+  expect(flat(outside.stdout)).toContain(`(default: the pack's own, ${path.join(PROJECT_ROOT, 'dist', 'packs', 'reference', 'rules')} for the reference)`);
+  expect(flat(outside.stdout)).toContain(`(default: ${path.join(PROJECT_ROOT, 'dist', 'packs', 'reference', 'migrations')};`);
+  expect(flat(outside.stdout)).not.toContain('../');
 });

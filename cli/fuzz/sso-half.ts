@@ -58,7 +58,9 @@ export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunC
     }
     control.watchInterrupts();
     if (control.interrupted()) started.abort();
-    const { results: ran, ms } = await started.answer;
+    // A thread that fails (it crashed, or could not send its results) leaves its properties an
+    // ERROR each, never the run: the data half's findings are reported all the same.
+    const { results: ran, ms } = await started.answer.catch(async (error: unknown) => ({ results: threadFailed(plan, await ssoPropertyTitles(), error), ms: Date.now() - since }));
     for (const r of ran) finish(r);
     await notReachedRest(plan, results, finish);
     return { results, ms };
@@ -101,4 +103,20 @@ async function notReachedRest(plan: RunPlan, results: PropertyResult[], finish: 
   const reported = new Set(results.map((r) => r.id));
   const titles = await ssoPropertyTitles();
   for (const id of plan.ssoIds) if (!reported.has(id)) finish(notReached(titles.find((p) => p.id === id) ?? { id, title: id }, 'sso', plan.seed, 'interrupted', ssoRunsOf(plan)));
+}
+
+/** The SSO half's properties when its thread failed before answering: a harness error each, no verdict. */
+export function threadFailed(plan: Pick<RunPlan, 'ssoIds' | 'seed'>, titles: { id: string; title: string }[], error: unknown): PropertyResult[] {
+  const why = error instanceof Error ? error.message : String(error);
+  return plan.ssoIds.map((id) => ({
+    id,
+    title: titles.find((p) => p.id === id)?.title ?? id,
+    area: 'sso',
+    status: 'error',
+    cases: 0,
+    counts: {},
+    durationMs: 0,
+    seed: plan.seed,
+    note: `harness error: the SSO half's thread failed before its results (${why}); POLICYFUZZ_SSO_THREAD=off runs the SSO half after the data half, in the main thread`,
+  }));
 }
