@@ -223,9 +223,13 @@ export const ModelSettingsSchema = z
     /** Shop orders (rules 1, 4, 5, 8). Amounts are integers in the smallest currency unit. */
     shop: z
       .object({
-        /** A shop handler: a non-null role in handlerRoles, or any non-null role holding handlerPermission. */
+        /**
+         * A shop handler: a non-null role in handlerRoles, or any non-null role holding
+         * handlerPermission. The spec names a `house` permission but not what it grants: null where
+         * no permission makes a shop handler (fewer handlers: as secure).
+         */
         handlerRoles: roleList.default(['staff', 'admin', 'dev']),
-        handlerPermission: z.string().min(1).default('house'),
+        handlerPermission: z.string().min(1).nullable().default('house'),
         statuses: roleList.default(['pending', 'review', 'slip_mismatch', 'paid', 'shipped', 'completed', 'cancelled']),
         initialStatus: z.string().min(1).default('pending'),
         /** Rule 4: a buyer may update an order whose status is one of these, and only to one of these. */
