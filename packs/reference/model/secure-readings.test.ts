@@ -70,3 +70,17 @@ describe('find_similar_vs_tickets for a caller with a role who handles nothing',
     expect(compareOutcomes(predict(oracle, { users: [] }, caller, similar).outcome, noRows)).toBeDefined();
   });
 });
+
+describe('model.departmentList: a department outside the list', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: ME, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: null, is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null };
+  const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } };
+  const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_tickets: [TICKET] };
+  const move: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { target_dept: 'XYZ' }, filters: [{ column: 'id', op: 'eq', value: 'VS-1001' }], returning: 'representation' };
+
+  it('closed (the reference): refused by the CHECK', () => {
+    expect(predict(referenceOracleWith(ModelSettingsSchema.parse(settings)), w, caller, move).outcome).toMatchObject({ kind: 'error', code: '23514' });
+  });
+  it('open (a schema keeping no list): stored like any other', () => {
+    expect(predict(referenceOracleWith(ModelSettingsSchema.parse({ ...settings, departmentList: 'open' })), w, caller, move).outcome).toMatchObject({ kind: 'allowed', affected: 1 });
+  });
+});

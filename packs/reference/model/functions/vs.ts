@@ -17,7 +17,7 @@ import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed, orAlso, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
 import { NOT_FOUND_SETTING, notFoundAnswer, refusal } from '../refusals.ts';
-import type { ModelSettings } from '../settings.ts';
+import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
@@ -113,7 +113,7 @@ function handled(ctx: RuleContext, id: Json | undefined): Row | undefined {
 }
 
 function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
-  if (!settings.departments.includes(String(t.target_dept))) return sqlError('23514', 'target_dept check');
+  if (!storableDepartment(settings, t.target_dept)) return sqlError('23514', `target_dept check (model.departmentList: ${settings.departmentList})`);
   // The cap enforced by a CHECK (the reference) or by a trigger or the function itself: either answer.
   if (!Array.isArray(t.remarks) || t.remarks.length > settings.vs.remarksCap) return orAlso(sqlError('23514', 'remarks cap'), [refusal(settings, 'remarks-cap')]);
   if (!Array.isArray(t.public_comments) || t.public_comments.length > settings.vs.publicCommentsCap) return sqlError('23514', 'public_comments cap');

@@ -17,7 +17,7 @@ import { jsonEqual } from '../../../../engine/model/values.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
 import { refusal } from '../refusals.ts';
-import type { ModelSettings } from '../settings.ts';
+import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { Outcome } from '../../../../engine/model/outcome.ts';
 import { notDeleted } from '../soft-delete.ts';
 
@@ -194,7 +194,7 @@ export const vsTicketsTable: TableModel = {
     { name: 'id', type: 'text', nullable: false },
     { name: 'submitter_id', type: 'uuid', nullable: true, default: null },
     { name: 'submitter_label', type: 'text', nullable: false, default: 'student' },
-    { name: 'target_dept', type: 'text', nullable: false, check: (v, s) => typeof v === 'string' && s.departments.includes(v) },
+    { name: 'target_dept', type: 'text', nullable: false, check: (v, s) => storableDepartment(s, v) },
     { name: 'status', type: 'text', nullable: false, default: 'open', check: (v, s) => typeof v === 'string' && s.vs.statuses.includes(v) },
     { name: 'category', type: 'text', nullable: true, default: null },
     { name: 'is_public', type: 'boolean', nullable: false, default: false },
