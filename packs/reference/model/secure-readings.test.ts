@@ -55,6 +55,14 @@ describe('rule 3 on vs_tickets: a handler’s entry that is no remark', () => {
     expect(compareOutcomes(expected, refused)).toBeUndefined();
   });
 
+  it('the same entry appended by vs_transfer_dept (the function’s write fires the guard): stored, or refused', () => {
+    const transfer = (entry: unknown): ApiRequest => ({ kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id: 'VS-1001', p_dept: 'SCI', p_remarks: [entry] } }) as ApiRequest;
+    const expected = predict(handler, w, caller, transfer({ by: 'staff', text: 'moved' })).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(compareOutcomes(expected, refused)).toBeUndefined();
+    expect(compareOutcomes(predict(handler, w, caller, transfer({ vis: 'staff', by: 'x', internal: true, text: 'moved' })).outcome, refused)).toBeDefined();
+  });
+
   it('a well-formed entry must still go through', () => {
     expect(compareOutcomes(predict(handler, w, caller, append({ vis: 'staff', by: 'x', internal: true, text: 'checked' })).outcome, refused)).toBeDefined();
   });

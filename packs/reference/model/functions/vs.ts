@@ -21,7 +21,7 @@ import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
@@ -219,6 +219,8 @@ const vsFunctionList: FunctionModel[] = [
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
+    // The function's write fires the table's guard: one checking every writer's entries refuses an entry that is no remark, as securely.
+    if (remarks.some(isNoRemark)) return { outcome: { ...allowed(null, 1), orElse: [noRemarkRefusal(settings)] }, world: replaceTicket(world, t.id, () => next) };
     return done(replaceTicket(world, t.id, () => next));
   }),
 

@@ -126,10 +126,15 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   // Rule 3 shapes a submitter's entries only: a handler's entry that is no remark (no object with
   // a vis) is stored; a schema checking every writer's entries refuses it, as securely.
   const byHandler = !vsTicketsGuard.isOwner(oldRow, ctx) || vsTicketsGuard.isExempt(oldRow, ctx);
-  const malformed = byHandler && after.slice(before.length).some((e) => !isObject(e) || typeof e.vis !== 'string');
+  const malformed = byHandler && after.slice(before.length).some(isNoRemark);
   const row = { ...newRow, remarks: [...before, ...appended.entries] };
-  return malformed ? { row, refusalIsSecure: refusal(ctx.settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis)') } : { row };
+  return malformed ? { row, refusalIsSecure: noRemarkRefusal(ctx.settings) } : { row };
 }
+
+/** An entry that is no remark (no object with a vis): stored from a handler (rule 3 shapes a submitter's), or refused by a schema checking every writer's entries. */
+export const isNoRemark = (e: Json): boolean => !isObject(e) || typeof e.vis !== 'string';
+
+export const noRemarkRefusal = (settings: ModelSettings): Outcome => refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis)');
 
 /** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
 export const AUTO_CLOSE_AUTHOR = 'system';
