@@ -92,3 +92,29 @@ describe('model.departmentList: a department outside the list', () => {
     expect(predict(referenceOracleWith(ModelSettingsSchema.parse({ ...settings, departmentList: 'open' })), w, caller, move).outcome).toMatchObject({ kind: 'allowed', affected: 1 });
   });
 });
+
+describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'wifi', is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection in block D fails each evening since Monday', deleted_at: null };
+  const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } };
+  const oracle = referenceOracleWith(ModelSettingsSchema.parse(settings));
+  const person = (role: string, permissions: string[]) => ({ users: [{ ...world(role).users[0], department: 'ENG', permissions }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [TICKET] });
+  const notAuthorized = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
+
+  it('a visible remark naming its own ticket: stored, or refused (rule 12: id-bearing remarks are internal)', () => {
+    const own: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'update on VS-1001' }] }, filters: [{ column: 'id', op: 'eq', value: 'VS-1001' }], returning: 'minimal' };
+    const expected = predict(oracle, person('vs_staff', []), caller, own).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    const plain = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'looking into it' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, plain).outcome, { kind: 'raised', code: 'P0001', message: 'no' })).toBeDefined();
+  });
+
+  it('vs_set_public by a handler who is not staff (the vs permission): published, or refused (rule 13: a headline written by staff)', () => {
+    const publish: ApiRequest = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: true, p_title: 'Wifi drops' } } as ApiRequest;
+    const byHolder = predict(oracle, person('user', ['vs']), caller, publish).outcome;
+    expect(byHolder).toMatchObject({ kind: 'allowed' });
+    expect(compareOutcomes(byHolder, notAuthorized)).toBeUndefined();
+    // A staff handler must still be able to publish.
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, publish).outcome, notAuthorized)).toBeDefined();
+  });
+});

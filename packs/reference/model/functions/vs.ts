@@ -107,6 +107,16 @@ const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
 /** A VS handler's function called by someone who is not one (rule 9). */
 const notHandler = (world: World, settings: ModelSettings): Prediction => (take('R09.caller.not-handler'), fail(world, refusal(settings, 'not-authorized')));
 
+/**
+ * Rule 13's "a headline written by staff": a schema letting only staff handlers publish refuses a
+ * handler who is not staff (a permission holder), as securely as the model's any-handler reading.
+ */
+function orRefusedIfNotStaff(ctx: RuleContext, p: Prediction): Prediction {
+  if (!isVsHandler(ctx) || currentUserIsStaff(ctx)) return p;
+  const notStaff = refusal(ctx.settings, 'not-authorized');
+  return { ...p, outcome: p.outcome.kind === 'allowed' ? { ...p.outcome, orElse: [...(p.outcome.orElse ?? []), notStaff] } : orAlso(p.outcome, [notStaff]) };
+}
+
 /** A ticket the caller handles: exists, not deleted, in scope (rule 9). */
 function handled(ctx: RuleContext, id: Json | undefined): Row | undefined {
   return tickets(ctx.world).find((t) => t.id === text(id) && notDeleted(t) && vsInScope(ctx, t.target_dept));
@@ -219,12 +229,14 @@ const vsFunctionList: FunctionModel[] = [
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
-    // The function's write fires the table's guard: one checking every writer's entries refuses an entry that is no remark, as securely.
-    if (remarks.some(isNoRemark)) return { outcome: { ...allowed(null, 1), orElse: [noRemarkRefusal(settings)] }, world: replaceTicket(world, t.id, () => next) };
+    // The function's write fires the table's guard: one checking every writer's entries (an entry that is no remark, a visible one naming its own ticket) refuses, as securely.
+    const secure = [...(remarks.some(isNoRemark) ? [noRemarkRefusal(settings)] : []), ...(timeline.refusalIsSecure ? [timeline.refusalIsSecure] : [])];
+    if (secure.length) return { outcome: { ...allowed(null, 1), orElse: secure }, world: replaceTicket(world, t.id, () => next) };
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
+  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) =>
+    orRefusedIfNotStaff(ctxOf(world, caller, settings), (() => {
     const ctx = ctxOf(world, caller, settings);
     if (!isVsHandler(ctx)) return notHandler(world, settings);
     if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
@@ -238,7 +250,7 @@ const vsFunctionList: FunctionModel[] = [
     if (repeatsReport(a.p_title, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'publish: the headline repeats the report'));
     take('R13.publish.done');
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
-  }),
+  })())),
 
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);

@@ -58,12 +58,16 @@ export function carriesOtherTicketId(e: Json, ownId: Json | undefined, world: Wo
  * Rule 12 for every writer of remarks: appended entries that the submitter would see and that
  * carry another ticket's id are refused, or stored internal (settings.vs.idBearingRemarks).
  */
-export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefined, world: World, entries: Json[], what: string): { reject: Outcome } | { entries: Json[] } {
+export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefined, world: World, entries: Json[], what: string): { reject: Outcome } | { entries: Json[]; refusalIsSecure?: Outcome } {
   const leaking = (e: Json) => isSubmitterVisibleRemark(e) && carriesOtherTicketId(e, ownId, world);
-  if (!entries.some(leaking)) return { entries };
+  // Rule 12 says only "id-bearing remarks are marked internal": a schema refusing a visible one
+  // that names its own ticket reads that as strictly, as securely.
+  const namesItself = (e: Json) => isSubmitterVisibleRemark(e) && typeof ownId === 'string' && namedTicketIds(JSON.stringify(e), world).includes(ownId);
+  const secure = entries.some(namesItself) ? { refusalIsSecure: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark carries its own ticket's id`) } : {};
+  if (!entries.some(leaking)) return { entries, ...secure };
   take('R12.id-bearing.written');
   if (settings.vs.idBearingRemarks === 'refused') return { reject: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark carries another ticket's id`) };
-  return { entries: entries.map((e) => (leaking(e) && isObject(e) ? { ...e, internal: true } : e)) };
+  return { entries: entries.map((e) => (leaking(e) && isObject(e) ? { ...e, internal: true } : e)), ...secure };
 }
 
 /** Rule 3: an entry a submitter may append: vis 'ticket', by the submitter label, not internal. */
@@ -128,7 +132,8 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   const byHandler = !vsTicketsGuard.isOwner(oldRow, ctx) || vsTicketsGuard.isExempt(oldRow, ctx);
   const malformed = byHandler && after.slice(before.length).some(isNoRemark);
   const row = { ...newRow, remarks: [...before, ...appended.entries] };
-  return malformed ? { row, refusalIsSecure: noRemarkRefusal(ctx.settings) } : { row };
+  const refusalIsSecure = appended.refusalIsSecure ?? (malformed ? noRemarkRefusal(ctx.settings) : undefined);
+  return refusalIsSecure ? { row, refusalIsSecure } : { row };
 }
 
 /** An entry that is no remark (no object with a vis): stored from a handler (rule 3 shapes a submitter's), or refused by a schema checking every writer's entries. */
