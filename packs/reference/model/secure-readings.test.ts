@@ -100,11 +100,13 @@ describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () 
   const person = (role: string, permissions: string[]) => ({ users: [{ ...world(role).users[0], department: 'ENG', permissions }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [TICKET] });
   const notAuthorized = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
 
-  it('a visible remark naming its own ticket: stored, or refused (rule 12: id-bearing remarks are internal)', () => {
+  it('a visible remark holding a ticket id (its own, or inside a longer one): stored, or refused (rule 12: id-bearing remarks are internal)', () => {
     const own: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'update on VS-1001' }] }, filters: [{ column: 'id', op: 'eq', value: 'VS-1001' }], returning: 'minimal' };
     const expected = predict(oracle, person('vs_staff', []), caller, own).outcome;
     expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
     expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    const longer = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'ref VS-10010' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, longer).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
     const plain = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'looking into it' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, plain).outcome, { kind: 'raised', code: 'P0001', message: 'no' })).toBeDefined();
   });
