@@ -122,6 +122,9 @@ describe('policyfuzz init', () => {
     expect(config.model.projects?.actorRoles).toBeUndefined();
     expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^set model\.projects\.actorRoles: the default names admin/)]));
     expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^confirm: model\.adminRoles: dev, vp_admin \(the roles is_admin lists/)]));
+    // can_manage_shop() reads the role only: a `house` holder is no shop handler here (R01, R04 failed on it).
+    expect(config.model.shop.handlerPermission).toBeNull();
+    expect(config.notes).toContain('confirm: model.shop.handlerPermission: null (can_manage_shop reads the role only; the default also makes a holder of the house permission one)');
     // team_nodes.id text (a slug with a CHECK), parent_id and node_id text references: were mapped to null.
     expect(tables.team_nodes).toBeUndefined();
     expect(tables.team_members.columns).toEqual({ email: null });

@@ -3,6 +3,7 @@
  * defaults, CHECK vocabularies, enum labels, single-column foreign keys and unique columns.
  * The fixture filler (fill-row.ts) uses it to complete the model's rows.
  */
+import { checkForms, type CheckForm } from './check-forms.ts';
 import type pg from 'pg';
 import type { OnDelete } from '../model/foreign-key-actions.ts';
 import type { Json } from '../model/json.ts';
@@ -29,6 +30,8 @@ export interface ColumnShape {
   vocabulary?: string[];
   /** The name of the CHECK constraint the vocabulary comes from. */
   vocabularyConstraint?: string;
+  /** The simple CHECK forms on this column (check-forms.ts): a format, a range, a length cap, or the column as a sum of others; each with its constraint's name. */
+  checks?: (CheckForm & { constraint: string })[];
   /** A single-column foreign key, with its ON DELETE (the model predicts it: engine/model/foreign-key-actions.ts). */
   references?: { table: string; column: string; onDelete?: OnDelete; deferred?: boolean };
   unique: boolean;
@@ -177,6 +180,12 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
   }
   for (const k of constraints.rows) {
     const cols = shapes.get(modelTableName(k.schema, k.table));
+    if (cols && k.type === 'c') {
+      for (const form of checkForms(k.definition) ?? []) {
+        const col = cols.find((c) => c.name === form.column);
+        if (col && (form.kind !== 'sum' || form.addends.every((a) => cols.some((c) => c.name === a)))) (col.checks ??= []).push({ ...form, constraint: k.name });
+      }
+    }
     if (cols && (k.type === 'u' || k.type === 'p') && k.columns.length > 1) {
       const first = cols.find((c) => c.name === k.columns[0]);
       if (first) (first.uniqueTogether ??= []).push({ name: k.name, columns: k.columns });

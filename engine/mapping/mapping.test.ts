@@ -109,6 +109,17 @@ describe('answers in the model’s terms', () => {
     expect(outcomeToModel(mapping, ignore, observedOutcome(ignore, error))).toMatchObject({ kind: 'error', code: 'P0403' });
   });
 
+  it('reads a guard’s refusal raised inside an RPC (the function’s write fired it) as the model’s P0001 too', () => {
+    const call: ApiRequest = { kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id: 'VS-1' } };
+    const guard = { status: 400, body: null, affected: null, error: { code: 'P0403', message: 'vs_tickets: a remark naming a ticket id must be internal', details: null, hint: null } };
+    expect(outcomeToModel(mapping, call, observedOutcome(call, guard))).toMatchObject({ kind: 'raised', code: 'P0001' });
+    const own = { ...guard, error: { ...guard.error, code: '42501', message: 'not authorized' } };
+    expect(outcomeToModel(mapping, call, observedOutcome(call, own))).toMatchObject({ kind: 'raised', code: 'P0001' });
+    // Another error stays itself.
+    const other = { ...guard, error: { ...guard.error, code: '23514', message: 'check' } };
+    expect(outcomeToModel(mapping, call, observedOutcome(call, other))).toMatchObject({ kind: 'error', code: '23514' });
+  });
+
   it('drops the columns the target lacks from answers', () => {
     const get: ApiRequest = { kind: 'select', table: 'users', columns: '*', filters: [] };
     expect(expectedOnTarget(mapping, alice, get, { kind: 'allowed', rows: [{ id: 'a', avatar_url: null }], affected: 1 })).toEqual({ kind: 'allowed', rows: [{ id: 'a' }], affected: 1 });

@@ -314,12 +314,16 @@ export function guardedWrite(request: ApiRequest): boolean {
   return request.kind === 'update' || (request.kind === 'insert' && request.upsert?.resolution === 'merge-duplicates');
 }
 
-/** A target refusal of the conventional kind, read as the model's (P0001). */
+/**
+ * A target refusal of the conventional kind, read as the model's (P0001). A function's write
+ * fires the table's guard, which may refuse before the function's own check (the spec says not
+ * which refuses first): inside an RPC a refusal in either convention is a refusal.
+ */
 function conventionalRefusal(m: TargetMapping, request: ApiRequest, outcome: Outcome): Outcome | undefined {
   const refusal = refusalOf(outcome);
   if (!refusal || GRANT_MESSAGE.test(refusal.message ?? '')) return undefined;
-  const convention = request.kind === 'rpc' ? m.conventions?.functionRefusal : guardedWrite(request) ? m.conventions?.guardRefusal : undefined;
-  if (!convention || !matches(convention, refusal.code, refusal.message)) return undefined;
+  const conventions = request.kind === 'rpc' ? [m.conventions?.functionRefusal, m.conventions?.guardRefusal] : guardedWrite(request) ? [m.conventions?.guardRefusal] : [];
+  if (!conventions.some((c) => c !== undefined && matches(c, refusal.code, refusal.message))) return undefined;
   return { kind: 'raised', code: MODEL_REFUSAL_CODE, message: refusal.message };
 }
 

@@ -354,6 +354,18 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(proposeVocabularySubsets(vocabularies, { roles: [...proposed.roles, 'admin'] }, defaults, helpers).settings).toEqual({});
   });
 
+  it('a handler helper that reads the role only: the permission that also makes a handler by default is proposed null', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' }, { path: 'pr.handlerRoles', helper: 'pr.*handl|handl.*pr', permissionPath: 'pr.handlerPermission' }] }];
+    const defaults = { shop: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'house' }, pr: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'pr' } };
+    const helpers = [
+      { name: 'can_manage_shop', source: "select coalesce(public.current_user_role() in ('dev', 'staff'), false)" },
+      { name: 'can_handle_pr', source: "select coalesce(public.current_user_role() in ('dev', 'staff'), false) or public.current_user_has_permission('pr')" },
+    ];
+    const { settings, notes } = proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff'] }, defaults, helpers);
+    expect(settings).toEqual({ shop: { handlerRoles: ['dev', 'staff'], handlerPermission: null }, pr: { handlerRoles: ['dev', 'staff'] } });
+    expect(notes).toContainEqual('confirm: model.shop.handlerPermission: null (can_manage_shop reads the role only; the default also makes a holder of the house permission one)');
+  });
+
   it('guards that each raise with their table’s name: the convention reads every one of them, not the commonest', () => {
     const guard = (table: string, n: number) => fn({ name: `guard_${table}`, args: [], trigger: true, source: Array.from({ length: n }, () => `raise exception '${table}: no' using errcode = '42501';`).join('\n') });
     const guarded: ModelTableFacts = { ...prTickets, guarded: true };

@@ -369,8 +369,10 @@ export interface VocabularySetting {
    * pattern naming the schema's helper function that decides it (`staff`: `current_user_is_staff`).
    * Where a default names a value the target's vocabulary lacks (`admin`), init reads the list off
    * that helper's body, or else leaves the missing values out, and says which to confirm.
+   * `permissionPath`: the setting naming a permission that also makes such a holder (`house`);
+   * null where the helpers read found list roles and none reads a permission.
    */
-  subsets?: { path: string; helper: string }[];
+  subsets?: { path: string; helper: string; permissionPath?: string }[];
 }
 
 /** Value at a dotted path of nested settings (`vs.handlerRoles`). */
@@ -417,6 +419,11 @@ export function proposeVocabularySubsets(
         continue;
       }
       setPath(settings, sub.path, fromHelper);
+      const permission = sub.permissionPath ? valueAtPath(defaults, sub.permissionPath) : undefined;
+      if (sub.permissionPath && typeof permission === 'string' && read.every((h) => !/permission/i.test(helpers.find((x) => x.name === h.name)!.source))) {
+        setPath(settings, sub.permissionPath, null);
+        notes.push(`confirm: model.${sub.permissionPath}: null (${read.map((h) => h.name).join(', ')} reads the role only; the default also makes a holder of the ${permission} permission one)`);
+      }
       notes.push(`confirm: model.${sub.path}: ${fromHelper.join(', ')} (the roles ${read.map((h) => h.name).join(', ')} lists; the default names ${missing.join(', ')}, which ${v.column} does not allow)`);
     }
   }

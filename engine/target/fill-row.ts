@@ -6,6 +6,7 @@
  */
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
+import { sampleMatching } from '../introspection/check-forms.ts';
 import { NUMERIC_TYPE, TEXT_TYPE, unqualifiedType, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
 
 export class UnfillableColumn extends Error {
@@ -37,14 +38,33 @@ export function valueFor(table: string, column: ColumnShape, n: number, world: W
 function scalarFor(table: string, column: ColumnShape, n: number): Json {
   const t = unqualifiedType(column.type);
   if (t.endsWith('[]')) return [];
-  if (TEXT_TYPE.test(t)) return `pf-${column.name}-${n}`;
-  if (NUMERIC_TYPE.test(t)) return n;
+  if (TEXT_TYPE.test(t)) return textFor(column, n);
+  if (NUMERIC_TYPE.test(t)) return numberFor(column, n);
   if (t === 'boolean') return false;
   if (t === 'uuid') return uuidFrom(n);
   if (/^(timestamp|date)/.test(t)) return '2026-01-01T00:00:00Z';
   if (/^(time)/.test(t)) return '00:00:00';
   if (t === 'json' || t === 'jsonb') return {};
   throw new UnfillableColumn(`${table}.${column.name} is NOT NULL without a default and of type ${column.type}, which policyfuzz cannot fill`, table);
+}
+
+/** Text a column's simple CHECKs accept (check-forms.ts): its format's sample, cut to its length cap. */
+function textFor(column: ColumnShape, n: number): string {
+  let text = `pf-${column.name}-${n}`;
+  for (const check of column.checks ?? []) if (check.kind === 'pattern') text = sampleMatching(check.pattern, n) ?? text;
+  for (const check of column.checks ?? []) if (check.kind === 'maxLength') text = text.slice(-Math.max(1, check.max));
+  return text;
+}
+
+/** A number within a column's CHECK ranges: n where it fits, else the nearest bound. */
+function numberFor(column: ColumnShape, n: number): number {
+  let v = n;
+  for (const check of column.checks ?? []) {
+    if (check.kind !== 'range') continue;
+    if (check.max !== undefined && v > check.max) v = check.max;
+    if (check.min !== undefined && v < check.min) v = check.min;
+  }
+  return v;
 }
 
 /**

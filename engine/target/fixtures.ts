@@ -375,11 +375,58 @@ export function worldAsStored(plan: FixturePlan, world: World, modelTables: Read
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length) continue;
     const defaults = constantDefaultsOf(plan, modelTables, table);
-    if (!defaults.length || rows.every((r) => defaults.every(([column]) => column in r))) continue;
+    const sums = sumsOf(plan, modelTables, table);
+    if ((!defaults.length || rows.every((r) => defaults.every(([column]) => column in r))) && (!sums.length || rows.every((r) => sumHolds(r, sums)))) continue;
     stored ??= { ...world };
-    stored[table] = rows.map((r) => (defaults.every(([column]) => column in r) ? r : { ...Object.fromEntries(defaults), ...r }));
+    stored[table] = rows.map((r) => {
+      const withDefaults = defaults.every(([column]) => column in r) ? r : { ...Object.fromEntries(defaults), ...r };
+      return sumHolds(withDefaults, sums) ? withDefaults : withSums(withDefaults, sums);
+    });
   }
   return stored ?? world;
+}
+
+/** A CHECK `total = subtotal + fee` in the model's names, where the model knows every column of it. */
+interface ModelSum {
+  column: string;
+  addends: string[];
+}
+
+const sumsCache = new WeakMap<FixturePlan, Map<string, ModelSum[]>>();
+
+/** The target's sum CHECKs on a model table (check-forms.ts), in the model's column names: a drawn row's derived column is written as the sum, so the model and the target hold the same row. */
+function sumsOf(plan: FixturePlan, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>, table: string): ModelSum[] {
+  let byTable = sumsCache.get(plan);
+  if (!byTable) sumsCache.set(plan, (byTable = new Map()));
+  let sums = byTable.get(table);
+  if (!sums) {
+    const known = modelTables[table]?.columns ?? [];
+    const modelName = (target: string) => known.find((c) => (plan.mapping ? targetColumn(plan.mapping, table, c.name) : c.name) === target)?.name;
+    sums = [];
+    for (const c of plan.shapes?.get(plan.mapping ? targetTable(plan.mapping, table) : table) ?? []) {
+      for (const check of c.checks ?? []) {
+        if (check.kind !== 'sum') continue;
+        const column = modelName(check.column);
+        const addends = check.addends.map(modelName);
+        if (column !== undefined && addends.every((a) => a !== undefined)) sums.push({ column, addends: addends as string[] });
+      }
+    }
+    byTable.set(table, sums);
+  }
+  return sums;
+}
+
+const isNumber = (v: Json | undefined): v is number => typeof v === 'number';
+
+/** Whether a row holds its sums (a row leaving out a column, or holding a non-number, is the database's to judge). */
+function sumHolds(row: Row, sums: readonly ModelSum[]): boolean {
+  return sums.every((s) => !isNumber(row[s.column]) || !s.addends.every((a) => isNumber(row[a])) || row[s.column] === s.addends.reduce((t, a) => t + (row[a] as number), 0));
+}
+
+function withSums(row: Row, sums: readonly ModelSum[]): Row {
+  const out = { ...row };
+  for (const s of sums) if (isNumber(out[s.column]) && s.addends.every((a) => isNumber(out[a]))) out[s.column] = s.addends.reduce((t, a) => t + (out[a] as number), 0);
+  return out;
 }
 
 /**

@@ -11,6 +11,7 @@
 import type { Json } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import type { ColumnShape, TableShapes, UniqueIndex } from '../introspection/table-shapes.ts';
+import { matchesPattern, type CheckForm } from '../introspection/check-forms.ts';
 
 export { NotRealizable } from '../errors.ts';
 
@@ -24,7 +25,7 @@ function folded(v: Json, fold: UniqueIndex['fold']): string {
 
 /** Whether the column has anything for a world to break: the others are never looked at. */
 function constrains(c: ColumnShape): boolean {
-  return !c.generated && (c.notNull || c.vocabulary !== undefined || (c.enumLabels?.length ?? 0) > 0 || c.references !== undefined || (c.uniqueIndexes?.length ?? 0) > 0 || (c.uniqueTogether?.length ?? 0) > 0);
+  return !c.generated && (c.notNull || c.vocabulary !== undefined || (c.enumLabels?.length ?? 0) > 0 || c.references !== undefined || (c.uniqueIndexes?.length ?? 0) > 0 || (c.uniqueTogether?.length ?? 0) > 0 || c.checks !== undefined);
 }
 
 /** Per table shape (the plan's, made once): its columns that constrain a row, in order. Asked for every world of every case. */
@@ -70,6 +71,8 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
     if (typeof v === 'string' && c.vocabulary && !c.vocabulary.includes(v)) return `${table}.${name} is outside CHECK ${c.vocabularyConstraint}`;
     if (typeof v === 'string' && enumLabels && !enumLabels.includes(v)) return `${table}.${name} is outside its enum`;
     if (ref && !(parentsHeld ??= parentKeys(world, ref.table, ref.column, parents)).has(keyOf(v))) return `${table}.${name} needs a ${ref.table} row the case lacks (foreign key)`;
+    const refused = c.checks?.find((check) => refusesValue(check, v));
+    if (refused) return `${table}.${name} is refused by CHECK ${refused.constraint} (${describeCheck(refused)})`;
   }
   for (const index of c.uniqueIndexes ?? []) {
     const seen = new Set<string>();
@@ -93,6 +96,21 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
     }
   }
   return undefined;
+}
+
+/** Whether a simple CHECK (check-forms.ts) surely refuses a drawn value; a value it cannot judge passes (the database judges it). */
+function refusesValue(check: CheckForm, v: Json): boolean {
+  if (check.kind === 'pattern') return typeof v === 'string' && matchesPattern(check.pattern, v) === false;
+  if (check.kind === 'maxLength') return typeof v === 'string' && [...v].length > check.max;
+  if (check.kind === 'range') return typeof v === 'number' && ((check.min !== undefined && v < check.min) || (check.max !== undefined && v > check.max));
+  return false;
+}
+
+function describeCheck(check: CheckForm): string {
+  if (check.kind === 'pattern') return `format ${check.pattern}`;
+  if (check.kind === 'maxLength') return `at most ${check.max} characters`;
+  if (check.kind === 'range') return [check.min !== undefined ? `>= ${check.min}` : '', check.max !== undefined ? `<= ${check.max}` : ''].filter(Boolean).join(' and ');
+  return `= ${check.addends.join(' + ')}`;
 }
 
 /**
@@ -146,6 +164,7 @@ export function remedyFor(reason: string): string {
   if (/\(a CHECK the model does not have\)$/.test(reason)) {
     return "a CHECK of the project's refuses values the model's columns accept: map the values (mapping.tables.<table>.values) or narrow the pack's vocabulary setting for that column; where the model has that CHECK too, the mapping gives it values it does not list (a mapping error, not a schema difference)";
   }
+  if (/ is refused by CHECK /.test(reason)) return "the model draws values the project's CHECK refuses (the fixtures fill the columns the model leaves out to fit it; a drawn value that breaks it is no case here): map the values (mapping.tables.<table>.values), or accept fewer cases";
   if (/outside/.test(reason)) return "the model's vocabulary is wider than the target's (map the values in the config)";
   return 'the target refuses what the model writes';
 }

@@ -33,7 +33,7 @@ export const referencePack = definePack({
         { path: 'adminRoles', helper: 'admin' },
         { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs' },
         { path: 'pr.handlerRoles', helper: 'pr.*handl|handl.*pr' },
-        { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop' },
+        { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' },
         { path: 'projects.actorRoles', helper: 'project.*actor' },
       ],
     },

@@ -54,3 +54,14 @@ describe('rule 4: the buyer window by policy or by trigger', () => {
     expect(compareOutcomes(expected, trigger)).toBeDefined();
   });
 });
+
+describe('model.shop.handlerPermission: whether a permission makes a shop handler', () => {
+  const houseHolder = (status: string) => ({ ...world(status), users: [{ id: BUYER, email: 'b@x', role: 'vs_staff', department: null, permissions: ['house'], managed_permissions: [] }] });
+  it('by default the house permission makes its holder a handler, out of the window too', () => {
+    expect(predict(oracle, houseHolder('cancelled'), caller, patch({ shipping_address: 'x' })).outcome).toMatchObject({ kind: 'allowed', affected: 1 });
+  });
+  it('null: no permission does (a schema whose shop helper reads the role only), so the window holds', () => {
+    const roleOnly = referenceOracleWith(ModelSettingsSchema.parse({ shop: { handlerPermission: null } }));
+    expect(predict(roleOnly, houseHolder('cancelled'), caller, patch({ shipping_address: 'x' })).outcome).toMatchObject({ kind: 'filtered' });
+  });
+});

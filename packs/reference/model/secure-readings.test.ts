@@ -55,6 +55,14 @@ describe('rule 3 on vs_tickets: a handler’s entry that is no remark', () => {
     expect(compareOutcomes(expected, refused)).toBeUndefined();
   });
 
+  it('the same entry appended by vs_transfer_dept (the function’s write fires the guard): stored, or refused', () => {
+    const transfer = (entry: unknown): ApiRequest => ({ kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id: 'VS-1001', p_dept: 'SCI', p_remarks: [entry] } }) as ApiRequest;
+    const expected = predict(handler, w, caller, transfer({ by: 'staff', text: 'moved' })).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(compareOutcomes(expected, refused)).toBeUndefined();
+    expect(compareOutcomes(predict(handler, w, caller, transfer({ vis: 'staff', by: 'x', internal: true, text: 'moved' })).outcome, refused)).toBeDefined();
+  });
+
   it('a well-formed entry must still go through', () => {
     expect(compareOutcomes(predict(handler, w, caller, append({ vis: 'staff', by: 'x', internal: true, text: 'checked' })).outcome, refused)).toBeDefined();
   });
@@ -68,5 +76,47 @@ describe('find_similar_vs_tickets for a caller with a role who handles nothing',
     const oracle = referenceOracleWith(settings);
     expect(compareOutcomes(predict(oracle, world('user'), caller, similar).outcome, noRows)).toBeUndefined();
     expect(compareOutcomes(predict(oracle, { users: [] }, caller, similar).outcome, noRows)).toBeDefined();
+  });
+});
+
+describe('model.departmentList: a department outside the list', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: ME, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: null, is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null };
+  const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } };
+  const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_tickets: [TICKET] };
+  const move: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { target_dept: 'XYZ' }, filters: [{ column: 'id', op: 'eq', value: 'VS-1001' }], returning: 'representation' };
+
+  it('closed (the reference): refused by the CHECK', () => {
+    expect(predict(referenceOracleWith(ModelSettingsSchema.parse(settings)), w, caller, move).outcome).toMatchObject({ kind: 'error', code: '23514' });
+  });
+  it('open (a schema keeping no list): stored like any other', () => {
+    expect(predict(referenceOracleWith(ModelSettingsSchema.parse({ ...settings, departmentList: 'open' })), w, caller, move).outcome).toMatchObject({ kind: 'allowed', affected: 1 });
+  });
+});
+
+describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'wifi', is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection in block D fails each evening since Monday', deleted_at: null };
+  const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } };
+  const oracle = referenceOracleWith(ModelSettingsSchema.parse(settings));
+  const person = (role: string, permissions: string[]) => ({ users: [{ ...world(role).users[0], department: 'ENG', permissions }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [TICKET] });
+  const notAuthorized = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
+
+  it('a visible remark holding a ticket id (its own, or inside a longer one): stored, or refused (rule 12: id-bearing remarks are internal)', () => {
+    const own: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'update on VS-1001' }] }, filters: [{ column: 'id', op: 'eq', value: 'VS-1001' }], returning: 'minimal' };
+    const expected = predict(oracle, person('vs_staff', []), caller, own).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    const longer = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'ref VS-10010' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, longer).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    const plain = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'looking into it' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, plain).outcome, { kind: 'raised', code: 'P0001', message: 'no' })).toBeDefined();
+  });
+
+  it('vs_set_public by a handler who is not staff (the vs permission): published, or refused (rule 13: a headline written by staff)', () => {
+    const publish: ApiRequest = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: true, p_title: 'Wifi drops' } } as ApiRequest;
+    const byHolder = predict(oracle, person('user', ['vs']), caller, publish).outcome;
+    expect(byHolder).toMatchObject({ kind: 'allowed' });
+    expect(compareOutcomes(byHolder, notAuthorized)).toBeUndefined();
+    // A staff handler must still be able to publish.
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, publish).outcome, notAuthorized)).toBeDefined();
   });
 });

@@ -133,6 +133,12 @@ export const ModelSettingsSchema = z
     phoneStyle: z.enum(['any', 'international']).default('any'),
     /** Departments (users.department, vs_tickets.target_dept). */
     departments: roleList.default(['ENG', 'SCI', 'ART', 'LAW', 'SE']),
+    /**
+     * `closed` (the reference): a ticket's target_dept outside `departments` is refused (a CHECK,
+     * 23514). `open`: the schema keeps no list (the spec names none), so any code is stored; its
+     * own format CHECK, where it has one, refuses what it refuses (such a case is dropped, named).
+     */
+    departmentList: z.enum(['closed', 'open']).default('closed'),
     users: z
       .object({
         /** Rule 1: columns an owner may change on their own users row; every other column is guarded. */
@@ -224,9 +230,13 @@ export const ModelSettingsSchema = z
     /** Shop orders (rules 1, 4, 5, 8). Amounts are integers in the smallest currency unit. */
     shop: z
       .object({
-        /** A shop handler: a non-null role in handlerRoles, or any non-null role holding handlerPermission. */
+        /**
+         * A shop handler: a non-null role in handlerRoles, or any non-null role holding
+         * handlerPermission. The spec names a `house` permission but not what it grants: null where
+         * no permission makes a shop handler (fewer handlers: as secure).
+         */
         handlerRoles: roleList.default(['staff', 'admin', 'dev']),
-        handlerPermission: z.string().min(1).default('house'),
+        handlerPermission: z.string().min(1).nullable().default('house'),
         statuses: roleList.default(['pending', 'review', 'slip_mismatch', 'paid', 'shipped', 'completed', 'cancelled']),
         initialStatus: z.string().min(1).default('pending'),
         /** Rule 4: a buyer may update an order whose status is one of these, and only to one of these. */
@@ -406,4 +416,9 @@ function functionColumnMisfits(settings: ModelSettings): string[] {
     const unknown = (cols as string[]).filter((c) => !known.includes(c));
     return unknown.length ? [`model.functionColumns.${fn} names ${unknown.join(', ')}, which the model's ${fn} does not return (it knows ${known.join(', ')}): list only columns the function returns`] : [];
   });
+}
+
+/** Whether a ticket may hold this department as its target_dept (model.departmentList). */
+export function storableDepartment(settings: Pick<ModelSettings, 'departments' | 'departmentList'>, value: unknown): boolean {
+  return typeof value === 'string' && (settings.departmentList === 'open' || settings.departments.includes(value));
 }

@@ -17,11 +17,11 @@ import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed, orAlso, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
 import { NOT_FOUND_SETTING, notFoundAnswer, refusal } from '../refusals.ts';
-import type { ModelSettings } from '../settings.ts';
+import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
@@ -107,13 +107,23 @@ const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
 /** A VS handler's function called by someone who is not one (rule 9). */
 const notHandler = (world: World, settings: ModelSettings): Prediction => (take('R09.caller.not-handler'), fail(world, refusal(settings, 'not-authorized')));
 
+/**
+ * Rule 13's "a headline written by staff": a schema letting only staff handlers publish refuses a
+ * handler who is not staff (a permission holder), as securely as the model's any-handler reading.
+ */
+function orRefusedIfNotStaff(ctx: RuleContext, p: Prediction): Prediction {
+  if (!isVsHandler(ctx) || currentUserIsStaff(ctx)) return p;
+  const notStaff = refusal(ctx.settings, 'not-authorized');
+  return { ...p, outcome: p.outcome.kind === 'allowed' ? { ...p.outcome, orElse: [...(p.outcome.orElse ?? []), notStaff] } : orAlso(p.outcome, [notStaff]) };
+}
+
 /** A ticket the caller handles: exists, not deleted, in scope (rule 9). */
 function handled(ctx: RuleContext, id: Json | undefined): Row | undefined {
   return tickets(ctx.world).find((t) => t.id === text(id) && notDeleted(t) && vsInScope(ctx, t.target_dept));
 }
 
 function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
-  if (!settings.departments.includes(String(t.target_dept))) return sqlError('23514', 'target_dept check');
+  if (!storableDepartment(settings, t.target_dept)) return sqlError('23514', `target_dept check (model.departmentList: ${settings.departmentList})`);
   // The cap enforced by a CHECK (the reference) or by a trigger or the function itself: either answer.
   if (!Array.isArray(t.remarks) || t.remarks.length > settings.vs.remarksCap) return orAlso(sqlError('23514', 'remarks cap'), [refusal(settings, 'remarks-cap')]);
   if (!Array.isArray(t.public_comments) || t.public_comments.length > settings.vs.publicCommentsCap) return sqlError('23514', 'public_comments cap');
@@ -219,10 +229,14 @@ const vsFunctionList: FunctionModel[] = [
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
+    // The function's write fires the table's guard: one checking every writer's entries (an entry that is no remark, a visible one naming its own ticket) refuses, as securely.
+    const secure = [...(remarks.some(isNoRemark) ? [noRemarkRefusal(settings)] : []), ...(timeline.refusalIsSecure ? [timeline.refusalIsSecure] : [])];
+    if (secure.length) return { outcome: { ...allowed(null, 1), orElse: secure }, world: replaceTicket(world, t.id, () => next) };
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
+  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) =>
+    orRefusedIfNotStaff(ctxOf(world, caller, settings), (() => {
     const ctx = ctxOf(world, caller, settings);
     if (!isVsHandler(ctx)) return notHandler(world, settings);
     if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
@@ -236,7 +250,7 @@ const vsFunctionList: FunctionModel[] = [
     if (repeatsReport(a.p_title, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'publish: the headline repeats the report'));
     take('R13.publish.done');
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
-  }),
+  })())),
 
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);

@@ -14,11 +14,12 @@ import type { RuleContext, TableModel } from '../../../../engine/model/table-mod
 import { jsonEqual } from '../../../../engine/model/values.ts';
 import { refusal } from '../refusals.ts';
 
-/** A non-null role that is a shop handler role, or a non-null role holding the shop permission (rule 8). */
+/** A non-null role that is a shop handler role, or a non-null role holding the shop permission, where there is one (rule 8; model.shop.handlerPermission). */
 export function isShopHandler(ctx: RuleContext): boolean {
   const role = currentUserRole(ctx);
   if (role === null) return false;
-  return ctx.settings.shop.handlerRoles.includes(role) || currentUserHasPermission(ctx, ctx.settings.shop.handlerPermission);
+  const permission = ctx.settings.shop.handlerPermission;
+  return ctx.settings.shop.handlerRoles.includes(role) || (permission !== null && currentUserHasPermission(ctx, permission));
 }
 
 function inBuyerWindow(status: Json | undefined, ctx: RuleContext): boolean {

@@ -17,7 +17,7 @@ import { jsonEqual } from '../../../../engine/model/values.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
 import { refusal } from '../refusals.ts';
-import type { ModelSettings } from '../settings.ts';
+import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { Outcome } from '../../../../engine/model/outcome.ts';
 import { notDeleted } from '../soft-delete.ts';
 
@@ -58,12 +58,17 @@ export function carriesOtherTicketId(e: Json, ownId: Json | undefined, world: Wo
  * Rule 12 for every writer of remarks: appended entries that the submitter would see and that
  * carry another ticket's id are refused, or stored internal (settings.vs.idBearingRemarks).
  */
-export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefined, world: World, entries: Json[], what: string): { reject: Outcome } | { entries: Json[] } {
+export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefined, world: World, entries: Json[], what: string): { reject: Outcome } | { entries: Json[]; refusalIsSecure?: Outcome } {
   const leaking = (e: Json) => isSubmitterVisibleRemark(e) && carriesOtherTicketId(e, ownId, world);
-  if (!entries.some(leaking)) return { entries };
+  // Rule 12 says only "id-bearing remarks are marked internal": a schema refusing a visible one
+  // whose text holds any ticket's id, its own or inside a longer one (VS-1001 in VS-10010), reads
+  // that as strictly, as securely.
+  const idShaped = (e: Json) => isSubmitterVisibleRemark(e) && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && JSON.stringify(e).includes(t.id));
+  const secure = entries.some(idShaped) ? { refusalIsSecure: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark holds a ticket id`) } : {};
+  if (!entries.some(leaking)) return { entries, ...secure };
   take('R12.id-bearing.written');
   if (settings.vs.idBearingRemarks === 'refused') return { reject: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark carries another ticket's id`) };
-  return { entries: entries.map((e) => (leaking(e) && isObject(e) ? { ...e, internal: true } : e)) };
+  return { entries: entries.map((e) => (leaking(e) && isObject(e) ? { ...e, internal: true } : e)), ...secure };
 }
 
 /** Rule 3: an entry a submitter may append: vis 'ticket', by the submitter label, not internal. */
@@ -126,10 +131,16 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   // Rule 3 shapes a submitter's entries only: a handler's entry that is no remark (no object with
   // a vis) is stored; a schema checking every writer's entries refuses it, as securely.
   const byHandler = !vsTicketsGuard.isOwner(oldRow, ctx) || vsTicketsGuard.isExempt(oldRow, ctx);
-  const malformed = byHandler && after.slice(before.length).some((e) => !isObject(e) || typeof e.vis !== 'string');
+  const malformed = byHandler && after.slice(before.length).some(isNoRemark);
   const row = { ...newRow, remarks: [...before, ...appended.entries] };
-  return malformed ? { row, refusalIsSecure: refusal(ctx.settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis)') } : { row };
+  const refusalIsSecure = appended.refusalIsSecure ?? (malformed ? noRemarkRefusal(ctx.settings) : undefined);
+  return refusalIsSecure ? { row, refusalIsSecure } : { row };
 }
+
+/** An entry that is no remark (no object with a vis): stored from a handler (rule 3 shapes a submitter's), or refused by a schema checking every writer's entries. */
+export const isNoRemark = (e: Json): boolean => !isObject(e) || typeof e.vis !== 'string';
+
+export const noRemarkRefusal = (settings: ModelSettings): Outcome => refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis)');
 
 /** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
 export const AUTO_CLOSE_AUTHOR = 'system';
@@ -194,7 +205,7 @@ export const vsTicketsTable: TableModel = {
     { name: 'id', type: 'text', nullable: false },
     { name: 'submitter_id', type: 'uuid', nullable: true, default: null },
     { name: 'submitter_label', type: 'text', nullable: false, default: 'student' },
-    { name: 'target_dept', type: 'text', nullable: false, check: (v, s) => typeof v === 'string' && s.departments.includes(v) },
+    { name: 'target_dept', type: 'text', nullable: false, check: (v, s) => storableDepartment(s, v) },
     { name: 'status', type: 'text', nullable: false, default: 'open', check: (v, s) => typeof v === 'string' && s.vs.statuses.includes(v) },
     { name: 'category', type: 'text', nullable: true, default: null },
     { name: 'is_public', type: 'boolean', nullable: false, default: false },

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { checkForms, matchesPattern, sampleMatching } from '../introspection/check-forms.ts';
+import { fillWorld } from './fill-row.ts';
+import { unrealizableReason } from './realizable.ts';
+import { worldAsStored, type FixturePlan } from './fixtures.ts';
+import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
+
+describe('reading simple CHECK forms (as pg_get_constraintdef prints them)', () => {
+  it('reads a format, a range, a between, a length cap and a sum', () => {
+    expect(checkForms(`CHECK ((id ~ '^PR-[0-9A-Z]{4,}$'::text))`)).toEqual([{ kind: 'pattern', column: 'id', pattern: '^PR-[0-9A-Z]{4,}$' }]);
+    expect(checkForms(`CHECK ((subtotal >= 0))`)).toEqual([{ kind: 'range', column: 'subtotal', min: 0 }]);
+    expect(checkForms(`CHECK (((year >= 1) AND (year <= 8)))`)).toEqual([{ kind: 'range', column: 'year', min: 1 }, { kind: 'range', column: 'year', max: 8 }]);
+    expect(checkForms(`CHECK ((char_length(name) <= 80))`)).toEqual([{ kind: 'maxLength', column: 'name', max: 80 }]);
+    expect(checkForms(`CHECK ((total = (subtotal + fee)))`)).toEqual([{ kind: 'sum', column: 'total', addends: ['subtotal', 'fee'] }]);
+  });
+  it('leaves other forms to the database', () => {
+    expect(checkForms(`CHECK (((file_url IS NULL) OR (file_url ~ '^https://'::text)))`)).toBeUndefined();
+    expect(checkForms(`CHECK ((jsonb_typeof(remarks) = 'array'::text))`)).toBeUndefined();
+  });
+});
+
+describe('strings for a format', () => {
+  for (const pattern of ['^PR-[0-9]{6}$', '^PR-[0-9A-Z]{4,}$', '^VS-[0-9]+$', '^[a-z][a-z0-9_]*$', '^[A-Z]{2,6}$', '^\\+?[0-9][0-9 -]{5,19}$', '^[[:digit:]]{8,10}$']) {
+    it(`matches ${pattern}, a distinct value per n`, () => {
+      const made = [1, 2, 37, 900].map((n) => sampleMatching(pattern, n)!);
+      for (const v of made) expect(matchesPattern(pattern, v), v).toBe(true);
+      expect(new Set(made).size).toBe(4);
+    });
+  }
+  it('matches a pattern with no room to vary', () => {
+    expect(sampleMatching('^a\\.b?c$', 5)).toBe('a.c');
+  });
+  it('gives none for a pattern of another form', () => {
+    expect(sampleMatching('^(a|b)$', 1)).toBeUndefined();
+    expect(sampleMatching('PR-', 1)).toBeUndefined();
+  });
+});
+
+const col = (c: Partial<ColumnShape> & { name: string }): ColumnShape => ({ type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...c });
+
+describe('a schema with CHECKs: fills to fit them, drops a drawn value they refuse', () => {
+  const shapes: TableShapes = new Map([
+    [
+      'pr_tickets',
+      [
+        col({ name: 'id', primaryKey: true, unique: true }),
+        col({ name: 'code', notNull: true, checks: [{ kind: 'pattern', column: 'code', pattern: '^PR-[0-9]{6}$', constraint: 'pr_code_check' }] }),
+        col({ name: 'year', type: 'smallint', notNull: true, checks: [{ kind: 'range', column: 'year', min: 1, constraint: 'y' }, { kind: 'range', column: 'year', max: 8, constraint: 'y' }] }),
+      ],
+    ],
+    [
+      'shop_orders',
+      [
+        col({ name: 'id' }),
+        col({ name: 'subtotal', type: 'integer' }),
+        col({ name: 'fee', type: 'integer' }),
+        col({ name: 'total', type: 'integer', checks: [{ kind: 'sum', column: 'total', addends: ['subtotal', 'fee'], constraint: 'shop_orders_check' }] }),
+      ],
+    ],
+  ]);
+
+  it('fills a left-out column with a value its format and range accept', () => {
+    const [row] = fillWorld({ pr_tickets: [{ id: 'a' }] }, shapes).pr_tickets;
+    expect(row.code).toMatch(/^PR-[0-9]{6}$/);
+    expect(row.year).toBeGreaterThanOrEqual(1);
+    expect(row.year).toBeLessThanOrEqual(8);
+  });
+
+  it('names the CHECK a drawn value breaks', () => {
+    expect(unrealizableReason({ pr_tickets: [{ id: 'a', code: 'PR-%' }] }, shapes, new Set(['pr_tickets']))).toBe('pr_tickets.code is refused by CHECK pr_code_check (format ^PR-[0-9]{6}$)');
+    expect(unrealizableReason({ pr_tickets: [{ id: 'a', code: 'PR-000001', year: 9 }] }, shapes, new Set(['pr_tickets']))).toBe('pr_tickets.year is refused by CHECK y (<= 8)');
+    expect(unrealizableReason({ pr_tickets: [{ id: 'a', code: 'PR-000001', year: 3 }] }, shapes, new Set(['pr_tickets']))).toBeUndefined();
+  });
+
+  it('writes a drawn row\'s derived column as its sum, for the model and the target alike', () => {
+    const plan = { shapes } as unknown as FixturePlan;
+    const model = { shop_orders: { columns: [{ name: 'id' }, { name: 'subtotal' }, { name: 'fee' }, { name: 'total' }] } };
+    const world = { shop_orders: [{ id: 'o1', subtotal: 40, fee: 5, total: 7 }, { id: 'o2', subtotal: 1, fee: 2, total: 3 }] };
+    const stored = worldAsStored(plan, world, model);
+    expect(stored.shop_orders).toEqual([{ id: 'o1', subtotal: 40, fee: 5, total: 45 }, { id: 'o2', subtotal: 1, fee: 2, total: 3 }]);
+    // A world that holds its sums is kept as it is.
+    expect(worldAsStored(plan, { shop_orders: [world.shop_orders[1]] }, model).shop_orders[0]).toBe(world.shop_orders[1]);
+  });
+});
