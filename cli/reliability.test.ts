@@ -59,8 +59,9 @@ describe('a sharded run gives the verdicts of one machine', () => {
   it('pr (shortened to its rarest clauses) split 2 and 4 ways and merged: the unsharded verdicts and counts', async () => {
     // R06, R09 and R13 have the clauses a slice of the cases misses; S01…S04 are split by position;
     // LINT01 is a catalog check (first shard only, one-sided: every lint refuses), never gated.
-    // Four lanes in every run (4 workers, 2×2, 4×1): the same cases, however they are split.
-    const common = ['fuzz', '--profile', 'pr', '--only', 'R06,R09,R13,LINT01,S01,S02,S03,S04', '--seed', '7', '--runs', '200', '--sso-runs', '10', '--no-replay', '--no-color', '--database-url', inject('databaseUrl')];
+    // Four lanes in every run (4 workers, 2×2, 4×1): the same cases, however they are split. A shard
+    // never stops early (it sees only its lanes): the run it equals is one without early stop.
+    const common = ['fuzz', '--profile', 'pr', '--no-early-stop', '--only', 'R06,R09,R13,LINT01,S01,S02,S03,S04', '--seed', '7', '--runs', '200', '--sso-runs', '10', '--no-replay', '--no-color', '--database-url', inject('databaseUrl')];
     const run = (extra: string[]) => {
       const dir = tempDir('shard');
       return runBin([...common, ...extra, '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]).then((r) => ({ ...r, dir }));
@@ -101,6 +102,9 @@ describe('a sharded run on a mapped target gives the verdicts and notes of one m
     };
     const [whole, ...shards] = await Promise.all([run(['--workers', '2']), ...[1, 2].map((i) => run(['--workers', '1', '--shard', `${i}/2`]))]);
     for (const r of [whole, ...shards]) expect(r.code, r.stdout + r.stderr).toBe(0);
+    // The pr profile asks for early stop; a shard says it has it off (its 60 runs are below the minimum: none stops here).
+    for (const s of shards) expect(s.stdout + s.stderr).toMatch(/shard \d\/2 \(lanes \d…\d of 2\), early stop off on a shard \(the merge equals one run with --no-early-stop\)/);
+    expect(whole.stdout + whole.stderr).not.toMatch(/early stop off/);
     const out = tempDir('mapped-merged');
     const m = await runBin(['merge-reports', ...shards.map((s) => s.dir), '--out', out]);
     expect(m.code, m.stdout + m.stderr).toBe(0);

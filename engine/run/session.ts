@@ -119,7 +119,8 @@ export function sessionOn(env: Environment, target: SessionTarget, given: Oracle
       return properties.map((listed): Fitted => {
         const { property, missing, leftOut } = fitToTarget(listed, env.cache, mapping);
         if (missing.length) return { listed, runnable: false, result: notApplicable(listed, missing, seed) };
-        const misfits = [...everywhere, ...fromPack.flatMap((m) => (typeof m !== 'string' && listed.tables.includes(m.table) ? [m.text] : []))];
+        // A table's misfit where that table is in play on this target (not among the parts left out).
+        const misfits = [...everywhere, ...fromPack.flatMap((m) => (typeof m !== 'string' && property.tables.includes(m.table) && !leftOut.includes(m.table) ? [m.text] : []))];
         if (misfits.length) return { listed, runnable: false, result: misfitResult(listed, misfits, seed, target.config?.file ?? 'the config') };
         const partial = partialNote(leftOut);
         return { listed, property, runnable: true, ...(partial ? { partial } : {}) };
