@@ -11,7 +11,7 @@ import type { PropertyResult } from '../runner/result.ts';
 import { accessMatrix } from './matrix.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE, untakenBranches } from '../runner/coverage.ts';
 import { MAX_FINDINGS, moreFindingsNote, oneFindingPerSignature } from '../findings/cap.ts';
-import { dropNotes, shortfallText, takeDropNotes, takeShortfall } from '../runner/run-data-property.ts';
+import { dropNotes, noteWithoutCounted, shortfallText, takeShortfall } from '../runner/run-data-property.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
@@ -432,11 +432,8 @@ function shardNotesOf(shards: readonly PropertySummary[]): { note: string[]; dis
   let distinct = 0;
   const shortfall = { unchecked: 0, gaveUp: 0 };
   for (const p of shards) {
-    // The count travels as a field; its words are taken out of the note as the shard wrote them (they hold "; ").
     distinct = Math.max(distinct, p.moreFindings?.distinct ?? 0);
-    const said = p.moreFindings ? moreFindingsNote(p.moreFindings.distinct, p.moreFindings.atLeast) : undefined;
-    const note = said ? (p.note ?? '').split(said).join('') : (p.note ?? '');
-    const taken = takeShortfall(takeDropNotes(note, Object.keys(p.dropped ?? {})));
+    const taken = takeShortfall(noteWithoutCounted(p));
     shortfall.unchecked += taken.unchecked;
     shortfall.gaveUp += taken.gaveUp;
     for (const part of taken.note.split('; ')) if (part.trim() && part !== COVERAGE_ON_MERGE_NOTE && !parts.includes(part)) parts.push(part);

@@ -15,7 +15,7 @@ import type { DataProperty } from './data-property.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
-import { dropNotes, droppedNote, passNote, plannedRuns, takeDropNotes } from './run-data-property.ts';
+import { dropNotes, droppedNote, noteWithoutCounted, passNote, plannedRuns } from './run-data-property.ts';
 import { MAX_FINDINGS, moreFindingsNote, oneFindingPerSignature } from '../findings/cap.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
@@ -41,11 +41,9 @@ function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Reco
   let counted = 0;
   // A harness error in a later tranche ends the property after the findings before it (as in one run).
   for (const r of [first, second].filter((x) => x.status === 'failed' || x.status === 'error')) {
-    // The count travels as a field; its words are taken out of the note as the tranche wrote them (they hold "; ").
     counted = Math.max(counted, r.moreFindings?.distinct ?? 0);
-    const said = r.moreFindings ? moreFindingsNote(r.moreFindings.distinct, r.moreFindings.atLeast) : undefined;
-    const note = r.status === 'error' && r.note ? `${r.note} (after the findings above)` : (r.note ?? '');
-    for (const part of takeDropNotes(said ? note.split(said).join('') : note, Object.keys(r.dropped ?? {})).split('; ')) if (part.trim() && !parts.includes(part)) parts.push(part);
+    const note = r.status === 'error' && r.note ? `${r.note} (after the findings above)` : undefined;
+    for (const part of noteWithoutCounted(r, note).split('; ')) if (part.trim() && !parts.includes(part)) parts.push(part);
   }
   const distinct = Math.max(all.length, counted);
   // One failing tranche's count is exact; with another's findings beside it, those may be among its

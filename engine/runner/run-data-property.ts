@@ -130,6 +130,16 @@ export function acceptedNote(accepted: Record<string, number>): string | undefin
 }
 
 /**
+ * What a join of tranches or a merge of shards keeps of one result's note: its words for the
+ * findings past the cap (the count travels as `moreFindings`; its words hold "; ") and its drop
+ * notes taken out, both said again of the joined counts. `note`: the note as it is to be read.
+ */
+export function noteWithoutCounted(result: { note?: string | null; moreFindings?: { distinct: number; atLeast?: true }; dropped?: Record<string, number> }, note = result.note ?? ''): string {
+  const said = result.moreFindings ? moreFindingsNote(result.moreFindings.distinct, result.moreFindings.atLeast) : undefined;
+  return takeDropNotes(said ? note.split(said).join('') : note, Object.keys(result.dropped ?? {}));
+}
+
+/**
  * A note with the drop notes dropNotes words for these reasons taken out, whatever their shares: a
  * shard's, whose shares merge-reports words again of the merged counts.
  */
