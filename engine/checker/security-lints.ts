@@ -7,6 +7,7 @@
  * Invoker functions without a search_path (splinter flags them too) and definer functions the API
  * roles may execute (0028/0029: rule 15 checks every grant against the model) are left out.
  */
+import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 import type pg from 'pg';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
 
@@ -24,9 +25,6 @@ export interface LintFinding {
   defined: { kind: 'relation' | 'function' | 'policy' | 'extension'; schema?: string; name: string; table?: string };
 }
 
-/** Schemas Supabase itself manages: their objects are not the project's to lint. */
-/** Schemas Supabase itself manages (and this harness's compatibility layer stands in for). */
-export const MANAGED_SCHEMAS = ['auth', 'storage', 'extensions', 'graphql', 'graphql_public', 'realtime', 'net', 'cron', 'vault', 'pgsodium', 'pgsodium_masks', 'supabase_functions', 'supabase_migrations', 'information_schema', 'pg_catalog', 'pg_toast'];
 
 const API_ROLES = ['anon', 'authenticated'] as const;
 

@@ -13,7 +13,7 @@ import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { NotNullDraws, PackModel } from '../pack.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
-import { MANAGED_SCHEMAS } from '../checker/security-lints.ts';
+import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 import { proposeMapping, proposeVocabularySubsets, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
 import { mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';

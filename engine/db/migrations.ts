@@ -9,7 +9,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
-import { MANAGED_SCHEMAS } from '../checker/security-lints.ts';
+import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
 import { extensionsToStandIn, STOOD_IN_EXTENSIONS, withStandIns } from './supabase/stand-ins.ts';
 
@@ -101,7 +101,7 @@ const DUPLICATE_SCHEMA = '42P06';
 
 /** Why a migration creating one of Supabase's own schemas stops, and what to give policyfuzz instead. */
 export function wholeDatabaseDump(schema: string): string {
-  return `schema "${schema}" already exists: this file creates Supabase's own schema ${schema}, as a dump of the whole database does (pg_dump, or \`supabase db dump\` with Supabase's schemas), and the compatibility layer has made it already, as a Supabase project has it. Give policyfuzz your own schemas only: \`supabase db dump --schema public\` (and any other schema of yours), or pg_dump --schema=public`;
+  return `schema "${schema}" already exists: this file creates Supabase's own schema ${schema}, as a dump of the whole database does (pg_dump, or \`supabase db dump\` with Supabase's schemas), and the compatibility layer has made it already, as a Supabase project has it. Give policyfuzz your own schemas only: \`supabase db dump --schema public\` (and any other schema of yours), or pg_dump --schema=public; a migration of your own that makes it should say \`create schema if not exists ${schema}\`, as it would have to on Supabase`;
 }
 
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */

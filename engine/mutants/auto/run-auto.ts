@@ -11,7 +11,7 @@ import { touches } from '../../config/changed-since.ts';
 import { killMutant, type KillResult } from '../kill.ts';
 import type pg from 'pg';
 import { readCatalog, readPolicyTablesOutside, type Catalog } from './catalog.ts';
-import { MANAGED_SCHEMAS } from '../../checker/security-lints.ts';
+import { MANAGED_SCHEMAS } from '../../db/supabase/managed-schemas.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
 
 export const AUTO_MUTANT_SCHEMAS = ['public', 'passport', 'private'];
