@@ -12,6 +12,8 @@ import { withModelRun, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment } from './environment.ts';
 import type { FixturePlan } from '../target/fixtures.ts';
+import type { Row } from '../model/json.ts';
+import { textAsUuid } from '../model/target-ids.ts';
 import type { PropertyResult } from './result.ts';
 import { MAX_CONSECUTIVE_DROPS, runDataProperty } from './run-data-property.ts';
 
@@ -138,10 +140,12 @@ describe('the search', () => {
     expect(result.note).toMatch(/harness error: the database server closed the connection \(it stopped, crashed or was restarted: Client has encountered a connection error and is not queryable\); the findings made before it are kept: run again, and if it recurs read the server's log/);
   });
 
-  it('a finding on a mapped target is shrunk and saved as the run sends it: a step the target cannot take (an ordered read, order= untranslated) left out', async () => {
-    // shipping_name decides nothing here, so the case as drawn disagrees alike: only the form the shrink checks tells them apart.
+  it('a finding on a mapped target is shrunk and saved as the run sends it: the model\'s ids in text as the target keeps them, a step the target cannot take (an ordered read, order= untranslated) left out', async () => {
+    // Every case disagrees alike, as drawn or as sent: only the form the shrink checks and saves tells them apart.
     // Seen on stranger-app-2 (uuid ids): the shrunk case kept the model's ids in remark text
-    // ('see VS-1002') where the run sent the target's uuid, a case the run never sent.
+    // ('see VS-1002') where the run sent the target's uuid, a case the run never sent. Here the
+    // order's model id SO-1 (a uuid on the target, uuidIds) is named in its buyer_note: as sent, the
+    // note names the target's uuid, a change no minimizing (which drops steps and rows) undoes.
     const inserting: DataProperty = {
       id: 'T03',
       rule: 4,
@@ -151,13 +155,13 @@ describe('the search', () => {
         fc.record({ id: fc.uuid({ version: 4 }), other: fc.constantFrom('Sam Other', 'Kim Other') }).map(({ id, other }): DataCase => ({
           world: { 'auth.users': [{ id, email: `${id}@x.test` }], users: [{ id, email: `${id}@x.test`, display_name: 'u', role: 'user', permissions: [], managed_permissions: [] }] },
           steps: [
-            { caller: { kind: 'user', id }, request: { kind: 'insert', table: 'shop_orders', rows: [{ buyer_id: id, shipping_name: other }], returning: 'minimal' } },
+            { caller: { kind: 'user', id }, request: { kind: 'insert', table: 'shop_orders', rows: [{ id: 'SO-1', buyer_id: id, shipping_name: other, buyer_note: 'same as SO-1' }], returning: 'minimal' } },
             { caller: { kind: 'user', id }, request: { kind: 'select', table: 'shop_orders', columns: '*', filters: [], order: [{ column: 'shipping_name' }] } },
           ],
         })),
     };
     const plans = env.workers.map((w) => w.tx.fixturePlan);
-    for (const w of env.workers) Object.defineProperty(w.tx, 'fixturePlan', { value: { ...w.tx.fixturePlan, mapping: { tables: { shop_orders: {} } } }, configurable: true });
+    for (const w of env.workers) Object.defineProperty(w.tx, 'fixturePlan', { value: { ...w.tx.fixturePlan, mapping: { tables: { shop_orders: { uuidIds: ['id'] } } } }, configurable: true });
     let result;
     try {
       result = await runDataProperty(env, inserting, { seed: 2, runs: 10, oracle: objecting });
@@ -168,6 +172,9 @@ describe('the search', () => {
     const saved = result.failure!.counterexample as DataCase;
     // The case as the run sent it (the ordered read left out on a mapped target), not as drawn: what a replay sends.
     expect(saved.steps.map((s) => s.request.kind)).toEqual(['insert']);
+    // The note names the order as the target keeps it (the id itself stays the model's: the mapping makes it the target's).
+    const [row] = (saved.steps[0].request as { rows: Row[] }).rows;
+    expect(row).toMatchObject({ id: 'SO-1', buyer_note: `same as ${textAsUuid('SO-1')}` });
   });
 
   it('an interrupt while shrinking stops it: the smallest counterexample found so far is reported, and the note says shrinking was cut', async () => {
