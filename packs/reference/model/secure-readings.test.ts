@@ -72,10 +72,14 @@ describe('find_similar_vs_tickets for a caller with a role who handles nothing',
   const settings = ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } });
   const similar: ApiRequest = { kind: 'rpc', fn: 'find_similar_vs_tickets', args: { p_id: 'VS-1001' } } as ApiRequest;
   const noRows = { kind: 'allowed' as const, rows: [], affected: 0 };
-  it('refused, or answered no similar ticket; a null role (no users row) only refused', () => {
-    const oracle = referenceOracleWith(settings);
-    expect(compareOutcomes(predict(oracle, world('user'), caller, similar).outcome, noRows)).toBeUndefined();
-    expect(compareOutcomes(predict(oracle, { users: [] }, caller, similar).outcome, noRows)).toBeDefined();
+  it('refused, or answered no similar ticket, as vs.similarForNonHandler says (one of them, not either per call); a null role (no users row) only refused', () => {
+    const refused = referenceOracleWith(settings);
+    const empty = referenceOracleWith({ ...settings, vs: { ...settings.vs, similarForNonHandler: 'empty' } });
+    // Either per call would let a target answer [] for ids that exist and refuse the others: which tickets exist.
+    expect(compareOutcomes(predict(refused, world('user'), caller, similar).outcome, noRows)).toBeDefined();
+    expect(compareOutcomes(predict(empty, world('user'), caller, similar).outcome, noRows)).toBeUndefined();
+    expect(compareOutcomes(predict(empty, world('user'), caller, similar).outcome, predict(refused, world('user'), caller, similar).outcome as never)).toBeDefined();
+    expect(compareOutcomes(predict(empty, { users: [] }, caller, similar).outcome, noRows)).toBeDefined();
   });
 });
 

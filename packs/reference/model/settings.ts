@@ -184,6 +184,13 @@ export const ModelSettingsSchema = z
          */
         mergeIntoDuplicate: z.enum(['refused', 'merged']).default('refused'),
         /**
+         * find_similar_vs_tickets called by a caller with a role who handles nothing: `refused` (rule
+         * 9's not-authorized), or `empty` (a read scoped to what they handle: no similar ticket). Both
+         * are secure; one of them, not either per call, so a target that answers one way for ids that
+         * exist and the other for ids that do not (telling which tickets exist) disagrees.
+         */
+        similarForNonHandler: z.enum(['refused', 'empty']).default('refused'),
+        /**
          * Rule 12: a ticket-visible remark must not carry another ticket's id, whoever writes it
          * (a PATCH, vs_transfer_dept's p_remarks). The spec says id-bearing remarks are marked
          * internal, not how: 'refused' (the reference) raises; 'marked-internal' stores such an

@@ -103,6 +103,8 @@ const done = (world: World): Prediction => ({ outcome: allowed(null, 1), world }
 const fail = (world: World, outcome: Outcome): Prediction => ({ outcome, world });
 /** Decides whether a merge into a primary that is itself a duplicate answers or refuses. */
 const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
+/** Decides what a caller who handles nothing gets from find_similar_vs_tickets. */
+const SIMILAR_FOR_NON_HANDLER_SETTING = 'vs.similarForNonHandler';
 
 /** A VS handler's function called by someone who is not one (rule 9). */
 const notHandler = (world: World, settings: ModelSettings): Prediction => (take('R09.caller.not-handler'), fail(world, refusal(settings, 'not-authorized')));
@@ -167,13 +169,14 @@ const vsFunctionList: FunctionModel[] = [
     outcomeSetting: NOT_FOUND_SETTING,
   },
 
-  fn('find_similar_vs_tickets', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
+  {
+    ...fn('find_similar_vs_tickets', ['p_id'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (!isVsHandler(ctx)) {
       // A caller with a role who handles nothing: refused, or answered no similar ticket (a read
-      // scoped to what they handle): both secure. A null role is refused (§7: fails closed).
+      // scoped to what they handle), as vs.similarForNonHandler says. A null role is refused (§7: fails closed).
       const refused = notHandler(world, settings);
-      return currentUserRole(ctx) === null ? refused : { ...refused, outcome: orAlso(refused.outcome, [allowed([], 0)]) };
+      return currentUserRole(ctx) === null || settings.vs.similarForNonHandler === 'refused' ? refused : { ...refused, outcome: allowed([], 0) };
     }
     const src = handled(ctx, a.p_id);
     take(!src || src.category === null ? 'R09.similar.none' : 'R09.similar.listed');
@@ -184,6 +187,8 @@ const vsFunctionList: FunctionModel[] = [
       similar.map((t) => ({ id: t.id, target_dept: t.target_dept, status: t.status, category: t.category, duplicate_of: t.duplicate_of, is_duplicate: t.duplicate_of !== null })),
     );
   }),
+    outcomeSetting: SIMILAR_FOR_NON_HANDLER_SETTING,
+  },
 
   {
     ...fn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
