@@ -23,12 +23,5 @@ export const BUNDLED_MUTANTS = path.join(packsRoot, 'rules');
 /** The version recorded in saved failures and reports. */
 export const POLICYFUZZ_VERSION: string = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
-/**
- * A folder as a user reads it in help and messages: relative to the current folder when it lies
- * inside it, else absolute (a "../../../work/…" path says nothing).
- */
-export function shownPath(dir: string): string {
-  const relative = path.relative(process.cwd(), dir);
-  if (!relative) return dir;
-  return relative.startsWith('..') || path.isAbsolute(relative) ? path.resolve(dir) : relative;
-}
+/** A folder as a user reads it in help and messages (the engine's, re-exported for the CLI). */
+export { shownPath } from '../engine/config/shown-path.ts';

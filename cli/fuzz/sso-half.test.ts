@@ -19,7 +19,7 @@ describe("the SSO half's thread", () => {
     const plan = { ssoIds: ['S02', 'S03'], seed: 4, options: {}, profile: { ssoRuns: 25 }, savedSso: [] } as unknown as RunPlan;
     const answer = Promise.reject(new Error('DataCloneError: could not be cloned'));
     answer.catch(() => {});
-    const thread: SsoThread = { answer, abort: () => {}, stop: async () => {} };
+    const thread: SsoThread = { answer, stop: async () => {} };
     try {
       const sso = await runSsoHalf(plan, events, control, thread);
       expect(sso.results.map((r) => [r.id, r.area, r.status, r.seed])).toEqual([

@@ -10,7 +10,7 @@ import type { PropertyResult } from '../../engine/run/index.ts';
 import { runSsoAgainstEmulator, ssoPropertyTitles } from '../sso-integration.ts';
 import type { RunControl } from '../../engine/run/index.ts';
 import type { RunPlan } from './plan.ts';
-import { ssoThreadAvailable, startSsoThread, type SsoThread } from './sso-thread.ts';
+import { ssoThreadAvailable, startSsoThread, type SsoThread, type SsoThreadAnswer } from './sso-thread.ts';
 
 const ssoRunsOf = (plan: RunPlan) => plan.options.ssoRuns ?? plan.profile.ssoRuns;
 
@@ -34,12 +34,7 @@ export function startSsoHalf(plan: RunPlan, events: RunEvents, control: RunContr
 }
 
 /** The SSO half's results and its own time (a thread's from its start, beside the data half). */
-export interface SsoHalf {
-  results: PropertyResult[];
-  ms: number;
-}
-
-export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunControl, started?: SsoThread): Promise<SsoHalf> {
+export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunControl, started?: SsoThread): Promise<SsoThreadAnswer> {
   const { ssoIds, options } = plan;
   const since = Date.now();
   const results: PropertyResult[] = [];
@@ -56,8 +51,8 @@ export async function runSsoHalf(plan: RunPlan, events: RunEvents, control: RunC
       control.notRun.push(...ssoIds);
       return { results, ms: 0 };
     }
+    // An interrupt from here on aborts control.signal, which the thread was given: it stops.
     control.watchInterrupts();
-    if (control.interrupted()) started.abort();
     // A thread that fails (it crashed, or could not send its results) leaves its properties an
     // ERROR each, never the run: the data half's findings are reported all the same.
     const { results: ran, ms } = await started.answer.catch(async (error: unknown) => ({ results: threadFailed(plan, await ssoPropertyTitles(), error), ms: Date.now() - since }));

@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import type { PropertyResult } from '../../engine/run/index.ts';
 import type { SsoRun } from '../sso-integration.ts';
 
-/** What the thread answers: the results and its own run time (from the thread's start). */
+/** The SSO half's results and its own time: what the thread answers (its time from the thread's start), or what runSsoHalf returns. */
 export interface SsoThreadAnswer {
   results: PropertyResult[];
   ms: number;
@@ -22,8 +22,6 @@ export interface SsoThreadAnswer {
 
 export interface SsoThread {
   readonly answer: Promise<SsoThreadAnswer>;
-  /** Stops it at the interrupt: the properties stop after their case in flight, as in the main thread. */
-  abort(): void;
   /** Ends it now (its results are not wanted: --max-failures reached, or the data half failed). */
   stop(): Promise<void>;
 }
@@ -36,11 +34,16 @@ export function ssoThreadAvailable(env: NodeJS.ProcessEnv = process.env): boolea
   return env.POLICYFUZZ_SSO_THREAD?.trim().toLowerCase() !== 'off' && import.meta.url.endsWith('.js') && existsSync(fileURLToPath(ENTRY));
 }
 
+/**
+ * `signal` stops it at the interrupt (the properties stop after their case in flight, as in the
+ * main thread): an abort before its answer is passed on to it, one already made as it starts too.
+ */
 export function startSsoThread(run: Omit<SsoRun, 'signal'>, signal: AbortSignal): SsoThread {
   const started = performance.now();
   const worker = new Worker(ENTRY, { workerData: run });
   const onAbort = () => worker.postMessage('abort');
   signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort(); // a listener added after the abort is never called
   const answer = new Promise<SsoThreadAnswer>((resolve, reject) => {
     worker.once('message', (results: PropertyResult[]) => resolve({ results, ms: Math.round(performance.now() - started) }));
     worker.once('error', reject);
@@ -50,7 +53,6 @@ export function startSsoThread(run: Omit<SsoRun, 'signal'>, signal: AbortSignal)
   answer.catch(() => {});
   return {
     answer,
-    abort: onAbort,
     stop: async () => void (await worker.terminate()),
   };
 }

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { UsageError } from '../errors.ts';
 import type { Pack } from '../pack.ts';
 import { importModule, MODULE_EXTENSIONS } from './config-file.ts';
+import { shownPath } from './shown-path.ts';
 
 const HOW_TO_EXPORT = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
 
@@ -69,8 +70,7 @@ export function withCasesBlamingItsPack<P extends Pack<any>['properties'][number
  * "internal error" with its stack, nor a draw that never returns.
  */
 function drawnBlamingThePack<T>(id: string, packName: string, absolute: string | undefined, cases: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
-  const relative = absolute && path.relative(process.cwd(), absolute);
-  const file = relative && (relative.startsWith('..') ? absolute : relative);
+  const file = absolute && shownPath(absolute);
   const blame = (e: unknown): never => {
     const line = absolute && ((e as Error)?.stack ?? '').split('\n').find((frame) => frame.includes(absolute));
     const where = line?.match(/:(\d+):(\d+)\)?\s*$/);

@@ -14,6 +14,7 @@ import { MappingSchema, mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { UsageError } from '../errors.ts';
 import { ENGINE_PROPERTY_IDS } from '../property-id.ts';
+import { shownPath } from './shown-path.ts';
 
 /** The pack's mapping refined by the config's (and a front-end's own), checked as one (a pack's is typed, not validated). */
 function targetMapping(pack: Pack, config: Pick<PolicyfuzzConfig, 'mapping' | 'file'> | undefined, base: TargetMapping | undefined = pack.mapping): TargetMapping | undefined {
@@ -204,11 +205,11 @@ export async function chooseTarget(source: PackSource, choice: TargetChoice): Pr
   if (configFile) {
     parseConfig(raw, configFile, pack); // checked against the pack before anything else runs
     const target = await resolveTarget(pack, { config: configFile, migrations: [], skip: choice.skip, packModule, migrationTimeoutMs: choice.migrationTimeout });
-    return { pack, target, migrations: target.migrationDirs.map((d) => path.relative(process.cwd(), d) || d).join(' ') };
+    return { pack, target, migrations: target.migrationDirs.map((d) => shownPath(d)).join(' ') };
   }
   const packFolder = pack.migrations ?? source.migrations;
   const supabase = !choice.reference && !choice.migrations?.length && existsSync(SUPABASE_MIGRATIONS) ? [SUPABASE_MIGRATIONS] : undefined;
-  const folders = choice.migrations?.length ? choice.migrations : (supabase ?? (packFolder ? [path.relative(process.cwd(), packFolder) || packFolder] : []));
+  const folders = choice.migrations?.length ? choice.migrations : (supabase ?? (packFolder ? [shownPath(packFolder)] : []));
   if (!folders.length) throw new UsageError(`pack ${pack.name} names no migrations folder: pass --migrations <dir>`);
   // No config: it was looked for above (or --reference / --migrations say not to use one).
   const target = await resolveTarget(pack, { migrations: folders, explicitMigrations: true, skip: choice.skip, packModule, migrationTimeoutMs: choice.migrationTimeout });
@@ -228,7 +229,7 @@ export function recordedChoice(recorded: RecordedTarget | undefined, legacyMigra
   const folders = [recorded?.migrations ?? []].flat();
   if (folders.length && folders.every((f) => existsSync(f))) return { migrations: folders, skip: given.skip ?? recorded?.skip, ...withPack };
   if (legacyMigrations && existsSync(legacyMigrations)) return { migrations: [legacyMigrations], skip: given.skip, ...withPack };
-  return { migrations: [packFolder ? path.relative(process.cwd(), packFolder) || packFolder : '.'], skip: given.skip, ...withPack };
+  return { migrations: [packFolder ? shownPath(packFolder) : '.'], skip: given.skip, ...withPack };
 }
 
 /** What a front-end may set on top of a resolved target (policyfuzz/vitest's options; the config's own come first). */

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.ts';
+import { shownPath } from '../config/shown-path.ts';
 
 export interface BaseFolders {
   /** The base's migration folders with files, in the order of the head folders they stand for. */
@@ -29,7 +30,7 @@ export function baseFolders(bases: string | readonly string[], headDirs: string[
     const notFolders = list.filter((b) => !isFolder(b));
     if (notFolders.length) throw new UsageError(`--base: ${notFolders.join(', ')} is not a folder (give one git ref, or a folder for each migrations folder)`);
     if (list.length !== headDirs.length) {
-      throw new UsageError(`--base names ${list.length} folder(s) but the head has ${headDirs.length} migrations folder(s) (${headDirs.map((d) => path.relative(process.cwd(), d) || d).join(', ')}): give a base folder for each, in that order, or one git ref`);
+      throw new UsageError(`--base names ${list.length} folder(s) but the head has ${headDirs.length} migrations folder(s) (${headDirs.map((d) => shownPath(d)).join(', ')}): give a base folder for each, in that order, or one git ref`);
     }
     return { dirs: [...list], label: list.join(', '), cleanup: () => {} };
   }
