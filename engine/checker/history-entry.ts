@@ -51,6 +51,8 @@ export interface HistoryEntry {
   checker?: string;
   /** The model agreed only by an answer the target's shape justified (mapping.ts leniencyOf): what justified it. */
   leniency?: string;
+  /** The model agreed only by an alternative accepted as a secure reading (Outcome.reading): its name. */
+  reading?: string;
 }
 
 /**

@@ -17,8 +17,10 @@ import {
   sqlError,
   anyOf,
   orAlso,
+  secureReading,
   type Outcome,
 } from './outcome.ts';
+import { ownerUpdateLeftUndone } from './owner-guard.ts';
 import { selectedColumns, type ApiRequest, type Embed, type Filter } from './request.ts';
 import { branch, unrecorded } from './branches.ts';
 import { embedKey, foreignKeyEdge, resolveRelationship, sortRows, type ForeignKeyEdge, type Relationship } from './embed.ts';
@@ -475,8 +477,10 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
       next = r.row;
       undoneIsSecure &&= r.undoneIsSecure === true;
       if (r.refusalIsSecure) {
-        secure = [r.refusalIsSecure];
-        secureRefusals.push(r.refusalIsSecure);
+        // Named by the guard that made it, else by its table: every secure acceptance is counted by name.
+        const refusal = r.refusalIsSecure.reading ? r.refusalIsSecure : secureReading(`${model.table}.guard-refusal`, r.refusalIsSecure);
+        secure = [refusal];
+        secureRefusals.push(refusal);
       }
     } else undoneIsSecure = false;
     if (!bypass) {
@@ -511,7 +515,10 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
   const alternatives = [...guardRefusals, ...secureRefusals];
   const outcome: Outcome = alternatives.length ? { ...allowed(returned, replaced.size), orElse: alternatives } : allowed(returned, replaced.size);
   // Every row an owner's that owners cannot update: left undone by row security is as secure.
-  if (undoneIsSecure) return { outcome: { ...outcome, orElse: [...(outcome.orElse ?? []), filtered(representation ? [] : null), rejectedByPolicy(`owners cannot update ${model.table}`)] } as Outcome, world: withRows(world, model.table, rows) };
+  if (undoneIsSecure) {
+    const undone = [filtered(representation ? [] : null), rejectedByPolicy(`owners cannot update ${model.table}`)].map((o) => secureReading(ownerUpdateLeftUndone(model.table), o));
+    return { outcome: { ...outcome, orElse: [...(outcome.orElse ?? []), ...undone] } as Outcome, world: withRows(world, model.table, rows) };
+  }
   return { outcome, world: withRows(world, model.table, rows) };
 }
 

@@ -21,7 +21,7 @@ export interface Refusal {
   source?: string;
 }
 
-export type Outcome =
+export type Outcome = (
   /** rows: what the caller gets back (null when the request returns none, e.g. return=minimal). */
   /** orElse: other answers as secure (an owner's PATCH where owners cannot update: left undone; a row left undone that a project's trigger refuses instead). */
   /** upTo: db-max-rows with no order: any `upTo` of `rows` (and of each embedded array) is the answer. */
@@ -30,7 +30,15 @@ export type Outcome =
   | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string; orElse?: Outcome[] }
   /** clause: which rule refused, when the message also carries data (a guard names the columns it refused). */
   | { kind: 'raised'; code: string; message?: string; refusal?: Refusal; clause?: string; orElse?: Outcome[] }
-  | { kind: 'error'; code: string; detail?: string; orElse?: Outcome[] };
+  | { kind: 'error'; code: string; detail?: string; orElse?: Outcome[] }
+) & {
+  /**
+   * An alternative accepted only as a secure reading of a rule the spec leaves open (a guard
+   * refusing an exemption the spec does not require): its name, counted in the run's note when a
+   * step agreed by it alone (engine/runner/check-case.ts) and said in a failure near it.
+   */
+  reading?: string;
+};
 
 export type OutcomeClass = 'allowed' | 'filtered' | 'rejected' | 'errored';
 
@@ -54,6 +62,11 @@ export const rejectedByPolicy = (detail?: string): Outcome => ({ kind: 'rejected
 export const rejectedByGrant = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'grant', detail });
 export const raised = (code: string, message?: string, refusal?: Refusal, clause?: string): Outcome => ({ kind: 'raised', code, message, ...(refusal ? { refusal } : {}), ...(clause ? { clause } : {}) });
 export const sqlError = (code: string, detail?: string): Outcome => ({ kind: 'error', code, detail });
+
+/** `o` accepted as the secure reading `name` (Outcome.reading): an alternative, never the model's own answer. */
+export function secureReading(name: string, o: Outcome): Outcome {
+  return { ...o, reading: name };
+}
 
 /** A failure with further answers that are as correct (nothing added to a success or to none). */
 export function orAlso(o: Outcome, alternatives: Outcome[]): Outcome {

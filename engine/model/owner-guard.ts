@@ -4,7 +4,7 @@
  * guarded by default. Server contexts (null auth.uid()) are not guarded.
  */
 import type { Row } from './json.ts';
-import { filtered, raised, rejectedByPolicy, type Outcome } from './outcome.ts';
+import { filtered, raised, rejectedByPolicy, secureReading, type Outcome } from './outcome.ts';
 import type { RuleContext, TriggerResult } from './table-model.ts';
 import { jsonEqual } from './values.ts';
 
@@ -39,6 +39,11 @@ export interface OwnerGuard {
   branch?: (decision: 'exempt' | 'allow-list' | 'refused') => void;
 }
 
+/** The secure reading of a guard exempting fewer callers than the model (exemptionOptional): its refusal accepted. */
+export const guardExemptingFewer = (table: string) => `${table}.guard-exempting-fewer`;
+/** The secure reading of a table owners cannot update (ownersCannotUpdate): their change left undone by row security accepted. */
+export const ownerUpdateLeftUndone = (table: string) => `${table}.owner-update-left-undone`;
+
 export function applyOwnerGuard(guard: OwnerGuard, oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
   if (!guard.isOwner(oldRow, ctx)) return { row: newRow };
@@ -50,14 +55,14 @@ export function applyOwnerGuard(guard: OwnerGuard, oldRow: Row, newRow: Row, ctx
   if (guard.isExempt(oldRow, ctx)) {
     guard.branch?.('exempt');
     const optional = guard.exemptionOptional?.(oldRow, ctx) ? changedColumns(oldRow, newRow, guard.editable(ctx)) : [];
-    return optional.length ? { row: newRow, refusalIsSecure: refusalOf(optional) } : { row: newRow };
+    return optional.length ? { row: newRow, refusalIsSecure: secureReading(guardExemptingFewer(guard.table), refusalOf(optional)) } : { row: newRow };
   }
   const changed = changedColumns(oldRow, newRow, guard.editable(ctx));
   guard.branch?.(changed.length > 0 ? 'refused' : 'allow-list');
   if (changed.length > 0) {
     const reject = refusalOf(changed);
     if (!guard.ownersCannotUpdate?.(ctx) || (reject.kind !== 'raised' && reject.kind !== 'rejected' && reject.kind !== 'error')) return { reject };
-    const undone = [filtered([]), filtered(null), rejectedByPolicy('owners cannot update this table (ownerEditableColumns: [])')];
+    const undone = [filtered([]), filtered(null), rejectedByPolicy('owners cannot update this table (ownerEditableColumns: [])')].map((o) => secureReading(ownerUpdateLeftUndone(guard.table), o));
     return { reject: { ...reject, orElse: [...(reject.orElse ?? []), ...undone] } };
   }
   return guard.ownersCannotUpdate?.(ctx) ? { row: newRow, undoneIsSecure: true } : { row: newRow };

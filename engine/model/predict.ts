@@ -7,7 +7,7 @@ import { apiRoleOf, type Caller } from './caller.ts';
 import { predictTableRequest, type Prediction } from './engine.ts';
 import { unrecorded, withBranches } from './branches.ts';
 import { executeDenied } from './function-model.ts';
-import { allowed, sqlError, type Outcome } from './outcome.ts';
+import { allowed, secureReading, sqlError, type Outcome } from './outcome.ts';
 import { targetName, type ApiRequest } from './request.ts';
 import { embedKey } from './embed.ts';
 import type { Oracle } from '../pack.ts';
@@ -63,6 +63,9 @@ export function callerFilledRequest(oracle: Oracle, caller: Caller, request: Api
  * forged row (a trigger that fills only a null, behind a policy that checks) is as secure as
  * storing it as the caller's; storing the forged owner is neither.
  */
+/** The secure reading orSpoofRefused accepts (named in the run's note and near a failure). */
+export const FORGED_OWNER_REFUSED = 'forged-owner-refused';
+
 function orSpoofRefused(oracle: Oracle, world: World, caller: Caller, drawn: ApiRequest, outcome: Outcome): Outcome {
   if (drawn.kind !== 'insert' || caller.kind !== 'user') return outcome;
   const columns = oracle.callerFilled?.[targetName(drawn)] ?? [];
@@ -71,7 +74,7 @@ function orSpoofRefused(oracle: Oracle, world: World, caller: Caller, drawn: Api
   if (!forged) return outcome;
   const asSent = unrecorded(() => predictRequest(oracle, world, caller, drawn)).outcome;
   if (asSent.kind === 'allowed' || asSent.kind === 'filtered') return outcome;
-  return { ...outcome, orElse: [...(outcome.orElse ?? []), asSent] } as Outcome;
+  return { ...outcome, orElse: [...(outcome.orElse ?? []), secureReading(FORGED_OWNER_REFUSED, asSent)] } as Outcome;
 }
 
 /**

@@ -66,6 +66,13 @@ describe('JSON summary', () => {
     expect(m.shards).toHaveLength(2);
   });
 
+  it('merges the secure readings and shape-bound answers each shard accepted: counted over both, named once in the note', () => {
+    const shard = (index: number, n: number) => summary([{ ...passing, readings: { 'users.guard-exempting-fewer': n }, note: `accepted as secure readings: users.guard-exempting-fewer (${n} steps)` }], { index, count: 2 });
+    const merged = mergeSummaries([shard(1, 2), shard(2, 3)]).properties[0];
+    expect(merged.readings).toEqual({ 'users.guard-exempting-fewer': 5 });
+    expect(merged.note).toBe('accepted as secure readings: users.guard-exempting-fewer (5 steps)');
+  });
+
   it("merges shards' timings: every part and each property's parts add up (machine time); without them on every shard, none", () => {
     const timed = (shard: number, ms: number) => ({
       ...summary([{ ...passing }], { index: shard, count: 2 }),

@@ -11,7 +11,7 @@ import type { PropertyResult } from '../runner/result.ts';
 import { accessMatrix } from './matrix.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE, untakenBranches } from '../runner/coverage.ts';
 import { MAX_FINDINGS, moreFindingsNote, oneFindingPerSignature } from '../findings/cap.ts';
-import { dropNotes, noteWithoutCounted, shortfallText, takeShortfall } from '../runner/run-data-property.ts';
+import { acceptedNote, addCounts, dropNotes, noteWithoutCounted, shortfallText, takeShortfall } from '../runner/run-data-property.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
@@ -75,6 +75,10 @@ export const PropertySummarySchema = z.object({
   dropped: z.record(z.string(), z.number()).optional(),
   /** Data layer: what the dropped cases would have reached, by side (`allow`, `deny`) and clause side (`<clause>:allowed|refused`); the coverage gate excuses only these. */
   droppedReach: z.record(z.string(), z.number()).optional(),
+  /** Data layer: steps agreed only by an answer the target's shape justified, by what justified it (named in the note). */
+  accepted: z.record(z.string(), z.number()).optional(),
+  /** Data layer: steps agreed only by a secure reading of a rule the spec leaves open, by the reading's name (named in the note). */
+  readings: z.record(z.string(), z.number()).optional(),
   /** Data layer: more distinct findings than the first MAX_FINDINGS listed (the note says so too); `atLeast`: a lower bound (a merge of shards that found more than they listed). */
   moreFindings: z.object({ distinct: z.number().int(), atLeast: z.literal(true).optional() }).optional(),
   note: z.string().nullable(),
@@ -249,6 +253,8 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     seed: r.seed,
     ...(r.dropped ? { dropped: { ...r.dropped } } : {}),
     ...(r.droppedReach ? { droppedReach: { ...r.droppedReach } } : {}),
+    ...(r.accepted ? { accepted: { ...r.accepted } } : {}),
+    ...(r.readings ? { readings: { ...r.readings } } : {}),
     ...(r.moreFindings ? { moreFindings: { ...r.moreFindings } } : {}),
     note: r.note ?? null,
     failures:
@@ -369,6 +375,8 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
         seen.droppedReach = { ...seen.droppedReach };
         for (const [k, v] of Object.entries(p.droppedReach)) seen.droppedReach[k] = (seen.droppedReach[k] ?? 0) + v;
       }
+      if (p.accepted) seen.accepted = addCounts(seen.accepted, p.accepted);
+      if (p.readings) seen.readings = addCounts(seen.readings, p.readings);
       if (p.access) {
         seen.access = { ...seen.access };
         for (const [k, v] of Object.entries(p.access)) seen.access[k] = (seen.access[k] ?? 0) + v;
@@ -392,7 +400,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     const { moreFindings: _shards, ...unmoved } = p;
     // What the shards said of their own cases, said again of the run's (as one run words it: run-data-property.ts passNote; a failure's note has no shortfall).
     const { prominent, general } = dropNotes(p.dropped ?? {}, p.cases);
-    const counted = [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general];
+    const counted = [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general, acceptedNote(p.accepted, p.readings)];
     const withCounts = { ...unmoved, note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     // The coverage gate's note next, then what the shards said alike (once).
     const gated = leftToMerge.has(id) ? applyCoverageGate(withCounts) : withCounts;

@@ -48,6 +48,16 @@ describe('sharing the budget', () => {
     expect(joinPasses(result({ cases: 50, dropped: { [reason]: 40 }, note: `44% of cases dropped: ${reason}` }), result({ cases: 100 })).note).toBeUndefined();
   });
 
+  it('secure readings and shape-bound answers accepted in either tranche are counted over both and named once in the joined note (passing or failing)', () => {
+    const first = result({ cases: 50, readings: { 'vs.no-remark-refused': 2 }, note: 'accepted as secure readings: vs.no-remark-refused (2 steps)' });
+    const second = result({ cases: 50, readings: { 'vs.no-remark-refused': 1, 'team.sync-no-email-refused': 1 }, accepted: { 'x read as y': 1 } });
+    const joined = joinPasses(first, second);
+    expect(joined.readings).toEqual({ 'vs.no-remark-refused': 3, 'team.sync-no-email-refused': 1 });
+    expect(joined.note).toBe("accepted by the target's shape: x read as y (1 step); accepted as secure readings: team.sync-no-email-refused (1 step), vs.no-remark-refused (3 steps)");
+    const failed = joinPasses(first, { ...second, status: 'failed', note: 'accepted as secure readings: vs.no-remark-refused (1 step)' });
+    expect(failed.note).toBe("accepted by the target's shape: x read as y (1 step); accepted as secure readings: team.sync-no-email-refused (1 step), vs.no-remark-refused (3 steps)");
+  });
+
   it('a fifth of the cases dropped by one CHECK the model lacks (a wrong values mapping, say) is said first, through a budget cut and into summary.json; less is not', () => {
     const check = 'shop_orders_status_check refused a value the model writes (a CHECK the model does not have)';
     const loud = /^23% of cases dropped by CHECK shop_orders_status_check alone \(a value the model writes refused\): if the model has that rule, a values mapping is likely wrong; a CHECK of the project's refuses values/;

@@ -15,7 +15,7 @@ import type { DataProperty } from './data-property.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
-import { dropNotes, droppedNote, noteWithoutCounted, passNote, plannedRuns } from './run-data-property.ts';
+import { acceptedNote, addCounts, dropNotes, droppedNote, noteWithoutCounted, passNote, plannedRuns } from './run-data-property.ts';
 import { parseAccessKey } from '../model/access.ts';
 import { MAX_FINDINGS, moreFindingsNote, oneFindingPerSignature } from '../findings/cap.ts';
 
@@ -25,8 +25,8 @@ export function shareOfBudget(deadline: number, left: number, now = Date.now()):
 }
 
 /** A passing joined result's note, on the joined counts (a tranche's own note speaks of its own cases). */
-function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>, progress?: readonly LaneProgress[]): { note?: string } {
-  const note = passNote(stopped, cases, dropped, progress);
+function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: Record<string, number>, progress: readonly LaneProgress[] | undefined, named: Pick<PropertyResult, 'accepted' | 'readings'>): { note?: string } {
+  const note = [passNote(stopped, cases, dropped, progress), acceptedNote(named.accepted, named.readings)].filter(Boolean).join('; ');
   return note ? { note } : {};
 }
 
@@ -35,7 +35,7 @@ function passedNote(stopped: PropertyResult['stopped'], cases: number, dropped: 
  * (one per signature, in one run's order, capped), the counted ones and the share of dropped cases
  * said again of the joined counts, then the rest of the tranches' notes once each.
  */
-function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Record<string, number>, cases: number): Pick<PropertyResult, 'status' | 'failure' | 'findings' | 'note' | 'moreFindings'> {
+function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Record<string, number>, cases: number, named: Pick<PropertyResult, 'accepted' | 'readings'>): Pick<PropertyResult, 'status' | 'failure' | 'findings' | 'note' | 'moreFindings'> {
   const fromBoth = [first, second].filter((r) => r.status === 'failed');
   const all = oneFindingPerSignature(fromBoth.flatMap((r) => r.findings ?? (r.failure ? [r.failure] : [])));
   const parts: string[] = [];
@@ -51,7 +51,7 @@ function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Reco
   // unlisted ones: a lower bound (as merge-reports words the shards' counts).
   const atLeast = fromBoth.some((r) => r.moreFindings?.atLeast) || (counted > 0 && fromBoth.length > 1);
   const findings = all.slice(0, MAX_FINDINGS);
-  const note = [...(distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, atLeast)] : []), ...parts, droppedNote(dropped, cases)].filter(Boolean).join('; ');
+  const note = [...(distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, atLeast)] : []), ...parts, droppedNote(dropped, cases), acceptedNote(named.accepted, named.readings)].filter(Boolean).join('; ');
   return { status: 'failed', failure: findings[0], findings, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(note ? { note } : {}) };
 }
 
@@ -71,9 +71,13 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
   for (const [k, v] of Object.entries(second.dropped ?? {})) dropped[k] = (dropped[k] ?? 0) + v;
   const droppedReach = { ...first.droppedReach };
   for (const [k, v] of Object.entries(second.droppedReach ?? {})) droppedReach[k] = (droppedReach[k] ?? 0) + v;
+  const accepted = addCounts(first.accepted, second.accepted);
+  const readings = addCounts(first.readings, second.readings);
+  const named = { ...(Object.keys(accepted).length ? { accepted } : {}), ...(Object.keys(readings).length ? { readings } : {}) };
   return {
     ...rest,
     ...(Object.keys(dropped).length ? { dropped, droppedReach } : {}),
+    ...named,
     cases: first.cases + second.cases,
     counts,
     ...(first.access || second.access ? { access } : {}),
@@ -84,9 +88,9 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     ...(progress ?? first.progress ? { progress: progress ?? first.progress } : {}),
     ...(stopped ? { stopped } : {}),
     ...(first.status === 'failed' || second.status === 'failed'
-      ? failedJoin(first, second, dropped, first.cases + second.cases)
+      ? failedJoin(first, second, dropped, first.cases + second.cases, named)
       : second.status === 'passed'
-        ? passedNote(stopped, first.cases + second.cases, dropped, progress ?? first.progress)
+        ? passedNote(stopped, first.cases + second.cases, dropped, progress ?? first.progress, named)
         : note
           ? { note }
           : {}),

@@ -217,28 +217,53 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   // The model's agreement first, then nothing left on the connection, then the pack's own invariants.
   const disagreement = judgeStep([...ENGINE_CHECKERS, ...(oracle.model.invariants ?? [])], entry, earlier);
   if (!disagreement) {
-    const leniency = leniencyApplied(entry);
-    const agreed = leniency ? Object.assign(entry, { leniency }) : entry;
+    const by = acceptedBy(entry);
+    const agreed = by ? Object.assign(entry, by) : entry;
     // A refusal the model accepts in place of its success (a guard refusing an exemption the spec
     // does not require): the target changed nothing, so the model's world goes on unchanged too.
     const refusedInstead = (prediction.outcome.kind === 'allowed' || prediction.outcome.kind === 'filtered') && (actual.kind === 'raised' || actual.kind === 'rejected' || actual.kind === 'error');
     return { entry: refusedInstead ? { ...agreed, prediction: { ...prediction, world } } : agreed };
   }
-  Object.assign(entry, { disagreement: disagreement.reason, checker: disagreement.checker });
+  // The secure readings the model also accepted here, named: the failure says which answers beside its own it took as secure.
+  const near = disagreement.checker === modelAgreement.name ? readingsNear(expected) : '';
+  Object.assign(entry, { disagreement: disagreement.reason + near, checker: disagreement.checker });
   // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
   const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
-  const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}), ...(sentAsSql(tx.fixturePlan, step.request) ? { sentAs: 'sql' as const } : {}) };
+  const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason + near), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}), ...(sentAsSql(tx.fixturePlan, step.request) ? { sentAs: 'sql' as const } : {}) };
   return { entry, mismatch };
 }
 
-/** What justified the answer an agreeing step matched, when only a shape-bound alternative (mapping.ts leniencyOf) matched it. */
-function leniencyApplied(entry: HistoryEntry): string | undefined {
-  const expected = entry.predicted;
-  const bound = 'orElse' in expected ? (expected.orElse ?? []).filter((o) => leniencyOf(o) !== undefined) : [];
-  if (!bound.length) return undefined;
-  const strict = { ...expected, orElse: (expected.orElse ?? []).filter((o) => !bound.includes(o)) } as Outcome;
-  if (!compareOutcomes(strict, entry.observed, entry.masked, entry.comparedAs, entry.hints)) return undefined;
-  return bound.filter((o) => !compareOutcomes(o, entry.observed, entry.masked, entry.comparedAs, entry.hints)).map((o) => leniencyOf(o)!)[0];
+/**
+ * What an agreeing step was accepted by, when only a named alternative matched it: an answer the
+ * target's shape justified (mapping.ts leniencyOf), or a secure reading (Outcome.reading), at any
+ * depth of the expectation's alternatives. Undefined: the model's other answers matched as well.
+ */
+export function acceptedBy(entry: Pick<HistoryEntry, 'predicted' | 'observed' | 'masked' | 'comparedAs' | 'hints'>): { leniency: string } | { reading: string } | undefined {
+  const agrees = (o: Outcome) => !compareOutcomes(o, entry.observed, entry.masked, entry.comparedAs, entry.hints);
+  const named = namedAlternatives(entry.predicted);
+  if (!named.length || agrees(withoutNamed(entry.predicted))) return undefined;
+  const by = named.find(agrees);
+  if (!by) return undefined;
+  const leniency = leniencyOf(by);
+  return leniency !== undefined ? { leniency } : { reading: by.reading! };
+}
+
+/** The secure readings an expectation accepts besides the model's own answer, as a failure names them ('' for none). */
+export function readingsNear(expected: Outcome): string {
+  const names = [...new Set(namedAlternatives(expected).flatMap((o) => (o.reading ? [o.reading] : [])))];
+  return names.length ? ` (also accepted as secure, and not met either: ${names.join(', ')})` : '';
+}
+
+const isNamed = (o: Outcome) => leniencyOf(o) !== undefined || o.reading !== undefined;
+
+/** The named alternatives of an expectation, its alternatives' own included (a multi-row write's). */
+function namedAlternatives(o: Outcome): Outcome[] {
+  return (o.orElse ?? []).flatMap((a) => (isNamed(a) ? [a] : namedAlternatives(a)));
+}
+
+/** An expectation without its named alternatives, at any depth: what the model accepts by its rules alone. */
+function withoutNamed(o: Outcome): Outcome {
+  return o.orElse ? ({ ...o, orElse: o.orElse.filter((a) => !isNamed(a)).map(withoutNamed) } as Outcome) : o;
 }
 
 /**

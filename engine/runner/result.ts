@@ -108,6 +108,10 @@ export interface PropertyResult {
    * these as not checked on this target (engine/runner/coverage.ts DroppedReach).
    */
   droppedReach?: Record<string, number>;
+  /** Data layer: steps the model agreed with only by an answer the target's shape justified (mapping.ts leniencyOf), by what justified it; named in the note. */
+  accepted?: Record<string, number>;
+  /** Data layer: steps the model agreed with only by a secure reading of a rule the spec leaves open (Outcome.reading), by its name; named in the note. */
+  readings?: Record<string, number>;
   /** Why generation ended before `planned`: the time budget ran out, or a signal interrupted the run. */
   stopped?: 'time budget' | 'interrupted';
   /** Stopped by the time budget past its minimum, shortened for a reason to name (the load factor: engine/runner/budget.ts runBreadthFirst). */

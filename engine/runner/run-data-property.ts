@@ -123,10 +123,24 @@ export function dropNotes(dropped: Record<string, number>, cases: number): { pro
   return { prominent, ...(share > DROP_HEALTH_SHARE && !named ? { general: `${Math.round(share * 100)}% of cases dropped: ${reason}; ${remedyFor(reason)}` } : {}) };
 }
 
-/** The answers accepted only because the target's shape justified them (mapping.ts leniencyOf), each with its count of steps. */
-export function acceptedNote(accepted: Record<string, number>): string | undefined {
-  const named = Object.entries(accepted).sort(([a], [b]) => a.localeCompare(b)).map(([why, n]) => `${why} (${n} step${n === 1 ? '' : 's'})`);
-  return named.length ? `accepted by the target's shape: ${named.join('; ')}` : undefined;
+const SHAPE_ACCEPTED = "accepted by the target's shape: ";
+const READINGS_ACCEPTED = 'accepted as secure readings: ';
+
+/**
+ * The answers accepted only because the target's shape justified them (mapping.ts leniencyOf), and
+ * those accepted only as secure readings (Outcome.reading), each with its count of steps.
+ */
+export function acceptedNote(accepted: Record<string, number> = {}, readings: Record<string, number> = {}): string | undefined {
+  const named = (counts: Record<string, number>) => Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)).map(([why, n]) => `${why} (${n} step${n === 1 ? '' : 's'})`).join(', ');
+  const parts = [...(Object.keys(accepted).length ? [SHAPE_ACCEPTED + named(accepted)] : []), ...(Object.keys(readings).length ? [READINGS_ACCEPTED + named(readings)] : [])];
+  return parts.length ? parts.join('; ') : undefined;
+}
+
+/** Counts of two results (tranches, shards) added up, by key. */
+export function addCounts(a: Record<string, number> | undefined, b: Record<string, number> | undefined): Record<string, number> {
+  const sum = { ...a };
+  for (const [k, v] of Object.entries(b ?? {})) sum[k] = (sum[k] ?? 0) + v;
+  return sum;
 }
 
 /**
@@ -136,7 +150,8 @@ export function acceptedNote(accepted: Record<string, number>): string | undefin
  */
 export function noteWithoutCounted(result: { note?: string | null; moreFindings?: { distinct: number; atLeast?: true }; dropped?: Record<string, number> }, note = result.note ?? ''): string {
   const said = result.moreFindings ? moreFindingsNote(result.moreFindings.distinct, result.moreFindings.atLeast) : undefined;
-  return takeDropNotes(said ? note.split(said).join('') : note, Object.keys(result.dropped ?? {}));
+  const accepted = new RegExp(`(${[SHAPE_ACCEPTED, READINGS_ACCEPTED].join('|')})[^;]*`, 'g');
+  return takeDropNotes(said ? note.split(said).join('') : note, Object.keys(result.dropped ?? {})).replace(accepted, '');
 }
 
 /**
@@ -288,6 +303,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const done = () => options.stopAtFirst === true && sightings.some((s) => !s.side);
   /** Steps the model agreed with only by an answer the target's shape justified, by what justified it (named in the note). */
   const accepted: Record<string, number> = {};
+  /** Steps the model agreed with only by a secure reading (Outcome.reading), by its name (named in the note). */
+  const readings: Record<string, number> = {};
   /** Cases (or requests) the target cannot hold, by reason: not run, not counted in `checked`. */
   const dropped: Record<string, number> = {};
   const drop = (reason: string) => (dropped[reason] = (dropped[reason] ?? 0) + 1);
@@ -343,6 +360,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           counts[h.outcomeClass]++;
           access[h.cell] = (access[h.cell] ?? 0) + 1;
           if (h.leniency) accepted[h.leniency] = (accepted[h.leniency] ?? 0) + 1;
+          if (h.reading) readings[h.reading] = (readings[h.reading] ?? 0) + 1;
         }
         const predictions = casePredictions(testCase, options.oracle, verdict.history.map((h) => h.prediction));
         timed(timings, 'modelMs', () => {
@@ -464,8 +482,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     progress,
     ...(stopped ? { stopped } : {}),
     ...(Object.keys(dropped).length ? { dropped, droppedReach: droppedReach.result() } : {}),
+    ...(Object.keys(accepted).length ? { accepted } : {}),
+    ...(Object.keys(readings).length ? { readings } : {}),
   };
-  const health = [droppedNote(dropped, checked), acceptedNote(accepted)].filter(Boolean).join('; ') || undefined;
+  const health = [droppedNote(dropped, checked), acceptedNote(accepted, readings)].filter(Boolean).join('; ') || undefined;
   const withHealth = (note?: string) => (health ? { note: note ? `${note}; ${health}` : health } : note ? { note } : {});
   const timing = () => ({ durationMs: Date.now() - started, timings: roundTimings(timings), ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
@@ -492,7 +512,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     // (A later tranche of a property whose earlier ones ran cases has run something.)
     const ranBefore = workers.some((_, w) => progressBefore(w).runs > 0);
     if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'error', note: health };
-    const note = [passNote(stopped, checked, dropped, progress), acceptedNote(accepted)].filter(Boolean).join('; ');
+    const note = [passNote(stopped, checked, dropped, progress), acceptedNote(accepted, readings)].filter(Boolean).join('; ');
     return { ...base, ...timing(), status: 'passed', ...(note ? { note } : {}) };
   }
 

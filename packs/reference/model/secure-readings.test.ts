@@ -8,7 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { compareOutcomes } from '../../../engine/checker/compare.ts';
 import type { ApiRequest } from '../../../engine/model/request.ts';
-import { predict } from '../../../engine/model/predict.ts';
+import { FORGED_OWNER_REFUSED, predict } from '../../../engine/model/predict.ts';
+import type { Outcome } from '../../../engine/model/outcome.ts';
+import { acceptedBy, readingsNear } from '../../../engine/runner/check-case.ts';
+import { acceptedNote } from '../../../engine/runner/run-data-property.ts';
 import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
 
@@ -122,5 +125,72 @@ describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () 
     expect(compareOutcomes(byHolder, notAuthorized)).toBeUndefined();
     // A staff handler must still be able to publish.
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, publish).outcome, notAuthorized)).toBeDefined();
+  });
+});
+
+/**
+ * Each secure reading is named where it decides a step: a step agreed only by it is counted under
+ * its name in the run's note and summary.json (check-case.ts acceptedBy), and a failure near it
+ * names it (readingsNear). The model's own answer is never counted as a reading.
+ */
+describe('secure readings, named where they decide a step', () => {
+  const byName = (expected: Outcome, observed: Outcome) => acceptedBy({ predicted: expected, observed, masked: [], hints: {} });
+  const notAuthorized = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
+  const TICKET = { id: 'VS-1001', submitter_id: ME, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'wifi', is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection in block D fails each evening since Monday', deleted_at: null };
+  const handler = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } }));
+  const vsWorld = (role: string, permissions: string[] = []) => ({ users: [{ ...world(role).users[0], department: 'ENG', permissions }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [TICKET] });
+  const appendRemark = (entry: unknown): ApiRequest => ({ kind: 'update', table: 'vs_tickets', patch: { remarks: [entry] }, filters: [{ column: 'id', op: 'eq', value: 'VS-1001' }], returning: 'minimal' }) as ApiRequest;
+
+  it('users.guard-exempting-fewer: a staff member’s own role change refused by an admins-only guard', () => {
+    const expected = predict(oracle, world('uni_staff'), caller, demote).outcome;
+    expect(byName(expected, { kind: 'raised', code: 'P0001', message: 'users: role may not be changed' })).toEqual({ reading: 'users.guard-exempting-fewer' });
+    expect(byName(expected, { kind: 'allowed', rows: [{ ...world('uni_staff').users[0], role: 'user' }], affected: 1 })).toBeUndefined();
+    expect(readingsNear(expected)).toContain('users.guard-exempting-fewer');
+  });
+
+  it('users.owner-update-left-undone: an owner’s change left undone where owners cannot update (ownerEditableColumns: [])', () => {
+    const closed = referenceOracleWith(ModelSettingsSchema.parse({ users: { ownerEditableColumns: [] } }));
+    const same: ApiRequest = { ...demote, patch: { email: 'me@x' } } as ApiRequest;
+    const expected = predict(closed, world('user'), caller, same).outcome;
+    expect(byName(expected, { kind: 'filtered', rows: [], affected: 0 })).toEqual({ reading: 'users.owner-update-left-undone' });
+  });
+
+  it('forged-owner-refused: an INSERT naming another owner in a caller-filled column, refused as the rules refuse the forged row', () => {
+    const filled = { ...handler, callerFilled: { vs_tickets: ['submitter_id'] } };
+    const forged: ApiRequest = { kind: 'insert', table: 'vs_tickets', rows: [{ ...TICKET, id: 'VS-2002', submitter_id: '6b6b6b6b-6b6b-4b6b-8b6b-6b6b6b6b6b6b' }], returning: 'minimal' } as ApiRequest;
+    const expected = predict(filled, vsWorld('user'), caller, forged).outcome;
+    const refusedAsSent = (expected.orElse ?? []).find((o) => o.reading === FORGED_OWNER_REFUSED);
+    expect(refusedAsSent).toBeDefined();
+    expect(byName(expected, { ...refusedAsSent!, orElse: undefined, reading: undefined } as Outcome)).toEqual({ reading: FORGED_OWNER_REFUSED });
+  });
+
+  it('vs.no-remark-refused and vs.id-bearing-remark-refused: a handler’s entry refused by a guard checking every writer', () => {
+    const noRemark = predict(handler, vsWorld('vs_staff'), caller, appendRemark('Student 1')).outcome;
+    expect(byName(noRemark, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark needs a vis' })).toEqual({ reading: 'vs.no-remark-refused' });
+    const idBearing = predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'ticket', by: 'staff', text: 'update on VS-1001' })).outcome;
+    expect(byName(idBearing, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toEqual({ reading: 'vs.id-bearing-remark-refused' });
+  });
+
+  it('vs.set-public-staff-only: vs_set_public refused to a handler who is not staff', () => {
+    const publish: ApiRequest = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: true, p_title: 'Wifi drops' } } as ApiRequest;
+    expect(byName(predict(handler, vsWorld('user', ['vs']), caller, publish).outcome, notAuthorized)).toEqual({ reading: 'vs.set-public-staff-only' });
+  });
+
+  it('team.sync-no-email-refused: sync_my_team_permissions refused to a caller with no e-mail', () => {
+    const usersRow = referenceOracleWith(ModelSettingsSchema.parse({ students: { callerEmail: 'users-row' } }));
+    const sync: ApiRequest = { kind: 'rpc', fn: 'sync_my_team_permissions', args: {} } as ApiRequest;
+    expect(byName(predict(usersRow, { users: [] }, caller, sync).outcome, notAuthorized)).toEqual({ reading: 'team.sync-no-email-refused' });
+  });
+
+  it('students.record-refused-to-server, my-person-id-refused-to-anon: identity functions refusing who is no person', () => {
+    const record: ApiRequest = { kind: 'rpc', fn: 'get_my_student_record', args: {} } as ApiRequest;
+    expect(byName(predict(oracle, { users: [] }, { kind: 'service' } as never, record).outcome, notAuthorized)).toEqual({ reading: 'students.record-refused-to-server' });
+    const personId: ApiRequest = { kind: 'rpc', fn: 'my_person_id', args: {} } as ApiRequest;
+    expect(byName(predict(oracle, { users: [] }, { kind: 'anon' } as never, personId).outcome, { kind: 'rejected', code: '42501', by: 'grant' })).toEqual({ reading: 'my-person-id-refused-to-anon' });
+  });
+
+  it('counted per reading in the note; a failure near a reading names it', () => {
+    expect(acceptedNote({}, { 'vs.no-remark-refused': 2, 'users.guard-exempting-fewer': 1 })).toBe('accepted as secure readings: users.guard-exempting-fewer (1 step), vs.no-remark-refused (2 steps)');
+    expect(readingsNear(predict(oracle, world('user'), caller, demote).outcome)).toBe('');
   });
 });

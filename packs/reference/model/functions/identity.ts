@@ -12,7 +12,7 @@
 import { callerUid } from '../../../../engine/model/caller.ts';
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
 import type { Json } from '../../../../engine/model/json.ts';
-import { allowed, rejectedByGrant } from '../../../../engine/model/outcome.ts';
+import { allowed, rejectedByGrant, secureReading } from '../../../../engine/model/outcome.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { rowsOf } from '../../../../engine/model/world.ts';
 import { decide, take } from '../branches.ts';
@@ -71,7 +71,7 @@ export const myPersonIdFunction: FunctionModel = {
     const answer = scalarAnswer(myPersonId(ruleContext(world, caller, settings)));
     // The spec names no grant for this helper: for anon, whose answer is "no person", refusing
     // by EXECUTE grant (as rule 15 asks of private helpers) is as secure.
-    return { outcome: caller.kind === 'anon' ? { ...answer, orElse: [rejectedByGrant('execute on my_person_id')] } : answer, world };
+    return { outcome: caller.kind === 'anon' ? { ...answer, orElse: [secureReading('my-person-id-refused-to-anon', rejectedByGrant('execute on my_person_id'))] } : answer, world };
   },
 };
 

@@ -8,7 +8,7 @@
  */
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { allowed } from '../../../../engine/model/outcome.ts';
+import { allowed, secureReading } from '../../../../engine/model/outcome.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { tiedInAnyOrder } from '../../../../engine/model/ties.ts';
 import type { ModelSettings } from '../settings.ts';
@@ -73,7 +73,7 @@ export const studentFunctions: FunctionModel[] = [
       const answer = allowed([myStudentRecord(world, caller, settings)], 1);
       // The server context is no signed-in person ("signed in", §4.2): refusing it, as
       // identity-gated functions refuse a caller with no session (rule 20), is as secure.
-      const outcome = caller.kind === 'service' && answer.kind === 'allowed' ? { ...answer, orElse: [refusal(settings, 'not-authorized', 'NOT_AUTHORIZED')] } : answer;
+      const outcome = caller.kind === 'service' && answer.kind === 'allowed' ? { ...answer, orElse: [secureReading('students.record-refused-to-server', refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'))] } : answer;
       return { outcome, world };
     },
     // The change requests this case wrote tie on now(): any order of them, in their places, is the answer.

@@ -11,7 +11,7 @@
  */
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { allowed } from '../../../../engine/model/outcome.ts';
+import { allowed, secureReading } from '../../../../engine/model/outcome.ts';
 import { canonicalJson } from '../../../../engine/model/values.ts';
 import { refusal } from '../refusals.ts';
 import { nodeEffectivelyPublic } from '../tables/team.ts';
@@ -81,7 +81,7 @@ export const teamFunctions: FunctionModel[] = [
       const email = authEmail(ctx);
       const answer = allowed([{ permissions: teamPermissionsForEmail(world, email), vs_dept: teamVsDeptForEmail(world, email) }], 1);
       // A caller with no e-mail (no users row, settings.students.callerEmail users-row) holds nothing: refusing them is as secure.
-      return { outcome: email === null ? { ...answer, orElse: [refusal(settings, 'not-authorized', 'NOT_AUTHORIZED')] } : answer, world };
+      return { outcome: email === null ? { ...answer, orElse: [secureReading('team.sync-no-email-refused', refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'))] } : answer, world };
     },
   },
   {

@@ -15,7 +15,7 @@ import type { Prediction } from '../../../../engine/model/engine.ts';
 import type { ExecuteGrantee, FunctionModel } from '../../../../engine/model/function-model.ts';
 import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { allowed, orAlso, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
+import { allowed, orAlso, secureReading, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
 import { NOT_FOUND_SETTING, notFoundAnswer, refusal } from '../refusals.ts';
 import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
@@ -115,7 +115,7 @@ const notHandler = (world: World, settings: ModelSettings): Prediction => (take(
  */
 function orRefusedIfNotStaff(ctx: RuleContext, p: Prediction): Prediction {
   if (!isVsHandler(ctx) || currentUserIsStaff(ctx)) return p;
-  const notStaff = refusal(ctx.settings, 'not-authorized');
+  const notStaff = secureReading('vs.set-public-staff-only', refusal(ctx.settings, 'not-authorized'));
   return { ...p, outcome: p.outcome.kind === 'allowed' ? { ...p.outcome, orElse: [...(p.outcome.orElse ?? []), notStaff] } : orAlso(p.outcome, [notStaff]) };
 }
 

@@ -9,6 +9,7 @@
 import { take } from '../branches.ts';
 import { currentUserHasPermission, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
+import { secureReading } from '../../../../engine/model/outcome.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
@@ -82,7 +83,7 @@ export const shopOrdersTable: TableModel = {
     updateCheck: (row, ctx) => buyerWindow(row, ctx, 'R04.buyer.new-in-window', 'R04.buyer.new-out-of-window') || isShopHandler(ctx),
     // The spec says only that the buyer may not: a trigger raising for their own order outside the window is as secure.
     updateRefusableByGuard: (row, ctx) =>
-      row.buyer_id === ctx.uid && ctx.uid !== null && !isShopHandler(ctx) && !inBuyerWindow(row.status, ctx) ? refusal(ctx.settings, 'buyer-window', `shop_orders: status ${String(row.status)}`) : undefined,
+      row.buyer_id === ctx.uid && ctx.uid !== null && !isShopHandler(ctx) && !inBuyerWindow(row.status, ctx) ? secureReading('shop_orders.buyer-window-guard', refusal(ctx.settings, 'buyer-window', `shop_orders: status ${String(row.status)}`)) : undefined,
   },
   beforeUpdate: (oldRow, newRow, ctx) => applyOwnerGuard(shopOrdersGuard, oldRow, newRow, ctx),
 };

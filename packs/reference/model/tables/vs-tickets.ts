@@ -18,7 +18,7 @@ import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
 import { refusal } from '../refusals.ts';
 import { storableDepartment, type ModelSettings } from '../settings.ts';
-import type { Outcome } from '../../../../engine/model/outcome.ts';
+import { secureReading, type Outcome } from '../../../../engine/model/outcome.ts';
 import { notDeleted } from '../soft-delete.ts';
 
 /** The public board's handle of a ticket (settings.vs.publicHandle): never its id (the submitter's tracking capability). */
@@ -64,7 +64,7 @@ export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefine
   // whose text holds any ticket's id, its own or inside a longer one (VS-1001 in VS-10010), reads
   // that as strictly, as securely.
   const idShaped = (e: Json) => isSubmitterVisibleRemark(e) && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && JSON.stringify(e).includes(t.id));
-  const secure = entries.some(idShaped) ? { refusalIsSecure: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark holds a ticket id`) } : {};
+  const secure = entries.some(idShaped) ? { refusalIsSecure: secureReading('vs.id-bearing-remark-refused', refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark holds a ticket id`)) } : {};
   if (!entries.some(leaking)) return { entries, ...secure };
   take('R12.id-bearing.written');
   if (settings.vs.idBearingRemarks === 'refused') return { reject: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark carries another ticket's id`) };
@@ -140,7 +140,7 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
 /** An entry that is no remark (no object with a vis): stored from a handler (rule 3 shapes a submitter's), or refused by a schema checking every writer's entries. */
 export const isNoRemark = (e: Json): boolean => !isObject(e) || typeof e.vis !== 'string';
 
-export const noRemarkRefusal = (settings: ModelSettings): Outcome => refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis)');
+export const noRemarkRefusal = (settings: ModelSettings): Outcome => secureReading('vs.no-remark-refused', refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis)'));
 
 /** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
 export const AUTO_CLOSE_AUTHOR = 'system';
