@@ -236,8 +236,8 @@ function errorResponse(err: pg.DatabaseError, caller: Caller, options: SendOptio
 
 /** What PostgREST answers without asking the database. */
 function refusalResponse(statement: Extract<Statement, { refusal: unknown }>): ApiResponse {
-  const { status, code, message, hint } = statement.refusal;
-  const error = { code, message, details: null, hint: hint ?? null };
+  const { status, code, message, details, hint } = statement.refusal;
+  const error = { code, message, details: details ?? null, hint: hint ?? null };
   return { status, body: error, affected: null, error };
 }
 

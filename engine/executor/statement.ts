@@ -24,6 +24,7 @@ export interface PostgrestRefusal {
   status: number;
   code: string;
   message: string;
+  details?: string;
   hint?: string;
 }
 
@@ -318,6 +319,22 @@ function resolveFunction(candidates: CachedFunction[], keys: string[]): CachedFu
 }
 
 /**
+ * PostgREST v12.2's answer to a call no exposed function takes (Error.hs NoRpc): the keys sorted,
+ * " without parameters" for none; a POST with a JSON body also searched for a function of one
+ * unnamed json parameter. Its hint (a near name, Error.hs noRpcHint's fuzzy match) is not modelled.
+ */
+export function noFunctionRefusal(qualified: string, keys: readonly string[], post: boolean): PostgrestRefusal {
+  const sorted = [...keys].sort();
+  const params = (p: string) => (sorted.length ? p : ' without parameters');
+  return {
+    status: 404,
+    code: 'PGRST202',
+    message: `Could not find the function ${qualified}${params(`(${sorted.join(', ')})`)} in the schema cache`,
+    details: `Searched for the function ${qualified}${params(` with parameter${sorted.length > 1 ? 's' : ''} ${sorted.join(', ')}`)}${post ? ' or with a single unnamed json/jsonb parameter' : ''}, but no matches were found in the schema cache.`,
+  };
+}
+
+/**
  * An rpc call as SQL. `functions`: where the function is looked up; `rest`: PostgREST sends it
  * (an unknown one is its PGRST202), else it is sent as SQL directly (Postgres' 42883) with the
  * same statement and transaction mode.
@@ -326,15 +343,7 @@ function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string,
   const keys = Object.keys(request.args);
   const fn = resolveFunction(functions.get(qualifiedName(schema, request.fn)) ?? [], keys);
   if (!fn && !rest) return { refusal: { status: 404, code: '42883', message: `function ${schema}.${request.fn}(${keys.sort().join(', ')}) does not exist` } };
-  if (!fn) {
-    return {
-      refusal: {
-        status: 404,
-        code: 'PGRST202',
-        message: `Could not find the function ${schema}.${request.fn}(${keys.sort().join(', ')}) in the schema cache`,
-      },
-    };
-  }
+  if (!fn) return { refusal: noFunctionRefusal(`${schema}.${request.fn}`, keys, request.get !== true) };
   const call = `${ident(fn.schema)}.${ident(fn.name)}(${keys.map((k) => `${ident(k)} := pgrst_args.${ident(k)}`).join(', ')})`;
   const p = new SqlParams();
   // GET: the query parameters, each text (ApiRequest.hs builds the payload from the query string).

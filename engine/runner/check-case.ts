@@ -192,7 +192,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
   const mapping = tx.fixturePlan.mapping;
   const response = await tx.send(step.caller, sent);
-  const unheld = unrealizableAnswer(tx.fixturePlan, response, prediction.outcome, oracle.model.fixtureOrder);
+  const unheld = unrealizableAnswer(tx.fixturePlan, response, prediction.outcome, oracle.model.fixtureOrder, sent);
   if (unheld) throw new NotRealizable(unheld);
   const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;

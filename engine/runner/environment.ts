@@ -13,7 +13,6 @@ import type { MigrationFile } from '../db/migrations.ts';
 import { startDatabaseServer, type DatabaseServer, type ServerChoice } from '../db/providers/index.ts';
 import { CaseTransaction } from '../executor/case-transaction.ts';
 import { loadSchemaCache, type SchemaCache } from '../executor/schema-cache.ts';
-import { functionTypesOf } from '../target/catalog-facts.ts';
 import { REFERENCE_PLAN, type FixturePlan } from '../target/fixtures.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
@@ -123,7 +122,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         // Seeded rows' values are masked in failures on any target, with or without a fixture plan.
         const seededValues = await readSeededValues(client, shapes, seededTables);
         const fixtures = options.fixtures && (await withExistingBypassTriggers(client, options.fixtures, options.log));
-        plan = fixtures ? { ...fixtures, shapes, seededTables, seededValues, functionTypes: functionTypesOf(cache) } : seededValues.length ? { ...REFERENCE_PLAN, seededValues } : REFERENCE_PLAN;
+        plan = fixtures ? { ...fixtures, shapes, seededTables, seededValues, functions: cache.functions } : seededValues.length ? { ...REFERENCE_PLAN, seededValues } : REFERENCE_PLAN;
       }
       workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
     }

@@ -49,8 +49,8 @@ describe('catalog facts of a real target', () => {
     expect(facts.referencedTable('cl_tickets', 'dept')).toBe('cl_departments');
     expect(facts.referencedTable(undefined, 'dept')).toBe('cl_departments');
     expect(facts.referencedTable(undefined, 'label')).toBeUndefined();
-    expect(functionTypesOf(env.cache).get('cl_find')).toBe('jsonb');
-    expect(functionTypesOf(env.cache).get('public.cl_label')).toBe('text');
+    expect(functionTypesOf(env.cache.functions).get('cl_find')).toBe('jsonb');
+    expect(functionTypesOf(env.cache.functions).get('public.cl_label')).toBe('text');
   });
 
   it('a department outside the model’s vocabulary: the foreign key’s 23503 agrees, and the step says what justified it', async () => {

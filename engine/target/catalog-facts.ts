@@ -4,14 +4,14 @@
  * Only a target read from its catalog (a plan with shapes) has them.
  */
 import type { CatalogFacts } from '../mapping/mapping.ts';
-import type { SchemaCache } from '../executor/schema-cache.ts';
+import type { CachedFunction } from '../executor/schema-cache.ts';
 import type { FixturePlan } from './fixtures.ts';
 
 /** Each function's return type by the names a request calls it by (`fn`, `schema.fn`); an overloaded name with two return types has none. */
-export function functionTypesOf(cache: SchemaCache): ReadonlyMap<string, string> {
+export function functionTypesOf(functions: ReadonlyMap<string, readonly CachedFunction[]>): ReadonlyMap<string, string> {
   const types = new Map<string, string>();
   const ambiguous = new Set<string>();
-  for (const [qualified, overloads] of cache.functions) {
+  for (const [qualified, overloads] of functions) {
     for (const f of overloads) {
       if (!f.returnType) continue;
       for (const name of [qualified, f.name]) {
@@ -31,6 +31,7 @@ export function catalogFacts(plan: FixturePlan): CatalogFacts | undefined {
   if (!shapes) return undefined;
   let facts = factsOf.get(plan);
   if (!facts) {
+    let types: ReadonlyMap<string, string> | undefined;
     facts = {
       referencedTable(table, column) {
         const tables = table === undefined ? [...shapes.values()] : [shapes.get(table) ?? []];
@@ -40,7 +41,7 @@ export function catalogFacts(plan: FixturePlan): CatalogFacts | undefined {
         }
         return undefined;
       },
-      returnType: (fn) => plan.functionTypes?.get(fn),
+      returnType: (fn) => (types ??= functionTypesOf(plan.functions ?? new Map())).get(fn),
     };
     factsOf.set(plan, facts);
   }

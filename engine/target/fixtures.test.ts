@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, type FixturePlan } from './fixtures.ts';
 import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
+import type { CachedFunction } from '../executor/schema-cache.ts';
+import { noFunctionRefusal } from '../executor/statement.ts';
+import type { ApiRequest } from '../model/request.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 import type { Row } from '../model/json.ts';
 import { textAsUuid } from '../model/target-ids.ts';
@@ -141,11 +144,36 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer(plan, rowCheck, byGuard, ['users'])).toBeUndefined();
   });
 
-  it('drops a call the target’s function cannot take: it requires an argument the model leaves out (PGRST202)', () => {
-    const missing: ApiResponse = { ...refused(''), error: { code: 'PGRST202', message: 'Could not find the function public.vs_transfer_dept(p_dept, p_id) in the schema cache', details: null, hint: null } };
+  describe('a call PostgREST finds no function for (PGRST202)', () => {
+    const transfer = (schema: string, args: string[], defaults: string[] = []): CachedFunction => ({ schema, name: 'vs_transfer_dept', args: args.map((name) => ({ name, type: 'text', hasDefault: defaults.includes(name) })), returns: 'void', volatility: 'volatile' });
+    const call: ApiRequest = { kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id: 'VS-1', p_dept: 'ENG' } };
+    const missing: ApiResponse = { ...refused(''), error: { code: 'PGRST202', message: noFunctionRefusal('public.vs_transfer_dept', Object.keys(call.args), true).message, details: null, hint: null } };
     const byGrant = { kind: 'rejected' as const, code: '42501' as const, by: 'grant' as const };
-    expect(unrealizableAnswer(plan, missing, byGrant, ['users'])).toBe("public.vs_transfer_dept(p_dept, p_id): the target's function requires an argument the model's call leaves out (PGRST202)");
-    expect(unrealizableAnswer(plan, missing, sqlError('PGRST202'), ['users'])).toBeUndefined();
+    const withFunctions = (...fs: CachedFunction[]): FixturePlan => ({ ...plan, functions: new Map([['public.vs_transfer_dept', fs]]) });
+
+    it('is dropped when the schema cache holds the function (an overload among others) taking the call’s arguments and requiring one it leaves out', () => {
+      const target = withFunctions(transfer('public', ['p_id']), transfer('public', ['p_id', 'p_dept', 'p_remarks']));
+      expect(unrealizableAnswer(target, missing, byGrant, ['users'], call)).toBe("public.vs_transfer_dept(p_id, p_dept, p_remarks): the target's function requires p_remarks, which the model's call leaves out (PGRST202)");
+      expect(unrealizableAnswer(target, missing, sqlError('PGRST202'), ['users'], call)).toBeUndefined();
+    });
+
+    it('is judged (a finding) when the exposed schemas lack the function, or none of its overloads takes the call’s arguments', () => {
+      // The function lives in an unexposed schema only: PostgREST answers every client PGRST202.
+      expect(unrealizableAnswer({ ...plan, functions: new Map([['private.vs_transfer_dept', [transfer('private', ['p_id', 'p_dept', 'p_remarks'])]]]) }, missing, byGrant, ['users'], call)).toBeUndefined();
+      expect(unrealizableAnswer(withFunctions(transfer('public', ['p_ticket', 'p_dept', 'p_remarks'])), missing, byGrant, ['users'], call)).toBeUndefined();
+      expect(unrealizableAnswer(withFunctions(transfer('public', ['p_id', 'p_dept', 'p_remarks'], ['p_remarks'])), missing, byGrant, ['users'], call)).toBeUndefined();
+    });
+
+    it('is worded as PostgREST v12.2 words it (Error.hs NoRpc)', () => {
+      expect(noFunctionRefusal('public.vs_transfer_dept', ['p_id', 'p_dept'], true)).toEqual({
+        status: 404,
+        code: 'PGRST202',
+        message: 'Could not find the function public.vs_transfer_dept(p_dept, p_id) in the schema cache',
+        details: 'Searched for the function public.vs_transfer_dept with parameters p_dept, p_id or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+      });
+      expect(noFunctionRefusal('public.f', [], false)).toMatchObject({ message: 'Could not find the function public.f without parameters in the schema cache', details: 'Searched for the function public.f without parameters, but no matches were found in the schema cache.' });
+      expect(noFunctionRefusal('public.f', ['a'], false).details).toBe('Searched for the function public.f with parameter a, but no matches were found in the schema cache.');
+    });
   });
 
   it("drops a step the API role's statement_timeout cancelled, whatever the model expected, unless it expected exactly that", () => {

@@ -18,6 +18,7 @@ import { unrealizableReason } from './realizable.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
+import type { CachedFunction } from '../executor/schema-cache.ts';
 import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 
 /**
@@ -53,8 +54,11 @@ export interface FixturePlan {
   seededValues?: readonly string[];
   /** The target's names for the model's tables and columns (fixtures are written in them). */
   mapping?: TargetMapping;
-  /** Return types of the target's functions (`jsonb`), by name as called (`fn` and `schema.fn`): read with `shapes`. */
-  functionTypes?: ReadonlyMap<string, string>;
+  /**
+   * The functions PostgREST's schema cache holds (the exposed schemas'), overloads included, by
+   * `schema.fn`: their arguments and defaults, return types (catalog-facts.ts). Read with `shapes`.
+   */
+  functions?: ReadonlyMap<string, readonly CachedFunction[]>;
 }
 
 export const REFERENCE_PLAN: FixturePlan = { users: 'direct', bypassTriggers: false };
@@ -491,6 +495,25 @@ export function unrealizableIdentityWrite(plan: FixturePlan, request: ApiRequest
   return undefined;
 }
 
+/**
+ * Why a call PostgREST found no function for (PGRST202) is a difference of signature, or
+ * undefined: the schema cache holds a function of that name (an overload) taking every argument
+ * the call sends but requiring one it leaves out (a `p_remarks jsonb` without a default). A
+ * function the exposed schemas lack, or none taking the call's arguments, is no such difference:
+ * the answer is judged (PostgREST answers a client the same).
+ */
+function requiredArgumentsLeftOut(plan: FixturePlan, message: string, sent: ApiRequest | undefined): string | undefined {
+  const qualified = /^Could not find the function (\S+?)(?:\(| without parameters| in the schema cache)/.exec(message)?.[1];
+  if (!qualified || sent?.kind !== 'rpc') return undefined;
+  const keys = Object.keys(sent.args);
+  for (const f of plan.functions?.get(qualified) ?? []) {
+    if (!keys.every((k) => f.args.some((a) => a.name === k))) continue;
+    const missing = f.args.filter((a) => !a.hasDefault && !keys.includes(a.name)).map((a) => a.name);
+    if (missing.length) return `${qualified}(${f.args.map((a) => a.name).join(', ')}): the target's function requires ${missing.join(', ')}, which the model's call leaves out (PGRST202)`;
+  }
+  return undefined;
+}
+
 /** SQLSTATE query_canceled: what a statement_timeout raises. */
 const STATEMENT_TIMEOUT = '57014';
 
@@ -502,7 +525,7 @@ const STATEMENT_TIMEOUT = '57014';
  * write the model refuses that reached the foreign key check was let through by the target's rules.
  * `modelOrder`: the model's tables (model names).
  */
-export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, expected: Outcome, modelOrder: readonly string[]): string | undefined {
+export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, expected: Outcome, modelOrder: readonly string[], sent?: ApiRequest): string | undefined {
   // The API role's statement_timeout (3 s for anon, 8 s for authenticated on Supabase) cancelled
   // the request: a matter of time (a loaded machine, a slow query), which no rule speaks of.
   if (response.error?.code === STATEMENT_TIMEOUT && !(expected.kind === 'error' && expected.code === STATEMENT_TIMEOUT)) return "the API role's statement_timeout cancelled the request (57014): time, not rules (a loaded machine or a slow query)";
@@ -512,11 +535,9 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
     const constraint = /violates check constraint "([^"]+)"/.exec(response.error.message)?.[1] ?? 'a CHECK';
     return `${constraint} refused a value the model writes (a CHECK the model does not have)`;
   }
-  // The target's function of that name requires an argument the model's call leaves out (a
-  // `p_remarks jsonb` without a default): PostgREST finds no function for the call (PGRST202).
   if (plan.shapes && response.error?.code === 'PGRST202' && !(expected.kind === 'error' && expected.code === 'PGRST202')) {
-    const call = /Could not find the function (\S+\([^)]*\))/.exec(response.error.message)?.[1] ?? 'the function';
-    return `${call}: the target's function requires an argument the model's call leaves out (PGRST202)`;
+    const required = requiredArgumentsLeftOut(plan, response.error.message, sent);
+    if (required) return required;
   }
   // A domain's CHECK (`email citext` domain) refuses a value while the body is read, before any
   // trigger or policy: a step the model refuses by its rules (a guard) is not judged by them here.
