@@ -33,6 +33,9 @@ create policy things_insert on public.things for insert to authenticated with ch
 create policy things_update on public.things for update to authenticated using (true) with check (true);
 create policy things_delete on public.things for delete to authenticated using (true);
 
+create table public.paired (id int primary key, phone text unique nulls not distinct, room text, day text, unique nulls not distinct (room, day), hall text, slot text);
+create unique index paired_hall_slot on public.paired (hall, slot) nulls not distinct;
+
 create table public.loop (id int primary key);
 alter table public.loop enable row level security;
 grant select on public.loop to authenticated;
@@ -323,6 +326,15 @@ describe('write bodies read over the named columns only (point 4)', () => {
     );
     expect(patch).toEqual({ status: 204, body: null, affected: 1 });
     expect(read.body).toEqual([{ id: 1, title: 'title', body: 'new' }]);
+  });
+});
+
+describe('table shapes of unique keys', () => {
+  it('reads NULLS NOT DISTINCT (PG15+) off a unique constraint or index, one column or several', async () => {
+    const paired = (await readTableShapes(env.workers[0].client, ['public'])).get('paired')!;
+    expect(paired.find((c) => c.name === 'phone')!.uniqueIndexes).toEqual([{ name: 'paired_phone_key', fold: { lower: false, trim: false }, nullsNotDistinct: true }]);
+    expect(paired.find((c) => c.name === 'room')!.uniqueTogether).toEqual([{ name: 'paired_room_day_key', columns: ['room', 'day'], nullsNotDistinct: true }]);
+    expect(paired.find((c) => c.name === 'hall')!.uniqueTogether).toEqual([{ name: 'paired_hall_slot', columns: ['hall', 'slot'], nullsNotDistinct: true }]);
   });
 });
 

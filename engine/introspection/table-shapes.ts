@@ -48,13 +48,15 @@ export interface ColumnShape {
    * columns (plain or folded as for `uniqueIndexes`) with no predicate, this one first: two rows
    * collide when every column holds the same non-null value (after its fold).
    */
-  uniqueTogether?: { name: string; columns: string[]; /** Each column's fold, when an index compares one folded. */ folds?: UniqueIndex['fold'][] }[];
+  uniqueTogether?: { name: string; columns: string[]; /** Each column's fold, when an index compares one folded. */ folds?: UniqueIndex['fold'][]; nullsNotDistinct?: true }[];
 }
 
 export interface UniqueIndex {
   name: string;
   /** What the index compares: the value case-folded (lower/upper) and/or trimmed of spaces. */
   fold: { lower: boolean; trim: boolean };
+  /** `UNIQUE NULLS NOT DISTINCT` (PG15+, pg_index.indnullsnotdistinct): two nulls collide too. */
+  nullsNotDistinct?: true;
 }
 
 /**
@@ -161,8 +163,11 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
       order by 1, 2, a.attnum`,
     [schemas],
   );
-  const constraints = await client.query<{ schema: string; table: string; name: string; type: string; columns: string[]; definition: string; ref_schema: string | null; ref_table: string | null; ref_columns: string[] | null; on_delete: string; deferred: boolean }>(
+  // PostgreSQL 15 added UNIQUE NULLS NOT DISTINCT (pg_index.indnullsnotdistinct); before it every null is distinct.
+  const nullsNotDistinct = (await client.query<{ has: boolean }>(`select current_setting('server_version_num')::int >= 150000 as has`)).rows[0].has ? 'i.indnullsnotdistinct' : 'false';
+  const constraints = await client.query<{ schema: string; table: string; name: string; type: string; columns: string[]; definition: string; ref_schema: string | null; ref_table: string | null; ref_columns: string[] | null; on_delete: string; deferred: boolean; nulls_not_distinct: boolean }>(
     `select n.nspname as schema, c.relname as table, k.conname::text as name, k.contype as type, k.confdeltype::text as on_delete, k.condeferred as deferred,
+            coalesce((select ${nullsNotDistinct} from pg_index i where i.indexrelid = k.conindid and k.contype = 'u'), false) as nulls_not_distinct,
             array(select a.attname::text from unnest(k.conkey) x join pg_attribute a on a.attrelid = k.conrelid and a.attnum = x) as columns,
             pg_get_constraintdef(k.oid) as definition, rn.nspname as ref_schema, rc.relname as ref_table,
             array(select a.attname::text from unnest(k.confkey) x join pg_attribute a on a.attrelid = k.confrelid and a.attnum = x) as ref_columns
@@ -188,7 +193,7 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
     }
     if (cols && (k.type === 'u' || k.type === 'p') && k.columns.length > 1) {
       const first = cols.find((c) => c.name === k.columns[0]);
-      if (first) (first.uniqueTogether ??= []).push({ name: k.name, columns: k.columns });
+      if (first) (first.uniqueTogether ??= []).push({ name: k.name, columns: k.columns, ...(k.nulls_not_distinct ? { nullsNotDistinct: true as const } : {}) });
     }
     if (!cols || k.columns.length !== 1) continue;
     const col = cols.find((c) => c.name === k.columns[0]);
@@ -206,8 +211,8 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
       if (k.type === 'p') col.primaryKey = true;
     }
   }
-  const indexes = await client.query<{ schema: string; table: string; name: string; expression: string }>(
-    `select n.nspname as schema, c.relname as table, ic.relname::text as name, pg_get_indexdef(i.indexrelid, 1, true) as expression
+  const indexes = await client.query<{ schema: string; table: string; name: string; expression: string; nulls_not_distinct: boolean }>(
+    `select n.nspname as schema, c.relname as table, ic.relname::text as name, pg_get_indexdef(i.indexrelid, 1, true) as expression, ${nullsNotDistinct} as nulls_not_distinct
        from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace join pg_class ic on ic.oid = i.indexrelid
       where n.nspname = any($1) and i.indisunique and not i.indisprimary and i.indnkeyatts = 1 and i.indpred is null`,
     [schemas],
@@ -215,14 +220,14 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
   for (const x of indexes.rows) {
     for (const col of shapes.get(modelTableName(x.schema, x.table)) ?? []) {
       const fold = uniqueFold(x.expression, col.name);
-      if (fold) (col.uniqueIndexes ??= []).push({ name: x.name, fold });
+      if (fold) (col.uniqueIndexes ??= []).push({ name: x.name, fold, ...(x.nulls_not_distinct ? { nullsNotDistinct: true as const } : {}) });
     }
   }
   // A unique index over several columns that no constraint owns (Prisma's @@unique, `create unique
   // index … (lower(name), org_id)`): compared as a unique constraint over them is, each key folded
   // as its expression says; one with a key policyfuzz cannot follow is left to the database.
-  const together = await client.query<{ schema: string; table: string; name: string; keys: string[] }>(
-    `select n.nspname as schema, c.relname as table, ic.relname::text as name,
+  const together = await client.query<{ schema: string; table: string; name: string; keys: string[]; nulls_not_distinct: boolean }>(
+    `select n.nspname as schema, c.relname as table, ic.relname::text as name, ${nullsNotDistinct} as nulls_not_distinct,
             array(select pg_get_indexdef(i.indexrelid, k, true) from generate_series(1, i.indnkeyatts) k order by k) as keys
        from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace join pg_class ic on ic.oid = i.indexrelid
       where n.nspname = any($1) and i.indisunique and i.indnkeyatts > 1 and i.indpred is null
@@ -241,7 +246,7 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
     if (keys.some((k) => k === undefined)) continue;
     const first = cols.find((c) => c.name === keys[0]!.column)!;
     const folds = keys.map((k) => k!.fold);
-    (first.uniqueTogether ??= []).push({ name: x.name, columns: keys.map((k) => k!.column), ...(folds.some((f) => f.lower || f.trim) ? { folds } : {}) });
+    (first.uniqueTogether ??= []).push({ name: x.name, columns: keys.map((k) => k!.column), ...(folds.some((f) => f.lower || f.trim) ? { folds } : {}), ...(x.nulls_not_distinct ? { nullsNotDistinct: true as const } : {}) });
   }
   return shapes;
 }

@@ -49,6 +49,19 @@ describe('a world the target cannot hold', () => {
     expect(held([row('1', 1), row('2', 1, { n: 1 })])).toBeUndefined();
     expect(held([row('1', null), row('2', null)])).toBeUndefined();
   });
+
+  // PG15+ `UNIQUE NULLS NOT DISTINCT`: two nulls collide (23505). Read as distinct, such a world
+  // was written and its 23505 was a false alarm.
+  it('names two nulls under a unique index or constraint with NULLS NOT DISTINCT, one column or several', () => {
+    const single: TableShapes = new Map([['users', [col('id', { primaryKey: true, unique: true }), col('phone', { uniqueIndexes: [{ name: 'users_phone_key', fold: { lower: false, trim: false }, nullsNotDistinct: true }] })]]]);
+    const users = (...phones: (string | null)[]) => unrealizableReason({ users: phones.map((phone, i) => ({ id: String(i), phone })) }, single, new Set(['users']));
+    expect(users(null, null)).toBe('users.phone values collide under unique index users_phone_key (NULLS NOT DISTINCT: two nulls collide)');
+    expect(users(null, '1', '2')).toBeUndefined();
+    const pair: TableShapes = new Map([['slots', [col('id', { primaryKey: true, unique: true }), col('room', { uniqueTogether: [{ name: 'slots_room_day_key', columns: ['room', 'day'], nullsNotDistinct: true }] }), col('day')]]]);
+    const slots = (...rows: [string, string | null][]) => unrealizableReason({ slots: rows.map(([room, day], i) => ({ id: String(i), room, day })) }, pair, new Set(['slots']));
+    expect(slots(['a', null], ['a', null])).toBe('slots (room, day) values collide under unique index slots_room_day_key (NULLS NOT DISTINCT: two nulls collide)');
+    expect(slots(['a', null], ['b', null])).toBeUndefined();
+  });
 });
 
 describe('how a one-column unique index compares', () => {

@@ -79,24 +79,28 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
     for (const r of rows) {
       if (!(name in r)) continue;
       const v = r[name];
-      if (v === null) continue;
-      const k = folded(v, index.fold);
-      if (seen.has(k)) return `${table}.${name} values collide under unique index ${index.name}`;
+      if (v === null && !index.nullsNotDistinct) continue;
+      const k = v === null ? NULL_KEY : folded(v, index.fold);
+      if (seen.has(k)) return `${table}.${name} values collide under unique index ${index.name}${v === null ? NULLS_COLLIDE : ''}`;
       seen.add(k);
     }
   }
   for (const key of c.uniqueTogether ?? []) {
     const seen = new Set<string>();
     for (const r of rows) {
-      // A column the row leaves out is filled or defaulted on the target; a null never collides.
-      if (key.columns.some((k) => r[k] === undefined || r[k] === null)) continue;
-      const k = JSON.stringify(key.columns.map((col, i) => (key.folds ? folded(r[col]!, key.folds[i]!) : r[col])));
-      if (seen.has(k)) return `${table} (${key.columns.join(', ')}) values collide under unique index ${key.name}`;
+      // A column the row leaves out is filled or defaulted on the target; a null never collides, unless NULLS NOT DISTINCT.
+      if (key.columns.some((k) => r[k] === undefined || (r[k] === null && !key.nullsNotDistinct))) continue;
+      const k = JSON.stringify(key.columns.map((col, i) => (key.folds && r[col] !== null ? folded(r[col]!, key.folds[i]!) : r[col])));
+      if (seen.has(k)) return `${table} (${key.columns.join(', ')}) values collide under unique index ${key.name}${key.columns.some((c) => r[c] === null) ? NULLS_COLLIDE : ''}`;
       seen.add(k);
     }
   }
   return undefined;
 }
+
+/** A null's key under NULLS NOT DISTINCT (no folded text value is it), and what the drop reason adds. */
+const NULL_KEY = '\u0000null';
+const NULLS_COLLIDE = ' (NULLS NOT DISTINCT: two nulls collide)';
 
 /** Whether a simple CHECK (check-forms.ts) surely refuses a drawn value; a value it cannot judge passes (the database judges it). */
 function refusesValue(check: CheckForm, v: Json): boolean {
