@@ -220,8 +220,8 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     }
     // Lists of a pinned vocabulary (who is staff, admin, a handler) naming values it lacks: read off
     // the schema's helpers, in any schema (a `private` one the API never exposes included).
-    const helpers = await client.query<{ name: string; source: string }>(
-      `select p.proname::text as name, p.prosrc as source from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    const helpers = await client.query<{ name: string; source: string; returns: string }>(
+      `select p.proname::text as name, p.prosrc as source, format_type(p.prorettype, null) as returns from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname not like 'pg\\_%' and n.nspname <> all($1::text[])
           and p.prolang <> (select oid from pg_language where lanname = 'c') order by 1`,
       [[...MANAGED_SCHEMAS, 'pgmq']],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { proposeMapping, proposeVocabularySubsets, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+import { proposeMapping, proposeVocabularySubsets, rolesCompared, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+import { defaultSettings, referencePack } from '../../packs/reference/index.ts';
 
 const prTickets: ModelTableFacts = {
   name: 'pr_tickets',
@@ -352,6 +353,34 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(notes).toContainEqual(expect.stringMatching(/^set model\.projects\.actorRoles: the default names admin, which users\.role does not allow, and no helper/));
     // Roles the target has: nothing to propose.
     expect(proposeVocabularySubsets(vocabularies, { roles: [...proposed.roles, 'admin'] }, defaults, helpers).settings).toEqual({});
+  });
+
+  // Before, every quoted value of a helper named like the list was read as a member: a staff helper
+  // excluding roles (`not in`) made exactly them staff, and a raised message's role name joined them.
+  it('a helper is read for the roles it compares the role column with, not every quoted value: a negated comparison lists none', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'staffRoles', helper: 'staff' }] }];
+    const proposed = { roles: ['user', 'guest', 'dev', 'moderator'] };
+    const defaults = { staffRoles: ['dev', 'admin'] };
+    const excluding = [{ name: 'current_user_is_staff', returns: 'boolean', source: "select coalesce(public.current_user_role() not in ('user', 'guest'), false)" }];
+    expect(proposeVocabularySubsets(vocabularies, proposed, defaults, excluding).settings).toEqual({});
+    const messaged = [{ name: 'current_user_is_staff', returns: 'boolean', source: "begin if auth.uid() is null then raise exception 'guest'; end if; return (select u.role = any (array['dev', 'moderator']) from users u where u.id = auth.uid()); end" }];
+    expect(proposeVocabularySubsets(vocabularies, proposed, defaults, messaged).settings).toEqual({ staffRoles: ['dev', 'moderator'] });
+    // A trigger function named like the list (it notifies staff) decides nothing.
+    const notifier = [{ name: 'notify_staff', returns: 'trigger', source: "perform pg_notify('x', id) from users where role = 'moderator'" }];
+    expect(proposeVocabularySubsets(vocabularies, proposed, defaults, notifier).settings).toEqual({});
+    expect(rolesCompared("case when role in ('a', 'b') then true when u.role = 'c' then d() when role <> 'x' then false end or r.role = any('{e,\"f\"}'::text[])", 'role')).toEqual(['a', 'b', 'e', 'f', 'c']);
+  });
+
+  it('the reference pack reads staff and admin off a predicate named for them, not a narrower group’s (is_shop_staff, is_vp_admin)', () => {
+    const proposed = { roles: ['user', 'dev', 'moderator', 'root'] };
+    const helpers = [
+      { name: 'current_user_is_staff', returns: 'boolean', source: "select coalesce(public.current_user_role() in ('dev', 'root'), false)" },
+      { name: 'is_shop_staff', returns: 'boolean', source: "select coalesce(public.current_user_role() = 'moderator', false)" },
+      { name: 'is_admin', returns: 'boolean', source: "select public.current_user_role() = 'root'" },
+      { name: 'is_vp_admin', returns: 'boolean', source: "select public.current_user_role() = 'dev'" },
+    ];
+    const { settings } = proposeVocabularySubsets(referencePack.vocabularies!.filter((v) => v.path === 'roles'), proposed, defaultSettings, helpers);
+    expect(settings).toMatchObject({ staffRoles: ['dev', 'root'], adminRoles: ['root'] });
   });
 
   it('a handler helper that reads the role only: the permission that also makes a handler by default is proposed null', () => {

@@ -389,11 +389,26 @@ export function valueAtPath(settings: unknown, dotted: string): unknown {
  * its pattern names (`current_user_is_staff`: the quoted roles it lists); with no such helper it
  * is left to the default and named to be set. Pure: the caller reads the helpers' sources.
  */
+/**
+ * The values a function body compares `column` (an identifier or call naming it: `u.role`,
+ * `current_user_role()`) with for a match: `in ('a', 'b')`, `= any (array['a', 'b'])`, `= 'a'`.
+ * Not a negated one (`not in`, `<>`), and no other quoted text (a message, a permission).
+ */
+export function rolesCompared(source: string, column: string): string[] {
+  const operand = `\\b[\\w.]*${column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\w*(?:\\s*\\(\\s*\\))?`;
+  const quoted = (list: string) => [...list.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1].replace(/''/g, "'"));
+  const found: string[] = [];
+  for (const m of source.matchAll(new RegExp(`${operand}\\s+in\\s*\\(([^)]*)\\)`, 'gi'))) found.push(...quoted(m[1]));
+  for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*any\\s*\\(\\s*(?:array\\s*\\[([^\\]]*)\\]|'\\{([^}]*)\\}')`, 'gi'))) found.push(...(m[1] !== undefined ? quoted(m[1]) : m[2].split(',').map((x) => x.trim().replace(/^"|"$/g, ''))));
+  for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*'((?:[^']|'')*)'`, 'gi'))) found.push(m[1].replace(/''/g, "'"));
+  return [...new Set(found)];
+}
+
 export function proposeVocabularySubsets(
   vocabularies: VocabularySetting[],
   proposed: Record<string, unknown>,
   defaults: unknown,
-  helpers: { name: string; source: string }[],
+  helpers: { name: string; source: string; returns?: string }[],
 ): { settings: Record<string, unknown>; notes: string[] } {
   const settings: Record<string, unknown> = {};
   const notes: string[] = [];
@@ -406,9 +421,11 @@ export function proposeVocabularySubsets(
       const missing = fallback.filter((x) => !values.includes(x));
       if (!missing.length) continue;
       const pattern = new RegExp(sub.helper, 'i');
+      // A predicate (returns boolean) named for the list, read for the roles it compares its column with.
+      const column = v.column.split('.').pop()!;
       const read = helpers
-        .filter((h) => pattern.test(h.name))
-        .map((h) => ({ name: h.name, listed: (values as string[]).filter((x) => new RegExp(`'${x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'`).test(h.source)) }))
+        .filter((h) => pattern.test(h.name) && (h.returns === undefined || h.returns === 'boolean'))
+        .map((h) => ({ name: h.name, listed: rolesCompared(h.source, column).filter((x) => (values as string[]).includes(x)) }))
         .filter((h) => h.listed.length > 0);
       const fromHelper = [...new Set(read.flatMap((h) => h.listed))];
       // No helper says who they are: a guess (the default without the missing values) would run the
