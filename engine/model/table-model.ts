@@ -22,6 +22,8 @@ export interface ColumnSpec<S = any> {
   serverAssigned?: boolean;
   /** CHECK constraint on the column (23514 when false). */
   check?: (value: Json, settings: S) => boolean;
+  /** What the column's text is when a target's CHECK or domain may hold it to a format (`phone`: drawn as a pack's phone style says), whatever its name. */
+  format?: 'phone';
   /**
    * Where the spec states a limit but not how it is enforced (a cap "in number"): the refusal a
    * project enforcing `check` in a BEFORE trigger or a function raises instead. It is then as

@@ -11,6 +11,8 @@ import type { Row } from '../../../engine/model/json.ts';
 import type { DataCase } from '../../../engine/runner/data-case.ts';
 import { dataProperties } from '../properties.ts';
 import { defaultSettings, ModelSettingsSchema } from '../model/settings.ts';
+import type { TableModel } from '../../../engine/model/table-model.ts';
+import { tableRow } from './patches.ts';
 
 const NOT_NULL = { users: ['role', 'display_name'], vs_categories: ['is_confidential', 'public_eligible'], vs_tickets: ['submitter_id'] } as const;
 const held = ModelSettingsSchema.parse({ notNullColumns: NOT_NULL });
@@ -99,5 +101,28 @@ describe('phoneStyle: phones a phone CHECK holds', () => {
     expect(phones.length).toBeGreaterThan(20);
     expect(phones.filter((p) => !E164.test(p))).toEqual([]);
     expect(phonesOf(drawn(defaultSettings)).filter((p) => !E164.test(p)).length).toBeGreaterThan(0);
+  });
+});
+
+// Before, any column named like a phone (`(^|_)phone(_|$)`) drew phone numbers under
+// phoneStyle international: a free-text `phone_note` got numbers, a `mobile` holding a phone did not.
+describe('phone draws follow what the model says a column holds, not its name', () => {
+  const international = ModelSettingsSchema.parse({ phoneStyle: 'international' });
+  const contacts: TableModel = {
+    table: 'contacts',
+    columns: [
+      { name: 'id', type: 'uuid', nullable: false },
+      { name: 'mobile', type: 'text', nullable: false, format: 'phone' },
+      { name: 'phone_note', type: 'text', nullable: false },
+    ],
+    primaryKey: ['id'],
+    grants: { anon: [], authenticated: [] },
+    rowSecurity: true,
+    rules: {},
+  };
+  it('a column the model marks as a phone draws E.164 numbers; a free-text column named phone_note draws no number', () => {
+    const rows = fc.sample(tableRow(contacts, { settings: international, ids: ['a'], valid: true }), { seed: 5, numRuns: 30 });
+    expect(rows.every((r) => /^\+\d{8,15}$/.test(String(r.mobile).replace(/[ -]/g, '')))).toBe(true);
+    expect(rows.some((r) => /^\+\d/.test(String(r.phone_note)))).toBe(false);
   });
 });

@@ -78,8 +78,8 @@ function peopleFreeValue(col: ColumnSpec, settings: ModelSettings, valid: boolea
     case 'uuid':
       throw new Error('a uuid column draws from the case\'s people');
     case 'text': {
-      // A phone column (shipping_phone) under phoneStyle international: a number a phone CHECK or domain holds.
-      if (settings.phoneStyle === 'international' && /(^|_)phone(_|$)/.test(col.name)) return internationalPhoneNumber;
+      // A phone column (the model says so: shipping_phone, not phone_note) under phoneStyle international: a number a phone CHECK or domain holds.
+      if (settings.phoneStyle === 'international' && col.format === 'phone') return internationalPhoneNumber;
       if (col.check) {
         const ok = vocabulary(settings).filter((v) => col.check!(v, settings));
         if (ok.length && valid) return fc.constantFrom(...ok);

@@ -62,7 +62,7 @@ export const shopOrdersTable: TableModel = {
     { name: 'timeline', type: 'jsonb', nullable: false, default: [] },
     { name: 'payment_slips', type: 'text[]', nullable: false, default: [] },
     { name: 'shipping_name', type: 'text', nullable: true, default: null },
-    { name: 'shipping_phone', type: 'text', nullable: true, default: null },
+    { name: 'shipping_phone', type: 'text', nullable: true, default: null, format: 'phone' },
     { name: 'shipping_address', type: 'text', nullable: true, default: null },
     { name: 'buyer_note', type: 'text', nullable: true, default: null },
     { name: 'updated_at', type: 'timestamptz', nullable: false, serverAssigned: true },

@@ -32,7 +32,7 @@ export const usersTable: TableModel = {
     { name: 'email', type: 'text', nullable: false },
     { name: 'display_name', type: 'text', nullable: true, default: null },
     { name: 'avatar_url', type: 'text', nullable: true, default: null },
-    { name: 'phone', type: 'text', nullable: true, default: null },
+    { name: 'phone', type: 'text', nullable: true, default: null, format: 'phone' },
     { name: 'role', type: 'text', nullable: true, default: 'user', check: (v, s) => typeof v === 'string' && s.roles.includes(v) },
     { name: 'department', type: 'text', nullable: true, default: null },
     { name: 'permissions', type: 'text[]', nullable: false, default: [] },
