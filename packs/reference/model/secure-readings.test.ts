@@ -189,6 +189,14 @@ describe('secure readings, named where they decide a step', () => {
     expect(byName(predict(oracle, { users: [] }, { kind: 'anon' } as never, personId).outcome, { kind: 'rejected', code: '42501', by: 'grant' })).toEqual({ reading: 'my-person-id-refused-to-anon' });
   });
 
+  it('shop_orders.buyer-window-guard: a buyer’s own order outside the window refused by a trigger, not left undone', () => {
+    const ORDER = { id: '7c7c7c7c-7c7c-4c7c-8c7c-7c7c7c7c7c7c', buyer_id: ME, status: 'paid', subtotal: 0, fee: 0, discount: 0, total: 0, admin_note: null, timeline: [], payment_slips: [], shipping_name: null, shipping_phone: null, shipping_address: null, buyer_note: null };
+    const note: ApiRequest = { kind: 'update', table: 'shop_orders', patch: { buyer_note: 'hi' }, filters: [{ column: 'id', op: 'eq', value: ORDER.id }], returning: 'minimal' } as ApiRequest;
+    const expected = predict(oracle, { ...world('user'), shop_orders: [ORDER] }, caller, note).outcome;
+    expect(expected).toMatchObject({ kind: 'filtered' });
+    expect(byName(expected, { kind: 'raised', code: 'P0001', message: 'shop_orders: status paid' })).toEqual({ reading: 'shop_orders.buyer-window-guard' });
+  });
+
   it('counted per reading in the note; a failure near a reading names it', () => {
     expect(acceptedNote({}, { 'vs.no-remark-refused': 2, 'users.guard-exempting-fewer': 1 })).toBe('accepted as secure readings: users.guard-exempting-fewer (1 step), vs.no-remark-refused (2 steps)');
     expect(readingsNear(predict(oracle, world('user'), caller, demote).outcome)).toBe('');
