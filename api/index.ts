@@ -24,7 +24,7 @@ export type { World } from '../engine/model/world.ts';
 export { rowsOf, withRows } from '../engine/model/world.ts';
 export { tiedInAnyOrder } from '../engine/model/ties.ts';
 export type { Outcome, OutcomeClass } from '../engine/model/outcome.ts';
-export { allowed, anyOf, filtered, outcomeClass, raised, rejectedByGrant, rejectedByPolicy, sqlError } from '../engine/model/outcome.ts';
+export { allowed, anyOf, filtered, outcomeClass, raised, rejectedByGrant, rejectedByPolicy, secureReading, sqlError } from '../engine/model/outcome.ts';
 export type { ApiRole, ColumnSpec, ColumnType, Privilege, RowRules, RuleContext, TableModel, TriggerResult } from '../engine/model/table-model.ts';
 export type { ExecuteGrantee, FunctionModel, PrivateFunction } from '../engine/model/function-model.ts';
 export { executeDenied } from '../engine/model/function-model.ts';
