@@ -19,7 +19,24 @@ function fnv1a64(text: string, seed = 0xcbf29ce484222325n): bigint {
  * it stays an exact JSON number, and far above the few ids a target's own sequence hands out.
  */
 export function uuidAsBigint(id: string): number {
-  return Number((fnv1a64(id) % BIGINT_ID_SPAN) + BIGINT_ID_SPAN);
+  return remembered(bigintForms, id, () => Number((fnv1a64(id) % BIGINT_ID_SPAN) + BIGINT_ID_SPAN));
+}
+
+/**
+ * The same few ids come back in every case (the model asks for an id's target forms each time
+ * it compares remarks), and each form costs a BigInt hash per byte: kept per id, bounded.
+ */
+const bigintForms = new Map<string, number>();
+const uuidForms = new Map<string, string>();
+const FORMS_KEPT = 4096;
+
+function remembered<T>(forms: Map<string, T>, id: string, make: () => T): T {
+  let form = forms.get(id);
+  if (form === undefined) {
+    if (forms.size >= FORMS_KEPT) forms.clear();
+    forms.set(id, (form = make()));
+  }
+  return form;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,6 +47,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function textAsUuid(id: string): string {
   if (UUID.test(id)) return id.toLowerCase();
+  return remembered(uuidForms, id, () => hashedUuid(id));
+}
+
+function hashedUuid(id: string): string {
   const hex = (fnv1a64(id).toString(16).padStart(16, '0') + fnv1a64(id, 0x84222325cbf29ce4n).toString(16).padStart(16, '0')).split('');
   hex[12] = '8';
   hex[16] = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);

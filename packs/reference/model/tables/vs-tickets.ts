@@ -23,11 +23,22 @@ import { notDeleted } from '../soft-delete.ts';
 
 /** The public board's handle of a ticket (settings.vs.publicHandle): never its id (the submitter's tracking capability). */
 export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
-  const { prefix, digest, length, idAs } = settings.vs.publicHandle;
+  const handle = settings.vs.publicHandle;
   if (typeof id !== 'string') return null;
-  const digested = idAs === 'model' ? id : String(idAsTarget(idAs, id));
-  return `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
+  // Asked for the same few ids in every case (each read of the board): a digest each time, kept per settings.
+  let refs = publicRefs.get(handle);
+  if (!refs) publicRefs.set(handle, (refs = new Map()));
+  let ref = refs.get(id);
+  if (ref === undefined) {
+    const { prefix, digest, length, idAs } = handle;
+    const digested = idAs === 'model' ? id : String(idAsTarget(idAs, id));
+    ref = `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
+    if (refs.size >= 4096) refs.clear();
+    refs.set(id, ref);
+  }
+  return ref;
 }
+const publicRefs = new WeakMap<ModelSettings['vs']['publicHandle'], Map<string, string>>();
 
 export function isSubmitter(row: Row, ctx: RuleContext): boolean {
   return ctx.uid !== null && row.submitter_id === ctx.uid;
@@ -156,7 +167,8 @@ export function namedTicketIds(text: string, world: World, except?: Json): strin
   const ids = rowsOf(world, 'vs_tickets').flatMap((t) => {
     if (typeof t.id !== 'string' || !t.id || t.id === except) return [];
     // Written by the target's own functions, an id reads as the target keeps it (a uuid, a bigint: mapping uuidIds, bigintIds).
-    const named = [t.id, textAsUuid(t.id), String(uuidAsBigint(t.id))].find((form) => text.includes(form));
+    const id = t.id;
+    const named = text.includes(id) ? id : [textAsUuid(id), String(uuidAsBigint(id))].find((form) => text.includes(form));
     if (named === undefined) return [];
     const escaped = named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     return decide(new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text), 'R12.id.bounded', 'R12.id.unbounded-only') ? [t.id] : [];
@@ -185,13 +197,11 @@ export function remarksAsCompared(rows: Row[], world: World): Row[] {
     Array.isArray(r.remarks)
       ? {
           ...r,
-          remarks: r.remarks.map((e) =>
-            isObject(e) && e.by === AUTO_CLOSE_AUTHOR && typeof e.text === 'string' && !mentionsTicketId(e.text, world)
-          ? { ...e, text: GENERIC_REMARK }
-          : isObject(e) && e.internal === true && typeof e.text === 'string' && internalRemarkAsCompared(e.text, world)
-            ? { ...e, text: internalRemarkAsCompared(e.text, world)! }
-            : e,
-          ),
+          remarks: r.remarks.map((e) => {
+            if (isObject(e) && e.by === AUTO_CLOSE_AUTHOR && typeof e.text === 'string' && !mentionsTicketId(e.text, world)) return { ...e, text: GENERIC_REMARK };
+            const internal = isObject(e) && e.internal === true && typeof e.text === 'string' ? internalRemarkAsCompared(e.text, world) : undefined;
+            return internal ? { ...(e as Row), text: internal } : e;
+          }),
         }
       : r,
   );
