@@ -168,12 +168,36 @@ export function namedTicketIds(text: string, world: World, except?: Json): strin
     if (typeof t.id !== 'string' || !t.id || t.id === except) return [];
     // Written by the target's own functions, an id reads as the target keeps it (a uuid, a bigint: mapping uuidIds, bigintIds).
     const id = t.id;
-    const named = text.includes(id) ? id : [textAsUuid(id), String(uuidAsBigint(id))].find((form) => text.includes(form));
+    const named = text.includes(id) ? id : targetForms(id).find((form) => text.includes(form));
     if (named === undefined) return [];
-    const escaped = named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return decide(new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text), 'R12.id.bounded', 'R12.id.unbounded-only') ? [t.id] : [];
+    return decide(boundedPattern(named).test(text), 'R12.id.bounded', 'R12.id.unbounded-only') ? [t.id] : [];
   });
   return [...new Set(ids)].sort();
+}
+
+/** An id's text as a uuid-keyed and a bigint-keyed target keep it, worked out once per id. */
+const targetFormsById = new Map<string, readonly string[]>();
+
+function targetForms(id: string): readonly string[] {
+  let forms = targetFormsById.get(id);
+  if (!forms) {
+    if (targetFormsById.size >= 4096) targetFormsById.clear();
+    targetFormsById.set(id, (forms = [textAsUuid(id), String(uuidAsBigint(id))]));
+  }
+  return forms;
+}
+
+/** An id standing alone (not inside a longer one), compiled once per id: the same few ids are looked for in every compared remark. */
+const boundedPatterns = new Map<string, RegExp>();
+
+function boundedPattern(id: string): RegExp {
+  let pattern = boundedPatterns.get(id);
+  if (!pattern) {
+    if (boundedPatterns.size >= 4096) boundedPatterns.clear();
+    const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    boundedPatterns.set(id, (pattern = new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`)));
+  }
+  return pattern;
 }
 
 /**
