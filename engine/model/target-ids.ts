@@ -6,6 +6,8 @@
  * them, and a model setting may compute over the id as the target keeps it (a public handle).
  */
 
+import { kept } from './kept.ts';
+
 const BIGINT_ID_SPAN = 2n ** 52n;
 
 function fnv1a64(text: string, seed = 0xcbf29ce484222325n): bigint {
@@ -19,24 +21,15 @@ function fnv1a64(text: string, seed = 0xcbf29ce484222325n): bigint {
  * it stays an exact JSON number, and far above the few ids a target's own sequence hands out.
  */
 export function uuidAsBigint(id: string): number {
-  return remembered(bigintForms, id, () => Number((fnv1a64(id) % BIGINT_ID_SPAN) + BIGINT_ID_SPAN));
+  return kept(bigintForms, id, hashedBigint);
 }
 
-/**
- * The same few ids come back in every case (the model asks for an id's target forms each time
- * it compares remarks), and each form costs a BigInt hash per byte: kept per id, bounded.
- */
+// The same few ids come back in every case, and each form costs a BigInt step per byte: kept per id.
 const bigintForms = new Map<string, number>();
 const uuidForms = new Map<string, string>();
-const FORMS_KEPT = 4096;
 
-function remembered<T>(forms: Map<string, T>, id: string, make: () => T): T {
-  let form = forms.get(id);
-  if (form === undefined) {
-    if (forms.size >= FORMS_KEPT) forms.clear();
-    forms.set(id, (form = make()));
-  }
-  return form;
+function hashedBigint(id: string): number {
+  return Number((fnv1a64(id) % BIGINT_ID_SPAN) + BIGINT_ID_SPAN);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -47,7 +40,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function textAsUuid(id: string): string {
   if (UUID.test(id)) return id.toLowerCase();
-  return remembered(uuidForms, id, () => hashedUuid(id));
+  return kept(uuidForms, id, hashedUuid);
 }
 
 function hashedUuid(id: string): string {

@@ -13,6 +13,7 @@ import type { Json, Row } from '../../../../engine/model/json.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
 import { idAsTarget, textAsUuid, uuidAsBigint } from '../../../../engine/model/target-ids.ts';
+import { kept } from '../../../../engine/model/kept.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
@@ -28,15 +29,11 @@ export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
   // Asked for the same few ids in every case (each read of the board): a digest each time, kept per settings.
   let refs = publicRefs.get(handle);
   if (!refs) publicRefs.set(handle, (refs = new Map()));
-  let ref = refs.get(id);
-  if (ref === undefined) {
+  return kept(refs, id, (key) => {
     const { prefix, digest, length, idAs } = handle;
-    const digested = idAs === 'model' ? id : String(idAsTarget(idAs, id));
-    ref = `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
-    if (refs.size >= 4096) refs.clear();
-    refs.set(id, ref);
-  }
-  return ref;
+    const digested = idAs === 'model' ? key : String(idAsTarget(idAs, key));
+    return `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
+  });
 }
 const publicRefs = new WeakMap<ModelSettings['vs']['publicHandle'], Map<string, string>>();
 
@@ -179,26 +176,17 @@ export function namedTicketIds(text: string, world: World, except?: Json): strin
 const targetFormsById = new Map<string, readonly string[]>();
 
 function targetForms(id: string): readonly string[] {
-  let forms = targetFormsById.get(id);
-  if (!forms) {
-    if (targetFormsById.size >= 4096) targetFormsById.clear();
-    targetFormsById.set(id, (forms = [textAsUuid(id), String(uuidAsBigint(id))]));
-  }
-  return forms;
+  return kept(targetFormsById, id, formsOf);
 }
+const formsOf = (id: string): readonly string[] => [textAsUuid(id), String(uuidAsBigint(id))];
 
 /** An id standing alone (not inside a longer one), compiled once per id: the same few ids are looked for in every compared remark. */
 const boundedPatterns = new Map<string, RegExp>();
 
 function boundedPattern(id: string): RegExp {
-  let pattern = boundedPatterns.get(id);
-  if (!pattern) {
-    if (boundedPatterns.size >= 4096) boundedPatterns.clear();
-    const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    boundedPatterns.set(id, (pattern = new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`)));
-  }
-  return pattern;
+  return kept(boundedPatterns, id, patternOf);
 }
+const patternOf = (id: string) => new RegExp(`(^|[^A-Za-z0-9])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9])`);
 
 /**
  * Rule 12 says id-bearing remarks are marked internal (the merge's "merged into <primary>" is
