@@ -6,6 +6,8 @@
  * them, and a model setting may compute over the id as the target keeps it (a public handle).
  */
 
+import { kept } from './kept.ts';
+
 const BIGINT_ID_SPAN = 2n ** 52n;
 
 function fnv1a64(text: string, seed = 0xcbf29ce484222325n): bigint {
@@ -19,6 +21,14 @@ function fnv1a64(text: string, seed = 0xcbf29ce484222325n): bigint {
  * it stays an exact JSON number, and far above the few ids a target's own sequence hands out.
  */
 export function uuidAsBigint(id: string): number {
+  return kept(bigintForms, id, hashedBigint);
+}
+
+// The same few ids come back in every case, and each form costs a BigInt step per byte: kept per id.
+const bigintForms = new Map<string, number>();
+const uuidForms = new Map<string, string>();
+
+function hashedBigint(id: string): number {
   return Number((fnv1a64(id) % BIGINT_ID_SPAN) + BIGINT_ID_SPAN);
 }
 
@@ -30,6 +40,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function textAsUuid(id: string): string {
   if (UUID.test(id)) return id.toLowerCase();
+  return kept(uuidForms, id, hashedUuid);
+}
+
+function hashedUuid(id: string): string {
   const hex = (fnv1a64(id).toString(16).padStart(16, '0') + fnv1a64(id, 0x84222325cbf29ce4n).toString(16).padStart(16, '0')).split('');
   hex[12] = '8';
   hex[16] = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);

@@ -22,12 +22,15 @@ export function vsSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
         published: fc.boolean(),
         how: fc.constantFrom('function', 'function', 'patch', 'server-patch'),
         deleter: handlerCaller(settings, w0),
-        readers: fc.array(vsCaller(w0), { minLength: 1, maxLength: 2 }),
+        // One reader per case: every read path is already taken once, and readers vary from case
+        // to case (a second reader doubled the reads, 7 of a case's 17 requests, with no clause,
+        // branch or mutant kill of its own).
+        reader: vsCaller(w0),
         handler: handlerCaller(settings, w0),
         ret: returning,
         other: fc.constantFrom(...ids),
       })
-      .map(({ target, published, how, deleter, readers, handler, ret, other }): DataCase => {
+      .map(({ target, published, how, deleter, reader, handler, ret, other }): DataCase => {
         // The deleted ticket is a duplicate of a published one, so the linked context would show it.
         let w = published ? onBoard(settings, w0, target) : w0;
         if (other !== target) w = { ...w, tickets: w.tickets.map((t) => (t.id === other ? { ...t, duplicate_of: target } : t)) };
@@ -37,7 +40,7 @@ export function vsSoftDeleteCases(settings: ModelSettings): fc.Arbitrary<DataCas
           how === 'function'
             ? step(deleter, rpc('soft_delete_vs_ticket', { p_id: target }))
             : step(how === 'patch' ? deleter : server, patchTicket(target, { deleted_at: VS_DELETED_AT }, ret));
-        const reads = readers.flatMap((r) => readPaths(settings, t).map((q) => step(r, q)));
+        const reads = readPaths(settings, t).map((q) => step(reader, q));
         const acts = [
           step(handler, rpc('merge_vs_tickets', { p_duplicate: other, p_primary: target })),
           step(handler, rpc('vs_transfer_dept', { p_id: target, p_dept: settings.departments[0] })),

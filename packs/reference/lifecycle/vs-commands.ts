@@ -323,6 +323,7 @@ export function lifecycleCommandArbs(): fc.Arbitrary<LifecycleCommand>[] {
   const softDelete = fc
     .tuple(fc.oneof({ weight: 3, arbitrary: handler }, { weight: 1, arbitrary: anyone }), index, fc.constantFrom<SoftDelete['how']>('function', 'function', 'function', 'patch', 'undelete'), returning)
     .map(([who, t, how, ret]) => new SoftDelete(who, t, how, ret));
-  const read = fc.tuple(anyone, index, fc.oneof({ weight: 1, arbitrary: fc.constant<'all'>('all') }, { weight: 1, arbitrary: fc.nat({ max: 6 }) })).map(([who, t, path]) => new Read(who, t, path));
+  // Mostly one read path: a read of all seven is seven requests, and one path per read command still takes every path often.
+  const read = fc.tuple(anyone, index, fc.oneof({ weight: 1, arbitrary: fc.constant<'all'>('all') }, { weight: 3, arbitrary: fc.nat({ max: 6 }) })).map(([who, t, path]) => new Read(who, t, path));
   return [submit, submitterUpdate, handlerUpdate, transfer, publish, publish, publish, merge, merge, softDelete, softDelete, read, read, read, read];
 }

@@ -13,6 +13,7 @@ import type { Json, Row } from '../../../../engine/model/json.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
 import { idAsTarget, textAsUuid, uuidAsBigint } from '../../../../engine/model/target-ids.ts';
+import { kept } from '../../../../engine/model/kept.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
@@ -23,11 +24,18 @@ import { notDeleted } from '../soft-delete.ts';
 
 /** The public board's handle of a ticket (settings.vs.publicHandle): never its id (the submitter's tracking capability). */
 export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
-  const { prefix, digest, length, idAs } = settings.vs.publicHandle;
+  const handle = settings.vs.publicHandle;
   if (typeof id !== 'string') return null;
-  const digested = idAs === 'model' ? id : String(idAsTarget(idAs, id));
-  return `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
+  // Asked for the same few ids in every case (each read of the board): a digest each time, kept per settings.
+  let refs = publicRefs.get(handle);
+  if (!refs) publicRefs.set(handle, (refs = new Map()));
+  return kept(refs, id, (key) => {
+    const { prefix, digest, length, idAs } = handle;
+    const digested = idAs === 'model' ? key : String(idAsTarget(idAs, key));
+    return `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
+  });
 }
+const publicRefs = new WeakMap<ModelSettings['vs']['publicHandle'], Map<string, string>>();
 
 export function isSubmitter(row: Row, ctx: RuleContext): boolean {
   return ctx.uid !== null && row.submitter_id === ctx.uid;
@@ -156,13 +164,29 @@ export function namedTicketIds(text: string, world: World, except?: Json): strin
   const ids = rowsOf(world, 'vs_tickets').flatMap((t) => {
     if (typeof t.id !== 'string' || !t.id || t.id === except) return [];
     // Written by the target's own functions, an id reads as the target keeps it (a uuid, a bigint: mapping uuidIds, bigintIds).
-    const named = [t.id, textAsUuid(t.id), String(uuidAsBigint(t.id))].find((form) => text.includes(form));
+    const id = t.id;
+    const named = text.includes(id) ? id : targetForms(id).find((form) => text.includes(form));
     if (named === undefined) return [];
-    const escaped = named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    return decide(new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text), 'R12.id.bounded', 'R12.id.unbounded-only') ? [t.id] : [];
+    return decide(boundedPattern(named).test(text), 'R12.id.bounded', 'R12.id.unbounded-only') ? [t.id] : [];
   });
   return [...new Set(ids)].sort();
 }
+
+/** An id's text as a uuid-keyed and a bigint-keyed target keep it, worked out once per id. */
+const targetFormsById = new Map<string, readonly string[]>();
+
+function targetForms(id: string): readonly string[] {
+  return kept(targetFormsById, id, formsOf);
+}
+const formsOf = (id: string): readonly string[] => [textAsUuid(id), String(uuidAsBigint(id))];
+
+/** An id standing alone (not inside a longer one), compiled once per id: the same few ids are looked for in every compared remark. */
+const boundedPatterns = new Map<string, RegExp>();
+
+function boundedPattern(id: string): RegExp {
+  return kept(boundedPatterns, id, patternOf);
+}
+const patternOf = (id: string) => new RegExp(`(^|[^A-Za-z0-9])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9])`);
 
 /**
  * Rule 12 says id-bearing remarks are marked internal (the merge's "merged into <primary>" is
@@ -185,13 +209,11 @@ export function remarksAsCompared(rows: Row[], world: World): Row[] {
     Array.isArray(r.remarks)
       ? {
           ...r,
-          remarks: r.remarks.map((e) =>
-            isObject(e) && e.by === AUTO_CLOSE_AUTHOR && typeof e.text === 'string' && !mentionsTicketId(e.text, world)
-          ? { ...e, text: GENERIC_REMARK }
-          : isObject(e) && e.internal === true && typeof e.text === 'string' && internalRemarkAsCompared(e.text, world)
-            ? { ...e, text: internalRemarkAsCompared(e.text, world)! }
-            : e,
-          ),
+          remarks: r.remarks.map((e) => {
+            if (isObject(e) && e.by === AUTO_CLOSE_AUTHOR && typeof e.text === 'string' && !mentionsTicketId(e.text, world)) return { ...e, text: GENERIC_REMARK };
+            const internal = isObject(e) && e.internal === true && typeof e.text === 'string' ? internalRemarkAsCompared(e.text, world) : undefined;
+            return internal ? { ...(e as Row), text: internal } : e;
+          }),
         }
       : r,
   );
