@@ -288,6 +288,22 @@ describe('a stranger’s schema of the spec’s domain (bigint keys, numeric mon
 });
 
 describe('init heuristics that guessed wrong', () => {
+  it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
+    const proposal = proposeMapping(
+      { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },
+      {
+        tables: [],
+        functions: [
+          fn({ name: 'merge_vs_tickets', args: [{ name: 'p_primary', type: 'text' }, { name: 'p_duplicate', type: 'text' }], returns: 'void' }),
+          // one name shared, one not: only the other is matched by position
+          fn({ name: 'vs_transfer_dept', args: [{ name: 'p_dept', type: 'text' }, { name: 'p_ticket', type: 'text' }], returns: 'void' }),
+        ],
+      },
+    );
+    expect(proposal.mapping.functions?.merge_vs_tickets).toBeUndefined();
+    expect(proposal.mapping.functions?.vs_transfer_dept).toEqual({ args: { p_id: 'p_ticket' } });
+  });
+
   it('a numeric takes a model integer only when it is an amount of money; another (a score) is null and named', () => {
     const model: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }, { name: 'balance_cents', type: 'integer' }] };
     const target: TargetTableFacts = { name: 'passport.profiles', anonCanSelect: false, columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'numeric(6,2)' }, { name: 'balance_cents', type: 'numeric' }] };

@@ -560,11 +560,14 @@ export function proposeMapping(
   }
 
   // A function of the model's name whose parameters are named otherwise (p_source for p_duplicate):
-  // matched by position, as a caller passing them positionally would.
+  // matched by position, as a caller passing them positionally would. A name both have is the same
+  // parameter whatever its place (PostgREST passes them by name: (p_primary, p_duplicate) is no swap).
   for (const m of model.functions) {
     const f = targetFns.get(m.name);
     if (!f || f.args.length !== m.args.length || mapping.functions?.[m.name]) continue;
-    const args = Object.fromEntries(m.args.map((a, i) => [a, f.args[i].name]).filter(([a, b]) => a !== b));
+    const targetNames = new Set(f.args.map((a) => a.name));
+    const unmatchedTarget = f.args.map((a) => a.name).filter((n) => !m.args.includes(n));
+    const args = Object.fromEntries(m.args.filter((a) => !targetNames.has(a)).map((a, i) => [a, unmatchedTarget[i]]));
     if (!Object.keys(args).length) continue;
     mapping.functions![m.name] = { args };
     notes.push(`confirm: ${f.name}'s parameters by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
