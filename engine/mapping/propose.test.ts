@@ -288,6 +288,21 @@ describe('a stranger’s schema of the spec’s domain (bigint keys, numeric mon
 });
 
 describe('init heuristics that guessed wrong', () => {
+  it('a function of the model’s name returning a table’s rows answers in that table’s renamed columns (stranger-app-4: report → body)', () => {
+    const proposal = proposeMapping(
+      {
+        tables: [{ name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'report', type: 'text' }, { name: 'status', type: 'text' }] }],
+        functions: [{ name: 'get_vs_ticket_by_id', args: ['p_id'] }],
+      },
+      {
+        tables: [{ name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'report_text', type: 'text' }, { name: 'status', type: 'text' }] }],
+        functions: [fn({ name: 'get_vs_ticket_by_id', args: [{ name: 'p_id', type: 'text' }], returns: 'setof-composite', returnsTable: 'vs_tickets', outColumns: ['id', 'report_text', 'status'], readOnly: true })],
+      },
+    );
+    expect(proposal.mapping.tables?.vs_tickets?.columns).toEqual({ report: 'report_text' });
+    expect(proposal.mapping.functions?.get_vs_ticket_by_id).toEqual({ columns: { report: 'report_text' } });
+  });
+
   it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
     const proposal = proposeMapping(
       { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },

@@ -573,6 +573,19 @@ export function proposeMapping(
     notes.push(`confirm: ${f.name}'s parameters by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
   }
 
+  // A function of the model's name returning a table's rows (`setof vs_tickets`, or columns named
+  // as its): its output columns are that table's, renamed as the table's (report → body).
+  for (const m of model.functions) {
+    const f = targetFns.get(m.name);
+    const source = f && f.returns !== 'void' ? outputSource(f, chosen) : undefined;
+    if (!f || !source || mapping.functions?.[m.name]?.columns) continue;
+    const reverse = new Map(Object.entries(mapping.tables?.[source[0]]?.columns ?? {}).filter(([, v]) => v).map(([k, v]) => [v as string, k]));
+    const outs = Object.fromEntries(f.outColumns.filter((c) => reverse.has(c)).map((c) => [reverse.get(c)!, c]));
+    if (!Object.keys(outs).length) continue;
+    mapping.functions![m.name] = { ...mapping.functions![m.name], columns: outs };
+    notes.push(`confirm: ${f.name}'s output columns as ${source[1].name}'s: ${Object.entries(outs).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
+  }
+
   // Ids of tables keyed in another form that functions take and answer (p_id bigint, a returned
   // row's id, a jsonb answer's nested ids): sent and expected as the tables' bigintIds / uuidIds are.
   // None such (every key the model's own type): an integer parameter is a count or an amount, no id.
