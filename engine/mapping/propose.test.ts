@@ -303,6 +303,20 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.mapping.functions?.get_vs_ticket_by_id).toEqual({ columns: { report: 'report_text' } });
   });
 
+  it('column-level UPDATE grants become the model’s column grants, in model names (stranger-app-4: profiles’ email not updatable)', () => {
+    const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'display_name', type: 'text' }, { name: 'role', type: 'text' }] };
+    const profiles: TargetTableFacts = {
+      name: 'profiles',
+      anonCanSelect: false,
+      columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'display_name_text', type: 'text' }, { name: 'role', type: 'text' }, { name: 'bio', type: 'text' }],
+      grants: { anon: [], authenticated: ['select'], columnUpdate: { authenticated: ['display_name_text', 'role', 'bio'] } },
+    };
+    const proposal = proposeMapping({ tables: [users], functions: [] }, { tables: [profiles], functions: [] });
+    expect(proposal.mapping.tables?.users?.columns).toEqual({ display_name: 'display_name_text' });
+    expect(proposal.settings.tableGrants).toEqual({ users: { authenticated: ['select'], columnUpdate: { authenticated: ['display_name', 'role'] } } });
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: model\.tableGrants\.users: authenticated may UPDATE display_name, role only/));
+  });
+
   it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
     const proposal = proposeMapping(
       { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },

@@ -9,6 +9,7 @@
 import { unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
+import type { Privilege } from '../model/table-model.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -54,6 +55,8 @@ export interface TargetTableFacts {
   columns: TargetColumnFacts[];
   /** anon holds SELECT on it (Supabase's default privileges left in place). */
   anonCanSelect: boolean;
+  /** The API roles' table-level privileges, and the columns a role may UPDATE by column grants only (none: not read). */
+  grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>> };
 }
 
 export interface TargetFunctionFacts {
@@ -660,6 +663,25 @@ export function proposeMapping(
   if (mapped.length && mapped.every((t) => t.anonCanSelect)) {
     mapping.conventions!.grants = 'supabase-default';
     notes.push('confirm: anon holds SELECT on every mapped table in public (Supabase default privileges left in place): conventions.grants = supabase-default, row security decides');
+  }
+
+  // Column-level UPDATE grants (`grant update (first_name, …) on profiles to authenticated`): the
+  // model's role holds those columns only, so a PATCH of another is refused by the grant on both sides.
+  for (const [name, t] of chosen) {
+    const byColumns = t.grants?.columnUpdate;
+    if (!byColumns) continue;
+    const m = model.tables.find((x) => x.name === name)!;
+    const renamed = mapping.tables?.[name]?.columns ?? {};
+    const asModel = (c: string) => Object.entries(renamed).find(([, v]) => v === c)?.[0] ?? (c in renamed ? undefined : c);
+    for (const role of ['anon', 'authenticated'] as const) {
+      const columns = byColumns[role]?.map(asModel).filter((c): c is string => c !== undefined && m.columns.some((x) => x.name === c));
+      if (!columns) continue;
+      // by key, not setPath: a table name may hold a dot (passport.profiles)
+      const grants = (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {});
+      grants[role] = t.grants![role];
+      ((grants.columnUpdate ??= {}) as Record<string, string[]>)[role] = columns;
+      notes.push(`confirm: model.tableGrants.${name}: ${role} may UPDATE ${columns.length ? columns.join(', ') : 'none of the model\'s columns'} only (column grants on ${t.name}), and holds ${t.grants![role].join(', ') || 'nothing'} on the table`);
+    }
   }
 
   // Vocabularies from the target's own CHECKs and defaults.
