@@ -317,6 +317,29 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: model\.tableGrants\.users: authenticated may UPDATE display_name, role only/));
   });
 
+  it('a composite answer of jsonb fields built from bigint-keyed tables carries their ids (stranger-app-4: returns org_chart as (nodes jsonb, members jsonb))', () => {
+    const proposal = proposeMapping(
+      {
+        tables: [
+          { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'parent_id', type: 'uuid', references: { table: 'team_nodes', column: 'id' } }] },
+          { name: 'team_members', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'uuid', references: { table: 'team_nodes', column: 'id' } }] },
+        ],
+        functions: [{ name: 'get_public_org_chart', args: [] }],
+      },
+      {
+        tables: [
+          { name: 'team_nodes', anonCanSelect: false, columns: [{ name: 'id', type: 'integer', primaryKey: true, serverFilled: 'identity' }, { name: 'parent_id', type: 'integer', references: { table: 'team_nodes', column: 'id' } }] },
+          { name: 'team_members', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'integer', references: { table: 'team_nodes', column: 'id' } }] },
+        ],
+        functions: [
+          fn({ name: 'get_public_org_chart', args: [], returns: 'composite', outColumns: ['nodes', 'members'], readOnly: true,
+               source: "select row((select jsonb_agg(jsonb_build_object('id', n.id)) from public.team_nodes n), (select jsonb_agg(m) from public.team_members m))::public.org_chart" }),
+        ],
+      },
+    );
+    expect(proposal.mapping.functions?.get_public_org_chart).toEqual({ bigintIds: ['id', 'parent_id', 'node_id'] });
+  });
+
   it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
     const proposal = proposeMapping(
       { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },

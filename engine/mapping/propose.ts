@@ -616,8 +616,9 @@ export function proposeMapping(
           const targetColumn = mapping.tables?.[source[0]]?.columns?.[id] ?? id;
           if (f.outColumns.includes(targetColumn)) ids.add(reverse.get(targetColumn) ?? targetColumn);
         }
-      } else if (f.returns === 'scalar' && /json/i.test(f.source)) {
-        // A jsonb answer built from such tables carries their ids under the columns' names.
+      } else if ((f.returns === 'scalar' || f.returns === 'composite') && /json/i.test(f.source)) {
+        // A jsonb answer built from such tables carries their ids under the columns' names, also
+        // in the jsonb fields of a composite (`returns org_chart` as (nodes jsonb, members jsonb)).
         for (const [modelTable, t] of chosen) if (namesTable(f, t)) for (const id of idColumns(modelTable)) ids.add(id);
       }
       if (!ids.size) continue;
