@@ -321,8 +321,8 @@ describe('init heuristics that guessed wrong', () => {
     const proposal = proposeMapping(
       {
         tables: [
-          { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'parent_id', type: 'uuid', references: { table: 'team_nodes', column: 'id' } }] },
-          { name: 'team_members', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'uuid', references: { table: 'team_nodes', column: 'id' } }] },
+          { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'parent_id', type: 'uuid' }] },
+          { name: 'team_members', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'uuid' }] },
         ],
         functions: [{ name: 'get_public_org_chart', args: [] }],
       },

@@ -8,23 +8,24 @@ language sql stable security definer set search_path = '' as $$
                      from public.vs_categories c where c.id = p_category), false)
 $$;
 
-create function public.get_vs_ticket_by_id(p_id integer) returns setof public.vs_tickets
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  t public.vs_tickets;
-begin
-  select * into t from public.vs_tickets where id = p_id and deleted_at is null;
-  if not found then
-    return;
-  end if;
-  t.duplicate_of := null;
-  t.tags := '{}';
-  t.remarks := coalesce((select jsonb_agg(e order by i) from jsonb_array_elements(t.remarks)
-                          with ordinality x(e, i)
-                          where coalesce(e ->> 'internal', 'false') = 'false'), '[]');
-  -- is_duplicate is kept as stored
-  return next t;
-end $$;
+-- Rule 12's allow-list: no submitter id, no search vector; remarks that are not plain
+-- ticket-visible objects (internal, or malformed) are left out, failing closed.
+create function public.get_vs_ticket_by_id(p_id integer)
+returns table (id integer, public_ref uuid, submitter_label text, subject text, body text,
+               target_dept text, status public.vs_status, category integer, is_public boolean,
+               public_title text, duplicate_of integer, is_duplicate boolean, tags text[],
+               remarks jsonb, created_at timestamptz, updated_at timestamptz)
+language sql stable security definer set search_path = '' as $$
+  select t.id, t.public_ref, t.submitter_label, t.subject, t.body, t.target_dept, t.status,
+         t.category, t.is_public, t.public_title, null::integer, t.is_duplicate, '{}'::text[],
+         coalesce((select jsonb_agg(e order by i) from jsonb_array_elements(t.remarks)
+                     with ordinality x(e, i)
+                    where jsonb_typeof(e) = 'object'
+                      and (not (e ? 'internal') or e -> 'internal' = 'false'::jsonb)), '[]'),
+         t.created_at, t.updated_at
+  from public.vs_tickets t
+  where t.id = p_id and t.deleted_at is null
+$$;
 
 create function public.soft_delete_vs_ticket(p_id integer) returns void
 language plpgsql security definer set search_path = '' as $$
@@ -81,7 +82,7 @@ begin
   if a.id = d.id then
     raise exception 'cannot merge a ticket into itself' using errcode = '22023';
   end if;
-  if a.target_dept <> d.target_dept and public.has_role('vp_admin') then
+  if a.target_dept <> d.target_dept then
     raise exception 'cross-department merge' using errcode = '42501';
   end if;
   if jsonb_array_length(d.remarks) + 2 > public.vs_remarks_cap() then
@@ -202,34 +203,20 @@ language sql stable security definer set search_path = '' as $$
   from public.vs_public_ticket(p_ref) t
 $$;
 
-create function public.get_vs_linked_context(p_id integer) returns jsonb
-language plpgsql stable security definer set search_path = '' as $$
-declare
-  t public.vs_tickets;
-  p public.vs_tickets;
-begin
-  if public.current_user_role() is null then
-    raise exception 'NOT_AUTHORIZED' using errcode = '42501';
-  end if;
-  select * into t from public.vs_tickets where id = p_id and deleted_at is null;
-  if not found or not (t.submitter_id = (select auth.uid()) or public.can_handle_vs_dept(t.target_dept)) then
-    return null;
-  end if;
-  if t.duplicate_of is not null then
-    select * into p from public.vs_tickets where id = t.duplicate_of;
-  end if;
-  return jsonb_build_object(
-    'is_duplicate', t.is_duplicate,
-    -- the primary is named only by its public reference, and only if it is on the board
-    'primary_public_ref',
-      case when p.id is not null and p.is_public and p.deleted_at is null
-                and public.vs_category_public(p.category) then p.public_ref end);
-end $$;
+-- Submitter tracking: the primary of a merged ticket, only when it is on the public board.
+create function public.get_vs_linked_context(p_id integer)
+returns table (public_ref uuid, public_title text, status public.vs_status)
+language sql stable security definer set search_path = '' as $$
+  select p.public_ref, p.public_title, p.status
+  from public.vs_tickets d join public.vs_tickets p on p.id = d.duplicate_of
+  where d.id = p_id and d.deleted_at is null
+    and p.is_public and p.deleted_at is null and nullif(btrim(p.public_title), '') is not null
+    and public.vs_category_public(p.category)
+$$;
 
 grant execute on function public.get_vs_ticket_by_id(integer), public.get_public_vs_board(),
-  public.get_public_vs_problem(uuid) to anon, authenticated;
+  public.get_public_vs_problem(uuid), public.get_vs_linked_context(integer) to anon, authenticated;
 grant execute on function public.soft_delete_vs_ticket(integer),
   public.find_similar_vs_tickets(integer), public.merge_vs_tickets(integer, integer),
   public.vs_transfer_dept(integer, text, jsonb), public.vs_set_public(integer, boolean, text),
-  public.vs_post_public_comment(uuid, text), public.get_vs_linked_context(integer)
-  to authenticated;
+  public.vs_post_public_comment(uuid, text) to authenticated;

@@ -81,7 +81,8 @@ language sql stable security definer set search_path = '' as $$
   )::public.org_chart
 $$;
 
-create function public.sync_my_team_permissions() returns text[]
+create function public.sync_my_team_permissions()
+returns table (permissions text[], vs_dept text)
 language plpgsql security definer set search_path = '' as $$
 declare
   v_email text;
@@ -98,7 +99,7 @@ begin
   perform set_config('app.guard_bypass', 'on', true);
   update public.profiles set managed_permissions = v_perms where id = (select auth.uid());
   perform set_config('app.guard_bypass', '', true);
-  return v_perms;
+  return query select v_perms, public.effective_team_vs_dept_for_email(v_email);
 end $$;
 
 grant execute on function public.get_public_org_chart() to anon, authenticated;
@@ -236,7 +237,7 @@ begin
     raise exception 'NOT_AUTHORIZED' using errcode = '42501';
   end if;
   if v_id is null then
-    return null;
+    return jsonb_build_object('record', null, 'requests', '[]'::jsonb);
   end if;
   return jsonb_build_object(
     'record', (select to_jsonb(r) from public.student_records r where r.id = v_id),
