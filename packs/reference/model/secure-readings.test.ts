@@ -63,6 +63,12 @@ describe('rule 3 on vs_tickets: a handler’s entry that is no remark', () => {
     expect(compareOutcomes(predict(handler, w, caller, transfer({ vis: 'staff', by: 'x', internal: true, text: 'moved' })).outcome, refused)).toBeDefined();
   });
 
+  it('an entry with a vis but no author (`by`) too: stranger-app-4 asks every writer’s entry for both', () => {
+    const expected = predict(handler, w, caller, append({ vis: 'ticket', internal: false, text: 'more detail' })).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(compareOutcomes(expected, refused)).toBeUndefined();
+  });
+
   it('a well-formed entry must still go through', () => {
     expect(compareOutcomes(predict(handler, w, caller, append({ vis: 'staff', by: 'x', internal: true, text: 'checked' })).outcome, refused)).toBeDefined();
   });

@@ -97,13 +97,14 @@ $$;
 -- VS handlers: vs_staff, admins (every department); vp_admin and holders of `vs` (their department).
 create function public.can_handle_vs_dept(p_dept text) returns boolean
 language sql stable security definer set search_path = '' as $$
-  select case
+  -- rule 8: a handler with no department handles nothing (never null: a null skipped the guards)
+  select coalesce(case
     when (select auth.uid()) is null then false
     when public.has_role('vs_staff', 'admin', 'dev') then true
     when public.has_role('vp_admin') or public.current_user_has_permission('vs')
       then p_dept is not null and p_dept = public.current_user_dept()
     else false
-  end
+  end, false)
 $$;
 
 create function public.is_vs_handler() returns boolean

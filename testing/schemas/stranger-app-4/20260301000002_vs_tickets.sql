@@ -50,6 +50,14 @@ create function public.vs_remarks_cap() returns integer
 language sql immutable as $$ select 50 $$;
 grant execute on function public.vs_remarks_cap() to anon, authenticated;
 
+-- Rule 12: a ticket-visible remark never names a ticket by its id (any ticket, this one too).
+create function public.vs_text_names_ticket(p_text text) returns boolean
+language sql stable security definer set search_path = '' as $$
+  select exists (select 1 from public.vs_tickets o
+                  where coalesce(p_text, '') ~ ('(^|[^0-9])' || o.id || '([^0-9]|$)'))
+$$;
+grant execute on function public.vs_text_names_ticket(text) to anon, authenticated;
+
 -- Rules 1, 3, 6, 12: the owner guard plus the remark rules for every signed-in writer.
 create function public.vs_tickets_guard() returns trigger
 language plpgsql as $$
@@ -81,6 +89,11 @@ begin
   for v_entry in select * from jsonb_array_elements(v_new) loop
     if jsonb_typeof(v_entry) <> 'object' or not (v_entry ? 'vis') or not (v_entry ? 'by') then
       raise exception 'vs_tickets: a remark needs vis and by' using errcode = '42501';
+    end if;
+    if v_entry ->> 'vis' = 'ticket' and coalesce(v_entry -> 'internal', 'false'::jsonb) = 'false'::jsonb
+       and public.vs_text_names_ticket(v_entry ->> 'text') then
+      raise exception 'vs_tickets: a ticket-visible remark names a ticket id; mark it internal'
+        using errcode = '42501';
     end if;
   end loop;
   if public.guard_bypassed() then

@@ -205,7 +205,7 @@ create table public.identity_conflicts (
 create function public.my_person_id() returns integer
 language sql stable security definer set search_path = '' as $$
   select r.id from public.student_records r
-  join public.profiles p on p.email = r.email
+  join public.profiles p on lower(btrim(p.email::text)) = lower(btrim(r.email::text))
   where p.id = (select auth.uid())
 $$;
 grant execute on function public.my_person_id() to authenticated;

@@ -137,10 +137,14 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   return refusalIsSecure ? { row, refusalIsSecure } : { row };
 }
 
-/** An entry that is no remark (no object with a vis): stored from a handler (rule 3 shapes a submitter's), or refused by a schema checking every writer's entries. */
-export const isNoRemark = (e: Json): boolean => !isObject(e) || typeof e.vis !== 'string';
+/**
+ * An entry that is no remark (no object with a vis and an author `by`, which rule 3 asks of a
+ * submitter's): stored from a handler (rule 3 shapes a submitter's), or refused by a schema
+ * checking every writer's entries (stranger-app-4 asks every entry for both).
+ */
+export const isNoRemark = (e: Json): boolean => !isObject(e) || typeof e.vis !== 'string' || typeof e.by !== 'string';
 
-export const noRemarkRefusal = (settings: ModelSettings): Outcome => refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis)');
+export const noRemarkRefusal = (settings: ModelSettings): Outcome => refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis or no by)');
 
 /** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
 export const AUTO_CLOSE_AUTHOR = 'system';
