@@ -27,7 +27,9 @@ create table public.vs_tickets (
   duplicate_of integer references public.vs_tickets (id) deferrable initially deferred,
   is_duplicate boolean generated always as (duplicate_of is not null) stored,
   tags text[] not null default '{}',
-  remarks jsonb not null default '[]' check (jsonb_typeof(remarks) = 'array'),
+  -- §8: the cap holds for every writer, the server context too (the guard skips it)
+  remarks jsonb not null default '[]'
+    check (jsonb_typeof(remarks) = 'array' and jsonb_array_length(remarks) <= 50),
   search tsvector generated always as
     (to_tsvector('simple', coalesce(subject, '') || ' ' || coalesce(body, ''))) stored,
   deleted_at timestamptz,

@@ -151,7 +151,7 @@ begin
   end if;
   update public.vs_tickets
      set is_public = p_public,
-         public_title = case when p_public then btrim(p_title) else null end
+         public_title = case when p_public then btrim(p_title) else public_title end
    where id = p_id;
 end $$;
 
