@@ -11,6 +11,7 @@ import type { ApiRequest } from '../../../engine/model/request.ts';
 import { predict } from '../../../engine/model/predict.ts';
 import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
+import { uuidAsBigint } from '../../../engine/model/target-ids.ts';
 
 const ME = '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a';
 const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] }));
@@ -117,6 +118,9 @@ describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () 
     expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
     const longer = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'ref VS-10010' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, longer).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    // The id as a target keeps it (bigintIds), as a case's text is translated (stranger-app-4's serial keys): the same.
+    const asTarget = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: `update on ${uuidAsBigint('VS-1001')}` }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, asTarget).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
     const plain = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'looking into it' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, plain).outcome, { kind: 'raised', code: 'P0001', message: 'no' })).toBeDefined();
   });

@@ -63,7 +63,7 @@ export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefine
   // Rule 12 says only "id-bearing remarks are marked internal": a schema refusing a visible one
   // whose text holds any ticket's id, its own or inside a longer one (VS-1001 in VS-10010), reads
   // that as strictly, as securely.
-  const idShaped = (e: Json) => isSubmitterVisibleRemark(e) && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && JSON.stringify(e).includes(t.id));
+  const idShaped = (e: Json) => isSubmitterVisibleRemark(e) && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && ticketIdForms(t.id).some((form) => JSON.stringify(e).includes(form)));
   const secure = entries.some(idShaped) ? { refusalIsSecure: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark holds a ticket id`) } : {};
   if (!entries.some(leaking)) return { entries, ...secure };
   take('R12.id-bearing.written');
@@ -156,11 +156,16 @@ export function mentionsTicketId(text: string, world: World, except?: Json): boo
 }
 
 /** The ticket ids of the world `text` mentions (bounded, as mentionsTicketId), in id order. */
+/**
+ * A ticket id as text may hold it: the model's, or as the target keeps it (a uuid, a bigint:
+ * mapping uuidIds, bigintIds), written by the target's own functions or translated in a case's text.
+ */
+const ticketIdForms = (id: string): string[] => [id, textAsUuid(id), String(uuidAsBigint(id))];
+
 export function namedTicketIds(text: string, world: World, except?: Json): string[] {
   const ids = rowsOf(world, 'vs_tickets').flatMap((t) => {
     if (typeof t.id !== 'string' || !t.id || t.id === except) return [];
-    // Written by the target's own functions, an id reads as the target keeps it (a uuid, a bigint: mapping uuidIds, bigintIds).
-    const named = [t.id, textAsUuid(t.id), String(uuidAsBigint(t.id))].find((form) => text.includes(form));
+    const named = ticketIdForms(t.id).find((form) => text.includes(form));
     if (named === undefined) return [];
     const escaped = named.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     return decide(new RegExp(`(^|[^A-Za-z0-9])${escaped}($|[^A-Za-z0-9])`).test(text), 'R12.id.bounded', 'R12.id.unbounded-only') ? [t.id] : [];
