@@ -86,7 +86,7 @@ begin
     raise exception 'cross-department merge' using errcode = '42501';
   end if;
   if jsonb_array_length(d.remarks) + 2 > public.vs_remarks_cap() then
-    raise exception 'remarks cap reached' using errcode = '54000';
+    raise exception 'vs_tickets: at most % remarks', public.vs_remarks_cap() using errcode = '42501';
   end if;
   perform set_config('app.guard_bypass', 'on', true);
   update public.vs_tickets

@@ -34,4 +34,4 @@ begin
                order by p.points desc, p.user_id limit 100;
 end $$;
 revoke execute on function passport.admin_leaderboard() from public;
-grant execute on function passport.admin_leaderboard() to anon, authenticated;
+grant execute on function passport.admin_leaderboard() to anon, authenticated, service_role;
