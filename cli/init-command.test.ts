@@ -134,6 +134,19 @@ describe('policyfuzz init', () => {
     expect(config.model.phoneStyle).toBe('international');
   });
 
+  it("a fourth stranger's schema (testing/schemas/stranger-app-4): column-level UPDATE grants, parameters named as the model's in another order, a composite org chart, a same-name lookup returning the table's rows", async () => {
+    const config = await initOnSchema('stranger-app-4');
+    const functions = config.mapping.functions;
+    // grant update (first_name, …) on profiles: a PATCH of email was "expected success" (R01, R02).
+    expect(config.model.tableGrants.users).toEqual({ authenticated: ['select'], columnUpdate: { authenticated: ['role', 'department', 'permissions', 'managed_permissions', 'avatar_url', 'updated_at'] } });
+    // merge_vs_tickets(p_primary, p_duplicate): the model's names, in another order, were mapped crosswise.
+    expect(functions.merge_vs_tickets.args).toBeUndefined();
+    // returns org_chart as (nodes jsonb, members jsonb) over serial keys: ids were the model's uuids (R11).
+    expect(functions.get_public_org_chart.bigintIds).toEqual(['id', 'parent_id', 'node_id']);
+    // get_vs_ticket_by_id returns the table's rows: its body is the model's report.
+    expect(functions.get_vs_ticket_by_id.columns).toEqual({ report: 'body' });
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

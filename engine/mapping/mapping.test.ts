@@ -120,6 +120,18 @@ describe('answers in the model’s terms', () => {
     expect(outcomeToModel(mapping, call, observedOutcome(call, other))).toMatchObject({ kind: 'error', code: '23514' });
   });
 
+  it('a PATCH the model refuses by the policy’s check may be refused by the guard first (BEFORE triggers run before WITH CHECK); a success still differs', () => {
+    const patch: ApiRequest = { kind: 'update', table: 'users', patch: { deleted_at: '2025-01-01' }, filters: [], returning: 'representation' };
+    const byPolicy: Outcome = { kind: 'rejected', code: '42501', by: 'policy', detail: 'update check on users' };
+    const guard = { status: 400, body: null, affected: null, error: { code: 'P0403', message: 'deleted_at changes through soft_delete only', details: null, hint: null } };
+    const expected = expectedOnTarget(mapping, alice, patch, byPolicy);
+    expect(compareOutcomes(expected, outcomeToModel(mapping, patch, observedOutcome(patch, guard)))).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: [], affected: 1 })).toBeDefined();
+    // a read is judged by no guard
+    const get: ApiRequest = { kind: 'select', table: 'users', columns: '*', filters: [] };
+    expect(compareOutcomes(expectedOnTarget(mapping, alice, get, byPolicy), { kind: 'raised', code: 'P0001' })).toBeDefined();
+  });
+
   it('drops the columns the target lacks from answers', () => {
     const get: ApiRequest = { kind: 'select', table: 'users', columns: '*', filters: [] };
     expect(expectedOnTarget(mapping, alice, get, { kind: 'allowed', rows: [{ id: 'a', avatar_url: null }], affected: 1 })).toEqual({ kind: 'allowed', rows: [{ id: 'a' }], affected: 1 });
@@ -253,6 +265,8 @@ describe('bigint ids (bigintIds)', () => {
 
   it('turns a model uuid into the same safe positive integer everywhere, different uuids apart', () => {
     expect(Number.isSafeInteger(key) && key > 0).toBe(true);
+    // an `integer` (serial) key holds it too: stranger-app-4's serial keys refused every larger one
+    for (const id of [order, 'VS-1003', 'n1', 'PR-7']) expect(uuidAsBigint(id)).toBeLessThanOrEqual(2 ** 31 - 1);
     expect(uuidAsBigint(order)).toBe(key);
     expect(uuidAsBigint('4e9b4c63-fffa-4fff-8000-00034e464814')).not.toBe(key);
   });

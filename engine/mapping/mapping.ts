@@ -462,13 +462,25 @@ function vocabularyByForeignKey(m: TargetMapping, request: ApiRequest, expected:
 }
 
 /**
+ * A PATCH the model refuses by the policy's WITH CHECK may be refused by the target's guard
+ * instead: Postgres runs BEFORE ROW triggers before the check, so a guard refusing the same write
+ * for its own reason (stranger-app-4's `deleted_at` through the soft-delete function only) answers
+ * first. Both leave the row unchanged.
+ */
+function guardBeforeCheck(request: ApiRequest, expected: Outcome): Outcome {
+  if (!guardedWrite(request) || expected.kind !== 'rejected' || expected.by !== 'policy') return expected;
+  const byGuard = lenient({ kind: 'raised', code: MODEL_REFUSAL_CODE, message: 'the guard refuses before the policy check' }, 'a guard (BEFORE trigger) refusing before the policy\'s WITH CHECK');
+  return { ...expected, orElse: [...(expected.orElse ?? []), byGuard] };
+}
+
+/**
  * What the model expects, widened by the target's conventions: under `supabase-default` grants,
  * a table request the model refuses by grant may instead be refused by a row rule or answered
  * with nothing — row security deciding instead of the grant, both secure. Anything that shows
  * or changes a row still disagrees.
  */
 export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome, facts?: CatalogFacts): Outcome {
-  const expected = vocabularyByForeignKey(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts);
+  const expected = guardBeforeCheck(request, vocabularyByForeignKey(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts));
   if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
   if (request.kind === 'rpc') {

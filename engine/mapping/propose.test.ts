@@ -289,6 +289,74 @@ describe('a stranger’s schema of the spec’s domain (bigint keys, numeric mon
 });
 
 describe('init heuristics that guessed wrong', () => {
+  it('a function of the model’s name returning a table’s rows answers in that table’s renamed columns (stranger-app-4: report → body)', () => {
+    const proposal = proposeMapping(
+      {
+        tables: [{ name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'report', type: 'text' }, { name: 'status', type: 'text' }] }],
+        functions: [{ name: 'get_vs_ticket_by_id', args: ['p_id'] }],
+      },
+      {
+        tables: [{ name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'report_text', type: 'text' }, { name: 'status', type: 'text' }] }],
+        functions: [fn({ name: 'get_vs_ticket_by_id', args: [{ name: 'p_id', type: 'text' }], returns: 'setof-composite', returnsTable: 'vs_tickets', outColumns: ['id', 'report_text', 'status'], readOnly: true })],
+      },
+    );
+    expect(proposal.mapping.tables?.vs_tickets?.columns).toEqual({ report: 'report_text' });
+    expect(proposal.mapping.functions?.get_vs_ticket_by_id).toEqual({ columns: { report: 'report_text' } });
+  });
+
+  it('column-level UPDATE grants become the model’s column grants, in model names (stranger-app-4: profiles’ email not updatable)', () => {
+    const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'display_name', type: 'text' }, { name: 'role', type: 'text' }] };
+    const profiles: TargetTableFacts = {
+      name: 'profiles',
+      anonCanSelect: false,
+      columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'display_name_text', type: 'text' }, { name: 'role', type: 'text' }, { name: 'bio', type: 'text' }],
+      grants: { anon: [], authenticated: ['select'], columnUpdate: { authenticated: ['display_name_text', 'role', 'bio'] } },
+    };
+    const proposal = proposeMapping({ tables: [users], functions: [] }, { tables: [profiles], functions: [] });
+    expect(proposal.mapping.tables?.users?.columns).toEqual({ display_name: 'display_name_text' });
+    expect(proposal.settings.tableGrants).toEqual({ users: { authenticated: ['select'], columnUpdate: { authenticated: ['display_name', 'role'] } } });
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: model\.tableGrants\.users: authenticated may UPDATE display_name, role only/));
+  });
+
+  it('a composite answer of jsonb fields built from bigint-keyed tables carries their ids (stranger-app-4: returns org_chart as (nodes jsonb, members jsonb))', () => {
+    const proposal = proposeMapping(
+      {
+        tables: [
+          { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'parent_id', type: 'uuid' }] },
+          { name: 'team_members', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'uuid' }] },
+        ],
+        functions: [{ name: 'get_public_org_chart', args: [] }],
+      },
+      {
+        tables: [
+          { name: 'team_nodes', anonCanSelect: false, columns: [{ name: 'id', type: 'integer', primaryKey: true, serverFilled: 'identity' }, { name: 'parent_id', type: 'integer', references: { table: 'team_nodes', column: 'id' } }] },
+          { name: 'team_members', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'integer', references: { table: 'team_nodes', column: 'id' } }] },
+        ],
+        functions: [
+          fn({ name: 'get_public_org_chart', args: [], returns: 'composite', outColumns: ['nodes', 'members'], readOnly: true,
+               source: "select row((select jsonb_agg(jsonb_build_object('id', n.id)) from public.team_nodes n), (select jsonb_agg(m) from public.team_members m))::public.org_chart" }),
+        ],
+      },
+    );
+    expect(proposal.mapping.functions?.get_public_org_chart).toEqual({ bigintIds: ['id', 'parent_id', 'node_id'] });
+  });
+
+  it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
+    const proposal = proposeMapping(
+      { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },
+      {
+        tables: [],
+        functions: [
+          fn({ name: 'merge_vs_tickets', args: [{ name: 'p_primary', type: 'text' }, { name: 'p_duplicate', type: 'text' }], returns: 'void' }),
+          // one name shared, one not: only the other is matched by position
+          fn({ name: 'vs_transfer_dept', args: [{ name: 'p_dept', type: 'text' }, { name: 'p_ticket', type: 'text' }], returns: 'void' }),
+        ],
+      },
+    );
+    expect(proposal.mapping.functions?.merge_vs_tickets).toBeUndefined();
+    expect(proposal.mapping.functions?.vs_transfer_dept).toEqual({ args: { p_id: 'p_ticket' } });
+  });
+
   it('a numeric takes a model integer only when it is an amount of money; another (a score) is null and named', () => {
     const model: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }, { name: 'balance_cents', type: 'integer' }] };
     const target: TargetTableFacts = { name: 'passport.profiles', anonCanSelect: false, columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'numeric(6,2)' }, { name: 'balance_cents', type: 'numeric' }] };

@@ -9,6 +9,7 @@
 import { unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
+import type { Privilege } from '../model/table-model.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -54,6 +55,8 @@ export interface TargetTableFacts {
   columns: TargetColumnFacts[];
   /** anon holds SELECT on it (Supabase's default privileges left in place). */
   anonCanSelect: boolean;
+  /** The API roles' table-level privileges, and the columns a role may UPDATE by column grants only (none: not read). */
+  grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>> };
 }
 
 export interface TargetFunctionFacts {
@@ -577,14 +580,30 @@ export function proposeMapping(
   }
 
   // A function of the model's name whose parameters are named otherwise (p_source for p_duplicate):
-  // matched by position, as a caller passing them positionally would.
+  // matched by position, as a caller passing them positionally would. A name both have is the same
+  // parameter whatever its place (PostgREST passes them by name: (p_primary, p_duplicate) is no swap).
   for (const m of model.functions) {
     const f = targetFns.get(m.name);
     if (!f || f.args.length !== m.args.length || mapping.functions?.[m.name]) continue;
-    const args = Object.fromEntries(m.args.map((a, i) => [a, f.args[i].name]).filter(([a, b]) => a !== b));
+    const targetNames = new Set(f.args.map((a) => a.name));
+    const unmatchedTarget = f.args.map((a) => a.name).filter((n) => !m.args.includes(n));
+    const args = Object.fromEntries(m.args.filter((a) => !targetNames.has(a)).map((a, i) => [a, unmatchedTarget[i]]));
     if (!Object.keys(args).length) continue;
     mapping.functions![m.name] = { args };
     notes.push(`confirm: ${f.name}'s parameters by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
+  }
+
+  // A function of the model's name returning a table's rows (`setof vs_tickets`, or columns named
+  // as its): its output columns are that table's, renamed as the table's (report → body).
+  for (const m of model.functions) {
+    const f = targetFns.get(m.name);
+    const source = f && f.returns !== 'void' ? outputSource(f, chosen) : undefined;
+    if (!f || !source || mapping.functions?.[m.name]?.columns) continue;
+    const reverse = new Map(Object.entries(mapping.tables?.[source[0]]?.columns ?? {}).filter(([, v]) => v).map(([k, v]) => [v as string, k]));
+    const outs = Object.fromEntries(f.outColumns.filter((c) => reverse.has(c)).map((c) => [reverse.get(c)!, c]));
+    if (!Object.keys(outs).length) continue;
+    mapping.functions![m.name] = { ...mapping.functions![m.name], columns: outs };
+    notes.push(`confirm: ${f.name}'s output columns as ${source[1].name}'s: ${Object.entries(outs).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
   }
 
   // Ids of tables keyed in another form that functions take and answer (p_id bigint, a returned
@@ -614,8 +633,9 @@ export function proposeMapping(
           const targetColumn = mapping.tables?.[source[0]]?.columns?.[id] ?? id;
           if (f.outColumns.includes(targetColumn)) ids.add(reverse.get(targetColumn) ?? targetColumn);
         }
-      } else if (f.returns === 'scalar' && /json/i.test(f.source)) {
-        // A jsonb answer built from such tables carries their ids under the columns' names.
+      } else if ((f.returns === 'scalar' || f.returns === 'composite') && /json/i.test(f.source)) {
+        // A jsonb answer built from such tables carries their ids under the columns' names, also
+        // in the jsonb fields of a composite (`returns org_chart` as (nodes jsonb, members jsonb)).
         for (const [modelTable, t] of chosen) if (namesTable(f, t)) for (const id of idColumns(modelTable)) ids.add(id);
       }
       if (!ids.size) continue;
@@ -661,6 +681,25 @@ export function proposeMapping(
   if (mapped.length && mapped.every((t) => t.anonCanSelect)) {
     mapping.conventions!.grants = 'supabase-default';
     notes.push('confirm: anon holds SELECT on every mapped table in public (Supabase default privileges left in place): conventions.grants = supabase-default, row security decides');
+  }
+
+  // Column-level UPDATE grants (`grant update (first_name, …) on profiles to authenticated`): the
+  // model's role holds those columns only, so a PATCH of another is refused by the grant on both sides.
+  for (const [name, t] of chosen) {
+    const byColumns = t.grants?.columnUpdate;
+    if (!byColumns) continue;
+    const m = model.tables.find((x) => x.name === name)!;
+    const renamed = mapping.tables?.[name]?.columns ?? {};
+    const asModel = (c: string) => Object.entries(renamed).find(([, v]) => v === c)?.[0] ?? (c in renamed ? undefined : c);
+    for (const role of ['anon', 'authenticated'] as const) {
+      const columns = byColumns[role]?.map(asModel).filter((c): c is string => c !== undefined && m.columns.some((x) => x.name === c));
+      if (!columns) continue;
+      // by key, not setPath: a table name may hold a dot (passport.profiles)
+      const grants = (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {});
+      grants[role] = t.grants![role];
+      ((grants.columnUpdate ??= {}) as Record<string, string[]>)[role] = columns;
+      notes.push(`confirm: model.tableGrants.${name}: ${role} may UPDATE ${columns.length ? columns.join(', ') : 'none of the model\'s columns'} only (column grants on ${t.name}), and holds ${t.grants![role].join(', ') || 'nothing'} on the table`);
+    }
   }
 
   // Vocabularies from the target's own CHECKs and defaults.

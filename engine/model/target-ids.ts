@@ -8,7 +8,9 @@
 
 import { kept } from './kept.ts';
 
-const BIGINT_ID_SPAN = 2n ** 52n;
+// Within a 4-byte integer: an `integer` key (`serial`, `int generated … as identity`) holds it as a
+// bigint key does (stranger-app-4's serial keys refused every larger one).
+const BIGINT_ID_SPAN = 2n ** 30n;
 
 function fnv1a64(text: string, seed = 0xcbf29ce484222325n): bigint {
   let hash = seed;
@@ -17,8 +19,9 @@ function fnv1a64(text: string, seed = 0xcbf29ce484222325n): bigint {
 }
 
 /**
- * A model id (a uuid, or any text) as a positive bigint key: FNV-1a over its text, within 2^52 so
- * it stays an exact JSON number, and far above the few ids a target's own sequence hands out.
+ * A model id (a uuid, or any text) as a positive integer key: FNV-1a over its text, in [2^30, 2^31)
+ * so an `integer` key holds it as a `bigint` one does, and far above the few ids a target's own
+ * sequence hands out.
  */
 export function uuidAsBigint(id: string): number {
   return kept(bigintForms, id, hashedBigint);

@@ -14,6 +14,7 @@ import { acceptedBy, readingsNear } from '../../../engine/runner/check-case.ts';
 import { acceptedNote } from '../../../engine/runner/run-data-property.ts';
 import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
+import { uuidAsBigint } from '../../../engine/model/target-ids.ts';
 
 const ME = '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a';
 const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] }));
@@ -66,6 +67,12 @@ describe('rule 3 on vs_tickets: a handler’s entry that is no remark', () => {
     expect(compareOutcomes(predict(handler, w, caller, transfer({ vis: 'staff', by: 'x', internal: true, text: 'moved' })).outcome, refused)).toBeDefined();
   });
 
+  it('an entry with a vis but no author (`by`) too: stranger-app-4 asks every writer’s entry for both', () => {
+    const expected = predict(handler, w, caller, append({ vis: 'ticket', internal: false, text: 'more detail' })).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 1 });
+    expect(compareOutcomes(expected, refused)).toBeUndefined();
+  });
+
   it('a well-formed entry must still go through', () => {
     expect(compareOutcomes(predict(handler, w, caller, append({ vis: 'staff', by: 'x', internal: true, text: 'checked' })).outcome, refused)).toBeDefined();
   });
@@ -114,6 +121,9 @@ describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () 
     expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
     const longer = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'ref VS-10010' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, longer).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    // The id as a target keeps it (bigintIds), as a case's text is translated (stranger-app-4's serial keys): the same.
+    const asTarget = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: `update on ${uuidAsBigint('VS-1001')}` }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, asTarget).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
     const plain = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'looking into it' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, plain).outcome, { kind: 'raised', code: 'P0001', message: 'no' })).toBeDefined();
   });

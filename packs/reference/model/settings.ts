@@ -98,7 +98,19 @@ export const ModelSettingsSchema = z
      * explicit grant to the intended roles (rule 16), not which; a table or role not named here
      * keeps the reference's grants (docs/config.md lists them). A failure on a grant names this.
      */
-    tableGrants: z.record(z.string(), z.object({ anon: privileges.optional(), authenticated: privileges.optional() }).strict()).default({}),
+    tableGrants: z
+      .record(
+        z.string(),
+        z
+          .object({
+            anon: privileges.optional(),
+            authenticated: privileges.optional(),
+            // Column-level UPDATE (`grant update (first_name) on profiles to authenticated`) where the role holds no table-level UPDATE; model column names.
+            columnUpdate: z.object({ anon: z.array(z.string()).optional(), authenticated: z.array(z.string()).optional() }).strict().optional(),
+          })
+          .strict(),
+      )
+      .default({}),
     /**
      * The output columns of each function that returns a table (default: the reference's, in
      * REFERENCE_FUNCTION_COLUMNS). A project whose function returns fewer of them lists its own;

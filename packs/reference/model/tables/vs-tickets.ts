@@ -71,7 +71,7 @@ export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefine
   // Rule 12 says only "id-bearing remarks are marked internal": a schema refusing a visible one
   // whose text holds any ticket's id, its own or inside a longer one (VS-1001 in VS-10010), reads
   // that as strictly, as securely.
-  const idShaped = (e: Json) => isSubmitterVisibleRemark(e) && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && JSON.stringify(e).includes(t.id));
+  const idShaped = (e: Json) => isSubmitterVisibleRemark(e) && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && ticketIdForms(t.id).some((form) => JSON.stringify(e).includes(form)));
   const secure = entries.some(idShaped) ? { refusalIsSecure: secureReading('vs.id-bearing-remark-refused', refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark holds a ticket id`)) } : {};
   if (!entries.some(leaking)) return { entries, ...secure };
   take('R12.id-bearing.written');
@@ -145,10 +145,14 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   return refusalIsSecure ? { row, refusalIsSecure } : { row };
 }
 
-/** An entry that is no remark (no object with a vis): stored from a handler (rule 3 shapes a submitter's), or refused by a schema checking every writer's entries. */
-export const isNoRemark = (e: Json): boolean => !isObject(e) || typeof e.vis !== 'string';
+/**
+ * An entry that is no remark (no object with a vis and an author `by`, which rule 3 asks of a
+ * submitter's): stored from a handler (rule 3 shapes a submitter's), or refused by a schema
+ * checking every writer's entries (stranger-app-4 asks every entry for both).
+ */
+export const isNoRemark = (e: Json): boolean => !isObject(e) || typeof e.vis !== 'string' || typeof e.by !== 'string';
 
-export const noRemarkRefusal = (settings: ModelSettings): Outcome => secureReading('vs.no-remark-refused', refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis)'));
+export const noRemarkRefusal = (settings: ModelSettings): Outcome => secureReading('vs.no-remark-refused', refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis or no by)'));
 
 /** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
 export const AUTO_CLOSE_AUTHOR = 'system';
@@ -160,12 +164,16 @@ export function mentionsTicketId(text: string, world: World, except?: Json): boo
 }
 
 /** The ticket ids of the world `text` mentions (bounded, as mentionsTicketId), in id order. */
+/**
+ * A ticket id as text may hold it: the model's, or as the target keeps it (a uuid, a bigint:
+ * mapping uuidIds, bigintIds), written by the target's own functions or translated in a case's text.
+ */
+const ticketIdForms = (id: string): readonly string[] => [id, ...targetForms(id)];
+
 export function namedTicketIds(text: string, world: World, except?: Json): string[] {
   const ids = rowsOf(world, 'vs_tickets').flatMap((t) => {
     if (typeof t.id !== 'string' || !t.id || t.id === except) return [];
-    // Written by the target's own functions, an id reads as the target keeps it (a uuid, a bigint: mapping uuidIds, bigintIds).
-    const id = t.id;
-    const named = text.includes(id) ? id : targetForms(id).find((form) => text.includes(form));
+    const named = ticketIdForms(t.id).find((form) => text.includes(form));
     if (named === undefined) return [];
     return decide(boundedPattern(named).test(text), 'R12.id.bounded', 'R12.id.unbounded-only') ? [t.id] : [];
   });

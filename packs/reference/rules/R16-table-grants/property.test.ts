@@ -3,7 +3,7 @@ import { compareTables } from '../../../../engine/checker/catalog.ts';
 import { describeBothHalvesHold } from '../../../../testing/property-holds.ts';
 import { tableModels } from '../../model/tables/index.ts';
 import { defaultSettings } from '../../model/settings.ts';
-import { R16, R16_CATALOG } from './property.ts';
+import { R16, R16_CATALOG, tablesByTargetName } from './property.ts';
 
 describeBothHalvesHold(R16, R16_CATALOG, {
   data: 'holds, and its requests reach both the granted and the refused side',
@@ -35,5 +35,11 @@ describe('compareTables', () => {
   it('a view the model reads with row rules must run with the invoker’s rights', () => {
     const r = compareTables([{ name: 'passport.user_tiers', kind: 'view', rowSecurity: false, securityInvoker: false, privileges: { anon: [], authenticated: ['select'] } }], tableModels, defaultSettings);
     expect(r.findings).toHaveLength(1);
+  });
+  it('under a mapping a model table is found by the target’s name (stranger-app-4: users is profiles), not reported as a table not in the model', () => {
+    const profiles = { name: 'profiles', kind: 'table' as const, rowSecurity: true, securityInvoker: false, privileges: { anon: [], authenticated: ['select' as const, 'update' as const] } };
+    const mapped = compareTables([profiles], tablesByTargetName(tableModels, { tables: { users: { name: 'profiles' } } }), defaultSettings);
+    expect(mapped.findings.filter((f) => /not in the model/.test(f))).toEqual([]);
+    expect(compareTables([profiles], tablesByTargetName(tableModels, undefined), defaultSettings).findings).toContainEqual(expect.stringMatching(/^profiles: table not in the model/));
   });
 });

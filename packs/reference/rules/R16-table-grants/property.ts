@@ -15,6 +15,7 @@ import { tableModels } from '../../model/tables/index.ts';
 import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import { callerOf } from '../../generators/identities.ts';
 import { compareTables, readCatalogTables } from '../../../../engine/checker/catalog.ts';
+import { targetTable, type TargetMapping } from '../../../../engine/mapping/mapping.ts';
 import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
@@ -78,12 +79,17 @@ function tableGrantsProperty(names: string[], required: string[]): DataProperty 
 
 export const R16: DataProperty = tableGrantsProperty(Object.keys(tableModels).sort(), []);
 
+/** The model's tables by the names the catalog holds them under (a mapping's `users` is `profiles`: no "table not in the model"). */
+export function tablesByTargetName<T extends { table: string }>(tables: Record<string, T>, mapping: TargetMapping | undefined): Record<string, T> {
+  return mapping ? Object.fromEntries(Object.values(tables).map((t) => [targetTable(mapping, t.table), t])) : tables;
+}
+
 export const R16_CATALOG: CatalogProperty = {
   id: 'R16',
   rule: 16,
   title: 'tables: every table and view holds exactly the model’s grants, row security where it has rules',
   async check(client, settings, context) {
     const found = await readCatalogTables(client, EXPOSED_SCHEMAS);
-    return { objects: found.length, ...compareTables(found, context.model.tables, settings) };
+    return { objects: found.length, ...compareTables(found, tablesByTargetName(context.model.tables, context.mapping), settings) };
   },
 };
