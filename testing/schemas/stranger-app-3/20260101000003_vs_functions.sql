@@ -24,15 +24,16 @@ as $$
 declare
   t public.vs_tickets;
 begin
-  if auth.uid() is null or public.current_user_role() is null then
+  -- Fixed after policyfuzz R07: a ticket outside the caller's scope answered NOT_AUTHORIZED and a
+  -- missing one not found, which told a vp_admin which ids exist in other departments (rule 9):
+  -- the scope is now part of the lookup.
+  if auth.uid() is null or not coalesce(public.current_user_is_staff(), false) then
     raise exception 'NOT_AUTHORIZED' using errcode = '42501';
   end if;
-  select * into t from public.vs_tickets v where v.id = p_id and v.deleted_at is null for update;
+  select * into t from public.vs_tickets v
+   where v.id = p_id and v.deleted_at is null and private.can_handle_vs(v.target_dept) for update;
   if not found then
     raise exception 'ticket % not found', p_id using errcode = 'P0002';
-  end if;
-  if not (public.current_user_is_staff() and private.can_handle_vs(t.target_dept)) then
-    raise exception 'NOT_AUTHORIZED' using errcode = '42501';
   end if;
   perform set_config('app.trusted_write', 'on', true);
   update public.vs_tickets v set deleted_at = now() where v.id = p_id;
