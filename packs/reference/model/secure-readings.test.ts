@@ -111,6 +111,11 @@ describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () 
     expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
     const longer = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'ref VS-10010' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, longer).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    // Not marked internal, whatever its vis: rule 12 names the flag.
+    const staffOnly = { ...own, patch: { remarks: [{ vis: 'staff', by: 'staff', text: 'see VS-1001' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, staffOnly).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    const marked = { ...own, patch: { remarks: [{ vis: 'staff', by: 'staff', internal: true, text: 'see VS-1001' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, marked).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeDefined();
     const plain = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'looking into it' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, plain).outcome, { kind: 'raised', code: 'P0001', message: 'no' })).toBeDefined();
   });

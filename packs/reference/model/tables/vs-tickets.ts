@@ -60,10 +60,10 @@ export function carriesOtherTicketId(e: Json, ownId: Json | undefined, world: Wo
  */
 export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefined, world: World, entries: Json[], what: string): { reject: Outcome } | { entries: Json[]; refusalIsSecure?: Outcome } {
   const leaking = (e: Json) => isSubmitterVisibleRemark(e) && carriesOtherTicketId(e, ownId, world);
-  // Rule 12 says only "id-bearing remarks are marked internal": a schema refusing a visible one
-  // whose text holds any ticket's id, its own or inside a longer one (VS-1001 in VS-10010), reads
-  // that as strictly, as securely.
-  const idShaped = (e: Json) => isSubmitterVisibleRemark(e) && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && JSON.stringify(e).includes(t.id));
+  // Rule 12 says only "id-bearing remarks are marked internal": a schema refusing one not marked
+  // so (a vis other than ticket included: the flag is what the spec names) whose text holds any
+  // ticket's id, its own or inside a longer one (VS-1001 in VS-10010), reads that as strictly, as securely.
+  const idShaped = (e: Json) => isObject(e) && e.internal !== true && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && JSON.stringify(e).includes(t.id));
   const secure = entries.some(idShaped) ? { refusalIsSecure: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark holds a ticket id`) } : {};
   if (!entries.some(leaking)) return { entries, ...secure };
   take('R12.id-bearing.written');
