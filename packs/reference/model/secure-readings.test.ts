@@ -114,6 +114,9 @@ describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () 
     // Not marked internal, whatever its vis: rule 12 names the flag.
     const staffOnly = { ...own, patch: { remarks: [{ vis: 'staff', by: 'staff', text: 'see VS-1001' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, staffOnly).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    // Shaped like a ticket id, of no ticket here (a guard's pattern cannot know which exist).
+    const noSuchTicket = { ...own, patch: { remarks: [{ vis: 'staff', by: 'staff', text: 'see VS-2002' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, noSuchTicket).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
     const marked = { ...own, patch: { remarks: [{ vis: 'staff', by: 'staff', internal: true, text: 'see VS-1001' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, marked).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeDefined();
     const plain = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'looking into it' }] } } as ApiRequest;

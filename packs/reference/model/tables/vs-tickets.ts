@@ -58,12 +58,17 @@ export function carriesOtherTicketId(e: Json, ownId: Json | undefined, world: Wo
  * Rule 12 for every writer of remarks: appended entries that the submitter would see and that
  * carry another ticket's id are refused, or stored internal (settings.vs.idBearingRemarks).
  */
+/** A word shaped like a ticket id (letters, a dash, digits: `VS-1001`, `PR-0042`). */
+const ID_SHAPED_WORD = /(^|[^A-Za-z0-9])[A-Za-z]{2,}-[0-9]+($|[^A-Za-z0-9])/;
+
 export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefined, world: World, entries: Json[], what: string): { reject: Outcome } | { entries: Json[]; refusalIsSecure?: Outcome } {
   const leaking = (e: Json) => isSubmitterVisibleRemark(e) && carriesOtherTicketId(e, ownId, world);
   // Rule 12 says only "id-bearing remarks are marked internal": a schema refusing one not marked
   // so (a vis other than ticket included: the flag is what the spec names) whose text holds any
-  // ticket's id, its own or inside a longer one (VS-1001 in VS-10010), reads that as strictly, as securely.
-  const idShaped = (e: Json) => isObject(e) && e.internal !== true && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && JSON.stringify(e).includes(t.id));
+  // ticket's id, its own or inside a longer one (VS-1001 in VS-10010), or a word shaped like one
+  // (VS-1001 of no ticket here: a pattern cannot know which exist), reads that as strictly, as securely.
+  const idShaped = (e: Json) =>
+    isObject(e) && e.internal !== true && (ID_SHAPED_WORD.test(JSON.stringify(e)) || rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && JSON.stringify(e).includes(t.id)));
   const secure = entries.some(idShaped) ? { refusalIsSecure: refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark holds a ticket id`) } : {};
   if (!entries.some(leaking)) return { entries, ...secure };
   take('R12.id-bearing.written');
