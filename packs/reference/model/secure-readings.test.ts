@@ -132,3 +132,29 @@ describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () 
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, publish).outcome, notAuthorized)).toBeDefined();
   });
 });
+
+describe('a VS function refusing a missing ticket as not authorized (refusals.notFoundAs), and unpublishing (vs.unpublishedTitle)', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'wifi', is_public: true, public_title: 'Wifi drops', duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection fails', deleted_at: null };
+  // A project raising no_data_found for a missing row (refusals.codes), so the two refusals differ.
+  const base = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] }, refusals: { codes: { 'not-found': 'P0002' } } };
+  const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [TICKET] };
+  const publish = (p_id: string, p_public: boolean): ApiRequest => ({ kind: 'rpc', fn: 'vs_set_public', args: { p_id, p_public, p_title: 'Wifi drops' } }) as ApiRequest;
+  const notAuthorized = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
+  const notFound = { kind: 'raised' as const, code: 'P0002', message: 'ticket not found' };
+
+  it('not-found by default; not-authorized where the setting names the function, and then only that (one answer for every missing id)', () => {
+    const byDefault = predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w, caller, publish('VS-404', true)).outcome;
+    expect(compareOutcomes(byDefault, notFound)).toBeUndefined();
+    expect(compareOutcomes(byDefault, notAuthorized)).toBeDefined();
+    const folded = predict(referenceOracleWith(ModelSettingsSchema.parse({ ...base, refusals: { ...base.refusals, notFoundAs: { vs_set_public: 'not-authorized' } } })), w, caller, publish('VS-404', true)).outcome;
+    expect(compareOutcomes(folded, notAuthorized)).toBeUndefined();
+    expect(compareOutcomes(folded, notFound)?.reason).toMatch(/refusals\.notFoundAs\.vs_set_public/);
+  });
+
+  it('unpublishing keeps the headline by default, clears it under "cleared"', () => {
+    const kept = predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w, caller, publish('VS-1001', false));
+    expect(kept.world.vs_tickets[0]).toMatchObject({ is_public: false, public_title: 'Wifi drops' });
+    const cleared = predict(referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, unpublishedTitle: 'cleared' } })), w, caller, publish('VS-1001', false));
+    expect(cleared.world.vs_tickets[0]).toMatchObject({ is_public: false, public_title: null });
+  });
+});

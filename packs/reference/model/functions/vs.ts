@@ -16,7 +16,7 @@ import type { ExecuteGrantee, FunctionModel } from '../../../../engine/model/fun
 import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed, orAlso, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
-import { NOT_FOUND_SETTING, notFoundAnswer, refusal } from '../refusals.ts';
+import { NOT_FOUND_SETTING, notFoundAnswer, notFoundRefusal, refusal } from '../refusals.ts';
 import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
@@ -196,7 +196,7 @@ const vsFunctionList: FunctionModel[] = [
       if (!isVsHandler(ctx)) return notHandler(world, settings);
       const d = handled(ctx, a.p_duplicate);
       const p = d && handled(ctx, a.p_primary);
-      if (!d || !p) return take('R09.merge.not-found'), fail(world, refusal(settings, 'not-found', 'merge: ticket not found'));
+      if (!d || !p) return take('R09.merge.not-found'), fail(world, notFoundRefusal(settings, 'merge_vs_tickets', 'merge: ticket not found'));
       if (d.id === p.id) return take('R09.merge.self'), fail(world, refusal(settings, 'self-merge', 'merge: a ticket cannot be merged into itself'));
       if (d.target_dept !== p.target_dept) return take('R09.merge.cross-department'), fail(world, refusal(settings, 'cross-department', 'merge: cross-department merge'));
       if (p.duplicate_of !== null) take('R09.merge.primary-duplicate');
@@ -230,7 +230,7 @@ const vsFunctionList: FunctionModel[] = [
     if ('reject' in timeline) return fail(world, timeline.reject);
     const t = handled(ctx, a.p_id);
     take(t ? 'R06.transfer.done' : 'R06.transfer.not-found');
-    if (!t) return fail(world, refusal(settings, 'not-found', 'transfer: ticket not found'));
+    if (!t) return fail(world, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'));
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
@@ -246,8 +246,8 @@ const vsFunctionList: FunctionModel[] = [
     if (!isVsHandler(ctx)) return notHandler(world, settings);
     if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
     const t = handled(ctx, a.p_id);
-    if (!t) return take('R13.publish.not-found'), fail(world, refusal(settings, 'not-found', 'publish: ticket not found'));
-    if (!a.p_public) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false })));
+    if (!t) return take('R13.publish.not-found'), fail(world, notFoundRefusal(settings, 'vs_set_public', 'publish: ticket not found'));
+    if (!a.p_public) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false, ...(settings.vs.unpublishedTitle === 'cleared' ? { public_title: null } : {}) })));
     const headline = blankness(a.p_title, settings);
     if (headline !== 'text') take(`R13.publish.headline-${headline}`);
     if (blank(a.p_title, settings)) return fail(world, refusal(settings, 'headline-required', 'publish: a headline written by staff is required'));
@@ -263,7 +263,7 @@ const vsFunctionList: FunctionModel[] = [
     if (blank(a.p_body, settings)) return take('R13.comment.body-blank'), fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
     const t = tickets(world).find((r) => vsPublicRef(r.id, settings) === text(a.p_ref) && vsOnBoard(world, r, settings));
     if (t && repeatsReport(a.p_body, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'comment: the comment repeats the report'));
-    if (!t) return take('R13.comment.not-found'), fail(world, refusal(settings, 'not-found', 'comment: problem not found'));
+    if (!t) return take('R13.comment.not-found'), fail(world, notFoundRefusal(settings, 'vs_post_public_comment', 'comment: problem not found'));
     take('R13.comment.posted');
     const next: Row = { ...t, public_comments: [...(t.public_comments as Json[]), { by: isVsHandler(ctx) ? 'staff' : 'member', body: a.p_body as string }] };
     const violation = capViolation(settings, next);
