@@ -158,3 +158,17 @@ describe('a VS function refusing a missing ticket as not authorized (refusals.no
     expect(cleared.world.vs_tickets[0]).toMatchObject({ is_public: false, public_title: null });
   });
 });
+
+describe('team tables read by admins only (team.readers)', () => {
+  const node = { id: 'fc973ca3-6dd1-449b-a98e-a1de9b035401', parent_id: null, name: 'PR', kind: 'team', position: 3, is_public: true };
+  const base = { roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] };
+  const read: ApiRequest = { kind: 'select', table: 'team_nodes', columns: '*', filters: [] };
+  const w = (role: string) => ({ ...world(role), team_nodes: [node] });
+
+  it('staff read them by default; under "admins" a staff member who is no admin reads none, an admin all', () => {
+    expect(predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w('uni_staff'), caller, read).outcome).toMatchObject({ affected: 1 });
+    const admins = referenceOracleWith(ModelSettingsSchema.parse({ ...base, team: { readers: 'admins' } }));
+    expect(predict(admins, w('uni_staff'), caller, read).outcome).toMatchObject({ affected: 0 });
+    expect(predict(admins, w('dev'), caller, read).outcome).toMatchObject({ affected: 1 });
+  });
+});

@@ -282,6 +282,17 @@ export const ModelSettingsSchema = z
           .prefault({}),
       })
       .prefault({}),
+    /** The team tree and membership (rule 11). */
+    team: z
+      .object({
+        /**
+         * Who reads team_nodes and team_members through the table interface: `staff` (default,
+         * the reference) or `admins`. Rule 11 shows the tree publicly only through
+         * get_public_org_chart and names no other reader; a narrower set is as secure.
+         */
+        readers: z.enum(['staff', 'admins']).default('staff'),
+      })
+      .prefault({}),
     /** Student records and change requests (rule 18). */
     students: z
       .object({
