@@ -462,13 +462,25 @@ function vocabularyByForeignKey(m: TargetMapping, request: ApiRequest, expected:
 }
 
 /**
+ * A write the model refuses by the row rule's WITH CHECK (42501, the new row out of scope) may be
+ * refused by the target's guard instead: a BEFORE UPDATE trigger runs before WITH CHECK is
+ * judged, so a guard refusing the same change (`deleted_at changes only through soft_delete`)
+ * answers first. Only a row the writer sees (the model's `rejected`, not a filtered nothing), and
+ * only a refusal of the guard convention.
+ */
+function guardBeforeWithCheck(m: TargetMapping, request: ApiRequest, expected: Outcome): Outcome {
+  if (!m.conventions?.guardRefusal || !guardedWrite(request) || expected.kind !== 'rejected' || expected.by !== 'policy') return expected;
+  return orAlso(expected, [lenient({ kind: 'raised', code: MODEL_REFUSAL_CODE, message: 'the guard refuses first' }, 'a guard (BEFORE UPDATE trigger) refuses before the row rule\'s WITH CHECK')]);
+}
+
+/**
  * What the model expects, widened by the target's conventions: under `supabase-default` grants,
  * a table request the model refuses by grant may instead be refused by a row rule or answered
  * with nothing — row security deciding instead of the grant, both secure. Anything that shows
  * or changes a row still disagrees.
  */
 export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome, facts?: CatalogFacts): Outcome {
-  const expected = vocabularyByForeignKey(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts);
+  const expected = guardBeforeWithCheck(m, request, vocabularyByForeignKey(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts));
   if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
   if (request.kind === 'rpc') {
