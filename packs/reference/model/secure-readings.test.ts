@@ -172,3 +172,25 @@ describe('team tables read by admins only (team.readers)', () => {
     expect(predict(admins, w('dev'), caller, read).outcome).toMatchObject({ affected: 1 });
   });
 });
+
+describe('refusals the spec orders not: any that applies to the caller\'s own ticket and arguments', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'secret', is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection fails', deleted_at: null };
+  const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] }, refusals: { codes: { 'headline-required': '22023', 'not-found': 'P0002' } } };
+  const oracle = referenceOracleWith(ModelSettingsSchema.parse(settings));
+  const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_categories: [{ id: 'secret', name: 'secret', is_confidential: true, public_eligible: false }], vs_tickets: [TICKET] };
+
+  it('vs_set_public with no headline on a category that is not public: either refusal', () => {
+    const publish = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: true, p_title: null } } as ApiRequest;
+    const expected = predict(oracle, w, caller, publish).outcome;
+    expect(compareOutcomes(expected, { kind: 'raised', code: '22023', message: 'a staff headline is required' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'category is not public' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+  });
+
+  it('vs_transfer_dept of a ticket the caller does not handle, with an id-bearing remark: the remark refused, or the ticket not found', () => {
+    const move = (p_id: string) => ({ kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id, p_dept: 'ART', p_remarks: [{ vis: 'ticket', by: 'staff', text: 'see VS-1001' }] } }) as ApiRequest;
+    expect(compareOutcomes(predict(oracle, w, caller, move('VS-404')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeUndefined();
+    // A ticket the caller handles is found: only the remark's refusal.
+    expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeDefined();
+  });
+});

@@ -227,8 +227,10 @@ const vsFunctionList: FunctionModel[] = [
     const remarks = a.p_remarks ?? [];
     if (!Array.isArray(remarks)) return fail(world, refusal(settings, 'argument-required', 'transfer: p_remarks must be an array'));
     const timeline = idBearingRemarks(settings, a.p_id, world, remarks, 'transfer');
-    if ('reject' in timeline) return fail(world, timeline.reject);
     const t = handled(ctx, a.p_id);
+    // The spec orders neither check: a ticket the caller handles none of may be looked up first (its
+    // not-found tells only of the caller's own scope).
+    if ('reject' in timeline) return fail(world, t ? timeline.reject : orAlso(timeline.reject, [notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found')]));
     take(t ? 'R06.transfer.done' : 'R06.transfer.not-found');
     if (!t) return fail(world, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'));
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
@@ -250,9 +252,14 @@ const vsFunctionList: FunctionModel[] = [
     if (!a.p_public) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false, ...(settings.vs.unpublishedTitle === 'cleared' ? { public_title: null } : {}) })));
     const headline = blankness(a.p_title, settings);
     if (headline !== 'text') take(`R13.publish.headline-${headline}`);
-    if (blank(a.p_title, settings)) return fail(world, refusal(settings, 'headline-required', 'publish: a headline written by staff is required'));
-    if (!vsCategoryPublic(world, t.category)) return take('R13.publish.category-not-public'), fail(world, refusal(settings, 'category-not-public', 'publish: the category is not public'));
-    if (repeatsReport(a.p_title, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'publish: the headline repeats the report'));
+    // Every refusal that applies, the first expected and any other accepted: the spec orders none,
+    // and each reads only the caller's own ticket and arguments.
+    const refusals = [
+      ...(blank(a.p_title, settings) ? [refusal(settings, 'headline-required', 'publish: a headline written by staff is required')] : []),
+      ...(!vsCategoryPublic(world, t.category) ? (take('R13.publish.category-not-public'), [refusal(settings, 'category-not-public', 'publish: the category is not public')]) : []),
+      ...(!blank(a.p_title, settings) && repeatsReport(a.p_title, t.report, settings) ? [refusal(settings, 'repeats-report', 'publish: the headline repeats the report')] : []),
+    ];
+    if (refusals.length) return fail(world, orAlso(refusals[0], refusals.slice(1)));
     take('R13.publish.done');
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
   })())),
