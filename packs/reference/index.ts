@@ -55,6 +55,8 @@ export const referencePack = definePack({
   sourceSettings: [
     { path: 'vs.similarForNonHandler', fn: 'find_similar_vs_tickets', pattern: String.raw`not\s+found\s+or\b[^;]*\bthen\s+return\s*;`, value: 'empty', why: 'a ticket the caller does not handle answers no similar ticket' },
     { path: 'vs.unpublishedTitle', fn: 'vs_set_public', pattern: String.raw`public_title\s*=\s*null`, value: 'cleared', why: 'unpublishing clears the headline' },
+    { path: 'vs.publicCommentKey', fn: 'vs_post_public_comment', pattern: String.raw`\bwhere\s+\w+\.id\s*=\s*p_\w+`, value: 'ticket-id', why: 'the problem is looked up by its ticket id' },
+    { path: 'vs.publicCommenters', fn: 'vs_post_public_comment', pattern: String.raw`is_staff\s*\(`, value: 'staff-handlers', why: 'only staff may comment' },
     { path: 'vs.autoCloseRemark', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'ticket'[^;]*?'text'\s*,\s*'([^']+)'`, why: "the submitter's remark on a merge" },
     ...(['merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment'] as const).map((fn) => ({
       path: `refusals.notFoundAs.${fn}`,

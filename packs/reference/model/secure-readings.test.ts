@@ -11,6 +11,7 @@ import type { ApiRequest } from '../../../engine/model/request.ts';
 import { predict } from '../../../engine/model/predict.ts';
 import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
+import { commentsAsCompared } from './tables/vs-tickets.ts';
 
 const ME = '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a';
 const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] }));
@@ -192,5 +193,28 @@ describe('refusals the spec orders not: any that applies to the caller\'s own ti
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-404')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeUndefined();
     // A ticket the caller handles is found: only the remark's refusal.
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeDefined();
+  });
+});
+
+describe('public comments by ticket id from staff handlers only (vs.publicCommentKey, vs.publicCommenters)', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'wifi', is_public: true, public_title: 'Wifi drops', duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection fails', deleted_at: null };
+  const base = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] }, refusals: { codes: { 'argument-required': '22023' } } };
+  const w = (role: string) => ({ users: [{ ...world(role).users[0], department: 'ENG' }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [TICKET] });
+  const comment = (p_ref: string, p_body: string) => ({ kind: 'rpc', fn: 'vs_post_public_comment', args: { p_ref, p_body } }) as ApiRequest;
+  const notAuthorized = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
+  const staffOnly = referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, publicCommentKey: 'ticket-id', publicCommenters: 'staff-handlers' } }));
+
+  it('by the reference: any signed-in caller, by the public handle; under the settings: by the id, staff handlers only, checked before the words', () => {
+    expect(predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w('user'), caller, comment('VS-1001', 'me too')).outcome).toMatchObject({ kind: 'raised' });
+    expect(compareOutcomes(predict(staffOnly, w('user'), caller, comment('VS-1001', 'me too')).outcome, notAuthorized)).toBeUndefined();
+    const posted = predict(staffOnly, w('vs_staff'), caller, comment('VS-1001', 'me too'));
+    expect(posted.outcome).toMatchObject({ kind: 'allowed', affected: 1 });
+    // A missing ticket is refused before a blank body is.
+    expect(predict(staffOnly, w('vs_staff'), caller, comment('VS-404', '')).outcome).toMatchObject({ kind: 'raised', refusal: { reason: 'not-found' } });
+  });
+
+  it('a comment compares without the server time and the by word, other fields still shown', () => {
+    expect(commentsAsCompared([{ body: 'me too', at: '2026-01-01T00:00:00Z' }])).toEqual(commentsAsCompared([{ by: 'staff', body: 'me too' }]));
+    expect(commentsAsCompared([{ body: 'me too', email: 'a@b' }])).not.toEqual(commentsAsCompared([{ by: 'member', body: 'me too' }]));
   });
 });

@@ -199,6 +199,18 @@ export const ModelSettingsSchema = z
          */
         unpublishedTitle: z.enum(['kept', 'cleared']).default('kept'),
         /**
+         * What vs_post_public_comment names the problem by: `public-ref` (default, the reference:
+         * the board's public handle) or `ticket-id` (the spec's table says these functions take a
+         * "ticket id and related").
+         */
+        publicCommentKey: z.enum(['public-ref', 'ticket-id']).default('public-ref'),
+        /**
+         * Who may comment on a public problem: `signed-in` (default, the reference: any caller with
+         * a role) or `staff-handlers` (staff handling the ticket; the caller is checked, with the
+         * ticket, before the comment's words). The spec is silent; both are secure.
+         */
+        publicCommenters: z.enum(['signed-in', 'staff-handlers']).default('signed-in'),
+        /**
          * Rule 12: a ticket-visible remark must not carry another ticket's id, whoever writes it
          * (a PATCH, vs_transfer_dept's p_remarks). The spec says id-bearing remarks are marked
          * internal, not how: 'refused' (the reference) raises; 'marked-internal' stores such an

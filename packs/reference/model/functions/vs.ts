@@ -21,7 +21,7 @@ import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, commentsAsCompared, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicCommentKey, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
@@ -267,8 +267,13 @@ const vsFunctionList: FunctionModel[] = [
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null) return fail(world, refusal(settings, 'not-authorized'));
+    const t = tickets(world).find((r) => vsPublicCommentKey(r.id, settings) === text(a.p_ref) && vsOnBoard(world, r, settings));
+    // Staff handlers only (settings.vs.publicCommenters): who comments is checked with the ticket, before the words.
+    if (settings.vs.publicCommenters === 'staff-handlers') {
+      if (!t) return take('R13.comment.not-found'), fail(world, notFoundRefusal(settings, 'vs_post_public_comment', 'comment: problem not found'));
+      if (!currentUserIsStaff(ctx) || !vsInScope(ctx, t.target_dept)) return fail(world, refusal(settings, 'not-authorized'));
+    }
     if (blank(a.p_body, settings)) return take('R13.comment.body-blank'), fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
-    const t = tickets(world).find((r) => vsPublicRef(r.id, settings) === text(a.p_ref) && vsOnBoard(world, r, settings));
     if (t && repeatsReport(a.p_body, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'comment: the comment repeats the report'));
     if (!t) return take('R13.comment.not-found'), fail(world, notFoundRefusal(settings, 'vs_post_public_comment', 'comment: problem not found'));
     take('R13.comment.posted');
@@ -294,6 +299,8 @@ const vsFunctionList: FunctionModel[] = [
         .filter((t) => vsPublicRef(t.id, settings) === text(a.p_ref) && vsOnBoard(world, t, settings))
         .map((t) => ({ public_ref: vsPublicRef(t.id, settings), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
     ),
+    undefined,
+    (rows) => rows.map((r) => ('comments' in r ? { ...r, comments: commentsAsCompared(r.comments) } : r)),
   ),
 
   fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {

@@ -29,6 +29,20 @@ export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
   return `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
 }
 
+/** What vs_post_public_comment names a ticket by (settings.vs.publicCommentKey): its public handle, or its id. */
+export function vsPublicCommentKey(id: Json, settings: ModelSettings): string | null {
+  return settings.vs.publicCommentKey === 'ticket-id' ? (typeof id === 'string' ? id : null) : vsPublicRef(id, settings);
+}
+
+/**
+ * Public comments as compared (the spec names no field of them): without the time the server
+ * stamps (`at`) and the model's `by` word (`staff`, `member`); any other field still shows.
+ */
+export function commentsAsCompared(comments: Json): Json {
+  if (!Array.isArray(comments)) return comments;
+  return comments.map((c) => (isObject(c) ? Object.fromEntries(Object.entries(c).filter(([k, v]) => k !== 'at' && !(k === 'by' && (v === 'staff' || v === 'member')))) : c));
+}
+
 export function isSubmitter(row: Row, ctx: RuleContext): boolean {
   return ctx.uid !== null && row.submitter_id === ctx.uid;
 }
@@ -204,7 +218,7 @@ export function remarksAsCompared(rows: Row[], world: World): Row[] {
 
 export const vsTicketsTable: TableModel = {
   table: 'vs_tickets',
-  comparedAs: (rows, world) => remarksAsCompared(rows, world),
+  comparedAs: (rows, world) => remarksAsCompared(rows, world).map((r) => ('public_comments' in r ? { ...r, public_comments: commentsAsCompared(r.public_comments) } : r)),
   valueSettings: { public_ref: 'vs.publicHandle' },
   columns: [
     { name: 'id', type: 'text', nullable: false },
