@@ -132,6 +132,10 @@ describe('policyfuzz init', () => {
     expect(conventions.guardRefusal).toEqual({ code: '42501', message: '^(?:vs_tickets|pr_tickets|shop_orders|users)' });
     // A phone domain refused faker's phones: R04, R14, R18 and R19 ran no case.
     expect(config.model.phoneStyle).toBe('international');
+    // Choices the spec leaves open, read off the functions' bodies (R07, R09, R13 failed on each).
+    expect(config.model.vs).toMatchObject({ similarForNonHandler: 'empty', unpublishedTitle: 'cleared', publicCommentKey: 'ticket-id', publicCommenters: 'staff-handlers', autoCloseRemark: 'This report was closed as a duplicate of another report.' });
+    expect(config.model.refusals.notFoundAs).toEqual({ vs_set_public: 'not-authorized', vs_post_public_comment: 'not-authorized' });
+    expect(config.notes).toContain('confirm: model.vs.unpublishedTitle: cleared (unpublishing clears the headline, as vs_set_public does)');
   });
 
   it("a fourth stranger's schema (testing/schemas/stranger-app-4): column-level UPDATE grants, parameters named as the model's in another order, a composite org chart, a same-name lookup returning the table's rows", async () => {

@@ -119,6 +119,13 @@ export interface Pack<S = any> {
    */
   userKeySettings?: { path: string; table: string; column: string; unlessColumn: string; value: string }[];
   /**
+   * Settings (dotted paths under `model`) `policyfuzz init` reads off a target function's body:
+   * where the body of `fn` (the model's name, as the mapping names it on the target) matches
+   * `pattern` (a case-insensitive regular expression), `path` is set to `value`, or to the
+   * pattern's first group; `why` is said in the note to confirm.
+   */
+  sourceSettings?: SourceSetting[];
+  /**
    * Settings `policyfuzz init` writes for every project (nested, as under `model`): the pack's
    * generation choices a schema it was not written for needs, its own run keeping the defaults.
    * Each with the note that says why.
@@ -147,6 +154,15 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
  * may leave `settingsSchema` out: it is then an empty strict object (a config's `model` overrides
  * are refused by name).
  */
+/** A setting read off a function's body (Pack.sourceSettings). */
+export interface SourceSetting {
+  path: string;
+  fn: string;
+  pattern: string;
+  value?: string;
+  why: string;
+}
+
 export function definePack<S = Record<string, never>>(pack: Omit<Pack<S>, 'settingsSchema'> & { settingsSchema?: z.ZodType<S> }): Pack<S> {
   return { ...pack, settingsSchema: pack.settingsSchema ?? (zod.object({}).strict() as unknown as z.ZodType<S>) };
 }

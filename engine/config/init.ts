@@ -10,7 +10,7 @@ import { openEnvironment } from '../runner/environment.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { seededModelTablesNote } from '../target/fixtures.ts';
-import type { NotNullDraws, PackModel } from '../pack.ts';
+import type { NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
 import { fitToTarget } from '../runner/applicability.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
@@ -47,6 +47,8 @@ export interface InspectOptions {
   notNullDraws?: NotNullDraws[];
   /** Pack.targetIdSettings: settings init sets to the form this target keeps the ids in. */
   targetIdSettings?: { path: string; table: string; column: string }[];
+  /** Pack.sourceSettings: settings read off the target's function bodies. */
+  sourceSettings?: SourceSetting[];
   /** Pack.userKeySettings: settings init sets where the target keys a model table by its user. */
   userKeySettings?: { path: string; table: string; column: string; unlessColumn: string; value: string }[];
   /** The pack's own mapping (a table sent as SQL, its names): what the run refines with the config's, so applicability reads both. */
@@ -229,6 +231,17 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, options.defaultSettings, helpers.rows);
     mergeSettings(proposal.settings, subsets.settings);
     settingNotes.push(...subsets.notes);
+    for (const read of options.sourceSettings ?? []) {
+      const fn = mapping.functions?.[read.fn]?.name ?? read.fn;
+      const body = helpers.rows.find((h) => h.name === fn.split('.').at(-1))?.source;
+      const found = body === undefined ? null : new RegExp(read.pattern, 'i').exec(body);
+      if (!found) continue;
+      const value = read.value ?? found[1];
+      // The pack's own choice already: nothing to write or confirm.
+      if (valueAt(options.defaultSettings, read.path) === value) continue;
+      setNested(read.path, value);
+      settingNotes.push(`confirm: model.${read.path}: ${value} (${read.why}, as ${fn} does)`);
+    }
     if (options.projectSettings) {
       mergeSettings(proposal.settings, options.projectSettings.settings);
       settingNotes.push(options.projectSettings.note);

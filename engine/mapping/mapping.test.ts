@@ -109,6 +109,17 @@ describe('answers in the model’s terms', () => {
     expect(outcomeToModel(mapping, ignore, observedOutcome(ignore, error))).toMatchObject({ kind: 'error', code: 'P0403' });
   });
 
+  it('accepts the guard’s refusal where the model’s row rule refuses the new row (a BEFORE trigger runs before WITH CHECK), not where the row is out of sight', () => {
+    const patch: ApiRequest = { kind: 'update', table: 'pr_tickets', patch: { deleted_at: '2025-01-01T00:00:00Z' }, filters: [], returning: 'representation' };
+    const guard = { status: 400, body: null, affected: null, error: { code: 'P0403', message: 'pr_tickets: deleted_at changes only through soft_delete_pr_ticket', details: null, hint: null } };
+    const byWithCheck = expectedOnTarget(mapping, alice, patch, { kind: 'rejected', code: '42501', by: 'policy' });
+    expect(compareOutcomes(byWithCheck, outcomeToModel(mapping, patch, observedOutcome(patch, guard)))).toBeUndefined();
+    expect(leniencyOf((byWithCheck as { orElse: Outcome[] }).orElse.at(-1)!)).toMatch(/BEFORE UPDATE trigger/);
+    // Out of sight (nothing updated): a guard refusing would tell the row exists.
+    const hidden = expectedOnTarget(mapping, alice, patch, { kind: 'filtered', rows: [], affected: 0 });
+    expect(compareOutcomes(hidden, outcomeToModel(mapping, patch, observedOutcome(patch, guard)))).toBeDefined();
+  });
+
   it('reads a guard’s refusal raised inside an RPC (the function’s write fired it) as the model’s P0001 too', () => {
     const call: ApiRequest = { kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id: 'VS-1' } };
     const guard = { status: 400, body: null, affected: null, error: { code: 'P0403', message: 'vs_tickets: a remark naming a ticket id must be internal', details: null, hint: null } };

@@ -462,15 +462,15 @@ function vocabularyByForeignKey(m: TargetMapping, request: ApiRequest, expected:
 }
 
 /**
- * A PATCH the model refuses by the policy's WITH CHECK may be refused by the target's guard
- * instead: Postgres runs BEFORE ROW triggers before the check, so a guard refusing the same write
- * for its own reason (stranger-app-4's `deleted_at` through the soft-delete function only) answers
- * first. Both leave the row unchanged.
+ * A write the model refuses by the row rule's WITH CHECK (42501, the new row out of scope) may be
+ * refused by the target's guard instead: a BEFORE UPDATE trigger runs before WITH CHECK is
+ * judged, so a guard refusing the same change (`deleted_at changes only through soft_delete`)
+ * answers first. Only a row the writer sees (the model's `rejected`, not a filtered nothing), and
+ * only a refusal of the guard convention.
  */
-function guardBeforeCheck(request: ApiRequest, expected: Outcome): Outcome {
-  if (!guardedWrite(request) || expected.kind !== 'rejected' || expected.by !== 'policy') return expected;
-  const byGuard = lenient({ kind: 'raised', code: MODEL_REFUSAL_CODE, message: 'the guard refuses before the policy check' }, 'a guard (BEFORE trigger) refusing before the policy\'s WITH CHECK');
-  return { ...expected, orElse: [...(expected.orElse ?? []), byGuard] };
+function guardBeforeWithCheck(m: TargetMapping, request: ApiRequest, expected: Outcome): Outcome {
+  if (!m.conventions?.guardRefusal || !guardedWrite(request) || expected.kind !== 'rejected' || expected.by !== 'policy') return expected;
+  return orAlso(expected, [lenient({ kind: 'raised', code: MODEL_REFUSAL_CODE, message: 'the guard refuses first' }, 'a guard (BEFORE UPDATE trigger) refuses before the row rule\'s WITH CHECK')]);
 }
 
 /**
@@ -480,7 +480,7 @@ function guardBeforeCheck(request: ApiRequest, expected: Outcome): Outcome {
  * or changes a row still disagrees.
  */
 export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome, facts?: CatalogFacts): Outcome {
-  const expected = guardBeforeCheck(request, vocabularyByForeignKey(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts));
+  const expected = guardBeforeWithCheck(m, request, vocabularyByForeignKey(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts));
   if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
   if (request.kind === 'rpc') {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkForms, matchesPattern, sampleMatching } from '../introspection/check-forms.ts';
 import { fillWorld } from './fill-row.ts';
 import { unrealizableReason } from './realizable.ts';
-import { worldAsStored, type FixturePlan } from './fixtures.ts';
+import { sendableCase, worldAsStored, type FixturePlan } from './fixtures.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 
 describe('reading simple CHECK forms (as pg_get_constraintdef prints them)', () => {
@@ -80,5 +80,36 @@ describe('a schema with CHECKs: fills to fit them, drops a drawn value they refu
     expect(stored.shop_orders).toEqual([{ id: 'o1', subtotal: 40, fee: 5, total: 45 }, { id: 'o2', subtotal: 1, fee: 2, total: 3 }]);
     // A world that holds its sums is kept as it is.
     expect(worldAsStored(plan, { shop_orders: [world.shop_orders[1]] }, model).shop_orders[0]).toBe(world.shop_orders[1]);
+  });
+});
+
+describe('a text key under a format CHECK: the model\'s ids renamed into it, in the whole case', () => {
+  const format = '^PR-[0-9A-Z]{4,}$';
+  const shapes: TableShapes = new Map([
+    ['pr_tickets', [col({ name: 'id', primaryKey: true, unique: true, checks: [{ kind: 'pattern', column: 'id', pattern: format, constraint: 'pr_tickets_id_check' }] }), col({ name: 'brief' })]],
+  ]);
+  const plan = { shapes, users: 'direct', bypassTriggers: false } as FixturePlan;
+  const lookup = (p_id: string) => ({ caller: { kind: 'anon' as const }, request: { kind: 'rpc' as const, fn: 'get_pr_ticket_by_id', args: { p_id } } });
+  const given = {
+    world: { pr_tickets: [{ id: 'PR-7', brief: 'see PR-7' }, { id: 'a%B', brief: null }, { id: 'PR-0042', brief: null }] },
+    steps: [lookup('PR-7'), lookup('A%b'), lookup(' a%B\t'), lookup('a%_'), lookup('%'), lookup('PR-0042'), { caller: { kind: 'anon' as const }, request: { kind: 'select' as const, table: 'pr_tickets', columns: '*' as const, filters: [{ column: 'id', op: 'eq' as const, value: 'a%B' }] } }],
+  };
+
+  it('renames each id the format refuses, and the keys made from it, so the target can hold the case and its lookups still meet', () => {
+    const { testCase } = sendableCase(plan, given);
+    const ids = testCase!.world.pr_tickets.map((r) => r.id as string);
+    for (const id of ids) expect(matchesPattern(format, id), id).toBe(true);
+    const [seven, wild, kept] = ids;
+    expect(kept).toBe('PR-0042');
+    expect(new Set(ids).size).toBe(3);
+    expect(testCase!.world.pr_tickets[0].brief).toBe(`see ${seven}`);
+    const keys = testCase!.steps.map((s) => (s.request.kind === 'rpc' ? s.request.args.p_id : s.request.kind === 'select' ? s.request.filters[0].value : undefined));
+    // The id itself; case-flipped; padded; a like pattern in place of its last two characters; a lone wildcard; an id that fits; a filter.
+    expect(keys).toEqual([seven, wild.toLowerCase() === wild ? wild.toUpperCase() : [...wild].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join(''), ` ${wild}\t`, `${wild.slice(0, -2)}%_`, '%', 'PR-0042', wild]);
+  });
+
+  it('leaves a case whose ids all fit as it is (the same object)', () => {
+    const fitting = { world: { pr_tickets: [{ id: 'PR-0042', brief: null }] }, steps: [lookup('PR-0042')] };
+    expect(sendableCase(plan, fitting).testCase).toBe(fitting);
   });
 });

@@ -15,6 +15,7 @@ import type { Caller } from '../model/caller.ts';
 import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { unrealizableReason } from './realizable.ts';
+import { idsInTargetFormat, keyFormat } from './id-formats.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
@@ -258,10 +259,12 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   if (!plan.mapping && !plan.shapes) return { testCase: given, dropped };
   // Columns the target's insert trigger fills from auth.uid() (callerFilled) are sent as drawn: only the model's copy fills them (predict.ts).
   const mapping = plan.mapping;
-  // Ids inside the text a case writes, as the target keeps them (mapping.ts idsInTextAsTarget).
-  const inText = mapping && 'world' in given ? idsInTextAsTarget(mapping, { ...(given.world as World), ...insertedRows(given.steps) }) : undefined;
-  const rewritten = inText ? given.steps.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : given.steps;
-  const testCase = rewritten.every((s, i) => s.request === given.steps[i].request) ? given : { ...given, steps: rewritten };
+  // Ids the target's key format refuses, renamed in the whole case (id-formats.ts), then ids
+  // inside the text a case writes as the target keeps them (mapping.ts idsInTextAsTarget).
+  const formatted = inTargetFormat(plan, given);
+  const inText = mapping && 'world' in formatted ? idsInTextAsTarget(mapping, { ...(formatted.world as World), ...insertedRows(formatted.steps) }) : undefined;
+  const rewritten = inText ? formatted.steps.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : formatted.steps;
+  const testCase = rewritten.every((s, i) => s.request === formatted.steps[i].request) ? formatted : { ...formatted, steps: rewritten };
   const drop = (reason: string) => {
     dropped[reason] = (dropped[reason] ?? 0) + 1;
     return false;
@@ -280,6 +283,32 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   });
   if (steps.length === testCase.steps.length) return { testCase, dropped };
   return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
+}
+
+const keyFormats = new WeakMap<FixturePlan, Map<string, string | undefined>>();
+
+/** A case whose stored ids the target's key formats refuse, with each renamed to one they accept (id-formats.ts); the same case when none is. */
+function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
+  const shapes = plan.shapes;
+  if (!shapes || !('world' in given)) return given;
+  let byTable = keyFormats.get(plan);
+  if (!byTable) keyFormats.set(plan, (byTable = new Map()));
+  const formats = byTable;
+  const formatOf = (table: string) => {
+    if (!formats.has(table)) formats.set(table, keyFormat(shapes, plan.mapping, table));
+    return formats.get(table);
+  };
+  const world = given.world as World;
+  const rename = idsInTargetFormat(formatOf, { ...world, ...insertedRows(given.steps) });
+  if (!rename) return given;
+  return { ...given, world: rename(world as unknown as Json) as unknown as World, steps: given.steps.map((step) => ({ ...step, request: valuesOfRequest(step.request, rename) })) };
+}
+
+/** A request with `rename` applied to every value it sends (bodies, arguments, filters); names as they are. */
+function valuesOfRequest(request: ApiRequest, rename: (v: Json) => Json): ApiRequest {
+  const written = textOfRequest(request, rename);
+  if (!('filters' in written) || !written.filters.length) return written;
+  return { ...written, filters: written.filters.map((f) => ({ ...f, value: rename(f.value as Json) as typeof f.value })) } as ApiRequest;
 }
 
 /** The rows a case's steps insert, by model table (their ids may be named in later text). */

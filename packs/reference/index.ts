@@ -53,6 +53,21 @@ export const referencePack = definePack({
   // The public handle is a digest of the ticket id as the target keeps it.
   targetIdSettings: [{ path: 'vs.publicHandle.idAs', table: 'vs_tickets', column: 'id' }],
   userKeySettings: [{ path: 'students.personLink', table: 'student_records', column: 'id', unlessColumn: 'email', value: 'user-id' }],
+  // Choices the spec leaves open that a function's body shows (policyfuzz init names each to confirm).
+  sourceSettings: [
+    { path: 'vs.similarForNonHandler', fn: 'find_similar_vs_tickets', pattern: String.raw`not\s+found\s+or\b[^;]*\bthen\s+return\s*;`, value: 'empty', why: 'a ticket the caller does not handle answers no similar ticket' },
+    { path: 'vs.unpublishedTitle', fn: 'vs_set_public', pattern: String.raw`public_title\s*=\s*null`, value: 'cleared', why: 'unpublishing clears the headline' },
+    { path: 'vs.publicCommentKey', fn: 'vs_post_public_comment', pattern: String.raw`\bwhere\s+\w+\.id\s*=\s*p_\w+`, value: 'ticket-id', why: 'the problem is looked up by its ticket id' },
+    { path: 'vs.publicCommenters', fn: 'vs_post_public_comment', pattern: String.raw`is_staff\s*\(`, value: 'staff-handlers', why: 'only staff may comment' },
+    { path: 'vs.autoCloseRemark', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'ticket'[^;]*?'text'\s*,\s*'([^']+)'`, why: "the submitter's remark on a merge" },
+    ...(['merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment'] as const).map((fn) => ({
+      path: `refusals.notFoundAs.${fn}`,
+      fn,
+      pattern: String.raw`not\s+found\s+or\b[^;]*\bthen\s+raise\s+exception\s+'NOT_AUTHORIZED'`,
+      value: 'not-authorized',
+      why: 'a missing ticket is refused as one out of scope',
+    })),
+  ],
   projectSettings: {
     settings: { ownerGuardCases: 'one-table', phoneStyle: 'international' },
     note: 'model.ownerGuardCases: one-table (rule 1 patches one table per case: a table whose rows this schema cannot hold drops only its own cases); model.phoneStyle: international (phones drawn as +17453189368, which a phone CHECK or domain accepts)',

@@ -11,7 +11,7 @@ import type { Caller } from '../../../engine/model/caller.ts';
 import type { Json } from '../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../engine/model/request.ts';
 import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
-import { vsPublicRef } from '../model/tables/vs-tickets.ts';
+import { vsPublicCommentKey, vsPublicRef } from '../model/tables/vs-tickets.ts';
 import { rpc, step } from '../generators/vs-requests.ts';
 import { handlerCaller, onBoard, userCaller, VS_CATEGORY_IDS, vsWorld, vsWorldOf, type VsWorld } from '../generators/vs-world.ts';
 import { drawsNullRole, type Person } from '../generators/identities.ts';
@@ -56,7 +56,7 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
             rpc('merge_vs_tickets', { p_duplicate: a, p_primary: b }),
             rpc('vs_transfer_dept', { p_id: a, p_dept: dept }),
             rpc('vs_set_public', { p_id: a, p_public: true, p_title: 'Headline' }),
-            rpc('vs_post_public_comment', { p_ref: vsPublicRef(b, settings), p_body: 'me too' }),
+            rpc('vs_post_public_comment', { p_ref: vsPublicCommentKey(b, settings), p_body: 'me too' }),
             { kind: 'insert', table: 'vs_tickets', rows: [{ id: 'VS-3001', submitter_id: caller.kind === 'user' ? caller.id : null, target_dept: dept, report: 'x' }], returning: 'minimal' } as ApiRequest,
           ].map((r) => step(caller, r)),
         })),
@@ -86,7 +86,7 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
               ...(how === 'deleted' ? [step(server, { kind: 'delete', table: 'vs_categories', filters: [{ column: 'id', op: 'eq', value: cat }], returning: 'minimal' })] : []),
               step({ kind: 'anon' }, rpc('get_public_vs_board', {})),
               step({ kind: 'anon' }, rpc('get_public_vs_problem', { p_ref: ref })),
-              step(commenter, rpc('vs_post_public_comment', { p_ref: ref, p_body: 'me too' })),
+              step(commenter, rpc('vs_post_public_comment', { p_ref: vsPublicCommentKey(t, settings), p_body: 'me too' })),
               step({ kind: 'anon' }, rpc('get_vs_linked_context', { p_id: other })),
               step(handler, rpc('vs_set_public', { p_id: t, p_public: true, p_title: 'Headline' })),
               step({ kind: 'anon' }, rpc('get_public_vs_board', {})),

@@ -4,7 +4,7 @@
  * spec names it). One place, so a guard and a function refusing for the same reason agree.
  */
 import { allowed, raised, type Outcome } from '../../../engine/model/outcome.ts';
-import type { ModelSettings } from './settings.ts';
+import type { ModelSettings, NOT_FOUND_REFUSING_FUNCTIONS } from './settings.ts';
 
 export type RefusalReason = keyof ModelSettings['refusals']['messages'];
 
@@ -26,6 +26,17 @@ export const NOT_FOUND_SETTING = 'refusals.notFound';
 export function notFoundAnswer(settings: ModelSettings, fn: 'soft_delete_pr_ticket' | 'soft_delete_vs_ticket', message: string): Outcome {
   const choice = typeof settings.refusals.notFound === 'string' ? settings.refusals.notFound : (settings.refusals.notFound[fn] ?? 'answer');
   return choice === 'raise' ? refusal(settings, 'not-found', message) : allowed([{ value: false }], 1);
+}
+
+/**
+ * `fn`'s refusal of a ticket it cannot find (or may not act on): the not-found refusal, or the
+ * not-authorized one where settings.refusals.notFoundAs names `fn` so; either names that setting.
+ */
+export function notFoundRefusal(settings: ModelSettings, fn: (typeof NOT_FOUND_REFUSING_FUNCTIONS)[number], message: string): Outcome {
+  const as = settings.refusals.notFoundAs[fn] ?? 'not-found';
+  const outcome = refusal(settings, as, as === 'not-found' ? message : undefined);
+  if (outcome.kind !== 'raised' || !outcome.refusal) return outcome;
+  return { ...outcome, refusal: { ...outcome.refusal, codeSetting: `${outcome.refusal.codeSetting} or refusals.notFoundAs.${fn}` } };
 }
 
 /** Spec §7 and rule 20 name this text for passport.admin_leaderboard: not a setting. */

@@ -15,6 +15,7 @@ import { acceptedNote } from '../../../engine/runner/run-data-property.ts';
 import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
 import { uuidAsBigint } from '../../../engine/model/target-ids.ts';
+import { commentsAsCompared } from './tables/vs-tickets.ts';
 
 const ME = '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a';
 const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] }));
@@ -124,6 +125,14 @@ describe('rules 12 and 13 read strictly by a schema: refusing is as secure', () 
     // The id as a target keeps it (bigintIds), as a case's text is translated (stranger-app-4's serial keys): the same.
     const asTarget = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: `update on ${uuidAsBigint('VS-1001')}` }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, asTarget).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    // Not marked internal, whatever its vis: rule 12 names the flag.
+    const staffOnly = { ...own, patch: { remarks: [{ vis: 'staff', by: 'staff', text: 'see VS-1001' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, staffOnly).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    // Shaped like a ticket id, of no ticket here (a guard's pattern cannot know which exist).
+    const noSuchTicket = { ...own, patch: { remarks: [{ vis: 'staff', by: 'staff', text: 'see VS-2002' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, noSuchTicket).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeUndefined();
+    const marked = { ...own, patch: { remarks: [{ vis: 'staff', by: 'staff', internal: true, text: 'see VS-1001' }] } } as ApiRequest;
+    expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, marked).outcome, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toBeDefined();
     const plain = { ...own, patch: { remarks: [{ vis: 'ticket', by: 'staff', text: 'looking into it' }] } } as ApiRequest;
     expect(compareOutcomes(predict(oracle, person('vs_staff', []), caller, plain).outcome, { kind: 'raised', code: 'P0001', message: 'no' })).toBeDefined();
   });
@@ -210,5 +219,90 @@ describe('secure readings, named where they decide a step', () => {
   it('counted per reading in the note; a failure near a reading names it', () => {
     expect(acceptedNote({}, { 'vs.no-remark-refused': 2, 'users.guard-exempting-fewer': 1 })).toBe('accepted as secure readings: users.guard-exempting-fewer (1 step), vs.no-remark-refused (2 steps)');
     expect(readingsNear(predict(oracle, world('user'), caller, demote).outcome)).toBe('');
+  });
+});
+
+describe('a VS function refusing a missing ticket as not authorized (refusals.notFoundAs), and unpublishing (vs.unpublishedTitle)', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'wifi', is_public: true, public_title: 'Wifi drops', duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection fails', deleted_at: null };
+  // A project raising no_data_found for a missing row (refusals.codes), so the two refusals differ.
+  const base = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] }, refusals: { codes: { 'not-found': 'P0002' } } };
+  const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [TICKET] };
+  const publish = (p_id: string, p_public: boolean): ApiRequest => ({ kind: 'rpc', fn: 'vs_set_public', args: { p_id, p_public, p_title: 'Wifi drops' } }) as ApiRequest;
+  const notAuthorized = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
+  const notFound = { kind: 'raised' as const, code: 'P0002', message: 'ticket not found' };
+
+  it('not-found by default; not-authorized where the setting names the function, and then only that (one answer for every missing id)', () => {
+    const byDefault = predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w, caller, publish('VS-404', true)).outcome;
+    expect(compareOutcomes(byDefault, notFound)).toBeUndefined();
+    expect(compareOutcomes(byDefault, notAuthorized)).toBeDefined();
+    const folded = predict(referenceOracleWith(ModelSettingsSchema.parse({ ...base, refusals: { ...base.refusals, notFoundAs: { vs_set_public: 'not-authorized' } } })), w, caller, publish('VS-404', true)).outcome;
+    expect(compareOutcomes(folded, notAuthorized)).toBeUndefined();
+    expect(compareOutcomes(folded, notFound)?.reason).toMatch(/refusals\.notFoundAs\.vs_set_public/);
+  });
+
+  it('unpublishing keeps the headline by default, clears it under "cleared"', () => {
+    const kept = predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w, caller, publish('VS-1001', false));
+    expect(kept.world.vs_tickets[0]).toMatchObject({ is_public: false, public_title: 'Wifi drops' });
+    const cleared = predict(referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, unpublishedTitle: 'cleared' } })), w, caller, publish('VS-1001', false));
+    expect(cleared.world.vs_tickets[0]).toMatchObject({ is_public: false, public_title: null });
+  });
+});
+
+describe('team tables read by admins only (team.readers)', () => {
+  const node = { id: 'fc973ca3-6dd1-449b-a98e-a1de9b035401', parent_id: null, name: 'PR', kind: 'team', position: 3, is_public: true };
+  const base = { roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] };
+  const read: ApiRequest = { kind: 'select', table: 'team_nodes', columns: '*', filters: [] };
+  const w = (role: string) => ({ ...world(role), team_nodes: [node] });
+
+  it('staff read them by default; under "admins" a staff member who is no admin reads none, an admin all', () => {
+    expect(predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w('uni_staff'), caller, read).outcome).toMatchObject({ affected: 1 });
+    const admins = referenceOracleWith(ModelSettingsSchema.parse({ ...base, team: { readers: 'admins' } }));
+    expect(predict(admins, w('uni_staff'), caller, read).outcome).toMatchObject({ affected: 0 });
+    expect(predict(admins, w('dev'), caller, read).outcome).toMatchObject({ affected: 1 });
+  });
+});
+
+describe('refusals the spec orders not: any that applies to the caller\'s own ticket and arguments', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'secret', is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection fails', deleted_at: null };
+  const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] }, refusals: { codes: { 'headline-required': '22023', 'not-found': 'P0002' } } };
+  const oracle = referenceOracleWith(ModelSettingsSchema.parse(settings));
+  const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_categories: [{ id: 'secret', name: 'secret', is_confidential: true, public_eligible: false }], vs_tickets: [TICKET] };
+
+  it('vs_set_public with no headline on a category that is not public: either refusal', () => {
+    const publish = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: true, p_title: null } } as ApiRequest;
+    const expected = predict(oracle, w, caller, publish).outcome;
+    expect(compareOutcomes(expected, { kind: 'raised', code: '22023', message: 'a staff headline is required' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'category is not public' })).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+  });
+
+  it('vs_transfer_dept of a ticket the caller does not handle, with an id-bearing remark: the remark refused, or the ticket not found', () => {
+    const move = (p_id: string) => ({ kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id, p_dept: 'ART', p_remarks: [{ vis: 'ticket', by: 'staff', text: 'see VS-1001' }] } }) as ApiRequest;
+    expect(compareOutcomes(predict(oracle, w, caller, move('VS-404')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeUndefined();
+    // A ticket the caller handles is found: only the remark's refusal.
+    expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeDefined();
+  });
+});
+
+describe('public comments by ticket id from staff handlers only (vs.publicCommentKey, vs.publicCommenters)', () => {
+  const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'wifi', is_public: true, public_title: 'Wifi drops', duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection fails', deleted_at: null };
+  const base = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] }, refusals: { codes: { 'argument-required': '22023' } } };
+  const w = (role: string) => ({ users: [{ ...world(role).users[0], department: 'ENG' }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [TICKET] });
+  const comment = (p_ref: string, p_body: string) => ({ kind: 'rpc', fn: 'vs_post_public_comment', args: { p_ref, p_body } }) as ApiRequest;
+  const notAuthorized = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
+  const staffOnly = referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, publicCommentKey: 'ticket-id', publicCommenters: 'staff-handlers' } }));
+
+  it('by the reference: any signed-in caller, by the public handle; under the settings: by the id, staff handlers only, checked before the words', () => {
+    expect(predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w('user'), caller, comment('VS-1001', 'me too')).outcome).toMatchObject({ kind: 'raised' });
+    expect(compareOutcomes(predict(staffOnly, w('user'), caller, comment('VS-1001', 'me too')).outcome, notAuthorized)).toBeUndefined();
+    const posted = predict(staffOnly, w('vs_staff'), caller, comment('VS-1001', 'me too'));
+    expect(posted.outcome).toMatchObject({ kind: 'allowed', affected: 1 });
+    // A missing ticket is refused before a blank body is.
+    expect(predict(staffOnly, w('vs_staff'), caller, comment('VS-404', '')).outcome).toMatchObject({ kind: 'raised', refusal: { reason: 'not-found' } });
+  });
+
+  it('a comment compares without the server time and the by word, other fields still shown', () => {
+    expect(commentsAsCompared([{ body: 'me too', at: '2026-01-01T00:00:00Z' }])).toEqual(commentsAsCompared([{ by: 'staff', body: 'me too' }]));
+    expect(commentsAsCompared([{ body: 'me too', email: 'a@b' }])).not.toEqual(commentsAsCompared([{ by: 'member', body: 'me too' }]));
   });
 });

@@ -43,6 +43,9 @@ export const REFERENCE_FUNCTION_COLUMNS: Record<string, readonly string[]> = {
 
 const privileges = z.array(z.enum(['select', 'insert', 'update', 'delete']));
 
+/** The VS functions refusing a ticket they cannot find (refusals.notFoundAs). */
+export const NOT_FOUND_REFUSING_FUNCTIONS = ['merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment'] as const;
+
 export const ModelSettingsSchema = z
   .object({
     /** Application roles held in users.role (spec §1 lists them; "admin" is our name for the admin role). */
@@ -203,6 +206,23 @@ export const ModelSettingsSchema = z
          */
         similarForNonHandler: z.enum(['refused', 'empty']).default('refused'),
         /**
+         * vs_set_public(false): the headline `kept` (default, the reference: republishing shows it
+         * again) or `cleared` (public_title set to null). The spec is silent; both are secure.
+         */
+        unpublishedTitle: z.enum(['kept', 'cleared']).default('kept'),
+        /**
+         * What vs_post_public_comment names the problem by: `public-ref` (default, the reference:
+         * the board's public handle) or `ticket-id` (the spec's table says these functions take a
+         * "ticket id and related").
+         */
+        publicCommentKey: z.enum(['public-ref', 'ticket-id']).default('public-ref'),
+        /**
+         * Who may comment on a public problem: `signed-in` (default, the reference: any caller with
+         * a role) or `staff-handlers` (staff handling the ticket; the caller is checked, with the
+         * ticket, before the comment's words). The spec is silent; both are secure.
+         */
+        publicCommenters: z.enum(['signed-in', 'staff-handlers']).default('signed-in'),
+        /**
          * Rule 12: a ticket-visible remark must not carry another ticket's id, whoever writes it
          * (a PATCH, vs_transfer_dept's p_remarks). The spec says id-bearing remarks are marked
          * internal, not how: 'refused' (the reference) raises; 'marked-internal' stores such an
@@ -284,6 +304,17 @@ export const ModelSettingsSchema = z
             uploaderIsCaller: z.boolean().default(true),
           })
           .prefault({}),
+      })
+      .prefault({}),
+    /** The team tree and membership (rule 11). */
+    team: z
+      .object({
+        /**
+         * Who reads team_nodes and team_members through the table interface: `staff` (default,
+         * the reference) or `admins`. Rule 11 shows the tree publicly only through
+         * get_public_org_chart and names no other reader; a narrower set is as secure.
+         */
+        readers: z.enum(['staff', 'admins']).default('staff'),
       })
       .prefault({}),
     /** Student records and change requests (rule 18). */
@@ -392,6 +423,14 @@ export const ModelSettingsSchema = z
          * (`{ "soft_delete_vs_ticket": "raise" }`, the other `answer`) where a project's two differ.
          */
         notFound: z.union([z.enum(['answer', 'raise']), z.partialRecord(z.enum(['soft_delete_pr_ticket', 'soft_delete_vs_ticket']), z.enum(['answer', 'raise']))]).default('answer'),
+        /**
+         * The refusal of a VS function that finds no ticket the caller may act on, per function:
+         * `not-found` (default) or `not-authorized` (a function that refuses a missing ticket as
+         * it refuses one outside the caller's scope; both tell nothing of which ids exist). One of
+         * them, not either per call: a target answering one way for existing ids and the other for
+         * missing ones is an existence oracle. A failure on it names this setting.
+         */
+        notFoundAs: z.partialRecord(z.enum(NOT_FOUND_REFUSING_FUNCTIONS), z.enum(['not-found', 'not-authorized'])).default({}),
       })
       .prefault({}),
   })

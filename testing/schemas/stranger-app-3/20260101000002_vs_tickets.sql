@@ -111,7 +111,8 @@ begin
     if jsonb_typeof(e) <> 'object' or jsonb_typeof(e -> 'vis') is distinct from 'string' then
       raise exception 'vs_tickets: a remark needs a vis' using errcode = '42501';
     end if;
-    if coalesce(e ->> 'internal', 'false') <> 'true' and (e ->> 'text') ~ 'VS-[0-9]+' then
+    -- Fixed after policyfuzz R12: only the text was read, so an id in `by` reached the submitter.
+    if coalesce(e ->> 'internal', 'false') <> 'true' and (e - 'internal')::text ~ 'VS-[0-9]+' then
       raise exception 'vs_tickets: a remark naming a ticket id must be internal' using errcode = '42501';
     end if;
   end loop;

@@ -63,7 +63,8 @@ language sql stable security definer set search_path = ''
 as $$
   select t.id, t.submitter_label, t.brief, t.file_url, t.status, t.created_at
   from public.pr_tickets t
-  where lower(btrim(t.id)) = lower(btrim(p_id)) and t.deleted_at is null
+  -- Fixed after policyfuzz R14: btrim() trimmed spaces only, and the spec trims whitespace (a tab).
+  where lower(btrim(t.id, E' \t\r\n')) = lower(btrim(p_id, E' \t\r\n')) and t.deleted_at is null
 $$;
 
 create function public.soft_delete_pr_ticket(p_id text) returns void

@@ -16,12 +16,12 @@ import type { ExecuteGrantee, FunctionModel } from '../../../../engine/model/fun
 import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed, orAlso, secureReading, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
-import { NOT_FOUND_SETTING, notFoundAnswer, refusal } from '../refusals.ts';
+import { NOT_FOUND_SETTING, notFoundAnswer, notFoundRefusal, refusal } from '../refusals.ts';
 import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, commentsAsCompared, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicCommentKey, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
@@ -196,7 +196,7 @@ const vsFunctionList: FunctionModel[] = [
       if (!isVsHandler(ctx)) return notHandler(world, settings);
       const d = handled(ctx, a.p_duplicate);
       const p = d && handled(ctx, a.p_primary);
-      if (!d || !p) return take('R09.merge.not-found'), fail(world, refusal(settings, 'not-found', 'merge: ticket not found'));
+      if (!d || !p) return take('R09.merge.not-found'), fail(world, notFoundRefusal(settings, 'merge_vs_tickets', 'merge: ticket not found'));
       if (d.id === p.id) return take('R09.merge.self'), fail(world, refusal(settings, 'self-merge', 'merge: a ticket cannot be merged into itself'));
       if (d.target_dept !== p.target_dept) return take('R09.merge.cross-department'), fail(world, refusal(settings, 'cross-department', 'merge: cross-department merge'));
       if (p.duplicate_of !== null) take('R09.merge.primary-duplicate');
@@ -227,10 +227,12 @@ const vsFunctionList: FunctionModel[] = [
     const remarks = a.p_remarks ?? [];
     if (!Array.isArray(remarks)) return fail(world, refusal(settings, 'argument-required', 'transfer: p_remarks must be an array'));
     const timeline = idBearingRemarks(settings, a.p_id, world, remarks, 'transfer');
-    if ('reject' in timeline) return fail(world, timeline.reject);
     const t = handled(ctx, a.p_id);
+    // The spec orders neither check: a ticket the caller handles none of may be looked up first (its
+    // not-found tells only of the caller's own scope).
+    if ('reject' in timeline) return fail(world, t ? timeline.reject : orAlso(timeline.reject, [notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found')]));
     take(t ? 'R06.transfer.done' : 'R06.transfer.not-found');
-    if (!t) return fail(world, refusal(settings, 'not-found', 'transfer: ticket not found'));
+    if (!t) return fail(world, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'));
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
@@ -246,13 +248,18 @@ const vsFunctionList: FunctionModel[] = [
     if (!isVsHandler(ctx)) return notHandler(world, settings);
     if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
     const t = handled(ctx, a.p_id);
-    if (!t) return take('R13.publish.not-found'), fail(world, refusal(settings, 'not-found', 'publish: ticket not found'));
-    if (!a.p_public) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false })));
+    if (!t) return take('R13.publish.not-found'), fail(world, notFoundRefusal(settings, 'vs_set_public', 'publish: ticket not found'));
+    if (!a.p_public) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false, ...(settings.vs.unpublishedTitle === 'cleared' ? { public_title: null } : {}) })));
     const headline = blankness(a.p_title, settings);
     if (headline !== 'text') take(`R13.publish.headline-${headline}`);
-    if (blank(a.p_title, settings)) return fail(world, refusal(settings, 'headline-required', 'publish: a headline written by staff is required'));
-    if (!vsCategoryPublic(world, t.category)) return take('R13.publish.category-not-public'), fail(world, refusal(settings, 'category-not-public', 'publish: the category is not public'));
-    if (repeatsReport(a.p_title, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'publish: the headline repeats the report'));
+    // Every refusal that applies, the first expected and any other accepted: the spec orders none,
+    // and each reads only the caller's own ticket and arguments.
+    const refusals = [
+      ...(blank(a.p_title, settings) ? [refusal(settings, 'headline-required', 'publish: a headline written by staff is required')] : []),
+      ...(!vsCategoryPublic(world, t.category) ? (take('R13.publish.category-not-public'), [refusal(settings, 'category-not-public', 'publish: the category is not public')]) : []),
+      ...(!blank(a.p_title, settings) && repeatsReport(a.p_title, t.report, settings) ? [refusal(settings, 'repeats-report', 'publish: the headline repeats the report')] : []),
+    ];
+    if (refusals.length) return fail(world, orAlso(refusals[0], refusals.slice(1)));
     take('R13.publish.done');
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
   })())),
@@ -260,10 +267,15 @@ const vsFunctionList: FunctionModel[] = [
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null) return fail(world, refusal(settings, 'not-authorized'));
+    const t = tickets(world).find((r) => vsPublicCommentKey(r.id, settings) === text(a.p_ref) && vsOnBoard(world, r, settings));
+    // Staff handlers only (settings.vs.publicCommenters): who comments is checked with the ticket, before the words.
+    if (settings.vs.publicCommenters === 'staff-handlers') {
+      if (!t) return take('R13.comment.not-found'), fail(world, notFoundRefusal(settings, 'vs_post_public_comment', 'comment: problem not found'));
+      if (!currentUserIsStaff(ctx) || !vsInScope(ctx, t.target_dept)) return fail(world, refusal(settings, 'not-authorized'));
+    }
     if (blank(a.p_body, settings)) return take('R13.comment.body-blank'), fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
-    const t = tickets(world).find((r) => vsPublicRef(r.id, settings) === text(a.p_ref) && vsOnBoard(world, r, settings));
     if (t && repeatsReport(a.p_body, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'comment: the comment repeats the report'));
-    if (!t) return take('R13.comment.not-found'), fail(world, refusal(settings, 'not-found', 'comment: problem not found'));
+    if (!t) return take('R13.comment.not-found'), fail(world, notFoundRefusal(settings, 'vs_post_public_comment', 'comment: problem not found'));
     take('R13.comment.posted');
     const next: Row = { ...t, public_comments: [...(t.public_comments as Json[]), { by: isVsHandler(ctx) ? 'staff' : 'member', body: a.p_body as string }] };
     const violation = capViolation(settings, next);
@@ -287,6 +299,8 @@ const vsFunctionList: FunctionModel[] = [
         .filter((t) => vsPublicRef(t.id, settings) === text(a.p_ref) && vsOnBoard(world, t, settings))
         .map((t) => ({ public_ref: vsPublicRef(t.id, settings), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
     ),
+    undefined,
+    (rows) => rows.map((r) => ('comments' in r ? { ...r, comments: commentsAsCompared(r.comments) } : r)),
   ),
 
   fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {

@@ -1,13 +1,18 @@
 /**
  * The team tree and membership (spec §2; rule 11). team_members holds personal data: anon holds
  * SELECT but no row rule shows it a row (it reads zero rows); staff read all. team_nodes is read
- * by staff. The public tree is get_public_org_chart only (model/functions/team.ts).
+ * by staff (or admins only: settings.team.readers). The public tree is get_public_org_chart only (model/functions/team.ts).
  */
 import { take } from '../branches.ts';
-import { currentUserIsStaff } from '../identity.ts';
+import { currentUserIsAdmin, currentUserIsStaff } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import type { TableModel } from '../../../../engine/model/table-model.ts';
+import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
+
+/** Who reads the team tables (settings.team.readers). */
+function teamReader(ctx: RuleContext): boolean {
+  return ctx.settings.team.readers === 'admins' ? currentUserIsAdmin(ctx) : currentUserIsStaff(ctx);
+}
 
 export const teamNodesTable: TableModel = {
   table: 'team_nodes',
@@ -22,7 +27,7 @@ export const teamNodesTable: TableModel = {
   primaryKey: ['id'],
   grants: { anon: [], authenticated: ['select'] },
   rowSecurity: true,
-  rules: { select: (_row, ctx) => currentUserIsStaff(ctx) },
+  rules: { select: (_row, ctx) => teamReader(ctx) },
 };
 
 export const teamMembersTable: TableModel = {
@@ -45,7 +50,7 @@ export const teamMembersTable: TableModel = {
   primaryKey: ['id'],
   grants: { anon: ['select'], authenticated: ['select'] },
   rowSecurity: true,
-  rules: { select: (_row, ctx) => currentUserIsStaff(ctx) },
+  rules: { select: (_row, ctx) => teamReader(ctx) },
 };
 
 /** node_effective_is_public: the node and every ancestor exist and are public. */

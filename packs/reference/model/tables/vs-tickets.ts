@@ -37,6 +37,20 @@ export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
 }
 const publicRefs = new WeakMap<ModelSettings['vs']['publicHandle'], Map<string, string>>();
 
+/** What vs_post_public_comment names a ticket by (settings.vs.publicCommentKey): its public handle, or its id. */
+export function vsPublicCommentKey(id: Json, settings: ModelSettings): string | null {
+  return settings.vs.publicCommentKey === 'ticket-id' ? (typeof id === 'string' ? id : null) : vsPublicRef(id, settings);
+}
+
+/**
+ * Public comments as compared (the spec names no field of them): without the time the server
+ * stamps (`at`) and the model's `by` word (`staff`, `member`); any other field still shows.
+ */
+export function commentsAsCompared(comments: Json): Json {
+  if (!Array.isArray(comments)) return comments;
+  return comments.map((c) => (isObject(c) ? Object.fromEntries(Object.entries(c).filter(([k, v]) => k !== 'at' && !(k === 'by' && (v === 'staff' || v === 'member')))) : c));
+}
+
 export function isSubmitter(row: Row, ctx: RuleContext): boolean {
   return ctx.uid !== null && row.submitter_id === ctx.uid;
 }
@@ -66,12 +80,17 @@ export function carriesOtherTicketId(e: Json, ownId: Json | undefined, world: Wo
  * Rule 12 for every writer of remarks: appended entries that the submitter would see and that
  * carry another ticket's id are refused, or stored internal (settings.vs.idBearingRemarks).
  */
+/** A word shaped like a ticket id (letters, a dash, digits: `VS-1001`, `PR-0042`). */
+const ID_SHAPED_WORD = /(^|[^A-Za-z0-9])[A-Za-z]{2,}-[0-9]+($|[^A-Za-z0-9])/;
+
 export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefined, world: World, entries: Json[], what: string): { reject: Outcome } | { entries: Json[]; refusalIsSecure?: Outcome } {
   const leaking = (e: Json) => isSubmitterVisibleRemark(e) && carriesOtherTicketId(e, ownId, world);
-  // Rule 12 says only "id-bearing remarks are marked internal": a schema refusing a visible one
-  // whose text holds any ticket's id, its own or inside a longer one (VS-1001 in VS-10010), reads
-  // that as strictly, as securely.
-  const idShaped = (e: Json) => isSubmitterVisibleRemark(e) && rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && ticketIdForms(t.id).some((form) => JSON.stringify(e).includes(form)));
+  // Rule 12 says only "id-bearing remarks are marked internal": a schema refusing one not marked
+  // so (a vis other than ticket included: the flag is what the spec names) whose text holds any
+  // ticket's id, its own or inside a longer one (VS-1001 in VS-10010), or a word shaped like one
+  // (VS-1001 of no ticket here: a pattern cannot know which exist), reads that as strictly, as securely.
+  const idShaped = (e: Json) =>
+    isObject(e) && e.internal !== true && (ID_SHAPED_WORD.test(JSON.stringify(e)) || rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && ticketIdForms(t.id).some((form) => JSON.stringify(e).includes(form))));
   const secure = entries.some(idShaped) ? { refusalIsSecure: secureReading('vs.id-bearing-remark-refused', refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark holds a ticket id`)) } : {};
   if (!entries.some(leaking)) return { entries, ...secure };
   take('R12.id-bearing.written');
@@ -229,7 +248,7 @@ export function remarksAsCompared(rows: Row[], world: World): Row[] {
 
 export const vsTicketsTable: TableModel = {
   table: 'vs_tickets',
-  comparedAs: (rows, world) => remarksAsCompared(rows, world),
+  comparedAs: (rows, world) => remarksAsCompared(rows, world).map((r) => ('public_comments' in r ? { ...r, public_comments: commentsAsCompared(r.public_comments) } : r)),
   valueSettings: { public_ref: 'vs.publicHandle' },
   columns: [
     { name: 'id', type: 'text', nullable: false },

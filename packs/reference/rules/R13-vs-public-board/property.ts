@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import { vsPublicRef } from '../../model/tables/vs-tickets.ts';
+import { vsPublicCommentKey, vsPublicRef } from '../../model/tables/vs-tickets.ts';
 import { rpc, step } from '../../generators/vs-requests.ts';
 import { handlerCaller, onBoard, VS_CATEGORY_IDS, vsCaller, vsWorld, vsWorldOf } from '../../generators/vs-world.ts';
 import { fakerValue } from '../../generators/faker.ts';
@@ -61,7 +61,7 @@ function cases(settings: ModelSettings, headlines?: fc.Arbitrary<string | null>)
             ...setup.map((r) => step(r.kind === 'delete' ? { kind: 'service' } : caller, r)),
             step(other, rpc('get_public_vs_board', {})),
             step(other, rpc('get_public_vs_problem', { p_ref: ref })),
-            step(other, rpc('vs_post_public_comment', { p_ref: ref, p_body: body })),
+            step(other, rpc('vs_post_public_comment', { p_ref: vsPublicCommentKey(t, settings), p_body: body })),
             step({ kind: 'anon' }, rpc('get_public_vs_problem', { p_ref: ref })),
             step(other, rpc('get_vs_linked_context', { p_id: ids[(ids.indexOf(t) + 1) % ids.length] })),
           ],
