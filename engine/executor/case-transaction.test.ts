@@ -15,7 +15,7 @@ import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import type { ApiResponse } from './response.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
-import { CaseTransaction, VACUUM_EVERY } from './case-transaction.ts';
+import { CaseTransaction, preRequestSql, VACUUM_EVERY } from './case-transaction.ts';
 import { readTableShapes } from '../introspection/table-shapes.ts';
 
 const ALICE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -435,6 +435,10 @@ describe('the session user is PostgREST\'s authenticator', () => {
     // The case's rollback ends it: the server's own statements run as the connection's user again.
     const { rows } = await env.workers[0].client.query<{ u: string }>('select session_user as u');
     expect(rows[0].u).not.toBe('authenticator');
+    // A psql repro, run by whoever reproduces it, switches only where its user may (Supabase's postgres is no superuser).
+    expect(preRequestSql(anon, call('who'), env.cache, { portableSessionUser: true })).toContain(
+      "set_config('session_authorization', case when (select rolsuper from pg_roles where rolname = session_user) then 'authenticator' else session_user::text end, true)",
+    );
   });
 });
 

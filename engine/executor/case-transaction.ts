@@ -98,6 +98,8 @@ export function keepRequestSql(cache: SchemaCache): string {
 export interface SendOptions {
   /** A request with no JWT at all (not even the anon key): no apikey or authorization header. */
   withoutToken?: boolean;
+  /** For a script run by someone else (psql repro): switch to authenticator only where the session user is a superuser, who may. */
+  portableSessionUser?: boolean;
 }
 
 function requestPath(request: ApiRequest): string {
@@ -132,7 +134,10 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   // The role's own settings (statement_timeout on Supabase) before the role, as Query.hs setPgLocals orders them.
   const roleSettings = (cache.roleSettings?.get(creds.role) ?? []).map(([k, v]) => `set_config(${p.bind(k)}, ${p.bind(v)}, true), `).join('');
   // PostgREST's login (session_user) before the role it switches to: setting it resets the role. A request sent as SQL passes no PostgREST.
-  const sessionUser = cache.apiSessionUser && !sentOutsideApi(cache, request) ? `set_config('session_authorization', '${cache.apiSessionUser}', true), ` : '';
+  const login = options.portableSessionUser
+    ? `case when (select rolsuper from pg_roles where rolname = session_user) then '${cache.apiSessionUser}' else session_user::text end`
+    : `'${cache.apiSessionUser}'`;
+  const sessionUser = cache.apiSessionUser && !sentOutsideApi(cache, request) ? `set_config('session_authorization', ${login}, true), ` : '';
   return p.statement(discardingValues(
     `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${p.bind(creds.claims)}, true), ` +
