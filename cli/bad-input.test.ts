@@ -311,6 +311,22 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `policyfuzz: pack module not found: ${path.join(dir, 'policyfuzz.pack.ts')} ("pack" in ${config})\n` });
     });
 
+    it('--config with --migrations (the config\'s folders won without a word: a migration added on the command line went untested): exit 2 naming both', async () => {
+      const dir = tempDir('config-and-migrations');
+      const config = path.join(dir, 'policyfuzz.config.json');
+      writeFileSync(config, JSON.stringify({ migrations: BUNDLED_MIGRATIONS }));
+      const r = await runBin(['fuzz', '--config', config, '--migrations', BUNDLED_MIGRATIONS, ...unreachable]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: 'policyfuzz: --config and --migrations both name the migrations: give one (the config lists its folders under "migrations"; other folders with its pack: --pack <its pack> --migrations <dirs…>)\n' });
+    });
+
+    it('--only naming a property of the pack a config here names, under --migrations (which reads no config): the message says the config was not read', async () => {
+      const dir = tempDir('migrations-unread-config');
+      writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: BUNDLED_MIGRATIONS }));
+      const r = await runBin(['fuzz', '--migrations', BUNDLED_MIGRATIONS, '--only', 'A03', ...unreachable], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^policyfuzz: no data-layer property A03 \(known: R01, .*\); policyfuzz.config.json here was not read \(--migrations runs without a config\): run its pack with --pack <its pack>, or drop --migrations\n$/);
+    });
+
     it('--reference with a project target', async () => {
       const r = await runBin(['fuzz', '--reference', '--migrations', BUNDLED_MIGRATIONS, ...unreachable]);
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: 'policyfuzz: --reference runs the bundled reference database; it cannot go with --migrations\n' });

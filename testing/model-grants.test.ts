@@ -20,6 +20,8 @@ revoke all on table public.notes from anon;
 create function public.note_count() returns integer language sql stable security definer set search_path = ''
   as $$ select count(*)::int from public.notes where owner_id = (select auth.uid()) $$;
 revoke execute on function public.note_count() from public, anon;
+-- Left to Postgres' default, EXECUTE to PUBLIC, as supabase-custom-claims leaves its functions: the model gives it to every API role.
+create function public.echo(p text) returns text language sql immutable as $$ select p $$;
 `;
 
 const PACK = `
@@ -34,12 +36,13 @@ const noteCount = defineFunction({
   name: 'note_count', args: [], executableBy: ['authenticated', 'service_role'],
   predict: (world, caller) => ({ outcome: allowed([{ value: (world.notes ?? []).filter((n) => caller.kind === 'user' && n.owner_id === caller.id).length }], 0), world }),
 });
+const echo = defineFunction({ name: 'echo', args: ['p'], executableBy: ['anon', 'authenticated', 'service_role'], predict: (world, _c, args) => ({ outcome: allowed([{ value: args.p }], 1), world }) });
 const N01 = defineProperty({
   id: 'N01', rule: 1, title: 'notes: read by their owner', tables: ['notes'],
   cases: () => fc.uuid({ version: 4 }).map((id): DataCase => ({ world: { 'auth.users': [{ id, email: 'a@n.test' }], notes: [{ id, owner_id: id, body: '' }] },
     steps: [{ caller: { kind: 'user', id } as Caller, request: { kind: 'select', table: 'notes', columns: '*', filters: [] } }] })),
 });
-export default definePack({ name: 'grants', model: { tables: { notes }, functions: { note_count: noteCount }, fixtureOrder: ['auth.users', 'notes'] }, settingsSchema: z.object({}).strict(), properties: [N01] });
+export default definePack({ name: 'grants', model: { tables: { notes }, functions: { note_count: noteCount, echo }, fixtureOrder: ['auth.users', 'notes'] }, settingsSchema: z.object({}).strict(), properties: [N01] });
 `;
 
 function project(extra?: string): string {
@@ -59,9 +62,9 @@ async function grants(dir: string) {
 }
 
 describe("GRANT01: a definePack pack's grants against the catalog", () => {
-  it('passes when the target grants what the model states', async () => {
+  it('passes when the target grants what the model states (EXECUTE to PUBLIC where the model gives it to every API role: nothing more reaches the API)', async () => {
     const run = await grants(project());
-    expect(run.property).toMatchObject({ status: 'passed', cases: 2 });
+    expect(run.property).toMatchObject({ status: 'passed', cases: 3 });
     expect(run.code).toBe(0);
   });
 
@@ -99,7 +102,7 @@ export default`;
     writeFileSync(path.join(dir, 'policyfuzz.pack.ts'), PACK.replace('export default', view).replace('tables: { notes }', 'tables: { notes, note_totals: totals }'));
     const run = await grants(dir);
     expect(run.stdout).not.toContain('note_totals: authenticated holds');
-    expect(run.property).toMatchObject({ status: 'passed', cases: 3 });
+    expect(run.property).toMatchObject({ status: 'passed', cases: 4 });
   });
 
   it('under supabase-default, a table-level UPDATE where the model grants some columns only is a finding (row security cannot narrow columns); the column grant passes', async () => {

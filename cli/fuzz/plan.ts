@@ -7,6 +7,7 @@ import path from 'node:path';
 import { migrationsDigest, type MigrationFile } from '../../engine/db/migrations.ts';
 import { UsageError } from '../../engine/errors.ts';
 import { resolveTarget, ruleAllowed, type Target } from '../../engine/config/target.ts';
+import { findConfig } from '../../engine/config/config-file.ts';
 import { changedObjects, touches } from '../../engine/config/changed-since.ts';
 import { listFailures, DEFAULT_FAILURES_DIR, type RecordContext } from '../../engine/failures/store.ts';
 import { wantedCatalogProperties, type DataRunPlan, type SavedCase } from '../../engine/run/data-run.ts';
@@ -95,7 +96,12 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   const onlyData = options.only?.filter(isData);
   const onlySso = options.only?.filter((id) => !isData(id) && isSsoPropertyId(id));
   const unknownData = (options.only ?? []).filter((id) => !isData(id) && !isSsoPropertyId(id));
-  if (unknownData.length) throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${[...new Set([...dataProperties, ...catalogProperties].map((p) => p.id))].join(', ')})`);
+  if (unknownData.length) {
+    // --migrations runs without a config: a config here, and the pack it names, were not read.
+    const unread = target.recorded?.config ? undefined : findConfig();
+    const hint = unread ? `; ${path.relative(process.cwd(), unread)} here was not read (--migrations runs without a config): run its pack with --pack <its pack>, or drop --migrations` : '';
+    throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${[...new Set([...dataProperties, ...catalogProperties].map((p) => p.id))].join(', ')})${hint}`);
+  }
   const knownSso = await ssoPropertyIds();
   const unknownExcluded = (options.exclude ?? []).filter((id) => !isData(id) && !knownSso.includes(id));
   if (unknownExcluded.length) throw new UsageError(`--exclude: no property ${unknownExcluded.join(', ')} (known: ${[...new Set([...dataProperties, ...catalogProperties].map((p) => p.id)), ...knownSso].join(', ')})`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anyOf, raised, rejectedByPolicy, sqlError, allowed } from '../model/outcome.ts';
+import { anyOf, filtered, outcomeClass, raised, rejectedByPolicy, sqlError, allowed } from '../model/outcome.ts';
 import { compareOutcomes, embedOrderMask, orderMask, timestampMask } from './compare.ts';
 import { maskedColumns } from '../runner/check-case.ts';
 import type { Oracle } from '../pack.ts';
@@ -14,6 +14,13 @@ describe('comparing a prediction with the database', () => {
     expect(compareOutcomes(expected, { kind: 'rejected', code: '42501', by: 'policy' })).toBeUndefined();
     expect(compareOutcomes(expected, { kind: 'rejected', code: '42501', by: 'grant' })?.reason).toMatch(/error P0001|42501/);
     expect(compareOutcomes(expected, allowed(null, 2))).toBeDefined();
+  });
+
+  it("a function refusing in its answer (custom claims' get_claims: {\"error\": \"access denied\"}, 200) is filtered with PostgREST's count: agrees with the answer, and is the deny side", () => {
+    const denied = filtered([{ error: 'access denied' }], 1);
+    expect(outcomeClass(denied)).toBe('filtered');
+    expect(compareOutcomes(denied, allowed([{ error: 'access denied' }], 1))).toBeUndefined();
+    expect(compareOutcomes(denied, allowed([{ provider: 'email' }], 1))?.reason).toBe('returned columns differ: database (provider), model (error)');
   });
 
   it('"some error" is never a denial', () => {

@@ -33,6 +33,11 @@ describe('supabase/config.toml', () => {
     expect(readApiSchemas(toml('[db]\nport = 1\n'))).toBeUndefined();
   });
 
+  it('an empty schemas list, as an older CLI wrote it ("public and storage are always included"; partner-gallery-example), is what that CLI exposed', () => {
+    const older = toml('[api]\n# endpoints. public and storage are always included.\nschemas = []\nextra_search_path = ["extensions"]\n');
+    expect(readApiSchemas(older)).toEqual({ exposedSchemas: ['public', 'storage', 'graphql_public'], extraSearchPath: ['extensions'], source: older });
+  });
+
   it('gives [api] max_rows as db-max-rows; one that is not a whole number of rows is an error naming the key', () => {
     expect(readApiSchemas(toml('[api]\nmax_rows = 1000\n'))?.maxRows).toBe(1000);
     expect(readApiSchemas(toml('[api]\nport = 1\n'))?.maxRows).toBeUndefined();

@@ -27,6 +27,11 @@ export interface ApiSchemas {
 
 /** The Supabase CLI's defaults for keys `[api]` leaves out. */
 const SUPABASE_API_DEFAULTS = { schemas: ['public', 'graphql_public'], extra_search_path: SUPABASE_EXTRA_SEARCH_PATH };
+/**
+ * `schemas = []`, as an older CLI's template wrote it ("public and storage are always included"):
+ * that CLI exposed its own list after these (partner-gallery-example's config.toml).
+ */
+const OLDER_CLI_SCHEMAS = ['public', 'storage', 'graphql_public'];
 
 function stringList(value: unknown, file: string, key: string): string[] {
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && v.length > 0) || value.length === 0) {
@@ -50,7 +55,7 @@ export function readApiSchemas(file: string): ApiSchemas | undefined {
   if (maxRows !== undefined && !(Number.isInteger(maxRows) && (maxRows as number) > 0)) throw new UsageError(`${file}: [api] max_rows must be a whole number of rows, like 1000`);
   return {
     ...(maxRows !== undefined ? { maxRows: maxRows as number } : {}),
-    exposedSchemas: stringList(table.schemas ?? SUPABASE_API_DEFAULTS.schemas, file, 'schemas'),
+    exposedSchemas: stringList(Array.isArray(table.schemas) && table.schemas.length === 0 ? OLDER_CLI_SCHEMAS : (table.schemas ?? SUPABASE_API_DEFAULTS.schemas), file, 'schemas'),
     extraSearchPath: stringList(table.extra_search_path ?? SUPABASE_API_DEFAULTS.extra_search_path, file, 'extra_search_path'),
     source: file,
   };

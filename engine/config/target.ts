@@ -199,6 +199,10 @@ export async function choosePack(source: PackSource, configFile: string | undefi
 export async function chooseTarget(source: PackSource, choice: TargetChoice): Promise<ChosenTarget> {
   const named = [choice.config && '--config', choice.migrations?.length && '--migrations', choice.pack && '--pack', choice.skip?.length && '--skip'].filter(Boolean);
   if (choice.reference && named.length) throw new UsageError(`--reference runs the bundled reference database; it cannot go with ${named.join(', ')}`);
+  // Both given, the config's folders used to win without a word: a migration added on the command line went untested.
+  if (choice.config && choice.migrations?.length) {
+    throw new UsageError(`--config and --migrations both name the migrations: give one (the config lists its folders under "migrations"; other folders with its pack: --pack <its pack> --migrations <dirs…>)`);
+  }
   const configFile = choice.reference || choice.migrations?.length ? choice.config : (choice.config ?? findConfig());
   const { pack, raw } = await choosePack(source, configFile, choice.pack);
   const packModule = choice.pack ? path.resolve(choice.pack) : undefined;

@@ -15,7 +15,7 @@ import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import type { ApiResponse } from './response.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
-import { CaseTransaction, VACUUM_EVERY } from './case-transaction.ts';
+import { CaseTransaction, preRequestSql, VACUUM_EVERY } from './case-transaction.ts';
 import { readTableShapes } from '../introspection/table-shapes.ts';
 
 const ALICE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -100,6 +100,18 @@ grant select, update on public.notes to authenticated;
 
 -- Point 5: a 21000 that is not pg-safeupdate's (a scalar subquery with several rows).
 create function public.two_rows() returns int language sql security definer as $$ select (select id from public.things) $$;
+
+-- PostgREST logs in as authenticator: supabase-custom-claims' is_claims_admin() trusts every other
+-- session user (the SQL editor, a trigger) and reads the token's app_metadata otherwise.
+create function public.claims_admin() returns boolean language plpgsql as $$
+begin
+  if session_user = 'authenticator' then
+    return current_setting('request.jwt.claims', true)::jsonb ->> 'role' = 'service_role'
+        or coalesce((current_setting('request.jwt.claims', true)::jsonb) -> 'app_metadata' -> 'claims_admin', 'false')::bool;
+  end if;
+  return true;
+end $$;
+create function public.who() returns text language sql as $$ select session_user || '/' || current_user $$;
 
 -- Point 6: the same probe in a second exposed schema.
 create schema passport;
@@ -418,6 +430,30 @@ describe('the request context is Supabase’s (point 6)', () => {
   });
 });
 
+describe('the session user is PostgREST\'s authenticator', () => {
+  it('a function trusting any other session user (custom claims: is_claims_admin) reads the token for every request, a kept write\'s next one too', async () => {
+    const admin: Caller = { kind: 'user', id: BOB, appMetadata: { claims_admin: true } };
+    const call = (fn: string): ApiRequest => ({ kind: 'rpc', fn, args: {} });
+    const answers = await sequence(
+      [anon, call('claims_admin')],
+      [alice, call('claims_admin')],
+      [admin, call('claims_admin')],
+      [alice, { kind: 'update', table: 'things', patch: { label: 'uno' }, filters: byId(1), returning: 'minimal' }],
+      [alice, call('claims_admin')],
+      [{ kind: 'service' }, call('claims_admin')],
+      [anon, call('who')],
+    );
+    expect(answers.map((r) => r.body)).toEqual([false, false, true, null, false, true, 'authenticator/anon']);
+    // The case's rollback ends it: the server's own statements run as the connection's user again.
+    const { rows } = await env.workers[0].client.query<{ u: string }>('select session_user as u');
+    expect(rows[0].u).not.toBe('authenticator');
+    // A psql repro, run by whoever reproduces it, switches only where its user may (Supabase's postgres is no superuser).
+    expect(preRequestSql(anon, call('who'), env.cache, { portableSessionUser: true })).toContain(
+      "set_config('session_authorization', case when (select rolsuper from pg_roles where rolname = session_user) then 'authenticator' else session_user::text end, true)",
+    );
+  });
+});
+
 describe('requests of one case do not share settings', () => {
   it('role and claims of a write, a failed request and a read end with them', async () => {
     const seen: ApiRequest = { kind: 'rpc', fn: 'seen', args: {} };
@@ -535,7 +571,7 @@ describe('requests planned in begin() are written with the fixtures, each its ow
     // From no prepared statement: each shape's first use is sent as text, values and all.
     await env.workers[0].tx.deallocatePrepared();
     const [, first, last] = await batchesOf(() => sendRunPlanned([patchOk, patchOk]));
-    expect(first).toMatch(/^savepoint pf_request; .*; set constraints all immediate; release savepoint pf_request; reset role; reset all; (set constraints [^;]+ deferred; )?savepoint pf_request$/);
+    expect(first).toMatch(/^savepoint pf_request; .*; set constraints all immediate; release savepoint pf_request; reset session authorization; reset role; reset all; (set constraints [^;]+ deferred; )?savepoint pf_request$/);
     expect(last).toMatch(/^rollback to savepoint pf_request; .*; set constraints all immediate$/);
     const [, lone] = await batchesOf(() => sendRunPlanned([readThings]));
     expect(lone).not.toMatch(/savepoint|set local/);

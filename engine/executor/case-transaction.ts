@@ -91,12 +91,15 @@ function deferAgainSql(cache: SchemaCache): string {
 /** After a kept write: keep its rows, end its settings (every name) and its constraint modes. */
 export function keepRequestSql(cache: SchemaCache): string {
   const deferAgain = deferAgainSql(cache);
-  return `release savepoint pf_request; reset role; reset all; ${deferAgain ? `${deferAgain}; ` : ''}`;
+  const sessionUser = cache.apiSessionUser ? 'reset session authorization; ' : '';
+  return `release savepoint pf_request; ${sessionUser}reset role; reset all; ${deferAgain ? `${deferAgain}; ` : ''}`;
 }
 
 export interface SendOptions {
   /** A request with no JWT at all (not even the anon key): no apikey or authorization header. */
   withoutToken?: boolean;
+  /** For a script run by someone else (psql repro): switch to authenticator only where the session user is a superuser, who may. */
+  portableSessionUser?: boolean;
 }
 
 function requestPath(request: ApiRequest): string {
@@ -130,8 +133,13 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   const discardingValues = (settings: string) => `select 1 as pf_settings from (${settings}) pf_settings`;
   // The role's own settings (statement_timeout on Supabase) before the role, as Query.hs setPgLocals orders them.
   const roleSettings = (cache.roleSettings?.get(creds.role) ?? []).map(([k, v]) => `set_config(${p.bind(k)}, ${p.bind(v)}, true), `).join('');
+  // PostgREST's login (session_user) before the role it switches to: setting it resets the role. A request sent as SQL passes no PostgREST.
+  const login = options.portableSessionUser
+    ? `case when (select rolsuper from pg_roles where rolname = session_user) then '${cache.apiSessionUser}' else session_user::text end`
+    : `'${cache.apiSessionUser}'`;
+  const sessionUser = cache.apiSessionUser && !sentOutsideApi(cache, request) ? `set_config('session_authorization', ${login}, true), ` : '';
   return p.statement(discardingValues(
-    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
+    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${p.bind(creds.claims)}, true), ` +
       `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
       `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)${readOnly ? READ_ONLY_SETTING : ''}`),

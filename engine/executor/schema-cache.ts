@@ -79,6 +79,15 @@ export interface SchemaCache {
    * Absent: none.
    */
   preRequest?: string;
+  /**
+   * The session user PostgREST logs in as: `authenticator`, which then switches to the caller's
+   * role, so `session_user` reads `authenticator` in every request (supabase-custom-claims'
+   * `is_claims_admin()` trusts any other session user as the SQL editor or a trigger). Set per
+   * request when this connection may (a superuser, and authenticator a member of the API roles)
+   * and the catalog reads it (a function body, policy, view or column default naming session_user);
+   * absent: requests run under the connection's own session user.
+   */
+  apiSessionUser?: 'authenticator';
 }
 
 /**
@@ -215,6 +224,27 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
        from pg_database d where d.datname = current_database()`,
     [exposedSchemas],
   );
+  // Switching the login costs every request a role lookup: only where something reads it (a
+  // function body, a policy, a view, a column default naming session_user or session_authorization).
+  const sessionUser = await client.query<{ may: boolean }>(
+    `select coalesce((select rolsuper from pg_roles where rolname = session_user), false)
+            and to_regrole('authenticator') is not null
+            and pg_has_role('authenticator', 'anon', 'member') and pg_has_role('authenticator', 'authenticated', 'member')
+            and pg_has_role('authenticator', 'service_role', 'member')
+            and exists (
+              select 1 from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+               where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_' and p.prosrc ~* '\\msession_(user|authorization)\\M'
+              union all
+              select 1 from pg_policy pol
+               where concat(pg_get_expr(pol.polqual, pol.polrelid), ' ', pg_get_expr(pol.polwithcheck, pol.polrelid)) ~* '\\msession_(user|authorization)\\M'
+              union all
+              select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+               where c.relkind in ('v', 'm') and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname !~ '^pg_'
+                 and pg_get_viewdef(c.oid) ~* '\\msession_(user|authorization)\\M'
+              union all
+              select 1 from pg_attrdef d where pg_get_expr(d.adbin, d.adrelid) ~* '\\msession_(user|authorization)\\M') as may
+       where to_regrole('anon') is not null and to_regrole('authenticated') is not null and to_regrole('service_role') is not null`,
+  );
   const roleSettings = new Map<string, [string, string][]>();
   for (const r of roleRows.rows) roleSettings.set(r.role, [...(roleSettings.get(r.role) ?? []), [r.key, r.value]]);
   return {
@@ -230,5 +260,6 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     ...(roleSettings.size ? { roleSettings } : {}),
     ...(collation.rows[0]?.code_point ? { codePointText: true } : {}),
     ...(preRequest.rows[0]?.value ? { preRequest: preRequest.rows[0].value } : {}),
+    ...(sessionUser.rows[0]?.may ? { apiSessionUser: 'authenticator' as const } : {}),
   };
 }

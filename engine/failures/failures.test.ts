@@ -103,6 +103,8 @@ describe('saved failures', () => {
     expect(out).toMatch(/^page_total \| 1$/m);
     expect(out).toMatch(/^body +\| \[\{.*"role":"user"/m);
     expect(onBroken.stderr).not.toMatch(/ERROR/);
+    // The reference reads no session_user: its requests keep the connection's login (no per-request switch to pay for).
+    expect(readFileSync(file, 'utf8')).not.toContain('session_authorization');
 
     // On the fixed database the same script shows the guard raising, as the model expects.
     const onFixed = await psql(fixed.template.url);

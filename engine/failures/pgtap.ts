@@ -284,7 +284,9 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     const single = step.request.kind !== 'rpc' && step.request.single === true;
     // PostgREST's db-pre-request, called between the settings and the statement as the executor does.
     const hook = preRequestCall(cache, sent);
-    body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(preRequestSql(step.caller, sent, cache))}, ${hook ? literal(hook) : 'null'}, ${literal(inlineSql(statement.query))}, ${statement.readOnly}, ${single});`);
+    // The test runs as `supabase test db`'s user, who may not switch the session user (Supabase's postgres is no superuser): the role alone.
+    const settings = preRequestSql(step.caller, sent, { ...cache, apiSessionUser: undefined });
+    body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(settings)}, ${hook ? literal(hook) : 'null'}, ${literal(inlineSql(statement.query))}, ${statement.readOnly}, ${single});`);
     const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
     const returns = step.request.kind === 'rpc' ? mapping?.functions?.[targetName(step.request)]?.returns : undefined;
     const shape: TargetShape = {

@@ -75,7 +75,7 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
       continue;
     }
     out.push('savepoint pf_request;');
-    out.push(`${preRequestSql(step.caller, sent, cache)} \\gset pf_`);
+    out.push(`${preRequestSql(step.caller, sent, cache, { portableSessionUser: true })} \\gset pf_`);
     if (statement.readOnly) out.push('set local transaction_read_only = on;');
     const hook = preRequestCall(cache, sent);
     if (hook) out.push(`${hook};`);

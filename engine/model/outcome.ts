@@ -26,7 +26,7 @@ export type Outcome = (
   /** orElse: other answers as secure (an owner's PATCH where owners cannot update: left undone; a row left undone that a project's trigger refuses instead). */
   /** upTo: db-max-rows with no order: any `upTo` of `rows` (and of each embedded array) is the answer. */
   | { kind: 'allowed'; rows: Row[] | null; affected: number; orElse?: Outcome[]; upTo?: number }
-  | { kind: 'filtered'; rows: Row[] | null; affected: 0; orElse?: Outcome[] }
+  | { kind: 'filtered'; rows: Row[] | null; affected: number; orElse?: Outcome[] }
   | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string; orElse?: Outcome[] }
   /** clause: which rule refused, when the message also carries data (a guard names the columns it refused). */
   | { kind: 'raised'; code: string; message?: string; refusal?: Refusal; clause?: string; orElse?: Outcome[] }
@@ -57,7 +57,12 @@ export function outcomeClass(o: Outcome): OutcomeClass {
 }
 
 export const allowed = (rows: Row[] | null, affected: number): Outcome => ({ kind: 'allowed', rows, affected });
-export const filtered = (rows: Row[] | null): Outcome => ({ kind: 'filtered', rows, affected: 0 });
+/**
+ * Nothing visible or changed: row security filtered every row, or a function refused in its
+ * answer (`false`, `{ "error": "access denied" }`, a 200) and changed nothing, which PostgREST
+ * counts as the rows it returned (`affected`: 1 for a scalar). The rule's deny side either way.
+ */
+export const filtered = (rows: Row[] | null, affected = 0): Outcome => ({ kind: 'filtered', rows, affected });
 export const rejectedByPolicy = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'policy', detail });
 export const rejectedByGrant = (detail?: string): Outcome => ({ kind: 'rejected', code: '42501', by: 'grant', detail });
 export const raised = (code: string, message?: string, refusal?: Refusal, clause?: string): Outcome => ({ kind: 'raised', code, message, ...(refusal ? { refusal } : {}), ...(clause ? { clause } : {}) });
