@@ -16,10 +16,13 @@
  * prepared statement, a holdable cursor, a temporary table) is read by a probe right after the
  * request's statement, when the catalog has functions that can leave any (session-state.ts).
  *
- * The connection is pipelined (batch-query.ts): the fixtures and each request are their own
- * message, all written at once when the case's requests are known, so a refused request ends only
- * its own message and the next request still runs; the lane's next case can be written behind
- * them before any answer comes back (runPlanned).
+ * The connection is pipelined (batch-query.ts): each request is its own message, all written at
+ * once when the case's requests are known, so a refused request ends only its own message and the
+ * next request still runs; the lane's next case can be written behind them before any answer comes
+ * back (runPlanned). The case's opening statements (the previous case's rollback, BEGIN, the
+ * fixtures) lead its first request's message: a refused fixture ends it before the request, which
+ * could not run without them anyway, and each message saved is a round of protocol work for both
+ * the database and Node.
  */
 import type pg from 'pg';
 import { Writable } from 'node:stream';
