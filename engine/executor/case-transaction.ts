@@ -16,10 +16,13 @@
  * prepared statement, a holdable cursor, a temporary table) is read by a probe right after the
  * request's statement, when the catalog has functions that can leave any (session-state.ts).
  *
- * The connection is pipelined (batch-query.ts): the fixtures and each request are their own
- * message, all written at once when the case's requests are known, so a refused request ends only
- * its own message and the next request still runs; the lane's next case can be written behind
- * them before any answer comes back (runPlanned).
+ * The connection is pipelined (batch-query.ts): each request is its own message, all written at
+ * once when the case's requests are known, so a refused request ends only its own message and the
+ * next request still runs; the lane's next case can be written behind them before any answer comes
+ * back (runPlanned). The case's opening statements (the previous case's rollback, BEGIN, the
+ * fixtures) lead its first request's message: a refused fixture ends it before the request, which
+ * could not run without them anyway, and each message saved is a round of protocol work for both
+ * the database and Node.
  */
 import type pg from 'pg';
 import { Writable } from 'node:stream';
@@ -304,6 +307,30 @@ function socketOf(client: pg.Client): Writable | undefined {
   return stream instanceof Writable ? stream : undefined;
 }
 
+/**
+ * A case's opening statements (the previous case's rollback, BEGIN, the fixtures): `statements`
+ * of them, each completing as one (a fixture's PREPARE is not counted: batch-query.ts). Written
+ * at the front of the first request's message when one goes to the database; `opened` is then
+ * their part of its answer.
+ */
+interface CaseHead {
+  sql: string;
+  statements: number;
+  opened?: Promise<BatchResult>;
+}
+
+/** The opening statements' part of a message that also carries a request: failed if one of them did. */
+function headPart(result: BatchResult, statements: number): BatchResult {
+  if (result.completed.length >= statements) return { completed: result.completed.slice(0, statements), prepared: result.prepared };
+  if (!result.error) throw new Error(`harness: a case's opening message completed ${result.completed.length} of its ${statements} statements with no error`);
+  return result;
+}
+
+/** The request's part of a message the case's opening statements began (they all completed, or the request is never judged: headPart failed). */
+function requestPart(result: BatchResult, statements: number): BatchResult {
+  return { ...result, completed: result.completed.slice(statements) };
+}
+
 /** A case opened with begin(): answers of its planned requests still to hand out, and whether a request of it went to the database. */
 interface OpenCase {
   answered: { caller: Caller; request: ApiRequest; response: ApiResponse }[];
@@ -393,9 +420,11 @@ export class CaseTransaction implements Executor {
     const committed = this.cache.initiallyDeferred.length ? [END_OF_REQUEST, deferAgainSql(this.cache)] : [];
     const reset = this.prepared.takeReset();
     for (const f of fixtures) if (f.target) this.written.add(f.target);
-    const head = [...(rollback ? ['rollback'] : []), ...(reset ? [reset] : []), 'begin', ...fixtures.map((f) => (f.query ? this.prepared.sqlFor(f.query) : f.sql)), ...committed].join(';\n');
-    const opened = this.write(head);
-    const answers = this.writeRequests(ahead, pipelined);
+    const statements = [...(rollback ? ['rollback'] : []), ...(reset ? [reset] : []), 'begin', ...fixtures.map((f) => (f.query ? this.prepared.sqlFor(f.query) : f.sql)), ...committed];
+    const head: CaseHead = { sql: statements.join(';\n'), statements: statements.length };
+    const answers = this.writeRequests(ahead, pipelined, head);
+    // Written with the first request's message (writeRequests), or alone when no request goes to the database.
+    const opened = head.opened ?? this.write(head.sql);
     // A request that reached the database leaves a savepoint the next one undoes first.
     const requestSent = answers.some((a) => a instanceof Promise);
     // A dead connection rejects every message at once: each is awaited below in turn, and the first rejection is what the caller gets.
@@ -450,7 +479,7 @@ export class CaseTransaction implements Executor {
    * Writes the messages of a case's planned requests at once, each undoing the one before it
    * (requestMessage); what PostgREST refuses itself is answered here, with no message.
    */
-  private writeRequests(ahead: readonly PlannedRequest[], endsCase: boolean): (Promise<ApiResponse> | ApiResponse)[] {
+  private writeRequests(ahead: readonly PlannedRequest[], endsCase: boolean, head?: CaseHead): (Promise<ApiResponse> | ApiResponse)[] {
     const statements = ahead.map(({ request }) => buildStatement(request, this.cache, this.sqlRouted));
     // The last one the database gets (what PostgREST refuses itself sends nothing).
     let lastSent = -1;
@@ -459,16 +488,24 @@ export class CaseTransaction implements Executor {
     return ahead.map(({ caller, request }, k) => {
       const statement = statements[k];
       if ('refusal' in statement) return refusalResponse(statement);
-      const answer = this.writeRequest({ cache: this.cache, caller, request, options: {}, statement, place: { after, last: k === lastSent } });
+      const answer = this.writeRequest({ cache: this.cache, caller, request, options: {}, statement, place: { after, last: k === lastSent } }, after ? undefined : head);
       after = true;
       return answer;
     });
   }
 
-  /** Writes one request's message now (see requestMessage); its answer once the database gives it. */
-  private writeRequest(step: Prepared): Promise<ApiResponse> {
-    const sql = requestMessage(step.caller, step.request, step.statement, this.cache, step.options, (query) => this.prepared.sqlFor(query), step.place);
-    return this.write(sql).then((result) => requestAnswer(step, result));
+  /**
+   * Writes one request's message now (see requestMessage); its answer once the database gives it.
+   * `head`: the case's opening statements, written first in the same message (one message fewer
+   * per case); what they answered becomes `head.opened`, the request gets the rest.
+   */
+  private writeRequest(step: Prepared, head?: CaseHead): Promise<ApiResponse> {
+    const headSql = head ? `${head.sql};\n` : '';
+    const sql = headSql + requestMessage(step.caller, step.request, step.statement, this.cache, step.options, (query) => this.prepared.sqlFor(query), step.place);
+    const written = this.write(sql);
+    if (!head) return written.then((result) => requestAnswer(step, result));
+    head.opened = written.then((result) => headPart(result, head.statements));
+    return written.then((result) => requestAnswer(step, requestPart(result, head.statements)));
   }
 
   /** One message, written now; afterwards the connection's prepared statements are what actually ran. */

@@ -25,7 +25,8 @@ import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 /**
  * One statement that writes fixture rows, with the table and row it writes (to name what a
  * database refused). `query`, when set, is the same statement with its rows as a parameter: the
- * executor prepares that shape once per connection.
+ * executor prepares that shape once per connection. Exactly one statement: the executor finds
+ * where a case's first request begins in its message by counting them (case-transaction.ts CaseHead).
  */
 export interface FixtureStatement {
   table: string;
