@@ -40,6 +40,7 @@ import { sentOutsideApi, type SchemaCache } from './schema-cache.ts';
 import { ident, inlineSql, SqlParams, type ParameterizedSql } from './sql-text.ts';
 import { buildStatement, maxAffectedOf, type Statement } from './statement.ts';
 import { PreparedStatements } from './prepared-statements.ts';
+import { splitStatements } from '../db/sql-statements.ts';
 import { leftBehindFrom, sessionProbeSql } from './session-state.ts';
 import type { Executor, PlannedRequest } from './executor.ts';
 
@@ -320,6 +321,9 @@ interface CaseHead {
 }
 
 /** The opening statements' part of a message that also carries a request: failed if one of them did. */
+/** How many statements the server runs for `sql`: one, unless its text holds a semicolon outside quotes. */
+const statementCount = (sql: string): number => (sql.includes(';') ? Math.max(1, splitStatements(sql).length) : 1);
+
 function headPart(result: BatchResult, statements: number): BatchResult {
   if (result.completed.length >= statements) return { completed: result.completed.slice(0, statements), prepared: result.prepared };
   if (!result.error) throw new Error(`harness: a case's opening message completed ${result.completed.length} of its ${statements} statements with no error`);
@@ -421,7 +425,10 @@ export class CaseTransaction implements Executor {
     const reset = this.prepared.takeReset();
     for (const f of fixtures) if (f.target) this.written.add(f.target);
     const statements = [...(rollback ? ['rollback'] : []), ...(reset ? [reset] : []), 'begin', ...fixtures.map((f) => (f.query ? this.prepared.sqlFor(f.query) : f.sql)), ...committed];
-    const head: CaseHead = { sql: statements.join(';\n'), statements: statements.length };
+    // The request's answers follow the head's in one message: counted as the server cuts them (a fixture's own text may hold several).
+    // (A PREPARE the prepared statements add answers apart: result.prepared, not a completed statement.)
+    const extra = fixtures.reduce((n, f) => n + (f.query ? 0 : statementCount(f.sql) - 1), 0);
+    const head: CaseHead = { sql: statements.join(';\n'), statements: statements.length + extra };
     const answers = this.writeRequests(ahead, pipelined, head);
     // Written with the first request's message (writeRequests), or alone when no request goes to the database.
     const opened = head.opened ?? this.write(head.sql);

@@ -25,8 +25,9 @@ import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 /**
  * One statement that writes fixture rows, with the table and row it writes (to name what a
  * database refused). `query`, when set, is the same statement with its rows as a parameter: the
- * executor prepares that shape once per connection. Exactly one statement: the executor finds
- * where a case's first request begins in its message by counting them (case-transaction.ts CaseHead).
+ * executor prepares that shape once per connection. The executor finds where a case's first
+ * request begins in its message by counting the statements (case-transaction.ts CaseHead): a
+ * `query` is one; an `sql` text is cut as the server cuts it.
  */
 export interface FixtureStatement {
   table: string;
