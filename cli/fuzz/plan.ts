@@ -193,12 +193,10 @@ export function replayLineOf(plan: RunPlan, r: { id: string; area: 'data' | 'sso
 
 /** The opening line: what this run will do. */
 export function planLine(plan: RunPlan): string {
-  const { seed, profileName, runs, workers, shard, lanes, timeBudgetMs, migrationsOption, ssoIds, earlyStop } = plan;
-  // A shard sees only its lanes, so it cannot stop early as one machine would: say so where the profile asks for it.
-  const earlyStopOff = earlyStop && shard.count > 1 ? ', early stop off on a shard (the merge equals one run with --no-early-stop)' : '';
+  const { seed, profileName, runs, workers, shard, lanes, timeBudgetMs, migrationsOption, ssoIds } = plan;
   return (
     `policyfuzz: seed ${seed}, profile ${profileName}, ${runs} runs per property, ${workers} worker(s)` +
-    `${shard.count > 1 ? `, shard ${shard.index}/${shard.count} (lanes ${lanes.first}…${lanes.first + workers - 1} of ${lanes.total})${earlyStopOff}` : ''}` +
+    `${shard.count > 1 ? `, shard ${shard.index}/${shard.count} (lanes ${lanes.first}…${lanes.first + workers - 1} of ${lanes.total})` : ''}` +
     `${timeBudgetMs ? `, time budget ${Math.round(timeBudgetMs / 1000)} s` : ''}, migrations ${migrationsOption}${ssoIds.length ? `, SSO ${ssoIds.join(',')}` : ''}`
   );
 }

@@ -54,7 +54,11 @@ export interface DataRunPlan {
   /** Why ssoNeedsMs is above the calibrated reserve now (the load factor and how to override it), or undefined: named in the note of a property it cut. */
   ssoNeedsNote?: () => string | undefined;
   minCases: number;
-  /** Stop a property at or past its minimum once saturated (engine/runner/budget.ts earlyStopReason); off on a shard and for a lone property. */
+  /**
+   * Stop a lane of a property at its minimum once saturated on its own cases (engine/runner/budget.ts
+   * laneStopReason), so a shard stops its lanes as one machine would. Off for a lone property: one
+   * the user selected alone (`properties` has one), whatever else is settled without generating.
+   */
   earlyStop?: boolean;
   /** Replays one case (`--path`) instead of generating. */
   path?: string;
@@ -162,9 +166,10 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     stop: control.interrupted,
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
   };
-  // A shard sees only its lanes' cases: stopping on them would make the merge differ from one unsharded run.
-  // A lone property (`--only R04`) shares the run with none: it runs every case and reports every finding.
-  const earlyStop = plan.earlyStop === true && plan.lanes.count === plan.lanes.total && !plan.path && toGenerate.length > 1;
+  // Each lane is judged on its own cases, so a shard stops its lanes as one machine would.
+  // A lone property (`--only R04`) shares the run with none: it runs every case and reports every
+  // finding. Lone as selected: a saved failure replayed or a property not applicable does not change the plan.
+  const earlyStop = plan.earlyStop === true && !plan.path && plan.properties.length > 1;
   try {
     if ((deadline === undefined && !earlyStop) || plan.path) {
       const generated = new Map<string, PropertyResult>();
@@ -182,11 +187,11 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     }
     return await runBreadthFirst({
       properties: toGenerate,
-      // One property has no other to share with: one run, no tranches.
-      tranches: toGenerate.length > 1 ? tranchesOf(runs, minCases) : [runs],
+      // One property has no other to share the budget with: one run, no tranches (unless early stop judges it at its minimum).
+      tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases) : [runs],
       deadline: deadline ?? Number.POSITIVE_INFINITY,
       ...(budgetEnd && plan.ssoNeedsMs ? { deepeningDeadline: { above: minCases, at: () => budgetEnd - plan.ssoNeedsMs!(), ...(plan.ssoNeedsNote ? { why: plan.ssoNeedsNote } : {}) } } : {}),
-      ...(earlyStop ? { earlyStopFrom: minCases } : {}),
+      ...(earlyStop ? { earlyStop: { from: minCases, lanes: lanes.total } } : {}),
       run: (property, tranche) => session.run(property, { ...runOptions, runs, ...tranche, ...(deadline === undefined ? { deadline: undefined } : {}) }),
       interrupted: control.interrupted,
       leaveOut: (property) => {
