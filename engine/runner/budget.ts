@@ -140,10 +140,18 @@ export function notReached(property: Pick<DataProperty, 'id' | 'title'>, area: '
 /** The first tranche every property runs to before any goes further: enough cases for the coverage gate to judge its clauses. */
 export const FIRST_TRANCHE = Math.max(50, MIN_RUNS_FOR_COVERAGE);
 
-/** The tranches of a budgeted run, ascending, the last `runs`: the first tranche and `minCases`, where below `runs`. */
-export function tranchesOf(runs: number, minCases: number): number[] {
+/**
+ * The tranches of a budgeted run, ascending, the last `runs`: the first tranche and `minCases`, where
+ * below `runs`. With early stop, also one every half minimum past it: each a point where a lane
+ * saturated since the one before stops (laneStopReason). A lane holds only its share of the cases,
+ * so it is judged again as it goes rather than once on twice the cases (measured: cases and kills in
+ * bench/early-stop-kills.ts, docs/fuzzing-workflow.md).
+ */
+export function tranchesOf(runs: number, minCases: number, earlyStop = false): number[] {
   const first = Math.min(FIRST_TRANCHE, minCases);
-  return [...new Set([first, minCases, runs].filter((t) => t > 0 && t <= runs))].sort((a, b) => a - b);
+  const step = Math.max(1, Math.ceil(minCases / 2));
+  const judged = earlyStop ? Array.from({ length: Math.max(0, Math.ceil((runs - minCases) / step)) }, (_, i) => minCases + i * step) : [];
+  return [...new Set([first, minCases, ...judged, runs].filter((t) => t > 0 && t <= runs))].sort((a, b) => a - b);
 }
 
 /** What one run of a property toward a tranche is given. */
