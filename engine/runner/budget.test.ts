@@ -264,30 +264,30 @@ describe('breadth first: every property to a tranche before any goes further', (
 describe('early stop: a saturated lane goes no further than its minimum, judged on its own cases', () => {
   const lane = (over: Partial<LaneSeen>): LaneSeen => ({ cases: 50, classes: ['allowed', 'filtered'], cells: ['pr_tickets|select|anon|filtered', 'rpc soft_delete_pr_ticket|execute|authenticated|allowed'], sides: ['c:allowed', 'c:refused'], branches: ['b'], ...over });
   const property = { clauses: [{ id: 'c' }], branches: [{ id: 'b' }] };
-  const span = { from: 50, to: 100 };
 
   it('saturated: every clause reached on both sides, every branch taken, no outcome class or kind of request new since the tranche before, no disagreement', () => {
     const before = lane({ cases: 25 });
     const after = lane({ cases: 50 });
-    expect(laneStopReason(before, after, property, span)).toBe('every clause reached on both sides, every model branch taken, no new outcome class or kind of request from case 50 to 100 (each lane judged on its own cases)');
+    expect(laneStopReason(before, after, property)).toBe('every clause reached on both sides, every model branch taken, no new outcome class or kind of request in its last tranche (each lane judged on its own cases)');
     // A request it asked before answered another way is no new kind (the outcome class rule reads answers).
-    expect(laneStopReason(before, { ...after, cells: [...after.cells, 'pr_tickets|select|anon|allowed'] }, property, span)).toBeDefined();
+    expect(laneStopReason(before, { ...after, cells: [...after.cells, 'pr_tickets|select|anon|allowed'] }, property)).toBeDefined();
     // A table, function, command or API role its steps never sent before: still reaching new ground.
-    for (const cell of ['project_files|select|anon|filtered', 'pr_tickets|update|anon|filtered', 'rpc soft_delete_pr_ticket|execute|anon|refused by grant']) expect(laneStopReason(before, { ...after, cells: [...after.cells, cell] }, property, span), cell).toBeUndefined();
-    expect(laneStopReason(undefined, after, property, span)).toBeUndefined();
-    expect(laneStopReason(before, { ...after, sides: ['c:allowed'] }, property, span)).toBeUndefined();
-    expect(laneStopReason(before, { ...after, branches: [] }, property, span)).toBeUndefined();
-    expect(laneStopReason(before, { ...after, classes: [...after.classes, 'rejected'] }, property, span)).toBeUndefined();
-    expect(laneStopReason(before, { ...after, failed: true }, property, span)).toBeUndefined();
-    expect(laneStopReason(before, after, {}, span)).toBe('no new outcome class or kind of request from case 50 to 100 (each lane judged on its own cases)');
+    for (const cell of ['project_files|select|anon|filtered', 'pr_tickets|update|anon|filtered', 'rpc soft_delete_pr_ticket|execute|anon|refused by grant']) expect(laneStopReason(before, { ...after, cells: [...after.cells, cell] }, property), cell).toBeUndefined();
+    expect(laneStopReason(undefined, after, property)).toBeUndefined();
+    expect(laneStopReason(before, { ...after, sides: ['c:allowed'] }, property)).toBeUndefined();
+    expect(laneStopReason(before, { ...after, branches: [] }, property)).toBeUndefined();
+    expect(laneStopReason(before, { ...after, classes: [...after.classes, 'rejected'] }, property)).toBeUndefined();
+    expect(laneStopReason(before, { ...after, failed: true }, property)).toBeUndefined();
+    expect(laneStopReason(before, after, {})).toBe('no new outcome class or kind of request in its last tranche (each lane judged on its own cases)');
   });
 
   /**
-   * Two lanes of 150 cases each (300 runs): in R01 both meet every class in their first cases; in
-   * R02 lane 0 does, lane 1 meets "rejected" only past its 25th case (the tranche of 50 gives each
-   * lane 25). `hold`: the run's lanes this machine holds (one machine: both; a shard: one).
+   * Two lanes of 150 cases each (300 runs; a tranche of 50 gives each lane 25): in R01 both meet
+   * every class in their first cases; in R02 lane 0 does, lane 1 meets a new class in every
+   * tranche; in R03 lane 1 meets "rejected" only past its 25th case. `hold`: the run's lanes this
+   * machine holds (one machine: both; a shard: one).
    */
-  const classesOf = (id: string, lane: number, upTo: number) => (id === 'R02' && lane === 1 && upTo <= 25 ? ['allowed'] : ['allowed', 'rejected']);
+  const classesOf = (id: string, lane: number, upTo: number) => (lane === 0 || id === 'R01' ? ['allowed', 'rejected'] : id === 'R02' ? ['allowed', `class ${Math.ceil(upTo / 25)}`] : upTo <= 25 ? ['allowed'] : ['allowed', 'rejected']);
   const runner = (hold: number[]) => async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
     const progress: LaneProgress[] = hold.map((g, w) => {
       const before = t.resume?.[w] ?? { runs: 0, draws: 0, drops: [] };
@@ -298,15 +298,23 @@ describe('early stop: a saturated lane goes no further than its minimum, judged 
     const cases = progress.reduce((n, l, w) => n + l.runs - (t.resume?.[w]?.runs ?? 0), 0);
     return result({ id: p.id, cases, planned: 150 * hold.length, clauses: [{ id: 'c', label: 'c', allowed: 1, refused: 1 }], progress });
   };
-  const go = (hold: number[], early = true) => runBreadthFirst({ properties: [{ id: 'R01' }, { id: 'R02' }], tranches: tranchesOf(300, 100), deadline: Number.POSITIVE_INFINITY, run: runner(hold), interrupted: () => false, ...(early ? { earlyStop: { from: 100, lanes: 2 } } : {}) });
+  const go = (hold: number[], early = true) => runBreadthFirst({ properties: [{ id: 'R01' }, { id: 'R02' }, { id: 'R03' }], tranches: tranchesOf(300, 100, early), deadline: Number.POSITIVE_INFINITY, run: runner(hold), interrupted: () => false, ...(early ? { earlyStop: { from: 100, lanes: 2 } } : {}) });
 
-  it('stops each saturated lane at the minimum and the property once all have; one lane still meeting new outcome classes runs on; the same results stop at the same case', async () => {
+  it('early stop judges a lane at the minimum and every half minimum past it', () => {
+    expect(tranchesOf(300, 100, true)).toEqual([50, 100, 150, 200, 250, 300]);
+    expect(tranchesOf(300, 100)).toEqual([50, 100, 300]);
+    expect(tranchesOf(6000, 1000, true)).toEqual([50, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000, 5500, 6000]);
+  });
+
+  it('stops each saturated lane at the minimum or a later tranche, and the property once all have; a lane still meeting new outcome classes runs on; the same results stop at the same case', async () => {
     const whole = await go([0, 1]);
     expect(await go([0, 1])).toEqual(whole);
-    expect(whole.get('R01')).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100, lanes: { stopped: 2, of: 2 } }, note: 'stopped early at 100 of 300 cases: every clause reached on both sides, no new outcome class or kind of request from case 50 to 100 (each lane judged on its own cases)' });
+    const why = 'every clause reached on both sides, no new outcome class or kind of request in its last tranche (each lane judged on its own cases)';
+    expect(whole.get('R01')).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100, reason: why, lanes: { stopped: 2, of: 2 } }, note: `stopped early at 100 of 300 cases: ${why}` });
     expect(whole.get('R01')!.stopped).toBeUndefined();
-    expect(whole.get('R02')).toMatchObject({ status: 'passed', cases: 200, stoppedEarly: { cases: 50, lanes: { stopped: 1, of: 2 } } });
-    expect(whole.get('R02')!.note).toMatch(/^1 of 2 lanes stopped early \(50 cases between them\): every clause reached/);
+    expect(whole.get('R02')).toMatchObject({ status: 'passed', cases: 200, stoppedEarly: { cases: 50, lanes: { stopped: 1, of: 2 } }, note: `1 of 2 lanes stopped early (50 cases between them): ${why}` });
+    // Lane 1 met "rejected" between cases 50 and 100 of the run: judged again at 150, it stops there.
+    expect(whole.get('R03')).toMatchObject({ status: 'passed', cases: 125, stoppedEarly: { cases: 125, lanes: { stopped: 2, of: 2 } } });
     // Without the option every lane runs every case.
     for (const r of (await go([0, 1], false)).values()) {
       expect(r.cases).toBe(300);
@@ -317,7 +325,7 @@ describe('early stop: a saturated lane goes no further than its minimum, judged 
   it('a shard holding one lane stops it where one machine does: the shards add up to the whole run', async () => {
     const whole = await go([0, 1]);
     const shards = await Promise.all([go([0]), go([1])]);
-    for (const id of ['R01', 'R02']) {
+    for (const id of ['R01', 'R02', 'R03']) {
       const [a, b] = shards.map((s) => s.get(id)!);
       expect(a.cases + b.cases, id).toBe(whole.get(id)!.cases);
       const stopped = [a, b].flatMap((r) => (r.stoppedEarly ? [r.stoppedEarly] : []));

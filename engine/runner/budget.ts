@@ -202,15 +202,15 @@ function requestKind(cell: string): string {
 
 /**
  * Why a lane that ran to a tranche may stop there, or undefined, judged on the lane's own cases
- * alone (`before`: what they had reached at the tranche before, `from` cases into the run; `after`:
- * at this one, `to`): none disagreed with the model, every labelled clause of the property reached
+ * alone (`before`: what they had reached at the tranche before; `after`: at this one): none disagreed with the model, every labelled clause of the property reached
  * on both sides and every model branch it owns taken, no outcome class new in the tranche just
  * run, and no new kind of request either (a table or function, command and API role none of its
  * earlier steps sent: a generator still reaching new ground is not saturated, and a fault there is
  * found late — measured by bench/early-stop-kills.ts). Lane-local, so a shard holding the lane
- * stops it where one machine would; read off the cases alone, so the same seed stops at the same case.
+ * stops it where one machine would; read off the cases alone, so the same seed stops at the same
+ * case. The reason names no case number: lanes stopping at different tranches give the same one.
  */
-export function laneStopReason(before: LaneSeen | undefined, after: LaneSeen, property: { clauses?: readonly { id: string }[]; branches?: readonly { id: string }[] }, span: { from: number; to: number }): string | undefined {
+export function laneStopReason(before: LaneSeen | undefined, after: LaneSeen, property: { clauses?: readonly { id: string }[]; branches?: readonly { id: string }[] }): string | undefined {
   if (!before || after.failed) return undefined;
   const sides = new Set(after.sides);
   if (property.clauses?.some((c) => !sides.has(clauseReachKey(c.id, 'allowed')) || !sides.has(clauseReachKey(c.id, 'refused')))) return undefined;
@@ -221,18 +221,18 @@ export function laneStopReason(before: LaneSeen | undefined, after: LaneSeen, pr
   const askedBefore = new Set(before.cells.map(requestKind));
   if (after.cells.some((c) => !askedBefore.has(requestKind(c)))) return undefined;
   const what = [property.clauses?.length ? 'every clause reached on both sides' : '', property.branches?.length ? 'every model branch taken' : ''].filter(Boolean);
-  return [...what, `no new outcome class or kind of request from case ${span.from} to ${span.to} (each lane judged on its own cases)`].join(', ');
+  return [...what, 'no new outcome class or kind of request in its last tranche (each lane judged on its own cases)'].join(', ');
 }
 
 /**
- * The lanes of `after` (a property's result at tranche `span.to`) that stop there, marked with why
- * (laneStopReason, against `before`, its result at `span.from`); undefined when none does.
+ * The lanes of `after` (a property's result at a tranche) that stop there, marked with why
+ * (laneStopReason, against `before`, its result at the tranche before); undefined when none does.
  */
-function lanesStoppingEarly(before: PropertyResult | undefined, after: PropertyResult, span: { from: number; to: number }): LaneProgress[] | undefined {
+function lanesStoppingEarly(before: PropertyResult | undefined, after: PropertyResult): LaneProgress[] | undefined {
   let any = false;
   const progress = after.progress?.map((lane, w) => {
     if (lane.stoppedEarly || lane.gaveUp || !lane.seen) return lane;
-    const why = laneStopReason(before?.progress?.[w]?.seen, lane.seen, after, span);
+    const why = laneStopReason(before?.progress?.[w]?.seen, lane.seen, after);
     if (!why) return lane;
     any = true;
     return { ...lane, stoppedEarly: why };
@@ -305,7 +305,7 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         if (!r.stopped) {
           reached.set(property.id, tranche);
           const judged = o.earlyStop !== undefined && t > 0 && tranche >= o.earlyStop.from && tranche < last && r.status !== 'error';
-          const progress = judged ? lanesStoppingEarly(atReached.get(property.id), joined, { from: o.tranches[t - 1], to: tranche }) : undefined;
+          const progress = judged ? lanesStoppingEarly(atReached.get(property.id), joined) : undefined;
           if (progress) joined = { ...joined, progress };
           atReached.set(property.id, joined);
           // Every lane stopped (or gave up): nothing is left to run.
