@@ -1,8 +1,8 @@
 /**
- * `tsx bench/early-stop-kills.ts`: does early stop (engine/runner/budget.ts laneStopReason) cost
+ * `tsx bench/early-stop-kills.ts`: does early stop (engine/runner/budget.ts earlyStopReason) cost
  * finding power? Every reachable hand-written mutant of the reference, each property it names run
  * as the pr profile runs it (2 worker lanes, breadth-first tranches, seed 1, 300 cases, minimum
- * 100) with early stop on; a property with lanes that stopped early is then run on to its 300 cases (the same
+ * 100) with early stop on; a property that stopped early is then run on to its 300 cases (the same
  * cases early stop off would have checked next), and a failure there is a kill early stop lost.
  * Prints each loss, the kill positions (cases at the first failure) and the totals. Minutes, not
  * a test. BENCH_MIN_CASES, BENCH_RUNS, BENCH_SEED, BENCH_ONLY (mutant name substrings, comma-separated) override;
@@ -57,9 +57,9 @@ try {
       const options = { seed: SEED, runs: RUNS, stopAtFirst: true, shrink: false, lanes: { first: 0, total: WORKERS } } as const;
       const results = await runBreadthFirst({
         properties: named,
-        tranches: tranchesOf(RUNS, MIN_CASES, true),
+        tranches: tranchesOf(RUNS, MIN_CASES),
         deadline: Number.POSITIVE_INFINITY,
-        earlyStop: { from: MIN_CASES, lanes: WORKERS },
+        earlyStopFrom: MIN_CASES,
         run: (property, tranche) => session.run(property, { ...options, ...tranche, deadline: undefined }),
         interrupted: () => false,
       });
@@ -70,8 +70,7 @@ try {
         let without = r;
         if (r.stoppedEarly) {
           stoppedEarly++;
-          // The lanes that stopped early run on (those that did not ran every case already).
-          const rest = await session.run(property, { ...options, tranche: RUNS, ...(r.progress ? { resume: r.progress.map(({ stoppedEarly: _, ...lane }) => lane) } : {}) });
+          const rest = await session.run(property, { ...options, tranche: RUNS, ...(r.progress ? { resume: r.progress } : {}) });
           without = { ...rest, cases: r.cases + rest.cases };
           if (rest.status === 'failed') losses.push(`${mutant.name} ${property.id}: killed at ${without.cases} cases without early stop, stopped early at ${r.cases} (${r.stoppedEarly.reason})`);
         }

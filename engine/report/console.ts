@@ -1,6 +1,6 @@
 /** What a person watching the terminal sees: a progress bar while cases run, then one row per property. */
 import cliProgress from 'cli-progress';
-import type { BranchCount, PropertyResult, StoppedEarly } from '../runner/result.ts';
+import type { BranchCount, PropertyResult } from '../runner/result.ts';
 import { earlyStopNote } from '../runner/budget.ts';
 import { untakenBranches } from '../runner/coverage.ts';
 import type { RunTimings } from './summary.ts';
@@ -87,11 +87,11 @@ export function summaryTable(results: PropertyResult[], width: number = TABLE_WI
   return [line(header), [...widths, Math.min(titleWidth, Math.max(4, ...rows.map((r) => r.at(-1)!.length)))].map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** The properties with lanes stopped early (`--early-stop`), one line each: at how many cases, how many lanes, why. */
-export function earlyStopLines(results: readonly { id: string; planned?: number | null; stoppedEarly?: StoppedEarly }[]): string[] {
+/** The properties that stopped early (`--early-stop`), one line each: at how many cases, and why. */
+export function earlyStopLines(results: readonly { id: string; planned?: number | null; stoppedEarly?: { cases: number; reason: string } }[]): string[] {
   const stopped = results.filter((r) => r.stoppedEarly);
   if (!stopped.length) return [];
-  return ['early stop (saturated lanes at the minimum; --no-early-stop runs every case):', ...stopped.map((r) => `  ${r.id}  ${earlyStopNote(r.stoppedEarly!, r.planned)}`)];
+  return ['early stop (saturated at the minimum; --no-early-stop runs every case):', ...stopped.map((r) => `  ${r.id}  ${earlyStopNote(r.stoppedEarly!, r.planned)}`)];
 }
 
 /**

@@ -12,7 +12,6 @@ import { accessMatrix } from './matrix.ts';
 import { applyCoverageGate, COVERAGE_ON_MERGE_NOTE, untakenBranches } from '../runner/coverage.ts';
 import { MAX_FINDINGS, moreFindingsNote, oneFindingPerSignature } from '../findings/cap.ts';
 import { dropNotes, noteWithoutCounted, shortfallText, takeShortfall } from '../runner/run-data-property.ts';
-import { earlyStopNote } from '../runner/budget.ts';
 
 export const SUMMARY_FORMAT = 'policyfuzz-summary';
 
@@ -69,12 +68,8 @@ export const PropertySummarySchema = z.object({
   /** Data layer: the ids of `branches` never taken in this run (after merge-reports: in any shard). */
   untakenBranches: z.array(z.string()).optional(),
   durationMs: z.number().min(0),
-  /**
-   * Data layer (`--early-stop`): lanes that stopped saturated at the minimum, each judged on its own
-   * cases: the `cases` they had checked between them, why, and how many of the run's lanes (every
-   * one: the property stopped; a summary written before lanes were counted: every one).
-   */
-  stoppedEarly: z.object({ cases: z.number().int().min(0), reason: z.string(), lanes: z.object({ stopped: z.number().int().min(1), of: z.number().int().min(1) }).default({ stopped: 1, of: 1 }) }).optional(),
+  /** Data layer: stopped saturated at `cases`, at or past its minimum (`--early-stop`), and why. */
+  stoppedEarly: z.object({ cases: z.number().int().min(0), reason: z.string() }).optional(),
   seed: z.number().int(),
   /** Data layer: cases drawn that the target cannot hold, by reason (not counted in `cases`). */
   dropped: z.record(z.string(), z.number()).optional(),
@@ -250,7 +245,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     ...(r.oneSided ? { oneSided: r.oneSided } : {}),
     ...(r.branches ? { branches: r.branches.map((b) => ({ ...b })), untakenBranches: untakenBranches(r.branches) } : {}),
     durationMs: r.durationMs,
-    ...(r.stoppedEarly ? { stoppedEarly: { ...r.stoppedEarly, lanes: { ...r.stoppedEarly.lanes } } } : {}),
+    ...(r.stoppedEarly ? { stoppedEarly: { ...r.stoppedEarly } } : {}),
     seed: r.seed,
     ...(r.dropped ? { dropped: { ...r.dropped } } : {}),
     ...(r.droppedReach ? { droppedReach: { ...r.droppedReach } } : {}),
@@ -374,11 +369,6 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
         seen.droppedReach = { ...seen.droppedReach };
         for (const [k, v] of Object.entries(p.droppedReach)) seen.droppedReach[k] = (seen.droppedReach[k] ?? 0) + v;
       }
-      if (p.stoppedEarly) {
-        const before = seen.stoppedEarly;
-        // The same decision point on every shard: the same reason; the lanes and their cases add up.
-        seen.stoppedEarly = before ? { ...before, cases: before.cases + p.stoppedEarly.cases, lanes: { stopped: before.lanes.stopped + p.stoppedEarly.lanes.stopped, of: Math.max(before.lanes.of, p.stoppedEarly.lanes.of) } } : { ...p.stoppedEarly, lanes: { ...p.stoppedEarly.lanes } };
-      }
       if (p.access) {
         seen.access = { ...seen.access };
         for (const [k, v] of Object.entries(p.access)) seen.access[k] = (seen.access[k] ?? 0) + v;
@@ -390,6 +380,9 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   }
   // Coverage is judged here, on every shard's tallies together (a shard leaves it to the merge).
   for (const [id, p] of byId) {
+    // Run whole on one shard (a catalog check, an SSO property, a data-layer property of a run split
+    // by property): that shard's verdict and note are one machine's, as they are.
+    if (notes.get(id)!.length === 1 && !leftToMerge.has(id)) continue;
     // Capped as one run caps them: the first MAX_FINDINGS in one run's order. A shard that found
     // more than it listed makes the count a lower bound.
     const distinctListed = oneFindingPerSignature(p.failures);
@@ -403,7 +396,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     // What the shards said of their own cases, said again of the run's (as one run words it: run-data-property.ts passNote; a failure's note has no shortfall).
     const { prominent, general } = dropNotes(p.dropped ?? {}, p.cases);
     const counted = [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general];
-    const withCounts = { ...unmoved, note: [...(p.stoppedEarly ? [earlyStopNote(p.stoppedEarly, p.planned)] : []), ...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
+    const withCounts = { ...unmoved, note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     // The coverage gate's note next, then what the shards said alike (once).
     const gated = leftToMerge.has(id) ? applyCoverageGate(withCounts) : withCounts;
     byId.set(id, { ...gated, note: [gated.note, ...shardNotes].filter(Boolean).join('; ') || null });
@@ -434,7 +427,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
 
 /**
  * The shards' notes of one property without what merge-reports says again of the merged counts
- * (the lanes stopped early, the more-findings count, the share of dropped cases, cases that took their runs unchecked, the
+ * (the more-findings count, the share of dropped cases, cases that took their runs unchecked, the
  * coverage left to the merge): the other parts once each, in the order the shards give them.
  */
 function shardNotesOf(shards: readonly PropertySummary[]): { note: string[]; distinct: number; shortfall: { unchecked: number; gaveUp: number } } {
@@ -443,8 +436,7 @@ function shardNotesOf(shards: readonly PropertySummary[]): { note: string[]; dis
   const shortfall = { unchecked: 0, gaveUp: 0 };
   for (const p of shards) {
     distinct = Math.max(distinct, p.moreFindings?.distinct ?? 0);
-    const early = p.stoppedEarly ? earlyStopNote(p.stoppedEarly, p.planned) : undefined;
-    const taken = takeShortfall(noteWithoutCounted(p, p.note?.split('; ').filter((part) => part !== early).join('; ')));
+    const taken = takeShortfall(noteWithoutCounted(p));
     shortfall.unchecked += taken.unchecked;
     shortfall.gaveUp += taken.gaveUp;
     for (const part of taken.note.split('; ')) if (part.trim() && part !== COVERAGE_ON_MERGE_NOTE && !parts.includes(part)) parts.push(part);

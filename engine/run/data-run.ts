@@ -55,11 +55,17 @@ export interface DataRunPlan {
   ssoNeedsNote?: () => string | undefined;
   minCases: number;
   /**
-   * Stop a lane of a property at its minimum once saturated on its own cases (engine/runner/budget.ts
-   * laneStopReason), so a shard stops its lanes as one machine would. Off for a lone property: one
-   * the user selected alone (`properties` has one), whatever else is settled without generating.
+   * Stop a property at or past its minimum once saturated (engine/runner/budget.ts earlyStopReason),
+   * judged on all its lanes' cases: a shard that runs it holds them all (cli/fuzz/plan.ts splits by
+   * property then). Off for a lone property: one the user selected alone (`selected`).
    */
   earlyStop?: boolean;
+  /**
+   * How many data-layer properties the run selected (--only, --exclude, the config), over all
+   * shards: what "a lone property" is judged by, not by what is left to generate once saved
+   * failures and properties not applicable are settled.
+   */
+  selected: number;
   /** Replays one case (`--path`) instead of generating. */
   path?: string;
   failuresDir: string;
@@ -166,10 +172,10 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     stop: control.interrupted,
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
   };
-  // Each lane is judged on its own cases, so a shard stops its lanes as one machine would.
+  // Judged on every lane's cases: only where this run holds them all (a shard split by lanes does not).
   // A lone property (`--only R04`) shares the run with none: it runs every case and reports every
   // finding. Lone as selected: a saved failure replayed or a property not applicable does not change the plan.
-  const earlyStop = plan.earlyStop === true && !plan.path && plan.properties.length > 1;
+  const earlyStop = plan.earlyStop === true && plan.lanes.count === plan.lanes.total && !plan.path && plan.selected > 1;
   try {
     if ((deadline === undefined && !earlyStop) || plan.path) {
       const generated = new Map<string, PropertyResult>();
@@ -188,10 +194,10 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     return await runBreadthFirst({
       properties: toGenerate,
       // One property has no other to share the budget with: one run, no tranches (unless early stop judges it at its minimum).
-      tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases, earlyStop) : [runs],
+      tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases) : [runs],
       deadline: deadline ?? Number.POSITIVE_INFINITY,
       ...(budgetEnd && plan.ssoNeedsMs ? { deepeningDeadline: { above: minCases, at: () => budgetEnd - plan.ssoNeedsMs!(), ...(plan.ssoNeedsNote ? { why: plan.ssoNeedsNote } : {}) } } : {}),
-      ...(earlyStop ? { earlyStop: { from: minCases, lanes: lanes.total } } : {}),
+      ...(earlyStop ? { earlyStopFrom: minCases } : {}),
       run: (property, tranche) => session.run(property, { ...runOptions, runs, ...tranche, ...(deadline === undefined ? { deadline: undefined } : {}) }),
       interrupted: control.interrupted,
       leaveOut: (property) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { passNote } from './run-data-property.ts';
-import { budgetVerdict, FIRST_TRANCHE, laneStopReason, joinPasses, runBreadthFirst, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
-import type { LaneProgress, LaneSeen, PropertyResult } from './result.ts';
+import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, joinPasses, runBreadthFirst, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
+import type { LaneProgress, PropertyResult } from './result.ts';
 import { propertySummary } from '../report/summary.ts';
 
 const result = (over: Partial<PropertyResult>): PropertyResult => ({ id: 'R02', title: 't', area: 'data', status: 'passed', cases: 300, counts: { allowed: 1 }, durationMs: 10, seed: 1, planned: 300, ...over });
@@ -261,79 +261,47 @@ describe('breadth first: every property to a tranche before any goes further', (
   });
 });
 
-describe('early stop: a saturated lane goes no further than its minimum, judged on its own cases', () => {
-  const lane = (over: Partial<LaneSeen>): LaneSeen => ({ cases: 50, classes: ['allowed', 'filtered'], cells: ['pr_tickets|select|anon|filtered', 'rpc soft_delete_pr_ticket|execute|authenticated|allowed'], sides: ['c:allowed', 'c:refused'], branches: ['b'], ...over });
-  const property = { clauses: [{ id: 'c' }], branches: [{ id: 'b' }] };
+describe('early stop: a saturated property goes no further than its minimum', () => {
+  const clause = (allowed: number, refused: number) => ({ id: 'c', label: 'c', allowed, refused });
 
-  it('saturated: every clause reached on both sides, every branch taken, no outcome class or kind of request new since the tranche before, no disagreement', () => {
-    const before = lane({ cases: 25 });
-    const after = lane({ cases: 50 });
-    expect(laneStopReason(before, after, property)).toBe('every clause reached on both sides, every model branch taken, no new outcome class or kind of request in its last tranche (each lane judged on its own cases)');
+  it('saturated: every clause reached on both sides, every branch taken, no outcome class or kind of request new since the tranche before', () => {
+    const asked = { 'pr_tickets|select|anon|filtered': 20, 'rpc soft_delete_pr_ticket|execute|authenticated|allowed': 30 };
+    const before = result({ cases: 50, counts: { allowed: 30, filtered: 20 }, access: asked });
+    const after = result({ cases: 100, counts: { allowed: 60, filtered: 40 }, clauses: [clause(5, 3)], branches: [{ id: 'b', label: 'b', taken: 2 }], access: { ...asked, 'pr_tickets|select|anon|filtered': 40 } });
+    expect(earlyStopReason(before, after)).toBe('every clause reached on both sides, every model branch taken, no new outcome class or kind of request since 50 cases');
     // A request it asked before answered another way is no new kind (the outcome class rule reads answers).
-    expect(laneStopReason(before, { ...after, cells: [...after.cells, 'pr_tickets|select|anon|allowed'] }, property)).toBeDefined();
+    expect(earlyStopReason(before, { ...after, access: { ...after.access, 'pr_tickets|select|anon|allowed': 1 } })).toBeDefined();
     // A table, function, command or API role its steps never sent before: still reaching new ground.
-    for (const cell of ['project_files|select|anon|filtered', 'pr_tickets|update|anon|filtered', 'rpc soft_delete_pr_ticket|execute|anon|refused by grant']) expect(laneStopReason(before, { ...after, cells: [...after.cells, cell] }, property), cell).toBeUndefined();
-    expect(laneStopReason(undefined, after, property)).toBeUndefined();
-    expect(laneStopReason(before, { ...after, sides: ['c:allowed'] }, property)).toBeUndefined();
-    expect(laneStopReason(before, { ...after, branches: [] }, property)).toBeUndefined();
-    expect(laneStopReason(before, { ...after, classes: [...after.classes, 'rejected'] }, property)).toBeUndefined();
-    expect(laneStopReason(before, { ...after, failed: true }, property)).toBeUndefined();
-    expect(laneStopReason(before, after, {})).toBe('no new outcome class or kind of request in its last tranche (each lane judged on its own cases)');
+    expect(earlyStopReason(before, { ...after, access: { ...after.access, 'project_files|select|anon|filtered': 1 } })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, access: { ...after.access, 'pr_tickets|update|anon|filtered': 1 } })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, access: { ...after.access, 'rpc soft_delete_pr_ticket|execute|anon|refused by grant': 1 } })).toBeUndefined();
+    expect(earlyStopReason(undefined, after)).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, clauses: [clause(5, 0)] })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, branches: [{ id: 'b', label: 'b', taken: 0 }] })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, counts: { ...after.counts, rejected: 1 } })).toBeUndefined();
+    expect(earlyStopReason(before, { ...after, status: 'failed' })).toBeUndefined();
   });
 
-  /**
-   * Two lanes of 150 cases each (300 runs; a tranche of 50 gives each lane 25): in R01 both meet
-   * every class in their first cases; in R02 lane 0 does, lane 1 meets a new class in every
-   * tranche; in R03 lane 1 meets "rejected" only past its 25th case. `hold`: the run's lanes this
-   * machine holds (one machine: both; a shard: one).
-   */
-  const classesOf = (id: string, lane: number, upTo: number) => (lane === 0 || id === 'R01' ? ['allowed', 'rejected'] : id === 'R02' ? ['allowed', `class ${Math.ceil(upTo / 25)}`] : upTo <= 25 ? ['allowed'] : ['allowed', 'rejected']);
-  const runner = (hold: number[]) => async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
-    const progress: LaneProgress[] = hold.map((g, w) => {
-      const before = t.resume?.[w] ?? { runs: 0, draws: 0, drops: [] };
-      if (before.stoppedEarly) return before;
-      const upTo = Math.min(150, t.tranche / 2);
-      return { runs: upTo, draws: upTo, drops: [], seen: { cases: upTo, classes: classesOf(p.id, g, upTo), cells: ['t|select|anon|allowed'], sides: ['c:allowed', 'c:refused'], branches: [] } };
-    });
-    const cases = progress.reduce((n, l, w) => n + l.runs - (t.resume?.[w]?.runs ?? 0), 0);
-    return result({ id: p.id, cases, planned: 150 * hold.length, clauses: [{ id: 'c', label: 'c', allowed: 1, refused: 1 }], progress });
-  };
-  const go = (hold: number[], early = true) => runBreadthFirst({ properties: [{ id: 'R01' }, { id: 'R02' }, { id: 'R03' }], tranches: tranchesOf(300, 100, early), deadline: Number.POSITIVE_INFINITY, run: runner(hold), interrupted: () => false, ...(early ? { earlyStop: { from: 100, lanes: 2 } } : {}) });
-
-  it('early stop judges a lane at the minimum and every half minimum past it', () => {
-    expect(tranchesOf(300, 100, true)).toEqual([50, 100, 150, 200, 250, 300]);
-    expect(tranchesOf(300, 100)).toEqual([50, 100, 300]);
-    expect(tranchesOf(6000, 1000, true)).toEqual([50, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000, 5500, 6000]);
-  });
-
-  it('stops each saturated lane at the minimum or a later tranche, and the property once all have; a lane still meeting new outcome classes runs on; the same results stop at the same case', async () => {
-    const whole = await go([0, 1]);
-    expect(await go([0, 1])).toEqual(whole);
-    const why = 'every clause reached on both sides, no new outcome class or kind of request in its last tranche (each lane judged on its own cases)';
-    expect(whole.get('R01')).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100, reason: why, lanes: { stopped: 2, of: 2 } }, note: `stopped early at 100 of 300 cases: ${why}` });
-    expect(whole.get('R01')!.stopped).toBeUndefined();
-    expect(whole.get('R02')).toMatchObject({ status: 'passed', cases: 200, stoppedEarly: { cases: 50, lanes: { stopped: 1, of: 2 } }, note: `1 of 2 lanes stopped early (50 cases between them): ${why}` });
-    // Lane 1 met "rejected" between cases 50 and 100 of the run: judged again at 150, it stops there.
-    expect(whole.get('R03')).toMatchObject({ status: 'passed', cases: 125, stoppedEarly: { cases: 125, lanes: { stopped: 2, of: 2 } } });
-    // Without the option every lane runs every case.
-    for (const r of (await go([0, 1], false)).values()) {
+  it('stops a saturated property at its minimum, never below it; one that met a new outcome class runs on; without the option all run every case; decided on the results alone, so the same results (the same seed) stop at the same case', async () => {
+    // R01 meets every class in its first 50 cases; R02 meets "rejected" only past 50.
+    const classesAt = (id: string, upTo: number): Record<string, number> => (id === 'R02' && upTo <= 50 ? { allowed: upTo } : { allowed: upTo - 1, rejected: 1 });
+    const run = async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
+      const from = t.resume?.[0].runs ?? 0;
+      const counts = Object.fromEntries(Object.entries(classesAt(p.id, t.tranche)).map(([k, v]) => [k, v - (classesAt(p.id, from)[k] ?? 0)]));
+      return result({ id: p.id, cases: t.tranche - from, counts, clauses: [clause(1, 1)], progress: [{ runs: t.tranche, draws: t.tranche, drops: [] }] });
+    };
+    const go = (earlyStopFrom?: number) => runBreadthFirst({ properties: [{ id: 'R01' }, { id: 'R02' }], tranches: tranchesOf(300, 100), deadline: Number.POSITIVE_INFINITY, run, interrupted: () => false, ...(earlyStopFrom ? { earlyStopFrom } : {}) });
+    const early = await go(100);
+    expect(await go(100)).toEqual(early);
+    expect(early.get('R01')).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 }, note: 'stopped early at 100 of 300 cases: every clause reached on both sides, no new outcome class or kind of request since 50 cases' });
+    expect(early.get('R01')!.stopped).toBeUndefined();
+    expect(early.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
+    expect(early.get('R02')!.stoppedEarly).toBeUndefined();
+    // Saturated at 50 too, but 50 is below the minimum.
+    expect((await go(300)).get('R01')).toMatchObject({ cases: 300 });
+    for (const r of (await go()).values()) {
       expect(r.cases).toBe(300);
       expect(r.stoppedEarly).toBeUndefined();
     }
-  });
-
-  it('a shard holding one lane stops it where one machine does: the shards add up to the whole run', async () => {
-    const whole = await go([0, 1]);
-    const shards = await Promise.all([go([0]), go([1])]);
-    for (const id of ['R01', 'R02', 'R03']) {
-      const [a, b] = shards.map((s) => s.get(id)!);
-      expect(a.cases + b.cases, id).toBe(whole.get(id)!.cases);
-      const stopped = [a, b].flatMap((r) => (r.stoppedEarly ? [r.stoppedEarly] : []));
-      expect({ cases: stopped.reduce((n, e) => n + e.cases, 0), stopped: stopped.reduce((n, e) => n + e.lanes.stopped, 0) }, id).toEqual({ cases: whole.get(id)!.stoppedEarly!.cases, stopped: whole.get(id)!.stoppedEarly!.lanes.stopped });
-    }
-    // Lane 1 of R02 is not saturated at the minimum: its shard runs it to the end, as one machine does.
-    expect(shards[1].get('R02')!.cases).toBe(150);
-    expect(shards[1].get('R02')!.stoppedEarly).toBeUndefined();
-    expect(shards[0].get('R02')).toMatchObject({ cases: 50, stoppedEarly: { cases: 50, lanes: { stopped: 1, of: 2 } } });
   });
 });

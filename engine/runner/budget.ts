@@ -12,8 +12,8 @@
  * or NOT REACHED.
  */
 import type { DataProperty } from './data-property.ts';
-import type { LaneProgress, LaneSeen, PropertyResult, StoppedEarly } from './result.ts';
-import { clauseReachKey, MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
+import type { LaneProgress, PropertyResult } from './result.ts';
+import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
 import { dropNotes, droppedNote, noteWithoutCounted, passNote, plannedRuns } from './run-data-property.ts';
 import { parseAccessKey } from '../model/access.ts';
@@ -140,18 +140,10 @@ export function notReached(property: Pick<DataProperty, 'id' | 'title'>, area: '
 /** The first tranche every property runs to before any goes further: enough cases for the coverage gate to judge its clauses. */
 export const FIRST_TRANCHE = Math.max(50, MIN_RUNS_FOR_COVERAGE);
 
-/**
- * The tranches of a budgeted run, ascending, the last `runs`: the first tranche and `minCases`, where
- * below `runs`. With early stop, also one every half minimum past it: each a point where a lane
- * saturated since the one before stops (laneStopReason). A lane holds only its share of the cases,
- * so it is judged again as it goes rather than once on twice the cases (measured: cases and kills in
- * bench/early-stop-kills.ts, docs/fuzzing-workflow.md).
- */
-export function tranchesOf(runs: number, minCases: number, earlyStop = false): number[] {
+/** The tranches of a budgeted run, ascending, the last `runs`: the first tranche and `minCases`, where below `runs`. */
+export function tranchesOf(runs: number, minCases: number): number[] {
   const first = Math.min(FIRST_TRANCHE, minCases);
-  const step = Math.max(1, Math.ceil(minCases / 2));
-  const judged = earlyStop ? Array.from({ length: Math.max(0, Math.ceil((runs - minCases) / step)) }, (_, i) => minCases + i * step) : [];
-  return [...new Set([first, minCases, ...judged, runs].filter((t) => t > 0 && t <= runs))].sort((a, b) => a - b);
+  return [...new Set([first, minCases, runs].filter((t) => t > 0 && t <= runs))].sort((a, b) => a - b);
 }
 
 /** What one run of a property toward a tranche is given. */
@@ -186,74 +178,48 @@ export interface BreadthFirst<P extends { id: string }> {
   enoughFailures?(): boolean;
   /** Told of each property's result after each of its runs. */
   onResult?(result: PropertyResult): void;
-  /**
-   * Early stop (laneStopReason): from tranche `from` on (the minimum), a saturated lane goes no
-   * further, and a property whose lanes all stopped neither; `lanes`: the run's lanes in all shards.
-   */
-  earlyStop?: { from: number; lanes: number };
+  /** Early stop (earlyStopReason): from this tranche on (the minimum), a saturated property goes no further. */
+  earlyStopFrom?: number;
   now?: () => number;
 }
 
-/** A kind of request an access-matrix cell records: table or function × command × API role, without the outcome. */
-function requestKind(cell: string): string {
-  const { target, command, caller } = parseAccessKey(cell);
-  return `${target}|${command}|${caller}`;
+/**
+ * What a property's steps asked, whatever the answer: the access-matrix cells (`access`,
+ * engine/model/access.ts) without their outcome — table or function × command × API role.
+ */
+function requestsAsked(r: PropertyResult): Set<string> {
+  return new Set(
+    Object.keys(r.access ?? {}).map((key) => {
+      const { target, command, caller } = parseAccessKey(key);
+      return `${target}|${command}|${caller}`;
+    }),
+  );
 }
 
 /**
- * Why a lane that ran to a tranche may stop there, or undefined, judged on the lane's own cases
- * alone (`before`: what they had reached at the tranche before; `after`: at this one): none disagreed with the model, every labelled clause of the property reached
- * on both sides and every model branch it owns taken, no outcome class new in the tranche just
- * run, and no new kind of request either (a table or function, command and API role none of its
- * earlier steps sent: a generator still reaching new ground is not saturated, and a fault there is
- * found late — measured by bench/early-stop-kills.ts). Lane-local, so a shard holding the lane
- * stops it where one machine would; read off the cases alone, so the same seed stops at the same
- * case. The reason names no case number: lanes stopping at different tranches give the same one.
+ * Why a property that ran to a tranche may stop there, or undefined: every labelled clause
+ * reached on both sides, every model branch it owns taken, no outcome class new in the tranche
+ * just run (`before`: its result at the tranche before), and no new kind of request either (a
+ * table or function, command and API role none of its earlier steps sent: a generator still
+ * reaching new ground is not saturated, and a fault there is found late — measured by
+ * bench/early-stop-kills.ts). Read off the results alone, so the same seed stops at the same case.
  */
-export function laneStopReason(before: LaneSeen | undefined, after: LaneSeen, property: { clauses?: readonly { id: string }[]; branches?: readonly { id: string }[] }): string | undefined {
-  if (!before || after.failed) return undefined;
-  const sides = new Set(after.sides);
-  if (property.clauses?.some((c) => !sides.has(clauseReachKey(c.id, 'allowed')) || !sides.has(clauseReachKey(c.id, 'refused')))) return undefined;
-  const taken = new Set(after.branches);
-  if (property.branches?.some((b) => !taken.has(b.id))) return undefined;
-  const classesBefore = new Set(before.classes);
-  if (after.classes.some((c) => !classesBefore.has(c))) return undefined;
-  const askedBefore = new Set(before.cells.map(requestKind));
-  if (after.cells.some((c) => !askedBefore.has(requestKind(c)))) return undefined;
-  const what = [property.clauses?.length ? 'every clause reached on both sides' : '', property.branches?.length ? 'every model branch taken' : ''].filter(Boolean);
-  return [...what, 'no new outcome class or kind of request in its last tranche (each lane judged on its own cases)'].join(', ');
+export function earlyStopReason(before: PropertyResult | undefined, after: PropertyResult): string | undefined {
+  if (!before || after.status !== 'passed') return undefined;
+  if (after.clauses?.some((c) => c.allowed === 0 || c.refused === 0)) return undefined;
+  if (after.branches?.some((b) => b.taken === 0)) return undefined;
+  const seen = (r: PropertyResult) => Object.keys(r.counts).filter((k) => r.counts[k] > 0);
+  const earlier = new Set(seen(before));
+  if (seen(after).some((k) => !earlier.has(k))) return undefined;
+  const askedBefore = requestsAsked(before);
+  if ([...requestsAsked(after)].some((k) => !askedBefore.has(k))) return undefined;
+  const what = [after.clauses?.length ? 'every clause reached on both sides' : '', after.branches?.length ? 'every model branch taken' : ''].filter(Boolean);
+  return [...what, `no new outcome class or kind of request since ${before.cases} cases`].join(', ');
 }
 
-/**
- * The lanes of `after` (a property's result at a tranche) that stop there, marked with why
- * (laneStopReason, against `before`, its result at the tranche before); undefined when none does.
- */
-function lanesStoppingEarly(before: PropertyResult | undefined, after: PropertyResult): LaneProgress[] | undefined {
-  let any = false;
-  const progress = after.progress?.map((lane, w) => {
-    if (lane.stoppedEarly || lane.gaveUp || !lane.seen) return lane;
-    const why = laneStopReason(before?.progress?.[w]?.seen, lane.seen, after);
-    if (!why) return lane;
-    any = true;
-    return { ...lane, stoppedEarly: why };
-  });
-  return any ? progress : undefined;
-}
-
-/** A result's lanes stopped early, summed (undefined: none); `lanes`: the run's lanes in all shards. */
-function stoppedEarlyOf(progress: readonly LaneProgress[] | undefined, lanes: number): StoppedEarly | undefined {
-  const stopped = (progress ?? []).filter((l) => l.stoppedEarly);
-  if (!stopped.length) return undefined;
-  return { cases: stopped.reduce((n, l) => n + (l.seen?.cases ?? 0), 0), reason: stopped[0].stoppedEarly!, lanes: { stopped: stopped.length, of: lanes } };
-}
-
-/**
- * What a note says of the lanes stopped early: every lane of the run (the property stopped) at how
- * many of its planned cases, or how many of them; then why. merge-reports says it again of the shards' sums.
- */
-export function earlyStopNote(early: StoppedEarly, planned: number | null | undefined): string {
-  if (early.lanes.stopped >= early.lanes.of) return `stopped early at ${early.cases}${planned != null ? ` of ${planned}` : ''} cases: ${early.reason}`;
-  return `${early.lanes.stopped} of ${early.lanes.of} lanes stopped early (${early.cases} cases between them): ${early.reason}`;
+/** What a note (and the reports) say of a property that stopped early: at how many of its planned cases, and why. */
+export function earlyStopNote(early: { cases: number; reason: string }, planned: number | null | undefined): string {
+  return `stopped early at ${early.cases}${planned != null ? ` of ${planned}` : ''} cases: ${early.reason}`;
 }
 
 /**
@@ -304,12 +270,14 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         if (r.status === 'error') settled.add(property.id);
         if (!r.stopped) {
           reached.set(property.id, tranche);
-          const judged = o.earlyStop !== undefined && t > 0 && tranche >= o.earlyStop.from && tranche < last && r.status !== 'error';
-          const progress = judged ? lanesStoppingEarly(atReached.get(property.id), joined) : undefined;
-          if (progress) joined = { ...joined, progress };
+          const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(atReached.get(property.id), joined) : undefined;
           atReached.set(property.id, joined);
-          // Every lane stopped (or gave up): nothing is left to run.
-          if (progress?.every((l) => l.stoppedEarly || l.gaveUp)) settled.add(property.id);
+          if (why) {
+            const stoppedEarly = { cases: joined.cases, reason: why };
+            const early = earlyStopNote(stoppedEarly, joined.planned);
+            joined = { ...joined, stoppedEarly, note: joined.note ? `${early}; ${joined.note}` : early };
+            settled.add(property.id);
+          }
         }
         results.set(property.id, joined);
         o.onResult?.(joined);
@@ -321,11 +289,6 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
   }
   for (const [id, r] of results) {
     if (r.status === 'passed' && !r.stopped && !settled.has(id) && (reached.get(id) ?? 0) < last) results.set(id, { ...r, stopped: o.interrupted() ? 'interrupted' : 'time budget' });
-  }
-  // Said once the tranches are joined (a later tranche's note is its own), first, as merge-reports says it.
-  for (const [id, r] of results) {
-    const early = o.earlyStop && stoppedEarlyOf(r.progress, o.earlyStop.lanes);
-    if (early) results.set(id, { ...r, stoppedEarly: early, note: [earlyStopNote(early, r.planned), r.note].filter(Boolean).join('; ') });
   }
   // Cut past its minimum while the load-scaled deadline was in force: the note names the factor.
   if (shortenedBy) {

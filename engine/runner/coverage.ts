@@ -27,9 +27,8 @@ export class ClauseTally {
   /**
    * Replays the model over the case (pure, no database) and counts each step's clauses.
    * `known`: the predictions of its first steps, already made by the check (not made again).
-   * `reached`: also told each clause side reached (clauseReachKey), e.g. a lane's own.
    */
-  add(testCase: DataCase, oracle: Oracle, known: readonly Prediction[] = [], reached?: Set<string>): void {
+  add(testCase: DataCase, oracle: Oracle, known: readonly Prediction[] = []): void {
     if (!this.clauses.length) return;
     let world = testCase.world;
     const predictions = casePredictions(testCase, oracle, known);
@@ -37,9 +36,7 @@ export class ClauseTally {
       const prediction = predictions[i];
       for (const clause of this.clauses) {
         const side = clause.side({ step, before: world, outcome: prediction.outcome, settings: oracle.settings });
-        if (!side) continue;
-        this.counts.get(clause.id)![side]++;
-        reached?.add(clauseReachKey(clause.id, side));
+        if (side) this.counts.get(clause.id)![side]++;
       }
       world = prediction.world;
     }
@@ -118,8 +115,8 @@ export class BranchTally {
     return this.counts.size > 0;
   }
 
-  /** Counts a case once per branch it took; returns the branches it took first in this tally. `takenBy`: also told each of its branches the case took (e.g. a lane's own). */
-  add(predictions: readonly Pick<Prediction, 'branches'>[], takenBy?: Set<string>): string[] {
+  /** Counts a case once per branch it took; returns the branches it took first in this tally. */
+  add(predictions: readonly Pick<Prediction, 'branches'>[]): string[] {
     const taken = new Set<string>();
     for (const p of predictions) {
       for (const id of p.branches ?? []) {
@@ -134,7 +131,6 @@ export class BranchTally {
       if (!c) continue;
       if (c.taken === 0) fresh.push(id);
       c.taken++;
-      takenBy?.add(id);
     }
     return fresh;
   }

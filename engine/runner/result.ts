@@ -79,12 +79,8 @@ export interface PropertyResult {
   /** Data layer: per branch of the model the pack's catalog gives this property, the cases that took it. */
   branches?: BranchCount[];
   durationMs: number;
-  /**
-   * Data layer: lanes that stopped before their planned cases, at the minimum, because each was
-   * saturated on its own cases (engine/runner/budget.ts laneStopReason): `cases` they had checked
-   * between them, why, and how many of the run's lanes (all shards') stopped. Every lane: the property stopped.
-   */
-  stoppedEarly?: StoppedEarly;
+  /** Data layer: stopped before its planned cases, at or past its minimum, because it was saturated (engine/runner/budget.ts earlyStopReason). */
+  stoppedEarly?: { cases: number; reason: string };
   /** Data layer: where the time went (generation, model, database, shrinking: engine/runner/timings.ts). */
   timings?: PropertyTimings;
   seed: number;
@@ -131,33 +127,6 @@ export interface LaneProgress {
   draws: number;
   drops: number[];
   gaveUp?: boolean;
-  /** What the lane's own checked cases reached so far: early stop is judged on it alone (budget.ts laneStopReason). */
-  seen?: LaneSeen;
-  /** Saturated at the minimum (budget.ts laneStopReason): the lane draws no more; why. */
-  stoppedEarly?: string;
-}
-
-/** What one lane's checked cases reached, over its tranches so far. */
-export interface LaneSeen {
-  /** Cases the lane checked. */
-  cases: number;
-  /** Outcome classes its steps had (PropertyResult.counts' keys). */
-  classes: readonly string[];
-  /** Access-matrix cells its steps filled (`target|command|caller|outcome`): the kinds of request it sent. */
-  cells: readonly string[];
-  /** Clause sides reached (`<clause>:allowed|refused`, coverage.ts clauseReachKey). */
-  sides: readonly string[];
-  /** Model branches of the property its cases took. */
-  branches: readonly string[];
-  /** A case of the lane disagreed with the model. */
-  failed?: true;
-}
-
-/** Lanes stopped early (PropertyResult.stoppedEarly); merge-reports adds the shards' up. */
-export interface StoppedEarly {
-  cases: number;
-  reason: string;
-  lanes: { stopped: number; of: number };
 }
 
 export const NO_PROGRESS: LaneProgress = Object.freeze({ runs: 0, draws: 0, drops: Object.freeze([]) as unknown as number[] });

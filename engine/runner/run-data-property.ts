@@ -304,12 +304,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
       const before = progressBefore(w);
-      // A lane that gave up (MAX_CONSECUTIVE_DROPS) stays given up, as in one run; one stopped early stays stopped.
-      if (before.gaveUp || before.stoppedEarly || targetOfLane(lane) <= before.runs) return undefined;
+      // A lane that gave up (MAX_CONSECUTIVE_DROPS) stays given up, as in one run.
+      if (before.gaveUp || targetOfLane(lane) <= before.runs) return undefined;
       const droppedBefore = new Set(before.drops);
       const mine = progress[w];
-      /** What this lane's own cases reached (its earlier tranches' included): early stop judges the lane on it alone. */
-      const seen = { cases: before.seen?.cases ?? 0, classes: new Set(before.seen?.classes), cells: new Set(before.seen?.cells), sides: new Set(before.seen?.sides), branches: new Set(before.seen?.branches), failed: before.seen?.failed };
       let index = 0;
       /**
        * `written`: the lane's last case is written (a planned case may go behind it). `judged` and
@@ -344,20 +342,16 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         for (const h of verdict.history) {
           counts[h.outcomeClass]++;
           access[h.cell] = (access[h.cell] ?? 0) + 1;
-          seen.classes.add(h.outcomeClass);
-          seen.cells.add(h.cell);
           if (h.leniency) accepted[h.leniency] = (accepted[h.leniency] ?? 0) + 1;
         }
         const predictions = casePredictions(testCase, options.oracle, verdict.history.map((h) => h.prediction));
         timed(timings, 'modelMs', () => {
-          clauseTally.add(testCase, options.oracle, predictions, seen.sides);
-          branchTally.add(predictions, seen.branches);
+          clauseTally.add(testCase, options.oracle, predictions);
+          branchTally.add(predictions);
         });
         checked++;
-        seen.cases++;
         options.onCase?.(property.id);
         if (!verdict.mismatch) return;
-        seen.failed = true;
         firstFailureAt ??= Date.now();
         if (options.path) throw new CaseMismatch(verdict.mismatch, verdict.history);
         // The representative of a signature is its earliest sighting: later ones of the same lane are not kept.
@@ -448,7 +442,6 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         ...(options.path ? { path: options.path } : {}),
       });
       await settled;
-      mine.seen = { cases: seen.cases, classes: [...seen.classes], cells: [...seen.cells], sides: [...seen.sides], branches: [...seen.branches], ...(seen.failed ? { failed: true as const } : {}) };
       return { detail, harnessError, gaveUp: droppedInARow >= MAX_CONSECUTIVE_DROPS };
     }),
   ).then((list) => list.filter((d) => d !== undefined));
