@@ -9,7 +9,7 @@ import { UsageError } from '../../engine/errors.ts';
 import { resolveTarget, ruleAllowed, type Target } from '../../engine/config/target.ts';
 import { changedObjects, touches } from '../../engine/config/changed-since.ts';
 import { listFailures, DEFAULT_FAILURES_DIR, type RecordContext } from '../../engine/failures/store.ts';
-import { wantedCatalogProperties, type DataRunPlan, type SavedCase } from '../../engine/run/data-run.ts';
+import { earlyStopApplies, wantedCatalogProperties, type DataRunPlan, type SavedCase } from '../../engine/run/data-run.ts';
 import { loadBaseline, type Baseline } from '../../engine/findings/baseline.ts';
 import type { Oracle, Pack, PackSource } from '../../engine/pack.ts';
 import { DEFAULT_REPORT_DIR } from '../../engine/report/write.ts';
@@ -127,12 +127,12 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   // Read now too: a bad value is exit 2 before anything runs, not an error once past the minimums.
   if (ssoIds.length) slowdownOverride();
   if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
-  // Early stop judges a property on every lane's cases, so with it a shard takes whole properties
+  // Early stop judges a property on every lane's cases, so where it applies a shard takes whole properties
   // (by position, every lane of each): each stops where one machine with the same workers stops it.
   // Without it, a shard takes its lanes of every property.
   const earlyStop = options.earlyStop ?? profile.earlyStop;
-  const byProperty = earlyStop && shard.count > 1 && !options.path;
   const selected = properties.length;
+  const byProperty = shard.count > 1 && earlyStopApplies({ earlyStop, path: options.path, selected });
   if (byProperty) properties = properties.filter((_, i) => i % shard.count === shard.index - 1);
 
   const migrations = properties.length || wantedCatalogProperties({ catalogProperties, onlyData, target, excluded, path: options.path, shardIndex: shard.index }).length ? target.migrations : [];

@@ -87,6 +87,15 @@ export interface DataHalf {
   warnings?: string[];
 }
 
+/**
+ * Whether early stop applies to the run: asked for, not replaying one case, and not a lone
+ * property (`--only R04` shares the run with none: it runs every case and reports every finding).
+ * Lone as selected: a saved failure replayed or a property not applicable does not change the plan.
+ */
+export function earlyStopApplies(plan: Pick<DataRunPlan, 'earlyStop' | 'path' | 'selected'>): boolean {
+  return plan.earlyStop === true && !plan.path && plan.selected > 1;
+}
+
 /** A saved failure that still fails, reported as the property's failure without generating anew. */
 function resultFromSaved(record: FailureRecord, file: string, seed: number, mismatch: StepMismatch, ms: number): PropertyResult {
   const { message } = new CaseMismatch(mismatch);
@@ -173,9 +182,7 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
   };
   // Judged on every lane's cases: only where this run holds them all (a shard split by lanes does not).
-  // A lone property (`--only R04`) shares the run with none: it runs every case and reports every
-  // finding. Lone as selected: a saved failure replayed or a property not applicable does not change the plan.
-  const earlyStop = plan.earlyStop === true && plan.lanes.count === plan.lanes.total && !plan.path && plan.selected > 1;
+  const earlyStop = earlyStopApplies(plan) && plan.lanes.count === plan.lanes.total;
   try {
     if ((deadline === undefined && !earlyStop) || plan.path) {
       const generated = new Map<string, PropertyResult>();
