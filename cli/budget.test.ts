@@ -2,12 +2,13 @@
  * A short time budget through the real binary: no property fails for lack of time, none passes
  * below its minimum; the summary says how much of each ran; --fail-on-partial makes CI notice.
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { runBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
+import { BUNDLED_MIGRATIONS } from './paths.ts';
 
 describe('early stop (pr: on; --no-early-stop)', () => {
   it('pr stops a saturated property at its minimum and says why in summary.json; one still sending new kinds of request runs on; --no-early-stop, or a lone property, runs every case (why the same seed stops at the same case: engine/runner/budget.test.ts)', async () => {
@@ -19,6 +20,10 @@ describe('early stop (pr: on; --no-early-stop)', () => {
     const byId = summaryOf(path.join(reports, 'pr'));
     expect(byId.R01).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 } });
     expect(byId.R01.note).toMatch(/^stopped early at 100 of 300 cases: every clause reached on both sides, every model branch taken, no new outcome class or kind of request since 50 cases/);
+    // Where it stopped, in the text report (under the table: a pass's note is not printed) and in report.html.
+    expect(r.stdout).toContain(`early stop (saturated at the minimum; --no-early-stop runs every case):\n  R01  ${byId.R01.note}`);
+    expect(r.stdout).toMatch(/^R01 +PASS +100\/300 /m);
+    expect(readFileSync(path.join(reports, 'pr', 'report.html'), 'utf8')).toContain('<td class="num">100/300<div class="note" title="every clause reached on both sides');
     // R16 (one table of ~30, one command, anon or signed in, per case) still sends tables and roles it never sent between cases 50 and 100.
     expect(byId.R16).toMatchObject({ status: 'passed', cases: 300 });
     expect(byId.R16.stoppedEarly).toBeUndefined();
@@ -33,6 +38,15 @@ describe('early stop (pr: on; --no-early-stop)', () => {
     expect(lone.code, lone.stdout + lone.stderr).toBe(0);
     expect(summaryOf(path.join(reports, 'lone')).R01).toMatchObject({ status: 'passed', cases: 120 });
     expect(summaryOf(path.join(reports, 'lone')).R01.stoppedEarly).toBeUndefined();
+    // Lone as selected, not as left to generate: beside a property not applicable here (R04, the
+    // shop, on a target with the users table only), R02 is not lone and stops early (it ran all 300 cases before).
+    const usersOnly = path.join(reports, 'users-only');
+    mkdirSync(usersOnly);
+    for (const f of ['0001_private_helpers.sql', '0100_users.sql']) copyFileSync(path.join(BUNDLED_MIGRATIONS, f), path.join(usersOnly, f));
+    const na = await runBin([...common.map((a) => (a === '3' ? '1' : a)), '--migrations', usersOnly, '--only', 'R02,R04', '--runs', '300', '--report-dir', path.join(reports, 'na')]);
+    expect(na.code, na.stdout + na.stderr).toBe(0);
+    expect(summaryOf(path.join(reports, 'na')).R04.status).toBe('not-applicable');
+    expect(summaryOf(path.join(reports, 'na')).R02).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 } });
   });
 });
 

@@ -114,7 +114,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--baseline <file>', 'accepted findings by signature (JSON, each with a reason): the run fails only on others and reports entries that are FIXED')
     .option('--update-baseline', 'with --baseline: write the file from this run (new findings added, FIXED entries removed)')
     .option('--min-cases <n>', `cases a property needs for a verdict when the budget cuts it short (pr ${p.pr.minCases}, nightly ${p.nightly.minCases}); below it: PARTIAL`, positiveInt('--min-cases'))
-    .option('--early-stop', `stop a data-layer property at or past its --min-cases once saturated: every clause reached on both sides, every model branch taken, no new outcome class or kind of request in its last tranche (pr ${p.pr.earlyStop ? 'on' : 'off'}, nightly ${p.nightly.earlyStop ? 'on' : 'off'}; never on a shard)`)
+    .option('--early-stop', `stop a data-layer property at or past its --min-cases once saturated: every clause reached on both sides, every model branch taken, no new outcome class or kind of request in its last tranche; with it, --shard splits the data-layer properties (each shard runs every lane of its own), so each stops as on one machine (pr ${p.pr.earlyStop ? 'on' : 'off'}, nightly ${p.nightly.earlyStop ? 'on' : 'off'}; never for a lone property)`)
     .option('--no-early-stop', 'run every property to its --runs (within the budget)')
     .option('--fail-on-partial', 'exit 1 when a property is PARTIAL or NOT REACHED (the budget or an interrupt cut it short)')
     .option('--exclude <ids>', 'comma-separated property ids to leave out, e.g. R07,S10', propertyIdList('--exclude'))

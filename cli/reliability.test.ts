@@ -59,8 +59,8 @@ describe('a sharded run gives the verdicts of one machine', () => {
   it('pr (shortened to its rarest clauses) split 2 and 4 ways and merged: the unsharded verdicts and counts', async () => {
     // R06, R09 and R13 have the clauses a slice of the cases misses; S01…S04 are split by position;
     // LINT01 is a catalog check (first shard only, one-sided: every lint refuses), never gated.
-    // Four lanes in every run (4 workers, 2×2, 4×1): the same cases, however they are split. A shard
-    // never stops early (it sees only its lanes): the run it equals is one without early stop.
+    // Four lanes in every run (4 workers, 2×2, 4×1): the same cases, however they are split. Without
+    // early stop a shard takes its lanes of every property (with it, whole properties: the test below).
     const common = ['fuzz', '--profile', 'pr', '--no-early-stop', '--only', 'R06,R09,R13,LINT01,S01,S02,S03,S04', '--seed', '7', '--runs', '200', '--sso-runs', '10', '--no-replay', '--no-color', '--database-url', inject('databaseUrl')];
     const run = (extra: string[]) => {
       const dir = tempDir('shard');
@@ -90,28 +90,37 @@ describe('a sharded run gives the verdicts of one machine', () => {
   }, 300_000);
 });
 
-describe('a sharded run on a mapped target gives the verdicts and notes of one machine', () => {
-  it('examples/student-union (its config and pack: names mapped, parts of rules left out) split 2 ways and merged: the unsharded verdicts, counts and notes', async () => {
+describe('a sharded run on a mapped target gives the verdicts, notes and early stops of one machine', () => {
+  it('examples/student-union (its config and pack: names mapped, parts of rules left out), pr with early stop, split 2 ways by property and merged: the unsharded verdicts, counts, notes and early stops', async () => {
     // Seen on it (seed 7, pr, 3 shards): the merged R07 and R14 lost one machine's 'ran without
     // the parts that need vs_tickets…' (a shard's note held only where coverage is judged).
+    // Early stop judges a property on all its lanes: a shard runs whole properties, every lane, so
+    // it stops R02 and R04 at 100 cases as one machine does (before, a shard ran with early stop off).
     const config = path.join(PROJECT_ROOT, 'examples', 'student-union', 'policyfuzz.config.json');
-    const common = ['fuzz', '--config', config, '--only', 'R07,R14', '--seed', '7', '--runs', '60', '--no-replay', '--no-color', '--database-url', inject('databaseUrl')];
+    const common = ['fuzz', '--config', config, '--only', 'R02,R04,R07,R14', '--seed', '7', '--runs', '200', '--workers', '2', '--no-replay', '--no-color', '--database-url', inject('databaseUrl')];
     const run = (extra: string[]) => {
       const dir = tempDir('mapped-shard');
       return runBin([...common, ...extra, '--report-dir', dir, '--failures-dir', path.join(dir, 'f')]).then((r) => ({ ...r, dir }));
     };
-    const [whole, ...shards] = await Promise.all([run(['--workers', '2']), ...[1, 2].map((i) => run(['--workers', '1', '--shard', `${i}/2`]))]);
+    const [whole, ...shards] = await Promise.all([run([]), ...[1, 2].map((i) => run(['--shard', `${i}/2`]))]);
     for (const r of [whole, ...shards]) expect(r.code, r.stdout + r.stderr).toBe(0);
-    // The pr profile asks for early stop; a shard says it has it off (its 60 runs are below the minimum: none stops here).
-    for (const s of shards) expect(s.stdout + s.stderr).toMatch(/shard \d\/2 \(lanes \d…\d of 2\), early stop off on a shard \(the merge equals one run with --no-early-stop\)/);
-    expect(whole.stdout + whole.stderr).not.toMatch(/early stop off/);
+    expect(shards.map((s) => /shard \d\/2 \([^)]*\)/.exec(s.stdout)?.[0])).toEqual(['shard 1/2 (data-layer properties R02,R07, every lane; early stop as one machine)', 'shard 2/2 (data-layer properties R04,R14, every lane; early stop as one machine)']);
     const out = tempDir('mapped-merged');
     const m = await runBin(['merge-reports', ...shards.map((s) => s.dir), '--out', out]);
     expect(m.code, m.stdout + m.stderr).toBe(0);
-    const verdicts = (s: RunSummary) => s.properties.map((p) => [p.id, p.status, p.cases, p.counts, p.clauses, p.branches, p.dropped ?? null, p.note]).sort(([a], [b]) => String(a).localeCompare(String(b)));
+    const verdicts = (s: RunSummary) => s.properties.map((p) => [p.id, p.status, p.cases, p.planned, p.counts, p.clauses, p.branches, p.dropped ?? null, p.stoppedEarly ?? null, p.note, p.failures.map((f) => f.id)]).sort(([a], [b]) => String(a).localeCompare(String(b)));
     const expected = verdicts(summaryOf(whole.dir));
-    expect(expected.map(([id, status, , , , , , note]) => `${id} ${status} ${String(note).slice(0, 44)}`)).toEqual(['R07 passed ran without the parts that need vs_tickets, ', 'R14 passed ran without the parts that need vs_tickets, ']);
+    expect(expected.map(([id, status, cases, , , , , , , note]) => `${id} ${status} ${cases} ${String(note).slice(0, 44)}`)).toEqual([
+      'R02 passed 100 stopped early at 100 of 200 cases: every cla',
+      'R04 passed 100 stopped early at 100 of 200 cases: every cla',
+      'R07 passed 200 ran without the parts that need vs_tickets, ',
+      'R14 passed 200 ran without the parts that need vs_tickets, ',
+    ]);
     expect(verdicts(summaryOf(out))).toEqual(expected);
+    // Said under the table, by the run and by the merge alike.
+    const early = (text: string) => text.split('\n').filter((l) => /^ {2}R\d\d {2}stopped early/.test(l));
+    expect(early(m.stdout)).toEqual(early(whole.stdout));
+    expect(early(m.stdout)).toHaveLength(2);
   }, 120_000);
 });
 

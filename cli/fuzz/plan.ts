@@ -10,7 +10,7 @@ import { resolveTarget, ruleAllowed, type Target } from '../../engine/config/tar
 import { findConfig } from '../../engine/config/config-file.ts';
 import { changedObjects, touches } from '../../engine/config/changed-since.ts';
 import { listFailures, DEFAULT_FAILURES_DIR, type RecordContext } from '../../engine/failures/store.ts';
-import { wantedCatalogProperties, type DataRunPlan, type SavedCase } from '../../engine/run/data-run.ts';
+import { earlyStopApplies, wantedCatalogProperties, type DataRunPlan, type SavedCase } from '../../engine/run/data-run.ts';
 import { loadBaseline, type Baseline } from '../../engine/findings/baseline.ts';
 import type { Oracle, Pack, PackSource } from '../../engine/pack.ts';
 import { DEFAULT_REPORT_DIR } from '../../engine/report/write.ts';
@@ -43,8 +43,10 @@ export interface RunPlan extends DataRunPlan {
   runs: number;
   workers: number;
   shard: Shard;
-  /** This shard's worker lanes among all shards' (engine/run/data-run.ts). */
+  /** This shard's worker lanes among all shards' (engine/run/data-run.ts); every lane when shards split by property (early stop). */
   lanes: { first: number; count: number; total: number };
+  /** Data-layer properties selected over all shards (engine/run/data-run.ts DataRunPlan.selected). */
+  selected: number;
   timeBudgetMs?: number;
   minCases: number;
   failuresDir: string;
@@ -131,6 +133,13 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   // Read now too: a bad value is exit 2 before anything runs, not an error once past the minimums.
   if (ssoIds.length) slowdownOverride();
   if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
+  // Early stop judges a property on every lane's cases, so where it applies a shard takes whole properties
+  // (by position, every lane of each): each stops where one machine with the same workers stops it.
+  // Without it, a shard takes its lanes of every property.
+  const earlyStop = options.earlyStop ?? profile.earlyStop;
+  const selected = properties.length;
+  const byProperty = shard.count > 1 && earlyStopApplies({ earlyStop, path: options.path, selected });
+  if (byProperty) properties = properties.filter((_, i) => i % shard.count === shard.index - 1);
 
   const migrations = properties.length || wantedCatalogProperties({ catalogProperties, onlyData, target, excluded, path: options.path, shardIndex: shard.index }).length ? target.migrations : [];
   const digest = migrations.length ? migrationsDigest(migrations) : null;
@@ -150,7 +159,8 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
     runs,
     workers,
     shard,
-    lanes: { first: (shard.index - 1) * workers, count: workers, total: shard.count * workers },
+    lanes: byProperty ? { first: 0, count: workers, total: workers } : { first: (shard.index - 1) * workers, count: workers, total: shard.count * workers },
+    selected,
     shardIndex: shard.index,
     // The budget covers both halves: the SSO properties that run afterwards keep their share.
     ssoReserveMs: ssoIds.length ? ssoReserveMs(ssoIds.length, options.ssoRuns ?? profile.ssoRuns) : 0,
@@ -165,7 +175,7 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
     server: { databaseUrl: options.databaseUrl, provider: options.provider },
     timeBudgetMs: options.path ? undefined : (options.timeBudget ?? profile.timeBudgetMs),
     minCases: Math.min(runs, options.minCases ?? profile.minCases),
-    earlyStop: options.earlyStop ?? profile.earlyStop,
+    earlyStop,
     failuresDir,
     reportDir,
     baseline,
@@ -199,12 +209,12 @@ export function replayLineOf(plan: RunPlan, r: { id: string; area: 'data' | 'sso
 
 /** The opening line: what this run will do. */
 export function planLine(plan: RunPlan): string {
-  const { seed, profileName, runs, workers, shard, lanes, timeBudgetMs, migrationsOption, ssoIds, earlyStop } = plan;
-  // A shard sees only its lanes, so it cannot stop early as one machine would: say so where the profile asks for it.
-  const earlyStopOff = earlyStop && shard.count > 1 ? ', early stop off on a shard (the merge equals one run with --no-early-stop)' : '';
+  const { seed, profileName, runs, workers, shard, lanes, timeBudgetMs, migrationsOption, ssoIds, properties } = plan;
+  // Split by property (early stop) or by lanes: said, so the run a merge equals is known.
+  const split = lanes.count === lanes.total ? `data-layer properties ${properties.map((p) => p.id).join(',') || 'none'}, every lane; early stop as one machine` : `lanes ${lanes.first}…${lanes.first + workers - 1} of ${lanes.total}`;
   return (
     `policyfuzz: seed ${seed}, profile ${profileName}, ${runs} runs per property, ${workers} worker(s)` +
-    `${shard.count > 1 ? `, shard ${shard.index}/${shard.count} (lanes ${lanes.first}…${lanes.first + workers - 1} of ${lanes.total})${earlyStopOff}` : ''}` +
+    `${shard.count > 1 ? `, shard ${shard.index}/${shard.count} (${split})` : ''}` +
     `${timeBudgetMs ? `, time budget ${Math.round(timeBudgetMs / 1000)} s` : ''}, migrations ${migrationsOption}${ssoIds.length ? `, SSO ${ssoIds.join(',')}` : ''}`
   );
 }

@@ -1,6 +1,7 @@
 /** What a person watching the terminal sees: a progress bar while cases run, then one row per property. */
 import cliProgress from 'cli-progress';
 import type { BranchCount, PropertyResult } from '../runner/result.ts';
+import { earlyStopNote } from '../runner/budget.ts';
 import { untakenBranches } from '../runner/coverage.ts';
 import type { RunTimings } from './summary.ts';
 import type { Outcome } from '../model/outcome.ts';
@@ -58,7 +59,7 @@ export const COUNTS_LEGEND = [
   '  filtered  succeeded, but row security left nothing visible or changed (0 rows, no error)',
   '  rejected  refused by a grant or policy (42501) or raised by a guard or function (P0001…)',
   '  errored   any other database error: a constraint (23…), bad input (22…), an unknown object',
-  'cases: ran/planned when the time budget or an interrupt cut a property short',
+  'cases: ran/planned when the time budget, an interrupt or early stop cut a property short',
   'dropped (when shown): cases drawn that this target cannot hold (a null in a NOT NULL column, a missing',
   '  foreign-key row, a unique collision): not run, not counted in cases; summary.json has them by reason',
 ];
@@ -70,7 +71,7 @@ export function summaryTable(results: PropertyResult[], width: number = TABLE_WI
   const rows = results.map((r) => [
     r.id,
     STATUS_LABEL[r.status],
-    r.planned !== undefined && r.cases < r.planned && r.stopped ? `${r.cases}/${r.planned}` : String(r.cases),
+    r.planned !== undefined && r.cases < r.planned && (r.stopped || r.stoppedEarly) ? `${r.cases}/${r.planned}` : String(r.cases),
     ...(withDropped ? [String(Object.values(r.dropped ?? {}).reduce((n, k) => n + k, 0))] : []),
     String(r.counts.allowed ?? '-'),
     String(r.counts.filtered ?? '-'),
@@ -84,6 +85,13 @@ export function summaryTable(results: PropertyResult[], width: number = TABLE_WI
   const fit = (title: string) => (title.length <= titleWidth ? title : `${title.slice(0, titleWidth - 1)}…`);
   const line = (cells: string[]) => [...cells.slice(0, -1).map((c, i) => pad(c, widths[i])), fit(cells.at(-1)!)].join('  ').trimEnd();
   return [line(header), [...widths, Math.min(titleWidth, Math.max(4, ...rows.map((r) => r.at(-1)!.length)))].map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** The properties that stopped early (`--early-stop`), one line each: at how many cases, and why. */
+export function earlyStopLines(results: readonly { id: string; planned?: number | null; stoppedEarly?: { cases: number; reason: string } }[]): string[] {
+  const stopped = results.filter((r) => r.stoppedEarly);
+  if (!stopped.length) return [];
+  return ['early stop (saturated at the minimum; --no-early-stop runs every case):', ...stopped.map((r) => `  ${r.id}  ${earlyStopNote(r.stoppedEarly!, r.planned)}`)];
 }
 
 /**

@@ -153,7 +153,7 @@ export function htmlReport(summary: RunSummary): string {
         .map(([k, v]) => `${k} ${v}`)
         .join(' · ');
       const failLinks = p.failures.map((f, i) => `<a href="#failure-${htmlEscape(f.id ?? `${p.id}-${i}`)}">failure ${i + 1}</a>`).join(' ');
-      return `<tr class="${s.cls}" data-property="${htmlEscape(p.id)}"><td><strong>${htmlEscape(p.id)}</strong> ${htmlEscape(p.title)}${p.note ? `<div class="note">${htmlEscape(p.note)}</div>` : ''}</td><td><span class="badge ${s.cls}">${s.label}</span> ${failLinks}</td><td class="num">${p.cases}</td><td>${coverageBar(p, others)}</td><td class="note">${htmlEscape(counts)}</td><td class="branches">${branchCell(p)}</td><td class="num">${(p.durationMs / 1000).toFixed(1)} s</td></tr>`;
+      return `<tr class="${s.cls}" data-property="${htmlEscape(p.id)}"><td><strong>${htmlEscape(p.id)}</strong> ${htmlEscape(p.title)}${p.note ? `<div class="note">${htmlEscape(p.note)}</div>` : ''}</td><td><span class="badge ${s.cls}">${s.label}</span> ${failLinks}</td><td class="num">${p.stoppedEarly && p.planned != null && p.cases < p.planned ? `${p.cases}/${p.planned}<div class="note" title="${htmlEscape(p.stoppedEarly.reason)}">stopped early</div>` : p.cases}</td><td>${coverageBar(p, others)}</td><td class="note">${htmlEscape(counts)}</td><td class="branches">${branchCell(p)}</td><td class="num">${(p.durationMs / 1000).toFixed(1)} s</td></tr>`;
     })
     .join('\n');
   const failures = summary.properties.flatMap((p) => p.failures.map((f, i) => failureSection(p, f, i)));

@@ -12,7 +12,7 @@ import { junitXml } from './junit.ts';
 import { mergeSummaries, runSummary, RunSummarySchema, type PropertySummary, type RunSummary } from './summary.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
-import { passNote } from '../runner/run-data-property.ts';
+import { droppedNote, passNote } from '../runner/run-data-property.ts';
 import { partialNote } from '../runner/applicability.ts';
 
 const CHROMIUM = process.env.POLICYFUZZ_CHROMIUM ?? '/usr/bin/chromium';
@@ -71,6 +71,15 @@ describe('JSON summary', () => {
     const merged = mergeSummaries([shard(1, 2), shard(2, 3)]).properties[0];
     expect(merged.readings).toEqual({ 'users.guard-exempting-fewer': 5 });
     expect(merged.note).toBe('accepted as secure readings: users.guard-exempting-fewer (5 steps)');
+  });
+
+  it('keeps a property run whole on one shard (split by property, early stop) as that shard wrote it: one machine\'s note, in its order', () => {
+    // Recomputed as a split property's is, the dropped cases' note came before the early stop's.
+    const dropped = { x: 400 };
+    const note = `stopped early at 100 of 300 cases: saturated; ${droppedNote(dropped, 100)}`;
+    const whole: PropertySummary = { ...passing, cases: 100, planned: 300, dropped, stoppedEarly: { cases: 100, reason: 'saturated' }, note };
+    const m = mergeSummaries([summary([{ ...whole }], { index: 1, count: 2 }), summary([{ ...passing, id: 'R05' }], { index: 2, count: 2 })]);
+    expect(m.properties.find((p) => p.id === 'R04')).toEqual(whole);
   });
 
   it("merges shards' timings: every part and each property's parts add up (machine time); without them on every shard, none", () => {

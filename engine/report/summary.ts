@@ -388,6 +388,9 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
   }
   // Coverage is judged here, on every shard's tallies together (a shard leaves it to the merge).
   for (const [id, p] of byId) {
+    // Run whole on one shard (a catalog check, an SSO property, a data-layer property of a run split
+    // by property): that shard's verdict and note are one machine's, as they are.
+    if (notes.get(id)!.length === 1 && !leftToMerge.has(id)) continue;
     // Capped as one run caps them: the first MAX_FINDINGS in one run's order. A shard that found
     // more than it listed makes the count a lower bound.
     const distinctListed = oneFindingPerSignature(p.failures);

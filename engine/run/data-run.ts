@@ -54,8 +54,18 @@ export interface DataRunPlan {
   /** Why ssoNeedsMs is above the calibrated reserve now (the load factor and how to override it), or undefined: named in the note of a property it cut. */
   ssoNeedsNote?: () => string | undefined;
   minCases: number;
-  /** Stop a property at or past its minimum once saturated (engine/runner/budget.ts earlyStopReason); off on a shard and for a lone property. */
+  /**
+   * Stop a property at or past its minimum once saturated (engine/runner/budget.ts earlyStopReason),
+   * judged on all its lanes' cases: a shard that runs it holds them all (cli/fuzz/plan.ts splits by
+   * property then). Off for a lone property: one the user selected alone (`selected`).
+   */
   earlyStop?: boolean;
+  /**
+   * How many data-layer properties the run selected (--only, --exclude, the config), over all
+   * shards: what "a lone property" is judged by, not by what is left to generate once saved
+   * failures and properties not applicable are settled.
+   */
+  selected: number;
   /** Replays one case (`--path`) instead of generating. */
   path?: string;
   failuresDir: string;
@@ -75,6 +85,15 @@ export interface DataHalf {
   phases: RunPhases;
   /** What the run could not set up as the target is (summary.json `warnings`): printed under --quiet too. */
   warnings?: string[];
+}
+
+/**
+ * Whether early stop applies to the run: asked for, not replaying one case, and not a lone
+ * property (`--only R04` shares the run with none: it runs every case and reports every finding).
+ * Lone as selected: a saved failure replayed or a property not applicable does not change the plan.
+ */
+export function earlyStopApplies(plan: Pick<DataRunPlan, 'earlyStop' | 'path' | 'selected'>): boolean {
+  return plan.earlyStop === true && !plan.path && plan.selected > 1;
 }
 
 /** A saved failure that still fails, reported as the property's failure without generating anew. */
@@ -162,9 +181,8 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     stop: control.interrupted,
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
   };
-  // A shard sees only its lanes' cases: stopping on them would make the merge differ from one unsharded run.
-  // A lone property (`--only R04`) shares the run with none: it runs every case and reports every finding.
-  const earlyStop = plan.earlyStop === true && plan.lanes.count === plan.lanes.total && !plan.path && toGenerate.length > 1;
+  // Judged on every lane's cases: only where this run holds them all (a shard split by lanes does not).
+  const earlyStop = earlyStopApplies(plan) && plan.lanes.count === plan.lanes.total;
   try {
     if ((deadline === undefined && !earlyStop) || plan.path) {
       const generated = new Map<string, PropertyResult>();
@@ -182,8 +200,8 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     }
     return await runBreadthFirst({
       properties: toGenerate,
-      // One property has no other to share with: one run, no tranches.
-      tranches: toGenerate.length > 1 ? tranchesOf(runs, minCases) : [runs],
+      // One property has no other to share the budget with: one run, no tranches (unless early stop judges it at its minimum).
+      tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases) : [runs],
       deadline: deadline ?? Number.POSITIVE_INFINITY,
       ...(budgetEnd && plan.ssoNeedsMs ? { deepeningDeadline: { above: minCases, at: () => budgetEnd - plan.ssoNeedsMs!(), ...(plan.ssoNeedsNote ? { why: plan.ssoNeedsNote } : {}) } } : {}),
       ...(earlyStop ? { earlyStopFrom: minCases } : {}),

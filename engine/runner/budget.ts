@@ -221,6 +221,11 @@ export function earlyStopReason(before: PropertyResult | undefined, after: Prope
   return [...what, `no new outcome class or kind of request since ${before.cases} cases`].join(', ');
 }
 
+/** What a note (and the reports) say of a property that stopped early: at how many of its planned cases, and why. */
+export function earlyStopNote(early: { cases: number; reason: string }, planned: number | null | undefined): string {
+  return `stopped early at ${early.cases}${planned != null ? ` of ${planned}` : ''} cases: ${early.reason}`;
+}
+
 /**
  * A property goes on to its next tranche passing or failing: which lanes' cases fail must not
  * decide how many the others run, or the shards of a run (each its own lanes) would run more
@@ -272,8 +277,9 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
           const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(atReached.get(property.id), joined) : undefined;
           atReached.set(property.id, joined);
           if (why) {
-            const early = `stopped early at ${joined.cases}${joined.planned !== undefined ? ` of ${joined.planned}` : ''} cases: ${why}`;
-            joined = { ...joined, stoppedEarly: { cases: joined.cases, reason: why }, note: joined.note ? `${early}; ${joined.note}` : early };
+            const stoppedEarly = { cases: joined.cases, reason: why };
+            const early = earlyStopNote(stoppedEarly, joined.planned);
+            joined = { ...joined, stoppedEarly, note: joined.note ? `${early}; ${joined.note}` : early };
             settled.add(property.id);
           }
         }

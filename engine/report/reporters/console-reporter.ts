@@ -4,7 +4,7 @@
  * `always` notes and the verdict; `--json` sends all of it to stderr (the caller's `out`).
  */
 import { accessMatrix, matrixMarkdown } from '../matrix.ts';
-import { branchCoverageLines, COUNTS_LEGEND, NO_PROGRESS, printFailures, progressBar, summaryTable, timingsText, type Progress } from '../console.ts';
+import { branchCoverageLines, COUNTS_LEGEND, earlyStopLines, NO_PROGRESS, printFailures, progressBar, summaryTable, timingsText, type Progress } from '../console.ts';
 import { printFindings } from '../../findings/report.ts';
 import { reportFileList } from '../write.ts';
 import type { Paint } from '../color.ts';
@@ -52,6 +52,8 @@ export function consoleReporter(options: ConsoleReporterOptions): RunReporter {
           if (event.results.some((r) => r.area === 'data')) for (const line of COUNTS_LEGEND) chatter(line);
           const branchLines = branchCoverageLines(event.results);
           if (branchLines.length) chatter(`\n${branchLines.join('\n')}`);
+          const earlyLines = earlyStopLines(event.results);
+          if (earlyLines.length) chatter(`\n${earlyLines.join('\n')}`);
           printFailures(event.results, event.saved, out, colors);
           printFindings(event.results, event.saved, event.baselineChecks, out);
           const notRun = event.verdict.notRun;
