@@ -22,7 +22,7 @@ import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
-import { predictSteps } from './case-predictions.ts';
+import { predictStep, predictSteps } from './case-predictions.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
@@ -184,7 +184,7 @@ export interface PreparedStep {
  * `prepared`: its request and prediction when already made (from the same world).
  */
 export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle, prepared?: PreparedStep, earlier: readonly HistoryEntry[] = []): Promise<StepCheck> {
-  const prediction = prepared?.prediction ?? predict(oracle, world, step.caller, step.request);
+  const prediction = prepared?.prediction ?? predictStep(oracle, world, step);
   // Predicted here (a model run's step): a write the target cannot judge as the model does drops the case.
   const unrealizable = prepared ? undefined : unrealizableStep(tx.fixturePlan, oracle, world, step, prediction);
   if (unrealizable) throw new NotRealizable(unrealizable);
@@ -444,7 +444,8 @@ export async function checkCase(
       try {
         await modelRun(async (step) => {
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
-          const checked = await checkStep(tx, world, step, i, oracle, undefined, history);
+          // The case's own step (the same as data): its answer, kept when the case was compiled, is reused.
+          const checked = await checkStep(tx, world, testCase.steps[i], i, oracle, undefined, history);
           record(checked);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.entry.prediction.world;
