@@ -287,15 +287,16 @@ function unrealizableCase(plan: FixturePlan, oracle: Oracle, testCase: DataCase,
 function unrealizableStep(plan: FixturePlan, oracle: Oracle, before: World, step: DataStep, prediction: Prediction): string | undefined {
   if (!plan.shapes) return undefined;
   const nullable = (table: string, column: string) => oracle.model.tables[table]?.columns.find((c) => c.name === column)?.nullable !== false;
-  return unrealizableIdentityWrite(plan, step.request) ?? unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? unrealizableEnumWrite(plan, step.request, prediction.outcome) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world));
+  return unrealizableIdentityWrite(plan, step.request) ?? unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? unrealizableEnumWrite(plan, step.request, prediction.outcome) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world, before));
 }
 
 /**
  * A world the model predicts: its server-assigned columns still null (a row the step inserted) are
  * the target's to write. A value the world already holds (a fixture row's identity key, which
  * other rows reference) stays: without it, every child row's foreign key looked orphaned.
+ * `before`: the world before the step, already found to hold on the target.
  */
-function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World): string | undefined {
+function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World, before: World): string | undefined {
   if (!plan.shapes) return undefined;
   const written: World = {};
   for (const [table, rows] of Object.entries(world)) {
@@ -305,7 +306,8 @@ function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World)
     // Rows with nothing to leave out are checked as they are, not copied.
     written[table] = assigned.length && rows.some(unassigned) ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k, v]) => !assigned.includes(k) || (v !== null && v !== undefined)))) : rows;
   }
-  return unrealizableOnTarget(plan, written, oracle.model.fixtureOrder);
+  // The tables the step left as they were (the same arrays) held before it: not gone through again.
+  return unrealizableOnTarget(plan, written, oracle.model.fixtureOrder, before);
 }
 
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
