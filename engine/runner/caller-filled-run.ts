@@ -3,10 +3,12 @@
  * columns from auth.uid() (Oracle.callerFilled). Its steps were compiled on the pack's model,
  * which keeps the bodies as drawn; the engine's prediction stores the caller instead, which
  * changes the worlds the later commands are drawn from, so the run would no longer send the
- * case's steps. Compiled again instead, on the engine's predictions; the steps go out as drawn.
+ * case's steps. Compiled again instead, on the engine's predictions (kept with the steps: the
+ * check reuses them); the steps go out as drawn.
  */
 import type { Oracle } from '../pack.ts';
-import { callerFilledRequest, predict } from '../model/predict.ts';
+import { callerFilledRequest } from '../model/predict.ts';
+import { predictAndKeep } from './case-predictions.ts';
 import { modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
 
 export async function withCallerFilledRun(oracle: Oracle, testCase: DataCase): Promise<DataCase> {
@@ -16,7 +18,7 @@ export async function withCallerFilledRun(oracle: Oracle, testCase: DataCase): P
   let world = testCase.world;
   await run(async (step) => {
     steps.push(step);
-    world = predict(oracle, world, step.caller, step.request).world;
+    world = predictAndKeep(oracle, world, step).world;
     return world;
   });
   return withModelRun({ world: testCase.world, steps }, run);

@@ -1,14 +1,16 @@
 /**
  * One walk over a case's steps (case-predictions.ts): guided generation, prepareCase and the
  * coverage tallies read the model's answers to a drawn case from the one walk made for it; a
- * model run's (steps drawn as it runs) are not kept.
+ * model run's (steps drawn as it runs) are not kept; its compile's answers are kept per step,
+ * reused only for the same oracle, world and step.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R03 } from '../../packs/reference/rules/R03-vs-submitter-guard/property.ts';
 import type { Oracle } from '../pack.ts';
-import { casePredictions, predictSteps } from './case-predictions.ts';
+import { casePredictions, predictStep, predictSteps } from './case-predictions.ts';
+import { vsLifecycleCases } from '../../packs/reference/lifecycle/vs-lifecycle.ts';
 import { GUIDE_AFTER, laneArbitrary } from './guided.ts';
 import type { DataCase } from './data-case.ts';
 
@@ -44,5 +46,25 @@ describe("a case's predictions", () => {
     const during = lookups();
     for (const c of drawn) predictSteps(oracle, c);
     expect(lookups()).toBe(during);
+  });
+
+  it("a model run's compiled answers are reused by the check for the same oracle, world and step only", () => {
+    const { oracle, lookups } = countingOracle();
+    const testCase = fc.sample(vsLifecycleCases(oracle.settings, 16, oracle), { seed: 4, numRuns: 20 }).find((c) => c.steps.length > 1)!;
+    expect(testCase).toBeDefined();
+    const compiled = lookups();
+    let world = testCase.world;
+    const kept = testCase.steps.map((step) => {
+      const p = predictStep(oracle, world, step);
+      world = p.world;
+      return p;
+    });
+    expect(lookups()).toBe(compiled);
+    // Made again: a step edited (shrunk or rewritten: another object), another world, another oracle — the same answers.
+    const [step] = testCase.steps;
+    expect(predictStep(oracle, testCase.world, { ...step })).not.toBe(kept[0]);
+    expect(predictStep(oracle, { ...testCase.world }, step)).not.toBe(kept[0]);
+    expect(lookups()).toBeGreaterThan(compiled);
+    expect(predictStep(referenceOracle, testCase.world, step)).toEqual(kept[0]);
   });
 });

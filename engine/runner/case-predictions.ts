@@ -6,7 +6,8 @@
  */
 import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { modelRunOf, type DataCase } from './data-case.ts';
+import type { World } from '../model/world.ts';
+import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
 
 export type StepPrediction = { prediction: Prediction } | { thrown: unknown };
 
@@ -48,4 +49,28 @@ export function casePredictions(testCase: DataCase, oracle: Oracle, known: reado
     if ('thrown' in s) throw s.thrown;
     return s.prediction;
   });
+}
+
+/** Per step object: the answer a model run's compile made to it, and the oracle and world it was made by and from. */
+const compiled = new WeakMap<DataStep, { oracle: Oracle; before: World; prediction: Prediction }>();
+
+/**
+ * The model's answer to a step as a model run compiles its case (fc.commands: the recorder),
+ * kept with the step, so the check (predictStep) does not make it again.
+ */
+export function predictAndKeep(oracle: Oracle, before: World, step: DataStep): Prediction {
+  const prediction = predict(oracle, before, step.caller, step.request);
+  compiled.set(step, { oracle, before, prediction });
+  return prediction;
+}
+
+/**
+ * The model's answer to one step from `before`: the kept one when it was made by this very oracle
+ * from this very world for this very step (the model is pure: the same answer), else made now.
+ * A step changed since (shrunk, its ids or callers rewritten for a target) is a new object, and a
+ * world changed since (a refusal the model accepted, a stored default) another world: made again.
+ */
+export function predictStep(oracle: Oracle, before: World, step: DataStep): Prediction {
+  const kept = compiled.get(step);
+  return kept && kept.oracle === oracle && kept.before === before ? kept.prediction : predict(oracle, before, step.caller, step.request);
 }

@@ -22,7 +22,7 @@ import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
-import { predictSteps } from './case-predictions.ts';
+import { predictStep, predictSteps } from './case-predictions.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
@@ -184,7 +184,7 @@ export interface PreparedStep {
  * `prepared`: its request and prediction when already made (from the same world).
  */
 export async function checkStep(tx: Executor, world: World, step: DataStep, index: number, oracle: Oracle, prepared?: PreparedStep, earlier: readonly HistoryEntry[] = []): Promise<StepCheck> {
-  const prediction = prepared?.prediction ?? predict(oracle, world, step.caller, step.request);
+  const prediction = prepared?.prediction ?? predictStep(oracle, world, step);
   // Predicted here (a model run's step): a write the target cannot judge as the model does drops the case.
   const unrealizable = prepared ? undefined : unrealizableStep(tx.fixturePlan, oracle, world, step, prediction);
   if (unrealizable) throw new NotRealizable(unrealizable);
@@ -287,15 +287,16 @@ function unrealizableCase(plan: FixturePlan, oracle: Oracle, testCase: DataCase,
 function unrealizableStep(plan: FixturePlan, oracle: Oracle, before: World, step: DataStep, prediction: Prediction): string | undefined {
   if (!plan.shapes) return undefined;
   const nullable = (table: string, column: string) => oracle.model.tables[table]?.columns.find((c) => c.name === column)?.nullable !== false;
-  return unrealizableIdentityWrite(plan, step.request) ?? unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? unrealizableEnumWrite(plan, step.request, prediction.outcome) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world));
+  return unrealizableIdentityWrite(plan, step.request) ?? unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? unrealizableEnumWrite(plan, step.request, prediction.outcome) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world, before));
 }
 
 /**
  * A world the model predicts: its server-assigned columns still null (a row the step inserted) are
  * the target's to write. A value the world already holds (a fixture row's identity key, which
  * other rows reference) stays: without it, every child row's foreign key looked orphaned.
+ * `before`: the world before the step, already found to hold on the target.
  */
-function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World): string | undefined {
+function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World, before: World): string | undefined {
   if (!plan.shapes) return undefined;
   const written: World = {};
   for (const [table, rows] of Object.entries(world)) {
@@ -305,7 +306,8 @@ function unrealizablePrediction(plan: FixturePlan, oracle: Oracle, world: World)
     // Rows with nothing to leave out are checked as they are, not copied.
     written[table] = assigned.length && rows.some(unassigned) ? rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k, v]) => !assigned.includes(k) || (v !== null && v !== undefined)))) : rows;
   }
-  return unrealizableOnTarget(plan, written, oracle.model.fixtureOrder);
+  // The tables the step left as they were (the same arrays) held before it: not gone through again.
+  return unrealizableOnTarget(plan, written, oracle.model.fixtureOrder, before);
 }
 
 const sameStep = (a: DataStep, b: DataStep | undefined) => b !== undefined && JSON.stringify(a) === JSON.stringify(b);
@@ -444,7 +446,8 @@ export async function checkCase(
       try {
         await modelRun(async (step) => {
           if (!sameStep(step, testCase.steps[i])) throw new Error(`harness: the model run's step ${i + 1} is not the case's step ${i + 1}`);
-          const checked = await checkStep(tx, world, step, i, oracle, undefined, history);
+          // The case's own step (the same as data): its answer, kept when the case was compiled, is reused.
+          const checked = await checkStep(tx, world, testCase.steps[i], i, oracle, undefined, history);
           record(checked);
           if (checked.mismatch) throw new CaseMismatch(checked.mismatch);
           world = checked.entry.prediction.world;

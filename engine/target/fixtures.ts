@@ -494,9 +494,9 @@ export function callersAsIssued<T extends { caller: Caller }>(world: World, step
 /**
  * Why a model world (in the model's names) cannot exist on this target (realizable.ts), or
  * undefined. Only a target read from its catalog is asked: the bundled reference holds every
- * world its own model makes.
+ * world its own model makes. `holds`: the world before a step, already found to hold here.
  */
-export function unrealizableOnTarget(plan: FixturePlan, world: World, modelOrder: readonly string[]): string | undefined {
+export function unrealizableOnTarget(plan: FixturePlan, world: World, modelOrder: readonly string[], holds?: World): string | undefined {
   if (!plan.shapes) return undefined;
   const mapping = plan.mapping;
   const onTarget = mapping ? worldToTarget(mapping, world) : world;
@@ -504,7 +504,8 @@ export function unrealizableOnTarget(plan: FixturePlan, world: World, modelOrder
   // Storage bucket a migration made): a foreign key into it is left to the database.
   const seededKept = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));
   const modelTables = new Set([...(mapping ? orderToTarget(mapping, modelOrder) : modelOrder), ...Object.keys(onTarget)].filter((t) => !seededKept.has(t)));
-  return unrealizableReason(onTarget, plan.shapes, modelTables);
+  // `holds` is in the model's names: of use only unmapped.
+  return unrealizableReason(onTarget, plan.shapes, modelTables, mapping ? undefined : holds);
 }
 
 /**

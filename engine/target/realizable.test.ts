@@ -33,6 +33,19 @@ describe('a world the target cannot hold', () => {
     expect(reason({ vs_tickets: [{ id: 't', submitter_id: 'b' }] })).toMatch(/needs a users row/);
   });
 
+  it('after a step (`holds`: the world before it): a table left as it was is not gone through again, unless a table its foreign keys name changed', () => {
+    const tickets = [{ id: 't', submitter_id: 'b' }];
+    const users = [person('a'), person('b')];
+    const before: World = { users, vs_tickets: tickets };
+    // A step that deleted the submitter: the tickets are the same array, their parent table is not.
+    expect(unrealizableReason({ users: [users[0]], vs_tickets: tickets }, shapes, modelTables, before)).toBe('vs_tickets.submitter_id needs a users row the case lacks (foreign key)');
+    // A step that broke the changed table itself.
+    expect(unrealizableReason({ users: [...users, person('c', { role: null })], vs_tickets: tickets }, shapes, modelTables, before)).toBe('users.role is NOT NULL');
+    // The same arrays as a world known to hold: nothing gone through (a table it could not hold is taken on its word).
+    const unheld = [person('x', { role: null })];
+    expect(unrealizableReason({ users: unheld }, shapes, modelTables, { users: unheld })).toBeUndefined();
+  });
+
   it('names two values equal under a unique index on lower(email), and only under it', () => {
     expect(reason({ users: [person('a', { email: 'Ann@x.test' }), person('b', { email: 'ann@x.test' })] })).toBe('users.email values collide under unique index users_email_lower_key');
     expect(reason({ users: [person('a', { email: null }), person('b', { email: null })] })).toBeUndefined();

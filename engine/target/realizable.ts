@@ -120,15 +120,19 @@ function describeCheck(check: CheckForm): string {
 /**
  * Why `world` (in the target's names) cannot exist on the target, or undefined. `modelTables`:
  * the tables the model writes (target names); a foreign key to one of them must find its row in
- * the world, one to any other table is the fixture filler's to satisfy.
+ * the world, one to any other table is the fixture filler's to satisfy. `holds`: a world already
+ * found to hold here (the one before a step): a table whose rows are the very same array there,
+ * as are those of every table its foreign keys name, holds again and is not gone through again.
  */
-export function unrealizableReason(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>): string | undefined {
+export function unrealizableReason(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>, holds?: World): string | undefined {
   const parents = new Map<string, ReadonlySet<string>>();
   for (const table of Object.keys(world)) {
     const rows = world[table];
     const columns = rows.length ? shapes.get(table) : undefined;
     if (!columns) continue;
-    for (const c of constraining(columns)) {
+    const checking = constraining(columns);
+    if (holds && rows === holds[table] && checking.every((c) => !c.references || world[c.references.table] === holds[c.references.table])) continue;
+    for (const c of checking) {
       const problem = columnProblem(table, c, rows, world, modelTables, parents);
       if (problem) return problem;
     }

@@ -165,7 +165,7 @@ export function callerWithClaims(caller: Caller, world: World, settings: ModelSe
 }
 
 /** The run's oracle is a pack Oracle (RunOracle says so) for these very settings. */
-function isRunOracleFor(oracle: RunOracle<ModelSettings>, settings: ModelSettings): oracle is Oracle<ModelSettings> {
+export function isRunOracleFor(oracle: RunOracle<ModelSettings>, settings: ModelSettings): oracle is Oracle<ModelSettings> {
   return oracle.settings === settings;
 }
 

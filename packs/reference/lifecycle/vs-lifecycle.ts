@@ -22,10 +22,12 @@
 import fc from 'fast-check';
 import type { Caller } from '../../../engine/model/caller.ts';
 import type { Row } from '../../../engine/model/json.ts';
-import { predict } from '../model/predict.ts';
+import { referenceOracleWith } from '../model/index.ts';
+import { predictAndKeep } from '../../../engine/runner/case-predictions.ts';
+import type { RunOracle } from '../../../engine/runner/data-property.ts';
 import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
-import { callerOf, callerWithClaims, peopleWorld, type Person } from '../generators/identities.ts';
+import { callerOf, callerWithClaims, isRunOracleFor, peopleWorld, type Person } from '../generators/identities.ts';
 import { vsCategory, vsTicket, VS_TICKET_IDS } from '../generators/vs-world.ts';
 import { withModelRun, type DataCase, type DataStep } from '../../../engine/runner/data-case.ts';
 import { lifecycleCommandArbs, type CastKey, type LifecycleModel, type LifecycleReal } from './vs-commands.ts';
@@ -104,8 +106,14 @@ export function lifecycleWorld(settings: ModelSettings, people: Person[]): fc.Ar
     });
 }
 
-export function vsLifecycleCases(settings: ModelSettings, maxCommands = 16): fc.Arbitrary<DataCase> {
+/**
+ * `oracle`: the run's (RunOracle), for these settings: the recorder predicts with it, so the
+ * answers it keeps with the steps are the ones the check would make (case-predictions.ts
+ * predictStep reuses them). Absent: the reference model with the settings.
+ */
+export function vsLifecycleCases(settings: ModelSettings, maxCommands = 16, oracle?: RunOracle<ModelSettings>): fc.Arbitrary<DataCase> {
   const { people, callers } = lifecycleCast(settings);
+  const predictingWith = oracle && isRunOracleFor(oracle, settings) ? oracle : referenceOracleWith(settings);
   return fc.tuple(lifecycleWorld(settings, people), fc.commands(lifecycleCommandArbs(), { maxCommands, size: 'max' })).map(([world, commands]): DataCase => {
     // A fresh model per run, from the case's world.
     const setup = (real: LifecycleReal) => ({ model: { world, settings, callers, ids: VS_TICKET_IDS } satisfies LifecycleModel, real });
@@ -114,7 +122,7 @@ export function vsLifecycleCases(settings: ModelSettings, maxCommands = 16): fc.
     const recorder: LifecycleReal = {
       send(step, model) {
         steps.push(step);
-        model.world = predict(model.world, step.caller, step.request, settings).world;
+        model.world = predictAndKeep(predictingWith, model.world, step).world;
       },
     };
     // The recorder answers synchronously, so the (async-typed) commands run as synchronous ones.

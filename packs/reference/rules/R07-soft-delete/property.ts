@@ -81,6 +81,6 @@ export const R07: DataProperty = fromParts(
     { tables: ['pr_tickets'], functions: ['soft_delete_pr_ticket', 'get_pr_ticket_by_id'], cases: prSoftDeleteCases },
     { tables: ['vs_tickets', 'vs_categories'], functions: ['soft_delete_vs_ticket', 'get_vs_ticket_by_id', 'find_similar_vs_tickets', 'merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'get_vs_linked_context', 'get_public_vs_board'], cases: vsSoftDeleteCases },
     // Lifecycles (fc.commands): submit, update, transfer, publish, merge, soft delete, read again.
-    { tables: ['vs_tickets', 'vs_categories'], functions: ['soft_delete_vs_ticket', 'get_vs_ticket_by_id', 'find_similar_vs_tickets', 'merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'get_vs_linked_context', 'get_public_vs_board', 'get_public_vs_problem'], cases: (settings) => vsLifecycleCases(settings) },
+    { tables: ['vs_tickets', 'vs_categories'], functions: ['soft_delete_vs_ticket', 'get_vs_ticket_by_id', 'find_similar_vs_tickets', 'merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'get_vs_linked_context', 'get_public_vs_board', 'get_public_vs_problem'], cases: (settings, oracle) => vsLifecycleCases(settings, undefined, oracle) },
   ],
 );
