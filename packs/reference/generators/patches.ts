@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { Json, Row } from '../../../engine/model/json.ts';
-import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
+import { holdsNotNull, ModelSettingsSchema, type ModelSettings } from '../model/settings.ts';
 import type { ColumnSpec, TableModel } from '../../../engine/model/table-model.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { fakerValue, internationalPhoneNumber } from './faker.ts';
@@ -28,18 +28,43 @@ export function vocabulary(settings: ModelSettings): string[] {
   return [...known];
 }
 
-/** Settings whose words are choices of reading or drawing, no value a column holds: left out, so adding one draws no other case. */
-const NOT_VOCABULARY = new Set(['phoneStyle', 'callerEmail', 'unpublishedTitle', 'publicCommentKey', 'publicCommenters', 'readers', 'notFoundAs']);
-
+/**
+ * Every string a setting holds as a value of the project's own (a role, a status, a department,
+ * a message pattern), read with the settings schema: a setting the schema declares as one of a
+ * fixed list (a z.enum: phoneStyle, vs.publicCommenters, …) is a choice of reading or drawing,
+ * no value a column holds, so it is left out and a new one draws no other case.
+ */
 function vocabularyOf(settings: ModelSettings): string[] {
   const out = new Set<string>();
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') out.add(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.entries(v).forEach(([k, x]) => !NOT_VOCABULARY.has(k) && walk(x));
-  };
-  walk(settings);
+  walkValues(settings, ModelSettingsSchema as unknown as SchemaNode, out);
   return [...out];
+}
+
+/** The zod definition this walk reads (zod 4's `_zod.def`): only the kinds the settings schema uses. */
+interface SchemaDef {
+  type: string;
+  innerType?: SchemaNode;
+  shape?: Record<string, SchemaNode>;
+  element?: SchemaNode;
+  valueType?: SchemaNode;
+  options?: SchemaNode[];
+}
+type SchemaNode = { _zod: { def: SchemaDef }; safeParse(v: unknown): { success: boolean } };
+
+function walkValues(value: unknown, schema: SchemaNode, out: Set<string>): void {
+  let def = schema._zod.def;
+  while (def.innerType) def = def.innerType._zod.def; // default, prefault, optional, nullable
+  if (def.type === 'enum') return;
+  if (def.type === 'union') {
+    const fits = def.options!.find((o) => o.safeParse(value).success);
+    if (fits) walkValues(value, fits, out);
+  } else if (typeof value === 'string') out.add(value);
+  else if (Array.isArray(value)) value.forEach((v) => walkValues(v, def.element!, out));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) {
+      const inner = def.type === 'object' ? def.shape![k] : def.valueType;
+      if (inner) walkValues(v, inner, out);
+    }
 }
 
 export interface ValueContext {

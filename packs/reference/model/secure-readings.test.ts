@@ -188,6 +188,20 @@ describe('secure readings, named where they decide a step', () => {
     expect(byName(noRemark, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark needs a vis' })).toEqual({ reading: 'vs.no-remark-refused' });
     const idBearing = predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'ticket', by: 'staff', text: 'update on VS-1001' })).outcome;
     expect(byName(idBearing, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toEqual({ reading: 'vs.id-bearing-remark-refused' });
+    // The id as the target keeps it (bigintIds), as a case's text is translated: the same reading.
+    const asTarget = predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'ticket', by: 'staff', text: `update on ${uuidAsBigint('VS-1001')}` })).outcome;
+    expect(byName(asTarget, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toEqual({ reading: 'vs.id-bearing-remark-refused' });
+  });
+
+  it('vs.authorless-remark-refused: a handler’s entry with a vis but no author (`by`), refused by a guard asking every writer for both', () => {
+    const authorless = predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'ticket', internal: false, text: 'more detail' })).outcome;
+    expect(authorless).toMatchObject({ kind: 'allowed' });
+    expect(byName(authorless, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark needs an author' })).toEqual({ reading: 'vs.authorless-remark-refused' });
+    expect(readingsNear(authorless)).toContain('vs.authorless-remark-refused');
+    // vs_transfer_dept's p_remarks go through the same guard: the same name.
+    const transfer: ApiRequest = { kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id: 'VS-1001', p_dept: 'SCI', p_remarks: [{ vis: 'staff', internal: true, text: 'moved' }] } } as ApiRequest;
+    const moved = predict(handler, vsWorld('vs_staff'), caller, transfer).outcome;
+    expect(byName(moved, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark needs an author' })).toEqual({ reading: 'vs.authorless-remark-refused' });
   });
 
   it('vs.set-public-staff-only: vs_set_public refused to a handler who is not staff', () => {

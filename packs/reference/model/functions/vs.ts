@@ -237,7 +237,7 @@ const vsFunctionList: FunctionModel[] = [
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
     // The function's write fires the table's guard: one checking every writer's entries (an entry that is no remark, a visible one naming its own ticket) refuses, as securely.
-    const secure = [...(remarks.some(isNoRemark) ? [noRemarkRefusal(settings)] : []), ...(timeline.refusalIsSecure ? [timeline.refusalIsSecure] : [])];
+    const secure = [...(remarks.some(isNoRemark) ? [noRemarkRefusal(settings, remarks)] : []), ...(timeline.refusalIsSecure ? [timeline.refusalIsSecure] : [])];
     if (secure.length) return { outcome: { ...allowed(null, 1), orElse: secure }, world: replaceTicket(world, t.id, () => next) };
     return done(replaceTicket(world, t.id, () => next));
   }),

@@ -160,7 +160,7 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   const byHandler = !vsTicketsGuard.isOwner(oldRow, ctx) || vsTicketsGuard.isExempt(oldRow, ctx);
   const malformed = byHandler && after.slice(before.length).some(isNoRemark);
   const row = { ...newRow, remarks: [...before, ...appended.entries] };
-  const refusalIsSecure = appended.refusalIsSecure ?? (malformed ? noRemarkRefusal(ctx.settings) : undefined);
+  const refusalIsSecure = appended.refusalIsSecure ?? (malformed ? noRemarkRefusal(ctx.settings, after.slice(before.length)) : undefined);
   return refusalIsSecure ? { row, refusalIsSecure } : { row };
 }
 
@@ -171,7 +171,12 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
  */
 export const isNoRemark = (e: Json): boolean => !isObject(e) || typeof e.vis !== 'string' || typeof e.by !== 'string';
 
-export const noRemarkRefusal = (settings: ModelSettings): Outcome => secureReading('vs.no-remark-refused', refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis or no by)'));
+/**
+ * The refusal a guard checking every writer's entries may answer with, named by what the entries
+ * lack: one with no vis at all (`vs.no-remark-refused`), or only an author (`vs.authorless-remark-refused`).
+ */
+export const noRemarkRefusal = (settings: ModelSettings, entries: readonly Json[]): Outcome =>
+  secureReading(entries.some((e) => !isObject(e) || typeof e.vis !== 'string') ? 'vs.no-remark-refused' : 'vs.authorless-remark-refused', refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis or no by)'));
 
 /** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
 export const AUTO_CLOSE_AUTHOR = 'system';
