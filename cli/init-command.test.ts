@@ -135,7 +135,8 @@ describe('policyfuzz init', () => {
     // Choices the spec leaves open, read off the functions' bodies (R07, R09, R13 failed on each).
     expect(config.model.vs).toMatchObject({ similarForNonHandler: 'empty', unpublishedTitle: 'cleared', publicCommentKey: 'ticket-id', publicCommenters: 'staff-handlers', autoCloseRemark: 'This report was closed as a duplicate of another report.' });
     expect(config.model.refusals.notFoundAs).toEqual({ vs_set_public: 'not-authorized', vs_post_public_comment: 'not-authorized' });
-    expect(config.notes).toContain('confirm: model.vs.unpublishedTitle: cleared (unpublishing clears the headline, as vs_set_public does)');    // The resolvers under rule 15's names in `private` (not exposed): R15 was "not applicable"; now it runs, their calls refused by PostgREST, and says so.
+    expect(config.notes).toContain('confirm: model.vs.unpublishedTitle: cleared (unpublishing clears the headline, as vs_set_public does)');
+    // The resolvers under rule 15's names in `private` (not exposed): R15 was "not applicable"; now it runs, their calls refused by PostgREST, and says so.
     expect(config.rules.include).toContain('R15');
     expect(config.notes).toEqual(expect.arrayContaining([
       expect.stringMatching(/^R15: effective_team_permissions_for_email \(private\), effective_team_vs_dept_for_email \(private\), node_effective_is_public \(private\) found outside the API's schemas, not exposed: R15's calls to them are refused by PostgREST \(PGRST202, secure reading function-outside-api-refused\)$/),
