@@ -12,6 +12,7 @@ import { FUNCTION_OUTSIDE_API, predict } from '../../../../engine/model/predict.
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import { fitToTarget, unexposedFunctionSchema } from '../../../../engine/runner/applicability.ts';
 import { acceptedBy } from '../../../../engine/runner/check-case.ts';
+import { PROJECT_ACTOR_MEANING_OPEN } from '../../model/functions/projects.ts';
 import { referenceOracleWith } from '../../model/index.ts';
 import { ModelSettingsSchema } from '../../model/settings.ts';
 import { R15, R15_FUNCTIONS } from './property.ts';
@@ -52,5 +53,17 @@ describe('R15 with its resolvers in a schema the API does not expose', () => {
       // Without the fact, the server's PGRST202 is a failure (the model lets it call).
       expect(compareOutcomes(predict(oracle, {}, caller, call).outcome, notFound)).toBeDefined();
     }
+  });
+});
+
+describe('current_user_is_project_actor, which R15 calls: the spec names it but not who an actor is', () => {
+  it("a signed-in caller's other answer about themselves is the named secure reading; anon's is not", () => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({}));
+    const call: ApiRequest = { kind: 'rpc', fn: 'current_user_is_project_actor', args: {} };
+    const me = { kind: 'user' as const, id: '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a', email: 'me@x' };
+    const world = { users: [{ id: me.id, email: 'me@x', display_name: null, avatar_url: null, phone: null, role: 'user', department: null, permissions: [], managed_permissions: [] }] };
+    const owner = { kind: 'allowed' as const, rows: [{ value: true }], affected: 1 };
+    expect(acceptedBy({ predicted: predict(oracle, world, me, call).outcome, observed: owner, masked: [], hints: {} })).toEqual({ reading: PROJECT_ACTOR_MEANING_OPEN });
+    expect(compareOutcomes(predict(oracle, {}, { kind: 'anon' }, call).outcome, owner)).toBeDefined();
   });
 });
