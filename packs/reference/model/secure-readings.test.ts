@@ -16,6 +16,7 @@ import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
 import { uuidAsBigint } from '../../../engine/model/target-ids.ts';
 import { commentsAsCompared } from './tables/vs-tickets.ts';
+import { REFUSAL_ORDER_OPEN } from './functions/vs.ts';
 
 const ME = '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a';
 const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] }));
@@ -188,6 +189,10 @@ describe('secure readings, named where they decide a step', () => {
     expect(byName(noRemark, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark needs a vis' })).toEqual({ reading: 'vs.no-remark-refused' });
     const idBearing = predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'ticket', by: 'staff', text: 'update on VS-1001' })).outcome;
     expect(byName(idBearing, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toEqual({ reading: 'vs.id-bearing-remark-refused' });
+    // Rule 12 read literally: a staff-only remark not marked internal, holding a word shaped like an id of no ticket here.
+    const idShaped = predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'staff', by: 'staff', text: 'as in XY-77' })).outcome;
+    expect(byName(idShaped, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toEqual({ reading: 'vs.id-bearing-remark-refused' });
+    expect(byName(predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'staff', by: 'staff', text: 'as in XY-77', internal: true })).outcome, { kind: 'raised', code: 'P0001', message: 'x' })).toBeUndefined();
   });
 
   it('vs.set-public-staff-only: vs_set_public refused to a handler who is not staff', () => {
@@ -263,6 +268,7 @@ describe('team tables read by admins only (team.readers)', () => {
 });
 
 describe('refusals the spec orders not: any that applies to the caller\'s own ticket and arguments', () => {
+  const byName = (expected: Outcome, observed: Outcome) => acceptedBy({ predicted: expected, observed, masked: [], hints: {} });
   const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'secret', is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection fails', deleted_at: null };
   const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] }, refusals: { codes: { 'headline-required': '22023', 'not-found': 'P0002' } } };
   const oracle = referenceOracleWith(ModelSettingsSchema.parse(settings));
@@ -274,11 +280,15 @@ describe('refusals the spec orders not: any that applies to the caller\'s own ti
     expect(compareOutcomes(expected, { kind: 'raised', code: '22023', message: 'a staff headline is required' })).toBeUndefined();
     expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'category is not public' })).toBeUndefined();
     expect(compareOutcomes(expected, { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+    // The model's first is its own answer; the other is the named reading, counted in the run's note.
+    expect(byName(expected, { kind: 'raised', code: '22023', message: 'a staff headline is required' })).toBeUndefined();
+    expect(byName(expected, { kind: 'raised', code: 'P0001', message: 'category is not public' })).toEqual({ reading: REFUSAL_ORDER_OPEN });
   });
 
   it('vs_transfer_dept of a ticket the caller does not handle, with an id-bearing remark: the remark refused, or the ticket not found', () => {
     const move = (p_id: string) => ({ kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id, p_dept: 'ART', p_remarks: [{ vis: 'ticket', by: 'staff', text: 'see VS-1001' }] } }) as ApiRequest;
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-404')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeUndefined();
+    expect(byName(predict(oracle, w, caller, move('VS-404')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toEqual({ reading: REFUSAL_ORDER_OPEN });
     // A ticket the caller handles is found: only the remark's refusal.
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeDefined();
   });

@@ -28,6 +28,8 @@ import { take } from '../branches.ts';
 
 const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
 const SIGNED_IN: readonly ExecuteGrantee[] = ['authenticated', 'service_role'];
+/** The secure reading of a refusal the spec orders not before another that also applies (each reads only the caller's own ticket and arguments). */
+export const REFUSAL_ORDER_OPEN = 'vs.refusal-order-open';
 /** What soft_delete_vs_ticket stores (now()); only its null-ness is compared. */
 export const DELETED_NOW = '<now>';
 
@@ -230,7 +232,7 @@ const vsFunctionList: FunctionModel[] = [
     const t = handled(ctx, a.p_id);
     // The spec orders neither check: a ticket the caller handles none of may be looked up first (its
     // not-found tells only of the caller's own scope).
-    if ('reject' in timeline) return fail(world, t ? timeline.reject : orAlso(timeline.reject, [notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found')]));
+    if ('reject' in timeline) return fail(world, t ? timeline.reject : orAlso(timeline.reject, [secureReading(REFUSAL_ORDER_OPEN, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'))]));
     take(t ? 'R06.transfer.done' : 'R06.transfer.not-found');
     if (!t) return fail(world, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'));
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
@@ -259,7 +261,7 @@ const vsFunctionList: FunctionModel[] = [
       ...(!vsCategoryPublic(world, t.category) ? (take('R13.publish.category-not-public'), [refusal(settings, 'category-not-public', 'publish: the category is not public')]) : []),
       ...(!blank(a.p_title, settings) && repeatsReport(a.p_title, t.report, settings) ? [refusal(settings, 'repeats-report', 'publish: the headline repeats the report')] : []),
     ];
-    if (refusals.length) return fail(world, orAlso(refusals[0], refusals.slice(1)));
+    if (refusals.length) return fail(world, orAlso(refusals[0], refusals.slice(1).map((o) => secureReading(REFUSAL_ORDER_OPEN, o))));
     take('R13.publish.done');
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
   })())),
