@@ -6,7 +6,8 @@
  * non-staff owner's must still be refused.
  */
 import { describe, expect, it } from 'vitest';
-import { compareOutcomes } from '../../../engine/checker/compare.ts';
+import { compareOutcomes, comparedAsFor } from '../../../engine/checker/compare.ts';
+import type { Json, Row } from '../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../engine/model/request.ts';
 import { FORGED_OWNER_REFUSED, predict } from '../../../engine/model/predict.ts';
 import type { Outcome } from '../../../engine/model/outcome.ts';
@@ -15,7 +16,7 @@ import { acceptedNote } from '../../../engine/runner/run-data-property.ts';
 import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
 import { uuidAsBigint } from '../../../engine/model/target-ids.ts';
-import { commentsAsCompared } from './tables/vs-tickets.ts';
+import { commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, vsPublicRef } from './tables/vs-tickets.ts';
 import { REFUSAL_ORDER_OPEN } from './functions/vs.ts';
 
 const ME = '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a';
@@ -314,5 +315,17 @@ describe('public comments by ticket id from staff handlers only (vs.publicCommen
   it('a comment compares without the server time and the by word, other fields still shown', () => {
     expect(commentsAsCompared([{ body: 'me too', at: '2026-01-01T00:00:00Z' }])).toEqual(commentsAsCompared([{ by: 'staff', body: 'me too' }]));
     expect(commentsAsCompared([{ body: 'me too', email: 'a@b' }])).not.toEqual(commentsAsCompared([{ by: 'member', body: 'me too' }]));
+  });
+
+  it('a step agreeing only because the time and by word are left out is counted under vs.public-comments-without-time-and-by; one agreeing anyway is not', () => {
+    const withComment = { ...w('user'), vs_tickets: [{ ...TICKET, public_comments: [{ by: 'member', body: 'me too' }] }] };
+    const settled = referenceOracleWith(ModelSettingsSchema.parse(base));
+    const problem = { kind: 'rpc', fn: 'get_public_vs_problem', args: { p_ref: vsPublicRef('VS-1001', settled.settings) } } as ApiRequest;
+    const expected = predict(settled, withComment, caller, problem).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', rows: [{ comments: [{ by: 'member', body: 'me too' }] }] });
+    const row = (expected as { rows: Row[] }).rows[0];
+    const entry = (comments: Json) => ({ predicted: expected, observed: { kind: 'allowed' as const, rows: [{ ...row, comments }], affected: 1 }, masked: [], hints: {}, comparedAs: comparedAsFor(settled, problem, withComment) });
+    expect(acceptedBy(entry([{ body: 'me too', at: '2026-01-01T00:00:00Z' }]))).toEqual({ reading: PUBLIC_COMMENTS_AS_COMPARED });
+    expect(acceptedBy(entry([{ by: 'member', body: 'me too' }]))).toBeUndefined();
   });
 });

@@ -21,7 +21,7 @@ import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, commentsAsCompared, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicCommentKey, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicCommentKey, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
@@ -134,8 +134,8 @@ function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
   return undefined;
 }
 
-function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs']): FunctionModel {
-  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}) };
+function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs'], comparedAsReading?: FunctionModel['comparedAsReading']): FunctionModel {
+  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}), ...(comparedAsReading ? { comparedAsReading } : {}) };
 }
 
 const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
@@ -303,6 +303,7 @@ const vsFunctionList: FunctionModel[] = [
     ),
     undefined,
     (rows) => rows.map((r) => ('comments' in r ? { ...r, comments: commentsAsCompared(r.comments) } : r)),
+    { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows) => rows },
   ),
 
   fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {
