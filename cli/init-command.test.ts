@@ -136,6 +136,12 @@ describe('policyfuzz init', () => {
     expect(config.model.vs).toMatchObject({ similarForNonHandler: 'empty', unpublishedTitle: 'cleared', publicCommentKey: 'ticket-id', publicCommenters: 'staff-handlers', autoCloseRemark: 'This report was closed as a duplicate of another report.' });
     expect(config.model.refusals.notFoundAs).toEqual({ vs_set_public: 'not-authorized', vs_post_public_comment: 'not-authorized' });
     expect(config.notes).toContain('confirm: model.vs.unpublishedTitle: cleared (unpublishing clears the headline, as vs_set_public does)');
+    // The resolvers under rule 15's names in `private` (not exposed): R15 was "not applicable"; now it runs, their calls refused by PostgREST, and says so.
+    expect(config.rules.include).toContain('R15');
+    expect(config.notes).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^R15: effective_team_permissions_for_email \(private\), effective_team_vs_dept_for_email \(private\), node_effective_is_public \(private\) found outside the API's schemas, not exposed: R15's calls to them are refused by PostgREST \(PGRST202, secure reading function-outside-api-refused\)$/),
+      expect.stringMatching(/^R15 runs without current_user_is_addressed_professor, current_user_is_admin \(not in the target/),
+    ]));
   });
 
   it("a fourth stranger's schema (testing/schemas/stranger-app-4): column-level UPDATE grants, parameters named as the model's in another order, a composite org chart, a same-name lookup returning the table's rows", async () => {

@@ -71,6 +71,11 @@ export interface Oracle<S = any> {
    * (predict.ts callerFilledRequest). Absent: none.
    */
   callerFilled?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Model functions the target keeps only in a schema the API does not expose (model names): a
+   * call's PGRST202 is accepted as the secure reading FUNCTION_OUTSIDE_API (predict.ts). Absent: none.
+   */
+  unexposedFunctions?: readonly string[];
 }
 
 export interface Pack<S = any> {

@@ -269,7 +269,14 @@ function claimsHintOf(oracle: Oracle): Pick<SettingHints, 'claims'> {
 }
 
 /** How a step's answer is compared: its function's comparedAs, bound to the world before the step. */
-export function comparedAsFor(oracle: Oracle, request: ApiRequest, world: World): ((rows: Row[]) => Row[]) | undefined {
-  const as = request.kind === 'rpc' ? oracle.model.functions[targetName(request)]?.comparedAs : oracle.model.tables[targetName(request)]?.comparedAs;
-  return as ? (rows) => as(rows, world, oracle.settings) : undefined;
+export function comparedAsFor(oracle: Oracle, request: ApiRequest, world: World): ComparedAs | undefined {
+  const model = request.kind === 'rpc' ? oracle.model.functions[targetName(request)] : oracle.model.tables[targetName(request)];
+  const as = model?.comparedAs;
+  if (!as) return undefined;
+  const bound = (rows: Row[]) => as(rows, world, oracle.settings);
+  const reading = model.comparedAsReading;
+  return reading ? Object.assign(bound, { reading: reading.name, strictly: (rows: Row[]) => reading.strictly(rows, world, oracle.settings) }) : bound;
 }
+
+/** A step's comparison, with the secure reading it holds, if any (FunctionModel.comparedAsReading), and itself without it. */
+export type ComparedAs = ((rows: Row[]) => Row[]) & { reading?: string; strictly?: (rows: Row[]) => Row[] };

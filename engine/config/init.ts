@@ -11,7 +11,8 @@ import type { DataProperty } from '../runner/data-property.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
-import { fitToTarget } from '../runner/applicability.ts';
+import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts';
+import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 import { proposeMapping, proposeVocabularySubsets, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
@@ -145,11 +146,18 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const users = authTriggers.rows.length > 0 && usersTarget && !bypass.some((t) => t.on === 'auth.users') ? 'auth-trigger' : 'direct';
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
+    const fitNotes: string[] = [];
     for (const p of properties) {
       // As the run will: the pack's mapping refined by the config's (a pack sending rbac.members as SQL).
-      const { missing } = fitToTarget(p, env.cache, mergeMappings(options.packMapping, mapping));
+      const merged = mergeMappings(options.packMapping, mapping);
+      const { property, missing, leftOut } = fitToTarget(p, env.cache, merged);
       if (missing.length) notApplicable.push({ id: p.id, missing });
       else applicable.push(p.id);
+      if (missing.length) continue;
+      const unexposedIn = unexposedFunctionSchema(env.cache, merged);
+      const unexposed = p.refusedOutsideApi ? (property.functions ?? []).flatMap((f) => { const schema = unexposedIn(f); return schema ? [`${f} (${schema})`] : []; }) : [];
+      if (unexposed.length) fitNotes.push(`${p.id}: ${unexposed.join(', ')} found outside the API's schemas, not exposed: ${p.id}'s calls to them are refused by PostgREST (PGRST202, secure reading ${FUNCTION_OUTSIDE_API})`);
+      if (leftOut.length) fitNotes.push(`${p.id} runs without ${leftOut.join(', ')} (not in the target under the model's name: a helper named otherwise is not called)`);
     }
     const filledColumns: string[] = [];
     const targetOf = (table: string) => mapping.tables?.[table]?.name ?? table;
@@ -258,6 +266,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       ...(api ? [`API schemas ${api.exposedSchemas.join(', ')}, extra search path ${api.extraSearchPath.join(', ')} (from ${path.relative(configDir, api.source!) || api.source})`] : []),
       `tables found: ${tablesFound.join(', ') || 'none'}`,
       ...notApplicable.map((n) => `${n.id} not applicable: missing ${n.missing.join(', ')}`),
+      ...fitNotes,
       ...(users === 'auth-trigger' ? ['auth.users has a trigger: fixtures insert auth.users and complete the row it creates'] : []),
       ...(bypass.length
         ? [`${bypass.map((t) => `${t.on} has trigger ${t.name} ${t.models.length ? `writing ${t.models.join(', ')}` : 'refusing rows (it raises)'}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers)${users === 'direct' ? '; rows are written directly' : ''}`]

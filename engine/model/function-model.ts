@@ -29,6 +29,8 @@ export interface FunctionModel<S = any> {
    * no ticket id"), both sides become that property. `world` is the world before the call.
    */
   comparedAs?: (rows: Row[], world: World, settings: S) => Row[];
+  /** comparedAs holding a secure reading (ComparedAsReading): a step agreeing only through it is counted under its name. */
+  comparedAsReading?: ComparedAsReading<S>;
   /** The setting that names this function's output columns (`functionColumns.fn`), named when they differ. */
   columnsSetting?: string;
   /**
@@ -55,4 +57,15 @@ export function executeDenied(model: { name: string; executableBy: readonly Exec
   // An engine branch (branches.ts): a pack counts it under a property as `<property>.grant.execute.…`.
   branch(granted ? 'grant.execute.granted' : 'grant.execute.denied');
   return granted ? undefined : rejectedByGrant(`execute on ${model.name}`);
+}
+
+/**
+ * A secure reading held in how answers are compared rather than in an alternative answer (public
+ * comments compared without the server's time and the model's `by` word, which the spec names
+ * not): `strictly` is comparedAs without it. A step agreeing under comparedAs but not under
+ * `strictly` is counted under `name` in the run's note and summary.json (check-case.ts acceptedBy).
+ */
+export interface ComparedAsReading<S = any> {
+  name: string;
+  strictly: (rows: Row[], world: World, settings: S) => Row[];
 }

@@ -39,11 +39,23 @@ function sameWorld(a: World, b: World): boolean {
   return a === b || canon(a) === canon(b);
 }
 
+/**
+ * The secure reading of a call to a function the target keeps, under the model's name, only in a
+ * schema the API does not expose (stranger-app-3's resolvers in `private`): PostgREST finds no such
+ * function and refuses every caller (PGRST202), which is what a rule that it be refused asks (R15).
+ */
+export const FUNCTION_OUTSIDE_API = 'function-outside-api-refused';
+
+function orUnexposedRefused(oracle: Oracle, request: ApiRequest, outcome: Outcome): Outcome {
+  if (request.kind !== 'rpc' || !oracle.unexposedFunctions?.includes(targetName(request))) return outcome;
+  return { ...outcome, orElse: [...(outcome.orElse ?? []), secureReading(FUNCTION_OUTSIDE_API, sqlError('PGRST202', `${targetName(request)} is in no schema the API exposes`))] } as Outcome;
+}
+
 /** The model's answer, with the branches it took on the way (branches.ts). */
 export function predict(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
   const filled = callerFilledRequest(oracle, caller, request);
   const { value, branches } = withBranches(() => predictRequest(oracle, world, caller, filled));
-  const outcome = maxRowsCap(request, value.outcome, oracle.maxRows);
+  const outcome = orUnexposedRefused(oracle, request, maxRowsCap(request, value.outcome, oracle.maxRows));
   return { ...value, outcome: filled === request ? outcome : orSpoofRefused(oracle, world, caller, request, outcome), branches };
 }
 

@@ -6,6 +6,7 @@
 import type { Caller } from './caller.ts';
 import type { ForeignKey } from './embed.ts';
 import type { Json, Row } from './json.ts';
+import type { ComparedAsReading } from './function-model.ts';
 import type { Outcome } from './outcome.ts';
 import type { World } from './world.ts';
 
@@ -93,6 +94,8 @@ export interface TableModel<S = any> {
   table: string;
   /** Rows as compared, applied alike to both sides (see FunctionModel.comparedAs). */
   comparedAs?: (rows: Row[], world: World, settings: S) => Row[];
+  /** comparedAs holding a secure reading (see FunctionModel.comparedAsReading). */
+  comparedAsReading?: ComparedAsReading<S>;
   columns: ColumnSpec<S>[];
   primaryKey: string[];
   /** The privileges each API role holds; a function of the settings where a pack makes them a setting. */

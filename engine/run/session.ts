@@ -16,7 +16,7 @@ import type { FailureRecord } from '../failures/schema.ts';
 import { replayDataCaseOnce } from '../failures/replay.ts';
 import { observeCases, type SideRecord } from '../diff/behaviour-diff.ts';
 import type { Oracle, Pack } from '../pack.ts';
-import { fitToTarget, notApplicable, partialNote } from '../runner/applicability.ts';
+import { fitToTarget, notApplicable, partialNote, unexposedFunctionSchema } from '../runner/applicability.ts';
 import { withForeignKeyActions } from '../target/foreign-key-actions.ts';
 import { withCallerFilled } from '../target/caller-filled.ts';
 import { runCatalogProperty, type CatalogProperty } from '../runner/catalog-property.ts';
@@ -106,9 +106,11 @@ export function sessionOn(env: Environment, target: SessionTarget, given: Oracle
   // The model caps reads at the db-max-rows the executor applies (predict.ts maxRowsCap), and
   // predicts a DELETE's cascades by the target's foreign keys, and the owners its insert triggers fill.
   const capped: Oracle = { ...(env.cache.maxRows === undefined ? given : { ...given, maxRows: env.cache.maxRows }), codePointText: env.cache.codePointText === true };
-  const oracle = withCallerFilled(withForeignKeyActions(capped, env.workers[0].tx.fixturePlan), env.workers[0].tx.fixturePlan);
-  const first = (): Worker => env.workers[0];
   const mapping = target.fixtures?.mapping;
+  const unexposedIn = unexposedFunctionSchema(env.cache, mapping);
+  const unexposed = Object.keys(given.model.functions).filter((f) => unexposedIn(f) !== undefined);
+  const oracle = withCallerFilled(withForeignKeyActions(unexposed.length ? { ...capped, unexposedFunctions: unexposed } : capped, env.workers[0].tx.fixturePlan), env.workers[0].tx.fixturePlan);
+  const first = (): Worker => env.workers[0];
   return {
     target,
     oracle,

@@ -16,9 +16,10 @@ function cacheKey(name: string): string {
 }
 
 /** Whether the target has a table (or view) or function of this model name. */
-export function targetHas(cache: SchemaCache, mapping?: TargetMapping): (name: string) => boolean {
+export function targetHas(cache: SchemaCache, mapping?: TargetMapping, countUnexposed = false): (name: string) => boolean {
   const sqlRouted = sqlRoutedTables(mapping);
-  return presenceUnder(mapping, (name) => {
+  const unexposed = countUnexposed ? unexposedFunctionSchema(cache, mapping) : () => undefined;
+  const onTarget = presenceUnder(mapping, (name) => {
     const key = cacheKey(name);
     return (
       cache.tables.has(key) ||
@@ -27,14 +28,31 @@ export function targetHas(cache: SchemaCache, mapping?: TargetMapping): (name: s
       (sqlRouted.has(sqlRoutedFunctionKey(key)) && (cache.outsideApiFunctions?.has(key) ?? false))
     );
   });
+  return (name) => onTarget(name) || unexposed(name) !== undefined;
+}
+
+/**
+ * Where the target keeps a model function (model name) only outside the API's schemas, by the
+ * target's name for it, or undefined: one the API exposes or a mapping sends as SQL is reachable.
+ */
+export function unexposedFunctionSchema(cache: SchemaCache, mapping?: TargetMapping): (name: string) => string | undefined {
+  const sqlRouted = sqlRoutedTables(mapping);
+  return (name) => {
+    const target = mapping ? targetFunction(mapping, name) : name;
+    const key = cacheKey(target);
+    if (cache.functions.has(key) || sqlRouted.has(sqlRoutedFunctionKey(key))) return undefined;
+    const bare = key.split('.').pop()!;
+    const found = [...(cache.outsideApiFunctions?.keys() ?? [])].find((k) => (target.includes('.') ? k === key : k.split('.').pop() === bare));
+    return found?.split('.')[0];
+  };
 }
 
 /**
  * What a property needs that the schema lacks. A table the target has outside the API's schemas
  * is named with the setting that sends it as SQL, rather than called absent.
  */
-export function missingObjects(property: Pick<DataProperty, 'tables' | 'functions'>, cache: SchemaCache, mapping?: TargetMapping): string[] {
-  const has = targetHas(cache, mapping);
+export function missingObjects(property: Pick<DataProperty, 'tables' | 'functions' | 'refusedOutsideApi'>, cache: SchemaCache, mapping?: TargetMapping): string[] {
+  const has = targetHas(cache, mapping, property.refusedOutsideApi);
   return [...property.tables, ...(property.functions ?? [])]
     .filter((name) => !has(name))
     .map((name) => {
@@ -52,7 +70,7 @@ export function missingObjects(property: Pick<DataProperty, 'tables' | 'function
  * `ran` lists the parts kept when some were left out (for the summary).
  */
 export function fitToTarget(property: DataProperty, cache: SchemaCache, mapping?: TargetMapping): { property: DataProperty; missing: string[]; leftOut: string[] } {
-  const has = targetHas(cache, mapping);
+  const has = targetHas(cache, mapping, property.refusedOutsideApi);
   const narrowed = property.narrow?.(has);
   const fitted = narrowed ?? property;
   const missing = missingObjects(fitted, cache, mapping);

@@ -11,7 +11,7 @@ import { column, serverAssignedColumns, type TableModel } from '../model/table-m
 import { embedKey, type OrderTerm } from '../model/embed.ts';
 import { embeddedTableOf } from '../model/engine.ts';
 import type { Json, Row } from '../model/json.ts';
-import { compareOutcomes, comparedAsFor, embedOrderMask, orderMask, settingHintsFor, timestampMask } from '../checker/compare.ts';
+import { compareOutcomes, comparedAsFor, type ComparedAs, embedOrderMask, orderMask, settingHintsFor, timestampMask } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
@@ -241,11 +241,19 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
 export function acceptedBy(entry: Pick<HistoryEntry, 'predicted' | 'observed' | 'masked' | 'comparedAs' | 'hints'>): { leniency: string } | { reading: string } | undefined {
   const agrees = (o: Outcome) => !compareOutcomes(o, entry.observed, entry.masked, entry.comparedAs, entry.hints);
   const named = namedAlternatives(entry.predicted);
-  if (!named.length || agrees(withoutNamed(entry.predicted))) return undefined;
+  if (!named.length || agrees(withoutNamed(entry.predicted))) return comparedOnlyByReading(entry);
   const by = named.find(agrees);
   if (!by) return undefined;
   const leniency = leniencyOf(by);
   return leniency !== undefined ? { leniency } : { reading: by.reading! };
+}
+
+/** The comparison's secure reading (compare.ts ComparedAs), when the step agrees by it and not without it. */
+function comparedOnlyByReading(entry: Pick<HistoryEntry, 'predicted' | 'observed' | 'masked' | 'comparedAs' | 'hints'>): { reading: string } | undefined {
+  const as = entry.comparedAs as ComparedAs | undefined;
+  if (!as?.reading || !as.strictly) return undefined;
+  const agreesBy = (c: ComparedAs | ((rows: Row[]) => Row[])) => !compareOutcomes(entry.predicted, entry.observed, entry.masked, c, entry.hints);
+  return agreesBy(as) && !agreesBy(as.strictly) ? { reading: as.reading } : undefined;
 }
 
 /** The secure readings an expectation accepts besides the model's own answer, as a failure names them ('' for none). */

@@ -78,6 +78,12 @@ export interface DataProperty<S = any> {
    * Absent: every table in `tables` is needed.
    */
   narrow?: (has: (table: string) => boolean) => DataProperty<S> | undefined;
+  /**
+   * A rule that its functions be refused (R15): one the target keeps under the model's name only in
+   * a schema the API does not expose is present, every call refused by PostgREST (PGRST202), the
+   * secure reading FUNCTION_OUTSIDE_API (applicability.ts). Absent: such a function is missing.
+   */
+  refusedOutsideApi?: boolean;
 }
 
 /** One source of cases of a property, with the tables and functions it needs. */

@@ -6,7 +6,8 @@
  * non-staff owner's must still be refused.
  */
 import { describe, expect, it } from 'vitest';
-import { compareOutcomes } from '../../../engine/checker/compare.ts';
+import { compareOutcomes, comparedAsFor } from '../../../engine/checker/compare.ts';
+import type { Json, Row } from '../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../engine/model/request.ts';
 import { FORGED_OWNER_REFUSED, predict } from '../../../engine/model/predict.ts';
 import type { Outcome } from '../../../engine/model/outcome.ts';
@@ -15,7 +16,8 @@ import { acceptedNote } from '../../../engine/runner/run-data-property.ts';
 import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
 import { uuidAsBigint } from '../../../engine/model/target-ids.ts';
-import { commentsAsCompared } from './tables/vs-tickets.ts';
+import { commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, vsPublicRef } from './tables/vs-tickets.ts';
+import { REFUSAL_ORDER_OPEN } from './functions/vs.ts';
 
 const ME = '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a';
 const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] }));
@@ -191,6 +193,10 @@ describe('secure readings, named where they decide a step', () => {
     // The id as the target keeps it (bigintIds), as a case's text is translated: the same reading.
     const asTarget = predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'ticket', by: 'staff', text: `update on ${uuidAsBigint('VS-1001')}` })).outcome;
     expect(byName(asTarget, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toEqual({ reading: 'vs.id-bearing-remark-refused' });
+    // Rule 12 read literally: a staff-only remark not marked internal, holding a word shaped like an id of no ticket here.
+    const idShaped = predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'staff', by: 'staff', text: 'as in XY-77' })).outcome;
+    expect(byName(idShaped, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' })).toEqual({ reading: 'vs.id-bearing-remark-refused' });
+    expect(byName(predict(handler, vsWorld('vs_staff'), caller, appendRemark({ vis: 'staff', by: 'staff', text: 'as in XY-77', internal: true })).outcome, { kind: 'raised', code: 'P0001', message: 'x' })).toBeUndefined();
   });
 
   it('vs.authorless-remark-refused: a handler’s entry with a vis but no author (`by`), refused by a guard asking every writer for both', () => {
@@ -277,6 +283,7 @@ describe('team tables read by admins only (team.readers)', () => {
 });
 
 describe('refusals the spec orders not: any that applies to the caller\'s own ticket and arguments', () => {
+  const byName = (expected: Outcome, observed: Outcome) => acceptedBy({ predicted: expected, observed, masked: [], hints: {} });
   const TICKET = { id: 'VS-1001', submitter_id: null, submitter_label: 'Student 1', target_dept: 'ENG', status: 'open', category: 'secret', is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'The connection fails', deleted_at: null };
   const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] }, refusals: { codes: { 'headline-required': '22023', 'not-found': 'P0002' } } };
   const oracle = referenceOracleWith(ModelSettingsSchema.parse(settings));
@@ -288,11 +295,15 @@ describe('refusals the spec orders not: any that applies to the caller\'s own ti
     expect(compareOutcomes(expected, { kind: 'raised', code: '22023', message: 'a staff headline is required' })).toBeUndefined();
     expect(compareOutcomes(expected, { kind: 'raised', code: 'P0001', message: 'category is not public' })).toBeUndefined();
     expect(compareOutcomes(expected, { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+    // The model's first is its own answer; the other is the named reading, counted in the run's note.
+    expect(byName(expected, { kind: 'raised', code: '22023', message: 'a staff headline is required' })).toBeUndefined();
+    expect(byName(expected, { kind: 'raised', code: 'P0001', message: 'category is not public' })).toEqual({ reading: REFUSAL_ORDER_OPEN });
   });
 
   it('vs_transfer_dept of a ticket the caller does not handle, with an id-bearing remark: the remark refused, or the ticket not found', () => {
     const move = (p_id: string) => ({ kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id, p_dept: 'ART', p_remarks: [{ vis: 'ticket', by: 'staff', text: 'see VS-1001' }] } }) as ApiRequest;
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-404')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeUndefined();
+    expect(byName(predict(oracle, w, caller, move('VS-404')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toEqual({ reading: REFUSAL_ORDER_OPEN });
     // A ticket the caller handles is found: only the remark's refusal.
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeDefined();
   });
@@ -318,5 +329,17 @@ describe('public comments by ticket id from staff handlers only (vs.publicCommen
   it('a comment compares without the server time and the by word, other fields still shown', () => {
     expect(commentsAsCompared([{ body: 'me too', at: '2026-01-01T00:00:00Z' }])).toEqual(commentsAsCompared([{ by: 'staff', body: 'me too' }]));
     expect(commentsAsCompared([{ body: 'me too', email: 'a@b' }])).not.toEqual(commentsAsCompared([{ by: 'member', body: 'me too' }]));
+  });
+
+  it('a step agreeing only because the time and by word are left out is counted under vs.public-comments-without-time-and-by; one agreeing anyway is not', () => {
+    const withComment = { ...w('user'), vs_tickets: [{ ...TICKET, public_comments: [{ by: 'member', body: 'me too' }] }] };
+    const settled = referenceOracleWith(ModelSettingsSchema.parse(base));
+    const problem = { kind: 'rpc', fn: 'get_public_vs_problem', args: { p_ref: vsPublicRef('VS-1001', settled.settings) } } as ApiRequest;
+    const expected = predict(settled, withComment, caller, problem).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', rows: [{ comments: [{ by: 'member', body: 'me too' }] }] });
+    const row = (expected as { rows: Row[] }).rows[0];
+    const entry = (comments: Json) => ({ predicted: expected, observed: { kind: 'allowed' as const, rows: [{ ...row, comments }], affected: 1 }, masked: [], hints: {}, comparedAs: comparedAsFor(settled, problem, withComment) });
+    expect(acceptedBy(entry([{ body: 'me too', at: '2026-01-01T00:00:00Z' }]))).toEqual({ reading: PUBLIC_COMMENTS_AS_COMPARED });
+    expect(acceptedBy(entry([{ by: 'member', body: 'me too' }]))).toBeUndefined();
   });
 });

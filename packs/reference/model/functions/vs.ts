@@ -21,13 +21,15 @@ import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, commentsAsCompared, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicCommentKey, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicCommentKey, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
 
 const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
 const SIGNED_IN: readonly ExecuteGrantee[] = ['authenticated', 'service_role'];
+/** The secure reading of a refusal the spec orders not before another that also applies (each reads only the caller's own ticket and arguments). */
+export const REFUSAL_ORDER_OPEN = 'vs.refusal-order-open';
 /** What soft_delete_vs_ticket stores (now()); only its null-ness is compared. */
 export const DELETED_NOW = '<now>';
 
@@ -132,8 +134,8 @@ function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
   return undefined;
 }
 
-function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs']): FunctionModel {
-  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}) };
+function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs'], comparedAsReading?: FunctionModel['comparedAsReading']): FunctionModel {
+  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}), ...(comparedAsReading ? { comparedAsReading } : {}) };
 }
 
 const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
@@ -230,7 +232,7 @@ const vsFunctionList: FunctionModel[] = [
     const t = handled(ctx, a.p_id);
     // The spec orders neither check: a ticket the caller handles none of may be looked up first (its
     // not-found tells only of the caller's own scope).
-    if ('reject' in timeline) return fail(world, t ? timeline.reject : orAlso(timeline.reject, [notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found')]));
+    if ('reject' in timeline) return fail(world, t ? timeline.reject : orAlso(timeline.reject, [secureReading(REFUSAL_ORDER_OPEN, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'))]));
     take(t ? 'R06.transfer.done' : 'R06.transfer.not-found');
     if (!t) return fail(world, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'));
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
@@ -259,7 +261,7 @@ const vsFunctionList: FunctionModel[] = [
       ...(!vsCategoryPublic(world, t.category) ? (take('R13.publish.category-not-public'), [refusal(settings, 'category-not-public', 'publish: the category is not public')]) : []),
       ...(!blank(a.p_title, settings) && repeatsReport(a.p_title, t.report, settings) ? [refusal(settings, 'repeats-report', 'publish: the headline repeats the report')] : []),
     ];
-    if (refusals.length) return fail(world, orAlso(refusals[0], refusals.slice(1)));
+    if (refusals.length) return fail(world, orAlso(refusals[0], refusals.slice(1).map((o) => secureReading(REFUSAL_ORDER_OPEN, o))));
     take('R13.publish.done');
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
   })())),
@@ -301,6 +303,7 @@ const vsFunctionList: FunctionModel[] = [
     ),
     undefined,
     (rows) => rows.map((r) => ('comments' in r ? { ...r, comments: commentsAsCompared(r.comments) } : r)),
+    { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows) => rows },
   ),
 
   fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {

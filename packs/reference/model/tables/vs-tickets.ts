@@ -46,6 +46,9 @@ export function vsPublicCommentKey(id: Json, settings: ModelSettings): string | 
  * Public comments as compared (the spec names no field of them): without the time the server
  * stamps (`at`) and the model's `by` word (`staff`, `member`); any other field still shows.
  */
+/** The secure reading commentsAsCompared holds, counted where a step agrees only by it. */
+export const PUBLIC_COMMENTS_AS_COMPARED = 'vs.public-comments-without-time-and-by';
+
 export function commentsAsCompared(comments: Json): Json {
   if (!Array.isArray(comments)) return comments;
   return comments.map((c) => (isObject(c) ? Object.fromEntries(Object.entries(c).filter(([k, v]) => k !== 'at' && !(k === 'by' && (v === 'staff' || v === 'member')))) : c));
@@ -254,6 +257,7 @@ export function remarksAsCompared(rows: Row[], world: World): Row[] {
 export const vsTicketsTable: TableModel = {
   table: 'vs_tickets',
   comparedAs: (rows, world) => remarksAsCompared(rows, world).map((r) => ('public_comments' in r ? { ...r, public_comments: commentsAsCompared(r.public_comments) } : r)),
+  comparedAsReading: { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows, world) => remarksAsCompared(rows, world) },
   valueSettings: { public_ref: 'vs.publicHandle' },
   columns: [
     { name: 'id', type: 'text', nullable: false },

@@ -42,7 +42,7 @@ export const R15_FUNCTIONS = [
   'get_my_student_record',
 ] as const;
 
-function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
+function cases(settings: ModelSettings, called: readonly string[] = R15_FUNCTIONS): fc.Arbitrary<DataCase> {
   const roles = rolesByMeaning(settings);
   return peopleWithRoles(settings, [null, ...roles.plain, ...firstOf(roles.staff, roles.admin, roles.professor)], 1, 3).chain((list) =>
     fc.tuple(teamTree(4), projectWorld(list)).chain(([nodes, projects]) =>
@@ -50,7 +50,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         .record({
           members: teamMembers(settings, nodes, list, 4),
           caller: callerFrom(list, 3),
-          fn: fc.constantFrom(...R15_FUNCTIONS.filter((f) => f in functionModels)),
+          fn: fc.constantFrom(...called.filter((f) => f in functionModels)),
           email: fc.constantFrom(...list.map((p) => p.email)).chain(emailVariant),
           node: fc.constantFrom(...nodes.map((n) => n.id as string)),
           project: fc.constantFrom(...projects.projects.map((p) => p.id as string)),
@@ -66,15 +66,29 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   );
 }
 
-export const R15: DataProperty = {
-  id: 'R15',
-  rule: 15,
-  title: 'functions: resolvers about another person and private helpers keep only named grants',
-  tables: ['team_members', 'team_nodes'],
-  functions: [...R15_FUNCTIONS],
-  cases,
-  clauses: [clause('R15.execute', 'a function call (no grant: refused)', (s) => s.step.request.kind === 'rpc')],
-};
+/**
+ * R15 calling `called`: a target lacking some of the functions (a helper under another name) has
+ * the others called; one kept only in a schema the API does not expose counts, its calls refused
+ * by PostgREST (refusedOutsideApi), which is what rule 15 asks.
+ */
+function r15(called: readonly string[]): DataProperty {
+  return {
+    id: 'R15',
+    rule: 15,
+    title: 'functions: resolvers about another person and private helpers keep only named grants',
+    tables: ['team_members', 'team_nodes'],
+    functions: [...called],
+    refusedOutsideApi: true,
+    cases: (settings) => cases(settings, called),
+    clauses: [clause('R15.execute', 'a function call (no grant: refused)', (s) => s.step.request.kind === 'rpc')],
+    narrow: (has) => {
+      const present = R15_FUNCTIONS.filter(has);
+      return present.length && ['team_members', 'team_nodes'].every(has) ? r15(present) : undefined;
+    },
+  };
+}
+
+export const R15: DataProperty = r15(R15_FUNCTIONS);
 
 export const R15_CATALOG: CatalogProperty = {
   id: 'R15',

@@ -1,0 +1,69 @@
+/**
+ * Rule 15 on a target keeping its resolvers under the rule's names in `private`, a schema the API
+ * does not expose (stranger-app-3, execute revoked from the API roles): PostgREST finds no such
+ * function for anyone (PGRST202), which is what the rule asks. R15 runs, those calls accepted as
+ * the named secure reading FUNCTION_OUTSIDE_API (counted in the run's note), never "not applicable";
+ * a helper the target names otherwise is left out of its calls and named.
+ */
+import { describe, expect, it } from 'vitest';
+import { compareOutcomes } from '../../../../engine/checker/compare.ts';
+import type { CachedFunction, SchemaCache } from '../../../../engine/executor/schema-cache.ts';
+import { FUNCTION_OUTSIDE_API, predict } from '../../../../engine/model/predict.ts';
+import type { ApiRequest } from '../../../../engine/model/request.ts';
+import { fitToTarget, unexposedFunctionSchema } from '../../../../engine/runner/applicability.ts';
+import { acceptedBy } from '../../../../engine/runner/check-case.ts';
+import { PROJECT_ACTOR_MEANING_OPEN } from '../../model/functions/projects.ts';
+import { referenceOracleWith } from '../../model/index.ts';
+import { ModelSettingsSchema } from '../../model/settings.ts';
+import { R15, R15_FUNCTIONS } from './property.ts';
+
+const fn = (schema: string, name: string): [string, CachedFunction[]] => [`${schema}.${name}`, [{ schema, name, args: [], returns: 'scalar', returnType: 'boolean', volatility: 'stable' }]];
+const inPrivate = ['effective_team_permissions_for_email', 'effective_team_vs_dept_for_email', 'node_effective_is_public'];
+const absent = ['current_user_is_addressed_professor', 'current_user_is_admin'];
+const cache: SchemaCache = {
+  exposedSchemas: ['public'],
+  extraSearchPath: ['public', 'extensions'],
+  initiallyDeferred: [],
+  tables: new Map([['public.team_members', []], ['public.team_nodes', []]]),
+  outsideApi: new Map(),
+  functions: new Map(R15_FUNCTIONS.filter((f) => !inPrivate.includes(f) && !absent.includes(f)).map((f) => fn('public', f))),
+  outsideApiFunctions: new Map([...inPrivate.map((f) => fn('private', f)), fn('private', 'is_admin')]),
+};
+
+describe('R15 with its resolvers in a schema the API does not expose', () => {
+  it('runs, calling them, without the helpers the target names otherwise', () => {
+    const { property, missing, leftOut } = fitToTarget(R15, cache);
+    expect(missing).toEqual([]);
+    expect(property.functions).toEqual(expect.arrayContaining(inPrivate));
+    expect(property.functions).not.toEqual(expect.arrayContaining(absent));
+    expect(leftOut.sort()).toEqual([...absent].sort());
+    expect(inPrivate.map(unexposedFunctionSchema(cache))).toEqual(['private', 'private', 'private']);
+    // A property whose functions must work (no refusedOutsideApi) still finds them missing.
+    expect(fitToTarget({ ...R15, refusedOutsideApi: false, narrow: undefined }, cache).missing).toEqual(expect.arrayContaining(inPrivate));
+  });
+
+  it("PostgREST's PGRST202 for every caller is the named secure reading, only for a function kept outside the API", () => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({}));
+    const call: ApiRequest = { kind: 'rpc', fn: 'effective_team_permissions_for_email', args: { p_email: 'a@x' } };
+    const notFound = { kind: 'error' as const, code: 'PGRST202' };
+    const withUnexposed = { ...oracle, unexposedFunctions: inPrivate };
+    for (const caller of [{ kind: 'anon' as const }, { kind: 'service' as const }]) {
+      const expected = predict(withUnexposed, {}, caller, call).outcome;
+      expect(acceptedBy({ predicted: expected, observed: notFound, masked: [], hints: {} })).toEqual({ reading: FUNCTION_OUTSIDE_API });
+      // Without the fact, the server's PGRST202 is a failure (the model lets it call).
+      expect(compareOutcomes(predict(oracle, {}, caller, call).outcome, notFound)).toBeDefined();
+    }
+  });
+});
+
+describe('current_user_is_project_actor, which R15 calls: the spec names it but not who an actor is', () => {
+  it("a signed-in caller's other answer about themselves is the named secure reading; anon's is not", () => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({}));
+    const call: ApiRequest = { kind: 'rpc', fn: 'current_user_is_project_actor', args: {} };
+    const me = { kind: 'user' as const, id: '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a', email: 'me@x' };
+    const world = { users: [{ id: me.id, email: 'me@x', display_name: null, avatar_url: null, phone: null, role: 'user', department: null, permissions: [], managed_permissions: [] }] };
+    const owner = { kind: 'allowed' as const, rows: [{ value: true }], affected: 1 };
+    expect(acceptedBy({ predicted: predict(oracle, world, me, call).outcome, observed: owner, masked: [], hints: {} })).toEqual({ reading: PROJECT_ACTOR_MEANING_OPEN });
+    expect(compareOutcomes(predict(oracle, {}, { kind: 'anon' }, call).outcome, owner)).toBeDefined();
+  });
+});
