@@ -9,7 +9,8 @@ import type { Json, Row } from './json.ts';
 import type { Outcome } from './outcome.ts';
 import type { World } from './world.ts';
 
-export type ColumnType = 'uuid' | 'text' | 'text[]' | 'boolean' | 'integer' | 'numeric' | 'timestamptz' | 'jsonb';
+export const COLUMN_TYPES = ['uuid', 'text', 'text[]', 'boolean', 'integer', 'numeric', 'timestamptz', 'jsonb'] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
 
 /** `S`: the pack's settings type (a pack's rules read its own settings). */
 export interface ColumnSpec<S = any> {
