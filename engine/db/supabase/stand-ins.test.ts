@@ -175,6 +175,14 @@ describe('stand-ins for extensions the server lacks', () => {
     expect(withStandIns('create extension if not exists vector\n  with schema extensions;\nselect x;', new Set(['vector'])).split('\n')).toHaveLength(3);
   });
 
+  it('a comment naming the extension is left as it is, and the statement under it stood in for (pgflow: `-- Create extension "pgmq"` hid it)', () => {
+    const sql = '-- Create extension "pgmq"\nCREATE EXTENSION IF NOT EXISTS "pgmq" WITH SCHEMA "pgmq";\n/* create extension vector; */ select 1;';
+    const lines = withStandIns(sql, new Set(['pgmq', 'vector'])).split('\n');
+    expect(lines[0]).toBe('-- Create extension "pgmq"');
+    expect(lines[1]).toMatch(/^do \$pf_standin\$.*create schema if not exists pgmq/);
+    expect(lines[2]).toBe('/* create extension vector; */ select 1;');
+  });
+
   it('a migration checking pg_extension for a stood-in extension fails naming the stand-in and --database-url', async () => {
     // After Recollect: "pgvector extension not installed; required >= 0.8.0", with vector stood in for.
     const check = `create extension if not exists vector with schema extensions;

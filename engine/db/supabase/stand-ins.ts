@@ -264,7 +264,11 @@ end $pf_fn$;`,
 /** The extensions that have a stand-in. */
 export const STOOD_IN_EXTENSIONS = Object.keys(STAND_INS);
 
-const CREATE_EXTENSION = new RegExp(`create\\s+extension\\s+(if\\s+not\\s+exists\\s+)?("?)(${STOOD_IN_EXTENSIONS.join('|')})\\2(?=[\\s;])([^;]*);`, 'gi');
+/**
+ * A comment (matched first, kept as it is: `-- Create extension "pgmq"` above the statement would
+ * otherwise match and swallow the next line's statement into itself), or a `create extension`.
+ */
+const CREATE_EXTENSION = new RegExp(`(--[^\\n]*|/\\*[\\s\\S]*?\\*/)|create\\s+extension\\s+(if\\s+not\\s+exists\\s+)?("?)(${STOOD_IN_EXTENSIONS.join('|')})\\3(?=[\\s;])([^;]*);`, 'gi');
 
 /** Those of STOOD_IN_EXTENSIONS this server lacks (asked once per connection). */
 const lacking = new WeakMap<pg.Client, Promise<Set<string>>>();
@@ -298,7 +302,8 @@ const sqlLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
  */
 export function withStandIns(sql: string, standIn: ReadonlySet<string>): string {
   if (!standIn.size) return sql;
-  return withoutVectorIndexes(sql, standIn).replace(CREATE_EXTENSION, (statement, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
+  return withoutVectorIndexes(sql, standIn).replace(CREATE_EXTENSION, (statement, comment: string | undefined, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
+    if (comment) return statement;
     const name = rawName.toLowerCase();
     if (!standIn.has(name)) return statement;
     const schema = /\bschema\s+("?)([^"\s;]+)\1/i.exec(rest)?.[2];
