@@ -143,6 +143,10 @@ describe('stand-ins for extensions the server lacks', () => {
       expect(read.rows).toEqual([{ msg_id: expect.any(String), read_ct: 1, message: { id: doc.rows[0].id } }]);
       // Invisible for its 30 s once read, as pgmq hides a message being worked on.
       expect((await client.query(`select * from pgmq.read('on_document_create', 30, 5)`)).rows).toEqual([]);
+      // pgflow's: set_vt makes it visible again (a delay of 0), format_table_name names its table.
+      expect((await client.query(`select msg_id from pgmq.set_vt('on_document_create', $1::bigint, 0)`, [read.rows[0].msg_id])).rows).toEqual([{ msg_id: read.rows[0].msg_id }]);
+      expect((await client.query(`select count(*)::int as n from pgmq.read('on_document_create', 30, 5)`)).rows).toEqual([{ n: 1 }]);
+      expect((await client.query(`select pgmq.format_table_name('On_Flow', 'q') as t`)).rows).toEqual([{ t: 'q_on_flow' }]);
       expect((await client.query(`select pgmq.archive('on_document_create', $1::bigint) as done`, [read.rows[0].msg_id])).rows).toEqual([{ done: true }]);
       expect((await client.query(`select count(*)::int as n from pgmq.a_on_document_create`)).rows).toEqual([{ n: 1 }]);
       expect((await client.query(`select queue_name from pgmq.list_queues()`)).rows).toEqual([{ queue_name: 'on_document_create' }]);

@@ -17,8 +17,8 @@
  *                  (a CHECK on them refuses every row, dropped and counted as the target's refusal).
  *   pg_cron        cron.job and cron.schedule/unschedule (in schema cron, as pg_cron makes them
  *                  whatever `with schema` says): a job is recorded and never runs.
- *   pgmq           Supabase Queues: pgmq.meta, create/send/read/pop/delete/archive/purge/drop and
- *                  list_queues over the same pgmq.q_<queue>/a_<queue> tables, in SQL: a message is
+ *   pgmq           Supabase Queues: pgmq.meta, create/send/read/pop/set_vt/delete/archive/purge/drop,
+ *                  format_table_name and list_queues over the same pgmq.q_<queue>/a_<queue> tables, in SQL: a message is
  *                  stored and read as pgmq does; nothing consumes it.
  *   http           the http_response/http_header types and http_get/post/…: calling one raises
  *                  (no request is sent).
@@ -181,6 +181,12 @@ begin
   return query execute format('with m as (select msg_id from pgmq.%%1$I where vt <= now() order by msg_id limit 1 for update skip locked)
     delete from pgmq.%%1$I q using m where q.msg_id = m.msg_id returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message', 'q_' || queue_name);
 end $pf_fn$;
+create function pgmq.set_vt(queue_name text, msg_id bigint, vt integer) returns setof pgmq.message_record language plpgsql as $pf_fn$
+begin
+  return query execute format('update pgmq.%%I q set vt = now() + make_interval(secs => $1) where q.msg_id = $2
+    returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message', 'q_' || queue_name) using vt, msg_id;
+end $pf_fn$;
+create function pgmq.format_table_name(queue_name text, prefix text) returns text language sql immutable as $pf_fn$ select lower(prefix || '_' || queue_name) $pf_fn$;
 create function pgmq.delete(queue_name text, msg_ids bigint[]) returns setof bigint language plpgsql as $pf_fn$
 begin
   return query execute format('delete from pgmq.%%I where msg_id = any($1) returning msg_id', 'q_' || queue_name) using msg_ids;
