@@ -141,6 +141,8 @@ describe('stand-ins for extensions the server lacks', () => {
       const doc = await client.query<{ id: string }>(`insert into public.documents (owner, content) values ('11111111-1111-4111-8111-111111111111', 'queued') returning id`);
       const read = await client.query<{ msg_id: string }>(`select msg_id, read_ct, message from pgmq.read('on_document_create', 30, 5)`);
       expect(read.rows).toEqual([{ msg_id: expect.any(String), read_ct: 1, message: { id: doc.rows[0].id } }]);
+      // pgmq 1.5's record (pgflow refuses an older pgmq by this column).
+      expect((await client.query(`select headers from pgmq.set_vt('on_document_create', $1::bigint, 30)`, [read.rows[0].msg_id])).rows).toEqual([{ headers: null }]);
       // Invisible for its 30 s once read, as pgmq hides a message being worked on.
       expect((await client.query(`select * from pgmq.read('on_document_create', 30, 5)`)).rows).toEqual([]);
       // pgflow's: set_vt makes it visible again (a delay of 0), format_table_name names its table.
