@@ -56,6 +56,12 @@ export type ApiRole = 'anon' | 'authenticated';
  * them: a `select=`, a filter, or a write's RETURNING (PostgREST adds the primary key there).
  */
 export type Grants = Record<ApiRole, readonly Privilege[]> & {
+  /**
+   * What service_role holds, where not everything (it bypasses row security, not grants): a schema
+   * the API exposes without `grant usage … to service_role` refuses it (pgflow's demo grants anon
+   * only). Absent: every privilege, as Supabase grants it on public.
+   */
+  service_role?: readonly Privilege[];
   columnSelect?: Partial<Record<ApiRole, readonly string[]>>;
   /** The columns a role may UPDATE through column-level grants (`grant update (title) on t to authenticated`) where it holds no table-level UPDATE: a PATCH setting another column is refused (42501). */
   columnUpdate?: Partial<Record<ApiRole, readonly string[]>>;

@@ -64,6 +64,16 @@ describe('fixtures that follow the target', () => {
     expect(deletes).toHaveLength(4);
   });
 
+  it('empties a table referenced by a foreign key over several columns after the table holding it (pgflow: deps → steps by flow and step)', () => {
+    const flowShapes: TableShapes = new Map([
+      ['flows', [{ name: 'flow_slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true }]],
+      ['steps', [{ name: 'flow_slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'flows', column: 'flow_slug' } }]],
+      ['deps', [{ name: 'flow_slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'flows', column: 'flow_slug' }, referencesTogether: ['steps'] }]],
+    ]);
+    const deletes = fixtureStatements({}, [], { users: 'direct', bypassTriggers: [], shapes: flowShapes, emptyTables: ['flows', 'steps', 'deps'] }).map((s) => s.sql).filter((q) => q.startsWith('delete'));
+    expect(deletes).toEqual(['delete from "public"."deps"', 'delete from "public"."steps"', 'delete from "public"."flows"']);
+  });
+
   it('writes the model’s rows in the target’s names; a seeded row is updated by its key, not inserted again', () => {
     const members = statements.find((s) => s.table === 'members')!;
     expect(members.row).toEqual([{ id: 'u1', nickname: 'A' }]);

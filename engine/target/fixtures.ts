@@ -172,7 +172,7 @@ function toggleTrigger(name: string, on: boolean): FixtureStatement {
 function childrenFirst(tables: readonly string[], shapes: TableShapes | undefined): string[] {
   const left = [...tables];
   const ordered: string[] = [];
-  const referencedByLeft = (t: string) => left.some((other) => other !== t && (shapes?.get(other) ?? []).some((c) => c.references?.table === t));
+  const referencedByLeft = (t: string) => left.some((other) => other !== t && (shapes?.get(other) ?? []).some((c) => c.references?.table === t || c.referencesTogether?.includes(t)));
   while (left.length) {
     // A cycle of foreign keys keeps the config's order for what remains.
     const next = left.find((t) => !referencedByLeft(t)) ?? left[0];
