@@ -263,6 +263,13 @@ describe('the note naming tables the migrations seeded', () => {
     expect(note).toContain('"emptyTables": ["members","settings"]');
     expect(seededModelTablesNote(seededPlan, ['users'], ['users'])).not.toMatch(/do not write/);
   });
+
+  it('names the seeded tables referencing one to empty, which would refuse its delete (pgflow: steps and deps name the seeded flow)', () => {
+    const text = (name: string, references?: string, together?: string[]) => ({ name, type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, ...(references ? { references: { table: references, column: 'flow_slug' } } : {}), ...(together ? { referencesTogether: together } : {}) });
+    const shapes: TableShapes = new Map([['flows', [text('flow_slug')]], ['steps', [text('flow_slug', 'flows')]], ['deps', [text('step_slug', undefined, ['steps'])]], ['runs', [text('flow_slug', 'flows')]]]);
+    const note = seededModelTablesNote({ users: 'direct', bypassTriggers: false, seededTables: ['flows', 'steps', 'deps'], shapes }, ['flows'], ['flows'])!;
+    expect(note).toContain(`"emptyTables": ["flows","steps","deps"] } deletes them before each case (steps, deps: seeded rows referencing them)`);
+  });
 });
 
 describe('a foreign key into a table the migrations seeded (a Storage bucket a migration made)', () => {
