@@ -270,6 +270,14 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `policyfuzz: pack module ${file} (--pack): its default export lacks model.tables, settingsSchema (a zod schema): ${HOW}\n` });
     });
 
+    it('--pack naming a pack whose model column has a type the model does not know (int): names the column and the types', async () => {
+      const dir = tempDir('bad-pack-type');
+      const file = path.join(dir, 'int-id.mjs');
+      writeFileSync(file, 'export default { name: "tasks", properties: [], settingsSchema: { safeParse: (v) => ({ success: true, data: v }) }, model: { fixtureOrder: [], tables: { tasks: { table: "tasks", primaryKey: ["id"], columns: [{ name: "id", type: "int", nullable: false }] } } } };\n');
+      const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `policyfuzz: pack module ${file} (--pack): column tasks.id has type "int"; a model column is one of uuid, text, text[], boolean, integer, numeric, timestamptz, jsonb (an int or serial column is integer)\n` });
+    });
+
     it('a .ts pack that does not compile: its loading error, one line', async () => {
       const dir = tempDir('bad-pack-ts');
       const file = path.join(dir, 'broken.pack.ts');

@@ -7,4 +7,9 @@ describe('definePack', () => {
     expect(packSettings(pack)).toEqual({});
     expect(() => packSettings(pack, { roles: ['x'] })).toThrow(/roles/);
   });
+
+  it('a tables-only pack may leave model.functions out: it is empty (init read Object.values of it and crashed)', () => {
+    const pack = definePack({ name: 'tables-only', model: { tables: {}, fixtureOrder: [] }, properties: [] });
+    expect(pack.model.functions).toEqual({});
+  });
 });

@@ -168,8 +168,11 @@ export interface SourceSetting {
   why: string;
 }
 
-export function definePack<S = Record<string, never>>(pack: Omit<Pack<S>, 'settingsSchema'> & { settingsSchema?: z.ZodType<S> }): Pack<S> {
-  return { ...pack, settingsSchema: pack.settingsSchema ?? (zod.object({}).strict() as unknown as z.ZodType<S>) };
+/** A pack whose model has no functions (a tables-only app) may leave `functions` out. */
+export function definePack<S = Record<string, never>>(
+  pack: Omit<Pack<S>, 'settingsSchema' | 'model'> & { settingsSchema?: z.ZodType<S>; model: Omit<PackModel<S>, 'functions'> & { functions?: PackModel<S>['functions'] } },
+): Pack<S> {
+  return { ...pack, model: { ...pack.model, functions: pack.model.functions ?? {} }, settingsSchema: pack.settingsSchema ?? (zod.object({}).strict() as unknown as z.ZodType<S>) };
 }
 
 /**

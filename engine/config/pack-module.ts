@@ -9,6 +9,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { UsageError } from '../errors.ts';
 import type { Pack } from '../pack.ts';
+import { COLUMN_TYPES } from '../model/table-model.ts';
 import { importModule, MODULE_EXTENSIONS } from './config-file.ts';
 import { shownPath } from './shown-path.ts';
 
@@ -42,7 +43,12 @@ export async function loadPackModule(file: string, from: string): Promise<Pack> 
     throw new UsageError(`pack module ${file} (${from}) could not be loaded: ${why}`);
   }
   const pack = [exports.default, exports.pack].find(isPack);
-  if (pack) return withCasesBlamingThePack(pack, absolute);
+  if (pack) {
+    // A pack loaded from JavaScript, or TypeScript nobody type-checked: a type the model does not know made the column "not found" in init's mapping.
+    const unknownType = Object.values(pack.model.tables).flatMap((t) => t.columns.filter((c) => !(COLUMN_TYPES as readonly string[]).includes(c.type)).map((c) => `${t.table}.${c.name} has type ${JSON.stringify(c.type)}`))[0];
+    if (unknownType) throw new UsageError(`pack module ${file} (${from}): column ${unknownType}; a model column is one of ${COLUMN_TYPES.join(', ')} (an int or serial column is integer)`);
+    return withCasesBlamingThePack(pack, absolute);
+  }
   // A default export with some of a pack's parts is a pack with a part missing: name what.
   const nearest = [exports.default, exports.pack].find((v) => v && typeof v === 'object' && missingPackParts(v).length < missingPackParts({}).length);
   if (nearest) throw new UsageError(`pack module ${file} (${from}): its ${nearest === exports.default ? 'default' : '`pack`'} export lacks ${missingPackParts(nearest).join(', ')}: ${HOW_TO_EXPORT}`);

@@ -130,3 +130,26 @@ describe.skipIf(missing)('pgTAP of a function answering a jsonb object (service-
     expect(failed.ok).toBe(false);
   });
 });
+
+describe.skipIf(missing)('pgTAP of a target that reads session_user (the reference with a restrictive login policy)', () => {
+  it('each request logs in as authenticator, as the run did: a user reading its own row passes only so', async () => {
+    // PostgREST logs in as authenticator: this policy holds for every API request and for nobody connected otherwise.
+    const apiOnly = { name: 'zz_api_login.sql', path: 'zz_api_login.sql', sql: `create policy pf_api_login_only on public.users as restrictive for select to authenticated using (session_user = 'authenticator');` };
+    const target = { migrations: loadMigrationFolder(BUNDLED_MIGRATIONS), oracle: (await chooseTarget(packSource(referencePack), { reference: true })).target.oracle, supabaseCompat: true };
+    const session = await openSession({ target, server: await sharedServer(), extra: [apiOnly] });
+    sessions.push(session);
+    expect(session.env.cache.apiSessionUser).toBe('authenticator');
+    const R02 = referencePack.properties.find((p) => p.id === 'R02')!;
+    const world = diffCases(R02, session.oracle, 1, 20).map((c) => c.world).find((w) => (w.users ?? []).length > 0)!;
+    const me = world.users![0] as { id: string; email: string };
+    const caller = { kind: 'user' as const, id: me.id, email: me.email };
+    const testCase: DataCase = { world, steps: [{ caller, request: { kind: 'select', table: 'users', columns: '*', filters: [{ column: 'id', op: 'eq', value: me.id }] } }] };
+    expect(predict(session.oracle, world, caller, testCase.steps[0].request).outcome).toMatchObject({ kind: 'allowed', rows: [{ id: me.id }] });
+    const text = pgtapTest(recordOf(testCase, 'R02'), session.env.cache, session.oracle);
+    expect(text).toMatch(/^-- The target reads session_user: each request logs in as authenticator/m);
+    const file = path.join(tempDir('pgtap-session-user'), 'own-row.pgtap.sql');
+    writeFileSync(file, text);
+    const result = await proveOn(session, file);
+    expect(result.ok, `${result.tap}\n${text}`).toBe(true);
+  });
+});

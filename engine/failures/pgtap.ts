@@ -53,7 +53,10 @@ const codeOf = (code: string) => (code === 'PGRST116' ? SINGLE_ROW_CODE : code);
  * executor rolls a GET back to its savepoint); an error leaves the caller's role behind only
  * inside the subtransaction pgTAP's throws_ok / lives_ok roll back.
  */
-const HELPERS = `create temp table pf_requests (step int primary key, pre text not null, hook text, statement text not null, read_only boolean not null, single boolean not null);
+function helpers(switchesLogin: boolean): string {
+  // Setting the session user resets the role: the login goes back first, then the role.
+  const login = switchesLogin ? ['\n  v_login text := session_user;', `set_config('session_authorization', v_login, true), `] : ['', ''];
+  return `create temp table pf_requests (step int primary key, pre text not null, hook text, statement text not null, read_only boolean not null, single boolean not null);
 create temp table pf_answers (step int primary key, page_total bigint, body jsonb);
 create function pg_temp.pf_send(p_step int) returns void language plpgsql as $pf$
 declare
@@ -61,7 +64,7 @@ declare
   v_role text := current_setting('role');
   v_path text := current_setting('search_path');
   v_total bigint;
-  v_body text;
+  v_body text;${login[0]}
 begin
   select * into strict r from pg_temp.pf_requests where step = p_step;
   if r.read_only then
@@ -78,7 +81,7 @@ begin
     if r.hook is not null then execute r.hook; end if;
     execute r.statement into v_total, v_body;
   end if;
-  perform set_config('role', v_role, true), set_config('search_path', v_path, true),
+  perform ${login[1]}set_config('role', v_role, true), set_config('search_path', v_path, true),
           set_config('request.jwt.claims', '', true), set_config('request.method', '', true), set_config('request.path', '', true);
   if r.single and v_total <> 1 then
     raise exception using errcode = '${SINGLE_ROW_CODE}', message = format('PGRST116 JSON object requested, multiple (or no) rows returned (%s rows)', v_total);
@@ -95,6 +98,7 @@ create function pg_temp.pf_rows(p_step int, p_masked text[], p_known text[]) ret
                  jsonb_array_elements(case jsonb_typeof(a.body) when 'array' then a.body else jsonb_build_array(a.body) end) as e
            where a.step = p_step and a.body is not null) rows
 $pf$;`;
+}
 
 function comment(text: string): string {
   return text
@@ -284,8 +288,8 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     const single = step.request.kind !== 'rpc' && step.request.single === true;
     // PostgREST's db-pre-request, called between the settings and the statement as the executor does.
     const hook = preRequestCall(cache, sent);
-    // The test runs as `supabase test db`'s user, who may not switch the session user (Supabase's postgres is no superuser): the role alone.
-    const settings = preRequestSql(step.caller, sent, { ...cache, apiSessionUser: undefined });
+    // As the run logged in (authenticator) where the target reads session_user and the test's user may switch (a superuser).
+    const settings = preRequestSql(step.caller, sent, cache, { portableSessionUser: true });
     body.push(`insert into pg_temp.pf_requests values (${i + 1}, ${literal(settings)}, ${hook ? literal(hook) : 'null'}, ${literal(inlineSql(statement.query))}, ${statement.readOnly}, ${single});`);
     const table = step.request.kind === 'rpc' ? undefined : oracle.model.tables[targetName(step.request)];
     const returns = step.request.kind === 'rpc' ? mapping?.functions?.[targetName(step.request)]?.returns : undefined;
@@ -315,11 +319,19 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
     comment('Run it on a database built from the same migrations, with pgTAP installed, connected as the server'),
     comment('(a superuser, or postgres on Supabase): copy it to supabase/tests/ for `supabase test db`, or'),
     comment(`  pg_prove -d "$DATABASE_URL" ${record.id}.pgtap.sql`),
+    ...(cache.apiSessionUser
+      ? [
+          '--',
+          comment('The target reads session_user: each request logs in as authenticator, as PostgREST does and as the run did.'),
+          comment('Only a superuser may switch the session user; connected as anyone else (Supabase\'s postgres is no'),
+          comment('superuser) the requests keep that user as session_user, and the test may not reproduce the run.'),
+        ]
+      : []),
     '',
     'begin;',
     `select plan(${tests});`,
     '',
-    HELPERS,
+    helpers(cache.apiSessionUser !== undefined),
     SQLSTATE_HELPER,
     '',
     '-- fixtures, written as the server context (auth.uid() is null)',

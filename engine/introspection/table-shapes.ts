@@ -34,6 +34,8 @@ export interface ColumnShape {
   checks?: (CheckForm & { constraint: string })[];
   /** A single-column foreign key, with its ON DELETE (the model predicts it: engine/model/foreign-key-actions.ts). */
   references?: { table: string; column: string; onDelete?: OnDelete; deferred?: boolean };
+  /** The tables foreign keys over several columns, this one first, reference (pgflow's deps → steps): only for ordering deletes. */
+  referencesTogether?: string[];
   unique: boolean;
   /** The table's primary key is this column alone. */
   primaryKey?: boolean;
@@ -194,6 +196,10 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
     if (cols && (k.type === 'u' || k.type === 'p') && k.columns.length > 1) {
       const first = cols.find((c) => c.name === k.columns[0]);
       if (first) (first.uniqueTogether ??= []).push({ name: k.name, columns: k.columns, ...(k.nulls_not_distinct ? { nullsNotDistinct: true as const } : {}) });
+    }
+    if (cols && k.type === 'f' && k.ref_table && k.columns.length > 1) {
+      const first = cols.find((c) => c.name === k.columns[0]);
+      if (first) (first.referencesTogether ??= []).push(modelTableName(k.ref_schema!, k.ref_table));
     }
     if (!cols || k.columns.length !== 1) continue;
     const col = cols.find((c) => c.name === k.columns[0]);

@@ -52,3 +52,16 @@ describe('pg-safeupdate (Supabase): a PATCH or DELETE with no filter', () => {
     expect(filtered.outcome.kind).not.toBe('error');
   });
 });
+
+describe('grants.service_role: a schema exposed without USAGE for service_role (pgflow)', () => {
+  const service = { kind: 'service' as const };
+  const read = { kind: 'select' as const, table: 'things', columns: '*' as const, filters: [] };
+  it('service_role is refused (42501) what it is not granted, and holds everything where grants do not name it', () => {
+    const anonOnly: TableModel = { ...model, grants: { anon: ['select'], authenticated: [], service_role: [] } };
+    expect(predictTableRequest(anonOnly, world, service, read, defaultSettings).outcome).toMatchObject({ kind: 'rejected', code: '42501', by: 'grant' });
+    const upd = predictTableRequest(anonOnly, world, service, { kind: 'update', table: 'things', patch: { ref: 'b' }, filters: [{ column: 'id', op: 'eq', value: 'a' }], returning: 'minimal' }, defaultSettings);
+    expect(upd.outcome).toMatchObject({ kind: 'rejected', code: '42501' });
+    expect(predictTableRequest(anonOnly, world, { kind: 'anon' }, read, defaultSettings).outcome).toMatchObject({ kind: 'allowed' });
+    expect(predictTableRequest(model, world, service, read, defaultSettings).outcome).toMatchObject({ kind: 'allowed', affected: 2 });
+  });
+});

@@ -25,7 +25,7 @@ import { selectedColumns, type ApiRequest, type Embed, type Filter } from './req
 import { branch, unrecorded } from './branches.ts';
 import { embedKey, foreignKeyEdge, resolveRelationship, sortRows, type ForeignKeyEdge, type Relationship } from './embed.ts';
 import { afterDelete, type ForeignKeyAction } from './foreign-key-actions.ts';
-import { column, grantsOf, materialize, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
+import { column, grantsOf, materialize, type Grants, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce, jsonEqual } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
@@ -50,7 +50,12 @@ function tableGrant(granted: boolean): boolean {
 
 function hasPrivilege(model: TableModel, caller: Caller, privilege: Privilege, settings: unknown): boolean {
   const role = apiRoleOf(caller);
-  return role === 'service_role' || grantsOf(model, settings)[role].includes(privilege);
+  const grants = grantsOf(model, settings);
+  return role === 'service_role' ? serviceHolds(grants, privilege) : grants[role].includes(privilege);
+}
+
+function serviceHolds(grants: Grants, privilege: Privilege): boolean {
+  return grants.service_role?.includes(privilege) ?? true;
 }
 
 /**
@@ -59,8 +64,9 @@ function hasPrivilege(model: TableModel, caller: Caller, privilege: Privilege, s
  */
 function canSelect(model: TableModel, caller: Caller, columns: readonly string[], settings: unknown): boolean {
   const role = apiRoleOf(caller);
-  if (role === 'service_role' || columns.length === 0) return true;
   const grants = grantsOf(model, settings);
+  if (role === 'service_role') return columns.length === 0 || serviceHolds(grants, 'select');
+  if (columns.length === 0) return true;
   if (grants[role].includes('select')) return true;
   const granted = grants.columnSelect?.[role];
   return granted !== undefined && columns.every((c) => granted.includes(c));
@@ -69,7 +75,8 @@ function canSelect(model: TableModel, caller: Caller, columns: readonly string[]
 /** UPDATE of these columns (a PATCH's SET list): table-level UPDATE, or a column-level grant on each of them. */
 function canUpdate(model: TableModel, caller: Caller, columns: readonly string[], settings: unknown): boolean {
   const role = apiRoleOf(caller);
-  if (role === 'service_role' || hasPrivilege(model, caller, 'update', settings)) return true;
+  if (hasPrivilege(model, caller, 'update', settings)) return true;
+  if (role === 'service_role') return false;
   const granted = grantsOf(model, settings).columnUpdate?.[role];
   return granted !== undefined && columns.every((c) => granted.includes(c));
 }

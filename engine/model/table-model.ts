@@ -10,7 +10,8 @@ import type { ComparedAsReading } from './function-model.ts';
 import type { Outcome } from './outcome.ts';
 import type { World } from './world.ts';
 
-export type ColumnType = 'uuid' | 'text' | 'text[]' | 'boolean' | 'integer' | 'numeric' | 'timestamptz' | 'jsonb';
+export const COLUMN_TYPES = ['uuid', 'text', 'text[]', 'boolean', 'integer', 'numeric', 'timestamptz', 'jsonb'] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
 
 /** `S`: the pack's settings type (a pack's rules read its own settings). */
 export interface ColumnSpec<S = any> {
@@ -56,6 +57,12 @@ export type ApiRole = 'anon' | 'authenticated';
  * them: a `select=`, a filter, or a write's RETURNING (PostgREST adds the primary key there).
  */
 export type Grants = Record<ApiRole, readonly Privilege[]> & {
+  /**
+   * What service_role holds, where not everything (it bypasses row security, not grants): a schema
+   * the API exposes without `grant usage … to service_role` refuses it (pgflow's demo grants anon
+   * only). Absent: every privilege, as Supabase grants it on public.
+   */
+  service_role?: readonly Privilege[];
   columnSelect?: Partial<Record<ApiRole, readonly string[]>>;
   /** The columns a role may UPDATE through column-level grants (`grant update (title) on t to authenticated`) where it holds no table-level UPDATE: a PATCH setting another column is refused (42501). */
   columnUpdate?: Partial<Record<ApiRole, readonly string[]>>;

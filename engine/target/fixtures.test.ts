@@ -64,6 +64,16 @@ describe('fixtures that follow the target', () => {
     expect(deletes).toHaveLength(4);
   });
 
+  it('empties a table referenced by a foreign key over several columns after the table holding it (pgflow: deps → steps by flow and step)', () => {
+    const flowShapes: TableShapes = new Map([
+      ['flows', [{ name: 'flow_slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true }]],
+      ['steps', [{ name: 'flow_slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'flows', column: 'flow_slug' } }]],
+      ['deps', [{ name: 'flow_slug', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, references: { table: 'flows', column: 'flow_slug' }, referencesTogether: ['steps'] }]],
+    ]);
+    const deletes = fixtureStatements({}, [], { users: 'direct', bypassTriggers: [], shapes: flowShapes, emptyTables: ['flows', 'steps', 'deps'] }).map((s) => s.sql).filter((q) => q.startsWith('delete'));
+    expect(deletes).toEqual(['delete from "public"."deps"', 'delete from "public"."steps"', 'delete from "public"."flows"']);
+  });
+
   it('writes the model’s rows in the target’s names; a seeded row is updated by its key, not inserted again', () => {
     const members = statements.find((s) => s.table === 'members')!;
     expect(members.row).toEqual([{ id: 'u1', nickname: 'A' }]);
@@ -252,6 +262,13 @@ describe('the note naming tables the migrations seeded', () => {
     expect(note).toMatch(/^settings holds rows the migrations seeded, which the pack's worlds do not write; members holds rows the migrations seeded besides those the pack's worlds write \(a world's row replaces a seeded one of the same key\): every case starts with them/);
     expect(note).toContain('"emptyTables": ["members","settings"]');
     expect(seededModelTablesNote(seededPlan, ['users'], ['users'])).not.toMatch(/do not write/);
+  });
+
+  it('names the seeded tables referencing one to empty, which would refuse its delete (pgflow: steps and deps name the seeded flow)', () => {
+    const text = (name: string, references?: string, together?: string[]) => ({ name, type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, ...(references ? { references: { table: references, column: 'flow_slug' } } : {}), ...(together ? { referencesTogether: together } : {}) });
+    const shapes: TableShapes = new Map([['flows', [text('flow_slug')]], ['steps', [text('flow_slug', 'flows')]], ['deps', [text('step_slug', undefined, ['steps'])]], ['runs', [text('flow_slug', 'flows')]]]);
+    const note = seededModelTablesNote({ users: 'direct', bypassTriggers: false, seededTables: ['flows', 'steps', 'deps'], shapes }, ['flows'], ['flows'])!;
+    expect(note).toContain(`"emptyTables": ["flows","steps","deps"] } deletes them before each case (steps, deps: seeded rows referencing them)`);
   });
 });
 

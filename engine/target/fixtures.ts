@@ -174,7 +174,7 @@ function toggleTrigger(name: string, on: boolean): FixtureStatement {
 function childrenFirst(tables: readonly string[], shapes: TableShapes | undefined): string[] {
   const left = [...tables];
   const ordered: string[] = [];
-  const referencedByLeft = (t: string) => left.some((other) => other !== t && (shapes?.get(other) ?? []).some((c) => c.references?.table === t));
+  const referencedByLeft = (t: string) => left.some((other) => other !== t && (shapes?.get(other) ?? []).some((c) => c.references?.table === t || c.referencesTogether?.includes(t)));
   while (left.length) {
     // A cycle of foreign keys keeps the config's order for what remains.
     const next = left.find((t) => !referencedByLeft(t)) ?? left[0];
@@ -654,5 +654,14 @@ export function seededModelTablesNote(plan: FixturePlan, modelTables: readonly s
     ...(notWritten.length ? [`${holds(notWritten)}, which the pack's worlds do not write`] : []),
     ...(alsoWritten.length ? [`${holds(alsoWritten)} besides those the pack's worlds write (a world's row replaces a seeded one of the same key)`] : []),
   ];
-  return `${what.join('; ')}: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ${JSON.stringify(seeded)} } deletes them before each case (docs/config.md)`;
+  // Seeded rows referencing them must go too, or the delete fails (pgflow: steps and deps name the seeded flow).
+  const toEmpty = [...seeded];
+  for (let i = 0; i < toEmpty.length; i++) {
+    for (const other of plan.seededTables) {
+      const refers = (plan.shapes?.get(other) ?? []).some((c) => c.references?.table === toEmpty[i] || c.referencesTogether?.includes(toEmpty[i]));
+      if (refers && !toEmpty.includes(other) && !plan.emptyTables?.includes(other)) toEmpty.push(other);
+    }
+  }
+  const referrers = toEmpty.slice(seeded.length);
+  return `${what.join('; ')}: every case starts with them, so a read finds rows its model does not expect. If the pack's rules leave them aside, "fixtures": { "emptyTables": ${JSON.stringify(toEmpty)} } deletes them before each case${referrers.length ? ` (${referrers.join(', ')}: seeded rows referencing them)` : ''} (docs/config.md)`;
 }

@@ -141,8 +141,14 @@ describe('stand-ins for extensions the server lacks', () => {
       const doc = await client.query<{ id: string }>(`insert into public.documents (owner, content) values ('11111111-1111-4111-8111-111111111111', 'queued') returning id`);
       const read = await client.query<{ msg_id: string }>(`select msg_id, read_ct, message from pgmq.read('on_document_create', 30, 5)`);
       expect(read.rows).toEqual([{ msg_id: expect.any(String), read_ct: 1, message: { id: doc.rows[0].id } }]);
+      // pgmq 1.5's record (pgflow refuses an older pgmq by this column).
+      expect((await client.query(`select headers from pgmq.set_vt('on_document_create', $1::bigint, 30)`, [read.rows[0].msg_id])).rows).toEqual([{ headers: null }]);
       // Invisible for its 30 s once read, as pgmq hides a message being worked on.
       expect((await client.query(`select * from pgmq.read('on_document_create', 30, 5)`)).rows).toEqual([]);
+      // pgflow's: set_vt makes it visible again (a delay of 0), format_table_name names its table.
+      expect((await client.query(`select msg_id from pgmq.set_vt('on_document_create', $1::bigint, 0)`, [read.rows[0].msg_id])).rows).toEqual([{ msg_id: read.rows[0].msg_id }]);
+      expect((await client.query(`select count(*)::int as n from pgmq.read('on_document_create', 30, 5)`)).rows).toEqual([{ n: 1 }]);
+      expect((await client.query(`select pgmq.format_table_name('On_Flow', 'q') as t`)).rows).toEqual([{ t: 'q_on_flow' }]);
       expect((await client.query(`select pgmq.archive('on_document_create', $1::bigint) as done`, [read.rows[0].msg_id])).rows).toEqual([{ done: true }]);
       expect((await client.query(`select count(*)::int as n from pgmq.a_on_document_create`)).rows).toEqual([{ n: 1 }]);
       expect((await client.query(`select queue_name from pgmq.list_queues()`)).rows).toEqual([{ queue_name: 'on_document_create' }]);
@@ -173,6 +179,14 @@ describe('stand-ins for extensions the server lacks', () => {
     expect(withStandIns('create extension if not exists vector;', new Set())).toBe('create extension if not exists vector;');
     // Lines are kept: a later error still names its own line.
     expect(withStandIns('create extension if not exists vector\n  with schema extensions;\nselect x;', new Set(['vector'])).split('\n')).toHaveLength(3);
+  });
+
+  it('a comment naming the extension is left as it is, and the statement under it stood in for (pgflow: `-- Create extension "pgmq"` hid it)', () => {
+    const sql = '-- Create extension "pgmq"\nCREATE EXTENSION IF NOT EXISTS "pgmq" WITH SCHEMA "pgmq";\n/* create extension vector; */ select 1;';
+    const lines = withStandIns(sql, new Set(['pgmq', 'vector'])).split('\n');
+    expect(lines[0]).toBe('-- Create extension "pgmq"');
+    expect(lines[1]).toMatch(/^do \$pf_standin\$.*create schema if not exists pgmq/);
+    expect(lines[2]).toBe('/* create extension vector; */ select 1;');
   });
 
   it('a migration checking pg_extension for a stood-in extension fails naming the stand-in and --database-url', async () => {

@@ -17,8 +17,8 @@
  *                  (a CHECK on them refuses every row, dropped and counted as the target's refusal).
  *   pg_cron        cron.job and cron.schedule/unschedule (in schema cron, as pg_cron makes them
  *                  whatever `with schema` says): a job is recorded and never runs.
- *   pgmq           Supabase Queues: pgmq.meta, create/send/read/pop/delete/archive/purge/drop and
- *                  list_queues over the same pgmq.q_<queue>/a_<queue> tables, in SQL: a message is
+ *   pgmq           Supabase Queues: pgmq.meta, create/send/read/pop/set_vt/delete/archive/purge/drop,
+ *                  format_table_name and list_queues over the same pgmq.q_<queue>/a_<queue> tables, in SQL: a message is
  *                  stored and read as pgmq does; nothing consumes it.
  *   http           the http_response/http_header types and http_get/post/…: calling one raises
  *                  (no request is sent).
@@ -148,7 +148,8 @@ create function cron.unschedule(job_name text) returns boolean language sql
   as $pf_fn$ with d as (delete from cron.job where jobname = $1 returning 1) select exists (select 1 from d) $pf_fn$;
 `,
   },
-  // pgmq is not relocatable: its objects are in schema pgmq whatever `with schema` says.
+  // pgmq is not relocatable: its objects are in schema pgmq whatever `with schema` says. Its 1.5
+  // shape (Supabase's current one): messages carry headers (pgflow refuses an older pgmq by them).
   pgmq: {
     what: 'queues are tables pgmq.q_<queue>; a message is stored and read as pgmq does, nothing consumes it',
     sql: `
@@ -156,12 +157,12 @@ create schema if not exists pgmq;
 create table pgmq.meta (queue_name varchar unique not null, is_partitioned boolean not null default false, is_unlogged boolean not null default false,
   created_at timestamptz not null default now());
 comment on table pgmq.meta is '${NOTE} pgmq: %2$s';
-create type pgmq.message_record as (msg_id bigint, read_ct integer, enqueued_at timestamptz, vt timestamptz, message jsonb);
+create type pgmq.message_record as (msg_id bigint, read_ct integer, enqueued_at timestamptz, vt timestamptz, message jsonb, headers jsonb);
 create type pgmq.queue_record as (queue_name varchar, is_partitioned boolean, is_unlogged boolean, created_at timestamptz);
 create function pgmq.create(queue_name text) returns void language plpgsql as $pf_fn$
 begin
-  execute format('create table if not exists pgmq.%%I (msg_id bigint primary key generated always as identity, read_ct integer not null default 0, enqueued_at timestamptz not null default now(), vt timestamptz not null, message jsonb)', 'q_' || queue_name);
-  execute format('create table if not exists pgmq.%%I (msg_id bigint primary key, read_ct integer not null default 0, enqueued_at timestamptz not null default now(), archived_at timestamptz not null default now(), vt timestamptz not null, message jsonb)', 'a_' || queue_name);
+  execute format('create table if not exists pgmq.%%I (msg_id bigint primary key generated always as identity, read_ct integer not null default 0, enqueued_at timestamptz not null default now(), vt timestamptz not null, message jsonb, headers jsonb)', 'q_' || queue_name);
+  execute format('create table if not exists pgmq.%%I (msg_id bigint primary key, read_ct integer not null default 0, enqueued_at timestamptz not null default now(), archived_at timestamptz not null default now(), vt timestamptz not null, message jsonb, headers jsonb)', 'a_' || queue_name);
   insert into pgmq.meta (queue_name) values (queue_name) on conflict do nothing;
 end $pf_fn$;
 create function pgmq.create_unlogged(queue_name text) returns void language sql as $pf_fn$ select pgmq.create(queue_name) $pf_fn$;
@@ -174,13 +175,19 @@ create function pgmq.read(queue_name text, vt integer, qty integer) returns seto
 begin
   return query execute format('with m as (select msg_id from pgmq.%%1$I where vt <= now() order by msg_id limit $2 for update skip locked)
     update pgmq.%%1$I q set vt = now() + make_interval(secs => $1), read_ct = q.read_ct + 1 from m where q.msg_id = m.msg_id
-    returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message', 'q_' || queue_name) using vt, qty;
+    returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message, q.headers', 'q_' || queue_name) using vt, qty;
 end $pf_fn$;
 create function pgmq.pop(queue_name text) returns setof pgmq.message_record language plpgsql as $pf_fn$
 begin
   return query execute format('with m as (select msg_id from pgmq.%%1$I where vt <= now() order by msg_id limit 1 for update skip locked)
-    delete from pgmq.%%1$I q using m where q.msg_id = m.msg_id returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message', 'q_' || queue_name);
+    delete from pgmq.%%1$I q using m where q.msg_id = m.msg_id returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message, q.headers', 'q_' || queue_name);
 end $pf_fn$;
+create function pgmq.set_vt(queue_name text, msg_id bigint, vt integer) returns setof pgmq.message_record language plpgsql as $pf_fn$
+begin
+  return query execute format('update pgmq.%%I q set vt = now() + make_interval(secs => $1) where q.msg_id = $2
+    returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message, q.headers', 'q_' || queue_name) using vt, msg_id;
+end $pf_fn$;
+create function pgmq.format_table_name(queue_name text, prefix text) returns text language sql immutable as $pf_fn$ select lower(prefix || '_' || queue_name) $pf_fn$;
 create function pgmq.delete(queue_name text, msg_ids bigint[]) returns setof bigint language plpgsql as $pf_fn$
 begin
   return query execute format('delete from pgmq.%%I where msg_id = any($1) returning msg_id', 'q_' || queue_name) using msg_ids;
@@ -189,7 +196,7 @@ create function pgmq.delete(queue_name text, msg_id bigint) returns boolean lang
 create function pgmq.archive(queue_name text, msg_ids bigint[]) returns setof bigint language plpgsql as $pf_fn$
 begin
   return query execute format('with d as (delete from pgmq.%%1$I where msg_id = any($1) returning *)
-    insert into pgmq.%%2$I (msg_id, read_ct, enqueued_at, vt, message) select msg_id, read_ct, enqueued_at, vt, message from d returning msg_id',
+    insert into pgmq.%%2$I (msg_id, read_ct, enqueued_at, vt, message, headers) select msg_id, read_ct, enqueued_at, vt, message, headers from d returning msg_id',
     'q_' || queue_name, 'a_' || queue_name) using msg_ids;
 end $pf_fn$;
 create function pgmq.archive(queue_name text, msg_id bigint) returns boolean language sql as $pf_fn$ select exists (select pgmq.archive(queue_name, array[msg_id])) $pf_fn$;
@@ -264,7 +271,11 @@ end $pf_fn$;`,
 /** The extensions that have a stand-in. */
 export const STOOD_IN_EXTENSIONS = Object.keys(STAND_INS);
 
-const CREATE_EXTENSION = new RegExp(`create\\s+extension\\s+(if\\s+not\\s+exists\\s+)?("?)(${STOOD_IN_EXTENSIONS.join('|')})\\2(?=[\\s;])([^;]*);`, 'gi');
+/**
+ * A comment (matched first, kept as it is: `-- Create extension "pgmq"` above the statement would
+ * otherwise match and swallow the next line's statement into itself), or a `create extension`.
+ */
+const CREATE_EXTENSION = new RegExp(`(--[^\\n]*|/\\*[\\s\\S]*?\\*/)|create\\s+extension\\s+(if\\s+not\\s+exists\\s+)?("?)(${STOOD_IN_EXTENSIONS.join('|')})\\3(?=[\\s;])([^;]*);`, 'gi');
 
 /** Those of STOOD_IN_EXTENSIONS this server lacks (asked once per connection). */
 const lacking = new WeakMap<pg.Client, Promise<Set<string>>>();
@@ -298,7 +309,8 @@ const sqlLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
  */
 export function withStandIns(sql: string, standIn: ReadonlySet<string>): string {
   if (!standIn.size) return sql;
-  return withoutVectorIndexes(sql, standIn).replace(CREATE_EXTENSION, (statement, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
+  return withoutVectorIndexes(sql, standIn).replace(CREATE_EXTENSION, (statement, comment: string | undefined, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
+    if (comment) return statement;
     const name = rawName.toLowerCase();
     if (!standIn.has(name)) return statement;
     const schema = /\bschema\s+("?)([^"\s;]+)\1/i.exec(rest)?.[2];

@@ -82,7 +82,11 @@ describe('policy equivalence', () => {
     const owner = { name: 'own', command: 'ALL' as const, roles: ['authenticated'] };
     expect(widened(policy({ ...owner, using: '(auth.uid() = user_id)', withCheck: '(auth.uid() = user_id)' })).equivalent).toMatch(/auth\.uid\(\) = …/);
     expect(widened(policy({ ...owner, using: '((( SELECT auth.uid() AS uid) = owner_id) AND (archived = false))' })).equivalent).toMatch(/null for anon/);
+    // A third-party auth's user id (Clerk's `sub`, text): `(select auth.jwt()->>'sub') = (user_id)::text`, as Postgres deparses it.
+    expect(widened(policy({ ...owner, using: "(( SELECT (auth.jwt() ->> 'sub'::text)) = user_id)" })).equivalent).toMatch(/null for anon/);
+    expect(widened(policy({ ...owner, using: "((auth.jwt() ->> 'sub'::text) = (user_id)::text)" })).equivalent).toMatch(/null for anon/);
     // Anon passes these: the widening is a real change.
+    expect(widened(policy({ ...owner, using: "((auth.jwt() ->> 'role'::text) = owner_role)" })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '((auth.uid() = user_id) OR is_public)' })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '(auth.uid() = user_id)', withCheck: '(shared = true)' })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '(auth.uid() IS DISTINCT FROM user_id)' })).equivalent).toBeUndefined();

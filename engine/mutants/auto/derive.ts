@@ -149,16 +149,22 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
         : !needed.some((priv) => grants.anon.includes(priv))
           ? { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }
           : p.roles.every((r) => r === 'authenticated') && requiresSignedInCaller(p)
-            ? { equivalent: `every clause of ${p.name} requires \`auth.uid() = …\`, null for anon, so a policy for every role admits no one new` }
+            ? { equivalent: `every clause of ${p.name} requires \`auth.uid() = …\` (or the token's \`sub\`), null for anon, so a policy for every role admits no one new` }
             : {}),
     });
   }
   return out;
 }
 
-/** `auth.uid()` (or `(select auth.uid())`, as Postgres deparses it) compared with `=`: null, never true, for a caller with no `sub`. */
-const UID = String.raw`(?:auth\.uid\(\)|\(\s*select\s+auth\.uid\(\)(?:\s+as\s+\w+)?\s*\))`;
-const UID_EQUALITY = new RegExp(String.raw`^(?:${UID}\s*=\s*[\w."]+|[\w."]+\s*=\s*${UID})$`, 'i');
+/**
+ * `auth.uid()`, or the token's `sub` as text (`auth.jwt() ->> 'sub'`: a third-party auth's user id,
+ * Clerk's), either one as `(select …)` as Postgres deparses it, compared with `=`: null, never
+ * true, for a caller whose token has no `sub` (anon).
+ */
+const SUB = String.raw`(?:auth\.uid\(\)|\(?auth\.jwt\(\)\s*->>\s*'sub'(?:::text)?\)?)`;
+const UID = String.raw`(?:${SUB}|\(\s*select\s+${SUB}(?:\s+as\s+\w+)?\s*\))`;
+const COLUMN = String.raw`(?:[\w."]+|\([\w."]+\)::text)`;
+const UID_EQUALITY = new RegExp(String.raw`^(?:${UID}\s*=\s*${COLUMN}|${COLUMN}\s*=\s*${UID})$`, 'i');
 
 /** Each clause the policy has (a USING alone also checks new rows) holds a top-level `auth.uid() = col`: anon (no uid) passes none. */
 function requiresSignedInCaller(p: CatalogPolicy): boolean {
