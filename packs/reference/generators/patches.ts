@@ -29,7 +29,7 @@ export function vocabulary(settings: ModelSettings): string[] {
 }
 
 /** Settings whose words are choices of reading or drawing, no value a column holds: left out, so adding one draws no other case. */
-const NOT_VOCABULARY = new Set(['phoneStyle', 'callerEmail', 'unpublishedTitle', 'publicCommentKey', 'publicCommenters', 'readers', 'notFoundAs']);
+const NOT_VOCABULARY = new Set(['phoneStyle', 'callerEmail', 'unpublishedTitle', 'publicCommentKey', 'publicCommenters', 'readers', 'notFoundAs', 'from']);
 
 function vocabularyOf(settings: ModelSettings): string[] {
   const out = new Set<string>();
