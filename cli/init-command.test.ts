@@ -152,8 +152,6 @@ describe('policyfuzz init', () => {
     // public_ref uuid default uuid_generate_v4(): a handle no formula gives (R07, R12–R14 failed on 'pub-…').
     // my_person_id returns integer (student_records' serial key): written by hand as ["value"] before.
     expect(functions.my_person_id.bigintIds).toEqual(['value']);
-    // project_files.document_id references project_documents, not projects: no project_id (711 drops).
-    expect(config.mapping.tables.project_files.columns.project_id).toBeNull();
     expect(config.model.vs.publicHandle.from).toBe('random');
     expect(config.mapping.tables.vs_tickets.columns).toEqual({ report: 'body' });
     expect(config.notes.find((n: string) => n.startsWith('confirm: model table vs_tickets is'))).not.toMatch(/public_ref/);

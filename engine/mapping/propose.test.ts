@@ -341,29 +341,6 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.mapping.functions?.get_public_org_chart).toEqual({ bigintIds: ['id', 'parent_id', 'node_id'] });
   });
 
-  it('a model reference named for a model table is no column referencing the table chosen for another (stranger-app-4: project_files.project_id is not document_id)', () => {
-    const proposal = proposeMapping(
-      {
-        tables: [
-          { name: 'projects', columns: [{ name: 'id', type: 'uuid', primaryKey: true }] },
-          { name: 'project_documents', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'project_id', type: 'uuid' }] },
-          { name: 'project_files', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'project_id', type: 'uuid' }] },
-        ],
-        functions: [],
-      },
-      {
-        tables: [
-          { name: 'projects', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }] },
-          { name: 'project_documents', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'project_id', type: 'uuid', references: { table: 'projects', column: 'id' } }] },
-          { name: 'project_files', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'document_id', type: 'uuid', references: { table: 'project_documents', column: 'id' } }] },
-        ],
-        functions: [],
-      },
-    );
-    expect(proposal.mapping.tables?.project_files?.columns).toEqual({ project_id: null });
-    expect(proposal.mapping.tables?.project_documents).toBeUndefined();
-  });
-
   it('a scalar answer that is a bigint-keyed table’s key is an id in that form; a count of it is not (stranger-app-4: my_person_id returns integer)', () => {
     const proposal = proposeMapping(
       { tables: [{ name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] }], functions: [{ name: 'my_person_id', args: [] }, { name: 'count_records', args: [] }] },

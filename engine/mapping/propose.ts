@@ -499,15 +499,6 @@ export function proposeMapping(
     const t = chosen.get(m.name);
     if (!t) continue;
     const columns = matchColumns(m, t, keyedTables);
-    // A model reference named for a model table (`project_id`: projects) is no target column that
-    // references the table chosen for another model table (`document_id` → project_documents).
-    for (const [mc, tc] of columns) {
-      const refersTo = t.columns.find((x) => x.name === tc)?.references?.table;
-      const named = /^(.+)_id$/.exec(mc)?.[1];
-      const namedTable = named && model.tables.find((x) => x.name === named || x.name === `${named}s`)?.name;
-      const refersToModel = refersTo && [...chosen].find(([, x]) => x.name === refersTo)?.[0];
-      if (namedTable && refersToModel && refersToModel !== namedTable) columns.delete(mc);
-    }
     const renamed: Record<string, string | null> = {};
     const retyped: string[] = [];
     const computed: string[] = [];
