@@ -155,6 +155,12 @@ describe('policyfuzz init', () => {
     expect(functions.get_public_org_chart.bigintIds).toEqual(['id', 'parent_id', 'node_id']);
     // get_vs_ticket_by_id returns the table's rows: its body is the model's report.
     expect(functions.get_vs_ticket_by_id.columns).toEqual({ report: 'body' });
+    // public_ref uuid default uuid_generate_v4(): a handle no formula gives (R07, R12–R14 failed on 'pub-…').
+    // my_person_id returns integer (student_records' serial key): written by hand as ["value"] before.
+    expect(functions.my_person_id.bigintIds).toEqual(['value']);
+    expect(config.model.vs.publicHandle.from).toBe('random');
+    expect(config.mapping.tables.vs_tickets.columns).toEqual({ report: 'body' });
+    expect(config.notes.find((n: string) => n.startsWith('confirm: model table vs_tickets is'))).not.toMatch(/public_ref/);
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

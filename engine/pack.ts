@@ -118,6 +118,13 @@ export interface Pack<S = any> {
    */
   targetIdSettings?: { path: string; table: string; column: string }[];
   /**
+   * Settings (dotted paths under `model`) `policyfuzz init` sets to `value` where the target draws
+   * a model generated column's value at insert (a plain column with a random default:
+   * `public_ref uuid default gen_random_uuid()`): the column is then mapped (whatever its type)
+   * and the model's draws are written into the rows (ColumnSpec.targetDraws).
+   */
+  targetDrawSettings?: { path: string; table: string; column: string; value: string }[];
+  /**
    * Settings (dotted paths under `model`) `policyfuzz init` sets to `value` where the target keys
    * a model table by its user: the table's `column` is a foreign key to the users table, and its
    * `unlessColumn` (the e-mail the model would link by otherwise) is not mapped.

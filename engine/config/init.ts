@@ -48,6 +48,8 @@ export interface InspectOptions {
   notNullDraws?: NotNullDraws[];
   /** Pack.targetIdSettings: settings init sets to the form this target keeps the ids in. */
   targetIdSettings?: { path: string; table: string; column: string }[];
+  /** Pack.targetDrawSettings: settings init sets where the target draws a model generated column at random. */
+  targetDrawSettings?: { path: string; table: string; column: string; value: string }[];
   /** Pack.sourceSettings: settings read off the target's function bodies. */
   sourceSettings?: SourceSetting[];
   /** Pack.userKeySettings: settings init sets where the target keys a model table by its user. */
@@ -61,6 +63,9 @@ export interface InspectOptions {
  * message, USING, SQLSTATE or a condition name (`raise insufficient_privilege;`); never a NOTICE.
  */
 export const RAISES = /\braise\s+(?:exception\b|sqlstate\b|using\b|'|(?!(?:debug|log|info|notice|warning)\b)[a-z_]+\s*(?:;|using\b))/i;
+
+/** A column default the database draws at random (a key-like handle): no formula over the row gives it. */
+const RANDOM_DEFAULT = /\b(?:gen_random_uuid|uuid_generate_v4|gen_random_bytes|random)\s*\(/i;
 
 /** A setting under a group, its key whole (`functionColumns.passport.admin_leaderboard`: group functionColumns, key passport.admin_leaderboard). */
 function groupAndKey(dotted: string): [string, string] {
@@ -219,6 +224,29 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       if (!form) continue;
       setNested(id.path, form);
       settingNotes.push(`model.${id.path}: ${form} (computed over ${id.table}.${id.column} as this target keeps it)`);
+    }
+    for (const draw of options.targetDrawSettings ?? []) {
+      const columns = mapping.tables?.[draw.table]?.columns ?? {};
+      // Left unmapped where the types differ (the model's text handle, the target's uuid): the same name then.
+      const column = columns[draw.column] ?? draw.column;
+      const found = await client.query<{ expr: string }>(
+        `select pg_get_expr(d.adbin, d.adrelid) as expr from pg_attribute a join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+          where a.attrelid = to_regclass($1) and a.attname = $2 and a.attgenerated = ''`,
+        [targetOf(draw.table).includes('.') ? targetOf(draw.table) : `public.${targetOf(draw.table)}`, column],
+      );
+      const expr = found.rows[0]?.expr;
+      if (!expr || !RANDOM_DEFAULT.test(expr)) continue;
+      setNested(draw.path, draw.value);
+      if (columns[draw.column] === null) {
+        const table = (mapping.tables![draw.table] ??= {});
+        table.columns = { ...columns, [draw.column]: column };
+        if (column === draw.column) delete table.columns[draw.column];
+        // The table's note named it not found: no longer so.
+        const absent = new RegExp(`(; not found \\(null: the target has none\\): .*?)\\b${draw.column}(?:, |$)`);
+        const i = proposal.notes.findIndex((n) => n.startsWith(`confirm: model table ${draw.table} is `));
+        if (i >= 0) proposal.notes[i] = proposal.notes[i].replace(absent, '$1').replace(/(?:, )?; not found \(null: the target has none\): $|, $/, '');
+      }
+      settingNotes.push(`confirm: model.${draw.path}: ${draw.value} (${targetOf(draw.table)}.${column} default ${expr}: the model draws each row's value and the fixtures write it; mapped to ${column})`);
     }
     for (const link of options.userKeySettings ?? []) {
       const columns = mapping.tables?.[link.table]?.columns ?? {};

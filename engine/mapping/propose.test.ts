@@ -341,6 +341,21 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.mapping.functions?.get_public_org_chart).toEqual({ bigintIds: ['id', 'parent_id', 'node_id'] });
   });
 
+  it('a scalar answer that is a bigint-keyed table’s key is an id in that form; a count of it is not (stranger-app-4: my_person_id returns integer)', () => {
+    const proposal = proposeMapping(
+      { tables: [{ name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] }], functions: [{ name: 'my_person_id', args: [] }, { name: 'count_records', args: [] }] },
+      {
+        tables: [{ name: 'student_records', anonCanSelect: false, columns: [{ name: 'id', type: 'integer', primaryKey: true, serverFilled: 'identity' }, { name: 'email', type: 'text' }] }],
+        functions: [
+          fn({ name: 'my_person_id', args: [], returns: 'scalar', readOnly: true, source: "\n  select r.id from public.student_records r\n  join public.profiles p on lower(p.email) = lower(r.email)\n  where p.id = (select auth.uid())\n" }),
+          fn({ name: 'count_records', args: [], returns: 'scalar', readOnly: true, source: 'select count(*) from public.student_records' }),
+        ],
+      },
+    );
+    expect(proposal.mapping.functions?.my_person_id).toEqual({ bigintIds: ['value'] });
+    expect(proposal.mapping.functions?.count_records).toBeUndefined();
+  });
+
   it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
     const proposal = proposeMapping(
       { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },

@@ -194,6 +194,13 @@ function refForm(model: ModelColumnFacts, target: TargetColumnFacts, keyedTables
 
 const ID_LISTS = { bigint: 'bigintIds', uuid: 'uuidIds' } as const;
 
+/** The column and table a scalar function's body picks one value of: `select [alias.]column from [public.]table [alias]`, first statement of its body. */
+function scalarKeyPicked(source: string): { column: string; table: string } | undefined {
+  const m = /^\s*(?:begin\s+)?(?:return\s*\(\s*)?select\s+(?:(\w+)\.)?(\w+)\s+(?:into\s+\w+\s+)?from\s+(?:public\.)?(\w+)(?:\s+(?:as\s+)?(\w+))?/i.exec(withoutComments(source));
+  if (!m || (m[1] !== undefined && m[1] !== m[4] && m[1] !== m[3])) return undefined;
+  return { column: m[2], table: m[3] };
+}
+
 /** Names that identify (a key, a reference): `id`, `code`, `ref`, `*_id`, `*_ref`, `*_key`. */
 const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
 
@@ -637,6 +644,13 @@ export function proposeMapping(
         // A jsonb answer built from such tables carries their ids under the columns' names, also
         // in the jsonb fields of a composite (`returns org_chart` as (nodes jsonb, members jsonb)).
         for (const [modelTable, t] of chosen) if (namesTable(f, t)) for (const id of idColumns(modelTable)) ids.add(id);
+      } else if (f.returns === 'scalar') {
+        // A scalar answer that is a key (`select r.id from public.student_records r …`: my_person_id
+        // returning an integer): the answer, `value`, is an id in that table's form.
+        const picked = scalarKeyPicked(f.source);
+        const [modelTable, t] = (picked && [...chosen].find(([, x]) => x.name === picked.table)) || [];
+        const key = t?.columns.find((c) => c.primaryKey);
+        if (modelTable && key?.name === picked!.column && idColumns(modelTable).some((id) => (mapping.tables?.[modelTable]?.columns?.[id] ?? id) === key.name)) ids.add('value');
       }
       if (!ids.size) continue;
       mapping.functions![m.name] = { ...mapping.functions![m.name], [list]: [...ids] };

@@ -39,6 +39,13 @@ export interface ColumnSpec<S = any> {
    * naming it is refused (428C9).
    */
   generated?: (row: Row, settings: S) => Json;
+  /**
+   * Under these settings the target draws this generated column's value itself, at insert (a
+   * random default: `public_ref uuid default gen_random_uuid()`), where the model computes it.
+   * The fixtures then write the model's value into each world row, so both hold the same; a row
+   * a request inserts holds the target's own draw, so table reads do not compare the column.
+   */
+  targetDraws?: (settings: S) => boolean;
 }
 
 export interface RuleContext<S = any> {
@@ -151,6 +158,14 @@ export function materialize<S>(model: TableModel<S>, row: Row, settings: S): Row
   for (const c of generated) out[c.name] = c.generated!(row, settings);
   return out;
 }
+
+/** The generated columns whose values the target draws under these settings (ColumnSpec.targetDraws). */
+export function targetDrawnColumns<S, C extends DrawnColumnFacts<S>>(model: { columns: readonly C[] }, settings: S): C[] {
+  return model.columns.filter((c) => c.generated && c.targetDraws?.(settings));
+}
+
+/** What targetDrawnColumns reads of a column. */
+export type DrawnColumnFacts<S = any> = Pick<ColumnSpec<S>, 'name' | 'generated' | 'targetDraws'>;
 
 const serverAssigned = new WeakMap<TableModel, readonly string[]>();
 

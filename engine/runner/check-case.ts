@@ -7,7 +7,7 @@ import type { Outcome } from '../model/outcome.ts';
 import { outcomeClass } from '../model/outcome.ts';
 import { predict, type Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { column, serverAssignedColumns, type TableModel } from '../model/table-model.ts';
+import { column, serverAssignedColumns, targetDrawnColumns, type TableModel } from '../model/table-model.ts';
 import { embedKey, type OrderTerm } from '../model/embed.ts';
 import { embeddedTableOf } from '../model/engine.ts';
 import type { Json, Row } from '../model/json.ts';
@@ -77,13 +77,17 @@ function collatedColumns(plan: FixturePlan | undefined, table: string, model: Ta
 }
 
 /** A table's own marks: its server-assigned columns (never compared) and its timestamps (`timestamptz`, or a pack's `timestamp…`: compared in one written form). Kept per model. */
-function tableMasks(model: TableModel): readonly string[] {
-  let masks = tableMasksOf.get(model);
-  if (!masks) tableMasksOf.set(model, (masks = [...serverAssignedColumns(model), ...model.columns.filter((c) => (c.type as string).startsWith('timestamp')).map((c) => timestampMask(c.name))]));
+function tableMasks(model: TableModel, settings: unknown): readonly string[] {
+  let bySettings = tableMasksOf.get(model);
+  if (!bySettings) tableMasksOf.set(model, (bySettings = new WeakMap()));
+  const key = (settings ?? model) as object;
+  let masks = bySettings.get(key);
+  // A column the target draws (targetDraws): a row a request inserts holds the target's own value.
+  if (!masks) bySettings.set(key, (masks = [...serverAssignedColumns(model), ...targetDrawnColumns(model, settings).map((c) => c.name), ...model.columns.filter((c) => (c.type as string).startsWith('timestamp')).map((c) => timestampMask(c.name))]));
   return masks;
 }
 
-const tableMasksOf = new WeakMap<TableModel, readonly string[]>();
+const tableMasksOf = new WeakMap<TableModel, WeakMap<object, readonly string[]>>();
 
 /** Columns the server assigns (ids, timestamps): present in answers but never compared. `plan`: the target's (its column types). */
 export function maskedColumns(oracle: Oracle, step: DataStep, plan?: FixturePlan): string[] {
@@ -94,7 +98,7 @@ export function maskedColumns(oracle: Oracle, step: DataStep, plan?: FixturePlan
   const name = targetName(step.request);
   const model = oracle.model.tables[name];
   // Without embeds or an order=, the table's own (kept per model): no copy per step.
-  if (step.request.kind !== 'select' || (!step.request.embeds?.length && !step.request.order?.length)) return model ? (tableMasks(model) as string[]) : [];
+  if (step.request.kind !== 'select' || (!step.request.embeds?.length && !step.request.order?.length)) return model ? (tableMasks(model, oracle.settings) as string[]) : [];
   // An embed (`remarks.`: compared as a multiset, and in its order when it has one) and its own server-assigned columns (compare.ts).
   const embeds = step.request.kind === 'select' ? (step.request.embeds ?? []) : [];
   const embedded = embeds.flatMap((e) => {
@@ -103,13 +107,13 @@ export function maskedColumns(oracle: Oracle, step: DataStep, plan?: FixturePlan
     return [
       `${key}.`,
       ...(e.order?.length ? [embedOrderMask(key, e.order.map((t) => t.column), { order: e.order, columns: oracle.codePointText ? [] : collatedColumns(plan, tableName, table, e.order) })] : []),
-      ...(table ? tableMasks(table) : []).map((c) => `${key}.${c}`),
+      ...(table ? tableMasks(table, oracle.settings) : []).map((c) => `${key}.${c}`),
     ];
   });
   // A top-level order= (compare.ts orderMask): the rows in that order.
   const order = step.request.kind === 'select' ? step.request.order : undefined;
   const ordered = order?.length ? [orderMask(order.map((t) => t.column), { order, columns: oracle.codePointText ? [] : collatedColumns(plan, name, model, order) })] : [];
-  return [...(model ? tableMasks(model) : []), ...embedded, ...ordered];
+  return [...(model ? tableMasks(model, oracle.settings) : []), ...embedded, ...ordered];
 }
 
 const columnNames = new WeakMap<TableModel, ReadonlySet<string>>();
@@ -339,7 +343,7 @@ export interface PreparedCase {
 
 /** The case with its world as the target holds it (constant column defaults filled: fixtures.ts worldAsStored) and its callers' tokens as Supabase Auth issues them (fixtures.ts callersAsIssued), its model run kept. */
 function caseAsStored(plan: FixturePlan, oracle: Oracle, testCase: DataCase): DataCase {
-  const world = worldAsStored(plan, testCase.world, oracle.model.tables);
+  const world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings);
   const steps = callersAsIssued(testCase.world, testCase.steps);
   if (world === testCase.world && steps === testCase.steps) return testCase;
   const run = modelRunOf(testCase);

@@ -8,6 +8,7 @@
  */
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
+import { targetDrawnColumns, type DrawnColumnFacts } from '../model/table-model.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
@@ -404,8 +405,25 @@ function constantDefaultsOf(plan: FixturePlan, modelTables: Readonly<Record<stri
  * the database has. Computed defaults (now(), nextval, gen_random_uuid()) stay out: such columns
  * are the model's `serverAssigned` ones, not compared. Unchanged without the target's catalog.
  */
-export function worldAsStored(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>): World {
-  if (!plan.shapes) return world;
+export function worldAsStored<S>(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly DrawnColumnFacts<S>[] }>>, settings?: S): World {
+  const drawn = settings === undefined ? world : withTargetDrawn(world, modelTables, settings);
+  return plan.shapes ? withConstantDefaults(plan, drawn, modelTables) : drawn;
+}
+
+/** The values the model draws where the target draws its own (ColumnSpec.targetDraws) written into each row, as the fixtures then write them. */
+export function withTargetDrawn<S>(world: World, modelTables: Readonly<Record<string, { columns: readonly DrawnColumnFacts<S>[] }>>, settings: S): World {
+  let out: World | undefined;
+  for (const [table, rows] of Object.entries(world)) {
+    const model = modelTables[table];
+    const drawn = rows.length && model ? targetDrawnColumns(model, settings) : [];
+    if (!drawn.length || rows.every((r) => drawn.every((c) => c.name in r))) continue;
+    out ??= { ...world };
+    out[table] = rows.map((r) => (drawn.every((c) => c.name in r) ? r : { ...Object.fromEntries(drawn.map((c) => [c.name, c.generated!(r, settings)])), ...r }));
+  }
+  return out ?? world;
+}
+
+function withConstantDefaults(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>): World {
   let stored: World | undefined;
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length) continue;

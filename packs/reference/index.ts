@@ -52,6 +52,7 @@ export const referencePack = definePack({
   ],
   // The public handle is a digest of the ticket id as the target keeps it.
   targetIdSettings: [{ path: 'vs.publicHandle.idAs', table: 'vs_tickets', column: 'id' }],
+  targetDrawSettings: [{ path: 'vs.publicHandle.from', table: 'vs_tickets', column: 'public_ref', value: 'random' }],
   userKeySettings: [{ path: 'students.personLink', table: 'student_records', column: 'id', unlessColumn: 'email', value: 'user-id' }],
   // Choices the spec leaves open that a function's body shows (policyfuzz init names each to confirm).
   sourceSettings: [

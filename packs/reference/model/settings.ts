@@ -236,6 +236,13 @@ export const ModelSettingsSchema = z
          */
         publicHandle: z
           .object({
+            /**
+             * `id` (the reference): the formula below over the id. `random`: the target draws the
+             * handle at insert (`public_ref uuid default gen_random_uuid()`); the model draws one
+             * per ticket (a uuid no formula over the id gives) and the fixtures write it into the
+             * row, so both sides hold it; a handle that shows or derives from the id then differs.
+             */
+            from: z.enum(['id', 'random']).default('id'),
             prefix: z.string().default('pub-'),
             digest: z.enum(['md5', 'sha1', 'sha256']).default('md5'),
             length: z.number().int().min(8).max(64).default(16),

@@ -92,8 +92,9 @@ begin
     if jsonb_typeof(v_entry) <> 'object' or not (v_entry ? 'vis') or not (v_entry ? 'by') then
       raise exception 'vs_tickets: a remark needs vis and by' using errcode = '42501';
     end if;
-    if v_entry ->> 'vis' = 'ticket' and coalesce(v_entry -> 'internal', 'false'::jsonb) = 'false'::jsonb
-       and public.vs_text_names_ticket(v_entry ->> 'text') then
+    -- Only a true "internal" hides an entry from the submitter (a JSON null is shown).
+    if v_entry ->> 'vis' = 'ticket' and v_entry -> 'internal' is distinct from 'true'::jsonb
+       and public.vs_text_names_ticket(v_entry::text) then
       raise exception 'vs_tickets: a ticket-visible remark names a ticket id; mark it internal'
         using errcode = '42501';
     end if;

@@ -20,8 +20,8 @@ language sql stable security definer set search_path = '' as $$
          t.category, t.is_public, t.public_title, null::integer, t.is_duplicate, '{}'::text[],
          coalesce((select jsonb_agg(e order by i) from jsonb_array_elements(t.remarks)
                      with ordinality x(e, i)
-                    where jsonb_typeof(e) = 'object'
-                      and (not (e ? 'internal') or e -> 'internal' = 'false'::jsonb)), '[]'),
+                    where jsonb_typeof(e) = 'object' and e ->> 'vis' = 'ticket'
+                      and e -> 'internal' is distinct from 'true'::jsonb), '[]'),
          t.created_at, t.updated_at
   from public.vs_tickets t
   where t.id = p_id and t.deleted_at is null
@@ -146,7 +146,7 @@ begin
   if p_public and nullif(btrim(p_title), '') is null then
     raise exception 'a headline is required' using errcode = '22023';
   end if;
-  if p_public and btrim(p_title) = btrim(t.body) then
+  if p_public and strpos(p_title, btrim(t.body)) > 0 then  -- the report, or a headline holding it verbatim
     raise exception 'the report is not published verbatim' using errcode = '22023';
   end if;
   update public.vs_tickets
@@ -174,7 +174,8 @@ begin
   if t.id is null then
     raise exception 'NOT_FOUND' using errcode = 'P0002';
   end if;
-  if nullif(btrim(p_body), '') is null or btrim(p_body) = btrim(t.body) then
+  -- The raw report is never published verbatim: not as the comment, nor inside it.
+  if nullif(btrim(p_body), '') is null or strpos(p_body, btrim(t.body)) > 0 then
     raise exception 'a comment must be new text' using errcode = '22023';
   end if;
   perform set_config('app.guard_bypass', 'on', true);

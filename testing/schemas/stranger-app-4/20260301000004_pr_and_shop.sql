@@ -68,7 +68,7 @@ returns table (id text, submitter_label text, brief text, file_url text, status 
 language sql stable security definer set search_path = '' as $$
   select t.id, t.submitter_label, t.brief, t.file_url, t.status, t.created_at
   from public.pr_tickets t
-  where lower(btrim(t.id)) = lower(btrim(p_id)) and t.deleted_at is null
+  where lower(btrim(t.id, E' \t\r\n')) = lower(btrim(p_id, E' \t\r\n')) and t.deleted_at is null
 $$;
 
 create function public.soft_delete_pr_ticket(p_id text) returns void

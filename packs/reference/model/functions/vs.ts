@@ -21,7 +21,7 @@ import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, vsPublicCommentKey, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, handlesAsCompared, isPublicRefOf, vsPublicRef } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
@@ -269,7 +269,7 @@ const vsFunctionList: FunctionModel[] = [
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null) return fail(world, refusal(settings, 'not-authorized'));
-    const t = tickets(world).find((r) => vsPublicCommentKey(r.id, settings) === text(a.p_ref) && vsOnBoard(world, r, settings));
+    const t = tickets(world).find((r) => (settings.vs.publicCommentKey === 'ticket-id' ? r.id === text(a.p_ref) : isPublicRefOf(r, a.p_ref, settings)) && vsOnBoard(world, r, settings));
     // Staff handlers only (settings.vs.publicCommenters): who comments is checked with the ticket, before the words.
     if (settings.vs.publicCommenters === 'staff-handlers') {
       if (!t) return take('R13.comment.not-found'), fail(world, notFoundRefusal(settings, 'vs_post_public_comment', 'comment: problem not found'));
@@ -298,7 +298,7 @@ const vsFunctionList: FunctionModel[] = [
     rowsOut(
       world,
       tickets(world)
-        .filter((t) => vsPublicRef(t.id, settings) === text(a.p_ref) && vsOnBoard(world, t, settings))
+        .filter((t) => isPublicRefOf(t, a.p_ref, settings) && vsOnBoard(world, t, settings))
         .map((t) => ({ public_ref: vsPublicRef(t.id, settings), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
     ),
     undefined,
@@ -313,7 +313,11 @@ const vsFunctionList: FunctionModel[] = [
   }),
 ];
 
-export const vsFunctions: FunctionModel[] = vsFunctionList.map((f) => (PUBLIC_HANDLE_ANSWERS.includes(f.name) ? { ...f, valueSettings: { public_ref: 'vs.publicHandle' } } : f));
+export const vsFunctions: FunctionModel[] = vsFunctionList.map((f) =>
+  PUBLIC_HANDLE_ANSWERS.includes(f.name)
+    ? { ...f, valueSettings: { public_ref: 'vs.publicHandle' }, comparedAs: (rows, world, settings: ModelSettings) => handlesAsCompared(f.comparedAs ? f.comparedAs(rows, world, settings) : rows, world, settings) }
+    : f,
+);
 
 export const vsPrivateFunctions = [
   'private.guard_vs_tickets_update',

@@ -30,6 +30,7 @@ export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
   let refs = publicRefs.get(handle);
   if (!refs) publicRefs.set(handle, (refs = new Map()));
   return kept(refs, id, (key) => {
+    if (handle.from === 'random') return drawnHandle(key);
     const { prefix, digest, length, idAs } = handle;
     const digested = idAs === 'model' ? key : String(idAsTarget(idAs, key));
     return `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
@@ -37,9 +38,44 @@ export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
 }
 const publicRefs = new WeakMap<ModelSettings['vs']['publicHandle'], Map<string, string>>();
 
+/**
+ * The handle the model draws for a ticket where the target draws its own (publicHandle.from:
+ * 'random'): a version-4 uuid from a salted digest of the id. Fixed per id (the same case, the
+ * same handle), and no formula a target would apply to its id gives it.
+ */
+function drawnHandle(id: string): string {
+  const h = createHash('sha256').update(`policyfuzz public handle\u0000${id}`, 'utf8').digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The place of a handle the target drew for a ticket the case inserted (publicHandle.from: 'random'): neither side's value is the model's. */
+export const TARGET_DRAWN_HANDLE = '(a handle the target drew for a ticket the case inserted)';
+
+/**
+ * Public handles as compared, alike on both sides. Under publicHandle.from 'random' the model
+ * knows the handles of the world's tickets (written with them: ColumnSpec.targetDraws), not those
+ * the target drew for tickets the case inserted: a handle that is none of the world's stands as
+ * TARGET_DRAWN_HANDLE. A world ticket answered with its id, or anything derived from it, still differs.
+ */
+export function handlesAsCompared(rows: Row[], world: World, settings: ModelSettings): Row[] {
+  if (settings.vs.publicHandle.from !== 'random' || !rows.some((r) => 'public_ref' in r)) return rows;
+  const known = new Set(rowsOf(world, 'vs_tickets').map((t) => t.public_ref));
+  return rows.map((r) => ('public_ref' in r && !known.has(r.public_ref) ? { ...r, public_ref: TARGET_DRAWN_HANDLE } : r));
+}
+
 /** What vs_post_public_comment names a ticket by (settings.vs.publicCommentKey): its public handle, or its id. */
 export function vsPublicCommentKey(id: Json, settings: ModelSettings): string | null {
   return settings.vs.publicCommentKey === 'ticket-id' ? (typeof id === 'string' ? id : null) : vsPublicRef(id, settings);
+}
+
+/**
+ * Whether a request's `ref` names ticket `t` by its public handle as the target holds it. Under
+ * publicHandle.from 'random' that is the handle the world's row was written with: a ticket the
+ * case inserted holds one the target drew, which no request can name.
+ */
+export function isPublicRefOf(t: Row, ref: Json | undefined, settings: ModelSettings): boolean {
+  if (typeof ref !== 'string') return false;
+  return settings.vs.publicHandle.from === 'random' ? t.public_ref === ref : vsPublicRef(t.id, settings) === ref;
 }
 
 /**
@@ -270,7 +306,7 @@ export const vsTicketsTable: TableModel = {
     { name: 'public_title', type: 'text', nullable: true, default: null },
     { name: 'duplicate_of', type: 'text', nullable: true, default: null },
     { name: 'is_duplicate', type: 'boolean', nullable: false, generated: (row) => (row.duplicate_of ?? null) !== null },
-    { name: 'public_ref', type: 'text', nullable: true, generated: (row, settings) => vsPublicRef(row.id, settings) },
+    { name: 'public_ref', type: 'text', nullable: true, generated: (row, settings) => vsPublicRef(row.id, settings), targetDraws: (settings) => settings.vs.publicHandle.from === 'random' },
     { name: 'tags', type: 'text[]', nullable: false, default: [] },
     { name: 'remarks', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.remarksCap)(v), checkRefusal: (s) => refusal(s, 'remarks-cap') },
     { name: 'public_comments', type: 'jsonb', nullable: false, default: [], check: (v, s) => arrayCapped(s.vs.publicCommentsCap)(v) },
