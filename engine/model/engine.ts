@@ -29,13 +29,9 @@ import { column, grantsOf, materialize, type Grants, type Privilege, type RuleCo
 import { coerce, jsonEqual } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
-export interface Prediction {
-  outcome: Outcome;
-  /** The world after the request (unchanged unless the request was allowed to write). */
-  world: World;
-  /** The model's branches this prediction took (branches.ts), set by predict(). */
-  branches?: readonly string[];
-}
+// In its own file: function models return one too, and engine.ts reads function models.
+export type { Prediction } from './prediction.ts';
+import type { Prediction } from './prediction.ts';
 
 type TableRequest = Exclude<ApiRequest, { kind: 'rpc' }>;
 

@@ -8,7 +8,7 @@ import type { Caller } from './caller.ts';
 import { branch } from './branches.ts';
 import { rejectedByGrant } from './outcome.ts';
 import type { Json, Row } from './json.ts';
-import type { Prediction } from './engine.ts';
+import type { Prediction } from './prediction.ts';
 import type { World } from './world.ts';
 
 export type ExecuteGrantee = 'anon' | 'authenticated' | 'service_role';
