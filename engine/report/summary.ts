@@ -346,8 +346,8 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     for (const p of s.properties) {
       if (p.note?.split('; ').includes(COVERAGE_ON_MERGE_NOTE)) leftToMerge.add(p.id);
       const seen = byId.get(p.id);
-      if (!seen) notes.set(p.id, [p]);
       if (!seen) {
+        notes.set(p.id, [p]);
         byId.set(p.id, { ...p, counts: { ...p.counts }, ...(p.access ? { access: { ...p.access } } : {}), ...(p.clauses ? { clauses: p.clauses.map((c) => ({ ...c })) } : {}), ...(p.branches ? { branches: p.branches.map((b) => ({ ...b })) } : {}), failures: [...p.failures] });
         continue;
       }
@@ -367,20 +367,11 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
       if (seen.planned != null || p.planned != null) seen.planned = (seen.planned ?? 0) + (p.planned ?? 0);
       seen.durationMs += p.durationMs;
       for (const [k, v] of Object.entries(p.counts)) seen.counts[k] = (seen.counts[k] ?? 0) + v;
-      if (p.dropped) {
-        seen.dropped = { ...seen.dropped };
-        for (const [k, v] of Object.entries(p.dropped)) seen.dropped[k] = (seen.dropped[k] ?? 0) + v;
-      }
-      if (p.droppedReach) {
-        seen.droppedReach = { ...seen.droppedReach };
-        for (const [k, v] of Object.entries(p.droppedReach)) seen.droppedReach[k] = (seen.droppedReach[k] ?? 0) + v;
-      }
+      if (p.dropped) seen.dropped = addCounts(seen.dropped, p.dropped);
+      if (p.droppedReach) seen.droppedReach = addCounts(seen.droppedReach, p.droppedReach);
       if (p.accepted) seen.accepted = addCounts(seen.accepted, p.accepted);
       if (p.readings) seen.readings = addCounts(seen.readings, p.readings);
-      if (p.access) {
-        seen.access = { ...seen.access };
-        for (const [k, v] of Object.entries(p.access)) seen.access[k] = (seen.access[k] ?? 0) + v;
-      }
+      if (p.access) seen.access = addCounts(seen.access, p.access);
       if (STATUS_RANK[p.status] > STATUS_RANK[seen.status]) seen.status = p.status;
       notes.get(p.id)!.push(p);
       for (const f of p.failures) if (!seen.failures.some((g) => (f.id !== null && g.id === f.id) || (g.seed === f.seed && g.path === f.path))) seen.failures.push(f);

@@ -59,18 +59,15 @@ function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Reco
 export function joinPasses(first: PropertyResult, second: PropertyResult): PropertyResult {
   const counts = { ...first.counts };
   for (const [k, v] of Object.entries(second.counts)) counts[k] = (counts[k] ?? 0) + v;
-  const access = { ...first.access };
-  for (const [k, v] of Object.entries(second.access ?? {})) access[k] = (access[k] ?? 0) + v;
+  const access = addCounts(first.access, second.access);
   const clauses = second.clauses?.map((c) => {
     const before = first.clauses?.find((k) => k.id === c.id);
     return before ? { ...c, allowed: c.allowed + before.allowed, refused: c.refused + before.refused } : c;
   });
   const branches = second.branches?.map((b) => ({ ...b, taken: b.taken + (first.branches?.find((k) => k.id === b.id)?.taken ?? 0) }));
   const { note, stopped, progress, ...rest } = second;
-  const dropped = { ...first.dropped };
-  for (const [k, v] of Object.entries(second.dropped ?? {})) dropped[k] = (dropped[k] ?? 0) + v;
-  const droppedReach = { ...first.droppedReach };
-  for (const [k, v] of Object.entries(second.droppedReach ?? {})) droppedReach[k] = (droppedReach[k] ?? 0) + v;
+  const dropped = addCounts(first.dropped, second.dropped);
+  const droppedReach = addCounts(first.droppedReach, second.droppedReach);
   const accepted = addCounts(first.accepted, second.accepted);
   const readings = addCounts(first.readings, second.readings);
   const named = { ...(Object.keys(accepted).length ? { accepted } : {}), ...(Object.keys(readings).length ? { readings } : {}) };
