@@ -320,10 +320,10 @@ interface CaseHead {
   opened?: Promise<BatchResult>;
 }
 
-/** The opening statements' part of a message that also carries a request: failed if one of them did. */
 /** How many statements the server runs for `sql`: one, unless its text holds a semicolon outside quotes. */
 const statementCount = (sql: string): number => (sql.includes(';') ? Math.max(1, splitStatements(sql).length) : 1);
 
+/** The opening statements' part of a message that also carries a request: failed if one of them did. */
 function headPart(result: BatchResult, statements: number): BatchResult {
   if (result.completed.length >= statements) return { completed: result.completed.slice(0, statements), prepared: result.prepared };
   if (!result.error) throw new Error(`harness: a case's opening message completed ${result.completed.length} of its ${statements} statements with no error`);
