@@ -5,7 +5,7 @@
  */
 import type { Outcome } from '../model/outcome.ts';
 import { outcomeClass } from '../model/outcome.ts';
-import { predict, type Prediction } from '../model/predict.ts';
+import type { Prediction } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { column, serverAssignedColumns, targetDrawnColumns, type TableModel } from '../model/table-model.ts';
 import { embedKey, type OrderTerm } from '../model/embed.ts';
@@ -419,7 +419,14 @@ export async function checkCase(
         if (side) break;
         throw made.thrown;
       }
-      const prediction = replan || 'thrown' in made ? predict(oracle, world, testCase.steps[i].caller, testCase.steps[i].request) : made.prediction;
+      let prediction: Prediction;
+      try {
+        prediction = replan || 'thrown' in made ? predictStep(oracle, world, testCase.steps[i]) : made.prediction;
+      } catch (thrown) {
+        // As a prediction made ahead that throws: a side error already seen stands (it is the case's finding).
+        if (side) break;
+        throw thrown;
+      }
       const checked = await checkStep(answering, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction }, history);
       record(checked);
       if (checked.mismatch && !isSideError(checked.mismatch)) return verdict(checked.mismatch);
