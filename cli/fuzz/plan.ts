@@ -101,7 +101,7 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   if (unknownData.length) {
     // --migrations runs without a config: a config here, and the pack it names, were not read.
     const unread = target.recorded?.config ? undefined : findConfig();
-    const hint = unread ? `; ${path.relative(process.cwd(), unread)} here was not read (--migrations runs without a config): run its pack with --pack <its pack>, or drop --migrations` : '';
+    const hint = unread ? `; ${shownPath(unread)} here was not read (--migrations runs without a config): run its pack with --pack <its pack>, or drop --migrations` : '';
     throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${[...new Set([...dataProperties, ...catalogProperties].map((p) => p.id))].join(', ')})${hint}`);
   }
   const knownSso = await ssoPropertyIds();
