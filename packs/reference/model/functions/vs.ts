@@ -313,9 +313,17 @@ const vsFunctionList: FunctionModel[] = [
   }),
 ];
 
+// Handles compared alike in comparedAs and in its strict form: a step agreeing only by a target-drawn handle is no public-comments reading.
+const withHandlesAsCompared = (as: ((rows: Row[], world: World, settings: ModelSettings) => Row[]) | undefined) => (rows: Row[], world: World, settings: ModelSettings) => handlesAsCompared(as ? as(rows, world, settings) : rows, world, settings);
+
 export const vsFunctions: FunctionModel[] = vsFunctionList.map((f) =>
   PUBLIC_HANDLE_ANSWERS.includes(f.name)
-    ? { ...f, valueSettings: { public_ref: 'vs.publicHandle' }, comparedAs: (rows, world, settings: ModelSettings) => handlesAsCompared(f.comparedAs ? f.comparedAs(rows, world, settings) : rows, world, settings) }
+    ? {
+        ...f,
+        valueSettings: { public_ref: 'vs.publicHandle' },
+        comparedAs: withHandlesAsCompared(f.comparedAs),
+        ...(f.comparedAsReading ? { comparedAsReading: { ...f.comparedAsReading, strictly: withHandlesAsCompared(f.comparedAsReading.strictly) } } : {}),
+      }
     : f,
 );
 
