@@ -244,9 +244,9 @@ const vsFunctionList: FunctionModel[] = [
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) =>
-    orRefusedIfNotStaff(ctxOf(world, caller, settings), (() => {
+  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
+    return orRefusedIfNotStaff(ctx, (() => {
     if (!isVsHandler(ctx)) return notHandler(world, settings);
     if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
     const t = handled(ctx, a.p_id);
@@ -264,7 +264,8 @@ const vsFunctionList: FunctionModel[] = [
     if (refusals.length) return fail(world, orAlso(refusals[0], refusals.slice(1).map((o) => secureReading(REFUSAL_ORDER_OPEN, o))));
     take('R13.publish.done');
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
-  })())),
+  })());
+  }),
 
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
