@@ -134,8 +134,8 @@ function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
   return undefined;
 }
 
-function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs'], comparedAsReading?: FunctionModel['comparedAsReading']): FunctionModel {
-  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}), ...(comparedAsReading ? { comparedAsReading } : {}) };
+function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs']): FunctionModel {
+  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}) };
 }
 
 const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
@@ -295,17 +295,18 @@ const vsFunctionList: FunctionModel[] = [
     ),
   ),
 
-  fn('get_public_vs_problem', ['p_ref'], ANYONE, (world, _caller, a, settings) =>
-    rowsOut(
-      world,
-      tickets(world)
-        .filter((t) => isPublicRefOf(t, a.p_ref, settings) && vsOnBoard(world, t, settings))
-        .map((t) => ({ public_ref: vsPublicRef(t.id, settings), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
+  {
+    ...fn('get_public_vs_problem', ['p_ref'], ANYONE, (world, _caller, a, settings) =>
+      rowsOut(
+        world,
+        tickets(world)
+          .filter((t) => isPublicRefOf(t, a.p_ref, settings) && vsOnBoard(world, t, settings))
+          .map((t) => ({ public_ref: vsPublicRef(t.id, settings), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
+      ),
     ),
-    undefined,
-    (rows) => rows.map((r) => ('comments' in r ? { ...r, comments: commentsAsCompared(r.comments) } : r)),
-    { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows) => rows },
-  ),
+    comparedAs: (rows) => rows.map((r) => ('comments' in r ? { ...r, comments: commentsAsCompared(r.comments) } : r)),
+    comparedAsReading: { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows) => rows },
+  },
 
   fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {
     const d = tickets(world).find((t) => t.id === text(a.p_id) && notDeleted(t));
