@@ -70,14 +70,14 @@ export function callerFilledRequest(oracle: Oracle, caller: Caller, request: Api
   return { ...request, rows: request.rows.map((r) => ({ ...r, ...Object.fromEntries(columns.map((c) => [c, caller.id])) })) };
 }
 
+/** The secure reading orSpoofRefused accepts (named in the run's note and near a failure). */
+export const FORGED_OWNER_REFUSED = 'forged-owner-refused';
+
 /**
  * A body naming another owner in a caller-filled column: refusing it as the rules refuse the
  * forged row (a trigger that fills only a null, behind a policy that checks) is as secure as
  * storing it as the caller's; storing the forged owner is neither.
  */
-/** The secure reading orSpoofRefused accepts (named in the run's note and near a failure). */
-export const FORGED_OWNER_REFUSED = 'forged-owner-refused';
-
 function orSpoofRefused(oracle: Oracle, world: World, caller: Caller, drawn: ApiRequest, outcome: Outcome): Outcome {
   if (drawn.kind !== 'insert' || caller.kind !== 'user') return outcome;
   const columns = oracle.callerFilled?.[targetName(drawn)] ?? [];

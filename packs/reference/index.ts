@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { definePack } from '../../engine/pack.ts';
 import { referenceModel } from './model/index.ts';
-import { ModelSettingsSchema, roleListMisfits } from './model/settings.ts';
+import { ModelSettingsSchema, NOT_FOUND_REFUSING_FUNCTIONS, roleListMisfits } from './model/settings.ts';
 import { catalogProperties, dataProperties } from './properties.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -61,7 +61,7 @@ export const referencePack = definePack({
     { path: 'vs.publicCommentKey', fn: 'vs_post_public_comment', pattern: String.raw`\bwhere\s+\w+\.id\s*=\s*p_\w+`, value: 'ticket-id', why: 'the problem is looked up by its ticket id' },
     { path: 'vs.publicCommenters', fn: 'vs_post_public_comment', pattern: String.raw`is_staff\s*\(`, value: 'staff-handlers', why: 'only staff may comment' },
     { path: 'vs.autoCloseRemark', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'ticket'[^;]*?'text'\s*,\s*'([^']+)'`, why: "the submitter's remark on a merge" },
-    ...(['merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment'] as const).map((fn) => ({
+    ...NOT_FOUND_REFUSING_FUNCTIONS.map((fn) => ({
       path: `refusals.notFoundAs.${fn}`,
       fn,
       pattern: String.raw`not\s+found\s+or\b[^;]*\bthen\s+raise\s+exception\s+'NOT_AUTHORIZED'`,

@@ -342,4 +342,14 @@ describe('public comments by ticket id from staff handlers only (vs.publicCommen
     expect(acceptedBy(entry([{ body: 'me too', at: '2026-01-01T00:00:00Z' }]))).toEqual({ reading: PUBLIC_COMMENTS_AS_COMPARED });
     expect(acceptedBy(entry([{ by: 'member', body: 'me too' }]))).toBeUndefined();
   });
+
+  it('under vs.publicHandle.from random, a step agreeing by a handle the target drew (same comments) is not counted under the comments reading', () => {
+    const drawing = referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, publicHandle: { from: 'random' } } }));
+    const inserted = { ...w('user'), vs_tickets: [{ ...TICKET, id: 'VS-2001' }] };
+    const problem = { kind: 'rpc', fn: 'get_public_vs_problem', args: { p_ref: 'x' } } as ApiRequest;
+    const answer = (public_ref: string): Outcome => ({ kind: 'allowed', rows: [{ public_ref, public_title: 'Wifi drops', comments: [{ by: 'member', body: 'me too' }] }], affected: 1 });
+    const entry = { predicted: answer(vsPublicRef('VS-2001', drawing.settings)!), observed: answer('0b6f1d1e-6c52-4d1b-9a3e-1f2a3b4c5d6e'), masked: [], hints: {}, comparedAs: comparedAsFor(drawing, problem, inserted) };
+    expect(compareOutcomes(entry.predicted, entry.observed, [], entry.comparedAs)).toBeUndefined();
+    expect(acceptedBy(entry)).toBeUndefined();
+  });
 });

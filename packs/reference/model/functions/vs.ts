@@ -134,8 +134,8 @@ function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
   return undefined;
 }
 
-function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs'], comparedAsReading?: FunctionModel['comparedAsReading']): FunctionModel {
-  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}), ...(comparedAsReading ? { comparedAsReading } : {}) };
+function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[], predict: FunctionModel['predict'], serverAssigned?: string[], comparedAs?: FunctionModel['comparedAs']): FunctionModel {
+  return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}) };
 }
 
 const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
@@ -244,9 +244,9 @@ const vsFunctionList: FunctionModel[] = [
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) =>
-    orRefusedIfNotStaff(ctxOf(world, caller, settings), (() => {
+  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
+    return orRefusedIfNotStaff(ctx, (() => {
     if (!isVsHandler(ctx)) return notHandler(world, settings);
     if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
     const t = handled(ctx, a.p_id);
@@ -264,7 +264,8 @@ const vsFunctionList: FunctionModel[] = [
     if (refusals.length) return fail(world, orAlso(refusals[0], refusals.slice(1).map((o) => secureReading(REFUSAL_ORDER_OPEN, o))));
     take('R13.publish.done');
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
-  })())),
+  })());
+  }),
 
   fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
@@ -294,17 +295,18 @@ const vsFunctionList: FunctionModel[] = [
     ),
   ),
 
-  fn('get_public_vs_problem', ['p_ref'], ANYONE, (world, _caller, a, settings) =>
-    rowsOut(
-      world,
-      tickets(world)
-        .filter((t) => isPublicRefOf(t, a.p_ref, settings) && vsOnBoard(world, t, settings))
-        .map((t) => ({ public_ref: vsPublicRef(t.id, settings), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
+  {
+    ...fn('get_public_vs_problem', ['p_ref'], ANYONE, (world, _caller, a, settings) =>
+      rowsOut(
+        world,
+        tickets(world)
+          .filter((t) => isPublicRefOf(t, a.p_ref, settings) && vsOnBoard(world, t, settings))
+          .map((t) => ({ public_ref: vsPublicRef(t.id, settings), public_title: t.public_title, category: t.category, status: t.status, target_dept: t.target_dept, comments: t.public_comments })),
+      ),
     ),
-    undefined,
-    (rows) => rows.map((r) => ('comments' in r ? { ...r, comments: commentsAsCompared(r.comments) } : r)),
-    { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows) => rows },
-  ),
+    comparedAs: (rows) => rows.map((r) => ('comments' in r ? { ...r, comments: commentsAsCompared(r.comments) } : r)),
+    comparedAsReading: { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows) => rows },
+  },
 
   fn('get_vs_linked_context', ['p_id'], ANYONE, (world, _caller, a, settings) => {
     const d = tickets(world).find((t) => t.id === text(a.p_id) && notDeleted(t));
@@ -313,9 +315,17 @@ const vsFunctionList: FunctionModel[] = [
   }),
 ];
 
+// Handles compared alike in comparedAs and in its strict form: a step agreeing only by a target-drawn handle is no public-comments reading.
+const withHandlesAsCompared = (as: ((rows: Row[], world: World, settings: ModelSettings) => Row[]) | undefined) => (rows: Row[], world: World, settings: ModelSettings) => handlesAsCompared(as ? as(rows, world, settings) : rows, world, settings);
+
 export const vsFunctions: FunctionModel[] = vsFunctionList.map((f) =>
   PUBLIC_HANDLE_ANSWERS.includes(f.name)
-    ? { ...f, valueSettings: { public_ref: 'vs.publicHandle' }, comparedAs: (rows, world, settings: ModelSettings) => handlesAsCompared(f.comparedAs ? f.comparedAs(rows, world, settings) : rows, world, settings) }
+    ? {
+        ...f,
+        valueSettings: { public_ref: 'vs.publicHandle' },
+        comparedAs: withHandlesAsCompared(f.comparedAs),
+        ...(f.comparedAsReading ? { comparedAsReading: { ...f.comparedAsReading, strictly: withHandlesAsCompared(f.comparedAsReading.strictly) } } : {}),
+      }
     : f,
 );
 

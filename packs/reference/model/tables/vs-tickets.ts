@@ -128,8 +128,11 @@ export function idBearingRemarks(settings: ModelSettings, ownId: Json | undefine
   // so (a vis other than ticket included: the flag is what the spec names) whose text holds any
   // ticket's id, its own or inside a longer one (VS-1001 in VS-10010), or a word shaped like one
   // (VS-1001 of no ticket here: a pattern cannot know which exist), reads that as strictly, as securely.
-  const idShaped = (e: Json) =>
-    isObject(e) && e.internal !== true && (ID_SHAPED_WORD.test(JSON.stringify(e)) || rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && ticketIdForms(t.id).some((form) => JSON.stringify(e).includes(form))));
+  const idShaped = (e: Json) => {
+    if (!isObject(e) || e.internal === true) return false;
+    const text = JSON.stringify(e);
+    return ID_SHAPED_WORD.test(text) || rowsOf(world, 'vs_tickets').some((t) => typeof t.id === 'string' && t.id !== '' && ticketIdForms(t.id).some((form) => text.includes(form)));
+  };
   const secure = entries.some(idShaped) ? { refusalIsSecure: secureReading('vs.id-bearing-remark-refused', refusal(settings, 'id-bearing-remark', `${what}: a ticket-visible remark holds a ticket id`)) } : {};
   if (!entries.some(leaking)) return { entries, ...secure };
   take('R12.id-bearing.written');
