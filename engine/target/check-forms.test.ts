@@ -108,6 +108,18 @@ describe('a text key under a format CHECK: the model\'s ids renamed into it, in 
     expect(keys).toEqual([seven, wild.toLowerCase() === wild ? wild.toUpperCase() : [...wild].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join(''), ` ${wild}\t`, `${wild.slice(0, -2)}%_`, '%', 'PR-0042', wild]);
   });
 
+  it('renames a world id too when a step inserts into the same table (its inserted rows do not hide the world\'s)', () => {
+    const insert = { caller: { kind: 'anon' as const }, request: { kind: 'insert' as const, table: 'pr_tickets', rows: [{ id: 'PR-9', brief: null }], returning: 'minimal' as const } };
+    const { testCase } = sendableCase(plan, { world: { pr_tickets: [{ id: 'PR-7', brief: null }] }, steps: [insert, lookup('PR-7')] });
+    const [stored] = testCase!.world.pr_tickets.map((r) => r.id as string);
+    expect(matchesPattern(format, stored), stored).toBe(true);
+    const step = testCase!.steps[0].request;
+    const inserted = step.kind === 'insert' ? (step.rows[0].id as string) : '';
+    expect(matchesPattern(format, inserted), inserted).toBe(true);
+    expect(inserted).not.toBe(stored);
+    expect(testCase!.steps[1].request).toMatchObject({ args: { p_id: stored } });
+  });
+
   it('leaves a case whose ids all fit as it is (the same object)', () => {
     const fitting = { world: { pr_tickets: [{ id: 'PR-0042', brief: null }] }, steps: [lookup('PR-0042')] };
     expect(sendableCase(plan, fitting).testCase).toBe(fitting);
