@@ -34,17 +34,15 @@ const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function idsInTargetFormat(formatOf: (table: string) => string | undefined, rows: Record<string, readonly Row[]>): ((v: Json) => Json) | undefined {
   const renamed: [string, string][] = [];
-  const stored = new Set<string>();
   const misfits: [string, string][] = [];
   for (const [table, list] of Object.entries(rows)) {
     const format = list.length ? formatOf(table) : undefined;
-    for (const row of list) {
-      if (typeof row.id !== 'string') continue;
-      stored.add(row.id);
-      if (format !== undefined && matchesPattern(format, row.id) === false && !misfits.some(([id]) => id === row.id)) misfits.push([row.id, format]);
-    }
+    if (format === undefined) continue;
+    for (const row of list) if (typeof row.id === 'string' && matchesPattern(format, row.id) === false && !misfits.some(([id]) => id === row.id)) misfits.push([row.id, format]);
   }
+  // Most cases (every case of a target with no key format): nothing more gone through.
   if (!misfits.length) return undefined;
+  const stored = new Set(Object.values(rows).flatMap((list) => list.flatMap((row) => (typeof row.id === 'string' ? [row.id] : []))));
   // Distinct from every id of the case, case-insensitively too (a lookup folding case must not meet two).
   const taken = new Set([...stored].map((id) => id.toLowerCase()));
   let n = 1;
