@@ -284,10 +284,10 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     }
     const standIns = standInNote(await standInsInstalled(client));
     const appSettings = appSettingsNote(await appSettingsReadByPolicies(client));
-    // The API's tables, and those of the schemas the pack's own tables name (`base.settings`, sent as SQL).
+    // The API's tables (not Supabase's own: storage), and those of the schemas the pack's own tables name (`base.settings`, sent as SQL).
     const packSchemas = [...new Set(Object.values(tableModels).flatMap((t) => (t.table.includes('.') && !t.table.startsWith('auth.') ? [t.table.split('.')[0]] : [])))];
     const inPackSchemas = (await client.query<{ name: string }>(`select format('%s.%s', schemaname, tablename) as name from pg_tables where schemaname = any($1) order by 1`, [packSchemas])).rows.map((r) => r.name);
-    const tablesFound = [...new Set([...[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')), ...inPackSchemas])];
+    const tablesFound = [...new Set([...[...env.cache.tables.keys()].filter((t) => !MANAGED_SCHEMAS.includes(t.split('.')[0])), ...inPackSchemas])];
     const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, seededTables: await readSeededTables(client, shapes) }, Object.values(tableModels).map((t) => t.table), model.fixtureOrder);
     const notes = [
       ...(standIns ? [standIns] : []),
