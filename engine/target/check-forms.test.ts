@@ -10,6 +10,7 @@ describe('reading simple CHECK forms (as pg_get_constraintdef prints them)', () 
     expect(checkForms(`CHECK ((id ~ '^PR-[0-9A-Z]{4,}$'::text))`)).toEqual([{ kind: 'pattern', column: 'id', pattern: '^PR-[0-9A-Z]{4,}$' }]);
     expect(checkForms(`CHECK ((subtotal >= 0))`)).toEqual([{ kind: 'range', column: 'subtotal', min: 0 }]);
     expect(checkForms(`CHECK (((year >= 1) AND (year <= 8)))`)).toEqual([{ kind: 'range', column: 'year', min: 1 }, { kind: 'range', column: 'year', max: 8 }]);
+    expect(checkForms(`CHECK ((price > 0.5))`)).toEqual([{ kind: 'range', column: 'price', min: 0.5, strict: true }]);
     expect(checkForms(`CHECK ((char_length(name) <= 80))`)).toEqual([{ kind: 'maxLength', column: 'name', max: 80 }]);
     expect(checkForms(`CHECK ((total = (subtotal + fee)))`)).toEqual([{ kind: 'sum', column: 'total', addends: ['subtotal', 'fee'] }]);
   });
@@ -70,6 +71,14 @@ describe('a schema with CHECKs: fills to fit them, drops a drawn value they refu
     expect(unrealizableReason({ pr_tickets: [{ id: 'a', code: 'PR-%' }] }, shapes, new Set(['pr_tickets']))).toBe('pr_tickets.code is refused by CHECK pr_code_check (format ^PR-[0-9]{6}$)');
     expect(unrealizableReason({ pr_tickets: [{ id: 'a', code: 'PR-000001', year: 9 }] }, shapes, new Set(['pr_tickets']))).toBe('pr_tickets.year is refused by CHECK y (<= 8)');
     expect(unrealizableReason({ pr_tickets: [{ id: 'a', code: 'PR-000001', year: 3 }] }, shapes, new Set(['pr_tickets']))).toBeUndefined();
+  });
+
+  it('a strict bound (`price > 0.5`) refuses the bound itself and holds a fraction past it; a left-out column is filled past it', () => {
+    const priced: TableShapes = new Map([['items', [col({ name: 'id', primaryKey: true, unique: true }), col({ name: 'price', type: 'numeric', notNull: true, checks: [...checkForms('CHECK ((price > 0.5))')!.map((c) => ({ ...c, constraint: 'items_price_check' }))] })]]]);
+    const items = (price: number) => unrealizableReason({ items: [{ id: 'a', price }] }, priced, new Set(['items']));
+    expect(items(0.75)).toBeUndefined();
+    expect(items(0.5)).toBe('items.price is refused by CHECK items_price_check (> 0.5)');
+    expect(fillWorld({ items: [{ id: 'a' }] }, priced).items[0].price).toBeGreaterThan(0.5);
   });
 
   it('writes a drawn row\'s derived column as its sum, for the model and the target alike', () => {
