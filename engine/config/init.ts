@@ -152,14 +152,14 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
     const fitNotes: string[] = [];
+    // As the run will: the pack's mapping refined by the config's (a pack sending rbac.members as SQL).
+    const merged = mergeMappings(options.packMapping, mapping);
+    const unexposedIn = unexposedFunctionSchema(env.cache, merged);
     for (const p of properties) {
-      // As the run will: the pack's mapping refined by the config's (a pack sending rbac.members as SQL).
-      const merged = mergeMappings(options.packMapping, mapping);
       const { property, missing, leftOut } = fitToTarget(p, env.cache, merged);
       if (missing.length) notApplicable.push({ id: p.id, missing });
       else applicable.push(p.id);
       if (missing.length) continue;
-      const unexposedIn = unexposedFunctionSchema(env.cache, merged);
       const unexposed = p.refusedOutsideApi ? (property.functions ?? []).flatMap((f) => { const schema = unexposedIn(f); return schema ? [`${f} (${schema})`] : []; }) : [];
       if (unexposed.length) fitNotes.push(`${p.id}: ${unexposed.join(', ')} found outside the API's schemas, not exposed: ${p.id}'s calls to them are refused by PostgREST (PGRST202, secure reading ${FUNCTION_OUTSIDE_API})`);
       if (leftOut.length) fitNotes.push(`${p.id} runs without ${leftOut.join(', ')} (not in the target under the model's name: a helper named otherwise is not called)`);
