@@ -69,10 +69,10 @@ export function idsInTargetFormat(formatOf: (table: string) => string | undefine
     if ((pad[1] || pad[3]) && whole.has(pad[2])) return pad[1] + whole.get(pad[2])! + pad[3];
     // A wildcard in place of its first or last characters (what a like would expand), the same
     // count of them where it replaced as many.
+    const head = /^([%_*\\]+)([\s\S]+)$/.exec(s);
+    const tail = /^([\s\S]+?)([%_*\\]+)$/.exec(s);
     for (const [id, made] of renamed) {
-      const head = /^([%_*\\]+)([\s\S]+)$/.exec(s);
       if (head && head[2].length < id.length && id.endsWith(head[2])) return head[1] + made.slice(head[1].length + head[2].length === id.length ? head[1].length : Math.max(0, made.length - head[2].length));
-      const tail = /^([\s\S]+?)([%_*\\]+)$/.exec(s);
       if (tail && tail[1].length < id.length && id.startsWith(tail[1])) return made.slice(0, tail[1].length + tail[2].length === id.length ? made.length - tail[2].length : tail[1].length) + tail[2];
     }
     return inText.reduce((t, [re, made]) => t.replace(re, made), s);
