@@ -108,17 +108,16 @@ export function compareTables(found: CatalogTable[], models: Record<string, Tabl
   const out: CatalogComparison = { granted: 0, withheld: 0, findings: [] };
   for (const t of found) {
     const model = models[t.name];
+    const held = (['anon', 'authenticated'] as const).filter((r) => t.privileges[r].length).map((r) => `${r}: ${t.privileges[r].join('/')}`);
     // A partition of a modelled table (shop_orders_2025 of shop_orders): the API reaches its rows
     // through the parent, whose rules apply; read directly, the parent's policies do not. Only a
     // partition an API role can read or write without row security is a finding.
     if (!model && t.partitionOf && models[t.partitionOf]) {
-      const held = (['anon', 'authenticated'] as const).filter((r) => t.privileges[r].length).map((r) => `${r}: ${t.privileges[r].join('/')}`);
       if (held.length && !t.rowSecurity) out.findings.push(`${t.name}: partition of ${t.partitionOf} with row security off (${held.join('; ')}): read by its own name, none of ${t.partitionOf}'s row rules apply`);
       else out.withheld++;
       continue;
     }
     if (!model) {
-      const held = (['anon', 'authenticated'] as const).filter((r) => t.privileges[r].length).map((r) => `${r}: ${t.privileges[r].join('/')}`);
       // Declaring the view in the model silences this line, not the leak: the security lints say what it exposes.
       const definer = t.kind === 'view' && !t.securityInvoker && held.length ? `; no security_invoker: LINT01 (security_definer_view) names the rows it shows them` : '';
       out.findings.push(`${t.name}: ${t.kind} not in the model (${held.join('; ') || 'no grants to the API roles'})${definer}`);

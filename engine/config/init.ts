@@ -152,14 +152,14 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
     const fitNotes: string[] = [];
+    // As the run will: the pack's mapping refined by the config's (a pack sending rbac.members as SQL).
+    const merged = mergeMappings(options.packMapping, mapping);
+    const unexposedIn = unexposedFunctionSchema(env.cache, merged);
     for (const p of properties) {
-      // As the run will: the pack's mapping refined by the config's (a pack sending rbac.members as SQL).
-      const merged = mergeMappings(options.packMapping, mapping);
       const { property, missing, leftOut } = fitToTarget(p, env.cache, merged);
       if (missing.length) notApplicable.push({ id: p.id, missing });
       else applicable.push(p.id);
       if (missing.length) continue;
-      const unexposedIn = unexposedFunctionSchema(env.cache, merged);
       const unexposed = p.refusedOutsideApi ? (property.functions ?? []).flatMap((f) => { const schema = unexposedIn(f); return schema ? [`${f} (${schema})`] : []; }) : [];
       if (unexposed.length) fitNotes.push(`${p.id}: ${unexposed.join(', ')} found outside the API's schemas, not exposed: ${p.id}'s calls to them are refused by PostgREST (PGRST202, secure reading ${FUNCTION_OUTSIDE_API})`);
       if (leftOut.length) fitNotes.push(`${p.id} runs without ${leftOut.join(', ')} (not in the target under the model's name: a helper named otherwise is not called)`);
@@ -284,10 +284,10 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     }
     const standIns = standInNote(await standInsInstalled(client));
     const appSettings = appSettingsNote(await appSettingsReadByPolicies(client));
-    // The API's tables, and those of the schemas the pack's own tables name (`base.settings`, sent as SQL).
+    // The API's tables (not Supabase's own: storage), and those of the schemas the pack's own tables name (`base.settings`, sent as SQL).
     const packSchemas = [...new Set(Object.values(tableModels).flatMap((t) => (t.table.includes('.') && !t.table.startsWith('auth.') ? [t.table.split('.')[0]] : [])))];
     const inPackSchemas = (await client.query<{ name: string }>(`select format('%s.%s', schemaname, tablename) as name from pg_tables where schemaname = any($1) order by 1`, [packSchemas])).rows.map((r) => r.name);
-    const tablesFound = [...new Set([...[...env.cache.tables.keys()].filter((t) => t.startsWith('public.') || t.startsWith('passport.')), ...inPackSchemas])];
+    const tablesFound = [...new Set([...[...env.cache.tables.keys()].filter((t) => !MANAGED_SCHEMAS.includes(t.split('.')[0])), ...inPackSchemas])];
     const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, seededTables: await readSeededTables(client, shapes) }, Object.values(tableModels).map((t) => t.table), model.fixtureOrder);
     const notes = [
       ...(standIns ? [standIns] : []),

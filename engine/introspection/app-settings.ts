@@ -7,6 +7,7 @@
  * what the app's server does (a pre-request hook setting it from the claims: docs/config.md).
  */
 import type pg from 'pg';
+import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 
 /** Settings PostgREST or Postgres itself set for every request: reading them is reading the caller. */
 const SET_PER_REQUEST = /^(request\.|role$|search_path$|pgrst\.)/;
@@ -22,8 +23,9 @@ export async function appSettingsReadByPolicies(client: pg.Client): Promise<AppS
   const { rows } = await client.query<{ at: string; expr: string }>(
     `select format('%s.%s', c.relname, p.polname) as at, concat_ws(' ', pg_get_expr(p.polqual, p.polrelid), pg_get_expr(p.polwithcheck, p.polrelid)) as expr
        from pg_policy p join pg_class c on c.oid = p.polrelid join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname not in ('auth', 'storage', 'realtime', 'extensions', 'vault', 'graphql', 'graphql_public', 'net', 'pgsodium', 'supabase_functions', 'cron', 'pgmq')
+      where n.nspname <> all($1::text[])
       order by 1`,
+    [[...MANAGED_SCHEMAS, 'pgmq']],
   );
   const hook = await client.query<{ source: string }>(
     `select coalesce(string_agg(p.prosrc, ' '), '') as source

@@ -9,7 +9,7 @@
 
 export type CheckForm =
   | { kind: 'pattern'; column: string; pattern: string }
-  | { kind: 'range'; column: string; min?: number; max?: number }
+  | { kind: 'range'; column: string; min?: number; max?: number; /** `>` or `<`: the bound itself refused (`price > 0` holds 0.5). */ strict?: true }
   | { kind: 'maxLength'; column: string; max: number }
   | { kind: 'sum'; column: string; addends: string[] };
 
@@ -39,7 +39,8 @@ function oneForm(part: string): CheckForm[] | undefined {
   if (m) {
     const n = Number(m[3]);
     const op = m[2];
-    return [op.startsWith('>') ? { kind: 'range', column: m[1], min: op === '>' ? n + 1 : n } : { kind: 'range', column: m[1], max: op === '<' ? n - 1 : n }];
+    const strict = op.length === 1 ? ({ strict: true } as const) : {};
+    return [op.startsWith('>') ? { kind: 'range', column: m[1], min: n, ...strict } : { kind: 'range', column: m[1], max: n, ...strict }];
   }
   m = new RegExp(`^${IDENT}\\s*=\\s*\\(*((?:"?[a-z_][a-z0-9_]*"?\\s*\\+\\s*)+"?[a-z_][a-z0-9_]*"?)\\)*$`, 'i').exec(part);
   if (m) return [{ kind: 'sum', column: m[1], addends: m[2].split('+').map((s) => s.trim().replace(/^\(+|\)+$|"/g, '')) }];

@@ -386,19 +386,12 @@ export interface VocabularySetting {
 }
 
 /** Value at a dotted path of nested settings (`vs.handlerRoles`). */
-export function valueAtPath(settings: unknown, dotted: string): unknown {
+function valueAtPath(settings: unknown, dotted: string): unknown {
   let at: unknown = settings;
   for (const k of dotted.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[k] : undefined;
   return at;
 }
 
-/**
- * Lists of a vocabulary's values whose defaults name values the target's vocabulary lacks
- * (`staffRoles: [..., 'admin']` where users.role allows no `admin`): every rule would otherwise be
- * a harness error, or run with the reference's meanings. Each is read off the body of the helper
- * its pattern names (`current_user_is_staff`: the quoted roles it lists); with no such helper it
- * is left to the default and named to be set. Pure: the caller reads the helpers' sources.
- */
 /**
  * The values a function body compares `column` (an identifier or call naming it: `u.role`,
  * `current_user_role()`) with for a match: `in ('a', 'b')`, `= any (array['a', 'b'])`, `= 'a'`.
@@ -414,6 +407,13 @@ export function rolesCompared(source: string, column: string): string[] {
   return [...new Set(found)];
 }
 
+/**
+ * Lists of a vocabulary's values whose defaults name values the target's vocabulary lacks
+ * (`staffRoles: [..., 'admin']` where users.role allows no `admin`): every rule would otherwise be
+ * a harness error, or run with the reference's meanings. Each is read off the body of the helper
+ * its pattern names (`current_user_is_staff`: the quoted roles it lists); with no such helper it
+ * is left to the default and named to be set. Pure: the caller reads the helpers' sources.
+ */
 export function proposeVocabularySubsets(
   vocabularies: VocabularySetting[],
   proposed: Record<string, unknown>,

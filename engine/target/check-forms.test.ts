@@ -10,6 +10,7 @@ describe('reading simple CHECK forms (as pg_get_constraintdef prints them)', () 
     expect(checkForms(`CHECK ((id ~ '^PR-[0-9A-Z]{4,}$'::text))`)).toEqual([{ kind: 'pattern', column: 'id', pattern: '^PR-[0-9A-Z]{4,}$' }]);
     expect(checkForms(`CHECK ((subtotal >= 0))`)).toEqual([{ kind: 'range', column: 'subtotal', min: 0 }]);
     expect(checkForms(`CHECK (((year >= 1) AND (year <= 8)))`)).toEqual([{ kind: 'range', column: 'year', min: 1 }, { kind: 'range', column: 'year', max: 8 }]);
+    expect(checkForms(`CHECK ((price > 0.5))`)).toEqual([{ kind: 'range', column: 'price', min: 0.5, strict: true }]);
     expect(checkForms(`CHECK ((char_length(name) <= 80))`)).toEqual([{ kind: 'maxLength', column: 'name', max: 80 }]);
     expect(checkForms(`CHECK ((total = (subtotal + fee)))`)).toEqual([{ kind: 'sum', column: 'total', addends: ['subtotal', 'fee'] }]);
   });
@@ -72,6 +73,14 @@ describe('a schema with CHECKs: fills to fit them, drops a drawn value they refu
     expect(unrealizableReason({ pr_tickets: [{ id: 'a', code: 'PR-000001', year: 3 }] }, shapes, new Set(['pr_tickets']))).toBeUndefined();
   });
 
+  it('a strict bound (`price > 0.5`) refuses the bound itself and holds a fraction past it; a left-out column is filled past it', () => {
+    const priced: TableShapes = new Map([['items', [col({ name: 'id', primaryKey: true, unique: true }), col({ name: 'price', type: 'numeric', notNull: true, checks: [...checkForms('CHECK ((price > 0.5))')!.map((c) => ({ ...c, constraint: 'items_price_check' }))] })]]]);
+    const items = (price: number) => unrealizableReason({ items: [{ id: 'a', price }] }, priced, new Set(['items']));
+    expect(items(0.75)).toBeUndefined();
+    expect(items(0.5)).toBe('items.price is refused by CHECK items_price_check (> 0.5)');
+    expect(fillWorld({ items: [{ id: 'a' }] }, priced).items[0].price).toBeGreaterThan(0.5);
+  });
+
   it('writes a drawn row\'s derived column as its sum, for the model and the target alike', () => {
     const plan = { shapes } as unknown as FixturePlan;
     const model = { shop_orders: { columns: [{ name: 'id' }, { name: 'subtotal' }, { name: 'fee' }, { name: 'total' }] } };
@@ -106,6 +115,18 @@ describe('a text key under a format CHECK: the model\'s ids renamed into it, in 
     const keys = testCase!.steps.map((s) => (s.request.kind === 'rpc' ? s.request.args.p_id : s.request.kind === 'select' ? s.request.filters[0].value : undefined));
     // The id itself; case-flipped; padded; a like pattern in place of its last two characters; a lone wildcard; an id that fits; a filter.
     expect(keys).toEqual([seven, wild.toLowerCase() === wild ? wild.toUpperCase() : [...wild].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join(''), ` ${wild}\t`, `${wild.slice(0, -2)}%_`, '%', 'PR-0042', wild]);
+  });
+
+  it('renames a world id too when a step inserts into the same table (its inserted rows do not hide the world\'s)', () => {
+    const insert = { caller: { kind: 'anon' as const }, request: { kind: 'insert' as const, table: 'pr_tickets', rows: [{ id: 'PR-9', brief: null }], returning: 'minimal' as const } };
+    const { testCase } = sendableCase(plan, { world: { pr_tickets: [{ id: 'PR-7', brief: null }] }, steps: [insert, lookup('PR-7')] });
+    const [stored] = testCase!.world.pr_tickets.map((r) => r.id as string);
+    expect(matchesPattern(format, stored), stored).toBe(true);
+    const step = testCase!.steps[0].request;
+    const inserted = step.kind === 'insert' ? (step.rows[0].id as string) : '';
+    expect(matchesPattern(format, inserted), inserted).toBe(true);
+    expect(inserted).not.toBe(stored);
+    expect(testCase!.steps[1].request).toMatchObject({ args: { p_id: stored } });
   });
 
   it('leaves a case whose ids all fit as it is (the same object)', () => {

@@ -61,8 +61,9 @@ function numberFor(column: ColumnShape, n: number): number {
   let v = n;
   for (const check of column.checks ?? []) {
     if (check.kind !== 'range') continue;
-    if (check.max !== undefined && v > check.max) v = check.max;
-    if (check.min !== undefined && v < check.min) v = check.min;
+    // A strict bound (`> 0`) moved past by one: the fill is a whole number.
+    if (check.max !== undefined && (check.strict ? v >= check.max : v > check.max)) v = check.strict ? check.max - 1 : check.max;
+    if (check.min !== undefined && (check.strict ? v <= check.min : v < check.min)) v = check.strict ? check.min + 1 : check.min;
   }
   return v;
 }

@@ -265,7 +265,7 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   // Ids the target's key format refuses, renamed in the whole case (id-formats.ts), then ids
   // inside the text a case writes as the target keeps them (mapping.ts idsInTextAsTarget).
   const formatted = inTargetFormat(plan, given);
-  const inText = mapping && 'world' in formatted ? idsInTextAsTarget(mapping, { ...(formatted.world as World), ...insertedRows(formatted.steps) }) : undefined;
+  const inText = mapping && 'world' in formatted ? idsInTextAsTarget(mapping, caseRows(formatted.world as World, formatted.steps)) : undefined;
   const rewritten = inText ? formatted.steps.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : formatted.steps;
   const testCase = rewritten.every((s, i) => s.request === formatted.steps[i].request) ? formatted : { ...formatted, steps: rewritten };
   const drop = (reason: string) => {
@@ -302,7 +302,7 @@ function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>
     return formats.get(table);
   };
   const world = given.world as World;
-  const rename = idsInTargetFormat(formatOf, { ...world, ...insertedRows(given.steps) });
+  const rename = idsInTargetFormat(formatOf, caseRows(world, given.steps));
   if (!rename) return given;
   return { ...given, world: rename(world as unknown as Json) as unknown as World, steps: given.steps.map((step) => ({ ...step, request: valuesOfRequest(step.request, rename) })) };
 }
@@ -314,10 +314,10 @@ function valuesOfRequest(request: ApiRequest, rename: (v: Json) => Json): ApiReq
   return { ...written, filters: written.filters.map((f) => ({ ...f, value: rename(f.value as Json) as typeof f.value })) } as ApiRequest;
 }
 
-/** The rows a case's steps insert, by model table (their ids may be named in later text). */
-function insertedRows(steps: readonly { request: ApiRequest }[]): Record<string, Row[]> {
-  const out: Record<string, Row[]> = {};
-  for (const { request } of steps) if (request.kind === 'insert') (out[targetName(request)] ??= []).push(...request.rows);
+/** A case's world and the rows its steps insert, by model table (their ids may be named in later text): a table a step inserts into keeps its world rows too. */
+function caseRows(world: World, steps: readonly { request: ApiRequest }[]): Record<string, readonly Row[]> {
+  const out: Record<string, readonly Row[]> = { ...world };
+  for (const { request } of steps) if (request.kind === 'insert') out[targetName(request)] = [...(out[targetName(request)] ?? []), ...request.rows];
   return out;
 }
 

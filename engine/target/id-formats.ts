@@ -34,17 +34,15 @@ const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function idsInTargetFormat(formatOf: (table: string) => string | undefined, rows: Record<string, readonly Row[]>): ((v: Json) => Json) | undefined {
   const renamed: [string, string][] = [];
-  const stored = new Set<string>();
   const misfits: [string, string][] = [];
   for (const [table, list] of Object.entries(rows)) {
     const format = list.length ? formatOf(table) : undefined;
-    for (const row of list) {
-      if (typeof row.id !== 'string') continue;
-      stored.add(row.id);
-      if (format !== undefined && matchesPattern(format, row.id) === false && !misfits.some(([id]) => id === row.id)) misfits.push([row.id, format]);
-    }
+    if (format === undefined) continue;
+    for (const row of list) if (typeof row.id === 'string' && matchesPattern(format, row.id) === false && !misfits.some(([id]) => id === row.id)) misfits.push([row.id, format]);
   }
+  // Most cases (every case of a target with no key format): nothing more gone through.
   if (!misfits.length) return undefined;
+  const stored = new Set(Object.values(rows).flatMap((list) => list.flatMap((row) => (typeof row.id === 'string' ? [row.id] : []))));
   // Distinct from every id of the case, case-insensitively too (a lookup folding case must not meet two).
   const taken = new Set([...stored].map((id) => id.toLowerCase()));
   let n = 1;
@@ -71,10 +69,10 @@ export function idsInTargetFormat(formatOf: (table: string) => string | undefine
     if ((pad[1] || pad[3]) && whole.has(pad[2])) return pad[1] + whole.get(pad[2])! + pad[3];
     // A wildcard in place of its first or last characters (what a like would expand), the same
     // count of them where it replaced as many.
+    const head = /^([%_*\\]+)([\s\S]+)$/.exec(s);
+    const tail = /^([\s\S]+?)([%_*\\]+)$/.exec(s);
     for (const [id, made] of renamed) {
-      const head = /^([%_*\\]+)([\s\S]+)$/.exec(s);
       if (head && head[2].length < id.length && id.endsWith(head[2])) return head[1] + made.slice(head[1].length + head[2].length === id.length ? head[1].length : Math.max(0, made.length - head[2].length));
-      const tail = /^([\s\S]+?)([%_*\\]+)$/.exec(s);
       if (tail && tail[1].length < id.length && id.startsWith(tail[1])) return made.slice(0, tail[1].length + tail[2].length === id.length ? made.length - tail[2].length : tail[1].length) + tail[2];
     }
     return inText.reduce((t, [re, made]) => t.replace(re, made), s);
