@@ -479,12 +479,10 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
       }
       next = r.row;
       undoneIsSecure &&= r.undoneIsSecure === true;
-      if (r.refusalIsSecure) {
-        // Named by the guard that made it, else by its table: every secure acceptance is counted by name.
-        const refusal = r.refusalIsSecure.reading ? r.refusalIsSecure : secureReading(`${model.table}.guard-refusal`, r.refusalIsSecure);
-        secure = [refusal];
-        secureRefusals.push(refusal);
-      }
+      // Named by the guard that made it, else by its table: every secure acceptance is counted by name.
+      secure = ([] as Outcome[]).concat(r.refusalIsSecure ?? []).map((o) => (o.reading ? o : secureReading(`${model.table}.guard-refusal`, o)));
+      // Each once: every row the guard passes alike gives the same refusal.
+      for (const refusal of secure) if (!secureRefusals.some((known) => jsonEqual(known as Json, refusal as Json))) secureRefusals.push(refusal);
     } else undoneIsSecure = false;
     if (!bypass) {
       // An UPDATE policy without WITH CHECK checks the new row with its USING (PostgreSQL's CREATE POLICY).

@@ -83,9 +83,9 @@ export function grantsOf<S>(model: TableModel<S>, settings: S): Grants {
 /** A BEFORE trigger either stores a (possibly adjusted) row or raises. */
 /**
  * `undoneIsSecure`: the row passes, and row security leaving it unchanged is as secure (owners cannot update).
- * `refusalIsSecure`: the row passes, and a guard raising this refusal instead is as secure (an exemption the spec does not require).
+ * `refusalIsSecure`: the row passes, and a guard raising this refusal (or any of these) instead is as secure (an exemption the spec does not require).
  */
-export type TriggerResult = { row: Row; undoneIsSecure?: boolean; refusalIsSecure?: Outcome } | { reject: Outcome };
+export type TriggerResult = { row: Row; undoneIsSecure?: boolean; refusalIsSecure?: Outcome | readonly Outcome[] } | { reject: Outcome };
 
 export interface RowRules<S = any> {
   /** USING of the SELECT policies (OR of the permissive ones); absent: no row is visible. */

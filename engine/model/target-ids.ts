@@ -42,9 +42,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * other text becomes a version-8 uuid from two FNV-1a hashes of it.
  */
 export function textAsUuid(id: string): string {
-  if (UUID.test(id)) return id.toLowerCase();
-  return kept(uuidForms, id, hashedUuid);
+  // The kept answer first: the same few ids are asked for in every case.
+  return kept(uuidForms, id, uuidOf);
 }
+
+const uuidOf = (id: string): string => (UUID.test(id) ? id.toLowerCase() : hashedUuid(id));
 
 function hashedUuid(id: string): string {
   const hex = (fnv1a64(id).toString(16).padStart(16, '0') + fnv1a64(id, 0x84222325cbf29ce4n).toString(16).padStart(16, '0')).split('');

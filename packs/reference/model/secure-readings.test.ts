@@ -210,6 +210,29 @@ describe('secure readings, named where they decide a step', () => {
     expect(byName(moved, { kind: 'raised', code: 'P0001', message: 'vs_tickets: a remark needs an author' })).toEqual({ reading: 'vs.authorless-remark-refused' });
   });
 
+  it('an entry both id-shaped and no remark: a guard checking every writer may refuse it either way, by PATCH or by vs_transfer_dept', () => {
+    // The project's messages told apart (by default any text matches either refusal).
+    const worded = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] }, refusals: { messages: { 'remark-author': 'needs a vis', 'id-bearing-remark': 'must be internal' } } }));
+    const noVis = { kind: 'raised' as const, code: 'P0001', message: 'vs_tickets: a remark needs a vis' };
+    const idInside = { kind: 'raised' as const, code: 'P0001', message: 'vs_tickets: a remark naming a ticket id must be internal' };
+    const readings = (request: ApiRequest) => [noVis, idInside].map((refused) => byName(predict(worded, vsWorld('vs_staff'), caller, request).outcome, refused));
+    const transfer = (entry: unknown): ApiRequest => ({ kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id: 'VS-1001', p_dept: 'SCI', p_remarks: [entry] } }) as ApiRequest;
+    const both = { text: 'see VS-1001' };
+    expect(readings(appendRemark(both))).toEqual([{ reading: 'vs.no-remark-refused' }, { reading: 'vs.id-bearing-remark-refused' }]);
+    // The function's write meets the one guard: every entry it is given, the readings a handler's PATCH of it has.
+    for (const entry of [both, 'Student 1', { vis: 'ticket', by: 'staff', text: 'update on VS-1001' }, { vis: 'staff', internal: true, text: 'moved' }, { vis: 'staff', by: 'staff', text: 'fine' }]) {
+      expect(readings(transfer(entry)), JSON.stringify(entry)).toEqual(readings(appendRemark(entry)));
+    }
+  });
+
+  it('a PATCH of several rows the guard passes alike: each secure refusal is accepted once, not once per row', () => {
+    const twoTickets = { ...vsWorld('vs_staff'), vs_tickets: [TICKET, { ...TICKET, id: 'VS-1002' }] };
+    const bothRows = { ...appendRemark('Student 1'), filters: [{ column: 'target_dept', op: 'eq', value: 'ENG' }] } as ApiRequest;
+    const expected = predict(handler, twoTickets, caller, bothRows).outcome;
+    expect(expected).toMatchObject({ kind: 'allowed', affected: 2 });
+    expect((expected.orElse ?? []).filter((o) => o.reading === 'vs.no-remark-refused')).toHaveLength(1);
+  });
+
   it('vs.set-public-staff-only: vs_set_public refused to a handler who is not staff', () => {
     const publish: ApiRequest = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: true, p_title: 'Wifi drops' } } as ApiRequest;
     expect(byName(predict(handler, vsWorld('user', ['vs']), caller, publish).outcome, notAuthorized)).toEqual({ reading: 'vs.set-public-staff-only' });

@@ -21,10 +21,11 @@ import { storableDepartment, type ModelSettings } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isNoRemark, noRemarkRefusal, isSubmitterVisibleRemark, remarksAsCompared, handlesAsCompared, isPublicRefOf, vsPublicRef } from '../tables/vs-tickets.ts';
+import { AUTO_CLOSE_AUTHOR, commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, handlesAsCompared, isPublicRefOf, vsPublicRef, vsTicketsTable } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
+import { unrecorded } from '../../../../engine/model/branches.ts';
 
 const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
 const SIGNED_IN: readonly ExecuteGrantee[] = ['authenticated', 'service_role'];
@@ -238,8 +239,12 @@ const vsFunctionList: FunctionModel[] = [
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
     const violation = capViolation(settings, next);
     if (violation) return fail(world, violation);
-    // The function's write fires the table's guard: one checking every writer's entries (an entry that is no remark, a visible one naming its own ticket) refuses, as securely.
-    const secure = [...(remarks.some(isNoRemark) ? [noRemarkRefusal(settings, remarks)] : []), ...(timeline.refusalIsSecure ? [timeline.refusalIsSecure] : [])];
+    // The function's write fires the table's guard (the reference's trusts it): one checking every
+    // writer's entries refuses what it would refuse a handler's PATCH, as securely. Its rules for a
+    // handler in scope raise nothing the checks above did not; its branches are a PATCH's, not this call's.
+    const guarded = unrecorded(() => vsTicketsTable.beforeUpdate!(t, next, ctx));
+    const byGuard = 'row' in guarded ? ([] as Outcome[]).concat(guarded.refusalIsSecure ?? []) : [];
+    const secure = [...(timeline.refusalIsSecure ? [timeline.refusalIsSecure] : []), ...byGuard];
     if (secure.length) return { outcome: { ...allowed(null, 1), orElse: secure }, world: replaceTicket(world, t.id, () => next) };
     return done(replaceTicket(world, t.id, () => next));
   }),

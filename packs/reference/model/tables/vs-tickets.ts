@@ -202,8 +202,9 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   const byHandler = !vsTicketsGuard.isOwner(oldRow, ctx) || vsTicketsGuard.isExempt(oldRow, ctx);
   const malformed = byHandler && after.slice(before.length).some(isNoRemark);
   const row = { ...newRow, remarks: [...before, ...appended.entries] };
-  const refusalIsSecure = appended.refusalIsSecure ?? (malformed ? noRemarkRefusal(ctx.settings, after.slice(before.length)) : undefined);
-  return refusalIsSecure ? { row, refusalIsSecure } : { row };
+  // Each check such a schema may make, any refusing first: an entry both id-shaped and no remark meets either.
+  const refusalIsSecure = [...(appended.refusalIsSecure ? [appended.refusalIsSecure] : []), ...(malformed ? [noRemarkRefusal(ctx.settings, after.slice(before.length))] : [])];
+  return refusalIsSecure.length ? { row, refusalIsSecure } : { row };
 }
 
 /**
@@ -234,7 +235,8 @@ export function mentionsTicketId(text: string, world: World, except?: Json): boo
  * A ticket id as text may hold it: the model's, or as the target keeps it (a uuid, a bigint:
  * mapping uuidIds, bigintIds), written by the target's own functions or translated in a case's text.
  */
-const ticketIdForms = (id: string): readonly string[] => [id, ...targetForms(id)];
+// Each form is kept per id where it is made (target-ids.ts): no second cache here.
+const ticketIdForms = (id: string): readonly string[] => [id, textAsUuid(id), String(uuidAsBigint(id))];
 
 export function namedTicketIds(text: string, world: World, except?: Json): string[] {
   const ids = rowsOf(world, 'vs_tickets').flatMap((t) => {
@@ -246,13 +248,6 @@ export function namedTicketIds(text: string, world: World, except?: Json): strin
   return [...new Set(ids)].sort();
 }
 
-/** An id's text as a uuid-keyed and a bigint-keyed target keep it, worked out once per id. */
-const targetFormsById = new Map<string, readonly string[]>();
-
-function targetForms(id: string): readonly string[] {
-  return kept(targetFormsById, id, formsOf);
-}
-const formsOf = (id: string): readonly string[] => [textAsUuid(id), String(uuidAsBigint(id))];
 
 /** An id standing alone (not inside a longer one), compiled once per id: the same few ids are looked for in every compared remark. */
 const boundedPatterns = new Map<string, RegExp>();
