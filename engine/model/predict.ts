@@ -53,10 +53,10 @@ function orUnexposedRefused(oracle: Oracle, request: ApiRequest, outcome: Outcom
 
 /** The model's answer, with the branches it took on the way (branches.ts). */
 export function predict(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
-  const filled = callerFilledRequest(oracle, caller, request);
-  const { value, branches } = withBranches(() => predictRequest(oracle, world, caller, filled));
+  const filling = callerFilling(oracle, caller, request);
+  const { value, branches } = withBranches(() => predictRequest(oracle, world, caller, filling.request));
   const outcome = orUnexposedRefused(oracle, request, maxRowsCap(request, value.outcome, oracle.maxRows));
-  return { ...value, outcome: filled === request ? outcome : orSpoofRefused(oracle, world, caller, request, outcome), branches };
+  return { ...value, outcome: filling.columns ? orSpoofRefused(oracle, world, caller, request, filling.columns, outcome) : outcome, branches };
 }
 
 /**
@@ -65,9 +65,14 @@ export function predict(oracle: Oracle, world: World, caller: Caller, request: A
  * the request goes out as drawn, so a target that keeps a forged owner disagrees.
  */
 export function callerFilledRequest(oracle: Oracle, caller: Caller, request: ApiRequest): ApiRequest {
+  return callerFilling(oracle, caller, request).request;
+}
+
+/** callerFilledRequest, with the columns it filled (none: the request as it is). */
+function callerFilling(oracle: Oracle, caller: Caller, request: ApiRequest): { request: ApiRequest; columns?: readonly string[] } {
   const columns = request.kind === 'insert' && caller.kind === 'user' ? oracle.callerFilled?.[targetName(request)] : undefined;
-  if (!columns?.length || request.kind !== 'insert' || caller.kind !== 'user') return request;
-  return { ...request, rows: request.rows.map((r) => ({ ...r, ...Object.fromEntries(columns.map((c) => [c, caller.id])) })) };
+  if (!columns?.length || request.kind !== 'insert' || caller.kind !== 'user') return { request };
+  return { request: { ...request, rows: request.rows.map((r) => ({ ...r, ...Object.fromEntries(columns.map((c) => [c, caller.id])) })) }, columns };
 }
 
 /** The secure reading orSpoofRefused accepts (named in the run's note and near a failure). */
@@ -78,9 +83,8 @@ export const FORGED_OWNER_REFUSED = 'forged-owner-refused';
  * forged row (a trigger that fills only a null, behind a policy that checks) is as secure as
  * storing it as the caller's; storing the forged owner is neither.
  */
-function orSpoofRefused(oracle: Oracle, world: World, caller: Caller, drawn: ApiRequest, outcome: Outcome): Outcome {
+function orSpoofRefused(oracle: Oracle, world: World, caller: Caller, drawn: ApiRequest, columns: readonly string[], outcome: Outcome): Outcome {
   if (drawn.kind !== 'insert' || caller.kind !== 'user') return outcome;
-  const columns = oracle.callerFilled?.[targetName(drawn)] ?? [];
   // An omitted or null owner is filled by either trigger: one reading only.
   const forged = drawn.rows.some((r) => columns.some((c) => r[c] !== undefined && r[c] !== null && r[c] !== caller.id));
   if (!forged) return outcome;
