@@ -3,7 +3,8 @@
  * the fixture filler can write values a CHECK accepts and the realizability test can name a drawn
  * value one refuses: a format on text (`col ~ '^PR-[0-9]{6}$'`), a range (`col >= 0`, `between`),
  * a length cap (`char_length(col) <= n`) and a sum (`total = subtotal + fee`). A vocabulary
- * (`col in (...)`) is table-shapes.ts checkVocabulary. Anything else is left to the database.
+ * (`col in (...)`) is table-shapes.ts checkVocabulary. Literals are read through the casts Postgres
+ * prints (`(0)::numeric`, `'-1'::integer`, `'^x$'::text`). Anything else is left to the database.
  * Pure (no I/O).
  */
 
@@ -14,16 +15,14 @@ export type CheckForm =
   | { kind: 'sum'; column: string; addends: string[] };
 
 const IDENT = String.raw`"?([a-z_][a-z0-9_]*)"?`;
-const NUMBER = String.raw`'?(-?[0-9]+(?:\.[0-9]+)?)'?(?:::[a-z ]+)?`;
 
 /** The forms a CHECK's definition is made of, joined by AND; undefined when any part is of another form (or an OR). */
 export function checkForms(definition: string): CheckForm[] | undefined {
   const body = /^CHECK \((.*)\)(?: NOT VALID)?$/is.exec(definition.trim())?.[1];
   if (body === undefined || /\bOR\b/i.test(body)) return undefined;
   const forms: CheckForm[] = [];
-  for (const raw of body.split(/\s+AND\s+/i)) {
-    const part = raw.replace(/^\(+|\)+$/g, '').trim();
-    const form = oneForm(part);
+  for (const part of operands(splitTopLevel(withoutParens(body), ['AND']))) {
+    const form = oneForm(withoutParens(part));
     if (!form) return undefined;
     forms.push(...form);
   }
@@ -31,21 +30,106 @@ export function checkForms(definition: string): CheckForm[] | undefined {
 }
 
 function oneForm(part: string): CheckForm[] | undefined {
-  let m = new RegExp(`^${IDENT}(?:::text)?\\s*~\\s*'((?:[^']|'')*)'(?:::text)?$`, 'i').exec(part);
-  if (m) return [{ kind: 'pattern', column: m[1], pattern: m[2].replace(/''/g, "'") }];
-  m = new RegExp(`^(?:char_length|length)\\(\\(?${IDENT}\\)?(?:::text)?\\)\\s*(<=|<)\\s*${NUMBER}$`, 'i').exec(part);
-  if (m) return [{ kind: 'maxLength', column: m[1], max: Number(m[3]) - (m[2] === '<' ? 1 : 0) }];
-  m = new RegExp(`^${IDENT}\\s*(>=|>|<=|<)\\s*${NUMBER}$`, 'i').exec(part);
-  if (m) {
-    const n = Number(m[3]);
-    const op = m[2];
-    const strict = op.length === 1 ? ({ strict: true } as const) : {};
-    return [op.startsWith('>') ? { kind: 'range', column: m[1], min: n, ...strict } : { kind: 'range', column: m[1], max: n, ...strict }];
+  const sides = splitTopLevel(part, ['~', '>=', '<=', '>', '<', '=']);
+  if (sides.length !== 3) return undefined;
+  const [left, op, right] = sides;
+  if (op === '~') {
+    const column = columnOf(left);
+    const pattern = /^'((?:[^']|'')*)'$/s.exec(unwrapped(right))?.[1];
+    return column !== undefined && pattern !== undefined ? [{ kind: 'pattern', column, pattern: pattern.replace(/''/g, "'") }] : undefined;
   }
-  m = new RegExp(`^${IDENT}\\s*=\\s*\\(*((?:"?[a-z_][a-z0-9_]*"?\\s*\\+\\s*)+"?[a-z_][a-z0-9_]*"?)\\)*$`, 'i').exec(part);
-  if (m) return [{ kind: 'sum', column: m[1], addends: m[2].split('+').map((s) => s.trim().replace(/^\(+|\)+$|"/g, '')) }];
-  return undefined;
+  if (op === '=') {
+    const column = columnOf(left);
+    const addends = operands(splitTopLevel(unwrapped(right), ['+'])).map(columnOf);
+    return column !== undefined && addends.length > 1 && addends.every((a) => a !== undefined) ? [{ kind: 'sum', column, addends: addends as string[] }] : undefined;
+  }
+  const n = numberOf(right);
+  if (n === undefined) return undefined;
+  const strict = op.length === 1 ? ({ strict: true } as const) : {};
+  const measured = /^(?:char_length|length)\((.*)\)$/is.exec(unwrapped(left))?.[1];
+  if (measured !== undefined) {
+    const column = columnOf(measured);
+    return column !== undefined && op.startsWith('<') ? [{ kind: 'maxLength', column, max: n - (op === '<' ? 1 : 0) }] : undefined;
+  }
+  const column = columnOf(left);
+  if (column === undefined) return undefined;
+  return [op.startsWith('>') ? { kind: 'range', column, min: n, ...strict } : { kind: 'range', column, max: n, ...strict }];
 }
+
+/** A column, or a varchar one cast to text (`(code)::text`): a cast to a number type may round, and is another form. */
+function columnOf(text: string): string | undefined {
+  const t = withoutParens(text);
+  const asText = /^(.*)::(?:text|character varying)$/is.exec(t)?.[1];
+  return new RegExp(`^${IDENT}$`, 'i').exec(withoutParens(asText ?? t))?.[1];
+}
+
+/** A number, however quoted and cast (`(0)::numeric`, `('-1'::integer)::numeric`, `'-0.25'::numeric`). */
+function numberOf(text: string): number | undefined {
+  const m = /^'?(-?[0-9]+(?:\.[0-9]+)?)'?$/.exec(unwrapped(text));
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * A value without the casts and parentheses Postgres prints around it (`((x)::text)` is `x`;
+ * `('^a$'::character varying)::text` is `'^a$'`): casts change no value these forms read.
+ */
+function unwrapped(text: string): string {
+  const t = withoutParens(text);
+  const cast = /^(.*)::[a-z][a-z ]*(?:\([0-9, ]*\))?$/is.exec(t);
+  return cast && balanced(cast[1]) ? unwrapped(cast[1]) : t;
+}
+
+/** `text` without the parentheses enclosing all of it. */
+function withoutParens(text: string): string {
+  let t = text.trim();
+  while (t.startsWith('(') && t.endsWith(')') && balanced(t.slice(1, -1))) t = t.slice(1, -1).trim();
+  return t;
+}
+
+/** Parentheses that close in order, outside quoted text. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  let quoted = false;
+  for (const c of text) {
+    if (c === "'") quoted = !quoted;
+    else if (!quoted && c === '(') depth++;
+    else if (!quoted && c === ')' && --depth < 0) return false;
+  }
+  return depth === 0 && !quoted;
+}
+
+/**
+ * `text` split at `ops` found outside parentheses and quoted text (an operator as Postgres prints
+ * it, between spaces): operands with the operator between each two. A comparison's (no AND, no
+ * `+` among `ops`) at its first operator only: `[left, op, right]`; `[text]` when none is there.
+ */
+function splitTopLevel(text: string, ops: readonly string[]): string[] {
+  const out: string[] = [];
+  const repeats = ops.includes('AND') || ops.includes('+');
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'") quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && c === ' ') {
+      const op = ops.find((o) => text.startsWith(` ${o} `, i));
+      if (op === undefined) continue;
+      out.push(text.slice(from, i), op);
+      from = i + op.length + 2;
+      i = from - 1;
+      if (!repeats) break;
+    }
+  }
+  out.push(text.slice(from));
+  return out;
+}
+
+/** The operands of splitTopLevel's answer (the operators left out). */
+const operands = (split: readonly string[]): string[] => split.filter((_, i) => i % 2 === 0);
 
 interface Token {
   chars: string[];

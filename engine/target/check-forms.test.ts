@@ -14,6 +14,21 @@ describe('reading simple CHECK forms (as pg_get_constraintdef prints them)', () 
     expect(checkForms(`CHECK ((char_length(name) <= 80))`)).toEqual([{ kind: 'maxLength', column: 'name', max: 80 }]);
     expect(checkForms(`CHECK ((total = (subtotal + fee)))`)).toEqual([{ kind: 'sum', column: 'total', addends: ['subtotal', 'fee'] }]);
   });
+  it('reads literals and columns through the casts Postgres 17 prints (numeric, double, bigint, negative, varchar columns)', () => {
+    expect(checkForms(`CHECK ((price > (0)::numeric))`)).toEqual([{ kind: 'range', column: 'price', min: 0, strict: true }]);
+    expect(checkForms(`CHECK ((score > (0)::double precision))`)).toEqual([{ kind: 'range', column: 'score', min: 0, strict: true }]);
+    expect(checkForms(`CHECK ((b >= '-1'::integer))`)).toEqual([{ kind: 'range', column: 'b', min: -1 }]);
+    expect(checkForms(`CHECK ((o > ('-2'::integer)::numeric))`)).toEqual([{ kind: 'range', column: 'o', min: -2, strict: true }]);
+    expect(checkForms(`CHECK ((ab <= '-0.25'::numeric))`)).toEqual([{ kind: 'range', column: 'ab', max: -0.25 }]);
+    expect(checkForms(`CHECK ((q >= '3000000000'::bigint))`)).toEqual([{ kind: 'range', column: 'q', min: 3000000000 }]);
+    expect(checkForms(`CHECK (((i >= (1)::numeric) AND (i <= (10)::numeric)))`)).toEqual([{ kind: 'range', column: 'i', min: 1 }, { kind: 'range', column: 'i', max: 10 }]);
+    expect(checkForms(`CHECK ((char_length((code)::text) <= (5)::bigint))`)).toEqual([{ kind: 'maxLength', column: 'code', max: 5 }]);
+    expect(checkForms(`CHECK (((code)::text ~ '^A[0-9]+$'::text))`)).toEqual([{ kind: 'pattern', column: 'code', pattern: '^A[0-9]+$' }]);
+    expect(checkForms(`CHECK (((s)::text ~ ('^x$'::character varying)::text))`)).toEqual([{ kind: 'pattern', column: 's', pattern: '^x$' }]);
+    expect(checkForms(`CHECK ((note ~ 'a AND b'::text))`)).toEqual([{ kind: 'pattern', column: 'note', pattern: 'a AND b' }]);
+    // A column cast to a number type may round: another form.
+    expect(checkForms(`CHECK (((price)::integer > 0))`)).toBeUndefined();
+  });
   it('leaves other forms to the database', () => {
     expect(checkForms(`CHECK (((file_url IS NULL) OR (file_url ~ '^https://'::text)))`)).toBeUndefined();
     expect(checkForms(`CHECK ((jsonb_typeof(remarks) = 'array'::text))`)).toBeUndefined();
@@ -79,6 +94,12 @@ describe('a schema with CHECKs: fills to fit them, drops a drawn value they refu
     expect(items(0.75)).toBeUndefined();
     expect(items(0.5)).toBe('items.price is refused by CHECK items_price_check (> 0.5)');
     expect(fillWorld({ items: [{ id: 'a' }] }, priced).items[0].price).toBeGreaterThan(0.5);
+  });
+
+  it('`numeric check (price > 0)` as Postgres prints it: a left-out price is filled past 0, a drawn 0 is dropped', () => {
+    const priced: TableShapes = new Map([['items', [col({ name: 'id', primaryKey: true, unique: true }), col({ name: 'price', type: 'numeric', notNull: true, checks: checkForms('CHECK ((price > (0)::numeric))')!.map((c) => ({ ...c, constraint: 'items_price_check' })) })]]]);
+    expect(fillWorld({ items: [{ id: 'a' }] }, priced).items[0].price).toBeGreaterThan(0);
+    expect(unrealizableReason({ items: [{ id: 'a', price: 0 }] }, priced, new Set(['items']))).toBe('items.price is refused by CHECK items_price_check (> 0)');
   });
 
   it('writes a drawn row\'s derived column as its sum, for the model and the target alike', () => {
