@@ -22,6 +22,8 @@ export interface CatalogTable {
   rowSecurity: boolean;
   securityInvoker: boolean;
   privileges: Record<ApiRole, Privilege[]>;
+  /** The columns a role may UPDATE by column grants alone (no table-level UPDATE), where it has any. */
+  columnUpdate?: Partial<Record<ApiRole, string[]>>;
   /** A partition's parent table (model-style name): its rows are the parent's, reached through it. */
   partitionOf?: string;
 }
@@ -49,7 +51,11 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
   }));
 }
 
-/** A role's privileges on each table as it can use them: a grant on a table in a schema it has no USAGE on reaches nothing (42501, permission denied for schema). */
+/**
+ * A role's privileges on each table as it can use them: a grant on a table in a schema it has no
+ * USAGE on reaches nothing (42501, permission denied for schema). The one reading of them: init's
+ * (target-facts.ts) too.
+ */
 export async function readCatalogTables(client: pg.Client, schemas: string[]): Promise<CatalogTable[]> {
   const r = await client.query<Record<string, unknown> & { schema: string; name: string; relkind: string; rls: boolean; invoker: boolean }>(
     `select n.nspname as schema, c.relname as name, c.relkind::text as relkind, c.relrowsecurity as rls,
@@ -57,7 +63,8 @@ export async function readCatalogTables(client: pg.Client, schemas: string[]): P
             (select case when pn.nspname = 'public' then pc.relname::text else pn.nspname || '.' || pc.relname end
                from pg_inherits i join pg_class pc on pc.oid = i.inhparent join pg_namespace pn on pn.oid = pc.relnamespace
               where c.relispartition and i.inhrelid = c.oid) as partition_of,
-            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `(has_table_privilege('${role}', c.oid, '${p}') and has_schema_privilege('${role}', n.oid, 'usage')) as ${role}_${p}`)).join(', ')}
+            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `(has_table_privilege('${role}', c.oid, '${p}') and has_schema_privilege('${role}', n.oid, 'usage')) as ${role}_${p}`)).join(', ')},
+            ${(['anon', 'authenticated'] as const).map((role) => `array(select a.attname::text from pg_attribute a where has_schema_privilege('${role}', n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege('${role}', c.oid, a.attnum, 'update') order by a.attnum) as ${role}_update_columns`).join(', ')}
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')
       order by 1, 2`,
@@ -71,7 +78,16 @@ export async function readCatalogTables(client: pg.Client, schemas: string[]): P
     rowSecurity: t.rls,
     securityInvoker: t.invoker,
     privileges: { anon: privs(t, 'anon'), authenticated: privs(t, 'authenticated') },
+    ...columnUpdateOf(t, privs),
   }));
+}
+
+function columnUpdateOf(row: Record<string, unknown>, privs: (row: Record<string, unknown>, role: ApiRole) => Privilege[]): Pick<CatalogTable, 'columnUpdate'> {
+  const byColumn = (['anon', 'authenticated'] as const).flatMap((role) => {
+    const columns = row[`${role}_update_columns`] as string[];
+    return !privs(row, role).includes('update') && columns.length ? [[role, columns] as const] : [];
+  });
+  return byColumn.length ? { columnUpdate: Object.fromEntries(byColumn) } : {};
 }
 
 export interface CatalogComparison {

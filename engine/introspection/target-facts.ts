@@ -6,16 +6,15 @@
  */
 import type pg from 'pg';
 import type { TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
-import type { Privilege } from '../model/table-model.ts';
+import { readCatalogTables } from '../checker/catalog.ts';
 import { modelTableName, readTableShapes } from './table-shapes.ts';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
 import { SAFEUPDATE_SCHEMA } from '../db/supabase/safeupdate.ts';
 
 export async function readTargetFacts(client: pg.Client, schemas: string[]): Promise<{ tables: TargetTableFacts[]; functions: TargetFunctionFacts[] }> {
   const shapes = await readTableShapes(client, schemas);
-  const extra = await client.query<{ schema: string; table: string; column: string; default_expr: string | null; anon_select: boolean; primary_key: boolean }>(
+  const extra = await client.query<{ schema: string; table: string; column: string; default_expr: string | null; primary_key: boolean }>(
     `select n.nspname as schema, c.relname as table, a.attname as column, pg_get_expr(d.adbin, d.adrelid) as default_expr,
-            has_table_privilege('anon', c.oid, 'select') as anon_select,
             exists (select 1 from pg_constraint k where k.conrelid = c.oid and k.contype = 'p' and k.conkey = array[a.attnum]) as primary_key
        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
        left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
@@ -23,29 +22,14 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
     [schemas],
   );
   const defaults = new Map(extra.rows.map((r) => [`${modelTableName(r.schema, r.table)}.${r.column}`, r.default_expr]));
-  const anon = new Map(extra.rows.map((r) => [modelTableName(r.schema, r.table), r.anon_select]));
-  // The API roles' privileges (where the roles exist): table-level, and UPDATE by column grants alone.
-  const privileges = await client.query<{ schema: string; table: string; role: 'anon' | 'authenticated'; privs: Privilege[]; update_columns: string[] }>(
-    `select n.nspname as schema, c.relname as table, r.rolname as role,
-            array(select p from unnest(array['select', 'insert', 'update', 'delete']) p where has_table_privilege(r.oid, c.oid, p)) as privs,
-            array(select a.attname::text from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-                    and has_column_privilege(r.oid, c.oid, a.attnum, 'update') order by a.attnum) as update_columns
-       from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_roles r on r.rolname in ('anon', 'authenticated')
-      where n.nspname = any($1) and c.relkind in ('r', 'p')`,
-    [schemas],
+  // The API roles' privileges as they can use them (schema USAGE too): catalog.ts's one reading.
+  const grants = new Map<string, NonNullable<TargetTableFacts['grants']>>(
+    (await readCatalogTables(client, schemas)).map((t) => [t.name, { ...t.privileges, ...(t.columnUpdate ? { columnUpdate: t.columnUpdate } : {}) }]),
   );
-  const grants = new Map<string, NonNullable<TargetTableFacts['grants']>>();
-  for (const r of privileges.rows) {
-    const name = modelTableName(r.schema, r.table);
-    const g = grants.get(name) ?? { anon: [], authenticated: [] };
-    g[r.role] = r.privs;
-    if (!r.privs.includes('update') && r.update_columns.length) (g.columnUpdate ??= {})[r.role] = r.update_columns;
-    grants.set(name, g);
-  }
   const primaryKeys = new Set(extra.rows.filter((r) => r.primary_key).map((r) => `${modelTableName(r.schema, r.table)}.${r.column}`));
   const tables: TargetTableFacts[] = [...shapes].map(([name, columns]) => ({
     name,
-    anonCanSelect: anon.get(name) ?? false,
+    anonCanSelect: grants.get(name)?.anon.includes('select') ?? false,
     ...(grants.has(name) ? { grants: grants.get(name)! } : {}),
     columns: columns.map((c) => ({
       name: c.name,

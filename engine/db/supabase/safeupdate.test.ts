@@ -179,6 +179,21 @@ describe("what init reads of the target: not policyfuzz's own safeupdate", () =>
       await client.end();
     }
   });
+
+  it("the API roles' privileges as they can use them (catalog.ts's reading): a SELECT in a schema anon has no USAGE on is none; UPDATE by column grants", async () => {
+    const client = new pg.Client({ connectionString: env.template.url });
+    await client.connect();
+    try {
+      await client.query('begin');
+      await client.query(`create schema hidden; create table hidden.t (id int primary key, body text);
+        grant select on hidden.t to anon; grant select, update (body) on hidden.t to authenticated; grant usage on schema hidden to authenticated`);
+      const { tables } = await readTargetFacts(client, ['hidden']);
+      expect(tables.map((t) => ({ name: t.name, anonCanSelect: t.anonCanSelect, grants: t.grants }))).toEqual([{ name: 'hidden.t', anonCanSelect: false, grants: { anon: [], authenticated: ['select'], columnUpdate: { authenticated: ['body'] } } }]);
+    } finally {
+      await client.query('rollback');
+      await client.end();
+    }
+  });
 });
 
 describe('pg-safeupdate and dynamic SQL (EXECUTE)', () => {
