@@ -15,6 +15,8 @@ import {
   type TargetMapping,
 } from './mapping.ts';
 import { MappingSchema, mergeMappings } from './schema.ts';
+import { predict } from '../model/predict.ts';
+import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from '../target/names.ts';
 
 const mapping: TargetMapping = {
@@ -362,7 +364,7 @@ describe('uuid keys where the model keeps text ids (uuidIds)', () => {
 
 /** A catalog where vs_tickets.target_dept references departments and get_vs_ticket_by_id returns jsonb (`returnType` to change it). */
 const catalog = (returnType = 'jsonb', referencing: Record<string, Record<string, string>> = { vs_tickets: { target_dept: 'departments' } }): CatalogFacts => ({
-  referencedTable: (table, column) => (table === undefined ? Object.values(referencing).find((t) => t[column])?.[column] : referencing[table]?.[column]),
+  referencedTable: (table, column) => referencing[table]?.[column],
   returnType: (fn) => (fn === 'get_vs_ticket_by_id' ? returnType : undefined),
 });
 
@@ -401,9 +403,13 @@ describe('a vocabulary kept as a lookup table: only where the column is a foreig
     // In the target's names: a renamed table and column.
     const renamed: TargetMapping = { tables: { vs_tickets: { name: 'tickets', columns: { target_dept: 'dept' } } } };
     expect(compareOutcomes(expectedOnTarget(renamed, alice, patch, checkRefusal, catalog('jsonb', { tickets: { dept: 'departments' } })), { kind: 'error', code: '23503' })).toBeUndefined();
-    // A function's write: a column of that name that is a foreign key somewhere.
+    // A function's write: the column of the table its model names, a foreign key there; not one of that name in another table, nor where the model names none.
     const call: ApiRequest = { kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id: 'VS-1', p_dept: 'XX' } };
-    expect(compareOutcomes(expectedOnTarget({}, alice, call, checkRefusal, catalog()), { kind: 'error', code: '23503' })).toBeUndefined();
+    const transferRefused = predict(referenceOracle, { users: [{ id: alice.id, email: 'a@x', display_name: null, avatar_url: null, phone: null, role: 'vs_staff', department: 'ENG', permissions: [], managed_permissions: [] }], vs_tickets: [{ id: 'VS-1', submitter_id: null, submitter_label: 's', target_dept: 'ENG', status: 'open', category: null, is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: '', deleted_at: null }] }, alice, call).outcome;
+    expect(transferRefused).toMatchObject({ kind: 'error', code: '23514' });
+    expect(compareOutcomes(expectedOnTarget({}, alice, call, transferRefused, catalog()), { kind: 'error', code: '23503' })).toBeUndefined();
+    expect(compareOutcomes(expectedOnTarget({}, alice, call, transferRefused, catalog('jsonb', { vs_audit: { target_dept: 'departments' } })), { kind: 'error', code: '23503' })).toBeDefined();
+    expect(compareOutcomes(expectedOnTarget({}, alice, call, checkRefusal, catalog()), { kind: 'error', code: '23503' })).toBeDefined();
   });
 
   it('where the column is no foreign key (another column’s is), or the catalog is not read, a 23503 is a finding', () => {

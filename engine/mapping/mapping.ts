@@ -408,8 +408,8 @@ function rowOnTarget(m: TargetMapping, table: string, row: Row): Row {
  * of it justifies. Absent (a catalog not read): none of them is accepted.
  */
 export interface CatalogFacts {
-  /** The table a target column (target names) references by a foreign key; `table` undefined: any table's column of that name. */
-  referencedTable(table: string | undefined, column: string): string | undefined;
+  /** The table a target column (target names) references by a foreign key. */
+  referencedTable(table: string, column: string): string | undefined;
   /** A target function's return type (`jsonb`, `text`), by its name as called, when known. */
   returnType(fn: string): string | undefined;
 }
@@ -446,18 +446,26 @@ function nullAsNoRow(m: TargetMapping, request: ApiRequest, expected: Outcome, f
  * keep as a lookup table instead (`target_dept references departments`): its foreign key refuses
  * it (23503), the same refusal. Only where that column is a foreign key on the target.
  */
+/** The column (and the model table, where named) of a CHECK refusal's detail: `target_dept check`, `vs_tickets.target_dept check (why)`. */
+function checkedColumn(detail: string | undefined): { table?: string; column: string } | undefined {
+  const subject = /^(\S+) check(?: \(.*\))?$/s.exec(detail ?? '')?.[1];
+  if (subject === undefined) return undefined;
+  const dot = subject.lastIndexOf('.');
+  return dot < 0 ? { column: subject } : { table: subject.slice(0, dot), column: subject.slice(dot + 1) };
+}
+
 function vocabularyByForeignKey(m: TargetMapping, request: ApiRequest, expected: Outcome, facts: CatalogFacts | undefined): Outcome {
   if (!facts) return expected;
   const alternatives = [expected, ...('orElse' in expected ? (expected.orElse ?? []) : [])];
-  const check = alternatives.find((o) => o.kind === 'error' && o.code === '23514' && / check$/.test(o.detail ?? ''));
-  if (!check || check.kind !== 'error') return expected;
-  const column = check.detail!.replace(/ check$/, '');
-  // A table request's own column; a function's write: a column of that name in any table.
-  const table = request.kind === 'rpc' ? undefined : targetName(request);
-  const onTarget = table === undefined ? column : targetColumn(m, table, column);
-  const lookup = onTarget ? facts.referencedTable(table === undefined ? undefined : targetTable(m, table), onTarget) : undefined;
+  const checked = alternatives.flatMap((o) => (o.kind === 'error' && o.code === '23514' ? [checkedColumn(o.detail)] : [])).find((c) => c !== undefined);
+  if (!checked) return expected;
+  // A table request's own column; a function's write: the column of the table its model names (`vs_tickets.target_dept check`), none where it names no table.
+  const table = request.kind === 'rpc' ? checked.table : targetName(request);
+  if (table === undefined) return expected;
+  const onTarget = targetColumn(m, table, checked.column);
+  const lookup = onTarget ? facts.referencedTable(targetTable(m, table), onTarget) : undefined;
   if (!lookup) return expected;
-  const where = table === undefined ? onTarget : `${targetTable(m, table)}.${onTarget}`;
+  const where = `${targetTable(m, table)}.${onTarget}`;
   return orAlso(expected, [lenient(sqlError('23503', `a vocabulary kept as a lookup table (${where} references ${lookup})`), `23503 read as 23514: ${where} references ${lookup}`)]);
 }
 

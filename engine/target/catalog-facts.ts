@@ -33,14 +33,7 @@ export function catalogFacts(plan: FixturePlan): CatalogFacts | undefined {
   if (!facts) {
     let types: ReadonlyMap<string, string> | undefined;
     facts = {
-      referencedTable(table, column) {
-        const tables = table === undefined ? [...shapes.values()] : [shapes.get(table) ?? []];
-        for (const columns of tables) {
-          const ref = columns.find((c) => c.name === column)?.references;
-          if (ref) return ref.table;
-        }
-        return undefined;
-      },
+      referencedTable: (table, column) => shapes.get(table)?.find((c) => c.name === column)?.references?.table,
       returnType: (fn) => (types ??= functionTypesOf(plan.functions ?? new Map())).get(fn),
     };
     factsOf.set(plan, facts);

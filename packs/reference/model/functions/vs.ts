@@ -128,7 +128,7 @@ function handled(ctx: RuleContext, id: Json | undefined): Row | undefined {
 }
 
 function capViolation(settings: ModelSettings, t: Row): Outcome | undefined {
-  if (!storableDepartment(settings, t.target_dept)) return sqlError('23514', `target_dept check (model.departmentList: ${settings.departmentList})`);
+  if (!storableDepartment(settings, t.target_dept)) return sqlError('23514', `vs_tickets.target_dept check (model.departmentList: ${settings.departmentList})`);
   // The cap enforced by a CHECK (the reference) or by a trigger or the function itself: either answer.
   if (!Array.isArray(t.remarks) || t.remarks.length > settings.vs.remarksCap) return orAlso(sqlError('23514', 'remarks cap'), [refusal(settings, 'remarks-cap')]);
   if (!Array.isArray(t.public_comments) || t.public_comments.length > settings.vs.publicCommentsCap) return sqlError('23514', 'public_comments cap');
