@@ -8,6 +8,7 @@
  */
 import type pg from 'pg';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
+import { escapeRegExp } from '../model/filters.ts';
 
 /** Settings PostgREST or Postgres itself set for every request: reading them is reading the caller. */
 const SET_PER_REQUEST = /^(request\.|role$|search_path$|pgrst\.)/;
@@ -32,18 +33,27 @@ export async function appSettingsReadByPolicies(client: pg.Client): Promise<AppS
        from pg_db_role_setting s join pg_roles r on r.oid = s.setrole, unnest(s.setconfig) cfg, pg_proc p
       where r.rolname = 'authenticator' and cfg like 'pgrst.db_pre_request=%' and p.oid = to_regproc(split_part(cfg, '=', 2))::oid`,
   );
-  const hookSource = hook.rows[0]?.source ?? '';
+  return settingsNotSetByHook(rows, hook.rows[0]?.source ?? '');
+}
+
+/** The app's settings the policies (`at`: `table.policy`, `expr`: its USING and WITH CHECK) read that the hook's source does not name. */
+export function settingsNotSetByHook(policies: readonly { at: string; expr: string }[], hookSource: string): AppSettingRead[] {
   const read = new Map<string, string[]>();
-  for (const { at, expr } of rows) {
+  for (const { at, expr } of policies) {
     for (const m of expr.matchAll(/current_setting\(\s*'([^']+)'/g)) {
       const setting = m[1];
-      if (SET_PER_REQUEST.test(setting) || hookSource.includes(setting)) continue;
+      if (SET_PER_REQUEST.test(setting) || namesSetting(hookSource, setting)) continue;
       const at_ = read.get(setting) ?? [];
       if (!at_.includes(at)) at_.push(at);
       read.set(setting, at_);
     }
   }
   return [...read].map(([setting, policies]) => ({ setting, policies }));
+}
+
+/** `source` names `setting` whole: `app.user` is not in `app.user_id` nor in `myapp.user`. */
+function namesSetting(source: string, setting: string): boolean {
+  return new RegExp(`(^|[^\\w.])${escapeRegExp(setting)}($|[^\\w.])`).test(source);
 }
 
 /** One line for init's notes, or none. */

@@ -29,7 +29,7 @@ export function likeToRegExp(postgrestPattern: string, caseInsensitive: boolean)
   return new RegExp(`^${re}$`, caseInsensitive ? 'i' : '');
 }
 
-function escapeRegExp(s: string): string {
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
