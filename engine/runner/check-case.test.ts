@@ -10,6 +10,13 @@ import type { StepChecker } from '../checker/history.ts';
 import { signatureOf } from '../findings/signature.ts';
 import type { DataCase } from './data-case.ts';
 import type { Environment } from './environment.ts';
+import type { Executor } from '../executor/executor.ts';
+import type { ApiResponse } from '../executor/response.ts';
+import type { FunctionModel } from '../model/function-model.ts';
+import { allowed, raised, secureReading } from '../model/outcome.ts';
+import { isSideError } from '../findings/signature.ts';
+import type { Oracle } from '../pack.ts';
+import type { FixturePlan } from '../target/fixtures.ts';
 
 const A = '00000000-0000-4000-8000-00000000000a';
 const testCase: DataCase = {
@@ -98,5 +105,34 @@ describe('checkers over the history', () => {
     const verdict = await checkCase(broken.workers[0].tx, testCase, oracle);
     expect(verdict.mismatch?.checker).toBeUndefined();
     expect(verdict.mismatch?.step).toBe(1);
+  });
+});
+
+describe('a side error, then a step refused in place of the model\'s success, then a re-prediction that throws', () => {
+  // No database: three calls answered as listed. `write` stores a marker the model predicted ahead
+  // from; refused instead, the world goes on without it, and `needs_marker` predicted again throws.
+  const call = (fn: string) => ({ caller: { kind: 'anon' as const }, request: { kind: 'rpc' as const, fn, args: {} } });
+  const fn = (name: string, predict: FunctionModel['predict']): FunctionModel => ({ name, args: [], executableBy: ['anon', 'authenticated', 'service_role'], predict });
+  const functions = {
+    refuse: fn('refuse', (world) => ({ outcome: raised('P0001', 'refused'), world })),
+    write: fn('write', (world) => ({ outcome: { ...allowed(null, 1), orElse: [secureReading('test.refused-instead', raised('P0001'))] }, world: { ...world, marker: [{ id: 1 }] } })),
+    needs_marker: fn('needs_marker', (world) => {
+      if (!world.marker?.length) throw new Error('no marker: predicted from the world the refused write left');
+      return { outcome: allowed(null, 1), world };
+    }),
+  };
+  const oracle: Oracle = { ...referenceOracle, model: { ...referenceOracle.model, functions: { ...referenceOracle.model.functions, ...functions } } };
+  const error = (code: string): ApiResponse => ({ status: 400, body: { code, message: 'x', details: null, hint: null }, affected: null, error: { code, message: 'x', details: null, hint: null } });
+  const answering = (answers: ApiResponse[]): Executor => ({ fixturePlan: { users: 'direct', bypassTriggers: false } as FixturePlan, begin: async () => {}, end: async () => {}, send: async () => answers.shift()! });
+
+  it('the side error seen first is the verdict (the case\'s finding), not a harness error', async () => {
+    const verdict = await checkCase(answering([error('23502'), error('P0001'), { status: 204, body: null, affected: 1 }]), { world: {}, steps: [call('refuse'), call('write'), call('needs_marker')] }, oracle);
+    expect(verdict.mismatch?.step).toBe(0);
+    expect(isSideError(verdict.mismatch!)).toBe(true);
+    expect(verdict.history).toHaveLength(1);
+  });
+
+  it('with no side error before it, the throw is the harness error it is', async () => {
+    await expect(checkCase(answering([error('P0001'), { status: 204, body: null, affected: 1 }]), { world: {}, steps: [call('write'), call('needs_marker')] }, oracle)).rejects.toThrow(/no marker/);
   });
 });
