@@ -5,7 +5,12 @@
  * the named secure reading FUNCTION_OUTSIDE_API (counted in the run's note), never "not applicable";
  * a helper the target names otherwise is left out of its calls and named.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { BUNDLED_MIGRATIONS } from '../../../../cli/paths.ts';
+import { runBin } from '../../../../testing/run-bin.ts';
+import { tempDir } from '../../../../testing/temp-dir.ts';
 import { compareOutcomes } from '../../../../engine/checker/compare.ts';
 import type { CachedFunction, SchemaCache } from '../../../../engine/executor/schema-cache.ts';
 import { FUNCTION_OUTSIDE_API, predict } from '../../../../engine/model/predict.ts';
@@ -65,5 +70,43 @@ describe('current_user_is_project_actor, which R15 calls: the spec names it but 
     const owner = { kind: 'allowed' as const, rows: [{ value: true }], affected: 1 };
     expect(acceptedBy({ predicted: predict(oracle, world, me, call).outcome, observed: owner, masked: [], hints: {} })).toEqual({ reading: PROJECT_ACTOR_MEANING_OPEN });
     expect(compareOutcomes(predict(oracle, {}, { kind: 'anon' }, call).outcome, owner)).toBeDefined();
+  });
+});
+
+// The reference with one resolver moved to `private` (its one caller following it), execute revoked from every API role.
+const RESOLVER_IN_PRIVATE = `
+alter function public.effective_team_vs_dept_for_email(text) set schema private;
+revoke execute on function private.effective_team_vs_dept_for_email(text) from service_role;
+create or replace function public.sync_my_team_permissions() returns jsonb
+language plpgsql stable security definer set search_path = ''
+as $$
+declare
+  v_email text;
+begin
+  if auth.uid() is null then
+    raise exception 'NOT_AUTHORIZED' using errcode = 'P0001';
+  end if;
+  select a.email into v_email from auth.users a where a.id = auth.uid();
+  return jsonb_build_object(
+    'permissions', to_jsonb(public.effective_team_permissions_for_email(v_email)),
+    'vs_dept', private.effective_team_vs_dept_for_email(v_email)
+  );
+end
+$$;
+`;
+
+describe('through the binary: a resolver kept outside the API', () => {
+  it('R15 passes, its calls answered PGRST202 counted as function-outside-api-refused in the note; exit 0', async () => {
+    const dir = tempDir('r15-outside-api');
+    mkdirSync(path.join(dir, 'extra'));
+    writeFileSync(path.join(dir, 'extra', '0900_resolver_in_private.sql'), RESOLVER_IN_PRIVATE);
+    // The catalog half is left out: it lists every function against the model by its own name (the mover is in private).
+    writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ migrations: [BUNDLED_MIGRATIONS, 'extra'], rules: { include: ['R15'], exclude: ['R15:catalog', 'LINT01'] } }));
+    const run = await runBin(['fuzz', '--config', path.join(dir, 'policyfuzz.config.json'), '--runs', '30', '--seed', '1', '--no-sso', '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report', 'json', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f')], { cwd: dir });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(path.join(dir, 'r', 'summary.json'), 'utf8')) as { properties: { id: string; status: string; note?: string }[] };
+    const r15 = summary.properties.find((p) => p.id === 'R15');
+    expect(r15).toMatchObject({ status: 'passed' });
+    expect(r15?.note).toMatch(new RegExp(`accepted as secure readings: ${FUNCTION_OUTSIDE_API} \\(\\d+ steps?\\)`));
   });
 });
