@@ -73,26 +73,13 @@ describe('current_user_is_project_actor, which R15 calls: the spec names it but 
   });
 });
 
-// The reference with one resolver moved to `private` (its one caller following it), execute revoked from every API role.
+// The reference with one resolver moved to `private` (its one caller's body following it), execute revoked from every API role.
 const RESOLVER_IN_PRIVATE = `
 alter function public.effective_team_vs_dept_for_email(text) set schema private;
 revoke execute on function private.effective_team_vs_dept_for_email(text) from service_role;
-create or replace function public.sync_my_team_permissions() returns jsonb
-language plpgsql stable security definer set search_path = ''
-as $$
-declare
-  v_email text;
-begin
-  if auth.uid() is null then
-    raise exception 'NOT_AUTHORIZED' using errcode = 'P0001';
-  end if;
-  select a.email into v_email from auth.users a where a.id = auth.uid();
-  return jsonb_build_object(
-    'permissions', to_jsonb(public.effective_team_permissions_for_email(v_email)),
-    'vs_dept', private.effective_team_vs_dept_for_email(v_email)
-  );
-end
-$$;
+do $$ begin
+  execute replace(pg_get_functiondef('public.sync_my_team_permissions()'::regprocedure), 'public.effective_team_vs_dept_for_email', 'private.effective_team_vs_dept_for_email');
+end $$;
 `;
 
 describe('through the binary: a resolver kept outside the API', () => {
