@@ -234,8 +234,8 @@ export function mentionsTicketId(text: string, world: World, except?: Json): boo
 /**
  * A ticket id as text may hold it: the model's, or as the target keeps it (a uuid, a bigint:
  * mapping uuidIds, bigintIds), written by the target's own functions or translated in a case's text.
+ * Each form is kept per id where it is made (target-ids.ts): no second cache here.
  */
-// Each form is kept per id where it is made (target-ids.ts): no second cache here.
 const ticketIdForms = (id: string): readonly string[] => [id, textAsUuid(id), String(uuidAsBigint(id))];
 
 export function namedTicketIds(text: string, world: World, except?: Json): string[] {
@@ -247,7 +247,6 @@ export function namedTicketIds(text: string, world: World, except?: Json): strin
   });
   return [...new Set(ids)].sort();
 }
-
 
 /** An id standing alone (not inside a longer one), compiled once per id: the same few ids are looked for in every compared remark. */
 const boundedPatterns = new Map<string, RegExp>();
