@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, worldAsStored, type FixturePlan } from './fixtures.ts';
 import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { CachedFunction } from '../executor/schema-cache.ts';
 import { noFunctionRefusal } from '../executor/statement.ts';
 import type { ApiRequest } from '../model/request.ts';
-import type { TableShapes } from '../introspection/table-shapes.ts';
+import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import type { Row } from '../model/json.ts';
 import { textAsUuid } from '../model/target-ids.ts';
 
@@ -341,5 +341,29 @@ describe('sendableCase: ids inside the text a case writes', () => {
     // No mapped id form: the case as it is.
     const same = { world, steps: [patch('see VS-1002')] };
     expect(sendableCase({ users: 'direct', bypassTriggers: false, mapping: { tables: { vs_tickets: { name: 'tickets' } } } }, same).testCase).toBe(same);
+  });
+});
+
+describe('a row naming an identity through a model table keyed by auth.users (stranger-app-3: passport.profiles.user_id references users)', () => {
+  const col = (name: string, more: Partial<ColumnShape> = {}): ColumnShape => ({ name, type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...more });
+  const shapes: TableShapes = new Map([
+    ['users', [col('id', { type: 'uuid', notNull: true, primaryKey: true, references: { table: 'auth.users', column: 'id' } }), col('email', { notNull: true }), col('role', { notNull: true, hasDefault: true, constantDefault: 'user' }), col('phone')]],
+    ['passport.profiles', [col('user_id', { type: 'uuid', notNull: true, primaryKey: true, references: { table: 'users', column: 'id' } }), col('points', { type: 'integer' })]],
+  ]);
+  const models = { users: { columns: [{ name: 'id' }, { name: 'email' }, { name: 'role' }, { name: 'phone' }] }, 'passport.profiles': { columns: [{ name: 'user_id' }, { name: 'points' }] } };
+  const plan: FixturePlan = { users: 'direct', bypassTriggers: false, shapes };
+  const [me, extra] = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+  const world = {
+    'auth.users': [{ id: me, email: 'me@x.org' }, { id: extra, email: 'extra@x.org' }],
+    users: [],
+    'passport.profiles': [{ user_id: me, points: 1 }, { user_id: extra, points: 2 }],
+  };
+  it("gets that row, in the model's world too, for an identity that is no caller; a caller's stays missing and its case dropped", () => {
+    const stored = worldAsStored(plan, world, models, undefined, [{ caller: { kind: 'user', id: me, email: 'me@x.org' } }]);
+    expect(stored.users).toEqual([{ role: 'user', id: extra, email: 'extra@x.org', phone: null }]);
+    expect(unrealizableOnTarget(plan, stored, ['auth.users', 'users', 'passport.profiles'])).toBe('passport.profiles.user_id needs a users row the case lacks (foreign key)');
+    const anon = worldAsStored(plan, world, models, undefined, [{ caller: { kind: 'anon' } }]);
+    expect(anon.users.map((u) => u.id)).toEqual([me, extra]);
+    expect(unrealizableOnTarget(plan, anon, ['auth.users', 'users', 'passport.profiles'])).toBeUndefined();
   });
 });

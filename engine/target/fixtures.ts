@@ -76,19 +76,25 @@ export function qualifiedTable(name: string): string {
 const insertTexts = new Map<string, string>();
 const INSERT_TEXTS_MAX = 1024;
 
-function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string, identityAlways: readonly string[] = []): FixtureStatement {
+/** A lookup row the fillers made (fill-row.ts lookupRows): one the migrations seeded with that key stays as it is. */
+const NOTHING = Symbol('on conflict do nothing');
+
+/** `upsertOn`: a row already there under that key is updated; NOTHING: kept. */
+function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string | typeof NOTHING, identityAlways: readonly string[] = []): FixtureStatement {
   const target = qualifiedTable(table);
   const seen = new Set<string>();
   for (const r of rows) for (const k of Object.keys(r)) seen.add(k);
   const cols = [...seen];
-  const key = JSON.stringify([target, upsertOn ?? null, identityAlways, cols]);
+  const key = JSON.stringify([target, upsertOn === NOTHING ? '\u0000nothing' : (upsertOn ?? null), identityAlways, cols]);
   let marked = insertTexts.get(key);
   const p = new SqlParams();
   const rowsParam = p.bind(JSON.stringify(rows));
   if (marked === undefined) {
     // A fixture row keeps the model's key even where the target generates it always.
     const overriding = cols.some((c) => identityAlways.includes(c)) ? ' overriding system value' : '';
-    const upsert = upsertOn
+    const upsert = upsertOn === NOTHING
+      ? ' on conflict do nothing'
+      : upsertOn
       ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
       : '';
     marked = `insert into ${target} (${cols.map(ident).join(', ')})${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${rowsParam}::json) r${upsert}`;
@@ -210,7 +216,7 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const usersTable = mapping ? targetTable(mapping, 'users') : 'users';
   const usersId = (mapping && targetColumn(mapping, 'users', 'id')) || 'id';
   // Completed from the target's schema; parents a NOT NULL foreign key needs are created and written before it.
-  const { world: filled, parents } = plan.shapes ? fillWorldWithParents(world, plan.shapes) : { world, parents: [] as string[] };
+  const { world: filled, parents, lookups } = plan.shapes ? fillWorldWithParents(world, plan.shapes, new Set([...order, ...Object.keys(world)])) : { world, parents: [] as string[], lookups: [] as string[] };
   const seeded = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));
   const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
   const empty = childrenFirst(plan.emptyTables ?? [], plan.shapes).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
@@ -218,7 +224,8 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
     const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
     const identityAlways = shapeColumns(plan.shapes, table).identityAlways;
-    const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
+    const conflicts = lookups.includes(table) ? NOTHING : upsertOn;
+    const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, conflicts, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
   });
   if (Array.isArray(plan.bypassTriggers)) {
@@ -405,9 +412,69 @@ function constantDefaultsOf(plan: FixturePlan, modelTables: Readonly<Record<stri
  * the database has. Computed defaults (now(), nextval, gen_random_uuid()) stay out: such columns
  * are the model's `serverAssigned` ones, not compared. Unchanged without the target's catalog.
  */
-export function worldAsStored<S>(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly DrawnColumnFacts<S>[] }>>, settings?: S): World {
+export function worldAsStored<S>(
+  plan: FixturePlan,
+  world: World,
+  modelTables: Readonly<Record<string, { columns: readonly DrawnColumnFacts<S>[] }>>,
+  settings?: S,
+  steps: readonly { caller: Caller }[] = [],
+): World {
   const drawn = settings === undefined ? world : withTargetDrawn(world, modelTables, settings);
-  return plan.shapes ? withConstantDefaults(plan, drawn, modelTables) : drawn;
+  return plan.shapes ? withConstantDefaults(plan, withIdentityRows(plan, drawn, modelTables, steps), modelTables) : drawn;
+}
+
+/**
+ * A row naming an identity through a model table the target keys by auth.users (stranger-app-3:
+ * `passport.profiles.user_id references public.users`, whose `id references auth.users`) where the
+ * world has no row of that table for it (the model's people without a users row: R20's extra
+ * profiles): the target cannot hold it (a foreign key), so that row is made, in the model's world
+ * too, which then predicts from the row the target holds: its key, the columns it shares with
+ * auth.users (email) from the identity's row, null where the target allows it, the rest left to
+ * the target's constant defaults (withConstantDefaults). Never for a caller of the case (the row
+ * would give them a role the case did not draw: such a case stays dropped), nor where a column the
+ * model knows needs a value only the target's filler could make.
+ */
+function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>, steps: readonly { caller: Caller }[]): World {
+  const identities = new Map((world['auth.users'] ?? []).map((r) => [r.id, r]));
+  if (!identities.size) return world;
+  const shapes = plan.shapes!;
+  const mapping = plan.mapping;
+  const onTarget = (table: string) => (mapping ? targetTable(mapping, table) : table);
+  const columnOnTarget = (table: string, column: string) => (mapping ? targetColumn(mapping, table, column) : column);
+  const modelOf = new Map(Object.keys(modelTables).map((t) => [onTarget(t), t]));
+  const callers = new Set(steps.flatMap((s) => (s.caller.kind === 'user' ? [s.caller.id] : [])));
+  let out: World | undefined;
+  for (const [table, rows] of Object.entries(world)) {
+    if (!rows.length || !modelTables[table]) continue;
+    for (const c of shapes.get(onTarget(table)) ?? []) {
+      const parent = c.references && modelOf.get(c.references.table);
+      if (!parent || parent === table) continue;
+      const parentColumns = shapes.get(c.references!.table) ?? [];
+      if (parentColumns.find((p) => p.name === c.references!.column)?.references?.table !== 'auth.users') continue;
+      const column = modelTables[table].columns.find((m) => columnOnTarget(table, m.name) === c.name)?.name;
+      const key = modelTables[parent].columns.find((m) => columnOnTarget(parent, m.name) === c.references!.column)?.name;
+      if (!column || !key) continue;
+      for (const r of rows) {
+        const id = r[column];
+        const identity = identities.get(id);
+        const held = (out ?? world)[parent] ?? [];
+        if (!identity || typeof id !== 'string' || callers.has(id) || held.some((p) => p[key] === id)) continue;
+        const made: Row = { [key]: id };
+        let fits = true;
+        for (const m of modelTables[parent].columns) {
+          const shape = parentColumns.find((p) => p.name === columnOnTarget(parent, m.name));
+          if (m.name === key || !shape || shape.generated || shape.hasDefault) continue;
+          if (m.name in identity) made[m.name] = identity[m.name];
+          else if (!shape.notNull) made[m.name] = null;
+          else fits = false;
+        }
+        if (!fits) continue;
+        out ??= { ...world };
+        out[parent] = [...held, made];
+      }
+    }
+  }
+  return out ?? world;
 }
 
 /** The values the model draws where the target draws its own (ColumnSpec.targetDraws) written into each row, as the fixtures then write them. */
