@@ -2,7 +2,7 @@
  * The simple, common CHECK forms read from a constraint's definition (pg_get_constraintdef), so
  * the fixture filler can write values a CHECK accepts and the realizability test can name a drawn
  * value one refuses: a format on text (`col ~ '^PR-[0-9]{6}$'`), a range (`col >= 0`, `between`),
- * a length cap (`char_length(col) <= n`) and a sum (`total = subtotal + fee`). A vocabulary
+ * a length cap or floor (`char_length(col) <= n`, `char_length(username) >= 3`) and a sum (`total = subtotal + fee`). A vocabulary
  * (`col in (...)`) is table-shapes.ts checkVocabulary. Anything else is left to the database.
  * Pure (no I/O).
  */
@@ -11,6 +11,7 @@ export type CheckForm =
   | { kind: 'pattern'; column: string; pattern: string }
   | { kind: 'range'; column: string; min?: number; max?: number; /** `>` or `<`: the bound itself refused (`price > 0` holds 0.5). */ strict?: true }
   | { kind: 'maxLength'; column: string; max: number }
+  | { kind: 'minLength'; column: string; min: number }
   | { kind: 'sum'; column: string; addends: string[] };
 
 const IDENT = String.raw`"?([a-z_][a-z0-9_]*)"?`;
@@ -33,8 +34,9 @@ export function checkForms(definition: string): CheckForm[] | undefined {
 function oneForm(part: string): CheckForm[] | undefined {
   let m = new RegExp(`^${IDENT}(?:::text)?\\s*~\\s*'((?:[^']|'')*)'(?:::text)?$`, 'i').exec(part);
   if (m) return [{ kind: 'pattern', column: m[1], pattern: m[2].replace(/''/g, "'") }];
-  m = new RegExp(`^(?:char_length|length)\\(\\(?${IDENT}\\)?(?:::text)?\\)\\s*(<=|<)\\s*${NUMBER}$`, 'i').exec(part);
-  if (m) return [{ kind: 'maxLength', column: m[1], max: Number(m[3]) - (m[2] === '<' ? 1 : 0) }];
+  m = new RegExp(`^(?:char_length|length)\\(\\(?${IDENT}\\)?(?:::text)?\\)\\s*(<=|<|>=|>)\\s*${NUMBER}$`, 'i').exec(part);
+  if (m && m[2].startsWith('<')) return [{ kind: 'maxLength', column: m[1], max: Number(m[3]) - (m[2] === '<' ? 1 : 0) }];
+  if (m) return [{ kind: 'minLength', column: m[1], min: Number(m[3]) + (m[2] === '>' ? 1 : 0) }];
   m = new RegExp(`^${IDENT}\\s*(>=|>|<=|<)\\s*${NUMBER}$`, 'i').exec(part);
   if (m) {
     const n = Number(m[3]);
