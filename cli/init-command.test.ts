@@ -224,6 +224,8 @@ describe('policyfuzz init', () => {
       "create policy tenant_chats on public.chats for select using (tenant = current_setting('app.tenant', true));",
       // Read from the token PostgREST sets: the caller, never named.
       "create policy claims_chats on public.chats for select using (user_id = (current_setting('request.jwt.claims', true)::jsonb ->> 'sub'));",
+      // A project API key the client sends as a header (feedbase): named with how a caller sends it.
+      "create policy api_chats on public.chats for all using (tenant = (current_setting('request.headers', true)::json ->> 'lumkey')) with check (tenant = (current_setting('request.headers', true)::json ->> 'lumkey'));",
       // The project's pre-request hook sets app.tenant (this database only): no longer named.
       "create function public.set_tenant() returns void language sql as $$ select set_config('app.tenant', 't1', true) $$;",
       "do $$ begin execute format('alter role authenticator in database %I set pgrst.db_pre_request = %L', current_database(), 'public.set_tenant'); end $$;",
@@ -233,6 +235,9 @@ describe('policyfuzz init', () => {
     const notes: string[] = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')).notes;
     expect(notes.filter((n) => n.includes('current_setting'))).toEqual([
       "policies read current_setting('app.current_user_id') (chats.own_chats), which no API request sets: through PostgREST they read null, closed to every caller; if your server sets it per request, state that with a db-pre-request hook setting it from the caller's claims (docs/config.md \"Policies reading the app's own settings\")",
+    ]);
+    expect(notes.filter((n) => n.includes('request header'))).toEqual([
+      "policies read the request header lumkey (chats.api_chats): a caller sends it only when its pack gives it `headers: { lumkey: … }`, read by rules as requestHeaderOf(ctx.caller, 'lumkey') (docs/write-your-own-rule.md §1)",
     ]);
   });
 

@@ -20,7 +20,7 @@ import { mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { apiSchemasOf } from './supabase-project.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
-import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app-settings.ts';
+import { appSettingsNote, appSettingsReadByPolicies, requestHeadersNote } from '../introspection/app-settings.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
@@ -283,7 +283,9 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       settingNotes.push(options.projectSettings.note);
     }
     const standIns = standInNote(await standInsInstalled(client));
-    const appSettings = appSettingsNote(await appSettingsReadByPolicies(client));
+    const settingsRead = await appSettingsReadByPolicies(client);
+    const appSettings = appSettingsNote(settingsRead);
+    const headersRead = requestHeadersNote(settingsRead);
     // The API's tables (not Supabase's own: storage), and those of the schemas the pack's own tables name (`base.settings`, sent as SQL).
     const packSchemas = [...new Set(Object.values(tableModels).flatMap((t) => (t.table.includes('.') && !t.table.startsWith('auth.') ? [t.table.split('.')[0]] : [])))];
     const inPackSchemas = (await client.query<{ name: string }>(`select format('%s.%s', schemaname, tablename) as name from pg_tables where schemaname = any($1) order by 1`, [packSchemas])).rows.map((r) => r.name);
@@ -303,6 +305,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           : []),
       ...proposal.notes,
       ...(appSettings ? [appSettings] : []),
+      ...(headersRead ? [headersRead] : []),
       ...settingNotes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),

@@ -48,11 +48,12 @@ function scalarFor(table: string, column: ColumnShape, n: number): Json {
   throw new UnfillableColumn(`${table}.${column.name} is NOT NULL without a default and of type ${column.type}, which policyfuzz cannot fill`, table);
 }
 
-/** Text a column's simple CHECKs accept (check-forms.ts): its format's sample, cut to its length cap. */
+/** Text a column's simple CHECKs accept (check-forms.ts): its format's sample, cut to its length cap, padded to its floor. */
 function textFor(column: ColumnShape, n: number): string {
   let text = `pf-${column.name}-${n}`;
   for (const check of column.checks ?? []) if (check.kind === 'pattern') text = sampleMatching(check.pattern, n) ?? text;
   for (const check of column.checks ?? []) if (check.kind === 'maxLength') text = text.slice(-Math.max(1, check.max));
+  for (const check of column.checks ?? []) if (check.kind === 'minLength' && [...text].length < check.min) text = text.padEnd(check.min, '-');
   return text;
 }
 

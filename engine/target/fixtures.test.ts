@@ -145,6 +145,16 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer({ ...plan, shapes: undefined }, checked, allowed, ['users'])).toBeUndefined();
   });
 
+  it('drops it too where the model expects a duplicate key or a missing parent, which Postgres checks after the CHECKs (user-management: a taken id with a too-short username, 23505 → 23514)', () => {
+    const short: ApiResponse = { ...refused(''), error: { code: '23514', message: 'new row for relation "profiles" violates check constraint "username_length"', details: null, hint: null } };
+    const reason = 'username_length refused a value the model writes (a CHECK the model does not have)';
+    expect(unrealizableAnswer(plan, short, sqlError('23505', 'duplicate key on profiles'), ['users'])).toBe(reason);
+    expect(unrealizableAnswer(plan, short, sqlError('23503', 'no such club'), ['users'])).toBe(reason);
+    // Row security's WITH CHECK and NOT NULL come before the CHECKs: those refusals stay judged.
+    expect(unrealizableAnswer(plan, short, { kind: 'rejected', code: '42501', by: 'policy' }, ['users'])).toBeUndefined();
+    expect(unrealizableAnswer(plan, short, sqlError('23502', 'null in profiles.id'), ['users'])).toBeUndefined();
+  });
+
   it('drops a step whose value a domain’s CHECK refused while the body was read, before the guard the model refuses by (stranger-app-3: an e-mail domain)', () => {
     const domain: ApiResponse = { ...refused(''), error: { code: '23514', message: 'value for domain email_address violates check constraint "email_address_check"', details: null, hint: null } };
     const byGuard = { kind: 'raised' as const, code: 'P0001', message: 'users: email' };

@@ -631,12 +631,22 @@ function requiredArgumentsLeftOut(plan: FixturePlan, message: string, sent: ApiR
   return undefined;
 }
 
+/**
+ * A constraint error Postgres raises only after the row passed its CHECK constraints (ExecInsert and
+ * ExecUpdate: row security's WITH CHECK, then NOT NULL and CHECK, then the unique indexes, then the
+ * foreign keys at the statement's end): a row a CHECK of the target's refuses never reaches them.
+ */
+function checkedAfterChecks(expected: Outcome): boolean {
+  return expected.kind === 'error' && (expected.code === '23505' || expected.code === '23503');
+}
+
 /** SQLSTATE query_canceled: what a statement_timeout raises. */
 const STATEMENT_TIMEOUT = '57014';
 
 /**
  * Why a step cannot be judged here, from the target's answer, or undefined: a statement timeout
- * cancelled it; or a CHECK the model does not have refused a write the model lets succeed; or a write the model lets succeed was refused it with 23503 for a value missing from a table the model does not
+ * cancelled it; or a CHECK the model does not have refused a write the model lets succeed (or
+ * refuses with a duplicate key or a missing parent, which Postgres checks after CHECKs); or a write the model lets succeed was refused it with 23503 for a value missing from a table the model does not
  * know (a lookup table the project seeds, say `units`): the model cannot write that table's
  * rows, so the case is a difference of schema. Only a success the model expected is dropped: a
  * write the model refuses that reached the foreign key check was let through by the target's rules.
@@ -646,9 +656,10 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
   // The API role's statement_timeout (3 s for anon, 8 s for authenticated on Supabase) cancelled
   // the request: a matter of time (a loaded machine, a slow query), which no rule speaks of.
   if (response.error?.code === STATEMENT_TIMEOUT && !(expected.kind === 'error' && expected.code === STATEMENT_TIMEOUT)) return "the API role's statement_timeout cancelled the request (57014): time, not rules (a loaded machine or a slow query)";
-  if (plan.shapes && response.error?.code === '23514' && (expected.kind === 'allowed' || expected.kind === 'filtered')) {
+  if (plan.shapes && response.error?.code === '23514' && (expected.kind === 'allowed' || expected.kind === 'filtered' || checkedAfterChecks(expected))) {
     // A CHECK of the project's own (a phone format) refusing a value the model's columns accept:
-    // the model's own CHECKs passed, so it is a difference of schema, not of rules.
+    // the model's own CHECKs passed, so it is a difference of schema, not of rules. So too where
+    // the model expects a duplicate key or a missing parent: Postgres checks a row's CHECKs first.
     const constraint = /violates check constraint "([^"]+)"/.exec(response.error.message)?.[1] ?? 'a CHECK';
     return `${constraint} refused a value the model writes (a CHECK the model does not have)`;
   }
