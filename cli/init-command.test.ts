@@ -161,6 +161,10 @@ describe('policyfuzz init', () => {
     expect(config.model.vs.publicHandle.from).toBe('random');
     expect(config.mapping.tables.vs_tickets.columns).toEqual({ report: 'body' });
     expect(config.notes.find((n: string) => n.startsWith('confirm: model table vs_tickets is'))).not.toMatch(/public_ref/);
+    // project_files.document_id references project_documents: no project_id (711 drops when mapped so).
+    expect(config.mapping.tables.project_files.columns.project_id).toBeNull();
+    // vs_set_public gates staff, then finds no ticket a non-handler handles (R13, R14: NOT_FOUND where the model said NOT_AUTHORIZED).
+    expect(config.model.refusals.nonHandlerAs).toEqual({ vs_set_public: 'not-found' });
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

@@ -307,6 +307,16 @@ describe('refusals the spec orders not: any that applies to the caller\'s own ti
     // A ticket the caller handles is found: only the remark's refusal.
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeDefined();
   });
+
+  it('vs_post_public_comment with a blank body on a problem not found: either refusal (stranger-app-4 looks the problem up first); on one found, only the blank body', () => {
+    const board = { ...w, vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [{ ...TICKET, category: 'wifi', is_public: true, public_title: 'Wifi drops' }] };
+    const comment = (p_ref: string) => ({ kind: 'rpc', fn: 'vs_post_public_comment', args: { p_ref, p_body: ' ' } }) as ApiRequest;
+    const notFound = { kind: 'raised' as const, code: 'P0002', message: 'NOT_FOUND' };
+    const missing = predict(oracle, board, caller, comment('pub-0000')).outcome;
+    expect(missing).toMatchObject({ kind: 'raised', refusal: { reason: 'argument-required' } });
+    expect(byName(missing, notFound)).toEqual({ reading: REFUSAL_ORDER_OPEN });
+    expect(compareOutcomes(predict(oracle, board, caller, comment(vsPublicRef('VS-1001', oracle.settings)!)).outcome, notFound)).toBeDefined();
+  });
 });
 
 describe('public comments by ticket id from staff handlers only (vs.publicCommentKey, vs.publicCommenters)', () => {
