@@ -165,6 +165,8 @@ describe('policyfuzz init', () => {
     expect(config.mapping.tables.project_files.columns.project_id).toBeNull();
     // vs_set_public gates staff, then finds no ticket a non-handler handles (R13, R14: NOT_FOUND where the model said NOT_AUTHORIZED).
     expect(config.model.refusals.nonHandlerAs).toEqual({ vs_set_public: 'not-found' });
+    // vs_insert: a handler helper OR the plain ticket's conditions (R03, R07: a handler's ticket filed with duplicate_of, public_title).
+    expect(config.model.vs.handlerFiling).toBe('handlers-in-scope');
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

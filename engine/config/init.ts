@@ -267,16 +267,26 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, options.defaultSettings, helpers.rows);
     mergeSettings(proposal.settings, subsets.settings);
     settingNotes.push(...subsets.notes);
+    const functionBody = (name: string): [string | undefined, string] => {
+      const fn = mapping.functions?.[name]?.name ?? name;
+      return [helpers.rows.find((h) => h.name === fn.split('.').at(-1))?.source, fn];
+    };
+    // The USING and WITH CHECK of a table's policies for a command (and `all`), as pg_policies prints them.
+    const policiesOf = async (p: { table: string; command: string }): Promise<[string | undefined, string]> => {
+      const table = targetOf(p.table);
+      const [schema, name] = table.includes('.') ? table.split('.') : ['public', table];
+      const rows = (await client.query<{ text: string }>(`select concat_ws(' ', qual, with_check) as text from pg_policies where schemaname = $1 and tablename = $2 and cmd in (upper($3), 'ALL') order by policyname`, [schema, name, p.command])).rows;
+      return [rows.length ? rows.map((r) => r.text).join('\n') : undefined, `${table}'s ${p.command} policy`];
+    };
     for (const read of options.sourceSettings ?? []) {
-      const fn = mapping.functions?.[read.fn]?.name ?? read.fn;
-      const body = helpers.rows.find((h) => h.name === fn.split('.').at(-1))?.source;
-      const found = body === undefined ? null : new RegExp(read.pattern, 'i').exec(body);
+      const [source, where] = 'fn' in read ? functionBody(read.fn) : await policiesOf(read.policy);
+      const found = source === undefined ? null : new RegExp(read.pattern, 'i').exec(source);
       if (!found) continue;
       const value = read.value ?? found[1];
       // The pack's own choice already: nothing to write or confirm.
       if (valueAt(options.defaultSettings, read.path) === value) continue;
       setNested(read.path, value);
-      settingNotes.push(`confirm: model.${read.path}: ${value} (${read.why}, as ${fn} does)`);
+      settingNotes.push(`confirm: model.${read.path}: ${value} (${read.why}, as ${where} does)`);
     }
     if (options.projectSettings) {
       mergeSettings(proposal.settings, options.projectSettings.settings);

@@ -68,6 +68,14 @@ export const referencePack = definePack({
       value: 'not-authorized',
       why: 'a missing ticket is refused as one out of scope',
     })),
+    {
+      path: 'vs.handlerFiling',
+      policy: { table: 'vs_tickets', command: 'insert' },
+      // A handler helper OR-ed with the plain ticket's conditions (either order).
+      pattern: String.raw`handle\w*\s*\([^)]*\)[\s\S]*?\bOR\b[\s\S]*?public_title\s+IS\s+NULL|public_title\s+IS\s+NULL[\s\S]*?\bOR\b[\s\S]*?handle\w*\s*\(`,
+      value: 'handlers-in-scope',
+      why: 'a handler files a ticket with what they may set by an update',
+    },
     ...NON_HANDLER_REFUSING_FUNCTIONS.map((fn) => ({
       path: `refusals.nonHandlerAs.${fn}`,
       fn,

@@ -363,3 +363,38 @@ describe('public comments by ticket id from staff handlers only (vs.publicCommen
     expect(acceptedBy(entry)).toBeUndefined();
   });
 });
+
+describe('vs.handlerFiling (stranger-app-4: a handler files a ticket of their department with what they may set by an update)', () => {
+  const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } };
+  const w = (role: string) => ({ users: [{ ...world(role).users[0], department: 'ENG' }], vs_categories: [], vs_tickets: [{ id: 'VS-1001', submitter_id: null, submitter_label: 's', target_dept: 'ENG', status: 'open', category: null, is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null }] });
+  const file = (row: Row): ApiRequest => ({ kind: 'insert', table: 'vs_tickets', rows: [{ id: 'VS-2001', submitter_id: ME, submitter_label: 'Student 1', target_dept: 'ENG', report: 'r', ...row }], returning: 'minimal' });
+  const rls = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
+  const filing = referenceOracleWith(ModelSettingsSchema.parse({ ...settings, vs: { ...settings.vs, handlerFiling: 'handlers-in-scope' } }));
+
+  it('nobody (default): a handler’s ticket filed with duplicate_of set is refused', () => {
+    expect(compareOutcomes(predict(referenceOracleWith(ModelSettingsSchema.parse(settings)), w('vs_staff'), caller, file({ duplicate_of: 'VS-1001' })).outcome, rls)).toBeUndefined();
+  });
+
+  it('handlers-in-scope: a handler in scope files it; a submitter who handles nothing, or a visible remark naming a ticket, is still refused', () => {
+    expect(predict(filing, w('vs_staff'), caller, file({ duplicate_of: 'VS-1001', public_title: 'Wifi', tags: ['wifi'] })).outcome).toMatchObject({ kind: 'allowed' });
+    expect(predict(filing, w('vs_staff'), caller, file({ remarks: [{ vis: 'staff', by: 'staff', text: 'see VS-1001', internal: true }] })).outcome).toMatchObject({ kind: 'allowed' });
+    expect(compareOutcomes(predict(filing, w('vs_staff'), caller, file({ remarks: [{ vis: 'ticket', by: 'staff', text: 'see VS-1001' }] })).outcome, rls)).toBeUndefined();
+    expect(compareOutcomes(predict(filing, w('user'), caller, file({ public_title: 'Wifi' })).outcome, rls)).toBeUndefined();
+    expect(compareOutcomes(predict(filing, w('user'), caller, file({ remarks: [{ vis: 'internal', by: 'Admin', text: 'x' }] })).outcome, rls)).toBeUndefined();
+  });
+});
+
+describe('team members found by e-mail: only once trimmed, or not at all (team.untrimmed-email-unmatched)', () => {
+  const member = (email: string) => ({ id: 'm1', node_id: 'n1', name: 'M', nickname: null, position: null, email, student_id: null, year: null, major: null, permissions: ['vs'], vs_dept: 'ART', project_seat: null, user_id: null });
+  const w = (email: string) => ({ 'auth.users': [{ id: ME, email: 'me@x' }], users: world('user').users, team_nodes: [], team_members: [member(email)] });
+  const sync = { kind: 'rpc', fn: 'sync_my_team_permissions', args: {} } as ApiRequest;
+  const none = { kind: 'allowed' as const, rows: [{ permissions: [], vs_dept: null }], affected: 1 };
+  const found = { kind: 'allowed' as const, rows: [{ permissions: ['vs'], vs_dept: 'ART' }], affected: 1 };
+
+  it('a member whose stored e-mail has a trailing space: found (the model), or not (a citext `=`, stranger-app-4), as securely; one matching as written must be found', () => {
+    const spaced = predict(oracle, w('ME@x '), caller, sync).outcome;
+    expect(compareOutcomes(spaced, found)).toBeUndefined();
+    expect(acceptedBy({ predicted: spaced, observed: none, masked: [], hints: {} })).toEqual({ reading: 'team.untrimmed-email-unmatched' });
+    expect(compareOutcomes(predict(oracle, w('ME@x'), caller, sync).outcome, none)).toBeDefined();
+  });
+});

@@ -233,6 +233,16 @@ export const ModelSettingsSchema = z
          */
         idBearingRemarks: z.enum(['refused', 'marked-internal']).default('refused'),
         /**
+         * Who files a ticket with what rule 3 keeps from its submitter (is_public, public_title,
+         * duplicate_of, a status, tags, remarks, public comments) already set: `nobody` (default,
+         * the reference: every ticket is filed plain) or `handlers-in-scope` (a submitter who handles
+         * the ticket's department, and may set those by an update: rule 1 exempts handlers; a
+         * visible remark carrying a ticket id is still refused, rule 12). The spec is silent on
+         * filing; both are secure. `policyfuzz init` proposes `handlers-in-scope` where the INSERT
+         * policy's check lets a handler helper stand for the plain-ticket conditions.
+         */
+        handlerFiling: z.enum(['nobody', 'handlers-in-scope']).default('nobody'),
+        /**
          * The public board's handle of a ticket (vs_tickets.public_ref, generated): prefix plus the
          * first `length` hex digits of a digest of the id. The spec only says it is not the id
          * (the submitter's tracking capability); the reference: 'pub-' || substr(md5(id), 1, 16).

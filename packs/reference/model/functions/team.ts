@@ -11,8 +11,8 @@
  */
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { allowed, secureReading } from '../../../../engine/model/outcome.ts';
-import { canonicalJson } from '../../../../engine/model/values.ts';
+import { allowed, secureReading, type Outcome } from '../../../../engine/model/outcome.ts';
+import { canonicalJson, jsonEqual } from '../../../../engine/model/values.ts';
 import { refusal } from '../refusals.ts';
 import { nodeEffectivelyPublic } from '../tables/team.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
@@ -21,19 +21,36 @@ import { take } from '../branches.ts';
 
 const byText = (a: Json | undefined, b: Json | undefined) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
 
-export function teamPermissionsForEmail(world: World, email: Json | undefined): string[] {
+/**
+ * A member is the person of `email` by the e-mails lower-cased and trimmed (the model), or with
+ * `untrimmed` only as written but for case (citext's `=`): the spec names no match, and finding
+ * fewer members grants fewer permissions, so that reading is as secure (UNTRIMMED_UNMATCHED).
+ */
+const memberOf = (m: Row, email: Json | undefined, untrimmed: boolean) => sameEmail(m.email, email) && (!untrimmed || emailMatchKind(m.email, String(email)) !== 'trim');
+
+/** The secure reading of answers found without the members an e-mail matches only once trimmed. */
+export const UNTRIMMED_UNMATCHED = 'team.untrimmed-email-unmatched';
+
+/** `answer` by the trimmed match, with the untrimmed one as the secure reading where it differs. */
+function orUntrimmed(answer: (untrimmed: boolean) => Outcome): Outcome {
+  const trimmed = answer(false);
+  const strict = answer(true);
+  return jsonEqual(trimmed.kind === 'allowed' ? trimmed.rows : null, strict.kind === 'allowed' ? strict.rows : null) ? trimmed : { ...trimmed, orElse: [...(trimmed.orElse ?? []), secureReading(UNTRIMMED_UNMATCHED, strict)] };
+}
+
+export function teamPermissionsForEmail(world: World, email: Json | undefined, untrimmed = false): string[] {
   const perms = new Set<string>();
   for (const m of rowsOf(world, 'team_members')) {
-    if (!sameEmail(m.email, email)) continue;
+    if (!memberOf(m, email, untrimmed)) continue;
     take(`R17.member.${emailMatchKind(m.email, String(email))}`);
     for (const p of Array.isArray(m.permissions) ? m.permissions : []) if (typeof p === 'string') perms.add(p);
   }
   return [...perms].sort(byText);
 }
 
-export function teamVsDeptForEmail(world: World, email: Json | undefined): string | null {
+export function teamVsDeptForEmail(world: World, email: Json | undefined, untrimmed = false): string | null {
   const depts = rowsOf(world, 'team_members')
-    .filter((m) => sameEmail(m.email, email) && typeof m.vs_dept === 'string')
+    .filter((m) => memberOf(m, email, untrimmed) && typeof m.vs_dept === 'string')
     .map((m) => m.vs_dept as string)
     .sort(byText);
   return depts[0] ?? null;
@@ -79,7 +96,7 @@ export const teamFunctions: FunctionModel[] = [
       const ctx = ruleContext(world, caller, settings);
       if (ctx.uid === null) return take('R20.sync.no-session'), { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
       const email = authEmail(ctx);
-      const answer = allowed([{ permissions: teamPermissionsForEmail(world, email), vs_dept: teamVsDeptForEmail(world, email) }], 1);
+      const answer = orUntrimmed((untrimmed) => allowed([{ permissions: teamPermissionsForEmail(world, email, untrimmed), vs_dept: teamVsDeptForEmail(world, email, untrimmed) }], 1));
       // A caller with no e-mail (no users row, settings.students.callerEmail users-row) holds nothing: refusing them is as secure.
       return { outcome: email === null ? { ...answer, orElse: [secureReading('team.sync-no-email-refused', refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'))] } : answer, world };
     },
@@ -89,13 +106,13 @@ export const teamFunctions: FunctionModel[] = [
     args: ['p_email'],
     executableBy: ['service_role'],
     // A text[] answer reads back as one row per element.
-    predict: (world, _caller, args) => ({ outcome: allowed(teamPermissionsForEmail(world, args.p_email).map((value) => ({ value })), 1), world }),
+    predict: (world, _caller, args) => ({ outcome: orUntrimmed((untrimmed) => allowed(teamPermissionsForEmail(world, args.p_email, untrimmed).map((value) => ({ value })), 1)), world }),
   },
   {
     name: 'effective_team_vs_dept_for_email',
     args: ['p_email'],
     executableBy: ['service_role'],
-    predict: (world, _caller, args) => ({ outcome: scalarAnswer(teamVsDeptForEmail(world, args.p_email)), world }),
+    predict: (world, _caller, args) => ({ outcome: orUntrimmed((untrimmed) => scalarAnswer(teamVsDeptForEmail(world, args.p_email, untrimmed))), world }),
   },
   {
     name: 'node_effective_is_public',
