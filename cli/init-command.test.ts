@@ -113,6 +113,9 @@ describe('policyfuzz init', () => {
 
   it("a third stranger's schema (testing/schemas/stranger-app-3): roles without admin read off its helpers, text slug keys for the model's uuids, a guard message per table, phones a phone domain holds", async () => {
     const config = await initOnSchema('stranger-app-3');
+    // A plain-only INSERT policy and handler-gated VS functions: neither filing nor non-handler setting proposed.
+    expect(config.model.vs?.handlerFiling).toBeUndefined();
+    expect(config.model.refusals?.nonHandlerAs).toBeUndefined();
     const { tables, conventions } = config.mapping;
     // users.role's CHECK has no `admin`: staffRoles/adminRoles named it, and every rule was a harness error.
     expect(config.model.staffRoles).toEqual(['dev', 'staff', 'pr_staff', 'vs_staff', 'vp_admin', 'uni_staff']);

@@ -267,20 +267,22 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, options.defaultSettings, helpers.rows);
     mergeSettings(proposal.settings, subsets.settings);
     settingNotes.push(...subsets.notes);
-    const functionBody = (name: string): [string | undefined, string] => {
+    const functionBody = (name: string): [string[], string] => {
       const fn = mapping.functions?.[name]?.name ?? name;
-      return [helpers.rows.find((h) => h.name === fn.split('.').at(-1))?.source, fn];
+      const body = helpers.rows.find((h) => h.name === fn.split('.').at(-1))?.source;
+      return [body === undefined ? [] : [body], fn];
     };
-    // The USING and WITH CHECK of a table's policies for a command (and `all`), as pg_policies prints them.
-    const policiesOf = async (p: { table: string; command: string }): Promise<[string | undefined, string]> => {
+    // Each policy of a table for a command (or `all`) on its own: its USING and WITH CHECK, as pg_policies prints them.
+    const policiesOf = async (p: { table: string; command: string }): Promise<[string[], string]> => {
       const table = targetOf(p.table);
       const [schema, name] = table.includes('.') ? table.split('.') : ['public', table];
       const rows = (await client.query<{ text: string }>(`select concat_ws(' ', qual, with_check) as text from pg_policies where schemaname = $1 and tablename = $2 and cmd in (upper($3), 'ALL') order by policyname`, [schema, name, p.command])).rows;
-      return [rows.length ? rows.map((r) => r.text).join('\n') : undefined, `${table}'s ${p.command} policy`];
+      return [rows.map((r) => r.text), `${table}'s ${p.command} policy`];
     };
     for (const read of options.sourceSettings ?? []) {
-      const [source, where] = 'fn' in read ? functionBody(read.fn) : await policiesOf(read.policy);
-      const found = source === undefined ? null : new RegExp(read.pattern, 'i').exec(source);
+      const [sources, where] = 'fn' in read ? functionBody(read.fn) : await policiesOf(read.policy);
+      const pattern = new RegExp(read.pattern, 'i');
+      const found = sources.map((source) => pattern.exec(source)).find((m) => m !== null);
       if (!found) continue;
       const value = read.value ?? found[1];
       // The pack's own choice already: nothing to write or confirm.
