@@ -113,6 +113,9 @@ describe('policyfuzz init', () => {
 
   it("a third stranger's schema (testing/schemas/stranger-app-3): roles without admin read off its helpers, text slug keys for the model's uuids, a guard message per table, phones a phone domain holds", async () => {
     const config = await initOnSchema('stranger-app-3');
+    // A plain-only INSERT policy and handler-gated VS functions: neither filing nor non-handler setting proposed.
+    expect(config.model.vs?.handlerFiling).toBeUndefined();
+    expect(config.model.refusals?.nonHandlerAs).toBeUndefined();
     const { tables, conventions } = config.mapping;
     // users.role's CHECK has no `admin`: staffRoles/adminRoles named it, and every rule was a harness error.
     expect(config.model.staffRoles).toEqual(['dev', 'staff', 'pr_staff', 'vs_staff', 'vp_admin', 'uni_staff']);
@@ -161,6 +164,12 @@ describe('policyfuzz init', () => {
     expect(config.model.vs.publicHandle.from).toBe('random');
     expect(config.mapping.tables.vs_tickets.columns).toEqual({ report: 'body' });
     expect(config.notes.find((n: string) => n.startsWith('confirm: model table vs_tickets is'))).not.toMatch(/public_ref/);
+    // project_files.document_id references project_documents: no project_id (711 drops when mapped so).
+    expect(config.mapping.tables.project_files.columns.project_id).toBeNull();
+    // vs_set_public gates staff, then finds no ticket a non-handler handles (R13, R14: NOT_FOUND where the model said NOT_AUTHORIZED).
+    expect(config.model.refusals.nonHandlerAs).toEqual({ vs_set_public: 'not-found' });
+    // vs_insert: a handler helper OR the plain ticket's conditions (R03, R07: a handler's ticket filed with duplicate_of, public_title).
+    expect(config.model.vs.handlerFiling).toBe('handlers-in-scope');
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

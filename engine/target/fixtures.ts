@@ -316,7 +316,7 @@ function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>
 
 /** A request with `rename` applied to every value it sends (bodies, arguments, filters); names as they are. */
 function valuesOfRequest(request: ApiRequest, rename: (v: Json) => Json): ApiRequest {
-  const written = textOfRequest(request, rename);
+  const written = textOfRequest(request, (values) => rename(values) as Row);
   if (!('filters' in written) || !written.filters.length) return written;
   return { ...written, filters: written.filters.map((f) => ({ ...f, value: rename(f.value as Json) as typeof f.value })) } as ApiRequest;
 }
@@ -328,19 +328,19 @@ function caseRows(world: World, steps: readonly { request: ApiRequest }[]): Reco
   return out;
 }
 
-/** A request with `inText` applied to what it writes (bodies, arguments); filters and names as they are. The same object when nothing changed. */
-function textOfRequest(request: ApiRequest, inText: (v: Json) => Json): ApiRequest {
+/** A request with `inText` applied to what it writes (each row, the patch, the arguments); filters and names as they are. The same object when nothing changed. */
+function textOfRequest(request: ApiRequest, inText: (values: Row) => Row): ApiRequest {
   const changed = (before: Json, after: Json) => JSON.stringify(before) !== JSON.stringify(after);
   if (request.kind === 'rpc') {
-    const args = inText(request.args) as Record<string, Json>;
+    const args = inText(request.args);
     return changed(request.args, args) ? { ...request, args } : request;
   }
   if (request.kind === 'insert') {
-    const rows = inText(request.rows) as Row[];
+    const rows = request.rows.map(inText);
     return changed(request.rows, rows) ? { ...request, rows } : request;
   }
   if (request.kind === 'update') {
-    const patch = inText(request.patch) as Row;
+    const patch = inText(request.patch);
     return changed(request.patch, patch) ? { ...request, patch } : request;
   }
   return request;
