@@ -81,6 +81,19 @@ export function withoutConjunct(expr: string, index: number): string {
   return parts.filter((_, i) => i !== index).map((p) => `(${stripOuterParens(p)})`).join(' AND ');
 }
 
+/** Where the comment starting at `i` (a line comment or a block comment) ends, if one starts there. */
+function commentEnd(sql: string, i: number): number | undefined {
+  if (sql[i] === '-' && sql[i + 1] === '-') {
+    const nl = sql.indexOf('\n', i);
+    return nl < 0 ? sql.length : nl;
+  }
+  if (sql[i] === '/' && sql[i + 1] === '*') {
+    const end = sql.indexOf('*/', i + 2);
+    return end < 0 ? sql.length : end + 1;
+  }
+  return undefined;
+}
+
 /** Words that end a WHERE condition at its own depth (the clause after it, or a plpgsql keyword). */
 const AFTER_WHERE = /^(group|order|limit|offset|returning|union|intersect|except|window|having|for|into|loop|on)\b/i;
 
@@ -106,14 +119,9 @@ export function whereConditions(sql: string): { start: number; end: number }[] {
       i = skipQuoted(sql, i);
       continue;
     }
-    if (ch === '-' && sql[i + 1] === '-') {
-      const nl = sql.indexOf('\n', i);
-      i = nl < 0 ? sql.length : nl;
-      continue;
-    }
-    if (ch === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? sql.length : end + 1;
+    const comment = commentEnd(sql, i);
+    if (comment !== undefined) {
+      i = comment;
       continue;
     }
     if (ch === '(') depth++;
@@ -153,14 +161,9 @@ export function ifConditions(sql: string): { start: number; end: number }[] {
       previous = 'value';
       continue;
     }
-    if (ch === '-' && sql[i + 1] === '-') {
-      const nl = sql.indexOf('\n', i);
-      i = nl < 0 ? sql.length : nl;
-      continue;
-    }
-    if (ch === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? sql.length : end + 1;
+    const comment = commentEnd(sql, i);
+    if (comment !== undefined) {
+      i = comment;
       continue;
     }
     if (/\s/.test(ch)) continue;
