@@ -67,7 +67,7 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
   it('mutants --auto --kind with an unknown kind: exit 2 listing the kinds, before any server starts; --kind without --auto: exit 2', async () => {
     const r = await runBin(['mutants', '--auto', '--kind', 'drop-conjunct', 'drop-everything', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('policyfuzz: --kind: unknown kind "drop-everything"; the kinds are drop-conjunct, always-true, drop-disjunct, widen-roles, disable-row-security, equality-to-ilike, drop-revoke, view-as-definer, allow-list-drop, function-drop-conjunct\n');
+    expect(r.stderr).toBe('policyfuzz: --kind: unknown kind "drop-everything"; the kinds are drop-conjunct, always-true, drop-disjunct, widen-roles, disable-row-security, equality-to-ilike, drop-revoke, view-as-definer, allow-list-drop, function-drop-conjunct, if-guard\n');
     noStackTrace(r.stderr);
     const alone = await runBin(['mutants', '--kind', 'drop-conjunct', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(alone.code).toBe(2);

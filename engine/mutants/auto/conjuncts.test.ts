@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripOuterParens, topLevelConjuncts, whereConditions, withoutConjunct } from './conjuncts.ts';
+import { ifConditions, stripOuterParens, topLevelConjuncts, whereConditions, withoutConjunct } from './conjuncts.ts';
 
 describe('policy conjuncts', () => {
   it('splits top-level AND only', () => {
@@ -34,5 +34,23 @@ describe('policy conjuncts', () => {
     expect(conditions(`update t set n = 'where x' where id = 1 and /* where */ ok -- where\n returning 1`)).toEqual(['id = 1 and /* where */ ok -- where']);
     expect(conditions(`select 1 from t where a in (select b from u where c) and d;`)).toEqual(['a in (select b from u where c) and d', 'c']);
     expect(conditions(`for r in select * from t where a and b loop null; end loop;`)).toEqual(['a and b']);
+  });
+});
+
+describe('plpgsql IF conditions', () => {
+  const conditions = (sql: string) => ifConditions(sql).map(({ start, end }) => sql.slice(start, end).trim());
+
+  it('finds each IF and ELSIF condition up to its own THEN, not END IF', () => {
+    expect(conditions(`begin if auth.uid() is null or r is null then raise exception 'x'; elsif not ok() then return; end if; end`)).toEqual(['auth.uid() is null or r is null', 'not ok()']);
+  });
+
+  it('keeps a CASE, a string and a comment inside the condition whole, and skips DDL IF EXISTS', () => {
+    expect(conditions(`begin drop table if exists t; if (case when a then b else c end) and x = 'then' /* then */ then null; end if; end`)).toEqual([
+      `(case when a then b else c end) and x = 'then' /* then */`,
+    ]);
+  });
+
+  it('finds an IF nested in a THEN branch or a loop', () => {
+    expect(conditions(`begin if a then if b then null; end if; end if; for e in select 1 loop if c then null; end if; end loop; end`)).toEqual(['a', 'b', 'c']);
   });
 });

@@ -81,6 +81,19 @@ export function withoutConjunct(expr: string, index: number): string {
   return parts.filter((_, i) => i !== index).map((p) => `(${stripOuterParens(p)})`).join(' AND ');
 }
 
+/** Where the comment starting at `i` (a line comment or a block comment) ends, if one starts there. */
+function commentEnd(sql: string, i: number): number | undefined {
+  if (sql[i] === '-' && sql[i + 1] === '-') {
+    const nl = sql.indexOf('\n', i);
+    return nl < 0 ? sql.length : nl;
+  }
+  if (sql[i] === '/' && sql[i + 1] === '*') {
+    const end = sql.indexOf('*/', i + 2);
+    return end < 0 ? sql.length : end + 1;
+  }
+  return undefined;
+}
+
 /** Words that end a WHERE condition at its own depth (the clause after it, or a plpgsql keyword). */
 const AFTER_WHERE = /^(group|order|limit|offset|returning|union|intersect|except|window|having|for|into|loop|on)\b/i;
 
@@ -106,14 +119,9 @@ export function whereConditions(sql: string): { start: number; end: number }[] {
       i = skipQuoted(sql, i);
       continue;
     }
-    if (ch === '-' && sql[i + 1] === '-') {
-      const nl = sql.indexOf('\n', i);
-      i = nl < 0 ? sql.length : nl;
-      continue;
-    }
-    if (ch === '/' && sql[i + 1] === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? sql.length : end + 1;
+    const comment = commentEnd(sql, i);
+    if (comment !== undefined) {
+      i = comment;
       continue;
     }
     if (ch === '(') depth++;
@@ -130,4 +138,53 @@ export function whereConditions(sql: string): { start: number; end: number }[] {
   }
   close(sql.length, () => true);
   return found.sort((a, b) => a.start - b.start);
+}
+
+/** Words after which a plpgsql statement starts (so an `if` there opens an IF, not `drop … if exists`). */
+const STATEMENT_BEFORE = /^(begin|then|else|loop)$/i;
+
+/**
+ * The conditions of a plpgsql body's IF and ELSIF statements (outside strings, quoted names and
+ * comments), as [start, end) offsets of the text between the keyword and its THEN. A CASE inside
+ * a condition keeps its own THENs.
+ */
+export function ifConditions(sql: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  let previous = ';';
+  /** The open condition: where it starts, its parenthesis depth, the CASEs open inside it. */
+  let open: { start: number; depth: number; cases: number } | undefined;
+  let depth = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i];
+    if (ch === "'" || ch === '"') {
+      i = skipQuoted(sql, i);
+      previous = 'value';
+      continue;
+    }
+    const comment = commentEnd(sql, i);
+    if (comment !== undefined) {
+      i = comment;
+      continue;
+    }
+    if (/\s/.test(ch)) continue;
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    if (/[a-z_]/i.test(ch) && (i === 0 || !/[\w$]/.test(sql[i - 1]))) {
+      const word = /^[a-z_][\w$]*/i.exec(sql.slice(i))![0];
+      const lower = word.toLowerCase();
+      if (open) {
+        if (depth === open.depth && lower === 'case') open.cases++;
+        else if (depth === open.depth && lower === 'end') open.cases--;
+        else if (depth === open.depth && open.cases === 0 && lower === 'then') {
+          found.push({ start: open.start, end: i });
+          open = undefined;
+        }
+      } else if ((lower === 'if' && (previous === ';' || STATEMENT_BEFORE.test(previous))) || lower === 'elsif') {
+        open = { start: i + word.length, depth, cases: 0 };
+      }
+      previous = lower;
+      i += word.length - 1;
+    } else previous = ch;
+  }
+  return found;
 }

@@ -90,6 +90,25 @@ describe('automatic mutants of the reference database', () => {
     expect([...definers].every((t) => !/current_user_role|get_public_vs_board\(/.test(t))).toBe(true);
   });
 
+  it('drop, negate, and drop each OR alternative of a plpgsql IF guard; never an IF of a SQL function', () => {
+    // soft_delete_pr_ticket's first guard refuses a caller with no session or no role.
+    const guard = mutants.filter((m) => m.kind === 'if-guard' && /-soft-delete-pr-ticket-1(-|$)/.test(m.name));
+    expect(guard.map((m) => m.name)).toEqual([
+      'if-guard-drop-soft-delete-pr-ticket-1',
+      'if-guard-negate-soft-delete-pr-ticket-1',
+      'if-guard-drop-alternative-soft-delete-pr-ticket-1-1',
+      'if-guard-drop-alternative-soft-delete-pr-ticket-1-2',
+    ]);
+    expect(guard[0].sql).toMatch(/\n  if false then\n    raise exception 'NOT_AUTHORIZED'/);
+    expect(guard[1].sql).toMatch(/if not \(auth\.uid\(\) is null or public\.current_user_role\(\) is null\) then/);
+    expect(guard[3].sql).toMatch(/if \(auth\.uid\(\) is null\) then/);
+    // The third guard is the PR-handler check: dropped, VS staff soft-delete PR tickets.
+    expect(mutants.find((m) => m.name === 'if-guard-drop-soft-delete-pr-ticket-3')?.description).toMatch(/`not public\.current_user_is_pr_handler\(\)` never holds/);
+    const guarded = new Set(mutants.filter((m) => m.kind === 'if-guard').map((m) => m.target));
+    expect([...guarded].some((t) => /current_user_role|get_pr_ticket_by_id/.test(t))).toBe(false);
+    expect(guarded).toContain('private.guard_users_owner_update()');
+  });
+
   it('have unique names', () => {
     expect(new Set(mutants.map((m) => m.name)).size).toBe(mutants.length);
   });

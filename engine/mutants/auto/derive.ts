@@ -4,10 +4,11 @@
  * true), drop one OR alternative (a stricter policy), widen a policy's roles, disable
  * row security, turn an equality lookup into ilike, drop a REVOKE on a function, make an
  * invoker view run as definer, remove a column from a guard's allow-list, drop one conjunct of
- * a WHERE in a definer function that rpc reaches.
+ * a WHERE in a definer function that rpc reaches, drop or negate a plpgsql IF guard (or one of its
+ * OR alternatives).
  */
 import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
-import { stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
+import { ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
 
 /** The kinds of variant, in the order they are derived (`mutants --auto --kind` picks among them). */
 export const AUTO_MUTATION_KINDS = [
@@ -21,6 +22,7 @@ export const AUTO_MUTATION_KINDS = [
   'view-as-definer',
   'allow-list-drop',
   'function-drop-conjunct',
+  'if-guard',
 ] as const;
 
 export type AutoMutationKind = (typeof AUTO_MUTATION_KINDS)[number];
@@ -188,6 +190,13 @@ export function parameterType(signature: string, param: string): string | undefi
   return undefined;
 }
 
+/** The body inside the definition's dollar quotes (pg_get_functiondef: AS $function$ … $function$). */
+function bodyRange(definition: string): { from: number; to: number } {
+  const tag = /\bAS\s+(\$\w*\$)/i.exec(definition);
+  const from = tag ? tag.index + tag[0].length : 0;
+  return { from, to: tag ? definition.indexOf(tag[1], from) : definition.length };
+}
+
 function functionMutants(f: CatalogFunction): AutoMutant[] {
   const out: AutoMutant[] = [];
   const target = f.signature.replace(/"/g, '');
@@ -220,10 +229,7 @@ function functionMutants(f: CatalogFunction): AutoMutant[] {
   // A definer function reachable through rpc: its WHERE filters are all that stand between the
   // caller and the rows (row security does not apply to the owner), so each conjunct dropped.
   if (/\bSECURITY DEFINER\b/i.test(body) && (f.executableByAnon || f.executableByAuthenticated)) {
-    // Only inside the body's dollar quotes (pg_get_functiondef: AS $function$ … $function$).
-    const tag = /\bAS\s+(\$\w*\$)/i.exec(body);
-    const from = tag ? tag.index + tag[0].length : 0;
-    const to = tag ? body.indexOf(tag[1], from) : body.length;
+    const { from, to } = bodyRange(body);
     whereConditions(body.slice(from, to)).map(({ start, end }) => ({ start: start + from, end: end + from })).forEach(({ start, end }, w) => {
       const condition = body.slice(start, end);
       const parts = topLevelConjuncts(condition);
@@ -238,6 +244,26 @@ function functionMutants(f: CatalogFunction): AutoMutant[] {
           sql: `${(body.slice(0, start) + lead + withoutConjunct(condition, i) + trail + body.slice(end)).trim()};`,
         });
       });
+    });
+  }
+  // A plpgsql IF is where a function or trigger guards: the guard forgotten (its branch never
+  // runs), inverted, or one of its OR alternatives (`auth.uid() is null or role is null`) forgotten.
+  if (/\bLANGUAGE\s+plpgsql\b/i.test(body)) {
+    const { from, to } = bodyRange(body);
+    ifConditions(body.slice(from, to)).map(({ start, end }) => ({ start: start + from, end: end + from })).forEach(({ start, end }, n) => {
+      const condition = body.slice(start, end);
+      const shown = condition.trim().replace(/\s+/g, ' ');
+      const [lead, trail] = [/^\s*/.exec(condition)![0], /\s*$/.exec(condition)![0]];
+      const mutate = (to: string, name: string, description: string) =>
+        out.push({ name: `if-guard-${name}`, kind: 'if-guard', target, description: `${target}: ${description}`, sql: `${(body.slice(0, start) + lead + to + trail + body.slice(end)).trim()};` });
+      mutate('false', `drop-${slug(f.name)}-${n + 1}`, `the IF \`${shown}\` never holds (the guard is forgotten)`);
+      mutate(`not (${condition.trim()})`, `negate-${slug(f.name)}-${n + 1}`, `the IF \`${shown}\` negated`);
+      const alternatives = topLevelDisjuncts(condition);
+      if (alternatives.length >= 2) {
+        alternatives.forEach((alternative, i) =>
+          mutate(withoutDisjunct(condition, i), `drop-alternative-${slug(f.name)}-${n + 1}-${i + 1}`, `the IF \`${shown}\` without \`${alternative.replace(/\s+/g, ' ')}\` (that case no longer takes the branch)`),
+        );
+      }
     });
   }
   // A guard's allow-list: array['a', 'b', …] passed to a changed-columns comparison.

@@ -95,10 +95,16 @@ export function vsUnresolvableCases(settings: ModelSettings): fc.Arbitrary<DataC
         }),
       // A null or blank destination.
       fc
-        .record({ handler: handlerCaller(settings, w0), t: fc.constantFrom(...ids), dept: fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...BLANK_DEPTS) }, { weight: 1, arbitrary: fc.constantFrom(...settings.departments) }) })
-        .map(({ handler, t, dept }): DataCase => ({
+        .record({
+          handler: handlerCaller(settings, w0),
+          t: fc.constantFrom(...ids),
+          dept: fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...BLANK_DEPTS) }, { weight: 1, arbitrary: fc.constantFrom(...settings.departments) }),
+          // A timeline that is not an array (refused) or none (null: nothing appended).
+          remarks: fc.constantFrom<Json>([], [], [], {}, 'moved', null),
+        })
+        .map(({ handler, t, dept, remarks }): DataCase => ({
           world: vsWorldOf(w0),
-          steps: [step(handler, rpc('vs_transfer_dept', { p_id: t, p_dept: dept, p_remarks: [] })), step(handler, { kind: 'select', table: 'vs_tickets', columns: ['id', 'target_dept'], filters: [] })],
+          steps: [step(handler, rpc('vs_transfer_dept', { p_id: t, p_dept: dept, p_remarks: remarks })), step(handler, { kind: 'select', table: 'vs_tickets', columns: ['id', 'target_dept'], filters: [] })],
         })),
     );
   });

@@ -33,11 +33,15 @@ function cases(settings: ModelSettings, headlines?: fc.Arbitrary<string | null>)
 
         t: fc.constantFrom(...ids),
         first: headlines ? fc.constant(0) : fc.integer({ min: 0, max: 3 }),
-        publish: headlines ? fc.constant(true) : fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+        // null: a flag that is neither (refused, never read as unpublish).
+        publish: headlines
+          ? fc.constant<boolean | null>(true)
+          : fc.oneof({ weight: 12, arbitrary: fc.constant<boolean | null>(true) }, { weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(null) }),
         // No headline (null: a missing key and a JSON null are one SQL argument), blank, or whitespace the blank test keeps.
         title: headlines ?? fc.oneof({ weight: 4, arbitrary: headline }, { weight: 2, arbitrary: fc.constantFrom<string | null>(null, null, '', '  ', '\t', ' \r\n') }),
         category: fc.constantFrom(...VS_CATEGORY_IDS),
-        body: fc.oneof({ weight: 4, arbitrary: fc.constant('Same problem in block D') }, { weight: 1, arbitrary: fc.constantFrom('', ' ') }),
+        // A missing body (null) as well as a blank one: `btrim(null) = ''` is null, not true.
+        body: fc.oneof({ weight: 4, arbitrary: fc.constant<string | null>('Same problem in block D') }, { weight: 1, arbitrary: fc.constantFrom('', ' ', null) }),
         // Rule 13: the headline or the comment repeats the student's raw report, verbatim or within;
         // 'title-padded': the stored report has blanks around it and the headline repeats it trimmed.
         echo: headlines ? fc.constant('none') : fc.constantFrom('none', 'none', 'none', 'title', 'title-within', 'comment-within', 'title-padded'),
