@@ -42,7 +42,7 @@ describe("a case's predictions", () => {
 
   it("a guided lane's read of a drawn case's branches is the walk the check then reads", () => {
     const { oracle, lookups } = countingOracle();
-    const drawn: DataCase[] = fc.sample(laneArbitrary(R03, oracle, R03.cases(oracle.settings), 1), { seed: 1, numRuns: GUIDE_AFTER + 5 });
+    const drawn: DataCase[] = fc.sample(laneArbitrary(R03, oracle, R03.cases(oracle.settings)), { seed: 1, numRuns: GUIDE_AFTER + 5 });
     const during = lookups();
     for (const c of drawn) predictSteps(oracle, c);
     expect(lookups()).toBe(during);

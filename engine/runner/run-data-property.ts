@@ -262,11 +262,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const arbitrary = property.cases(options.oracle.settings, options.oracle);
   /** Where the time went (timings.ts). */
   const timings = noTimings();
-  /**
-   * The arbitrary of the lane seeded `laneSeed` in the state it had when it drew its run `index`:
-   * each lane draws from its own (guided.ts), which follows the kinds and branches its own cases took.
-   */
-  const laneAt = (laneSeed: number, index: number) => warmedFor(laneArbitrary(property, options.oracle, arbitrary, laneSeed), laneSeed, index);
+  /** Each lane draws from its own arbitrary: a guided one (guided.ts) follows the branches its own cases took. */
+  const arbitraryOf = () => laneArbitrary(property, options.oracle, arbitrary);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
   let firstFailureAt: number | undefined;
@@ -293,7 +290,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
    */
   const resumedLane = (w: number): fc.Arbitrary<DataCase> => {
     const before = progressBefore(w);
-    const arbitrary = laneArbitraries.get(before)?.rewound(before.draws) ?? timed(timings, 'generationMs', () => laneAt(options.seed + lanes.first + w, before.draws));
+    const arbitrary = laneArbitraries.get(before)?.rewound(before.draws) ?? timed(timings, 'generationMs', () => warmedFor(arbitraryOf(), options.seed + lanes.first + w, before.draws));
     if (arbitrary instanceof GuidedCases) laneArbitraries.set(progress[w], arbitrary);
     const timedCases = new TimedArbitrary(arbitrary, timings);
     return before.draws > 0 ? new ResumedCases(timedCases, before.draws) : timedCases;
@@ -381,7 +378,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       };
       // Warmed before it is timed: warmedFor recognises a guided arbitrary only unwrapped.
       const laneCases = options.path
-        ? new TimedArbitrary(laneAt(options.seed + lane, Number(options.path.split(':')[0]) || 0), timings)
+        ? new TimedArbitrary(warmedFor(arbitraryOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0), timings)
         : resumedLane(w);
       const predicate = fc.asyncProperty(laneCases, async (testCase: DataCase) => {
         const runIndex = index++;
@@ -534,7 +531,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         findings[i] =
           options.shrink === false || shrunkBefore(options, s.signature, options.seed + s.lane)
             ? findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan)
-            : await shrinkFinding(worker, property, laneAt(options.seed + s.lane, s.index), s, options);
+            : await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
       }
     }),
   );

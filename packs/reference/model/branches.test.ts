@@ -20,7 +20,7 @@ const catalog = referenceBranches.catalog;
 /** The branches of property `id` its lane-drawn cases take over the model (a model run's steps are not known ahead: left out). */
 function reached(id: string, runs = 150): Set<string> {
   const property = dataProperties.find((p) => p.id === id)!;
-  const lane = laneArbitrary(property, referenceOracle, property.cases(referenceOracle.settings), 1);
+  const lane = laneArbitrary(property, referenceOracle, property.cases(referenceOracle.settings));
   const taken = new Set<string>();
   for (const testCase of fc.sample(lane, { seed: 1, numRuns: runs })) {
     if (modelRunOf(testCase)) continue;
