@@ -33,13 +33,24 @@ export function accessOutcome(o: Outcome): AccessOutcome {
   }
 }
 
-export function accessCell(caller: Caller, request: ApiRequest, outcome: Outcome): AccessCell {
+/** A kind of request: a cell of the access matrix without its outcome (what was asked, whatever the answer). */
+export type RequestKind = Omit<AccessCell, 'outcome'>;
+
+export function requestKind(caller: Caller, request: ApiRequest): RequestKind {
   return {
     target: request.kind === 'rpc' ? `rpc ${targetName(request)}` : targetName(request),
     command: request.kind === 'rpc' ? 'execute' : request.kind,
     caller: apiRoleOf(caller),
-    outcome: accessOutcome(outcome),
   };
+}
+
+/** A kind of request as one string key (`users|update|authenticated`): early stop and guided generation compare these. */
+export function requestKindKey(kind: RequestKind): string {
+  return [kind.target, kind.command, kind.caller].join('|');
+}
+
+export function accessCell(caller: Caller, request: ApiRequest, outcome: Outcome): AccessCell {
+  return { ...requestKind(caller, request), outcome: accessOutcome(outcome) };
 }
 
 /** The cell as one string key (`users|update|authenticated|refused by policy`), for counting. */

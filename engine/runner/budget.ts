@@ -16,7 +16,7 @@ import type { LaneProgress, PropertyResult } from './result.ts';
 import { MIN_RUNS_FOR_COVERAGE } from './coverage.ts';
 import { addTimings } from './timings.ts';
 import { acceptedNote, addCounts, dropNotes, droppedNote, noteWithoutCounted, passNote, plannedRuns } from './run-data-property.ts';
-import { parseAccessKey } from '../model/access.ts';
+import { parseAccessKey, requestKindKey } from '../model/access.ts';
 import { MAX_FINDINGS, moreFindingsNote, oneFindingPerSignature } from '../findings/cap.ts';
 
 /** The deadline of the next of `left` properties: an equal share of what remains, at least 1 ms. */
@@ -189,12 +189,7 @@ export interface BreadthFirst<P extends { id: string }> {
  * engine/model/access.ts) without their outcome — table or function × command × API role.
  */
 function requestsAsked(r: PropertyResult): Set<string> {
-  return new Set(
-    Object.keys(r.access ?? {}).map((key) => {
-      const { target, command, caller } = parseAccessKey(key);
-      return `${target}|${command}|${caller}`;
-    }),
-  );
+  return new Set(Object.keys(r.access ?? {}).map((key) => requestKindKey(parseAccessKey(key))));
 }
 
 /**
