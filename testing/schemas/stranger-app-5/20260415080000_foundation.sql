@@ -173,7 +173,7 @@ declare
   v_uid uuid := (select auth.uid());
   v_allowed text[] := array['display_name', 'avatar_url', 'phone', 'updated_at'];
 begin
-  if v_uid is null then
+  if v_uid is null or current_user not in ('anon', 'authenticated') then
     return new; -- server context
   end if;
   if old.id = v_uid and not public.current_user_is_admin() then

@@ -91,7 +91,7 @@ declare
   v_old_len int;
   v_entry jsonb;
 begin
-  if v_uid is null then
+  if v_uid is null or current_user not in ('anon', 'authenticated') then
     return new;
   end if;
   -- remarks are append-only for every writer
@@ -101,6 +101,14 @@ begin
                    where n <= v_old_len), '[]'::jsonb) is distinct from old.remarks then
     raise exception 'vs_tickets: remarks are append-only' using errcode = 'P0001';
   end if;
+  -- rule 12: a ticket-visible remark naming a ticket (its uuid) is refused; such remarks are internal
+  for v_entry in select e from jsonb_array_elements(new.remarks) with ordinality as t(e, n) where n > v_old_len loop
+    if jsonb_typeof(v_entry) = 'object'
+       and not coalesce((v_entry ->> 'internal')::boolean, false)
+       and v_entry::text ~* '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' then
+      raise exception 'vs_tickets: a ticket-visible remark may not name a ticket' using errcode = 'P0001';
+    end if;
+  end loop;
   if old.submitter_id = v_uid and not public.current_user_can_handle_vs(old.target_dept) then
     if (to_jsonb(new) - v_allowed) is distinct from (to_jsonb(old) - v_allowed) then
       raise exception 'vs_tickets: a submitter may only edit the title, body and remarks' using errcode = 'P0001';

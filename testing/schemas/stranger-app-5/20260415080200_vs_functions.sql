@@ -160,6 +160,11 @@ begin
   if not found or not public.current_user_can_handle_vs(v_ticket.target_dept) then
     raise exception 'NOT_AUTHORIZED' using errcode = '42501';
   end if;
+  if exists (select 1 from jsonb_array_elements(coalesce(p_remarks, '[]'::jsonb)) e
+              where jsonb_typeof(e) = 'object' and not coalesce((e ->> 'internal')::boolean, false)
+                and e::text ~* '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}') then
+    raise exception 'a ticket-visible remark may not name a ticket' using errcode = 'P0001';
+  end if;
   update public.vs_tickets
      set target_dept = btrim(p_dept),
          remarks = remarks || coalesce(p_remarks, '[]'::jsonb)

@@ -39,7 +39,7 @@ as $$
 declare
   v_allowed text[] := array['brief', 'file_url', 'updated_at'];
 begin
-  if (select auth.uid()) is null then
+  if (select auth.uid()) is null or current_user not in ('anon', 'authenticated') then
     return new;
   end if;
   if old.submitter_id = (select auth.uid()) and not public.current_user_can_handle_pr() then
@@ -172,7 +172,7 @@ declare
   v_allowed text[] := array['slip_url', 'shipping_name', 'shipping_phone', 'shipping_address', 'note',
                             'status', 'updated_at', 'order_no'];
 begin
-  if (select auth.uid()) is null then
+  if (select auth.uid()) is null or current_user not in ('anon', 'authenticated') then
     return new;
   end if;
   if old.buyer_id = (select auth.uid()) and not public.current_user_can_handle_shop() then

@@ -319,7 +319,7 @@ begin
   return jsonb_build_object(
     'record', (select to_jsonb(r) from public.student_records r where r.id = v_person),
     'requests', coalesce((
-      select jsonb_agg(jsonb_build_object('id', q.id, 'field', q.field, 'status', q.status, 'verdict', q.verdict,
+      select jsonb_agg(jsonb_build_object('id', q.id, 'field', q.field, 'requested_value', q.requested_value, 'status', q.status, 'verdict', q.verdict,
                                           'admin_note', q.admin_note, 'applied_value', q.applied_value,
                                           'created_at', q.created_at) order by q.created_at desc, q.id desc)
         from (select * from public.student_change_requests c where c.person_id = v_person
