@@ -153,12 +153,12 @@ declare
   v_ticket public.vs_tickets;
 begin
   perform private.require_role();
-  if p_dept is null or btrim(p_dept) = '' then
-    raise exception 'DESTINATION_REQUIRED' using errcode = '22023';
-  end if;
   select * into v_ticket from public.vs_tickets where id = p_id and deleted_at is null;
   if not found or not public.current_user_can_handle_vs(v_ticket.target_dept) then
     raise exception 'NOT_AUTHORIZED' using errcode = '42501';
+  end if;
+  if p_dept is null or btrim(p_dept) = '' then
+    raise exception 'DESTINATION_REQUIRED' using errcode = '22023';
   end if;
   if exists (select 1 from jsonb_array_elements(coalesce(p_remarks, '[]'::jsonb)) e
               where jsonb_typeof(e) = 'object' and not coalesce((e ->> 'internal')::boolean, false)

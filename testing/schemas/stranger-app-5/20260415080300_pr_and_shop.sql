@@ -94,7 +94,7 @@ set search_path = ''
 as $$
   select t.id, t.submitter_label, t.brief, t.file_url, t.status, t.created_at
     from public.pr_tickets t
-   where lower(t.id) = lower(btrim(p_id))
+   where lower(t.id) = lower(btrim(p_id, E' \t\r\n'))
      and t.deleted_at is null;
 $$;
 
