@@ -172,6 +172,17 @@ describe('policyfuzz init', () => {
     expect(config.model.vs.handlerFiling).toBe('handlers-in-scope');
   });
 
+  it("a fifth stranger's schema (testing/schemas/stranger-app-5) applies: profiles keyed by auth.users, domains over citext, a sign request's own word for pending paired by the defaults", async () => {
+    const config = await initOnSchema('stranger-app-5');
+    expect(config.mapping.tables.users.name).toBe('profiles');
+    expect(config.fixtures.users).toBe('auth-trigger');
+    // check (status in ('requested', 'signed', 'declined')) default 'requested': every rule was a harness error before.
+    expect(config.mapping.tables.project_sign_requests.values).toEqual({ status: { pending: 'requested' } });
+    // A vocabulary the model takes whole (student_change_requests.status) needs no hint.
+    expect(config.notes.filter((n: string) => n.includes('student_change_requests.status allows'))).toEqual([]);
+    expect(config.rules.include).toHaveLength(20);
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

@@ -16,6 +16,8 @@ export interface CatalogFunction {
   schema: string;
   signature: string;
   executable: Record<ExecuteGrantee | 'public', boolean>;
+  /** Returns `trigger`: Postgres runs it only as a trigger (a call answers 0A000), whoever holds EXECUTE. */
+  trigger?: boolean;
 }
 
 export interface CatalogTable {
@@ -33,12 +35,13 @@ export interface CatalogTable {
 const modelName = (schema: string, name: string) => (schema === 'public' ? name : `${schema}.${name}`);
 
 export async function readCatalogFunctions(client: pg.Client, schemas: string[]): Promise<CatalogFunction[]> {
-  const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean }>(
+  const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean }>(
     `select n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
             has_function_privilege('anon', p.oid, 'execute') as anon,
             has_function_privilege('authenticated', p.oid, 'execute') as authenticated,
             has_function_privilege('service_role', p.oid, 'execute') as service_role,
-            (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE')) as public
+            (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE')) as public,
+            p.prorettype = 'trigger'::regtype as trigger
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = any($1) and p.prokind in ('f', 'p')
         and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
@@ -51,6 +54,7 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
     schema: f.schema,
     signature: `${f.schema}.${f.name}(${f.args})`,
     executable: { anon: f.anon, authenticated: f.authenticated, service_role: f.service_role, public: f.public },
+    ...(f.trigger ? { trigger: true } : {}),
   }));
 }
 
@@ -183,6 +187,13 @@ export interface CatalogComparison {
  * and PUBLIC does not hold it.
  */
 export const POLICY_HELPER_EXECUTE = 'policy-helper-execute';
+/**
+ * Secure reading: a function the model does not know, in an exposed schema, that a policy calls
+ * and that takes no argument: like the spec's own current_user_* helpers ("callable by the policy
+ * engine as anon and authenticated", §4.2) it can answer only about the caller, not about another
+ * person (rule 15), so anon and authenticated may execute it as an RPC too.
+ */
+export const POLICY_HELPER_ABOUT_CALLER = 'policy-helper-about-caller';
 /** Secure reading: EXECUTE to PUBLIC on a function the model lets every API role execute reaches no API caller more. */
 export const PUBLIC_EXECUTE_EVERY_API_ROLE = 'public-execute-every-api-role';
 
@@ -204,12 +215,13 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
   for (const f of found) {
     const grantees = expected.get(f.name);
     if (!grantees) {
-      const holders = (Object.keys(f.executable) as (keyof CatalogFunction['executable'])[]).filter((k) => f.executable[k]);
-      // Rule 15 asks of a function only that anon, authenticated and PUBLIC cannot run it.
-      if (!f.executable.anon && !f.executable.authenticated && !f.executable.public) {
+      // Rule 15 asks of a function only that anon, authenticated and PUBLIC cannot run it; Postgres runs a trigger function only as a trigger.
+      const callable = f.executable.anon || f.executable.authenticated || f.executable.public;
+      if (f.trigger || !callable) {
         out.withheld++;
         continue;
       }
+      const holders = (Object.keys(f.executable) as (keyof CatalogFunction['executable'])[]).filter((k) => f.executable[k]);
       const calledBy = callers?.calledBy.get(f.signature) ?? [];
       const exposed = callers?.exposedSchemas.includes(f.schema) ?? true;
       if (calledBy.length && !exposed && !f.executable.public) {
@@ -217,12 +229,18 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
         out.granted++;
         continue;
       }
+      // Exposed, it is an RPC too: with no argument it can only answer about the caller, as the spec's own current_user_* helpers do.
+      if (calledBy.length && exposed && f.signature.endsWith('()') && !f.executable.public) {
+        accept(POLICY_HELPER_ABOUT_CALLER, f);
+        out.granted++;
+        continue;
+      }
       const why = !callers
         ? ''
         : !calledBy.length
           ? '; no policy, view or default calls it'
-          : exposed
-            ? `; ${calledBy[0]} calls it, but ${f.schema} is exposed: anyone holding EXECUTE calls it as an RPC (state it in the model, or move it to a schema the API does not expose)`
+          : exposed && !f.executable.public
+            ? `; ${calledBy[0]} calls it, but ${f.schema} is exposed and it takes arguments: anyone holding EXECUTE may ask it about another person as an RPC (state it in the model, or move it to a schema the API does not expose)`
             : `; ${calledBy[0]} calls it, which needs anon and authenticated, not PUBLIC (revoke it from public)`;
       out.findings.push(`${f.signature}: not in the model (executable by ${holders.join(', ')})${why}`);
       continue;

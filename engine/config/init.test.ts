@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertTargets, mergeSettings, RAISES } from './init.ts';
+import { defaultsPaired, insertTargets, mergeSettings, RAISES } from './init.ts';
 
 describe('the tables a trigger body inserts into', () => {
   it('reads names as Postgres does: a quoted name keeps its case, an unquoted one folds to lower case', () => {
@@ -27,5 +27,17 @@ describe('a trigger body that can refuse (a guard init switches off on a fixture
   it('raises at the default level in any of its forms; a notice, a warning or prose is no refusal', () => {
     for (const body of ["raise exception 'no';", "raise 'no';", "RAISE USING message = 'no';", "raise sqlstate '42501';", 'raise insufficient_privilege;', "raise check_violation using message = 'no';"]) expect(RAISES.test(body), body).toBe(true);
     for (const body of ["raise notice 'ok';", "raise warning using message = 'w';", '-- raise the limit later', 'perform raise_limit();']) expect(RAISES.test(body), body).toBe(false);
+  });
+});
+
+describe('a vocabulary the model keeps without a setting, spelled otherwise by the target', () => {
+  it("pairs the model's default with the target's when the target lacks the one and the model refuses the other; a vocabulary the model takes whole needs nothing", () => {
+    // Re-created after stranger-app-5: project_sign_requests.status check (status in ('requested', 'signed', 'declined')) default 'requested'.
+    const model = (v: string) => ['pending', 'signed', 'declined'].includes(v);
+    expect(defaultsPaired(['requested', 'signed', 'declined'], model, 'pending', 'requested')).toEqual({ pairs: { pending: 'requested' }, unknown: [] });
+    expect(defaultsPaired(['requested', 'signed', 'void'], model, 'pending', 'requested')).toEqual({ pairs: { pending: 'requested' }, unknown: ['void'] });
+    expect(defaultsPaired(['pending', 'approved', 'rejected'], (v) => ['pending', 'approved', 'rejected'].includes(v), 'pending', 'pending')).toEqual({ unknown: [] });
+    // No default to pair by: named, not guessed.
+    expect(defaultsPaired(['requested', 'signed', 'declined'], model, 'pending', undefined)).toEqual({ unknown: ['requested'] });
   });
 });

@@ -87,6 +87,19 @@ function setAt(settings: Record<string, unknown>, dotted: string, value: unknown
  * A pack's project settings over the ones init proposed, a group merged key by key: a group both
  * set (notNullColumns, a vocabulary group) keeps what init read from the target beside the pack's.
  */
+/**
+ * A target vocabulary (a CHECK list or enum) beside the model's check of the same column: the
+ * values the model refuses, and, where the model's default is not among the target's values and
+ * the target's own default is one the model refuses, that pair as a `values` mapping (the open
+ * sign request: the model's `pending`, stranger-app-5's `requested`). A vocabulary the model
+ * takes whole needs nothing. Pure.
+ */
+export function defaultsPaired(values: readonly string[], accepts: (v: string) => boolean, modelDefault: unknown, targetDefault: unknown): { pairs?: Record<string, string>; unknown: string[] } {
+  const refused = values.filter((v) => !accepts(v));
+  if (typeof modelDefault !== 'string' || typeof targetDefault !== 'string' || values.includes(modelDefault) || !refused.includes(targetDefault)) return { unknown: refused };
+  return { pairs: { [modelDefault]: targetDefault }, unknown: refused.filter((v) => v !== targetDefault) };
+}
+
 export function mergeSettings(into: Record<string, unknown>, from: Record<string, unknown>): void {
   const isGroup = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   for (const [key, value] of Object.entries(from)) {
@@ -180,8 +193,18 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       for (const c of shapes.get(targetOf(table)) ?? []) {
         const values = c.vocabulary ?? c.enumLabels;
         const modelColumn = model.columns.find((m) => (mapping.tables?.[table]?.columns?.[m.name] ?? m.name) === c.name);
-        if (values && modelColumn?.check && !proposedSettings.has(`${table}.${modelColumn.name}`)) {
-          vocabularyHints.push(`${table}.${c.name} allows ${values.join(', ')}: map it in "model" (e.g. roles, staffRoles, adminRoles, statuses) where it differs from the defaults`);
+        if (!values || !modelColumn?.check || proposedSettings.has(`${table}.${modelColumn.name}`)) continue;
+        // Without the pack's settings the model's check cannot be asked: every value is named, as before.
+        const accepts = options.defaultSettings === undefined ? () => false : (v: string) => modelColumn.check!(v, options.defaultSettings);
+        const fit = defaultsPaired(values, accepts, modelColumn.default, c.constantDefault);
+        if (fit.pairs) {
+          const at = ((mapping.tables ??= {})[table] ??= {});
+          at.values = { ...at.values, [modelColumn.name]: { ...at.values?.[modelColumn.name], ...fit.pairs } };
+          const [[word, spelled]] = Object.entries(fit.pairs);
+          vocabularyHints.push(`confirm: mapping.tables.${table}.values.${modelColumn.name}: ${word} → ${spelled} (the model's default, ${word}, is ${targetOf(table)}.${c.name}'s default, ${spelled})`);
+        }
+        if (fit.unknown.length) {
+          vocabularyHints.push(`${table}.${c.name} allows ${values.join(', ')}; the model refuses ${fit.unknown.join(', ')}: map it in "model" (e.g. roles, staffRoles, adminRoles, statuses) where a setting names it, else as mapping.tables.${table}.values.${modelColumn.name} (model value → ${targetOf(table)}'s)`);
         }
       }
     }

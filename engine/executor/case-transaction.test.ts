@@ -36,6 +36,12 @@ create policy things_delete on public.things for delete to authenticated using (
 create table public.paired (id int primary key, phone text unique nulls not distinct, room text, day text, unique nulls not distinct (room, day), hall text, slot text);
 create unique index paired_hall_slot on public.paired (hall, slot) nulls not distinct;
 
+create extension if not exists citext with schema extensions;
+create domain public.campus_email as extensions.citext;
+create table public.mailbox (id int primary key, email public.campus_email, alias text);
+create unique index mailbox_email_key on public.mailbox (email) where email is not null;
+create unique index mailbox_alias_key on public.mailbox (alias) where alias <> '';
+
 create table public.loop (id int primary key);
 alter table public.loop enable row level security;
 grant select on public.loop to authenticated;
@@ -347,6 +353,14 @@ describe('table shapes of unique keys', () => {
     expect(paired.find((c) => c.name === 'phone')!.uniqueIndexes).toEqual([{ name: 'paired_phone_key', fold: { lower: false, trim: false }, nullsNotDistinct: true }]);
     expect(paired.find((c) => c.name === 'room')!.uniqueTogether).toEqual([{ name: 'paired_room_day_key', columns: ['room', 'day'], nullsNotDistinct: true }]);
     expect(paired.find((c) => c.name === 'hall')!.uniqueTogether).toEqual([{ name: 'paired_hall_slot', columns: ['hall', 'slot'], nullsNotDistinct: true }]);
+  });
+});
+
+describe('table shapes of unique indexes a real app writes (stranger-app-5)', () => {
+  it('a partial index `where col is not null` is the plain one; on citext (through a domain) it folds case; another predicate is left to the database', async () => {
+    const mailbox = (await readTableShapes(env.workers[0].client, ['public'])).get('mailbox')!;
+    expect(mailbox.find((c) => c.name === 'email')!.uniqueIndexes).toEqual([{ name: 'mailbox_email_key', fold: { lower: true, trim: false } }]);
+    expect(mailbox.find((c) => c.name === 'alias')!.uniqueIndexes).toBeUndefined();
   });
 });
 

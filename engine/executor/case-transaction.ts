@@ -71,10 +71,13 @@ function refusedTable(e: unknown): string | undefined {
  * function that raised it: a guard written in code (a trigger refusing even the server's rows)
  * refuses a fixture as a constraint does.
  */
-function refusedBy(e: unknown): string | undefined {
+export function refusedBy(e: unknown): string | undefined {
   const { constraint, table, column, code, where } = e as { constraint?: string; table?: string; column?: string; code?: string; where?: string };
   if (constraint) return constraint;
   if (code === '23502' && table && column) return `${table}.${column} NOT NULL`;
+  // A value the column's type cannot hold (a model id under a smallint key, a text past varchar(n)):
+  // the target cannot hold the row, as under a constraint. The value left out, so drops count as one reason.
+  if (code === '22003' || code === '22001') return `the column's type (${(e as Error).message.replace(/"[^"]*"/, '…')})`;
   const raisedIn = /PL\/pgSQL function ([^\s(]+)\([^)]*\) line \d+ at RAISE/.exec(where ?? '')?.[1];
   return raisedIn ? `${raisedIn}() raising "${(e as Error).message}"` : undefined;
 }

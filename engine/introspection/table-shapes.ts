@@ -79,6 +79,14 @@ export function uniqueFold(expression: string, column: string): UniqueIndex['fol
   return rest === '' ? { lower, trim } : undefined;
 }
 
+/** A type (format_type(), domains read as their base) comparing text case-insensitively. */
+const CITEXT = /^citext\b/;
+
+/** Whether a partial index's predicate (pg_get_expr) is only `column IS NOT NULL`. */
+export function onlyNotNull(predicate: string, column: string): boolean {
+  return new RegExp(`^\\(*"?${column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"? IS NOT NULL\\)*$`, 'i').test(predicate.trim());
+}
+
 export type TableShapes = Map<string, ColumnShape[]>;
 
 /** pg_constraint.confdeltype. */
@@ -217,16 +225,20 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
       if (k.type === 'p') col.primaryKey = true;
     }
   }
-  const indexes = await client.query<{ schema: string; table: string; name: string; expression: string; nulls_not_distinct: boolean }>(
-    `select n.nspname as schema, c.relname as table, ic.relname::text as name, pg_get_indexdef(i.indexrelid, 1, true) as expression, ${nullsNotDistinct} as nulls_not_distinct
+  const indexes = await client.query<{ schema: string; table: string; name: string; expression: string; nulls_not_distinct: boolean; predicate: string | null }>(
+    `select n.nspname as schema, c.relname as table, ic.relname::text as name, pg_get_indexdef(i.indexrelid, 1, true) as expression, ${nullsNotDistinct} as nulls_not_distinct,
+            pg_get_expr(i.indpred, i.indrelid) as predicate
        from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace join pg_class ic on ic.oid = i.indexrelid
-      where n.nspname = any($1) and i.indisunique and not i.indisprimary and i.indnkeyatts = 1 and i.indpred is null`,
+      where n.nspname = any($1) and i.indisunique and not i.indisprimary and i.indnkeyatts = 1`,
     [schemas],
   );
   for (const x of indexes.rows) {
     for (const col of shapes.get(modelTableName(x.schema, x.table)) ?? []) {
+      // A partial index `where col is not null` compares as the plain one (nulls never collide there).
+      if (x.predicate !== null && !onlyNotNull(x.predicate, col.name)) continue;
       const fold = uniqueFold(x.expression, col.name);
-      if (fold) (col.uniqueIndexes ??= []).push({ name: x.name, fold, ...(x.nulls_not_distinct ? { nullsNotDistinct: true as const } : {}) });
+      // citext (or a domain over it) compares case-insensitively: a plain index on it folds case.
+      if (fold) (col.uniqueIndexes ??= []).push({ name: x.name, fold: CITEXT.test(col.type) ? { ...fold, lower: true } : fold, ...(x.nulls_not_distinct ? { nullsNotDistinct: true as const } : {}) });
     }
   }
   // A unique index over several columns that no constraint owns (Prisma's @@unique, `create unique

@@ -27,7 +27,7 @@ import type { DataProperty } from '../runner/data-property.ts';
 import { openEnvironment, type Environment, type Worker } from '../runner/environment.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import { runDataProperty, type DataRunOptions } from '../runner/run-data-property.ts';
-import { misfitResult, vocabularyMisfits } from '../runner/vocabulary-fit.ts';
+import { misfitResult, misfitsInPlay, tableVocabularyMisfits } from '../runner/vocabulary-fit.ts';
 
 /** What a session needs of a target (engine/config/target.ts resolveTarget, chooseTarget make whole ones). */
 export type SessionTarget = Pick<Target, 'migrations' | 'oracle' | 'supabaseCompat' | 'fixtures' | 'api'> & Partial<Pick<Target, 'config' | 'label' | 'migrationTimeoutMs' | 'maxRows'>>;
@@ -117,12 +117,12 @@ export function sessionOn(env: Environment, target: SessionTarget, given: Oracle
     env,
     fit(properties, seed) {
       const fromPack = pack?.settingsMisfits?.(oracle.settings) ?? [];
-      const everywhere = [...vocabularyMisfits(oracle, first().tx.fixturePlan.shapes, mapping), ...fromPack.filter((m) => typeof m === 'string')];
+      const vocabulary = tableVocabularyMisfits(oracle, first().tx.fixturePlan.shapes, mapping);
       return properties.map((listed): Fitted => {
         const { property, missing, leftOut } = fitToTarget(listed, env.cache, mapping);
         if (missing.length) return { listed, runnable: false, result: notApplicable(listed, missing, seed) };
         // A table's misfit where that table is in play on this target (not among the parts left out).
-        const misfits = [...everywhere, ...fromPack.flatMap((m) => (typeof m !== 'string' && property.tables.includes(m.table) && !leftOut.includes(m.table) ? [m.text] : []))];
+        const misfits = misfitsInPlay(property, leftOut, [...vocabulary, ...fromPack.map((m) => (typeof m === 'string' ? { table: '', everywhere: true, text: m } : { ...m, everywhere: false }))]);
         if (misfits.length) return { listed, runnable: false, result: misfitResult(listed, misfits, seed, target.config?.file ?? 'the config') };
         const partial = partialNote(leftOut);
         return { listed, property, runnable: true, ...(partial ? { partial } : {}) };

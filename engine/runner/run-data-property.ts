@@ -22,6 +22,7 @@ import { casePredictions } from './case-predictions.ts';
 import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase, type FixturePlan } from '../target/fixtures.ts';
+import { nullMappedListsAtDefault } from '../target/null-mapped-columns.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NO_PARENT, NotRealizable, remedyFor } from '../target/realizable.ts';
 
@@ -410,7 +411,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (!sendable.testCase) timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle));
         else if (sendable.testCase !== testCase && !modelRunOf(testCase)) {
           const kept = new Set(sendable.testCase.steps);
-          timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle, new Set(testCase.steps.filter((s) => !kept.has(s)))));
+          const leftOut = testCase.steps.filter((s) => !kept.has(s));
+          // A case taken with another world (a dangling reference made null) and every step: nothing left out to count.
+          if (leftOut.length) timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle, new Set(leftOut)));
         }
         if (!sendable.testCase) return void took();
         const prepared = timed(timings, 'modelMs', () => prepareCase(worker.tx.fixturePlan, sendable.testCase!, options.oracle));
@@ -628,7 +631,10 @@ const SHRINK_FLOOR_MS = 3000;
  * The search, the shrink and the saved failure all use this form, so a replay (and its repro)
  * sends what the run sent.
  */
-async function asSent(plan: FixturePlan, oracle: Oracle, testCase: DataCase): Promise<{ testCase?: DataCase; dropped: Record<string, number> }> {
+async function asSent(plan: FixturePlan, oracle: Oracle, drawn: DataCase): Promise<{ testCase?: DataCase; dropped: Record<string, number> }> {
+  // A list the target keeps elsewhere (a column mapped to null) starts at its default (null-mapped-columns.ts).
+  const world = nullMappedListsAtDefault(drawn.world, plan.mapping, oracle.model);
+  const testCase = world === drawn.world ? drawn : { ...drawn, world };
   if (!modelRunOf(testCase)) return sendableCase(plan, testCase);
   // A model run's steps depend on one another: one the target cannot take (a column mapped to
   // null) drops the whole case, counted, rather than a step of it.

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { referencePack } from '../../packs/reference/index.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
-import { vocabularyMisfits } from './vocabulary-fit.ts';
+import { misfitsInPlay, tableVocabularyMisfits, vocabularyMisfits } from './vocabulary-fit.ts';
 
 const oracle = { model: referencePack.model, settings: referencePack.settingsSchema.parse({}) };
 const column = (name: string, vocabulary: string[]): ColumnShape => ({ name, type: 'text', notNull: true, hasDefault: true, generated: false, unique: false, vocabulary, vocabularyConstraint: `${name}_check` });
@@ -33,5 +33,30 @@ describe('vocabularyMisfits under a mapping', () => {
 
   it('a column mapped to null has nothing to misfit', () => {
     expect(vocabularyMisfits(oracle, shapes, { tables: { project_sign_requests: { name: 'signature_requests', columns: { status: null } } } })).toEqual([]);
+  });
+});
+
+/**
+ * Re-created after stranger-app-5: its project_sign_requests.status spells the open request
+ * `requested`. Before, that one misfit made all twenty rules harness errors; only rule 10 needs
+ * the table. The callers' roles (`users`) are in every case and still stop every property.
+ */
+describe('misfitsInPlay', () => {
+  const target: TableShapes = new Map([
+    ['project_sign_requests', [column('status', ['requested', 'signed', 'declined'])]],
+    ['users', [column('role', ['user', 'root'])]],
+  ]);
+  const misfits = tableVocabularyMisfits(oracle, target);
+
+  it('stops only the properties that need the misfitting table; a users misfit stops every one', () => {
+    expect(misfits.map((m) => [m.table, m.everywhere])).toEqual([
+      ['users', true],
+      ['project_sign_requests', false],
+    ]);
+    const usersOnly = misfits.filter((m) => m.table !== 'users');
+    expect(misfitsInPlay({ tables: ['users'] }, [], usersOnly)).toEqual([]);
+    expect(misfitsInPlay({ tables: ['projects', 'project_sign_requests'] }, [], usersOnly)).toEqual([expect.stringContaining('project_sign_requests.status allows requested, signed, declined')]);
+    expect(misfitsInPlay({ tables: ['projects', 'project_sign_requests'] }, ['project_sign_requests'], usersOnly)).toEqual([]);
+    expect(misfitsInPlay({ tables: ['passport.profiles'] }, [], misfits)).toEqual([expect.stringContaining('users.role allows user, root')]);
   });
 });

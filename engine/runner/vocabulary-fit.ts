@@ -28,8 +28,18 @@ function modelValuesOf(words: Record<string, string> | undefined, targetValue: s
  * through the mapping's `values`, before the model's check is asked.
  */
 export function vocabularyMisfits(oracle: Oracle, shapes: TableShapes | undefined, mapping: TargetMapping = {}): string[] {
+  return tableVocabularyMisfits(oracle, shapes, mapping).map((m) => m.text);
+}
+
+/**
+ * The misfits by model table. The callers' rows (`users`: every case has callers with roles) are
+ * in every world; another table's misfit stops only the properties whose rules need that table:
+ * one status the model does not know on project_sign_requests made all twenty rules harness
+ * errors on stranger-app-5, where only rule 10 reads that table.
+ */
+export function tableVocabularyMisfits(oracle: Oracle, shapes: TableShapes | undefined, mapping: TargetMapping = {}): TableMisfit[] {
   if (!shapes) return [];
-  const misfits: string[] = [];
+  const misfits: TableMisfit[] = [];
   for (const [table, model] of Object.entries(oracle.model.tables)) {
     const onTarget = targetTable(mapping, table);
     const columns = shapes.get(onTarget);
@@ -46,10 +56,22 @@ export function vocabularyMisfits(oracle: Oracle, shapes: TableShapes | undefine
       if (refused.length === 0) continue;
       const source = shape.vocabulary ? `its CHECK ${shape.vocabularyConstraint ?? ''}`.trimEnd() : `its enum ${shape.type}`;
       const where = onTarget === table && column === spec.name ? `${table}.${spec.name}` : `${table}.${spec.name} (the target's ${onTarget}.${column})`;
-      misfits.push(`${where} allows ${allowed.join(', ')} (${source}), but the model refuses ${refused.join(', ')}${words ? ` (read through mapping.tables.${table}.values.${spec.name})` : ''}`);
+      misfits.push({ table, everywhere: table === 'users', text: `${where} allows ${allowed.join(', ')} (${source}), but the model refuses ${refused.join(', ')}${words ? ` (read through mapping.tables.${table}.values.${spec.name})` : ''}` });
     }
   }
   return misfits;
+}
+
+export interface TableMisfit {
+  table: string;
+  /** Stops every property (the callers' roles, a pack's misfit naming no table), not only those needing `table`. */
+  everywhere: boolean;
+  text: string;
+}
+
+/** The misfits that stop `property`: those everywhere, and those of a table its rules need and the target has (not among `leftOut`). */
+export function misfitsInPlay(property: Pick<DataProperty, 'tables'>, leftOut: readonly string[], misfits: readonly TableMisfit[]): string[] {
+  return misfits.filter((m) => m.everywhere || (property.tables.includes(m.table) && !leftOut.includes(m.table))).map((m) => m.text);
 }
 
 /** A property that cannot give a verdict because the model's settings do not fit the schema. */

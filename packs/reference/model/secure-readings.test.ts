@@ -251,6 +251,17 @@ describe('secure readings, named where they decide a step', () => {
     expect(byName(predict(oracle, { users: [] }, { kind: 'anon' } as never, personId).outcome, { kind: 'rejected', code: '42501', by: 'grant' })).toEqual({ reading: 'my-person-id-refused-to-anon' });
   });
 
+  // Re-created after stranger-app-5: its identity functions call a require_role() guard, which
+  // refuses a signed-in caller with no profiles row; R20 failed on get_my_student_record.
+  it('identity-refused-to-no-role: get_my_student_record and sync_my_team_permissions refused to a signed-in caller with no role (§7)', () => {
+    const record: ApiRequest = { kind: 'rpc', fn: 'get_my_student_record', args: {} } as ApiRequest;
+    const sync: ApiRequest = { kind: 'rpc', fn: 'sync_my_team_permissions', args: {} } as ApiRequest;
+    const noRole = { users: [], 'auth.users': [{ id: ME, email: 'me@x', is_anonymous: false }] };
+    for (const call of [record, sync]) expect(byName(predict(oracle, noRole, caller, call).outcome, notAuthorized)).toEqual({ reading: 'identity-refused-to-no-role' });
+    // A caller with a role is not refused so.
+    expect(byName(predict(oracle, world('user'), caller, record).outcome, notAuthorized)).toBeUndefined();
+  });
+
   it('shop_orders.buyer-window-guard: a buyer’s own order outside the window refused by a trigger, not left undone', () => {
     const ORDER = { id: '7c7c7c7c-7c7c-4c7c-8c7c-7c7c7c7c7c7c', buyer_id: ME, status: 'paid', subtotal: 0, fee: 0, discount: 0, total: 0, admin_note: null, timeline: [], payment_slips: [], shipping_name: null, shipping_phone: null, shipping_address: null, buyer_note: null };
     const note: ApiRequest = { kind: 'update', table: 'shop_orders', patch: { buyer_note: 'hi' }, filters: [{ column: 'id', op: 'eq', value: ORDER.id }], returning: 'minimal' } as ApiRequest;

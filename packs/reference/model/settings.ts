@@ -180,6 +180,13 @@ export const ModelSettingsSchema = z
          * handler who is one only through handlerPermission. Other handlers see every department.
          */
         deptScopedRoles: roleList.default(['vp_admin']),
+        /**
+         * The scope of a handler only through handlerPermission (the spec scopes vp_admin alone;
+         * silent on permission holders): `own-department` (default, the reference) or
+         * `every-department` (stranger-app-5's `current_user_can_handle_vs`: a `vs` holder handles
+         * every ticket). A role in deptScopedRoles stays scoped either way.
+         */
+        permissionScope: z.enum(['own-department', 'every-department']).default('own-department'),
         /** Rule 1/3: columns a submitter (not a handler in scope) may change on their own ticket. */
         ownerEditableColumns: roleList.default(['remarks']),
         /** Rule 1: never compared by the guard (generated columns and updated_at). */

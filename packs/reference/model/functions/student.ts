@@ -13,6 +13,7 @@ import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { tiedInAnyOrder } from '../../../../engine/model/ties.ts';
 import type { ModelSettings } from '../settings.ts';
 import { myPersonId, ruleContext } from './identity.ts';
+import { currentUserRole } from '../identity.ts';
 import { refusal } from '../refusals.ts';
 import { callerUid, type Caller } from '../../../../engine/model/caller.ts';
 
@@ -62,6 +63,9 @@ function idOrder(a: Row, b: Row): number {
   return String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0;
 }
 
+/** The reading of an identity-gated function refusing a signed-in caller with no role (§7: a null role fails closed). */
+export const NO_ROLE_REFUSED = 'identity-refused-to-no-role';
+
 export const studentFunctions: FunctionModel[] = [
   {
     name: 'get_my_student_record',
@@ -71,9 +75,12 @@ export const studentFunctions: FunctionModel[] = [
     valueSettings: { requests: 'students.historyTieBreak', record: 'students.personLink, students.callerEmail' },
     predict: (world, caller, _args, settings) => {
       const answer = allowed([myStudentRecord(world, caller, settings)], 1);
+      const notAuthorized = refusal(settings, 'not-authorized', 'NOT_AUTHORIZED');
       // The server context is no signed-in person ("signed in", §4.2): refusing it, as
-      // identity-gated functions refuse a caller with no session (rule 20), is as secure.
-      const outcome = caller.kind === 'service' && answer.kind === 'allowed' ? { ...answer, orElse: [secureReading('students.record-refused-to-server', refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'))] } : answer;
+      // identity-gated functions refuse a caller with no session (rule 20), is as secure. So is
+      // refusing a signed-in caller with no role (§7: a function guard with a null role fails closed).
+      const reading = caller.kind === 'service' ? 'students.record-refused-to-server' : caller.kind === 'user' && currentUserRole(ruleContext(world, caller, settings)) === null ? NO_ROLE_REFUSED : undefined;
+      const outcome = reading && answer.kind === 'allowed' ? { ...answer, orElse: [secureReading(reading, notAuthorized)] } : answer;
       return { outcome, world };
     },
     // The change requests this case wrote tie on now(): any order of them, in their places, is the answer.

@@ -18,6 +18,8 @@ import { nodeEffectivelyPublic } from '../tables/team.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { authEmail, emailMatchKind, ruleContext, sameEmail, scalarAnswer } from './identity.ts';
 import { take } from '../branches.ts';
+import { currentUserRole } from '../identity.ts';
+import { NO_ROLE_REFUSED } from './student.ts';
 
 const byText = (a: Json | undefined, b: Json | undefined) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
 
@@ -105,8 +107,10 @@ export const teamFunctions: FunctionModel[] = [
       if (ctx.uid === null) return take('R20.sync.no-session'), { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
       const email = authEmail(ctx);
       const answer = orStricter((match) => allowed([{ permissions: teamPermissionsForEmail(world, email, match), vs_dept: teamVsDeptForEmail(world, email, match) }], 1));
-      // A caller with no e-mail (no users row, settings.students.callerEmail users-row) holds nothing: refusing them is as secure.
-      return { outcome: email === null ? { ...answer, orElse: [secureReading('team.sync-no-email-refused', refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'))] } : answer, world };
+      // A caller with no e-mail (no users row, settings.students.callerEmail users-row) holds nothing: refusing them is as secure;
+      // so is refusing a caller with no role (§7: a function guard with a null role fails closed).
+      const reading = email === null ? 'team.sync-no-email-refused' : currentUserRole(ctx) === null ? NO_ROLE_REFUSED : undefined;
+      return { outcome: reading ? { ...answer, orElse: [...(answer.orElse ?? []), secureReading(reading, refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'))] } : answer, world };
     },
   },
   {

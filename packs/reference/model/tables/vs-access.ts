@@ -1,8 +1,9 @@
 /**
  * Who handles VS tickets (settings.vs), stated once for the table rules and the functions:
  * - a VS handler has a non-null role that is a handler role, or holds the `vs` permission;
- * - dept-scoped handlers (vp_admin, and handlers only through the permission) act only on
- *   tickets whose target_dept equals their own department (none when it is null);
+ * - dept-scoped handlers (vp_admin, and handlers only through the permission unless
+ *   vs.permissionScope is every-department) act only on tickets whose target_dept equals their
+ *   own department (none when it is null);
  * - the other handlers act on every department.
  * All fail closed: no session, no users row or a null role is never a handler (rule 8).
  */
@@ -17,10 +18,11 @@ export function isVsHandler(ctx: RuleContext): boolean {
   return ctx.settings.vs.handlerRoles.includes(role) || currentUserHasPermission(ctx, ctx.settings.vs.handlerPermission);
 }
 
-/** Handlers whose scope is every department. */
+/** Handlers whose scope is every department: by role, or by the permission where settings.vs.permissionScope says so. */
 export function isUnrestrictedVsHandler(ctx: RuleContext): boolean {
   const role = currentUserRole(ctx);
-  return isVsHandler(ctx) && role !== null && ctx.settings.vs.handlerRoles.includes(role) && !ctx.settings.vs.deptScopedRoles.includes(role);
+  if (!isVsHandler(ctx) || role === null || ctx.settings.vs.deptScopedRoles.includes(role)) return false;
+  return ctx.settings.vs.handlerRoles.includes(role) || ctx.settings.vs.permissionScope === 'every-department';
 }
 
 /** Rule 9: is a ticket of this department within the caller's handler scope? */

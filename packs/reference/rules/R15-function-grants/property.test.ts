@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareFunctions, POLICY_HELPER_EXECUTE, PUBLIC_EXECUTE_EVERY_API_ROLE } from '../../../../engine/checker/catalog.ts';
+import { compareFunctions, POLICY_HELPER_ABOUT_CALLER, POLICY_HELPER_EXECUTE, PUBLIC_EXECUTE_EVERY_API_ROLE } from '../../../../engine/checker/catalog.ts';
 import { runCatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { Environment } from '../../../../engine/runner/environment.ts';
 import { describeBothHalvesHold } from '../../../../testing/property-holds.ts';
@@ -22,6 +22,16 @@ describe('compareFunctions', () => {
   it('an unknown function anon, authenticated or PUBLIC may execute is a finding; one they may not holds rule 15', () => {
     for (const who of ['anon', 'authenticated', 'public'] as const) expect(compareFunctions([fn('later_helper', { [who]: true })], new Map()).findings).toHaveLength(1);
     expect(compareFunctions([fn('server_only', { service_role: true }), fn('trigger_body', {})], new Map())).toEqual({ granted: 0, withheld: 2, findings: [] });
+  });
+  // Re-created after stranger-app-5: its guard trigger functions (created after the revoke, PUBLIC
+  // keeps EXECUTE) and its own policy helper in public (current_user_can_handle_vs(), no argument,
+  // which policies call as the caller) were findings.
+  it('a trigger function is no finding; an argument-less policy helper in an exposed schema is a named reading, one taking arguments a finding', () => {
+    expect(compareFunctions([{ ...fn('guard_update', { anon: true, authenticated: true, public: true }), trigger: true }], new Map())).toEqual({ granted: 0, withheld: 1, findings: [] });
+    const about = (args: string) => ({ ...fn('current_user_can_handle_vs', { anon: true, authenticated: true }), signature: `public.current_user_can_handle_vs(${args})` });
+    const callers = (args: string) => ({ calledBy: new Map([[`public.current_user_can_handle_vs(${args})`, ['policy p on vs_tickets']]]), exposedSchemas: ['public'] });
+    expect(compareFunctions([about('')], new Map(), callers(''))).toEqual({ granted: 1, withheld: 0, findings: [], readings: { [POLICY_HELPER_ABOUT_CALLER]: ['public.current_user_can_handle_vs()'] } });
+    expect(compareFunctions([about('p_email text')], new Map(), callers('p_email text')).findings).toHaveLength(1);
   });
   it('a PUBLIC grant is a finding where the model withholds an API role, a named reading where it grants every one', () => {
     const r = compareFunctions([fn('f', { anon: true, authenticated: true, service_role: true, public: true })], new Map([['f', ['anon', 'authenticated'] as const]]));

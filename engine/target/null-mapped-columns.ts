@@ -1,0 +1,32 @@
+/**
+ * A model column the mapping says the target does not have (`null`) cannot hold the world's
+ * values: fixtures leave it out. Where it is a list the model keeps on the row and the target keeps
+ * elsewhere (stranger-app-5's public comments in their own table, `vs_tickets.public_comments`
+ * mapped to null), the world's entries never reach the target, yet the model answered them
+ * (`get_public_vs_problem`'s comments, R07, R13). The case is taken with such a column at the
+ * model's default (an empty list), as the target holds the row; what a step adds (a comment
+ * posted) is predicted as before. Only jsonb and array columns with a default: a scalar's value
+ * may be what a rule compares (a label). Pure.
+ */
+import type { World } from '../model/world.ts';
+import type { PackModel } from '../pack.ts';
+import type { TargetMapping } from '../mapping/mapping.ts';
+
+/** `world` with each list column mapped to null at its model default; the same world when none holds anything else. */
+export function nullMappedListsAtDefault(world: World, mapping: TargetMapping | undefined, model: Pick<PackModel, 'tables'>): World {
+  let out: World | undefined;
+  for (const [table, columns] of Object.entries(mapping?.tables ?? {})) {
+    const rows = world[table];
+    if (!rows?.length) continue;
+    for (const [name, onTarget] of Object.entries(columns.columns ?? {})) {
+      if (onTarget !== null) continue;
+      const spec = model.tables[table]?.columns.find((c) => c.name === name);
+      if (!spec || !Array.isArray(spec.default) || !(spec.type === 'jsonb' || spec.type.endsWith('[]'))) continue;
+      const empty = JSON.stringify(spec.default);
+      const current = (out ?? world)[table];
+      if (current.every((r) => r[name] === undefined || JSON.stringify(r[name]) === empty)) continue;
+      out = { ...(out ?? world), [table]: current.map((r) => (r[name] === undefined ? r : { ...r, [name]: JSON.parse(empty) })) };
+    }
+  }
+  return out ?? world;
+}

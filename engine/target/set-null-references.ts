@@ -1,0 +1,45 @@
+/**
+ * A world row naming a parent the world lacks, through a nullable foreign key declared
+ * `on delete set null`: the target cannot hold the dangling value, but it holds the very state the
+ * target's own action leaves when that parent is deleted, the reference null. The case is taken
+ * in that state (both the model and the target then see the null), rather than dropped: a ticket
+ * whose category was deleted is a ticket with no category on this target (rule 8's unresolvable
+ * category reads a null as unresolvable too). A NOT NULL, restricting or cascading key keeps
+ * dropping its case (realizable.ts). World rows only: a step's write is judged as sent. Pure.
+ */
+import type { Json, Row } from '../model/json.ts';
+import type { World } from '../model/world.ts';
+import type { TableShapes } from '../introspection/table-shapes.ts';
+import { targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
+
+const keyOf = (v: Json) => (typeof v === 'string' ? v.toLowerCase() : JSON.stringify(v));
+
+/** The model table (a key of the world, or the mapping's) whose target table is `onTarget`. */
+function modelTableOf(world: World, mapping: TargetMapping | undefined, onTarget: string): string {
+  const named = (t: string) => (mapping ? targetTable(mapping, t) : t) === onTarget;
+  return Object.keys(world).find(named) ?? Object.keys(mapping?.tables ?? {}).find(named) ?? onTarget;
+}
+
+/** `world` (model names) with each dangling `on delete set null` reference of its rows made null; the same world when none dangles. */
+export function danglingSetNullCleared(world: World, shapes: TableShapes, mapping?: TargetMapping): World {
+  let out: World | undefined;
+  for (const [table, rows] of Object.entries(world)) {
+    const columns = rows.length ? shapes.get(mapping ? targetTable(mapping, table) : table) : undefined;
+    if (!columns) continue;
+    for (const name of new Set(rows.flatMap((r) => Object.keys(r)))) {
+      const onTarget = mapping ? targetColumn(mapping, table, name) : name;
+      const ref = onTarget ? columns.find((c) => c.name === onTarget) : undefined;
+      if (!ref?.references || ref.references.onDelete !== 'set null' || ref.notNull) continue;
+      const parent = modelTableOf(world, mapping, ref.references.table);
+      const parentColumn = (row: Row) => Object.keys(row).find((k) => (mapping ? targetColumn(mapping, parent, k) : k) === ref.references!.column);
+      const held = new Set((world[parent] ?? []).flatMap((p) => {
+        const k = parentColumn(p);
+        return k !== undefined && p[k] !== null && p[k] !== undefined ? [keyOf(p[k])] : [];
+      }));
+      const current = (out ?? world)[table];
+      if (!current.some((r) => r[name] !== null && r[name] !== undefined && !held.has(keyOf(r[name])))) continue;
+      out = { ...(out ?? world), [table]: current.map((r) => (r[name] !== null && r[name] !== undefined && !held.has(keyOf(r[name])) ? { ...r, [name]: null } : r)) };
+    }
+  }
+  return out ?? world;
+}
