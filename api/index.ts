@@ -15,7 +15,7 @@ export type { Conventions, FunctionMapping, RefusalConvention, ReturnShape, Tabl
 
 // The model's vocabulary: who calls, what they send, what the answer must be.
 export type { Aal, Caller } from '../engine/model/caller.ts';
-export { apiRoleOf, appMetadataOf, callerAal, callerUid, describeCaller } from '../engine/model/caller.ts';
+export { apiRoleOf, appMetadataOf, callerAal, callerUid, describeCaller, requestHeaderOf } from '../engine/model/caller.ts';
 export { withClaims, type ClaimsInUse } from '../engine/runner/caller-claims.ts';
 export type { Json, Row } from '../engine/model/json.ts';
 export type { ApiRequest, Embed, Filter, FilterOp, Returning } from '../engine/model/request.ts';

@@ -113,6 +113,9 @@ describe('policyfuzz init', () => {
 
   it("a third stranger's schema (testing/schemas/stranger-app-3): roles without admin read off its helpers, text slug keys for the model's uuids, a guard message per table, phones a phone domain holds", async () => {
     const config = await initOnSchema('stranger-app-3');
+    // A plain-only INSERT policy and handler-gated VS functions: neither filing nor non-handler setting proposed.
+    expect(config.model.vs?.handlerFiling).toBeUndefined();
+    expect(config.model.refusals?.nonHandlerAs).toBeUndefined();
     const { tables, conventions } = config.mapping;
     // users.role's CHECK has no `admin`: staffRoles/adminRoles named it, and every rule was a harness error.
     expect(config.model.staffRoles).toEqual(['dev', 'staff', 'pr_staff', 'vs_staff', 'vp_admin', 'uni_staff']);
@@ -161,6 +164,12 @@ describe('policyfuzz init', () => {
     expect(config.model.vs.publicHandle.from).toBe('random');
     expect(config.mapping.tables.vs_tickets.columns).toEqual({ report: 'body' });
     expect(config.notes.find((n: string) => n.startsWith('confirm: model table vs_tickets is'))).not.toMatch(/public_ref/);
+    // project_files.document_id references project_documents: no project_id (711 drops when mapped so).
+    expect(config.mapping.tables.project_files.columns.project_id).toBeNull();
+    // vs_set_public gates staff, then finds no ticket a non-handler handles (R13, R14: NOT_FOUND where the model said NOT_AUTHORIZED).
+    expect(config.model.refusals.nonHandlerAs).toEqual({ vs_set_public: 'not-found' });
+    // vs_insert: a handler helper OR the plain ticket's conditions (R03, R07: a handler's ticket filed with duplicate_of, public_title).
+    expect(config.model.vs.handlerFiling).toBe('handlers-in-scope');
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
@@ -224,6 +233,8 @@ describe('policyfuzz init', () => {
       "create policy tenant_chats on public.chats for select using (tenant = current_setting('app.tenant', true));",
       // Read from the token PostgREST sets: the caller, never named.
       "create policy claims_chats on public.chats for select using (user_id = (current_setting('request.jwt.claims', true)::jsonb ->> 'sub'));",
+      // A project API key the client sends as a header (feedbase): named with how a caller sends it.
+      "create policy api_chats on public.chats for all using (tenant = (current_setting('request.headers', true)::json ->> 'lumkey')) with check (tenant = (current_setting('request.headers', true)::json ->> 'lumkey'));",
       // The project's pre-request hook sets app.tenant (this database only): no longer named.
       "create function public.set_tenant() returns void language sql as $$ select set_config('app.tenant', 't1', true) $$;",
       "do $$ begin execute format('alter role authenticator in database %I set pgrst.db_pre_request = %L', current_database(), 'public.set_tenant'); end $$;",
@@ -233,6 +244,9 @@ describe('policyfuzz init', () => {
     const notes: string[] = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')).notes;
     expect(notes.filter((n) => n.includes('current_setting'))).toEqual([
       "policies read current_setting('app.current_user_id') (chats.own_chats), which no API request sets: through PostgREST they read null, closed to every caller; if your server sets it per request, state that with a db-pre-request hook setting it from the caller's claims (docs/config.md \"Policies reading the app's own settings\")",
+    ]);
+    expect(notes.filter((n) => n.includes('request header'))).toEqual([
+      "policies read the request header lumkey (chats.api_chats): a caller sends it only when its pack gives it `headers: { lumkey: … }`, read by rules as requestHeaderOf(ctx.caller, 'lumkey') (docs/write-your-own-rule.md §1)",
     ]);
   });
 

@@ -134,7 +134,8 @@ export interface Pack<S = any> {
    * Settings (dotted paths under `model`) `policyfuzz init` reads off a target function's body:
    * where the body of `fn` (the model's name, as the mapping names it on the target) matches
    * `pattern` (a case-insensitive regular expression), `path` is set to `value`, or to the
-   * pattern's first group; `why` is said in the note to confirm.
+   * pattern's first group; `why` is said in the note to confirm. With `policy` in place of `fn`:
+   * off the row policies of that model table (as mapped) for that command.
    */
   sourceSettings?: SourceSetting[];
   /**
@@ -166,14 +167,11 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
  * may leave `settingsSchema` out: it is then an empty strict object (a config's `model` overrides
  * are refused by name).
  */
-/** A setting read off a function's body (Pack.sourceSettings). */
-export interface SourceSetting {
-  path: string;
-  fn: string;
-  pattern: string;
-  value?: string;
-  why: string;
-}
+/**
+ * A setting read off a function's body (Pack.sourceSettings), or off the row policies of a
+ * table for a command (`policy`: their USING and WITH CHECK as pg_policies prints them).
+ */
+export type SourceSetting = { path: string; pattern: string; value?: string; why: string } & ({ fn: string } | { policy: { table: string; command: 'select' | 'insert' | 'update' | 'delete' } });
 
 /** A pack whose model has no functions (a tables-only app) may leave `functions` out. */
 export function definePack<S = Record<string, never>>(

@@ -12,6 +12,8 @@ import { grantsOf, type ApiRole, type Privilege, type TableModel } from '../mode
 export interface CatalogFunction {
   /** `fn` in public, `schema.fn` elsewhere (the model's naming). */
   name: string;
+  /** Its schema: a function in a schema the API exposes is an RPC anyone holding EXECUTE may call. */
+  schema: string;
   signature: string;
   executable: Record<ExecuteGrantee | 'public', boolean>;
 }
@@ -46,9 +48,82 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
   );
   return r.rows.map((f) => ({
     name: modelName(f.schema, f.name),
+    schema: f.schema,
     signature: `${f.schema}.${f.name}(${f.args})`,
     executable: { anon: f.anon, authenticated: f.authenticated, service_role: f.service_role, public: f.public },
   }));
+}
+
+/**
+ * What calls each function with the caller's rights, by signature: a policy's USING or WITH CHECK,
+ * a view, a column default or a CHECK (pg_depend), and the functions named in the body of a
+ * security-invoker function one of those reaches, or a trigger or an RPC in an exposed schema
+ * runs. Postgres checks EXECUTE against the caller there, so the roles such a caller serves need
+ * it (spec §4.2: the policy helpers are "callable by the policy engine as anon and authenticated").
+ * A definer's body runs as its owner and needs nothing of the caller. Bodies are read by name
+ * (string literals and comments left out): a name read where no call is made accepts a grant,
+ * never reports one.
+ */
+export async function readInvokerCallers(client: pg.Client, exposedSchemas: readonly string[]): Promise<Map<string, string[]>> {
+  const fns = (
+    await client.query<{ oid: number; schema: string; name: string; args: string; definer: boolean; walkable: boolean; body: string; config: string[] | null }>(
+      `select p.oid::int as oid, n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
+              p.prosecdef as definer, l.lanname in ('sql', 'plpgsql') as walkable, coalesce(p.prosrc, '') as body, p.proconfig as config
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_language l on l.oid = p.prolang
+        where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\\_%' and p.prokind in ('f', 'p')
+          and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')`,
+    )
+  ).rows;
+  const roots = (
+    await client.query<{ fn: number; caller: string; body_only: boolean }>(
+      `select d.refobjid::int as fn, pg_describe_object(d.classid, d.objid, d.objsubid) as caller, false as body_only
+         from pg_depend d
+        where d.refclassid = 'pg_proc'::regclass and d.classid in ('pg_policy'::regclass, 'pg_rewrite'::regclass, 'pg_attrdef'::regclass, 'pg_constraint'::regclass)
+       union all
+       select t.tgfoid::int, pg_describe_object('pg_trigger'::regclass, t.oid, 0), true from pg_trigger t where not t.tgisinternal
+       order by 1, 2`,
+    )
+  ).rows;
+  const byOid = new Map(fns.map((f) => [f.oid, f]));
+  const byName = new Map<string, typeof fns>();
+  for (const f of fns) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
+  const signatureOf = (f: (typeof fns)[number]) => `${f.schema}.${f.name}(${f.args})`;
+  const searchPath = (f: (typeof fns)[number]) => {
+    const set = f.config?.find((c) => c.startsWith('search_path='));
+    return set ? set.slice('search_path='.length).split(',').map((s) => s.trim().replace(/^"|"$/g, '')) : ['public'];
+  };
+  // The functions a body names as calls: schema-qualified, or bare in a schema of its search_path.
+  const calledIn = (f: (typeof fns)[number]) => {
+    const text = f.body.replace(/'(?:[^']|'')*'/g, "''").replace(/--[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
+    const out = new Set<(typeof fns)[number]>();
+    const ident = (quote: string | undefined, word: string) => (quote ? word : word.toLowerCase());
+    for (const m of text.matchAll(/(?<![\w$."])("?)([A-Za-z_][\w$]*)\1(?:\s*\.\s*("?)([A-Za-z_][\w$]*)\3)?\s*\(/g)) {
+      const [schema, name] = m[4] ? [ident(m[1], m[2]), ident(m[3], m[4])] : [undefined, ident(m[1], m[2])];
+      for (const g of byName.get(name) ?? []) if (schema ? g.schema === schema : searchPath(f).includes(g.schema)) out.add(g);
+    }
+    return out;
+  };
+  const RPC = 'RPC';
+  const callers = new Map<string, string[]>();
+  const walked = new Set<number>();
+  const walk = (f: (typeof fns)[number], caller: string) => {
+    if (f.definer || !f.walkable || walked.has(f.oid)) return;
+    walked.add(f.oid);
+    for (const g of calledIn(f)) {
+      if (g.oid === f.oid) continue;
+      const through = caller === RPC ? `RPC ${signatureOf(f)}` : `${caller}, through ${signatureOf(f)}`;
+      callers.set(signatureOf(g), [...(callers.get(signatureOf(g)) ?? []), through]);
+      walk(g, through);
+    }
+  };
+  for (const r of roots) {
+    const f = byOid.get(r.fn);
+    if (!f) continue;
+    if (!r.body_only) callers.set(signatureOf(f), [...(callers.get(signatureOf(f)) ?? []), r.caller]);
+    walk(f, r.caller);
+  }
+  for (const f of fns) if (exposedSchemas.includes(f.schema)) walk(f, RPC);
+  return callers;
 }
 
 /**
@@ -100,25 +175,68 @@ export interface CatalogComparison {
   readings?: Record<string, string[]>;
 }
 
-/** Rule 15: every function's EXECUTE against the model's named grants; an unknown function is a finding. */
-export function compareFunctions(found: CatalogFunction[], expected: Map<string, readonly ExecuteGrantee[]>): CatalogComparison {
+/**
+ * Secure reading: a function the model does not know that a policy, a view, a default or an
+ * invoker body calls as the caller (readInvokerCallers) is a policy helper, "callable by the
+ * policy engine as anon and authenticated" (spec §4.2), not one of rule 15's private helpers: it
+ * may be executable by them where the API does not expose its schema (no one calls it as an RPC)
+ * and PUBLIC does not hold it.
+ */
+export const POLICY_HELPER_EXECUTE = 'policy-helper-execute';
+/** Secure reading: EXECUTE to PUBLIC on a function the model lets every API role execute reaches no API caller more. */
+export const PUBLIC_EXECUTE_EVERY_API_ROLE = 'public-execute-every-api-role';
+
+/** Where the functions are called from, and which schemas the API exposes (rule 15's policy helpers, above). */
+export interface FunctionCallers {
+  calledBy: ReadonlyMap<string, readonly string[]>;
+  exposedSchemas: readonly string[];
+}
+
+/**
+ * Rule 15: every function's EXECUTE against the model's named grants. A function the model does
+ * not know is a finding where anon, authenticated or PUBLIC may execute it, unless `callers` show it
+ * to be a policy helper outside the API (POLICY_HELPER_EXECUTE).
+ */
+export function compareFunctions(found: CatalogFunction[], expected: Map<string, readonly ExecuteGrantee[]>, callers?: FunctionCallers): CatalogComparison {
   const out: CatalogComparison = { granted: 0, withheld: 0, findings: [] };
+  const readings: Record<string, string[]> = {};
+  const accept = (reading: string, f: CatalogFunction) => (readings[reading] ??= []).push(f.signature);
   for (const f of found) {
     const grantees = expected.get(f.name);
     if (!grantees) {
       const holders = (Object.keys(f.executable) as (keyof CatalogFunction['executable'])[]).filter((k) => f.executable[k]);
-      out.findings.push(`${f.signature}: not in the model (executable by ${holders.join(', ') || 'no API role'})`);
+      // Rule 15 asks of a function only that anon, authenticated and PUBLIC cannot run it.
+      if (!f.executable.anon && !f.executable.authenticated && !f.executable.public) {
+        out.withheld++;
+        continue;
+      }
+      const calledBy = callers?.calledBy.get(f.signature) ?? [];
+      const exposed = callers?.exposedSchemas.includes(f.schema) ?? true;
+      if (calledBy.length && !exposed && !f.executable.public) {
+        accept(POLICY_HELPER_EXECUTE, f);
+        out.granted++;
+        continue;
+      }
+      const why = !callers
+        ? ''
+        : !calledBy.length
+          ? '; no policy, view or default calls it'
+          : exposed
+            ? `; ${calledBy[0]} calls it, but ${f.schema} is exposed: anyone holding EXECUTE calls it as an RPC (state it in the model, or move it to a schema the API does not expose)`
+            : `; ${calledBy[0]} calls it, which needs anon and authenticated, not PUBLIC (revoke it from public)`;
+      out.findings.push(`${f.signature}: not in the model (executable by ${holders.join(', ')})${why}`);
       continue;
     }
-    if (f.executable.public) out.findings.push(`${f.signature}: EXECUTE granted to PUBLIC (a revoke must name public, anon and authenticated)`);
-    else out.withheld++;
+    if (!f.executable.public) out.withheld++;
+    else if ((['anon', 'authenticated', 'service_role'] as const).every((r) => grantees.includes(r))) accept(PUBLIC_EXECUTE_EVERY_API_ROLE, f);
+    else out.findings.push(`${f.signature}: EXECUTE granted to PUBLIC (a revoke must name public, anon and authenticated)`);
     for (const role of ['anon', 'authenticated', 'service_role'] as const) {
       const want = grantees.includes(role);
       if (want === f.executable[role]) want ? out.granted++ : out.withheld++;
       else out.findings.push(`${f.signature}: ${role} ${f.executable[role] ? 'may' : 'may not'} execute it, the model says it ${want ? 'may' : 'may not'}`);
     }
   }
-  return out;
+  return Object.keys(readings).length ? { ...out, readings } : out;
 }
 
 /** Rule 16: every table's and view's grants against the model; row security on where the model has row rules. */

@@ -20,7 +20,7 @@ import { mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { apiSchemasOf } from './supabase-project.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
-import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app-settings.ts';
+import { appSettingsNote, appSettingsReadByPolicies, requestHeadersNote } from '../introspection/app-settings.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
@@ -119,7 +119,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           .filter((t) => !t.view)
           .map((t) => ({
             name: t.table,
-            columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable, generated: c.generated !== undefined })),
+            columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable, generated: c.generated !== undefined, references: t.foreignKeys?.find((f) => ('column' in f ? f.column === c.name : f.columns.length === 1 && f.columns[0] === c.name))?.references })),
             guarded: !!(t.beforeInsert || t.beforeUpdate),
           })),
         functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args })),
@@ -267,23 +267,37 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, options.defaultSettings, helpers.rows);
     mergeSettings(proposal.settings, subsets.settings);
     settingNotes.push(...subsets.notes);
-    for (const read of options.sourceSettings ?? []) {
-      const fn = mapping.functions?.[read.fn]?.name ?? read.fn;
+    const functionBody = (name: string): [string[], string] => {
+      const fn = mapping.functions?.[name]?.name ?? name;
       const body = helpers.rows.find((h) => h.name === fn.split('.').at(-1))?.source;
-      const found = body === undefined ? null : new RegExp(read.pattern, 'i').exec(body);
+      return [body === undefined ? [] : [body], fn];
+    };
+    // Each policy of a table for a command (or `all`) on its own: its USING and WITH CHECK, as pg_policies prints them.
+    const policiesOf = async (p: { table: string; command: string }): Promise<[string[], string]> => {
+      const table = targetOf(p.table);
+      const [schema, name] = table.includes('.') ? table.split('.') : ['public', table];
+      const rows = (await client.query<{ text: string }>(`select concat_ws(' ', qual, with_check) as text from pg_policies where schemaname = $1 and tablename = $2 and cmd in (upper($3), 'ALL') order by policyname`, [schema, name, p.command])).rows;
+      return [rows.map((r) => r.text), `${table}'s ${p.command} policy`];
+    };
+    for (const read of options.sourceSettings ?? []) {
+      const [sources, where] = 'fn' in read ? functionBody(read.fn) : await policiesOf(read.policy);
+      const pattern = new RegExp(read.pattern, 'i');
+      const found = sources.map((source) => pattern.exec(source)).find((m) => m !== null);
       if (!found) continue;
       const value = read.value ?? found[1];
       // The pack's own choice already: nothing to write or confirm.
       if (valueAt(options.defaultSettings, read.path) === value) continue;
       setNested(read.path, value);
-      settingNotes.push(`confirm: model.${read.path}: ${value} (${read.why}, as ${fn} does)`);
+      settingNotes.push(`confirm: model.${read.path}: ${value} (${read.why}, as ${where} does)`);
     }
     if (options.projectSettings) {
       mergeSettings(proposal.settings, options.projectSettings.settings);
       settingNotes.push(options.projectSettings.note);
     }
     const standIns = standInNote(await standInsInstalled(client));
-    const appSettings = appSettingsNote(await appSettingsReadByPolicies(client));
+    const settingsRead = await appSettingsReadByPolicies(client);
+    const appSettings = appSettingsNote(settingsRead);
+    const headersRead = requestHeadersNote(settingsRead);
     // The API's tables (not Supabase's own: storage), and those of the schemas the pack's own tables name (`base.settings`, sent as SQL).
     const packSchemas = [...new Set(Object.values(tableModels).flatMap((t) => (t.table.includes('.') && !t.table.startsWith('auth.') ? [t.table.split('.')[0]] : [])))];
     const inPackSchemas = (await client.query<{ name: string }>(`select format('%s.%s', schemaname, tablename) as name from pg_tables where schemaname = any($1) order by 1`, [packSchemas])).rows.map((r) => r.name);
@@ -303,6 +317,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           : []),
       ...proposal.notes,
       ...(appSettings ? [appSettings] : []),
+      ...(headersRead ? [headersRead] : []),
       ...settingNotes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),

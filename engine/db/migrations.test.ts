@@ -69,6 +69,26 @@ describe('migrations folder', () => {
     expect(wholeDatabaseDump('auth')).toContain('supabase db dump --schema public');
   });
 
+  it("a statement naming a column, table or function of Supabase's own schemas the compatibility layer lacks names it as policyfuzz's gap, never hinting to skip the project's file (feedbase's avif_autodetection)", async () => {
+    const server = await sharedServer();
+    for (const [statement, object] of [
+      [`insert into storage.buckets (id, name, pf_not_a_storage_column) values ('a', 'a', true);`, 'storage.buckets.pf_not_a_storage_column'],
+      [`select * from storage.pf_no_such_table;`, 'storage.pf_no_such_table'],
+      [`select storage.pf_no_such_function('x');`, 'storage.pf_no_such_function'],
+    ]) {
+      const dir = folder({ '20240101000000_app.sql': `create table public.notes (id int primary key);\n${statement}\n` });
+      const error = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MigrationError);
+      const message = (error as MigrationError).message;
+      expect(message, statement).toContain(`${object} is Supabase's own, which policyfuzz's compatibility layer stands in for without it`);
+      expect(message, statement).not.toContain('leave it out');
+    }
+    // A column missing from the project's own table keeps the usual message and hint.
+    const own = folder({ '20240101000000_app.sql': `create table public.notes (id int primary key);\ninsert into public.notes (id, body) values (1, 'x');\n` });
+    const error = await prepareTemplate(server, { migrations: loadMigrationFolder(own) }).catch((e: unknown) => e);
+    expect((error as MigrationError).message).toContain('column "body" of relation "notes" does not exist\n  if it cannot apply');
+  });
+
   it('starts each file from a fresh session, as the Supabase CLI does (a dump\'s set_config(search_path, \'\', false) stays in its file)', async () => {
     const dir = folder({
       // A `supabase db dump` opens so, then qualifies every name.

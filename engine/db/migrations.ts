@@ -104,6 +104,36 @@ export function wholeDatabaseDump(schema: string): string {
   return `schema "${schema}" already exists: this file creates Supabase's own schema ${schema}, as a dump of the whole database does (pg_dump, or \`supabase db dump\` with Supabase's schemas), and the compatibility layer has made it already, as a Supabase project has it. Give policyfuzz your own schemas only: \`supabase db dump --schema public\` (and any other schema of yours), or pg_dump --schema=public; a migration of your own that makes it should say \`create schema if not exists ${schema}\`, as it would have to on Supabase`;
 }
 
+/**
+ * Why a migration naming a column, table or function of Supabase's own schemas that the
+ * compatibility layer lacks stops: a gap of policyfuzz's stand-in, not of the project's file
+ * (feedbase seeds its buckets naming `storage.buckets.avif_autodetection`). Skipping the file
+ * would drop the app's own objects with it.
+ */
+export function missingInSupabaseSchema(object: string, pgMessage: string): string {
+  return `${pgMessage}: ${object} is Supabase's own, which policyfuzz's compatibility layer stands in for without it (policyfuzz's gap, not your migration's: please report it, naming ${object}); until then, move the statement that names it into a file of its own and skip that file`;
+}
+
+const UNDEFINED_COLUMN = '42703';
+const UNDEFINED_TABLE = '42P01';
+const UNDEFINED_FUNCTION = '42883';
+
+/** The object of Supabase's own schemas a failed statement names and the layer lacks, or undefined. */
+async function missingSupabaseObject(client: pg.Client, err: pg.DatabaseError): Promise<string | undefined> {
+  const message = err.message ?? '';
+  const qualified = (name: string | undefined) => (name && MANAGED_SCHEMAS.includes(name.split('.')[0]!) && name.includes('.') ? name : undefined);
+  if (err.code === UNDEFINED_TABLE) return qualified(/^relation "([^"]+)" does not exist/.exec(message)?.[1]);
+  if (err.code === UNDEFINED_FUNCTION) return qualified(/^function ([^\s(]+)\(/.exec(message)?.[1]);
+  const column = err.code === UNDEFINED_COLUMN ? /^column "([^"]+)" of relation "([^"]+)" does not exist/.exec(message) : null;
+  if (!column) return undefined;
+  // The message names the table without its schema: the table of that name in Supabase's schemas, if only there.
+  const { rows } = await client.query<{ schema: string }>(
+    `select n.nspname as schema from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relname = $1 and c.relkind in ('r', 'p', 'v')`,
+    [column[2]],
+  );
+  return rows.length === 1 && MANAGED_SCHEMAS.includes(rows[0]!.schema) ? `${rows[0]!.schema}.${column[2]}.${column[1]}` : undefined;
+}
+
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
 const SYNTAX_ERROR = '42601';
 const QUERY_CANCELED = '57014';
@@ -220,6 +250,8 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     // own schemas, which the compatibility layer made already: skipping the file would drop the app.
     const supabaseSchema = err.code === DUPLICATE_SCHEMA && options.supabaseCompat ? /^schema "([^"]+)" already exists/.exec(err.message ?? '')?.[1] : undefined;
     if (supabaseSchema && MANAGED_SCHEMAS.includes(supabaseSchema)) throw new MigrationError(file.path, line ?? (current && statementAt(sql, current).line), wholeDatabaseDump(supabaseSchema));
+    const ownMissing = options.supabaseCompat ? await missingSupabaseObject(client, err).catch(() => undefined) : undefined;
+    if (ownMissing) throw new MigrationError(file.path, line, missingInSupabaseSchema(ownMissing, err.message));
     const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
     const standInNote = asked.length
       ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`

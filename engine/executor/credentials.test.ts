@@ -21,7 +21,8 @@ const requests: (ApiRequest | undefined)[] = [
 
 describe('credentialTexts: the claims and headers as PostgREST sets them, made once per token and header set', () => {
   it('is the JSON of credentialsFor for every caller and request, asked in any order and again', () => {
-    const callers: [Caller, { withoutToken?: boolean }][] = [[{ kind: 'anon' }, {}], [{ kind: 'anon' }, { withoutToken: true }], [{ kind: 'service' }, {}], [user, {}]];
+    const keyed = { lumkey: 'k-1' };
+    const callers: [Caller, { withoutToken?: boolean }][] = [[{ kind: 'anon' }, {}], [{ kind: 'anon', headers: keyed }, {}], [{ kind: 'anon' }, { withoutToken: true }], [{ kind: 'service' }, {}], [{ kind: 'service', headers: { lumkey: 'k-2' } }, {}], [user, {}], [{ ...user, headers: keyed }, {}]];
     // Twice over, so the second pass reads what the first cached: each request must get its own headers, not the previous one's.
     for (let pass = 0; pass < 2; pass++) {
       for (const [caller, options] of callers) {
@@ -61,5 +62,15 @@ describe('credentialTexts: the claims and headers as PostgREST sets them, made o
     const claims = JSON.parse(credentialTexts(caller).claims);
     expect(claims).toMatchObject({ sub: caller.id, role: 'authenticated', user_permissions: ['settings.read'], app_metadata: { provider: 'email', workspace_id: 'w1' } });
   });
-});
 
+  // After feedbase, whose policies read a project API key from a header its clients send
+  // (`current_setting('request.headers', true)::json ->> 'lumkey'`): no caller could carry one.
+  it('carries the headers the client adds (supabase-js global.headers) beside the keys, lower-cased; the request\'s own headers win', () => {
+    const keyed: Caller = { kind: 'anon', headers: { LumKey: 'secret-1', prefer: 'return=headers-only' } };
+    const insert: ApiRequest = { kind: 'insert', table: 'feedback', rows: [{ id: 1 }], returning: 'minimal' };
+    const headers = JSON.parse(credentialTexts(keyed, {}, insert).headers);
+    expect(headers).toMatchObject({ lumkey: 'secret-1', prefer: 'return=minimal', apikey: expect.any(String) });
+    // The same token without the header (anon callers share one) sends none: nothing is kept across callers.
+    expect(JSON.parse(credentialTexts({ kind: 'anon' }, {}, insert).headers).lumkey).toBeUndefined();
+  });
+});

@@ -139,19 +139,20 @@ function ownHeadersKey(request: ApiRequest | undefined, throughApi: boolean): st
   return `${request.kind === 'select' ? 'read' : 'write'} ${returning} ${single} ${schema}`;
 }
 
-/** What supabase-js sends with this request. */
-function requestHeaders(request: ApiRequest | undefined, apikey: string | undefined, bearer: string | undefined, throughApi: boolean): Record<string, string> {
+/** What supabase-js sends with this request: the keys, the client's own headers (`global.headers`), then the request's. */
+function requestHeaders(request: ApiRequest | undefined, apikey: string | undefined, bearer: string | undefined, throughApi: boolean, clientHeaders: Caller['headers']): Record<string, string> {
   const headers: Record<string, string> = {};
   if (apikey) headers.apikey = apikey;
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   headers['x-client-info'] = 'supabase-js-node/2.49.4';
+  for (const [name, value] of Object.entries(clientHeaders ?? {})) headers[name.toLowerCase()] = value;
   for (const [name, value] of requestOwnHeaders(request, throughApi)) headers[name] = value;
   return headers;
 }
 
 export function credentialsFor(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest, throughApi = true): Credentials {
   const t = tokens(caller, options.withoutToken === true);
-  return { role: t.role, claims: t.claims, headers: requestHeaders(request, t.apikey, t.bearer, throughApi) };
+  return { role: t.role, claims: t.claims, headers: requestHeaders(request, t.apikey, t.bearer, throughApi, caller.headers) };
 }
 
 /**
@@ -161,10 +162,11 @@ export function credentialsFor(caller: Caller, options: { withoutToken?: boolean
 export function credentialTexts(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest, throughApi = true): { role: ApiRole; claims: string; headers: string } {
   const t = tokens(caller, options.withoutToken === true);
   const texts = (t.texts ??= { claims: JSON.stringify(t.claims), headers: new Map() });
-  const key = ownHeadersKey(request, throughApi);
+  // Tokens are shared by callers differing only in their own headers (every anon caller): those are part of the key.
+  const key = caller.headers ? `${ownHeadersKey(request, throughApi)} ${JSON.stringify(caller.headers)}` : ownHeadersKey(request, throughApi);
   let headers = texts.headers.get(key);
   if (headers === undefined) {
-    headers = JSON.stringify(requestHeaders(request, t.apikey, t.bearer, throughApi));
+    headers = JSON.stringify(requestHeaders(request, t.apikey, t.bearer, throughApi, caller.headers));
     // A schema name is the only open-ended part of the key: bounded all the same.
     if (texts.headers.size >= 64) texts.headers.clear();
     texts.headers.set(key, headers);

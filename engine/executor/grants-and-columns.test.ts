@@ -10,7 +10,7 @@
  *   and refuses, as the model predicts, only a request that asks for the hidden column.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../model/caller.ts';
+import { requestHeaderOf, type Caller } from '../model/caller.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { TableModel } from '../model/table-model.ts';
 import { predictTableRequest } from '../model/engine.ts';
@@ -45,6 +45,17 @@ alter table public.docs enable row level security;
 create policy docs_all on public.docs for all to authenticated using (true) with check (true);
 revoke update on public.docs from authenticated;
 grant update (body) on public.docs to authenticated;
+
+-- As feedbase reads a project API key from a header its clients send (a definer function checks it).
+create table public.keys (token text primary key, permission text not null);
+insert into public.keys values ('full-1', 'full_access'), ('public-1', 'public_access');
+create function public.is_allowed_api_token(apitoken text, wanted text[]) returns boolean language sql security definer set search_path = '' as
+  $f$ select exists (select 1 from public.keys where token = apitoken and permission = any (wanted)) $f$;
+create table public.changelogs (id int primary key, title text);
+alter table public.changelogs enable row level security;
+create policy "Allow API Access" on public.changelogs for all to public
+  using (public.is_allowed_api_token(current_setting('request.headers', true)::json ->> 'lumkey', '{full_access}'))
+  with check (public.is_allowed_api_token(current_setting('request.headers', true)::json ->> 'lumkey', '{full_access}'));
 `;
 
 const cards: TableModel = {
@@ -146,6 +157,37 @@ describe('column-level UPDATE grants', () => {
       const predicted = predictTableRequest(docs, { docs: [{ id: 1, owner: ALICE, body: 'one' }] }, alice, request, undefined).outcome;
       expect(response.status, JSON.stringify(patch)).toBe(status);
       expect(compareOutcomes(predicted, observedOutcome(request, response)), JSON.stringify(patch)).toBeUndefined();
+    }
+  });
+});
+
+describe('a policy reading a header the client sends (a project API key)', () => {
+  const changelogs: TableModel = {
+    table: 'changelogs',
+    columns: [
+      { name: 'id', type: 'integer', nullable: false },
+      { name: 'title', type: 'text', nullable: true },
+    ],
+    primaryKey: ['id'],
+    grants: { anon: ['select', 'insert', 'update', 'delete'], authenticated: ['select', 'insert', 'update', 'delete'] },
+    rowSecurity: true,
+    rules: { select: (_row, ctx) => requestHeaderOf(ctx.caller, 'lumkey') === 'full-1' },
+  };
+  const fixtures = [{ table: 'changelogs', row: {}, sql: `insert into public.changelogs values (1, 'v1')` }];
+  const read: ApiRequest = { kind: 'select', table: 'changelogs', columns: '*', filters: [] };
+
+  // Before callers could carry headers, feedbase's eight API-key policies could be met only on their deny side.
+  it('reaches the rows with the full-access key, none with a public key or none; as the model predicts from the caller', async () => {
+    for (const [caller, rows] of [
+      [{ kind: 'anon', headers: { lumkey: 'full-1' } }, 1],
+      [{ kind: 'user', id: ALICE, headers: { LumKey: 'full-1' } }, 1],
+      [{ kind: 'anon', headers: { lumkey: 'public-1' } }, 0],
+      [{ kind: 'anon' }, 0],
+    ] as [Caller, number][]) {
+      const [response] = await runCase(env, fixtures, [{ caller, request: read }]);
+      expect((response.body as unknown[]).length, JSON.stringify(caller)).toBe(rows);
+      const predicted = predictTableRequest(changelogs, { changelogs: [{ id: 1, title: 'v1' }] }, caller, read, undefined).outcome;
+      expect(compareOutcomes(predicted, observedOutcome(read, response)), JSON.stringify(caller)).toBeUndefined();
     }
   });
 });

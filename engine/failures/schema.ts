@@ -14,11 +14,13 @@ export const FAILURE_FORMAT_VERSION = 1;
 const json = z.json();
 const row = z.record(z.string(), json);
 
+const headers = z.record(z.string(), z.string()).optional();
 const CallerSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('anon') }),
-  z.strictObject({ kind: z.literal('service') }),
+  z.strictObject({ kind: z.literal('anon'), headers }),
+  z.strictObject({ kind: z.literal('service'), headers }),
   z.strictObject({
     kind: z.literal('user'),
+    headers,
     id: z.string(),
     email: z.string().optional(),
     phone: z.string().optional(),

@@ -14,9 +14,12 @@ import { escapeRegExp } from '../model/filters.ts';
 const SET_PER_REQUEST = /^(request\.|role$|search_path$|pgrst\.)/;
 
 export interface AppSettingRead {
+  /** The setting's name, or the header's (`header`). */
   setting: string;
   /** `table.policy`, each policy that reads it. */
   policies: string[];
+  /** A request header the policies read (`current_setting('request.headers', true)::json ->> 'lumkey'`): PostgREST sets it from what the client sends. */
+  header?: true;
 }
 
 /** The app's own settings the project's policies read and its db-pre-request hook (if any) does not set. */
@@ -39,26 +42,42 @@ export async function appSettingsReadByPolicies(client: pg.Client): Promise<AppS
 /** The app's settings the policies (`at`: `table.policy`, `expr`: its USING and WITH CHECK) read that the hook's source does not name. */
 export function settingsNotSetByHook(policies: readonly { at: string; expr: string }[], hookSource: string): AppSettingRead[] {
   const read = new Map<string, string[]>();
+  const headers = new Map<string, string[]>();
+  const add = (into: Map<string, string[]>, name: string, at: string) => {
+    const at_ = into.get(name) ?? [];
+    if (!at_.includes(at)) at_.push(at);
+    into.set(name, at_);
+  };
   for (const { at, expr } of policies) {
     for (const m of expr.matchAll(/current_setting\(\s*'([^']+)'/g)) {
       const setting = m[1];
       if (SET_PER_REQUEST.test(setting) || namesSetting(hookSource, setting)) continue;
-      const at_ = read.get(setting) ?? [];
-      if (!at_.includes(at)) at_.push(at);
-      read.set(setting, at_);
+      add(read, setting, at);
     }
+    // As pg_get_expr prints it: ((current_setting('request.headers'::text, true))::json ->> 'lumkey'::text)
+    for (const m of expr.matchAll(/current_setting\('request\.headers'(?:::text)?(?:,\s*true)?\)\)?::jsonb?\s*->>\s*'([^']+)'/g)) add(headers, m[1].toLowerCase(), at);
   }
-  return [...read].map(([setting, policies]) => ({ setting, policies }));
+  return [...[...read].map(([setting, policies]) => ({ setting, policies })), ...[...headers].map(([setting, policies]) => ({ setting, policies, header: true as const }))];
 }
 
 /** `source` names `setting` whole: `app.user` is not in `app.user_id` nor in `myapp.user`. */
 function namesSetting(source: string, setting: string): boolean {
   return new RegExp(`(^|[^\\w.])${escapeRegExp(setting)}($|[^\\w.])`).test(source);
 }
+const listed = (policies: string[]) => `${policies.slice(0, 4).join(', ')}${policies.length > 4 ? `, and ${policies.length - 4} more` : ''}`;
 
 /** One line for init's notes, or none. */
 export function appSettingsNote(reads: AppSettingRead[]): string | undefined {
-  if (!reads.length) return undefined;
-  const each = reads.map((r) => `current_setting('${r.setting}') (${r.policies.slice(0, 4).join(', ')}${r.policies.length > 4 ? `, and ${r.policies.length - 4} more` : ''})`);
+  const settings = reads.filter((r) => !r.header);
+  if (!settings.length) return undefined;
+  const each = settings.map((r) => `current_setting('${r.setting}') (${listed(r.policies)})`);
   return `policies read ${each.join('; ')}, which no API request sets: through PostgREST they read null, closed to every caller; if your server sets it per request, state that with a db-pre-request hook setting it from the caller's claims (docs/config.md "Policies reading the app's own settings")`;
+}
+
+/** One line naming the request headers policies read (feedbase's project API key), or none: a caller sends them only when given them. */
+export function requestHeadersNote(reads: AppSettingRead[]): string | undefined {
+  const headers = reads.filter((r) => r.header);
+  if (!headers.length) return undefined;
+  const each = headers.map((r) => `${r.setting} (${listed(r.policies)})`);
+  return `policies read the request header${headers.length > 1 ? 's' : ''} ${each.join('; ')}: a caller sends ${headers.length > 1 ? 'them' : 'it'} only when its pack gives it \`headers: { ${headers[0]!.setting}: … }\`, read by rules as requestHeaderOf(ctx.caller, '${headers[0]!.setting}') (docs/write-your-own-rule.md §1)`;
 }

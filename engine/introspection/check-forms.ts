@@ -2,7 +2,7 @@
  * The simple, common CHECK forms read from a constraint's definition (pg_get_constraintdef), so
  * the fixture filler can write values a CHECK accepts and the realizability test can name a drawn
  * value one refuses: a format on text (`col ~ '^PR-[0-9]{6}$'`), a range (`col >= 0`, `between`),
- * a length cap (`char_length(col) <= n`) and a sum (`total = subtotal + fee`). A vocabulary
+ * a length cap or floor (`char_length(col) <= n`, `char_length(username) >= 3`) and a sum (`total = subtotal + fee`). A vocabulary
  * (`col in (...)`) is table-shapes.ts checkVocabulary. Literals are read through the casts Postgres
  * prints (`(0)::numeric`, `'-1'::integer`, `'^x$'::text`). Anything else is left to the database.
  * Pure (no I/O).
@@ -12,6 +12,7 @@ export type CheckForm =
   | { kind: 'pattern'; column: string; pattern: string }
   | { kind: 'range'; column: string; min?: number; max?: number; /** `>` or `<`: the bound itself refused (`price > 0` holds 0.5). */ strict?: true }
   | { kind: 'maxLength'; column: string; max: number }
+  | { kind: 'minLength'; column: string; min: number }
   | { kind: 'sum'; column: string; addends: string[] };
 
 const IDENT = String.raw`"?([a-z_][a-z0-9_]*)"?`;
@@ -49,7 +50,8 @@ function oneForm(part: string): CheckForm[] | undefined {
   const measured = /^(?:char_length|length)\((.*)\)$/is.exec(unwrapped(left))?.[1];
   if (measured !== undefined) {
     const column = columnOf(measured);
-    return column !== undefined && op.startsWith('<') ? [{ kind: 'maxLength', column, max: n - (op === '<' ? 1 : 0) }] : undefined;
+    if (column === undefined) return undefined;
+    return op.startsWith('<') ? [{ kind: 'maxLength', column, max: n - (op === '<' ? 1 : 0) }] : [{ kind: 'minLength', column, min: n + (op === '>' ? 1 : 0) }];
   }
   const column = columnOf(left);
   if (column === undefined) return undefined;

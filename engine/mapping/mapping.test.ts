@@ -5,6 +5,7 @@ import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
 import {
   expectedOnTarget,
+  idsInTextAsTarget,
   leniencyOf,
   type CatalogFacts,
   outcomeToModel,
@@ -294,6 +295,19 @@ describe('bigint ids (bigintIds)', () => {
     const expected = expectedOnTarget(ids, alice, patch, { kind: 'allowed', rows: [{ id: order, status: 'paid' }], affected: 1 });
     expect(compareOutcomes(expected, outcomeToModel(ids, patch, { kind: 'allowed', rows: [{ id: key, status: 'paid' }], affected: 1 }))).toBeUndefined();
     expect(compareOutcomes(expected, outcomeToModel(ids, patch, { kind: 'allowed', rows: [{ id: key + 1, status: 'paid' }], affected: 1 }))).toBeDefined();
+  });
+});
+
+describe('ids inside the text a case writes (idsInTextAsTarget)', () => {
+  const ids: TargetMapping = { tables: { vs_tickets: { bigintIds: ['id', 'duplicate_of'] } } };
+  const inText = idsInTextAsTarget(ids, { vs_tickets: [{ id: 'VS-1002' }] })!;
+  const key = uuidAsBigint('VS-1002');
+
+  it('a value that is an id alone is a reference, left to its mapping; inside a JSON document every text is translated (stranger-app-4: a remark `by` "VS-1002")', () => {
+    expect(inText({ duplicate_of: 'VS-1002', note: 'see VS-1002' })).toEqual({ duplicate_of: 'VS-1002', note: `see ${key}` });
+    expect(inText({ p_ids: ['VS-1002'] })).toEqual({ p_ids: ['VS-1002'] });
+    // The target reads the remark's words for ticket ids; an untranslated `VS-1002` names none of its tickets, while the model's text named one.
+    expect(inText({ p_remarks: [{ vis: 'ticket', by: 'VS-1002', text: 'merged' }] })).toEqual({ p_remarks: [{ vis: 'ticket', by: String(key), text: 'merged' }] });
   });
 });
 

@@ -536,12 +536,13 @@ export function presenceUnder(m: TargetMapping | undefined, has: (targetName: st
  * Model ids written inside free text (a remark "see VS-1003"), as the target keeps the ids of a
  * table whose key it holds in another form (`uuidIds` / `bigintIds` naming `id`): the ids of the
  * given rows (a case's world and the rows it inserts), replaced where they stand as a whole word
- * inside a longer text (a value that is an id alone is a reference: the column's or argument's
- * mapping makes it the target's). Applied to the case, so the model reads the
+ * inside a longer text (a column's or argument's value that is an id alone is a reference: its
+ * mapping makes it the target's; inside a JSON document every text is translated). Takes a row,
+ * a patch or a call's arguments. Applied to the case, so the model reads the
  * text the target stores (the model knows an id in its target form) and a target that recognises
  * a ticket named in a remark recognises the model's.
  */
-export function idsInTextAsTarget(m: TargetMapping, rowsByTable: Record<string, readonly Row[]>): ((v: Json) => Json) | undefined {
+export function idsInTextAsTarget(m: TargetMapping, rowsByTable: Record<string, readonly Row[]>): ((values: Row) => Row) | undefined {
   const named: [RegExp, string][] = [];
   const ids = new Set<string>();
   for (const [table, tm] of Object.entries(m.tables ?? {})) {
@@ -554,11 +555,13 @@ export function idsInTextAsTarget(m: TargetMapping, rowsByTable: Record<string, 
     }
   }
   if (!named.length) return undefined;
-  const inText = (v: Json): Json => {
-    if (typeof v === 'string') return ids.has(v) ? v : named.reduce((text, [id, onTarget]) => text.replace(id, onTarget), v);
-    if (Array.isArray(v)) return v.map(inText);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inText(x)]));
+  // `asValue`: a column's or argument's own value (or an element of its array). Inside a JSON
+  // document (a remark's `by`) an id alone is text like any other: no mapping translates it there.
+  const inText = (v: Json, asValue: boolean): Json => {
+    if (typeof v === 'string') return asValue && ids.has(v) ? v : named.reduce((text, [id, onTarget]) => text.replace(id, onTarget), v);
+    if (Array.isArray(v)) return v.map((x) => inText(x, asValue));
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inText(x, false)]));
     return v;
   };
-  return inText;
+  return (values) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, inText(v, true)]));
 }

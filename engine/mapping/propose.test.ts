@@ -178,6 +178,32 @@ describe('init maps no column across types or meanings', () => {
     }
   });
 
+  it('a reference lands on no foreign key to another table, however alike the names (stranger-app-4: project_files.project_id is no document_id → project_documents)', () => {
+    const model: ModelTableFacts[] = [
+      projects,
+      { name: 'project_documents', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'project_id', type: 'uuid', references: 'projects' }, { name: 'title', type: 'text' }] },
+      { name: 'project_files', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'project_id', type: 'uuid', references: 'projects' }, { name: 'path', type: 'text' }] },
+    ];
+    const files = (ref: string, table: string): TargetTableFacts => ({
+      name: 'project_files',
+      anonCanSelect: true,
+      columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: ref, type: 'uuid', notNull: true, references: { table, column: 'id' } }, { name: 'path', type: 'text' }],
+    });
+    const targetTables = (f: TargetTableFacts, filesName = 'project_files'): TargetTableFacts[] => [
+      workspaces,
+      { name: 'project_documents', anonCanSelect: true, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'project_id', type: 'uuid', references: { table: 'projects', column: 'id' } }, { name: 'title', type: 'text' }] },
+      { ...f, name: filesName },
+    ];
+    // Keyed by document: the model's project_id has no counterpart.
+    const byDocument = proposeMapping({ tables: model, functions: [] }, { tables: targetTables(files('document_id', 'project_documents')), functions: [] });
+    expect(byDocument.mapping.tables?.project_files?.columns).toEqual({ project_id: null });
+    // Keyed by project under another name: still mapped, and so is a renamed table found by its columns.
+    const byProject = proposeMapping({ tables: model, functions: [] }, { tables: targetTables(files('parent_project_id', 'projects')), functions: [] });
+    expect(byProject.mapping.tables?.project_files?.columns).toEqual({ project_id: 'parent_project_id' });
+    const renamed = proposeMapping({ tables: model, functions: [] }, { tables: targetTables(files('project_id', 'projects'), 'attachments'), functions: [] });
+    expect(renamed.mapping.tables?.project_files).toEqual({ name: 'attachments' });
+  });
+
   it('where every key is a uuid, an integer parameter is a count, never proposed as a bigint id', () => {
     const proposal = proposeMapping({ tables: [orders], functions: [{ name: 'recent_orders', args: ['p_limit'] }] }, { tables: [targetOrders], functions: [fn({ name: 'recent_orders', args: [{ name: 'p_limit', type: 'integer' }], returns: 'setof-composite', outColumns: ['id'], readOnly: true })] });
     expect(proposal.mapping.functions?.recent_orders?.bigintIds).toBeUndefined();

@@ -21,6 +21,8 @@ export interface ModelColumnFacts {
   nullable?: boolean;
   /** Computed by the model (a generated column, never written). */
   generated?: boolean;
+  /** The model table it is a foreign key to (`project_files.project_id` → `projects`). */
+  references?: string;
 }
 
 export interface ModelTableFacts {
@@ -221,7 +223,22 @@ function uuidAsTextKey(model: ModelColumnFacts, target: TargetColumnFacts): bool
   return model.type === 'uuid' && normalType(target.type) === 'text' && (target.primaryKey === true || target.references !== undefined);
 }
 
-function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm> = new Map()): number {
+/** The target table chosen for a model table, where known: a reference must point at it. */
+type TableOf = (modelTable: string) => string | undefined;
+
+/**
+ * A model reference the target column cannot be: both are foreign keys, to different tables (the
+ * model's `project_files.project_id` → projects is no `document_id` → project_documents, however
+ * alike the names: a file keyed by document is another relation, and its values never a project's).
+ */
+function refersElsewhere(model: ModelColumnFacts, target: TargetColumnFacts, tableOf: TableOf): boolean {
+  if (model.references === undefined || target.references === undefined) return false;
+  const expected = tableOf(model.references);
+  return expected !== undefined && expected !== target.references.table;
+}
+
+function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): number {
+  if (refersElsewhere(model, target, tableOf)) return 0;
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
@@ -239,16 +256,16 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
  * Greedy best-first matching of model columns to target columns above a threshold, twice: the
  * confident matches first teach token renames (buyer → customer), which the second pass uses.
  */
-function matchColumns(model: ModelTableFacts, target: TargetTableFacts, keyedTables: ReadonlyMap<string, TargetIdForm> = new Map()): Map<string, string> {
+function matchColumns(model: ModelTableFacts, target: TargetTableFacts, tableOf: TableOf, keyedTables: ReadonlyMap<string, TargetIdForm> = new Map()): Map<string, string> {
   const renames: Renames = new Map();
-  for (const [m, t] of greedy(model, target, renames, 0.9, keyedTables)) learn(renames, m, t);
-  return greedy(model, target, renames, 0.3, keyedTables);
+  for (const [m, t] of greedy(model, target, renames, 0.9, keyedTables, tableOf)) learn(renames, m, t);
+  return greedy(model, target, renames, 0.3, keyedTables, tableOf);
 }
 
-function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renames, threshold: number, keyedTables: ReadonlyMap<string, TargetIdForm>): Map<string, string> {
+function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renames, threshold: number, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): Map<string, string> {
   const pairs: { m: string; t: string; score: number }[] = [];
   for (const m of model.columns) for (const t of target.columns) {
-    const score = columnScore(m, t, renames, keyedTables);
+    const score = columnScore(m, t, renames, keyedTables, tableOf);
     if (score > threshold) pairs.push({ m: m.name, t: t.name, score });
   }
   pairs.sort((a, b) => b.score - a.score || a.m.localeCompare(b.m) || a.t.localeCompare(b.t));
@@ -265,7 +282,7 @@ function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renam
   for (const m of leftModel) {
     // Same type is not same meaning: a title is no stripe_customer_id, whatever is left over.
     // Nor is a sequence number (`order_no`, an identity) a value the model writes, unless it is the key.
-    const same = leftTarget.filter((t) => !taken.has(t.name) && typeFits(m, t) && sameMeaning(m, t) && (t.serverFilled !== 'identity' || t.primaryKey));
+    const same = leftTarget.filter((t) => !taken.has(t.name) && typeFits(m, t) && sameMeaning(m, t) && !refersElsewhere(m, t, tableOf) && (t.serverFilled !== 'identity' || t.primaryKey));
     const sameModel = leftModel.filter((x) => !out.has(x.name) && normalType(x.type) === normalType(m.type));
     if (same.length === 1 && sameModel.length === 1) {
       out.set(m.name, same[0].name);
@@ -275,10 +292,10 @@ function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renam
   return out;
 }
 
-function tableScore(model: ModelTableFacts, target: TargetTableFacts): number {
+function tableScore(model: ModelTableFacts, target: TargetTableFacts, tableOf: TableOf): number {
   // Tables outside public match only tables of the same schema.
   if (model.name.includes('.') !== target.name.includes('.')) return 0;
-  const matched = matchColumns(model, target);
+  const matched = matchColumns(model, target, tableOf);
   // A table whose key finds no counterpart is not this one.
   if (model.columns.some((c) => c.primaryKey && !matched.has(c.name))) return 0;
   // A key of another type (a bigint or uuid in place of a text one) says little: most of the other columns must match too.
@@ -476,7 +493,8 @@ export function proposeMapping(
       chosen.set(m.name, byName.get(m.name)!);
       continue;
     }
-    for (const t of target.tables) if (!claimed.has(t.name)) candidates.push({ m, t, score: tableScore(m, t) });
+    // Before tables are chosen, a reference points at the target's namesake of the model's table, if it has one.
+    for (const t of target.tables) if (!claimed.has(t.name)) candidates.push({ m, t, score: tableScore(m, t, (x) => (byName.has(x) ? x : undefined)) });
   }
   candidates.sort((a, b) => b.score - a.score);
   for (const c of candidates) {
@@ -486,10 +504,11 @@ export function proposeMapping(
   }
 
   // Target tables keyed by a bigint (or a uuid) where the model's key is a uuid or text (text): references to them are such ids too.
+  const tableOf: TableOf = (x) => chosen.get(x)?.name;
   const keyedTables = new Map<string, TargetIdForm>();
   for (const [name, t] of chosen) {
     const m = model.tables.find((x) => x.name === name)!;
-    const columns = matchColumns(m, t);
+    const columns = matchColumns(m, t, tableOf);
     for (const c of m.columns) {
       const form = columns.has(c.name) ? keyForm(c, t.columns.find((x) => x.name === columns.get(c.name))!) : undefined;
       if (form) keyedTables.set(t.name, form);
@@ -498,7 +517,7 @@ export function proposeMapping(
   for (const m of model.tables) {
     const t = chosen.get(m.name);
     if (!t) continue;
-    const columns = matchColumns(m, t, keyedTables);
+    const columns = matchColumns(m, t, tableOf, keyedTables);
     const renamed: Record<string, string | null> = {};
     const retyped: string[] = [];
     const computed: string[] = [];

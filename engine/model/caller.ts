@@ -12,11 +12,15 @@ import type { Json } from './json.ts';
  *   `hookClaims`: top-level claims a custom access-token hook adds to the token (a
  *   `user_permissions` list a policy reads as `auth.jwt() ->> 'user_permissions'`);
  * - service: a server-side elevated token (service_role: bypasses row rules, null auth.uid()).
+ * Any of them may carry `headers`: what the client adds to every request (supabase-js
+ * `global.headers`), such as a project's own API key a policy reads as
+ * `current_setting('request.headers', true)::json ->> 'lumkey'`; names lower-case, as PostgREST gives them.
  */
-export type Caller =
+export type Caller = (
   | { kind: 'anon' }
   | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean; aal?: Aal; appMetadata?: Record<string, Json>; hookClaims?: Record<string, Json> }
-  | { kind: 'service' };
+  | { kind: 'service' }
+) & { headers?: Record<string, string> };
 
 export type Aal = 'aal1' | 'aal2';
 
@@ -30,7 +34,18 @@ export function appMetadataOf(caller: Caller, key: string): Json {
   return caller.kind === 'user' ? (caller.appMetadata?.[key] ?? null) : null;
 }
 
+/** A request header as a policy reads it (`current_setting('request.headers', true)::json ->> name`): null when the client sends none. */
+export function requestHeaderOf(caller: Caller, name: string): string | null {
+  const wanted = name.toLowerCase();
+  return Object.entries(caller.headers ?? {}).find(([k]) => k.toLowerCase() === wanted)?.[1] ?? null;
+}
+
 export function describeCaller(caller: Caller): string {
+  const headers = Object.entries(caller.headers ?? {}).map(([k, v]) => `header ${k}=${JSON.stringify(v)}`);
+  return headers.length ? `${describeCallerToken(caller)} [${headers.join(', ')}]` : describeCallerToken(caller);
+}
+
+function describeCallerToken(caller: Caller): string {
   switch (caller.kind) {
     case 'anon':
       return 'anon';

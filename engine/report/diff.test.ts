@@ -47,6 +47,10 @@ describe('curl line', () => {
     expect(curlLine({ kind: 'anon' }, { kind: 'select', table: 'profiles', schema: 'passport', columns: ['id', 'xp'], filters: [{ column: 'id', op: 'in', value: [1, 2] }] })).toBe(
       `curl -X GET "$SUPABASE_URL/rest/v1/profiles?id=in.(1,2)&select=id,xp" -H "apikey: $ANON_KEY" -H "Authorization: Bearer $ANON_KEY" -H 'Accept-Profile: passport'`,
     );
+    // A header the client adds (a project API key a policy reads), sent after the keys.
+    expect(curlLine({ kind: 'anon', headers: { lumkey: 'k-1' } }, { kind: 'select', table: 'changelogs', columns: '*', filters: [] })).toBe(
+      `curl -X GET "$SUPABASE_URL/rest/v1/changelogs" -H "apikey: $ANON_KEY" -H "Authorization: Bearer $ANON_KEY" -H 'lumkey: k-1'`,
+    );
     // A table named as the model names it, schema and all: the schema is the profile, as for the request sent.
     expect(curlLine({ kind: 'anon' }, { kind: 'select', table: 'storage.objects', columns: '*', filters: [] })).toBe(
       `curl -X GET "$SUPABASE_URL/rest/v1/objects" -H "apikey: $ANON_KEY" -H "Authorization: Bearer $ANON_KEY" -H 'Accept-Profile: storage'`,

@@ -158,6 +158,7 @@ export function curlLine(caller: Caller, request: ApiRequest): string {
   const authorization =
     caller.kind === 'anon' ? '"Authorization: Bearer $ANON_KEY"' : caller.kind === 'service' ? '"Authorization: Bearer $SERVICE_ROLE_KEY"' : shellQuote(`Authorization: Bearer <JWT role=${apiRoleOf(caller)} sub=${caller.id}${caller.email ? ` email=${caller.email}` : ''}${caller.aal && caller.aal !== 'aal1' ? ` aal=${caller.aal}` : ''}${caller.appMetadata ? ` app_metadata=${JSON.stringify(caller.appMetadata)}` : ''}${Object.entries(caller.hookClaims ?? {}).map(([k, v]) => ` ${k}=${JSON.stringify(v)}`).join('')}>`);
   const parts = ['curl', '-X', method, `"${url}"`, '-H', '"apikey: $ANON_KEY"', '-H', authorization];
+  for (const [name, value] of Object.entries(caller.headers ?? {})) parts.push('-H', shellQuote(`${name}: ${value}`));
   if (request.schema && request.schema !== 'public') parts.push('-H', shellQuote(`${method === 'GET' ? 'Accept' : 'Content'}-Profile: ${request.schema}`));
   if (request.kind !== 'rpc' && request.single) parts.push('-H', shellQuote('Accept: application/vnd.pgrst.object+json'));
   if ('returning' in request) {

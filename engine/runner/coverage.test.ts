@@ -52,6 +52,22 @@ describe('clause coverage', () => {
     expect(applyCoverageGate({ ...unheld, dropped: {}, droppedReach: {} }).status).toBe('failed');
   });
 
+  it('a clause no sent case reached on either side, whose dropped cases reached one side, is not checked on this target on both (stranger-app-4: every professor upload names project_files.project_id and kind, which it lacks)', () => {
+    const unheld = {
+      ...passed([{ id: 'R99.upload', label: 'an upload', allowed: 0, refused: 0 }]),
+      dropped: { 'names project_files.project_id, mapped to null (the target has none)': 453 },
+      droppedReach: { 'R99.upload:allowed': 151, allow: 151 },
+    };
+    expect(applyCoverageGate(unheld)).toMatchObject({
+      status: 'passed',
+      note: 'not checked on this target: clause R99.upload (an upload): allowed; R99.upload (an upload): refused (its cases were dropped, mostly as names project_files.project_id, mapped to null (the target has none))',
+    });
+    // One side sent on the target: the other side is the generator's to draw, and still fails.
+    expect(applyCoverageGate({ ...unheld, ...passed([{ id: 'R99.upload', label: 'an upload', allowed: 0, refused: 4 }]) }).status).toBe('passed');
+    expect(applyCoverageGate({ ...unheld, droppedReach: { 'R99.upload:refused': 3, deny: 3 }, ...passed([{ id: 'R99.upload', label: 'an upload', allowed: 2, refused: 0 }]) }).status).toBe('passed');
+    expect(applyCoverageGate({ ...unheld, droppedReach: { 'R99.upload:allowed': 3, allow: 3 }, ...passed([{ id: 'R99.upload', label: 'an upload', allowed: 2, refused: 0 }]) }).status).toBe('failed');
+  });
+
   it('an unrelated drop excuses nothing: a clause side no dropped case would have reached (a generator that never draws it) still fails', () => {
     // One case dropped for a NOT NULL elsewhere used to let every unreached clause pass as "not checked on this target".
     const regressed = {

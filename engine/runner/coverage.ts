@@ -206,9 +206,12 @@ export function applyCoverageGate<T extends Gated>(result: T): T {
     const byDesign = `a rule with no ${unreachedSide} side by design says so with \`oneSided: '${unreachedSide === 'allow' ? 'deny' : 'allow'}'\` in its defineProperty`;
     return { ...result, status: 'failed', note: `coverage: generation never reached the ${unreachedSide} side of rule ${result.id} in ${result.cases} cases (${byDesign})` };
   }
-  const unreached = (result.clauses ?? []).flatMap((c) => (['allowed', 'refused'] as const).filter((side) => c[side] === 0).map((side) => ({ key: clauseReachKey(c.id, side), text: `${c.id} (${c.label}): ${side}` })));
-  const missed = unreached.filter((u) => !reachedByDrops(result, u.key));
-  const heldBack = unreached.filter((u) => reachedByDrops(result, u.key));
+  // A clause no sent case reached on either side, while dropped ones reached it: the target holds
+  // none of its cases (every upload names a column it lacks), so neither side is the generator's miss.
+  const unheld = (c: ClauseCount) => c.allowed === 0 && c.refused === 0 && (['allowed', 'refused'] as const).some((side) => reachedByDrops(result, clauseReachKey(c.id, side)));
+  const unreached = (result.clauses ?? []).flatMap((c) => (['allowed', 'refused'] as const).filter((side) => c[side] === 0).map((side) => ({ key: clauseReachKey(c.id, side), text: `${c.id} (${c.label}): ${side}`, unheld: unheld(c) })));
+  const missed = unreached.filter((u) => !u.unheld && !reachedByDrops(result, u.key));
+  const heldBack = unreached.filter((u) => u.unheld || reachedByDrops(result, u.key));
   const excused = heldBack.length ? notCheckedOnTarget(result, `clause ${heldBack.map((u) => u.text).join('; ')}`) : undefined;
   if (missed.length) return { ...result, status: 'failed', note: [`coverage: in ${result.cases} cases generation never reached clause ${missed.map((u) => u.text).join('; ')}`, ...(excused ? [excused] : [])].join('; ') };
   return excused ? withNote(result, excused) : result;

@@ -49,9 +49,6 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
           ? (await client.query<{ name: string }>(`select v as name from unnest($1::text[]) v where pg_relation_is_updatable(to_regclass(case when strpos(v, '.') > 0 then format('%I.%I', split_part(v, '.', 1), split_part(v, '.', 2)) else format('public.%I', v) end), true) & 28 = 0`, [views])).rows.map((r) => r.name)
           : [],
       );
-      // EXECUTE to PUBLIC (Postgres' default, never revoked) where the model gives every API role EXECUTE: nothing more reaches the API.
-      const everyApiRole = (f: { name: string }) => (['anon', 'authenticated', 'service_role'] as const).every((r) => functions.get(f.name)?.includes(r));
-      const publicAsStated = new Set(foundFunctions.filter((f) => f.executable.public && everyApiRole(f)).map((f) => `${f.signature}: EXECUTE granted to PUBLIC`));
       const tableOf = (finding: string) => finding.slice(0, finding.indexOf(':'));
       // A table-level SELECT or UPDATE where the model states the role's columns (columnSelect,
       // columnUpdate): row security filters rows, never columns, so no convention makes it harmless.
@@ -65,7 +62,6 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
       };
       // A privilege or EXECUTE the model does not state, where the convention lets row security or the body decide.
       const accepted = (finding: string) =>
-        publicAsStated.has(finding.slice(0, finding.indexOf(' (a revoke'))) ||
         (/: (anon|authenticated) holds (INSERT|UPDATE|DELETE), the model says it lacks it/.test(finding) && unwritable.has(tableOf(finding))) ||
         (supabaseDefault &&
           (/: (anon|authenticated) holds [A-Z]+, the model says it lacks it/.test(finding) ? rowSecurityOn.has(tableOf(finding)) && !columnsStated(finding) : / may execute it, the model says it may not$|: EXECUTE granted to PUBLIC/.test(finding)));
@@ -76,7 +72,12 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
           const key = columnsStated(f);
           return key ? `${f} (on every column: the model grants it on the columns in grants.${key} only, and row security cannot narrow columns)` : f;
         });
-      const result: CatalogComparison = { granted: byTable.granted + byFunction.granted, withheld: byTable.withheld + byFunction.withheld + (findings.length - kept.length), findings: kept };
+      const result: CatalogComparison = {
+        granted: byTable.granted + byFunction.granted,
+        withheld: byTable.withheld + byFunction.withheld + (findings.length - kept.length),
+        findings: kept,
+        ...(byFunction.readings ? { readings: byFunction.readings } : {}),
+      };
       return { objects: foundTables.length + foundFunctions.length, ...result };
     },
   };

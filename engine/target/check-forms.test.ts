@@ -6,12 +6,13 @@ import { sendableCase, worldAsStored, type FixturePlan } from './fixtures.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 
 describe('reading simple CHECK forms (as pg_get_constraintdef prints them)', () => {
-  it('reads a format, a range, a between, a length cap and a sum', () => {
+  it('reads a format, a range, a between, a length cap and floor and a sum', () => {
     expect(checkForms(`CHECK ((id ~ '^PR-[0-9A-Z]{4,}$'::text))`)).toEqual([{ kind: 'pattern', column: 'id', pattern: '^PR-[0-9A-Z]{4,}$' }]);
     expect(checkForms(`CHECK ((subtotal >= 0))`)).toEqual([{ kind: 'range', column: 'subtotal', min: 0 }]);
     expect(checkForms(`CHECK (((year >= 1) AND (year <= 8)))`)).toEqual([{ kind: 'range', column: 'year', min: 1 }, { kind: 'range', column: 'year', max: 8 }]);
     expect(checkForms(`CHECK ((price > 0.5))`)).toEqual([{ kind: 'range', column: 'price', min: 0.5, strict: true }]);
     expect(checkForms(`CHECK ((char_length(name) <= 80))`)).toEqual([{ kind: 'maxLength', column: 'name', max: 80 }]);
+    expect(checkForms(`CHECK ((char_length(username) >= 3))`)).toEqual([{ kind: 'minLength', column: 'username', min: 3 }]);
     expect(checkForms(`CHECK ((total = (subtotal + fee)))`)).toEqual([{ kind: 'sum', column: 'total', addends: ['subtotal', 'fee'] }]);
   });
   it('reads literals and columns through the casts Postgres 17 prints (numeric, double, bigint, negative, varchar columns)', () => {
@@ -100,6 +101,17 @@ describe('a schema with CHECKs: fills to fit them, drops a drawn value they refu
     const priced: TableShapes = new Map([['items', [col({ name: 'id', primaryKey: true, unique: true }), col({ name: 'price', type: 'numeric', notNull: true, checks: checkForms('CHECK ((price > (0)::numeric))')!.map((c) => ({ ...c, constraint: 'items_price_check' })) })]]]);
     expect(fillWorld({ items: [{ id: 'a' }] }, priced).items[0].price).toBeGreaterThan(0);
     expect(unrealizableReason({ items: [{ id: 'a', price: 0 }] }, priced, new Set(['items']))).toBe('items.price is refused by CHECK items_price_check (> 0)');
+  });
+
+  it('a length floor (`char_length(username) >= 3`, user-management): a shorter drawn value is dropped before it is written, a null holds, a left-out column is filled past it', () => {
+    const named: TableShapes = new Map([['profiles', [col({ name: 'id', primaryKey: true, unique: true }), col({ name: 'username', checks: [...checkForms('CHECK ((char_length(username) >= 3))')!.map((c) => ({ ...c, constraint: 'username_length' }))] })]]]);
+    const profiles = (username: string | null) => unrealizableReason({ profiles: [{ id: 'a', username }] }, named, new Set(['profiles']));
+    expect(profiles('al')).toBe('profiles.username is refused by CHECK username_length (at least 3 characters)');
+    expect(profiles('bob')).toBeUndefined();
+    expect(profiles(null)).toBeUndefined();
+    expect(checkForms('CHECK ((length(code) > 2))')).toEqual([{ kind: 'minLength', column: 'code', min: 3 }]);
+    const floor: TableShapes = new Map([['t', [col({ name: 'id', primaryKey: true, unique: true }), col({ name: 'x', notNull: true, checks: [{ kind: 'minLength', column: 'x', min: 40, constraint: 't_x' }] })]]]);
+    expect([...(fillWorld({ t: [{ id: 'a' }] }, floor).t[0].x as string)].length).toBeGreaterThanOrEqual(40);
   });
 
   it('writes a drawn row\'s derived column as its sum, for the model and the target alike', () => {

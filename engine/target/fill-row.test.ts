@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fillInsertRows, fillWorld, fillWorldWithParents, UnfillableColumn } from './fill-row.ts';
+import { fixtureStatements } from './fixtures.ts';
 import { checkVocabulary, constantDefaultOf, type TableShapes } from '../introspection/table-shapes.ts';
 
 describe('check vocabularies', () => {
@@ -115,5 +116,30 @@ describe('filling the model’s INSERT requests', () => {
       { ref: 'R2', channel: 'mail' },
     ]);
     expect(fillInsertRows('other', [{ a: 1 }], shapes)).toEqual([{ a: 1 }]);
+  });
+});
+
+describe('rows of a lookup table outside the model that the world names (stranger-app-2: profiles.department → departments, seeded with other codes)', () => {
+  const shapes: TableShapes = new Map([
+    ['departments', [
+      { name: 'code', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true },
+      { name: 'title', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false },
+    ]],
+    ['profiles', [
+      { name: 'id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true },
+      { name: 'department', type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, references: { table: 'departments', column: 'code' } },
+    ]],
+  ]);
+  it('are made with the key the world names, once per value, and written keeping a seeded row of that key', () => {
+    const world = { profiles: [{ id: 'u1', department: 'ENG' }, { id: 'u2', department: 'ENG' }, { id: 'u3', department: null }, { id: 'u4', department: 'LAW' }] };
+    const { world: filled, parents, lookups } = fillWorldWithParents(world, shapes, new Set(['profiles']));
+    expect(filled.departments).toEqual([{ code: 'ENG', title: 'pf-title-900' }, { code: 'LAW', title: 'pf-title-901' }]);
+    expect([parents, lookups]).toEqual([['departments'], ['departments']]);
+    const statements = fixtureStatements(world, ['profiles'], { users: 'direct', bypassTriggers: false, shapes });
+    expect(statements.map((s) => s.table)).toEqual(['departments', 'profiles']);
+    expect(statements[0].sql).toMatch(/on conflict do nothing$/);
+    // Without the model's tables named (the filler alone), or for a table of the model, none is made.
+    expect(fillWorldWithParents(world, shapes).world.departments).toBeUndefined();
+    expect(fillWorldWithParents(world, shapes, new Set(['profiles', 'departments'])).world.departments).toBeUndefined();
   });
 });

@@ -48,11 +48,12 @@ function scalarFor(table: string, column: ColumnShape, n: number): Json {
   throw new UnfillableColumn(`${table}.${column.name} is NOT NULL without a default and of type ${column.type}, which policyfuzz cannot fill`, table);
 }
 
-/** Text a column's simple CHECKs accept (check-forms.ts): its format's sample, cut to its length cap. */
+/** Text a column's simple CHECKs accept (check-forms.ts): its format's sample, cut to its length cap, padded to its floor. */
 function textFor(column: ColumnShape, n: number): string {
   let text = `pf-${column.name}-${n}`;
   for (const check of column.checks ?? []) if (check.kind === 'pattern') text = sampleMatching(check.pattern, n) ?? text;
   for (const check of column.checks ?? []) if (check.kind === 'maxLength') text = text.slice(-Math.max(1, check.max));
+  for (const check of column.checks ?? []) if (check.kind === 'minLength' && [...text].length < check.min) text = text.padEnd(check.min, '-');
   return text;
 }
 
@@ -88,10 +89,44 @@ function createParent(table: string, key: string, world: World, shapes: TableSha
 }
 
 /**
- * The world completed for the target's schema, and the parent tables it had to create (to be
- * written before everything else).
+ * Rows of tables outside the model (`modelTables`, target names) that the world's rows name by a
+ * value no row holds (a `departments` lookup seeded with other codes than the model draws): each
+ * made with that key, its other NOT NULL columns filled. Written ON CONFLICT DO NOTHING, so a row
+ * the migrations seeded keeps its own values; a model table's row is the world's to hold
+ * (realizable.ts drops a world that lacks one). Without them the database refused the fixtures (23503).
  */
-export function fillWorldWithParents(world: World, shapes: TableShapes): { world: World; parents: string[] } {
+function lookupRows(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>, counter: { n: number }): World {
+  const made: World = {};
+  const same = (a: Json | undefined, b: Json) => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  for (const [table, rows] of Object.entries(world)) {
+    if (!rows.length) continue;
+    for (const c of shapes.get(table) ?? []) {
+      const ref = c.references;
+      // Never a person (auth.users): who exists is the case's to say.
+      if (!ref || ref.table === table || ref.table === 'auth.users' || modelTables.has(ref.table) || !shapes.has(ref.table)) continue;
+      for (const r of rows) {
+        const v = r[c.name];
+        if (v === undefined || v === null || [...(world[ref.table] ?? []), ...(made[ref.table] ?? [])].some((p) => same(p[ref.column], v))) continue;
+        const row: Row = { [ref.column]: v };
+        try {
+          for (const p of shapes.get(ref.table)!) if (p.name !== ref.column && p.notNull && !p.hasDefault && !p.generated) row[p.name] = valueFor(ref.table, p, counter.n++, { ...world, ...made });
+        } catch (e) {
+          if (e instanceof UnfillableColumn) continue;
+          throw e;
+        }
+        (made[ref.table] ??= []).push(row);
+      }
+    }
+  }
+  return made;
+}
+
+/**
+ * The world completed for the target's schema, and the parent tables it had to create (to be
+ * written before everything else). `modelTables` (target names): with them, rows of tables outside
+ * the model that the world names are made too (lookupRows), listed in `lookups`.
+ */
+export function fillWorldWithParents(world: World, shapes: TableShapes, modelTables?: ReadonlySet<string>): { world: World; parents: string[]; lookups: string[] } {
   const counter = { n: 900 };
   const parents: World = {};
   const all = (): World => ({ ...parents, ...world });
@@ -107,8 +142,11 @@ export function fillWorldWithParents(world: World, shapes: TableShapes): { world
       if (createParent(parent, c.references!.column, scratch, shapes, counter, 0)) for (const [t, r] of Object.entries(scratch)) if (!(t in world)) parents[t] = r;
     }
   }
+  const looked = modelTables ? lookupRows({ ...parents, ...world }, shapes, modelTables, counter) : {};
+  // A table outside the model is never the world's own: its rows are all made here.
+  for (const [t, rows] of Object.entries(looked)) parents[t] = [...(parents[t] ?? []), ...rows];
   const created = Object.keys(parents);
-  return { world: fillWorld(created.length ? { ...parents, ...world } : world, shapes), parents: created };
+  return { world: fillWorld(created.length ? { ...parents, ...world } : world, shapes), parents: created, lookups: Object.keys(looked) };
 }
 
 /** What filling reads of a table's shape, per shape (the plan's, made once): asked for every world of every case. */

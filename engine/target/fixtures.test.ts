@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, type FixturePlan } from './fixtures.ts';
+import { fixtureStatements, requestForTarget, seededModelTablesNote, sendableCase, unrealizableAnswer, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, worldAsStored, type FixturePlan } from './fixtures.ts';
 import { sqlError } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { CachedFunction } from '../executor/schema-cache.ts';
 import { noFunctionRefusal } from '../executor/statement.ts';
 import type { ApiRequest } from '../model/request.ts';
-import type { TableShapes } from '../introspection/table-shapes.ts';
+import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import type { Row } from '../model/json.ts';
 import { textAsUuid } from '../model/target-ids.ts';
 
@@ -143,6 +143,16 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer(plan, checked, allowed, ['users'])).toBe('shop_orders_phone_check refused a value the model writes (a CHECK the model does not have)');
     expect(unrealizableAnswer(plan, checked, sqlError('23514', 'points check'), ['users'])).toBeUndefined();
     expect(unrealizableAnswer({ ...plan, shapes: undefined }, checked, allowed, ['users'])).toBeUndefined();
+  });
+
+  it('drops it too where the model expects a duplicate key or a missing parent, which Postgres checks after the CHECKs (user-management: a taken id with a too-short username, 23505 → 23514)', () => {
+    const short: ApiResponse = { ...refused(''), error: { code: '23514', message: 'new row for relation "profiles" violates check constraint "username_length"', details: null, hint: null } };
+    const reason = 'username_length refused a value the model writes (a CHECK the model does not have)';
+    expect(unrealizableAnswer(plan, short, sqlError('23505', 'duplicate key on profiles'), ['users'])).toBe(reason);
+    expect(unrealizableAnswer(plan, short, sqlError('23503', 'no such club'), ['users'])).toBe(reason);
+    // Row security's WITH CHECK and NOT NULL come before the CHECKs: those refusals stay judged.
+    expect(unrealizableAnswer(plan, short, { kind: 'rejected', code: '42501', by: 'policy' }, ['users'])).toBeUndefined();
+    expect(unrealizableAnswer(plan, short, sqlError('23502', 'null in profiles.id'), ['users'])).toBeUndefined();
   });
 
   it('drops a step whose value a domain’s CHECK refused while the body was read, before the guard the model refuses by (stranger-app-3: an e-mail domain)', () => {
@@ -341,5 +351,29 @@ describe('sendableCase: ids inside the text a case writes', () => {
     // No mapped id form: the case as it is.
     const same = { world, steps: [patch('see VS-1002')] };
     expect(sendableCase({ users: 'direct', bypassTriggers: false, mapping: { tables: { vs_tickets: { name: 'tickets' } } } }, same).testCase).toBe(same);
+  });
+});
+
+describe('a row naming an identity through a model table keyed by auth.users (stranger-app-3: passport.profiles.user_id references users)', () => {
+  const col = (name: string, more: Partial<ColumnShape> = {}): ColumnShape => ({ name, type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...more });
+  const shapes: TableShapes = new Map([
+    ['users', [col('id', { type: 'uuid', notNull: true, primaryKey: true, references: { table: 'auth.users', column: 'id' } }), col('email', { notNull: true }), col('role', { notNull: true, hasDefault: true, constantDefault: 'user' }), col('phone')]],
+    ['passport.profiles', [col('user_id', { type: 'uuid', notNull: true, primaryKey: true, references: { table: 'users', column: 'id' } }), col('points', { type: 'integer' })]],
+  ]);
+  const models = { users: { columns: [{ name: 'id' }, { name: 'email' }, { name: 'role' }, { name: 'phone' }] }, 'passport.profiles': { columns: [{ name: 'user_id' }, { name: 'points' }] } };
+  const plan: FixturePlan = { users: 'direct', bypassTriggers: false, shapes };
+  const [me, extra] = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+  const world = {
+    'auth.users': [{ id: me, email: 'me@x.org' }, { id: extra, email: 'extra@x.org' }],
+    users: [],
+    'passport.profiles': [{ user_id: me, points: 1 }, { user_id: extra, points: 2 }],
+  };
+  it("gets that row, in the model's world too, for an identity that is no caller; a caller's stays missing and its case dropped", () => {
+    const stored = worldAsStored(plan, world, models, undefined, [{ caller: { kind: 'user', id: me, email: 'me@x.org' } }]);
+    expect(stored.users).toEqual([{ role: 'user', id: extra, email: 'extra@x.org', phone: null }]);
+    expect(unrealizableOnTarget(plan, stored, ['auth.users', 'users', 'passport.profiles'])).toBe('passport.profiles.user_id needs a users row the case lacks (foreign key)');
+    const anon = worldAsStored(plan, world, models, undefined, [{ caller: { kind: 'anon' } }]);
+    expect(anon.users.map((u) => u.id)).toEqual([me, extra]);
+    expect(unrealizableOnTarget(plan, anon, ['auth.users', 'users', 'passport.profiles'])).toBeUndefined();
   });
 });

@@ -76,19 +76,25 @@ export function qualifiedTable(name: string): string {
 const insertTexts = new Map<string, string>();
 const INSERT_TEXTS_MAX = 1024;
 
-function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string, identityAlways: readonly string[] = []): FixtureStatement {
+/** A lookup row the fillers made (fill-row.ts lookupRows): one the migrations seeded with that key stays as it is. */
+const NOTHING = Symbol('on conflict do nothing');
+
+/** `upsertOn`: a row already there under that key is updated; NOTHING: kept. */
+function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string | typeof NOTHING, identityAlways: readonly string[] = []): FixtureStatement {
   const target = qualifiedTable(table);
   const seen = new Set<string>();
   for (const r of rows) for (const k of Object.keys(r)) seen.add(k);
   const cols = [...seen];
-  const key = JSON.stringify([target, upsertOn ?? null, identityAlways, cols]);
+  const key = JSON.stringify([target, upsertOn === NOTHING ? '\u0000nothing' : (upsertOn ?? null), identityAlways, cols]);
   let marked = insertTexts.get(key);
   const p = new SqlParams();
   const rowsParam = p.bind(JSON.stringify(rows));
   if (marked === undefined) {
     // A fixture row keeps the model's key even where the target generates it always.
     const overriding = cols.some((c) => identityAlways.includes(c)) ? ' overriding system value' : '';
-    const upsert = upsertOn
+    const upsert = upsertOn === NOTHING
+      ? ' on conflict do nothing'
+      : upsertOn
       ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
       : '';
     marked = `insert into ${target} (${cols.map(ident).join(', ')})${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${rowsParam}::json) r${upsert}`;
@@ -210,7 +216,7 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const usersTable = mapping ? targetTable(mapping, 'users') : 'users';
   const usersId = (mapping && targetColumn(mapping, 'users', 'id')) || 'id';
   // Completed from the target's schema; parents a NOT NULL foreign key needs are created and written before it.
-  const { world: filled, parents } = plan.shapes ? fillWorldWithParents(world, plan.shapes) : { world, parents: [] as string[] };
+  const { world: filled, parents, lookups } = plan.shapes ? fillWorldWithParents(world, plan.shapes, new Set([...order, ...Object.keys(world)])) : { world, parents: [] as string[], lookups: [] as string[] };
   const seeded = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));
   const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
   const empty = childrenFirst(plan.emptyTables ?? [], plan.shapes).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
@@ -218,7 +224,8 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
     const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
     const identityAlways = shapeColumns(plan.shapes, table).identityAlways;
-    const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, upsertOn, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
+    const conflicts = lookups.includes(table) ? NOTHING : upsertOn;
+    const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, conflicts, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
   });
   if (Array.isArray(plan.bypassTriggers)) {
@@ -309,7 +316,7 @@ function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>
 
 /** A request with `rename` applied to every value it sends (bodies, arguments, filters); names as they are. */
 function valuesOfRequest(request: ApiRequest, rename: (v: Json) => Json): ApiRequest {
-  const written = textOfRequest(request, rename);
+  const written = textOfRequest(request, (values) => rename(values) as Row);
   if (!('filters' in written) || !written.filters.length) return written;
   return { ...written, filters: written.filters.map((f) => ({ ...f, value: rename(f.value as Json) as typeof f.value })) } as ApiRequest;
 }
@@ -321,19 +328,19 @@ function caseRows(world: World, steps: readonly { request: ApiRequest }[]): Reco
   return out;
 }
 
-/** A request with `inText` applied to what it writes (bodies, arguments); filters and names as they are. The same object when nothing changed. */
-function textOfRequest(request: ApiRequest, inText: (v: Json) => Json): ApiRequest {
+/** A request with `inText` applied to what it writes (each row, the patch, the arguments); filters and names as they are. The same object when nothing changed. */
+function textOfRequest(request: ApiRequest, inText: (values: Row) => Row): ApiRequest {
   const changed = (before: Json, after: Json) => JSON.stringify(before) !== JSON.stringify(after);
   if (request.kind === 'rpc') {
-    const args = inText(request.args) as Record<string, Json>;
+    const args = inText(request.args);
     return changed(request.args, args) ? { ...request, args } : request;
   }
   if (request.kind === 'insert') {
-    const rows = inText(request.rows) as Row[];
+    const rows = request.rows.map(inText);
     return changed(request.rows, rows) ? { ...request, rows } : request;
   }
   if (request.kind === 'update') {
-    const patch = inText(request.patch) as Row;
+    const patch = inText(request.patch);
     return changed(request.patch, patch) ? { ...request, patch } : request;
   }
   return request;
@@ -405,9 +412,69 @@ function constantDefaultsOf(plan: FixturePlan, modelTables: Readonly<Record<stri
  * the database has. Computed defaults (now(), nextval, gen_random_uuid()) stay out: such columns
  * are the model's `serverAssigned` ones, not compared. Unchanged without the target's catalog.
  */
-export function worldAsStored<S>(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly DrawnColumnFacts<S>[] }>>, settings?: S): World {
+export function worldAsStored<S>(
+  plan: FixturePlan,
+  world: World,
+  modelTables: Readonly<Record<string, { columns: readonly DrawnColumnFacts<S>[] }>>,
+  settings?: S,
+  steps: readonly { caller: Caller }[] = [],
+): World {
   const drawn = settings === undefined ? world : withTargetDrawn(world, modelTables, settings);
-  return plan.shapes ? withConstantDefaults(plan, drawn, modelTables) : drawn;
+  return plan.shapes ? withConstantDefaults(plan, withIdentityRows(plan, drawn, modelTables, steps), modelTables) : drawn;
+}
+
+/**
+ * A row naming an identity through a model table the target keys by auth.users (stranger-app-3:
+ * `passport.profiles.user_id references public.users`, whose `id references auth.users`) where the
+ * world has no row of that table for it (the model's people without a users row: R20's extra
+ * profiles): the target cannot hold it (a foreign key), so that row is made, in the model's world
+ * too, which then predicts from the row the target holds: its key, the columns it shares with
+ * auth.users (email) from the identity's row, null where the target allows it, the rest left to
+ * the target's constant defaults (withConstantDefaults). Never for a caller of the case (the row
+ * would give them a role the case did not draw: such a case stays dropped), nor where a column the
+ * model knows needs a value only the target's filler could make.
+ */
+function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>, steps: readonly { caller: Caller }[]): World {
+  const identities = new Map((world['auth.users'] ?? []).map((r) => [r.id, r]));
+  if (!identities.size) return world;
+  const shapes = plan.shapes!;
+  const mapping = plan.mapping;
+  const onTarget = (table: string) => (mapping ? targetTable(mapping, table) : table);
+  const columnOnTarget = (table: string, column: string) => (mapping ? targetColumn(mapping, table, column) : column);
+  const modelOf = new Map(Object.keys(modelTables).map((t) => [onTarget(t), t]));
+  const callers = new Set(steps.flatMap((s) => (s.caller.kind === 'user' ? [s.caller.id] : [])));
+  let out: World | undefined;
+  for (const [table, rows] of Object.entries(world)) {
+    if (!rows.length || !modelTables[table]) continue;
+    for (const c of shapes.get(onTarget(table)) ?? []) {
+      const parent = c.references && modelOf.get(c.references.table);
+      if (!parent || parent === table) continue;
+      const parentColumns = shapes.get(c.references!.table) ?? [];
+      if (parentColumns.find((p) => p.name === c.references!.column)?.references?.table !== 'auth.users') continue;
+      const column = modelTables[table].columns.find((m) => columnOnTarget(table, m.name) === c.name)?.name;
+      const key = modelTables[parent].columns.find((m) => columnOnTarget(parent, m.name) === c.references!.column)?.name;
+      if (!column || !key) continue;
+      for (const r of rows) {
+        const id = r[column];
+        const identity = identities.get(id);
+        const held = (out ?? world)[parent] ?? [];
+        if (!identity || typeof id !== 'string' || callers.has(id) || held.some((p) => p[key] === id)) continue;
+        const made: Row = { [key]: id };
+        let fits = true;
+        for (const m of modelTables[parent].columns) {
+          const shape = parentColumns.find((p) => p.name === columnOnTarget(parent, m.name));
+          if (m.name === key || !shape || shape.generated || shape.hasDefault) continue;
+          if (m.name in identity) made[m.name] = identity[m.name];
+          else if (!shape.notNull) made[m.name] = null;
+          else fits = false;
+        }
+        if (!fits) continue;
+        out ??= { ...world };
+        out[parent] = [...held, made];
+      }
+    }
+  }
+  return out ?? world;
 }
 
 /** The values the model draws where the target draws its own (ColumnSpec.targetDraws) written into each row, as the fixtures then write them. */
@@ -564,12 +631,22 @@ function requiredArgumentsLeftOut(plan: FixturePlan, message: string, sent: ApiR
   return undefined;
 }
 
+/**
+ * A constraint error Postgres raises only after the row passed its CHECK constraints (ExecInsert and
+ * ExecUpdate: row security's WITH CHECK, then NOT NULL and CHECK, then the unique indexes, then the
+ * foreign keys at the statement's end): a row a CHECK of the target's refuses never reaches them.
+ */
+function checkedAfterChecks(expected: Outcome): boolean {
+  return expected.kind === 'error' && (expected.code === '23505' || expected.code === '23503');
+}
+
 /** SQLSTATE query_canceled: what a statement_timeout raises. */
 const STATEMENT_TIMEOUT = '57014';
 
 /**
  * Why a step cannot be judged here, from the target's answer, or undefined: a statement timeout
- * cancelled it; or a CHECK the model does not have refused a write the model lets succeed; or a write the model lets succeed was refused it with 23503 for a value missing from a table the model does not
+ * cancelled it; or a CHECK the model does not have refused a write the model lets succeed (or
+ * refuses with a duplicate key or a missing parent, which Postgres checks after CHECKs); or a write the model lets succeed was refused it with 23503 for a value missing from a table the model does not
  * know (a lookup table the project seeds, say `units`): the model cannot write that table's
  * rows, so the case is a difference of schema. Only a success the model expected is dropped: a
  * write the model refuses that reached the foreign key check was let through by the target's rules.
@@ -579,9 +656,10 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
   // The API role's statement_timeout (3 s for anon, 8 s for authenticated on Supabase) cancelled
   // the request: a matter of time (a loaded machine, a slow query), which no rule speaks of.
   if (response.error?.code === STATEMENT_TIMEOUT && !(expected.kind === 'error' && expected.code === STATEMENT_TIMEOUT)) return "the API role's statement_timeout cancelled the request (57014): time, not rules (a loaded machine or a slow query)";
-  if (plan.shapes && response.error?.code === '23514' && (expected.kind === 'allowed' || expected.kind === 'filtered')) {
+  if (plan.shapes && response.error?.code === '23514' && (expected.kind === 'allowed' || expected.kind === 'filtered' || checkedAfterChecks(expected))) {
     // A CHECK of the project's own (a phone format) refusing a value the model's columns accept:
-    // the model's own CHECKs passed, so it is a difference of schema, not of rules.
+    // the model's own CHECKs passed, so it is a difference of schema, not of rules. So too where
+    // the model expects a duplicate key or a missing parent: Postgres checks a row's CHECKs first.
     const constraint = /violates check constraint "([^"]+)"/.exec(response.error.message)?.[1] ?? 'a CHECK';
     return `${constraint} refused a value the model writes (a CHECK the model does not have)`;
   }

@@ -106,6 +106,7 @@ const NULLS_COLLIDE = ' (NULLS NOT DISTINCT: two nulls collide)';
 function refusesValue(check: CheckForm, v: Json): boolean {
   if (check.kind === 'pattern') return typeof v === 'string' && matchesPattern(check.pattern, v) === false;
   if (check.kind === 'maxLength') return typeof v === 'string' && [...v].length > check.max;
+  if (check.kind === 'minLength') return typeof v === 'string' && [...v].length < check.min;
   if (check.kind === 'range') return typeof v === 'number' && ((check.min !== undefined && (check.strict ? v <= check.min : v < check.min)) || (check.max !== undefined && (check.strict ? v >= check.max : v > check.max)));
   return false;
 }
@@ -113,6 +114,7 @@ function refusesValue(check: CheckForm, v: Json): boolean {
 function describeCheck(check: CheckForm): string {
   if (check.kind === 'pattern') return `format ${check.pattern}`;
   if (check.kind === 'maxLength') return `at most ${check.max} characters`;
+  if (check.kind === 'minLength') return `at least ${check.min} characters`;
   if (check.kind === 'range') return [check.min !== undefined ? `${check.strict ? '>' : '>='} ${check.min}` : '', check.max !== undefined ? `${check.strict ? '<' : '<='} ${check.max}` : ''].filter(Boolean).join(' and ');
   return `= ${check.addends.join(' + ')}`;
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { definePack } from '../../engine/pack.ts';
 import { referenceModel } from './model/index.ts';
-import { ModelSettingsSchema, NOT_FOUND_REFUSING_FUNCTIONS, roleListMisfits } from './model/settings.ts';
+import { ModelSettingsSchema, NON_HANDLER_REFUSING_FUNCTIONS, NOT_FOUND_REFUSING_FUNCTIONS, roleListMisfits } from './model/settings.ts';
 import { catalogProperties, dataProperties } from './properties.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -67,6 +67,22 @@ export const referencePack = definePack({
       pattern: String.raw`not\s+found\s+or\b[^;]*\bthen\s+raise\s+exception\s+'NOT_AUTHORIZED'`,
       value: 'not-authorized',
       why: 'a missing ticket is refused as one out of scope',
+    })),
+    {
+      path: 'vs.handlerFiling',
+      policy: { table: 'vs_tickets', command: 'insert' },
+      // A handler helper OR-ed with the plain ticket's conditions (either order).
+      pattern: String.raw`handle\w*\s*\([^)]*\)[\s\S]*?\bOR\b[\s\S]*?public_title\s+IS\s+NULL|public_title\s+IS\s+NULL[\s\S]*?\bOR\b[\s\S]*?handle\w*\s*\(`,
+      value: 'handlers-in-scope',
+      why: 'a handler files a ticket with what they may set by an update',
+    },
+    ...NON_HANDLER_REFUSING_FUNCTIONS.map((fn) => ({
+      path: `refusals.nonHandlerAs.${fn}`,
+      fn,
+      // No handler helper called before the ticket is looked up in the caller's scope, and not finding it there refused otherwise than NOT_AUTHORIZED.
+      pattern: String.raw`^(?:(?!handler\s*\()[\s\S])*?\bnot\s+found\s+or\s+not\s+[\w.]*handle\w*\s*\([^;]*?\bthen\s+raise\s+exception\s+'(?!NOT_AUTHORIZED)`,
+      value: 'not-found',
+      why: 'a caller who handles no ticket is refused as not finding it',
     })),
   ],
   projectSettings: {

@@ -133,3 +133,18 @@ describe("Supabase Auth's tables in the compatibility layer", () => {
     ]);
   });
 });
+
+describe("Storage's tables in the compatibility layer", () => {
+  // Re-created after feedbase, whose storage migration seeds its buckets naming avif_autodetection:
+  // before the layer had Storage's every column, the migration stopped (column does not exist).
+  it('a migration seeding a bucket and an object names every column Storage gives them', async () => {
+    await client.query('begin');
+    try {
+      await client.query(`insert into storage.buckets (id, name, public, avif_autodetection, file_size_limit, allowed_mime_types, owner_id) values ('avatars', 'avatars', true, false, null, null, null)`);
+      const { rows } = await client.query(`insert into storage.objects (bucket_id, name, owner_id, version, user_metadata) values ('avatars', 'a/b.png', $1, 'v1', '{}') returning path_tokens`, [A]);
+      expect(rows).toEqual([{ path_tokens: ['a', 'b.png'] }]);
+    } finally {
+      await client.query('rollback');
+    }
+  });
+});

@@ -169,7 +169,8 @@ alter default privileges in schema public grant all on functions to anon, authen
 
 -- What every Supabase project has and migrations touch, as empty stubs: the realtime
 -- publication (`alter publication supabase_realtime add table …`), the storage schema with its
--- buckets and objects tables (policies on storage.objects), and the schemas pg_net and pg_cron
+-- buckets and objects tables with every column Supabase's Storage gives them (a migration seeding a
+-- bucket names `avif_autodetection`; policies on storage.objects), and the schemas pg_net and pg_cron
 -- create (net.*, cron.*), so a migration that names them applies. None of them does anything.
 do $$
 begin
@@ -187,8 +188,10 @@ create table if not exists storage.buckets (
   public boolean default false,
   created_at timestamptz default now(),
   updated_at timestamptz default now(),
+  avif_autodetection boolean default false,
   file_size_limit bigint,
-  allowed_mime_types text[]
+  allowed_mime_types text[],
+  owner_id text
 );
 create table if not exists storage.objects (
   id uuid primary key default gen_random_uuid(),
@@ -200,7 +203,9 @@ create table if not exists storage.objects (
   path_tokens text[] generated always as (string_to_array(name, '/')) stored,
   created_at timestamptz default now(),
   updated_at timestamptz default now(),
-  last_accessed_at timestamptz default now()
+  last_accessed_at timestamptz default now(),
+  version text,
+  user_metadata jsonb
 );
 alter table storage.objects enable row level security;
 alter table storage.buckets enable row level security;

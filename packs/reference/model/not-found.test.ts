@@ -41,3 +41,32 @@ describe('refusals.notFound', () => {
     expect(ModelSettingsSchema.safeParse({ refusals: { notFound: { soft_delete_x: 'raise' } } }).success).toBe(false);
   });
 });
+
+describe('refusals.nonHandlerAs (stranger-app-4: vs_set_public gates staff, then finds no ticket a non-handler handles)', () => {
+  const STAFF = { ...world.users[0], role: 'pr_staff', department: 'ENG' };
+  const vsWorld = { users: [STAFF], vs_categories: [], vs_tickets: [{ id: 'VS-1001', submitter_id: null, submitter_label: 's', target_dept: 'ENG', status: 'open', category: null, is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null }] };
+  const base = { roles: ['user', 'pr_staff', 'vs_staff'], staffRoles: ['pr_staff', 'vs_staff'], vs: { handlerRoles: ['vs_staff'] }, refusals: { codes: { 'not-found': 'P0002', 'not-authorized': '42501' } } };
+  const publish = (p_id: string): ApiRequest => ({ kind: 'rpc', fn: 'vs_set_public', args: { p_id, p_public: true, p_title: 'Headline' } });
+  const notFound = { kind: 'raised' as const, code: 'P0002', message: 'NOT_FOUND' };
+  const notAuthorized = { kind: 'raised' as const, code: '42501', message: 'NOT_AUTHORIZED' };
+
+  it('default: a staff member handling no VS ticket is not authorized, and a not-found fails naming the setting', () => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse(base));
+    const expected = predict(oracle, vsWorld, caller, publish('VS-1001')).outcome;
+    expect(compareOutcomes(expected, notAuthorized)).toBeUndefined();
+    expect(compareOutcomes(expected, notFound)?.reason).toMatch(/refusals\.nonHandlerAs\.vs_set_public/);
+  });
+
+  it('not-found: the same refusal for an existing ticket and a missing one; a non-staff caller may still be refused by the staff gate, a null role fails closed', () => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({ ...base, refusals: { ...base.refusals, nonHandlerAs: { vs_set_public: 'not-found' } } }));
+    for (const id of ['VS-1001', 'VS-404']) {
+      const expected = predict(oracle, vsWorld, caller, publish(id)).outcome;
+      expect(compareOutcomes(expected, notFound)).toBeUndefined();
+      expect(compareOutcomes(expected, notAuthorized)).toBeDefined();
+    }
+    const user = { ...vsWorld, users: [{ ...STAFF, role: 'user' }] };
+    expect(compareOutcomes(predict(oracle, user, caller, publish('VS-1001')).outcome, notAuthorized)).toBeUndefined();
+    const noRole = { ...vsWorld, users: [{ ...STAFF, role: null }] };
+    expect(compareOutcomes(predict(oracle, noRole, caller, publish('VS-1001')).outcome, notFound)).toBeDefined();
+  });
+});

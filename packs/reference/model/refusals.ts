@@ -4,7 +4,7 @@
  * spec names it). One place, so a guard and a function refusing for the same reason agree.
  */
 import { allowed, raised, type Outcome } from '../../../engine/model/outcome.ts';
-import type { ModelSettings, NOT_FOUND_REFUSING_FUNCTIONS } from './settings.ts';
+import type { ModelSettings, NON_HANDLER_REFUSING_FUNCTIONS, NOT_FOUND_REFUSING_FUNCTIONS } from './settings.ts';
 
 export type RefusalReason = keyof ModelSettings['refusals']['messages'];
 
@@ -37,6 +37,16 @@ export function notFoundRefusal(settings: ModelSettings, fn: (typeof NOT_FOUND_R
   const outcome = refusal(settings, as, as === 'not-found' ? message : undefined);
   if (outcome.kind !== 'raised' || !outcome.refusal) return outcome;
   return { ...outcome, refusal: { ...outcome.refusal, codeSetting: `${outcome.refusal.codeSetting} or refusals.notFoundAs.${fn}` } };
+}
+
+/**
+ * `fn`'s refusal of a caller with a role who handles no VS ticket: not-authorized, or as a ticket
+ * it cannot find where settings.refusals.nonHandlerAs names `fn` so; either names that setting.
+ */
+export function nonHandlerRefusal(settings: ModelSettings, fn: (typeof NON_HANDLER_REFUSING_FUNCTIONS)[number]): Outcome {
+  const outcome = settings.refusals.nonHandlerAs[fn] === 'not-found' ? notFoundRefusal(settings, fn, `${fn}: the caller handles no ticket`) : refusal(settings, 'not-authorized');
+  if (outcome.kind !== 'raised' || !outcome.refusal) return outcome;
+  return { ...outcome, refusal: { ...outcome.refusal, codeSetting: `${outcome.refusal.codeSetting} or refusals.nonHandlerAs.${fn}` } };
 }
 
 /** Spec §7 and rule 20 name this text for passport.admin_leaderboard: not a setting. */

@@ -330,6 +330,16 @@ describe('refusals the spec orders not: any that applies to the caller\'s own ti
     // A ticket the caller handles is found: only the remark's refusal.
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeDefined();
   });
+
+  it('vs_post_public_comment with a blank body on a problem not found: either refusal (stranger-app-4 looks the problem up first); on one found, only the blank body', () => {
+    const board = { ...w, vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [{ ...TICKET, category: 'wifi', is_public: true, public_title: 'Wifi drops' }] };
+    const comment = (p_ref: string) => ({ kind: 'rpc', fn: 'vs_post_public_comment', args: { p_ref, p_body: ' ' } }) as ApiRequest;
+    const notFound = { kind: 'raised' as const, code: 'P0002', message: 'NOT_FOUND' };
+    const missing = predict(oracle, board, caller, comment('pub-0000')).outcome;
+    expect(missing).toMatchObject({ kind: 'raised', refusal: { reason: 'argument-required' } });
+    expect(byName(missing, notFound)).toEqual({ reading: REFUSAL_ORDER_OPEN });
+    expect(compareOutcomes(predict(oracle, board, caller, comment(vsPublicRef('VS-1001', oracle.settings)!)).outcome, notFound)).toBeDefined();
+  });
 });
 
 describe('public comments by ticket id from staff handlers only (vs.publicCommentKey, vs.publicCommenters)', () => {
@@ -374,5 +384,42 @@ describe('public comments by ticket id from staff handlers only (vs.publicCommen
     const entry = { predicted: answer(vsPublicRef('VS-2001', drawing.settings)!), observed: answer('0b6f1d1e-6c52-4d1b-9a3e-1f2a3b4c5d6e'), masked: [], hints: {}, comparedAs: comparedAsFor(drawing, problem, inserted) };
     expect(compareOutcomes(entry.predicted, entry.observed, [], entry.comparedAs)).toBeUndefined();
     expect(acceptedBy(entry)).toBeUndefined();
+  });
+});
+
+describe('vs.handlerFiling (stranger-app-4: a handler files a ticket of their department with what they may set by an update)', () => {
+  const settings = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } };
+  const w = (role: string) => ({ users: [{ ...world(role).users[0], department: 'ENG' }], vs_categories: [], vs_tickets: [{ id: 'VS-1001', submitter_id: null, submitter_label: 's', target_dept: 'ENG', status: 'open', category: null, is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null }] });
+  const file = (row: Row): ApiRequest => ({ kind: 'insert', table: 'vs_tickets', rows: [{ id: 'VS-2001', submitter_id: ME, submitter_label: 'Student 1', target_dept: 'ENG', report: 'r', ...row }], returning: 'minimal' });
+  const rls = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
+  const filing = referenceOracleWith(ModelSettingsSchema.parse({ ...settings, vs: { ...settings.vs, handlerFiling: 'handlers-in-scope' } }));
+
+  it('nobody (default): a handler’s ticket filed with duplicate_of set is refused', () => {
+    expect(compareOutcomes(predict(referenceOracleWith(ModelSettingsSchema.parse(settings)), w('vs_staff'), caller, file({ duplicate_of: 'VS-1001' })).outcome, rls)).toBeUndefined();
+  });
+
+  it('handlers-in-scope: a handler in scope files it; a submitter who handles nothing, or a visible remark naming a ticket, is still refused', () => {
+    expect(predict(filing, w('vs_staff'), caller, file({ duplicate_of: 'VS-1001', public_title: 'Wifi', tags: ['wifi'] })).outcome).toMatchObject({ kind: 'allowed' });
+    expect(predict(filing, w('vs_staff'), caller, file({ remarks: [{ vis: 'staff', by: 'staff', text: 'see VS-1001', internal: true }] })).outcome).toMatchObject({ kind: 'allowed' });
+    expect(compareOutcomes(predict(filing, w('vs_staff'), caller, file({ remarks: [{ vis: 'ticket', by: 'staff', text: 'see VS-1001' }] })).outcome, rls)).toBeUndefined();
+    expect(compareOutcomes(predict(filing, w('user'), caller, file({ public_title: 'Wifi' })).outcome, rls)).toBeUndefined();
+    expect(compareOutcomes(predict(filing, w('user'), caller, file({ remarks: [{ vis: 'internal', by: 'Admin', text: 'x' }] })).outcome, rls)).toBeUndefined();
+  });
+});
+
+describe('team members found by e-mail lower-cased and trimmed, or more strictly (team.email-matched-strictly)', () => {
+  const member = (email: string) => ({ id: 'm1', node_id: 'n1', name: 'M', nickname: null, position: null, email, student_id: null, year: null, major: null, permissions: ['vs'], vs_dept: 'ART', project_seat: null, user_id: null });
+  const w = (email: string) => ({ 'auth.users': [{ id: ME, email: 'me@x' }], users: world('user').users, team_nodes: [], team_members: [member(email)] });
+  const sync = { kind: 'rpc', fn: 'sync_my_team_permissions', args: {} } as ApiRequest;
+  const none = { kind: 'allowed' as const, rows: [{ permissions: [], vs_dept: null }], affected: 1 };
+  const found = { kind: 'allowed' as const, rows: [{ permissions: ['vs'], vs_dept: 'ART' }], affected: 1 };
+
+  it('a member whose stored e-mail differs in case or by a trailing space: found (the model), or not (stranger-app-4: a citext `=` under search_path \'\' compares as text), as securely; one matching as written must be found', () => {
+    for (const stored of ['ME@x', 'me@x ']) {
+      const expected = predict(oracle, w(stored), caller, sync).outcome;
+      expect(compareOutcomes(expected, found)).toBeUndefined();
+      expect(acceptedBy({ predicted: expected, observed: none, masked: [], hints: {} })).toEqual({ reading: 'team.email-matched-strictly' });
+    }
+    expect(compareOutcomes(predict(oracle, w('me@x'), caller, sync).outcome, none)).toBeDefined();
   });
 });

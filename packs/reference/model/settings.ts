@@ -46,6 +46,9 @@ const privileges = z.array(z.enum(['select', 'insert', 'update', 'delete']));
 /** The VS functions refusing a ticket they cannot find (refusals.notFoundAs). */
 export const NOT_FOUND_REFUSING_FUNCTIONS = ['merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment'] as const;
 
+/** The VS handlers' functions refusing a caller who handles no ticket (refusals.nonHandlerAs). */
+export const NON_HANDLER_REFUSING_FUNCTIONS = ['merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public'] as const;
+
 export const ModelSettingsSchema = z
   .object({
     /** Application roles held in users.role (spec §1 lists them; "admin" is our name for the admin role). */
@@ -229,6 +232,16 @@ export const ModelSettingsSchema = z
          * entry with internal: true, so the submitter never sees it.
          */
         idBearingRemarks: z.enum(['refused', 'marked-internal']).default('refused'),
+        /**
+         * Who files a ticket with what rule 3 keeps from its submitter (is_public, public_title,
+         * duplicate_of, a status, tags, remarks, public comments) already set: `nobody` (default,
+         * the reference: every ticket is filed plain) or `handlers-in-scope` (a submitter who handles
+         * the ticket's department, and may set those by an update: rule 1 exempts handlers; a
+         * visible remark carrying a ticket id is still refused, rule 12). The spec is silent on
+         * filing; both are secure. `policyfuzz init` proposes `handlers-in-scope` where the INSERT
+         * policy's check lets a handler helper stand for the plain-ticket conditions.
+         */
+        handlerFiling: z.enum(['nobody', 'handlers-in-scope']).default('nobody'),
         /**
          * The public board's handle of a ticket (vs_tickets.public_ref, generated): prefix plus the
          * first `length` hex digits of a digest of the id. The spec only says it is not the id
@@ -438,6 +451,13 @@ export const ModelSettingsSchema = z
          * missing ones is an existence oracle. A failure on it names this setting.
          */
         notFoundAs: z.partialRecord(z.enum(NOT_FOUND_REFUSING_FUNCTIONS), z.enum(['not-found', 'not-authorized'])).default({}),
+        /**
+         * The refusal of a VS handler's function called by a caller with a role who handles no
+         * VS ticket, per function: `not-authorized` (default, rule 9's) or `not-found` (a function
+         * gating callers otherwise, staff say, and then finding no ticket in their scope). Each
+         * tells nothing of which ids exist; one of them, not either per call.
+         */
+        nonHandlerAs: z.partialRecord(z.enum(NON_HANDLER_REFUSING_FUNCTIONS), z.enum(['not-authorized', 'not-found'])).default({}),
       })
       .prefault({}),
   })

@@ -147,4 +147,4 @@ as $$ select 'pub-' || substr(md5(p_id), 1, 12) $$;
 
 revoke execute on all functions in schema private from public, anon, authenticated;
 grant execute on function private.is_admin(), private.can_handle_vs(text), private.can_handle_pr(),
-  private.can_manage_shop(), private.can_manage_students(), private.trusted_write(), private.is_vs_handler() to anon, authenticated;
+  private.can_manage_shop(), private.can_manage_students(), private.is_vs_handler() to anon, authenticated;

@@ -168,4 +168,4 @@ create trigger shop_orders_guard before update on public.shop_orders
 
 revoke execute on all functions in schema private from public, anon, authenticated;
 grant execute on function private.is_admin(), private.can_handle_vs(text), private.can_handle_pr(),
-  private.can_manage_shop(), private.can_manage_students(), private.trusted_write() to anon, authenticated;
+  private.can_manage_shop(), private.can_manage_students() to anon, authenticated;

@@ -138,13 +138,19 @@ create policy vs_read on public.vs_tickets for select to authenticated
          and (submitter_id = (select auth.uid()) or public.can_handle_vs_dept(target_dept)));
 
 -- a submitter files a fresh ticket; nothing published, tagged or merged at filing
+-- A handler files a ticket of their department as they could update it (rule 1 exempts them),
+-- but no visible remark naming a ticket (rule 12); anyone else files it plain, no remarks either
+-- (rule 3: a submitter's entries are ticket remarks by their label; found by policyfuzz, R03).
 create policy vs_insert on public.vs_tickets for insert to authenticated
   with check (
     submitter_id = (select auth.uid())
     and deleted_at is null
-    and (public.can_handle_vs_dept(target_dept)
+    and ((public.can_handle_vs_dept(target_dept)
+          and not exists (select 1 from jsonb_array_elements(case when jsonb_typeof(remarks) = 'array' then remarks else '[]' end) e
+                           where e ->> 'vis' = 'ticket' and e -> 'internal' is distinct from 'true'::jsonb
+                             and public.vs_text_names_ticket(e::text)))
          or (not is_public and public_title is null and tags = '{}' and duplicate_of is null
-             and status = 'open' and public_comments = '[]')));
+             and status = 'open' and public_comments = '[]' and remarks = '[]')));
 
 create policy vs_update on public.vs_tickets for update to authenticated
   using (deleted_at is null

@@ -11,8 +11,8 @@
  */
 import type { FunctionModel } from '../../../../engine/model/function-model.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
-import { allowed, secureReading } from '../../../../engine/model/outcome.ts';
-import { canonicalJson } from '../../../../engine/model/values.ts';
+import { allowed, secureReading, type Outcome } from '../../../../engine/model/outcome.ts';
+import { canonicalJson, jsonEqual } from '../../../../engine/model/values.ts';
 import { refusal } from '../refusals.ts';
 import { nodeEffectivelyPublic } from '../tables/team.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
@@ -21,19 +21,44 @@ import { take } from '../branches.ts';
 
 const byText = (a: Json | undefined, b: Json | undefined) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
 
-export function teamPermissionsForEmail(world: World, email: Json | undefined): string[] {
+/**
+ * How a member's e-mail is matched to a person's: lower-cased and trimmed (the model), or only
+ * ignoring case (a citext `=`), or as written (a text `=`, or a citext one resolved to text's
+ * under `search_path = ''`). The spec names no match, and finding fewer members grants fewer
+ * permissions: the stricter ones are as secure (EMAIL_MATCHED_STRICTLY).
+ */
+type EmailMatch = 'normalized' | 'case-insensitive' | 'exact';
+
+const memberOf = (m: Row, email: Json | undefined, match: EmailMatch) => {
+  if (!sameEmail(m.email, email)) return false;
+  const kind = emailMatchKind(m.email, String(email));
+  return match === 'normalized' || kind === 'exact' || (match === 'case-insensitive' && kind === 'case-only');
+};
+
+/** The secure reading of answers found without the members an e-mail matches only once trimmed or lower-cased. */
+export const EMAIL_MATCHED_STRICTLY = 'team.email-matched-strictly';
+
+/** `answer` by the model's match, with each stricter one's answer, where it differs, as the secure reading. */
+function orStricter(answer: (match: EmailMatch) => Outcome): Outcome {
+  const model = answer('normalized');
+  const rowsOfAnswer = (o: Outcome) => (o.kind === 'allowed' ? o.rows : null);
+  const stricter = (['case-insensitive', 'exact'] as const).map(answer).filter((o, i, all) => !jsonEqual(rowsOfAnswer(o), rowsOfAnswer(model)) && all.findIndex((x) => jsonEqual(rowsOfAnswer(x), rowsOfAnswer(o))) === i);
+  return stricter.length ? { ...model, orElse: [...(model.orElse ?? []), ...stricter.map((o) => secureReading(EMAIL_MATCHED_STRICTLY, o))] } : model;
+}
+
+export function teamPermissionsForEmail(world: World, email: Json | undefined, match: EmailMatch = 'normalized'): string[] {
   const perms = new Set<string>();
   for (const m of rowsOf(world, 'team_members')) {
-    if (!sameEmail(m.email, email)) continue;
+    if (!memberOf(m, email, match)) continue;
     take(`R17.member.${emailMatchKind(m.email, String(email))}`);
     for (const p of Array.isArray(m.permissions) ? m.permissions : []) if (typeof p === 'string') perms.add(p);
   }
   return [...perms].sort(byText);
 }
 
-export function teamVsDeptForEmail(world: World, email: Json | undefined): string | null {
+export function teamVsDeptForEmail(world: World, email: Json | undefined, match: EmailMatch = 'normalized'): string | null {
   const depts = rowsOf(world, 'team_members')
-    .filter((m) => sameEmail(m.email, email) && typeof m.vs_dept === 'string')
+    .filter((m) => memberOf(m, email, match) && typeof m.vs_dept === 'string')
     .map((m) => m.vs_dept as string)
     .sort(byText);
   return depts[0] ?? null;
@@ -79,7 +104,7 @@ export const teamFunctions: FunctionModel[] = [
       const ctx = ruleContext(world, caller, settings);
       if (ctx.uid === null) return take('R20.sync.no-session'), { outcome: refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'), world };
       const email = authEmail(ctx);
-      const answer = allowed([{ permissions: teamPermissionsForEmail(world, email), vs_dept: teamVsDeptForEmail(world, email) }], 1);
+      const answer = orStricter((match) => allowed([{ permissions: teamPermissionsForEmail(world, email, match), vs_dept: teamVsDeptForEmail(world, email, match) }], 1));
       // A caller with no e-mail (no users row, settings.students.callerEmail users-row) holds nothing: refusing them is as secure.
       return { outcome: email === null ? { ...answer, orElse: [secureReading('team.sync-no-email-refused', refusal(settings, 'not-authorized', 'NOT_AUTHORIZED'))] } : answer, world };
     },
@@ -89,13 +114,13 @@ export const teamFunctions: FunctionModel[] = [
     args: ['p_email'],
     executableBy: ['service_role'],
     // A text[] answer reads back as one row per element.
-    predict: (world, _caller, args) => ({ outcome: allowed(teamPermissionsForEmail(world, args.p_email).map((value) => ({ value })), 1), world }),
+    predict: (world, _caller, args) => ({ outcome: orStricter((match) => allowed(teamPermissionsForEmail(world, args.p_email, match).map((value) => ({ value })), 1)), world }),
   },
   {
     name: 'effective_team_vs_dept_for_email',
     args: ['p_email'],
     executableBy: ['service_role'],
-    predict: (world, _caller, args) => ({ outcome: scalarAnswer(teamVsDeptForEmail(world, args.p_email)), world }),
+    predict: (world, _caller, args) => ({ outcome: orStricter((match) => scalarAnswer(teamVsDeptForEmail(world, args.p_email, match))), world }),
   },
   {
     name: 'node_effective_is_public',

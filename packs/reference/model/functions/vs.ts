@@ -16,8 +16,8 @@ import type { ExecuteGrantee, FunctionModel } from '../../../../engine/model/fun
 import { currentUserIsStaff, currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed, orAlso, secureReading, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
-import { NOT_FOUND_SETTING, notFoundAnswer, notFoundRefusal, refusal } from '../refusals.ts';
-import { storableDepartment, type ModelSettings } from '../settings.ts';
+import { NOT_FOUND_SETTING, nonHandlerRefusal, notFoundAnswer, notFoundRefusal, refusal } from '../refusals.ts';
+import { storableDepartment, type ModelSettings, type NON_HANDLER_REFUSING_FUNCTIONS } from '../settings.ts';
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
@@ -109,15 +109,21 @@ const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
 /** Decides what a caller who handles nothing gets from find_similar_vs_tickets. */
 const SIMILAR_FOR_NON_HANDLER_SETTING = 'vs.similarForNonHandler';
 
-/** A VS handler's function called by someone who is not one (rule 9). */
-const notHandler = (world: World, settings: ModelSettings): Prediction => (take('R09.caller.not-handler'), fail(world, refusal(settings, 'not-authorized')));
+/**
+ * A VS handler's function called by someone who is not one (rule 9): not authorized, or for `fn`
+ * a caller with a role refused as settings.refusals.nonHandlerAs says (a null role fails closed, §7).
+ */
+const notHandler = (world: World, settings: ModelSettings, ctx?: RuleContext, fn?: (typeof NON_HANDLER_REFUSING_FUNCTIONS)[number]): Prediction => (
+  take('R09.caller.not-handler'), fail(world, fn && ctx && currentUserRole(ctx) !== null ? nonHandlerRefusal(settings, fn) : refusal(settings, 'not-authorized'))
+);
 
 /**
  * Rule 13's "a headline written by staff": a schema letting only staff handlers publish refuses a
  * handler who is not staff (a permission holder), as securely as the model's any-handler reading.
  */
 function orRefusedIfNotStaff(ctx: RuleContext, p: Prediction): Prediction {
-  if (!isVsHandler(ctx) || currentUserIsStaff(ctx)) return p;
+  // A non-handler is refused so already, unless refused as not finding the ticket (refusals.nonHandlerAs): a staff gate before that is as secure.
+  if (currentUserIsStaff(ctx) || (!isVsHandler(ctx) && ctx.settings.refusals.nonHandlerAs.vs_set_public !== 'not-found')) return p;
   const notStaff = secureReading('vs.set-public-staff-only', refusal(ctx.settings, 'not-authorized'));
   return { ...p, outcome: p.outcome.kind === 'allowed' ? { ...p.outcome, orElse: [...(p.outcome.orElse ?? []), notStaff] } : orAlso(p.outcome, [notStaff]) };
 }
@@ -196,7 +202,7 @@ const vsFunctionList: FunctionModel[] = [
   {
     ...fn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
       const ctx = ctxOf(world, caller, settings);
-      if (!isVsHandler(ctx)) return notHandler(world, settings);
+      if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'merge_vs_tickets');
       const d = handled(ctx, a.p_duplicate);
       const p = d && handled(ctx, a.p_primary);
       if (!d || !p) return take('R09.merge.not-found'), fail(world, notFoundRefusal(settings, 'merge_vs_tickets', 'merge: ticket not found'));
@@ -224,7 +230,7 @@ const vsFunctionList: FunctionModel[] = [
 
   fn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return notHandler(world, settings);
+    if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_transfer_dept');
     take(`R08.transfer.destination-${blankness(a.p_dept, settings)}`);
     if (blank(a.p_dept, settings)) return fail(world, refusal(settings, 'destination-required', 'transfer: a destination department is required'));
     const remarks = a.p_remarks ?? [];
@@ -252,7 +258,7 @@ const vsFunctionList: FunctionModel[] = [
   fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     return orRefusedIfNotStaff(ctx, (() => {
-    if (!isVsHandler(ctx)) return notHandler(world, settings);
+    if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_set_public');
     if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
     const t = handled(ctx, a.p_id);
     if (!t) return take('R13.publish.not-found'), fail(world, notFoundRefusal(settings, 'vs_set_public', 'publish: ticket not found'));
@@ -281,7 +287,11 @@ const vsFunctionList: FunctionModel[] = [
       if (!t) return take('R13.comment.not-found'), fail(world, notFoundRefusal(settings, 'vs_post_public_comment', 'comment: problem not found'));
       if (!currentUserIsStaff(ctx) || !vsInScope(ctx, t.target_dept)) return fail(world, refusal(settings, 'not-authorized'));
     }
-    if (blank(a.p_body, settings)) return take('R13.comment.body-blank'), fail(world, refusal(settings, 'argument-required', 'comment: a body is required'));
+    // A blank comment on a problem not found: the spec orders the two refusals not, and the board's problems are public.
+    if (blank(a.p_body, settings)) {
+      const bodyRequired = refusal(settings, 'argument-required', 'comment: a body is required');
+      return take('R13.comment.body-blank'), fail(world, t ? bodyRequired : orAlso(bodyRequired, [secureReading(REFUSAL_ORDER_OPEN, notFoundRefusal(settings, 'vs_post_public_comment', 'comment: problem not found'))]));
+    }
     if (t && repeatsReport(a.p_body, t.report, settings)) return fail(world, refusal(settings, 'repeats-report', 'comment: the comment repeats the report'));
     if (!t) return take('R13.comment.not-found'), fail(world, notFoundRefusal(settings, 'vs_post_public_comment', 'comment: problem not found'));
     take('R13.comment.posted');

@@ -171,6 +171,26 @@ export const vsTicketsGuard: OwnerGuard = {
   branch: (decision) => take(`R01.vs_tickets.${decision}`),
 };
 
+/** Rule 3: a ticket filed with nothing its submitter may not set. */
+const filedPlain = (row: Row): boolean =>
+  row.is_public === false &&
+  row.public_title === null &&
+  row.duplicate_of === null &&
+  row.status === 'open' &&
+  Array.isArray(row.tags) &&
+  row.tags.length === 0 &&
+  jsonEqual(row.remarks, []) &&
+  jsonEqual(row.public_comments, []);
+
+/**
+ * A handler filing a ticket of their own scope with what they may set by an update
+ * (settings.vs.handlerFiling): rule 12 still keeps ticket ids out of visible remarks.
+ */
+const filedByHandler = (row: Row, ctx: RuleContext): boolean =>
+  ctx.settings.vs.handlerFiling === 'handlers-in-scope' &&
+  vsInScope(ctx, row.target_dept) &&
+  (!Array.isArray(row.remarks) || !row.remarks.some((e) => isSubmitterVisibleRemark(e) && carriesOtherTicketId(e, row.id, ctx.world)));
+
 const visible = (row: Row, ctx: RuleContext) => notDeleted(row) && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
 
 function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
@@ -318,18 +338,7 @@ export const vsTicketsTable: TableModel = {
   rowSecurity: true,
   rules: {
     select: visible,
-    insertCheck: (row, ctx) =>
-      isSubmitter(row, ctx) &&
-      currentUserRole(ctx) !== null &&
-      notDeleted(row) &&
-      row.is_public === false &&
-      row.public_title === null &&
-      row.duplicate_of === null &&
-      row.status === 'open' &&
-      Array.isArray(row.tags) &&
-      row.tags.length === 0 &&
-      jsonEqual(row.remarks, []) &&
-      jsonEqual(row.public_comments, []),
+    insertCheck: (row, ctx) => isSubmitter(row, ctx) && currentUserRole(ctx) !== null && notDeleted(row) && (filedPlain(row) || filedByHandler(row, ctx)),
     updateUsing: visible,
     updateCheck: (row, ctx) => {
       const submitter = notDeleted(row) && isSubmitter(row, ctx);

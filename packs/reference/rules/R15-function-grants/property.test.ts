@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { compareFunctions } from '../../../../engine/checker/catalog.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareFunctions, POLICY_HELPER_EXECUTE, PUBLIC_EXECUTE_EVERY_API_ROLE } from '../../../../engine/checker/catalog.ts';
+import { runCatalogProperty } from '../../../../engine/runner/catalog-property.ts';
+import type { Environment } from '../../../../engine/runner/environment.ts';
 import { describeBothHalvesHold } from '../../../../testing/property-holds.ts';
+import { referenceEnvironment } from '../../../../testing/reference.ts';
+import { referenceOracle } from '../../model/index.ts';
 import { R15, R15_CATALOG } from './property.ts';
 
 describeBothHalvesHold(R15, R15_CATALOG, {
@@ -9,20 +13,82 @@ describeBothHalvesHold(R15, R15_CATALOG, {
 });
 
 describe('compareFunctions', () => {
-  const fn = (name: string, executable: Partial<Record<'anon' | 'authenticated' | 'service_role' | 'public', boolean>>) => ({
-    name,
-    signature: `public.${name}()`,
+  const fn = (name: string, executable: Partial<Record<'anon' | 'authenticated' | 'service_role' | 'public', boolean>>, schema = 'public') => ({
+    name: schema === 'public' ? name : `${schema}.${name}`,
+    schema,
+    signature: `${schema}.${name}()`,
     executable: { anon: false, authenticated: false, service_role: false, public: false, ...executable },
   });
-  it('an unknown function is a finding, whatever its grants', () => {
-    expect(compareFunctions([fn('later_helper', {})], new Map()).findings).toHaveLength(1);
+  it('an unknown function anon, authenticated or PUBLIC may execute is a finding; one they may not holds rule 15', () => {
+    for (const who of ['anon', 'authenticated', 'public'] as const) expect(compareFunctions([fn('later_helper', { [who]: true })], new Map()).findings).toHaveLength(1);
+    expect(compareFunctions([fn('server_only', { service_role: true }), fn('trigger_body', {})], new Map())).toEqual({ granted: 0, withheld: 2, findings: [] });
   });
-  it('a PUBLIC grant is a finding even when the roles agree', () => {
-    const r = compareFunctions([fn('f', { anon: true, authenticated: true, public: true })], new Map([['f', ['anon', 'authenticated'] as const]]));
+  it('a PUBLIC grant is a finding where the model withholds an API role, a named reading where it grants every one', () => {
+    const r = compareFunctions([fn('f', { anon: true, authenticated: true, service_role: true, public: true })], new Map([['f', ['anon', 'authenticated'] as const]]));
     expect(r.findings.some((f) => f.includes('PUBLIC'))).toBe(true);
+    const all = compareFunctions([fn('f', { anon: true, authenticated: true, service_role: true, public: true })], new Map([['f', ['anon', 'authenticated', 'service_role'] as const]]));
+    expect(all).toEqual({ granted: 3, withheld: 0, findings: [], readings: { [PUBLIC_EXECUTE_EVERY_API_ROLE]: ['public.f()'] } });
   });
   it('agreement counts granted and withheld grants', () => {
     const r = compareFunctions([fn('f', { service_role: true })], new Map([['f', ['service_role'] as const]]));
     expect(r).toEqual({ granted: 1, withheld: 3, findings: [] });
+  });
+  it('an unknown helper a policy calls, executable by the API roles: accepted outside the API, a finding as an RPC or with PUBLIC', () => {
+    const calledBy = new Map([['private.is_moderator()', ['policy p on table t']], ['public.is_moderator()', ['policy p on table t']]]);
+    const callers = { calledBy, exposedSchemas: ['public'] };
+    const helper = fn('is_moderator', { anon: true, authenticated: true }, 'private');
+    expect(compareFunctions([helper], new Map(), callers)).toEqual({ granted: 1, withheld: 0, findings: [], readings: { [POLICY_HELPER_EXECUTE]: ['private.is_moderator()'] } });
+    expect(compareFunctions([fn('is_moderator', { authenticated: true })], new Map(), callers).findings).toEqual([expect.stringMatching(/calls it, but public is exposed: anyone holding EXECUTE calls it as an RPC/)]);
+    expect(compareFunctions([{ ...helper, executable: { ...helper.executable, public: true } }], new Map(), callers).findings).toEqual([expect.stringMatching(/not PUBLIC \(revoke it from public\)$/)]);
+  });
+});
+
+/**
+ * Rule 15's policy helpers on a database (stranger-app-3's `private.is_admin()`, called by its
+ * policies as the caller): which functions a policy, a view or an invoker body calls is read from
+ * the catalog. A re-creation on the reference, in a transaction rolled back after.
+ */
+describe('R15:catalog and the helpers policies call (readInvokerCallers)', () => {
+  let env: Environment;
+  beforeAll(async () => {
+    env = await referenceEnvironment({ workers: 1 });
+  });
+  afterAll(() => env?.close());
+
+  const helper = (name: string, role: string, definer = true) => `
+    create function private.${name}() returns boolean language sql stable ${definer ? 'security definer' : ''} set search_path = '' as $$ select false $$;
+    revoke execute on function private.${name}() from public, anon, authenticated;
+    grant execute on function private.${name}() to ${role};`;
+  async function catalogWith(sql: string) {
+    const client = env.workers[0].client;
+    await client.query('begin');
+    try {
+      await client.query(sql);
+      return await runCatalogProperty(env, R15_CATALOG, { seed: 1, ...referenceOracle });
+    } finally {
+      await client.query('rollback');
+    }
+  }
+
+  it('a private helper a policy calls, executable by authenticated, passes, named; the same helper no policy calls fails', async () => {
+    const policy = `create policy projects_moderated on public.projects for select to authenticated using (private.is_moderator());`;
+    const called = await catalogWith(helper('is_moderator', 'authenticated') + policy);
+    expect(called.failure?.message).toBeUndefined();
+    expect(called.status).toBe('passed');
+    expect(called.note).toMatch(/accepted as secure readings: policy-helper-execute \(1: private\.is_moderator\(\)\)/);
+    const uncalled = await catalogWith(helper('is_moderator', 'anon'));
+    expect(uncalled.failure?.message).toMatch(/private\.is_moderator\(\): not in the model \(executable by anon\); no policy, view or default calls it/);
+  });
+
+  it('a helper an invoker trigger body calls is reached; one only a definer body calls is not (it runs as the owner)', async () => {
+    const trigger = (definer: boolean) => `
+      create function private.check_project() returns trigger language plpgsql ${definer ? 'security definer' : ''} set search_path = '' as $$
+      begin if not private.may_write_project() then raise exception 'no (private.not_a_call())'; end if; return new; end $$;
+      revoke execute on function private.check_project() from public, anon, authenticated;
+      create trigger projects_checked before insert on public.projects for each row execute function private.check_project();`;
+    const invoker = await catalogWith(helper('may_write_project', 'authenticated') + trigger(false));
+    expect(invoker.failure?.message).toBeUndefined();
+    const definer = await catalogWith(helper('may_write_project', 'authenticated') + trigger(true));
+    expect(definer.failure?.message).toMatch(/private\.may_write_project\(\): not in the model \(executable by authenticated\)/);
   });
 });

@@ -7,7 +7,9 @@
  * person of any role or the server, with arguments about someone else, and compares "42501 by
  * grant" and the answer with the model; R15 (catalog) lists every function in the exposed
  * schemas and private and compares who may execute it with functionModels + privateFunctions —
- * a function the model does not know (created later, default privileges, no revoke) is a finding.
+ * a function the model does not know (created later, default privileges, no revoke) is a finding
+ * where anon, authenticated or PUBLIC may execute it, unless it is a policy helper outside the
+ * API (engine/checker/catalog.ts POLICY_HELPER_EXECUTE).
  */
 import fc from 'fast-check';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
@@ -18,7 +20,7 @@ import type { ExecuteGrantee } from '../../../../engine/model/function-model.ts'
 import { teamMembers, teamTree } from '../../generators/team.ts';
 import { projectRows, projectWorld } from '../../generators/project.ts';
 import { callerFrom, emailVariant, peopleRows, peopleWithRoles } from '../../generators/student.ts';
-import { compareFunctions, judgedOutsideApi, readCatalogFunctions } from '../../../../engine/checker/catalog.ts';
+import { compareFunctions, judgedOutsideApi, readCatalogFunctions, readInvokerCallers } from '../../../../engine/checker/catalog.ts';
 import { FUNCTION_OUTSIDE_API } from '../../../../engine/model/predict.ts';
 import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
@@ -97,6 +99,7 @@ export const R15_CATALOG: CatalogProperty = {
   title: 'functions: every function in the database executable exactly by the model’s named grants',
   async check(client, _settings, context) {
     const found = await readCatalogFunctions(client, [...EXPOSED_SCHEMAS, 'private']);
+    const callers = { calledBy: await readInvokerCallers(client, context.exposedSchemas), exposedSchemas: context.exposedSchemas };
     const expected = new Map<string, readonly ExecuteGrantee[]>([
       ...Object.values(context.model.functions).map((f) => [f.name, f.executableBy] as const),
       ...(context.model.privateFunctions ?? []).map((f) => [f.name, f.executableBy] as const),
@@ -109,7 +112,7 @@ export const R15_CATALOG: CatalogProperty = {
       if (key) outsideApi.set(name, key);
     }
     const judged = judgedOutsideApi(found, expected, outsideApi);
-    const compared = compareFunctions(judged.found, judged.expected);
+    const compared = compareFunctions(judged.found, judged.expected, callers);
     return { objects: found.length, ...compared, ...(judged.refused.length ? { readings: { ...compared.readings, [FUNCTION_OUTSIDE_API]: judged.refused } } : {}) };
   },
 };
