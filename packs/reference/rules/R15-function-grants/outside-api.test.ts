@@ -122,7 +122,7 @@ describe('through the binary: a resolver kept outside the API', () => {
     const dir = tempDir('r15-outside-api');
     mkdirSync(path.join(dir, 'extra'));
     writeFileSync(path.join(dir, 'extra', '0900_resolver_in_private.sql'), RESOLVER_IN_PRIVATE);
-    writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ migrations: [BUNDLED_MIGRATIONS, 'extra'], rules: { include: ['R15'], exclude: ['LINT01'] } }));
+    writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ migrations: [BUNDLED_MIGRATIONS, 'extra'], rules: { include: ['R15'] } }));
     const run = await runBin(['fuzz', '--config', path.join(dir, 'policyfuzz.config.json'), '--runs', '30', '--seed', '1', '--no-sso', '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report', 'json', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f')], { cwd: dir });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(path.join(dir, 'r', 'summary.json'), 'utf8')) as { properties: { id: string; status: string; note?: string }[] };
