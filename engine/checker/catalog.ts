@@ -290,3 +290,28 @@ export function compareTables(found: CatalogTable[], models: Record<string, Tabl
   }
   return out;
 }
+
+/**
+ * Rule 15 on the model's functions the target keeps only in a schema the API does not expose
+ * (`outsideApi`: model name → the `schema.name` found by the data half's lookup,
+ * engine/runner/applicability.ts unexposedFunctionKey). PostgREST refuses every call to them, the
+ * secure reading the data half accepts (engine/model/predict.ts FUNCTION_OUTSIDE_API), so the catalog judges them as the
+ * model's functions, not as unknown ones: a grant the model names and the database withholds is
+ * that reading; a grant beyond the model's, or PUBLIC, is still a finding. Gives the catalog with
+ * them under their model names and their model grants cut to those held (for compareFunctions),
+ * and the functions that held only by the reading.
+ */
+export function judgedOutsideApi(found: CatalogFunction[], expected: Map<string, readonly ExecuteGrantee[]>, outsideApi: Map<string, string>): { found: CatalogFunction[]; expected: Map<string, readonly ExecuteGrantee[]>; refused: string[] } {
+  const judged = new Map(expected);
+  const refused: string[] = [];
+  const asModelled = found.map((f) => {
+    const model = [...outsideApi].find(([, key]) => f.signature.startsWith(`${key}(`))?.[0];
+    const grantees = model === undefined ? undefined : expected.get(model);
+    if (model === undefined || !grantees) return f;
+    const held = grantees.filter((role) => f.executable[role]);
+    if (held.length < grantees.length) refused.push(f.signature);
+    judged.set(model, held);
+    return { ...f, name: model };
+  });
+  return { found: asModelled, expected: judged, refused };
+}

@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import type { MigrationFile } from '../db/migrations.ts';
+import { escapeRegExp } from '../model/filters.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';
@@ -24,12 +25,10 @@ export interface SourceLocation {
   what: string;
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** `name`, `schema.name`, `"schema"."name"`: how a migration may spell the object. */
 function namePattern(name: string, schema?: string): string {
-  const plain = `"?${escapeRe(name)}"?`;
-  return schema && schema !== 'public' ? `"?${escapeRe(schema)}"?\\s*\\.\\s*${plain}` : `(?:"?public"?\\s*\\.\\s*)?${plain}`;
+  const plain = `"?${escapeRegExp(name)}"?`;
+  return schema && schema !== 'public' ? `"?${escapeRegExp(schema)}"?\\s*\\.\\s*${plain}` : `(?:"?public"?\\s*\\.\\s*)?${plain}`;
 }
 
 interface Candidate {
@@ -103,8 +102,8 @@ export function locateLintFinding(f: LintFinding, migrations: readonly Migration
   const pattern = {
     relation: `\\bcreate\\s+(or\\s+replace\\s+)?((materialized|foreign)\\s+)?(table|view)\\s+(if\\s+not\\s+exists\\s+)?${name}\\b`,
     function: `\\bcreate\\s+(or\\s+replace\\s+)?function\\s+${name}\\s*\\(`,
-    policy: `\\bcreate\\s+policy\\s+"?${escapeRe(d.name)}"?\\s+on\\s+${namePattern(d.table ?? '', d.schema)}\\b`,
-    extension: `\\bcreate\\s+extension\\s+(if\\s+not\\s+exists\\s+)?"?${escapeRe(d.name)}"?`,
+    policy: `\\bcreate\\s+policy\\s+"?${escapeRegExp(d.name)}"?\\s+on\\s+${namePattern(d.table ?? '', d.schema)}\\b`,
+    extension: `\\bcreate\\s+extension\\s+(if\\s+not\\s+exists\\s+)?"?${escapeRegExp(d.name)}"?`,
   }[d.kind];
   return lastMatch(migrations, { pattern: new RegExp(pattern, 'i'), what: f.object }, root);
 }

@@ -36,14 +36,19 @@ export function targetHas(cache: SchemaCache, mapping?: TargetMapping, countUnex
  * target's name for it, or undefined: one the API exposes or a mapping sends as SQL is reachable.
  */
 export function unexposedFunctionSchema(cache: SchemaCache, mapping?: TargetMapping): (name: string) => string | undefined {
+  const keyOf = unexposedFunctionKey(cache, mapping);
+  return (name) => keyOf(name)?.split('.')[0];
+}
+
+/** The same lookup, giving the function found (`schema.name`): R15's catalog half judges that one as the model's. */
+export function unexposedFunctionKey(cache: SchemaCache, mapping?: TargetMapping): (name: string) => string | undefined {
   const sqlRouted = sqlRoutedTables(mapping);
   return (name) => {
     const target = mapping ? targetFunction(mapping, name) : name;
     const key = cacheKey(target);
     if (cache.functions.has(key) || sqlRouted.has(sqlRoutedFunctionKey(key))) return undefined;
     const bare = key.split('.').pop()!;
-    const found = [...(cache.outsideApiFunctions?.keys() ?? [])].find((k) => (target.includes('.') ? k === key : k.split('.').pop() === bare));
-    return found?.split('.')[0];
+    return [...(cache.outsideApiFunctions?.keys() ?? [])].find((k) => (target.includes('.') ? k === key : k.split('.').pop() === bare));
   };
 }
 

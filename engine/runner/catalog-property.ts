@@ -6,6 +6,7 @@
  * grants it expects absent and found absent; any finding fails the property.
  */
 import type pg from 'pg';
+import { unexposedFunctionKey } from './applicability.ts';
 import type { Environment } from './environment.ts';
 import type { PropertyResult } from './result.ts';
 import type { CatalogComparison } from '../checker/catalog.ts';
@@ -25,6 +26,8 @@ export interface CatalogContext {
    * added "not in the model".
    */
   model: CatalogModel;
+  /** Where the target keeps a model function only outside the API's schemas (`schema.name`), by the data half's lookup (applicability.ts unexposedFunctionKey). */
+  outsideApi?: (name: string) => string | undefined;
 }
 
 /** Of a pack's model (engine/pack.ts PackModel), what a catalog check compares the catalog with. */
@@ -49,7 +52,7 @@ export async function runCatalogProperty(env: Environment, property: CatalogProp
   await worker.tx.flush();
   const base = { id: property.id, title: `${property.title} (catalog)`, area: 'data' as const, seed: options.seed };
   try {
-    const r = await property.check(worker.client, options.settings, { exposedSchemas: env.cache.exposedSchemas, mapping: worker.tx.fixturePlan.mapping, model: options.model });
+    const r = await property.check(worker.client, options.settings, { exposedSchemas: env.cache.exposedSchemas, mapping: worker.tx.fixturePlan.mapping, model: options.model, outsideApi: unexposedFunctionKey(env.cache, worker.tx.fixturePlan.mapping) });
     const readings = Object.entries(r.readings ?? {}).sort(([a], [b]) => a.localeCompare(b));
     const named = readings.length ? { readings: Object.fromEntries(readings.map(([k, v]) => [k, v.length])), note: readingsNote(readings) } : {};
     const result = { ...base, cases: r.objects, counts: { allowed: r.granted, filtered: 0, rejected: r.withheld, errored: 0 }, durationMs: Date.now() - started, ...named };

@@ -14,6 +14,7 @@ import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner
 import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
 import { idAsTarget, textAsUuid, uuidAsBigint } from '../../../../engine/model/target-ids.ts';
 import { kept } from '../../../../engine/model/kept.ts';
+import { escapeRegExp } from '../../../../engine/model/filters.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';
@@ -274,7 +275,7 @@ const boundedPatterns = new Map<string, RegExp>();
 function boundedPattern(id: string): RegExp {
   return kept(boundedPatterns, id, patternOf);
 }
-const patternOf = (id: string) => new RegExp(`(^|[^A-Za-z0-9])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^A-Za-z0-9])`);
+const patternOf = (id: string) => new RegExp(`(^|[^A-Za-z0-9])${escapeRegExp(id)}($|[^A-Za-z0-9])`);
 
 /**
  * Rule 12 says id-bearing remarks are marked internal (the merge's "merged into <primary>" is

@@ -11,7 +11,9 @@ import { describe, expect, inject, it } from 'vitest';
 import { BUNDLED_MIGRATIONS } from '../../../../cli/paths.ts';
 import { runBin } from '../../../../testing/run-bin.ts';
 import { tempDir } from '../../../../testing/temp-dir.ts';
+import { compareFunctions, judgedOutsideApi, type CatalogFunction } from '../../../../engine/checker/catalog.ts';
 import { compareOutcomes } from '../../../../engine/checker/compare.ts';
+import type { ExecuteGrantee } from '../../../../engine/model/function-model.ts';
 import type { CachedFunction, SchemaCache } from '../../../../engine/executor/schema-cache.ts';
 import { FUNCTION_OUTSIDE_API, predict } from '../../../../engine/model/predict.ts';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
@@ -61,6 +63,39 @@ describe('R15 with its resolvers in a schema the API does not expose', () => {
   });
 });
 
+describe("R15's catalog half on a model function kept outside the API", () => {
+  const expected = new Map<string, readonly ExecuteGrantee[]>([
+    ['effective_team_vs_dept_for_email', ['service_role']],
+    ['get_public_org_chart', ['anon', 'authenticated', 'service_role']],
+  ]);
+  const outsideApi = new Map([...expected.keys()].map((f) => [f, `private.${f}`]));
+  const catalogFn = (schema: string, name: string, executable: Partial<CatalogFunction['executable']>): CatalogFunction => ({
+    name: schema === 'public' ? name : `${schema}.${name}`,
+    schema,
+    signature: `${schema}.${name}(p_email text)`,
+    executable: { anon: false, authenticated: false, service_role: false, public: false, ...executable },
+  });
+  const judge = (found: CatalogFunction[]) => {
+    const judged = judgedOutsideApi(found, expected, outsideApi);
+    return { ...compareFunctions(judged.found, judged.expected), refused: judged.refused };
+  };
+
+  it('is the model’s function: a grant it withholds is the reading, not "not in the model"', () => {
+    expect(judge([catalogFn('private', 'effective_team_vs_dept_for_email', {})])).toMatchObject({ findings: [], refused: ['private.effective_team_vs_dept_for_email(p_email text)'] });
+    expect(judge([catalogFn('private', 'effective_team_vs_dept_for_email', { service_role: true })])).toMatchObject({ findings: [], refused: [] });
+    const orgChart = catalogFn('private', 'get_public_org_chart', { anon: true, authenticated: true, service_role: true });
+    expect(judge([orgChart])).toMatchObject({ findings: [], refused: [] });
+    // Without the lookup, the same catalog is the false alarm this mends.
+    expect(compareFunctions([orgChart], expected).findings).toEqual([expect.stringMatching(/^private\.get_public_org_chart\(p_email text\): not in the model/)]);
+  });
+
+  it('still fails a real fault: a grant beyond the model’s there, PUBLIC there, an unmodelled function anon may execute in an exposed schema', () => {
+    expect(judge([catalogFn('private', 'effective_team_vs_dept_for_email', { anon: true })]).findings).toEqual(['private.effective_team_vs_dept_for_email(p_email text): anon may execute it, the model says it may not']);
+    expect(judge([catalogFn('private', 'effective_team_vs_dept_for_email', { public: true })]).findings).toEqual([expect.stringMatching(/EXECUTE granted to PUBLIC/)]);
+    expect(judge([catalogFn('private', 'effective_team_vs_dept_for_email', {}), catalogFn('public', 'leak_for_email', { anon: true })]).findings).toEqual(['public.leak_for_email(p_email text): not in the model (executable by anon)']);
+  });
+});
+
 describe('current_user_is_project_actor, which R15 calls: the spec names it but not who an actor is', () => {
   it("a signed-in caller's other answer about themselves is the named secure reading; anon's is not", () => {
     const oracle = referenceOracleWith(ModelSettingsSchema.parse({}));
@@ -83,17 +118,18 @@ end $$;
 `;
 
 describe('through the binary: a resolver kept outside the API', () => {
-  it('R15 passes, its calls answered PGRST202 counted as function-outside-api-refused in the note; exit 0', async () => {
+  it('R15 passes, both halves: its calls answered PGRST202 and its withheld grant counted as function-outside-api-refused in the notes; exit 0', async () => {
     const dir = tempDir('r15-outside-api');
     mkdirSync(path.join(dir, 'extra'));
     writeFileSync(path.join(dir, 'extra', '0900_resolver_in_private.sql'), RESOLVER_IN_PRIVATE);
-    // The catalog half is left out: it lists every function against the model by its own name (the mover is in private).
-    writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ migrations: [BUNDLED_MIGRATIONS, 'extra'], rules: { include: ['R15'], exclude: ['R15:catalog', 'LINT01'] } }));
+    writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ migrations: [BUNDLED_MIGRATIONS, 'extra'], rules: { include: ['R15'] } }));
     const run = await runBin(['fuzz', '--config', path.join(dir, 'policyfuzz.config.json'), '--runs', '30', '--seed', '1', '--no-sso', '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report', 'json', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f')], { cwd: dir });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(path.join(dir, 'r', 'summary.json'), 'utf8')) as { properties: { id: string; status: string; note?: string }[] };
     const r15 = summary.properties.find((p) => p.id === 'R15');
     expect(r15).toMatchObject({ status: 'passed' });
     expect(r15?.note).toMatch(new RegExp(`accepted as secure readings: ${FUNCTION_OUTSIDE_API} \\(\\d+ steps?\\)`));
+    // The catalog half finds the same function the same way: the model's, outside the API, its withheld grant the same reading.
+    expect(summary.properties.find((p) => p.id === 'R15:catalog')).toMatchObject({ status: 'passed', note: `accepted as secure readings: ${FUNCTION_OUTSIDE_API} (1: private.effective_team_vs_dept_for_email(p_email text))` });
   });
 });

@@ -20,7 +20,8 @@ import type { ExecuteGrantee } from '../../../../engine/model/function-model.ts'
 import { teamMembers, teamTree } from '../../generators/team.ts';
 import { projectRows, projectWorld } from '../../generators/project.ts';
 import { callerFrom, emailVariant, peopleRows, peopleWithRoles } from '../../generators/student.ts';
-import { compareFunctions, readCatalogFunctions, readInvokerCallers } from '../../../../engine/checker/catalog.ts';
+import { compareFunctions, judgedOutsideApi, readCatalogFunctions, readInvokerCallers } from '../../../../engine/checker/catalog.ts';
+import { FUNCTION_OUTSIDE_API } from '../../../../engine/model/predict.ts';
 import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
@@ -103,6 +104,15 @@ export const R15_CATALOG: CatalogProperty = {
       ...Object.values(context.model.functions).map((f) => [f.name, f.executableBy] as const),
       ...(context.model.privateFunctions ?? []).map((f) => [f.name, f.executableBy] as const),
     ]);
-    return { objects: found.length, ...compareFunctions(found, expected, callers) };
+    // A model function the target keeps only outside the API is judged as the model's, a grant it withholds read as
+    // FUNCTION_OUTSIDE_API, as the data half reads its calls (not "not in the model").
+    const outsideApi = new Map<string, string>();
+    for (const name of Object.keys(context.model.functions)) {
+      const key = context.outsideApi?.(name);
+      if (key) outsideApi.set(name, key);
+    }
+    const judged = judgedOutsideApi(found, expected, outsideApi);
+    const compared = compareFunctions(judged.found, judged.expected, callers);
+    return { objects: found.length, ...compared, ...(judged.refused.length ? { readings: { ...compared.readings, [FUNCTION_OUTSIDE_API]: judged.refused } } : {}) };
   },
 };
