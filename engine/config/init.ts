@@ -119,7 +119,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           .filter((t) => !t.view)
           .map((t) => ({
             name: t.table,
-            columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable, generated: c.generated !== undefined })),
+            columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable, generated: c.generated !== undefined, ...(c.aliases ? { aliases: c.aliases } : {}) })),
             guarded: !!(t.beforeInsert || t.beforeUpdate),
           })),
         functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args })),

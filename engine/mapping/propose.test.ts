@@ -488,6 +488,24 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(rolesCompared("case when role in ('a', 'b') then true when u.role = 'c' then d() when role <> 'x' then false end or r.role = any('{e,\"f\"}'::text[])", 'role')).toEqual(['a', 'b', 'e', 'f', 'c']);
   });
 
+  // stranger-app-2/3/4 all name team_members' e-mail `kkumail`, the spec's word for it ("kkumail-type
+  // e-mail column"): before, init mapped the model's `email` to null and left `kkumail` to the filler.
+  it('a column named by its kind, the spec’s word for it (a model alias) or the target’s domain, is that column', () => {
+    const email = referencePack.model.tables.team_members.columns.find((c) => c.name === 'email')!;
+    expect(email.aliases).toContain('kkumail');
+    const members: ModelTableFacts = { name: 'team_members', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'name', type: 'text' }, { name: 'email', type: 'text', aliases: email.aliases }, { name: 'major', type: 'text' }] };
+    const target = (mail: { name: string; type: string; domain?: string }): TargetTableFacts => ({ name: 'team_members', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'name', type: 'text' }, { ...mail, notNull: true }, { name: 'major', type: 'text' }] });
+    const columnsOf = (t: TargetTableFacts, m: ModelTableFacts = members) => proposeMapping({ tables: [m], functions: [] }, { tables: [t], functions: [] }).mapping.tables?.team_members?.columns;
+    expect(columnsOf(target({ name: 'kkumail', type: 'text' }))).toEqual({ email: 'kkumail' });
+    expect(columnsOf(target({ name: 'kku_mail_address', type: 'extensions.citext' }))).toEqual({ email: 'kku_mail_address' });
+    // The reverse: a target naming it `email` still takes the model's column, alias or not.
+    expect(columnsOf(target({ name: 'email', type: 'text' })) ?? {}).toEqual({});
+    // Named by its domain (`contact public.email_address`), no alias needed.
+    const plain: ModelTableFacts = { ...members, columns: members.columns.map((c) => (c.name === 'email' ? { name: 'email', type: 'text' } : c)) };
+    expect(columnsOf(target({ name: 'contact', type: 'text', domain: 'public.email_address' }), plain)).toEqual({ email: 'contact' });
+    expect(columnsOf(target({ name: 'contact', type: 'text' }), plain)).toEqual({ email: null });
+  });
+
   it('the reference pack reads staff and admin off a predicate named for them, not a narrower group’s (is_shop_staff, is_vp_admin)', () => {
     const proposed = { roles: ['user', 'dev', 'moderator', 'root'] };
     const helpers = [

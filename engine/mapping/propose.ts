@@ -21,6 +21,8 @@ export interface ModelColumnFacts {
   nullable?: boolean;
   /** Computed by the model (a generated column, never written). */
   generated?: boolean;
+  /** Other names the spec gives the column's kind (`kkumail`: "a kkumail-type e-mail column"), matched as its name is. */
+  aliases?: string[];
 }
 
 export interface ModelTableFacts {
@@ -39,6 +41,8 @@ export interface TargetColumnFacts {
   name: string;
   /** format_type() */
   type: string;
+  /** The domain it is declared with (`email_address`): a name of its kind, matched as its own name is. */
+  domain?: string;
   references?: { table: string; column: string };
   vocabulary?: string[];
   /** The column default as Postgres prints it (`'new'::text`). */
@@ -225,7 +229,10 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
-  let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
+  // A column is also named by its kind: the spec's word for it (`kkumail`, a model alias), the target's domain (`email_address`).
+  const kinds = [model.name, ...(model.aliases ?? [])];
+  const targetNames = [target.name, ...(target.domain ? [unqualifiedType(target.domain)] : [])];
+  let score = Math.max(tokenScore(translated(model.name, renames), target.name), ...kinds.flatMap((k) => targetNames.map((t) => tokenScore(k, t))));
   // People are auth.users rows, or the profile table keyed by them (`public.users`).
   if (PERSON_REF.test(model.name) && PEOPLE_TABLES.includes(target.references?.table ?? '')) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
