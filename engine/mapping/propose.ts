@@ -477,6 +477,19 @@ export function proposeVocabularySubsets(
     if (!Array.isArray(values)) continue;
     const column = v.column.split('.').pop()!;
     const takingRoles = roleParameterHelpers(helpers, column);
+    const predicates = new Map(helpers.filter((h) => (h.returns === undefined || h.returns === 'boolean') && !takingRoles.includes(h.name)).map((h) => [h.name, h.source]));
+    // The roles a predicate lists: those it compares or passes on, and those of the predicates it
+    // calls as they are (`current_user_is_staff() or role in ('uni_staff')`), not negated ones.
+    const listedMemo = new Map<string, string[]>();
+    const listed = (name: string): string[] => {
+      if (listedMemo.has(name)) return listedMemo.get(name)!;
+      listedMemo.set(name, []);
+      const source = predicates.get(name) ?? '';
+      const calls = [...source.matchAll(/(\bnot\s+)?(?:[\w$"]+\s*\.\s*)?"?([A-Za-z_][\w$]*)"?\s*\(\s*\)/gi)].filter((m) => !m[1] && m[2] !== name && predicates.has(m[2])).map((m) => m[2]);
+      const found = [...new Set([...rolesCompared(source, column), ...rolesPassed(source, takingRoles), ...calls.flatMap(listed)])];
+      listedMemo.set(name, found);
+      return found;
+    };
     for (const sub of v.subsets ?? []) {
       const fallback = valueAtPath(defaults, sub.path);
       if (!Array.isArray(fallback)) continue;
@@ -484,8 +497,8 @@ export function proposeVocabularySubsets(
       const pattern = new RegExp(sub.helper, 'i');
       // A predicate (returns boolean) named for the list, read for the roles it compares its column with or passes on.
       const read = helpers
-        .filter((h) => pattern.test(h.name) && !takingRoles.includes(h.name) && (h.returns === undefined || h.returns === 'boolean'))
-        .map((h) => ({ name: h.name, listed: [...new Set([...rolesCompared(h.source, column), ...rolesPassed(h.source, takingRoles)])].filter((x) => (values as string[]).includes(x)) }))
+        .filter((h) => pattern.test(h.name) && predicates.has(h.name))
+        .map((h) => ({ name: h.name, listed: listed(h.name).filter((x) => (values as string[]).includes(x)) }))
         .filter((h) => h.listed.length > 0);
       const fromHelper = [...new Set(read.flatMap((h) => h.listed))];
       // No helper says who they are: a guess (the default without the missing values) would run the
