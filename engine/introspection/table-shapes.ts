@@ -12,6 +12,8 @@ export interface ColumnShape {
   name: string;
   /** format_type(), e.g. `text`, `uuid`, `timestamp with time zone`, `text[]`, `order_status`. */
   type: string;
+  /** The domain the column is declared with (`email_address`), `type` being the base under it: a name for the column's kind. */
+  domain?: string;
   notNull: boolean;
   hasDefault: boolean;
   /**
@@ -151,11 +153,12 @@ export function constantDefaultOf(expression: string, qualifiedType: string, enu
 
 // Names are cast to text: node-pg returns name[] (oid 1003) as an unparsed string.
 export async function readTableShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
-  const columns = await client.query<{ schema: string; table: string; name: string; type: string; not_null: boolean; has_default: boolean; default_expr: string | null; generated: boolean; identity_always: boolean; owns_sequence: boolean; enum_labels: string[] | null }>(
+  const columns = await client.query<{ schema: string; table: string; name: string; type: string; domain: string | null; not_null: boolean; has_default: boolean; default_expr: string | null; generated: boolean; identity_always: boolean; owns_sequence: boolean; enum_labels: string[] | null }>(
     // A domain's column is read as its base type (a `name_domain` over text is text), its CHECK the target's to apply;
     // a domain over a domain down to the type under them all (base.oid, the first typmod met on the way).
     `select n.nspname as schema, c.relname as table, a.attname as name,
             format_type(base.oid, base.typmod) as type,
+            case when base.oid <> a.atttypid then format_type(a.atttypid, null) end as domain,
             a.attnotnull as not_null, a.atthasdef or a.attidentity <> '' as has_default, a.attgenerated <> '' as generated,
             (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = a.attrelid and d.adnum = a.attnum and a.attgenerated = '') as default_expr,
             a.attidentity = 'a' as identity_always,
@@ -191,7 +194,7 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
     const key = modelTableName(r.schema, r.table);
     if (!shapes.has(key)) shapes.set(key, []);
     const constantDefault = r.default_expr === null ? undefined : constantDefaultOf(r.default_expr, r.type, r.enum_labels ?? undefined);
-    shapes.get(key)!.push({ name: r.name, type: r.type, notNull: r.not_null, hasDefault: r.has_default, ...(constantDefault !== undefined ? { constantDefault } : {}), generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.owns_sequence ? { ownsSequence: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
+    shapes.get(key)!.push({ name: r.name, type: r.type, ...(r.domain ? { domain: r.domain } : {}), notNull: r.not_null, hasDefault: r.has_default, ...(constantDefault !== undefined ? { constantDefault } : {}), generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.owns_sequence ? { ownsSequence: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
   }
   for (const k of constraints.rows) {
     const cols = shapes.get(modelTableName(k.schema, k.table));

@@ -34,6 +34,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
     columns: columns.map((c) => ({
       name: c.name,
       type: c.type,
+      ...(c.domain ? { domain: c.domain } : {}),
       ...(c.references ? { references: c.references } : {}),
       ...(c.vocabulary ?? c.enumLabels ? { vocabulary: c.vocabulary ?? c.enumLabels } : {}),
       ...(defaults.get(`${name}.${c.name}`) ? { defaultExpr: defaults.get(`${name}.${c.name}`)! } : {}),

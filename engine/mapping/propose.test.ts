@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proposeMapping, proposeVocabularySubsets, rolesCompared, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+import { proposeMapping, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
 import { defaultSettings, referencePack } from '../../packs/reference/index.ts';
 
 const prTickets: ModelTableFacts = {
@@ -460,8 +460,43 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     });
     expect(notes).toContainEqual(expect.stringMatching(/^confirm: model\.staffRoles: dev, staff, vs_staff, uni_staff \(the roles current_user_is_staff lists; the default names admin, which users\.role does not allow\)/));
     expect(notes).toContainEqual(expect.stringMatching(/^set model\.projects\.actorRoles: the default names admin, which users\.role does not allow, and no helper/));
-    // Roles the target has: nothing to propose.
-    expect(proposeVocabularySubsets(vocabularies, { roles: [...proposed.roles, 'admin'] }, defaults, helpers).settings).toEqual({});
+    // Roles the target has, and helpers listing what the defaults say: nothing to propose.
+    const asDefaults = [{ name: 'current_user_is_staff', source: "select u.role in ('dev', 'staff', 'vs_staff', 'vp_admin', 'admin') from public.users u" }];
+    expect(proposeVocabularySubsets(vocabularies, { roles: [...proposed.roles, 'admin'] }, defaults, asDefaults).settings).toEqual({});
+  });
+
+  // stranger-app-2: `current_user_is_admin()` is `current_user_role() = 'admin'`, and `dev` is a role
+  // of its CHECK. Before, nothing was missing from the default `admin, dev`, so it stood, and every
+  // rule ran dev as an admin the schema does not make one: FAILs of the schema's own choice.
+  it('a helper listing fewer (or more) roles than the default, all of them the target’s, is proposed too', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'adminRoles', helper: '(^|_)(is|has)_admin(_|$)' }] }];
+    const helpers = [{ name: 'current_user_is_admin', returns: 'boolean', source: "select coalesce(public.current_user_role() = 'admin', false)" }];
+    const { settings, notes } = proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'admin'] }, { adminRoles: ['admin', 'dev'] }, helpers);
+    expect(settings).toEqual({ adminRoles: ['admin'] });
+    expect(notes).toEqual(['confirm: model.adminRoles: admin (the roles current_user_is_admin lists; the default is admin, dev)']);
+  });
+
+  // stranger-app-4: every list helper is `select public.has_role('vs_staff', 'admin', 'dev')`, a
+  // helper taking the roles. Before, none of them compared the role column with a quoted role, so
+  // four lists were "set model…" by hand.
+  it('lists passed to a helper taking the roles (has_role(variadic …), has_any_role(array[…])) and token claims are read', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'staffRoles', helper: 'staff' }, { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs' }, { path: 'adminRoles', helper: 'admin' }, { path: 'projects.actorRoles', helper: 'project.*actor' }] }];
+    const roles = ['user', 'dev', 'vs_staff', 'vp_admin', 'uni_staff', 'sa_prof', 'admin'];
+    const defaults = { staffRoles: ['staff', 'admin'], adminRoles: ['root'], vs: { handlerRoles: ['staff'] }, projects: { actorRoles: ['staff'] } };
+    const helpers = [
+      { name: 'has_role', returns: 'boolean', source: 'select coalesce((select p.role = any (p_roles) from public.profiles p where p.id = (select auth.uid())), false)' },
+      { name: 'has_any_role', returns: 'boolean', source: 'select exists (select 1 from public.user_roles r where r.user_id = auth.uid() and r.role = any(roles))' },
+      { name: 'current_user_is_staff', returns: 'boolean', source: "select public.has_role('dev', 'vs_staff'::public.app_role, 'uni_staff')" },
+      { name: 'is_vs_handler', returns: 'boolean', source: "select has_any_role(array['vs_staff', 'vp_admin']) or has_any_role('{admin}') or public.current_user_has_permission('vs')" },
+      { name: 'is_admin', returns: 'boolean', source: "select (auth.jwt() ->> 'user_role')::text = 'admin' or auth.jwt() ->> 'user_role' in ('dev')" },
+      // Quoted text that is not a role passed on (a raised message) is no member; a predicate called
+      // as it is lists its roles too (stranger-app-2: `current_user_is_staff() or role in (…)`), a negated one none.
+      { name: 'current_user_is_project_actor', returns: 'boolean', source: "begin if not (public.current_user_is_staff() or public.has_role('sa_prof') and not public.is_admin()) then raise exception 'vp_admin'; end if; return true; end" },
+    ];
+    const { settings } = proposeVocabularySubsets(vocabularies, { roles }, defaults, helpers);
+    expect(settings).toEqual({ staffRoles: ['dev', 'vs_staff', 'uni_staff'], vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin'] }, adminRoles: ['dev', 'admin'], projects: { actorRoles: ['sa_prof', 'dev', 'vs_staff', 'uni_staff'] } });
+    expect(roleParameterHelpers(helpers, 'role')).toEqual(['has_role', 'has_any_role']);
+    expect(rolesPassed("select public.has_role('a') or \"has_role\"('b'::r, 'c') or not_has_role('x')", ['has_role'])).toEqual(['a', 'b', 'c']);
   });
 
   // Before, every quoted value of a helper named like the list was read as a member: a staff helper
@@ -478,6 +513,24 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     const notifier = [{ name: 'notify_staff', returns: 'trigger', source: "perform pg_notify('x', id) from users where role = 'moderator'" }];
     expect(proposeVocabularySubsets(vocabularies, proposed, defaults, notifier).settings).toEqual({});
     expect(rolesCompared("case when role in ('a', 'b') then true when u.role = 'c' then d() when role <> 'x' then false end or r.role = any('{e,\"f\"}'::text[])", 'role')).toEqual(['a', 'b', 'e', 'f', 'c']);
+  });
+
+  // stranger-app-2/3/4 all name team_members' e-mail `kkumail`, the spec's word for it ("kkumail-type
+  // e-mail column"): before, init mapped the model's `email` to null and left `kkumail` to the filler.
+  it('a column named by its kind, the spec’s word for it (a model alias) or the target’s domain, is that column', () => {
+    const email = referencePack.model.tables.team_members.columns.find((c) => c.name === 'email')!;
+    expect(email.aliases).toContain('kkumail');
+    const members: ModelTableFacts = { name: 'team_members', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'name', type: 'text' }, { name: 'email', type: 'text', aliases: email.aliases }, { name: 'major', type: 'text' }] };
+    const target = (mail: { name: string; type: string; domain?: string }): TargetTableFacts => ({ name: 'team_members', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'name', type: 'text' }, { ...mail, notNull: true }, { name: 'major', type: 'text' }] });
+    const columnsOf = (t: TargetTableFacts, m: ModelTableFacts = members) => proposeMapping({ tables: [m], functions: [] }, { tables: [t], functions: [] }).mapping.tables?.team_members?.columns;
+    expect(columnsOf(target({ name: 'kkumail', type: 'text' }))).toEqual({ email: 'kkumail' });
+    expect(columnsOf(target({ name: 'kku_mail_address', type: 'extensions.citext' }))).toEqual({ email: 'kku_mail_address' });
+    // The reverse: a target naming it `email` still takes the model's column, alias or not.
+    expect(columnsOf(target({ name: 'email', type: 'text' })) ?? {}).toEqual({});
+    // Named by its domain (`contact public.email_address`), no alias needed.
+    const plain: ModelTableFacts = { ...members, columns: members.columns.map((c) => (c.name === 'email' ? { name: 'email', type: 'text' } : c)) };
+    expect(columnsOf(target({ name: 'contact', type: 'text', domain: 'public.email_address' }), plain)).toEqual({ email: 'contact' });
+    expect(columnsOf(target({ name: 'contact', type: 'text' }), plain)).toEqual({ email: null });
   });
 
   it('the reference pack reads staff and admin off a predicate named for them, not a narrower group’s (is_shop_staff, is_vp_admin)', () => {

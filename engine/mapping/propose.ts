@@ -23,6 +23,8 @@ export interface ModelColumnFacts {
   generated?: boolean;
   /** The model table it is a foreign key to (`project_files.project_id` → `projects`). */
   references?: string;
+  /** Other names the spec gives the column's kind (`kkumail`: "a kkumail-type e-mail column"), matched as its name is. */
+  aliases?: string[];
 }
 
 export interface ModelTableFacts {
@@ -41,6 +43,8 @@ export interface TargetColumnFacts {
   name: string;
   /** format_type() */
   type: string;
+  /** The domain it is declared with (`email_address`): a name of its kind, matched as its own name is. */
+  domain?: string;
   references?: { table: string; column: string };
   vocabulary?: string[];
   /** The column default as Postgres prints it (`'new'::text`). */
@@ -242,7 +246,10 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
-  let score = Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
+  // A column is also named by its kind: the spec's word for it (`kkumail`, a model alias), the target's domain (`email_address`).
+  const kinds = [model.name, ...(model.aliases ?? [])];
+  const targetNames = [target.name, ...(target.domain ? [unqualifiedType(target.domain)] : [])];
+  let score = Math.max(tokenScore(translated(model.name, renames), target.name), ...kinds.flatMap((k) => targetNames.map((t) => tokenScore(k, t))));
   // People are auth.users rows, or the profile table keyed by them (`public.users`).
   if (PERSON_REF.test(model.name) && PEOPLE_TABLES.includes(target.references?.table ?? '')) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
@@ -409,27 +416,70 @@ function valueAtPath(settings: unknown, dotted: string): unknown {
   return at;
 }
 
+/** An operand naming `column`: an identifier or call (`u.role`, `current_user_role()`), or a token claim (`auth.jwt() ->> 'user_role'`, cast or not). */
+function roleOperand(column: string): string {
+  const c = column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `(?:\\b[\\w.]*${c}\\w*(?:\\s*\\(\\s*\\))?|->>\\s*'\\w*${c}\\w*'(?:\\s*\\))?)(?:\\s*::\\s*[\\w.]+)?`;
+}
+
+/** Quoted values in SQL text (`'a'`, `'a'::app_role`), an array literal's elements (`'{a,b}'`) each. */
+function quotedValues(list: string): string[] {
+  return [...list.matchAll(/'((?:[^']|'')*)'/g)].flatMap((m) => {
+    const v = m[1].replace(/''/g, "'");
+    return /^\{.*\}$/.test(v) ? v.slice(1, -1).split(',').map((x) => x.trim().replace(/^"|"$/g, '')) : [v];
+  });
+}
+
 /**
  * The values a function body compares `column` (an identifier or call naming it: `u.role`,
- * `current_user_role()`) with for a match: `in ('a', 'b')`, `= any (array['a', 'b'])`, `= 'a'`.
- * Not a negated one (`not in`, `<>`), and no other quoted text (a message, a permission).
+ * `current_user_role()`, a claim `auth.jwt() ->> 'user_role'`) with for a match: `in ('a', 'b')`,
+ * `= any (array['a', 'b'])`, `= 'a'`. Not a negated one (`not in`, `<>`), and no other quoted text
+ * (a message, a permission).
  */
 export function rolesCompared(source: string, column: string): string[] {
-  const operand = `\\b[\\w.]*${column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\w*(?:\\s*\\(\\s*\\))?`;
-  const quoted = (list: string) => [...list.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1].replace(/''/g, "'"));
+  const operand = roleOperand(column);
   const found: string[] = [];
-  for (const m of source.matchAll(new RegExp(`${operand}\\s+in\\s*\\(([^)]*)\\)`, 'gi'))) found.push(...quoted(m[1]));
-  for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*any\\s*\\(\\s*(?:array\\s*\\[([^\\]]*)\\]|'\\{([^}]*)\\}')`, 'gi'))) found.push(...(m[1] !== undefined ? quoted(m[1]) : m[2].split(',').map((x) => x.trim().replace(/^"|"$/g, ''))));
-  for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*'((?:[^']|'')*)'`, 'gi'))) found.push(m[1].replace(/''/g, "'"));
+  for (const m of source.matchAll(new RegExp(`${operand}\\s+in\\s*\\(([^)]*)\\)`, 'gi'))) found.push(...quotedValues(m[1]));
+  for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*any\\s*\\(\\s*(array\\s*\\[[^\\]]*\\]|'\\{[^}]*\\}')`, 'gi'))) found.push(...quotedValues(m[1]));
+  for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*('(?:[^']|'')*')`, 'gi'))) found.push(...quotedValues(m[1]));
   return [...new Set(found)];
 }
 
 /**
- * Lists of a vocabulary's values whose defaults name values the target's vocabulary lacks
- * (`staffRoles: [..., 'admin']` where users.role allows no `admin`): every rule would otherwise be
- * a harness error, or run with the reference's meanings. Each is read off the body of the helper
- * its pattern names (`current_user_is_staff`: the quoted roles it lists); with no such helper it
- * is left to the default and named to be set. Pure: the caller reads the helpers' sources.
+ * Helpers taking the roles as arguments (`has_role(variadic p_roles app_role[])`,
+ * `has_any_role(roles text[])`): their body compares `column` with something other than a quoted
+ * value (`p.role = any (p_roles)`, `role = p_role`). Their callers name the roles.
+ */
+export function roleParameterHelpers(helpers: { name: string; source: string }[], column: string): string[] {
+  const compared = new RegExp(`${roleOperand(column)}\\s*(?:=\\s*any\\s*\\(\\s*|=\\s*|in\\s*\\(\\s*)(?!array\\b)[a-z_$][\\w$]*\\b(?!\\s*\\()`, 'i');
+  return helpers.filter((h) => compared.test(h.source)).map((h) => h.name);
+}
+
+/** The quoted values a body passes to these helpers (`public.has_role('vs_staff', 'admin')`, `has_any_role(array['a'])`). */
+export function rolesPassed(source: string, helperNames: string[]): string[] {
+  const found: string[] = [];
+  for (const name of helperNames) {
+    const call = new RegExp(`(?:^|[^\\w$"])"?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?\\s*\\(`, 'gi');
+    for (const m of source.matchAll(call)) {
+      // The call's arguments: to its closing parenthesis, nested ones (a cast, an array) kept.
+      let depth = 1;
+      let i = m.index! + m[0].length;
+      const start = i;
+      for (; i < source.length && depth > 0; i++) if (source[i] === '(') depth++; else if (source[i] === ')') depth--;
+      found.push(...quotedValues(source.slice(start, i - 1)));
+    }
+  }
+  return [...new Set(found)];
+}
+
+/**
+ * Lists of a vocabulary's values (who is staff, admin, a handler), read off the body of the helper
+ * each list's pattern names (`current_user_is_staff`: the roles it compares the role column with,
+ * or passes to a helper taking roles, `has_role('vs_staff', 'admin')`). Proposed where they differ
+ * from the default: a default naming a value the target's vocabulary lacks (`admin`) would make
+ * every rule a harness error, and one naming a role the helper leaves out (`dev`) FAILs of the
+ * schema's own choice. With no such helper, a default naming a missing value is named to be set.
+ * Pure: the caller reads the helpers' sources.
  */
 export function proposeVocabularySubsets(
   vocabularies: VocabularySetting[],
@@ -442,33 +492,52 @@ export function proposeVocabularySubsets(
   for (const v of vocabularies) {
     const values = valueAtPath(proposed, v.path);
     if (!Array.isArray(values)) continue;
+    const column = v.column.split('.').pop()!;
+    const takingRoles = roleParameterHelpers(helpers, column);
+    const predicates = new Map(helpers.filter((h) => (h.returns === undefined || h.returns === 'boolean') && !takingRoles.includes(h.name)).map((h) => [h.name, h.source]));
+    // The roles a predicate lists: those it compares or passes on, and those of the predicates it
+    // calls as they are (`current_user_is_staff() or role in ('uni_staff')`), not negated ones.
+    const listedMemo = new Map<string, string[]>();
+    const listed = (name: string): string[] => {
+      if (listedMemo.has(name)) return listedMemo.get(name)!;
+      listedMemo.set(name, []);
+      const source = predicates.get(name) ?? '';
+      const calls = [...source.matchAll(/(\bnot\s+)?(?:[\w$"]+\s*\.\s*)?"?([A-Za-z_][\w$]*)"?\s*\(\s*\)/gi)].filter((m) => !m[1] && m[2] !== name && predicates.has(m[2])).map((m) => m[2]);
+      const found = [...new Set([...rolesCompared(source, column), ...rolesPassed(source, takingRoles), ...calls.flatMap(listed)])];
+      listedMemo.set(name, found);
+      return found;
+    };
     for (const sub of v.subsets ?? []) {
       const fallback = valueAtPath(defaults, sub.path);
       if (!Array.isArray(fallback)) continue;
       const missing = fallback.filter((x) => !values.includes(x));
-      if (!missing.length) continue;
       const pattern = new RegExp(sub.helper, 'i');
-      // A predicate (returns boolean) named for the list, read for the roles it compares its column with.
-      const column = v.column.split('.').pop()!;
+      // A predicate (returns boolean) named for the list, read for the roles it compares its column with or passes on.
       const read = helpers
-        .filter((h) => pattern.test(h.name) && (h.returns === undefined || h.returns === 'boolean'))
-        .map((h) => ({ name: h.name, listed: rolesCompared(h.source, column).filter((x) => (values as string[]).includes(x)) }))
+        .filter((h) => pattern.test(h.name) && predicates.has(h.name))
+        .map((h) => ({ name: h.name, listed: listed(h.name).filter((x) => (values as string[]).includes(x)) }))
         .filter((h) => h.listed.length > 0);
       const fromHelper = [...new Set(read.flatMap((h) => h.listed))];
       // No helper says who they are: a guess (the default without the missing values) would run the
       // rules with a meaning nobody stated, and its wrong answers would be FAILs. Left to the
       // default, the rules that use it stop with a harness error naming the gap instead.
       if (!fromHelper.length) {
-        notes.push(`set model.${sub.path}: the default names ${missing.join(', ')}, which ${v.column} does not allow, and no helper named like /${sub.helper}/ lists who they are (until it is set, the rules using it stop with a harness error naming it)`);
+        if (missing.length) notes.push(`set model.${sub.path}: the default names ${missing.join(', ')}, which ${v.column} does not allow, and no helper named like /${sub.helper}/ lists who they are (until it is set, the rules using it stop with a harness error naming it)`);
         continue;
       }
+      const leftOut = fallback.filter((x) => !fromHelper.includes(x));
+      const added = fromHelper.filter((x) => !fallback.includes(x));
+      if (!leftOut.length && !added.length) continue;
       setPath(settings, sub.path, fromHelper);
       const permission = sub.permissionPath ? valueAtPath(defaults, sub.permissionPath) : undefined;
       if (sub.permissionPath && typeof permission === 'string' && read.every((h) => !/permission/i.test(helpers.find((x) => x.name === h.name)!.source))) {
         setPath(settings, sub.permissionPath, null);
         notes.push(`confirm: model.${sub.permissionPath}: null (${read.map((h) => h.name).join(', ')} reads the role only; the default also makes a holder of the ${permission} permission one)`);
       }
-      notes.push(`confirm: model.${sub.path}: ${fromHelper.join(', ')} (the roles ${read.map((h) => h.name).join(', ')} lists; the default names ${missing.join(', ')}, which ${v.column} does not allow)`);
+      const unlike = missing.length
+        ? `the default names ${missing.join(', ')}, which ${v.column} does not allow`
+        : `the default is ${fallback.join(', ')}`;
+      notes.push(`confirm: model.${sub.path}: ${fromHelper.join(', ')} (the roles ${read.map((h) => h.name).join(', ')} lists; ${unlike})`);
     }
   }
   return { settings, notes };

@@ -27,6 +27,11 @@ export interface ColumnSpec<S = any> {
   /** What the column's text is when a target's CHECK or domain may hold it to a format (`phone`: drawn as a pack's phone style says), whatever its name. */
   format?: 'phone';
   /**
+   * Other names the spec gives the column's kind (`kkumail` for team_members' "kkumail-type e-mail
+   * column"): `policyfuzz init` matches a target column named by them as it does one named like the column.
+   */
+  aliases?: string[];
+  /**
    * Where the spec states a limit but not how it is enforced (a cap "in number"): the refusal a
    * project enforcing `check` in a BEFORE trigger or a function raises instead. It is then as
    * correct as the 23514, and, a trigger firing before the row rules and constraints, as correct

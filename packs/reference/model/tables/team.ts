@@ -38,7 +38,7 @@ export const teamMembersTable: TableModel = {
     { name: 'name', type: 'text', nullable: false },
     { name: 'nickname', type: 'text', nullable: true, default: null },
     { name: 'position', type: 'text', nullable: true, default: null },
-    { name: 'email', type: 'text', nullable: false },
+    { name: 'email', type: 'text', nullable: false, aliases: ['kkumail'] },
     { name: 'student_id', type: 'text', nullable: true, default: null },
     { name: 'year', type: 'integer', nullable: true, default: null },
     { name: 'major', type: 'text', nullable: true, default: null },
