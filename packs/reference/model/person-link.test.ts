@@ -80,7 +80,7 @@ describe('sync_my_team_permissions for a signed-in caller with no e-mail (users-
     const settings = ModelSettingsSchema.parse({ students: { callerEmail: 'users-row' } });
     const outcome = functionModels.sync_my_team_permissions.predict({ ...world, users: [] }, caller, {}, settings).outcome;
     expect(compareOutcomes(outcome, { kind: 'raised', code: 'P0001', message: 'NOT_AUTHORIZED' })).toBeUndefined();
-    const withRow = functionModels.sync_my_team_permissions.predict({ ...world, users: [{ id: ME, email: 'old@example.com' }] }, caller, {}, settings).outcome;
+    const withRow = functionModels.sync_my_team_permissions.predict({ ...world, users: [{ id: ME, email: 'old@example.com', role: 'user' }] }, caller, {}, settings).outcome;
     expect(compareOutcomes(withRow, { kind: 'raised', code: 'P0001', message: 'NOT_AUTHORIZED' })).toBeDefined();
   });
 });

@@ -17,7 +17,7 @@ const caller: Caller = { kind: 'user', id: ME, email: 'me@example.com' };
 const request = (id: string, created_at?: string): Row => ({ id, student_record_id: 'r1', field: 'major', requested_value: 'x', status: 'pending', ...(created_at ? { created_at } : {}) });
 const world = (requests: Row[]) => ({
   'auth.users': [{ id: ME, email: 'me@example.com' }],
-  users: [],
+  users: [{ id: ME, email: 'me@example.com', role: 'user' }],
   student_records: [{ id: 'r1', email: 'me@example.com', student_id: '60000001', full_name: 'Me' }],
   student_change_requests: requests,
 });

@@ -13,7 +13,8 @@ describe('get_my_student_record and the server context', () => {
     const service = record.predict({}, { kind: 'service' }, {}, defaultSettings).outcome;
     expect(compareOutcomes(service, empty)).toBeUndefined();
     expect(compareOutcomes(service, refused)).toBeUndefined();
-    const signedIn = record.predict({}, { kind: 'user', id: 'u1' }, {}, defaultSettings).outcome;
+    // With a role: a signed-in caller with none may be refused too (identity-refused-to-no-role).
+    const signedIn = record.predict({ users: [{ id: 'u1', role: 'user' }] }, { kind: 'user', id: 'u1' }, {}, defaultSettings).outcome;
     expect(compareOutcomes(signedIn, empty)).toBeUndefined();
     expect(compareOutcomes(signedIn, refused)).toBeDefined();
   });

@@ -43,12 +43,15 @@ describe('compareFunctions', () => {
     const r = compareFunctions([fn('f', { service_role: true })], new Map([['f', ['service_role'] as const]]));
     expect(r).toEqual({ granted: 1, withheld: 3, findings: [] });
   });
-  it('an unknown helper a policy calls, executable by the API roles: accepted outside the API, a finding as an RPC or with PUBLIC', () => {
+  it('an unknown helper a policy calls, executable by the API roles: accepted outside the API, a finding as an RPC taking arguments or with PUBLIC', () => {
     const calledBy = new Map([['private.is_moderator()', ['policy p on table t']], ['public.is_moderator()', ['policy p on table t']]]);
     const callers = { calledBy, exposedSchemas: ['public'] };
     const helper = fn('is_moderator', { anon: true, authenticated: true }, 'private');
     expect(compareFunctions([helper], new Map(), callers)).toEqual({ granted: 1, withheld: 0, findings: [], readings: { [POLICY_HELPER_EXECUTE]: ['private.is_moderator()'] } });
-    expect(compareFunctions([fn('is_moderator', { authenticated: true })], new Map(), callers).findings).toEqual([expect.stringMatching(/calls it, but public is exposed: anyone holding EXECUTE calls it as an RPC/)]);
+    // Exposed, an RPC too: one taking an argument may be asked about another person (no argument: policy-helper-about-caller, below).
+    const asked = { ...fn('is_moderator', { authenticated: true }), signature: 'public.is_moderator(p_user uuid)' };
+    const askedCallers = { calledBy: new Map([['public.is_moderator(p_user uuid)', ['policy p on table t']]]), exposedSchemas: ['public'] };
+    expect(compareFunctions([asked], new Map(), askedCallers).findings).toEqual([expect.stringMatching(/calls it, but public is exposed and it takes arguments: anyone holding EXECUTE may ask it about another person as an RPC/)]);
     expect(compareFunctions([{ ...helper, executable: { ...helper.executable, public: true } }], new Map(), callers).findings).toEqual([expect.stringMatching(/not PUBLIC \(revoke it from public\)$/)]);
   });
 });
