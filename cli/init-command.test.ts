@@ -171,6 +171,8 @@ describe('policyfuzz init', () => {
     expect(config.model.refusals.nonHandlerAs).toEqual({ vs_set_public: 'not-found' });
     // vs_insert: a handler helper OR the plain ticket's conditions (R03, R07: a handler's ticket filed with duplicate_of, public_title).
     expect(config.model.vs.handlerFiling).toBe('handlers-in-scope');
+    // get_my_student_record's jsonb answer carries the caller's own rows with created_at, faculty (R18: created_at written by hand).
+    expect(functions.get_my_student_record).toMatchObject({ tableRows: { record: 'student_records', requests: 'student_change_requests' }, extraColumns: ['faculty', 'created_at'] });
   });
 
   it("a fifth stranger's schema (testing/schemas/stranger-app-5) applies: profiles keyed by auth.users, domains over citext, a sign request's own word for pending paired by the defaults", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { proposeMapping, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+import { jsonAnswerRows, proposeMapping, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
 import { defaultSettings, referencePack } from '../../packs/reference/index.ts';
 
 const prTickets: ModelTableFacts = {
@@ -380,6 +380,39 @@ describe('init heuristics that guessed wrong', () => {
     );
     expect(proposal.mapping.functions?.my_person_id).toEqual({ bigintIds: ['value'] });
     expect(proposal.mapping.functions?.count_records).toBeUndefined();
+  });
+
+  it('a jsonb answer carrying the caller’s own rows: tableRows and the columns the model’s answer does not name as extraColumns; another person’s rows stay a finding (stranger-app-4 R18: created_at by hand)', () => {
+    const records: ModelTableFacts = { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] };
+    const requests: ModelTableFacts = { name: 'student_change_requests', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'status', type: 'text', vocabulary: true }, { name: 'created_at', type: 'timestamptz' }] };
+    const answerRows = { record: ['id', 'email'], requests: ['id', 'status'] };
+    const body = (lookup: string) => `
+  return jsonb_build_object(
+    'record', (select to_jsonb(r) from public.student_records r where r.id = ${lookup}),
+    'requests', coalesce((select jsonb_agg(q order by q.created_at desc) from (
+        select c.id, c.verdict, c.created_at from public.student_change_requests c where c.record_id = ${lookup} limit 10) q), '[]'));`;
+    const proposal = proposeMapping(
+      { tables: [records, requests], functions: [{ name: 'get_my_student_record', args: [], answerRows }, { name: 'get_student_record', args: ['p_id'], answerRows }] },
+      {
+        tables: [
+          { name: 'student_records', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'faculty', type: 'text' }] },
+          { name: 'student_change_requests', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'verdict', type: 'text', vocabulary: ['pending', 'approved'] }, { name: 'created_at', type: 'timestamptz' }, { name: 'record_id', type: 'uuid' }] },
+        ],
+        functions: [
+          fn({ name: 'my_person_id', args: [], returns: 'scalar', readOnly: true, source: 'select r.id from public.student_records r where r.email = auth.email()' }),
+          // the caller's, through a helper reading who the caller is
+          fn({ name: 'get_my_student_record', args: [], returns: 'scalar', readOnly: true, source: `declare v_id uuid := public.my_person_id(); begin${body('v_id')} end` }),
+          // anyone's record by its id: what it carries beyond the model's is another person's data
+          fn({ name: 'get_student_record', args: [{ name: 'p_id', type: 'uuid' }], returns: 'scalar', readOnly: true, source: `begin${body('p_id')} end` }),
+        ],
+      },
+    );
+    expect(proposal.mapping.tables?.student_change_requests?.columns).toEqual({ status: 'verdict' });
+    // verdict is the model's status (renamed through the table), record_id is not carried: neither is extra.
+    expect(proposal.mapping.functions?.get_my_student_record).toEqual({ tableRows: { record: 'student_records', requests: 'student_change_requests' }, extraColumns: ['faculty', 'created_at'] });
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: get_my_student_record answers the caller's own rows .*extraColumns/));
+    expect(proposal.mapping.functions?.get_student_record).toBeUndefined();
+    expect(jsonAnswerRows("select jsonb_build_object('me', (select row_to_json(p) from profiles as p where p.id = auth.uid()), 'n', 1)")).toEqual([{ key: 'me', table: 'profiles' }]);
   });
 
   it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {

@@ -37,6 +37,8 @@ export interface ModelTableFacts {
 export interface ModelFunctionFacts {
   name: string;
   args: string[];
+  /** Keys of its jsonb answer holding rows, and the columns the model's rows there carry (FunctionModel.answerRows). */
+  answerRows?: Record<string, readonly string[]>;
 }
 
 export interface TargetColumnFacts {
@@ -78,6 +80,45 @@ export interface TargetFunctionFacts {
   /** Tables whose BEFORE INSERT row triggers call this (trigger) function. */
   beforeInsertOn?: string[];
   source: string;
+}
+
+/** The caller's identity as a body reads it. */
+const READS_CALLER = /\bauth\s*\.\s*(?:uid|jwt|email)\s*\(/i;
+
+/**
+ * A function that can answer only the caller's own data: it takes no parameter and reads who the
+ * caller is, itself or through a helper of the target (`v_id := public.my_person_id()`).
+ */
+function answersCallerAlone(f: TargetFunctionFacts, functions: ReadonlyMap<string, TargetFunctionFacts>): boolean {
+  if (f.args.length) return false;
+  const source = withoutComments(f.source);
+  if (READS_CALLER.test(source)) return true;
+  return [...functions.values()].some((h) => h !== f && new RegExp(`\\b(?:public\\.)?${h.name.replace(/\./g, "\\.")}\\s*\\(`, 'i').test(source) && READS_CALLER.test(withoutComments(h.source)));
+}
+
+/**
+ * The rows a jsonb answer carries under its keys, read off the body: `'k', (select to_jsonb(r) from
+ * t r …)` or `row_to_json(r)` (every column of t), `'k', (select jsonb_agg(q) from (select c.a,
+ * c.b from t c …) q)` (those named). `columns` undefined: every column of `table`.
+ */
+export function jsonAnswerRows(source: string): { key: string; table: string; columns?: string[] }[] {
+  const body = withoutComments(source);
+  const keys = [...body.matchAll(/'(\w+)'\s*,\s*(?=(?:coalesce\s*\(\s*)?\(\s*select\b)/gi)];
+  const found: { key: string; table: string; columns?: string[] }[] = [];
+  keys.forEach((k, i) => {
+    const part = body.slice(k.index! + k[0].length, keys[i + 1]?.index ?? body.length);
+    const alias = /^(?:coalesce\s*\(\s*)?\(\s*select\s+(?:jsonb?_agg|to_jsonb|row_to_json)\s*\(\s*(?:(?:to_jsonb|row_to_json)\s*\(\s*)?(\w+)\s*[),\s]/i.exec(part)?.[1];
+    if (!alias) return;
+    const table = new RegExp(`\\bfrom\\s+(?:public\\.)?(\\w+)\\s+(?:as\\s+)?${alias}\\b`, 'i').exec(part)?.[1];
+    if (table) return void found.push({ key: k[1], table });
+    const sub = new RegExp(`\\bfrom\\s*\\(\\s*select\\s+([\\s\\S]+?)\\s+from\\s+(?:public\\.)?(\\w+)\\b[\\s\\S]*?\\)\\s*(?:as\\s+)?${alias}\\b`, 'i').exec(part);
+    if (!sub) return;
+    const items = sub[1].split(',').map((x) => x.trim());
+    const all = items.some((x) => /^(?:\w+\.)?\*$/.test(x));
+    const columns = items.map((x) => /(?:\bas\s+|^(?:\w+\.)?)(\w+)$/i.exec(x)?.[1]).filter((x): x is string => !!x);
+    found.push({ key: k[1], table: sub[2], ...(all ? {} : { columns }) });
+  });
+  return found;
 }
 
 export interface Proposal {
@@ -744,6 +785,33 @@ export function proposeMapping(
       mapping.functions![m.name] = { ...mapping.functions![m.name], [list]: [...ids] };
       notes.push(`confirm: ${f.name} takes or answers ${[...ids].join(', ')} as ${form === 'bigint' ? 'bigint ids' : 'uuids'}: functions.${m.name}.${list}`);
     }
+  }
+
+  // Rows a jsonb answer carries under a key (`'record', (select to_jsonb(r) from student_records r …)`)
+  // of a function answering the caller alone (no parameter, reads the caller): their columns beyond
+  // the model's are the caller's own, not another person's data (that stays a finding).
+  for (const m of model.functions) {
+    const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
+    if (!f || !m.answerRows || !answersCallerAlone(f, targetFns)) continue;
+    const tableRows: Record<string, string> = {};
+    const extra = new Set<string>();
+    for (const carried of jsonAnswerRows(f.source)) {
+      const columns = m.answerRows[carried.key];
+      const [modelTable, t] = [...chosen].find(([, x]) => x.name === carried.table || x.name === `public.${carried.table}`) ?? [];
+      if (!columns || !modelTable || !t) continue;
+      const renamed = mapping.tables?.[modelTable]?.columns ?? {};
+      const asModel = new Map(Object.entries(renamed).filter(([, v]) => v).map(([k, v]) => [v as string, k]));
+      const own = new Set(t.columns.map((c) => c.name));
+      tableRows[carried.key] = modelTable;
+      for (const c of carried.columns ?? [...own]) if (own.has(c) && !columns.includes(asModel.get(c) ?? c)) extra.add(c);
+    }
+    if (!Object.keys(tableRows).length) continue;
+    const entry = (mapping.functions![m.name] = { ...mapping.functions![m.name], tableRows: { ...mapping.functions![m.name]?.tableRows, ...tableRows } });
+    if (extra.size) entry.extraColumns = [...new Set([...(entry.extraColumns ?? []), ...extra])];
+    notes.push(
+      `confirm: ${f.name} answers the caller's own rows under ${Object.entries(tableRows).map(([k, t]) => `${k} (${t})`).join(', ')}: functions.${m.name}.tableRows` +
+        (extra.size ? `; they also carry ${[...extra].join(', ')}, the caller's own columns the model's answer does not name: functions.${m.name}.extraColumns (remove any the spec keeps from the caller)` : ''),
+    );
   }
 
   // Owner columns a BEFORE INSERT trigger fills from auth.uid() (`new.submitter_id := auth.uid()`):

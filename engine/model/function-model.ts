@@ -42,6 +42,11 @@ export interface FunctionModel<S = any> {
   outcomeSetting?: string;
   /** Output columns whose values a setting decides (column → setting path), named when they differ. */
   valueSettings?: Record<string, string>;
+  /**
+   * Keys of a jsonb answer holding rows (one or a list) and the columns the model's rows there
+   * carry: `init` reads what the target's rows there carry beyond them (policyfuzz init, extraColumns).
+   */
+  answerRows?: Record<string, readonly string[]>;
 }
 
 /** Functions that exist in the database but are not part of the API (trigger functions, private helpers). */

@@ -17,6 +17,11 @@ import { currentUserRole } from '../identity.ts';
 import { refusal } from '../refusals.ts';
 import { callerUid, type Caller } from '../../../../engine/model/caller.ts';
 
+/** The columns of the caller's record and of each change-request outcome get_my_student_record answers. */
+const RECORD_COLUMNS = ['id', 'email', 'student_id', 'full_name', 'year', 'major'] as const;
+const REQUEST_COLUMNS = ['id', 'field', 'requested_value', 'status', 'admin_note', 'applied_value'] as const;
+const picked = (row: Row, columns: readonly string[]): Row => Object.fromEntries(columns.map((c) => [c, row[c] ?? null]));
+
 /** What get_my_student_record answers. */
 export function myStudentRecord(world: World, caller: Caller, settings: ModelSettings): Row {
   const me = myPersonId(ruleContext(world, caller, settings));
@@ -26,19 +31,10 @@ export function myStudentRecord(world: World, caller: Caller, settings: ModelSet
   const mine = own === null ? [] : rowsOf(world, 'student_change_requests').filter((c) => c.student_record_id === own);
   const keys = settings.students.recordOutput;
   return {
-    [keys.record]: record
-      ? { id: record.id, email: record.email, student_id: record.student_id, full_name: record.full_name, year: record.year ?? null, major: record.major ?? null }
-      : null,
+    [keys.record]: record ? picked(record, RECORD_COLUMNS) : null,
     [keys.requests]: historyOrder(mine, settings)
       .slice(0, settings.students.historyLimit)
-      .map((c): Row => ({
-        id: c.id,
-        field: c.field,
-        requested_value: c.requested_value ?? null,
-        status: c.status,
-        admin_note: c.admin_note ?? null,
-        applied_value: c.applied_value ?? null,
-      })),
+      .map((c) => picked(c, REQUEST_COLUMNS)),
   };
 }
 
@@ -72,6 +68,7 @@ export const studentFunctions: FunctionModel[] = [
     args: [],
     executableBy: ['authenticated', 'service_role'],
     columnsSetting: 'students.recordOutput',
+    answerRows: { record: RECORD_COLUMNS, requests: REQUEST_COLUMNS },
     valueSettings: { requests: 'students.historyTieBreak', record: 'students.personLink, students.callerEmail' },
     predict: (world, caller, _args, settings) => {
       const answer = allowed([myStudentRecord(world, caller, settings)], 1);
