@@ -36,6 +36,8 @@ describe('the objects whose SQL reaches a variant', () => {
     { owner: 'public.audit_count', text: 'begin return (select count(*) from public."AuditLog"); end' },
     { owner: 'public.archive_view', text: ' SELECT o.id FROM orders_archive o' },
     { owner: 'public.orders', text: 'public.audit_count() > 0' },
+    // A guard trigger: the table's writes call its function (the reference's allow-list guards).
+    { owner: 'public.users', text: 'private.guard_users_owner_update()' },
   ];
   const reaching = (target: string) => reachingObjects(target, texts).filter((o) => o.includes('.')).sort();
 
@@ -44,6 +46,7 @@ describe('the objects whose SQL reaches a variant', () => {
     expect(reaching('public.is_admin(uid uuid)')).toEqual(['public.is_admin', 'public.members', 'public.notes']);
     expect(reaching('public.AuditLog')).toEqual(['public.AuditLog', 'public.audit_count', 'public.orders']);
     expect(reaching('public.orders_archive')).toEqual(['public.archive_view', 'public.orders_archive']);
+    expect(reaching('private.guard_users_owner_update()')).toEqual(['private.guard_users_owner_update', 'public.users']);
   });
 
   it('only the object itself when nothing else names it, or names it only as part of a longer name', () => {

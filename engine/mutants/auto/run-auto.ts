@@ -120,7 +120,7 @@ export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mappi
   return naming.length ? `not run: ${naming.map((p) => p.id).join(', ')}, naming ${mutant.target}${covered ? '' : ' or what reads it'}, already fails on the unmutated target (left out above)` : undefined;
 }
 
-/** SQL text that runs when `owner` (a table, view or function, `schema.name`) is queried or called: its policies, triggers, defaults and checks, a view's query, a function's body. */
+/** SQL text that runs when `owner` (a table, view or function, `schema.name`) is queried or called: its policies, the calls of its triggers, defaults and checks, a view's query, a function's body. */
 export interface ReadingText {
   owner: string;
   text: string;
@@ -131,7 +131,7 @@ async function readingTexts(client: pg.Client): Promise<ReadingText[]> {
     `select schemaname || '.' || tablename as owner, coalesce(qual, '') || ' ' || coalesce(with_check, '') as text from pg_policies
      union all select schemaname || '.' || viewname, definition from pg_views where schemaname not in ('pg_catalog', 'information_schema')
      union all select n.nspname || '.' || p.proname, p.prosrc from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname not in ('pg_catalog', 'information_schema')
-     union all select n.nspname || '.' || c.relname, p.prosrc from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace join pg_proc p on p.oid = t.tgfoid where not t.tgisinternal
+     union all select n.nspname || '.' || c.relname, t.tgfoid::regproc::text || '()' from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace where not t.tgisinternal
      union all select n.nspname || '.' || c.relname, pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d join pg_class c on c.oid = d.adrelid join pg_namespace n on n.oid = c.relnamespace
      union all select n.nspname || '.' || c.relname, pg_get_constraintdef(k.oid) from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace where k.contype = 'c'`,
   );
