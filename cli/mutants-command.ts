@@ -7,7 +7,7 @@ import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { catalogPropertiesOf } from '../engine/run/index.ts';
 import { positiveInt, seedValue } from './options.ts';
 import { shownPath } from './paths.ts';
-import { autoKillRate, runAutoMutants, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
+import { autoKillRate, runAutoMutants, UNCOVERED_HINT, uncoveredNotRun, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
 import { AUTO_MUTATION_KINDS, type AutoMutationKind } from '../engine/mutants/auto/derive.ts';
 import { chooseTarget, resolveTarget, ruleAllowed } from '../engine/config/target.ts';
 import { loadPackModule } from '../engine/config/pack-module.ts';
@@ -33,6 +33,8 @@ export interface MutantsOptions {
   reference?: boolean;
   /** With --auto: only these kinds of variant. */
   kind?: string[];
+  /** With --auto: run the variants no property covers too, instead of listing them unrun. */
+  runUncovered?: boolean;
 }
 
 export function killMatrix(results: KillResult[]): string {
@@ -71,27 +73,36 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       seed: options.seed,
       runs: options.runs,
       ...(kinds ? { kinds } : {}),
+      runUncovered: options.runUncovered,
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
       onNotApplicable: (id, note) => out(`left out ${id}: ${note}`),
       onSkipped: (table, policies, why) => out(`skipped ${policies} ${policies === 1 ? 'policy' : 'policies'} of ${table}: ${why}`),
       onResult: (r) =>
-        out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
+        out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : uncoveredNotRun(r) ? 'uncov.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
     });
   } finally {
     await server.stop();
   }
   out('\nkill matrix (X killed, . survived, ! error):');
-  out(killMatrix(results.filter((r) => !r.reason?.startsWith('equivalent'))));
+  out(killMatrix(results.filter((r) => !r.reason?.startsWith('equivalent') && !uncoveredNotRun(r))));
   const rate = autoKillRate(results);
-  const survivors = results.filter((r) => r.killedBy.length === 0 && !r.reason?.startsWith('equivalent'));
-  out(`\n${rate.killed} of ${rate.total} automatic variants killed (${rate.total ? Math.round((100 * rate.killed) / rate.total) : 100}%), ${rate.equivalent} equivalent not run`);
+  const survivors = results.filter((r) => r.killedBy.length === 0 && !r.reason?.startsWith('equivalent') && !uncoveredNotRun(r));
+  const uncovered = results.filter(uncoveredNotRun);
+  out(`\n${rate.killed} of ${rate.total} automatic variants killed (${rate.total ? Math.round((100 * rate.killed) / rate.total) : 100}%), ${rate.equivalent} equivalent not run${rate.uncovered ? `, ${rate.uncovered} not covered by any property (not run)` : ''}`);
   for (const s of survivors) out(`  survivor ${s.mutant}: ${s.bug} — ${s.reason}`);
+  if (uncovered.length) {
+    const byObject = new Map<string, number>();
+    for (const r of uncovered) byObject.set(r.target, (byObject.get(r.target) ?? 0) + 1);
+    out(`\nnot covered by any property (${uncovered.length} variants, not run; ${UNCOVERED_HINT}):`);
+    for (const [object, count] of [...byObject].sort(([a], [b]) => a.localeCompare(b))) out(`  ${object}: ${count} ${count === 1 ? 'variant' : 'variants'}`);
+  }
+  // The pack's gaps are reported, not failures: only a variant a property could have killed fails the run.
   return survivors.length ? 1 : 0;
 }
 
 export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
   if (options.auto) return autoMutants(options, packSource(options.pack), out);
-  const onlyWithAuto = [options.skip?.length && '--skip', options.reference && '--reference', options.config && '--config', options.kind?.length && '--kind'].filter(Boolean);
+  const onlyWithAuto = [options.skip?.length && '--skip', options.reference && '--reference', options.config && '--config', options.kind?.length && '--kind', options.runUncovered && '--run-uncovered'].filter(Boolean);
   if (onlyWithAuto.length) throw new UsageError(`${onlyWithAuto.join(', ')} go with --auto (hand-written mutants apply to --migrations)`);
   const pack = options.packModule ? await loadPackModule(options.packModule, '--pack') : options.pack;
   const list = loadMutants(options.dir ?? shownPath(pack.mutants ?? 'mutants'));
@@ -135,6 +146,7 @@ export function registerMutantsCommand(program: Command, run: (action: () => Pro
     .option('--skip <file...>', 'with --auto: migration file names to leave out')
     .option('--reference', 'with --auto: the bundled reference database, whatever this folder holds')
     .option('--kind <kind...>', `with --auto: only these kinds of variant (${AUTO_MUTATION_KINDS.join(', ')})`)
+    .option('--run-uncovered', 'with --auto: also run the variants no property covers (listed as not covered, unrun, by default)')
     .option('--database-url <url>', 'use this Postgres server')
     .action((opts: Omit<MutantsOptions, 'packModule'> & { pack?: string }) =>
       run(async () => {

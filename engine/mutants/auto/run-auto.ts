@@ -21,12 +21,18 @@ export interface AutoKillResult extends KillResult {
   target: string;
   /** For a survivor: why it may have survived (`equivalent: …` ones were not run). */
   reason?: string;
+  /** No property names the variant's object or anything whose SQL reads it: it cannot be killed, so it is listed, not run. */
+  uncovered?: true;
 }
 
-/** The kill rate counts only variants that can change behaviour. */
-export function autoKillRate(results: AutoKillResult[]): { killed: number; total: number; equivalent: number } {
+/** A variant listed as not covered by any property, without being run. */
+export const uncoveredNotRun = (r: AutoKillResult): boolean => r.uncovered === true && Object.keys(r.verdicts).length === 0;
+
+/** The kill rate counts only variants that can change behaviour and that some property covers (or --run-uncovered ran). */
+export function autoKillRate(results: AutoKillResult[]): { killed: number; total: number; equivalent: number; uncovered: number } {
   const equivalent = results.filter((r) => r.reason?.startsWith('equivalent:')).length;
-  return { killed: results.filter((r) => r.killedBy.length > 0).length, total: results.length - equivalent, equivalent };
+  const uncovered = results.filter(uncoveredNotRun).length;
+  return { killed: results.filter((r) => r.killedBy.length > 0).length, total: results.length - equivalent - uncovered, equivalent, uncovered };
 }
 
 /** The rule a kind of variant breaks: its property runs first among those naming the object, so the kill comes fast. */
@@ -68,6 +74,8 @@ export interface AutoOptions {
    * mapping does not send as SQL (`why` names the setting), or in one of Supabase's own schemas.
    */
   onSkipped?: (table: string, policies: number, why: string) => void;
+  /** Run the variants no property covers too (with every property), instead of listing them unrun. */
+  runUncovered?: boolean;
   /** Only variants of these kinds (all when absent). */
   kinds?: readonly AutoMutationKind[];
 }
@@ -102,40 +110,59 @@ async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mappi
   };
 }
 
-/** A survivor's reason when the only properties naming its target were left out, failing on the unmutated target (TypeCell's T05). */
-export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mapping: Parameters<typeof propertiesFor>[2]): string | undefined {
+/**
+ * A survivor's reason when the only properties naming its target (or, given `reaching`, anything
+ * whose SQL reads it) were left out, failing on the unmutated target (TypeCell's T05).
+ */
+export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mapping: Parameters<typeof propertiesFor>[2], reaching: string[] = []): string | undefined {
   const { list, covered } = propertiesFor(mutant, failing, mapping);
-  return covered ? `not run: ${list.map((p) => p.id).join(', ')}, naming ${mutant.target}, already fails on the unmutated target (left out above)` : undefined;
+  const naming = covered ? list : failing.filter((p) => touches(p, reaching, mapping));
+  return naming.length ? `not run: ${naming.map((p) => p.id).join(', ')}, naming ${mutant.target}${covered ? '' : ' or what reads it'}, already fails on the unmutated target (left out above)` : undefined;
 }
 
-/** SQL text that may read a table: another table's policy (`owner`), a view, a function body. */
+/** SQL text that runs when `owner` (a table, view or function, `schema.name`) is queried or called: its policies, the calls of its triggers, defaults and checks, a view's query, a function's body. */
 export interface ReadingText {
-  owner?: string;
+  owner: string;
   text: string;
 }
 
 async function readingTexts(client: pg.Client): Promise<ReadingText[]> {
   const r = await client.query<ReadingText>(
     `select schemaname || '.' || tablename as owner, coalesce(qual, '') || ' ' || coalesce(with_check, '') as text from pg_policies
-     union all select null, definition from pg_views where schemaname not in ('pg_catalog', 'information_schema')
-     union all select null, p.prosrc from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname not in ('pg_catalog', 'information_schema')`,
+     union all select schemaname || '.' || viewname, definition from pg_views where schemaname not in ('pg_catalog', 'information_schema')
+     union all select n.nspname || '.' || p.proname, p.prosrc from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname not in ('pg_catalog', 'information_schema')
+     union all select n.nspname || '.' || c.relname, t.tgfoid::regproc::text || '()' from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace where not t.tgisinternal
+     union all select n.nspname || '.' || c.relname, pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d join pg_class c on c.oid = d.adrelid join pg_namespace n on n.oid = c.relnamespace
+     union all select n.nspname || '.' || c.relname, pg_get_constraintdef(k.oid) from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace where k.contype = 'c'`,
   );
   return r.rows;
 }
 
 /**
- * Whether anything besides requests to `target` (a table or view, `schema.name`) reads it: another
- * table's policy, a view or a function naming it (any schema; a name in a comment counts too, which
- * only costs a run). When nothing does and no property names it, its variant can change no
- * property's answer: a gap, reported without running every property (272 migrations and 67
- * deny-all tables made that hours).
+ * The object a variant changes (`schema.name`, a function without its arguments) and everything
+ * whose SQL reaches it, transitively: another table's policy, trigger, default or check naming it, a
+ * view's query, a function's body (a name in a comment counts too, which only costs a run). A request
+ * can see the variant only through one of these, so a property naming none of them cannot kill it.
  */
-export function readElsewhere(target: string, texts: readonly ReadingText[]): boolean {
-  if (target.includes('(')) return true;
-  const name = target.slice(target.indexOf('.') + 1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const named = new RegExp(`(^|[^\\w$])"?${name}"?($|[^\\w$])`, 'i');
-  return texts.some((t) => t.owner !== target && named.test(t.text));
+export function reachingObjects(target: string, texts: readonly ReadingText[]): string[] {
+  const object = target.replace(/\(.*$/, '');
+  const found = new Set([object]);
+  const frontier = [object];
+  while (frontier.length) {
+    const current = frontier.pop()!;
+    const name = current.slice(current.indexOf('.') + 1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const named = new RegExp(`(^|[^\\w$])"?${name}"?($|[^\\w$])`, 'i');
+    for (const t of texts) {
+      if (found.has(t.owner) || !named.test(t.text)) continue;
+      found.add(t.owner);
+      frontier.push(t.owner);
+    }
+  }
+  return [...found].flatMap((o) => [o, o.replace(/^[^.]+\./, '')]);
 }
+
+/** The one-line hint printed with the variants no property covers. */
+export const UNCOVERED_HINT = "to cover one, name its table (or a table, view or function whose SQL reads it) in a property's tables or functions; --run-uncovered runs them anyway";
 
 export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResult[]> {
   const base = await openSession({ target: options.target, server: options.server });
@@ -169,6 +196,8 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
     await base.close();
   }
   const results: AutoKillResult[] = [];
+  const reached = new Map<string, string[]>();
+  const reachingObjectsOf = (target: string) => reached.get(target) ?? reached.set(target, reachingObjects(target, texts)).get(target)!;
   for (const mutant of mutants) {
     if (mutant.equivalent) {
       const result: AutoKillResult = { mutant: mutant.name, bug: mutant.description, verdicts: {}, killedBy: [], notes: [], kind: mutant.kind, target: mutant.target, reason: `equivalent: ${mutant.equivalent}` };
@@ -176,12 +205,33 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       options.onResult?.(result);
       continue;
     }
-    const { list, covered } = propertiesFor(mutant, holding, mapping);
-    if (!covered && !leftOutNaming(mutant, failing, mapping) && !readElsewhere(mutant.target, texts)) {
-      const result: AutoKillResult = { mutant: mutant.name, bug: mutant.description, verdicts: {}, killedBy: [], notes: [], kind: mutant.kind, target: mutant.target, reason: `gap: no property names ${mutant.target}, and no other table's policy, view or function reads it (not run)` };
-      results.push(result);
-      options.onResult?.(result);
-      continue;
+    const direct = propertiesFor(mutant, holding, mapping);
+    let { list } = direct;
+    let uncoveredRun = false;
+    if (!direct.covered) {
+      const reaching = reachingObjectsOf(mutant.target);
+      const catalogChecked = mutant.kind === 'drop-revoke' && grantChecks.length > 0;
+      list = holding.filter((p) => touches(p, reaching, mapping));
+      if (!list.length && !catalogChecked) {
+        const leftOut = leftOutNaming(mutant, failing, mapping, reaching);
+        if (!options.runUncovered || leftOut) {
+          const result: AutoKillResult = {
+            mutant: mutant.name,
+            bug: mutant.description,
+            verdicts: {},
+            killedBy: [],
+            notes: [],
+            kind: mutant.kind,
+            target: mutant.target,
+            ...(leftOut ? { reason: leftOut } : { uncovered: true, reason: `not covered by any property: none names ${mutant.target} or anything whose SQL reads it (not run)` }),
+          };
+          results.push(result);
+          options.onResult?.(result);
+          continue;
+        }
+        list = holding;
+        uncoveredRun = true;
+      }
     }
     const catalog = mutant.kind === 'drop-revoke' ? grantChecks : [];
     const kill = await killMutant(
@@ -202,9 +252,9 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       ...(kill.killedBy.length
         ? {}
         : {
-            reason: covered
-              ? `survived ${list.map((p) => p.id).join(', ')}: an equivalent variant, or a gap in those properties`
-              : leftOutNaming(mutant, failing, mapping) ?? `gap: no property names ${mutant.target}`,
+            ...(uncoveredRun
+              ? { uncovered: true as const, reason: `not covered by any property: none names ${mutant.target} or anything whose SQL reads it (run by --run-uncovered, survived them all)` }
+              : { reason: `survived ${list.map((p) => p.id).join(', ')}: an equivalent variant, or a gap in those properties` }),
           }),
     };
     results.push(result);
