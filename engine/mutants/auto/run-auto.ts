@@ -34,13 +34,14 @@ const OWNING_RULE: Partial<Record<AutoMutant['kind'], number>> = { 'equality-to-
 
 /**
  * Properties whose tables or functions name the mutated object, or a table whose policies call it
- * (the owning rule's first); all of them when none do. The variant names the target's objects; a
+ * or whose trigger runs it (the owning rule's first); all of them when none do. The variant names the target's objects; a
  * mapping says which model names they stand for.
  */
 export function propertiesFor(mutant: AutoMutant, properties: DataProperty[], mapping?: TargetMapping): { list: DataProperty[]; covered: boolean } {
   const object = mutant.target.replace(/\(.*$/, '');
   const names = [object, object.replace(/^[a-z_]+\./, '')];
-  const covering = properties.filter((p) => touches(p, names, mapping) || touches({ tables: p.tables }, mutant.calledByPoliciesOf ?? [], mapping));
+  const reachedThrough = [...(mutant.calledByPoliciesOf ?? []), ...(mutant.triggerOn ?? [])];
+  const covering = properties.filter((p) => touches(p, names, mapping) || touches({ tables: p.tables }, reachedThrough, mapping));
   const owner = OWNING_RULE[mutant.kind];
   const ordered = [...covering.filter((p) => p.rule === owner), ...covering.filter((p) => p.rule !== owner)];
   return covering.length ? { list: ordered, covered: true } : { list: properties, covered: false };
@@ -106,6 +107,13 @@ async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mappi
 export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mapping: Parameters<typeof propertiesFor>[2]): string | undefined {
   const { list, covered } = propertiesFor(mutant, failing, mapping);
   return covered ? `not run: ${list.map((p) => p.id).join(', ')}, naming ${mutant.target}, already fails on the unmutated target (left out above)` : undefined;
+}
+
+/** A survivor of the properties covering it: which ones, and through what a trigger function is covered. */
+export function survivedCovering(mutant: AutoMutant, list: readonly DataProperty[]): string {
+  const ids = list.map((p) => p.id).join(', ');
+  const through = mutant.triggerOn?.length ? ` (covering ${mutant.target} through the table${mutant.triggerOn.length > 1 ? 's' : ''} its trigger is on, ${mutant.triggerOn.join(', ')})` : '';
+  return `survived ${ids}${through}: an equivalent variant, or a gap in ${list.length > 1 ? 'those properties' : 'that property'}`;
 }
 
 /** SQL text that may read a table: another table's policy (`owner`), a view, a function body. */
@@ -202,9 +210,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       ...(kill.killedBy.length
         ? {}
         : {
-            reason: covered
-              ? `survived ${list.map((p) => p.id).join(', ')}: an equivalent variant, or a gap in those properties`
-              : leftOutNaming(mutant, failing, mapping) ?? `gap: no property names ${mutant.target}`,
+            reason: covered ? survivedCovering(mutant, list) : leftOutNaming(mutant, failing, mapping) ?? `gap: no property names ${mutant.target}`,
           }),
     };
     results.push(result);
