@@ -42,9 +42,9 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
   const session = await openSession({ target: options.target, server: options.server, migrations: applyEdits(mutant, options.target.migrations), keptPrefix: unchangedPrefix(mutant, options.target.migrations), extra: extraSql(mutant) });
   const result: KillResult = { mutant: mutant.name, bug: mutant.bug, verdicts: {}, killedBy: [], notes: [] };
   try {
-    const targets = options.all ? options.properties : options.properties.filter((p) => mutant.rules.includes(p.id));
+    const targets = headerFirst(options.properties, mutant.rules, options.all);
     const started = Date.now();
-    const catalog = (options.catalogProperties ?? []).filter((p) => options.all || mutant.rules.includes(p.id));
+    const catalog = headerFirst(options.catalogProperties ?? [], mutant.rules, options.all);
     // One catalog query each: checked first, it kills a catalog defect in milliseconds.
     for (const property of catalog) {
       const r = await session.catalog(property, options.seed);
@@ -85,4 +85,13 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
     await session.close();
   }
   return result;
+}
+
+/**
+ * The properties a mutant names, in its header's order (the author lists the likeliest killer
+ * first, so a kill comes sooner), then with `all` every other property in list order.
+ */
+export function headerFirst<P extends { id: string }>(properties: readonly P[], rules: readonly string[], all?: boolean): P[] {
+  const named = [...new Set(rules)].flatMap((rule) => properties.filter((p) => p.id === rule));
+  return all ? [...named, ...properties.filter((p) => !rules.includes(p.id))] : named;
 }

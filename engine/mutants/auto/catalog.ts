@@ -26,6 +26,8 @@ export interface CatalogFunction {
   definition: string;
   executableByAnon: boolean;
   executableByAuthenticated: boolean;
+  /** Tables (`schema.table`) with a trigger that runs this function: it is reached through their writes. */
+  triggerTables?: string[];
 }
 
 export interface CatalogView {
@@ -58,7 +60,9 @@ export async function readCatalog(client: pg.Client, schemas: string[]): Promise
   const functions = await client.query(
     `select n.nspname as schema, p.proname as name, format('%I.%I(%s)', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid)) as signature, pg_get_functiondef(p.oid) as definition,
             has_function_privilege('anon', p.oid, 'execute') as "executableByAnon",
-            has_function_privilege('authenticated', p.oid, 'execute') as "executableByAuthenticated"
+            has_function_privilege('authenticated', p.oid, 'execute') as "executableByAuthenticated",
+            array(select distinct tn.nspname || '.' || tc.relname from pg_trigger t join pg_class tc on tc.oid = t.tgrelid join pg_namespace tn on tn.oid = tc.relnamespace
+                   where t.tgfoid = p.oid and not t.tgisinternal order by 1) as "triggerTables"
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = any($1) and p.prokind = 'f' and ${notStandIn('pg_proc', 'p.oid')} order by 1, 2, 3`,
     [schemas],

@@ -131,6 +131,38 @@ describe('propertiesFor', () => {
   });
 });
 
+describe('a trigger function', () => {
+  it('is covered through the table its trigger is on, and a survivor says so (not "no property names it")', async () => {
+    const { propertiesFor, survivedCovering } = await import('./run-auto.ts');
+    const { dataProperties } = await import('../../../packs/reference/properties.ts');
+    const mutants = deriveMutants({
+      policies: [],
+      rowSecurityTables: [],
+      views: [],
+      functions: [
+        {
+          schema: 'private',
+          name: 'guard_pr_tickets_owner_update',
+          signature: 'private.guard_pr_tickets_owner_update()',
+          definition: "create function private.guard_pr_tickets_owner_update() returns trigger language plpgsql as $$ begin if auth.uid() is null then return new; end if; return new; end $$",
+          executableByAnon: false,
+          executableByAuthenticated: false,
+          triggerTables: ['public.pr_tickets'],
+        },
+      ],
+    });
+    const guard = mutants.find((m) => m.kind === 'if-guard')!;
+    expect(guard.triggerOn).toEqual(['public.pr_tickets']);
+    const { list, covered } = propertiesFor(guard, dataProperties);
+    expect(covered).toBe(true);
+    expect(list.length).toBeLessThan(dataProperties.length);
+    expect(list.every((p) => p.tables.includes('pr_tickets'))).toBe(true);
+    const reason = survivedCovering(guard, list);
+    expect(reason).toContain('through the table its trigger is on, public.pr_tickets');
+    expect(reason).toMatch(/^survived R\d+.*: an equivalent variant, or a gap in th(at property|ose properties)$/);
+  });
+});
+
 describe('equality-to-ilike equivalence', () => {
   const fn = (args: string) => ({
     schema: 'public',

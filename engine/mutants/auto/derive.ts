@@ -38,6 +38,8 @@ export interface AutoMutant {
   equivalent?: string;
   /** A mutated function's callers: the tables whose policies call it (their properties are tried too). */
   calledByPoliciesOf?: string[];
+  /** A mutated trigger function's tables: their writes run it (their properties are tried). */
+  triggerOn?: string[];
 }
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -335,7 +337,8 @@ export function deriveMutants(catalog: Catalog): AutoMutant[] {
     // A helper the policies call (e.g. in a WITH CHECK) is reached through those tables' requests.
     const call = new RegExp(`(^|[^\\w$])${f.name.replace(/[$]/g, '\\$&')}\\s*\\(`);
     const callers = [...new Set(catalog.policies.filter((p) => call.test(p.using ?? '') || call.test(p.withCheck ?? '')).map((p) => `${p.schema}.${p.table}`))];
-    out.push(...functionMutants(f).map((m) => (callers.length ? { ...m, calledByPoliciesOf: callers } : m)));
+    const triggerOn = f.triggerTables?.length ? { triggerOn: f.triggerTables } : {};
+    out.push(...functionMutants(f).map((m) => ({ ...m, ...(callers.length ? { calledByPoliciesOf: callers } : {}), ...triggerOn })));
   }
   for (const v of catalog.views.filter((view) => view.securityInvoker)) {
     out.push({

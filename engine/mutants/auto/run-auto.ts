@@ -40,13 +40,14 @@ const OWNING_RULE: Partial<Record<AutoMutant['kind'], number>> = { 'equality-to-
 
 /**
  * Properties whose tables or functions name the mutated object, or a table whose policies call it
- * (the owning rule's first); all of them when none do. The variant names the target's objects; a
+ * or whose trigger runs it (the owning rule's first); all of them when none do. The variant names the target's objects; a
  * mapping says which model names they stand for.
  */
 export function propertiesFor(mutant: AutoMutant, properties: DataProperty[], mapping?: TargetMapping): { list: DataProperty[]; covered: boolean } {
   const object = mutant.target.replace(/\(.*$/, '');
   const names = [object, object.replace(/^[a-z_]+\./, '')];
-  const covering = properties.filter((p) => touches(p, names, mapping) || touches({ tables: p.tables }, mutant.calledByPoliciesOf ?? [], mapping));
+  const reachedThrough = [...(mutant.calledByPoliciesOf ?? []), ...(mutant.triggerOn ?? [])];
+  const covering = properties.filter((p) => touches(p, names, mapping) || touches({ tables: p.tables }, reachedThrough, mapping));
   const owner = OWNING_RULE[mutant.kind];
   const ordered = [...covering.filter((p) => p.rule === owner), ...covering.filter((p) => p.rule !== owner)];
   return covering.length ? { list: ordered, covered: true } : { list: properties, covered: false };
@@ -118,6 +119,13 @@ export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mappi
   const { list, covered } = propertiesFor(mutant, failing, mapping);
   const naming = covered ? list : failing.filter((p) => touches(p, reaching, mapping));
   return naming.length ? `not run: ${naming.map((p) => p.id).join(', ')}, naming ${mutant.target}${covered ? '' : ' or what reads it'}, already fails on the unmutated target (left out above)` : undefined;
+}
+
+/** A survivor of the properties covering it: which ones, and through what a trigger function is covered. */
+export function survivedCovering(mutant: AutoMutant, list: readonly DataProperty[]): string {
+  const ids = list.map((p) => p.id).join(', ');
+  const through = mutant.triggerOn?.length ? ` (covering ${mutant.target} through the table${mutant.triggerOn.length > 1 ? 's' : ''} its trigger is on, ${mutant.triggerOn.join(', ')})` : '';
+  return `survived ${ids}${through}: an equivalent variant, or a gap in ${list.length > 1 ? 'those properties' : 'that property'}`;
 }
 
 /** SQL text that runs when `owner` (a table, view or function, `schema.name`) is queried or called: its policies, the calls of its triggers, defaults and checks, a view's query, a function's body. */
@@ -254,7 +262,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
         : {
             ...(uncoveredRun
               ? { uncovered: true as const, reason: `not covered by any property: none names ${mutant.target} or anything whose SQL reads it (run by --run-uncovered, survived them all)` }
-              : { reason: `survived ${list.map((p) => p.id).join(', ')}: an equivalent variant, or a gap in those properties` }),
+              : { reason: survivedCovering(mutant, list) }),
           }),
     };
     results.push(result);
