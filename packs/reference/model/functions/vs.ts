@@ -145,6 +145,9 @@ function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[
   return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}) };
 }
 
+/** A function answering nothing (RETURNS void; its predictions end in `done`). */
+const voidFn = (...a: Parameters<typeof fn>): FunctionModel => ({ ...fn(...a), answersVoid: true });
+
 const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
   fn(name, args, ANYONE, (world, caller, a, settings) => ({ outcome: allowed([{ value: answer(ctxOf(world, caller, settings), a) }], 1), world }));
 
@@ -200,7 +203,7 @@ const vsFunctionList: FunctionModel[] = [
   },
 
   {
-    ...fn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
+    ...voidFn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
       const ctx = ctxOf(world, caller, settings);
       if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'merge_vs_tickets');
       const d = handled(ctx, a.p_duplicate);
@@ -228,7 +231,7 @@ const vsFunctionList: FunctionModel[] = [
     outcomeSetting: MERGE_INTO_DUPLICATE_SETTING,
   },
 
-  fn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
+  voidFn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_transfer_dept');
     take(`R08.transfer.destination-${blankness(a.p_dept, settings)}`);
@@ -255,7 +258,7 @@ const vsFunctionList: FunctionModel[] = [
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
+  voidFn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     return orRefusedIfNotStaff(ctx, (() => {
     if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_set_public');
@@ -278,7 +281,7 @@ const vsFunctionList: FunctionModel[] = [
   })());
   }),
 
-  fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
+  voidFn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null) return fail(world, refusal(settings, 'not-authorized'));
     const t = tickets(world).find((r) => (settings.vs.publicCommentKey === 'ticket-id' ? r.id === text(a.p_ref) : isPublicRefOf(r, a.p_ref, settings)) && vsOnBoard(world, r, settings));
