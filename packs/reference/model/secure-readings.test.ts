@@ -6,6 +6,8 @@
  * non-staff owner's must still be refused.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { vsTicket } from '../generators/vs-world.ts';
 import { compareOutcomes, comparedAsFor } from '../../../engine/checker/compare.ts';
 import type { Json, Row } from '../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../engine/model/request.ts';
@@ -231,6 +233,20 @@ describe('secure readings, named where they decide a step', () => {
     const expected = predict(handler, twoTickets, caller, bothRows).outcome;
     expect(expected).toMatchObject({ kind: 'allowed', affected: 2 });
     expect((expected.orElse ?? []).filter((o) => o.reading === 'vs.no-remark-refused')).toHaveLength(1);
+  });
+
+  it('vs.submitterLabel: a guard attributing every submitter remark to one word (stranger-app-5: `by` must be `submitter`)', () => {
+    const word = { vis: 'ticket', by: 'submitter', text: 'still broken' };
+    const own = { vis: 'ticket', by: 'Student 1', text: 'still broken' };
+    const byColumn = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } }));
+    const byWord = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'], submitterLabel: 'submitter' } }));
+    expect(predict(byColumn, vsWorld('user'), caller, appendRemark(word)).outcome).toMatchObject({ kind: 'raised', code: 'P0001' });
+    expect(predict(byColumn, vsWorld('user'), caller, appendRemark(own)).outcome).toMatchObject({ kind: 'allowed' });
+    expect(predict(byWord, vsWorld('user'), caller, appendRemark(word)).outcome).toMatchObject({ kind: 'allowed' });
+    expect(predict(byWord, vsWorld('user'), caller, appendRemark(own)).outcome).toMatchObject({ kind: 'raised', code: 'P0001' });
+    // Worlds draw the word as every ticket's label, so the generators' appends by the label are the valid ones.
+    const drawn = fc.sample(vsTicket(ModelSettingsSchema.parse({ vs: { submitterLabel: 'submitter' } }), 'VS-1001', [{ id: ME } as never], ['VS-1001', 'VS-1002']), { numRuns: 5, seed: 1 });
+    expect(new Set(drawn.map((t) => t.submitter_label))).toEqual(new Set(['submitter']));
   });
 
   it('vs.set-public-staff-only: vs_set_public refused to a handler who is not staff', () => {

@@ -197,6 +197,13 @@ export const ModelSettingsSchema = z
          * are both accepted.
          */
         remarksCap: z.number().int().positive().default(20),
+        /**
+         * Rule 3: "attributed to the submitter label". The spec names no such label: null (the
+         * reference) is each ticket's own submitter_label column; a word (`submitter`) is one
+         * label for every ticket, as a guard comparing `by` with that word reads it. Worlds draw
+         * their tickets' labels as that word too.
+         */
+        submitterLabel: z.string().min(1).nullable().default(null),
         /** Cap on the public comment thread of a published ticket. */
         publicCommentsCap: z.number().int().positive().default(50),
         statuses: roleList.default(['open', 'in_progress', 'resolved', 'closed']),

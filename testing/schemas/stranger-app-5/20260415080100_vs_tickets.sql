@@ -94,7 +94,10 @@ begin
   if v_uid is null or current_user not in ('anon', 'authenticated') then
     return new;
   end if;
-  -- remarks are append-only for every writer
+  -- remarks are append-only for every writer (an array no more is no append either)
+  if jsonb_typeof(new.remarks) is distinct from 'array' then
+    raise exception 'vs_tickets: remarks are append-only' using errcode = 'P0001';
+  end if;
   v_old_len := jsonb_array_length(old.remarks);
   if jsonb_array_length(new.remarks) < v_old_len
      or coalesce((select jsonb_agg(e order by n) from jsonb_array_elements(new.remarks) with ordinality as t(e, n)

@@ -211,8 +211,9 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   if (remarksChanged) take('R03.remarks.appended');
   if (vsTicketsGuard.isOwner(oldRow, ctx) && vsTicketsGuard.isExempt(oldRow, ctx) && after.length > before.length) take('R03.remark.handler-exempt');
   if (vsTicketsGuard.isOwner(oldRow, ctx) && !vsTicketsGuard.isExempt(oldRow, ctx)) {
-    for (const e of after.slice(before.length)) recordRemarkBranches(e, oldRow.submitter_label);
-    if (!after.slice(before.length).every((e) => isValidSubmitterRemark(e, oldRow.submitter_label))) {
+    const label = ctx.settings.vs.submitterLabel ?? oldRow.submitter_label;
+    for (const e of after.slice(before.length)) recordRemarkBranches(e, label);
+    if (!after.slice(before.length).every((e) => isValidSubmitterRemark(e, label))) {
       return { reject: refusal(ctx.settings, 'remark-author', "vs_tickets: a submitter's remark must be a ticket remark by the submitter label") };
     }
   }
