@@ -358,6 +358,16 @@ describe('refusals the spec orders not: any that applies to the caller\'s own ti
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeDefined();
   });
 
+  it('vs_transfer_dept of a ticket the caller does not handle, with a blank destination or a p_remarks no array: that refused, or the ticket not found (stranger-app-5 looks it up first)', () => {
+    const notFound = { kind: 'raised' as const, code: 'P0002', message: 'ticket not found' };
+    for (const args of [{ p_dept: '', p_remarks: [] }, { p_dept: 'ART', p_remarks: {} }]) {
+      const move = (p_id: string) => ({ kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id, ...args } }) as ApiRequest;
+      expect(byName(predict(oracle, w, caller, move('VS-404')).outcome, notFound), JSON.stringify(args)).toEqual({ reading: REFUSAL_ORDER_OPEN });
+      // A ticket the caller handles is found: only the argument's refusal.
+      expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, notFound), JSON.stringify(args)).toBeDefined();
+    }
+  });
+
   it('vs_post_public_comment with a blank body on a problem not found: either refusal (stranger-app-4 looks the problem up first); on one found, only the blank body', () => {
     const board = { ...w, vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [{ ...TICKET, category: 'wifi', is_public: true, public_title: 'Wifi drops' }] };
     const comment = (p_ref: string) => ({ kind: 'rpc', fn: 'vs_post_public_comment', args: { p_ref, p_body: ' ' } }) as ApiRequest;

@@ -234,15 +234,16 @@ const vsFunctionList: FunctionModel[] = [
   voidFn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_transfer_dept');
-    take(`R08.transfer.destination-${blankness(a.p_dept, settings)}`);
-    if (blank(a.p_dept, settings)) return fail(world, refusal(settings, 'destination-required', 'transfer: a destination department is required'));
-    const remarks = a.p_remarks ?? [];
-    if (!Array.isArray(remarks)) return fail(world, refusal(settings, 'argument-required', 'transfer: p_remarks must be an array'));
-    const timeline = idBearingRemarks(settings, a.p_id, world, remarks, 'transfer');
     const t = handled(ctx, a.p_id);
-    // The spec orders neither check: a ticket the caller handles none of may be looked up first (its
-    // not-found tells only of the caller's own scope).
-    if ('reject' in timeline) return fail(world, t ? timeline.reject : orAlso(timeline.reject, [secureReading(REFUSAL_ORDER_OPEN, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'))]));
+    // The spec orders no check of the arguments before the lookup: a ticket the caller handles none
+    // of may be looked up first (its not-found tells only of the caller's own scope).
+    const orLookedUpFirst = (refused: Outcome) => (t ? refused : orAlso(refused, [secureReading(REFUSAL_ORDER_OPEN, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'))]));
+    take(`R08.transfer.destination-${blankness(a.p_dept, settings)}`);
+    if (blank(a.p_dept, settings)) return fail(world, orLookedUpFirst(refusal(settings, 'destination-required', 'transfer: a destination department is required')));
+    const remarks = a.p_remarks ?? [];
+    if (!Array.isArray(remarks)) return fail(world, orLookedUpFirst(refusal(settings, 'argument-required', 'transfer: p_remarks must be an array')));
+    const timeline = idBearingRemarks(settings, a.p_id, world, remarks, 'transfer');
+    if ('reject' in timeline) return fail(world, orLookedUpFirst(timeline.reject));
     take(t ? 'R06.transfer.done' : 'R06.transfer.not-found');
     if (!t) return fail(world, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'));
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
