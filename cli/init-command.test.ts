@@ -186,6 +186,8 @@ describe('policyfuzz init', () => {
     for (const f of ['merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment']) expect(config.mapping.functions[f].returns).toBe('value-as-void');
     // The guard (a trigger function of its own name) compares a remark's `by` with the word `submitter` (R03, R07 failed on the model's per-ticket label).
     expect(config.model.vs.submitterLabel).toBe('submitter');
+    // merge_vs_tickets' generic remark is by `staff` (R12 failed on the model's `system`).
+    expect(config.model.vs.autoCloseAuthor).toBe('staff');
     expect(config.notes).toContain("confirm: model.vs.submitterLabel: submitter (a submitter's remark is attributed to that word, as a trigger on vs_tickets does)");
   });
 

@@ -280,6 +280,8 @@ export const ModelSettingsSchema = z
           .prefault({}),
         /** Rule 12: the generic remark the submitter gets on auto-close (no id). */
         autoCloseRemark: z.string().min(1).default('This report was closed because the same problem is already being handled.'),
+        /** Rule 12: who the auto-close remark is by. The spec names no author; `policyfuzz init` reads it off merge_vs_tickets. */
+        autoCloseAuthor: z.string().min(1).default('system'),
       })
       .prefault({}),
     /** PR tickets (rules 1, 5, 7, 8, 14). */

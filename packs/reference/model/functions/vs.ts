@@ -21,7 +21,7 @@ import { storableDepartment, type ModelSettings, type NON_HANDLER_REFUSING_FUNCT
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, handlesAsCompared, isPublicRefOf, vsPublicRef, vsTicketsTable } from '../tables/vs-tickets.ts';
+import { commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, handlesAsCompared, isPublicRefOf, vsPublicRef, vsTicketsTable } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
@@ -221,7 +221,7 @@ const vsFunctionList: FunctionModel[] = [
         remarks: [
           ...(d.remarks as Json[]),
           { vis: 'staff', by: 'system', internal: true, text: `merged into ${String(p.id)}` },
-          { vis: 'ticket', by: AUTO_CLOSE_AUTHOR, internal: false, text: settings.vs.autoCloseRemark },
+          { vis: 'ticket', by: settings.vs.autoCloseAuthor, internal: false, text: settings.vs.autoCloseRemark },
         ],
       };
       const violation = capViolation(settings, next);
