@@ -184,6 +184,13 @@ describe('policyfuzz init', () => {
     // A vocabulary the model takes whole (student_change_requests.status) needs no hint.
     expect(config.notes.filter((n: string) => n.includes('student_change_requests.status allows'))).toEqual([]);
     expect(config.rules.include).toHaveLength(20);
+    // Four functions returning jsonb where the model answers nothing: written by hand after each FAIL named it.
+    for (const f of ['merge_vs_tickets', 'vs_transfer_dept', 'vs_set_public', 'vs_post_public_comment']) expect(config.mapping.functions[f].returns).toBe('value-as-void');
+    // The guard (a trigger function of its own name) compares a remark's `by` with the word `submitter` (R03, R07 failed on the model's per-ticket label).
+    expect(config.model.vs.submitterLabel).toBe('submitter');
+    // merge_vs_tickets' generic remark is by `staff` (R12 failed on the model's `system`).
+    expect(config.model.vs.autoCloseAuthor).toBe('staff');
+    expect(config.notes).toContain("confirm: model.vs.submitterLabel: submitter (a submitter's remark is attributed to that word, as a trigger on vs_tickets does)");
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

@@ -168,10 +168,15 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
  * are refused by name).
  */
 /**
- * A setting read off a function's body (Pack.sourceSettings), or off the row policies of a
- * table for a command (`policy`: their USING and WITH CHECK as pg_policies prints them).
+ * A setting read off a function's body (Pack.sourceSettings), off the row policies of a
+ * table for a command (`policy`: their USING and WITH CHECK as pg_policies prints them), or off
+ * the bodies of the trigger functions on a table (`trigger`: a guard, whatever its name).
  */
-export type SourceSetting = { path: string; pattern: string; value?: string; why: string } & ({ fn: string } | { policy: { table: string; command: 'select' | 'insert' | 'update' | 'delete' } });
+export type SourceSetting = { path: string; pattern: string; value?: string; why: string } & (
+  | { fn: string }
+  | { policy: { table: string; command: 'select' | 'insert' | 'update' | 'delete' } }
+  | { trigger: { table: string } }
+);
 
 /** A pack whose model has no functions (a tables-only app) may leave `functions` out. */
 export function definePack<S = Record<string, never>>(

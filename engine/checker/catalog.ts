@@ -197,6 +197,13 @@ export const POLICY_HELPER_ABOUT_CALLER = 'policy-helper-about-caller';
 /** Secure reading: EXECUTE to PUBLIC on a function the model lets every API role execute reaches no API caller more. */
 export const PUBLIC_EXECUTE_EVERY_API_ROLE = 'public-execute-every-api-role';
 
+/** Arguments naming a scope the caller is asked about (`p_dept text`), never a person or a row: none, or only such. */
+const SCOPE_ARGUMENT = /^(?:p_|_)?(?:dept|department|role|permission|perm|scope)s?\s+(?:text|character varying|citext|\w+)$/i;
+function asksAboutCallerOnly(signature: string): boolean {
+  const args = signature.slice(signature.indexOf('(') + 1, -1).trim();
+  return args === '' || args.split(',').every((a) => SCOPE_ARGUMENT.test(a.trim()) && !/\buuid\b/i.test(a));
+}
+
 /** Where the functions are called from, and which schemas the API exposes (rule 15's policy helpers, above). */
 export interface FunctionCallers {
   calledBy: ReadonlyMap<string, readonly string[]>;
@@ -229,8 +236,10 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
         out.granted++;
         continue;
       }
-      // Exposed, it is an RPC too: with no argument it can only answer about the caller, as the spec's own current_user_* helpers do.
-      if (calledBy.length && exposed && f.signature.endsWith('()') && !f.executable.public) {
+      // Exposed, it is an RPC too: with no argument, or only a scope's (a department, a role, a
+      // permission: `current_user_can_handle_vs(p_dept)`, as the spec's own vs_in_scope(p_dept)), it
+      // can only answer about the caller, as the spec's own current_user_* helpers do.
+      if (calledBy.length && exposed && asksAboutCallerOnly(f.signature) && !f.executable.public) {
         accept(POLICY_HELPER_ABOUT_CALLER, f);
         out.granted++;
         continue;

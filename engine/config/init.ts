@@ -135,7 +135,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
             columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable, generated: c.generated !== undefined, references: t.foreignKeys?.find((f) => ('column' in f ? f.column === c.name : f.columns.length === 1 && f.columns[0] === c.name))?.references, ...(c.aliases ? { aliases: c.aliases } : {}) })),
             guarded: !!(t.beforeInsert || t.beforeUpdate),
           })),
-        functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args, ...(f.answerRows ? { answerRows: f.answerRows } : {}) })),
+        functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args, ...(f.answerRows ? { answerRows: f.answerRows } : {}), ...(f.answersVoid ? { answersVoid: true } : {}) })),
       },
       facts,
       vocabularies,
@@ -302,8 +302,14 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       const rows = (await client.query<{ text: string }>(`select concat_ws(' ', qual, with_check) as text from pg_policies where schemaname = $1 and tablename = $2 and cmd in (upper($3), 'ALL') order by policyname`, [schema, name, p.command])).rows;
       return [rows.map((r) => r.text), `${table}'s ${p.command} policy`];
     };
+    // The functions of a table's triggers (its guards), named by the target as it likes.
+    const triggersOf = async (p: { table: string }): Promise<[string[], string]> => {
+      const table = targetOf(p.table);
+      const rows = (await client.query<{ source: string }>(`select distinct p.prosrc as source from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid = to_regclass($1) and not t.tgisinternal order by 1`, [table])).rows;
+      return [rows.map((r) => r.source), `a trigger on ${table}`];
+    };
     for (const read of options.sourceSettings ?? []) {
-      const [sources, where] = 'fn' in read ? functionBody(read.fn) : await policiesOf(read.policy);
+      const [sources, where] = 'fn' in read ? functionBody(read.fn) : 'trigger' in read ? await triggersOf(read.trigger) : await policiesOf(read.policy);
       const pattern = new RegExp(read.pattern, 'i');
       const found = sources.map((source) => pattern.exec(source)).find((m) => m !== null);
       if (!found) continue;

@@ -330,6 +330,36 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.mapping.functions?.get_vs_ticket_by_id).toEqual({ columns: { report: 'report_text' } });
   });
 
+  it('a function the model answers nothing from that returns a value here is proposed value-as-void; one returning void is left alone (stranger-app-5: vs_set_public returns jsonb)', () => {
+    const proposal = proposeMapping(
+      {
+        tables: [],
+        functions: [
+          { name: 'vs_set_public', args: ['p_id'], answersVoid: true },
+          { name: 'vs_post_public_comment', args: ['p_ref'], answersVoid: true },
+          { name: 'soft_delete_vs_ticket', args: ['p_id'] },
+        ],
+      },
+      {
+        tables: [],
+        functions: [
+          fn({ name: 'vs_set_public', args: [{ name: 'p_id', type: 'uuid' }], returns: 'scalar', source: "begin return jsonb_build_object('id', p_id); end" }),
+          fn({ name: 'vs_post_public_comment', args: [{ name: 'p_ref', type: 'uuid' }], returns: 'void' }),
+          fn({ name: 'soft_delete_vs_ticket', args: [{ name: 'p_id', type: 'uuid' }], returns: 'scalar' }),
+        ],
+      },
+    );
+    expect(proposal.mapping.functions?.vs_set_public?.returns).toBe('value-as-void');
+    expect(proposal.notes.join('\n')).toContain('vs_set_public returns a value where the model');
+    expect(proposal.mapping.functions?.vs_post_public_comment?.returns).toBeUndefined();
+    expect(proposal.mapping.functions?.soft_delete_vs_ticket?.returns).toBeUndefined();
+  });
+
+  it('the reference model marks the functions it answers nothing from', () => {
+    const voidOnes = Object.values(referencePack.model.functions).filter((f) => f.answersVoid).map((f) => f.name).sort();
+    expect(voidOnes).toEqual(['merge_vs_tickets', 'vs_post_public_comment', 'vs_set_public', 'vs_transfer_dept']);
+  });
+
   it('column-level UPDATE grants become the model’s column grants, in model names (stranger-app-4: profiles’ email not updatable)', () => {
     const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'display_name', type: 'text' }, { name: 'role', type: 'text' }] };
     const profiles: TargetTableFacts = {

@@ -39,6 +39,8 @@ export interface ModelFunctionFacts {
   args: string[];
   /** Keys of its jsonb answer holding rows, and the columns the model's rows there carry (FunctionModel.answerRows). */
   answerRows?: Record<string, readonly string[]>;
+  /** The model's function answers nothing (RETURNS void). */
+  answersVoid?: boolean;
 }
 
 export interface TargetColumnFacts {
@@ -727,6 +729,16 @@ export function proposeMapping(
     if (!Object.keys(args).length) continue;
     mapping.functions![m.name] = { args };
     notes.push(`confirm: ${f.name}'s parameters by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
+  }
+
+  // A function the model answers nothing from (RETURNS void) that returns a value here (a text, a
+  // jsonb, a row: stranger-app-5's `returns jsonb` answering the moved ticket): only its success
+  // is the model's answer.
+  for (const m of model.functions) {
+    const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
+    if (!m.answersVoid || !f || f.returns === 'void' || f.args.length !== m.args.length || mapping.functions?.[m.name]?.returns) continue;
+    mapping.functions![m.name] = { ...mapping.functions![m.name], returns: 'value-as-void' };
+    notes.push(`confirm: ${f.name} returns a value where the model's ${m.name} answers nothing: functions.${m.name}.returns = "value-as-void" (only its success is compared)`);
   }
 
   // A function of the model's name returning a table's rows (`setof vs_tickets`, or columns named

@@ -22,6 +22,8 @@ export interface FunctionModel<S = any> {
   executableBy: readonly ExecuteGrantee[];
   /** Output columns set by the server (timestamps, …): present but not compared. */
   serverAssigned?: string[];
+  /** It answers nothing (RETURNS void): `init` proposes `returns: "value-as-void"` for a target's function returning a value. */
+  answersVoid?: boolean;
   predict(world: World, caller: Caller, args: Record<string, Json>, settings: S): Prediction;
   /**
    * The answer as compared, applied alike to the model's rows and the database's: where the spec

@@ -60,6 +60,8 @@ export const referencePack = definePack({
     { path: 'vs.unpublishedTitle', fn: 'vs_set_public', pattern: String.raw`public_title\s*=\s*null`, value: 'cleared', why: 'unpublishing clears the headline' },
     { path: 'vs.publicCommentKey', fn: 'vs_post_public_comment', pattern: String.raw`\bwhere\s+\w+\.id\s*=\s*p_\w+`, value: 'ticket-id', why: 'the problem is looked up by its ticket id' },
     { path: 'vs.publicCommenters', fn: 'vs_post_public_comment', pattern: String.raw`is_staff\s*\(`, value: 'staff-handlers', why: 'only staff may comment' },
+    { path: 'vs.submitterLabel', trigger: { table: 'vs_tickets' }, pattern: String.raw`->>\s*'by'\s*(?:is\s+distinct\s+from|<>|!=)\s*'([^']+)'`, why: "a submitter's remark is attributed to that word" },
+    { path: 'vs.autoCloseAuthor', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'ticket'[^;]*?'by'\s*,\s*'([^']+)'`, why: "the author of the submitter's remark on a merge" },
     { path: 'vs.autoCloseRemark', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'ticket'[^;]*?'text'\s*,\s*'([^']+)'`, why: "the submitter's remark on a merge" },
     ...NOT_FOUND_REFUSING_FUNCTIONS.map((fn) => ({
       path: `refusals.notFoundAs.${fn}`,

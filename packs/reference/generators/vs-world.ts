@@ -119,7 +119,7 @@ function ticketColumns(settings: ModelSettings, id: string, ids: readonly string
 
 export function vsTicket(settings: ModelSettings, id: string, people: Person[], ids: readonly string[], options: TicketOptions = {}): fc.Arbitrary<Row> {
   const kept = ticketColumns(settings, id, ids, options);
-  return labels.chain((label) =>
+  return (settings.vs.submitterLabel === null ? labels : fc.constant(settings.vs.submitterLabel)).chain((label) =>
     fc.record({
       id: fc.constant(id),
       submitter_id: orNull(!holdsNotNull(settings, 'vs_tickets', 'submitter_id'), { weight: 6, arbitrary: fc.constantFrom(...people.map((p) => p.id)) }),

@@ -9,6 +9,7 @@ import type { ApiRequest } from '../../../engine/model/request.ts';
 import { predict } from '../../../engine/model/predict.ts';
 import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
+import { remarksAsCompared } from './tables/vs-tickets.ts';
 
 const HANDLER = '3e3e3e3e-3e3e-4e3e-8e3e-3e3e3e3e3e3e';
 const ticket = (id: string, duplicate_of: string | null) => ({ id, submitter_id: null, target_dept: 'ENG', status: 'open', category: null, duplicate_of, tags: [], remarks: [], public_comments: [], deleted_at: null });
@@ -34,5 +35,22 @@ describe('vs.mergeIntoDuplicate', () => {
     expect(compareOutcomes(prediction.outcome, merged)).toBeUndefined();
     expect(compareOutcomes(prediction.outcome, { kind: 'raised', code: 'P0001', message: 'already a duplicate' })).toBeDefined();
     expect((prediction.world.vs_tickets as { id: string }[]).find((t) => t.id === 'VS-3')).toMatchObject({ duplicate_of: 'VS-2', status: 'closed' });
+  });
+});
+
+describe('vs.autoCloseAuthor (rule 12 names no author of the auto-close remark)', () => {
+  const plain: ApiRequest = { kind: 'rpc', fn: 'merge_vs_tickets', args: { p_duplicate: 'VS-3', p_primary: 'VS-1' } };
+  const autoClose = (settings: object) => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'], ...settings } }));
+    const after = predict(oracle, world, caller, plain).world.vs_tickets.find((t) => t.id === 'VS-3')!;
+    const shown = remarksAsCompared([after], world, ModelSettingsSchema.parse({ vs: settings }));
+    return { written: (after.remarks as { vis: string; by: string }[]).filter((e) => e.vis === 'ticket'), shown: shown[0].remarks as { by: string; text: string }[] };
+  };
+
+  it('the word a target writes (stranger-app-5: staff) is the model’s, and its remark is compared as generic by that author', () => {
+    expect(autoClose({}).written).toMatchObject([{ by: 'system' }]);
+    const staff = autoClose({ autoCloseAuthor: 'staff' });
+    expect(staff.written).toMatchObject([{ by: 'staff' }]);
+    expect(staff.shown.find((e) => e.by === 'staff')?.text).toBe('<generic remark: carries no ticket id>');
   });
 });

@@ -6,6 +6,8 @@
  * non-staff owner's must still be refused.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { vsTicket } from '../generators/vs-world.ts';
 import { compareOutcomes, comparedAsFor } from '../../../engine/checker/compare.ts';
 import type { Json, Row } from '../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../engine/model/request.ts';
@@ -233,6 +235,20 @@ describe('secure readings, named where they decide a step', () => {
     expect((expected.orElse ?? []).filter((o) => o.reading === 'vs.no-remark-refused')).toHaveLength(1);
   });
 
+  it('vs.submitterLabel: a guard attributing every submitter remark to one word (stranger-app-5: `by` must be `submitter`)', () => {
+    const word = { vis: 'ticket', by: 'submitter', text: 'still broken' };
+    const own = { vis: 'ticket', by: 'Student 1', text: 'still broken' };
+    const byColumn = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } }));
+    const byWord = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'], submitterLabel: 'submitter' } }));
+    expect(predict(byColumn, vsWorld('user'), caller, appendRemark(word)).outcome).toMatchObject({ kind: 'raised', code: 'P0001' });
+    expect(predict(byColumn, vsWorld('user'), caller, appendRemark(own)).outcome).toMatchObject({ kind: 'allowed' });
+    expect(predict(byWord, vsWorld('user'), caller, appendRemark(word)).outcome).toMatchObject({ kind: 'allowed' });
+    expect(predict(byWord, vsWorld('user'), caller, appendRemark(own)).outcome).toMatchObject({ kind: 'raised', code: 'P0001' });
+    // Worlds draw the word as every ticket's label, so the generators' appends by the label are the valid ones.
+    const drawn = fc.sample(vsTicket(ModelSettingsSchema.parse({ vs: { submitterLabel: 'submitter' } }), 'VS-1001', [{ id: ME } as never], ['VS-1001', 'VS-1002']), { numRuns: 5, seed: 1 });
+    expect(new Set(drawn.map((t) => t.submitter_label))).toEqual(new Set(['submitter']));
+  });
+
   it('vs.set-public-staff-only: vs_set_public refused to a handler who is not staff', () => {
     const publish: ApiRequest = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: true, p_title: 'Wifi drops' } } as ApiRequest;
     expect(byName(predict(handler, vsWorld('user', ['vs']), caller, publish).outcome, notAuthorized)).toEqual({ reading: 'vs.set-public-staff-only' });
@@ -340,6 +356,16 @@ describe('refusals the spec orders not: any that applies to the caller\'s own ti
     expect(byName(predict(oracle, w, caller, move('VS-404')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toEqual({ reading: REFUSAL_ORDER_OPEN });
     // A ticket the caller handles is found: only the remark's refusal.
     expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, { kind: 'raised', code: 'P0002', message: 'ticket not found' })).toBeDefined();
+  });
+
+  it('vs_transfer_dept of a ticket the caller does not handle, with a blank destination or a p_remarks no array: that refused, or the ticket not found (stranger-app-5 looks it up first)', () => {
+    const notFound = { kind: 'raised' as const, code: 'P0002', message: 'ticket not found' };
+    for (const args of [{ p_dept: '', p_remarks: [] }, { p_dept: 'ART', p_remarks: {} }]) {
+      const move = (p_id: string) => ({ kind: 'rpc', fn: 'vs_transfer_dept', args: { p_id, ...args } }) as ApiRequest;
+      expect(byName(predict(oracle, w, caller, move('VS-404')).outcome, notFound), JSON.stringify(args)).toEqual({ reading: REFUSAL_ORDER_OPEN });
+      // A ticket the caller handles is found: only the argument's refusal.
+      expect(compareOutcomes(predict(oracle, w, caller, move('VS-1001')).outcome, notFound), JSON.stringify(args)).toBeDefined();
+    }
   });
 
   it('vs_post_public_comment with a blank body on a problem not found: either refusal (stranger-app-4 looks the problem up first); on one found, only the blank body', () => {

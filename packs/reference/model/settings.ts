@@ -197,6 +197,13 @@ export const ModelSettingsSchema = z
          * are both accepted.
          */
         remarksCap: z.number().int().positive().default(20),
+        /**
+         * Rule 3: "attributed to the submitter label". The spec names no such label: null (the
+         * reference) is each ticket's own submitter_label column; a word (`submitter`) is one
+         * label for every ticket, as a guard comparing `by` with that word reads it. Worlds draw
+         * their tickets' labels as that word too.
+         */
+        submitterLabel: z.string().min(1).nullable().default(null),
         /** Cap on the public comment thread of a published ticket. */
         publicCommentsCap: z.number().int().positive().default(50),
         statuses: roleList.default(['open', 'in_progress', 'resolved', 'closed']),
@@ -273,6 +280,8 @@ export const ModelSettingsSchema = z
           .prefault({}),
         /** Rule 12: the generic remark the submitter gets on auto-close (no id). */
         autoCloseRemark: z.string().min(1).default('This report was closed because the same problem is already being handled.'),
+        /** Rule 12: who the auto-close remark is by. The spec names no author; `policyfuzz init` reads it off merge_vs_tickets. */
+        autoCloseAuthor: z.string().min(1).default('system'),
       })
       .prefault({}),
     /** PR tickets (rules 1, 5, 7, 8, 14). */

@@ -94,7 +94,10 @@ begin
   if v_uid is null or current_user not in ('anon', 'authenticated') then
     return new;
   end if;
-  -- remarks are append-only for every writer
+  -- remarks are append-only for every writer (an array no more is no append either)
+  if jsonb_typeof(new.remarks) is distinct from 'array' then
+    raise exception 'vs_tickets: remarks are append-only' using errcode = 'P0001';
+  end if;
   v_old_len := jsonb_array_length(old.remarks);
   if jsonb_array_length(new.remarks) < v_old_len
      or coalesce((select jsonb_agg(e order by n) from jsonb_array_elements(new.remarks) with ordinality as t(e, n)
@@ -104,7 +107,7 @@ begin
   -- rule 12: a ticket-visible remark naming a ticket (its uuid) is refused; such remarks are internal
   for v_entry in select e from jsonb_array_elements(new.remarks) with ordinality as t(e, n) where n > v_old_len loop
     if jsonb_typeof(v_entry) = 'object'
-       and not coalesce((v_entry ->> 'internal')::boolean, false)
+       and (v_entry -> 'internal') is distinct from 'true'::jsonb
        and v_entry::text ~* '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}' then
       raise exception 'vs_tickets: a ticket-visible remark may not name a ticket' using errcode = 'P0001';
     end if;
@@ -116,7 +119,7 @@ begin
     for v_entry in select e from jsonb_array_elements(new.remarks) with ordinality as t(e, n) where n > v_old_len loop
       if v_entry ->> 'vis' is distinct from 'ticket'
          or v_entry ->> 'by' is distinct from 'submitter'
-         or coalesce((v_entry ->> 'internal')::boolean, false) then
+         or coalesce(v_entry -> 'internal', 'false'::jsonb) <> 'false'::jsonb then
         raise exception 'vs_tickets: a submitter remark must be a ticket remark by the submitter' using errcode = 'P0001';
       end if;
     end loop;
@@ -195,7 +198,7 @@ with (security_invoker = true) as
   select t.id, t.target_dept, t.status, t.category, t.title, t.body, t.is_duplicate,
          t.created_at, t.updated_at,
          coalesce((select jsonb_agg(r) from jsonb_array_elements(t.remarks) r
-                    where not coalesce((r ->> 'internal')::boolean, false)), '[]'::jsonb) as remarks
+                    where (r -> 'internal') is distinct from 'true'::jsonb), '[]'::jsonb) as remarks
     from public.vs_tickets t
    where t.submitter_id = (select auth.uid()) and t.deleted_at is null;
 

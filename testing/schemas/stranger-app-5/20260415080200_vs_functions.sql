@@ -43,8 +43,8 @@ as $$
          '{}'::text[] as tags,
          coalesce((select jsonb_agg(r order by n) from jsonb_array_elements(t.remarks) with ordinality as x(r, n)
                     where jsonb_typeof(r) = 'object'
-                      and not coalesce((r ->> 'internal')::boolean, false)
-                      and r ->> 'vis' is distinct from 'internal'), '[]'::jsonb) as remarks,
+                      and (r -> 'internal') is distinct from 'true'::jsonb
+                      and r ->> 'vis' = 'ticket'), '[]'::jsonb) as remarks,
          t.deleted_at, t.created_at, t.updated_at
     from public.vs_tickets t
    where t.id = p_id and t.deleted_at is null;
@@ -161,7 +161,7 @@ begin
     raise exception 'DESTINATION_REQUIRED' using errcode = '22023';
   end if;
   if exists (select 1 from jsonb_array_elements(coalesce(p_remarks, '[]'::jsonb)) e
-              where jsonb_typeof(e) = 'object' and not coalesce((e ->> 'internal')::boolean, false)
+              where jsonb_typeof(e) = 'object' and (e -> 'internal') is distinct from 'true'::jsonb
                 and e::text ~* '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}') then
     raise exception 'a ticket-visible remark may not name a ticket' using errcode = 'P0001';
   end if;

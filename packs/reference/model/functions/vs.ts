@@ -21,7 +21,7 @@ import { storableDepartment, type ModelSettings, type NON_HANDLER_REFUSING_FUNCT
 import type { RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
-import { AUTO_CLOSE_AUTHOR, commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, handlesAsCompared, isPublicRefOf, vsPublicRef, vsTicketsTable } from '../tables/vs-tickets.ts';
+import { commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, handlesAsCompared, isPublicRefOf, vsPublicRef, vsTicketsTable } from '../tables/vs-tickets.ts';
 import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts';
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
@@ -145,6 +145,9 @@ function fn(name: string, args: string[], executableBy: readonly ExecuteGrantee[
   return { name, args, executableBy, predict, ...(serverAssigned ? { serverAssigned } : {}), ...(comparedAs ? { comparedAs } : {}) };
 }
 
+/** A function answering nothing (RETURNS void; its predictions end in `done`). */
+const voidFn = (...a: Parameters<typeof fn>): FunctionModel => ({ ...fn(...a), answersVoid: true });
+
 const scalar = (name: string, args: string[], answer: (ctx: RuleContext, a: Record<string, Json>) => boolean): FunctionModel =>
   fn(name, args, ANYONE, (world, caller, a, settings) => ({ outcome: allowed([{ value: answer(ctxOf(world, caller, settings), a) }], 1), world }));
 
@@ -200,7 +203,7 @@ const vsFunctionList: FunctionModel[] = [
   },
 
   {
-    ...fn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
+    ...voidFn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
       const ctx = ctxOf(world, caller, settings);
       if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'merge_vs_tickets');
       const d = handled(ctx, a.p_duplicate);
@@ -218,7 +221,7 @@ const vsFunctionList: FunctionModel[] = [
         remarks: [
           ...(d.remarks as Json[]),
           { vis: 'staff', by: 'system', internal: true, text: `merged into ${String(p.id)}` },
-          { vis: 'ticket', by: AUTO_CLOSE_AUTHOR, internal: false, text: settings.vs.autoCloseRemark },
+          { vis: 'ticket', by: settings.vs.autoCloseAuthor, internal: false, text: settings.vs.autoCloseRemark },
         ],
       };
       const violation = capViolation(settings, next);
@@ -228,18 +231,19 @@ const vsFunctionList: FunctionModel[] = [
     outcomeSetting: MERGE_INTO_DUPLICATE_SETTING,
   },
 
-  fn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
+  voidFn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_transfer_dept');
-    take(`R08.transfer.destination-${blankness(a.p_dept, settings)}`);
-    if (blank(a.p_dept, settings)) return fail(world, refusal(settings, 'destination-required', 'transfer: a destination department is required'));
-    const remarks = a.p_remarks ?? [];
-    if (!Array.isArray(remarks)) return fail(world, refusal(settings, 'argument-required', 'transfer: p_remarks must be an array'));
-    const timeline = idBearingRemarks(settings, a.p_id, world, remarks, 'transfer');
     const t = handled(ctx, a.p_id);
-    // The spec orders neither check: a ticket the caller handles none of may be looked up first (its
-    // not-found tells only of the caller's own scope).
-    if ('reject' in timeline) return fail(world, t ? timeline.reject : orAlso(timeline.reject, [secureReading(REFUSAL_ORDER_OPEN, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'))]));
+    // The spec orders no check of the arguments before the lookup: a ticket the caller handles none
+    // of may be looked up first (its not-found tells only of the caller's own scope).
+    const orLookedUpFirst = (refused: Outcome) => (t ? refused : orAlso(refused, [secureReading(REFUSAL_ORDER_OPEN, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'))]));
+    take(`R08.transfer.destination-${blankness(a.p_dept, settings)}`);
+    if (blank(a.p_dept, settings)) return fail(world, orLookedUpFirst(refusal(settings, 'destination-required', 'transfer: a destination department is required')));
+    const remarks = a.p_remarks ?? [];
+    if (!Array.isArray(remarks)) return fail(world, orLookedUpFirst(refusal(settings, 'argument-required', 'transfer: p_remarks must be an array')));
+    const timeline = idBearingRemarks(settings, a.p_id, world, remarks, 'transfer');
+    if ('reject' in timeline) return fail(world, orLookedUpFirst(timeline.reject));
     take(t ? 'R06.transfer.done' : 'R06.transfer.not-found');
     if (!t) return fail(world, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'));
     const next: Row = { ...t, target_dept: a.p_dept as string, remarks: [...(t.remarks as Json[]), ...timeline.entries] };
@@ -255,7 +259,7 @@ const vsFunctionList: FunctionModel[] = [
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  fn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
+  voidFn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     return orRefusedIfNotStaff(ctx, (() => {
     if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_set_public');
@@ -278,7 +282,7 @@ const vsFunctionList: FunctionModel[] = [
   })());
   }),
 
-  fn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
+  voidFn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     if (currentUserRole(ctx) === null) return fail(world, refusal(settings, 'not-authorized'));
     const t = tickets(world).find((r) => (settings.vs.publicCommentKey === 'ticket-id' ? r.id === text(a.p_ref) : isPublicRefOf(r, a.p_ref, settings)) && vsOnBoard(world, r, settings));

@@ -211,8 +211,9 @@ function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult 
   if (remarksChanged) take('R03.remarks.appended');
   if (vsTicketsGuard.isOwner(oldRow, ctx) && vsTicketsGuard.isExempt(oldRow, ctx) && after.length > before.length) take('R03.remark.handler-exempt');
   if (vsTicketsGuard.isOwner(oldRow, ctx) && !vsTicketsGuard.isExempt(oldRow, ctx)) {
-    for (const e of after.slice(before.length)) recordRemarkBranches(e, oldRow.submitter_label);
-    if (!after.slice(before.length).every((e) => isValidSubmitterRemark(e, oldRow.submitter_label))) {
+    const label = ctx.settings.vs.submitterLabel ?? oldRow.submitter_label;
+    for (const e of after.slice(before.length)) recordRemarkBranches(e, label);
+    if (!after.slice(before.length).every((e) => isValidSubmitterRemark(e, label))) {
       return { reject: refusal(ctx.settings, 'remark-author', "vs_tickets: a submitter's remark must be a ticket remark by the submitter label") };
     }
   }
@@ -242,8 +243,6 @@ export const isNoRemark = (e: Json): boolean => !isObject(e) || typeof e.vis !==
 export const noRemarkRefusal = (settings: ModelSettings, entries: readonly Json[]): Outcome =>
   secureReading(entries.some((e) => !isObject(e) || typeof e.vis !== 'string') ? 'vs.no-remark-refused' : 'vs.authorless-remark-refused', refusal(settings, 'remark-author', 'vs_tickets: an entry that is no remark (no vis or no by)'));
 
-/** Who writes the auto-close remark (rule 12); its text is compared as "carries no ticket id". */
-export const AUTO_CLOSE_AUTHOR = 'system';
 export const GENERIC_REMARK = '<generic remark: carries no ticket id>';
 
 /** Does `text` mention a ticket id of the world but `except` (bounded, so VS-1 is not found in VS-10)? */
@@ -293,13 +292,13 @@ export function internalRemarkAsCompared(text: string, world: World): string | u
  * sides' auto-close entries compare as GENERIC_REMARK when they mention no ticket id, and keep
  * their text (so the difference shows) when they do.
  */
-export function remarksAsCompared(rows: Row[], world: World): Row[] {
+export function remarksAsCompared(rows: Row[], world: World, settings: ModelSettings): Row[] {
   return rows.map((r) =>
     Array.isArray(r.remarks)
       ? {
           ...r,
           remarks: r.remarks.map((e) => {
-            if (isObject(e) && e.by === AUTO_CLOSE_AUTHOR && typeof e.text === 'string' && !mentionsTicketId(e.text, world)) return { ...e, text: GENERIC_REMARK };
+            if (isObject(e) && e.by === settings.vs.autoCloseAuthor && typeof e.text === 'string' && !mentionsTicketId(e.text, world)) return { ...e, text: GENERIC_REMARK };
             const internal = isObject(e) && e.internal === true && typeof e.text === 'string' ? internalRemarkAsCompared(e.text, world) : undefined;
             return internal ? { ...(e as Row), text: internal } : e;
           }),
@@ -310,8 +309,8 @@ export function remarksAsCompared(rows: Row[], world: World): Row[] {
 
 export const vsTicketsTable: TableModel = {
   table: 'vs_tickets',
-  comparedAs: (rows, world) => remarksAsCompared(rows, world).map((r) => ('public_comments' in r ? { ...r, public_comments: commentsAsCompared(r.public_comments) } : r)),
-  comparedAsReading: { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows, world) => remarksAsCompared(rows, world) },
+  comparedAs: (rows, world, settings) => remarksAsCompared(rows, world, settings).map((r) => ('public_comments' in r ? { ...r, public_comments: commentsAsCompared(r.public_comments) } : r)),
+  comparedAsReading: { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows, world, settings) => remarksAsCompared(rows, world, settings) },
   valueSettings: { public_ref: 'vs.publicHandle' },
   columns: [
     { name: 'id', type: 'text', nullable: false },

@@ -32,6 +32,9 @@ describe('compareFunctions', () => {
     const callers = (args: string) => ({ calledBy: new Map([[`public.current_user_can_handle_vs(${args})`, ['policy p on vs_tickets']]]), exposedSchemas: ['public'] });
     expect(compareFunctions([about('')], new Map(), callers(''))).toEqual({ granted: 1, withheld: 0, findings: [], readings: { [POLICY_HELPER_ABOUT_CALLER]: ['public.current_user_can_handle_vs()'] } });
     expect(compareFunctions([about('p_email text')], new Map(), callers('p_email text')).findings).toHaveLength(1);
+    // A department only (stranger-app-5's current_user_can_handle_vs(p_dept text), as the spec's vs_in_scope(p_dept)): about the caller still.
+    expect(compareFunctions([about('p_dept text')], new Map(), callers('p_dept text'))).toMatchObject({ findings: [], readings: { [POLICY_HELPER_ABOUT_CALLER]: ['public.current_user_can_handle_vs(p_dept text)'] } });
+    for (const args of ['p_user uuid', 'p_dept text, p_user_id uuid', 'p_ticket text']) expect(compareFunctions([about(args)], new Map(), callers(args)).findings, args).toHaveLength(1);
   });
   it('a PUBLIC grant is a finding where the model withholds an API role, a named reading where it grants every one', () => {
     const r = compareFunctions([fn('f', { anon: true, authenticated: true, service_role: true, public: true })], new Map([['f', ['anon', 'authenticated'] as const]]));
@@ -48,10 +51,10 @@ describe('compareFunctions', () => {
     const callers = { calledBy, exposedSchemas: ['public'] };
     const helper = fn('is_moderator', { anon: true, authenticated: true }, 'private');
     expect(compareFunctions([helper], new Map(), callers)).toEqual({ granted: 1, withheld: 0, findings: [], readings: { [POLICY_HELPER_EXECUTE]: ['private.is_moderator()'] } });
-    // Exposed, an RPC too: one taking an argument may be asked about another person (no argument: policy-helper-about-caller, below).
-    const asked = { ...fn('is_moderator', { authenticated: true }), signature: 'public.is_moderator(p_user uuid)' };
-    const askedCallers = { calledBy: new Map([['public.is_moderator(p_user uuid)', ['policy p on table t']]]), exposedSchemas: ['public'] };
-    expect(compareFunctions([asked], new Map(), askedCallers).findings).toEqual([expect.stringMatching(/calls it, but public is exposed and it takes arguments: anyone holding EXECUTE may ask it about another person as an RPC/)]);
+    // In public it is an RPC too: argument-less it answers only about the caller (policy-helper-about-caller); asked about a person, a finding.
+    expect(compareFunctions([fn('is_moderator', { authenticated: true })], new Map(), callers).readings).toEqual({ [POLICY_HELPER_ABOUT_CALLER]: ['public.is_moderator()'] });
+    const aboutAnyone = { ...fn('is_moderator', { authenticated: true }), signature: 'public.is_moderator(p_user uuid)' };
+    expect(compareFunctions([aboutAnyone], new Map(), { calledBy: new Map([['public.is_moderator(p_user uuid)', ['policy p on table t']]]), exposedSchemas: ['public'] }).findings).toEqual([expect.stringMatching(/calls it, but public is exposed and it takes arguments: anyone holding EXECUTE may ask it about another person as an RPC/)]);
     expect(compareFunctions([{ ...helper, executable: { ...helper.executable, public: true } }], new Map(), callers).findings).toEqual([expect.stringMatching(/not PUBLIC \(revoke it from public\)$/)]);
   });
 });
