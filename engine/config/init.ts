@@ -84,10 +84,6 @@ function setAt(settings: Record<string, unknown>, dotted: string, value: unknown
 }
 
 /**
- * A pack's project settings over the ones init proposed, a group merged key by key: a group both
- * set (notNullColumns, a vocabulary group) keeps what init read from the target beside the pack's.
- */
-/**
  * A target vocabulary (a CHECK list or enum) beside the model's check of the same column: the
  * values the model refuses, and, where the model's default is not among the target's values and
  * the target's own default is one the model refuses, that pair as a `values` mapping (the open
@@ -100,6 +96,10 @@ export function defaultsPaired(values: readonly string[], accepts: (v: string) =
   return { pairs: { [modelDefault]: targetDefault }, unknown: refused.filter((v) => v !== targetDefault) };
 }
 
+/**
+ * A pack's project settings over the ones init proposed, a group merged key by key: a group both
+ * set (notNullColumns, a vocabulary group) keeps what init read from the target beside the pack's.
+ */
 export function mergeSettings(into: Record<string, unknown>, from: Record<string, unknown>): void {
   const isGroup = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   for (const [key, value] of Object.entries(from)) {

@@ -441,11 +441,6 @@ function nullAsNoRow(m: TargetMapping, request: ApiRequest, expected: Outcome, f
   return { ...expected, orElse: [...(expected.orElse ?? []), nullAnswer] };
 }
 
-/**
- * A value outside a vocabulary the model's CHECK refuses (23514, `<column> check`) the target may
- * keep as a lookup table instead (`target_dept references departments`): its foreign key refuses
- * it (23503), the same refusal. Only where that column is a foreign key on the target.
- */
 /** The column (and the model table, where named) of a CHECK refusal's detail: `target_dept check`, `vs_tickets.target_dept check (why)`. */
 function checkedColumn(detail: string | undefined): { table?: string; column: string } | undefined {
   const subject = /^(\S+) check(?: \(.*\))?$/s.exec(detail ?? '')?.[1];
@@ -454,6 +449,11 @@ function checkedColumn(detail: string | undefined): { table?: string; column: st
   return dot < 0 ? { column: subject } : { table: subject.slice(0, dot), column: subject.slice(dot + 1) };
 }
 
+/**
+ * A value outside a vocabulary the model's CHECK refuses (23514, `<column> check`) the target may
+ * keep as a lookup table instead (`target_dept references departments`): its foreign key refuses
+ * it (23503), the same refusal. Only where that column is a foreign key on the target.
+ */
 function vocabularyByForeignKey(m: TargetMapping, request: ApiRequest, expected: Outcome, facts: CatalogFacts | undefined): Outcome {
   if (!facts) return expected;
   const alternatives = [expected, ...('orElse' in expected ? (expected.orElse ?? []) : [])];
