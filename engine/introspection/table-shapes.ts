@@ -7,6 +7,7 @@ import { checkForms, type CheckForm } from './check-forms.ts';
 import type pg from 'pg';
 import type { OnDelete } from '../model/foreign-key-actions.ts';
 import type { Json } from '../model/json.ts';
+import { escapeRegExp } from '../model/filters.ts';
 
 export interface ColumnShape {
   name: string;
@@ -86,7 +87,7 @@ const CITEXT = /^citext\b/;
 
 /** Whether a partial index's predicate (pg_get_expr) is only `column IS NOT NULL`. */
 export function onlyNotNull(predicate: string, column: string): boolean {
-  return new RegExp(`^\\(*"?${column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"? IS NOT NULL\\)*$`, 'i').test(predicate.trim());
+  return new RegExp(`^\\(*"?${escapeRegExp(column)}"? IS NOT NULL\\)*$`, 'i').test(predicate.trim());
 }
 
 export type TableShapes = Map<string, ColumnShape[]>;

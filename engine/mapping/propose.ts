@@ -10,6 +10,7 @@ import { unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
+import { escapeRegExp } from '../model/filters.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -461,7 +462,7 @@ function valueAtPath(settings: unknown, dotted: string): unknown {
 
 /** An operand naming `column`: an identifier or call (`u.role`, `current_user_role()`), or a token claim (`auth.jwt() ->> 'user_role'`, cast or not). */
 function roleOperand(column: string): string {
-  const c = column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const c = escapeRegExp(column);
   return `(?:\\b[\\w.]*${c}\\w*(?:\\s*\\(\\s*\\))?|->>\\s*'\\w*${c}\\w*'(?:\\s*\\))?)(?:\\s*::\\s*[\\w.]+)?`;
 }
 
@@ -502,7 +503,7 @@ export function roleParameterHelpers(helpers: { name: string; source: string }[]
 export function rolesPassed(source: string, helperNames: string[]): string[] {
   const found: string[] = [];
   for (const name of helperNames) {
-    const call = new RegExp(`(?:^|[^\\w$"])"?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?\\s*\\(`, 'gi');
+    const call = new RegExp(`(?:^|[^\\w$"])"?${escapeRegExp(name)}"?\\s*\\(`, 'gi');
     for (const m of source.matchAll(call)) {
       // The call's arguments: to its closing parenthesis, nested ones (a cast, an array) kept.
       let depth = 1;
