@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsNotSetByHook } from './app-settings.ts';
+import { appSettingsNote, requestHeadersNote, settingsNotSetByHook } from './app-settings.ts';
 
 describe('app settings the policies read and the db-pre-request hook does not set', () => {
   const policies = [
@@ -18,5 +18,13 @@ describe('app settings the policies read and the db-pre-request hook does not se
       { setting: 'app.user', policies: ['notes.own'] },
       { setting: 'app.team', policies: ['notes.team'] },
     ]);
+  });
+
+  it("a request header a policy reads (as pg_get_expr prints it, feedbase's lumkey) is named apart, as a header, never as an app setting nobody sets", () => {
+    const reads = settingsNotSetByHook([{ at: 'changelogs.api_key', expr: "public.is_allowed_api_token(((current_setting('request.headers'::text, true))::json ->> 'LumKey'::text), '{full_access}'::text[])" }], '');
+    expect(reads).toEqual([{ setting: 'lumkey', policies: ['changelogs.api_key'], header: true }]);
+    expect(appSettingsNote(reads)).toBeUndefined();
+    expect(requestHeadersNote(reads)).toContain("requestHeaderOf(ctx.caller, 'lumkey')");
+    expect(requestHeadersNote(settingsNotSetByHook([{ at: 'notes.own', expr: "(owner_id = (current_setting('app.user', true))::uuid)" }], ''))).toBeUndefined();
   });
 });
