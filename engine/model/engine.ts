@@ -25,7 +25,7 @@ import { selectedColumns, type ApiRequest, type Embed, type Filter } from './req
 import { branch, unrecorded } from './branches.ts';
 import { embedKey, foreignKeyEdge, resolveRelationship, sortRows, type ForeignKeyEdge, type Relationship } from './embed.ts';
 import { afterDelete, type ForeignKeyAction } from './foreign-key-actions.ts';
-import { column, grantsOf, materialize, type Grants, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
+import { column, grantsOf, materialize, secureRefusalsOf, type Grants, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce, jsonEqual } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
@@ -480,7 +480,7 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
       next = r.row;
       undoneIsSecure &&= r.undoneIsSecure === true;
       // Named by the guard that made it, else by its table: every secure acceptance is counted by name.
-      secure = ([] as Outcome[]).concat(r.refusalIsSecure ?? []).map((o) => (o.reading ? o : secureReading(`${model.table}.guard-refusal`, o)));
+      secure = secureRefusalsOf(r).map((o) => (o.reading ? o : secureReading(`${model.table}.guard-refusal`, o)));
       // Each once: every row the guard passes alike gives the same refusal.
       for (const refusal of secure) if (!secureRefusals.some((known) => jsonEqual(known as Json, refusal as Json))) secureRefusals.push(refusal);
     } else undoneIsSecure = false;

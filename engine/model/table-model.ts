@@ -92,6 +92,11 @@ export function grantsOf<S>(model: TableModel<S>, settings: S): Grants {
  */
 export type TriggerResult = { row: Row; undoneIsSecure?: boolean; refusalIsSecure?: Outcome | readonly Outcome[] } | { reject: Outcome };
 
+/** A passing trigger's secure refusals (TriggerResult.refusalIsSecure) as a list; none for a rejection. */
+export function secureRefusalsOf(r: TriggerResult): readonly Outcome[] {
+  return 'row' in r ? ([] as Outcome[]).concat(r.refusalIsSecure ?? []) : [];
+}
+
 export interface RowRules<S = any> {
   /** USING of the SELECT policies (OR of the permissive ones); absent: no row is visible. */
   select?: (row: Row, ctx: RuleContext<S>) => boolean;

@@ -97,7 +97,14 @@ function createParent(table: string, key: string, world: World, shapes: TableSha
  */
 function lookupRows(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>, counter: { n: number }): World {
   const made: World = {};
-  const same = (a: Json | undefined, b: Json) => a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+  // The keys each referenced column holds (the world's rows, then those made here), by their JSON.
+  const heldKeys = new Map<string, Set<string>>();
+  const heldOf = (table: string, column: string): Set<string> => {
+    const at = `${table}\u0000${column}`;
+    let held = heldKeys.get(at);
+    if (!held) heldKeys.set(at, (held = new Set([...(world[table] ?? []), ...(made[table] ?? [])].flatMap((p) => (p[column] === undefined ? [] : [JSON.stringify(p[column])])))));
+    return held;
+  };
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length) continue;
     for (const c of shapes.get(table) ?? []) {
@@ -106,7 +113,8 @@ function lookupRows(world: World, shapes: TableShapes, modelTables: ReadonlySet<
       if (!ref || ref.table === table || ref.table === 'auth.users' || modelTables.has(ref.table) || !shapes.has(ref.table)) continue;
       for (const r of rows) {
         const v = r[c.name];
-        if (v === undefined || v === null || [...(world[ref.table] ?? []), ...(made[ref.table] ?? [])].some((p) => same(p[ref.column], v))) continue;
+        const held = heldOf(ref.table, ref.column);
+        if (v === undefined || v === null || held.has(JSON.stringify(v))) continue;
         const row: Row = { [ref.column]: v };
         try {
           for (const p of shapes.get(ref.table)!) if (p.name !== ref.column && p.notNull && !p.hasDefault && !p.generated) row[p.name] = valueFor(ref.table, p, counter.n++, { ...world, ...made });
@@ -115,6 +123,7 @@ function lookupRows(world: World, shapes: TableShapes, modelTables: ReadonlySet<
           throw e;
         }
         (made[ref.table] ??= []).push(row);
+        for (const [name, value] of Object.entries(row)) heldKeys.get(`${ref.table}\u0000${name}`)?.add(JSON.stringify(value));
       }
     }
   }

@@ -18,7 +18,7 @@ import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed, orAlso, secureReading, sqlError, type Outcome } from '../../../../engine/model/outcome.ts';
 import { NOT_FOUND_SETTING, nonHandlerRefusal, notFoundAnswer, notFoundRefusal, refusal } from '../refusals.ts';
 import { storableDepartment, type ModelSettings, type NON_HANDLER_REFUSING_FUNCTIONS } from '../settings.ts';
-import type { RuleContext } from '../../../../engine/model/table-model.ts';
+import { secureRefusalsOf, type RuleContext } from '../../../../engine/model/table-model.ts';
 import { isVsHandler, vsCanDelete, vsInScope } from '../tables/vs-access.ts';
 import { vsCategoryPublic } from '../tables/vs-categories.ts';
 import { commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, idBearingRemarks, isSubmitterVisibleRemark, remarksAsCompared, handlesAsCompared, isPublicRefOf, vsPublicRef, vsTicketsTable } from '../tables/vs-tickets.ts';
@@ -252,8 +252,7 @@ const vsFunctionList: FunctionModel[] = [
     // The function's write fires the table's guard (the reference's trusts it): one checking every
     // writer's entries refuses what it would refuse a handler's PATCH, as securely. Its rules for a
     // handler in scope raise nothing the checks above did not; its branches are a PATCH's, not this call's.
-    const guarded = unrecorded(() => vsTicketsTable.beforeUpdate!(t, next, ctx));
-    const byGuard = 'row' in guarded ? ([] as Outcome[]).concat(guarded.refusalIsSecure ?? []) : [];
+    const byGuard = secureRefusalsOf(unrecorded(() => vsTicketsTable.beforeUpdate!(t, next, ctx)));
     const secure = [...(timeline.refusalIsSecure ? [timeline.refusalIsSecure] : []), ...byGuard];
     if (secure.length) return { outcome: { ...allowed(null, 1), orElse: secure }, world: replaceTicket(world, t.id, () => next) };
     return done(replaceTicket(world, t.id, () => next));
