@@ -85,6 +85,9 @@ export function uniqueFold(expression: string, column: string): UniqueIndex['fol
 /** A type (format_type(), domains read as their base) comparing text case-insensitively. */
 const CITEXT = /^citext\b/;
 
+/** Whether two values of a key column of `type` equal once lower-cased are the same key: citext folds case, and so does uuid's input. */
+export const keyFoldsCase = (type: string): boolean => CITEXT.test(type) || /^uuid\b/.test(type);
+
 /** Whether a partial index's predicate (pg_get_expr) is only `column IS NOT NULL`. */
 export function onlyNotNull(predicate: string, column: string): boolean {
   return new RegExp(`^\\(*"?${escapeRegExp(column)}"? IS NOT NULL\\)*$`, 'i').test(predicate.trim());

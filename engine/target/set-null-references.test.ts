@@ -15,7 +15,7 @@ import { danglingSetNullCleared } from './set-null-references.ts';
 const col = (name: string, more: Partial<ColumnShape> = {}): ColumnShape => ({ name, type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...more });
 const shapes: TableShapes = new Map([
   ['profiles', [col('id', { type: 'uuid', notNull: true, primaryKey: true, unique: true })]],
-  ['vs_categories', [col('id', { type: 'bigint', notNull: true, primaryKey: true, unique: true })]],
+  ['vs_categories', [col('id', { type: 'citext', notNull: true, primaryKey: true, unique: true })]],
   [
     'vs_tickets',
     [
@@ -43,6 +43,11 @@ describe('a dangling `on delete set null` reference', () => {
       { id: 'VS-1', submitter_id: 'u1', category: 'WIFI', duplicate_of: null },
       { id: 'VS-2', submitter_id: null, category: null, duplicate_of: null },
     ]);
+  });
+
+  it('a text key folds no case: `WIFI` dangles where only `wifi` is held (citext, above, holds it)', () => {
+    const textKeyed: TableShapes = new Map([...shapes, ['vs_categories', [col('id', { type: 'text', notNull: true, primaryKey: true, unique: true })]]]);
+    expect(danglingSetNullCleared({ vs_categories: [{ id: 'wifi' }], vs_tickets: [{ id: 'VS-1', category: 'WIFI' }] }, textKeyed, mapping).vs_tickets).toEqual([{ id: 'VS-1', category: null }]);
   });
 
   it('a parent table the world has no rows of leaves every reference to it null', () => {

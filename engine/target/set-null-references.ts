@@ -9,10 +9,11 @@
  */
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
-import type { TableShapes } from '../introspection/table-shapes.ts';
+import { keyFoldsCase, type TableShapes } from '../introspection/table-shapes.ts';
 import { targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 
-const keyOf = (v: Json) => (typeof v === 'string' ? v.toLowerCase() : JSON.stringify(v));
+/** A key as the parent's column compares it: case folded only where its type does (citext, uuid); `WIFI` is no `wifi` in text. */
+const keyOf = (v: Json, foldsCase: boolean) => (typeof v === 'string' ? (foldsCase ? v.toLowerCase() : v) : JSON.stringify(v));
 
 /** The model table (a key of the world, or the mapping's) whose target table is `onTarget`. */
 function modelTableOf(world: World, mapping: TargetMapping | undefined, onTarget: string): string {
@@ -32,13 +33,14 @@ export function danglingSetNullCleared(world: World, shapes: TableShapes, mappin
       if (!ref?.references || ref.references.onDelete !== 'set null' || ref.notNull) continue;
       const parent = modelTableOf(world, mapping, ref.references.table);
       const parentColumn = (row: Row) => Object.keys(row).find((k) => (mapping ? targetColumn(mapping, parent, k) : k) === ref.references!.column);
+      const folds = keyFoldsCase(shapes.get(ref.references.table)?.find((c) => c.name === ref.references!.column)?.type ?? '');
       const held = new Set((world[parent] ?? []).flatMap((p) => {
         const k = parentColumn(p);
-        return k !== undefined && p[k] !== null && p[k] !== undefined ? [keyOf(p[k])] : [];
+        return k !== undefined && p[k] !== null && p[k] !== undefined ? [keyOf(p[k], folds)] : [];
       }));
       const current = (out ?? world)[table];
-      if (!current.some((r) => r[name] !== null && r[name] !== undefined && !held.has(keyOf(r[name])))) continue;
-      out = { ...(out ?? world), [table]: current.map((r) => (r[name] !== null && r[name] !== undefined && !held.has(keyOf(r[name])) ? { ...r, [name]: null } : r)) };
+      if (!current.some((r) => r[name] !== null && r[name] !== undefined && !held.has(keyOf(r[name], folds)))) continue;
+      out = { ...(out ?? world), [table]: current.map((r) => (r[name] !== null && r[name] !== undefined && !held.has(keyOf(r[name], folds)) ? { ...r, [name]: null } : r)) };
     }
   }
   return out ?? world;
