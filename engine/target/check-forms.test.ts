@@ -112,6 +112,9 @@ describe('a schema with CHECKs: fills to fit them, drops a drawn value they refu
     expect(checkForms('CHECK ((length(code) > 2))')).toEqual([{ kind: 'minLength', column: 'code', min: 3 }]);
     const floor: TableShapes = new Map([['t', [col({ name: 'id', primaryKey: true, unique: true }), col({ name: 'x', notNull: true, checks: [{ kind: 'minLength', column: 'x', min: 40, constraint: 't_x' }] })]]]);
     expect([...(fillWorld({ t: [{ id: 'a' }] }, floor).t[0].x as string)].length).toBeGreaterThanOrEqual(40);
+    // A format too: its sample stands unpadded (padded, `^[A-Z]{2}[0-9]+$` would refuse it).
+    const both: TableShapes = new Map([['t', [col({ name: 'id', primaryKey: true, unique: true }), col({ name: 'x', notNull: true, checks: [{ kind: 'pattern', column: 'x', pattern: '^[A-Z]{2}[0-9]+$', constraint: 't_x_format' }, { kind: 'minLength', column: 'x', min: 40, constraint: 't_x' }] })]]]);
+    expect(fillWorld({ t: [{ id: 'a' }] }, both).t[0].x).toMatch(/^[A-Z]{2}[0-9]+$/);
   });
 
   it('writes a drawn row\'s derived column as its sum, for the model and the target alike', () => {

@@ -51,9 +51,14 @@ function scalarFor(table: string, column: ColumnShape, n: number): Json {
 /** Text a column's simple CHECKs accept (check-forms.ts): its format's sample, cut to its length cap, padded to its floor. */
 function textFor(column: ColumnShape, n: number): string {
   let text = `pf-${column.name}-${n}`;
-  for (const check of column.checks ?? []) if (check.kind === 'pattern') text = sampleMatching(check.pattern, n) ?? text;
+  let formatted = false;
+  for (const check of column.checks ?? []) {
+    const sample = check.kind === 'pattern' ? sampleMatching(check.pattern, n) : undefined;
+    if (sample !== undefined) [text, formatted] = [sample, true];
+  }
   for (const check of column.checks ?? []) if (check.kind === 'maxLength') text = text.slice(-Math.max(1, check.max));
-  for (const check of column.checks ?? []) if (check.kind === 'minLength' && [...text].length < check.min) text = text.padEnd(check.min, '-');
+  // Padding would break a format's sample: with one, its sample's length stands (a floor it misses is the database's refusal, a named drop).
+  for (const check of column.checks ?? []) if (!formatted && check.kind === 'minLength' && [...text].length < check.min) text = text.padEnd(check.min, '-');
   return text;
 }
 
