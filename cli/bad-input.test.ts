@@ -64,7 +64,7 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(allowed.stdout).toContain('warning: 1 of 2 shards given (missing 2/2); merging anyway (--allow-partial)');
   });
 
-  it('mutants --auto --kind with an unknown kind: exit 2 listing the kinds, before any server starts; --kind without --auto: exit 2', async () => {
+  it('mutants --auto --kind with an unknown kind: exit 2 listing the kinds, before any server starts; --kind or --run-uncovered without --auto: exit 2', async () => {
     const r = await runBin(['mutants', '--auto', '--kind', 'drop-conjunct', 'drop-everything', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('policyfuzz: --kind: unknown kind "drop-everything"; the kinds are drop-conjunct, always-true, drop-disjunct, widen-roles, disable-row-security, equality-to-ilike, drop-revoke, view-as-definer, allow-list-drop, function-drop-conjunct, if-guard\n');
@@ -72,6 +72,10 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     const alone = await runBin(['mutants', '--kind', 'drop-conjunct', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/^policyfuzz: --kind go(es)? with --auto/);
+    // --run-uncovered likewise: hand-written mutants have no uncovered variants to run.
+    const uncovered = await runBin(['mutants', '--run-uncovered', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    expect(uncovered.code).toBe(2);
+    expect(uncovered.stderr).toMatch(/^policyfuzz: --run-uncovered go(es)? with --auto/);
   });
 
   it('--no-color is an option of every command (a wrapper passing it to all of them): accepted, never "unknown option"', async () => {

@@ -84,9 +84,10 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
     await server.stop();
   }
   out('\nkill matrix (X killed, . survived, ! error):');
-  out(killMatrix(results.filter((r) => !r.reason?.startsWith('equivalent') && !uncoveredNotRun(r))));
+  const inMatrix = results.filter((r) => !r.reason?.startsWith('equivalent') && !uncoveredNotRun(r));
+  out(killMatrix(inMatrix));
   const rate = autoKillRate(results);
-  const survivors = results.filter((r) => r.killedBy.length === 0 && !r.reason?.startsWith('equivalent') && !uncoveredNotRun(r));
+  const survivors = inMatrix.filter((r) => r.killedBy.length === 0);
   const uncovered = results.filter(uncoveredNotRun);
   out(`\n${rate.killed} of ${rate.total} automatic variants killed (${rate.total ? Math.round((100 * rate.killed) / rate.total) : 100}%), ${rate.equivalent} equivalent not run${rate.uncovered ? `, ${rate.uncovered} not covered by any property (not run)` : ''}`);
   for (const s of survivors) out(`  survivor ${s.mutant}: ${s.bug} — ${s.reason}`);

@@ -7,14 +7,13 @@ import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { referenceEnvironment } from '../../testing/reference.ts';
 import { checkCase } from './check-case.ts';
 import type { StepChecker } from '../checker/history.ts';
-import { signatureOf } from '../findings/signature.ts';
+import { isSideError, signatureOf } from '../findings/signature.ts';
 import type { DataCase } from './data-case.ts';
 import type { Environment } from './environment.ts';
 import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { FunctionModel } from '../model/function-model.ts';
 import { allowed, raised, secureReading } from '../model/outcome.ts';
-import { isSideError } from '../findings/signature.ts';
 import type { Oracle } from '../pack.ts';
 import type { FixturePlan } from '../target/fixtures.ts';
 

@@ -7,13 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { referencePack } from '../../packs/reference/index.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
-import { misfitsInPlay, tableVocabularyMisfits, vocabularyMisfits } from './vocabulary-fit.ts';
+import { misfitsInPlay, tableVocabularyMisfits } from './vocabulary-fit.ts';
 
 const oracle = { model: referencePack.model, settings: referencePack.settingsSchema.parse({}) };
 const column = (name: string, vocabulary: string[]): ColumnShape => ({ name, type: 'text', notNull: true, hasDefault: true, generated: false, unique: false, vocabulary, vocabularyConstraint: `${name}_check` });
 /** A target whose sign requests are `signature_requests`, their status `state`, spelled its own way. */
 const shapes: TableShapes = new Map([['signature_requests', [column('state', ['waiting', 'signed', 'refused'])]]]);
 const renamed: TargetMapping = { tables: { project_sign_requests: { name: 'signature_requests', columns: { status: 'state' } } } };
+
+const vocabularyMisfits = (...args: Parameters<typeof tableVocabularyMisfits>) => tableVocabularyMisfits(...args).map((m) => m.text);
 
 describe('vocabularyMisfits under a mapping', () => {
   it('finds the target column through the table and column names, and reads its values through `values`', () => {

@@ -25,17 +25,11 @@ function modelValuesOf(words: Record<string, string> | undefined, targetValue: s
 /**
  * The target's table and column for each model column (the mapping's names; a column mapped to
  * `null` is not there to misfit), and the target's values read back in the model's words
- * through the mapping's `values`, before the model's check is asked.
- */
-export function vocabularyMisfits(oracle: Oracle, shapes: TableShapes | undefined, mapping: TargetMapping = {}): string[] {
-  return tableVocabularyMisfits(oracle, shapes, mapping).map((m) => m.text);
-}
-
-/**
- * The misfits by model table. The callers' rows (`users`: every case has callers with roles) are
- * in every world; another table's misfit stops only the properties whose rules need that table:
- * one status the model does not know on project_sign_requests made all twenty rules harness
- * errors on stranger-app-5, where only rule 10 reads that table.
+ * through the mapping's `values`, before the model's check is asked; by model table. The callers'
+ * rows (`users`: every case has callers with roles) are in every world; another table's misfit
+ * stops only the properties whose rules need that table: one status the model does not know on
+ * project_sign_requests made all twenty rules harness errors on stranger-app-5, where only rule 10
+ * reads that table.
  */
 export function tableVocabularyMisfits(oracle: Oracle, shapes: TableShapes | undefined, mapping: TargetMapping = {}): TableMisfit[] {
   if (!shapes) return [];

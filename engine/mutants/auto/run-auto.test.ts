@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DataProperty } from '../../runner/data-property.ts';
 import type { AutoMutant } from './derive.ts';
-import { leftOutNaming, reachingObjects } from './run-auto.ts';
+import { leftOutNaming, reachingObjects, survivedCovering } from './run-auto.ts';
 
 const property = (id: string, tables: string[]) => ({ id, rule: 5, title: id, tables }) as unknown as DataProperty;
 const mutant: AutoMutant = { name: 'always-true-relations-check', kind: 'always-true', target: 'public.document_relations', description: '', sql: '' };
@@ -53,5 +53,14 @@ describe('the objects whose SQL reaches a variant', () => {
     expect(reaching('public.Tag')).toEqual(['public.Tag']);
     expect(reaching('public.ActivityEvent')).toEqual(['public.ActivityEvent']);
     expect(reaching('public.order')).toEqual(['public.order']);
+  });
+});
+
+describe('a survivor names the properties run on it', () => {
+  it("a drop-revoke no data property covers, run by the catalog check alone, names it (was `survived : …`)", () => {
+    const revoke: AutoMutant = { name: 'drop-revoke-helper', kind: 'drop-revoke', target: 'private.helper()', description: '', sql: '' };
+    expect(survivedCovering(revoke, [{ id: 'R15' }])).toBe('survived R15: an equivalent variant, or a gap in that property');
+    // The catalog check and the data property of one rule: named once.
+    expect(survivedCovering(revoke, [{ id: 'R15' }, property('R15', ['t']), property('R03', ['t'])])).toBe('survived R15, R03: an equivalent variant, or a gap in those properties');
   });
 });

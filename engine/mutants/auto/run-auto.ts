@@ -121,11 +121,14 @@ export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mappi
   return naming.length ? `not run: ${naming.map((p) => p.id).join(', ')}, naming ${mutant.target}${covered ? '' : ' or what reads it'}, already fails on the unmutated target (left out above)` : undefined;
 }
 
-/** A survivor of the properties covering it: which ones, and through what a trigger function is covered. */
-export function survivedCovering(mutant: AutoMutant, list: readonly DataProperty[]): string {
-  const ids = list.map((p) => p.id).join(', ');
+/**
+ * A survivor of the properties run on it (a drop-revoke's catalog checks among them, where no data
+ * property covers it): which ones, and through what a trigger function is covered.
+ */
+export function survivedCovering(mutant: AutoMutant, run: readonly { id: string }[]): string {
+  const ids = [...new Set(run.map((p) => p.id))];
   const through = mutant.triggerOn?.length ? ` (covering ${mutant.target} through the table${mutant.triggerOn.length > 1 ? 's' : ''} its trigger is on, ${mutant.triggerOn.join(', ')})` : '';
-  return `survived ${ids}${through}: an equivalent variant, or a gap in ${list.length > 1 ? 'those properties' : 'that property'}`;
+  return `survived ${ids.join(', ')}${through}: an equivalent variant, or a gap in ${ids.length > 1 ? 'those properties' : 'that property'}`;
 }
 
 /** SQL text that runs when `owner` (a table, view or function, `schema.name`) is queried or called: its policies, the calls of its triggers, defaults and checks, a view's query, a function's body. */
@@ -262,7 +265,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
         : {
             ...(uncoveredRun
               ? { uncovered: true as const, reason: `not covered by any property: none names ${mutant.target} or anything whose SQL reads it (run by --run-uncovered, survived them all)` }
-              : { reason: survivedCovering(mutant, list) }),
+              : { reason: survivedCovering(mutant, [...catalog, ...list]) }),
           }),
     };
     results.push(result);
