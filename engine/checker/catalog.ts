@@ -18,6 +18,8 @@ export interface CatalogFunction {
   executable: Record<ExecuteGrantee | 'public', boolean>;
   /** Returns `trigger`: Postgres runs it only as a trigger (a call answers 0A000), whoever holds EXECUTE. */
   trigger?: boolean;
+  /** Its body reads who the caller is (auth.uid(), auth.jwt(), the request's claims), itself or through a function it calls that does. */
+  readsCaller?: boolean;
 }
 
 export interface CatalogTable {
@@ -35,13 +37,18 @@ export interface CatalogTable {
 const modelName = (schema: string, name: string) => (schema === 'public' ? name : `${schema}.${name}`);
 
 export async function readCatalogFunctions(client: pg.Client, schemas: string[]): Promise<CatalogFunction[]> {
-  const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean }>(
-    `select n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
+  const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean; reads_caller: boolean }>(
+    `with caller_readers as (
+       select p.proname from pg_proc p where coalesce(p.prosrc, '') ~* '(auth\\.(uid|jwt|email)\\s*\\(|request\\.jwt)'
+     )
+     select n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
             has_function_privilege('anon', p.oid, 'execute') as anon,
             has_function_privilege('authenticated', p.oid, 'execute') as authenticated,
             has_function_privilege('service_role', p.oid, 'execute') as service_role,
             (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE')) as public,
-            p.prorettype = 'trigger'::regtype as trigger
+            p.prorettype = 'trigger'::regtype as trigger,
+            coalesce(p.prosrc, '') ~* '(auth\\.(uid|jwt|email)\\s*\\(|request\\.jwt)'
+              or exists (select 1 from caller_readers c where coalesce(p.prosrc, '') ~* ('(^|[^a-z0-9_])' || c.proname || '\\s*\\(')) as reads_caller
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = any($1) and p.prokind in ('f', 'p')
         and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
@@ -55,6 +62,7 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
     signature: `${f.schema}.${f.name}(${f.args})`,
     executable: { anon: f.anon, authenticated: f.authenticated, service_role: f.service_role, public: f.public },
     ...(f.trigger ? { trigger: true } : {}),
+    ...(f.reads_caller ? { readsCaller: true } : {}),
   }));
 }
 
@@ -188,10 +196,12 @@ export interface CatalogComparison {
  */
 export const POLICY_HELPER_EXECUTE = 'policy-helper-execute';
 /**
- * Secure reading: a function the model does not know, in an exposed schema, that a policy calls
- * and that takes no argument: like the spec's own current_user_* helpers ("callable by the policy
- * engine as anon and authenticated", §4.2) it can answer only about the caller, not about another
- * person (rule 15), so anon and authenticated may execute it as an RPC too.
+ * Secure reading: a function the model does not know, in an exposed schema, that a policy calls,
+ * whose body reads who the caller is (itself or through a function it calls) and that takes no
+ * argument or only a scope's (a department, a role, a permission): like the spec's own
+ * current_user_* helpers and vs_in_scope(p_dept) ("callable by the policy engine as anon and
+ * authenticated", §4.2) it answers about the caller, not about another person (rule 15), so anon
+ * and authenticated may execute it as an RPC too. One reading no caller (`admin_ids()`) is a finding.
  */
 export const POLICY_HELPER_ABOUT_CALLER = 'policy-helper-about-caller';
 /** Secure reading: EXECUTE to PUBLIC on a function the model lets every API role execute reaches no API caller more. */
@@ -239,7 +249,7 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
       // Exposed, it is an RPC too: with no argument, or only a scope's (a department, a role, a
       // permission: `current_user_can_handle_vs(p_dept)`, as the spec's own vs_in_scope(p_dept)), it
       // can only answer about the caller, as the spec's own current_user_* helpers do.
-      if (calledBy.length && exposed && asksAboutCallerOnly(f.signature) && !f.executable.public) {
+      if (calledBy.length && exposed && f.readsCaller && asksAboutCallerOnly(f.signature) && !f.executable.public) {
         accept(POLICY_HELPER_ABOUT_CALLER, f);
         out.granted++;
         continue;
@@ -249,7 +259,7 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
         : !calledBy.length
           ? '; no policy, view or default calls it'
           : exposed && !f.executable.public
-            ? `; ${calledBy[0]} calls it, but ${f.schema} is exposed and it takes arguments: anyone holding EXECUTE may ask it about another person as an RPC (state it in the model, or move it to a schema the API does not expose)`
+            ? `; ${calledBy[0]} calls it, but ${f.schema} is exposed and it ${f.readsCaller ? 'takes arguments' : 'reads no caller'}: anyone holding EXECUTE may ask it about another person as an RPC (state it in the model, or move it to a schema the API does not expose)`
             : `; ${calledBy[0]} calls it, which needs anon and authenticated, not PUBLIC (revoke it from public)`;
       out.findings.push(`${f.signature}: not in the model (executable by ${holders.join(', ')})${why}`);
       continue;

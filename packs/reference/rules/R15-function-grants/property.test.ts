@@ -28,13 +28,15 @@ describe('compareFunctions', () => {
   // which policies call as the caller) were findings.
   it('a trigger function is no finding; an argument-less policy helper in an exposed schema is a named reading, one taking arguments a finding', () => {
     expect(compareFunctions([{ ...fn('guard_update', { anon: true, authenticated: true, public: true }), trigger: true }], new Map())).toEqual({ granted: 0, withheld: 1, findings: [] });
-    const about = (args: string) => ({ ...fn('current_user_can_handle_vs', { anon: true, authenticated: true }), signature: `public.current_user_can_handle_vs(${args})` });
+    const about = (args: string, readsCaller = true) => ({ ...fn('current_user_can_handle_vs', { anon: true, authenticated: true }), signature: `public.current_user_can_handle_vs(${args})`, readsCaller });
     const callers = (args: string) => ({ calledBy: new Map([[`public.current_user_can_handle_vs(${args})`, ['policy p on vs_tickets']]]), exposedSchemas: ['public'] });
     expect(compareFunctions([about('')], new Map(), callers(''))).toEqual({ granted: 1, withheld: 0, findings: [], readings: { [POLICY_HELPER_ABOUT_CALLER]: ['public.current_user_can_handle_vs()'] } });
     expect(compareFunctions([about('p_email text')], new Map(), callers('p_email text')).findings).toHaveLength(1);
     // A department only (stranger-app-5's current_user_can_handle_vs(p_dept text), as the spec's vs_in_scope(p_dept)): about the caller still.
     expect(compareFunctions([about('p_dept text')], new Map(), callers('p_dept text'))).toMatchObject({ findings: [], readings: { [POLICY_HELPER_ABOUT_CALLER]: ['public.current_user_can_handle_vs(p_dept text)'] } });
     for (const args of ['p_user uuid', 'p_dept text, p_user_id uuid', 'p_ticket text']) expect(compareFunctions([about(args)], new Map(), callers(args)).findings, args).toHaveLength(1);
+    // One whose body reads no caller (`admin_ids()`, `list_by_role(p_role text)`) answers about others, whatever its arguments.
+    for (const args of ['', 'p_role text']) expect(compareFunctions([about(args, false)], new Map(), callers(args)).findings, args).toEqual([expect.stringMatching(/reads no caller/)]);
   });
   it('a PUBLIC grant is a finding where the model withholds an API role, a named reading where it grants every one', () => {
     const r = compareFunctions([fn('f', { anon: true, authenticated: true, service_role: true, public: true })], new Map([['f', ['anon', 'authenticated'] as const]]));
@@ -52,8 +54,8 @@ describe('compareFunctions', () => {
     const helper = fn('is_moderator', { anon: true, authenticated: true }, 'private');
     expect(compareFunctions([helper], new Map(), callers)).toEqual({ granted: 1, withheld: 0, findings: [], readings: { [POLICY_HELPER_EXECUTE]: ['private.is_moderator()'] } });
     // In public it is an RPC too: argument-less it answers only about the caller (policy-helper-about-caller); asked about a person, a finding.
-    expect(compareFunctions([fn('is_moderator', { authenticated: true })], new Map(), callers).readings).toEqual({ [POLICY_HELPER_ABOUT_CALLER]: ['public.is_moderator()'] });
-    const aboutAnyone = { ...fn('is_moderator', { authenticated: true }), signature: 'public.is_moderator(p_user uuid)' };
+    expect(compareFunctions([{ ...fn('is_moderator', { authenticated: true }), readsCaller: true }], new Map(), callers).readings).toEqual({ [POLICY_HELPER_ABOUT_CALLER]: ['public.is_moderator()'] });
+    const aboutAnyone = { ...fn('is_moderator', { authenticated: true }), signature: 'public.is_moderator(p_user uuid)', readsCaller: true };
     expect(compareFunctions([aboutAnyone], new Map(), { calledBy: new Map([['public.is_moderator(p_user uuid)', ['policy p on table t']]]), exposedSchemas: ['public'] }).findings).toEqual([expect.stringMatching(/calls it, but public is exposed and it takes arguments: anyone holding EXECUTE may ask it about another person as an RPC/)]);
     expect(compareFunctions([{ ...helper, executable: { ...helper.executable, public: true } }], new Map(), callers).findings).toEqual([expect.stringMatching(/not PUBLIC \(revoke it from public\)$/)]);
   });
@@ -94,6 +96,19 @@ describe('R15:catalog and the helpers policies call (readInvokerCallers)', () =>
     expect(called.note).toMatch(/accepted as secure readings: policy-helper-execute \(1: private\.is_moderator\(\)\)/);
     const uncalled = await catalogWith(helper('is_moderator', 'anon'));
     expect(uncalled.failure?.message).toMatch(/private\.is_moderator\(\): not in the model \(executable by anon\); no policy, view or default calls it/);
+  });
+
+  it('an argument-less helper in public a policy calls: named when its body reads the caller (through a helper too), a finding when it reads none', async () => {
+    const exposed = (body: string) => `
+      create function public.pf_may_moderate() returns boolean language sql stable security definer set search_path = '' as $$ ${body} $$;
+      revoke execute on function public.pf_may_moderate() from public;
+      grant execute on function public.pf_may_moderate() to anon, authenticated;
+      create policy projects_moderated on public.projects for select to authenticated using (public.pf_may_moderate());`;
+    const throughHelper = await catalogWith(exposed(`select public.current_user_role() = 'admin'`));
+    expect(throughHelper.failure?.message).toBeUndefined();
+    expect(throughHelper.note).toMatch(/policy-helper-about-caller \(1: public\.pf_may_moderate\(\)\)/);
+    const aboutNobody = await catalogWith(exposed(`select exists (select 1 from public.users where role = 'admin')`));
+    expect(aboutNobody.failure?.message).toMatch(/public\.pf_may_moderate\(\): not in the model .*reads no caller/);
   });
 
   it('a helper an invoker trigger body calls is reached; one only a definer body calls is not (it runs as the owner)', async () => {
