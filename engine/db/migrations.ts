@@ -242,17 +242,18 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
       );
     }
     const where = err.where ? ` (${err.where.split('\n')[0]})` : '';
-    // Where Postgres points, else the failing statement's first line.
-    const line = err.position && current ? lineOfPosition(sql, current.offset + Number(err.position)) : current && statementAt(sql, current).line;
+    const line = err.position && current ? lineOfPosition(sql, current.offset + Number(err.position)) : undefined;
+    // Where Postgres points, else the failing statement's first line (a missing extension names the file alone).
+    const statementLine = line ?? (current && statementAt(sql, current).line);
     const extension = /^extension "([^"]+)" is not available/.exec(err.message ?? '')?.[1];
     // Skipping the file would only move the failure to the first thing that uses the extension.
     if (extension) throw new MigrationError(file.path, line, missingExtension(extension));
     // A dump of the whole database (pg_dump, `supabase db dump` of every schema) makes Supabase's
     // own schemas, which the compatibility layer made already: skipping the file would drop the app.
     const supabaseSchema = err.code === DUPLICATE_SCHEMA && options.supabaseCompat ? /^schema "([^"]+)" already exists/.exec(err.message ?? '')?.[1] : undefined;
-    if (supabaseSchema && MANAGED_SCHEMAS.includes(supabaseSchema)) throw new MigrationError(file.path, line, wholeDatabaseDump(supabaseSchema));
+    if (supabaseSchema && MANAGED_SCHEMAS.includes(supabaseSchema)) throw new MigrationError(file.path, statementLine, wholeDatabaseDump(supabaseSchema));
     const ownMissing = options.supabaseCompat ? await missingSupabaseObject(client, err).catch(() => undefined) : undefined;
-    if (ownMissing) throw new MigrationError(file.path, line, `${missingInSupabaseSchema(ownMissing, err.message)}${where}`);
+    if (ownMissing) throw new MigrationError(file.path, statementLine, `${missingInSupabaseSchema(ownMissing, err.message)}${where}`);
     const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
     const standInNote = asked.length
       ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`
