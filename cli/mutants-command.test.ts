@@ -45,14 +45,10 @@ it('a project pack (--pack): mutants --auto on its own migrations, and its hand-
   expect(misplaced.stderr).toContain('--skip go with --auto');
 });
 
-/**
- * classroomio: 138 of 173 survivors were variants of tables no property names, each running every
- * property (~8 s) to learn only that. A variant no property's SQL can reach is listed, not run.
- */
-it('mutants --auto through bin/policyfuzz.mjs: a variant no property covers is listed by table, not run; --run-uncovered runs it', async () => {
+/** The notes app plus a table its pack never names, read by nothing it names either; its disable-row-security variants. */
+function uncoveredDraftsArgs(): string[] {
   const dir = tempDir('mutants-uncovered');
   cpSync(path.join(PROJECT_ROOT, 'examples', 'notes-app', 'supabase', 'migrations'), dir, { recursive: true });
-  // A table the notes pack never names, read by nothing it names either.
   writeFileSync(
     path.join(dir, '20250401090000_drafts.sql'),
     `create table public.drafts (id uuid primary key default gen_random_uuid(), owner_id uuid not null, body text not null default '');
@@ -62,7 +58,15 @@ create policy drafts_read_own on public.drafts for select to authenticated using
 `,
   );
   const packModule = path.join(PROJECT_ROOT, 'examples', 'notes-app', 'policyfuzz.pack.ts');
-  const args = ['mutants', '--auto', '--pack', packModule, '--migrations', dir, '--kind', 'disable-row-security', '--runs', '20', '--database-url', inject('databaseUrl')];
+  return ['mutants', '--auto', '--pack', packModule, '--migrations', dir, '--kind', 'disable-row-security', '--runs', '20', '--database-url', inject('databaseUrl')];
+}
+
+/**
+ * classroomio: 138 of 173 survivors were variants of tables no property names, each running every
+ * property (~8 s) to learn only that. A variant no property's SQL can reach is listed, not run.
+ */
+it('mutants --auto through bin/policyfuzz.mjs: a variant no property covers is listed by table, not run (exit 0 unless --fail-on-uncovered, printed); --run-uncovered runs it', async () => {
+  const args = uncoveredDraftsArgs();
   const r = await runBin(args);
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^uncov\. +disable-row-security-public-drafts — not covered by any property: none names public\.drafts or anything whose SQL reads it \(not run\)$/m);
@@ -70,11 +74,30 @@ create policy drafts_read_own on public.drafts for select to authenticated using
   expect(r.stdout).not.toMatch(/^disable-row-security-public-drafts /m); // not in the kill matrix: never run
   expect(r.stdout).toMatch(/automatic variants killed \(100%\), \d+ equivalent not run, 1 not covered by any property \(not run\)$/m);
   expect(r.stdout).toMatch(/^not covered by any property \(1 variants, not run; to cover one, name its table .*--run-uncovered runs them anyway\):\n {2}public\.drafts: 1 variant$/m);
+  // Exit 0 with a variant no property covers is a choice, printed: --fail-on-uncovered makes it exit 1.
+  expect(r.stdout).toMatch(/^1 not covered by any property: exit 0 without --fail-on-uncovered$/m);
 
   const all = await runBin([...args, '--run-uncovered']);
   expect(all.code, all.stderr).toBe(1);
   expect(all.stdout).toMatch(/^SURVIVED disable-row-security-public-drafts — not covered by any property: .*\(run by --run-uncovered, survived them all\)$/m);
   expect(all.stdout).toMatch(/^disable-row-security-public-drafts +[. ]+SURVIVED$/m);
+});
+
+/** A nightly reads the result as JSON, and need not go green while new policies are untested. */
+it('mutants --auto --json --fail-on-uncovered through bin/policyfuzz.mjs: every verdict, the counts and exit 1 for the variant no property covers', async () => {
+  const args = uncoveredDraftsArgs();
+  // The human lines on stderr, stdout the JSON alone (as fuzz --json).
+  const strict = await runBin([...args, '--fail-on-uncovered', '--json']);
+  expect(strict.code, strict.stderr).toBe(1);
+  expect(strict.stderr).toMatch(/^killed +disable-row-security-public-notes by N01 in \d+ ms$/m);
+  expect(strict.stderr).toMatch(/^1 not covered by any property: exit 1 \(--fail-on-uncovered\)$/m);
+  const report = JSON.parse(strict.stdout);
+  expect(report).toMatchObject({ command: 'mutants', mode: 'auto', seed: 1, runs: 20, failOnUncovered: true, exitCode: 1 });
+  const byName = new Map(report.variants.map((v: { name: string }) => [v.name, v]));
+  expect(byName.get('disable-row-security-public-notes')).toMatchObject({ verdict: 'killed', killedBy: ['N01'], properties: { N01: 'killed' }, kind: 'disable-row-security', object: 'public.notes' });
+  expect(byName.get('disable-row-security-public-drafts')).toMatchObject({ verdict: 'not-covered', killedBy: [], properties: {}, object: 'public.drafts', reason: expect.stringContaining('not covered by any property') });
+  const count = (verdict: string) => report.variants.filter((v: { verdict: string }) => v.verdict === verdict).length;
+  expect(report.counts).toEqual({ total: report.variants.length, killed: count('killed'), survived: 0, equivalent: count('equivalent'), notCovered: 1, unreachable: 0 });
 });
 
 it("mutants --help through bin/policyfuzz.mjs: the reference's default folders relative inside the current folder, absolute outside it (never ../../…)", async () => {
@@ -89,4 +112,24 @@ it("mutants --help through bin/policyfuzz.mjs: the reference's default folders r
   expect(flat(outside.stdout)).toContain(`(default: the pack's own, ${path.join(PROJECT_ROOT, 'dist', 'packs', 'reference', 'rules')} for the reference)`);
   expect(flat(outside.stdout)).toContain(`(default: ${path.join(PROJECT_ROOT, 'dist', 'packs', 'reference', 'migrations')};`);
   expect(flat(outside.stdout)).not.toContain('../');
+});
+
+it('mutants --json with hand-written mutants: killed, survived and unreachable, exit 1 for the survivor', async () => {
+  const dir = tempDir('mutants-json-hand');
+  writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
+  writeFileSync(path.join(dir, 'b-harmless.sql'), '-- mutant: harmless\n-- rules: R02\n-- bug: changes nothing, so nothing can kill it\nselect 1;\n');
+  writeFileSync(path.join(dir, 'c-hidden.sql'), '-- mutant: hidden\n-- rules: R02\n-- bug: a grant no request reaches\n-- unreachable: only a superuser reads it\nselect 1;\n');
+  const r = await runBin(['mutants', '--dir', dir, '--runs', '100', '--json', '--database-url', inject('databaseUrl')]);
+  expect(r.code, r.stderr).toBe(1);
+  const report = JSON.parse(r.stdout);
+  expect(report).toMatchObject({ command: 'mutants', mode: 'hand-written', exitCode: 1, counts: { total: 3, killed: 1, survived: 1, equivalent: 0, notCovered: 0, unreachable: 1 } });
+  expect(report.variants).toEqual([
+    expect.objectContaining({ name: 'guard-dropped', verdict: 'killed', killedBy: ['R02'], properties: { R02: 'killed' }, timeToKillMs: expect.any(Number) }),
+    expect.objectContaining({ name: 'harmless', verdict: 'survived', killedBy: [], properties: { R02: 'survived' }, bug: 'changes nothing, so nothing can kill it' }),
+    expect.objectContaining({ name: 'hidden', verdict: 'unreachable', killedBy: [], reason: 'only a superuser reads it' }),
+  ]);
+  expect(r.stderr).toMatch(/^harmless +\. +SURVIVED$/m);
+  const misplaced = await runBin(['mutants', '--dir', dir, '--fail-on-uncovered']);
+  expect(misplaced.code).toBe(2);
+  expect(misplaced.stderr).toContain('--fail-on-uncovered go with --auto');
 });

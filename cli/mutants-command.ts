@@ -7,7 +7,8 @@ import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { catalogPropertiesOf } from '../engine/run/index.ts';
 import { positiveInt, seedValue } from './options.ts';
 import { shownPath } from './paths.ts';
-import { autoKillRate, runAutoMutants, UNCOVERED_HINT, uncoveredNotRun, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
+import { autoKillRate, autoVerdict, runAutoMutants, UNCOVERED_HINT, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
+import { mutantEntry, mutantsReport, type MutantEntry, type MutantsReport } from '../engine/mutants/report.ts';
 import { AUTO_MUTATION_KINDS, type AutoMutationKind } from '../engine/mutants/auto/derive.ts';
 import { chooseTarget, resolveTarget, ruleAllowed } from '../engine/config/target.ts';
 import { loadPackModule } from '../engine/config/pack-module.ts';
@@ -35,6 +36,8 @@ export interface MutantsOptions {
   kind?: string[];
   /** With --auto: run the variants no property covers too, instead of listing them unrun. */
   runUncovered?: boolean;
+  /** With --auto: a variant no property covers fails the run (exit 1). */
+  failOnUncovered?: boolean;
 }
 
 export function killMatrix(results: KillResult[]): string {
@@ -57,7 +60,7 @@ function autoKinds(names: string[]): AutoMutationKind[] {
 }
 
 /** --auto: the target as fuzz picks it (config, --migrations, supabase/migrations, --pack, --skip, --reference). */
-async function autoMutants(options: MutantsOptions, source: PackSource, out: (line: string) => void): Promise<number> {
+async function autoMutants(options: MutantsOptions, source: PackSource, out: (line: string) => void): Promise<MutantsReport> {
   const kinds = options.kind?.length ? autoKinds(options.kind) : undefined;
   const { pack, target } = await chooseTarget(source, { config: options.config, migrations: options.migrations, skip: options.skip, pack: options.packModule, reference: options.reference });
   const properties = pack.properties.filter((p) => ruleAllowed(target.config, p.id));
@@ -77,18 +80,17 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
       onNotApplicable: (id, note) => out(`left out ${id}: ${note}`),
       onSkipped: (table, policies, why) => out(`skipped ${policies} ${policies === 1 ? 'policy' : 'policies'} of ${table}: ${why}`),
-      onResult: (r) =>
-        out(`${r.killedBy.length ? 'killed  ' : r.reason?.startsWith('equivalent') ? 'equiv.  ' : uncoveredNotRun(r) ? 'uncov.  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
+      onResult: (r) => out(`${AUTO_MARK[autoVerdict(r)]} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
     });
   } finally {
     await server.stop();
   }
   out('\nkill matrix (X killed, . survived, ! error):');
-  const inMatrix = results.filter((r) => !r.reason?.startsWith('equivalent') && !uncoveredNotRun(r));
+  const inMatrix = results.filter((r) => ['killed', 'survived'].includes(autoVerdict(r)));
   out(killMatrix(inMatrix));
   const rate = autoKillRate(results);
-  const survivors = inMatrix.filter((r) => r.killedBy.length === 0);
-  const uncovered = results.filter(uncoveredNotRun);
+  const survivors = results.filter((r) => autoVerdict(r) === 'survived');
+  const uncovered = results.filter((r) => autoVerdict(r) === 'not-covered');
   out(`\n${rate.killed} of ${rate.total} automatic variants killed (${rate.total ? Math.round((100 * rate.killed) / rate.total) : 100}%), ${rate.equivalent} equivalent not run${rate.uncovered ? `, ${rate.uncovered} not covered by any property (not run)` : ''}`);
   for (const s of survivors) out(`  survivor ${s.mutant}: ${s.bug} — ${s.reason}`);
   if (uncovered.length) {
@@ -97,13 +99,27 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
     out(`\nnot covered by any property (${uncovered.length} variants, not run; ${UNCOVERED_HINT}):`);
     for (const [object, count] of [...byObject].sort(([a], [b]) => a.localeCompare(b))) out(`  ${object}: ${count} ${count === 1 ? 'variant' : 'variants'}`);
   }
-  // The pack's gaps are reported, not failures: only a variant a property could have killed fails the run.
-  return survivors.length ? 1 : 0;
+  const report = mutantsReport(
+    { mode: 'auto', target: target.label, seed: options.seed, runs: options.runs, failOnUncovered: options.failOnUncovered === true },
+    results.map((r) => mutantEntry(r, autoVerdict(r), { reason: r.reason, kind: r.kind, object: r.target })),
+  );
+  // The pack's gaps are reported; they fail the run only when asked (a nightly's choice), as fuzz's PARTIAL with --fail-on-partial.
+  if (uncovered.length) out(`${uncovered.length} not covered by any property: ${options.failOnUncovered ? 'exit 1 (--fail-on-uncovered)' : 'exit 0 without --fail-on-uncovered'}`);
+  return report;
 }
 
-export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<number> {
+const AUTO_MARK = { killed: 'killed  ', equivalent: 'equiv.  ', 'not-covered': 'uncov.  ', survived: 'SURVIVED' } as const;
+
+export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<MutantsReport> {
   if (options.auto) return autoMutants(options, packSource(options.pack), out);
-  const onlyWithAuto = [options.skip?.length && '--skip', options.reference && '--reference', options.config && '--config', options.kind?.length && '--kind', options.runUncovered && '--run-uncovered'].filter(Boolean);
+  const onlyWithAuto = [
+    options.skip?.length && '--skip',
+    options.reference && '--reference',
+    options.config && '--config',
+    options.kind?.length && '--kind',
+    options.runUncovered && '--run-uncovered',
+    options.failOnUncovered && '--fail-on-uncovered',
+  ].filter(Boolean);
   if (onlyWithAuto.length) throw new UsageError(`${onlyWithAuto.join(', ')} go with --auto (hand-written mutants apply to --migrations)`);
   const pack = options.packModule ? await loadPackModule(options.packModule, '--pack') : options.pack;
   const list = loadMutants(options.dir ?? shownPath(pack.mutants ?? 'mutants'));
@@ -111,15 +127,18 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   const target = await resolveTarget(pack, { migrations: options.migrations?.length ? options.migrations : [defaultMigrationsOption(pack)], explicitMigrations: true });
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   const results: KillResult[] = [];
+  const entries: MutantEntry[] = [];
   const unreachable = list.filter((m) => m.unreachable);
   try {
     for (const mutant of list) {
       if (mutant.unreachable) {
         out(`unreach. ${mutant.name} — not run: ${mutant.unreachable}`);
+        entries.push(mutantEntry({ mutant: mutant.name, bug: mutant.bug, verdicts: {}, killedBy: [], notes: [] }, 'unreachable', { reason: mutant.unreachable }));
         continue;
       }
       const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: catalogPropertiesOf(pack), seed: options.seed, runs: options.runs, all: options.all });
       results.push(r);
+      entries.push(mutantEntry(r, r.killedBy.length ? 'killed' : 'survived'));
       out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
     }
   } finally {
@@ -129,7 +148,7 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   out(killMatrix(results));
   const survivors = results.filter((r) => r.killedBy.length === 0);
   out(`\n${results.length - survivors.length} of ${results.length} mutants killed${unreachable.length ? ` (${unreachable.length} reclassified as unreachable through REST, not run)` : ''}${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
-  return survivors.length ? 1 : 0;
+  return mutantsReport({ mode: 'hand-written', target: target.label, seed: options.seed, runs: options.runs, failOnUncovered: false }, entries);
 }
 
 export function registerMutantsCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
@@ -148,12 +167,17 @@ export function registerMutantsCommand(program: Command, run: (action: () => Pro
     .option('--reference', 'with --auto: the bundled reference database, whatever this folder holds')
     .option('--kind <kind...>', `with --auto: only these kinds of variant (${AUTO_MUTATION_KINDS.join(', ')})`)
     .option('--run-uncovered', 'with --auto: also run the variants no property covers (listed as not covered, unrun, by default)')
+    .option('--fail-on-uncovered', 'with --auto: exit 1 when a variant no property covers is left unrun (by default they are listed, exit 0)')
+    .option('--json', 'print the result as JSON to stdout: each variant with its verdict, the counts, the exit code (everything else goes to stderr)')
     .option('--database-url <url>', 'use this Postgres server')
-    .action((opts: Omit<MutantsOptions, 'packModule'> & { pack?: string }) =>
+    .action((opts: Omit<MutantsOptions, 'packModule'> & { pack?: string; json?: boolean }) =>
       run(async () => {
-        const { pack: packModule, ...rest } = opts;
-        if (rest.auto) return autoMutants({ ...rest, packModule }, pack, console.log);
-        return mutants({ ...rest, packModule, pack: await pack.load() });
+        const { pack: packModule, json, ...rest } = opts;
+        // --json keeps stdout for the result: the human output goes to stderr (as fuzz --json).
+        const out = json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
+        const report = rest.auto ? await autoMutants({ ...rest, packModule }, pack, out) : await mutants({ ...rest, packModule, pack: await pack.load() }, out);
+        if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return report.exitCode;
       }),
     );
 }

@@ -13,6 +13,7 @@ import type pg from 'pg';
 import { readCatalog, readPolicyTablesOutside, type Catalog } from './catalog.ts';
 import { MANAGED_SCHEMAS } from '../../db/supabase/managed-schemas.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
+import type { MutantVerdict } from '../report.ts';
 
 export const AUTO_MUTANT_SCHEMAS = ['public', 'passport', 'private'];
 
@@ -28,11 +29,18 @@ export interface AutoKillResult extends KillResult {
 /** A variant listed as not covered by any property, without being run. */
 export const uncoveredNotRun = (r: AutoKillResult): boolean => r.uncovered === true && Object.keys(r.verdicts).length === 0;
 
+/** A variant's verdict: killed, equivalent (not run), not covered by any property (not run), or survived what ran on it. */
+export function autoVerdict(r: AutoKillResult): Exclude<MutantVerdict, 'unreachable'> {
+  if (r.killedBy.length) return 'killed';
+  if (r.reason?.startsWith('equivalent:')) return 'equivalent';
+  return uncoveredNotRun(r) ? 'not-covered' : 'survived';
+}
+
 /** The kill rate counts only variants that can change behaviour and that some property covers (or --run-uncovered ran). */
 export function autoKillRate(results: AutoKillResult[]): { killed: number; total: number; equivalent: number; uncovered: number } {
-  const equivalent = results.filter((r) => r.reason?.startsWith('equivalent:')).length;
-  const uncovered = results.filter(uncoveredNotRun).length;
-  return { killed: results.filter((r) => r.killedBy.length > 0).length, total: results.length - equivalent - uncovered, equivalent, uncovered };
+  const count = (verdict: MutantVerdict) => results.filter((r) => autoVerdict(r) === verdict).length;
+  const [equivalent, uncovered] = [count('equivalent'), count('not-covered')];
+  return { killed: count('killed'), total: results.length - equivalent - uncovered, equivalent, uncovered };
 }
 
 /** The rule a kind of variant breaks: its property runs first among those naming the object, so the kill comes fast. */

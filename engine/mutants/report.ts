@@ -1,0 +1,78 @@
+/**
+ * `policyfuzz mutants --json`: every variant with its verdict, the counts and the exit code they
+ * give, for a nightly to read. The console's lines and the exit code come from the same verdicts.
+ */
+import type { KillResult } from './kill.ts';
+
+/**
+ * killed: a property disagreed on it; survived: run and no property did; equivalent: cannot change
+ * an answer, not run; not-covered: no property's SQL reaches it, not run; unreachable: a hand-written
+ * mutant its header says no REST request reaches, not run.
+ */
+export type MutantVerdict = 'killed' | 'survived' | 'equivalent' | 'not-covered' | 'unreachable';
+
+export interface MutantEntry {
+  name: string;
+  bug: string;
+  verdict: MutantVerdict;
+  killedBy: string[];
+  /** Each property run on it: killed, survived, or error. */
+  properties: KillResult['verdicts'];
+  timeToKillMs?: number;
+  /** Why it survived or was not run. */
+  reason?: string;
+  /** --auto: the kind of variant and the object it changes. */
+  kind?: string;
+  object?: string;
+  notes: string[];
+}
+
+export interface MutantCounts {
+  total: number;
+  killed: number;
+  survived: number;
+  equivalent: number;
+  notCovered: number;
+  unreachable: number;
+}
+
+export interface MutantsReport {
+  command: 'mutants';
+  mode: 'auto' | 'hand-written';
+  target: string;
+  seed: number;
+  runs: number;
+  /** Whether variants not covered by any property fail the run (--fail-on-uncovered). */
+  failOnUncovered: boolean;
+  variants: MutantEntry[];
+  counts: MutantCounts;
+  exitCode: 0 | 1;
+}
+
+export function mutantEntry(result: KillResult, verdict: MutantVerdict, extra: Pick<MutantEntry, 'reason' | 'kind' | 'object'> = {}): MutantEntry {
+  return {
+    name: result.mutant,
+    bug: result.bug,
+    verdict,
+    killedBy: result.killedBy,
+    properties: result.verdicts,
+    ...(result.timeToKillMs === undefined ? {} : { timeToKillMs: result.timeToKillMs }),
+    ...Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined)),
+    notes: result.notes,
+  };
+}
+
+export function mutantCounts(entries: readonly MutantEntry[]): MutantCounts {
+  const count = (verdict: MutantVerdict) => entries.filter((e) => e.verdict === verdict).length;
+  return { total: entries.length, killed: count('killed'), survived: count('survived'), equivalent: count('equivalent'), notCovered: count('not-covered'), unreachable: count('unreachable') };
+}
+
+/** A survivor fails the run; a variant no property covers only with --fail-on-uncovered (as a PARTIAL property only with fuzz --fail-on-partial). */
+export function mutantsExitCode(counts: MutantCounts, failOnUncovered: boolean): 0 | 1 {
+  return counts.survived > 0 || (failOnUncovered && counts.notCovered > 0) ? 1 : 0;
+}
+
+export function mutantsReport(head: Pick<MutantsReport, 'mode' | 'target' | 'seed' | 'runs' | 'failOnUncovered'>, variants: MutantEntry[]): MutantsReport {
+  const counts = mutantCounts(variants);
+  return { command: 'mutants', ...head, variants, counts, exitCode: mutantsExitCode(counts, head.failOnUncovered) };
+}
