@@ -11,6 +11,7 @@ import { tempDir } from '../testing/temp-dir.ts';
 import { BUNDLED_MIGRATIONS, POLICYFUZZ_VERSION, PROJECT_ROOT } from './paths.ts';
 import { runSummary, propertySummary } from '../engine/report/summary.ts';
 import { FAILURE_FORMAT, FAILURE_FORMAT_VERSION } from '../engine/failures/schema.ts';
+import { escapeRegExp } from '../engine/regexp.ts';
 
 const noStackTrace = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
 
@@ -288,7 +289,7 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
       writeFileSync(file, 'export default extendPack(referencePack, {\n');
       const r = await runBin(['fuzz', '--pack', file, ...unreachable]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^policyfuzz: pack module ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(--pack\\) could not be loaded: .+\n$`));
+      expect(r.stderr).toMatch(new RegExp(`^policyfuzz: pack module ${escapeRegExp(file)} \\(--pack\\) could not be loaded: .+\n$`));
       noStackTrace(r.stderr);
     });
 

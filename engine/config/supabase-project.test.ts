@@ -17,6 +17,7 @@ import { sessionOn } from '../run/session.ts';
 import { openEnvironment } from '../runner/environment.ts';
 import { preRequestSql } from '../executor/case-transaction.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
+import { escapeRegExp } from '../regexp.ts';
 
 function toml(text: string): string {
   const dir = tempDir('toml');
@@ -55,7 +56,7 @@ describe('supabase/config.toml', () => {
 
   it('a broken file or a wrong value is an error naming the file and the key', () => {
     const broken = toml('[api\nschemas = 1');
-    expect(() => readApiSchemas(broken)).toThrow(new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid TOML: `));
+    expect(() => readApiSchemas(broken)).toThrow(new RegExp(`^${escapeRegExp(broken)} is not valid TOML: `));
     const wrong = toml('[api]\nschemas = "public"\n');
     expect(() => readApiSchemas(wrong)).toThrow(`${wrong}: [api] schemas must be a list of schema names, like ["public", "graphql_public"]`);
   });

@@ -8,7 +8,7 @@
  */
 import type pg from 'pg';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
-import { escapeRegExp } from '../model/filters.ts';
+import { escapeRegExp } from '../regexp.ts';
 
 /** Settings PostgREST or Postgres itself set for every request: reading them is reading the caller. */
 const SET_PER_REQUEST = /^(request\.|role$|search_path$|pgrst\.)/;

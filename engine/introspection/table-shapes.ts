@@ -7,7 +7,7 @@ import { checkForms, type CheckForm } from './check-forms.ts';
 import type pg from 'pg';
 import type { OnDelete } from '../model/foreign-key-actions.ts';
 import type { Json } from '../model/json.ts';
-import { escapeRegExp } from '../model/filters.ts';
+import { escapeRegExp } from '../regexp.ts';
 
 export interface ColumnShape {
   name: string;
@@ -69,7 +69,7 @@ export interface UniqueIndex {
  * it is not one policyfuzz can follow: the column itself, under lower()/upper() and trim()/btrim().
  */
 export function uniqueFold(expression: string, column: string): UniqueIndex['fold'] | undefined {
-  const col = new RegExp(`(^|[^\\w"])"?${column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?(?![\\w"])`);
+  const col = new RegExp(`(^|[^\\w"])"?${escapeRegExp(column)}"?(?![\\w"])`);
   if (!col.test(expression)) return undefined;
   const lower = /\b(lower|upper)\(/i.test(expression);
   const trim = /\bTRIM\(BOTH FROM\b|\bbtrim\([^,()]*\)/i.test(expression);

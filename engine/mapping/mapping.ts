@@ -20,6 +20,7 @@ import { writeAnswerShape } from '../model/engine.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { targetName } from '../model/request.ts';
 import { idAsTarget, type TargetIdForm } from '../model/target-ids.ts';
+import { escapeRegExp } from '../regexp.ts';
 
 export { uuidAsBigint, textAsUuid } from '../model/target-ids.ts';
 
@@ -551,7 +552,7 @@ export function idsInTextAsTarget(m: TargetMapping, rowsByTable: Record<string, 
     for (const row of rowsByTable[table] ?? []) {
       if (typeof row.id !== 'string') continue;
       const onTarget = String(idAsTarget(form, row.id));
-      if (onTarget !== row.id && !ids.has(row.id) && ids.add(row.id)) named.push([new RegExp(`(?<![A-Za-z0-9])${row.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g'), onTarget]);
+      if (onTarget !== row.id && !ids.has(row.id) && ids.add(row.id)) named.push([new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(row.id)}(?![A-Za-z0-9])`, 'g'), onTarget]);
     }
   }
   if (!named.length) return undefined;

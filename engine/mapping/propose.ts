@@ -10,7 +10,7 @@ import { unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
-import { escapeRegExp } from '../model/filters.ts';
+import { escapeRegExp } from '../regexp.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -427,8 +427,7 @@ function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: s
   const best = [...found].sort((a, b) => total(b[1]) - total(a[1]))[0];
   if (!best) return undefined;
   // Every message raised with that code, not the commonest alone: one guard's table name would leave the others' refusals unread.
-  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const words = [...best[1]].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([w]) => escape(w));
+  const words = [...best[1]].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([w]) => escapeRegExp(w));
   return { code: best[0], message: words.length === 1 ? `^${words[0]}` : `^(?:${words.join('|')})` };
 }
 
@@ -760,7 +759,7 @@ export function proposeMapping(
   // None such (every key the model's own type): an integer parameter is a count or an amount, no id.
   const formsUsed = new Set(keyedTables.values());
   const namesTable = (f: TargetFunctionFacts, t: TargetTableFacts) => {
-    const escaped = t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const escaped = escapeRegExp(t.name);
     return new RegExp(`\\b${t.name.includes('.') ? escaped : `(public\\.)?${escaped}`}\\b`, 'i').test(withoutComments(f.source));
   };
   for (const m of formsUsed.size ? model.functions : []) {

@@ -7,6 +7,7 @@ import type { Json, Row } from './json.ts';
 import type { ColumnType } from './table-model.ts';
 import { coerce } from './values.ts';
 import type { Filter } from './request.ts';
+import { escapeRegExp } from '../regexp.ts';
 
 export type FilterVerdict = { ok: true; matches: boolean } | { ok: false; code: string };
 
@@ -27,10 +28,6 @@ export function likeToRegExp(postgrestPattern: string, caseInsensitive: boolean)
     }
   }
   return new RegExp(`^${re}$`, caseInsensitive ? 'i' : '');
-}
-
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 function compare(a: Json, b: Json): number {

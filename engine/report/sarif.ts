@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { MigrationFile } from '../db/migrations.ts';
-import { escapeRegExp } from '../model/filters.ts';
+import { escapeRegExp } from '../regexp.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { actualOutcomeOf } from '../failures/describe.ts';

@@ -25,6 +25,7 @@ import { sendableCase, type FixturePlan } from '../target/fixtures.ts';
 import { nullMappedListsAtDefault } from '../target/null-mapped-columns.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NO_PARENT, NotRealizable, remedyFor } from '../target/realizable.ts';
+import { escapeRegExp } from '../regexp.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -160,15 +161,14 @@ export function noteWithoutCounted(result: { note?: string | null; moreFindings?
  * shard's, whose shares merge-reports words again of the merged counts.
  */
 export function takeDropNotes(note: string, reasons: readonly string[]): string {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   let rest = note;
   for (const reason of reasons) {
-    const remedy = escape(remedyFor(reason));
+    const remedy = escapeRegExp(remedyFor(reason));
     const check = CHECK_DROP.exec(reason);
     const texts = [
-      `\\d+% of cases dropped: ${escape(reason)}; ${remedy}`,
-      `no case could run on this target: all \\d+ cases drawn were dropped, mostly as ${escape(reason)}; ${remedy}`,
-      ...(check ? [`\\d+% of cases dropped by CHECK ${escape(check[1])} alone \\(a value the model writes refused\\): if the model has that rule, a values mapping is likely wrong; ${remedy}`] : []),
+      `\\d+% of cases dropped: ${escapeRegExp(reason)}; ${remedy}`,
+      `no case could run on this target: all \\d+ cases drawn were dropped, mostly as ${escapeRegExp(reason)}; ${remedy}`,
+      ...(check ? [`\\d+% of cases dropped by CHECK ${escapeRegExp(check[1])} alone \\(a value the model writes refused\\): if the model has that rule, a values mapping is likely wrong; ${remedy}`] : []),
     ];
     for (const text of texts) rest = rest.replace(new RegExp(text, 'g'), '');
   }

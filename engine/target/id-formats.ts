@@ -12,6 +12,7 @@ import type { Json, Row } from '../model/json.ts';
 import { matchesPattern, sampleMatching } from '../introspection/check-forms.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 import { targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
+import { escapeRegExp } from '../regexp.ts';
 
 /** The format (an anchored pattern a sample can be made for) of a model table's text key `id` on the target, or undefined. */
 export function keyFormat(shapes: TableShapes, mapping: TargetMapping | undefined, table: string): string | undefined {
@@ -25,7 +26,6 @@ export function keyFormat(shapes: TableShapes, mapping: TargetMapping | undefine
 
 const flip = (s: string) => [...s].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
 const CASE_VARIANTS: ((s: string) => string)[] = [flip, (s) => s.toLowerCase(), (s) => s.toUpperCase()];
-const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The renaming of one case's ids (`formatOf`: a model table's key format, keyFormat), applied to
@@ -60,7 +60,7 @@ export function idsInTargetFormat(formatOf: (table: string) => string | undefine
   const inText = renamed
     .filter(([id]) => id.trim().length >= 3)
     .sort(([a], [b]) => b.length - a.length)
-    .map(([id, made]) => [new RegExp(`(?<![A-Za-z0-9])${escaped(id)}(?![A-Za-z0-9])`, 'g'), made] as const);
+    .map(([id, made]) => [new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(id)}(?![A-Za-z0-9])`, 'g'), made] as const);
   const text = (s: string): string => {
     const exact = whole.get(s);
     if (exact !== undefined) return exact;

@@ -9,6 +9,7 @@
  */
 import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
 import { ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
+import { escapeRegExp } from '../../regexp.ts';
 
 /** The kinds of variant, in the order they are derived (`mutants --auto --kind` picks among them). */
 export const AUTO_MUTATION_KINDS = [
@@ -335,7 +336,7 @@ export function deriveMutants(catalog: Catalog): AutoMutant[] {
   }
   for (const f of catalog.functions) {
     // A helper the policies call (e.g. in a WITH CHECK) is reached through those tables' requests.
-    const call = new RegExp(`(^|[^\\w$])${f.name.replace(/[$]/g, '\\$&')}\\s*\\(`);
+    const call = new RegExp(`(^|[^\\w$])${escapeRegExp(f.name)}\\s*\\(`);
     const callers = [...new Set(catalog.policies.filter((p) => call.test(p.using ?? '') || call.test(p.withCheck ?? '')).map((p) => `${p.schema}.${p.table}`))];
     const triggerOn = f.triggerTables?.length ? { triggerOn: f.triggerTables } : {};
     out.push(...functionMutants(f).map((m) => ({ ...m, ...(callers.length ? { calledByPoliciesOf: callers } : {}), ...triggerOn })));

@@ -14,6 +14,7 @@ import { readCatalog, readPolicyTablesOutside, type Catalog } from './catalog.ts
 import { MANAGED_SCHEMAS } from '../../db/supabase/managed-schemas.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
 import type { MutantVerdict } from '../report.ts';
+import { escapeRegExp } from '../../regexp.ts';
 
 export const AUTO_MUTANT_SCHEMAS = ['public', 'passport', 'private'];
 
@@ -169,7 +170,7 @@ export function reachingObjects(target: string, texts: readonly ReadingText[]): 
   const frontier = [object];
   while (frontier.length) {
     const current = frontier.pop()!;
-    const name = current.slice(current.indexOf('.') + 1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const name = escapeRegExp(current.slice(current.indexOf('.') + 1));
     const named = new RegExp(`(^|[^\\w$])"?${name}"?($|[^\\w$])`, 'i');
     for (const t of texts) {
       if (found.has(t.owner) || !named.test(t.text)) continue;

@@ -14,7 +14,7 @@ import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner
 import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
 import { idAsTarget, textAsUuid, uuidAsBigint } from '../../../../engine/model/target-ids.ts';
 import { kept } from '../../../../engine/model/kept.ts';
-import { escapeRegExp } from '../../../../engine/model/filters.ts';
+import { escapeRegExp } from '../../../../engine/regexp.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { vsCanDelete, vsInScope } from './vs-access.ts';

@@ -14,12 +14,12 @@ import { isPrHandler } from '../../model/tables/pr-tickets.ts';
 import { vsInScope } from '../../model/tables/vs-access.ts';
 import { VS_HANDLER_LOOKUPS, vsHandlerLookupCases } from '../../cases/vs-lookups.ts';
 import { prLookupCases } from './property.ts';
+import { escapeRegExp } from '../../../../engine/regexp.ts';
 
 /** Whether `value` like `pattern` in Postgres: % any run, _ one character, \\ the next one as itself. */
 function likeMatches(pattern: string, value: string): boolean {
-  const literal = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   let source = '';
-  for (let i = 0; i < pattern.length; i++) source += pattern[i] === '\\' ? literal(pattern[++i] ?? '') : pattern[i] === '%' ? '.*' : pattern[i] === '_' ? '.' : literal(pattern[i]);
+  for (let i = 0; i < pattern.length; i++) source += pattern[i] === '\\' ? escapeRegExp(pattern[++i] ?? '') : pattern[i] === '%' ? '.*' : pattern[i] === '_' ? '.' : escapeRegExp(pattern[i]);
   return new RegExp(`^${source}$`, 's').test(value);
 }
 
