@@ -74,9 +74,12 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
  * it (spec §4.2: the policy helpers are "callable by the policy engine as anon and authenticated").
  * A definer's body runs as its owner and needs nothing of the caller. Bodies are read by name
  * (string literals and comments left out): a name read where no call is made accepts a grant,
- * never reports one.
+ * never reports one. A bare name resolves on the function's own `SET search_path`, else on the
+ * path PostgREST sets: the schema the request targets (any exposed one), then `extraSearchPath`
+ * (db-extra-search-path).
  */
-export async function readInvokerCallers(client: pg.Client, exposedSchemas: readonly string[]): Promise<Map<string, string[]>> {
+export async function readInvokerCallers(client: pg.Client, exposedSchemas: readonly string[], extraSearchPath: readonly string[]): Promise<Map<string, string[]>> {
+  const apiSearchPath = [...exposedSchemas, ...extraSearchPath];
   const fns = (
     await client.query<{ oid: number; schema: string; name: string; args: string; definer: boolean; walkable: boolean; body: string; config: string[] | null }>(
       `select p.oid::int as oid, n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
@@ -102,7 +105,7 @@ export async function readInvokerCallers(client: pg.Client, exposedSchemas: read
   const signatureOf = (f: (typeof fns)[number]) => `${f.schema}.${f.name}(${f.args})`;
   const searchPath = (f: (typeof fns)[number]) => {
     const set = f.config?.find((c) => c.startsWith('search_path='));
-    return set ? set.slice('search_path='.length).split(',').map((s) => s.trim().replace(/^"|"$/g, '')) : ['public'];
+    return set ? set.slice('search_path='.length).split(',').map((s) => s.trim().replace(/^"|"$/g, '')) : apiSearchPath;
   };
   // The functions a body names as calls: schema-qualified, or bare in a schema of its search_path.
   const calledIn = (f: (typeof fns)[number]) => {

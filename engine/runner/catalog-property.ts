@@ -18,6 +18,8 @@ import type { FunctionModel, PrivateFunction } from '../model/function-model.ts'
 export interface CatalogContext {
   /** The schemas PostgREST exposes (a project's config.toml, else the reference's). */
   exposedSchemas: string[];
+  /** PostgREST's db-extra-search-path: on every request's search_path after the schema it targets. */
+  extraSearchPath: string[];
   /** The target's names for the model's tables and functions, and its conventions (the pack's and the config's mapping). */
   mapping?: TargetMapping;
   /**
@@ -52,7 +54,7 @@ export async function runCatalogProperty(env: Environment, property: CatalogProp
   await worker.tx.flush();
   const base = { id: property.id, title: `${property.title} (catalog)`, area: 'data' as const, seed: options.seed };
   try {
-    const r = await property.check(worker.client, options.settings, { exposedSchemas: env.cache.exposedSchemas, mapping: worker.tx.fixturePlan.mapping, model: options.model, outsideApi: unexposedFunctionKey(env.cache, worker.tx.fixturePlan.mapping) });
+    const r = await property.check(worker.client, options.settings, { exposedSchemas: env.cache.exposedSchemas, extraSearchPath: env.cache.extraSearchPath, mapping: worker.tx.fixturePlan.mapping, model: options.model, outsideApi: unexposedFunctionKey(env.cache, worker.tx.fixturePlan.mapping) });
     const readings = Object.entries(r.readings ?? {}).sort(([a], [b]) => a.localeCompare(b));
     const named = readings.length ? { readings: Object.fromEntries(readings.map(([k, v]) => [k, v.length])), note: readingsNote(readings) } : {};
     const result = { ...base, cases: r.objects, counts: { allowed: r.granted, filtered: 0, rejected: r.withheld, errored: 0 }, durationMs: Date.now() - started, ...named };

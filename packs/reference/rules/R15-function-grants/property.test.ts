@@ -122,4 +122,26 @@ describe('R15:catalog and the helpers policies call (readInvokerCallers)', () =>
     const definer = await catalogWith(helper('may_write_project', 'authenticated') + trigger(true));
     expect(definer.failure?.message).toMatch(/private\.may_write_project\(\): not in the model \(executable by authenticated\)/);
   });
+
+  /**
+   * A body without `set search_path` resolves a bare name on the request's path: the schema the
+   * request targets (any exposed one) and db-extra-search-path, not `public` alone. Before, a
+   * helper of another exposed schema called that way was "not called" (a false finding).
+   */
+  it('a bare call in an invoker body without its own search_path is read on the API\'s path (the exposed schemas, then the extra search path)', async () => {
+    const sql = (setPath: string) => `
+      create function passport.pf_may_write() returns boolean language sql stable set search_path = '' as $$ select auth.uid() is not null $$;
+      revoke execute on function passport.pf_may_write() from public;
+      grant execute on function passport.pf_may_write() to anon, authenticated;
+      create function private.check_project() returns trigger language plpgsql ${setPath} as $$
+      begin if not pf_may_write() then raise exception 'no'; end if; return new; end $$;
+      revoke execute on function private.check_project() from public, anon, authenticated;
+      create trigger projects_checked before insert on public.projects for each row execute function private.check_project();`;
+    const onApiPath = await catalogWith(sql(''));
+    expect(onApiPath.failure?.message).toBeUndefined();
+    expect(onApiPath.note).toMatch(/policy-helper-about-caller \(1: passport\.pf_may_write\(\)\)/);
+    // Its own search_path, when set, is the one read: passport not on it, the call is not passport's helper.
+    const ownPath = await catalogWith(sql('set search_path = public'));
+    expect(ownPath.failure?.message).toMatch(/passport\.pf_may_write\(\): not in the model .*no policy, view or default calls it/);
+  });
 });

@@ -99,7 +99,7 @@ export const R15_CATALOG: CatalogProperty = {
   title: 'functions: every function in the database executable exactly by the model’s named grants',
   async check(client, _settings, context) {
     const found = await readCatalogFunctions(client, [...EXPOSED_SCHEMAS, 'private']);
-    const callers = { calledBy: await readInvokerCallers(client, context.exposedSchemas), exposedSchemas: context.exposedSchemas };
+    const callers = { calledBy: await readInvokerCallers(client, context.exposedSchemas, context.extraSearchPath), exposedSchemas: context.exposedSchemas };
     const expected = new Map<string, readonly ExecuteGrantee[]>([
       ...Object.values(context.model.functions).map((f) => [f.name, f.executableBy] as const),
       ...(context.model.privateFunctions ?? []).map((f) => [f.name, f.executableBy] as const),
