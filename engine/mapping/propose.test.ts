@@ -445,6 +445,32 @@ describe('init heuristics that guessed wrong', () => {
     expect(jsonAnswerRows("select jsonb_build_object('me', (select row_to_json(p) from profiles as p where p.id = auth.uid()), 'n', 1)")).toEqual([{ key: 'me', table: 'profiles' }]);
   });
 
+  it('a jsonb answer carrying rows of a table outside public (a private or another exposed schema) is read too, named with its schema', () => {
+    expect(
+      jsonAnswerRows(
+        `select jsonb_build_object('record', (select to_jsonb(r) from private.student_records r where r.id = v_id),
+           'requests', (select jsonb_agg(q) from (select c.id, c.status from "app".change_requests c) q),
+           'me', (select row_to_json(p) from public.profiles p))`,
+      ),
+    ).toEqual([
+      { key: 'record', table: 'private.student_records' },
+      { key: 'requests', table: 'app.change_requests', columns: ['id', 'status'] },
+      { key: 'me', table: 'profiles' },
+    ]);
+    // A pack modelling the private table (its model name schema-qualified, as the reference's passport.profiles).
+    const records: ModelTableFacts = { name: 'private.student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] };
+    const proposal = proposeMapping(
+      { tables: [records], functions: [{ name: 'get_my_student_record', args: [], answerRows: { record: ['id', 'email'] } }] },
+      {
+        tables: [{ name: 'private.student_records', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'faculty', type: 'text' }] }],
+        functions: [
+          fn({ name: 'get_my_student_record', args: [], returns: 'scalar', readOnly: true, source: "begin return jsonb_build_object('record', (select to_jsonb(r) from private.student_records r where r.email = auth.email())); end" }),
+        ],
+      },
+    );
+    expect(proposal.mapping.functions?.get_my_student_record).toEqual({ tableRows: { record: 'private.student_records' }, extraColumns: ['faculty'] });
+  });
+
   it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
     const proposal = proposeMapping(
       { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },

@@ -99,10 +99,16 @@ function answersCallerAlone(f: TargetFunctionFacts, functions: ReadonlyMap<strin
   return [...functions.values()].some((h) => h !== f && new RegExp(`\\b(?:public\\.)?${h.name.replace(/\./g, "\\.")}\\s*\\(`, 'i').test(source) && READS_CALLER.test(withoutComments(h.source)));
 }
 
+/** A table as a body names it, its schema (any, quoted or not) captured apart: `private.records`, `"app".items`, `items`. */
+const TABLE_NAME = '(?:"?(\\w+)"?\\s*\\.\\s*)?"?(\\w+)"?';
+/** The catalog's name of it: `schema.name`, bare in public (as TargetTableFacts names it). */
+const tableNamed = (schema: string | undefined, name: string) => (schema && schema.toLowerCase() !== 'public' ? `${schema}.${name}` : name);
+
 /**
  * The rows a jsonb answer carries under its keys, read off the body: `'k', (select to_jsonb(r) from
  * t r …)` or `row_to_json(r)` (every column of t), `'k', (select jsonb_agg(q) from (select c.a,
- * c.b from t c …) q)` (those named). `columns` undefined: every column of `table`.
+ * c.b from t c …) q)` (those named), t in any schema (`private.t`: its schema kept). `columns`
+ * undefined: every column of `table`.
  */
 export function jsonAnswerRows(source: string): { key: string; table: string; columns?: string[] }[] {
   const body = withoutComments(source);
@@ -112,14 +118,14 @@ export function jsonAnswerRows(source: string): { key: string; table: string; co
     const part = body.slice(k.index! + k[0].length, keys[i + 1]?.index ?? body.length);
     const alias = /^(?:coalesce\s*\(\s*)?\(\s*select\s+(?:jsonb?_agg|to_jsonb|row_to_json)\s*\(\s*(?:(?:to_jsonb|row_to_json)\s*\(\s*)?(\w+)\s*[),\s]/i.exec(part)?.[1];
     if (!alias) return;
-    const table = new RegExp(`\\bfrom\\s+(?:public\\.)?(\\w+)\\s+(?:as\\s+)?${alias}\\b`, 'i').exec(part)?.[1];
-    if (table) return void found.push({ key: k[1], table });
-    const sub = new RegExp(`\\bfrom\\s*\\(\\s*select\\s+([\\s\\S]+?)\\s+from\\s+(?:public\\.)?(\\w+)\\b[\\s\\S]*?\\)\\s*(?:as\\s+)?${alias}\\b`, 'i').exec(part);
+    const whole = new RegExp(`\\bfrom\\s+${TABLE_NAME}\\s+(?:as\\s+)?${alias}\\b`, 'i').exec(part);
+    if (whole) return void found.push({ key: k[1], table: tableNamed(whole[1], whole[2]) });
+    const sub = new RegExp(`\\bfrom\\s*\\(\\s*select\\s+([\\s\\S]+?)\\s+from\\s+${TABLE_NAME}\\b[\\s\\S]*?\\)\\s*(?:as\\s+)?${alias}\\b`, 'i').exec(part);
     if (!sub) return;
     const items = sub[1].split(',').map((x) => x.trim());
     const all = items.some((x) => /^(?:\w+\.)?\*$/.test(x));
     const columns = items.map((x) => /(?:\bas\s+|^(?:\w+\.)?)(\w+)$/i.exec(x)?.[1]).filter((x): x is string => !!x);
-    found.push({ key: k[1], table: sub[2], ...(all ? {} : { columns }) });
+    found.push({ key: k[1], table: tableNamed(sub[2], sub[3]), ...(all ? {} : { columns }) });
   });
   return found;
 }
