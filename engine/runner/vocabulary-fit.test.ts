@@ -61,4 +61,10 @@ describe('misfitsInPlay', () => {
     expect(misfitsInPlay({ tables: ['projects', 'project_sign_requests'] }, ['project_sign_requests'], usersOnly)).toEqual([]);
     expect(misfitsInPlay({ tables: ['passport.profiles'] }, [], misfits)).toEqual([expect.stringContaining('users.role allows user, root')]);
   });
+
+  it('the callers\' table stops every property under its mapped name too (users kept as profiles)', () => {
+    const mapped = tableVocabularyMisfits(oracle, new Map([['profiles', [column('role', ['user', 'root'])]]]), { tables: { users: { name: 'profiles' } } });
+    expect(mapped.map((m) => [m.table, m.everywhere])).toEqual([['users', true]]);
+    expect(misfitsInPlay({ tables: ['passport.profiles'] }, [], mapped)).toEqual([expect.stringContaining("users.role (the target's profiles.role) allows user, root")]);
+  });
 });
