@@ -91,6 +91,8 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
   const unreachable = !needed.some((priv) => grants.anon.includes(priv) || grants.authenticated.includes(priv))
     ? `no API role holds ${needed.join('/')} on ${target}, so this ${p.command} policy never decides a request`
     : undefined;
+  // Its clauses decide only for roles no request takes; widening its roles still reaches the API.
+  const clausesUnreachable = unreachable ?? (p.apiReachable === false ? `${p.name} applies only to ${p.roles.join(', ')}, a role no API request acts as (PostgREST acts as anon, authenticated or a role its authenticator is granted), so its clauses decide no request` : undefined);
   for (const [clause, expr] of [
     ['using', p.using],
     ['with check', p.withCheck],
@@ -100,7 +102,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     const short = clause === 'using' ? 'using' : 'check';
     /** Why removing `removed` from this clause cannot change an answer, if it cannot. */
     const equivalence = (removed: string[]) => {
-      const why = unreachable ?? maskedBySelect(p, clause, removed, policies);
+      const why = clausesUnreachable ?? maskedBySelect(p, clause, removed, policies);
       return why ? { equivalent: why } : {};
     };
     const alter = (to: string) => `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${to});`;
@@ -125,7 +127,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
           target,
           description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} without the alternative \`${stripOuterParens(alternative)}\` (what it admitted is refused)`,
           sql: alter(withoutDisjunct(expr, i)),
-          ...(unreachable ? { equivalent: unreachable } : {}),
+          ...(clausesUnreachable ? { equivalent: clausesUnreachable } : {}),
         });
       });
     }
