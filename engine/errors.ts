@@ -35,6 +35,14 @@ export class FixtureError extends Error {
   }
 }
 
+/** A pack's own model (a rule, trigger or prediction) threw: its author's to fix; the property's note says where (engine/config/pack-model-blame.ts). */
+export class PackModelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PackModelError';
+  }
+}
+
 /**
  * A case the target cannot hold (engine/target/realizable.ts): a run drops it and counts `reason`;
  * replaying a saved one on such a target says so.

@@ -196,6 +196,16 @@ describe("a pack's own mistakes", () => {
     expect(run.code).toBe(2);
   });
 
+  it('a model rule that throws is named with its table, rule and line, where the note was "harness error: Cannot read properties of undefined"', async () => {
+    // Re-created after Tambo: a rule taking the settings as a third argument (they are ctx.settings), a .ts pack nobody type-checked.
+    const dir = listsProject();
+    const file = path.join(dir, 'policyfuzz.pack.ts');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('rules: { select: (row, ctx) => (ctx.world', 'rules: { select: (row, ctx, s?: any) => s.strict !== true && (ctx.world'));
+    const run = await fuzzLists(dir, '--no-replay');
+    expect(run.stdout).toMatch(/^L01 ERROR: the pack's model threw \(table items, rule select\): Cannot read properties of undefined \(reading 'strict'\) \(at policyfuzz\.pack\.ts:13:\d+\); fix the pack's model there/m);
+    expect(run.stdout).not.toMatch(/harness error/);
+  });
+
   it('a .filter() that accepts nothing stops the draw naming its predicate, exit 2, where the run hung at 0 cases', async () => {
     const run = await fuzzLists(listsProject(`${PEOPLE}.filter((ids) => ids.length > 3)`), '--no-replay');
     expect(run.stderr).toMatch(/^policyfuzz: property L01 of pack module policyfuzz\.pack\.ts: drawing a case threw: a \.filter\(\) accepted none of 10000 values in a row: \(?ids\)? ?=> ?ids\.length ?> ?3 \(draw from what it would accept/m);

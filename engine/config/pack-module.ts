@@ -11,6 +11,7 @@ import { UsageError } from '../errors.ts';
 import type { Pack } from '../pack.ts';
 import { COLUMN_TYPES } from '../model/table-model.ts';
 import { importModule, MODULE_EXTENSIONS } from './config-file.ts';
+import { withModelBlamingThePack } from './pack-model-blame.ts';
 import { shownPath } from './shown-path.ts';
 
 const HOW_TO_EXPORT = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
@@ -47,7 +48,7 @@ export async function loadPackModule(file: string, from: string): Promise<Pack> 
     // A pack loaded from JavaScript, or TypeScript nobody type-checked: a type the model does not know made the column "not found" in init's mapping.
     const unknownType = Object.values(pack.model.tables).flatMap((t) => t.columns.filter((c) => !(COLUMN_TYPES as readonly string[]).includes(c.type)).map((c) => `${t.table}.${c.name} has type ${JSON.stringify(c.type)}`))[0];
     if (unknownType) throw new UsageError(`pack module ${file} (${from}): column ${unknownType}; a model column is one of ${COLUMN_TYPES.join(', ')} (an int or serial column is integer)`);
-    return withCasesBlamingThePack(pack, absolute);
+    return withCasesBlamingThePack(withModelBlamingThePack(pack, absolute, shownPath(absolute)), absolute);
   }
   // A default export with some of a pack's parts is a pack with a part missing: name what.
   const nearest = [exports.default, exports.pack].find((v) => v && typeof v === 'object' && missingPackParts(v).length < missingPackParts({}).length);

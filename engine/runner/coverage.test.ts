@@ -117,6 +117,10 @@ describe('clause coverage', () => {
       status: 'failed',
       note: "coverage: generation never reached the deny side of rule R99 in 300 cases (a rule with no deny side by design says so with `oneSided: 'allow'` in its defineProperty)",
     });
+    // Re-created after alana-notes: an rpc whose refusal is an answer (void, nothing changed), predicted `allowed`: the note names `filtered`.
+    const rpcOnly = { ...allowOnly, access: { 'rpc update_note|execute|anon|allowed': 300 } };
+    expect(applyCoverageGate(rpcOnly).note).toMatch(/`oneSided: 'allow'` in its defineProperty; a function refusing in its answer \(a 200 that changes nothing\) is that side when its predict returns `filtered\(rows, n\)` there/);
+    expect(applyCoverageGate(allowOnly).note).not.toMatch(/filtered/);
     expect(applyCoverageGate({ ...allowOnly, oneSided: 'allow' }).status).toBe('passed');
     expect(applyCoverageGate({ ...allowOnly, oneSided: 'deny' }).status).toBe('failed');
     const shard = (index: number) => runSummary([propertySummary({ ...allowOnly, oneSided: 'allow' })], { policyfuzzVersion: 't', seed: 1, profile: 'pr', shard: { index, count: 2 }, migrations: null, migrationsDigest: null, startedAt: new Date(0), timeBudgetMs: null });

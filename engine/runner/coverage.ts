@@ -13,6 +13,7 @@ import type { DataCase, DataStep } from './data-case.ts';
 import type { Clause } from './data-property.ts';
 import type { BranchCount, ClauseCount, PropertyResult } from './result.ts';
 import { asPropertyBranch, branchesOfProperty, type BranchCatalog } from '../model/branches.ts';
+import { parseAccessKey } from '../model/access.ts';
 
 export const MIN_RUNS_FOR_COVERAGE = 50;
 
@@ -170,6 +171,8 @@ interface Gated {
   clauses?: ClauseCount[] | undefined;
   oneSided?: 'allow' | 'deny' | undefined;
   note?: string | null | undefined;
+  /** Requests by access cell (engine/model/access.ts): an rpc's command is `execute`. */
+  access?: Record<string, number> | undefined;
   /** Cases drawn that the target could not hold, by reason (a project's schema). */
   dropped?: Record<string, number> | undefined;
   /** What those cases would have reached (DroppedReach). */
@@ -196,6 +199,18 @@ function withNote<T extends Gated>(result: T, note: string): T {
   return { ...result, note: result.note ? `${result.note}; ${note}` : note };
 }
 
+/** Whether the property's requests called functions (rpc): their refusals may be answers, not errors. */
+function callsFunctions(result: Gated): boolean {
+  return Object.keys(result.access ?? {}).some((key) => parseAccessKey(key).command === 'execute');
+}
+
+/**
+ * A function that refuses in its answer (a 200 changing nothing: `void`, `false`, an empty set)
+ * is its rule's deny side once `predict` says so; predicted `allowed`, no case ever counts as
+ * refused (alana-notes' `update_note` with another session's id, docs/real-world.md).
+ */
+const SILENT_REFUSAL_HINT = "; a function refusing in its answer (a 200 that changes nothing) is that side when its predict returns `filtered(rows, n)` there (docs/function-models.md)";
+
 export function applyCoverageGate<T extends Gated>(result: T): T {
   if (result.status !== 'passed' || result.area !== 'data' || result.cases < MIN_RUNS_FOR_COVERAGE) return result;
   const allowed = result.counts.allowed ?? 0;
@@ -203,7 +218,7 @@ export function applyCoverageGate<T extends Gated>(result: T): T {
   const unreachedSide = allowed === 0 && result.oneSided !== 'deny' ? 'allow' : denied === 0 && result.oneSided !== 'allow' ? 'deny' : undefined;
   if (unreachedSide) {
     if (reachedByDrops(result, unreachedSide)) return withNote(result, notCheckedOnTarget(result, `the ${unreachedSide} side of rule ${result.id}`));
-    const byDesign = `a rule with no ${unreachedSide} side by design says so with \`oneSided: '${unreachedSide === 'allow' ? 'deny' : 'allow'}'\` in its defineProperty`;
+    const byDesign = `a rule with no ${unreachedSide} side by design says so with \`oneSided: '${unreachedSide === 'allow' ? 'deny' : 'allow'}'\` in its defineProperty${unreachedSide === 'deny' && callsFunctions(result) ? SILENT_REFUSAL_HINT : ''}`;
     return { ...result, status: 'failed', note: `coverage: generation never reached the ${unreachedSide} side of rule ${result.id} in ${result.cases} cases (${byDesign})` };
   }
   // A clause no sent case reached on either side, while dropped ones reached it: the target holds

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { OutcomeClass } from '../model/outcome.ts';
 import type { Oracle } from '../pack.ts';
-import { FixtureError, harnessErrorText, UNNAMED_FIXTURE } from '../errors.ts';
+import { FixtureError, harnessErrorText, PackModelError, UNNAMED_FIXTURE } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { isSideError, signatureOf } from '../findings/signature.ts';
 import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
@@ -507,7 +507,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
     }
     const row = error instanceof FixtureError && error.row !== null ? ` (row ${JSON.stringify(error.row)})` : '';
-    harnessNote = `harness error: ${harnessErrorText(error)}${row}`;
+    // The pack's own model throwing is its author's to fix, not policyfuzz's: said so, with where.
+    harnessNote = error instanceof PackModelError ? error.message : `harness error: ${harnessErrorText(error)}${row}`;
     if (!sightings.length) return { ...base, ...timing(), status: 'error', note: harnessNote };
   }
   if (!sightings.length) {

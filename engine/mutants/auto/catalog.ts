@@ -16,6 +16,12 @@ export interface CatalogPolicy {
   permissive?: 'PERMISSIVE' | 'RESTRICTIVE';
   using: string | null;
   withCheck: string | null;
+  /**
+   * false: every role it names is one no API request acts as (not anon or authenticated, not a role
+   * they are members of, none the authenticator may switch to): a project's own role for its server
+   * (Tambo's `to project_api_key`). Absent: reachable.
+   */
+  apiReachable?: boolean;
 }
 
 export interface CatalogFunction {
@@ -45,7 +51,10 @@ export interface Catalog {
 
 export async function readCatalog(client: pg.Client, schemas: string[]): Promise<Catalog> {
   const policies = await client.query(
-    `select schemaname as schema, tablename as "table", policyname as name, cmd as command, roles::text[] as roles, permissive, qual as using, with_check as "withCheck"
+    `select schemaname as schema, tablename as "table", policyname as name, cmd as command, roles::text[] as roles, permissive, qual as using, with_check as "withCheck",
+            (select bool_or(case when r = 'public' then true
+                                 else exists (select 1 from pg_roles a where a.rolname in ('anon', 'authenticated', 'authenticator') and pg_has_role(a.rolname, r, 'MEMBER')) end)
+               from unnest(roles::text[]) r) as "apiReachable"
        from pg_policies where schemaname = any($1) order by 1, 2, 3`,
     [schemas],
   );

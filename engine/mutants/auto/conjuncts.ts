@@ -188,3 +188,32 @@ export function ifConditions(sql: string): { start: number; end: number }[] {
   }
   return found;
 }
+
+/**
+ * The WHERE condition of `EXISTS ( SELECT … FROM … WHERE cond )` as Postgres prints it, when
+ * the subquery is nothing more (no UNION, GROUP BY, LIMIT…): the EXISTS is false wherever that
+ * condition is. Undefined for anything else (NOT EXISTS, no WHERE).
+ */
+export function existsCondition(expr: string): string | undefined {
+  const s = stripOuterParens(expr);
+  const head = /^EXISTS\s*\(/i.exec(s);
+  if (!head || matchingParen(s, head[0].length - 1) !== s.length - 1) return undefined;
+  const body = s.slice(head[0].length, -1);
+  let depth = 0;
+  let where = -1;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (ch === "'" || ch === '"') {
+      i = skipQuoted(body, i);
+      continue;
+    }
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (depth === 0 && /\s/.test(ch)) {
+      const rest = body.slice(i + 1);
+      if (where >= 0 && AFTER_WHERE.test(rest)) return undefined; // more than the condition (a UNION, a GROUP BY)
+      if (where < 0 && /^WHERE\b/i.test(rest)) where = i + 1 + 'WHERE'.length;
+    }
+  }
+  return where < 0 ? undefined : body.slice(where).trim();
+}

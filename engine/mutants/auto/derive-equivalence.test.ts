@@ -91,6 +91,19 @@ describe('policy equivalence', () => {
     expect(widened(policy({ ...owner, using: '(auth.uid() = user_id)', withCheck: '(shared = true)' })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '(auth.uid() IS DISTINCT FROM user_id)' })).equivalent).toBeUndefined();
   });
+
+  it('widening a membership policy (an EXISTS lookup on the caller, alone or beside an owner check) to anon: equivalent; a lookup anon can pass is not', () => {
+    // Re-created after Tambo: `exists (select 1 from members where members.project_id = projects.id and members.user_id = (select auth.uid()))`, as pg_policies prints it.
+    const widened = (using: string) => deriveMutants(catalog([policy({ name: 'members', command: 'SELECT', roles: ['authenticated'], using })], ['SELECT'], ['SELECT'])).find((m) => m.kind === 'widen-roles')!;
+    const lookup = 'EXISTS ( SELECT 1\n   FROM members\n  WHERE ((members.project_id = t.id) AND (members.user_id = ( SELECT auth.uid() AS uid))))';
+    expect(widened(`(${lookup})`).equivalent).toMatch(/EXISTS lookup, null for anon/);
+    expect(widened(`((${lookup}) OR ((creator_id IS NOT NULL) AND (creator_id = ( SELECT auth.uid() AS uid))))`).equivalent).toMatch(/null for anon/);
+    // Anon passes these: a public alternative, a lookup not on the caller, NOT EXISTS, a UNION beside the lookup.
+    expect(widened(`((${lookup}) OR is_public)`).equivalent).toBeUndefined();
+    expect(widened('(EXISTS ( SELECT 1\n   FROM members\n  WHERE (members.project_id = t.id)))').equivalent).toBeUndefined();
+    expect(widened(`(NOT ${lookup})`).equivalent).toBeUndefined();
+    expect(widened('(EXISTS ( SELECT 1\n   FROM members\n  WHERE (members.user_id = auth.uid())\nUNION\n SELECT 1\n   FROM open_projects))').equivalent).toBeUndefined();
+  });
 });
 
 describe('propertiesFor', () => {

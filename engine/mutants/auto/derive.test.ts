@@ -132,3 +132,27 @@ describe('automatic mutants of the reference database', () => {
     }
   });
 });
+
+describe('a policy for a role no API request acts as', () => {
+  it("its clauses' variants are equivalent (no request meets them), its widening is not; a role authenticated is a member of stays reachable", async () => {
+    // Re-created after Tambo: its server's own role (`create role project_api_key`, granted to postgres only) with policies reading a setting no request sets.
+    const client = env.workers[0].client;
+    const suffix = `${process.pid}_${Date.now()}`;
+    const [server, team] = [`e_server_${suffix}`, `e_team_${suffix}`];
+    await client.query('begin');
+    try {
+      await client.query(`create schema e_roles; create table e_roles.t (id int primary key, project_id text, owner uuid);
+        alter table e_roles.t enable row level security; grant select, insert, update, delete on e_roles.t to anon, authenticated;
+        create role ${server} nologin; create role ${team} nologin; grant ${team} to authenticated;
+        create policy by_key on e_roles.t for select to ${server} using (project_id = current_setting('request.apikey.project_id'));
+        create policy by_team on e_roles.t for select to ${team} using ((project_id = 'p') and (owner = auth.uid()));`);
+      const derived = deriveMutants(await readCatalog(client, ['e_roles']));
+      const of = (policy: string) => derived.filter((m) => m.name.includes(`-${policy.replace('_', '-')}`));
+      expect(of('by_key').filter((m) => m.kind !== 'widen-roles').map((m) => m.equivalent)).toEqual([expect.stringMatching(new RegExp(`by_key applies only to ${server}, a role no API request acts as`))]);
+      expect(of('by_key').find((m) => m.kind === 'widen-roles')?.equivalent).toBeUndefined();
+      expect(of('by_team').filter((m) => m.kind === 'drop-conjunct').map((m) => m.equivalent)).toEqual([undefined, undefined]);
+    } finally {
+      await client.query('rollback');
+    }
+  });
+});

@@ -8,7 +8,7 @@
  * OR alternatives).
  */
 import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
-import { ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
+import { existsCondition, ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
 import { escapeRegExp } from '../../regexp.ts';
 
 /** The kinds of variant, in the order they are derived (`mutants --auto --kind` picks among them). */
@@ -92,6 +92,8 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
   const unreachable = !needed.some((priv) => grants.anon.includes(priv) || grants.authenticated.includes(priv))
     ? `no API role holds ${needed.join('/')} on ${target}, so this ${p.command} policy never decides a request`
     : undefined;
+  // Its clauses decide only for roles no request takes; widening its roles still reaches the API.
+  const clausesUnreachable = unreachable ?? (p.apiReachable === false ? `${p.name} applies only to ${p.roles.join(', ')}, a role no API request acts as (PostgREST acts as anon, authenticated or a role its authenticator is granted), so its clauses decide no request` : undefined);
   for (const [clause, expr] of [
     ['using', p.using],
     ['with check', p.withCheck],
@@ -101,7 +103,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     const short = clause === 'using' ? 'using' : 'check';
     /** Why removing `removed` from this clause cannot change an answer, if it cannot. */
     const equivalence = (removed: string[]) => {
-      const why = unreachable ?? maskedBySelect(p, clause, removed, policies);
+      const why = clausesUnreachable ?? maskedBySelect(p, clause, removed, policies);
       return why ? { equivalent: why } : {};
     };
     const alter = (to: string) => `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${to});`;
@@ -126,7 +128,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
           target,
           description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} without the alternative \`${stripOuterParens(alternative)}\` (what it admitted is refused)`,
           sql: alter(withoutDisjunct(expr, i)),
-          ...(unreachable ? { equivalent: unreachable } : {}),
+          ...(clausesUnreachable ? { equivalent: clausesUnreachable } : {}),
         });
       });
     }
@@ -154,7 +156,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
         : !needed.some((priv) => grants.anon.includes(priv))
           ? { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }
           : p.roles.every((r) => r === 'authenticated') && requiresSignedInCaller(p)
-            ? { equivalent: `every clause of ${p.name} requires \`auth.uid() = …\` (or the token's \`sub\`), null for anon, so a policy for every role admits no one new` }
+            ? { equivalent: `every clause of ${p.name} requires \`auth.uid() = …\` (or the token's \`sub\`), itself or in an EXISTS lookup, null for anon, so a policy for every role admits no one new` }
             : {}),
     });
   }
@@ -171,10 +173,26 @@ const UID = String.raw`(?:${SUB}|\(\s*select\s+${SUB}(?:\s+as\s+\w+)?\s*\))`;
 const COLUMN = String.raw`(?:[\w."]+|\([\w."]+\)::text)`;
 const UID_EQUALITY = new RegExp(String.raw`^(?:${UID}\s*=\s*${COLUMN}|${COLUMN}\s*=\s*${UID})$`, 'i');
 
-/** Each clause the policy has (a USING alone also checks new rows) holds a top-level `auth.uid() = col`: anon (no uid) passes none. */
+/** Each clause the policy has (a USING alone also checks new rows) is false without a uid: anon (no uid) passes none. */
 function requiresSignedInCaller(p: CatalogPolicy): boolean {
   const clauses = [p.using, p.withCheck].filter((c): c is string => c !== null);
-  return clauses.length > 0 && clauses.every((c) => topLevelConjuncts(c).some((part) => UID_EQUALITY.test(normalConjunct(part))));
+  return clauses.length > 0 && clauses.every(falseWithoutUid);
+}
+
+/**
+ * A condition never true without a uid: a conjunct `auth.uid() = col`, or an `EXISTS (select …
+ * where …)` whose condition is so (a membership lookup, `exists (select 1 from members where
+ * members.user_id = (select auth.uid()) and …)`), or alternatives that all are (Tambo's `exists
+ * (…) or creator_id = (select auth.uid())`).
+ */
+function falseWithoutUid(expr: string): boolean {
+  const alternatives = topLevelDisjuncts(expr);
+  if (alternatives.length > 1) return alternatives.every(falseWithoutUid);
+  return topLevelConjuncts(expr).some((part) => {
+    if (UID_EQUALITY.test(normalConjunct(part))) return true;
+    const condition = existsCondition(part);
+    return condition !== undefined && falseWithoutUid(condition);
+  });
 }
 
 /** `x = p_arg` and `p_arg = x` in a function body, where the parameter is a lookup key. */
