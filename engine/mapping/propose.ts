@@ -587,10 +587,47 @@ export function proposeVocabularySubsets(
   return { settings, notes };
 }
 
+/**
+ * `apiSchema`: the API's default schema (config.toml's first `[api] schemas` entry), where a
+ * request naming no profile lands. A project exposing `api` (views and functions over tables in
+ * a schema the API never reaches) keeps there what the model calls by its bare name: its names
+ * are matched as bare ones are, and proposed qualified (`users` → `api.users`).
+ */
 export function proposeMapping(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
   target: { tables: TargetTableFacts[]; functions: TargetFunctionFacts[] },
   vocabularies: VocabularySetting[] = [],
+  apiSchema = 'public',
+): Proposal {
+  if (apiSchema === 'public') return proposeOnDefaultSchema(model, target, vocabularies);
+  const prefix = `${apiSchema}.`;
+  // A public table beside the default schema's is named `public.x`; the default schema's by its bare name.
+  const relative = (name: string) => (name.startsWith(prefix) ? name.slice(prefix.length) : name.includes('.') ? name : `public.${name}`);
+  const proposal = proposeOnDefaultSchema(
+    model,
+    {
+      tables: target.tables.map((t) => ({ ...t, name: relative(t.name), columns: t.columns.map((c) => (c.references ? { ...c, references: { ...c.references, table: relative(c.references.table) } } : c)) })),
+      functions: target.functions.map((f) => ({ ...f, name: relative(f.name) })) },
+    vocabularies,
+  );
+  const homeTables = new Set(target.tables.filter((t) => t.name.startsWith(prefix)).map((t) => relative(t.name)));
+  const homeFunctions = new Set(target.functions.filter((f) => f.name.startsWith(prefix)).map((f) => relative(f.name)));
+  const { mapping } = proposal;
+  for (const m of model.tables) {
+    const name = mapping.tables?.[m.name]?.name ?? m.name;
+    if (homeTables.has(name)) (mapping.tables ??= {})[m.name] = { ...mapping.tables?.[m.name], name: prefix + name };
+  }
+  for (const m of model.functions) {
+    const name = mapping.functions?.[m.name]?.name ?? m.name;
+    if (homeFunctions.has(name)) (mapping.functions ??= {})[m.name] = { ...mapping.functions?.[m.name], name: prefix + name };
+  }
+  return proposal;
+}
+
+function proposeOnDefaultSchema(
+  model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
+  target: { tables: TargetTableFacts[]; functions: TargetFunctionFacts[] },
+  vocabularies: VocabularySetting[],
 ): Proposal {
   const notes: string[] = [];
   const mapping: TargetMapping = { tables: {}, functions: {}, conventions: {} };
