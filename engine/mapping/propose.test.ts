@@ -124,6 +124,13 @@ describe("a project whose API's default schema is not public (config.toml schema
     expect(mapping.functions).toEqual({ get_vs_ticket_by_id: { name: 'api.get_vs_ticket_by_id' }, current_user_role: { name: 'api.current_user_role' } });
   });
 
+  it("reads a guard's refusal raised by condition name (errcode = 'insufficient_privilege') as its SQLSTATE", () => {
+    // stranger-app-6's guards: no guardRefusal was proposed, and every rule-1 refusal was a FAIL (42501 for the model's P0001).
+    const guards = ['users', 'vs_tickets'].map((t) => fn({ name: `private.${t}_guard`, args: [], trigger: true, source: `raise exception '${t}: you may not change %', bad using errcode = 'insufficient_privilege';` }));
+    const { mapping } = proposeMapping({ tables: [{ ...users, guarded: true }], functions: [] }, { tables: target.tables, functions: guards }, [], 'api');
+    expect(mapping.conventions?.guardRefusal).toEqual({ code: '42501', message: '^(?:users|vs_tickets)' });
+  });
+
   it('with public the default schema, a schema-qualified table is not a bare model table', () => {
     expect(proposeMapping(model, target, []).mapping.tables).toBeUndefined();
   });
