@@ -158,15 +158,16 @@ end $$;
 
 -- users guard: owners may change only their profile fields; staff/admin and server unguarded.
 create function private.users_guard() returns trigger
-language plpgsql set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   bad text[];
 begin
   if auth.uid() is null or api.current_user_is_staff() then
     return new;
   end if;
+  -- department decides VS scope (a `vs` holder handles their own department): not the owner's to change
   bad := private.changed_columns(to_jsonb(old), to_jsonb(new),
-                                 array['display_name', 'avatar_url', 'email', 'department']);
+                                 array['display_name', 'avatar_url', 'email']);
   if cardinality(bad) > 0 then
     raise exception 'users: you may not change %', array_to_string(bad, ', ')
       using errcode = 'insufficient_privilege';

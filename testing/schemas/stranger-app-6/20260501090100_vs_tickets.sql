@@ -56,7 +56,7 @@ $$;
 -- Rules 1 and 3: a submitter may change only remarks (appending) and their own report fields.
 -- Remarks are append-only for every signed-in caller, capped; server contexts are not guarded.
 create function private.vs_tickets_guard() returns trigger
-language plpgsql set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   bad text[];
   added jsonb;
@@ -66,8 +66,9 @@ begin
   if auth.uid() is null then
     return new;
   end if;
+  -- only soft_delete_vs_ticket marks its ticket (a transaction-local mark no request can set)
   if tg_op = 'UPDATE' and new.deleted_at is distinct from old.deleted_at
-     and current_user in ('anon', 'authenticated') then
+     and current_setting('app.soft_deleting', true) is distinct from 'vs:' || old.id then
     raise exception 'vs_tickets: deleted_at is set through soft_delete_vs_ticket'
       using errcode = 'insufficient_privilege';
   end if;

@@ -47,7 +47,9 @@ begin
   if dept is null or not api.current_user_can_handle_vs(dept) then
     raise exception 'NOT_FOUND' using errcode = 'no_data_found';
   end if;
+  perform set_config('app.soft_deleting', 'vs:' || p_id, true);
   update private.vs_tickets set deleted_at = now() where id = p_id;
+  perform set_config('app.soft_deleting', '', true);
 end $$;
 
 create function api.find_similar_vs_tickets(p_id text)

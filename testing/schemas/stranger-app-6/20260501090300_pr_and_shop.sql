@@ -17,14 +17,15 @@ alter table private.pr_tickets enable row level security;
 create unique index pr_tickets_id_ci_key on private.pr_tickets (lower(id));
 
 create function private.pr_tickets_guard() returns trigger
-language plpgsql set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   bad text[];
 begin
   if auth.uid() is null then
     return new;
   end if;
-  if new.deleted_at is distinct from old.deleted_at and current_user in ('anon', 'authenticated') then
+  if new.deleted_at is distinct from old.deleted_at
+     and current_setting('app.soft_deleting', true) is distinct from 'pr:' || old.id then
     raise exception 'pr_tickets: deleted_at is set through soft_delete_pr_ticket'
       using errcode = 'insufficient_privilege';
   end if;
@@ -81,7 +82,9 @@ begin
      or not exists (select 1 from private.pr_tickets t where t.id = p_id and t.deleted_at is null) then
     raise exception 'NOT_FOUND' using errcode = 'no_data_found';
   end if;
+  perform set_config('app.soft_deleting', 'pr:' || p_id, true);
   update private.pr_tickets set deleted_at = now() where id = p_id;
+  perform set_config('app.soft_deleting', '', true);
 end $$;
 
 -- ---------------------------------------------------------------------------
@@ -104,7 +107,7 @@ create table private.shop_orders (
 alter table private.shop_orders enable row level security;
 
 create function private.shop_orders_guard() returns trigger
-language plpgsql set search_path = '' as $$
+language plpgsql security definer set search_path = '' as $$
 declare
   bad text[];
 begin

@@ -117,7 +117,7 @@ end $$;
 create table private.projects (
   id uuid primary key default gen_random_uuid(),
   title text not null default '',
-  owner_id uuid references private.users (id) on delete restrict,
+  owner_id uuid default auth.uid() references private.users (id) on delete restrict,
   created_at timestamptz not null default now()
 );
 create table private.project_documents (
@@ -130,7 +130,7 @@ create table private.project_files (
   id uuid primary key default gen_random_uuid(),
   project_id uuid not null references private.projects (id) on delete restrict,
   document_id uuid references private.project_documents (id) on delete restrict,
-  uploaded_by uuid references private.users (id) on delete restrict,
+  uploaded_by uuid default auth.uid() references private.users (id) on delete restrict,
   file_path text not null default '',
   is_signed boolean not null default false,
   created_at timestamptz not null default now()
