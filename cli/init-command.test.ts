@@ -4,7 +4,7 @@
  * the mapping it infers; without migrations it is a usage error (exit 2), not a stack trace.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -64,6 +64,8 @@ describe('policyfuzz init', () => {
     const repo = path.join(tmp, schema);
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });
     cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', schema), path.join(repo, 'supabase', 'migrations'), { recursive: true });
+    // A schema's own supabase/config.toml (its API's schemas) goes beside the migrations, as in a Supabase repository.
+    if (existsSync(path.join(repo, 'supabase', 'migrations', 'config.toml'))) renameSync(path.join(repo, 'supabase', 'migrations', 'config.toml'), path.join(repo, 'supabase', 'config.toml'));
     const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const file = path.join(repo, 'policyfuzz.config.json');
@@ -191,6 +193,21 @@ describe('policyfuzz init', () => {
     // merge_vs_tickets' generic remark is by `staff` (R12 failed on the model's `system`).
     expect(config.model.vs.autoCloseAuthor).toBe('staff');
     expect(config.notes).toContain("confirm: model.vs.submitterLabel: submitter (a submitter's remark is attributed to that word, as a trigger on vs_tickets does)");
+  });
+
+  it("a sixth stranger's schema (testing/schemas/stranger-app-6): the API's schema is `api` (security_invoker views over `private` tables), guards raising by condition name", async () => {
+    const config = await initOnSchema('stranger-app-6');
+    const { tables, functions, conventions } = config.mapping;
+    // Every rule was "not applicable" (the model's tables and functions looked for in public).
+    expect(config.rules.include).toHaveLength(20);
+    expect(tables.users.name).toBe('api.users');
+    expect(tables.vs_tickets).toMatchObject({ name: 'api.vs_tickets', columns: { report: 'description' } });
+    expect(functions.get_vs_ticket_by_id.name).toBe('api.get_vs_ticket_by_id');
+    // The views carry their tables' keys and references: bigint keys followed, the team e-mail found.
+    expect(tables.shop_orders.bigintIds).toEqual(['id']);
+    expect(tables.team_members.columns.email).toBe('kkumail');
+    // `using errcode = 'insufficient_privilege'`: no refusal convention was read.
+    expect(conventions.guardRefusal).toMatchObject({ code: '42501' });
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

@@ -209,6 +209,13 @@ export const POLICY_HELPER_EXECUTE = 'policy-helper-execute';
 export const POLICY_HELPER_ABOUT_CALLER = 'policy-helper-about-caller';
 /** Secure reading: EXECUTE to PUBLIC on a function the model lets every API role execute reaches no API caller more. */
 export const PUBLIC_EXECUTE_EVERY_API_ROLE = 'public-execute-every-api-role';
+/**
+ * Secure reading: service_role holding EXECUTE on a function the model withholds from it. Rule 15
+ * asks only that anon, authenticated and PUBLIC cannot run a private helper; the server's own role
+ * bypasses row security anyway (as for a function the model does not know). Withheld where the
+ * model grants it stays a finding: the server's own calls would fail.
+ */
+export const SERVICE_ROLE_EXECUTE = 'service-role-execute';
 
 /** Arguments naming a scope the caller is asked about (`p_dept text`), never a person or a row: none, or only such. */
 const SCOPE_ARGUMENT = /^(?:p_|_)?(?:dept|department|role|permission|perm|scope)s?\s+(?:text|character varying|citext|\w+)$/i;
@@ -273,6 +280,7 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
     for (const role of ['anon', 'authenticated', 'service_role'] as const) {
       const want = grantees.includes(role);
       if (want === f.executable[role]) want ? out.granted++ : out.withheld++;
+      else if (role === 'service_role' && !want) accept(SERVICE_ROLE_EXECUTE, f);
       else out.findings.push(`${f.signature}: ${role} ${f.executable[role] ? 'may' : 'may not'} execute it, the model says it ${want ? 'may' : 'may not'}`);
     }
   }

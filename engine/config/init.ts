@@ -139,9 +139,10 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       },
       facts,
       vocabularies,
+      env.cache.exposedSchemas[0],
     );
     const mapping = proposal.mapping;
-    const shapes = await readTableShapes(client, ['public', 'passport', 'auth']);
+    const shapes = await readTableShapes(client, [...new Set(['public', 'passport', 'auth', ...env.cache.exposedSchemas])]);
     // A trigger on auth.users usually creates the profile row: fixtures then complete it instead.
     // One that also makes rows of other model tables (a home workspace, a personal org) would put
     // rows in every case no world has: it is switched off while fixtures are written instead. So

@@ -155,8 +155,65 @@ export function constantDefaultOf(expression: string, qualifiedType: string, enu
   return undefined;
 }
 
+/** A view the API writes through to one table (`create view api.users as select id, … from private.users`). */
+export interface ProjectionView {
+  /** Model-style names: `api.users`, `private.users`. */
+  view: string;
+  table: string;
+  /** The view's columns (each the table's of the same name). */
+  columns: string[];
+}
+
+/**
+ * The auto-updatable views in `schemas` over exactly one table, each of whose columns is that
+ * table's column of the same name (a projection, `security_invoker` or not): a project exposing
+ * an `api` schema of such views over a `private` one. What the table demands of a row (keys,
+ * NOT NULL, defaults, CHECKs, references) is what a write through the view meets. A view
+ * computing or renaming a column is not one (its rows are not the table's).
+ */
+export async function readProjectionViews(client: pg.Client, schemas: string[]): Promise<ProjectionView[]> {
+  const r = await client.query<{ schema: string; view: string; table_schema: string; table: string; columns: string[] }>(
+    `select vn.nspname as schema, v.relname as view, bn.nspname as table_schema, b.relname as table,
+            array(select a.attname::text from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns
+       from pg_class v join pg_namespace vn on vn.oid = v.relnamespace
+       cross join lateral (select array_agg(distinct d.refobjid) as refs from pg_rewrite rw join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid
+                            where rw.ev_class = v.oid and d.refclassid = 'pg_class'::regclass and d.refobjid <> v.oid) dep
+       join pg_class b on b.oid = dep.refs[1] and b.relkind in ('r', 'p') join pg_namespace bn on bn.oid = b.relnamespace
+      where vn.nspname = any($1) and v.relkind = 'v' and cardinality(dep.refs) = 1 and pg_relation_is_updatable(v.oid, false) <> 0
+        and not exists (select 1 from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped
+                         and (not pg_column_is_updatable(v.oid, a.attnum, false)
+                              or not exists (select 1 from pg_attribute x where x.attrelid = b.oid and x.attname = a.attname and not x.attisdropped)))
+      order by 1, 2`,
+    [schemas],
+  );
+  return r.rows.map((x) => ({ view: modelTableName(x.schema, x.view), table: modelTableName(x.table_schema, x.table), columns: x.columns }));
+}
+
+/** The shapes of projection views: their table's columns they show, references to a viewed table pointing at its view. */
+function projectedShapes(views: ProjectionView[], tables: TableShapes): TableShapes {
+  const viewOf = new Map(views.map((v) => [v.table, v.view]));
+  return new Map(
+    views.flatMap((v) => {
+      const columns = tables.get(v.table);
+      if (!columns) return [];
+      return [[v.view, columns.filter((c) => v.columns.includes(c.name)).map((c) => (c.references && viewOf.has(c.references.table) ? { ...c, references: { ...c.references, table: viewOf.get(c.references.table)! } } : c))]];
+    }),
+  );
+}
+
 // Names are cast to text: node-pg returns name[] (oid 1003) as an unparsed string.
 export async function readTableShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
+  const shapes = await readRelationShapes(client, schemas);
+  const views = await readProjectionViews(client, schemas);
+  if (!views.length) return shapes;
+  const schemaOf = (name: string) => (name.includes('.') ? name.split('.')[0] : 'public');
+  const elsewhere = [...new Set(views.map((v) => schemaOf(v.table)))].filter((s) => !schemas.includes(s));
+  const tables = elsewhere.length ? new Map([...shapes, ...(await readRelationShapes(client, elsewhere))]) : shapes;
+  for (const [view, columns] of projectedShapes(views, tables)) if (!shapes.has(view)) shapes.set(view, columns);
+  return shapes;
+}
+
+async function readRelationShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
   const columns = await client.query<{ schema: string; table: string; name: string; type: string; domain: string | null; not_null: boolean; has_default: boolean; default_expr: string | null; generated: boolean; identity_always: boolean; owns_sequence: boolean; enum_labels: string[] | null }>(
     // A domain's column is read as its base type (a `name_domain` over text is text), its CHECK the target's to apply;
     // a domain over a domain down to the type under them all (base.oid, the first typmod met on the way).

@@ -7,26 +7,34 @@
 import type pg from 'pg';
 import type { TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
 import { readCatalogTables } from '../checker/catalog.ts';
-import { modelTableName, readTableShapes } from './table-shapes.ts';
+import { modelTableName, readProjectionViews, readTableShapes } from './table-shapes.ts';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
 import { SAFEUPDATE_SCHEMA } from '../db/supabase/safeupdate.ts';
 
 export async function readTargetFacts(client: pg.Client, schemas: string[]): Promise<{ tables: TargetTableFacts[]; functions: TargetFunctionFacts[] }> {
   const shapes = await readTableShapes(client, schemas);
+  // A view the API writes through to a table (readProjectionViews) has the table's defaults and key.
+  const views = await readProjectionViews(client, schemas);
+  const tableSchemas = [...new Set([...schemas, ...views.map((v) => (v.table.includes('.') ? v.table.split('.')[0] : 'public'))])];
   const extra = await client.query<{ schema: string; table: string; column: string; default_expr: string | null; primary_key: boolean }>(
     `select n.nspname as schema, c.relname as table, a.attname as column, pg_get_expr(d.adbin, d.adrelid) as default_expr,
             exists (select 1 from pg_constraint k where k.conrelid = c.oid and k.contype = 'p' and k.conkey = array[a.attnum]) as primary_key
        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
        left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
       where n.nspname = any($1) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped`,
-    [schemas],
+    [tableSchemas],
   );
   const defaults = new Map(extra.rows.map((r) => [`${modelTableName(r.schema, r.table)}.${r.column}`, r.default_expr]));
+  const keys = new Set(extra.rows.filter((r) => r.primary_key).map((r) => `${modelTableName(r.schema, r.table)}.${r.column}`));
+  for (const v of views) for (const c of v.columns) {
+    if (defaults.has(`${v.table}.${c}`)) defaults.set(`${v.view}.${c}`, defaults.get(`${v.table}.${c}`)!);
+    if (keys.has(`${v.table}.${c}`)) keys.add(`${v.view}.${c}`);
+  }
   // The API roles' privileges as they can use them (schema USAGE too): catalog.ts's one reading.
   const grants = new Map<string, NonNullable<TargetTableFacts['grants']>>(
     (await readCatalogTables(client, schemas)).map((t) => [t.name, { ...t.privileges, ...(t.columnUpdate ? { columnUpdate: t.columnUpdate } : {}) }]),
   );
-  const primaryKeys = new Set(extra.rows.filter((r) => r.primary_key).map((r) => `${modelTableName(r.schema, r.table)}.${r.column}`));
+  const primaryKeys = keys;
   const tables: TargetTableFacts[] = [...shapes].map(([name, columns]) => ({
     name,
     anonCanSelect: grants.get(name)?.anon.includes('select') ?? false,

@@ -105,6 +105,37 @@ describe('proposing a mapping from the catalog', () => {
   });
 });
 
+describe("a project whose API's default schema is not public (config.toml schemas = [\"api\", …])", () => {
+  // After stranger-app-6: views in `api` over tables in `private`; every rule was "not applicable".
+  const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'role', type: 'text' }] };
+  const tickets: ModelTableFacts = { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'submitter_id', type: 'uuid', references: 'users' }] };
+  const target = {
+    tables: [
+      { name: 'api.users', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'role', type: 'text' }] },
+      { name: 'api.vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'submitter_id', type: 'uuid', references: { table: 'api.users', column: 'id' } }] },
+    ],
+    functions: [fn({ name: 'api.get_vs_ticket_by_id', args: [{ name: 'p_id', type: 'text' }], readOnly: true }), fn({ name: 'api.current_user_role', args: [], readOnly: true })],
+  };
+  const model = { tables: [users, tickets], functions: [{ name: 'get_vs_ticket_by_id', args: ['p_id'] }, { name: 'current_user_role', args: [] }] };
+
+  it("matches its tables and functions as the model's bare names and proposes them qualified", () => {
+    const { mapping } = proposeMapping(model, target, [], 'api');
+    expect(mapping.tables).toEqual({ users: { name: 'api.users' }, vs_tickets: { name: 'api.vs_tickets' } });
+    expect(mapping.functions).toEqual({ get_vs_ticket_by_id: { name: 'api.get_vs_ticket_by_id' }, current_user_role: { name: 'api.current_user_role' } });
+  });
+
+  it("reads a guard's refusal raised by condition name (errcode = 'insufficient_privilege') as its SQLSTATE", () => {
+    // stranger-app-6's guards: no guardRefusal was proposed, and every rule-1 refusal was a FAIL (42501 for the model's P0001).
+    const guards = ['users', 'vs_tickets'].map((t) => fn({ name: `private.${t}_guard`, args: [], trigger: true, source: `raise exception '${t}: you may not change %', bad using errcode = 'insufficient_privilege';` }));
+    const { mapping } = proposeMapping({ tables: [{ ...users, guarded: true }], functions: [] }, { tables: target.tables, functions: guards }, [], 'api');
+    expect(mapping.conventions?.guardRefusal).toEqual({ code: '42501', message: '^(?:users|vs_tickets)' });
+  });
+
+  it('with public the default schema, a schema-qualified table is not a bare model table', () => {
+    expect(proposeMapping(model, target, []).mapping.tables).toBeUndefined();
+  });
+});
+
 describe('init maps no column across types or meanings', () => {
   const projects: ModelTableFacts = {
     name: 'projects',

@@ -417,17 +417,53 @@ function literalDefault(expr: string | undefined): string | undefined {
 /** `new.owner := auth.uid()` (or `= (select auth.uid())`) in a trigger function's body. */
 const CALLER_ASSIGNED = /\bnew\.(\w+)\s*:?=\s*\(?\s*(?:select\s+)?auth\.uid\(\)/gi;
 
-const SQLSTATE_RAISE = /RAISE\s+EXCEPTION\s+'((?:[^']|'')*)'[^;]*ERRCODE\s*=\s*'([0-9A-Z]{5})'/gi;
+const SQLSTATE_RAISE = /RAISE\s+EXCEPTION\s+'((?:[^']|'')*)'[^;]*ERRCODE\s*=\s*'(\w+)'/gi;
+
+/**
+ * The SQLSTATEs of the condition names apps raise with (`using errcode = 'insufficient_privilege'`,
+ * PostgreSQL's Appendix A), as Postgres reports them; a five-character code stands for itself.
+ */
+const CONDITION_CODES: Readonly<Record<string, string>> = {
+  raise_exception: 'P0001',
+  no_data_found: 'P0002',
+  too_many_rows: 'P0003',
+  assert_failure: 'P0004',
+  insufficient_privilege: '42501',
+  invalid_authorization_specification: '28000',
+  feature_not_supported: '0A000',
+  data_exception: '22000',
+  invalid_parameter_value: '22023',
+  invalid_text_representation: '22P02',
+  null_value_not_allowed: '22004',
+  string_data_right_truncation: '22001',
+  numeric_value_out_of_range: '22003',
+  integrity_constraint_violation: '23000',
+  restrict_violation: '23001',
+  not_null_violation: '23502',
+  foreign_key_violation: '23503',
+  unique_violation: '23505',
+  check_violation: '23514',
+  exclusion_violation: '23P01',
+  object_not_in_prerequisite_state: '55000',
+  lock_not_available: '55P03',
+  undefined_object: '42704',
+};
+
+/** A RAISE's ERRCODE as its SQLSTATE: a five-character code, or a condition name Postgres knows (undefined for one not listed). */
+export function sqlstateOf(errcode: string): string | undefined {
+  return /^[0-9A-Z]{5}$/.test(errcode) ? errcode : CONDITION_CODES[errcode.toLowerCase()];
+}
 
 function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: string } | undefined {
   // Raises by SQLSTATE, each with the first words of its messages (a guard per table: `users: …`, `vs_tickets: …`).
   const found = new Map<string, Map<string, number>>();
   for (const f of functions) for (const m of f.source.matchAll(SQLSTATE_RAISE)) {
-    if (m[2] === 'P0001') continue;
+    const code = sqlstateOf(m[2]);
+    if (code === undefined || code === 'P0001') continue;
     const word = m[1].split(/[:.,]/)[0].trim();
-    const words = found.get(m[2]) ?? new Map<string, number>();
+    const words = found.get(code) ?? new Map<string, number>();
     words.set(word, (words.get(word) ?? 0) + 1);
-    found.set(m[2], words);
+    found.set(code, words);
   }
   const total = (words: Map<string, number>) => [...words.values()].reduce((a, b) => a + b, 0);
   const best = [...found].sort((a, b) => total(b[1]) - total(a[1]))[0];
@@ -592,10 +628,47 @@ export function proposeVocabularySubsets(
   return { settings, notes };
 }
 
+/**
+ * `apiSchema`: the API's default schema (config.toml's first `[api] schemas` entry), where a
+ * request naming no profile lands. A project exposing `api` (views and functions over tables in
+ * a schema the API never reaches) keeps there what the model calls by its bare name: its names
+ * are matched as bare ones are, and proposed qualified (`users` → `api.users`).
+ */
 export function proposeMapping(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
   target: { tables: TargetTableFacts[]; functions: TargetFunctionFacts[] },
   vocabularies: VocabularySetting[] = [],
+  apiSchema = 'public',
+): Proposal {
+  if (apiSchema === 'public') return proposeOnDefaultSchema(model, target, vocabularies);
+  const prefix = `${apiSchema}.`;
+  // A public table beside the default schema's is named `public.x`; the default schema's by its bare name.
+  const relative = (name: string) => (name.startsWith(prefix) ? name.slice(prefix.length) : name.includes('.') ? name : `public.${name}`);
+  const proposal = proposeOnDefaultSchema(
+    model,
+    {
+      tables: target.tables.map((t) => ({ ...t, name: relative(t.name), columns: t.columns.map((c) => (c.references ? { ...c, references: { ...c.references, table: relative(c.references.table) } } : c)) })),
+      functions: target.functions.map((f) => ({ ...f, name: relative(f.name) })) },
+    vocabularies,
+  );
+  const homeTables = new Set(target.tables.filter((t) => t.name.startsWith(prefix)).map((t) => relative(t.name)));
+  const homeFunctions = new Set(target.functions.filter((f) => f.name.startsWith(prefix)).map((f) => relative(f.name)));
+  const { mapping } = proposal;
+  for (const m of model.tables) {
+    const name = mapping.tables?.[m.name]?.name ?? m.name;
+    if (homeTables.has(name)) (mapping.tables ??= {})[m.name] = { ...mapping.tables?.[m.name], name: prefix + name };
+  }
+  for (const m of model.functions) {
+    const name = mapping.functions?.[m.name]?.name ?? m.name;
+    if (homeFunctions.has(name)) (mapping.functions ??= {})[m.name] = { ...mapping.functions?.[m.name], name: prefix + name };
+  }
+  return proposal;
+}
+
+function proposeOnDefaultSchema(
+  model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
+  target: { tables: TargetTableFacts[]; functions: TargetFunctionFacts[] },
+  vocabularies: VocabularySetting[],
 ): Proposal {
   const notes: string[] = [];
   const mapping: TargetMapping = { tables: {}, functions: {}, conventions: {} };

@@ -52,10 +52,16 @@ export function nonHandlerRefusal(settings: ModelSettings, fn: (typeof NON_HANDL
 /** Spec §7 and rule 20 name this text for passport.admin_leaderboard: not a setting. */
 export const SPEC_NOT_AUTHORIZED = 'NOT_AUTHORIZED';
 
-export function specNotAuthorized(): Outcome {
-  return raised(REFUSAL_CODE, SPEC_NOT_AUTHORIZED, {
+/**
+ * The text is the spec's; the SQLSTATE is not (§7 names none): the project's not-authorized code,
+ * as every other refusal of that reason (`raise exception 'NOT_AUTHORIZED' using errcode =
+ * 'insufficient_privilege'` is 42501).
+ */
+export function specNotAuthorized(settings: ModelSettings): Outcome {
+  return raised(settings.refusals.codes['not-authorized'] ?? REFUSAL_CODE, SPEC_NOT_AUTHORIZED, {
     reason: 'not-authorized',
     pattern: `(^|[^A-Za-z0-9_])${SPEC_NOT_AUTHORIZED}([^A-Za-z0-9_]|$)`,
     source: 'spec §7 and rule 20 name the text NOT_AUTHORIZED',
+    codeSetting: 'refusals.codes.not-authorized',
   });
 }

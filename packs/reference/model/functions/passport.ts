@@ -20,7 +20,7 @@ export const passportFunctions: FunctionModel[] = [
     args: [],
     executableBy: ['anon', 'authenticated', 'service_role'],
     predict(world, caller, _args, settings) {
-      if (!decide(currentUserIsAdmin(ruleContext(world, caller, settings)), 'R20.leaderboard.admin', 'R20.leaderboard.not-admin')) return { outcome: specNotAuthorized(), world };
+      if (!decide(currentUserIsAdmin(ruleContext(world, caller, settings)), 'R20.leaderboard.admin', 'R20.leaderboard.not-admin')) return { outcome: specNotAuthorized(settings), world };
       const rows = [...rowsOf(world, 'passport.profiles')]
         .sort((a, b) => (b.points as number) - (a.points as number) || (String(a.user_id) < String(b.user_id) ? -1 : 1))
         .slice(0, settings.passport.leaderboardSize)

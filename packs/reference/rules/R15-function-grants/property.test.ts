@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareFunctions, POLICY_HELPER_ABOUT_CALLER, POLICY_HELPER_EXECUTE, PUBLIC_EXECUTE_EVERY_API_ROLE } from '../../../../engine/checker/catalog.ts';
+import { compareFunctions, POLICY_HELPER_ABOUT_CALLER, POLICY_HELPER_EXECUTE, PUBLIC_EXECUTE_EVERY_API_ROLE, SERVICE_ROLE_EXECUTE } from '../../../../engine/checker/catalog.ts';
 import { runCatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { Environment } from '../../../../engine/runner/environment.ts';
 import { describeBothHalvesHold } from '../../../../testing/property-holds.ts';
@@ -37,6 +37,14 @@ describe('compareFunctions', () => {
     for (const args of ['p_user uuid', 'p_dept text, p_user_id uuid', 'p_ticket text']) expect(compareFunctions([about(args)], new Map(), callers(args)).findings, args).toHaveLength(1);
     // One whose body reads no caller (`admin_ids()`, `list_by_role(p_role text)`) answers about others, whatever its arguments.
     for (const args of ['', 'p_role text']) expect(compareFunctions([about(args, false)], new Map(), callers(args)).findings, args).toEqual([expect.stringMatching(/reads no caller/)]);
+  });
+  // After stranger-app-6: `grant execute on all functions in schema private to service_role` made its
+  // private.changed_columns and touch_updated_at findings (the model's namesakes withhold service_role).
+  it('service_role holding EXECUTE the model withholds is a named reading (rule 15 names anon, authenticated, PUBLIC); anon holding it stays a finding, service_role lacking one the model grants too', () => {
+    const model = new Map([['private.changed_columns', [] as const]]);
+    expect(compareFunctions([fn('changed_columns', { service_role: true }, 'private')], model)).toEqual({ granted: 0, withheld: 3, findings: [], readings: { [SERVICE_ROLE_EXECUTE]: ['private.changed_columns()'] } });
+    expect(compareFunctions([fn('changed_columns', { anon: true, service_role: true }, 'private')], model).findings).toEqual(['private.changed_columns(): anon may execute it, the model says it may not']);
+    expect(compareFunctions([fn('f', { anon: true })], new Map([['f', ['anon', 'service_role'] as const]])).findings).toEqual(['public.f(): service_role may not execute it, the model says it may']);
   });
   it('a PUBLIC grant is a finding where the model withholds an API role, a named reading where it grants every one', () => {
     const r = compareFunctions([fn('f', { anon: true, authenticated: true, service_role: true, public: true })], new Map([['f', ['anon', 'authenticated'] as const]]));

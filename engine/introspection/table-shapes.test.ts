@@ -1,0 +1,63 @@
+/**
+ * What a write through an API view meets, read off the table under it: a project exposing an
+ * `api` schema of views over tables in a schema the API never reaches (stranger-app-6).
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { readProjectionViews, readTableShapes } from './table-shapes.ts';
+import { readTargetFacts } from './target-facts.ts';
+
+const SCHEMA = `
+-- the API roles, as the Supabase layer makes them (rolled back with the rest where this server lacks them)
+do $$ begin create role anon nologin; exception when duplicate_object then null; end $$;
+do $$ begin create role authenticated nologin; exception when duplicate_object then null; end $$;
+create schema hidden; create schema exposed;
+create table hidden.people (id uuid primary key default gen_random_uuid(), role text not null default 'user' check (role in ('user', 'staff')));
+create table hidden.notes (id text primary key check (id ~ '^n_'), author_id uuid not null references hidden.people (id), body text, secret text);
+create view exposed.people with (security_invoker = true) as select id, role from hidden.people;
+create view exposed.notes with (security_invoker = true) as select id, author_id, body from hidden.notes;
+-- not a projection: a computed column, a renamed one, a join
+create view exposed.tiers as select id, upper(role) as tier from hidden.people;
+create view exposed.renamed as select id as person_id from hidden.people;
+create view exposed.joined as select n.id, p.role from hidden.notes n join hidden.people p on p.id = n.author_id;
+`;
+
+describe('views the API writes through to one table (readProjectionViews)', () => {
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    await client.query('begin');
+    await client.query(SCHEMA);
+  });
+  afterAll(async () => {
+    await client.query('rollback');
+    await client.end();
+  });
+
+  it('finds the projections only, with their tables and columns', async () => {
+    expect(await readProjectionViews(client, ['exposed'])).toEqual([
+      { view: 'exposed.notes', table: 'hidden.notes', columns: ['id', 'author_id', 'body'] },
+      { view: 'exposed.people', table: 'hidden.people', columns: ['id', 'role'] },
+    ]);
+  });
+
+  it("gives a projection its table's shape: key, NOT NULL, vocabulary, CHECK; references to a viewed table point at its view", async () => {
+    const shapes = await readTableShapes(client, ['exposed']);
+    expect([...shapes.keys()].sort()).toEqual(['exposed.notes', 'exposed.people']);
+    const notes = shapes.get('exposed.notes')!;
+    expect(notes.map((c) => c.name)).toEqual(['id', 'author_id', 'body']);
+    expect(notes[0]).toMatchObject({ primaryKey: true, unique: true, checks: [expect.objectContaining({ kind: 'pattern', pattern: '^n_' })] });
+    expect(notes[1]).toMatchObject({ notNull: true, references: { table: 'exposed.people', column: 'id' } });
+    expect(shapes.get('exposed.people')![1]).toMatchObject({ notNull: true, hasDefault: true, vocabulary: ['user', 'staff'] });
+  });
+
+  it("init's facts carry the table's defaults and key onto the view", async () => {
+    const { tables } = await readTargetFacts(client, ['exposed']);
+    const people = tables.find((t) => t.name === 'exposed.people')!;
+    expect(people.columns).toEqual([
+      expect.objectContaining({ name: 'id', primaryKey: true, defaultExpr: 'gen_random_uuid()' }),
+      expect.objectContaining({ name: 'role', notNull: true, defaultExpr: "'user'::text", vocabulary: ['user', 'staff'] }),
+    ]);
+  });
+});
