@@ -316,6 +316,19 @@ describe('a VS function refusing a missing ticket as not authorized (refusals.no
     const cleared = predict(referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, unpublishedTitle: 'cleared' } })), w, caller, publish('VS-1001', false));
     expect(cleared.world.vs_tickets[0]).toMatchObject({ is_public: false, public_title: null });
   });
+
+  it('p_public => null: refused by default; under vs.nullPublic "unpublish" taken off the board (stranger-app-5\'s coalesce(p_public, false)), never published', () => {
+    const nullPublic = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: null, p_title: 'Wifi drops' } } as ApiRequest;
+    const unpublished = { kind: 'allowed' as const, rows: null, affected: 1 };
+    const refused = predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w, caller, nullPublic);
+    expect(refused.outcome).toMatchObject({ kind: 'raised', code: 'P0001' });
+    expect(compareOutcomes(refused.outcome, unpublished)).toBeDefined();
+    const unpublish = predict(referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, nullPublic: 'unpublish' } })), w, caller, nullPublic);
+    expect(compareOutcomes(unpublish.outcome, unpublished)).toBeUndefined();
+    expect(unpublish.world.vs_tickets[0]).toMatchObject({ is_public: false });
+    // A target publishing on a null leaves the ticket on the board, where the model took it off: the later reads disagree.
+    expect(unpublish.world.vs_tickets[0].is_public).not.toBe(TICKET.is_public);
+  });
 });
 
 describe('team tables read by admins only (team.readers)', () => {

@@ -228,6 +228,13 @@ export const ModelSettingsSchema = z
          */
         unpublishedTitle: z.enum(['kept', 'cleared']).default('kept'),
         /**
+         * vs_set_public(p_public => null): `refused` (default, the reference: rule 8's unresolvable
+         * value denied, 'argument-required') or `unpublish` (taken as false, as `coalesce(p_public,
+         * false)` does: the ticket leaves the board). The spec is silent; both are secure, publishing
+         * on a null never is. `policyfuzz init` proposes `unpublish` from such a body.
+         */
+        nullPublic: z.enum(['refused', 'unpublish']).default('refused'),
+        /**
          * What vs_post_public_comment names the problem by: `public-ref` (default, the reference:
          * the board's public handle) or `ticket-id` (the spec's table says these functions take a
          * "ticket id and related").
@@ -363,6 +370,12 @@ export const ModelSettingsSchema = z
          * instant, after created_at desc (the reference: `created_at desc, id desc`).
          */
         historyTieBreak: z.enum(['id desc', 'id asc']).default('id desc'),
+        /**
+         * The change-request id that tie-break compares, as the target keeps it: `model` (its text,
+         * the reference), `uuid` or `bigint` (a key mapped with uuidIds / bigintIds: stranger-app-5's
+         * `id bigint … identity`). `policyfuzz init` writes it from the mapping.
+         */
+        historyIdAs: z.enum(['model', 'uuid', 'bigint']).default('model'),
         /**
          * The spec names my_person_id() but not how a person is found: `email` (the reference: the
          * student record whose e-mail is the auth identity's, lower(trim(…))) or `user-id` (the

@@ -106,6 +106,8 @@ const done = (world: World): Prediction => ({ outcome: allowed(null, 1), world }
 const fail = (world: World, outcome: Outcome): Prediction => ({ outcome, world });
 /** Decides whether a merge into a primary that is itself a duplicate answers or refuses. */
 const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
+/** Decides whether vs_set_public(p_public => null) is refused or unpublishes. */
+const NULL_PUBLIC_SETTING = 'vs.nullPublic';
 /** Decides what a caller who handles nothing gets from find_similar_vs_tickets. */
 const SIMILAR_FOR_NON_HANDLER_SETTING = 'vs.similarForNonHandler';
 
@@ -258,14 +260,16 @@ const vsFunctionList: FunctionModel[] = [
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  voidFn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
+  {
+    ...voidFn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     return orRefusedIfNotStaff(ctx, (() => {
     if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_set_public');
-    if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
+    const nullUnpublishes = a.p_public === null && settings.vs.nullPublic === 'unpublish';
+    if (typeof a.p_public !== 'boolean' && !nullUnpublishes) return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
     const t = handled(ctx, a.p_id);
     if (!t) return take('R13.publish.not-found'), fail(world, notFoundRefusal(settings, 'vs_set_public', 'publish: ticket not found'));
-    if (!a.p_public) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false, ...(settings.vs.unpublishedTitle === 'cleared' ? { public_title: null } : {}) })));
+    if (a.p_public !== true) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false, ...(settings.vs.unpublishedTitle === 'cleared' ? { public_title: null } : {}) })));
     const headline = blankness(a.p_title, settings);
     if (headline !== 'text') take(`R13.publish.headline-${headline}`);
     // Every refusal that applies, the first expected and any other accepted: the spec orders none,
@@ -280,6 +284,8 @@ const vsFunctionList: FunctionModel[] = [
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
   })());
   }),
+    outcomeSetting: NULL_PUBLIC_SETTING,
+  },
 
   voidFn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
