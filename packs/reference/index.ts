@@ -76,6 +76,9 @@ export const referencePack = definePack({
     { path: 'vs.publicCommenters', fn: 'vs_post_public_comment', pattern: String.raw`is_staff\s*\(`, value: 'staff-handlers', why: 'only staff may comment' },
     { path: 'vs.submitterLabel', trigger: { table: 'vs_tickets' }, pattern: String.raw`->>\s*'by'\s*(?:is\s+distinct\s+from|<>|!=)\s*'([^']+)'`, why: "a submitter's remark is attributed to that word" },
     { path: 'vs.autoCloseAuthor', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'ticket'[^;]*?'by'\s*,\s*'([^']+)'`, why: "the author of the submitter's remark on a merge" },
+    // The merge's internal note: the first remark it builds whose vis is not the submitter's, and that entry's author.
+    { path: 'vs.mergeNoteVis', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'(?!ticket')([^']+)'`, why: "the vis of the merge's internal note" },
+    { path: 'vs.mergeNoteAuthor', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'(?!ticket')[^']+'(?:(?!jsonb_build_object|json_build_object)[^;])*?'by'\s*,\s*'([^']+)'`, why: "the author of the merge's internal note" },
     { path: 'vs.autoCloseRemark', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'ticket'[^;]*?'text'\s*,\s*'([^']+)'`, why: "the submitter's remark on a merge" },
     ...NOT_FOUND_REFUSING_FUNCTIONS.map((fn) => ({
       path: `refusals.notFoundAs.${fn}`,

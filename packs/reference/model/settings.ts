@@ -289,6 +289,13 @@ export const ModelSettingsSchema = z
         autoCloseRemark: z.string().min(1).default('This report was closed because the same problem is already being handled.'),
         /** Rule 12: who the auto-close remark is by. The spec names no author; `policyfuzz init` reads it off merge_vs_tickets. */
         autoCloseAuthor: z.string().min(1).default('system'),
+        /**
+         * Rule 12: the merge's id-bearing note ("merged into <id>"), kept internal (internal: true).
+         * The spec says only "marked internal": its `vis` (never `ticket`, the submitter's) and `by`
+         * are the project's. `policyfuzz init` reads both off merge_vs_tickets.
+         */
+        mergeNoteVis: z.string().min(1).refine((v) => v !== 'ticket', 'an internal note is not vis "ticket" (what the submitter sees)').default('staff'),
+        mergeNoteAuthor: z.string().min(1).default('system'),
       })
       .prefault({}),
     /** PR tickets (rules 1, 5, 7, 8, 14). */

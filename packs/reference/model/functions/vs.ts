@@ -222,7 +222,7 @@ const vsFunctionList: FunctionModel[] = [
         status: settings.vs.mergedStatus,
         remarks: [
           ...(d.remarks as Json[]),
-          { vis: 'staff', by: 'system', internal: true, text: `merged into ${String(p.id)}` },
+          { vis: settings.vs.mergeNoteVis, by: settings.vs.mergeNoteAuthor, internal: true, text: `merged into ${String(p.id)}` },
           { vis: 'ticket', by: settings.vs.autoCloseAuthor, internal: false, text: settings.vs.autoCloseRemark },
         ],
       };
