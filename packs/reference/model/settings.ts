@@ -223,6 +223,16 @@ export const ModelSettingsSchema = z
          */
         similarForNonHandler: z.enum(['refused', 'empty']).default('refused'),
         /**
+         * What find_similar_vs_tickets calls similar (the spec: only that it stays in the caller's
+         * scope; any subset of that is secure). The reference: other live tickets of the same
+         * category. `similarUncategorized`: a ticket with no category has `none` (default) or the
+         * other uncategorized ones `alike` (`category is not distinct from`); `similarDuplicates`:
+         * merged tickets `listed` (default) or `left-out` (`duplicate_of is null`). `policyfuzz
+         * init` reads both off the body; a failure on them names these settings.
+         */
+        similarUncategorized: z.enum(['none', 'alike']).default('none'),
+        similarDuplicates: z.enum(['listed', 'left-out']).default('listed'),
+        /**
          * vs_set_public(false): the headline `kept` (default, the reference: republishing shows it
          * again) or `cleared` (public_title set to null). The spec is silent; both are secure.
          */

@@ -110,6 +110,8 @@ const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
 const NULL_PUBLIC_SETTING = 'vs.nullPublic';
 /** Decides what a caller who handles nothing gets from find_similar_vs_tickets. */
 const SIMILAR_FOR_NON_HANDLER_SETTING = 'vs.similarForNonHandler';
+/** Decide which tickets find_similar_vs_tickets lists. */
+const SIMILAR_ROWS_SETTINGS = 'vs.similarUncategorized, vs.similarDuplicates';
 
 /**
  * A VS handler's function called by someone who is not one (rule 9): not authorized, or for `fn`
@@ -193,15 +195,19 @@ const vsFunctionList: FunctionModel[] = [
       return currentUserRole(ctx) === null || settings.vs.similarForNonHandler === 'refused' ? refused : { ...refused, outcome: allowed([], 0) };
     }
     const src = handled(ctx, a.p_id);
-    take(!src || src.category === null ? 'R09.similar.none' : 'R09.similar.listed');
-    if (!src || src.category === null) return rowsOut(world, []);
-    const similar = tickets(world).filter((t) => t.category === src.category && t.id !== src.id && notDeleted(t) && vsInScope(ctx, t.target_dept));
+    const none = !src || (src.category === null && settings.vs.similarUncategorized === 'none');
+    take(none ? 'R09.similar.none' : 'R09.similar.listed');
+    if (none) return rowsOut(world, []);
+    const similar = tickets(world).filter(
+      (t) => t.category === src.category && t.id !== src.id && notDeleted(t) && vsInScope(ctx, t.target_dept) && (settings.vs.similarDuplicates === 'listed' || t.duplicate_of === null),
+    );
     return rowsOut(
       world,
       similar.map((t) => ({ id: t.id, target_dept: t.target_dept, status: t.status, category: t.category, duplicate_of: t.duplicate_of, is_duplicate: t.duplicate_of !== null })),
     );
   }),
     outcomeSetting: SIMILAR_FOR_NON_HANDLER_SETTING,
+    valueSettings: { id: SIMILAR_ROWS_SETTINGS },
   },
 
   {
