@@ -104,8 +104,8 @@ describe('find_similar_vs_tickets: which tickets are similar (vs.similarUncatego
   const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [ticket('VS-1', null), ticket('VS-2', null), ticket('VS-3', 'wifi'), ticket('VS-4', 'wifi', 'VS-3'), ticket('VS-5', 'wifi')] };
   const similarTo = (id: string, vs: object = {}) => {
     const oracle = referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, ...vs } }));
-    const o = predict(oracle, w, caller, { kind: 'rpc', fn: 'find_similar_vs_tickets', args: { p_id: id } } as ApiRequest).outcome as { rows: { id: string }[] };
-    return o.rows.map((r) => r.id).sort();
+    const o = predict(oracle, w, caller, { kind: 'rpc', fn: 'find_similar_vs_tickets', args: { p_id: id } } as ApiRequest).outcome;
+    return ((o as Outcome & { rows: Row[] }).rows ?? []).map((r) => String(r.id)).sort();
   };
 
   it('by default: none for an uncategorized ticket, merged tickets listed', () => {
@@ -119,7 +119,7 @@ describe('find_similar_vs_tickets: which tickets are similar (vs.similarUncatego
     // A target listing what the setting leaves out (or leaving out what it lists) fails, naming the settings.
     const oracle = referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, similarDuplicates: 'left-out' } }));
     const request = { kind: 'rpc', fn: 'find_similar_vs_tickets', args: { p_id: 'VS-5' } } as ApiRequest;
-    const expected = predict(oracle, w, caller, request).outcome as { rows: Row[] };
+    const expected = predict(oracle, w, caller, request).outcome;
     const listed = predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w, caller, request).outcome;
     expect(compareOutcomes(expected, listed, [], undefined, settingHintsFor(oracle, request))?.reason).toMatch(/rows touched: model 1, database 2 \(id: setting vs\.similarUncategorized, vs\.similarDuplicates\)/);
   });
