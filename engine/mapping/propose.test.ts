@@ -445,6 +445,27 @@ describe('init heuristics that guessed wrong', () => {
     expect(jsonAnswerRows("select jsonb_build_object('me', (select row_to_json(p) from profiles as p where p.id = auth.uid()), 'n', 1)")).toEqual([{ key: 'me', table: 'profiles' }]);
   });
 
+  it('a column defaulting to a word is no column defaulting to another text (stranger-app-5: vs_tickets.submitter_label default student was mapped onto title default \'\'); an empty default says nothing (report → body, name → label kept)', () => {
+    const proposal = proposeMapping(
+      {
+        tables: [
+          { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'submitter_label', type: 'text', hasDefault: true, textDefault: 'student', nullable: false }, { name: 'report', type: 'text', hasDefault: true, textDefault: '', nullable: false }] },
+          { name: 'vs_categories', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'name', type: 'text', hasDefault: true, textDefault: '', nullable: false }] },
+        ],
+        functions: [],
+      },
+      {
+        tables: [
+          { name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'title', type: 'text', notNull: true, defaultExpr: "''::text" }, { name: 'body', type: 'text', notNull: true, defaultExpr: "''::text" }] },
+          { name: 'vs_categories', anonCanSelect: false, columns: [{ name: 'id', type: 'bigint', primaryKey: true }, { name: 'label', type: 'text', notNull: true, defaultExpr: "'General'::text" }] },
+        ],
+        functions: [],
+      },
+    );
+    expect(proposal.mapping.tables?.vs_tickets?.columns).toEqual({ submitter_label: null, report: 'body' });
+    expect(proposal.mapping.tables?.vs_categories?.columns).toEqual({ name: 'label' });
+  });
+
   it('rows built per row as an object (jsonb_agg(jsonb_build_object(…))) are the caller’s rows too, their ids read by their table’s mapping: no function-wide bigint id turning the record’s uuid into one (stranger-app-5 R18)', () => {
     const records: ModelTableFacts = { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] };
     const requests: ModelTableFacts = { name: 'student_change_requests', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'status', type: 'text' }, { name: 'created_at', type: 'timestamptz' }] };

@@ -19,6 +19,8 @@ export interface ModelColumnFacts {
   /** The model checks it against a vocabulary (a CHECK in the reference schema). */
   vocabulary?: boolean;
   hasDefault?: boolean;
+  /** Its default where that is a text constant (`student`). */
+  textDefault?: string;
   nullable?: boolean;
   /** Computed by the model (a generated column, never written). */
   generated?: boolean;
@@ -305,6 +307,16 @@ function refersElsewhere(model: ModelColumnFacts, target: TargetColumnFacts, tab
   return expected !== undefined && expected !== target.references.table;
 }
 
+/**
+ * The model's default is a word (`submitter_label` default `student`) and the target's another
+ * text constant (`title` default ''): a column of other values, however alike the rest. An empty
+ * model default is only a filler for NOT NULL, and says nothing.
+ */
+function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
+  const literal = /^'((?:[^']|'')*)'(?:::[\w ."]+)*$/.exec(target.defaultExpr ?? '')?.[1]?.replace(/''/g, "'");
+  return !!model.textDefault && literal !== undefined && literal !== model.textDefault;
+}
+
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): number {
   if (refersElsewhere(model, target, tableOf)) return 0;
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
@@ -318,7 +330,7 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
   if (PERSON_REF.test(model.name) && PEOPLE_TABLES.includes(target.references?.table ?? '')) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
   if (model.vocabulary && target.vocabulary) score += 0.4;
-  if (model.hasDefault && target.defaultExpr !== undefined) score += 0.2;
+  if (model.hasDefault && target.defaultExpr !== undefined && !otherWordDefault(model, target)) score += 0.2;
   if (model.nullable !== undefined && model.nullable === !target.notNull) score += 0.1;
   return score;
 }
