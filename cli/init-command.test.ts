@@ -193,6 +193,20 @@ describe('policyfuzz init', () => {
     // merge_vs_tickets' generic remark is by `staff` (R12 failed on the model's `system`).
     expect(config.model.vs.autoCloseAuthor).toBe('staff');
     expect(config.notes).toContain("confirm: model.vs.submitterLabel: submitter (a submitter's remark is attributed to that word, as a trigger on vs_tickets does)");
+    // The roles are a domain's CHECK (app_role): read as profiles.role's vocabulary, the role lists off its helpers (every rule ran on the defaults' meaning).
+    expect(config.model.roles).toEqual(['user', 'dev', 'staff', 'pr_staff', 'vs_staff', 'vp_admin', 'uni_staff', 'sa_prof', 'admin']);
+    expect(config.model.staffRoles).toEqual(['staff', 'pr_staff', 'vs_staff', 'vp_admin', 'uni_staff', 'dev', 'admin']);
+    expect(config.model.vs.handlerRoles).toEqual(['vs_staff', 'staff', 'dev', 'admin', 'vp_admin']);
+    expect(config.model.projects.actorRoles).toEqual(['uni_staff', 'staff', 'dev', 'admin']);
+    // find_similar_vs_tickets refuses a non-handler before its `not found or … return;` (R07, R09 failed on "empty").
+    expect(config.model.vs.similarForNonHandler).toBeUndefined();
+    // Choices the spec leaves open, read off the bodies (R09, R13, R07/R14 failed on each).
+    expect(config.model.vs).toMatchObject({ similarUncategorized: 'alike', similarDuplicates: 'left-out', nullPublic: 'unpublish', mergeNoteVis: 'internal', mergeNoteAuthor: 'staff' });
+    // R18: ties by the change requests' bigint ids; the record's uuid id is no bigint, the requests are rows of their table.
+    expect(config.model.students.historyIdAs).toBe('bigint');
+    expect(config.mapping.functions.get_my_student_record).toEqual({ tableRows: { record: 'student_records', requests: 'student_change_requests' }, extraColumns: ['faculty', 'created_at', 'verdict'] });
+    // submitter_label (default 'student') is no title (default ''): R03, R07, R14 failed on it.
+    expect(config.mapping.tables.vs_tickets.columns).toEqual({ submitter_label: null, public_comments: null, report: 'body' });
   });
 
   it("a sixth stranger's schema (testing/schemas/stranger-app-6): the API's schema is `api` (security_invoker views over `private` tables), guards raising by condition name", async () => {

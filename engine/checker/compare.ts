@@ -186,7 +186,8 @@ function compareRefusalText(refusal: Refusal, actual: Extract<Outcome, { kind: '
 
 function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[], hints: SettingHints): Disagreement | undefined {
   if (success(expected) && success(actual)) {
-    if (expected.affected !== actual.affected) return { reason: `rows touched: model ${expected.affected}, database ${actual.affected}` };
+    // A different count of rows may be a setting's choice of which rows (find_similar_vs_tickets' similarDuplicates): named as for differing rows.
+    if (expected.affected !== actual.affected) return { reason: `rows touched: model ${expected.affected}, database ${actual.affected}${expected.rows && actual.rows ? valueSettings(expected.rows, actual.rows, hints.values) : ''}` };
     if ((expected.rows === null) !== (actual.rows === null)) {
       // A function that answers nothing by design (void) where the model answers a value, or the other way round.
       return { reason: `one side returned rows, the other none${hints.returns ? ` (if the function's answer differs by design: ${hints.returns} = "value-as-void")` : ''}` };

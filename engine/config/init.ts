@@ -132,7 +132,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           .filter((t) => !t.view)
           .map((t) => ({
             name: t.table,
-            columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, nullable: c.nullable, generated: c.generated !== undefined, references: t.foreignKeys?.find((f) => ('column' in f ? f.column === c.name : f.columns.length === 1 && f.columns[0] === c.name))?.references, ...(c.aliases ? { aliases: c.aliases } : {}) })),
+            columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, ...(typeof c.default === 'string' ? { textDefault: c.default } : {}), nullable: c.nullable, generated: c.generated !== undefined, references: t.foreignKeys?.find((f) => ('column' in f ? f.column === c.name : f.columns.length === 1 && f.columns[0] === c.name))?.references, ...(c.aliases ? { aliases: c.aliases } : {}) })),
             guarded: !!(t.beforeInsert || t.beforeUpdate),
           })),
         functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args, ...(f.answerRows ? { answerRows: f.answerRows } : {}), ...(f.answersVoid ? { answersVoid: true } : {}) })),

@@ -102,6 +102,9 @@ create type public.mood as enum ('calm', 'cross');
 create domain public.any_mood as public.mood;
 create domain public.known_mood as public.any_mood not null;
 create table public.coded (id int primary key, code public.ticket_code, mood public.known_mood);
+-- A vocabulary kept as a domain's CHECK (stranger-app-5's app_role), and a column's own CHECK over it.
+create domain public.app_role as text check (value in ('user', 'staff', 'admin'));
+create table public.ranked (id int primary key, role public.app_role not null default 'user', lead public.app_role check (lead in ('staff', 'admin')));
 grant select, update on public.notes to authenticated;
 
 -- Point 5: a 21000 that is not pg-safeupdate's (a scalar subquery with several rows).
@@ -365,6 +368,14 @@ describe('table shapes of unique indexes a real app writes (stranger-app-5)', ()
 });
 
 describe('table shapes of domain columns', () => {
+  it("a domain's list CHECK is the column's vocabulary (init reads the roles off it: stranger-app-5 proposed no role list); the column's own CHECK comes first", async () => {
+    const ranked = (await readTableShapes(env.workers[0].client, ['public'])).get('ranked')!;
+    expect(ranked.filter((c) => c.name !== 'id').map((c) => ({ name: c.name, vocabulary: c.vocabulary, from: c.vocabularyConstraint }))).toEqual([
+      { name: 'role', vocabulary: ['user', 'staff', 'admin'], from: 'app_role_check' },
+      { name: 'lead', vocabulary: ['staff', 'admin'], from: 'ranked_lead_check' },
+    ]);
+  });
+
   it('a domain over a domain is read down to the type under them all, its enum labels too', async () => {
     const coded = (await readTableShapes(env.workers[0].client, ['public'])).get('coded')!;
     expect(coded.filter((c) => c.name !== 'id').map((c) => ({ name: c.name, type: c.type, enumLabels: c.enumLabels }))).toEqual([

@@ -201,6 +201,29 @@ function projectedShapes(views: ProjectionView[], tables: TableShapes): TableSha
   );
 }
 
+/**
+ * A column declared with a domain whose CHECK is a list (`create domain app_role as text check
+ * (value in ('user', 'staff', …))`: stranger-app-5's profiles.role) holds that vocabulary, as a
+ * column CHECK would give it; the column's own CHECK, where it has one, comes first.
+ */
+async function readDomainVocabularies(client: pg.Client, schemas: string[], shapes: TableShapes): Promise<void> {
+  const checks = await client.query<{ schema: string; table: string; column: string; name: string; definition: string }>(
+    `select n.nspname as schema, c.relname as table, a.attname as column, k.conname::text as name, pg_get_constraintdef(k.oid) as definition
+       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+       join pg_constraint k on k.contypid = a.atttypid and k.contype = 'c'
+      where n.nspname = any($1) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+      order by 1, 2, 3, 4`,
+    [schemas],
+  );
+  for (const k of checks.rows) {
+    const col = shapes.get(modelTableName(k.schema, k.table))?.find((c) => c.name === k.column);
+    const vocabulary = col && !col.vocabulary ? checkVocabulary(k.definition, 'VALUE') : undefined;
+    if (!col || !vocabulary) continue;
+    col.vocabulary = vocabulary;
+    col.vocabularyConstraint = k.name;
+  }
+}
+
 // Names are cast to text: node-pg returns name[] (oid 1003) as an unparsed string.
 export async function readTableShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
   const shapes = await readRelationShapes(client, schemas);
@@ -289,6 +312,7 @@ async function readRelationShapes(client: pg.Client, schemas: string[]): Promise
       if (k.type === 'p') col.primaryKey = true;
     }
   }
+  await readDomainVocabularies(client, schemas, shapes);
   const indexes = await client.query<{ schema: string; table: string; name: string; expression: string; nulls_not_distinct: boolean; predicate: string | null }>(
     `select n.nspname as schema, c.relname as table, ic.relname::text as name, pg_get_indexdef(i.indexrelid, 1, true) as expression, ${nullsNotDistinct} as nulls_not_distinct,
             pg_get_expr(i.indpred, i.indrelid) as predicate

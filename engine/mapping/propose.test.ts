@@ -502,6 +502,56 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.mapping.functions?.get_my_student_record).toEqual({ tableRows: { record: 'private.student_records' }, extraColumns: ['faculty'] });
   });
 
+  it('a column defaulting to a word is no column defaulting to another text (stranger-app-5: vs_tickets.submitter_label default student was mapped onto title default \'\'); an empty default says nothing (report → body, name → label kept)', () => {
+    const proposal = proposeMapping(
+      {
+        tables: [
+          { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'submitter_label', type: 'text', hasDefault: true, textDefault: 'student', nullable: false }, { name: 'report', type: 'text', hasDefault: true, textDefault: '', nullable: false }] },
+          { name: 'vs_categories', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'name', type: 'text', hasDefault: true, textDefault: '', nullable: false }] },
+        ],
+        functions: [],
+      },
+      {
+        tables: [
+          { name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'title', type: 'text', notNull: true, defaultExpr: "''::text" }, { name: 'body', type: 'text', notNull: true, defaultExpr: "''::text" }] },
+          { name: 'vs_categories', anonCanSelect: false, columns: [{ name: 'id', type: 'bigint', primaryKey: true }, { name: 'label', type: 'text', notNull: true, defaultExpr: "'General'::text" }] },
+        ],
+        functions: [],
+      },
+    );
+    expect(proposal.mapping.tables?.vs_tickets?.columns).toEqual({ submitter_label: null, report: 'body' });
+    expect(proposal.mapping.tables?.vs_categories?.columns).toEqual({ name: 'label' });
+  });
+
+  it('rows built per row as an object (jsonb_agg(jsonb_build_object(…))) are the caller’s rows too, their ids read by their table’s mapping: no function-wide bigint id turning the record’s uuid into one (stranger-app-5 R18)', () => {
+    const records: ModelTableFacts = { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] };
+    const requests: ModelTableFacts = { name: 'student_change_requests', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'status', type: 'text' }, { name: 'created_at', type: 'timestamptz' }] };
+    const source = `declare v_person uuid; begin v_person := public.my_person_id();
+  return jsonb_build_object(
+    'record', (select to_jsonb(r) from public.student_records r where r.id = v_person),
+    'requests', coalesce((
+      select jsonb_agg(jsonb_build_object('id', q.id, 'status', q.status, 'verdict', q.verdict,
+                                          'created_at', q.created_at) order by q.created_at desc, q.id desc)
+        from (select * from public.student_change_requests c where c.person_id = v_person
+               order by c.created_at desc, c.id desc limit 10) q), '[]'::jsonb)); end`;
+    const proposal = proposeMapping(
+      { tables: [records, requests], functions: [{ name: 'get_my_student_record', args: [], answerRows: { record: ['id', 'email'], requests: ['id', 'status'] } }] },
+      {
+        tables: [
+          { name: 'student_records', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] },
+          { name: 'student_change_requests', anonCanSelect: false, columns: [{ name: 'id', type: 'bigint', primaryKey: true, serverFilled: 'identity' }, { name: 'status', type: 'text' }, { name: 'verdict', type: 'text' }, { name: 'created_at', type: 'timestamptz' }, { name: 'person_id', type: 'uuid', references: { table: 'student_records', column: 'id' } }] },
+        ],
+        functions: [
+          fn({ name: 'my_person_id', args: [], returns: 'scalar', readOnly: true, source: 'select r.id from public.student_records r join auth.users u on u.email = r.email where u.id = (select auth.uid())' }),
+          fn({ name: 'get_my_student_record', args: [], returns: 'scalar', readOnly: true, source }),
+        ],
+      },
+    );
+    expect(proposal.mapping.tables?.student_change_requests?.bigintIds).toEqual(['id']);
+    expect(proposal.mapping.functions?.get_my_student_record).toEqual({ tableRows: { record: 'student_records', requests: 'student_change_requests' }, extraColumns: ['verdict', 'created_at'] });
+    expect(jsonAnswerRows(source)).toEqual([{ key: 'record', table: 'student_records' }, { key: 'requests', table: 'student_change_requests', columns: ['id', 'status', 'verdict', 'created_at'] }]);
+  });
+
   it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
     const proposal = proposeMapping(
       { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },

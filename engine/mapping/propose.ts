@@ -19,6 +19,8 @@ export interface ModelColumnFacts {
   /** The model checks it against a vocabulary (a CHECK in the reference schema). */
   vocabulary?: boolean;
   hasDefault?: boolean;
+  /** Its default where that is a text constant (`student`). */
+  textDefault?: string;
   nullable?: boolean;
   /** Computed by the model (a generated column, never written). */
   generated?: boolean;
@@ -105,6 +107,23 @@ const TABLE_NAME = '(?:"?(\\w+)"?\\s*\\.\\s*)?"?(\\w+)"?';
 const tableNamed = (schema: string | undefined, name: string) => (schema && schema.toLowerCase() !== 'public' ? `${schema}.${name}` : name);
 
 /**
+ * `(select jsonb_agg(jsonb_build_object('id', q.id, 'field', q.field, …) …) from … q)`: the row
+ * alias the object's values read and the columns it carries, each under its own name (a key
+ * renaming its column is left out: the answer would not show that column by its name).
+ */
+function aggregatedObject(part: string): { alias: string; columns: string[] } | undefined {
+  const open = /^(?:coalesce\s*\(\s*)?\(\s*select\s+jsonb?_agg\s*\(\s*jsonb?_build_object\s*\(/i.exec(part);
+  if (!open) return undefined;
+  let depth = 1;
+  let end = open[0].length;
+  while (end < part.length && depth > 0) depth += part[end] === '(' ? 1 : part[end] === ')' ? -1 : 0, end++;
+  const pairs = [...part.slice(open[0].length, end - 1).matchAll(/'(\w+)'\s*,\s*(\w+)\.(\w+)\s*(?:,|$)/g)];
+  const aliases = new Set(pairs.map((x) => x[2]));
+  if (aliases.size !== 1) return undefined;
+  return { alias: [...aliases][0], columns: pairs.filter((x) => x[1] === x[3]).map((x) => x[1]) };
+}
+
+/**
  * The rows a jsonb answer carries under its keys, read off the body: `'k', (select to_jsonb(r) from
  * t r …)` or `row_to_json(r)` (every column of t), `'k', (select jsonb_agg(q) from (select c.a,
  * c.b from t c …) q)` (those named), t in any schema (`private.t`: its schema kept). `columns`
@@ -116,16 +135,19 @@ export function jsonAnswerRows(source: string): { key: string; table: string; co
   const found: { key: string; table: string; columns?: string[] }[] = [];
   keys.forEach((k, i) => {
     const part = body.slice(k.index! + k[0].length, keys[i + 1]?.index ?? body.length);
-    const alias = /^(?:coalesce\s*\(\s*)?\(\s*select\s+(?:jsonb?_agg|to_jsonb|row_to_json)\s*\(\s*(?:(?:to_jsonb|row_to_json)\s*\(\s*)?(\w+)\s*[),\s]/i.exec(part)?.[1];
+    const built = aggregatedObject(part);
+    const alias = /^(?:coalesce\s*\(\s*)?\(\s*select\s+(?:jsonb?_agg|to_jsonb|row_to_json)\s*\(\s*(?:(?:to_jsonb|row_to_json)\s*\(\s*)?(\w+)\s*[),\s]/i.exec(part)?.[1] ?? built?.alias;
     if (!alias) return;
+    // An object built per row names its columns itself.
+    const named = built ? { columns: built.columns } : {};
     const whole = new RegExp(`\\bfrom\\s+${TABLE_NAME}\\s+(?:as\\s+)?${alias}\\b`, 'i').exec(part);
-    if (whole) return void found.push({ key: k[1], table: tableNamed(whole[1], whole[2]) });
+    if (whole) return void found.push({ key: k[1], table: tableNamed(whole[1], whole[2]), ...named });
     const sub = new RegExp(`\\bfrom\\s*\\(\\s*select\\s+([\\s\\S]+?)\\s+from\\s+${TABLE_NAME}\\b[\\s\\S]*?\\)\\s*(?:as\\s+)?${alias}\\b`, 'i').exec(part);
     if (!sub) return;
     const items = sub[1].split(',').map((x) => x.trim());
     const all = items.some((x) => /^(?:\w+\.)?\*$/.test(x));
     const columns = items.map((x) => /(?:\bas\s+|^(?:\w+\.)?)(\w+)$/i.exec(x)?.[1]).filter((x): x is string => !!x);
-    found.push({ key: k[1], table: tableNamed(sub[2], sub[3]), ...(all ? {} : { columns }) });
+    found.push({ key: k[1], table: tableNamed(sub[2], sub[3]), ...(built ? named : all ? {} : { columns }) });
   });
   return found;
 }
@@ -291,6 +313,16 @@ function refersElsewhere(model: ModelColumnFacts, target: TargetColumnFacts, tab
   return expected !== undefined && expected !== target.references.table;
 }
 
+/**
+ * The model's default is a word (`submitter_label` default `student`) and the target's another
+ * text constant (`title` default ''): a column of other values, however alike the rest. An empty
+ * model default is only a filler for NOT NULL, and says nothing.
+ */
+function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
+  const literal = /^'((?:[^']|'')*)'(?:::[\w ."]+)*$/.exec(target.defaultExpr ?? '')?.[1]?.replace(/''/g, "'");
+  return !!model.textDefault && literal !== undefined && literal !== model.textDefault;
+}
+
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): number {
   if (refersElsewhere(model, target, tableOf)) return 0;
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
@@ -304,7 +336,7 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
   if (PERSON_REF.test(model.name) && PEOPLE_TABLES.includes(target.references?.table ?? '')) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
   if (model.vocabulary && target.vocabulary) score += 0.4;
-  if (model.hasDefault && target.defaultExpr !== undefined) score += 0.2;
+  if (model.hasDefault && target.defaultExpr !== undefined && !otherWordDefault(model, target)) score += 0.2;
   if (model.nullable !== undefined && model.nullable === !target.notNull) score += 0.1;
   return score;
 }
@@ -863,7 +895,9 @@ function proposeOnDefaultSchema(
       } else if ((f.returns === 'scalar' || f.returns === 'composite') && /json/i.test(f.source)) {
         // A jsonb answer built from such tables carries their ids under the columns' names, also
         // in the jsonb fields of a composite (`returns org_chart` as (nodes jsonb, members jsonb)).
-        for (const [modelTable, t] of chosen) if (namesTable(f, t)) for (const id of idColumns(modelTable)) ids.add(id);
+        // A table whose rows it answers the caller under a key (tableRows, below) has its ids read by that table's mapping: not the function's, at every depth.
+        const asTableRows = m.answerRows && answersCallerAlone(f, targetFns) ? new Set(jsonAnswerRows(f.source).filter((c) => m.answerRows![c.key]).map((c) => c.table)) : new Set<string>();
+        for (const [modelTable, t] of chosen) if (namesTable(f, t) && !asTableRows.has(t.name.replace(/^public\./, ''))) for (const id of idColumns(modelTable)) ids.add(id);
       } else if (f.returns === 'scalar') {
         // A scalar answer that is a key (`select r.id from public.student_records r …`: my_person_id
         // returning an integer): the answer, `value`, is an id in that table's form.

@@ -51,17 +51,36 @@ export const referencePack = definePack({
     { path: 'notNullColumns.vs_tickets', table: 'vs_tickets', columns: ['submitter_id'] },
   ],
   // The public handle is a digest of the ticket id as the target keeps it.
-  targetIdSettings: [{ path: 'vs.publicHandle.idAs', table: 'vs_tickets', column: 'id' }],
+  targetIdSettings: [
+    { path: 'vs.publicHandle.idAs', table: 'vs_tickets', column: 'id' },
+    // get_my_student_record's tie-break by id compares the ids the target keeps.
+    { path: 'students.historyIdAs', table: 'student_change_requests', column: 'id' },
+  ],
   targetDrawSettings: [{ path: 'vs.publicHandle.from', table: 'vs_tickets', column: 'public_ref', value: 'random' }],
   userKeySettings: [{ path: 'students.personLink', table: 'student_records', column: 'id', unlessColumn: 'email', value: 'user-id' }],
   // Choices the spec leaves open that a function's body shows (policyfuzz init names each to confirm).
   sourceSettings: [
-    { path: 'vs.similarForNonHandler', fn: 'find_similar_vs_tickets', pattern: String.raw`not\s+found\s+or\b[^;]*\bthen\s+return\s*;`, value: 'empty', why: 'a ticket the caller does not handle answers no similar ticket' },
+    {
+      path: 'vs.similarForNonHandler',
+      fn: 'find_similar_vs_tickets',
+      // Not finding the ticket in the caller's scope answers nothing, and no earlier `if … not … then raise`
+      // refuses who handles nothing (a null-role check alone refuses no one with a role: stranger-app-3;
+      // `if not (role in (…) or has_permission('vs')) then raise` does: stranger-app-5, refused).
+      pattern: String.raw`^(?:(?!\bif\b(?:(?!\bthen\b)[\s\S])*\bnot\b(?:(?!\bthen\b)[\s\S])*\bthen\s+raise\b)[\s\S])*?\bnot\s+found\s+or\b[^;]*\bthen\s+return\s*;`,
+      value: 'empty',
+      why: 'a ticket the caller does not handle answers no similar ticket',
+    },
+    { path: 'vs.similarUncategorized', fn: 'find_similar_vs_tickets', pattern: String.raw`\bcategory\s+is\s+not\s+distinct\s+from\b`, value: 'alike', why: 'a ticket with no category is similar to the others with none' },
+    { path: 'vs.similarDuplicates', fn: 'find_similar_vs_tickets', pattern: String.raw`\bduplicate_of\s+is\s+null\b`, value: 'left-out', why: 'merged tickets are left out' },
+    { path: 'vs.nullPublic', fn: 'vs_set_public', pattern: String.raw`coalesce\s*\(\s*\w*public\w*\s*,\s*false\s*\)`, value: 'unpublish', why: 'a null p_public unpublishes' },
     { path: 'vs.unpublishedTitle', fn: 'vs_set_public', pattern: String.raw`public_title\s*=\s*null`, value: 'cleared', why: 'unpublishing clears the headline' },
     { path: 'vs.publicCommentKey', fn: 'vs_post_public_comment', pattern: String.raw`\bwhere\s+\w+\.id\s*=\s*p_\w+`, value: 'ticket-id', why: 'the problem is looked up by its ticket id' },
     { path: 'vs.publicCommenters', fn: 'vs_post_public_comment', pattern: String.raw`is_staff\s*\(`, value: 'staff-handlers', why: 'only staff may comment' },
     { path: 'vs.submitterLabel', trigger: { table: 'vs_tickets' }, pattern: String.raw`->>\s*'by'\s*(?:is\s+distinct\s+from|<>|!=)\s*'([^']+)'`, why: "a submitter's remark is attributed to that word" },
     { path: 'vs.autoCloseAuthor', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'ticket'[^;]*?'by'\s*,\s*'([^']+)'`, why: "the author of the submitter's remark on a merge" },
+    // The merge's internal note: the first remark it builds whose vis is not the submitter's, and that entry's author.
+    { path: 'vs.mergeNoteVis', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'(?!ticket')([^']+)'`, why: "the vis of the merge's internal note" },
+    { path: 'vs.mergeNoteAuthor', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'(?!ticket')[^']+'(?:(?!jsonb_build_object|json_build_object)[^;])*?'by'\s*,\s*'([^']+)'`, why: "the author of the merge's internal note" },
     { path: 'vs.autoCloseRemark', fn: 'merge_vs_tickets', pattern: String.raw`'vis'\s*,\s*'ticket'[^;]*?'text'\s*,\s*'([^']+)'`, why: "the submitter's remark on a merge" },
     ...NOT_FOUND_REFUSING_FUNCTIONS.map((fn) => ({
       path: `refusals.notFoundAs.${fn}`,

@@ -54,3 +54,23 @@ describe('vs.autoCloseAuthor (rule 12 names no author of the auto-close remark)'
     expect(staff.shown.find((e) => e.by === 'staff')?.text).toBe('<generic remark: carries no ticket id>');
   });
 });
+
+describe('vs.mergeNoteVis, vs.mergeNoteAuthor (rule 12 says only "marked internal")', () => {
+  const plain: ApiRequest = { kind: 'rpc', fn: 'merge_vs_tickets', args: { p_duplicate: 'VS-3', p_primary: 'VS-1' } };
+  const note = (settings: object) => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'], ...settings } }));
+    const after = predict(oracle, world, caller, plain).world.vs_tickets.find((t) => t.id === 'VS-3')!;
+    return (after.remarks as { internal: boolean }[]).filter((e) => e.internal === true);
+  };
+  // What stranger-app-5's merge_vs_tickets writes (R07, R14 failed on the model's vis staff, by system).
+  const stranger5 = { vis: 'internal', internal: true, by: 'staff', text: 'merged into VS-1' };
+
+  it('the model writes the note the target does under the settings, another note by default', () => {
+    expect(note({})).toEqual([{ vis: 'staff', by: 'system', internal: true, text: 'merged into VS-1' }]);
+    expect(note({ mergeNoteVis: 'internal', mergeNoteAuthor: 'staff' })).toEqual([stranger5]);
+  });
+
+  it('never vis "ticket" (the submitter’s): refused as a setting', () => {
+    expect(() => ModelSettingsSchema.parse({ vs: { mergeNoteVis: 'ticket' } })).toThrow(/an internal note is not vis/);
+  });
+});

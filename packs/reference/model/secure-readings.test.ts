@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { vsTicket } from '../generators/vs-world.ts';
-import { compareOutcomes, comparedAsFor } from '../../../engine/checker/compare.ts';
+import { compareOutcomes, comparedAsFor, settingHintsFor } from '../../../engine/checker/compare.ts';
 import type { Json, Row } from '../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../engine/model/request.ts';
 import { FORGED_OWNER_REFUSED, predict } from '../../../engine/model/predict.ts';
@@ -95,6 +95,33 @@ describe('find_similar_vs_tickets for a caller with a role who handles nothing',
     expect(compareOutcomes(predict(empty, world('user'), caller, similar).outcome, noRows)).toBeUndefined();
     expect(compareOutcomes(predict(empty, world('user'), caller, similar).outcome, predict(refused, world('user'), caller, similar).outcome as never)).toBeDefined();
     expect(compareOutcomes(predict(empty, { users: [] }, caller, similar).outcome, noRows)).toBeDefined();
+  });
+});
+
+describe('find_similar_vs_tickets: which tickets are similar (vs.similarUncategorized, vs.similarDuplicates)', () => {
+  const base = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } };
+  const ticket = (id: string, category: string | null, duplicate_of: string | null = null) => ({ id, submitter_id: null, submitter_label: 's', target_dept: 'ENG', status: 'open', category, is_public: false, public_title: null, duplicate_of, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null });
+  const w = { users: [{ ...world('vs_staff').users[0], department: 'ENG' }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [ticket('VS-1', null), ticket('VS-2', null), ticket('VS-3', 'wifi'), ticket('VS-4', 'wifi', 'VS-3'), ticket('VS-5', 'wifi')] };
+  const similarTo = (id: string, vs: object = {}) => {
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, ...vs } }));
+    const o = predict(oracle, w, caller, { kind: 'rpc', fn: 'find_similar_vs_tickets', args: { p_id: id } } as ApiRequest).outcome;
+    return ((o as Outcome & { rows: Row[] }).rows ?? []).map((r) => String(r.id)).sort();
+  };
+
+  it('by default: none for an uncategorized ticket, merged tickets listed', () => {
+    expect(similarTo('VS-1')).toEqual([]);
+    expect(similarTo('VS-5')).toEqual(['VS-3', 'VS-4']);
+  });
+
+  it('as stranger-app-5 reads it (category is not distinct from, duplicate_of is null): the other uncategorized, merged ones left out; each still within scope', () => {
+    expect(similarTo('VS-1', { similarUncategorized: 'alike' })).toEqual(['VS-2']);
+    expect(similarTo('VS-5', { similarDuplicates: 'left-out' })).toEqual(['VS-3']);
+    // A target listing what the setting leaves out (or leaving out what it lists) fails, naming the settings.
+    const oracle = referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, similarDuplicates: 'left-out' } }));
+    const request = { kind: 'rpc', fn: 'find_similar_vs_tickets', args: { p_id: 'VS-5' } } as ApiRequest;
+    const expected = predict(oracle, w, caller, request).outcome;
+    const listed = predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w, caller, request).outcome;
+    expect(compareOutcomes(expected, listed, [], undefined, settingHintsFor(oracle, request))?.reason).toMatch(/rows touched: model 1, database 2 \(id: setting vs\.similarUncategorized, vs\.similarDuplicates\)/);
   });
 });
 
@@ -315,6 +342,19 @@ describe('a VS function refusing a missing ticket as not authorized (refusals.no
     expect(kept.world.vs_tickets[0]).toMatchObject({ is_public: false, public_title: 'Wifi drops' });
     const cleared = predict(referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, unpublishedTitle: 'cleared' } })), w, caller, publish('VS-1001', false));
     expect(cleared.world.vs_tickets[0]).toMatchObject({ is_public: false, public_title: null });
+  });
+
+  it('p_public => null: refused by default; under vs.nullPublic "unpublish" taken off the board (stranger-app-5\'s coalesce(p_public, false)), never published', () => {
+    const nullPublic = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: null, p_title: 'Wifi drops' } } as ApiRequest;
+    const unpublished = { kind: 'allowed' as const, rows: null, affected: 1 };
+    const refused = predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w, caller, nullPublic);
+    expect(refused.outcome).toMatchObject({ kind: 'raised', code: 'P0001' });
+    expect(compareOutcomes(refused.outcome, unpublished)).toBeDefined();
+    const unpublish = predict(referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, nullPublic: 'unpublish' } })), w, caller, nullPublic);
+    expect(compareOutcomes(unpublish.outcome, unpublished)).toBeUndefined();
+    expect(unpublish.world.vs_tickets[0]).toMatchObject({ is_public: false });
+    // A target publishing on a null leaves the ticket on the board, where the model took it off: the later reads disagree.
+    expect(unpublish.world.vs_tickets[0].is_public).not.toBe(TICKET.is_public);
   });
 });
 

@@ -223,10 +223,27 @@ export const ModelSettingsSchema = z
          */
         similarForNonHandler: z.enum(['refused', 'empty']).default('refused'),
         /**
+         * What find_similar_vs_tickets calls similar (the spec: only that it stays in the caller's
+         * scope; any subset of that is secure). The reference: other live tickets of the same
+         * category. `similarUncategorized`: a ticket with no category has `none` (default) or the
+         * other uncategorized ones `alike` (`category is not distinct from`); `similarDuplicates`:
+         * merged tickets `listed` (default) or `left-out` (`duplicate_of is null`). `policyfuzz
+         * init` reads both off the body; a failure on them names these settings.
+         */
+        similarUncategorized: z.enum(['none', 'alike']).default('none'),
+        similarDuplicates: z.enum(['listed', 'left-out']).default('listed'),
+        /**
          * vs_set_public(false): the headline `kept` (default, the reference: republishing shows it
          * again) or `cleared` (public_title set to null). The spec is silent; both are secure.
          */
         unpublishedTitle: z.enum(['kept', 'cleared']).default('kept'),
+        /**
+         * vs_set_public(p_public => null): `refused` (default, the reference: rule 8's unresolvable
+         * value denied, 'argument-required') or `unpublish` (taken as false, as `coalesce(p_public,
+         * false)` does: the ticket leaves the board). The spec is silent; both are secure, publishing
+         * on a null never is. `policyfuzz init` proposes `unpublish` from such a body.
+         */
+        nullPublic: z.enum(['refused', 'unpublish']).default('refused'),
         /**
          * What vs_post_public_comment names the problem by: `public-ref` (default, the reference:
          * the board's public handle) or `ticket-id` (the spec's table says these functions take a
@@ -282,6 +299,13 @@ export const ModelSettingsSchema = z
         autoCloseRemark: z.string().min(1).default('This report was closed because the same problem is already being handled.'),
         /** Rule 12: who the auto-close remark is by. The spec names no author; `policyfuzz init` reads it off merge_vs_tickets. */
         autoCloseAuthor: z.string().min(1).default('system'),
+        /**
+         * Rule 12: the merge's id-bearing note ("merged into <id>"), kept internal (internal: true).
+         * The spec says only "marked internal": its `vis` (never `ticket`, the submitter's) and `by`
+         * are the project's. `policyfuzz init` reads both off merge_vs_tickets.
+         */
+        mergeNoteVis: z.string().min(1).refine((v) => v !== 'ticket', 'an internal note is not vis "ticket" (what the submitter sees)').default('staff'),
+        mergeNoteAuthor: z.string().min(1).default('system'),
       })
       .prefault({}),
     /** PR tickets (rules 1, 5, 7, 8, 14). */
@@ -363,6 +387,12 @@ export const ModelSettingsSchema = z
          * instant, after created_at desc (the reference: `created_at desc, id desc`).
          */
         historyTieBreak: z.enum(['id desc', 'id asc']).default('id desc'),
+        /**
+         * The change-request id that tie-break compares, as the target keeps it: `model` (its text,
+         * the reference), `uuid` or `bigint` (a key mapped with uuidIds / bigintIds: stranger-app-5's
+         * `id bigint … identity`). `policyfuzz init` writes it from the mapping.
+         */
+        historyIdAs: z.enum(['model', 'uuid', 'bigint']).default('model'),
         /**
          * The spec names my_person_id() but not how a person is found: `email` (the reference: the
          * student record whose e-mail is the auth identity's, lower(trim(…))) or `user-id` (the

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { functionModels } from './functions/index.ts';
-import { defaultSettings } from './settings.ts';
+import { defaultSettings, ModelSettingsSchema } from './settings.ts';
+import { uuidAsBigint } from '../../../engine/model/target-ids.ts';
 import type { Caller } from '../../../engine/model/caller.ts';
 import type { Row } from '../../../engine/model/json.ts';
 import { compareOutcomes } from '../../../engine/checker/compare.ts';
@@ -53,5 +54,16 @@ describe('get_my_student_record with change requests written in the same case', 
     const o = predict([request('a', '2024-01-01T00:05:00.000Z'), request('b', '2024-01-01T00:05:00.000Z'), request('c', '2024-01-01T00:09:00.000Z')]);
     expect(ids(o)).toEqual(['c', 'b', 'a']);
     expect('orElse' in o && o.orElse).toBeFalsy();
+  });
+
+  it('ties broken by the id the target keeps (students.historyIdAs): a bigint key orders as its numbers, not as the model text (stranger-app-5, R18)', () => {
+    // x < y as text; as the target's bigints (uuidAsBigint) x > y.
+    expect(uuidAsBigint('x')).toBeGreaterThan(uuidAsBigint('y'));
+    const tied = [request('x', '2024-01-01T00:05:00.000Z'), request('y', '2024-01-01T00:05:00.000Z')];
+    expect(ids(predict(tied))).toEqual(['y', 'x']);
+    const asBigint = fn.predict(world(tied), caller, {}, ModelSettingsSchema.parse({ students: { historyIdAs: 'bigint' } })).outcome;
+    expect(ids(asBigint)).toEqual(['x', 'y']);
+    // The model's text order is then a different answer: a target ordering so fails.
+    expect(compareOutcomes(asBigint, answerOf(asBigint, ['y', 'x']))).toBeDefined();
   });
 });

@@ -4,7 +4,7 @@ create sequence public.pr_ticket_seq start 1001;
 
 create table public.pr_tickets (
   id text primary key default ('PR-' || nextval('public.pr_ticket_seq')::text)
-    check (id = btrim(id) and char_length(id) between 3 and 40),
+    check (id = btrim(id, E' \t\r\n') and char_length(id) between 3 and 40),
   submitter_id uuid references public.profiles (id) on delete set null,
   submitter_label text not null default 'guest',
   brief text not null default '' check (char_length(brief) <= 4000),

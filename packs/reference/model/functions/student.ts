@@ -11,6 +11,7 @@ import type { Json, Row } from '../../../../engine/model/json.ts';
 import { allowed, secureReading } from '../../../../engine/model/outcome.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 import { tiedInAnyOrder } from '../../../../engine/model/ties.ts';
+import { idAsTarget } from '../../../../engine/model/target-ids.ts';
 import type { ModelSettings } from '../settings.ts';
 import { myPersonId, ruleContext } from './identity.ts';
 import { currentUserRole } from '../identity.ts';
@@ -46,7 +47,7 @@ export function myStudentRecord(world: World, caller: Caller, settings: ModelSet
  * get_my_student_record compares them in any order (comparedAs).
  */
 export function historyOrder(rows: Row[], settings: ModelSettings): Row[] {
-  const tieBreak = (a: Row, b: Row) => idOrder(a, b) * (settings.students.historyTieBreak === 'id asc' ? 1 : -1);
+  const tieBreak = (a: Row, b: Row) => idOrder(a, b, settings.students.historyIdAs) * (settings.students.historyTieBreak === 'id asc' ? 1 : -1);
   const drawn = rows.filter((r) => !writtenThisCase(r)).sort((a, b) => Date.parse(String(b.created_at)) - Date.parse(String(a.created_at)) || tieBreak(a, b));
   return [...rows.filter(writtenThisCase).reverse(), ...drawn];
 }
@@ -54,9 +55,11 @@ export function historyOrder(rows: Row[], settings: ModelSettings): Row[] {
 /** A change request whose created_at the server set (now()) in this case: no drawn value. */
 const writtenThisCase = (r: Row) => typeof r.created_at !== 'string';
 
-/** Ids in ascending order (as Postgres compares uuids: their text, lower-case hex). */
-function idOrder(a: Row, b: Row): number {
-  return String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0;
+/** Ids in ascending order as the target keeps them (a uuid as Postgres compares it: its text, lower-case hex; a bigint as a number). */
+function idOrder(a: Row, b: Row, idAs: ModelSettings['students']['historyIdAs']): number {
+  const key = (r: Row) => (idAs === 'model' ? String(r.id) : idAsTarget(idAs, String(r.id)));
+  const [x, y] = [key(a), key(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The reading of an identity-gated function refusing a signed-in caller with no role (§7: a null role fails closed). */
@@ -69,7 +72,7 @@ export const studentFunctions: FunctionModel[] = [
     executableBy: ['authenticated', 'service_role'],
     columnsSetting: 'students.recordOutput',
     answerRows: { record: RECORD_COLUMNS, requests: REQUEST_COLUMNS },
-    valueSettings: { requests: 'students.historyTieBreak', record: 'students.personLink, students.callerEmail' },
+    valueSettings: { requests: 'students.historyTieBreak, students.historyIdAs', record: 'students.personLink, students.callerEmail' },
     predict: (world, caller, _args, settings) => {
       const answer = allowed([myStudentRecord(world, caller, settings)], 1);
       const notAuthorized = refusal(settings, 'not-authorized', 'NOT_AUTHORIZED');

@@ -106,8 +106,12 @@ const done = (world: World): Prediction => ({ outcome: allowed(null, 1), world }
 const fail = (world: World, outcome: Outcome): Prediction => ({ outcome, world });
 /** Decides whether a merge into a primary that is itself a duplicate answers or refuses. */
 const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
+/** Decides whether vs_set_public(p_public => null) is refused or unpublishes. */
+const NULL_PUBLIC_SETTING = 'vs.nullPublic';
 /** Decides what a caller who handles nothing gets from find_similar_vs_tickets. */
 const SIMILAR_FOR_NON_HANDLER_SETTING = 'vs.similarForNonHandler';
+/** Decide which tickets find_similar_vs_tickets lists. */
+const SIMILAR_ROWS_SETTINGS = 'vs.similarUncategorized, vs.similarDuplicates';
 
 /**
  * A VS handler's function called by someone who is not one (rule 9): not authorized, or for `fn`
@@ -191,15 +195,19 @@ const vsFunctionList: FunctionModel[] = [
       return currentUserRole(ctx) === null || settings.vs.similarForNonHandler === 'refused' ? refused : { ...refused, outcome: allowed([], 0) };
     }
     const src = handled(ctx, a.p_id);
-    take(!src || src.category === null ? 'R09.similar.none' : 'R09.similar.listed');
-    if (!src || src.category === null) return rowsOut(world, []);
-    const similar = tickets(world).filter((t) => t.category === src.category && t.id !== src.id && notDeleted(t) && vsInScope(ctx, t.target_dept));
+    const none = !src || (src.category === null && settings.vs.similarUncategorized === 'none');
+    take(none ? 'R09.similar.none' : 'R09.similar.listed');
+    if (none) return rowsOut(world, []);
+    const similar = tickets(world).filter(
+      (t) => t.category === src.category && t.id !== src.id && notDeleted(t) && vsInScope(ctx, t.target_dept) && (settings.vs.similarDuplicates === 'listed' || t.duplicate_of === null),
+    );
     return rowsOut(
       world,
       similar.map((t) => ({ id: t.id, target_dept: t.target_dept, status: t.status, category: t.category, duplicate_of: t.duplicate_of, is_duplicate: t.duplicate_of !== null })),
     );
   }),
     outcomeSetting: SIMILAR_FOR_NON_HANDLER_SETTING,
+    valueSettings: { id: SIMILAR_ROWS_SETTINGS },
   },
 
   {
@@ -220,7 +228,7 @@ const vsFunctionList: FunctionModel[] = [
         status: settings.vs.mergedStatus,
         remarks: [
           ...(d.remarks as Json[]),
-          { vis: 'staff', by: 'system', internal: true, text: `merged into ${String(p.id)}` },
+          { vis: settings.vs.mergeNoteVis, by: settings.vs.mergeNoteAuthor, internal: true, text: `merged into ${String(p.id)}` },
           { vis: 'ticket', by: settings.vs.autoCloseAuthor, internal: false, text: settings.vs.autoCloseRemark },
         ],
       };
@@ -258,14 +266,16 @@ const vsFunctionList: FunctionModel[] = [
     return done(replaceTicket(world, t.id, () => next));
   }),
 
-  voidFn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
+  {
+    ...voidFn('vs_set_public', ['p_id', 'p_public', 'p_title'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
     return orRefusedIfNotStaff(ctx, (() => {
     if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_set_public');
-    if (typeof a.p_public !== 'boolean') return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
+    const nullUnpublishes = a.p_public === null && settings.vs.nullPublic === 'unpublish';
+    if (typeof a.p_public !== 'boolean' && !nullUnpublishes) return fail(world, refusal(settings, 'argument-required', 'publish: p_public is required'));
     const t = handled(ctx, a.p_id);
     if (!t) return take('R13.publish.not-found'), fail(world, notFoundRefusal(settings, 'vs_set_public', 'publish: ticket not found'));
-    if (!a.p_public) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false, ...(settings.vs.unpublishedTitle === 'cleared' ? { public_title: null } : {}) })));
+    if (a.p_public !== true) return take('R13.publish.unpublished'), done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: false, ...(settings.vs.unpublishedTitle === 'cleared' ? { public_title: null } : {}) })));
     const headline = blankness(a.p_title, settings);
     if (headline !== 'text') take(`R13.publish.headline-${headline}`);
     // Every refusal that applies, the first expected and any other accepted: the spec orders none,
@@ -280,6 +290,8 @@ const vsFunctionList: FunctionModel[] = [
     return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
   })());
   }),
+    outcomeSetting: NULL_PUBLIC_SETTING,
+  },
 
   voidFn('vs_post_public_comment', ['p_ref', 'p_body'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
