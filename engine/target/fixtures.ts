@@ -102,16 +102,25 @@ function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string 
     if (insertTexts.size >= INSERT_TEXTS_MAX) insertTexts.clear();
     insertTexts.set(key, marked);
   }
-  const query = p.statement(marked);
-  return {
-    table,
-    row,
-    target,
-    query,
-    get sql() {
-      return inlineSql(query);
-    },
-  };
+  return new InsertStatement(table, row, target, p.statement(marked));
+}
+
+/**
+ * An insert's FixtureStatement: its text with values written in is made only when asked (a
+ * repro, a refusal's message). A class, not an object literal with a getter: V8 gives each such
+ * literal an accessor of its own (a slow object), which cost three quarters of planning a case's
+ * fixtures.
+ */
+class InsertStatement implements FixtureStatement {
+  constructor(
+    readonly table: string,
+    readonly row: unknown,
+    readonly target: string,
+    readonly query: ParameterizedSql,
+  ) {}
+  get sql(): string {
+    return inlineSql(this.query);
+  }
 }
 
 /**
@@ -445,23 +454,11 @@ export function worldAsStored<S>(
 function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>, steps: readonly { caller: Caller }[]): World {
   const identities = new Map((world['auth.users'] ?? []).map((r) => [r.id, r]));
   if (!identities.size) return world;
-  const shapes = plan.shapes!;
-  const mapping = plan.mapping;
-  const onTarget = (table: string) => (mapping ? targetTable(mapping, table) : table);
-  const columnOnTarget = (table: string, column: string) => (mapping ? targetColumn(mapping, table, column) : column);
-  const modelOf = new Map(Object.keys(modelTables).map((t) => [onTarget(t), t]));
   const callers = new Set(steps.flatMap((s) => (s.caller.kind === 'user' ? [s.caller.id] : [])));
   let out: World | undefined;
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length || !modelTables[table]) continue;
-    for (const c of shapes.get(onTarget(table)) ?? []) {
-      const parent = c.references && modelOf.get(c.references.table);
-      if (!parent || parent === table) continue;
-      const parentColumns = shapes.get(c.references!.table) ?? [];
-      if (parentColumns.find((p) => p.name === c.references!.column)?.references?.table !== 'auth.users') continue;
-      const column = modelTables[table].columns.find((m) => columnOnTarget(table, m.name) === c.name)?.name;
-      const key = modelTables[parent].columns.find((m) => columnOnTarget(parent, m.name) === c.references!.column)?.name;
-      if (!column || !key) continue;
+    for (const { column, parent, key, parentColumns } of identityReferencesOf(plan, modelTables, table)) {
       for (const r of rows) {
         const id = r[column];
         const identity = identities.get(id);
@@ -470,7 +467,7 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
         const made: Row = { [key]: id };
         let fits = true;
         for (const m of modelTables[parent].columns) {
-          const shape = parentColumns.find((p) => p.name === columnOnTarget(parent, m.name));
+          const shape = parentColumns.get(m.name);
           if (m.name === key || !shape || shape.generated || shape.hasDefault) continue;
           if (m.name in identity) made[m.name] = identity[m.name];
           else if (!shape.notNull) made[m.name] = null;
@@ -483,6 +480,49 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
     }
   }
   return out ?? world;
+}
+
+/** A model table's column referencing another model table's (`parent`'s) key, which itself references auth.users: an identity's row there is one withIdentityRows may add. */
+interface IdentityReference {
+  column: string;
+  parent: string;
+  key: string;
+  /** The parent's target columns by model name (undefined: the target lacks it). */
+  parentColumns: ReadonlyMap<string, ColumnShape | undefined>;
+}
+
+/** Per plan and model: each model table's identity references (model names), read off the shapes once, not per case. */
+const identityReferencesCache = new WeakMap<FixturePlan, WeakMap<object, Map<string, readonly IdentityReference[]>>>();
+
+function identityReferencesOf(plan: FixturePlan, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>, table: string): readonly IdentityReference[] {
+  let byModel = identityReferencesCache.get(plan);
+  if (!byModel) identityReferencesCache.set(plan, (byModel = new WeakMap()));
+  let byTable = byModel.get(modelTables);
+  if (!byTable) byModel.set(modelTables, (byTable = new Map()));
+  let known = byTable.get(table);
+  if (!known) byTable.set(table, (known = identityReferencesRead(plan, modelTables, table)));
+  return known;
+}
+
+function identityReferencesRead(plan: FixturePlan, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>, table: string): IdentityReference[] {
+  const shapes = plan.shapes!;
+  const mapping = plan.mapping;
+  const onTarget = (t: string) => (mapping ? targetTable(mapping, t) : t);
+  const columnOnTarget = (t: string, column: string) => (mapping ? targetColumn(mapping, t, column) : column);
+  const modelOf = new Map(Object.keys(modelTables).map((t) => [onTarget(t), t]));
+  const found: IdentityReference[] = [];
+  for (const c of shapes.get(onTarget(table)) ?? []) {
+    const parent = c.references && modelOf.get(c.references.table);
+    if (!parent || parent === table) continue;
+    const parentShapes = shapes.get(c.references!.table) ?? [];
+    if (parentShapes.find((p) => p.name === c.references!.column)?.references?.table !== 'auth.users') continue;
+    const column = modelTables[table].columns.find((m) => columnOnTarget(table, m.name) === c.name)?.name;
+    const key = modelTables[parent].columns.find((m) => columnOnTarget(parent, m.name) === c.references!.column)?.name;
+    if (!column || !key) continue;
+    const parentColumns = new Map(modelTables[parent].columns.map((m) => [m.name, parentShapes.find((p) => p.name === columnOnTarget(parent, m.name))]));
+    found.push({ column, parent, key, parentColumns });
+  }
+  return found;
 }
 
 /** The values the model draws where the target draws its own (ColumnSpec.targetDraws) written into each row, as the fixtures then write them. */

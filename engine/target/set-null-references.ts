@@ -9,7 +9,7 @@
  */
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
-import { keyFoldsCase, type TableShapes } from '../introspection/table-shapes.ts';
+import { keyFoldsCase, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
 import { targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 
 /** A key as the parent's column compares it: case folded only where its type does (citext, uuid); `WIFI` is no `wifi` in text. */
@@ -21,12 +21,24 @@ function modelTableOf(world: World, mapping: TargetMapping | undefined, onTarget
   return Object.keys(world).find(named) ?? Object.keys(mapping?.tables ?? {}).find(named) ?? onTarget;
 }
 
+/**
+ * Per catalog table (the plan's, made once): whether it has a nullable `on delete set null` key.
+ * Asked for every table of every case; most have none, and their rows are not looked at.
+ */
+const holdsSetNullKey = new WeakMap<readonly ColumnShape[], boolean>();
+
+function hasSetNullKey(columns: readonly ColumnShape[]): boolean {
+  let holds = holdsSetNullKey.get(columns);
+  if (holds === undefined) holdsSetNullKey.set(columns, (holds = columns.some((c) => c.references?.onDelete === 'set null' && !c.notNull)));
+  return holds;
+}
+
 /** `world` (model names) with each dangling `on delete set null` reference of its rows made null; the same world when none dangles. */
 export function danglingSetNullCleared(world: World, shapes: TableShapes, mapping?: TargetMapping): World {
   let out: World | undefined;
   for (const [table, rows] of Object.entries(world)) {
     const columns = rows.length ? shapes.get(mapping ? targetTable(mapping, table) : table) : undefined;
-    if (!columns) continue;
+    if (!columns || !hasSetNullKey(columns)) continue;
     for (const name of new Set(rows.flatMap((r) => Object.keys(r)))) {
       const onTarget = mapping ? targetColumn(mapping, table, name) : name;
       const ref = onTarget ? columns.find((c) => c.name === onTarget) : undefined;
