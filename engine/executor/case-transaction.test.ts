@@ -701,6 +701,23 @@ describe('request and fixture shapes are prepared per connection, as PostgREST p
     expect(answers.map((a) => a[0])).toEqual([0, 1, 2].map((k) => ({ status: 200, body: [{ id: 1, owner: ALICE, label: `label ${k}` }], affected: 1 })));
   });
 
+  it('a read sent by callers of two roles in turn is prepared once per role: each executes its own statement', async () => {
+    await env.workers[0].tx.deallocatePrepared();
+    const sent: string[] = [];
+    for (let k = 0; k < 3; k++) for (const caller of [alice, anon]) sent.push((await batchesOf(() => sendOneByOne([[caller, readThingsRequest]]))).join());
+    // The read's statement: the one naming the table (the settings statement, the same for both roles, is prepared apart).
+    const readPrepared = (text: string) => [...text.matchAll(/prepare (pf_\d+) as [^;]*"public"\."things"/g)].map((m) => m[1]);
+    expect(sent.slice(0, 2).map(readPrepared)).toEqual([[], []]);
+    const [authenticatedRead, anonRead] = sent.slice(2, 4).map(readPrepared).map((names) => names[0]);
+    expect(authenticatedRead).toMatch(/^pf_\d+$/);
+    expect(anonRead).toMatch(/^pf_\d+$/);
+    expect(anonRead).not.toBe(authenticatedRead);
+    expect(sent.slice(4).map(readPrepared)).toEqual([[], []]);
+    const executes = (text: string, name: string) => new RegExp(`execute ${name}(?!\\d)`).test(text);
+    expect([executes(sent[4], authenticatedRead), executes(sent[4], anonRead)]).toEqual([true, false]);
+    expect([executes(sent[5], authenticatedRead), executes(sent[5], anonRead)]).toEqual([false, true]);
+  });
+
   it('errors are the same prepared or not: a bad filter value (22P02 at EXECUTE), an unknown table (42P01 at PREPARE)', async () => {
     const badUuid: Step = [alice, { kind: 'select', table: 'things', columns: '*', filters: [{ column: 'owner', op: 'eq', value: 'not-a-uuid' }] }];
     const noTable: Step = [alice, { kind: 'select', table: 'nowhere', columns: '*', filters: [] }];

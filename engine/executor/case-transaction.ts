@@ -33,7 +33,7 @@ import type { ApiRequest } from '../model/request.ts';
 import { FixtureError, UNNAMED_FIXTURE } from '../errors.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { REFERENCE_PLAN, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
-import { credentialsFor, credentialTexts } from './credentials.ts';
+import { apiRole, credentialsFor, credentialTexts } from './credentials.ts';
 import { httpStatusForSqlState } from './http-status.ts';
 import type { ApiResponse } from './response.ts';
 import { sentOutsideApi, type SchemaCache } from './schema-cache.ts';
@@ -217,7 +217,7 @@ export function requestMessage(
   statement: SqlStatement,
   cache: SchemaCache,
   options: SendOptions,
-  sqlFor: (query: ParameterizedSql) => string,
+  sqlFor: (query: ParameterizedSql, runsAs?: string) => string,
   place: RequestPlace,
 ): string {
   const opener = place.after ? `${NEXT_REQUEST}; ` : opensRequest(place) ? `${FIRST_REQUEST}; ` : '';
@@ -228,7 +228,7 @@ export function requestMessage(
   const singular = (singularWrite(statement) ? `; ${SINGULAR_CHECK}` : '') + (max !== undefined ? `; ${maxAffectedCheck(max)}` : '');
   // After the settings (a read's read-only mode among them): PostgREST opens a read's transaction read-only before it calls the function.
   const hook = preRequestCall(cache, request);
-  return `${opener}${sqlFor(preRequestQuery(caller, request, cache, options, statement.readOnly))}${hook ? `; ${hook}` : ''}; ${sqlFor(statement.query)}${probe}${singular}${kept}`;
+  return `${opener}${sqlFor(preRequestQuery(caller, request, cache, options, statement.readOnly))}${hook ? `; ${hook}` : ''}; ${sqlFor(statement.query, apiRole(caller, options))}${probe}${singular}${kept}`;
 }
 
 /** Where the request's own statement (the one answering page_total, body) sits in the message's completed statements. */
@@ -511,7 +511,7 @@ export class CaseTransaction implements Executor {
    */
   private writeRequest(step: Prepared, head?: CaseHead): Promise<ApiResponse> {
     const headSql = head ? `${head.sql};\n` : '';
-    const sql = headSql + requestMessage(step.caller, step.request, step.statement, this.cache, step.options, (query) => this.prepared.sqlFor(query), step.place);
+    const sql = headSql + requestMessage(step.caller, step.request, step.statement, this.cache, step.options, (query, runsAs) => this.prepared.sqlFor(query, runsAs), step.place);
     const written = this.write(sql);
     if (!head) return written.then((result) => requestAnswer(step, result));
     head.opened = written.then((result) => headPart(result, head.statements));

@@ -155,6 +155,11 @@ export function credentialsFor(caller: Caller, options: { withoutToken?: boolean
   return { role: t.role, claims: t.claims, headers: requestHeaders(request, t.apikey, t.bearer, throughApi, caller.headers) };
 }
 
+/** The role PostgREST switches to for this caller. */
+export function apiRole(caller: Caller, options: { withoutToken?: boolean } = {}): ApiRole {
+  return tokens(caller, options.withoutToken === true).role;
+}
+
 /**
  * The role, and the claims and headers as the JSON text PostgREST sets (what credentialsFor gives,
  * serialized): each text is made once per token and header set, not once per request.

@@ -16,6 +16,21 @@ describe('PreparedStatements', () => {
     expect(prepared.sqlFor(query('c'))).toBe(`execute pf_0('c')`);
   });
 
+  it('prepares a statement once per role it runs as, so callers taking turns do not re-plan one statement', () => {
+    const prepared = new PreparedStatements();
+    const sent = (runsAs: string) => {
+      const text = prepared.sqlFor(query(runsAs), runsAs);
+      prepared.settle(prepared.takePending(), (text.match(/prepare /g) ?? []).length);
+      return text;
+    };
+    const turns = ['authenticated', 'anon', 'authenticated', 'anon', 'authenticated', 'anon'].map(sent);
+    expect(turns.slice(0, 2)).toEqual([`select 'authenticated'::text as v`, `select 'anon'::text as v`]);
+    expect(turns.slice(2, 4)).toEqual([`prepare pf_0 as select $1::text as v; execute pf_0('authenticated')`, `prepare pf_1 as select $1::text as v; execute pf_1('anon')`]);
+    expect(turns.slice(4)).toEqual([`execute pf_0('authenticated')`, `execute pf_1('anon')`]);
+    // A statement no role rewrites (the settings, a fixture) stays one whoever the caller.
+    expect(prepared.sqlFor(query('x'))).toBe(`select 'x'::text as v`);
+  });
+
   it('forgets the PREPAREs that did not run, so the next use prepares again', () => {
     const prepared = new PreparedStatements();
     const other = () => {

@@ -9,7 +9,9 @@
  * Prepared statements outlive rollbacks. A PREPARE that did not run (its message failed before
  * it, or it failed itself) is forgotten once the message's answer says how many ran, so its shape
  * is prepared again next time; until that answer comes (messages are pipelined), the shape runs
- * inline. Past `limit` shapes the connection's statements are dropped at the
+ * inline. A statement row-level security rewrites is prepared once per role that runs it: Postgres
+ * re-analyzes and re-plans a prepared statement whenever a role other than the last one executes it
+ * (measured on rule 2: half the plans its EXECUTEs built). Past `limit` shapes the connection's statements are dropped at the
  * start of the next case (`deallocate all`), so a long run keeps a bounded plan cache.
  */
 import { inlineSql, literal, preparedText, type ParameterizedSql } from './sql-text.ts';
@@ -40,20 +42,26 @@ export class PreparedStatements {
 
   constructor(private readonly limit = 256) {}
 
-  /** The text that runs `query` here: an EXECUTE, after its PREPARE the first time. */
-  sqlFor(query: ParameterizedSql): string {
-    const known = this.names.get(query.marked);
+  /**
+   * The text that runs `query` here: an EXECUTE, after its PREPARE the first time. `runsAs`: the
+   * role the statement runs as, for a statement row-level security rewrites: Postgres keeps a
+   * prepared statement's plan for the role it was made for and makes it again whenever another role
+   * executes it, so each role gets its own (the same text, one plan each).
+   */
+  sqlFor(query: ParameterizedSql, runsAs?: string): string {
+    const shape = runsAs === undefined ? query.marked : `${runsAs}\n${query.marked}`;
+    const known = this.names.get(shape);
     if (known) return `execute ${known}${executeArgs(query)}`;
-    if (this.inFlight.has(query.marked)) return inlineSql(query);
-    if (!this.seenOnce.has(query.marked)) {
+    if (this.inFlight.has(shape)) return inlineSql(query);
+    if (!this.seenOnce.has(shape)) {
       if (this.seenOnce.size >= 16 * this.limit) this.seenOnce.clear();
-      this.seenOnce.add(query.marked);
+      this.seenOnce.add(shape);
       return inlineSql(query);
     }
-    this.seenOnce.delete(query.marked);
+    this.seenOnce.delete(shape);
     const name = `pf_${this.next++}`;
-    this.inFlight.set(query.marked, name);
-    this.pending.push(query.marked);
+    this.inFlight.set(shape, name);
+    this.pending.push(shape);
     return `prepare ${name} as ${preparedText(query)}; execute ${name}${executeArgs(query)}`;
   }
 
