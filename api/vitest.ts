@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { chooseTarget, recordedChoice, refineTarget, resolveTarget, ruleAllowed, type Target, type TargetOverrides } from '../engine/config/target.ts';
 import { packSource, type Pack } from '../engine/pack.ts';
 import { withCasesBlamingItsPack, withCasesBlamingThePack } from '../engine/config/pack-module.ts';
-import { loadFailure } from '../engine/failures/store.ts';
+import { loadFailure, targetOfRecord } from '../engine/failures/store.ts';
 import { describeOutcome } from '../engine/failures/describe.ts';
 import { referencePack } from '../packs/reference/index.ts';
 import { openSession, sessionOn, type DataProperty, type Fitted, type PropertyResult, type Session } from '../engine/run/index.ts';
@@ -135,7 +135,7 @@ export function describePack<S>(given: Pack<S>, options: PackTestOptions<S> = {}
 export async function replaySavedFailure(file: string, options: { databaseUrl?: string } = {}): Promise<void> {
   const record = loadFailure(file);
   if (record.area !== 'data') throw new Error(`policyfuzz: ${file} is an SSO failure; replay it with policyfuzz replay ${file}`);
-  const { target, pack } = await chooseTarget(packSource(referencePack), recordedChoice(record.target, record.migrations, {}, undefined));
+  const { target, pack } = await chooseTarget(packSource(referencePack), recordedChoice(targetOfRecord(record, file), record.migrations, {}, undefined));
   const session = await openSession({ target, pack, databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL });
   try {
     const m = await session.replay(record);

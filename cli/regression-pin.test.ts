@@ -4,7 +4,7 @@
  * the bug is there instead of passing at once on the bundled database.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
@@ -46,5 +46,31 @@ describe('saved regression tests pin their target', () => {
     } finally {
       rmSync(path.dirname(folder), { recursive: true, force: true });
     }
+  });
+
+  it('the project moved (or checked out elsewhere) with its failures: replay finds its config beside them; with the config gone, exit 2 naming it, never a replay on another target', async () => {
+    // Seen: a failure saved on /a/policyfuzz.config.json replayed from /b fell back to the bundled
+    // reference database, where the case passes: FIXED, exit 0, with the bug still in the project.
+    const project = path.join(tempDir('moved'), 'project');
+    mkdirSync(project);
+    cpSync(path.dirname(CONFIG), project, { recursive: true, filter: (f) => !f.endsWith('.test.ts') });
+    const failures = path.join(project, '.policyfuzz', 'failures');
+    const found = await runBin(['fuzz', '--config', path.join(project, 'policyfuzz.config.json'), '--only', 'R01', '--seed', '1', '--runs', '200', '--workers', '1', '--no-replay', '--failures-dir', failures, '--report-dir', path.join(project, 'r'), '--database-url', inject('databaseUrl')]);
+    expect(found.code, found.stdout + found.stderr).toBe(1);
+    const saved = readdirSync(failures).find((f) => f.endsWith('.json'))!;
+    const moved = path.join(path.dirname(project), 'elsewhere');
+    cpSync(project, moved, { recursive: true });
+    rmSync(project, { recursive: true });
+
+    const replayed = await runBin(['replay', path.join(moved, '.policyfuzz', 'failures', saved), '--times', '1', '--no-color', '--database-url', inject('databaseUrl')]);
+    expect(replayed.code, replayed.stdout + replayed.stderr).toBe(1);
+    expect(replayed.stdout).toContain(`config ${path.join(moved, 'policyfuzz.config.json')}`);
+    expect(replayed.stdout).toMatch(/STILL FAILING/);
+
+    rmSync(path.join(moved, 'policyfuzz.config.json'));
+    const lost = await runBin(['replay', path.join(moved, '.policyfuzz', 'failures', saved), '--times', '1', '--no-color', '--database-url', inject('databaseUrl')]);
+    expect(lost.code, lost.stdout + lost.stderr).toBe(2);
+    expect(lost.stderr).toBe(`policyfuzz: this failure was found with the config ${path.join(project, 'policyfuzz.config.json')}, which is not here (nor where it lay relative to the failure file): replay it with --config <that project's config file>\n`);
+    expect(lost.stdout).not.toMatch(/FIXED/);
   });
 });

@@ -229,7 +229,11 @@ export function recordedChoice(recorded: RecordedTarget | undefined, legacyMigra
   const pack = given.pack ?? (recorded?.pack && existsSync(recorded.pack) ? recorded.pack : undefined);
   const withPack = { ...(pack ? { pack } : {}), ...(given.migrationTimeout ? { migrationTimeout: given.migrationTimeout } : {}) };
   if (given.config || given.migrations?.length) return { ...given, ...withPack };
-  if (recorded?.config && existsSync(recorded.config)) return { config: recorded.config, skip: given.skip ?? recorded.skip, ...withPack };
+  if (recorded?.config) {
+    // Replayed without its config (mapping, settings) the case would meet another target, and pass there.
+    if (!existsSync(recorded.config)) throw new UsageError(`this failure was found with the config ${recorded.config}, which is not here (nor where it lay relative to the failure file): replay it with --config <that project's config file>`);
+    return { config: recorded.config, skip: given.skip ?? recorded.skip, ...withPack };
+  }
   const folders = [recorded?.migrations ?? []].flat();
   if (folders.length && folders.every((f) => existsSync(f))) return { migrations: folders, skip: given.skip ?? recorded?.skip, ...withPack };
   if (legacyMigrations && existsSync(legacyMigrations)) return { migrations: [legacyMigrations], skip: given.skip, ...withPack };

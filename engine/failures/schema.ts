@@ -114,6 +114,11 @@ export const FailureRecordSchema = z.strictObject({
       skip: z.array(z.string()).optional(),
       /** The pack module given with --pack (a config's pack is in the config). */
       pack: z.string().optional(),
+      /**
+       * The folder the file was saved in (absolute): a path above that is not found (the project
+       * moved, or checked out elsewhere) is looked for where it lies relative to this folder.
+       */
+      savedIn: z.string().optional(),
     })
     .optional(),
   foundAt: z.string(),

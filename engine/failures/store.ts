@@ -78,8 +78,10 @@ export interface SavedFailure {
  * Writes the record and its repros; returns the paths written. A write that fails (a full disk, a
  * folder gone) removes what this call wrote, so no empty or cut-off failure file is left to replay.
  */
-export function saveFailure(dir: string, record: FailureRecord, repros: { sql?: string; pgtap?: string; regression?: string } = {}): SavedFailure {
-  const base = path.join(dir, record.id);
+export function saveFailure(dir: string, found: FailureRecord, repros: { sql?: string; pgtap?: string; regression?: string } = {}): SavedFailure {
+  const base = path.join(dir, found.id);
+  // Where it is saved, so a replay from a moved or other checkout finds its target (targetOfRecord).
+  const record = found.target ? { ...found, target: { ...found.target, savedIn: path.resolve(dir) } } : found;
   const saved: SavedFailure = { record, json: `${base}.json` };
   const written: string[] = [];
   const write = (file: string, text: string) => {
@@ -104,6 +106,26 @@ function issueText(issues: ReadonlyArray<{ path: PropertyKey[]; message: string 
     .slice(0, 5)
     .map((i) => `${[...prefix, ...i.path.map(String)].join('.') || '(top level)'}: ${i.message}`)
     .join('; ');
+}
+
+/**
+ * The target a failure file records, its paths found from where the file is now: one that is not
+ * where it was (the project moved, or another checkout of it) is taken where it lies relative to
+ * the file, as it lay relative to the folder the file was saved in; one found neither way is kept
+ * as recorded (recordedChoice refuses a missing config).
+ */
+export function targetOfRecord(record: FailureRecord, file: string): FailureRecord['target'] {
+  const target = record.target;
+  if (!target?.savedIn) return target;
+  const savedIn = target.savedIn;
+  const here = path.dirname(path.resolve(file));
+  const located = (recorded: string) => {
+    if (existsSync(recorded)) return recorded;
+    const moved = path.resolve(here, path.relative(savedIn, recorded));
+    return existsSync(moved) ? moved : recorded;
+  };
+  const migrations = target.migrations === null ? null : typeof target.migrations === 'string' ? located(target.migrations) : target.migrations.map(located);
+  return { ...target, config: target.config === null ? null : located(target.config), migrations, ...(target.pack ? { pack: located(target.pack) } : {}) };
 }
 
 /** Reads and validates a failure file; anything else is a UsageError saying what is wrong. */

@@ -159,7 +159,7 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
     const dir = path.join(cliDir(), 'before', 'failures');
     const json = readdirSync(dir).find((f) => f.startsWith('R07-') && f.endsWith('.json'))!;
     const record = JSON.parse(readFileSync(path.join(dir, json), 'utf8')) as { target: { config: string; skip: string[] } };
-    expect(record.target).toEqual({ config: CONFIG, migrations: null, skip: fromFix() });
+    expect(record.target).toEqual({ config: CONFIG, migrations: null, skip: fromFix(), savedIn: path.resolve(dir) });
 
     // Replayed from anywhere: the config, its pack and the skipped files come from the record.
     const replayed = await runBin(['replay', path.join(dir, json), '--times', '1', '--database-url', example.server.adminUrl], { cwd: tempDir('student-union-cwd') });
