@@ -176,6 +176,18 @@ function readBody(model: TableModel, body: Row): { ok: true; row: Row } | { ok: 
   return { ok: true, row };
 }
 
+/**
+ * Secure reading: a row a column's CHECK refuses (a value the spec's column cannot hold, remarks
+ * that are no array) refused first by a policy the model's rules pass it through. Postgres checks
+ * the policies before the constraints, so which refuses is the target's choice; neither stores it.
+ */
+export const POLICY_REFUSES_UNSTORABLE_ROW = 'policy-refuses-unstorable-row';
+
+/** A CHECK's refusal of a row the policies passed, or the policy's refusal of it (POLICY_REFUSES_UNSTORABLE_ROW). */
+function orRefusedByPolicy(violation: Outcome, detail: string): Outcome {
+  return violation.kind === 'error' && violation.code === '23514' ? orAlso(violation, [secureReading(POLICY_REFUSES_UNSTORABLE_ROW, rejectedByPolicy(detail))]) : violation;
+}
+
 function constraintViolation(model: TableModel, row: Row, settings: unknown): Outcome | undefined {
   // Postgres checks every NOT NULL before any CHECK constraint (ExecConstraints).
   for (const col of model.columns) {
@@ -388,7 +400,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
       if (readBack && !selectable) return refused(rejectedByPolicy(`inserted row not selectable on ${model.table}`));
     }
     const violation = constraintViolation(model, row, settings);
-    if (violation) return refused(violation);
+    if (violation) return refused(bypass ? violation : orRefusedByPolicy(violation, `insert check on ${model.table}`));
     const conflicting = resolution ? rows.find((existing) => sameKey(row, existing, conflictColumns)) : undefined;
     if (!conflicting) {
       const duplicate = rows.some((existing) => sameKey(row, existing, model.primaryKey));
@@ -498,7 +510,7 @@ function predictUpdate(model: TableModel, world: World, caller: Caller, request:
     }
     const violation = constraintViolation(model, next, settings);
     if (violation) {
-      fail(violation);
+      fail(bypass ? violation : orRefusedByPolicy(violation, `update check on ${model.table}`));
       continue;
     }
     replaced.set(old, next);

@@ -482,6 +482,24 @@ describe('vs.handlerFiling (stranger-app-4: a handler files a ticket of their de
     expect(compareOutcomes(predict(filing, w('user'), caller, file({ public_title: 'Wifi' })).outcome, rls)).toBeUndefined();
     expect(compareOutcomes(predict(filing, w('user'), caller, file({ remarks: [{ vis: 'internal', by: 'Admin', text: 'x' }] })).outcome, rls)).toBeUndefined();
   });
+
+  /**
+   * The spec's remarks are an array of entries: a non-array is refused whoever files it. A handler's
+   * filing passes the filing rule only with what an update may set, and an update may not make
+   * remarks a non-array (append-only): refused by the policy, or — a policy that leaves remarks to
+   * the column — by the remarks CHECK (or a trigger's cap refusal), as securely. Never stored.
+   */
+  it('handlers-in-scope: a handler’s ticket filed with remarks that are no array is refused, by the policy or by the column', () => {
+    const check = { kind: 'error' as const, code: '23514' };
+    for (const remarks of [{ vis: 'staff', by: 'staff', text: 'x' }, 'see VS-1001', 1] as Json[]) {
+      const predicted = predict(filing, w('vs_staff'), caller, file({ remarks })).outcome;
+      expect(predicted.kind).not.toBe('allowed');
+      expect(compareOutcomes(predicted, check)).toBeUndefined();
+      expect(compareOutcomes(predicted, rls)).toBeUndefined();
+      expect(acceptedBy({ predicted, observed: rls, masked: [], hints: {} })).toEqual({ reading: 'policy-refuses-unstorable-row' });
+      expect(compareOutcomes(predicted, { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+    }
+  });
 });
 
 describe('team members found by e-mail lower-cased and trimmed, or more strictly (team.email-matched-strictly)', () => {

@@ -184,7 +184,9 @@ const filedPlain = (row: Row): boolean =>
 
 /**
  * A handler filing a ticket of their own scope with what they may set by an update
- * (settings.vs.handlerFiling): rule 12 still keeps ticket ids out of visible remarks.
+ * (settings.vs.handlerFiling): rule 12 still keeps ticket ids out of visible remarks. Remarks
+ * that are no array are the remarks CHECK's to refuse (the spec's column is an array), or the
+ * policy's, as securely (engine.ts POLICY_REFUSES_UNSTORABLE_ROW): never stored either way.
  */
 const filedByHandler = (row: Row, ctx: RuleContext): boolean =>
   ctx.settings.vs.handlerFiling === 'handlers-in-scope' &&
