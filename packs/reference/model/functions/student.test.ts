@@ -19,3 +19,18 @@ describe('get_my_student_record and the server context', () => {
     expect(compareOutcomes(signedIn, refused)).toBeDefined();
   });
 });
+
+describe('get_my_student_record for a caller with nothing of theirs', () => {
+  // After stranger-app-6: `returns jsonb … select … from student_records where student_id = my_person_id()`
+  // answered null for a caller with no record, a FAIL (R15, R18) where the model answers {record: null, requests: []}.
+  const asNull = { kind: 'allowed' as const, rows: [{ value: null }], affected: 1 };
+  it('may answer null (the named reading students.no-record-as-null); a caller with a record may not', () => {
+    const none = record.predict({ users: [{ id: 'u1', role: 'user' }] }, { kind: 'user', id: 'u1' }, {}, defaultSettings).outcome;
+    expect(compareOutcomes(none, asNull)).toBeUndefined();
+    expect(none.orElse?.map((o) => o.reading)).toEqual(['students.no-record-as-null']);
+    const world = { 'auth.users': [{ id: 'u2', email: 'a@kku.ac.th' }], users: [{ id: 'u2', role: 'user', email: 'a@kku.ac.th' }], student_records: [{ id: 's2', email: 'a@kku.ac.th', student_id: '650001' }] };
+    const own = record.predict(world, { kind: 'user', id: 'u2' }, {}, defaultSettings).outcome;
+    expect(own).toMatchObject({ kind: 'allowed', rows: [{ record: expect.objectContaining({ id: 's2' }) }] });
+    expect(compareOutcomes(own, asNull)).toBeDefined();
+  });
+});

@@ -65,6 +65,13 @@ function idOrder(a: Row, b: Row, idAs: ModelSettings['students']['historyIdAs'])
 /** The reading of an identity-gated function refusing a signed-in caller with no role (§7: a null role fails closed). */
 export const NO_ROLE_REFUSED = 'identity-refused-to-no-role';
 
+/**
+ * The reading of get_my_student_record answering null (a jsonb function finding no row) for a
+ * caller with no record and no change request: nothing of theirs to show, nobody else's shown.
+ * The spec names the answer's content, not its shape when there is none.
+ */
+export const NO_RECORD_AS_NULL = 'students.no-record-as-null';
+
 export const studentFunctions: FunctionModel[] = [
   {
     name: 'get_my_student_record',
@@ -74,13 +81,17 @@ export const studentFunctions: FunctionModel[] = [
     answerRows: { record: RECORD_COLUMNS, requests: REQUEST_COLUMNS },
     valueSettings: { requests: 'students.historyTieBreak, students.historyIdAs', record: 'students.personLink, students.callerEmail' },
     predict: (world, caller, _args, settings) => {
-      const answer = allowed([myStudentRecord(world, caller, settings)], 1);
+      const mine = myStudentRecord(world, caller, settings);
+      const answer = allowed([mine], 1);
       const notAuthorized = refusal(settings, 'not-authorized', 'NOT_AUTHORIZED');
       // The server context is no signed-in person ("signed in", §4.2): refusing it, as
       // identity-gated functions refuse a caller with no session (rule 20), is as secure. So is
       // refusing a signed-in caller with no role (§7: a function guard with a null role fails closed).
       const reading = caller.kind === 'service' ? 'students.record-refused-to-server' : caller.kind === 'user' && currentUserRole(ruleContext(world, caller, settings)) === null ? NO_ROLE_REFUSED : undefined;
-      const outcome = reading && answer.kind === 'allowed' ? { ...answer, orElse: [secureReading(reading, notAuthorized)] } : answer;
+      const keys = settings.students.recordOutput;
+      const nothingOfTheirs = mine[keys.record] === null && Array.isArray(mine[keys.requests]) && (mine[keys.requests] as Json[]).length === 0;
+      const orElse = [...(reading ? [secureReading(reading, notAuthorized)] : []), ...(nothingOfTheirs ? [secureReading(NO_RECORD_AS_NULL, allowed([{ value: null }], 1))] : [])];
+      const outcome = orElse.length ? { ...answer, orElse } : answer;
       return { outcome, world };
     },
     // The change requests this case wrote tie on now(): any order of them, in their places, is the answer.
