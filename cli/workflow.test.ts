@@ -75,6 +75,27 @@ describe('failures that last', () => {
     expect(third.stdout).toContain(`${json}: now passes`);
   });
 
+  it('replayed first, a side error does not take the verdict from an exploit saved beside it', async () => {
+    // Seen (R02 with its guard dropped, seed 5): the run led with the exploit and listed a 23514
+    // side error last; the next run replayed the side error's file first (it sorts first) and made
+    // it R02's verdict, the exploit not shown at all.
+    const broken = brokenMigrations();
+    const failures = tmp('side-failures');
+    const args = ['fuzz', '--migrations', broken, '--only', 'R01,R02', '--shard', '2/2', '--seed', '5', '--runs', '100', '--no-color', '--failures-dir', failures, ...db()];
+    const first = await runCli(...args, '--report-dir', tmp('side-first'));
+    expect(first.code).toBe(1);
+    const headline = (out: string) => out.split('\n').find((l) => l.startsWith('R02 FAILED: '));
+    expect(headline(first.stdout)).toMatch(/^R02 FAILED: step 1: database answered success, model expected error P0001/);
+    // Both saved, the side error's file first in the folder.
+    const saved = readdirSync(failures).filter((f) => f.endsWith('.json')).sort();
+    const messages = saved.map((f) => (JSON.parse(readFileSync(path.join(failures, f), 'utf8')) as { message: string }).message);
+    expect(messages.map((m) => m.slice(0, 16))).toEqual(['step 1: error 23', 'step 1: database']);
+    const second = await runCli(...args, '--report-dir', tmp('side-second'));
+    expect(second.code).toBe(1);
+    expect(second.stdout).toContain(`${path.join(failures, saved[1])}: still fails`);
+    expect(headline(second.stdout)).toBe(headline(first.stdout));
+  });
+
   it('replay refuses a foreign or malformed file with exit 2 and says why', async () => {
     const dir = tmp('foreign');
     writeFileSync(path.join(dir, 'package.json'), '{"name":"x"}');

@@ -9,6 +9,7 @@ import { CaseMismatch, type StepMismatch } from '../runner/check-case.ts';
 import type { FailureRecord } from '../failures/schema.ts';
 import { NotRealizable } from '../errors.ts';
 import { applyBaseline, checkBaseline, type Baseline, type BaselineCheck } from '../findings/baseline.ts';
+import { isSideError } from '../findings/signature.ts';
 import type { RunEvents } from '../report/run-events.ts';
 import type { RunPhases } from '../report/summary.ts';
 import { budgetVerdict, notReached, runBreadthFirst, shardMinimum, tranchesOf } from '../runner/budget.ts';
@@ -113,15 +114,21 @@ function resultFromSaved(record: FailureRecord, file: string, seed: number, mism
   };
 }
 
-/** Saved failures first: a case that still fails is its property's verdict. */
+/**
+ * Saved failures first: a case that still fails is its property's verdict. A side error (a NOT NULL
+ * or CHECK error where the model's guard refuses) is one only while none of the property's other
+ * saved cases still fails: the exploit leads, as in the run that found both.
+ */
 async function replaySavedFailures(plan: DataRunPlan, session: Session, events: RunEvents): Promise<Map<string, { result: PropertyResult; saved: SavedCase }>> {
   const stillFailing = new Map<string, { result: PropertyResult; saved: SavedCase }>();
+  /** Properties whose verdict so far is a side error: their other saved cases are still replayed. */
+  const sideErrorOnly = new Set<string>();
   const accepted = new Set(plan.baseline?.findings.map((e) => e.signature));
   const digest = session.env.template.digest;
   if (plan.savedData.length) events.emit({ type: 'note', text: `replaying ${plan.savedData.length} saved failure(s) from ${plan.failuresDir} first` });
   for (const saved of plan.savedData) {
     const { file, record } = saved;
-    if (stillFailing.has(record.property) || (record.signature && accepted.has(record.signature))) continue;
+    if ((stillFailing.has(record.property) && !sideErrorOnly.has(record.property)) || (record.signature && accepted.has(record.signature))) continue;
     const t = Date.now();
     let mismatch: StepMismatch | undefined;
     try {
@@ -134,7 +141,10 @@ async function replaySavedFailures(plan: DataRunPlan, session: Session, events: 
     }
     const digestChange = record.migrationsDigest && record.migrationsDigest !== digest ? ` (migrations changed since it was saved: digest ${record.migrationsDigest} → ${digest})` : undefined;
     events.emit({ type: 'saved-failure-replayed', file, property: record.property, stillFails: Boolean(mismatch), ...(digestChange ? { digestChange } : {}) });
-    if (mismatch) stillFailing.set(record.property, { result: resultFromSaved(record, file, plan.seed, mismatch, Date.now() - t), saved });
+    if (!mismatch || (stillFailing.has(record.property) && isSideError(mismatch))) continue;
+    stillFailing.set(record.property, { result: resultFromSaved(record, file, plan.seed, mismatch, Date.now() - t), saved });
+    if (isSideError(mismatch)) sideErrorOnly.add(record.property);
+    else sideErrorOnly.delete(record.property);
   }
   return stillFailing;
 }
