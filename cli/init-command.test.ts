@@ -201,7 +201,10 @@ describe('policyfuzz init', () => {
     // find_similar_vs_tickets refuses a non-handler before its `not found or … return;` (R07, R09 failed on "empty").
     expect(config.model.vs.similarForNonHandler).toBeUndefined();
     // Choices the spec leaves open, read off the bodies (R09, R13, R07/R14 failed on each).
-    expect(config.model.vs).toMatchObject({ similarUncategorized: 'alike', similarDuplicates: 'left-out', nullPublic: 'unpublish', mergeNoteVis: 'internal', mergeNoteAuthor: 'staff' });
+    expect(config.model.vs).toMatchObject({ similarUncategorized: 'alike', similarDuplicates: 'left-out', nullPublic: 'unpublish', publishedTitle: 'trimmed', mergeNoteVis: 'internal', mergeNoteAuthor: 'staff' });
+    // §8's cap read off vs_tickets' CHECK (jsonb_array_length(remarks) <= 40), a number (R06, R09 failed on the model's 20).
+    expect(config.model.vs.remarksCap).toBe(40);
+    expect(config.notes).toContain('confirm: model.vs.remarksCap: 40 (remarks are capped at that count, as a CHECK of vs_tickets does)');
     // R18: ties by the change requests' bigint ids; the record's uuid id is no bigint, the requests are rows of their table.
     expect(config.model.students.historyIdAs).toBe('bigint');
     expect(config.mapping.functions.get_my_student_record).toEqual({ tableRows: { record: 'student_records', requests: 'student_change_requests' }, extraColumns: ['faculty', 'created_at', 'verdict'] });

@@ -169,13 +169,16 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
  */
 /**
  * A setting read off a function's body (Pack.sourceSettings), off the row policies of a
- * table for a command (`policy`: their USING and WITH CHECK as pg_policies prints them), or off
- * the bodies of the trigger functions on a table (`trigger`: a guard, whatever its name).
+ * table for a command (`policy`: their USING and WITH CHECK as pg_policies prints them), off
+ * the bodies of the trigger functions on a table (`trigger`: a guard, whatever its name), or off
+ * a table's CHECK constraints (`check`: as pg_get_constraintdef prints them). `number`: the
+ * captured value is a number (a cap).
  */
-export type SourceSetting = { path: string; pattern: string; value?: string; why: string } & (
+export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; why: string } & (
   | { fn: string }
   | { policy: { table: string; command: 'select' | 'insert' | 'update' | 'delete' } }
   | { trigger: { table: string } }
+  | { check: { table: string } }
 );
 
 /** A pack whose model has no functions (a tables-only app) may leave `functions` out. */

@@ -237,7 +237,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
     }
     // A nested path (`vs.publicHandle.idAs`): every dot a level, unlike a function's dotted name under setAt.
-    const setNested = (dotted: string, value: string) => {
+    const setNested = (dotted: string, value: string | number) => {
       const keys = dotted.split('.');
       let at = proposal.settings;
       for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
@@ -309,12 +309,18 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       const rows = (await client.query<{ source: string }>(`select distinct p.prosrc as source from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid = to_regclass($1) and not t.tgisinternal order by 1`, [table])).rows;
       return [rows.map((r) => r.source), `a trigger on ${table}`];
     };
+    // A table's CHECK constraints (a cap: `jsonb_array_length(remarks) <= 40`).
+    const checksOf = async (p: { table: string }): Promise<[string[], string]> => {
+      const table = targetOf(p.table);
+      const rows = (await client.query<{ definition: string }>(`select pg_get_constraintdef(oid) as definition from pg_constraint where conrelid = to_regclass($1) and contype = 'c' order by conname`, [table])).rows;
+      return [rows.map((r) => r.definition), `a CHECK of ${table}`];
+    };
     for (const read of options.sourceSettings ?? []) {
-      const [sources, where] = 'fn' in read ? functionBody(read.fn) : 'trigger' in read ? await triggersOf(read.trigger) : await policiesOf(read.policy);
+      const [sources, where] = 'fn' in read ? functionBody(read.fn) : 'trigger' in read ? await triggersOf(read.trigger) : 'check' in read ? await checksOf(read.check) : await policiesOf(read.policy);
       const pattern = new RegExp(read.pattern, 'i');
       const found = sources.map((source) => pattern.exec(source)).find((m) => m !== null);
       if (!found) continue;
-      const value = read.value ?? found[1];
+      const value = read.value ?? (read.number ? Number(found[1]) : found[1]);
       // The pack's own choice already: nothing to write or confirm.
       if (valueAt(options.defaultSettings, read.path) === value) continue;
       setNested(read.path, value);

@@ -72,6 +72,9 @@ export const referencePack = definePack({
     },
     { path: 'vs.similarUncategorized', fn: 'find_similar_vs_tickets', pattern: String.raw`\bcategory\s+is\s+not\s+distinct\s+from\b`, value: 'alike', why: 'a ticket with no category is similar to the others with none' },
     { path: 'vs.similarDuplicates', fn: 'find_similar_vs_tickets', pattern: String.raw`\bduplicate_of\s+is\s+null\b`, value: 'left-out', why: 'merged tickets are left out' },
+    // §8's cap on remarks, where vs_tickets keeps it as a CHECK (R06, R09: the model's 20 refused what the target's 40 holds).
+    { path: 'vs.remarksCap', check: { table: 'vs_tickets' }, pattern: String.raw`jsonb_array_length\(\s*"?remarks"?\s*\)\s*<=\s*(\d+)\b`, number: true, why: 'remarks are capped at that count' },
+    { path: 'vs.publishedTitle', fn: 'vs_set_public', pattern: String.raw`public_title\s*=\s*btrim\s*\(\s*\w+\s*\)`, value: 'trimmed', why: 'the headline is stored trimmed' },
     { path: 'vs.nullPublic', fn: 'vs_set_public', pattern: String.raw`coalesce\s*\(\s*\w*public\w*\s*,\s*false\s*\)`, value: 'unpublish', why: 'a null p_public unpublishes' },
     { path: 'vs.unpublishedTitle', fn: 'vs_set_public', pattern: String.raw`public_title\s*=\s*null`, value: 'cleared', why: 'unpublishing clears the headline' },
     { path: 'vs.publicCommentKey', fn: 'vs_post_public_comment', pattern: String.raw`\bwhere\s+\w+\.id\s*=\s*p_\w+`, value: 'ticket-id', why: 'the problem is looked up by its ticket id' },

@@ -344,6 +344,13 @@ describe('a VS function refusing a missing ticket as not authorized (refusals.no
     expect(cleared.world.vs_tickets[0]).toMatchObject({ is_public: false, public_title: null });
   });
 
+  it('the headline stored as given by default; under vs.publishedTitle "trimmed" as btrim() leaves it (stranger-app-5, R13: " \\r\\n" stored "\\r\\n")', () => {
+    const padded = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: true, p_title: ' Wifi drops  ' } } as ApiRequest;
+    expect(predict(referenceOracleWith(ModelSettingsSchema.parse(base)), w, caller, padded).world.vs_tickets[0]).toMatchObject({ public_title: ' Wifi drops  ' });
+    const trimmed = predict(referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, publishedTitle: 'trimmed' } })), w, caller, padded);
+    expect(trimmed.world.vs_tickets[0]).toMatchObject({ public_title: 'Wifi drops' });
+  });
+
   it('p_public => null: refused by default; under vs.nullPublic "unpublish" taken off the board (stranger-app-5\'s coalesce(p_public, false)), never published', () => {
     const nullPublic = { kind: 'rpc', fn: 'vs_set_public', args: { p_id: 'VS-1001', p_public: null, p_title: 'Wifi drops' } } as ApiRequest;
     const unpublished = { kind: 'allowed' as const, rows: null, affected: 1 };

@@ -245,6 +245,12 @@ export const ModelSettingsSchema = z
          */
         nullPublic: z.enum(['refused', 'unpublish']).default('refused'),
         /**
+         * The headline vs_set_public stores: `as-given` (default, the reference) or `trimmed` of
+         * blankCharacters (`public_title = btrim(p_title)`). The spec is silent; both are secure.
+         * `policyfuzz init` proposes `trimmed` from such a body.
+         */
+        publishedTitle: z.enum(['as-given', 'trimmed']).default('as-given'),
+        /**
          * What vs_post_public_comment names the problem by: `public-ref` (default, the reference:
          * the board's public handle) or `ticket-id` (the spec's table says these functions take a
          * "ticket id and related").

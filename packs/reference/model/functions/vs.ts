@@ -287,7 +287,8 @@ const vsFunctionList: FunctionModel[] = [
     ];
     if (refusals.length) return fail(world, orAlso(refusals[0], refusals.slice(1).map((o) => secureReading(REFUSAL_ORDER_OPEN, o))));
     take('R13.publish.done');
-    return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: a.p_title as string })));
+    const title = settings.vs.publishedTitle === 'trimmed' ? trimBlank(a.p_title as string, settings) : (a.p_title as string);
+    return done(replaceTicket(world, t.id, (r) => ({ ...r, is_public: true, public_title: title })));
   })());
   }),
     outcomeSetting: NULL_PUBLIC_SETTING,
