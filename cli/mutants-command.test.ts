@@ -133,3 +133,16 @@ it('mutants --json with hand-written mutants: killed, survived and unreachable, 
   expect(misplaced.code).toBe(2);
   expect(misplaced.stderr).toContain('--fail-on-uncovered go with --auto');
 });
+
+it('mutants --json that ends on a harness error (exit 2): stdout still holds the JSON, the error and the verdicts made before it', async () => {
+  const dir = tempDir('mutants-json-error');
+  writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
+  writeFileSync(path.join(dir, 'b-broken.sql'), '-- mutant: broken\n-- rules: R02\n-- bug: its SQL cannot apply\ndrop trigger no_such_trigger on public.users;\n');
+  const r = await runBin(['mutants', '--dir', dir, '--runs', '100', '--json', '--database-url', inject('databaseUrl')]);
+  expect(r.code, r.stderr).toBe(2);
+  const report = JSON.parse(r.stdout);
+  expect(report).toMatchObject({ command: 'mutants', mode: 'hand-written', exitCode: 2, error: expect.stringContaining('no_such_trigger'), counts: { total: 1, killed: 1, survived: 0 } });
+  expect(report.variants).toEqual([expect.objectContaining({ name: 'guard-dropped', verdict: 'killed', killedBy: ['R02'] })]);
+  // The human output is unchanged: the one-line error on stderr.
+  expect(r.stderr).toMatch(/^policyfuzz: .*no_such_trigger/m);
+});

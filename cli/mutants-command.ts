@@ -8,7 +8,7 @@ import { catalogPropertiesOf } from '../engine/run/index.ts';
 import { positiveInt, seedValue } from './options.ts';
 import { shownPath } from './paths.ts';
 import { autoKillRate, autoVerdict, runAutoMutants, UNCOVERED_HINT, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
-import { mutantEntry, mutantsReport, type MutantEntry, type MutantsReport } from '../engine/mutants/report.ts';
+import { mutantEntry, mutantsErrorReport, mutantsReport, type MutantEntry, type MutantsMade, type MutantsReport } from '../engine/mutants/report.ts';
 import { AUTO_MUTATION_KINDS, type AutoMutationKind } from '../engine/mutants/auto/derive.ts';
 import { chooseTarget, resolveTarget, ruleAllowed } from '../engine/config/target.ts';
 import { loadPackModule } from '../engine/config/pack-module.ts';
@@ -60,9 +60,15 @@ function autoKinds(names: string[]): AutoMutationKind[] {
 }
 
 /** --auto: the target as fuzz picks it (config, --migrations, supabase/migrations, --pack, --skip, --reference). */
-async function autoMutants(options: MutantsOptions, source: PackSource, out: (line: string) => void): Promise<MutantsReport> {
+/** An --auto variant's entry in the report. */
+function autoEntry(r: AutoKillResult): MutantEntry {
+  return mutantEntry(r, autoVerdict(r), { reason: r.reason, kind: r.kind, object: r.target });
+}
+
+async function autoMutants(options: MutantsOptions, source: PackSource, out: (line: string) => void, made: MutantsMade = { variants: [] }): Promise<MutantsReport> {
   const kinds = options.kind?.length ? autoKinds(options.kind) : undefined;
   const { pack, target } = await chooseTarget(source, { config: options.config, migrations: options.migrations, skip: options.skip, pack: options.packModule, reference: options.reference });
+  made.head = { mode: 'auto', target: target.label, seed: options.seed, runs: options.runs, failOnUncovered: options.failOnUncovered === true };
   const properties = pack.properties.filter((p) => ruleAllowed(target.config, p.id));
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   let results: AutoKillResult[];
@@ -80,7 +86,10 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
       onNotApplicable: (id, note) => out(`left out ${id}: ${note}`),
       onSkipped: (table, policies, why) => out(`skipped ${policies} ${policies === 1 ? 'policy' : 'policies'} of ${table}: ${why}`),
-      onResult: (r) => out(`${AUTO_MARK[autoVerdict(r)]} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`),
+      onResult: (r) => {
+        made.variants.push(autoEntry(r));
+        out(`${AUTO_MARK[autoVerdict(r)]} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ` — ${r.reason}`}`);
+      },
     });
   } finally {
     await server.stop();
@@ -99,10 +108,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
     out(`\nnot covered by any property (${uncovered.length} variants, not run; ${UNCOVERED_HINT}):`);
     for (const [object, count] of [...byObject].sort(([a], [b]) => a.localeCompare(b))) out(`  ${object}: ${count} ${count === 1 ? 'variant' : 'variants'}`);
   }
-  const report = mutantsReport(
-    { mode: 'auto', target: target.label, seed: options.seed, runs: options.runs, failOnUncovered: options.failOnUncovered === true },
-    results.map((r) => mutantEntry(r, autoVerdict(r), { reason: r.reason, kind: r.kind, object: r.target })),
-  );
+  const report = mutantsReport(made.head, results.map(autoEntry));
   // The pack's gaps are reported; they fail the run only when asked (a nightly's choice), as fuzz's PARTIAL with --fail-on-partial.
   if (uncovered.length) out(`${uncovered.length} not covered by any property: ${options.failOnUncovered ? 'exit 1 (--fail-on-uncovered)' : 'exit 0 without --fail-on-uncovered'}`);
   return report;
@@ -110,8 +116,9 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
 
 const AUTO_MARK = { killed: 'killed  ', equivalent: 'equiv.  ', 'not-covered': 'uncov.  ', survived: 'SURVIVED' } as const;
 
-export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log): Promise<MutantsReport> {
-  if (options.auto) return autoMutants(options, packSource(options.pack), out);
+/** `made` is filled as the run goes: what --json prints if a harness error ends it. */
+export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log, made: MutantsMade = { variants: [] }): Promise<MutantsReport> {
+  if (options.auto) return autoMutants(options, packSource(options.pack), out, made);
   const onlyWithAuto = [
     options.skip?.length && '--skip',
     options.reference && '--reference',
@@ -125,9 +132,10 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   const list = loadMutants(options.dir ?? shownPath(pack.mutants ?? 'mutants'));
   // The pack on these folders, as fuzz resolves a --migrations target (its settings, its mapping).
   const target = await resolveTarget(pack, { migrations: options.migrations?.length ? options.migrations : [defaultMigrationsOption(pack)], explicitMigrations: true });
+  made.head = { mode: 'hand-written', target: target.label, seed: options.seed, runs: options.runs, failOnUncovered: false };
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
   const results: KillResult[] = [];
-  const entries: MutantEntry[] = [];
+  const entries = made.variants;
   const unreachable = list.filter((m) => m.unreachable);
   try {
     for (const mutant of list) {
@@ -148,7 +156,7 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   out(killMatrix(results));
   const survivors = results.filter((r) => r.killedBy.length === 0);
   out(`\n${results.length - survivors.length} of ${results.length} mutants killed${unreachable.length ? ` (${unreachable.length} reclassified as unreachable through REST, not run)` : ''}${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
-  return mutantsReport({ mode: 'hand-written', target: target.label, seed: options.seed, runs: options.runs, failOnUncovered: false }, entries);
+  return mutantsReport(made.head, entries);
 }
 
 export function registerMutantsCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
@@ -175,7 +183,15 @@ export function registerMutantsCommand(program: Command, run: (action: () => Pro
         const { pack: packModule, json, ...rest } = opts;
         // --json keeps stdout for the result: the human output goes to stderr (as fuzz --json).
         const out = json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
-        const report = rest.auto ? await autoMutants({ ...rest, packModule }, pack, out) : await mutants({ ...rest, packModule, pack: await pack.load() }, out);
+        const made: MutantsMade = { variants: [] };
+        let report: MutantsReport;
+        try {
+          report = rest.auto ? await autoMutants({ ...rest, packModule }, pack, out, made) : await mutants({ ...rest, packModule, pack: await pack.load() }, out, made);
+        } catch (error) {
+          // A nightly reading stdout gets the error and the verdicts made before it; stderr and exit 2 as without --json.
+          if (json) process.stdout.write(`${JSON.stringify(mutantsErrorReport(made, error instanceof Error ? error.message : String(error)), null, 2)}\n`);
+          throw error;
+        }
         if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         return report.exitCode;
       }),

@@ -131,8 +131,25 @@ describe("a project whose API's default schema is not public (config.toml schema
     expect(mapping.conventions?.guardRefusal).toEqual({ code: '42501', message: '^(?:users|vs_tickets)' });
   });
 
-  it('with public the default schema, a schema-qualified table is not a bare model table', () => {
-    expect(proposeMapping(model, target, []).mapping.tables).toBeUndefined();
+  it("with public the default schema, api's functions are not the model's (the API calls public's); its tables of the model's bare names are, named with their schema", () => {
+    const { mapping } = proposeMapping(model, target, []);
+    expect(mapping.functions).toBeUndefined();
+    expect(mapping.tables).toEqual({ users: { name: 'api.users' }, vs_tickets: { name: 'api.vs_tickets' } });
+  });
+
+  it("a table kept in a private schema under the model's bare name (private.student_records) is matched as that name, whichever schema the API defaults to", () => {
+    // The schema lowered the name score to nothing: every rule on it was "not applicable".
+    const records: ModelTableFacts = { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'faculty', type: 'text' }] };
+    const kept: TargetTableFacts = { name: 'private.student_records', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'faculty', type: 'text' }] };
+    for (const apiSchema of ['public', 'api']) {
+      expect(proposeMapping({ tables: [records], functions: [] }, { tables: [kept], functions: [] }, [], apiSchema).mapping.tables, apiSchema).toEqual({ student_records: { name: 'private.student_records' } });
+    }
+    // A table of another bare name in another schema is still not the model's.
+    const other: TargetTableFacts = { ...kept, name: 'private.student_files' };
+    expect(proposeMapping({ tables: [records], functions: [] }, { tables: [other], functions: [] }).mapping.tables).toBeUndefined();
+    // The public namesake, where there is one, is the model's.
+    const publicOne: TargetTableFacts = { ...kept, name: 'student_records' };
+    expect(proposeMapping({ tables: [records], functions: [] }, { tables: [kept, publicOne], functions: [] }).mapping.tables ?? {}).toEqual({});
   });
 });
 

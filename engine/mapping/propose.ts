@@ -381,9 +381,14 @@ function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renam
   return out;
 }
 
+/** A table's name without its schema: `private.student_records` → `student_records`. */
+const bareName = (name: string) => name.slice(name.lastIndexOf('.') + 1);
+
 function tableScore(model: ModelTableFacts, target: TargetTableFacts, tableOf: TableOf): number {
-  // Tables outside public match only tables of the same schema.
-  if (model.name.includes('.') !== target.name.includes('.')) return 0;
+  // Tables outside public match only tables of the same schema, or one of the same bare name (a
+  // project keeping `student_records` in `private`, read through its functions): scored as that name.
+  const sameBareName = bareName(model.name) === bareName(target.name);
+  if (model.name.includes('.') !== target.name.includes('.') && !sameBareName) return 0;
   const matched = matchColumns(model, target, tableOf);
   // A table whose key finds no counterpart is not this one.
   if (model.columns.some((c) => c.primaryKey && !matched.has(c.name))) return 0;
@@ -391,7 +396,7 @@ function tableScore(model: ModelTableFacts, target: TargetTableFacts, tableOf: T
   const keyedOtherwise = model.columns.some((c) => c.primaryKey && keyForm(c, target.columns.find((t) => t.name === matched.get(c.name))!) !== undefined);
   if (keyedOtherwise && (matched.size - 1) / (model.columns.length - 1) <= 0.5) return 0;
   const exact = [...matched].filter(([m, t]) => m === t).length;
-  return matched.size / model.columns.length + exact / (2 * model.columns.length) + tokenScore(model.name, target.name) / 2;
+  return matched.size / model.columns.length + exact / (2 * model.columns.length) + tokenScore(sameBareName ? bareName(model.name) : model.name, sameBareName ? bareName(target.name) : target.name) / 2;
 }
 
 const READ_VERB = /^(get|find|list|lookup|search|my)_/;

@@ -72,7 +72,28 @@ export function mutantsExitCode(counts: MutantCounts, failOnUncovered: boolean):
   return counts.survived > 0 || (failOnUncovered && counts.notCovered > 0) ? 1 : 0;
 }
 
-export function mutantsReport(head: Pick<MutantsReport, 'mode' | 'target' | 'seed' | 'runs' | 'failOnUncovered'>, variants: MutantEntry[]): MutantsReport {
+export type MutantsHead = Pick<MutantsReport, 'mode' | 'target' | 'seed' | 'runs' | 'failOnUncovered'>;
+
+export function mutantsReport(head: MutantsHead, variants: MutantEntry[]): MutantsReport {
   const counts = mutantCounts(variants);
   return { command: 'mutants', ...head, variants, counts, exitCode: mutantsExitCode(counts, head.failOnUncovered) };
+}
+
+/** What a run has made so far: its head once the target is resolved, each variant's verdict as it is made. */
+export interface MutantsMade {
+  head?: MutantsHead;
+  variants: MutantEntry[];
+}
+
+/** A run that ended on a harness error (exit 2): the error, and the verdicts made before it (never discarded). */
+export interface MutantsErrorReport extends Partial<MutantsHead> {
+  command: 'mutants';
+  error: string;
+  variants: MutantEntry[];
+  counts: MutantCounts;
+  exitCode: 2;
+}
+
+export function mutantsErrorReport(made: MutantsMade, error: string): MutantsErrorReport {
+  return { command: 'mutants', ...made.head, error, variants: made.variants, counts: mutantCounts(made.variants), exitCode: 2 };
 }
