@@ -638,6 +638,12 @@ export function proposeVocabularySubsets(
       // No helper says who they are: a guess (the default without the missing values) would run the
       // rules with a meaning nobody stated, and its wrong answers would be FAILs. Left to the
       // default, the rules that use it stop with a harness error naming the gap instead.
+      const roleFree = fromHelper.length || !missing.length ? [] : roleFreePredicates(helpers, pattern, predicates);
+      if (roleFree.length) {
+        setPath(settings, sub.path, []);
+        notes.push(`confirm: model.${sub.path}: none (${roleFree.join(', ')} decides without reading any role; the default names ${missing.join(', ')}, which ${v.column} does not allow)`);
+        continue;
+      }
       if (!fromHelper.length) {
         if (missing.length) notes.push(`set model.${sub.path}: the default names ${missing.join(', ')}, which ${v.column} does not allow, and no helper named like /${sub.helper}/ lists who they are (until it is set, the rules using it stop with a harness error naming it)`);
         continue;
@@ -658,6 +664,17 @@ export function proposeVocabularySubsets(
     }
   }
   return { settings, notes };
+}
+
+/**
+ * Predicates named for a role list that read no role at all, themselves or through what they call
+ * (stranger-app-3's current_user_is_project_actor: owning a project or a sign request): no role
+ * makes one, so the list is empty. A helper mentioning a role anywhere is left to the readers above.
+ */
+function roleFreePredicates(helpers: { name: string; source: string }[], pattern: RegExp, predicates: Map<string, string>): string[] {
+  const readingRoles = helpers.filter((h) => /role/i.test(h.source)).map((h) => h.name);
+  const readsRole = (source: string) => /role/i.test(source) || readingRoles.some((name) => new RegExp(`\\b${name}\\s*\\(`, 'i').test(source));
+  return helpers.filter((h) => pattern.test(h.name) && predicates.has(h.name) && !readsRole(h.source)).map((h) => h.name);
 }
 
 /**
