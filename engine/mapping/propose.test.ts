@@ -635,6 +635,23 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(proposeVocabularySubsets(vocabularies, { roles: [...proposed.roles, 'admin'] }, defaults, asDefaults).settings).toEqual({});
   });
 
+  it('departmentList open where users.department and vs_tickets.target_dept hold no list (stranger-app-5’s dept_code checks a format only); not where a CHECK list or a foreign key holds one', () => {
+    const vocabularies = [{ path: 'departments', column: 'users.department', open: { path: 'departmentList', value: 'open', alsoColumns: ['vs_tickets.target_dept'] } }];
+    const model: ModelTableFacts[] = [
+      { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'department', type: 'text' }] },
+      { name: 'vs_tickets', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'target_dept', type: 'text' }] },
+    ];
+    const target = (department: object, targetDept: object): TargetTableFacts[] => [
+      { name: 'users', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'department', type: 'text', ...department }] },
+      { name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'target_dept', type: 'text', ...targetDept }] },
+    ];
+    const open = proposeMapping({ tables: model, functions: [] }, { tables: target({}, {}), functions: [] }, vocabularies);
+    expect(open.settings).toEqual({ departmentList: 'open' });
+    expect(open.notes).toContain('confirm: model.departmentList: open (users.department, vs_tickets.target_dept hold no list of their values: no CHECK list, enum or foreign key)');
+    expect(proposeMapping({ tables: model, functions: [] }, { tables: target({ vocabulary: ['ENG', 'SCI'] }, {}), functions: [] }, vocabularies).settings).toEqual({ departments: ['ENG', 'SCI'] });
+    expect(proposeMapping({ tables: model, functions: [] }, { tables: target({}, { references: { table: 'departments', column: 'code' } }), functions: [] }, vocabularies).settings).toEqual({});
+  });
+
   it('a helper named for a role list that reads no role (stranger-app-3’s project actor: an owner) proposes none, so the run does not stop on a default naming a missing role', () => {
     const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'projects.actorRoles', helper: 'project.*actor' }] }];
     const defaults = { projects: { actorRoles: ['dev', 'staff', 'admin'] } };

@@ -524,6 +524,25 @@ export interface VocabularySetting {
    * null where the helpers read found list roles and none reads a permission.
    */
   subsets?: { path: string; helper: string; permissionPath?: string }[];
+  /**
+   * The setting saying the list is the project's own (`departmentList: "open"`), proposed where
+   * the column and each of `alsoColumns` hold no list at all on the target: no CHECK list, enum
+   * or foreign key (stranger-app-5's `dept_code` domain checks a format only).
+   */
+  open?: { path: string; value: string; alsoColumns?: string[] };
+}
+
+/** The target columns holding `columns` (model `table.column`), when each is there and holds no list of values (VocabularySetting.open). */
+function openVocabulary(columns: string[], chosen: Map<string, TargetTableFacts>, mapping: TargetMapping): string[] | undefined {
+  const found: string[] = [];
+  for (const qualified of columns) {
+    const [table, column] = qualified.split(/\.(?=[^.]+$)/);
+    const t = chosen.get(table);
+    const c = t?.columns.find((x) => x.name === (mapping.tables?.[table]?.columns?.[column] ?? column));
+    if (!t || !c || c.vocabulary || c.references) return undefined;
+    found.push(`${t.name}.${c.name}`);
+  }
+  return found;
 }
 
 /** Value at a dotted path of nested settings (`vs.handlerRoles`). */
@@ -1020,6 +1039,11 @@ function proposeOnDefaultSchema(
     const t = chosen.get(table);
     const mappedColumn = mapping.tables?.[table]?.columns?.[column] ?? column;
     const c = t?.columns.find((x) => x.name === mappedColumn);
+    const open = v.open && openVocabulary([v.column, ...(v.open.alsoColumns ?? [])], chosen, mapping);
+    if (v.open && open) {
+      setPath(settings, v.open.path, v.open.value);
+      notes.push(`confirm: model.${v.open.path}: ${v.open.value} (${open.join(', ')} hold no list of their values: no CHECK list, enum or foreign key)`);
+    }
     if (!c?.vocabulary) continue;
     setPath(settings, v.path, c.vocabulary);
     const initial = v.initialPath ? literalDefault(c.defaultExpr) : undefined;

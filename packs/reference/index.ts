@@ -39,7 +39,7 @@ export const referencePack = definePack({
         { path: 'projects.actorRoles', helper: 'project.*actor' },
       ],
     },
-    { path: 'departments', column: 'users.department' },
+    { path: 'departments', column: 'users.department', open: { path: 'departmentList', value: 'open', alsoColumns: ['vs_tickets.target_dept'] } },
     { path: 'pr.statuses', column: 'pr_tickets.status', initialPath: 'pr.initialStatus' },
     { path: 'shop.statuses', column: 'shop_orders.status', initialPath: 'shop.initialStatus' },
     { path: 'vs.statuses', column: 'vs_tickets.status' },
