@@ -202,6 +202,8 @@ describe('policyfuzz init', () => {
     expect(config.model.vs.similarForNonHandler).toBeUndefined();
     // Choices the spec leaves open, read off the bodies (R09, R13, R07/R14 failed on each).
     expect(config.model.vs).toMatchObject({ similarUncategorized: 'alike', similarDuplicates: 'left-out', nullPublic: 'unpublish', publishedTitle: 'trimmed', mergeNoteVis: 'internal', mergeNoteAuthor: 'staff', mergeNoteIdAs: 'uuid' });
+    // dept_code checks a format only: no list of departments (hand-edit kind 12).
+    expect(config.model.departmentList).toBe('open');
     // §8's cap read off vs_tickets' CHECK (jsonb_array_length(remarks) <= 40), a number (R06, R09 failed on the model's 20).
     expect(config.model.vs.remarksCap).toBe(40);
     expect(config.notes).toContain('confirm: model.vs.remarksCap: 40 (remarks are capped at that count, as a CHECK of vs_tickets does)');
