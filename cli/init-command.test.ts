@@ -123,9 +123,9 @@ describe('policyfuzz init', () => {
     expect(config.model.staffRoles).toEqual(['dev', 'staff', 'pr_staff', 'vs_staff', 'vp_admin', 'uni_staff']);
     expect(config.model.adminRoles).toEqual(['dev', 'vp_admin']);
     expect(config.model.vs.handlerRoles).toEqual(['dev', 'staff', 'vs_staff', 'vp_admin']);
-    // No helper says who acts on projects: left to the default and named to be set (a guess would make FAILs of its wrong answers).
-    expect(config.model.projects?.actorRoles).toBeUndefined();
-    expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^set model\.projects\.actorRoles: the default names admin/)]));
+    // current_user_is_project_actor reads ownership, no role: no role acts (was left to the default naming admin, and R10 stopped with a harness error).
+    expect(config.model.projects.actorRoles).toEqual([]);
+    expect(config.notes).toContain('confirm: model.projects.actorRoles: none (current_user_is_project_actor decides without reading any role; the default names admin, which users.role does not allow)');
     expect(config.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^confirm: model\.adminRoles: dev, vp_admin \(the roles is_admin lists/)]));
     // can_manage_shop() reads the role only: a `house` holder is no shop handler here (R01, R04 failed on it).
     expect(config.model.shop.handlerPermission).toBeNull();
@@ -201,7 +201,9 @@ describe('policyfuzz init', () => {
     // find_similar_vs_tickets refuses a non-handler before its `not found or … return;` (R07, R09 failed on "empty").
     expect(config.model.vs.similarForNonHandler).toBeUndefined();
     // Choices the spec leaves open, read off the bodies (R09, R13, R07/R14 failed on each).
-    expect(config.model.vs).toMatchObject({ similarUncategorized: 'alike', similarDuplicates: 'left-out', nullPublic: 'unpublish', publishedTitle: 'trimmed', mergeNoteVis: 'internal', mergeNoteAuthor: 'staff' });
+    expect(config.model.vs).toMatchObject({ similarUncategorized: 'alike', similarDuplicates: 'left-out', nullPublic: 'unpublish', publishedTitle: 'trimmed', mergeNoteVis: 'internal', mergeNoteAuthor: 'staff', mergeNoteIdAs: 'uuid' });
+    // dept_code checks a format only: no list of departments (hand-edit kind 12).
+    expect(config.model.departmentList).toBe('open');
     // §8's cap read off vs_tickets' CHECK (jsonb_array_length(remarks) <= 40), a number (R06, R09 failed on the model's 20).
     expect(config.model.vs.remarksCap).toBe(40);
     expect(config.notes).toContain('confirm: model.vs.remarksCap: 40 (remarks are capped at that count, as a CHECK of vs_tickets does)');

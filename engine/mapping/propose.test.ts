@@ -652,6 +652,39 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(proposeVocabularySubsets(vocabularies, { roles: [...proposed.roles, 'admin'] }, defaults, asDefaults).settings).toEqual({});
   });
 
+  it('departmentList open where users.department and vs_tickets.target_dept hold no list (stranger-app-5’s dept_code checks a format only); not where a CHECK list or a foreign key holds one', () => {
+    const vocabularies = [{ path: 'departments', column: 'users.department', open: { path: 'departmentList', value: 'open', alsoColumns: ['vs_tickets.target_dept'] } }];
+    const model: ModelTableFacts[] = [
+      { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'department', type: 'text' }] },
+      { name: 'vs_tickets', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'target_dept', type: 'text' }] },
+    ];
+    const target = (department: object, targetDept: object): TargetTableFacts[] => [
+      { name: 'users', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'department', type: 'text', ...department }] },
+      { name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'target_dept', type: 'text', ...targetDept }] },
+    ];
+    const open = proposeMapping({ tables: model, functions: [] }, { tables: target({}, {}), functions: [] }, vocabularies);
+    expect(open.settings).toEqual({ departmentList: 'open' });
+    expect(open.notes).toContain('confirm: model.departmentList: open (users.department, vs_tickets.target_dept hold no list of their values: no CHECK list, enum or foreign key)');
+    expect(proposeMapping({ tables: model, functions: [] }, { tables: target({ vocabulary: ['ENG', 'SCI'] }, {}), functions: [] }, vocabularies).settings).toEqual({ departments: ['ENG', 'SCI'] });
+    expect(proposeMapping({ tables: model, functions: [] }, { tables: target({}, { references: { table: 'departments', column: 'code' } }), functions: [] }, vocabularies).settings).toEqual({});
+  });
+
+  it('a helper named for a role list that reads no role (stranger-app-3’s project actor: an owner) proposes none, so the run does not stop on a default naming a missing role', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'projects.actorRoles', helper: 'project.*actor' }] }];
+    const defaults = { projects: { actorRoles: ['dev', 'staff', 'admin'] } };
+    const proposed = { roles: ['user', 'dev', 'staff'] };
+    const owner = { name: 'current_user_is_project_actor', returns: 'boolean', source: 'select auth.uid() is not null and exists (select 1 from public.projects p where p.owner_id = auth.uid())' };
+    const { settings, notes } = proposeVocabularySubsets(vocabularies, proposed, defaults, [owner]);
+    expect(settings).toEqual({ projects: { actorRoles: [] } });
+    expect(notes).toEqual(['confirm: model.projects.actorRoles: none (current_user_is_project_actor decides without reading any role; the default names admin, which users.role does not allow)']);
+    // Through a helper that reads the role, or naming the roles nowhere the readers find: not role-free, left to be set.
+    const viaStaff = { ...owner, source: 'select public.current_user_is_staff()' };
+    const staff = { name: 'current_user_is_staff', returns: 'boolean', source: 'select public.current_user_role() is not null' };
+    expect(proposeVocabularySubsets(vocabularies, proposed, defaults, [viaStaff, staff]).settings).toEqual({});
+    // The default naming only roles the target has: nothing to propose.
+    expect(proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff', 'admin'] }, defaults, [owner]).settings).toEqual({});
+  });
+
   // stranger-app-2: `current_user_is_admin()` is `current_user_role() = 'admin'`, and `dev` is a role
   // of its CHECK. Before, nothing was missing from the default `admin, dev`, so it stood, and every
   // rule ran dev as an admin the schema does not make one: FAILs of the schema's own choice.

@@ -529,6 +529,25 @@ export interface VocabularySetting {
    * null where the helpers read found list roles and none reads a permission.
    */
   subsets?: { path: string; helper: string; permissionPath?: string }[];
+  /**
+   * The setting saying the list is the project's own (`departmentList: "open"`), proposed where
+   * the column and each of `alsoColumns` hold no list at all on the target: no CHECK list, enum
+   * or foreign key (stranger-app-5's `dept_code` domain checks a format only).
+   */
+  open?: { path: string; value: string; alsoColumns?: string[] };
+}
+
+/** The target columns holding `columns` (model `table.column`), when each is there and holds no list of values (VocabularySetting.open). */
+function openVocabulary(columns: string[], chosen: Map<string, TargetTableFacts>, mapping: TargetMapping): string[] | undefined {
+  const found: string[] = [];
+  for (const qualified of columns) {
+    const [table, column] = qualified.split(/\.(?=[^.]+$)/);
+    const t = chosen.get(table);
+    const c = t?.columns.find((x) => x.name === (mapping.tables?.[table]?.columns?.[column] ?? column));
+    if (!t || !c || c.vocabulary || c.references) return undefined;
+    found.push(`${t.name}.${c.name}`);
+  }
+  return found;
 }
 
 /** Value at a dotted path of nested settings (`vs.handlerRoles`). */
@@ -643,6 +662,12 @@ export function proposeVocabularySubsets(
       // No helper says who they are: a guess (the default without the missing values) would run the
       // rules with a meaning nobody stated, and its wrong answers would be FAILs. Left to the
       // default, the rules that use it stop with a harness error naming the gap instead.
+      const roleFree = fromHelper.length || !missing.length ? [] : roleFreePredicates(helpers, pattern, predicates);
+      if (roleFree.length) {
+        setPath(settings, sub.path, []);
+        notes.push(`confirm: model.${sub.path}: none (${roleFree.join(', ')} decides without reading any role; the default names ${missing.join(', ')}, which ${v.column} does not allow)`);
+        continue;
+      }
       if (!fromHelper.length) {
         if (missing.length) notes.push(`set model.${sub.path}: the default names ${missing.join(', ')}, which ${v.column} does not allow, and no helper named like /${sub.helper}/ lists who they are (until it is set, the rules using it stop with a harness error naming it)`);
         continue;
@@ -663,6 +688,17 @@ export function proposeVocabularySubsets(
     }
   }
   return { settings, notes };
+}
+
+/**
+ * Predicates named for a role list that read no role at all, themselves or through what they call
+ * (stranger-app-3's current_user_is_project_actor: owning a project or a sign request): no role
+ * makes one, so the list is empty. A helper mentioning a role anywhere is left to the readers above.
+ */
+function roleFreePredicates(helpers: { name: string; source: string }[], pattern: RegExp, predicates: Map<string, string>): string[] {
+  const readingRoles = helpers.filter((h) => /role/i.test(h.source)).map((h) => h.name);
+  const readsRole = (source: string) => /role/i.test(source) || readingRoles.some((name) => new RegExp(`\\b${name}\\s*\\(`, 'i').test(source));
+  return helpers.filter((h) => pattern.test(h.name) && predicates.has(h.name) && !readsRole(h.source)).map((h) => h.name);
 }
 
 /**
@@ -1008,6 +1044,11 @@ function proposeOnDefaultSchema(
     const t = chosen.get(table);
     const mappedColumn = mapping.tables?.[table]?.columns?.[column] ?? column;
     const c = t?.columns.find((x) => x.name === mappedColumn);
+    const open = v.open && openVocabulary([v.column, ...(v.open.alsoColumns ?? [])], chosen, mapping);
+    if (v.open && open) {
+      setPath(settings, v.open.path, v.open.value);
+      notes.push(`confirm: model.${v.open.path}: ${v.open.value} (${open.join(', ')} hold no list of their values: no CHECK list, enum or foreign key)`);
+    }
     if (!c?.vocabulary) continue;
     setPath(settings, v.path, c.vocabulary);
     const initial = v.initialPath ? literalDefault(c.defaultExpr) : undefined;

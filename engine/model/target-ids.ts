@@ -62,3 +62,8 @@ export type TargetIdForm = 'bigint' | 'uuid';
 export function idAsTarget(form: TargetIdForm, id: string): string | number {
   return form === 'bigint' ? uuidAsBigint(id) : textAsUuid(id);
 }
+
+/** A model id as text the target writes it (a setting naming the form: `model` keeps the model's text). */
+export function idAsKept(form: TargetIdForm | 'model', id: string): string {
+  return form === 'model' ? id : String(idAsTarget(form, id));
+}

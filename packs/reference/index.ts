@@ -39,7 +39,7 @@ export const referencePack = definePack({
         { path: 'projects.actorRoles', helper: 'project.*actor' },
       ],
     },
-    { path: 'departments', column: 'users.department' },
+    { path: 'departments', column: 'users.department', open: { path: 'departmentList', value: 'open', alsoColumns: ['vs_tickets.target_dept'] } },
     { path: 'pr.statuses', column: 'pr_tickets.status', initialPath: 'pr.initialStatus' },
     { path: 'shop.statuses', column: 'shop_orders.status', initialPath: 'shop.initialStatus' },
     { path: 'vs.statuses', column: 'vs_tickets.status' },
@@ -55,6 +55,8 @@ export const referencePack = definePack({
     { path: 'vs.publicHandle.idAs', table: 'vs_tickets', column: 'id' },
     // get_my_student_record's tie-break by id compares the ids the target keeps.
     { path: 'students.historyIdAs', table: 'student_change_requests', column: 'id' },
+    // The merge's note names the primary by its id as stored: a re-sent note must match the stored one (rule 3).
+    { path: 'vs.mergeNoteIdAs', table: 'vs_tickets', column: 'id' },
   ],
   targetDrawSettings: [{ path: 'vs.publicHandle.from', table: 'vs_tickets', column: 'public_ref', value: 'random' }],
   userKeySettings: [{ path: 'students.personLink', table: 'student_records', column: 'id', unlessColumn: 'email', value: 'user-id' }],

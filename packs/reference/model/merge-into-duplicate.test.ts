@@ -10,6 +10,7 @@ import { predict } from '../../../engine/model/predict.ts';
 import { referenceOracleWith } from './index.ts';
 import { ModelSettingsSchema } from './settings.ts';
 import { remarksAsCompared } from './tables/vs-tickets.ts';
+import { textAsUuid } from '../../../engine/model/target-ids.ts';
 
 const HANDLER = '3e3e3e3e-3e3e-4e3e-8e3e-3e3e3e3e3e3e';
 const ticket = (id: string, duplicate_of: string | null) => ({ id, submitter_id: null, target_dept: 'ENG', status: 'open', category: null, duplicate_of, tags: [], remarks: [], public_comments: [], deleted_at: null });
@@ -72,5 +73,45 @@ describe('vs.mergeNoteVis, vs.mergeNoteAuthor (rule 12 says only "marked interna
 
   it('never vis "ticket" (the submitter’s): refused as a setting', () => {
     expect(() => ModelSettingsSchema.parse({ vs: { mergeNoteVis: 'ticket' } })).toThrow(/an internal note is not vis/);
+  });
+});
+
+describe('vs.mergeNoteIdAs (stranger-app-5 R07: the note names the primary by its uuid, as stored)', () => {
+  const SUBMITTER = '5e5e5e5e-5e5e-4e5e-8e5e-5e5e5e5e5e5e';
+  const own = { ...ticket('VS-3', null), submitter_id: SUBMITTER, submitter_label: 'submitter', is_public: false, public_title: null, report: 'wifi' };
+  const submitterWorld = {
+    users: [...world.users, { id: SUBMITTER, email: 's@x', role: 'user', department: 'ENG', permissions: [], managed_permissions: [] }],
+    vs_tickets: [ticket('VS-1', null), own],
+  };
+  const merge: ApiRequest = { kind: 'rpc', fn: 'merge_vs_tickets', args: { p_duplicate: 'VS-3', p_primary: 'VS-1' } };
+  const submitter = { kind: 'user' as const, id: SUBMITTER, email: 's@x' };
+  // The target's merge writes the primary's id as it keeps it; its guard compares the re-sent remarks with those.
+  const stored = [
+    { vis: 'internal', by: 'staff', internal: true, text: `merged into ${textAsUuid('VS-1')}` },
+    { vis: 'ticket', by: 'staff', internal: false, text: 'closed as a duplicate' },
+  ];
+  const resend: ApiRequest = { kind: 'update', table: 'vs_tickets', patch: { remarks: [...stored, { vis: 'ticket', by: 'submitter', text: 'Still broken today.' }] }, filters: [{ column: 'id', op: 'eq', value: 'VS-3' }], returning: 'minimal' };
+  const afterMerge = (noteIdAs?: string) => {
+    const settings = ModelSettingsSchema.parse({ roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'], mergeNoteVis: 'internal', mergeNoteAuthor: 'staff', autoCloseAuthor: 'staff', autoCloseRemark: 'closed as a duplicate', submitterLabel: 'submitter', ...(noteIdAs ? { mergeNoteIdAs: noteIdAs } : {}) } });
+    const oracle = referenceOracleWith(settings);
+    return { oracle, settings, world: predict(oracle, submitterWorld, caller, merge).world };
+  };
+
+  it('uuid: the note is the stored one, so the submitter re-sending it and appending is allowed, as the target allows it', () => {
+    const { oracle, world: merged } = afterMerge('uuid');
+    expect((merged.vs_tickets.find((t) => t.id === 'VS-3')!.remarks as object[]).slice(0, 2)).toEqual(stored);
+    expect(predict(oracle, merged, submitter, resend).outcome).toMatchObject({ kind: 'allowed', affected: 1 });
+  });
+
+  it('model (default): the note names VS-1, and the same re-send rewrites it (append-only refusal)', () => {
+    const { oracle, world: merged } = afterMerge();
+    expect(merged.vs_tickets.find((t) => t.id === 'VS-3')!.remarks).toMatchObject([{ text: 'merged into VS-1' }, {}]);
+    expect(predict(oracle, merged, submitter, resend).outcome).toMatchObject({ kind: 'raised', refusal: { reason: 'remarks-append-only' } });
+  });
+
+  it('read back, the uuid note still compares as naming VS-1 (rule 12: its words are the project’s)', () => {
+    const { settings, world: merged } = afterMerge('uuid');
+    const [shown] = remarksAsCompared(merged.vs_tickets.filter((t) => t.id === 'VS-3'), merged, settings);
+    expect((shown.remarks as { text: string }[])[0].text).toBe('<internal remark naming VS-1>');
   });
 });

@@ -312,6 +312,13 @@ export const ModelSettingsSchema = z
          */
         mergeNoteVis: z.string().min(1).refine((v) => v !== 'ticket', 'an internal note is not vis "ticket" (what the submitter sees)').default('staff'),
         mergeNoteAuthor: z.string().min(1).default('system'),
+        /**
+         * The primary's id in the merge's note as the target keeps it (`model`: its text; `uuid`,
+         * `bigint`: a mapping's uuidIds / bigintIds). A submitter re-sending the remarks re-sends the
+         * note as stored, and rule 3's append-only guard compares it as stored (stranger-app-5's R07).
+         * `policyfuzz init` reads it off vs_tickets.id's type.
+         */
+        mergeNoteIdAs: z.enum(['model', 'uuid', 'bigint']).default('model'),
       })
       .prefault({}),
     /** PR tickets (rules 1, 5, 7, 8, 14). */

@@ -26,6 +26,7 @@ import { rowsOf, withRows, type World } from '../../../../engine/model/world.ts'
 import { notDeleted } from '../soft-delete.ts';
 import { take } from '../branches.ts';
 import { unrecorded } from '../../../../engine/model/branches.ts';
+import { idAsKept } from '../../../../engine/model/target-ids.ts';
 
 const ANYONE: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
 const SIGNED_IN: readonly ExecuteGrantee[] = ['authenticated', 'service_role'];
@@ -228,7 +229,7 @@ const vsFunctionList: FunctionModel[] = [
         status: settings.vs.mergedStatus,
         remarks: [
           ...(d.remarks as Json[]),
-          { vis: settings.vs.mergeNoteVis, by: settings.vs.mergeNoteAuthor, internal: true, text: `merged into ${String(p.id)}` },
+          { vis: settings.vs.mergeNoteVis, by: settings.vs.mergeNoteAuthor, internal: true, text: `merged into ${idAsKept(settings.vs.mergeNoteIdAs, String(p.id))}` },
           { vis: 'ticket', by: settings.vs.autoCloseAuthor, internal: false, text: settings.vs.autoCloseRemark },
         ],
       };

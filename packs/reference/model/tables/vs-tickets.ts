@@ -12,7 +12,7 @@ import { currentUserRole } from '../identity.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import { applyOwnerGuard, type OwnerGuard } from '../../../../engine/model/owner-guard.ts';
 import type { RuleContext, TableModel, TriggerResult } from '../../../../engine/model/table-model.ts';
-import { idAsTarget, textAsUuid, uuidAsBigint } from '../../../../engine/model/target-ids.ts';
+import { idAsKept, textAsUuid, uuidAsBigint } from '../../../../engine/model/target-ids.ts';
 import { kept } from '../../../../engine/model/kept.ts';
 import { escapeRegExp } from '../../../../engine/regexp.ts';
 import { jsonEqual } from '../../../../engine/model/values.ts';
@@ -33,7 +33,7 @@ export function vsPublicRef(id: Json, settings: ModelSettings): string | null {
   return kept(refs, id, (key) => {
     if (handle.from === 'random') return drawnHandle(key);
     const { prefix, digest, length, idAs } = handle;
-    const digested = idAs === 'model' ? key : String(idAsTarget(idAs, key));
+    const digested = idAsKept(idAs, key);
     return `${prefix}${createHash(digest).update(digested, 'utf8').digest('hex').slice(0, length)}`;
   });
 }
