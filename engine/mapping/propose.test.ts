@@ -190,6 +190,32 @@ describe('init maps no column across types or meanings', () => {
     expect(notes).toContain('confirm: press_requests keeps id as uuids where the model\'s are text ids: uuidIds');
   });
 
+  it("a natural text key the model holds beside its own key takes the model's key; the natural column is null (stranger-app-6: student_records keyed by student_id)", () => {
+    // After stranger-app-6: `id` was proposed null, so identity_conflicts.person_id named a record no row held: R17 dropped every case.
+    const records: ModelTableFacts = {
+      name: 'student_records',
+      columns: [
+        { name: 'id', type: 'uuid', primaryKey: true },
+        { name: 'email', type: 'text' },
+        { name: 'student_id', type: 'text' },
+      ],
+    };
+    const keyed: TargetTableFacts = {
+      name: 'student_records',
+      anonCanSelect: false,
+      columns: [
+        { name: 'student_id', type: 'text', primaryKey: true, notNull: true },
+        { name: 'email', type: 'text', notNull: true },
+      ],
+    };
+    const { mapping, notes } = proposeMapping({ tables: [records], functions: [] }, { tables: [keyed], functions: [] });
+    expect(mapping.tables?.student_records?.columns).toEqual({ id: 'student_id', student_id: null });
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: student_records is keyed by student_id, its natural key/));
+    // A target keyed by the model's own key column keeps both as they are.
+    const both: TargetTableFacts = { ...keyed, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, ...keyed.columns.map((c) => ({ ...c, primaryKey: false }))] };
+    expect(proposeMapping({ tables: [records], functions: [] }, { tables: [both], functions: [] }).mapping.tables?.student_records).toBeUndefined();
+  });
+
   it('a bigint identity key takes the model’s uuid key, proposed with bigintIds', () => {
     const purchases: TargetTableFacts = { ...targetOrders, name: 'purchases', columns: targetOrders.columns.map((c) => (c.name === 'id' ? { ...c, type: 'bigint' } : c)) };
     const proposal = proposeMapping({ tables: [orders], functions: [] }, { tables: [purchases], functions: [] });

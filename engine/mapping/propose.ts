@@ -270,6 +270,21 @@ function refForm(model: ModelColumnFacts, target: TargetColumnFacts, keyedTables
   return form !== undefined && idFormOf(model, target) === form ? form : undefined;
 }
 
+/**
+ * A target keyed by a natural key the model holds as another column (stranger-app-6's
+ * `student_records (student_id text primary key)` where the model has `id` and `student_id`): the
+ * model's key found no column, the target's one-column key matched the model's natural one. The
+ * model's key is then that column (foreign keys to the table hold it), and the natural column,
+ * one value with the key there, is not written apart.
+ */
+function naturalKeyOf(m: ModelTableFacts, t: TargetTableFacts, columns: ReadonlyMap<string, string>): { key: string; natural: string; column: string } | undefined {
+  const keys = m.columns.filter((c) => c.primaryKey);
+  const targetKeys = t.columns.filter((c) => c.primaryKey);
+  if (keys.length !== 1 || targetKeys.length !== 1 || columns.has(keys[0].name)) return undefined;
+  const natural = [...columns].find(([model, target]) => target === targetKeys[0].name && model !== keys[0].name)?.[0];
+  return natural ? { key: keys[0].name, natural, column: targetKeys[0].name } : undefined;
+}
+
 const ID_LISTS = { bigint: 'bigintIds', uuid: 'uuidIds' } as const;
 
 /** The column and table a scalar function's body picks one value of: `select [alias.]column from [public.]table [alias]`, first statement of its body. */
@@ -763,6 +778,14 @@ function proposeOnDefaultSchema(
       // A numeric namesake of a model integer that is no amount (a score, a count): its fractions are not the model's.
       if (to === undefined && normalType(c.type) === 'integer' && normalType(t.columns.find((x) => x.name === c.name)?.type ?? '') === 'numeric') notAmounts.push(c.name);
       if (to !== c.name) renamed[c.name] = to ?? null;
+    }
+    const natural = naturalKeyOf(m, t, columns);
+    if (natural) {
+      renamed[natural.key] = natural.column;
+      renamed[natural.natural] = null;
+      notes.push(
+        `confirm: ${t.name} is keyed by ${natural.column}, its natural key, where the model keys ${m.name} by ${natural.key} beside ${natural.natural}: ${natural.key} → ${natural.column} (references to it follow), ${natural.natural} mapped to null (one value there for the two)`,
+      );
     }
     if (notAmounts.length) notes.push(`confirm: ${t.name} ${notAmounts.join(', ')} numeric here where the model counts in integers (no amount of money): mapped to null (not written, not compared); map by hand if it holds whole numbers only`);
     if (retyped.length) notes.push(`confirm: ${t.name} columns the model types as text, kept by their name: ${retyped.join(', ')}`);
