@@ -800,7 +800,7 @@ function proposeOnDefaultSchema(
     mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids };
     if (ids.bigintIds) notes.push(`confirm: ${t.name} keeps ${ids.bigintIds.join(', ')} as bigint ids where the model's are uuids or text: bigintIds`);
     if (ids.uuidIds) notes.push(`confirm: ${t.name} keeps ${ids.uuidIds.join(', ')} as uuids where the model's are text ids: uuidIds`);
-    const absent = Object.entries(renamed).filter(([, v]) => v === null).map(([k]) => k);
+    const absent = Object.entries(renamed).filter(([k, v]) => v === null && k !== natural?.natural).map(([k]) => k);
     notes.push(
       `confirm: model table ${m.name} is ${t.name}` +
         (Object.keys(renamed).length ? `; columns ${Object.entries(renamed).filter(([, v]) => v).map(([k, v]) => `${k} → ${v}`).join(', ') || 'as named'}` : '') +
