@@ -105,6 +105,25 @@ describe('proposing a mapping from the catalog', () => {
   });
 });
 
+describe('words the rules draw by name that a target CHECK or enum lacks', () => {
+  // After stranger-app-6: `kind private.node_kind` (root, division, team, unit) refused the model's `committee`: 386 cases dropped, no mapping proposed.
+  const nodes: ModelTableFacts = { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'kind', type: 'text' }] };
+  const enumNodes: TargetTableFacts = { name: 'team_nodes', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'kind', type: 'private.node_kind', vocabulary: ['root', 'division', 'team', 'unit'] }] };
+
+  it('are each paired with a target word the rules never draw, proposed as values', () => {
+    const { mapping, notes } = proposeMapping({ tables: [nodes], functions: [] }, { tables: [enumNodes], functions: [] }, [{ column: 'team_nodes.kind', generatedByName: ['team', 'division', 'committee'] }]);
+    expect(mapping.tables?.team_nodes?.values).toEqual({ kind: { committee: 'root' } });
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: the rules generate committee in team_nodes.kind by name/));
+  });
+
+  it('too few spare words: left to do, nothing proposed', () => {
+    const narrow: TargetTableFacts = { ...enumNodes, columns: [enumNodes.columns[0], { name: 'kind', type: 'text', vocabulary: ['team', 'division'] }] };
+    const { mapping, notes } = proposeMapping({ tables: [nodes], functions: [] }, { tables: [narrow], functions: [] }, [{ column: 'team_nodes.kind', generatedByName: ['team', 'division', 'committee'] }]);
+    expect(mapping.tables?.team_nodes?.values).toBeUndefined();
+    expect(notes).toContainEqual(expect.stringMatching(/^to do: the rules also generate committee/));
+  });
+});
+
 describe("a project whose API's default schema is not public (config.toml schemas = [\"api\", …])", () => {
   // After stranger-app-6: views in `api` over tables in `private`; every rule was "not applicable".
   const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'role', type: 'text' }] };

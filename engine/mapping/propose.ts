@@ -525,7 +525,8 @@ function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: s
  * them (`roles` ← `users.role`), and which setting its default is (`pr.initialStatus`).
  */
 export interface VocabularySetting {
-  path: string;
+  /** Absent: no setting holds the column's words (the rules draw them by name: `team_nodes.kind`); only their pairing is proposed. */
+  path?: string;
   column: string;
   initialPath?: string;
   /** Values the pack's rules generate by name whatever the setting (map them to the target's own). */
@@ -539,6 +540,15 @@ export interface VocabularySetting {
    * null where the helpers read found list roles and none reads a permission.
    */
   subsets?: { path: string; helper: string; permissionPath?: string }[];
+}
+
+/**
+ * The model's words a target vocabulary lacks, each paired in order with a target word the rules
+ * never generate (`committee → root`), so no two model words share one; undefined when too few are spare.
+ */
+function wordPairing(unknown: readonly string[], vocabulary: readonly string[], generated: readonly string[]): Record<string, string> | undefined {
+  const spare = vocabulary.filter((w) => !generated.includes(w));
+  return spare.length >= unknown.length ? Object.fromEntries(unknown.map((w, i) => [w, spare[i]])) : undefined;
 }
 
 /** Value at a dotted path of nested settings (`vs.handlerRoles`). */
@@ -622,6 +632,7 @@ export function proposeVocabularySubsets(
   const settings: Record<string, unknown> = {};
   const notes: string[] = [];
   for (const v of vocabularies) {
+    if (!v.path) continue;
     const values = valueAtPath(proposed, v.path);
     if (!Array.isArray(values)) continue;
     const column = v.column.split('.').pop()!;
@@ -1027,14 +1038,26 @@ function proposeOnDefaultSchema(
     const mappedColumn = mapping.tables?.[table]?.columns?.[column] ?? column;
     const c = t?.columns.find((x) => x.name === mappedColumn);
     if (!c?.vocabulary) continue;
-    setPath(settings, v.path, c.vocabulary);
-    const initial = v.initialPath ? literalDefault(c.defaultExpr) : undefined;
-    if (v.initialPath && initial) setPath(settings, v.initialPath, initial);
-    notes.push(`model.${v.path} from ${t!.name}.${c.name}'s CHECK: ${c.vocabulary.join(', ')}${initial ? ` (model.${v.initialPath}: ${initial}, its default)` : ''}`);
+    if (v.path) {
+      setPath(settings, v.path, c.vocabulary);
+      const initial = v.initialPath ? literalDefault(c.defaultExpr) : undefined;
+      if (v.initialPath && initial) setPath(settings, v.initialPath, initial);
+      notes.push(`model.${v.path} from ${t!.name}.${c.name}'s CHECK: ${c.vocabulary.join(', ')}${initial ? ` (model.${v.initialPath}: ${initial}, its default)` : ''}`);
+    }
     const unknown = (v.generatedByName ?? []).filter((x) => !c.vocabulary!.includes(x));
-    if (unknown.length) {
+    if (!unknown.length) continue;
+    // With a setting holding the target's words, the model draws each of them too: none is spare to pair.
+    const pairing = v.path ? undefined : wordPairing(unknown, c.vocabulary, v.generatedByName ?? []);
+    if (pairing) {
+      const entry = (mapping.tables![table] ??= {});
+      entry.values = { ...entry.values, [column]: pairing };
       notes.push(
-        `to do: the rules also generate ${unknown.join(', ')} in ${table}.${column} by name, which ${t!.name}.${c.name} does not allow: map each to its own target value in mapping.tables.${table}.values.${column} and keep the model's word in model.${v.path}`,
+        `confirm: the rules generate ${unknown.join(', ')} in ${table}.${column} by name, which ${t!.name}.${c.name} (CHECK or enum) does not allow: each paired with a word of its own there, ` +
+          `mapping.tables.${table}.values.${column} = ${JSON.stringify(pairing)} (written and read back so; pair them by meaning if the words have one)`,
+      );
+    } else {
+      notes.push(
+        `to do: the rules also generate ${unknown.join(', ')} in ${table}.${column} by name, which ${t!.name}.${c.name} does not allow: map each to its own target value in mapping.tables.${table}.values.${column}${v.path ? ` and keep the model's word in model.${v.path}` : ''}`,
       );
     }
   }

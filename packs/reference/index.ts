@@ -9,6 +9,7 @@ import { definePack } from '../../engine/pack.ts';
 import { referenceModel } from './model/index.ts';
 import { ModelSettingsSchema, NON_HANDLER_REFUSING_FUNCTIONS, NOT_FOUND_REFUSING_FUNCTIONS, roleListMisfits } from './model/settings.ts';
 import { catalogProperties, dataProperties } from './properties.ts';
+import { NODE_KINDS } from './generators/team.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -43,6 +44,7 @@ export const referencePack = definePack({
     { path: 'pr.statuses', column: 'pr_tickets.status', initialPath: 'pr.initialStatus' },
     { path: 'shop.statuses', column: 'shop_orders.status', initialPath: 'shop.initialStatus' },
     { path: 'vs.statuses', column: 'vs_tickets.status' },
+    { column: 'team_nodes.kind', generatedByName: [...NODE_KINDS] },
   ],
   // Columns the generators leave null in some rows (generators/identities.ts, vs-world.ts).
   notNullDraws: [
