@@ -225,6 +225,13 @@ describe('policyfuzz init', () => {
     expect(tables.team_members.columns.email).toBe('kkumail');
     // `using errcode = 'insufficient_privilege'`: no refusal convention was read.
     expect(conventions.guardRefusal).toMatchObject({ code: '42501' });
+    // Session 15 (D2): the record keyed by the student id, the enum's word the model draws, each refusal's own
+    // SQLSTATE (not only the argument errors' 22023), and soft deletes returning void.
+    expect(tables.student_records.columns).toEqual({ id: 'student_id', student_id: null });
+    expect(tables.team_nodes.values).toEqual({ kind: { committee: 'root' } });
+    expect(config.model.refusals.codes).toEqual({ 'not-authorized': '42501', 'not-found': 'P0002' });
+    expect(functions.soft_delete_vs_ticket.returns).toBe('value-as-void');
+    expect(functions.soft_delete_pr_ticket.returns).toBe('value-as-void');
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

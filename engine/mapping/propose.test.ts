@@ -357,7 +357,7 @@ describe('a stranger’s schema of the spec’s domain (bigint keys, numeric mon
       tables: [vsModel, ordersModel, { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }] }],
       functions: [
         { name: 'get_vs_ticket_by_id', args: ['p_id'] },
-        { name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] },
+        { name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'], answersVoid: true },
       ],
     },
     {
@@ -429,6 +429,19 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.notes.join('\n')).toContain('vs_set_public returns a value where the model');
     expect(proposal.mapping.functions?.vs_post_public_comment?.returns).toBeUndefined();
     expect(proposal.mapping.functions?.soft_delete_vs_ticket?.returns).toBeUndefined();
+  });
+
+  it('a function returning void here where the model answers a value is proposed value-as-void too (stranger-app-6: soft_delete_* returns void, R07 and R14 failed)', () => {
+    const proposal = proposeMapping(
+      { tables: [], functions: [{ name: 'soft_delete_vs_ticket', args: ['p_id'] }, { name: 'vs_post_public_comment', args: ['p_ref'], answersVoid: true }] },
+      {
+        tables: [],
+        functions: [fn({ name: 'soft_delete_vs_ticket', args: [{ name: 'p_id', type: 'text' }], returns: 'void' }), fn({ name: 'vs_post_public_comment', args: [{ name: 'p_ref', type: 'text' }], returns: 'void' })],
+      },
+    );
+    expect(proposal.mapping.functions?.soft_delete_vs_ticket?.returns).toBe('value-as-void');
+    expect(proposal.notes).toContain('confirm: soft_delete_vs_ticket returns nothing (void) where the model\'s soft_delete_vs_ticket answers a value: functions.soft_delete_vs_ticket.returns = "value-as-void" (only its success is compared)');
+    expect(proposal.mapping.functions?.vs_post_public_comment).toBeUndefined();
   });
 
   it('the reference model marks the functions it answers nothing from', () => {
@@ -599,7 +612,7 @@ describe('init heuristics that guessed wrong', () => {
 
   it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
     const proposal = proposeMapping(
-      { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },
+      { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'], answersVoid: true }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'], answersVoid: true }] },
       {
         tables: [],
         functions: [

@@ -879,11 +879,13 @@ function proposeOnDefaultSchema(
   // A function the model answers nothing from (RETURNS void) that returns a value here (a text, a
   // jsonb, a row: stranger-app-5's `returns jsonb` answering the moved ticket): only its success
   // is the model's answer.
+  // And the converse (stranger-app-6's soft_delete_* `returns void` where the model answers a boolean): likewise.
   for (const m of model.functions) {
     const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
-    if (!m.answersVoid || !f || f.returns === 'void' || f.args.length !== m.args.length || mapping.functions?.[m.name]?.returns) continue;
+    if (!f || (m.answersVoid === true) === (f.returns === 'void') || f.args.length !== m.args.length || mapping.functions?.[m.name]?.returns) continue;
     mapping.functions![m.name] = { ...mapping.functions![m.name], returns: 'value-as-void' };
-    notes.push(`confirm: ${f.name} returns a value where the model's ${m.name} answers nothing: functions.${m.name}.returns = "value-as-void" (only its success is compared)`);
+    const shape = m.answersVoid ? `returns a value where the model's ${m.name} answers nothing` : `returns nothing (void) where the model's ${m.name} answers a value`;
+    notes.push(`confirm: ${f.name} ${shape}: functions.${m.name}.returns = "value-as-void" (only its success is compared)`);
   }
 
   // A function of the model's name returning a table's rows (`setof vs_tickets`, or columns named
