@@ -131,7 +131,8 @@ describe('policyfuzz init', () => {
     expect(config.model.shop.handlerPermission).toBeNull();
     expect(config.notes).toContain('confirm: model.shop.handlerPermission: null (can_manage_shop reads the role only; the default also makes a holder of the house permission one)');
     // team_nodes.id text (a slug with a CHECK), parent_id and node_id text references: were mapped to null.
-    expect(tables.team_nodes).toBeUndefined();
+    // Its kind CHECK lacks the model's committee: paired with a word the rules never draw (session 15, D2).
+    expect(tables.team_nodes).toEqual({ values: { kind: { committee: 'org' } } });
     // Its e-mail is `kkumail`, the spec's word for it (a model alias): was mapped to null, the filler writing kkumail.
     expect(tables.team_members.columns).toEqual({ email: 'kkumail' });
     // Each guard raises 42501 with its table's name: all of them read, not vs_tickets' alone.
@@ -227,6 +228,13 @@ describe('policyfuzz init', () => {
     expect(tables.team_members.columns.email).toBe('kkumail');
     // `using errcode = 'insufficient_privilege'`: no refusal convention was read.
     expect(conventions.guardRefusal).toMatchObject({ code: '42501' });
+    // Session 15 (D2): the record keyed by the student id, the enum's word the model draws, each refusal's own
+    // SQLSTATE (not only the argument errors' 22023), and soft deletes returning void.
+    expect(tables.student_records.columns).toEqual({ id: 'student_id', student_id: null });
+    expect(tables.team_nodes.values).toEqual({ kind: { committee: 'root' } });
+    expect(config.model.refusals.codes).toEqual({ 'not-authorized': '42501', 'not-found': 'P0002' });
+    expect(functions.soft_delete_vs_ticket.returns).toBe('value-as-void');
+    expect(functions.soft_delete_pr_ticket.returns).toBe('value-as-void');
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

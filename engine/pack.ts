@@ -174,7 +174,11 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
  * a table's CHECK constraints (`check`: as pg_get_constraintdef prints them). `number`: the
  * captured value is a number (a cap).
  */
-export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; why: string } & (
+/**
+ * `sqlstate`: the pattern's group is a RAISE's ERRCODE (a condition name or a code), written as
+ * its SQLSTATE; P0001 (a plain RAISE's, the model's own) proposes nothing.
+ */
+export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; sqlstate?: true; why: string } & (
   | { fn: string }
   | { policy: { table: string; command: 'select' | 'insert' | 'update' | 'delete' } }
   | { trigger: { table: string } }

@@ -15,7 +15,7 @@ import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
-import { proposeMapping, proposeVocabularySubsets, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
+import { proposeMapping, proposeVocabularySubsets, sqlstateOf, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
 import { mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { apiSchemasOf } from './supabase-project.ts';
@@ -320,7 +320,8 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       const pattern = new RegExp(read.pattern, 'i');
       const found = sources.map((source) => pattern.exec(source)).find((m) => m !== null);
       if (!found) continue;
-      const value = read.value ?? (read.number ? Number(found[1]) : found[1]);
+      const value = read.value ?? (read.number ? Number(found[1]) : read.sqlstate ? sqlstateOf(found[1]) : found[1]);
+      if (value === undefined || (read.sqlstate && value === 'P0001')) continue;
       // The pack's own choice already: nothing to write or confirm.
       if (valueAt(options.defaultSettings, read.path) === value) continue;
       setNested(read.path, value);

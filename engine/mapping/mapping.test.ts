@@ -5,6 +5,7 @@ import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
 import {
   expectedOnTarget,
+  expectedRowsOnTarget,
   idsInTextAsTarget,
   leniencyOf,
   type CatalogFacts,
@@ -51,6 +52,51 @@ describe('requests in the target’s names', () => {
     const patch: ApiRequest = { kind: 'update', table: 'users', patch: { avatar_url: 'x' }, filters: [], returning: 'minimal' };
     expect(() => requestToTarget(mapping, patch)).toThrow(UnmappableRequest);
     expect(() => requestToTarget(mapping, patch)).toThrow('users.avatar_url');
+  });
+});
+
+describe('reads with embeds and order= in the target’s names', () => {
+  // After stranger-app-6: every read with an embed or order= on a mapped target was dropped ("embeds are not translated").
+  const renamed: TargetMapping = {
+    tables: {
+      vs_tickets: { name: 'api.tickets', columns: { category: 'category_code', report: 'body' }, values: { status: { open: 'OPEN' } } },
+      vs_categories: { name: 'api.categories', columns: { label: 'title' } },
+      team_nodes: { name: 'api.nodes', columns: { parent_id: 'parent' } },
+      users: { name: 'members' },
+    },
+  };
+
+  it('renames the embedded table (keeping the model’s key in the answer), its columns and order, and the top-level order', () => {
+    const read: ApiRequest = {
+      kind: 'select', table: 'vs_categories', columns: '*', filters: [],
+      embeds: [{ table: 'vs_tickets', columns: ['id', 'report'], order: [{ column: 'report', direction: 'desc' }] }],
+      order: [{ column: 'label' }],
+    };
+    expect(requestToTarget(renamed, read)).toEqual({
+      kind: 'select', table: 'categories', schema: 'api', columns: '*', filters: [],
+      embeds: [{ table: 'tickets', alias: 'vs_tickets', columns: ['id', 'body'], order: [{ column: 'body', direction: 'desc' }] }],
+      order: [{ column: 'title' }],
+    });
+    // A self-referencing key's column (`parent_id(*)`) is renamed as the parent's column.
+    const parent: ApiRequest = { kind: 'select', table: 'team_nodes', columns: '*', filters: [], embeds: [{ table: 'parent_id', columns: '*' }] };
+    expect(requestToTarget(renamed, parent)).toMatchObject({ embeds: [{ table: 'parent', alias: 'parent_id', columns: '*' }] });
+  });
+
+  it('refuses, naming why, an order the target sorts otherwise, a !hint, and an embed across two schemas', () => {
+    const byStatus: ApiRequest = { kind: 'select', table: 'vs_tickets', columns: '*', filters: [], order: [{ column: 'status' }] };
+    expect(() => requestToTarget(renamed, byStatus)).toThrow(/orders by vs_tickets.status/);
+    const hinted: ApiRequest = { kind: 'select', table: 'vs_categories', columns: '*', filters: [], embeds: [{ table: 'vs_tickets', columns: '*', hint: 'vs_tickets_category_fkey' }] };
+    expect(() => requestToTarget(renamed, hinted)).toThrow(/hint/);
+    const across: ApiRequest = { kind: 'select', table: 'vs_tickets', columns: '*', filters: [], embeds: [{ table: 'users', columns: '*' }] };
+    expect(() => requestToTarget(renamed, across)).toThrow(/another schema/);
+  });
+
+  it('reads the embedded rows back in the model’s columns, and expects them in the target’s words', () => {
+    const read: ApiRequest = { kind: 'select', table: 'vs_categories', columns: '*', filters: [], embeds: [{ table: 'vs_tickets', columns: ['id', 'status', 'report'] }] };
+    const observed = observedOutcome(read, { status: 200, body: [{ id: 'c', title: 'T', vs_tickets: [{ id: 't', status: 'OPEN', body: 'b' }] }], affected: 1 });
+    expect(outcomeToModel(renamed, read, observed)).toEqual({ kind: 'allowed', rows: [{ id: 'c', label: 'T', vs_tickets: [{ id: 't', status: 'OPEN', report: 'b' }] }], affected: 1 });
+    const predicted: Outcome = { kind: 'allowed', rows: [{ id: 'c', label: 'T', vs_tickets: [{ id: 't', status: 'open', report: 'b' }] }], affected: 1 };
+    expect(expectedRowsOnTarget(renamed, read, predicted)).toEqual({ kind: 'allowed', rows: [{ id: 'c', label: 'T', vs_tickets: [{ id: 't', status: 'OPEN', report: 'b' }] }], affected: 1 });
   });
 });
 

@@ -17,7 +17,8 @@ import type { Caller } from '../model/caller.ts';
 import type { Json, Row } from '../model/json.ts';
 import { orAlso, sqlError, type Outcome } from '../model/outcome.ts';
 import { writeAnswerShape } from '../model/engine.ts';
-import type { ApiRequest } from '../model/request.ts';
+import type { ApiRequest, Embed } from '../model/request.ts';
+import { embedKey } from '../model/embed.ts';
 import { targetName } from '../model/request.ts';
 import { idAsTarget, type TargetIdForm } from '../model/target-ids.ts';
 import { escapeRegExp } from '../regexp.ts';
@@ -286,6 +287,33 @@ export function valueToTarget(m: TargetMapping, table: string, column: string, v
   return translate(m.tables?.[table]?.values?.[column], v);
 }
 
+/** Whether `table.column` sorts on the target as in the model: the same values (no `values` words, no other id form). */
+export function orderKeepsOnTarget(m: TargetMapping, table: string, column: string): boolean {
+  return !idForms(m.tables?.[table]).has(column) && m.tables?.[table]?.values?.[column] === undefined;
+}
+
+/**
+ * The model table an embed of `parent` reads: its own name, or, for a self-referencing key's
+ * column (`parent_id(*)`, a column the parent's mapping names), the parent itself.
+ */
+export function embeddedModelTable(m: TargetMapping, parent: string, e: Embed): string {
+  const columns = m.tables?.[parent]?.columns;
+  return columns && Object.hasOwn(columns, e.table) && !m.tables?.[e.table] ? parent : e.table;
+}
+
+/** Each row of `row`'s embeds (object, array or null) made by `reshape` with its model table. */
+function withEmbeddedRows(m: TargetMapping, request: ApiRequest, row: Row, reshape: (table: string, row: Row) => Row): Row {
+  if (request.kind !== 'select' || !request.embeds?.length) return row;
+  const out: Row = { ...row };
+  for (const e of request.embeds) {
+    const key = embedKey(e);
+    const table = embeddedModelTable(m, targetName(request), e);
+    const v = out[key];
+    out[key] = Array.isArray(v) ? v.map((x) => reshape(table, x as Row)) : v !== null && typeof v === 'object' ? reshape(table, v as Row) : (v ?? null);
+  }
+  return out;
+}
+
 /** A model row of `table` in the target's columns and vocabulary (absent columns dropped). */
 export function rowToTarget(m: TargetMapping, table: string, row: Row): Row {
   return renameRow(row, (c) => targetColumn(m, table, c), (c, v) => valueToTarget(m, table, c, v));
@@ -330,7 +358,7 @@ function conventionalRefusal(m: TargetMapping, request: ApiRequest, outcome: Out
 
 function reshapeRows(m: TargetMapping, request: ApiRequest, rows: Row[] | null): Row[] | null {
   if (rows === null) return null;
-  if (request.kind !== 'rpc') return rows.map((r) => rowToModel(m, targetName(request), r));
+  if (request.kind !== 'rpc') return rows.map((r) => withEmbeddedRows(m, request, rowToModel(m, targetName(request), r), (table, row) => rowToModel(m, table, row)));
   const fn = m.functions?.[targetName(request)];
   if (!fn) return rows;
   if (fn.returns === 'row-as-boolean') {
@@ -394,8 +422,9 @@ export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outc
     return { ...outcome, rows: withTableRows(fn, rows, (table, row) => rowOnTarget(m, table, row)) } as Outcome;
   }
   const table = targetName(request);
-  if (!absentColumns(m, table).length && !m.tables?.[table]?.values && !idForms(m.tables?.[table]).size) return outcome;
-  return { ...outcome, rows: outcome.rows.map((r) => rowOnTarget(m, table, r)) } as Outcome;
+  const embeds = request.kind === 'select' && !!request.embeds?.length;
+  if (!embeds && !absentColumns(m, table).length && !m.tables?.[table]?.values && !idForms(m.tables?.[table]).size) return outcome;
+  return { ...outcome, rows: outcome.rows.map((r) => withEmbeddedRows(m, request, rowOnTarget(m, table, r), (t, row) => rowOnTarget(m, t, row))) } as Outcome;
 }
 
 /** A model row of `table` as the target can show it, in the model's column names: without the columns the target lacks, values as the target keeps them. */

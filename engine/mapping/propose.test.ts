@@ -105,6 +105,25 @@ describe('proposing a mapping from the catalog', () => {
   });
 });
 
+describe('words the rules draw by name that a target CHECK or enum lacks', () => {
+  // After stranger-app-6: `kind private.node_kind` (root, division, team, unit) refused the model's `committee`: 386 cases dropped, no mapping proposed.
+  const nodes: ModelTableFacts = { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'kind', type: 'text' }] };
+  const enumNodes: TargetTableFacts = { name: 'team_nodes', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'kind', type: 'private.node_kind', vocabulary: ['root', 'division', 'team', 'unit'] }] };
+
+  it('are each paired with a target word the rules never draw, proposed as values', () => {
+    const { mapping, notes } = proposeMapping({ tables: [nodes], functions: [] }, { tables: [enumNodes], functions: [] }, [{ column: 'team_nodes.kind', generatedByName: ['team', 'division', 'committee'] }]);
+    expect(mapping.tables?.team_nodes?.values).toEqual({ kind: { committee: 'root' } });
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: the rules generate committee in team_nodes.kind by name/));
+  });
+
+  it('too few spare words: left to do, nothing proposed', () => {
+    const narrow: TargetTableFacts = { ...enumNodes, columns: [enumNodes.columns[0], { name: 'kind', type: 'text', vocabulary: ['team', 'division'] }] };
+    const { mapping, notes } = proposeMapping({ tables: [nodes], functions: [] }, { tables: [narrow], functions: [] }, [{ column: 'team_nodes.kind', generatedByName: ['team', 'division', 'committee'] }]);
+    expect(mapping.tables?.team_nodes?.values).toBeUndefined();
+    expect(notes).toContainEqual(expect.stringMatching(/^to do: the rules also generate committee/));
+  });
+});
+
 describe("a project whose API's default schema is not public (config.toml schemas = [\"api\", …])", () => {
   // After stranger-app-6: views in `api` over tables in `private`; every rule was "not applicable".
   const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'role', type: 'text' }] };
@@ -205,6 +224,32 @@ describe('init maps no column across types or meanings', () => {
     const { mapping, notes } = proposeMapping({ tables: [prTickets], functions: [] }, { tables: [uuidKeyed], functions: [] });
     expect(mapping.tables?.pr_tickets).toMatchObject({ columns: { id: 'ref' }, uuidIds: ['id'] });
     expect(notes).toContain('confirm: press_requests keeps id as uuids where the model\'s are text ids: uuidIds');
+  });
+
+  it("a natural text key the model holds beside its own key takes the model's key; the natural column is null (stranger-app-6: student_records keyed by student_id)", () => {
+    // After stranger-app-6: `id` was proposed null, so identity_conflicts.person_id named a record no row held: R17 dropped every case.
+    const records: ModelTableFacts = {
+      name: 'student_records',
+      columns: [
+        { name: 'id', type: 'uuid', primaryKey: true },
+        { name: 'email', type: 'text' },
+        { name: 'student_id', type: 'text' },
+      ],
+    };
+    const keyed: TargetTableFacts = {
+      name: 'student_records',
+      anonCanSelect: false,
+      columns: [
+        { name: 'student_id', type: 'text', primaryKey: true, notNull: true },
+        { name: 'email', type: 'text', notNull: true },
+      ],
+    };
+    const { mapping, notes } = proposeMapping({ tables: [records], functions: [] }, { tables: [keyed], functions: [] });
+    expect(mapping.tables?.student_records?.columns).toEqual({ id: 'student_id', student_id: null });
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: student_records is keyed by student_id, its natural key/));
+    // A target keyed by the model's own key column keeps both as they are.
+    const both: TargetTableFacts = { ...keyed, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, ...keyed.columns.map((c) => ({ ...c, primaryKey: false }))] };
+    expect(proposeMapping({ tables: [records], functions: [] }, { tables: [both], functions: [] }).mapping.tables?.student_records).toBeUndefined();
   });
 
   it('a bigint identity key takes the model’s uuid key, proposed with bigintIds', () => {
@@ -329,7 +374,7 @@ describe('a stranger’s schema of the spec’s domain (bigint keys, numeric mon
       tables: [vsModel, ordersModel, { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }] }],
       functions: [
         { name: 'get_vs_ticket_by_id', args: ['p_id'] },
-        { name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] },
+        { name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'], answersVoid: true },
       ],
     },
     {
@@ -401,6 +446,19 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.notes.join('\n')).toContain('vs_set_public returns a value where the model');
     expect(proposal.mapping.functions?.vs_post_public_comment?.returns).toBeUndefined();
     expect(proposal.mapping.functions?.soft_delete_vs_ticket?.returns).toBeUndefined();
+  });
+
+  it('a function returning void here where the model answers a value is proposed value-as-void too (stranger-app-6: soft_delete_* returns void, R07 and R14 failed)', () => {
+    const proposal = proposeMapping(
+      { tables: [], functions: [{ name: 'soft_delete_vs_ticket', args: ['p_id'] }, { name: 'vs_post_public_comment', args: ['p_ref'], answersVoid: true }] },
+      {
+        tables: [],
+        functions: [fn({ name: 'soft_delete_vs_ticket', args: [{ name: 'p_id', type: 'text' }], returns: 'void' }), fn({ name: 'vs_post_public_comment', args: [{ name: 'p_ref', type: 'text' }], returns: 'void' })],
+      },
+    );
+    expect(proposal.mapping.functions?.soft_delete_vs_ticket?.returns).toBe('value-as-void');
+    expect(proposal.notes).toContain('confirm: soft_delete_vs_ticket returns nothing (void) where the model\'s soft_delete_vs_ticket answers a value: functions.soft_delete_vs_ticket.returns = "value-as-void" (only its success is compared)');
+    expect(proposal.mapping.functions?.vs_post_public_comment).toBeUndefined();
   });
 
   it('the reference model marks the functions it answers nothing from', () => {
@@ -571,7 +629,7 @@ describe('init heuristics that guessed wrong', () => {
 
   it('a function with the model’s parameter names in another order is no swap: PostgREST passes them by name (stranger-app-4)', () => {
     const proposal = proposeMapping(
-      { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'] }] },
+      { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'], answersVoid: true }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept'], answersVoid: true }] },
       {
         tables: [],
         functions: [

@@ -270,6 +270,21 @@ function refForm(model: ModelColumnFacts, target: TargetColumnFacts, keyedTables
   return form !== undefined && idFormOf(model, target) === form ? form : undefined;
 }
 
+/**
+ * A target keyed by a natural key the model holds as another column (stranger-app-6's
+ * `student_records (student_id text primary key)` where the model has `id` and `student_id`): the
+ * model's key found no column, the target's one-column key matched the model's natural one. The
+ * model's key is then that column (foreign keys to the table hold it), and the natural column,
+ * one value with the key there, is not written apart.
+ */
+function naturalKeyOf(m: ModelTableFacts, t: TargetTableFacts, columns: ReadonlyMap<string, string>): { key: string; natural: string; column: string } | undefined {
+  const keys = m.columns.filter((c) => c.primaryKey);
+  const targetKeys = t.columns.filter((c) => c.primaryKey);
+  if (keys.length !== 1 || targetKeys.length !== 1 || columns.has(keys[0].name)) return undefined;
+  const natural = [...columns].find(([model, target]) => target === targetKeys[0].name && model !== keys[0].name)?.[0];
+  return natural ? { key: keys[0].name, natural, column: targetKeys[0].name } : undefined;
+}
+
 const ID_LISTS = { bigint: 'bigintIds', uuid: 'uuidIds' } as const;
 
 /** The column and table a scalar function's body picks one value of: `select [alias.]column from [public.]table [alias]`, first statement of its body. */
@@ -515,7 +530,8 @@ function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: s
  * them (`roles` ← `users.role`), and which setting its default is (`pr.initialStatus`).
  */
 export interface VocabularySetting {
-  path: string;
+  /** Absent: no setting holds the column's words (the rules draw them by name: `team_nodes.kind`); only their pairing is proposed. */
+  path?: string;
   column: string;
   initialPath?: string;
   /** Values the pack's rules generate by name whatever the setting (map them to the target's own). */
@@ -548,6 +564,15 @@ function openVocabulary(columns: string[], chosen: Map<string, TargetTableFacts>
     found.push(`${t.name}.${c.name}`);
   }
   return found;
+}
+
+/**
+ * The model's words a target vocabulary lacks, each paired in order with a target word the rules
+ * never generate (`committee → root`), so no two model words share one; undefined when too few are spare.
+ */
+function wordPairing(unknown: readonly string[], vocabulary: readonly string[], generated: readonly string[]): Record<string, string> | undefined {
+  const spare = vocabulary.filter((w) => !generated.includes(w));
+  return spare.length >= unknown.length ? Object.fromEntries(unknown.map((w, i) => [w, spare[i]])) : undefined;
 }
 
 /** Value at a dotted path of nested settings (`vs.handlerRoles`). */
@@ -631,6 +656,7 @@ export function proposeVocabularySubsets(
   const settings: Record<string, unknown> = {};
   const notes: string[] = [];
   for (const v of vocabularies) {
+    if (!v.path) continue;
     const values = valueAtPath(proposed, v.path);
     if (!Array.isArray(values)) continue;
     const column = v.column.split('.').pop()!;
@@ -805,6 +831,14 @@ function proposeOnDefaultSchema(
       if (to === undefined && normalType(c.type) === 'integer' && normalType(t.columns.find((x) => x.name === c.name)?.type ?? '') === 'numeric') notAmounts.push(c.name);
       if (to !== c.name) renamed[c.name] = to ?? null;
     }
+    const natural = naturalKeyOf(m, t, columns);
+    if (natural) {
+      renamed[natural.key] = natural.column;
+      renamed[natural.natural] = null;
+      notes.push(
+        `confirm: ${t.name} is keyed by ${natural.column}, its natural key, where the model keys ${m.name} by ${natural.key} beside ${natural.natural}: ${natural.key} → ${natural.column} (references to it follow), ${natural.natural} mapped to null (one value there for the two)`,
+      );
+    }
     if (notAmounts.length) notes.push(`confirm: ${t.name} ${notAmounts.join(', ')} numeric here where the model counts in integers (no amount of money): mapped to null (not written, not compared); map by hand if it holds whole numbers only`);
     if (retyped.length) notes.push(`confirm: ${t.name} columns the model types as text, kept by their name: ${retyped.join(', ')}`);
     if (computed.length) notes.push(`confirm: ${computed.join(', ')} computed by the target (GENERATED) where the model writes the value: mapped to null (not written, not compared)`);
@@ -818,7 +852,7 @@ function proposeOnDefaultSchema(
     mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids };
     if (ids.bigintIds) notes.push(`confirm: ${t.name} keeps ${ids.bigintIds.join(', ')} as bigint ids where the model's are uuids or text: bigintIds`);
     if (ids.uuidIds) notes.push(`confirm: ${t.name} keeps ${ids.uuidIds.join(', ')} as uuids where the model's are text ids: uuidIds`);
-    const absent = Object.entries(renamed).filter(([, v]) => v === null).map(([k]) => k);
+    const absent = Object.entries(renamed).filter(([k, v]) => v === null && k !== natural?.natural).map(([k]) => k);
     notes.push(
       `confirm: model table ${m.name} is ${t.name}` +
         (Object.keys(renamed).length ? `; columns ${Object.entries(renamed).filter(([, v]) => v).map(([k, v]) => `${k} → ${v}`).join(', ') || 'as named'}` : '') +
@@ -886,11 +920,13 @@ function proposeOnDefaultSchema(
   // A function the model answers nothing from (RETURNS void) that returns a value here (a text, a
   // jsonb, a row: stranger-app-5's `returns jsonb` answering the moved ticket): only its success
   // is the model's answer.
+  // And the converse (stranger-app-6's soft_delete_* `returns void` where the model answers a boolean): likewise.
   for (const m of model.functions) {
     const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
-    if (!m.answersVoid || !f || f.returns === 'void' || f.args.length !== m.args.length || mapping.functions?.[m.name]?.returns) continue;
+    if (!f || (m.answersVoid === true) === (f.returns === 'void') || f.args.length !== m.args.length || mapping.functions?.[m.name]?.returns) continue;
     mapping.functions![m.name] = { ...mapping.functions![m.name], returns: 'value-as-void' };
-    notes.push(`confirm: ${f.name} returns a value where the model's ${m.name} answers nothing: functions.${m.name}.returns = "value-as-void" (only its success is compared)`);
+    const shape = m.answersVoid ? `returns a value where the model's ${m.name} answers nothing` : `returns nothing (void) where the model's ${m.name} answers a value`;
+    notes.push(`confirm: ${f.name} ${shape}: functions.${m.name}.returns = "value-as-void" (only its success is compared)`);
   }
 
   // A function of the model's name returning a table's rows (`setof vs_tickets`, or columns named
@@ -1050,14 +1086,26 @@ function proposeOnDefaultSchema(
       notes.push(`confirm: model.${v.open.path}: ${v.open.value} (${open.join(', ')} hold no list of their values: no CHECK list, enum or foreign key)`);
     }
     if (!c?.vocabulary) continue;
-    setPath(settings, v.path, c.vocabulary);
-    const initial = v.initialPath ? literalDefault(c.defaultExpr) : undefined;
-    if (v.initialPath && initial) setPath(settings, v.initialPath, initial);
-    notes.push(`model.${v.path} from ${t!.name}.${c.name}'s CHECK: ${c.vocabulary.join(', ')}${initial ? ` (model.${v.initialPath}: ${initial}, its default)` : ''}`);
+    if (v.path) {
+      setPath(settings, v.path, c.vocabulary);
+      const initial = v.initialPath ? literalDefault(c.defaultExpr) : undefined;
+      if (v.initialPath && initial) setPath(settings, v.initialPath, initial);
+      notes.push(`model.${v.path} from ${t!.name}.${c.name}'s CHECK: ${c.vocabulary.join(', ')}${initial ? ` (model.${v.initialPath}: ${initial}, its default)` : ''}`);
+    }
     const unknown = (v.generatedByName ?? []).filter((x) => !c.vocabulary!.includes(x));
-    if (unknown.length) {
+    if (!unknown.length) continue;
+    // With a setting holding the target's words, the model draws each of them too: none is spare to pair.
+    const pairing = v.path ? undefined : wordPairing(unknown, c.vocabulary, v.generatedByName ?? []);
+    if (pairing) {
+      const entry = (mapping.tables![table] ??= {});
+      entry.values = { ...entry.values, [column]: pairing };
       notes.push(
-        `to do: the rules also generate ${unknown.join(', ')} in ${table}.${column} by name, which ${t!.name}.${c.name} does not allow: map each to its own target value in mapping.tables.${table}.values.${column} and keep the model's word in model.${v.path}`,
+        `confirm: the rules generate ${unknown.join(', ')} in ${table}.${column} by name, which ${t!.name}.${c.name} (CHECK or enum) does not allow: each paired with a word of its own there, ` +
+          `mapping.tables.${table}.values.${column} = ${JSON.stringify(pairing)} (written and read back so; pair them by meaning if the words have one)`,
+      );
+    } else {
+      notes.push(
+        `to do: the rules also generate ${unknown.join(', ')} in ${table}.${column} by name, which ${t!.name}.${c.name} does not allow: map each to its own target value in mapping.tables.${table}.values.${column}${v.path ? ` and keep the model's word in model.${v.path}` : ''}`,
       );
     }
   }

@@ -269,8 +269,8 @@ export function droppedColumnReason(column: string): string {
 /**
  * A case as this target can take it: the requests that name a column the mapping says the
  * target does not have (`null`) cannot be sent, so they are left out, each counted by its
- * reason; so are reads embedding a table (request.ts Embed) on a target whose names the mapping
- * changes (an embed is not translated) or whose catalog has no foreign key between the two
+ * reason; so are reads embedding a table (request.ts Embed) that names.ts cannot translate (a
+ * `!hint`, two schemas, an order the target sorts otherwise) or whose catalog has no foreign key between the two
  * tables (the relationship is the model's, not the target's). The rest of the case runs as it is
  * (the model predicts it without them). No request left: no case (`testCase` undefined).
  */
@@ -290,12 +290,14 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
     return false;
   };
   const steps = testCase.steps.filter((step) => {
-    const unembeddable = unembeddableOnTarget(plan, step.request);
-    if (unembeddable) return drop(unembeddable);
-    if (!plan.mapping) return true;
+    if (!plan.mapping) {
+      const unembeddable = unembeddableOnTarget(plan, step.request);
+      return unembeddable ? drop(unembeddable) : true;
+    }
     try {
-      requestToTarget(plan.mapping, step.request);
-      return true;
+      // Embeds are judged in the target's names (its shapes are keyed so).
+      const unembeddable = unembeddableOnTarget(plan, requestToTarget(plan.mapping, step.request));
+      return unembeddable ? drop(unembeddable) : true;
     } catch (e) {
       if (!(e instanceof UnmappableRequest) || !(e.column || e.dropReason)) throw e;
       return drop(e.dropReason ?? droppedColumnReason(e.column!));
@@ -363,18 +365,17 @@ function textOfRequest(request: ApiRequest, inText: (values: Row) => Row): ApiRe
   return request;
 }
 
-/** Why this target cannot take a read's embeds (or its order=) as the model means them (see sendableCase), or undefined. */
+/** Why this target cannot take a read's embeds as the model means them (see sendableCase), or undefined. `request` in the target's names. */
 function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | undefined {
-  if (request.kind === 'select' && request.order?.length && plan.mapping && Object.keys(plan.mapping.tables ?? {}).length) return 'orders a read on a mapped target (order= is not translated)';
-  if (request.kind !== 'select' || !request.embeds?.length) return undefined;
-  if (plan.mapping && Object.keys(plan.mapping.tables ?? {}).length) return 'embeds a table on a mapped target (embeds are not translated)';
-  if (!plan.shapes) return undefined;
+  if (request.kind !== 'select' || !request.embeds?.length || !plan.shapes) return undefined;
   const parent = targetName(request);
+  // An embed names a table of its parent's schema (shapes are keyed `schema.table` outside public).
+  const embedded = (name: string) => targetName({ ...request, table: name });
   const joins = (from: string, to: string) => (plan.shapes!.get(from) ?? []).some((c) => c.references?.table === to);
   // Directly, through a junction referencing both, or (a self-referencing key's parent, `parent_id(*)`) by the parent's key column.
   const throughJunction = (table: string) => [...plan.shapes!.keys()].some((j) => joins(j, parent) && joins(j, table));
   const byColumn = (target: string) => (plan.shapes!.get(parent) ?? []).some((c) => c.name === target && c.references !== undefined);
-  const missing = request.embeds.find((e) => !joins(e.table, parent) && !joins(parent, e.table) && !throughJunction(e.table) && !byColumn(e.table));
+  const missing = request.embeds.find((e) => !joins(embedded(e.table), parent) && !joins(parent, embedded(e.table)) && !throughJunction(embedded(e.table)) && !byColumn(e.table));
   return missing ? `embeds ${missing.table} in ${parent}, which no foreign key of the target joins` : undefined;
 }
 

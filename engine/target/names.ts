@@ -4,10 +4,11 @@
  * arguments renamed. Part of engine/target/: the one place that makes a model case real on a target.
  */
 import type { Json, Row } from '../model/json.ts';
-import type { ApiRequest, Filter } from '../model/request.ts';
+import type { ApiRequest, Embed, Filter } from '../model/request.ts';
+import { embedKey, type OrderTerm } from '../model/embed.ts';
 import { targetName } from '../model/request.ts';
 import type { World } from '../model/world.ts';
-import { argToTarget, renameRow, rowToTarget, splitName, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
+import { argToTarget, embeddedModelTable, orderKeepsOnTarget, renameRow, rowToTarget, splitName, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 
 /** The fixture world in the target's tables and columns, with the rows written alongside (mapping `alsoWrite`). */
 export function worldToTarget(m: TargetMapping, world: World): World {
@@ -42,6 +43,50 @@ function refuseRestOnlyForms(request: Exclude<ApiRequest, { kind: 'rpc' }>, tabl
   if (form) throw new UnmappableRequest(`${request.kind} of ${table} is ${form}, which only PostgREST answers; ${table} is sent as SQL`, undefined, `${form} of ${table}: REST only, the table is sent as SQL (mapping.tables.${table}.via)`);
 }
 
+/**
+ * `order=` in the target's columns. A column whose values the target keeps in other words
+ * (`values`, an enum's declaration order) or another id form (bigint ids sort by number, the
+ * model's text ids by text) sorts otherwise there: such a read is left out, counted.
+ */
+function orderOnTarget(m: TargetMapping, table: string, order: readonly OrderTerm[], where: string): OrderTerm[] {
+  return order.map((t) => {
+    if (!orderKeepsOnTarget(m, table, t.column)) {
+      throw new UnmappableRequest(`${where} orders by ${table}.${t.column}, whose values the target keeps in another form`, undefined, `orders by ${table}.${t.column}, kept in another form on the target (its order differs)`);
+    }
+    return { ...t, column: requiredColumn(m, table, t.column, where) };
+  });
+}
+
+/**
+ * An embed in the target's names, its key in the answer kept the model's (`users:profiles_v(*)`),
+ * so the answer's embedded rows are found where the model puts them (mapping.ts reshapeRows).
+ * Left out, counted: a `!hint` (a constraint's name is the model's own) and an embedded table in
+ * another schema than its parent's (PostgREST embeds within one schema).
+ */
+function embedOnTarget(m: TargetMapping, parent: string, e: Embed, where: string): Embed {
+  if (e.hint) throw new UnmappableRequest(`${where} embeds ${e.table} by the hint !${e.hint}, a name of the model's`, undefined, `embeds by a !hint on a mapped target (the hint names the model's constraint)`);
+  const embedded = embeddedModelTable(m, parent, e);
+  const ownWhere = `${where}'s embed ${embedKey(e)}`;
+  let target: string;
+  if (embedded === parent && e.table !== parent) target = requiredColumn(m, parent, e.table, where);
+  else {
+    const [parentOn, embeddedOn] = [splitName(targetTable(m, parent)), splitName(targetTable(m, embedded))];
+    if ((parentOn.schema ?? 'public') !== (embeddedOn.schema ?? 'public')) {
+      throw new UnmappableRequest(`${ownWhere}: ${embedded} is in another schema than ${parent} on the target`, undefined, `embeds ${embedded} in ${parent}, in two schemas on the target (PostgREST embeds within one)`);
+    }
+    target = embeddedOn.name;
+  }
+  const columns = Array.isArray(e.columns) ? e.columns.map((c) => requiredColumn(m, embedded, c, ownWhere)) : e.columns;
+  const { hint: _hint, ...rest } = e;
+  return {
+    ...rest,
+    table: target,
+    columns,
+    ...(target !== e.table ? { alias: embedKey(e) } : {}),
+    ...(e.order ? { order: orderOnTarget(m, embedded, e.order, ownWhere) } : {}),
+  };
+}
+
 /** A model request as the target's request. */
 export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiRequest {
   if (request.kind === 'rpc') {
@@ -66,7 +111,13 @@ export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiReque
   const columns = <C extends string[] | '*' | undefined>(cs: C): C => (Array.isArray(cs) ? cs.map((c) => requiredColumn(m, table, c, where)) : cs) as C;
   switch (named.kind) {
     case 'select':
-      return { ...named, columns: columns(named.columns), filters: named.filters.map(filter) };
+      return {
+        ...named,
+        columns: columns(named.columns),
+        filters: named.filters.map(filter),
+        ...(named.order ? { order: orderOnTarget(m, table, named.order, where) } : {}),
+        ...(named.embeds ? { embeds: named.embeds.map((e) => embedOnTarget(m, table, e, where)) } : {}),
+      };
     case 'insert':
       return {
         ...named,

@@ -9,6 +9,7 @@ import { definePack } from '../../engine/pack.ts';
 import { referenceModel } from './model/index.ts';
 import { ModelSettingsSchema, NON_HANDLER_REFUSING_FUNCTIONS, NOT_FOUND_REFUSING_FUNCTIONS, roleListMisfits } from './model/settings.ts';
 import { catalogProperties, dataProperties } from './properties.ts';
+import { NODE_KINDS } from './generators/team.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -43,6 +44,7 @@ export const referencePack = definePack({
     { path: 'pr.statuses', column: 'pr_tickets.status', initialPath: 'pr.initialStatus' },
     { path: 'shop.statuses', column: 'shop_orders.status', initialPath: 'shop.initialStatus' },
     { path: 'vs.statuses', column: 'vs_tickets.status' },
+    { column: 'team_nodes.kind', generatedByName: [...NODE_KINDS] },
   ],
   // Columns the generators leave null in some rows (generators/identities.ts, vs-world.ts).
   notNullDraws: [
@@ -62,6 +64,22 @@ export const referencePack = definePack({
   userKeySettings: [{ path: 'students.personLink', table: 'student_records', column: 'id', unlessColumn: 'email', value: 'user-id' }],
   // Choices the spec leaves open that a function's body shows (policyfuzz init names each to confirm).
   sourceSettings: [
+    // The refusal's SQLSTATE per reason, where a project raises each by its own (stranger-app-6: NOT_AUTHORIZED as
+    // insufficient_privilege, NOT_FOUND as no_data_found, argument errors as invalid_parameter_value).
+    {
+      path: 'refusals.codes.not-authorized',
+      fn: 'passport.admin_leaderboard',
+      pattern: String.raw`\braise\s+exception\s+'NOT_AUTHORIZED'[^;]*\berrcode\s*=\s*'(\w+)'`,
+      sqlstate: true,
+      why: "rule 20's NOT_AUTHORIZED is raised with it",
+    },
+    {
+      path: 'refusals.codes.not-found',
+      fn: 'soft_delete_vs_ticket',
+      pattern: String.raw`\braise\s+exception\s+'[^']*not[ _]found[^']*'[^;]*\berrcode\s*=\s*'(\w+)'`,
+      sqlstate: true,
+      why: 'a ticket it cannot find is refused with it',
+    },
     {
       path: 'vs.similarForNonHandler',
       fn: 'find_similar_vs_tickets',

@@ -13,6 +13,9 @@ import { emailVariant, studentNumber } from './student.ts';
 
 const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
 
+/** The node kinds drawn by name (no setting holds them; a target's CHECK or enum is paired with them by init). */
+export const NODE_KINDS = ['team', 'division', 'committee'] as const;
+
 export function teamTree(maxNodes = 8): fc.Arbitrary<Row[]> {
   return fc
     .uniqueArray(
@@ -20,7 +23,7 @@ export function teamTree(maxNodes = 8): fc.Arbitrary<Row[]> {
         id: fixedId,
         parent: fc.option(fc.nat(), { nil: null, freq: 5 }),
         name: fc.constantFrom('Board', 'Design', 'Ops', 'Events', 'PR', 'Tech', 'Finance'),
-        kind: fc.constantFrom('team', 'division', 'committee'),
+        kind: fc.constantFrom(...NODE_KINDS),
         position: fc.integer({ min: 0, max: 3 }),
         is_public: fc.boolean().chain((b) => (b ? fc.constant(true) : fc.boolean())),
       })),
