@@ -65,6 +65,29 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(allowed.stdout).toContain('warning: 1 of 2 shards given (missing 2/2); merging anyway (--allow-partial)');
   });
 
+  it('--shard without --seed: exit 2 saying to pass one seed to every shard, before any server starts', async () => {
+    // Each shard drew its own seed: the shards tested other cases, and the merge was no one run's.
+    const r = await runBin(['fuzz', '--shard', '2/4', '--only', 'R02', '--no-sso', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('policyfuzz: --shard 2/4 needs --seed <n>, the same on every shard (e.g. --seed $GITHUB_RUN_NUMBER): with a seed of its own each shard would test other cases, and the merge would be no one run\'s\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('merging shards of different seeds: exit 2 naming the seeds', async () => {
+    const dir = tempDir('mixed-seeds');
+    for (const [index, seed] of [[1, 5], [2, 6]]) {
+      const summary = runSummary(
+        [propertySummary({ id: 'R02', title: 'users', area: 'data', status: 'passed', cases: 10, counts: { allowed: 10 }, durationMs: 1, seed })],
+        { policyfuzzVersion: POLICYFUZZ_VERSION, seed, profile: 'pr', shard: { index, count: 2 }, migrations: null, migrationsDigest: null, startedAt: new Date(), timeBudgetMs: null },
+      );
+      mkdirSync(path.join(dir, `shard${index}`));
+      writeFileSync(path.join(dir, `shard${index}`, 'summary.json'), JSON.stringify(summary));
+    }
+    const r = await runBin(['merge-reports', path.join(dir, 'shard1'), path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('policyfuzz: the inputs ran with different seeds (5, 6): merge the shards of one run (each run with the same --seed)\n');
+  });
+
   it('mutants --auto --kind with an unknown kind: exit 2 listing the kinds, before any server starts; --kind or --run-uncovered without --auto: exit 2', async () => {
     const r = await runBin(['mutants', '--auto', '--kind', 'drop-conjunct', 'drop-everything', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
