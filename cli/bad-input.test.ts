@@ -12,6 +12,7 @@ import { BUNDLED_MIGRATIONS, POLICYFUZZ_VERSION, PROJECT_ROOT } from './paths.ts
 import { runSummary, propertySummary } from '../engine/report/summary.ts';
 import { FAILURE_FORMAT, FAILURE_FORMAT_VERSION } from '../engine/failures/schema.ts';
 import { escapeRegExp } from '../engine/regexp.ts';
+import { loadMigrationFolder, migrationsDigest } from '../engine/db/migrations.ts';
 
 const noStackTrace = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
 
@@ -137,6 +138,27 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`policyfuzz: ${file} was saved for another property than its "property" R19 (its id is R02-0123456789ab): set "property" back to R02, or replay the file as it was saved\n`);
   });
+
+  it("replay of a failure whose migrations folder is here nowhere: exit 2 naming it and --migrations, never the pack's own migrations' FIXED; the bundled migrations stand in when they are the very ones (same digest)", async () => {
+    // It fell back to the pack's own migrations and could say FIXED of a bug it never looked for.
+    const dir = tempDir('replay-moved');
+    const gone = path.join(dir, 'gone', 'supabase', 'migrations');
+    const file = path.join(dir, 'R02-0123456789ab.json');
+    const saved = { ...RECORD, id: 'R02-0123456789ab', property: 'R02', title: 'users', target: { config: null, migrations: gone, savedIn: path.join(dir, 'elsewhere') } };
+    writeFileSync(file, JSON.stringify({ ...saved, migrationsDigest: '0123456789abcdef' }));
+    const other = await runBin(['replay', file, '--database-url', inject('databaseUrl')]);
+    expect(other.code).toBe(2);
+    const bundled = migrationsDigest(loadMigrationFolder(BUNDLED_MIGRATIONS));
+    // The binary's bundled migrations lie under dist/ in the package.
+    expect(other.stderr).toMatch(new RegExp(`^policyfuzz: this failure was found on the migrations in ${escapeRegExp(gone)}, not here \\(nor where they lay relative to the failure file\\), and (dist/)?packs/reference/migrations holds other migrations \\(digest 0123456789abcdef then, ${bundled} here\\): replay it with --migrations <that folder>\n$`));
+    expect(other.stdout).not.toMatch(/FIXED/);
+    // Found on the bundled reference from another checkout: its own digest, replayed on it.
+    writeFileSync(file, JSON.stringify({ ...saved, migrationsDigest: bundled }));
+    const same = await runBin(['replay', file, '--times', '1', '--database-url', inject('databaseUrl')]);
+    expect(same.code, same.stdout + same.stderr).toBe(0);
+    expect(same.stdout).toMatch(/migrations (dist\/)?packs\/reference\/migrations/);
+    expect(same.stdout).toMatch(/\nFIXED \(1 clean replays\)/);
+  }, 120_000);
 
   const NO_DB = ['--database-url', 'postgresql://nobody@127.0.0.1:1/x'];
   it('a POLICYFUZZ_SLOWDOWN that is not a number ≥ 1 (it was silently ignored): exit 2, one line, nothing run', async () => {
