@@ -11,7 +11,7 @@
  *   // or: describePack(pack, { migrations: 'supabase/migrations' });
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { chooseTarget, recordedChoice, refineTarget, resolveTarget, ruleAllowed, type Target, type TargetOverrides } from '../engine/config/target.ts';
+import { chooseRecordedTarget, refineTarget, resolveTarget, ruleAllowed, type Target, type TargetOverrides } from '../engine/config/target.ts';
 import { packSource, type Pack } from '../engine/pack.ts';
 import { withCasesBlamingItsPack, withCasesBlamingThePack } from '../engine/config/pack-module.ts';
 import { loadFailure, targetOfRecord } from '../engine/failures/store.ts';
@@ -135,7 +135,7 @@ export function describePack<S>(given: Pack<S>, options: PackTestOptions<S> = {}
 export async function replaySavedFailure(file: string, options: { databaseUrl?: string } = {}): Promise<void> {
   const record = loadFailure(file);
   if (record.area !== 'data') throw new Error(`policyfuzz: ${file} is an SSO failure; replay it with policyfuzz replay ${file}`);
-  const { target, pack } = await chooseTarget(packSource(referencePack), recordedChoice(targetOfRecord(record, file), record.migrations, {}, undefined));
+  const { target, pack } = await chooseRecordedTarget(packSource(referencePack), { target: targetOfRecord(record, file), migrations: record.migrations, migrationsDigest: record.migrationsDigest }, {}, undefined);
   const session = await openSession({ target, pack, databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL });
   try {
     const m = await session.replay(record);

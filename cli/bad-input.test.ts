@@ -12,6 +12,7 @@ import { BUNDLED_MIGRATIONS, POLICYFUZZ_VERSION, PROJECT_ROOT } from './paths.ts
 import { runSummary, propertySummary } from '../engine/report/summary.ts';
 import { FAILURE_FORMAT, FAILURE_FORMAT_VERSION } from '../engine/failures/schema.ts';
 import { escapeRegExp } from '../engine/regexp.ts';
+import { loadMigrationFolder, migrationsDigest } from '../engine/db/migrations.ts';
 
 const noStackTrace = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
 
@@ -65,6 +66,29 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(allowed.stdout).toContain('warning: 1 of 2 shards given (missing 2/2); merging anyway (--allow-partial)');
   });
 
+  it('--shard without --seed: exit 2 saying to pass one seed to every shard, before any server starts', async () => {
+    // Each shard drew its own seed: the shards tested other cases, and the merge was no one run's.
+    const r = await runBin(['fuzz', '--shard', '2/4', '--only', 'R02', '--no-sso', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('policyfuzz: --shard 2/4 needs --seed <n>, the same on every shard (e.g. --seed $GITHUB_RUN_NUMBER): with a seed of its own each shard would test other cases, and the merge would be no one run\'s\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('merging shards of different seeds: exit 2 naming the seeds', async () => {
+    const dir = tempDir('mixed-seeds');
+    for (const [index, seed] of [[1, 5], [2, 6]]) {
+      const summary = runSummary(
+        [propertySummary({ id: 'R02', title: 'users', area: 'data', status: 'passed', cases: 10, counts: { allowed: 10 }, durationMs: 1, seed })],
+        { policyfuzzVersion: POLICYFUZZ_VERSION, seed, profile: 'pr', shard: { index, count: 2 }, migrations: null, migrationsDigest: null, startedAt: new Date(), timeBudgetMs: null },
+      );
+      mkdirSync(path.join(dir, `shard${index}`));
+      writeFileSync(path.join(dir, `shard${index}`, 'summary.json'), JSON.stringify(summary));
+    }
+    const r = await runBin(['merge-reports', path.join(dir, 'shard1'), path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('policyfuzz: the inputs ran with different seeds (5, 6): merge the shards of one run (each run with the same --seed)\n');
+  });
+
   it('mutants --auto --kind with an unknown kind: exit 2 listing the kinds, before any server starts; --kind or --run-uncovered without --auto: exit 2', async () => {
     const r = await runBin(['mutants', '--auto', '--kind', 'drop-conjunct', 'drop-everything', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
@@ -114,6 +138,27 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`policyfuzz: ${file} was saved for another property than its "property" R19 (its id is R02-0123456789ab): set "property" back to R02, or replay the file as it was saved\n`);
   });
+
+  it("replay of a failure whose migrations folder is here nowhere: exit 2 naming it and --migrations, never the pack's own migrations' FIXED; the bundled migrations stand in when they are the very ones (same digest)", async () => {
+    // It fell back to the pack's own migrations and could say FIXED of a bug it never looked for.
+    const dir = tempDir('replay-moved');
+    const gone = path.join(dir, 'gone', 'supabase', 'migrations');
+    const file = path.join(dir, 'R02-0123456789ab.json');
+    const saved = { ...RECORD, id: 'R02-0123456789ab', property: 'R02', title: 'users', target: { config: null, migrations: gone, savedIn: path.join(dir, 'elsewhere') } };
+    writeFileSync(file, JSON.stringify({ ...saved, migrationsDigest: '0123456789abcdef' }));
+    const other = await runBin(['replay', file, '--database-url', inject('databaseUrl')]);
+    expect(other.code).toBe(2);
+    const bundled = migrationsDigest(loadMigrationFolder(BUNDLED_MIGRATIONS));
+    // The binary's bundled migrations lie under dist/ in the package.
+    expect(other.stderr).toMatch(new RegExp(`^policyfuzz: this failure was found on the migrations in ${escapeRegExp(gone)}, not here \\(nor where they lay relative to the failure file\\), and (dist/)?packs/reference/migrations holds other migrations \\(digest 0123456789abcdef then, ${bundled} here\\): replay it with --migrations <that folder>\n$`));
+    expect(other.stdout).not.toMatch(/FIXED/);
+    // Found on the bundled reference from another checkout: its own digest, replayed on it.
+    writeFileSync(file, JSON.stringify({ ...saved, migrationsDigest: bundled }));
+    const same = await runBin(['replay', file, '--times', '1', '--database-url', inject('databaseUrl')]);
+    expect(same.code, same.stdout + same.stderr).toBe(0);
+    expect(same.stdout).toMatch(/migrations (dist\/)?packs\/reference\/migrations/);
+    expect(same.stdout).toMatch(/\nFIXED \(1 clean replays\)/);
+  }, 120_000);
 
   const NO_DB = ['--database-url', 'postgresql://nobody@127.0.0.1:1/x'];
   it('a POLICYFUZZ_SLOWDOWN that is not a number ≥ 1 (it was silently ignored): exit 2, one line, nothing run', async () => {

@@ -92,7 +92,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
     .option('--runs <n>', `cases per property (pr ${p.pr.runs}, nightly ${p.nightly.runs})`, positiveInt('--runs'))
     .option('--workers <n>', `parallel database connections (pr ${p.pr.workers}, nightly ${p.nightly.workers})`, positiveInt('--workers'))
     .option('--time-budget <duration>', `stop generating after this long, e.g. 90s, 20m (pr ${p.pr.timeBudgetMs / 1000}s, nightly ${p.nightly.timeBudgetMs / 60_000}m)`, durationValue)
-    .option('--shard <i/n>', 'run shard i of n (a CI matrix); combine the shards with merge-reports', shardValue)
+    .option('--shard <i/n>', 'run shard i of n (a CI matrix; every shard with the same --seed); combine the shards with merge-reports', shardValue)
     .option('--database-url <url>', 'use this Postgres server (default: $DATABASE_URL, else testcontainers, else a local server)')
     .option('--provider <name>', 'force where Postgres comes from: testcontainers or local', providerValue)
     .option('--migrations <dir...>', `folders of .sql migrations, applied in order (default: supabase/migrations when there is one here, else ${defaultMigrationsOption(pack)})`)

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { announceInterrupt, INTERRUPTED_EXIT_CODE, installSignalHandlers, interruptSignal, stopAll } from '../engine/db/cleanup.ts';
 import { isUserFacingError, UsageError } from '../engine/errors.ts';
+import { editDistance } from '../engine/nearest-names.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { registerCacheCommand } from './cache-command.ts';
 import { registerCompletionCommand } from './completion-command.ts';
@@ -89,14 +90,4 @@ function refuseUnknownCommand(program: Command, first: string | undefined): void
   const nearest = names.map((n) => ({ n, d: editDistance(first, n) })).sort((a, b) => a.d - b.d)[0];
   const hint = nearest && nearest.d <= Math.max(2, Math.floor(nearest.n.length / 3)) ? `did you mean \`policyfuzz ${nearest.n}\`? ` : '';
   throw new UsageError(`unknown command "${first}": ${hint}commands: ${program.commands.map((c) => c.name()).join(', ')} (policyfuzz --help)`);
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }

@@ -27,7 +27,8 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   assertWritableFolder(options.out, '--out');
   const summaries = inputs.map(loadSummary);
   const seeds = new Set(summaries.map((s) => s.seed));
-  if (seeds.size > 1) out(`warning: the shards ran with different seeds (${[...seeds].join(', ')}); merging anyway`);
+  // Shards of other seeds tested other cases: their merge would be no one machine's run.
+  if (seeds.size > 1) throw new UsageError(`the inputs ran with different seeds (${[...seeds].join(', ')}): merge the shards of one run (each run with the same --seed)`);
   const shards = summaries.flatMap((s) => s.shards);
   const dup = shards.find((s, i) => shards.some((t, j) => j < i && t.index === s.index && t.count === s.count));
   if (dup) throw new UsageError(`shard ${dup.index}/${dup.count} appears twice among the inputs`);

@@ -5,7 +5,7 @@
  * seed and path against the bundled emulator.
  */
 import type { Command } from 'commander';
-import { chooseTarget, recordedChoice } from '../engine/config/target.ts';
+import { chooseRecordedTarget } from '../engine/config/target.ts';
 import { openSession } from '../engine/run/index.ts';
 import { actualOutcomeOf, describeOutcome } from '../engine/failures/describe.ts';
 import { CLEAN_REPLAYS_FOR_FIXED, verdictOf, type ReplayVerdict } from '../engine/failures/replay.ts';
@@ -37,7 +37,7 @@ export async function replay(file: string, options: ReplayOptions & { pack: Pack
   const source = 'load' in options.pack ? options.pack : packSource(options.pack);
   // The target it was found on: its config (settings, folders, fixtures) or folders, and its pack.
   const given = { config: options.config, migrations: options.migrations, skip: options.skip, pack: options.packModule, migrationTimeout: options.migrationTimeout };
-  const chosen = record.area === 'data' ? await chooseTarget(source, recordedChoice(targetOfRecord(record, file), record.migrations, given, options.packModule ? undefined : source.migrations)) : undefined;
+  const chosen = record.area === 'data' ? await chooseRecordedTarget(source, { target: targetOfRecord(record, file), migrations: record.migrations, migrationsDigest: record.migrationsDigest }, given, options.packModule ? undefined : source.migrations) : undefined;
   const known = chosen ? chosen.pack.properties.map((p) => p.id) : await ssoPropertyIds();
   if (!known.includes(record.property)) {
     throw new UsageError(`${file} names property ${JSON.stringify(record.property)}, which is not a${record.area === 'data' ? ' data-layer' : 'n SSO'} property (known: ${known.join(', ')}); was the file edited?`);

@@ -82,6 +82,11 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   const runs = options.runs ?? profile.runs;
   const workers = options.workers ?? profile.workers;
   const shard = options.shard ?? { index: 1, count: 1 };
+  // Shards that each drew their own seed would check other cases than one another, and their merge
+  // would be no one machine's run: every shard takes the one seed given.
+  if (shard.count > 1 && options.seed === undefined) {
+    throw new UsageError(`--shard ${shard.index}/${shard.count} needs --seed <n>, the same on every shard (e.g. --seed $GITHUB_RUN_NUMBER): with a seed of its own each shard would test other cases, and the merge would be no one run's`);
+  }
   const failuresDir = options.failuresDir ?? DEFAULT_FAILURES_DIR;
   const reportDir = options.reportDir ?? DEFAULT_REPORT_DIR;
   if (options.updateBaseline && !options.baseline) throw new UsageError('--update-baseline needs --baseline <file> (the file to write)');

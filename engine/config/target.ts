@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadMigrationFolder, type MigrationFile } from '../db/migrations.ts';
+import { loadMigrationFolder, migrationsDigest, type MigrationFile } from '../db/migrations.ts';
 import type { FixturePlan } from '../target/fixtures.ts';
 import { oracleOf, type Oracle, type Pack, type PackSource } from '../pack.ts';
 import { findConfig, loadConfig, packModuleOf, parseConfig, readConfigFile, type PolicyfuzzConfig } from './config-file.ts';
@@ -238,6 +238,41 @@ export function recordedChoice(recorded: RecordedTarget | undefined, legacyMigra
   if (folders.length && folders.every((f) => existsSync(f))) return { migrations: folders, skip: given.skip ?? recorded?.skip, ...withPack };
   if (legacyMigrations && existsSync(legacyMigrations)) return { migrations: [legacyMigrations], skip: given.skip, ...withPack };
   return { migrations: [packFolder ? shownPath(packFolder) : '.'], skip: given.skip, ...withPack };
+}
+
+/** What a saved failure records of where it was found (engine/failures/schema.ts FailureRecord). */
+export interface RecordedOrigin {
+  /** Its target, paths located beside the failure file (engine/failures/store.ts targetOfRecord). */
+  target: RecordedTarget | undefined;
+  /** An older record's migrations folder. */
+  migrations: string | null;
+  /** The digest of the migrations it was found on. */
+  migrationsDigest: string | null;
+}
+
+/**
+ * The target a saved failure is replayed on (recordedChoice, chosen). Where the folders it
+ * recorded are here nowhere, the pack's own migrations stand in only when they are the very
+ * migrations it was found on (the same digest: the bundled reference, recorded on another
+ * checkout): on others a clean replay would call FIXED a bug it never looked for.
+ */
+export async function chooseRecordedTarget(source: PackSource, origin: RecordedOrigin, given: TargetChoice, packFolder: string | undefined): Promise<ChosenTarget> {
+  const chosen = await chooseTarget(source, recordedChoice(origin.target, origin.migrations, given, packFolder));
+  const missing = recordedFoldersMissing(origin, given);
+  if (!missing.length) return chosen;
+  const digest = migrationsDigest(chosen.target.migrations);
+  if (origin.migrationsDigest === digest) return chosen;
+  throw new UsageError(`this failure was found on the migrations in ${missing.join(', ')}, not here (nor where they lay relative to the failure file), and ${chosen.migrations || 'the pack'} holds other migrations (digest ${origin.migrationsDigest ?? 'not recorded'} then, ${digest} here): replay it with --migrations <that folder>`);
+}
+
+/** The recorded folders recordedChoice found nowhere, when it fell back to the pack's own (nothing named on the command line, no config recorded). */
+function recordedFoldersMissing(origin: RecordedOrigin, given: TargetChoice): string[] {
+  if (given.config || given.migrations?.length || origin.target?.config) return [];
+  const folders = [origin.target?.migrations ?? []].flat();
+  if (folders.length && folders.every((f) => existsSync(f))) return [];
+  if (origin.migrations && existsSync(origin.migrations)) return [];
+  const missing = folders.filter((f) => !existsSync(f));
+  return missing.length ? missing : origin.migrations ? [origin.migrations] : [];
 }
 
 /** What a front-end may set on top of a resolved target (policyfuzz/vitest's options; the config's own come first). */

@@ -61,7 +61,7 @@ export async function runDiff(run: DiffRun): Promise<DiffReport> {
     for (const property of properties) {
       const missing = missingObjects(property, base.env.cache, mapping);
       if (missing.length) {
-        skipped.push({ id: property.id, reason: `base lacks ${missing.join(', ')}` });
+        skipped.push({ id: property.id, reason: `base lacks ${missing.join(', ')} (the base's state: its migrations do not create it yet; the mapping is checked on the head)` });
         continue;
       }
       compared.push(property.id);

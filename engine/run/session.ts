@@ -16,7 +16,7 @@ import type { FailureRecord } from '../failures/schema.ts';
 import { replayDataCaseOnce } from '../failures/replay.ts';
 import { observeCases, type SideRecord } from '../diff/behaviour-diff.ts';
 import type { Oracle, Pack } from '../pack.ts';
-import { fitToTarget, notApplicable, partialNote, unexposedFunctionSchema } from '../runner/applicability.ts';
+import { fitToTarget, mappedNamesMissing, missingMappedNamesError, notApplicable, partialNote, unexposedFunctionSchema } from '../runner/applicability.ts';
 import { withForeignKeyActions } from '../target/foreign-key-actions.ts';
 import { withCallerFilled } from '../target/caller-filled.ts';
 import { runCatalogProperty, type CatalogProperty } from '../runner/catalog-property.ts';
@@ -95,6 +95,13 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     cacheTemplate: !options.migrations || options.keptPrefix !== undefined,
     ...(options.keptPrefix !== undefined ? { keptPrefix: options.keptPrefix } : {}),
   });
+  // The mapping's names are the target's own migrations' (a mutant's edits on them too); a diff's
+  // base state may not have them yet, which is its state, not a mistake (engine/diff/run-diff.ts).
+  const missing = !options.migrations || options.keptPrefix !== undefined ? mappedNamesMissing(env.cache, target.fixtures?.mapping) : [];
+  if (missing.length) {
+    await env.close();
+    throw missingMappedNamesError(missing, target.config?.file ?? (options.pack ? `the mapping of pack ${options.pack.name}` : 'the mapping'));
+  }
   return sessionOn(env, target, oracle, options.pack);
 }
 

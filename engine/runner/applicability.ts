@@ -9,6 +9,8 @@ import type { SchemaCache } from '../executor/schema-cache.ts';
 import { qualifiedName } from '../executor/schema-cache.ts';
 import { presenceUnder, sqlRoutedFunctionKey, sqlRoutedTables, targetFunction, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 import type { DataProperty } from './data-property.ts';
+import { UsageError } from '../errors.ts';
+import { nearestNames } from '../nearest-names.ts';
 import type { PropertyResult } from './result.ts';
 
 function cacheKey(name: string): string {
@@ -100,4 +102,51 @@ export function notApplicable(property: DataProperty, missing: string[], seed: n
     seed,
     note: `not applicable: the target has no ${missing.join(', ')}`,
   };
+}
+
+/** A name the mapping gives that the target's catalog lacks (a typo, not a table the target leaves out). */
+export interface MissingMappedName {
+  /** The mapping's key: `mapping.tables.users.name`, `mapping.tables.users.columns.phone`, `mapping.functions.f.name`. */
+  key: string;
+  name: string;
+  /** The target's names nearest it. */
+  nearest: string[];
+}
+
+/**
+ * The names a mapping gives (tables, their columns, functions) that the target has in no schema.
+ * A model table the mapping does not rename may be absent (the rule is then not applicable); one
+ * it renames says the target has it, so a missing name is a mistake to name, not an N/A.
+ */
+export function mappedNamesMissing(cache: SchemaCache, mapping: TargetMapping | undefined): MissingMappedName[] {
+  if (!mapping) return [];
+  const relations = new Map([...cache.outsideApi, ...cache.tables]);
+  const functions = new Map([...(cache.outsideApiFunctions ?? []), ...cache.functions]);
+  // Qualified: that schema's; bare: any schema's (which one the API reaches is applicability's to say).
+  const find = <T>(all: Map<string, T>, name: string): T | undefined =>
+    name.includes('.') ? all.get(name) : all.get(cacheKey(name)) ?? [...all].find(([k]) => k.split('.').pop() === name)?.[1];
+  const shown = (all: Map<string, unknown>, name: string) => [...all.keys()].map((k) => (name.includes('.') || !k.startsWith('public.') ? k : k.slice('public.'.length)));
+  const out: MissingMappedName[] = [];
+  for (const [model, t] of Object.entries(mapping.tables ?? {})) {
+    const name = targetTable(mapping, model);
+    const columns = find(relations, name);
+    if (!columns) {
+      if (t.name !== undefined) out.push({ key: `mapping.tables.${model}.name`, name, nearest: nearestNames(name, shown(relations, name)) });
+      continue;
+    }
+    const has = new Set(columns.map((c) => c.name));
+    for (const [column, target] of Object.entries(t.columns ?? {})) {
+      if (target !== null && !has.has(target)) out.push({ key: `mapping.tables.${model}.columns.${column}`, name: target, nearest: nearestNames(target, has) });
+    }
+  }
+  for (const [model, f] of Object.entries(mapping.functions ?? {})) {
+    if (f.name !== undefined && !find(functions, f.name)) out.push({ key: `mapping.functions.${model}.name`, name: f.name, nearest: nearestNames(f.name, shown(functions, f.name)) });
+  }
+  return out;
+}
+
+/** The one-line error for names a mapping gives that the target lacks; `where`: the config (or pack) the mapping comes from. */
+export function missingMappedNamesError(missing: readonly MissingMappedName[], where: string): UsageError {
+  const each = missing.map((m) => `${m.key} names ${m.name}, which the target does not have${m.nearest.length ? ` (nearest: ${m.nearest.join(', ')})` : ''}`);
+  return new UsageError(`${where}: ${each.join('; ')}: fix the name, or leave the key out where the target lacks the thing itself`);
 }
