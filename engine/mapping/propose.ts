@@ -331,9 +331,11 @@ function refersElsewhere(model: ModelColumnFacts, target: TargetColumnFacts, tab
 /**
  * The model's default is a word (`submitter_label` default `student`) and the target's another
  * text constant (`title` default ''): a column of other values, however alike the rest. An empty
- * model default is only a filler for NOT NULL, and says nothing.
+ * model default is only a filler for NOT NULL, and says nothing; nor do two vocabularies' defaults.
  */
 function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
+  // Two vocabularies' defaults are each one's first state, spelled as each spells it (open, new): a values mapping pairs them.
+  if (model.vocabulary && target.vocabulary) return false;
   const literal = /^'((?:[^']|'')*)'(?:::[\w ."]+)*$/.exec(target.defaultExpr ?? '')?.[1]?.replace(/''/g, "'");
   return !!model.textDefault && literal !== undefined && literal !== model.textDefault;
 }
