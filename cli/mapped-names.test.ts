@@ -7,6 +7,7 @@
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { escapeRegExp } from '../engine/regexp.ts';
 import { runBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { PROJECT_ROOT } from './paths.ts';
@@ -30,7 +31,7 @@ describe('a mapping naming what the target lacks', () => {
     expect(r.code, r.stdout + r.stderr).toBe(2);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^policyfuzz: ${config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ` +
+        `^policyfuzz: ${escapeRegExp(config)}: ` +
           'mapping\\.tables\\.users\\.columns\\.phone names mobil, which the target does not have \\(nearest: mobile, [^)]*\\); ' +
           'mapping\\.tables\\.pr_tickets\\.name names press_request, which the target does not have \\(nearest: press_requests, [^)]*\\); ' +
           'mapping\\.functions\\.get_pr_ticket_by_id\\.name names lookup_press_requests, which the target does not have \\(nearest: lookup_press_request, [^)]*\\): ' +
