@@ -98,7 +98,7 @@ function answersCallerAlone(f: TargetFunctionFacts, functions: ReadonlyMap<strin
   if (f.args.length) return false;
   const source = withoutComments(f.source);
   if (READS_CALLER.test(source)) return true;
-  return [...functions.values()].some((h) => h !== f && new RegExp(`\\b(?:public\\.)?${h.name.replace(/\./g, "\\.")}\\s*\\(`, 'i').test(source) && READS_CALLER.test(withoutComments(h.source)));
+  return [...functions.values()].some((h) => h !== f && new RegExp(`\\b(?:public\\.)?${escapeRegExp(h.name)}\\s*\\(`, 'i').test(source) && READS_CALLER.test(withoutComments(h.source)));
 }
 
 /** A table as a body names it, its schema (any, quoted or not) captured apart: `private.records`, `"app".items`, `items`. */
