@@ -19,6 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { replay } from '../../cli/replay-command.ts';
 import { inspectMigrations } from '../../engine/config/init.ts';
 import { resolveTarget } from '../../engine/config/target.ts';
+import { escapeRegExp } from '../../engine/regexp.ts';
 import { openEnvironment } from '../../engine/runner/environment.ts';
 import { referencePack } from '../../packs/reference/index.ts';
 import { runBin } from '../../testing/run-bin.ts';
@@ -155,7 +156,7 @@ describe('the CLI on the student union (bin/policyfuzz.mjs, a child process)', (
     expect(before.code).toBe(1);
     expect(before.stdout).toMatch(/^R07 FAILED: step \d+: database answered success, model expected error P0001/m);
     // The replay line names the skipped files; the saved failure records them.
-    expect(before.stdout).toMatch(new RegExp(`replay: +policyfuzz fuzz --config \\S+policyfuzz\\.config\\.json --skip ${FIX.replace(/\./g, '\\.')} `));
+    expect(before.stdout).toMatch(new RegExp(`replay: +policyfuzz fuzz --config \\S+policyfuzz\\.config\\.json --skip ${escapeRegExp(FIX)} `));
     const dir = path.join(cliDir(), 'before', 'failures');
     const json = readdirSync(dir).find((f) => f.startsWith('R07-') && f.endsWith('.json'))!;
     const record = JSON.parse(readFileSync(path.join(dir, json), 'utf8')) as { target: { config: string; skip: string[] } };
