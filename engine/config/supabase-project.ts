@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parse } from 'smol-toml';
 import { UsageError } from '../errors.ts';
 import { SUPABASE_EXTRA_SEARCH_PATH } from '../executor/schema-cache.ts';
+import { accessTokenHookOf } from './access-token-hook.ts';
 
 /** Where a Supabase project keeps its migrations: `fuzz` and `init` target it by default inside such a repository. */
 export const SUPABASE_MIGRATIONS = path.join('supabase', 'migrations');
@@ -23,6 +24,8 @@ export interface ApiSchemas {
   source?: string;
   /** `[api] max_rows`: PostgREST's db-max-rows (the CLI's template writes 1000); absent: none. */
   maxRows?: number;
+  /** `[auth.hook.custom_access_token]`'s database function (`schema.fn`), when enabled: access-token-hook.ts. */
+  accessTokenHook?: string;
 }
 
 /** The Supabase CLI's defaults for keys `[api]` leaves out. */
@@ -40,7 +43,7 @@ function stringList(value: unknown, file: string, key: string): string[] {
   return value as string[];
 }
 
-/** The `[api]` lists of a Supabase config.toml; undefined when the file has no `[api]` table. */
+/** The `[api]` lists of a Supabase config.toml (and its access token hook); undefined when the file has neither. */
 export function readApiSchemas(file: string): ApiSchemas | undefined {
   let toml: Record<string, unknown>;
   try {
@@ -48,15 +51,18 @@ export function readApiSchemas(file: string): ApiSchemas | undefined {
   } catch (e) {
     throw new UsageError(`${file} is not valid TOML: ${(e as Error).message.split('\n')[0]}`);
   }
+  const accessTokenHook = accessTokenHookOf(toml, file);
   const api = toml.api;
-  if (api === undefined || typeof api !== 'object' || api === null || Array.isArray(api)) return undefined;
-  const table = api as Record<string, unknown>;
+  const hasApi = !(api === undefined || typeof api !== 'object' || api === null || Array.isArray(api));
+  if (!hasApi && !accessTokenHook) return undefined;
+  const table = (hasApi ? api : {}) as Record<string, unknown>;
   const maxRows = table.max_rows;
   if (maxRows !== undefined && !(Number.isInteger(maxRows) && (maxRows as number) > 0)) throw new UsageError(`${file}: [api] max_rows must be a whole number of rows, like 1000`);
   return {
     ...(maxRows !== undefined ? { maxRows: maxRows as number } : {}),
     exposedSchemas: stringList(Array.isArray(table.schemas) && table.schemas.length === 0 ? OLDER_CLI_SCHEMAS : (table.schemas ?? SUPABASE_API_DEFAULTS.schemas), file, 'schemas'),
     extraSearchPath: stringList(table.extra_search_path ?? SUPABASE_API_DEFAULTS.extra_search_path, file, 'extra_search_path'),
+    ...(accessTokenHook ? { accessTokenHook } : {}),
     source: file,
   };
 }

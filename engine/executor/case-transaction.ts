@@ -145,12 +145,30 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
     ? `case when (select rolsuper from pg_roles where rolname = session_user) then '${cache.apiSessionUser}' else session_user::text end`
     : `'${cache.apiSessionUser}'`;
   const sessionUser = cache.apiSessionUser && !sentOutsideApi(cache, request) ? `set_config('session_authorization', ${login}, true), ` : '';
+  const hooked = hookedClaims(caller, cache, p, creds.claims);
   return p.statement(discardingValues(
     `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
-      `set_config('request.jwt.claims', ${p.bind(creds.claims)}, true), ` +
+      `set_config('request.jwt.claims', ${hooked?.claims ?? p.bind(creds.claims)}, true), ` +
       `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
-      `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)${readOnly ? READ_ONLY_SETTING : ''}`),
+      `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)${readOnly ? READ_ONLY_SETTING : ''}${hooked?.from ?? ''}`),
   );
+}
+
+/**
+ * A signed-in caller's claims on a project with a custom access token hook (SchemaCache.accessTokenHook):
+ * what the hook answers for the token Auth would issue, read from the database as it stands before
+ * this request (Auth calls the hook at sign-in and at each refresh; a case is taken as signed in
+ * anew per request, as the model reads roles before each one). The hook runs in a FROM item, so
+ * before the role and session user are switched, as supabase_auth_admin (the definer of the
+ * compatibility layer's auth.policyfuzz_access_token_claims). Undefined: no hook, or no user.
+ */
+function hookedClaims(caller: Caller, cache: SchemaCache, p: SqlParams, claims: string): { claims: string; from: string } | undefined {
+  if (!cache.accessTokenHook || caller.kind !== 'user') return undefined;
+  // offset 0 keeps the planner from folding the call into the settings' target list.
+  return {
+    claims: 'pf_token.claims',
+    from: ` from (select auth.policyfuzz_access_token_claims(${p.bind(cache.accessTokenHook)}::regproc, ${p.bind(claims)}::jsonb) as claims offset 0) pf_token`,
+  };
 }
 
 /**

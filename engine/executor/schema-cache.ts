@@ -80,6 +80,12 @@ export interface SchemaCache {
    */
   preRequest?: string;
   /**
+   * Supabase Auth's custom access token hook (`schema.fn`, config.toml's
+   * `[auth.hook.custom_access_token]`): a signed-in caller's token carries the claims it answers
+   * (case-transaction.ts hookedClaims). Absent: none, the token as Auth issues it unhooked.
+   */
+  accessTokenHook?: string;
+  /**
    * The session user PostgREST logs in as: `authenticator`, which then switches to the caller's
    * role, so `session_user` reads `authenticator` in every request (supabase-custom-claims'
    * `is_claims_admin()` trusts any other session user as the SQL editor or a trigger). Set per

@@ -66,7 +66,7 @@ export interface EnvironmentOptions extends ServerChoice {
    * What PostgREST exposes and its extra search path (a Supabase project's config.toml); default:
    * EXPOSED_SCHEMAS, Supabase's extra search path.
    */
-  api?: { exposedSchemas: string[]; extraSearchPath: string[] };
+  api?: { exposedSchemas: string[]; extraSearchPath: string[]; accessTokenHook?: string };
   /** PostgREST's db-max-rows (SchemaCache.maxRows); absent: none, PostgREST's default. */
   maxRows?: number;
   /** Keep the template built from `migrations` for later runs and start from a kept one; default: on unless POLICYFUZZ_TEMPLATE_CACHE=off (template-cache.ts). */
@@ -112,7 +112,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       if (!cache) standIns = [standInNote(await standInsInstalled(client)), appSettingsNote(await appSettingsReadByPolicies(client))].filter(Boolean).join('; ') || undefined;
       if (!cache) {
         const loaded = await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
-        cache = options.maxRows === undefined ? loaded : { ...loaded, maxRows: options.maxRows };
+        cache = { ...loaded, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}) };
       }
       if (!plan) {
         // Tables sent as SQL live outside the exposed schemas: their fixtures are completed from the catalog too.

@@ -126,6 +126,41 @@ language sql stable as $$
   )::jsonb
 $$;
 
+-- Supabase Auth's custom access token hook (`[auth.hook.custom_access_token]` in config.toml):
+-- Auth calls the project's function as supabase_auth_admin with {user_id, claims,
+-- authentication_method} each time it issues a token, and signs the claims it answers. The
+-- executor calls this per signed-in request (access-token-hook.ts), so the token carries what
+-- the hook reads from the database then (a role, a department), under the hook's own grants and
+-- row security: it runs as supabase_auth_admin, the definer. Not Supabase's; policyfuzz's only.
+create or replace function auth.policyfuzz_access_token_claims(hook regproc, claims jsonb) returns text
+language plpgsql volatile security definer set search_path = auth, pg_catalog as $$
+declare
+  answer jsonb;
+begin
+  execute format('select %s($1)', hook)
+    into answer
+    using jsonb_build_object('user_id', claims ->> 'sub', 'claims', claims, 'authentication_method', 'password');
+  if answer ? 'error' then
+    raise exception 'the custom access token hook % refused to issue a token: %', hook, answer -> 'error'
+      using errcode = 'PFHK1';
+  end if;
+  if jsonb_typeof(answer -> 'claims') is distinct from 'object' then
+    raise exception 'the custom access token hook % answered no claims object: %', hook, answer using errcode = 'PFHK1';
+  end if;
+  return (answer -> 'claims')::text;
+end;
+$$;
+revoke all on function auth.policyfuzz_access_token_claims(regproc, jsonb) from public;
+grant execute on function auth.policyfuzz_access_token_claims(regproc, jsonb) to current_user;
+do $$
+begin
+  -- Owned by supabase_auth_admin so the hook runs with that role's rights (roles.sql makes it).
+  execute 'alter function auth.policyfuzz_access_token_claims(regproc, jsonb) owner to supabase_auth_admin';
+exception when insufficient_privilege then
+  raise warning 'policyfuzz: cannot make supabase_auth_admin own the access token hook caller; a hook runs as %', current_user;
+end
+$$;
+
 grant usage on schema auth to anon, authenticated, service_role;
 grant execute on function auth.uid(), auth.role(), auth.email(), auth.jwt() to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
