@@ -5,13 +5,13 @@
  * source. One read of the catalog, no interpretation.
  */
 import type pg from 'pg';
-import type { TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
+import type { TargetFacts, TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
 import { readCatalogTables } from '../checker/catalog.ts';
 import { modelTableName, readProjectionViews, readTableShapes } from './table-shapes.ts';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
 import { SAFEUPDATE_SCHEMA } from '../db/supabase/safeupdate.ts';
 
-export async function readTargetFacts(client: pg.Client, schemas: string[]): Promise<{ tables: TargetTableFacts[]; functions: TargetFunctionFacts[] }> {
+export async function readTargetFacts(client: pg.Client, schemas: string[]): Promise<TargetFacts> {
   const shapes = await readTableShapes(client, schemas);
   // A view the API writes through to a table (readProjectionViews) has the table's defaults and key.
   const views = await readProjectionViews(client, schemas);
@@ -45,6 +45,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       ...(c.domain ? { domain: c.domain } : {}),
       ...(c.references ? { references: c.references } : {}),
       ...(c.vocabulary ?? c.enumLabels ? { vocabulary: c.vocabulary ?? c.enumLabels } : {}),
+      ...(c.elementEnumLabels ? { elementVocabulary: c.elementEnumLabels } : {}),
       ...(defaults.get(`${name}.${c.name}`) ? { defaultExpr: defaults.get(`${name}.${c.name}`)! } : {}),
       ...(primaryKeys.has(`${name}.${c.name}`) ? { primaryKey: true } : {}),
       ...(c.notNull ? { notNull: true } : {}),
@@ -91,5 +92,11 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       source: f.source,
     };
   });
-  return { tables, functions };
+  // Supabase's default privileges (the compatibility layer's `alter default privileges in schema public grant all on tables to anon, …`) not revoked by the migrations.
+  const defaultAcl = await client.query<{ kept: boolean }>(
+    `select exists (select 1 from pg_default_acl d, aclexplode(d.defaclacl) a
+                     where d.defaclnamespace = to_regnamespace('public') and d.defaclobjtype = 'r'
+                       and a.grantee = to_regrole('anon') and a.privilege_type = 'SELECT') as kept`,
+  );
+  return { tables, functions, ...(defaultAcl.rows[0]?.kept ? { defaultPrivilegesKept: true } : {}) };
 }

@@ -105,6 +105,29 @@ describe('proposing a mapping from the catalog', () => {
   });
 });
 
+describe("Supabase's default privileges kept, with one table's anon SELECT revoked (stranger-app-7)", () => {
+  // After stranger-app-7: `revoke all on project_settings from anon` alone made init keep explicit
+  // grants, and every anon or signed-in PATCH that row security filtered failed as "expected 42501 (grant)".
+  const model = { tables: [prTickets, orders, { name: 'project_settings', columns: [{ name: 'id', type: 'uuid', primaryKey: true }] }], functions: [] };
+  const settings: TargetTableFacts = { name: 'project_settings', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }] };
+  const target = (defaultPrivilegesKept: boolean, revokedAlso: TargetTableFacts[] = []) => ({
+    tables: [pressRequests, targetOrders, settings, ...revokedAlso].map((t) => (revokedAlso.some((r) => r.name === t.name) ? { ...t, anonCanSelect: false } : t)),
+    functions: [],
+    ...(defaultPrivilegesKept ? { defaultPrivilegesKept } : {}),
+  });
+
+  it('proposes supabase-default and names the revoked table', () => {
+    const { mapping, notes } = proposeMapping(model, target(true));
+    expect(mapping.conventions?.grants).toBe('supabase-default');
+    expect(notes).toContainEqual("confirm: Supabase's default privileges are kept in public and anon holds SELECT on 2 of 3 mapped tables (revoked on project_settings): conventions.grants = supabase-default, row security decides");
+  });
+
+  it('keeps explicit grants where the default privileges were revoked, or where most tables are revoked', () => {
+    expect(proposeMapping(model, target(false)).mapping.conventions?.grants).toBeUndefined();
+    expect(proposeMapping(model, target(true, [targetOrders])).mapping.conventions?.grants).toBeUndefined();
+  });
+});
+
 describe('words the rules draw by name that a target CHECK or enum lacks', () => {
   // After stranger-app-6: `kind private.node_kind` (root, division, team, unit) refused the model's `committee`: 386 cases dropped, no mapping proposed.
   const nodes: ModelTableFacts = { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'kind', type: 'text' }] };
@@ -209,6 +232,24 @@ describe('init maps no column across types or meanings', () => {
     const { mapping, notes } = proposeMapping({ tables: [projects], functions: [] }, { tables: [withData], functions: [] });
     expect(mapping.tables?.projects?.columns ?? {}).toEqual({});
     expect(notes).toContain('confirm: projects columns the model types as text, kept by their name: title (bytea here)');
+  });
+
+  it('a model list of words (text[]) keeps its enum-array namesake (`permissions app_permission[]`)', () => {
+    // After stranger-app-7: profiles.permissions public.app_permission[] was "not found (null: the target has none)".
+    const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'permissions', type: 'text[]' }] };
+    const profiles: TargetTableFacts = {
+      name: 'profiles',
+      anonCanSelect: false,
+      columns: [
+        { name: 'id', type: 'uuid', primaryKey: true, references: { table: 'auth.users', column: 'id' } },
+        { name: 'permissions', type: 'app_permission[]', elementVocabulary: ['vs', 'pr', 'house', 'master'] },
+      ],
+    };
+    const { mapping } = proposeMapping({ tables: [users], functions: [] }, { tables: [profiles], functions: [] });
+    expect(mapping.tables?.users?.columns ?? {}).toEqual({});
+    // An array of another type (a composite) is no list of words.
+    const composite = { ...profiles, columns: [profiles.columns[0], { name: 'permissions', type: 'grant_entry[]' }] };
+    expect(proposeMapping({ tables: [users], functions: [] }, { tables: [composite], functions: [] }).mapping.tables?.users?.columns).toEqual({ permissions: null });
   });
 
   it('citext outside the search path is text too (format_type gives `extensions.citext`)', () => {

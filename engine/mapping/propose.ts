@@ -54,12 +54,22 @@ export interface TargetColumnFacts {
   domain?: string;
   references?: { table: string; column: string };
   vocabulary?: string[];
+  /** An enum array's labels (`permissions app_permission[]`): a model text[] of words fits it. */
+  elementVocabulary?: string[];
   /** The column default as Postgres prints it (`'new'::text`). */
   defaultExpr?: string;
   primaryKey?: boolean;
   notNull?: boolean;
   /** Filled by the server: an identity (a sequence number such as `order_no`) or a generated column. */
   serverFilled?: 'identity' | 'generated';
+}
+
+/** What init reads of the target's catalog. */
+export interface TargetFacts {
+  tables: TargetTableFacts[];
+  functions: TargetFunctionFacts[];
+  /** Supabase's default privileges still grant anon SELECT on new tables in public (no `alter default privileges … revoke`). */
+  defaultPrivilegesKept?: boolean;
 }
 
 export interface TargetTableFacts {
@@ -224,10 +234,15 @@ function moneyLike(model: { name: string; type: string }): boolean {
   return normalType(model.type) === 'integer' && tokens(model.name).some((t) => MONEY_TOKENS.has(t));
 }
 
-/** The target column can hold the model column's values: the same type, or a money-like integer in a numeric. */
-function typeFits(model: { name: string; type: string }, target: { type: string }): boolean {
+/** The target column can hold the model column's values: the same type, a money-like integer in a numeric, or a list of words in an enum array. */
+function typeFits(model: { name: string; type: string }, target: { type: string; elementVocabulary?: string[] }): boolean {
   const t = normalType(target.type);
-  return normalType(model.type) === t || (t === 'numeric' && moneyLike(model));
+  return normalType(model.type) === t || (t === 'numeric' && moneyLike(model)) || wordsInEnumArray(model, target);
+}
+
+/** A model text[] (permissions: vs, pr, house) and a target array of an enum (`app_permission[]`), which holds words as text[] does. */
+function wordsInEnumArray(model: { type: string }, target: { elementVocabulary?: string[] }): boolean {
+  return normalType(model.type) === 'text[]' && target.elementVocabulary !== undefined;
 }
 
 /** A type whose values PostgREST sends and takes as JSON strings (bytea, a date, inet, an interval), as it does text. */
@@ -737,7 +752,7 @@ function roleFreePredicates(helpers: { name: string; source: string }[], pattern
  */
 export function proposeMapping(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
-  target: { tables: TargetTableFacts[]; functions: TargetFunctionFacts[] },
+  target: TargetFacts,
   vocabularies: VocabularySetting[] = [],
   apiSchema = 'public',
 ): Proposal {
@@ -766,9 +781,23 @@ export function proposeMapping(
   return proposal;
 }
 
+/**
+ * `conventions.grants = supabase-default` where the project lets row security decide: anon holds
+ * SELECT on every mapped table in public, or Supabase's default privileges are kept and most of
+ * them hold it (stranger-app-7 revoked anon from project_settings alone, a table the spec keeps
+ * from anon, and every other table's "refused by the grant" was a false alarm). Undefined: explicit grants.
+ */
+function supabaseDefaultGrantsNote(mapped: readonly TargetTableFacts[], defaultPrivilegesKept: boolean): string | undefined {
+  if (!mapped.length) return undefined;
+  const revoked = mapped.filter((t) => !t.anonCanSelect).map((t) => t.name);
+  if (!revoked.length) return 'confirm: anon holds SELECT on every mapped table in public (Supabase default privileges left in place): conventions.grants = supabase-default, row security decides';
+  if (!defaultPrivilegesKept || revoked.length * 2 >= mapped.length) return undefined;
+  return `confirm: Supabase's default privileges are kept in public and anon holds SELECT on ${mapped.length - revoked.length} of ${mapped.length} mapped tables (revoked on ${revoked.join(', ')}): conventions.grants = supabase-default, row security decides`;
+}
+
 function proposeOnDefaultSchema(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
-  target: { tables: TargetTableFacts[]; functions: TargetFunctionFacts[] },
+  target: TargetFacts,
   vocabularies: VocabularySetting[],
 ): Proposal {
   const notes: string[] = [];
@@ -1052,9 +1081,10 @@ function proposeOnDefaultSchema(
   // Supabase's default privileges cover tables in public only: another schema's tables (passport)
   // hold what the project granted them, whichever convention the project follows.
   const mapped = [...chosen.values()].filter((t) => !t.name.includes('.'));
-  if (mapped.length && mapped.every((t) => t.anonCanSelect)) {
+  const grantsNote = supabaseDefaultGrantsNote(mapped, target.defaultPrivilegesKept === true);
+  if (grantsNote) {
     mapping.conventions!.grants = 'supabase-default';
-    notes.push('confirm: anon holds SELECT on every mapped table in public (Supabase default privileges left in place): conventions.grants = supabase-default, row security decides');
+    notes.push(grantsNote);
   }
 
   // Column-level UPDATE grants (`grant update (first_name, …) on profiles to authenticated`): the
