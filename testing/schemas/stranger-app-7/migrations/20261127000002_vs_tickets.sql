@@ -174,8 +174,21 @@ declare
   entry jsonb;
   i integer;
 begin
-  if (select auth.uid()) is null
-     or public.can_handle_vs(old.target_dept)
+  if (select auth.uid()) is null then
+    return new;
+  end if;
+
+  -- Remarks are append-only for every signed-in writer, handlers included (rule 3) ...
+  if jsonb_typeof(new.remarks) <> 'array' or jsonb_array_length(new.remarks) < old_len then
+    raise exception 'remarks are append-only' using errcode = '42501';
+  end if;
+  for i in 0 .. old_len - 1 loop
+    if new.remarks -> i is distinct from old.remarks -> i then
+      raise exception 'remarks are append-only' using errcode = '42501';
+    end if;
+  end loop;
+
+  if public.can_handle_vs(old.target_dept)
      or public.current_user_is_admin()
      or old.submitter_id is distinct from (select auth.uid()) then
     return new;
@@ -185,16 +198,6 @@ begin
     raise exception 'submitters can only edit the title, body and remarks of their ticket'
       using errcode = '42501';
   end if;
-
-  -- Remarks are append-only for submitters ...
-  if jsonb_array_length(new.remarks) < old_len then
-    raise exception 'remarks are append-only' using errcode = '42501';
-  end if;
-  for i in 0 .. old_len - 1 loop
-    if new.remarks -> i is distinct from old.remarks -> i then
-      raise exception 'remarks are append-only' using errcode = '42501';
-    end if;
-  end loop;
 
   -- ... and what they append is a ticket-visible remark in their own name.
   for entry in select e from jsonb_array_elements(new.remarks) with ordinality as x(e, n) where n > old_len loop
@@ -332,10 +335,7 @@ begin
     update public.vs_tickets
        set duplicate_of = prim.id,
            status = 'closed',
-           remarks = (
-             case when jsonb_array_length(remarks) <= 48 then remarks
-                  else remarks - 0 - 0 end
-           ) || jsonb_build_array(
+           remarks = remarks || jsonb_build_array(
              jsonb_build_object('vis', 'internal', 'by', 'system', 'internal', true,
                                 'text', 'Merged into #' || prim.id, 'at', now()),
              jsonb_build_object('vis', 'ticket', 'by', 'system', 'internal', false,
