@@ -876,6 +876,18 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(notes).toContainEqual('confirm: model.shop.handlerPermission: null (can_manage_shop reads the role only; the default also makes a holder of the house permission one)');
   });
 
+  it('a handler helper letting in a second permission: it implies the setting’s one (stranger-app-7: master holders handle the shop)', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' }] }];
+    const defaults = { shop: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'house' } };
+    const helpers = [{ name: 'can_handle_shop', source: "select coalesce(public.current_user_role() in ('dev', 'admin', 'staff') or public.current_user_has_permission('house') or public.current_user_has_permission('master'), false)" }];
+    const { settings, notes } = proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff', 'admin'] }, defaults, helpers);
+    expect(settings).toEqual({ permissionImplies: { master: ['house'] } });
+    expect(notes).toContainEqual('confirm: model.permissionImplies.master: ["house"] (can_handle_shop lets a holder of master in as one of house)');
+    // A helper testing the setting's permission alone implies nothing.
+    const alone = [{ name: 'can_handle_shop', source: "select public.current_user_role() in ('dev', 'admin', 'staff') or public.current_user_has_permission('house')" }];
+    expect(proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff', 'admin'] }, defaults, alone).settings).toEqual({});
+  });
+
   it('guards that each raise with their table’s name: the convention reads every one of them, not the commonest', () => {
     const guard = (table: string, n: number) => fn({ name: `guard_${table}`, args: [], trigger: true, source: Array.from({ length: n }, () => `raise exception '${table}: no' using errcode = '42501';`).join('\n') });
     const guarded: ModelTableFacts = { ...prTickets, guarded: true };

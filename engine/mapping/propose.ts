@@ -702,6 +702,7 @@ export function proposeVocabularySubsets(
         .map((h) => ({ name: h.name, listed: listed(h.name).filter((x) => (values as string[]).includes(x)) }))
         .filter((h) => h.listed.length > 0);
       const fromHelper = [...new Set(read.flatMap((h) => h.listed))];
+      if (sub.permissionPath) impliedPermissions(read.map((h) => helpers.find((x) => x.name === h.name)!), valueAtPath(defaults, sub.permissionPath), settings, notes);
       // No helper says who they are: a guess (the default without the missing values) would run the
       // rules with a meaning nobody stated, and its wrong answers would be FAILs. Left to the
       // default, the rules that use it stop with a harness error naming the gap instead.
@@ -731,6 +732,26 @@ export function proposeVocabularySubsets(
     }
   }
   return { settings, notes };
+}
+
+/**
+ * A handler helper that also lets in holders of another permission than the setting's one
+ * (stranger-app-7's can_handle_shop: `has_permission('house') or has_permission('master')`): the
+ * other implies it, `permissionImplies.master = ["house"]`, as the helper decides. Without it a
+ * `master` holder reading a buyer's order was a false alarm.
+ */
+function impliedPermissions(helpers: readonly { name: string; source: string }[], permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
+  if (typeof permission !== 'string') return;
+  for (const h of helpers) {
+    const tested = [...h.source.matchAll(/has_permission\s*\(\s*'([\w-]+)'/gi)].map((m) => m[1]);
+    if (!tested.includes(permission)) continue;
+    for (const other of new Set(tested.filter((p) => p !== permission))) {
+      const implies = ((settings.permissionImplies ??= {}) as Record<string, string[]>);
+      if ((implies[other] ??= []).includes(permission)) continue;
+      implies[other].push(permission);
+      notes.push(`confirm: model.permissionImplies.${other}: ["${permission}"] (${h.name} lets a holder of ${other} in as one of ${permission})`);
+    }
+  }
 }
 
 /**
