@@ -93,14 +93,16 @@ grant insert on table public.pr_tickets to anon;
 grant select, insert, update, delete on table public.pr_tickets to authenticated;
 
 -- Guest tracking: case-insensitive exact match on the trimmed id (never a pattern).
+-- The staff note stays with staff: the guest sees the request as filed and its status.
 create or replace function public.get_pr_ticket_by_id(p_id text)
-returns setof public.pr_tickets
+returns table (id text, submitter_label text, brief text, file_url text, status text,
+               created_at timestamptz, updated_at timestamptz)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select *
+  select t.id, t.submitter_label, t.brief, t.file_url, t.status, t.created_at, t.updated_at
     from public.pr_tickets t
    where upper(t.id) = upper(btrim(p_id))
      and t.deleted_at is null;

@@ -84,7 +84,9 @@ select p.user_id,
             else 'bronze' end as tier
   from passport.profiles p;
 
-grant select on passport.user_tiers to authenticated;
+grant select on passport.user_tiers to authenticated, service_role;
+-- Server tools (service_role) manage passports too: public's default privileges do not reach this schema.
+grant select, insert, update, delete on all tables in schema passport to service_role;
 
 create or replace function passport.admin_leaderboard()
 returns table (user_id uuid, nickname text, points integer, tier text)
