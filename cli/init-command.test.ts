@@ -237,6 +237,21 @@ describe('policyfuzz init', () => {
     expect(functions.soft_delete_pr_ticket.returns).toBe('value-as-void');
   });
 
+  it("a seventh stranger's schema (testing/schemas/stranger-app-7): Supabase-dashboard style, roles in the token by a custom access token hook, enum arrays of permissions, one table's anon SELECT revoked", async () => {
+    const config = await initOnSchema('stranger-app-7');
+    const { tables, conventions } = config.mapping;
+    expect(config.rules.include).toHaveLength(20);
+    expect(tables.users.name).toBe('profiles');
+    expect(config.fixtures.users).toBe('auth-trigger');
+    // permissions app_permission[] were "not found (null)": every permission-made handler went untested.
+    expect(tables.users.columns).toEqual({ phone: null });
+    expect(tables.team_members.columns).toEqual({ email: 'kkumail' });
+    // Default privileges kept, anon revoked on project_settings alone: every filtered PATCH failed as "expected 42501 (grant)".
+    expect(conventions.grants).toBe('supabase-default');
+    // can_handle_shop lets in house or master holders (R04 failed on a master holder reading a buyer's order).
+    expect(config.model.permissionImplies).toEqual({ master: ['house'] });
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });
