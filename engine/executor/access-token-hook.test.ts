@@ -18,6 +18,7 @@ import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { readApiSchemas } from '../config/supabase-project.ts';
 import { SUPABASE_EXTRA_SEARCH_PATH } from './schema-cache.ts';
+import { preRequestSql } from './case-transaction.ts';
 
 /** The hook as Supabase's docs write it: run by supabase_auth_admin, which needs its grants and a policy. */
 const hook = (roleExpression: string): MigrationFile => ({
@@ -78,6 +79,30 @@ describe('a custom access token hook writing the role into the token', () => {
     const r = await r20("'admin'::text", 'public.custom_access_token_hook');
     expect(r.status).toBe('failed');
     expect(r.failure?.message).toMatch(/model expected error P0001/);
+  });
+});
+
+describe('the token the hook makes, as the executor and a saved repro send it', () => {
+  it('carries the role the hook reads, through the compatibility layer and through a direct call (the .sql and pgTAP repros, run elsewhere)', async () => {
+    const env = await openEnvironment({ server: await sharedServer(), migrations: [...loadMigrationFolder(BUNDLED_MIGRATIONS), hook('r')], workers: 1, api: { ...API, accessTokenHook: 'public.custom_access_token_hook' } });
+    opened.push(env);
+    const client = env.workers[0].client;
+    const id = 'a0000000-0000-4000-8000-00000000000a';
+    const caller = { kind: 'user' as const, id, email: 'admin@example.com' };
+    const request = { kind: 'rpc' as const, schema: 'passport', fn: 'admin_leaderboard', args: {} };
+    const roleInToken = async (portable: boolean) => {
+      await client.query('begin');
+      try {
+        await client.query(`insert into auth.users (id, email) values ('${id}', 'admin@example.com'); insert into public.users (id, email, role) values ('${id}', 'admin@example.com', 'admin') on conflict (id) do update set role = 'admin'`);
+        await client.query(preRequestSql(caller, request, env.cache, portable ? { portableSessionUser: true } : {}));
+        return (await client.query<{ role: string | null }>(`select current_setting('request.jwt.claims', true)::jsonb ->> 'user_role' as role`)).rows[0].role;
+      } finally {
+        await client.query('rollback');
+      }
+    };
+    expect(await roleInToken(false)).toBe('admin');
+    expect(await roleInToken(true)).toBe('admin');
+    expect(preRequestSql(caller, request, env.cache, { portableSessionUser: true })).toContain('"public"."custom_access_token_hook"(jsonb_build_object(');
   });
 });
 

@@ -145,7 +145,7 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
     ? `case when (select rolsuper from pg_roles where rolname = session_user) then '${cache.apiSessionUser}' else session_user::text end`
     : `'${cache.apiSessionUser}'`;
   const sessionUser = cache.apiSessionUser && !sentOutsideApi(cache, request) ? `set_config('session_authorization', ${login}, true), ` : '';
-  const hooked = hookedClaims(caller, cache, p, creds.claims);
+  const hooked = hookedClaims(caller, cache, p, creds.claims, options.portableSessionUser === true);
   return p.statement(discardingValues(
     `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${hooked?.claims ?? p.bind(creds.claims)}, true), ` +
@@ -162,13 +162,14 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
  * before the role and session user are switched, as supabase_auth_admin (the definer of the
  * compatibility layer's auth.policyfuzz_access_token_claims). Undefined: no hook, or no user.
  */
-function hookedClaims(caller: Caller, cache: SchemaCache, p: SqlParams, claims: string): { claims: string; from: string } | undefined {
+function hookedClaims(caller: Caller, cache: SchemaCache, p: SqlParams, claims: string, portable: boolean): { claims: string; from: string } | undefined {
   if (!cache.accessTokenHook || caller.kind !== 'user') return undefined;
+  // A script run elsewhere (psql repro, pgTAP) has no compatibility layer: it calls the hook itself, as the session user.
+  const call = portable
+    ? `(${cache.accessTokenHook.split('.').map(ident).join('.')}(jsonb_build_object('user_id', ${p.bind(JSON.parse(claims).sub)}, 'claims', ${p.bind(claims)}::jsonb, 'authentication_method', 'password')) -> 'claims')::text`
+    : `auth.policyfuzz_access_token_claims(${p.bind(cache.accessTokenHook)}::regproc, ${p.bind(claims)}::jsonb)`;
   // offset 0 keeps the planner from folding the call into the settings' target list.
-  return {
-    claims: 'pf_token.claims',
-    from: ` from (select auth.policyfuzz_access_token_claims(${p.bind(cache.accessTokenHook)}::regproc, ${p.bind(claims)}::jsonb) as claims offset 0) pf_token`,
-  };
+  return { claims: 'pf_token.claims', from: ` from (select ${call} as claims offset 0) pf_token` };
 }
 
 /**
