@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { passNote } from './run-data-property.ts';
-import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, joinPasses, runBreadthFirst, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
+import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, joinPasses, runBreadthFirst, saturationGaps, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { propertySummary } from '../report/summary.ts';
 
@@ -290,6 +290,22 @@ describe('early stop: a saturated property goes no further than its minimum', ()
     expect(earlyStopReason(before, { ...after, branches: [{ id: 'b', label: 'b', taken: 0 }] })).toBeUndefined();
     expect(earlyStopReason(before, { ...after, counts: { ...after.counts, rejected: 1 } })).toBeUndefined();
     expect(earlyStopReason(before, { ...after, status: 'failed' })).toBeUndefined();
+  });
+
+  it('names what keeps a property from saturation, each gap once; none when saturated', () => {
+    const asked = { 'pr_tickets|select|anon|filtered': 20 };
+    const before = result({ cases: 50, counts: { allowed: 30, filtered: 20 }, access: asked });
+    const after = result({ cases: 100, counts: { allowed: 60, filtered: 40 }, clauses: [clause(5, 3)], branches: [{ id: 'b', label: 'b', taken: 2 }], access: { ...asked, 'pr_tickets|select|anon|allowed': 3 } });
+    expect(saturationGaps(before, after)).toEqual([]);
+    const unsaturated = {
+      ...after,
+      clauses: [clause(0, 3), { ...clause(2, 0), id: 'd' }],
+      branches: [{ id: 'b', label: 'b', taken: 0 }],
+      counts: { ...after.counts, rejected: 1 },
+      access: { ...after.access, 'rpc merge_vs_tickets|execute|anon|refused by grant': 1, 'rpc merge_vs_tickets|execute|anon|raised': 1 },
+    };
+    expect(saturationGaps(before, unsaturated)).toEqual(['clause c never allowed', 'clause d never refused', 'branch b never taken', 'new outcome class rejected', 'new kind of request rpc merge_vs_tickets|execute|anon']);
+    expect(earlyStopReason(before, unsaturated)).toBeUndefined();
   });
 
   it('stops a saturated property at its minimum, never below it; one that met a new outcome class runs on; without the option all run every case; decided on the results alone, so the same results (the same seed) stop at the same case', async () => {

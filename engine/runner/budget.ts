@@ -193,6 +193,26 @@ function requestsAsked(r: PropertyResult): Set<string> {
 }
 
 /**
+ * What keeps a property that ran from `before` to `after` from saturation (earlyStopReason), each
+ * as `clause <id> never allowed|refused`, `branch <id> never taken`, `new outcome class <class>` or
+ * `new kind of request <table|command|role>`; none when saturated. bench/early-stop-why.ts prints them.
+ */
+export function saturationGaps(before: PropertyResult, after: PropertyResult): string[] {
+  const gaps: string[] = [];
+  for (const c of after.clauses ?? []) {
+    if (c.allowed === 0) gaps.push(`clause ${c.id} never allowed`);
+    if (c.refused === 0) gaps.push(`clause ${c.id} never refused`);
+  }
+  for (const b of after.branches ?? []) if (b.taken === 0) gaps.push(`branch ${b.id} never taken`);
+  const seen = (r: PropertyResult) => Object.keys(r.counts).filter((k) => r.counts[k] > 0);
+  const earlier = new Set(seen(before));
+  for (const k of seen(after)) if (!earlier.has(k)) gaps.push(`new outcome class ${k}`);
+  const askedBefore = requestsAsked(before);
+  for (const k of requestsAsked(after)) if (!askedBefore.has(k)) gaps.push(`new kind of request ${k}`);
+  return gaps;
+}
+
+/**
  * Why a property that ran to a tranche may stop there, or undefined: every labelled clause
  * reached on both sides, every model branch it owns taken, no outcome class new in the tranche
  * just run (`before`: its result at the tranche before), and no new kind of request either (a
@@ -201,14 +221,7 @@ function requestsAsked(r: PropertyResult): Set<string> {
  * bench/early-stop-kills.ts). Read off the results alone, so the same seed stops at the same case.
  */
 export function earlyStopReason(before: PropertyResult | undefined, after: PropertyResult): string | undefined {
-  if (!before || after.status !== 'passed') return undefined;
-  if (after.clauses?.some((c) => c.allowed === 0 || c.refused === 0)) return undefined;
-  if (after.branches?.some((b) => b.taken === 0)) return undefined;
-  const seen = (r: PropertyResult) => Object.keys(r.counts).filter((k) => r.counts[k] > 0);
-  const earlier = new Set(seen(before));
-  if (seen(after).some((k) => !earlier.has(k))) return undefined;
-  const askedBefore = requestsAsked(before);
-  if ([...requestsAsked(after)].some((k) => !askedBefore.has(k))) return undefined;
+  if (!before || after.status !== 'passed' || saturationGaps(before, after).length) return undefined;
   const what = [after.clauses?.length ? 'every clause reached on both sides' : '', after.branches?.length ? 'every model branch taken' : ''].filter(Boolean);
   return [...what, `no new outcome class or kind of request since ${before.cases} cases`].join(', ');
 }
