@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonAnswerRows, proposeMapping, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+import { jsonAnswerRows, proposeMapping, snakeCased, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
 import { defaultSettings, referencePack } from '../../packs/reference/index.ts';
 
 const prTickets: ModelTableFacts = {
@@ -841,5 +841,68 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     const { mapping } = proposeMapping({ tables: [guarded], functions: [] }, { tables: [pressRequests], functions: [guard('vs_tickets', 3), guard('users', 1), guard('shop_orders', 1)] });
     expect(mapping.conventions?.guardRefusal).toEqual({ code: '42501', message: '^(?:vs_tickets|shop_orders|users)' });
     expect(new RegExp(mapping.conventions!.guardRefusal!.message!).test('users: only display_name may be changed')).toBe(true);
+  });
+});
+
+describe('an ORM-first stranger’s schema (stranger-app-8: Prisma’s quoted camelCase tables and columns)', () => {
+  // After stranger-app-8: camelCase names were one token each (`submitterLabel` → `submitterlabel`), so
+  // init proposed vs_tickets.submitter_label → submitterId, public_title → title, passport.profiles.user_id → id.
+  const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'avatar_url', type: 'text', nullable: true }] };
+  const tickets: ModelTableFacts = {
+    name: 'vs_tickets',
+    columns: [
+      { name: 'id', type: 'text', primaryKey: true },
+      { name: 'submitter_id', type: 'uuid', nullable: true, references: 'users' },
+      { name: 'submitter_label', type: 'text', hasDefault: true, textDefault: 'student' },
+      { name: 'public_title', type: 'text', nullable: true },
+      { name: 'public_ref', type: 'text', nullable: true, generated: true },
+      { name: 'deleted_at', type: 'timestamptz', nullable: true },
+    ],
+  };
+  const profiles: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true, references: 'users' }, { name: 'display_name', type: 'text', nullable: true }] };
+  const target = {
+    tables: [
+      { name: 'User', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true, notNull: true }, { name: 'avatarUrl', type: 'text' }] },
+      {
+        name: 'VsTicket',
+        anonCanSelect: false,
+        columns: [
+          { name: 'id', type: 'text', primaryKey: true, notNull: true },
+          { name: 'submitterId', type: 'text', notNull: true, references: { table: 'User', column: 'id' } },
+          { name: 'submitterLabel', type: 'text', notNull: true },
+          { name: 'title', type: 'text', notNull: true },
+          { name: 'publicTitle', type: 'text' },
+          { name: 'deletedAt', type: 'timestamp(3) without time zone' },
+        ],
+      },
+      {
+        name: 'passport.profiles',
+        anonCanSelect: false,
+        columns: [
+          { name: 'id', type: 'text', primaryKey: true, notNull: true },
+          { name: 'userId', type: 'text', notNull: true, references: { table: 'User', column: 'id' } },
+          { name: 'displayName', type: 'text', notNull: true },
+        ],
+      },
+    ],
+    functions: [],
+  };
+
+  it('splits camelCase and PascalCase names into their words', () => {
+    expect(['submitterId', 'VsTicket', 'HTTPStatus', '_ProjectToUser', 'deleted_at'].map(snakeCased)).toEqual(['submitter_id', 'vs_ticket', 'http_status', '_project_to_user', 'deleted_at']);
+  });
+
+  it('maps each model column to its camelCase namesake, a reference to the users table chosen for people included', () => {
+    const { mapping } = proposeMapping({ tables: [users, tickets, profiles], functions: [] }, target);
+    expect(mapping.tables?.users).toEqual({ name: 'User', columns: { avatar_url: 'avatarUrl' } });
+    expect(mapping.tables?.vs_tickets).toEqual({ name: 'VsTicket', columns: { submitter_id: 'submitterId', submitter_label: 'submitterLabel', public_title: 'publicTitle', public_ref: null, deleted_at: 'deletedAt' } });
+    expect(mapping.tables?.['passport.profiles']?.columns).toEqual({ user_id: 'userId', display_name: 'displayName' });
+  });
+
+  it("reads a guard's message up to its first format placeholder (`'… status %', new.status`)", () => {
+    const guard = fn({ name: 'guard_shop_order_update', args: [], trigger: true, source: "RAISE EXCEPTION 'Buyers cannot set status %', NEW.\"status\" USING ERRCODE = '42501';" });
+    const { mapping } = proposeMapping({ tables: [{ ...tickets, guarded: true }], functions: [] }, { tables: target.tables, functions: [guard] });
+    expect(mapping.conventions?.guardRefusal).toEqual({ code: '42501', message: '^Buyers cannot set status' });
+    expect(new RegExp(mapping.conventions!.guardRefusal!.message!).test('Buyers cannot set status paid')).toBe(true);
   });
 });

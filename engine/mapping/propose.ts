@@ -160,9 +160,16 @@ export interface Proposal {
   notes: string[];
 }
 
+/**
+ * A name in snake case: an ORM's camelCase or PascalCase (`submitterId`, `VsTicket`, `HTTPStatus`)
+ * split where its case turns, so its words are found as a snake-case name's are.
+ */
+export function snakeCased(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+}
+
 function tokens(name: string): string[] {
-  return name
-    .toLowerCase()
+  return snakeCased(name)
     .split(/[^a-z0-9]+/)
     .filter(Boolean)
     .map((t) => (t.length > 3 && t.endsWith('s') ? t.slice(0, -1) : t));
@@ -306,7 +313,7 @@ function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolea
   if (model.primaryKey && target.primaryKey) return true;
   if (normalType(model.type) === 'text' && !(model.vocabulary === true && target.vocabulary !== undefined)) return false;
   if (target.references && !IDENTIFYING.test(model.name)) return false;
-  return IDENTIFYING.test(model.name) === IDENTIFYING.test(target.name);
+  return IDENTIFYING.test(model.name) === IDENTIFYING.test(snakeCased(target.name));
 }
 
 /** A model uuid key or reference the target keeps as text (a slug key `id text check (id ~ '^[a-z0-9-]+$')`): a uuid's text is such a value. */
@@ -349,8 +356,8 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
   const kinds = [model.name, ...(model.aliases ?? [])];
   const targetNames = [target.name, ...(target.domain ? [unqualifiedType(target.domain)] : [])];
   let score = Math.max(tokenScore(translated(model.name, renames), target.name), ...kinds.flatMap((k) => targetNames.map((t) => tokenScore(k, t))));
-  // People are auth.users rows, or the profile table keyed by them (`public.users`).
-  if (PERSON_REF.test(model.name) && PEOPLE_TABLES.includes(target.references?.table ?? '')) score += 0.9;
+  // People are auth.users rows, or the profile table keyed by them (`public.users`, or the one chosen for it: a Prisma `User`).
+  if (PERSON_REF.test(model.name) && target.references && [...PEOPLE_TABLES, tableOf('users')].includes(target.references.table)) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
   if (model.vocabulary && target.vocabulary) score += 0.4;
   if (model.hasDefault && target.defaultExpr !== undefined && !otherWordDefault(model, target)) score += 0.2;
@@ -514,7 +521,9 @@ function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: s
   for (const f of functions) for (const m of f.source.matchAll(SQLSTATE_RAISE)) {
     const code = sqlstateOf(m[2]);
     if (code === undefined || code === 'P0001') continue;
-    const word = m[1].split(/[:.,]/)[0].trim();
+    // Up to a format's first placeholder too (`'cannot set status %', new.status`): the rest varies.
+    const word = m[1].split(/[:.,%]/)[0].trim();
+    if (word === '') continue;
     const words = found.get(code) ?? new Map<string, number>();
     words.set(word, (words.get(word) ?? 0) + 1);
     found.set(code, words);
