@@ -29,6 +29,8 @@ export interface ColumnShape {
   /** The column owns a sequence (serial or identity): fixtures that write its keys move the sequence past them. */
   ownsSequence?: boolean;
   enumLabels?: string[];
+  /** An array of an enum (Prisma's `"Permission"[]`): the labels each element must be one of. */
+  elementEnumLabels?: string[];
   /** Allowed values from a CHECK (col = ANY (ARRAY[...])) or (col = '…'). */
   vocabulary?: string[];
   /** The name of the CHECK constraint the vocabulary comes from. */
@@ -237,7 +239,7 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
 }
 
 async function readRelationShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
-  const columns = await client.query<{ schema: string; table: string; name: string; type: string; domain: string | null; not_null: boolean; has_default: boolean; default_expr: string | null; generated: boolean; identity_always: boolean; owns_sequence: boolean; enum_labels: string[] | null }>(
+  const columns = await client.query<{ schema: string; table: string; name: string; type: string; domain: string | null; not_null: boolean; has_default: boolean; default_expr: string | null; generated: boolean; identity_always: boolean; owns_sequence: boolean; enum_labels: string[] | null; element_enum_labels: string[] | null }>(
     // A domain's column is read as its base type (a `name_domain` over text is text), its CHECK the target's to apply;
     // a domain over a domain down to the type under them all (base.oid, the first typmod met on the way).
     `select n.nspname as schema, c.relname as table, a.attname as name,
@@ -247,7 +249,9 @@ async function readRelationShapes(client: pg.Client, schemas: string[]): Promise
             (select pg_get_expr(d.adbin, d.adrelid) from pg_attrdef d where d.adrelid = a.attrelid and d.adnum = a.attnum and a.attgenerated = '') as default_expr,
             a.attidentity = 'a' as identity_always,
             pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) is not null as owns_sequence,
-            (select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = base.oid) as enum_labels
+            (select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e where e.enumtypid = base.oid) as enum_labels,
+            (select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_type at join pg_enum e on e.enumtypid = at.typelem
+              where at.oid = base.oid and at.typcategory = 'A') as element_enum_labels
        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
             cross join lateral (
               with recursive down(oid, typmod, depth) as (
@@ -278,7 +282,7 @@ async function readRelationShapes(client: pg.Client, schemas: string[]): Promise
     const key = modelTableName(r.schema, r.table);
     if (!shapes.has(key)) shapes.set(key, []);
     const constantDefault = r.default_expr === null ? undefined : constantDefaultOf(r.default_expr, r.type, r.enum_labels ?? undefined);
-    shapes.get(key)!.push({ name: r.name, type: r.type, ...(r.domain ? { domain: r.domain } : {}), notNull: r.not_null, hasDefault: r.has_default, ...(constantDefault !== undefined ? { constantDefault } : {}), generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.owns_sequence ? { ownsSequence: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}) });
+    shapes.get(key)!.push({ name: r.name, type: r.type, ...(r.domain ? { domain: r.domain } : {}), notNull: r.not_null, hasDefault: r.has_default, ...(constantDefault !== undefined ? { constantDefault } : {}), generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.owns_sequence ? { ownsSequence: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}), ...(r.element_enum_labels ? { elementEnumLabels: r.element_enum_labels } : {}) });
   }
   for (const k of constraints.rows) {
     const cols = shapes.get(modelTableName(k.schema, k.table));
