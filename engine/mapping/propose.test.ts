@@ -899,6 +899,19 @@ describe('an ORM-first stranger’s schema (stranger-app-8: Prisma’s quoted ca
     expect(mapping.tables?.['passport.profiles']?.columns).toEqual({ user_id: 'userId', display_name: 'displayName' });
   });
 
+  it('a jsonb answer keyed by the table’s camelCase columns answers the model’s columns; an object with a key set to true answers the model’s boolean', () => {
+    // After stranger-app-8: get_vs_ticket_by_id's `json_build_object('targetDept', t."targetDept", …)` and soft_delete_vs_ticket's
+    // `{id, deleted: true}` were compared as they came: "returned columns differ" in R03, R07, R12.
+    const lookup = fn({ name: 'get_vs_ticket_by_id', args: [{ name: 'p_id', type: 'text' }], readOnly: true, source: `SELECT json_build_object('id', t."id", 'submitterLabel', t."submitterLabel", 'publicTitle', t."publicTitle", 'title', t."title", 'tags', '[]'::json) INTO v FROM "VsTicket" t WHERE t."id" = p_id;` });
+    const softDelete = fn({ name: 'soft_delete_vs_ticket', args: [{ name: 'p_id', type: 'text' }], source: `UPDATE "VsTicket" SET "deletedAt" = now() WHERE "id" = p_id; RETURN json_build_object('id', p_id, 'deleted', true);` });
+    const { mapping } = proposeMapping(
+      { tables: [users, tickets], functions: [{ name: 'get_vs_ticket_by_id', args: ['p_id'] }, { name: 'soft_delete_vs_ticket', args: ['p_id'] }] },
+      { tables: target.tables.slice(0, 2), functions: [lookup, softDelete] },
+    );
+    expect(mapping.functions?.get_vs_ticket_by_id).toEqual({ columns: { submitter_label: 'submitterLabel', public_title: 'publicTitle' } });
+    expect(mapping.functions?.soft_delete_vs_ticket).toEqual({ returns: { field: 'deleted' } });
+  });
+
   it("reads a guard's message up to its first format placeholder (`'… status %', new.status`)", () => {
     const guard = fn({ name: 'guard_shop_order_update', args: [], trigger: true, source: "RAISE EXCEPTION 'Buyers cannot set status %', NEW.\"status\" USING ERRCODE = '42501';" });
     const { mapping } = proposeMapping({ tables: [{ ...tickets, guarded: true }], functions: [] }, { tables: target.tables, functions: [guard] });

@@ -462,6 +462,36 @@ function functionScore(model: ModelFunctionFacts, target: TargetFunctionFacts, r
   return Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
 }
 
+/** The key a jsonb answer sets to true, wherever in the object (`jsonb_build_object('id', v.id, 'deleted', true)`): the answer of a function the model answers a boolean from. */
+function jsonTrueField(source: string): string | undefined {
+  return /\bjsonb?_build_object\s*\([^;]*?'(\w+)'\s*,\s*true\b/i.exec(withoutComments(source))?.[1];
+}
+
+/** The keys a body's json(b)_build_object calls name (`'targetDept', t."targetDept"`); a text value followed by a comma reads as one too, harmless unless it is a mapped column's name. */
+function jsonBuiltKeys(source: string): string[] {
+  const text = withoutComments(source);
+  if (!/\bjsonb?_build_object\s*\(/i.test(text)) return [];
+  return [...new Set([...text.matchAll(/(?:\bjsonb?_build_object\s*\(|,)\s*'(\w+)'\s*,/gi)].map((k) => k[1]))];
+}
+
+/**
+ * The renamed columns of the mapped table a function's jsonb answer is keyed by, in the target's
+ * names (model column → key): of the tables its body reads, the one with the most such keys.
+ */
+function jsonAnswerColumns(f: TargetFunctionFacts, chosen: ReadonlyMap<string, TargetTableFacts>, mapping: TargetMapping): { table: string; columns: Record<string, string> } | undefined {
+  const keys = jsonBuiltKeys(f.source);
+  if (!keys.length) return undefined;
+  const read = new Set(tablesReadIn(f.source));
+  let best: { table: string; columns: Record<string, string> } | undefined;
+  for (const [modelTable, t] of chosen) {
+    if (!read.has(t.name.toLowerCase())) continue;
+    const reverse = new Map(Object.entries(mapping.tables?.[modelTable]?.columns ?? {}).flatMap(([k, v]) => (v && v !== k ? [[v, k] as const] : [])));
+    const columns = Object.fromEntries(keys.filter((k) => reverse.has(k)).map((k) => [reverse.get(k)!, k]));
+    if (Object.keys(columns).length > Object.keys(best?.columns ?? {}).length) best = { table: t.name, columns };
+  }
+  return best;
+}
+
 /** `a.b` → { a: { b: value } } */
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const keys = dotted.split('.');
@@ -894,7 +924,7 @@ function proposeOnDefaultSchema(
       what.push('it returns a row where the model answers a boolean: row-as-boolean');
     }
     // A jsonb answer built with a key set to true (`jsonb_build_object('removed', true, …)`): that key is the answer.
-    const jsonField = !READ_VERB.test(m.name) && f.returns === 'scalar' ? /\bjsonb?_build_object\s*\(\s*'(\w+)'\s*,\s*true\b/i.exec(f.source)?.[1] : undefined;
+    const jsonField = !READ_VERB.test(m.name) && f.returns === 'scalar' ? jsonTrueField(f.source) : undefined;
     if (jsonField) {
       entry.returns = { field: jsonField };
       what.push(`it answers a jsonb object whose "${jsonField}" is the model's answer: returns { field: "${jsonField}" }`);
@@ -951,6 +981,27 @@ function proposeOnDefaultSchema(
     if (!Object.keys(outs).length) continue;
     mapping.functions![m.name] = { ...mapping.functions![m.name], columns: outs };
     notes.push(`confirm: ${f.name}'s output columns as ${source[1].name}'s: ${Object.entries(outs).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
+  }
+
+  // A function of the model's name answering a jsonb object with a key set to true where the model answers a boolean (soft_delete_*'s `{id, deleted: true}`).
+  for (const m of model.functions) {
+    const f = targetFns.get(m.name);
+    const field = f && !READ_VERB.test(m.name) && !m.answersVoid && f.returns === 'scalar' && !mapping.functions?.[m.name]?.returns ? jsonTrueField(f.source) : undefined;
+    if (!field) continue;
+    mapping.functions![m.name] = { ...mapping.functions?.[m.name], returns: { field } };
+    notes.push(`confirm: ${f!.name} answers a jsonb object whose "${field}" is the model's answer: functions.${m.name}.returns = { field: "${field}" }`);
+  }
+
+  // A jsonb answer keyed by a mapped table's columns in the target's own names (an ORM-first schema's
+  // `json_build_object('targetDept', t."targetDept")`): the model's columns, renamed as the table's.
+  for (const m of model.functions) {
+    const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
+    const entry = mapping.functions?.[m.name];
+    if (!f || f.returns !== 'scalar' || m.answersVoid || m.answerRows || entry?.columns || entry?.returns) continue;
+    const found = jsonAnswerColumns(f, chosen, mapping);
+    if (!found) continue;
+    mapping.functions![m.name] = { ...entry, columns: found.columns };
+    notes.push(`confirm: ${f.name}'s jsonb answer keyed as ${found.table}'s columns: ${Object.entries(found.columns).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
   }
 
   // Ids of tables keyed in another form that functions take and answer (p_id bigint, a returned
