@@ -45,6 +45,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       ...(c.domain ? { domain: c.domain } : {}),
       ...(c.references ? { references: c.references } : {}),
       ...(c.vocabulary ?? c.enumLabels ? { vocabulary: c.vocabulary ?? c.enumLabels } : {}),
+      ...(c.elementEnumLabels ? { elementVocabulary: c.elementEnumLabels } : {}),
       ...(defaults.get(`${name}.${c.name}`) ? { defaultExpr: defaults.get(`${name}.${c.name}`)! } : {}),
       ...(primaryKeys.has(`${name}.${c.name}`) ? { primaryKey: true } : {}),
       ...(c.notNull ? { notNull: true } : {}),

@@ -847,7 +847,7 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
 describe('an ORM-first stranger’s schema (stranger-app-8: Prisma’s quoted camelCase tables and columns)', () => {
   // After stranger-app-8: camelCase names were one token each (`submitterLabel` → `submitterlabel`), so
   // init proposed vs_tickets.submitter_label → submitterId, public_title → title, passport.profiles.user_id → id.
-  const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'avatar_url', type: 'text', nullable: true }] };
+  const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'avatar_url', type: 'text', nullable: true }, { name: 'managed_permissions', type: 'text[]', hasDefault: true }] };
   const tickets: ModelTableFacts = {
     name: 'vs_tickets',
     columns: [
@@ -862,7 +862,7 @@ describe('an ORM-first stranger’s schema (stranger-app-8: Prisma’s quoted ca
   const profiles: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true, references: 'users' }, { name: 'display_name', type: 'text', nullable: true }] };
   const target = {
     tables: [
-      { name: 'User', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true, notNull: true }, { name: 'avatarUrl', type: 'text' }] },
+      { name: 'User', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true, notNull: true }, { name: 'avatarUrl', type: 'text' }, { name: 'managedPermissions', type: '"Permission"[]', elementVocabulary: ['vs', 'pr'], defaultExpr: 'ARRAY[]::"Permission"[]' }] },
       {
         name: 'VsTicket',
         anonCanSelect: false,
@@ -894,9 +894,37 @@ describe('an ORM-first stranger’s schema (stranger-app-8: Prisma’s quoted ca
 
   it('maps each model column to its camelCase namesake, a reference to the users table chosen for people included', () => {
     const { mapping } = proposeMapping({ tables: [users, tickets, profiles], functions: [] }, target);
-    expect(mapping.tables?.users).toEqual({ name: 'User', columns: { avatar_url: 'avatarUrl' } });
+    // An array of an enum holds the model's list of words (Prisma's `"Permission"[]`): it was "not found".
+    expect(mapping.tables?.users).toEqual({ name: 'User', columns: { avatar_url: 'avatarUrl', managed_permissions: 'managedPermissions' } });
     expect(mapping.tables?.vs_tickets).toEqual({ name: 'VsTicket', columns: { submitter_id: 'submitterId', submitter_label: 'submitterLabel', public_title: 'publicTitle', public_ref: null, deleted_at: 'deletedAt' } });
     expect(mapping.tables?.['passport.profiles']?.columns).toEqual({ user_id: 'userId', display_name: 'displayName' });
+  });
+
+  it('a reference to the users table counts as one to a person only where it names the same role; an amount is no version counter', () => {
+    // After the camelCase split: student_id → userId, student_record_id → decidedById (both reference User), discount → version.
+    const { mapping } = proposeMapping(
+      {
+        tables: [
+          users,
+          { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'student_id', type: 'text' }, { name: 'full_name', type: 'text' }] },
+          { name: 'student_change_requests', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'student_record_id', type: 'uuid' }, { name: 'applied_value', type: 'text', nullable: true }] },
+          { name: 'shop_orders', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'buyer_id', type: 'uuid' }, { name: 'discount', type: 'integer', hasDefault: true }, { name: 'total', type: 'integer' }] },
+        ],
+        functions: [],
+      },
+      {
+        tables: [
+          target.tables[0],
+          { name: 'StudentRecord', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'userId', type: 'text', notNull: true, references: { table: 'User', column: 'id' } }, { name: 'studentId', type: 'text', notNull: true }, { name: 'fullName', type: 'text', notNull: true }] },
+          { name: 'StudentChangeRequest', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'recordId', type: 'text', notNull: true, references: { table: 'StudentRecord', column: 'id' } }, { name: 'appliedValue', type: 'text' }, { name: 'decidedById', type: 'text', references: { table: 'User', column: 'id' } }] },
+          { name: 'ShopOrder', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'buyerId', type: 'text', notNull: true, references: { table: 'User', column: 'id' } }, { name: 'total', type: 'numeric(10,2)', notNull: true }, { name: 'version', type: 'integer', notNull: true, defaultExpr: '1' }] },
+        ],
+        functions: [],
+      },
+    );
+    expect(mapping.tables?.student_records?.columns).toEqual({ student_id: 'studentId', full_name: 'fullName' });
+    expect(mapping.tables?.student_change_requests?.columns).toEqual({ student_record_id: 'recordId', applied_value: 'appliedValue' });
+    expect(mapping.tables?.shop_orders?.columns).toEqual({ buyer_id: 'buyerId', discount: null });
   });
 
   it('a jsonb answer keyed by the table’s camelCase columns answers the model’s columns; an object with a key set to true answers the model’s boolean', () => {

@@ -54,6 +54,8 @@ export interface TargetColumnFacts {
   domain?: string;
   references?: { table: string; column: string };
   vocabulary?: string[];
+  /** An array of an enum (`"Permission"[]`): its labels. The model's text[] of words fits it. */
+  elementVocabulary?: string[];
   /** The column default as Postgres prints it (`'new'::text`). */
   defaultExpr?: string;
   primaryKey?: boolean;
@@ -202,6 +204,12 @@ function learn(renames: Renames, from: string, to: string, everyToken = false): 
   if (diff.length === 0) a.forEach((x, i) => x !== b[i] && !renames.has(x) && renames.set(x, b[i]));
 }
 
+/** The two names share a word besides `id` (`submitter_id`, `submitterId`). */
+function sharesWord(a: string, b: string): boolean {
+  const tb = tokens(b).filter((t) => t !== 'id');
+  return tokens(a).some((x) => x !== 'id' && tb.some((y) => alike(x, y)));
+}
+
 function tokenScore(a: string, b: string): number {
   const ta = tokens(a);
   const tb = tokens(b);
@@ -232,9 +240,9 @@ function moneyLike(model: { name: string; type: string }): boolean {
 }
 
 /** The target column can hold the model column's values: the same type, or a money-like integer in a numeric. */
-function typeFits(model: { name: string; type: string }, target: { type: string }): boolean {
+function typeFits(model: { name: string; type: string }, target: { type: string; elementVocabulary?: string[] }): boolean {
   const t = normalType(target.type);
-  return normalType(model.type) === t || (t === 'numeric' && moneyLike(model));
+  return normalType(model.type) === t || (t === 'numeric' && moneyLike(model)) || (normalType(model.type) === 'text[]' && target.elementVocabulary !== undefined);
 }
 
 /** A type whose values PostgREST sends and takes as JSON strings (bytea, a date, inet, an interval), as it does text. */
@@ -311,6 +319,8 @@ const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
  */
 function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
   if (model.primaryKey && target.primaryKey) return true;
+  // An amount of money is no counter (`discount` is no optimistic lock's `version`).
+  if (moneyLike(model) && !tokens(target.name).some((t) => MONEY_TOKENS.has(t))) return false;
   if (normalType(model.type) === 'text' && !(model.vocabulary === true && target.vocabulary !== undefined)) return false;
   if (target.references && !IDENTIFYING.test(model.name)) return false;
   return IDENTIFYING.test(model.name) === IDENTIFYING.test(snakeCased(target.name));
@@ -356,8 +366,10 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
   const kinds = [model.name, ...(model.aliases ?? [])];
   const targetNames = [target.name, ...(target.domain ? [unqualifiedType(target.domain)] : [])];
   let score = Math.max(tokenScore(translated(model.name, renames), target.name), ...kinds.flatMap((k) => targetNames.map((t) => tokenScore(k, t))));
-  // People are auth.users rows, or the profile table keyed by them (`public.users`, or the one chosen for it: a Prisma `User`).
-  if (PERSON_REF.test(model.name) && target.references && [...PEOPLE_TABLES, tableOf('users')].includes(target.references.table)) score += 0.9;
+  // People are auth.users rows, or the profile table keyed by them (`public.users`); the table chosen
+  // for it under another name (a Prisma `User`) only for a reference naming the same role (`buyerId`
+  // for buyer_id, not `decidedById` for student_record_id).
+  if (PERSON_REF.test(model.name) && target.references && (PEOPLE_TABLES.includes(target.references.table) || (target.references.table === tableOf('users') && sharesWord(model.name, target.name)))) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
   if (model.vocabulary && target.vocabulary) score += 0.4;
   if (model.hasDefault && target.defaultExpr !== undefined && !otherWordDefault(model, target)) score += 0.2;
