@@ -908,7 +908,7 @@ describe('an ORM-first stranger’s schema (stranger-app-8: Prisma’s quoted ca
           users,
           { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'student_id', type: 'text' }, { name: 'full_name', type: 'text' }] },
           { name: 'student_change_requests', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'student_record_id', type: 'uuid' }, { name: 'applied_value', type: 'text', nullable: true }] },
-          { name: 'shop_orders', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'buyer_id', type: 'uuid' }, { name: 'discount', type: 'integer', hasDefault: true }, { name: 'total', type: 'integer' }] },
+          { name: 'shop_orders', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'buyer_id', type: 'uuid' }, { name: 'discount', type: 'integer', hasDefault: true, nullable: true }, { name: 'total', type: 'integer' }] },
         ],
         functions: [],
       },

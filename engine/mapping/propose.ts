@@ -239,6 +239,11 @@ function moneyLike(model: { name: string; type: string }): boolean {
   return normalType(model.type) === 'integer' && tokens(model.name).some((t) => MONEY_TOKENS.has(t));
 }
 
+/** A model amount of money and a target column no word of which names one: an amount is no counter (`discount` is no optimistic lock's `version`, however alike their defaults). */
+function amountOntoNoAmount(model: { name: string; type: string }, target: { name: string }): boolean {
+  return moneyLike(model) && !tokens(target.name).some((t) => MONEY_TOKENS.has(t));
+}
+
 /** The target column can hold the model column's values: the same type, or a money-like integer in a numeric. */
 function typeFits(model: { name: string; type: string }, target: { type: string; elementVocabulary?: string[] }): boolean {
   const t = normalType(target.type);
@@ -319,8 +324,7 @@ const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
  */
 function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
   if (model.primaryKey && target.primaryKey) return true;
-  // An amount of money is no counter (`discount` is no optimistic lock's `version`).
-  if (moneyLike(model) && !tokens(target.name).some((t) => MONEY_TOKENS.has(t))) return false;
+  if (amountOntoNoAmount(model, target)) return false;
   if (normalType(model.type) === 'text' && !(model.vocabulary === true && target.vocabulary !== undefined)) return false;
   if (target.references && !IDENTIFYING.test(model.name)) return false;
   return IDENTIFYING.test(model.name) === IDENTIFYING.test(snakeCased(target.name));
@@ -359,6 +363,7 @@ function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): b
 
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): number {
   if (refersElsewhere(model, target, tableOf)) return 0;
+  if (amountOntoNoAmount(model, target)) return 0;
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
