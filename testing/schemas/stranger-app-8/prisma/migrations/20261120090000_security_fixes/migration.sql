@@ -183,3 +183,11 @@ GRANT EXECUTE ON FUNCTION public.get_public_vs_problem(text) TO anon, authentica
 GRANT USAGE ON SCHEMA passport TO service_role;
 GRANT ALL ON ALL TABLES IN SCHEMA passport TO service_role;
 GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA passport TO service_role;
+
+-- 6. Every signed-in user read the whole team tree, hidden subtrees included (rule 11: the public
+--    sees the tree only through get_public_org_chart, which hides a non-public node's subtree).
+DROP POLICY "TeamNode_select" ON "TeamNode";
+CREATE POLICY "TeamNode_select" ON "TeamNode" FOR SELECT TO authenticated USING (public.current_user_is_staff());
+
+-- 7. A private helper no policy calls was executable by every API role (rule 15).
+REVOKE ALL ON FUNCTION public.row_changes_outside(jsonb, jsonb, text[]) FROM PUBLIC, anon, authenticated;
