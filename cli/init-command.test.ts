@@ -252,6 +252,33 @@ describe('policyfuzz init', () => {
     expect(config.model.permissionImplies).toEqual({ master: ['house'] });
   });
 
+  it("an eighth stranger's schema (testing/schemas/stranger-app-8): Prisma's migrations, quoted camelCase names, enum arrays, jsonb answers in the target's names", async () => {
+    const repo = path.join(tmp, 'stranger-app-8');
+    mkdirSync(repo, { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-8', 'prisma'), path.join(repo, 'prisma'), { recursive: true });
+    const run = await policyfuzz(repo, 'init', '--migrations', path.join('prisma', 'migrations'), '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const file = path.join(repo, 'policyfuzz.config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    const { tables, functions, conventions } = config.mapping;
+    // camelCase was one word: submitter_label → submitterId, public_title → title, profiles.user_id → id.
+    expect(tables.vs_tickets).toMatchObject({ name: 'VsTicket', columns: { submitter_id: 'submitterId', submitter_label: 'submitterLabel', public_title: 'publicTitle', target_dept: 'targetDept', public_ref: 'publicRef' } });
+    expect(tables['passport.profiles'].columns.user_id).toBe('userId');
+    // `"Permission"[]` was "not found"; `version` was the model's discount.
+    expect(tables.users.columns).toMatchObject({ managed_permissions: 'managedPermissions' });
+    expect(tables.users.columns.permissions).toBeUndefined();
+    expect(tables.shop_orders.columns.discount).toBeNull();
+    expect(tables.student_change_requests.columns.student_record_id).toBe('recordId');
+    // jsonb answers keyed in the target's names, and {id, deleted: true} for the model's boolean.
+    expect(functions.get_vs_ticket_by_id.columns).toMatchObject({ target_dept: 'targetDept', is_duplicate: 'isDuplicate' });
+    expect(functions.soft_delete_vs_ticket.returns).toEqual({ field: 'deleted' });
+    // NOT_AUTHORIZED raised as 42501 is the model's refusal code: no convention turning it into P0001.
+    expect(config.model.refusals.codes['not-authorized']).toBe('42501');
+    expect(conventions.functionRefusal).toBeUndefined();
+    expect(conventions.guardRefusal.message).toContain('|Buyers cannot set status|');
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

@@ -19,6 +19,7 @@ import { proposeMapping, proposeVocabularySubsets, sqlstateOf, type Proposal, ty
 import { mergeMappings } from '../mapping/schema.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { apiSchemasOf } from './supabase-project.ts';
+import { conventionsWithoutCodedRefusals, type CodedRefusal } from './coded-refusals.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 import { appSettingsNote, appSettingsReadByPolicies, requestHeadersNote } from '../introspection/app-settings.ts';
 
@@ -315,6 +316,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       const rows = (await client.query<{ definition: string }>(`select pg_get_constraintdef(oid) as definition from pg_constraint where conrelid = to_regclass($1) and contype = 'c' order by conname`, [table])).rows;
       return [rows.map((r) => r.definition), `a CHECK of ${table}`];
     };
+    const codedRefusals: CodedRefusal[] = [];
     for (const read of options.sourceSettings ?? []) {
       const [sources, where] = 'fn' in read ? functionBody(read.fn) : 'trigger' in read ? await triggersOf(read.trigger) : 'check' in read ? await checksOf(read.check) : await policiesOf(read.policy);
       const pattern = new RegExp(read.pattern, 'i');
@@ -326,6 +328,18 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       if (valueAt(options.defaultSettings, read.path) === value) continue;
       setNested(read.path, value);
       settingNotes.push(`confirm: model.${read.path}: ${value} (${read.why}, as ${where} does)`);
+      const raised = read.sqlstate ? /'((?:[^']|'')*)'/.exec(found[0])?.[1] : undefined;
+      if (raised !== undefined) codedRefusals.push({ code: String(value), text: raised.replace(/''/g, "'") });
+    }
+    // A refusal the model now expects in the target's code is no longer read as its P0001.
+    const coded = conventionsWithoutCodedRefusals(mapping.conventions, codedRefusals);
+    if (coded.dropped.length) {
+      if (coded.conventions && Object.keys(coded.conventions).length) mapping.conventions = coded.conventions;
+      else delete mapping.conventions;
+      settingNotes.push(...coded.dropped.map((d) => `mapping.conventions.${d}`));
+      // Their "confirm: … refuse with" notes say no more than what is left.
+      const left = (key: 'functionRefusal' | 'guardRefusal') => mapping.conventions?.[key];
+      proposal.notes = proposal.notes.filter((n) => !((n.startsWith('confirm: functions refuse with') && !left('functionRefusal')) || (n.startsWith('confirm: guards (triggers) refuse with') && !left('guardRefusal'))));
     }
     if (options.projectSettings) {
       mergeSettings(proposal.settings, options.projectSettings.settings);

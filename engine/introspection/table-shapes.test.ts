@@ -61,3 +61,29 @@ describe('views the API writes through to one table (readProjectionViews)', () =
     ]);
   });
 });
+
+describe('an array of an enum (Prisma’s `"Permission"[]`)', () => {
+  // After stranger-app-8: `permissions "Permission"[]` had no labels; a world writing a permission the enum lacks
+  // was sent and refused as input (22P02), a FAIL in R01 where the model expected its guard or a success.
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    await client.query('begin');
+    await client.query(`create schema orm; create type orm."Permission" as enum ('vs', 'pr');
+      create table orm."User" (id text primary key, "permissions" orm."Permission"[] default array[]::orm."Permission"[], tags text[], "kind" orm."Permission")`);
+  });
+  afterAll(async () => {
+    await client.query('rollback');
+    await client.end();
+  });
+
+  it('reads its element labels apart from a scalar enum’s, and none for an array of text', async () => {
+    const user = (await readTableShapes(client, ['orm'])).get('orm.User')!;
+    expect(user.find((c) => c.name === 'permissions')).toMatchObject({ elementEnumLabels: ['vs', 'pr'] });
+    expect(user.find((c) => c.name === 'permissions')!.enumLabels).toBeUndefined();
+    expect(user.find((c) => c.name === 'tags')!.elementEnumLabels).toBeUndefined();
+    expect(user.find((c) => c.name === 'kind')).toMatchObject({ enumLabels: ['vs', 'pr'] });
+    expect(user.find((c) => c.name === 'kind')!.elementEnumLabels).toBeUndefined();
+  });
+});

@@ -3,6 +3,7 @@ import { compareOutcomes } from '../checker/compare.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
+import type { Json } from '../model/json.ts';
 import {
   expectedOnTarget,
   expectedRowsOnTarget,
@@ -436,7 +437,7 @@ describe('a lookup answering null for no row: only a function the catalog says r
   it('a jsonb function finding nothing (null) agrees with the model’s empty answer, named; a row or another value still differs', () => {
     const none = expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [], affected: 0 }, catalog());
     expect(compareOutcomes(none, nullAnswer)).toBeUndefined();
-    expect((none as { orElse: Outcome[] }).orElse.map(leniencyOf)).toEqual(['a null read as no row: get_vs_ticket_by_id returns jsonb']);
+    expect((none as { orElse: Outcome[] }).orElse.map(leniencyOf)).toEqual(['a null read as no row: get_vs_ticket_by_id returns jsonb', 'a jsonb array counted as one value: get_vs_ticket_by_id returns jsonb']);
     expect(compareOutcomes(none, outcomeToModel(m, call, { kind: 'allowed', rows: [{ value: false }], affected: 1 }))).toBeDefined();
     expect(compareOutcomes(none, outcomeToModel(m, call, { kind: 'allowed', rows: [{ id: 'x' }], affected: 1 }))).toBeDefined();
     // A model that answers a row still wants it.
@@ -447,6 +448,27 @@ describe('a lookup answering null for no row: only a function the catalog says r
   it('a function returning text (or one whose type is unknown) answering null where the model finds nothing disagrees', () => {
     expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [], affected: 0 }, catalog('text')), nullAnswer)).toBeDefined();
     expect(compareOutcomes(expectedOnTarget(m, alice, call, { kind: 'allowed', rows: [], affected: 0 }), nullAnswer)).toBeDefined();
+  });
+});
+
+describe('a set of rows built as one json array: only a function the catalog says returns json or jsonb', () => {
+  // After stranger-app-8: get_public_vs_board `returns json` answering `'[]'` on an empty board: "rows touched: model 0, database 1" (R07, R13).
+  const call: ApiRequest = { kind: 'rpc', fn: 'get_vs_ticket_by_id', args: { p_id: 'VS-1' } };
+  const answered = (body: Json) => outcomeToModel({}, call, observedOutcome(call, { status: 200, body, affected: 1 }));
+
+  it('an empty or longer array agrees with the model’s rows, counted as one value, named; other rows still differ', () => {
+    const none = expectedOnTarget({}, alice, call, { kind: 'allowed', rows: [], affected: 0 }, catalog('json'));
+    expect(compareOutcomes(none, answered([]))).toBeUndefined();
+    expect((none as { orElse: Outcome[] }).orElse.map(leniencyOf)).toContain('a json array counted as one value: get_vs_ticket_by_id returns json');
+    const two = expectedOnTarget({}, alice, call, { kind: 'allowed', rows: [{ id: 'a' }, { id: 'b' }], affected: 2 }, catalog('jsonb'));
+    expect(compareOutcomes(two, answered([{ id: 'a' }, { id: 'b' }]))).toBeUndefined();
+    expect(compareOutcomes(two, answered([{ id: 'a' }, { id: 'c' }]))).toBeDefined();
+    expect(compareOutcomes(two, answered([{ id: 'a' }]))).toBeDefined();
+  });
+
+  it('a function returning a set (or of unknown type) still counts its rows', () => {
+    expect(compareOutcomes(expectedOnTarget({}, alice, call, { kind: 'allowed', rows: [], affected: 0 }, catalog('text')), answered([]))).toBeDefined();
+    expect(compareOutcomes(expectedOnTarget({}, alice, call, { kind: 'allowed', rows: [], affected: 0 }), answered([]))).toBeDefined();
   });
 });
 

@@ -471,6 +471,21 @@ function nullAsNoRow(m: TargetMapping, request: ApiRequest, expected: Outcome, f
   return { ...expected, orElse: [...(expected.orElse ?? []), nullAnswer] };
 }
 
+/**
+ * A function the model answers with a set of rows may build them as one json array instead
+ * (`returns json` … `json_agg(…)`, `'[]'` when empty): PostgREST shows the same array for both,
+ * though Postgres returned one value. The same rows, counted as that one value. Only a function
+ * the catalog says returns json or jsonb.
+ */
+function jsonArrayAsOneValue(m: TargetMapping, request: ApiRequest, expected: Outcome, facts: CatalogFacts | undefined): Outcome {
+  if (request.kind !== 'rpc' || (expected.kind !== 'allowed' && expected.kind !== 'filtered') || !expected.rows || expected.affected === 1 || !facts) return expected;
+  const fn = targetFunction(m, targetName(request));
+  const type = facts.returnType(fn);
+  if (type !== 'json' && type !== 'jsonb') return expected;
+  const oneValue = lenient({ kind: expected.kind, rows: expected.rows, affected: 1 }, `a ${type} array counted as one value: ${fn} returns ${type}`);
+  return { ...expected, orElse: [...(expected.orElse ?? []), oneValue] };
+}
+
 /** The column (and the model table, where named) of a CHECK refusal's detail: `target_dept check`, `vs_tickets.target_dept check (why)`. */
 function checkedColumn(detail: string | undefined): { table?: string; column: string } | undefined {
   const subject = /^(\S+) check(?: \(.*\))?$/s.exec(detail ?? '')?.[1];
@@ -518,7 +533,7 @@ function guardBeforeWithCheck(m: TargetMapping, request: ApiRequest, expected: O
  * or changes a row still disagrees.
  */
 export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome, facts?: CatalogFacts): Outcome {
-  const expected = guardBeforeWithCheck(m, request, vocabularyByForeignKey(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts));
+  const expected = guardBeforeWithCheck(m, request, vocabularyByForeignKey(m, request, jsonArrayAsOneValue(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts), facts));
   if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
   if (request.kind === 'rpc') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonAnswerRows, proposeMapping, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+import { jsonAnswerRows, proposeMapping, snakeCased, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
 import { defaultSettings, referencePack } from '../../packs/reference/index.ts';
 
 const prTickets: ModelTableFacts = {
@@ -894,5 +894,109 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     const { mapping } = proposeMapping({ tables: [guarded], functions: [] }, { tables: [pressRequests], functions: [guard('vs_tickets', 3), guard('users', 1), guard('shop_orders', 1)] });
     expect(mapping.conventions?.guardRefusal).toEqual({ code: '42501', message: '^(?:vs_tickets|shop_orders|users)' });
     expect(new RegExp(mapping.conventions!.guardRefusal!.message!).test('users: only display_name may be changed')).toBe(true);
+  });
+});
+
+describe('an ORM-first stranger’s schema (stranger-app-8: Prisma’s quoted camelCase tables and columns)', () => {
+  // After stranger-app-8: camelCase names were one token each (`submitterLabel` → `submitterlabel`), so
+  // init proposed vs_tickets.submitter_label → submitterId, public_title → title, passport.profiles.user_id → id.
+  const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'avatar_url', type: 'text', nullable: true }, { name: 'managed_permissions', type: 'text[]', hasDefault: true }] };
+  const tickets: ModelTableFacts = {
+    name: 'vs_tickets',
+    columns: [
+      { name: 'id', type: 'text', primaryKey: true },
+      { name: 'submitter_id', type: 'uuid', nullable: true, references: 'users' },
+      { name: 'submitter_label', type: 'text', hasDefault: true, textDefault: 'student' },
+      { name: 'public_title', type: 'text', nullable: true },
+      { name: 'public_ref', type: 'text', nullable: true, generated: true },
+      { name: 'deleted_at', type: 'timestamptz', nullable: true },
+    ],
+  };
+  const profiles: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true, references: 'users' }, { name: 'display_name', type: 'text', nullable: true }] };
+  const target = {
+    tables: [
+      { name: 'User', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true, notNull: true }, { name: 'avatarUrl', type: 'text' }, { name: 'managedPermissions', type: '"Permission"[]', elementVocabulary: ['vs', 'pr'], defaultExpr: 'ARRAY[]::"Permission"[]' }] },
+      {
+        name: 'VsTicket',
+        anonCanSelect: false,
+        columns: [
+          { name: 'id', type: 'text', primaryKey: true, notNull: true },
+          { name: 'submitterId', type: 'text', notNull: true, references: { table: 'User', column: 'id' } },
+          { name: 'submitterLabel', type: 'text', notNull: true },
+          { name: 'title', type: 'text', notNull: true },
+          { name: 'publicTitle', type: 'text' },
+          { name: 'deletedAt', type: 'timestamp(3) without time zone' },
+        ],
+      },
+      {
+        name: 'passport.profiles',
+        anonCanSelect: false,
+        columns: [
+          { name: 'id', type: 'text', primaryKey: true, notNull: true },
+          { name: 'userId', type: 'text', notNull: true, references: { table: 'User', column: 'id' } },
+          { name: 'displayName', type: 'text', notNull: true },
+        ],
+      },
+    ],
+    functions: [],
+  };
+
+  it('splits camelCase and PascalCase names into their words', () => {
+    expect(['submitterId', 'VsTicket', 'HTTPStatus', '_ProjectToUser', 'deleted_at'].map(snakeCased)).toEqual(['submitter_id', 'vs_ticket', 'http_status', '_project_to_user', 'deleted_at']);
+  });
+
+  it('maps each model column to its camelCase namesake, a reference to the users table chosen for people included', () => {
+    const { mapping } = proposeMapping({ tables: [users, tickets, profiles], functions: [] }, target);
+    // An array of an enum holds the model's list of words (Prisma's `"Permission"[]`): it was "not found".
+    expect(mapping.tables?.users).toEqual({ name: 'User', columns: { avatar_url: 'avatarUrl', managed_permissions: 'managedPermissions' } });
+    expect(mapping.tables?.vs_tickets).toEqual({ name: 'VsTicket', columns: { submitter_id: 'submitterId', submitter_label: 'submitterLabel', public_title: 'publicTitle', public_ref: null, deleted_at: 'deletedAt' } });
+    expect(mapping.tables?.['passport.profiles']?.columns).toEqual({ user_id: 'userId', display_name: 'displayName' });
+  });
+
+  it('a reference to the users table counts as one to a person only where it names the same role; an amount is no version counter', () => {
+    // After the camelCase split: student_id → userId, student_record_id → decidedById (both reference User), discount → version.
+    const { mapping } = proposeMapping(
+      {
+        tables: [
+          users,
+          { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'student_id', type: 'text' }, { name: 'full_name', type: 'text' }] },
+          { name: 'student_change_requests', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'student_record_id', type: 'uuid' }, { name: 'applied_value', type: 'text', nullable: true }] },
+          { name: 'shop_orders', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'buyer_id', type: 'uuid' }, { name: 'discount', type: 'integer', hasDefault: true, nullable: true }, { name: 'total', type: 'integer' }] },
+        ],
+        functions: [],
+      },
+      {
+        tables: [
+          target.tables[0],
+          { name: 'StudentRecord', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'userId', type: 'text', notNull: true, references: { table: 'User', column: 'id' } }, { name: 'studentId', type: 'text', notNull: true }, { name: 'fullName', type: 'text', notNull: true }] },
+          { name: 'StudentChangeRequest', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'recordId', type: 'text', notNull: true, references: { table: 'StudentRecord', column: 'id' } }, { name: 'appliedValue', type: 'text' }, { name: 'decidedById', type: 'text', references: { table: 'User', column: 'id' } }] },
+          { name: 'ShopOrder', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'buyerId', type: 'text', notNull: true, references: { table: 'User', column: 'id' } }, { name: 'total', type: 'numeric(10,2)', notNull: true }, { name: 'version', type: 'integer', notNull: true, defaultExpr: '1' }] },
+        ],
+        functions: [],
+      },
+    );
+    expect(mapping.tables?.student_records?.columns).toEqual({ student_id: 'studentId', full_name: 'fullName' });
+    expect(mapping.tables?.student_change_requests?.columns).toEqual({ student_record_id: 'recordId', applied_value: 'appliedValue' });
+    expect(mapping.tables?.shop_orders?.columns).toEqual({ buyer_id: 'buyerId', discount: null });
+  });
+
+  it('a jsonb answer keyed by the table’s camelCase columns answers the model’s columns; an object with a key set to true answers the model’s boolean', () => {
+    // After stranger-app-8: get_vs_ticket_by_id's `json_build_object('targetDept', t."targetDept", …)` and soft_delete_vs_ticket's
+    // `{id, deleted: true}` were compared as they came: "returned columns differ" in R03, R07, R12.
+    const lookup = fn({ name: 'get_vs_ticket_by_id', args: [{ name: 'p_id', type: 'text' }], readOnly: true, source: `SELECT json_build_object('id', t."id", 'submitterLabel', t."submitterLabel", 'publicTitle', t."publicTitle", 'title', t."title", 'tags', '[]'::json) INTO v FROM "VsTicket" t WHERE t."id" = p_id;` });
+    const softDelete = fn({ name: 'soft_delete_vs_ticket', args: [{ name: 'p_id', type: 'text' }], source: `UPDATE "VsTicket" SET "deletedAt" = now() WHERE "id" = p_id; RETURN json_build_object('id', p_id, 'deleted', true);` });
+    const { mapping } = proposeMapping(
+      { tables: [users, tickets], functions: [{ name: 'get_vs_ticket_by_id', args: ['p_id'] }, { name: 'soft_delete_vs_ticket', args: ['p_id'] }] },
+      { tables: target.tables.slice(0, 2), functions: [lookup, softDelete] },
+    );
+    expect(mapping.functions?.get_vs_ticket_by_id).toEqual({ columns: { submitter_label: 'submitterLabel', public_title: 'publicTitle' } });
+    expect(mapping.functions?.soft_delete_vs_ticket).toEqual({ returns: { field: 'deleted' } });
+  });
+
+  it("reads a guard's message up to its first format placeholder (`'… status %', new.status`)", () => {
+    const guard = fn({ name: 'guard_shop_order_update', args: [], trigger: true, source: "RAISE EXCEPTION 'Buyers cannot set status %', NEW.\"status\" USING ERRCODE = '42501';" });
+    const { mapping } = proposeMapping({ tables: [{ ...tickets, guarded: true }], functions: [] }, { tables: target.tables, functions: [guard] });
+    expect(mapping.conventions?.guardRefusal).toEqual({ code: '42501', message: '^Buyers cannot set status' });
+    expect(new RegExp(mapping.conventions!.guardRefusal!.message!).test('Buyers cannot set status paid')).toBe(true);
   });
 });

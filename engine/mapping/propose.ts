@@ -170,9 +170,16 @@ export interface Proposal {
   notes: string[];
 }
 
+/**
+ * A name in snake case: an ORM's camelCase or PascalCase (`submitterId`, `VsTicket`, `HTTPStatus`)
+ * split where its case turns, so its words are found as a snake-case name's are.
+ */
+export function snakeCased(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+}
+
 function tokens(name: string): string[] {
-  return name
-    .toLowerCase()
+  return snakeCased(name)
     .split(/[^a-z0-9]+/)
     .filter(Boolean)
     .map((t) => (t.length > 3 && t.endsWith('s') ? t.slice(0, -1) : t));
@@ -205,6 +212,12 @@ function learn(renames: Renames, from: string, to: string, everyToken = false): 
   if (diff.length === 0) a.forEach((x, i) => x !== b[i] && !renames.has(x) && renames.set(x, b[i]));
 }
 
+/** The two names share a word besides `id` (`submitter_id`, `submitterId`). */
+function sharesWord(a: string, b: string): boolean {
+  const tb = tokens(b).filter((t) => t !== 'id');
+  return tokens(a).some((x) => x !== 'id' && tb.some((y) => alike(x, y)));
+}
+
 function tokenScore(a: string, b: string): number {
   const ta = tokens(a);
   const tb = tokens(b);
@@ -232,6 +245,11 @@ const MONEY_TOKENS = new Set(['price', 'amount', 'total', 'subtotal', 'cost', 'f
 /** A model integer that is an amount of money (`subtotal`, `price_cents`): a target's numeric(10,2) holds its whole amounts as they are. */
 function moneyLike(model: { name: string; type: string }): boolean {
   return normalType(model.type) === 'integer' && tokens(model.name).some((t) => MONEY_TOKENS.has(t));
+}
+
+/** A model amount of money and a target column no word of which names one: an amount is no counter (`discount` is no optimistic lock's `version`, however alike their defaults). */
+function amountOntoNoAmount(model: { name: string; type: string }, target: { name: string }): boolean {
+  return moneyLike(model) && !tokens(target.name).some((t) => MONEY_TOKENS.has(t));
 }
 
 /** The target column can hold the model column's values: the same type, a money-like integer in a numeric, or a list of words in an enum array. */
@@ -319,9 +337,10 @@ const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
  */
 function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
   if (model.primaryKey && target.primaryKey) return true;
+  if (amountOntoNoAmount(model, target)) return false;
   if (normalType(model.type) === 'text' && !(model.vocabulary === true && target.vocabulary !== undefined)) return false;
   if (target.references && !IDENTIFYING.test(model.name)) return false;
-  return IDENTIFYING.test(model.name) === IDENTIFYING.test(target.name);
+  return IDENTIFYING.test(model.name) === IDENTIFYING.test(snakeCased(target.name));
 }
 
 /** A model uuid key or reference the target keeps as text (a slug key `id text check (id ~ '^[a-z0-9-]+$')`): a uuid's text is such a value. */
@@ -357,6 +376,7 @@ function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): b
 
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): number {
   if (refersElsewhere(model, target, tableOf)) return 0;
+  if (amountOntoNoAmount(model, target)) return 0;
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
@@ -364,8 +384,10 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
   const kinds = [model.name, ...(model.aliases ?? [])];
   const targetNames = [target.name, ...(target.domain ? [unqualifiedType(target.domain)] : [])];
   let score = Math.max(tokenScore(translated(model.name, renames), target.name), ...kinds.flatMap((k) => targetNames.map((t) => tokenScore(k, t))));
-  // People are auth.users rows, or the profile table keyed by them (`public.users`).
-  if (PERSON_REF.test(model.name) && PEOPLE_TABLES.includes(target.references?.table ?? '')) score += 0.9;
+  // People are auth.users rows, or the profile table keyed by them (`public.users`); the table chosen
+  // for it under another name (a Prisma `User`) only for a reference naming the same role (`buyerId`
+  // for buyer_id, not `decidedById` for student_record_id).
+  if (PERSON_REF.test(model.name) && target.references && (PEOPLE_TABLES.includes(target.references.table) || (target.references.table === tableOf('users') && sharesWord(model.name, target.name)))) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
   if (model.vocabulary && target.vocabulary) score += 0.4;
   if (model.hasDefault && target.defaultExpr !== undefined && !otherWordDefault(model, target)) score += 0.2;
@@ -470,6 +492,36 @@ function functionScore(model: ModelFunctionFacts, target: TargetFunctionFacts, r
   return Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
 }
 
+/** The key a jsonb answer sets to true, wherever in the object (`jsonb_build_object('id', v.id, 'deleted', true)`): the answer of a function the model answers a boolean from. */
+function jsonTrueField(source: string): string | undefined {
+  return /\bjsonb?_build_object\s*\([^;]*?'(\w+)'\s*,\s*true\b/i.exec(withoutComments(source))?.[1];
+}
+
+/** The keys a body's json(b)_build_object calls name (`'targetDept', t."targetDept"`); a text value followed by a comma reads as one too, harmless unless it is a mapped column's name. */
+function jsonBuiltKeys(source: string): string[] {
+  const text = withoutComments(source);
+  if (!/\bjsonb?_build_object\s*\(/i.test(text)) return [];
+  return [...new Set([...text.matchAll(/(?:\bjsonb?_build_object\s*\(|,)\s*'(\w+)'\s*,/gi)].map((k) => k[1]))];
+}
+
+/**
+ * The renamed columns of the mapped table a function's jsonb answer is keyed by, in the target's
+ * names (model column → key): of the tables its body reads, the one with the most such keys.
+ */
+function jsonAnswerColumns(f: TargetFunctionFacts, chosen: ReadonlyMap<string, TargetTableFacts>, mapping: TargetMapping): { table: string; columns: Record<string, string> } | undefined {
+  const keys = jsonBuiltKeys(f.source);
+  if (!keys.length) return undefined;
+  const read = new Set(tablesReadIn(f.source));
+  let best: { table: string; columns: Record<string, string> } | undefined;
+  for (const [modelTable, t] of chosen) {
+    if (!read.has(t.name.toLowerCase())) continue;
+    const reverse = new Map(Object.entries(mapping.tables?.[modelTable]?.columns ?? {}).flatMap(([k, v]) => (v && v !== k ? [[v, k] as const] : [])));
+    const columns = Object.fromEntries(keys.filter((k) => reverse.has(k)).map((k) => [reverse.get(k)!, k]));
+    if (Object.keys(columns).length > Object.keys(best?.columns ?? {}).length) best = { table: t.name, columns };
+  }
+  return best;
+}
+
 /** `a.b` → { a: { b: value } } */
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const keys = dotted.split('.');
@@ -529,7 +581,9 @@ function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: s
   for (const f of functions) for (const m of f.source.matchAll(SQLSTATE_RAISE)) {
     const code = sqlstateOf(m[2]);
     if (code === undefined || code === 'P0001') continue;
-    const word = m[1].split(/[:.,]/)[0].trim();
+    // Up to a format's first placeholder too (`'cannot set status %', new.status`): the rest varies.
+    const word = m[1].split(/[:.,%]/)[0].trim();
+    if (word === '') continue;
     const words = found.get(code) ?? new Map<string, number>();
     words.set(word, (words.get(word) ?? 0) + 1);
     found.set(code, words);
@@ -935,7 +989,7 @@ function proposeOnDefaultSchema(
       what.push('it returns a row where the model answers a boolean: row-as-boolean');
     }
     // A jsonb answer built with a key set to true (`jsonb_build_object('removed', true, …)`): that key is the answer.
-    const jsonField = !READ_VERB.test(m.name) && f.returns === 'scalar' ? /\bjsonb?_build_object\s*\(\s*'(\w+)'\s*,\s*true\b/i.exec(f.source)?.[1] : undefined;
+    const jsonField = !READ_VERB.test(m.name) && f.returns === 'scalar' ? jsonTrueField(f.source) : undefined;
     if (jsonField) {
       entry.returns = { field: jsonField };
       what.push(`it answers a jsonb object whose "${jsonField}" is the model's answer: returns { field: "${jsonField}" }`);
@@ -992,6 +1046,27 @@ function proposeOnDefaultSchema(
     if (!Object.keys(outs).length) continue;
     mapping.functions![m.name] = { ...mapping.functions![m.name], columns: outs };
     notes.push(`confirm: ${f.name}'s output columns as ${source[1].name}'s: ${Object.entries(outs).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
+  }
+
+  // A function of the model's name answering a jsonb object with a key set to true where the model answers a boolean (soft_delete_*'s `{id, deleted: true}`).
+  for (const m of model.functions) {
+    const f = targetFns.get(m.name);
+    const field = f && !READ_VERB.test(m.name) && !m.answersVoid && f.returns === 'scalar' && !mapping.functions?.[m.name]?.returns ? jsonTrueField(f.source) : undefined;
+    if (!field) continue;
+    mapping.functions![m.name] = { ...mapping.functions?.[m.name], returns: { field } };
+    notes.push(`confirm: ${f!.name} answers a jsonb object whose "${field}" is the model's answer: functions.${m.name}.returns = { field: "${field}" }`);
+  }
+
+  // A jsonb answer keyed by a mapped table's columns in the target's own names (an ORM-first schema's
+  // `json_build_object('targetDept', t."targetDept")`): the model's columns, renamed as the table's.
+  for (const m of model.functions) {
+    const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
+    const entry = mapping.functions?.[m.name];
+    if (!f || f.returns !== 'scalar' || m.answersVoid || m.answerRows || entry?.columns || entry?.returns) continue;
+    const found = jsonAnswerColumns(f, chosen, mapping);
+    if (!found) continue;
+    mapping.functions![m.name] = { ...entry, columns: found.columns };
+    notes.push(`confirm: ${f.name}'s jsonb answer keyed as ${found.table}'s columns: ${Object.entries(found.columns).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
   }
 
   // Ids of tables keyed in another form that functions take and answer (p_id bigint, a returned

@@ -319,6 +319,25 @@ describe('a request naming its table as the model does, schema and all', () => {
   });
 });
 
+describe('a column the target types as an array of an enum (Prisma’s users.permissions "Permission"[])', () => {
+  // After stranger-app-8: a PATCH of a permission list holding a URL was sent; Postgres refused it as input (22P02) where the model's guard refused it (R01 FAIL).
+  const plan: FixturePlan = {
+    users: 'direct',
+    bypassTriggers: false,
+    shapes: new Map([['users', [
+      { name: 'id', type: 'uuid', notNull: true, hasDefault: false, generated: false, unique: true, primaryKey: true },
+      { name: 'permissions', type: '"Permission"[]', notNull: false, hasDefault: true, generated: false, unique: false, elementEnumLabels: ['vs', 'pr'] },
+    ]]]),
+  };
+  const patch = (permissions: string[]) => ({ kind: 'update' as const, table: 'users', patch: { permissions }, filters: [{ column: 'id', op: 'eq' as const, value: 'u1' }], returning: 'minimal' as const });
+
+  it('a list holding a value outside the labels, which the model refuses by its rules, is dropped; a list of labels is judged', () => {
+    expect(unrealizableEnumWrite(plan, patch(['vs', 'https://x.test']), { kind: 'raised', code: 'P0001', message: 'users: permissions' })).toBe('users.permissions is an enum array: a value outside its labels is refused as input (22P02) before any rule');
+    expect(unrealizableEnumWrite(plan, patch(['vs', 'pr']), { kind: 'raised', code: 'P0001', message: 'users: permissions' })).toBeUndefined();
+    expect(unrealizableEnumWrite(plan, patch([]), { kind: 'raised', code: 'P0001', message: 'users: permissions' })).toBeUndefined();
+  });
+});
+
 describe('a column the target types as an enum (users.role app_role)', () => {
   const enumPlan: FixturePlan = {
     users: 'direct',

@@ -15,7 +15,7 @@ import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../
 import type { Caller } from '../model/caller.ts';
 import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
-import { unrealizableReason } from './realizable.ts';
+import { outsideEnum, unrealizableReason } from './realizable.ts';
 import { idsInTargetFormat, keyFormat } from './id-formats.ts';
 import { danglingSetNullCleared } from './set-null-references.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -770,9 +770,9 @@ export function unrealizableEnumWrite(plan: FixturePlan, request: ApiRequest, ex
   for (const row of request.kind === 'insert' ? request.rows : [request.patch]) {
     for (const [column, value] of Object.entries(row)) {
       const target = plan.mapping ? targetColumn(plan.mapping, table, column) : column;
-      const labels = columns.find((c) => c.name === target)?.enumLabels;
+      const shape = columns.find((c) => c.name === target);
       const onTargetValue = plan.mapping ? valueToTarget(plan.mapping, table, column, value) : value;
-      if (labels?.length && typeof onTargetValue === 'string' && !labels.includes(onTargetValue)) return `${onTarget}.${target} is an enum: a value outside its labels is refused as input (22P02) before any rule`;
+      if (shape && outsideEnum(shape, onTargetValue)) return `${onTarget}.${target} is an enum${shape.elementEnumLabels ? ' array' : ''}: a value outside its labels is refused as input (22P02) before any rule`;
     }
   }
   return undefined;

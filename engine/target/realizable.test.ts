@@ -24,6 +24,12 @@ describe('a world the target cannot hold', () => {
     expect(reason({ users: [person('a', { role: null })] })).toBe('users.role is NOT NULL');
   });
 
+  it('names a list holding a value outside the labels of an array of an enum (Prisma’s `"Permission"[]`, stranger-app-8)', () => {
+    const orm: TableShapes = new Map([['users', [col('id', { primaryKey: true }), col('permissions', { type: '"Permission"[]', elementEnumLabels: ['vs', 'pr'] })]]]);
+    expect(unrealizableReason({ users: [{ id: 'a', permissions: ['vs', 'https://x.test'] }] }, orm, modelTables)).toBe('users.permissions is outside its enum');
+    expect(unrealizableReason({ users: [{ id: 'a', permissions: ['vs', 'pr'] }, { id: 'b', permissions: [] }] }, orm, modelTables)).toBeUndefined();
+  });
+
   it('names a value outside a CHECK vocabulary', () => {
     expect(reason({ users: [person('a', { role: 'root' })] })).toBe('users.role is outside CHECK users_role_check');
   });

@@ -25,7 +25,7 @@ function folded(v: Json, fold: UniqueIndex['fold']): string {
 
 /** Whether the column has anything for a world to break: the others are never looked at. */
 function constrains(c: ColumnShape): boolean {
-  return !c.generated && (c.notNull || c.vocabulary !== undefined || (c.enumLabels?.length ?? 0) > 0 || c.references !== undefined || (c.uniqueIndexes?.length ?? 0) > 0 || (c.uniqueTogether?.length ?? 0) > 0 || c.checks !== undefined);
+  return !c.generated && (c.notNull || c.vocabulary !== undefined || (c.enumLabels?.length ?? 0) > 0 || (c.elementEnumLabels?.length ?? 0) > 0 || c.references !== undefined || (c.uniqueIndexes?.length ?? 0) > 0 || (c.uniqueTogether?.length ?? 0) > 0 || c.checks !== undefined);
 }
 
 /** Per table shape (the plan's, made once): its columns that constrain a row, in order. Asked for every world of every case. */
@@ -58,7 +58,6 @@ function parentKeys(world: World, table: string, column: string, made: Map<strin
 function columnProblem(table: string, c: ColumnShape, rows: readonly Record<string, Json>[], world: World, modelTables: ReadonlySet<string>, parents: Map<string, ReadonlySet<string>>): string | undefined {
   const name = c.name;
   const ref = c.references && modelTables.has(c.references.table) ? c.references : undefined;
-  const enumLabels = c.enumLabels?.length ? c.enumLabels : undefined;
   let parentsHeld: ReadonlySet<string> | undefined;
   // Rows that leave the column out are the filler's (or the default's) to complete.
   for (const r of rows) {
@@ -69,7 +68,7 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
       continue;
     }
     if (typeof v === 'string' && c.vocabulary && !c.vocabulary.includes(v)) return `${table}.${name} is outside CHECK ${c.vocabularyConstraint}`;
-    if (typeof v === 'string' && enumLabels && !enumLabels.includes(v)) return `${table}.${name} is outside its enum`;
+    if (outsideEnum(c, v)) return `${table}.${name} is outside its enum`;
     if (ref && !(parentsHeld ??= parentKeys(world, ref.table, ref.column, parents)).has(keyOf(v))) return `${table}.${name} needs a ${ref.table} row the case lacks (foreign key)`;
     const refused = c.checks?.find((check) => refusesValue(check, v));
     if (refused) return `${table}.${name} is refused by CHECK ${refused.constraint} (${describeCheck(refused)})`;
@@ -96,6 +95,16 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
     }
   }
   return undefined;
+}
+
+/**
+ * A value Postgres refuses as input for the column's enum (22P02, before any rule): a text outside
+ * an enum's labels, or an array holding one where the column is an array of an enum
+ * (`"Permission"[]`, as Prisma and Drizzle declare an enum list).
+ */
+export function outsideEnum(c: Pick<ColumnShape, 'enumLabels' | 'elementEnumLabels'>, v: Json): boolean {
+  if (typeof v === 'string') return !!c.enumLabels?.length && !c.enumLabels.includes(v);
+  return Array.isArray(v) && !!c.elementEnumLabels?.length && v.some((x) => typeof x === 'string' && !c.elementEnumLabels!.includes(x));
 }
 
 /** A null's key under NULLS NOT DISTINCT (no folded text value is it), and what the drop reason adds. */
