@@ -9,6 +9,8 @@ import { sweepDeadTempDirs } from './temp-dir.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    /** The server was started for this test run (not one named by DATABASE_URL): DatabaseServer.ownsServer. */
+    databaseStartedForRun: boolean;
   }
 }
 
@@ -16,5 +18,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   sweepDeadTempDirs();
   const server = await startDatabaseServer({ log: (line) => console.log(`[test database] ${line}`) });
   project.provide('databaseUrl', server.adminUrl);
+  project.provide('databaseStartedForRun', server.ownsServer);
   return () => server.stop();
 }

@@ -65,7 +65,7 @@ export function databaseUrl(adminUrl: string, database: string): string {
   return u.toString();
 }
 
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+async function connectTo(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
   try {
     await client.connect();
@@ -73,6 +73,11 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
     throw new EnvironmentError(`cannot connect to ${new URL(url).pathname.slice(1) || 'the server'}: ${(e as Error).message}`);
   }
   client.on('error', () => {});
+  return client;
+}
+
+async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = await connectTo(url);
   try {
     return await fn(client);
   } finally {
@@ -80,24 +85,44 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
   }
 }
 
+/** A connection to the server's admin database, opened on first use, shared by the steps that run until end(). */
+interface AdminConnection {
+  use<T>(fn: (c: pg.Client) => Promise<T>): Promise<T>;
+  end(): Promise<void>;
+}
+
+/**
+ * A template's set-up steps (roles, the kept templates, each copy) take turns on one connection:
+ * a new connection costs its backend 15-30 ms of CPU (a fork), and a mutant's set-up opened six.
+ */
+function adminConnection(adminUrl: string): AdminConnection {
+  let client: Promise<pg.Client> | undefined;
+  return {
+    use: (fn) => (client ??= connectTo(adminUrl)).then(fn),
+    async end() {
+      const open = client;
+      client = undefined;
+      await open?.then((c) => c.end()).catch(() => {});
+    },
+  };
+}
+
 function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-async function ensureCompatRoles(adminUrl: string): Promise<void> {
-  await withClient(adminUrl, async (c) => {
-    // Roles are cluster-wide; two runs creating them at once race, so retry once on a duplicate.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await c.query(compatRolesSql);
-        return;
-      } catch (e) {
-        const code = (e as pg.DatabaseError).code;
-        if (attempt < 3 && (code === '42710' || code === '23505' || code === 'XX000')) continue;
-        throw new EnvironmentError(`cannot create Supabase roles: ${(e as Error).message}`);
-      }
+async function ensureCompatRoles(c: pg.Client): Promise<void> {
+  // Roles are cluster-wide; two runs creating them at once race, so retry once on a duplicate.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await c.query(compatRolesSql);
+      return;
+    } catch (e) {
+      const code = (e as pg.DatabaseError).code;
+      if (attempt < 3 && (code === '42710' || code === '23505' || code === 'XX000')) continue;
+      throw new EnvironmentError(`cannot create Supabase roles: ${(e as Error).message}`);
     }
-  });
+  }
 }
 
 /** The key of the template kept for these migrations (template-cache.ts). */
@@ -197,12 +222,14 @@ const DROPPABLE_AFTER_MS = 3600_000;
 export async function prepareTemplate(server: DatabaseServer, options: TemplateOptions): Promise<PreparedTemplate> {
   const compat = options.supabaseCompat ?? true;
   const apply = options.apply ?? {};
-  if (compat) await ensureCompatRoles(server.adminUrl);
+  // Ended once the workers' copies are made (cloneForWorkers), or by drop().
+  const admin = adminConnection(server.adminUrl);
   const scratch: string[] = [];
   // Registered before the database exists: a signal from here on drops whatever was created.
   const unregister = onShutdown(() => drop());
   const drop = async (how: { serverGoing?: boolean } = {}) => {
     unregister();
+    await admin.end();
     // A DROP DATABASE costs a checkpoint: nothing to pay for on a server whose data goes next.
     if (how.serverGoing) return;
     await withClient(server.adminUrl, async (c) => {
@@ -215,8 +242,10 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   /** A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run. */
   const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
     const name = scratchName(role);
-    notCopied.push(...(await withClient(server.adminUrl, (c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`))));
+    notCopied.push(...(await admin.use((c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`))));
     scratch.push(name);
+    // Migrations may run for minutes: the admin connection is not left idle meanwhile (a lent server's idle timeout, or a NAT, could drop it).
+    await admin.end();
     await withClient(databaseUrl(server.adminUrl, name), async (c) => {
       const started = Date.now();
       try {
@@ -231,15 +260,16 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   let source: TemplateSource = { kind: 'uncached' };
   let ownTemplate = true;
   try {
+    if (compat) await admin.use(ensureCompatRoles);
     if (!server.ownsServer && !staleChecked) {
       staleChecked = true;
-      await withClient(server.adminUrl, (c) => dropStaleScratchDatabases(c));
+      await admin.use((c) => dropStaleScratchDatabases(c));
     }
     // A kept template is shared by name between the roles that use the server: only a superuser
     // may clone one another role made, so other roles build their own each run, as before.
-    if (options.cache && (await withClient(server.adminUrl, (c) => mayCloneAnyDatabase(c)))) {
+    if (options.cache && (await admin.use(mayCloneAnyDatabase))) {
       const keptCount = options.keptPrefix ?? options.migrations.length;
-      const kept = await keptTemplate(server, options.migrations.slice(0, keptCount), compat, createScratch, apply);
+      const kept = await keptTemplate(server, admin, options.migrations.slice(0, keptCount), compat, createScratch, apply);
       source = kept.source;
       const rest = options.migrations.slice(keptCount);
       name = rest.length || options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra ?? [], compat, apply, rest)) : kept.name;
@@ -266,14 +296,17 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     async cloneForWorkers(count) {
       const urls: string[] = [];
       const clones = ownTemplate ? count - 1 : count;
-      await withClient(server.adminUrl, async (c) => {
+      try {
         for (let i = 0; i < clones; i++) {
           const clone = scratchName(`w${i}`);
-          notCopied.push(...(await cloneDatabase(c, server, clone, name)));
+          notCopied.push(...(await admin.use((c) => cloneDatabase(c, server, clone, name))));
           scratch.push(clone);
           urls.push(databaseUrl(server.adminUrl, clone));
         }
-      });
+      } finally {
+        // The run holds its workers' connections alone from here on.
+        await admin.end();
+      }
       if (clones < count) urls.push(databaseUrl(server.adminUrl, name));
       return urls;
     },
@@ -304,6 +337,7 @@ async function applyExtra(c: pg.Client, extra: MigrationFile[], compat: boolean,
  */
 async function keptTemplate(
   server: DatabaseServer,
+  admin: AdminConnection,
   migrations: MigrationFile[],
   compat: boolean,
   createScratch: (role: string, template: string, fill: (c: pg.Client) => Promise<void>) => Promise<string>,
@@ -311,7 +345,7 @@ async function keptTemplate(
 ): Promise<{ name: string; source: TemplateSource }> {
   const key = keptTemplateKey(migrations, compat);
   const target = cachedTemplateName(key);
-  const kept = await withClient(server.adminUrl, (c) => keptTemplates(c));
+  const kept = await admin.use(keptTemplates);
   const base = bestBase(kept, key);
   if (base?.name === target) return { name: target, source: { kind: 'cached', digest: key.digest } };
   const from = base?.key.files.length ?? 0;
@@ -323,7 +357,7 @@ async function keptTemplate(
     await applyExtra(c, [], compat, apply);
     await c.query(`comment on database ${quoteIdent(c.database!)} is ${literal(keyComment(key, Date.now()))}`);
   });
-  await withClient(server.adminUrl, async (c) => {
+  await admin.use(async (c) => {
     try {
       await c.query(`alter database ${quoteIdent(built)} rename to ${quoteIdent(target)}`);
     } catch (e) {

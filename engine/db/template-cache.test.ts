@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { runBin } from '../../testing/run-bin.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import type { RunSummary } from '../report/summary.ts';
@@ -161,6 +161,28 @@ describe('kept templates on a shared server', () => {
     const names = (await keptTemplates(c)).map((k) => k.name);
     await c.end();
     expect(names).not.toContain(cachedTemplateName(keptTemplateKey([first, edited])));
+  });
+
+  it("a mutant's set-up shares its connections to the server's admin database: one before its migrations, one after, not one per step (each costs a backend's fork: 15-30 ms of CPU)", async () => {
+    const server = await sharedServer();
+    const edited = { ...second, sql: second.sql.replace('note text', 'other_note text') };
+    // The kept template of the prefix exists first, as for every mutant after a run's first.
+    await (await prepareTemplate(server, { migrations: [first], cache: true })).drop();
+    const admin = new URL(server.adminUrl).pathname.slice(1);
+    const connect = vi.spyOn(pg.Client.prototype, 'connect');
+    try {
+      const tpl = await prepareTemplate(server, { migrations: [first, edited], keptPrefix: 1, cache: true });
+      await tpl.cloneForWorkers(2);
+      const toAdmin = () => connect.mock.contexts.filter((c) => (c as pg.Client).database === admin).length;
+      const setUp = toAdmin();
+      await tpl.drop();
+      // Roles, the kept templates and the scratch copy on one; after the migrations (no admin connection
+      // is left idle while they run) the second worker's clone on another; the drop on its own.
+      expect(setUp).toBe(2);
+      expect(toAdmin()).toBe(3);
+    } finally {
+      connect.mockRestore();
+    }
   });
 });
 
