@@ -14,7 +14,6 @@ import type { Json, Row } from '../model/json.ts';
 import { compareOutcomes, comparedAsFor, type ComparedAs, embedOrderMask, orderMask, settingHintsFor, timestampMask } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
-import { unrealizableEnumArrayWrite } from '../target/enum-array-values.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
@@ -300,7 +299,7 @@ function unrealizableCase(plan: FixturePlan, oracle: Oracle, testCase: DataCase,
 function unrealizableStep(plan: FixturePlan, oracle: Oracle, before: World, step: DataStep, prediction: Prediction): string | undefined {
   if (!plan.shapes) return undefined;
   const nullable = (table: string, column: string) => oracle.model.tables[table]?.columns.find((c) => c.name === column)?.nullable !== false;
-  return unrealizableIdentityWrite(plan, step.request) ?? unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? unrealizableEnumWrite(plan, step.request, prediction.outcome) ?? unrealizableEnumArrayWrite(plan, step.request) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world, before));
+  return unrealizableIdentityWrite(plan, step.request) ?? unrealizableWrite(plan, step.request, prediction.outcome, nullable) ?? unrealizableEnumWrite(plan, step.request, prediction.outcome) ?? (prediction.world === before ? undefined : unrealizablePrediction(plan, oracle, prediction.world, before));
 }
 
 /**

@@ -104,7 +104,7 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
  */
 export function outsideEnum(c: Pick<ColumnShape, 'enumLabels' | 'elementEnumLabels'>, v: Json): boolean {
   if (typeof v === 'string') return !!c.enumLabels?.length && !c.enumLabels.includes(v);
-  return Array.isArray(v) && !!c.elementEnumLabels?.length && v.some((x) => typeof x === 'string' && !c.elementEnumLabels!.includes(x));
+  return Array.isArray(v) && !!c.elementEnumLabels?.length && v.some((x) => x !== null && (typeof x !== 'string' || !c.elementEnumLabels!.includes(x)));
 }
 
 /** A null's key under NULLS NOT DISTINCT (no folded text value is it), and what the drop reason adds. */
