@@ -13,6 +13,7 @@
  * A pack with catalog properties of its own (the reference's R15/R16) checks its grants there.
  */
 import type pg from 'pg';
+import { runsAsInvoker } from '../checker/security-lints.ts';
 import { compareFunctions, compareTables, readCatalogFunctions, readCatalogTables, type CatalogComparison } from '../checker/catalog.ts';
 import { targetFunction, targetTable } from '../mapping/mapping.ts';
 import type { ExecuteGrantee } from '../model/function-model.ts';
@@ -105,7 +106,7 @@ async function privilegesHeldInVain(client: pg.Client, views: readonly string[])
                             where rw.ev_class = c.oid and d.refclassid = 'pg_class'::regclass and d.refobjid <> c.oid) dep
        cross join unnest(array['anon', 'authenticated']) role
        cross join unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) privilege
-      where coalesce(c.reloptions::text[] && array['security_invoker=true', 'security_invoker=on', 'security_invoker=1', 'security_invoker=yes'], false)
+      where ${runsAsInvoker('c')}
         and cardinality(dep.refs) = 1 and exists (select 1 from pg_roles where rolname = role)
         and has_table_privilege(role, c.oid, privilege)
         and not (case when privilege = 'DELETE' then has_table_privilege(role, dep.refs[1], privilege) else has_any_column_privilege(role, dep.refs[1], privilege) end)`,
