@@ -448,6 +448,10 @@ export default definePack({ name: 'views-over-app', model: { tables: { 'app.regi
     const fuzz = await policyfuzz(repo, 'fuzz', '--runs', '20', '--seed', '1', '--no-replay', '--database-url', inject('databaseUrl'));
     expect(fuzz.stdout).toMatch(/^A01 +PASS/m);
     expect(fuzz.stdout).toMatch(/^GRANT01:catalog +PASS/m);
+    // The view reads app.accounts with the caller's rights: its policy is reached through the API, so mutated (it was skipped, "not exposed").
+    const mutants = await policyfuzz(repo, 'mutants', '--auto', '--kind', 'always-true', '--runs', '20', '--seed', '1', '--database-url', inject('databaseUrl'));
+    expect(mutants.stdout, mutants.stderr).not.toMatch(/^skipped .* of app\.accounts/m);
+    expect(mutants.stdout).toMatch(/^killed +always-true-accounts-own-account-using by A01 in \d+ ms$/m);
   });
 
   it('with no migrations to read, says so and exits 2', async () => {
