@@ -14,6 +14,7 @@
  */
 import type pg from 'pg';
 import { runsAsInvoker } from '../checker/security-lints.ts';
+import { relationsReadBy } from '../introspection/table-shapes.ts';
 import { compareFunctions, compareTables, readCatalogFunctions, readCatalogTables, type CatalogComparison } from '../checker/catalog.ts';
 import { targetFunction, targetTable } from '../mapping/mapping.ts';
 import type { ExecuteGrantee } from '../model/function-model.ts';
@@ -102,8 +103,7 @@ async function privilegesHeldInVain(client: pg.Client, views: readonly string[])
          from unnest($1::text[]) name)
      select v.name || ': ' || role || ' holds ' || privilege as held
        from v join pg_class c on c.oid = v.oid
-       cross join lateral (select array_agg(distinct d.refobjid) as refs from pg_rewrite rw join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid
-                            where rw.ev_class = c.oid and d.refclassid = 'pg_class'::regclass and d.refobjid <> c.oid) dep
+       cross join lateral (select ${relationsReadBy('c.oid')} as refs) dep
        cross join unnest(array['anon', 'authenticated']) role
        cross join unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) privilege
       where ${runsAsInvoker('c')}

@@ -13,6 +13,7 @@ import type pg from 'pg';
 import { readCatalog, readPolicyTablesOutside, type Catalog } from './catalog.ts';
 import { MANAGED_SCHEMAS } from '../../db/supabase/managed-schemas.ts';
 import { runsAsInvoker } from '../../checker/security-lints.ts';
+import { relationsReadBy } from '../../introspection/table-shapes.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
 import type { MutantVerdict } from '../report.ts';
 import { escapeRegExp } from '../../regexp.ts';
@@ -132,9 +133,8 @@ async function tablesReadByInvokerViews(client: pg.Client, schemas: string[]): P
   const r = await client.query<{ name: string }>(
     `select distinct bn.nspname || '.' || b.relname as name
        from pg_class v join pg_namespace vn on vn.oid = v.relnamespace
-       join pg_rewrite rw on rw.ev_class = v.oid
-       join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid and d.refclassid = 'pg_class'::regclass and d.refobjid <> v.oid
-       join pg_class b on b.oid = d.refobjid and b.relkind in ('r', 'p') join pg_namespace bn on bn.oid = b.relnamespace
+       cross join lateral unnest(${relationsReadBy('v.oid')}) read(oid)
+       join pg_class b on b.oid = read.oid and b.relkind in ('r', 'p') join pg_namespace bn on bn.oid = b.relnamespace
       where v.relkind = 'v' and vn.nspname = any($1) and ${runsAsInvoker('v')} and bn.nspname <> all($1) and bn.nspname <> all($2)`,
     [schemas, MANAGED_SCHEMAS],
   );
