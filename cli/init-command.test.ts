@@ -442,6 +442,64 @@ export default definePack({ name: 'teamkit', model: { tables: { 'teamkit.teams':
     expect(rest.rules).toEqual({ exclude: [] });
   });
 
+  it("with a pack whose tables live in a schema the API does not expose, read through invoker views in public: init maps them by their name, writes only the pack's settings, names the seeded rows referencing them; GRANT01 and the property pass", async () => {
+    // Re-created after supabase/dbdev: tables in schema app, the API's views in public over them
+    // (security_invoker), column UPDATE grants, seeded rows. init read the exposed schemas only:
+    // it mapped app.accounts to storage.buckets, wrote the reference's model.tableGrants (a config
+    // the pack's settings refuse), and named no seeded table referencing app.registry (so emptying
+    // it failed); GRANT01 reported anon's INSERT/UPDATE/DELETE on the view, which Postgres checks
+    // on app.accounts, where anon holds none.
+    const { repo } = supabaseRepo('views-over-app', [
+      'create schema app;',
+      'grant usage on schema app to anon, authenticated;',
+      'create table app.registry (handle text primary key);',
+      'create table app.accounts (id uuid primary key references auth.users (id), handle text not null unique references app.registry (handle), display_name text);',
+      'create table app.reserved (handle text primary key references app.registry (handle));',
+      "insert into app.registry values ('admin'); insert into app.reserved values ('admin');",
+      'alter table app.accounts enable row level security;',
+      'grant select on app.accounts to authenticated;',
+      'grant update (display_name) on app.accounts to authenticated;',
+      'create policy own_account on app.accounts for select to authenticated using (id = auth.uid());',
+      'create policy edit_own_account on app.accounts for update to authenticated using (id = auth.uid());',
+      'create view public.accounts with (security_invoker = true) as select id, handle, display_name from app.accounts;',
+    ]);
+    writeFileSync(
+      path.join(repo, 'policyfuzz.pack.ts'),
+      `import { definePack, defineProperty, defineTable, fc, rowsOf, z, type Caller, type DataCase } from 'policyfuzz';
+const columns = [{ name: 'id', type: 'uuid', nullable: false }, { name: 'handle', type: 'text', nullable: false }] as const;
+const registry = defineTable({ table: 'app.registry', primaryKey: ['handle'], rowSecurity: false, grants: { anon: [], authenticated: [] }, columns: [{ name: 'handle', type: 'text', nullable: false }], rules: {} });
+const accounts = defineTable({ table: 'app.accounts', primaryKey: ['id'], rowSecurity: true, grants: { anon: [], authenticated: ['select'], columnUpdate: { authenticated: [] } }, columns: [...columns], rules: { select: (r, c) => r.id === c.uid } });
+const view = defineTable({ table: 'accounts', primaryKey: ['id'], rowSecurity: true, grants: { anon: [], authenticated: ['select', 'update'] }, columns: [...columns], rules: { select: (r, c) => r.id === c.uid }, view: (w) => rowsOf(w, 'app.accounts').map((a) => ({ id: a.id, handle: a.handle })) });
+const A01 = defineProperty({ id: 'A01', rule: 1, title: 'accounts (view): each reads their own', tables: ['accounts'],
+  cases: () => fc.tuple(fc.uuid({ version: 4 }), fc.uuid({ version: 4 }), fc.boolean()).filter(([a, b]) => a !== b).map(([a, b, anon]): DataCase => ({
+    world: { 'auth.users': [{ id: a, email: 'a@v.test' }, { id: b, email: 'b@v.test' }], 'app.registry': [{ handle: 'h' + a.slice(0, 8) }, { handle: 'h' + b.slice(0, 8) }], 'app.accounts': [{ id: a, handle: 'h' + a.slice(0, 8) }, { id: b, handle: 'h' + b.slice(0, 8) }] },
+    steps: [{ caller: (anon ? { kind: 'anon' } : { kind: 'user', id: a }) as Caller, request: { kind: 'select', table: 'accounts', columns: '*', filters: [] } }] })) });
+export default definePack({ name: 'views-over-app', model: { tables: { 'app.registry': registry, 'app.accounts': accounts, accounts: view }, functions: {}, fixtureOrder: ['auth.users', 'app.registry', 'app.accounts'] }, settingsSchema: z.object({}).strict(), properties: [A01] });
+`,
+    );
+    const init = await policyfuzz(repo, 'init', '--pack', 'policyfuzz.pack.ts', '--database-url', inject('databaseUrl'));
+    expect(init.code, init.stderr).toBe(0);
+    // Found by its name in app, not mapped to a namesake elsewhere (the view, or Storage's tables).
+    expect(init.stdout).not.toMatch(/confirm: model table app\.accounts is/);
+    expect(init.stdout).not.toContain('storage.');
+    expect(init.stdout).toContain("(not written: the pack's settings have no tableGrants; state it in the pack's table model, grants.columnUpdate)");
+    expect(init.stdout).toContain('"emptyTables": ["app.registry","app.reserved"]');
+    const config = JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')) as { mapping?: unknown; model: unknown; fixtures: Record<string, unknown> };
+    expect(config.mapping).toBeUndefined();
+    expect(config.model).toEqual({});
+    writeFileSync(path.join(repo, 'policyfuzz.config.json'), JSON.stringify({ ...config, fixtures: { ...config.fixtures, emptyTables: ['app.registry', 'app.reserved'] } }));
+    const fuzz = await policyfuzz(repo, 'fuzz', '--runs', '20', '--seed', '1', '--no-replay', '--database-url', inject('databaseUrl'));
+    expect(fuzz.stdout).toMatch(/^A01 +PASS/m);
+    expect(fuzz.stdout).toMatch(/^GRANT01:catalog +PASS/m);
+    // The view reads app.accounts with the caller's rights: its policy is reached through the API, so mutated (it was skipped, "not exposed").
+    const mutants = await policyfuzz(repo, 'mutants', '--auto', '--kind', 'always-true', '--runs', '20', '--seed', '1', '--database-url', inject('databaseUrl'));
+    expect(mutants.stdout, mutants.stderr).not.toMatch(/^skipped .* of app\.accounts/m);
+    expect(mutants.stdout).toMatch(/^killed +always-true-accounts-own-account-using by A01 in \d+ ms$/m);
+    // UPDATE is granted on a column only: its policy decides requests (here masked by the SELECT policy's same clause).
+    expect(mutants.stdout).not.toMatch(/no API role holds UPDATE on app\.accounts/);
+    expect(mutants.stdout).toMatch(/^equiv\. +always-true-accounts-edit-own-account-using — equivalent: a filtered UPDATE /m);
+  });
+
   it('with no migrations to read, says so and exits 2', async () => {
     const empty = path.join(tmp, 'empty');
     mkdirSync(empty, { recursive: true });

@@ -32,7 +32,7 @@ const API_ROLES = ['anon', 'authenticated'] as const;
 const notExtensionMember = (cls: string, oid: string) => `not exists (select 1 from pg_depend e where e.classid = '${cls}'::regclass and e.objid = ${oid} and e.deptype = 'e') and ${notStandIn(cls, oid)}`;
 
 /** A view's `security_invoker` option in any spelling Postgres accepts as true. */
-const runsAsInvoker = (rel: string) => `exists (select 1 from unnest(coalesce(${rel}.reloptions, '{}')) opt where lower(opt) in ('security_invoker=true', 'security_invoker=on', 'security_invoker=yes', 'security_invoker=1'))`;
+export const runsAsInvoker = (rel: string) => `exists (select 1 from unnest(coalesce(${rel}.reloptions, '{}')) opt where lower(opt) in ('security_invoker=true', 'security_invoker=on', 'security_invoker=yes', 'security_invoker=1'))`;
 
 /** The API roles holding `privilege` on relation `rel`, as a text array. */
 const apiRolesWith = (rel: string, privileges: string) =>

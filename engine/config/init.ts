@@ -17,7 +17,8 @@ import { readTargetFacts } from '../introspection/target-facts.ts';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 import { proposeMapping, proposeVocabularySubsets, sqlstateOf, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
 import { mergeMappings } from '../mapping/schema.ts';
-import type { TargetMapping } from '../mapping/mapping.ts';
+import { computedViews, writtenSchemas, writtenTables, type TargetMapping } from '../mapping/mapping.ts';
+import { escapeRegExp } from '../regexp.ts';
 import { apiSchemasOf } from './supabase-project.ts';
 import { conventionsWithoutCodedRefusals, type CodedRefusal } from './coded-refusals.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
@@ -79,6 +80,26 @@ function valueAt(settings: unknown, dotted: string): unknown {
   return (settings as Record<string, Record<string, unknown> | undefined> | undefined)?.[group]?.[key];
 }
 
+/**
+ * A pack's config may set only its own settings (its settings schema's keys: a `definePack` pack
+ * has no reference `tableGrants`, and its config would be refused). Proposals under other keys are
+ * taken out of the settings, and their notes say where that choice goes instead: the pack's model.
+ * Returns the keys taken out. `settingsKeys` absent: the reference's settings, all kept.
+ */
+export function dropSettingsThePackLacks(proposal: Pick<Proposal, 'settings' | 'notes'>, settingsKeys: readonly string[] | undefined): string[] {
+  if (!settingsKeys) return [];
+  const lacking = Object.keys(proposal.settings).filter((k) => !settingsKeys.includes(k));
+  for (const key of lacking) delete proposal.settings[key];
+  if (lacking.length) {
+    const lacks = new RegExp(`^(confirm: )?model\\.(${lacking.map(escapeRegExp).join('|')})\\.`);
+    proposal.notes = proposal.notes.map((n) => {
+      const m = lacks.exec(n);
+      return m ? `${n} (not written: the pack's settings have no ${m[2]}; state it in the pack's table model${m[2] === 'tableGrants' ? ', grants.columnUpdate' : ''})` : n;
+    });
+  }
+  return lacking;
+}
+
 function setAt(settings: Record<string, unknown>, dotted: string, value: unknown): void {
   const [group, key] = groupAndKey(dotted);
   ((settings[group] ??= {}) as Record<string, unknown>)[key] = value;
@@ -126,7 +147,9 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
   const env = await openEnvironment({ server, migrations: folders.flatMap((f) => loadMigrationFolder(f, skip)), workers: 1, ...(api ? { api } : {}) });
   try {
     const client = env.workers[0].client;
-    const facts = await readTargetFacts(client, env.cache.exposedSchemas);
+    // A model table in a schema the API does not expose (views in public over it) is found by its name there.
+    const written = writtenSchemas(model, options.packMapping);
+    const facts = await readTargetFacts(client, [...new Set([...env.cache.exposedSchemas, ...written])]);
     const proposal = proposeMapping(
       {
         tables: Object.values(tableModels)
@@ -143,7 +166,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       env.cache.exposedSchemas[0],
     );
     const mapping = proposal.mapping;
-    const shapes = await readTableShapes(client, [...new Set(['public', 'passport', 'auth', ...env.cache.exposedSchemas])]);
+    const shapes = await readTableShapes(client, [...new Set(['public', 'passport', 'auth', ...env.cache.exposedSchemas, ...written])]);
     // A trigger on auth.users usually creates the profile row: fixtures then complete it instead.
     // One that also makes rows of other model tables (a home workspace, a personal org) would put
     // rows in every case no world has: it is switched off while fixtures are written instead. So
@@ -345,6 +368,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       mergeSettings(proposal.settings, options.projectSettings.settings);
       settingNotes.push(options.projectSettings.note);
     }
+    dropSettingsThePackLacks(proposal, options.settingsKeys);
     const standIns = standInNote(await standInsInstalled(client));
     const settingsRead = await appSettingsReadByPolicies(client);
     const appSettings = appSettingsNote(settingsRead);
@@ -353,7 +377,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const packSchemas = [...new Set(Object.values(tableModels).flatMap((t) => (t.table.includes('.') && !t.table.startsWith('auth.') ? [t.table.split('.')[0]] : [])))];
     const inPackSchemas = (await client.query<{ name: string }>(`select format('%s.%s', schemaname, tablename) as name from pg_tables where schemaname = any($1) order by 1`, [packSchemas])).rows.map((r) => r.name);
     const tablesFound = [...new Set([...[...env.cache.tables.keys()].filter((t) => !MANAGED_SCHEMAS.includes(t.split('.')[0])), ...inPackSchemas])];
-    const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, seededTables: await readSeededTables(client, shapes) }, Object.values(tableModels).map((t) => t.table), model.fixtureOrder);
+    const seeded = seededModelTablesNote({ users: 'direct', bypassTriggers: false, mapping, shapes, seededTables: await readSeededTables(client, shapes) }, writtenTables(model), model.fixtureOrder, computedViews(model));
     const notes = [
       ...(standIns ? [standIns] : []),
       ...(api ? [`API schemas ${api.exposedSchemas.join(', ')}, extra search path ${api.extraSearchPath.join(', ')} (from ${path.relative(configDir, api.source!) || api.source})`] : []),

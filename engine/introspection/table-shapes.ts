@@ -166,6 +166,11 @@ export interface ProjectionView {
   columns: string[];
 }
 
+/** SQL: the oids of the relations a view (`view`, an oid expression) reads, as an array (its rewrite rule's dependencies). */
+export const relationsReadBy = (view: string) =>
+  `(select array_agg(distinct d.refobjid) from pg_rewrite rw join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid
+     where rw.ev_class = ${view} and d.refclassid = 'pg_class'::regclass and d.refobjid <> ${view})`;
+
 /**
  * The auto-updatable views in `schemas` over exactly one table, each of whose columns is that
  * table's column of the same name (a projection, `security_invoker` or not): a project exposing
@@ -178,8 +183,7 @@ export async function readProjectionViews(client: pg.Client, schemas: string[]):
     `select vn.nspname as schema, v.relname as view, bn.nspname as table_schema, b.relname as table,
             array(select a.attname::text from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns
        from pg_class v join pg_namespace vn on vn.oid = v.relnamespace
-       cross join lateral (select array_agg(distinct d.refobjid) as refs from pg_rewrite rw join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid
-                            where rw.ev_class = v.oid and d.refclassid = 'pg_class'::regclass and d.refobjid <> v.oid) dep
+       cross join lateral (select ${relationsReadBy('v.oid')} as refs) dep
        join pg_class b on b.oid = dep.refs[1] and b.relkind in ('r', 'p') join pg_namespace bn on bn.oid = b.relnamespace
       where vn.nspname = any($1) and v.relkind = 'v' and cardinality(dep.refs) = 1 and pg_relation_is_updatable(v.oid, false) <> 0
         and not exists (select 1 from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped

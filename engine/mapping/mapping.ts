@@ -202,6 +202,31 @@ export function sqlRoutedTables(m: TargetMapping | undefined): Set<string> {
   return out;
 }
 
+type WrittenModel = { tables: Record<string, { table: string; view?: unknown }>; fixtureOrder: readonly string[] };
+
+/** The model's tables that hold rows of their own (model names): its views' rows are computed from them, never written. */
+export function writtenTables(model: WrittenModel): string[] {
+  return Object.values(model.tables).filter((t) => !t.view).map((t) => t.table);
+}
+
+/** The model's views (model names): their rows are computed from its tables (TableModel.view). */
+export function computedViews(model: WrittenModel): string[] {
+  return Object.values(model.tables).filter((t) => t.view).map((t) => t.table);
+}
+
+/**
+ * The schemas, besides public and auth, holding the tables a pack's worlds write (its tables that
+ * are no view, and its fixtureOrder), in the target's names: an API of views in public over tables
+ * in a schema it does not expose (dbdev's `app.accounts` under `public.accounts`). Their catalog
+ * is read as the exposed schemas' are, so `init` finds such a table by its name and the fixtures
+ * are completed from its shape.
+ */
+export function writtenSchemas(model: WrittenModel, m: TargetMapping | undefined): string[] {
+  const written = [...writtenTables(model), ...model.fixtureOrder];
+  const schemas = written.map((t) => splitName(m ? targetTable(m, t) : t).schema).filter((s): s is string => !!s && s !== 'public' && s !== 'auth');
+  return [...new Set(schemas)];
+}
+
 /** A function's entry among the objects sent as SQL: `schema.fn()`, told apart from a table of the same name. */
 export function sqlRoutedFunctionKey(qualified: string): string {
   return `${qualified}()`;

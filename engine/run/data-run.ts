@@ -25,6 +25,7 @@ import type { Oracle, Pack } from '../pack.ts';
 import type { ServerChoice } from '../db/providers/index.ts';
 import type { RunControl } from './control.ts';
 import { openSession, type Session } from './session.ts';
+import { computedViews, writtenTables } from '../mapping/mapping.ts';
 
 /** A saved failure file and its record. */
 export interface SavedCase {
@@ -264,7 +265,7 @@ export async function runDataProperties(plan: DataRunPlan, events: RunEvents, co
     // The workers' sessions may resolve names otherwise than the migrations did: said even under --quiet, and kept in summary.json.
     const warnings = env.settingsNote ? [env.settingsNote] : [];
     for (const text of warnings) events.emit({ type: 'note', text: `warning: ${text}`, always: true });
-    const seeded = seededModelTablesNote(env.workers[0].tx.fixturePlan, Object.values(plan.oracle.model.tables).map((t) => t.table), plan.oracle.model.fixtureOrder);
+    const seeded = seededModelTablesNote(env.workers[0].tx.fixturePlan, writtenTables(plan.oracle.model), plan.oracle.model.fixtureOrder, computedViews(plan.oracle.model));
     if (seeded) events.emit({ type: 'note', text: seeded });
     control.watchInterrupts();
     let since = Date.now();

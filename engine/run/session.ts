@@ -25,6 +25,7 @@ import { applyCoverageGate } from '../runner/coverage.ts';
 import type { DataCase } from '../runner/data-case.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import { openEnvironment, type Environment, type Worker } from '../runner/environment.ts';
+import { writtenSchemas } from '../mapping/mapping.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import { runDataProperty, type DataRunOptions } from '../runner/run-data-property.ts';
 import { misfitResult, misfitsInPlay, tableVocabularyMisfits } from '../runner/vocabulary-fit.ts';
@@ -89,6 +90,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     supabaseCompat: target.supabaseCompat,
     ...(target.migrationTimeoutMs ? { migrationTimeoutMs: target.migrationTimeoutMs } : {}),
     fixtures: target.fixtures,
+    ...(target.fixtures ? { writtenSchemas: writtenSchemas(oracle.model, target.fixtures.mapping) } : {}),
     api: target.api,
     ...(target.maxRows !== undefined ? { maxRows: target.maxRows } : {}),
     // The target's own migrations are kept for the next run; a diff's base or a mutant's edits are not.

@@ -67,6 +67,8 @@ export interface EnvironmentOptions extends ServerChoice {
    * EXPOSED_SCHEMAS, Supabase's extra search path.
    */
   api?: { exposedSchemas: string[]; extraSearchPath: string[]; accessTokenHook?: string };
+  /** Schemas the API does not expose holding tables the fixtures write (mapping.ts writtenSchemas): read for their shapes too. */
+  writtenSchemas?: readonly string[];
   /** PostgREST's db-max-rows (SchemaCache.maxRows); absent: none, PostgREST's default. */
   maxRows?: number;
   /** Keep the template built from `migrations` for later runs and start from a kept one; default: on unless POLICYFUZZ_TEMPLATE_CACHE=off (template-cache.ts). */
@@ -115,9 +117,9 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         cache = { ...loaded, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}) };
       }
       if (!plan) {
-        // Tables sent as SQL live outside the exposed schemas: their fixtures are completed from the catalog too.
+        // Tables sent as SQL, and others the fixtures write, may live outside the exposed schemas: their fixtures are completed from the catalog too.
         const sqlSchemas = [...sqlRoutedTables(options.fixtures?.mapping)].map((t) => t.split('.')[0]);
-        const shapes = await readTableShapes(client, [...new Set([...cache.exposedSchemas, 'auth', ...sqlSchemas])]);
+        const shapes = await readTableShapes(client, [...new Set([...cache.exposedSchemas, 'auth', ...sqlSchemas, ...(options.writtenSchemas ?? [])])]);
         const seededTables = await readSeededTables(client, shapes);
         // Seeded rows' values are masked in failures on any target, with or without a fixture plan.
         const seededValues = await readSeededValues(client, shapes, seededTables);

@@ -12,6 +12,9 @@
  *
  * A pack with catalog properties of its own (the reference's R15/R16) checks its grants there.
  */
+import type pg from 'pg';
+import { runsAsInvoker } from '../checker/security-lints.ts';
+import { relationsReadBy } from '../introspection/table-shapes.ts';
 import { compareFunctions, compareTables, readCatalogFunctions, readCatalogTables, type CatalogComparison } from '../checker/catalog.ts';
 import { targetFunction, targetTable } from '../mapping/mapping.ts';
 import type { ExecuteGrantee } from '../model/function-model.ts';
@@ -49,6 +52,7 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
           ? (await client.query<{ name: string }>(`select v as name from unnest($1::text[]) v where pg_relation_is_updatable(to_regclass(case when strpos(v, '.') > 0 then format('%I.%I', split_part(v, '.', 1), split_part(v, '.', 2)) else format('public.%I', v) end), true) & 28 = 0`, [views])).rows.map((r) => r.name)
           : [],
       );
+      const heldInVain = await privilegesHeldInVain(client, views);
       const tableOf = (finding: string) => finding.slice(0, finding.indexOf(':'));
       // A table-level SELECT or UPDATE where the model states the role's columns (columnSelect,
       // columnUpdate): row security filters rows, never columns, so no convention makes it harmless.
@@ -63,6 +67,7 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
       // A privilege or EXECUTE the model does not state, where the convention lets row security or the body decide.
       const accepted = (finding: string) =>
         (/: (anon|authenticated) holds (INSERT|UPDATE|DELETE), the model says it lacks it/.test(finding) && unwritable.has(tableOf(finding))) ||
+        heldInVain.has(finding.replace(/, the model says it lacks it.*$/, '')) ||
         (supabaseDefault &&
           (/: (anon|authenticated) holds [A-Z]+, the model says it lacks it/.test(finding) ? rowSecurityOn.has(tableOf(finding)) && !columnsStated(finding) : / may execute it, the model says it may not$|: EXECUTE granted to PUBLIC/.test(finding)));
       const findings = [...byTable.findings, ...byFunction.findings];
@@ -81,4 +86,31 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
       return { objects: foundTables.length + foundFunctions.length, ...result };
     },
   };
+}
+
+/**
+ * Privileges an API role holds on a view with `security_invoker` that it lacks on the one table the
+ * view reads (`members: anon holds INSERT`): Postgres checks the invoker's own privileges on that
+ * table, so the view's grant reaches nothing (Supabase's default privileges grant every view in
+ * public to anon and authenticated; dbdev's views over schema app). As GRANT01 words them, without
+ * the model's side. A column privilege on the table counts as holding it.
+ */
+async function privilegesHeldInVain(client: pg.Client, views: readonly string[]): Promise<Set<string>> {
+  if (!views.length) return new Set();
+  const r = await client.query<{ held: string }>(
+    `with v as (
+       select name, to_regclass(case when strpos(name, '.') > 0 then format('%I.%I', split_part(name, '.', 1), split_part(name, '.', 2)) else format('public.%I', name) end) as oid
+         from unnest($1::text[]) name)
+     select v.name || ': ' || role || ' holds ' || privilege as held
+       from v join pg_class c on c.oid = v.oid
+       cross join lateral (select ${relationsReadBy('c.oid')} as refs) dep
+       cross join unnest(array['anon', 'authenticated']) role
+       cross join unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) privilege
+      where ${runsAsInvoker('c')}
+        and cardinality(dep.refs) = 1 and exists (select 1 from pg_roles where rolname = role)
+        and has_table_privilege(role, c.oid, privilege)
+        and not (case when privilege = 'DELETE' then has_table_privilege(role, dep.refs[1], privilege) else has_any_column_privilege(role, dep.refs[1], privilege) end)`,
+    [views],
+  );
+  return new Set(r.rows.map((x) => x.held));
 }

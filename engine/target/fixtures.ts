@@ -788,9 +788,10 @@ export function unrealizableEnumWrite(plan: Pick<FixturePlan, 'shapes' | 'mappin
  * row the model does not expect; `fixtures.emptyTables` deletes them before each case, for a
  * pack whose rules leave seeded rows aside. `written`: the tables the pack's worlds write (its
  * `fixtureOrder`, model names), for which the note says so rather than that they are not written.
+ * `computedViews`: the model's views (model names), never named to empty.
  * Undefined when there are none (or no plan of a project).
  */
-export function seededModelTablesNote(plan: FixturePlan, modelTables: readonly string[], written: readonly string[]): string | undefined {
+export function seededModelTablesNote(plan: FixturePlan, modelTables: readonly string[], written: readonly string[], computedViews: readonly string[] = []): string | undefined {
   if (!plan.seededTables?.length) return undefined;
   const onTarget = (t: string) => (plan.mapping ? targetTable(plan.mapping, t) : t);
   const writtenOnTarget = new Set(written.map(onTarget));
@@ -804,11 +805,13 @@ export function seededModelTablesNote(plan: FixturePlan, modelTables: readonly s
     ...(alsoWritten.length ? [`${holds(alsoWritten)} besides those the pack's worlds write (a world's row replaces a seeded one of the same key)`] : []),
   ];
   // Seeded rows referencing them must go too, or the delete fails (pgflow: steps and deps name the seeded flow).
+  // A view the model computes from its tables (TableModel.view) shows their rows: emptying them empties it.
+  const views = new Set(computedViews.map(onTarget));
   const toEmpty = [...seeded];
   for (let i = 0; i < toEmpty.length; i++) {
     for (const other of plan.seededTables) {
       const refers = (plan.shapes?.get(other) ?? []).some((c) => c.references?.table === toEmpty[i] || c.referencesTogether?.includes(toEmpty[i]));
-      if (refers && !toEmpty.includes(other) && !plan.emptyTables?.includes(other)) toEmpty.push(other);
+      if (refers && !toEmpty.includes(other) && !plan.emptyTables?.includes(other) && !views.has(other)) toEmpty.push(other);
     }
   }
   const referrers = toEmpty.slice(seeded.length);

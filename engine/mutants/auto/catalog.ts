@@ -49,6 +49,13 @@ export interface Catalog {
   views: CatalogView[];
 }
 
+/**
+ * A role holds privilege `p` on table `c.oid`, on the table or on any of its columns (dbdev's
+ * `grant insert (organization_id, account_id, role) on app.members`): a policy for that command
+ * then decides the role's requests. DELETE has no column form.
+ */
+const heldOn = (role: string) => `case when p = 'DELETE' then has_table_privilege('${role}', c.oid, p) else has_any_column_privilege('${role}', c.oid, p) end`;
+
 export async function readCatalog(client: pg.Client, schemas: string[]): Promise<Catalog> {
   const policies = await client.query(
     `select schemaname as schema, tablename as "table", policyname as name, cmd as command, roles::text[] as roles, permissive, qual as using, with_check as "withCheck",
@@ -60,8 +67,8 @@ export async function readCatalog(client: pg.Client, schemas: string[]): Promise
   );
   const tables = await client.query(
     `select n.nspname as schema, c.relname as "table",
-            array(select p from unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) p where has_table_privilege('anon', c.oid, p)) as anon,
-            array(select p from unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) p where has_table_privilege('authenticated', c.oid, p)) as authenticated
+            array(select p from unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) p where ${heldOn('anon')}) as anon,
+            array(select p from unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE']) p where ${heldOn('authenticated')}) as authenticated
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind = 'r' and c.relrowsecurity order by 1, 2`,
     [schemas],

@@ -12,6 +12,8 @@ import { killMutant, type KillResult } from '../kill.ts';
 import type pg from 'pg';
 import { readCatalog, readPolicyTablesOutside, type Catalog } from './catalog.ts';
 import { MANAGED_SCHEMAS } from '../../db/supabase/managed-schemas.ts';
+import { runsAsInvoker } from '../../checker/security-lints.ts';
+import { relationsReadBy } from '../../introspection/table-shapes.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
 import type { MutantVerdict } from '../report.ts';
 import { escapeRegExp } from '../../regexp.ts';
@@ -99,11 +101,13 @@ async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mappi
   const sqlRouted = sqlRoutedTables(mapping);
   // Supabase's own schemas stay out even when exposed (storage): their tables are Supabase's, reached through its other APIs.
   const reached = [...new Set([...AUTO_MUTANT_SCHEMAS, ...exposedSchemas.filter((s) => !MANAGED_SCHEMAS.includes(s))])];
-  const sqlSchemas = [...sqlRouted].map((t) => t.split('.')[0]).filter((s) => !reached.includes(s));
-  const catalog = await readCatalog(client, [...reached, ...sqlSchemas]);
-  const kept = (schema: string, table: string) => reached.includes(schema) || sqlRouted.has(`${schema}.${table}`);
+  // A table elsewhere that an exposed security_invoker view reads is reached through that view: its policies decide what the view shows.
+  const viewed = await tablesReadByInvokerViews(client, reached);
+  const sqlSchemas = [...sqlRouted, ...viewed].map((t) => t.split('.')[0]).filter((s) => !reached.includes(s));
+  const catalog = await readCatalog(client, [...new Set([...reached, ...sqlSchemas])]);
+  const kept = (schema: string, table: string) => reached.includes(schema) || sqlRouted.has(`${schema}.${table}`) || viewed.has(`${schema}.${table}`);
   for (const { table, policies } of await readPolicyTablesOutside(client, reached)) {
-    if (sqlRouted.has(table)) continue;
+    if (sqlRouted.has(table) || viewed.has(table)) continue;
     const schema = table.split('.')[0];
     onSkipped?.(
       table,
@@ -118,6 +122,23 @@ async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mappi
     policies: catalog.policies.filter((p) => kept(p.schema, p.table)),
     rowSecurityTables: catalog.rowSecurityTables.filter((t) => kept(t.schema, t.table)),
   };
+}
+
+/**
+ * Tables (`schema.table`) outside `schemas` and Supabase's own that a `security_invoker` view in
+ * `schemas` reads: the API reaches their rows, and their policies, through the view (dbdev's
+ * `public.members` over `app.members`). A view with its owner's rights reads past their policies.
+ */
+async function tablesReadByInvokerViews(client: pg.Client, schemas: string[]): Promise<Set<string>> {
+  const r = await client.query<{ name: string }>(
+    `select distinct bn.nspname || '.' || b.relname as name
+       from pg_class v join pg_namespace vn on vn.oid = v.relnamespace
+       cross join lateral unnest(${relationsReadBy('v.oid')}) read(oid)
+       join pg_class b on b.oid = read.oid and b.relkind in ('r', 'p') join pg_namespace bn on bn.oid = b.relnamespace
+      where v.relkind = 'v' and vn.nspname = any($1) and ${runsAsInvoker('v')} and bn.nspname <> all($1) and bn.nspname <> all($2)`,
+    [schemas, MANAGED_SCHEMAS],
+  );
+  return new Set(r.rows.map((x) => x.name));
 }
 
 /**
