@@ -140,6 +140,29 @@ describe('the search', () => {
     expect(result.note).toMatch(/harness error: the database server closed the connection \(it stopped, crashed or was restarted: Client has encountered a connection error and is not queryable\); the findings made before it are kept: run again, and if it recurs read the server's log/);
   });
 
+  it('the server gone while shrinking: every finding is kept as first found (seed and path replay it), the run goes on, and the note says shrinking met a harness error', async () => {
+    // As a server killed during the shrink met it: each candidate's check fails (taken as "not this
+    // finding"), then the shrink's flush of the connection throws. It ended the whole run, its findings unreported.
+    const restore = env.workers.map((w) => {
+      const { flush } = w.tx;
+      w.tx.flush = function () {
+        return Promise.reject(new Error('Client has encountered a connection error and is not queryable'));
+      } as typeof flush;
+      return () => delete (w.tx as Partial<typeof w.tx>).flush;
+    });
+    let result;
+    try {
+      result = await runDataProperty(env, property(['user']), { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true });
+    } finally {
+      for (const undo of restore) undo();
+    }
+    expect(result.status).toBe('failed');
+    const first = result.findings![0];
+    expect(first.message).toMatch(/invariant "always objects": objected/);
+    expect([first.seed, first.path]).toEqual([5, '0']);
+    expect(result.note).toMatch(/^harness error while shrinking: the database server closed the connection .*; the findings not yet shrunk are reported as first found$/);
+  });
+
   it('a finding on a mapped target is shrunk and saved as the run sends it: the model\'s ids in text as the target keeps them, a step the target cannot take (an ordered read, order= untranslated) left out', async () => {
     // Every case disagrees alike, as drawn or as sent: only the form the shrink checks and saves tells them apart.
     // Seen on stranger-app-2 (uuid ids): the shrunk case kept the model's ids in remark text

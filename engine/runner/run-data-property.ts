@@ -528,17 +528,27 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // Shrink them, spread over the workers.
   const findings: PropertyFailure[] = new Array(chosen.length);
   const shrinking = performance.now();
+  /** A harness error while shrinking (the server gone): the findings it met are reported as first found. */
+  let shrinkError: { error: unknown } | undefined;
   await Promise.all(
     workers.map(async (worker, w) => {
       for (let i = w; i < chosen.length; i += workers.length) {
         const s = chosen[i];
-        findings[i] =
-          options.shrink === false || shrunkBefore(options, s.signature, options.seed + s.lane)
-            ? findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan)
-            : await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
+        const unshrunk = () => findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan);
+        if (options.shrink === false || shrunkBefore(options, s.signature, options.seed + s.lane) || shrinkError) {
+          findings[i] = unshrunk();
+          continue;
+        }
+        try {
+          findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
+        } catch (error) {
+          shrinkError ??= { error };
+          findings[i] = unshrunk();
+        }
       }
     }),
   );
+  const shrinkNote = shrinkError && !harnessNote ? `harness error while shrinking: ${harnessErrorText(shrinkError.error)}; the findings not yet shrunk are reported as first found` : undefined;
   timings.shrinkingMs += performance.now() - shrinking;
   // An interrupt before or during the shrinks cut them: what they had found so far is reported.
   const shrinkCut = options.shrink !== false && options.stop?.() === true;
@@ -550,7 +560,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     failure: findings[0],
     findings,
     ...(more > 0 ? { moreFindings: { distinct: representatives.length } } : {}),
-    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
+    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : []), ...(shrinkNote ? [shrinkNote] : [])].join('; ') || undefined),
   };
 }
 
