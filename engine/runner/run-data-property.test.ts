@@ -227,6 +227,24 @@ describe('the search', () => {
   });
 });
 
+describe('a statement that never ends (a trigger waiting on pg_sleep, a lock)', () => {
+  let slow: Environment;
+  const sleepSql = `create function public.pf_test_sleep() returns trigger language plpgsql as $$ begin perform pg_sleep(600); return new; end $$;
+    create trigger users_pf_test_sleep before insert on public.users for each row execute function public.pf_test_sleep();`;
+  beforeAll(async () => {
+    slow = await referenceEnvironment({ workers: 1, extra: [{ name: '9999_sleep.sql', path: '9999_sleep.sql', sql: sleepSql }], caseStatementTimeoutMs: 1000 });
+  });
+  afterAll(() => slow?.close());
+
+  it("is cancelled by the workers' statement bound: the property is an ERROR naming the timeout, within seconds, not a run held past its budget", async () => {
+    const started = Date.now();
+    const result = await runDataProperty(slow, property(['user']), { seed: 1, runs: 5, oracle: referenceOracle });
+    expect(result.status).toBe('error');
+    expect(result.note).toBe('harness error: fixtures refused: canceling statement due to statement timeout: a statement of the case ran past the bound policyfuzz sets on one statement (a trigger or function waiting on pg_sleep or a lock, or looping); the findings made before it are kept');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+});
+
 describe('on a target read from its catalog', () => {
   let fitted: Environment;
   beforeAll(async () => {
