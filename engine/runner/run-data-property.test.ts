@@ -163,6 +163,32 @@ describe('the search', () => {
     expect(result.note).toMatch(/^harness error while shrinking: the database server closed the connection .*; the findings not yet shrunk are reported as first found$/);
   });
 
+  it("the server stopped by the interrupt's grace under a case in flight: the property is cut by the interrupt, not a harness ERROR", async () => {
+    // As a SIGINT met a statement that would not end: once the grace ran out every stop ran, the
+    // server's with them, and the case in flight saw its connection end. It read "ERROR … the
+    // database server closed the connection", counted failed: the README says nothing unfinished is.
+    let interrupted = false;
+    const restore = env.workers.map((w) => {
+      let calls = 0;
+      const { runPlanned } = w.tx;
+      w.tx.runPlanned = function (this: typeof w.tx, ...args) {
+        if (++calls < 4) return runPlanned.apply(this, args);
+        interrupted = true;
+        return Promise.reject(new Error('terminating connection due to administrator command'));
+      } as typeof runPlanned;
+      return () => delete (w.tx as Partial<typeof w.tx>).runPlanned;
+    });
+    let result;
+    try {
+      result = await runDataProperty(env, property(['user']), { seed: 3, runs: 40, oracle: referenceOracle, stop: () => interrupted });
+    } finally {
+      for (const undo of restore) undo();
+    }
+    expect(result.status).toBe('passed');
+    expect(result.stopped).toBe('interrupted');
+    expect(result.note ?? '').not.toMatch(/harness error/);
+  });
+
   it('a finding on a mapped target is shrunk and saved as the run sends it: the model\'s ids in text as the target keeps them, a step the target cannot take (an ordered read, order= untranslated) left out', async () => {
     // Every case disagrees alike, as drawn or as sent: only the form the shrink checks and saves tells them apart.
     // Seen on stranger-app-2 (uuid ids): the shrunk case kept the model's ids in remark text

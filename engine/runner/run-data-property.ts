@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { OutcomeClass } from '../model/outcome.ts';
 import type { Oracle } from '../pack.ts';
-import { FixtureError, harnessErrorText, PackModelError, UNNAMED_FIXTURE } from '../errors.ts';
+import { connectionLost, FixtureError, harnessErrorText, PackModelError, UNNAMED_FIXTURE } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { isSideError, signatureOf } from '../findings/signature.ts';
 import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
@@ -468,7 +468,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   ).then((list) => list.filter((d) => d !== undefined));
   const details = lanesRun.map((l) => l.detail);
 
-  const stopped = lanesRun.some((l) => l.detail.interrupted && !l.gaveUp) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
+  // The interrupt's grace ran out under a case in flight (a statement that would not end) and the
+  // server was stopped: that case is unfinished, not a harness error, and nothing is blamed.
+  const cutUnderCase = options.stop?.() === true && lanesRun.some((l) => l.harnessError && connectionLost(l.harnessError.error));
+  const stopped = cutUnderCase || lanesRun.some((l) => l.detail.interrupted && !l.gaveUp) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
   const planned = options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0);
   const base = {
     id: property.id,
@@ -494,8 +497,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.
   // A lane's harness error in its last case reaches no later predicate: it is taken from the lane.
-  const laneError = lanesRun.find((l) => l.harnessError)?.harnessError;
-  const failed = details.find((d) => d.failed && d.counterexample !== null);
+  const laneError = cutUnderCase ? undefined : lanesRun.find((l) => l.harnessError)?.harnessError;
+  const failed = details.find((d) => d.failed && d.counterexample !== null && !(cutUnderCase && connectionLost(d.errorInstance)));
   /** A harness error ends the lanes it met; the findings made before it are still shrunk and reported. */
   let harnessNote: string | undefined;
   if (failed || laneError) {
