@@ -2,7 +2,7 @@
  * Bad input through the real binary: a clear one-line message and exit 2 before anything runs,
  * never a stack trace, a silent "0 passed" or a false verdict.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -87,6 +87,31 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     const r = await runBin(['merge-reports', path.join(dir, 'shard1'), path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('policyfuzz: the inputs ran with different seeds (5, 6): merge the shards of one run (each run with the same --seed)\n');
+  });
+
+  it('merging shards of different profiles, migrations or policyfuzz versions: exit 2 naming what differs, nothing written', async () => {
+    // Seen: shard 1/2 of pr (split by property, early stop) and 2/2 of nightly (split by lanes) merged
+    // into "4 passed" with R02 at 28 of its 60 cases: no one run's verdicts.
+    const cases: [string, Partial<Record<'profile' | 'migrationsDigest' | 'policyfuzzVersion', string>>, string][] = [
+      ['profile', { profile: 'nightly' }, 'the inputs ran with different profiles (pr, nightly): merge the shards of one run (each with the same --profile)'],
+      ['migrations', { migrationsDigest: 'bbbb' }, 'the inputs ran with different migrations (digests) (aaaa, bbbb): merge the shards of one run (each with the same migrations and pack)'],
+      ['version', { policyfuzzVersion: '0.0.1' }, `the inputs ran with different policyfuzz versions (${POLICYFUZZ_VERSION}, 0.0.1): merge the shards of one run (each with the same policyfuzz)`],
+    ];
+    for (const [name, second, message] of cases) {
+      const dir = tempDir(`mixed-${name}`);
+      for (const index of [1, 2]) {
+        const summary = runSummary(
+          [propertySummary({ id: 'R02', title: 'users', area: 'data', status: 'passed', cases: 10, counts: { allowed: 10 }, durationMs: 1, seed: 5 })],
+          { policyfuzzVersion: POLICYFUZZ_VERSION, seed: 5, profile: 'pr', shard: { index, count: 2 }, migrations: null, migrationsDigest: 'aaaa', startedAt: new Date(), timeBudgetMs: null, ...(index === 2 ? second : {}) },
+        );
+        mkdirSync(path.join(dir, `shard${index}`));
+        writeFileSync(path.join(dir, `shard${index}`, 'summary.json'), JSON.stringify(summary));
+      }
+      const r = await runBin(['merge-reports', path.join(dir, 'shard1'), path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).toBe(`policyfuzz: ${message}\n`);
+      expect(existsSync(path.join(dir, 'merged', 'summary.json'))).toBe(false);
+    }
   });
 
   it('mutants --auto --kind with an unknown kind: exit 2 listing the kinds, before any server starts; --kind or --run-uncovered without --auto: exit 2', async () => {

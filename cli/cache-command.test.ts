@@ -4,7 +4,7 @@
  * the verdicts of a run with the cache off; a new migration goes on top of the kept template;
  * `cache clear` removes the cache and says what it removed, locally and on --database-url.
  */
-import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,40 @@ describe('template cache through the binary', () => {
       expect(halfKept(path.join(root, 'cache'))).toEqual([]);
     });
   }
+
+  it("cache clear beside a running job leaves what that run uses (its server's binaries, the template it copies and its spare, a cluster it builds) and says so; the rest goes", async () => {
+    // Seen: a clear while another run's initdb built the pristine cluster ended that run ("initdb failed: could not
+    // seek to end of file", exit 2); as root its server runs from the cache's copy of the binaries, which a clear removed under it.
+    const own = tempDir('cache-beside');
+    chmodSync(own, 0o755);
+    const root = path.join(own, 'policyfuzz');
+    const version = path.join(root, 'cache', 'embedded-postgres-17');
+    const make = (dir: string, file = 'f') => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, file), 'x');
+      return dir;
+    };
+    const live = process.pid;
+    const install = make(path.join(version, 'install', 'bin'), 'postgres');
+    const copied = make(path.join(version, 'templates-postgres', 'aaaa'), 'key.json');
+    const spare = make(path.join(version, 'templates-postgres', 'aaaa.spare'));
+    const unused = make(path.join(version, 'templates-postgres', 'bbbb'), 'key.json');
+    const cluster = make(path.join(version, 'cluster-postgres'), 'PG_VERSION');
+    const building = make(path.join(version, `cluster-nobody.tmp-${live}-abc`));
+    const deadBuild = make(path.join(version, 'cluster-other.tmp-999999999-abc'));
+    make(path.join(root, `run-${live}-test`), 'owner.json');
+    writeFileSync(path.join(root, `run-${live}-test`, 'owner.json'), JSON.stringify({ pid: live, started: new Date().toISOString(), uses: [path.dirname(install), copied] }));
+    const r = await runBin(['cache', 'clear'], { env: { ...env(), TMPDIR: own } });
+    expect(r.code, r.stderr).toBe(0);
+    for (const kept of [path.dirname(install), copied, spare, building]) {
+      expect(existsSync(kept), kept).toBe(true);
+      expect(r.stdout).toContain(`left ${kept}: in use by a running policyfuzz (pid ${live}); run \`policyfuzz cache clear\` again once it ends\n`);
+    }
+    for (const gone of [unused, cluster, deadBuild]) {
+      expect(existsSync(gone), gone).toBe(false);
+      expect(r.stdout).toMatch(new RegExp(`^removed ${gone} \\(0\\.0 MB\\)$`, 'm'));
+    }
+  });
 
   describe('on a server given with --database-url', () => {
     let server: DatabaseServer | undefined;

@@ -23,8 +23,9 @@ export function registerCacheCommand(program: Command, run: Run): void {
     .action((opts: { databaseUrl?: string }) =>
       run(async () => {
         const local = clearLocalCache();
-        for (const entry of local) console.log(`removed ${entry.path} (${megabytes(entry.bytes)})`);
-        if (!local.length) console.log(`no local cache in ${LOCAL_CACHE_ROOT}`);
+        for (const entry of local.removed) console.log(`removed ${entry.path} (${megabytes(entry.bytes)})`);
+        for (const entry of local.left) console.log(`left ${entry.path}: in use by a running policyfuzz (pid ${entry.pid}); run \`policyfuzz cache clear\` again once it ends`);
+        if (!local.removed.length && !local.left.length) console.log(`no local cache in ${LOCAL_CACHE_ROOT}`);
         if (opts.databaseUrl !== undefined) {
           const server = await connectExplicitServer(opts.databaseUrl);
           const where = redact(new URL(server.adminUrl));

@@ -29,6 +29,18 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   const seeds = new Set(summaries.map((s) => s.seed));
   // Shards of other seeds tested other cases: their merge would be no one machine's run.
   if (seeds.size > 1) throw new UsageError(`the inputs ran with different seeds (${[...seeds].join(', ')}): merge the shards of one run (each run with the same --seed)`);
+  // Nor are shards of other profiles (cases, workers, early stop: split otherwise), migrations or policyfuzz versions one run's.
+  const differing = (
+    [
+      ['profile', 'profiles', 'the same --profile'],
+      ['migrationsDigest', 'migrations (digests)', 'the same migrations and pack'],
+      ['policyfuzzVersion', 'policyfuzz versions', 'the same policyfuzz'],
+    ] as const
+  ).find(([key]) => new Set(summaries.map((s) => s[key]).filter((v) => v !== undefined && v !== null)).size > 1);
+  if (differing) {
+    const [key, what, same] = differing;
+    throw new UsageError(`the inputs ran with different ${what} (${[...new Set(summaries.map((s) => s[key]))].join(', ')}): merge the shards of one run (each with ${same})`);
+  }
   const shards = summaries.flatMap((s) => s.shards);
   const dup = shards.find((s, i) => shards.some((t, j) => j < i && t.index === s.index && t.count === s.count));
   if (dup) throw new UsageError(`shard ${dup.index}/${dup.count} appears twice among the inputs`);

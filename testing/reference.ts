@@ -5,6 +5,6 @@ import { openEnvironment, type Environment, type EnvironmentOptions } from '../e
 import { sharedServer } from './shared-server.ts';
 
 /** `fixtures`: read the catalog and fit worlds to it, as for a project's own migrations. */
-export async function referenceEnvironment(options: { workers?: number; extra?: MigrationFile[]; fixtures?: EnvironmentOptions['fixtures']; log?: EnvironmentOptions['log'] } = {}): Promise<Environment> {
+export async function referenceEnvironment(options: { workers?: number; extra?: MigrationFile[]; fixtures?: EnvironmentOptions['fixtures']; log?: EnvironmentOptions['log']; caseStatementTimeoutMs?: number } = {}): Promise<Environment> {
   return openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(BUNDLED_MIGRATIONS), ...options });
 }

@@ -168,6 +168,8 @@ export function printFailures(results: PropertyResult[], saved: ReadonlyMap<stri
         if (s.saved.regression) out(`  test:     ${s.saved.regression} (a vitest test; its header says where it goes)`);
       }
       if (s.unsaved) out(`  ${colors.yellow(`warning: ${s.unsaved}`)}`);
+      // What else the property met (a harness error after its findings, shrinking cut short, cases dropped): never silent.
+      if (r.note) out(`  note:     ${r.note}`);
     } else if (r.note && ((r.status !== 'passed' && r.status !== 'not-reached' && r.status !== 'partial') || (r.status === 'passed' && r.dropped))) {
       // A pass with many cases dropped says which constraint dropped them (the health note).
       // PARTIAL and NOT REACHED: the table and the budget or interrupt line say it once.

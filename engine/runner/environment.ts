@@ -75,7 +75,17 @@ export interface EnvironmentOptions extends ServerChoice {
   cacheTemplate?: boolean;
   /** Of `migrations`, how many the kept template holds (the rest, a mutant's edits, are not kept): TemplateOptions.keptPrefix. */
   keptPrefix?: number;
+  /** The longest a statement of a case may run on a worker's connection (default CASE_STATEMENT_TIMEOUT_MS). */
+  caseStatementTimeoutMs?: number;
 }
+
+/**
+ * The workers' sessions' statement_timeout: a fixture write (as the connecting role) or a
+ * service_role request (Supabase gives it none) waiting on a trigger's pg_sleep or a lock would
+ * otherwise hold its lane, and the run, past any time budget. An API role's own timeout (anon 3 s,
+ * authenticated 8 s on Supabase) is set per request and overrides it, as PostgREST does.
+ */
+export const CASE_STATEMENT_TIMEOUT_MS = 60_000;
 
 export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
   const started = Date.now();
@@ -104,7 +114,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     let standIns: string | undefined;
     for (const url of urls) {
       // Pipelined: a case's messages, and the lane's next case, are written without waiting for answers (batch-query.ts).
-      const client = new pg.Client({ connectionString: url, pipeline: true });
+      const client = new pg.Client({ connectionString: url, pipeline: true, statement_timeout: options.caseStatementTimeoutMs ?? CASE_STATEMENT_TIMEOUT_MS });
       client.on('error', () => {});
       try {
         await client.connect();

@@ -140,6 +140,55 @@ describe('the search', () => {
     expect(result.note).toMatch(/harness error: the database server closed the connection \(it stopped, crashed or was restarted: Client has encountered a connection error and is not queryable\); the findings made before it are kept: run again, and if it recurs read the server's log/);
   });
 
+  it('the server gone while shrinking: every finding is kept as first found (seed and path replay it), the run goes on, and the note says shrinking met a harness error', async () => {
+    // As a server killed during the shrink met it: each candidate's check fails (taken as "not this
+    // finding"), then the shrink's flush of the connection throws. It ended the whole run, its findings unreported.
+    const restore = env.workers.map((w) => {
+      const { flush } = w.tx;
+      w.tx.flush = function () {
+        return Promise.reject(new Error('Client has encountered a connection error and is not queryable'));
+      } as typeof flush;
+      return () => delete (w.tx as Partial<typeof w.tx>).flush;
+    });
+    let result;
+    try {
+      result = await runDataProperty(env, property(['user']), { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true });
+    } finally {
+      for (const undo of restore) undo();
+    }
+    expect(result.status).toBe('failed');
+    const first = result.findings![0];
+    expect(first.message).toMatch(/invariant "always objects": objected/);
+    expect([first.seed, first.path]).toEqual([5, '0']);
+    expect(result.note).toMatch(/^harness error while shrinking: the database server closed the connection .*; the findings not yet shrunk are reported as first found$/);
+  });
+
+  it("the server stopped by the interrupt's grace under a case in flight: the property is cut by the interrupt, not a harness ERROR", async () => {
+    // As a SIGINT met a statement that would not end: once the grace ran out every stop ran, the
+    // server's with them, and the case in flight saw its connection end. It read "ERROR … the
+    // database server closed the connection", counted failed: the README says nothing unfinished is.
+    let interrupted = false;
+    const restore = env.workers.map((w) => {
+      let calls = 0;
+      const { runPlanned } = w.tx;
+      w.tx.runPlanned = function (this: typeof w.tx, ...args) {
+        if (++calls < 4) return runPlanned.apply(this, args);
+        interrupted = true;
+        return Promise.reject(new Error('terminating connection due to administrator command'));
+      } as typeof runPlanned;
+      return () => delete (w.tx as Partial<typeof w.tx>).runPlanned;
+    });
+    let result;
+    try {
+      result = await runDataProperty(env, property(['user']), { seed: 3, runs: 40, oracle: referenceOracle, stop: () => interrupted });
+    } finally {
+      for (const undo of restore) undo();
+    }
+    expect(result.status).toBe('passed');
+    expect(result.stopped).toBe('interrupted');
+    expect(result.note ?? '').not.toMatch(/harness error/);
+  });
+
   it('a finding on a mapped target is shrunk and saved as the run sends it: the model\'s ids in text as the target keeps them, a step the target cannot take (an ordered read, order= untranslated) left out', async () => {
     // Every case disagrees alike, as drawn or as sent: only the form the shrink checks and saves tells them apart.
     // Seen on stranger-app-2 (uuid ids): the shrunk case kept the model's ids in remark text
@@ -202,6 +251,24 @@ describe('the search', () => {
     expect(shrunk.findings![0].signature).toBe(first.signature);
     expect(shrunk.timings!.shrinkingMs).toBeGreaterThan(0);
   });
+});
+
+describe('a statement that never ends (a trigger waiting on pg_sleep, a lock)', () => {
+  let slow: Environment;
+  const sleepSql = `create function public.pf_test_sleep() returns trigger language plpgsql as $$ begin perform pg_sleep(600); return new; end $$;
+    create trigger users_pf_test_sleep before insert on public.users for each row execute function public.pf_test_sleep();`;
+  beforeAll(async () => {
+    slow = await referenceEnvironment({ workers: 1, extra: [{ name: '9999_sleep.sql', path: '9999_sleep.sql', sql: sleepSql }], caseStatementTimeoutMs: 1000 });
+  });
+  afterAll(() => slow?.close());
+
+  it("is cancelled by the workers' statement bound: the property is an ERROR naming the timeout, within seconds, not a run held past its budget", async () => {
+    const started = Date.now();
+    const result = await runDataProperty(slow, property(['user']), { seed: 1, runs: 5, oracle: referenceOracle });
+    expect(result.status).toBe('error');
+    expect(result.note).toBe('harness error: fixtures refused: canceling statement due to statement timeout: a statement of the case ran past the bound policyfuzz sets on one statement (a trigger or function waiting on pg_sleep or a lock, or looping); the findings made before it are kept');
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
 });
 
 describe('on a target read from its catalog', () => {

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { OutcomeClass } from '../model/outcome.ts';
 import type { Oracle } from '../pack.ts';
-import { FixtureError, harnessErrorText, PackModelError, UNNAMED_FIXTURE } from '../errors.ts';
+import { connectionLost, FixtureError, harnessErrorText, PackModelError, UNNAMED_FIXTURE } from '../errors.ts';
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { isSideError, signatureOf } from '../findings/signature.ts';
 import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
@@ -468,7 +468,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   ).then((list) => list.filter((d) => d !== undefined));
   const details = lanesRun.map((l) => l.detail);
 
-  const stopped = lanesRun.some((l) => l.detail.interrupted && !l.gaveUp) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
+  // The interrupt's grace ran out under a case in flight (a statement that would not end) and the
+  // server was stopped: that case is unfinished, not a harness error, and nothing is blamed.
+  const cutUnderCase = options.stop?.() === true && lanesRun.some((l) => l.harnessError && connectionLost(l.harnessError.error));
+  const stopped = cutUnderCase || lanesRun.some((l) => l.detail.interrupted && !l.gaveUp) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
   const planned = options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0);
   const base = {
     id: property.id,
@@ -494,8 +497,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.
   // A lane's harness error in its last case reaches no later predicate: it is taken from the lane.
-  const laneError = lanesRun.find((l) => l.harnessError)?.harnessError;
-  const failed = details.find((d) => d.failed && d.counterexample !== null);
+  const laneError = cutUnderCase ? undefined : lanesRun.find((l) => l.harnessError)?.harnessError;
+  const failed = details.find((d) => d.failed && d.counterexample !== null && !(cutUnderCase && connectionLost(d.errorInstance)));
   /** A harness error ends the lanes it met; the findings made before it are still shrunk and reported. */
   let harnessNote: string | undefined;
   if (failed || laneError) {
@@ -528,17 +531,27 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // Shrink them, spread over the workers.
   const findings: PropertyFailure[] = new Array(chosen.length);
   const shrinking = performance.now();
+  /** A harness error while shrinking (the server gone): the findings it met are reported as first found. */
+  let shrinkError: { error: unknown } | undefined;
   await Promise.all(
     workers.map(async (worker, w) => {
       for (let i = w; i < chosen.length; i += workers.length) {
         const s = chosen[i];
-        findings[i] =
-          options.shrink === false || shrunkBefore(options, s.signature, options.seed + s.lane)
-            ? findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan)
-            : await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
+        const unshrunk = () => findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan);
+        if (options.shrink === false || shrunkBefore(options, s.signature, options.seed + s.lane) || shrinkError) {
+          findings[i] = unshrunk();
+          continue;
+        }
+        try {
+          findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
+        } catch (error) {
+          shrinkError ??= { error };
+          findings[i] = unshrunk();
+        }
       }
     }),
   );
+  const shrinkNote = shrinkError && !harnessNote ? `harness error while shrinking: ${harnessErrorText(shrinkError.error)}; the findings not yet shrunk are reported as first found` : undefined;
   timings.shrinkingMs += performance.now() - shrinking;
   // An interrupt before or during the shrinks cut them: what they had found so far is reported.
   const shrinkCut = options.shrink !== false && options.stop?.() === true;
@@ -550,7 +563,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     failure: findings[0],
     findings,
     ...(more > 0 ? { moreFindings: { distinct: representatives.length } } : {}),
-    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : [])].join('; ') || undefined),
+    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : []), ...(shrinkNote ? [shrinkNote] : [])].join('; ') || undefined),
   };
 }
 

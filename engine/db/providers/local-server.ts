@@ -140,6 +140,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const startUp = new StartUp();
   const runDir = path.join(LOCAL_SERVER_ROOT, `${RUN_PREFIX}${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
   startUp.folders.add(runDir);
+  // Made first: from here on `cache clear` sees this run alive and leaves what it records as used.
+  mkdirSync(runDir, { mode: 0o755 });
+  const started = new Date().toISOString();
+  const recordUses = (uses: string[]) => writeOwner(runDir, { pid: process.pid, started, uses });
+  recordUses([]);
   const sockDir = path.join(runDir, 'sock');
   const dataDir = path.join(runDir, 'data');
   const versionDir = path.join(LOCAL_CACHE_ROOT, `${binaries.source}-${binaries.version}`);
@@ -151,12 +156,16 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   let base: ReturnType<typeof keptDataDirs>[number] | undefined;
   try {
     binDir = await binariesReadableBy(binaries, runAs, startUp);
+    // The server runs from these binaries for the whole run (a restart after keeping a template, a backend loading plpgsql).
+    const binaryInstall = runAs ? path.dirname(binDir) : undefined;
+    if (binaryInstall) recordUses([binaryInstall]);
     base = options.template && bestBase(keptDataDirs(templatesDir), options.template);
-    const from = base ? path.join(base.dir, 'data') : await pristineCluster(binDir, path.join(versionDir, `cluster-${account}`), runAs, startUp);
+    const source = base ? base.dir : path.join(versionDir, `cluster-${account}`);
+    recordUses([...(binaryInstall ? [binaryInstall] : []), source]);
+    const from = base ? path.join(base.dir, 'data') : await pristineCluster(binDir, source, runAs, startUp);
     if (base) touch(base.dir);
-    mkdirSync(runDir, { mode: 0o755 });
-    writeFileSync(path.join(runDir, 'owner.json'), JSON.stringify({ pid: process.pid, started: new Date().toISOString() }));
     if (!(base && takeSpare(base.dir, dataDir))) await startUp.run('cp', ['-a', from, dataDir]);
+    recordUses(binaryInstall ? [binaryInstall] : []);
     mkdirSync(sockDir);
     if (runAs) chownSync(sockDir, runAs.uid, runAs.gid);
     port = await freePort();
@@ -294,19 +303,75 @@ function keptDataDirs(templatesDir: string): { dir: string; key: TemplateKey; us
     .sort((x, y) => y.used - x.used);
 }
 
-/** Removes every cache of local servers; returns what was removed, each with its size in bytes. */
-export function clearLocalCache(): { path: string; bytes: number }[] {
-  if (!existsSync(LOCAL_CACHE_ROOT)) return [];
+/**
+ * A run's owner.json: its process, and the cache folders it uses — the binaries its server runs
+ * from (as root), and while it starts, the cluster or kept template it copies. Written whole
+ * (renamed into place), so a reader never sees half of it.
+ */
+interface RunOwner {
+  pid: number;
+  started: string;
+  uses?: string[];
+}
+
+function writeOwner(runDir: string, owner: RunOwner): void {
+  const file = path.join(runDir, 'owner.json');
+  writeFileSync(`${file}.tmp`, JSON.stringify(owner));
+  renameSync(`${file}.tmp`, file);
+}
+
+/** Cache folders the live runs use, each with a run's pid. */
+function usedByLiveRuns(): Map<string, number> {
+  const used = new Map<string, number>();
+  for (const name of existsSync(LOCAL_SERVER_ROOT) ? readdirSync(LOCAL_SERVER_ROOT) : []) {
+    if (!name.startsWith(RUN_PREFIX)) continue;
+    try {
+      const owner = JSON.parse(readFileSync(path.join(LOCAL_SERVER_ROOT, name, 'owner.json'), 'utf8')) as RunOwner;
+      if (processAlive(owner.pid)) for (const dir of owner.uses ?? []) used.set(dir, owner.pid);
+    } catch {
+      // no owner.json yet (a run just starting records none in use) or a dead run's
+    }
+  }
+  return used;
+}
+
+/** The pid of a live process building `name` (`<target>.tmp-<pid>-…`: a cluster, a copy of the binaries, a kept template or its spare). */
+function liveBuilder(name: string): number | undefined {
+  const pid = Number(/\.tmp-(\d+)-/.exec(name)?.[1]);
+  return pid && processAlive(pid) ? pid : undefined;
+}
+
+/**
+ * Removes every cache of local servers but what a running policyfuzz uses (another job on the same
+ * host: its server's binaries, what it is copying or building), which would end that run; returns
+ * what was removed, each with its size in bytes, and what was left, with the run's pid.
+ */
+export function clearLocalCache(): { removed: { path: string; bytes: number }[]; left: { path: string; pid: number }[] } {
   const removed: { path: string; bytes: number }[] = [];
+  const left: { path: string; pid: number }[] = [];
+  if (!existsSync(LOCAL_CACHE_ROOT)) return { removed, left };
+  const used = usedByLiveRuns();
+  const clear = (entry: string) => {
+    // A kept template's spare goes with it: a run starting from the template may be renaming it into place.
+    const pid = used.get(entry) ?? used.get(entry.slice(0, -SPARE_SUFFIX.length)) ?? liveBuilder(path.basename(entry));
+    if (pid !== undefined) return void left.push({ path: entry, pid });
+    try {
+      removed.push({ path: entry, bytes: sizeOf(entry) });
+      rmSync(entry, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile (a spare renamed into a run's folder)
+    }
+  };
   for (const version of readdirSync(LOCAL_CACHE_ROOT)) {
     for (const name of readdirSync(path.join(LOCAL_CACHE_ROOT, version))) {
       const entry = path.join(LOCAL_CACHE_ROOT, version, name);
-      removed.push({ path: entry, bytes: sizeOf(entry) });
-      rmSync(entry, { recursive: true, force: true });
+      // Kept templates one by one: one a run is copying stays, the others go.
+      if (name.startsWith('templates-') && !liveBuilder(name)) for (const kept of readdirSync(entry)) clear(path.join(entry, kept));
+      else clear(entry);
     }
   }
-  rmSync(LOCAL_CACHE_ROOT, { recursive: true, force: true });
-  return removed;
+  if (!left.length) rmSync(LOCAL_CACHE_ROOT, { recursive: true, force: true });
+  return { removed, left };
 }
 
 function sizeOf(entry: string): number {
