@@ -235,6 +235,8 @@ describe('policyfuzz init', () => {
     expect(config.model.refusals.codes).toEqual({ 'not-authorized': '42501', 'not-found': 'P0002' });
     expect(functions.soft_delete_vs_ticket.returns).toBe('value-as-void');
     expect(functions.soft_delete_pr_ticket.returns).toBe('value-as-void');
+    // Session 16: get_my_student_record reads private.student_records, the table behind the API's view (R18 failed on its columns).
+    expect(functions.get_my_student_record.tableRows).toEqual({ record: 'student_records', requests: 'student_change_requests' });
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
