@@ -237,6 +237,9 @@ describe('policyfuzz init', () => {
     expect(functions.soft_delete_pr_ticket.returns).toBe('value-as-void');
     // Session 16: get_my_student_record reads private.student_records, the table behind the API's view (R18 failed on its columns).
     expect(functions.get_my_student_record.tableRows).toEqual({ record: 'student_records', requests: 'student_change_requests' });
+    // Session 16: R17 was an ERROR, every case dropped by kkumail's `= lower(btrim(kkumail))` and a null identity_conflicts.detail.
+    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'] });
+    expect(config.model.notNullColumns.identity_conflicts).toEqual(['detail']);
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

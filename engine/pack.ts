@@ -112,6 +112,13 @@ export interface Pack<S = any> {
    */
   notNullDraws?: NotNullDraws[];
   /**
+   * Settings naming the columns of a model table the pack's generators draw as a value's variants
+   * (a person's e-mail case-flipped or padded): `policyfuzz init` writes into each those of
+   * `columns` whose CHECK (or domain) refuses such a variant of `sample`, and the generators then
+   * draw the value as stored (engine/config/normalized-draws.ts).
+   */
+  normalizedDraws?: NormalizedDraws[];
+  /**
    * Settings (dotted paths under `model`) that take how the target keeps a model table's ids
    * (`model` as the model does, `uuid`, `bigint`: mapping bigintIds / uuidIds), for a value the
    * model computes from an id (the reference's public handle): `policyfuzz init` writes them.
@@ -151,6 +158,11 @@ export interface NotNullDraws {
   path: string;
   table: string;
   columns: string[];
+}
+
+export interface NormalizedDraws extends NotNullDraws {
+  /** A value as the target would store it (`ann@uni.ac`): its case-flipped and padded forms are what the generators also draw. */
+  sample: string;
 }
 
 /** The pack's settings with `overrides` applied (errors are zod's, named by the caller). */

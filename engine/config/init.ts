@@ -10,7 +10,8 @@ import { openEnvironment } from '../runner/environment.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { seededModelTablesNote } from '../target/fixtures.ts';
-import type { NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
+import type { NormalizedDraws, NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
+import { proposeNormalizedDraws } from './normalized-draws.ts';
 import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts';
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
@@ -46,6 +47,8 @@ export interface InspectOptions {
   settingsKeys?: string[];
   /** Pack.notNullDraws: settings init fills with the columns this target holds NOT NULL. */
   notNullDraws?: NotNullDraws[];
+  /** Pack.normalizedDraws: settings init fills with the columns whose CHECK refuses a value case-flipped or padded. */
+  normalizedDraws?: NormalizedDraws[];
   /** Pack.targetIdSettings: settings init sets to the form this target keeps the ids in. */
   targetIdSettings?: { path: string; table: string; column: string }[];
   /** Pack.targetDrawSettings: settings init sets where the target draws a model generated column at random. */
@@ -235,6 +238,12 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       if (!held.length) continue;
       setAt(proposal.settings, draws.path, held);
       settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
+    }
+    // A model column under its target name (null: the target has none).
+    const mappedColumn = (table: string, column: string) => (mapping.tables?.[table]?.columns?.[column] === undefined ? column : mapping.tables[table]!.columns![column]);
+    for (const d of proposeNormalizedDraws(options.normalizedDraws ?? [], targetOf, mappedColumn, (t) => shapes.get(t))) {
+      setAt(proposal.settings, d.path, d.columns);
+      settingNotes.push(d.note);
     }
     // A nested path (`vs.publicHandle.idAs`): every dot a level, unlike a function's dotted name under setAt.
     const setNested = (dotted: string, value: string | number) => {

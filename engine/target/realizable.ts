@@ -103,7 +103,7 @@ const NULL_KEY = '\u0000null';
 const NULLS_COLLIDE = ' (NULLS NOT DISTINCT: two nulls collide)';
 
 /** Whether a simple CHECK (check-forms.ts) surely refuses a drawn value; a value it cannot judge passes (the database judges it). */
-function refusesValue(check: CheckForm, v: Json): boolean {
+export function refusesValue(check: CheckForm, v: Json): boolean {
   if (check.kind === 'pattern') return typeof v === 'string' && matchesPattern(check.pattern, v) === false;
   if (check.kind === 'normalized') return typeof v === 'string' && normalizedValue(check, v) !== v;
   if (check.kind === 'maxLength') return typeof v === 'string' && [...v].length > check.max;

@@ -51,6 +51,12 @@ export const referencePack = definePack({
     { path: 'notNullColumns.users', table: 'users', columns: ['display_name', 'avatar_url', 'phone', 'role', 'department'] },
     { path: 'notNullColumns.vs_categories', table: 'vs_categories', columns: ['is_confidential', 'public_eligible'] },
     { path: 'notNullColumns.vs_tickets', table: 'vs_tickets', columns: ['submitter_id'] },
+    { path: 'notNullColumns.identity_conflicts', table: 'identity_conflicts', columns: ['detail'] },
+  ],
+  // Columns the generators draw as a person's e-mail case-flipped or padded (generators/student.ts emailVariant).
+  normalizedDraws: [
+    { path: 'normalizedColumns.student_records', table: 'student_records', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
+    { path: 'normalizedColumns.team_members', table: 'team_members', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
   ],
   // The public handle is a digest of the ticket id as the target keeps it.
   targetIdSettings: [
