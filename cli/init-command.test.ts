@@ -180,6 +180,10 @@ describe('policyfuzz init', () => {
 
   it("a fifth stranger's schema (testing/schemas/stranger-app-5) applies: profiles keyed by auth.users, domains over citext, a sign request's own word for pending paired by the defaults", async () => {
     const config = await initOnSchema('stranger-app-5');
+    // Session 16: `public_title … check (public_title is null or char_length(btrim(public_title)) > 0)` dropped 82 cases;
+    // a campus_email domain refusing spaces 96 (R17's padded e-mails).
+    expect(config.model.vs.storedTitles).toBe('no-blank');
+    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'] });
     expect(config.mapping.tables.users.name).toBe('profiles');
     expect(config.fixtures.users).toBe('auth-trigger');
     // check (status in ('requested', 'signed', 'declined')) default 'requested': every rule was a harness error before.
@@ -240,6 +244,8 @@ describe('policyfuzz init', () => {
     // Session 16: R17 was an ERROR, every case dropped by kkumail's `= lower(btrim(kkumail))` and a null identity_conflicts.detail.
     expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'] });
     expect(config.model.notNullColumns.identity_conflicts).toEqual(['detail']);
+    // vs_public_needs_title (`not is_public or coalesce(btrim(public_title), '') <> ''`, on the table under the view) dropped 132 cases.
+    expect(config.model.vs.storedTitles).toBe('public-needs-title');
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

@@ -318,10 +318,19 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       const rows = (await client.query<{ source: string }>(`select distinct p.prosrc as source from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid = to_regclass($1) and not t.tgisinternal order by 1`, [table])).rows;
       return [rows.map((r) => r.source), `a trigger on ${table}`];
     };
-    // A table's CHECK constraints (a cap: `jsonb_array_length(remarks) <= 40`).
+    // A table's CHECK constraints (a cap: `jsonb_array_length(remarks) <= 40`); a view's, those of the table under it (stranger-app-6's api views).
     const checksOf = async (p: { table: string }): Promise<[string[], string]> => {
       const table = targetOf(p.table);
-      const rows = (await client.query<{ definition: string }>(`select pg_get_constraintdef(oid) as definition from pg_constraint where conrelid = to_regclass($1) and contype = 'c' order by conname`, [table])).rows;
+      const rows = (
+        await client.query<{ definition: string }>(
+          `select pg_get_constraintdef(k.oid) as definition from pg_constraint k
+            where k.contype = 'c' and k.conrelid in (select to_regclass($1) union
+                  select d.refobjid from pg_rewrite rw join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid and d.refclassid = 'pg_class'::regclass
+                   where rw.ev_class = to_regclass($1) and d.refobjid <> rw.ev_class)
+            order by k.conname`,
+          [table],
+        )
+      ).rows;
       return [rows.map((r) => r.definition), `a CHECK of ${table}`];
     };
     for (const read of options.sourceSettings ?? []) {

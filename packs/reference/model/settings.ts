@@ -266,6 +266,15 @@ export const ModelSettingsSchema = z
          */
         publishedTitle: z.enum(['as-given', 'trimmed']).default('as-given'),
         /**
+         * Which stored headlines a schema's CHECK lets a ticket hold: `any` (default, the
+         * reference: worlds draw public tickets with a null or blank headline too), `no-blank` (`public_title is
+         * null or char_length(btrim(public_title)) > 0`: a blank one is drawn null) or
+         * `public-needs-title` (`not is_public or nullif(trim(public_title), '') is not null`: an
+         * untitled ticket is drawn private). A row the CHECK refuses cannot exist there; both are
+         * secure. `policyfuzz init` proposes them from vs_tickets' CHECKs.
+         */
+        storedTitles: z.enum(['any', 'no-blank', 'public-needs-title']).default('any'),
+        /**
          * What vs_post_public_comment names the problem by: `public-ref` (default, the reference:
          * the board's public handle) or `ticket-id` (the spec's table says these functions take a
          * "ticket id and related").
