@@ -4,7 +4,7 @@
  * the mapping it infers; without migrations it is a usage error (exit 2), not a stack trace.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -60,10 +60,12 @@ describe('policyfuzz init', () => {
   });
 
   /** `policyfuzz init` on a schema of testing/schemas as a project's supabase/migrations: the config it wrote. */
-  async function initOnSchema(schema: string) {
-    const repo = path.join(tmp, schema);
+  async function initOnSchema(schema: string, edit?: (sql: string) => string) {
+    const repo = path.join(tmp, edit ? `${schema}-edited` : schema);
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });
     cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', schema), path.join(repo, 'supabase', 'migrations'), { recursive: true });
+    // A variant of the schema (one of its statements changed), to show what init proposes then.
+    if (edit) for (const f of readdirSync(path.join(repo, 'supabase', 'migrations')).filter((n) => n.endsWith('.sql'))) writeFileSync(path.join(repo, 'supabase', 'migrations', f), edit(readFileSync(path.join(repo, 'supabase', 'migrations', f), 'utf8')));
     // A schema's own supabase/config.toml (its API's schemas) goes beside the migrations, as in a Supabase repository.
     if (existsSync(path.join(repo, 'supabase', 'migrations', 'config.toml'))) renameSync(path.join(repo, 'supabase', 'migrations', 'config.toml'), path.join(repo, 'supabase', 'config.toml'));
     const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
@@ -246,6 +248,13 @@ describe('policyfuzz init', () => {
     expect(config.model.notNullColumns.identity_conflicts).toEqual(['detail']);
     // vs_public_needs_title (`not is_public or coalesce(btrim(public_title), '') <> ''`, on the table under the view) dropped 132 cases.
     expect(config.model.vs.storedTitles).toBe('public-needs-title');
+    // Its users guard's allow-list (`changed_columns(…, array['display_name', 'avatar_url', 'email'])`): R17 failed on an owner's e-mail change.
+    expect(config.model.users.ownerEditableColumns).toEqual(['display_name', 'avatar_url', 'email']);
+  });
+
+  it("a users guard whose allow-list names a privileged column (role) proposes no allow-list: the insecure guard stays a finding", async () => {
+    const config = await initOnSchema('stranger-app-6', (sql) => sql.replace("array['display_name', 'avatar_url', 'email']", "array['display_name', 'avatar_url', 'email', 'role']"));
+    expect(config.model.users?.ownerEditableColumns).toBeUndefined();
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

@@ -190,7 +190,12 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
  * `sqlstate`: the pattern's group is a RAISE's ERRCODE (a condition name or a code), written as
  * its SQLSTATE; P0001 (a plain RAISE's, the model's own) proposes nothing.
  */
-export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; sqlstate?: true; why: string } & (
+/**
+ * `columns`: the group is a list of quoted column names of the target's `table` (a guard's
+ * `array['display_name', 'avatar_url']`), written as the model's names of them (those the model
+ * has; the others left out, and those of the list at the settings path `leaveOut`).
+ */
+export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; sqlstate?: true; columns?: { table: string; leaveOut?: string; /** A list naming one of these proposes nothing (an insecure allow-list stays a finding). */ privileged?: string[] }; why: string } & (
   | { fn: string }
   | { policy: { table: string; command: 'select' | 'insert' | 'update' | 'delete' } }
   | { trigger: { table: string } }

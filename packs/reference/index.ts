@@ -100,6 +100,15 @@ export const referencePack = definePack({
     { path: 'vs.similarDuplicates', fn: 'find_similar_vs_tickets', pattern: String.raw`\bduplicate_of\s+is\s+null\b`, value: 'left-out', why: 'merged tickets are left out' },
     // §8's cap on remarks, where vs_tickets keeps it as a CHECK (R06, R09: the model's 20 refused what the target's 40 holds).
     { path: 'vs.remarksCap', check: { table: 'vs_tickets' }, pattern: String.raw`jsonb_array_length\(\s*"?remarks"?\s*\)\s*<=\s*(\d+)\b`, number: true, why: 'remarks are capped at that count' },
+    // Rule 1's allow-list, as the users guard names it (stranger-app-6 lets an owner change their e-mail: R17
+    // failed on it): an array held in a variable named for it, or passed beside the old and new rows.
+    {
+      path: 'users.ownerEditableColumns',
+      trigger: { table: 'users' },
+      pattern: String.raw`(?:\w*allow\w*\s+(?:constant\s+)?text\[\]\s*:=\s*|\bnew\s*\)?\s*,\s*)array\s*\[([^\]]*)\]`,
+      columns: { table: 'users', leaveOut: 'users.guardExcludedColumns', privileged: ['role', 'permissions', 'managed_permissions', 'department'] },
+      why: "the owner's allow-list its guard compares the row without",
+    },
     // Headlines a CHECK of vs_tickets refuses (stranger-app-4, -5, -6): worlds holding one were dropped (72, 82, 132 cases).
     {
       path: 'vs.storedTitles',
