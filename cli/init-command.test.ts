@@ -4,7 +4,7 @@
  * the mapping it infers; without migrations it is a usage error (exit 2), not a stack trace.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -60,10 +60,12 @@ describe('policyfuzz init', () => {
   });
 
   /** `policyfuzz init` on a schema of testing/schemas as a project's supabase/migrations: the config it wrote. */
-  async function initOnSchema(schema: string) {
-    const repo = path.join(tmp, schema);
+  async function initOnSchema(schema: string, edit?: (sql: string) => string) {
+    const repo = path.join(tmp, edit ? `${schema}-edited` : schema);
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });
     cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', schema), path.join(repo, 'supabase', 'migrations'), { recursive: true });
+    // A variant of the schema (one of its statements changed), to show what init proposes then.
+    if (edit) for (const f of readdirSync(path.join(repo, 'supabase', 'migrations')).filter((n) => n.endsWith('.sql'))) writeFileSync(path.join(repo, 'supabase', 'migrations', f), edit(readFileSync(path.join(repo, 'supabase', 'migrations', f), 'utf8')));
     // A schema's own supabase/config.toml (its API's schemas) goes beside the migrations, as in a Supabase repository.
     if (existsSync(path.join(repo, 'supabase', 'migrations', 'config.toml'))) renameSync(path.join(repo, 'supabase', 'migrations', 'config.toml'), path.join(repo, 'supabase', 'config.toml'));
     const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
@@ -180,6 +182,10 @@ describe('policyfuzz init', () => {
 
   it("a fifth stranger's schema (testing/schemas/stranger-app-5) applies: profiles keyed by auth.users, domains over citext, a sign request's own word for pending paired by the defaults", async () => {
     const config = await initOnSchema('stranger-app-5');
+    // Session 16: `public_title … check (public_title is null or char_length(btrim(public_title)) > 0)` dropped 82 cases;
+    // a campus_email domain refusing spaces 96 (R17's padded e-mails).
+    expect(config.model.vs.storedTitles).toBe('no-blank');
+    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'] });
     expect(config.mapping.tables.users.name).toBe('profiles');
     expect(config.fixtures.users).toBe('auth-trigger');
     // check (status in ('requested', 'signed', 'declined')) default 'requested': every rule was a harness error before.
@@ -235,6 +241,20 @@ describe('policyfuzz init', () => {
     expect(config.model.refusals.codes).toEqual({ 'not-authorized': '42501', 'not-found': 'P0002' });
     expect(functions.soft_delete_vs_ticket.returns).toBe('value-as-void');
     expect(functions.soft_delete_pr_ticket.returns).toBe('value-as-void');
+    // Session 16: get_my_student_record reads private.student_records, the table behind the API's view (R18 failed on its columns).
+    expect(functions.get_my_student_record.tableRows).toEqual({ record: 'student_records', requests: 'student_change_requests' });
+    // Session 16: R17 was an ERROR, every case dropped by kkumail's `= lower(btrim(kkumail))` and a null identity_conflicts.detail.
+    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'] });
+    expect(config.model.notNullColumns.identity_conflicts).toEqual(['detail']);
+    // vs_public_needs_title (`not is_public or coalesce(btrim(public_title), '') <> ''`, on the table under the view) dropped 132 cases.
+    expect(config.model.vs.storedTitles).toBe('public-needs-title');
+    // Its users guard's allow-list (`changed_columns(…, array['display_name', 'avatar_url', 'email'])`): R17 failed on an owner's e-mail change.
+    expect(config.model.users.ownerEditableColumns).toEqual(['display_name', 'avatar_url', 'email']);
+  });
+
+  it("a users guard whose allow-list names a privileged column (role) proposes no allow-list: the insecure guard stays a finding", async () => {
+    const config = await initOnSchema('stranger-app-6', (sql) => sql.replace("array['display_name', 'avatar_url', 'email']", "array['display_name', 'avatar_url', 'email', 'role']"));
+    expect(config.model.users?.ownerEditableColumns).toBeUndefined();
   });
 
   it("a seventh stranger's schema (testing/schemas/stranger-app-7): Supabase-dashboard style, roles in the token by a custom access token hook, enum arrays of permissions, one table's anon SELECT revoked", async () => {

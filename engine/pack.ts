@@ -112,6 +112,13 @@ export interface Pack<S = any> {
    */
   notNullDraws?: NotNullDraws[];
   /**
+   * Settings naming the columns of a model table the pack's generators draw as a value's variants
+   * (a person's e-mail case-flipped or padded): `policyfuzz init` writes into each those of
+   * `columns` whose CHECK (or domain) refuses such a variant of `sample`, and the generators then
+   * draw the value as stored (engine/config/normalized-draws.ts).
+   */
+  normalizedDraws?: NormalizedDraws[];
+  /**
    * Settings (dotted paths under `model`) that take how the target keeps a model table's ids
    * (`model` as the model does, `uuid`, `bigint`: mapping bigintIds / uuidIds), for a value the
    * model computes from an id (the reference's public handle): `policyfuzz init` writes them.
@@ -153,6 +160,11 @@ export interface NotNullDraws {
   columns: string[];
 }
 
+export interface NormalizedDraws extends NotNullDraws {
+  /** A value as the target would store it (`ann@uni.ac`): its case-flipped and padded forms are what the generators also draw. */
+  sample: string;
+}
+
 /** The pack's settings with `overrides` applied (errors are zod's, named by the caller). */
 export function packSettings<S>(pack: Pack<S>, overrides: unknown = {}): S {
   return pack.settingsSchema.parse(overrides);
@@ -178,7 +190,12 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
  * `sqlstate`: the pattern's group is a RAISE's ERRCODE (a condition name or a code), written as
  * its SQLSTATE; P0001 (a plain RAISE's, the model's own) proposes nothing.
  */
-export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; sqlstate?: true; why: string } & (
+/**
+ * `columns`: the group is a list of quoted column names of the target's `table` (a guard's
+ * `array['display_name', 'avatar_url']`), written as the model's names of them (those the model
+ * has; the others left out, and those of the list at the settings path `leaveOut`).
+ */
+export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; sqlstate?: true; columns?: { table: string; leaveOut?: string; /** A list naming one of these proposes nothing (an insecure allow-list stays a finding). */ privileged?: string[] }; why: string } & (
   | { fn: string }
   | { policy: { table: string; command: 'select' | 'insert' | 'update' | 'delete' } }
   | { trigger: { table: string } }

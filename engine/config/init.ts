@@ -10,7 +10,8 @@ import { openEnvironment } from '../runner/environment.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { seededModelTablesNote } from '../target/fixtures.ts';
-import type { NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
+import type { NormalizedDraws, NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
+import { proposeNormalizedDraws } from './normalized-draws.ts';
 import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts';
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
@@ -48,6 +49,8 @@ export interface InspectOptions {
   settingsKeys?: string[];
   /** Pack.notNullDraws: settings init fills with the columns this target holds NOT NULL. */
   notNullDraws?: NotNullDraws[];
+  /** Pack.normalizedDraws: settings init fills with the columns whose CHECK refuses a value case-flipped or padded. */
+  normalizedDraws?: NormalizedDraws[];
   /** Pack.targetIdSettings: settings init sets to the form this target keeps the ids in. */
   targetIdSettings?: { path: string; table: string; column: string }[];
   /** Pack.targetDrawSettings: settings init sets where the target draws a model generated column at random. */
@@ -260,8 +263,14 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       setAt(proposal.settings, draws.path, held);
       settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
     }
+    // A model column under its target name (null: the target has none).
+    const mappedColumn = (table: string, column: string) => (mapping.tables?.[table]?.columns?.[column] === undefined ? column : mapping.tables[table]!.columns![column]);
+    for (const d of proposeNormalizedDraws(options.normalizedDraws ?? [], targetOf, mappedColumn, (t) => shapes.get(t))) {
+      setAt(proposal.settings, d.path, d.columns);
+      settingNotes.push(d.note);
+    }
     // A nested path (`vs.publicHandle.idAs`): every dot a level, unlike a function's dotted name under setAt.
-    const setNested = (dotted: string, value: string | number) => {
+    const setNested = (dotted: string, value: string | number | string[]) => {
       const keys = dotted.split('.');
       let at = proposal.settings;
       for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
@@ -327,30 +336,47 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       const rows = (await client.query<{ text: string }>(`select concat_ws(' ', qual, with_check) as text from pg_policies where schemaname = $1 and tablename = $2 and cmd in (upper($3), 'ALL') order by policyname`, [schema, name, p.command])).rows;
       return [rows.map((r) => r.text), `${table}'s ${p.command} policy`];
     };
+    // The relation $1 names and, for a view, the tables under it (stranger-app-6's api views): whose triggers and CHECKs are read.
+    const RELATION_AND_TABLES_UNDER = `select to_regclass($1) union
+                  select d.refobjid from pg_rewrite rw join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid and d.refclassid = 'pg_class'::regclass
+                   where rw.ev_class = to_regclass($1) and d.refobjid <> rw.ev_class`;
     // The functions of a table's triggers (its guards), named by the target as it likes.
     const triggersOf = async (p: { table: string }): Promise<[string[], string]> => {
       const table = targetOf(p.table);
-      const rows = (await client.query<{ source: string }>(`select distinct p.prosrc as source from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid = to_regclass($1) and not t.tgisinternal order by 1`, [table])).rows;
+      const rows = (await client.query<{ source: string }>(`select distinct p.prosrc as source from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid in (${RELATION_AND_TABLES_UNDER}) and not t.tgisinternal order by 1`, [table])).rows;
       return [rows.map((r) => r.source), `a trigger on ${table}`];
     };
     // A table's CHECK constraints (a cap: `jsonb_array_length(remarks) <= 40`).
     const checksOf = async (p: { table: string }): Promise<[string[], string]> => {
       const table = targetOf(p.table);
-      const rows = (await client.query<{ definition: string }>(`select pg_get_constraintdef(oid) as definition from pg_constraint where conrelid = to_regclass($1) and contype = 'c' order by conname`, [table])).rows;
+      const rows = (
+        await client.query<{ definition: string }>(
+          `select pg_get_constraintdef(k.oid) as definition from pg_constraint k where k.contype = 'c' and k.conrelid in (${RELATION_AND_TABLES_UNDER}) order by k.conname`,
+          [table],
+        )
+      ).rows;
       return [rows.map((r) => r.definition), `a CHECK of ${table}`];
     };
     const codedRefusals: CodedRefusal[] = [];
+    // `'display_name', 'avatar_url'` (target names) as the model's columns of `table` that it has.
+    const modelColumnsNamed = (table: string, list: string): string[] => {
+      const asModel = new Map(Object.entries(mapping.tables?.[table]?.columns ?? {}).flatMap(([m, t]) => (t ? [[t, m] as const] : [])));
+      const own = new Set(tableModels[table]?.columns.map((c) => c.name) ?? []);
+      return [...list.matchAll(/'((?:[^']|'')*)'/g)].map((m) => asModel.get(m[1]) ?? m[1]).filter((c) => own.has(c));
+    };
     for (const read of options.sourceSettings ?? []) {
       const [sources, where] = 'fn' in read ? functionBody(read.fn) : 'trigger' in read ? await triggersOf(read.trigger) : 'check' in read ? await checksOf(read.check) : await policiesOf(read.policy);
       const pattern = new RegExp(read.pattern, 'i');
       const found = sources.map((source) => pattern.exec(source)).find((m) => m !== null);
       if (!found) continue;
-      const value = read.value ?? (read.number ? Number(found[1]) : read.sqlstate ? sqlstateOf(found[1]) : found[1]);
-      if (value === undefined || (read.sqlstate && value === 'P0001')) continue;
+      const leftOut = read.columns?.leaveOut ? valueAt(options.defaultSettings, read.columns.leaveOut) : undefined;
+      const value = read.value ?? (read.number ? Number(found[1]) : read.sqlstate ? sqlstateOf(found[1]) : read.columns ? modelColumnsNamed(read.columns.table, found[1]).filter((c) => !(Array.isArray(leftOut) && leftOut.includes(c))) : found[1]);
+      // An allow-list naming a column the spec keeps privileged is no secure reading to propose: the run keeps the pack's.
+      if (value === undefined || (read.sqlstate && value === 'P0001') || (Array.isArray(value) && value.some((c) => read.columns?.privileged?.includes(c)))) continue;
       // The pack's own choice already: nothing to write or confirm.
-      if (valueAt(options.defaultSettings, read.path) === value) continue;
+      if (JSON.stringify(valueAt(options.defaultSettings, read.path)) === JSON.stringify(value)) continue;
       setNested(read.path, value);
-      settingNotes.push(`confirm: model.${read.path}: ${value} (${read.why}, as ${where} does)`);
+      settingNotes.push(`confirm: model.${read.path}: ${Array.isArray(value) ? JSON.stringify(value) : value} (${read.why}, as ${where} does)`);
       const raised = read.sqlstate ? /'((?:[^']|'')*)'/.exec(found[0])?.[1] : undefined;
       if (raised !== undefined) codedRefusals.push({ code: String(value), text: raised.replace(/''/g, "'") });
     }

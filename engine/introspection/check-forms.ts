@@ -13,7 +13,9 @@ export type CheckForm =
   | { kind: 'range'; column: string; min?: number; max?: number; /** `>` or `<`: the bound itself refused (`price > 0` holds 0.5). */ strict?: true }
   | { kind: 'maxLength'; column: string; max: number }
   | { kind: 'minLength'; column: string; min: number }
-  | { kind: 'sum'; column: string; addends: string[] };
+  | { kind: 'sum'; column: string; addends: string[] }
+  /** `col = lower(btrim(col))` and the like: the column holds only its value lower-cased and/or trimmed of spaces. */
+  | { kind: 'normalized'; column: string; lower: boolean; trim: boolean };
 
 const IDENT = String.raw`"?([a-z_][a-z0-9_]*)"?`;
 
@@ -41,6 +43,8 @@ function oneForm(part: string): CheckForm[] | undefined {
   }
   if (op === '=') {
     const column = columnOf(left);
+    const normalized = column === undefined ? undefined : normalizedForm(column, right);
+    if (normalized) return [normalized];
     const addends = operands(splitTopLevel(unwrapped(right), ['+'])).map(columnOf);
     return column !== undefined && addends.length > 1 && addends.every((a) => a !== undefined) ? [{ kind: 'sum', column, addends: addends as string[] }] : undefined;
   }
@@ -56,6 +60,21 @@ function oneForm(part: string): CheckForm[] | undefined {
   const column = columnOf(left);
   if (column === undefined) return undefined;
   return [op.startsWith('>') ? { kind: 'range', column, min: n, ...strict } : { kind: 'range', column, max: n, ...strict }];
+}
+
+/** `lower(btrim(col))`, `lower(col)`, `btrim(col)`, `TRIM(BOTH FROM col)` (casts aside) of `column` itself: the normalized form, or undefined. */
+function normalizedForm(column: string, expression: string): CheckForm | undefined {
+  let rest = unwrapped(expression);
+  let lower = false;
+  let trim = false;
+  for (let step = 0; step < 3; step++) {
+    const call = /^(lower|btrim|TRIM\(BOTH FROM)\s*\(?(.*)\)$/is.exec(rest);
+    if (!call) break;
+    if (/^lower$/i.test(call[1])) lower = true;
+    else trim = true;
+    rest = unwrapped(call[2]);
+  }
+  return (lower || trim) && columnOf(rest) === column ? { kind: 'normalized', column, lower, trim } : undefined;
 }
 
 /** A column, or a varchar one cast to text (`(code)::text`): a cast to a number type may round, and is another form. */
@@ -215,6 +234,12 @@ export function sampleMatching(pattern: string, n: number): string | undefined {
       return digits.padStart(t.min, t.chars[0]);
     })
     .join('');
+}
+
+/** `value` as a normalized CHECK (kind `normalized`) keeps it: lower-cased and/or trimmed of spaces, as Postgres's lower() and btrim() do. */
+export function normalizedValue(check: { lower: boolean; trim: boolean }, value: string): string {
+  const trimmed = check.trim ? value.replace(/^ +| +$/g, '') : value;
+  return check.lower ? trimmed.toLowerCase() : trimmed;
 }
 
 /** Whether `value` matches the pattern, as far as JavaScript's regex reads a POSIX one; undefined when it cannot say. */

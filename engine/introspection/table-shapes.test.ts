@@ -87,3 +87,30 @@ describe('an array of an enum (Prisma’s `"Permission"[]`)', () => {
     expect(user.find((c) => c.name === 'kind')!.elementEnumLabels).toBeUndefined();
   });
 });
+
+// After stranger-app-3 (`email public.email_address`, a domain whose CHECK refuses spaces): only a domain's
+// vocabulary was read, so its format was met only once a fixture was written (98 drops under its bare name).
+describe("a domain's CHECK is its columns' (readTableShapes)", () => {
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    await client.query('begin');
+    await client.query(`create schema shaped;
+      create domain shaped.email_address as text check (value ~ '^[^@[:space:]]+@[^@[:space:]]+$') check (value = lower(value));
+      create table shaped.members (id int primary key, email shaped.email_address not null, kkumail text check (kkumail = lower(btrim(kkumail))))`);
+  });
+  afterAll(async () => {
+    await client.query('rollback');
+    await client.end();
+  });
+
+  it('reads its format and normalization as the column’s checks, under the domain’s constraint names', async () => {
+    const [, email, kkumail] = (await readTableShapes(client, ['shaped'])).get('shaped.members')!;
+    expect(email.checks).toEqual([
+      { kind: 'pattern', column: 'email', pattern: '^[^@[:space:]]+@[^@[:space:]]+$', constraint: 'email_address_check' },
+      { kind: 'normalized', column: 'email', lower: true, trim: false, constraint: 'email_address_check1' },
+    ]);
+    expect(kkumail.checks).toEqual([{ kind: 'normalized', column: 'kkumail', lower: true, trim: true, constraint: 'members_kkumail_check' }]);
+  });
+});

@@ -223,6 +223,8 @@ async function readDomainVocabularies(client: pg.Client, schemas: string[], shap
   );
   for (const k of checks.rows) {
     const col = shapes.get(modelTableName(k.schema, k.table))?.find((c) => c.name === k.column);
+    // The domain's simple forms (a format, a length) are the column's, as a CHECK on the column would be.
+    if (col) for (const form of checkForms(k.definition) ?? []) if (form.column.toUpperCase() === 'VALUE' && form.kind !== 'sum') (col.checks ??= []).push({ ...form, column: col.name, constraint: k.name });
     const vocabulary = col && !col.vocabulary ? checkVocabulary(k.definition, 'VALUE') : undefined;
     if (!col || !vocabulary) continue;
     col.vocabulary = vocabulary;

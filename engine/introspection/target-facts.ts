@@ -35,8 +35,10 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
     (await readCatalogTables(client, schemas)).map((t) => [t.name, { ...t.privileges, ...(t.columnUpdate ? { columnUpdate: t.columnUpdate } : {}) }]),
   );
   const primaryKeys = keys;
+  const viewed = new Map(views.map((v) => [v.view, v.table]));
   const tables: TargetTableFacts[] = [...shapes].map(([name, columns]) => ({
     name,
+    ...(viewed.has(name) ? { viewOf: viewed.get(name)! } : {}),
     anonCanSelect: grants.get(name)?.anon.includes('select') ?? false,
     ...(grants.has(name) ? { grants: grants.get(name)! } : {}),
     columns: columns.map((c) => ({

@@ -166,6 +166,35 @@ describe("a project whose API's default schema is not public (config.toml schema
     expect(mapping.functions).toEqual({ get_vs_ticket_by_id: { name: 'api.get_vs_ticket_by_id' }, current_user_role: { name: 'api.current_user_role' } });
   });
 
+  it("a jsonb answer reading the private table behind the API's view is the view's rows: tableRows (stranger-app-6: get_my_student_record, R18 failed on its record's columns)", () => {
+    // `select jsonb_build_object('record', to_jsonb(s), …) from private.student_records s`: no tableRows was
+    // proposed (the key's row is its select's own, and the table is the one behind api.student_records).
+    const records: ModelTableFacts = { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] };
+    const requests: ModelTableFacts = { name: 'student_change_requests', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'status', type: 'text' }] };
+    const source = `select case when auth.uid() is null then null else (
+    select jsonb_build_object('record', to_jsonb(s),
+      'requests', coalesce((select jsonb_agg(jsonb_build_object('id', r.id, 'status', r.status) order by r.id desc)
+        from (select * from private.student_change_requests c where c.student_id = s.student_id limit 10) r), '[]'))
+    from private.student_records s where s.student_id = api.my_person_id()) end`;
+    const view = (name: string, columns: TargetTableFacts['columns']): TargetTableFacts => ({ name: `api.${name}`, viewOf: `private.${name}`, anonCanSelect: false, columns });
+    const proposal = proposeMapping(
+      { tables: [records, requests], functions: [{ name: 'get_my_student_record', args: [], answerRows: { record: ['id', 'email'], requests: ['id', 'status'] } }] },
+      {
+        tables: [
+          view('student_records', [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'faculty', type: 'text' }]),
+          view('student_change_requests', [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'status', type: 'text' }, { name: 'student_id', type: 'text' }]),
+        ],
+        functions: [
+          fn({ name: 'api.my_person_id', args: [], returns: 'scalar', readOnly: true, source: 'select s.id from private.student_records s join auth.users a on a.id = auth.uid() where s.email = a.email' }),
+          fn({ name: 'api.get_my_student_record', args: [], returns: 'scalar', readOnly: true, source }),
+        ],
+      },
+      [],
+      'api',
+    );
+    expect(proposal.mapping.functions?.get_my_student_record).toEqual({ name: 'api.get_my_student_record', tableRows: { record: 'student_records', requests: 'student_change_requests' }, extraColumns: ['faculty'] });
+  });
+
   it("reads a guard's refusal raised by condition name (errcode = 'insufficient_privilege') as its SQLSTATE", () => {
     // stranger-app-6's guards: no guardRefusal was proposed, and every rule-1 refusal was a FAIL (42501 for the model's P0001).
     const guards = ['users', 'vs_tickets'].map((t) => fn({ name: `private.${t}_guard`, args: [], trigger: true, source: `raise exception '${t}: you may not change %', bad using errcode = 'insufficient_privilege';` }));

@@ -80,7 +80,12 @@ export interface TargetTableFacts {
   anonCanSelect: boolean;
   /** The API roles' table-level privileges, and the columns a role may UPDATE by column grants only (none: not read). */
   grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>> };
+  /** A projection view's table (`private.student_records` behind `api.student_records`): a function reading that table reads this. */
+  viewOf?: string;
 }
+
+/** Whether `t` is the relation a body names `table` (catalog-named: bare in public): itself, or the projection view over it. */
+const isRelationNamed = (t: TargetTableFacts, table: string): boolean => t.name === table || t.name === `public.${table}` || t.viewOf === table;
 
 export interface TargetFunctionFacts {
   name: string;
@@ -142,7 +147,7 @@ function aggregatedObject(part: string): { alias: string; columns: string[] } | 
 export function jsonAnswerRows(source: string): { key: string; table: string; columns?: string[] }[] {
   const body = withoutComments(source);
   const keys = [...body.matchAll(/'(\w+)'\s*,\s*(?=(?:coalesce\s*\(\s*)?\(\s*select\b)/gi)];
-  const found: { key: string; table: string; columns?: string[] }[] = [];
+  const found: { key: string; table: string; columns?: string[] }[] = outerRowAnswers(body);
   keys.forEach((k, i) => {
     const part = body.slice(k.index! + k[0].length, keys[i + 1]?.index ?? body.length);
     const built = aggregatedObject(part);
@@ -160,6 +165,18 @@ export function jsonAnswerRows(source: string): { key: string; table: string; co
     found.push({ key: k[1], table: tableNamed(sub[2], sub[3]), ...(built ? named : all ? {} : { columns }) });
   });
   return found;
+}
+
+/**
+ * `select jsonb_build_object('record', to_jsonb(s), …) from private.student_records s where …`
+ * (stranger-app-6): a key holding the whole row of the select that builds the object, its alias
+ * bound by that select's own FROM (every column of the table).
+ */
+function outerRowAnswers(body: string): { key: string; table: string }[] {
+  return [...body.matchAll(/'(\w+)'\s*,\s*(?:to_jsonb|row_to_json)\s*\(\s*(\w+)\s*\)/gi)].flatMap((k) => {
+    const from = new RegExp(`\\bfrom\\s+${TABLE_NAME}\\s+(?:as\\s+)?${k[2]}\\b`, 'i').exec(body.slice(k.index! + k[0].length));
+    return from ? [{ key: k[1], table: tableNamed(from[1], from[2]) }] : [];
+  });
 }
 
 export interface Proposal {
@@ -1073,10 +1090,11 @@ function proposeOnDefaultSchema(
   // row's id, a jsonb answer's nested ids): sent and expected as the tables' bigintIds / uuidIds are.
   // None such (every key the model's own type): an integer parameter is a count or an amount, no id.
   const formsUsed = new Set(keyedTables.values());
-  const namesTable = (f: TargetFunctionFacts, t: TargetTableFacts) => {
-    const escaped = escapeRegExp(t.name);
-    return new RegExp(`\\b${t.name.includes('.') ? escaped : `(public\\.)?${escaped}`}\\b`, 'i').test(withoutComments(f.source));
-  };
+  const namesTable = (f: TargetFunctionFacts, t: TargetTableFacts) =>
+    [t.name, ...(t.viewOf ? [t.viewOf] : [])].some((name) => {
+      const escaped = escapeRegExp(name);
+      return new RegExp(`\\b${name.includes('.') ? escaped : `(public\\.)?${escaped}`}\\b`, 'i').test(withoutComments(f.source));
+    });
   for (const m of formsUsed.size ? model.functions : []) {
     const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
     if (!f || f.args.length !== m.args.length) continue;
@@ -1100,8 +1118,8 @@ function proposeOnDefaultSchema(
         // A jsonb answer built from such tables carries their ids under the columns' names, also
         // in the jsonb fields of a composite (`returns org_chart` as (nodes jsonb, members jsonb)).
         // A table whose rows it answers the caller under a key (tableRows, below) has its ids read by that table's mapping: not the function's, at every depth.
-        const asTableRows = m.answerRows && answersCallerAlone(f, targetFns) ? new Set(jsonAnswerRows(f.source).filter((c) => m.answerRows![c.key]).map((c) => c.table)) : new Set<string>();
-        for (const [modelTable, t] of chosen) if (namesTable(f, t) && !asTableRows.has(t.name.replace(/^public\./, ''))) for (const id of idColumns(modelTable)) ids.add(id);
+        const asTableRows = m.answerRows && answersCallerAlone(f, targetFns) ? jsonAnswerRows(f.source).filter((c) => m.answerRows![c.key]).map((c) => c.table) : [];
+        for (const [modelTable, t] of chosen) if (namesTable(f, t) && !asTableRows.some((table) => isRelationNamed(t, table))) for (const id of idColumns(modelTable)) ids.add(id);
       } else if (f.returns === 'scalar') {
         // A scalar answer that is a key (`select r.id from public.student_records r …`: my_person_id
         // returning an integer): the answer, `value`, is an id in that table's form.
@@ -1126,7 +1144,7 @@ function proposeOnDefaultSchema(
     const extra = new Set<string>();
     for (const carried of jsonAnswerRows(f.source)) {
       const columns = m.answerRows[carried.key];
-      const [modelTable, t] = [...chosen].find(([, x]) => x.name === carried.table || x.name === `public.${carried.table}`) ?? [];
+      const [modelTable, t] = [...chosen].find(([, x]) => isRelationNamed(x, carried.table)) ?? [];
       if (!columns || !modelTable || !t) continue;
       const renamed = mapping.tables?.[modelTable]?.columns ?? {};
       const asModel = new Map(Object.entries(renamed).filter(([, v]) => v).map(([k, v]) => [v as string, k]));

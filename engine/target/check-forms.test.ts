@@ -1,9 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { checkForms, matchesPattern, sampleMatching } from '../introspection/check-forms.ts';
 import { fillWorld } from './fill-row.ts';
-import { unrealizableReason } from './realizable.ts';
+import { remedyFor, unrealizableReason } from './realizable.ts';
 import { sendableCase, worldAsStored, type FixturePlan } from './fixtures.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
+
+// After stranger-app-6 (R17 an ERROR: every case dropped): `kkumail = lower(btrim(kkumail))` was no form
+// policyfuzz read, so a case-flipped or padded e-mail was refused only once written, under the constraint's bare name.
+describe('a CHECK keeping a column lower-cased or trimmed (col = lower(btrim(col)))', () => {
+  it('is read with the forms beside it, as Postgres prints lower(), btrim() and trim()', () => {
+    expect(checkForms(`CHECK (((kkumail = lower(btrim(kkumail))) AND (kkumail ~ '^[^@\\s]+@[^@\\s]+$'::text)))`)).toEqual([
+      { kind: 'normalized', column: 'kkumail', lower: true, trim: true },
+      { kind: 'pattern', column: 'kkumail', pattern: '^[^@\\s]+@[^@\\s]+$' },
+    ]);
+    expect(checkForms(`CHECK ((email = lower(TRIM(BOTH FROM email))))`)).toEqual([{ kind: 'normalized', column: 'email', lower: true, trim: true }]);
+    expect(checkForms(`CHECK ((email = lower((email)::text)))`)).toEqual([{ kind: 'normalized', column: 'email', lower: true, trim: false }]);
+    expect(checkForms(`CHECK ((code = TRIM(BOTH FROM code)))`)).toEqual([{ kind: 'normalized', column: 'code', lower: false, trim: true }]);
+    // Another column's value is no normalization of this one.
+    expect(checkForms(`CHECK ((a = lower(b)))`)).toBeUndefined();
+  });
+
+  it('names a drawn value it refuses before the case is written, with the setting that draws it as stored', () => {
+    const shapes: TableShapes = new Map([['team_members', [{ name: 'email', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false, checks: [{ kind: 'normalized', column: 'email', lower: true, trim: true, constraint: 'team_members_email_check' }] }]]]);
+    const world = (email: string) => ({ team_members: [{ email }] });
+    expect(unrealizableReason(world('ann@uni.ac'), shapes, new Set(['team_members']))).toBeUndefined();
+    for (const variant of ['Ann@uni.ac', ' ann@uni.ac', 'ann@uni.ac ']) {
+      const reason = unrealizableReason(world(variant), shapes, new Set(['team_members']));
+      expect(reason).toBe('team_members.email is refused by CHECK team_members_email_check (kept lower-cased and trimmed)');
+      expect(remedyFor(reason!)).toMatch(/model\.normalizedColumns\.<model table>, which `policyfuzz init` writes/);
+    }
+  });
+});
 
 describe('reading simple CHECK forms (as pg_get_constraintdef prints them)', () => {
   it('reads a format, a range, a between, a length cap and floor and a sum', () => {

@@ -11,7 +11,7 @@
 import type { Json } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import type { ColumnShape, TableShapes, UniqueIndex } from '../introspection/table-shapes.ts';
-import { matchesPattern, type CheckForm } from '../introspection/check-forms.ts';
+import { matchesPattern, normalizedValue, type CheckForm } from '../introspection/check-forms.ts';
 
 export { NotRealizable } from '../errors.ts';
 
@@ -112,8 +112,9 @@ const NULL_KEY = '\u0000null';
 const NULLS_COLLIDE = ' (NULLS NOT DISTINCT: two nulls collide)';
 
 /** Whether a simple CHECK (check-forms.ts) surely refuses a drawn value; a value it cannot judge passes (the database judges it). */
-function refusesValue(check: CheckForm, v: Json): boolean {
+export function refusesValue(check: CheckForm, v: Json): boolean {
   if (check.kind === 'pattern') return typeof v === 'string' && matchesPattern(check.pattern, v) === false;
+  if (check.kind === 'normalized') return typeof v === 'string' && normalizedValue(check, v) !== v;
   if (check.kind === 'maxLength') return typeof v === 'string' && [...v].length > check.max;
   if (check.kind === 'minLength') return typeof v === 'string' && [...v].length < check.min;
   if (check.kind === 'range') return typeof v === 'number' && ((check.min !== undefined && (check.strict ? v <= check.min : v < check.min)) || (check.max !== undefined && (check.strict ? v >= check.max : v > check.max)));
@@ -122,6 +123,7 @@ function refusesValue(check: CheckForm, v: Json): boolean {
 
 function describeCheck(check: CheckForm): string {
   if (check.kind === 'pattern') return `format ${check.pattern}`;
+  if (check.kind === 'normalized') return `kept ${[check.lower ? 'lower-cased' : '', check.trim ? 'trimmed' : ''].filter(Boolean).join(' and ')}`;
   if (check.kind === 'maxLength') return `at most ${check.max} characters`;
   if (check.kind === 'minLength') return `at least ${check.min} characters`;
   if (check.kind === 'range') return [check.min !== undefined ? `${check.strict ? '>' : '>='} ${check.min}` : '', check.max !== undefined ? `${check.strict ? '<' : '<='} ${check.max}` : ''].filter(Boolean).join(' and ');
@@ -182,6 +184,9 @@ export function remedyFor(reason: string): string {
   // fixtures.ts unrealizableAnswer: a 23514 where the model expected the write to succeed.
   if (/\(a CHECK the model does not have\)$/.test(reason)) {
     return "a CHECK of the project's refuses values the model's columns accept: map the values (mapping.tables.<table>.values) or narrow the pack's vocabulary setting for that column; where the model has that CHECK too, the mapping gives it values it does not list (a mapping error, not a schema difference)";
+  }
+  if (/ is refused by CHECK .*\(kept (?:lower-cased|trimmed)/.test(reason)) {
+    return "the model draws text the project's CHECK keeps lower-cased or trimmed (a person's e-mail with its case flipped or padded): where the pack has a setting for it, draw it as stored: the reference's model.normalizedColumns.<model table>, which `policyfuzz init` writes; or accept fewer cases";
   }
   if (/ is refused by CHECK /.test(reason)) return "the model draws values the project's CHECK refuses (the fixtures fill the columns the model leaves out to fit it; a drawn value that breaks it is no case here): map the values (mapping.tables.<table>.values), or accept fewer cases";
   if (/outside/.test(reason)) return "the model's vocabulary is wider than the target's (map the values in the config)";

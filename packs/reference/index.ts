@@ -51,6 +51,12 @@ export const referencePack = definePack({
     { path: 'notNullColumns.users', table: 'users', columns: ['display_name', 'avatar_url', 'phone', 'role', 'department'] },
     { path: 'notNullColumns.vs_categories', table: 'vs_categories', columns: ['is_confidential', 'public_eligible'] },
     { path: 'notNullColumns.vs_tickets', table: 'vs_tickets', columns: ['submitter_id'] },
+    { path: 'notNullColumns.identity_conflicts', table: 'identity_conflicts', columns: ['detail'] },
+  ],
+  // Columns the generators draw as a person's e-mail case-flipped or padded (generators/student.ts emailVariant).
+  normalizedDraws: [
+    { path: 'normalizedColumns.student_records', table: 'student_records', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
+    { path: 'normalizedColumns.team_members', table: 'team_members', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
   ],
   // The public handle is a digest of the ticket id as the target keeps it.
   targetIdSettings: [
@@ -94,6 +100,30 @@ export const referencePack = definePack({
     { path: 'vs.similarDuplicates', fn: 'find_similar_vs_tickets', pattern: String.raw`\bduplicate_of\s+is\s+null\b`, value: 'left-out', why: 'merged tickets are left out' },
     // §8's cap on remarks, where vs_tickets keeps it as a CHECK (R06, R09: the model's 20 refused what the target's 40 holds).
     { path: 'vs.remarksCap', check: { table: 'vs_tickets' }, pattern: String.raw`jsonb_array_length\(\s*"?remarks"?\s*\)\s*<=\s*(\d+)\b`, number: true, why: 'remarks are capped at that count' },
+    // Rule 1's allow-list, as the users guard names it (stranger-app-6 lets an owner change their e-mail: R17
+    // failed on it): an array held in a variable named for it, or passed beside the old and new rows.
+    {
+      path: 'users.ownerEditableColumns',
+      trigger: { table: 'users' },
+      pattern: String.raw`(?:\w*allow\w*\s+(?:constant\s+)?text\[\]\s*:=\s*|\bnew\s*\)?\s*,\s*)array\s*\[([^\]]*)\]`,
+      columns: { table: 'users', leaveOut: 'users.guardExcludedColumns', privileged: ['role', 'permissions', 'managed_permissions', 'department'] },
+      why: "the owner's allow-list its guard compares the row without",
+    },
+    // Headlines a CHECK of vs_tickets refuses (stranger-app-4, -5, -6): worlds holding one were dropped (72, 82, 132 cases).
+    {
+      path: 'vs.storedTitles',
+      check: { table: 'vs_tickets' },
+      pattern: String.raw`public_title\s+IS\s+NULL\)?\s+OR\s+\(?(?:char_length|length)\(\s*btrim\(\s*public_title\s*\)\s*\)\s*>\s*0`,
+      value: 'no-blank',
+      why: 'a blank headline is refused',
+    },
+    {
+      path: 'vs.storedTitles',
+      check: { table: 'vs_tickets' },
+      pattern: String.raw`NOT\s+"?is_public"?\)?\s+OR\b[^;]*\bpublic_title\b`,
+      value: 'public-needs-title',
+      why: 'a public ticket needs a headline',
+    },
     { path: 'vs.publishedTitle', fn: 'vs_set_public', pattern: String.raw`public_title\s*=\s*btrim\s*\(\s*\w+\s*\)`, value: 'trimmed', why: 'the headline is stored trimmed' },
     { path: 'vs.nullPublic', fn: 'vs_set_public', pattern: String.raw`coalesce\s*\(\s*\w*public\w*\s*,\s*false\s*\)`, value: 'unpublish', why: 'a null p_public unpublishes' },
     { path: 'vs.unpublishedTitle', fn: 'vs_set_public', pattern: String.raw`public_title\s*=\s*null`, value: 'cleared', why: 'unpublishing clears the headline' },

@@ -14,7 +14,7 @@ import { defaultSettings, ModelSettingsSchema } from '../model/settings.ts';
 import type { TableModel } from '../../../engine/model/table-model.ts';
 import { tableRow, vocabulary } from './patches.ts';
 
-const NOT_NULL = { users: ['role', 'display_name'], vs_categories: ['is_confidential', 'public_eligible'], vs_tickets: ['submitter_id'] } as const;
+const NOT_NULL = { users: ['role', 'display_name'], vs_categories: ['is_confidential', 'public_eligible'], vs_tickets: ['submitter_id'], identity_conflicts: ['detail'] } as const;
 const held = ModelSettingsSchema.parse({ notNullColumns: NOT_NULL });
 const SAMPLES = 40;
 
@@ -31,7 +31,8 @@ describe('notNullColumns: worlds drawn among those the target can hold', () => {
 
   it('without the setting the reference still draws them (the spec\'s callers with a null role, among others)', () => {
     const cases = dataProperties.flatMap((p) => fc.sample(p.cases(defaultSettings), { seed: 7, numRuns: SAMPLES }));
-    expect(nullsOf(cases)).toHaveLength(5);
+    // identity_conflicts.detail since session 16 (stranger-app-2, -5, -6 hold it NOT NULL: R17's worlds with a null one were dropped).
+    expect(nullsOf(cases)).toHaveLength(6);
   });
 
   it('the same seed draws the same cases under the setting', () => {
@@ -105,6 +106,47 @@ describe('vocabulary: the strings a setting holds as the project\'s values, read
   it('a value of the project\'s own (a department, a status, a function\'s output column, a message pattern) is', () => {
     const own = ModelSettingsSchema.parse({ departments: ['XYZ'], pr: { statuses: ['triage'] }, refusals: { messages: { 'not-found': 'no such ticket' } } });
     expect(vocabulary(own)).toEqual(expect.arrayContaining(['XYZ', 'triage', 'no such ticket', 'submitter_label']));
+  });
+});
+
+/**
+ * settings.normalizedColumns: a target keeping a person's e-mail lower-cased and trimmed in a
+ * student record or a team seat (stranger-app-6: `kkumail = lower(btrim(kkumail))`; stranger-app-3,
+ * -5: an e-mail domain refusing spaces) cannot store the case-flipped or padded variants R17
+ * draws, so nearly every R17 case was dropped (an ERROR on stranger-app-6: all 71). Under the
+ * setting every such e-mail is drawn as stored; without it, the variants are drawn as before.
+ */
+describe('normalizedColumns: e-mails drawn as a normalizing CHECK stores them', () => {
+  const NORMALIZED = { student_records: ['email'], team_members: ['email'] } as const;
+  const asStored = ModelSettingsSchema.parse({ normalizedColumns: NORMALIZED });
+  const variantsOf = (cases: DataCase[]) =>
+    Object.keys(NORMALIZED).flatMap((table) => rowsOf(cases, table).map((r) => r.email as string).filter((e) => e !== e.trim().toLowerCase()));
+  const drawn = (settings: typeof asStored) => ['R11', 'R15', 'R17', 'R18'].flatMap((id) => fc.sample(dataProperties.find((p) => p.id === id)!.cases(settings), { seed: 7, numRuns: SAMPLES }));
+
+  it('draws none case-flipped or padded under the setting', () => {
+    expect(variantsOf(drawn(asStored))).toEqual([]);
+  });
+
+  it('draws them without it (the comparison as lower(trim()) still tested where the target stores them)', () => {
+    expect(variantsOf(drawn(defaultSettings)).length).toBeGreaterThan(10);
+  });
+});
+
+/**
+ * settings.vs.storedTitles: a CHECK on vs_tickets' headline (stranger-app-5: no blank one; -4 and -6:
+ * a public ticket needs one) refused worlds drawing a public ticket with a null or blank headline
+ * (82, 72 and 132 cases dropped). Under each setting no ticket is drawn that its CHECK refuses.
+ */
+describe('vs.storedTitles: tickets a headline CHECK holds', () => {
+  const blank = (t: Row) => typeof t.public_title === 'string' && t.public_title.trim() === '';
+  // R01's rows are any table's, drawn column by column from the vocabulary (patches.ts tableRow), not vsTicket's.
+  const tickets = (storedTitles: string) => dataProperties.filter((p) => p.id !== 'R01').flatMap((p) => rowsOf(fc.sample(p.cases(ModelSettingsSchema.parse({ vs: { storedTitles } })), { seed: 7, numRuns: 20 }), 'vs_tickets'));
+  it('no-blank: no blank headline; public-needs-title: no public ticket without one; any: both drawn', () => {
+    expect(tickets('no-blank').filter(blank)).toEqual([]);
+    expect(tickets('public-needs-title').filter((t) => t.is_public === true && (t.public_title === null || blank(t)))).toEqual([]);
+    const any = tickets('any');
+    expect(any.filter(blank).length).toBeGreaterThan(0);
+    expect(any.filter((t) => t.is_public === true && t.public_title === null).length).toBeGreaterThan(0);
   });
 });
 

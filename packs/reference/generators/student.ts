@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { Caller } from '../../../engine/model/caller.ts';
 import type { Row } from '../../../engine/model/json.ts';
-import type { ModelSettings } from '../model/settings.ts';
+import { drawnAsStored, holdsNotNull, type ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { emailAddress, personName } from './faker.ts';
 import { authUserRow, callerOf, drawsNullRole, userRow, type Person } from './identities.ts';
@@ -43,6 +43,14 @@ export function emailVariant(email: string): fc.Arbitrary<string> {
   return fc.constantFrom(email, email.toUpperCase(), ` ${email}`, `${email} `, email.replace(/^./, (c) => c.toUpperCase()));
 }
 
+/**
+ * A person's e-mail as `table.column` holds it: a variant (emailVariant), or where the target keeps
+ * it normalized (settings.normalizedColumns) the one form it stores, lower-cased and trimmed.
+ */
+export function storedEmail(settings: ModelSettings | undefined, table: string, column: string): (email: string) => fc.Arbitrary<string> {
+  return drawnAsStored(settings, table, column) ? (email) => fc.constant(email.trim().toLowerCase()) : emailVariant;
+}
+
 /** The caller's own record among `records`, as my_person_id() links them (settings.students.personLink). */
 export function ownRecords(settings: ModelSettings, records: Row[], caller: Caller): Row[] {
   if (caller.kind !== 'user') return [];
@@ -76,7 +84,7 @@ export function studentRecords(list: Person[], settings?: ModelSettings): fc.Arb
   const own = fc.tuple(
     ...(byUser ? list.filter((p) => p.profile) : list).map((p) =>
       fc.option(
-        fc.noShrink(fc.record({ id: byUser ? fc.constant(p.id) : fixedId, email: emailVariant(p.email), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }), major: fc.option(fc.constantFrom('CS', 'EE', 'Law', 'Art'), { nil: null }) })),
+        fc.noShrink(fc.record({ id: byUser ? fc.constant(p.id) : fixedId, email: storedEmail(settings, 'student_records', 'email')(p.email), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }), major: fc.option(fc.constantFrom('CS', 'EE', 'Law', 'Art'), { nil: null }) })),
         { nil: undefined, freq: 4 },
       ),
     ),
@@ -125,14 +133,16 @@ export function changeRequests(settings: ModelSettings, records: Row[], max = 16
     );
 }
 
-export function identityConflicts(records: Row[], max = 4): fc.Arbitrary<Row[]> {
+export function identityConflicts(records: Row[], settings?: ModelSettings, max = 4): fc.Arbitrary<Row[]> {
   if (records.length === 0) return fc.constant([]);
+  const details = fc.constantFrom('two accounts', 'check registrar');
   return fc.array(
     fc.noShrink(fc.record({
       id: fixedId,
       person_id: fc.constantFrom(...records.map((r) => r.id as string)),
       kind: fc.constantFrom('duplicate_email', 'student_id_mismatch', 'name_mismatch'),
-      detail: fc.option(fc.constantFrom('two accounts', 'check registrar'), { nil: null }),
+      // A target holding detail NOT NULL (settings.notNullColumns.identity_conflicts): drawn without its null.
+      detail: settings && holdsNotNull(settings, 'identity_conflicts', 'detail') ? details : fc.option(details, { nil: null }),
     })),
     { maxLength: max },
   );

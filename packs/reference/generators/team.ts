@@ -9,7 +9,7 @@ import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import { emailAddress, personName } from './faker.ts';
 import type { Person } from './identities.ts';
-import { emailVariant, studentNumber } from './student.ts';
+import { storedEmail, studentNumber } from './student.ts';
 
 const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
 
@@ -36,7 +36,7 @@ export function teamTree(maxNodes = 8): fc.Arbitrary<Row[]> {
 
 export function teamMembers(settings: ModelSettings, nodes: Row[], list: Person[], max = 8): fc.Arbitrary<Row[]> {
   const email = list.length
-    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...list.map((p) => p.email)).chain(emailVariant) }, { weight: 1, arbitrary: emailAddress })
+    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...list.map((p) => p.email)).chain(storedEmail(settings, 'team_members', 'email')) }, { weight: 1, arbitrary: emailAddress })
     : emailAddress;
   return fc.array(
     fc.noShrink(fc.record({

@@ -135,8 +135,16 @@ export function vsTicket(settings: ModelSettings, id: string, people: Person[], 
       public_comments: kept.public_comments,
       report: kept.report,
       deleted_at: kept.deleted_at,
-    }).map((r) => r as unknown as Row),
+    }).map((r) => storedTitle(settings, r as unknown as Row)),
   );
+}
+
+/** A ticket as a CHECK on its headline lets the target hold it (settings.vs.storedTitles); under `any`, the row itself. */
+function storedTitle(settings: ModelSettings, ticket: Row): Row {
+  const blank = typeof ticket.public_title === 'string' && ticket.public_title.trim() === '';
+  if (settings.vs.storedTitles === 'no-blank' && blank) return { ...ticket, public_title: null };
+  if (settings.vs.storedTitles === 'public-needs-title' && ticket.is_public === true && (blank || ticket.public_title === null)) return { ...ticket, is_public: false };
+  return ticket;
 }
 
 export function vsWorldOf(w: VsWorld): World {

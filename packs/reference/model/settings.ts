@@ -139,6 +139,21 @@ export const ModelSettingsSchema = z
         users: z.array(z.enum(['display_name', 'avatar_url', 'phone', 'role', 'department'])).default([]),
         vs_categories: z.array(z.enum(['is_confidential', 'public_eligible'])).default([]),
         vs_tickets: z.array(z.enum(['submitter_id'])).default([]),
+        identity_conflicts: z.array(z.enum(['detail'])).default([]),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * Columns, by table, drawn as stored: a person's e-mail in a student record or a team seat is
+     * drawn case-flipped or padded too (rule 17 compares them as lower(trim())), unless listed
+     * here. A schema keeping them normalized (`kkumail = lower(btrim(kkumail))`, an e-mail domain
+     * refusing spaces) cannot store such a row, so nearly every case was dropped. `policyfuzz init`
+     * proposes each list from the target's CHECKs (engine/config/normalized-draws.ts).
+     */
+    normalizedColumns: z
+      .object({
+        student_records: z.array(z.enum(['email'])).default([]),
+        team_members: z.array(z.enum(['email'])).default([]),
       })
       .strict()
       .prefault({}),
@@ -250,6 +265,15 @@ export const ModelSettingsSchema = z
          * `policyfuzz init` proposes `trimmed` from such a body.
          */
         publishedTitle: z.enum(['as-given', 'trimmed']).default('as-given'),
+        /**
+         * Which stored headlines a schema's CHECK lets a ticket hold: `any` (default, the
+         * reference: worlds draw public tickets with a null or blank headline too), `no-blank` (`public_title is
+         * null or char_length(btrim(public_title)) > 0`: a blank one is drawn null) or
+         * `public-needs-title` (`not is_public or nullif(trim(public_title), '') is not null`: an
+         * untitled ticket is drawn private). A row the CHECK refuses cannot exist there; both are
+         * secure. `policyfuzz init` proposes them from vs_tickets' CHECKs.
+         */
+        storedTitles: z.enum(['any', 'no-blank', 'public-needs-title']).default('any'),
         /**
          * What vs_post_public_comment names the problem by: `public-ref` (default, the reference:
          * the board's public handle) or `ticket-id` (the spec's table says these functions take a
@@ -525,6 +549,11 @@ export const ModelSettingsSchema = z
 export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
 
 export const defaultSettings: ModelSettings = ModelSettingsSchema.parse({});
+
+/** Whether the target keeps `table.column` normalized (settings.normalizedColumns): every generator then draws it as stored, no variant. */
+export function drawnAsStored(settings: ModelSettings | undefined, table: string, column: string): boolean {
+  return ((settings?.normalizedColumns as Record<string, readonly string[] | undefined> | undefined)?.[table] ?? []).includes(column);
+}
 
 /** Whether the target holds `table.column` NOT NULL (settings.notNullColumns): every generator then draws it without null. */
 export function holdsNotNull(settings: ModelSettings, table: string, column: string): boolean {

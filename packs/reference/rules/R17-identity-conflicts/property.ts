@@ -48,7 +48,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         fc.record({
           records: fc.constant(records),
           nodes: fc.constant(nodes),
-          conflicts: identityConflicts(records),
+          conflicts: identityConflicts(records, settings),
           members: teamMembers(settings, nodes, withEmail(list), 5),
         }),
       )
