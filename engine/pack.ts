@@ -178,7 +178,11 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
  * `sqlstate`: the pattern's group is a RAISE's ERRCODE (a condition name or a code), written as
  * its SQLSTATE; P0001 (a plain RAISE's, the model's own) proposes nothing.
  */
-export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; sqlstate?: true; why: string } & (
+/**
+ * `every`: the value holds only where every source matches (each INSERT policy pins the owner),
+ * and there is at least one; else the first source matching decides.
+ */
+export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; sqlstate?: true; every?: true; why: string } & (
   | { fn: string }
   | { policy: { table: string; command: 'select' | 'insert' | 'update' | 'delete' } }
   | { trigger: { table: string } }
