@@ -99,6 +99,8 @@ describe('policyfuzz init', () => {
 
   it("a second stranger's schema (testing/schemas/stranger-app-2): uuid keys for the model's text ids, owner columns filled from auth.uid() by triggers, the public handle over the uuid, no pg-safeupdate trigger read as the project's guard", async () => {
     const config = await initOnSchema('stranger-app-2');
+    // Its INSERT policy lets a PR handler in (`or public.is_pr_handler()`): others may file in a submitter's name, the model's default.
+    expect(config.model.pr?.onBehalfFiling).toBeUndefined();
     const { tables, functions, conventions } = config.mapping;
     // vs_tickets.id uuid default gen_random_uuid(), duplicate_of uuid references it: was mapped to null (every case naming a ticket dropped).
     expect(tables.vs_tickets.uuidIds).toEqual(['id', 'duplicate_of']);
@@ -117,6 +119,8 @@ describe('policyfuzz init', () => {
 
   it("a third stranger's schema (testing/schemas/stranger-app-3): roles without admin read off its helpers, text slug keys for the model's uuids, a guard message per table, phones a phone domain holds", async () => {
     const config = await initOnSchema('stranger-app-3');
+    // Its one INSERT policy pins the submitter to the caller: no one files in another's name.
+    expect(config.model.pr.onBehalfFiling).toBe('nobody');
     // A plain-only INSERT policy and handler-gated VS functions: neither filing nor non-handler setting proposed.
     expect(config.model.vs?.handlerFiling).toBeUndefined();
     expect(config.model.refusals?.nonHandlerAs).toBeUndefined();
@@ -270,6 +274,8 @@ describe('policyfuzz init', () => {
     expect(conventions.grants).toBe('supabase-default');
     // can_handle_shop lets in house or master holders (R04 failed on a master holder reading a buyer's order).
     expect(config.model.permissionImplies).toEqual({ master: ['house'] });
+    // Every INSERT policy of pr_tickets pins the submitter to the caller (or null, a guest's): R05 and R08 failed on a handler filing in another's name.
+    expect(config.model.pr.onBehalfFiling).toBe('nobody');
   });
 
   it("an eighth stranger's schema (testing/schemas/stranger-app-8): Prisma's migrations, quoted camelCase names, enum arrays, jsonb answers in the target's names", async () => {

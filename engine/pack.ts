@@ -194,8 +194,10 @@ export function oracleOf<S>(pack: Pack<S>, settings: S = packSettings(pack)): Or
  * `columns`: the group is a list of quoted column names of the target's `table` (a guard's
  * `array['display_name', 'avatar_url']`), written as the model's names of them (those the model
  * has; the others left out, and those of the list at the settings path `leaveOut`).
+ * `every`: the value holds only where every source matches (each INSERT policy pins the owner),
+ * and there is at least one; else the first source matching decides.
  */
-export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; sqlstate?: true; columns?: { table: string; leaveOut?: string; /** A list naming one of these proposes nothing (an insecure allow-list stays a finding). */ privileged?: string[] }; why: string } & (
+export type SourceSetting = { path: string; pattern: string; value?: string; number?: true; sqlstate?: true; every?: true; columns?: { table: string; leaveOut?: string; /** A list naming one of these proposes nothing (an insecure allow-list stays a finding). */ privileged?: string[] }; why: string } & (
   | { fn: string }
   | { policy: { table: string; command: 'select' | 'insert' | 'update' | 'delete' } }
   | { trigger: { table: string } }

@@ -367,7 +367,9 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     for (const read of options.sourceSettings ?? []) {
       const [sources, where] = 'fn' in read ? functionBody(read.fn) : 'trigger' in read ? await triggersOf(read.trigger) : 'check' in read ? await checksOf(read.check) : await policiesOf(read.policy);
       const pattern = new RegExp(read.pattern, 'i');
-      const found = sources.map((source) => pattern.exec(source)).find((m) => m !== null);
+      const matches = sources.map((source) => pattern.exec(source));
+      if (read.every && (!matches.length || matches.includes(null))) continue;
+      const found = matches.find((m) => m !== null);
       if (!found) continue;
       const leftOut = read.columns?.leaveOut ? valueAt(options.defaultSettings, read.columns.leaveOut) : undefined;
       const value = read.value ?? (read.number ? Number(found[1]) : read.sqlstate ? sqlstateOf(found[1]) : read.columns ? modelColumnsNamed(read.columns.table, found[1]).filter((c) => !(Array.isArray(leftOut) && leftOut.includes(c))) : found[1]);

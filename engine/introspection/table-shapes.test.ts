@@ -114,3 +114,27 @@ describe("a domain's CHECK is its columns' (readTableShapes)", () => {
     expect(kkumail.checks).toEqual([{ kind: 'normalized', column: 'kkumail', lower: true, trim: true, constraint: 'members_kkumail_check' }]);
   });
 });
+
+describe('a composite primary key (readTableShapes)', () => {
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    await client.query('begin');
+    await client.query(`create schema junctions;
+      create table junctions.posts (id bigint primary key);
+      create table junctions.tags (id bigint primary key);
+      create table junctions.post_tags (post_id bigint references junctions.posts, tag_id bigint references junctions.tags, primary key (post_id, tag_id));
+      create table junctions.pairs (id bigint primary key, post_id bigint references junctions.posts, tag_id bigint references junctions.tags, unique (post_id, tag_id));`);
+  });
+  afterAll(async () => {
+    await client.query('rollback');
+    await client.end();
+  });
+
+  it('is marked as the primary key (what makes a PostgREST junction), a unique pair is not', async () => {
+    const shapes = await readTableShapes(client, ['junctions']);
+    expect(shapes.get('junctions.post_tags')![0].uniqueTogether).toEqual([{ name: 'post_tags_pkey', columns: ['post_id', 'tag_id'], primaryKey: true }]);
+    expect(shapes.get('junctions.pairs')![1].uniqueTogether).toEqual([{ name: 'pairs_post_id_tag_id_key', columns: ['post_id', 'tag_id'] }]);
+  });
+});

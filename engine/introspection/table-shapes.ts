@@ -55,7 +55,7 @@ export interface ColumnShape {
    * columns (plain or folded as for `uniqueIndexes`) with no predicate, this one first: two rows
    * collide when every column holds the same non-null value (after its fold).
    */
-  uniqueTogether?: { name: string; columns: string[]; /** Each column's fold, when an index compares one folded. */ folds?: UniqueIndex['fold'][]; nullsNotDistinct?: true }[];
+  uniqueTogether?: { name: string; columns: string[]; /** Each column's fold, when an index compares one folded. */ folds?: UniqueIndex['fold'][]; nullsNotDistinct?: true; /** The table's composite primary key (a junction's, for PostgREST's many-to-many embeds). */ primaryKey?: true }[];
 }
 
 export interface UniqueIndex {
@@ -299,7 +299,7 @@ async function readRelationShapes(client: pg.Client, schemas: string[]): Promise
     }
     if (cols && (k.type === 'u' || k.type === 'p') && k.columns.length > 1) {
       const first = cols.find((c) => c.name === k.columns[0]);
-      if (first) (first.uniqueTogether ??= []).push({ name: k.name, columns: k.columns, ...(k.nulls_not_distinct ? { nullsNotDistinct: true as const } : {}) });
+      if (first) (first.uniqueTogether ??= []).push({ name: k.name, columns: k.columns, ...(k.nulls_not_distinct ? { nullsNotDistinct: true as const } : {}), ...(k.type === 'p' ? { primaryKey: true as const } : {}) });
     }
     if (cols && k.type === 'f' && k.ref_table && k.columns.length > 1) {
       const first = cols.find((c) => c.name === k.columns[0]);

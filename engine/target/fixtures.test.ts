@@ -271,12 +271,24 @@ describe('sendableCase: embedded reads', () => {
     const tagged: TableShapes = new Map([
       ['posts', [column('id'), column('parent_id', 'posts')]],
       ['tags', [column('id')]],
-      ['post_tags', [column('post_id', 'posts'), column('tag_id', 'tags')]],
+      ['post_tags', [{ ...column('post_id', 'posts'), uniqueTogether: [{ name: 'post_tags_pkey', columns: ['post_id', 'tag_id'], primaryKey: true as const }] }, column('tag_id', 'tags')]],
       ['clubs', [column('id')]],
     ]);
     const onCatalog: FixturePlan = { users: 'direct', bypassTriggers: false, shapes: tagged };
     expect(sendableCase(onCatalog, { steps: [read('posts', 'tags'), read('tags', 'posts'), read('posts', 'parent_id'), read('posts', 'posts')] }).dropped).toEqual({});
     expect(sendableCase(onCatalog, { steps: [read('posts', 'clubs')] }).dropped).toEqual({ 'embeds clubs in posts, which no foreign key of the target joins': 1 });
+  });
+
+  it("are left out, counted, through a table referencing both whose keys are not its primary key: PostgREST makes no many-to-many of it (stranger-app-7: projects embedding sign requests through project_files, PGRST200)", () => {
+    const column = (name: string, references?: string) => ({ name, type: 'bigint', notNull: false, hasDefault: false, generated: false, unique: false, ...(references ? { references: { table: references, column: 'id' } } : {}) });
+    const filed: TableShapes = new Map([
+      ['projects', [{ ...column('id'), primaryKey: true, unique: true }]],
+      ['project_sign_requests', [{ ...column('id'), primaryKey: true, unique: true }]],
+      ['project_files', [{ ...column('id'), primaryKey: true, unique: true }, column('project_id', 'projects'), column('sign_request_id', 'project_sign_requests')]],
+    ]);
+    const onCatalog: FixturePlan = { users: 'direct', bypassTriggers: false, shapes: filed };
+    expect(sendableCase(onCatalog, { steps: [read('projects', 'project_sign_requests')] }).dropped).toEqual({ 'embeds project_sign_requests in projects, which no foreign key of the target joins': 1 });
+    expect(sendableCase(onCatalog, { steps: [read('projects', 'project_files')] }).dropped).toEqual({});
   });
 });
 

@@ -373,7 +373,14 @@ function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | 
   const embedded = (name: string) => targetName({ ...request, table: name });
   const joins = (from: string, to: string) => (plan.shapes!.get(from) ?? []).some((c) => c.references?.table === to);
   // Directly, through a junction referencing both, or (a self-referencing key's parent, `parent_id(*)`) by the parent's key column.
-  const throughJunction = (table: string) => [...plan.shapes!.keys()].some((j) => joins(j, parent) && joins(j, table));
+  // PostgREST's addM2MRels takes a table as a junction only where both keys' columns are in its composite primary key (model/embed.ts
+  // junctionSide): a table merely referencing both (stranger-app-7's project_files) makes no relationship, PGRST200.
+  const junctionKeyTo = (junction: string, to: string) => {
+    const columns = plan.shapes!.get(junction) ?? [];
+    const primaryKey = columns.flatMap((c) => c.uniqueTogether ?? []).find((u) => u.primaryKey)?.columns ?? [];
+    return columns.some((c) => c.references?.table === to && primaryKey.includes(c.name));
+  };
+  const throughJunction = (table: string) => [...plan.shapes!.keys()].some((j) => junctionKeyTo(j, parent) && junctionKeyTo(j, table));
   const byColumn = (target: string) => (plan.shapes!.get(parent) ?? []).some((c) => c.name === target && c.references !== undefined);
   const missing = request.embeds.find((e) => !joins(embedded(e.table), parent) && !joins(parent, embedded(e.table)) && !throughJunction(embedded(e.table)) && !byColumn(e.table));
   return missing ? `embeds ${missing.table} in ${parent}, which no foreign key of the target joins` : undefined;

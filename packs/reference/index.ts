@@ -143,6 +143,15 @@ export const referencePack = definePack({
       why: 'a missing ticket is refused as one out of scope',
     })),
     {
+      path: 'pr.onBehalfFiling',
+      policy: { table: 'pr_tickets', command: 'insert' },
+      // Every INSERT policy pins the owner column to the caller (or to null, a guest's), with no OR letting anyone else in.
+      pattern: String.raw`^(?![\s\S]*\bOR\b)[\s\S]*?(?:\b(?:submit\w*|requested_by|\w*owner\w*|user_id|author\w*)\s*(?:=\s*(?:\(\s*SELECT\s+)?auth\.uid\(\)|IS\s+NULL)|auth\.uid\(\)(?:\s+AS\s+uid\))?\s*=\s*(?:submit\w*|requested_by|\w*owner\w*|user_id|author\w*)\b)`,
+      value: 'nobody',
+      every: true,
+      why: 'every INSERT policy pins the submitter to the caller: no one files a ticket in another\'s name',
+    },
+    {
       path: 'vs.handlerFiling',
       policy: { table: 'vs_tickets', command: 'insert' },
       // A handler helper OR-ed with the plain ticket's conditions (either order).

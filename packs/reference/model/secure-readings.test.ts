@@ -525,3 +525,26 @@ describe('team members found by e-mail lower-cased and trimmed, or more strictly
     expect(compareOutcomes(predict(oracle, w('me@x'), caller, sync).outcome, none)).toBeDefined();
   });
 });
+
+describe('pr.onBehalfFiling (stranger-app-7: every INSERT policy pins the submitter to the caller, or to null for a guest)', () => {
+  const OTHER = '6b6b6b6b-6b6b-4b6b-8b6b-6b6b6b6b6b6b';
+  const settings = { roles: ['user', 'pr_staff', 'uni_staff'], staffRoles: ['pr_staff'], adminRoles: [], pr: { handlerRoles: ['pr_staff'], onBehalfRoles: ['uni_staff'] } };
+  const file = (submitter: string): ApiRequest => ({ kind: 'insert', table: 'pr_tickets', rows: [{ id: 'PR-2001', submitter_id: submitter, submitter_label: 'S', brief: 'b', file_url: null, status: 'open', handler_note: null, deleted_at: null }], returning: 'minimal' });
+  const rls = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
+  const filed = { kind: 'allowed' as const, rows: null, affected: 1 };
+  const nobody = referenceOracleWith(ModelSettingsSchema.parse({ ...settings, pr: { ...settings.pr, onBehalfFiling: 'nobody' } }));
+  const others = referenceOracleWith(ModelSettingsSchema.parse(settings));
+
+  it("handlers-and-roles (default): a PR handler and an on-behalf role file in another's name", () => {
+    for (const role of ['pr_staff', 'uni_staff']) expect(compareOutcomes(predict(others, world(role), caller, file(OTHER)).outcome, filed)).toBeUndefined();
+  });
+
+  it("nobody: a handler or on-behalf role filing in another's name is refused (a target letting them is a finding); one's own ticket is still filed", () => {
+    for (const role of ['pr_staff', 'uni_staff', 'user']) {
+      const predicted = predict(nobody, world(role), caller, file(OTHER)).outcome;
+      expect(compareOutcomes(predicted, rls)).toBeUndefined();
+      expect(compareOutcomes(predicted, filed)).toBeDefined();
+      expect(compareOutcomes(predict(nobody, world(role), caller, file(ME)).outcome, filed)).toBeUndefined();
+    }
+  });
+});

@@ -353,6 +353,12 @@ export const ModelSettingsSchema = z
         handlerPermission: z.string().min(1).default('pr'),
         /** Rule 5: roles that may file a ticket on someone else's behalf (they cannot read it back). */
         onBehalfRoles: roleList.default(['uni_staff', 'sa_prof']),
+        /**
+         * Rule 5 names no one who may file a ticket in another's name: `handlers-and-roles` lets PR
+         * handlers and onBehalfRoles do it; `nobody` (every INSERT policy pins the submitter to
+         * the caller, or to null for a guest) lets no one, as securely.
+         */
+        onBehalfFiling: z.enum(['handlers-and-roles', 'nobody']).default('handlers-and-roles'),
         statuses: roleList.default(['open', 'in_progress', 'done', 'rejected']),
         /** Status a new ticket must have (insert check). */
         initialStatus: z.string().min(1).default('open'),

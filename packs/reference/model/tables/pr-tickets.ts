@@ -26,11 +26,12 @@ function isOnBehalfFiler(ctx: RuleContext): boolean {
 }
 
 
-/** Rule 5: who may file a PR ticket in this row's name: its submitter, a PR handler, an on-behalf role. */
+/** Rule 5: who may file a PR ticket in this row's name: its submitter, and (pr.onBehalfFiling) a PR handler or an on-behalf role. */
 function filer(row: Row, ctx: RuleContext): boolean {
   const own = ctx.uid !== null && row.submitter_id === ctx.uid;
-  const handler = !own && isPrHandler(ctx);
-  const onBehalf = !own && !handler && isOnBehalfFiler(ctx);
+  const othersMayFile = ctx.settings.pr.onBehalfFiling === 'handlers-and-roles';
+  const handler = !own && othersMayFile && isPrHandler(ctx);
+  const onBehalf = !own && othersMayFile && !handler && isOnBehalfFiler(ctx);
   take(own ? 'R05.pr.own' : handler ? 'R05.pr.handler' : onBehalf ? 'R05.pr.on-behalf' : 'R05.pr.other');
   return own || handler || onBehalf;
 }
