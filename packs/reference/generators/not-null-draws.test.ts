@@ -72,7 +72,7 @@ const DEFAULT_DRAWS: Record<string, string> = {
   R07: '05720ffd4183517d',
   R08: '187357688eba517e',
   R09: 'f249fb5ac1a1a519',
-  R10: 'ef2e72c333c67aed',
+  R10: '7900cf78ea35855b',
   R11: '0d1eb3eb69bba9fb',
   R12: 'addd395d7f8ff395',
   R13: 'f36950a7fe8de847',
