@@ -67,7 +67,7 @@ const DEFAULT_DRAWS: Record<string, string> = {
   R02: 'e597760170727f7d',
   R03: '1b03031a61f7cecc',
   R04: '1aa8e998eea5ecaf',
-  R05: '25e58dc444c463ef',
+  R05: '319a9bcb407b0a03',
   R06: '9c6e52022ad8f361',
   R07: '05720ffd4183517d',
   R08: '187357688eba517e',
