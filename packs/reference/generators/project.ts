@@ -12,6 +12,7 @@ import type { ApiRequest } from '../../../engine/model/request.ts';
 import type { OrderTerm } from '../../../engine/model/embed.ts';
 import type { World } from '../../../engine/model/world.ts';
 import type { Person } from './identities.ts';
+import { oneConditionBroken } from './boundary.ts';
 
 const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
 
@@ -125,7 +126,30 @@ export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller, pr
   // Sign requests naming the caller first (a professor re-opening one that is no longer pending).
   const involving = w.signRequests.filter((r) => self.includes(r.professor_id as string) || self.includes(r.actor_id as string));
   const existing = [...involving, ...involving, ...w.signRequests];
+  const upload = (fields: fc.Arbitrary<{ project_id: string; kind: string; uploaded_by: string | null }>) =>
+    fc
+      .record({ id: fixedId, path: fc.constantFrom('signed.pdf', 'x.pdf'), returning, fields })
+      .map(({ returning: r, id, path, fields: f }): ApiRequest => ({ kind: 'insert', table: 'project_files', rows: [{ id, project_id: f.project_id, path, kind: f.kind, uploaded_by: f.uploaded_by }], returning: r }));
+  // A professor's upload with exactly one of the upload policy's conditions broken (signed, in
+  // their own name, on a project a pending request addresses them on): the free upload below
+  // rarely breaks the uploader alone (first at case 300 of seed 1 on a policy that forgot it).
+  const atBoundary =
+    professor && addressed.length && self.length
+      ? [
+          {
+            weight: 4,
+            arbitrary: upload(
+              oneConditionBroken({
+                kind: { met: fc.constant('signed'), broken: fc.constant('file') },
+                uploaded_by: { met: fc.constant<string | null>(self[0]), broken: fc.oneof(...(others.length ? [fc.constantFrom<string | null>(...others)] : []), fc.constant<string | null>(null)) },
+                project_id: { met: fc.constantFrom(...addressed), ...(otherStatus.length || elsewhere.length ? { broken: fc.constantFrom(...otherStatus, ...elsewhere) } : {}) },
+              }),
+            ),
+          },
+        ]
+      : [];
   return fc.oneof(
+    ...atBoundary,
     ...(existing.length
       ? [
           {
@@ -138,9 +162,7 @@ export function projectWrite(w: ProjectWorld, list: Person[], caller: Caller, pr
       : []),
     {
       weight: professor ? 14 : 6,
-      arbitrary: fc
-        .record({ id: fixedId, project_id: project, path: fc.constantFrom('signed.pdf', 'x.pdf'), kind: fc.constantFrom('signed', 'signed', 'file'), uploaded_by: uploader, returning })
-        .map(({ returning: r, ...row }): ApiRequest => ({ kind: 'insert', table: 'project_files', rows: [row], returning: r })),
+      arbitrary: upload(fc.record({ project_id: project, kind: fc.constantFrom('signed', 'signed', 'file'), uploaded_by: uploader })),
     },
     {
       weight: 3,

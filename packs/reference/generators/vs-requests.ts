@@ -10,6 +10,8 @@ import type { ModelSettings } from '../model/settings.ts';
 import { vsPublicRef } from '../model/tables/vs-tickets.ts';
 import type { DataStep } from '../../../engine/runner/data-case.ts';
 import { fakerValue } from './faker.ts';
+import { oneConditionBroken } from './boundary.ts';
+import { jsonEqual } from '../../../engine/model/values.ts';
 import { submitterRemark, VS_CATEGORY_IDS, VS_DELETED_AT, type VsWorld } from './vs-world.ts';
 
 export const rpc = (fn: string, args: Record<string, Json>): ApiRequest => ({ kind: 'rpc', fn, args });
@@ -103,6 +105,26 @@ export function ticketPatch(settings: ModelSettings, t: Row, w: VsWorld, columns
     .filter((cols) => cols.length > 0)
     .chain((cols) => fc.tuple(...cols.map((c) => ticketColumnValue(settings, c, t, ids, people))).map((vals) => Object.fromEntries(cols.map((c, i) => [c, vals[i]]))));
 }
+
+/**
+ * A PATCH at the boundary of the submitter guard: every staff field unchanged but one, which gets
+ * another value than the ticket's, alone. Beside a column outside the allow-list (report,
+ * submitter_id...) the guard refuses whatever it thinks of the staff field, and an unchanged value
+ * passes it: an allow-list that grew status or tags showed only on the rare draw avoiding both.
+ */
+export function staffFieldAlone(settings: ModelSettings, t: Row, w: VsWorld): fc.Arbitrary<Row> {
+  const ids = w.tickets.map((x) => String(x.id));
+  const people = w.people.map((p) => p.id);
+  const conditions = Object.fromEntries(
+    VS_FORBIDDEN.map((c) => [c, { met: fc.constant(UNCHANGED), broken: ticketColumnValue(settings, c, t, ids, people).filter((v) => !jsonEqual(v, t[c] ?? null)) }]),
+  );
+  return oneConditionBroken<Record<string, Json | typeof UNCHANGED>>(conditions).map((patch): Row =>
+    Object.fromEntries(Object.entries(patch).filter((e): e is [string, Json] => e[1] !== UNCHANGED)),
+  );
+}
+
+/** A column a PATCH leaves out (so unchanged). */
+const UNCHANGED = Symbol('unchanged');
 
 /** Every read path a ticket can be seen on, as `caller` (rule 7: none shows a deleted ticket). */
 export function readPaths(settings: ModelSettings, t: Row): ApiRequest[] {

@@ -14,7 +14,8 @@ import { callerAmong, callerOf, peopleWorld, type Person } from './identities.ts
 import { cast } from './pr.ts';
 import { firstOf, rolesByMeaning } from './roles.ts';
 import { callerUid } from '../../../engine/model/caller.ts';
-import { isVsHandler } from '../model/tables/vs-access.ts';
+import { isVsHandler, vsInScope } from '../model/tables/vs-access.ts';
+import { unrecorded } from '../../../engine/model/branches.ts';
 import { vsOnBoard } from '../model/functions/vs.ts';
 
 export const VS_TICKET_IDS = ['VS-1001', 'VS-1002', 'VS-1003', 'VS-1004', 'VS-1005'];
@@ -178,6 +179,12 @@ export function onBoard(settings: ModelSettings, w: VsWorld, id: string): VsWorl
 export function isHandlerPerson(settings: ModelSettings, p: Person): boolean {
   const caller = callerOf(p);
   return isVsHandler({ world: peopleWorld([p]), caller, uid: callerUid(caller), settings });
+}
+
+/** Is a ticket of department `dept` in this person's handler scope? The model's vsInScope, asked about them as the caller (no branch recorded). */
+export function inScopeOf(settings: ModelSettings, p: Person, dept: Json | undefined): boolean {
+  const caller = callerOf(p);
+  return unrecorded(() => vsInScope({ world: peopleWorld([p]), caller, uid: callerUid(caller), settings }, dept));
 }
 
 /** Mostly a VS handler of the case (vp_admin of one department acting on another's tickets included). */

@@ -9,11 +9,11 @@
  * then reads it back through get_vs_ticket_by_id.
  */
 import fc from 'fast-check';
-import type { Caller } from '../../../../engine/model/caller.ts';
+import { callerUid, type Caller } from '../../../../engine/model/caller.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import { patchTicket, remarksAtCap, remarkWithoutKey, returning, rpc, step, ticketPatch, VS_FORBIDDEN, VS_OTHER } from '../../generators/vs-requests.ts';
-import { userCaller, vsCaller, vsWorld, vsWorldOf, type VsWorld } from '../../generators/vs-world.ts';
+import { patchTicket, remarksAtCap, remarkWithoutKey, returning, rpc, staffFieldAlone, step, ticketPatch, VS_FORBIDDEN, VS_OTHER } from '../../generators/vs-requests.ts';
+import { inScopeOf, userCaller, vsCaller, vsWorld, vsWorldOf, type VsWorld } from '../../generators/vs-world.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
@@ -50,13 +50,19 @@ function submission(settings: ModelSettings, w: VsWorld, caller: Caller): fc.Arb
 function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
   return vsWorld(settings).chain((w) =>
     fc.constantFrom(...w.tickets).chain((t) =>
-      ownerOr(w, t).chain((caller) =>
-        fc
+      ownerOr(w, t).chain((caller) => {
+        // The guard checks a submitter out of scope on a live ticket: there, a staff field alone is its boundary.
+        const submitter = w.people.find((p) => p.id === t.submitter_id);
+        const guarded = submitter !== undefined && callerUid(caller) === submitter.id && t.deleted_at === null && !inScopeOf(settings, submitter, t.target_dept);
+        return fc
           .record({
             choice: fc.integer({ min: 0, max: 9 }),
             patch: fc.oneof(
               { weight: 2, arbitrary: ticketPatch(settings, t, w, VS_OTHER, ['remarks']) },
-              { weight: 3, arbitrary: ticketPatch(settings, t, w, VS_OTHER, VS_FORBIDDEN) },
+              // A staff field: where the guard looks, mostly alone (its boundary), else beside other columns.
+              ...(guarded
+                ? [{ weight: 3, arbitrary: staffFieldAlone(settings, t, w) }, { weight: 1, arbitrary: ticketPatch(settings, t, w, VS_OTHER, VS_FORBIDDEN) }]
+                : [{ weight: 3, arbitrary: ticketPatch(settings, t, w, VS_OTHER, VS_FORBIDDEN) }]),
               { weight: 1, arbitrary: remarksAtCap(settings, t).map((remarks): Row => ({ remarks })) },
               // An otherwise valid entry with a key absent: a guard comparing with <> lets it through.
               { weight: 2, arbitrary: remarkWithoutKey(String(t.submitter_label)).map((e): Row => ({ remarks: [...(Array.isArray(t.remarks) ? t.remarks : []), e] })) },
@@ -68,8 +74,8 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
             const write = choice < 8 ? patchTicket(t.id, patch, ret) : { kind: 'insert' as const, table: 'vs_tickets', rows: [body], returning: ret };
             const readId = choice < 8 ? t.id : body.id;
             return { world: vsWorldOf(w), steps: [step(caller, write), step(caller, rpc('get_vs_ticket_by_id', { p_id: readId }))] };
-          }),
-      ),
+          });
+      }),
     ),
   );
 }

@@ -10,7 +10,7 @@
  * then read back by id by the same caller.
  */
 import fc from 'fast-check';
-import type { Row } from '../../../../engine/model/json.ts';
+import type { Json, Row } from '../../../../engine/model/json.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import { callerAmong, peopleWorld } from '../../generators/identities.ts';
@@ -20,29 +20,53 @@ import type { Person } from '../../generators/identities.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { withReadBack } from '../../generators/read-back.ts';
+import { oneConditionBroken, type FieldCondition } from '../../generators/boundary.ts';
 import { clause, insertsInto, readClause } from '../clauses.ts';
 
-/** Mostly the values an insert check accepts; sometimes not. */
-function prInsertRow(settings: ModelSettings, list: Person[], owner: string): fc.Arbitrary<Row> {
-  return fc
-    .tuple(prTicketRow(settings, list.map((p) => p.id), prId), fc.integer({ min: 0, max: 8 }))
-    .map(([row, tweak]) => ({
-      ...row,
-      submitter_id: owner,
-      status: tweak === 1 ? row.status : settings.pr.initialStatus,
-      handler_note: tweak === 2 ? row.handler_note : null,
-      deleted_at: tweak === 3 ? row.deleted_at : null,
-    }));
+/**
+ * The fields an insert check looks at: mostly every condition met but the owner, free (the caller
+ * or another person), else exactly one condition broken, the owner then being the caller unless
+ * it is the one broken. A drawn row's values broke several at once or none: a check that forgot
+ * one showed late (a buyer's order carrying only a handler's timeline: first at case 268 of seed 1).
+ */
+function insertCheckFields(conditions: Record<string, FieldCondition<Json>>, owner: { column: string; id: string }): fc.Arbitrary<Row> {
+  const accepted = Object.fromEntries(Object.entries(conditions).map(([column, c]) => [column, column === owner.column ? fc.constant<Json>(owner.id) : c.met]));
+  return fc.oneof({ weight: 2, arbitrary: fc.record(accepted) }, { weight: 1, arbitrary: oneConditionBroken<Row>(conditions) });
 }
 
-function shopInsertRow(settings: ModelSettings, list: Person[], owner: string): fc.Arbitrary<Row> {
-  return fc.tuple(shopOrderRow(settings, list), fc.integer({ min: 0, max: 8 })).map(([row, tweak]) => ({
-    ...row,
-    buyer_id: owner,
-    status: tweak === 1 ? row.status : settings.shop.initialStatus,
-    admin_note: tweak === 2 ? row.admin_note : null,
-    timeline: tweak === 3 ? row.timeline : [],
-  }));
+/** The owner condition: the caller meets it; another person of the cast breaks it (unless the caller files on their behalf). */
+function ownerCondition(list: Person[], self: string): FieldCondition<Json> {
+  const others = list.map((p) => p.id).filter((id) => id !== self);
+  return { met: fc.constant<Json>(self), ...(others.length ? { broken: fc.constantFrom<Json>(...others) } : {}) };
+}
+
+/** The status condition: the initial status meets it, every other status of the vocabulary breaks it. */
+function initialStatus(statuses: readonly string[], initial: string): FieldCondition<Json> {
+  const others = statuses.filter((s) => s !== initial);
+  return { met: fc.constant<Json>(initial), ...(others.length ? { broken: fc.constantFrom<Json>(...others) } : {}) };
+}
+
+const isNull = (broken: Json): FieldCondition<Json> => ({ met: fc.constant<Json>(null), broken: fc.constant(broken) });
+
+function prInsertRow(settings: ModelSettings, list: Person[], owner: string, self: string): fc.Arbitrary<Row> {
+  const fields = insertCheckFields(
+    { submitter_id: ownerCondition(list, self), status: initialStatus(settings.pr.statuses, settings.pr.initialStatus), handler_note: isNull('Handled by the desk.'), deleted_at: isNull('2025-01-01T00:00:00+00:00') },
+    { column: 'submitter_id', id: owner },
+  );
+  return fc.tuple(prTicketRow(settings, list.map((p) => p.id), prId), fields).map(([row, f]) => ({ ...row, ...f }));
+}
+
+function shopInsertRow(settings: ModelSettings, list: Person[], owner: string, self: string): fc.Arbitrary<Row> {
+  const fields = insertCheckFields(
+    {
+      buyer_id: ownerCondition(list, self),
+      status: initialStatus(settings.shop.statuses, settings.shop.initialStatus),
+      admin_note: isNull('Checked by the shop.'),
+      timeline: { met: fc.constant<Json>([]), broken: fc.constant<Json>([{ event: 'verified', by: 'staff' }]) },
+    },
+    { column: 'buyer_id', id: owner },
+  );
+  return fc.tuple(shopOrderRow(settings, list), fields).map(([row, f]) => ({ ...row, ...f }));
 }
 
 function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
@@ -54,8 +78,8 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         fc
           .record({
             table: fc.oneof({ weight: 2, arbitrary: fc.constant('pr_tickets') }, { weight: 1, arbitrary: fc.constant('shop_orders') }),
-            pr: prInsertRow(settings, list, o),
-            shop: shopInsertRow(settings, list, o),
+            pr: prInsertRow(settings, list, o, self),
+            shop: shopInsertRow(settings, list, o, self),
             representationFirst: fc.boolean(),
             // supabase-js `.insert(row).select('id')`: the answer carries the id only, and the
             // new row must still pass the SELECT rule (any RETURNING column reads it).
