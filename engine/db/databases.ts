@@ -373,7 +373,11 @@ async function keptTemplate(
       await c.query(`drop database if exists ${quoteIdent(old.name)}`).catch(() => {});
     }
   });
-  await server.keepTemplate?.(key);
+  // Keeping it may restart the server (the local one copies its data directory): the admin connection would be cut.
+  if (server.keepTemplate) {
+    await admin.end();
+    await server.keepTemplate(key);
+  }
   return { name: target, source: base ? { kind: 'extended', digest: key.digest, base: base.key.digest, applied: migrations.length - from } : { kind: 'built', digest: key.digest } };
 }
 
