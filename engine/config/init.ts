@@ -8,7 +8,7 @@ import type { DatabaseServer } from '../db/providers/server.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
 import { openEnvironment } from '../runner/environment.ts';
 import type { DataProperty } from '../runner/data-property.ts';
-import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
+import { readSeededTables, readTableShapes, relationsReadBy } from '../introspection/table-shapes.ts';
 import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { NormalizedDraws, NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
 import { proposeNormalizedDraws } from './normalized-draws.ts';
@@ -337,9 +337,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       return [rows.map((r) => r.text), `${table}'s ${p.command} policy`];
     };
     // The relation $1 names and, for a view, the tables under it (stranger-app-6's api views): whose triggers and CHECKs are read.
-    const RELATION_AND_TABLES_UNDER = `select to_regclass($1) union
-                  select d.refobjid from pg_rewrite rw join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid and d.refclassid = 'pg_class'::regclass
-                   where rw.ev_class = to_regclass($1) and d.refobjid <> rw.ev_class`;
+    const RELATION_AND_TABLES_UNDER = `select to_regclass($1) union select unnest(${relationsReadBy('to_regclass($1)')})`;
     // The functions of a table's triggers (its guards), named by the target as it likes.
     const triggersOf = async (p: { table: string }): Promise<[string[], string]> => {
       const table = targetOf(p.table);

@@ -47,6 +47,15 @@ export function foreignKeyEdge(table: string, fk: ForeignKey, keys: readonly (re
 }
 
 /**
+ * Whether a foreign key can be one side of a many-to-many junction (SchemaCache.hs addM2MRels): its
+ * columns lie within the table's primary key, and it is many-to-one only (a key that is itself
+ * unique, one-to-one, makes no junction). Also what the harness asks of a target's catalog.
+ */
+export function isJunctionKey(e: Pick<ForeignKeyEdge, 'inPrimaryKey' | 'unique'>): boolean {
+  return e.inPrimaryKey === true && e.unique !== true;
+}
+
+/**
  * How an embedded table hangs off its parent (Relationship.hs Cardinality): `M2O` (the parent
  * holds the key), `O2M` (the embedded table does), `O2O` (a key whose columns are a primary key
  * or UNIQUE constraint of its table, either way), `M2M` (through `junction`: a table whose two
@@ -85,12 +94,10 @@ function relationshipsFrom(edges: readonly ForeignKeyEdge[], parent: string): Re
     if (e.table === parent) rels.push({ kind: e.unique ? 'O2O' : 'M2O', toOne: true, table: e.references, parentColumns: e.columns, embeddedColumns: e.referencedColumns, constraint: e.name, self });
     if (e.references === parent) rels.push({ kind: e.unique ? 'O2O' : 'O2M', toOne: e.unique === true, table: e.table, parentColumns: e.referencedColumns, embeddedColumns: e.columns, constraint: e.name, self });
   }
-  // addM2MRels pairs many-to-one keys only: a key that is itself unique (one-to-one) makes no junction.
-  const junctionSide = (e: ForeignKeyEdge) => e.inPrimaryKey === true && e.unique !== true;
   for (const toParent of edges) {
-    if (toParent.references !== parent || !junctionSide(toParent)) continue;
+    if (toParent.references !== parent || !isJunctionKey(toParent)) continue;
     for (const toTarget of edges) {
-      if (toTarget === toParent || toTarget.table !== toParent.table || !junctionSide(toTarget)) continue;
+      if (toTarget === toParent || toTarget.table !== toParent.table || !isJunctionKey(toTarget)) continue;
       rels.push({
         kind: 'M2M',
         toOne: false,

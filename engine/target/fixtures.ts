@@ -11,6 +11,7 @@ import type { World } from '../model/world.ts';
 import { targetDrawnColumns, type DrawnColumnFacts } from '../model/table-model.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
+import { isJunctionKey } from '../model/embed.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
 import type { Caller } from '../model/caller.ts';
 import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
@@ -373,12 +374,12 @@ function unembeddableOnTarget(plan: FixturePlan, request: ApiRequest): string | 
   const embedded = (name: string) => targetName({ ...request, table: name });
   const joins = (from: string, to: string) => (plan.shapes!.get(from) ?? []).some((c) => c.references?.table === to);
   // Directly, through a junction referencing both, or (a self-referencing key's parent, `parent_id(*)`) by the parent's key column.
-  // PostgREST's addM2MRels takes a table as a junction only where both keys' columns are in its composite primary key (model/embed.ts
-  // junctionSide): a table merely referencing both (stranger-app-7's project_files) makes no relationship, PGRST200.
+  // A junction only where both keys are junction keys, as the model's embeds read them (model/embed.ts isJunctionKey): a table
+  // merely referencing both (stranger-app-7's project_files) makes no relationship, PGRST200.
   const junctionKeyTo = (junction: string, to: string) => {
     const columns = plan.shapes!.get(junction) ?? [];
     const primaryKey = columns.flatMap((c) => c.uniqueTogether ?? []).find((u) => u.primaryKey)?.columns ?? [];
-    return columns.some((c) => c.references?.table === to && primaryKey.includes(c.name));
+    return columns.some((c) => c.references?.table === to && isJunctionKey({ inPrimaryKey: primaryKey.includes(c.name), unique: c.unique }));
   };
   const throughJunction = (table: string) => [...plan.shapes!.keys()].some((j) => junctionKeyTo(j, parent) && junctionKeyTo(j, table));
   const byColumn = (target: string) => (plan.shapes!.get(parent) ?? []).some((c) => c.name === target && c.references !== undefined);
