@@ -306,6 +306,19 @@ export function runSummary(properties: PropertySummary[], ctx: SummaryContext): 
 }
 
 /** Reads a summary.json (or a report folder holding one); anything else is a UsageError. */
+/** What summary.json holds while its run is under way (report/write.ts markReportsRunning): replaced by the summary at the end. */
+export interface RunningMark {
+  pid: number;
+  startedAt: string;
+  shard?: string;
+}
+
+function unfinishedRunText(file: string, running: RunningMark): string {
+  // The pid is not checked: shards' reports are merged on other machines.
+  const of = `${running.shard ? `shard ${running.shard}, ` : ''}started ${running.startedAt}, pid ${running.pid}`;
+  return `${file} is from a run that never wrote its reports (${of}): it was killed, died or is still running. Run it again${running.shard ? ', or merge the other shards without it (--allow-partial)' : ''}`;
+}
+
 export function loadSummary(fileOrDir: string): RunSummary {
   const file = existsSync(fileOrDir) && statSync(fileOrDir).isDirectory() ? path.join(fileOrDir, 'summary.json') : fileOrDir;
   if (!existsSync(file)) throw new UsageError(`no policyfuzz summary at ${file}`);
@@ -315,6 +328,8 @@ export function loadSummary(fileOrDir: string): RunSummary {
   } catch (e) {
     throw new UsageError(`${file} is not a policyfuzz summary: invalid JSON (${(e as Error).message})`);
   }
+  const running = (data as { running?: RunningMark } | null)?.running;
+  if (running && typeof running === 'object') throw new UsageError(unfinishedRunText(file, running));
   if (!data || typeof data !== 'object' || (data as { format?: unknown }).format !== SUMMARY_FORMAT) {
     throw new UsageError(`${file} is not a policyfuzz summary (expected "format": "${SUMMARY_FORMAT}")`);
   }

@@ -470,8 +470,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
 
   // The interrupt's grace ran out under a case in flight (a statement that would not end) and the
   // server was stopped: that case is unfinished, not a harness error, and nothing is blamed.
-  const cutUnderCase = options.stop?.() === true && lanesRun.some((l) => l.harnessError && connectionLost(l.harnessError.error));
-  const stopped = cutUnderCase || lanesRun.some((l) => l.detail.interrupted && !l.gaveUp) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
+  // Read once: a signal landing between two reads would call one stop both the budget's and the interrupt's.
+  const interrupted = options.stop?.() === true;
+  const cutUnderCase = interrupted && lanesRun.some((l) => l.harnessError && connectionLost(l.harnessError.error));
+  const stopped = cutUnderCase || lanesRun.some((l) => l.detail.interrupted && !l.gaveUp) ? (interrupted ? ('interrupted' as const) : ('time budget' as const)) : undefined;
   const planned = options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0);
   const base = {
     id: property.id,

@@ -199,7 +199,7 @@ describe('a write the database refuses for a row of a table outside the model', 
   it("drops a step the API role's statement_timeout cancelled, whatever the model expected, unless it expected exactly that", () => {
     const cancelled: ApiResponse = { ...refused(''), error: { code: '57014', message: 'canceling statement due to statement timeout', details: null, hint: null } };
     const byPolicy = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
-    expect(unrealizableAnswer(plan, cancelled, allowed, ['users'])).toMatch(/statement_timeout cancelled the request \(57014\)/);
+    expect(unrealizableAnswer(plan, cancelled, allowed, ['users'])).toBe("a statement timeout cancelled the request (57014): the API role's own statement_timeout or, for a role without one (service_role), policyfuzz's bound on one statement: time, not rules (a loaded machine or a slow query)");
     expect(unrealizableAnswer(plan, cancelled, byPolicy, ['users'])).toMatch(/statement_timeout/);
     expect(unrealizableAnswer(plan, cancelled, sqlError('57014'), ['users'])).toBeUndefined();
   });

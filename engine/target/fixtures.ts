@@ -699,6 +699,8 @@ function checkedAfterChecks(expected: Outcome): boolean {
 
 /** SQLSTATE query_canceled: what a statement_timeout raises. */
 const STATEMENT_TIMEOUT = '57014';
+/** Why a cancelled request is dropped; it names both timeouts, since the error does not say which one ran out. */
+const STATEMENT_TIMEOUT_DROP = "a statement timeout cancelled the request (57014): the API role's own statement_timeout or, for a role without one (service_role), policyfuzz's bound on one statement: time, not rules (a loaded machine or a slow query)";
 
 /**
  * Why a step cannot be judged here, from the target's answer, or undefined: a statement timeout
@@ -710,9 +712,11 @@ const STATEMENT_TIMEOUT = '57014';
  * `modelOrder`: the model's tables (model names).
  */
 export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, expected: Outcome, modelOrder: readonly string[], sent?: ApiRequest): string | undefined {
-  // The API role's statement_timeout (3 s for anon, 8 s for authenticated on Supabase) cancelled
-  // the request: a matter of time (a loaded machine, a slow query), which no rule speaks of.
-  if (response.error?.code === STATEMENT_TIMEOUT && !(expected.kind === 'error' && expected.code === STATEMENT_TIMEOUT)) return "the API role's statement_timeout cancelled the request (57014): time, not rules (a loaded machine or a slow query)";
+  // A statement timeout cancelled the request: the API role's own (3 s for anon, 8 s for
+  // authenticated on Supabase) or, for a role with none (service_role), policyfuzz's bound on the
+  // workers' statements (runner/environment.ts): Postgres words both alike. A matter of time (a
+  // loaded machine, a slow query), which no rule speaks of.
+  if (response.error?.code === STATEMENT_TIMEOUT && !(expected.kind === 'error' && expected.code === STATEMENT_TIMEOUT)) return STATEMENT_TIMEOUT_DROP;
   if (plan.shapes && response.error?.code === '23514' && (expected.kind === 'allowed' || expected.kind === 'filtered' || checkedAfterChecks(expected))) {
     // A CHECK of the project's own (a phone format) refusing a value the model's columns accept:
     // the model's own CHECKs passed, so it is a difference of schema, not of rules. So too where
