@@ -28,6 +28,19 @@ describe('migrations folder', () => {
     expect(files.map((f) => f.name)).toEqual(['02_a.sql', '10_b.sql']);
   });
 
+  it('applies files numbered without zero-padding (1_, 2_, 10_) in number order, unless the Supabase CLI applies the folder (name order)', () => {
+    const files = { '10_backfill.sql': 'select 10', '1_add_column.sql': 'select 1', '0_schema.sql': 'select 0', '8_b.sql': 'select 8', '8_a.sql': 'select 8', '2_more.sql': 'select 2' };
+    expect(loadMigrationFolder(folder(files)).map((f) => f.name)).toEqual(['0_schema.sql', '1_add_column.sql', '2_more.sql', '8_a.sql', '8_b.sql', '10_backfill.sql']);
+    // Beside a config.toml (supabase/migrations + supabase/config.toml) the CLI reads the folder sorted by name.
+    const project = tempDir('mig-cli');
+    mkdirSync(path.join(project, 'migrations'));
+    writeFileSync(path.join(project, 'config.toml'), 'project_id = "x"\n');
+    for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(project, 'migrations', name), sql);
+    expect(loadMigrationFolder(path.join(project, 'migrations')).map((f) => f.name)).toEqual(['0_schema.sql', '10_backfill.sql', '1_add_column.sql', '2_more.sql', '8_a.sql', '8_b.sql']);
+    // Names not all numbered keep name order.
+    expect(loadMigrationFolder(folder({ '10_b.sql': '', '9_a.sql': '', 'seed.sql': '' })).map((f) => f.name)).toEqual(['10_b.sql', '9_a.sql', 'seed.sql']);
+  });
+
   it("reads Prisma's layout, one folder per migration holding its migration.sql, in folder order; skip names the folder or its file", () => {
     const dir = folder({ 'migration_lock.toml': 'provider = "postgresql"' });
     for (const [sub, sql] of [['20230215_items', 'select 2'], ['20220318_init', 'select 1'], ['20240101_repair', 'select 3'], ['20250101_empty', '']]) {

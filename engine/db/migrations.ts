@@ -1,5 +1,5 @@
 /**
- * A migrations folder: `.sql` files applied in name order, each in its own transaction (or, in
+ * A migrations folder: `.sql` files applied in name order (or number order: migration-order.ts), each in its own transaction (or, in
  * Prisma's layout, one folder per migration holding its `migration.sql`).
  * A file that fails is reported with its name, line and Postgres' message.
  */
@@ -9,6 +9,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
+import { orderMigrationNames } from './migration-order.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
 import { extensionsToStandIn, STOOD_IN_EXTENSIONS, withStandIns } from './supabase/stand-ins.ts';
@@ -50,13 +51,13 @@ export function loadMigrationFolder(dir: string, skip: string[] = []): Migration
   const notUtf8 = raw.find((b) => b.toString('latin1').endsWith('.sql') && !Buffer.from(b.toString('utf8'), 'utf8').equals(b));
   if (notUtf8) throw new UsageError(`a migration file name in ${dir} is not UTF-8 (${JSON.stringify(notUtf8.toString('latin1'))} read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\``);
   const entries = raw.map((b) => b.toString('utf8'));
-  let names = entries.filter((n) => n.endsWith('.sql') && !skip.includes(n)).sort();
+  let names = orderMigrationNames(dir, entries.filter((n) => n.endsWith('.sql') && !skip.includes(n)));
   // Prisma's layout: one folder per migration, `<timestamp>_<name>/migration.sql`, applied in folder order.
   if (!entries.some((n) => n.endsWith('.sql'))) {
-    names = entries
-      .filter((n) => existsSync(path.join(dir, n, PRISMA_MIGRATION_FILE)) && !skip.includes(n) && !skip.includes(`${n}/${PRISMA_MIGRATION_FILE}`))
-      .sort()
-      .map((n) => `${n}/${PRISMA_MIGRATION_FILE}`);
+    names = orderMigrationNames(
+      dir,
+      entries.filter((n) => existsSync(path.join(dir, n, PRISMA_MIGRATION_FILE)) && !skip.includes(n) && !skip.includes(`${n}/${PRISMA_MIGRATION_FILE}`)),
+    ).map((n) => `${n}/${PRISMA_MIGRATION_FILE}`);
   }
   if (names.length === 0) throw new UsageError(`migrations folder has no .sql files (nor folders holding a ${PRISMA_MIGRATION_FILE}, as Prisma writes them): ${dir}`);
   return names.map((name) => {
