@@ -197,3 +197,24 @@ describe('equality-to-ilike equivalence', () => {
     expect(ilike('p_id character varying').equivalent).toBeUndefined();
   });
 });
+
+describe('policy names in what a variant says', () => {
+  it('a name that is no plain identifier is quoted, as Postgres prints it, so it does not run into the sentence', () => {
+    const mutants = deriveMutants(
+      catalog(
+        [
+          policy({ name: 'Can view own pages.', command: 'SELECT', using: '(auth.uid() = user_id)' }),
+          policy({ name: 'Can update own pages.', command: 'UPDATE', using: '(auth.uid() = user_id)' }),
+          policy({ name: 'pages_delete', command: 'DELETE', using: '(auth.uid() = user_id)' }),
+        ],
+        ['SELECT', 'UPDATE', 'DELETE'],
+        ['SELECT', 'UPDATE', 'DELETE'],
+      ),
+    );
+    const update = mutants.find((m) => m.kind === 'always-true' && m.sql.includes('Can update own pages.'))!;
+    expect(update.description).toBe('policy "Can update own pages." on public.t: USING (true) instead of `auth.uid() = user_id`');
+    expect(update.equivalent).toMatch(/reaches only rows its SELECT policy "Can view own pages\." shows,/);
+    // A plain identifier stays as it is.
+    expect(mutants.find((m) => m.sql.includes('pages_delete'))!.description).toBe('policy pages_delete on public.t: USING (true) instead of `auth.uid() = user_id`');
+  });
+});
