@@ -10,6 +10,7 @@
 import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
 import { existsCondition, ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
 import { escapeRegExp } from '../../regexp.ts';
+import { shownIdent } from '../../executor/sql-text.ts';
 
 /** The kinds of variant, in the order they are derived (`mutants --auto --kind` picks among them). */
 export const AUTO_MUTATION_KINDS = [
@@ -44,12 +45,6 @@ export interface AutoMutant {
 }
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-/**
- * A policy's name as a message shows it: quoted where it is no plain identifier, as Postgres
- * prints one (`"Can view own pages."`): a name with spaces and a full stop ran into the sentence
- * around it ("its SELECT policy Can view own page_settings. shows").
- */
-export const shownPolicyName = (name: string) => (/^[a-z_][a-z0-9_$]*$/.test(name) ? name : q(name));
 const rel = (schema: string, name: string) => `${q(schema)}.${q(name)}`;
 const slug = (s: string) => s.replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
 
@@ -85,7 +80,7 @@ function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', remove
   );
   const kept = removed.map(normalConjunct);
   if (!selects.length || !selects.every((s) => s.using !== null && kept.every((c) => topLevelConjuncts(s.using!).map(normalConjunct).includes(c)))) return undefined;
-  const names = `SELECT polic${selects.length > 1 ? 'ies' : 'y'} ${selects.map((s) => shownPolicyName(s.name)).join(', ')}`;
+  const names = `SELECT polic${selects.length > 1 ? 'ies' : 'y'} ${selects.map((s) => shownIdent(s.name)).join(', ')}`;
   const reach = clause === 'using' ? `reaches only rows its ${names} show${selects.length > 1 ? '' : 's'}` : `must leave each new row visible to its ${names}`;
   return `a filtered ${p.command} (PostgREST's always are: pg-safeupdate) ${reach}, and ${selects.length > 1 ? 'they keep' : 'it keeps'} \`${kept.join(' AND ')}\``;
 }
@@ -99,7 +94,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     ? `no API role holds ${needed.join('/')} on ${target}, so this ${p.command} policy never decides a request`
     : undefined;
   // Its clauses decide only for roles no request takes; widening its roles still reaches the API.
-  const clausesUnreachable = unreachable ?? (p.apiReachable === false ? `${shownPolicyName(p.name)} applies only to ${p.roles.join(', ')}, a role no API request acts as (PostgREST acts as anon, authenticated or a role its authenticator is granted), so its clauses decide no request` : undefined);
+  const clausesUnreachable = unreachable ?? (p.apiReachable === false ? `${shownIdent(p.name)} applies only to ${p.roles.join(', ')}, a role no API request acts as (PostgREST acts as anon, authenticated or a role its authenticator is granted), so its clauses decide no request` : undefined);
   for (const [clause, expr] of [
     ['using', p.using],
     ['with check', p.withCheck],
@@ -119,7 +114,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
         name: `always-true-${slug(p.table)}-${slug(p.name)}-${short}`,
         kind: 'always-true',
         target,
-        description: `policy ${shownPolicyName(p.name)} on ${target}: ${clause.toUpperCase()} (true) instead of \`${stripOuterParens(expr)}\``,
+        description: `policy ${shownIdent(p.name)} on ${target}: ${clause.toUpperCase()} (true) instead of \`${stripOuterParens(expr)}\``,
         sql: alter('true'),
         ...equivalence(parts),
       });
@@ -132,7 +127,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
           name: `drop-disjunct-${slug(p.table)}-${slug(p.name)}-${short}-${i + 1}`,
           kind: 'drop-disjunct',
           target,
-          description: `policy ${shownPolicyName(p.name)} on ${target}: ${clause.toUpperCase()} without the alternative \`${stripOuterParens(alternative)}\` (what it admitted is refused)`,
+          description: `policy ${shownIdent(p.name)} on ${target}: ${clause.toUpperCase()} without the alternative \`${stripOuterParens(alternative)}\` (what it admitted is refused)`,
           sql: alter(withoutDisjunct(expr, i)),
           ...(clausesUnreachable ? { equivalent: clausesUnreachable } : {}),
         });
@@ -144,7 +139,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
         name: `drop-conjunct-${slug(p.table)}-${slug(p.name)}-${clause === 'using' ? 'using' : 'check'}-${i + 1}`,
         kind: 'drop-conjunct',
         target,
-        description: `policy ${shownPolicyName(p.name)} on ${target}: ${clause.toUpperCase()} without \`${part}\``,
+        description: `policy ${shownIdent(p.name)} on ${target}: ${clause.toUpperCase()} without \`${part}\``,
         sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${withoutConjunct(expr, i)});`,
         ...equivalence([part]),
       });
@@ -155,14 +150,14 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
       name: `widen-roles-${slug(p.table)}-${slug(p.name)}`,
       kind: 'widen-roles',
       target,
-      description: `policy ${shownPolicyName(p.name)} on ${target} applies to every role instead of ${p.roles.join(', ')}`,
+      description: `policy ${shownIdent(p.name)} on ${target} applies to every role instead of ${p.roles.join(', ')}`,
       sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} to public;`,
       ...(unreachable
         ? { equivalent: unreachable }
         : !needed.some((priv) => grants.anon.includes(priv))
           ? { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }
           : p.roles.every((r) => r === 'authenticated') && requiresSignedInCaller(p)
-            ? { equivalent: `every clause of ${shownPolicyName(p.name)} requires \`auth.uid() = …\` (or the token's \`sub\`), itself or in an EXISTS lookup, null for anon, so a policy for every role admits no one new` }
+            ? { equivalent: `every clause of ${shownIdent(p.name)} requires \`auth.uid() = …\` (or the token's \`sub\`), itself or in an EXISTS lookup, null for anon, so a policy for every role admits no one new` }
             : {}),
     });
   }
