@@ -85,11 +85,15 @@ describe('policy equivalence', () => {
     // A third-party auth's user id (Clerk's `sub`, text): `(select auth.jwt()->>'sub') = (user_id)::text`, as Postgres deparses it.
     expect(widened(policy({ ...owner, using: "(( SELECT (auth.jwt() ->> 'sub'::text)) = user_id)" })).equivalent).toMatch(/null for anon/);
     expect(widened(policy({ ...owner, using: "((auth.jwt() ->> 'sub'::text) = (user_id)::text)" })).equivalent).toMatch(/null for anon/);
+    // "Any signed-in user" (the social starter's profile search): `auth.uid() IS NOT NULL`, false for anon too.
+    expect(widened(policy({ ...owner, command: 'SELECT', using: '(auth.uid() IS NOT NULL)' })).equivalent).toMatch(/auth\.uid\(\) IS NOT NULL.*null for anon/);
+    expect(widened(policy({ ...owner, command: 'SELECT', using: '(( SELECT auth.uid() AS uid) IS NOT NULL)' })).equivalent).toMatch(/null for anon/);
     // Anon passes these: the widening is a real change.
     expect(widened(policy({ ...owner, using: "((auth.jwt() ->> 'role'::text) = owner_role)" })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '((auth.uid() = user_id) OR is_public)' })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '(auth.uid() = user_id)', withCheck: '(shared = true)' })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '(auth.uid() IS DISTINCT FROM user_id)' })).equivalent).toBeUndefined();
+    expect(widened(policy({ ...owner, command: 'SELECT', using: '(auth.uid() IS NULL)' })).equivalent).toBeUndefined();
   });
 
   it('widening a membership policy (an EXISTS lookup on the caller, alone or beside an owner check) to anon: equivalent; a lookup anon can pass is not', () => {

@@ -157,7 +157,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
         : !needed.some((priv) => grants.anon.includes(priv))
           ? { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }
           : p.roles.every((r) => r === 'authenticated') && requiresSignedInCaller(p)
-            ? { equivalent: `every clause of ${shownIdent(p.name)} requires \`auth.uid() = …\` (or the token's \`sub\`), itself or in an EXISTS lookup, null for anon, so a policy for every role admits no one new` }
+            ? { equivalent: `every clause of ${shownIdent(p.name)} requires \`auth.uid() = …\` or \`auth.uid() IS NOT NULL\` (or the token's \`sub\`), itself or in an EXISTS lookup, null for anon, so a policy for every role admits no one new` }
             : {}),
     });
   }
@@ -173,6 +173,8 @@ const SUB = String.raw`(?:auth\.uid\(\)|\(?auth\.jwt\(\)\s*->>\s*'sub'(?:::text)
 const UID = String.raw`(?:${SUB}|\(\s*select\s+${SUB}(?:\s+as\s+\w+)?\s*\))`;
 const COLUMN = String.raw`(?:[\w."]+|\([\w."]+\)::text)`;
 const UID_EQUALITY = new RegExp(String.raw`^(?:${UID}\s*=\s*${COLUMN}|${COLUMN}\s*=\s*${UID})$`, 'i');
+/** "Any signed-in user" as Supabase's docs write it: `auth.uid() IS NOT NULL`, false for anon (the social starter's profile search). */
+const UID_PRESENT = new RegExp(String.raw`^${UID}\s+IS\s+NOT\s+NULL$`, 'i');
 
 /** Each clause the policy has (a USING alone also checks new rows) is false without a uid: anon (no uid) passes none. */
 function requiresSignedInCaller(p: CatalogPolicy): boolean {
@@ -181,7 +183,7 @@ function requiresSignedInCaller(p: CatalogPolicy): boolean {
 }
 
 /**
- * A condition never true without a uid: a conjunct `auth.uid() = col`, or an `EXISTS (select …
+ * A condition never true without a uid: a conjunct `auth.uid() = col` or `auth.uid() is not null`, or an `EXISTS (select …
  * where …)` whose condition is so (a membership lookup, `exists (select 1 from members where
  * members.user_id = (select auth.uid()) and …)`), or alternatives that all are (Tambo's `exists
  * (…) or creator_id = (select auth.uid())`).
@@ -190,7 +192,7 @@ function falseWithoutUid(expr: string): boolean {
   const alternatives = topLevelDisjuncts(expr);
   if (alternatives.length > 1) return alternatives.every(falseWithoutUid);
   return topLevelConjuncts(expr).some((part) => {
-    if (UID_EQUALITY.test(normalConjunct(part))) return true;
+    if (UID_EQUALITY.test(normalConjunct(part)) || UID_PRESENT.test(normalConjunct(part))) return true;
     const condition = existsCondition(part);
     return condition !== undefined && falseWithoutUid(condition);
   });
