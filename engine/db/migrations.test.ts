@@ -4,7 +4,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
 import { HOST_TAG } from './server-hygiene.ts';
-import { lineOfPosition, loadMigrationFolder, MigrationError, skipHint, wholeDatabaseDump } from './migrations.ts';
+import { droppedMissing, lineOfPosition, loadMigrationFolder, MigrationError, skipHint, wholeDatabaseDump } from './migrations.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
@@ -50,6 +50,23 @@ describe('migrations folder', () => {
     expect(loadMigrationFolder(dir).map((f) => [f.name, f.sql])).toEqual([['20220318_init/migration.sql', 'select 1'], ['20230215_items/migration.sql', 'select 2'], ['20240101_repair/migration.sql', 'select 3']]);
     expect(loadMigrationFolder(dir, ['20240101_repair']).map((f) => f.name)).toEqual(['20220318_init/migration.sql', '20230215_items/migration.sql']);
     expect(loadMigrationFolder(dir, ['20230215_items/migration.sql']).map((f) => f.name)).toEqual(['20220318_init/migration.sql', '20240101_repair/migration.sql']);
+  });
+
+  it('a DROP of what no earlier migration makes says to write `if exists`, not to skip the file (which would leave out the rest of it)', async () => {
+    const dir = folder({
+      '0_schema.sql': 'create table public.pages (id int);',
+      '5_functions.sql': 'create table public.page_views (id int);\n-- made by hand on the live project\ndrop function page_view_stats;\ncreate function public.page_view_stats() returns int language sql as $$ select 1 $$;\n',
+    });
+    const error = await prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(dir) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as MigrationError).message).toBe(
+      `migration ${path.join(dir, '5_functions.sql')}:3 failed: could not find a function named "page_view_stats": \`drop function page_view_stats\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop function if exists page_view_stats\`, or make it in an earlier migration; skipping this file would leave out everything else it makes`,
+    );
+    expect(droppedMissing('DROP TABLE public.gone CASCADE;', '42P01')).toMatch(/^`drop table public\.gone` drops what/);
+    expect(droppedMissing('drop materialized view stats_mv;', '42P01')).toMatch(/write `drop materialized view if exists stats_mv`/);
+    expect(droppedMissing('drop function if exists f;', '42883')).toBeUndefined();
+    expect(droppedMissing('select missing_fn();', '42883')).toBeUndefined();
+    expect(droppedMissing('drop table t;', '2BP01')).toBeUndefined();
   });
 
   it('counts lines from a 1-based character position', () => {

@@ -135,6 +135,22 @@ async function missingSupabaseObject(client: pg.Client, err: pg.DatabaseError): 
   return rows.length === 1 && MANAGED_SCHEMAS.includes(rows[0]!.schema) ? `${rows[0]!.schema}.${column[2]}.${column[1]}` : undefined;
 }
 
+/** Postgres' "does not exist" codes a DROP of a missing object fails with. */
+const DROPPED_MISSING = new Set([UNDEFINED_FUNCTION, UNDEFINED_TABLE, '42704']);
+
+/**
+ * A `drop <kind> <name>` without `if exists` of something no earlier migration makes (changes-page
+ * drops `page_view_stats`, made by hand on its live project): skipping the file, as the usual hint
+ * says, would leave out everything else it makes too. Undefined when the statement is no such DROP.
+ */
+export function droppedMissing(statement: string, code: string | undefined): string | undefined {
+  if (!code || !DROPPED_MISSING.has(code)) return undefined;
+  const drop = /^\s*drop\s+((?:materialized\s+)?\w+)\s+(?!if\s+exists\b)([^\s;(]+)/i.exec(statement.replace(/^(\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/)*/, ''));
+  if (!drop) return undefined;
+  const [, kind, name] = drop;
+  return `\`drop ${kind.toLowerCase()} ${name}\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop ${kind.toLowerCase()} if exists ${name}\`, or make it in an earlier migration; skipping this file would leave out everything else it makes`;
+}
+
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
 const SYNTAX_ERROR = '42601';
 const QUERY_CANCELED = '57014';
@@ -255,6 +271,8 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     if (supabaseSchema && MANAGED_SCHEMAS.includes(supabaseSchema)) throw new MigrationError(file.path, statementLine, wholeDatabaseDump(supabaseSchema));
     const ownMissing = options.supabaseCompat ? await missingSupabaseObject(client, err).catch(() => undefined) : undefined;
     if (ownMissing) throw new MigrationError(file.path, statementLine, `${missingInSupabaseSchema(ownMissing, err.message)}${where}`);
+    const dropped = current ? droppedMissing(current.text, err.code) : undefined;
+    if (dropped) throw new MigrationError(file.path, statementLine, `${err.message}: ${dropped}`);
     const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
     const standInNote = asked.length
       ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`
