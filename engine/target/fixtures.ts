@@ -17,7 +17,7 @@ import type { Caller } from '../model/caller.ts';
 import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { outsideEnum, unrealizableReason } from './realizable.ts';
-import { idsInTargetFormat, keyFormat } from './id-formats.ts';
+import { columnFormats, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
 import { danglingSetNullCleared } from './set-null-references.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
@@ -316,9 +316,13 @@ function withDanglingSetNullCleared<C extends { steps: readonly { request: ApiRe
 }
 
 const keyFormats = new WeakMap<FixturePlan, Map<string, string | undefined>>();
+const valueFormats = new WeakMap<FixturePlan, Map<string, ReadonlyMap<string, ColumnFormat>>>();
 
-/** A case whose stored ids the target's key formats refuse, with each renamed to one they accept (id-formats.ts); the same case when none is. */
-function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
+/**
+ * A case whose stored ids the target's key formats refuse, and whose world's values other format
+ * CHECKs refuse, with each renamed to one they accept (id-formats.ts); the same case when none is.
+ */
+function inTargetFormat<C extends { steps: readonly { caller?: Caller; request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
   const shapes = plan.shapes;
   if (!shapes || !('world' in given)) return given;
   let byTable = keyFormats.get(plan);
@@ -328,10 +332,24 @@ function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>
     if (!formats.has(table)) formats.set(table, keyFormat(shapes, plan.mapping, table));
     return formats.get(table);
   };
+  let byColumns = valueFormats.get(plan);
+  if (!byColumns) valueFormats.set(plan, (byColumns = new Map()));
+  const columns = byColumns;
+  const columnsOf = (table: string) => {
+    if (!columns.has(table)) columns.set(table, columnFormats(shapes, plan.mapping, table));
+    return columns.get(table)!;
+  };
   const world = given.world as World;
-  const rename = idsInTargetFormat(formatOf, caseRows(world, given.steps));
+  const rename = idsInTargetFormat(formatOf, caseRows(world, given.steps), columnsOf, world);
   if (!rename) return given;
-  return { ...given, world: rename(world as unknown as Json) as unknown as World, steps: given.steps.map((step) => ({ ...step, request: valuesOfRequest(step.request, rename) })) };
+  return { ...given, world: rename(world as unknown as Json) as unknown as World, steps: given.steps.map((step) => ({ ...step, ...callerRenamed(step.caller, rename), request: valuesOfRequest(step.request, rename) })) };
+}
+
+/** A signed-in caller whose e-mail (a token claim) the case's renaming changes, renamed so: the person stays the one the world names. */
+function callerRenamed(caller: Caller | undefined, rename: (v: Json) => Json): { caller?: Caller } {
+  if (caller?.kind !== 'user' || caller.email === undefined) return {};
+  const email = rename(caller.email) as string;
+  return email === caller.email ? {} : { caller: { ...caller, email } };
 }
 
 /** A request with `rename` applied to every value it sends (bodies, arguments, filters); names as they are. */
