@@ -47,7 +47,8 @@ export function columnFormats(shapes: TableShapes, mapping: TargetMapping | unde
   const out = new Map<string, ColumnFormat>();
   const key = keyFormat(shapes, mapping, table) === undefined ? undefined : mapping ? targetColumn(mapping, table, 'id') : 'id';
   for (const column of shapes.get(mapping ? targetTable(mapping, table) : table) ?? []) {
-    if (column.generated || column.name === key || !/^(text|character varying|varchar|citext)/.test(column.type)) continue;
+    // A column with a vocabulary (a CHECK list, an enum) holds its words only: a sample would be none of them.
+    if (column.generated || column.name === key || column.vocabulary || column.enumLabels?.length || !/^(text|character varying|varchar|citext)/.test(column.type)) continue;
     const format = column.checks?.find((c) => c.kind === 'pattern');
     if (format?.kind !== 'pattern' || sampleMatching(format.pattern, 1) === undefined) continue;
     const [modelName] = Object.keys(mapping ? rowToModel(mapping, table, { [column.name]: null }) : { [column.name]: null });
