@@ -19,6 +19,7 @@ import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { outsideEnum, unrealizableReason } from './realizable.ts';
 import { columnFormats, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
 import { danglingSetNullCleared } from './set-null-references.ts';
+import { repeatedKeysLeftOut } from './repeated-keys.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
@@ -282,7 +283,7 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   const mapping = plan.mapping;
   // Ids the target's key format refuses, renamed in the whole case (id-formats.ts), then ids
   // inside the text a case writes as the target keeps them (mapping.ts idsInTextAsTarget).
-  const formatted = withDanglingSetNullCleared(plan, inTargetFormat(plan, given));
+  const formatted = withRepeatedKeysLeftOut(plan, withDanglingSetNullCleared(plan, inTargetFormat(plan, given)));
   const inText = mapping && 'world' in formatted ? idsInTextAsTarget(mapping, caseRows(formatted.world as World, formatted.steps)) : undefined;
   const rewritten = inText ? formatted.steps.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : formatted.steps;
   const testCase = rewritten.every((s, i) => s.request === formatted.steps[i].request) ? formatted : { ...formatted, steps: rewritten };
@@ -306,6 +307,13 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   });
   if (steps.length === testCase.steps.length) return { testCase, dropped };
   return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
+}
+
+/** A case whose world's rows repeating a unique key of the target are left out (repeated-keys.ts). */
+function withRepeatedKeysLeftOut<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
+  if (!plan.shapes || !('world' in given)) return given;
+  const world = repeatedKeysLeftOut(given.world as World, plan.shapes, plan.mapping);
+  return world === given.world ? given : { ...given, world };
 }
 
 /** A case whose world rows name a parent it lacks through an `on delete set null` key, taken with those references null (set-null-references.ts). */
