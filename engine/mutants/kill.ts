@@ -87,7 +87,8 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
         // Time to kill: until the first disagreement, not including shrinking it.
         result.timeToKillMs ??= before - started + (r.firstFailureMs ?? Date.now() - before);
         if (!options.all) break;
-      } else if (r.status === 'error') {
+      } else if (r.status === 'error' || r.status === 'no-verdict') {
+        // Every case dropped: the mutant was not tested, so it did not survive.
         result.verdicts[property.id] = 'error';
         result.notes.push(`${property.id}: ${r.note}`);
       } else {

@@ -517,10 +517,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     if (!sightings.length) return { ...base, ...timing(), status: 'error', note: harnessNote };
   }
   if (!sightings.length) {
-    // Only a property that could run nothing at all is an error: it has no verdict.
-    // (A later tranche of a property whose earlier ones ran cases has run something.)
+    // A property that could check nothing at all, every case dropped, has no verdict; a case the
+    // target cannot hold is dropped and counted, never an error. (A later tranche of a property whose
+    // earlier ones ran cases has run something.)
     const ranBefore = workers.some((_, w) => progressBefore(w).runs > 0);
-    if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'error', note: health };
+    if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'no-verdict', note: health };
     const note = [passNote(stopped, checked, dropped, progress), acceptedNote(accepted, readings)].filter(Boolean).join('; ');
     return { ...base, ...timing(), status: 'passed', ...(note ? { note } : {}) };
   }

@@ -17,8 +17,9 @@ import type { Caller } from '../model/caller.ts';
 import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { outsideEnum, unrealizableReason } from './realizable.ts';
-import { idsInTargetFormat, keyFormat } from './id-formats.ts';
+import { columnFormats, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
 import { danglingSetNullCleared } from './set-null-references.ts';
+import { repeatedKeysLeftOut } from './repeated-keys.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
@@ -282,7 +283,7 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   const mapping = plan.mapping;
   // Ids the target's key format refuses, renamed in the whole case (id-formats.ts), then ids
   // inside the text a case writes as the target keeps them (mapping.ts idsInTextAsTarget).
-  const formatted = withDanglingSetNullCleared(plan, inTargetFormat(plan, given));
+  const formatted = withRepeatedKeysLeftOut(plan, withDanglingSetNullCleared(plan, inTargetFormat(plan, given)));
   const inText = mapping && 'world' in formatted ? idsInTextAsTarget(mapping, caseRows(formatted.world as World, formatted.steps)) : undefined;
   const rewritten = inText ? formatted.steps.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : formatted.steps;
   const testCase = rewritten.every((s, i) => s.request === formatted.steps[i].request) ? formatted : { ...formatted, steps: rewritten };
@@ -308,6 +309,13 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
 }
 
+/** A case whose world's rows repeating a unique key of the target are left out (repeated-keys.ts). */
+function withRepeatedKeysLeftOut<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
+  if (!plan.shapes || !('world' in given)) return given;
+  const world = repeatedKeysLeftOut(given.world as World, plan.shapes, plan.mapping);
+  return world === given.world ? given : { ...given, world };
+}
+
 /** A case whose world rows name a parent it lacks through an `on delete set null` key, taken with those references null (set-null-references.ts). */
 function withDanglingSetNullCleared<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
   if (!plan.shapes || !('world' in given)) return given;
@@ -316,9 +324,13 @@ function withDanglingSetNullCleared<C extends { steps: readonly { request: ApiRe
 }
 
 const keyFormats = new WeakMap<FixturePlan, Map<string, string | undefined>>();
+const valueFormats = new WeakMap<FixturePlan, Map<string, ReadonlyMap<string, ColumnFormat>>>();
 
-/** A case whose stored ids the target's key formats refuse, with each renamed to one they accept (id-formats.ts); the same case when none is. */
-function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
+/**
+ * A case whose stored ids the target's key formats refuse, and whose world's values other format
+ * CHECKs refuse, with each renamed to one they accept (id-formats.ts); the same case when none is.
+ */
+function inTargetFormat<C extends { steps: readonly { caller?: Caller; request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
   const shapes = plan.shapes;
   if (!shapes || !('world' in given)) return given;
   let byTable = keyFormats.get(plan);
@@ -328,10 +340,24 @@ function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>
     if (!formats.has(table)) formats.set(table, keyFormat(shapes, plan.mapping, table));
     return formats.get(table);
   };
+  let byColumns = valueFormats.get(plan);
+  if (!byColumns) valueFormats.set(plan, (byColumns = new Map()));
+  const columns = byColumns;
+  const columnsOf = (table: string) => {
+    if (!columns.has(table)) columns.set(table, columnFormats(shapes, plan.mapping, table));
+    return columns.get(table)!;
+  };
   const world = given.world as World;
-  const rename = idsInTargetFormat(formatOf, caseRows(world, given.steps));
+  const rename = idsInTargetFormat(formatOf, caseRows(world, given.steps), columnsOf, world);
   if (!rename) return given;
-  return { ...given, world: rename(world as unknown as Json) as unknown as World, steps: given.steps.map((step) => ({ ...step, request: valuesOfRequest(step.request, rename) })) };
+  return { ...given, world: rename(world as unknown as Json) as unknown as World, steps: given.steps.map((step) => ({ ...step, ...callerRenamed(step.caller, rename), request: valuesOfRequest(step.request, rename) })) };
+}
+
+/** A signed-in caller whose e-mail (a token claim) the case's renaming changes, renamed so: the person stays the one the world names. */
+function callerRenamed(caller: Caller | undefined, rename: (v: Json) => Json): { caller?: Caller } {
+  if (caller?.kind !== 'user' || caller.email === undefined) return {};
+  const email = rename(caller.email) as string;
+  return email === caller.email ? {} : { caller: { ...caller, email } };
 }
 
 /** A request with `rename` applied to every value it sends (bodies, arguments, filters); names as they are. */
