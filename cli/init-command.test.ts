@@ -276,6 +276,8 @@ describe('policyfuzz init', () => {
     expect(config.model.permissionImplies).toEqual({ master: ['house'] });
     // Every INSERT policy of pr_tickets pins the submitter to the caller (or null, a guest's): R05 and R08 failed on a handler filing in another's name.
     expect(config.model.pr.onBehalfFiling).toBe('nobody');
+    // find_similar_vs_tickets refuses a ticket the handler does not handle, or none (R09, R14 failed "expected success").
+    expect(config.model.vs.similarForUnhandledTicket).toBe('refused');
   });
 
   it("an eighth stranger's schema (testing/schemas/stranger-app-8): Prisma's migrations, quoted camelCase names, enum arrays, jsonb answers in the target's names", async () => {
