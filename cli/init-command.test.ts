@@ -285,6 +285,11 @@ describe('policyfuzz init', () => {
     expect(config.model.permissionImplies).toEqual({ master: ['house'] });
     // Every INSERT policy of pr_tickets pins the submitter to the caller (or null, a guest's): R05 and R08 failed on a handler filing in another's name.
     expect(config.model.pr.onBehalfFiling).toBe('nobody');
+    // find_similar_vs_tickets refuses a ticket the handler does not handle, or none (R09, R14 failed "expected success").
+    expect(config.model.vs.similarForUnhandledTicket).toBe('refused');
+    // NOT_AUTHORIZED coded as 42501 left the functions' convention out: their 22023 argument errors failed as "expected P0001".
+    expect(conventions.functionRefusal.code).toBe('22023');
+    expect(new RegExp(conventions.functionRefusal.message).test("this ticket's category cannot be published")).toBe(true);
   });
 
   it("an eighth stranger's schema (testing/schemas/stranger-app-8): Prisma's migrations, quoted camelCase names, enum arrays, jsonb answers in the target's names", async () => {

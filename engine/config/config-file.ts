@@ -51,8 +51,8 @@ export const ConfigSchema = z
       .object({
         /**
          * How a user comes into being: `direct` writes auth.users and public.users rows;
-         * `auth-trigger` writes auth.users and lets the project's trigger create the users row,
-         * which the fixture then completes.
+         * `auth-trigger` writes auth.users, lets the project's trigger create the users rows, and
+         * replaces them with the world's (a trigger-made row left would be a user the model lacks).
          */
         users: z.enum(['direct', 'auth-trigger']).default('direct'),
         /**

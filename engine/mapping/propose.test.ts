@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonAnswerRows, proposeMapping, snakeCased, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+import { jsonAnswerRows, proposeMapping, refusalConventions, snakeCased, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
 import { defaultSettings, referencePack } from '../../packs/reference/index.ts';
 
 const prTickets: ModelTableFacts = {
@@ -102,6 +102,27 @@ describe('proposing a mapping from the catalog', () => {
     });
     expect(proposal.settings).toEqual({ pr: { statuses: ['new', 'done'], initialStatus: 'new' } });
     expect(proposal.notes.filter((n) => n.startsWith('to do'))).toEqual([expect.stringContaining('generate open in pr_tickets.status by name')]);
+  });
+});
+
+describe('refusal conventions beside the refusals a setting codes (stranger-app-7)', () => {
+  // After stranger-app-7: NOT_AUTHORIZED raised as 42501 was its functions' commonest code, so the
+  // convention read 42501; once refusals.codes named that code, init left the convention out, and the
+  // argument errors raised as 22023 (self-merge, cross-department, a destination, a category) failed
+  // as "expected P0001" (R08, R09, R12, R13).
+  const definers = [
+    fn({ name: 'merge_vs_tickets', source: "raise exception 'NOT_AUTHORIZED' using errcode = '42501'; raise exception 'NOT_AUTHORIZED' using errcode = '42501'; raise exception 'a ticket cannot be merged into itself' using errcode = '22023';" }),
+    fn({ name: 'vs_set_public', source: "raise exception 'NOT_AUTHORIZED' using errcode = '42501'; raise exception 'this ticket''s category cannot be published' using errcode = '22023';" }),
+  ];
+  const model = { tables: [], functions: [{}] };
+
+  it('reads the next code once the commonest one is coded; a doubled quote is the message’s one', () => {
+    expect(refusalConventions(model, { functions: definers }).functionRefusal?.code).toBe('42501');
+    const beyond = refusalConventions(model, { functions: definers }, [{ code: '42501', text: 'NOT_AUTHORIZED' }]).functionRefusal;
+    expect(beyond?.code).toBe('22023');
+    expect(new RegExp(beyond!.message).test("this ticket's category cannot be published")).toBe(true);
+    expect(new RegExp(beyond!.message).test('a ticket cannot be merged into itself')).toBe(true);
+    expect(new RegExp(beyond!.message).test('NOT_AUTHORIZED')).toBe(false);
   });
 });
 

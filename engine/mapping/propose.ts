@@ -592,14 +592,20 @@ export function sqlstateOf(errcode: string): string | undefined {
   return /^[0-9A-Z]{5}$/.test(errcode) ? errcode : CONDITION_CODES[errcode.toLowerCase()];
 }
 
-function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: string } | undefined {
+/**
+ * How the target's functions (or guards) refuse, read as the model's P0001: the SQLSTATE most of
+ * their raises use beside P0001, with every message raised with it. `leftOut`: raises (code and
+ * text) a model setting already names the code of (init's coded refusals), not counted.
+ */
+function refusalIn(functions: TargetFunctionFacts[], leftOut: readonly { code: string; text: string }[] = []): { code: string; message: string } | undefined {
   // Raises by SQLSTATE, each with the first words of its messages (a guard per table: `users: …`, `vs_tickets: …`).
   const found = new Map<string, Map<string, number>>();
   for (const f of functions) for (const m of f.source.matchAll(SQLSTATE_RAISE)) {
     const code = sqlstateOf(m[2]);
-    if (code === undefined || code === 'P0001') continue;
+    if (code === undefined || code === 'P0001' || leftOut.some((c) => c.code === code && c.text === m[1].replace(/''/g, "'"))) continue;
     // Up to a format's first placeholder too (`'cannot set status %', new.status`): the rest varies.
-    const word = m[1].split(/[:.,%]/)[0].trim();
+    // A quote doubled in the SQL literal is one in the message raised.
+    const word = m[1].replace(/''/g, "'").split(/[:.,%]/)[0].trim();
     if (word === '') continue;
     const words = found.get(code) ?? new Map<string, number>();
     words.set(word, (words.get(word) ?? 0) + 1);
@@ -842,6 +848,25 @@ function roleFreePredicates(helpers: { name: string; source: string }[], pattern
  * a schema the API never reaches) keeps there what the model calls by its bare name: its names
  * are matched as bare ones are, and proposed qualified (`users` → `api.users`).
  */
+/**
+ * The refusal conventions of the target's definer functions and of its guards (triggers), each
+ * only where the model has such functions or guards (a pack with neither met Capgo's 42501s as
+ * noise). `leftOut`: refusals a model setting names the code of, not counted (init re-reads the
+ * conventions without them: stranger-app-7's NOT_AUTHORIZED as 42501 was its commonest code, so
+ * once refusals.codes named it the argument errors' 22023 went unread).
+ */
+export function refusalConventions(
+  model: { tables: Pick<ModelTableFacts, 'guarded'>[]; functions: readonly unknown[] },
+  target: Pick<TargetFacts, 'functions'>,
+  leftOut: readonly { code: string; text: string }[] = [],
+): { functionRefusal?: { code: string; message: string }; guardRefusal?: { code: string; message: string } } {
+  const definers = model.functions.length ? target.functions.filter((f) => !f.trigger) : [];
+  const triggers = model.tables.some((t) => t.guarded) ? target.functions.filter((f) => f.trigger) : [];
+  const functionRefusal = refusalIn(definers, leftOut);
+  const guardRefusal = refusalIn(triggers, leftOut);
+  return { ...(functionRefusal ? { functionRefusal } : {}), ...(guardRefusal ? { guardRefusal } : {}) };
+}
+
 export function proposeMapping(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
   target: TargetFacts,
@@ -1180,14 +1205,11 @@ function proposeOnDefaultSchema(
 
   // Conventions: how the target's functions and guards refuse, read as the model's P0001 — only
   // where the model has functions or guards (a pack with neither met Capgo's 42501s as noise).
-  const definers = model.functions.length ? target.functions.filter((f) => !f.trigger) : [];
-  const triggers = model.tables.some((t) => t.guarded) ? target.functions.filter((f) => f.trigger) : [];
-  const functionRefusal = refusalIn(definers);
+  const { functionRefusal, guardRefusal } = refusalConventions(model, target);
   if (functionRefusal) {
     mapping.conventions!.functionRefusal = functionRefusal;
     notes.push(`confirm: functions refuse with ${functionRefusal.code} (messages matching ${functionRefusal.message}) where the model raises P0001`);
   }
-  const guardRefusal = refusalIn(triggers);
   if (guardRefusal) {
     mapping.conventions!.guardRefusal = guardRefusal;
     notes.push(`confirm: guards (triggers) refuse with ${guardRefusal.code} (messages matching ${guardRefusal.message}) where the model raises P0001`);

@@ -44,7 +44,7 @@ export interface FixtureStatement {
 
 export interface FixturePlan {
   shapes?: TableShapes;
-  /** `auth-trigger`: the users row exists once auth.users is written; the fixture completes it. */
+  /** `auth-trigger`: a users row exists once auth.users is written; the fixture replaces it with the world's. */
   users: 'direct' | 'auth-trigger';
   /**
    * Guards that refuse even the server, switched off for the fixture writes only: `true` for
@@ -165,15 +165,19 @@ function shapeColumns(shapes: TableShapes | undefined, table: string): ShapeColu
   return known;
 }
 
-/** The project's trigger made a users row for every identity; a world without one for some identity (null role) gets it removed. */
-function removeUnwantedProfiles(world: World, usersTable: string, idColumn: string): FixtureStatement {
+/**
+ * The project's signup trigger made a users row for every identity: each is removed before the
+ * world's own users rows go in, as plain inserts. A world without a users row for some identity
+ * (a null role) then holds none for it; and a world's row never meets a trigger-made one still
+ * holding a unique value it carries (the e-mail another identity signed up with: stranger-app-7's
+ * `profiles_email_key`, where an upsert over the trigger's rows was refused).
+ */
+function removeTriggerMadeUsers(world: World, usersTable: string, idColumn: string): FixtureStatement {
   const identities = (world['auth.users'] ?? []).map((r) => String(r.id));
-  const wanted = (world[usersTable] ?? []).map((r) => String(r[idColumn]));
-  const list = (ids: string[]) => `array[${ids.map(literal).join(', ')}]::uuid[]`;
   return {
     table: usersTable,
     row: null,
-    sql: `delete from ${qualifiedTable(usersTable)} where ${ident(idColumn)} = any(${list(identities)}) and not (${ident(idColumn)} = any(${list(wanted)}))`,
+    sql: `delete from ${qualifiedTable(usersTable)} where ${ident(idColumn)} = any(array[${identities.map(literal).join(', ')}]::uuid[])`,
   };
 }
 
@@ -233,12 +237,12 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
   const empty = childrenFirst(plan.emptyTables ?? [], plan.shapes).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
   const statements = tablesInOrder(filled, withParents(parents, order, plan.shapes)).flatMap((table) => {
-    const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
+    const upsertOn = seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
     const identityAlways = shapeColumns(plan.shapes, table).identityAlways;
     const conflicts = lookups.includes(table) ? NOTHING : upsertOn;
     const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, conflicts, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
-    return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
+    return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeTriggerMadeUsers(filled, usersTable, usersId)] : writes;
   });
   if (Array.isArray(plan.bypassTriggers)) {
     const named = plan.bypassTriggers as readonly string[];

@@ -96,6 +96,14 @@ export const referencePack = definePack({
       value: 'empty',
       why: 'a ticket the caller does not handle answers no similar ticket',
     },
+    {
+      path: 'vs.similarForUnhandledTicket',
+      fn: 'find_similar_vs_tickets',
+      // `if not found or not can_handle_vs(src.target_dept) then raise` (stranger-app-7): a missing ticket and one out of scope refused alike.
+      pattern: String.raw`\bif\s+not\s+found\s+or\b[^;]*\bthen\s+raise\b`,
+      value: 'refused',
+      why: 'a ticket the caller does not handle (or none) is refused',
+    },
     { path: 'vs.similarUncategorized', fn: 'find_similar_vs_tickets', pattern: String.raw`\bcategory\s+is\s+not\s+distinct\s+from\b`, value: 'alike', why: 'a ticket with no category is similar to the others with none' },
     { path: 'vs.similarDuplicates', fn: 'find_similar_vs_tickets', pattern: String.raw`\bduplicate_of\s+is\s+null\b`, value: 'left-out', why: 'merged tickets are left out' },
     // §8's cap on remarks, where vs_tickets keeps it as a CHECK (R06, R09: the model's 20 refused what the target's 40 holds).
