@@ -316,6 +316,8 @@ describe('policyfuzz init', () => {
     expect(config.model.refusals.codes['not-authorized']).toBe('42501');
     expect(conventions.functionRefusal).toBeUndefined();
     expect(conventions.guardRefusal.message).toContain('|Buyers cannot set status|');
+    // "displayName" and "requestedValue" NOT NULL: R18-R20's worlds were dropped once profiles were held (session 17).
+    expect(config.model.notNullColumns).toMatchObject({ 'passport.profiles': ['display_name'], student_change_requests: ['requested_value'] });
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

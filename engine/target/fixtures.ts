@@ -471,7 +471,7 @@ function constantDefaultsOf(plan: FixturePlan, modelTables: Readonly<Record<stri
 export function worldAsStored<S>(
   plan: FixturePlan,
   world: World,
-  modelTables: Readonly<Record<string, { columns: readonly DrawnColumnFacts<S>[] }>>,
+  modelTables: Readonly<Record<string, { columns: readonly (DrawnColumnFacts<S> & { serverAssigned?: boolean })[] }>>,
   settings?: S,
   steps: readonly { caller: Caller }[] = [],
 ): World {
@@ -480,17 +480,19 @@ export function worldAsStored<S>(
 }
 
 /**
- * A row naming an identity through a model table the target keys by auth.users (stranger-app-3:
- * `passport.profiles.user_id references public.users`, whose `id references auth.users`) where the
+ * A row naming an identity through a model table keyed by the case's people (keyHoldsIdentities;
+ * stranger-app-3: `passport.profiles.user_id references public.users`, whose `id references
+ * auth.users`; stranger-app-8: `passport.profiles."userId" references "User"`) where the
  * world has no row of that table for it (the model's people without a users row: R20's extra
  * profiles): the target cannot hold it (a foreign key), so that row is made, in the model's world
  * too, which then predicts from the row the target holds: its key, the columns it shares with
  * auth.users (email) from the identity's row, null where the target allows it, the rest left to
- * the target's constant defaults (withConstantDefaults). Never for a caller of the case (the row
+ * the target's constant defaults (withConstantDefaults) or, a column the server assigns, to the
+ * filler. Never for a caller of the case (the row
  * would give them a role the case did not draw: such a case stays dropped), nor where a column the
  * model knows needs a value only the target's filler could make.
  */
-function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>, steps: readonly { caller: Caller }[]): World {
+function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string; serverAssigned?: boolean }[] }>>, steps: readonly { caller: Caller }[]): World {
   const identities = new Map((world['auth.users'] ?? []).map((r) => [r.id, r]));
   if (!identities.size) return world;
   const callers = new Set(steps.flatMap((s) => (s.caller.kind === 'user' ? [s.caller.id] : [])));
@@ -507,7 +509,8 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
         let fits = true;
         for (const m of modelTables[parent].columns) {
           const shape = parentColumns.get(m.name);
-          if (m.name === key || !shape || shape.generated || shape.hasDefault) continue;
+          // A column the server assigns (an `updatedAt` the app fills) is not compared: the filler completes it.
+          if (m.name === key || !shape || shape.generated || shape.hasDefault || m.serverAssigned) continue;
           if (m.name in identity) made[m.name] = identity[m.name];
           else if (!shape.notNull) made[m.name] = null;
           else fits = false;
@@ -554,14 +557,23 @@ function identityReferencesRead(plan: FixturePlan, modelTables: Readonly<Record<
     const parent = c.references && modelOf.get(c.references.table);
     if (!parent || parent === table) continue;
     const parentShapes = shapes.get(c.references!.table) ?? [];
-    if (parentShapes.find((p) => p.name === c.references!.column)?.references?.table !== 'auth.users') continue;
     const column = modelTables[table].columns.find((m) => columnOnTarget(table, m.name) === c.name)?.name;
     const key = modelTables[parent].columns.find((m) => columnOnTarget(parent, m.name) === c.references!.column)?.name;
-    if (!column || !key) continue;
+    if (!column || !key || !keyHoldsIdentities(parent, key, parentShapes.find((p) => p.name === c.references!.column))) continue;
     const parentColumns = new Map(modelTables[parent].columns.map((m) => [m.name, parentShapes.find((p) => p.name === columnOnTarget(parent, m.name))]));
     found.push({ column, parent, key, parentColumns });
   }
   return found;
+}
+
+/**
+ * Whether a model table's key holds the case's people (auth.users ids): the target says so by a
+ * foreign key to auth.users, or it is the model's `users.id` (the people's rows, as fixtureStatements
+ * reads them), which an app keying its own users table by the token's `sub` (stranger-app-8's Prisma
+ * `User`, a text id referencing nothing) holds without one.
+ */
+function keyHoldsIdentities(parent: string, key: string, targetKey: ColumnShape | undefined): boolean {
+  return targetKey?.references?.table === 'auth.users' || (parent === 'users' && key === 'id');
 }
 
 /** The values the model draws where the target draws its own (ColumnSpec.targetDraws) written into each row, as the fixtures then write them. */

@@ -52,6 +52,8 @@ export const referencePack = definePack({
     { path: 'notNullColumns.vs_categories', table: 'vs_categories', columns: ['is_confidential', 'public_eligible'] },
     { path: 'notNullColumns.vs_tickets', table: 'vs_tickets', columns: ['submitter_id'] },
     { path: 'notNullColumns.identity_conflicts', table: 'identity_conflicts', columns: ['detail'] },
+    { path: 'notNullColumns.passport.profiles', table: 'passport.profiles', columns: ['display_name'] },
+    { path: 'notNullColumns.student_change_requests', table: 'student_change_requests', columns: ['requested_value'] },
   ],
   // Columns the generators draw as a person's e-mail case-flipped or padded (generators/student.ts emailVariant).
   normalizedDraws: [

@@ -140,6 +140,8 @@ export const ModelSettingsSchema = z
         vs_categories: z.array(z.enum(['is_confidential', 'public_eligible'])).default([]),
         vs_tickets: z.array(z.enum(['submitter_id'])).default([]),
         identity_conflicts: z.array(z.enum(['detail'])).default([]),
+        'passport.profiles': z.array(z.enum(['display_name'])).default([]),
+        student_change_requests: z.array(z.enum(['requested_value'])).default([]),
       })
       .strict()
       .prefault({}),
