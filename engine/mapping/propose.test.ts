@@ -1050,3 +1050,37 @@ describe('an ORM-first stranger’s schema (stranger-app-8: Prisma’s quoted ca
     expect(new RegExp(mapping.conventions!.guardRefusal!.message!).test('Buyers cannot set status paid')).toBe(true);
   });
 });
+
+describe('an RBAC stranger’s api schema of views (stranger-app-9)', () => {
+  const people: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] };
+  const model = {
+    tables: [
+      people,
+      { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'full_name', type: 'text' }] },
+      { name: 'student_change_requests', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'student_record_id', type: 'uuid' }, { name: 'applied_value', type: 'text', nullable: true }] },
+      { name: 'pr_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'brief', type: 'text' }, { name: 'updated_at', type: 'timestamptz' }, { name: 'deleted_at', type: 'timestamptz', nullable: true }] },
+    ],
+    functions: [],
+  };
+  const target = {
+    tables: [
+      { name: 'api.users', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text', notNull: true }] },
+      { name: 'api.student_records', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'full_name', type: 'text', notNull: true }] },
+      // The change request's decider references the users view, as its record does the records view.
+      { name: 'api.student_change_requests', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'record_id', type: 'uuid', notNull: true, references: { table: 'api.student_records', column: 'id' } }, { name: 'applied_value', type: 'text' }, { name: 'decided_by', type: 'uuid', references: { table: 'api.users', column: 'id' } }] },
+      // A view hiding soft-deleted rows shows no deleted_at: its created_at is no deletion stamp.
+      { name: 'api.pr_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'brief', type: 'text', notNull: true }, { name: 'created_at', type: 'timestamp with time zone', notNull: true }, { name: 'updated_at', type: 'timestamp with time zone', notNull: true }] },
+    ] satisfies TargetTableFacts[],
+    functions: [],
+  };
+
+  it('a `<table>_id` column the model declares no foreign key for refers to that table, not to a person: student_record_id is record_id, not decided_by', () => {
+    const { mapping } = proposeMapping(model, target, [], 'api');
+    expect(mapping.tables?.student_change_requests?.columns).toEqual({ student_record_id: 'record_id' });
+  });
+
+  it('two stamps of different events are never one column: deleted_at is not found, not created_at', () => {
+    const { mapping } = proposeMapping(model, target, [], 'api');
+    expect(mapping.tables?.pr_tickets?.columns).toEqual({ deleted_at: null });
+  });
+});

@@ -355,9 +355,32 @@ const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
 function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
   if (model.primaryKey && target.primaryKey) return true;
   if (amountOntoNoAmount(model, target)) return false;
+  if (otherEvent(model.name, snakeCased(target.name))) return false;
   if (normalType(model.type) === 'text' && !(model.vocabulary === true && target.vocabulary !== undefined)) return false;
   if (target.references && !IDENTIFYING.test(model.name)) return false;
   return IDENTIFYING.test(model.name) === IDENTIFYING.test(snakeCased(target.name));
+}
+
+/** A row's life events, each by the words its stamp is named with (`archived_at` is a deletion too). */
+const LIFE_EVENTS = [
+  ['created', 'inserted', 'added'],
+  ['updated', 'modified', 'changed', 'edited'],
+  ['deleted', 'archived', 'removed', 'trashed', 'discarded'],
+];
+
+/**
+ * Stamps of two different life events (`deleted_at`, `created_at`): never one column, however
+ * alone their type leaves them. stranger-app-9's views show no `deleted_at` (soft-deleted rows
+ * are hidden), and the model's was mapped onto `created_at`, set on every row.
+ */
+function otherEvent(model: string, target: string): boolean {
+  const eventOf = (name: string) => {
+    const stem = /^(.+)_(at|on|time|date)$/.exec(name)?.[1];
+    return stem === undefined ? -1 : LIFE_EVENTS.findIndex((words) => words.includes(stem));
+  };
+  const a = eventOf(model);
+  const b = eventOf(target);
+  return a >= 0 && b >= 0 && a !== b;
 }
 
 /** A model uuid key or reference the target keeps as text (a slug key `id text check (id ~ '^[a-z0-9-]+$')`): a uuid's text is such a value. */
@@ -374,9 +397,22 @@ type TableOf = (modelTable: string) => string | undefined;
  * alike the names: a file keyed by document is another relation, and its values never a project's).
  */
 function refersElsewhere(model: ModelColumnFacts, target: TargetColumnFacts, tableOf: TableOf): boolean {
-  if (model.references === undefined || target.references === undefined) return false;
-  const expected = tableOf(model.references);
+  const references = model.references ?? namedReference(model.name, tableOf);
+  if (references === undefined || target.references === undefined) return false;
+  const expected = tableOf(references);
   return expected !== undefined && expected !== target.references.table;
+}
+
+/**
+ * The model table a `<table>_id` column names where the model declares no foreign key
+ * (`student_record_id`: student_records), people aside (they are auth.users or the users table,
+ * either way). stranger-app-9: its change requests' `decided_by` references the users view and
+ * took the people bonus over `record_id`, which references the student records.
+ */
+function namedReference(column: string, tableOf: TableOf): string | undefined {
+  const stem = /^(.+)_id$/.exec(column)?.[1];
+  if (!stem || stem === 'user') return undefined;
+  return [`${stem}s`, stem].find((name) => !PEOPLE_TABLES.includes(name) && tableOf(name) !== undefined);
 }
 
 /**
@@ -394,6 +430,7 @@ function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): b
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): number {
   if (refersElsewhere(model, target, tableOf)) return 0;
   if (amountOntoNoAmount(model, target)) return 0;
+  if (otherEvent(model.name, snakeCased(target.name))) return 0;
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
   if (!sameType) return 0;
   if (model.name === target.name) return 3;

@@ -25,6 +25,7 @@ import type { Outcome } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { CachedFunction } from '../executor/schema-cache.ts';
 import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
+import { columnsAsRowsStatements, type ColumnsAsRows } from './columns-as-rows.ts';
 
 /**
  * One statement that writes fixture rows, with the table and row it writes (to name what a
@@ -66,6 +67,8 @@ export interface FixturePlan {
    * `schema.fn`: their arguments and defaults, return types (catalog-facts.ts). Read with `shapes`.
    */
   functions?: ReadonlyMap<string, readonly CachedFunction[]>;
+  /** Model columns the target keeps as rows of another table (a role in `user_roles`): columns-as-rows.ts. */
+  columnsAsRows?: ColumnsAsRows;
 }
 
 export const REFERENCE_PLAN: FixturePlan = { users: 'direct', bypassTriggers: false };
@@ -244,6 +247,7 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
     const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, conflicts, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeTriggerMadeUsers(filled, usersTable, usersId)] : writes;
   });
+  if (plan.columnsAsRows) statements.push(...columnsAsRowsStatements(modelWorld, plan.columnsAsRows, ownerKeyInTarget(modelWorld, world, mapping)));
   if (Array.isArray(plan.bypassTriggers)) {
     const named = plan.bypassTriggers as readonly string[];
     return [...named.map((t) => toggleTrigger(t, false)), ...empty, ...statements, ...named.map((t) => toggleTrigger(t, true))];
@@ -255,6 +259,16 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
     ...statements,
     { table: '(settings)', row: null, sql: `set local session_replication_role = origin` },
   ];
+}
+
+/** A model row's key as the target world keeps it (the same row of the translated world, by position). */
+function ownerKeyInTarget(modelWorld: World, world: World, mapping: TargetMapping | undefined) {
+  return (table: string, row: Record<string, unknown>): unknown => {
+    const at = (modelWorld[table] ?? []).indexOf(row as Row);
+    const targetRows = world[mapping ? targetTable(mapping, table) : table] as Record<string, unknown>[] | undefined;
+    const id = (mapping && targetColumn(mapping, table, 'id')) || 'id';
+    return targetRows?.[at]?.[id] ?? row.id;
+  };
 }
 
 /** One statement per table. Rows of a table may differ in keys (a missing key is inserted as null). */
