@@ -14,7 +14,7 @@ import { failureStoreReporter } from '../engine/report/reporters/failure-store-r
 import { githubSummaryReporter } from '../engine/report/reporters/github-summary-reporter.ts';
 import { jsonStdoutReporter } from '../engine/report/reporters/json-stdout-reporter.ts';
 import { reportFilesReporter } from '../engine/report/reporters/report-files-reporter.ts';
-import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS } from '../engine/report/write.ts';
+import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, markReportsRunning, REPORT_FORMATS } from '../engine/report/write.ts';
 import { DEFAULT_FAILURES_DIR } from '../engine/failures/store.ts';
 import type { PackSource } from '../engine/pack.ts';
 import { UsageError } from '../engine/errors.ts';
@@ -44,6 +44,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   if (options.json) events.subscribe(jsonStdoutReporter());
   events.subscribe(...(options.reporters ?? []));
   events.emit({ type: 'note', text: planLine(plan) });
+  markReportsRunning(plan.reportDir, options.report, { pid: process.pid, startedAt: plan.startedAt.toISOString(), ...(plan.shard.count > 1 ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}) });
 
   const control = new RunControl(events, options.maxFailures);
   // The SSO half beside the data half, on a thread of its own, when it can (sso-half.ts).

@@ -285,6 +285,11 @@ describe('policyfuzz init', () => {
     expect(config.model.permissionImplies).toEqual({ master: ['house'] });
     // Every INSERT policy of pr_tickets pins the submitter to the caller (or null, a guest's): R05 and R08 failed on a handler filing in another's name.
     expect(config.model.pr.onBehalfFiling).toBe('nobody');
+    // find_similar_vs_tickets refuses a ticket the handler does not handle, or none (R09, R14 failed "expected success").
+    expect(config.model.vs.similarForUnhandledTicket).toBe('refused');
+    // NOT_AUTHORIZED coded as 42501 left the functions' convention out: their 22023 argument errors failed as "expected P0001".
+    expect(conventions.functionRefusal.code).toBe('22023');
+    expect(new RegExp(conventions.functionRefusal.message).test("this ticket's category cannot be published")).toBe(true);
   });
 
   it("an eighth stranger's schema (testing/schemas/stranger-app-8): Prisma's migrations, quoted camelCase names, enum arrays, jsonb answers in the target's names", async () => {
@@ -311,6 +316,29 @@ describe('policyfuzz init', () => {
     expect(config.model.refusals.codes['not-authorized']).toBe('42501');
     expect(conventions.functionRefusal).toBeUndefined();
     expect(conventions.guardRefusal.message).toContain('|Buyers cannot set status|');
+    // "displayName" and "requestedValue" NOT NULL: R18-R20's worlds were dropped once profiles were held (session 17).
+    expect(config.model.notNullColumns).toMatchObject({ 'passport.profiles': ['display_name'], student_change_requests: ['requested_value'] });
+  });
+
+  it("a ninth stranger's schema (testing/schemas/stranger-app-9): RBAC in tables, an api schema of security_invoker views over app.*, soft delete", async () => {
+    const repo = path.join(tmp, 'stranger-app-9');
+    mkdirSync(repo, { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-9', 'supabase'), path.join(repo, 'supabase'), { recursive: true });
+    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const file = path.join(repo, 'policyfuzz.config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    const { tables } = config.mapping;
+    // api.users shows role_of(id) as role (roles are rows of app.user_roles): the view was no table, users unmapped,
+    // and every fixture wrote public.users, which does not exist (every data property ERROR).
+    expect(tables.users).toMatchObject({ name: 'api.users', columns: { role: null } });
+    expect(config.rules.include).toContain('R02');
+    // The views hide soft-deleted rows and show no deleted_at: it was mapped onto created_at.
+    expect(tables.vs_tickets.columns.deleted_at).toBeNull();
+    expect(tables.pr_tickets.columns.deleted_at).toBeNull();
+    // decided_by references the users view: it took the people bonus over record_id.
+    expect(tables.student_change_requests.columns.student_record_id).toBe('record_id');
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

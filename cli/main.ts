@@ -24,6 +24,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 export async function main(argv: string[], options: { pack: Pack | PackSource }): Promise<number> {
   // Before anything starts: a signal during a server's start-up must stop what has started.
   installSignalHandlers();
+  keepRunningWhenOutputCloses();
   const pack = 'load' in options.pack ? options.pack : packSource(options.pack);
   let exitCode: number = EXIT.ok;
   const run = async (action: () => Promise<number>) => {
@@ -64,6 +65,21 @@ export async function main(argv: string[], options: { pack: Pack | PackSource })
     return EXIT.usage;
   } finally {
     await stopAll();
+  }
+}
+
+/**
+ * A reader that closes the pipe early (`policyfuzz fuzz --help | head -1`, or a nightly's log
+ * tail dying) must not crash the run with Node's EPIPE stack: nothing more is written there, and
+ * the run goes on to its reports, its verdict and its clean-up.
+ */
+function keepRunningWhenOutputCloses(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.listenerCount('error') > 0) continue;
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+      throw error;
+    });
   }
 }
 

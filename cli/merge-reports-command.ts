@@ -2,7 +2,8 @@
  * `policyfuzz merge-reports <summary.json|folder>...`: combines the JSON summaries of the shards
  * of one run into one summary, one JUnit file and one HTML report, judges coverage on the merged
  * clause tallies (a shard leaves it to the merge), prints the per-property table and ends with
- * `N passed, N failed` (exit 1 when any property failed).
+ * `N passed, N failed` (exit 1 when any property failed, or had no verdict: every case dropped;
+ * 130 when a shard was interrupted, as one machine interrupted exits).
  */
 import type { Command } from 'commander';
 import { branchCoverageLines, earlyStopLines, summaryTable } from '../engine/report/console.ts';
@@ -13,6 +14,7 @@ import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS, reportFileL
 import { reportFormats } from './options.ts';
 import { UsageError } from '../engine/errors.ts';
 import { assertWritableFolder } from './writable-folder.ts';
+import { INTERRUPTED_EXIT_CODE } from '../engine/db/cleanup.ts';
 
 export interface MergeOptions {
   out: string;
@@ -69,8 +71,10 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${reportFileList(files).join(', ')}`);
   const t = merged.totals;
   if (merged.interrupted) out(`\na shard was interrupted by ${merged.interrupted}: the totals cover what completed`);
-  out(`\n${t.passed} passed, ${t.failed} failed${t.partial ? `, ${t.partial} partial` : ''}${t.notReached ? `, ${t.notReached} not reached` : ''}${t.notApplicable ? `, ${t.notApplicable} not applicable` : ''} (seed ${merged.seed})`);
-  return merged.totals.failed ? 1 : 0;
+  out(`\n${t.passed} passed, ${t.failed} failed${t.noVerdict ? `, ${t.noVerdict} no verdict (every case dropped)` : ''}${t.partial ? `, ${t.partial} partial` : ''}${t.notReached ? `, ${t.notReached} not reached` : ''}${t.notApplicable ? `, ${t.notApplicable} not applicable` : ''} (seed ${merged.seed})`);
+  // As one machine interrupted: 130 (its reports cover what completed), whatever passed.
+  if (merged.interrupted) return INTERRUPTED_EXIT_CODE;
+  return merged.totals.failed || merged.totals.noVerdict ? 1 : 0;
 }
 
 export function registerMergeReportsCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>): void {

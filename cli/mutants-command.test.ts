@@ -1,7 +1,8 @@
 import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, inject, it } from 'vitest';
-import { runBin } from '../testing/run-bin.ts';
+import type { MutantsReport } from '../engine/mutants/report.ts';
+import { runBin, spawnBin } from '../testing/run-bin.ts';
 import { runCli } from '../testing/run-cli.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { PROJECT_ROOT } from './paths.ts';
@@ -146,3 +147,29 @@ it('mutants --json that ends on a harness error (exit 2): stdout still holds the
   // The human output is unchanged: the one-line error on stderr.
   expect(r.stderr).toMatch(/^policyfuzz: .*no_such_trigger/m);
 });
+
+it('mutants interrupted (SIGINT) after its first kill: the kill matrix of what was judged, the mutant in flight cut with no verdict, the rest not run; --json marked interrupted, exit 130', async () => {
+  const dir = tempDir('mutants-interrupted');
+  writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
+  // Survivors take every one of their cases: the signal finds the second in flight.
+  for (const name of ['b-harmless', 'c-harmless']) writeFileSync(path.join(dir, `${name}.sql`), `-- mutant: ${name}\n-- rules: R02\n-- bug: changes nothing\nselect 1;\n`);
+  const child = spawnBin(['mutants', '--dir', dir, '--runs', '5000', '--json', '--database-url', inject('databaseUrl')]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    if (/^killed +guard-dropped/m.test(stderr) && child.signalCode === null && !child.killed) child.kill('SIGINT');
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  expect(code, stderr).toBe(130);
+  expect(stderr).toMatch(/^cut +b-harmless — interrupted before any property killed it: no verdict$/m);
+  expect(stderr).toMatch(/^guard-dropped +X +\d+ ms$/m);
+  expect(stderr).not.toMatch(/SURVIVED/);
+  expect(stderr).toContain('1 of 1 mutants killed');
+  expect(stderr).toContain('interrupted by SIGINT: 1 of 3 mutants judged before it; the rest not run');
+  const report = JSON.parse(stdout) as MutantsReport;
+  expect(report.interrupted).toBe('SIGINT');
+  expect(report.exitCode).toBe(130);
+  expect(report.variants.map((v) => `${v.name} ${v.verdict}`)).toEqual(['guard-dropped killed']);
+}, 120_000);

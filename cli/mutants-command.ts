@@ -14,6 +14,31 @@ import { chooseTarget, resolveTarget, ruleAllowed } from '../engine/config/targe
 import { loadPackModule } from '../engine/config/pack-module.ts';
 import { UsageError } from '../engine/errors.ts';
 import { defaultMigrationsOption } from './fuzz-command.ts';
+import { onInterrupt } from '../engine/db/cleanup.ts';
+
+/**
+ * Ctrl-C or SIGTERM during `mutants`: no mutant more is started, the one in flight stops after its
+ * cases in flight (a kill already made counts; otherwise it has no verdict), and the kill matrix
+ * of those judged is printed, marked interrupted, exit 130, as fuzz reports what completed.
+ */
+interface MutantsInterrupt {
+  stop: () => boolean;
+  signal: () => string | undefined;
+  end: () => void;
+}
+
+function watchInterrupt(out: (line: string) => void): MutantsInterrupt {
+  let received: string | undefined;
+  const end = onInterrupt((signal) => {
+    received = signal;
+    out(`\n${signal}: stopping after the mutant in flight; reporting what completed`);
+  });
+  return { stop: () => received !== undefined, signal: () => received, end };
+}
+
+function interruptedLine(signal: string, judged: number, total?: number): string {
+  return `interrupted by ${signal}: ${judged}${total === undefined ? '' : ` of ${total}`} ${total === 1 ? 'mutant' : 'mutants'} judged before it; the rest not run`;
+}
 
 export interface MutantsOptions {
   /** Folder of mutant .sql files (default: the pack's own). */
@@ -71,6 +96,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
   made.head = { mode: 'auto', target: target.label, seed: options.seed, runs: options.runs, failOnUncovered: options.failOnUncovered === true };
   const properties = pack.properties.filter((p) => ruleAllowed(target.config, p.id));
   const server = await startDatabaseServer({ databaseUrl: options.databaseUrl });
+  const interrupt = watchInterrupt(out);
   let results: AutoKillResult[];
   try {
     out(`policyfuzz mutants --auto: variants derived from the catalog of ${target.label}`);
@@ -83,6 +109,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       runs: options.runs,
       ...(kinds ? { kinds } : {}),
       runUncovered: options.runUncovered,
+      stop: interrupt.stop,
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
       onNotApplicable: (id, note) => out(`left out ${id}: ${note}`),
       onSkipped: (table, policies, why) => out(`skipped ${policies} ${policies === 1 ? 'policy' : 'policies'} of ${table}: ${why}`),
@@ -92,6 +119,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       },
     });
   } finally {
+    interrupt.end();
     await server.stop();
   }
   out('\nkill matrix (X killed, . survived, ! error):');
@@ -108,9 +136,11 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
     out(`\nnot covered by any property (${uncovered.length} variants, not run; ${UNCOVERED_HINT}):`);
     for (const [object, count] of [...byObject].sort(([a], [b]) => a.localeCompare(b))) out(`  ${object}: ${count} ${count === 1 ? 'variant' : 'variants'}`);
   }
-  const report = mutantsReport(made.head, results.map(autoEntry));
+  const signal = interrupt.signal();
+  if (signal) out(interruptedLine(signal, results.length));
+  const report = mutantsReport(made.head, results.map(autoEntry), signal);
   // The pack's gaps are reported; they fail the run only when asked (a nightly's choice), as fuzz's PARTIAL with --fail-on-partial.
-  if (uncovered.length) out(`${uncovered.length} not covered by any property: ${options.failOnUncovered ? 'exit 1 (--fail-on-uncovered)' : 'exit 0 without --fail-on-uncovered'}`);
+  if (uncovered.length && !signal) out(`${uncovered.length} not covered by any property: ${options.failOnUncovered ? 'exit 1 (--fail-on-uncovered)' : 'exit 0 without --fail-on-uncovered'}`);
   return report;
 }
 
@@ -137,26 +167,35 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   const results: KillResult[] = [];
   const entries = made.variants;
   const unreachable = list.filter((m) => m.unreachable);
+  const interrupt = watchInterrupt(out);
   try {
     for (const mutant of list) {
+      if (interrupt.stop()) break;
       if (mutant.unreachable) {
         out(`unreach. ${mutant.name} — not run: ${mutant.unreachable}`);
         entries.push(mutantEntry({ mutant: mutant.name, bug: mutant.bug, verdicts: {}, killedBy: [], notes: [] }, 'unreachable', { reason: mutant.unreachable }));
         continue;
       }
-      const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: catalogPropertiesOf(pack), seed: options.seed, runs: options.runs, all: options.all });
+      const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: catalogPropertiesOf(pack), seed: options.seed, runs: options.runs, all: options.all, stop: interrupt.stop });
+      if (r.interrupted) {
+        out(`cut      ${r.mutant} — interrupted before any property killed it: no verdict`);
+        break;
+      }
       results.push(r);
       entries.push(mutantEntry(r, r.killedBy.length ? 'killed' : 'survived'));
       out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
     }
   } finally {
+    interrupt.end();
     await server.stop();
   }
   out('\nkill matrix (X killed, . survived, ! error):');
   out(killMatrix(results));
   const survivors = results.filter((r) => r.killedBy.length === 0);
   out(`\n${results.length - survivors.length} of ${results.length} mutants killed${unreachable.length ? ` (${unreachable.length} reclassified as unreachable through REST, not run)` : ''}${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
-  return mutantsReport(made.head, entries);
+  const signal = interrupt.signal();
+  if (signal) out(interruptedLine(signal, entries.length, list.length));
+  return mutantsReport(made.head, entries, signal);
 }
 
 export function registerMutantsCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {

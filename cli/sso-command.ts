@@ -146,7 +146,7 @@ export function expiryWaitNotice(settings: { codeLifetimeSeconds: number; tokenL
 
 function printResult(r: PropertyResult, io: Output): void {
   const sev = severityOf(r.id) ?? 'M';
-  const verdict = { passed: 'PASS', failed: sev === 'S' ? 'WARN' : 'FAIL', 'not-applicable': 'N/A', error: 'ERROR', partial: 'PARTIAL', 'not-reached': 'NOT REACHED' }[r.status];
+  const verdict = { passed: 'PASS', failed: sev === 'S' ? 'WARN' : 'FAIL', 'not-applicable': 'N/A', error: 'ERROR', partial: 'PARTIAL', 'not-reached': 'NOT REACHED', 'no-verdict': 'NO VERDICT' }[r.status];
   io.out(`${r.id}  ${verdict.padEnd(5)} ${String(r.cases).padStart(4)} cases  ${String(r.durationMs).padStart(6)} ms  [${sev}] ${r.title}`);
   if (r.note) io.out(`      note: ${r.note}`);
   const variants = Object.entries(r.counts).filter(([k]) => k.startsWith('variant '));

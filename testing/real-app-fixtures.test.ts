@@ -110,10 +110,18 @@ const fuzzProfiles = (dir: string) =>
   runBin(['fuzz', '--config', path.join(dir, 'policyfuzz.config.json'), '--only', 'P01', '--database-url', inject('databaseUrl'), '--seed', '1', '--runs', '40', '--workers', '1', '--no-replay', '--no-color', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f')], { cwd: dir });
 
 describe('a signup trigger that makes the rows the fixtures write', () => {
-  it('names the trigger as the likely maker and the settings; bypassing it, the rule holds', async () => {
-    const before = await fuzzProfiles(profilesProject());
+  it('every case dropped is no verdict, exit 1, naming the trigger as the likely maker and the settings; bypassing it, the rule holds', async () => {
+    const dir = profilesProject();
+    const before = await fuzzProfiles(dir);
+    // Dropped and counted, never a harness error; and a run that checked nothing is no pass.
+    expect(before.stdout).toMatch(/^P01 +NO VERDICT +0 +40 /m);
+    expect(before.stdout).toMatch(/^0 passed, 0 failed, 1 no verdict \(every case dropped\) \(seed 1\)$/m);
+    expect(before.stdout).not.toMatch(/ERROR|harness error/);
+    expect(before.code).toBe(1);
+    const summary = JSON.parse(readFileSync(path.join(dir, 'r', 'summary.json'), 'utf8'));
+    expect(summary.totals).toMatchObject({ passed: 0, failed: 0, noVerdict: 1 });
     expect(before.stdout).toContain(
-      'P01 ERROR: no case could run on this target: all 40 cases drawn were dropped, mostly as profiles_pkey refused a fixture row (profiles): a row with that key was already there; a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md',
+      'P01 NO VERDICT: no case could run on this target: all 40 cases drawn were dropped, mostly as profiles_pkey refused a fixture row (profiles): a row with that key was already there; a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md',
     );
     const after = await fuzzProfiles(profilesProject({ bypassTriggers: ['auth.users.on_new_user'] }));
     expect(after.stdout).toMatch(/^P01 +PASS +40 /m);

@@ -55,10 +55,12 @@ export function runVerdict(plan: RunPlan, results: PropertyResult[], notRun: str
   const partial = count('partial');
   const notReached = count('not-reached');
   const notApplicable = count('not-applicable');
-  const passed = results.length - failed - partial - notReached - notApplicable;
+  const noVerdict = count('no-verdict');
+  const passed = results.length - failed - partial - notReached - notApplicable - noVerdict;
   const line =
-    `${passed} passed, ${failed} failed${partial ? `, ${partial} partial` : ''}${notReached ? `, ${notReached} not reached` : ''}${notApplicable ? `, ${notApplicable} not applicable` : ''}` +
+    `${passed} passed, ${failed} failed${noVerdict ? `, ${noVerdict} no verdict (every case dropped)` : ''}${partial ? `, ${partial} partial` : ''}${notReached ? `, ${notReached} not reached` : ''}${notApplicable ? `, ${notApplicable} not applicable` : ''}` +
     `${notRun.length ? `, ${notRun.length} not run` : ''} (seed ${plan.seed})${interruptedBy ? ` - interrupted by ${interruptedBy}` : ''}`;
-  const exitCode = interruptedBy ? INTERRUPTED_EXIT_CODE : failed || (plan.options.failOnPartial && partial + notReached) ? 1 : 0;
-  return { passed, failed, partial, notReached, notApplicable, notRun, line, exitCode };
+  // A property that checked nothing (every case dropped) fails the run: its silence is no pass.
+  const exitCode = interruptedBy ? INTERRUPTED_EXIT_CODE : failed || noVerdict || (plan.options.failOnPartial && partial + notReached) ? 1 : 0;
+  return { passed, failed, partial, notReached, notApplicable, ...(noVerdict ? { noVerdict } : {}), notRun, line, exitCode };
 }

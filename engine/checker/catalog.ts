@@ -217,6 +217,16 @@ export const PUBLIC_EXECUTE_EVERY_API_ROLE = 'public-execute-every-api-role';
  */
 export const SERVICE_ROLE_EXECUTE = 'service-role-execute';
 
+/**
+ * A policy helper's EXECUTE to PUBLIC (stranger-app-8's helpers, never revoked from it) where anon,
+ * authenticated and service_role hold it anyway: through the API no caller more may run it (as
+ * PUBLIC_EXECUTE_EVERY_API_ROLE on a function the model grants every API role), so the helper's
+ * other reading decides. Without PUBLIC, nothing to weigh.
+ */
+function publicReachesNoApiCallerMore(f: CatalogFunction): boolean {
+  return !f.executable.public || (f.executable.anon && f.executable.authenticated && f.executable.service_role);
+}
+
 /** Arguments naming a scope the caller is asked about (`p_dept text`), never a person or a row: none, or only such. */
 const SCOPE_ARGUMENT = /^(?:p_|_)?(?:dept|department|role|permission|perm|scope)s?\s+(?:text|character varying|citext|\w+)$/i;
 function asksAboutCallerOnly(signature: string): boolean {
@@ -251,16 +261,18 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
       const holders = (Object.keys(f.executable) as (keyof CatalogFunction['executable'])[]).filter((k) => f.executable[k]);
       const calledBy = callers?.calledBy.get(f.signature) ?? [];
       const exposed = callers?.exposedSchemas.includes(f.schema) ?? true;
-      if (calledBy.length && !exposed && !f.executable.public) {
+      if (calledBy.length && !exposed && publicReachesNoApiCallerMore(f)) {
         accept(POLICY_HELPER_EXECUTE, f);
+        if (f.executable.public) accept(PUBLIC_EXECUTE_EVERY_API_ROLE, f);
         out.granted++;
         continue;
       }
       // Exposed, it is an RPC too: with no argument, or only a scope's (a department, a role, a
       // permission: `current_user_can_handle_vs(p_dept)`, as the spec's own vs_in_scope(p_dept)), it
       // can only answer about the caller, as the spec's own current_user_* helpers do.
-      if (calledBy.length && exposed && f.readsCaller && asksAboutCallerOnly(f.signature) && !f.executable.public) {
+      if (calledBy.length && exposed && f.readsCaller && asksAboutCallerOnly(f.signature) && publicReachesNoApiCallerMore(f)) {
         accept(POLICY_HELPER_ABOUT_CALLER, f);
+        if (f.executable.public) accept(PUBLIC_EXECUTE_EVERY_API_ROLE, f);
         out.granted++;
         continue;
       }

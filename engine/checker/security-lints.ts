@@ -10,6 +10,7 @@
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 import type pg from 'pg';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
+import { shownIdent } from '../executor/sql-text.ts';
 
 export type LintLevel = 'ERROR' | 'WARN';
 
@@ -164,7 +165,7 @@ const policyReadsUserMetadata: Query<{ schema: string; name: string; policy: str
     {
       lint: 'rls_references_user_metadata',
       level: 'ERROR',
-      object: `policy ${r.policy} on ${qualified(r.schema, r.name)}`,
+      object: `policy ${shownIdent(r.policy)} on ${qualified(r.schema, r.name)}`,
       defined: { kind: 'policy', name: r.policy, schema: r.schema, table: r.name },
       problem: `decides on user_metadata${r.through.length ? ` (through ${r.through.join(', ')})` : ''}, which every user may change for themselves: whatever it grants, anyone can grant themselves`,
       fix: 'decide on app_metadata (only the server writes it) or on a table the user cannot write',
@@ -231,7 +232,7 @@ const writePolicyAlwaysTrue: Query<{ schema: string; name: string; policy: strin
     {
       lint: 'rls_policy_always_true',
       level: 'WARN',
-      object: `policy ${r.policy} on ${qualified(r.schema, r.name)}`,
+      object: `policy ${shownIdent(r.policy)} on ${qualified(r.schema, r.name)}`,
       defined: { kind: 'policy', name: r.policy, schema: r.schema, table: r.name },
       problem: `${r.command} policy whose ${[r.using_true && 'USING', r.check_true && 'WITH CHECK'].filter(Boolean).join(' and ')} is true: every caller it applies to may ${r.command === 'ALL' ? 'write' : r.command.toLowerCase()} any row`,
       fix: `write the condition a row must meet (e.g. its owner is auth.uid()), or drop the policy if the command is not meant for the API`,

@@ -51,8 +51,8 @@ export const ConfigSchema = z
       .object({
         /**
          * How a user comes into being: `direct` writes auth.users and public.users rows;
-         * `auth-trigger` writes auth.users and lets the project's trigger create the users row,
-         * which the fixture then completes.
+         * `auth-trigger` writes auth.users, lets the project's trigger create the users rows, and
+         * replaces them with the world's (a trigger-made row left would be a user the model lacks).
          */
         users: z.enum(['direct', 'auth-trigger']).default('direct'),
         /**
@@ -63,6 +63,21 @@ export const ConfigSchema = z
         bypassTriggers: z.union([z.boolean(), z.array(z.string().regex(/^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*){1,2}$/, 'a trigger as table.trigger (or schema.table.trigger)'))]).default(false),
         /** Tables whose seeded rows are removed before each case (target names). */
         emptyTables: z.array(z.string().min(1)).optional(),
+        /** Model columns kept as rows of another table (`"users.role": { "table": "app.user_roles", … }`): engine/target/columns-as-rows.ts. */
+        columnsAsRows: z
+          .record(
+            z.string().regex(/^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*){1,2}$/, 'a model column as table.column (users.role)'),
+            z
+              .object({
+                table: z.string().min(1),
+                owner: z.string().min(1),
+                value: z.string().min(1),
+                lookup: z.object({ table: z.string().min(1), key: z.string().min(1), name: z.string().min(1) }).strict().optional(),
+                fixed: z.record(z.string(), z.string()).optional(),
+              })
+              .strict(),
+          )
+          .optional(),
       })
       .strict()
       .default({ users: 'direct', bypassTriggers: false }),

@@ -16,7 +16,7 @@ import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
-import { proposeMapping, proposeVocabularySubsets, sqlstateOf, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
+import { proposeMapping, proposeVocabularySubsets, refusalConventions, sqlstateOf, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
 import { mergeMappings } from '../mapping/schema.ts';
 import { computedViews, writtenSchemas, writtenTables, type TargetMapping } from '../mapping/mapping.ts';
 import { escapeRegExp } from '../regexp.ts';
@@ -153,8 +153,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     // A model table in a schema the API does not expose (views in public over it) is found by its name there.
     const written = writtenSchemas(model, options.packMapping);
     const facts = await readTargetFacts(client, [...new Set([...env.cache.exposedSchemas, ...written])]);
-    const proposal = proposeMapping(
-      {
+    const modelFacts = {
         tables: Object.values(tableModels)
           .filter((t) => !t.view)
           .map((t) => ({
@@ -163,7 +162,9 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
             guarded: !!(t.beforeInsert || t.beforeUpdate),
           })),
         functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args, ...(f.answerRows ? { answerRows: f.answerRows } : {}), ...(f.answersVoid ? { answersVoid: true } : {}) })),
-      },
+      };
+    const proposal = proposeMapping(
+      modelFacts,
       facts,
       vocabularies,
       env.cache.exposedSchemas[0],
@@ -389,6 +390,14 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       // Their "confirm: … refuse with" notes say no more than what is left.
       const left = (key: 'functionRefusal' | 'guardRefusal') => mapping.conventions?.[key];
       proposal.notes = proposal.notes.filter((n) => !((n.startsWith('confirm: functions refuse with') && !left('functionRefusal')) || (n.startsWith('confirm: guards (triggers) refuse with') && !left('guardRefusal'))));
+      // A convention left out wholly: read again without the coded refusals (the next code the functions refuse with).
+      const beyond = refusalConventions(modelFacts, facts, codedRefusals);
+      for (const [key, who] of [['functionRefusal', 'functions'], ['guardRefusal', 'guards (triggers)']] as const) {
+        const next = beyond[key];
+        if (left(key) || !next) continue;
+        mapping.conventions = { ...mapping.conventions, [key]: next };
+        settingNotes.push(`confirm: ${who} refuse with ${next.code} (messages matching ${next.message}) where the model raises P0001, besides the refusals whose codes model.refusals.codes names`);
+      }
     }
     if (options.projectSettings) {
       mergeSettings(proposal.settings, options.projectSettings.settings);

@@ -148,6 +148,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
       users: config.fixtures.users,
       bypassTriggers: config.fixtures.bypassTriggers,
       ...(config.fixtures.emptyTables ? { emptyTables: config.fixtures.emptyTables } : {}),
+      ...(config.fixtures.columnsAsRows ? { columnsAsRows: config.fixtures.columnsAsRows } : {}),
       ...(mapping ? { mapping } : {}),
     },
     config,
@@ -280,7 +281,7 @@ export interface TargetOverrides {
   /** Overrides of the model's settings (over the config's `model`). */
   settings?: Record<string, unknown>;
   /** The config's `fixtures` block, field by field. */
-  fixtures?: { users?: FixturePlan['users']; bypassTriggers?: FixturePlan['bypassTriggers']; emptyTables?: readonly string[] };
+  fixtures?: { users?: FixturePlan['users']; bypassTriggers?: FixturePlan['bypassTriggers']; emptyTables?: readonly string[]; columnsAsRows?: FixturePlan['columnsAsRows'] };
   /** More mapping, merged over the pack's and the config's. */
   mapping?: TargetMapping;
   supabaseCompat?: boolean;

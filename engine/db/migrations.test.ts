@@ -4,7 +4,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
 import { HOST_TAG } from './server-hygiene.ts';
-import { lineOfPosition, loadMigrationFolder, MigrationError, skipHint, wholeDatabaseDump } from './migrations.ts';
+import { droppedMissing, lineOfPosition, loadMigrationFolder, MigrationError, skipHint, wholeDatabaseDump } from './migrations.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
@@ -28,6 +28,19 @@ describe('migrations folder', () => {
     expect(files.map((f) => f.name)).toEqual(['02_a.sql', '10_b.sql']);
   });
 
+  it('applies files numbered without zero-padding (1_, 2_, 10_) in number order, unless the Supabase CLI applies the folder (name order)', () => {
+    const files = { '10_backfill.sql': 'select 10', '1_add_column.sql': 'select 1', '0_schema.sql': 'select 0', '8_b.sql': 'select 8', '8_a.sql': 'select 8', '2_more.sql': 'select 2' };
+    expect(loadMigrationFolder(folder(files)).map((f) => f.name)).toEqual(['0_schema.sql', '1_add_column.sql', '2_more.sql', '8_a.sql', '8_b.sql', '10_backfill.sql']);
+    // Beside a config.toml (supabase/migrations + supabase/config.toml) the CLI reads the folder sorted by name.
+    const project = tempDir('mig-cli');
+    mkdirSync(path.join(project, 'migrations'));
+    writeFileSync(path.join(project, 'config.toml'), 'project_id = "x"\n');
+    for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(project, 'migrations', name), sql);
+    expect(loadMigrationFolder(path.join(project, 'migrations')).map((f) => f.name)).toEqual(['0_schema.sql', '10_backfill.sql', '1_add_column.sql', '2_more.sql', '8_a.sql', '8_b.sql']);
+    // Names not all numbered keep name order.
+    expect(loadMigrationFolder(folder({ '10_b.sql': '', '9_a.sql': '', 'seed.sql': '' })).map((f) => f.name)).toEqual(['10_b.sql', '9_a.sql', 'seed.sql']);
+  });
+
   it("reads Prisma's layout, one folder per migration holding its migration.sql, in folder order; skip names the folder or its file", () => {
     const dir = folder({ 'migration_lock.toml': 'provider = "postgresql"' });
     for (const [sub, sql] of [['20230215_items', 'select 2'], ['20220318_init', 'select 1'], ['20240101_repair', 'select 3'], ['20250101_empty', '']]) {
@@ -37,6 +50,23 @@ describe('migrations folder', () => {
     expect(loadMigrationFolder(dir).map((f) => [f.name, f.sql])).toEqual([['20220318_init/migration.sql', 'select 1'], ['20230215_items/migration.sql', 'select 2'], ['20240101_repair/migration.sql', 'select 3']]);
     expect(loadMigrationFolder(dir, ['20240101_repair']).map((f) => f.name)).toEqual(['20220318_init/migration.sql', '20230215_items/migration.sql']);
     expect(loadMigrationFolder(dir, ['20230215_items/migration.sql']).map((f) => f.name)).toEqual(['20220318_init/migration.sql', '20240101_repair/migration.sql']);
+  });
+
+  it('a DROP of what no earlier migration makes says to write `if exists`, not to skip the file (which would leave out the rest of it)', async () => {
+    const dir = folder({
+      '0_schema.sql': 'create table public.pages (id int);',
+      '5_functions.sql': 'create table public.page_views (id int);\n-- made by hand on the live project\ndrop function page_view_stats;\ncreate function public.page_view_stats() returns int language sql as $$ select 1 $$;\n',
+    });
+    const error = await prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(dir) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as MigrationError).message).toBe(
+      `migration ${path.join(dir, '5_functions.sql')}:3 failed: could not find a function named "page_view_stats": \`drop function page_view_stats\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop function if exists page_view_stats\`, or make it in an earlier migration; skipping this file would leave out everything else it makes`,
+    );
+    expect(droppedMissing('DROP TABLE public.gone CASCADE;', '42P01')).toMatch(/^`drop table public\.gone` drops what/);
+    expect(droppedMissing('drop materialized view stats_mv;', '42P01')).toMatch(/write `drop materialized view if exists stats_mv`/);
+    expect(droppedMissing('drop function if exists f;', '42883')).toBeUndefined();
+    expect(droppedMissing('select missing_fn();', '42883')).toBeUndefined();
+    expect(droppedMissing('drop table t;', '2BP01')).toBeUndefined();
   });
 
   it('counts lines from a 1-based character position', () => {

@@ -1,5 +1,5 @@
 /**
- * A migrations folder: `.sql` files applied in name order, each in its own transaction (or, in
+ * A migrations folder: `.sql` files applied in name order (or number order: migration-order.ts), each in its own transaction (or, in
  * Prisma's layout, one folder per migration holding its `migration.sql`).
  * A file that fails is reported with its name, line and Postgres' message.
  */
@@ -9,6 +9,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
+import { orderMigrationNames } from './migration-order.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
 import { extensionsToStandIn, STOOD_IN_EXTENSIONS, withStandIns } from './supabase/stand-ins.ts';
@@ -50,13 +51,13 @@ export function loadMigrationFolder(dir: string, skip: string[] = []): Migration
   const notUtf8 = raw.find((b) => b.toString('latin1').endsWith('.sql') && !Buffer.from(b.toString('utf8'), 'utf8').equals(b));
   if (notUtf8) throw new UsageError(`a migration file name in ${dir} is not UTF-8 (${JSON.stringify(notUtf8.toString('latin1'))} read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\``);
   const entries = raw.map((b) => b.toString('utf8'));
-  let names = entries.filter((n) => n.endsWith('.sql') && !skip.includes(n)).sort();
+  let names = orderMigrationNames(dir, entries.filter((n) => n.endsWith('.sql') && !skip.includes(n)));
   // Prisma's layout: one folder per migration, `<timestamp>_<name>/migration.sql`, applied in folder order.
   if (!entries.some((n) => n.endsWith('.sql'))) {
-    names = entries
-      .filter((n) => existsSync(path.join(dir, n, PRISMA_MIGRATION_FILE)) && !skip.includes(n) && !skip.includes(`${n}/${PRISMA_MIGRATION_FILE}`))
-      .sort()
-      .map((n) => `${n}/${PRISMA_MIGRATION_FILE}`);
+    names = orderMigrationNames(
+      dir,
+      entries.filter((n) => existsSync(path.join(dir, n, PRISMA_MIGRATION_FILE)) && !skip.includes(n) && !skip.includes(`${n}/${PRISMA_MIGRATION_FILE}`)),
+    ).map((n) => `${n}/${PRISMA_MIGRATION_FILE}`);
   }
   if (names.length === 0) throw new UsageError(`migrations folder has no .sql files (nor folders holding a ${PRISMA_MIGRATION_FILE}, as Prisma writes them): ${dir}`);
   return names.map((name) => {
@@ -132,6 +133,22 @@ async function missingSupabaseObject(client: pg.Client, err: pg.DatabaseError): 
     [column[2]],
   );
   return rows.length === 1 && MANAGED_SCHEMAS.includes(rows[0]!.schema) ? `${rows[0]!.schema}.${column[2]}.${column[1]}` : undefined;
+}
+
+/** Postgres' "does not exist" codes a DROP of a missing object fails with. */
+const DROPPED_MISSING = new Set([UNDEFINED_FUNCTION, UNDEFINED_TABLE, '42704']);
+
+/**
+ * A `drop <kind> <name>` without `if exists` of something no earlier migration makes (changes-page
+ * drops `page_view_stats`, made by hand on its live project): skipping the file, as the usual hint
+ * says, would leave out everything else it makes too. Undefined when the statement is no such DROP.
+ */
+export function droppedMissing(statement: string, code: string | undefined): string | undefined {
+  if (!code || !DROPPED_MISSING.has(code)) return undefined;
+  const drop = /^\s*drop\s+((?:materialized\s+)?\w+)\s+(?!if\s+exists\b)([^\s;(]+)/i.exec(statement.replace(/^(\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/)*/, ''));
+  if (!drop) return undefined;
+  const [, kind, name] = drop;
+  return `\`drop ${kind.toLowerCase()} ${name}\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop ${kind.toLowerCase()} if exists ${name}\`, or make it in an earlier migration; skipping this file would leave out everything else it makes`;
 }
 
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
@@ -254,6 +271,8 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     if (supabaseSchema && MANAGED_SCHEMAS.includes(supabaseSchema)) throw new MigrationError(file.path, statementLine, wholeDatabaseDump(supabaseSchema));
     const ownMissing = options.supabaseCompat ? await missingSupabaseObject(client, err).catch(() => undefined) : undefined;
     if (ownMissing) throw new MigrationError(file.path, statementLine, `${missingInSupabaseSchema(ownMissing, err.message)}${where}`);
+    const dropped = current ? droppedMissing(current.text, err.code) : undefined;
+    if (dropped) throw new MigrationError(file.path, statementLine, `${err.message}: ${dropped}`);
     const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
     const standInNote = asked.length
       ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`

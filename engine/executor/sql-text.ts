@@ -3,6 +3,15 @@ export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/**
+ * A name as a message shows it: bare when a plain identifier, else quoted as Postgres prints it
+ * (`"Can view own pages."`), so a policy named with spaces and a full stop does not run into the
+ * sentence around it.
+ */
+export function shownIdent(name: string): string {
+  return /^[a-z_][a-z0-9_$]*$/.test(name) ? name : ident(name);
+}
+
 export function literal(value: string): string {
   if (value.includes('\0')) throw new Error('a NUL character cannot be sent to Postgres');
   return `'${value.replace(/'/g, "''")}'`;

@@ -16,7 +16,11 @@ create table hidden.people (id uuid primary key default gen_random_uuid(), role 
 create table hidden.notes (id text primary key check (id ~ '^n_'), author_id uuid not null references hidden.people (id), body text, secret text);
 create view exposed.people with (security_invoker = true) as select id, role from hidden.people;
 create view exposed.notes with (security_invoker = true) as select id, author_id, body from hidden.notes;
--- not a projection: a computed column, a renamed one, a join
+-- a projection with a read-only computed column beside the table's (stranger-app-9: a role held in a table of grants)
+create table hidden.grants (person_id uuid references hidden.people (id), slug text);
+create function hidden.top_grant(p uuid) returns text language sql stable as $$ select max(slug) from hidden.grants where person_id = p $$;
+create view exposed.accounts with (security_invoker = true) as select id, role, hidden.top_grant(id) as top_role from hidden.people;
+-- not a projection: a view computing as many columns as it shows, a renamed one, a join
 create view exposed.tiers as select id, upper(role) as tier from hidden.people;
 create view exposed.renamed as select id as person_id from hidden.people;
 create view exposed.joined as select n.id, p.role from hidden.notes n join hidden.people p on p.id = n.author_id;
@@ -37,6 +41,7 @@ describe('views the API writes through to one table (readProjectionViews)', () =
 
   it('finds the projections only, with their tables and columns', async () => {
     expect(await readProjectionViews(client, ['exposed'])).toEqual([
+      { view: 'exposed.accounts', table: 'hidden.people', columns: ['id', 'role'], computed: [{ name: 'top_role', type: 'text' }] },
       { view: 'exposed.notes', table: 'hidden.notes', columns: ['id', 'author_id', 'body'] },
       { view: 'exposed.people', table: 'hidden.people', columns: ['id', 'role'] },
     ]);
@@ -44,7 +49,9 @@ describe('views the API writes through to one table (readProjectionViews)', () =
 
   it("gives a projection its table's shape: key, NOT NULL, vocabulary, CHECK; references to a viewed table point at its view", async () => {
     const shapes = await readTableShapes(client, ['exposed']);
-    expect([...shapes.keys()].sort()).toEqual(['exposed.notes', 'exposed.people']);
+    expect([...shapes.keys()].sort()).toEqual(['exposed.accounts', 'exposed.notes', 'exposed.people']);
+    // The computed column is the view's, read-only: a fixture leaves it out as it does a generated one.
+    expect(shapes.get('exposed.accounts')!.map((c) => [c.name, c.generated])).toEqual([['id', false], ['role', false], ['top_role', true]]);
     const notes = shapes.get('exposed.notes')!;
     expect(notes.map((c) => c.name)).toEqual(['id', 'author_id', 'body']);
     expect(notes[0]).toMatchObject({ primaryKey: true, unique: true, checks: [expect.objectContaining({ kind: 'pattern', pattern: '^n_' })] });

@@ -164,6 +164,11 @@ export interface ProjectionView {
   table: string;
   /** The view's columns (each the table's of the same name). */
   columns: string[];
+  /**
+   * Columns the view computes (`private.role_of(u.id) as role`: a role held in another table),
+   * read-only: a write naming one is refused by Postgres, a fixture leaves it out (generated).
+   */
+  computed?: { name: string; type: string }[];
 }
 
 /** SQL: the oids of the relations a view (`view`, an oid expression) reads, as an array (its rewrite rule's dependencies). */
@@ -176,33 +181,51 @@ export const relationsReadBy = (view: string) =>
  * table's column of the same name (a projection, `security_invoker` or not): a project exposing
  * an `api` schema of such views over a `private` one. What the table demands of a row (keys,
  * NOT NULL, defaults, CHECKs, references) is what a write through the view meets. A view
- * computing or renaming a column is not one (its rows are not the table's).
+ * renaming a column is not one (its rows are not the table's), nor one that mostly computes.
+ * A few read-only computed columns beside the table's own (stranger-app-9's `api.users` showing
+ * `private.role_of(id) as role`, the role held in a table of role grants) are kept as
+ * `computed`: without them such a view was no table at all, and the model's `users` went unmapped.
  */
 export async function readProjectionViews(client: pg.Client, schemas: string[]): Promise<ProjectionView[]> {
-  const r = await client.query<{ schema: string; view: string; table_schema: string; table: string; columns: string[] }>(
+  const r = await client.query<{ schema: string; view: string; table_schema: string; table: string; columns: string[]; computed: string[]; computed_types: string[] }>(
     `select vn.nspname as schema, v.relname as view, bn.nspname as table_schema, b.relname as table,
-            array(select a.attname::text from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped order by a.attnum) as columns
+            array(select a.attname::text from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped and pg_column_is_updatable(v.oid, a.attnum, false) order by a.attnum) as columns,
+            array(select a.attname::text from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped and not pg_column_is_updatable(v.oid, a.attnum, false) order by a.attnum) as computed,
+            array(select format_type(a.atttypid, a.atttypmod) from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped and not pg_column_is_updatable(v.oid, a.attnum, false) order by a.attnum) as computed_types
        from pg_class v join pg_namespace vn on vn.oid = v.relnamespace
        cross join lateral (select ${relationsReadBy('v.oid')} as refs) dep
        join pg_class b on b.oid = dep.refs[1] and b.relkind in ('r', 'p') join pg_namespace bn on bn.oid = b.relnamespace
       where vn.nspname = any($1) and v.relkind = 'v' and cardinality(dep.refs) = 1 and pg_relation_is_updatable(v.oid, false) <> 0
         and not exists (select 1 from pg_attribute a where a.attrelid = v.oid and a.attnum > 0 and not a.attisdropped
-                         and (not pg_column_is_updatable(v.oid, a.attnum, false)
-                              or not exists (select 1 from pg_attribute x where x.attrelid = b.oid and x.attname = a.attname and not x.attisdropped)))
+                         and pg_column_is_updatable(v.oid, a.attnum, false)
+                         and not exists (select 1 from pg_attribute x where x.attrelid = b.oid and x.attname = a.attname and not x.attisdropped))
       order by 1, 2`,
     [schemas],
   );
-  return r.rows.map((x) => ({ view: modelTableName(x.schema, x.view), table: modelTableName(x.table_schema, x.table), columns: x.columns }));
+  // Mostly the table's own columns: a view computing as many as it shows (`select id, upper(role) as tier`) is a view of its own.
+  return r.rows
+    .filter((x) => x.computed.length < x.columns.length)
+    .map((x) => ({
+      view: modelTableName(x.schema, x.view),
+      table: modelTableName(x.table_schema, x.table),
+      columns: x.columns,
+      ...(x.computed.length ? { computed: x.computed.map((name, i) => ({ name, type: x.computed_types[i] })) } : {}),
+    }));
 }
 
 /** The shapes of projection views: their table's columns they show, references to a viewed table pointing at its view. */
 function projectedShapes(views: ProjectionView[], tables: TableShapes): TableShapes {
-  const viewOf = new Map(views.map((v) => [v.table, v.view]));
+  // Two views over one table (a handler's and a submitter's): references point at the one named as the table.
+  const named = (v: ProjectionView) => v.view.split('.').pop() === v.table.split('.').pop();
+  const viewOf = new Map([...views.filter((v) => !named(v)), ...views.filter(named)].map((v) => [v.table, v.view]));
   return new Map(
     views.flatMap((v) => {
       const columns = tables.get(v.table);
       if (!columns) return [];
-      return [[v.view, columns.filter((c) => v.columns.includes(c.name)).map((c) => (c.references && viewOf.has(c.references.table) ? { ...c, references: { ...c.references, table: viewOf.get(c.references.table)! } } : c))]];
+      const shown = columns.filter((c) => v.columns.includes(c.name)).map((c) => (c.references && viewOf.has(c.references.table) ? { ...c, references: { ...c.references, table: viewOf.get(c.references.table)! } } : c));
+      // Computed by the view as a generated column is by the table: never written, read back as the view answers it.
+      const computed = (v.computed ?? []).map((c): ColumnShape => ({ name: c.name, type: c.type, notNull: false, hasDefault: false, generated: true, unique: false }));
+      return [[v.view, [...shown, ...computed]]];
     }),
   );
 }

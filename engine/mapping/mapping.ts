@@ -554,17 +554,20 @@ function guardBeforeWithCheck(m: TargetMapping, request: ApiRequest, expected: O
 /**
  * What the model expects, widened by the target's conventions: under `supabase-default` grants,
  * a table request the model refuses by grant may instead be refused by a row rule or answered
- * with nothing — row security deciding instead of the grant, both secure. Anything that shows
- * or changes a row still disagrees.
+ * with nothing — row security deciding instead of the grant, both secure; a function may refuse
+ * in its body, or answer what the model's body answers that caller (a write never). Anything that
+ * shows or changes a row still disagrees.
  */
 export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome, facts?: CatalogFacts): Outcome {
   const expected = guardBeforeWithCheck(m, request, vocabularyByForeignKey(m, request, jsonArrayAsOneValue(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts), facts));
   if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
   if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
   if (request.kind === 'rpc') {
-    // Functions keep Supabase's default EXECUTE; the body's own refusal answers instead.
+    // Functions keep Supabase's default EXECUTE; the body answers instead: a refusal of its own,
+    // or what the model's body answers this caller where that changes nothing (outcome.ts bodyAnswer).
     const refused: Outcome = { kind: 'raised', code: MODEL_REFUSAL_CODE, message: 'the function refuses in its body (conventions.grants = supabase-default)' };
-    return { ...expected, orElse: [...(expected.orElse ?? []), refused] };
+    const body = expected.bodyAnswer ? [expectedOnTarget(m, caller, request, expected.bodyAnswer, facts)] : [];
+    return { ...expected, orElse: [...(expected.orElse ?? []), refused, ...body] };
   }
   const returnsRows = request.kind === 'select' || request.returning === 'representation';
   // Nothing shown: under `single` that is PostgREST's 406 (no row), as the model says of its own empty answers.

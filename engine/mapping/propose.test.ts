@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonAnswerRows, proposeMapping, snakeCased, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
+import { jsonAnswerRows, proposeMapping, refusalConventions, snakeCased, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
 import { defaultSettings, referencePack } from '../../packs/reference/index.ts';
 
 const prTickets: ModelTableFacts = {
@@ -102,6 +102,27 @@ describe('proposing a mapping from the catalog', () => {
     });
     expect(proposal.settings).toEqual({ pr: { statuses: ['new', 'done'], initialStatus: 'new' } });
     expect(proposal.notes.filter((n) => n.startsWith('to do'))).toEqual([expect.stringContaining('generate open in pr_tickets.status by name')]);
+  });
+});
+
+describe('refusal conventions beside the refusals a setting codes (stranger-app-7)', () => {
+  // After stranger-app-7: NOT_AUTHORIZED raised as 42501 was its functions' commonest code, so the
+  // convention read 42501; once refusals.codes named that code, init left the convention out, and the
+  // argument errors raised as 22023 (self-merge, cross-department, a destination, a category) failed
+  // as "expected P0001" (R08, R09, R12, R13).
+  const definers = [
+    fn({ name: 'merge_vs_tickets', source: "raise exception 'NOT_AUTHORIZED' using errcode = '42501'; raise exception 'NOT_AUTHORIZED' using errcode = '42501'; raise exception 'a ticket cannot be merged into itself' using errcode = '22023';" }),
+    fn({ name: 'vs_set_public', source: "raise exception 'NOT_AUTHORIZED' using errcode = '42501'; raise exception 'this ticket''s category cannot be published' using errcode = '22023';" }),
+  ];
+  const model = { tables: [], functions: [{}] };
+
+  it('reads the next code once the commonest one is coded; a doubled quote is the message’s one', () => {
+    expect(refusalConventions(model, { functions: definers }).functionRefusal?.code).toBe('42501');
+    const beyond = refusalConventions(model, { functions: definers }, [{ code: '42501', text: 'NOT_AUTHORIZED' }]).functionRefusal;
+    expect(beyond?.code).toBe('22023');
+    expect(new RegExp(beyond!.message).test("this ticket's category cannot be published")).toBe(true);
+    expect(new RegExp(beyond!.message).test('a ticket cannot be merged into itself')).toBe(true);
+    expect(new RegExp(beyond!.message).test('NOT_AUTHORIZED')).toBe(false);
   });
 });
 
@@ -1027,5 +1048,39 @@ describe('an ORM-first stranger’s schema (stranger-app-8: Prisma’s quoted ca
     const { mapping } = proposeMapping({ tables: [{ ...tickets, guarded: true }], functions: [] }, { tables: target.tables, functions: [guard] });
     expect(mapping.conventions?.guardRefusal).toEqual({ code: '42501', message: '^Buyers cannot set status' });
     expect(new RegExp(mapping.conventions!.guardRefusal!.message!).test('Buyers cannot set status paid')).toBe(true);
+  });
+});
+
+describe('an RBAC stranger’s api schema of views (stranger-app-9)', () => {
+  const people: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] };
+  const model = {
+    tables: [
+      people,
+      { name: 'student_records', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'full_name', type: 'text' }] },
+      { name: 'student_change_requests', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'student_record_id', type: 'uuid' }, { name: 'applied_value', type: 'text', nullable: true }] },
+      { name: 'pr_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'brief', type: 'text' }, { name: 'updated_at', type: 'timestamptz' }, { name: 'deleted_at', type: 'timestamptz', nullable: true }] },
+    ],
+    functions: [],
+  };
+  const target = {
+    tables: [
+      { name: 'api.users', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text', notNull: true }] },
+      { name: 'api.student_records', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'full_name', type: 'text', notNull: true }] },
+      // The change request's decider references the users view, as its record does the records view.
+      { name: 'api.student_change_requests', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'record_id', type: 'uuid', notNull: true, references: { table: 'api.student_records', column: 'id' } }, { name: 'applied_value', type: 'text' }, { name: 'decided_by', type: 'uuid', references: { table: 'api.users', column: 'id' } }] },
+      // A view hiding soft-deleted rows shows no deleted_at: its created_at is no deletion stamp.
+      { name: 'api.pr_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'brief', type: 'text', notNull: true }, { name: 'created_at', type: 'timestamp with time zone', notNull: true }, { name: 'updated_at', type: 'timestamp with time zone', notNull: true }] },
+    ] satisfies TargetTableFacts[],
+    functions: [],
+  };
+
+  it('a `<table>_id` column the model declares no foreign key for refers to that table, not to a person: student_record_id is record_id, not decided_by', () => {
+    const { mapping } = proposeMapping(model, target, [], 'api');
+    expect(mapping.tables?.student_change_requests?.columns).toEqual({ student_record_id: 'record_id' });
+  });
+
+  it('two stamps of different events are never one column: deleted_at is not found, not created_at', () => {
+    const { mapping } = proposeMapping(model, target, [], 'api');
+    expect(mapping.tables?.pr_tickets?.columns).toEqual({ deleted_at: null });
   });
 });

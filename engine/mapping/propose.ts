@@ -355,9 +355,32 @@ const IDENTIFYING = /^(id|ref|code|key|.*_(id|ref|key|code))$/;
 function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
   if (model.primaryKey && target.primaryKey) return true;
   if (amountOntoNoAmount(model, target)) return false;
+  if (otherEvent(model.name, snakeCased(target.name))) return false;
   if (normalType(model.type) === 'text' && !(model.vocabulary === true && target.vocabulary !== undefined)) return false;
   if (target.references && !IDENTIFYING.test(model.name)) return false;
   return IDENTIFYING.test(model.name) === IDENTIFYING.test(snakeCased(target.name));
+}
+
+/** A row's life events, each by the words its stamp is named with (`archived_at` is a deletion too). */
+const LIFE_EVENTS = [
+  ['created', 'inserted', 'added'],
+  ['updated', 'modified', 'changed', 'edited'],
+  ['deleted', 'archived', 'removed', 'trashed', 'discarded'],
+];
+
+/**
+ * Stamps of two different life events (`deleted_at`, `created_at`): never one column, however
+ * alone their type leaves them. stranger-app-9's views show no `deleted_at` (soft-deleted rows
+ * are hidden), and the model's was mapped onto `created_at`, set on every row.
+ */
+function otherEvent(model: string, target: string): boolean {
+  const eventOf = (name: string) => {
+    const stem = /^(.+)_(at|on|time|date)$/.exec(name)?.[1];
+    return stem === undefined ? -1 : LIFE_EVENTS.findIndex((words) => words.includes(stem));
+  };
+  const a = eventOf(model);
+  const b = eventOf(target);
+  return a >= 0 && b >= 0 && a !== b;
 }
 
 /** A model uuid key or reference the target keeps as text (a slug key `id text check (id ~ '^[a-z0-9-]+$')`): a uuid's text is such a value. */
@@ -374,9 +397,22 @@ type TableOf = (modelTable: string) => string | undefined;
  * alike the names: a file keyed by document is another relation, and its values never a project's).
  */
 function refersElsewhere(model: ModelColumnFacts, target: TargetColumnFacts, tableOf: TableOf): boolean {
-  if (model.references === undefined || target.references === undefined) return false;
-  const expected = tableOf(model.references);
+  const references = model.references ?? namedReference(model.name, tableOf);
+  if (references === undefined || target.references === undefined) return false;
+  const expected = tableOf(references);
   return expected !== undefined && expected !== target.references.table;
+}
+
+/**
+ * The model table a `<table>_id` column names where the model declares no foreign key
+ * (`student_record_id`: student_records), people aside (they are auth.users or the users table,
+ * either way). stranger-app-9: its change requests' `decided_by` references the users view and
+ * took the people bonus over `record_id`, which references the student records.
+ */
+function namedReference(column: string, tableOf: TableOf): string | undefined {
+  const stem = /^(.+)_id$/.exec(column)?.[1];
+  if (!stem || stem === 'user') return undefined;
+  return [`${stem}s`, stem].find((name) => !PEOPLE_TABLES.includes(name) && tableOf(name) !== undefined);
 }
 
 /**
@@ -394,6 +430,7 @@ function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): b
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): number {
   if (refersElsewhere(model, target, tableOf)) return 0;
   if (amountOntoNoAmount(model, target)) return 0;
+  if (otherEvent(model.name, snakeCased(target.name))) return 0;
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
   if (!sameType) return 0;
   if (model.name === target.name) return 3;
@@ -592,14 +629,20 @@ export function sqlstateOf(errcode: string): string | undefined {
   return /^[0-9A-Z]{5}$/.test(errcode) ? errcode : CONDITION_CODES[errcode.toLowerCase()];
 }
 
-function refusalIn(functions: TargetFunctionFacts[]): { code: string; message: string } | undefined {
+/**
+ * How the target's functions (or guards) refuse, read as the model's P0001: the SQLSTATE most of
+ * their raises use beside P0001, with every message raised with it. `leftOut`: raises (code and
+ * text) a model setting already names the code of (init's coded refusals), not counted.
+ */
+function refusalIn(functions: TargetFunctionFacts[], leftOut: readonly { code: string; text: string }[] = []): { code: string; message: string } | undefined {
   // Raises by SQLSTATE, each with the first words of its messages (a guard per table: `users: …`, `vs_tickets: …`).
   const found = new Map<string, Map<string, number>>();
   for (const f of functions) for (const m of f.source.matchAll(SQLSTATE_RAISE)) {
     const code = sqlstateOf(m[2]);
-    if (code === undefined || code === 'P0001') continue;
+    if (code === undefined || code === 'P0001' || leftOut.some((c) => c.code === code && c.text === m[1].replace(/''/g, "'"))) continue;
     // Up to a format's first placeholder too (`'cannot set status %', new.status`): the rest varies.
-    const word = m[1].split(/[:.,%]/)[0].trim();
+    // A quote doubled in the SQL literal is one in the message raised.
+    const word = m[1].replace(/''/g, "'").split(/[:.,%]/)[0].trim();
     if (word === '') continue;
     const words = found.get(code) ?? new Map<string, number>();
     words.set(word, (words.get(word) ?? 0) + 1);
@@ -842,6 +885,25 @@ function roleFreePredicates(helpers: { name: string; source: string }[], pattern
  * a schema the API never reaches) keeps there what the model calls by its bare name: its names
  * are matched as bare ones are, and proposed qualified (`users` → `api.users`).
  */
+/**
+ * The refusal conventions of the target's definer functions and of its guards (triggers), each
+ * only where the model has such functions or guards (a pack with neither met Capgo's 42501s as
+ * noise). `leftOut`: refusals a model setting names the code of, not counted (init re-reads the
+ * conventions without them: stranger-app-7's NOT_AUTHORIZED as 42501 was its commonest code, so
+ * once refusals.codes named it the argument errors' 22023 went unread).
+ */
+export function refusalConventions(
+  model: { tables: Pick<ModelTableFacts, 'guarded'>[]; functions: readonly unknown[] },
+  target: Pick<TargetFacts, 'functions'>,
+  leftOut: readonly { code: string; text: string }[] = [],
+): { functionRefusal?: { code: string; message: string }; guardRefusal?: { code: string; message: string } } {
+  const definers = model.functions.length ? target.functions.filter((f) => !f.trigger) : [];
+  const triggers = model.tables.some((t) => t.guarded) ? target.functions.filter((f) => f.trigger) : [];
+  const functionRefusal = refusalIn(definers, leftOut);
+  const guardRefusal = refusalIn(triggers, leftOut);
+  return { ...(functionRefusal ? { functionRefusal } : {}), ...(guardRefusal ? { guardRefusal } : {}) };
+}
+
 export function proposeMapping(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
   target: TargetFacts,
@@ -1180,14 +1242,11 @@ function proposeOnDefaultSchema(
 
   // Conventions: how the target's functions and guards refuse, read as the model's P0001 — only
   // where the model has functions or guards (a pack with neither met Capgo's 42501s as noise).
-  const definers = model.functions.length ? target.functions.filter((f) => !f.trigger) : [];
-  const triggers = model.tables.some((t) => t.guarded) ? target.functions.filter((f) => f.trigger) : [];
-  const functionRefusal = refusalIn(definers);
+  const { functionRefusal, guardRefusal } = refusalConventions(model, target);
   if (functionRefusal) {
     mapping.conventions!.functionRefusal = functionRefusal;
     notes.push(`confirm: functions refuse with ${functionRefusal.code} (messages matching ${functionRefusal.message}) where the model raises P0001`);
   }
-  const guardRefusal = refusalIn(triggers);
   if (guardRefusal) {
     mapping.conventions!.guardRefusal = guardRefusal;
     notes.push(`confirm: guards (triggers) refuse with ${guardRefusal.code} (messages matching ${guardRefusal.message}) where the model raises P0001`);

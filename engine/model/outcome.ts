@@ -27,7 +27,12 @@ export type Outcome = (
   /** upTo: db-max-rows with no order: any `upTo` of `rows` (and of each embedded array) is the answer. */
   | { kind: 'allowed'; rows: Row[] | null; affected: number; orElse?: Outcome[]; upTo?: number }
   | { kind: 'filtered'; rows: Row[] | null; affected: number; orElse?: Outcome[] }
-  | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string; orElse?: Outcome[] }
+  /**
+   * bodyAnswer (by grant, a function): what its body answers this caller, where that changes nothing
+   * (a refusal, nothing of theirs). A target keeping Supabase's default EXECUTE runs the body
+   * instead of refusing by grant (mapping.ts expectedOnTarget, conventions.grants).
+   */
+  | { kind: 'rejected'; code: '42501'; by: 'grant' | 'policy'; detail?: string; orElse?: Outcome[]; bodyAnswer?: Outcome }
   /** clause: which rule refused, when the message also carries data (a guard names the columns it refused). */
   | { kind: 'raised'; code: string; message?: string; refusal?: Refusal; clause?: string; orElse?: Outcome[] }
   | { kind: 'error'; code: string; detail?: string; orElse?: Outcome[] }

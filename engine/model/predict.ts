@@ -110,6 +110,16 @@ export function maxRowsCap(request: ApiRequest, outcome: Outcome, maxRows: numbe
   return request.kind === 'rpc' ? { ...capped, orElse: [...(outcome.orElse ?? []), allowed(outcome.rows, outcome.affected)] } : capped;
 }
 
+/**
+ * A grant refusal of a function, with what its body answers this caller where the body changes
+ * nothing (the model's functions fail closed for a caller with no role, §7): a target keeping
+ * Supabase's default EXECUTE answers that instead. A body that would write is left out: only the
+ * grant stops it, so nothing but the refusal is secure. Asked unrecorded: no branch of it ran.
+ */
+function withBodyAnswer(denied: Outcome, body: Prediction, world: World): Outcome {
+  return denied.kind === 'rejected' && sameWorld(body.world, world) ? { ...denied, bodyAnswer: body.outcome } : denied;
+}
+
 function predictRequest(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
   const { model, settings } = oracle;
   if (request.kind === 'rpc') {
@@ -117,7 +127,7 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
     const fn = model.functions[name];
     if (!fn) return { outcome: sqlError('PGRST202', `the model has no function ${name}`), world };
     const denied = executeDenied(fn, apiRoleOf(caller));
-    if (denied) return { outcome: denied, world };
+    if (denied) return { outcome: withBodyAnswer(denied, unrecorded(() => fn.predict(world, caller, request.args, settings)), world), world };
     const called = fn.predict(world, caller, request.args, settings);
     return request.get ? readOnlyCall(called, world) : called;
   }

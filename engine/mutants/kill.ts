@@ -19,6 +19,8 @@ export interface KillResult {
   /** Time from the start of the first property run until the first kill (ms). */
   timeToKillMs?: number;
   notes: string[];
+  /** A signal cut its properties short before any killed it: no verdict (neither killed nor survived). */
+  interrupted?: true;
 }
 
 export interface KillOptions {
@@ -36,6 +38,8 @@ export interface KillOptions {
   onResult?: (mutant: Mutant, result: PropertyResult) => void;
   /** false: a kill's finding is reported unshrunk (the test suite only needs the kill). Default true. */
   shrink?: boolean;
+  /** True once the run is interrupted (a signal): the properties stop after the cases in flight. */
+  stop?: () => boolean;
 }
 
 export async function killMutant(mutant: Mutant, options: KillOptions): Promise<KillResult> {
@@ -64,17 +68,27 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
     // Narrowed to the target's tables; a property the target cannot run is skipped.
     for (const fitted of result.killedBy.length && !options.all ? [] : session.fit(targets, options.seed)) {
       if (!fitted.runnable) continue;
+      if (options.stop?.()) {
+        result.interrupted = true;
+        break;
+      }
       const { property } = fitted;
       const before = Date.now();
-      const r = await session.run(property, { seed: options.seed, runs: options.runs, stopAtFirst: true, ...(options.shrink === false ? { shrink: false } : {}) });
+      const r = await session.run(property, { seed: options.seed, runs: options.runs, stopAtFirst: true, ...(options.shrink === false ? { shrink: false } : {}), ...(options.stop ? { stop: options.stop } : {}) });
       options.onResult?.(mutant, r);
+      // Cut short before a kill: the cases it did not run might have killed it.
+      if (r.status !== 'failed' && (r.stopped === 'interrupted' || options.stop?.())) {
+        result.interrupted = true;
+        break;
+      }
       if (r.status === 'failed') {
         result.verdicts[property.id] = 'killed';
         result.killedBy.push(property.id);
         // Time to kill: until the first disagreement, not including shrinking it.
         result.timeToKillMs ??= before - started + (r.firstFailureMs ?? Date.now() - before);
         if (!options.all) break;
-      } else if (r.status === 'error') {
+      } else if (r.status === 'error' || r.status === 'no-verdict') {
+        // Every case dropped: the mutant was not tested, so it did not survive.
         result.verdicts[property.id] = 'error';
         result.notes.push(`${property.id}: ${r.note}`);
       } else {
@@ -84,6 +98,7 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
   } finally {
     await session.close();
   }
+  if (result.killedBy.length) delete result.interrupted;
   return result;
 }
 

@@ -2,6 +2,7 @@
  * `policyfuzz mutants --json`: every variant with its verdict, the counts and the exit code they
  * give, for a nightly to read. The console's lines and the exit code come from the same verdicts.
  */
+import { INTERRUPTED_EXIT_CODE } from '../db/cleanup.ts';
 import type { KillResult } from './kill.ts';
 
 /**
@@ -46,7 +47,9 @@ export interface MutantsReport {
   failOnUncovered: boolean;
   variants: MutantEntry[];
   counts: MutantCounts;
-  exitCode: 0 | 1;
+  /** The signal that stopped the run: `variants` holds those judged before it, the rest were not run (exit 130). */
+  interrupted?: string;
+  exitCode: 0 | 1 | typeof INTERRUPTED_EXIT_CODE;
 }
 
 export function mutantEntry(result: KillResult, verdict: MutantVerdict, extra: Pick<MutantEntry, 'reason' | 'kind' | 'object'> = {}): MutantEntry {
@@ -74,8 +77,9 @@ export function mutantsExitCode(counts: MutantCounts, failOnUncovered: boolean):
 
 export type MutantsHead = Pick<MutantsReport, 'mode' | 'target' | 'seed' | 'runs' | 'failOnUncovered'>;
 
-export function mutantsReport(head: MutantsHead, variants: MutantEntry[]): MutantsReport {
+export function mutantsReport(head: MutantsHead, variants: MutantEntry[], interruptedBy?: string): MutantsReport {
   const counts = mutantCounts(variants);
+  if (interruptedBy) return { command: 'mutants', ...head, variants, counts, interrupted: interruptedBy, exitCode: INTERRUPTED_EXIT_CODE };
   return { command: 'mutants', ...head, variants, counts, exitCode: mutantsExitCode(counts, head.failOnUncovered) };
 }
 

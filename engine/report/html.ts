@@ -29,6 +29,7 @@ const STATUS: Record<PropertySummary['status'], { label: string; cls: string }> 
   'not-applicable': { label: 'N/A', cls: 'na' },
   partial: { label: 'PARTIAL', cls: 'na' },
   'not-reached': { label: 'NOT REACHED', cls: 'na' },
+  'no-verdict': { label: 'NO VERDICT', cls: 'fail' },
 };
 
 function coverageBar(p: PropertySummary, otherKeys: string[]): string {

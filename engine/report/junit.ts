@@ -53,6 +53,8 @@ function testCase(p: PropertySummary): string {
     case 'partial':
     case 'not-reached':
       return `    <testcase ${attrs}>${props}<skipped message="${xmlEscape(`${p.status === 'partial' ? 'partial' : 'not reached'}: ${p.cases}${p.planned != null ? ` of ${p.planned}` : ''} cases${p.note ? ` (${p.note})` : ''}`)}"/></testcase>`;
+    // Every case dropped: nothing checked, which CI must see (an error, not a skip); the note says why.
+    case 'no-verdict':
     case 'error':
       return `    <testcase ${attrs}>${props}<error message="${xmlEscape(p.note ?? 'could not run')}">${xmlEscape(p.note ?? '')}</error></testcase>`;
     case 'failed': {
@@ -70,7 +72,7 @@ export function junitXml(summary: RunSummary): string {
     const n = (s: PropertySummary['status']) => list.filter((p) => p.status === s).length;
     const time = list.reduce((t, p) => t + p.durationMs, 0) / 1000;
     return [
-      `  <testsuite name="policyfuzz ${area === 'data' ? 'data layer' : 'SSO'}" tests="${list.length}" failures="${n('failed')}" errors="${n('error')}" skipped="${n('not-applicable') + n('partial') + n('not-reached')}" time="${time.toFixed(3)}" timestamp="${summary.startedAt.replace(/Z$/, '')}">`,
+      `  <testsuite name="policyfuzz ${area === 'data' ? 'data layer' : 'SSO'}" tests="${list.length}" failures="${n('failed')}" errors="${n('error') + n('no-verdict')}" skipped="${n('not-applicable') + n('partial') + n('not-reached')}" time="${time.toFixed(3)}" timestamp="${summary.startedAt.replace(/Z$/, '')}">`,
       ...list.map(testCase),
       '  </testsuite>',
     ].join('\n');

@@ -19,6 +19,8 @@ export interface RunVerdict {
   partial: number;
   notReached: number;
   notApplicable: number;
+  /** Properties whose every case was dropped (status `no-verdict`): they fail the exit code. */
+  noVerdict?: number;
   notRun: string[];
   /** `N passed, N failed (seed S)`: the line CI reads. */
   line: string;

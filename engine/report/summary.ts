@@ -53,7 +53,7 @@ export const PropertySummarySchema = z.object({
   id: z.string(),
   title: z.string(),
   area: z.enum(['data', 'sso']),
-  status: z.enum(['passed', 'failed', 'not-applicable', 'error', 'partial', 'not-reached']),
+  status: z.enum(['passed', 'failed', 'not-applicable', 'error', 'partial', 'not-reached', 'no-verdict']),
   cases: z.number().int().min(0),
   /** Cases it was to run: with `cases`, how much of the property ran (null: not known, e.g. catalog checks). */
   planned: z.number().int().min(0).nullable().optional(),
@@ -151,6 +151,8 @@ export const RunSummarySchema = z.object({
     /** Cut short below their minimum cases (partial) or not started (not reached): neither passed nor failed. */
     partial: z.number().int().optional(),
     notReached: z.number().int().optional(),
+    /** Properties whose every case was dropped (status `no-verdict`). */
+    noVerdict: z.number().int().optional(),
     /** The target lacks what the rule is about: not run, so not passed either. */
     notApplicable: z.number().int().optional(),
     cases: z.number().int(),
@@ -176,6 +178,7 @@ export const STATUS_LABEL: Record<PropertySummary['status'], string> = {
   error: 'ERROR',
   partial: 'PARTIAL',
   'not-reached': 'NOT REACHED',
+  'no-verdict': 'NO VERDICT',
 };
 
 /** A property "failed" for the exit code and the final line when it failed or could not run. */
@@ -190,7 +193,8 @@ export function totalsOf(properties: PropertySummary[]): RunSummary['totals'] {
   const partial = properties.filter((p) => p.status === 'partial').length;
   const notReached = properties.filter((p) => p.status === 'not-reached').length;
   const notApplicable = properties.filter((p) => p.status === 'not-applicable').length;
-  return { properties: properties.length, passed: properties.length - failed - partial - notReached - notApplicable, failed, partial, notReached, notApplicable, cases: properties.reduce((n, p) => n + p.cases, 0), counts };
+  const noVerdict = properties.filter((p) => p.status === 'no-verdict').length;
+  return { properties: properties.length, passed: properties.length - failed - partial - notReached - notApplicable - noVerdict, failed, partial, notReached, notApplicable, ...(noVerdict ? { noVerdict } : {}), cases: properties.reduce((n, p) => n + p.cases, 0), counts };
 }
 
 export interface SummaryContext {
@@ -306,6 +310,19 @@ export function runSummary(properties: PropertySummary[], ctx: SummaryContext): 
 }
 
 /** Reads a summary.json (or a report folder holding one); anything else is a UsageError. */
+/** What summary.json holds while its run is under way (report/write.ts markReportsRunning): replaced by the summary at the end. */
+export interface RunningMark {
+  pid: number;
+  startedAt: string;
+  shard?: string;
+}
+
+function unfinishedRunText(file: string, running: RunningMark): string {
+  // The pid is not checked: shards' reports are merged on other machines.
+  const of = `${running.shard ? `shard ${running.shard}, ` : ''}started ${running.startedAt}, pid ${running.pid}`;
+  return `${file} is from a run that never wrote its reports (${of}): it was killed, died or is still running. Run it again${running.shard ? ', or merge the other shards without it (--allow-partial)' : ''}`;
+}
+
 export function loadSummary(fileOrDir: string): RunSummary {
   const file = existsSync(fileOrDir) && statSync(fileOrDir).isDirectory() ? path.join(fileOrDir, 'summary.json') : fileOrDir;
   if (!existsSync(file)) throw new UsageError(`no policyfuzz summary at ${file}`);
@@ -315,6 +332,8 @@ export function loadSummary(fileOrDir: string): RunSummary {
   } catch (e) {
     throw new UsageError(`${file} is not a policyfuzz summary: invalid JSON (${(e as Error).message})`);
   }
+  const running = (data as { running?: RunningMark } | null)?.running;
+  if (running && typeof running === 'object') throw new UsageError(unfinishedRunText(file, running));
   if (!data || typeof data !== 'object' || (data as { format?: unknown }).format !== SUMMARY_FORMAT) {
     throw new UsageError(`${file} is not a policyfuzz summary (expected "format": "${SUMMARY_FORMAT}")`);
   }
@@ -326,7 +345,9 @@ export function loadSummary(fileOrDir: string): RunSummary {
   return parsed.data;
 }
 
-const STATUS_RANK: Record<PropertySummary['status'], number> = { failed: 5, error: 4, partial: 3, 'not-reached': 2, passed: 1, 'not-applicable': 0 };
+// No verdict (every case dropped) ranks under a pass: a shard whose cases all dropped beside one that
+// checked cases is, as one machine, a property that checked some.
+const STATUS_RANK: Record<PropertySummary['status'], number> = { failed: 5, error: 4, partial: 3, 'not-reached': 2, passed: 1, 'no-verdict': 0.5, 'not-applicable': 0 };
 
 /**
  * Combines the summaries of the shards of one run: per property, cases, counts, clause tallies

@@ -3,14 +3,14 @@
  * junit.xml, report.html, policyfuzz.sarif (SARIF 2.1.0) and matrix.md (the access matrix in
  * Markdown). Default: json, junit and html.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MigrationFile } from '../db/migrations.ts';
 import { htmlReport } from './html.ts';
 import { junitXml } from './junit.ts';
 import { accessMatrix, matrixMarkdown } from './matrix.ts';
 import { sarifLog } from './sarif.ts';
-import type { RunSummary } from './summary.ts';
+import { SUMMARY_FORMAT, type RunningMark, type RunSummary } from './summary.ts';
 
 export const DEFAULT_REPORT_DIR = path.join('.policyfuzz', 'reports');
 
@@ -45,6 +45,17 @@ export function writeReports(dir: string, summary: RunSummary, options: WriteOpt
   if (formats.includes('sarif')) writeFileSync((files.sarif = file('sarif')), `${JSON.stringify(sarifLog(summary, { migrations: options.migrations }), null, 2)}\n`);
   if (formats.includes('matrix')) writeFileSync((files.matrix = file('matrix')), matrixMarkdown(accessMatrix(summary.properties)));
   return files;
+}
+
+/**
+ * At a run's start: the report files an earlier run left in `dir` are removed, and summary.json
+ * says a run is under way, so a run killed or dead before its reports (SIGKILL, out of memory, a CI
+ * runner's timeout) leaves no earlier run's green reports to be read, or merged, as its own.
+ */
+export function markReportsRunning(dir: string, formats: readonly ReportFormat[] | undefined, running: RunningMark): void {
+  mkdirSync(dir, { recursive: true });
+  for (const f of formats ?? DEFAULT_REPORT_FORMATS) rmSync(path.join(dir, FILE_OF[f]), { force: true });
+  if ((formats ?? DEFAULT_REPORT_FORMATS).includes('json')) writeFileSync(path.join(dir, FILE_OF.json), `${JSON.stringify({ format: SUMMARY_FORMAT, running }, null, 2)}\n`);
 }
 
 /** The files written, in the order of REPORT_FORMATS. */

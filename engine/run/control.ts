@@ -51,7 +51,7 @@ export class RunControl {
 
   /** A verdict, counted for --max-failures when it fails or errs. */
   record(result: Pick<PropertyResult, 'id' | 'status'>): void {
-    this.failing.set(result.id, result.status === 'failed' || result.status === 'error');
+    this.failing.set(result.id, result.status === 'failed' || result.status === 'error' || result.status === 'no-verdict');
   }
 
   maxFailuresReached(): boolean {

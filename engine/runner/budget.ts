@@ -275,8 +275,9 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
         const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
         const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
         let joined = before ? joinPasses(before, r) : r;
-        // A harness error goes no further, even after a failing tranche (its findings stand).
-        if (r.status === 'error') settled.add(property.id);
+        // A harness error goes no further, even after a failing tranche (its findings stand); nor
+        // does a property whose every case was dropped (the next tranche draws from the same seeds).
+        if (r.status === 'error' || r.status === 'no-verdict') settled.add(property.id);
         if (!r.stopped) {
           reached.set(property.id, tranche);
           const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(atReached.get(property.id), joined) : undefined;

@@ -7,8 +7,11 @@ import type { PropertyTimings } from './timings.ts';
 /**
  * `partial`: cut short (time budget or interrupt) below the minimum cases a verdict needs;
  * `not-reached`: not a single case ran. Neither is a pass, and neither is a failure.
+ * `no-verdict`: every case drawn was dropped, as one this target cannot hold (`dropped` says why):
+ * no case checked, so no verdict; not a harness error either. It fails the run's exit code, as a
+ * property that checked nothing must not pass unnoticed.
  */
-export type PropertyStatus = 'passed' | 'failed' | 'not-applicable' | 'error' | 'partial' | 'not-reached';
+export type PropertyStatus = 'passed' | 'failed' | 'not-applicable' | 'error' | 'partial' | 'not-reached' | 'no-verdict';
 
 export interface PropertyFailure {
   /** fast-check seed and path: `--seed <seed> --path <path>` replays the shrunk case. */

@@ -82,7 +82,7 @@ describe('the search', () => {
     expect(await fixturesSent(() => runDataProperty(env, property(['user', 'admin']), options))).toEqual(first);
   });
 
-  it('a case whose fixtures the database refuses is dropped with the constraint, and a property that can run nothing is an error saying why', async () => {
+  it('a case whose fixtures the database refuses is dropped with the constraint, and a property that can run nothing has no verdict, saying why', async () => {
     const some = await runDataProperty(env, property(['user', 'no-such-role']), { seed: 1, runs: 40, oracle: referenceOracle });
     expect(some.status).toBe('passed');
     // Found out only once written: the refused case took its run, and is not counted as a case.
@@ -90,7 +90,7 @@ describe('the search', () => {
     expect(refused).toBeGreaterThan(0);
     expect(some.cases + refused).toBe(40);
     const none = await runDataProperty(env, property(['no-such-role']), { seed: 1, runs: 40, oracle: referenceOracle });
-    expect(none).toMatchObject({ status: 'error', cases: 0, dropped: { 'users_role_check refused a fixture row (users)': 40 } });
+    expect(none).toMatchObject({ status: 'no-verdict', cases: 0, dropped: { 'users_role_check refused a fixture row (users)': 40 } });
     expect(none.note).toBe('no case could run on this target: all 40 cases drawn were dropped, mostly as users_role_check refused a fixture row (users); the target refuses what the model writes');
   });
 
@@ -341,7 +341,7 @@ describe('on a target read from its catalog', () => {
 
   it('gives up after a bounded run of cases in a row it cannot hold', async () => {
     const result = await runDataProperty(fitted, property(['no-such-role']), { seed: 2, runs: 30, oracle: referenceOracle });
-    expect(result).toMatchObject({ status: 'error', cases: 0, dropped: { 'users.role is outside CHECK users_role_check': MAX_CONSECUTIVE_DROPS } });
+    expect(result).toMatchObject({ status: 'no-verdict', cases: 0, dropped: { 'users.role is outside CHECK users_role_check': MAX_CONSECUTIVE_DROPS } });
     expect(result.stopped).toBeUndefined();
     expect(result.progress).toEqual([{ runs: 0, draws: MAX_CONSECUTIVE_DROPS, drops: [...Array(MAX_CONSECUTIVE_DROPS).keys()], gaveUp: true }]);
     // A later tranche leaves a lane that gave up as it is, as one run would: nothing drawn, written or dropped.

@@ -470,8 +470,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
 
   // The interrupt's grace ran out under a case in flight (a statement that would not end) and the
   // server was stopped: that case is unfinished, not a harness error, and nothing is blamed.
-  const cutUnderCase = options.stop?.() === true && lanesRun.some((l) => l.harnessError && connectionLost(l.harnessError.error));
-  const stopped = cutUnderCase || lanesRun.some((l) => l.detail.interrupted && !l.gaveUp) ? (options.stop?.() ? ('interrupted' as const) : ('time budget' as const)) : undefined;
+  // Read once: a signal landing between two reads would call one stop both the budget's and the interrupt's.
+  const interrupted = options.stop?.() === true;
+  const cutUnderCase = interrupted && lanesRun.some((l) => l.harnessError && connectionLost(l.harnessError.error));
+  const stopped = cutUnderCase || lanesRun.some((l) => l.detail.interrupted && !l.gaveUp) ? (interrupted ? ('interrupted' as const) : ('time budget' as const)) : undefined;
   const planned = options.path ? 1 : workers.reduce((n, _, w) => n + runsOfLane(lanes.first + w), 0);
   const base = {
     id: property.id,
@@ -515,10 +517,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     if (!sightings.length) return { ...base, ...timing(), status: 'error', note: harnessNote };
   }
   if (!sightings.length) {
-    // Only a property that could run nothing at all is an error: it has no verdict.
-    // (A later tranche of a property whose earlier ones ran cases has run something.)
+    // A property that could check nothing at all, every case dropped, has no verdict; a case the
+    // target cannot hold is dropped and counted, never an error. (A later tranche of a property whose
+    // earlier ones ran cases has run something.)
     const ranBefore = workers.some((_, w) => progressBefore(w).runs > 0);
-    if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'error', note: health };
+    if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'no-verdict', note: health };
     const note = [passNote(stopped, checked, dropped, progress), acceptedNote(accepted, readings)].filter(Boolean).join('; ');
     return { ...base, ...timing(), status: 'passed', ...(note ? { note } : {}) };
   }

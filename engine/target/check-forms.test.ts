@@ -197,3 +197,81 @@ describe('a text key under a format CHECK: the model\'s ids renamed into it, in 
     expect(sendableCase(plan, fitting).testCase).toBe(fitting);
   });
 });
+
+// After stranger-app-6, -7 (R17 every case dropped; R07 48% of its cases): a category key `^cat_…$` behind a view
+// (no primary key there) and a student number `^[0-9]{8}$` refused every world the model drew; they are values the
+// rules compare for equality only, so the world's are renamed into the format, everywhere the case names them.
+describe('a text value a format CHECK refuses: the world\'s renamed into it, in the whole case', () => {
+  const categoryFormat = '^cat_[a-z0-9_]{1,40}$';
+  const studentFormat = '^[0-9]{8}$';
+  const shapes: TableShapes = new Map([
+    ['api.categories', [col({ name: 'id', checks: [{ kind: 'pattern', column: 'id', pattern: categoryFormat, constraint: 'categories_id_check' }] }), col({ name: 'confidential', type: 'boolean' })]],
+    ['api.tickets', [col({ name: 'id', type: 'uuid', primaryKey: true }), col({ name: 'category', references: { table: 'api.categories', column: 'id' } })]],
+    [
+      'records',
+      [
+        col({ name: 'id', type: 'uuid', primaryKey: true }),
+        col({ name: 'student_no', checks: [{ kind: 'pattern', column: 'student_no', pattern: studentFormat, constraint: 'records_student_no_check' }] }),
+        // A format whose samples its other CHECK refuses: no rename, the case is dropped, named.
+        col({ name: 'code', checks: [{ kind: 'pattern', column: 'code', pattern: '^[A-Z]+$', constraint: 'records_code_format' }, { kind: 'minLength', column: 'code', min: 5, constraint: 'records_code_length' }] }),
+      ],
+    ],
+  ]);
+  const mapping = { tables: { categories: { name: 'api.categories' }, tickets: { name: 'api.tickets' } } };
+  const plan = { shapes, mapping, users: 'direct', bypassTriggers: false } as unknown as FixturePlan;
+  const modelTables = new Set(['api.categories', 'api.tickets', 'records']);
+  const read = (table: string, column: string, value: string) => ({ caller: { kind: 'anon' as const }, request: { kind: 'select' as const, table, columns: '*' as const, filters: [{ column, op: 'eq' as const, value }] } });
+
+  it('renames each value the format refuses, the same everywhere (references, filters), distinct from the others', () => {
+    const given = {
+      world: {
+        categories: [{ id: 'wifi', confidential: false }, { id: 'cat_dorm', confidential: true }],
+        tickets: [{ id: 't1', category: 'wifi' }, { id: 't2', category: 'cat_dorm' }],
+        records: [{ id: 'r1', student_no: '6401', code: null }, { id: 'r2', student_no: '64010001', code: null }],
+      },
+      steps: [read('tickets', 'category', 'wifi'), read('records', 'student_no', '6401'), read('records', 'student_no', '64010001')],
+    };
+    const { testCase } = sendableCase(plan, given);
+    const world = testCase!.world;
+    const wifi = world.categories[0].id as string;
+    expect(matchesPattern(categoryFormat, wifi), wifi).toBe(true);
+    expect(world.categories[1].id).toBe('cat_dorm');
+    expect(world.tickets.map((t) => t.category)).toEqual([wifi, 'cat_dorm']);
+    const [renamed, kept] = world.records.map((r) => r.student_no as string);
+    expect(matchesPattern(studentFormat, renamed), renamed).toBe(true);
+    expect(kept).toBe('64010001');
+    expect(renamed).not.toBe(kept);
+    expect(testCase!.steps.map((s) => (s.request.kind === 'select' ? s.request.filters[0].value : undefined))).toEqual([wifi, renamed, kept]);
+    // The target can hold the world now (before: dropped on the category's format).
+    expect(unrealizableReason({ 'api.categories': given.world.categories } as never, shapes, modelTables)).toBe('api.categories.id is refused by CHECK categories_id_check (format ^cat_[a-z0-9_]{1,40}$)');
+    expect(unrealizableReason({ 'api.categories': world.categories, 'api.tickets': world.tickets, records: world.records } as never, shapes, modelTables)).toBeUndefined();
+  });
+
+  it('leaves a value a step writes as drawn (the model judges that write), and one no sample fits', () => {
+    const insert = { caller: { kind: 'anon' as const }, request: { kind: 'insert' as const, table: 'records', rows: [{ id: 'r9', student_no: '12', code: 'AB' }], returning: 'minimal' as const } };
+    const { testCase } = sendableCase(plan, { world: { records: [{ id: 'r1', student_no: '64010001', code: 'xy' }] }, steps: [insert] });
+    expect(testCase!.world.records[0]).toEqual({ id: 'r1', student_no: '64010001', code: 'xy' });
+    expect(testCase!.steps[0].request).toEqual(insert.request);
+    // A uuid stays: the model reads its column as one, and could not read the renamed text.
+    const person = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+    expect(sendableCase(plan, { world: { records: [{ id: 'r1', student_no: person, code: null }] }, steps: [] }).testCase!.world.records[0].student_no).toBe(person);
+    expect(unrealizableReason({ records: testCase!.world.records } as never, shapes, modelTables)).toBe('records.code is refused by CHECK records_code_format (format ^[A-Z]+$)');
+  });
+
+  it("renames a signed-in caller's e-mail with the world's, so the token still names the person the rows do", () => {
+    const mailFormat = '^[a-z0-9.]+@kku\\.ac\\.th$';
+    const members: TableShapes = new Map([['members', [col({ name: 'id', type: 'uuid', primaryKey: true }), col({ name: 'kkumail', checks: [{ kind: 'pattern', column: 'kkumail', pattern: mailFormat, constraint: 'members_kkumail_check' }] })]]]);
+    const caller = { kind: 'user' as const, id: 'u1', email: 'ann@uni.ac' };
+    const { testCase } = sendableCase({ shapes: members, users: 'direct', bypassTriggers: false } as FixturePlan, { world: { members: [{ id: 'm1', kkumail: 'ann@uni.ac' }] }, steps: [{ caller, request: read('members', 'kkumail', 'ANN@UNI.AC').request }] });
+    const mail = testCase!.world.members[0].kkumail as string;
+    expect(matchesPattern(mailFormat, mail), mail).toBe(true);
+    expect(testCase!.steps[0].caller).toEqual({ ...caller, email: mail });
+    // The case-flipped lookup stays the flipped form of the stored one.
+    expect(testCase!.steps[0].request).toMatchObject({ filters: [{ value: mail.toUpperCase() }] });
+  });
+
+  it('leaves a case whose values all fit as it is (the same object)', () => {
+    const fitting = { world: { categories: [{ id: 'cat_wifi', confidential: false }], records: [{ id: 'r1', student_no: '64010001', code: null }] }, steps: [read('records', 'student_no', '64010001')] };
+    expect(sendableCase(plan, fitting).testCase).toBe(fitting);
+  });
+});

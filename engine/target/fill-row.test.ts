@@ -98,6 +98,31 @@ describe('parents the case lacks', () => {
   });
 });
 
+describe('a one-to-one key the world leaves out (stranger-app-8: "StudentRecord"."userId" references "User", unique)', () => {
+  // Every record was given the first user: the second collided under StudentRecord_userId_key
+  // and its case was dropped.
+  const col = { notNull: true, hasDefault: false, generated: false, unique: false } as const;
+  const shapes: TableShapes = new Map([
+    ['users', [{ name: 'id', type: 'text', ...col, unique: true, primaryKey: true }]],
+    ['student_records', [{ name: 'id', type: 'text', ...col, unique: true }, { name: 'user_id', type: 'text', ...col, references: { table: 'users', column: 'id' }, uniqueIndexes: [{ name: 'StudentRecord_userId_key', fold: { lower: false, trim: false } }] }]],
+    ['badges', [{ name: 'id', type: 'text', ...col, unique: true }]],
+    ['holders', [{ name: 'id', type: 'text', ...col, unique: true }, { name: 'badge_id', type: 'text', ...col, unique: true, references: { table: 'badges', column: 'id' } }]],
+  ]);
+  it('gives each row a parent of its own, past those the world names', () => {
+    const { world } = fillWorldWithParents({ users: [{ id: 'u1' }, { id: 'u2' }, { id: 'u3' }], student_records: [{ id: 'r1' }, { id: 'r2', user_id: 'u1' }, { id: 'r3' }] }, shapes, new Set(['users', 'student_records']));
+    expect(world.student_records.map((r) => r.user_id)).toEqual(['u2', 'u1', 'u3']);
+  });
+  it('with fewer parents than rows the case cannot exist here, and says so', () => {
+    expect(() => fillWorldWithParents({ users: [{ id: 'u1' }], student_records: [{ id: 'r1' }, { id: 'r2' }] }, shapes, new Set(['users', 'student_records']))).toThrow(/student_records\.user_id is unique and references users: this case has more student_records rows than users rows/);
+  });
+  it('a parent outside the world is made once per row', () => {
+    const { world, parents } = fillWorldWithParents({ holders: [{ id: 'h1' }, { id: 'h2' }] }, shapes);
+    expect(parents).toEqual(['badges']);
+    expect(world.badges).toHaveLength(2);
+    expect(new Set(world.holders.map((h) => h.badge_id)).size).toBe(2);
+  });
+});
+
 describe('filling the model’s INSERT requests', () => {
   const shapes: TableShapes = new Map([
     [

@@ -89,7 +89,7 @@ function createParent(table: string, key: string, world: World, shapes: TableSha
     if (c.references && world[c.references.table]?.[0] === undefined && !createParent(c.references.table, c.references.column, world, shapes, counter, depth + 1)) return false;
     row[c.name] = valueFor(table, c, counter.n++, world);
   }
-  world[table] = [row];
+  world[table] = [...(world[table] ?? []), row];
   return true;
 }
 
@@ -148,12 +148,19 @@ export function fillWorldWithParents(world: World, shapes: TableShapes, modelTab
     if (!rows.length) continue;
     const columns = shapes.get(table);
     if (!columns) continue;
-    for (const c of fillFacts(columns).needParent) {
-      if (rows.every((r) => c.name in r)) continue;
+    const { needParent, oneToOne } = fillFacts(columns);
+    for (const c of needParent) {
+      const leavingOut = rows.filter((r) => !(c.name in r)).length;
+      if (!leavingOut) continue;
       const parent = c.references!.table;
-      if ((parents[parent] ?? world[parent])?.[0] !== undefined) continue;
-      const scratch = all();
-      if (createParent(parent, c.references!.column, scratch, shapes, counter, 0)) for (const [t, r] of Object.entries(scratch)) if (!(t in world)) parents[t] = r;
+      // A one-to-one key names a parent per row (distinctParentKey): as many made as rows leave it out.
+      const wanted = oneToOne.includes(c) && !(parent in world) ? leavingOut : 1;
+      while (((parents[parent] ?? world[parent])?.length ?? 0) < wanted) {
+        const scratch = all();
+        if (!createParent(parent, c.references!.column, scratch, shapes, counter, 0)) break;
+        for (const [t, r] of Object.entries(scratch)) if (!(t in world)) parents[t] = r;
+        if (parent in world) break;
+      }
     }
   }
   const looked = modelTables ? lookupRows({ ...parents, ...world }, shapes, modelTables, counter) : {};
@@ -171,6 +178,8 @@ interface FillFacts {
   generated: ReadonlySet<string>;
   /** Of `missing`, those that reference another table: a row without them needs a parent row. */
   needParent: ColumnShape[];
+  /** Of `needParent`, those unique on their own (a one-to-one key: Prisma's `userId @unique`): each row names a parent of its own. */
+  oneToOne: ColumnShape[];
   /** Of `missing`, those that reference no table: a model INSERT gets a value for them. */
   insertFilled: ColumnShape[];
 }
@@ -181,10 +190,28 @@ function fillFacts(columns: readonly ColumnShape[]): FillFacts {
   let facts = fillFactsOf.get(columns);
   if (!facts) {
     const missing = columns.filter((c) => c.notNull && !c.hasDefault && !c.generated);
-    facts = { missing, generated: new Set(columns.filter((c) => c.generated).map((c) => c.name)), needParent: missing.filter((c) => c.references), insertFilled: missing.filter((c) => !c.references) };
+    const needParent = missing.filter((c) => c.references);
+    facts = { missing, generated: new Set(columns.filter((c) => c.generated).map((c) => c.name)), needParent, oneToOne: needParent.filter((c) => c.unique || c.uniqueIndexes?.length), insertFilled: missing.filter((c) => !c.references) };
     fillFactsOf.set(columns, facts);
   }
   return facts;
+}
+
+/**
+ * A one-to-one key's value for a row that leaves it out: the first parent row no other row of the
+ * table names yet (two records given the same user collided under `StudentRecord_userId_key`,
+ * stranger-app-8). Fewer parents than rows: the case cannot exist here (a parent the world lacks
+ * would be a row the model does not know), dropped by name.
+ */
+function distinctParentKey(table: string, column: ColumnShape, world: World, taken: Set<string>): Json {
+  const ref = column.references!;
+  for (const parent of world[ref.table] ?? []) {
+    const key = parent[ref.column];
+    if (key === undefined || key === null || taken.has(JSON.stringify(key))) continue;
+    taken.add(JSON.stringify(key));
+    return key;
+  }
+  throw new UnfillableColumn(`${table}.${column.name} is unique and references ${ref.table}: this case has more ${table} rows than ${ref.table} rows for them to name`, table);
 }
 
 export function fillWorld(world: World, shapes: TableShapes): World {
@@ -196,7 +223,8 @@ export function fillWorld(world: World, shapes: TableShapes): World {
       out[table] = rows;
       continue;
     }
-    const { missing, generated } = fillFacts(columns);
+    const { missing, generated, oneToOne } = fillFacts(columns);
+    const parentsTaken = new Map(oneToOne.map((c) => [c, new Set(rows.flatMap((r) => (r[c.name] === undefined || r[c.name] === null ? [] : [JSON.stringify(r[c.name])])))]));
     out[table] = rows.map((row) => {
       // A row with nothing to add or leave out is written as it is.
       if (missing.every((c) => c.name in row) && (generated.size === 0 || !Object.keys(row).some((k) => generated.has(k)))) return row;
@@ -204,7 +232,7 @@ export function fillWorld(world: World, shapes: TableShapes): World {
       // copying rather than deleted after: a deleted key leaves a slow object, and every fixture row is serialized.)
       const filled: Row = {};
       for (const k of Object.keys(row)) if (!generated.has(k)) filled[k] = row[k];
-      for (const c of missing) if (!(c.name in filled)) filled[c.name] = valueFor(table, c, n++, world);
+      for (const c of missing) if (!(c.name in filled)) filled[c.name] = parentsTaken.has(c) ? distinctParentKey(table, c, world, parentsTaken.get(c)!) : valueFor(table, c, n++, world);
       return filled;
     });
   }

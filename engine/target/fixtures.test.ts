@@ -199,7 +199,7 @@ describe('a write the database refuses for a row of a table outside the model', 
   it("drops a step the API role's statement_timeout cancelled, whatever the model expected, unless it expected exactly that", () => {
     const cancelled: ApiResponse = { ...refused(''), error: { code: '57014', message: 'canceling statement due to statement timeout', details: null, hint: null } };
     const byPolicy = { kind: 'rejected' as const, code: '42501' as const, by: 'policy' as const };
-    expect(unrealizableAnswer(plan, cancelled, allowed, ['users'])).toMatch(/statement_timeout cancelled the request \(57014\)/);
+    expect(unrealizableAnswer(plan, cancelled, allowed, ['users'])).toBe("a statement timeout cancelled the request (57014): the API role's own statement_timeout or, for a role without one (service_role), policyfuzz's bound on one statement: time, not rules (a loaded machine or a slow query)");
     expect(unrealizableAnswer(plan, cancelled, byPolicy, ['users'])).toMatch(/statement_timeout/);
     expect(unrealizableAnswer(plan, cancelled, sqlError('57014'), ['users'])).toBeUndefined();
   });
@@ -422,5 +422,34 @@ describe('a row naming an identity through a model table keyed by auth.users (st
     const anon = worldAsStored(plan, world, models, undefined, [{ caller: { kind: 'anon' } }]);
     expect(anon.users.map((u) => u.id)).toEqual([me, extra]);
     expect(unrealizableOnTarget(plan, anon, ['auth.users', 'users', 'passport.profiles'])).toBeUndefined();
+  });
+});
+
+describe("a row naming an identity through the app's own users table, referencing nothing (stranger-app-8: passport.profiles.\"userId\" references \"User\", a text id the token's sub is)", () => {
+  const col = (name: string, more: Partial<ColumnShape> = {}): ColumnShape => ({ name, type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...more });
+  // No foreign key to auth.users: the app reads the token's sub itself.
+  const shapes: TableShapes = new Map([
+    ['users', [col('id', { notNull: true, primaryKey: true, unique: true }), col('email', { notNull: true }), col('role', { notNull: true, hasDefault: true, constantDefault: 'user' }), col('updated_at', { type: 'timestamp(3) without time zone', notNull: true })]],
+    ['passport.profiles', [col('id', { notNull: true, primaryKey: true, unique: true }), col('user_id', { notNull: true, references: { table: 'users', column: 'id' } }), col('points', { type: 'integer' })]],
+  ]);
+  const models = { users: { columns: [{ name: 'id' }, { name: 'email' }, { name: 'role' }, { name: 'updated_at', serverAssigned: true }] }, 'passport.profiles': { columns: [{ name: 'id' }, { name: 'user_id' }, { name: 'points' }] } };
+  const plan: FixturePlan = { users: 'direct', bypassTriggers: false, shapes };
+  const [me, extra] = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+  const world = {
+    'auth.users': [{ id: me, email: 'me@x.org' }, { id: extra, email: 'extra@x.org' }],
+    users: [{ id: me, email: 'me@x.org', role: 'user' }],
+    'passport.profiles': [{ id: 'p1', user_id: me, points: 1 }, { id: 'p2', user_id: extra, points: 2 }],
+  };
+  it('gets that users row (its server-assigned updated_at left to the filler), so the case is held, not dropped', () => {
+    const stored = worldAsStored(plan, world, models, undefined, [{ caller: { kind: 'user', id: me, email: 'me@x.org' } }]);
+    expect(stored.users).toEqual([{ id: me, email: 'me@x.org', role: 'user' }, { role: 'user', id: extra, email: 'extra@x.org' }]);
+    expect(unrealizableOnTarget(plan, stored, ['auth.users', 'users', 'passport.profiles'])).toBeUndefined();
+    const written = fixtureStatements(stored, ['auth.users', 'users', 'passport.profiles'], plan).find((w) => w.table === 'users')!;
+    expect(written.sql).toMatch(/updated_at/);
+  });
+  it('a row keyed by some other model table referencing nothing gets no made row', () => {
+    const other: TableShapes = new Map([...shapes, ['passport.profiles', [col('id', { notNull: true, primaryKey: true }), col('user_id', { notNull: true, references: { table: 'teams', column: 'id' } })]], ['teams', [col('id', { notNull: true, primaryKey: true })]]]);
+    const stored = worldAsStored({ ...plan, shapes: other }, { ...world, teams: [] }, { ...models, teams: { columns: [{ name: 'id' }] } }, undefined, []);
+    expect(stored.teams).toEqual([]);
   });
 });

@@ -17,13 +17,15 @@ import type { Caller } from '../model/caller.ts';
 import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { outsideEnum, unrealizableReason } from './realizable.ts';
-import { idsInTargetFormat, keyFormat } from './id-formats.ts';
+import { columnFormats, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
 import { danglingSetNullCleared } from './set-null-references.ts';
+import { repeatedKeysLeftOut } from './repeated-keys.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { Outcome } from '../model/outcome.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { CachedFunction } from '../executor/schema-cache.ts';
 import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
+import { columnsAsRowsStatements, type ColumnsAsRows } from './columns-as-rows.ts';
 
 /**
  * One statement that writes fixture rows, with the table and row it writes (to name what a
@@ -43,7 +45,7 @@ export interface FixtureStatement {
 
 export interface FixturePlan {
   shapes?: TableShapes;
-  /** `auth-trigger`: the users row exists once auth.users is written; the fixture completes it. */
+  /** `auth-trigger`: a users row exists once auth.users is written; the fixture replaces it with the world's. */
   users: 'direct' | 'auth-trigger';
   /**
    * Guards that refuse even the server, switched off for the fixture writes only: `true` for
@@ -65,6 +67,8 @@ export interface FixturePlan {
    * `schema.fn`: their arguments and defaults, return types (catalog-facts.ts). Read with `shapes`.
    */
   functions?: ReadonlyMap<string, readonly CachedFunction[]>;
+  /** Model columns the target keeps as rows of another table (a role in `user_roles`): columns-as-rows.ts. */
+  columnsAsRows?: ColumnsAsRows;
 }
 
 export const REFERENCE_PLAN: FixturePlan = { users: 'direct', bypassTriggers: false };
@@ -164,15 +168,19 @@ function shapeColumns(shapes: TableShapes | undefined, table: string): ShapeColu
   return known;
 }
 
-/** The project's trigger made a users row for every identity; a world without one for some identity (null role) gets it removed. */
-function removeUnwantedProfiles(world: World, usersTable: string, idColumn: string): FixtureStatement {
+/**
+ * The project's signup trigger made a users row for every identity: each is removed before the
+ * world's own users rows go in, as plain inserts. A world without a users row for some identity
+ * (a null role) then holds none for it; and a world's row never meets a trigger-made one still
+ * holding a unique value it carries (the e-mail another identity signed up with: stranger-app-7's
+ * `profiles_email_key`, where an upsert over the trigger's rows was refused).
+ */
+function removeTriggerMadeUsers(world: World, usersTable: string, idColumn: string): FixtureStatement {
   const identities = (world['auth.users'] ?? []).map((r) => String(r.id));
-  const wanted = (world[usersTable] ?? []).map((r) => String(r[idColumn]));
-  const list = (ids: string[]) => `array[${ids.map(literal).join(', ')}]::uuid[]`;
   return {
     table: usersTable,
     row: null,
-    sql: `delete from ${qualifiedTable(usersTable)} where ${ident(idColumn)} = any(${list(identities)}) and not (${ident(idColumn)} = any(${list(wanted)}))`,
+    sql: `delete from ${qualifiedTable(usersTable)} where ${ident(idColumn)} = any(array[${identities.map(literal).join(', ')}]::uuid[])`,
   };
 }
 
@@ -232,13 +240,14 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
   const empty = childrenFirst(plan.emptyTables ?? [], plan.shapes).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
   const statements = tablesInOrder(filled, withParents(parents, order, plan.shapes)).flatMap((table) => {
-    const upsertOn = plan.users === 'auth-trigger' && table === usersTable ? usersId : seeded.has(table) ? keyOf(table) : undefined;
+    const upsertOn = seeded.has(table) ? keyOf(table) : undefined;
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
     const identityAlways = shapeColumns(plan.shapes, table).identityAlways;
     const conflicts = lookups.includes(table) ? NOTHING : upsertOn;
     const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, conflicts, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
-    return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeUnwantedProfiles(filled, usersTable, usersId)] : writes;
+    return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeTriggerMadeUsers(filled, usersTable, usersId)] : writes;
   });
+  if (plan.columnsAsRows) statements.push(...columnsAsRowsStatements(modelWorld, plan.columnsAsRows, ownerKeyInTarget(modelWorld, world, mapping)));
   if (Array.isArray(plan.bypassTriggers)) {
     const named = plan.bypassTriggers as readonly string[];
     return [...named.map((t) => toggleTrigger(t, false)), ...empty, ...statements, ...named.map((t) => toggleTrigger(t, true))];
@@ -250,6 +259,16 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
     ...statements,
     { table: '(settings)', row: null, sql: `set local session_replication_role = origin` },
   ];
+}
+
+/** A model row's key as the target world keeps it (the same row of the translated world, by position). */
+function ownerKeyInTarget(modelWorld: World, world: World, mapping: TargetMapping | undefined) {
+  return (table: string, row: Record<string, unknown>): unknown => {
+    const at = (modelWorld[table] ?? []).indexOf(row as Row);
+    const targetRows = world[mapping ? targetTable(mapping, table) : table] as Record<string, unknown>[] | undefined;
+    const id = (mapping && targetColumn(mapping, table, 'id')) || 'id';
+    return targetRows?.[at]?.[id] ?? row.id;
+  };
 }
 
 /** One statement per table. Rows of a table may differ in keys (a missing key is inserted as null). */
@@ -282,7 +301,7 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   const mapping = plan.mapping;
   // Ids the target's key format refuses, renamed in the whole case (id-formats.ts), then ids
   // inside the text a case writes as the target keeps them (mapping.ts idsInTextAsTarget).
-  const formatted = withDanglingSetNullCleared(plan, inTargetFormat(plan, given));
+  const formatted = withRepeatedKeysLeftOut(plan, withDanglingSetNullCleared(plan, inTargetFormat(plan, given)));
   const inText = mapping && 'world' in formatted ? idsInTextAsTarget(mapping, caseRows(formatted.world as World, formatted.steps)) : undefined;
   const rewritten = inText ? formatted.steps.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : formatted.steps;
   const testCase = rewritten.every((s, i) => s.request === formatted.steps[i].request) ? formatted : { ...formatted, steps: rewritten };
@@ -308,6 +327,13 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
   return { ...(steps.length ? { testCase: { ...testCase, steps } } : {}), dropped };
 }
 
+/** A case whose world's rows repeating a unique key of the target are left out (repeated-keys.ts). */
+function withRepeatedKeysLeftOut<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
+  if (!plan.shapes || !('world' in given)) return given;
+  const world = repeatedKeysLeftOut(given.world as World, plan.shapes, plan.mapping);
+  return world === given.world ? given : { ...given, world };
+}
+
 /** A case whose world rows name a parent it lacks through an `on delete set null` key, taken with those references null (set-null-references.ts). */
 function withDanglingSetNullCleared<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
   if (!plan.shapes || !('world' in given)) return given;
@@ -316,9 +342,13 @@ function withDanglingSetNullCleared<C extends { steps: readonly { request: ApiRe
 }
 
 const keyFormats = new WeakMap<FixturePlan, Map<string, string | undefined>>();
+const valueFormats = new WeakMap<FixturePlan, Map<string, ReadonlyMap<string, ColumnFormat>>>();
 
-/** A case whose stored ids the target's key formats refuse, with each renamed to one they accept (id-formats.ts); the same case when none is. */
-function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
+/**
+ * A case whose stored ids the target's key formats refuse, and whose world's values other format
+ * CHECKs refuse, with each renamed to one they accept (id-formats.ts); the same case when none is.
+ */
+function inTargetFormat<C extends { steps: readonly { caller?: Caller; request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
   const shapes = plan.shapes;
   if (!shapes || !('world' in given)) return given;
   let byTable = keyFormats.get(plan);
@@ -328,10 +358,24 @@ function inTargetFormat<C extends { steps: readonly { request: ApiRequest }[] }>
     if (!formats.has(table)) formats.set(table, keyFormat(shapes, plan.mapping, table));
     return formats.get(table);
   };
+  let byColumns = valueFormats.get(plan);
+  if (!byColumns) valueFormats.set(plan, (byColumns = new Map()));
+  const columns = byColumns;
+  const columnsOf = (table: string) => {
+    if (!columns.has(table)) columns.set(table, columnFormats(shapes, plan.mapping, table));
+    return columns.get(table)!;
+  };
   const world = given.world as World;
-  const rename = idsInTargetFormat(formatOf, caseRows(world, given.steps));
+  const rename = idsInTargetFormat(formatOf, caseRows(world, given.steps), columnsOf, world);
   if (!rename) return given;
-  return { ...given, world: rename(world as unknown as Json) as unknown as World, steps: given.steps.map((step) => ({ ...step, request: valuesOfRequest(step.request, rename) })) };
+  return { ...given, world: rename(world as unknown as Json) as unknown as World, steps: given.steps.map((step) => ({ ...step, ...callerRenamed(step.caller, rename), request: valuesOfRequest(step.request, rename) })) };
+}
+
+/** A signed-in caller whose e-mail (a token claim) the case's renaming changes, renamed so: the person stays the one the world names. */
+function callerRenamed(caller: Caller | undefined, rename: (v: Json) => Json): { caller?: Caller } {
+  if (caller?.kind !== 'user' || caller.email === undefined) return {};
+  const email = rename(caller.email) as string;
+  return email === caller.email ? {} : { caller: { ...caller, email } };
 }
 
 /** A request with `rename` applied to every value it sends (bodies, arguments, filters); names as they are. */
@@ -441,7 +485,7 @@ function constantDefaultsOf(plan: FixturePlan, modelTables: Readonly<Record<stri
 export function worldAsStored<S>(
   plan: FixturePlan,
   world: World,
-  modelTables: Readonly<Record<string, { columns: readonly DrawnColumnFacts<S>[] }>>,
+  modelTables: Readonly<Record<string, { columns: readonly (DrawnColumnFacts<S> & { serverAssigned?: boolean })[] }>>,
   settings?: S,
   steps: readonly { caller: Caller }[] = [],
 ): World {
@@ -450,17 +494,19 @@ export function worldAsStored<S>(
 }
 
 /**
- * A row naming an identity through a model table the target keys by auth.users (stranger-app-3:
- * `passport.profiles.user_id references public.users`, whose `id references auth.users`) where the
+ * A row naming an identity through a model table keyed by the case's people (keyHoldsIdentities;
+ * stranger-app-3: `passport.profiles.user_id references public.users`, whose `id references
+ * auth.users`; stranger-app-8: `passport.profiles."userId" references "User"`) where the
  * world has no row of that table for it (the model's people without a users row: R20's extra
  * profiles): the target cannot hold it (a foreign key), so that row is made, in the model's world
  * too, which then predicts from the row the target holds: its key, the columns it shares with
  * auth.users (email) from the identity's row, null where the target allows it, the rest left to
- * the target's constant defaults (withConstantDefaults). Never for a caller of the case (the row
+ * the target's constant defaults (withConstantDefaults) or, a column the server assigns, to the
+ * filler. Never for a caller of the case (the row
  * would give them a role the case did not draw: such a case stays dropped), nor where a column the
  * model knows needs a value only the target's filler could make.
  */
-function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string }[] }>>, steps: readonly { caller: Caller }[]): World {
+function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string; serverAssigned?: boolean }[] }>>, steps: readonly { caller: Caller }[]): World {
   const identities = new Map((world['auth.users'] ?? []).map((r) => [r.id, r]));
   if (!identities.size) return world;
   const callers = new Set(steps.flatMap((s) => (s.caller.kind === 'user' ? [s.caller.id] : [])));
@@ -477,7 +523,8 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
         let fits = true;
         for (const m of modelTables[parent].columns) {
           const shape = parentColumns.get(m.name);
-          if (m.name === key || !shape || shape.generated || shape.hasDefault) continue;
+          // A column the server assigns (an `updatedAt` the app fills) is not compared: the filler completes it.
+          if (m.name === key || !shape || shape.generated || shape.hasDefault || m.serverAssigned) continue;
           if (m.name in identity) made[m.name] = identity[m.name];
           else if (!shape.notNull) made[m.name] = null;
           else fits = false;
@@ -524,14 +571,23 @@ function identityReferencesRead(plan: FixturePlan, modelTables: Readonly<Record<
     const parent = c.references && modelOf.get(c.references.table);
     if (!parent || parent === table) continue;
     const parentShapes = shapes.get(c.references!.table) ?? [];
-    if (parentShapes.find((p) => p.name === c.references!.column)?.references?.table !== 'auth.users') continue;
     const column = modelTables[table].columns.find((m) => columnOnTarget(table, m.name) === c.name)?.name;
     const key = modelTables[parent].columns.find((m) => columnOnTarget(parent, m.name) === c.references!.column)?.name;
-    if (!column || !key) continue;
+    if (!column || !key || !keyHoldsIdentities(parent, key, parentShapes.find((p) => p.name === c.references!.column))) continue;
     const parentColumns = new Map(modelTables[parent].columns.map((m) => [m.name, parentShapes.find((p) => p.name === columnOnTarget(parent, m.name))]));
     found.push({ column, parent, key, parentColumns });
   }
   return found;
+}
+
+/**
+ * Whether a model table's key holds the case's people (auth.users ids): the target says so by a
+ * foreign key to auth.users, or it is the model's `users.id` (the people's rows, as fixtureStatements
+ * reads them), which an app keying its own users table by the token's `sub` (stranger-app-8's Prisma
+ * `User`, a text id referencing nothing) holds without one.
+ */
+function keyHoldsIdentities(parent: string, key: string, targetKey: ColumnShape | undefined): boolean {
+  return targetKey?.references?.table === 'auth.users' || (parent === 'users' && key === 'id');
 }
 
 /** The values the model draws where the target draws its own (ColumnSpec.targetDraws) written into each row, as the fixtures then write them. */
@@ -699,6 +755,8 @@ function checkedAfterChecks(expected: Outcome): boolean {
 
 /** SQLSTATE query_canceled: what a statement_timeout raises. */
 const STATEMENT_TIMEOUT = '57014';
+/** Why a cancelled request is dropped; it names both timeouts, since the error does not say which one ran out. */
+const STATEMENT_TIMEOUT_DROP = "a statement timeout cancelled the request (57014): the API role's own statement_timeout or, for a role without one (service_role), policyfuzz's bound on one statement: time, not rules (a loaded machine or a slow query)";
 
 /**
  * Why a step cannot be judged here, from the target's answer, or undefined: a statement timeout
@@ -710,9 +768,11 @@ const STATEMENT_TIMEOUT = '57014';
  * `modelOrder`: the model's tables (model names).
  */
 export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, expected: Outcome, modelOrder: readonly string[], sent?: ApiRequest): string | undefined {
-  // The API role's statement_timeout (3 s for anon, 8 s for authenticated on Supabase) cancelled
-  // the request: a matter of time (a loaded machine, a slow query), which no rule speaks of.
-  if (response.error?.code === STATEMENT_TIMEOUT && !(expected.kind === 'error' && expected.code === STATEMENT_TIMEOUT)) return "the API role's statement_timeout cancelled the request (57014): time, not rules (a loaded machine or a slow query)";
+  // A statement timeout cancelled the request: the API role's own (3 s for anon, 8 s for
+  // authenticated on Supabase) or, for a role with none (service_role), policyfuzz's bound on the
+  // workers' statements (runner/environment.ts): Postgres words both alike. A matter of time (a
+  // loaded machine, a slow query), which no rule speaks of.
+  if (response.error?.code === STATEMENT_TIMEOUT && !(expected.kind === 'error' && expected.code === STATEMENT_TIMEOUT)) return STATEMENT_TIMEOUT_DROP;
   if (plan.shapes && response.error?.code === '23514' && (expected.kind === 'allowed' || expected.kind === 'filtered' || checkedAfterChecks(expected))) {
     // A CHECK of the project's own (a phone format) refusing a value the model's columns accept:
     // the model's own CHECKs passed, so it is a difference of schema, not of rules. So too where

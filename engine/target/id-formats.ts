@@ -6,13 +6,22 @@
  * filters and bodies, and inside longer text. The model predicts the renamed case, so the two
  * sides judge the same ids; a lookup key made from an id (case-flipped, padded, a wildcard in
  * place of its first or last characters) is made again from the new id, so an equality lookup
- * still meets its near misses. Pure.
+ * still meets its near misses.
+ *
+ * So is any other stored text value a column's format CHECK refuses (a student number `^[0-9]{8}$`,
+ * a campus e-mail `^[a-z0-9._]+@kku\.ac\.th$`, a category key `^cat_[a-z0-9_]{1,40}$` behind a
+ * view): the world's rows hold it only as a value the rules compare for equality, so it is renamed
+ * to one the column accepts, everywhere the case names it, and the model predicts the renamed
+ * case. Only the world's rows (what the fixtures write), never a value a step writes (a write the
+ * model refuses by the same CHECK stays its test). A value no sample fits (a format of another
+ * form, another CHECK of the column refusing the sample) stays, and the case is dropped, named. Pure.
  */
 import type { Json, Row } from '../model/json.ts';
 import { matchesPattern, sampleMatching } from '../introspection/check-forms.ts';
-import type { TableShapes } from '../introspection/table-shapes.ts';
-import { targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
+import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
+import { orderKeepsOnTarget, rowToModel, targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 import { escapeRegExp } from '../regexp.ts';
+import { refusesValue } from './realizable.ts';
 
 /** The format (an anchored pattern a sample can be made for) of a model table's text key `id` on the target, or undefined. */
 export function keyFormat(shapes: TableShapes, mapping: TargetMapping | undefined, table: string): string | undefined {
@@ -24,41 +33,87 @@ export function keyFormat(shapes: TableShapes, mapping: TargetMapping | undefine
   return format?.kind === 'pattern' && sampleMatching(format.pattern, 1) !== undefined ? format.pattern : undefined;
 }
 
+/** A text column's format on the target: its pattern, and the column (its other CHECKs judge a sample too). */
+export interface ColumnFormat {
+  pattern: string;
+  column: ColumnShape;
+}
+
+/**
+ * The text columns of a model table (model names) held to a format on the target that a sample
+ * can be made for, the text key `id` of keyFormat aside; empty when none is.
+ */
+export function columnFormats(shapes: TableShapes, mapping: TargetMapping | undefined, table: string): ReadonlyMap<string, ColumnFormat> {
+  const out = new Map<string, ColumnFormat>();
+  const key = keyFormat(shapes, mapping, table) === undefined ? undefined : mapping ? targetColumn(mapping, table, 'id') : 'id';
+  for (const column of shapes.get(mapping ? targetTable(mapping, table) : table) ?? []) {
+    // A column with a vocabulary (a CHECK list, an enum) holds its words only: a sample would be none of them.
+    if (column.generated || column.name === key || column.vocabulary || column.enumLabels?.length || !/^(text|character varying|varchar|citext)/.test(column.type)) continue;
+    const format = column.checks?.find((c) => c.kind === 'pattern');
+    if (format?.kind !== 'pattern' || sampleMatching(format.pattern, 1) === undefined) continue;
+    const [modelName] = Object.keys(mapping ? rowToModel(mapping, table, { [column.name]: null }) : { [column.name]: null });
+    // A column the mapping translates (values words, ids in another form) is judged as translated: not renamed here.
+    if (modelName !== undefined && (!mapping || orderKeepsOnTarget(mapping, table, modelName))) out.set(modelName, { pattern: format.pattern, column });
+  }
+  return out;
+}
+
 const flip = (s: string) => [...s].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
 const CASE_VARIANTS: ((s: string) => string)[] = [flip, (s) => s.toLowerCase(), (s) => s.toUpperCase()];
 
 /**
- * The renaming of one case's ids (`formatOf`: a model table's key format, keyFormat), applied to
- * any JSON value; undefined when every stored id already fits. `rows`: the case's world and the
- * rows its steps insert, by model table.
+ * The renaming of one case's ids (`formatOf`: a model table's key format, keyFormat) and of its
+ * world's values other formatted columns refuse (`columnsOf`: columnFormats), applied to any JSON
+ * value; undefined when every stored value already fits. `rows`: the case's world and the rows its
+ * steps insert, by model table; `world`: the world's alone.
  */
-export function idsInTargetFormat(formatOf: (table: string) => string | undefined, rows: Record<string, readonly Row[]>): ((v: Json) => Json) | undefined {
+export function idsInTargetFormat(
+  formatOf: (table: string) => string | undefined,
+  rows: Record<string, readonly Row[]>,
+  columnsOf: (table: string) => ReadonlyMap<string, ColumnFormat> = () => NO_FORMATS,
+  world: Record<string, readonly Row[]> = {},
+): ((v: Json) => Json) | undefined {
   const renamed: [string, string][] = [];
-  const misfits: [string, string][] = [];
+  /** Each value to rename, its format, and the column whose other CHECKs a sample must pass (none for an id); the ids first (`keys` of them). */
+  const misfits: { value: string; format: string; column?: ColumnShape }[] = [];
+  const misfit = (value: string, format: string, column?: ColumnShape) => {
+    if (matchesPattern(format, value) === false && !misfits.some((m) => m.value === value)) misfits.push({ value, format, ...(column ? { column } : {}) });
+  };
   for (const [table, list] of Object.entries(rows)) {
     const format = list.length ? formatOf(table) : undefined;
     if (format === undefined) continue;
-    for (const row of list) if (typeof row.id === 'string' && matchesPattern(format, row.id) === false && !misfits.some(([id]) => id === row.id)) misfits.push([row.id, format]);
+    for (const row of list) if (typeof row.id === 'string') misfit(row.id, format);
   }
-  // Most cases (every case of a target with no key format): nothing more gone through.
+  const keys = misfits.length;
+  for (const [table, list] of Object.entries(world)) {
+    const formats = list.length ? columnsOf(table) : NO_FORMATS;
+    // Never a uuid: the model reads its column as one (a reference to a person or a record), and a
+    // filter naming the renamed text would be unreadable to it (22P02) where the target finds the row.
+    for (const [name, f] of formats) for (const row of list) if (typeof row[name] === 'string' && !UUID_SHAPED.test(row[name] as string)) misfit(row[name] as string, f.pattern, f.column);
+  }
+  // Most cases (every case of a target with no format): nothing more gone through.
   if (!misfits.length) return undefined;
-  const stored = new Set(Object.values(rows).flatMap((list) => list.flatMap((row) => (typeof row.id === 'string' ? [row.id] : []))));
-  // Distinct from every id of the case, case-insensitively too (a lookup folding case must not meet two).
+  const stored = new Set(Object.values(rows).flatMap((list) => list.flatMap((row) => Object.values(row).filter((v): v is string => typeof v === 'string'))));
+  // Distinct from every value of the case, case-insensitively too (a lookup folding case must not meet two).
   const taken = new Set([...stored].map((id) => id.toLowerCase()));
   let n = 1;
-  for (const [id, format] of misfits) {
+  for (const { value, format, column } of misfits) {
     let made = sampleMatching(format, n++)!;
     while (taken.has(made.toLowerCase()) && n < 100_000) made = sampleMatching(format, n++)!;
+    // A sample the column's other CHECKs refuse (a length cap, kept lower-cased) is no rename: the case is dropped, named.
+    if (column?.checks?.some((c) => refusesValue(c, made))) continue;
     taken.add(made.toLowerCase());
-    renamed.push([id, made]);
+    renamed.push([value, made]);
   }
+  if (!renamed.length) return undefined;
   // Whole values: the ids, then their case variants (never another stored id, which stays itself).
   const whole = new Map<string, string>(renamed);
   for (const [id, made] of renamed) {
     for (const variant of CASE_VARIANTS) if (!whole.has(variant(id)) && !stored.has(variant(id))) whole.set(variant(id), variant(made));
   }
+  // Ids only: a key is named inside notes and messages; another value's text is its own.
   const inText = renamed
-    .filter(([id]) => id.trim().length >= 3)
+    .filter(([id], i) => i < keys && id.trim().length >= 3)
     .sort(([a], [b]) => b.length - a.length)
     .map(([id, made]) => [new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(id)}(?![A-Za-z0-9])`, 'g'), made] as const);
   const text = (s: string): string => {
@@ -71,7 +126,7 @@ export function idsInTargetFormat(formatOf: (table: string) => string | undefine
     // count of them where it replaced as many.
     const head = /^([%_*\\]+)([\s\S]+)$/.exec(s);
     const tail = /^([\s\S]+?)([%_*\\]+)$/.exec(s);
-    for (const [id, made] of renamed) {
+    for (const [id, made] of renamed.slice(0, keys)) {
       if (head && head[2].length < id.length && id.endsWith(head[2])) return head[1] + made.slice(head[1].length + head[2].length === id.length ? head[1].length : Math.max(0, made.length - head[2].length));
       if (tail && tail[1].length < id.length && id.startsWith(tail[1])) return made.slice(0, tail[1].length + tail[2].length === id.length ? made.length - tail[2].length : tail[1].length) + tail[2];
     }
@@ -85,3 +140,6 @@ export function idsInTargetFormat(formatOf: (table: string) => string | undefine
   };
   return apply;
 }
+
+const NO_FORMATS: ReadonlyMap<string, ColumnFormat> = new Map();
+const UUID_SHAPED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -76,25 +76,61 @@ function columnProblem(table: string, c: ColumnShape, rows: readonly Record<stri
   for (const index of c.uniqueIndexes ?? []) {
     const seen = new Set<string>();
     for (const r of rows) {
-      if (!(name in r)) continue;
-      const v = r[name];
-      if (v === null && !index.nullsNotDistinct) continue;
-      const k = v === null ? NULL_KEY : folded(v, index.fold);
-      if (seen.has(k)) return `${table}.${name} values collide under unique index ${index.name}${v === null ? NULLS_COLLIDE : ''}`;
+      const k = indexKey(name, index, r);
+      if (k === undefined) continue;
+      if (seen.has(k)) return `${table}.${name} values collide under unique index ${index.name}${r[name] === null ? NULLS_COLLIDE : ''}`;
       seen.add(k);
     }
   }
   for (const key of c.uniqueTogether ?? []) {
     const seen = new Set<string>();
     for (const r of rows) {
-      // A column the row leaves out is filled or defaulted on the target; a null never collides, unless NULLS NOT DISTINCT.
-      if (key.columns.some((k) => r[k] === undefined || (r[k] === null && !key.nullsNotDistinct))) continue;
-      const k = JSON.stringify(key.columns.map((col, i) => (key.folds && r[col] !== null ? folded(r[col]!, key.folds[i]!) : r[col])));
+      const k = togetherKey(key, r);
+      if (k === undefined) continue;
       if (seen.has(k)) return `${table} (${key.columns.join(', ')}) values collide under unique index ${key.name}${key.columns.some((c) => r[c] === null) ? NULLS_COLLIDE : ''}`;
       seen.add(k);
     }
   }
   return undefined;
+}
+
+/** A row's key under a unique index of one column, as the index compares it; undefined where the row leaves the column out, or holds a null that never collides. */
+function indexKey(column: string, index: UniqueIndex, r: Readonly<Record<string, Json>>): string | undefined {
+  if (!(column in r)) return undefined;
+  const v = r[column];
+  if (v === null) return index.nullsNotDistinct ? NULL_KEY : undefined;
+  return folded(v, index.fold);
+}
+
+/** A row's key under a unique index of several columns; undefined where the row leaves one out (filled or defaulted on the target) or holds a null, unless NULLS NOT DISTINCT. */
+function togetherKey(key: NonNullable<ColumnShape['uniqueTogether']>[number], r: Readonly<Record<string, Json>>): string | undefined {
+  if (key.columns.some((k) => r[k] === undefined || (r[k] === null && !key.nullsNotDistinct))) return undefined;
+  return JSON.stringify(key.columns.map((col, i) => (key.folds && r[col] !== null ? folded(r[col]!, key.folds[i]!) : r[col])));
+}
+
+/**
+ * The positions of `rows` (one table's, target names) whose key under one of its unique indexes
+ * (one column or several) an earlier row already holds: rows the target cannot hold beside it.
+ * Empty when every key is distinct.
+ */
+export function rowsRepeatingAKey(rows: readonly Readonly<Record<string, Json>>[], columns: readonly ColumnShape[]): Set<number> {
+  const repeated = new Set<number>();
+  const keysOf: ((r: Readonly<Record<string, Json>>) => string | undefined)[] = [];
+  for (const c of columns) {
+    for (const index of c.uniqueIndexes ?? []) keysOf.push((r) => indexKey(c.name, index, r));
+    for (const key of c.uniqueTogether ?? []) keysOf.push((r) => togetherKey(key, r));
+  }
+  for (const keyOfRow of keysOf) {
+    const seen = new Set<string>();
+    rows.forEach((r, i) => {
+      if (repeated.has(i)) return;
+      const k = keyOfRow(r);
+      if (k === undefined) return;
+      if (seen.has(k)) repeated.add(i);
+      else seen.add(k);
+    });
+  }
+  return repeated;
 }
 
 /**

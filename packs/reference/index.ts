@@ -52,6 +52,8 @@ export const referencePack = definePack({
     { path: 'notNullColumns.vs_categories', table: 'vs_categories', columns: ['is_confidential', 'public_eligible'] },
     { path: 'notNullColumns.vs_tickets', table: 'vs_tickets', columns: ['submitter_id'] },
     { path: 'notNullColumns.identity_conflicts', table: 'identity_conflicts', columns: ['detail'] },
+    { path: 'notNullColumns.passport.profiles', table: 'passport.profiles', columns: ['display_name'] },
+    { path: 'notNullColumns.student_change_requests', table: 'student_change_requests', columns: ['requested_value'] },
   ],
   // Columns the generators draw as a person's e-mail case-flipped or padded (generators/student.ts emailVariant).
   normalizedDraws: [
@@ -95,6 +97,14 @@ export const referencePack = definePack({
       pattern: String.raw`^(?:(?!\bif\b(?:(?!\bthen\b)[\s\S])*\bnot\b(?:(?!\bthen\b)[\s\S])*\bthen\s+raise\b)[\s\S])*?\bnot\s+found\s+or\b[^;]*\bthen\s+return\s*;`,
       value: 'empty',
       why: 'a ticket the caller does not handle answers no similar ticket',
+    },
+    {
+      path: 'vs.similarForUnhandledTicket',
+      fn: 'find_similar_vs_tickets',
+      // `if not found or not can_handle_vs(src.target_dept) then raise` (stranger-app-7): a missing ticket and one out of scope refused alike.
+      pattern: String.raw`\bif\s+not\s+found\s+or\b[^;]*\bthen\s+raise\b`,
+      value: 'refused',
+      why: 'a ticket the caller does not handle (or none) is refused',
     },
     { path: 'vs.similarUncategorized', fn: 'find_similar_vs_tickets', pattern: String.raw`\bcategory\s+is\s+not\s+distinct\s+from\b`, value: 'alike', why: 'a ticket with no category is similar to the others with none' },
     { path: 'vs.similarDuplicates', fn: 'find_similar_vs_tickets', pattern: String.raw`\bduplicate_of\s+is\s+null\b`, value: 'left-out', why: 'merged tickets are left out' },

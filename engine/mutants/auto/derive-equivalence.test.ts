@@ -85,11 +85,15 @@ describe('policy equivalence', () => {
     // A third-party auth's user id (Clerk's `sub`, text): `(select auth.jwt()->>'sub') = (user_id)::text`, as Postgres deparses it.
     expect(widened(policy({ ...owner, using: "(( SELECT (auth.jwt() ->> 'sub'::text)) = user_id)" })).equivalent).toMatch(/null for anon/);
     expect(widened(policy({ ...owner, using: "((auth.jwt() ->> 'sub'::text) = (user_id)::text)" })).equivalent).toMatch(/null for anon/);
+    // "Any signed-in user" (the social starter's profile search): `auth.uid() IS NOT NULL`, false for anon too.
+    expect(widened(policy({ ...owner, command: 'SELECT', using: '(auth.uid() IS NOT NULL)' })).equivalent).toMatch(/auth\.uid\(\) IS NOT NULL.*null for anon/);
+    expect(widened(policy({ ...owner, command: 'SELECT', using: '(( SELECT auth.uid() AS uid) IS NOT NULL)' })).equivalent).toMatch(/null for anon/);
     // Anon passes these: the widening is a real change.
     expect(widened(policy({ ...owner, using: "((auth.jwt() ->> 'role'::text) = owner_role)" })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '((auth.uid() = user_id) OR is_public)' })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '(auth.uid() = user_id)', withCheck: '(shared = true)' })).equivalent).toBeUndefined();
     expect(widened(policy({ ...owner, using: '(auth.uid() IS DISTINCT FROM user_id)' })).equivalent).toBeUndefined();
+    expect(widened(policy({ ...owner, command: 'SELECT', using: '(auth.uid() IS NULL)' })).equivalent).toBeUndefined();
   });
 
   it('widening a membership policy (an EXISTS lookup on the caller, alone or beside an owner check) to anon: equivalent; a lookup anon can pass is not', () => {
@@ -195,5 +199,26 @@ describe('equality-to-ilike equivalence', () => {
   it('a text key: wildcards and case matter (not equivalent)', () => {
     expect(ilike('p_id text').equivalent).toBeUndefined();
     expect(ilike('p_id character varying').equivalent).toBeUndefined();
+  });
+});
+
+describe('policy names in what a variant says', () => {
+  it('a name that is no plain identifier is quoted, as Postgres prints it, so it does not run into the sentence', () => {
+    const mutants = deriveMutants(
+      catalog(
+        [
+          policy({ name: 'Can view own pages.', command: 'SELECT', using: '(auth.uid() = user_id)' }),
+          policy({ name: 'Can update own pages.', command: 'UPDATE', using: '(auth.uid() = user_id)' }),
+          policy({ name: 'pages_delete', command: 'DELETE', using: '(auth.uid() = user_id)' }),
+        ],
+        ['SELECT', 'UPDATE', 'DELETE'],
+        ['SELECT', 'UPDATE', 'DELETE'],
+      ),
+    );
+    const update = mutants.find((m) => m.kind === 'always-true' && m.sql.includes('Can update own pages.'))!;
+    expect(update.description).toBe('policy "Can update own pages." on public.t: USING (true) instead of `auth.uid() = user_id`');
+    expect(update.equivalent).toMatch(/reaches only rows its SELECT policy "Can view own pages\." shows,/);
+    // A plain identifier stays as it is.
+    expect(mutants.find((m) => m.sql.includes('pages_delete'))!.description).toBe('policy pages_delete on public.t: USING (true) instead of `auth.uid() = user_id`');
   });
 });

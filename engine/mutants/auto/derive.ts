@@ -10,6 +10,7 @@
 import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
 import { existsCondition, ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
 import { escapeRegExp } from '../../regexp.ts';
+import { shownIdent } from '../../executor/sql-text.ts';
 
 /** The kinds of variant, in the order they are derived (`mutants --auto --kind` picks among them). */
 export const AUTO_MUTATION_KINDS = [
@@ -79,7 +80,7 @@ function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', remove
   );
   const kept = removed.map(normalConjunct);
   if (!selects.length || !selects.every((s) => s.using !== null && kept.every((c) => topLevelConjuncts(s.using!).map(normalConjunct).includes(c)))) return undefined;
-  const names = `SELECT polic${selects.length > 1 ? 'ies' : 'y'} ${selects.map((s) => s.name).join(', ')}`;
+  const names = `SELECT polic${selects.length > 1 ? 'ies' : 'y'} ${selects.map((s) => shownIdent(s.name)).join(', ')}`;
   const reach = clause === 'using' ? `reaches only rows its ${names} show${selects.length > 1 ? '' : 's'}` : `must leave each new row visible to its ${names}`;
   return `a filtered ${p.command} (PostgREST's always are: pg-safeupdate) ${reach}, and ${selects.length > 1 ? 'they keep' : 'it keeps'} \`${kept.join(' AND ')}\``;
 }
@@ -93,7 +94,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     ? `no API role holds ${needed.join('/')} on ${target}, so this ${p.command} policy never decides a request`
     : undefined;
   // Its clauses decide only for roles no request takes; widening its roles still reaches the API.
-  const clausesUnreachable = unreachable ?? (p.apiReachable === false ? `${p.name} applies only to ${p.roles.join(', ')}, a role no API request acts as (PostgREST acts as anon, authenticated or a role its authenticator is granted), so its clauses decide no request` : undefined);
+  const clausesUnreachable = unreachable ?? (p.apiReachable === false ? `${shownIdent(p.name)} applies only to ${p.roles.join(', ')}, a role no API request acts as (PostgREST acts as anon, authenticated or a role its authenticator is granted), so its clauses decide no request` : undefined);
   for (const [clause, expr] of [
     ['using', p.using],
     ['with check', p.withCheck],
@@ -113,7 +114,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
         name: `always-true-${slug(p.table)}-${slug(p.name)}-${short}`,
         kind: 'always-true',
         target,
-        description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} (true) instead of \`${stripOuterParens(expr)}\``,
+        description: `policy ${shownIdent(p.name)} on ${target}: ${clause.toUpperCase()} (true) instead of \`${stripOuterParens(expr)}\``,
         sql: alter('true'),
         ...equivalence(parts),
       });
@@ -126,7 +127,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
           name: `drop-disjunct-${slug(p.table)}-${slug(p.name)}-${short}-${i + 1}`,
           kind: 'drop-disjunct',
           target,
-          description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} without the alternative \`${stripOuterParens(alternative)}\` (what it admitted is refused)`,
+          description: `policy ${shownIdent(p.name)} on ${target}: ${clause.toUpperCase()} without the alternative \`${stripOuterParens(alternative)}\` (what it admitted is refused)`,
           sql: alter(withoutDisjunct(expr, i)),
           ...(clausesUnreachable ? { equivalent: clausesUnreachable } : {}),
         });
@@ -138,7 +139,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
         name: `drop-conjunct-${slug(p.table)}-${slug(p.name)}-${clause === 'using' ? 'using' : 'check'}-${i + 1}`,
         kind: 'drop-conjunct',
         target,
-        description: `policy ${p.name} on ${target}: ${clause.toUpperCase()} without \`${part}\``,
+        description: `policy ${shownIdent(p.name)} on ${target}: ${clause.toUpperCase()} without \`${part}\``,
         sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${withoutConjunct(expr, i)});`,
         ...equivalence([part]),
       });
@@ -149,14 +150,14 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
       name: `widen-roles-${slug(p.table)}-${slug(p.name)}`,
       kind: 'widen-roles',
       target,
-      description: `policy ${p.name} on ${target} applies to every role instead of ${p.roles.join(', ')}`,
+      description: `policy ${shownIdent(p.name)} on ${target} applies to every role instead of ${p.roles.join(', ')}`,
       sql: `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} to public;`,
       ...(unreachable
         ? { equivalent: unreachable }
         : !needed.some((priv) => grants.anon.includes(priv))
           ? { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }
           : p.roles.every((r) => r === 'authenticated') && requiresSignedInCaller(p)
-            ? { equivalent: `every clause of ${p.name} requires \`auth.uid() = …\` (or the token's \`sub\`), itself or in an EXISTS lookup, null for anon, so a policy for every role admits no one new` }
+            ? { equivalent: `every clause of ${shownIdent(p.name)} requires \`auth.uid() = …\` or \`auth.uid() IS NOT NULL\` (or the token's \`sub\`), itself or in an EXISTS lookup, null for anon, so a policy for every role admits no one new` }
             : {}),
     });
   }
@@ -172,6 +173,8 @@ const SUB = String.raw`(?:auth\.uid\(\)|\(?auth\.jwt\(\)\s*->>\s*'sub'(?:::text)
 const UID = String.raw`(?:${SUB}|\(\s*select\s+${SUB}(?:\s+as\s+\w+)?\s*\))`;
 const COLUMN = String.raw`(?:[\w."]+|\([\w."]+\)::text)`;
 const UID_EQUALITY = new RegExp(String.raw`^(?:${UID}\s*=\s*${COLUMN}|${COLUMN}\s*=\s*${UID})$`, 'i');
+/** "Any signed-in user" as Supabase's docs write it: `auth.uid() IS NOT NULL`, false for anon (the social starter's profile search). */
+const UID_PRESENT = new RegExp(String.raw`^${UID}\s+IS\s+NOT\s+NULL$`, 'i');
 
 /** Each clause the policy has (a USING alone also checks new rows) is false without a uid: anon (no uid) passes none. */
 function requiresSignedInCaller(p: CatalogPolicy): boolean {
@@ -180,7 +183,7 @@ function requiresSignedInCaller(p: CatalogPolicy): boolean {
 }
 
 /**
- * A condition never true without a uid: a conjunct `auth.uid() = col`, or an `EXISTS (select …
+ * A condition never true without a uid: a conjunct `auth.uid() = col` or `auth.uid() is not null`, or an `EXISTS (select …
  * where …)` whose condition is so (a membership lookup, `exists (select 1 from members where
  * members.user_id = (select auth.uid()) and …)`), or alternatives that all are (Tambo's `exists
  * (…) or creator_id = (select auth.uid())`).
@@ -189,7 +192,7 @@ function falseWithoutUid(expr: string): boolean {
   const alternatives = topLevelDisjuncts(expr);
   if (alternatives.length > 1) return alternatives.every(falseWithoutUid);
   return topLevelConjuncts(expr).some((part) => {
-    if (UID_EQUALITY.test(normalConjunct(part))) return true;
+    if (UID_EQUALITY.test(normalConjunct(part)) || UID_PRESENT.test(normalConjunct(part))) return true;
     const condition = existsCondition(part);
     return condition !== undefined && falseWithoutUid(condition);
   });

@@ -90,6 +90,8 @@ export interface AutoOptions {
   runUncovered?: boolean;
   /** Only variants of these kinds (all when absent). */
   kinds?: readonly AutoMutationKind[];
+  /** True once the run is interrupted (a signal): no variant more is run, the one in flight is cut and not reported. */
+  stop?: () => boolean;
 }
 
 /**
@@ -223,7 +225,8 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
         else options.onExcluded?.(fitted.listed.id, fitted.result.note ?? fitted.result.status);
         continue;
       }
-      const r = await base.run(fitted.property, { seed: options.seed, runs: options.runs, stopAtFirst: true });
+      if (options.stop?.()) break;
+      const r = await base.run(fitted.property, { seed: options.seed, runs: options.runs, stopAtFirst: true, ...(options.stop ? { stop: options.stop } : {}) });
       if (r.status === 'passed') holding.push(fitted.listed);
       else {
         failing.push(fitted.listed);
@@ -240,6 +243,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
   const reached = new Map<string, string[]>();
   const reachingObjectsOf = (target: string) => reached.get(target) ?? reached.set(target, reachingObjects(target, texts)).get(target)!;
   for (const mutant of mutants) {
+    if (options.stop?.()) break;
     if (mutant.equivalent) {
       const result: AutoKillResult = { mutant: mutant.name, bug: mutant.description, verdicts: {}, killedBy: [], notes: [], kind: mutant.kind, target: mutant.target, reason: `equivalent: ${mutant.equivalent}` };
       results.push(result);
@@ -284,8 +288,10 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
         catalogProperties: catalog,
         seed: options.seed,
         runs: options.runs,
+        ...(options.stop ? { stop: options.stop } : {}),
       },
     );
+    if (kill.interrupted) break;
     const result: AutoKillResult = {
       ...kill,
       kind: mutant.kind,

@@ -14,7 +14,7 @@ import { defaultSettings, ModelSettingsSchema } from '../model/settings.ts';
 import type { TableModel } from '../../../engine/model/table-model.ts';
 import { tableRow, vocabulary } from './patches.ts';
 
-const NOT_NULL = { users: ['role', 'display_name'], vs_categories: ['is_confidential', 'public_eligible'], vs_tickets: ['submitter_id'], identity_conflicts: ['detail'] } as const;
+const NOT_NULL = { users: ['role', 'display_name'], vs_categories: ['is_confidential', 'public_eligible'], vs_tickets: ['submitter_id'], identity_conflicts: ['detail'], 'passport.profiles': ['display_name'], student_change_requests: ['requested_value'] } as const;
 const held = ModelSettingsSchema.parse({ notNullColumns: NOT_NULL });
 const SAMPLES = 40;
 
@@ -31,8 +31,10 @@ describe('notNullColumns: worlds drawn among those the target can hold', () => {
 
   it('without the setting the reference still draws them (the spec\'s callers with a null role, among others)', () => {
     const cases = dataProperties.flatMap((p) => fc.sample(p.cases(defaultSettings), { seed: 7, numRuns: SAMPLES }));
-    // identity_conflicts.detail since session 16 (stranger-app-2, -5, -6 hold it NOT NULL: R17's worlds with a null one were dropped).
-    expect(nullsOf(cases)).toHaveLength(6);
+    // identity_conflicts.detail since session 16 (stranger-app-2, -5, -6 hold it NOT NULL: R17's worlds with a null one were dropped);
+    // passport.profiles.display_name and student_change_requests.requested_value since session 17
+    // (stranger-app-8's "displayName", "requestedValue" NOT NULL: R19, R20's and R18's).
+    expect(nullsOf(cases)).toHaveLength(8);
   });
 
   it('the same seed draws the same cases under the setting', () => {

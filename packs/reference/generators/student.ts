@@ -121,7 +121,8 @@ export function changeRequests(settings: ModelSettings, records: Row[], max = 16
         minute: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 100_000 }) }, { weight: 1, arbitrary: fc.constantFrom(99_000, 99_001) }),
         student_record_id: fc.constantFrom(...records.map((r) => r.id as string)),
         field: fc.constantFrom('major', 'full_name', 'year', 'student_id'),
-        requested_value: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
+        // A target holding it NOT NULL (settings.notNullColumns.student_change_requests, stranger-app-8): drawn without its null.
+        requested_value: holdsNotNull(settings, 'student_change_requests', 'requested_value') ? fc.string({ maxLength: 8 }) : fc.option(fc.string({ maxLength: 8 }), { nil: null }),
         status: fc.constantFrom(...settings.students.statuses),
         admin_note: fc.option(fc.constantFrom('ok', 'needs proof', 'typo fixed', 'denied: mismatch'), { nil: null }),
         applied_value: fc.option(fc.string({ maxLength: 8 }), { nil: null }),

@@ -111,7 +111,7 @@ export const referenceBranches = branchesOf({
   'R09.scope.other-dept': "a dept-scoped handler and another department's ticket (out of scope)",
   'R09.scope.no-dept': 'a dept-scoped handler with no department (nothing in scope)',
   'R09.caller.not-handler': 'a VS definer function called by a caller who is not a VS handler (refused)',
-  'R09.similar.none': 'find_similar_vs_tickets on a ticket out of scope, deleted, missing or without a category (empty)',
+  'R09.similar.none': 'find_similar_vs_tickets on a ticket out of scope, deleted, missing or without a category (empty; the unhandled ones refused under vs.similarForUnhandledTicket)',
   'R09.similar.listed': 'find_similar_vs_tickets answered from a ticket in scope',
   'R09.merge.not-found': 'merge_vs_tickets naming a ticket out of scope, deleted or missing (refused)',
   'R09.merge.self': 'merge_vs_tickets of a ticket into itself (refused)',

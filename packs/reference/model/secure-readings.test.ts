@@ -98,6 +98,35 @@ describe('find_similar_vs_tickets for a caller with a role who handles nothing',
   });
 });
 
+// After stranger-app-7: `if not found or not can_handle_vs(src.target_dept) then raise exception
+// 'NOT_AUTHORIZED'` refused a handler asking about a ticket outside their department (R09, R14:
+// "expected success").
+describe('find_similar_vs_tickets for a handler, on a ticket they do not handle (vs.similarForUnhandledTicket)', () => {
+  const base = { roles: ['user', 'vs_staff', 'vp_admin'], staffRoles: ['vs_staff', 'vp_admin'], adminRoles: [], vs: { handlerRoles: ['vs_staff', 'vp_admin'] } };
+  const ticket = (id: string, target_dept: string) => ({ id, submitter_id: null, submitter_label: 's', target_dept, status: 'open', category: 'wifi', is_public: false, public_title: null, duplicate_of: null, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null });
+  const w = { users: [{ ...world('vp_admin').users[0], department: 'ENG' }], vs_categories: [{ id: 'wifi', name: 'wifi', is_confidential: false, public_eligible: true }], vs_tickets: [ticket('VS-1', 'ENG'), ticket('VS-2', 'ENG'), ticket('VS-3', 'SCI')] };
+  const similar = (id: string): ApiRequest => ({ kind: 'rpc', fn: 'find_similar_vs_tickets', args: { p_id: id } }) as ApiRequest;
+  const notAuthorized = { kind: 'raised' as const, code: 'P0001', message: 'NOT_AUTHORIZED' };
+  const noRows = { kind: 'allowed' as const, rows: [], affected: 0 };
+  const oracleWith = (similarForUnhandledTicket?: 'empty' | 'refused') => referenceOracleWith(ModelSettingsSchema.parse({ ...base, vs: { ...base.vs, ...(similarForUnhandledTicket ? { similarForUnhandledTicket } : {}) } }));
+
+  it('answered no similar ticket (default), or refused as not authorized: out of scope and missing alike, one of them per target', () => {
+    for (const id of ['VS-3', 'VS-404']) {
+      expect(compareOutcomes(predict(oracleWith(), w, caller, similar(id)).outcome, noRows)).toBeUndefined();
+      expect(compareOutcomes(predict(oracleWith(), w, caller, similar(id)).outcome, notAuthorized)).toBeDefined();
+      expect(compareOutcomes(predict(oracleWith('refused'), w, caller, similar(id)).outcome, notAuthorized)).toBeUndefined();
+      // Answering [] for one and refusing the other would tell which ids exist.
+      expect(compareOutcomes(predict(oracleWith('refused'), w, caller, similar(id)).outcome, noRows)).toBeDefined();
+    }
+  });
+
+  it('a ticket they handle still lists the similar ones in scope under `refused`; the out-of-scope one never', () => {
+    const expected = predict(oracleWith('refused'), w, caller, similar('VS-1')).outcome;
+    expect(((expected as Outcome & { rows: Row[] }).rows ?? []).map((r) => r.id)).toEqual(['VS-2']);
+    expect(compareOutcomes(expected, notAuthorized)).toBeDefined();
+  });
+});
+
 describe('find_similar_vs_tickets: which tickets are similar (vs.similarUncategorized, vs.similarDuplicates)', () => {
   const base = { roles: ['user', 'vs_staff'], staffRoles: ['vs_staff'], adminRoles: [], vs: { handlerRoles: ['vs_staff'] } };
   const ticket = (id: string, category: string | null, duplicate_of: string | null = null) => ({ id, submitter_id: null, submitter_label: 's', target_dept: 'ENG', status: 'open', category, is_public: false, public_title: null, duplicate_of, tags: [], remarks: [], public_comments: [], report: 'r', deleted_at: null });

@@ -140,6 +140,8 @@ export const ModelSettingsSchema = z
         vs_categories: z.array(z.enum(['is_confidential', 'public_eligible'])).default([]),
         vs_tickets: z.array(z.enum(['submitter_id'])).default([]),
         identity_conflicts: z.array(z.enum(['detail'])).default([]),
+        'passport.profiles': z.array(z.enum(['display_name'])).default([]),
+        student_change_requests: z.array(z.enum(['requested_value'])).default([]),
       })
       .strict()
       .prefault({}),
@@ -237,6 +239,14 @@ export const ModelSettingsSchema = z
          * exist and the other for ids that do not (telling which tickets exist) disagrees.
          */
         similarForNonHandler: z.enum(['refused', 'empty']).default('refused'),
+        /**
+         * find_similar_vs_tickets called by a handler with a ticket they do not handle (missing,
+         * deleted, or outside their scope): `empty` (default, the reference: no similar ticket) or
+         * `refused` (rule 9's not-authorized, as stranger-app-7's `if not found or not
+         * can_handle_vs(…) then raise`). Both tell nothing of which ids exist; one of them, not
+         * either per call. `policyfuzz init` proposes `refused` from such a body.
+         */
+        similarForUnhandledTicket: z.enum(['empty', 'refused']).default('empty'),
         /**
          * What find_similar_vs_tickets calls similar (the spec: only that it stays in the caller's
          * scope; any subset of that is secure). The reference: other live tickets of the same

@@ -110,7 +110,7 @@ const MERGE_INTO_DUPLICATE_SETTING = 'vs.mergeIntoDuplicate';
 /** Decides whether vs_set_public(p_public => null) is refused or unpublishes. */
 const NULL_PUBLIC_SETTING = 'vs.nullPublic';
 /** Decides what a caller who handles nothing gets from find_similar_vs_tickets. */
-const SIMILAR_FOR_NON_HANDLER_SETTING = 'vs.similarForNonHandler';
+const SIMILAR_FOR_NON_HANDLER_SETTING = 'vs.similarForNonHandler, vs.similarForUnhandledTicket';
 /** Decide which tickets find_similar_vs_tickets lists. */
 const SIMILAR_ROWS_SETTINGS = 'vs.similarUncategorized, vs.similarDuplicates';
 
@@ -196,6 +196,8 @@ const vsFunctionList: FunctionModel[] = [
       return currentUserRole(ctx) === null || settings.vs.similarForNonHandler === 'refused' ? refused : { ...refused, outcome: allowed([], 0) };
     }
     const src = handled(ctx, a.p_id);
+    // A ticket they do not handle: no similar ticket, or refused as vs.similarForUnhandledTicket says (missing ones alike).
+    if (!src && settings.vs.similarForUnhandledTicket === 'refused') return take('R09.similar.none'), fail(world, refusal(settings, 'not-authorized'));
     const none = !src || (src.category === null && settings.vs.similarUncategorized === 'none');
     take(none ? 'R09.similar.none' : 'R09.similar.listed');
     if (none) return rowsOut(world, []);

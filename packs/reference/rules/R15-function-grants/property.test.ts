@@ -65,7 +65,24 @@ describe('compareFunctions', () => {
     expect(compareFunctions([{ ...fn('is_moderator', { authenticated: true }), readsCaller: true }], new Map(), callers).readings).toEqual({ [POLICY_HELPER_ABOUT_CALLER]: ['public.is_moderator()'] });
     const aboutAnyone = { ...fn('is_moderator', { authenticated: true }), signature: 'public.is_moderator(p_user uuid)', readsCaller: true };
     expect(compareFunctions([aboutAnyone], new Map(), { calledBy: new Map([['public.is_moderator(p_user uuid)', ['policy p on table t']]]), exposedSchemas: ['public'] }).findings).toEqual([expect.stringMatching(/calls it, but public is exposed and it takes arguments: anyone holding EXECUTE may ask it about another person as an RPC/)]);
+    // PUBLIC while some API role lacks it (a revoke naming service_role alone): the grants are not the named ones, a finding.
     expect(compareFunctions([{ ...helper, executable: { ...helper.executable, public: true } }], new Map(), callers).findings).toEqual([expect.stringMatching(/not PUBLIC \(revoke it from public\)$/)]);
+  });
+  // After stranger-app-8: its policy helpers (current_user_can_handle_vs(p_dept), request_user_id()) were never
+  // revoked from PUBLIC. Every API role holds EXECUTE anyway: PUBLIC reaches no API caller more (as for a
+  // function the model grants every API role), so the helper's own reading decides; one about another
+  // person, or reading no caller, stays a finding with PUBLIC as without.
+  it('a policy helper executable by PUBLIC and every API role: accepted as the helper it is, named; a helper about others is a finding still', () => {
+    const every = { anon: true, authenticated: true, service_role: true, public: true };
+    const calledBy = (signature: string) => ({ calledBy: new Map([[signature, ['policy p on table t']]]), exposedSchemas: ['public'] });
+    const aboutCaller = { ...fn('current_user_can_handle_vs', every), signature: 'public.current_user_can_handle_vs(p_dept text)', readsCaller: true };
+    expect(compareFunctions([aboutCaller], new Map(), calledBy(aboutCaller.signature))).toEqual({ granted: 1, withheld: 0, findings: [], readings: { [POLICY_HELPER_ABOUT_CALLER]: [aboutCaller.signature], [PUBLIC_EXECUTE_EVERY_API_ROLE]: [aboutCaller.signature] } });
+    const outside = fn('is_moderator', every, 'private');
+    expect(compareFunctions([outside], new Map(), { calledBy: new Map([['private.is_moderator()', ['policy p on table t']]]), exposedSchemas: ['public'] }).readings).toEqual({ [POLICY_HELPER_EXECUTE]: ['private.is_moderator()'], [PUBLIC_EXECUTE_EVERY_API_ROLE]: ['private.is_moderator()'] });
+    const aboutOthers = { ...fn('on_board', every), signature: 'public.on_board(p_ticket_id text)', readsCaller: false };
+    expect(compareFunctions([aboutOthers], new Map(), calledBy(aboutOthers.signature)).findings).toEqual([expect.stringMatching(/not PUBLIC \(revoke it from public\)$/)]);
+    const aboutPerson = { ...fn('is_admin_of', every), signature: 'public.is_admin_of(p_user uuid)', readsCaller: true };
+    expect(compareFunctions([aboutPerson], new Map(), calledBy(aboutPerson.signature)).findings).toHaveLength(1);
   });
 });
 

@@ -1,0 +1,42 @@
+/**
+ * The order a migrations folder's files apply in. Name order, as the Supabase CLI applies
+ * `supabase/migrations` (it reads the folder sorted by name), unless the files are numbered
+ * without zero-padding (`1_…`, `2_…`, `10_…`) in a folder that is no Supabase CLI project: there
+ * name order puts `10_` before `2_`, and the numbers are the order meant (as golang-migrate, goose,
+ * sqlx and Flyway read them; changes-page's `packages/supabase/migrations` is such a folder).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const LEADING_NUMBER = /^(\d+)/;
+
+/** A folder the Supabase CLI applies: a `config.toml` beside it (`supabase/migrations` + `supabase/config.toml`). */
+function isSupabaseCliFolder(dir: string): boolean {
+  return existsSync(path.join(dir, '..', 'config.toml'));
+}
+
+/**
+ * True when every name starts with a number and the numbers' lengths differ: name order and
+ * number order then disagree (`10_` before `9_`), and the numbers decide.
+ */
+export function numberedWithoutPadding(names: string[]): boolean {
+  const lengths = new Set<number>();
+  for (const name of names) {
+    const number = LEADING_NUMBER.exec(name);
+    if (!number) return false;
+    lengths.add(number[1].length);
+  }
+  return lengths.size > 1;
+}
+
+/** Sorts a folder's migration names (files, or Prisma's folders) into the order they apply in. */
+export function orderMigrationNames(dir: string, names: string[]): string[] {
+  const byName = [...names].sort();
+  if (!numberedWithoutPadding(byName) || isSupabaseCliFolder(dir)) return byName;
+  const numberOf = (name: string) => BigInt(LEADING_NUMBER.exec(name)![1]);
+  // Equal numbers (`8_add_reactions.sql` beside `8_add_publication_date.sql`) keep name order.
+  return byName.sort((a, b) => {
+    const [x, y] = [numberOf(a), numberOf(b)];
+    return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  });
+}
