@@ -35,7 +35,7 @@ describe.skipIf(!LONG_TESTS)('the nightly profile on the clean reference', () =>
 
 /**
  * Every data-layer property under seeds 1, 2 and 3 is long fuzzing (23 properties × 300 cases a
- * seed, about 60 s of CPU a seed): `npm run test:long` runs them (POLICYFUZZ_LONG_TESTS=1). Each
+ * seed, about 45 s of node and Postgres CPU a seed): `npm run test:long` runs them (POLICYFUZZ_LONG_TESTS=1). Each
  * property's own test holds it at 300 cases with the same coverage gates (testing/property-holds.ts);
  * `npm test` runs the nightly's 4 lanes on the three whose clauses a lane's slice of the cases
  * most often misses (the sharded runs below split the same three).
