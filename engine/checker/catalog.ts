@@ -38,8 +38,14 @@ const modelName = (schema: string, name: string) => (schema === 'public' ? name 
 
 export async function readCatalogFunctions(client: pg.Client, schemas: string[]): Promise<CatalogFunction[]> {
   const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean; reads_caller: boolean }>(
-    `with caller_readers as (
-       select p.proname from pg_proc p where coalesce(p.prosrc, '') ~* '(auth\\.(uid|jwt|email)\\s*\\(|request\\.jwt)'
+    // Readers through any depth of calls (stranger-app-8: current_user_can_handle_pr() → current_user_role()
+    // → request_user_id(), which reads request.jwt.claims): one level missed its helpers. Bodies only (sql, plpgsql).
+    `with recursive bodies as (
+       select p.proname, coalesce(p.prosrc, '') as src from pg_proc p join pg_language l on l.oid = p.prolang where l.lanname not in ('internal', 'c')
+     ), caller_readers(proname) as (
+       select b.proname from bodies b where b.src ~* '(auth\\.(uid|jwt|email)\\s*\\(|request\\.jwt)'
+       union
+       select b.proname from bodies b join caller_readers c on b.src ~* ('(^|[^a-z0-9_])' || c.proname || '\\s*\\(')
      )
      select n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
             has_function_privilege('anon', p.oid, 'execute') as anon,

@@ -134,6 +134,15 @@ describe('R15:catalog and the helpers policies call (readInvokerCallers)', () =>
     expect(throughHelper.note).toMatch(/policy-helper-about-caller \(1: public\.pf_may_moderate\(\)\)/);
     const aboutNobody = await catalogWith(exposed(`select exists (select 1 from public.users where role = 'admin')`));
     expect(aboutNobody.failure?.message).toMatch(/public\.pf_may_moderate\(\): not in the model .*reads no caller/);
+    // Two helpers deep (stranger-app-8: current_user_can_handle_pr() → current_user_role() → request_user_id(),
+    // which reads request.jwt.claims): read as the caller's too; one level only, it was "reads no caller".
+    const twoDeep = await catalogWith(`
+      create function public.pf_request_user() returns text language sql stable set search_path = '' as $$ select current_setting('request.jwt.claims', true)::json ->> 'sub' $$;
+      create function public.pf_request_role() returns text language sql stable security definer set search_path = '' as $$ select role from public.users where id::text = public.pf_request_user() $$;
+      revoke execute on function public.pf_request_user(), public.pf_request_role() from public, anon, authenticated;
+      ${exposed(`select public.pf_request_role() = 'admin'`)}`);
+    expect(twoDeep.failure?.message).toBeUndefined();
+    expect(twoDeep.note).toMatch(/policy-helper-about-caller \(1: public\.pf_may_moderate\(\)\)/);
   });
 
   it('a helper an invoker trigger body calls is reached; one only a definer body calls is not (it runs as the owner)', async () => {
