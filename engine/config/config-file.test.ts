@@ -35,6 +35,13 @@ describe('policyfuzz config', () => {
     expect(() => parseConfig({ migrations: 'm', model: { staffRoles: 'admin' } }, 'c.json', referencePack)).toThrow(/model\.staffRoles/);
   });
 
+  it('takes fixtures.columnsAsRows by model table.column, and names a key that is not one', () => {
+    const role = { table: 'app.user_roles', owner: 'user_id', value: 'role_id', lookup: { table: 'app.roles', key: 'id', name: 'slug' } };
+    expect(parseConfig({ migrations: 'm', fixtures: { columnsAsRows: { 'users.role': role } } }, 'c.json', referencePack).fixtures.columnsAsRows).toEqual({ 'users.role': role });
+    expect(() => parseConfig({ migrations: 'm', fixtures: { columnsAsRows: { role } } }, 'c.json', referencePack)).toThrow('fixtures.columnsAsRows: each key a model column as table.column (users.role)');
+    expect(() => parseConfig({ migrations: 'm', fixtures: { columnsAsRows: { 'users.role': { ...role, owner: undefined } } } }, 'c.json', referencePack)).toThrow(/fixtures\.columnsAsRows\.users\.role\.owner/);
+  });
+
   it('takes postgrest.maxRows (db-max-rows), a positive whole number', () => {
     expect(parseConfig({ migrations: 'm', postgrest: { maxRows: 1000 } }, 'c.json', referencePack).postgrest).toEqual({ maxRows: 1000 });
     expect(() => parseConfig({ migrations: 'm', postgrest: { maxRows: 2.5 } }, 'c.json', referencePack)).toThrow('postgrest.maxRows: db-max-rows: a whole number of rows, e.g. 1000');

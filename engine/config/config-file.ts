@@ -66,7 +66,7 @@ export const ConfigSchema = z
         /** Model columns kept as rows of another table (`"users.role": { "table": "app.user_roles", … }`): engine/target/columns-as-rows.ts. */
         columnsAsRows: z
           .record(
-            z.string().regex(/^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*){1,2}$/, 'a model column as table.column (users.role)'),
+            z.string(),
             z
               .object({
                 table: z.string().min(1),
@@ -77,6 +77,7 @@ export const ConfigSchema = z
               })
               .strict(),
           )
+          .refine((held) => Object.keys(held).every((key) => /^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*){1,2}$/.test(key)), 'each key a model column as table.column (users.role)')
           .optional(),
       })
       .strict()

@@ -1079,6 +1079,14 @@ describe('an RBAC stranger’s api schema of views (stranger-app-9)', () => {
     expect(mapping.tables?.student_change_requests?.columns).toEqual({ student_record_id: 'record_id' });
   });
 
+  it('a column the users view computes (role_of(id) as role) is mapped to null, and the note names fixtures.columnsAsRows', () => {
+    const withRole = { ...model, tables: [{ ...people, columns: [...people.columns, { name: 'role', type: 'text', nullable: true }] }, ...model.tables.slice(1)] };
+    const users = { ...target.tables[0], viewOf: 'app.users', columns: [...target.tables[0].columns, { name: 'role', type: 'text', serverFilled: 'generated' as const }] };
+    const { mapping, notes } = proposeMapping(withRole, { ...target, tables: [users, ...target.tables.slice(1)] }, [], 'api');
+    expect(mapping.tables?.users?.columns).toEqual({ role: null });
+    expect(notes).toContain('confirm: users.role computed by the view (not a column of app.users) where the model writes the value: mapped to null (not written, not compared); where it reads a value kept as rows of another table (a role in user_roles), write those rows with fixtures.columnsAsRows (docs/config.md)');
+  });
+
   it('two stamps of different events are never one column: deleted_at is not found, not created_at', () => {
     const { mapping } = proposeMapping(model, target, [], 'api');
     expect(mapping.tables?.pr_tickets?.columns).toEqual({ deleted_at: null });

@@ -361,6 +361,17 @@ function sameMeaning(model: ModelColumnFacts, target: TargetColumnFacts): boolea
   return IDENTIFYING.test(model.name) === IDENTIFYING.test(snakeCased(target.name));
 }
 
+/**
+ * What a column the target computes and the model writes is mapped to. One a view computes over
+ * its table (`private.role_of(id) as role`) usually reads a value kept elsewhere, a role granted
+ * as a row of `user_roles`: the fixtures can write it there (stranger-app-9).
+ */
+function computedNote(t: TargetTableFacts, computed: string[]): string {
+  const by = t.viewOf ? `computed by the view (not a column of ${t.viewOf})` : 'computed by the target (GENERATED)';
+  const elsewhere = t.viewOf ? `; where it reads a value kept as rows of another table (a role in user_roles), write those rows with fixtures.columnsAsRows (docs/config.md)` : '';
+  return `confirm: ${computed.join(', ')} ${by} where the model writes the value: mapped to null (not written, not compared)${elsewhere}`;
+}
+
 /** A row's life events, each by the words its stamp is named with (`archived_at` is a deletion too). */
 const LIFE_EVENTS = [
   ['created', 'inserted', 'added'],
@@ -1026,7 +1037,7 @@ function proposeOnDefaultSchema(
     }
     if (notAmounts.length) notes.push(`confirm: ${t.name} ${notAmounts.join(', ')} numeric here where the model counts in integers (no amount of money): mapped to null (not written, not compared); map by hand if it holds whole numbers only`);
     if (retyped.length) notes.push(`confirm: ${t.name} columns the model types as text, kept by their name: ${retyped.join(', ')}`);
-    if (computed.length) notes.push(`confirm: ${computed.join(', ')} computed by the target (GENERATED) where the model writes the value: mapped to null (not written, not compared)`);
+    if (computed.length) notes.push(computedNote(t, computed));
     const ids: Partial<Record<(typeof ID_LISTS)[TargetIdForm], string[]>> = {};
     for (const c of m.columns) {
       const to = t.columns.find((x) => x.name === columns.get(c.name));
