@@ -57,7 +57,7 @@ try {
       const options = { seed: SEED, runs: RUNS, stopAtFirst: true, shrink: false, lanes: { first: 0, total: WORKERS } } as const;
       const results = await runBreadthFirst({
         properties: named,
-        tranches: tranchesOf(RUNS, MIN_CASES),
+        tranches: tranchesOf(RUNS, MIN_CASES, true),
         deadline: Number.POSITIVE_INFINITY,
         earlyStopFrom: MIN_CASES,
         run: (property, tranche) => session.run(property, { ...options, ...tranche, deadline: undefined }),

@@ -24,7 +24,7 @@ describe('early stop (pr: on; --no-early-stop)', () => {
     expect(byId.R01).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 } });
     expect(byId.R01.note).toMatch(/^stopped early at 100 of 300 cases: every clause reached on both sides, every model branch taken, no new outcome class or kind of request since 50 cases/);
     // Where it stopped, in the text report (under the table: a pass's note is not printed) and in report.html.
-    expect(r.stdout).toContain(`early stop (saturated at the minimum; --no-early-stop runs every case):\n  R01  ${byId.R01.note}`);
+    expect(r.stdout).toContain(`early stop (saturated at or past the minimum; --no-early-stop runs every case):\n  R01  ${byId.R01.note}`);
     expect(r.stdout).toMatch(/^R01 +PASS +100\/300 /m);
     expect(readFileSync(path.join(reports, 'pr', 'report.html'), 'utf8')).toContain('<td class="num">100/300<div class="note" title="every clause reached on both sides');
     // R16 (one table of ~30, one command, anon or signed in, per case) still sends tables and roles it never sent between cases 50 and 100.

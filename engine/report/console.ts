@@ -91,7 +91,7 @@ export function summaryTable(results: PropertyResult[], width: number = TABLE_WI
 export function earlyStopLines(results: readonly { id: string; planned?: number | null; stoppedEarly?: { cases: number; reason: string } }[]): string[] {
   const stopped = results.filter((r) => r.stoppedEarly);
   if (!stopped.length) return [];
-  return ['early stop (saturated at the minimum; --no-early-stop runs every case):', ...stopped.map((r) => `  ${r.id}  ${earlyStopNote(r.stoppedEarly!, r.planned)}`)];
+  return ['early stop (saturated at or past the minimum; --no-early-stop runs every case):', ...stopped.map((r) => `  ${r.id}  ${earlyStopNote(r.stoppedEarly!, r.planned)}`)];
 }
 
 /**

@@ -212,7 +212,7 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     return await runBreadthFirst({
       properties: toGenerate,
       // One property has no other to share the budget with: one run, no tranches (unless early stop judges it at its minimum).
-      tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases) : [runs],
+      tranches: toGenerate.length > 1 || earlyStop ? tranchesOf(runs, minCases, earlyStop) : [runs],
       deadline: deadline ?? Number.POSITIVE_INFINITY,
       ...(budgetEnd && plan.ssoNeedsMs ? { deepeningDeadline: { above: minCases, at: () => budgetEnd - plan.ssoNeedsMs!(), ...(plan.ssoNeedsNote ? { why: plan.ssoNeedsNote } : {}) } } : {}),
       ...(earlyStop ? { earlyStopFrom: minCases } : {}),

@@ -141,6 +141,14 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(tranchesOf(80, 100)).toEqual([50, 80]);
   });
 
+  it('with early stop, checkpoints past the minimum as far apart as the first tranche is from the minimum (at least the first tranche)', () => {
+    expect(tranchesOf(300, 100, true)).toEqual([50, 100, 150, 200, 250, 300]);
+    expect(tranchesOf(6000, 1000, true)).toEqual([50, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000, 5500, 6000]);
+    expect(tranchesOf(320, 100, true)).toEqual([50, 100, 150, 200, 250, 300, 320]);
+    expect(tranchesOf(300, 20, true)).toEqual([20, 70, 120, 170, 220, 270, 300]);
+    expect(tranchesOf(80, 100, true)).toEqual([50, 80]);
+  });
+
   it('a slow property cut short by its share is resumed before any other goes past the tranche', async () => {
     // R01 needs 100 ms a pair of cases: its equal share of the first tranche (750 ms) runs 16 of 50.
     const { results, calls } = simulate({ R01: 100, R02: 1, R03: 1, R04: 1 }, { runs: 1000, minCases: 100, budgetMs: 3000 });
@@ -329,5 +337,9 @@ describe('early stop: a saturated property goes no further than its minimum', ()
       expect(r.cases).toBe(300);
       expect(r.stoppedEarly).toBeUndefined();
     }
+    // With the checkpoints early stop runs on: R02, saturated from 100 on, stops at the next one (150) instead of running to 300.
+    const checkpoints = await runBreadthFirst({ properties: [{ id: 'R01' }, { id: 'R02' }], tranches: tranchesOf(300, 100, true), deadline: Number.POSITIVE_INFINITY, run, interrupted: () => false, earlyStopFrom: 100 });
+    expect(checkpoints.get('R01')).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 } });
+    expect(checkpoints.get('R02')).toMatchObject({ status: 'passed', cases: 150, stoppedEarly: { cases: 150 }, note: 'stopped early at 150 of 300 cases: every clause reached on both sides, no new outcome class or kind of request since 100 cases' });
   });
 });

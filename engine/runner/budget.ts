@@ -141,10 +141,25 @@ export function notReached(property: Pick<DataProperty, 'id' | 'title'>, area: '
 /** The first tranche every property runs to before any goes further: enough cases for the coverage gate to judge its clauses. */
 export const FIRST_TRANCHE = Math.max(50, MIN_RUNS_FOR_COVERAGE);
 
-/** The tranches of a budgeted run, ascending, the last `runs`: the first tranche and `minCases`, where below `runs`. */
-export function tranchesOf(runs: number, minCases: number): number[] {
+/**
+ * How far apart early stop judges a property past its minimum: as far as its first judgement at the
+ * minimum looked back (the first tranche to the minimum, half of it in pr), at least FIRST_TRANCHE.
+ */
+export function earlyStopStep(minCases: number): number {
+  return Math.max(FIRST_TRANCHE, Math.ceil(minCases / 2));
+}
+
+/**
+ * The tranches of a budgeted run, ascending, the last `runs`: the first tranche and `minCases`, where
+ * below `runs`. With early stop, checkpoints past the minimum every earlyStopStep cases too: a
+ * property that saturates at 150 stops there instead of running on to 300 (it was judged only at
+ * its minimum, each checkpoint looks back over the cases since the one before, as at the minimum).
+ */
+export function tranchesOf(runs: number, minCases: number, earlyStop = false): number[] {
   const first = Math.min(FIRST_TRANCHE, minCases);
-  return [...new Set([first, minCases, runs].filter((t) => t > 0 && t <= runs))].sort((a, b) => a - b);
+  const checkpoints: number[] = [];
+  if (earlyStop && minCases > 0) for (let t = minCases + earlyStopStep(minCases); t < runs; t += earlyStopStep(minCases)) checkpoints.push(t);
+  return [...new Set([first, minCases, ...checkpoints, runs].filter((t) => t > 0 && t <= runs))].sort((a, b) => a - b);
 }
 
 /** What one run of a property toward a tranche is given. */
