@@ -47,7 +47,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   events.emit({ type: 'note', text: planLine(plan) });
   markReportsRunning(plan.reportDir, options.report, { pid: process.pid, startedAt: plan.startedAt.toISOString(), ...(plan.shard.count > 1 ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}) });
   // However the process ends short of its reports (an error, a signal while starting), the mark goes; only SIGKILL leaves it.
-  onShutdown(async () => clearRunningMark(plan.reportDir, process.pid));
+  const forgetMark = onShutdown(async () => clearRunningMark(plan.reportDir, process.pid));
 
   const control = new RunControl(events, options.maxFailures);
   // The SSO half beside the data half, on a thread of its own, when it can (sso-half.ts).
@@ -81,6 +81,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     ...(control.interruptedBy ? { interruptedBy: control.interruptedBy } : {}),
     verdict,
   });
+  forgetMark();
   return verdict.exitCode;
 }
 
