@@ -44,10 +44,11 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   events.subscribe(store, reportFilesReporter(plan.reportDir, { formats: options.report, migrations: plan.migrations }), githubSummaryReporter());
   if (options.json) events.subscribe(jsonStdoutReporter());
   events.subscribe(...(options.reporters ?? []));
-  events.emit({ type: 'note', text: planLine(plan) });
   markReportsRunning(plan.reportDir, options.report, { pid: process.pid, startedAt: plan.startedAt.toISOString(), ...(plan.shard.count > 1 ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}) });
   // However the process ends short of its reports (an error, a signal while starting), the mark goes; only SIGKILL leaves it.
   const forgetMark = onShutdown(async () => clearRunningMark(plan.reportDir, process.pid));
+  // After the mark: a run seen under way (its plan printed) has marked its report folder.
+  events.emit({ type: 'note', text: planLine(plan) });
 
   const control = new RunControl(events, options.maxFailures);
   // The SSO half beside the data half, on a thread of its own, when it can (sso-half.ts).
