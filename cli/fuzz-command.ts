@@ -14,7 +14,8 @@ import { failureStoreReporter } from '../engine/report/reporters/failure-store-r
 import { githubSummaryReporter } from '../engine/report/reporters/github-summary-reporter.ts';
 import { jsonStdoutReporter } from '../engine/report/reporters/json-stdout-reporter.ts';
 import { reportFilesReporter } from '../engine/report/reporters/report-files-reporter.ts';
-import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, markReportsRunning, REPORT_FORMATS } from '../engine/report/write.ts';
+import { clearRunningMark, DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, markReportsRunning, REPORT_FORMATS } from '../engine/report/write.ts';
+import { onShutdown } from '../engine/db/cleanup.ts';
 import { DEFAULT_FAILURES_DIR } from '../engine/failures/store.ts';
 import type { PackSource } from '../engine/pack.ts';
 import { UsageError } from '../engine/errors.ts';
@@ -43,8 +44,11 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
   events.subscribe(store, reportFilesReporter(plan.reportDir, { formats: options.report, migrations: plan.migrations }), githubSummaryReporter());
   if (options.json) events.subscribe(jsonStdoutReporter());
   events.subscribe(...(options.reporters ?? []));
-  events.emit({ type: 'note', text: planLine(plan) });
   markReportsRunning(plan.reportDir, options.report, { pid: process.pid, startedAt: plan.startedAt.toISOString(), ...(plan.shard.count > 1 ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}) });
+  // However the process ends short of its reports (an error, a signal while starting), the mark goes; only SIGKILL leaves it.
+  const forgetMark = onShutdown(async () => clearRunningMark(plan.reportDir, process.pid));
+  // After the mark: a run seen under way (its plan printed) has marked its report folder.
+  events.emit({ type: 'note', text: planLine(plan) });
 
   const control = new RunControl(events, options.maxFailures);
   // The SSO half beside the data half, on a thread of its own, when it can (sso-half.ts).
@@ -78,6 +82,7 @@ export async function fuzz(options: FuzzOptions, out: Out = console.log): Promis
     ...(control.interruptedBy ? { interruptedBy: control.interruptedBy } : {}),
     verdict,
   });
+  forgetMark();
   return verdict.exitCode;
 }
 

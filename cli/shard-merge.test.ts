@@ -52,4 +52,24 @@ describe('merging the shards of a red night', () => {
     expect(r.stderr).toMatch(new RegExp(`^policyfuzz: ${path.join(shard2, 'summary.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is from a run that never wrote its reports \\(shard 2/2, started \\S+, pid ${child.pid}\\): it was killed, died or is still running\\. Run it again, or merge the other shards without it \\(--allow-partial\\)\\n$`));
     expect(existsSync(path.join(dir, 'merged', 'summary.json'))).toBe(false);
   }, 60_000);
+
+  it("a run that ends short of its reports (SIGTERM as it starts) leaves neither the earlier run's summary nor a mark saying it still runs", async () => {
+    const dir = tempDir('merge-ended-early');
+    const shard2 = writeShard(path.join(dir, 'shard2'), 2);
+    const child = spawnBin(['fuzz', '--shard', '2/2', '--seed', '5', '--only', 'R02', '--runs', '100000', '--no-sso', '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report-dir', shard2, '--failures-dir', path.join(dir, 'f')]);
+    let stdout = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (stdout.includes('policyfuzz: seed 5') && !child.killed) child.kill('SIGTERM');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    const file = path.join(shard2, 'summary.json');
+    // Cut while starting: no reports. Cut once cases ran: the reports of what completed, marked interrupted.
+    if (existsSync(file)) {
+      const left = JSON.parse(readFileSync(file, 'utf8')) as { running?: unknown; interrupted?: string };
+      expect(left.running).toBeUndefined();
+      expect(left.interrupted).toBe('SIGTERM');
+    }
+  }, 60_000);
 });

@@ -3,7 +3,7 @@
  * junit.xml, report.html, policyfuzz.sarif (SARIF 2.1.0) and matrix.md (the access matrix in
  * Markdown). Default: json, junit and html.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MigrationFile } from '../db/migrations.ts';
 import { htmlReport } from './html.ts';
@@ -56,6 +56,19 @@ export function markReportsRunning(dir: string, formats: readonly ReportFormat[]
   mkdirSync(dir, { recursive: true });
   for (const f of formats ?? DEFAULT_REPORT_FORMATS) rmSync(path.join(dir, FILE_OF[f]), { force: true });
   if ((formats ?? DEFAULT_REPORT_FORMATS).includes('json')) writeFileSync(path.join(dir, FILE_OF.json), `${JSON.stringify({ format: SUMMARY_FORMAT, running }, null, 2)}\n`);
+}
+
+/**
+ * At a run's end without reports (an error or an interrupt before any case): its under-way mark
+ * goes, so it does not claim a run still going; a run's own summary.json, or another run's, stays.
+ */
+export function clearRunningMark(dir: string, pid: number): void {
+  const file = path.join(dir, FILE_OF.json);
+  try {
+    if ((JSON.parse(readFileSync(file, 'utf8')) as { running?: RunningMark }).running?.pid === pid) rmSync(file, { force: true });
+  } catch {
+    // gone, or not a mark: nothing of ours to clear
+  }
 }
 
 /** The files written, in the order of REPORT_FORMATS. */
