@@ -1,7 +1,7 @@
 /**
  * The simple, common CHECK forms read from a constraint's definition (pg_get_constraintdef), so
  * the fixture filler can write values a CHECK accepts and the realizability test can name a drawn
- * value one refuses: a format on text (`col ~ '^PR-[0-9]{6}$'`, negated classes `[^@\\s]` too), a range (`col >= 0`, `between`),
+ * value one refuses: a format on text (`col ~ '^PR-[0-9]{6}$'`, negated classes `[^@\s]` too), a range (`col >= 0`, `between`),
  * a length cap or floor (`char_length(col) <= n`, `char_length(username) >= 3`) and a sum (`total = subtotal + fee`). A vocabulary
  * (`col in (...)`) is table-shapes.ts checkVocabulary. Literals are read through the casts Postgres
  * prints (`(0)::numeric`, `'-1'::integer`, `'^x$'::text`). Anything else is left to the database.
