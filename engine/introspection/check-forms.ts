@@ -1,7 +1,7 @@
 /**
  * The simple, common CHECK forms read from a constraint's definition (pg_get_constraintdef), so
  * the fixture filler can write values a CHECK accepts and the realizability test can name a drawn
- * value one refuses: a format on text (`col ~ '^PR-[0-9]{6}$'`), a range (`col >= 0`, `between`),
+ * value one refuses: a format on text (`col ~ '^PR-[0-9]{6}$'`, negated classes `[^@\s]` too), a range (`col >= 0`, `between`),
  * a length cap or floor (`char_length(col) <= n`, `char_length(username) >= 3`) and a sum (`total = subtotal + fee`). A vocabulary
  * (`col in (...)`) is table-shapes.ts checkVocabulary. Literals are read through the casts Postgres
  * prints (`(0)::numeric`, `'-1'::integer`, `'^x$'::text`). Anything else is left to the database.
@@ -158,19 +158,23 @@ interface Token {
   max: number;
 }
 
-/** An anchored pattern of literals, classes (`[0-9A-Z]`, `[[:digit:]]`) and quantifiers (`{n}`, `{n,m}`, `{n,}`, `+`, `*`, `?`) as tokens; undefined for anything else. */
+/** Letters and digits a negated class (`[^@\s]`) is drawn from, less what it excludes. */
+const NEGATED_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** An anchored pattern of literals, classes (`[0-9A-Z]`, `[[:digit:]]`, negated `[^@\s]`) and quantifiers (`{n}`, `{n,m}`, `{n,}`, `+`, `*`, `?`) as tokens; undefined for anything else. */
 function tokens(pattern: string): Token[] | undefined {
   if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return undefined;
-  const src = pattern.slice(1, -1).replace(/\[:digit:\]/g, '0-9').replace(/\[:alpha:\]|\[:lower:\]/g, 'a-z').replace(/\[:upper:\]/g, 'A-Z').replace(/\[:alnum:\]/g, 'a-z0-9');
+  const src = pattern.slice(1, -1).replace(/\[:digit:\]/g, '0-9').replace(/\[:alpha:\]|\[:lower:\]/g, 'a-z').replace(/\[:upper:\]/g, 'A-Z').replace(/\[:alnum:\]/g, 'a-z0-9').replace(/\[:space:\]/g, ' ');
   const out: Token[] = [];
   let i = 0;
   while (i < src.length) {
     let chars: string[];
     const c = src[i];
     if (c === '[') {
-      const end = src.indexOf(']', i + 2);
-      if (end < 0 || src[i + 1] === '^') return undefined;
-      const inner = src.slice(i + 1, end);
+      const negated = src[i + 1] === '^';
+      const end = src.indexOf(']', i + (negated ? 3 : 2));
+      if (end < 0) return undefined;
+      const inner = src.slice(i + (negated ? 2 : 1), end);
       if (inner.includes('[')) return undefined;
       chars = [];
       for (let j = 0; j < inner.length; j++) {
@@ -179,6 +183,9 @@ function tokens(pattern: string): Token[] | undefined {
           j += 2;
         } else chars.push(inner[j] === '\\' ? inner[++j] : inner[j]);
       }
+      // Negated: drawn from letters and digits it does not exclude (an escape such as `\s` excludes its letter too: fewer to draw from, never a wrong one).
+      if (negated) chars = [...NEGATED_ALPHABET].filter((c) => !chars.includes(c) && !chars.includes(c.toUpperCase()));
+      if (!chars.length) return undefined;
       i = end + 1;
     } else if (c === '\\') {
       const e = src[i + 1];

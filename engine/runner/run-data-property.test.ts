@@ -16,6 +16,7 @@ import type { Row } from '../model/json.ts';
 import { textAsUuid } from '../model/target-ids.ts';
 import type { PropertyResult } from './result.ts';
 import { MAX_CONSECUTIVE_DROPS, runDataProperty } from './run-data-property.ts';
+import { budgetVerdict } from './budget.ts';
 
 let env: Environment;
 beforeAll(async () => {
@@ -92,6 +93,16 @@ describe('the search', () => {
     const none = await runDataProperty(env, property(['no-such-role']), { seed: 1, runs: 40, oracle: referenceOracle });
     expect(none).toMatchObject({ status: 'no-verdict', cases: 0, dropped: { 'users_role_check refused a fixture row (users)': 40 } });
     expect(none.note).toBe('no case could run on this target: all 40 cases drawn were dropped, mostly as users_role_check refused a fixture row (users); the target refuses what the model writes');
+  });
+
+  it('cut short by its deadline after a few dropped cases, with lanes still drawing, is no verdict of the target: not reached, resumable', async () => {
+    // Each refused case takes a write; a deadline a moment away cuts the lanes long before 200 drops in a row.
+    const cut = await runDataProperty(env, property(['no-such-role']), { seed: 1, runs: 300, oracle: referenceOracle, deadline: Date.now() + 200 });
+    const drops = cut.dropped?.['users_role_check refused a fixture row (users)'] ?? 0;
+    expect(drops).toBeGreaterThan(0);
+    expect(drops).toBeLessThan(MAX_CONSECUTIVE_DROPS);
+    expect(cut).toMatchObject({ status: 'passed', cases: 0, stopped: 'time budget' });
+    expect(budgetVerdict(cut, 100)).toMatchObject({ status: 'not-reached', note: 'not reached: the time budget ran out before its first case' });
   });
 
   it('a fixture refused for anything but a constraint (a table the target lacks) stays a harness error', async () => {

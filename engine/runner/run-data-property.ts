@@ -519,9 +519,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   if (!sightings.length) {
     // A property that could check nothing at all, every case dropped, has no verdict; a case the
     // target cannot hold is dropped and counted, never an error. (A later tranche of a property whose
-    // earlier ones ran cases has run something.)
+    // earlier ones ran cases has run something.) Cut short by the budget or an interrupt after a few
+    // drops, with a lane still drawing, it is not reached (budget.ts), and a later tranche goes on.
     const ranBefore = workers.some((_, w) => progressBefore(w).runs > 0);
-    if (checked === 0 && health && !ranBefore) return { ...base, ...timing(), status: 'no-verdict', note: health };
+    const cutWhileDrawing = stopped !== undefined && lanesRun.some((l) => !l.gaveUp);
+    if (checked === 0 && health && !ranBefore && !cutWhileDrawing) return { ...base, ...timing(), status: 'no-verdict', note: health };
     const note = [passNote(stopped, checked, dropped, progress), acceptedNote(accepted, readings)].filter(Boolean).join('; ');
     return { ...base, ...timing(), status: 'passed', ...(note ? { note } : {}) };
   }

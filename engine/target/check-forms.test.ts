@@ -275,3 +275,14 @@ describe('a text value a format CHECK refuses: the world\'s renamed into it, in 
     expect(sendableCase(plan, fitting).testCase).toBe(fitting);
   });
 });
+
+// After stranger-app-7 (R11: 274 cases dropped on `kkumail ~ '^[^@\s]+@kkumail\.com$'`): a negated class had no sample.
+describe('a format with a negated class', () => {
+  it('is sampled from the letters and digits it does not exclude, and the sample matches', () => {
+    for (const pattern of ['^[^@\\s]+@kkumail\\.com$', '^[^@[:space:]]+@[^@[:space:]]+\\.[^@[:space:]]+$', '^[^a-c]{3}$']) {
+      const samples = [1, 2, 40].map((n) => sampleMatching(pattern, n)!);
+      for (const sample of samples) expect(matchesPattern(pattern, sample), `${pattern} ${sample}`).toBe(true);
+      expect(new Set(samples).size).toBe(3);
+    }
+  });
+});

@@ -101,7 +101,7 @@ export function idsInTargetFormat(
     let made = sampleMatching(format, n++)!;
     while (taken.has(made.toLowerCase()) && n < 100_000) made = sampleMatching(format, n++)!;
     // A sample the column's other CHECKs refuse (a length cap, kept lower-cased) is no rename: the case is dropped, named.
-    if (column?.checks?.some((c) => refusesValue(c, made))) continue;
+    if (column && (matchesPattern(format, made) !== true || column.checks?.some((c) => refusesValue(c, made)))) continue;
     taken.add(made.toLowerCase());
     renamed.push([value, made]);
   }
