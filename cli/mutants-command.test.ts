@@ -98,7 +98,7 @@ it('mutants --auto --json --fail-on-uncovered through bin/policyfuzz.mjs: every 
   expect(byName.get('disable-row-security-public-notes')).toMatchObject({ verdict: 'killed', killedBy: ['N01'], properties: { N01: 'killed' }, kind: 'disable-row-security', object: 'public.notes' });
   expect(byName.get('disable-row-security-public-drafts')).toMatchObject({ verdict: 'not-covered', killedBy: [], properties: {}, object: 'public.drafts', reason: expect.stringContaining('not covered by any property') });
   const count = (verdict: string) => report.variants.filter((v: { verdict: string }) => v.verdict === verdict).length;
-  expect(report.counts).toEqual({ total: report.variants.length, killed: count('killed'), survived: 0, equivalent: count('equivalent'), notCovered: 1, unreachable: 0 });
+  expect(report.counts).toEqual({ total: report.variants.length, killed: count('killed'), survived: 0, equivalent: count('equivalent'), notCovered: 1, notRun: 0, unreachable: 0 });
 });
 
 it("mutants --help through bin/policyfuzz.mjs: the reference's default folders relative inside the current folder, absolute outside it (never ../../…)", async () => {
@@ -173,3 +173,48 @@ it('mutants interrupted (SIGINT) after its first kill: the kill matrix of what w
   expect(report.exitCode).toBe(130);
   expect(report.variants.map((v) => `${v.name} ${v.verdict}`)).toEqual(['guard-dropped killed']);
 }, 120_000);
+
+/**
+ * The notes app with its note_tags read policy opened to every signed-in user (not written `true`,
+ * which would make its disable-row-security variant equivalent): N05, the only property naming
+ * note_tags, fails on the unmutated target. Its variants cannot be judged.
+ */
+function failingCoverDir(): { dir: string; packModule: string } {
+  const dir = tempDir('mutants-not-run');
+  cpSync(path.join(PROJECT_ROOT, 'examples', 'notes-app', 'supabase', 'migrations'), dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, '20250401090000_open_filings.sql'),
+    'drop policy note_tags_read_own on public.note_tags;\ncreate policy note_tags_read_all on public.note_tags for select to authenticated using (tag_id is not null);\n',
+  );
+  return { dir, packModule: path.join(PROJECT_ROOT, 'examples', 'notes-app', 'policyfuzz.pack.ts') };
+}
+
+/**
+ * A variant whose covering properties already fail on the target was never run: it is NOT RUN, not
+ * a survivor (no fault the properties miss is known), yet the run fails (exit 1): the target fails
+ * a property, and the variant's score is unknown. A run of only such variants must not read as a pass.
+ */
+it('mutants --auto through bin/policyfuzz.mjs: a variant whose covering property fails on the target is NOT RUN, counted apart from survivors, exit 1; every variant NOT RUN is no pass', async () => {
+  const { dir, packModule } = failingCoverDir();
+  const args = ['mutants', '--auto', '--pack', packModule, '--migrations', dir, '--kind', 'disable-row-security', '--runs', '20', '--json', '--database-url', inject('databaseUrl')];
+  const r = await runBin(args);
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stderr).toMatch(/^left out N05: it already fails on the unmutated target/m);
+  expect(r.stderr).toMatch(/^NOT RUN +disable-row-security-public-note-tags — not run: N05, naming public\.note_tags, already fails on the unmutated target \(left out above\); fix that first$/m);
+  expect(r.stderr).toMatch(/^killed +disable-row-security-public-notes by N01 in \d+ ms$/m);
+  expect(r.stderr).not.toMatch(/SURVIVED|survivor/);
+  expect(r.stderr).not.toMatch(/^disable-row-security-public-note-tags /m); // not in the kill matrix: never run
+  expect(r.stderr).toMatch(/^1 of 1 automatic variants killed \(100%\), 1 equivalent not run, 1 not run \(the properties covering them already fail on the unmutated target, left out above\)$/m);
+  expect(r.stderr).toMatch(/^1 not run: exit 1 \(.*fix that failure, or leave its rule out with rules\.exclude, and run again\)$/m);
+  const report = JSON.parse(r.stdout) as MutantsReport;
+  expect(report).toMatchObject({ exitCode: 1, counts: { total: 3, killed: 1, survived: 0, notRun: 1, equivalent: 1, notCovered: 0 } });
+  expect(report.variants.find((v) => v.name === 'disable-row-security-public-note-tags')).toMatchObject({ verdict: 'not-run', killedBy: [], properties: {}, reason: expect.stringContaining('N05') });
+
+  // Only N05 allowed: every variant is NOT RUN; no kill rate of 100%, exit 1.
+  const config = path.join(tempDir('mutants-not-run-config'), 'policyfuzz.config.json');
+  writeFileSync(config, JSON.stringify({ pack: packModule, migrations: [dir], rules: { include: ['N05'] } }));
+  const only = await runBin(['mutants', '--auto', '--config', config, '--kind', 'disable-row-security', '--runs', '20', '--database-url', inject('databaseUrl')]);
+  expect(only.code, only.stderr).toBe(1);
+  expect(only.stdout).toMatch(/^no automatic variant run, 1 equivalent not run, 2 not run \(/m);
+  expect(only.stdout).not.toMatch(/100%|SURVIVED/);
+});

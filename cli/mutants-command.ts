@@ -128,7 +128,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
   const rate = autoKillRate(results);
   const survivors = results.filter((r) => autoVerdict(r) === 'survived');
   const uncovered = results.filter((r) => autoVerdict(r) === 'not-covered');
-  out(`\n${rate.killed} of ${rate.total} automatic variants killed (${rate.total ? Math.round((100 * rate.killed) / rate.total) : 100}%), ${rate.equivalent} equivalent not run${rate.uncovered ? `, ${rate.uncovered} not covered by any property (not run)` : ''}`);
+  out(`\n${killedLine(rate)}, ${rate.equivalent} equivalent not run${rate.uncovered ? `, ${rate.uncovered} not covered by any property (not run)` : ''}${rate.notRun ? `, ${rate.notRun} not run (${NOT_RUN_WHY})` : ''}`);
   for (const s of survivors) out(`  survivor ${s.mutant}: ${s.bug} — ${s.reason}`);
   if (uncovered.length) {
     const byObject = new Map<string, number>();
@@ -141,10 +141,20 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
   const report = mutantsReport(made.head, results.map(autoEntry), signal);
   // The pack's gaps are reported; they fail the run only when asked (a nightly's choice), as fuzz's PARTIAL with --fail-on-partial.
   if (uncovered.length && !signal) out(`${uncovered.length} not covered by any property: ${options.failOnUncovered ? 'exit 1 (--fail-on-uncovered)' : 'exit 0 without --fail-on-uncovered'}`);
+  if (rate.notRun && !signal) out(`${rate.notRun} not run: exit 1 (${NOT_RUN_WHY}; fix that failure, or leave its rule out with rules.exclude, and run again)`);
   return report;
 }
 
-const AUTO_MARK = { killed: 'killed  ', equivalent: 'equiv.  ', 'not-covered': 'uncov.  ', survived: 'SURVIVED' } as const;
+/** Why a NOT RUN variant has no verdict; printed with the count and on the exit line. */
+const NOT_RUN_WHY = 'the properties covering them already fail on the unmutated target, left out above';
+
+/** The kill rate over the variants run; none run is said as such, never as 100%. */
+function killedLine(rate: ReturnType<typeof autoKillRate>): string {
+  if (!rate.total) return 'no automatic variant run';
+  return `${rate.killed} of ${rate.total} automatic variants killed (${Math.round((100 * rate.killed) / rate.total)}%)`;
+}
+
+const AUTO_MARK = { killed: 'killed  ', equivalent: 'equiv.  ', 'not-covered': 'uncov.  ', 'not-run': 'NOT RUN ', survived: 'SURVIVED' } as const;
 
 /** `made` is filled as the run goes: what --json prints if a harness error ends it. */
 export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log, made: MutantsMade = { variants: [] }): Promise<MutantsReport> {

@@ -96,6 +96,25 @@ describe('policy equivalence', () => {
     expect(widened(policy({ ...owner, command: 'SELECT', using: '(auth.uid() IS NULL)' })).equivalent).toBeUndefined();
   });
 
+  it('an `auth.uid() IS NOT NULL` check made always true, or dropped, in a policy for authenticated alone: equivalent (every authenticated token has a sub); for anon or public too, or beside another check, not', () => {
+    const variants = (p: CatalogPolicy) => deriveMutants(catalog([p], ['SELECT', 'INSERT'], ['SELECT', 'INSERT'])).filter((m) => m.kind === 'always-true' || m.kind === 'drop-conjunct');
+    const signedIn = { name: 'signed_in_read', command: 'SELECT' as const, roles: ['authenticated'] };
+    const [alwaysTrue] = variants(policy({ ...signedIn, using: '(auth.uid() IS NOT NULL)' }));
+    expect(alwaysTrue).toMatchObject({ kind: 'always-true', equivalent: expect.stringMatching(/authenticated only.*`sub`.*`auth\.uid\(\) IS NOT NULL` is true for every request/) });
+    expect(variants(policy({ ...signedIn, using: '(( SELECT auth.uid() AS uid) IS NOT NULL)' }))[0].equivalent).toMatch(/authenticated only/);
+    expect(variants(policy({ ...signedIn, command: 'INSERT', withCheck: '(auth.uid() IS NOT NULL)' }))[0].equivalent).toMatch(/authenticated only/);
+    // Dropping the uid check beside another: equivalent; dropping the other check: a real change.
+    const [dropUid, dropOther] = variants(policy({ ...signedIn, using: '((auth.uid() IS NOT NULL) AND is_published)' }));
+    expect(dropUid.equivalent).toMatch(/authenticated only/);
+    expect(dropOther.equivalent).toBeUndefined();
+    // anon has no uid: for anon or every role the check decides something.
+    expect(variants(policy({ ...signedIn, roles: ['anon', 'authenticated'], using: '(auth.uid() IS NOT NULL)' }))[0].equivalent).toBeUndefined();
+    expect(variants(policy({ ...signedIn, roles: ['public'], using: '(auth.uid() IS NOT NULL)' }))[0].equivalent).toBeUndefined();
+    // Other uid checks still decide: an owner test, a null test.
+    expect(variants(policy({ ...signedIn, using: '(auth.uid() = user_id)' }))[0].equivalent).toBeUndefined();
+    expect(variants(policy({ ...signedIn, using: '(auth.uid() IS NULL)' }))[0].equivalent).toBeUndefined();
+  });
+
   it('widening a membership policy (an EXISTS lookup on the caller, alone or beside an owner check) to anon: equivalent; a lookup anon can pass is not', () => {
     // Re-created after Tambo: `exists (select 1 from members where members.project_id = projects.id and members.user_id = (select auth.uid()))`, as pg_policies prints it.
     const widened = (using: string) => deriveMutants(catalog([policy({ name: 'members', command: 'SELECT', roles: ['authenticated'], using })], ['SELECT'], ['SELECT'])).find((m) => m.kind === 'widen-roles')!;

@@ -104,7 +104,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     const short = clause === 'using' ? 'using' : 'check';
     /** Why removing `removed` from this clause cannot change an answer, if it cannot. */
     const equivalence = (removed: string[]) => {
-      const why = clausesUnreachable ?? maskedBySelect(p, clause, removed, policies);
+      const why = clausesUnreachable ?? maskedBySelect(p, clause, removed, policies) ?? trueForItsRoles(p, removed);
       return why ? { equivalent: why } : {};
     };
     const alter = (to: string) => `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${to});`;
@@ -175,6 +175,17 @@ const COLUMN = String.raw`(?:[\w."]+|\([\w."]+\)::text)`;
 const UID_EQUALITY = new RegExp(String.raw`^(?:${UID}\s*=\s*${COLUMN}|${COLUMN}\s*=\s*${UID})$`, 'i');
 /** "Any signed-in user" as Supabase's docs write it: `auth.uid() IS NOT NULL`, false for anon (the social starter's profile search). */
 const UID_PRESENT = new RegExp(String.raw`^${UID}\s+IS\s+NOT\s+NULL$`, 'i');
+
+/**
+ * Removing only `auth.uid() IS NOT NULL` checks from a policy for `authenticated` alone changes no
+ * REST answer: a request acts as authenticated only with a token Supabase Auth issued (a custom
+ * access-token hook must keep `sub`), and every such token, an anonymous sign-in's too, carries the
+ * user's uuid as `sub`, so the check is true for every request the policy decides.
+ */
+function trueForItsRoles(p: CatalogPolicy, removed: string[]): string | undefined {
+  if (!p.roles.length || !p.roles.every((r) => r === 'authenticated') || !removed.every((c) => UID_PRESENT.test(normalConjunct(c)))) return undefined;
+  return `${shownIdent(p.name)} applies to authenticated only, and every authenticated request's token carries the user's id as \`sub\` (Supabase Auth issues none without it), so \`${removed.map(normalConjunct).join(' AND ')}\` is true for every request it decides`;
+}
 
 /** Each clause the policy has (a USING alone also checks new rows) is false without a uid: anon (no uid) passes none. */
 function requiresSignedInCaller(p: CatalogPolicy): boolean {

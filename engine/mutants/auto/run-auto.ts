@@ -27,23 +27,26 @@ export interface AutoKillResult extends KillResult {
   reason?: string;
   /** No property names the variant's object or anything whose SQL reads it: it cannot be killed, so it is listed, not run. */
   uncovered?: true;
+  /** The only properties covering it already fail on the unmutated target: not run, no verdict (`reason` names them). */
+  notRun?: true;
 }
 
 /** A variant listed as not covered by any property, without being run. */
 export const uncoveredNotRun = (r: AutoKillResult): boolean => r.uncovered === true && Object.keys(r.verdicts).length === 0;
 
-/** A variant's verdict: killed, equivalent (not run), not covered by any property (not run), or survived what ran on it. */
+/** A variant's verdict: killed, equivalent (not run), not covered by any property (not run), not run (its covering properties fail on the target), or survived what ran on it. */
 export function autoVerdict(r: AutoKillResult): Exclude<MutantVerdict, 'unreachable'> {
   if (r.killedBy.length) return 'killed';
   if (r.reason?.startsWith('equivalent:')) return 'equivalent';
+  if (r.notRun) return 'not-run';
   return uncoveredNotRun(r) ? 'not-covered' : 'survived';
 }
 
-/** The kill rate counts only variants that can change behaviour and that some property covers (or --run-uncovered ran). */
-export function autoKillRate(results: AutoKillResult[]): { killed: number; total: number; equivalent: number; uncovered: number } {
+/** The kill rate counts only variants that can change behaviour and that were run: some property covers them (or --run-uncovered ran them), and it holds on the target. */
+export function autoKillRate(results: AutoKillResult[]): { killed: number; total: number; equivalent: number; uncovered: number; notRun: number } {
   const count = (verdict: MutantVerdict) => results.filter((r) => autoVerdict(r) === verdict).length;
-  const [equivalent, uncovered] = [count('equivalent'), count('not-covered')];
-  return { killed: count('killed'), total: results.length - equivalent - uncovered, equivalent, uncovered };
+  const [equivalent, uncovered, notRun] = [count('equivalent'), count('not-covered'), count('not-run')];
+  return { killed: count('killed'), total: results.length - equivalent - uncovered - notRun, equivalent, uncovered, notRun };
 }
 
 /** The rule a kind of variant breaks: its property runs first among those naming the object, so the kill comes fast. */
@@ -150,7 +153,7 @@ async function tablesReadByInvokerViews(client: pg.Client, schemas: string[]): P
 export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mapping: Parameters<typeof propertiesFor>[2], reaching: string[] = []): string | undefined {
   const { list, covered } = propertiesFor(mutant, failing, mapping);
   const naming = covered ? list : failing.filter((p) => touches(p, reaching, mapping));
-  return naming.length ? `not run: ${naming.map((p) => p.id).join(', ')}, naming ${mutant.target}${covered ? '' : ' or what reads it'}, already fails on the unmutated target (left out above)` : undefined;
+  return naming.length ? `not run: ${naming.map((p) => p.id).join(', ')}, naming ${mutant.target}${covered ? '' : ' or what reads it'}, already fails on the unmutated target (left out above); fix that first` : undefined;
 }
 
 /**
@@ -268,7 +271,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
             notes: [],
             kind: mutant.kind,
             target: mutant.target,
-            ...(leftOut ? { reason: leftOut } : { uncovered: true, reason: `not covered by any property: none names ${mutant.target} or anything whose SQL reads it (not run)` }),
+            ...(leftOut ? { notRun: true, reason: leftOut } : { uncovered: true, reason: `not covered by any property: none names ${mutant.target} or anything whose SQL reads it (not run)` }),
           };
           results.push(result);
           options.onResult?.(result);
