@@ -428,6 +428,13 @@ export const ModelSettingsSchema = z
          * get_public_org_chart and names no other reader; a narrower set is as secure.
          */
         readers: z.enum(['staff', 'admins']).default('staff'),
+        /**
+         * Whether a signed-in member reads their own team_members row (user_id = the caller) through
+         * the table interface: `hidden` (default, the reference) or `readable`. Rule 11 forbids anon
+         * any row and names no other reader; a member reading their own row shows them only what is
+         * theirs (the commonest Supabase membership policy). Other members' rows stay hidden.
+         */
+        ownMemberRow: z.enum(['hidden', 'readable']).default('hidden'),
       })
       .prefault({}),
     /** Student records and change requests (rule 18). */
