@@ -424,7 +424,16 @@ describe("a member reading their own team_members row (team.ownMemberRow)", () =
   const compared = (oracle: typeof hidden, who: typeof caller | { kind: 'anon' }, observed: Outcome) => compareOutcomes(predict(oracle, w, who, read).outcome, observed, [], undefined, settingHintsFor(oracle, read));
 
   it('by default a plain member reads none, and a database showing their own row fails naming the setting', () => {
-    expect(compared(hidden, caller, shown([mine]))?.reason).toMatch(/rows touched: model 0, database 1 \(id: setting team\.readers, team\.ownMemberRow\)/);
+    expect(compared(hidden, caller, shown([mine]))?.reason).toMatch(/rows touched: model 0, database 1 \(id: setting team\.readers, team\.memberReaders, team\.ownMemberRow\)/);
+  });
+
+  it('team.memberReaders "admins": a staff member who is no admin reads only their own row there, still every node', () => {
+    const staff = { ...w, users: world('uni_staff').users, team_nodes: [{ id: NODE, parent_id: null, name: 'PR', kind: 'team', position: 3, is_public: false }] };
+    const narrower = referenceOracleWith(ModelSettingsSchema.parse({ ...base, team: { ownMemberRow: 'readable', memberReaders: 'admins' } }));
+    expect(predict(narrower, staff, caller, read).outcome).toMatchObject({ affected: 1, rows: [mine] });
+    expect(predict(narrower, staff, caller, { ...read, table: 'team_nodes' } as ApiRequest).outcome).toMatchObject({ affected: 1 });
+    expect(predict(narrower, { ...staff, users: world('dev').users }, caller, read).outcome).toMatchObject({ affected: 2 });
+    expect(predict(readable, staff, caller, read).outcome).toMatchObject({ affected: 2 });
   });
 
   it('under "readable" their own row agrees; every member reading every row, or anon reading any, still fails', () => {

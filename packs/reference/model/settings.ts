@@ -435,6 +435,12 @@ export const ModelSettingsSchema = z
          * theirs (the commonest Supabase membership policy). Other members' rows stay hidden.
          */
         ownMemberRow: z.enum(['hidden', 'readable']).default('hidden'),
+        /**
+         * Who reads team_members where it differs from team_nodes' readers (`team.readers`): `admins`
+         * where the tree is read by staff and the members' personal data by admins only
+         * (stranger-app-8); unset, the same readers. A narrower set is as secure.
+         */
+        memberReaders: z.enum(['staff', 'admins']).optional(),
       })
       .prefault({}),
     /** Student records and change requests (rule 18). */
