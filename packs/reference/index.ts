@@ -13,6 +13,17 @@ import { NODE_KINDS } from './generators/team.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** The person columns a membership row may name its member by (a target's own word: user_id, "userId", member_id, profile_id). */
+const MEMBER_COLUMN = String.raw`(?:(?<![\w.])"(?:user_?id|member_?id|profile_?id)"|(?<![\w."])(?:user_?id|member_?id|profile_?id)\b)`;
+/** The caller as a policy reads it: auth.uid(), `( SELECT auth.uid() AS uid)`, or a helper named for it (request_user_id()). */
+const CALLER = String.raw`(?:\(\s*SELECT\s+)?[\w.]*(?:user_id|uid)\s*\(\s*\)(?:\s+AS\s+\w+\s*\))?`;
+/**
+ * A policy comparing the row's own person column to the caller, either way round (`"userId" =
+ * request_user_id()`): not another table's column (`m.user_id = auth.uid()` inside an EXISTS over
+ * the memberships lets every member read every row, and proposes nothing).
+ */
+export const TEAM_MEMBER_ROW_IS_CALLERS = `${MEMBER_COLUMN}\\s*=\\s*${CALLER}|${CALLER}\\s*=\\s*${MEMBER_COLUMN}`;
+
 export const referencePack = definePack({
   name: 'reference',
   model: referenceModel,
@@ -168,6 +179,13 @@ export const referencePack = definePack({
       pattern: String.raw`handle\w*\s*\([^)]*\)[\s\S]*?\bOR\b[\s\S]*?public_title\s+IS\s+NULL|public_title\s+IS\s+NULL[\s\S]*?\bOR\b[\s\S]*?handle\w*\s*\(`,
       value: 'handlers-in-scope',
       why: 'a handler files a ticket with what they may set by an update',
+    },
+    {
+      path: 'team.ownMemberRow',
+      policy: { table: 'team_members', command: 'select' },
+      pattern: TEAM_MEMBER_ROW_IS_CALLERS,
+      value: 'readable',
+      why: "a member reads their own membership row (its person column is the caller's)",
     },
     ...NON_HANDLER_REFUSING_FUNCTIONS.map((fn) => ({
       path: `refusals.nonHandlerAs.${fn}`,

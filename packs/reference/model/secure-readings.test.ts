@@ -20,6 +20,7 @@ import { ModelSettingsSchema } from './settings.ts';
 import { uuidAsBigint } from '../../../engine/model/target-ids.ts';
 import { commentsAsCompared, PUBLIC_COMMENTS_AS_COMPARED, vsPublicRef } from './tables/vs-tickets.ts';
 import { REFUSAL_ORDER_OPEN } from './functions/vs.ts';
+import { TEAM_MEMBER_ROW_IS_CALLERS } from '../index.ts';
 
 const ME = '5a5a5a5a-5a5a-4a5a-8a5a-5a5a5a5a5a5a';
 const oracle = referenceOracleWith(ModelSettingsSchema.parse({ roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] }));
@@ -405,6 +406,57 @@ describe('team tables read by admins only (team.readers)', () => {
     const admins = referenceOracleWith(ModelSettingsSchema.parse({ ...base, team: { readers: 'admins' } }));
     expect(predict(admins, w('uni_staff'), caller, read).outcome).toMatchObject({ affected: 0 });
     expect(predict(admins, w('dev'), caller, read).outcome).toMatchObject({ affected: 1 });
+  });
+});
+
+describe("a member reading their own team_members row (team.ownMemberRow)", () => {
+  const OTHER = '6b6b6b6b-6b6b-4b6b-8b6b-6b6b6b6b6b6b';
+  const NODE = 'fc973ca3-6dd1-449b-a98e-a1de9b035401';
+  const member = (id: string, user_id: string | null) => ({ id, node_id: NODE, name: 'M', nickname: null, position: null, email: 'm@x', student_id: null, year: null, major: null, permissions: [], vs_dept: null, project_seat: null, user_id });
+  const mine = member('11111111-1111-4111-8111-111111111111', ME);
+  const theirs = member('22222222-2222-4222-8222-222222222222', OTHER);
+  const w = { ...world('user'), team_members: [mine, theirs] };
+  const read: ApiRequest = { kind: 'select', table: 'team_members', columns: '*', filters: [] };
+  const shown = (rows: Row[]): Outcome => ({ kind: 'allowed', rows, affected: rows.length });
+  const base = { roles: ['user', 'uni_staff', 'dev'], staffRoles: ['uni_staff', 'dev'], adminRoles: ['dev'] };
+  const hidden = referenceOracleWith(ModelSettingsSchema.parse(base));
+  const readable = referenceOracleWith(ModelSettingsSchema.parse({ ...base, team: { ownMemberRow: 'readable' } }));
+  const compared = (oracle: typeof hidden, who: typeof caller | { kind: 'anon' }, observed: Outcome) => compareOutcomes(predict(oracle, w, who, read).outcome, observed, [], undefined, settingHintsFor(oracle, read));
+
+  it('by default a plain member reads none, and a database showing their own row fails naming the setting', () => {
+    expect(compared(hidden, caller, shown([mine]))?.reason).toMatch(/rows touched: model 0, database 1 \(id: setting team\.readers, team\.memberReaders, team\.ownMemberRow\)/);
+  });
+
+  it('team.memberReaders "admins": a staff member who is no admin reads only their own row there, still every node', () => {
+    const staff = { ...w, users: world('uni_staff').users, team_nodes: [{ id: NODE, parent_id: null, name: 'PR', kind: 'team', position: 3, is_public: false }] };
+    const narrower = referenceOracleWith(ModelSettingsSchema.parse({ ...base, team: { ownMemberRow: 'readable', memberReaders: 'admins' } }));
+    expect(predict(narrower, staff, caller, read).outcome).toMatchObject({ affected: 1, rows: [mine] });
+    expect(predict(narrower, staff, caller, { ...read, table: 'team_nodes' } as ApiRequest).outcome).toMatchObject({ affected: 1 });
+    expect(predict(narrower, { ...staff, users: world('dev').users }, caller, read).outcome).toMatchObject({ affected: 2 });
+    expect(predict(readable, staff, caller, read).outcome).toMatchObject({ affected: 2 });
+  });
+
+  it('under "readable" their own row agrees; every member reading every row, or anon reading any, still fails', () => {
+    expect(compared(readable, caller, shown([mine]))).toBeUndefined();
+    expect(compared(readable, caller, shown([mine, theirs]))?.reason).toMatch(/team\.ownMemberRow/);
+    expect(compared(readable, caller, shown([theirs]))).toBeDefined();
+    expect(compared(readable, { kind: 'anon' }, shown([mine]))).toBeDefined();
+    expect(predict(readable, w, { kind: 'anon' }, read).outcome).toMatchObject({ affected: 0 });
+  });
+});
+
+describe("init's reading of team_members' SELECT policy (TEAM_MEMBER_ROW_IS_CALLERS)", () => {
+  const reads = (policy: string) => new RegExp(TEAM_MEMBER_ROW_IS_CALLERS, 'i').test(policy);
+  it("the row's own person column against the caller, either way round, as pg_policies prints it", () => {
+    expect(reads('(("userId" = request_user_id()) OR current_user_is_admin())')).toBe(true);
+    expect(reads('(user_id = ( SELECT auth.uid() AS uid))')).toBe(true);
+    expect(reads('(auth.uid() = member_id)')).toBe(true);
+  });
+  it('not another table\'s column (a membership EXISTS lets every member in), nor a policy without the caller', () => {
+    expect(reads('(EXISTS ( SELECT 1 FROM team_members m WHERE (m.user_id = auth.uid())))')).toBe(false);
+    expect(reads('(EXISTS ( SELECT 1 FROM "TeamMember" m WHERE (m."userId" = request_user_id())))')).toBe(false);
+    expect(reads('current_user_is_staff()')).toBe(false);
+    expect(reads('(user_id IS NOT NULL)')).toBe(false);
   });
 });
 

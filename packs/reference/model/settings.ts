@@ -428,6 +428,19 @@ export const ModelSettingsSchema = z
          * get_public_org_chart and names no other reader; a narrower set is as secure.
          */
         readers: z.enum(['staff', 'admins']).default('staff'),
+        /**
+         * Whether a signed-in member reads their own team_members row (user_id = the caller) through
+         * the table interface: `hidden` (default, the reference) or `readable`. Rule 11 forbids anon
+         * any row and names no other reader; a member reading their own row shows them only what is
+         * theirs (the commonest Supabase membership policy). Other members' rows stay hidden.
+         */
+        ownMemberRow: z.enum(['hidden', 'readable']).default('hidden'),
+        /**
+         * Who reads team_members where it differs from team_nodes' readers (`team.readers`): `admins`
+         * where the tree is read by staff and the members' personal data by admins only
+         * (stranger-app-8); unset, the same readers. A narrower set is as secure.
+         */
+        memberReaders: z.enum(['staff', 'admins']).optional(),
       })
       .prefault({}),
     /** Student records and change requests (rule 18). */

@@ -1,7 +1,8 @@
 /**
  * The team tree and membership (spec §2; rule 11). team_members holds personal data: anon holds
- * SELECT but no row rule shows it a row (it reads zero rows); staff read all. team_nodes is read
- * by staff (or admins only: settings.team.readers). The public tree is get_public_org_chart only (model/functions/team.ts).
+ * SELECT but no row rule shows it a row (it reads zero rows); staff read all (or admins only:
+ * settings.team.readers, or team.memberReaders for team_members alone), and a member their own row where settings.team.ownMemberRow says.
+ * team_nodes is read by the same readers. The public tree is get_public_org_chart only (model/functions/team.ts).
  */
 import { take } from '../branches.ts';
 import { currentUserIsAdmin, currentUserIsStaff } from '../identity.ts';
@@ -9,9 +10,9 @@ import type { Json, Row } from '../../../../engine/model/json.ts';
 import type { RuleContext, TableModel } from '../../../../engine/model/table-model.ts';
 import { rowsOf, type World } from '../../../../engine/model/world.ts';
 
-/** Who reads the team tables (settings.team.readers). */
-function teamReader(ctx: RuleContext): boolean {
-  return ctx.settings.team.readers === 'admins' ? currentUserIsAdmin(ctx) : currentUserIsStaff(ctx);
+/** Who reads the team tables (settings.team.readers; team_members' own where settings.team.memberReaders names them). */
+function teamReader(ctx: RuleContext, readers: 'staff' | 'admins' = ctx.settings.team.readers): boolean {
+  return readers === 'admins' ? currentUserIsAdmin(ctx) : currentUserIsStaff(ctx);
 }
 
 export const teamNodesTable: TableModel = {
@@ -50,8 +51,14 @@ export const teamMembersTable: TableModel = {
   primaryKey: ['id'],
   grants: { anon: ['select'], authenticated: ['select'] },
   rowSecurity: true,
-  rules: { select: (_row, ctx) => teamReader(ctx) },
+  rules: { select: (row, ctx) => teamReader(ctx, ctx.settings.team.memberReaders ?? ctx.settings.team.readers) || ownMemberRow(row, ctx) },
+  valueSettings: { id: 'team.readers, team.memberReaders, team.ownMemberRow' },
 };
+
+/** A signed-in member's own membership row, where settings.team.ownMemberRow makes it readable. */
+function ownMemberRow(row: Row, ctx: RuleContext): boolean {
+  return ctx.settings.team.ownMemberRow === 'readable' && ctx.uid !== null && row.user_id === ctx.uid;
+}
 
 /** node_effective_is_public: the node and every ancestor exist and are public. */
 export function nodeEffectivelyPublic(world: World, nodeId: Json | undefined): boolean {
