@@ -12,11 +12,9 @@ import { accessMatrix, matrixMarkdown } from './matrix.ts';
 import { sarifLog } from './sarif.ts';
 import { SUMMARY_FORMAT, type RunningMark, type RunSummary } from './summary.ts';
 
-export const DEFAULT_REPORT_DIR = path.join('.policyfuzz', 'reports');
+import { DEFAULT_REPORT_FORMATS, type ReportFormat } from './formats.ts';
 
-export const REPORT_FORMATS = ['json', 'junit', 'html', 'sarif', 'matrix'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['json', 'junit', 'html'];
+export { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS, type ReportFormat } from './formats.ts';
 
 const FILE_OF: Record<ReportFormat, string> = { json: 'summary.json', junit: 'junit.xml', html: 'report.html', sarif: 'policyfuzz.sarif', matrix: 'matrix.md' };
 
