@@ -29,8 +29,10 @@ export async function runFuzz(options: FuzzOptions, out: Out = console.log): Pro
   events.subscribe(store, reportFilesReporter(plan.reportDir, { formats: options.report, migrations: plan.migrations }), githubSummaryReporter());
   if (options.json) events.subscribe(jsonStdoutReporter());
   events.subscribe(...(options.reporters ?? []));
-  events.emit({ type: 'note', text: planLine(plan) });
+  // The earlier run's reports go before the plan line says the run is under way: a kill on seeing it
+  // (a runner's time limit) must not leave last night's green beside tonight's shard.
   markReportsRunning(plan.reportDir, options.report, { pid: process.pid, startedAt: plan.startedAt.toISOString(), ...(plan.shard.count > 1 ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}) });
+  events.emit({ type: 'note', text: planLine(plan) });
 
   const control = new RunControl(events, options.maxFailures);
   // The SSO half beside the data half, on a thread of its own, when it can (sso-half.ts).
