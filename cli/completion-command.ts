@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../engine/errors.ts';
 import { PROFILE_NAMES } from './profiles.ts';
-import { REPORT_FORMATS } from '../engine/report/write.ts';
+import { REPORT_FORMATS } from '../engine/report/formats.ts';
 
 const SHELLS = ['bash', 'zsh'] as const;
 

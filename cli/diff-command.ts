@@ -7,7 +7,6 @@
  * sets the head folders, the model's settings, the rules and the fixture plan for both sides.
  */
 import { writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { changedObjects, touches } from '../engine/config/changed-since.ts';
@@ -17,8 +16,7 @@ import { UsageError } from '../engine/errors.ts';
 import { baseFolders } from '../engine/diff/base-migrations.ts';
 import { runDiff } from '../engine/diff/run-diff.ts';
 import { diffMarkdown, diffTable } from '../engine/diff/behaviour-diff.ts';
-import { freshSeed, idList, positiveInt, seedValue } from './options.ts';
-import { defaultMigrationsOption } from './fuzz-command.ts';
+import { freshSeed } from './options.ts';
 
 export interface DiffOptions {
   /** The migrations before the change: one git ref, or a folder for each of the head's folders. */
@@ -76,21 +74,4 @@ export async function diff(options: DiffOptions, pack: PackSource, out: Out = co
   } finally {
     base.cleanup();
   }
-}
-
-export function registerDiffCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
-  program
-    .command('diff')
-    .description('behaviour diff of a migration change: the same cases against the base and the head, each change judged by the model (exit 1 on a regression)')
-    .requiredOption('--base <git-ref|dir...>', "the migrations before the change: a git ref (its version of each head folder is used), or one folder for each of the head's folders, in the config's order")
-    .option('--head <dir>', `the migrations after the change (default: the config's, else ${defaultMigrationsOption(pack)})`)
-    .option('--config <file>', 'a project config (policyfuzz.config.json or .ts): its migration folders, model settings, rules and fixtures; default: the one in this folder, if any')
-    .option('--seed <n>', 'seed for generation (default: a fresh one, printed)', seedValue)
-    .option('--runs <n>', 'cases per rule (default 200)', positiveInt('--runs'))
-    .option('--only <ids>', 'comma-separated rule ids, e.g. R02,R05', idList)
-    .option('--changed-since <git-ref>', 'only the rules whose tables or functions the head migrations changed since this ref')
-    .option('--database-url <url>', 'use this Postgres server (default: $DATABASE_URL, else testcontainers, else a local server)')
-    .option('--markdown <file>', 'also write the report as Markdown (for a pull-request comment)')
-    .option('--pack <module>', "a project pack module (as for fuzz): its properties and mapping; default: the config's \"pack\", if any")
-    .action(({ pack: packModule, ...opts }: Omit<DiffOptions, 'packModule'> & { pack?: string }) => run(() => diff({ ...opts, ...(packModule ? { packModule } : {}) }, pack)));
 }

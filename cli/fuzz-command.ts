@@ -6,84 +6,24 @@
  * `--json` subscribe to them (engine/report/reporters/).
  */
 import type { Command } from 'commander';
-import { COUNTS_LEGEND } from '../engine/report/console.ts';
-import { colorEnabled, paint } from '../engine/report/color.ts';
-import { RunEvents } from '../engine/report/run-events.ts';
-import { consoleReporter } from '../engine/report/reporters/console-reporter.ts';
-import { failureStoreReporter } from '../engine/report/reporters/failure-store-reporter.ts';
-import { githubSummaryReporter } from '../engine/report/reporters/github-summary-reporter.ts';
-import { jsonStdoutReporter } from '../engine/report/reporters/json-stdout-reporter.ts';
-import { reportFilesReporter } from '../engine/report/reporters/report-files-reporter.ts';
-import { clearRunningMark, DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, markReportsRunning, REPORT_FORMATS } from '../engine/report/write.ts';
-import { onShutdown } from '../engine/db/cleanup.ts';
-import { DEFAULT_FAILURES_DIR } from '../engine/failures/store.ts';
+import { COUNTS_LEGEND } from '../engine/report/counts-legend.ts';
+import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS } from '../engine/report/formats.ts';
+import { DEFAULT_FAILURES_DIR } from '../engine/failures/default-dir.ts';
 import type { PackSource } from '../engine/pack.ts';
 import { UsageError } from '../engine/errors.ts';
-import { chooseTarget, type TargetChoice } from '../engine/config/target.ts';
+import type { TargetChoice } from '../engine/config/target.ts';
 import { durationValue, idList, migrationTimeoutValue, positiveInt, profileValue, propertyIdList, providerValue, reportFormats, seedValue, shardValue } from './options.ts';
 import { PROFILES } from './profiles.ts';
-import { RunControl } from '../engine/run/index.ts';
-import { runDataProperties } from '../engine/run/index.ts';
-import { runSsoHalf, startSsoHalf } from './fuzz/sso-half.ts';
-import { runVerdict, summaryOf, writeBaseline } from './fuzz/finish.ts';
 import type { FuzzOptions } from './fuzz/fuzz-options.ts';
-import { defaultMigrationsOption, planLine, planRun, replayLineOf } from './fuzz/plan.ts';
+import { defaultMigrationsOption } from './paths.ts';
 
 export type { FuzzOptions } from './fuzz/fuzz-options.ts';
-export { defaultMigrationsOption } from './fuzz/plan.ts';
+export { defaultMigrationsOption } from './paths.ts';
 
-type Out = (line: string) => void;
-
-export async function fuzz(options: FuzzOptions, out: Out = console.log): Promise<number> {
-  const colors = paint(colorEnabled({ noColor: options.color === false, stream: options.json ? process.stderr : process.stdout }));
-  const events = new RunEvents();
-  events.subscribe(consoleReporter({ out, colors, quiet: options.quiet, matrix: options.report?.includes('matrix') || options.verbose, progress: !options.json, timings: options.timings }));
-  const plan = await planRun(options, (text, always) => events.emit({ type: 'note', text, always }));
-  const store = failureStoreReporter({ dir: plan.failuresDir, record: plan.record, oracle: plan.oracle, replayLine: (r) => replayLineOf(plan, r) });
-  // The store first: the console and the reports show where each failure was saved.
-  events.subscribe(store, reportFilesReporter(plan.reportDir, { formats: options.report, migrations: plan.migrations }), githubSummaryReporter());
-  if (options.json) events.subscribe(jsonStdoutReporter());
-  events.subscribe(...(options.reporters ?? []));
-  markReportsRunning(plan.reportDir, options.report, { pid: process.pid, startedAt: plan.startedAt.toISOString(), ...(plan.shard.count > 1 ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}) });
-  // However the process ends short of its reports (an error, a signal while starting), the mark goes; only SIGKILL leaves it.
-  const forgetMark = onShutdown(async () => clearRunningMark(plan.reportDir, process.pid));
-  // After the mark: a run seen under way (its plan printed) has marked its report folder.
-  events.emit({ type: 'note', text: planLine(plan) });
-
-  const control = new RunControl(events, options.maxFailures);
-  // The SSO half beside the data half, on a thread of its own, when it can (sso-half.ts).
-  const ssoThread = startSsoHalf(plan, events, control);
-  // Beside it, the data half keeps no time back for an SSO half to run afterwards.
-  const { ssoNeedsMs: _needs, ssoNeedsNote: _note, ...alone } = plan;
-  const dataPlan = ssoThread ? { ...alone, ssoReserveMs: 0 } : plan;
-  let data;
-  try {
-    data = await runDataProperties(dataPlan, events, control, plan.startedAt.getTime());
-  } catch (error) {
-    await ssoThread?.stop();
-    throw error;
-  }
-  const sso = await runSsoHalf(plan, events, control, ssoThread);
-  const phases = { ...data.phases, ...(sso.results.length ? { ssoMs: sso.ms } : {}) };
-  const results = [...data.results, ...sso.results];
-  control.stopWatchingInterrupts();
-
-  const verdict = runVerdict(plan, results, control.notRun, control.interruptedBy);
-  const baselineWritten = writeBaseline(plan, results, data.baselineChecks);
-  const summary = summaryOf(plan, results, store.saved, control.interruptedBy, phases, data.warnings);
-  events.emit({
-    type: 'run-finished',
-    results,
-    summary,
-    saved: store.saved,
-    baselineChecks: data.baselineChecks,
-    ...(baselineWritten ? { baselineWritten } : {}),
-    ...(options.maxFailures !== undefined ? { maxFailures: options.maxFailures } : {}),
-    ...(control.interruptedBy ? { interruptedBy: control.interruptedBy } : {}),
-    verdict,
-  });
-  forgetMark();
-  return verdict.exitCode;
+/** Runs fuzz (cli/fuzz/run-fuzz.ts), loading the engine only now: `--help` and bad input answer without it. */
+export async function fuzz(options: FuzzOptions, out: (line: string) => void = console.log): Promise<number> {
+  const { runFuzz } = await import('./fuzz/run-fuzz.ts');
+  return runFuzz(options, out);
 }
 
 export function registerFuzzCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
@@ -139,6 +79,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
         if (ssoFlags.size === 2) throw new UsageError('--sso and --no-sso contradict each other: give one');
         // --json keeps stdout for the summary: the human output goes to stderr.
         const out = opts.json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
+        const { chooseTarget } = await import('../engine/config/target.ts');
         const chosen = await chooseTarget(pack, opts);
         return fuzz({ ...opts, pack: chosen.pack, migrations: chosen.migrations, target: chosen.target }, out);
       }),

@@ -1,13 +1,11 @@
 /** `policyfuzz init`: read an existing migrations folder and write a starting config. */
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { inspectMigrations } from '../engine/config/init.ts';
-import { loadPackModule } from '../engine/config/pack-module.ts';
 import { SUPABASE_MIGRATIONS } from '../engine/config/supabase-project.ts';
 import { UsageError } from '../engine/errors.ts';
-import { packSettings, type Pack, type PackSource } from '../engine/pack.ts';
+import { packSettings, type Pack } from '../engine/pack.ts';
 
 export interface InitOptions {
   /** Migration folders; default: supabase/migrations when the current folder has one. */
@@ -54,19 +52,4 @@ export async function init(options: InitOptions & { pack: Pack }, out: (line: st
   } finally {
     await server.stop();
   }
-}
-
-export function registerInitCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
-  program
-    .command('init')
-    .description('read an existing migrations folder and write a starting policyfuzz.config.json')
-    .option('--migrations <dir...>', 'the project migration folders, applied in order (default: supabase/migrations when present)')
-    .option('--skip <file...>', 'migration file names to leave out (data repairs that cannot apply to an empty database); written to the config')
-    .option('--pack <module>', "a project pack module (.ts/.js exporting extendPack(…) or definePack(…) from 'policyfuzz'): init maps its model, and the config names it")
-    .option('--out <file>', 'where to write the config', 'policyfuzz.config.json')
-    .option('--force', 'overwrite an existing config')
-    .option('--database-url <url>', 'use this Postgres server')
-    .action((opts: Omit<InitOptions, 'packModule'> & { pack?: string }) =>
-      run(async () => init({ ...opts, packModule: opts.pack, pack: opts.pack ? await loadPackModule(opts.pack, '--pack') : await pack.load() })),
-    );
 }

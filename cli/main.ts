@@ -6,17 +6,18 @@ import { Command, CommanderError } from 'commander';
 import { announceInterrupt, INTERRUPTED_EXIT_CODE, installSignalHandlers, interruptSignal, stopAll } from '../engine/db/cleanup.ts';
 import { isUserFacingError, UsageError } from '../engine/errors.ts';
 import { editDistance } from '../engine/nearest-names.ts';
-import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
-import { registerCacheCommand } from './cache-command.ts';
+import type { Pack } from '../engine/pack.ts';
+import { packSource, type PackSource } from '../engine/pack-source.ts';
+import { registerCacheCommand } from './commands/cache.ts';
 import { registerCompletionCommand } from './completion-command.ts';
-import { registerDiffCommand } from './diff-command.ts';
+import { registerDiffCommand } from './commands/diff.ts';
 import { registerFuzzCommand } from './fuzz-command.ts';
-import { registerMergeReportsCommand } from './merge-reports-command.ts';
-import { registerMutantsCommand } from './mutants-command.ts';
-import { registerReplayCommand } from './replay-command.ts';
-import { registerInitCommand } from './init-command.ts';
+import { registerMergeReportsCommand } from './commands/merge-reports.ts';
+import { registerMutantsCommand } from './commands/mutants.ts';
+import { registerReplayCommand } from './commands/replay.ts';
+import { registerInitCommand } from './commands/init.ts';
 import { POLICYFUZZ_VERSION } from './paths.ts';
-import { registerSsoCommands } from './sso-command.ts';
+import { registerSsoCommands } from './commands/sso.ts';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 

@@ -5,13 +5,11 @@
  * `N passed, N failed` (exit 1 when any property failed, or had no verdict: every case dropped;
  * 130 when a shard was interrupted, as one machine interrupted exits).
  */
-import type { Command } from 'commander';
 import { branchCoverageLines, earlyStopLines, summaryTable } from '../engine/report/console.ts';
 import { loadSummary, mergeSummaries } from '../engine/report/summary.ts';
 import { existsSync } from 'node:fs';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
-import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS, reportFileList, writeReports, type ReportFormat } from '../engine/report/write.ts';
-import { reportFormats } from './options.ts';
+import { reportFileList, writeReports, type ReportFormat } from '../engine/report/write.ts';
 import { UsageError } from '../engine/errors.ts';
 import { assertWritableFolder } from './writable-folder.ts';
 import { INTERRUPTED_EXIT_CODE } from '../engine/db/cleanup.ts';
@@ -75,14 +73,4 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   // As one machine interrupted: 130 (its reports cover what completed), whatever passed.
   if (merged.interrupted) return INTERRUPTED_EXIT_CODE;
   return merged.totals.failed || merged.totals.noVerdict ? 1 : 0;
-}
-
-export function registerMergeReportsCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>): void {
-  program
-    .command('merge-reports <inputs...>')
-    .description('combine the summary.json of several shards into one summary.json, junit.xml and report.html')
-    .option('--out <dir>', 'folder for the merged reports', DEFAULT_REPORT_DIR)
-    .option('--report <formats>', `reports to write: ${REPORT_FORMATS.join(',')} (default ${DEFAULT_REPORT_FORMATS.join(',')})`, reportFormats)
-    .option('--allow-partial', 'merge even when some shards are missing (otherwise exit 2)')
-    .action((inputs: string[], opts: MergeOptions) => run(() => mergeReports(inputs, opts)));
 }

@@ -1,19 +1,16 @@
 /** `policyfuzz mutants`: every broken variant must be killed by the properties that name it. */
-import type { Command } from 'commander';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { killMutant, type KillResult } from '../engine/mutants/kill.ts';
 import { loadMutants } from '../engine/mutants/mutant-files.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { catalogPropertiesOf } from '../engine/run/index.ts';
-import { positiveInt, seedValue } from './options.ts';
-import { shownPath } from './paths.ts';
 import { autoKillRate, autoVerdict, runAutoMutants, UNCOVERED_HINT, type AutoKillResult } from '../engine/mutants/auto/run-auto.ts';
 import { mutantEntry, mutantsErrorReport, mutantsReport, type MutantEntry, type MutantsMade, type MutantsReport } from '../engine/mutants/report.ts';
 import { AUTO_MUTATION_KINDS, type AutoMutationKind } from '../engine/mutants/auto/derive.ts';
 import { chooseTarget, resolveTarget, ruleAllowed } from '../engine/config/target.ts';
 import { loadPackModule } from '../engine/config/pack-module.ts';
 import { UsageError } from '../engine/errors.ts';
-import { defaultMigrationsOption } from './fuzz-command.ts';
+import { defaultMigrationsOption, shownPath } from './paths.ts';
 import { onInterrupt } from '../engine/db/cleanup.ts';
 
 /**
@@ -208,41 +205,20 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   return mutantsReport(made.head, entries, signal);
 }
 
-export function registerMutantsCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
-  program
-    .command('mutants')
-    .description('run the properties against every broken policy variant and print the kill matrix')
-    .option('--dir <dir>', `folder of mutant .sql files (default: the pack's own, ${shownPath(pack.mutants ?? 'mutants')} for the reference)`)
-    .option('--migrations <dir...>', `folders of .sql migrations the mutants apply on (default: ${defaultMigrationsOption(pack)}; with --auto, the target fuzz would pick)`)
-    .option('--seed <n>', 'seed', seedValue, 1)
-    .option('--runs <n>', 'cases per property and mutant', positiveInt('--runs'), 300)
-    .option('--all', 'run every property on every mutant (full matrix), not only the ones it names')
-    .option('--auto', "derive broken variants from the target's own catalog (policies, grants, guards, views)")
-    .option('--config <file>', 'with --auto: a project config (policyfuzz.config.json or .ts); default: the one in this folder, if any')
-    .option('--pack <module>', "a project pack module (as for fuzz): its properties, and by default its mutants and migrations")
-    .option('--skip <file...>', 'with --auto: migration file names to leave out')
-    .option('--reference', 'with --auto: the bundled reference database, whatever this folder holds')
-    .option('--kind <kind...>', `with --auto: only these kinds of variant (${AUTO_MUTATION_KINDS.join(', ')})`)
-    .option('--run-uncovered', 'with --auto: also run the variants no property covers (listed as not covered, unrun, by default)')
-    .option('--fail-on-uncovered', 'with --auto: exit 1 when a variant no property covers is left unrun (by default they are listed, exit 0)')
-    .option('--json', 'print the result as JSON to stdout: each variant with its verdict, the counts, the exit code (everything else goes to stderr)')
-    .option('--database-url <url>', 'use this Postgres server')
-    .action((opts: Omit<MutantsOptions, 'packModule'> & { pack?: string; json?: boolean }) =>
-      run(async () => {
-        const { pack: packModule, json, ...rest } = opts;
-        // --json keeps stdout for the result: the human output goes to stderr (as fuzz --json).
-        const out = json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
-        const made: MutantsMade = { variants: [] };
-        let report: MutantsReport;
-        try {
-          report = rest.auto ? await autoMutants({ ...rest, packModule }, pack, out, made) : await mutants({ ...rest, packModule, pack: await pack.load() }, out, made);
-        } catch (error) {
-          // A nightly reading stdout gets the error and the verdicts made before it; stderr and exit 2 as without --json.
-          if (json) process.stdout.write(`${JSON.stringify(mutantsErrorReport(made, error instanceof Error ? error.message : String(error)), null, 2)}\n`);
-          throw error;
-        }
-        if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        return report.exitCode;
-      }),
-    );
+/** `policyfuzz mutants` as the CLI runs it (cli/commands/mutants.ts defines its options): the report, or its JSON. */
+export async function mutantsCommand(opts: Omit<MutantsOptions, 'packModule'> & { pack?: string; json?: boolean }, pack: PackSource): Promise<number> {
+    const { pack: packModule, json, ...rest } = opts;
+    // --json keeps stdout for the result: the human output goes to stderr (as fuzz --json).
+    const out = json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
+    const made: MutantsMade = { variants: [] };
+    let report: MutantsReport;
+    try {
+      report = rest.auto ? await autoMutants({ ...rest, packModule }, pack, out, made) : await mutants({ ...rest, packModule, pack: await pack.load() }, out, made);
+    } catch (error) {
+      // A nightly reading stdout gets the error and the verdicts made before it; stderr and exit 2 as without --json.
+      if (json) process.stdout.write(`${JSON.stringify(mutantsErrorReport(made, error instanceof Error ? error.message : String(error)), null, 2)}\n`);
+      throw error;
+    }
+    if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return report.exitCode;
 }

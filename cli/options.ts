@@ -1,6 +1,6 @@
 /** Parsing of CLI values, with errors that name the option and what was wrong. */
 import { InvalidArgumentError } from 'commander';
-import { REPORT_FORMATS, type ReportFormat } from '../engine/report/write.ts';
+import { REPORT_FORMATS, type ReportFormat } from '../engine/report/formats.ts';
 import { parseDuration, parseShard, PROFILE_NAMES, type ProfileName, type Shard } from './profiles.ts';
 import { isPropertyId } from '../engine/property-id.ts';
 

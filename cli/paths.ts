@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shownPath } from '../engine/config/shown-path.ts';
 
 /** The package root: the folder holding policyfuzz's package.json, from the sources or from dist/. */
 function packageRoot(): string {
@@ -25,3 +26,9 @@ export const POLICYFUZZ_VERSION: string = (JSON.parse(readFileSync(path.join(roo
 
 /** A folder as a user reads it in help and messages (the engine's, re-exported for the CLI). */
 export { shownPath } from '../engine/config/shown-path.ts';
+
+/** The pack's own migrations, as a path relative to the current folder where it can be. */
+export function defaultMigrationsOption(pack: { migrations?: string }): string {
+  const dir = pack.migrations ?? 'supabase/migrations';
+  return shownPath(dir);
+}

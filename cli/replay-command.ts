@@ -4,7 +4,6 @@
  * failure is replayed straight from its plain-data case (no fast-check); an SSO failure by its
  * seed and path against the bundled emulator.
  */
-import type { Command } from 'commander';
 import { chooseRecordedTarget } from '../engine/config/target.ts';
 import { openSession } from '../engine/run/index.ts';
 import { actualOutcomeOf, describeOutcome } from '../engine/failures/describe.ts';
@@ -12,7 +11,6 @@ import { CLEAN_REPLAYS_FOR_FIXED, verdictOf, type ReplayVerdict } from '../engin
 import { loadFailure, targetOfRecord } from '../engine/failures/store.ts';
 import { UsageError } from '../engine/errors.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
-import { migrationTimeoutValue, positiveInt } from './options.ts';
 import { runSsoAgainstEmulator, ssoPropertyIds } from './sso-integration.ts';
 
 export interface ReplayOptions {
@@ -74,19 +72,4 @@ export async function replay(file: string, options: ReplayOptions & { pack: Pack
   const failing = outcomes.filter(Boolean).length;
   out(`\n${verdict}${verdict === 'FIXED' ? ` (${times} clean replays)` : ` (${failing} of ${times} replays failed)`}: ${file}`);
   return verdict === 'FIXED' ? 0 : 1;
-}
-
-export function registerReplayCommand(program: Command, run: (action: () => Promise<number>) => Promise<void>, pack: PackSource): void {
-  program
-    .command('replay <file>')
-    .description(`re-run one saved failure (.policyfuzz/failures/*.json): FIXED after ${CLEAN_REPLAYS_FOR_FIXED} clean replays (exit 0), STILL FAILING or FLAKY (exit 1)`)
-    .option('--migrations <dir...>', 'folders of .sql migrations, applied in order (default: the ones the failure was found on, else the bundled one)')
-    .option('--skip <file...>', 'migration file names to leave out (default: the ones the failure was found without)')
-    .option('--migration-timeout <seconds>', 'longest one migration statement may run (default 300; config "migrationTimeout")', migrationTimeoutValue)
-    .option('--config <file>', 'a project config (default: the one the failure was found with)')
-    .option('--pack <module>', "a project pack module (.ts/.js exporting extendPack(…) or definePack(…) from 'policyfuzz'; default: the one the failure was found with)")
-    .option('--database-url <url>', 'use this Postgres server')
-    .option('--times <n>', 'replays (all must be clean for FIXED)', positiveInt('--times'), CLEAN_REPLAYS_FOR_FIXED)
-    .option('--sso-config <file>', 'emulator config for an SSO failure')
-    .action((file: string, opts: ReplayOptions & { pack?: string }) => run(async () => replay(file, { ...opts, packModule: opts.pack, pack })));
 }

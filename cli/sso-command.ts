@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import type { PropertyResult } from '../engine/run/index.ts';
 import { runSsoProperties, severityOf, SSO_PROPERTIES } from '../sso/properties/index.ts';
 import { BrowserUnavailable } from '../sso/client/browser-unavailable.ts';
@@ -9,7 +8,7 @@ import { PreflightFailed } from '../sso/client/preflight.ts';
 import { BudgetExhausted, TargetRefused, TransportError } from '../sso/client/http.ts';
 import { samplePeakMemory } from '../sso/client/memory.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../engine/db/cleanup.ts';
-import { durationValue } from './options.ts';
+import { EXPIRY_WAIT_BOUND_S } from './commands/sso.ts';
 
 /** Where command output goes (the console, or a test's buffer). */
 export interface Output {
@@ -75,8 +74,7 @@ export interface CheckOptions {
   timeBudget?: number;
 }
 
-/** Seconds `sso check` waits at most for expiry by default (`--max-wait` changes it). */
-export const EXPIRY_WAIT_BOUND_S = 120;
+export { EXPIRY_WAIT_BOUND_S } from './commands/sso.ts';
 
 /** `sso check`: run the properties against a deployment; prints one line per property; returns the exit code. */
 export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): Promise<{ exitCode: number; results: PropertyResult[] }> {
@@ -196,45 +194,19 @@ async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
 /** How main() receives a command's exit code (its `run`): the sso commands return theirs through it. */
 export type RunCommand = (action: () => Promise<number>) => Promise<void>;
 
-export function registerSsoCommands(program: Command, run: RunCommand): void {
-  const sso = program.command('sso').description('SSO: emulator and security properties against any deployment');
-  sso
-    .command('serve')
-    .description('start the strict SSO emulator (web and API on one loopback port)')
-    .requiredOption('--config <file>', 'clients and users (JSON)')
-    .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
-    .option('--auto-login <user>', 'log this user in without a form (for CI)')
-    .option('--fault <name...>', `enable a deliberate defect, tests only (${SSO_FAULTS.join(', ')})`)
-    .action(async (opts: ServeOptions) =>
-      run(() =>
-        guarded(consoleOutput, async () => {
-          const emulator = await ssoServe(opts);
-          const stop = () => void emulator.close().then(() => process.exit(0));
-          process.once('SIGINT', stop);
-          process.once('SIGTERM', stop);
-          // The listening server keeps the process alive; 0 is the exit code once it is stopped.
-          return 0;
-        }),
-      ),
-    );
-  sso
-    .command('check')
-    .description('run the SSO properties against a deployment (exit 0 all pass, 1 a property failed, 2 bad input or environment)')
-    .requiredOption('--web <url>', '{sso_web_url}: login and logout pages')
-    .requiredOption('--api <url>', '{sso_api_url}: auth.token, user.profile, auth.status')
-    .requiredOption('--config <file>', 'test clients and users of that deployment (JSON)')
-    .option('--seed <n>', 'fast-check seed (same seed, same cases)')
-    .option('--runs <n>', 'cases per property', '25')
-    .option('--max-requests <n>', 'hard cap on requests for the whole run')
-    .option('--throttle-ms <n>', 'least milliseconds between two requests')
-    .option('--timeout-ms <n>', 'longest wait for an answer to one request (default 10000)')
-    .option('--browser', "log in through Debian's chromium (for a real login page)")
-    .option('--no-wait', `do not wait for code/token expiry (S06 N/A); without a control API, sso check waits the configured lifetimes out when they fit the bound`)
-    .option('--max-wait <seconds>', `longest wait for expiry (default ${EXPIRY_WAIT_BOUND_S})`)
-    .option('--real-time', 'wait for expiry in real time (the default without --control-api; kept for older command lines)')
-    .option('--control-api', "the target is policyfuzz's emulator: move its clock through {api}/__control/ (never probed otherwise)")
-    .option('--only <ids>', 'comma-separated property ids, e.g. S02,S04')
-    .option('--time-budget <duration>', 'stop starting cases after this long, e.g. 90s, 20m: a property cut short is PARTIAL, one never started NOT REACHED', durationValue)
-    .option('--path <path>', 'replay a reported failure (with --seed and --only)')
-    .action(async (opts: CheckOptions) => run(() => guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode)));
+/** `sso serve` as the CLI runs it (cli/commands/sso.ts defines its options): until a signal stops it. */
+export async function ssoServeCommand(opts: ServeOptions): Promise<number> {
+  return guarded(consoleOutput, async () => {
+    const emulator = await ssoServe(opts);
+    const stop = () => void emulator.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    // The listening server keeps the process alive; 0 is the exit code once it is stopped.
+    return 0;
+  });
+}
+
+/** `sso check` as the CLI runs it: its exit code. */
+export async function ssoCheckCommand(opts: CheckOptions): Promise<number> {
+  return guarded(consoleOutput, async () => (await ssoCheck(opts)).exitCode);
 }

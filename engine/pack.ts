@@ -211,18 +211,4 @@ export function definePack<S = Record<string, never>>(
   return { ...pack, model: { ...pack.model, functions: pack.model.functions ?? {} }, settingsSchema: pack.settingsSchema ?? (zod.object({}).strict() as unknown as z.ZodType<S>) };
 }
 
-/**
- * A pack as the CLI first sees it: its name and folders, and how to load it. Loading is
- * deferred to the command that needs it, so `--help` and bad input answer at once.
- */
-export interface PackSource {
-  name: string;
-  migrations?: string;
-  mutants?: string;
-  load(): Promise<Pack>;
-}
-
-/** A pack already in hand, as a source. */
-export function packSource(pack: Pack): PackSource {
-  return { name: pack.name, migrations: pack.migrations, mutants: pack.mutants, load: async () => pack };
-}
+export { packSource, type PackSource } from './pack-source.ts';

@@ -12,11 +12,11 @@ import { changedObjects, touches } from '../../engine/config/changed-since.ts';
 import { listFailures, DEFAULT_FAILURES_DIR, type RecordContext } from '../../engine/failures/store.ts';
 import { earlyStopApplies, wantedCatalogProperties, type DataRunPlan, type SavedCase } from '../../engine/run/data-run.ts';
 import { loadBaseline, type Baseline } from '../../engine/findings/baseline.ts';
-import type { Oracle, Pack, PackSource } from '../../engine/pack.ts';
+import type { Oracle, Pack } from '../../engine/pack.ts';
 import { DEFAULT_REPORT_DIR } from '../../engine/report/write.ts';
 import { catalogPropertiesOf, type CatalogProperty, type DataProperty } from '../../engine/run/index.ts';
 import { freshSeed } from '../options.ts';
-import { POLICYFUZZ_VERSION, shownPath } from '../paths.ts';
+import { defaultMigrationsOption, POLICYFUZZ_VERSION, shownPath } from '../paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard } from '../profiles.ts';
 import { checkSsoConfig, ssoPropertyIds } from '../sso-integration.ts';
 import { loadScaledCutNote, slowdownOverride, ssoReserveMs, ssoSlowdown } from '../profiles.ts';
@@ -66,11 +66,6 @@ export interface RunPlan extends DataRunPlan {
   excluded(id: string): boolean;
 }
 
-/** The pack's own migrations, as a path relative to the current folder where it can be. */
-export function defaultMigrationsOption(pack: Pick<PackSource, 'migrations'>): string {
-  const dir = pack.migrations ?? 'supabase/migrations';
-  return shownPath(dir);
-}
 
 export async function planRun(options: FuzzOptions, note: (text: string, always?: boolean) => void): Promise<RunPlan> {
   const profileName = options.profile ?? DEFAULT_PROFILE;

@@ -10,7 +10,9 @@ import { dataCaseOf, type FailureRecord } from './schema.ts';
 
 export type ReplayVerdict = 'FIXED' | 'STILL FAILING' | 'FLAKY';
 
-export const CLEAN_REPLAYS_FOR_FIXED = 3;
+import { CLEAN_REPLAYS_FOR_FIXED } from './clean-replays.ts';
+
+export { CLEAN_REPLAYS_FOR_FIXED } from './clean-replays.ts';
 
 export interface ReplayOutcome {
   verdict: ReplayVerdict;

@@ -13,7 +13,7 @@ import { UsageError } from '../errors.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import { DataCaseSchema, FAILURE_FORMAT, FAILURE_FORMAT_VERSION, FailureRecordSchema, type FailureRecord } from './schema.ts';
 
-export const DEFAULT_FAILURES_DIR = path.join('.policyfuzz', 'failures');
+export { DEFAULT_FAILURES_DIR } from './default-dir.ts';
 
 /** Plain JSON: undefined dropped, non-JSON values (functions, NaN) made null. */
 export function plainJson(value: unknown): Json {

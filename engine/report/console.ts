@@ -52,17 +52,7 @@ function pad(s: string, n: number): string {
 /** The table fits a terminal of this many columns: the rule's title comes last and is shortened to fit. */
 export const TABLE_WIDTH = 100;
 
-/** What the count columns mean (the legend under the table; README and --help say the same). */
-export const COUNTS_LEGEND = [
-  'allowed, filtered, rejected, errored: requests sent, by what the model predicted for each:',
-  '  allowed   succeeded: rows read, written or returned',
-  '  filtered  succeeded, but row security left nothing visible or changed (0 rows, no error)',
-  '  rejected  refused by a grant or policy (42501) or raised by a guard or function (P0001…)',
-  '  errored   any other database error: a constraint (23…), bad input (22…), an unknown object',
-  'cases: ran/planned when the time budget, an interrupt or early stop cut a property short',
-  'dropped (when shown): cases drawn that this target cannot hold (a null in a NOT NULL column, a missing',
-  '  foreign-key row, a unique collision): not run, not counted in cases; summary.json has them by reason',
-];
+export { COUNTS_LEGEND } from './counts-legend.ts';
 
 export function summaryTable(results: PropertyResult[], width: number = TABLE_WIDTH): string {
   // Cases the target could not hold get a column of their own, only when some were dropped.

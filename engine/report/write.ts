@@ -12,11 +12,9 @@ import { accessMatrix, matrixMarkdown } from './matrix.ts';
 import { sarifLog } from './sarif.ts';
 import { SUMMARY_FORMAT, type RunningMark, type RunSummary } from './summary.ts';
 
-export const DEFAULT_REPORT_DIR = path.join('.policyfuzz', 'reports');
+import { DEFAULT_REPORT_FORMATS, type ReportFormat } from './formats.ts';
 
-export const REPORT_FORMATS = ['json', 'junit', 'html', 'sarif', 'matrix'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['json', 'junit', 'html'];
+export { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS, type ReportFormat } from './formats.ts';
 
 const FILE_OF: Record<ReportFormat, string> = { json: 'summary.json', junit: 'junit.xml', html: 'report.html', sarif: 'policyfuzz.sarif', matrix: 'matrix.md' };
 
@@ -53,9 +51,18 @@ export function writeReports(dir: string, summary: RunSummary, options: WriteOpt
  * runner's timeout) leaves no earlier run's green reports to be read, or merged, as its own.
  */
 export function markReportsRunning(dir: string, formats: readonly ReportFormat[] | undefined, running: RunningMark): void {
-  mkdirSync(dir, { recursive: true });
-  for (const f of formats ?? DEFAULT_REPORT_FORMATS) rmSync(path.join(dir, FILE_OF[f]), { force: true });
-  if ((formats ?? DEFAULT_REPORT_FORMATS).includes('json')) writeFileSync(path.join(dir, FILE_OF.json), `${JSON.stringify({ format: SUMMARY_FORMAT, running }, null, 2)}\n`);
+  // A report path the run cannot write (a folder in its place, no permission) is not this mark's to
+  // judge: the run goes on, and writing its reports at the end says what is wrong, in one line.
+  const attempt = (write: () => void) => {
+    try {
+      write();
+    } catch {
+      // left to the reports' own write
+    }
+  };
+  attempt(() => mkdirSync(dir, { recursive: true }));
+  for (const f of formats ?? DEFAULT_REPORT_FORMATS) attempt(() => rmSync(path.join(dir, FILE_OF[f]), { force: true }));
+  if ((formats ?? DEFAULT_REPORT_FORMATS).includes('json')) attempt(() => writeFileSync(path.join(dir, FILE_OF.json), `${JSON.stringify({ format: SUMMARY_FORMAT, running }, null, 2)}\n`));
 }
 
 /**
