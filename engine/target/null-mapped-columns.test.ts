@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { referencePack } from '../../packs/reference/index.ts';
 import type { World } from '../model/world.ts';
-import { nullMappedListsAtDefault } from './null-mapped-columns.ts';
+import { nullMappedListsAtDefault, nullMappedServerStampsAtNull } from './null-mapped-columns.ts';
 
 const mapping = { tables: { vs_tickets: { columns: { public_comments: null, submitter_label: null } } } };
 
@@ -20,5 +20,31 @@ describe('a list column the target keeps elsewhere', () => {
     const world: World = { vs_tickets: [{ id: 'VS-1', public_comments: [] }] };
     expect(nullMappedListsAtDefault(world, mapping, referencePack.model)).toBe(world);
     expect(nullMappedListsAtDefault({ vs_tickets: [{ id: 'VS-1', public_comments: [{ body: 'x' }] }] }, undefined, referencePack.model).vs_tickets[0].public_comments).toEqual([{ body: 'x' }]);
+  });
+});
+
+/**
+ * Re-created after stranger-app-9: `deleted_at` hidden behind a security_invoker view (mapped to
+ * null), soft delete by rpc. A world's deleted ticket was written live, yet the model took it as
+ * deleted: "rows touched: model 0, database 1" on a dev's PATCH of their own ticket (R01, R03, R06, R09).
+ */
+describe('a server-stamped state the target does not show', () => {
+  const softDeleteHidden = { tables: { vs_tickets: { columns: { deleted_at: null, submitter_label: null } }, pr_tickets: { columns: { deleted_at: null } } } };
+
+  it('is taken at null (the row as the target holds it: live); a scalar a client writes keeps its value', () => {
+    const world: World = {
+      vs_tickets: [{ id: 'VS-1', submitter_label: 'Student 9', deleted_at: '2024-03-01T09:00:00+00:00' }, { id: 'VS-2', submitter_label: 'Student 3', deleted_at: null }],
+      pr_tickets: [{ id: 'PR-1', deleted_at: '2025-06-30T12:30:00+00:00' }],
+    };
+    const taken = nullMappedServerStampsAtNull(world, softDeleteHidden, referencePack.model);
+    expect(taken.vs_tickets).toEqual([{ id: 'VS-1', submitter_label: 'Student 9', deleted_at: null }, { id: 'VS-2', submitter_label: 'Student 3', deleted_at: null }]);
+    expect(taken.pr_tickets).toEqual([{ id: 'PR-1', deleted_at: null }]);
+    expect(world.vs_tickets[0].deleted_at).toBe('2024-03-01T09:00:00+00:00');
+  });
+
+  it('a target that shows the stamp (mapped to a column, or not mapped) keeps the deleted rows', () => {
+    const world: World = { vs_tickets: [{ id: 'VS-1', deleted_at: '2024-03-01T09:00:00+00:00' }] };
+    expect(nullMappedServerStampsAtNull(world, { tables: { vs_tickets: { columns: { deleted_at: 'removed_at' } } } }, referencePack.model)).toBe(world);
+    expect(nullMappedServerStampsAtNull(world, undefined, referencePack.model)).toBe(world);
   });
 });

@@ -30,3 +30,28 @@ export function nullMappedListsAtDefault(world: World, mapping: TargetMapping | 
   }
   return out ?? world;
 }
+
+/**
+ * A state the server stamps (`serverAssigned`, nullable, default null: `deleted_at`) mapped to
+ * null cannot be held by the target's rows either: stranger-app-9 hides `deleted_at` behind its
+ * views and soft-deletes by rpc, so a world's deleted ticket was written live while the model took
+ * it as deleted (R01, R03, R06, R09, R14 "model 0, database 1"). The case is taken with such a
+ * column at null, the row as the target holds it; a step that stamps it (a soft delete by rpc) is
+ * predicted as before. Pure.
+ */
+export function nullMappedServerStampsAtNull(world: World, mapping: TargetMapping | undefined, model: Pick<PackModel, 'tables'>): World {
+  let out: World | undefined;
+  for (const [table, columns] of Object.entries(mapping?.tables ?? {})) {
+    const rows = world[table];
+    if (!rows?.length) continue;
+    for (const [name, onTarget] of Object.entries(columns.columns ?? {})) {
+      if (onTarget !== null) continue;
+      const spec = model.tables[table]?.columns.find((c) => c.name === name);
+      if (!spec?.serverAssigned || !spec.nullable || spec.default !== null) continue;
+      const current = (out ?? world)[table];
+      if (current.every((r) => r[name] === undefined || r[name] === null)) continue;
+      out = { ...(out ?? world), [table]: current.map((r) => (r[name] === undefined || r[name] === null ? r : { ...r, [name]: null })) };
+    }
+  }
+  return out ?? world;
+}
