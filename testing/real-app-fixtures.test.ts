@@ -351,9 +351,11 @@ describe("a Prisma project: one folder per migration, unique indexes over severa
     expect(run.stdout).toMatch(/^J01 +PASS +40 /m);
     expect(run.code).toBe(0);
     const summary = JSON.parse(readFileSync(path.join(dir, 'r', 'summary.json'), 'utf8')) as { properties: { id: string; dropped?: Record<string, number> }[] };
+    // A write breaking the index is dropped, named; a world row repeating an earlier row's key (the
+    // tags' lower(name) per organization) is left out of the case before anything is written or
+    // predicted (engine/target/repeated-keys.ts), so the case still runs: no drop names Tag's index.
     expect(Object.keys(summary.properties.find((p) => p.id === 'J01')!.dropped ?? {}).sort()).toEqual([
       'Member (userId, organizationId) values collide under unique index Member_userId_organizationId_key',
-      'Tag (name, organizationId) values collide under unique index Tag_name_organizationId_key',
     ]);
   });
 });
