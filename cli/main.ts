@@ -7,7 +7,8 @@ import { announceInterrupt, INTERRUPTED_EXIT_CODE, installSignalHandlers, interr
 import { isUserFacingError, UsageError } from '../engine/errors.ts';
 import { editDistance } from '../engine/nearest-names.ts';
 import type { Pack } from '../engine/pack.ts';
-import { packSource, type PackSource } from '../engine/pack-source.ts';
+import { packSource } from '../engine/pack-source.ts';
+import type { PackSource } from '../engine/pack.ts';
 import { registerCacheCommand } from './commands/cache.ts';
 import { registerCompletionCommand } from './completion-command.ts';
 import { registerDiffCommand } from './commands/diff.ts';

@@ -9,6 +9,7 @@ import { propertySummary, runSummary } from '../engine/report/summary.ts';
 import { runBin, spawnBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { POLICYFUZZ_VERSION } from './paths.ts';
+import { escapeRegExp } from '../engine/regexp.ts';
 
 /** A shard's summary.json as a run writes it: R02 passed on 10 cases. */
 function writeShard(dir: string, index: number, extra: { interrupted?: string } = {}): string {
@@ -49,7 +50,7 @@ describe('merging the shards of a red night', () => {
     expect(existsSync(path.join(shard2, 'junit.xml'))).toBe(false);
     const r = await runBin(['merge-reports', shard1, shard2, '--out', path.join(dir, 'merged')]);
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^policyfuzz: ${path.join(shard2, 'summary.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is from a run that never wrote its reports \\(shard 2/2, started \\S+, pid ${child.pid}\\): it was killed, died or is still running\\. Run it again, or merge the other shards without it \\(--allow-partial\\)\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^policyfuzz: ${escapeRegExp(path.join(shard2, 'summary.json'))} is from a run that never wrote its reports \\(shard 2/2, started \\S+, pid ${child.pid}\\): it was killed, died or is still running\\. Run it again, or merge the other shards without it \\(--allow-partial\\)\\n$`));
     expect(existsSync(path.join(dir, 'merged', 'summary.json'))).toBe(false);
   }, 60_000);
 

@@ -8,7 +8,7 @@ import { PreflightFailed } from '../sso/client/preflight.ts';
 import { BudgetExhausted, TargetRefused, TransportError } from '../sso/client/http.ts';
 import { samplePeakMemory } from '../sso/client/memory.ts';
 import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../engine/db/cleanup.ts';
-import { EXPIRY_WAIT_BOUND_S } from './commands/sso.ts';
+import { EXPIRY_WAIT_BOUND_S } from './sso-defaults.ts';
 
 /** Where command output goes (the console, or a test's buffer). */
 export interface Output {
@@ -74,7 +74,7 @@ export interface CheckOptions {
   timeBudget?: number;
 }
 
-export { EXPIRY_WAIT_BOUND_S } from './commands/sso.ts';
+export { EXPIRY_WAIT_BOUND_S } from './sso-defaults.ts';
 
 /** `sso check`: run the properties against a deployment; prints one line per property; returns the exit code. */
 export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): Promise<{ exitCode: number; results: PropertyResult[] }> {

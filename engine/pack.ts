@@ -211,4 +211,7 @@ export function definePack<S = Record<string, never>>(
   return { ...pack, model: { ...pack.model, functions: pack.model.functions ?? {} }, settingsSchema: pack.settingsSchema ?? (zod.object({}).strict() as unknown as z.ZodType<S>) };
 }
 
-export { packSource, type PackSource } from './pack-source.ts';
+export { packSource } from './pack-source.ts';
+import type { LoadablePack } from './pack-source.ts';
+/** A pack as the CLI first sees it (engine/pack-source.ts): its name and folders, and how to load it. */
+export type PackSource = LoadablePack<Pack>;

@@ -3,7 +3,7 @@
  * (cli/diff-command.ts) loads when the command runs, so `--help`, `--version` and bad input answer without it.
  */
 import type { Command } from 'commander';
-import type { PackSource } from '../../engine/pack-source.ts';
+import type { PackSource } from '../../engine/pack.ts';
 import type { DiffOptions } from '../diff-command.ts';
 import { idList, positiveInt, seedValue } from '../options.ts';
 import { defaultMigrationsOption } from '../paths.ts';

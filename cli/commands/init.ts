@@ -3,7 +3,7 @@
  * (cli/init-command.ts) loads when the command runs, so `--help`, `--version` and bad input answer without it.
  */
 import type { Command } from 'commander';
-import type { PackSource } from '../../engine/pack-source.ts';
+import type { PackSource } from '../../engine/pack.ts';
 import type { InitOptions } from '../init-command.ts';
 
 type Run = (action: () => Promise<number>) => Promise<void>;

@@ -3,7 +3,7 @@
  * (cli/mutants-command.ts) loads when the command runs, so `--help`, `--version` and bad input answer without it.
  */
 import type { Command } from 'commander';
-import type { PackSource } from '../../engine/pack-source.ts';
+import type { PackSource } from '../../engine/pack.ts';
 import { AUTO_MUTATION_KINDS } from '../../engine/mutants/auto/derive.ts';
 import type { MutantsOptions } from '../mutants-command.ts';
 import { positiveInt, seedValue } from '../options.ts';

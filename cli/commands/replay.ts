@@ -3,7 +3,7 @@
  * (cli/replay-command.ts) loads when the command runs, so `--help`, `--version` and bad input answer without it.
  */
 import type { Command } from 'commander';
-import type { PackSource } from '../../engine/pack-source.ts';
+import type { PackSource } from '../../engine/pack.ts';
 import { CLEAN_REPLAYS_FOR_FIXED } from '../../engine/failures/clean-replays.ts';
 import type { ReplayOptions } from '../replay-command.ts';
 import { migrationTimeoutValue, positiveInt } from '../options.ts';

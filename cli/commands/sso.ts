@@ -7,8 +7,7 @@ import { SSO_FAULTS } from '../../sso/emulator/faults/index.ts';
 import { durationValue } from '../options.ts';
 import type { CheckOptions, RunCommand, ServeOptions } from '../sso-command.ts';
 
-/** Seconds `sso check` waits at most for expiry by default (`--max-wait` changes it). */
-export const EXPIRY_WAIT_BOUND_S = 120;
+import { EXPIRY_WAIT_BOUND_S } from '../sso-defaults.ts';
 
 export function registerSsoCommands(program: Command, run: RunCommand): void {
   const sso = program.command('sso').description('SSO: emulator and security properties against any deployment');

@@ -8,7 +8,7 @@
  */
 import type { World } from '../model/world.ts';
 import { ident, literal } from '../executor/sql-text.ts';
-import { qualifiedTable, type FixtureStatement } from './fixtures.ts';
+import { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
 
 export interface ColumnAsRows {
   /** The table holding one row per value (target name: `app.user_roles`). */

@@ -27,21 +27,8 @@ import type { CachedFunction } from '../executor/schema-cache.ts';
 import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 import { columnsAsRowsStatements, type ColumnsAsRows } from './columns-as-rows.ts';
 
-/**
- * One statement that writes fixture rows, with the table and row it writes (to name what a
- * database refused). `query`, when set, is the same statement with its rows as a parameter: the
- * executor prepares that shape once per connection. The executor finds where a case's first
- * request begins in its message by counting the statements (case-transaction.ts CaseHead): a
- * `query` is one; an `sql` text is cut as the server cuts it.
- */
-export interface FixtureStatement {
-  table: string;
-  row: unknown;
-  readonly sql: string;
-  /** With `query`: the qualified table the statement inserts into. */
-  target?: string;
-  query?: ParameterizedSql;
-}
+export { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
+import { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
 
 export interface FixturePlan {
   shapes?: TableShapes;
@@ -72,11 +59,6 @@ export interface FixturePlan {
 }
 
 export const REFERENCE_PLAN: FixturePlan = { users: 'direct', bypassTriggers: false };
-
-export function qualifiedTable(name: string): string {
-  const [schema, table] = name.includes('.') ? name.split('.', 2) : ['public', name];
-  return `${ident(schema)}.${ident(table)}`;
-}
 
 /** An insert's text (its rows a marked parameter) by table, columns and conflict handling: the same few shapes come back case after case. */
 const insertTexts = new Map<string, string>();
