@@ -7,17 +7,23 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../testing/run-bin.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'policyfuzz-start-up-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-// A module loader hook that writes down every module the binary loads.
-const loader = path.join(dir, 'loader.mjs');
-writeFileSync(loader, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.POLICYFUZZ_TEST_MODULE_LOG, url + '\\n');\n  return next(url, context);\n}\n`);
-const hook = path.join(dir, 'hook.mjs');
-writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(loader).href)});\n`);
+// Made before the tests, not at import: a run filtering every test out (-t) runs no hook, and the folder would stay.
+let dir = '';
+let hook = '';
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'policyfuzz-start-up-'));
+  // A module loader hook that writes down every module the binary loads.
+  const loader = path.join(dir, 'loader.mjs');
+  writeFileSync(loader, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.POLICYFUZZ_TEST_MODULE_LOG, url + '\\n');\n  return next(url, context);\n}\n`);
+  hook = path.join(dir, 'hook.mjs');
+  writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(loader).href)});\n`);
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 async function modulesLoadedBy(args: string[], log: string): Promise<{ code: number; modules: string[] }> {
   const logFile = path.join(dir, log);
