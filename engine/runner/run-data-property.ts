@@ -22,7 +22,7 @@ import { casePredictions } from './case-predictions.ts';
 import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase, type FixturePlan } from '../target/fixtures.ts';
-import { nullMappedListsAtDefault, nullMappedServerStampsAtNull } from '../target/null-mapped-columns.ts';
+import { nullMappedColumnsAsHeld } from '../target/null-mapped-columns.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NO_PARENT, NotRealizable, remedyFor } from '../target/realizable.ts';
 import { escapeRegExp } from '../regexp.ts';
@@ -653,7 +653,7 @@ const SHRINK_FLOOR_MS = 3000;
 async function asSent(plan: FixturePlan, oracle: Oracle, drawn: DataCase): Promise<{ testCase?: DataCase; dropped: Record<string, number> }> {
   // A list the target keeps elsewhere (a column mapped to null) starts at its default, and a
   // server-stamped state it does not show (deleted_at) at null (null-mapped-columns.ts).
-  const world = nullMappedServerStampsAtNull(nullMappedListsAtDefault(drawn.world, plan.mapping, oracle.model), plan.mapping, oracle.model);
+  const world = nullMappedColumnsAsHeld(drawn.world, plan.mapping, oracle.model);
   const testCase = world === drawn.world ? drawn : { ...drawn, world };
   if (!modelRunOf(testCase)) return sendableCase(plan, testCase);
   // A model run's steps depend on one another: one the target cannot take (a column mapped to

@@ -6,20 +6,20 @@
 import { describe, expect, it } from 'vitest';
 import { referencePack } from '../../packs/reference/index.ts';
 import type { World } from '../model/world.ts';
-import { nullMappedListsAtDefault, nullMappedServerStampsAtNull } from './null-mapped-columns.ts';
+import { nullMappedColumnsAsHeld } from './null-mapped-columns.ts';
 
 const mapping = { tables: { vs_tickets: { columns: { public_comments: null, submitter_label: null } } } };
 
 describe('a list column the target keeps elsewhere', () => {
   it('is taken at the model default (empty) in the world; a scalar mapped to null (a label a rule compares) keeps its value', () => {
     const world: World = { vs_tickets: [{ id: 'VS-1', submitter_label: 'Student 9', public_comments: [{ by: 'member', body: 'same here' }] }] };
-    expect(nullMappedListsAtDefault(world, mapping, referencePack.model).vs_tickets).toEqual([{ id: 'VS-1', submitter_label: 'Student 9', public_comments: [] }]);
+    expect(nullMappedColumnsAsHeld(world, mapping, referencePack.model).vs_tickets).toEqual([{ id: 'VS-1', submitter_label: 'Student 9', public_comments: [] }]);
   });
 
   it('a world holding the default already, or no mapping, is the same object', () => {
     const world: World = { vs_tickets: [{ id: 'VS-1', public_comments: [] }] };
-    expect(nullMappedListsAtDefault(world, mapping, referencePack.model)).toBe(world);
-    expect(nullMappedListsAtDefault({ vs_tickets: [{ id: 'VS-1', public_comments: [{ body: 'x' }] }] }, undefined, referencePack.model).vs_tickets[0].public_comments).toEqual([{ body: 'x' }]);
+    expect(nullMappedColumnsAsHeld(world, mapping, referencePack.model)).toBe(world);
+    expect(nullMappedColumnsAsHeld({ vs_tickets: [{ id: 'VS-1', public_comments: [{ body: 'x' }] }] }, undefined, referencePack.model).vs_tickets[0].public_comments).toEqual([{ body: 'x' }]);
   });
 });
 
@@ -36,7 +36,7 @@ describe('a server-stamped state the target does not show', () => {
       vs_tickets: [{ id: 'VS-1', submitter_label: 'Student 9', deleted_at: '2024-03-01T09:00:00+00:00' }, { id: 'VS-2', submitter_label: 'Student 3', deleted_at: null }],
       pr_tickets: [{ id: 'PR-1', deleted_at: '2025-06-30T12:30:00+00:00' }],
     };
-    const taken = nullMappedServerStampsAtNull(world, softDeleteHidden, referencePack.model);
+    const taken = nullMappedColumnsAsHeld(world, softDeleteHidden, referencePack.model);
     expect(taken.vs_tickets).toEqual([{ id: 'VS-1', submitter_label: 'Student 9', deleted_at: null }, { id: 'VS-2', submitter_label: 'Student 3', deleted_at: null }]);
     expect(taken.pr_tickets).toEqual([{ id: 'PR-1', deleted_at: null }]);
     expect(world.vs_tickets[0].deleted_at).toBe('2024-03-01T09:00:00+00:00');
@@ -44,7 +44,7 @@ describe('a server-stamped state the target does not show', () => {
 
   it('a target that shows the stamp (mapped to a column, or not mapped) keeps the deleted rows', () => {
     const world: World = { vs_tickets: [{ id: 'VS-1', deleted_at: '2024-03-01T09:00:00+00:00' }] };
-    expect(nullMappedServerStampsAtNull(world, { tables: { vs_tickets: { columns: { deleted_at: 'removed_at' } } } }, referencePack.model)).toBe(world);
-    expect(nullMappedServerStampsAtNull(world, undefined, referencePack.model)).toBe(world);
+    expect(nullMappedColumnsAsHeld(world, { tables: { vs_tickets: { columns: { deleted_at: 'removed_at' } } } }, referencePack.model)).toBe(world);
+    expect(nullMappedColumnsAsHeld(world, undefined, referencePack.model)).toBe(world);
   });
 });

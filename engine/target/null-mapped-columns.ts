@@ -6,51 +6,42 @@
  * (`get_public_vs_problem`'s comments, R07, R13). The case is taken with such a column at the
  * model's default (an empty list), as the target holds the row; what a step adds (a comment
  * posted) is predicted as before. Only jsonb and array columns with a default: a scalar's value
- * may be what a rule compares (a label). Pure.
+ * may be what a rule compares (a label).
+ *
+ * So too a state the server stamps (`serverAssigned`, nullable, default null: `deleted_at`):
+ * stranger-app-9 hides `deleted_at` behind its views and soft-deletes by rpc, so a world's deleted
+ * ticket was written live while the model took it as deleted (R01, R03, R06, R09, R14 "model 0,
+ * database 1"). The case is taken with such a column at null, the row as the target holds it; a
+ * step that stamps it (a soft delete by rpc) is predicted as before. Pure.
  */
 import type { World } from '../model/world.ts';
 import type { PackModel } from '../pack.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 
-/** `world` with each list column mapped to null at its model default; the same world when none holds anything else. */
-export function nullMappedListsAtDefault(world: World, mapping: TargetMapping | undefined, model: Pick<PackModel, 'tables'>): World {
-  let out: World | undefined;
-  for (const [table, columns] of Object.entries(mapping?.tables ?? {})) {
-    const rows = world[table];
-    if (!rows?.length) continue;
-    for (const [name, onTarget] of Object.entries(columns.columns ?? {})) {
-      if (onTarget !== null) continue;
-      const spec = model.tables[table]?.columns.find((c) => c.name === name);
-      if (!spec || !Array.isArray(spec.default) || !(spec.type === 'jsonb' || spec.type.endsWith('[]'))) continue;
-      const empty = JSON.stringify(spec.default);
-      const current = (out ?? world)[table];
-      if (current.every((r) => r[name] === undefined || JSON.stringify(r[name]) === empty)) continue;
-      out = { ...(out ?? world), [table]: current.map((r) => (r[name] === undefined ? r : { ...r, [name]: JSON.parse(empty) })) };
-    }
-  }
-  return out ?? world;
+type ModelColumn = PackModel['tables'][string]['columns'][number];
+
+/** What the target holds in a model column it does not have: a list's default, a server stamp's null; undefined where the world's value stands (a scalar a rule may compare). */
+function heldWithoutColumn(spec: ModelColumn | undefined): { value: unknown } | undefined {
+  if (spec && Array.isArray(spec.default) && (spec.type === 'jsonb' || spec.type.endsWith('[]'))) return { value: spec.default };
+  if (spec?.serverAssigned && spec.nullable && spec.default === null) return { value: null };
+  return undefined;
 }
 
-/**
- * A state the server stamps (`serverAssigned`, nullable, default null: `deleted_at`) mapped to
- * null cannot be held by the target's rows either: stranger-app-9 hides `deleted_at` behind its
- * views and soft-deletes by rpc, so a world's deleted ticket was written live while the model took
- * it as deleted (R01, R03, R06, R09, R14 "model 0, database 1"). The case is taken with such a
- * column at null, the row as the target holds it; a step that stamps it (a soft delete by rpc) is
- * predicted as before. Pure.
- */
-export function nullMappedServerStampsAtNull(world: World, mapping: TargetMapping | undefined, model: Pick<PackModel, 'tables'>): World {
+/** `world` with each model column mapped to null at what the target holds there (heldWithoutColumn); the same world when every row holds it already. */
+export function nullMappedColumnsAsHeld(world: World, mapping: TargetMapping | undefined, model: Pick<PackModel, 'tables'>): World {
   let out: World | undefined;
   for (const [table, columns] of Object.entries(mapping?.tables ?? {})) {
     const rows = world[table];
     if (!rows?.length) continue;
     for (const [name, onTarget] of Object.entries(columns.columns ?? {})) {
       if (onTarget !== null) continue;
-      const spec = model.tables[table]?.columns.find((c) => c.name === name);
-      if (!spec?.serverAssigned || !spec.nullable || spec.default !== null) continue;
+      const held = heldWithoutColumn(model.tables[table]?.columns.find((c) => c.name === name));
+      if (!held) continue;
+      const text = JSON.stringify(held.value);
+      const holds = (r: (typeof rows)[number]) => r[name] === undefined || JSON.stringify(r[name]) === text;
       const current = (out ?? world)[table];
-      if (current.every((r) => r[name] === undefined || r[name] === null)) continue;
-      out = { ...(out ?? world), [table]: current.map((r) => (r[name] === undefined || r[name] === null ? r : { ...r, [name]: null })) };
+      if (current.every(holds)) continue;
+      out = { ...(out ?? world), [table]: current.map((r) => (holds(r) ? r : { ...r, [name]: JSON.parse(text) })) };
     }
   }
   return out ?? world;
