@@ -18,6 +18,14 @@ describe('refusal conventions and the refusal codes init read off the bodies', (
     expect(conventions).toEqual({ functionRefusal: { code: '42501', message: '^not allowed' }, guardRefusal: { code: '42501', message: '^Buyers cannot set status' }, grants: 'explicit' });
   });
 
+  it("matches a coded refusal by the first words the convention names it by: 'Ticket not found.' or 'NOT_FOUND: %' leave it", () => {
+    const { conventions } = conventionsWithoutCodedRefusals(
+      { functionRefusal: { code: 'P0002', message: '^(?:Ticket not found|NOT_FOUND|not allowed)' } },
+      [{ code: 'P0002', text: 'Ticket not found.' }, { code: 'P0002', text: 'NOT_FOUND: %' }],
+    );
+    expect(conventions).toEqual({ functionRefusal: { code: 'P0002', message: '^not allowed' } });
+  });
+
   it('leaves a convention with no message, or none coded, as it is', () => {
     const conventions = { functionRefusal: { code: '42501' } };
     expect(conventionsWithoutCodedRefusals(conventions, [{ code: '42501', text: 'NOT_AUTHORIZED' }])).toEqual({ conventions, dropped: [] });

@@ -8,6 +8,7 @@
  */
 import type { Conventions } from '../mapping/mapping.ts';
 import { escapeRegExp } from '../regexp.ts';
+import { refusalWord } from '../mapping/propose.ts';
 
 /** A refusal whose SQLSTATE a model setting now names: its code and the message text the body raises. */
 export interface CodedRefusal {
@@ -35,7 +36,8 @@ export function conventionsWithoutCodedRefusals(conventions: Conventions | undef
     const convention = out[key];
     const words = convention?.message === undefined ? undefined : conventionWords(convention.message);
     if (!convention || !words) continue;
-    const covered = new Set(coded.filter((c) => c.code === convention.code).map((c) => escapeRegExp(c.text)));
+    // A convention names a message by its first words (refusalWord): 'Ticket not found.' is `Ticket not found` there.
+    const covered = new Set(coded.filter((c) => c.code === convention.code).map((c) => escapeRegExp(refusalWord(c.text))));
     const kept = words.filter((w) => !covered.has(w));
     if (kept.length === words.length) continue;
     const gone = words.filter((w) => covered.has(w)).map((w) => w.replace(/\\(.)/g, '$1'));

@@ -645,15 +645,22 @@ export function sqlstateOf(errcode: string): string | undefined {
  * their raises use beside P0001, with every message raised with it. `leftOut`: raises (code and
  * text) a model setting already names the code of (init's coded refusals), not counted.
  */
+/**
+ * The first words of a raised message, as a refusal convention names it: up to a format's first
+ * placeholder or punctuation (`'cannot set status %', new.status`: the rest varies); a quote
+ * doubled in the SQL literal is one in the message raised.
+ */
+export function refusalWord(raised: string): string {
+  return raised.replace(/''/g, "'").split(/[:.,%]/)[0].trim();
+}
+
 function refusalIn(functions: TargetFunctionFacts[], leftOut: readonly { code: string; text: string }[] = []): { code: string; message: string } | undefined {
   // Raises by SQLSTATE, each with the first words of its messages (a guard per table: `users: …`, `vs_tickets: …`).
   const found = new Map<string, Map<string, number>>();
   for (const f of functions) for (const m of f.source.matchAll(SQLSTATE_RAISE)) {
     const code = sqlstateOf(m[2]);
     if (code === undefined || code === 'P0001' || leftOut.some((c) => c.code === code && c.text === m[1].replace(/''/g, "'"))) continue;
-    // Up to a format's first placeholder too (`'cannot set status %', new.status`): the rest varies.
-    // A quote doubled in the SQL literal is one in the message raised.
-    const word = m[1].replace(/''/g, "'").split(/[:.,%]/)[0].trim();
+    const word = refusalWord(m[1]);
     if (word === '') continue;
     const words = found.get(code) ?? new Map<string, number>();
     words.set(word, (words.get(word) ?? 0) + 1);
