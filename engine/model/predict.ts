@@ -116,8 +116,17 @@ export function maxRowsCap(request: ApiRequest, outcome: Outcome, maxRows: numbe
  * Supabase's default EXECUTE answers that instead. A body that would write is left out: only the
  * grant stops it, so nothing but the refusal is secure. Asked unrecorded: no branch of it ran.
  */
-function withBodyAnswer(denied: Outcome, body: Prediction, world: World): Outcome {
-  return denied.kind === 'rejected' && sameWorld(body.world, world) ? { ...denied, bodyAnswer: body.outcome } : denied;
+function withBodyAnswerOf(denied: Outcome, body: () => Prediction, world: World): Outcome {
+  if (denied.kind !== 'rejected') return denied;
+  let answered: Prediction;
+  try {
+    answered = body();
+  } catch {
+    // A pack's body written for the callers its grant lets in (a uid it takes as set) may throw for
+    // another: no answer past the grant, and the grant's refusal stands alone, never a harness error.
+    return denied;
+  }
+  return sameWorld(answered.world, world) ? { ...denied, bodyAnswer: answered.outcome } : denied;
 }
 
 function predictRequest(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
@@ -127,7 +136,7 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
     const fn = model.functions[name];
     if (!fn) return { outcome: sqlError('PGRST202', `the model has no function ${name}`), world };
     const denied = executeDenied(fn, apiRoleOf(caller));
-    if (denied) return { outcome: withBodyAnswer(denied, unrecorded(() => fn.predict(world, caller, request.args, settings)), world), world };
+    if (denied) return { outcome: withBodyAnswerOf(denied, () => unrecorded(() => fn.predict(world, caller, request.args, settings)), world), world };
     const called = fn.predict(world, caller, request.args, settings);
     return request.get ? readOnlyCall(called, world) : called;
   }

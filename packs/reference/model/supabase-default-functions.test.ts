@@ -52,3 +52,13 @@ describe("signed-in-only functions called by anon under Supabase's default EXECU
     expect(compareOutcomes(expected, { kind: 'allowed', rows: [{ value: true }], affected: 1 })).toBeDefined();
   });
 });
+
+describe("a pack's body written for the callers its grant lets in", () => {
+  it('throwing for anon leaves the grant refusal alone (no body answer), never a harness error', () => {
+    const fn = oracle.model.functions.get_my_student_record;
+    const throwing = { ...oracle, model: { ...oracle.model, functions: { ...oracle.model.functions, get_my_student_record: { ...fn, predict: () => { throw new TypeError('uid is null'); } } } } };
+    const outcome = predict(throwing, world, anon, call('get_my_student_record')).outcome;
+    expect(outcome).toMatchObject({ kind: 'rejected', by: 'grant' });
+    expect(outcome).not.toHaveProperty('bodyAnswer');
+  });
+});

@@ -51,7 +51,7 @@ export const teamMembersTable: TableModel = {
   primaryKey: ['id'],
   grants: { anon: ['select'], authenticated: ['select'] },
   rowSecurity: true,
-  rules: { select: (row, ctx) => teamReader(ctx, ctx.settings.team.memberReaders ?? ctx.settings.team.readers) || ownMemberRow(row, ctx) },
+  rules: { select: (row, ctx) => teamReader(ctx, ctx.settings.team.memberReaders) || ownMemberRow(row, ctx) },
   valueSettings: { id: 'team.readers, team.memberReaders, team.ownMemberRow' },
 };
 
