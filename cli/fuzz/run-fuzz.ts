@@ -37,39 +37,45 @@ export async function runFuzz(options: FuzzOptions, out: Out = console.log): Pro
   const forgetMark = onShutdown(async () => clearRunningMark(plan.reportDir, process.pid));
   events.emit({ type: 'note', text: planLine(plan) });
 
-  const control = new RunControl(events, options.maxFailures);
-  // The SSO half beside the data half, on a thread of its own, when it can (sso-half.ts).
-  const ssoThread = startSsoHalf(plan, events, control);
-  // Beside it, the data half keeps no time back for an SSO half to run afterwards.
-  const { ssoNeedsMs: _needs, ssoNeedsNote: _note, ...alone } = plan;
-  const dataPlan = ssoThread ? { ...alone, ssoReserveMs: 0 } : plan;
-  let data;
+  // Called from code (tests, a library user), a run that throws ends here with no shutdown to clear
+  // its mark: it goes as the run ends, however it ends (a finished run's summary carries no mark).
   try {
-    data = await runDataProperties(dataPlan, events, control, plan.startedAt.getTime());
-  } catch (error) {
-    await ssoThread?.stop();
-    throw error;
-  }
-  const sso = await runSsoHalf(plan, events, control, ssoThread);
-  const phases = { ...data.phases, ...(sso.results.length ? { ssoMs: sso.ms } : {}) };
-  const results = [...data.results, ...sso.results];
-  control.stopWatchingInterrupts();
+    const control = new RunControl(events, options.maxFailures);
+    // The SSO half beside the data half, on a thread of its own, when it can (sso-half.ts).
+    const ssoThread = startSsoHalf(plan, events, control);
+    // Beside it, the data half keeps no time back for an SSO half to run afterwards.
+    const { ssoNeedsMs: _needs, ssoNeedsNote: _note, ...alone } = plan;
+    const dataPlan = ssoThread ? { ...alone, ssoReserveMs: 0 } : plan;
+    let data;
+    try {
+      data = await runDataProperties(dataPlan, events, control, plan.startedAt.getTime());
+    } catch (error) {
+      await ssoThread?.stop();
+      throw error;
+    }
+    const sso = await runSsoHalf(plan, events, control, ssoThread);
+    const phases = { ...data.phases, ...(sso.results.length ? { ssoMs: sso.ms } : {}) };
+    const results = [...data.results, ...sso.results];
+    control.stopWatchingInterrupts();
 
-  const verdict = runVerdict(plan, results, control.notRun, control.interruptedBy);
-  const baselineWritten = writeBaseline(plan, results, data.baselineChecks);
-  const summary = summaryOf(plan, results, store.saved, control.interruptedBy, phases, data.warnings);
-  events.emit({
-    type: 'run-finished',
-    results,
-    summary,
-    saved: store.saved,
-    baselineChecks: data.baselineChecks,
-    ...(baselineWritten ? { baselineWritten } : {}),
-    ...(options.maxFailures !== undefined ? { maxFailures: options.maxFailures } : {}),
-    ...(control.interruptedBy ? { interruptedBy: control.interruptedBy } : {}),
-    verdict,
-  });
-  forgetMark();
-  return verdict.exitCode;
+    const verdict = runVerdict(plan, results, control.notRun, control.interruptedBy);
+    const baselineWritten = writeBaseline(plan, results, data.baselineChecks);
+    const summary = summaryOf(plan, results, store.saved, control.interruptedBy, phases, data.warnings);
+    events.emit({
+      type: 'run-finished',
+      results,
+      summary,
+      saved: store.saved,
+      baselineChecks: data.baselineChecks,
+      ...(baselineWritten ? { baselineWritten } : {}),
+      ...(options.maxFailures !== undefined ? { maxFailures: options.maxFailures } : {}),
+      ...(control.interruptedBy ? { interruptedBy: control.interruptedBy } : {}),
+      verdict,
+    });
+    return verdict.exitCode;
+  } finally {
+    forgetMark();
+    clearRunningMark(plan.reportDir, process.pid);
+  }
 }
 
