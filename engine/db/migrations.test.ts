@@ -65,6 +65,11 @@ describe('migrations folder', () => {
     expect(droppedMissing('DROP TABLE public.gone CASCADE;', '42P01')).toMatch(/^`drop table public\.gone` drops what/);
     expect(droppedMissing('drop materialized view stats_mv;', '42P01')).toMatch(/write `drop materialized view if exists stats_mv`/);
     expect(droppedMissing('drop function if exists f;', '42883')).toBeUndefined();
+    // Kinds of two or more words, and `index concurrently`, keep their words before `if exists`; `drop owned by` has none.
+    expect(droppedMissing('drop foreign table ft;', '42P01')).toMatch(/write `drop foreign table if exists ft`/);
+    expect(droppedMissing('DROP EVENT TRIGGER et;', '42704')).toMatch(/write `drop event trigger if exists et`/);
+    expect(droppedMissing('drop index concurrently i;', '42704')).toMatch(/write `drop index concurrently if exists i`/);
+    expect(droppedMissing('drop owned by someone;', '42704')).toBeUndefined();
     expect(droppedMissing('select missing_fn();', '42883')).toBeUndefined();
     expect(droppedMissing('drop table t;', '2BP01')).toBeUndefined();
   });

@@ -145,10 +145,12 @@ const DROPPED_MISSING = new Set([UNDEFINED_FUNCTION, UNDEFINED_TABLE, '42704']);
  */
 export function droppedMissing(statement: string, code: string | undefined): string | undefined {
   if (!code || !DROPPED_MISSING.has(code)) return undefined;
-  const drop = /^\s*drop\s+((?:materialized\s+)?\w+)\s+(?!if\s+exists\b)([^\s;(]+)/i.exec(statement.replace(/^(\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/)*/, ''));
-  if (!drop) return undefined;
-  const [, kind, name] = drop;
-  return `\`drop ${kind.toLowerCase()} ${name}\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop ${kind.toLowerCase()} if exists ${name}\`, or make it in an earlier migration; skipping this file would leave out everything else it makes`;
+  // The kinds of more than one word, and `index concurrently`, before a one-word kind; `drop owned by` has no `if exists`.
+  const drop = /^\s*drop\s+((?:materialized\s+view|foreign\s+data\s+wrapper|foreign\s+table|event\s+trigger|text\s+search\s+\w+|access\s+method|\w+)(?:\s+concurrently)?)\s+(?!if\s+exists\b)([^\s;(]+)/i.exec(statement.replace(/^(\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/)*/, ''));
+  if (!drop || /^owned$/i.test(drop[1])) return undefined;
+  const kind = drop[1].toLowerCase().replace(/\s+/g, ' ');
+  const name = drop[2];
+  return `\`drop ${kind} ${name}\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop ${kind} if exists ${name}\`, or make it in an earlier migration; skipping this file would leave out everything else it makes`;
 }
 
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
