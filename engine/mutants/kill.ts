@@ -88,7 +88,8 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
         result.timeToKillMs ??= before - started + (r.firstFailureMs ?? Date.now() - before);
         if (!options.all) break;
       } else if (r.status === 'error' || r.status === 'no-verdict') {
-        // Every case dropped: the mutant was not tested, so it did not survive.
+        // Every case dropped, or a harness error: this property judged nothing of the mutant, and says why
+        // in the notes. A mutant no property killed is still listed a survivor (the notes beside it name why).
         result.verdicts[property.id] = 'error';
         result.notes.push(`${property.id}: ${r.note}`);
       } else {
