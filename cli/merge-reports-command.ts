@@ -29,6 +29,8 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   const seeds = new Set(summaries.map((s) => s.seed));
   // Shards of other seeds tested other cases: their merge would be no one machine's run.
   if (seeds.size > 1) throw new UsageError(`the inputs ran with different seeds (${[...seeds].join(', ')}): merge the shards of one run (each run with the same --seed)`);
+  // The values the shards recorded (an older summary records none: it differs from nothing).
+  const recorded = (key: 'profile' | 'migrationsDigest' | 'policyfuzzVersion') => new Set(summaries.map((s) => s[key]).filter((v) => v !== undefined && v !== null));
   // Nor are shards of other profiles (cases, workers, early stop: split otherwise), migrations or policyfuzz versions one run's.
   const differing = (
     [
@@ -36,10 +38,10 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
       ['migrationsDigest', 'migrations (digests)', 'the same migrations and pack'],
       ['policyfuzzVersion', 'policyfuzz versions', 'the same policyfuzz'],
     ] as const
-  ).find(([key]) => new Set(summaries.map((s) => s[key]).filter((v) => v !== undefined && v !== null)).size > 1);
+  ).find(([key]) => recorded(key).size > 1);
   if (differing) {
     const [key, what, same] = differing;
-    throw new UsageError(`the inputs ran with different ${what} (${[...new Set(summaries.map((s) => s[key]))].join(', ')}): merge the shards of one run (each with ${same})`);
+    throw new UsageError(`the inputs ran with different ${what} (${[...recorded(key)].join(', ')}): merge the shards of one run (each with ${same})`);
   }
   const shards = summaries.flatMap((s) => s.shards);
   const dup = shards.find((s, i) => shards.some((t, j) => j < i && t.index === s.index && t.count === s.count));
