@@ -557,6 +557,11 @@ function functionScore(model: ModelFunctionFacts, target: TargetFunctionFacts, r
   return Math.max(tokenScore(model.name, target.name), tokenScore(translated(model.name, renames), target.name));
 }
 
+/** The key of a target's jsonb answer set to true (jsonTrueField) that is the model's answer: a write the model answers a value for (never a read, never one answering nothing). */
+function jsonAnswerField(m: { name: string; answersVoid?: boolean }, f: { returns: string; source: string }): string | undefined {
+  return !READ_VERB.test(m.name) && !m.answersVoid && f.returns === 'scalar' ? jsonTrueField(f.source) : undefined;
+}
+
 /** The key a jsonb answer sets to true, wherever in the object (`jsonb_build_object('id', v.id, 'deleted', true)`): the answer of a function the model answers a boolean from. */
 function jsonTrueField(source: string): string | undefined {
   return /\bjsonb?_build_object\s*\([^;]*?'(\w+)'\s*,\s*true\b/i.exec(withoutComments(source))?.[1];
@@ -1086,7 +1091,7 @@ function proposeOnDefaultSchema(
       what.push('it returns a row where the model answers a boolean: row-as-boolean');
     }
     // A jsonb answer built with a key set to true (`jsonb_build_object('removed', true, …)`): that key is the answer.
-    const jsonField = !READ_VERB.test(m.name) && f.returns === 'scalar' ? jsonTrueField(f.source) : undefined;
+    const jsonField = jsonAnswerField(m, f);
     if (jsonField) {
       entry.returns = { field: jsonField };
       what.push(`it answers a jsonb object whose "${jsonField}" is the model's answer: returns { field: "${jsonField}" }`);
@@ -1148,7 +1153,7 @@ function proposeOnDefaultSchema(
   // A function of the model's name answering a jsonb object with a key set to true where the model answers a boolean (soft_delete_*'s `{id, deleted: true}`).
   for (const m of model.functions) {
     const f = targetFns.get(m.name);
-    const field = f && !READ_VERB.test(m.name) && !m.answersVoid && f.returns === 'scalar' && !mapping.functions?.[m.name]?.returns ? jsonTrueField(f.source) : undefined;
+    const field = f && !mapping.functions?.[m.name]?.returns ? jsonAnswerField(m, f) : undefined;
     if (!field) continue;
     mapping.functions![m.name] = { ...mapping.functions?.[m.name], returns: { field } };
     notes.push(`confirm: ${f!.name} answers a jsonb object whose "${field}" is the model's answer: functions.${m.name}.returns = { field: "${field}" }`);
