@@ -192,7 +192,6 @@ async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
 }
 
 /** How main() receives a command's exit code (its `run`): the sso commands return theirs through it. */
-export type RunCommand = (action: () => Promise<number>) => Promise<void>;
 
 /** `sso serve` as the CLI runs it (cli/commands/sso.ts defines its options): until a signal stops it. */
 export async function ssoServeCommand(opts: ServeOptions): Promise<number> {

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 
-type Run = (action: () => Promise<number>) => Promise<void>;
+import type { RunCommand as Run } from './run-command.ts';
 
 export function registerCacheCommand(program: Command, run: Run): void {
   const cache = program.command('cache').description('what policyfuzz keeps between runs to start faster (built templates)');

@@ -8,7 +8,7 @@ import type { DiffOptions } from '../diff-command.ts';
 import { idList, positiveInt, seedValue } from '../options.ts';
 import { defaultMigrationsOption } from '../paths.ts';
 
-type Run = (action: () => Promise<number>) => Promise<void>;
+import type { RunCommand as Run } from './run-command.ts';
 
 export function registerDiffCommand(program: Command, run: Run, pack: PackSource): void {
   program

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import type { PackSource } from '../../engine/pack.ts';
 import type { InitOptions } from '../init-command.ts';
 
-type Run = (action: () => Promise<number>) => Promise<void>;
+import type { RunCommand as Run } from './run-command.ts';
 
 export function registerInitCommand(program: Command, run: Run, pack: PackSource): void {
   program

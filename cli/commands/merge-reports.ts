@@ -7,7 +7,7 @@ import { DEFAULT_REPORT_DIR, DEFAULT_REPORT_FORMATS, REPORT_FORMATS } from '../.
 import type { MergeOptions } from '../merge-reports-command.ts';
 import { reportFormats } from '../options.ts';
 
-type Run = (action: () => Promise<number>) => Promise<void>;
+import type { RunCommand as Run } from './run-command.ts';
 
 export function registerMergeReportsCommand(program: Command, run: Run): void {
   program

@@ -9,7 +9,7 @@ import type { MutantsOptions } from '../mutants-command.ts';
 import { positiveInt, seedValue } from '../options.ts';
 import { defaultMigrationsOption, shownPath } from '../paths.ts';
 
-type Run = (action: () => Promise<number>) => Promise<void>;
+import type { RunCommand as Run } from './run-command.ts';
 
 export function registerMutantsCommand(program: Command, run: Run, pack: PackSource): void {
   program

@@ -8,7 +8,7 @@ import { CLEAN_REPLAYS_FOR_FIXED } from '../../engine/failures/clean-replays.ts'
 import type { ReplayOptions } from '../replay-command.ts';
 import { migrationTimeoutValue, positiveInt } from '../options.ts';
 
-type Run = (action: () => Promise<number>) => Promise<void>;
+import type { RunCommand as Run } from './run-command.ts';
 
 export function registerReplayCommand(program: Command, run: Run, pack: PackSource): void {
   program

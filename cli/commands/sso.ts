@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { SSO_FAULTS } from '../../sso/emulator/faults/index.ts';
 import { durationValue } from '../options.ts';
-import type { CheckOptions, RunCommand, ServeOptions } from '../sso-command.ts';
+import type { CheckOptions, ServeOptions } from '../sso-command.ts';
+import type { RunCommand } from './run-command.ts';
 
 import { EXPIRY_WAIT_BOUND_S } from '../sso-defaults.ts';
 
