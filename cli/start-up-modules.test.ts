@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runBin } from '../testing/run-bin.ts';
 
 // Made before the tests, not at import: a run filtering every test out (-t) runs no hook, and the folder would stay.
@@ -25,10 +25,10 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function modulesLoadedBy(args: string[], log: string): Promise<{ code: number; modules: string[] }> {
+async function modulesLoadedBy(args: string[], log: string): Promise<{ code: number; stdout: string; modules: string[] }> {
   const logFile = path.join(dir, log);
-  const { code } = await runBin(args, { env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(hook).href}`, POLICYFUZZ_TEST_MODULE_LOG: logFile } });
-  return { code, modules: readFileSync(logFile, 'utf8').split('\n').filter(Boolean) };
+  const { code, stdout } = await runBin(args, { env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(hook).href}`, POLICYFUZZ_TEST_MODULE_LOG: logFile } });
+  return { code, stdout, modules: readFileSync(logFile, 'utf8').split('\n').filter(Boolean) };
 }
 
 // What only a run needs: loading any of these before a command runs is the regression.
@@ -47,5 +47,24 @@ describe('what the binary loads before a command runs', () => {
     // The hook saw the binary's own modules (a log that caught nothing would pass vacuously).
     expect(modules.some((m) => m.endsWith('/dist/cli/commands/sso.js'))).toBe(true);
     expect(modules.filter((m) => RUN_ONLY.some((part) => m.includes(part)))).toEqual([]);
+  });
+});
+
+// The SSO half proper (its properties, client, config reader, emulator server, thread): the
+// commands' definitions may name the emulator's faults for `sso serve --help`, nothing more.
+const SSO_HALF = ['/dist/sso/properties/', '/dist/sso/client/', '/dist/sso/config.js', '/dist/sso/emulator/server.js', '/dist/cli/fuzz/sso-thread-entry.js'];
+
+describe('what a data-only run loads', () => {
+  it('fuzz --no-sso runs the data half without loading the SSO half (~45 ms of CPU a start, in every binary test)', async () => {
+    const report = path.join(dir, 'no-sso');
+    const { code, stdout, modules } = await modulesLoadedBy(
+      ['fuzz', '--no-sso', '--only', 'R01', '--runs', '5', '--seed', '1', '--database-url', inject('databaseUrl'), '--report-dir', path.join(report, 'report'), '--failures-dir', path.join(report, 'failures'), '--quiet'],
+      'fuzz-no-sso.log',
+    );
+    expect(stdout).toMatch(/^1 passed, 0 failed/m);
+    expect(code).toBe(0);
+    // It ran: the data half's modules were loaded, and the log caught them.
+    expect(modules.some((m) => m.endsWith('/dist/engine/run/data-run.js'))).toBe(true);
+    expect(modules.filter((m) => SSO_HALF.some((part) => m.includes(part)))).toEqual([]);
   });
 });

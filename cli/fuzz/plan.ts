@@ -104,8 +104,11 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
     const hint = unread ? `; ${shownPath(unread)} here was not read (--migrations runs without a config): run its pack with --pack <its pack>, or drop --migrations` : '';
     throw new UsageError(`no data-layer property ${unknownData.join(', ')} (known: ${[...new Set([...dataProperties, ...catalogProperties].map((p) => p.id))].join(', ')})${hint}`);
   }
-  const knownSso = await ssoPropertyIds();
-  const unknownExcluded = (options.exclude ?? []).filter((id) => !isData(id) && !knownSso.includes(id));
+  // The SSO half's ids load its modules (sso/properties and all they import): read only where an
+  // id outside the data layer must be checked or the SSO half runs, so a data-only run never loads them.
+  const excludedOutsideData = (options.exclude ?? []).filter((id) => !isData(id));
+  let knownSso: string[] = excludedOutsideData.length ? await ssoPropertyIds() : [];
+  const unknownExcluded = excludedOutsideData.filter((id) => !knownSso.includes(id));
   if (unknownExcluded.length) throw new UsageError(`--exclude: no property ${unknownExcluded.join(', ')} (known: ${[...new Set([...dataProperties, ...catalogProperties].map((p) => p.id)), ...knownSso].join(', ')})`);
   let properties = (options.only ? dataProperties.filter((p) => onlyData!.includes(p.id)) : dataProperties).filter((p) => ruleAllowed(target.config, p.id) && !excluded(p.id));
   // A property added to the project's own pack after `init` wrote `rules.include` would be left out without a word.
@@ -123,6 +126,7 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   const wantSso = Boolean(onlySso?.length) || (!options.only && (options.sso ?? (profile.sso && !projectTarget)));
   let ssoIds: string[] = [];
   if (wantSso) {
+    if (!knownSso.length) knownSso = await ssoPropertyIds();
     const unknownSso = (onlySso ?? []).filter((id) => !knownSso.includes(id));
     if (unknownSso.length) throw new UsageError(`no SSO property ${unknownSso.join(', ')} (known: ${knownSso.join(', ')})`);
     // SSO properties are split across shards by position; data-layer properties by lanes.
