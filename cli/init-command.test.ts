@@ -585,6 +585,34 @@ export default definePack({ name: 'views-over-app', model: { tables: { 'app.regi
     expect(mutants.stdout).toMatch(/^equiv\. +always-true-accounts-edit-own-account-using — equivalent: a filtered UPDATE /m);
   });
 
+  it("with a pack naming its own migrations folder (not supabase/migrations), init reads it, as fuzz --pack does; a folder missing is named as the pack's", async () => {
+    // After supabase-comments-extension: its migrations live in bin/migrations; init said "no migrations:
+    // pass --migrations <dir>" though the pack's definePack({ migrations: 'bin/migrations' }) named them.
+    const repo = path.join(tmp, 'pack-folder');
+    mkdirSync(path.join(repo, 'bin', 'migrations'), { recursive: true });
+    writeFileSync(
+      path.join(repo, 'bin', 'migrations', '01_init.sql'),
+      'create table public.notes (id uuid primary key, owner uuid not null);\nalter table public.notes enable row level security;\ncreate policy own on public.notes for select using (owner = auth.uid());\n',
+    );
+    const packSource = (folder: string) => `import { definePack, defineProperty, defineTable, fc, type DataCase } from 'policyfuzz';
+const notes = defineTable({ table: 'notes', primaryKey: ['id'], rowSecurity: true, grants: { anon: ['select', 'insert', 'update', 'delete'], authenticated: ['select', 'insert', 'update', 'delete'] },
+  columns: [{ name: 'id', type: 'uuid', nullable: false }, { name: 'owner', type: 'uuid', nullable: false }], rules: { select: (r, c) => c.uid !== null && r.owner === c.uid } });
+const N01 = defineProperty({ id: 'N01', rule: 1, title: 'notes: read by their owner', tables: ['notes'],
+  cases: () => fc.uuid({ version: 4 }).map((id): DataCase => ({ world: { 'auth.users': [{ id, email: 'a@n.test' }], notes: [{ id, owner: id }] }, steps: [{ caller: { kind: 'user', id }, request: { kind: 'select', table: 'notes', columns: '*', filters: [] } }] })) });
+export default definePack({ name: 'notes', model: { tables: { notes }, fixtureOrder: ['auth.users', 'notes'] }, properties: [N01], migrations: '${folder}' });
+`;
+    writeFileSync(path.join(repo, 'policyfuzz.pack.ts'), packSource('bin/migrations'));
+    const run = await policyfuzz(repo, 'init', '--pack', 'policyfuzz.pack.ts', '--database-url', inject('databaseUrl'));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('rules that apply: N01');
+    expect((JSON.parse(readFileSync(path.join(repo, 'policyfuzz.config.json'), 'utf8')) as { migrations: unknown }).migrations).toBe('bin/migrations');
+    writeFileSync(path.join(repo, 'policyfuzz.pack.ts'), packSource('db/migrations'));
+    const missing = await policyfuzz(repo, 'init', '--pack', 'policyfuzz.pack.ts', '--force', '--database-url', inject('databaseUrl'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim()).toBe("policyfuzz: the pack's migrations (policyfuzz.pack.ts) db/migrations: no such folder");
+  });
+
   it('with no migrations to read, says so and exits 2', async () => {
     const empty = path.join(tmp, 'empty');
     mkdirSync(empty, { recursive: true });

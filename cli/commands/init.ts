@@ -12,7 +12,7 @@ export function registerInitCommand(program: Command, run: Run, pack: PackSource
   program
     .command('init')
     .description('read an existing migrations folder and write a starting policyfuzz.config.json')
-    .option('--migrations <dir...>', 'the project migration folders, applied in order (default: supabase/migrations when present)')
+    .option('--migrations <dir...>', "the project migration folders, applied in order (default: the --pack's own migrations, else supabase/migrations when present)")
     .option('--skip <file...>', 'migration file names to leave out (data repairs that cannot apply to an empty database); written to the config')
     .option('--pack <module>', "a project pack module (.ts/.js exporting extendPack(…) or definePack(…) from 'policyfuzz'): init maps its model, and the config names it")
     .option('--out <file>', 'where to write the config', 'policyfuzz.config.json')

@@ -22,6 +22,9 @@ const tripsEveryLint = {
     grant select on public.lint_invoker_view to authenticated;
     create materialized view public.lint_accounts as select id, email from auth.users;
     grant select on public.lint_accounts to anon;
+    -- After supabase-comments-extension's sce_display_users: names and avatars out of the metadata, no e-mail.
+    create view public.lint_display_users as select id, raw_user_meta_data ->> 'name' as name from auth.users;
+    grant select on public.lint_display_users to anon;
     create table public.lint_open (id int primary key);
     revoke all on public.lint_open from anon, authenticated;
     grant select, insert on public.lint_open to anon;
@@ -61,9 +64,15 @@ describe('security lints', () => {
   it('each lint names its object and what is wrong with it; an invoker view is not a finding', async () => {
     const found = await readLintFindings(broken.workers[0].client, EXPOSED);
     const by = (lint: string) => found.filter((f) => f.lint === lint).map((f) => f.object);
-    expect(by('security_definer_view')).toEqual(['public.lint_definer_view']);
+    expect(by('security_definer_view')).toEqual(['public.lint_definer_view', 'public.lint_display_users']);
     expect(found.find((f) => f.lint === 'security_definer_view')!.problem).toMatch(/reads public\.pr_tickets, whose rows row-level security narrows: it shows anon and authenticated every row/);
-    expect(by('auth_users_exposed')).toEqual(['public.lint_accounts']);
+    expect(by('auth_users_exposed')).toEqual(['public.lint_accounts', 'public.lint_display_users']);
+    // What it says is readable is what the view reads of auth.users, not every e-mail.
+    const exposed = (object: string) => found.find((f) => f.lint === 'auth_users_exposed' && f.object === object)!.problem;
+    expect(exposed('public.lint_display_users')).toBe(
+      'view without security_invoker reads auth.users (id, raw_user_meta_data) and anon and authenticated may select it: what it shows of those columns of every account is readable through the API',
+    );
+    expect(exposed('public.lint_accounts')).toMatch(/^materialized view reads auth\.users \(id, email\) and anon and authenticated may select it/);
     expect(by('materialized_view_in_api')).toEqual(['public.lint_accounts']);
     expect(by('rls_disabled_in_public')).toEqual(['public.lint_open']);
     expect(found.find((f) => f.lint === 'rls_disabled_in_public')!.problem).toMatch(/row-level security off: anon \(SELECT, INSERT\) reach every row of it/);

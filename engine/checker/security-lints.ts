@@ -78,10 +78,21 @@ const securityDefinerView: Query<{ schema: string; name: string; readers: string
   ],
 };
 
+/**
+ * The columns of auth.users a view's rule reads, in table order (a view reading `id` and a name out of
+ * `raw_user_meta_data` shows those, not every e-mail); empty where it reads whole rows.
+ */
+const authUsersColumnsReadBy = (view: string) =>
+  `array(select a.attname::text from pg_rewrite w
+           join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = w.oid and d.refclassid = 'pg_class'::regclass and d.refobjid = to_regclass('auth.users') and d.refobjsubid > 0
+           join pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid
+          where w.ev_class = ${view}.oid group by a.attnum, a.attname order by a.attnum)`;
+
 /** 0002 auth_users_exposed: auth.users read through a view or materialized view the API roles can select. */
-const authUsersExposed: Query<{ schema: string; name: string; kind: string; invoker: boolean; readers: string[] }> = {
+const authUsersExposed: Query<{ schema: string; name: string; kind: string; invoker: boolean; readers: string[]; columns: string[] }> = {
   over: 'exposed',
-  sql: `select n.nspname as schema, c.relname as name, c.relkind::text as kind, ${runsAsInvoker('c')} as invoker, ${apiRolesWith('c', 'select')} as readers
+  sql: `select n.nspname as schema, c.relname as name, c.relkind::text as kind, ${runsAsInvoker('c')} as invoker, ${apiRolesWith('c', 'select')} as readers,
+               ${authUsersColumnsReadBy('c')} as columns
           from pg_class c join pg_namespace n on n.oid = c.relnamespace
          where c.relkind in ('v', 'm') and n.nspname = any($1) and cardinality(${apiRolesWith('c', 'select')}) > 0
            and exists (select 1 from (${readBy('c')}) b where b.oid = to_regclass('auth.users'))
@@ -94,7 +105,7 @@ const authUsersExposed: Query<{ schema: string; name: string; kind: string; invo
       level: 'ERROR',
       object: qualified(r.schema, r.name),
       defined: { kind: 'relation', schema: r.schema, name: r.name },
-      problem: `${r.kind === 'm' ? 'materialized view' : r.invoker ? 'view' : 'view without security_invoker'} reads auth.users and ${roles(r.readers)} may select it: every account's e-mail and metadata are readable through the API`,
+      problem: `${r.kind === 'm' ? 'materialized view' : r.invoker ? 'view' : 'view without security_invoker'} reads auth.users${r.columns.length ? ` (${r.columns.join(', ')})` : ''} and ${roles(r.readers)} may select it: ${r.columns.length ? `what it shows of ${r.columns.length > 1 ? 'those columns' : 'that column'}` : 'every column (e-mail, metadata…)'} of every account is readable through the API`,
       fix: `revoke select on ${qualified(r.schema, r.name)} from ${r.readers.join(', ')}, or move it out of the exposed schemas and serve what it must through a profile table with row-level security`,
     },
   ],

@@ -54,6 +54,11 @@ CREATE SCHEMA IF NOT EXISTS "pgmq";
 CREATE EXTENSION IF NOT EXISTS "pgmq" WITH SCHEMA "pgmq";
 CREATE EXTENSION IF NOT EXISTS "plpgsql_check" WITH SCHEMA "extensions";
 SELECT pgmq.create('on_document_create');
+-- As Supavec's schema dump grants on every member of pgvector, in public (failed: function public.sparsevec_in(cstring, oid, integer) does not exist):
+GRANT ALL ON FUNCTION "public"."sparsevec_in"("cstring", "oid", integer) TO "anon";
+GRANT ALL ON FUNCTION "public"."avg"("public"."vector") TO "authenticated";
+GRANT ALL ON FUNCTION "public"."hnswhandler"("internal") TO "service_role";
+REVOKE ALL ON FUNCTION "public"."vector_dims"("public"."vector") FROM PUBLIC, "anon";
 create function public.enqueue_document() returns trigger language plpgsql security definer set search_path = '' as $$
 begin perform pgmq.send('on_document_create', jsonb_build_object('id', new.id)); return new; end $$;
 create trigger on_document_create after insert on public.documents for each row execute function public.enqueue_document();
@@ -121,6 +126,14 @@ describe('stand-ins for extensions the server lacks', () => {
     } finally {
       await client.query('rollback');
     }
+  });
+
+  it("a dump's grants on pgvector's own functions: those the stand-in lacks are passed over, those it has applied, the project's own left as written", async () => {
+    const { rows } = await client.query(`select has_function_privilege('anon', 'public.vector_dims(public.vector)', 'execute') as anon_dims`);
+    expect(rows[0]).toEqual({ anon_dims: false });
+    const own = 'GRANT ALL ON FUNCTION "public"."match_sections"("public"."vector", integer) TO "anon";';
+    expect(withStandIns(own, new Set(['vector']))).toBe(own);
+    expect(withStandIns('grant execute\n  on function public.vector_in(cstring, oid, integer) to anon;\nselect 1;', new Set(['vector'])).split('\n')).toHaveLength(3);
   });
 
   it('what cannot be done raises an error naming the stand-in, never a made-up answer', async () => {

@@ -10,7 +10,8 @@
  *   vector         the type and `halfvec` (its text form held as is, typmod `vector(n)` accepted), its casts
  *                  from and to arrays, and its distances computed in SQL (`<->`, `<#>`, `<=>`,
  *                  l2_distance, inner_product, cosine_distance, vector_dims, vector_norm); a
- *                  migration's ivfflat or hnsw index is a hash index of the column's text.
+ *                  migration's ivfflat or hnsw index is a hash index of the column's text; a dump's
+ *                  GRANT on one of pgvector's functions the stand-in lacks (sparsevec_in…) is passed over.
  *   wrappers       Supabase's foreign data wrappers' handlers and validators: a wrapper, server
  *                  and foreign table can be created; reading a foreign table raises an error.
  *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
@@ -309,7 +310,7 @@ const sqlLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
  */
 export function withStandIns(sql: string, standIn: ReadonlySet<string>): string {
   if (!standIn.size) return sql;
-  return withoutVectorIndexes(sql, standIn).replace(CREATE_EXTENSION, (statement, comment: string | undefined, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
+  return withoutGrantsOnMissingVectorMembers(withoutVectorIndexes(sql, standIn), standIn).replace(CREATE_EXTENSION, (statement, comment: string | undefined, ifNotExists: string | undefined, _q: string, rawName: string, rest: string) => {
     if (comment) return statement;
     const name = rawName.toLowerCase();
     if (!standIn.has(name)) return statement;
@@ -364,6 +365,34 @@ function withoutVectorIndexes(sql: string, standIn: ReadonlySet<string>): string
     if (!named?.[3]) return `select 'policyfuzz: vector index left out (vector is stood in for)';${pad}`;
     const [, concurrently, ifNotExists, name, only, table] = named;
     return `create index ${concurrently ?? ''}${ifNotExists ?? ''}${name} on ${only ?? ''}${table} ((null::boolean)) where false /* policyfuzz: a stand-in for a vector index (vector is stood in for) */;${pad}`;
+  });
+}
+
+/**
+ * pgvector 0.8's functions (by name; `avg` and `sum` only over its types): what a schema dump
+ * (`supabase db dump`/`pull` of a project with `vector` in `public`) grants on, one GRANT per member.
+ */
+const PGVECTOR_FUNCTION =
+  /^(?:(?:vector|halfvec|sparsevec)(?:_(?:in|out|typmod_in|recv|send|dims|norm|add|sub|mul|concat|lt|le|eq|ne|ge|gt|cmp|l2_squared_distance|negative_inner_product|spherical_distance|accum|avg|combine|to_float4|to_vector|to_halfvec|to_sparsevec))?|array_to_(?:vector|halfvec|sparsevec)|(?:l1|l2|cosine|hamming|jaccard)_distance|inner_product|l2_norm|l2_normalize|binary_quantize|subvector|hnswhandler|ivfflathandler|(?:hnsw|ivfflat)_(?:bit|halfvec|sparsevec)_support)$/;
+const PGVECTOR_TYPE_ARGUMENT = /(?:^|[\s,(."])(?:vector|halfvec|sparsevec)"?\s*(?:[,)]|$)/i;
+/** `grant|revoke … on function <schema>.<name>(<arguments>) to|from …;` */
+const FUNCTION_GRANT = new RegExp(String.raw`(?:grant|revoke)\s[^;]*?\bon\s+function\s+((?:${IDENT}\s*\.\s*)?(${IDENT})\s*\(([^()]*)\))\s+(?:to|from)\s[^;]*;`, 'gi');
+
+/**
+ * With `vector` stood in for, a GRANT or REVOKE on one of pgvector's own functions runs only when
+ * the stand-in has that function: a dump grants on every member of the real extension (sparsevec_in,
+ * hnswhandler, …), most of which the stand-in does not make, and no rule reads them. A grant on the
+ * project's own functions is left as it is. Each keeps the statement's lines.
+ */
+function withoutGrantsOnMissingVectorMembers(sql: string, standIn: ReadonlySet<string>): string {
+  if (!standIn.has('vector')) return sql;
+  return sql.replace(FUNCTION_GRANT, (statement, signature: string, rawName: string, args: string) => {
+    const name = rawName.replace(/^"|"$/g, '').replace(/""/g, '"');
+    const member = PGVECTOR_FUNCTION.test(name) || (/^(?:avg|sum)$/.test(name) && PGVECTOR_TYPE_ARGUMENT.test(args));
+    if (!member) return statement;
+    const pad = '\n'.repeat(statement.split('\n').length - 1);
+    const oneLine = statement.replace(/\s*\n\s*/g, ' ');
+    return `do $pf_grant$ begin if to_regprocedure(${sqlLiteral(signature.replace(/\s*\n\s*/g, ' '))}) is not null then execute ${sqlLiteral(oneLine)}; end if; end $pf_grant$;${pad}`;
   });
 }
 

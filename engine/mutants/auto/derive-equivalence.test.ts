@@ -115,6 +115,23 @@ describe('policy equivalence', () => {
     expect(variants(policy({ ...signedIn, using: '(auth.uid() IS NULL)' }))[0].equivalent).toBeUndefined();
   });
 
+  it("dropping `auth.role() = 'authenticated'` beside an owner check, false without a uid: equivalent; alone, or beside a check anon can pass, not", () => {
+    // Re-created after supabase-comments-extension: `to public with check ((auth.role() = 'authenticated'::text) AND (user_id = auth.uid()))`,
+    // whose role conjunct dropped survived as "an equivalent variant, or a gap".
+    const variants = (withCheck: string, roles = ['public']) =>
+      deriveMutants(catalog([policy({ name: 'own_insert', command: 'INSERT', roles, withCheck })], ['SELECT', 'INSERT'], ['SELECT', 'INSERT'])).filter((m) => m.kind === 'drop-conjunct' || m.kind === 'always-true');
+    const [dropRole, dropOwner] = variants("((auth.role() = 'authenticated'::text) AND (user_id = auth.uid()))");
+    expect(dropRole.equivalent).toMatch(/^`auth\.role\(\) = 'authenticated'::text` stands beside `user_id = auth\.uid\(\)`, false without a uid: anon .* admits no one new$/);
+    expect(dropOwner.equivalent).toBeUndefined();
+    expect(variants("((( SELECT auth.role() AS role) = 'authenticated'::text) AND (EXISTS ( SELECT 1 FROM members WHERE (members.user_id = auth.uid()))))")[0].equivalent).toMatch(/admits no one new/);
+    expect(variants("(((auth.jwt() ->> 'role'::text) = 'authenticated'::text) AND (owner = auth.uid()))", ['authenticated'])[0].equivalent).toMatch(/admits no one new/);
+    // Anon passes the rest: the role check was what refused it.
+    expect(variants("((auth.role() = 'authenticated'::text) AND (topic IS NOT NULL))")[0].equivalent).toBeUndefined();
+    expect(variants("(auth.role() = 'authenticated'::text)")[0].equivalent).toBeUndefined();
+    // A role of the project's own, which a request may act as: not claimed.
+    expect(variants("((auth.role() = 'authenticated'::text) AND (user_id = auth.uid()))", ['editor'])[0].equivalent).toBeUndefined();
+  });
+
   it('widening a membership policy (an EXISTS lookup on the caller, alone or beside an owner check) to anon: equivalent; a lookup anon can pass is not', () => {
     // Re-created after Tambo: `exists (select 1 from members where members.project_id = projects.id and members.user_id = (select auth.uid()))`, as pg_policies prints it.
     const widened = (using: string) => deriveMutants(catalog([policy({ name: 'members', command: 'SELECT', roles: ['authenticated'], using })], ['SELECT'], ['SELECT'])).find((m) => m.kind === 'widen-roles')!;

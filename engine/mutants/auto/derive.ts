@@ -104,7 +104,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     const short = clause === 'using' ? 'using' : 'check';
     /** Why removing `removed` from this clause cannot change an answer, if it cannot. */
     const equivalence = (removed: string[]) => {
-      const why = clausesUnreachable ?? maskedBySelect(p, clause, removed, policies) ?? trueForItsRoles(p, removed);
+      const why = clausesUnreachable ?? maskedBySelect(p, clause, removed, policies) ?? trueForItsRoles(p, removed) ?? roleCheckBesideUidCheck(p, parts, removed);
       return why ? { equivalent: why } : {};
     };
     const alter = (to: string) => `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${to});`;
@@ -185,6 +185,25 @@ const UID_PRESENT = new RegExp(String.raw`^${UID}\s+IS\s+NOT\s+NULL$`, 'i');
 function trueForItsRoles(p: CatalogPolicy, removed: string[]): string | undefined {
   if (!p.roles.length || !p.roles.every((r) => r === 'authenticated') || !removed.every((c) => UID_PRESENT.test(normalConjunct(c)))) return undefined;
   return `${shownIdent(p.name)} applies to authenticated only, and every authenticated request's token carries the user's id as \`sub\` (Supabase Auth issues none without it), so \`${removed.map(normalConjunct).join(' AND ')}\` is true for every request it decides`;
+}
+
+/** `auth.role() = 'authenticated'` as pg_policies prints it: the function, `(select auth.role())`, or the token's `role` claim. */
+const ROLE = String.raw`(?:auth\.role\(\)|\(\s*select\s+auth\.role\(\)(?:\s+as\s+\w+)?\s*\)|\(?auth\.jwt\(\)\s*->>\s*'role'(?:::text)?\)?)`;
+const AUTHENTICATED = String.raw`'authenticated'(?:::text)?`;
+const ROLE_IS_AUTHENTICATED = new RegExp(String.raw`^(?:${ROLE}\s*=\s*${AUTHENTICATED}|${AUTHENTICATED}\s*=\s*${ROLE})$`, 'i');
+
+/**
+ * Dropping `auth.role() = 'authenticated'` beside a check false without a uid (`user_id = auth.uid()`,
+ * a membership lookup on the caller) changes no REST answer: anon has no uid, so the rest refuses it
+ * already, and every request with a uid acts as authenticated (Supabase Auth issues no other role;
+ * service_role bypasses row security). Only for policies deciding for anon and authenticated alone.
+ */
+function roleCheckBesideUidCheck(p: CatalogPolicy, parts: string[], removed: string[]): string | undefined {
+  if (!p.roles.length || !p.roles.every((r) => r === 'public' || r === 'anon' || r === 'authenticated')) return undefined;
+  if (!removed.length || !removed.every((c) => ROLE_IS_AUTHENTICATED.test(normalConjunct(c)))) return undefined;
+  const rest = parts.filter((c) => !removed.includes(c));
+  if (!rest.some(falseWithoutUid)) return undefined;
+  return `\`${removed.map(normalConjunct).join(' AND ')}\` stands beside \`${rest.map(normalConjunct).join(' AND ')}\`, false without a uid: anon (no uid) is refused by the rest already, and every request with a uid acts as authenticated (Supabase Auth issues no other role; service_role bypasses row security), so dropping it admits no one new`;
 }
 
 /** Each clause the policy has (a USING alone also checks new rows) is false without a uid: anon (no uid) passes none. */

@@ -63,4 +63,11 @@ describe('a survivor names the properties run on it', () => {
     // The catalog check and the data property of one rule: named once.
     expect(survivedCovering(revoke, [{ id: 'R15' }, property('R15', ['t']), property('R03', ['t'])])).toBe('survived R15, R03: an equivalent variant, or a gap in those properties');
   });
+
+  it('names the properties naming its target that were left out as failing, which did not judge it (after Supavec and the waiting list: a write variant survived the read property alone)', () => {
+    const insert: AutoMutant = { name: 'widen-roles-files-insert', kind: 'widen-roles', target: 'public.files', description: '', sql: '' };
+    expect(survivedCovering(insert, [property('V02', ['files'])], [property('V03', ['files'])])).toBe(
+      'survived V02: an equivalent variant, or a gap in that property; V03, naming public.files too, was left out (already failing on the unmutated target) and did not judge it',
+    );
+  });
 });
