@@ -1,7 +1,8 @@
 /**
  * `--version`, `--help` and bad input load only the commands' definitions (cli/commands/), never
  * the engine, the SSO properties, the report writers or zod: the tests start the binary hundreds
- * of times, and each load of everything cost ~0.9 s of CPU before doing anything.
+ * of times, and each load of everything cost ~0.9 s of CPU before doing anything. A data-only run
+ * (`fuzz --no-sso`, as most binary tests start it) never loads the SSO half.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

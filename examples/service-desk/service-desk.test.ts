@@ -108,12 +108,14 @@ describe('the CLI on the service desk (bin/policyfuzz.mjs, a child process)', ()
   it('in the project folder, finds the config and its pack: the R07 bug fails (exit 1) with the fix skipped, and holds with it', async () => {
     const files = readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort();
     const fromFix = files.slice(files.indexOf('20240422090000_fix_remove_service_request_scope.sql'));
-    const options = (name: string) => ['--only', 'R07', '--database-url', example.server.adminUrl, '--seed', String(SEED), '--runs', '100', '--workers', '1', '--time-budget', '10m', '--report-dir', path.join(example.tmp, 'cli', name), '--failures-dir', path.join(example.tmp, 'cli', name, 'failures'), '--no-replay', '--no-color', '--quiet'];
+    const options = (name: string, runs = 100) => ['--only', 'R07', '--database-url', example.server.adminUrl, '--seed', String(SEED), '--runs', String(runs), '--workers', '1', '--time-budget', '10m', '--report-dir', path.join(example.tmp, 'cli', name), '--failures-dir', path.join(example.tmp, 'cli', name, 'failures'), '--no-replay', '--no-color', '--quiet'];
     const before = await runBin(['fuzz', '--skip', ...fromFix, ...options('before')], { cwd: HERE });
     expect(before.stderr).toBe('');
     expect(before.stdout).toMatch(/^R07 FAILED: step \d+: .*model expected/m);
     expect(before.code).toBe(1);
-    const after = await runBin(['fuzz', ...options('after')], { cwd: HERE });
+    // 25 cases: the binary found the config and its pack (else R07 is not applicable here); that R07
+    // holds at 100 with the fix is the final-state test's.
+    const after = await runBin(['fuzz', ...options('after', 25)], { cwd: HERE });
     expect(after.stdout).toMatch(/^1 passed, 0 failed/m);
     expect(after.code).toBe(0);
   });
