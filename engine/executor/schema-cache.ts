@@ -44,6 +44,8 @@ export interface SchemaCache {
    * No constraint of the database is DEFERRABLE (pg_constraint.condeferrable, constraint triggers
    * included): nothing a request does can defer one, so its end's SET CONSTRAINTS ALL IMMEDIATE
    * would do nothing and is not sent. Absent: some may be deferred, and every write ends with it.
+   * Read once, after the migrations (and a mutant's SQL): as every other fact here, not from DDL a
+   * request's own function might run.
    */
   noDeferrableConstraints?: true;
   tables: Map<string, CachedColumn[]>;
