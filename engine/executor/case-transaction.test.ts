@@ -15,7 +15,10 @@ import { openEnvironment, type Environment } from '../runner/environment.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import type { ApiResponse } from './response.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
-import { CaseTransaction, preRequestSql, VACUUM_EVERY } from './case-transaction.ts';
+import { CaseTransaction, preRequestSql, requestMessage, VACUUM_EVERY, type RequestPlace } from './case-transaction.ts';
+import { buildStatement } from './statement.ts';
+import { inlineSql } from './sql-text.ts';
+import type { SchemaCache } from './schema-cache.ts';
 import { readTableShapes } from '../introspection/table-shapes.ts';
 
 const ALICE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -82,6 +85,14 @@ grant select, insert on public.parents, public.children to authenticated;
 create function public.child_then_parent(p_id int) returns void language sql as $$
   insert into public.children values (p_id, p_id); insert into public.parents values (p_id);
 $$;
+-- Deferred only by the function itself (SET CONSTRAINTS … DEFERRED): still this request's to fire.
+create table public.late_children (id int primary key, parent int references public.parents(id) deferrable initially immediate);
+grant select, insert on public.late_children to authenticated;
+create function public.defer_then_orphan(p_id int) returns void language plpgsql as $$
+begin
+  set constraints all deferred;
+  insert into public.late_children values (p_id, 999);
+end $$;
 
 -- Point 3: STABLE functions (and GET) run read-only, even when a volatile callee writes.
 create table public.audit (n int);
@@ -424,6 +435,24 @@ describe('each request ends like its own transaction (point 1)', () => {
     expect(ok.status).toBe(201);
     expect(pair.status).toBe(204);
     expect(read.body).toEqual([{ id: 7, parent: 7 }]);
+  });
+
+  it('a DEFERRABLE INITIALLY IMMEDIATE constraint a function defers fires at the end of that request too', async () => {
+    const [orphan, read] = await sequence([alice, { kind: 'rpc', fn: 'defer_then_orphan', args: { p_id: 3 } }], [alice, { kind: 'select', table: 'late_children', columns: '*', filters: [] }]);
+    expect(orphan).toMatchObject({ status: 409, error: { code: '23503' } });
+    expect(read.body).toEqual([]);
+  });
+
+  it('a database with no DEFERRABLE constraint: a write ends without SET CONSTRAINTS ALL IMMEDIATE, which would do nothing there', () => {
+    const request: ApiRequest = { kind: 'update', table: 'things', patch: { label: 'uno' }, filters: byId(1), returning: 'minimal' };
+    const statement = buildStatement(request, env.cache);
+    if ('refusal' in statement) throw new Error('the PATCH is sent');
+    const message = (cache: SchemaCache, place: RequestPlace) => requestMessage(alice, request, statement, cache, {}, inlineSql, place);
+    for (const place of [{ after: false, last: true }, { after: true, last: false }]) {
+      expect(env.cache.noDeferrableConstraints).toBeUndefined();
+      expect(message(env.cache, place)).toContain('; set constraints all immediate');
+      expect(message({ ...env.cache, initiallyDeferred: [], noDeferrableConstraints: true }, place)).not.toContain('set constraints');
+    }
   });
 });
 

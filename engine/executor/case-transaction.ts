@@ -7,7 +7,8 @@
  * made, whatever the name) ends with it, and deferred constraints fire at its end. Here the case
  * is one transaction and each request one savepoint, made to end the same way:
  * - the request's message ends with SET CONSTRAINTS ALL IMMEDIATE (what PostgREST sends before a
- *   tx=rollback end), so a deferred violation is that request's error;
+ *   tx=rollback end), so a deferred violation is that request's error (left out where the
+ *   database has no deferrable constraint: nothing could be deferred);
  * - a failed request, a GET, or a call to a STABLE/IMMUTABLE function is rolled back to its
  *   savepoint, settings and constraint modes with it;
  * - a kept write is released, then RESET ROLE and RESET ALL return every setting, named or not,
@@ -85,6 +86,9 @@ export function refusedBy(e: unknown): string | undefined {
 export const ROLLBACK_REQUEST = 'rollback to savepoint pf_request; release savepoint pf_request; ';
 /** Fires the request's deferred constraints, as its commit would. */
 export const END_OF_REQUEST = 'set constraints all immediate';
+
+/** What ends a write's message before it is kept or undone: END_OF_REQUEST, none where no constraint can be deferred. */
+const endOfRequest = (cache: SchemaCache): string => (cache.noDeferrableConstraints ? '' : `; ${END_OF_REQUEST}`);
 
 /**
  * Puts the initially deferred constraints back to deferred after SET CONSTRAINTS ALL IMMEDIATE
@@ -240,7 +244,7 @@ export function requestMessage(
   place: RequestPlace,
 ): string {
   const opener = place.after ? `${NEXT_REQUEST}; ` : opensRequest(place) ? `${FIRST_REQUEST}; ` : '';
-  const kept = statement.readOnly ? '' : place.last ? `; ${END_OF_REQUEST}` : `; ${END_OF_REQUEST}; ${keepRequestSql(cache)}savepoint pf_request`;
+  const kept = statement.readOnly ? '' : place.last ? endOfRequest(cache) : `${endOfRequest(cache)}; ${keepRequestSql(cache)}savepoint pf_request`;
   // What the request left for the next one on a pooled connection, read before anything ends it.
   const probe = cache.sessionState ? `; ${sqlFor(new SqlParams().statement(sessionProbeSql(cache.sessionState)))}` : '';
   const max = maxAffectedOf(request);

@@ -42,3 +42,28 @@ describe('a project that reads session_user', () => {
     }
   });
 });
+
+describe('whether a request can defer a constraint', () => {
+  const noDeferrableOf = async () => (await loadSchemaCache(env.workers[0].client, ['public'])).noDeferrableConstraints;
+
+  it('no constraint is DEFERRABLE: a write ends without SET CONSTRAINTS ALL IMMEDIATE (it would do nothing)', async () => {
+    expect(env.cache.noDeferrableConstraints).toBe(true);
+    expect(await noDeferrableOf()).toBe(true);
+  });
+
+  it.each([
+    ['an initially deferred foreign key', `create table public.kids (id int primary key, note int references public.notes(id) deferrable initially deferred)`],
+    // Deferred only when a function says so (SET CONSTRAINTS … DEFERRED): still the end of the request's to fire.
+    ['an initially immediate unique key', `alter table public.notes add constraint notes_body_key unique (body) deferrable initially immediate`],
+    ['a constraint trigger in a schema the API does not expose', `create schema hidden; create table hidden.t (id int); create function hidden.f() returns trigger language plpgsql as $$ begin return null; end $$; create constraint trigger t_check after insert on hidden.t deferrable for each row execute function hidden.f()`],
+  ])('%s: every write ends with it', async (_what, ddl) => {
+    const c = env.workers[0].client;
+    await c.query('begin');
+    try {
+      await c.query(ddl);
+      expect(await noDeferrableOf()).toBeUndefined();
+    } finally {
+      await c.query('rollback');
+    }
+  });
+});

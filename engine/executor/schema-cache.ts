@@ -40,6 +40,14 @@ export interface SchemaCache {
    * each request fires them at its end, then they are deferred again for the next request.
    */
   initiallyDeferred: string[];
+  /**
+   * No constraint of the database is DEFERRABLE (pg_constraint.condeferrable, constraint triggers
+   * included): nothing a request does can defer one, so its end's SET CONSTRAINTS ALL IMMEDIATE
+   * would do nothing and is not sent. Absent: some may be deferred, and every write ends with it.
+   * Read once, after the migrations (and a mutant's SQL): as every other fact here, not from DDL a
+   * request's own function might run.
+   */
+  noDeferrableConstraints?: true;
   tables: Map<string, CachedColumn[]>;
   /**
    * Tables and views in the schemas the API does not expose (system schemas aside): PostgREST
@@ -167,6 +175,8 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       where c.condeferred and n.nspname not in ('pg_catalog', 'information_schema')
       order by 1`,
   );
+  // Any schema's: a function may defer a constraint of a table the API does not expose.
+  const deferrable = await client.query<{ any: boolean }>(`select exists (select 1 from pg_constraint where condeferrable) as any`);
   // Every SQL or PL/pgSQL body outside the system schemas, whether exposed or reached through one.
   // The pattern is matched once the schemas are chosen (materialized): joined as one query, the
   // planner ran it over every pg_proc row once per schema, 100-200 ms of each run's start-up.
@@ -260,6 +270,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     exposedSchemas,
     extraSearchPath,
     initiallyDeferred: [...new Set(deferred.rows.map((r) => r.name))],
+    ...(deferrable.rows[0]?.any ? {} : { noDeferrableConstraints: true as const }),
     tables,
     outsideApi,
     functions,
