@@ -20,6 +20,7 @@ import { proposeMapping, proposeVocabularySubsets, refusalConventions, sqlstateO
 import { mergeMappings } from '../mapping/schema.ts';
 import { computedViews, writtenSchemas, writtenTables, type TargetMapping } from '../mapping/mapping.ts';
 import { escapeRegExp } from '../regexp.ts';
+import { serverMustWrite } from '../target/fill-row.ts';
 import { apiSchemasOf } from './supabase-project.ts';
 import { conventionsWithoutCodedRefusals, type CodedRefusal } from './coded-refusals.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
@@ -212,7 +213,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     for (const [table, model] of Object.entries(tableModels)) {
       const known = knownOf(table, model);
       for (const c of shapes.get(targetOf(table)) ?? []) {
-        if (c.notNull && !c.hasDefault && !c.generated && !known.has(c.name)) filledColumns.push(`${targetOf(table)}.${c.name}`);
+        if (serverMustWrite(c) && !known.has(c.name)) filledColumns.push(`${targetOf(table)}.${c.name}`);
       }
     }
     // Vocabularies the schema pins with CHECKs or enums: the model settings a person must map them to.

@@ -85,7 +85,10 @@ function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string 
       : upsertOn
       ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
       : '';
-    marked = `insert into ${target} (${cols.map(ident).join(', ')})${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${rowsParam}::json) r${upsert}`;
+    // A row left with no column (every model column mapped to null: a singleton settings row keyed
+    // by a defaulted `singleton boolean`) is all defaults: no column list, a select of nothing.
+    const columnList = cols.length ? ` (${cols.map(ident).join(', ')})` : '';
+    marked = `insert into ${target}${columnList}${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${rowsParam}::json) r${upsert}`;
     if (insertTexts.size >= INSERT_TEXTS_MAX) insertTexts.clear();
     insertTexts.set(key, marked);
   }
