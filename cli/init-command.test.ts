@@ -343,6 +343,25 @@ describe('policyfuzz init', () => {
     expect(tables.student_change_requests.columns.student_record_id).toBe('record_id');
   });
 
+  it("a tenth stranger's schema (testing/schemas/stranger-app-10): role, dept and tenant claims mirrored into raw_app_meta_data, restrictive tenant policies", async () => {
+    const repo = path.join(tmp, 'stranger-app-10');
+    mkdirSync(repo, { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-10', 'supabase'), path.join(repo, 'supabase'), { recursive: true });
+    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const file = path.join(repo, 'policyfuzz.config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    // private.sync_user_claims() mirrors users into raw_app_meta_data and every policy reads the claim:
+    // tokens carried the case's drawn claims, no org, and the tenant policies hid every row.
+    expect(config.tokens).toEqual({ appMetadata: 'auth.users' });
+    expect(config.notes).toContainEqual(expect.stringMatching(/^tokens\.appMetadata: auth\.users \(private\.sync_user_claims writes auth\.users\.raw_app_meta_data/));
+    // The signup trigger reads org_id from raw_app_meta_data into a NOT NULL column: no bare fixture row carries it.
+    expect(config.fixtures).toEqual({ users: 'direct', bypassTriggers: ['auth.users.on_auth_user_created'] });
+    // org_id defaults to the caller's org claim: the fixtures (no token) write it.
+    expect(config.notes).toContainEqual(expect.stringMatching(/^columns the fixture filler completes: .*vs_tickets\.org_id.*pr_tickets\.org_id|^columns the fixture filler completes: .*pr_tickets\.org_id/));
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
+import { CALLER_READERS_CTE, READS_CALLER_PATTERN } from '../introspection/caller-readers.ts';
 import type { ExecuteGrantee } from '../model/function-model.ts';
 import { grantsOf, type ApiRole, type Privilege, type TableModel } from '../model/table-model.ts';
 
@@ -38,22 +39,15 @@ const modelName = (schema: string, name: string) => (schema === 'public' ? name 
 
 export async function readCatalogFunctions(client: pg.Client, schemas: string[]): Promise<CatalogFunction[]> {
   const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean; reads_caller: boolean }>(
-    // Readers through any depth of calls (stranger-app-8: current_user_can_handle_pr() → current_user_role()
-    // → request_user_id(), which reads request.jwt.claims): one level missed its helpers. Bodies only (sql, plpgsql).
-    `with recursive bodies as (
-       select p.proname, coalesce(p.prosrc, '') as src from pg_proc p join pg_language l on l.oid = p.prolang where l.lanname not in ('internal', 'c')
-     ), caller_readers(proname) as (
-       select b.proname from bodies b where b.src ~* '(auth\\.(uid|jwt|email)\\s*\\(|request\\.jwt)'
-       union
-       select b.proname from bodies b join caller_readers c on b.src ~* ('(^|[^a-z0-9_])' || c.proname || '\\s*\\(')
-     )
+    // Readers through any depth of calls (introspection/caller-readers.ts).
+    `with recursive ${CALLER_READERS_CTE}
      select n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
             has_function_privilege('anon', p.oid, 'execute') as anon,
             has_function_privilege('authenticated', p.oid, 'execute') as authenticated,
             has_function_privilege('service_role', p.oid, 'execute') as service_role,
             (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE')) as public,
             p.prorettype = 'trigger'::regtype as trigger,
-            coalesce(p.prosrc, '') ~* '(auth\\.(uid|jwt|email)\\s*\\(|request\\.jwt)'
+            coalesce(p.prosrc, '') ~* '${READS_CALLER_PATTERN}'
               or exists (select 1 from caller_readers c where coalesce(p.prosrc, '') ~* ('(^|[^a-z0-9_])' || c.proname || '\\s*\\(')) as reads_caller
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = any($1) and p.prokind in ('f', 'p')

@@ -84,6 +84,14 @@ export const ConfigSchema = z
       .default({ users: 'direct', bypassTriggers: false }),
     /** The target's names for the model's tables, columns and functions, and its conventions (docs/config.md). */
     mapping: MappingSchema.optional(),
+    /**
+     * The access tokens Supabase Auth issues the project's users. `appMetadata: "auth.users"`: each
+     * signed-in request's token carries the caller's `auth.users.raw_app_meta_data` as it stands
+     * before the request (Auth copies it into the `app_metadata` claim), for a project that mirrors a
+     * role, department, tenant or permissions there (a trigger on its users table) and has its
+     * policies read `auth.jwt() -> 'app_metadata'`. Absent: the pack's drawn claims.
+     */
+    tokens: z.object({ appMetadata: z.literal('auth.users', { error: 'tokens.appMetadata: "auth.users" (the caller\'s auth.users.raw_app_meta_data), or leave it out' }) }).strict().optional(),
     /** PostgREST's own settings the project runs with. `maxRows`: db-max-rows (over config.toml's `[api] max_rows`). */
     postgrest: z
       .object({ maxRows: z.number({ error: 'db-max-rows: a whole number of rows, e.g. 1000' }).int('db-max-rows: a whole number of rows, e.g. 1000').positive('db-max-rows: a whole number of rows, e.g. 1000').optional() })

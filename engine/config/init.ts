@@ -20,10 +20,12 @@ import { proposeMapping, proposeVocabularySubsets, refusalConventions, sqlstateO
 import { mergeMappings } from '../mapping/schema.ts';
 import { computedViews, writtenSchemas, writtenTables, type TargetMapping } from '../mapping/mapping.ts';
 import { escapeRegExp } from '../regexp.ts';
+import { serverMustWrite } from '../target/fill-row.ts';
 import { apiSchemasOf } from './supabase-project.ts';
 import { conventionsWithoutCodedRefusals, type CodedRefusal } from './coded-refusals.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 import { appSettingsNote, appSettingsReadByPolicies, requestHeadersNote } from '../introspection/app-settings.ts';
+import { appMetadataMirrorNote, readAppMetadataMirror } from '../introspection/app-metadata-mirror.ts';
 
 export interface InitReport {
   config: Record<string, unknown>;
@@ -188,8 +190,10 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const authTriggers = { rows: writerTriggers.rows.filter((t) => t.on === 'auth.users') };
     const usersTarget = tableModels.users ? (mapping.tables?.users?.name ?? 'users') : undefined;
     // A guard there (raising on a verified MFA factor unless an email OTP was seen) would refuse rows the worlds state as they are.
-    const triggerWrites = writerTriggers.rows.map((t) => ({ on: t.on, name: t.name, models: insertTargets(t.source).filter((x) => modelTargets.has(x)), guard: t.on !== 'auth.users' && fixtureOnly.includes(t.on) && RAISES.test(t.source) }));
-    const bypass = triggerWrites.filter((t) => t.guard || (t.on === 'auth.users' ? t.models.some((x) => x !== usersTarget) || (t.models.length && !usersTarget) : t.models.length > 0));
+    // A signup trigger reading raw_app_meta_data (an org or role an admin sets when inviting: stranger-app-10's
+    // `(new.raw_app_meta_data ->> 'org_id')::uuid` into a NOT NULL column) fails on the bare auth.users rows the fixtures write.
+    const triggerWrites = writerTriggers.rows.map((t) => ({ on: t.on, name: t.name, models: insertTargets(t.source).filter((x) => modelTargets.has(x)), guard: t.on !== 'auth.users' && fixtureOnly.includes(t.on) && RAISES.test(t.source), readsAppMetadata: t.on === 'auth.users' && /raw_app_meta_data/i.test(t.source) }));
+    const bypass = triggerWrites.filter((t) => t.guard || t.readsAppMetadata || (t.on === 'auth.users' ? t.models.some((x) => x !== usersTarget) || (t.models.length && !usersTarget) : t.models.length > 0));
     const users = authTriggers.rows.length > 0 && usersTarget && !bypass.some((t) => t.on === 'auth.users') ? 'auth-trigger' : 'direct';
     const applicable: string[] = [];
     const notApplicable: InitReport['notApplicable'] = [];
@@ -212,7 +216,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     for (const [table, model] of Object.entries(tableModels)) {
       const known = knownOf(table, model);
       for (const c of shapes.get(targetOf(table)) ?? []) {
-        if (c.notNull && !c.hasDefault && !c.generated && !known.has(c.name)) filledColumns.push(`${targetOf(table)}.${c.name}`);
+        if (serverMustWrite(c) && !known.has(c.name)) filledColumns.push(`${targetOf(table)}.${c.name}`);
       }
     }
     // Vocabularies the schema pins with CHECKs or enums: the model settings a person must map them to.
@@ -408,6 +412,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const settingsRead = await appSettingsReadByPolicies(client);
     const appSettings = appSettingsNote(settingsRead);
     const headersRead = requestHeadersNote(settingsRead);
+    const appMetadataMirror = await readAppMetadataMirror(client);
     // The API's tables (not Supabase's own: storage), and those of the schemas the pack's own tables name (`base.settings`, sent as SQL).
     const packSchemas = [...new Set(Object.values(tableModels).flatMap((t) => (t.table.includes('.') && !t.table.startsWith('auth.') ? [t.table.split('.')[0]] : [])))];
     const inPackSchemas = (await client.query<{ name: string }>(`select format('%s.%s', schemaname, tablename) as name from pg_tables where schemaname = any($1) order by 1`, [packSchemas])).rows.map((r) => r.name);
@@ -421,13 +426,14 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       ...fitNotes,
       ...(users === 'auth-trigger' ? ['auth.users has a trigger: fixtures insert auth.users and complete the row it creates'] : []),
       ...(bypass.length
-        ? [`${bypass.map((t) => `${t.on} has trigger ${t.name} ${t.models.length ? `writing ${t.models.join(', ')}` : 'refusing rows (it raises)'}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers)${users === 'direct' ? '; rows are written directly' : ''}`]
+        ? [`${bypass.map((t) => `${t.on} has trigger ${t.name} ${t.readsAppMetadata ? 'reading raw_app_meta_data, which an admin sets and no fixture row carries' : t.models.length ? `writing ${t.models.join(', ')}` : 'refusing rows (it raises)'}`).join('; ')}, which the model's worlds write themselves: switched off while fixtures are written (fixtures.bypassTriggers)${users === 'direct' ? '; rows are written directly' : ''}`]
         : users === 'direct'
           ? ['users rows are written directly']
           : []),
       ...proposal.notes,
       ...(appSettings ? [appSettings] : []),
       ...(headersRead ? [headersRead] : []),
+      ...(appMetadataMirror ? [appMetadataMirrorNote(appMetadataMirror)] : []),
       ...settingNotes,
       ...vocabularyHints,
       ...(seeded ? [seeded] : []),
@@ -446,6 +452,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       // Nothing applicable: no `include` (every rule runs, each not applicable one named with its reason), never an empty list that runs none.
       rules: { ...(applicable.length ? { include: applicable } : {}), exclude: mapping.conventions?.grants === 'supabase-default' && (options.catalogIds ?? ['R15', 'R16']).includes('R16') ? ['R16:catalog'] : [] },
       fixtures: { users, bypassTriggers: bypass.length ? bypass.map((t) => `${t.on}.${t.name}`) : false },
+      ...(appMetadataMirror ? { tokens: { appMetadata: 'auth.users' as const } } : {}),
       ...(Object.keys(mapping).length ? { mapping } : {}),
     };
     return { config, applicable, notApplicable, filledColumns, proposal };

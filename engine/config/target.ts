@@ -55,6 +55,8 @@ export interface Target {
   api?: ApiSchemas;
   /** PostgREST's db-max-rows: the config's `postgrest.maxRows`, else config.toml's `[api] max_rows`; absent: none. */
   maxRows?: number;
+  /** Where a signed-in token's `app_metadata` comes from: the config's `tokens.appMetadata` (config-file.ts); absent: the pack's drawn claims. */
+  tokenAppMetadata?: 'auth.users';
   recorded: RecordedTarget;
   /** The pack's model with the target's settings. */
   oracle: Oracle;
@@ -140,6 +142,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
     project: true,
     ...(api ? { api } : {}),
     ...((config.postgrest?.maxRows ?? api?.maxRows) !== undefined ? { maxRows: config.postgrest?.maxRows ?? api?.maxRows } : {}),
+    ...(config.tokens?.appMetadata ? { tokenAppMetadata: config.tokens.appMetadata } : {}),
     recorded: typeof file === 'string' ? { config: path.resolve(file), migrations: null, ...extra } : { config: null, migrations: config.migrationDirs, ...extra },
     oracle: oracleOf(pack, config.model),
     supabaseCompat: config.supabaseCompat,

@@ -150,9 +150,10 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
     : `'${cache.apiSessionUser}'`;
   const sessionUser = cache.apiSessionUser && !sentOutsideApi(cache, request) ? `set_config('session_authorization', ${login}, true), ` : '';
   const hooked = hookedClaims(caller, cache, p, creds.claims, options.portableSessionUser === true);
+  const minted = hooked ? undefined : tokenClaimsSql(caller, cache, p, creds.claims);
   return p.statement(discardingValues(
     `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
-      `set_config('request.jwt.claims', ${hooked?.claims ?? p.bind(creds.claims)}, true), ` +
+      `set_config('request.jwt.claims', ${hooked?.claims ?? minted ?? p.bind(creds.claims)}, true), ` +
       `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
       `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)${readOnly ? READ_ONLY_SETTING : ''}${hooked?.from ?? ''}`),
   );
@@ -168,12 +169,30 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
  */
 function hookedClaims(caller: Caller, cache: SchemaCache, p: SqlParams, claims: string, portable: boolean): { claims: string; from: string } | undefined {
   if (!cache.accessTokenHook || caller.kind !== 'user') return undefined;
+  // The token the hook is given: its app_metadata from auth.users where the project says so.
+  const given = `${tokenClaimsSql(caller, cache, p, claims) ?? p.bind(claims)}::jsonb`;
   // A script run elsewhere (psql repro, pgTAP) has no compatibility layer: it calls the hook itself, as the session user.
   const call = portable
-    ? `(${cache.accessTokenHook.split('.').map(ident).join('.')}(jsonb_build_object('user_id', ${p.bind(JSON.parse(claims).sub)}, 'claims', ${p.bind(claims)}::jsonb, 'authentication_method', 'password')) -> 'claims')::text`
-    : `auth.policyfuzz_access_token_claims(${p.bind(cache.accessTokenHook)}::regproc, ${p.bind(claims)}::jsonb)`;
+    ? `(${cache.accessTokenHook.split('.').map(ident).join('.')}(jsonb_build_object('user_id', ${p.bind(JSON.parse(claims).sub)}, 'claims', ${given}, 'authentication_method', 'password')) -> 'claims')::text`
+    : `auth.policyfuzz_access_token_claims(${p.bind(cache.accessTokenHook)}::regproc, ${given})`;
   // offset 0 keeps the planner from folding the call into the settings' target list.
   return { claims: 'pf_token.claims', from: ` from (select ${call} as claims offset 0) pf_token` };
+}
+
+/**
+ * A signed-in caller's claims where the project keeps their app_metadata in auth.users
+ * (SchemaCache.tokenAppMetadata = 'auth.users'): the token's `app_metadata` is the provider Auth
+ * names plus the caller's `raw_app_meta_data` as it stands before this request, as Supabase Auth
+ * issues it (the claims a case drew there are not Auth's to sign). A project mirroring a role, a
+ * department or a tenant there by a trigger (stranger-app-10's org_id) then has each token carry
+ * what the world's rows say. Read in the settings' own statement, before the role is switched.
+ * Undefined: claims as drawn, or no user.
+ */
+function tokenClaimsSql(caller: Caller, cache: SchemaCache, p: SqlParams, claims: string): string | undefined {
+  if (cache.tokenAppMetadata !== 'auth.users' || caller.kind !== 'user') return undefined;
+  const drawn = `${p.bind(claims)}::jsonb`;
+  const stored = `(select u.raw_app_meta_data from auth.users u where u.id = ${p.bind(JSON.parse(claims).sub)}::uuid)`;
+  return `(${drawn} || jsonb_build_object('app_metadata', jsonb_build_object('provider', ${drawn} -> 'app_metadata' -> 'provider', 'providers', ${drawn} -> 'app_metadata' -> 'providers') || coalesce(${stored}, '{}'::jsonb)))::text`;
 }
 
 /**

@@ -94,6 +94,12 @@ export interface SchemaCache {
    */
   accessTokenHook?: string;
   /**
+   * `auth.users`: a signed-in caller's token carries their `auth.users.raw_app_meta_data` as its
+   * `app_metadata`, as Supabase Auth issues it, read before each request (case-transaction.ts
+   * tokenClaimsSql). Absent: the claims the case drew.
+   */
+  tokenAppMetadata?: 'auth.users';
+  /**
    * The session user PostgREST logs in as: `authenticator`, which then switches to the caller's
    * role, so `session_user` reads `authenticator` in every request (supabase-custom-claims'
    * `is_claims_admin()` trusts any other session user as the SQL editor or a trigger). Set per

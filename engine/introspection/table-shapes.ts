@@ -3,6 +3,7 @@
  * defaults, CHECK vocabularies, enum labels, single-column foreign keys and unique columns.
  * The fixture filler (fill-row.ts) uses it to complete the model's rows.
  */
+import { expressionReadsCaller, readCallerReaders } from './caller-readers.ts';
 import { checkForms, type CheckForm } from './check-forms.ts';
 import type pg from 'pg';
 import type { OnDelete } from '../model/foreign-key-actions.ts';
@@ -23,6 +24,12 @@ export interface ColumnShape {
    * default, or one the server computes (now(), nextval, gen_random_uuid()).
    */
   constantDefault?: Json;
+  /**
+   * The default is the caller's (`default auth.uid()`, `default private.jwt_org_id()`: a claim, or a
+   * function reading one; introspection/caller-readers.ts): null for a writer without a token, so
+   * the fixtures (the server context) write such a NOT NULL column themselves.
+   */
+  callerDefault?: true;
   generated: boolean;
   /** `generated always as identity`: written only with OVERRIDING SYSTEM VALUE (fixtures), never by a request. */
   identityAlways?: boolean;
@@ -306,11 +313,13 @@ async function readRelationShapes(client: pg.Client, schemas: string[]): Promise
     [schemas],
   );
   const shapes: TableShapes = new Map();
+  const callerReaders = await readCallerReaders(client);
   for (const r of columns.rows) {
     const key = modelTableName(r.schema, r.table);
     if (!shapes.has(key)) shapes.set(key, []);
     const constantDefault = r.default_expr === null ? undefined : constantDefaultOf(r.default_expr, r.type, r.enum_labels ?? undefined);
-    shapes.get(key)!.push({ name: r.name, type: r.type, ...(r.domain ? { domain: r.domain } : {}), notNull: r.not_null, hasDefault: r.has_default, ...(constantDefault !== undefined ? { constantDefault } : {}), generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.owns_sequence ? { ownsSequence: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}), ...(r.element_enum_labels ? { elementEnumLabels: r.element_enum_labels } : {}) });
+    const callerDefault = r.default_expr !== null && expressionReadsCaller(r.default_expr, callerReaders);
+    shapes.get(key)!.push({ name: r.name, type: r.type, ...(r.domain ? { domain: r.domain } : {}), notNull: r.not_null, hasDefault: r.has_default, ...(constantDefault !== undefined ? { constantDefault } : {}), ...(callerDefault ? { callerDefault: true as const } : {}), generated: r.generated, unique: false, ...(r.identity_always ? { identityAlways: true } : {}), ...(r.owns_sequence ? { ownsSequence: true } : {}), ...(r.enum_labels ? { enumLabels: r.enum_labels } : {}), ...(r.element_enum_labels ? { elementEnumLabels: r.element_enum_labels } : {}) });
   }
   for (const k of constraints.rows) {
     const cols = shapes.get(modelTableName(k.schema, k.table));

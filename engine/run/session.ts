@@ -31,7 +31,7 @@ import { runDataProperty, type DataRunOptions } from '../runner/run-data-propert
 import { misfitResult, misfitsInPlay, tableVocabularyMisfits } from '../runner/vocabulary-fit.ts';
 
 /** What a session needs of a target (engine/config/target.ts resolveTarget, chooseTarget make whole ones). */
-export type SessionTarget = Pick<Target, 'migrations' | 'oracle' | 'supabaseCompat' | 'fixtures' | 'api'> & Partial<Pick<Target, 'config' | 'label' | 'migrationTimeoutMs' | 'maxRows'>>;
+export type SessionTarget = Pick<Target, 'migrations' | 'oracle' | 'supabaseCompat' | 'fixtures' | 'api'> & Partial<Pick<Target, 'config' | 'label' | 'migrationTimeoutMs' | 'maxRows' | 'tokenAppMetadata'>>;
 
 export interface SessionOptions extends ServerChoice {
   /** What to run on. */
@@ -93,6 +93,7 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     ...(target.fixtures ? { writtenSchemas: writtenSchemas(oracle.model, target.fixtures.mapping) } : {}),
     api: target.api,
     ...(target.maxRows !== undefined ? { maxRows: target.maxRows } : {}),
+    ...(target.tokenAppMetadata ? { tokenAppMetadata: target.tokenAppMetadata } : {}),
     // The target's own migrations are kept for the next run; a diff's base or a mutant's edits are not.
     cacheTemplate: !options.migrations || options.keptPrefix !== undefined,
     ...(options.keptPrefix !== undefined ? { keptPrefix: options.keptPrefix } : {}),

@@ -71,6 +71,8 @@ export interface EnvironmentOptions extends ServerChoice {
   writtenSchemas?: readonly string[];
   /** PostgREST's db-max-rows (SchemaCache.maxRows); absent: none, PostgREST's default. */
   maxRows?: number;
+  /** Where a signed-in token's app_metadata comes from (SchemaCache.tokenAppMetadata). */
+  tokenAppMetadata?: 'auth.users';
   /** Keep the template built from `migrations` for later runs and start from a kept one; default: on unless POLICYFUZZ_TEMPLATE_CACHE=off (template-cache.ts). */
   cacheTemplate?: boolean;
   /** Of `migrations`, how many the kept template holds (the rest, a mutant's edits, are not kept): TemplateOptions.keptPrefix. */
@@ -124,7 +126,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       if (!cache) standIns = [standInNote(await standInsInstalled(client)), appSettingsNote(await appSettingsReadByPolicies(client))].filter(Boolean).join('; ') || undefined;
       if (!cache) {
         const loaded = await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
-        cache = { ...loaded, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}) };
+        cache = { ...loaded, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}), ...(options.tokenAppMetadata ? { tokenAppMetadata: options.tokenAppMetadata } : {}) };
       }
       if (!plan) {
         // Tables sent as SQL, and others the fixtures write, may live outside the exposed schemas: their fixtures are completed from the catalog too.

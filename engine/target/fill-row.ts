@@ -19,6 +19,15 @@ export class UnfillableColumn extends Error {
   }
 }
 
+/**
+ * A NOT NULL column a row written by the server (the fixtures) must carry: one without a default,
+ * or whose default is the caller's (`default auth.uid()`, a tenant claim: null without a token).
+ * Generated columns never: the target computes them.
+ */
+export function serverMustWrite(c: ColumnShape): boolean {
+  return c.notNull && !c.generated && (!c.hasDefault || c.callerDefault === true);
+}
+
 function uuidFrom(n: number): string {
   const hex = n.toString(16).padStart(12, '0').slice(-12);
   return `00000000-0000-4000-8000-${hex}`;
@@ -85,7 +94,7 @@ function createParent(table: string, key: string, world: World, shapes: TableSha
   if (!columns || depth > 3) return false;
   const row: Row = {};
   for (const c of columns) {
-    if (c.generated || (c.name !== key && (!c.notNull || c.hasDefault))) continue;
+    if (c.generated || (c.name !== key && !serverMustWrite(c))) continue;
     if (c.references && world[c.references.table]?.[0] === undefined && !createParent(c.references.table, c.references.column, world, shapes, counter, depth + 1)) return false;
     row[c.name] = valueFor(table, c, counter.n++, world);
   }
@@ -122,7 +131,7 @@ function lookupRows(world: World, shapes: TableShapes, modelTables: ReadonlySet<
         if (v === undefined || v === null || held.has(JSON.stringify(v))) continue;
         const row: Row = { [ref.column]: v };
         try {
-          for (const p of shapes.get(ref.table)!) if (p.name !== ref.column && p.notNull && !p.hasDefault && !p.generated) row[p.name] = valueFor(ref.table, p, counter.n++, { ...world, ...made });
+          for (const p of shapes.get(ref.table)!) if (p.name !== ref.column && serverMustWrite(p)) row[p.name] = valueFor(ref.table, p, counter.n++, { ...world, ...made });
         } catch (e) {
           if (e instanceof UnfillableColumn) continue;
           throw e;
@@ -172,7 +181,7 @@ export function fillWorldWithParents(world: World, shapes: TableShapes, modelTab
 
 /** What filling reads of a table's shape, per shape (the plan's, made once): asked for every world of every case. */
 interface FillFacts {
-  /** NOT NULL columns without a default the target computes itself: a row must carry them. */
+  /** NOT NULL columns without a default the target computes itself (serverMustWrite): a row must carry them. */
   missing: ColumnShape[];
   /** Generated columns: the target computes them and refuses a value. */
   generated: ReadonlySet<string>;
@@ -189,9 +198,10 @@ const fillFactsOf = new WeakMap<readonly ColumnShape[], FillFacts>();
 function fillFacts(columns: readonly ColumnShape[]): FillFacts {
   let facts = fillFactsOf.get(columns);
   if (!facts) {
-    const missing = columns.filter((c) => c.notNull && !c.hasDefault && !c.generated);
+    const missing = columns.filter(serverMustWrite);
     const needParent = missing.filter((c) => c.references);
-    facts = { missing, generated: new Set(columns.filter((c) => c.generated).map((c) => c.name)), needParent, oneToOne: needParent.filter((c) => c.unique || c.uniqueIndexes?.length), insertFilled: missing.filter((c) => !c.references) };
+    // A caller's default is the API request's to fill (the signed-in writer's id or tenant), never the model INSERT's.
+    facts = { missing, generated: new Set(columns.filter((c) => c.generated).map((c) => c.name)), needParent, oneToOne: needParent.filter((c) => c.unique || c.uniqueIndexes?.length), insertFilled: missing.filter((c) => !c.references && !c.callerDefault) };
     fillFactsOf.set(columns, facts);
   }
   return facts;

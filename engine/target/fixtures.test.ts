@@ -155,6 +155,18 @@ describe('a write the database refuses for a row of a table outside the model', 
     expect(unrealizableAnswer(plan, short, sqlError('23502', 'null in profiles.id'), ['users'])).toBeUndefined();
   });
 
+  it('drops a write the model allows that a NOT NULL column defaulting to the caller’s claim refused (stranger-app-10: the server’s insert has no org), and no other 23502', () => {
+    const tenant: FixturePlan = { ...plan, shapes: new Map([...shapes, ['tickets', [
+      { name: 'id', type: 'bigint', notNull: true, hasDefault: true, generated: false, unique: true, primaryKey: true },
+      { name: 'org_id', type: 'uuid', notNull: true, hasDefault: true, callerDefault: true, generated: false, unique: false },
+      { name: 'title', type: 'text', notNull: true, hasDefault: false, generated: false, unique: false },
+    ]]]) };
+    const nullIn = (column: string): ApiResponse => ({ ...refused(''), error: { code: '23502', message: `null value in column "${column}" of relation "tickets" violates not-null constraint`, details: null, hint: null } });
+    expect(unrealizableAnswer(tenant, nullIn('org_id'), allowed, ['users'])).toBe("tickets.org_id is the caller's by default (a claim), which this caller's token lacks: the model's row names none");
+    expect(unrealizableAnswer(tenant, nullIn('title'), allowed, ['users'])).toBeUndefined();
+    expect(unrealizableAnswer(tenant, nullIn('org_id'), { kind: 'rejected', code: '42501', by: 'policy' }, ['users'])).toBeUndefined();
+  });
+
   it('drops a step whose value a domain’s CHECK refused while the body was read, before the guard the model refuses by (stranger-app-3: an e-mail domain)', () => {
     const domain: ApiResponse = { ...refused(''), error: { code: '23514', message: 'value for domain email_address violates check constraint "email_address_check"', details: null, hint: null } };
     const byGuard = { kind: 'raised' as const, code: 'P0001', message: 'users: email' };

@@ -85,7 +85,10 @@ function insertRows(table: string, row: unknown, rows: Row[], upsertOn?: string 
       : upsertOn
       ? ` on conflict (${ident(upsertOn)}) do update set ${cols.filter((c) => c !== upsertOn).map((c) => `${ident(c)} = excluded.${ident(c)}`).join(', ') || `${ident(upsertOn)} = excluded.${ident(upsertOn)}`}`
       : '';
-    marked = `insert into ${target} (${cols.map(ident).join(', ')})${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${rowsParam}::json) r${upsert}`;
+    // A row left with no column (every model column mapped to null: a singleton settings row keyed
+    // by a defaulted `singleton boolean`) is all defaults: no column list, a select of nothing.
+    const columnList = cols.length ? ` (${cols.map(ident).join(', ')})` : '';
+    marked = `insert into ${target}${columnList}${overriding} select ${cols.map((c) => `r.${ident(c)}`).join(', ')} from json_populate_recordset(null::${target}, ${rowsParam}::json) r${upsert}`;
     if (insertTexts.size >= INSERT_TEXTS_MAX) insertTexts.clear();
     insertTexts.set(key, marked);
   }
@@ -770,6 +773,8 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
   // trigger or policy: a step the model refuses by its rules (a guard) is not judged by them here.
   const domain = response.error?.code === '23514' ? /^value for domain (\S+) violates check constraint "([^"]+)"/.exec(response.error.message) : null;
   if (plan.shapes && domain && !(expected.kind === 'error' && expected.code === '23514')) return `${domain[2]} (domain ${domain[1]}) refused a value while reading the body, before any rule (a CHECK the model does not have)`;
+  const callerDefault = plan.shapes && (expected.kind === 'allowed' || expected.kind === 'filtered') ? callerDefaultLeftNull(plan.shapes, response) : undefined;
+  if (callerDefault) return callerDefault;
   if (!plan.shapes || response.error?.code !== '23503' || (expected.kind !== 'allowed' && expected.kind !== 'filtered')) return undefined;
   // Postgres leaves the key's values (and columns) out of the detail when the caller may not read the parent table.
   const key = /^Key (?:\(([^)]+)\)=\(.*\) )?is not present in table "([^"]+)"/s.exec(response.error.details ?? '');
@@ -780,6 +785,22 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
   if (modelTables.has(parent)) return undefined;
   const column = key[1] ?? plan.shapes.get(table)?.find((c) => c.references?.table.split('.').pop() === parent)?.name ?? '(a column)';
   return `${table}.${column} needs a ${parent} row the target lacks (foreign key to a table outside the model)`;
+}
+
+/**
+ * A write the model allows refused as NOT NULL (23502) on a column whose default is the caller's
+ * (`org_id … default private.jwt_org_id()`: table-shapes.ts callerDefault), which the model's row
+ * does not name: the caller's token holds no such claim (the server's, stranger-app-10's R05), so
+ * the row the model writes cannot exist here. Undefined for any other refusal.
+ */
+function callerDefaultLeftNull(shapes: TableShapes, response: ApiResponse): string | undefined {
+  if (response.error?.code !== '23502') return undefined;
+  const at = /null value in column "([^"]+)" of relation "([^"]+)"/.exec(response.error.message);
+  if (!at) return undefined;
+  const [, column, relation] = at;
+  const table = [...shapes.keys()].find((t) => t === relation || t.endsWith(`.${relation}`));
+  if (!table || !shapes.get(table)!.some((c) => c.name === column && c.callerDefault)) return undefined;
+  return `${table}.${column} is the caller's by default (a claim), which this caller's token lacks: the model's row names none`;
 }
 
 /**
