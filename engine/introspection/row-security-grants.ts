@@ -11,7 +11,7 @@ import type pg from 'pg';
 export type TablePrivilege = 'select' | 'insert' | 'update' | 'delete';
 export type RowSecurityRole = 'anon' | 'authenticated';
 
-/** Keyed by the name a request gives: bare in the first exposed schema (PostgREST's default profile), `schema.name` in another. */
+/** Keyed by the name a mapping gives: `schema.name`, and bare too in the first exposed schema (PostgREST's default profile). */
 export function rowSecurityGrantKey(table: string, privilege: TablePrivilege, role: RowSecurityRole): string {
   return `${table}:${privilege}:${role}`;
 }
@@ -50,8 +50,9 @@ export async function readGrantsUnderRowSecurity(client: pg.Client, schemas: rea
   );
   const held = new Set<string>();
   for (const row of r.rows) {
-    const name = row.schema === schemas[0] ? row.name : `${row.schema}.${row.name}`;
-    for (const role of roles) for (const p of privileges) if (row[`${role}_${p}`] === true) held.add(rowSecurityGrantKey(name, p, role));
+    // A mapping may name a table of the first schema either way (`shop_orders`, `api.shop_orders`).
+    const names = row.schema === schemas[0] ? [row.name, `${row.schema}.${row.name}`] : [`${row.schema}.${row.name}`];
+    for (const role of roles) for (const p of privileges) if (row[`${role}_${p}`] === true) for (const name of names) held.add(rowSecurityGrantKey(name, p, role));
   }
   return held;
 }
