@@ -22,32 +22,29 @@ function proposed(path: string, fn: string, body: string): string | undefined {
 }
 
 const findSimilar = `
-declare
-  v_ticket app.vs_tickets;
+declare src core.tickets;
 begin
-  select * into v_ticket from app.vs_tickets t where t.id = p_id and t.deleted_at is null;
-  if v_ticket.id is null or not private.can_handle_vs(v_ticket.target_dept) then
-    raise exception 'NOT_AUTHORIZED' using errcode = '42501';
+  select * into src from core.tickets where core.tickets.id = p_id;
+  if src.id is null or not core.handles(src.dept) then
+    raise exception 'NOT_AUTHORIZED';
   end if;
-  return query select t.id from app.vs_tickets t
-    where t.id <> v_ticket.id and t.category_id is not distinct from v_ticket.category_id;
+  return query select o.id from core.tickets o
+   where o.id <> src.id and o.category_id is not distinct from src.category_id;
 end`;
 
 const merge = `
 begin
-  select * into v_primary from app.vs_tickets where id = p_primary and deleted_at is null;
-  select * into v_dup from app.vs_tickets where id = p_duplicate and deleted_at is null;
-  if v_primary.id is null or v_dup.id is null or not private.can_handle_vs(v_dup.target_dept) then
-    raise exception 'NOT_AUTHORIZED' using errcode = '42501';
+  select * into keep from core.tickets where id = p_keep;
+  select * into dup from core.tickets where id = p_dup;
+  if keep.id is null or dup.id is null then
+    raise exception 'NOT_AUTHORIZED';
   end if;
 end`;
 
 const softDelete = `
 begin
-  update app.vs_tickets set deleted_at = now() where id = p_id and deleted_at is null;
-  if not found then
-    raise exception 'ticket not found' using errcode = 'P0002';
-  end if;
+  update core.tickets set removed_at = now() where id = p_id and removed_at is null;
+  if not found then raise exception 'no such ticket' using errcode = 'no_data_found'; end if;
 end`;
 
 describe('silent-spec settings read off a body (sourceSettings)', () => {
@@ -62,7 +59,7 @@ describe('silent-spec settings read off a body (sourceSettings)', () => {
 
   it('soft_delete_*: raising on an id no live ticket has is refusals.notFound raise, per function', () => {
     expect(proposed('refusals.notFound.soft_delete_vs_ticket', 'soft_delete_vs_ticket', softDelete)).toBe('raise');
-    expect(proposed('refusals.notFound.soft_delete_pr_ticket', 'soft_delete_pr_ticket', softDelete.replaceAll('vs_tickets', 'pr_tickets'))).toBe('raise');
+    expect(proposed('refusals.notFound.soft_delete_pr_ticket', 'soft_delete_pr_ticket', softDelete.replaceAll('core.tickets', 'core.requests'))).toBe('raise');
   });
 
   it('bodies that answer or test something else propose nothing', () => {
