@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultsPaired, insertTargets, mergeSettings, RAISES } from './init.ts';
+import { columnDefaultOf, defaultsPaired, insertTargets, mergeSettings, RAISES } from './init.ts';
 
 describe('the tables a trigger body inserts into', () => {
   it('reads names as Postgres does: a quoted name keeps its case, an unquoted one folds to lower case', () => {
@@ -39,5 +39,26 @@ describe('a vocabulary the model keeps without a setting, spelled otherwise by t
     expect(defaultsPaired(['pending', 'approved', 'rejected'], (v) => ['pending', 'approved', 'rejected'].includes(v), 'pending', 'pending')).toEqual({ unknown: [] });
     // No default to pair by: named, not guessed.
     expect(defaultsPaired(['requested', 'signed', 'declined'], model, 'pending', undefined)).toEqual({ unknown: ['requested'] });
+  });
+});
+
+describe('a column default as a request names the table (columnDefaultOf)', () => {
+  // stranger-app-9: the API's first schema is `api`; api.vs_tickets (a view) has app.vs_tickets' default for public_ref.
+  const facts = {
+    tables: [
+      { name: 'api.vs_tickets', anonCanSelect: false, columns: [{ name: 'public_ref', type: 'uuid', defaultExpr: 'gen_random_uuid()' }, { name: 'is_duplicate', type: 'boolean', defaultExpr: '(duplicate_of IS NOT NULL)', serverFilled: 'generated' as const }] },
+      { name: 'passport.profiles', anonCanSelect: false, columns: [{ name: 'points', type: 'integer', defaultExpr: '0' }] },
+      { name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'public_ref', type: 'text' }] },
+    ],
+  };
+
+  it('a bare name is the first exposed schema’s table or view, not public’s', () => {
+    expect(columnDefaultOf(facts, 'api', 'vs_tickets', 'public_ref')).toBe('gen_random_uuid()');
+    expect(columnDefaultOf(facts, 'public', 'vs_tickets', 'public_ref')).toBeUndefined();
+  });
+
+  it('a qualified name as it is; a generated column’s expression is no default', () => {
+    expect(columnDefaultOf(facts, 'api', 'passport.profiles', 'points')).toBe('0');
+    expect(columnDefaultOf(facts, 'api', 'vs_tickets', 'is_duplicate')).toBeUndefined();
   });
 });

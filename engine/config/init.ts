@@ -16,7 +16,7 @@ import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
-import { proposeMapping, proposeVocabularySubsets, refusalConventions, sqlstateOf, type Proposal, type VocabularySetting } from '../mapping/propose.ts';
+import { proposeMapping, proposeVocabularySubsets, refusalConventions, sqlstateOf, type Proposal, type TargetFacts, type VocabularySetting } from '../mapping/propose.ts';
 import { mergeMappings } from '../mapping/schema.ts';
 import { computedViews, writtenSchemas, writtenTables, type TargetMapping } from '../mapping/mapping.ts';
 import { escapeRegExp } from '../regexp.ts';
@@ -136,6 +136,19 @@ export function mergeSettings(into: Record<string, unknown>, from: Record<string
 }
 
 /** The tables (target names, `schema.table` outside public) a trigger function's body inserts into. */
+/**
+ * A target column's default as the catalog read it (target-facts.ts), the table named as a request
+ * names it (bare: in the first exposed schema). A view the API writes through has its table's
+ * defaults there: stranger-app-9's `api.vs_tickets` shows `public_ref`, whose `gen_random_uuid()`
+ * default `app.vs_tickets` holds (looked up as `public.vs_tickets`, init called it not found).
+ * A generated column's expression is no default.
+ */
+export function columnDefaultOf(facts: Pick<TargetFacts, 'tables'>, firstSchema: string, table: string, column: string): string | undefined {
+  const name = table.includes('.') || firstSchema === 'public' ? table : `${firstSchema}.${table}`;
+  const c = facts.tables.find((t) => t.name === name)?.columns.find((x) => x.name === column);
+  return c?.serverFilled === 'generated' ? undefined : c?.defaultExpr;
+}
+
 export function insertTargets(source: string): string[] {
   // As Postgres reads names: a quoted one keeps its case (public."Profile"), an unquoted one folds to lower case.
   const name = (part: string) => (part.startsWith('"') ? part.slice(1, -1) : part.toLowerCase());
@@ -291,12 +304,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       const columns = mapping.tables?.[draw.table]?.columns ?? {};
       // Left unmapped where the types differ (the model's text handle, the target's uuid): the same name then.
       const column = columns[draw.column] ?? draw.column;
-      const found = await client.query<{ expr: string }>(
-        `select pg_get_expr(d.adbin, d.adrelid) as expr from pg_attribute a join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-          where a.attrelid = to_regclass($1) and a.attname = $2 and a.attgenerated = ''`,
-        [targetOf(draw.table).includes('.') ? targetOf(draw.table) : `public.${targetOf(draw.table)}`, column],
-      );
-      const expr = found.rows[0]?.expr;
+      const expr = columnDefaultOf(facts, env.cache.exposedSchemas[0], targetOf(draw.table), column);
       if (!expr || !RANDOM_DEFAULT.test(expr)) continue;
       setNested(draw.path, draw.value);
       if (columns[draw.column] === null) {

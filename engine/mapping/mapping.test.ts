@@ -7,6 +7,7 @@ import type { Json } from '../model/json.ts';
 import {
   expectedOnTarget,
   expectedRowsOnTarget,
+  GRANTED_UNDER_ROW_SECURITY,
   idsInTextAsTarget,
   leniencyOf,
   type CatalogFacts,
@@ -20,6 +21,7 @@ import {
 import { MappingSchema, mergeMappings } from './schema.ts';
 import { predict } from '../model/predict.ts';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
+import { acceptedBy, readingsNear } from '../runner/check-case.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from '../target/names.ts';
 
 const mapping: TargetMapping = {
@@ -225,6 +227,26 @@ describe('grant conventions', () => {
     expect(expectedOnTarget({}, { kind: 'anon' }, get, byGrant)).toEqual(byGrant);
     expect(compareOutcomes(expectedOnTarget({}, { kind: 'anon' }, get, byGrant), { kind: 'allowed', rows: [], affected: 0 })).toBeDefined();
   });
+
+  it('explicit grants: a privilege the target grants under row security (an invoker view over a table with it on) may be refused by row security instead, named; a row changed still disagrees', () => {
+    // stranger-app-9: `grant delete on api.shop_orders to authenticated`, app.shop_orders with row security, the model granting no DELETE
+    const del: ApiRequest = { kind: 'delete', table: 'shop_orders', filters: [{ column: 'id', op: 'is', value: null }], returning: 'minimal' };
+    const facts = catalog('jsonb', {}, ['shop_orders:delete:authenticated']);
+    const silent: Outcome = { kind: 'allowed', rows: null, affected: 0 };
+    const expected = expectedOnTarget({}, alice, del, byGrant, facts);
+    expect(compareOutcomes(expected, silent)).toBeUndefined();
+    expect(compareOutcomes(expected, { kind: 'rejected', code: '42501', by: 'policy' })).toBeUndefined();
+    expect(acceptedBy({ predicted: expected, observed: silent, masked: [], comparedAs: undefined, hints: {} })).toEqual({ reading: GRANTED_UNDER_ROW_SECURITY });
+    expect(compareOutcomes(expected, { kind: 'allowed', rows: null, affected: 1 })).toBeDefined();
+    expect(readingsNear(expected)).toContain(GRANTED_UNDER_ROW_SECURITY);
+    // The same request where the catalog holds no such grant (row security off, a definer view, an INSTEAD OF trigger, another role): the grant's refusal only.
+    expect(compareOutcomes(expectedOnTarget({}, alice, del, byGrant, catalog('jsonb', {}, ['shop_orders:delete:anon'])), silent)).toBeDefined();
+    expect(compareOutcomes(expectedOnTarget({}, alice, del, byGrant, catalog()), silent)).toBeDefined();
+    expect(compareOutcomes(expectedOnTarget({}, { kind: 'service' }, del, byGrant, facts), silent)).toBeDefined();
+    // Under a mapping naming the target's table, the catalog is asked under that name.
+    const renamed: TargetMapping = { tables: { shop_orders: { name: 'orders' } } };
+    expect(compareOutcomes(expectedOnTarget(renamed, alice, del, byGrant, catalog('jsonb', {}, ['orders:delete:authenticated'])), silent)).toBeUndefined();
+  });
 });
 
 describe('presence and config', () => {
@@ -423,10 +445,11 @@ describe('uuid keys where the model keeps text ids (uuidIds)', () => {
   });
 });
 
-/** A catalog where vs_tickets.target_dept references departments and get_vs_ticket_by_id returns jsonb (`returnType` to change it). */
-const catalog = (returnType = 'jsonb', referencing: Record<string, Record<string, string>> = { vs_tickets: { target_dept: 'departments' } }): CatalogFacts => ({
+/** A catalog where vs_tickets.target_dept references departments and get_vs_ticket_by_id returns jsonb (`returnType` to change it); `underRowSecurity`: `table:privilege:role` keys. */
+const catalog = (returnType = 'jsonb', referencing: Record<string, Record<string, string>> = { vs_tickets: { target_dept: 'departments' } }, underRowSecurity: string[] = []): CatalogFacts => ({
   referencedTable: (table, column) => referencing[table]?.[column],
   returnType: (fn) => (fn === 'get_vs_ticket_by_id' ? returnType : undefined),
+  rowSecurityDecides: (table, privilege, role) => underRowSecurity.includes(`${table}:${privilege}:${role}`),
 });
 
 describe('a lookup answering null for no row: only a function the catalog says returns jsonb', () => {

@@ -13,9 +13,9 @@
  *   model raises P0001) and how it grants (Supabase's default privileges with row security
  *   deciding, where the model expects explicit grants).
  */
-import type { Caller } from '../model/caller.ts';
+import { apiRoleOf, type Caller } from '../model/caller.ts';
 import type { Json, Row } from '../model/json.ts';
-import { orAlso, sqlError, type Outcome } from '../model/outcome.ts';
+import { orAlso, secureReading, sqlError, type Outcome } from '../model/outcome.ts';
 import { writeAnswerShape } from '../model/engine.ts';
 import type { ApiRequest, Embed } from '../model/request.ts';
 import { embedKey } from '../model/embed.ts';
@@ -467,6 +467,8 @@ export interface CatalogFacts {
   referencedTable(table: string, column: string): string | undefined;
   /** A target function's return type (`jsonb`, `text`), by its name as called, when known. */
   returnType(fn: string): string | undefined;
+  /** Whether `role` holds `privilege` on `table` (target names) where row security, not the grant, decides (a table with it on, or an invoker view over one). */
+  rowSecurityDecides(table: string, privilege: 'select' | 'insert' | 'update' | 'delete', role: 'anon' | 'authenticated'): boolean;
 }
 
 /** The answers a target's shape made as correct as the model's, each named by what justified it (`leniencyOf`). */
@@ -556,12 +558,13 @@ function guardBeforeWithCheck(m: TargetMapping, request: ApiRequest, expected: O
  * a table request the model refuses by grant may instead be refused by a row rule or answered
  * with nothing — row security deciding instead of the grant, both secure; a function may refuse
  * in its body, or answer what the model's body answers that caller (a write never). Anything that
- * shows or changes a row still disagrees.
+ * shows or changes a row still disagrees. Without that convention, the same holds table by table
+ * where the catalog says the target grants the privilege under row security (grantedUnderRowSecurity).
  */
 export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiRequest, modelExpected: Outcome, facts?: CatalogFacts): Outcome {
   const expected = guardBeforeWithCheck(m, request, vocabularyByForeignKey(m, request, jsonArrayAsOneValue(m, request, nullAsNoRow(m, request, expectedRowsOnTarget(m, request, modelExpected), facts), facts), facts));
-  if (m.conventions?.grants !== 'supabase-default' || caller.kind === 'service') return expected;
-  if (expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
+  if (caller.kind === 'service' || expected.kind !== 'rejected' || expected.by !== 'grant') return expected;
+  if (m.conventions?.grants !== 'supabase-default') return grantedUnderRowSecurity(m, caller, request, expected, facts);
   if (request.kind === 'rpc') {
     // Functions keep Supabase's default EXECUTE; the body answers instead: a refusal of its own,
     // or what the model's body answers this caller where that changes nothing (outcome.ts bodyAnswer).
@@ -569,12 +572,36 @@ export function expectedOnTarget(m: TargetMapping, caller: Caller, request: ApiR
     const body = expected.bodyAnswer ? [expectedOnTarget(m, caller, request, expected.bodyAnswer, facts)] : [];
     return { ...expected, orElse: [...(expected.orElse ?? []), refused, ...body] };
   }
+  return { ...expected, orElse: [...(expected.orElse ?? []), ...rowSecurityRefusals(request, 'conventions.grants = supabase-default')] };
+}
+
+/** A table request row security refuses instead of the grant: by a row rule (42501), or with nothing shown or changed. */
+function rowSecurityRefusals(request: Exclude<ApiRequest, { kind: 'rpc' }>, why: string): Outcome[] {
   const returnsRows = request.kind === 'select' || request.returning === 'representation';
   // Nothing shown: under `single` that is PostgREST's 406 (no row), as the model says of its own empty answers.
   const none: Outcome = { kind: 'filtered', rows: returnsRows ? [] : null, affected: 0 };
   const nothing: Outcome = request.kind === 'select' && request.single ? sqlError('PGRST116', '0 rows') : writeAnswerShape(request, none);
-  const byPolicy: Outcome = { kind: 'rejected', code: '42501', by: 'policy', detail: 'row security decides (conventions.grants = supabase-default)' };
-  return { ...expected, orElse: [...(expected.orElse ?? []), byPolicy, nothing] };
+  const byPolicy: Outcome = { kind: 'rejected', code: '42501', by: 'policy', detail: `row security decides (${why})` };
+  return [byPolicy, nothing];
+}
+
+/**
+ * The secure reading of a privilege the target grants and the model withholds (rule 16 names no
+ * privilege beyond "the intended roles"), where row security decides what it reaches: a table
+ * with row security on, or a security_invoker view over one, granting `authenticated` DELETE
+ * (stranger-app-9's views) refuses the rows its policies do not let through, silently (0 rows)
+ * or with 42501. A row shown or changed still disagrees; a table with row security off, a
+ * security definer view, or a view whose INSTEAD OF trigger takes the write gets no such reading.
+ */
+export const GRANTED_UNDER_ROW_SECURITY = 'granted-under-row-security';
+
+function grantedUnderRowSecurity(m: TargetMapping, caller: Caller, request: ApiRequest, expected: Outcome, facts: CatalogFacts | undefined): Outcome {
+  if (request.kind === 'rpc' || !facts) return expected;
+  const table = targetTable(m, targetName(request));
+  const role = apiRoleOf(caller);
+  if (role === 'service_role' || !facts.rowSecurityDecides(table, request.kind, role)) return expected;
+  const why = `${role} holds ${request.kind.toUpperCase()} on ${table} under row security`;
+  return orAlso(expected, rowSecurityRefusals(request, why).map((o) => secureReading(GRANTED_UNDER_ROW_SECURITY, o)));
 }
 
 /**

@@ -7,7 +7,7 @@ import { apiRoleOf, type Caller } from './caller.ts';
 import { predictTableRequest, type Prediction } from './engine.ts';
 import { unrecorded, withBranches } from './branches.ts';
 import { executeDenied } from './function-model.ts';
-import { allowed, secureReading, sqlError, type Outcome } from './outcome.ts';
+import { allowed, rejectedByGrant, secureReading, sqlError, type Outcome } from './outcome.ts';
 import { targetName, type ApiRequest } from './request.ts';
 import { embedKey } from './embed.ts';
 import type { Oracle } from '../pack.ts';
@@ -129,6 +129,25 @@ function withBodyAnswerOf(denied: Outcome, body: () => Prediction, world: World)
   return sameWorld(answered.world, world) ? { ...denied, bodyAnswer: answered.outcome } : denied;
 }
 
+/**
+ * The secure reading of EXECUTE withheld from a caller the function shows nothing to: where the
+ * model's body changes nothing and answers this caller nothing (no rows, a refusal in its answer)
+ * or refuses them with a refusal whose text the spec does not name, a target that does not let
+ * the caller call it at all (42501 from the grant: `get_vs_linked_context` revoked from anon,
+ * stranger-app-9) refuses as much. A caller the body shows rows to, a write, or a refusal the spec
+ * names (rule 20's NOT_AUTHORIZED, Refusal.source) keeps the model's answer alone.
+ */
+export const EXECUTE_WITHHELD = 'execute-withheld-where-nothing-shown';
+
+function orExecuteWithheld(caller: Caller, name: string, called: Prediction, world: World): Prediction {
+  const o = called.outcome;
+  if (caller.kind === 'service' || !sameWorld(called.world, world)) return called;
+  const nothingShown = o.kind === 'filtered' || (o.kind === 'allowed' && (o.rows === null || o.rows.length === 0));
+  const ownRefusal = (o.kind === 'raised' && !o.refusal?.source) || (o.kind === 'rejected' && o.by === 'policy');
+  if (!nothingShown && !ownRefusal) return called;
+  return { ...called, outcome: { ...o, orElse: [...(o.orElse ?? []), secureReading(EXECUTE_WITHHELD, rejectedByGrant(`execute on ${name}`))] } as Outcome };
+}
+
 function predictRequest(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
   const { model, settings } = oracle;
   if (request.kind === 'rpc') {
@@ -138,7 +157,7 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
     const denied = executeDenied(fn, apiRoleOf(caller));
     if (denied) return { outcome: withBodyAnswerOf(denied, () => unrecorded(() => fn.predict(world, caller, request.args, settings)), world), world };
     const called = fn.predict(world, caller, request.args, settings);
-    return request.get ? readOnlyCall(called, world) : called;
+    return orExecuteWithheld(caller, name, request.get ? readOnlyCall(called, world) : called, world);
   }
   const name = targetName(request);
   const table = model.tables[name];

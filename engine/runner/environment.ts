@@ -16,6 +16,7 @@ import { loadSchemaCache, type SchemaCache } from '../executor/schema-cache.ts';
 import { REFERENCE_PLAN, type FixturePlan } from '../target/fixtures.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
+import { readGrantsUnderRowSecurity } from '../introspection/row-security-grants.ts';
 import { readSeededValues } from '../introspection/seeded-values.ts';
 
 export const EXPOSED_SCHEMAS = ['public', 'passport'];
@@ -136,7 +137,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         // Seeded rows' values are masked in failures on any target, with or without a fixture plan.
         const seededValues = await readSeededValues(client, shapes, seededTables);
         const fixtures = options.fixtures && (await withExistingBypassTriggers(client, options.fixtures, options.log));
-        plan = fixtures ? { ...fixtures, shapes, seededTables, seededValues, functions: cache.functions } : seededValues.length ? { ...REFERENCE_PLAN, seededValues } : REFERENCE_PLAN;
+        plan = fixtures ? { ...fixtures, shapes, seededTables, seededValues, functions: cache.functions, grantsUnderRowSecurity: await readGrantsUnderRowSecurity(client, cache.exposedSchemas) } : seededValues.length ? { ...REFERENCE_PLAN, seededValues } : REFERENCE_PLAN;
       }
       workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
     }

@@ -54,6 +54,8 @@ export interface FixturePlan {
    * `schema.fn`: their arguments and defaults, return types (catalog-facts.ts). Read with `shapes`.
    */
   functions?: ReadonlyMap<string, readonly CachedFunction[]>;
+  /** Where row security, not the grant, decides a role's privilege (introspection/row-security-grants.ts keys). Read with `shapes`. */
+  grantsUnderRowSecurity?: ReadonlySet<string>;
   /** Model columns the target keeps as rows of another table (a role in `user_roles`): columns-as-rows.ts. */
   columnsAsRows?: ColumnsAsRows;
 }

@@ -24,6 +24,12 @@ const CALLER = String.raw`(?:\(\s*SELECT\s+)?[\w.]*(?:user_id|uid)\s*\(\s*\)(?:\
  */
 export const TEAM_MEMBER_ROW_IS_CALLERS = `${MEMBER_COLUMN}\\s*=\\s*${CALLER}|${CALLER}\\s*=\\s*${MEMBER_COLUMN}`;
 
+/**
+ * A body finding no ticket: plpgsql's `not found` after a `select … into`, or the row variable's
+ * key left null (`v_ticket.id is null`, stranger-app-9), each tested before what else it refuses.
+ */
+const TICKET_NOT_FOUND = String.raw`(?:not\s+found|\w+\.id\s+is\s+null)`;
+
 export const referencePack = definePack({
   name: 'reference',
   model: referenceModel,
@@ -113,11 +119,12 @@ export const referencePack = definePack({
       path: 'vs.similarForUnhandledTicket',
       fn: 'find_similar_vs_tickets',
       // `if not found or not can_handle_vs(src.target_dept) then raise` (stranger-app-7): a missing ticket and one out of scope refused alike.
-      pattern: String.raw`\bif\s+not\s+found\s+or\b[^;]*\bthen\s+raise\b`,
+      pattern: String.raw`\bif\s+${TICKET_NOT_FOUND}\s+or\b[^;]*\bthen\s+raise\b`,
       value: 'refused',
       why: 'a ticket the caller does not handle (or none) is refused',
     },
-    { path: 'vs.similarUncategorized', fn: 'find_similar_vs_tickets', pattern: String.raw`\bcategory\s+is\s+not\s+distinct\s+from\b`, value: 'alike', why: 'a ticket with no category is similar to the others with none' },
+    // The category by its own name or its key's (`category_id is not distinct from`, stranger-app-9).
+    { path: 'vs.similarUncategorized', fn: 'find_similar_vs_tickets', pattern: String.raw`\bcategory(?:_id)?\s+is\s+not\s+distinct\s+from\b`, value: 'alike', why: 'a ticket with no category is similar to the others with none' },
     { path: 'vs.similarDuplicates', fn: 'find_similar_vs_tickets', pattern: String.raw`\bduplicate_of\s+is\s+null\b`, value: 'left-out', why: 'merged tickets are left out' },
     // §8's cap on remarks, where vs_tickets keeps it as a CHECK (R06, R09: the model's 20 refused what the target's 40 holds).
     { path: 'vs.remarksCap', check: { table: 'vs_tickets' }, pattern: String.raw`jsonb_array_length\(\s*"?remarks"?\s*\)\s*<=\s*(\d+)\b`, number: true, why: 'remarks are capped at that count' },
@@ -159,9 +166,17 @@ export const referencePack = definePack({
     ...NOT_FOUND_REFUSING_FUNCTIONS.map((fn) => ({
       path: `refusals.notFoundAs.${fn}`,
       fn,
-      pattern: String.raw`not\s+found\s+or\b[^;]*\bthen\s+raise\s+exception\s+'NOT_AUTHORIZED'`,
+      pattern: String.raw`${TICKET_NOT_FOUND}\s+or\b[^;]*\bthen\s+raise\s+exception\s+'NOT_AUTHORIZED'`,
       value: 'not-authorized',
       why: 'a missing ticket is refused as one out of scope',
+    })),
+    // soft_delete_*'s answer on an id no live ticket has, where the body raises instead (stranger-app-9: `if not found then raise … 'P0002'`).
+    ...(['soft_delete_pr_ticket', 'soft_delete_vs_ticket'] as const).map((fn) => ({
+      path: `refusals.notFound.${fn}`,
+      fn,
+      pattern: String.raw`\bif\s+not\s+found\s+then\s+raise\b`,
+      value: 'raise',
+      why: 'an id no live ticket has is refused, not answered',
     })),
     {
       path: 'pr.onBehalfFiling',
