@@ -1,6 +1,6 @@
 /** `policyfuzz mutants`: every broken variant must be killed by the properties that name it. */
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
-import { killMutant, type KillResult } from '../engine/mutants/kill.ts';
+import { killMutant, killVerdict, noVerdictReason, type KillResult } from '../engine/mutants/kill.ts';
 import { loadMutants } from '../engine/mutants/mutant-files.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { catalogPropertiesOf } from '../engine/run/index.ts';
@@ -69,7 +69,7 @@ export function killMatrix(results: KillResult[]): string {
   const lines = [`${'mutant'.padEnd(nameWidth)}  ${ids.join(' ')}  time-to-kill`];
   for (const r of results) {
     const cells = ids.map((id) => (r.verdicts[id] ? mark[r.verdicts[id]] : ' ').padEnd(id.length));
-    lines.push(`${r.mutant.padEnd(nameWidth)}  ${cells.join(' ')}  ${r.timeToKillMs === undefined ? 'SURVIVED' : `${r.timeToKillMs} ms`}`);
+    lines.push(`${r.mutant.padEnd(nameWidth)}  ${cells.join(' ')}  ${r.timeToKillMs === undefined ? VERDICT_MARK[killVerdict(r)] : `${r.timeToKillMs} ms`}`);
   }
   return lines.join('\n');
 }
@@ -120,12 +120,12 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
     await server.stop();
   }
   out('\nkill matrix (X killed, . survived, ! error):');
-  const inMatrix = results.filter((r) => ['killed', 'survived'].includes(autoVerdict(r)));
+  const inMatrix = results.filter((r) => ['killed', 'survived', 'no-verdict'].includes(autoVerdict(r)));
   out(killMatrix(inMatrix));
   const rate = autoKillRate(results);
   const survivors = results.filter((r) => autoVerdict(r) === 'survived');
   const uncovered = results.filter((r) => autoVerdict(r) === 'not-covered');
-  out(`\n${killedLine(rate)}, ${rate.equivalent} equivalent not run${rate.uncovered ? `, ${rate.uncovered} not covered by any property (not run)` : ''}${rate.notRun ? `, ${rate.notRun} not run (${NOT_RUN_WHY})` : ''}`);
+  out(`\n${killedLine(rate)}, ${rate.equivalent} equivalent not run${rate.uncovered ? `, ${rate.uncovered} not covered by any property (not run)` : ''}${rate.notRun ? `, ${rate.notRun} not run (${NOT_RUN_WHY})` : ''}${rate.noVerdict ? `, ${noVerdictCount(rate.noVerdict)}` : ''}`);
   for (const s of survivors) out(`  survivor ${s.mutant}: ${s.bug} — ${s.reason}`);
   if (uncovered.length) {
     const byObject = new Map<string, number>();
@@ -139,7 +139,18 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
   // The pack's gaps are reported; they fail the run only when asked (a nightly's choice), as fuzz's PARTIAL with --fail-on-partial.
   if (uncovered.length && !signal) out(`${uncovered.length} not covered by any property: ${options.failOnUncovered ? 'exit 1 (--fail-on-uncovered)' : 'exit 0 without --fail-on-uncovered'}`);
   if (rate.notRun && !signal) out(`${rate.notRun} not run: exit 1 (${NOT_RUN_WHY}; fix that failure, or leave its rule out with rules.exclude, and run again)`);
+  if (rate.noVerdict && !signal) out(noVerdictExitLine(rate.noVerdict));
   return report;
+}
+
+/** Mutants run that no property judged (killVerdict's no-verdict): the count, with why they are apart. */
+function noVerdictCount(count: number): string {
+  return `${count} with no verdict (run, but no property judged ${count === 1 ? 'it' : 'them'}: every case dropped, a harness error, or none could run; the reason beside each)`;
+}
+
+/** The exit line of a run with mutants no property judged: as fuzz's NO VERDICT, it fails. */
+function noVerdictExitLine(count: number): string {
+  return `${count} with no verdict: exit 1 (a mutant nothing checked is no pass: the reason beside each says why its properties judged nothing)`;
 }
 
 /** Why a NOT RUN variant has no verdict; printed with the count and on the exit line. */
@@ -151,7 +162,9 @@ function killedLine(rate: ReturnType<typeof autoKillRate>): string {
   return `${rate.killed} of ${rate.total} automatic variants killed (${Math.round((100 * rate.killed) / rate.total)}%)`;
 }
 
-const AUTO_MARK = { killed: 'killed  ', equivalent: 'equiv.  ', 'not-covered': 'uncov.  ', 'not-run': 'NOT RUN ', survived: 'SURVIVED' } as const;
+/** How a run mutant's verdict is printed, on its line and in the kill matrix's last column. */
+const VERDICT_MARK = { killed: 'killed  ', survived: 'SURVIVED', 'no-verdict': 'NO VERDICT' } as const;
+const AUTO_MARK = { ...VERDICT_MARK, equivalent: 'equiv.  ', 'not-covered': 'uncov.  ', 'not-run': 'NOT RUN ' } as const;
 
 /** `made` is filled as the run goes: what --json prints if a harness error ends it. */
 export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log, made: MutantsMade = { variants: [] }): Promise<MutantsReport> {
@@ -189,8 +202,10 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
         break;
       }
       results.push(r);
-      entries.push(mutantEntry(r, r.killedBy.length ? 'killed' : 'survived'));
-      out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
+      const verdict = killVerdict(r);
+      entries.push(mutantEntry(r, verdict, verdict === 'no-verdict' ? { reason: noVerdictReason(r) } : {}));
+      if (verdict === 'no-verdict') out(`${VERDICT_MARK[verdict]} ${r.mutant} — ${noVerdictReason(r)}`);
+      else out(`${VERDICT_MARK[verdict]} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
     }
   } finally {
     interrupt.end();
@@ -198,10 +213,13 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   }
   out('\nkill matrix (X killed, . survived, ! error):');
   out(killMatrix(results));
-  const survivors = results.filter((r) => r.killedBy.length === 0);
-  out(`\n${results.length - survivors.length} of ${results.length} mutants killed${unreachable.length ? ` (${unreachable.length} reclassified as unreachable through REST, not run)` : ''}${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
+  const survivors = results.filter((r) => killVerdict(r) === 'survived');
+  const judged = results.filter((r) => killVerdict(r) !== 'no-verdict');
+  const noVerdict = results.length - judged.length;
+  out(`\n${judged.length - survivors.length} of ${judged.length} mutants killed${noVerdict ? `, ${noVerdictCount(noVerdict)}` : ''}${unreachable.length ? ` (${unreachable.length} reclassified as unreachable through REST, not run)` : ''}${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
   const signal = interrupt.signal();
   if (signal) out(interruptedLine(signal, entries.length, list.length));
+  else if (noVerdict) out(noVerdictExitLine(noVerdict));
   return mutantsReport(made.head, entries, signal);
 }
 
