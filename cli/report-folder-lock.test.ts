@@ -50,3 +50,17 @@ it('a lock left by a run that is gone (SIGKILL) is taken over: the run goes on, 
   expect(JSON.parse(readFileSync(path.join(dir, 'reports', 'summary.json'), 'utf8'))).toMatchObject({ totals: expect.any(Object) });
   expect(existsSync(lock)).toBe(false);
 }, 120_000);
+
+it('merge-reports refuses an --out folder a live run holds, in one line, exit 2, and writes nothing there', async () => {
+  const dir = tempDir('report-lock-merge');
+  const r = await runBin(fuzzInto(dir, '5'));
+  expect(r.code, r.stderr).toBe(0);
+  const held = path.join(dir, 'held');
+  mkdirSync(held);
+  // This test's own process: alive, on this host, and not the merge's.
+  writeFileSync(path.join(held, REPORT_LOCK_FILE), JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: '2026-01-01T00:00:00.000Z', shard: '1/2' }));
+  const merge = await runBin(['merge-reports', path.join(dir, 'reports'), '--out', held]);
+  expect(merge.code, merge.stderr).toBe(2);
+  expect(merge.stderr.trim().split('\n')).toEqual([expect.stringContaining(`--out ${held} is in use by another policyfuzz run (pid ${process.pid}, started 2026-01-01T00:00:00.000Z, shard 1/2): wait for it to end`)]);
+  expect(existsSync(path.join(held, 'summary.json'))).toBe(false);
+}, 120_000);
