@@ -11,26 +11,15 @@ import { chooseTarget, resolveTarget, ruleAllowed } from '../engine/config/targe
 import { loadPackModule } from '../engine/config/pack-module.ts';
 import { UsageError } from '../engine/errors.ts';
 import { defaultMigrationsOption, shownPath } from './paths.ts';
-import { onInterrupt } from '../engine/db/cleanup.ts';
+import { InterruptWatch } from '../engine/db/cleanup.ts';
 
 /**
  * Ctrl-C or SIGTERM during `mutants`: no mutant more is started, the one in flight stops after its
  * cases in flight (a kill already made counts; otherwise it has no verdict), and the kill matrix
  * of those judged is printed, marked interrupted, exit 130, as fuzz reports what completed.
  */
-interface MutantsInterrupt {
-  stop: () => boolean;
-  signal: () => string | undefined;
-  end: () => void;
-}
-
-function watchInterrupt(out: (line: string) => void): MutantsInterrupt {
-  let received: string | undefined;
-  const end = onInterrupt((signal) => {
-    received = signal;
-    out(`\n${signal}: stopping after the mutant in flight; reporting what completed`);
-  });
-  return { stop: () => received !== undefined, signal: () => received, end };
+function watchInterrupt(out: (line: string) => void): InterruptWatch {
+  return new InterruptWatch('the mutant in flight', (line) => out(`\n${line}`)).arm();
 }
 
 function interruptedLine(signal: string, judged: number, total?: number): string {
@@ -106,7 +95,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       runs: options.runs,
       ...(kinds ? { kinds } : {}),
       runUncovered: options.runUncovered,
-      stop: interrupt.stop,
+      stop: interrupt.stopped,
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
       onNotApplicable: (id, note) => out(`left out ${id}: ${note}`),
       onSkipped: (table, policies, why) => out(`skipped ${policies} ${policies === 1 ? 'policy' : 'policies'} of ${table}: ${why}`),
@@ -133,7 +122,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
     out(`\nnot covered by any property (${uncovered.length} variants, not run; ${UNCOVERED_HINT}):`);
     for (const [object, count] of [...byObject].sort(([a], [b]) => a.localeCompare(b))) out(`  ${object}: ${count} ${count === 1 ? 'variant' : 'variants'}`);
   }
-  const signal = interrupt.signal();
+  const signal = interrupt.received;
   if (signal) out(interruptedLine(signal, results.length));
   const report = mutantsReport(made.head, results.map(autoEntry), signal);
   // The pack's gaps are reported; they fail the run only when asked (a nightly's choice), as fuzz's PARTIAL with --fail-on-partial.
@@ -190,13 +179,13 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   const interrupt = watchInterrupt(out);
   try {
     for (const mutant of list) {
-      if (interrupt.stop()) break;
+      if (interrupt.stopped()) break;
       if (mutant.unreachable) {
         out(`unreach. ${mutant.name} — not run: ${mutant.unreachable}`);
         entries.push(mutantEntry({ mutant: mutant.name, bug: mutant.bug, verdicts: {}, killedBy: [], notes: [] }, 'unreachable', { reason: mutant.unreachable }));
         continue;
       }
-      const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: catalogPropertiesOf(pack), seed: options.seed, runs: options.runs, all: options.all, stop: interrupt.stop });
+      const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: catalogPropertiesOf(pack), seed: options.seed, runs: options.runs, all: options.all, stop: interrupt.stopped });
       if (r.interrupted) {
         out(`cut      ${r.mutant} — interrupted before any property killed it: no verdict`);
         break;
@@ -217,7 +206,7 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   const judged = results.filter((r) => killVerdict(r) !== 'no-verdict');
   const noVerdict = results.length - judged.length;
   out(`\n${judged.length - survivors.length} of ${judged.length} mutants killed${noVerdict ? `, ${noVerdictCount(noVerdict)}` : ''}${unreachable.length ? ` (${unreachable.length} reclassified as unreachable through REST, not run)` : ''}${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
-  const signal = interrupt.signal();
+  const signal = interrupt.received;
   if (signal) out(interruptedLine(signal, entries.length, list.length));
   else if (noVerdict) out(noVerdictExitLine(noVerdict));
   return mutantsReport(made.head, entries, signal);
