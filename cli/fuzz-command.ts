@@ -18,7 +18,6 @@ import type { FuzzOptions } from './fuzz/fuzz-options.ts';
 import { defaultMigrationsOption } from './paths.ts';
 
 export type { FuzzOptions } from './fuzz/fuzz-options.ts';
-export { defaultMigrationsOption } from './paths.ts';
 
 /** Runs fuzz (cli/fuzz/run-fuzz.ts), loading the engine only now: `--help` and bad input answer without it. */
 export async function fuzz(options: FuzzOptions, out: (line: string) => void = console.log): Promise<number> {

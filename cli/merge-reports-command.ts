@@ -10,6 +10,7 @@ import { loadSummary, mergeSummaries } from '../engine/report/summary.ts';
 import { existsSync } from 'node:fs';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { reportFileList, writeReports, type ReportFormat } from '../engine/report/write.ts';
+import { lockReportFolder, unlockReportFolder } from '../engine/report/folder-lock.ts';
 import { UsageError } from '../engine/errors.ts';
 import { assertWritableFolder } from './writable-folder.ts';
 import { INTERRUPTED_EXIT_CODE } from '../engine/db/cleanup.ts';
@@ -58,7 +59,14 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   const merged = mergeSummaries(summaries);
   // SARIF locates failures in the migrations the shards ran on, when that folder is here.
   const migrations = options.report?.includes('sarif') && merged.migrations && existsSync(merged.migrations) ? loadMigrationFolder(merged.migrations) : undefined;
-  const files = writeReports(options.out, merged, { formats: options.report, migrations });
+  // A run writing --out now (folder-lock.ts) keeps it: the merge refuses rather than overwrite its files.
+  lockReportFolder(options.out, { pid: process.pid, startedAt: new Date().toISOString() }, '--out');
+  let files;
+  try {
+    files = writeReports(options.out, merged, { formats: options.report, migrations });
+  } finally {
+    unlockReportFolder(options.out, process.pid);
+  }
   out(
     summaryTable(
       merged.properties.map((p) => ({ ...p, note: p.note ?? undefined, planned: p.planned ?? undefined, failure: undefined })),

@@ -99,7 +99,7 @@ it('mutants --auto --json --fail-on-uncovered through bin/policyfuzz.mjs: every 
   expect(byName.get('disable-row-security-public-notes')).toMatchObject({ verdict: 'killed', killedBy: ['N01'], properties: { N01: 'killed' }, kind: 'disable-row-security', object: 'public.notes' });
   expect(byName.get('disable-row-security-public-drafts')).toMatchObject({ verdict: 'not-covered', killedBy: [], properties: {}, object: 'public.drafts', reason: expect.stringContaining('not covered by any property') });
   const count = (verdict: string) => report.variants.filter((v: { verdict: string }) => v.verdict === verdict).length;
-  expect(report.counts).toEqual({ total: report.variants.length, killed: count('killed'), survived: 0, equivalent: count('equivalent'), notCovered: 1, notRun: 0, unreachable: 0 });
+  expect(report.counts).toEqual({ total: report.variants.length, killed: count('killed'), survived: 0, equivalent: count('equivalent'), notCovered: 1, notRun: 0, noVerdict: 0, unreachable: 0 });
 });
 
 it("mutants --help through bin/policyfuzz.mjs: the reference's default folders relative inside the current folder, absolute outside it (never ../../…)", async () => {

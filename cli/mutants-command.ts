@@ -1,6 +1,6 @@
 /** `policyfuzz mutants`: every broken variant must be killed by the properties that name it. */
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
-import { killMutant, type KillResult } from '../engine/mutants/kill.ts';
+import { killMutant, killVerdict, noVerdictReason, type KillResult } from '../engine/mutants/kill.ts';
 import { loadMutants } from '../engine/mutants/mutant-files.ts';
 import { packSource, type Pack, type PackSource } from '../engine/pack.ts';
 import { catalogPropertiesOf } from '../engine/run/index.ts';
@@ -11,26 +11,15 @@ import { chooseTarget, resolveTarget, ruleAllowed } from '../engine/config/targe
 import { loadPackModule } from '../engine/config/pack-module.ts';
 import { UsageError } from '../engine/errors.ts';
 import { defaultMigrationsOption, shownPath } from './paths.ts';
-import { onInterrupt } from '../engine/db/cleanup.ts';
+import { InterruptWatch } from '../engine/db/cleanup.ts';
 
 /**
  * Ctrl-C or SIGTERM during `mutants`: no mutant more is started, the one in flight stops after its
  * cases in flight (a kill already made counts; otherwise it has no verdict), and the kill matrix
  * of those judged is printed, marked interrupted, exit 130, as fuzz reports what completed.
  */
-interface MutantsInterrupt {
-  stop: () => boolean;
-  signal: () => string | undefined;
-  end: () => void;
-}
-
-function watchInterrupt(out: (line: string) => void): MutantsInterrupt {
-  let received: string | undefined;
-  const end = onInterrupt((signal) => {
-    received = signal;
-    out(`\n${signal}: stopping after the mutant in flight; reporting what completed`);
-  });
-  return { stop: () => received !== undefined, signal: () => received, end };
+function watchInterrupt(out: (line: string) => void): InterruptWatch {
+  return new InterruptWatch('the mutant in flight', (line) => out(`\n${line}`)).arm();
 }
 
 function interruptedLine(signal: string, judged: number, total?: number): string {
@@ -69,7 +58,7 @@ export function killMatrix(results: KillResult[]): string {
   const lines = [`${'mutant'.padEnd(nameWidth)}  ${ids.join(' ')}  time-to-kill`];
   for (const r of results) {
     const cells = ids.map((id) => (r.verdicts[id] ? mark[r.verdicts[id]] : ' ').padEnd(id.length));
-    lines.push(`${r.mutant.padEnd(nameWidth)}  ${cells.join(' ')}  ${r.timeToKillMs === undefined ? 'SURVIVED' : `${r.timeToKillMs} ms`}`);
+    lines.push(`${r.mutant.padEnd(nameWidth)}  ${cells.join(' ')}  ${r.timeToKillMs === undefined ? VERDICT_MARK[killVerdict(r)] : `${r.timeToKillMs} ms`}`);
   }
   return lines.join('\n');
 }
@@ -106,7 +95,7 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
       runs: options.runs,
       ...(kinds ? { kinds } : {}),
       runUncovered: options.runUncovered,
-      stop: interrupt.stop,
+      stop: interrupt.stopped,
       onExcluded: (id, why) => out(`left out ${id}: it already fails on the unmutated target (${why.split('\n')[0]})`),
       onNotApplicable: (id, note) => out(`left out ${id}: ${note}`),
       onSkipped: (table, policies, why) => out(`skipped ${policies} ${policies === 1 ? 'policy' : 'policies'} of ${table}: ${why}`),
@@ -120,12 +109,12 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
     await server.stop();
   }
   out('\nkill matrix (X killed, . survived, ! error):');
-  const inMatrix = results.filter((r) => ['killed', 'survived'].includes(autoVerdict(r)));
+  const inMatrix = results.filter((r) => ['killed', 'survived', 'no-verdict'].includes(autoVerdict(r)));
   out(killMatrix(inMatrix));
   const rate = autoKillRate(results);
   const survivors = results.filter((r) => autoVerdict(r) === 'survived');
   const uncovered = results.filter((r) => autoVerdict(r) === 'not-covered');
-  out(`\n${killedLine(rate)}, ${rate.equivalent} equivalent not run${rate.uncovered ? `, ${rate.uncovered} not covered by any property (not run)` : ''}${rate.notRun ? `, ${rate.notRun} not run (${NOT_RUN_WHY})` : ''}`);
+  out(`\n${killedLine(rate)}, ${rate.equivalent} equivalent not run${rate.uncovered ? `, ${rate.uncovered} not covered by any property (not run)` : ''}${rate.notRun ? `, ${rate.notRun} not run (${NOT_RUN_WHY})` : ''}${rate.noVerdict ? `, ${noVerdictCount(rate.noVerdict)}` : ''}`);
   for (const s of survivors) out(`  survivor ${s.mutant}: ${s.bug} — ${s.reason}`);
   if (uncovered.length) {
     const byObject = new Map<string, number>();
@@ -133,13 +122,24 @@ async function autoMutants(options: MutantsOptions, source: PackSource, out: (li
     out(`\nnot covered by any property (${uncovered.length} variants, not run; ${UNCOVERED_HINT}):`);
     for (const [object, count] of [...byObject].sort(([a], [b]) => a.localeCompare(b))) out(`  ${object}: ${count} ${count === 1 ? 'variant' : 'variants'}`);
   }
-  const signal = interrupt.signal();
+  const signal = interrupt.received;
   if (signal) out(interruptedLine(signal, results.length));
   const report = mutantsReport(made.head, results.map(autoEntry), signal);
   // The pack's gaps are reported; they fail the run only when asked (a nightly's choice), as fuzz's PARTIAL with --fail-on-partial.
   if (uncovered.length && !signal) out(`${uncovered.length} not covered by any property: ${options.failOnUncovered ? 'exit 1 (--fail-on-uncovered)' : 'exit 0 without --fail-on-uncovered'}`);
   if (rate.notRun && !signal) out(`${rate.notRun} not run: exit 1 (${NOT_RUN_WHY}; fix that failure, or leave its rule out with rules.exclude, and run again)`);
+  if (rate.noVerdict && !signal) out(noVerdictExitLine(rate.noVerdict));
   return report;
+}
+
+/** Mutants run that no property judged (killVerdict's no-verdict): the count, with why they are apart. */
+function noVerdictCount(count: number): string {
+  return `${count} with no verdict (run, but no property judged ${count === 1 ? 'it' : 'them'}: every case dropped, a harness error, or none could run; the reason beside each)`;
+}
+
+/** The exit line of a run with mutants no property judged: as fuzz's NO VERDICT, it fails. */
+function noVerdictExitLine(count: number): string {
+  return `${count} with no verdict: exit 1 (a mutant nothing checked is no pass: the reason beside each says why its properties judged nothing)`;
 }
 
 /** Why a NOT RUN variant has no verdict; printed with the count and on the exit line. */
@@ -151,7 +151,9 @@ function killedLine(rate: ReturnType<typeof autoKillRate>): string {
   return `${rate.killed} of ${rate.total} automatic variants killed (${Math.round((100 * rate.killed) / rate.total)}%)`;
 }
 
-const AUTO_MARK = { killed: 'killed  ', equivalent: 'equiv.  ', 'not-covered': 'uncov.  ', 'not-run': 'NOT RUN ', survived: 'SURVIVED' } as const;
+/** How a run mutant's verdict is printed, on its line and in the kill matrix's last column. */
+const VERDICT_MARK = { killed: 'killed  ', survived: 'SURVIVED', 'no-verdict': 'NO VERDICT' } as const;
+const AUTO_MARK = { ...VERDICT_MARK, equivalent: 'equiv.  ', 'not-covered': 'uncov.  ', 'not-run': 'NOT RUN ' } as const;
 
 /** `made` is filled as the run goes: what --json prints if a harness error ends it. */
 export async function mutants(options: MutantsOptions & { pack: Pack }, out: (line: string) => void = console.log, made: MutantsMade = { variants: [] }): Promise<MutantsReport> {
@@ -177,20 +179,22 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   const interrupt = watchInterrupt(out);
   try {
     for (const mutant of list) {
-      if (interrupt.stop()) break;
+      if (interrupt.stopped()) break;
       if (mutant.unreachable) {
         out(`unreach. ${mutant.name} — not run: ${mutant.unreachable}`);
         entries.push(mutantEntry({ mutant: mutant.name, bug: mutant.bug, verdicts: {}, killedBy: [], notes: [] }, 'unreachable', { reason: mutant.unreachable }));
         continue;
       }
-      const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: catalogPropertiesOf(pack), seed: options.seed, runs: options.runs, all: options.all, stop: interrupt.stop });
+      const r = await killMutant(mutant, { server, target, properties: pack.properties, catalogProperties: catalogPropertiesOf(pack), seed: options.seed, runs: options.runs, all: options.all, stop: interrupt.stopped });
       if (r.interrupted) {
         out(`cut      ${r.mutant} — interrupted before any property killed it: no verdict`);
         break;
       }
       results.push(r);
-      entries.push(mutantEntry(r, r.killedBy.length ? 'killed' : 'survived'));
-      out(`${r.killedBy.length ? 'killed  ' : 'SURVIVED'} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
+      const verdict = killVerdict(r);
+      entries.push(mutantEntry(r, verdict, verdict === 'no-verdict' ? { reason: noVerdictReason(r) } : {}));
+      if (verdict === 'no-verdict') out(`${VERDICT_MARK[verdict]} ${r.mutant} — ${noVerdictReason(r)}`);
+      else out(`${VERDICT_MARK[verdict]} ${r.mutant}${r.killedBy.length ? ` by ${r.killedBy.join(', ')} in ${r.timeToKillMs} ms` : ''}${r.notes.length ? ` (${r.notes.join('; ')})` : ''}`);
     }
   } finally {
     interrupt.end();
@@ -198,10 +202,13 @@ export async function mutants(options: MutantsOptions & { pack: Pack }, out: (li
   }
   out('\nkill matrix (X killed, . survived, ! error):');
   out(killMatrix(results));
-  const survivors = results.filter((r) => r.killedBy.length === 0);
-  out(`\n${results.length - survivors.length} of ${results.length} mutants killed${unreachable.length ? ` (${unreachable.length} reclassified as unreachable through REST, not run)` : ''}${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
-  const signal = interrupt.signal();
+  const survivors = results.filter((r) => killVerdict(r) === 'survived');
+  const judged = results.filter((r) => killVerdict(r) !== 'no-verdict');
+  const noVerdict = results.length - judged.length;
+  out(`\n${judged.length - survivors.length} of ${judged.length} mutants killed${noVerdict ? `, ${noVerdictCount(noVerdict)}` : ''}${unreachable.length ? ` (${unreachable.length} reclassified as unreachable through REST, not run)` : ''}${survivors.length ? `; survivors: ${survivors.map((s) => `${s.mutant} (${s.bug})`).join('; ')}` : ''}`);
+  const signal = interrupt.received;
   if (signal) out(interruptedLine(signal, entries.length, list.length));
+  else if (noVerdict) out(noVerdictExitLine(noVerdict));
   return mutantsReport(made.head, entries, signal);
 }
 

@@ -7,7 +7,7 @@ import { SSO_FAULTS, type SsoFault } from '../sso/emulator/faults/index.ts';
 import { PreflightFailed } from '../sso/client/preflight.ts';
 import { BudgetExhausted, TargetRefused, TransportError } from '../sso/client/http.ts';
 import { samplePeakMemory } from '../sso/client/memory.ts';
-import { INTERRUPTED_EXIT_CODE, onInterrupt } from '../engine/db/cleanup.ts';
+import { INTERRUPTED_EXIT_CODE, InterruptWatch } from '../engine/db/cleanup.ts';
 import { EXPIRY_WAIT_BOUND_S } from './sso-defaults.ts';
 
 /** Where command output goes (the console, or a test's buffer). */
@@ -74,8 +74,6 @@ export interface CheckOptions {
   timeBudget?: number;
 }
 
-export { EXPIRY_WAIT_BOUND_S } from './sso-defaults.ts';
-
 /** `sso check`: run the properties against a deployment; prints one line per property; returns the exit code. */
 export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): Promise<{ exitCode: number; results: PropertyResult[] }> {
   const webUrl = urlOption('--web', opts.web);
@@ -104,18 +102,12 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   const memory = samplePeakMemory();
   // Ctrl-C, SIGTERM: finish the request under way, report the property under way cut short
   // (PARTIAL) and what ran, exit 130. A second signal stops at once (engine/db/cleanup.ts).
-  const stop = new AbortController();
-  let stoppedBy: string | null = null;
-  const unwatch = onInterrupt((signal) => {
-    stoppedBy = signal;
-    io.err(`${signal}: stopping after the request in flight; reporting what completed`);
-    stop.abort();
-  });
+  const interrupt = new InterruptWatch('the request in flight', (line) => io.err(line)).arm();
   const deadline = opts.timeBudget ? started + opts.timeBudget : undefined;
   const results = await runSsoProperties(
     { webUrl, apiUrl, config, driver: opts.browser ? 'browser' : 'form', control: opts.controlApi === true, ...(realTime ? { realTime: { maxWaitMs } } : {}), ...(maxRequests !== undefined ? { maxRequests } : {}), ...(throttleMs !== undefined ? { throttleMs } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) },
-    { ...(seed !== undefined ? { seed } : {}), numRuns, signal: stop.signal, onResult: (r) => printResult(r, io), ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}), ...(deadline !== undefined ? { deadline } : {}) },
-  ).finally(unwatch);
+    { ...(seed !== undefined ? { seed } : {}), numRuns, signal: interrupt.signal, onResult: (r) => printResult(r, io), ...(only ? { only } : {}), ...(opts.path ? { path: opts.path } : {}), ...(deadline !== undefined ? { deadline } : {}) },
+  ).finally(() => interrupt.end());
   const peakMb = Math.round(memory.stop() / 2 ** 20);
   io.out(`time ${((Date.now() - started) / 1000).toFixed(1)} s, peak memory ${peakMb} MB (PSS of policyfuzz${opts.browser ? ' and its chromium' : ''}), ${results.reduce((n, r) => n + r.cases, 0)} cases`);
   const mustFailed = results.some((r) => r.status === 'failed' && severityOf(r.id) === 'M');
@@ -124,12 +116,12 @@ export async function ssoCheck(opts: CheckOptions, io: Output = consoleOutput): 
   // A should that fails is a WARN (exit 0): counted as warned, never as failed.
   const warned = results.filter((r) => r.status === 'failed' && severityOf(r.id) === 'S').length;
   io.out(`${counts('passed')} passed, ${counts('failed') - warned} failed, ${warned ? `${warned} warned, ` : ''}${counts('partial') ? `${counts('partial')} partial, ` : ''}${counts('not-reached') ? `${counts('not-reached')} not reached, ` : ''}${counts('not-applicable')} not applicable, ${counts('error')} errors (seed ${results[0]?.seed ?? seed})`);
-  if (stoppedBy) {
+  if (interrupt.received) {
     const cut = counts('partial') + counts('not-reached');
-    io.out(`interrupted by ${stoppedBy}: ${results.length - cut} of ${only?.length ?? SSO_PROPERTIES.length} properties finished${cut ? `, ${cut} cut short` : ''}; the rest did not run`);
+    io.out(`interrupted by ${interrupt.received}: ${results.length - cut} of ${only?.length ?? SSO_PROPERTIES.length} properties finished${cut ? `, ${cut} cut short` : ''}; the rest did not run`);
   }
   // As fuzz: an interrupted run exits 130 whatever it found (what it found is printed above).
-  return { exitCode: stoppedBy ? INTERRUPTED_EXIT_CODE : mustFailed ? 1 : errored ? 2 : 0, results };
+  return { exitCode: interrupt.received ? INTERRUPTED_EXIT_CODE : mustFailed ? 1 : errored ? 2 : 0, results };
 }
 
 /** The first lines' word on S06's real-time wait: how long, for what, and how to skip it. */
@@ -190,8 +182,6 @@ async function guarded(io: Output, f: () => Promise<number>): Promise<number> {
     throw e;
   }
 }
-
-/** How main() receives a command's exit code (its `run`): the sso commands return theirs through it. */
 
 /** `sso serve` as the CLI runs it (cli/commands/sso.ts defines its options): until a signal stops it. */
 export async function ssoServeCommand(opts: ServeOptions): Promise<number> {

@@ -39,13 +39,14 @@ function project(): { dir: string; broken: string; restConfig: string } {
   return { dir, broken, restConfig };
 }
 
-const options = (dir: string) => ['--database-url', inject('databaseUrl'), '--seed', '4', '--runs', '100', '--workers', '1', '--no-replay', '--quiet', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f')];
+/** Each of two runs at once writes a report folder of its own (a folder in use refuses a second run). */
+const options = (dir: string, reports = 'r') => ['--database-url', inject('databaseUrl'), '--seed', '4', '--runs', '100', '--workers', '1', '--no-replay', '--quiet', '--report-dir', path.join(dir, reports), '--failures-dir', path.join(dir, 'f')];
 
 it('a policy fault on a table outside the API is caught through the SQL executor, and is out of reach without it (the note names the setting)', async () => {
   const { dir, broken, restConfig } = project();
   const [caught, unreached] = await Promise.all([
     runBin(['fuzz', '--pack', PACK, '--migrations', MIGRATIONS, broken, '--only', 'T01', ...options(dir)], { cwd: dir }),
-    runBin(['fuzz', '--config', restConfig, '--only', 'T01', ...options(dir).filter((o) => o !== '--quiet')], { cwd: dir }),
+    runBin(['fuzz', '--config', restConfig, '--only', 'T01', ...options(dir, 'r-rest').filter((o) => o !== '--quiet')], { cwd: dir }),
   ]);
   expect(caught.stdout, caught.stderr).toMatch(/^T01 FAILED: step 1: rows touched: model 0, database \d+\n {2}user [0-9a-f-]+ as SQL: SELECT \* FROM teamkit\.teams$/m);
   expect(caught.stdout).toMatch(/^ {2}request: {2}as SQL, not through the API: set role authenticated, request\.jwt\.claims <role=authenticated sub=[0-9a-f-]+>; SELECT \* FROM teamkit\.teams /m);

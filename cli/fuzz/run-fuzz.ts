@@ -11,6 +11,7 @@ import { githubSummaryReporter } from '../../engine/report/reporters/github-summ
 import { jsonStdoutReporter } from '../../engine/report/reporters/json-stdout-reporter.ts';
 import { reportFilesReporter } from '../../engine/report/reporters/report-files-reporter.ts';
 import { clearRunningMark, markReportsRunning } from '../../engine/report/write.ts';
+import { lockReportFolder, unlockReportFolder } from '../../engine/report/folder-lock.ts';
 import { onShutdown } from '../../engine/db/cleanup.ts';
 import { RunControl, runDataProperties } from '../../engine/run/index.ts';
 import { runSsoHalf, startSsoHalf } from './sso-half.ts';
@@ -30,11 +31,19 @@ export async function runFuzz(options: FuzzOptions, out: Out = console.log): Pro
   events.subscribe(store, reportFilesReporter(plan.reportDir, { formats: options.report, migrations: plan.migrations }), githubSummaryReporter());
   if (options.json) events.subscribe(jsonStdoutReporter());
   events.subscribe(...(options.reporters ?? []));
+  const running = { pid: process.pid, startedAt: plan.startedAt.toISOString(), ...(plan.shard.count > 1 ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}) };
+  // Another run writing this folder now: refused before anything of its is touched (folder-lock.ts).
+  lockReportFolder(plan.reportDir, running);
   // The earlier run's reports go before the plan line says the run is under way: a kill on seeing it
   // (a runner's time limit) must not leave last night's green beside tonight's shard.
-  markReportsRunning(plan.reportDir, options.report, { pid: process.pid, startedAt: plan.startedAt.toISOString(), ...(plan.shard.count > 1 ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}) });
-  // However the process ends short of its reports (an error, a signal while starting), the mark goes; only SIGKILL leaves it.
-  const forgetMark = onShutdown(async () => clearRunningMark(plan.reportDir, process.pid));
+  markReportsRunning(plan.reportDir, options.report, running);
+  // However the process ends short of its reports (an error, a signal while starting), the mark and
+  // the lock go; only SIGKILL leaves them (the next run takes such a lock over).
+  const release = () => {
+    clearRunningMark(plan.reportDir, process.pid);
+    unlockReportFolder(plan.reportDir, process.pid);
+  };
+  const forgetMark = onShutdown(async () => release());
   events.emit({ type: 'note', text: planLine(plan) });
 
   // Called from code (tests, a library user), a run that throws ends here with no shutdown to clear
@@ -75,7 +84,7 @@ export async function runFuzz(options: FuzzOptions, out: Out = console.log): Pro
     return verdict.exitCode;
   } finally {
     forgetMark();
-    clearRunningMark(plan.reportDir, process.pid);
+    release();
   }
 }
 

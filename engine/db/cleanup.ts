@@ -62,6 +62,40 @@ export function onInterrupt(handler: InterruptHandler): () => void {
   };
 }
 
+/**
+ * A command's interrupt, the one way fuzz, mutants and sso check take it: while armed, the first
+ * SIGINT/SIGTERM/SIGHUP is recorded (`received`), aborts `signal` (for work that waits on it), and
+ * is said as `<SIGNAL>: stopping after <what is in flight>; reporting what completed`.
+ */
+export class InterruptWatch {
+  received: NodeJS.Signals | undefined;
+  private readonly aborter = new AbortController();
+  readonly signal: AbortSignal = this.aborter.signal;
+  private disarm = () => {};
+
+  constructor(
+    private readonly inFlight: string,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  readonly stopped = (): boolean => this.received !== undefined;
+
+  /** From now on (again, where another handler took the signal in between) a signal stops the work in flight. */
+  arm(): this {
+    this.disarm();
+    this.disarm = onInterrupt((signal) => {
+      this.received = signal;
+      this.aborter.abort();
+      this.say(`${signal}: stopping after ${this.inFlight}; reporting what completed`);
+    });
+    return this;
+  }
+
+  end(): void {
+    this.disarm();
+  }
+}
+
 /** The signal that interrupted this process, if one did. */
 export function interruptSignal(): NodeJS.Signals | undefined {
   return receivedSignal;

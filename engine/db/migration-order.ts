@@ -19,7 +19,7 @@ function isSupabaseCliFolder(dir: string): boolean {
  * True when every name starts with a number and the numbers' lengths differ: name order and
  * number order then disagree (`10_` before `9_`), and the numbers decide.
  */
-export function numberedWithoutPadding(names: string[]): boolean {
+function numberedWithoutPadding(names: string[]): boolean {
   const lengths = new Set<number>();
   for (const name of names) {
     const number = LEADING_NUMBER.exec(name);

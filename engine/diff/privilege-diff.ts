@@ -5,6 +5,7 @@
  * still wants to know that the next policy change would open it.
  */
 import type pg from 'pg';
+import { privilegeHeld } from '../introspection/privilege-held.ts';
 
 /** The roles requests run as (PostgREST's anon role and Supabase's signed-in role). */
 export const API_ROLES = ['anon', 'authenticated'] as const;
@@ -21,7 +22,7 @@ export async function apiPrivileges(client: pg.Client, schemas: readonly string[
        cross join (values ('SELECT'), ('INSERT'), ('UPDATE'), ('DELETE')) p(priv)
        join pg_roles r on r.rolname = any($2)
       where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')
-        and (has_table_privilege(r.oid, c.oid, p.priv) or (p.priv <> 'DELETE' and has_any_column_privilege(r.oid, c.oid, p.priv)))
+        and ${privilegeHeld('r.oid', 'c.oid', 'p.priv')}
      union all
      select format('%s EXECUTE on %I.%I(%s)', r.rolname, n.nspname, f.proname, pg_get_function_identity_arguments(f.oid))
        from pg_proc f join pg_namespace n on n.oid = f.pronamespace

@@ -251,9 +251,19 @@ export function absentColumns(m: TargetMapping, table: string): string[] {
     .map(([c]) => c);
 }
 
-function reverseColumns(m: TargetMapping, table: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [model, target] of Object.entries(m.tables?.[table]?.columns ?? {})) if (target !== null) out.set(target, model);
+/** Each table mapping's columns read backwards (target → model), built once per columns object: every answer's every row is read through it. */
+const reversedColumns = new WeakMap<object, Map<string, string>>();
+const NO_COLUMNS: ReadonlyMap<string, string> = new Map();
+
+function reverseColumns(m: TargetMapping, table: string): ReadonlyMap<string, string> {
+  const columns = m.tables?.[table]?.columns;
+  if (!columns) return NO_COLUMNS;
+  let out = reversedColumns.get(columns);
+  if (!out) {
+    out = new Map();
+    for (const [model, target] of Object.entries(columns)) if (target !== null) out.set(target, model);
+    reversedColumns.set(columns, out);
+  }
   return out;
 }
 

@@ -67,7 +67,11 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
     }
     // Narrowed to the target's tables; a property the target cannot run is skipped.
     for (const fitted of result.killedBy.length && !options.all ? [] : session.fit(targets, options.seed)) {
-      if (!fitted.runnable) continue;
+      if (!fitted.runnable) {
+        // Not run on this target (not applicable, a misfit): it judged nothing, and the notes say why.
+        result.notes.push(`${fitted.listed.id}: not run on this target (${fitted.result.note?.split('\n')[0] ?? fitted.result.status})`);
+        continue;
+      }
       if (options.stop?.()) {
         result.interrupted = true;
         break;
@@ -89,7 +93,7 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
         if (!options.all) break;
       } else if (r.status === 'error' || r.status === 'no-verdict') {
         // Every case dropped, or a harness error: this property judged nothing of the mutant, and says why
-        // in the notes. A mutant no property killed is still listed a survivor (the notes beside it name why).
+        // in the notes. A mutant no property judged has no verdict (killVerdict), never a survivor.
         result.verdicts[property.id] = 'error';
         result.notes.push(`${property.id}: ${r.note}`);
       } else {
@@ -101,6 +105,21 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
   }
   if (result.killedBy.length) delete result.interrupted;
   return result;
+}
+
+/**
+ * A run mutant's verdict: killed by some property; survived, when at least one property ran its
+ * cases on it and held; otherwise no verdict (every case of each property dropped, a harness error,
+ * or none could run on this target): it was never judged, so it is no survivor.
+ */
+export function killVerdict(r: KillResult): 'killed' | 'survived' | 'no-verdict' {
+  if (r.killedBy.length) return 'killed';
+  return Object.values(r.verdicts).includes('survived') ? 'survived' : 'no-verdict';
+}
+
+/** Why a mutant has no verdict (killVerdict): what each property it names said. */
+export function noVerdictReason(r: KillResult): string {
+  return `no verdict: ${r.notes.length ? r.notes.join('; ') : 'no property it names runs on this target'}`;
 }
 
 /**

@@ -9,9 +9,11 @@ import type { KillResult } from './kill.ts';
  * killed: a property disagreed on it; survived: run and no property did; equivalent: cannot change
  * an answer, not run; not-covered: no property's SQL reaches it, not run; not-run (--auto): the only
  * properties covering it already fail on the unmutated target, so it was not run (no verdict, not a
- * survivor); unreachable: a hand-written mutant its header says no REST request reaches, not run.
+ * survivor); no-verdict: run, but no property judged it (each one's every case dropped, a harness
+ * error, or none could run on the target: `reason` says which), so neither killed nor a survivor;
+ * unreachable: a hand-written mutant its header says no REST request reaches, not run.
  */
-export type MutantVerdict = 'killed' | 'survived' | 'equivalent' | 'not-covered' | 'not-run' | 'unreachable';
+export type MutantVerdict = 'killed' | 'survived' | 'equivalent' | 'not-covered' | 'not-run' | 'no-verdict' | 'unreachable';
 
 export interface MutantEntry {
   name: string;
@@ -21,7 +23,7 @@ export interface MutantEntry {
   /** Each property run on it: killed, survived, or error. */
   properties: KillResult['verdicts'];
   timeToKillMs?: number;
-  /** Why it survived or was not run. */
+  /** Why it survived, was not run, or has no verdict. */
   reason?: string;
   /** --auto: the kind of variant and the object it changes. */
   kind?: string;
@@ -36,6 +38,7 @@ export interface MutantCounts {
   equivalent: number;
   notCovered: number;
   notRun: number;
+  noVerdict: number;
   unreachable: number;
 }
 
@@ -69,17 +72,18 @@ export function mutantEntry(result: KillResult, verdict: MutantVerdict, extra: P
 
 export function mutantCounts(entries: readonly MutantEntry[]): MutantCounts {
   const count = (verdict: MutantVerdict) => entries.filter((e) => e.verdict === verdict).length;
-  return { total: entries.length, killed: count('killed'), survived: count('survived'), equivalent: count('equivalent'), notCovered: count('not-covered'), notRun: count('not-run'), unreachable: count('unreachable') };
+  return { total: entries.length, killed: count('killed'), survived: count('survived'), equivalent: count('equivalent'), notCovered: count('not-covered'), notRun: count('not-run'), noVerdict: count('no-verdict'), unreachable: count('unreachable') };
 }
 
 /**
  * A survivor fails the run; so does a variant not run because its covering properties already fail
  * on the unmutated target (that failure is a finding, as in fuzz, and the variant's score is unknown:
- * a run of only such variants must not pass); a variant no property covers only with
+ * a run of only such variants must not pass), and one no property judged (as fuzz's NO VERDICT: a
+ * mutant nothing checked must not pass unnoticed); a variant no property covers only with
  * --fail-on-uncovered (as a PARTIAL property only with fuzz --fail-on-partial).
  */
 export function mutantsExitCode(counts: MutantCounts, failOnUncovered: boolean): 0 | 1 {
-  return counts.survived > 0 || counts.notRun > 0 || (failOnUncovered && counts.notCovered > 0) ? 1 : 0;
+  return counts.survived > 0 || counts.notRun > 0 || counts.noVerdict > 0 || (failOnUncovered && counts.notCovered > 0) ? 1 : 0;
 }
 
 export type MutantsHead = Pick<MutantsReport, 'mode' | 'target' | 'seed' | 'runs' | 'failOnUncovered'>;

@@ -309,7 +309,6 @@ export function runSummary(properties: PropertySummary[], ctx: SummaryContext): 
   };
 }
 
-/** Reads a summary.json (or a report folder holding one); anything else is a UsageError. */
 /** What summary.json holds while its run is under way (report/write.ts markReportsRunning): replaced by the summary at the end. */
 export interface RunningMark {
   pid: number;
@@ -323,6 +322,7 @@ function unfinishedRunText(file: string, running: RunningMark): string {
   return `${file} is from a run that never wrote its reports (${of}): it was killed, died or is still running. Run it again${running.shard ? ', or merge the other shards without it (--allow-partial)' : ''}`;
 }
 
+/** Reads a summary.json (or a report folder holding one); anything else is a UsageError. */
 export function loadSummary(fileOrDir: string): RunSummary {
   const file = existsSync(fileOrDir) && statSync(fileOrDir).isDirectory() ? path.join(fileOrDir, 'summary.json') : fileOrDir;
   if (!existsSync(file)) throw new UsageError(`no policyfuzz summary at ${file}`);

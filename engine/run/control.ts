@@ -2,20 +2,18 @@
  * What can end a run early, in one place: a signal (SIGINT/SIGTERM stops generation, what completed
  * is reported), `--max-failures` (the rest are named as not run) and the time budget.
  */
-import { onInterrupt } from '../db/cleanup.ts';
+import { InterruptWatch } from '../db/cleanup.ts';
 import type { PropertyResult } from '../runner/result.ts';
 import type { RunEvents } from '../report/run-events.ts';
 
 export class RunControl {
-  interruptedBy: string | undefined;
   /** Properties left out once --max-failures was reached. */
   readonly notRun: string[] = [];
   /** Each property's latest verdict: failing or not (a later verdict of the same property replaces it). */
   private readonly failing = new Map<string, boolean>();
-  private stopWatching = () => {};
-  private readonly aborter = new AbortController();
+  private readonly interrupt = new InterruptWatch('the cases in flight', (line) => this.events.emit({ type: 'note', text: `\n${line}`, always: true }));
   /** Aborted at the interrupt: for work that waits on it (the SSO half's cases). */
-  readonly signal: AbortSignal = this.aborter.signal;
+  readonly signal: AbortSignal = this.interrupt.signal;
   private budgetStart: number | undefined;
 
   constructor(
@@ -23,16 +21,16 @@ export class RunControl {
     private readonly maxFailures: number | undefined,
   ) {}
 
-  readonly interrupted = (): boolean => this.interruptedBy !== undefined;
+  /** The signal that interrupted the run, if one did. */
+  get interruptedBy(): string | undefined {
+    return this.interrupt.received;
+  }
+
+  readonly interrupted = (): boolean => this.interrupt.stopped();
 
   /** From now on a signal stops the run after the cases in flight (each half re-arms it). */
   watchInterrupts(): void {
-    this.stopWatching();
-    this.stopWatching = onInterrupt((signal) => {
-      this.interruptedBy = signal;
-      this.aborter.abort();
-      this.events.emit({ type: 'note', text: `\n${signal}: stopping after the cases in flight; reporting what completed`, always: true });
-    });
+    this.interrupt.arm();
   }
 
   /**
@@ -46,7 +44,7 @@ export class RunControl {
   }
 
   stopWatchingInterrupts(): void {
-    this.stopWatching();
+    this.interrupt.end();
   }
 
   /** A verdict, counted for --max-failures when it fails or errs. */

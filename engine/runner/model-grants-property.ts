@@ -15,6 +15,7 @@
 import type pg from 'pg';
 import { runsAsInvoker } from '../checker/security-lints.ts';
 import { relationsReadBy } from '../introspection/table-shapes.ts';
+import { privilegeHeld } from '../introspection/privilege-held.ts';
 import { compareFunctions, compareTables, readCatalogFunctions, readCatalogTables, type CatalogComparison } from '../checker/catalog.ts';
 import { targetFunction, targetTable } from '../mapping/mapping.ts';
 import type { ExecuteGrantee } from '../model/function-model.ts';
@@ -95,7 +96,7 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
  * public to anon and authenticated; dbdev's views over schema app). As GRANT01 words them, without
  * the model's side. A column privilege on the table counts as holding it.
  */
-async function privilegesHeldInVain(client: pg.Client, views: readonly string[]): Promise<Set<string>> {
+export async function privilegesHeldInVain(client: pg.Client, views: readonly string[]): Promise<Set<string>> {
   if (!views.length) return new Set();
   const r = await client.query<{ held: string }>(
     `with v as (
@@ -109,7 +110,7 @@ async function privilegesHeldInVain(client: pg.Client, views: readonly string[])
       where ${runsAsInvoker('c')}
         and cardinality(dep.refs) = 1 and exists (select 1 from pg_roles where rolname = role)
         and has_table_privilege(role, c.oid, privilege)
-        and not (case when privilege = 'DELETE' then has_table_privilege(role, dep.refs[1], privilege) else has_any_column_privilege(role, dep.refs[1], privilege) end)`,
+        and not (${privilegeHeld('role', 'dep.refs[1]', 'privilege')})`,
     [views],
   );
   return new Set(r.rows.map((x) => x.held));

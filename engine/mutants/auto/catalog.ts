@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { notStandIn } from '../../db/supabase/stand-ins.ts';
+import { privilegeHeld } from '../../introspection/privilege-held.ts';
 
 export interface CatalogPolicy {
   schema: string;
@@ -49,12 +50,8 @@ export interface Catalog {
   views: CatalogView[];
 }
 
-/**
- * A role holds privilege `p` on table `c.oid`, on the table or on any of its columns (dbdev's
- * `grant insert (organization_id, account_id, role) on app.members`): a policy for that command
- * then decides the role's requests. DELETE has no column form.
- */
-const heldOn = (role: string) => `case when p = 'DELETE' then has_table_privilege('${role}', c.oid, p) else has_any_column_privilege('${role}', c.oid, p) end`;
+/** `role` holds privilege `p` on table `c.oid` (privilegeHeld). */
+const heldOn = (role: string) => privilegeHeld(`'${role}'`, 'c.oid', 'p');
 
 export async function readCatalog(client: pg.Client, schemas: string[]): Promise<Catalog> {
   const policies = await client.query(

@@ -8,7 +8,7 @@ import type { CatalogProperty } from '../../runner/catalog-property.ts';
 import { openSession, type SessionTarget } from '../../run/session.ts';
 import { sqlRoutedTables, type TargetMapping } from '../../mapping/mapping.ts';
 import { touches } from '../../config/changed-since.ts';
-import { killMutant, type KillResult } from '../kill.ts';
+import { killMutant, killVerdict, noVerdictReason, type KillResult } from '../kill.ts';
 import type pg from 'pg';
 import { readCatalog, readPolicyTablesOutside, type Catalog } from './catalog.ts';
 import { MANAGED_SCHEMAS } from '../../db/supabase/managed-schemas.ts';
@@ -34,19 +34,19 @@ export interface AutoKillResult extends KillResult {
 /** A variant listed as not covered by any property, without being run. */
 export const uncoveredNotRun = (r: AutoKillResult): boolean => r.uncovered === true && Object.keys(r.verdicts).length === 0;
 
-/** A variant's verdict: killed, equivalent (not run), not covered by any property (not run), not run (its covering properties fail on the target), or survived what ran on it. */
+/** A variant's verdict: killed, equivalent (not run), not covered by any property (not run), not run (its covering properties fail on the target), or as a run mutant's (killVerdict: survived what ran on it, or no verdict when nothing that ran judged it). */
 export function autoVerdict(r: AutoKillResult): Exclude<MutantVerdict, 'unreachable'> {
   if (r.killedBy.length) return 'killed';
   if (r.reason?.startsWith('equivalent:')) return 'equivalent';
   if (r.notRun) return 'not-run';
-  return uncoveredNotRun(r) ? 'not-covered' : 'survived';
+  return uncoveredNotRun(r) ? 'not-covered' : killVerdict(r);
 }
 
-/** The kill rate counts only variants that can change behaviour and that were run: some property covers them (or --run-uncovered ran them), and it holds on the target. */
-export function autoKillRate(results: AutoKillResult[]): { killed: number; total: number; equivalent: number; uncovered: number; notRun: number } {
+/** The kill rate counts only variants that can change behaviour and that were judged: some property covers them (or --run-uncovered ran them), it holds on the target, and it ran its cases on them. */
+export function autoKillRate(results: AutoKillResult[]): { killed: number; total: number; equivalent: number; uncovered: number; notRun: number; noVerdict: number } {
   const count = (verdict: MutantVerdict) => results.filter((r) => autoVerdict(r) === verdict).length;
-  const [equivalent, uncovered, notRun] = [count('equivalent'), count('not-covered'), count('not-run')];
-  return { killed: count('killed'), total: results.length - equivalent - uncovered - notRun, equivalent, uncovered, notRun };
+  const [equivalent, uncovered, notRun, noVerdict] = [count('equivalent'), count('not-covered'), count('not-run'), count('no-verdict')];
+  return { killed: count('killed'), total: results.length - equivalent - uncovered - notRun - noVerdict, equivalent, uncovered, notRun, noVerdict };
 }
 
 /** The rule a kind of variant breaks: its property runs first among those naming the object, so the kill comes fast. */
@@ -175,6 +175,12 @@ function notJudgedBy(mutant: AutoMutant, leftOut: readonly { id: string }[]): st
   const ids = [...new Set(leftOut.map((p) => p.id))];
   if (!ids.length) return '';
   return `; ${ids.join(', ')}, naming ${mutant.target} too, ${ids.length > 1 ? 'were' : 'was'} left out (already failing on the unmutated target) and did not judge it`;
+}
+
+/** Why a run variant no property killed was not: it has no verdict (nothing judged it), or it survived what ran. */
+function unkilledReason(mutant: AutoMutant, kill: KillResult, run: readonly { id: string }[], uncoveredRun: boolean, leftOut: readonly { id: string }[]): string {
+  if (killVerdict(kill) === 'no-verdict') return noVerdictReason(kill);
+  return uncoveredRun ? `not covered by any property: none names ${mutant.target} or anything whose SQL reads it (run by --run-uncovered, survived them all)` : survivedCovering(mutant, run, leftOut);
 }
 
 /** SQL text that runs when `owner` (a table, view or function, `schema.name`) is queried or called: its policies, the calls of its triggers, defaults and checks, a view's query, a function's body. */
@@ -310,13 +316,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       ...kill,
       kind: mutant.kind,
       target: mutant.target,
-      ...(kill.killedBy.length
-        ? {}
-        : {
-            ...(uncoveredRun
-              ? { uncovered: true as const, reason: `not covered by any property: none names ${mutant.target} or anything whose SQL reads it (run by --run-uncovered, survived them all)` }
-              : { reason: survivedCovering(mutant, [...catalog, ...list], direct.covered ? propertiesFor(mutant, failing, mapping).list : []) }),
-          }),
+      ...(kill.killedBy.length ? {} : { ...(uncoveredRun ? { uncovered: true as const } : {}), reason: unkilledReason(mutant, kill, [...catalog, ...list], uncoveredRun, direct.covered ? propertiesFor(mutant, failing, mapping).list : []) }),
     };
     results.push(result);
     options.onResult?.(result);
