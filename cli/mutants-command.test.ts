@@ -11,7 +11,8 @@ it('policyfuzz mutants prints the kill matrix, the time to kill and the survivor
   const dir = tempDir('mutants');
   writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
   writeFileSync(path.join(dir, 'b-harmless.sql'), '-- mutant: harmless\n-- rules: R02\n-- bug: changes nothing, so nothing can kill it\nselect 1;\n');
-  const r = await runCli('mutants', '--dir', dir, '--runs', '100', '--database-url', inject('databaseUrl'));
+  // 20 cases: the guard-dropped mutant falls within 10 (seed 1), and the survivor runs every case.
+  const r = await runCli('mutants', '--dir', dir, '--runs', '20', '--database-url', inject('databaseUrl'));
   expect(r.code).toBe(1);
   expect(r.stdout).toMatch(/^mutant +R02 +time-to-kill$/m);
   expect(r.stdout).toMatch(/^guard-dropped +X +\d+ ms$/m);
@@ -120,7 +121,7 @@ it('mutants --json with hand-written mutants: killed, survived and unreachable, 
   writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
   writeFileSync(path.join(dir, 'b-harmless.sql'), '-- mutant: harmless\n-- rules: R02\n-- bug: changes nothing, so nothing can kill it\nselect 1;\n');
   writeFileSync(path.join(dir, 'c-hidden.sql'), '-- mutant: hidden\n-- rules: R02\n-- bug: a grant no request reaches\n-- unreachable: only a superuser reads it\nselect 1;\n');
-  const r = await runBin(['mutants', '--dir', dir, '--runs', '100', '--json', '--database-url', inject('databaseUrl')]);
+  const r = await runBin(['mutants', '--dir', dir, '--runs', '20', '--json', '--database-url', inject('databaseUrl')]);
   expect(r.code, r.stderr).toBe(1);
   const report = JSON.parse(r.stdout);
   expect(report).toMatchObject({ command: 'mutants', mode: 'hand-written', exitCode: 1, counts: { total: 3, killed: 1, survived: 1, equivalent: 0, notCovered: 0, unreachable: 1 } });
@@ -139,7 +140,7 @@ it('mutants --json that ends on a harness error (exit 2): stdout still holds the
   const dir = tempDir('mutants-json-error');
   writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
   writeFileSync(path.join(dir, 'b-broken.sql'), '-- mutant: broken\n-- rules: R02\n-- bug: its SQL cannot apply\ndrop trigger no_such_trigger on public.users;\n');
-  const r = await runBin(['mutants', '--dir', dir, '--runs', '100', '--json', '--database-url', inject('databaseUrl')]);
+  const r = await runBin(['mutants', '--dir', dir, '--runs', '20', '--json', '--database-url', inject('databaseUrl')]);
   expect(r.code, r.stderr).toBe(2);
   const report = JSON.parse(r.stdout);
   expect(report).toMatchObject({ command: 'mutants', mode: 'hand-written', exitCode: 2, error: expect.stringContaining('no_such_trigger'), counts: { total: 1, killed: 1, survived: 0 } });
