@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { runBin } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { PROJECT_ROOT } from './paths.ts';
@@ -15,24 +15,44 @@ import { PROJECT_ROOT } from './paths.ts';
 const run = promisify(execFile);
 const CONFIG = path.join(PROJECT_ROOT, 'examples/campus-shop/policyfuzz.config.json');
 
+/**
+ * The campus shop project copied to a temp folder, and R01's failure found on its config (the
+ * deny-list guard): one run both tests read. The first pastes its regression test; the second
+ * then moves the project away, as a checkout elsewhere.
+ */
+async function foundOnCopy() {
+  const project = path.join(tempDir('pin'), 'project');
+  mkdirSync(project);
+  cpSync(path.dirname(CONFIG), project, { recursive: true, filter: (f) => !f.endsWith('.test.ts') });
+  const config = path.join(project, 'policyfuzz.config.json');
+  const failures = path.join(project, '.policyfuzz', 'failures');
+  // 30 cases: seed 1 finds R01's one finding within them (200 found the same one).
+  const found = await runBin(['fuzz', '--config', config, '--only', 'R01', '--seed', '1', '--runs', '30', '--workers', '1', '--no-replay', '--failures-dir', failures, '--report-dir', path.join(project, 'r'), '--database-url', inject('databaseUrl')]);
+  return { project, config, failures, found };
+}
+
 describe('saved regression tests pin their target', () => {
-  it('R01 on the campus shop config: the saved regression test fails while the deny-list guard is there', async () => {
-    const dir = tempDir('pin');
-    const r = await runBin(['fuzz', '--config', CONFIG, '--only', 'R01', '--seed', '1', '--runs', '200', '--workers', '1', '--no-replay', '--failures-dir', path.join(dir, 'f'), '--report-dir', path.join(dir, 'r'), '--database-url', inject('databaseUrl')]);
+  let copy: Awaited<ReturnType<typeof foundOnCopy>>;
+  beforeAll(async () => {
+    copy = await foundOnCopy();
+  });
+
+  it("R01 on the campus shop's config: the saved regression test fails while the deny-list guard is there", async () => {
+    const r = copy.found;
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    const file = readdirSync(path.join(dir, 'f')).find((f) => f.endsWith('.regression.ts'))!;
-    const text = readFileSync(path.join(dir, 'f', file), 'utf8');
+    const file = readdirSync(copy.failures).find((f) => f.endsWith('.regression.ts'))!;
+    const text = readFileSync(path.join(copy.failures, file), 'utf8');
     // The regression replays the saved failure beside it, which records its target.
     const saved = file.replace(/\.regression\.ts$/, '.json');
     expect(text).toContain(`./${saved}`);
-    expect(readFileSync(path.join(dir, 'f', saved), 'utf8')).toContain(JSON.stringify(CONFIG));
+    expect(readFileSync(path.join(copy.failures, saved), 'utf8')).toContain(JSON.stringify(copy.config));
 
     // Pasted three folders deep, as into packs/reference/regressions/, and run with vitest.
     const folder = path.join(PROJECT_ROOT, '.scratch', `pf-pin-${process.pid}`, 'regressions');
     mkdirSync(folder, { recursive: true });
     try {
       writeFileSync(path.join(folder, file.replace(/\.regression\.ts$/, '.test.ts')), text);
-      writeFileSync(path.join(folder, saved), readFileSync(path.join(dir, 'f', saved)));
+      writeFileSync(path.join(folder, saved), readFileSync(path.join(copy.failures, saved)));
       const config = path.join(folder, 'vitest.config.ts');
       writeFileSync(config, `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { root: ${JSON.stringify(PROJECT_ROOT)}, include: [${JSON.stringify(`${path.relative(PROJECT_ROOT, folder)}/*.test.ts`)}], globalSetup: ['testing/global-setup.ts'], pool: 'forks' } });\n`);
       const { stdout, stderr } = await run(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'vitest'), ['run', '--config', config], {
@@ -51,11 +71,7 @@ describe('saved regression tests pin their target', () => {
   it('the project moved (or checked out elsewhere) with its failures: replay finds its config beside them; with the config gone, exit 2 naming it, never a replay on another target', async () => {
     // Seen: a failure saved on /a/policyfuzz.config.json replayed from /b fell back to the bundled
     // reference database, where the case passes: FIXED, exit 0, with the bug still in the project.
-    const project = path.join(tempDir('moved'), 'project');
-    mkdirSync(project);
-    cpSync(path.dirname(CONFIG), project, { recursive: true, filter: (f) => !f.endsWith('.test.ts') });
-    const failures = path.join(project, '.policyfuzz', 'failures');
-    const found = await runBin(['fuzz', '--config', path.join(project, 'policyfuzz.config.json'), '--only', 'R01', '--seed', '1', '--runs', '200', '--workers', '1', '--no-replay', '--failures-dir', failures, '--report-dir', path.join(project, 'r'), '--database-url', inject('databaseUrl')]);
+    const { project, failures, found } = copy;
     expect(found.code, found.stdout + found.stderr).toBe(1);
     const saved = readdirSync(failures).find((f) => f.endsWith('.json'))!;
     const moved = path.join(path.dirname(project), 'elsewhere');
