@@ -70,7 +70,7 @@ describe('failures that last', () => {
     expect(fixed.stdout).toMatch(/FIXED \(3 clean replays\)/);
 
     // With the bug removed, the next run replays it, sees it pass, and goes on to generate.
-    const third = await runCli('fuzz', '--only', 'R02', '--seed', '5', '--runs', '100', '--failures-dir', failures, '--report-dir', reports, ...db());
+    const third = await runCli('fuzz', '--only', 'R02', '--seed', '5', '--runs', '30', '--failures-dir', failures, '--report-dir', reports, ...db());
     expect(third.code).toBe(0);
     expect(third.stdout).toContain(`${json}: now passes`);
   });
