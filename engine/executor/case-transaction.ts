@@ -67,6 +67,9 @@ function refusedTable(e: unknown): string | undefined {
   return (e as { table?: string }).table;
 }
 
+/** Data exceptions that say the value the harness wrote was ill-formed, not that the target refuses it. */
+const HARNESS_INPUT_SYNTAX = new Set(['22P02', '22007', '22008']);
+
 /**
  * The constraint a database error names (a NOT NULL violation names its column instead), or the
  * function that raised it: a guard written in code (a trigger refusing even the server's rows)
@@ -80,7 +83,12 @@ export function refusedBy(e: unknown): string | undefined {
   // the target cannot hold the row, as under a constraint. The value left out, so drops count as one reason.
   if (code === '22003' || code === '22001') return `the column's type (${(e as Error).message.replace(/"[^"]*"/, '…')})`;
   const raisedIn = /PL\/pgSQL function ([^\s(]+)\([^)]*\) line \d+ at RAISE/.exec(where ?? '')?.[1];
-  return raisedIn ? `${raisedIn}() raising "${(e as Error).message}"` : undefined;
+  if (raisedIn) return `${raisedIn}() raising "${(e as Error).message}"`;
+  // A data exception of the target's own expressions (a CHECK whose regex Postgres cannot compile,
+  // `{1,300}` past its 255 limit; a division by zero in a default): no row of that shape can be held.
+  // Input syntax (22P02, 22007, 22008) stays the harness's: the value written was ill-formed.
+  if (code?.startsWith('22') && !HARNESS_INPUT_SYNTAX.has(code)) return `the target's own expression (${(e as Error).message})`;
+  return undefined;
 }
 
 export const ROLLBACK_REQUEST = 'rollback to savepoint pf_request; release savepoint pf_request; ';

@@ -15,6 +15,12 @@ describe('refusedBy', () => {
     expect(refusedBy(pgError({ code: '22001', message: 'value too long for type character varying(8)' }))).toBe("the column's type (value too long for type character varying(8))");
   });
 
+  it("a data exception of the target's own expression (a CHECK regex past Postgres' 255 repetitions, stranger-app-9's R10 harness error) is the target's; ill-formed input stays the harness's", () => {
+    expect(refusedBy(pgError({ code: '2201B', message: 'invalid regular expression: invalid repetition count(s)' }))).toBe("the target's own expression (invalid regular expression: invalid repetition count(s))");
+    expect(refusedBy(pgError({ code: '22012', message: 'division by zero' }))).toBe("the target's own expression (division by zero)");
+    expect(refusedBy(pgError({ code: '22P02', message: 'invalid input syntax for type uuid: "x"' }))).toBeUndefined();
+  });
+
   it('a constraint by its name; an error of the harness (an unknown column) names nothing', () => {
     expect(refusedBy(pgError({ code: '23514', constraint: 'vs_tickets_remarks_cap', message: 'new row violates check constraint' }))).toBe('vs_tickets_remarks_cap');
     expect(refusedBy(pgError({ code: '42703', message: 'column "x" does not exist' }))).toBeUndefined();
