@@ -368,6 +368,28 @@ function rowSecurityInert(table: Catalog['rowSecurityTables'][number], policies:
   return `every privilege the API roles hold on ${table.schema}.${table.table} (${privileges.join('/') || 'none'}) is granted by a permissive policy that is always true, so row security filters nothing`;
 }
 
+/**
+ * What disabling row security opens: each privilege an API role holds on the table that no
+ * permissive policy for that role and command lets it use now (a read-only policy beside
+ * Supabase's default write grants). A property sending only reads cannot see it: named, so a
+ * survivor says which requests would judge it (mvp-boilerplate's `prices`).
+ */
+function openedByDisabling(table: Catalog['rowSecurityTables'][number], policies: CatalogPolicy[]): string | undefined {
+  const own = policies.filter((p) => p.schema === table.schema && p.table === table.table && (p.permissive ?? 'PERMISSIVE') === 'PERMISSIVE');
+  const hasPolicy = (role: string, privilege: string) => own.some((p) => (p.roles.includes(role) || p.roles.includes('public')) && (p.command === 'ALL' || p.command === privilege));
+  const byPrivilege = new Map<string, string[]>();
+  for (const role of ['anon', 'authenticated'] as const) {
+    for (const privilege of table[role]) if (!hasPolicy(role, privilege)) byPrivilege.set(privilege, [...(byPrivilege.get(privilege) ?? []), role]);
+  }
+  if (!byPrivilege.size) return undefined;
+  // Grouped by the roles it opens them to, in the usual command order.
+  const order = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'];
+  const groups = new Map<string, string[]>();
+  for (const [privilege, roles] of [...byPrivilege].sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))) groups.set(roles.join(' and '), [...(groups.get(roles.join(' and ')) ?? []), privilege]);
+  const opened = [...groups].map(([roles, privileges]) => `${privileges.join(', ')} to ${roles}`).join('; ');
+  return `it opens ${opened}, which no policy allows now: a property sending those requests judges it`;
+}
+
 export function deriveMutants(catalog: Catalog): AutoMutant[] {
   const out: AutoMutant[] = [];
   for (const p of catalog.policies) {
@@ -376,11 +398,12 @@ export function deriveMutants(catalog: Catalog): AutoMutant[] {
   }
   for (const t of catalog.rowSecurityTables) {
     const inert = rowSecurityInert(t, catalog.policies);
+    const opened = openedByDisabling(t, catalog.policies);
     out.push({
       name: `disable-row-security-${slug(t.schema)}-${slug(t.table)}`,
       kind: 'disable-row-security',
       target: `${t.schema}.${t.table}`,
-      description: `${t.schema}.${t.table}: row security disabled (grants alone decide)`,
+      description: `${t.schema}.${t.table}: row security disabled (grants alone decide)${opened ? `; ${opened}` : ''}`,
       sql: `alter table ${rel(t.schema, t.table)} disable row level security;`,
       ...(inert ? { equivalent: inert } : {}),
     });
