@@ -73,6 +73,14 @@ export interface DataProperty<S = any> {
    */
   guides?: Guide<S>[];
   /**
+   * Cases every lane draws first, each once and in this order, before its own (guided.ts): a
+   * matrix the rule must cover (each table × command × API role of a grant rule) or a rule's
+   * boundary (every condition met but one), met in the lane's first draws instead of by chance.
+   * Early stop (engine/runner/budget.ts) reads a kind of request first sent after the first tranche
+   * as new ground, and a rare value's fault found late: a sweep of both ends both sooner.
+   */
+  sweep?: CasesOf<S>[];
+  /**
    * For a property generic over several tables (R01 over every owner-guarded table): the same
    * property restricted to the tables a target has, or undefined when it has none of them.
    * Absent: every table in `tables` is needed.
@@ -93,6 +101,8 @@ export interface CasePart<S = any> {
   cases: CasesOf<S>;
   /** Guides into this part's rare branches: the property's while the part is one of its parts. */
   guides?: Guide<S>[];
+  /** This part's sweep (DataProperty.sweep): the property's while the part is one of its parts. */
+  sweep?: CasesOf<S>[];
 }
 
 /**
@@ -107,6 +117,7 @@ export function fromParts<S>(base: Pick<DataProperty<S>, 'id' | 'rule' | 'title'
     tables: [...new Set(chosen.flatMap((p) => p.tables))],
     functions: [...new Set(chosen.flatMap((p) => p.functions ?? []))],
     ...(chosen.some((p) => p.guides?.length) ? { guides: chosen.flatMap((p) => p.guides ?? []) } : {}),
+    ...(chosen.some((p) => p.sweep?.length) ? { sweep: chosen.flatMap((p) => p.sweep ?? []) } : {}),
     cases: (settings, oracle) => (chosen.length === 1 ? chosen[0].cases(settings, oracle) : fc.oneof(...chosen.map((p) => p.cases(settings, oracle)))),
     narrow: (has) => {
       const present = chosen.filter((p) => [...p.tables, ...(p.functions ?? [])].every(has));

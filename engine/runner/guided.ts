@@ -8,6 +8,10 @@
  * case is generated, so the arbitrary's state after n draws depends only on the lane's seed and
  * n. A replay by path (fast-check does not generate the runs a path skips) first draws the runs
  * before it (`warmedFor`), so it meets the state the run had; each lane has its own arbitrary.
+ *
+ * A property's sweep (DataProperty.sweep) is drawn first: a lane's draw i < its length is the
+ * sweep's case i. Each run draws from a Random of its own, so the draws after the sweep are
+ * the ones the lane would have drawn there without it.
  */
 import fc from 'fast-check';
 import type { Oracle } from '../pack.ts';
@@ -21,8 +25,9 @@ export const GUIDE_AFTER = 40;
 export const GUIDE_ONE_IN = 3;
 
 interface Source {
-  /** -1: the property's own cases; else the index of the guide. */
+  /** -1: the property's own cases; else the index of the guide, or of the sweep's case when `swept`. */
   source: number;
+  swept?: true;
   inner: unknown;
 }
 
@@ -43,21 +48,29 @@ export class GuidedCases extends fc.Arbitrary<DataCase> {
     private readonly base: fc.Arbitrary<DataCase>,
     private readonly guides: readonly { branch: string; arbitrary: fc.Arbitrary<DataCase> }[],
     private readonly oracle: Oracle,
+    /** Drawn first, one each in turn (DataProperty.sweep). */
+    private readonly sweep: readonly fc.Arbitrary<DataCase>[] = [],
   ) {
     super();
   }
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<DataCase> {
-    let source = -1;
-    if (this.drawn >= GUIDE_AFTER) {
+    let from: Source = { source: -1, inner: undefined };
+    if (this.drawn < this.sweep.length) from = { source: this.drawn, swept: true, inner: undefined };
+    else if (this.drawn >= GUIDE_AFTER) {
       const open = this.guides.flatMap((g, i) => (this.taken.has(g.branch) ? [] : [i]));
-      if (open.length && mrng.nextInt(1, GUIDE_ONE_IN) === 1) source = open[mrng.nextInt(0, open.length - 1)];
+      if (open.length && mrng.nextInt(1, GUIDE_ONE_IN) === 1) from = { source: open[mrng.nextInt(0, open.length - 1)], inner: undefined };
     }
-    const value = (source < 0 ? this.base : this.guides[source].arbitrary).generate(mrng, biasFactor);
+    const value = this.arbitraryOf(from).generate(mrng, biasFactor);
     // Once every guided branch is taken, guidance is over for the lane: nothing more to read.
     if (this.guides.some((g) => !this.taken.has(g.branch))) for (const id of branchesOfCase(value.value_, this.oracle)) if (!this.taken.has(id)) this.taken.set(id, this.drawn);
     this.drawn++;
-    return new fc.Value(value.value_, { source, inner: value.context } satisfies Source, () => value.value);
+    return new fc.Value(value.value_, { ...from, inner: value.context } satisfies Source, () => value.value);
+  }
+
+  /** The arbitrary a draw came from: the sweep's, a guide's, or the property's own. */
+  private arbitraryOf({ source, swept }: Source): fc.Arbitrary<DataCase> {
+    return swept ? this.sweep[source] : source < 0 ? this.base : this.guides[source].arbitrary;
   }
 
   canShrinkWithoutContext(_value: unknown): _value is DataCase {
@@ -77,20 +90,22 @@ export class GuidedCases extends fc.Arbitrary<DataCase> {
 
   shrink(value: DataCase, context: unknown): fc.Stream<fc.Value<DataCase>> {
     if (context === undefined) return fc.Stream.nil();
-    const { source, inner } = context as Source;
-    const arbitrary = source < 0 ? this.base : this.guides[source].arbitrary;
-    return arbitrary.shrink(value, inner).map((v) => new fc.Value(v.value_, { source, inner: v.context } satisfies Source, () => v.value));
+    const from = context as Source;
+    return this.arbitraryOf(from).shrink(value, from.inner).map((v) => new fc.Value(v.value_, { ...from, inner: v.context } satisfies Source, () => v.value));
   }
 }
 
 /**
- * A lane's arbitrary of the property's cases: guided when the property has guides whose
- * branches the pack's model declares, else the plain one (`plain`, made once and shared).
+ * A lane's arbitrary of the property's cases: its sweep first, and guided when the property has
+ * guides whose branches the pack's model declares; with neither, the plain one (`plain`, made
+ * once and shared).
  */
 export function laneArbitrary(property: DataProperty, oracle: Oracle, plain: fc.Arbitrary<DataCase>): fc.Arbitrary<DataCase> {
   const guides = (property.guides ?? []).filter((g) => oracle.model.branches?.[g.branch] !== undefined);
-  if (!guides.length) return plain;
-  return new GuidedCases(property.cases(oracle.settings, oracle), guides.map((g) => ({ branch: g.branch, arbitrary: g.cases(oracle.settings, oracle) })), oracle);
+  const sweep = (property.sweep ?? []).map((cases) => cases(oracle.settings, oracle));
+  if (!guides.length && !sweep.length) return plain;
+  const base = guides.length ? property.cases(oracle.settings, oracle) : plain;
+  return new GuidedCases(base, guides.map((g) => ({ branch: g.branch, arbitrary: g.cases(oracle.settings, oracle) })), oracle, sweep);
 }
 
 /**

@@ -169,16 +169,17 @@ export function isRunOracleFor(oracle: RunOracle<ModelSettings>, settings: Model
   return oracle.settings === settings;
 }
 
-/** A property whose every case (its guides' and its narrowed forms' too) goes through withTokenClaims. */
+/** A property whose every case (its guides', its sweep's and its narrowed forms' too) goes through withTokenClaims. */
 export function withTokenClaimsOf(property: DataProperty<ModelSettings>): DataProperty<ModelSettings> {
   // The run's oracle when given (the same settings), else the reference model with the settings.
   const claimed = (cases: CasesOf<ModelSettings>): CasesOf<ModelSettings> => (settings, oracle) =>
     settings.claims.appMetadataRole === 'untrusted' ? cases(settings, oracle) : cases(settings, oracle).map((c) => withTokenClaims(c, oracle && isRunOracleFor(oracle, settings) ? oracle : referenceOracleWith(settings)));
-  const { narrow, guides } = property;
+  const { narrow, guides, sweep } = property;
   return {
     ...property,
     cases: claimed(property.cases),
     ...(guides ? { guides: guides.map((g) => ({ ...g, cases: claimed(g.cases) })) } : {}),
+    ...(sweep ? { sweep: sweep.map(claimed) } : {}),
     ...(narrow
       ? {
           narrow: (has: (table: string) => boolean) => {

@@ -48,6 +48,21 @@ export function castPerson(settings: ModelSettings, favoured: readonly string[],
 }
 
 /**
+ * Rule 8's boundary person: every condition of a handler held but a resolvable role, a users row
+ * holding every permission whose role is null (handlers are a non-null role holding the
+ * permission). Where the target holds role NOT NULL, no users row: the only unresolvable role left.
+ * Drawn among the cast (`cast`) at its weights, a null role with the one permission a fault needs
+ * and the request that shows it came together past case 200 (bench/early-stop-kills.ts).
+ */
+export function roleUnresolvedHolder(settings: ModelSettings): fc.Arbitrary<Person> {
+  return fc.tuple(fc.noShrink(fc.uuid({ version: 4 })), fc.noShrink(emailAddress)).chain(([id, email]) =>
+    drawsNullRole(settings)
+      ? fc.noShrink(userRow(settings, id, email)).map((profile): Person => ({ id, email, profile: { ...profile, role: null, permissions: [...settings.permissions] } }))
+      : fc.constant<Person>({ id, email }),
+  );
+}
+
+/**
  * The people of a case. The list does not shrink (a failing case shrinks its requests, in few
  * tries); it is small anyway.
  */

@@ -14,11 +14,13 @@
 import fc from 'fast-check';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
-import type { Json } from '../../../../engine/model/json.ts';
+import type { Json, Row } from '../../../../engine/model/json.ts';
+import type { Caller } from '../../../../engine/model/caller.ts';
 import { functionModels } from '../../model/functions/index.ts';
 import type { ExecuteGrantee } from '../../../../engine/model/function-model.ts';
 import { teamMembers, teamTree } from '../../generators/team.ts';
-import { projectRows, projectWorld } from '../../generators/project.ts';
+import { projectRows, projectWorld, type ProjectWorld } from '../../generators/project.ts';
+import { callerOf, type Person } from '../../generators/identities.ts';
 import { callerFrom, emailVariant, peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import { compareFunctions, judgedOutsideApi, readCatalogFunctions, readInvokerCallers } from '../../../../engine/checker/catalog.ts';
 import { FUNCTION_OUTSIDE_API } from '../../../../engine/model/predict.ts';
@@ -45,28 +47,66 @@ export const R15_FUNCTIONS = [
   'get_my_student_record',
 ] as const;
 
-function cases(settings: ModelSettings, called: readonly string[] = R15_FUNCTIONS): fc.Arbitrary<DataCase> {
+/** What a call's arguments are drawn from: the case's people, team tree, members and projects. */
+interface CallWorld {
+  list: Person[];
+  nodes: Row[];
+  projects: ProjectWorld;
+}
+
+function callWorlds(settings: ModelSettings): fc.Arbitrary<CallWorld> {
   const roles = rolesByMeaning(settings);
   return peopleWithRoles(settings, [null, ...roles.plain, ...firstOf(roles.staff, roles.admin, roles.professor)], 1, 3).chain((list) =>
-    fc.tuple(teamTree(4), projectWorld(list)).chain(([nodes, projects]) =>
-      fc
-        .record({
-          members: teamMembers(settings, nodes, list, 4),
-          caller: callerFrom(list, 3),
-          fn: fc.constantFrom(...called.filter((f) => f in functionModels)),
-          email: fc.constantFrom(...list.map((p) => p.email)).chain(emailVariant),
-          node: fc.constantFrom(...nodes.map((n) => n.id as string)),
-          project: fc.constantFrom(...projects.projects.map((p) => p.id as string)),
-          permission: fc.constantFrom(...settings.permissions),
-        })
-        .map(({ members, caller, fn, email, node, project, permission }): DataCase => {
-          const byName: Record<string, Json> = { p_email: email, p_node_id: node, p_project_id: project, p_permission: permission };
-          const args = Object.fromEntries(functionModels[fn].args.map((a) => [a, byName[a] ?? null]));
-          const request: ApiRequest = { kind: 'rpc', fn, args };
-          return { world: { ...peopleRows(list), team_nodes: nodes, team_members: members, ...projectRows(projects) }, steps: [{ caller, request }] };
-        }),
-    ),
+    fc.tuple(teamTree(4), projectWorld(list)).map(([nodes, projects]) => ({ list, nodes, projects })),
   );
+}
+
+/** The arguments of a call, drawn from the case's world (every argument about someone else). */
+function callArgs(settings: ModelSettings, { list, nodes, projects }: CallWorld) {
+  return fc.record({
+    email: fc.constantFrom(...list.map((p) => p.email)).chain(emailVariant),
+    node: fc.constantFrom(...nodes.map((n) => n.id as string)),
+    project: fc.constantFrom(...projects.projects.map((p) => p.id as string)),
+    permission: fc.constantFrom(...settings.permissions),
+  });
+}
+
+/** The call of `fn` with these arguments, each by its name. */
+function callOf(fn: string, { email, node, project, permission }: { email: string; node: string; project: string; permission: string }): ApiRequest {
+  const byName: Record<string, Json> = { p_email: email, p_node_id: node, p_project_id: project, p_permission: permission };
+  return { kind: 'rpc', fn, args: Object.fromEntries(functionModels[fn].args.map((a) => [a, byName[a] ?? null])) };
+}
+
+function callCase(w: CallWorld, members: Row[], steps: DataCase['steps']): DataCase {
+  return { world: { ...peopleRows(w.list), team_nodes: w.nodes, team_members: members, ...projectRows(w.projects) }, steps };
+}
+
+function cases(settings: ModelSettings, called: readonly string[] = R15_FUNCTIONS): fc.Arbitrary<DataCase> {
+  return callWorlds(settings).chain((w) =>
+    fc
+      .record({
+        members: teamMembers(settings, w.nodes, w.list, 4),
+        caller: callerFrom(w.list, 3),
+        fn: fc.constantFrom(...called.filter((f) => f in functionModels)),
+        args: callArgs(settings, w),
+      })
+      .map(({ members, caller, fn, args }): DataCase => callCase(w, members, [{ caller, request: callOf(fn, args) }])),
+  );
+}
+
+/**
+ * The function `fn`'s row of the execute matrix as one case: called as anon, as a signed-in
+ * person and as the server. A lane's first draws sweep every function (DataProperty.sweep), so
+ * every function × API role is called in the first tranche; drawn at random, one a case, anon and
+ * the server a tenth of the callers each, the last came past the 200th case.
+ */
+function functionRowCases(fn: string) {
+  return (settings: ModelSettings): fc.Arbitrary<DataCase> =>
+    callWorlds(settings).chain((w) =>
+      fc
+        .record({ members: teamMembers(settings, w.nodes, w.list, 4), person: fc.constantFrom(...w.list), args: callArgs(settings, w) })
+        .map(({ members, person, args }): DataCase => callCase(w, members, [{ kind: 'anon' } as Caller, callerOf(person), { kind: 'service' } as Caller].map((caller) => ({ caller, request: callOf(fn, args) })))),
+    );
 }
 
 /**
@@ -83,6 +123,7 @@ function r15(called: readonly string[]): DataProperty {
     functions: [...called],
     refusedOutsideApi: true,
     cases: (settings) => cases(settings, called),
+    sweep: called.filter((f) => f in functionModels).map(functionRowCases),
     clauses: [clause('R15.execute', 'a function call (no grant: refused)', (s) => s.step.request.kind === 'rpc')],
     narrow: (has) => {
       const present = R15_FUNCTIONS.filter(has);

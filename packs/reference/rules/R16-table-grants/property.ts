@@ -2,7 +2,8 @@
  * R16 — every table with row rules has an explicit GRANT to the intended roles; without it every
  * caller is denied (42501 from the grant, before any row rule).
  * Two halves: R16 (data) sends every table and view the model knows a read, and every table an
- * UPDATE and a DELETE matching nothing, as anon and as a signed-in person, and compares "denied
+ * UPDATE and a DELETE matching nothing, as anon and as a signed-in person (each lane first sends
+ * every table's whole row of that matrix, a case a table: its sweep), and compares "denied
  * by the grant" with the model; R16 (catalog) lists every table and view in the exposed schemas
  * and compares the API roles' privileges and the row-security switch with tableModels — a table
  * the model does not know (created later with default privileges) is a finding.
@@ -13,7 +14,7 @@ import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import { tableModels } from '../../model/tables/index.ts';
 import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
-import { callerOf } from '../../generators/identities.ts';
+import { callerOf, type Person } from '../../generators/identities.ts';
 import { compareTables, readCatalogTables } from '../../../../engine/checker/catalog.ts';
 import { targetTable, type TargetMapping } from '../../../../engine/mapping/mapping.ts';
 import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
@@ -27,29 +28,60 @@ function splitName(name: string): { schema?: string; table: string } {
   return dot < 0 ? { table: name } : { schema: name.slice(0, dot), table: name.slice(dot + 1) };
 }
 
+type GrantCommand = 'select' | 'update' | 'delete';
+
+/**
+ * The request of `command` on the table or view `name` that only the grant decides: a read, or
+ * a write matching nothing (a primary key is never null), never a row rule or a guard on the rows
+ * the case's people have (users). A view, or a table with no column to write, is read.
+ */
+function grantRequest(name: string, command: GrantCommand): ApiRequest {
+  const model = tableModels[name];
+  const where = splitName(name);
+  const writable = model.columns.find((c) => !c.generated);
+  const nothing = [{ column: model.primaryKey[0], op: 'is' as const, value: null }];
+  if (command === 'select' || model.view || !writable) return { kind: 'select', ...where, columns: '*', filters: [] };
+  if (command === 'update') return { kind: 'update', ...where, patch: { [writable.name]: null }, filters: nothing, returning: 'minimal' };
+  return { kind: 'delete', ...where, filters: nothing, returning: 'minimal' };
+}
+
+/** The commands a request on `name` can be (grantRequest): a view, or a table with no column to write, is only read. */
+function grantCommands(name: string): GrantCommand[] {
+  const model = tableModels[name];
+  return model.view || !model.columns.some((c) => !c.generated) ? ['select'] : ['select', 'update', 'delete'];
+}
+
+/** The people of a case: the row rules' helpers read them; no rows of the table itself, so only the grant decides. */
+function grantPeople(settings: ModelSettings): fc.Arbitrary<Person[]> {
+  return peopleWithRoles(settings, [null, ...settings.roles], 1, 2);
+}
+
 function cases(settings: ModelSettings, names: string[]): fc.Arbitrary<DataCase> {
-  return peopleWithRoles(settings, [null, ...settings.roles], 1, 2).chain((list) =>
+  return grantPeople(settings).chain((list) =>
     fc
       .record({
         caller: fc.oneof({ weight: 1, arbitrary: fc.constant<Caller>({ kind: 'anon' }) }, { weight: 1, arbitrary: fc.constantFrom(...list).map(callerOf) }),
         name: fc.constantFrom(...names),
-        kind: fc.constantFrom('select', 'select', 'update', 'delete'),
+        kind: fc.constantFrom<GrantCommand>('select', 'select', 'update', 'delete'),
       })
-      .map(({ caller, name, kind }): DataCase => {
-        const model = tableModels[name];
-        const where = splitName(name);
-        const writable = model.columns.find((c) => !c.generated);
-        let request: ApiRequest;
-        // Matching nothing (a primary key is never null): only the grant decides, never a row
-        // rule or a guard on the rows the case's people have (users).
-        const nothing = [{ column: model.primaryKey[0], op: 'is' as const, value: null }];
-        if (kind === 'select' || model.view || !writable) request = { kind: 'select', ...where, columns: '*', filters: [] };
-        else if (kind === 'update') request = { kind: 'update', ...where, patch: { [writable.name]: null }, filters: nothing, returning: 'minimal' };
-        else request = { kind: 'delete', ...where, filters: nothing, returning: 'minimal' };
-        // No rows of the table itself: only the grant decides; the people exist for the row rules' helpers.
-        return { world: peopleRows(list), steps: [{ caller, request }] };
-      }),
+      .map(({ caller, name, kind }): DataCase => ({ world: peopleRows(list), steps: [{ caller, request: grantRequest(name, kind) }] })),
   );
+}
+
+/**
+ * The table `name`'s row of the grant matrix as one case: each command it takes, sent as anon
+ * and as a signed-in person. A lane's first draws sweep every table (DataProperty.sweep), so the
+ * whole matrix is sent in the first tranche; drawn at random, one cell a case, its last cells
+ * came up to the 300th case, and early stop read each as new ground.
+ */
+function tableRowCases(name: string) {
+  return (settings: ModelSettings): fc.Arbitrary<DataCase> =>
+    grantPeople(settings).chain((list) =>
+      fc.constantFrom(...list).map((person): DataCase => ({
+        world: peopleRows(list),
+        steps: grantCommands(name).flatMap((command) => [{ kind: 'anon' } as Caller, callerOf(person)].map((caller) => ({ caller, request: grantRequest(name, command) }))),
+      })),
+    );
 }
 
 /**
@@ -63,6 +95,7 @@ function tableGrantsProperty(names: string[], required: string[]): DataProperty 
     title: 'tables: explicit grants to the intended roles; without one every caller is denied',
     tables: required,
     cases: (settings) => cases(settings, names),
+    sweep: names.map(tableRowCases),
     clauses: [
       sidedClause('R16.grant', 'a table request: granted (allowed) / refused by a missing grant', (s) =>
         s.step.request.kind === 'rpc' ? undefined : s.outcome.kind === 'rejected' && s.outcome.by === 'grant' ? 'refused' : s.outcome.kind === 'allowed' || s.outcome.kind === 'filtered' ? 'allowed' : undefined,
