@@ -33,7 +33,7 @@ export async function runFuzz(options: FuzzOptions, out: Out = console.log): Pro
   events.subscribe(...(options.reporters ?? []));
   const running = { pid: process.pid, startedAt: plan.startedAt.toISOString(), ...(plan.shard.count > 1 ? { shard: `${plan.shard.index}/${plan.shard.count}` } : {}) };
   // Another run writing this folder now: refused before anything of its is touched (folder-lock.ts).
-  lockReportFolder(plan.reportDir, running);
+  lockReportFolder(plan.reportDir, running, '--report-dir', plan.timeBudgetMs);
   // The earlier run's reports go before the plan line says the run is under way: a kill on seeing it
   // (a runner's time limit) must not leave last night's green beside tonight's shard.
   markReportsRunning(plan.reportDir, options.report, running);

@@ -5,9 +5,10 @@
  * while it runs (its pid, host and start); a second run refuses, naming the first. A lock whose run
  * is gone (SIGKILL, a lost runner) is taken over.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive } from '../db/process-alive.ts';
 import { UsageError } from '../errors.ts';
 import type { RunningMark } from './summary.ts';
 
@@ -15,37 +16,77 @@ export const REPORT_LOCK_FILE = 'policyfuzz.lock';
 
 interface LockHolder extends RunningMark {
   host: string;
+  /** When the run is surely over (its time budget, plus start-up, shrinking and reports): past it the lock is stale on any host. */
+  staleAfter?: string;
 }
+
+/** Start-up, shrinking and reports past a run's time budget: a lock older than budget + this is stale. */
+const LOCK_GRACE_MS = 60 * 60 * 1000;
 
 /**
  * Takes the report folder for this run, or throws a UsageError naming the live run that holds it.
  * A folder that cannot be written is not this lock's to judge: the run goes on, and writing its
  * reports says what is wrong, in one line (as report/write.ts markReportsRunning).
  */
-export function lockReportFolder(dir: string, running: RunningMark, option = '--report-dir'): void {
+export function lockReportFolder(dir: string, running: RunningMark, option = '--report-dir', timeBudgetMs?: number): void {
   const file = path.join(dir, REPORT_LOCK_FILE);
-  const mine: LockHolder = { ...running, host: os.hostname() };
+  const mine: LockHolder = {
+    ...running,
+    host: os.hostname(),
+    ...(timeBudgetMs ? { staleAfter: new Date(Date.parse(running.startedAt) + timeBudgetMs + LOCK_GRACE_MS).toISOString() } : {}),
+  };
   try {
     mkdirSync(dir, { recursive: true });
   } catch {
     return;
   }
-  // Twice at most: a stale lock is removed, then created afresh (exclusive create: of two runs
-  // starting at once, one gets it).
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(file, `${JSON.stringify(mine, null, 2)}\n`, { flag: 'wx' });
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return;
-    }
-    const holder = lockHolder(file);
-    if (holder && holdsLive(holder)) {
-      const of = `pid ${holder.pid}${holder.host === mine.host ? '' : ` on ${holder.host}`}, started ${holder.startedAt}${holder.shard ? `, shard ${holder.shard}` : ''}`;
-      throw new UsageError(`${option} ${dir} is in use by another policyfuzz run (${of}): wait for it to end, or give this run a folder of its own with ${option} (if no such run is going, delete ${file})`);
-    }
-    rmSync(file, { force: true });
+  // Written whole under a name of its own, then linked into place: the link is atomic and fails if
+  // the lock is there, so of two runs starting at once one gets it, and no run reads a half-written lock.
+  const written = `${file}.${process.pid}.new`;
+  try {
+    writeFileSync(written, `${JSON.stringify(mine, null, 2)}\n`);
+  } catch {
+    return;
   }
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        linkSync(written, file);
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return;
+      }
+      takeOverStale(file, mine, option, dir);
+    }
+  } finally {
+    rmSync(written, { force: true });
+  }
+}
+
+/**
+ * Moves a stale lock aside, or throws naming the live run that holds it. The move is a rename, so
+ * of two runs taking one stale lock over only one moves it; the other moves the winner's fresh lock,
+ * sees it live, puts it back and refuses.
+ */
+function takeOverStale(file: string, mine: LockHolder, option: string, dir: string): void {
+  const aside = `${file}.${process.pid}.stale`;
+  try {
+    renameSync(file, aside);
+  } catch {
+    return; // gone meanwhile: link again
+  }
+  const holder = lockHolder(aside);
+  if (holder && holdsLive(holder)) {
+    try {
+      linkSync(aside, file);
+    } catch {
+      // another run took the folder meanwhile: its lock stands, and this run refuses all the same
+    }
+    rmSync(aside, { force: true });
+    const of = `pid ${holder.pid}${holder.host === mine.host ? '' : ` on ${holder.host}`}, started ${holder.startedAt}${holder.shard ? `, shard ${holder.shard}` : ''}`;
+    throw new UsageError(`${option} ${dir} is in use by another policyfuzz run (${of}): wait for it to end, or give this run a folder of its own with ${option} (if no such run is going, delete ${file})`);
+  }
+  rmSync(aside, { force: true });
 }
 
 /** At the run's end, however it ends: its lock goes; another run's stays. */
@@ -66,18 +107,14 @@ function lockHolder(file: string): LockHolder | undefined {
 }
 
 /**
- * Whether the holder's run may still be going. On this host: its process is alive and is not this
- * one (a run called again in the same process has ended its earlier run). On another host (a shared
- * folder) its process cannot be asked: it counts as live, and the message says how to clear it.
+ * Whether the holder's run may still be going. Past its `staleAfter` (budget and grace), on any host,
+ * it is not. On this host: its process is alive and is not this one (a run called again in the same
+ * process has ended its earlier run). On another host (a shared folder, a container's own hostname)
+ * its process cannot be asked: it counts as live until `staleAfter`, and the message says how to clear it.
  */
 function holdsLive(holder: LockHolder): boolean {
+  if (holder.staleAfter && Date.parse(holder.staleAfter) < Date.now()) return false;
   if (holder.host !== os.hostname()) return true;
   if (holder.pid === process.pid) return false;
-  try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processAlive(holder.pid);
 }
