@@ -67,8 +67,12 @@ function refusedTable(e: unknown): string | undefined {
   return (e as { table?: string }).table;
 }
 
-/** Data exceptions that say the value the harness wrote was ill-formed, not that the target refuses it. */
-const HARNESS_INPUT_SYNTAX = new Set(['22P02', '22007', '22008']);
+/**
+ * Data exceptions only a target's own expression raises on a well-formed row (a CHECK's regex
+ * Postgres cannot compile, a division by zero, a bad LIKE escape, a negative power): every other
+ * 22xxx may be a value the harness wrote wrong, and stays a harness error.
+ */
+const TARGET_EXPRESSION_FAULTS = new Set(['2201B', '22012', '2201E', '2201F', '2201G', '22011', '22025']);
 
 /**
  * The constraint a database error names (a NOT NULL violation names its column instead), or the
@@ -86,8 +90,7 @@ export function refusedBy(e: unknown): string | undefined {
   if (raisedIn) return `${raisedIn}() raising "${(e as Error).message}"`;
   // A data exception of the target's own expressions (a CHECK whose regex Postgres cannot compile,
   // `{1,300}` past its 255 limit; a division by zero in a default): no row of that shape can be held.
-  // Input syntax (22P02, 22007, 22008) stays the harness's: the value written was ill-formed.
-  if (code?.startsWith('22') && !HARNESS_INPUT_SYNTAX.has(code)) return `the target's own expression (${(e as Error).message})`;
+  if (code && TARGET_EXPRESSION_FAULTS.has(code)) return `the target's own expression (${(e as Error).message})`;
   return undefined;
 }
 
@@ -191,7 +194,9 @@ function hookedClaims(caller: Caller, cache: SchemaCache, p: SqlParams, claims: 
  * A signed-in caller's claims where the project keeps their app_metadata in auth.users
  * (SchemaCache.tokenAppMetadata = 'auth.users'): the token's `app_metadata` is the provider Auth
  * names plus the caller's `raw_app_meta_data` as it stands before this request, as Supabase Auth
- * issues it (the claims a case drew there are not Auth's to sign). A project mirroring a role, a
+ * issues it. The claims a case drew there stay under the stored ones (a stored key wins): a key the
+ * project never stores (an `app_metadata.role` an admin tool wrote, drawn under the default
+ * `claims.appMetadataRole: untrusted`) is still sent, so a policy trusting it is still found. A project mirroring a role, a
  * department or a tenant there by a trigger (stranger-app-10's org_id) then has each token carry
  * what the world's rows say. Read in the settings' own statement, before the role is switched.
  * Undefined: claims as drawn, or no user.
@@ -200,7 +205,7 @@ function tokenClaimsSql(caller: Caller, cache: SchemaCache, p: SqlParams, claims
   if (cache.tokenAppMetadata !== 'auth.users' || caller.kind !== 'user') return undefined;
   const drawn = `${p.bind(claims)}::jsonb`;
   const stored = `(select u.raw_app_meta_data from auth.users u where u.id = ${p.bind(JSON.parse(claims).sub)}::uuid)`;
-  return `(${drawn} || jsonb_build_object('app_metadata', jsonb_build_object('provider', ${drawn} -> 'app_metadata' -> 'provider', 'providers', ${drawn} -> 'app_metadata' -> 'providers') || coalesce(${stored}, '{}'::jsonb)))::text`;
+  return `(${drawn} || jsonb_build_object('app_metadata', coalesce(${drawn} -> 'app_metadata', '{}'::jsonb) || coalesce(${stored}, '{}'::jsonb)))::text`;
 }
 
 /**

@@ -19,6 +19,9 @@ describe('refusedBy', () => {
     expect(refusedBy(pgError({ code: '2201B', message: 'invalid regular expression: invalid repetition count(s)' }))).toBe("the target's own expression (invalid regular expression: invalid repetition count(s))");
     expect(refusedBy(pgError({ code: '22012', message: 'division by zero' }))).toBe("the target's own expression (division by zero)");
     expect(refusedBy(pgError({ code: '22P02', message: 'invalid input syntax for type uuid: "x"' }))).toBeUndefined();
+    expect(refusedBy(pgError({ code: '22007', message: 'invalid input syntax for type timestamp: "x"' }))).toBeUndefined();
+    expect(refusedBy(pgError({ code: '22023', message: 'invalid parameter value' }))).toBeUndefined();
+    expect(refusedBy(pgError({ code: '22021', message: 'invalid byte sequence for encoding "UTF8"' }))).toBeUndefined();
   });
 
   it('a constraint by its name; an error of the harness (an unknown column) names nothing', () => {

@@ -48,6 +48,8 @@ alter table public.notes enable row level security;
 grant select on public.notes to authenticated;
 create policy notes_tenant on public.notes as restrictive for all to authenticated using (org_id = (select private.jwt_org_id()));
 create policy notes_read on public.notes for select to authenticated using (true);
+create view public.token_seen as select auth.jwt() -> 'app_metadata' ->> 'role' as role, auth.jwt() -> 'app_metadata' ->> 'tier' as tier;
+grant select on public.token_seen to authenticated;
 create table public.settings (singleton boolean primary key default true check (singleton), open boolean not null default false);
 insert into public.settings default values;
 `;
@@ -88,8 +90,9 @@ const caller: Caller = { kind: 'user', id: A, email: 'a@x.test', appMetadata: { 
 async function afterFixtures<T>(env: Environment, then: (send: Environment['workers'][0]['tx']['send']) => Promise<T>): Promise<T> {
   const tx = env.workers[0].tx;
   const order = ['auth.users', 'users', 'notes', 'project_settings'];
-  await tx.begin(fixtureStatements(world, order, tx.fixturePlan), () => fixtureStatementsPerRow(world, order, tx.fixturePlan));
   try {
+    // Begun inside the try: a refused fixture still ends the transaction, and the next test meets its own failure.
+    await tx.begin(fixtureStatements(world, order, tx.fixturePlan), () => fixtureStatementsPerRow(world, order, tx.fixturePlan));
     return await then(tx.send.bind(tx));
   } finally {
     await tx.end();
@@ -110,6 +113,12 @@ describe('tokens.appMetadata = "auth.users"', () => {
   it('a signed-in token carries the caller’s raw_app_meta_data (their org and role), not the claims the case drew', async () => {
     const seen = await afterFixtures(minted, (send) => send(caller, { kind: 'select', table: 'notes', columns: ['id'], filters: [], order: [{ column: 'id' }] } as never));
     expect(seen.body).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('a key the project stores wins over the drawn one; a drawn key it never stores is still sent, so a policy trusting an admin tool’s claim is still found (claims.appMetadataRole untrusted)', async () => {
+    const drawnTier: Caller = { ...caller, appMetadata: { role: 'admin', tier: 'gold' } } as Caller;
+    const seen = await afterFixtures(minted, (send) => send(drawnTier, { kind: 'select', table: 'token_seen', columns: ['role', 'tier'], filters: [], order: [] } as never));
+    expect(seen.body).toEqual([{ role: 'user', tier: 'gold' }]);
   });
 
   it('without it the token is the drawn one: no org, so the tenant policy hides every row', async () => {
