@@ -60,5 +60,7 @@ describe('a column default as a request names the table (columnDefaultOf)', () =
   it('a qualified name as it is; a generated column’s expression is no default', () => {
     expect(columnDefaultOf(facts, 'api', 'passport.profiles', 'points')).toBe('0');
     expect(columnDefaultOf(facts, 'api', 'vs_tickets', 'is_duplicate')).toBeUndefined();
+    // The facts name public's tables bare: `public.vs_tickets` under another first schema is that one.
+    expect(columnDefaultOf({ tables: [{ name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'public_ref', type: 'uuid', defaultExpr: 'gen_random_uuid()' }] }] }, 'api', 'public.vs_tickets', 'public_ref')).toBe('gen_random_uuid()');
   });
 });

@@ -144,7 +144,8 @@ export function mergeSettings(into: Record<string, unknown>, from: Record<string
  * A generated column's expression is no default.
  */
 export function columnDefaultOf(facts: Pick<TargetFacts, 'tables'>, firstSchema: string, table: string, column: string): string | undefined {
-  const name = table.includes('.') || firstSchema === 'public' ? table : `${firstSchema}.${table}`;
+  // The facts name a table of `public` bare: a mapping's `public.vs_tickets` is that one.
+  const name = table.startsWith('public.') ? table.slice('public.'.length) : table.includes('.') || firstSchema === 'public' ? table : `${firstSchema}.${table}`;
   const c = facts.tables.find((t) => t.name === name)?.columns.find((x) => x.name === column);
   return c?.serverFilled === 'generated' ? undefined : c?.defaultExpr;
 }

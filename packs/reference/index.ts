@@ -27,8 +27,9 @@ export const TEAM_MEMBER_ROW_IS_CALLERS = `${MEMBER_COLUMN}\\s*=\\s*${CALLER}|${
 /**
  * A body finding no ticket: plpgsql's `not found` after a `select … into`, or the row variable's
  * key left null (`v_ticket.id is null`, stranger-app-9), each tested before what else it refuses.
+ * Not the caller's own row (`v_caller.id is null`): that refuses an unknown caller, not a missing ticket.
  */
-const TICKET_NOT_FOUND = String.raw`(?:not\s+found|\w+\.id\s+is\s+null)`;
+const TICKET_NOT_FOUND = String.raw`(?:not\s+found|\b(?!\w*(?:caller|user|actor|profile|member|person|staff|me\.))\w+\.id\s+is\s+null)`;
 
 export const referencePack = definePack({
   name: 'reference',

@@ -55,6 +55,9 @@ describe('silent-spec settings read off a body (sourceSettings)', () => {
 
   it('merge_vs_tickets: a missing ticket refused as NOT_AUTHORIZED (refusals.notFoundAs)', () => {
     expect(proposed('refusals.notFoundAs.merge_vs_tickets', 'merge_vs_tickets', merge)).toBe('not-authorized');
+    // The caller's own row missing refuses an unknown caller: no reading of a missing ticket.
+    const callerOnly = merge.replace('if keep.id is null or dup.id is null then', 'if v_caller.id is null or not core.handles(keep.dept) then');
+    expect(proposed('refusals.notFoundAs.merge_vs_tickets', 'merge_vs_tickets', callerOnly)).toBeUndefined();
   });
 
   it('soft_delete_*: raising on an id no live ticket has is refusals.notFound raise, per function', () => {
