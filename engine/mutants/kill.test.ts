@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerFirst } from './kill.ts';
+import { judgedAndHeld, headerFirst } from './kill.ts';
 
 const listed = ['R01', 'R03', 'R08', 'R13', 'R16'].map((id) => ({ id }));
 const ids = (ps: { id: string }[]) => ps.map((p) => p.id);
@@ -16,5 +16,12 @@ describe('headerFirst', () => {
 
   it('a rule the list does not hold is skipped', () => {
     expect(ids(headerFirst(listed, ['R99', 'R08']))).toEqual(['R08']);
+  });
+});
+
+describe('judgedAndHeld: the only ground for a survivor', () => {
+  it('a property that ran its cases and held (all, or a budget’s share); never one that was not reached, not applicable, dropped every case or erred (a catalog check not applicable listed SURVIVED before)', () => {
+    expect(['passed', 'partial'].every((s) => judgedAndHeld(s as never))).toBe(true);
+    expect(['not-reached', 'not-applicable', 'no-verdict', 'error', 'failed'].some((s) => judgedAndHeld(s as never))).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import type { DatabaseServer } from '../db/providers/server.ts';
 import type { DataProperty } from '../runner/data-property.ts';
 import type { CatalogProperty } from '../runner/catalog-property.ts';
 import { openSession, type SessionTarget } from '../run/session.ts';
-import type { PropertyResult } from '../runner/result.ts';
+import type { PropertyResult, PropertyStatus } from '../runner/result.ts';
 import { applyEdits, extraSql, unchangedPrefix, type Mutant } from './mutant-files.ts';
 
 export interface KillResult {
@@ -58,11 +58,11 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
         result.killedBy.push(key);
         result.timeToKillMs ??= Date.now() - started;
         if (!options.all) break;
-      } else if (r.status === 'error') {
-        result.verdicts[key] = 'error';
-        result.notes.push(`${key}: ${r.note}`);
-      } else {
+      } else if (judgedAndHeld(r.status)) {
         result.verdicts[key] = 'survived';
+      } else {
+        result.verdicts[key] = 'error';
+        result.notes.push(`${key}: ${r.note ?? r.status}`);
       }
     }
     // Narrowed to the target's tables; a property the target cannot run is skipped.
@@ -91,13 +91,14 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
         // Time to kill: until the first disagreement, not including shrinking it.
         result.timeToKillMs ??= before - started + (r.firstFailureMs ?? Date.now() - before);
         if (!options.all) break;
-      } else if (r.status === 'error' || r.status === 'no-verdict') {
-        // Every case dropped, or a harness error: this property judged nothing of the mutant, and says why
-        // in the notes. A mutant no property judged has no verdict (killVerdict), never a survivor.
-        result.verdicts[property.id] = 'error';
-        result.notes.push(`${property.id}: ${r.note}`);
-      } else {
+      } else if (judgedAndHeld(r.status)) {
         result.verdicts[property.id] = 'survived';
+      } else {
+        // Every case dropped, a harness error, not reached or not applicable: this property judged
+        // nothing of the mutant, and says why in the notes. A mutant no property judged has no
+        // verdict (killVerdict), never a survivor.
+        result.verdicts[property.id] = 'error';
+        result.notes.push(`${property.id}: ${r.note ?? r.status}`);
       }
     }
   } finally {
@@ -112,6 +113,11 @@ export async function killMutant(mutant: Mutant, options: KillOptions): Promise<
  * cases on it and held; otherwise no verdict (every case of each property dropped, a harness error,
  * or none could run on this target): it was never judged, so it is no survivor.
  */
+/** A property that ran its cases on the mutant and held (all of them, or a budget's share): the only ground for 'survived'. */
+export function judgedAndHeld(status: PropertyStatus): boolean {
+  return status === 'passed' || status === 'partial';
+}
+
 export function killVerdict(r: KillResult): 'killed' | 'survived' | 'no-verdict' {
   if (r.killedBy.length) return 'killed';
   return Object.values(r.verdicts).includes('survived') ? 'survived' : 'no-verdict';
