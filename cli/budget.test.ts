@@ -18,7 +18,7 @@ describe('early stop (pr: on; --no-early-stop)', () => {
     // Early stop is decided on counts alone: a budget long enough never to cut (pr's 45 s did, at load 16 on 2 cores: R16 short of 300).
     const common = ['fuzz', '--no-sso', '--min-cases', '100', '--time-budget', '10m', '--seed', '3', '--no-replay', '--database-url', inject('databaseUrl'), '--failures-dir', path.join(reports, 'failures')];
     const summaryOf = (dir: string) => Object.fromEntries((JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as RunSummary).properties.map((p) => [p.id, p]));
-    const r = await runBin([...common, '--only', 'R01,R16', '--runs', '300', '--report-dir', path.join(reports, 'pr')]);
+    const r = await runBin([...common, '--only', 'R01,R03', '--runs', '300', '--report-dir', path.join(reports, 'pr')]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const byId = summaryOf(path.join(reports, 'pr'));
     expect(byId.R01).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 } });
@@ -27,9 +27,11 @@ describe('early stop (pr: on; --no-early-stop)', () => {
     expect(r.stdout).toContain(`early stop (saturated at or past the minimum; --no-early-stop runs every case):\n  R01  ${byId.R01.note}`);
     expect(r.stdout).toMatch(/^R01 +PASS +100\/300 /m);
     expect(readFileSync(path.join(reports, 'pr', 'report.html'), 'utf8')).toContain('<td class="num">100/300<div class="note" title="every clause reached on both sides');
-    // R16 (one table of ~30, one command, anon or signed in, per case) still sends tables and roles it never sent between cases 50 and 100.
-    expect(byId.R16).toMatchObject({ status: 'passed', cases: 300 });
-    expect(byId.R16.stoppedEarly).toBeUndefined();
+    // R03 at seed 3 still sends kinds of request (anon's) it never sent between cases 50 and 100: it runs
+    // on past the minimum. (R16 did until its grant matrix became a sweep, sent in its first cases.)
+    expect(byId.R03.status).toBe('passed');
+    expect(byId.R03.cases).toBeGreaterThan(100);
+    expect(byId.R03.stoppedEarly?.cases ?? byId.R03.cases).toBeGreaterThan(100);
     const off = await runBin([...common, '--only', 'R01,R02', '--runs', '120', '--no-early-stop', '--report-dir', path.join(reports, 'off')]);
     expect(off.code, off.stdout + off.stderr).toBe(0);
     for (const p of Object.values(summaryOf(path.join(reports, 'off'))).filter((p) => p.area === 'data')) {

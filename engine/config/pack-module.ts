@@ -67,7 +67,9 @@ export function withCasesBlamingThePack<P extends Pack<any>>(pack: P, module?: s
 
 /** One property of pack `packName` (from `module`, when known) with its cases drawn as `drawnBlamingThePack` says. */
 export function withCasesBlamingItsPack<P extends Pack<any>['properties'][number]>(property: P, packName: string, module?: string): P {
-  return { ...property, cases: (settings: never, oracle?: never) => drawnBlamingThePack(property.id, packName, module, () => property.cases(settings, oracle)) };
+  const blamed = (cases: typeof property.cases) => (settings: never, oracle?: never) => drawnBlamingThePack(property.id, packName, module, () => cases(settings, oracle));
+  // A sweep's cases are the pack's too (DataProperty.sweep): drawn under the same guard.
+  return { ...property, cases: blamed(property.cases), ...(property.sweep ? { sweep: property.sweep.map(blamed) } : {}) };
 }
 
 /**

@@ -11,7 +11,8 @@
  *
  * A property's sweep (DataProperty.sweep) is drawn first: a lane's draw i < its length is the
  * sweep's case i. Each run draws from a Random of its own, so the draws after the sweep are
- * the ones the lane would have drawn there without it.
+ * the ones the lane would have drawn there without it, for a property without guides (the sweep's
+ * cases mark the branches they take, which steers a guided property's later guides).
  */
 import fc from 'fast-check';
 import type { Oracle } from '../pack.ts';
