@@ -10,11 +10,11 @@ import { openEnvironment, type Environment, type EnvironmentOptions } from '../e
 import { sharedServer } from './shared-server.ts';
 import { tempDir } from './temp-dir.ts';
 
-/** `fixtures`: read the catalog and fit worlds to it, as for a project's own migrations. */
-export async function sqlEnvironment(prefix: string, sql: string, fixtures?: EnvironmentOptions['fixtures']): Promise<Environment> {
+/** `fixtures`: read the catalog and fit worlds to it, as for a project's own migrations; `more`: any other environment option (tokenAppMetadata, say). */
+export async function sqlEnvironment(prefix: string, sql: string, fixtures?: EnvironmentOptions['fixtures'], more: Partial<Omit<EnvironmentOptions, 'server' | 'migrations' | 'fixtures'>> = {}): Promise<Environment> {
   const dir = tempDir(prefix);
   writeFileSync(path.join(dir, '0001_schema.sql'), sql);
-  return openEnvironment({ server: await sharedServer(), migrations: loadMigrationFolder(dir), ...(fixtures ? { fixtures } : {}) });
+  return openEnvironment({ ...more, server: await sharedServer(), migrations: loadMigrationFolder(dir), ...(fixtures ? { fixtures } : {}) });
 }
 
 /** One case on the first worker: the fixtures, then each request (planned at once), then rolled back; the answers in order. */

@@ -9,16 +9,12 @@
  * is mapped to null (`singleton boolean primary key default true`): its insert named no column, a
  * syntax error that ended two rules as harness errors.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMigrationFolder } from '../db/migrations.ts';
-import { openEnvironment, type Environment } from '../runner/environment.ts';
-import { sharedServer } from '../../testing/shared-server.ts';
-import { tempDir } from '../../testing/temp-dir.ts';
+import type { Environment } from '../runner/environment.ts';
+import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
 import type { World } from '../model/world.ts';
 import type { Caller } from '../model/caller.ts';
-import { fixtureStatements, fixtureStatementsPerRow } from './fixtures.ts';
+import { fixtureStatements } from './fixtures.ts';
 
 const SCHEMA = `
 create schema private;
@@ -56,17 +52,8 @@ insert into public.settings default values;
 
 const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 
-async function environment(tokenAppMetadata: boolean): Promise<Environment> {
-  const dir = tempDir('tenant-claims');
-  writeFileSync(path.join(dir, '0001_tenant.sql'), SCHEMA);
-  return openEnvironment({
-    server: await sharedServer(),
-    migrations: loadMigrationFolder(dir),
-    workers: 1,
-    fixtures: { users: 'direct', bypassTriggers: false, seededTables: ['settings'], mapping: { tables: { users: { name: 'members' }, project_settings: { name: 'settings' } } } },
-    ...(tokenAppMetadata ? { tokenAppMetadata: 'auth.users' as const } : {}),
-  });
-}
+const environment = (tokenAppMetadata: boolean): Promise<Environment> =>
+  sqlEnvironment('tenant-claims', SCHEMA, { users: 'direct', bypassTriggers: false, seededTables: ['settings'], mapping: { tables: { users: { name: 'members' }, project_settings: { name: 'settings' } } } }, tokenAppMetadata ? { tokenAppMetadata: 'auth.users' } : {});
 
 let minted: Environment;
 let drawn: Environment;
@@ -87,49 +74,41 @@ const world: World = {
 // The case drew a token saying admin; Auth would sign what auth.users holds.
 const caller: Caller = { kind: 'user', id: A, email: 'a@x.test', appMetadata: { role: 'admin' } };
 
-async function afterFixtures<T>(env: Environment, then: (send: Environment['workers'][0]['tx']['send']) => Promise<T>): Promise<T> {
-  const tx = env.workers[0].tx;
-  const order = ['auth.users', 'users', 'notes', 'project_settings'];
-  try {
-    // Begun inside the try: a refused fixture still ends the transaction, and the next test meets its own failure.
-    await tx.begin(fixtureStatements(world, order, tx.fixturePlan), () => fixtureStatementsPerRow(world, order, tx.fixturePlan));
-    return await then(tx.send.bind(tx));
-  } finally {
-    await tx.end();
-  }
-}
+const ORDER = ['auth.users', 'users', 'notes', 'project_settings'];
+/** The world's fixtures, then one request, rolled back: its answer. */
+const afterFixtures = async (env: Environment, caller: Caller, request: unknown) => (await runCase(env, fixtureStatements(world, ORDER, env.workers[0].tx.fixturePlan), [{ caller, request: request as never }]))[0];
 
 describe('a tenant column whose default is the caller’s org claim', () => {
   it('is filled by the fixtures (the server has no token), every row with the same org, the users row’s', async () => {
-    const rows = await afterFixtures(minted, (send) => send({ kind: 'service' }, { kind: 'select', table: 'notes', columns: ['id', 'org_id'], filters: [], order: [{ column: 'id' }] } as never));
+    const rows = await afterFixtures(minted, { kind: 'service' }, { kind: 'select', table: 'notes', columns: ['id', 'org_id'], filters: [], order: [{ column: 'id' }] });
     const notes = rows.body as { id: number; org_id: string }[];
     expect(notes.map((n) => n.id)).toEqual([1, 2]);
-    const members = await afterFixtures(minted, (send) => send({ kind: 'service' }, { kind: 'select', table: 'members', columns: ['id', 'org_id'], filters: [], order: [] } as never));
+    const members = await afterFixtures(minted, { kind: 'service' }, { kind: 'select', table: 'members', columns: ['id', 'org_id'], filters: [], order: [] });
     expect(new Set([...notes.map((n) => n.org_id), ...(members.body as { org_id: string }[]).map((m) => m.org_id)]).size).toBe(1);
   });
 });
 
 describe('tokens.appMetadata = "auth.users"', () => {
   it('a signed-in token carries the caller’s raw_app_meta_data (their org and role), not the claims the case drew', async () => {
-    const seen = await afterFixtures(minted, (send) => send(caller, { kind: 'select', table: 'notes', columns: ['id'], filters: [], order: [{ column: 'id' }] } as never));
+    const seen = await afterFixtures(minted, caller, { kind: 'select', table: 'notes', columns: ['id'], filters: [], order: [{ column: 'id' }] });
     expect(seen.body).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
   it('a key the project stores wins over the drawn one; a drawn key it never stores is still sent, so a policy trusting an admin tool’s claim is still found (claims.appMetadataRole untrusted)', async () => {
     const drawnTier: Caller = { ...caller, appMetadata: { role: 'admin', tier: 'gold' } } as Caller;
-    const seen = await afterFixtures(minted, (send) => send(drawnTier, { kind: 'select', table: 'token_seen', columns: ['role', 'tier'], filters: [], order: [] } as never));
+    const seen = await afterFixtures(minted, drawnTier, { kind: 'select', table: 'token_seen', columns: ['role', 'tier'], filters: [], order: [] });
     expect(seen.body).toEqual([{ role: 'user', tier: 'gold' }]);
   });
 
   it('without it the token is the drawn one: no org, so the tenant policy hides every row', async () => {
-    const seen = await afterFixtures(drawn, (send) => send(caller, { kind: 'select', table: 'notes', columns: ['id'], filters: [], order: [] } as never));
+    const seen = await afterFixtures(drawn, caller, { kind: 'select', table: 'notes', columns: ['id'], filters: [], order: [] });
     expect(seen.body).toEqual([]);
   });
 });
 
 describe('a seeded singleton row the world writes with no column of its own', () => {
   it('is written with its defaults (no column list), replacing the seeded one', async () => {
-    const rows = await afterFixtures(minted, (send) => send({ kind: 'service' }, { kind: 'select', table: 'settings', columns: ['singleton', 'open'], filters: [], order: [] } as never));
+    const rows = await afterFixtures(minted, { kind: 'service' }, { kind: 'select', table: 'settings', columns: ['singleton', 'open'], filters: [], order: [] });
     expect(rows.body).toEqual([{ singleton: true, open: false }]);
   });
 });
