@@ -3,8 +3,8 @@
  * schema of security_invoker views granting writes over tables with row security (stranger-app-9),
  * and the shapes that give no such reading.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { schemaInTransaction } from '../../testing/schema-in-transaction.ts';
 import { readGrantsUnderRowSecurity } from './row-security-grants.ts';
 
 const SCHEMA = `
@@ -39,18 +39,10 @@ grant delete on passport.profiles to authenticated;
 `;
 
 describe('privileges row security decides (readGrantsUnderRowSecurity)', () => {
-  let client: pg.Client;
+  const client = schemaInTransaction(SCHEMA);
   let held: Set<string>;
   beforeAll(async () => {
-    client = new pg.Client({ connectionString: inject('databaseUrl') });
-    await client.connect();
-    await client.query('begin');
-    await client.query(SCHEMA);
-    held = await readGrantsUnderRowSecurity(client, ['api', 'passport']);
-  });
-  afterAll(async () => {
-    await client.query('rollback');
-    await client.end();
+    held = await readGrantsUnderRowSecurity(client(), ['api', 'passport']);
   });
 
   it('an invoker view over a table with row security: each privilege granted on both, under its bare and qualified names in the first exposed schema', () => {

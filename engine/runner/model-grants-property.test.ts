@@ -3,8 +3,8 @@
  * reaches nothing when the role lacks it on that table (Postgres checks the invoker's own); a
  * column privilege on the table counts as holding it; a view run as its owner is not such a view.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { schemaInTransaction } from '../../testing/schema-in-transaction.ts';
 import { privilegesHeldInVain } from './model-grants-property.ts';
 
 const SCHEMA = `
@@ -20,20 +20,10 @@ create view held_in_vain.members_as_owner as select id, org, role from held_in_v
 grant select, insert, update, delete on held_in_vain.members_view, held_in_vain.members_as_owner to anon, authenticated;
 `;
 
-let client: pg.Client;
-beforeAll(async () => {
-  client = new pg.Client({ connectionString: inject('databaseUrl') });
-  await client.connect();
-  await client.query('begin');
-  await client.query(SCHEMA);
-});
-afterAll(async () => {
-  await client.query('rollback');
-  await client.end();
-});
+const client = schemaInTransaction(SCHEMA);
 
 it("names each view privilege the role lacks on the invoker view's table, a column privilege counting as held", async () => {
-  const held = await privilegesHeldInVain(client, ['held_in_vain.members_view', 'held_in_vain.members_as_owner']);
+  const held = await privilegesHeldInVain(client(), ['held_in_vain.members_view', 'held_in_vain.members_as_owner']);
   expect([...held].sort()).toEqual([
     'held_in_vain.members_view: anon holds DELETE',
     'held_in_vain.members_view: anon holds INSERT',
@@ -42,5 +32,5 @@ it("names each view privilege the role lacks on the invoker view's table, a colu
     'held_in_vain.members_view: authenticated holds SELECT',
     'held_in_vain.members_view: authenticated holds UPDATE',
   ]);
-  expect(await privilegesHeldInVain(client, [])).toEqual(new Set());
+  expect(await privilegesHeldInVain(client(), [])).toEqual(new Set());
 });

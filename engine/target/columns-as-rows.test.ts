@@ -3,8 +3,8 @@
  * fixtures write them there, replacing what a signup trigger granted, since the users table has
  * no such column to write.
  */
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { schemaInTransaction } from '../../testing/schema-in-transaction.ts';
 import { fixtureStatements, type FixturePlan } from './fixtures.ts';
 import type { World } from '../model/world.ts';
 
@@ -39,24 +39,14 @@ const plan: FixturePlan = {
 };
 
 describe('model columns kept as rows of another table (fixtures.columnsAsRows)', () => {
-  let client: pg.Client;
-  beforeAll(async () => {
-    client = new pg.Client({ connectionString: inject('databaseUrl') });
-    await client.connect();
-    await client.query('begin');
-    await client.query(SCHEMA);
-  });
-  afterAll(async () => {
-    await client.query('rollback');
-    await client.end();
-  });
+  const client = schemaInTransaction(SCHEMA);
 
   async function write(world: World) {
-    await client.query('savepoint w');
-    for (const s of fixtureStatements(world, ['users'], plan)) await client.query(s.sql);
-    const roles = await client.query<{ person_id: string; slug: string }>(`select person_id::text, slug from rbac.person_roles join rbac.roles r on r.id = role_id order by 1, 2`);
-    const permissions = await client.query<{ person_id: string; slug: string; source: string }>(`select person_id::text, slug, source from rbac.person_permissions join rbac.permissions p on p.id = permission_id order by 1, 2, 3`);
-    await client.query('rollback to savepoint w');
+    await client().query('savepoint w');
+    for (const s of fixtureStatements(world, ['users'], plan)) await client().query(s.sql);
+    const roles = await client().query<{ person_id: string; slug: string }>(`select person_id::text, slug from rbac.person_roles join rbac.roles r on r.id = role_id order by 1, 2`);
+    const permissions = await client().query<{ person_id: string; slug: string; source: string }>(`select person_id::text, slug, source from rbac.person_permissions join rbac.permissions p on p.id = permission_id order by 1, 2, 3`);
+    await client().query('rollback to savepoint w');
     return { roles: roles.rows.map((r) => [r.person_id, r.slug]), permissions: permissions.rows.map((r) => [r.person_id, r.slug, r.source]) };
   }
 
@@ -75,6 +65,6 @@ describe('model columns kept as rows of another table (fixtures.columnsAsRows)',
 
   it('a role the roles table lacks is refused by the target (its key is NOT NULL): the case is dropped, never run as another role', async () => {
     await expect(write({ users: [{ id: ALICE, email: 'alice@example.com', role: 'committee', permissions: [], managed_permissions: [] }] })).rejects.toThrow(/null value in column "role_id"/);
-    await client.query('rollback to savepoint w');
+    await client().query('rollback to savepoint w');
   });
 });
