@@ -36,6 +36,10 @@ create schema passport; grant usage on schema passport to authenticated;
 create table passport.profiles (id uuid primary key);
 alter table passport.profiles enable row level security;
 grant delete on passport.profiles to authenticated;
+-- a column grant: row security decides that UPDATE too
+create table passport.cards (id uuid primary key, label text);
+alter table passport.cards enable row level security;
+grant update (label) on passport.cards to authenticated;
 `;
 
 describe('privileges row security decides (readGrantsUnderRowSecurity)', () => {
@@ -65,5 +69,10 @@ describe('privileges row security decides (readGrantsUnderRowSecurity)', () => {
   it('a table of another exposed schema, by its qualified name', () => {
     expect(held.has('passport.profiles:delete:authenticated')).toBe(true);
     expect(held.has('profiles:delete:authenticated')).toBe(false);
+  });
+
+  it('a privilege granted on some columns only counts, as privilege-held.ts counts it everywhere', () => {
+    expect(held.has('passport.cards:update:authenticated')).toBe(true);
+    expect(held.has('passport.cards:insert:authenticated')).toBe(false);
   });
 });

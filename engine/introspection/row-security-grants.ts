@@ -3,10 +3,12 @@
  * a table with row security on, or a `security_invoker` view over one such table whose own grant
  * and the table's both hold (the invoker's rights are checked on the table too). A write through
  * a view with an INSTEAD OF trigger for it runs the trigger's body, not row security: left out.
+ * A privilege held on some columns only (`grant update (label)`) counts, as everywhere (privilege-held.ts).
  * A security definer view (its owner's rights) or a table with row security off: left out, the
  * grant alone decides there. Read once per run (mapping.ts CatalogFacts.rowSecurityDecides).
  */
 import type pg from 'pg';
+import { privilegeHeld } from './privilege-held.ts';
 
 export type TablePrivilege = 'select' | 'insert' | 'update' | 'delete';
 export type RowSecurityRole = 'anon' | 'authenticated';
@@ -37,11 +39,11 @@ export async function readGrantsUnderRowSecurity(client: pg.Client, schemas: rea
         where n.nspname = any($1) and c.relkind in ('r', 'p', 'v'))
      select rel.schema, rel.name,
             ${roles.flatMap((role) => privileges.map((p) => `(has_schema_privilege('${role}', (select relnamespace from pg_class where oid = rel.oid), 'usage')
-               and has_table_privilege('${role}', rel.oid, '${p}')
+               and ${privilegeHeld(`'${role}'`, 'rel.oid', `'${p.toUpperCase()}'`)}
                and case when rel.relkind in ('r', 'p') then rel.relrowsecurity
                         else rel.invoker and rel.base is not null
                              and (select b.relrowsecurity from pg_class b where b.oid = rel.base)
-                             and has_table_privilege('${role}', rel.base, '${p}')
+                             and ${privilegeHeld(`'${role}'`, 'rel.base', `'${p.toUpperCase()}'`)}
                              and has_schema_privilege('${role}', (select relnamespace from pg_class where oid = rel.base), 'usage')
                              and ${INSTEAD_OF_BIT[p] ? `not exists (select 1 from pg_trigger t where t.tgrelid = rel.oid and not t.tgisinternal and (t.tgtype & 64) <> 0 and (t.tgtype & ${INSTEAD_OF_BIT[p]}) <> 0)` : 'true'}
                    end) as ${role}_${p}`)).join(',\n            ')}
