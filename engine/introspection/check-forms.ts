@@ -161,60 +161,100 @@ interface Token {
 /** Letters and digits a negated class (`[^@\s]`) is drawn from, less what it excludes. */
 const NEGATED_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** An anchored pattern of literals, classes (`[0-9A-Z]`, `[[:digit:]]`, negated `[^@\s]`) and quantifiers (`{n}`, `{n,m}`, `{n,}`, `+`, `*`, `?`) as tokens; undefined for anything else. */
+/**
+ * An anchored pattern of literals, classes (`[0-9A-Z]`, `[[:digit:]]`, negated `[^@\s]`), groups
+ * (`(-[0-9])?`, `(kkumail\.com|kku\.ac\.th)`, `(?:…)`) and quantifiers (`{n}`, `{n,m}`, `{n,}`,
+ * `+`, `*`, `?`) as tokens; undefined for anything else. A group is sampled as its first
+ * alternative repeated its least count (none for `?`): a string the whole pattern matches.
+ */
 function tokens(pattern: string): Token[] | undefined {
   if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return undefined;
   const src = pattern.slice(1, -1).replace(/\[:digit:\]/g, '0-9').replace(/\[:alpha:\]|\[:lower:\]/g, 'a-z').replace(/\[:upper:\]/g, 'A-Z').replace(/\[:alnum:\]/g, 'a-z0-9').replace(/\[:space:\]/g, ' ');
+  const read = sequence(src, 0);
+  return read && read.end === src.length ? read.tokens : undefined;
+}
+
+/**
+ * The tokens of `src` from `from` up to the `|` or `)` ending its alternative (or the end), and
+ * where it stopped. A group's alternatives are each read so (a malformed one is no pattern), its
+ * first stands for the group.
+ */
+function sequence(src: string, from: number): { tokens: Token[]; end: number } | undefined {
   const out: Token[] = [];
-  let i = 0;
-  while (i < src.length) {
-    let chars: string[];
+  let i = from;
+  while (i < src.length && src[i] !== '|' && src[i] !== ')') {
+    let atom: Token[];
     const c = src[i];
-    if (c === '[') {
-      const negated = src[i + 1] === '^';
-      const end = src.indexOf(']', i + (negated ? 3 : 2));
-      if (end < 0) return undefined;
-      const inner = src.slice(i + (negated ? 2 : 1), end);
-      if (inner.includes('[')) return undefined;
-      chars = [];
-      for (let j = 0; j < inner.length; j++) {
-        if (inner[j + 1] === '-' && j + 2 < inner.length) {
-          for (let code = inner.charCodeAt(j); code <= inner.charCodeAt(j + 2); code++) chars.push(String.fromCharCode(code));
-          j += 2;
-        } else chars.push(inner[j] === '\\' ? inner[++j] : inner[j]);
+    if (c === '(') {
+      let at = src.startsWith('(?:', i) ? i + 3 : i + 1;
+      if (src[at] === '?') return undefined;
+      const alternatives: Token[][] = [];
+      for (;;) {
+        const alt = sequence(src, at);
+        if (!alt) return undefined;
+        alternatives.push(alt.tokens);
+        if (src[alt.end] === ')') {
+          i = alt.end + 1;
+          break;
+        }
+        if (src[alt.end] !== '|') return undefined;
+        at = alt.end + 1;
       }
-      // Negated: drawn from letters and digits it does not exclude (an escape such as `\s` excludes its letter too: fewer to draw from, never a wrong one).
-      if (negated) chars = [...NEGATED_ALPHABET].filter((c) => !chars.includes(c) && !chars.includes(c.toUpperCase()));
-      if (!chars.length) return undefined;
-      i = end + 1;
-    } else if (c === '\\') {
-      const e = src[i + 1];
-      if (e === undefined) return undefined;
-      chars = e === 'd' ? [...'0123456789'] : /[a-zA-Z]/.test(e) ? [] : [e];
-      if (!chars.length) return undefined;
-      i += 2;
-    } else if ('()|.*+?{}^$'.includes(c)) return undefined;
-    else {
-      chars = [c];
-      i++;
+      atom = alternatives[0];
+    } else {
+      const one = oneAtom(src, i);
+      if (!one) return undefined;
+      atom = [{ chars: one.chars, min: 1, max: 1 }];
+      i = one.end;
     }
-    let min = 1;
-    let max = 1;
-    const q = src[i];
-    if (q === '+' || q === '*' || q === '?') {
-      min = q === '+' ? 1 : 0;
-      max = q === '?' ? 1 : Infinity;
-      i++;
-    } else if (q === '{') {
-      const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i));
-      if (!m) return undefined;
-      min = Number(m[1]);
-      max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
-      i += m[0].length;
-    }
-    out.push({ chars, min, max });
+    const quantity = quantifier(src, i);
+    if (!quantity) return undefined;
+    i = quantity.end;
+    if (c === '(') for (let n = 0; n < quantity.min; n++) out.push(...atom);
+    else out.push({ chars: atom[0].chars, min: quantity.min, max: quantity.max });
   }
-  return out;
+  return { tokens: out, end: i };
+}
+
+/** One literal, escape or class at `i`: the characters it stands for, and where it ends. */
+function oneAtom(src: string, i: number): { chars: string[]; end: number } | undefined {
+  const c = src[i];
+  if (c === '[') {
+    const negated = src[i + 1] === '^';
+    const end = src.indexOf(']', i + (negated ? 3 : 2));
+    if (end < 0) return undefined;
+    const inner = src.slice(i + (negated ? 2 : 1), end);
+    if (inner.includes('[')) return undefined;
+    let chars: string[] = [];
+    for (let j = 0; j < inner.length; j++) {
+      if (inner[j + 1] === '-' && j + 2 < inner.length) {
+        for (let code = inner.charCodeAt(j); code <= inner.charCodeAt(j + 2); code++) chars.push(String.fromCharCode(code));
+        j += 2;
+      } else chars.push(inner[j] === '\\' ? inner[++j] : inner[j]);
+    }
+    // Negated: drawn from letters and digits it does not exclude (an escape such as `\s` excludes its letter too: fewer to draw from, never a wrong one).
+    if (negated) chars = [...NEGATED_ALPHABET].filter((c) => !chars.includes(c) && !chars.includes(c.toUpperCase()));
+    return chars.length ? { chars, end: end + 1 } : undefined;
+  }
+  if (c === '\\') {
+    const e = src[i + 1];
+    if (e === undefined) return undefined;
+    const chars = e === 'd' ? [...'0123456789'] : /[a-zA-Z]/.test(e) ? [] : [e];
+    return chars.length ? { chars, end: i + 2 } : undefined;
+  }
+  if ('()|.*+?{}^$'.includes(c)) return undefined;
+  return { chars: [c], end: i + 1 };
+}
+
+/** The quantifier at `i` (none: once): its least and most counts, and where it ends. */
+function quantifier(src: string, i: number): { min: number; max: number; end: number } | undefined {
+  const q = src[i];
+  if (q === '+' || q === '*' || q === '?') return { min: q === '+' ? 1 : 0, max: q === '?' ? 1 : Infinity, end: i + 1 };
+  if (q !== '{') return { min: 1, max: 1, end: i };
+  const m = /^\{(\d+)(,(\d*))?\}/.exec(src.slice(i));
+  if (!m) return undefined;
+  const min = Number(m[1]);
+  return { min, max: m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]), end: i + m[0].length };
 }
 
 /**

@@ -18,7 +18,7 @@
  */
 import type { Json, Row } from '../model/json.ts';
 import { matchesPattern, sampleMatching } from '../introspection/check-forms.ts';
-import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
+import { unqualifiedType, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
 import { orderKeepsOnTarget, rowToModel, targetColumn, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 import { escapeRegExp } from '../regexp.ts';
 import { refusesValue } from './realizable.ts';
@@ -28,10 +28,13 @@ export function keyFormat(shapes: TableShapes, mapping: TargetMapping | undefine
   const onTarget = mapping ? targetColumn(mapping, table, 'id') : 'id';
   if (!onTarget) return undefined;
   const key = shapes.get(mapping ? targetTable(mapping, table) : table)?.find((c) => c.name === onTarget);
-  if (!key?.primaryKey || !/^(text|character varying|varchar|citext)/.test(key.type)) return undefined;
+  if (!key?.primaryKey || !holdsText(key)) return undefined;
   const format = key.checks?.find((c) => c.kind === 'pattern');
   return format?.kind === 'pattern' && sampleMatching(format.pattern, 1) !== undefined ? format.pattern : undefined;
 }
+
+/** A column of text, its type read without its schema (`extensions.citext`, a domain's base there: stranger-app-10's `kku_email`). */
+const holdsText = (column: ColumnShape): boolean => /^(text|character varying|varchar|citext)/.test(unqualifiedType(column.type));
 
 /** A text column's format on the target: its pattern, and the column (its other CHECKs judge a sample too). */
 export interface ColumnFormat {
@@ -48,7 +51,7 @@ export function columnFormats(shapes: TableShapes, mapping: TargetMapping | unde
   const key = keyFormat(shapes, mapping, table) === undefined ? undefined : mapping ? targetColumn(mapping, table, 'id') : 'id';
   for (const column of shapes.get(mapping ? targetTable(mapping, table) : table) ?? []) {
     // A column with a vocabulary (a CHECK list, an enum) holds its words only: a sample would be none of them.
-    if (column.generated || column.name === key || column.vocabulary || column.enumLabels?.length || !/^(text|character varying|varchar|citext)/.test(column.type)) continue;
+    if (column.generated || column.name === key || column.vocabulary || column.enumLabels?.length || !holdsText(column)) continue;
     const format = column.checks?.find((c) => c.kind === 'pattern');
     if (format?.kind !== 'pattern' || sampleMatching(format.pattern, 1) === undefined) continue;
     const [modelName] = Object.keys(mapping ? rowToModel(mapping, table, { [column.name]: null }) : { [column.name]: null });
