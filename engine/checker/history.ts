@@ -16,10 +16,19 @@ export const modelAgreement: StepChecker = {
     const reason = compareOutcomes(e.predicted, e.observed, e.masked, e.comparedAs, e.hints)?.reason;
     // A policy may read the token's claims, which the pack's setting decides: name it with the claim sent.
     if (reason === undefined || !e.hints.claims || e.caller.kind !== 'user') return reason;
-    const role = e.caller.appMetadata?.role;
-    return `${reason} (token app_metadata.role ${role === undefined ? 'absent' : JSON.stringify(role)}: setting ${e.hints.claims})`;
+    return `${reason} (${tokenNote(e)}: setting ${e.hints.claims})`;
   },
 };
+
+/**
+ * The token's app_metadata as sent: the database's where it composed it (tokens.appMetadata reads
+ * the caller's raw_app_meta_data, a hook answers), else the role the case drew.
+ */
+function tokenNote(e: HistoryEntry): string {
+  if (e.response.tokenAppMetadata !== undefined) return `token app_metadata ${JSON.stringify(e.response.tokenAppMetadata)}`;
+  const role = e.caller.kind === 'user' ? e.caller.appMetadata?.role : undefined;
+  return `token app_metadata.role ${role === undefined ? 'absent' : JSON.stringify(role)}`;
+}
 
 /**
  * PostgREST reuses a pooled connection for the next request of anyone and resets nothing in

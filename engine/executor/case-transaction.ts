@@ -152,7 +152,8 @@ const READ_ONLY_SETTING = `, set_config('transaction_read_only', 'on', true)`;
 export function preRequestQuery(caller: Caller, request: ApiRequest, cache: SchemaCache, options: SendOptions = {}, readOnly = false): ParameterizedSql {
   const creds = credentialTexts(caller, options, request, !sentOutsideApi(cache, request));
   const p = new SqlParams();
-  const discardingValues = (settings: string) => `select 1 as pf_settings from (${settings}) pf_settings`;
+  // A token the database composes (a hook's answer, app_metadata read from auth.users) is answered back: a failure names what was sent.
+  const discardingValues = (settings: string, composed: boolean) => `select 1 as pf_settings${composed ? `, ${SENT_APP_METADATA}` : ''} from (${settings}) pf_settings`;
   // The role's own settings (statement_timeout on Supabase) before the role, as Query.hs setPgLocals orders them.
   const roleSettings = (cache.roleSettings?.get(creds.role) ?? []).map(([k, v]) => `set_config(${p.bind(k)}, ${p.bind(v)}, true), `).join('');
   // PostgREST's login (session_user) before the role it switches to: setting it resets the role. A request sent as SQL passes no PostgREST.
@@ -166,8 +167,26 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
     `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${hooked?.claims ?? minted ?? p.bind(creds.claims)}, true), ` +
       `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
-      `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)${readOnly ? READ_ONLY_SETTING : ''}${hooked?.from ?? ''}`),
-  );
+      `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)${readOnly ? READ_ONLY_SETTING : ''}${hooked?.from ?? ''}`,
+    hooked !== undefined || minted !== undefined,
+  ));
+}
+
+/** The token's app_metadata as the settings just sent it (read after them: the subquery is not flattened, set_config being volatile). */
+const SENT_APP_METADATA = `current_setting('request.jwt.claims', true)::jsonb -> 'app_metadata' as pf_app_metadata`;
+
+/** Where the request's settings statement sits in its message's completed statements (after the opener, if any). */
+const settingsIndex = (step: Prepared) => (opensRequest(step.place) ? 1 : 0);
+
+/**
+ * The response with the token's app_metadata as the database composed it (tokens.appMetadata,
+ * an access token hook), where the settings answered it: what a failure's note names as sent.
+ */
+function withTokenSent(step: Prepared, result: BatchResult, response: ApiResponse): ApiResponse {
+  const settings = result.completed[settingsIndex(step)];
+  const sent = settings?.command.startsWith('SELECT') && settings.rows[0]?.length === 2 ? settings.rows[0][1] : undefined;
+  if (sent === undefined || sent === null) return response;
+  return { ...response, tokenAppMetadata: (typeof sent === 'string' ? JSON.parse(sent) : sent) as Json };
 }
 
 /**
@@ -316,6 +335,10 @@ function refusalResponse(statement: Extract<Statement, { refusal: unknown }>): A
  * request's (PostgREST rolls it back, as the next message does); one before it is the harness's.
  */
 function requestAnswer(step: Prepared, result: BatchResult): ApiResponse {
+  return withTokenSent(step, result, answerOf(step, result));
+}
+
+function answerOf(step: Prepared, result: BatchResult): ApiResponse {
   if (result.error) {
     throwIfConnectionEnded(result.error);
     if (!requestOpened(step, result)) throw new Error(`harness: a request's message failed before its savepoint (${result.error.message})`);

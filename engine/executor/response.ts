@@ -25,4 +25,9 @@ export interface ApiResponse {
    * next request (session-state.ts), when the catalog has functions that can leave any.
    */
   leftBehind?: string[];
+  /**
+   * Not part of PostgREST's answer: the signed-in token's app_metadata as the database composed it
+   * (tokens.appMetadata's auth.users, an access token hook), where it is not the case's own.
+   */
+  tokenAppMetadata?: Json;
 }

@@ -15,6 +15,7 @@ import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
 import type { World } from '../model/world.ts';
 import type { Caller } from '../model/caller.ts';
 import { fixtureStatements } from './fixtures.ts';
+import { modelAgreement, type HistoryEntry } from '../checker/history.ts';
 
 const SCHEMA = `
 create schema private;
@@ -98,6 +99,20 @@ describe('tokens.appMetadata = "auth.users"', () => {
     const drawnTier: Caller = { ...caller, appMetadata: { role: 'admin', tier: 'gold' } } as Caller;
     const seen = await afterFixtures(minted, drawnTier, { kind: 'select', table: 'token_seen', columns: ['role', 'tier'], filters: [], order: [] });
     expect(seen.body).toEqual([{ role: 'user', tier: 'gold' }]);
+  });
+
+  // After stranger-app-10: a failure's note named the drawn `app_metadata.role` ("admin") where the token sent carried the stored one ("user").
+  it('a failure names the app_metadata the token carried, as the database composed it, not the role the case drew', async () => {
+    const answer = await afterFixtures(minted, caller, { kind: 'select', table: 'notes', columns: ['id'], filters: [], order: [{ column: 'id' }] });
+    expect(answer.tokenAppMetadata).toMatchObject({ role: 'user', org_id: expect.any(String) });
+    const entry = { caller, response: answer, predicted: { kind: 'allowed', rows: [], affected: 0 }, observed: { kind: 'allowed', rows: [{ id: 1 }, { id: 2 }], affected: 2 }, masked: [], hints: { claims: 'claims.appMetadataRole = "users.role"' } } as unknown as HistoryEntry;
+    const reason = modelAgreement.check(entry, [])!;
+    expect(reason).toContain(`token app_metadata ${JSON.stringify(answer.tokenAppMetadata)}: setting claims.appMetadataRole`);
+    expect(reason).not.toContain('"admin"');
+    // A token as drawn is the case's own: its drawn role is what was sent.
+    const asDrawn = await afterFixtures(drawn, caller, { kind: 'select', table: 'notes', columns: ['id'], filters: [], order: [] });
+    expect(asDrawn.tokenAppMetadata).toBeUndefined();
+    expect(modelAgreement.check({ ...entry, response: asDrawn }, [])).toContain('token app_metadata.role "admin"');
   });
 
   it('without it the token is the drawn one: no org, so the tenant policy hides every row', async () => {
