@@ -21,15 +21,31 @@ const IDENT = String.raw`"?([a-z_][a-z0-9_]*)"?`;
 
 /** The forms a CHECK's definition is made of, joined by AND; undefined when any part is of another form (or an OR). */
 export function checkForms(definition: string): CheckForm[] | undefined {
-  const body = /^CHECK \((.*)\)(?: NOT VALID)?$/is.exec(definition.trim())?.[1];
-  if (body === undefined || /\bOR\b/i.test(body)) return undefined;
+  const whole = /^CHECK \((.*)\)(?: NOT VALID)?$/is.exec(definition.trim())?.[1];
+  if (whole === undefined) return undefined;
+  const nullable = nullOr(withoutParens(whole));
+  const body = nullable?.rest ?? whole;
+  if (/\bOR\b/i.test(body)) return undefined;
   const forms: CheckForm[] = [];
   for (const part of operands(splitTopLevel(withoutParens(body), ['AND']))) {
     const form = oneForm(withoutParens(part));
     if (!form) return undefined;
     forms.push(...form);
   }
+  if (nullable && forms.some((f) => f.column !== nullable.column || f.kind === 'sum')) return undefined;
   return forms.length ? forms : undefined;
+}
+
+/**
+ * `(col IS NULL) OR (…)`: the forms after it, each of that column alone, are the CHECK (a CHECK
+ * holds a null anyway, these forms being null on a null). stranger-app-10's
+ * `student_id is null or student_id ~ '^[0-9]{9,10}(-[0-9])?$'` refused every team_members row.
+ */
+function nullOr(body: string): { column: string; rest: string } | undefined {
+  const split = splitTopLevel(body, ['OR']);
+  if (split.length !== 3) return undefined;
+  const column = new RegExp(`^${IDENT} IS NULL$`, 'i').exec(withoutParens(split[0]))?.[1];
+  return column === undefined ? undefined : { column, rest: split[2] };
 }
 
 function oneForm(part: string): CheckForm[] | undefined {
