@@ -302,6 +302,14 @@ describe('init maps no column across types or meanings', () => {
     expect(proposeMapping({ tables: [users], functions: [] }, { tables: [composite], functions: [] }).mapping.tables?.users?.columns).toEqual({ permissions: null });
   });
 
+  it("a model handle (public_ref) is no target prose sharing its subject word (public_summary); a handle by another identifying name still is (stranger-app-10)", () => {
+    // After stranger-app-10: vs_tickets.public_ref was mapped onto public_summary (the staff's summary), by the word `public` alone.
+    const tickets: ModelTableFacts = { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'public_ref', type: 'text', generated: true }, { name: 'public_title', type: 'text' }] };
+    const target = (handle: string): TargetTableFacts => ({ name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'public_title', type: 'text' }, { name: handle, type: 'text' }] });
+    expect(proposeMapping({ tables: [tickets], functions: [] }, { tables: [target('public_summary')], functions: [] }).mapping.tables?.vs_tickets?.columns).toEqual({ public_ref: null });
+    expect(proposeMapping({ tables: [tickets], functions: [] }, { tables: [target('public_handle')], functions: [] }).mapping.tables?.vs_tickets?.columns).toEqual({ public_ref: 'public_handle' });
+  });
+
   it('citext outside the search path is text too (format_type gives `extensions.citext`)', () => {
     // After Atomic CRM: sales.email citext, created in schema extensions, was "kept by its name" as another type.
     const citext: TargetTableFacts = { ...workspaces, columns: [...workspaces.columns.filter((c) => c.name !== 'stripe_customer_id'), { name: 'title', type: 'extensions.citext' }] };

@@ -438,8 +438,24 @@ function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): b
   return !!model.textDefault && literal !== undefined && literal !== model.textDefault;
 }
 
+/** Last words naming a value that identifies (a key, a handle, a number), on the target's side. */
+const IDENTIFYING_WORDS = new Set(['id', 'ref', 'code', 'key', 'handle', 'slug', 'token', 'uuid', 'no', 'num', 'number']);
+
+/**
+ * A model handle (`public_ref`, named to identify: IDENTIFYING) and a target column named for
+ * text of another kind (`public_summary`: no key, no reference, its last word identifying
+ * nothing): two concepts sharing a subject word, never one column. stranger-app-10's board
+ * handle was mapped onto the staff's published summary.
+ */
+function handleOntoProse(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
+  if (model.primaryKey || !IDENTIFYING.test(model.name) || target.primaryKey || target.references) return false;
+  const words = tokens(target.name);
+  return !IDENTIFYING_WORDS.has(words[words.length - 1] ?? '');
+}
+
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): number {
   if (refersElsewhere(model, target, tableOf)) return 0;
+  if (handleOntoProse(model, target)) return 0;
   if (amountOntoNoAmount(model, target)) return 0;
   if (otherEvent(model.name, snakeCased(target.name))) return 0;
   const sameType = typeFits(model, target) || uuidAsTextKey(model, target) || (target.vocabulary !== undefined && model.type === 'text') || keyForm(model, target) !== undefined || refForm(model, target, keyedTables) !== undefined;
