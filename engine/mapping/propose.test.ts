@@ -946,6 +946,41 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff', 'admin'] }, defaults, alone).settings).toEqual({});
   });
 
+  it("settings read off a handler helper's CASE (stranger-app-10): the one permission it tests instead of the default's, and a permission granting whatever the department", () => {
+    // After stranger-app-10: shop.handlerPermission (master) and vs.permissionScope (every-department) were set by hand.
+    const vocabularies = [
+      {
+        path: 'roles',
+        column: 'users.role',
+        subsets: [
+          { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' },
+          { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', permissionScope: { path: 'vs.permissionScope', value: 'every-department', permissionPath: 'vs.handlerPermission' } },
+        ],
+      },
+    ];
+    const defaults = { shop: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'house' }, vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin', 'dev'], handlerPermission: 'vs' } };
+    const roles = { roles: ['user', 'dev', 'admin', 'staff', 'vs_staff', 'vp_admin'] };
+    const shop = { name: 'can_handle_shop', source: "select coalesce(public.current_user_role() in ('dev', 'admin', 'staff'), false)\n      or public.current_user_has_permission('master')" };
+    const vs = (permissionBranch: string) => ({
+      name: 'can_handle_vs',
+      source: `select case\n    when public.current_user_role() = 'vp_admin'\n      then p_dept is not null and p_dept = public.current_user_dept()\n    when public.current_user_role() in ('dev', 'admin', 'staff', 'vs_staff') then true\n    ${permissionBranch}\n    else false\n  end`,
+    });
+    const { settings, notes } = proposeVocabularySubsets(vocabularies, roles, defaults, [shop, vs("when public.current_user_has_permission('vs') then true")]);
+    expect(settings).toMatchObject({ shop: { handlerPermission: 'master' }, vs: { permissionScope: 'every-department' } });
+    expect(notes).toContainEqual('confirm: model.shop.handlerPermission: master (can_handle_shop tests it, never house, the default)');
+    expect(notes).toContainEqual('confirm: model.vs.permissionScope: every-department (can_handle_vs lets a holder of vs in whatever the department)');
+    // A holder kept to their department, and a helper testing the default permission: nothing proposed.
+    const scoped = proposeVocabularySubsets(vocabularies, roles, defaults, [vs("when public.current_user_has_permission('vs') then p_dept = public.current_user_dept()")]);
+    expect(scoped.settings).not.toHaveProperty('vs.permissionScope');
+    expect((scoped.settings as { vs?: { permissionScope?: string } }).vs?.permissionScope).toBeUndefined();
+    const anded = proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source: "select public.current_user_role() in ('dev', 'admin', 'staff', 'vs_staff', 'vp_admin') or (public.current_user_has_permission('vs') and p_dept = public.current_user_dept())" }]);
+    expect((anded.settings as { vs?: { permissionScope?: string } }).vs?.permissionScope).toBeUndefined();
+    const ored = proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source: "select public.current_user_role() in ('dev', 'admin', 'staff', 'vs_staff', 'vp_admin') or public.current_user_has_permission('vs')" }]);
+    expect((ored.settings as { vs?: { permissionScope?: string } }).vs?.permissionScope).toBe('every-department');
+    const house = { name: 'can_handle_shop', source: "select public.current_user_role() in ('dev', 'admin', 'staff') or public.current_user_has_permission('house')" };
+    expect((proposeVocabularySubsets(vocabularies, roles, defaults, [house]).settings as { shop?: unknown }).shop).toBeUndefined();
+  });
+
   it('guards that each raise with their table’s name: the convention reads every one of them, not the commonest', () => {
     const guard = (table: string, n: number) => fn({ name: `guard_${table}`, args: [], trigger: true, source: Array.from({ length: n }, () => `raise exception '${table}: no' using errcode = '42501';`).join('\n') });
     const guarded: ModelTableFacts = { ...prTickets, guarded: true };

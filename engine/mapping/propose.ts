@@ -714,7 +714,17 @@ export interface VocabularySetting {
    * `permissionPath`: the setting naming a permission that also makes such a holder (`house`);
    * null where the helpers read found list roles and none reads a permission.
    */
-  subsets?: { path: string; helper: string; permissionPath?: string }[];
+  subsets?: {
+    path: string;
+    helper: string;
+    permissionPath?: string;
+    /**
+     * The setting saying a holder of that permission acts on every department (`vs.permissionScope`
+     * = `every-department`), proposed where the helper grants on the permission alone
+     * (`when has_permission('vs') then true`, `or has_permission('vs')`): no department compared.
+     */
+    permissionScope?: { path: string; value: string; permissionPath: string };
+  }[];
   /**
    * The setting saying the list is the project's own (`departmentList: "open"`), proposed where
    * the column and each of `alsoColumns` hold no list at all on the target: no CHECK list, enum
@@ -855,7 +865,10 @@ export function proposeVocabularySubsets(
         .map((h) => ({ name: h.name, listed: listed(h.name).filter((x) => (values as string[]).includes(x)) }))
         .filter((h) => h.listed.length > 0);
       const fromHelper = [...new Set(read.flatMap((h) => h.listed))];
-      if (sub.permissionPath) impliedPermissions(read.map((h) => helpers.find((x) => x.name === h.name)!), valueAtPath(defaults, sub.permissionPath), settings, notes);
+      const readHelpers = read.map((h) => helpers.find((x) => x.name === h.name)!);
+      if (sub.permissionPath) impliedPermissions(readHelpers, valueAtPath(defaults, sub.permissionPath), settings, notes);
+      if (sub.permissionPath) permissionTestedInstead(readHelpers, sub.permissionPath, valueAtPath(defaults, sub.permissionPath), settings, notes);
+      if (sub.permissionScope) permissionUnscoped(readHelpers, sub.permissionScope, valueAtPath(defaults, sub.permissionScope.permissionPath), settings, notes);
       // No helper says who they are: a guess (the default without the missing values) would run the
       // rules with a meaning nobody stated, and its wrong answers would be FAILs. Left to the
       // default, the rules that use it stop with a harness error naming the gap instead.
@@ -905,6 +918,36 @@ function impliedPermissions(helpers: readonly { name: string; source: string }[]
       notes.push(`confirm: model.permissionImplies.${other}: ["${permission}"] (${h.name} lets a holder of ${other} in as one of ${permission})`);
     }
   }
+}
+
+/** The permissions a helper's body tests (`has_permission('master')`, any helper named so). */
+const permissionsTested = (source: string): string[] => [...source.matchAll(/has_permission\s*\(\s*'([\w-]+)'/gi)].map((m) => m[1]);
+
+/**
+ * A handler helper testing one other permission and never the setting's (stranger-app-10's
+ * can_handle_shop: `role in (…) or has_permission('master')`, where the default is `house`): that
+ * permission makes a handler. Without it a `master` holder handling an order was a false alarm.
+ */
+function permissionTestedInstead(helpers: readonly { name: string; source: string }[], path: string, permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
+  if (typeof permission !== 'string') return;
+  const tested = [...new Set(helpers.flatMap((h) => permissionsTested(h.source)))];
+  if (tested.length !== 1 || tested[0] === permission) return;
+  setPath(settings, path, tested[0]);
+  notes.push(`confirm: model.${path}: ${tested[0]} (${helpers.map((h) => h.name).join(', ')} tests it, never ${permission}, the default)`);
+}
+
+/**
+ * A handler helper granting on the permission alone, no department compared in that branch
+ * (stranger-app-10's can_handle_vs: `when current_user_has_permission('vs') then true`;
+ * `… or has_permission('vs')`): a holder acts on every department.
+ */
+function permissionUnscoped(helpers: readonly { name: string; source: string }[], scope: { path: string; value: string; permissionPath: string }, permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
+  if (typeof permission !== 'string') return;
+  const alone = new RegExp(`(?:\\bwhen|\\bor|\\bselect)\\s+(?:[\\w$"]+\\s*\\.\\s*)?"?\\w*has_permission"?\\s*\\(\\s*'${escapeRegExp(permission)}'\\s*\\)\\s*(?:then\\s+true\\b|(?=\\bor\\b|\\)|;|$))`, 'i');
+  const granting = helpers.filter((h) => alone.test(h.source.replace(/\s+/g, ' ').trim()));
+  if (!granting.length) return;
+  setPath(settings, scope.path, scope.value);
+  notes.push(`confirm: model.${scope.path}: ${scope.value} (${granting.map((h) => h.name).join(', ')} lets a holder of ${permission} in whatever the department)`);
 }
 
 /**

@@ -52,7 +52,7 @@ export const referencePack = definePack({
       subsets: [
         { path: 'staffRoles', helper: '(^|_)(is|has)_staff(_|$)' },
         { path: 'adminRoles', helper: '(^|_)(is|has)_admin(_|$)' },
-        { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs' },
+        { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', permissionScope: { path: 'vs.permissionScope', value: 'every-department', permissionPath: 'vs.handlerPermission' } },
         { path: 'pr.handlerRoles', helper: 'pr.*handl|handl.*pr' },
         { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' },
         { path: 'projects.actorRoles', helper: 'project.*actor' },
