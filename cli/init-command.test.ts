@@ -360,6 +360,9 @@ describe('policyfuzz init', () => {
     expect(config.fixtures).toEqual({ users: 'direct', bypassTriggers: ['auth.users.on_auth_user_created'] });
     // org_id defaults to the caller's org claim: the fixtures (no token) write it.
     expect(config.notes).toContainEqual(expect.stringMatching(/^columns the fixture filler completes: .*vs_tickets\.org_id.*pr_tickets\.org_id|^columns the fixture filler completes: .*pr_tickets\.org_id/));
+    // Session 19: read off can_handle_shop's and can_handle_vs's bodies, and no handle paired with the summary (set by hand before).
+    expect(config.model).toMatchObject({ shop: { handlerPermission: 'master' }, vs: { permissionScope: 'every-department' } });
+    expect(config.mapping.tables.vs_tickets.columns.public_ref).toBeNull();
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
