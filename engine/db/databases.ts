@@ -33,6 +33,11 @@ export interface TemplateOptions {
    * the unchanged prefix, so each mutant applies only what it changed.
    */
   keptPrefix?: number;
+  /**
+   * Without `cache`: start from a kept template of exactly these migrations when the server has
+   * one, keeping nothing new (a diff's base, most often the state a run on the main branch kept).
+   */
+  reuseKept?: boolean;
   /** The statement timeout and where a long apply says how far it is. */
   apply?: Pick<ApplyOptions, 'timeoutMs' | 'progress'>;
   /** The server was started for this run alone, so a kept template in it is this run's to use up (cloneForWorkers). */
@@ -257,6 +262,8 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     return name;
   };
   let name: string;
+  /** A kept template of exactly these migrations (reuseKept), when the server has one. */
+  let reused: { name: string; digest: string } | undefined;
   let source: TemplateSource = { kind: 'uncached' };
   let ownTemplate = true;
   try {
@@ -275,6 +282,11 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
       name = rest.length || options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra ?? [], compat, apply, rest)) : kept.name;
       // Another run on the same server may clone the kept template at any time.
       ownTemplate = name !== kept.name || options.serverOfThisRun === true;
+    } else if (options.reuseKept && (await admin.use(mayCloneAnyDatabase)) && (reused = await keptTemplateOf(admin, options.migrations, compat))) {
+      // As a kept template is used above: cloned, never this run's own to hand to a worker.
+      source = { kind: 'cached', digest: reused.digest };
+      name = options.extra?.length ? await createScratch('tpl', reused.name, (c) => applyExtra(c, options.extra ?? [], compat, apply)) : reused.name;
+      ownTemplate = name !== reused.name;
     } else {
       name = await createScratch('tpl', 'template0', async (c) => {
         if (compat) await applyCompatLayer(c);
@@ -329,6 +341,13 @@ async function applyExtra(c: pg.Client, extra: MigrationFile[], compat: boolean,
   for (const file of extra) await applyMigration(c, file, apply);
   // Supabase's pg-safeupdate also refuses unfiltered writes inside functions (safeupdate.ts).
   if (compat) await installSafeUpdate(c);
+}
+
+/** The kept template of exactly these migrations on the server, if there is one (nothing is built or kept). */
+async function keptTemplateOf(admin: AdminConnection, migrations: MigrationFile[], compat: boolean): Promise<{ name: string; digest: string } | undefined> {
+  const key = keptTemplateKey(migrations, compat);
+  const name = cachedTemplateName(key);
+  return (await admin.use(keptTemplates)).some((k) => k.name === name) ? { name, digest: key.digest } : undefined;
 }
 
 /**

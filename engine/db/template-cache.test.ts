@@ -163,6 +163,31 @@ describe('kept templates on a shared server', () => {
     expect(names).not.toContain(cachedTemplateName(keptTemplateKey([first, edited])));
   });
 
+  it("a diff's base (reuseKept): cloned from the kept template of exactly its migrations, never handed to a worker; without one it is built, and nothing new is kept", async () => {
+    const server = await sharedServer();
+    const key = keptTemplateKey([first]);
+    await (await prepareTemplate(server, { migrations: [first], cache: true })).drop();
+    const base = await prepareTemplate(server, { migrations: [first], reuseKept: true });
+    drops.push(base.drop);
+    expect(base.source).toEqual({ kind: 'cached', digest: key.digest });
+    expect(base.migrationsMs).toBe(0);
+    const [worker] = await base.cloneForWorkers(1);
+    expect(new URL(worker).pathname.slice(1)).not.toBe(cachedTemplateName(key));
+    expect(await rows(worker, `select column_name from information_schema.columns where table_name = '${table}' order by 1`)).toEqual([{ column_name: 'id' }]);
+
+    // A base no run kept: built as before, and not kept.
+    const unkept = { ...second, sql: second.sql.replace('note text', 'base_note text') };
+    const built = await prepareTemplate(server, { migrations: [first, unkept], reuseKept: true });
+    drops.push(built.drop);
+    expect(built.source).toEqual({ kind: 'uncached' });
+    expect(await rows(built.url, `select column_name from information_schema.columns where table_name = '${table}' order by 1`)).toEqual([{ column_name: 'base_note' }, { column_name: 'id' }]);
+    const c = new pg.Client({ connectionString: server.adminUrl });
+    await c.connect();
+    const names = (await keptTemplates(c)).map((k) => k.name);
+    await c.end();
+    expect(names).not.toContain(cachedTemplateName(keptTemplateKey([first, unkept])));
+  });
+
   it("a mutant's set-up shares its connections to the server's admin database: one before its migrations, one after, not one per step (each costs a backend's fork: 15-30 ms of CPU)", async () => {
     const server = await sharedServer();
     const edited = { ...second, sql: second.sql.replace('note text', 'other_note text') };

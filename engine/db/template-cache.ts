@@ -3,7 +3,8 @@
  * Supabase compatibility layer and the migrations, in order), so the next run on an unchanged
  * project clones it instead of applying every migration again. When a kept template's migrations
  * are a prefix of the new list (a pull request adding migrations), only the new ones are applied
- * on top of it.
+ * on top of it. A diff's base state keeps nothing, but is cloned from the kept template of
+ * exactly its migrations when there is one (databases.ts reuseKept).
  *
  * Where it is kept: on a server policyfuzz is pointed at, as a database named
  * `policyfuzz_template_<digest>` (its comment holds the key); with the local server, as a copy of

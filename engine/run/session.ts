@@ -96,6 +96,8 @@ export async function openSession(options: SessionOptions): Promise<Session> {
     ...(target.tokenAppMetadata ? { tokenAppMetadata: target.tokenAppMetadata } : {}),
     // The target's own migrations are kept for the next run; a diff's base or a mutant's edits are not.
     cacheTemplate: !options.migrations || options.keptPrefix !== undefined,
+    // A diff's base starts from a kept template of its migrations when there is one (main's, kept by a run there).
+    reuseKeptTemplate: options.migrations !== undefined && options.keptPrefix === undefined,
     ...(options.keptPrefix !== undefined ? { keptPrefix: options.keptPrefix } : {}),
   });
   // The mapping's names are the target's own migrations' (a mutant's edits on them too); a diff's

@@ -78,6 +78,8 @@ export interface EnvironmentOptions extends ServerChoice {
   cacheTemplate?: boolean;
   /** Of `migrations`, how many the kept template holds (the rest, a mutant's edits, are not kept): TemplateOptions.keptPrefix. */
   keptPrefix?: number;
+  /** Without cacheTemplate: start from a kept template of exactly `migrations` when there is one, keeping none (TemplateOptions.reuseKept); off with POLICYFUZZ_TEMPLATE_CACHE=off. */
+  reuseKeptTemplate?: boolean;
   /** The longest a statement of a case may run on a worker's connection (default CASE_STATEMENT_TIMEOUT_MS). */
   caseStatementTimeoutMs?: number;
 }
@@ -108,7 +110,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
   let template: PreparedTemplate | undefined;
   const workers: Worker[] = [];
   try {
-    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat, cache: cacheTemplate, keptPrefix: options.keptPrefix, serverOfThisRun: ownServer && server.ownsServer, apply: { timeoutMs: options.migrationTimeoutMs, progress: options.log } });
+    template = await prepareTemplate(server, { migrations: options.migrations, extra: options.extra, supabaseCompat, cache: cacheTemplate, keptPrefix: options.keptPrefix, reuseKept: options.reuseKeptTemplate === true && templateCacheEnabled(), serverOfThisRun: ownServer && server.ownsServer, apply: { timeoutMs: options.migrationTimeoutMs, progress: options.log } });
     lap('templateMs');
     const urls = await template.cloneForWorkers(options.workers ?? 1);
     lap('cloneMs');
