@@ -6,6 +6,7 @@
  * refusal and grant conventions, and the vocabularies its CHECKs and defaults pin. Pure: the
  * catalog facts come in as data. Every proposal is a guess to confirm; `notes` say which.
  */
+import { authIdentityColumnOf } from './auth-identity.ts';
 import { unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
@@ -1056,10 +1057,14 @@ function proposeOnDefaultSchema(
       const form = to && (keyForm(c, to) ?? refForm(c, to, keyedTables));
       if (form) (ids[ID_LISTS[form]] ??= []).push(c.name);
     }
-    if (t.name === m.name && !Object.keys(renamed).length && !Object.keys(ids).length) continue;
-    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids };
+    const identity = m.name === 'users' ? authIdentityColumnOf(t) : undefined;
+    if (t.name === m.name && !Object.keys(renamed).length && !Object.keys(ids).length && !identity) continue;
+    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids, ...(identity ? { authIdentity: identity } : {}) };
     if (ids.bigintIds) notes.push(`confirm: ${t.name} keeps ${ids.bigintIds.join(', ')} as bigint ids where the model's are uuids or text: bigintIds`);
     if (ids.uuidIds) notes.push(`confirm: ${t.name} keeps ${ids.uuidIds.join(', ')} as uuids where the model's are text ids: uuidIds`);
+    if (identity) {
+      notes.push(`confirm: ${t.name} is keyed by its own ${t.columns.find((c) => c.primaryKey)!.name} and links a person to auth.users by ${identity}: tables.${m.name}.authIdentity = "${identity}" (fixtures write the caller's auth id there)`);
+    }
     const absent = Object.entries(renamed).filter(([k, v]) => v === null && k !== natural?.natural).map(([k]) => k);
     notes.push(
       `confirm: model table ${m.name} is ${t.name}` +
