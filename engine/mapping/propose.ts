@@ -7,6 +7,7 @@
  * catalog facts come in as data. Every proposal is a guess to confirm; `notes` say which.
  */
 import { authIdentityColumnOf } from './auth-identity.ts';
+import { pairParameters } from './parameter-pairing.ts';
 import { unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
@@ -1117,17 +1118,16 @@ function proposeOnDefaultSchema(
   }
 
   // A function of the model's name whose parameters are named otherwise (p_source for p_duplicate):
-  // matched by position, as a caller passing them positionally would. A name both have is the same
+  // matched by their words (p_primary_id holds p_primary's), else by position, as a caller passing
+  // them positionally would (parameter-pairing.ts). A name both have is the same
   // parameter whatever its place (PostgREST passes them by name: (p_primary, p_duplicate) is no swap).
   for (const m of model.functions) {
     const f = targetFns.get(m.name);
     if (!f || f.args.length !== m.args.length || mapping.functions?.[m.name]) continue;
-    const targetNames = new Set(f.args.map((a) => a.name));
-    const unmatchedTarget = f.args.map((a) => a.name).filter((n) => !m.args.includes(n));
-    const args = Object.fromEntries(m.args.filter((a) => !targetNames.has(a)).map((a, i) => [a, unmatchedTarget[i]]));
+    const args = pairParameters(m.args, f.args.map((a) => a.name));
     if (!Object.keys(args).length) continue;
     mapping.functions![m.name] = { args };
-    notes.push(`confirm: ${f.name}'s parameters by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
+    notes.push(`confirm: ${f.name}'s parameters by their words, else by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
   }
 
   // A function the model answers nothing from (RETURNS void) that returns a value here (a text, a
