@@ -3,6 +3,7 @@
  * is there, and writes a starting config: the rules whose tables and functions exist, the
  * rules that do not apply (and why), and the columns the fixture filler will complete.
  */
+import { raisesMessageFirst } from '../introspection/raise-forms.ts';
 import path from 'node:path';
 import type { DatabaseServer } from '../db/providers/server.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
@@ -335,6 +336,8 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           and p.prolang <> (select oid from pg_language where lanname = 'c') order by 1`,
       [[...MANAGED_SCHEMAS, 'pgmq']],
     );
+    // Every body as init reads it: a raise with its message a named option in the message-first form (raise-forms.ts).
+    for (const h of helpers.rows) h.source = raisesMessageFirst(h.source);
     const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, options.defaultSettings, helpers.rows);
     mergeSettings(proposal.settings, subsets.settings);
     settingNotes.push(...subsets.notes);
@@ -356,7 +359,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const triggersOf = async (p: { table: string }): Promise<[string[], string]> => {
       const table = targetOf(p.table);
       const rows = (await client.query<{ source: string }>(`select distinct p.prosrc as source from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid in (${RELATION_AND_TABLES_UNDER}) and not t.tgisinternal order by 1`, [table])).rows;
-      return [rows.map((r) => r.source), `a trigger on ${table}`];
+      return [rows.map((r) => raisesMessageFirst(r.source)), `a trigger on ${table}`];
     };
     // A table's CHECK constraints (a cap: `jsonb_array_length(remarks) <= 40`).
     const checksOf = async (p: { table: string }): Promise<[string[], string]> => {
