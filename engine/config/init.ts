@@ -4,6 +4,7 @@
  * rules that do not apply (and why), and the columns the fixture filler will complete.
  */
 import { raisesMessageFirst } from '../introspection/raise-forms.ts';
+import { defaultDrawsAtRandom } from './random-default.ts';
 import path from 'node:path';
 import type { DatabaseServer } from '../db/providers/server.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
@@ -71,9 +72,6 @@ export interface InspectOptions {
  * message, USING, SQLSTATE or a condition name (`raise insufficient_privilege;`); never a NOTICE.
  */
 export const RAISES = /\braise\s+(?:exception\b|sqlstate\b|using\b|'|(?!(?:debug|log|info|notice|warning)\b)[a-z_]+\s*(?:;|using\b))/i;
-
-/** A column default the database draws at random (a key-like handle): no formula over the row gives it. */
-const RANDOM_DEFAULT = /\b(?:gen_random_uuid|uuid_generate_v4|gen_random_bytes|random)\s*\(/i;
 
 /** A setting under a group, its key whole (`functionColumns.passport.admin_leaderboard`: group functionColumns, key passport.admin_leaderboard). */
 function groupAndKey(dotted: string): [string, string] {
@@ -307,7 +305,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       // Left unmapped where the types differ (the model's text handle, the target's uuid): the same name then.
       const column = columns[draw.column] ?? draw.column;
       const expr = columnDefaultOf(facts, env.cache.exposedSchemas[0], targetOf(draw.table), column);
-      if (!expr || !RANDOM_DEFAULT.test(expr)) continue;
+      if (!expr || !(await defaultDrawsAtRandom(client, expr))) continue;
       setNested(draw.path, draw.value);
       if (columns[draw.column] === null) {
         const table = (mapping.tables![draw.table] ??= {});
