@@ -365,6 +365,29 @@ describe('policyfuzz init', () => {
     expect(config.mapping.tables.vs_tickets.columns.public_ref).toBeNull();
   });
 
+  it("an eleventh stranger's schema (testing/schemas/stranger-app-11): a legacy app ported onto Supabase, Drizzle's layout, bigint users linked by auth_user_id", async () => {
+    const repo = path.join(tmp, 'stranger-app-11');
+    mkdirSync(repo, { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-11', 'drizzle'), path.join(repo, 'drizzle'), { recursive: true });
+    const run = await policyfuzz(repo, 'init', '--migrations', 'drizzle', '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const file = path.join(repo, 'policyfuzz.config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    const { tables, functions } = config.mapping;
+    // users keyed by its own bigint, the person's auth id in auth_user_id: the fixtures wrote it nowhere (every rule ERROR).
+    expect(tables.users).toMatchObject({ bigintIds: ['id'], authIdentity: 'auth_user_id' });
+    // merge_vs_tickets(p_primary_id, p_duplicate_id): paired by position, every merge went crosswise.
+    expect(functions.merge_vs_tickets.args).toEqual({ p_duplicate: 'p_duplicate_id', p_primary: 'p_primary_id' });
+    // `raise exception using errcode = '42501', message = 'NOT_AUTHORIZED'` was unread: the refusals went unproposed,
+    // and a nanoid helper's argument check (22023) became the functions' refusal convention.
+    expect(config.model.refusals.codes).toEqual({ 'not-authorized': '42501' });
+    expect(config.mapping.conventions.functionRefusal?.code).not.toBe('22023');
+    expect(config.mapping.conventions.guardRefusal).toMatchObject({ code: '42501' });
+    // public_ref default nanoid(16): drawn at random through the project's own generator.
+    expect(config.model.vs.publicHandle).toEqual({ from: 'random' });
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

@@ -21,6 +21,8 @@ export interface CatalogFunction {
   trigger?: boolean;
   /** Its body reads who the caller is (auth.uid(), auth.jwt(), the request's claims), itself or through a function it calls that does. */
   readsCaller?: boolean;
+  /** Its body names no relation, runs no dynamic SQL and calls none of the project's functions (a nanoid generator, a jsonb diff): it can answer nothing about anyone. */
+  readsNoRelation?: boolean;
 }
 
 export interface CatalogTable {
@@ -38,7 +40,7 @@ export interface CatalogTable {
 const modelName = (schema: string, name: string) => (schema === 'public' ? name : `${schema}.${name}`);
 
 export async function readCatalogFunctions(client: pg.Client, schemas: string[]): Promise<CatalogFunction[]> {
-  const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean; reads_caller: boolean }>(
+  const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean; reads_caller: boolean; reads_no_relation: boolean }>(
     // Readers through any depth of calls (introspection/caller-readers.ts).
     `with recursive ${CALLER_READERS_CTE}
      select n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
@@ -48,7 +50,8 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
             (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE')) as public,
             p.prorettype = 'trigger'::regtype as trigger,
             coalesce(p.prosrc, '') ~* '${READS_CALLER_PATTERN}'
-              or exists (select 1 from caller_readers c where coalesce(p.prosrc, '') ~* ('(^|[^a-z0-9_])' || c.proname || '\\s*\\(')) as reads_caller
+              or exists (select 1 from caller_readers c where coalesce(p.prosrc, '') ~* ('(^|[^a-z0-9_])' || c.proname || '\\s*\\(')) as reads_caller,
+            ${READS_NO_RELATION_SQL} as reads_no_relation
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = any($1) and p.prokind in ('f', 'p')
         and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
@@ -63,6 +66,7 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
     executable: { anon: f.anon, authenticated: f.authenticated, service_role: f.service_role, public: f.public },
     ...(f.trigger ? { trigger: true } : {}),
     ...(f.reads_caller ? { readsCaller: true } : {}),
+    ...(f.reads_no_relation ? { readsNoRelation: true } : {}),
   }));
 }
 
@@ -207,6 +211,20 @@ export const POLICY_HELPER_EXECUTE = 'policy-helper-execute';
  * and authenticated may execute it as an RPC too. One reading no caller (`admin_ids()`) is a finding.
  */
 export const POLICY_HELPER_ABOUT_CALLER = 'policy-helper-about-caller';
+/**
+ * Secure reading: a function the model does not know that a policy, view, default or invoker body
+ * calls as the caller (so the API roles need EXECUTE), whose body reads no relation (no `from`,
+ * `join`, `into`, `update`, `table`, no dynamic `execute`) and calls none of the project's functions
+ * (a nanoid id generator a column default calls: stranger-app-11), answers nothing about another
+ * person as an RPC either, in an exposed schema too.
+ */
+export const FUNCTION_READING_NO_RELATION = 'function-reading-no-relation';
+/** `p` (pg_proc) reads no relation and calls no other function of the schemas `$1` names (readCatalogFunctions' reading). */
+const READS_NO_RELATION_SQL = `(coalesce(p.prosrc, '') !~* '(^|[^a-z0-9_])(from|join|into|update|table|execute)([^a-z0-9_]|$)'
+              and p.prolang <> (select oid from pg_language where lanname = 'c')
+              and not exists (select 1 from pg_proc q join pg_namespace qn on qn.oid = q.pronamespace
+                               where qn.nspname = any($1) and q.oid <> p.oid
+                                 and coalesce(p.prosrc, '') ~* ('(^|[^a-z0-9_])' || q.proname || '\\s*\\(')))`;
 /** Secure reading: EXECUTE to PUBLIC on a function the model lets every API role execute reaches no API caller more. */
 export const PUBLIC_EXECUTE_EVERY_API_ROLE = 'public-execute-every-api-role';
 /**
@@ -273,6 +291,11 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
       if (calledBy.length && exposed && f.readsCaller && asksAboutCallerOnly(f.signature) && publicReachesNoApiCallerMore(f)) {
         accept(POLICY_HELPER_ABOUT_CALLER, f);
         if (f.executable.public) accept(PUBLIC_EXECUTE_EVERY_API_ROLE, f);
+        out.granted++;
+        continue;
+      }
+      if (calledBy.length && f.readsNoRelation) {
+        accept(FUNCTION_READING_NO_RELATION, f);
         out.granted++;
         continue;
       }

@@ -3,6 +3,8 @@
  * is there, and writes a starting config: the rules whose tables and functions exist, the
  * rules that do not apply (and why), and the columns the fixture filler will complete.
  */
+import { raisesMessageFirst } from '../introspection/raise-forms.ts';
+import { defaultDrawsAtRandom } from './random-default.ts';
 import path from 'node:path';
 import type { DatabaseServer } from '../db/providers/server.ts';
 import { loadMigrationFolder } from '../db/migrations.ts';
@@ -70,9 +72,6 @@ export interface InspectOptions {
  * message, USING, SQLSTATE or a condition name (`raise insufficient_privilege;`); never a NOTICE.
  */
 export const RAISES = /\braise\s+(?:exception\b|sqlstate\b|using\b|'|(?!(?:debug|log|info|notice|warning)\b)[a-z_]+\s*(?:;|using\b))/i;
-
-/** A column default the database draws at random (a key-like handle): no formula over the row gives it. */
-const RANDOM_DEFAULT = /\b(?:gen_random_uuid|uuid_generate_v4|gen_random_bytes|random)\s*\(/i;
 
 /** A setting under a group, its key whole (`functionColumns.passport.admin_leaderboard`: group functionColumns, key passport.admin_leaderboard). */
 function groupAndKey(dotted: string): [string, string] {
@@ -306,7 +305,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       // Left unmapped where the types differ (the model's text handle, the target's uuid): the same name then.
       const column = columns[draw.column] ?? draw.column;
       const expr = columnDefaultOf(facts, env.cache.exposedSchemas[0], targetOf(draw.table), column);
-      if (!expr || !RANDOM_DEFAULT.test(expr)) continue;
+      if (!expr || !(await defaultDrawsAtRandom(client, expr))) continue;
       setNested(draw.path, draw.value);
       if (columns[draw.column] === null) {
         const table = (mapping.tables![draw.table] ??= {});
@@ -335,6 +334,8 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           and p.prolang <> (select oid from pg_language where lanname = 'c') order by 1`,
       [[...MANAGED_SCHEMAS, 'pgmq']],
     );
+    // Every body as init reads it: a raise with its message a named option in the message-first form (raise-forms.ts).
+    for (const h of helpers.rows) h.source = raisesMessageFirst(h.source);
     const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, options.defaultSettings, helpers.rows);
     mergeSettings(proposal.settings, subsets.settings);
     settingNotes.push(...subsets.notes);
@@ -356,7 +357,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     const triggersOf = async (p: { table: string }): Promise<[string[], string]> => {
       const table = targetOf(p.table);
       const rows = (await client.query<{ source: string }>(`select distinct p.prosrc as source from pg_trigger t join pg_proc p on p.oid = t.tgfoid where t.tgrelid in (${RELATION_AND_TABLES_UNDER}) and not t.tgisinternal order by 1`, [table])).rows;
-      return [rows.map((r) => r.source), `a trigger on ${table}`];
+      return [rows.map((r) => raisesMessageFirst(r.source)), `a trigger on ${table}`];
     };
     // A table's CHECK constraints (a cap: `jsonb_array_length(remarks) <= 40`).
     const checksOf = async (p: { table: string }): Promise<[string[], string]> => {

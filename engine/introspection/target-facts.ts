@@ -4,6 +4,7 @@
  * holds SELECT; functions with their arguments, return shape, output columns, volatility and
  * source. One read of the catalog, no interpretation.
  */
+import { raisesMessageFirst } from './raise-forms.ts';
 import type pg from 'pg';
 import type { TargetFacts, TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
 import { readCatalogTables } from '../checker/catalog.ts';
@@ -91,7 +92,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       readOnly: f.volatile !== 'v',
       trigger: f.rettype === 'trigger',
       ...(f.before_insert_on?.length ? { beforeInsertOn: f.before_insert_on.map(([schema, table]) => modelTableName(schema, table)) } : {}),
-      source: f.source,
+      source: raisesMessageFirst(f.source),
     };
   });
   // Supabase's default privileges (the compatibility layer's `alter default privileges in schema public grant all on tables to anon, …`) not revoked by the migrations.

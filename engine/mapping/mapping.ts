@@ -58,6 +58,14 @@ export interface TableMapping {
    */
   callerFilled?: string[];
   /**
+   * The target column holding a row's auth identity where the table keeps a key of its own: a
+   * legacy `users (id bigint primary key, auth_user_id uuid unique references auth.users)` whose
+   * `id` (mapped with `bigintIds`) every other table references, and whose helpers look the
+   * caller up by `auth_user_id = auth.uid()`. Fixtures write the model's id there untranslated
+   * (the auth.users id the caller signs in as) beside the key (engine/target/auth-identity.ts).
+   */
+  authIdentity?: string;
+  /**
    * Target tables the model does not know, written alongside each fixture row of this one: a
    * row per model row, each target column (key) taken from a model column (value), as this
    * table's mapping writes it (`{ table: "people", columns: { id: "id", user_id: "id" } }`: a

@@ -6,6 +6,8 @@
  * refusal and grant conventions, and the vocabularies its CHECKs and defaults pin. Pure: the
  * catalog facts come in as data. Every proposal is a guess to confirm; `notes` say which.
  */
+import { authIdentityColumnOf } from './auth-identity.ts';
+import { pairParameters } from './parameter-pairing.ts';
 import { unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
@@ -1115,10 +1117,14 @@ function proposeOnDefaultSchema(
       const form = to && (keyForm(c, to) ?? refForm(c, to, keyedTables));
       if (form) (ids[ID_LISTS[form]] ??= []).push(c.name);
     }
-    if (t.name === m.name && !Object.keys(renamed).length && !Object.keys(ids).length) continue;
-    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids };
+    const identity = m.name === 'users' ? authIdentityColumnOf(t) : undefined;
+    if (t.name === m.name && !Object.keys(renamed).length && !Object.keys(ids).length && !identity) continue;
+    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids, ...(identity ? { authIdentity: identity } : {}) };
     if (ids.bigintIds) notes.push(`confirm: ${t.name} keeps ${ids.bigintIds.join(', ')} as bigint ids where the model's are uuids or text: bigintIds`);
     if (ids.uuidIds) notes.push(`confirm: ${t.name} keeps ${ids.uuidIds.join(', ')} as uuids where the model's are text ids: uuidIds`);
+    if (identity) {
+      notes.push(`confirm: ${t.name} is keyed by its own ${t.columns.find((c) => c.primaryKey)!.name} and links a person to auth.users by ${identity}: tables.${m.name}.authIdentity = "${identity}" (fixtures write the caller's auth id there)`);
+    }
     const absent = Object.entries(renamed).filter(([k, v]) => v === null && k !== natural?.natural).map(([k]) => k);
     notes.push(
       `confirm: model table ${m.name} is ${t.name}` +
@@ -1171,17 +1177,16 @@ function proposeOnDefaultSchema(
   }
 
   // A function of the model's name whose parameters are named otherwise (p_source for p_duplicate):
-  // matched by position, as a caller passing them positionally would. A name both have is the same
+  // matched by their words (p_primary_id holds p_primary's), else by position, as a caller passing
+  // them positionally would (parameter-pairing.ts). A name both have is the same
   // parameter whatever its place (PostgREST passes them by name: (p_primary, p_duplicate) is no swap).
   for (const m of model.functions) {
     const f = targetFns.get(m.name);
     if (!f || f.args.length !== m.args.length || mapping.functions?.[m.name]) continue;
-    const targetNames = new Set(f.args.map((a) => a.name));
-    const unmatchedTarget = f.args.map((a) => a.name).filter((n) => !m.args.includes(n));
-    const args = Object.fromEntries(m.args.filter((a) => !targetNames.has(a)).map((a, i) => [a, unmatchedTarget[i]]));
+    const args = pairParameters(m.args, f.args.map((a) => a.name));
     if (!Object.keys(args).length) continue;
     mapping.functions![m.name] = { args };
-    notes.push(`confirm: ${f.name}'s parameters by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
+    notes.push(`confirm: ${f.name}'s parameters by their words, else by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
   }
 
   // A function the model answers nothing from (RETURNS void) that returns a value here (a text, a

@@ -44,6 +44,7 @@ export const MappingSchema = z
             bigintIds: z.array(name).optional(),
             uuidIds: z.array(name).optional(),
             callerFilled: z.array(name).optional(),
+            authIdentity: name.optional(),
             alsoWrite: z.array(z.object({ table: name, columns: z.record(name, name) }).strict()).optional(),
             via: z.enum(['rest', 'sql']).optional(),
           })

@@ -26,6 +26,7 @@ import type { ApiResponse } from '../executor/response.ts';
 import type { CachedFunction } from '../executor/schema-cache.ts';
 import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 import { columnsAsRowsStatements, type ColumnsAsRows } from './columns-as-rows.ts';
+import { authIdentityColumn } from './auth-identity.ts';
 
 export { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
 import { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
@@ -220,7 +221,8 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   const world = mapping ? worldToTarget(mapping, modelWorld) : modelWorld;
   const order = mapping ? orderToTarget(mapping, modelOrder) : modelOrder;
   const usersTable = mapping ? targetTable(mapping, 'users') : 'users';
-  const usersId = (mapping && targetColumn(mapping, 'users', 'id')) || 'id';
+  // The column holding the auth.users id: the key, unless the target keys its users otherwise (auth-identity.ts).
+  const usersId = authIdentityColumn(mapping, 'users') ?? ((mapping && targetColumn(mapping, 'users', 'id')) || 'id');
   // Completed from the target's schema; parents a NOT NULL foreign key needs are created and written before it.
   const { world: filled, parents, lookups } = plan.shapes ? fillWorldWithParents(world, plan.shapes, new Set([...order, ...Object.keys(world)])) : { world, parents: [] as string[], lookups: [] as string[] };
   const seeded = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));

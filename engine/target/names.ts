@@ -8,6 +8,7 @@ import type { ApiRequest, Embed, Filter } from '../model/request.ts';
 import { embedKey, type OrderTerm } from '../model/embed.ts';
 import { targetName } from '../model/request.ts';
 import type { World } from '../model/world.ts';
+import { withAuthIdentity } from './auth-identity.ts';
 import { argToTarget, embeddedModelTable, orderKeepsOnTarget, renameRow, rowToTarget, splitName, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 
 /** The fixture world in the target's tables and columns, with the rows written alongside (mapping `alsoWrite`). */
@@ -18,7 +19,7 @@ export function worldToTarget(m: TargetMapping, world: World): World {
       const companions = rows.map((r) => Object.fromEntries(Object.entries(also.columns).map(([to, from]) => [to, valueToTarget(m, table, from, r[from] ?? null)])));
       out[also.table] = [...(out[also.table] ?? []), ...companions];
     }
-    out[targetTable(m, table)] = rows.map((r) => rowToTarget(m, table, r));
+    out[targetTable(m, table)] = withAuthIdentity(m, table, rows, rows.map((r) => rowToTarget(m, table, r)));
   }
   return out;
 }

@@ -1,0 +1,33 @@
+/**
+ * init pairing a model function's parameters with the target's same-named function's (stranger-app-11:
+ * `merge_vs_tickets(p_primary_id, p_duplicate_id)` beside the model's `(p_duplicate, p_primary)`;
+ * position alone sent every merge crosswise).
+ */
+import { describe, expect, it } from 'vitest';
+import { pairParameters } from './parameter-pairing.ts';
+import { proposeMapping } from './propose.ts';
+
+describe("pairing a function's parameters named otherwise", () => {
+  it('pairs a target name holding the model name’s words, whatever its place', () => {
+    expect(pairParameters(['p_duplicate', 'p_primary'], ['p_primary_id', 'p_duplicate_id'])).toEqual({ p_duplicate: 'p_duplicate_id', p_primary: 'p_primary_id' });
+    expect(pairParameters(['p_id', 'p_public', 'p_title'], ['p_id', 'p_public', 'p_public_title'])).toEqual({ p_title: 'p_public_title' });
+  });
+
+  it('pairs the rest by position among those left (p_ref → p_id), as before', () => {
+    expect(pairParameters(['p_ref', 'p_body'], ['p_id', 'p_body'])).toEqual({ p_ref: 'p_id' });
+    expect(pairParameters(['p_duplicate', 'p_primary'], ['p_source', 'p_target'])).toEqual({ p_duplicate: 'p_source', p_primary: 'p_target' });
+    expect(pairParameters(['p_duplicate', 'p_primary'], ['p_source', 'p_primary_ticket'])).toEqual({ p_duplicate: 'p_source', p_primary: 'p_primary_ticket' });
+  });
+
+  it('a target name holding two model names’ words is no word match (p_id in both p_ticket_id and p_id_list)', () => {
+    expect(pairParameters(['p_id', 'p_ticket'], ['p_id_ticket', 'p_other'])).toEqual({ p_id: 'p_id_ticket', p_ticket: 'p_other' });
+  });
+
+  it("is what init proposes for merge_vs_tickets", () => {
+    const { mapping } = proposeMapping(
+      { tables: [], functions: [{ name: 'merge_vs_tickets', args: ['p_duplicate', 'p_primary'] }] },
+      { tables: [], functions: [{ name: 'merge_vs_tickets', args: [{ name: 'p_primary_id', type: 'text' }, { name: 'p_duplicate_id', type: 'text' }], returns: 'void', outColumns: [], readOnly: false, trigger: false, source: '' }] },
+    );
+    expect(mapping.functions?.merge_vs_tickets?.args).toEqual({ p_duplicate: 'p_duplicate_id', p_primary: 'p_primary_id' });
+  });
+});
