@@ -16,7 +16,7 @@ import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { startDatabaseServer } from '../engine/db/providers/index.ts';
 import { BUNDLED_MIGRATIONS } from '../cli/paths.ts';
 import { cliStartup } from './cli-startup.ts';
-import { cachedStart } from './cached-start.ts';
+import { cachedStart, cachedStartThroughBinary } from './cached-start.ts';
 import { userPack } from './user-pack.ts';
 import { prJob } from './pr-job.ts';
 import { BatchQuery, sendBatch } from '../engine/executor/batch-query.ts';
@@ -155,9 +155,15 @@ const WORKERS_ONLY = process.env.BENCH_ONLY === 'workers';
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 
 async function main(): Promise<void> {
+  // `BENCH_ONLY=start`: only the start-up lines on the generated many-migration project.
+  if (process.env.BENCH_ONLY === 'start') {
+    for (const line of [...(await cachedStart()), ...cachedStartThroughBinary()]) console.log(line);
+    return;
+  }
   if (!WORKERS_ONLY) {
     for (const line of cliStartup()) console.log(line);
     for (const line of await cachedStart()) console.log(line);
+    for (const line of cachedStartThroughBinary()) console.log(line);
     for (const line of userPack()) console.log(line);
     for (const line of prJob()) console.log(line);
   }

@@ -20,7 +20,12 @@ beforeAll(() => {
   const loader = path.join(dir, 'loader.mjs');
   writeFileSync(loader, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.POLICYFUZZ_TEST_MODULE_LOG, url + '\\n');\n  return next(url, context);\n}\n`);
   hook = path.join(dir, 'hook.mjs');
-  writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(loader).href)});\n`);
+  // And every require() (node-pg's files, an ES module required synchronously as faker.ts may), which the loader hook does not see.
+  writeFileSync(
+    hook,
+    `import Module, { register } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nregister(${JSON.stringify(pathToFileURL(loader).href)});\n` +
+      `const load = Module._load;\nModule._load = function (request, ...rest) {\n  appendFileSync(process.env.POLICYFUZZ_TEST_MODULE_LOG, 'require:' + request + '\\n');\n  return load.call(this, request, ...rest);\n};\n`,
+  );
 });
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -67,5 +72,7 @@ describe('what a data-only run loads', () => {
     // It ran: the data half's modules were loaded, and the log caught them.
     expect(modules.some((m) => m.endsWith('/dist/engine/run/data-run.js'))).toBe(true);
     expect(modules.filter((m) => SSO_HALF.some((part) => m.includes(part)))).toEqual([]);
+    // Its faker pools come from the build (packs/reference/generators/faker.ts): faker itself stays unloaded.
+    expect(modules.filter((m) => m.includes('@faker-js/'))).toEqual([]);
   });
 });

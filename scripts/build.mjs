@@ -38,3 +38,18 @@ function pruneStale(dir) {
   }
 }
 for (const layer of ['engine', 'sso', 'packs', 'cli', 'api']) pruneStale(layer);
+
+// The reference pack's faker pools, filled once here (after the pruning, which removes a file with
+// no source beside it): a run reads them instead of loading faker and filling them
+// (packs/reference/generators/faker.ts). Every module that declares a pool is loaded first.
+execFileSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `await import(${JSON.stringify(new URL('../dist/packs/reference/properties.js', import.meta.url).href)});
+     const { writeKeptPools } = await import(${JSON.stringify(new URL('../dist/packs/reference/generators/faker.js', import.meta.url).href)});
+     writeKeptPools();`,
+  ],
+  { stdio: 'inherit', cwd: root },
+);
