@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareTables } from '../../../../engine/checker/catalog.ts';
 import { describeBothHalvesHold } from '../../../../testing/property-holds.ts';
+import { schemaInTransaction } from '../../../../testing/schema-in-transaction.ts';
+import { referenceModel } from '../../model/index.ts';
 import { tableModels } from '../../model/tables/index.ts';
 import { defaultSettings } from '../../model/settings.ts';
 import { R16, R16_CATALOG, tablesByTargetName } from './property.ts';
@@ -41,5 +43,27 @@ describe('compareTables', () => {
     const mapped = compareTables([profiles], tablesByTargetName(tableModels, { tables: { users: { name: 'profiles' } } }), defaultSettings);
     expect(mapped.findings.filter((f) => /not in the model/.test(f))).toEqual([]);
     expect(compareTables([profiles], tablesByTargetName(tableModels, undefined), defaultSettings).findings).toContainEqual(expect.stringMatching(/^profiles: table not in the model/));
+  });
+});
+
+describe('R16 (catalog) reads the schemas the run exposes', () => {
+  // stranger-app-9: `[api] schemas = ["api", "passport"]`, an api schema of views over app.*; the
+  // catalog half read public and passport only, so it never saw the views callers reach.
+  const client = schemaInTransaction(`
+    do $$ begin create role anon nologin; exception when duplicate_object then null; end $$;
+    do $$ begin create role authenticated nologin; exception when duplicate_object then null; end $$;
+    create schema r16_app;
+    create schema r16_api;
+    grant usage on schema r16_api to anon, authenticated;
+    create table r16_app.notes (id int primary key, body text);
+    alter table r16_app.notes enable row level security;
+    create view r16_api.notes with (security_invoker = true) as select id, body from r16_app.notes;
+    grant select, insert, update, delete on r16_api.notes to anon, authenticated;
+  `);
+  it("a view of an exposed `api` schema the model does not know is a finding; a schema the API does not expose is not read", async () => {
+    const context = { exposedSchemas: ['r16_api'], extraSearchPath: [], model: referenceModel };
+    const r = await R16_CATALOG.check(client(), defaultSettings, context);
+    expect(r.findings).toEqual(['r16_api.notes: view not in the model (anon: select/insert/update/delete; authenticated: select/insert/update/delete)']);
+    expect(r.objects).toBe(1);
   });
 });

@@ -5,8 +5,9 @@
  * UPDATE and a DELETE matching nothing, as anon and as a signed-in person (each lane first sends
  * every table's whole row of that matrix, a case a table: its sweep), and compares "denied
  * by the grant" with the model; R16 (catalog) lists every table and view in the exposed schemas
- * and compares the API roles' privileges and the row-security switch with tableModels — a table
- * the model does not know (created later with default privileges) is a finding.
+ * (the run's: the project's `api.schemas` or config.toml's, else the reference's) and compares the
+ * API roles' privileges and the row-security switch with tableModels — a table the model does not
+ * know (created later with default privileges) is a finding.
  */
 import fc from 'fast-check';
 import type { Caller } from '../../../../engine/model/caller.ts';
@@ -17,7 +18,6 @@ import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import { callerOf, type Person } from '../../generators/identities.ts';
 import { compareTables, readCatalogTables } from '../../../../engine/checker/catalog.ts';
 import { targetTable, type TargetMapping } from '../../../../engine/mapping/mapping.ts';
-import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
@@ -122,7 +122,8 @@ export const R16_CATALOG: CatalogProperty = {
   rule: 16,
   title: 'tables: every table and view holds exactly the model’s grants, row security where it has rules',
   async check(client, settings, context) {
-    const found = await readCatalogTables(client, EXPOSED_SCHEMAS);
+    // The schemas this run's API exposes: an `api` schema of views is what callers reach, not public.
+    const found = await readCatalogTables(client, context.exposedSchemas);
     return { objects: found.length, ...compareTables(found, tablesByTargetName(context.model.tables, context.mapping), settings) };
   },
 };
