@@ -16,8 +16,9 @@ import type { ModelSettings } from '../../model/settings.ts';
 import { tableModels } from '../../model/tables/index.ts';
 import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import { callerOf, type Person } from '../../generators/identities.ts';
-import { compareTables, readCatalogTables } from '../../../../engine/checker/catalog.ts';
-import { targetTable, type TargetMapping } from '../../../../engine/mapping/mapping.ts';
+import { compareTables, readCatalogTables, type CatalogComparison } from '../../../../engine/checker/catalog.ts';
+import { GRANTED_UNDER_ROW_SECURITY, targetTable, type TargetMapping } from '../../../../engine/mapping/mapping.ts';
+import { readGrantsUnderRowSecurity, rowSecurityGrantKey, type RowSecurityRole, type TablePrivilege } from '../../../../engine/introspection/row-security-grants.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
@@ -124,6 +125,30 @@ export const R16_CATALOG: CatalogProperty = {
   async check(client, settings, context) {
     // The schemas this run's API exposes: an `api` schema of views is what callers reach, not public.
     const found = await readCatalogTables(client, context.exposedSchemas);
-    return { objects: found.length, ...compareTables(found, tablesByTargetName(context.model.tables, context.mapping), settings) };
+    const compared = compareTables(found, tablesByTargetName(context.model.tables, context.mapping), settings);
+    // A project's target (a mapping) gets the secure reading the data half gives its requests (mapping.ts grantedUnderRowSecurity).
+    const underRowSecurity = context.mapping ? await readGrantsUnderRowSecurity(client, context.exposedSchemas) : new Set<string>();
+    return { objects: found.length, ...withGrantsUnderRowSecurity(compared, underRowSecurity) };
   },
 };
+
+const HELD_BEYOND_MODEL = /^(.+): (anon|authenticated) holds (SELECT|INSERT|UPDATE|DELETE), the model says it lacks it/;
+
+/**
+ * The findings of a privilege held beyond the model's where row security, not the grant, decides
+ * what it reaches (`grantsUnderRowSecurity`, by rowSecurityGrantKey): the secure reading
+ * GRANTED_UNDER_ROW_SECURITY, counted under its name. A view whose INSTEAD OF trigger takes the
+ * write, a definer view, a table with row security off, and every privilege lacked stay findings.
+ */
+export function withGrantsUnderRowSecurity(compared: CatalogComparison, grantsUnderRowSecurity: ReadonlySet<string>): CatalogComparison {
+  const accepted: string[] = [];
+  const findings = compared.findings.filter((finding) => {
+    const held = HELD_BEYOND_MODEL.exec(finding);
+    const key = held && rowSecurityGrantKey(held[1], held[3].toLowerCase() as TablePrivilege, held[2] as RowSecurityRole);
+    if (!key || !grantsUnderRowSecurity.has(key)) return true;
+    accepted.push(finding.replace(/, the model says it lacks it.*$/, ''));
+    return false;
+  });
+  if (!accepted.length) return compared;
+  return { ...compared, findings, readings: { ...compared.readings, [GRANTED_UNDER_ROW_SECURITY]: accepted } };
+}
