@@ -11,6 +11,7 @@ import { findConfig, loadConfig, packModuleOf, parseConfig, readConfigFile, type
 import { loadPackModule } from './pack-module.ts';
 import { apiSchemasOf, SUPABASE_MIGRATIONS, type ApiSchemas } from './supabase-project.ts';
 import { MappingSchema, mergeMappings } from '../mapping/schema.ts';
+import { withAnswerTables } from '../mapping/answer-tables.ts';
 import type { TargetMapping } from '../mapping/mapping.ts';
 import { UsageError } from '../errors.ts';
 import { ENGINE_PROPERTY_IDS } from '../property-id.ts';
@@ -18,8 +19,9 @@ import { shownPath } from './shown-path.ts';
 
 /** The pack's mapping refined by the config's (and a front-end's own), checked as one (a pack's is typed, not validated). */
 function targetMapping(pack: Pack, config: Pick<PolicyfuzzConfig, 'mapping' | 'file'> | undefined, base: TargetMapping | undefined = pack.mapping): TargetMapping | undefined {
-  const merged = mergeMappings(base, config?.mapping);
-  if (!merged) return undefined;
+  const given = mergeMappings(base, config?.mapping);
+  if (!given) return undefined;
+  const merged = withAnswerTables(given, pack.model.functions);
   const checked = MappingSchema.safeParse(merged);
   if (!checked.success) {
     const where = config ? `the mapping of pack ${pack.name} with ${config.file}` : `the mapping of pack ${pack.name}`;

@@ -115,6 +115,14 @@ export interface FunctionMapping {
    */
   tableRows?: Record<string, string>;
   /**
+   * The model table whose rows the answer is (`vs_tickets` for get_vs_ticket_by_id's object): its
+   * output columns are read back through that table's column mapping (`category_id` → `category`)
+   * where `columns` names them not, and the model's rows are expected in the table's vocabulary
+   * (`values`). Its ids stay the function's own (`uuidIds`): an answer may carry a name where the
+   * table keeps an id. Filled from the model (FunctionModel.rowsOf, answer-tables.ts).
+   */
+  rowsOf?: string;
+  /**
    * Model parameters and output columns that are ids the target keeps as bigints (the function
    * of a table mapped with `bigintIds`: `p_id`, `id`, `duplicate_of`): arguments are sent as the
    * table's ids are (uuidAsBigint), and the answer the model expects holds them so, at any depth
@@ -418,7 +426,8 @@ function reshapeRows(m: TargetMapping, request: ApiRequest, rows: Row[] | null):
   }
   const extra = new Set(fn.extraColumns ?? []);
   const reverse = new Map(Object.entries(fn.columns ?? {}).map(([model, target]) => [target, model]));
-  const renamed = rows.map((r) => renameRow(r, (c) => (extra.has(c) ? null : (reverse.get(c) ?? c))));
+  const ofTable = fn.rowsOf ? reverseColumns(m, fn.rowsOf) : NO_COLUMNS;
+  const renamed = rows.map((r) => renameRow(r, (c) => (extra.has(c) ? null : (reverse.get(c) ?? ofTable.get(c) ?? c))));
   return withTableRows(fn, renamed, (table, row) => {
     const columns = reverseColumns(m, table);
     return renameRow(row, (c) => (extra.has(c) ? null : (columns.get(c) ?? c)));
@@ -460,14 +469,21 @@ export function expectedRowsOnTarget(m: TargetMapping, request: ApiRequest, outc
     if (m.functions?.[targetName(request)]?.returns === 'value-as-void') return { ...outcome, rows: null } as Outcome;
     const fn = m.functions?.[targetName(request)];
     const forms = idForms(fn);
-    const rows = forms.size ? outcome.rows.map((r) => targetIdsWithin(r, forms) as Row) : outcome.rows;
-    if (!fn?.tableRows) return forms.size ? ({ ...outcome, rows } as Outcome) : outcome;
+    const ided = forms.size ? outcome.rows.map((r) => targetIdsWithin(r, forms) as Row) : outcome.rows;
+    const rows = fn?.rowsOf ? ided.map((r) => inTableVocabulary(m, fn.rowsOf!, r)) : ided;
+    if (!fn?.tableRows) return rows !== outcome.rows ? ({ ...outcome, rows } as Outcome) : outcome;
     return { ...outcome, rows: withTableRows(fn, rows, (table, row) => rowOnTarget(m, table, row)) } as Outcome;
   }
   const table = targetName(request);
   const embeds = request.kind === 'select' && !!request.embeds?.length;
   if (!embeds && !absentColumns(m, table).length && !m.tables?.[table]?.values && !idForms(m.tables?.[table]).size) return outcome;
   return { ...outcome, rows: outcome.rows.map((r) => withEmbeddedRows(m, request, rowOnTarget(m, table, r), (t, row) => rowOnTarget(m, t, row))) } as Outcome;
+}
+
+/** A model row carrying `table`'s columns with their values in the target's vocabulary (`values`), nothing else changed. */
+function inTableVocabulary(m: TargetMapping, table: string, row: Row): Row {
+  const values = m.tables?.[table]?.values;
+  return values ? renameRow(row, (c) => c, (c, v) => translate(values[c], v)) : row;
 }
 
 /** A model row of `table` as the target can show it, in the model's column names: without the columns the target lacks, values as the target keeps them. */
@@ -630,9 +646,10 @@ export function expectedAsTargetShows(m: TargetMapping, caller: Caller, request:
   const expected = expectedOnTarget(m, caller, request, predicted, facts);
   if ((expected.kind !== 'allowed' && expected.kind !== 'filtered') || !expected.rows || (predicted.kind !== 'allowed' && predicted.kind !== 'filtered') || !predicted.rows) return expected;
   if (request.kind !== 'rpc') return { ...expected, rows: predicted.rows.map((r) => rowToTarget(m, targetName(request), r)) } as Outcome;
-  const columns = m.functions?.[targetName(request)]?.columns;
-  if (!columns) return expected;
-  return { ...expected, rows: predicted.rows.map((r) => renameRow(r, (c) => columns[c] ?? c)) } as Outcome;
+  const fn = m.functions?.[targetName(request)];
+  if (!fn?.columns && !fn?.rowsOf) return expected;
+  const onTable = (c: string) => (fn.rowsOf ? targetColumn(m, fn.rowsOf, c) : null) ?? c;
+  return { ...expected, rows: predicted.rows.map((r) => renameRow(r, (c) => fn.columns?.[c] ?? onTable(c))) } as Outcome;
 }
 
 /** Model column names of a request's table or function as the target names them (absent ones dropped). */

@@ -62,6 +62,7 @@ export const MappingSchema = z
             columns: z.record(name, name).optional(),
             extraColumns: z.array(name).optional(),
             tableRows: z.record(z.string().min(1), name).optional(),
+            rowsOf: name.optional(),
             bigintIds: z.array(name).optional(),
             uuidIds: z.array(name).optional(),
             via: z.enum(['rest', 'sql']).optional(),

@@ -49,6 +49,14 @@ export interface FunctionModel<S = any> {
    * carry: `init` reads what the target's rows there carry beyond them (policyfuzz init, extraColumns).
    */
   answerRows?: Record<string, readonly string[]>;
+  /**
+   * The model table whose rows the answer is, in that table's column names (get_vs_ticket_by_id
+   * answers a vs_tickets row): a project's answer is read back through the table's column
+   * mapping and expected in its vocabulary (mapping.functions.<f>.rowsOf, answer-tables.ts).
+   */
+  rowsOf?: string;
+  /** Keys of a json answer holding rows of a model table (the org chart's `nodes`: team_nodes), read as that table's (mapping tableRows). */
+  rowsUnder?: Record<string, string>;
 }
 
 /** Functions that exist in the database but are not part of the API (trigger functions, private helpers). */

@@ -47,6 +47,7 @@ export const getPrTicketById: FunctionModel = {
   name: 'get_pr_ticket_by_id',
   args: ['p_id'],
   executableBy: ['anon', 'authenticated', 'service_role'],
+  rowsOf: 'pr_tickets',
   predict(world, _caller, args, settings) {
     const p = args.p_id;
     if (typeof p !== 'string') return { outcome: allowed([], 0), world };

@@ -94,6 +94,7 @@ export const teamFunctions: FunctionModel[] = [
     args: [],
     executableBy: ['anon', 'authenticated', 'service_role'],
     fixedColumns: 'spec §4.2 and rule 11: nodes {id, parent_id, name, kind, position} and members {node_id, name, nickname, position} only',
+    rowsUnder: { nodes: 'team_nodes', members: 'team_members' },
     predict: (world) => ({ outcome: allowed([publicOrgChart(world)], 1), world }),
     // The spec fixes what the chart holds, not its order (a target keying members by (node, user) has no member id to sort by).
     comparedAs: (rows) => rows.map((r) => (r && typeof r === 'object' ? { ...r, nodes: inAnyOrder(r.nodes), members: inAnyOrder(r.members) } : r)),

@@ -352,7 +352,10 @@ const vsFunctionList: FunctionModel[] = [
 // Handles compared alike in comparedAs and in its strict form: a step agreeing only by a target-drawn handle is no public-comments reading.
 const withHandlesAsCompared = (as: ((rows: Row[], world: World, settings: ModelSettings) => Row[]) | undefined) => (rows: Row[], world: World, settings: ModelSettings) => handlesAsCompared(as ? as(rows, world, settings) : rows, world, settings);
 
-export const vsFunctions: FunctionModel[] = vsFunctionList.map((f) =>
+/** Functions answering rows of vs_tickets in its column names (FunctionModel.rowsOf): a project reads them through its mapping of the table. */
+const TICKET_ROW_ANSWERS = ['get_vs_ticket_by_id', 'find_similar_vs_tickets', ...PUBLIC_HANDLE_ANSWERS];
+
+export const vsFunctions: FunctionModel[] = vsFunctionList.map(withTicketRows).map((f) =>
   PUBLIC_HANDLE_ANSWERS.includes(f.name)
     ? {
         ...f,
@@ -362,6 +365,10 @@ export const vsFunctions: FunctionModel[] = vsFunctionList.map((f) =>
       }
     : f,
 );
+
+function withTicketRows(f: FunctionModel): FunctionModel {
+  return TICKET_ROW_ANSWERS.includes(f.name) ? { ...f, rowsOf: 'vs_tickets' } : f;
+}
 
 export const vsPrivateFunctions = [
   'private.guard_vs_tickets_update',

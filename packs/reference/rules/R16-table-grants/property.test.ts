@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareTables } from '../../../../engine/checker/catalog.ts';
 import { describeBothHalvesHold } from '../../../../testing/property-holds.ts';
+import { schemaInTransaction } from '../../../../testing/schema-in-transaction.ts';
+import { referenceModel } from '../../model/index.ts';
 import { tableModels } from '../../model/tables/index.ts';
 import { defaultSettings } from '../../model/settings.ts';
 import { R16, R16_CATALOG, tablesByTargetName } from './property.ts';
@@ -41,5 +43,42 @@ describe('compareTables', () => {
     const mapped = compareTables([profiles], tablesByTargetName(tableModels, { tables: { users: { name: 'profiles' } } }), defaultSettings);
     expect(mapped.findings.filter((f) => /not in the model/.test(f))).toEqual([]);
     expect(compareTables([profiles], tablesByTargetName(tableModels, undefined), defaultSettings).findings).toContainEqual(expect.stringMatching(/^profiles: table not in the model/));
+  });
+});
+
+describe('R16 (catalog) reads the schemas the run exposes', () => {
+  // stranger-app-9: `[api] schemas = ["api", "passport"]`, an api schema of views over app.*; the
+  // catalog half read public and passport only, so it never saw the views callers reach.
+  const client = schemaInTransaction(`
+    do $$ begin create role anon nologin; exception when duplicate_object then null; end $$;
+    do $$ begin create role authenticated nologin; exception when duplicate_object then null; end $$;
+    create schema r16_app;
+    create schema r16_api;
+    grant usage on schema r16_api, r16_app to anon, authenticated;
+    create table r16_app.notes (id int primary key, body text);
+    alter table r16_app.notes enable row level security;
+    create view r16_api.notes with (security_invoker = true) as select id, body from r16_app.notes;
+    grant select, insert, update, delete on r16_api.notes to anon, authenticated;
+    create table r16_app.vs_categories (id uuid primary key, name text);
+    alter table r16_app.vs_categories enable row level security;
+    create table r16_app.users (id uuid primary key, display_name text);
+    grant select, insert, update, delete on r16_app.vs_categories, r16_app.users to authenticated;
+    create view r16_api.vs_categories with (security_invoker = true) as select id, name from r16_app.vs_categories;
+    create view r16_api.users with (security_invoker = true) as select id, display_name from r16_app.users;
+    grant select, insert, update, delete on r16_api.vs_categories, r16_api.users to authenticated;
+  `);
+  it("a view of an exposed `api` schema the model does not know is a finding; a schema the API does not expose is not read", async () => {
+    const context = { exposedSchemas: ['r16_api'], extraSearchPath: [], model: referenceModel };
+    const r = await R16_CATALOG.check(client(), defaultSettings, context);
+    expect(r.findings).toContainEqual('r16_api.notes: view not in the model (anon: select/insert/update/delete; authenticated: select/insert/update/delete)');
+    expect(r.objects).toBe(3);
+  });
+  it('a privilege beyond the model’s that row security decides under an invoker view is the secure reading granted-under-row-security; over a table with it off, a finding', async () => {
+    const mapping = { tables: { vs_categories: { name: 'r16_api.vs_categories' }, users: { name: 'r16_api.users' } } };
+    const r = await R16_CATALOG.check(client(), defaultSettings, { exposedSchemas: ['r16_api'], extraSearchPath: [], model: referenceModel, mapping });
+    const held = (table: string) => r.findings.filter((f) => f.startsWith(`${table}: authenticated holds`));
+    expect(held('r16_api.vs_categories')).toEqual([]);
+    expect(r.readings?.['granted-under-row-security']).toContainEqual('r16_api.vs_categories: authenticated holds DELETE');
+    expect(held('r16_api.users')).toContainEqual(expect.stringMatching(/^r16_api\.users: authenticated holds DELETE/));
   });
 });

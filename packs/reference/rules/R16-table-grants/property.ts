@@ -5,8 +5,9 @@
  * UPDATE and a DELETE matching nothing, as anon and as a signed-in person (each lane first sends
  * every table's whole row of that matrix, a case a table: its sweep), and compares "denied
  * by the grant" with the model; R16 (catalog) lists every table and view in the exposed schemas
- * and compares the API roles' privileges and the row-security switch with tableModels — a table
- * the model does not know (created later with default privileges) is a finding.
+ * (the run's: the project's `api.schemas` or config.toml's, else the reference's) and compares the
+ * API roles' privileges and the row-security switch with tableModels — a table the model does not
+ * know (created later with default privileges) is a finding.
  */
 import fc from 'fast-check';
 import type { Caller } from '../../../../engine/model/caller.ts';
@@ -15,9 +16,9 @@ import type { ModelSettings } from '../../model/settings.ts';
 import { tableModels } from '../../model/tables/index.ts';
 import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import { callerOf, type Person } from '../../generators/identities.ts';
-import { compareTables, readCatalogTables } from '../../../../engine/checker/catalog.ts';
-import { targetTable, type TargetMapping } from '../../../../engine/mapping/mapping.ts';
-import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
+import { compareTables, readCatalogTables, type CatalogComparison } from '../../../../engine/checker/catalog.ts';
+import { GRANTED_UNDER_ROW_SECURITY, targetTable, type TargetMapping } from '../../../../engine/mapping/mapping.ts';
+import { readGrantsUnderRowSecurity, rowSecurityGrantKey, type RowSecurityRole, type TablePrivilege } from '../../../../engine/introspection/row-security-grants.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
@@ -122,7 +123,32 @@ export const R16_CATALOG: CatalogProperty = {
   rule: 16,
   title: 'tables: every table and view holds exactly the model’s grants, row security where it has rules',
   async check(client, settings, context) {
-    const found = await readCatalogTables(client, EXPOSED_SCHEMAS);
-    return { objects: found.length, ...compareTables(found, tablesByTargetName(context.model.tables, context.mapping), settings) };
+    // The schemas this run's API exposes: an `api` schema of views is what callers reach, not public.
+    const found = await readCatalogTables(client, context.exposedSchemas);
+    const compared = compareTables(found, tablesByTargetName(context.model.tables, context.mapping), settings);
+    // A project's target (a mapping) gets the secure reading the data half gives its requests (mapping.ts grantedUnderRowSecurity).
+    const underRowSecurity = context.mapping ? await readGrantsUnderRowSecurity(client, context.exposedSchemas) : new Set<string>();
+    return { objects: found.length, ...withGrantsUnderRowSecurity(compared, underRowSecurity) };
   },
 };
+
+const HELD_BEYOND_MODEL = /^(.+): (anon|authenticated) holds (SELECT|INSERT|UPDATE|DELETE), the model says it lacks it/;
+
+/**
+ * The findings of a privilege held beyond the model's where row security, not the grant, decides
+ * what it reaches (`grantsUnderRowSecurity`, by rowSecurityGrantKey): the secure reading
+ * GRANTED_UNDER_ROW_SECURITY, counted under its name. A view whose INSTEAD OF trigger takes the
+ * write, a definer view, a table with row security off, and every privilege lacked stay findings.
+ */
+export function withGrantsUnderRowSecurity(compared: CatalogComparison, grantsUnderRowSecurity: ReadonlySet<string>): CatalogComparison {
+  const accepted: string[] = [];
+  const findings = compared.findings.filter((finding) => {
+    const held = HELD_BEYOND_MODEL.exec(finding);
+    const key = held && rowSecurityGrantKey(held[1], held[3].toLowerCase() as TablePrivilege, held[2] as RowSecurityRole);
+    if (!key || !grantsUnderRowSecurity.has(key)) return true;
+    accepted.push(finding.replace(/, the model says it lacks it.*$/, ''));
+    return false;
+  });
+  if (!accepted.length) return compared;
+  return { ...compared, findings, readings: { ...compared.readings, [GRANTED_UNDER_ROW_SECURITY]: accepted } };
+}
