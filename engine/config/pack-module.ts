@@ -12,6 +12,7 @@ import type { Pack } from '../pack.ts';
 import { COLUMN_TYPES } from '../model/table-model.ts';
 import { importModule, MODULE_EXTENSIONS } from './config-file.ts';
 import { withModelBlamingThePack } from './pack-model-blame.ts';
+import { preloadTheApiPacksImport } from './preloaded-api.ts';
 import { shownPath } from './shown-path.ts';
 
 const HOW_TO_EXPORT = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
@@ -36,6 +37,7 @@ export async function loadPackModule(file: string, from: string): Promise<Pack> 
   const absolute = path.resolve(file);
   if (!existsSync(absolute) || !statSync(absolute).isFile()) throw new UsageError(`pack module not found: ${file} (${from})`);
   if (!MODULE_EXTENSIONS.test(absolute)) throw new UsageError(`pack module ${file} (${from}) must be a .ts, .mts, .cts, .js, .mjs or .cjs file`);
+  await preloadTheApiPacksImport();
   let exports: Record<string, unknown>;
   try {
     exports = await importModule(absolute);
