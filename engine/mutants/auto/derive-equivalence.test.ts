@@ -146,6 +146,30 @@ describe('policy equivalence', () => {
   });
 });
 
+describe('widening an UPDATE or DELETE policy', () => {
+  // supabase-swift's examples: buckets updated and deleted `using (true)` by authenticated, seen by authenticated alone.
+  const all = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'];
+  const widen = (policies: CatalogPolicy[], name: string) => deriveMutants(catalog(policies, all, all)).find((m) => m.name === `widen-roles-t-${name}`)!;
+  const seenBySignedIn = policy({ name: 'see', command: 'SELECT', roles: ['authenticated'], using: 'true' });
+
+  it('to roles no SELECT policy shows a row: equivalent (a filtered write reaches only rows a SELECT policy shows)', () => {
+    for (const command of ['UPDATE', 'DELETE'] as const) {
+      const m = widen([seenBySignedIn, policy({ name: 'w', command, roles: ['authenticated'], using: 'true' })], 'w');
+      expect(m.equivalent).toBe(`no SELECT policy on public.t applies to anon, and a filtered ${command} (PostgREST's always are: pg-safeupdate) reaches only rows a SELECT policy shows, so a policy for every role admits no one new`);
+    }
+  });
+
+  it('not when a permissive SELECT policy (or one for all commands) shows the added role rows, nor for an INSERT', () => {
+    const update = policy({ name: 'w', command: 'UPDATE', roles: ['authenticated'], using: 'true' });
+    expect(widen([policy({ name: 'see', command: 'SELECT', roles: ['public'], using: 'is_public' }), update], 'w').equivalent).toBeUndefined();
+    expect(widen([policy({ name: 'see', command: 'SELECT', roles: ['anon'], using: 'true' }), update], 'w').equivalent).toBeUndefined();
+    expect(widen([policy({ name: 'any', command: 'ALL', roles: ['public'], using: 'is_public' }), update], 'w').equivalent).toBeUndefined();
+    expect(widen([seenBySignedIn, policy({ name: 'ins', command: 'INSERT', roles: ['authenticated'], withCheck: 'true' })], 'ins').equivalent).toBeUndefined();
+    // A restrictive SELECT policy shows nothing by itself: still equivalent.
+    expect(widen([seenBySignedIn, policy({ name: 'live', command: 'SELECT', roles: ['public'], permissive: 'RESTRICTIVE', using: 'live' }), update], 'w').equivalent).toMatch(/^no SELECT policy/);
+  });
+});
+
 describe('propertiesFor', () => {
   it('runs the owning rule first: R14 for an ilike lookup, then the others naming the function', async () => {
     const { propertiesFor } = await import('./run-auto.ts');

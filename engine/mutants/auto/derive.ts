@@ -85,6 +85,27 @@ function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', remove
   return `a filtered ${p.command} (PostgREST's always are: pg-safeupdate) ${reach}, and ${selects.length > 1 ? 'they keep' : 'it keeps'} \`${kept.join(' AND ')}\``;
 }
 
+/**
+ * Widening an UPDATE or DELETE policy to every role admits no one new when no permissive SELECT
+ * policy applies to the roles it adds: a filtered UPDATE or DELETE (PostgREST's always are:
+ * pg-safeupdate) reaches only rows a SELECT policy shows, and none shows them any (supabase-swift's
+ * bucket policies for authenticated beside a SELECT policy for authenticated alone).
+ */
+function widenedRolesSeeNothing(p: CatalogPolicy, policies: CatalogPolicy[]): string | undefined {
+  if (p.command !== 'UPDATE' && p.command !== 'DELETE') return undefined;
+  const added = ['anon', 'authenticated'].filter((r) => !p.roles.includes(r));
+  const seeing = policies.filter(
+    (s) =>
+      s.schema === p.schema &&
+      s.table === p.table &&
+      (s.command === 'SELECT' || s.command === 'ALL') &&
+      (s.permissive ?? 'PERMISSIVE') === 'PERMISSIVE' &&
+      s.roles.some((r) => r === 'public' || added.includes(r)),
+  );
+  if (!added.length || seeing.length) return undefined;
+  return `no SELECT policy on ${p.schema}.${p.table} applies to ${added.join(' or ')}, and a filtered ${p.command} (PostgREST's always are: pg-safeupdate) reaches only rows a SELECT policy shows, so a policy for every role admits no one new`;
+}
+
 function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogPolicy[]): AutoMutant[] {
   const out: AutoMutant[] = [];
   const target = `${p.schema}.${p.table}`;
@@ -146,6 +167,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     });
   }
   if (!p.roles.includes('public') && !(p.roles.includes('anon') && p.roles.includes('authenticated'))) {
+    const whyWidenedSeesNothing = widenedRolesSeeNothing(p, policies);
     out.push({
       name: `widen-roles-${slug(p.table)}-${slug(p.name)}`,
       kind: 'widen-roles',
@@ -158,7 +180,9 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
           ? { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }
           : p.roles.every((r) => r === 'authenticated') && requiresSignedInCaller(p)
             ? { equivalent: `every clause of ${shownIdent(p.name)} requires \`auth.uid() = …\` or \`auth.uid() IS NOT NULL\` (or the token's \`sub\`), itself or in an EXISTS lookup, null for anon, so a policy for every role admits no one new` }
-            : {}),
+            : whyWidenedSeesNothing
+              ? { equivalent: whyWidenedSeesNothing }
+              : {}),
     });
   }
   return out;
