@@ -40,7 +40,7 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
       ]);
       const schemas = [...new Set([...context.exposedSchemas, ...[...tables.keys(), ...functions.keys()].map(schemaOf)])];
       const foundTables = (await readCatalogTables(client, schemas)).filter((t) => tables.has(t.name));
-      const foundFunctions = (await readCatalogFunctions(client, schemas)).filter((f) => functions.has(f.name));
+      const foundFunctions = (await readCatalogFunctions(client, schemas, { throughSchemaUsage: true })).filter((f) => functions.has(f.name));
       const byTable = compareTables(foundTables, Object.fromEntries(tables), settings);
       const byFunction = compareFunctions(foundFunctions, functions);
       const supabaseDefault = mapping?.conventions?.grants === 'supabase-default';
