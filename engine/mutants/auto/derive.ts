@@ -61,6 +61,18 @@ interface TableGrants {
 /** A conjunct as Postgres prints it, compared without outer parentheses or spacing. */
 const normalConjunct = (c: string) => stripOuterParens(c).replace(/\s+/g, ' ');
 
+/** The permissive SELECT (or ALL) policies of `p`'s table for a role `appliesTo` accepts, or for public. */
+function permissiveSelectPolicies(p: CatalogPolicy, policies: CatalogPolicy[], appliesTo: (role: string) => boolean): CatalogPolicy[] {
+  return policies.filter(
+    (s) =>
+      s.schema === p.schema &&
+      s.table === p.table &&
+      (s.command === 'SELECT' || s.command === 'ALL') &&
+      (s.permissive ?? 'PERMISSIVE') === 'PERMISSIVE' &&
+      s.roles.some((r) => r === 'public' || appliesTo(r)),
+  );
+}
+
 /**
  * Through REST every UPDATE and DELETE is filtered (pg-safeupdate), and a filter reads the row, so
  * Postgres applies the table's SELECT policies too: to the rows it reaches (USING) and, for an
@@ -70,14 +82,7 @@ const normalConjunct = (c: string) => stripOuterParens(c).replace(/\s+/g, ' ');
  */
 function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', removed: string[], policies: CatalogPolicy[]): string | undefined {
   if (clause === 'using' ? p.command !== 'UPDATE' && p.command !== 'DELETE' : p.command !== 'UPDATE') return undefined;
-  const selects = policies.filter(
-    (s) =>
-      s.schema === p.schema &&
-      s.table === p.table &&
-      (s.command === 'SELECT' || s.command === 'ALL') &&
-      (s.permissive ?? 'PERMISSIVE') === 'PERMISSIVE' &&
-      s.roles.some((r) => r === 'public' || p.roles.includes(r) || p.roles.includes('public')),
-  );
+  const selects = permissiveSelectPolicies(p, policies, (r) => p.roles.includes(r) || p.roles.includes('public'));
   const kept = removed.map(normalConjunct);
   if (!selects.length || !selects.every((s) => s.using !== null && kept.every((c) => topLevelConjuncts(s.using!).map(normalConjunct).includes(c)))) return undefined;
   const names = `SELECT polic${selects.length > 1 ? 'ies' : 'y'} ${selects.map((s) => shownIdent(s.name)).join(', ')}`;
@@ -94,15 +99,7 @@ function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', remove
 function widenedRolesSeeNothing(p: CatalogPolicy, policies: CatalogPolicy[]): string | undefined {
   if (p.command !== 'UPDATE' && p.command !== 'DELETE') return undefined;
   const added = ['anon', 'authenticated'].filter((r) => !p.roles.includes(r));
-  const seeing = policies.filter(
-    (s) =>
-      s.schema === p.schema &&
-      s.table === p.table &&
-      (s.command === 'SELECT' || s.command === 'ALL') &&
-      (s.permissive ?? 'PERMISSIVE') === 'PERMISSIVE' &&
-      s.roles.some((r) => r === 'public' || added.includes(r)),
-  );
-  if (!added.length || seeing.length) return undefined;
+  if (!added.length || permissiveSelectPolicies(p, policies, (r) => added.includes(r)).length) return undefined;
   return `no SELECT policy on ${p.schema}.${p.table} applies to ${added.join(' or ')}, and a filtered ${p.command} (PostgREST's always are: pg-safeupdate) reaches only rows a SELECT policy shows, so a policy for every role admits no one new`;
 }
 
