@@ -29,6 +29,10 @@ describe('disable-row-security equivalence', () => {
     expect(m.equivalent).toMatch(/SELECT.*always true/);
   });
 
+  it('a table the API roles hold no privilege on (a server-only schema, headless-vector-search): equivalent, and says so rather than "every privilege (none)"', () => {
+    expect(disable(catalog([], [], [])).equivalent).toBe('anon and authenticated hold no privilege on public.t, so no API request reaches its rows, row security or not (service_role bypasses it)');
+  });
+
   it('a `true` SELECT policy for authenticated only, while anon also holds SELECT: not equivalent', () => {
     const m = disable(catalog([policy({ name: 'read', command: 'SELECT', roles: ['authenticated'], using: 'true' })], ['SELECT'], ['SELECT']));
     expect(m.equivalent).toBeUndefined();

@@ -386,7 +386,9 @@ function rowSecurityInert(table: Catalog['rowSecurityTables'][number], policies:
   const held = (['anon', 'authenticated'] as const).flatMap((role) => table[role].map((privilege) => ({ role, privilege })));
   if (!held.every(({ role, privilege }) => openPolicy(own, role, privilege))) return undefined;
   const privileges = [...new Set(held.map((h) => h.privilege))];
-  return `every privilege the API roles hold on ${table.schema}.${table.table} (${privileges.join('/') || 'none'}) is granted by a permissive policy that is always true, so row security filters nothing`;
+  // headless-vector-search's docs tables, granted to service_role alone: no API request meets their row security.
+  if (!privileges.length) return `anon and authenticated hold no privilege on ${table.schema}.${table.table}, so no API request reaches its rows, row security or not (service_role bypasses it)`;
+  return `every privilege the API roles hold on ${table.schema}.${table.table} (${privileges.join('/')}) is granted by a permissive policy that is always true, so row security filters nothing`;
 }
 
 /**
