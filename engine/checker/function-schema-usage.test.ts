@@ -7,6 +7,7 @@
 import { expect, it } from 'vitest';
 import { schemaInTransaction } from '../../testing/schema-in-transaction.ts';
 import { compareFunctions, readCatalogFunctions } from './catalog.ts';
+import { executeAsWeighed } from '../runner/model-grants-property.ts';
 
 const SCHEMA = `
 do $$ begin create role anon nologin; exception when duplicate_object then null; end $$;
@@ -40,4 +41,15 @@ it('EXECUTE held in a schema the API roles may not use reaches no API caller: no
   // Rule 15 reads the grant itself, USAGE or not.
   const bare = await readCatalogFunctions(client(), ['server_docs']);
   expect(bare[0]!.executable).toEqual({ anon: true, authenticated: true, service_role: true, public: true });
+});
+
+it("GRANT01 weighs a grant the model withholds through USAGE, and one it gives as the grant itself", async () => {
+  const [bare, usable] = [await readCatalogFunctions(client(), ['server_docs']), await readCatalogFunctions(client(), ['server_docs'], { throughSchemaUsage: true })];
+  const serverOnly = new Map([['server_docs.page_parents', ['service_role'] as const]]);
+  expect(compareFunctions(executeAsWeighed(bare, usable, serverOnly), serverOnly).findings).toEqual([]);
+  // The model giving it to every API role: the grants are there (PUBLIC's), whatever USAGE says; no finding either.
+  const everyone = new Map([['server_docs.page_parents', ['anon', 'authenticated', 'service_role'] as const]]);
+  expect(compareFunctions(executeAsWeighed(bare, usable, everyone), everyone).findings).toEqual([]);
+  // Read bare (rule 15's reading), the server-only model meets PUBLIC's grant: the false alarm this fixes.
+  expect(compareFunctions(bare, serverOnly).findings).toHaveLength(3);
 });
