@@ -39,15 +39,23 @@ export interface CatalogTable {
 
 const modelName = (schema: string, name: string) => (schema === 'public' ? name : `${schema}.${name}`);
 
-export async function readCatalogFunctions(client: pg.Client, schemas: string[]): Promise<CatalogFunction[]> {
+/**
+ * `throughSchemaUsage`: count anon's, authenticated's and PUBLIC's EXECUTE only where anon or
+ * authenticated may use the function's schema, as a call through the API needs (GRANT01:
+ * headless-vector-search keeps PUBLIC's default EXECUTE on `docs` functions, whose schema only
+ * service_role may use). Rule 15 reads the grant itself: a private helper's EXECUTE must be revoked
+ * whatever its schema's USAGE says today.
+ */
+export async function readCatalogFunctions(client: pg.Client, schemas: string[], options: { throughSchemaUsage?: boolean } = {}): Promise<CatalogFunction[]> {
   const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean; reads_caller: boolean; reads_no_relation: boolean }>(
     // Readers through any depth of calls (introspection/caller-readers.ts).
     `with recursive ${CALLER_READERS_CTE}
      select n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
-            has_function_privilege('anon', p.oid, 'execute') as anon,
-            has_function_privilege('authenticated', p.oid, 'execute') as authenticated,
+            has_function_privilege('anon', p.oid, 'execute') and ($2 or has_schema_privilege('anon', n.oid, 'usage')) as anon,
+            has_function_privilege('authenticated', p.oid, 'execute') and ($2 or has_schema_privilege('authenticated', n.oid, 'usage')) as authenticated,
             has_function_privilege('service_role', p.oid, 'execute') as service_role,
-            (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE')) as public,
+            (p.proacl is null or exists (select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE'))
+              and ($2 or has_schema_privilege('anon', n.oid, 'usage') or has_schema_privilege('authenticated', n.oid, 'usage')) as public,
             p.prorettype = 'trigger'::regtype as trigger,
             coalesce(p.prosrc, '') ~* '${READS_CALLER_PATTERN}'
               or exists (select 1 from caller_readers c where coalesce(p.prosrc, '') ~* ('(^|[^a-z0-9_])' || c.proname || '\\s*\\(')) as reads_caller,
@@ -57,7 +65,7 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[])
         and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
         and ${notStandIn('pg_proc', 'p.oid')}
       order by 1, 2, 3`,
-    [schemas],
+    [schemas, !options.throughSchemaUsage],
   );
   return r.rows.map((f) => ({
     name: modelName(f.schema, f.name),

@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { runsAsInvoker } from '../checker/security-lints.ts';
 import { relationsReadBy } from '../introspection/table-shapes.ts';
 import { privilegeHeld } from '../introspection/privilege-held.ts';
-import { compareFunctions, compareTables, readCatalogFunctions, readCatalogTables, type CatalogComparison } from '../checker/catalog.ts';
+import { compareFunctions, compareTables, readCatalogFunctions, readCatalogTables, type CatalogComparison, type CatalogFunction } from '../checker/catalog.ts';
 import { targetFunction, targetTable } from '../mapping/mapping.ts';
 import type { ExecuteGrantee } from '../model/function-model.ts';
 import { grantsOf, type TableModel } from '../model/table-model.ts';
@@ -25,6 +25,23 @@ import { MODEL_GRANTS_ID } from '../property-id.ts';
 import type { CatalogProperty } from './catalog-property.ts';
 
 const schemaOf = (name: string) => (name.includes('.') ? name.slice(0, name.indexOf('.')) : 'public');
+
+/**
+ * A function's EXECUTE as GRANT01 weighs it: where the model withholds it from anon or
+ * authenticated (or PUBLIC holds it), only as far as USAGE on the function's schema lets a call
+ * use it, so a grant no call can use is no finding (headless-vector-search's `docs` functions keep
+ * PUBLIC's default EXECUTE, `docs` usable by service_role alone); where the model grants it, the
+ * grant itself.
+ */
+export function executeAsWeighed(bare: CatalogFunction[], usable: CatalogFunction[], model: ReadonlyMap<string, readonly ExecuteGrantee[]>): CatalogFunction[] {
+  const usableBySignature = new Map(usable.map((f) => [f.signature, f.executable]));
+  return bare.map((f) => {
+    const through = usableBySignature.get(f.signature) ?? f.executable;
+    const granted = model.get(f.name) ?? [];
+    const weigh = (role: 'anon' | 'authenticated') => (granted.includes(role) ? f.executable[role] : through[role]);
+    return { ...f, executable: { ...f.executable, anon: weigh('anon'), authenticated: weigh('authenticated'), public: through.public } };
+  });
+}
 
 export function modelGrantsProperty(model: PackModel): CatalogProperty {
   return {
@@ -40,7 +57,11 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
       ]);
       const schemas = [...new Set([...context.exposedSchemas, ...[...tables.keys(), ...functions.keys()].map(schemaOf)])];
       const foundTables = (await readCatalogTables(client, schemas)).filter((t) => tables.has(t.name));
-      const foundFunctions = (await readCatalogFunctions(client, schemas)).filter((f) => functions.has(f.name));
+      const foundFunctions = executeAsWeighed(
+        (await readCatalogFunctions(client, schemas)).filter((f) => functions.has(f.name)),
+        await readCatalogFunctions(client, schemas, { throughSchemaUsage: true }),
+        functions,
+      );
       const byTable = compareTables(foundTables, Object.fromEntries(tables), settings);
       const byFunction = compareFunctions(foundFunctions, functions);
       const supabaseDefault = mapping?.conventions?.grants === 'supabase-default';

@@ -29,6 +29,10 @@ describe('disable-row-security equivalence', () => {
     expect(m.equivalent).toMatch(/SELECT.*always true/);
   });
 
+  it('a table the API roles hold no privilege on (a server-only schema, headless-vector-search): equivalent, and says so rather than "every privilege (none)"', () => {
+    expect(disable(catalog([], [], [])).equivalent).toBe('anon and authenticated hold no privilege on public.t, so no API request reaches its rows, row security or not (service_role bypasses it)');
+  });
+
   it('a `true` SELECT policy for authenticated only, while anon also holds SELECT: not equivalent', () => {
     const m = disable(catalog([policy({ name: 'read', command: 'SELECT', roles: ['authenticated'], using: 'true' })], ['SELECT'], ['SELECT']));
     expect(m.equivalent).toBeUndefined();
@@ -143,6 +147,30 @@ describe('policy equivalence', () => {
     expect(widened('(EXISTS ( SELECT 1\n   FROM members\n  WHERE (members.project_id = t.id)))').equivalent).toBeUndefined();
     expect(widened(`(NOT ${lookup})`).equivalent).toBeUndefined();
     expect(widened('(EXISTS ( SELECT 1\n   FROM members\n  WHERE (members.user_id = auth.uid())\nUNION\n SELECT 1\n   FROM open_projects))').equivalent).toBeUndefined();
+  });
+});
+
+describe('widening an UPDATE or DELETE policy', () => {
+  // supabase-swift's examples: buckets updated and deleted `using (true)` by authenticated, seen by authenticated alone.
+  const all = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'];
+  const widen = (policies: CatalogPolicy[], name: string) => deriveMutants(catalog(policies, all, all)).find((m) => m.name === `widen-roles-t-${name}`)!;
+  const seenBySignedIn = policy({ name: 'see', command: 'SELECT', roles: ['authenticated'], using: 'true' });
+
+  it('to roles no SELECT policy shows a row: equivalent (a filtered write reaches only rows a SELECT policy shows)', () => {
+    for (const command of ['UPDATE', 'DELETE'] as const) {
+      const m = widen([seenBySignedIn, policy({ name: 'w', command, roles: ['authenticated'], using: 'true' })], 'w');
+      expect(m.equivalent).toBe(`no SELECT policy on public.t applies to anon, and a filtered ${command} (PostgREST's always are: pg-safeupdate) reaches only rows a SELECT policy shows, so a policy for every role admits no one new`);
+    }
+  });
+
+  it('not when a permissive SELECT policy (or one for all commands) shows the added role rows, nor for an INSERT', () => {
+    const update = policy({ name: 'w', command: 'UPDATE', roles: ['authenticated'], using: 'true' });
+    expect(widen([policy({ name: 'see', command: 'SELECT', roles: ['public'], using: 'is_public' }), update], 'w').equivalent).toBeUndefined();
+    expect(widen([policy({ name: 'see', command: 'SELECT', roles: ['anon'], using: 'true' }), update], 'w').equivalent).toBeUndefined();
+    expect(widen([policy({ name: 'any', command: 'ALL', roles: ['public'], using: 'is_public' }), update], 'w').equivalent).toBeUndefined();
+    expect(widen([seenBySignedIn, policy({ name: 'ins', command: 'INSERT', roles: ['authenticated'], withCheck: 'true' })], 'ins').equivalent).toBeUndefined();
+    // A restrictive SELECT policy shows nothing by itself: still equivalent.
+    expect(widen([seenBySignedIn, policy({ name: 'live', command: 'SELECT', roles: ['public'], permissive: 'RESTRICTIVE', using: 'live' }), update], 'w').equivalent).toMatch(/^no SELECT policy/);
   });
 });
 

@@ -61,6 +61,18 @@ interface TableGrants {
 /** A conjunct as Postgres prints it, compared without outer parentheses or spacing. */
 const normalConjunct = (c: string) => stripOuterParens(c).replace(/\s+/g, ' ');
 
+/** The permissive SELECT (or ALL) policies of `p`'s table for a role `appliesTo` accepts, or for public. */
+function permissiveSelectPolicies(p: CatalogPolicy, policies: CatalogPolicy[], appliesTo: (role: string) => boolean): CatalogPolicy[] {
+  return policies.filter(
+    (s) =>
+      s.schema === p.schema &&
+      s.table === p.table &&
+      (s.command === 'SELECT' || s.command === 'ALL') &&
+      (s.permissive ?? 'PERMISSIVE') === 'PERMISSIVE' &&
+      s.roles.some((r) => r === 'public' || appliesTo(r)),
+  );
+}
+
 /**
  * Through REST every UPDATE and DELETE is filtered (pg-safeupdate), and a filter reads the row, so
  * Postgres applies the table's SELECT policies too: to the rows it reaches (USING) and, for an
@@ -70,19 +82,25 @@ const normalConjunct = (c: string) => stripOuterParens(c).replace(/\s+/g, ' ');
  */
 function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', removed: string[], policies: CatalogPolicy[]): string | undefined {
   if (clause === 'using' ? p.command !== 'UPDATE' && p.command !== 'DELETE' : p.command !== 'UPDATE') return undefined;
-  const selects = policies.filter(
-    (s) =>
-      s.schema === p.schema &&
-      s.table === p.table &&
-      (s.command === 'SELECT' || s.command === 'ALL') &&
-      (s.permissive ?? 'PERMISSIVE') === 'PERMISSIVE' &&
-      s.roles.some((r) => r === 'public' || p.roles.includes(r) || p.roles.includes('public')),
-  );
+  const selects = permissiveSelectPolicies(p, policies, (r) => p.roles.includes(r) || p.roles.includes('public'));
   const kept = removed.map(normalConjunct);
   if (!selects.length || !selects.every((s) => s.using !== null && kept.every((c) => topLevelConjuncts(s.using!).map(normalConjunct).includes(c)))) return undefined;
   const names = `SELECT polic${selects.length > 1 ? 'ies' : 'y'} ${selects.map((s) => shownIdent(s.name)).join(', ')}`;
   const reach = clause === 'using' ? `reaches only rows its ${names} show${selects.length > 1 ? '' : 's'}` : `must leave each new row visible to its ${names}`;
   return `a filtered ${p.command} (PostgREST's always are: pg-safeupdate) ${reach}, and ${selects.length > 1 ? 'they keep' : 'it keeps'} \`${kept.join(' AND ')}\``;
+}
+
+/**
+ * Widening an UPDATE or DELETE policy to every role admits no one new when no permissive SELECT
+ * policy applies to the roles it adds: a filtered UPDATE or DELETE (PostgREST's always are:
+ * pg-safeupdate) reaches only rows a SELECT policy shows, and none shows them any (supabase-swift's
+ * bucket policies for authenticated beside a SELECT policy for authenticated alone).
+ */
+function widenedRolesSeeNothing(p: CatalogPolicy, policies: CatalogPolicy[]): string | undefined {
+  if (p.command !== 'UPDATE' && p.command !== 'DELETE') return undefined;
+  const added = ['anon', 'authenticated'].filter((r) => !p.roles.includes(r));
+  if (!added.length || permissiveSelectPolicies(p, policies, (r) => added.includes(r)).length) return undefined;
+  return `no SELECT policy on ${p.schema}.${p.table} applies to ${added.join(' or ')}, and a filtered ${p.command} (PostgREST's always are: pg-safeupdate) reaches only rows a SELECT policy shows, so a policy for every role admits no one new`;
 }
 
 function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogPolicy[]): AutoMutant[] {
@@ -146,6 +164,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     });
   }
   if (!p.roles.includes('public') && !(p.roles.includes('anon') && p.roles.includes('authenticated'))) {
+    const whyWidenedSeesNothing = widenedRolesSeeNothing(p, policies);
     out.push({
       name: `widen-roles-${slug(p.table)}-${slug(p.name)}`,
       kind: 'widen-roles',
@@ -158,7 +177,9 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
           ? { equivalent: `anon holds no ${needed.join('/')} privilege on ${target}, so a policy for every role admits no one new` }
           : p.roles.every((r) => r === 'authenticated') && requiresSignedInCaller(p)
             ? { equivalent: `every clause of ${shownIdent(p.name)} requires \`auth.uid() = …\` or \`auth.uid() IS NOT NULL\` (or the token's \`sub\`), itself or in an EXISTS lookup, null for anon, so a policy for every role admits no one new` }
-            : {}),
+            : whyWidenedSeesNothing
+              ? { equivalent: whyWidenedSeesNothing }
+              : {}),
     });
   }
   return out;
@@ -365,7 +386,9 @@ function rowSecurityInert(table: Catalog['rowSecurityTables'][number], policies:
   const held = (['anon', 'authenticated'] as const).flatMap((role) => table[role].map((privilege) => ({ role, privilege })));
   if (!held.every(({ role, privilege }) => openPolicy(own, role, privilege))) return undefined;
   const privileges = [...new Set(held.map((h) => h.privilege))];
-  return `every privilege the API roles hold on ${table.schema}.${table.table} (${privileges.join('/') || 'none'}) is granted by a permissive policy that is always true, so row security filters nothing`;
+  // headless-vector-search's docs tables, granted to service_role alone: no API request meets their row security.
+  if (!privileges.length) return `anon and authenticated hold no privilege on ${table.schema}.${table.table}, so no API request reaches its rows, row security or not (service_role bypasses it)`;
+  return `every privilege the API roles hold on ${table.schema}.${table.table} (${privileges.join('/')}) is granted by a permissive policy that is always true, so row security filters nothing`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { killMutant, killVerdict, noVerdictReason, type KillResult } from '../ki
 import type pg from 'pg';
 import { readCatalog, readPolicyTablesOutside, type Catalog } from './catalog.ts';
 import { MANAGED_SCHEMAS } from '../../db/supabase/managed-schemas.ts';
+import { managedTablesTheApiReaches } from './managed-tables-reached.ts';
 import { runsAsInvoker } from '../../checker/security-lints.ts';
 import { relationsReadBy } from '../../introspection/table-shapes.ts';
 import { deriveMutants, type AutoMutant, type AutoMutationKind } from './derive.ts';
@@ -99,26 +100,29 @@ export interface AutoOptions {
 
 /**
  * The catalog the variants are derived from: the exposed schemas and the usual helper schemas,
- * plus the tables the mapping sends as SQL (with the functions of their schemas). Policies of any
- * other table cannot be reached by a request, so they are left out and reported.
+ * plus the tables the mapping sends as SQL (with the functions of their schemas) and Supabase's
+ * own tables that properties send API requests to. Policies of any other table cannot be reached
+ * by a request, so they are left out and reported.
  */
-async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mapping: TargetMapping | undefined, onSkipped: AutoOptions['onSkipped']): Promise<Catalog> {
-  const sqlRouted = sqlRoutedTables(mapping);
-  // Supabase's own schemas stay out even when exposed (storage): their tables are Supabase's, reached through its other APIs.
+async function mutableCatalog(client: pg.Client, exposedSchemas: string[], mapping: TargetMapping | undefined, properties: readonly DataProperty[], onSkipped: AutoOptions['onSkipped']): Promise<Catalog> {
+  const reachedElsewhere = new Set([...sqlRoutedTables(mapping), ...managedTablesTheApiReaches(exposedSchemas, properties, mapping)]);
+  // Supabase's own schemas stay out even when exposed (storage): their tables are Supabase's, reached through its other APIs, unless a property sends requests to one.
   const reached = [...new Set([...AUTO_MUTANT_SCHEMAS, ...exposedSchemas.filter((s) => !MANAGED_SCHEMAS.includes(s))])];
   // A table elsewhere that an exposed security_invoker view reads is reached through that view: its policies decide what the view shows.
   const viewed = await tablesReadByInvokerViews(client, reached);
-  const sqlSchemas = [...sqlRouted, ...viewed].map((t) => t.split('.')[0]).filter((s) => !reached.includes(s));
+  const sqlSchemas = [...reachedElsewhere, ...viewed].map((t) => t.split('.')[0]).filter((s) => !reached.includes(s));
   const catalog = await readCatalog(client, [...new Set([...reached, ...sqlSchemas])]);
-  const kept = (schema: string, table: string) => reached.includes(schema) || sqlRouted.has(`${schema}.${table}`) || viewed.has(`${schema}.${table}`);
+  const kept = (schema: string, table: string) => reached.includes(schema) || reachedElsewhere.has(`${schema}.${table}`) || viewed.has(`${schema}.${table}`);
   for (const { table, policies } of await readPolicyTablesOutside(client, reached)) {
-    if (sqlRouted.has(table) || viewed.has(table)) continue;
+    if (reachedElsewhere.has(table) || viewed.has(table)) continue;
     const schema = table.split('.')[0];
     onSkipped?.(
       table,
       policies,
       MANAGED_SCHEMAS.includes(schema)
-        ? `schema ${schema} is Supabase's own, reached through its Storage, Realtime or Auth APIs; to mutate its policies, model the table in the pack and send it as SQL, as those APIs query it (mapping.tables["${table}"].via: "sql")`
+        ? exposedSchemas.includes(schema)
+          ? `schema ${schema} is Supabase's own, reached through its Storage, Realtime or Auth APIs, and no property names ${table}; to mutate its policies, model the table in the pack and name it in a property (the config exposes ${schema}: its requests go through the API)`
+          : `schema ${schema} is Supabase's own, reached through its Storage, Realtime or Auth APIs; to mutate its policies, model the table in the pack and send it as SQL, as those APIs query it (mapping.tables["${table}"].via: "sql")`
         : `schema ${schema} is not exposed to the API; set mapping.tables.<model table>.via to "sql" for a table the pack models, to test it (and mutate its policies) as SQL`,
     );
   }
@@ -238,7 +242,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
   let texts: ReadingText[] = [];
   try {
     texts = await readingTexts(base.env.workers[0].client);
-    mutants = deriveMutants(await mutableCatalog(base.env.workers[0].client, base.env.cache.exposedSchemas, mapping, options.onSkipped)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
+    mutants = deriveMutants(await mutableCatalog(base.env.workers[0].client, base.env.cache.exposedSchemas, mapping, options.properties, options.onSkipped)).filter((m) => !options.kinds || options.kinds.includes(m.kind));
     for (const fitted of base.fit(options.properties, options.seed)) {
       if (!fitted.runnable) {
         if (fitted.result.status === 'not-applicable') options.onNotApplicable?.(fitted.listed.id, fitted.result.note ?? '');
