@@ -23,7 +23,7 @@ import { loadScaledCutNote, slowdownOverride, ssoReserveMs, ssoSlowdown } from '
 import { assertWritableFolder } from '../writable-folder.ts';
 import type { FuzzOptions } from './fuzz-options.ts';
 import { isSsoPropertyId } from '../../engine/property-id.ts';
-import { placeOfPath } from '../../engine/runner/guided.ts';
+import { placeOfPath } from '../../engine/runner/replay-path.ts';
 
 export type { SavedCase } from '../../engine/run/data-run.ts';
 

@@ -15,7 +15,9 @@ import path from 'node:path';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R03 } from '../../packs/reference/rules/R03-vs-submitter-guard/property.ts';
 import { R14 } from '../../packs/reference/rules/R14-lookup-equality/property.ts';
-import { branchesOfCase, GUIDE_AFTER, GuidedCases, laneArbitrary, ONLY_LANE, pathWithPlace, placeOfPath, ResumedCases, sweepOrder, warmedFor } from './guided.ts';
+import { branchesOfCase, GUIDE_AFTER, GuidedCases, laneArbitrary, ResumedCases, sweepOrder, warmedFor } from './guided.ts';
+import { oneFindingPerSignature } from '../findings/cap.ts';
+import { ONLY_LANE, pathWithPlace, placeOfPath, runOfPath } from './replay-path.ts';
 import { R08 } from '../../packs/reference/rules/R08-unresolvable-denied/property.ts';
 import { R15 } from '../../packs/reference/rules/R15-function-grants/property.ts';
 import { R16 } from '../../packs/reference/rules/R16-table-grants/property.ts';
@@ -260,6 +262,11 @@ describe('a sweep over several lanes', () => {
     expect(placeOfPath('1/2/3:0')).toEqual({ place: { lane: 1, lanes: 2 }, path: '3:0' });
     expect(placeOfPath('3:0')).toEqual({ place: ONLY_LANE, path: '3:0' });
     for (const bad of ['', 'x', '2/2/3', '1/2/', '3::0']) expect(placeOfPath(bad), bad).toBeUndefined();
+    // Findings are ordered by their run (engine/findings/cap.ts): the lane's prefix is not it.
+    expect(runOfPath('1/2/3:0')).toBe(3);
+    expect(runOfPath('7:1')).toBe(7);
+    const sightings = [{ seed: 3, path: '1/2/9:0', signature: 's' }, { seed: 3, path: '1/2/3:1', signature: 's' }];
+    expect(oneFindingPerSignature(sightings).map((f) => f.path)).toEqual(['1/2/3:1']);
   });
 
   describe('on the database', () => {

@@ -21,6 +21,7 @@ import type { Oracle } from '../pack.ts';
 import { predictSteps } from './case-predictions.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
+import { ONLY_LANE, type LanePlace } from './replay-path.ts';
 
 /** Plain draws of a lane before guidance may start. */
 export const GUIDE_AFTER = 40;
@@ -41,15 +42,6 @@ export function branchesOfCase(testCase: DataCase, oracle: Oracle): string[] {
   // Up to the first step the model cannot answer: the case fails when checked, and what it took so far counts.
   return predictSteps(oracle, testCase).flatMap((s) => ('prediction' in s ? (s.prediction.branches ?? []) : []));
 }
-
-/** A lane's place among the run's lanes (all shards' together): lane `lane` of `lanes`. */
-export interface LanePlace {
-  lane: number;
-  lanes: number;
-}
-
-/** A run of one lane (and a sample outside a run). */
-export const ONLY_LANE: LanePlace = { lane: 0, lanes: 1 };
 
 /**
  * The order lane `lane` of `lanes` draws a sweep of `n` items in: every item once, starting with
@@ -137,22 +129,6 @@ export function laneArbitrary(property: DataProperty, oracle: Oracle, plain: fc.
   if (!guides.length && !sweep.length) return plain;
   const base = guides.length ? property.cases(oracle.settings, oracle) : plain;
   return new GuidedCases(base, guides.map((g) => ({ branch: g.branch, arbitrary: g.cases(oracle.settings, oracle) })), oracle, sweep, place);
-}
-
-/**
- * A finding's replay path: fast-check's, prefixed `lane/lanes/` where the lane's place decides what
- * it drew (a sweep over several lanes, sweepOrder), since a replay runs one lane alone.
- */
-export function pathWithPlace(path: string, place: LanePlace, property: Pick<DataProperty, 'sweep'>): string {
-  return place.lanes > 1 && property.sweep?.length ? `${place.lane}/${place.lanes}/${path}` : path;
-}
-
-/** A replay path's lane place (ONLY_LANE when it names none) and fast-check's path; undefined when malformed. */
-export function placeOfPath(path: string): { place: LanePlace; path: string } | undefined {
-  const m = /^(?:(\d+)\/(\d+)\/)?(\d+(?::\d+)*)$/.exec(path);
-  if (!m) return undefined;
-  const place = m[1] === undefined ? ONLY_LANE : { lane: Number(m[1]), lanes: Number(m[2]) };
-  return place.lane < place.lanes ? { place, path: m[3] } : undefined;
 }
 
 /**

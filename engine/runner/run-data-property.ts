@@ -19,7 +19,8 @@ import type { Environment, Worker } from './environment.ts';
 import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResult } from './result.ts';
 import { BranchTally, ClauseTally, DroppedReach } from './coverage.ts';
 import { casePredictions } from './case-predictions.ts';
-import { GuidedCases, laneArbitrary, pathWithPlace, placeOfPath, ResumedCases, warmedFor, type LanePlace } from './guided.ts';
+import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
+import { pathWithPlace, placeOfPath, runOfPath, type LanePlace } from './replay-path.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase, type FixturePlan } from '../target/fixtures.ts';
 import { nullMappedColumnsAsHeld } from '../target/null-mapped-columns.ts';
@@ -386,7 +387,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       };
       // Warmed before it is timed: warmedFor recognises a guided arbitrary only unwrapped.
       const laneCases = replay
-        ? new TimedArbitrary(warmedFor(arbitraryOf(replay.place), options.seed + lane, Number(replay.path.split(':')[0]) || 0), timings)
+        ? new TimedArbitrary(warmedFor(arbitraryOf(replay.place), options.seed + lane, runOfPath(replay.path)), timings)
         : resumedLane(w);
       const predicate = fc.asyncProperty(laneCases, async (testCase: DataCase) => {
         const runIndex = index++;
