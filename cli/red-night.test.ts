@@ -1,0 +1,72 @@
+/**
+ * A red night is a finding, never a harness accident, and a harness accident is never a pass: a
+ * worker's connection dropped mid-run (its backend killed with pg_terminate_backend, as a server
+ * restart or an admin does) makes the property running an ERROR naming the cause, exit 1, the
+ * report written, and the run leaves no scratch database on the server it was lent. Merged with a
+ * shard that passed, the merged verdict is that ERROR (exit 1), never a silent pass.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalServer } from '../engine/db/providers/local-server.ts';
+import type { DatabaseServer } from '../engine/db/providers/server.ts';
+import type { RunSummary } from '../engine/report/summary.ts';
+import { runBin, spawnBin } from '../testing/run-bin.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+
+let server: DatabaseServer;
+beforeAll(async () => {
+  server = await startLocalServer();
+});
+afterAll(() => server?.stop());
+
+async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: server.adminUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('a worker connection dropped mid-run', () => {
+  it('the property running is an ERROR naming the lost connection, exit 1, the report written, no scratch database left; merged with a passing shard, still an ERROR', async () => {
+    const dir = tempDir('red-night');
+    const reports = path.join(dir, 'shard1');
+    const shard = (index: number, budget: string, out: string) => ['fuzz', '--database-url', server.adminUrl, '--seed', '1', '--runs', '1000000', '--workers', '2', '--only', 'R02', '--shard', `${index}/2`, '--time-budget', budget, '--no-replay', '--report-dir', out, '--failures-dir', path.join(dir, 'f')];
+    const child = spawnBin(shard(1, '60s', reports));
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('ready in')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`exited before it was ready:\n${out}${err}`)));
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    const killed = await query<{ ok: boolean }>(`select pg_terminate_backend(pid) as ok from pg_stat_activity where datname like 'pf\\_%' and pid <> pg_backend_pid()`);
+    expect(killed.length).toBeGreaterThan(0);
+    expect(await exited, `${out}${err}`).toBe(1);
+    expect(out).toMatch(/R02 ERROR: harness error: the database server closed the connection/);
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    const r02 = summary.properties.find((p) => p.id === 'R02')!;
+    expect(r02.status).toBe('error');
+    expect(r02.note).toMatch(/connection|terminat/i);
+    expect((await query<{ datname: string }>(`select datname from pg_database where datname like 'pf\\_%'`)).length).toBe(0);
+
+    // The other shard ran its lanes undisturbed; the merge is the run's verdict.
+    const other = await runBin(shard(2, '3s', path.join(dir, 'shard2')));
+    expect(other.code, other.stdout + other.stderr).toBe(0);
+    const merged = await runBin(['merge-reports', reports, path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
+    expect(merged.code, merged.stdout + merged.stderr).toBe(1);
+    expect(merged.stdout).toMatch(/^R02 +ERROR /m);
+    const mergedR02 = (JSON.parse(readFileSync(path.join(dir, 'merged', 'summary.json'), 'utf8')) as RunSummary).properties.find((p) => p.id === 'R02')!;
+    expect(mergedR02.status).toBe('error');
+    expect(mergedR02.note).toMatch(/harness error: the database server closed the connection/);
+  }, 180_000);
+});
