@@ -3,9 +3,11 @@
  * worker's connection dropped mid-run (its backend killed with pg_terminate_backend, as a server
  * restart or an admin does) makes the property running an ERROR naming the cause, exit 1, the
  * report written, and the run leaves no scratch database on the server it was lent. Merged with a
- * shard that passed, the merged verdict is that ERROR (exit 1), never a silent pass.
+ * shard that passed, the merged verdict is that ERROR (exit 1), never a silent pass. SIGTERM
+ * mid-run on the server it starts itself: exit 130, the report written and marked, no server
+ * process and no run folder left.
  */
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,4 +71,49 @@ describe('a worker connection dropped mid-run', () => {
     expect(mergedR02.status).toBe('error');
     expect(mergedR02.note).toMatch(/harness error: the database server closed the connection/);
   }, 180_000);
+});
+
+/** The processes whose command line names `dir` (a server started under it). */
+function processesUnder(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) found.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+describe('SIGTERM mid-run on the server the run starts', () => {
+  it('exit 130, the report written and marked interrupted, no server process and no run folder left', async () => {
+    const tmp = tempDir('red-night-tmp');
+    // Reachable by the server's account when run as root (local-server.ts reachableTempDir).
+    chmodSync(tmp, 0o755);
+    const reports = tempDir('red-night-term');
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
+    delete env.DATABASE_URL;
+    const child = spawnBin(['fuzz', '--reference', '--provider', 'local', '--seed', '1', '--runs', '1000000', '--workers', '2', '--only', 'R02', '--no-sso', '--no-replay', '--report-dir', reports, '--failures-dir', path.join(reports, 'f')], { env });
+    let out = '';
+    child.stderr!.resume();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('ready in')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`exited before it was ready:\n${out}`)));
+    });
+    expect(processesUnder(tmp).length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(130);
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.interrupted).toBe('SIGTERM');
+    expect(summary.properties.find((p) => p.id === 'R02')?.status).toBe('partial');
+    expect(processesUnder(tmp)).toEqual([]);
+    const root = path.join(tmp, 'policyfuzz');
+    expect(existsSync(root) ? readdirSync(root).filter((d) => d.startsWith('run-')) : []).toEqual([]);
+  }, 120_000);
 });
