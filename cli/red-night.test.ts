@@ -14,8 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer } from '../engine/db/providers/local-server.ts';
 import type { DatabaseServer } from '../engine/db/providers/server.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
-import { runBin, spawnBin } from '../testing/run-bin.ts';
+import { runBin, spawnBinReady } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
+import { adminQuery } from '../testing/admin-query.ts';
+import { processesUsing } from '../testing/processes.ts';
 
 let server: DatabaseServer;
 beforeAll(async () => {
@@ -23,38 +25,19 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: server.adminUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(sql: string) => adminQuery<T>(server.adminUrl, sql);
 
 describe('a worker connection dropped mid-run', () => {
   it('the property running is an ERROR naming the lost connection, exit 1, the report written, no scratch database left; merged with a passing shard, still an ERROR', async () => {
     const dir = tempDir('red-night');
     const reports = path.join(dir, 'shard1');
     const shard = (index: number, budget: string, out: string) => ['fuzz', '--database-url', server.adminUrl, '--seed', '1', '--runs', '1000000', '--workers', '2', '--only', 'R02', '--shard', `${index}/2`, '--time-budget', budget, '--no-replay', '--report-dir', out, '--failures-dir', path.join(dir, 'f')];
-    const child = spawnBin(shard(1, '60s', reports));
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (c: Buffer) => {
-        out += c.toString();
-        if (out.includes('ready in')) resolve();
-      });
-      child.once('exit', () => reject(new Error(`exited before it was ready:\n${out}${err}`)));
-    });
+    const { exited, output } = await spawnBinReady(shard(1, '60s', reports));
     await new Promise((r) => setTimeout(r, 1500));
     const killed = await query<{ ok: boolean }>(`select pg_terminate_backend(pid) as ok from pg_stat_activity where datname like 'pf\\_%' and pid <> pg_backend_pid()`);
     expect(killed.length).toBeGreaterThan(0);
-    expect(await exited, `${out}${err}`).toBe(1);
-    expect(out).toMatch(/R02 ERROR: harness error: the database server closed the connection/);
+    expect(await exited, output()).toBe(1);
+    expect(output()).toMatch(/R02 ERROR: harness error: the database server closed the connection/);
     const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
     const r02 = summary.properties.find((p) => p.id === 'R02')!;
     expect(r02.status).toBe('error');
@@ -73,19 +56,6 @@ describe('a worker connection dropped mid-run', () => {
   }, 180_000);
 });
 
-/** The processes whose command line names `dir` (a server started under it). */
-function processesUnder(dir: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) found.push(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
 describe('SIGTERM mid-run on the server the run starts', () => {
   it('exit 130, the report written and marked interrupted, no server process and no run folder left', async () => {
     const tmp = tempDir('red-night-tmp');
@@ -94,25 +64,15 @@ describe('SIGTERM mid-run on the server the run starts', () => {
     const reports = tempDir('red-night-term');
     const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
     delete env.DATABASE_URL;
-    const child = spawnBin(['fuzz', '--reference', '--provider', 'local', '--seed', '1', '--runs', '1000000', '--workers', '2', '--only', 'R02', '--no-sso', '--no-replay', '--report-dir', reports, '--failures-dir', path.join(reports, 'f')], { env });
-    let out = '';
-    child.stderr!.resume();
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (c: Buffer) => {
-        out += c.toString();
-        if (out.includes('ready in')) resolve();
-      });
-      child.once('exit', () => reject(new Error(`exited before it was ready:\n${out}`)));
-    });
-    expect(processesUnder(tmp).length).toBeGreaterThan(0);
+    const { child, exited } = await spawnBinReady(['fuzz', '--reference', '--provider', 'local', '--seed', '1', '--runs', '1000000', '--workers', '2', '--only', 'R02', '--no-sso', '--no-replay', '--report-dir', reports, '--failures-dir', path.join(reports, 'f')], { env });
+    expect(processesUsing(tmp).length).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 1000));
     child.kill('SIGTERM');
     expect(await exited).toBe(130);
     const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
     expect(summary.interrupted).toBe('SIGTERM');
     expect(summary.properties.find((p) => p.id === 'R02')?.status).toBe('partial');
-    expect(processesUnder(tmp)).toEqual([]);
+    expect(processesUsing(tmp)).toEqual([]);
     const root = path.join(tmp, 'policyfuzz');
     expect(existsSync(root) ? readdirSync(root).filter((d) => d.startsWith('run-')) : []).toEqual([]);
   }, 120_000);
