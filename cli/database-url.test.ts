@@ -13,8 +13,9 @@ import { startLocalServer } from '../engine/db/providers/local-server.ts';
 import type { DatabaseServer } from '../engine/db/providers/server.ts';
 import { HOST_TAG } from '../engine/db/server-hygiene.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
-import { spawnBin } from '../testing/run-bin.ts';
+import { spawnBinReady } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
+import { adminQuery } from '../testing/admin-query.ts';
 
 let server: DatabaseServer;
 beforeAll(async () => {
@@ -22,15 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: server.adminUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(sql: string) => adminQuery<T>(server.adminUrl, sql);
 
 const scratchDatabases = async () => (await query<{ datname: string }>(`select datname from pg_database where datname like 'pf\\_%' order by 1`)).map((r) => r.datname);
 const loginRoles = async () => (await query<{ rolname: string }>(`select rolname from pg_roles where rolcanlogin and rolname in ('anon', 'authenticated', 'service_role', 'authenticator')`)).map((r) => r.rolname);
@@ -45,17 +38,7 @@ describe('--database-url leaves nothing behind', () => {
     expect(await loginRoles()).toEqual([]);
 
     const reports = tempDir('dburl');
-    const child = spawnBin(['fuzz', '--database-url', server.adminUrl, '--seed', '1', '--runs', '1000000', '--workers', '2', '--no-replay', '--report-dir', reports, '--failures-dir', path.join(reports, 'f')]);
-    child.stderr!.resume();
-    let out = '';
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (c: Buffer) => {
-        out += c.toString();
-        if (out.includes('ready in')) resolve();
-      });
-      child.once('exit', () => reject(new Error(`exited before it was ready:\n${out}`)));
-    });
+    const { child, exited } = await spawnBinReady(['fuzz', '--database-url', server.adminUrl, '--seed', '1', '--runs', '1000000', '--workers', '2', '--no-replay', '--report-dir', reports, '--failures-dir', path.join(reports, 'f')]);
     // Cases are running on two worker clones of the template it keeps there (README: Start-up paid once).
     await new Promise((r) => setTimeout(r, 1000));
     expect((await scratchDatabases()).filter((d) => d !== foreign).length).toBe(2);

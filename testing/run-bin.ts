@@ -24,3 +24,23 @@ export function runBin(args: string[], options: { cwd?: string; env?: NodeJS.Pro
 export function spawnBin(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? PROJECT_ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
+
+/**
+ * Starts the binary and waits until its cases run (`ready in` on stdout): for tests that signal or
+ * disturb it mid-run. `exited` resolves to its exit code; `output()` is its stdout and stderr so far.
+ */
+export async function spawnBinReady(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ child: ChildProcess; exited: Promise<number | null>; output: () => string }> {
+  const child = spawnBin(args, options);
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      if (out.includes('ready in')) resolve();
+    });
+    child.once('exit', () => reject(new Error(`exited before it was ready:\n${out}${err}`)));
+  });
+  return { child, exited, output: () => out + err };
+}

@@ -23,6 +23,7 @@ import { loadScaledCutNote, slowdownOverride, ssoReserveMs, ssoSlowdown } from '
 import { assertWritableFolder } from '../writable-folder.ts';
 import type { FuzzOptions } from './fuzz-options.ts';
 import { isSsoPropertyId } from '../../engine/property-id.ts';
+import { placeOfPath } from '../../engine/runner/replay-path.ts';
 
 export type { SavedCase } from '../../engine/run/data-run.ts';
 
@@ -137,6 +138,7 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   // Read now too: a bad value is exit 2 before anything runs, not an error once past the minimums.
   if (ssoIds.length) slowdownOverride();
   if (options.path && properties.length + (onlySso?.length ?? 0) !== 1) throw new UsageError('--path replays one case: name its property with --only');
+  if (options.path && properties.length && !placeOfPath(options.path)) throw new UsageError(`--path ${options.path}: not a replay path; give the one a failure printed (e.g. 12:0:3, or 1/4/12:0:3 naming its lane)`);
   // Early stop judges a property on every lane's cases, so where it applies a shard takes whole properties
   // (by position, every lane of each): each stops where one machine with the same workers stops it.
   // Without it, a shard takes its lanes of every property.

@@ -3,6 +3,7 @@
  * and a merge of its shards (engine/report/summary.ts) cap and word it alike. The count travels
  * as `moreFindings` (a merge reads that, never the note's words).
  */
+import { runOfPath } from '../runner/replay-path.ts';
 
 /** At most this many distinct findings are shrunk and reported per property (the rest are counted). */
 export const MAX_FINDINGS = 12;
@@ -20,7 +21,7 @@ export function moreFindingsNote(distinct: number, atLeast = false): string {
  */
 export function oneFindingPerSignature<F extends { seed: number; path: string; signature?: string; side?: boolean }>(findings: readonly F[]): F[] {
   if (findings.length < 2 || !findings.every((f) => f.signature)) return [...findings];
-  const key = (f: F) => [Number(f.side === true), f.seed, Number(f.path.split(':')[0]) || 0];
+  const key = (f: F) => [Number(f.side === true), f.seed, runOfPath(f.path)];
   const sorted = [...findings].sort((a, b) => {
     const [x, y] = [key(a), key(b)];
     return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];

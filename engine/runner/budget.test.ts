@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { passNote } from './run-data-property.ts';
-import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, joinPasses, runBreadthFirst, saturationGaps, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
+import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, FIRST_TRANCHE_STEP, firstTrancheSteps, joinPasses, runBreadthFirst, saturationGaps, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { propertySummary } from '../report/summary.ts';
 
@@ -160,9 +160,26 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(Math.max(cases.R02, cases.R03, cases.R04)).toBe(100);
     // R01 was cut in the first tranche and resumed in it, from where each of its lanes stopped.
     const r01 = calls.filter((c) => c.id === 'R01');
-    expect(r01[0]).toMatchObject({ tranche: 50 });
-    expect(r01[1]).toMatchObject({ tranche: 50, resume: r01[0].progress });
+    const cut = r01.findIndex((c, i) => i > 0 && c.tranche === r01[i - 1].tranche);
+    expect(cut).toBeGreaterThan(0);
+    expect(r01[cut]).toMatchObject({ resume: r01[cut - 1].progress });
+    expect(r01[cut].tranche).toBeLessThanOrEqual(50);
     for (const p of r.values()) expect(p.stopped).toBe('time budget');
+  });
+
+  it('the first tranche is fair in cases: a property slow to start or slow throughout never stays a step below another, whatever the budget or its place', async () => {
+    // Under an equal share of time, R01 (10 ms a pair of cases) ran 6 cases of 50 in 100 ms while the fast ones ran all 50.
+    for (const costs of [{ R01: 10, R02: 1, R03: 1, R04: 1 }, { R01: 1, R02: 1, R03: 1, R20: 25 }, { R01: 3, R02: 7, R03: 1, R04: 15 }] as Record<string, number>[]) {
+      for (const budgetMs of [60, 100, 250, 400]) {
+        const r = await simulate(costs, { runs: 300, minCases: 100, budgetMs }).results;
+        const cases = Object.keys(costs).map((id) => r.get(id)?.cases ?? 0);
+        if (Math.min(...cases) >= FIRST_TRANCHE) continue;
+        expect(Math.max(...cases) - Math.min(...cases), `${JSON.stringify(costs)} in ${budgetMs} ms: ${cases.join(', ')}`).toBeLessThanOrEqual(FIRST_TRANCHE_STEP);
+      }
+    }
+    expect(firstTrancheSteps(50)).toEqual([10, 20, 30, 40, 50]);
+    expect(firstTrancheSteps(25)).toEqual([10, 20, 25]);
+    expect(firstTrancheSteps(8)).toEqual([8]);
   });
 
   it('with time enough, every property runs every case exactly once, each tranche where the last stopped', async () => {
@@ -175,7 +192,8 @@ describe('breadth first: every property to a tranche before any goes further', (
     }
     for (const id of ['R01', 'R02', 'R03']) {
       const mine = calls.filter((c) => c.id === id);
-      expect(mine.map((c) => c.tranche)).toEqual([50, 100, 300]);
+      // The first tranche in steps of FIRST_TRANCHE_STEP cases, round robin.
+      expect(mine.map((c) => c.tranche)).toEqual([10, 20, 30, 40, 50, 100, 300]);
       for (let i = 1; i < mine.length; i++) expect(mine[i].resume).toEqual(mine[i - 1].progress);
     }
     // Breadth first: no property starts a tranche before every one finished the one before.
@@ -205,13 +223,14 @@ describe('breadth first: every property to a tranche before any goes further', (
     const r = await results;
     expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 300 });
     expect(r.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
-    expect(calls.filter((c) => c.id === 'R01').map((c) => c.tranche)).toEqual([50, 100, 300]);
+    expect(calls.filter((c) => c.id === 'R01').map((c) => c.tranche)).toEqual([10, 20, 30, 40, 50, 100, 300]);
   });
 
   it('with --max-failures reached, a failing property goes no further (the user asked for speed); the passing ones go on', async () => {
     const { results, calls } = simulate({ R01: 1, R02: 1 }, { runs: 300, minCases: 100, budgetMs: 100_000, failsAt: { R01: 10 }, enoughFailures: () => true });
     const r = await results;
-    expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 50 });
+    // Failing at 10 cases, the first step of the first tranche: no further.
+    expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 10 });
     expect(r.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
     expect(calls.filter((c) => c.id === 'R01')).toHaveLength(1);
   });
@@ -228,7 +247,7 @@ describe('breadth first: every property to a tranche before any goes further', (
         const progress = [{ runs: 25, draws: 25, drops: [] }, { runs: 25, draws: 25, drops: [] }];
         if (t.tranche === 50) return result({ id: p.id, status: 'failed', cases: 50, progress, failure: finding, findings: [finding] });
         // Resumed (the bug): a pass, so the test ends.
-        if (calls.length > 2) return result({ id: p.id, cases: 10, progress });
+        if (calls.filter((c) => c.tranche === 100).length > 1) return result({ id: p.id, cases: 10, progress });
         // One lane met the harness error, the other was cut by its share: the error's result is also `stopped`.
         return result({ id: p.id, status: 'error', cases: 10, progress, stopped: 'time budget', note: 'harness error: boom' });
       },

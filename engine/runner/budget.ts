@@ -2,7 +2,8 @@
  * A time budget shared breadth first, so a cut never leaves one property thin while another ran
  * deep: every property runs to the first tranche (FIRST_TRANCHE cases, the coverage gate's
  * minimum; at most `minCases`), then every property to its minimum (`minCases`), then to its full
- * `runs`. Within a tranche each property gets an equal share of the time left; one its share cut
+ * `runs`. The first tranche goes in steps of cases, round robin (firstTrancheSteps). Within a
+ * tranche (a step) each property gets an equal share of the time left; one its share cut
  * short is resumed in the same tranche (from where each of its lanes stopped) before any goes on
  * to the next. Every tranche continues the same seed's runs (engine/runner/run-data-property.ts
  * `tranche`, `resume`): the earlier cases are not sent again, so a property that runs all its
@@ -140,6 +141,22 @@ export function notReached(property: Pick<DataProperty, 'id' | 'title'>, area: '
 
 /** The first tranche every property runs to before any goes further: enough cases for the coverage gate to judge its clauses. */
 export const FIRST_TRANCHE = Math.max(50, MIN_RUNS_FOR_COVERAGE);
+
+/** The cases a round of the first tranche takes each property forward (firstTrancheSteps). */
+export const FIRST_TRANCHE_STEP = 10;
+
+/**
+ * The steps the first tranche is run in, round robin: every property to 10 cases, then every one
+ * to 20, … to `tranche`. An equal share of the time instead let a property slow to start take its
+ * share and leave the others none (a nightly's 40 s: R01 and R20 at 0 cases, others at 4–49);
+ * stepped, no property goes a step further while another is below it. The steps are cases, never
+ * time, so the cases each property checks are those of its own lanes' seeds as in one run.
+ */
+export function firstTrancheSteps(tranche: number): number[] {
+  const steps: number[] = [];
+  for (let t = FIRST_TRANCHE_STEP; t < tranche; t += FIRST_TRANCHE_STEP) steps.push(t);
+  return [...steps, tranche];
+}
 
 /**
  * How far apart early stop judges a property past its minimum: as far as its first judgement at the
@@ -281,35 +298,43 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
     const deadline = Math.min(o.deadline, deepeningAt);
     if (deepeningAt < o.deadline) shortenedBy = o.deepeningDeadline!.why?.() ?? shortenedBy;
     const over = () => o.interrupted() || now() >= deadline;
-    let pending = o.properties.filter((p) => (t === 0 ? true : goesDeeper(results.get(p.id), o) && reached.get(p.id) === o.tranches[t - 1] && !settled.has(p.id)));
-    while (pending.length && !over()) {
-      for (const [i, property] of pending.entries()) {
-        if (over()) break;
-        const before = results.get(property.id);
-        if (!before && o.leaveOut?.(property)) continue;
-        const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
-        const r = await o.run(property, { tranche, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
-        let joined = before ? joinPasses(before, r) : r;
-        // A harness error goes no further, even after a failing tranche (its findings stand); nor
-        // does a property whose every case was dropped (the next tranche draws from the same seeds).
-        if (r.status === 'error' || r.status === 'no-verdict') settled.add(property.id);
-        if (!r.stopped) {
-          reached.set(property.id, tranche);
-          const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(atReached.get(property.id), joined) : undefined;
-          atReached.set(property.id, joined);
-          if (why) {
-            const stoppedEarly = { cases: joined.cases, reason: why };
-            const early = earlyStopNote(stoppedEarly, joined.planned);
-            joined = { ...joined, stoppedEarly, note: joined.note ? `${early}; ${joined.note}` : early };
-            settled.add(property.id);
+    // The first tranche in steps of cases, round robin among several properties (firstTrancheSteps); the others at once.
+    const stepped = t === 0 && o.properties.length > 1;
+    const steps = stepped ? firstTrancheSteps(tranche) : [tranche];
+    for (const [k, step] of steps.entries()) {
+      // Each step after the first: the properties that ran the one before to its end.
+      const ranBefore = (p: P) => (stepped ? !results.get(p.id)!.stopped : reached.get(p.id) === o.tranches[t - 1]);
+      let pending = o.properties.filter((p) => (t === 0 && k === 0 ? true : goesDeeper(results.get(p.id), o) && ranBefore(p) && !settled.has(p.id)));
+      while (pending.length && !over()) {
+        for (const [i, property] of pending.entries()) {
+          if (over()) break;
+          const before = results.get(property.id);
+          if (!before && o.leaveOut?.(property)) continue;
+          const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
+          const r = await o.run(property, { tranche: step, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
+          let joined = before ? joinPasses(before, r) : r;
+          // A harness error goes no further, even after a failing tranche (its findings stand); nor
+          // does a property whose every case was dropped (the next tranche draws from the same seeds).
+          if (r.status === 'error' || r.status === 'no-verdict') settled.add(property.id);
+          // A step short of the tranche is not the tranche: early stop judges whole tranches alone.
+          if (!r.stopped && step === tranche) {
+            reached.set(property.id, tranche);
+            const why = o.earlyStopFrom !== undefined && tranche >= o.earlyStopFrom && tranche < last ? earlyStopReason(atReached.get(property.id), joined) : undefined;
+            atReached.set(property.id, joined);
+            if (why) {
+              const stoppedEarly = { cases: joined.cases, reason: why };
+              const early = earlyStopNote(stoppedEarly, joined.planned);
+              joined = { ...joined, stoppedEarly, note: joined.note ? `${early}; ${joined.note}` : early };
+              settled.add(property.id);
+            }
           }
+          results.set(property.id, joined);
+          o.onResult?.(joined);
         }
-        results.set(property.id, joined);
-        o.onResult?.(joined);
+        // Cut short by their share of the budget, not by its end: resumed before any property goes further
+        // (not one settled: a harness error after a failing tranche leaves it failed and maybe `stopped`).
+        pending = pending.filter((p) => goesDeeper(results.get(p.id), o) && results.get(p.id)?.stopped === 'time budget' && !settled.has(p.id));
       }
-      // Cut short by their share of the budget, not by its end: resumed before any property goes further
-      // (not one settled: a harness error after a failing tranche leaves it failed and maybe `stopped`).
-      pending = pending.filter((p) => goesDeeper(results.get(p.id), o) && results.get(p.id)?.stopped === 'time budget' && !settled.has(p.id));
     }
   }
   for (const [id, r] of results) {

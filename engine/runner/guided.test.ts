@@ -15,11 +15,13 @@ import path from 'node:path';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import { R03 } from '../../packs/reference/rules/R03-vs-submitter-guard/property.ts';
 import { R14 } from '../../packs/reference/rules/R14-lookup-equality/property.ts';
-import { branchesOfCase, GUIDE_AFTER, GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
+import { branchesOfCase, GUIDE_AFTER, GuidedCases, laneArbitrary, ResumedCases, sweepOrder, warmedFor } from './guided.ts';
+import { oneFindingPerSignature } from '../findings/cap.ts';
+import { ONLY_LANE, pathWithPlace, placeOfPath, runOfPath } from './replay-path.ts';
 import { R08 } from '../../packs/reference/rules/R08-unresolvable-denied/property.ts';
 import { R15 } from '../../packs/reference/rules/R15-function-grants/property.ts';
 import { R16 } from '../../packs/reference/rules/R16-table-grants/property.ts';
-import { requestKind, requestKindKey } from '../model/access.ts';
+import { parseAccessKey, requestKind, requestKindKey } from '../model/access.ts';
 import type { DataProperty } from './data-property.ts';
 import { runDataProperty } from './run-data-property.ts';
 import { openEnvironment, type Environment } from './environment.ts';
@@ -221,4 +223,68 @@ describe("R08's sweep on the database", () => {
       });
     });
   }
+});
+
+/**
+ * A sweep spread over the lanes (guided.ts sweepOrder): lane l of L starts at its own items l,
+ * l+L, …, so a --runs as small as the sweep reaches every item; each lane still draws every item
+ * once. Before, every lane started at item 0 and a small --runs over several lanes never reached
+ * the last ones. A finding's path names its lane's place, so it replays alone, and a shard taking
+ * that lane finds it as one machine does.
+ */
+describe('a sweep over several lanes', () => {
+  it('every lane draws every item once; L lanes reach every item within their first ceil(n/L) draws', () => {
+    for (const n of [1, 4, 5, 7, 12]) {
+      for (const lanes of [1, 2, 3, 4, 8]) {
+        const firstDraws = new Set<number>();
+        for (let lane = 0; lane < lanes; lane++) {
+          const order = sweepOrder(n, { lane, lanes });
+          expect([...order].sort((a, b) => a - b), `n ${n}, lane ${lane} of ${lanes}`).toEqual([...Array(n).keys()]);
+          for (const item of order.slice(0, Math.ceil(n / lanes))) firstDraws.add(item);
+        }
+        expect(firstDraws.size, `n ${n} over ${lanes} lanes`).toBe(n);
+      }
+    }
+    expect(sweepOrder(5, ONLY_LANE)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("R08's two lanes send every request of its sweep within their first 3 draws each", () => {
+    const w = Math.ceil(R08.sweep!.length / 2);
+    const sent = new Set<string>();
+    for (const lane of [0, 1]) for (const k of kindsOf(sample(laneArbitrary(R08, referenceOracle, R08.cases(referenceOracle.settings), { lane, lanes: 2 }), 1 + lane, w))) sent.add(k);
+    expect([...sent].sort()).toEqual([...kindsOf(sample(laneArbitrary(R08, referenceOracle, R08.cases(referenceOracle.settings)), 1, R08.sweep!.length))].sort());
+  });
+
+  it('a replay path names its lane only where the place decides the draws, and malformed ones are refused', () => {
+    expect(pathWithPlace('3:0', { lane: 1, lanes: 2 }, R08)).toBe('1/2/3:0');
+    expect(pathWithPlace('3:0', { lane: 1, lanes: 2 }, R03)).toBe('3:0');
+    expect(pathWithPlace('3:0', ONLY_LANE, R08)).toBe('3:0');
+    expect(placeOfPath('1/2/3:0')).toEqual({ place: { lane: 1, lanes: 2 }, path: '3:0' });
+    expect(placeOfPath('3:0')).toEqual({ place: ONLY_LANE, path: '3:0' });
+    for (const bad of ['', 'x', '2/2/3', '1/2/', '3::0']) expect(placeOfPath(bad), bad).toBeUndefined();
+    // Findings are ordered by their run (engine/findings/cap.ts): the lane's prefix is not it.
+    expect(runOfPath('1/2/3:0')).toBe(3);
+    expect(runOfPath('7:1')).toBe(7);
+    const sightings = [{ seed: 3, path: '1/2/9:0', signature: 's' }, { seed: 3, path: '1/2/3:1', signature: 's' }];
+    expect(oneFindingPerSignature(sightings).map((f) => f.path)).toEqual(['1/2/3:1']);
+  });
+
+  describe('on the database', () => {
+    const { env } = withMutant('R08-shop-guard-null-role-exempt');
+    const runs = R08.sweep!.length;
+
+    it('--runs = the sweep length over 2 lanes sends every sweep request, finds the fault, replays it by its path, and its shard finds it alike', async () => {
+      const run = await runDataProperty(env(), R08, { seed: 2, runs, oracle: referenceOracle, shrink: false });
+      const sent = new Set(Object.keys(run.access ?? {}).map((key) => requestKindKey(parseAccessKey(key))));
+      expect([...sent].sort()).toEqual(['pr_tickets|select|authenticated', 'pr_tickets|update|authenticated', 'rpc soft_delete_pr_ticket|execute|authenticated', 'shop_orders|select|authenticated', 'shop_orders|update|authenticated']);
+      expect(run.status).toBe('failed');
+      const finding = run.findings!.find((f) => /PATCH shop_orders/.test(f.signature!))!;
+      // Lane 1 drew it first (its own item 1): its path names the lane.
+      expect(finding.path).toMatch(/^1\/2\//);
+      const replay = await runDataProperty(env(), R08, { seed: finding.seed, runs: 1, oracle: referenceOracle, path: finding.path, shrink: false });
+      expect(replay.failure?.signature).toBe(finding.signature);
+      const shard = await runDataProperty(env(), R08, { seed: 2, runs, oracle: referenceOracle, shrink: false, lanes: { first: 1, total: 2 } });
+      expect(shard.findings?.find((f) => f.signature === finding.signature)).toMatchObject({ seed: finding.seed, path: finding.path });
+    });
+  });
 });

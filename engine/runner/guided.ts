@@ -9,8 +9,10 @@
  * n. A replay by path (fast-check does not generate the runs a path skips) first draws the runs
  * before it (`warmedFor`), so it meets the state the run had; each lane has its own arbitrary.
  *
- * A property's sweep (DataProperty.sweep) is drawn first: a lane's draw i < its length is the
- * sweep's case i. Each run draws from a Random of its own, so the draws after the sweep are
+ * A property's sweep (DataProperty.sweep) is drawn first: a lane's draws i < its length are the
+ * sweep's cases, each once, in the lane's order (sweepOrder: lane l of L starts at items l, l+L, …,
+ * so L lanes meet every item within their first ceil(n/L) draws). Each run draws from a Random of
+ * its own, so the draws after the sweep are
  * the ones the lane would have drawn there without it, for a property without guides (the sweep's
  * cases mark the branches they take, which steers a guided property's later guides).
  */
@@ -19,6 +21,7 @@ import type { Oracle } from '../pack.ts';
 import { predictSteps } from './case-predictions.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import type { DataProperty } from './data-property.ts';
+import { ONLY_LANE, type LanePlace } from './replay-path.ts';
 
 /** Plain draws of a lane before guidance may start. */
 export const GUIDE_AFTER = 40;
@@ -40,6 +43,19 @@ export function branchesOfCase(testCase: DataCase, oracle: Oracle): string[] {
   return predictSteps(oracle, testCase).flatMap((s) => ('prediction' in s ? (s.prediction.branches ?? []) : []));
 }
 
+/**
+ * The order lane `lane` of `lanes` draws a sweep of `n` items in: every item once, starting with
+ * its own items lane, lane+L, … and going on through the next lanes' (cyclically). So L lanes cover
+ * the sweep within their first ceil(n/L) draws each (a small --runs over several lanes reaches its
+ * last items), and every lane still meets every item. One lane: 0, 1, …, n-1.
+ */
+export function sweepOrder(n: number, { lane, lanes }: LanePlace): number[] {
+  const byResidue: number[] = [];
+  for (let r = 0; r < Math.min(lanes, n); r++) for (let i = r; i < n; i += lanes) byResidue.push(i);
+  const start = byResidue.findIndex((i) => i % lanes === lane);
+  return start <= 0 ? byResidue : [...byResidue.slice(start), ...byResidue.slice(0, start)];
+}
+
 export class GuidedCases extends fc.Arbitrary<DataCase> {
   /** Each branch taken so far, with the draw that first took it (what `rewound` undoes). */
   private readonly taken = new Map<string, number>();
@@ -51,13 +67,19 @@ export class GuidedCases extends fc.Arbitrary<DataCase> {
     private readonly oracle: Oracle,
     /** Drawn first, one each in turn (DataProperty.sweep). */
     private readonly sweep: readonly fc.Arbitrary<DataCase>[] = [],
+    /** Which lane of the run draws: where in the sweep it starts (sweepOrder). */
+    place: LanePlace = ONLY_LANE,
   ) {
     super();
+    this.sweepOrder = sweepOrder(sweep.length, place);
   }
+
+  /** The sweep's items in the order this lane draws them. */
+  private readonly sweepOrder: readonly number[];
 
   generate(mrng: fc.Random, biasFactor: number | undefined): fc.Value<DataCase> {
     let from: Source = { source: -1, inner: undefined };
-    if (this.drawn < this.sweep.length) from = { source: this.drawn, swept: true, inner: undefined };
+    if (this.drawn < this.sweep.length) from = { source: this.sweepOrder[this.drawn], swept: true, inner: undefined };
     else if (this.drawn >= GUIDE_AFTER) {
       const open = this.guides.flatMap((g, i) => (this.taken.has(g.branch) ? [] : [i]));
       if (open.length && mrng.nextInt(1, GUIDE_ONE_IN) === 1) from = { source: open[mrng.nextInt(0, open.length - 1)], inner: undefined };
@@ -101,12 +123,12 @@ export class GuidedCases extends fc.Arbitrary<DataCase> {
  * guides whose branches the pack's model declares; with neither, the plain one (`plain`, made
  * once and shared).
  */
-export function laneArbitrary(property: DataProperty, oracle: Oracle, plain: fc.Arbitrary<DataCase>): fc.Arbitrary<DataCase> {
+export function laneArbitrary(property: DataProperty, oracle: Oracle, plain: fc.Arbitrary<DataCase>, place: LanePlace = ONLY_LANE): fc.Arbitrary<DataCase> {
   const guides = (property.guides ?? []).filter((g) => oracle.model.branches?.[g.branch] !== undefined);
   const sweep = (property.sweep ?? []).map((cases) => cases(oracle.settings, oracle));
   if (!guides.length && !sweep.length) return plain;
   const base = guides.length ? property.cases(oracle.settings, oracle) : plain;
-  return new GuidedCases(base, guides.map((g) => ({ branch: g.branch, arbitrary: g.cases(oracle.settings, oracle) })), oracle, sweep);
+  return new GuidedCases(base, guides.map((g) => ({ branch: g.branch, arbitrary: g.cases(oracle.settings, oracle) })), oracle, sweep, place);
 }
 
 /**

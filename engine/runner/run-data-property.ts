@@ -20,6 +20,7 @@ import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResu
 import { BranchTally, ClauseTally, DroppedReach } from './coverage.ts';
 import { casePredictions } from './case-predictions.ts';
 import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts';
+import { pathWithPlace, placeOfPath, runOfPath, type LanePlace } from './replay-path.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase, type FixturePlan } from '../target/fixtures.ts';
 import { nullMappedColumnsAsHeld } from '../target/null-mapped-columns.ts';
@@ -264,7 +265,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   /** Where the time went (timings.ts). */
   const timings = noTimings();
   /** Each lane draws from its own arbitrary: a guided one (guided.ts) follows the branches its own cases took. */
-  const arbitraryOf = () => laneArbitrary(property, options.oracle, arbitrary);
+  const arbitraryOf = (place: LanePlace) => laneArbitrary(property, options.oracle, arbitrary, place);
+  /** A replayed path: the lane it names (its sweep order) and fast-check's own path. */
+  const replay = options.path === undefined ? undefined : placeOfPath(options.path);
+  if (options.path !== undefined && !replay) throw new Error(`--path ${options.path}: not a replay path (a failure prints one, e.g. 12:0:3 or 1/4/12:0:3)`);
   let checked = 0;
   /** When the first disagreement was seen (before shrinking): a mutant's time to kill. */
   let firstFailureAt: number | undefined;
@@ -274,6 +278,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     const share = Math.ceil(runs / lanes.total);
     return Math.max(0, Math.min(share, runs - share * lane));
   };
+  /** A lane's place among the run's lanes (a replay's: the one its path names). */
+  const placeOf = (lane: number): LanePlace => replay?.place ?? { lane, lanes: lanes.total };
+  /** A finding's replay path: fast-check's, with the lane's place where it decides the draws. */
+  const replayPath = (lane: number, path: string) => pathWithPlace(path, placeOf(lane), property);
   const runsOfLane = (lane: number) => (options.path ? 1 : laneShare(options.runs, lane));
   /** Where this call stops the lane: its share of the runs, or of the tranche (never past the former). */
   const targetOfLane = (lane: number) => (options.path || options.tranche === undefined ? runsOfLane(lane) : Math.min(runsOfLane(lane), laneShare(options.tranche, lane)));
@@ -291,7 +299,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
    */
   const resumedLane = (w: number): fc.Arbitrary<DataCase> => {
     const before = progressBefore(w);
-    const arbitrary = laneArbitraries.get(before)?.rewound(before.draws) ?? timed(timings, 'generationMs', () => warmedFor(arbitraryOf(), options.seed + lanes.first + w, before.draws));
+    const arbitrary = laneArbitraries.get(before)?.rewound(before.draws) ?? timed(timings, 'generationMs', () => warmedFor(arbitraryOf(placeOf(lanes.first + w)), options.seed + lanes.first + w, before.draws));
     if (arbitrary instanceof GuidedCases) laneArbitraries.set(progress[w], arbitrary);
     const timedCases = new TimedArbitrary(arbitrary, timings);
     return before.draws > 0 ? new ResumedCases(timedCases, before.draws) : timedCases;
@@ -378,8 +386,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         if (!sightings.some((s) => s.lane === lane && s.signature === signature)) sightings.push({ lane, index: runIndex, signature, side: isSideError(verdict.mismatch), testCase: plainCase(testCase), mismatch: verdict.mismatch, history: verdict.history });
       };
       // Warmed before it is timed: warmedFor recognises a guided arbitrary only unwrapped.
-      const laneCases = options.path
-        ? new TimedArbitrary(warmedFor(arbitraryOf(), options.seed + lane, Number(options.path.split(':')[0]) || 0), timings)
+      const laneCases = replay
+        ? new TimedArbitrary(warmedFor(arbitraryOf(replay.place), options.seed + lane, runOfPath(replay.path)), timings)
         : resumedLane(w);
       const predicate = fc.asyncProperty(laneCases, async (testCase: DataCase) => {
         const runIndex = index++;
@@ -460,7 +468,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         endOnFailure: true,
         // Dropped cases are skipped runs: the lane gives up past MAX_CONSECUTIVE_DROPS in a row, never here.
         maxSkipsPerRun: Number.MAX_SAFE_INTEGER,
-        ...(options.path ? { path: options.path } : {}),
+        ...(replay ? { path: replay.path } : {}),
       });
       await settled;
       return { detail, harnessError, gaveUp: droppedInARow >= MAX_CONSECUTIVE_DROPS };
@@ -508,7 +516,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     if (error instanceof CaseMismatch) {
       // A disagreement is thrown only when replaying a path: fast-check's own failure.
       const testCase = failed!.counterexample?.[0] as DataCase;
-      const finding = findingOf(property.id, failed!.seed, failed!.counterexamplePath ?? options.path ?? '', plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan);
+      const finding = findingOf(property.id, failed!.seed, replayPath(0, failed!.counterexamplePath ?? replay?.path ?? ''), plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan);
       return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
     }
     const row = error instanceof FixtureError && error.row !== null ? ` (row ${JSON.stringify(error.row)})` : '';
@@ -542,13 +550,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     workers.map(async (worker, w) => {
       for (let i = w; i < chosen.length; i += workers.length) {
         const s = chosen[i];
-        const unshrunk = () => findingOf(property.id, options.seed + s.lane, String(s.index), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan);
+        const unshrunk = () => findingOf(property.id, options.seed + s.lane, replayPath(s.lane, String(s.index)), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan);
         if (options.shrink === false || shrunkBefore(options, s.signature, options.seed + s.lane) || shrinkError) {
           findings[i] = unshrunk();
           continue;
         }
         try {
-          findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(), options.seed + s.lane, s.index), s, options);
+          findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(placeOf(s.lane)), options.seed + s.lane, s.index), s, options, (path) => replayPath(s.lane, path));
         } catch (error) {
           shrinkError ??= { error };
           findings[i] = unshrunk();
@@ -601,7 +609,7 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
  * minimized further (steps and fixture rows it does not need). The replay line (seed, path)
  * gives fast-check's shrunk case; the saved failure holds the minimized one.
  */
-async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: fc.Arbitrary<DataCase>, sighting: Sighting, options: DataRunOptions): Promise<PropertyFailure> {
+async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: fc.Arbitrary<DataCase>, sighting: Sighting, options: DataRunOptions, replayPath: (path: string) => string): Promise<PropertyFailure> {
   const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
     // Interrupted: fast-check stops shrinking and keeps the smallest counterexample so far.
     if (options.stop?.()) throw new fc.PreconditionFailure(true);
@@ -638,7 +646,7 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
     path = shrunk.counterexamplePath ?? path;
   }
   const minimized = options.stop?.() ? { testCase: start, mismatch, history } : await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch, history);
-  return findingOf(property.id, options.seed + sighting.lane, path, minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history, worker.tx.fixturePlan);
+  return findingOf(property.id, options.seed + sighting.lane, replayPath(path), minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history, worker.tx.fixturePlan);
 }
 
 const SHRINK_FLOOR_MS = 3000;

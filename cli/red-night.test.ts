@@ -1,0 +1,79 @@
+/**
+ * A red night is a finding, never a harness accident, and a harness accident is never a pass: a
+ * worker's connection dropped mid-run (its backend killed with pg_terminate_backend, as a server
+ * restart or an admin does) makes the property running an ERROR naming the cause, exit 1, the
+ * report written, and the run leaves no scratch database on the server it was lent. Merged with a
+ * shard that passed, the merged verdict is that ERROR (exit 1), never a silent pass. SIGTERM
+ * mid-run on the server it starts itself: exit 130, the report written and marked, no server
+ * process and no run folder left.
+ */
+import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalServer } from '../engine/db/providers/local-server.ts';
+import type { DatabaseServer } from '../engine/db/providers/server.ts';
+import type { RunSummary } from '../engine/report/summary.ts';
+import { runBin, spawnBinReady } from '../testing/run-bin.ts';
+import { tempDir } from '../testing/temp-dir.ts';
+import { adminQuery } from '../testing/admin-query.ts';
+import { processesUsing } from '../testing/processes.ts';
+
+let server: DatabaseServer;
+beforeAll(async () => {
+  server = await startLocalServer();
+});
+afterAll(() => server?.stop());
+
+const query = <T extends pg.QueryResultRow>(sql: string) => adminQuery<T>(server.adminUrl, sql);
+
+describe('a worker connection dropped mid-run', () => {
+  it('the property running is an ERROR naming the lost connection, exit 1, the report written, no scratch database left; merged with a passing shard, still an ERROR', async () => {
+    const dir = tempDir('red-night');
+    const reports = path.join(dir, 'shard1');
+    const shard = (index: number, budget: string, out: string) => ['fuzz', '--database-url', server.adminUrl, '--seed', '1', '--runs', '1000000', '--workers', '2', '--only', 'R02', '--shard', `${index}/2`, '--time-budget', budget, '--no-replay', '--report-dir', out, '--failures-dir', path.join(dir, 'f')];
+    const { exited, output } = await spawnBinReady(shard(1, '60s', reports));
+    await new Promise((r) => setTimeout(r, 1500));
+    const killed = await query<{ ok: boolean }>(`select pg_terminate_backend(pid) as ok from pg_stat_activity where datname like 'pf\\_%' and pid <> pg_backend_pid()`);
+    expect(killed.length).toBeGreaterThan(0);
+    expect(await exited, output()).toBe(1);
+    expect(output()).toMatch(/R02 ERROR: harness error: the database server closed the connection/);
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    const r02 = summary.properties.find((p) => p.id === 'R02')!;
+    expect(r02.status).toBe('error');
+    expect(r02.note).toMatch(/connection|terminat/i);
+    expect((await query<{ datname: string }>(`select datname from pg_database where datname like 'pf\\_%'`)).length).toBe(0);
+
+    // The other shard ran its lanes undisturbed; the merge is the run's verdict.
+    const other = await runBin(shard(2, '3s', path.join(dir, 'shard2')));
+    expect(other.code, other.stdout + other.stderr).toBe(0);
+    const merged = await runBin(['merge-reports', reports, path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
+    expect(merged.code, merged.stdout + merged.stderr).toBe(1);
+    expect(merged.stdout).toMatch(/^R02 +ERROR /m);
+    const mergedR02 = (JSON.parse(readFileSync(path.join(dir, 'merged', 'summary.json'), 'utf8')) as RunSummary).properties.find((p) => p.id === 'R02')!;
+    expect(mergedR02.status).toBe('error');
+    expect(mergedR02.note).toMatch(/harness error: the database server closed the connection/);
+  }, 180_000);
+});
+
+describe('SIGTERM mid-run on the server the run starts', () => {
+  it('exit 130, the report written and marked interrupted, no server process and no run folder left', async () => {
+    const tmp = tempDir('red-night-tmp');
+    // Reachable by the server's account when run as root (local-server.ts reachableTempDir).
+    chmodSync(tmp, 0o755);
+    const reports = tempDir('red-night-term');
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
+    delete env.DATABASE_URL;
+    const { child, exited } = await spawnBinReady(['fuzz', '--reference', '--provider', 'local', '--seed', '1', '--runs', '1000000', '--workers', '2', '--only', 'R02', '--no-sso', '--no-replay', '--report-dir', reports, '--failures-dir', path.join(reports, 'f')], { env });
+    expect(processesUsing(tmp).length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(130);
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.interrupted).toBe('SIGTERM');
+    expect(summary.properties.find((p) => p.id === 'R02')?.status).toBe('partial');
+    expect(processesUsing(tmp)).toEqual([]);
+    const root = path.join(tmp, 'policyfuzz');
+    expect(existsSync(root) ? readdirSync(root).filter((d) => d.startsWith('run-')) : []).toEqual([]);
+  }, 120_000);
+});
