@@ -227,11 +227,18 @@ export const POLICY_HELPER_ABOUT_CALLER = 'policy-helper-about-caller';
  * person as an RPC either, in an exposed schema too.
  */
 export const FUNCTION_READING_NO_RELATION = 'function-reading-no-relation';
-/** `p` (pg_proc) reads no relation and calls no other function of the schemas `$1` names (readCatalogFunctions' reading). */
+/**
+ * `p` (pg_proc) reads no relation and calls no function of the project's, in any schema (a helper in
+ * a schema rule 15 does not read may read a table: `app.email_of(p)`); an extension's functions
+ * (pgcrypto's `gen_random_bytes`) do not count. A SQL-standard body (`begin atomic`) is held in
+ * `prosqlbody`, not `prosrc`: it is not read, so never this reading (readCatalogFunctions').
+ */
 const READS_NO_RELATION_SQL = `(coalesce(p.prosrc, '') !~* '(^|[^a-z0-9_])(from|join|into|update|table|execute)([^a-z0-9_]|$)'
               and p.prolang <> (select oid from pg_language where lanname = 'c')
+              and (to_jsonb(p) ->> 'prosqlbody') is null
               and not exists (select 1 from pg_proc q join pg_namespace qn on qn.oid = q.pronamespace
-                               where qn.nspname = any($1) and q.oid <> p.oid
+                               where qn.nspname not in ('pg_catalog', 'information_schema') and q.oid <> p.oid
+                                 and not exists (select 1 from pg_depend qd where qd.classid = 'pg_proc'::regclass and qd.objid = q.oid and qd.deptype = 'e')
                                  and coalesce(p.prosrc, '') ~* ('(^|[^a-z0-9_])' || q.proname || '\\s*\\(')))`;
 /** Secure reading: EXECUTE to PUBLIC on a function the model lets every API role execute reaches no API caller more. */
 export const PUBLIC_EXECUTE_EVERY_API_ROLE = 'public-execute-every-api-role';
