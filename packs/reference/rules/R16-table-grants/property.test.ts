@@ -66,7 +66,15 @@ describe('R16 (catalog) reads the schemas the run exposes', () => {
     create view r16_api.vs_categories with (security_invoker = true) as select id, name from r16_app.vs_categories;
     create view r16_api.users with (security_invoker = true) as select id, display_name from r16_app.users;
     grant select, insert, update, delete on r16_api.vs_categories, r16_api.users to authenticated;
+    create schema if not exists storage;
+    create table storage.r16_buckets (id text primary key);
+    grant select on storage.r16_buckets to anon, authenticated;
   `);
+  it("an exposed Supabase schema (config.toml's `storage`): its tables the project did not write are not compared", async () => {
+    const r = await R16_CATALOG.check(client(), defaultSettings, { exposedSchemas: ['r16_api', 'storage'], extraSearchPath: [], model: referenceModel });
+    expect(r.findings.filter((f) => f.startsWith('storage.'))).toEqual([]);
+    expect(r.findings).toContainEqual(expect.stringMatching(/^r16_api\.notes: view not in the model/));
+  });
   it("a view of an exposed `api` schema the model does not know is a finding; a schema the API does not expose is not read", async () => {
     const context = { exposedSchemas: ['r16_api'], extraSearchPath: [], model: referenceModel };
     const r = await R16_CATALOG.check(client(), defaultSettings, context);

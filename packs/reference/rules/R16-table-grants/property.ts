@@ -20,6 +20,7 @@ import { compareTables, readCatalogTables, type CatalogComparison } from '../../
 import { GRANTED_UNDER_ROW_SECURITY, targetTable, type TargetMapping } from '../../../../engine/mapping/mapping.ts';
 import { readGrantsUnderRowSecurity, rowSecurityGrantKey, type RowSecurityRole, type TablePrivilege } from '../../../../engine/introspection/row-security-grants.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
+import { MANAGED_SCHEMAS } from '../../../../engine/db/supabase/managed-schemas.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
 import { sidedClause } from '../clauses.ts';
@@ -124,8 +125,11 @@ export const R16_CATALOG: CatalogProperty = {
   title: 'tables: every table and view holds exactly the model’s grants, row security where it has rules',
   async check(client, settings, context) {
     // The schemas this run's API exposes: an `api` schema of views is what callers reach, not public.
-    const found = await readCatalogTables(client, context.exposedSchemas);
-    const compared = compareTables(found, tablesByTargetName(context.model.tables, context.mapping), settings);
+    const expected = tablesByTargetName(context.model.tables, context.mapping);
+    // Supabase's own schemas (`storage` where config.toml exposes it) hold tables the project did not
+    // write: only one the model names is compared there, never "not in the model".
+    const found = (await readCatalogTables(client, context.exposedSchemas)).filter((t) => t.name in expected || !MANAGED_SCHEMAS.includes(t.name.split('.')[0]));
+    const compared = compareTables(found, expected, settings);
     // A project's target (a mapping) gets the secure reading the data half gives its requests (mapping.ts grantedUnderRowSecurity).
     const underRowSecurity = context.mapping ? await readGrantsUnderRowSecurity(client, context.exposedSchemas) : new Set<string>();
     return { objects: found.length, ...withGrantsUnderRowSecurity(compared, underRowSecurity) };
