@@ -19,6 +19,9 @@ const SCHEMA = `
   create table seeded_t.parted_a partition of seeded_t.parted for values in ('a');
   create table seeded_t.parted_b partition of seeded_t.parted for values in ('b');
   insert into seeded_t.parted values (1, 'a');
+  create table seeded_t.base (id int primary key);
+  create table seeded_t.child () inherits (seeded_t.base);
+  insert into seeded_t.child values (1);
 `;
 
 describe('readSeededTables', () => {
@@ -26,7 +29,7 @@ describe('readSeededTables', () => {
 
   it('names the tables holding rows, a partitioned one by its partition too, and no empty one', async () => {
     const shapes = await readTableShapes(client(), ['seeded_t']);
-    expect([...shapes.keys()].sort()).toEqual(['seeded_t.emptied', 'seeded_t.filled', 'seeded_t.never', 'seeded_t.parted', 'seeded_t.parted_a', 'seeded_t.parted_b']);
-    expect((await readSeededTables(client(), shapes)).sort()).toEqual(['seeded_t.filled', 'seeded_t.parted', 'seeded_t.parted_a']);
+    expect([...shapes.keys()].sort()).toEqual(['seeded_t.base', 'seeded_t.child', 'seeded_t.emptied', 'seeded_t.filled', 'seeded_t.never', 'seeded_t.parted', 'seeded_t.parted_a', 'seeded_t.parted_b']);
+    expect((await readSeededTables(client(), shapes)).sort()).toEqual(['seeded_t.base', 'seeded_t.child', 'seeded_t.filled', 'seeded_t.parted', 'seeded_t.parted_a']);
   });
 });
