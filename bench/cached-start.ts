@@ -126,9 +126,10 @@ interface BinaryStart {
 function binaryStart(dir: string, report: string): BinaryStart {
   const cpuBefore = childrenCpuMs();
   const spawned = Date.now();
+  // Its own local server (as cachedStart): on a lent DATABASE_URL the kept template would stay behind, and the CPU leave out the server.
   const r = spawnSync(
     process.execPath,
-    [path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs'), 'fuzz', '--migrations', dir, '--only', 'R02', '--runs', '1', '--seed', '1', '--no-sso', '--no-replay', '--report-dir', report, '--failures-dir', path.join(report, 'f')],
+    [path.join(PROJECT_ROOT, 'bin', 'policyfuzz.mjs'), 'fuzz', '--migrations', dir, '--only', 'R02', '--runs', '1', '--seed', '1', '--no-sso', '--no-replay', '--provider', 'local', '--report-dir', report, '--failures-dir', path.join(report, 'f')],
     { cwd: dir, encoding: 'utf8' },
   );
   const wallMs = Date.now() - spawned;

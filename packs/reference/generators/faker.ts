@@ -22,9 +22,26 @@ const KEPT_POOLS = new URL('./faker-pools.json', import.meta.url);
 /** Every pool a loaded module declared, by key: what writeKeptPools fills. */
 const declared = new Map<string, { make: (f: Faker) => unknown; seed: number }>();
 
+/**
+ * What a kept pool was filled under besides its `make`: the pool size and faker's version. A file
+ * another build wrote (tsc run alone after POOL_SIZE changed, or faker updated) is not read: its
+ * pools would pick other values, or none past their end.
+ */
+function fillingOf(): string {
+  let fakerVersion = 'unknown';
+  try {
+    // Read as a file, not loaded: a run reading kept pools loads nothing of faker's.
+    fakerVersion = (JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@faker-js/faker/package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    // Kept pools are then read only by a build that could not tell its faker either.
+  }
+  return `pool ${POOL_SIZE}, faker ${fakerVersion}`;
+}
+
 function readKeptPools(): Record<string, unknown[]> {
   try {
-    return JSON.parse(readFileSync(KEPT_POOLS, 'utf8')) as Record<string, unknown[]>;
+    const file = JSON.parse(readFileSync(KEPT_POOLS, 'utf8')) as { filling?: string; pools?: Record<string, unknown[]> };
+    return file.filling === fillingOf() && file.pools ? file.pools : {};
   } catch {
     return {};
   }
@@ -67,7 +84,7 @@ export function fakerValue<T>(make: (f: Faker) => T, label: string): fc.Arbitrar
  */
 export function writeKeptPools(): string[] {
   const pools = [...declared].map(([key, { make, seed }]) => [key, fill(make, seed)] as const).filter(([, pool]) => pool.every((v) => typeof v === 'string'));
-  writeFileSync(KEPT_POOLS, JSON.stringify(Object.fromEntries(pools)));
+  writeFileSync(KEPT_POOLS, JSON.stringify({ filling: fillingOf(), pools: Object.fromEntries(pools) }));
   return pools.map(([key]) => key.split(':')[0]);
 }
 
