@@ -310,6 +310,21 @@ describe('init maps no column across types or meanings', () => {
     expect(proposeMapping({ tables: [tickets], functions: [] }, { tables: [target('public_handle')], functions: [] }).mapping.tables?.vs_tickets?.columns).toEqual({ public_ref: 'public_handle' });
   });
 
+  it('a model reference onto a legacy column with no foreign key declared (`submitter uuid`, `buyer text`) is still paired: only a handle onto text is no prose', () => {
+    // Review of session 19: handleOntoProse left `submitter_id` and `buyer_id` unmapped on a schema declaring no foreign keys (stranger-app-11's 0001).
+    const tickets: ModelTableFacts = { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'submitter_id', type: 'uuid', references: 'users' }, { name: 'report', type: 'text' }] };
+    const legacyTickets: TargetTableFacts = { name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'submitter', type: 'uuid' }, { name: 'report', type: 'text' }] };
+    expect(proposeMapping({ tables: [tickets], functions: [] }, { tables: [legacyTickets], functions: [] }).mapping.tables?.vs_tickets?.columns ?? {}).toEqual({ submitter_id: 'submitter' });
+    // A reference the model keeps as text, by name alone, onto a text column: the same buyer.
+    const orders: ModelTableFacts = { name: 'shop_orders', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'buyer_id', type: 'text' }, { name: 'note', type: 'text' }] };
+    const legacyOrders: TargetTableFacts = { name: 'shop_orders', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'buyer', type: 'text' }, { name: 'note', type: 'text' }] };
+    expect(proposeMapping({ tables: [orders], functions: [] }, { tables: [legacyOrders], functions: [] }).mapping.tables?.shop_orders?.columns ?? {}).toEqual({ buyer_id: 'buyer' });
+    // A handle the target keeps in a uuid (no prose type): the same handle under a shorter name.
+    const parcels: ModelTableFacts = { name: 'parcels', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'tracking_ref', type: 'uuid' }] };
+    const legacyParcels: TargetTableFacts = { name: 'parcels', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'tracking', type: 'uuid' }] };
+    expect(proposeMapping({ tables: [parcels], functions: [] }, { tables: [legacyParcels], functions: [] }).mapping.tables?.parcels?.columns ?? {}).toEqual({ tracking_ref: 'tracking' });
+  });
+
   it('citext outside the search path is text too (format_type gives `extensions.citext`)', () => {
     // After Atomic CRM: sales.email citext, created in schema extensions, was "kept by its name" as another type.
     const citext: TargetTableFacts = { ...workspaces, columns: [...workspaces.columns.filter((c) => c.name !== 'stripe_customer_id'), { name: 'title', type: 'extensions.citext' }] };

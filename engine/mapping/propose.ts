@@ -8,7 +8,7 @@
  */
 import { authIdentityColumnOf } from './auth-identity.ts';
 import { pairParameters } from './parameter-pairing.ts';
-import { unqualifiedType } from '../introspection/table-shapes.ts';
+import { TEXT_TYPE, unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
@@ -440,17 +440,25 @@ function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): b
   return !!model.textDefault && literal !== undefined && literal !== model.textDefault;
 }
 
+/** A model column holding another row's key: a declared foreign key, or named `*_id` (a reference the model declares none for). */
+function namesAReference(model: ModelColumnFacts): boolean {
+  return model.references !== undefined || /_id$/.test(model.name);
+}
+
 /** Last words naming a value that identifies (a key, a handle, a number), on the target's side. */
 const IDENTIFYING_WORDS = new Set(['id', 'ref', 'code', 'key', 'handle', 'slug', 'token', 'uuid', 'no', 'num', 'number']);
 
 /**
- * A model handle (`public_ref`, named to identify: IDENTIFYING) and a target column named for
+ * A model handle (`public_ref`, named to identify: IDENTIFYING) and a target text column named for
  * text of another kind (`public_summary`: no key, no reference, its last word identifying
  * nothing): two concepts sharing a subject word, never one column. stranger-app-10's board
- * handle was mapped onto the staff's published summary.
+ * handle was mapped onto the staff's published summary. Only a handle onto text: a model
+ * reference (`submitter_id`, `buyer_id`) onto a legacy schema's column with no foreign key
+ * declared (`submitter uuid`, `buyer text`) is the same person, however the target names it.
  */
 function handleOntoProse(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
   if (model.primaryKey || !IDENTIFYING.test(model.name) || target.primaryKey || target.references) return false;
+  if (namesAReference(model) || !TEXT_TYPE.test(unqualifiedType(target.type).toLowerCase())) return false;
   const words = tokens(target.name);
   return !IDENTIFYING_WORDS.has(words[words.length - 1] ?? '');
 }
