@@ -919,7 +919,7 @@ export function proposeVocabularySubsets(
 function impliedPermissions(helpers: readonly { name: string; source: string }[], permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
   if (typeof permission !== 'string') return;
   for (const h of helpers) {
-    const tested = [...h.source.matchAll(/has_permission\s*\(\s*'([\w-]+)'/gi)].map((m) => m[1]);
+    const tested = permissionsTested(h.source);
     if (!tested.includes(permission)) continue;
     for (const other of new Set(tested.filter((p) => p !== permission))) {
       const implies = ((settings.permissionImplies ??= {}) as Record<string, string[]>);
