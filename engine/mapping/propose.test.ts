@@ -996,6 +996,36 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect((proposeVocabularySubsets(vocabularies, roles, defaults, [house]).settings as { shop?: unknown }).shop).toBeUndefined();
   });
 
+  it('a permission granting whatever the department only at the top level of the answer or of a CASE branch answering true; a negated permission test names no way in (review of session 19)', () => {
+    const vocabularies = [
+      {
+        path: 'roles',
+        column: 'users.role',
+        subsets: [
+          { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' },
+          { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', permissionScope: { path: 'vs.permissionScope', value: 'every-department', permissionPath: 'vs.handlerPermission' } },
+        ],
+      },
+    ];
+    const defaults = { shop: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'house' }, vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin', 'dev'], handlerPermission: 'vs' } };
+    const roles = { roles: ['user', 'dev', 'admin', 'staff', 'vs_staff', 'vp_admin'] };
+    const scopeOf = (source: string) => (proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source }]).settings as { vs?: { permissionScope?: string } }).vs?.permissionScope;
+    // An OR inside the department test: a holder is kept to their department (the secure target failed on every-department).
+    expect(scopeOf("select p_dept = public.current_user_dept() and (public.current_user_role() in ('dev', 'admin', 'staff', 'vs_staff', 'vp_admin') or public.current_user_has_permission('vs'))")).toBeUndefined();
+    // A CASE branch whose condition holds the permission but whose answer compares the department.
+    expect(scopeOf("select case when public.current_user_role() in ('dev', 'admin') then true when public.current_user_role() = 'vp_admin' or public.current_user_has_permission('vs') then p_dept = public.current_user_dept() else false end")).toBeUndefined();
+    // The permission as one alternative of a branch answering true, or of a plpgsql RETURN: every department.
+    expect(scopeOf("select case when public.current_user_role() = 'vp_admin' then p_dept = public.current_user_dept() when public.current_user_role() = 'dev' or public.current_user_has_permission('vs') then true else false end")).toBe('every-department');
+    expect(scopeOf("begin\n  return public.current_user_role() in ('dev', 'admin') or (public.current_user_has_permission('vs'));\nend;")).toBe('every-department');
+    // A negated test keeps holders out: no handler permission (it was proposed `banned`), nothing implied.
+    const shopWith = (source: string) => proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_shop', source }]);
+    expect(shopWith("select public.current_user_role() in ('dev', 'admin', 'staff') and not public.current_user_has_permission('banned')").settings).toEqual({});
+    expect(shopWith("select public.current_user_role() in ('dev', 'admin', 'staff') and public.has_permission('banned') = false").settings).toEqual({});
+    expect(shopWith("select (public.current_user_role() in ('dev', 'admin', 'staff') or public.current_user_has_permission('house')) and not (public.current_user_has_permission('banned'))").settings).toEqual({});
+    // Beside a negated test, the permission tested as a way in is still read.
+    expect(shopWith("select (public.current_user_role() in ('dev', 'admin', 'staff') or public.current_user_has_permission('master')) and not public.current_user_has_permission('banned')").settings).toEqual({ shop: { handlerPermission: 'master' } });
+  });
+
   it('guards that each raise with their table’s name: the convention reads every one of them, not the commonest', () => {
     const guard = (table: string, n: number) => fn({ name: `guard_${table}`, args: [], trigger: true, source: Array.from({ length: n }, () => `raise exception '${table}: no' using errcode = '42501';`).join('\n') });
     const guarded: ModelTableFacts = { ...prTickets, guarded: true };
