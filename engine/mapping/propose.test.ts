@@ -961,8 +961,8 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff', 'admin'] }, defaults, alone).settings).toEqual({});
   });
 
-  it("settings read off a handler helper's CASE (stranger-app-10): the one permission it tests instead of the default's, and a permission granting whatever the department", () => {
-    // After stranger-app-10: shop.handlerPermission (master) and vs.permissionScope (every-department) were set by hand.
+  /** stranger-app-10's handler settings: shop and vs handler roles, a vs permission scoped to the department by default. */
+  const handlerSettings = () => {
     const vocabularies = [
       {
         path: 'roles',
@@ -975,6 +975,12 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     ];
     const defaults = { shop: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'house' }, vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin', 'dev'], handlerPermission: 'vs' } };
     const roles = { roles: ['user', 'dev', 'admin', 'staff', 'vs_staff', 'vp_admin'] };
+    return { vocabularies, defaults, roles };
+  };
+
+  it("settings read off a handler helper's CASE (stranger-app-10): the one permission it tests instead of the default's, and a permission granting whatever the department", () => {
+    // After stranger-app-10: shop.handlerPermission (master) and vs.permissionScope (every-department) were set by hand.
+    const { vocabularies, defaults, roles } = handlerSettings();
     const shop = { name: 'can_handle_shop', source: "select coalesce(public.current_user_role() in ('dev', 'admin', 'staff'), false)\n      or public.current_user_has_permission('master')" };
     const vs = (permissionBranch: string) => ({
       name: 'can_handle_vs',
@@ -997,18 +1003,7 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
   });
 
   it('a permission granting whatever the department only at the top level of the answer or of a CASE branch answering true; a negated permission test names no way in (review of session 19)', () => {
-    const vocabularies = [
-      {
-        path: 'roles',
-        column: 'users.role',
-        subsets: [
-          { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' },
-          { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', permissionScope: { path: 'vs.permissionScope', value: 'every-department', permissionPath: 'vs.handlerPermission' } },
-        ],
-      },
-    ];
-    const defaults = { shop: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'house' }, vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin', 'dev'], handlerPermission: 'vs' } };
-    const roles = { roles: ['user', 'dev', 'admin', 'staff', 'vs_staff', 'vp_admin'] };
+    const { vocabularies, defaults, roles } = handlerSettings();
     const scopeOf = (source: string) => (proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source }]).settings as { vs?: { permissionScope?: string } }).vs?.permissionScope;
     // An OR inside the department test: a holder is kept to their department (the secure target failed on every-department).
     expect(scopeOf("select p_dept = public.current_user_dept() and (public.current_user_role() in ('dev', 'admin', 'staff', 'vs_staff', 'vp_admin') or public.current_user_has_permission('vs'))")).toBeUndefined();
