@@ -310,6 +310,21 @@ describe('init maps no column across types or meanings', () => {
     expect(proposeMapping({ tables: [tickets], functions: [] }, { tables: [target('public_handle')], functions: [] }).mapping.tables?.vs_tickets?.columns).toEqual({ public_ref: 'public_handle' });
   });
 
+  it('a model reference onto a legacy column with no foreign key declared (`submitter uuid`, `buyer text`) is still paired: only a handle onto text is no prose', () => {
+    // Review of session 19: handleOntoProse left `submitter_id` and `buyer_id` unmapped on a schema declaring no foreign keys (stranger-app-11's 0001).
+    const tickets: ModelTableFacts = { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'submitter_id', type: 'uuid', references: 'users' }, { name: 'report', type: 'text' }] };
+    const legacyTickets: TargetTableFacts = { name: 'vs_tickets', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'submitter', type: 'uuid' }, { name: 'report', type: 'text' }] };
+    expect(proposeMapping({ tables: [tickets], functions: [] }, { tables: [legacyTickets], functions: [] }).mapping.tables?.vs_tickets?.columns ?? {}).toEqual({ submitter_id: 'submitter' });
+    // A reference the model keeps as text, by name alone, onto a text column: the same buyer.
+    const orders: ModelTableFacts = { name: 'shop_orders', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'buyer_id', type: 'text' }, { name: 'note', type: 'text' }] };
+    const legacyOrders: TargetTableFacts = { name: 'shop_orders', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'buyer', type: 'text' }, { name: 'note', type: 'text' }] };
+    expect(proposeMapping({ tables: [orders], functions: [] }, { tables: [legacyOrders], functions: [] }).mapping.tables?.shop_orders?.columns ?? {}).toEqual({ buyer_id: 'buyer' });
+    // A handle the target keeps in a uuid (no prose type): the same handle under a shorter name.
+    const parcels: ModelTableFacts = { name: 'parcels', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'tracking_ref', type: 'uuid' }] };
+    const legacyParcels: TargetTableFacts = { name: 'parcels', anonCanSelect: false, columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'tracking', type: 'uuid' }] };
+    expect(proposeMapping({ tables: [parcels], functions: [] }, { tables: [legacyParcels], functions: [] }).mapping.tables?.parcels?.columns ?? {}).toEqual({ tracking_ref: 'tracking' });
+  });
+
   it('citext outside the search path is text too (format_type gives `extensions.citext`)', () => {
     // After Atomic CRM: sales.email citext, created in schema extensions, was "kept by its name" as another type.
     const citext: TargetTableFacts = { ...workspaces, columns: [...workspaces.columns.filter((c) => c.name !== 'stripe_customer_id'), { name: 'title', type: 'extensions.citext' }] };
@@ -946,8 +961,8 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff', 'admin'] }, defaults, alone).settings).toEqual({});
   });
 
-  it("settings read off a handler helper's CASE (stranger-app-10): the one permission it tests instead of the default's, and a permission granting whatever the department", () => {
-    // After stranger-app-10: shop.handlerPermission (master) and vs.permissionScope (every-department) were set by hand.
+  /** stranger-app-10's handler settings: shop and vs handler roles, a vs permission scoped to the department by default. */
+  const handlerSettings = () => {
     const vocabularies = [
       {
         path: 'roles',
@@ -960,6 +975,12 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     ];
     const defaults = { shop: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'house' }, vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin', 'dev'], handlerPermission: 'vs' } };
     const roles = { roles: ['user', 'dev', 'admin', 'staff', 'vs_staff', 'vp_admin'] };
+    return { vocabularies, defaults, roles };
+  };
+
+  it("settings read off a handler helper's CASE (stranger-app-10): the one permission it tests instead of the default's, and a permission granting whatever the department", () => {
+    // After stranger-app-10: shop.handlerPermission (master) and vs.permissionScope (every-department) were set by hand.
+    const { vocabularies, defaults, roles } = handlerSettings();
     const shop = { name: 'can_handle_shop', source: "select coalesce(public.current_user_role() in ('dev', 'admin', 'staff'), false)\n      or public.current_user_has_permission('master')" };
     const vs = (permissionBranch: string) => ({
       name: 'can_handle_vs',
@@ -979,6 +1000,25 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect((ored.settings as { vs?: { permissionScope?: string } }).vs?.permissionScope).toBe('every-department');
     const house = { name: 'can_handle_shop', source: "select public.current_user_role() in ('dev', 'admin', 'staff') or public.current_user_has_permission('house')" };
     expect((proposeVocabularySubsets(vocabularies, roles, defaults, [house]).settings as { shop?: unknown }).shop).toBeUndefined();
+  });
+
+  it('a permission granting whatever the department only at the top level of the answer or of a CASE branch answering true; a negated permission test names no way in (review of session 19)', () => {
+    const { vocabularies, defaults, roles } = handlerSettings();
+    const scopeOf = (source: string) => (proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source }]).settings as { vs?: { permissionScope?: string } }).vs?.permissionScope;
+    // An OR inside the department test: a holder is kept to their department (the secure target failed on every-department).
+    expect(scopeOf("select p_dept = public.current_user_dept() and (public.current_user_role() in ('dev', 'admin', 'staff', 'vs_staff', 'vp_admin') or public.current_user_has_permission('vs'))")).toBeUndefined();
+    // A CASE branch whose condition holds the permission but whose answer compares the department.
+    expect(scopeOf("select case when public.current_user_role() in ('dev', 'admin') then true when public.current_user_role() = 'vp_admin' or public.current_user_has_permission('vs') then p_dept = public.current_user_dept() else false end")).toBeUndefined();
+    // The permission as one alternative of a branch answering true, or of a plpgsql RETURN: every department.
+    expect(scopeOf("select case when public.current_user_role() = 'vp_admin' then p_dept = public.current_user_dept() when public.current_user_role() = 'dev' or public.current_user_has_permission('vs') then true else false end")).toBe('every-department');
+    expect(scopeOf("begin\n  return public.current_user_role() in ('dev', 'admin') or (public.current_user_has_permission('vs'));\nend;")).toBe('every-department');
+    // A negated test keeps holders out: no handler permission (it was proposed `banned`), nothing implied.
+    const shopWith = (source: string) => proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_shop', source }]);
+    expect(shopWith("select public.current_user_role() in ('dev', 'admin', 'staff') and not public.current_user_has_permission('banned')").settings).toEqual({});
+    expect(shopWith("select public.current_user_role() in ('dev', 'admin', 'staff') and public.has_permission('banned') = false").settings).toEqual({});
+    expect(shopWith("select (public.current_user_role() in ('dev', 'admin', 'staff') or public.current_user_has_permission('house')) and not (public.current_user_has_permission('banned'))").settings).toEqual({});
+    // Beside a negated test, the permission tested as a way in is still read.
+    expect(shopWith("select (public.current_user_role() in ('dev', 'admin', 'staff') or public.current_user_has_permission('master')) and not public.current_user_has_permission('banned')").settings).toEqual({ shop: { handlerPermission: 'master' } });
   });
 
   it('guards that each raise with their table’s name: the convention reads every one of them, not the commonest', () => {

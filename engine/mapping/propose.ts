@@ -8,11 +8,12 @@
  */
 import { authIdentityColumnOf } from './auth-identity.ts';
 import { pairParameters } from './parameter-pairing.ts';
-import { unqualifiedType } from '../introspection/table-shapes.ts';
+import { TEXT_TYPE, unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
 import { escapeRegExp } from '../regexp.ts';
+import { caseBranches, stripOuterParens, topLevelDisjuncts } from '../mutants/auto/conjuncts.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -440,17 +441,25 @@ function otherWordDefault(model: ModelColumnFacts, target: TargetColumnFacts): b
   return !!model.textDefault && literal !== undefined && literal !== model.textDefault;
 }
 
+/** A model column holding another row's key: a declared foreign key, or named `*_id` (a reference the model declares none for). */
+function namesAReference(model: ModelColumnFacts): boolean {
+  return model.references !== undefined || /_id$/.test(model.name);
+}
+
 /** Last words naming a value that identifies (a key, a handle, a number), on the target's side. */
 const IDENTIFYING_WORDS = new Set(['id', 'ref', 'code', 'key', 'handle', 'slug', 'token', 'uuid', 'no', 'num', 'number']);
 
 /**
- * A model handle (`public_ref`, named to identify: IDENTIFYING) and a target column named for
+ * A model handle (`public_ref`, named to identify: IDENTIFYING) and a target text column named for
  * text of another kind (`public_summary`: no key, no reference, its last word identifying
  * nothing): two concepts sharing a subject word, never one column. stranger-app-10's board
- * handle was mapped onto the staff's published summary.
+ * handle was mapped onto the staff's published summary. Only a handle onto text: a model
+ * reference (`submitter_id`, `buyer_id`) onto a legacy schema's column with no foreign key
+ * declared (`submitter uuid`, `buyer text`) is the same person, however the target names it.
  */
 function handleOntoProse(model: ModelColumnFacts, target: TargetColumnFacts): boolean {
   if (model.primaryKey || !IDENTIFYING.test(model.name) || target.primaryKey || target.references) return false;
+  if (namesAReference(model) || !TEXT_TYPE.test(unqualifiedType(target.type).toLowerCase())) return false;
   const words = tokens(target.name);
   return !IDENTIFYING_WORDS.has(words[words.length - 1] ?? '');
 }
@@ -911,7 +920,7 @@ export function proposeVocabularySubsets(
 function impliedPermissions(helpers: readonly { name: string; source: string }[], permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
   if (typeof permission !== 'string') return;
   for (const h of helpers) {
-    const tested = [...h.source.matchAll(/has_permission\s*\(\s*'([\w-]+)'/gi)].map((m) => m[1]);
+    const tested = permissionsTested(h.source);
     if (!tested.includes(permission)) continue;
     for (const other of new Set(tested.filter((p) => p !== permission))) {
       const implies = ((settings.permissionImplies ??= {}) as Record<string, string[]>);
@@ -922,8 +931,19 @@ function impliedPermissions(helpers: readonly { name: string; source: string }[]
   }
 }
 
-/** The permissions a helper's body tests (`has_permission('master')`, any helper named so). */
-const permissionsTested = (source: string): string[] => [...source.matchAll(/has_permission\s*\(\s*'([\w-]+)'/gi)].map((m) => m[1]);
+/**
+ * The permissions a helper's body tests (`has_permission('master')`, any helper named so) as a
+ * way in: a negated test (`not has_permission('banned')`, `has_permission('banned') = false`)
+ * keeps its holders out, and names no permission that lets anyone in.
+ */
+const permissionsTested = (source: string): string[] =>
+  [...source.matchAll(/has_permission"?\s*\(\s*'([\w-]+)'(?:\s*\))?/gi)].filter((m) => !negatedTest(source, m.index!, m.index! + m[0].length)).map((m) => m[1]);
+
+/** The call at [from, to) is negated: `not [schema.]f(…)` (through parentheses too) or `f(…) = false` / `is false` / `is not true`. */
+function negatedTest(source: string, from: number, to: number): boolean {
+  const before = source.slice(0, from).replace(/(?:[\w$"]+\s*\.\s*)?"?\w*$/, '');
+  return /\bnot\s*(?:\(\s*)*$/i.test(before) || /^\s*(?:=\s*false\b|is\s+false\b|is\s+not\s+true\b)/i.test(source.slice(to));
+}
 
 /**
  * A handler helper testing one other permission and never the setting's (stranger-app-10's
@@ -941,15 +961,34 @@ function permissionTestedInstead(helpers: readonly { name: string; source: strin
 /**
  * A handler helper granting on the permission alone, no department compared in that branch
  * (stranger-app-10's can_handle_vs: `when current_user_has_permission('vs') then true`;
- * `… or has_permission('vs')`): a holder acts on every department.
+ * `… or has_permission('vs')`): a holder acts on every department. Only at the top level of the
+ * helper's answer or of a CASE branch answering true: `p_dept = current_user_dept() and (role =
+ * 'vs_staff' or has_permission('vs'))` keeps a holder to their department.
  */
 function permissionUnscoped(helpers: readonly { name: string; source: string }[], scope: { path: string; value: string; permissionPath: string }, permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
   if (typeof permission !== 'string') return;
-  const alone = new RegExp(`(?:\\bwhen|\\bor|\\bselect)\\s+(?:[\\w$"]+\\s*\\.\\s*)?"?\\w*has_permission"?\\s*\\(\\s*'${escapeRegExp(permission)}'\\s*\\)\\s*(?:then\\s+true\\b|(?=\\bor\\b|\\)|;|$))`, 'i');
-  const granting = helpers.filter((h) => alone.test(h.source.replace(/\s+/g, ' ').trim()));
+  const test = new RegExp(`^(?:[\\w$"]+\\s*\\.\\s*)?"?\\w*has_permission"?\\s*\\(\\s*'${escapeRegExp(permission)}'\\s*\\)$`, 'i');
+  const granting = helpers.filter((h) => {
+    const answer = answerOf(h.source);
+    return answer !== undefined && grantsOn(answer, test);
+  });
   if (!granting.length) return;
   setPath(settings, scope.path, scope.value);
   notes.push(`confirm: model.${scope.path}: ${scope.value} (${granting.map((h) => h.name).join(', ')} lets a holder of ${permission} in whatever the department)`);
+}
+
+/** The expression a helper's body answers, where that is all it is: `select <expr>` or plpgsql's `begin return <expr>; end`. */
+function answerOf(source: string): string | undefined {
+  const body = withoutComments(source).trim();
+  return (/^begin\s+return\s+([\s\S]*?)\s*;\s*end\s*;?$/i.exec(body) ?? /^(?:select|return)\s+([\s\S]*?)\s*;?$/i.exec(body))?.[1];
+}
+
+/** `expr` is true whenever `test` is: `test` is one of its top-level alternatives, or the condition of a CASE branch answering true. */
+function grantsOn(expr: string, test: RegExp): boolean {
+  const branches = caseBranches(expr);
+  if (branches) return branches.some((b) => /^true$/i.test(stripOuterParens(b.result)) && grantsOn(b.condition, test));
+  const alternatives = topLevelDisjuncts(expr);
+  return alternatives.length > 1 ? alternatives.some((a) => grantsOn(a, test)) : test.test(stripOuterParens(expr));
 }
 
 /**

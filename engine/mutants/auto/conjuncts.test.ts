@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ifConditions, stripOuterParens, topLevelConjuncts, whereConditions, withoutConjunct } from './conjuncts.ts';
+import { caseBranches, ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct } from './conjuncts.ts';
 
 describe('policy conjuncts', () => {
   it('splits top-level AND only', () => {
@@ -15,6 +15,25 @@ describe('policy conjuncts', () => {
 
   it('a single predicate is one conjunct', () => {
     expect(topLevelConjuncts('(id = auth.uid())')).toEqual(['id = auth.uid()']);
+  });
+
+  it('an AND or OR inside a CASE … END is its branch’s, not the expression’s', () => {
+    expect(topLevelDisjuncts("case when a or has_permission('vs') or b then p_dept = d end or c")).toEqual(["case when a or has_permission('vs') or b then p_dept = d end", 'c']);
+    expect(topLevelConjuncts('x and CASE WHEN a AND b THEN c ELSE d END')).toEqual(['x', 'CASE WHEN a AND b THEN c ELSE d END']);
+    // A column or field named like a keyword is no keyword: `r.end`, `"case"`.
+    expect(topLevelDisjuncts('r.end or "case" = 1')).toEqual(['r.end', '"case" = 1']);
+  });
+
+  it('reads the branches of an expression that is one searched CASE, nested CASEs kept whole', () => {
+    expect(caseBranches("(case when role = 'a' then true when p or q then case when x then y end else false end)")).toEqual([
+      { condition: "role = 'a'", result: 'true' },
+      { condition: 'p or q', result: 'case when x then y end' },
+    ]);
+    // A simple CASE, a CASE beside another term, or one that does not close at the end: no branches.
+    expect(caseBranches("case role when 'a' then true end")).toBeUndefined();
+    expect(caseBranches('case when a then b end or c')).toBeUndefined();
+    expect(caseBranches('case when a then b end and case when c then d end')).toBeUndefined();
+    expect(caseBranches('when a then b')).toBeUndefined();
   });
 
   it('drops one conjunct', () => {

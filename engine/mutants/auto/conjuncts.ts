@@ -35,13 +35,17 @@ function skipQuoted(s: string, start: number): number {
   return s.length;
 }
 
-/** The top-level terms joined by `op` (AND or OR), outside parentheses, strings and quoted names. */
-function topLevelTerms(expr: string, op: 'AND' | 'OR'): string[] {
-  const s = stripOuterParens(expr);
-  const joiner = new RegExp(`^\\s+${op}\\s+`, 'i');
-  const parts: string[] = [];
+const WORD = /[a-z_][\w$]*/iy;
+
+/**
+ * The words of `s` outside parentheses, CASE … END, strings and quoted names, with where each
+ * starts (an AND inside a CASE's WHEN is that branch's, not the expression's); `balanced`: no
+ * parenthesis or END closes what was not opened, and all are closed at the end.
+ */
+function topLevelWords(s: string): { words: { word: string; at: number }[]; balanced: boolean } {
+  const words: { word: string; at: number }[] = [];
   let depth = 0;
-  let start = 0;
+  let balanced = true;
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];
     if (ch === "'" || ch === '"') {
@@ -49,16 +53,58 @@ function topLevelTerms(expr: string, op: 'AND' | 'OR'): string[] {
       continue;
     }
     if (ch === '(') depth++;
-    else if (ch === ')') depth--;
-    else if (depth === 0 && /\s/.test(ch) && joiner.test(s.slice(i))) {
-      const m = joiner.exec(s.slice(i))!;
-      parts.push(s.slice(start, i).trim());
-      i += m[0].length - 1;
-      start = i + 1;
+    else if (ch === ')') balanced &&= --depth >= 0;
+    else if (/[a-z_]/i.test(ch) && (i === 0 || !/[\w$.]/.test(s[i - 1]))) {
+      WORD.lastIndex = i;
+      const word = WORD.exec(s)![0];
+      const lower = word.toLowerCase();
+      if (lower === 'case') depth++;
+      else if (lower === 'end') balanced &&= --depth >= 0;
+      else if (depth === 0) words.push({ word: lower, at: i });
+      i += word.length - 1;
     }
+  }
+  return { words, balanced: balanced && depth === 0 };
+}
+
+/** The top-level terms joined by `op` (AND or OR), outside parentheses, CASE … END, strings and quoted names. */
+function topLevelTerms(expr: string, op: 'AND' | 'OR'): string[] {
+  const s = stripOuterParens(expr);
+  const joiner = op.toLowerCase();
+  const parts: string[] = [];
+  let start = 0;
+  for (const { word, at } of topLevelWords(s).words) {
+    if (word !== joiner || !/\s/.test(s[at - 1] ?? '') || !/\s/.test(s[at + word.length] ?? '')) continue;
+    parts.push(s.slice(start, at).trim());
+    start = at + word.length;
   }
   parts.push(s.slice(start).trim());
   return parts.filter(Boolean);
+}
+
+/**
+ * The WHEN … THEN branches of an expression that is one searched CASE (`case when a then x when b
+ * then y else z end`, parentheses around it or not), each condition with its result; undefined for
+ * anything else (a simple `case v when …`, a CASE beside other terms).
+ */
+export function caseBranches(expr: string): { condition: string; result: string }[] | undefined {
+  const s = stripOuterParens(expr);
+  if (!/^case\s/i.test(s) || !/\send$/i.test(s)) return undefined;
+  const inner = s.slice('case'.length, -'end'.length);
+  const { words, balanced } = topLevelWords(inner);
+  if (!balanced) return undefined;
+  const keywords = words.filter((w) => w.word === 'when' || w.word === 'then' || w.word === 'else');
+  if (keywords[0]?.word !== 'when' || inner.slice(0, keywords[0].at).trim()) return undefined;
+  const branches: { condition: string; result: string }[] = [];
+  for (let k = 0; k < keywords.length; k++) {
+    const [when, then] = [keywords[k], keywords[k + 1]];
+    if (when.word === 'else') return k === keywords.length - 1 ? branches : undefined;
+    if (when.word !== 'when' || then?.word !== 'then') return undefined;
+    const next = keywords[k + 2]?.at ?? inner.length;
+    branches.push({ condition: inner.slice(when.at + 'when'.length, then.at).trim(), result: inner.slice(then.at + 'then'.length, next).trim() });
+    k++;
+  }
+  return branches;
 }
 
 export function topLevelConjuncts(expr: string): string[] {

@@ -4,7 +4,7 @@
  * disabled on a table whose every held privilege an always-true permissive policy grants.
  */
 import { describe, expect, it } from 'vitest';
-import type { Catalog, CatalogPolicy } from './catalog.ts';
+import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
 import { deriveMutants } from './derive.ts';
 
 const policy = (p: Partial<CatalogPolicy> & Pick<CatalogPolicy, 'name' | 'command'>): CatalogPolicy => ({
@@ -171,6 +171,58 @@ describe('widening an UPDATE or DELETE policy', () => {
     expect(widen([seenBySignedIn, policy({ name: 'ins', command: 'INSERT', roles: ['authenticated'], withCheck: 'true' })], 'ins').equivalent).toBeUndefined();
     // A restrictive SELECT policy shows nothing by itself: still equivalent.
     expect(widen([seenBySignedIn, policy({ name: 'live', command: 'SELECT', roles: ['public'], permissive: 'RESTRICTIVE', using: 'live' }), update], 'w').equivalent).toMatch(/^no SELECT policy/);
+  });
+});
+
+describe('a filtered-write equivalence beside an invoker function writing the table', () => {
+  // Review of session 19: an invoker RPC's `delete from t where true` (or `where p_flag`) reads no column, so no SELECT
+  // policy applies to it (engine/mutants/auto/derive.test.ts checks the fact on Postgres): the filtered-write premise fails.
+  const all = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'];
+  const fn = (name: string, body: string, options: { definer?: boolean; anon?: boolean; authenticated?: boolean; triggerTables?: string[]; sqlStandard?: boolean } = {}): CatalogFunction => ({
+    schema: 'public',
+    name,
+    signature: `"public"."${name}"()`,
+    definition: options.sqlStandard
+      ? `CREATE OR REPLACE FUNCTION public.${name}()\n RETURNS void\n LANGUAGE sql\n${options.definer ? ' SECURITY DEFINER\n' : ''}BEGIN ATOMIC\n ${body};\nEND\n`
+      : `CREATE OR REPLACE FUNCTION public.${name}()\n RETURNS void\n LANGUAGE plpgsql\n${options.definer ? ' SECURITY DEFINER\n' : ''}AS $function$\nbegin\n  ${body};\nend;\n$function$\n`,
+    executableByAnon: options.anon ?? true,
+    executableByAuthenticated: options.authenticated ?? true,
+    ...(options.triggerTables ? { triggerTables: options.triggerTables } : {}),
+  });
+  const seenBySignedIn = policy({ name: 'see', command: 'SELECT', roles: ['authenticated'], using: 'true' });
+  const widen = (command: 'UPDATE' | 'DELETE', functions: CatalogFunction[]) =>
+    deriveMutants({ ...catalog([seenBySignedIn, policy({ name: 'w', command, roles: ['authenticated'], using: 'true' })], all, all), functions }).find((m) => m.name === 'widen-roles-t-w')!;
+
+  it('widening an UPDATE or DELETE policy to roles no SELECT policy shows a row: not equivalent when an invoker function the API reaches writes the table', () => {
+    expect(widen('DELETE', [fn('purge', 'delete from public.t where true')]).equivalent).toBeUndefined();
+    expect(widen('DELETE', [fn('purge', 'delete from only "t" where p_flag')]).equivalent).toBeUndefined();
+    expect(widen('UPDATE', [fn('close_all', "update t set status = 'closed'")]).equivalent).toBeUndefined();
+    expect(widen('UPDATE', [fn('sync', 'merge into public.t using s on true when matched then update set n = s.n')]).equivalent).toBeUndefined();
+    // Dynamic SQL may name any table; a trigger function runs whatever the grants; a SQL-standard body is read too.
+    expect(widen('DELETE', [fn('purge_any', "execute format('delete from %I', p_table)")]).equivalent).toBeUndefined();
+    expect(widen('DELETE', [fn('cascade', 'delete from t where true', { anon: false, authenticated: false, triggerTables: ['public.parents'] })]).equivalent).toBeUndefined();
+    expect(widen('DELETE', [fn('purge', 'delete from public.t where true', { sqlStandard: true })]).equivalent).toBeUndefined();
+    // Still equivalent: a definer function (row security does not apply to its owner), one no API role may call and no
+    // trigger runs, a write of another command or another table, a table merely read.
+    for (const functions of [
+      [fn('purge', 'delete from public.t where true', { definer: true })],
+      [fn('purge', 'delete from public.t where true', { definer: true, sqlStandard: true })],
+      [fn('purge', 'delete from public.t where true', { anon: false, authenticated: false })],
+      [fn('close_all', "update public.t set status = 'closed'")],
+      [fn('purge_other', 'delete from public.t_archive where true'), fn('purge_s', 'delete from s.t where true')],
+      [fn('count', 'perform count(*) from public.t')],
+    ]) {
+      expect(widen('DELETE', functions).equivalent, functions.map((f) => f.definition).join('\n')).toMatch(/^no SELECT policy on public\.t applies to anon/);
+    }
+  });
+
+  it('a DELETE or UPDATE loosened by what the SELECT policy keeps: not equivalent when an invoker function writes the table', () => {
+    const locked = [policy({ name: 'see', command: 'SELECT', roles: ['authenticated'], using: '(NOT locked)' })];
+    const dropLocked = (command: 'UPDATE' | 'DELETE', functions: CatalogFunction[]) =>
+      deriveMutants({ ...catalog([...locked, policy({ name: 'w', command, roles: ['authenticated'], using: '((owner = auth.uid()) AND (NOT locked))' })], all, all), functions }).find((m) => m.name === 'drop-conjunct-t-w-using-2')!;
+    expect(dropLocked('DELETE', []).equivalent).toMatch(/reaches only rows its SELECT policy see shows/);
+    expect(dropLocked('DELETE', [fn('purge_mine', 'delete from t where p_all')]).equivalent).toBeUndefined();
+    expect(dropLocked('UPDATE', [fn('touch_mine', 'update public.t set seen = true')]).equivalent).toBeUndefined();
   });
 });
 

@@ -53,16 +53,17 @@ describe('automatic mutants of the reference database', () => {
     expect(usersUpdate?.equivalent).toBeUndefined();
   });
 
-  it('the Postgres fact it rests on: a filtered UPDATE checks the new row against the SELECT policy, an unfiltered one does not', async () => {
+  it('the Postgres fact it rests on: a filtered UPDATE checks the new row against the SELECT policy, an unfiltered one does not; a DELETE reading no column (an invoker function\'s `where true`) reaches rows no SELECT policy shows', async () => {
     const client = new pg.Client({ connectionString: env.template.url });
     await client.connect();
     const attempt = async (sql: string) => {
       await client.query('begin');
       try {
-        await client.query(`create role pf_probe_role; create table pf_probe (id int, dept text); insert into pf_probe values (1, 'a');
-          alter table pf_probe enable row level security; grant select, update on pf_probe to pf_probe_role;
+        await client.query(`create role pf_probe_role; create table pf_probe (id int, dept text); insert into pf_probe values (1, 'a'), (2, 'b');
+          alter table pf_probe enable row level security; grant select, update, delete on pf_probe to pf_probe_role;
           create policy s on pf_probe for select to pf_probe_role using (dept = 'a');
           create policy u on pf_probe for update to pf_probe_role using (dept = 'a') with check (true);
+          create policy d on pf_probe for delete to pf_probe_role using (true);
           set local role pf_probe_role`);
         return (await client.query(sql)).rowCount;
       } catch (e) {
@@ -74,6 +75,8 @@ describe('automatic mutants of the reference database', () => {
     try {
       expect(await attempt(`update pf_probe set dept = 'b' where id = 1 returning 1`)).toBe('42501');
       expect(await attempt(`update pf_probe set dept = 'b' returning 1`)).toBe(1);
+      expect(await attempt(`delete from pf_probe where id = 2`)).toBe(0);
+      expect(await attempt(`delete from pf_probe where true`)).toBe(2);
     } finally {
       await client.end();
     }

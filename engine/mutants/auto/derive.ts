@@ -74,14 +74,36 @@ function permissiveSelectPolicies(p: CatalogPolicy, policies: CatalogPolicy[], a
 }
 
 /**
+ * An invoker function an API request runs (through /rpc, or a trigger) may UPDATE or DELETE (as
+ * `p`'s command does) `p`'s table: it names the table in such a statement (or a MERGE), or runs
+ * dynamic SQL. Such a statement need read no column (`delete from t where true`, `where p_flag`),
+ * and a write reading none meets no SELECT policy: the filtered-write premise fails there.
+ */
+function writtenByInvokerFunction(p: CatalogPolicy, functions: readonly CatalogFunction[]): boolean {
+  const name = (n: string) => `(?:"${escapeRegExp(n.replace(/"/g, '""'))}"|${escapeRegExp(n)})`;
+  const table = `(?:only\\s+)?(?:${name(p.schema)}\\s*\\.\\s*)?${name(p.table)}(?![\\w$"])`;
+  const statements = [...(p.command === 'DELETE' ? [] : ['update']), ...(p.command === 'UPDATE' ? [] : ['delete\\s+from']), 'merge\\s+into'];
+  const writes = new RegExp(`\\b(?:${statements.join('|')})\\s+${table}|\\bexecute\\s+(?!function\\b|procedure\\b)`, 'i');
+  return functions.some((f) => {
+    const reached = f.executableByAnon || f.executableByAuthenticated || (f.triggerTables?.length ?? 0) > 0;
+    const { from, to } = bodyRange(f.definition);
+    // The options pg_get_functiondef prints before the body (a SQL-standard body has no dollar quotes: up to its BEGIN ATOMIC or RETURN).
+    const header = f.definition.slice(0, from || Math.max(0, f.definition.search(/^\s*(?:BEGIN\s+ATOMIC|RETURN)\b/im)));
+    return reached && !/\bSECURITY DEFINER\b/i.test(header) && writes.test(f.definition.slice(from, to));
+  });
+}
+
+/**
  * Through REST every UPDATE and DELETE is filtered (pg-safeupdate), and a filter reads the row, so
  * Postgres applies the table's SELECT policies too: to the rows it reaches (USING) and, for an
  * UPDATE, to the new rows as well (checked here against real Postgres: engine/mutants/auto/
  * derive.test.ts). A clause loosened by removing `removed` is masked when every permissive SELECT
- * policy that applies to the policy's roles keeps each removed conjunct.
+ * policy that applies to the policy's roles keeps each removed conjunct, and no invoker function
+ * writes the table (writtenByInvokerFunction).
  */
-function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', removed: string[], policies: CatalogPolicy[]): string | undefined {
+function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', removed: string[], policies: CatalogPolicy[], functions: readonly CatalogFunction[]): string | undefined {
   if (clause === 'using' ? p.command !== 'UPDATE' && p.command !== 'DELETE' : p.command !== 'UPDATE') return undefined;
+  if (writtenByInvokerFunction(p, functions)) return undefined;
   const selects = permissiveSelectPolicies(p, policies, (r) => p.roles.includes(r) || p.roles.includes('public'));
   const kept = removed.map(normalConjunct);
   if (!selects.length || !selects.every((s) => s.using !== null && kept.every((c) => topLevelConjuncts(s.using!).map(normalConjunct).includes(c)))) return undefined;
@@ -94,16 +116,18 @@ function maskedBySelect(p: CatalogPolicy, clause: 'using' | 'with check', remove
  * Widening an UPDATE or DELETE policy to every role admits no one new when no permissive SELECT
  * policy applies to the roles it adds: a filtered UPDATE or DELETE (PostgREST's always are:
  * pg-safeupdate) reaches only rows a SELECT policy shows, and none shows them any (supabase-swift's
- * bucket policies for authenticated beside a SELECT policy for authenticated alone).
+ * bucket policies for authenticated beside a SELECT policy for authenticated alone). Not when an
+ * invoker function writes the table: its write may read no column (writtenByInvokerFunction).
  */
-function widenedRolesSeeNothing(p: CatalogPolicy, policies: CatalogPolicy[]): string | undefined {
+function widenedRolesSeeNothing(p: CatalogPolicy, policies: CatalogPolicy[], functions: readonly CatalogFunction[]): string | undefined {
   if (p.command !== 'UPDATE' && p.command !== 'DELETE') return undefined;
   const added = ['anon', 'authenticated'].filter((r) => !p.roles.includes(r));
   if (!added.length || permissiveSelectPolicies(p, policies, (r) => added.includes(r)).length) return undefined;
+  if (writtenByInvokerFunction(p, functions)) return undefined;
   return `no SELECT policy on ${p.schema}.${p.table} applies to ${added.join(' or ')}, and a filtered ${p.command} (PostgREST's always are: pg-safeupdate) reaches only rows a SELECT policy shows, so a policy for every role admits no one new`;
 }
 
-function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogPolicy[]): AutoMutant[] {
+function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogPolicy[], functions: readonly CatalogFunction[]): AutoMutant[] {
   const out: AutoMutant[] = [];
   const target = `${p.schema}.${p.table}`;
   const needed = commandPrivileges(p.command);
@@ -122,7 +146,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     const short = clause === 'using' ? 'using' : 'check';
     /** Why removing `removed` from this clause cannot change an answer, if it cannot. */
     const equivalence = (removed: string[]) => {
-      const why = clausesUnreachable ?? maskedBySelect(p, clause, removed, policies) ?? trueForItsRoles(p, removed) ?? roleCheckBesideUidCheck(p, parts, removed);
+      const why = clausesUnreachable ?? maskedBySelect(p, clause, removed, policies, functions) ?? trueForItsRoles(p, removed) ?? roleCheckBesideUidCheck(p, parts, removed);
       return why ? { equivalent: why } : {};
     };
     const alter = (to: string) => `alter policy ${q(p.name)} on ${rel(p.schema, p.table)} ${clause} (${to});`;
@@ -164,7 +188,7 @@ function policyMutants(p: CatalogPolicy, grants: TableGrants, policies: CatalogP
     });
   }
   if (!p.roles.includes('public') && !(p.roles.includes('anon') && p.roles.includes('authenticated'))) {
-    const whyWidenedSeesNothing = widenedRolesSeeNothing(p, policies);
+    const whyWidenedSeesNothing = widenedRolesSeeNothing(p, policies, functions);
     out.push({
       name: `widen-roles-${slug(p.table)}-${slug(p.name)}`,
       kind: 'widen-roles',
@@ -417,7 +441,7 @@ export function deriveMutants(catalog: Catalog): AutoMutant[] {
   const out: AutoMutant[] = [];
   for (const p of catalog.policies) {
     const table = catalog.rowSecurityTables.find((t) => t.schema === p.schema && t.table === p.table);
-    out.push(...policyMutants(p, table ?? { anon: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], authenticated: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] }, catalog.policies));
+    out.push(...policyMutants(p, table ?? { anon: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'], authenticated: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] }, catalog.policies, catalog.functions));
   }
   for (const t of catalog.rowSecurityTables) {
     const inert = rowSecurityInert(t, catalog.policies);
