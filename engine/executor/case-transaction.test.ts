@@ -813,3 +813,69 @@ describe('rolled-back rows are vacuumed away', () => {
     expect(sent[sent.indexOf(vacuums[0]) - 1]).toBe('rollback');
   });
 });
+
+describe("a case's rows never outlive its rollback (stranger-app-9: a fixture row of an earlier case seen by later ones)", () => {
+  // Its fixtures refused as a batch (a duplicate key), accepted row by row: the case takes the
+  // per-row path, which writes each row as its own statement after the batch's answer came back.
+  const refusedAsBatch = [...FIXTURES, { table: 'things', row: { id: 1 }, sql: `insert into public.things values (1, null, 'dup')` }];
+  const rowByRow = [
+    { table: '(pause)', row: null, sql: 'select pg_sleep(0.2)' },
+    { table: 'things', row: { id: 41 }, sql: `insert into public.things values (41, '${ALICE}', 'left behind')` },
+  ];
+  const committedRow41 = async () => {
+    const client = new pg.Client({ connectionString: env.template.url.replace(/\/[^/?]*(\?|$)/, `/${env.workers[0].client.database}$1`) });
+    await client.connect();
+    try {
+      return (await client.query<{ n: number }>('select count(*)::int as n from public.things where id = 41')).rows[0].n;
+    } finally {
+      // Never left for the other tests, whatever this one found.
+      await client.query('delete from public.things where id = 41');
+      await client.end();
+    }
+  };
+
+  it('flush() arriving while a case writes its fixtures row by row waits for the case to end: the next case on the connection sees none of its rows, and none was committed', async () => {
+    const tx = env.workers[0].tx;
+    await tx.flush();
+    let askedPerRow!: () => void;
+    const perRowAsked = new Promise<void>((resolve) => (askedPerRow = resolve));
+    const perRow = () => {
+      askedPerRow();
+      return rowByRow;
+    };
+    // A case whose caller stopped waiting for it, as fast-check's time limit raced a shrink's
+    // case: it goes on writing, and ends when it is done. The shrink then flushed the connection.
+    const abandoned = tx.begin(refusedAsBatch, perRow).finally(() => tx.end());
+    await perRowAsked;
+    await tx.flush();
+    // Its own outcome is no one's: its caller stopped waiting for it.
+    await abandoned.catch(() => {});
+    await tx.begin([]);
+    let seen: ApiResponse;
+    try {
+      seen = await tx.send(alice, readThingsRequest);
+    } finally {
+      await tx.end();
+    }
+    const committed = await committedRow41();
+    expect(seen).toMatchObject({ status: 200, body: [] });
+    expect(committed).toBe(0);
+  });
+
+  it('a case opened (or run planned) while another is still open is refused before anything of it is written; the open case goes on unharmed', async () => {
+    const tx = env.workers[0].tx;
+    await tx.flush();
+    await tx.begin(FIXTURES);
+    try {
+      const sent = await batchesOf(async () => {
+        await expect(tx.begin([])).rejects.toThrow(/^harness: a case was opened while a case opened with begin\(\) was still open/);
+        await expect(tx.runPlanned([], () => [], [{ caller: alice, request: readThingsRequest }])).rejects.toThrow(/^harness: a planned case was run while/);
+        expect(await tx.send(alice, readThingsRequest)).toMatchObject({ status: 200, body: [{ id: 1, label: 'one' }] });
+      });
+      // Only the open case's own request (and batchesOf's flush, after its end below) reached the connection.
+      expect(sent.filter((t) => /begin|insert/.test(t))).toEqual([]);
+    } finally {
+      await tx.end();
+    }
+  });
+});

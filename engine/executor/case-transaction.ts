@@ -416,10 +416,23 @@ function requestPart(result: BatchResult, statements: number): BatchResult {
   return { ...result, completed: result.completed.slice(statements) };
 }
 
-/** A case opened with begin(): answers of its planned requests still to hand out, and whether a request of it went to the database. */
+/**
+ * A case opened with begin(): answers of its planned requests still to hand out, whether a request
+ * of it went to the database, and its opening still being written (settled once begin() is done
+ * writing, its fixtures row by row included: what flush() waits for).
+ */
 interface OpenCase {
   answered: { caller: Caller; request: ApiRequest; response: ApiResponse }[];
   requestSent: boolean;
+  opening?: Promise<unknown>;
+}
+
+/**
+ * The connection holds one case opened with begin() at a time, until its end(): a case written
+ * beside it would share its transaction, or roll it back between its statements.
+ */
+function stillOpenError(what: string): Error {
+  return new Error(`harness: ${what} while a case opened with begin() was still open on the connection (its end() not called yet); nothing of it was written`);
 }
 
 export class CaseTransaction implements Executor {
@@ -451,11 +464,12 @@ export class CaseTransaction implements Executor {
    * be given these very request objects, in this order.
    */
   async begin(fixtures: FixtureStatement[], perRow: () => FixtureStatement[] = () => fixtures, ahead: readonly PlannedRequest[] = []): Promise<void> {
+    if (this.current) throw stillOpenError('a case was opened');
     const open: OpenCase = { answered: [], requestSent: false };
     this.current = open;
     const answers = this.writeCase(fixtures, perRow, ahead);
+    open.opening = answers.responses.catch(() => {});
     const responses = await answers.responses;
-    if (this.current !== open) throw new Error('harness: a case was opened on a connection before the one before it ended');
     open.answered = ahead.map(({ caller, request }, k) => ({ caller, request, response: responses[k] }));
     open.requestSent = answers.requestSent;
   }
@@ -466,7 +480,7 @@ export class CaseTransaction implements Executor {
    * answers, in order, or the FixtureError naming the table and constraint that refused a fixture.
    */
   runPlanned(fixtures: FixtureStatement[], perRow: () => FixtureStatement[], ahead: readonly PlannedRequest[]): Promise<ApiResponse[]> {
-    this.current = undefined;
+    if (this.current) return Promise.reject(stillOpenError('a planned case was run'));
     return this.writeCase(fixtures, perRow, ahead, true).responses;
   }
 
@@ -633,8 +647,15 @@ export class CaseTransaction implements Executor {
     this.current = undefined;
   }
 
-  /** Rolls back now: before the connection is used for anything but the next case. */
+  /**
+   * Rolls back now: before the connection is used for anything but the next case. A case still
+   * being opened is waited for first (its caller may have stopped waiting for it, as fast-check's
+   * time limit did to a shrink's case): rolled back under it, the fixtures it still had to write
+   * row by row after a refusal ran outside any transaction and committed, seen by every later case.
+   * The case is ended: a request of it sent afterwards is refused (no case open).
+   */
   async flush(): Promise<void> {
+    await this.current?.opening;
     this.current = undefined;
     if (!this.pendingRollback) return;
     this.pendingRollback = false;

@@ -255,6 +255,41 @@ describe('the search', () => {
     expect(checks).toBeLessThan(12);
   });
 
+  it("the shrink's time limit never leaves a case running on the connection: its cases open and end one at a time (stranger-app-9: an abandoned case's fixture rows committed)", async () => {
+    // Each case the shrink checks takes a while once open; the shrink's time limit (SHRINK_FLOOR_MS,
+    // the deadline being near) falls inside one of them. Raced by fast-check's interruptAfterTimeLimit,
+    // that case went on after fast-check returned, while the shrink flushed the connection and
+    // minimized on it: two cases at once on one transaction.
+    let open = 0;
+    let mostOpen = 0;
+    const restore = env.workers.map((w) => {
+      const { begin, end } = w.tx;
+      w.tx.begin = async function (this: typeof w.tx, ...args) {
+        mostOpen = Math.max(mostOpen, ++open);
+        await begin.apply(this, args);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      } as typeof begin;
+      w.tx.end = function (this: typeof w.tx) {
+        open--;
+        return end.call(this);
+      } as typeof end;
+      return () => {
+        delete (w.tx as Partial<typeof w.tx>).begin;
+        delete (w.tx as Partial<typeof w.tx>).end;
+      };
+    });
+    let result;
+    try {
+      result = await runDataProperty(env, property(['user']), { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true, deadline: Date.now() + 500 });
+    } finally {
+      for (const undo of restore) undo();
+    }
+    const openWhenDone = open;
+    expect(result.status).toBe('failed');
+    expect(result.findings![0].message).toMatch(/invariant "always objects": objected/);
+    expect({ mostOpen, openWhenDone }).toEqual({ mostOpen: 1, openWhenDone: 0 });
+  });
+
   it('shrink: false reports each finding as first seen, with the seed and path that replay it, and spends nothing shrinking', async () => {
     const objecting = { ...referenceOracle, model: { ...referenceOracle.model, invariants: [{ name: 'always objects', check: () => 'objected' }] } };
     const options = { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true };

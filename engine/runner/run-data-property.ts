@@ -610,9 +610,13 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
  * gives fast-check's shrunk case; the saved failure holds the minimized one.
  */
 async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: fc.Arbitrary<DataCase>, sighting: Sighting, options: DataRunOptions, replayPath: (path: string) => string): Promise<PropertyFailure> {
+  // Shrinking gets the time left, and at least a few seconds per finding.
+  const shrinkEnds = options.deadline ? Date.now() + Math.max(SHRINK_FLOOR_MS, options.deadline - Date.now()) : undefined;
   const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
-    // Interrupted: fast-check stops shrinking and keeps the smallest counterexample so far.
-    if (options.stop?.()) throw new fc.PreconditionFailure(true);
+    // Interrupted, or out of time: fast-check stops shrinking and keeps the smallest counterexample
+    // so far. Checked before each candidate, never by racing one (fast-check's interruptAfterTimeLimit):
+    // a raced case goes on writing on the worker's connection after fast-check returns.
+    if (options.stop?.() || (shrinkEnds !== undefined && Date.now() >= shrinkEnds)) throw new fc.PreconditionFailure(true);
     // Checked as the run sends it (asSent): a candidate as drawn would keep the model's ids in text
     // a mapped target holds as uuids, and the saved case would be one the run never sent.
     const sent = (await asSent(worker.tx.fixturePlan, options.oracle, testCase)).testCase;
@@ -625,14 +629,7 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
     }
     if (verdict.mismatch && signatureOf(property.id, verdict.mismatch) === sighting.signature) throw new CaseMismatch(verdict.mismatch, verdict.history);
   });
-  // Shrinking gets the time left, and at least a few seconds per finding.
-  const limit = options.deadline ? Math.max(SHRINK_FLOOR_MS, options.deadline - Date.now()) : undefined;
-  const shrunk = await fc.check(predicate, {
-    seed: options.seed + sighting.lane,
-    path: String(sighting.index),
-    numRuns: 1,
-    ...(limit ? { interruptAfterTimeLimit: limit, markInterruptAsFailure: false } : {}),
-  });
+  const shrunk = await fc.check(predicate, { seed: options.seed + sighting.lane, path: String(sighting.index), numRuns: 1 });
   await worker.tx.flush();
   let start = sighting.testCase;
   let mismatch = sighting.mismatch;
