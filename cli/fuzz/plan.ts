@@ -14,7 +14,7 @@ import { earlyStopApplies, wantedCatalogProperties, type DataRunPlan, type Saved
 import { loadBaseline, type Baseline } from '../../engine/findings/baseline.ts';
 import type { Oracle, Pack } from '../../engine/pack.ts';
 import { DEFAULT_REPORT_DIR } from '../../engine/report/write.ts';
-import { catalogPropertiesOf, type CatalogProperty, type DataProperty } from '../../engine/run/index.ts';
+import { catalogPropertiesOf, placeOfPath, type CatalogProperty, type DataProperty } from '../../engine/run/index.ts';
 import { freshSeed } from '../options.ts';
 import { defaultMigrationsOption, POLICYFUZZ_VERSION, shownPath } from '../paths.ts';
 import { DEFAULT_PROFILE, PROFILES, type Profile, type ProfileName, type Shard } from '../profiles.ts';
@@ -23,7 +23,6 @@ import { loadScaledCutNote, slowdownOverride, ssoReserveMs, ssoSlowdown } from '
 import { assertWritableFolder } from '../writable-folder.ts';
 import type { FuzzOptions } from './fuzz-options.ts';
 import { isSsoPropertyId } from '../../engine/property-id.ts';
-import { placeOfPath } from '../../engine/runner/replay-path.ts';
 
 export type { SavedCase } from '../../engine/run/data-run.ts';
 

@@ -12,3 +12,4 @@ export type { CatalogProperty } from '../runner/catalog-property.ts';
 export { catalogPropertiesOf } from '../runner/security-lints-property.ts';
 export { notReached } from '../runner/budget.ts';
 export { applyCoverageGate } from '../runner/coverage.ts';
+export { placeOfPath } from '../runner/replay-path.ts';
