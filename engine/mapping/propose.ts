@@ -13,7 +13,7 @@ import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
 import { escapeRegExp } from '../regexp.ts';
-import { caseBranches, stripOuterParens, topLevelDisjuncts } from '../mutants/auto/conjuncts.ts';
+import { caseBranches, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
 
 export interface ModelColumnFacts {
   name: string;

@@ -8,7 +8,7 @@
  * OR alternatives).
  */
 import type { Catalog, CatalogFunction, CatalogPolicy } from './catalog.ts';
-import { existsCondition, ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from './conjuncts.ts';
+import { existsCondition, ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct, withoutDisjunct } from '../../db/sql-expressions.ts';
 import { escapeRegExp } from '../../regexp.ts';
 import { shownIdent } from '../../executor/sql-text.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caseBranches, ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct } from './conjuncts.ts';
+import { caseBranches, ifConditions, stripOuterParens, topLevelConjuncts, topLevelDisjuncts, whereConditions, withoutConjunct } from './sql-expressions.ts';
 
 describe('policy conjuncts', () => {
   it('splits top-level AND only', () => {

@@ -1,8 +1,8 @@
 /**
- * Splits a policy expression (as Postgres prints it in pg_policies) into its top-level AND
- * conjuncts (or OR alternatives), respecting parentheses, quoted strings and identifiers.
- * Dropping one conjunct is the commonest real policy bug: a forgotten `deleted_at is null`, a
- * missing department check.
+ * Splits a SQL expression (a policy as Postgres prints it in pg_policies, a function's answer)
+ * into its top-level AND conjuncts (or OR alternatives, CASE branches), respecting parentheses,
+ * quoted strings and identifiers. Pure text, shared by the mutants (dropping one conjunct is the
+ * commonest real policy bug: a forgotten `deleted_at is null`) and by init's reading of helpers.
  */
 export function stripOuterParens(expr: string): string {
   let s = expr.trim();
