@@ -128,7 +128,7 @@ export const R16_CATALOG: CatalogProperty = {
     const expected = tablesByTargetName(context.model.tables, context.mapping);
     // Supabase's own schemas (`storage` where config.toml exposes it) hold tables the project did not
     // write: only one the model names is compared there, never "not in the model".
-    const found = (await readCatalogTables(client, context.exposedSchemas)).filter((t) => t.name in expected || !MANAGED_SCHEMAS.includes(t.name.split('.')[0]));
+    const found = (await readCatalogTables(client, context.exposedSchemas)).filter((t) => Object.hasOwn(expected, t.name) || !MANAGED_SCHEMAS.includes(t.name.split('.')[0]));
     const compared = compareTables(found, expected, settings);
     // A project's target (a mapping) gets the secure reading the data half gives its requests (mapping.ts grantedUnderRowSecurity).
     const underRowSecurity = context.mapping ? await readGrantsUnderRowSecurity(client, context.exposedSchemas) : new Set<string>();
