@@ -224,6 +224,15 @@ describe('a filtered-write equivalence beside an invoker function writing the ta
     expect(dropLocked('DELETE', [fn('purge_mine', 'delete from t where p_all')]).equivalent).toBeUndefined();
     expect(dropLocked('UPDATE', [fn('touch_mine', 'update public.t set seen = true')]).equivalent).toBeUndefined();
   });
+
+  it("a definer is read off the function's options, never its body: an invoker body naming SECURITY DEFINER in a comment gets no definer mutant and still counts as writing", () => {
+    const commented = fn('purge', "-- was SECURITY DEFINER once\n  delete from public.t where p_id = id and p_flag");
+    const mutants = deriveMutants({ ...catalog([seenBySignedIn, policy({ name: 'w', command: 'DELETE', roles: ['authenticated'], using: 'true' })], all, all), functions: [commented] });
+    expect(mutants.filter((m) => m.kind === 'function-drop-conjunct')).toEqual([]);
+    expect(mutants.find((m) => m.name === 'widen-roles-t-w')!.equivalent).toBeUndefined();
+    const definer = fn('purge', 'delete from public.t where p_id = id and p_flag', { definer: true });
+    expect(deriveMutants({ ...catalog([], all, all), functions: [definer] }).filter((m) => m.kind === 'function-drop-conjunct').length).toBe(2);
+  });
 });
 
 describe('propertiesFor', () => {

@@ -87,10 +87,19 @@ function writtenByInvokerFunction(p: CatalogPolicy, functions: readonly CatalogF
   return functions.some((f) => {
     const reached = f.executableByAnon || f.executableByAuthenticated || (f.triggerTables?.length ?? 0) > 0;
     const { from, to } = bodyRange(f.definition);
-    // The options pg_get_functiondef prints before the body (a SQL-standard body has no dollar quotes: up to its BEGIN ATOMIC or RETURN).
-    const header = f.definition.slice(0, from || Math.max(0, f.definition.search(/^\s*(?:BEGIN\s+ATOMIC|RETURN)\b/im)));
-    return reached && !/\bSECURITY DEFINER\b/i.test(header) && writes.test(f.definition.slice(from, to));
+    return reached && !isSecurityDefiner(f) && writes.test(f.definition.slice(from, to));
   });
+}
+
+/**
+ * Whether `f` runs as its owner: SECURITY DEFINER among the options pg_get_functiondef prints
+ * before the body (a SQL-standard body has no dollar quotes: up to its BEGIN ATOMIC or RETURN),
+ * never the words in the body or a comment there.
+ */
+function isSecurityDefiner(f: CatalogFunction): boolean {
+  const { from } = bodyRange(f.definition);
+  const header = f.definition.slice(0, from || Math.max(0, f.definition.search(/^\s*(?:BEGIN\s+ATOMIC|RETURN)\b/im)));
+  return /\bSECURITY DEFINER\b/i.test(header);
 }
 
 /**
@@ -327,7 +336,7 @@ function functionMutants(f: CatalogFunction): AutoMutant[] {
   }
   // A definer function reachable through rpc: its WHERE filters are all that stand between the
   // caller and the rows (row security does not apply to the owner), so each conjunct dropped.
-  if (/\bSECURITY DEFINER\b/i.test(body) && (f.executableByAnon || f.executableByAuthenticated)) {
+  if (isSecurityDefiner(f) && (f.executableByAnon || f.executableByAuthenticated)) {
     const { from, to } = bodyRange(body);
     whereConditions(body.slice(from, to)).map(({ start, end }) => ({ start: start + from, end: end + from })).forEach(({ start, end }, w) => {
       const condition = body.slice(start, end);
