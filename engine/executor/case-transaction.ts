@@ -35,7 +35,7 @@ import { FixtureError, UNNAMED_FIXTURE } from '../errors.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { REFERENCE_PLAN, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { apiRole, credentialsFor, credentialTexts } from './credentials.ts';
-import { httpStatusForSqlState } from './http-status.ts';
+import { postgrestErrorAnswer } from './http-status.ts';
 import type { ApiResponse } from './response.ts';
 import { sentOutsideApi, type SchemaCache } from './schema-cache.ts';
 import { ident, inlineSql, SqlParams, type ParameterizedSql } from './sql-text.ts';
@@ -319,8 +319,8 @@ interface Prepared {
 
 /** A database error as PostgREST answers it. */
 function errorResponse(err: pg.DatabaseError, caller: Caller, options: SendOptions): ApiResponse {
-  const body = { code: err.code!, message: err.message, details: err.detail ?? null, hint: err.hint ?? null };
-  return { status: httpStatusForSqlState(err.code!, credentialsFor(caller, options).role, err.message), body, affected: null, error: body, ...(err.routine ? { routine: err.routine } : {}) };
+  const { status, body } = postgrestErrorAnswer({ code: err.code!, message: err.message, details: err.detail ?? null, hint: err.hint ?? null }, credentialsFor(caller, options).role);
+  return { status, body, affected: null, error: body, ...(err.routine ? { routine: err.routine } : {}) };
 }
 
 /** What PostgREST answers without asking the database. */

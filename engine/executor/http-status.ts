@@ -4,6 +4,8 @@
  * role`, App.hs), so the Supabase anon key gets 401 like a request with no token at all.
  * 21000 is 400 only for pg-safeupdate's "… requires a WHERE clause", else 500.
  */
+import type { PostgrestErrorBody } from './response.ts';
+
 export const POSTGREST_VERSION = 'v12.2';
 
 export function httpStatusForSqlState(code: string, role: string, message = ''): number {
@@ -44,7 +46,53 @@ export function httpStatusForSqlState(code: string, role: string, message = ''):
     ['XX', 500],
   ];
   for (const [prefix, status] of prefixes) if (code.startsWith(prefix)) return status;
-  // PostgREST's PTxyz convention: RAISE sqlstate 'PT403' answers 403.
-  if (/^PT\d{3}$/.test(code)) return Number(code.slice(2));
+  // PostgREST's PTxyz convention: RAISE sqlstate 'PT403' answers 403; 'PT' and what is no number (`PTabc`) 500 (Error.hs 510: readMaybe).
+  if (code.startsWith('PT')) return /^\d+$/.test(code.slice(2)) ? Number(code.slice(2)) : 500;
   return 400;
 }
+
+
+/**
+ * PostgREST v12.2's answer to a database error: the SQLSTATE's status and the error's own fields,
+ * except for `RAISE SQLSTATE 'PGRST'` (Error.hs 442-452, 511-514, 566-603: "full response
+ * control"): its MESSAGE is a JSON object giving the body's code, message, details and hint, its
+ * DETAIL one giving the status (`{"status": 403, "headers": {}}`); either not such an object
+ * answers 500 PGRST121 naming what could not be read.
+ */
+/** `error`: the database error's fields as Error.hs `toJSON (SQL.ResultError …)` puts them in a body. */
+export function postgrestErrorAnswer(error: PostgrestErrorBody, role: string): { status: number; body: PostgrestErrorBody } {
+  if (error.code !== 'PGRST') return { status: httpStatusForSqlState(error.code, role, error.message), body: error };
+  const message = jsonObject(error.message);
+  const code = message?.code;
+  const text = message?.message;
+  if (typeof code !== 'string' || typeof text !== 'string' || !optionalText(message!.details) || !optionalText(message!.hint)) {
+    return pgrstParseError(`Invalid JSON value for MESSAGE: '${error.message}'`, "MESSAGE must be a JSON object with obligatory keys: 'code', 'message' and optional keys: 'details', 'hint'.");
+  }
+  const detailHint = "DETAIL must be a JSON object with obligatory keys: 'status', 'headers' and optional key: 'status_text'.";
+  if (error.details === null) return pgrstParseError('DETAIL is missing in the RAISE statement', detailHint);
+  const detail = jsonObject(error.details);
+  const status = detail?.status;
+  const headers = detail?.headers;
+  const headersOk = headers !== null && typeof headers === 'object' && !Array.isArray(headers) && Object.values(headers).every((v) => typeof v === 'string');
+  if (typeof status !== 'number' || !Number.isInteger(status) || !headersOk || !optionalText(detail!.status_text)) {
+    return pgrstParseError(`Invalid JSON value for DETAIL: '${error.details}'`, detailHint);
+  }
+  return { status, body: { code, message: text, details: (message!.details as string | undefined) ?? null, hint: (message!.hint as string | undefined) ?? null } };
+}
+
+/** Error.hs PGRSTParseError: 500, PGRST121. */
+function pgrstParseError(details: string, hint: string): { status: number; body: PostgrestErrorBody } {
+  return { status: 500, body: { code: 'PGRST121', message: `Could not parse JSON in the "RAISE SQLSTATE 'PGRST'" error`, details, hint } };
+}
+
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** aeson's `.:?` of a Text field: absent or null is none; anything but a string fails the parse. */
+const optionalText = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';

@@ -1,12 +1,13 @@
 /** What PostgREST answers: an HTTP status and a JSON body, plus the row count it computed. */
 import type { Json } from '../model/json.ts';
 
-export interface PostgrestErrorBody {
+/** A type, not an interface: it is a JSON body as well (the index signature Json needs). */
+export type PostgrestErrorBody = {
   code: string;
   message: string;
   details: string | null;
   hint: string | null;
-}
+};
 
 export interface ApiResponse {
   status: number;
