@@ -311,11 +311,38 @@ function primaryKeyOf(columns: CachedColumn[] | undefined): string[] {
   return (columns ?? []).filter((c) => c.primaryKey).map((c) => c.name);
 }
 
-/** PostgREST picks the overload whose argument names match the body's keys. */
-function resolveFunction(candidates: CachedFunction[], keys: string[]): CachedFunction | undefined {
-  return candidates.find(
-    (f) => keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name)),
-  );
+/** Plan.hs findProc matchesParams: every argument key a parameter's name, every parameter without a default among the keys. */
+function takesArguments(f: CachedFunction, keys: readonly string[]): boolean {
+  return keys.every((k) => f.args.some((a) => a.name === k)) && f.args.every((a) => a.hasDefault || keys.includes(a.name));
+}
+
+/** Plan.hs findProc hasSingleUnnamedParam: one parameter, json or jsonb (whatever its name), for a POST with a JSON body. */
+function takesWholeBody(f: CachedFunction): boolean {
+  return f.args.length === 1 && (f.args[0].type === 'json' || f.args[0].type === 'jsonb');
+}
+
+/**
+ * The overload PostgREST v12.2 calls for these argument keys (Plan.hs findProc, lines 211-256):
+ * the one whose parameters the keys match; with none, for a POST, the one of a single json or
+ * jsonb parameter (called with the whole body: a `handle(jsonb)`). Two that match alike are
+ * AmbiguousRpc (`ambiguous`); none, undefined.
+ */
+function resolveFunction(candidates: CachedFunction[], keys: string[], post: boolean): CachedFunction | { ambiguous: CachedFunction[] } | undefined {
+  const matching = candidates.filter((f) => takesArguments(f, keys));
+  const chosen = matching.length ? matching : post ? candidates.filter(takesWholeBody) : [];
+  if (chosen.length > 1) return { ambiguous: chosen };
+  return chosen[0];
+}
+
+/** Error.hs AmbiguousRpc (PGRST203, 300): the candidates with their parameters. */
+function ambiguousFunctionRefusal(candidates: CachedFunction[]): PostgrestRefusal {
+  const signature = (f: CachedFunction) => `${f.schema}.${f.name}(${f.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`;
+  return {
+    status: 300,
+    code: 'PGRST203',
+    message: `Could not choose the best candidate function between: ${candidates.map(signature).join(', ')}`,
+    hint: 'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+  };
 }
 
 /**
@@ -340,12 +367,22 @@ export function noFunctionRefusal(qualified: string, keys: readonly string[], po
  * same statement and transaction mode.
  */
 function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string, cache: SchemaCache, functions: Map<string, CachedFunction[]>, rest: boolean): Statement {
-  const keys = Object.keys(request.args);
-  const fn = resolveFunction(functions.get(qualifiedName(schema, request.fn)) ?? [], keys);
-  if (!fn && !rest) return { refusal: { status: 404, code: '42883', message: `function ${schema}.${request.fn}(${keys.sort().join(', ')}) does not exist` } };
-  if (!fn) return { refusal: noFunctionRefusal(`${schema}.${request.fn}`, keys, request.get !== true) };
-  const call = `${ident(fn.schema)}.${ident(fn.name)}(${keys.map((k) => `${ident(k)} := pgrst_args.${ident(k)}`).join(', ')})`;
+  const bodyKeys = Object.keys(request.args);
+  const candidates = functions.get(qualifiedName(schema, request.fn)) ?? [];
+  // Sent as SQL, Postgres resolves the call by its named arguments: PostgREST's fallback and ambiguity are not its.
+  const found = rest ? resolveFunction(candidates, bodyKeys, request.get !== true) : candidates.find((f) => takesArguments(f, bodyKeys));
+  if (!found && !rest) return { refusal: { status: 404, code: '42883', message: `function ${schema}.${request.fn}(${bodyKeys.sort().join(', ')}) does not exist` } };
+  if (!found) return { refusal: noFunctionRefusal(`${schema}.${request.fn}`, bodyKeys, request.get !== true) };
+  if ('ambiguous' in found) return { refusal: ambiguousFunctionRefusal(found.ambiguous) };
+  const fn = found;
   const p = new SqlParams();
+  // Plan.hs callPlan: one unnamed parameter takes the whole body, positionally (OnePosParam:
+  // `fn($1::jsonb)`, SqlFragment.hs singleParameter); otherwise the parameters the body names, by name.
+  const wholeBody = fn.args.length === 1 && fn.args[0].name === '';
+  const keys = wholeBody ? [] : bodyKeys.filter((k) => fn.args.some((a) => a.name === k));
+  const call = wholeBody
+    ? `${ident(fn.schema)}.${ident(fn.name)}(${p.bind(JSON.stringify(request.args))}::${fn.args[0].type})`
+    : `${ident(fn.schema)}.${ident(fn.name)}(${keys.map((k) => `${ident(k)} := pgrst_args.${ident(k)}`).join(', ')})`;
   // GET: the query parameters, each text (ApiRequest.hs builds the payload from the query string).
   const args = request.get ? Object.fromEntries(Object.entries(request.args).map(([k, v]) => [k, rpcArgText(v)])) : request.args;
   const argsRecord = keys.length
