@@ -17,6 +17,10 @@ const requests: (ApiRequest | undefined)[] = [
   { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [], returning: 'representation' },
   { kind: 'delete', table: 'users', filters: [], returning: 'minimal', single: true },
   { kind: 'rpc', fn: 'whoami', args: {}, schema: 'passport' },
+  // The method (a GET rpc), an upsert's resolution, max-affected: each changes the headers too.
+  { kind: 'rpc', fn: 'whoami', args: {}, schema: 'passport', get: true },
+  { kind: 'insert', table: 'cards', schema: 'passport', rows: [{ id: 1 }], returning: 'representation', upsert: { resolution: 'merge-duplicates' } },
+  { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [], returning: 'minimal', maxAffected: 2 },
 ];
 
 describe('credentialTexts: the claims and headers as PostgREST sets them, made once per token and header set', () => {
@@ -69,7 +73,7 @@ describe('credentialTexts: the claims and headers as PostgREST sets them, made o
     const keyed: Caller = { kind: 'anon', headers: { LumKey: 'secret-1', prefer: 'return=headers-only' } };
     const insert: ApiRequest = { kind: 'insert', table: 'feedback', rows: [{ id: 1 }], returning: 'minimal' };
     const headers = JSON.parse(credentialTexts(keyed, {}, insert).headers);
-    expect(headers).toMatchObject({ lumkey: 'secret-1', prefer: 'return=minimal', apikey: expect.any(String) });
+    expect(headers).toMatchObject({ lumkey: 'secret-1', prefer: '', apikey: expect.any(String) });
     // The same token without the header (anon callers share one) sends none: nothing is kept across callers.
     expect(JSON.parse(credentialTexts({ kind: 'anon' }, {}, insert).headers).lumkey).toBeUndefined();
   });

@@ -8,6 +8,7 @@
  */
 import type { Caller } from '../model/caller.ts';
 import type { ApiRequest } from '../model/request.ts';
+import { maxAffectedOf } from './statement.ts';
 
 export type ApiRole = 'anon' | 'authenticated' | 'service_role';
 
@@ -115,28 +116,46 @@ function tokens(caller: Caller, withoutToken: boolean): Tokens {
 }
 
 /**
- * The headers a request adds to the token's (postgrest-js: Prefer for writes, Accept/Content-Profile
- * for a chosen schema), in the order sent. `throughApi` false: a table sent as SQL, whose schema no
- * profile header names.
+ * The headers a request adds to the token's, as postgrest-js 1.19 (supabase-js 2.49) writes them,
+ * in the order sent: a GET (a read, a GET rpc) carries `accept-profile` for a chosen schema and no
+ * body type; any other method `content-type: application/json` and `content-profile`
+ * (PostgrestBuilder.ts then). A write's `prefer` is what its builder put together
+ * (PostgrestQueryBuilder.ts insert/upsert/update/delete, `.select()` adding return=representation):
+ * `resolution=…` for an upsert, `return=representation` for a write read back, and an empty
+ * header for a plain write (return=minimal is PostgREST's default, never spelled out).
+ * `throughApi` false: a table sent as SQL, whose schema no profile header names.
  */
 function requestOwnHeaders(request: ApiRequest | undefined, throughApi: boolean): [string, string][] {
   if (!request) return [];
   const headers: [string, string][] = [];
-  const writes = request.kind !== 'select';
-  if (writes) headers.push(['content-type', 'application/json']);
-  if ('returning' in request) headers.push(['prefer', `return=${request.returning}`]);
+  const get = isGet(request);
+  if (!get) headers.push(['content-type', 'application/json']);
+  if ('returning' in request) headers.push(['prefer', preferOf(request)]);
   if (request.kind !== 'rpc' && request.single) headers.push(['accept', 'application/vnd.pgrst.object+json']);
-  if (request.schema && throughApi) headers.push([writes ? 'content-profile' : 'accept-profile', request.schema]);
+  if (request.schema && throughApi) headers.push([get ? 'accept-profile' : 'content-profile', request.schema]);
   return headers;
+}
+
+/** GET: a read, or an rpc called with `{ get: true }`. */
+const isGet = (request: ApiRequest): boolean => request.kind === 'select' || (request.kind === 'rpc' && request.get === true);
+
+/** A write's Prefer, its parts joined by commas as postgrest-js joins them ('' for a plain write). */
+function preferOf(request: Extract<ApiRequest, { returning: unknown }>): string {
+  const resolution = request.kind === 'insert' && request.upsert ? [`resolution=${request.upsert.resolution}`] : [];
+  const returning = request.returning === 'minimal' ? [] : [`return=${request.returning}`];
+  const maxAffected = maxAffectedOf(request);
+  const strict = maxAffected === undefined ? [] : ['handling=strict', `max-affected=${maxAffected}`];
+  return [...resolution, ...returning, ...strict].join(',');
 }
 
 /** What decides requestOwnHeaders, as one string (no header list made per request): equal keys, equal headers. */
 function ownHeadersKey(request: ApiRequest | undefined, throughApi: boolean): string {
   if (!request) return '';
-  const returning = 'returning' in request ? request.returning : '';
+  // A write's Prefer may be empty, which is not no Prefer at all (a POST rpc sends none).
+  const prefer = 'returning' in request ? JSON.stringify(preferOf(request)) : '-';
   const single = request.kind !== 'rpc' && request.single ? 'single' : '';
   const schema = request.schema && throughApi ? JSON.stringify(request.schema) : '';
-  return `${request.kind === 'select' ? 'read' : 'write'} ${returning} ${single} ${schema}`;
+  return `${isGet(request) ? 'get' : 'body'} ${prefer} ${single} ${schema}`;
 }
 
 /** What supabase-js sends with this request: the keys, the client's own headers (`global.headers`), then the request's. */
