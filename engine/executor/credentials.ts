@@ -151,8 +151,8 @@ function preferOf(request: Extract<ApiRequest, { returning: unknown }>): string 
 /** What decides requestOwnHeaders, as one string (no header list made per request): equal keys, equal headers. */
 function ownHeadersKey(request: ApiRequest | undefined, throughApi: boolean): string {
   if (!request) return '';
-  // A write's Prefer may be empty, which is not no Prefer at all (a POST rpc sends none).
-  const prefer = 'returning' in request ? JSON.stringify(preferOf(request)) : '-';
+  // What preferOf reads (a write's Prefer may be empty, which is not no Prefer at all: a POST rpc sends none).
+  const prefer = 'returning' in request ? `${request.returning}/${request.kind === 'insert' ? (request.upsert?.resolution ?? '') : ''}/${maxAffectedOf(request) ?? ''}` : '-';
   const single = request.kind !== 'rpc' && request.single ? 'single' : '';
   const schema = request.schema && throughApi ? JSON.stringify(request.schema) : '';
   return `${isGet(request) ? 'get' : 'body'} ${prefer} ${single} ${schema}`;
