@@ -5,8 +5,9 @@
  * primary key, or `*`; `RETURNING 1` otherwise, so a minimal insert does not need the SELECT
  * rule) read back through the `select=` columns, the body read by
  * json_to_recordset over the columns it names only (so an unnamed NOT NULL domain column is not
- * instantiated as null); rpc with named arguments read through json_to_record. Every statement
- * yields one row: (page_total, body).
+ * instantiated as null); rpc with named arguments read through json_to_record, or a function of
+ * one unnamed json/jsonb parameter given the whole body (resolveFunction). Every statement yields
+ * one row: (page_total, body). Form by form against v12.2's source: docs/fidelity.md.
  *
  * Supabase loads pg-safeupdate for PostgREST's role: an UPDATE or DELETE with no WHERE clause
  * fails with 21000 at parse analysis. It is emulated here (the extension is not on this server)
