@@ -16,7 +16,7 @@ import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../
 import type { Caller } from '../model/caller.ts';
 import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
-import { outsideEnum, unrealizableReason } from './realizable.ts';
+import { MAPPED_TO_NULL, outsideEnum, unrealizableReason } from './realizable.ts';
 import { columnFormats, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
 import { danglingSetNullCleared } from './set-null-references.ts';
 import { repeatedKeysLeftOut } from './repeated-keys.ts';
@@ -272,7 +272,7 @@ export function fixtureStatementsPerRow(world: World, order: readonly string[], 
 
 /** Why a request was left out of a case (`PropertyResult.dropped`): it names a column mapped to null. */
 export function droppedColumnReason(column: string): string {
-  return `names ${column}, mapped to null (the target has none)`;
+  return `names ${column}, ${MAPPED_TO_NULL}`;
 }
 
 /**
