@@ -198,6 +198,9 @@ export const NO_PARENT = 'it names a row no table of the world holds';
 /** The end of a drop reason for a request naming a column the mapping maps to null (fixtures.ts droppedColumnReason). */
 export const MAPPED_TO_NULL = 'mapped to null (the target has none)';
 
+/** The end of a drop reason for a write refused as NOT NULL on a column whose default reads the caller (fixtures.ts callerDefaultLeftNull). */
+export const CALLER_DEFAULT_LEFT_NULL = "is the caller's by default (a claim), which this caller's token lacks: the model's row names none";
+
 /** What would make cases of this reason realizable: printed by the health note when many are dropped. */
 export function remedyFor(reason: string): string {
   // First: the reason quotes the guard's own message, which may say anything.
@@ -220,6 +223,9 @@ export function remedyFor(reason: string): string {
   // Not a refusal: the request was never sent. The catch-all said the target refused it.
   if (reason.endsWith(MAPPED_TO_NULL)) {
     return 'requests naming a column the target does not have cannot be sent: where the target keeps it under another name, map it (mapping.tables.<table>.columns); otherwise they do not apply here, nothing to configure (the property runs on its other cases)';
+  }
+  if (reason.endsWith(CALLER_DEFAULT_LEFT_NULL)) {
+    return 'where the project copies that claim into auth.users.raw_app_meta_data, "tokens": { "appMetadata": "auth.users" } sends it (docs/config.md); a caller the project gives no such claim cannot write the row: nothing to configure';
   }
   // The world's own rows come first: a key only the target has (a unique pair the model lets
   // repeat) is refused between two rows of the case, where no trigger or seed is involved.
