@@ -121,7 +121,7 @@ describe('a signup trigger that makes the rows the fixtures write', () => {
     const summary = JSON.parse(readFileSync(path.join(dir, 'r', 'summary.json'), 'utf8'));
     expect(summary.totals).toMatchObject({ passed: 0, failed: 0, noVerdict: 1 });
     expect(before.stdout).toContain(
-      'P01 NO VERDICT: no case could run on this target: all 40 cases drawn were dropped, mostly as profiles_pkey refused a fixture row (profiles): a row with that key was already there; a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md',
+      'P01 NO VERDICT: no case could run on this target: all 40 cases drawn were dropped, mostly as profiles_pkey refused a fixture row (profiles): a row with that key was already there; two of the case\'s own rows share that key, which the target holds unique and the model does not (cases it cannot hold: nothing to configure), or a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md',
     );
     const after = await fuzzProfiles(profilesProject({ bypassTriggers: ['auth.users.on_new_user'] }));
     expect(after.stdout).toMatch(/^P01 +PASS +40 /m);

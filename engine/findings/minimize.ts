@@ -48,13 +48,15 @@ export interface Minimized {
  * Minimizes `start` (which disagrees with `signature` as `mismatch`, with `history`) on `tx`. `fixtureOrder` is
  * the pack's foreign-key order: rows are tried dependants first, so a profile goes before its person.
  */
-export async function minimizeCase(tx: CaseTransaction, oracle: Oracle, propertyId: string, signature: string, start: DataCase, mismatch: StepMismatch, history: HistoryEntry[], maxChecks = 400): Promise<Minimized> {
+export async function minimizeCase(tx: CaseTransaction, oracle: Oracle, propertyId: string, signature: string, start: DataCase, mismatch: StepMismatch, history: HistoryEntry[], limits: { maxChecks?: number; over?: () => boolean } = {}): Promise<Minimized> {
+  const { maxChecks = 400, over } = limits;
   let best = plainCase(start);
   let bestMismatch = mismatch;
   let bestHistory = history;
   let checks = 0;
   const keeps = async (candidate: DataCase): Promise<boolean> => {
-    if (checks >= maxChecks || !candidate.steps.length) return false;
+    // Out of checks or of time (the shrink's share of the budget): the smallest case so far stands.
+    if (checks >= maxChecks || !candidate.steps.length || over?.()) return false;
     checks++;
     try {
       const verdict = await checkCase(tx, candidate, oracle);

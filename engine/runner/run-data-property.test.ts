@@ -15,7 +15,7 @@ import type { FixturePlan } from '../target/fixtures.ts';
 import type { Row } from '../model/json.ts';
 import { textAsUuid } from '../model/target-ids.ts';
 import type { PropertyResult } from './result.ts';
-import { MAX_CONSECUTIVE_DROPS, runDataProperty } from './run-data-property.ts';
+import { MAX_CONSECUTIVE_DROPS, runDataProperty, SHRINK_TIMED_OUT_NOTE } from './run-data-property.ts';
 import { budgetVerdict } from './budget.ts';
 
 let env: Environment;
@@ -255,11 +255,8 @@ describe('the search', () => {
     expect(checks).toBeLessThan(12);
   });
 
-  it("the shrink's time limit never leaves a case running on the connection: its cases open and end one at a time (stranger-app-9: an abandoned case's fixture rows committed)", async () => {
-    // Each case the shrink checks takes a while once open; the shrink's time limit (SHRINK_FLOOR_MS,
-    // the deadline being near) falls inside one of them. Raced by fast-check's interruptAfterTimeLimit,
-    // that case went on after fast-check returned, while the shrink flushed the connection and
-    // minimized on it: two cases at once on one transaction.
+  /** Runs `run` with every case held open `ms` once begun on each worker; counts the cases open at once. */
+  async function withSlowCases<T>(ms: number, run: () => Promise<T>): Promise<{ result: T; mostOpen: number; openWhenDone: number }> {
     let open = 0;
     let mostOpen = 0;
     const restore = env.workers.map((w) => {
@@ -267,7 +264,7 @@ describe('the search', () => {
       w.tx.begin = async function (this: typeof w.tx, ...args) {
         mostOpen = Math.max(mostOpen, ++open);
         await begin.apply(this, args);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await new Promise((resolve) => setTimeout(resolve, ms));
       } as typeof begin;
       w.tx.end = function (this: typeof w.tx) {
         open--;
@@ -278,16 +275,35 @@ describe('the search', () => {
         delete (w.tx as Partial<typeof w.tx>).end;
       };
     });
-    let result;
     try {
-      result = await runDataProperty(env, property(['user']), { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true, deadline: Date.now() + 500 });
+      const result = await run();
+      return { result, mostOpen, openWhenDone: open };
     } finally {
       for (const undo of restore) undo();
     }
-    const openWhenDone = open;
+  }
+
+  it("the shrink's time limit never leaves a case running on the connection: its cases open and end one at a time (stranger-app-9: an abandoned case's fixture rows committed)", async () => {
+    // Each case the shrink checks takes a while once open; the shrink's time limit (SHRINK_FLOOR_MS,
+    // the deadline being near) falls inside one of them. Raced by fast-check's interruptAfterTimeLimit,
+    // that case went on after fast-check returned, while the shrink flushed the connection and
+    // minimized on it: two cases at once on one transaction.
+    const { result, mostOpen, openWhenDone } = await withSlowCases(1000, () => runDataProperty(env, property(['user']), { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true, deadline: Date.now() + 500 }));
     expect(result.status).toBe('failed');
     expect(result.findings![0].message).toMatch(/invariant "always objects": objected/);
     expect({ mostOpen, openWhenDone }).toEqual({ mostOpen: 1, openWhenDone: 0 });
+  });
+
+  it("the shrink (fast-check's and the minimizing after it) ends within the run's share of the budget, its floor no longer than the share: the note says it was cut (stranger-app-9's pr run: shrinking took 40 s of 45, six properties not reached)", async () => {
+    // A share of 500 ms, each case 400 ms once open: the first case fails past the share. The
+    // floor was 3 s per finding, and the minimizing after it was not bounded at all (3.4 s shrinking here).
+    const started = Date.now();
+    const { result } = await withSlowCases(400, () => runDataProperty(env, property(['user']), { seed: 5, runs: 20, oracle: objecting, stopAtFirst: true, deadline: started + 500 }));
+    expect(result.status).toBe('failed');
+    expect(result.findings![0].message).toMatch(/invariant "always objects": objected/);
+    // Past the share: the floor (500 ms, the share) and the candidate in flight when it ran out.
+    expect(result.timings!.shrinkingMs).toBeLessThan(2000);
+    expect(result.note).toContain(SHRINK_TIMED_OUT_NOTE);
   });
 
   it('shrink: false reports each finding as first seen, with the seed and path that replay it, and spends nothing shrinking', async () => {

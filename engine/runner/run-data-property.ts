@@ -544,6 +544,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // Shrink them, spread over the workers.
   const findings: PropertyFailure[] = new Array(chosen.length);
   const shrinking = performance.now();
+  const shrinkLimit = shrinkTimeLimit(options.deadline, started);
   /** A harness error while shrinking (the server gone): the findings it met are reported as first found. */
   let shrinkError: { error: unknown } | undefined;
   await Promise.all(
@@ -556,7 +557,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           continue;
         }
         try {
-          findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(placeOf(s.lane)), options.seed + s.lane, s.index), s, options, (path) => replayPath(s.lane, path));
+          findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(placeOf(s.lane)), options.seed + s.lane, s.index), s, options, shrinkLimit, (path) => replayPath(s.lane, path));
         } catch (error) {
           shrinkError ??= { error };
           findings[i] = unshrunk();
@@ -568,6 +569,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   timings.shrinkingMs += performance.now() - shrinking;
   // An interrupt before or during the shrinks cut them: what they had found so far is reported.
   const shrinkCut = options.shrink !== false && options.stop?.() === true;
+  const shrinkTimedOut = !shrinkCut && shrinkLimit.reached;
   const more = representatives.length - chosen.length;
   return {
     ...base,
@@ -576,7 +578,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     failure: findings[0],
     findings,
     ...(more > 0 ? { moreFindings: { distinct: representatives.length } } : {}),
-    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : []), ...(shrinkNote ? [shrinkNote] : [])].join('; ') || undefined),
+    ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(shrinkTimedOut ? [SHRINK_TIMED_OUT_NOTE] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : []), ...(shrinkNote ? [shrinkNote] : [])].join('; ') || undefined),
   };
 }
 
@@ -609,14 +611,12 @@ function findingOf(propertyId: string, seed: number, path: string, testCase: Dat
  * minimized further (steps and fixture rows it does not need). The replay line (seed, path)
  * gives fast-check's shrunk case; the saved failure holds the minimized one.
  */
-async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: fc.Arbitrary<DataCase>, sighting: Sighting, options: DataRunOptions, replayPath: (path: string) => string): Promise<PropertyFailure> {
-  // Shrinking gets the time left, and at least a few seconds per finding.
-  const shrinkEnds = options.deadline ? Date.now() + Math.max(SHRINK_FLOOR_MS, options.deadline - Date.now()) : undefined;
+async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: fc.Arbitrary<DataCase>, sighting: Sighting, options: DataRunOptions, limit: ShrinkTimeLimit, replayPath: (path: string) => string): Promise<PropertyFailure> {
   const predicate = fc.asyncProperty(arbitrary, async (testCase: DataCase) => {
     // Interrupted, or out of time: fast-check stops shrinking and keeps the smallest counterexample
     // so far. Checked before each candidate, never by racing one (fast-check's interruptAfterTimeLimit):
     // a raced case goes on writing on the worker's connection after fast-check returns.
-    if (options.stop?.() || (shrinkEnds !== undefined && Date.now() >= shrinkEnds)) throw new fc.PreconditionFailure(true);
+    if (options.stop?.() || limit.over()) throw new fc.PreconditionFailure(true);
     // Checked as the run sends it (asSent): a candidate as drawn would keep the model's ids in text
     // a mapped target holds as uuids, and the saved case would be one the run never sent.
     const sent = (await asSent(worker.tx.fixturePlan, options.oracle, testCase)).testCase;
@@ -642,11 +642,41 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
     history = shrunk.errorInstance.history ?? history;
     path = shrunk.counterexamplePath ?? path;
   }
-  const minimized = options.stop?.() ? { testCase: start, mismatch, history } : await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch, history);
+  const minimized = options.stop?.() ? { testCase: start, mismatch, history } : await minimizeCase(worker.tx, options.oracle, property.id, sighting.signature, start, mismatch, history, { over: () => options.stop?.() === true || limit.over() });
   return findingOf(property.id, options.seed + sighting.lane, replayPath(path), minimized.testCase, minimized.mismatch, sighting.testCase, minimized.history, worker.tx.fixturePlan);
 }
 
 const SHRINK_FLOOR_MS = 3000;
+
+/** When a property run's shrinking must end (ShrinkTimeLimit.over), and whether it was reached. */
+interface ShrinkTimeLimit {
+  over(): boolean;
+  readonly reached: boolean;
+}
+
+/**
+ * The shrinking of a property run's findings (fast-check's shrink and minimizeCase, every finding
+ * together) gets the time left of the run's share of the budget (`deadline`, the run `started`
+ * then), and where its cases took it all, at least a floor: SHRINK_FLOOR_MS, never more than the
+ * share itself, so a failing property takes at most twice its share and the properties after it
+ * keep theirs. A floor of 3 s per finding, with minimizeCase unbounded, let a failing property take
+ * its findings × 3 s past a share of 2 s: on stranger-app-9's pr run (45 s) shrinking took 40 s of
+ * the data half and six properties were NOT REACHED. No deadline (no budget): no limit.
+ */
+export function shrinkTimeLimit(deadline: number | undefined, started: number, now: () => number = Date.now): ShrinkTimeLimit {
+  const floor = deadline === undefined ? 0 : Math.min(SHRINK_FLOOR_MS, Math.max(0, deadline - started));
+  const ends = deadline === undefined ? undefined : Math.max(now() + floor, deadline);
+  let reached = false;
+  return {
+    over: () => (reached ||= ends !== undefined && now() >= ends),
+    get reached() {
+      return reached;
+    },
+  };
+}
+
+/** Said of a property whose shrinking the time limit cut: its findings are smaller with more time, and their replay paths may differ run to run. */
+export const SHRINK_TIMED_OUT_NOTE = 'shrinking cut short by the time budget: the smallest counterexample found in time is reported (a longer --time-budget shrinks further)';
 
 /**
  * A drawn case as the run sends it to this target: sendableCase (columns filled from auth.uid(),

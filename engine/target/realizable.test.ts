@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueFold, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
 import type { World } from '../model/world.ts';
-import { NO_PARENT, remedyFor, unrealizableReason } from './realizable.ts';
+import { ALREADY_THERE, CALLER_DEFAULT_LEFT_NULL, NO_PARENT, remedyFor, unrealizableReason } from './realizable.ts';
+import { droppedColumnReason } from './fixtures.ts';
 
 const col = (name: string, more: Partial<ColumnShape> = {}): ColumnShape => ({ name, type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...more });
 
@@ -109,6 +110,21 @@ describe('the remedy a drop note gives', () => {
 
   it("a CHECK the model does not have: names the values mapping, not the catch-all 'the target refuses what the model writes'", () => {
     expect(remedyFor('shop_orders_phone_check refused a value the model writes (a CHECK the model does not have)')).toMatch(/^a CHECK of the project's refuses values .*mapping\.tables\.<table>\.values/);
+  });
+
+  it("a request naming a column mapped to null was never sent: names the column mapping, not the catch-all 'the target refuses what the model writes' (stranger-app-9's R02, stranger-app-10's R05, R10)", () => {
+    const remedy = remedyFor(droppedColumnReason('project_files.project_id'));
+    expect(remedy).toMatch(/^requests naming a column the target does not have cannot be sent: where the target keeps it under another name, map it \(mapping\.tables\.<table>\.columns\)/);
+    expect(remedy).not.toMatch(/refuses/);
+  });
+
+  it("a key already there: the case's own rows repeating a key only the target holds unique come first, beside a trigger's or a seed's row (stranger-app-9's project_sign_requests (document_id, professor_id))", () => {
+    const remedy = remedyFor(`project_sign_requests_document_id_professor_id_key refused a fixture row (project_sign_requests): ${ALREADY_THERE}`);
+    expect(remedy).toMatch(/^two of the case's own rows share that key, which the target holds unique and the model does not \(cases it cannot hold: nothing to configure\), or a trigger made that row/);
+  });
+
+  it("a column whose default reads the caller, null for this caller: names tokens.appMetadata, not the catch-all (stranger-app-10's pr_tickets.org_id)", () => {
+    expect(remedyFor(`pr_tickets.org_id ${CALLER_DEFAULT_LEFT_NULL}`)).toMatch(/^where the project copies that claim into auth\.users\.raw_app_meta_data, "tokens": \{ "appMetadata": "auth\.users" \} sends it/);
   });
 
   it('a guard in code refusing a fixture: names bypassTriggers, whatever its message says', () => {

@@ -195,6 +195,12 @@ export const ALREADY_THERE = 'a row with that key was already there';
 /** The end of a drop reason for a fixture row whose foreign key found no row (23503). */
 export const NO_PARENT = 'it names a row no table of the world holds';
 
+/** The end of a drop reason for a request naming a column the mapping maps to null (fixtures.ts droppedColumnReason). */
+export const MAPPED_TO_NULL = 'mapped to null (the target has none)';
+
+/** The end of a drop reason for a write refused as NOT NULL on a column whose default reads the caller (fixtures.ts callerDefaultLeftNull). */
+export const CALLER_DEFAULT_LEFT_NULL = "is the caller's by default (a claim), which this caller's token lacks: the model's row names none";
+
 /** What would make cases of this reason realizable: printed by the health note when many are dropped. */
 export function remedyFor(reason: string): string {
   // First: the reason quotes the guard's own message, which may say anything.
@@ -214,8 +220,17 @@ export function remedyFor(reason: string): string {
   if (reason.endsWith(NO_PARENT)) {
     return "the world's rows give a value to a column that references a table the worlds do not write: leave the column out of the rows (the fixtures then make a parent row and name it) or write that table in the worlds (and `fixtureOrder`)";
   }
+  // Not a refusal: the request was never sent. The catch-all said the target refused it.
+  if (reason.endsWith(MAPPED_TO_NULL)) {
+    return 'requests naming a column the target does not have cannot be sent: where the target keeps it under another name, map it (mapping.tables.<table>.columns); otherwise they do not apply here, nothing to configure (the property runs on its other cases)';
+  }
+  if (reason.endsWith(CALLER_DEFAULT_LEFT_NULL)) {
+    return 'where the project copies that claim into auth.users.raw_app_meta_data, "tokens": { "appMetadata": "auth.users" } sends it (docs/config.md); a caller the project gives no such claim cannot write the row: nothing to configure';
+  }
+  // The world's own rows come first: a key only the target has (a unique pair the model lets
+  // repeat) is refused between two rows of the case, where no trigger or seed is involved.
   if (reason.endsWith(ALREADY_THERE)) {
-    return 'a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md';
+    return 'two of the case\'s own rows share that key, which the target holds unique and the model does not (cases it cannot hold: nothing to configure), or a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md';
   }
   // fixtures.ts unrealizableAnswer: a 23514 where the model expected the write to succeed.
   if (/\(a CHECK the model does not have\)$/.test(reason)) {
