@@ -7,7 +7,7 @@
  * catalog facts come in as data. Every proposal is a guess to confirm; `notes` say which.
  */
 import { authIdentityColumnOf } from './auth-identity.ts';
-import { pairParameters } from './parameter-pairing.ts';
+import { leftOutAreOptional, pairParameters, parameterCountsFit } from './parameter-pairing.ts';
 import { TEXT_TYPE, unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
@@ -92,7 +92,8 @@ const isRelationNamed = (t: TargetTableFacts, table: string): boolean => t.name 
 
 export interface TargetFunctionFacts {
   name: string;
-  args: { name: string; type: string }[];
+  /** `optional`: the parameter has a DEFAULT (a caller may leave it out). */
+  args: { name: string; type: string; optional?: true }[];
   returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
   /** OUT / TABLE column names, or the returned table's columns for `RETURNS <table>`. */
   outColumns: string[];
@@ -1219,11 +1220,12 @@ function proposeOnDefaultSchema(
   // matched by their words (p_primary_id holds p_primary's), else by position, as a caller passing
   // them positionally would (parameter-pairing.ts). A name both have is the same
   // parameter whatever its place (PostgREST passes them by name: (p_primary, p_duplicate) is no swap).
+  // Parameters the target adds with a DEFAULT are left out of the call, as a caller would.
   for (const m of model.functions) {
     const f = targetFns.get(m.name);
-    if (!f || f.args.length !== m.args.length || mapping.functions?.[m.name]) continue;
+    if (!f || !parameterCountsFit(m.args, f.args) || mapping.functions?.[m.name]) continue;
     const args = pairParameters(m.args, f.args.map((a) => a.name));
-    if (!Object.keys(args).length) continue;
+    if (!Object.keys(args).length || !leftOutAreOptional(m.args, args, f.args)) continue;
     mapping.functions![m.name] = { args };
     notes.push(`confirm: ${f.name}'s parameters by their words, else by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
   }
