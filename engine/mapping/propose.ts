@@ -13,7 +13,7 @@ import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
 import { escapeRegExp } from '../regexp.ts';
-import { caseBranches, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
+import { caseBranches, caseElse, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -978,6 +978,16 @@ function permissionUnscoped(helpers: readonly { name: string; source: string }[]
   notes.push(`confirm: model.${scope.path}: ${scope.value} (${granting.map((h) => h.name).join(', ')} lets a holder of ${permission} in whatever the department)`);
 }
 
+/**
+ * `coalesce(<expr>, false)`'s `<expr>`, the fail-closed idiom (rule 8: an unknown answer is a
+ * denial), which is true exactly when `<expr>` is (stranger-app-13's `authz.can_handle_vs`);
+ * undefined for any other expression.
+ */
+function withoutFalseCoalesce(expr: string): string | undefined {
+  const m = /^coalesce\s*\(([\s\S]*),\s*false\s*\)$/i.exec(stripOuterParens(expr));
+  return m && m[1].trim() ? m[1] : undefined;
+}
+
 /** The expression a helper's body answers, where that is all it is: `select <expr>` or plpgsql's `begin return <expr>; end`. */
 function answerOf(source: string): string | undefined {
   const body = withoutComments(source).trim();
@@ -986,8 +996,14 @@ function answerOf(source: string): string | undefined {
 
 /** `expr` is true whenever `test` is: `test` is one of its top-level alternatives, or the condition of a CASE branch answering true. */
 function grantsOn(expr: string, test: RegExp): boolean {
+  const failClosed = withoutFalseCoalesce(expr);
+  if (failClosed !== undefined) return grantsOn(failClosed, test);
   const branches = caseBranches(expr);
-  if (branches) return branches.some((b) => /^true$/i.test(stripOuterParens(b.result)) && grantsOn(b.condition, test));
+  if (branches) {
+    // An ELSE answering an expression the test grants lets the holder in outside every WHEN (a vp_admin branch scoping that role alone).
+    const otherwise = caseElse(expr);
+    return branches.some((b) => /^true$/i.test(stripOuterParens(b.result)) && grantsOn(b.condition, test)) || (otherwise !== undefined && grantsOn(otherwise, test));
+  }
   const alternatives = topLevelDisjuncts(expr);
   return alternatives.length > 1 ? alternatives.some((a) => grantsOn(a, test)) : test.test(stripOuterParens(expr));
 }
