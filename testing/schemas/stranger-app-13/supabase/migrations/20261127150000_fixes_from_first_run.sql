@@ -36,31 +36,6 @@ begin
 end;
 $$;
 
--- 3. Rule 8 and 12: a remark entry that is not an object cannot be shown to be public; the guest
---    lookup keeps objects that are not internal only.
-create or replace function public.get_vs_ticket_by_id(p_id bigint)
-returns setof public.vs_tickets
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select t.id, t.submitter_id, t.submitter_label, t.target_dept, t.status, t.category, t.title, t.body,
-         t.is_public, t.public_title, t.public_summary,
-         null::bigint as duplicate_of,
-         t.is_duplicate,
-         '{}'::text[] as tags,
-         coalesce((select pg_catalog.jsonb_agg(r order by i)
-                     from pg_catalog.jsonb_array_elements(t.remarks) with ordinality as x(r, i)
-                    where pg_catalog.jsonb_typeof(r) = 'object'
-                      and (not (r ? 'internal') or r -> 'internal' = 'false'::jsonb)
-                      and (r ->> 'vis') is distinct from 'internal'), '[]'::jsonb) as remarks,
-         t.deleted_at, t.created_at, t.updated_at
-    from public.vs_tickets t
-   where t.id = p_id
-     and t.deleted_at is null
-$$;
-
 -- 4. Rule 12: a remark the submitter can see never names another ticket; id-bearing remarks are
 --    marked internal. Checked for every entry a write adds, whoever writes it (handlers and the
 --    definer functions included).
@@ -79,9 +54,11 @@ as $$
 $$;
 revoke all on function authz.remark_names_another_ticket(jsonb, bigint) from public, anon, authenticated;
 
+-- Definer: it reads every ticket's id, which the writer may not see.
 create or replace function authz.guard_vs_remark_ids()
 returns trigger
 language plpgsql
+security definer
 set search_path = ''
 as $$
 declare
@@ -111,6 +88,32 @@ create trigger vs_tickets_guard_remark_ids before insert or update of remarks on
 alter table public.vs_tickets add column public_ref uuid not null default extensions.gen_random_uuid();
 create unique index vs_tickets_public_ref_key on public.vs_tickets (public_ref);
 revoke update (public_ref) on public.vs_tickets from authenticated;
+
+-- 3. Rule 8 and 12: a remark entry that is not an object cannot be shown to be public; the guest
+--    lookup keeps objects that are not internal only.
+create or replace function public.get_vs_ticket_by_id(p_id bigint)
+returns setof public.vs_tickets
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select t.id, t.submitter_id, t.submitter_label, t.target_dept, t.status, t.category, t.title, t.body,
+         t.is_public, t.public_title, t.public_summary,
+         null::bigint as duplicate_of,
+         t.is_duplicate,
+         '{}'::text[] as tags,
+         coalesce((select pg_catalog.jsonb_agg(r order by i)
+                     from pg_catalog.jsonb_array_elements(t.remarks) with ordinality as x(r, i)
+                    where pg_catalog.jsonb_typeof(r) = 'object'
+                      and (not (r ? 'internal') or r -> 'internal' = 'false'::jsonb)
+                      and (r ->> 'vis') is distinct from 'internal'), '[]'::jsonb) as remarks,
+         t.deleted_at, t.created_at, t.updated_at, t.public_ref
+    from public.vs_tickets t
+   where t.id = p_id
+     and t.deleted_at is null
+$$;
+
 
 drop function public.get_public_vs_board();
 drop function public.get_public_vs_problem(bigint);
