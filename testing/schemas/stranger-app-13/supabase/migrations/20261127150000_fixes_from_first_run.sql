@@ -36,7 +36,7 @@ begin
 end;
 $$;
 
--- 4. Rule 12: a remark the submitter can see never names another ticket; id-bearing remarks are
+-- 3. Rule 12: a remark the submitter can see never names another ticket; id-bearing remarks are
 --    marked internal. Checked for every entry a write adds, whoever writes it (handlers and the
 --    definer functions included).
 create or replace function authz.remark_names_another_ticket(p_remark jsonb, p_ticket bigint)
@@ -82,14 +82,14 @@ $$;
 create trigger vs_tickets_guard_remark_ids before insert or update of remarks on public.vs_tickets
   for each row execute function authz.guard_vs_remark_ids();
 
--- 5. Rules 13 and 14: the public board showed each ticket's id, which is the guest lookup's
+-- 4. Rules 13 and 14: the public board showed each ticket's id, which is the guest lookup's
 --    capability (get_vs_ticket_by_id answers the raw report). The board now names tickets by a
 --    random public handle.
 alter table public.vs_tickets add column public_ref uuid not null default extensions.gen_random_uuid();
 create unique index vs_tickets_public_ref_key on public.vs_tickets (public_ref);
 revoke update (public_ref) on public.vs_tickets from authenticated;
 
--- 3. Rule 8 and 12: a remark entry that is not an object cannot be shown to be public; the guest
+-- 5. Rules 8 and 12: a remark entry that is not an object cannot be shown to be public; the guest
 --    lookup keeps objects that are not internal only.
 create or replace function public.get_vs_ticket_by_id(p_id bigint)
 returns setof public.vs_tickets
