@@ -400,6 +400,10 @@ describe('policyfuzz init', () => {
     // vs_set_public(p_id, p_public, p_public_title, p_public_summary default null): one parameter more than
     // the model's, with a DEFAULT; left unpaired, every call was PGRST202.
     expect(config.mapping.functions.vs_set_public.args).toEqual({ p_title: 'p_public_title' });
+    // …and its bigint p_id sent as one (once paired; "VS-N" was sent as it is: 22P02).
+    expect(config.mapping.functions.vs_set_public.bigintIds).toContain('p_id');
+    // Argument refusals raised as invalid_parameter_value.
+    expect(config.model.refusals.codes).toMatchObject({ 'self-merge': '22023', 'destination-required': '22023', 'headline-required': '22023' });
     // authz.can_handle_vs lets a vs holder in whatever the department (inside coalesce(…, false), in a CASE's ELSE).
     expect(config.model.vs.permissionScope).toBe('every-department');
     expect(config.model.vs.remarksCap).toBe(50);

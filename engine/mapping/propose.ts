@@ -1252,7 +1252,7 @@ function proposeOnDefaultSchema(
   // And the converse (stranger-app-6's soft_delete_* `returns void` where the model answers a boolean): likewise.
   for (const m of model.functions) {
     const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
-    if (!f || (m.answersVoid === true) === (f.returns === 'void') || f.args.length !== m.args.length || mapping.functions?.[m.name]?.returns) continue;
+    if (!f || (m.answersVoid === true) === (f.returns === 'void') || !parameterCountsFit(m.args, f.args) || mapping.functions?.[m.name]?.returns) continue;
     mapping.functions![m.name] = { ...mapping.functions![m.name], returns: 'value-as-void' };
     const shape = m.answersVoid ? `returns a value where the model's ${m.name} answers nothing` : `returns nothing (void) where the model's ${m.name} answers a value`;
     notes.push(`confirm: ${f.name} ${shape}: functions.${m.name}.returns = "value-as-void" (only its success is compared)`);
@@ -1303,8 +1303,11 @@ function proposeOnDefaultSchema(
     });
   for (const m of formsUsed.size ? model.functions : []) {
     const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
-    if (!f || f.args.length !== m.args.length) continue;
+    if (!f || !parameterCountsFit(m.args, f.args)) continue;
     const source = outputSource(f, chosen);
+    // Each model parameter's own on the target: by the name the mapping pairs it with (a defaulted parameter the call leaves out has none).
+    const paired = mapping.functions?.[m.name]?.args ?? {};
+    const targetArgOf = (a: string) => f.args.find((x) => x.name === (paired[a] ?? a)) ?? (f.args.length === m.args.length ? f.args[m.args.indexOf(a)] : undefined);
     for (const form of formsUsed) {
       const list = ID_LISTS[form];
       const idColumns = (modelTable: string) => mapping.tables?.[modelTable]?.[list] ?? [];
@@ -1312,7 +1315,7 @@ function proposeOnDefaultSchema(
       // reads a table keyed so (every other uuid is the model's own, and stays itself anyway).
       const idArg = (type: string) =>
         form === 'bigint' ? normalType(type) === 'integer' : normalType(type) === 'uuid' && [...chosen].some(([mt, t]) => idColumns(mt).length && namesTable(f, t));
-      const ids = new Set(m.args.filter((_a, i) => idArg(f.args[i].type)));
+      const ids = new Set(m.args.filter((a) => { const t = targetArgOf(a); return t !== undefined && idArg(t.type); }));
       if (source) {
         const renamed = mapping.functions?.[m.name]?.columns ?? {};
         const reverse = new Map(Object.entries(renamed).map(([k, v]) => [v, k]));
