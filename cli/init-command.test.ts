@@ -388,6 +388,27 @@ describe('policyfuzz init', () => {
     expect(config.model.vs.publicHandle).toEqual({ from: 'random' });
   });
 
+  it("a thirteenth stranger's schema (testing/schemas/stranger-app-13): identity resolved once per request by a db-pre-request hook into app.* settings, column privileges", async () => {
+    const repo = path.join(tmp, 'stranger-app-13');
+    mkdirSync(repo, { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-13', 'supabase'), path.join(repo, 'supabase'), { recursive: true });
+    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const file = path.join(repo, 'policyfuzz.config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    // vs_set_public(p_id, p_public, p_public_title, p_public_summary default null): one parameter more than
+    // the model's, with a DEFAULT; left unpaired, every call was PGRST202.
+    expect(config.mapping.functions.vs_set_public.args).toEqual({ p_title: 'p_public_title' });
+    // …and its bigint p_id sent as one (once paired; "VS-N" was sent as it is: 22P02).
+    expect(config.mapping.functions.vs_set_public.bigintIds).toContain('p_id');
+    // Argument refusals raised as invalid_parameter_value.
+    expect(config.model.refusals.codes).toMatchObject({ 'self-merge': '22023', 'destination-required': '22023', 'headline-required': '22023' });
+    // authz.can_handle_vs lets a vs holder in whatever the department (inside coalesce(…, false), in a CASE's ELSE).
+    expect(config.model.vs.permissionScope).toBe('every-department');
+    expect(config.model.vs.remarksCap).toBe(50);
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

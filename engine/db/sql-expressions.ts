@@ -107,6 +107,15 @@ export function caseBranches(expr: string): { condition: string; result: string 
   return branches;
 }
 
+/** A CASE expression's ELSE result at its top level (`case when … then … else <this> end`), or undefined where it has none. */
+export function caseElse(expr: string): string | undefined {
+  const s = stripOuterParens(expr);
+  if (!caseBranches(s)) return undefined;
+  const inner = s.slice('case'.length, -'end'.length);
+  const otherwise = topLevelWords(inner).words.filter((w) => w.word === 'else').at(-1);
+  return otherwise ? inner.slice(otherwise.at + 'else'.length).trim() : undefined;
+}
+
 export function topLevelConjuncts(expr: string): string[] {
   return topLevelTerms(expr, 'AND');
 }

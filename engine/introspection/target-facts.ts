@@ -55,10 +55,10 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       ...(c.generated ? { serverFilled: 'generated' as const } : c.hasDefault && !defaults.get(`${name}.${c.name}`) ? { serverFilled: 'identity' as const } : {}),
     })),
   }));
-  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[]; arg_modes: string[] | null; retset: boolean; rettype: string; typtype: string; relname: string | null; relschema: string | null; volatile: string; source: string; before_insert_on: [string, string][] | null }>(
+  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[]; arg_modes: string[] | null; n_defaults: number; retset: boolean; rettype: string; typtype: string; relname: string | null; relschema: string | null; volatile: string; source: string; before_insert_on: [string, string][] | null }>(
     `select n.nspname as schema, p.proname as name, p.proargnames::text[] as arg_names,
             array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as arg_types,
-            p.proargmodes::text[] as arg_modes, p.proretset as retset, format_type(p.prorettype, null) as rettype,
+            p.proargmodes::text[] as arg_modes, p.pronargdefaults::int as n_defaults, p.proretset as retset, format_type(p.prorettype, null) as rettype,
             rt.typtype::text as typtype, rc.relname::text as relname, rn.nspname::text as relschema,
             p.provolatile::text as volatile, p.prosrc as source,
             array(select distinct array[tn.nspname::text, tc.relname::text] from pg_trigger tt join pg_class tc on tc.oid = tt.tgrelid join pg_namespace tn on tn.oid = tc.relnamespace
@@ -85,7 +85,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
     const composite = f.typtype === 'c' || outs.length > 1 || f.rettype === 'record';
     return {
       name: modelTableName(f.schema, f.name),
-      args: args.map((a) => ({ name: a.name, type: a.type })),
+      args: withDefaultsMarked(args.map((a) => ({ name: a.name, type: a.type })), f.n_defaults),
       returns: f.rettype === 'void' ? 'void' : composite ? (f.retset ? 'setof-composite' : 'composite') : f.retset ? 'setof-scalar' : 'scalar',
       outColumns: outs.length ? outs : returnsTable ? (shapes.get(returnsTable) ?? []).map((c) => c.name) : [],
       ...(returnsTable ? { returnsTable } : {}),
@@ -102,4 +102,15 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
                        and a.grantee = to_regrole('anon') and a.privilege_type = 'SELECT') as kept`,
   );
   return { tables, functions, ...(defaultAcl.rows[0]?.kept ? { defaultPrivilegesKept: true } : {}) };
+}
+
+/**
+ * The input parameters with the last `defaults` of them marked `optional` (pg_proc.pronargdefaults
+ * counts the trailing ones that have a DEFAULT): a caller may leave them out, as PostgREST resolves
+ * a function by the names a body gives (stranger-app-13's `vs_set_public(p_id, p_public,
+ * p_public_title, p_public_summary default null)` for the model's three parameters).
+ */
+export function withDefaultsMarked<A extends { name: string; type: string }>(args: A[], defaults: number): (A & { optional?: true })[] {
+  const firstOptional = args.length - Math.max(0, defaults);
+  return args.map((a, i) => (i >= firstOptional ? { ...a, optional: true as const } : a));
 }

@@ -4,7 +4,8 @@
  * position alone sent every merge crosswise).
  */
 import { describe, expect, it } from 'vitest';
-import { pairParameters } from './parameter-pairing.ts';
+import { leftOutAreOptional, pairParameters, parameterCountsFit } from './parameter-pairing.ts';
+import { withDefaultsMarked } from '../introspection/target-facts.ts';
 import { proposeMapping } from './propose.ts';
 
 describe("pairing a function's parameters named otherwise", () => {
@@ -29,5 +30,34 @@ describe("pairing a function's parameters named otherwise", () => {
       { tables: [], functions: [{ name: 'merge_vs_tickets', args: [{ name: 'p_primary_id', type: 'text' }, { name: 'p_duplicate_id', type: 'text' }], returns: 'void', outColumns: [], readOnly: false, trigger: false, source: '' }] },
     );
     expect(mapping.functions?.merge_vs_tickets?.args).toEqual({ p_duplicate: 'p_duplicate_id', p_primary: 'p_primary_id' });
+  });
+});
+
+describe('a target function with parameters of its own that have a DEFAULT (stranger-app-13)', () => {
+  const vsSetPublic = (args: { name: string; type: string; optional?: true }[]) =>
+    proposeMapping(
+      { tables: [], functions: [{ name: 'vs_set_public', args: ['p_id', 'p_public', 'p_title'] }] },
+      { tables: [], functions: [{ name: 'vs_set_public', args, returns: 'void', outColumns: [], readOnly: false, trigger: false, source: '' }] },
+    ).mapping.functions?.vs_set_public?.args;
+
+  it('pairs the model parameters and leaves the defaulted one out of the call', () => {
+    expect(vsSetPublic([{ name: 'p_id', type: 'bigint' }, { name: 'p_public', type: 'boolean' }, { name: 'p_public_title', type: 'text', optional: true }, { name: 'p_public_summary', type: 'text', optional: true }])).toEqual({ p_title: 'p_public_title' });
+  });
+
+  it('proposes nothing where an extra parameter is required (the call could not leave it out)', () => {
+    expect(vsSetPublic([{ name: 'p_id', type: 'bigint' }, { name: 'p_public', type: 'boolean' }, { name: 'p_public_title', type: 'text' }, { name: 'p_public_summary', type: 'text' }])).toBeUndefined();
+  });
+
+  it('never pairs a model parameter with nothing left to give it', () => {
+    expect(parameterCountsFit(['p_id', 'p_public', 'p_title'], [{}, {}, { optional: true }, { optional: true }])).toBe(true);
+    expect(parameterCountsFit(['p_id', 'p_public', 'p_title'], [{}, {}])).toBe(false);
+    expect(leftOutAreOptional(['p_id', 'p_public', 'p_title'], { p_title: 'p_public_title' }, [{ name: 'p_id' }, { name: 'p_public' }, { name: 'p_public_title' }, { name: 'p_other' }])).toBe(false);
+  });
+});
+
+describe('marking defaulted parameters from pg_proc.pronargdefaults', () => {
+  it('marks the trailing ones', () => {
+    expect(withDefaultsMarked([{ name: 'a', type: 'int' }, { name: 'b', type: 'int' }, { name: 'c', type: 'int' }], 2)).toEqual([{ name: 'a', type: 'int' }, { name: 'b', type: 'int', optional: true }, { name: 'c', type: 'int', optional: true }]);
+    expect(withDefaultsMarked([{ name: 'a', type: 'int' }], 0)).toEqual([{ name: 'a', type: 'int' }]);
   });
 });

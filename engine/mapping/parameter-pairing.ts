@@ -41,3 +41,17 @@ export function pairParameters(modelArgs: readonly string[], targetArgs: readonl
   // In the model's order, as the note lists them.
   return Object.fromEntries(unmatchedModel.filter((m) => m in pairs).map((m) => [m, pairs[m]]));
 }
+
+/**
+ * Whether a target function can take the model's call: as many parameters, or more where each
+ * extra one has a DEFAULT (`optional`), which the call leaves out.
+ */
+export function parameterCountsFit(modelArgs: readonly string[], targetArgs: readonly { optional?: true }[]): boolean {
+  return targetArgs.length >= modelArgs.length && targetArgs.filter((a) => !a.optional).length <= modelArgs.length;
+}
+
+/** Whether every target parameter the call does not give (neither named alike nor paired) has a DEFAULT. */
+export function leftOutAreOptional(modelArgs: readonly string[], pairs: Readonly<Record<string, string>>, targetArgs: readonly { name: string; optional?: true }[]): boolean {
+  const given = new Set([...modelArgs, ...Object.values(pairs)]);
+  return targetArgs.every((a) => given.has(a.name) || a.optional === true);
+}

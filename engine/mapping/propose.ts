@@ -7,13 +7,13 @@
  * catalog facts come in as data. Every proposal is a guess to confirm; `notes` say which.
  */
 import { authIdentityColumnOf } from './auth-identity.ts';
-import { pairParameters } from './parameter-pairing.ts';
+import { leftOutAreOptional, pairParameters, parameterCountsFit } from './parameter-pairing.ts';
 import { TEXT_TYPE, unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
 import { escapeRegExp } from '../regexp.ts';
-import { caseBranches, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
+import { caseBranches, caseElse, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -92,7 +92,8 @@ const isRelationNamed = (t: TargetTableFacts, table: string): boolean => t.name 
 
 export interface TargetFunctionFacts {
   name: string;
-  args: { name: string; type: string }[];
+  /** `optional`: the parameter has a DEFAULT (a caller may leave it out). */
+  args: { name: string; type: string; optional?: true }[];
   returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
   /** OUT / TABLE column names, or the returned table's columns for `RETURNS <table>`. */
   outColumns: string[];
@@ -977,6 +978,16 @@ function permissionUnscoped(helpers: readonly { name: string; source: string }[]
   notes.push(`confirm: model.${scope.path}: ${scope.value} (${granting.map((h) => h.name).join(', ')} lets a holder of ${permission} in whatever the department)`);
 }
 
+/**
+ * `coalesce(<expr>, false)`'s `<expr>`, the fail-closed idiom (rule 8: an unknown answer is a
+ * denial), which is true exactly when `<expr>` is (stranger-app-13's `authz.can_handle_vs`);
+ * undefined for any other expression.
+ */
+function withoutFalseCoalesce(expr: string): string | undefined {
+  const m = /^coalesce\s*\(([\s\S]*),\s*false\s*\)$/i.exec(stripOuterParens(expr));
+  return m && m[1].trim() ? m[1] : undefined;
+}
+
 /** The expression a helper's body answers, where that is all it is: `select <expr>` or plpgsql's `begin return <expr>; end`. */
 function answerOf(source: string): string | undefined {
   const body = withoutComments(source).trim();
@@ -985,8 +996,14 @@ function answerOf(source: string): string | undefined {
 
 /** `expr` is true whenever `test` is: `test` is one of its top-level alternatives, or the condition of a CASE branch answering true. */
 function grantsOn(expr: string, test: RegExp): boolean {
+  const failClosed = withoutFalseCoalesce(expr);
+  if (failClosed !== undefined) return grantsOn(failClosed, test);
   const branches = caseBranches(expr);
-  if (branches) return branches.some((b) => /^true$/i.test(stripOuterParens(b.result)) && grantsOn(b.condition, test));
+  if (branches) {
+    // An ELSE answering an expression the test grants lets the holder in outside every WHEN (a vp_admin branch scoping that role alone).
+    const otherwise = caseElse(expr);
+    return branches.some((b) => /^true$/i.test(stripOuterParens(b.result)) && grantsOn(b.condition, test)) || (otherwise !== undefined && grantsOn(otherwise, test));
+  }
   const alternatives = topLevelDisjuncts(expr);
   return alternatives.length > 1 ? alternatives.some((a) => grantsOn(a, test)) : test.test(stripOuterParens(expr));
 }
@@ -1219,11 +1236,12 @@ function proposeOnDefaultSchema(
   // matched by their words (p_primary_id holds p_primary's), else by position, as a caller passing
   // them positionally would (parameter-pairing.ts). A name both have is the same
   // parameter whatever its place (PostgREST passes them by name: (p_primary, p_duplicate) is no swap).
+  // Parameters the target adds with a DEFAULT are left out of the call, as a caller would.
   for (const m of model.functions) {
     const f = targetFns.get(m.name);
-    if (!f || f.args.length !== m.args.length || mapping.functions?.[m.name]) continue;
+    if (!f || !parameterCountsFit(m.args, f.args) || mapping.functions?.[m.name]) continue;
     const args = pairParameters(m.args, f.args.map((a) => a.name));
-    if (!Object.keys(args).length) continue;
+    if (!Object.keys(args).length || !leftOutAreOptional(m.args, args, f.args)) continue;
     mapping.functions![m.name] = { args };
     notes.push(`confirm: ${f.name}'s parameters by their words, else by position: ${Object.entries(args).map(([a, b]) => `${a} → ${b}`).join(', ')}`);
   }
@@ -1234,7 +1252,7 @@ function proposeOnDefaultSchema(
   // And the converse (stranger-app-6's soft_delete_* `returns void` where the model answers a boolean): likewise.
   for (const m of model.functions) {
     const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
-    if (!f || (m.answersVoid === true) === (f.returns === 'void') || f.args.length !== m.args.length || mapping.functions?.[m.name]?.returns) continue;
+    if (!f || (m.answersVoid === true) === (f.returns === 'void') || !parameterCountsFit(m.args, f.args) || mapping.functions?.[m.name]?.returns) continue;
     mapping.functions![m.name] = { ...mapping.functions![m.name], returns: 'value-as-void' };
     const shape = m.answersVoid ? `returns a value where the model's ${m.name} answers nothing` : `returns nothing (void) where the model's ${m.name} answers a value`;
     notes.push(`confirm: ${f.name} ${shape}: functions.${m.name}.returns = "value-as-void" (only its success is compared)`);
@@ -1285,8 +1303,11 @@ function proposeOnDefaultSchema(
     });
   for (const m of formsUsed.size ? model.functions : []) {
     const f = targetFns.get(mapping.functions?.[m.name]?.name ?? m.name);
-    if (!f || f.args.length !== m.args.length) continue;
+    if (!f || !parameterCountsFit(m.args, f.args)) continue;
     const source = outputSource(f, chosen);
+    // Each model parameter's own on the target: by the name the mapping pairs it with (a defaulted parameter the call leaves out has none).
+    const paired = mapping.functions?.[m.name]?.args ?? {};
+    const targetArgOf = (a: string) => f.args.find((x) => x.name === (paired[a] ?? a)) ?? (f.args.length === m.args.length ? f.args[m.args.indexOf(a)] : undefined);
     for (const form of formsUsed) {
       const list = ID_LISTS[form];
       const idColumns = (modelTable: string) => mapping.tables?.[modelTable]?.[list] ?? [];
@@ -1294,7 +1315,7 @@ function proposeOnDefaultSchema(
       // reads a table keyed so (every other uuid is the model's own, and stays itself anyway).
       const idArg = (type: string) =>
         form === 'bigint' ? normalType(type) === 'integer' : normalType(type) === 'uuid' && [...chosen].some(([mt, t]) => idColumns(mt).length && namesTable(f, t));
-      const ids = new Set(m.args.filter((_a, i) => idArg(f.args[i].type)));
+      const ids = new Set(m.args.filter((a) => { const t = targetArgOf(a); return t !== undefined && idArg(t.type); }));
       if (source) {
         const renamed = mapping.functions?.[m.name]?.columns ?? {};
         const reverse = new Map(Object.entries(renamed).map(([k, v]) => [v, k]));

@@ -106,6 +106,29 @@ export const referencePack = definePack({
       sqlstate: true,
       why: 'a ticket it cannot find is refused with it',
     },
+    // The argument refusals' SQLSTATE, where a project raises them by a code of its own (stranger-app-13:
+    // invalid_parameter_value for a self-merge, a missing destination, a missing headline).
+    {
+      path: 'refusals.codes.self-merge',
+      fn: 'merge_vs_tickets',
+      pattern: String.raw`\bif\s+p_\w+\s*(?:=|is\s+not\s+distinct\s+from)\s*p_\w+\s+then\s+raise\s+exception\s+'[^']*'[^;]*?\berrcode\s*=\s*'(\w+)'`,
+      sqlstate: true,
+      why: 'a ticket merged into itself is refused with it',
+    },
+    {
+      path: 'refusals.codes.destination-required',
+      fn: 'vs_transfer_dept',
+      pattern: String.raw`\bif\s+[^;]*?\bp_\w*dept\w*\s+is\s+null\b[^;]*?\bthen\s+raise\s+exception\s+'[^']*'[^;]*?\berrcode\s*=\s*'(\w+)'`,
+      sqlstate: true,
+      why: 'a null or blank destination is refused with it',
+    },
+    {
+      path: 'refusals.codes.headline-required',
+      fn: 'vs_set_public',
+      pattern: String.raw`\braise\s+exception\s+'[^']*\b(?:headline|title)\b[^']*'[^;]*?\berrcode\s*=\s*'(\w+)'`,
+      sqlstate: true,
+      why: 'publishing without a headline is refused with it',
+    },
     {
       path: 'vs.similarForNonHandler',
       fn: 'find_similar_vs_tickets',
