@@ -547,6 +547,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const shrinkLimit = shrinkTimeLimit(options.deadline, started);
   /** A harness error while shrinking (the server gone): the findings it met are reported as first found. */
   let shrinkError: { error: unknown } | undefined;
+  // Time is counted as shrinking only where a finding was shrunk: reporting findings as first seen is not.
+  let shrank = false;
   await Promise.all(
     workers.map(async (worker, w) => {
       for (let i = w; i < chosen.length; i += workers.length) {
@@ -557,6 +559,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           continue;
         }
         try {
+          shrank = true;
           findings[i] = await shrinkFinding(worker, property, warmedFor(arbitraryOf(placeOf(s.lane)), options.seed + s.lane, s.index), s, options, shrinkLimit, (path) => replayPath(s.lane, path));
         } catch (error) {
           shrinkError ??= { error };
@@ -566,7 +569,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     }),
   );
   const shrinkNote = shrinkError && !harnessNote ? `harness error while shrinking: ${harnessErrorText(shrinkError.error)}; the findings not yet shrunk are reported as first found` : undefined;
-  timings.shrinkingMs += performance.now() - shrinking;
+  if (shrank) timings.shrinkingMs += performance.now() - shrinking;
   // An interrupt before or during the shrinks cut them: what they had found so far is reported.
   const shrinkCut = options.shrink !== false && options.stop?.() === true;
   const shrinkTimedOut = !shrinkCut && shrinkLimit.reached;
