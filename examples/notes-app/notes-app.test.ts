@@ -19,7 +19,8 @@ describePack(pack, { databaseUrl: inject('databaseUrl'), runs: 150, seed: 4 });
 
 describe('notes-app: every broken variant is caught by its rule', () => {
   const mutantsDir = pack.mutants!;
-  for (const file of readdirSync(mutantsDir).filter((f) => f.endsWith('.sql'))) {
+  const mutantFiles = readdirSync(mutantsDir).filter((f) => f.endsWith('.sql')).sort();
+  for (const file of mutantFiles) {
     const sql = readFileSync(path.join(mutantsDir, file), 'utf8');
     const rule = /^--\s*rules:\s*(\S+)/m.exec(sql)![1];
     let env: Environment;
@@ -34,7 +35,8 @@ describe('notes-app: every broken variant is caught by its rule', () => {
       expect(result.status).toBe('failed');
       expect(result.failure?.message).toMatch(/step 1/);
       // The older route, an open environment and assertProperty, judges it the same way (a session on that environment).
-      await expect(assertProperty(env, pack, property, { seed: 4, runs: 150 })).rejects.toThrow(new RegExp(`^${rule} `));
+      // On the first mutant only: it runs the same cases again (same seed) and shrinks again, to prove the route, not the mutant.
+      if (file === mutantFiles[0]) await expect(assertProperty(env, pack, property, { seed: 4, runs: 150 })).rejects.toThrow(new RegExp(`^${rule} `));
     });
 
     if (rule === 'N05') {
