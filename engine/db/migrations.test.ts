@@ -74,6 +74,33 @@ describe('migrations folder', () => {
     expect(droppedMissing('drop table t;', '2BP01')).toBeUndefined();
   });
 
+  it('a file using what a later file makes, or making again what an earlier file made, names that file and what to write, not to skip (Kanba)', async () => {
+    const server = await sharedServer();
+    // A file dated before the schema it alters (name order applies it first, as `supabase db reset` does).
+    const early = folder({
+      '20240710120000_add_share_token.sql': 'create table public.bookmarks (id int);\nalter table projects add column share_token text;\n',
+      '20250621152739_schema.sql': 'create table if not exists public."projects" (id uuid primary key);\n',
+    });
+    const error = await prepareTemplate(server, { migrations: loadMigrationFolder(early) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as MigrationError).message).toBe(
+      `migration ${path.join(early, '20240710120000_add_share_token.sql')}:2 failed: relation "projects" does not exist: projects is made by a later file, 20250621152739_schema.sql: files apply in name order, as \`supabase db reset\` applies them (it stops here too); name this file to sort after that one (a later timestamp), or move what it needs before it; skipping it would leave out everything else it makes`,
+    );
+    // A policy made again without a drop: the last earlier file making it is named, and the DROP to write.
+    const twice = folder({
+      '1_schema.sql': 'create table public.task_comments (id int);\ncreate policy "Users can update own comments" on task_comments for update using (true);\n',
+      '2_more.sql': '-- create policy "Users can update own comments" on task_comments (a comment makes nothing)\nselect 1;\n',
+      '3_fix.sql': 'create table public.notes (id int);\nCREATE POLICY "Users can update own comments"\n  ON public.task_comments FOR UPDATE USING (true);\n',
+    });
+    const duplicate = await prepareTemplate(server, { migrations: loadMigrationFolder(twice) }).catch((e: unknown) => e);
+    expect((duplicate as MigrationError).message).toBe(
+      `migration ${path.join(twice, '3_fix.sql')}:2 failed: policy "Users can update own comments" for table "task_comments" already exists: 1_schema.sql made policy "Users can update own comments" on task_comments already (and \`supabase db reset\` stops here too): write \`drop policy if exists "Users can update own comments" on task_comments;\` before this \`create policy\`; skipping this file would leave out everything else it makes`,
+    );
+    // A missing relation no file makes keeps the usual hint.
+    const none = folder({ '1_a.sql': 'select * from public.nowhere;\n', '2_b.sql': 'create table public.somewhere (id int);\n' });
+    expect(((await prepareTemplate(server, { migrations: loadMigrationFolder(none) }).catch((e: unknown) => e)) as MigrationError).message).toContain(skipHint('1_a.sql'));
+  });
+
   it('counts lines from a 1-based character position', () => {
     expect(lineOfPosition('a\nb\nc', 5)).toBe(3);
     expect(lineOfPosition('abc', undefined)).toBeUndefined();

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
+import { neighbourCause } from './migration-neighbours.ts';
 import { orderMigrationNames } from './migration-order.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
@@ -171,6 +172,8 @@ export interface ApplyOptions {
   timeoutMs?: number;
   /** Where a long apply says how far it is. */
   progress?: (line: string) => void;
+  /** The project's migrations in apply order: a failure another of them explains names it (migration-neighbours.ts). */
+  folder?: readonly MigrationFile[];
 }
 
 /** A statement's line (past its leading comments) and first line, as a timeout or progress line names it. */
@@ -275,6 +278,8 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     if (ownMissing) throw new MigrationError(file.path, statementLine, `${missingInSupabaseSchema(ownMissing, err.message)}${where}`);
     const dropped = current ? droppedMissing(current.text, err.code) : undefined;
     if (dropped) throw new MigrationError(file.path, statementLine, `${err.message}: ${dropped}`);
+    const neighbour = options.skippable && options.folder ? neighbourCause(file, err.code, err.message ?? '', options.folder) : undefined;
+    if (neighbour) throw new MigrationError(file.path, statementLine, `${err.message}: ${neighbour}`);
     const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
     const standInNote = asked.length
       ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`
