@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
 import { HOST_TAG } from './server-hygiene.ts';
 import { droppedMissing, lineOfPosition, loadMigrationFolder, MigrationError, skipHint, wholeDatabaseDump } from './migrations.ts';
+import { upSectionOf } from './migration-sections.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
@@ -99,6 +100,42 @@ describe('migrations folder', () => {
     // A missing relation no file makes keeps the usual hint.
     const none = folder({ '1_a.sql': 'select * from public.nowhere;\n', '2_b.sql': 'create table public.somewhere (id int);\n' });
     expect(((await prepareTemplate(server, { migrations: loadMigrationFolder(none) }).catch((e: unknown) => e)) as MigrationError).message).toContain(skipHint('1_a.sql'));
+  });
+
+  it("a goose, sql-migrate or dbmate file applies its Up sections only (its Down section would undo it), outside a transaction where its tool says so (e2b's goose files)", async () => {
+    const dir = folder({
+      '20240522105042_users_teams.sql': [
+        '-- +goose Up',
+        '-- +goose StatementBegin',
+        'create table public.users_teams (id int);',
+        'alter table public.users_teams add column created_at timestamptz;',
+        '-- +goose StatementEnd',
+        '',
+        '-- +goose Down',
+        '-- +goose StatementBegin',
+        'alter table public.users_teams drop column if exists created_at;',
+        '-- +goose StatementEnd',
+      ].join('\n'),
+      '20250506112836_index.sql': '-- +goose NO TRANSACTION\n-- +goose Up\ncreate index concurrently users_teams_created on public.users_teams (created_at);\n-- +goose Down\ndrop index concurrently if exists users_teams_created;\n',
+      '20250601000000_dbmate.sql': '-- migrate:up transaction:false\ncreate index concurrently users_teams_id on public.users_teams (id);\n\n-- migrate:down\ndrop table public.users_teams;\n',
+      '20250602000000_sql_migrate.sql': '-- +migrate Up\ncreate table public.teams (id int);\n-- +migrate Down\ndrop table public.teams;\n-- +migrate Up\nalter table public.teams add column name text;\n',
+    });
+    const server = await sharedServer();
+    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) });
+    try {
+      const client = new pg.Client({ connectionString: template.url });
+      await client.connect();
+      const columns = await client.query(`select table_name || '.' || column_name as c from information_schema.columns where table_schema = 'public' order by 1`);
+      const indexes = await client.query(`select indexname from pg_indexes where schemaname = 'public' order by 1`);
+      await client.end();
+      expect(columns.rows.map((r) => r.c)).toEqual(['teams.id', 'teams.name', 'users_teams.created_at', 'users_teams.id']);
+      expect(indexes.rows.map((r) => r.indexname)).toEqual(['users_teams_created', 'users_teams_id']);
+    } finally {
+      await template.drop();
+    }
+    // A marker counts at the start of its line only; a file without one applies whole.
+    expect(upSectionOf('select 1; -- +goose Down, said in passing\nselect 2;\n')).toEqual({ sql: 'select 1; -- +goose Down, said in passing\nselect 2;\n', transaction: true });
+    expect(upSectionOf('-- +goose Up\nselect 1;\n-- +goose Down\nselect 2;\n')).toEqual({ sql: '-- +goose Up\nselect 1;\n\n\n', transaction: true });
   });
 
   it('counts lines from a 1-based character position', () => {

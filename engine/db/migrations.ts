@@ -10,6 +10,7 @@ import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
 import { neighbourCause } from './migration-neighbours.ts';
+import { upSectionOf } from './migration-sections.ts';
 import { orderMigrationNames } from './migration-order.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
@@ -210,13 +211,15 @@ const FRESH_SESSION_SQL = `reset all; do $pf$ declare s record; begin
 end $pf$`;
 
 /**
- * A file in one transaction, statement by statement (sql-statements.ts), each allowed `timeoutMs`.
+ * A file in one transaction (unless its tool says otherwise: migration-sections.ts), statement by statement (sql-statements.ts), each allowed `timeoutMs`.
  * The statement timeout is kept by the client (a file may `set statement_timeout = 0`, as pg_dump
  * writes): past it, the statement is cancelled and the run ends naming it and the option.
  */
 export async function applyMigration(client: pg.Client, file: MigrationFile, options: ApplyOptions = {}): Promise<void> {
   // Stand-ins keep the file's line count, so errors still name the file's own lines.
-  const sql = options.supabaseCompat ? withStandIns(withSupabaseExtensionsInstalled(file.sql), await extensionsToStandIn(client)) : file.sql;
+  // A goose, sql-migrate or dbmate file applies its Up sections only (migration-sections.ts).
+  const up = upSectionOf(file.sql);
+  const sql = options.supabaseCompat ? withStandIns(withSupabaseExtensionsInstalled(up.sql), await extensionsToStandIn(client)) : up.sql;
   const statements = splitStatements(sql);
   const timeoutMs = options.timeoutMs ?? DEFAULT_MIGRATION_TIMEOUT_MS;
   const started = Date.now();
@@ -237,7 +240,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
   try {
     // Inside the try: a failure here still clears the progress timer and the activity (finally).
     await client.query(FRESH_SESSION_SQL);
-    await client.query('begin');
+    if (up.transaction) await client.query('begin');
     for (const statement of statements) {
       current = statement;
       const timer = setTimeout(() => {
@@ -250,7 +253,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
         clearTimeout(timer);
       }
     }
-    await client.query('commit');
+    if (up.transaction) await client.query('commit');
   } catch (e) {
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;
