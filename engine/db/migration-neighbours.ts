@@ -8,6 +8,9 @@
  */
 import type { MigrationFile } from './migrations.ts';
 
+/** Why a file that fails for a reason of its own writing is to be fixed, not skipped. */
+export const SKIPPING_LOSES_THE_REST = 'skipping this file would leave out everything else it makes';
+
 /** An optional `schema.` before a name, quoted or not. */
 const SCHEMA_PREFIX = String.raw`(?:"?[\w$]+"?\s*\.\s*)?`;
 
@@ -15,10 +18,11 @@ function escaped(name: string): string {
   return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A name as a statement may write it: quoted or not, after an optional schema. */
+/** A name as a statement may write it, quoted or not: after any schema, or after the one the message names. */
 function named(name: string): string {
-  const bare = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : name;
-  return `${SCHEMA_PREFIX}"?${escaped(bare)}"?`;
+  const dot = name.lastIndexOf('.');
+  if (dot < 0) return `${SCHEMA_PREFIX}"?${escaped(name)}"?`;
+  return String.raw`"?${escaped(name.slice(0, dot))}"?\s*\.\s*"?${escaped(name.slice(dot + 1))}"?`;
 }
 
 /** The file's SQL without comments, so a commented-out statement makes nothing. */
@@ -90,14 +94,14 @@ export function neighbourCause(file: MigrationFile, code: string | undefined, me
   if (missing) {
     const later = firstMaking(folder.slice(at + 1), missing.makes);
     return later
-      ? `${missing.name} is made by a later file, ${later.name}: files apply in name order, as \`supabase db reset\` applies them (it stops here too); name this file to sort after that one (a later timestamp), or move what it needs before it; skipping it would leave out everything else it makes`
+      ? `${missing.name} is made by a later file, ${later.name}: files apply in name order, as \`supabase db reset\` applies them (it stops here too); name this file to sort after that one (a later timestamp), or move what it needs before it; ${SKIPPING_LOSES_THE_REST}`
       : undefined;
   }
   const duplicate = makerOfDuplicate(code, message);
   if (duplicate) {
     const earlier = firstMaking([...folder.slice(0, at)].reverse(), duplicate.makes);
     return earlier
-      ? `${earlier.name} made ${duplicate.name} already (and \`supabase db reset\` stops here too): ${duplicate.instead}; skipping this file would leave out everything else it makes`
+      ? `${earlier.name} made ${duplicate.name} already (and \`supabase db reset\` stops here too): ${duplicate.instead}; ${SKIPPING_LOSES_THE_REST}`
       : undefined;
   }
   return undefined;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
 import { HOST_TAG } from './server-hygiene.ts';
 import { droppedMissing, lineOfPosition, loadMigrationFolder, MigrationError, skipHint, wholeDatabaseDump } from './migrations.ts';
+import { neighbourCause } from './migration-neighbours.ts';
 import { upSectionOf } from './migration-sections.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
@@ -85,7 +86,7 @@ describe('migrations folder', () => {
     const error = await prepareTemplate(server, { migrations: loadMigrationFolder(early) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MigrationError);
     expect((error as MigrationError).message).toBe(
-      `migration ${path.join(early, '20240710120000_add_share_token.sql')}:2 failed: relation "projects" does not exist: projects is made by a later file, 20250621152739_schema.sql: files apply in name order, as \`supabase db reset\` applies them (it stops here too); name this file to sort after that one (a later timestamp), or move what it needs before it; skipping it would leave out everything else it makes`,
+      `migration ${path.join(early, '20240710120000_add_share_token.sql')}:2 failed: relation "projects" does not exist: projects is made by a later file, 20250621152739_schema.sql: files apply in name order, as \`supabase db reset\` applies them (it stops here too); name this file to sort after that one (a later timestamp), or move what it needs before it; skipping this file would leave out everything else it makes`,
     );
     // A policy made again without a drop: the last earlier file making it is named, and the DROP to write.
     const twice = folder({
@@ -97,6 +98,13 @@ describe('migrations folder', () => {
     expect((duplicate as MigrationError).message).toBe(
       `migration ${path.join(twice, '3_fix.sql')}:2 failed: policy "Users can update own comments" for table "task_comments" already exists: 1_schema.sql made policy "Users can update own comments" on task_comments already (and \`supabase db reset\` stops here too): write \`drop policy if exists "Users can update own comments" on task_comments;\` before this \`create policy\`; skipping this file would leave out everything else it makes`,
     );
+    // A qualified name is made only in its own schema; a policy made in a comment or on another table is none.
+    const files = (entries: Record<string, string>) => Object.entries(entries).map(([name, sql]) => ({ name, path: name, sql }));
+    const legacy = files({ '1_repair.sql': 'update legacy.members set x = 1;', '2_schema.sql': 'create table public.members (id int);', '3_legacy.sql': 'create table "legacy"."members" (id int);' });
+    expect(neighbourCause(legacy[0]!, '42P01', 'relation "legacy.members" does not exist', legacy)).toMatch(/^legacy\.members is made by a later file, 3_legacy\.sql:/);
+    expect(neighbourCause(legacy[0]!, '42P01', 'relation "legacy.members" does not exist', legacy.slice(0, 2))).toBeUndefined();
+    const policies = files({ '1_a.sql': 'create policy "p" on other_table using (true);', '2_b.sql': '/* create policy "p" on t */ select 1;', '3_c.sql': 'create policy "p" on t using (true);' });
+    expect(neighbourCause(policies[2]!, '42710', 'policy "p" for table "t" already exists', policies)).toBeUndefined();
     // A missing relation no file makes keeps the usual hint.
     const none = folder({ '1_a.sql': 'select * from public.nowhere;\n', '2_b.sql': 'create table public.somewhere (id int);\n' });
     expect(((await prepareTemplate(server, { migrations: loadMigrationFolder(none) }).catch((e: unknown) => e)) as MigrationError).message).toContain(skipHint('1_a.sql'));

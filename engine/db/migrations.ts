@@ -9,7 +9,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
-import { neighbourCause } from './migration-neighbours.ts';
+import { neighbourCause, SKIPPING_LOSES_THE_REST } from './migration-neighbours.ts';
 import { upSectionOf } from './migration-sections.ts';
 import { orderMigrationNames } from './migration-order.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
@@ -152,7 +152,7 @@ export function droppedMissing(statement: string, code: string | undefined): str
   if (!drop || /^owned$/i.test(drop[1])) return undefined;
   const kind = drop[1].toLowerCase().replace(/\s+/g, ' ');
   const name = drop[2];
-  return `\`drop ${kind} ${name}\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop ${kind} if exists ${name}\`, or make it in an earlier migration; skipping this file would leave out everything else it makes`;
+  return `\`drop ${kind} ${name}\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop ${kind} if exists ${name}\`, or make it in an earlier migration; ${SKIPPING_LOSES_THE_REST}`;
 }
 
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
