@@ -226,7 +226,8 @@ const DROPPABLE_AFTER_MS = 3600_000;
 
 export async function prepareTemplate(server: DatabaseServer, options: TemplateOptions): Promise<PreparedTemplate> {
   const compat = options.supabaseCompat ?? true;
-  const apply = options.apply ?? {};
+  // The whole folder: a failing file's message names the other file that explains it (migration-neighbours.ts).
+  const apply: ApplyOptions = { ...options.apply, folder: options.migrations };
   // Ended once the workers' copies are made (cloneForWorkers), or by drop().
   const admin = adminConnection(server.adminUrl);
   const scratch: string[] = [];

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { prepareTemplate } from './databases.ts';
 import { HOST_TAG } from './server-hygiene.ts';
 import { droppedMissing, lineOfPosition, loadMigrationFolder, MigrationError, skipHint, wholeDatabaseDump } from './migrations.ts';
+import { neighbourCause } from './migration-neighbours.ts';
+import { upSectionOf } from './migration-sections.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
@@ -72,6 +74,76 @@ describe('migrations folder', () => {
     expect(droppedMissing('drop owned by someone;', '42704')).toBeUndefined();
     expect(droppedMissing('select missing_fn();', '42883')).toBeUndefined();
     expect(droppedMissing('drop table t;', '2BP01')).toBeUndefined();
+  });
+
+  it('a file using what a later file makes, or making again what an earlier file made, names that file and what to write, not to skip (Kanba)', async () => {
+    const server = await sharedServer();
+    // A file dated before the schema it alters (name order applies it first, as `supabase db reset` does).
+    const early = folder({
+      '20240710120000_add_share_token.sql': 'create table public.bookmarks (id int);\nalter table projects add column share_token text;\n',
+      '20250621152739_schema.sql': 'create table if not exists public."projects" (id uuid primary key);\n',
+    });
+    const error = await prepareTemplate(server, { migrations: loadMigrationFolder(early) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as MigrationError).message).toBe(
+      `migration ${path.join(early, '20240710120000_add_share_token.sql')}:2 failed: relation "projects" does not exist: projects is made by a later file, 20250621152739_schema.sql: files apply in name order, as \`supabase db reset\` applies them (it stops here too); name this file to sort after that one (a later timestamp), or move what it needs before it; skipping this file would leave out everything else it makes`,
+    );
+    // A policy made again without a drop: the last earlier file making it is named, and the DROP to write.
+    const twice = folder({
+      '1_schema.sql': 'create table public.task_comments (id int);\ncreate policy "Users can update own comments" on task_comments for update using (true);\n',
+      '2_more.sql': '-- create policy "Users can update own comments" on task_comments (a comment makes nothing)\nselect 1;\n',
+      '3_fix.sql': 'create table public.notes (id int);\nCREATE POLICY "Users can update own comments"\n  ON public.task_comments FOR UPDATE USING (true);\n',
+    });
+    const duplicate = await prepareTemplate(server, { migrations: loadMigrationFolder(twice) }).catch((e: unknown) => e);
+    expect((duplicate as MigrationError).message).toBe(
+      `migration ${path.join(twice, '3_fix.sql')}:2 failed: policy "Users can update own comments" for table "task_comments" already exists: 1_schema.sql made policy "Users can update own comments" on task_comments already (and \`supabase db reset\` stops here too): write \`drop policy if exists "Users can update own comments" on task_comments;\` before this \`create policy\`; skipping this file would leave out everything else it makes`,
+    );
+    // A qualified name is made only in its own schema; a policy made in a comment or on another table is none.
+    const files = (entries: Record<string, string>) => Object.entries(entries).map(([name, sql]) => ({ name, path: name, sql }));
+    const legacy = files({ '1_repair.sql': 'update legacy.members set x = 1;', '2_schema.sql': 'create table public.members (id int);', '3_legacy.sql': 'create table "legacy"."members" (id int);' });
+    expect(neighbourCause(legacy[0]!, '42P01', 'relation "legacy.members" does not exist', legacy)).toMatch(/^legacy\.members is made by a later file, 3_legacy\.sql:/);
+    expect(neighbourCause(legacy[0]!, '42P01', 'relation "legacy.members" does not exist', legacy.slice(0, 2))).toBeUndefined();
+    const policies = files({ '1_a.sql': 'create policy "p" on other_table using (true);', '2_b.sql': '/* create policy "p" on t */ select 1;', '3_c.sql': 'create policy "p" on t using (true);' });
+    expect(neighbourCause(policies[2]!, '42710', 'policy "p" for table "t" already exists', policies)).toBeUndefined();
+    // A missing relation no file makes keeps the usual hint.
+    const none = folder({ '1_a.sql': 'select * from public.nowhere;\n', '2_b.sql': 'create table public.somewhere (id int);\n' });
+    expect(((await prepareTemplate(server, { migrations: loadMigrationFolder(none) }).catch((e: unknown) => e)) as MigrationError).message).toContain(skipHint('1_a.sql'));
+  });
+
+  it("a goose, sql-migrate or dbmate file applies its Up sections only (its Down section would undo it), outside a transaction where its tool says so (e2b's goose files)", async () => {
+    const dir = folder({
+      '20240522105042_users_teams.sql': [
+        '-- +goose Up',
+        '-- +goose StatementBegin',
+        'create table public.users_teams (id int);',
+        'alter table public.users_teams add column created_at timestamptz;',
+        '-- +goose StatementEnd',
+        '',
+        '-- +goose Down',
+        '-- +goose StatementBegin',
+        'alter table public.users_teams drop column if exists created_at;',
+        '-- +goose StatementEnd',
+      ].join('\n'),
+      '20250506112836_index.sql': '-- +goose NO TRANSACTION\n-- +goose Up\ncreate index concurrently users_teams_created on public.users_teams (created_at);\n-- +goose Down\ndrop index concurrently if exists users_teams_created;\n',
+      '20250601000000_dbmate.sql': '-- migrate:up transaction:false\ncreate index concurrently users_teams_id on public.users_teams (id);\n\n-- migrate:down\ndrop table public.users_teams;\n',
+      '20250602000000_sql_migrate.sql': '-- +migrate Up\ncreate table public.teams (id int);\n-- +migrate Down\ndrop table public.teams;\n-- +migrate Up\nalter table public.teams add column name text;\n',
+    });
+    const server = await sharedServer();
+    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) });
+    try {
+      const client = new pg.Client({ connectionString: template.url });
+      await client.connect();
+      const columns = await client.query(`select table_name || '.' || column_name as c from information_schema.columns where table_schema = 'public' order by 1`);
+      const indexes = await client.query(`select indexname from pg_indexes where schemaname = 'public' order by 1`);
+      await client.end();
+      expect(columns.rows.map((r) => r.c)).toEqual(['teams.id', 'teams.name', 'users_teams.created_at', 'users_teams.id']);
+      expect(indexes.rows.map((r) => r.indexname)).toEqual(['users_teams_created', 'users_teams_id']);
+    } finally {
+      await template.drop();
+    }
+    // A marker counts at the start of its line only; a file without one applies whole.
+    expect(upSectionOf('select 1; -- +goose Down, said in passing\nselect 2;\n')).toEqual({ sql: 'select 1; -- +goose Down, said in passing\nselect 2;\n', transaction: true });
+    expect(upSectionOf('-- +goose Up\nselect 1;\n-- +goose Down\nselect 2;\n')).toEqual({ sql: '-- +goose Up\nselect 1;\n\n\n', transaction: true });
   });
 
   it('counts lines from a 1-based character position', () => {

@@ -9,6 +9,8 @@ import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
+import { neighbourCause, SKIPPING_LOSES_THE_REST } from './migration-neighbours.ts';
+import { upSectionOf } from './migration-sections.ts';
 import { orderMigrationNames } from './migration-order.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
@@ -150,7 +152,7 @@ export function droppedMissing(statement: string, code: string | undefined): str
   if (!drop || /^owned$/i.test(drop[1])) return undefined;
   const kind = drop[1].toLowerCase().replace(/\s+/g, ' ');
   const name = drop[2];
-  return `\`drop ${kind} ${name}\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop ${kind} if exists ${name}\`, or make it in an earlier migration; skipping this file would leave out everything else it makes`;
+  return `\`drop ${kind} ${name}\` drops what no earlier migration makes (made by hand on the project, perhaps): write \`drop ${kind} if exists ${name}\`, or make it in an earlier migration; ${SKIPPING_LOSES_THE_REST}`;
 }
 
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
@@ -171,6 +173,8 @@ export interface ApplyOptions {
   timeoutMs?: number;
   /** Where a long apply says how far it is. */
   progress?: (line: string) => void;
+  /** The project's migrations in apply order: a failure another of them explains names it (migration-neighbours.ts). */
+  folder?: readonly MigrationFile[];
 }
 
 /** A statement's line (past its leading comments) and first line, as a timeout or progress line names it. */
@@ -207,13 +211,15 @@ const FRESH_SESSION_SQL = `reset all; do $pf$ declare s record; begin
 end $pf$`;
 
 /**
- * A file in one transaction, statement by statement (sql-statements.ts), each allowed `timeoutMs`.
+ * A file in one transaction (unless its tool says otherwise: migration-sections.ts), statement by statement (sql-statements.ts), each allowed `timeoutMs`.
  * The statement timeout is kept by the client (a file may `set statement_timeout = 0`, as pg_dump
  * writes): past it, the statement is cancelled and the run ends naming it and the option.
  */
 export async function applyMigration(client: pg.Client, file: MigrationFile, options: ApplyOptions = {}): Promise<void> {
   // Stand-ins keep the file's line count, so errors still name the file's own lines.
-  const sql = options.supabaseCompat ? withStandIns(withSupabaseExtensionsInstalled(file.sql), await extensionsToStandIn(client)) : file.sql;
+  // A goose, sql-migrate or dbmate file applies its Up sections only (migration-sections.ts).
+  const up = upSectionOf(file.sql);
+  const sql = options.supabaseCompat ? withStandIns(withSupabaseExtensionsInstalled(up.sql), await extensionsToStandIn(client)) : up.sql;
   const statements = splitStatements(sql);
   const timeoutMs = options.timeoutMs ?? DEFAULT_MIGRATION_TIMEOUT_MS;
   const started = Date.now();
@@ -234,7 +240,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
   try {
     // Inside the try: a failure here still clears the progress timer and the activity (finally).
     await client.query(FRESH_SESSION_SQL);
-    await client.query('begin');
+    if (up.transaction) await client.query('begin');
     for (const statement of statements) {
       current = statement;
       const timer = setTimeout(() => {
@@ -247,7 +253,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
         clearTimeout(timer);
       }
     }
-    await client.query('commit');
+    if (up.transaction) await client.query('commit');
   } catch (e) {
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;
@@ -275,6 +281,8 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     if (ownMissing) throw new MigrationError(file.path, statementLine, `${missingInSupabaseSchema(ownMissing, err.message)}${where}`);
     const dropped = current ? droppedMissing(current.text, err.code) : undefined;
     if (dropped) throw new MigrationError(file.path, statementLine, `${err.message}: ${dropped}`);
+    const neighbour = options.skippable && options.folder ? neighbourCause(file, err.code, err.message ?? '', options.folder) : undefined;
+    if (neighbour) throw new MigrationError(file.path, statementLine, `${err.message}: ${neighbour}`);
     const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
     const standInNote = asked.length
       ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`
