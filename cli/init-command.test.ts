@@ -386,6 +386,8 @@ describe('policyfuzz init', () => {
     expect(config.mapping.conventions.guardRefusal).toMatchObject({ code: '42501' });
     // public_ref default nanoid(16): drawn at random through the project's own generator.
     expect(config.model.vs.publicHandle).toEqual({ from: 'random' });
+    // users.email CHECK (email = lower(email)): a sign-in e-mail with capitals in a users row refused 959 worlds.
+    expect(config.model.normalizedColumns).toEqual({ users: ['email'] });
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

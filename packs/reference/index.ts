@@ -77,6 +77,7 @@ export const referencePack = definePack({
   normalizedDraws: [
     { path: 'normalizedColumns.student_records', table: 'student_records', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
     { path: 'normalizedColumns.team_members', table: 'team_members', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
+    { path: 'normalizedColumns.users', table: 'users', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
   ],
   // The public handle is a digest of the ticket id as the target keeps it.
   targetIdSettings: [

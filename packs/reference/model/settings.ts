@@ -156,6 +156,8 @@ export const ModelSettingsSchema = z
       .object({
         student_records: z.array(z.enum(['email'])).default([]),
         team_members: z.array(z.enum(['email'])).default([]),
+        /** A person's users row keeps the sign-in e-mail as drawn (capitals too) unless listed (stranger-app-11: `CHECK (email = lower(email))`). */
+        users: z.array(z.enum(['email'])).default([]),
       })
       .strict()
       .prefault({}),
@@ -580,6 +582,11 @@ export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
 // Without zod's compiled fast path: parsed once as the pack loads, where compiling it cost more
 // than it saves (15-45 ms of CPU in every run of the binary).
 export const defaultSettings: ModelSettings = ModelSettingsSchema.parse({}, { jitless: true });
+
+/** An e-mail as a normalizing CHECK stores it (settings.normalizedColumns): lower-cased and trimmed. */
+export function normalizedEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
 
 /** Whether the target keeps `table.column` normalized (settings.normalizedColumns): every generator then draws it as stored, no variant. */
 export function drawnAsStored(settings: ModelSettings | undefined, table: string, column: string): boolean {
