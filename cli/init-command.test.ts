@@ -388,6 +388,8 @@ describe('policyfuzz init', () => {
     expect(config.model.vs.publicHandle).toEqual({ from: 'random' });
     // users.email CHECK (email = lower(email)): a sign-in e-mail with capitals in a users row refused 959 worlds.
     expect(config.model.normalizedColumns).toEqual({ users: ['email'] });
+    // vs_tickets' SELECT policy is the handlers' (submitters read my_vs_tickets): R03, R05, R07, R08 failed on every submitter's step.
+    expect(config.model.vs.submitterTableAccess).toBe('handlers');
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

@@ -316,6 +316,16 @@ export const ModelSettingsSchema = z
          */
         handlerFiling: z.enum(['nobody', 'handlers-in-scope']).default('nobody'),
         /**
+         * Whom vs_tickets' own SELECT and UPDATE policies let in: `submitters-and-handlers` (default,
+         * the reference: a submitter reads and updates their own tickets through the table) or
+         * `handlers` (the table is the handlers'; submitters read their own through a view of allowed
+         * columns, rule 12's allow-list, and add remarks through a function: stranger-app-11's
+         * `my_vs_tickets`, -9's `api.my_vs_tickets`). Under `handlers` a submitter's GET and PATCH of
+         * the table touch none of their tickets and an insert reading its row back is refused; another
+         * person's ticket stays unseen either way. The spec is silent on which relation; both are secure.
+         */
+        submitterTableAccess: z.enum(['submitters-and-handlers', 'handlers']).default('submitters-and-handlers'),
+        /**
          * The public board's handle of a ticket (vs_tickets.public_ref, generated): prefix plus the
          * first `length` hex digits of a digest of the id. The spec only says it is not the id
          * (the submitter's tracking capability); the reference: 'pub-' || substr(md5(id), 1, 16).
