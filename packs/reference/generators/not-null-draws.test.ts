@@ -143,9 +143,15 @@ describe('normalizedColumns: e-mails drawn as a normalizing CHECK stores them', 
 describe('normalizedColumns.users: users rows hold the e-mail as stored', () => {
   const notStored = (settings: typeof defaultSettings) =>
     dataProperties.flatMap((p) => rowsOf(fc.sample(p.cases(settings), { seed: 7, numRuns: SAMPLES }), 'users')).filter((r) => typeof r.email === 'string' && r.email !== r.email.trim().toLowerCase());
+  // R17's users changing their e-mail to someone else's: a PATCH the CHECK refused alike.
+  const patchedNotStored = (settings: typeof defaultSettings) =>
+    fc.sample(dataProperties.find((p) => p.id === 'R17')!.cases(settings), { seed: 7, numRuns: SAMPLES }).flatMap((c) => c.steps.flatMap((s) => (s.request.kind === 'update' && s.request.table === 'users' && typeof s.request.patch.email === 'string' && s.request.patch.email !== s.request.patch.email.trim().toLowerCase() ? [s.request.patch.email] : [])));
   it('none under the setting; some without it', () => {
-    expect(notStored(ModelSettingsSchema.parse({ normalizedColumns: { users: ['email'] } }))).toEqual([]);
+    const asStored = ModelSettingsSchema.parse({ normalizedColumns: { users: ['email'] } });
+    expect(notStored(asStored)).toEqual([]);
+    expect(patchedNotStored(asStored)).toEqual([]);
     expect(notStored(defaultSettings).length).toBeGreaterThan(10);
+    expect(patchedNotStored(defaultSettings).length).toBeGreaterThan(0);
   });
 });
 
