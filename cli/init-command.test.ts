@@ -198,7 +198,7 @@ describe('policyfuzz init', () => {
     // Session 16: `public_title … check (public_title is null or char_length(btrim(public_title)) > 0)` dropped 82 cases;
     // a campus_email domain refusing spaces 96 (R17's padded e-mails).
     expect(config.model.vs.storedTitles).toBe('no-blank');
-    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'] });
+    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'], users: ['email'] });
     expect(config.mapping.tables.users.name).toBe('profiles');
     expect(config.fixtures.users).toBe('auth-trigger');
     // check (status in ('requested', 'signed', 'declined')) default 'requested': every rule was a harness error before.
