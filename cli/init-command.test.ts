@@ -198,7 +198,7 @@ describe('policyfuzz init', () => {
     // Session 16: `public_title … check (public_title is null or char_length(btrim(public_title)) > 0)` dropped 82 cases;
     // a campus_email domain refusing spaces 96 (R17's padded e-mails).
     expect(config.model.vs.storedTitles).toBe('no-blank');
-    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'] });
+    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'], users: ['email'] });
     expect(config.mapping.tables.users.name).toBe('profiles');
     expect(config.fixtures.users).toBe('auth-trigger');
     // check (status in ('requested', 'signed', 'declined')) default 'requested': every rule was a harness error before.
@@ -386,6 +386,10 @@ describe('policyfuzz init', () => {
     expect(config.mapping.conventions.guardRefusal).toMatchObject({ code: '42501' });
     // public_ref default nanoid(16): drawn at random through the project's own generator.
     expect(config.model.vs.publicHandle).toEqual({ from: 'random' });
+    // users.email CHECK (email = lower(email)): a sign-in e-mail with capitals in a users row refused 959 worlds.
+    expect(config.model.normalizedColumns).toEqual({ users: ['email'] });
+    // vs_tickets' SELECT policy is the handlers' (submitters read my_vs_tickets): R03, R05, R07, R08 failed on every submitter's step.
+    expect(config.model.vs.submitterTableAccess).toBe('handlers');
   });
 
   it("a thirteenth stranger's schema (testing/schemas/stranger-app-13): identity resolved once per request by a db-pre-request hook into app.* settings, column privileges", async () => {

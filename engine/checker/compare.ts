@@ -187,7 +187,7 @@ function compareRefusalText(refusal: Refusal, actual: Extract<Outcome, { kind: '
 function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[], hints: SettingHints): Disagreement | undefined {
   if (success(expected) && success(actual)) {
     // A different count of rows may be a setting's choice of which rows (find_similar_vs_tickets' similarDuplicates): named as for differing rows.
-    if (expected.affected !== actual.affected) return { reason: `rows touched: model ${expected.affected}, database ${actual.affected}${expected.rows && actual.rows ? valueSettings(expected.rows, actual.rows, hints.values) : ''}` };
+    if (expected.affected !== actual.affected) return { reason: `rows touched: model ${expected.affected}, database ${actual.affected}${expected.rows && actual.rows ? valueSettings(expected.rows, actual.rows, hints.values) : ''}${hints.rows ? ` (which rows a caller reaches: setting ${hints.rows})` : ''}` };
     if ((expected.rows === null) !== (actual.rows === null)) {
       // A function that answers nothing by design (void) where the model answers a value, or the other way round.
       return { reason: `one side returned rows, the other none${hints.returns ? ` (if the function's answer differs by design: ${hints.returns} = "value-as-void")` : ''}` };
@@ -225,7 +225,8 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
   const describe = (o: Outcome) => (success(o) ? 'success' : o.kind === 'rejected' ? `42501 (${o.by})` : `error ${o.code}`);
   const byGrant = [expected, actual].some((o) => o.kind === 'rejected' && o.by === 'grant');
   const answeredOrRaised = [expected, actual].some(success) && [expected, actual].some((o) => o.kind === 'raised' || o.kind === 'error');
-  const setting = byGrant && hints.grants ? ` (table grants: setting ${hints.grants})` : answeredOrRaised && hints.outcome ? ` (answer or refuse: setting ${hints.outcome})` : '';
+  const byPolicy = [expected, actual].some((o) => o.kind === 'rejected' && o.by === 'policy') && [expected, actual].some(success);
+  const setting = byGrant && hints.grants ? ` (table grants: setting ${hints.grants})` : answeredOrRaised && hints.outcome ? ` (answer or refuse: setting ${hints.outcome})` : byPolicy && hints.rows ? ` (which rows a caller reaches: setting ${hints.rows})` : '';
   return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}${setting}` };
 }
 
@@ -249,7 +250,7 @@ function settingHintsOf(oracle: Oracle, request: ApiRequest): SettingHints {
     return { returns: `mapping.functions.${targetName(request)}.returns`, ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.outcomeSetting ? { outcome: f.outcomeSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}), ...claims };
   }
   const t = oracle.model.tables[targetName(request)];
-  return { ...(t?.grantsSetting ? { grants: t.grantsSetting } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}), ...claims };
+  return { ...(t?.grantsSetting ? { grants: t.grantsSetting } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}), ...(t?.rowsSetting ? { rows: settingWithValue(oracle, t.rowsSetting) } : {}), ...claims };
 }
 
 /** Per oracle (a run's settings never change): its claims hint, worked out once, not on every step. */
@@ -264,9 +265,13 @@ function claimsHint(oracle: Oracle): Pick<SettingHints, 'claims'> {
 
 function claimsHintOf(oracle: Oracle): Pick<SettingHints, 'claims'> {
   const path = oracle.model.claimsSetting;
-  if (!path) return {};
+  return path ? { claims: settingWithValue(oracle, path) } : {};
+}
+
+/** `path = value`: a setting named with its value in this run's settings. */
+function settingWithValue(oracle: Oracle, path: string): string {
   const value = path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), oracle.settings);
-  return { claims: `${path} = ${JSON.stringify(value)}` };
+  return `${path} = ${JSON.stringify(value)}`;
 }
 
 /** How a step's answer is compared: its function's comparedAs, bound to the world before the step. */

@@ -23,6 +23,8 @@ export interface SettingHints {
   claims?: string;
   /** A function's answer shape (`mapping.functions.<fn>.returns`), named where one side answers a value and the other none. */
   returns?: string;
+  /** The table's rows setting and its value (TableModel.rowsSetting), named where the rows touched differ or a policy refused on one side only. */
+  rows?: string;
 }
 
 export interface HistoryEntry {

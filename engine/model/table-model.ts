@@ -128,6 +128,8 @@ export interface TableModel<S = any> {
   grantsSetting?: string;
   /** Columns whose values a setting decides (column → setting path), named when they differ. */
   valueSettings?: Record<string, string>;
+  /** The setting that decides which rows its policies let a caller reach (`vs.submitterTableAccess`), named with its value when the rows touched differ. */
+  rowsSetting?: string;
   /** false: row security is off and grants alone decide. */
   rowSecurity: boolean;
   rules: RowRules<S>;

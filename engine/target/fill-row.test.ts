@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fillInsertRows, fillWorld, fillWorldWithParents, UnfillableColumn } from './fill-row.ts';
 import { fixtureStatements } from './fixtures.ts';
+import { remedyFor } from './realizable.ts';
 import { checkVocabulary, constantDefaultOf, type TableShapes } from '../introspection/table-shapes.ts';
 
 describe('check vocabularies', () => {
@@ -120,6 +121,39 @@ describe('a one-to-one key the world leaves out (stranger-app-8: "StudentRecord"
     expect(parents).toEqual(['badges']);
     expect(world.badges).toHaveLength(2);
     expect(new Set(world.holders.map((h) => h.badge_id)).size).toBe(2);
+  });
+});
+
+describe('a foreign key the world leaves out, unique together with other columns (stranger-app-9: unique (document_id, professor_id))', () => {
+  // Every sign request was given the one document the fixtures made: two to one professor collided
+  // under the pair's unique index, 32 to 55 worlds dropped a run.
+  const col = { notNull: true, hasDefault: false, generated: false, unique: false } as const;
+  const pair = { name: 'sign_requests_document_id_professor_id_key', columns: ['document_id', 'professor_id'] };
+  const shapes: TableShapes = new Map([
+    ['documents', [{ name: 'id', type: 'text', ...col, unique: true, primaryKey: true }]],
+    ['sign_requests', [
+      { name: 'id', type: 'text', ...col, unique: true },
+      { name: 'document_id', type: 'text', ...col, references: { table: 'documents', column: 'id' }, uniqueTogether: [pair] },
+      { name: 'professor_id', type: 'text', ...col },
+    ]],
+  ]);
+  const pairs = (rows: { document_id?: unknown; professor_id?: unknown }[]) => rows.map((r) => `${String(r.document_id)}/${String(r.professor_id)}`);
+  it('a parent outside the world: as many made as rows alike on the others, each of those naming its own; rows apart share one', () => {
+    const { world, parents } = fillWorldWithParents({ sign_requests: [{ id: 's1', professor_id: 'p1' }, { id: 's2', professor_id: 'p1' }, { id: 's3', professor_id: 'p2' }] }, shapes);
+    expect(parents).toEqual(['documents']);
+    expect(world.documents).toHaveLength(2);
+    const made = pairs(world.sign_requests);
+    expect(new Set(made).size).toBe(3);
+    expect(world.sign_requests[2].document_id).toBe(world.sign_requests[0].document_id);
+  });
+  it("parents of the world: past those the alike rows already name; fewer than such rows, the case cannot exist here and says so", () => {
+    const { world } = fillWorldWithParents({ documents: [{ id: 'd1' }, { id: 'd2' }], sign_requests: [{ id: 's1', professor_id: 'p1', document_id: 'd1' }, { id: 's2', professor_id: 'p1' }] }, shapes, new Set(['documents', 'sign_requests']));
+    expect(pairs(world.sign_requests)).toEqual(['d1/p1', 'd2/p1']);
+    expect(() => fillWorldWithParents({ documents: [{ id: 'd1' }], sign_requests: [{ id: 's1', professor_id: 'p1' }, { id: 's2', professor_id: 'p1' }] }, shapes, new Set(['documents', 'sign_requests']))).toThrow(
+      /sign_requests \(document_id, professor_id\) is unique and document_id references documents: this case has more sign_requests rows alike on professor_id than documents rows/,
+    );
+    // Its remedy names what it is, not a trigger or a seeded row (the collision's "a row with that key was already there" did).
+    expect(remedyFor('sign_requests (document_id, professor_id) is unique and document_id references documents: this case has more sign_requests rows alike on professor_id than documents rows for them to name')).toMatch(/^the target's unique key over a column the fixtures fill from a parent table needs a parent row per row/);
   });
 });
 

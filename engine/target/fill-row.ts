@@ -157,13 +157,15 @@ export function fillWorldWithParents(world: World, shapes: TableShapes, modelTab
     if (!rows.length) continue;
     const columns = shapes.get(table);
     if (!columns) continue;
-    const { needParent, oneToOne } = fillFacts(columns);
+    const { needParent, oneToOne, sharedKeys } = fillFacts(columns);
     for (const c of needParent) {
       const leavingOut = rows.filter((r) => !(c.name in r)).length;
       if (!leavingOut) continue;
       const parent = c.references!.table;
-      // A one-to-one key names a parent per row (distinctParentKey): as many made as rows leave it out.
-      const wanted = oneToOne.includes(c) && !(parent in world) ? leavingOut : 1;
+      // A one-to-one key names a parent per row (distinctParentKey): as many made as rows leave it out;
+      // a key shared with other columns, as many as rows alike on those (parentsForSharedKey).
+      const shared = sharedKeys.find((k) => k.column === c);
+      const wanted = parent in world ? 1 : oneToOne.includes(c) ? leavingOut : shared ? largestAlikeGroup(rows, shared) : 1;
       while (((parents[parent] ?? world[parent])?.length ?? 0) < wanted) {
         const scratch = all();
         if (!createParent(parent, c.references!.column, scratch, shapes, counter, 0)) break;
@@ -189,6 +191,8 @@ interface FillFacts {
   needParent: ColumnShape[];
   /** Of `needParent`, those unique on their own (a one-to-one key: Prisma's `userId @unique`): each row names a parent of its own. */
   oneToOne: ColumnShape[];
+  /** Of `needParent`, those in a unique key with other columns (`unique (document_id, professor_id)`): rows alike on the others name parents of their own. */
+  sharedKeys: SharedKeyColumn[];
   /** Of `missing`, those that reference no table: a model INSERT gets a value for them. */
   insertFilled: ColumnShape[];
 }
@@ -201,7 +205,8 @@ function fillFacts(columns: readonly ColumnShape[]): FillFacts {
     const missing = columns.filter(serverMustWrite);
     const needParent = missing.filter((c) => c.references);
     // A caller's default is the API request's to fill (the signed-in writer's id or tenant), never the model INSERT's.
-    facts = { missing, generated: new Set(columns.filter((c) => c.generated).map((c) => c.name)), needParent, oneToOne: needParent.filter((c) => c.unique || c.uniqueIndexes?.length), insertFilled: missing.filter((c) => !c.references && !c.callerDefault) };
+    const oneToOne = needParent.filter((c) => c.unique || c.uniqueIndexes?.length);
+    facts = { missing, generated: new Set(columns.filter((c) => c.generated).map((c) => c.name)), needParent, oneToOne, sharedKeys: sharedKeyColumns(columns, needParent.filter((c) => !oneToOne.includes(c))), insertFilled: missing.filter((c) => !c.references && !c.callerDefault) };
     fillFactsOf.set(columns, facts);
   }
   return facts;
@@ -224,6 +229,56 @@ function distinctParentKey(table: string, column: ColumnShape, world: World, tak
   throw new UnfillableColumn(`${table}.${column.name} is unique and references ${ref.table}: this case has more ${table} rows than ${ref.table} rows for them to name`, table);
 }
 
+/** A foreign-key column the fixtures fill that a unique key holds with `others` (`unique (document_id, professor_id)`). */
+interface SharedKeyColumn {
+  column: ColumnShape;
+  others: string[];
+}
+
+function sharedKeyColumns(columns: readonly ColumnShape[], filledReferences: readonly ColumnShape[]): SharedKeyColumn[] {
+  const keys = columns.flatMap((c) => c.uniqueTogether ?? []);
+  return filledReferences.flatMap((column) => {
+    const key = keys.find((k) => k.columns.includes(column.name));
+    return key ? [{ column, others: key.columns.filter((name) => name !== column.name) }] : [];
+  });
+}
+
+/** Rows alike on a shared key's other columns (as drawn: a column left out is alike too), by those values. */
+const alikeOn = (row: Row, others: readonly string[]): string => JSON.stringify(others.map((name) => row[name] ?? null));
+
+/** The most rows leaving `key.column` out that are alike on its other columns: the parents they need, one each. */
+function largestAlikeGroup(rows: readonly Row[], key: SharedKeyColumn): number {
+  const counts = new Map<string, number>();
+  for (const r of rows) if (!(key.column.name in r)) counts.set(alikeOn(r, key.others), (counts.get(alikeOn(r, key.others)) ?? 0) + 1);
+  return Math.max(1, ...counts.values());
+}
+
+/**
+ * Each row's value for a filled foreign key that a unique key holds with other columns: rows alike
+ * on those others name parents no other of them names (stranger-app-9's two sign requests to one
+ * professor, both given the one document the fixtures made, collided under
+ * `unique (document_id, professor_id)`: 32 to 55 worlds a run). Undefined at rows that carry the
+ * column. Fewer parents than such rows: the case cannot exist here, dropped by name.
+ */
+function parentsForSharedKey(table: string, key: SharedKeyColumn, rows: readonly Row[], world: World): (Json | undefined)[] {
+  const ref = key.column.references!;
+  const parents = (world[ref.table] ?? []).flatMap((p) => (p[ref.column] === undefined || p[ref.column] === null ? [] : [p[ref.column]!]));
+  const taken = new Map<string, Set<string>>();
+  const takenBy = (group: string) => taken.get(group) ?? taken.set(group, new Set()).get(group)!;
+  for (const r of rows) if (key.column.name in r && r[key.column.name] !== null) takenBy(alikeOn(r, key.others)).add(JSON.stringify(r[key.column.name]));
+  return rows.map((r) => {
+    if (key.column.name in r) return undefined;
+    const held = takenBy(alikeOn(r, key.others));
+    const parent = parents.find((p) => !held.has(JSON.stringify(p)));
+    if (parent === undefined) {
+      if (!parents.length) throw new UnfillableColumn(`${table}.${key.column.name} references ${ref.table}, which has no row in this case`, table);
+      throw new UnfillableColumn(`${table} (${[key.column.name, ...key.others].join(', ')}) is unique and ${key.column.name} references ${ref.table}: this case has more ${table} rows alike on ${key.others.join(', ')} than ${ref.table} rows for them to name`, table);
+    }
+    held.add(JSON.stringify(parent));
+    return parent;
+  });
+}
+
 export function fillWorld(world: World, shapes: TableShapes): World {
   let n = 1;
   const out: World = {};
@@ -233,16 +288,21 @@ export function fillWorld(world: World, shapes: TableShapes): World {
       out[table] = rows;
       continue;
     }
-    const { missing, generated, oneToOne } = fillFacts(columns);
+    const { missing, generated, oneToOne, sharedKeys } = fillFacts(columns);
     const parentsTaken = new Map(oneToOne.map((c) => [c, new Set(rows.flatMap((r) => (r[c.name] === undefined || r[c.name] === null ? [] : [JSON.stringify(r[c.name])])))]));
-    out[table] = rows.map((row) => {
+    const sharedParents = new Map(sharedKeys.map((k) => [k.column, parentsForSharedKey(table, k, rows, world)]));
+    out[table] = rows.map((row, at) => {
       // A row with nothing to add or leave out is written as it is.
       if (missing.every((c) => c.name in row) && (generated.size === 0 || !Object.keys(row).some((k) => generated.has(k)))) return row;
       // The target computes a generated column itself and refuses a value for it. (Left out while
       // copying rather than deleted after: a deleted key leaves a slow object, and every fixture row is serialized.)
       const filled: Row = {};
       for (const k of Object.keys(row)) if (!generated.has(k)) filled[k] = row[k];
-      for (const c of missing) if (!(c.name in filled)) filled[c.name] = parentsTaken.has(c) ? distinctParentKey(table, c, world, parentsTaken.get(c)!) : valueFor(table, c, n++, world);
+      for (const c of missing) {
+        if (c.name in filled) continue;
+        const shared = sharedParents.get(c);
+        filled[c.name] = parentsTaken.has(c) ? distinctParentKey(table, c, world, parentsTaken.get(c)!) : shared ? shared[at]! : valueFor(table, c, n++, world);
+      }
       return filled;
     });
   }

@@ -217,6 +217,10 @@ export function remedyFor(reason: string): string {
   if (/foreign key to a table outside the model/.test(reason)) return "the model writes values the target's lookup table does not hold (map the values in the config; where the target keeps a row of its own per model row, as a person per student record, write it beside them with mapping.tables.<model table>.alsoWrite; or accept fewer cases)";
   if (/foreign key/.test(reason)) return 'the model makes such rows without their parent (give the target a parent row through the mapping, or accept fewer cases)';
   if (/unique index/.test(reason)) return 'the model draws values equal under that index';
+  // fill-row.ts: a parent per row (a one-to-one key, or a key shared with other columns) among the world's rows of that table.
+  if (/rows for them to name$/.test(reason)) {
+    return "the target's unique key over a column the fixtures fill from a parent table needs a parent row per row, and the world holds fewer such parent rows than rows naming them: no mapping makes them; accept fewer cases";
+  }
   if (reason.endsWith(NO_PARENT)) {
     return "the world's rows give a value to a column that references a table the worlds do not write: leave the column out of the rows (the fixtures then make a parent row and name it) or write that table in the worlds (and `fixtureOrder`)";
   }

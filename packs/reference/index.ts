@@ -24,6 +24,9 @@ const CALLER = String.raw`(?:\(\s*SELECT\s+)?[\w.]*(?:user_id|uid)\s*\(\s*\)(?:\
  */
 export const TEAM_MEMBER_ROW_IS_CALLERS = `${MEMBER_COLUMN}\\s*=\\s*${CALLER}|${CALLER}\\s*=\\s*${MEMBER_COLUMN}`;
 
+/** A vs_tickets SELECT policy letting handlers in by a helper and naming no submitter column (stranger-app-11: submitters read a view): read of every such policy, vs.submitterTableAccess. */
+export const VS_TABLE_IS_HANDLERS = String.raw`^(?![\s\S]*\bsubmit\w*)[\s\S]*\b\w*handl\w*\s*\(`;
+
 /**
  * A body finding no ticket: plpgsql's `not found` after a `select … into`, or the row variable's
  * key left null (`v_ticket.id is null`, stranger-app-9), each tested before what else it refuses.
@@ -77,6 +80,7 @@ export const referencePack = definePack({
   normalizedDraws: [
     { path: 'normalizedColumns.student_records', table: 'student_records', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
     { path: 'normalizedColumns.team_members', table: 'team_members', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
+    { path: 'normalizedColumns.users', table: 'users', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
   ],
   // The public handle is a digest of the ticket id as the target keeps it.
   targetIdSettings: [
@@ -218,6 +222,14 @@ export const referencePack = definePack({
       pattern: String.raw`handle\w*\s*\([^)]*\)[\s\S]*?\bOR\b[\s\S]*?public_title\s+IS\s+NULL|public_title\s+IS\s+NULL[\s\S]*?\bOR\b[\s\S]*?handle\w*\s*\(`,
       value: 'handlers-in-scope',
       why: 'a handler files a ticket with what they may set by an update',
+    },
+    {
+      path: 'vs.submitterTableAccess',
+      policy: { table: 'vs_tickets', command: 'select' },
+      pattern: VS_TABLE_IS_HANDLERS,
+      value: 'handlers',
+      every: true,
+      why: "the table is the handlers': submitters reach their tickets through another relation",
     },
     {
       path: 'team.ownMemberRow',

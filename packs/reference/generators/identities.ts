@@ -15,7 +15,7 @@ import type { CasesOf, DataProperty, RunOracle } from '../../../engine/runner/da
 import type { Oracle } from '../../../engine/pack.ts';
 import { currentUserRole } from '../model/identity.ts';
 import { referenceOracleWith } from '../model/index.ts';
-import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
+import { drawnAsStored, holdsNotNull, normalizedEmail, type ModelSettings } from '../model/settings.ts';
 import { avatarUrl, emailAddress, personName, phoneNumberFor } from './faker.ts';
 
 export interface Person {
@@ -54,7 +54,9 @@ function userColumnsOf(settings: ModelSettings): fc.Arbitrary<Row> {
   return made;
 }
 
-export function userRow(settings: ModelSettings, id: string, email: string): fc.Arbitrary<Row> {
+export function userRow(settings: ModelSettings, id: string, signInEmail: string): fc.Arbitrary<Row> {
+  // The sign-in e-mail may carry capitals (student.ts signInEmail); a target keeping users.email normalized holds it as stored.
+  const email = drawnAsStored(settings, 'users', 'email') ? normalizedEmail(signInEmail) : signInEmail;
   // id and email first, and the record's prototype (fc.record may draw a null one) kept: the row fc.record({ id, email, … }) gave.
   return userColumnsOf(settings).map((columns) => Object.assign(Object.getPrototypeOf(columns) === null ? (Object.create(null) as Row) : {}, { id, email }, columns));
 }

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { Caller } from '../../../engine/model/caller.ts';
 import type { Row } from '../../../engine/model/json.ts';
-import { drawnAsStored, holdsNotNull, type ModelSettings } from '../model/settings.ts';
+import { drawnAsStored, holdsNotNull, normalizedEmail, type ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { emailAddress, personName } from './faker.ts';
 import { authUserRow, callerOf, drawsNullRole, userRow, type Person } from './identities.ts';
@@ -48,7 +48,7 @@ export function emailVariant(email: string): fc.Arbitrary<string> {
  * it normalized (settings.normalizedColumns) the one form it stores, lower-cased and trimmed.
  */
 export function storedEmail(settings: ModelSettings | undefined, table: string, column: string): (email: string) => fc.Arbitrary<string> {
-  return drawnAsStored(settings, table, column) ? (email) => fc.constant(email.trim().toLowerCase()) : emailVariant;
+  return drawnAsStored(settings, table, column) ? (email) => fc.constant(normalizedEmail(email)) : emailVariant;
 }
 
 /** The caller's own record among `records`, as my_person_id() links them (settings.students.personLink). */

@@ -156,6 +156,8 @@ export const ModelSettingsSchema = z
       .object({
         student_records: z.array(z.enum(['email'])).default([]),
         team_members: z.array(z.enum(['email'])).default([]),
+        /** A person's users row keeps the sign-in e-mail as drawn (capitals too) unless listed (stranger-app-11: `CHECK (email = lower(email))`). */
+        users: z.array(z.enum(['email'])).default([]),
       })
       .strict()
       .prefault({}),
@@ -313,6 +315,16 @@ export const ModelSettingsSchema = z
          * policy's check lets a handler helper stand for the plain-ticket conditions.
          */
         handlerFiling: z.enum(['nobody', 'handlers-in-scope']).default('nobody'),
+        /**
+         * Whom vs_tickets' own SELECT and UPDATE policies let in: `submitters-and-handlers` (default,
+         * the reference: a submitter reads and updates their own tickets through the table) or
+         * `handlers` (the table is the handlers'; submitters read their own through a view of allowed
+         * columns, rule 12's allow-list, and add remarks through a function: stranger-app-11's
+         * `my_vs_tickets`, -9's `api.my_vs_tickets`). Under `handlers` a submitter's GET and PATCH of
+         * the table touch none of their tickets and an insert reading its row back is refused; another
+         * person's ticket stays unseen either way. The spec is silent on which relation; both are secure.
+         */
+        submitterTableAccess: z.enum(['submitters-and-handlers', 'handlers']).default('submitters-and-handlers'),
         /**
          * The public board's handle of a ticket (vs_tickets.public_ref, generated): prefix plus the
          * first `length` hex digits of a digest of the id. The spec only says it is not the id
@@ -580,6 +592,11 @@ export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
 // Without zod's compiled fast path: parsed once as the pack loads, where compiling it cost more
 // than it saves (15-45 ms of CPU in every run of the binary).
 export const defaultSettings: ModelSettings = ModelSettingsSchema.parse({}, { jitless: true });
+
+/** An e-mail as a normalizing CHECK stores it (settings.normalizedColumns): lower-cased and trimmed. */
+export function normalizedEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
 
 /** Whether the target keeps `table.column` normalized (settings.normalizedColumns): every generator then draws it as stored, no variant. */
 export function drawnAsStored(settings: ModelSettings | undefined, table: string, column: string): boolean {

@@ -193,7 +193,12 @@ const filedByHandler = (row: Row, ctx: RuleContext): boolean =>
   vsInScope(ctx, row.target_dept) &&
   (!Array.isArray(row.remarks) || !row.remarks.some((e) => isSubmitterVisibleRemark(e) && carriesOtherTicketId(e, row.id, ctx.world)));
 
-const visible = (row: Row, ctx: RuleContext) => notDeleted(row) && (isSubmitter(row, ctx) || vsInScope(ctx, row.target_dept));
+const visible = (row: Row, ctx: RuleContext) => notDeleted(row) && (submitterReachesTable(row, ctx) || vsInScope(ctx, row.target_dept));
+
+/** A submitter reaches their own ticket through the table unless the table is the handlers' (settings.vs.submitterTableAccess). */
+function submitterReachesTable(row: Row, ctx: RuleContext): boolean {
+  return isSubmitter(row, ctx) && ctx.settings.vs.submitterTableAccess === 'submitters-and-handlers';
+}
 
 function guardUpdate(oldRow: Row, newRow: Row, ctx: RuleContext): TriggerResult {
   if (ctx.uid === null) return { row: newRow };
@@ -314,6 +319,7 @@ export const vsTicketsTable: TableModel = {
   comparedAs: (rows, world, settings) => remarksAsCompared(rows, world, settings).map((r) => ('public_comments' in r ? { ...r, public_comments: commentsAsCompared(r.public_comments) } : r)),
   comparedAsReading: { name: PUBLIC_COMMENTS_AS_COMPARED, strictly: (rows, world, settings) => remarksAsCompared(rows, world, settings) },
   valueSettings: { public_ref: 'vs.publicHandle' },
+  rowsSetting: 'vs.submitterTableAccess',
   columns: [
     { name: 'id', type: 'text', nullable: false },
     { name: 'submitter_id', type: 'uuid', nullable: true, default: null },
@@ -342,7 +348,7 @@ export const vsTicketsTable: TableModel = {
     insertCheck: (row, ctx) => isSubmitter(row, ctx) && currentUserRole(ctx) !== null && notDeleted(row) && (filedPlain(row) || filedByHandler(row, ctx)),
     updateUsing: visible,
     updateCheck: (row, ctx) => {
-      const submitter = notDeleted(row) && isSubmitter(row, ctx);
+      const submitter = notDeleted(row) && submitterReachesTable(row, ctx);
       const inScope = notDeleted(row) && !submitter && vsInScope(ctx, row.target_dept);
       take(submitter ? 'R06.check.submitter' : inScope ? 'R06.check.in-scope' : 'R06.check.out-of-scope');
       return submitter || inScope;

@@ -18,7 +18,7 @@ import type { Row } from '../../../../engine/model/json.ts';
 import type { ApiRequest } from '../../../../engine/model/request.ts';
 import type { ModelSettings } from '../../model/settings.ts';
 import { teamMembers, teamTree } from '../../generators/team.ts';
-import { callerFrom, emailVariant, identityConflicts, peopleRows, peopleWithRoles, studentRecords } from '../../generators/student.ts';
+import { callerFrom, identityConflicts, peopleRows, peopleWithRoles, storedEmail, studentRecords } from '../../generators/student.ts';
 import { callerOf } from '../../generators/identities.ts';
 import type { DataCase, DataStep } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
@@ -66,7 +66,7 @@ function cases(settings: ModelSettings): fc.Arbitrary<DataCase> {
         const editThenCall = () => fc.constantFrom(...list.filter((p) => p.profile)).chain((p) => {
           const caller = callerOf(p);
           const patch: fc.Arbitrary<Row> = fc.oneof(
-            { weight: 3, arbitrary: fc.constantFrom(...foreignEmails).chain(emailVariant).map((email) => ({ email })) },
+            { weight: 3, arbitrary: fc.constantFrom(...foreignEmails).chain(storedEmail(settings, 'users', 'email')).map((email) => ({ email })) },
             ...(memberNames.length ? [{ weight: 2, arbitrary: fc.constantFrom(...memberNames).map((display_name) => ({ display_name })) }] : []),
             { weight: 1, arbitrary: fc.constantFrom(...settings.permissions).map((perm) => ({ managed_permissions: [perm] })) },
           );
