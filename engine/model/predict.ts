@@ -162,22 +162,5 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
   const name = targetName(request);
   const table = model.tables[name];
   if (!table) return { outcome: sqlError('42P01', `the model has no table ${name}`), world };
-  return orSelectWithheld(caller, request, name, predictTableRequest(table, world, caller, request, settings, model.tables, oracle.maxRows, oracle.foreignKeyActions));
-}
-
-/**
- * The secure reading of SELECT withheld from a caller a read shows nothing to, the table's twin of
- * EXECUTE_WITHHELD: where the model answers a GET with no row (row security leaving this caller
- * nothing: anon on team_members, rule 11), a target that does not grant the caller's role SELECT
- * at all (`revoke all on team_members from anon`, stranger-app-13) refuses as much (42501 from the
- * grant). A read the model shows rows to keeps the model's answer alone, as does the server.
- */
-export const SELECT_WITHHELD = 'select-withheld-where-nothing-shown';
-
-function orSelectWithheld(caller: Caller, request: ApiRequest, name: string, predicted: Prediction): Prediction {
-  const o = predicted.outcome;
-  if (caller.kind === 'service' || request.kind !== 'select') return predicted;
-  const nothingShown = o.kind === 'filtered' || (o.kind === 'allowed' && (o.rows === null || o.rows.length === 0)) || (o.kind === 'error' && o.code === 'PGRST116');
-  if (!nothingShown) return predicted;
-  return { ...predicted, outcome: { ...o, orElse: [...(o.orElse ?? []), secureReading(SELECT_WITHHELD, rejectedByGrant(`select on ${name}`))] } as Outcome };
+  return predictTableRequest(table, world, caller, request, settings, model.tables, oracle.maxRows, oracle.foreignKeyActions);
 }
