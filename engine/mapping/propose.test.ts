@@ -949,6 +949,14 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(notes).toContainEqual('confirm: model.shop.handlerPermission: null (can_manage_shop reads the role only; the default also makes a holder of the house permission one)');
   });
 
+  it("a shop helper named for the shop's staff (stranger-app-12's current_user_is_shop_staff) is the shop handlers' helper, read with the reference's patterns", () => {
+    const roles = referencePack.vocabularies!.filter((v) => v.path === 'roles');
+    const helpers = [{ name: 'current_user_is_shop_staff', returns: 'boolean', source: "select coalesce((select u.role in ('dev', 'admin', 'staff') from public.users u where u.id = auth.uid()), false)" }];
+    const { settings, notes } = proposeVocabularySubsets(roles, { roles: ['user', 'dev', 'staff', 'pr_staff', 'admin'] }, defaultSettings, helpers);
+    expect(settings).toMatchObject({ shop: { handlerPermission: null } });
+    expect(notes).toContainEqual('confirm: model.shop.handlerPermission: null (current_user_is_shop_staff reads the role only; the default also makes a holder of the house permission one)');
+  });
+
   it('a handler helper letting in a second permission: it implies the setting’s one (stranger-app-7: master holders handle the shop)', () => {
     const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' }] }];
     const defaults = { shop: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'house' } };

@@ -893,15 +893,11 @@ export function proposeVocabularySubsets(
         if (missing.length) notes.push(`set model.${sub.path}: the default names ${missing.join(', ')}, which ${v.column} does not allow, and no helper named like /${sub.helper}/ lists who they are (until it is set, the rules using it stop with a harness error naming it)`);
         continue;
       }
+      if (sub.permissionPath) roleOnlyHelpers(readHelpers, sub.permissionPath, valueAtPath(defaults, sub.permissionPath), settings, notes);
       const leftOut = fallback.filter((x) => !fromHelper.includes(x));
       const added = fromHelper.filter((x) => !fallback.includes(x));
       if (!leftOut.length && !added.length) continue;
       setPath(settings, sub.path, fromHelper);
-      const permission = sub.permissionPath ? valueAtPath(defaults, sub.permissionPath) : undefined;
-      if (sub.permissionPath && typeof permission === 'string' && read.every((h) => !/permission/i.test(helpers.find((x) => x.name === h.name)!.source))) {
-        setPath(settings, sub.permissionPath, null);
-        notes.push(`confirm: model.${sub.permissionPath}: null (${read.map((h) => h.name).join(', ')} reads the role only; the default also makes a holder of the ${permission} permission one)`);
-      }
       const unlike = missing.length
         ? `the default names ${missing.join(', ')}, which ${v.column} does not allow`
         : `the default is ${fallback.join(', ')}`;
@@ -909,6 +905,18 @@ export function proposeVocabularySubsets(
     }
   }
   return { settings, notes };
+}
+
+/**
+ * Handler helpers that read the role only (no permission): the default's permission, which also
+ * makes a handler, proposed null. Whether or not the roles they list differ from the default
+ * (stranger-app-12's current_user_is_shop_staff lists the default's roles exactly, and a `house`
+ * holder's own order was expected editable by them: a false alarm).
+ */
+function roleOnlyHelpers(helpers: readonly { name: string; source: string }[], permissionPath: string, permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
+  if (typeof permission !== 'string' || !helpers.length || helpers.some((h) => /permission/i.test(h.source))) return;
+  setPath(settings, permissionPath, null);
+  notes.push(`confirm: model.${permissionPath}: null (${helpers.map((h) => h.name).join(', ')} reads the role only; the default also makes a holder of the ${permission} permission one)`);
 }
 
 /**

@@ -54,7 +54,8 @@ export const referencePack = definePack({
         { path: 'adminRoles', helper: '(^|_)(is|has)_admin(_|$)' },
         { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', permissionScope: { path: 'vs.permissionScope', value: 'every-department', permissionPath: 'vs.handlerPermission' } },
         { path: 'pr.handlerRoles', helper: 'pr.*handl|handl.*pr' },
-        { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' },
+        // `is_shop_staff` too: a narrower group than staff, the shop's own (stranger-app-12).
+        { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag|staff)|(handl|manag|staff).*shop', permissionPath: 'shop.handlerPermission' },
         { path: 'projects.actorRoles', helper: 'project.*actor' },
       ],
     },
