@@ -89,6 +89,14 @@ describe('fixture rows the model draws without the agreeing columns', () => {
     ]);
   });
 
+  it('rows of one table written together: one given a created_at, the others are given one too (an omitted key is written null, not its default)', async () => {
+    const rows = await write({ 'agree.tickets': [{ id: 1, status: 'open' }, { id: 2, status: 'open', deleted_at: '2020-05-01T00:00:00Z' }] });
+    expect(rows.map((r) => [r.id, r.created_at !== null])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+  });
+
   it('a decided request gets a decision time, a pending one none', async () => {
     const rows = await write({ 'agree.requests': [{ id: 1, verdict: 'approved' }, { id: 2, verdict: 'pending' }] });
     expect(rows.map((r) => [r.id, r.decided_at !== null])).toEqual([

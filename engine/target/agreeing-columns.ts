@@ -57,3 +57,16 @@ export function withAgreeingColumns(drawn: Row, filled: Row, columns: readonly C
   }
   return out;
 }
+
+/**
+ * The rows of one table as one INSERT writes them: a column one row sets and another leaves out is
+ * written null for the latter, not its default. Where the agreements set a NOT NULL column with a
+ * default on some rows (a `created_at` no later than a drawn `deleted_at`), the others get a value
+ * too (else `created_at` NOT NULL refused the whole statement).
+ */
+export function withKeysOfEveryRow(rows: Row[], columns: readonly ColumnShape[], fill: (column: ColumnShape) => Json): Row[] {
+  const written = new Set(rows.flatMap((r) => Object.keys(r)));
+  const lacking = columns.filter((c) => c.notNull && c.hasDefault && !c.generated && written.has(c.name) && rows.some((r) => !(c.name in r)));
+  if (!lacking.length) return rows;
+  return rows.map((r) => (lacking.every((c) => c.name in r) ? r : { ...Object.fromEntries(lacking.map((c) => [c.name, fill(c)])), ...r }));
+}

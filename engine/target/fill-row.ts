@@ -9,7 +9,7 @@ import type { World } from '../model/world.ts';
 import { sampleMatching } from '../introspection/check-forms.ts';
 import { NUMERIC_TYPE, TEXT_TYPE, unqualifiedType, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
 import type { ColumnAgreement } from '../introspection/column-agreements.ts';
-import { withAgreeingColumns } from './agreeing-columns.ts';
+import { withAgreeingColumns, withKeysOfEveryRow } from './agreeing-columns.ts';
 import { rangeLiteral } from './range-values.ts';
 
 export class UnfillableColumn extends Error {
@@ -242,7 +242,7 @@ export function fillWorld(world: World, shapes: TableShapes): World {
     }
     const { missing, generated, oneToOne, agreements } = fillFacts(columns);
     const parentsTaken = new Map(oneToOne.map((c) => [c, new Set(rows.flatMap((r) => (r[c.name] === undefined || r[c.name] === null ? [] : [JSON.stringify(r[c.name])])))]));
-    out[table] = rows.map((row) => {
+    const completed = rows.map((row) => {
       // A row with nothing to add or leave out is written as it is.
       if (missing.every((c) => c.name in row) && (generated.size === 0 || !Object.keys(row).some((k) => generated.has(k)))) return agreements.length ? withAgreeingColumns(row, row, columns, agreements, (c) => valueFor(table, c, n++, world)) : row;
       // The target computes a generated column itself and refuses a value for it. (Left out while
@@ -252,6 +252,7 @@ export function fillWorld(world: World, shapes: TableShapes): World {
       for (const c of missing) if (!(c.name in filled)) filled[c.name] = parentsTaken.has(c) ? distinctParentKey(table, c, world, parentsTaken.get(c)!) : valueFor(table, c, n++, world);
       return agreements.length ? withAgreeingColumns(row, filled, columns, agreements, (c) => valueFor(table, c, n++, world)) : filled;
     });
+    out[table] = agreements.length ? withKeysOfEveryRow(completed, columns, (c) => valueFor(table, c, n++, world)) : completed;
   }
   return out;
 }
