@@ -177,7 +177,7 @@ as $$
 declare
   allowed constant text[] := array['display_name', 'updated_at'];
 begin
-  if auth.uid() is null then
+  if auth.uid() is null or current_user not in ('anon', 'authenticated') then
     return new;
   end if;
   if public.current_user_is_admin() then

@@ -31,8 +31,9 @@ set search_path = ''
 as $$
   select coalesce(jsonb_agg(r order by n), '[]'::jsonb)
     from jsonb_array_elements(p_remarks) with ordinality as e(r, n)
-   where coalesce((r ->> 'internal')::boolean, false) = false
-     and coalesce(r ->> 'vis', 'ticket') <> 'internal';
+   where jsonb_typeof(r) = 'object'
+     and r ->> 'vis' = 'ticket'
+     and coalesce(r ->> 'internal', 'false') = 'false';
 $$;
 
 -- Guest lookup by exact id; sanitized (duplicate_of null, tags empty, internal remarks removed).

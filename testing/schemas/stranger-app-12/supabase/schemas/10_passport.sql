@@ -87,6 +87,7 @@ grant select on passport.profiles, passport.activities, passport.tiers, passport
   to authenticated;
 grant select on passport.tiers to anon;
 grant insert, update, delete on passport.profiles, passport.activities to authenticated;
+grant all on all tables in schema passport to service_role;
 
 create or replace function passport.admin_leaderboard()
 returns table (user_id uuid, display_name text, points integer, tier text)

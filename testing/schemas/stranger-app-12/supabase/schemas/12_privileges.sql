@@ -8,6 +8,7 @@ revoke execute on function public.audit_row_change() from public, anon, authenti
 revoke execute on function public.vs_tickets_assign_number() from public, anon, authenticated;
 revoke execute on function public.vs_category_is_public(integer) from public, anon, authenticated;
 revoke execute on function public.vs_is_on_board(bigint) from public, anon, authenticated;
+revoke execute on function public.vs_visible_remarks(jsonb) from public, anon, authenticated;
 
 -- Signed-in only.
 revoke execute on function public.get_my_student_record() from public, anon;
@@ -25,5 +26,5 @@ revoke execute on function public.vs_post_public_comment(bigint, text) from publ
 
 -- passport: admins' function; the API roles may call it and be refused by its own check.
 revoke execute on all functions in schema passport from public;
-grant execute on function passport.admin_leaderboard() to anon, authenticated;
+grant execute on function passport.admin_leaderboard() to anon, authenticated, service_role;
 grant execute on function passport.is_admin() to authenticated;
