@@ -10,6 +10,7 @@
  * Anything else is left to the database. Pure (no I/O).
  */
 import { stripOuterParens, topLevelConjuncts, topLevelDisjuncts } from '../db/sql-expressions.ts';
+import { splitTopLevel } from './check-forms.ts';
 
 export type ColumnAgreement =
   /** `(key ∈ values) = (every one of columns IS [NOT] NULL)`; `present`: IS NOT NULL. */
@@ -29,9 +30,9 @@ export function columnAgreements(definition: string): ColumnAgreement[] | undefi
 }
 
 function presence(expr: string): ColumnAgreement | undefined {
-  const sides = topLevelEquality(expr);
-  if (!sides) return undefined;
-  const [left, right] = sides.map(stripOuterParens);
+  const sides = splitTopLevel(expr, ['=']);
+  if (sides.length !== 3) return undefined;
+  const [left, right] = [stripOuterParens(sides[0]), stripOuterParens(sides[2])];
   const key = new RegExp(`^${IDENT}(?:::text)? = `, 'i').exec(left)?.[1];
   const values = key === undefined ? undefined : valuesOf(left.slice(left.indexOf(' = ') + 3));
   if (key === undefined || !values) return undefined;
@@ -57,20 +58,4 @@ function valuesOf(text: string): string[] | undefined {
   const list = /^ANY \(\(?ARRAY\[(.*)\](?:\)?::[^)]*)?\)$/is.exec(t)?.[1] ?? t;
   const items = list.split(/,\s*/).map((v) => /^'((?:[^']|'')*)'(?:::[a-z_."\s\[\]]+)?$/is.exec(v.trim())?.[1]);
   return items.length && items.every((v) => v !== undefined) ? items.map((v) => v!.replace(/''/g, "'")) : undefined;
-}
-
-/** `a = b` split at its one top-level `=` (outside parentheses and quotes); undefined otherwise. */
-function topLevelEquality(expr: string): [string, string] | undefined {
-  let depth = 0;
-  let quoted = false;
-  const at: number[] = [];
-  for (let i = 0; i < expr.length; i++) {
-    const c = expr[i];
-    if (c === "'") quoted = !quoted;
-    else if (quoted) continue;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (depth === 0 && c === '=' && expr[i - 1] === ' ' && expr[i + 1] === ' ') at.push(i);
-  }
-  return at.length === 1 ? [expr.slice(0, at[0]).trim(), expr.slice(at[0] + 1).trim()] : undefined;
 }
