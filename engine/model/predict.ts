@@ -148,25 +148,6 @@ function orExecuteWithheld(caller: Caller, name: string, called: Prediction, wor
   return { ...called, outcome: { ...o, orElse: [...(o.orElse ?? []), secureReading(EXECUTE_WITHHELD, rejectedByGrant(`execute on ${name}`))] } as Outcome };
 }
 
-/**
- * The same reading for a table: a privilege withheld from an API role where the model's answer
- * shows and changes nothing (no rows read, nothing updated or deleted, a row-security refusal).
- * stranger-app-12 revokes all of `team_members` from anon and SELECT of `vs_tickets` (granting
- * its columns by name): anon's read of team_members, which rule 11 empties, was a FAIL
- * ("database answered 42501 (grant), model expected success"). A request the model shows a row
- * to, or whose write goes through, keeps the model's answer alone (a missing grant that hides
- * what the rules show is still a finding, rule 16).
- */
-export const PRIVILEGE_WITHHELD = 'privilege-withheld-where-nothing-shown';
-
-function orPrivilegeWithheld(caller: Caller, name: string, predicted: Prediction, world: World): Prediction {
-  const o = predicted.outcome;
-  if (caller.kind === 'service' || !sameWorld(predicted.world, world)) return predicted;
-  const nothingShown = o.kind === 'filtered' || (o.kind === 'allowed' && o.affected === 0 && (o.rows === null || o.rows.length === 0));
-  if (!nothingShown && !(o.kind === 'rejected' && o.by === 'policy')) return predicted;
-  return { ...predicted, outcome: { ...o, orElse: [...(o.orElse ?? []), secureReading(PRIVILEGE_WITHHELD, rejectedByGrant(`privileges on ${name}`))] } as Outcome };
-}
-
 function predictRequest(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
   const { model, settings } = oracle;
   if (request.kind === 'rpc') {
@@ -181,5 +162,5 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
   const name = targetName(request);
   const table = model.tables[name];
   if (!table) return { outcome: sqlError('42P01', `the model has no table ${name}`), world };
-  return orPrivilegeWithheld(caller, name, predictTableRequest(table, world, caller, request, settings, model.tables, oracle.maxRows, oracle.foreignKeyActions), world);
+  return predictTableRequest(table, world, caller, request, settings, model.tables, oracle.maxRows, oracle.foreignKeyActions);
 }
