@@ -1080,6 +1080,23 @@ function supabaseDefaultGrantsNote(mapped: readonly TargetTableFacts[], defaultP
   return `confirm: Supabase's default privileges are kept in public and anon holds SELECT on ${mapped.length - revoked.length} of ${mapped.length} mapped tables (revoked on ${revoked.join(', ')}): conventions.grants = supabase-default, row security decides`;
 }
 
+/**
+ * Under Supabase's default privileges, a mapped table in public whose privileges the project
+ * revoked from anon (`revoke all on team_members from anon`) holds what the catalog shows:
+ * `tableGrants.<t>.anon`, so the model expects the grant's refusal there. Without it anon's read
+ * of team_members, which rule 11 empties, was a FAIL on stranger-app-12 ("database answered 42501
+ * (grant), model expected success"); the setting (not a looser reading) keeps a missing grant on a
+ * table anon should read a finding.
+ */
+function revokedAnonGrants(chosen: ReadonlyMap<string, TargetTableFacts>, settings: Record<string, unknown>, notes: string[]): void {
+  for (const [name, t] of chosen) {
+    if (t.anonCanSelect || !t.grants || t.name.includes('.')) continue;
+    // by key, not setPath: a table name may hold a dot (passport.profiles)
+    (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {}).anon = t.grants.anon;
+    notes.push(`confirm: model.tableGrants.${name}.anon: ${t.grants.anon.join(', ') || 'nothing'} (revoked from anon on ${t.name}, where Supabase's defaults grant it)`);
+  }
+}
+
 function proposeOnDefaultSchema(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
   target: TargetFacts,
@@ -1392,6 +1409,7 @@ function proposeOnDefaultSchema(
   if (grantsNote) {
     mapping.conventions!.grants = 'supabase-default';
     notes.push(grantsNote);
+    revokedAnonGrants(chosen, settings, notes);
   }
 
   // Column-level UPDATE grants (`grant update (first_name, …) on profiles to authenticated`): the
