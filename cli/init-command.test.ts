@@ -413,6 +413,28 @@ describe('policyfuzz init', () => {
     expect(config.model.vs.remarksCap).toBe(50);
   });
 
+  it("a twelfth stranger's schema (testing/schemas/stranger-app-12): Supabase's declarative schemas beside the migrations db diff made, strict integrity", async () => {
+    const repo = path.join(tmp, 'stranger-app-12');
+    mkdirSync(repo, { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-12', 'supabase'), path.join(repo, 'supabase'), { recursive: true });
+    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const file = path.join(repo, 'policyfuzz.config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    // The migrations are what a Supabase project applies; supabase/schemas is their source, never applied twice.
+    expect(config.migrations).toBe(path.join('supabase', 'migrations'));
+    // current_user_is_shop_staff lists the default's roles and reads no permission: a house holder's own
+    // order was expected editable past the guard (R01).
+    expect(config.model.shop).toMatchObject({ handlerPermission: null });
+    // revoke all on team_members from anon: anon's read failed R11 and R16 as "expected success".
+    expect(config.model.tableGrants.team_members).toEqual({ anon: [] });
+    // admin_leaderboard's limit 100: the model's 10 failed R20 on an 11th row.
+    expect(config.model.passport).toMatchObject({ leaderboardSize: 100 });
+    // tstzrange/daterange columns and status-tied time stamps are the filler's, not drops or errors.
+    expect(config.notes).toContainEqual(expect.stringMatching(/^columns the fixture filler completes: .*student_records\.enrolled/));
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

@@ -140,7 +140,7 @@ function balanced(text: string): boolean {
  * it, between spaces): operands with the operator between each two. A comparison's (no AND, no
  * `+` among `ops`) at its first operator only: `[left, op, right]`; `[text]` when none is there.
  */
-function splitTopLevel(text: string, ops: readonly string[]): string[] {
+export function splitTopLevel(text: string, ops: readonly string[]): string[] {
   const out: string[] = [];
   const repeats = ops.includes('AND') || ops.includes('+');
   let depth = 0;

@@ -9,6 +9,7 @@ import type pg from 'pg';
 import type { OnDelete } from '../model/foreign-key-actions.ts';
 import type { Json } from '../model/json.ts';
 import { escapeRegExp } from '../regexp.ts';
+import { columnAgreements, type ColumnAgreement } from './column-agreements.ts';
 
 export interface ColumnShape {
   name: string;
@@ -62,6 +63,8 @@ export interface ColumnShape {
    * columns (plain or folded as for `uniqueIndexes`) with no predicate, this one first: two rows
    * collide when every column holds the same non-null value (after its fold).
    */
+  /** CHECKs tying this table's columns to one another (column-agreements.ts), kept on the constraint's first column. */
+  agreements?: (ColumnAgreement & { constraint: string })[];
   uniqueTogether?: { name: string; columns: string[]; /** Each column's fold, when an index compares one folded. */ folds?: UniqueIndex['fold'][]; nullsNotDistinct?: true; /** The table's composite primary key (a junction's, for PostgREST's many-to-many embeds). */ primaryKey?: true }[];
 }
 
@@ -328,6 +331,8 @@ async function readRelationShapes(client: pg.Client, schemas: string[]): Promise
         const col = cols.find((c) => c.name === form.column);
         if (col && (form.kind !== 'sum' || form.addends.every((a) => cols.some((c) => c.name === a)))) (col.checks ??= []).push({ ...form, constraint: k.name });
       }
+      const first = cols.find((c) => c.name === k.columns[0]);
+      for (const agreement of columnAgreements(k.definition) ?? []) if (first) (first.agreements ??= []).push({ ...agreement, constraint: k.name });
     }
     if (cols && (k.type === 'u' || k.type === 'p') && k.columns.length > 1) {
       const first = cols.find((c) => c.name === k.columns[0]);

@@ -143,6 +143,13 @@ describe("Supabase's default privileges kept, with one table's anon SELECT revok
     expect(notes).toContainEqual("confirm: Supabase's default privileges are kept in public and anon holds SELECT on 2 of 3 mapped tables (revoked on project_settings): conventions.grants = supabase-default, row security decides");
   });
 
+  it('the revoked table holds what the catalog shows for anon (stranger-app-12: anon reading a revoked team_members failed as "model expected success")', () => {
+    const revoked = { ...settings, grants: { anon: [], authenticated: ['select' as const] } };
+    const { settings: proposed, notes } = proposeMapping(model, { ...target(true), tables: [pressRequests, targetOrders, revoked] });
+    expect(proposed.tableGrants).toEqual({ project_settings: { anon: [] } });
+    expect(notes).toContainEqual("confirm: model.tableGrants.project_settings.anon: nothing (revoked from anon on project_settings, where Supabase's defaults grant it)");
+  });
+
   it('keeps explicit grants where the default privileges were revoked, or where most tables are revoked', () => {
     expect(proposeMapping(model, target(false)).mapping.conventions?.grants).toBeUndefined();
     expect(proposeMapping(model, target(true, [targetOrders])).mapping.conventions?.grants).toBeUndefined();
@@ -947,6 +954,14 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     const { settings, notes } = proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff'] }, defaults, helpers);
     expect(settings).toEqual({ shop: { handlerRoles: ['dev', 'staff'], handlerPermission: null }, pr: { handlerRoles: ['dev', 'staff'] } });
     expect(notes).toContainEqual('confirm: model.shop.handlerPermission: null (can_manage_shop reads the role only; the default also makes a holder of the house permission one)');
+  });
+
+  it("a shop helper named for the shop's staff (stranger-app-12's current_user_is_shop_staff) is the shop handlers' helper, read with the reference's patterns", () => {
+    const roles = referencePack.vocabularies!.filter((v) => v.path === 'roles');
+    const helpers = [{ name: 'current_user_is_shop_staff', returns: 'boolean', source: "select coalesce((select u.role in ('dev', 'admin', 'staff') from public.users u where u.id = auth.uid()), false)" }];
+    const { settings, notes } = proposeVocabularySubsets(roles, { roles: ['user', 'dev', 'staff', 'pr_staff', 'admin'] }, defaultSettings, helpers);
+    expect(settings).toMatchObject({ shop: { handlerPermission: null } });
+    expect(notes).toContainEqual('confirm: model.shop.handlerPermission: null (current_user_is_shop_staff reads the role only; the default also makes a holder of the house permission one)');
   });
 
   it('a handler helper letting in a second permission: it implies the setting’s one (stranger-app-7: master holders handle the shop)', () => {

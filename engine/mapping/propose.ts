@@ -894,15 +894,11 @@ export function proposeVocabularySubsets(
         if (missing.length) notes.push(`set model.${sub.path}: the default names ${missing.join(', ')}, which ${v.column} does not allow, and no helper named like /${sub.helper}/ lists who they are (until it is set, the rules using it stop with a harness error naming it)`);
         continue;
       }
+      if (sub.permissionPath) roleOnlyHelpers(readHelpers, sub.permissionPath, valueAtPath(defaults, sub.permissionPath), settings, notes);
       const leftOut = fallback.filter((x) => !fromHelper.includes(x));
       const added = fromHelper.filter((x) => !fallback.includes(x));
       if (!leftOut.length && !added.length) continue;
       setPath(settings, sub.path, fromHelper);
-      const permission = sub.permissionPath ? valueAtPath(defaults, sub.permissionPath) : undefined;
-      if (sub.permissionPath && typeof permission === 'string' && read.every((h) => !/permission/i.test(helpers.find((x) => x.name === h.name)!.source))) {
-        setPath(settings, sub.permissionPath, null);
-        notes.push(`confirm: model.${sub.permissionPath}: null (${read.map((h) => h.name).join(', ')} reads the role only; the default also makes a holder of the ${permission} permission one)`);
-      }
       const unlike = missing.length
         ? `the default names ${missing.join(', ')}, which ${v.column} does not allow`
         : `the default is ${fallback.join(', ')}`;
@@ -910,6 +906,18 @@ export function proposeVocabularySubsets(
     }
   }
   return { settings, notes };
+}
+
+/**
+ * Handler helpers that read the role only (no permission): the default's permission, which also
+ * makes a handler, proposed null. Whether or not the roles they list differ from the default
+ * (stranger-app-12's current_user_is_shop_staff lists the default's roles exactly, and a `house`
+ * holder's own order was expected editable by them: a false alarm).
+ */
+function roleOnlyHelpers(helpers: readonly { name: string; source: string }[], permissionPath: string, permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
+  if (typeof permission !== 'string' || !helpers.length || helpers.some((h) => /permission/i.test(h.source))) return;
+  setPath(settings, permissionPath, null);
+  notes.push(`confirm: model.${permissionPath}: null (${helpers.map((h) => h.name).join(', ')} reads the role only; the default also makes a holder of the ${permission} permission one)`);
 }
 
 /**
@@ -1087,6 +1095,23 @@ function supabaseDefaultGrantsNote(mapped: readonly TargetTableFacts[], defaultP
   if (!revoked.length) return 'confirm: anon holds SELECT on every mapped table in public (Supabase default privileges left in place): conventions.grants = supabase-default, row security decides';
   if (!defaultPrivilegesKept || revoked.length * 2 >= mapped.length) return undefined;
   return `confirm: Supabase's default privileges are kept in public and anon holds SELECT on ${mapped.length - revoked.length} of ${mapped.length} mapped tables (revoked on ${revoked.join(', ')}): conventions.grants = supabase-default, row security decides`;
+}
+
+/**
+ * Under Supabase's default privileges, a mapped table in public whose privileges the project
+ * revoked from anon (`revoke all on team_members from anon`) holds what the catalog shows:
+ * `tableGrants.<t>.anon`, so the model expects the grant's refusal there. Without it anon's read
+ * of team_members, which rule 11 empties, was a FAIL on stranger-app-12 ("database answered 42501
+ * (grant), model expected success"); the setting (not a looser reading) keeps a missing grant on a
+ * table anon should read a finding.
+ */
+function revokedAnonGrants(chosen: ReadonlyMap<string, TargetTableFacts>, settings: Record<string, unknown>, notes: string[]): void {
+  for (const [name, t] of chosen) {
+    if (t.anonCanSelect || !t.grants || t.name.includes('.')) continue;
+    // by key, not setPath: a table name may hold a dot (passport.profiles)
+    (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {}).anon = t.grants.anon;
+    notes.push(`confirm: model.tableGrants.${name}.anon: ${t.grants.anon.join(', ') || 'nothing'} (revoked from anon on ${t.name}, where Supabase's defaults grant it)`);
+  }
 }
 
 function proposeOnDefaultSchema(
@@ -1405,6 +1430,7 @@ function proposeOnDefaultSchema(
   if (grantsNote) {
     mapping.conventions!.grants = 'supabase-default';
     notes.push(grantsNote);
+    revokedAnonGrants(chosen, settings, notes);
   }
 
   // Column-level UPDATE grants (`grant update (first_name, …) on profiles to authenticated`): the

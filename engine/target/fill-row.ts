@@ -8,6 +8,9 @@ import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import { sampleMatching } from '../introspection/check-forms.ts';
 import { NUMERIC_TYPE, TEXT_TYPE, unqualifiedType, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
+import type { ColumnAgreement } from '../introspection/column-agreements.ts';
+import { withAgreeingColumns, withKeysOfEveryRow } from './agreeing-columns.ts';
+import { rangeLiteral } from './range-values.ts';
 
 export class UnfillableColumn extends Error {
   constructor(
@@ -50,6 +53,8 @@ function scalarFor(table: string, column: ColumnShape, n: number): Json {
   if (TEXT_TYPE.test(t)) return textFor(column, n);
   if (NUMERIC_TYPE.test(t)) return numberFor(column, n);
   if (t === 'boolean') return false;
+  const range = rangeLiteral(t, n);
+  if (range !== undefined) return range;
   if (t === 'uuid') return uuidFrom(n);
   if (/^(timestamp|date)/.test(t)) return '2026-01-01T00:00:00Z';
   if (/^(time)/.test(t)) return '00:00:00';
@@ -195,6 +200,8 @@ interface FillFacts {
   sharedKeys: SharedKeyColumn[];
   /** Of `missing`, those that reference no table: a model INSERT gets a value for them. */
   insertFilled: ColumnShape[];
+  /** CHECKs tying columns to one another (agreeing-columns.ts). */
+  agreements: ColumnAgreement[];
 }
 
 const fillFactsOf = new WeakMap<readonly ColumnShape[], FillFacts>();
@@ -206,7 +213,7 @@ function fillFacts(columns: readonly ColumnShape[]): FillFacts {
     const needParent = missing.filter((c) => c.references);
     // A caller's default is the API request's to fill (the signed-in writer's id or tenant), never the model INSERT's.
     const oneToOne = needParent.filter((c) => c.unique || c.uniqueIndexes?.length);
-    facts = { missing, generated: new Set(columns.filter((c) => c.generated).map((c) => c.name)), needParent, oneToOne, sharedKeys: sharedKeyColumns(columns, needParent.filter((c) => !oneToOne.includes(c))), insertFilled: missing.filter((c) => !c.references && !c.callerDefault) };
+    facts = { missing, generated: new Set(columns.filter((c) => c.generated).map((c) => c.name)), needParent, oneToOne, sharedKeys: sharedKeyColumns(columns, needParent.filter((c) => !oneToOne.includes(c))), insertFilled: missing.filter((c) => !c.references && !c.callerDefault), agreements: columns.flatMap((c) => c.agreements ?? []) };
     fillFactsOf.set(columns, facts);
   }
   return facts;
@@ -288,12 +295,12 @@ export function fillWorld(world: World, shapes: TableShapes): World {
       out[table] = rows;
       continue;
     }
-    const { missing, generated, oneToOne, sharedKeys } = fillFacts(columns);
+    const { missing, generated, oneToOne, sharedKeys, agreements } = fillFacts(columns);
     const parentsTaken = new Map(oneToOne.map((c) => [c, new Set(rows.flatMap((r) => (r[c.name] === undefined || r[c.name] === null ? [] : [JSON.stringify(r[c.name])])))]));
     const sharedParents = new Map(sharedKeys.map((k) => [k.column, parentsForSharedKey(table, k, rows, world)]));
-    out[table] = rows.map((row, at) => {
+    const completed = rows.map((row, at) => {
       // A row with nothing to add or leave out is written as it is.
-      if (missing.every((c) => c.name in row) && (generated.size === 0 || !Object.keys(row).some((k) => generated.has(k)))) return row;
+      if (missing.every((c) => c.name in row) && (generated.size === 0 || !Object.keys(row).some((k) => generated.has(k)))) return agreements.length ? withAgreeingColumns(row, row, columns, agreements, (c) => valueFor(table, c, n++, world)) : row;
       // The target computes a generated column itself and refuses a value for it. (Left out while
       // copying rather than deleted after: a deleted key leaves a slow object, and every fixture row is serialized.)
       const filled: Row = {};
@@ -303,8 +310,9 @@ export function fillWorld(world: World, shapes: TableShapes): World {
         const shared = sharedParents.get(c);
         filled[c.name] = parentsTaken.has(c) ? distinctParentKey(table, c, world, parentsTaken.get(c)!) : shared ? shared[at]! : valueFor(table, c, n++, world);
       }
-      return filled;
+      return agreements.length ? withAgreeingColumns(row, filled, columns, agreements, (c) => valueFor(table, c, n++, world)) : filled;
     });
+    out[table] = agreements.length ? withKeysOfEveryRow(completed, columns, (c) => valueFor(table, c, n++, world)) : completed;
   }
   return out;
 }

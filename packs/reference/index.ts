@@ -57,7 +57,8 @@ export const referencePack = definePack({
         { path: 'adminRoles', helper: '(^|_)(is|has)_admin(_|$)' },
         { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', permissionScope: { path: 'vs.permissionScope', value: 'every-department', permissionPath: 'vs.handlerPermission' } },
         { path: 'pr.handlerRoles', helper: 'pr.*handl|handl.*pr' },
-        { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' },
+        // `is_shop_staff` too: a narrower group than staff, the shop's own (stranger-app-12).
+        { path: 'shop.handlerRoles', helper: 'shop.*(handl|manag|staff)|(handl|manag|staff).*shop', permissionPath: 'shop.handlerPermission' },
         { path: 'projects.actorRoles', helper: 'project.*actor' },
       ],
     },
@@ -156,6 +157,8 @@ export const referencePack = definePack({
     { path: 'vs.similarDuplicates', fn: 'find_similar_vs_tickets', pattern: String.raw`\bduplicate_of\s+is\s+null\b`, value: 'left-out', why: 'merged tickets are left out' },
     // §8's cap on remarks, where vs_tickets keeps it as a CHECK (R06, R09: the model's 20 refused what the target's 40 holds).
     { path: 'vs.remarksCap', check: { table: 'vs_tickets' }, pattern: String.raw`jsonb_array_length\(\s*"?remarks"?\s*\)\s*<=\s*(\d+)\b`, number: true, why: 'remarks are capped at that count' },
+    // The leaderboard's length, where the body states it (stranger-app-12's `limit 100`: the model's 10 was a FAIL on an 11th row).
+    { path: 'passport.leaderboardSize', fn: 'passport.admin_leaderboard', pattern: String.raw`\blimit\s+(\d+)\s*;?\s*(?:end\b|$)`, number: true, why: 'the leaderboard lists that many' },
     // Rule 1's allow-list, as the users guard names it (stranger-app-6 lets an owner change their e-mail: R17
     // failed on it): an array held in a variable named for it, or passed beside the old and new rows.
     {

@@ -47,6 +47,18 @@ begin
   if not found then raise exception 'no such ticket' using errcode = 'no_data_found'; end if;
 end`;
 
+describe('the leaderboard length a body states (stranger-app-12)', () => {
+  const leaderboard = `
+begin
+  if auth.uid() is null or not public.current_user_is_admin() then raise exception 'NOT_AUTHORIZED' using errcode = '42501'; end if;
+  return query select p.user_id, p.points from passport.profiles p order by p.points desc limit 100;
+end`;
+  it('is its last query’s limit, and none where the body states none', () => {
+    expect(proposed('passport.leaderboardSize', 'passport.admin_leaderboard', leaderboard)).toBe('100');
+    expect(proposed('passport.leaderboardSize', 'passport.admin_leaderboard', leaderboard.replace(' limit 100', ''))).toBeUndefined();
+  });
+});
+
 describe('silent-spec settings read off a body (sourceSettings)', () => {
   it('find_similar_vs_tickets: a ticket whose key is null refused with the out-of-scope one, and an uncategorized ticket alike by its category key', () => {
     expect(proposed('vs.similarForUnhandledTicket', 'find_similar_vs_tickets', findSimilar)).toBe('refused');
