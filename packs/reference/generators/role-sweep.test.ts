@@ -43,7 +43,7 @@ function askedLate(property: DataProperty, seed: number): string[] {
 
 describe('the role sweep', () => {
   it('is on the properties held past their minimum, after their own sweep', async () => {
-    expect(swept.map((p) => p.id)).toEqual(['R03', 'R05', 'R07', 'R08', 'R09', 'R10', 'R14', 'R18', 'R20']);
+    expect(swept.map((p) => p.id)).toEqual(['R05', 'R09', 'R10', 'R14', 'R18', 'R20']);
     for (const p of swept) expect(p.sweep?.length, p.id).toBe(((await unswept(p.id)).sweep?.length ?? 0) + ROLE_SWEEP_DRAWS);
   });
 
@@ -65,7 +65,7 @@ describe('the role sweep', () => {
     }
   });
 
-  // Over the model, the two lanes as pr runs them (seeds 1, 2, 3 measured: 12 → 3, 26 → 2, 20 → 5 kinds; one checked here, for time).
+  // Over the model, the two lanes as pr runs them (seeds 1, 2, 3 measured over the six: 7 → 2, 11 → 1, 10 → 4 kinds; one checked here, for time).
   it('moves most kinds of request first asked between cases 50 and 100 into the first 50', async () => {
     for (const seed of [2]) {
       let before = 0;
