@@ -14,7 +14,7 @@ import path from 'node:path';
 import { keptTemplateKey } from '../engine/db/databases.ts';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
 import { LOCAL_CACHE_ROOT } from '../engine/db/providers/local-server.ts';
-import { openEnvironment, type StartupPhases } from '../engine/runner/environment.ts';
+import { CATALOG_CACHE_DIR, openEnvironment, type StartupPhases } from '../engine/runner/environment.ts';
 import { BUNDLED_MIGRATIONS, PROJECT_ROOT } from '../cli/paths.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
 
@@ -44,10 +44,12 @@ function project(count: number): string {
   return dir;
 }
 
-/** Removes the kept data directories of these digests (the bench's own), so its first cached run is a cold one. */
+/** Removes the kept data directories of these digests (the bench's own) and their kept catalogs, so its first cached run is a cold one. */
 function forget(digests: string[]): void {
   if (!existsSync(LOCAL_CACHE_ROOT)) return;
+  if (existsSync(CATALOG_CACHE_DIR)) for (const name of readdirSync(CATALOG_CACHE_DIR)) if (digests.some((d) => name.startsWith(`${d}-`))) rmSync(path.join(CATALOG_CACHE_DIR, name), { force: true });
   for (const version of readdirSync(LOCAL_CACHE_ROOT)) {
+    if (version === path.basename(CATALOG_CACHE_DIR)) continue;
     for (const templates of readdirSync(path.join(LOCAL_CACHE_ROOT, version)).filter((n) => n.startsWith('templates-'))) {
       for (const digest of digests) {
         for (const entry of [digest, `${digest}.spare`]) rmSync(path.join(LOCAL_CACHE_ROOT, version, templates, entry), { recursive: true, force: true });

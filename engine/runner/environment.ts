@@ -3,6 +3,7 @@
  * a server (provider chain), a template built from the migrations (plus a mutant, if any),
  * one cloned database and connection per worker, and the PostgREST schema cache.
  */
+import path from 'node:path';
 import pg from 'pg';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app-settings.ts';
@@ -18,6 +19,11 @@ import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { readGrantsUnderRowSecurity } from '../introspection/row-security-grants.ts';
 import { readSeededValues } from '../introspection/seeded-values.ts';
+import { catalogCacheFile, keepCatalog, readKeptCatalog } from '../db/catalog-cache.ts';
+import { LOCAL_CACHE_ROOT } from '../db/providers/local-server.ts';
+
+/** Where kept catalog reads live (catalog-cache.ts): beside the kept data directories, cleared with them. */
+export const CATALOG_CACHE_DIR = path.join(LOCAL_CACHE_ROOT, 'catalogs');
 
 export const EXPOSED_SCHEMAS = ['public', 'passport'];
 
@@ -117,6 +123,9 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     let cache: SchemaCache | undefined;
     let plan: FixturePlan | undefined;
     let standIns: string | undefined;
+    let catalogSource: 'read' | 'kept' | undefined;
+    // The catalog reads are kept with a kept template of exactly these migrations (catalog-cache.ts); a mutant's extra SQL is not kept.
+    const keptDigest = template.source.kind !== 'uncached' && !options.extra?.length && (options.keptPrefix ?? options.migrations.length) === options.migrations.length ? template.source.digest : undefined;
     for (const url of urls) {
       // Pipelined: a case's messages, and the lane's next case, are written without waiting for answers (batch-query.ts).
       const client = new pg.Client({ connectionString: url, pipeline: true, statement_timeout: options.caseStatementTimeoutMs ?? CASE_STATEMENT_TIMEOUT_MS });
@@ -126,20 +135,19 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       } catch (e) {
         throw new EnvironmentError(`cannot connect a worker: ${(e as Error).message}`);
       }
-      if (!cache) standIns = [standInNote(await standInsInstalled(client)), appSettingsNote(await appSettingsReadByPolicies(client))].filter(Boolean).join('; ') || undefined;
-      if (!cache) {
-        const loaded = await loadSchemaCache(client, options.api?.exposedSchemas ?? EXPOSED_SCHEMAS, options.api?.extraSearchPath);
-        cache = { ...loaded, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}), ...(options.tokenAppMetadata ? { tokenAppMetadata: options.tokenAppMetadata } : {}) };
-      }
-      if (!plan) {
-        // Tables sent as SQL, and others the fixtures write, may live outside the exposed schemas: their fixtures are completed from the catalog too.
-        const sqlSchemas = [...sqlRoutedTables(options.fixtures?.mapping)].map((t) => t.split('.')[0]);
-        const shapes = await readTableShapes(client, [...new Set([...cache.exposedSchemas, 'auth', ...sqlSchemas, ...(options.writtenSchemas ?? [])])]);
-        const seededTables = await readSeededTables(client, shapes);
-        // Seeded rows' values are masked in failures on any target, with or without a fixture plan.
-        const seededValues = await readSeededValues(client, shapes, seededTables);
-        const fixtures = options.fixtures && (await withExistingBypassTriggers(client, options.fixtures, options.log));
-        plan = fixtures ? { ...fixtures, shapes, seededTables, seededValues, functions: cache.functions, grantsUnderRowSecurity: await readGrantsUnderRowSecurity(client, cache.exposedSchemas) } : seededValues.length ? { ...REFERENCE_PLAN, seededValues } : REFERENCE_PLAN;
+      if (!cache || !plan) {
+        const inputs = catalogInputs(options);
+        const file = keptDigest && catalogCacheFile(CATALOG_CACHE_DIR, keptDigest, inputs);
+        const kept = file ? readKeptCatalog<CatalogFacts>(file) : undefined;
+        const facts = kept ?? (await readCatalogFacts(client, inputs));
+        if (file && !kept) keepCatalog(file, facts);
+        catalogSource = kept ? 'kept' : 'read';
+        standIns = facts.standIns;
+        cache = { ...facts.schemaCache, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}), ...(options.tokenAppMetadata ? { tokenAppMetadata: options.tokenAppMetadata } : {}) };
+        if (facts.missingBypassTriggers?.length) options.log?.(`bypassTriggers: ${facts.missingBypassTriggers.join(', ')} not in this database (not created yet at this migration state?): skipped`);
+        const { shapes, seededTables, seededValues } = facts;
+        const fixtures = options.fixtures && (facts.missingBypassTriggers?.length ? { ...options.fixtures, bypassTriggers: (options.fixtures.bypassTriggers as readonly string[]).filter((t) => !facts.missingBypassTriggers!.includes(t)) } : options.fixtures);
+        plan = fixtures ? { ...fixtures, shapes, seededTables, seededValues, functions: cache.functions, grantsUnderRowSecurity: facts.grantsUnderRowSecurity } : seededValues.length ? { ...REFERENCE_PLAN, seededValues } : REFERENCE_PLAN;
       }
       workers.push({ client, tx: new CaseTransaction(client, cache, plan) });
     }
@@ -156,7 +164,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       workers,
       startupMs,
       startup: phases,
-      readyNote: `ready in ${startupMs} ms${source ? ` (${source})` : ''}${standIns ? `; ${standIns}` : ''}`,
+      readyNote: `ready in ${startupMs} ms${source ? ` (${source}${catalogSource === 'kept' ? ', its catalog read from the cache' : ''})` : ''}${standIns ? `; ${standIns}` : ''}`,
       ...(notCopied ? { settingsNote: notCopied } : {}),
       async close() {
         for (const w of workers) await w.client.end().catch(() => {});
@@ -172,13 +180,67 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
   }
 }
 
+/** What the reads before the first case depend on besides the database: a kept catalog is keyed by them too (catalog-cache.ts). */
+interface CatalogInputs {
+  exposedSchemas: string[];
+  extraSearchPath?: string[];
+  /** Schemas whose tables' shapes are read: the exposed ones, auth, those of tables sent as SQL or written by the fixtures. */
+  shapeSchemas: string[];
+  /** The fixture plan's bypass triggers, looked up (a project's own schema); absent: the reference way. */
+  bypassTriggers?: readonly string[];
+  projectFixtures: boolean;
+}
+
+function catalogInputs(options: EnvironmentOptions): CatalogInputs {
+  const exposedSchemas = options.api?.exposedSchemas ?? EXPOSED_SCHEMAS;
+  // Tables sent as SQL, and others the fixtures write, may live outside the exposed schemas: their fixtures are completed from the catalog too.
+  const sqlSchemas = [...sqlRoutedTables(options.fixtures?.mapping)].map((t) => t.split('.')[0]);
+  const bypass = options.fixtures?.bypassTriggers;
+  return {
+    exposedSchemas,
+    ...(options.api?.extraSearchPath ? { extraSearchPath: options.api.extraSearchPath } : {}),
+    shapeSchemas: [...new Set([...exposedSchemas, 'auth', ...sqlSchemas, ...(options.writtenSchemas ?? [])])],
+    ...(Array.isArray(bypass) && bypass.length ? { bypassTriggers: bypass as readonly string[] } : {}),
+    projectFixtures: options.fixtures !== undefined,
+  };
+}
+
+/** The catalog reads a run makes before its first case: plain data, kept with a kept template (catalog-cache.ts). */
+interface CatalogFacts {
+  standIns?: string;
+  schemaCache: SchemaCache;
+  shapes: NonNullable<FixturePlan['shapes']>;
+  seededTables: string[];
+  seededValues: string[];
+  /** Of the plan's bypass triggers, those this database lacks (skipped with a note). */
+  missingBypassTriggers?: string[];
+  grantsUnderRowSecurity?: Set<string>;
+}
+
+async function readCatalogFacts(client: pg.Client, inputs: CatalogInputs): Promise<CatalogFacts> {
+  const standIns = [standInNote(await standInsInstalled(client)), appSettingsNote(await appSettingsReadByPolicies(client))].filter(Boolean).join('; ') || undefined;
+  const schemaCache = await loadSchemaCache(client, inputs.exposedSchemas, inputs.extraSearchPath);
+  const shapes = await readTableShapes(client, inputs.shapeSchemas);
+  const seededTables = await readSeededTables(client, shapes);
+  // Seeded rows' values are masked in failures on any target, with or without a fixture plan.
+  const seededValues = await readSeededValues(client, shapes, seededTables);
+  const missing = inputs.bypassTriggers ? await missingBypassTriggers(client, inputs.bypassTriggers) : [];
+  return {
+    ...(standIns ? { standIns } : {}),
+    schemaCache,
+    shapes,
+    seededTables: [...seededTables],
+    seededValues: [...seededValues],
+    ...(missing.length ? { missingBypassTriggers: missing } : {}),
+    ...(inputs.projectFixtures ? { grantsUnderRowSecurity: await readGrantsUnderRowSecurity(client, schemaCache.exposedSchemas) } : {}),
+  };
+}
+
 /**
- * The fixture plan with only the listed bypass triggers this database has: one that does not exist
+ * Of the fixture plan's bypass triggers, those this database does not have: one that does not exist
  * yet (an older migration state, a diff's base) is skipped with a note, not an error of every case.
  */
-async function withExistingBypassTriggers<P extends Omit<FixturePlan, 'shapes'>>(client: pg.Client, plan: P, log?: (line: string) => void): Promise<P> {
-  if (!Array.isArray(plan.bypassTriggers) || !plan.bypassTriggers.length) return plan;
-  const listed = plan.bypassTriggers as readonly string[];
+async function missingBypassTriggers(client: pg.Client, listed: readonly string[]): Promise<string[]> {
   const found = await client.query<{ name: string }>(
     `select x.name from unnest($1::text[]) as x(name)
       where exists (select 1 from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace s on s.oid = c.relnamespace
@@ -187,8 +249,5 @@ async function withExistingBypassTriggers<P extends Omit<FixturePlan, 'shapes'>>
     [listed],
   );
   const existing = new Set(found.rows.map((r) => r.name));
-  const missing = listed.filter((t) => !existing.has(t));
-  if (!missing.length) return plan;
-  log?.(`bypassTriggers: ${missing.join(', ')} not in this database (not created yet at this migration state?): skipped`);
-  return { ...plan, bypassTriggers: listed.filter((t) => existing.has(t)) };
+  return listed.filter((t) => !existing.has(t));
 }

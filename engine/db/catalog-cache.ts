@@ -1,0 +1,91 @@
+/**
+ * Issue 27, start-up paid once: the catalog reads a run makes before its first case (the schema
+ * cache, the tables' shapes, seeded rows, ... : runner/environment.ts) depend only on the
+ * template's database, the reads' own inputs (schemas, bypass triggers) and the code reading
+ * them. A kept template (template-cache.ts) is that database, named by the digest of what built
+ * it, so the reads are kept beside it under a key of that digest, the inputs and a digest of the
+ * engine's code: a second run on an unchanged project reads a file instead of the catalog. A
+ * changed migration changes the digest, so a stale catalog is never read.
+ *
+ * Kept as files under the local cache (`policyfuzz cache clear` removes them with the rest).
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Bumped when what is kept changes shape in a way the engine's code digest would not show. */
+const CATALOG_CACHE_FORMAT = 1;
+
+/** Maps and Sets survive JSON under these tags (a catalog's facts hold both). */
+const MAP_TAG = '\u0000map';
+const SET_TAG = '\u0000set';
+
+function encode(_key: string, value: unknown): unknown {
+  if (value instanceof Map) return { [MAP_TAG]: [...value] };
+  if (value instanceof Set) return { [SET_TAG]: [...value] };
+  return value;
+}
+
+function decode(_key: string, value: unknown): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    if (MAP_TAG in value) return new Map((value as Record<string, [unknown, unknown][]>)[MAP_TAG]);
+    if (SET_TAG in value) return new Set((value as Record<string, unknown[]>)[SET_TAG]);
+  }
+  return value;
+}
+
+export function encodeCatalog(value: unknown): string {
+  return JSON.stringify(value, encode);
+}
+
+export function decodeCatalog<T>(text: string): T {
+  return JSON.parse(text, decode) as T;
+}
+
+let engineDigest: string | undefined;
+
+/**
+ * The engine's code as this process runs it (engine/, compiled or not): a reader changed by an
+ * upgrade or an edit must not be answered by what the old one read.
+ */
+export function engineCodeDigest(engineDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')): string {
+  if (engineDigest !== undefined) return engineDigest;
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (/\.(ts|js|sql|json)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) hash.update(path.relative(engineDir, file)).update('\0').update(readFileSync(file)).update('\0');
+    }
+  };
+  walk(engineDir);
+  return (engineDigest = hash.digest('hex').slice(0, 16));
+}
+
+/** The file the catalog reads of `templateDigest`'s database, made with `inputs`, are kept in. */
+export function catalogCacheFile(dir: string, templateDigest: string, inputs: unknown, code = engineCodeDigest()): string {
+  const key = createHash('sha256').update(JSON.stringify([CATALOG_CACHE_FORMAT, templateDigest, code, inputs])).digest('hex').slice(0, 24);
+  return path.join(dir, `${templateDigest}-${key}.json`);
+}
+
+/** The kept reads, or undefined when none (or unreadable: then they are read again). */
+export function readKeptCatalog<T>(file: string): T | undefined {
+  try {
+    return decodeCatalog<T>(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the reads (written aside and renamed: a run reading it meanwhile sees the whole file or none). A failure to keep costs the next run a read, nothing else. */
+export function keepCatalog(file: string, value: unknown): void {
+  const aside = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(aside, encodeCatalog(value));
+    renameSync(aside, file);
+  } catch {
+    rmSync(aside, { force: true });
+  }
+}
