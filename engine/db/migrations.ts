@@ -12,6 +12,7 @@ import { setActivity } from './cleanup.ts';
 import { neighbourCause, SKIPPING_LOSES_THE_REST } from './migration-neighbours.ts';
 import { upSectionOf } from './migration-sections.ts';
 import { orderMigrationNames } from './migration-order.ts';
+import { confinedToDatabase } from './role-settings.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
 import { extensionsToStandIn, STOOD_IN_EXTENSIONS, withStandIns } from './supabase/stand-ins.ts';
@@ -248,7 +249,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
         void cancelQuery(client);
       }, timeoutMs);
       try {
-        await client.query(statement.text);
+        await client.query(confinedToDatabase(statement.text, client.database!));
       } finally {
         clearTimeout(timer);
       }

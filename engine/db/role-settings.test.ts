@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { prepareTemplate } from './databases.ts';
+import { loadMigrationFolder } from './migrations.ts';
+import { confinedToDatabase } from './role-settings.ts';
+import { sharedServer } from '../../testing/shared-server.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
+
+describe("a migration's role-wide setting is confined to the database it migrates", () => {
+  it('rewrites alter role|user … set|reset without `in database`, and nothing else', () => {
+    expect(confinedToDatabase("alter role authenticator set pgrst.db_pre_request = 'authz.check_request'", 'pf_x')).toBe(
+      `alter role authenticator in database "pf_x" set pgrst.db_pre_request = 'authz.check_request'`,
+    );
+    expect(confinedToDatabase('-- the hook\n/* once */\nALTER USER "Anon Role" RESET statement_timeout', 'Db')).toBe('-- the hook\n/* once */\nALTER USER "Anon Role" in database "Db" RESET statement_timeout');
+    expect(confinedToDatabase('alter role all set search_path = public', 'pf_x')).toBe('alter role all in database "pf_x" set search_path = public');
+    for (const untouched of ['alter role anon in database postgres set statement_timeout = 1', 'alter role anon with nologin', 'alter role anon rename to anon2', 'select 1', "comment on role anon is 'alter role anon set x = 1'"]) {
+      expect(confinedToDatabase(untouched, 'pf_x')).toBe(untouched);
+    }
+  });
+
+  it("reaches no other database on the server (stranger-app-13's pre-request hook called in every other project's requests: 3F000)", async () => {
+    const server = await sharedServer();
+    const hook = `public.hook_${randomBytes(4).toString('hex')}`;
+    const dir = tempDir('role-settings');
+    writeFileSync(path.join(dir, '1_hook.sql'), `alter role authenticator set pgrst.db_pre_request = '${hook}';\n`);
+    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir), cache: false });
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ database: string | null }>(
+        `select d.datname as database from pg_db_role_setting s join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase, unnest(s.setconfig) c
+          where r.rolname = 'authenticator' and c = $1`,
+        [`pgrst.db_pre_request=${hook}`],
+      );
+      // Set in the migrated database alone: never role-wide (setdatabase 0, no database).
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.database !== null)).toBe(true);
+    } finally {
+      await admin.end();
+      await template.drop();
+    }
+  });
+});
