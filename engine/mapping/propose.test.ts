@@ -143,11 +143,11 @@ describe("Supabase's default privileges kept, with one table's anon SELECT revok
     expect(notes).toContainEqual("confirm: Supabase's default privileges are kept in public and anon holds SELECT on 2 of 3 mapped tables (revoked on project_settings): conventions.grants = supabase-default, row security decides");
   });
 
-  it('the revoked table holds what the catalog shows for anon (stranger-app-12: anon reading a revoked team_members failed as "model expected success")', () => {
+  it('a table revoked from anon is named with the setting to write, never written (stranger-app-12: anon reading a revoked team_members failed as "model expected success"; copying the catalog would pass rule 10\'s public projects revoked from anon)', () => {
     const revoked = { ...settings, grants: { anon: [], authenticated: ['select' as const] } };
     const { settings: proposed, notes } = proposeMapping(model, { ...target(true), tables: [pressRequests, targetOrders, revoked] });
-    expect(proposed.tableGrants).toEqual({ project_settings: { anon: [] } });
-    expect(notes).toContainEqual("confirm: model.tableGrants.project_settings.anon: nothing (revoked from anon on project_settings, where Supabase's defaults grant it)");
+    expect(proposed.tableGrants).toBeUndefined();
+    expect(notes).toContainEqual("check: anon holds nothing on project_settings (revoked, where Supabase's defaults grant it): if the spec lets anon read none of its rows, write model.tableGrants.project_settings.anon: []; else it is a finding of rule 16");
   });
 
   it('keeps explicit grants where the default privileges were revoked, or where most tables are revoked', () => {

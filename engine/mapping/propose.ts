@@ -1105,12 +1105,13 @@ function supabaseDefaultGrantsNote(mapped: readonly TargetTableFacts[], defaultP
  * (grant), model expected success"); the setting (not a looser reading) keeps a missing grant on a
  * table anon should read a finding.
  */
-function revokedAnonGrants(chosen: ReadonlyMap<string, TargetTableFacts>, settings: Record<string, unknown>, notes: string[]): void {
+function revokedAnonGrants(chosen: ReadonlyMap<string, TargetTableFacts>, notes: string[]): void {
   for (const [name, t] of chosen) {
     if (t.anonCanSelect || !t.grants || t.name.includes('.')) continue;
-    // by key, not setPath: a table name may hold a dot (passport.profiles)
-    (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {}).anon = t.grants.anon;
-    notes.push(`confirm: model.tableGrants.${name}.anon: ${t.grants.anon.join(', ') || 'nothing'} (revoked from anon on ${t.name}, where Supabase's defaults grant it)`);
+    // Named, never written: copying the catalog's grants into the model would pass a grant the spec
+    // needs (rule 10's public projects, revoked from anon) as the project's choice. A table the spec
+    // lets anon read nothing of (team_members, rule 11) is the user's to confirm; R16 names the setting.
+    notes.push(`check: anon holds ${t.grants.anon.join(', ') || 'nothing'} on ${t.name} (revoked, where Supabase's defaults grant it): if the spec lets anon read none of its rows, write model.tableGrants.${name}.anon: ${JSON.stringify(t.grants.anon)}; else it is a finding of rule 16`);
   }
 }
 
@@ -1430,7 +1431,7 @@ function proposeOnDefaultSchema(
   if (grantsNote) {
     mapping.conventions!.grants = 'supabase-default';
     notes.push(grantsNote);
-    revokedAnonGrants(chosen, settings, notes);
+    revokedAnonGrants(chosen, notes);
   }
 
   // Column-level UPDATE grants (`grant update (first_name, …) on profiles to authenticated`): the
