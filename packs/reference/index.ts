@@ -24,8 +24,8 @@ const CALLER = String.raw`(?:\(\s*SELECT\s+)?[\w.]*(?:user_id|uid)\s*\(\s*\)(?:\
  */
 export const TEAM_MEMBER_ROW_IS_CALLERS = `${MEMBER_COLUMN}\\s*=\\s*${CALLER}|${CALLER}\\s*=\\s*${MEMBER_COLUMN}`;
 
-/** A vs_tickets SELECT policy letting handlers in by a helper and naming no submitter column (stranger-app-11: submitters read a view): read of every such policy, vs.submitterTableAccess. */
-export const VS_TABLE_IS_HANDLERS = String.raw`^(?![\s\S]*\bsubmit\w*)[\s\S]*\b\w*handl\w*\s*\(`;
+/** A vs_tickets SELECT policy letting handlers in by a helper and comparing nothing to the caller (no submitter column, no `created_by = auth.uid()`; stranger-app-11: submitters read a view): read of every such policy, vs.submitterTableAccess. */
+export const VS_TABLE_IS_HANDLERS = String.raw`^(?![\s\S]*\bsubmit\w*)(?![\s\S]*` + CALLER + String.raw`)[\s\S]*\b\w*handl\w*\s*\(`;
 
 /**
  * A body finding no ticket: plpgsql's `not found` after a `select … into`, or the row variable's

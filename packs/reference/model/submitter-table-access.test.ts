@@ -72,5 +72,8 @@ describe("init's reading of vs_tickets' SELECT policies (VS_TABLE_IS_HANDLERS, e
     expect(reads('((deleted_at IS NULL) AND ((submitter_id = ( SELECT auth.uid() AS uid)) OR can_handle_vs(target_dept)))')).toBe(false);
     expect(reads('(can_handle_vs(target_dept) OR (auth.uid() = submitted_by))')).toBe(false);
     expect(reads('(deleted_at IS NULL)')).toBe(false);
+    // The owner column named otherwise: any comparison with the caller lets the submitter in.
+    expect(reads('((created_by = auth.uid()) OR can_handle_vs(target_dept))')).toBe(false);
+    expect(reads('((owner = ( SELECT public.current_app_user_id() AS current_app_user_id)) OR private.is_vs_handler(target_dept))')).toBe(false);
   });
 });
