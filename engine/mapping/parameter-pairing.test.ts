@@ -20,6 +20,11 @@ describe("pairing a function's parameters named otherwise", () => {
     expect(pairParameters(['p_duplicate', 'p_primary'], ['p_source', 'p_primary_ticket'])).toEqual({ p_duplicate: 'p_source', p_primary: 'p_primary_ticket' });
   });
 
+  it('pairs by position only where as many are left on each side (beside extra defaulted parameters, position says nothing)', () => {
+    expect(pairParameters(['p_id', 'p_public', 'p_title'], ['p_id', 'p_public', 'p_summary', 'p_headline'])).toEqual({});
+    expect(pairParameters(['p_id', 'p_public', 'p_title', 'p_summary'], ['p_id', 'p_public', 'p_summary', 'p_headline'])).toEqual({ p_title: 'p_headline' });
+  });
+
   it('a target name holding two model names’ words is no word match (p_id in both p_ticket_id and p_id_list)', () => {
     expect(pairParameters(['p_id', 'p_ticket'], ['p_id_ticket', 'p_other'])).toEqual({ p_id: 'p_id_ticket', p_ticket: 'p_other' });
   });

@@ -35,9 +35,10 @@ export function pairParameters(modelArgs: readonly string[], targetArgs: readonl
     if (claimants.length === 1) pairs[m] = candidates[0];
   }
   const leftTarget = unmatchedTarget.filter((t) => !Object.values(pairs).includes(t));
-  unmatchedModel.filter((m) => !(m in pairs)).forEach((m, i) => {
-    if (leftTarget[i] !== undefined) pairs[m] = leftTarget[i];
-  });
+  const leftModel = unmatchedModel.filter((m) => !(m in pairs));
+  // By position only where as many are left on each side: beside extra defaulted parameters
+  // (`p_summary default null, p_headline default null`) position says nothing of which is which.
+  if (leftModel.length === leftTarget.length) leftModel.forEach((m, i) => (pairs[m] = leftTarget[i]));
   // In the model's order, as the note lists them.
   return Object.fromEntries(unmatchedModel.filter((m) => m in pairs).map((m) => [m, pairs[m]]));
 }
