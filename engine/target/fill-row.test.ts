@@ -155,6 +155,13 @@ describe('a foreign key the world leaves out, unique together with other columns
     // Its remedy names what it is, not a trigger or a seeded row (the collision's "a row with that key was already there" did).
     expect(remedyFor('sign_requests (document_id, professor_id) is unique and document_id references documents: this case has more sign_requests rows alike on professor_id than documents rows for them to name')).toMatch(/^the target's unique key over a column the fixtures fill from a parent table needs a parent row per row/);
   });
+  it('rows with a null among the others collide with none (Postgres holds nulls distinct), unless the key says nulls not distinct', () => {
+    const nullable = new Map([...shapes].map(([t, cs]) => [t, cs.map((c) => (c.name === 'professor_id' ? { ...c, notNull: false } : c))]));
+    const world = { documents: [{ id: 'd1' }], sign_requests: [{ id: 's1', professor_id: null }, { id: 's2', professor_id: null }] };
+    expect(pairs(fillWorldWithParents(world, nullable, new Set(['documents', 'sign_requests'])).world.sign_requests)).toEqual(['d1/null', 'd1/null']);
+    const notDistinct = new Map([...nullable].map(([t, cs]) => [t, cs.map((c) => (c.name === 'document_id' ? { ...c, uniqueTogether: [{ ...pair, nullsNotDistinct: true as const }] } : c))]));
+    expect(() => fillWorldWithParents(world, notDistinct, new Set(['documents', 'sign_requests']))).toThrow(/rows alike on professor_id than documents rows/);
+  });
 });
 
 describe('filling the model’s INSERT requests', () => {

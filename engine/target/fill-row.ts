@@ -240,13 +240,15 @@ function distinctParentKey(table: string, column: ColumnShape, world: World, tak
 interface SharedKeyColumn {
   column: ColumnShape;
   others: string[];
+  /** The key treats nulls as equal (`unique nulls not distinct`): else a row with a null among the others collides with none. */
+  nullsNotDistinct?: true;
 }
 
 function sharedKeyColumns(columns: readonly ColumnShape[], filledReferences: readonly ColumnShape[]): SharedKeyColumn[] {
   const keys = columns.flatMap((c) => c.uniqueTogether ?? []);
   return filledReferences.flatMap((column) => {
     const key = keys.find((k) => k.columns.includes(column.name));
-    return key ? [{ column, others: key.columns.filter((name) => name !== column.name) }] : [];
+    return key ? [{ column, others: key.columns.filter((name) => name !== column.name), ...(key.nullsNotDistinct ? { nullsNotDistinct: true as const } : {}) }] : [];
   });
 }
 
@@ -275,6 +277,8 @@ function parentsForSharedKey(table: string, key: SharedKeyColumn, rows: readonly
   for (const r of rows) if (key.column.name in r && r[key.column.name] !== null) takenBy(alikeOn(r, key.others)).add(JSON.stringify(r[key.column.name]));
   return rows.map((r) => {
     if (key.column.name in r) return undefined;
+    // Postgres holds nulls distinct in a unique key: such a row collides with no other, any parent will do.
+    if (!key.nullsNotDistinct && key.others.some((o) => r[o] === null) && parents.length) return parents[0];
     const held = takenBy(alikeOn(r, key.others));
     const parent = parents.find((p) => !held.has(JSON.stringify(p)));
     if (parent === undefined) {
