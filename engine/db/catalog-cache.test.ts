@@ -11,7 +11,7 @@ import { sharedServer } from '../../testing/shared-server.ts';
 import { keptTemplateKey } from './databases.ts';
 import type { MigrationFile } from './migrations.ts';
 import { cachedTemplateName } from './template-cache.ts';
-import { catalogCacheFile, decodeCatalog, encodeCatalog } from './catalog-cache.ts';
+import { catalogCacheFile, decodeCatalog, encodeCatalog, serverIdentity } from './catalog-cache.ts';
 import { CATALOG_CACHE_DIR, openEnvironment } from '../runner/environment.ts';
 
 describe('kept catalog files', () => {
@@ -74,5 +74,34 @@ describe('a second start on a kept template', () => {
     expect(changed.cache.tables.has(`public.things_${id}`)).toBe(true);
     expect(changed.cache.tables.has(`public.kept_${id}`)).toBe(false);
     expect(changed.cache.tables.has(`public.items_${id}`)).toBe(false);
+  });
+});
+
+describe("the server's identity, in the key (one server's reads never answer another's run)", () => {
+  it('names the version and collation, and changes with a role setting the catalog reads', async () => {
+    const server = await sharedServer();
+    const name = `pf_identity_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(server.adminUrl);
+    url.pathname = `/${name}`;
+    const c = new pg.Client({ connectionString: url.toString() });
+    try {
+      await c.connect();
+      const before = await serverIdentity(c);
+      const { rows } = await c.query<{ v: string; collate: string }>(`select version() as v, datcollate as collate from pg_database where datname = current_database()`);
+      expect(before).toContain(rows[0]!.v);
+      expect(before).toContain(`|${rows[0]!.collate}|`);
+      // A setting made outside the migrations (the pre-request hook a --database-url server holds): another identity, another file.
+      await c.query(`alter role authenticator in database ${name} set pgrst.db_pre_request = 'public.elsewhere'`);
+      const after = await serverIdentity(c);
+      expect(after).not.toBe(before);
+      expect(catalogCacheFile('/k', 'd', { inputs: 1, server: after })).not.toBe(catalogCacheFile('/k', 'd', { inputs: 1, server: before }));
+    } finally {
+      await c.end();
+      await admin.query(`drop database if exists ${name}`);
+      await admin.end();
+    }
   });
 });

@@ -5,7 +5,8 @@
  * them. A kept template (template-cache.ts) is that database, named by the digest of what built
  * it, so the reads are kept beside it under a key of that digest, the inputs and a digest of the
  * engine's code: a second run on an unchanged project reads a file instead of the catalog. A
- * changed migration changes the digest, so a stale catalog is never read.
+ * changed migration changes the digest, so a stale catalog is never read; the server's identity
+ * (serverIdentity) is in the key too, since one server's reads must never answer another's run.
  *
  * Kept as files under the local cache (`policyfuzz cache clear` removes them with the rest).
  */
@@ -13,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
 
 /** Bumped when what is kept changes shape in a way the engine's code digest would not show. */
 const CATALOG_CACHE_FORMAT = 1;
@@ -88,4 +90,23 @@ export function keepCatalog(file: string, value: unknown): void {
   } catch {
     rmSync(aside, { force: true });
   }
+}
+
+/**
+ * What the kept reads depend on beyond the migrations: the server's version, the database's
+ * collation (whether text order is compared), the role settings the catalog reads (made outside
+ * the migrations on a --database-url server: cluster-wide), and who reads. Kept templates are
+ * shared by every server policyfuzz uses on a host, and a C-collated local server's reads must
+ * never answer a run on an en_US one with the same migrations.
+ */
+export async function serverIdentity(client: pg.Client): Promise<string> {
+  const { rows } = await client.query<{ identity: string }>(
+    `select concat_ws('|', version(), d.datcollate, d.datctype, current_user,
+            (select coalesce(string_agg(coalesce(r.rolname, '') || ':' || (s.setdatabase = 0)::text || ':' || array_to_string(s.setconfig, ','), ';'
+                                        order by coalesce(r.rolname, ''), s.setdatabase = 0, array_to_string(s.setconfig, ',')), '')
+               from pg_db_role_setting s left join pg_roles r on r.oid = s.setrole
+              where s.setdatabase in (0, d.oid))) as identity
+       from pg_database d where d.datname = current_database()`,
+  );
+  return rows[0]!.identity;
 }

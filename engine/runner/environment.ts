@@ -19,7 +19,7 @@ import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { readGrantsUnderRowSecurity } from '../introspection/row-security-grants.ts';
 import { readSeededValues } from '../introspection/seeded-values.ts';
-import { catalogCacheFile, keepCatalog, readKeptCatalog } from '../db/catalog-cache.ts';
+import { catalogCacheFile, keepCatalog, readKeptCatalog, serverIdentity } from '../db/catalog-cache.ts';
 import { LOCAL_CACHE_ROOT } from '../db/providers/local-server.ts';
 
 /** Where kept catalog reads live (catalog-cache.ts): beside the kept data directories, cleared with them. */
@@ -137,7 +137,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       }
       if (!cache || !plan) {
         const inputs = catalogInputs(options);
-        const file = keptDigest && catalogCacheFile(CATALOG_CACHE_DIR, keptDigest, inputs);
+        const file = keptDigest && catalogCacheFile(CATALOG_CACHE_DIR, keptDigest, { inputs, server: await serverIdentity(client) });
         const kept = file ? readKeptCatalog<CatalogFacts>(file) : undefined;
         const facts = kept ?? (await readCatalogFacts(client, inputs));
         if (file && !kept) keepCatalog(file, facts);
