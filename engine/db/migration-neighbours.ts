@@ -6,6 +6,7 @@
  * there too; skipping the file, as the usual hint says, would leave out everything else it makes.
  * These say which file, and what to write instead.
  */
+import { upSectionOf } from './migration-sections.ts';
 import type { MigrationFile } from './migrations.ts';
 
 /** Why a file that fails for a reason of its own writing is to be fixed, not skipped. */
@@ -31,7 +32,8 @@ function withoutComments(sql: string): string {
 }
 
 function firstMaking(files: readonly MigrationFile[], pattern: RegExp): MigrationFile | undefined {
-  return files.find((f) => pattern.test(withoutComments(f.sql)));
+  // Up sections only: a goose/dbmate file's Down section makes nothing when the file applies.
+  return files.find((f) => pattern.test(withoutComments(upSectionOf(f.sql).sql)));
 }
 
 const UNDEFINED_TABLE = '42P01';

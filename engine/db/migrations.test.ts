@@ -105,6 +105,9 @@ describe('migrations folder', () => {
     expect(neighbourCause(legacy[0]!, '42P01', 'relation "legacy.members" does not exist', legacy.slice(0, 2))).toBeUndefined();
     const policies = files({ '1_a.sql': 'create policy "p" on other_table using (true);', '2_b.sql': '/* create policy "p" on t */ select 1;', '3_c.sql': 'create policy "p" on t using (true);' });
     expect(neighbourCause(policies[2]!, '42710', 'policy "p" for table "t" already exists', policies)).toBeUndefined();
+    // A goose file's Down section makes nothing when it applies: the file whose Up made it is named.
+    const goose = files({ '1_a.sql': '-- +goose Up\ncreate policy "p" on t using (true);\n', '2_b.sql': '-- +goose Up\nselect 1;\n-- +goose Down\ncreate policy "p" on t using (true);\n', '3_c.sql': 'create policy "p" on t using (true);' });
+    expect(neighbourCause(goose[2]!, '42710', 'policy "p" for table "t" already exists', goose)).toMatch(/^1_a\.sql made policy "p"/);
     // A missing relation no file makes keeps the usual hint.
     const none = folder({ '1_a.sql': 'select * from public.nowhere;\n', '2_b.sql': 'create table public.somewhere (id int);\n' });
     expect(((await prepareTemplate(server, { migrations: loadMigrationFolder(none) }).catch((e: unknown) => e)) as MigrationError).message).toContain(skipHint('1_a.sql'));

@@ -284,7 +284,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
     if (dropped) throw new MigrationError(file.path, statementLine, `${err.message}: ${dropped}`);
     const neighbour = options.skippable && options.folder ? neighbourCause(file, err.code, err.message ?? '', options.folder) : undefined;
     if (neighbour) throw new MigrationError(file.path, statementLine, `${err.message}: ${neighbour}`);
-    const asked = options.supabaseCompat ? standInsAskedOf(file.sql, await extensionsToStandIn(client)) : [];
+    const asked = options.supabaseCompat ? standInsAskedOf(up.sql, await extensionsToStandIn(client)) : [];
     const standInNote = asked.length
       ? `; ${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} stood in for on this server, and pg_extension lists no stand-in (nor its version): a migration checking it needs a server that has the extension, --database-url <url>`
       : '';
