@@ -204,6 +204,9 @@ interface FillFacts {
   agreements: ColumnAgreement[];
 }
 
+/** How a drop for too few parent rows ends (realizable.ts gives it its remedy by it). */
+export const TOO_FEW_PARENTS = 'rows for them to name';
+
 const fillFactsOf = new WeakMap<readonly ColumnShape[], FillFacts>();
 
 function fillFacts(columns: readonly ColumnShape[]): FillFacts {
@@ -233,7 +236,7 @@ function distinctParentKey(table: string, column: ColumnShape, world: World, tak
     taken.add(JSON.stringify(key));
     return key;
   }
-  throw new UnfillableColumn(`${table}.${column.name} is unique and references ${ref.table}: this case has more ${table} rows than ${ref.table} rows for them to name`, table);
+  throw new UnfillableColumn(`${table}.${column.name} is unique and references ${ref.table}: this case has more ${table} rows than ${ref.table} ${TOO_FEW_PARENTS}`, table);
 }
 
 /** A foreign-key column the fixtures fill that a unique key holds with `others` (`unique (document_id, professor_id)`). */
@@ -283,7 +286,7 @@ function parentsForSharedKey(table: string, key: SharedKeyColumn, rows: readonly
     const parent = parents.find((p) => !held.has(JSON.stringify(p)));
     if (parent === undefined) {
       if (!parents.length) throw new UnfillableColumn(`${table}.${key.column.name} references ${ref.table}, which has no row in this case`, table);
-      throw new UnfillableColumn(`${table} (${[key.column.name, ...key.others].join(', ')}) is unique and ${key.column.name} references ${ref.table}: this case has more ${table} rows alike on ${key.others.join(', ')} than ${ref.table} rows for them to name`, table);
+      throw new UnfillableColumn(`${table} (${[key.column.name, ...key.others].join(', ')}) is unique and ${key.column.name} references ${ref.table}: this case has more ${table} rows alike on ${key.others.join(', ')} than ${ref.table} ${TOO_FEW_PARENTS}`, table);
     }
     held.add(JSON.stringify(parent));
     return parent;

@@ -12,6 +12,7 @@ import type { Json } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import type { ColumnShape, TableShapes, UniqueIndex } from '../introspection/table-shapes.ts';
 import { matchesPattern, normalizedValue, type CheckForm } from '../introspection/check-forms.ts';
+import { TOO_FEW_PARENTS } from './fill-row.ts';
 
 export { NotRealizable } from '../errors.ts';
 
@@ -218,7 +219,7 @@ export function remedyFor(reason: string): string {
   if (/foreign key/.test(reason)) return 'the model makes such rows without their parent (give the target a parent row through the mapping, or accept fewer cases)';
   if (/unique index/.test(reason)) return 'the model draws values equal under that index';
   // fill-row.ts: a parent per row (a one-to-one key, or a key shared with other columns) among the world's rows of that table.
-  if (/rows for them to name$/.test(reason)) {
+  if (reason.endsWith(TOO_FEW_PARENTS)) {
     return "the target's unique key over a column the fixtures fill from a parent table needs a parent row per row, and the world holds fewer such parent rows than rows naming them: no mapping makes them; accept fewer cases";
   }
   if (reason.endsWith(NO_PARENT)) {
