@@ -35,6 +35,10 @@ describe('vs.permissionScope read off a helper written fail-closed', () => {
     expect(scopeOf("select coalesce(authz.is_admin() or (authz.has_permission('vs') and p_dept = authz.dept()), false)")).toBeUndefined();
     expect(scopeOf("select case when authz.role() = 'vp_admin' then p_dept = authz.dept() else authz.has_permission('vs') and p_dept = authz.dept() end")).toBeUndefined();
     expect(scopeOf("select coalesce(authz.has_permission('vs'), true)")).toBeUndefined();
+    // A WHEN on anything but the role answering false keeps the holder out before the ELSE is reached.
+    expect(scopeOf("select case when p_dept is distinct from authz.dept() then false else authz.is_admin() or authz.has_permission('vs') end")).toBeUndefined();
+    // Two coalesces side by side: the first's parenthesis closes early, so neither is the whole expression.
+    expect(scopeOf("select coalesce(p_dept = authz.dept(), false) and coalesce(authz.has_permission('vs'), false)")).toBeUndefined();
   });
 
   it("caseElse answers the top-level ELSE only", () => {

@@ -992,8 +992,25 @@ function permissionUnscoped(helpers: readonly { name: string; source: string }[]
  * undefined for any other expression.
  */
 function withoutFalseCoalesce(expr: string): string | undefined {
-  const m = /^coalesce\s*\(([\s\S]*),\s*false\s*\)$/i.exec(stripOuterParens(expr));
-  return m && m[1].trim() ? m[1] : undefined;
+  const s = stripOuterParens(expr);
+  const m = /^coalesce\s*\(([\s\S]*),\s*false\s*\)$/i.exec(s);
+  // The coalesce must be the whole expression: in `coalesce(a, false) or coalesce(b, false)` its parenthesis closes early.
+  return m && m[1].trim() && closingParenOf(s, s.indexOf('(')) === s.length - 1 ? m[1] : undefined;
+}
+
+/** Where the parenthesis opened at `open` closes (quotes skipped), or -1. */
+function closingParenOf(text: string, open: number): number {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
 }
 
 /** The expression a helper's body answers, where that is all it is: `select <expr>` or plpgsql's `begin return <expr>; end`. */
@@ -1008,9 +1025,12 @@ function grantsOn(expr: string, test: RegExp): boolean {
   if (failClosed !== undefined) return grantsOn(failClosed, test);
   const branches = caseBranches(expr);
   if (branches) {
-    // An ELSE answering an expression the test grants lets the holder in outside every WHEN (a vp_admin branch scoping that role alone).
+    // An ELSE answering an expression the test grants lets the holder in outside every WHEN (a vp_admin
+    // branch scoping that role alone): only where every WHEN not answering true tests the role, since
+    // a WHEN on anything else (`p_dept is distinct from authz.dept() then false`) keeps the holder out first.
     const otherwise = caseElse(expr);
-    return branches.some((b) => /^true$/i.test(stripOuterParens(b.result)) && grantsOn(b.condition, test)) || (otherwise !== undefined && grantsOn(otherwise, test));
+    const elseReachesHolders = branches.every((b) => /^true$/i.test(stripOuterParens(b.result)) || /\brole\b|_role\b/i.test(b.condition));
+    return branches.some((b) => /^true$/i.test(stripOuterParens(b.result)) && grantsOn(b.condition, test)) || (otherwise !== undefined && elseReachesHolders && grantsOn(otherwise, test));
   }
   const alternatives = topLevelDisjuncts(expr);
   return alternatives.length > 1 ? alternatives.some((a) => grantsOn(a, test)) : test.test(stripOuterParens(expr));
