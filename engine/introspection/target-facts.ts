@@ -79,7 +79,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
   const functions: TargetFunctionFacts[] = fns.rows.map((f) => {
     const modes = f.arg_modes ?? f.arg_types.map(() => 'i');
     const names = f.arg_names ?? [];
-    const args = modes.map((m, i) => ({ m, name: names[i] ?? `$${i + 1}`, type: f.arg_types[i] })).filter((a) => a.m === 'i' || a.m === 'b');
+    const args = inputParameters(modes, names, f.arg_types);
     const outs = modes.map((m, i) => ({ m, name: names[i] })).filter((a) => a.m === 'o' || a.m === 't' || a.m === 'b').map((a) => a.name);
     const returnsTable = f.relname ? modelTableName(f.relschema!, f.relname) : undefined;
     const composite = f.typtype === 'c' || outs.length > 1 || f.rettype === 'record';
@@ -102,6 +102,15 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
                        and a.grantee = to_regrole('anon') and a.privilege_type = 'SELECT') as kept`,
   );
   return { tables, functions, ...(defaultAcl.rows[0]?.kept ? { defaultPrivilegesKept: true } : {}) };
+}
+
+/**
+ * The parameters a caller gives, in order: IN, INOUT and VARIADIC (pg_proc's modes i, b, v), the
+ * ones pronargdefaults counts its trailing defaults among; a VARIADIC one left out marked the
+ * parameter before it optional.
+ */
+export function inputParameters(modes: readonly string[], names: readonly string[], types: readonly string[]): { m: string; name: string; type: string }[] {
+  return modes.map((m, i) => ({ m, name: names[i] ?? `$${i + 1}`, type: types[i]! })).filter((a) => a.m === 'i' || a.m === 'b' || a.m === 'v');
 }
 
 /**
