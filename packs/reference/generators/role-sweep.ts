@@ -8,7 +8,9 @@
  *
  * A lane's sweep draw i uses the Random its plain draw i would have used (engine/runner/guided.ts),
  * so the case is the one drawn without the sweep, its own steps first and unchanged: nothing it
- * would have found is lost (replacing the caller instead, session 17's spread, lost kills). A model
+ * would have found is lost (replacing the caller instead, session 17's spread, lost kills), except
+ * on a project's target where an appended step cannot exist there: the case is then dropped whole
+ * (docs/fuzzing-workflow.md). A model
  * run's steps are drawn as it runs (fc.commands): left as it is.
  */
 import type { Caller } from '../../../engine/model/caller.ts';
