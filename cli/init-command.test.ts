@@ -251,7 +251,8 @@ describe('policyfuzz init', () => {
     // SQLSTATE (not only the argument errors' 22023), and soft deletes returning void.
     expect(tables.student_records.columns).toEqual({ id: 'student_id', student_id: null });
     expect(tables.team_nodes.values).toEqual({ kind: { committee: 'root' } });
-    expect(config.model.refusals.codes).toEqual({ 'not-authorized': '42501', 'not-found': 'P0002' });
+    // Its argument refusals raise invalid_parameter_value ('a destination department is required', 'a headline is required'): read by reason.
+    expect(config.model.refusals.codes).toEqual({ 'not-authorized': '42501', 'not-found': 'P0002', 'destination-required': '22023', 'headline-required': '22023' });
     expect(functions.soft_delete_vs_ticket.returns).toBe('value-as-void');
     expect(functions.soft_delete_pr_ticket.returns).toBe('value-as-void');
     // Session 16: get_my_student_record reads private.student_records, the table behind the API's view (R18 failed on its columns).
