@@ -6,8 +6,14 @@
  * there too; skipping the file, as the usual hint says, would leave out everything else it makes.
  * These say which file, and what to write instead.
  */
+import { escapeRegExp } from '../regexp.ts';
 import { upSectionOf } from './migration-sections.ts';
-import type { MigrationFile } from './migrations.ts';
+
+/** A file of the folder as migrations.ts loads it (its MigrationFile, named here by shape: migrations.ts calls this module). */
+interface MigrationFile {
+  name: string;
+  sql: string;
+}
 
 /** Why a file that fails for a reason of its own writing is to be fixed, not skipped. */
 export const SKIPPING_LOSES_THE_REST = 'skipping this file would leave out everything else it makes';
@@ -15,15 +21,11 @@ export const SKIPPING_LOSES_THE_REST = 'skipping this file would leave out every
 /** An optional `schema.` before a name, quoted or not. */
 const SCHEMA_PREFIX = String.raw`(?:"?[\w$]+"?\s*\.\s*)?`;
 
-function escaped(name: string): string {
-  return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** A name as a statement may write it, quoted or not: after any schema, or after the one the message names. */
 function named(name: string): string {
   const dot = name.lastIndexOf('.');
-  if (dot < 0) return `${SCHEMA_PREFIX}"?${escaped(name)}"?`;
-  return String.raw`"?${escaped(name.slice(0, dot))}"?\s*\.\s*"?${escaped(name.slice(dot + 1))}"?`;
+  if (dot < 0) return `${SCHEMA_PREFIX}"?${escapeRegExp(name)}"?`;
+  return String.raw`"?${escapeRegExp(name.slice(0, dot))}"?\s*\.\s*"?${escapeRegExp(name.slice(dot + 1))}"?`;
 }
 
 /** The file's SQL without comments, so a commented-out statement makes nothing. */
@@ -60,7 +62,7 @@ function makerOfDuplicate(code: string, message: string): { name: string; makes:
     const [, name, table] = policy;
     return {
       name: `policy "${name}" on ${table}`,
-      makes: new RegExp(String.raw`\bcreate\s+policy\s+"?${escaped(name)}"?\s+on\s+${named(table)}(?![\w$"])`, 'i'),
+      makes: new RegExp(String.raw`\bcreate\s+policy\s+"?${escapeRegExp(name)}"?\s+on\s+${named(table)}(?![\w$"])`, 'i'),
       instead: `write \`drop policy if exists "${name}" on ${table};\` before this \`create policy\``,
     };
   }
@@ -69,7 +71,7 @@ function makerOfDuplicate(code: string, message: string): { name: string; makes:
     const [, name, table] = trigger;
     return {
       name: `trigger ${name} on ${table}`,
-      makes: new RegExp(String.raw`\bcreate\s+(?:or\s+replace\s+)?(?:constraint\s+)?trigger\s+"?${escaped(name)}"?\s[\s\S]*?\bon\s+${named(table)}(?![\w$"])`, 'i'),
+      makes: new RegExp(String.raw`\bcreate\s+(?:or\s+replace\s+)?(?:constraint\s+)?trigger\s+"?${escapeRegExp(name)}"?\s[\s\S]*?\bon\s+${named(table)}(?![\w$"])`, 'i'),
       instead: `write \`drop trigger if exists ${name} on ${table};\` before it, or \`create or replace trigger\``,
     };
   }
