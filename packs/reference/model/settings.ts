@@ -627,7 +627,11 @@ export function roleListMisfits(settings: ModelSettings): (string | TableMisfit)
     ['projects.actorRoles', 'projects', settings.projects.actorRoles],
   ];
   const onTables = handlers.flatMap(([name, table, list]) => unknownIn(name, list).map((text) => ({ table, text })));
-  return [...everywhere, ...onTables, ...functionColumnMisfits(settings)];
+  // A status list left at its default beside a project's own statuses (read by init off the CHECK):
+  // the guard's window would be judged on statuses no row can hold (campus-shop's awaiting_payment).
+  const notStatus = settings.shop.buyerEditableStatuses.filter((s) => !settings.shop.statuses.includes(s));
+  const statusMisfits = notStatus.length ? [{ table: 'shop_orders', text: `model.shop.buyerEditableStatuses names ${notStatus.join(', ')}, which model.shop.statuses (${settings.shop.statuses.join(', ')}) does not have: say which of the project's statuses a buyer may still edit in` }] : [];
+  return [...everywhere, ...onTables, ...statusMisfits, ...functionColumnMisfits(settings)];
 }
 
 /** functionColumns may only leave out columns: the model predicts no other. */
