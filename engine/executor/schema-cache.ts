@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import type { ForeignKeyEdge } from '../model/embed.ts';
+import { inputParameters, withDefaultsMarked } from '../db/function-parameters.ts';
 import { sessionStateWatch, sessionValuesSql, type SessionStateWatch } from './session-state.ts';
 
 export interface CachedColumn {
@@ -158,8 +159,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     const names = r.arg_names ?? [];
     const types = r.arg_types ?? [];
     const modes = r.arg_modes ?? types.map(() => 'i');
-    const inputs = types.map((type, i) => ({ name: names[i] ?? '', type, mode: modes[i] })).filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v');
-    const firstDefault = inputs.length - r.n_defaults;
+    const inputs = withDefaultsMarked(inputParameters(modes, names, types, () => ''), r.n_defaults);
     const composite = r.ret_kind === 'c' || r.ret_type === 'record' || (r.arg_modes ?? []).some((m) => m === 't' || m === 'o');
     const returns: CachedFunction['returns'] =
       r.ret_type === 'void' ? 'void' : composite ? (r.returns_set ? 'setof-composite' : 'composite') : r.returns_set ? 'setof-scalar' : 'scalar';
@@ -169,7 +169,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     into.get(key)!.push({
       schema: r.schema,
       name: r.name,
-      args: inputs.map((a, i) => ({ name: a.name, type: a.type, hasDefault: i >= firstDefault })),
+      args: inputs.map((a) => ({ name: a.name, type: a.type, hasDefault: a.optional === true })),
       returns,
       returnType: r.ret_type,
       volatility: r.volatility === 's' ? 'stable' : r.volatility === 'i' ? 'immutable' : 'volatile',

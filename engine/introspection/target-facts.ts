@@ -5,6 +5,7 @@
  * source. One read of the catalog, no interpretation.
  */
 import { raisesMessageFirst } from './raise-forms.ts';
+import { inputParameters, withDefaultsMarked } from '../db/function-parameters.ts';
 import type pg from 'pg';
 import type { TargetFacts, TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
 import { readCatalogTables } from '../checker/catalog.ts';
@@ -79,13 +80,13 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
   const functions: TargetFunctionFacts[] = fns.rows.map((f) => {
     const modes = f.arg_modes ?? f.arg_types.map(() => 'i');
     const names = f.arg_names ?? [];
-    const args = inputParameters(modes, names, f.arg_types);
+    const args = inputParameters(modes, names, f.arg_types, (i) => `$${i + 1}`);
     const outs = modes.map((m, i) => ({ m, name: names[i] })).filter((a) => a.m === 'o' || a.m === 't' || a.m === 'b').map((a) => a.name);
     const returnsTable = f.relname ? modelTableName(f.relschema!, f.relname) : undefined;
     const composite = f.typtype === 'c' || outs.length > 1 || f.rettype === 'record';
     return {
       name: modelTableName(f.schema, f.name),
-      args: withDefaultsMarked(args.map((a) => ({ name: a.name, type: a.type })), f.n_defaults),
+      args: withDefaultsMarked(args, f.n_defaults),
       returns: f.rettype === 'void' ? 'void' : composite ? (f.retset ? 'setof-composite' : 'composite') : f.retset ? 'setof-scalar' : 'scalar',
       outColumns: outs.length ? outs : returnsTable ? (shapes.get(returnsTable) ?? []).map((c) => c.name) : [],
       ...(returnsTable ? { returnsTable } : {}),
@@ -104,22 +105,3 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
   return { tables, functions, ...(defaultAcl.rows[0]?.kept ? { defaultPrivilegesKept: true } : {}) };
 }
 
-/**
- * The parameters a caller gives, in order: IN, INOUT and VARIADIC (pg_proc's modes i, b, v), the
- * ones pronargdefaults counts its trailing defaults among; a VARIADIC one left out marked the
- * parameter before it optional.
- */
-export function inputParameters(modes: readonly string[], names: readonly string[], types: readonly string[]): { m: string; name: string; type: string }[] {
-  return modes.map((m, i) => ({ m, name: names[i] ?? `$${i + 1}`, type: types[i]! })).filter((a) => a.m === 'i' || a.m === 'b' || a.m === 'v');
-}
-
-/**
- * The input parameters with the last `defaults` of them marked `optional` (pg_proc.pronargdefaults
- * counts the trailing ones that have a DEFAULT): a caller may leave them out, as PostgREST resolves
- * a function by the names a body gives (stranger-app-13's `vs_set_public(p_id, p_public,
- * p_public_title, p_public_summary default null)` for the model's three parameters).
- */
-export function withDefaultsMarked<A extends { name: string; type: string }>(args: A[], defaults: number): (A & { optional?: true })[] {
-  const firstOptional = args.length - Math.max(0, defaults);
-  return args.map((a, i) => (i >= firstOptional ? { ...a, optional: true as const } : a));
-}

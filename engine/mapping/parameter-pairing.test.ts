@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { leftOutAreOptional, pairParameters, parameterCountsFit } from './parameter-pairing.ts';
-import { inputParameters, withDefaultsMarked } from '../introspection/target-facts.ts';
+import { inputParameters, withDefaultsMarked } from '../db/function-parameters.ts';
 import { proposeMapping } from './propose.ts';
 
 describe("pairing a function's parameters named otherwise", () => {
@@ -65,7 +65,7 @@ describe('marking defaulted parameters from pg_proc.pronargdefaults', () => {
     expect(withDefaultsMarked([{ name: 'a', type: 'int' }, { name: 'b', type: 'int' }, { name: 'c', type: 'int' }], 2)).toEqual([{ name: 'a', type: 'int' }, { name: 'b', type: 'int', optional: true }, { name: 'c', type: 'int', optional: true }]);
     expect(withDefaultsMarked([{ name: 'a', type: 'int' }], 0)).toEqual([{ name: 'a', type: 'int' }]);
     // A VARIADIC parameter is an input too: `f(a int, b int default 0, variadic c int[] default '{}')` has two defaults, b and c.
-    const inputs = inputParameters(['i', 'i', 'v', 'o'], ['a', 'b', 'c', 'out'], ['integer', 'integer', 'integer[]', 'integer']);
-    expect(withDefaultsMarked(inputs.map(({ name, type }) => ({ name, type })), 2).map((a) => `${a.name}${a.optional ? '?' : ''}`)).toEqual(['a', 'b?', 'c?']);
+    const inputs = inputParameters(['i', 'i', 'v', 'o'], ['a', 'b', 'c', 'out'], ['integer', 'integer', 'integer[]', 'integer'], (i) => `$${i + 1}`);
+    expect(withDefaultsMarked(inputs, 2).map((a) => `${a.name}${a.optional ? '?' : ''}`)).toEqual(['a', 'b?', 'c?']);
   });
 });

@@ -1,0 +1,23 @@
+/**
+ * A function's parameters as pg_proc holds them, read one way by the executor's schema cache (how
+ * PostgREST resolves a call) and by init's target facts (how a model function is paired with it).
+ */
+
+/**
+ * The parameters a caller gives, in order: IN, INOUT and VARIADIC (pg_proc's modes i, b, v), the
+ * ones pronargdefaults counts its trailing defaults among. `unnamed`: the name of one without a name.
+ */
+export function inputParameters(modes: readonly string[], names: readonly string[], types: readonly string[], unnamed: (at: number) => string): { name: string; type: string }[] {
+  return types.flatMap((type, i) => (modes[i] === 'i' || modes[i] === 'b' || modes[i] === 'v' ? [{ name: names[i] || unnamed(i), type }] : []));
+}
+
+/**
+ * The input parameters with the last `defaults` of them marked `optional` (pg_proc.pronargdefaults
+ * counts the trailing ones that have a DEFAULT): a caller may leave them out, as PostgREST resolves
+ * a function by the names a body gives (stranger-app-13's `vs_set_public(p_id, p_public,
+ * p_public_title, p_public_summary default null)` for the model's three parameters).
+ */
+export function withDefaultsMarked<A extends { name: string; type: string }>(args: A[], defaults: number): (A & { optional?: true })[] {
+  const firstOptional = args.length - Math.max(0, defaults);
+  return args.map((a, i) => (i >= firstOptional ? { ...a, optional: true as const } : a));
+}
