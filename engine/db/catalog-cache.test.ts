@@ -73,6 +73,19 @@ describe('a second start on a kept template', () => {
     expect(changed.readyNote).not.toContain('catalog read from the cache');
     expect(changed.cache.tables.has(`public.things_${id}`)).toBe(true);
     expect(changed.cache.tables.has(`public.kept_${id}`)).toBe(false);
+
+    // The same migrations on a server in another state (a role setting the catalog reads, made
+    // outside the migrations: here in the kept template, which each clone copies): read again.
+    const admin = new pg.Client({ connectionString: (await sharedServer()).adminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`alter role anon in database ${cachedTemplateName(keptTemplateKey([first]))} set statement_timeout = '7s'`);
+    } finally {
+      await admin.end();
+    }
+    const otherServerState = await start(first);
+    expect(otherServerState.readyNote).not.toContain('catalog read from the cache');
+    expect(otherServerState.cache.tables.has(`public.items_${id}`)).toBe(true);
     expect(changed.cache.tables.has(`public.items_${id}`)).toBe(false);
   });
 });
