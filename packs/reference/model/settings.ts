@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { TableMisfit } from '../../../engine/pack.ts';
+import { normalizedEmail as postgresNormalizedEmail } from './functions/identity.ts';
 
 const roleList = z.array(z.string().min(1));
 /** A regular expression (its source), checked to compile. */
@@ -593,9 +594,9 @@ export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
 // than it saves (15-45 ms of CPU in every run of the binary).
 export const defaultSettings: ModelSettings = ModelSettingsSchema.parse({}, { jitless: true });
 
-/** An e-mail as a normalizing CHECK stores it (settings.normalizedColumns): lower-cased and trimmed. */
+/** An e-mail as a normalizing CHECK stores it (settings.normalizedColumns): Postgres' lower(trim(…)), as the model's identity functions read it (one reading: trim removes spaces only). */
 export function normalizedEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return postgresNormalizedEmail(email)!;
 }
 
 /** Whether the target keeps `table.column` normalized (settings.normalizedColumns): every generator then draws it as stored, no variant. */
