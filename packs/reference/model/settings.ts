@@ -615,24 +615,24 @@ export function holdsNotNull(settings: ModelSettings, table: string, column: str
  * a handler would otherwise be tested against the reference's meanings, and fail falsely.
  */
 export function roleListMisfits(settings: ModelSettings): (string | TableMisfit)[] {
-  const unknownIn = (name: string, list: readonly string[]) => {
-    const unknown = list.filter((r) => !settings.roles.includes(r));
-    return unknown.length ? [`model.${name} names ${unknown.join(', ')}, which model.roles (${settings.roles.join(', ')}) does not have: say which of the project's roles they are`] : [];
+  /** A list setting naming values its reference list lacks (roles by default; a table's statuses). */
+  const unknownIn = (name: string, list: readonly string[], among: readonly string[] = settings.roles, amongName = 'roles', what = "roles they are") => {
+    const unknown = list.filter((r) => !among.includes(r));
+    return unknown.length ? [`model.${name} names ${unknown.join(', ')}, which model.${amongName} (${among.join(', ')}) does not have: say which of the project's ${what}`] : [];
   };
   // Staff and admin reach every table; a handler list matters only to the properties on its table.
   const everywhere = [...unknownIn('staffRoles', settings.staffRoles), ...unknownIn('adminRoles', settings.adminRoles)];
-  const handlers: [string, string, readonly string[]][] = [
-    ['vs.handlerRoles', 'vs_tickets', settings.vs.handlerRoles],
-    ['pr.handlerRoles', 'pr_tickets', settings.pr.handlerRoles],
-    ['shop.handlerRoles', 'shop_orders', settings.shop.handlerRoles],
-    ['projects.actorRoles', 'projects', settings.projects.actorRoles],
+  const onTable: [string, readonly string[]][] = [
+    ['vs_tickets', unknownIn('vs.handlerRoles', settings.vs.handlerRoles)],
+    ['pr_tickets', unknownIn('pr.handlerRoles', settings.pr.handlerRoles)],
+    ['shop_orders', unknownIn('shop.handlerRoles', settings.shop.handlerRoles)],
+    ['projects', unknownIn('projects.actorRoles', settings.projects.actorRoles)],
+    // A status list left at its default beside a project's own statuses (read by init off the CHECK):
+    // the guard's window would be judged on statuses no row can hold (campus-shop's awaiting_payment).
+    ['shop_orders', unknownIn('shop.buyerEditableStatuses', settings.shop.buyerEditableStatuses, settings.shop.statuses, 'shop.statuses', 'statuses a buyer may still edit in')],
   ];
-  const onTables = handlers.flatMap(([name, table, list]) => unknownIn(name, list).map((text) => ({ table, text })));
-  // A status list left at its default beside a project's own statuses (read by init off the CHECK):
-  // the guard's window would be judged on statuses no row can hold (campus-shop's awaiting_payment).
-  const notStatus = settings.shop.buyerEditableStatuses.filter((s) => !settings.shop.statuses.includes(s));
-  const statusMisfits = notStatus.length ? [{ table: 'shop_orders', text: `model.shop.buyerEditableStatuses names ${notStatus.join(', ')}, which model.shop.statuses (${settings.shop.statuses.join(', ')}) does not have: say which of the project's statuses a buyer may still edit in` }] : [];
-  return [...everywhere, ...onTables, ...statusMisfits, ...functionColumnMisfits(settings)];
+  const onTables = onTable.flatMap(([table, texts]) => texts.map((text) => ({ table, text })));
+  return [...everywhere, ...onTables, ...functionColumnMisfits(settings)];
 }
 
 /** functionColumns may only leave out columns: the model predicts no other. */
