@@ -39,6 +39,10 @@ describe('a vocabulary the model keeps without a setting, spelled otherwise by t
     expect(defaultsPaired(['pending', 'approved', 'rejected'], (v) => ['pending', 'approved', 'rejected'].includes(v), 'pending', 'pending')).toEqual({ unknown: [] });
     // No default to pair by: named, not guessed.
     expect(defaultsPaired(['requested', 'signed', 'declined'], model, 'pending', undefined)).toEqual({ unknown: ['requested'] });
+    // An ORM's enum spells the model's words in upper case (stranger-app-15's Prisma "ChangeRequestStatus"): each is the model's word, not one to map by hand.
+    const changeRequests = (v: string) => ['pending', 'approved', 'rejected'].includes(v);
+    expect(defaultsPaired(['PENDING', 'APPROVED', 'REJECTED'], changeRequests, 'pending', 'PENDING')).toEqual({ spellings: { pending: 'PENDING', approved: 'APPROVED', rejected: 'REJECTED' }, unknown: [] });
+    expect(defaultsPaired(['REQUESTED', 'SIGNED', 'DECLINED'], model, 'pending', 'REQUESTED')).toEqual({ pairs: { pending: 'REQUESTED' }, spellings: { signed: 'SIGNED', declined: 'DECLINED' }, unknown: [] });
   });
 });
 

@@ -18,7 +18,8 @@ import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
-import { proposeMapping, proposeVocabularySubsets, refusalConventions, sqlstateOf, type Proposal, type TargetFacts, type VocabularySetting } from '../mapping/propose.ts';
+import { defaultsSpelledAsTarget } from '../mapping/target-spelling.ts';
+import { proposeMapping, proposeVocabularySubsets, valueAtPath, refusalConventions, sqlstateOf, type Proposal, type TargetFacts, type VocabularySetting } from '../mapping/propose.ts';
 import { mergeMappings } from '../mapping/schema.ts';
 import { computedViews, writtenSchemas, writtenTables, type TargetMapping } from '../mapping/mapping.ts';
 import { escapeRegExp } from '../regexp.ts';
@@ -116,10 +117,21 @@ function setAt(settings: Record<string, unknown>, dotted: string, value: unknown
  * sign request: the model's `pending`, stranger-app-5's `requested`). A vocabulary the model
  * takes whole needs nothing. Pure.
  */
-export function defaultsPaired(values: readonly string[], accepts: (v: string) => boolean, modelDefault: unknown, targetDefault: unknown): { pairs?: Record<string, string>; unknown: string[] } {
-  const refused = values.filter((v) => !accepts(v));
-  if (typeof modelDefault !== 'string' || typeof targetDefault !== 'string' || values.includes(modelDefault) || !refused.includes(targetDefault)) return { unknown: refused };
-  return { pairs: { [modelDefault]: targetDefault }, unknown: refused.filter((v) => v !== targetDefault) };
+export function defaultsPaired(values: readonly string[], accepts: (v: string) => boolean, modelDefault: unknown, targetDefault: unknown): { pairs?: Record<string, string>; spellings?: Record<string, string>; unknown: string[] } {
+  const spellings = caseSpellings(values, accepts);
+  const refused = values.filter((v) => !accepts(v) && !Object.values(spellings ?? {}).includes(v));
+  const spelled = spellings ? { spellings } : {};
+  if (typeof modelDefault !== 'string' || typeof targetDefault !== 'string' || values.includes(modelDefault) || !refused.includes(targetDefault)) return { ...spelled, unknown: refused };
+  return { pairs: { [modelDefault]: targetDefault }, ...spelled, unknown: refused.filter((v) => v !== targetDefault) };
+}
+
+/**
+ * The target's words the model takes in lower case (an ORM's enum: Prisma's `APPROVED` for the
+ * model's `approved`): each paired with the model's spelling, none where there is no such word.
+ */
+export function caseSpellings(values: readonly string[], accepts: (v: string) => boolean): Record<string, string> | undefined {
+  const pairs = values.flatMap((v) => { const word = v.toLowerCase(); return word !== v && !accepts(v) && accepts(word) && !values.includes(word) ? [[word, v] as const] : []; });
+  return pairs.length ? Object.fromEntries(pairs) : undefined;
 }
 
 /**
@@ -249,6 +261,11 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
           const [[word, spelled]] = Object.entries(fit.pairs);
           vocabularyHints.push(`confirm: mapping.tables.${table}.values.${modelColumn.name}: ${word} → ${spelled} (the model's default, ${word}, is ${targetOf(table)}.${c.name}'s default, ${spelled})`);
         }
+        if (fit.spellings) {
+          const at = ((mapping.tables ??= {})[table] ??= {});
+          at.values = { ...at.values, [modelColumn.name]: { ...at.values?.[modelColumn.name], ...fit.spellings } };
+          vocabularyHints.push(`confirm: mapping.tables.${table}.values.${modelColumn.name}: ${Object.entries(fit.spellings).map(([word, spelled]) => `${word} → ${spelled}`).join(', ')} (${targetOf(table)}.${c.name} spells the model's words in another case)`);
+        }
         if (fit.unknown.length) {
           vocabularyHints.push(`${table}.${c.name} allows ${values.join(', ')}; the model refuses ${fit.unknown.join(', ')}: map it in "model" (e.g. roles, staffRoles, adminRoles, statuses) where a setting names it, else as mapping.tables.${table}.values.${modelColumn.name} (model value → ${targetOf(table)}'s)`);
         }
@@ -336,9 +353,13 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     );
     // Every body as init reads it: a raise with its message a named option in the message-first form (raise-forms.ts).
     for (const h of helpers.rows) h.source = raisesMessageFirst(h.source);
-    const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, options.defaultSettings, helpers.rows);
+    // The defaults' words as the target spells them (an ORM's PENDING for pending), before the helpers are read beside them.
+    const spelled = defaultsSpelledAsTarget(vocabularies.flatMap((v) => (v.path ? [v.path] : [])), proposal.settings, options.defaultSettings);
+    const subsets = proposeVocabularySubsets(vocabularies, proposal.settings, spelled.defaults, helpers.rows);
+    mergeSettings(proposal.settings, spelled.settings);
     mergeSettings(proposal.settings, subsets.settings);
-    settingNotes.push(...subsets.notes);
+    // A list the helpers decided is theirs to note.
+    settingNotes.push(...spelled.notes.filter((n) => valueAtPath(subsets.settings, n.path) === undefined).map((n) => n.text), ...subsets.notes);
     const functionBody = (name: string): [string[], string] => {
       const fn = mapping.functions?.[name]?.name ?? name;
       const body = helpers.rows.find((h) => h.name === fn.split('.').at(-1))?.source;

@@ -914,6 +914,15 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(rolesCompared("case when role in ('a', 'b') then true when u.role = 'c' then d() when role <> 'x' then false end or r.role = any('{e,\"f\"}'::text[])", 'role')).toEqual(['a', 'b', 'e', 'f', 'c']);
   });
 
+  // stranger-app-15's can_handle_vs: a simple CASE on the caller's role, a branch per role; init asked the user to set vs.handlerRoles.
+  it('a simple CASE on the role lists the roles of its branches that can grant, not one answering false', () => {
+    const source = "select case public.current_user_role() when 'DEV' then true when 'STAFF', 'VS_STAFF' then true when 'VP_ADMIN' then p_dept is not null and p_dept = public.current_user_dept() when 'USER' then false else public.current_user_has_permission('vs') end";
+    expect(rolesCompared(source, 'role')).toEqual(['DEV', 'STAFF', 'VS_STAFF', 'VP_ADMIN']);
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs' }] }];
+    const proposed = { roles: ['USER', 'DEV', 'STAFF', 'VS_STAFF', 'VP_ADMIN'] };
+    expect(proposeVocabularySubsets(vocabularies, proposed, { vs: { handlerRoles: ['vs_staff', 'admin'] } }, [{ name: 'can_handle_vs', returns: 'boolean', source }]).settings).toEqual({ vs: { handlerRoles: ['DEV', 'STAFF', 'VS_STAFF', 'VP_ADMIN'] } });
+  });
+
   // stranger-app-2/3/4 all name team_members' e-mail `kkumail`, the spec's word for it ("kkumail-type
   // e-mail column"): before, init mapped the model's `email` to null and left `kkumail` to the filler.
   it('a column named by its kind, the spec’s word for it (a model alias) or the target’s domain, is that column', () => {

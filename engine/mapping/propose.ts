@@ -13,6 +13,7 @@ import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
 import { escapeRegExp } from '../regexp.ts';
+import { targetSpelling } from './target-spelling.ts';
 import { caseBranches, caseElse, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
 
 export interface ModelColumnFacts {
@@ -621,7 +622,7 @@ function jsonAnswerColumns(f: TargetFunctionFacts, chosen: ReadonlyMap<string, T
 }
 
 /** `a.b` → { a: { b: value } } */
-function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+export function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const keys = dotted.split('.');
   let at = target;
   for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
@@ -763,12 +764,15 @@ function openVocabulary(columns: string[], chosen: Map<string, TargetTableFacts>
  * never generate (`committee → root`), so no two model words share one; undefined when too few are spare.
  */
 function wordPairing(unknown: readonly string[], vocabulary: readonly string[], generated: readonly string[]): Record<string, string> | undefined {
-  const spare = vocabulary.filter((w) => !generated.includes(w));
-  return spare.length >= unknown.length ? Object.fromEntries(unknown.map((w, i) => [w, spare[i]])) : undefined;
+  // A word the target spells in another case (an ORM's TEAM for team) is that word; the rest take the spare ones in order.
+  const spelled = new Map(unknown.flatMap((w) => { const t = targetSpelling(w, vocabulary); return t ? [[w, t] as const] : []; }));
+  const spare = vocabulary.filter((w) => !generated.includes(w) && ![...spelled.values()].includes(w));
+  const rest = unknown.filter((w) => !spelled.has(w));
+  return spare.length >= rest.length ? Object.fromEntries(unknown.map((w) => [w, spelled.get(w) ?? spare[rest.indexOf(w)]])) : undefined;
 }
 
 /** Value at a dotted path of nested settings (`vs.handlerRoles`). */
-function valueAtPath(settings: unknown, dotted: string): unknown {
+export function valueAtPath(settings: unknown, dotted: string): unknown {
   let at: unknown = settings;
   for (const k of dotted.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[k] : undefined;
   return at;
@@ -800,7 +804,21 @@ export function rolesCompared(source: string, column: string): string[] {
   for (const m of source.matchAll(new RegExp(`${operand}\\s+in\\s*\\(([^)]*)\\)`, 'gi'))) found.push(...quotedValues(m[1]));
   for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*any\\s*\\(\\s*(array\\s*\\[[^\\]]*\\]|'\\{[^}]*\\}')`, 'gi'))) found.push(...quotedValues(m[1]));
   for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*('(?:[^']|'')*')`, 'gi'))) found.push(...quotedValues(m[1]));
+  found.push(...rolesCased(source, operand));
   return [...new Set(found)];
+}
+
+/**
+ * The values a simple CASE on the column lists for a branch that can grant (`case
+ * current_user_role() when 'DEV' then true when 'VP_ADMIN' then p_dept = current_user_dept() else
+ * … end`, stranger-app-15's `can_handle_vs`); not one answering false.
+ */
+function rolesCased(source: string, operand: string): string[] {
+  const found: string[] = [];
+  for (const c of source.matchAll(new RegExp(`\\bcase\\s+${operand}\\s+(when\\b[\\s\\S]*?)\\bend\\b`, 'gi'))) {
+    for (const w of c[1].matchAll(/\bwhen\s+((?:'(?:[^']|'')*'(?:\s*::\s*[\w."]+)?\s*,?\s*)+)then\s+(false\b)?/gi)) if (!w[2]) found.push(...quotedValues(w[1]));
+  }
+  return found;
 }
 
 /**
