@@ -334,6 +334,15 @@ describe('answer shapes beyond the model’s (returns, extraColumns)', () => {
     expect(outcomeToModel(shapes, call, leak)).toEqual({ kind: 'allowed', rows: [{ id: 'X', opened_by: 'a' }], affected: 1 });
   });
 
+  // stranger-app-15: init's to-do and the failure named get_vs_ticket_by_id's "submitterId" as submitter_id, the model's
+  // name it reads back as; listed so, it was still reported as returned (extraColumns matched the target's name only).
+  it("extraColumns: a column named by the model's name it reads back as is left out too", () => {
+    const byModelName: TargetMapping = { functions: { get_pr_ticket_by_id: { columns: { submitter_id: 'submitterId' }, extraColumns: ['submitter_id'] } } };
+    const call: ApiRequest = { kind: 'rpc', fn: 'get_pr_ticket_by_id', args: { p_id: 'X' } };
+    const answer = observedOutcome(call, { status: 200, body: [{ id: 'X', submitterId: 'u1', brief: 'b' }], affected: 1 });
+    expect(outcomeToModel(byModelName, call, answer)).toEqual({ kind: 'allowed', rows: [{ id: 'X', brief: 'b' }], affected: 1 });
+  });
+
   it('validates the new keys in a config', () => {
     expect(MappingSchema.safeParse({ functions: { f: { returns: { field: 'ok' }, extraColumns: ['created_at'] } } }).success).toBe(true);
     expect(MappingSchema.safeParse({ functions: { f: { returns: { field: '' } } } }).success).toBe(false);

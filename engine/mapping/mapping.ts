@@ -424,13 +424,16 @@ function reshapeRows(m: TargetMapping, request: ApiRequest, rows: Row[] | null):
     const object = rows.length === 1 && !('value' in rows[0] && Object.keys(rows[0]).length === 1) ? rows[0] : undefined;
     return [{ value: object && Object.hasOwn(object, field) ? object[field] : null }];
   }
+  // An extra column by the target's name or by the model's it reads back as: init's to-do and a
+  // failure name it in the model's (`submitter_id` for stranger-app-15's "submitterId").
   const extra = new Set(fn.extraColumns ?? []);
+  const leftOutOrRenamed = (c: string, asModel: string | undefined) => (extra.has(c) || (asModel !== undefined && extra.has(asModel)) ? null : (asModel ?? c));
   const reverse = new Map(Object.entries(fn.columns ?? {}).map(([model, target]) => [target, model]));
   const ofTable = fn.rowsOf ? reverseColumns(m, fn.rowsOf) : NO_COLUMNS;
-  const renamed = rows.map((r) => renameRow(r, (c) => (extra.has(c) ? null : (reverse.get(c) ?? ofTable.get(c) ?? c))));
+  const renamed = rows.map((r) => renameRow(r, (c) => leftOutOrRenamed(c, reverse.get(c) ?? ofTable.get(c))));
   return withTableRows(fn, renamed, (table, row) => {
     const columns = reverseColumns(m, table);
-    return renameRow(row, (c) => (extra.has(c) ? null : (columns.get(c) ?? c)));
+    return renameRow(row, (c) => leftOutOrRenamed(c, columns.get(c)));
   });
 }
 
