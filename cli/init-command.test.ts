@@ -323,6 +323,26 @@ describe('policyfuzz init', () => {
     expect(config.model.notNullColumns).toMatchObject({ 'passport.profiles': ['display_name'], student_change_requests: ['requested_value'] });
   });
 
+  it("a fifteenth stranger's schema (testing/schemas/stranger-app-15): Prisma-generated, SCREAMING_CASE enums, a User keyed by a cuid linked by authId, implicit many-to-many tables", async () => {
+    const repo = path.join(tmp, 'stranger-app-15');
+    mkdirSync(repo, { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-15', 'prisma'), path.join(repo, 'prisma'), { recursive: true });
+    const file = path.join(repo, 'policyfuzz.config.json');
+    expect(await initInProcess(path.join(repo, 'prisma', 'migrations'), file)).toBe(0);
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    const { tables } = config.mapping;
+    expect(tables.users).toMatchObject({ name: 'User', authIdentity: 'authId' });
+    // The defaults' words as Prisma's enums spell them: every rule on shop_orders stopped on buyerEditableStatuses' pending, review, slip_mismatch.
+    expect(config.model.shop).toMatchObject({ buyerEditableStatuses: ['PENDING', 'REVIEW', 'SLIP_MISMATCH'], initialStatus: 'PENDING' });
+    expect(config.model.vs.deptScopedRoles).toEqual(['VP_ADMIN']);
+    // can_handle_vs is `case current_user_role() when 'DEV' then true … when 'VP_ADMIN' then <its department> else <the vs permission> end`: it was left to set.
+    expect(config.model.vs.handlerRoles).toEqual(['DEV', 'STAFF', 'VS_STAFF', 'VP_ADMIN']);
+    // Case-only spellings paired as the same words (team was ORG, APPROVED a to-do).
+    expect(tables.team_nodes.values.kind).toMatchObject({ team: 'TEAM', division: 'DIVISION' });
+    expect(tables.student_change_requests.values.status).toEqual({ pending: 'PENDING', approved: 'APPROVED', rejected: 'REJECTED' });
+  });
+
   it("a ninth stranger's schema (testing/schemas/stranger-app-9): RBAC in tables, an api schema of security_invoker views over app.*, soft delete", async () => {
     const repo = path.join(tmp, 'stranger-app-9');
     mkdirSync(repo, { recursive: true });
