@@ -341,6 +341,8 @@ describe('policyfuzz init', () => {
     // Case-only spellings paired as the same words (team was ORG, APPROVED a to-do).
     expect(tables.team_nodes.values.kind).toMatchObject({ team: 'TEAM', division: 'DIVISION' });
     expect(tables.student_change_requests.values.status).toEqual({ pending: 'PENDING', approved: 'APPROVED', rejected: 'REJECTED' });
+    // find_similar_vs_tickets' `t."categoryId" IS NOT DISTINCT FROM src."categoryId"` read in the model's names (R09 FAILed on an uncategorized ticket).
+    expect(config.model.vs.similarUncategorized).toBe('alike');
   });
 
   it("a ninth stranger's schema (testing/schemas/stranger-app-9): RBAC in tables, an api schema of security_invoker views over app.*, soft delete", async () => {

@@ -19,6 +19,7 @@ import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 import { defaultsSpelledAsTarget } from '../mapping/target-spelling.ts';
+import { quotedColumnsAsModel } from '../mapping/source-in-model-names.ts';
 import { proposeMapping, proposeVocabularySubsets, valueAtPath, refusalConventions, sqlstateOf, type Proposal, type TargetFacts, type VocabularySetting } from '../mapping/propose.ts';
 import { mergeMappings } from '../mapping/schema.ts';
 import { computedViews, writtenSchemas, writtenTables, type TargetMapping } from '../mapping/mapping.ts';
@@ -401,7 +402,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     for (const read of options.sourceSettings ?? []) {
       const [sources, where] = 'fn' in read ? functionBody(read.fn) : 'trigger' in read ? await triggersOf(read.trigger) : 'check' in read ? await checksOf(read.check) : await policiesOf(read.policy);
       const pattern = new RegExp(read.pattern, 'i');
-      const matches = sources.map((source) => pattern.exec(source));
+      const matches = sources.map((source) => pattern.exec(quotedColumnsAsModel(source, mapping)));
       if (read.every && (!matches.length || matches.includes(null))) continue;
       const found = matches.find((m) => m !== null);
       if (!found) continue;
