@@ -14,6 +14,7 @@ import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
 import { escapeRegExp } from '../regexp.ts';
 import { targetSpelling } from './target-spelling.ts';
+import { setPath, valueAtPath } from './dotted-path.ts';
 import { caseBranches, caseElse, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
 
 export interface ModelColumnFacts {
@@ -622,13 +623,6 @@ function jsonAnswerColumns(f: TargetFunctionFacts, chosen: ReadonlyMap<string, T
 }
 
 /** `a.b` → { a: { b: value } } */
-export function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
-  const keys = dotted.split('.');
-  let at = target;
-  for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
-  at[keys.at(-1)!] = value;
-}
-
 function literalDefault(expr: string | undefined): string | undefined {
   const m = expr ? /^'((?:[^']|'')*)'(::[\w ]+)?$/.exec(expr) : null;
   return m ? m[1].replace(/''/g, "'") : undefined;
@@ -772,12 +766,6 @@ function wordPairing(unknown: readonly string[], vocabulary: readonly string[], 
 }
 
 /** Value at a dotted path of nested settings (`vs.handlerRoles`). */
-export function valueAtPath(settings: unknown, dotted: string): unknown {
-  let at: unknown = settings;
-  for (const k of dotted.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[k] : undefined;
-  return at;
-}
-
 /** An operand naming `column`: an identifier or call (`u.role`, `current_user_role()`), or a token claim (`auth.jwt() ->> 'user_role'`, cast or not). */
 function roleOperand(column: string): string {
   const c = escapeRegExp(column);

@@ -6,7 +6,7 @@
  * edit an order, the initial status, who is dept-scoped) is the default respelled, not a gap the
  * user must fill by hand or a harness error on every rule using it. Pure.
  */
-import { setPath, valueAtPath } from './propose.ts';
+import { setPath, valueAtPath } from './dotted-path.ts';
 
 /** The one word of `vocabulary` equal to `word` but for case; none where there is none, or several. */
 export function targetSpelling(word: string, vocabulary: readonly string[]): string | undefined {
