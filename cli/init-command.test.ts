@@ -78,12 +78,30 @@ describe('policyfuzz init', () => {
     if (edit) for (const f of readdirSync(path.join(repo, 'supabase', 'migrations')).filter((n) => n.endsWith('.sql'))) writeFileSync(path.join(repo, 'supabase', 'migrations', f), edit(readFileSync(path.join(repo, 'supabase', 'migrations', f), 'utf8')));
     // A schema's own supabase/config.toml (its API's schemas) goes beside the migrations, as in a Supabase repository.
     if (existsSync(path.join(repo, 'supabase', 'migrations', 'config.toml'))) renameSync(path.join(repo, 'supabase', 'migrations', 'config.toml'), path.join(repo, 'supabase', 'config.toml'));
+    return initInRepo(repo);
+  }
+
+  /** `init` (in this process) of a repository's supabase/migrations into its policyfuzz.config.json: the config, which loads as it is. */
+  async function initInRepo(repo: string) {
     const file = path.join(repo, 'policyfuzz.config.json');
     expect(await initInProcess(path.join(repo, 'supabase', 'migrations'), file)).toBe(0);
     const config = JSON.parse(readFileSync(file, 'utf8'));
     // What it wrote loads as it is.
     expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
     return config;
+  }
+
+  /**
+   * `policyfuzz init` (in this process) on a schema of testing/schemas laid out as a Supabase
+   * repository (its supabase/ folder: migrations, config.toml): the config it wrote. The binary's
+   * own reading of such a folder (its default, exit code, stderr) is the first test's and the
+   * twelfth stranger's; here the proposal is the point, without a binary start per schema.
+   */
+  async function initOnSupabaseRepo(schema: string) {
+    const repo = path.join(tmp, schema);
+    mkdirSync(repo, { recursive: true });
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', schema, 'supabase'), path.join(repo, 'supabase'), { recursive: true });
+    return initInRepo(repo);
   }
 
   it("a stranger's schema of the spec's domain (testing/schemas/stranger-app): bigint ids followed into references and functions, numeric money, a generated total left out, fewer output columns proposed, passport's own grants", async () => {
@@ -346,14 +364,7 @@ describe('policyfuzz init', () => {
   });
 
   it("a ninth stranger's schema (testing/schemas/stranger-app-9): RBAC in tables, an api schema of security_invoker views over app.*, soft delete", async () => {
-    const repo = path.join(tmp, 'stranger-app-9');
-    mkdirSync(repo, { recursive: true });
-    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-9', 'supabase'), path.join(repo, 'supabase'), { recursive: true });
-    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
-    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    const file = path.join(repo, 'policyfuzz.config.json');
-    const config = JSON.parse(readFileSync(file, 'utf8'));
-    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    const config = await initOnSupabaseRepo('stranger-app-9');
     const { tables } = config.mapping;
     // api.users shows role_of(id) as role (roles are rows of app.user_roles): the view was no table, users unmapped,
     // and every fixture wrote public.users, which does not exist (every data property ERROR).
@@ -367,14 +378,7 @@ describe('policyfuzz init', () => {
   });
 
   it("a tenth stranger's schema (testing/schemas/stranger-app-10): role, dept and tenant claims mirrored into raw_app_meta_data, restrictive tenant policies", async () => {
-    const repo = path.join(tmp, 'stranger-app-10');
-    mkdirSync(repo, { recursive: true });
-    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-10', 'supabase'), path.join(repo, 'supabase'), { recursive: true });
-    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
-    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    const file = path.join(repo, 'policyfuzz.config.json');
-    const config = JSON.parse(readFileSync(file, 'utf8'));
-    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    const config = await initOnSupabaseRepo('stranger-app-10');
     // private.sync_user_claims() mirrors users into raw_app_meta_data and every policy reads the claim:
     // tokens carried the case's drawn claims, no org, and the tenant policies hid every row.
     expect(config.tokens).toEqual({ appMetadata: 'auth.users' });
@@ -416,14 +420,7 @@ describe('policyfuzz init', () => {
   });
 
   it("a thirteenth stranger's schema (testing/schemas/stranger-app-13): identity resolved once per request by a db-pre-request hook into app.* settings, column privileges", async () => {
-    const repo = path.join(tmp, 'stranger-app-13');
-    mkdirSync(repo, { recursive: true });
-    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-13', 'supabase'), path.join(repo, 'supabase'), { recursive: true });
-    const run = await policyfuzz(repo, 'init', '--database-url', inject('databaseUrl'));
-    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
-    const file = path.join(repo, 'policyfuzz.config.json');
-    const config = JSON.parse(readFileSync(file, 'utf8'));
-    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    const config = await initOnSupabaseRepo('stranger-app-13');
     // vs_set_public(p_id, p_public, p_public_title, p_public_summary default null): one parameter more than
     // the model's, with a DEFAULT; left unpaired, every call was PGRST202.
     expect(config.mapping.functions.vs_set_public.args).toEqual({ p_title: 'p_public_title' });

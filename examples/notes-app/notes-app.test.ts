@@ -69,12 +69,11 @@ describe('notes-app through the CLI (bin/policyfuzz.mjs --pack, a child process)
     expect(fails.stdout).toMatch(/^N01 FAILED: step 1/m);
     expect(fails.stdout).toMatch(/^5 passed, 1 failed/m);
     expect(fails.code).toBe(1);
-    // A pack's own ids select and leave out its rules, as R… ids do for the reference.
+    // A pack's own ids select and leave out its rules, as R… ids do for the reference: --exclude N05
+    // above (6 of the 7 ran), --only here.
     const only = await runBin(['fuzz', '--pack', packModule, '--migrations', pack.migrations!, broken, '--only', 'N02', ...options(dir)], { cwd: dir });
     expect(only.stdout).toMatch(/^1 passed, 0 failed/m);
     expect(only.code).toBe(0);
-    const excluded = await runBin(['fuzz', '--pack', packModule, '--migrations', pack.migrations!, broken, '--exclude', 'N01,N05', ...options(dir)], { cwd: dir });
-    expect(excluded.stdout).toMatch(/^5 passed, 0 failed/m);
     const unknown = await runBin(['fuzz', '--pack', packModule, '--only', 'N09', ...options(dir)], { cwd: dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no data-layer property N09 (known: N01, N02, N03, N04, N05, LINT01, GRANT01)');
