@@ -5,7 +5,8 @@
  * the time from start to the first case, and that time on a generated 160-migration project with
  * the template cache off, then kept (cached-start.ts); and an rpc-heavy user pack through the
  * binary (examples/student-union, user-pack.ts): cases/s on 1 and 2 workers, start to first case.
- * And the main job itself, `policyfuzz fuzz --seed 1` through the binary, wall time (pr-job.ts).
+ * And the main job itself, `policyfuzz fuzz --seed 1` through the binary, wall time and CPU (pr-job.ts;
+ * BENCH_ONLY=pr for it alone, BENCH_PR_AGAINST=<bin/policyfuzz.mjs> in alternating pairs against another checkout).
  * Each worker count gets a warm-up, then ROUNDS pairs (harness, then its floor); medians are printed,
  * with the harness's CPU per case split into the database's (its worker backends, read from /proc
  * when the server runs on this machine) and Node's: the figure that says which side to cut.
@@ -21,7 +22,7 @@ import { userPack } from './user-pack.ts';
 import { prJob } from './pr-job.ts';
 import { BatchQuery, sendBatch } from '../engine/executor/batch-query.ts';
 import type pg from 'pg';
-import { readFileSync } from 'node:fs';
+import { processesCpuMs } from './cpu.ts';
 import { openEnvironment, type Environment } from '../engine/runner/environment.ts';
 import { runDataProperty } from '../engine/runner/run-data-property.ts';
 import { R02 } from '../packs/reference/rules/R02-users-role/property.ts';
@@ -49,7 +50,7 @@ async function harnessRate(env: Environment, seed: number, backends: number[]): 
   // The recording starts with no statement prepared (the warm-up's dropped), so the floor, replaying
   // it on the same connections, prepares and executes exactly what the harness did.
   for (const w of env.workers) await w.tx.deallocatePrepared();
-  const databaseBefore = backendsCpuMs(backends);
+  const databaseBefore = processesCpuMs(backends);
   const nodeBefore = process.cpuUsage();
   const started = performance.now();
   let r;
@@ -60,7 +61,7 @@ async function harnessRate(env: Environment, seed: number, backends: number[]): 
   }
   const rate = r.cases / ((performance.now() - started) / 1000);
   const node = process.cpuUsage(nodeBefore);
-  const databaseAfter = backendsCpuMs(backends);
+  const databaseAfter = processesCpuMs(backends);
   if (r.status !== 'passed') throw new Error(`R02 did not pass during the benchmark: ${r.failure?.message ?? r.note}`);
   for (const w of env.workers) await w.tx.flush();
   const database = databaseBefore !== undefined && databaseAfter !== undefined ? (databaseAfter - databaseBefore) / r.cases : undefined;
@@ -71,24 +72,6 @@ async function harnessRate(env: Environment, seed: number, backends: number[]): 
 interface CpuPerCase {
   database?: number;
   node: number;
-}
-
-/** Linux's clock tick (USER_HZ), the unit of /proc/<pid>/stat times: 100 on every mainstream kernel. */
-const CLOCK_TICKS = 100;
-
-/** CPU the backends have used so far (user + system, ms), read from /proc; undefined where it cannot be read (another machine, not Linux). */
-function backendsCpuMs(pids: number[]): number | undefined {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      // After the command's closing parenthesis: field 3 (state) is index 0, utime (14) index 11, stime (15) index 12.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-    } catch {
-      return undefined;
-    }
-  }
-  return total;
 }
 
 /**
@@ -158,6 +141,11 @@ async function main(): Promise<void> {
   // `BENCH_ONLY=start`: only the start-up lines on the generated many-migration project.
   if (process.env.BENCH_ONLY === 'start') {
     for (const line of [...(await cachedStart()), ...cachedStartThroughBinary()]) console.log(line);
+    return;
+  }
+  // `BENCH_ONLY=pr`: only the main job's lines (with BENCH_PR_AGAINST, alternating pairs against another checkout's binary).
+  if (process.env.BENCH_ONLY === 'pr') {
+    for (const line of prJob()) console.log(line);
     return;
   }
   if (!WORKERS_ONLY) {

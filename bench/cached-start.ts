@@ -17,6 +17,7 @@ import { LOCAL_CACHE_ROOT } from '../engine/db/providers/local-server.ts';
 import { CATALOG_CACHE_DIR, openEnvironment, type StartupPhases } from '../engine/runner/environment.ts';
 import { BUNDLED_MIGRATIONS, PROJECT_ROOT } from '../cli/paths.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
+import { childrenCpuMs } from './cpu.ts';
 
 const MIGRATIONS = Number(process.env.BENCH_MIGRATIONS ?? 160);
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 3);
@@ -104,16 +105,6 @@ export async function cachedStart(): Promise<string[]> {
 
 /** Migrations in all of the project the binary runs on: the reference's, then generated ones. */
 const BINARY_MIGRATIONS = Number(process.env.BENCH_BINARY_MIGRATIONS ?? 150);
-
-/** Linux's clock tick (USER_HZ), the unit of /proc/<pid>/stat times. */
-const CLOCK_TICKS = 100;
-
-/** CPU (ms, user + sys) of this process's waited-for children and theirs: a finished CLI run, its server and the server's backends. */
-function childrenCpuMs(): number {
-  // After the command's closing parenthesis: field 3 (state) is index 0, cutime (16) index 13, cstime (17) index 14.
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
-}
 
 interface BinaryStart {
   /** From spawn until the first case could run (summary.json startedAt + timings.startupMs). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { passNote } from './run-data-property.ts';
-import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, FIRST_TRANCHE_STEP, firstTrancheSteps, joinPasses, runBreadthFirst, saturationGaps, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
+import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, FIRST_TRANCHE_ROOM, FIRST_TRANCHE_STEP, firstTrancheSteps, restOfTrancheFits, joinPasses, runBreadthFirst, saturationGaps, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { propertySummary } from '../report/summary.ts';
 
@@ -192,8 +192,9 @@ describe('breadth first: every property to a tranche before any goes further', (
     }
     for (const id of ['R01', 'R02', 'R03']) {
       const mine = calls.filter((c) => c.id === id);
-      // The first tranche in steps of FIRST_TRANCHE_STEP cases, round robin.
-      expect(mine.map((c) => c.tranche)).toEqual([10, 20, 30, 40, 50, 100, 300]);
+      // The first tranche's first step of FIRST_TRANCHE_STEP cases, round robin; then, the budget
+      // holding the rest many times over, the rest of it at once (restOfTrancheFits).
+      expect(mine.map((c) => c.tranche)).toEqual([10, 50, 100, 300]);
       for (let i = 1; i < mine.length; i++) expect(mine[i].resume).toEqual(mine[i - 1].progress);
     }
     // Breadth first: no property starts a tranche before every one finished the one before.
@@ -223,7 +224,26 @@ describe('breadth first: every property to a tranche before any goes further', (
     const r = await results;
     expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 300 });
     expect(r.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
-    expect(calls.filter((c) => c.id === 'R01').map((c) => c.tranche)).toEqual([10, 20, 30, 40, 50, 100, 300]);
+    expect(calls.filter((c) => c.id === 'R01').map((c) => c.tranche)).toEqual([10, 50, 100, 300]);
+  });
+
+  it('the first tranche leaves out its remaining steps only where the budget holds the rest at the pace so far, FIRST_TRANCHE_ROOM times over', async () => {
+    // Three properties, a pair of cases each per ms: the first step (10 cases each) takes 15 ms, the rest (40 each) 60 ms.
+    const costs = { R01: 1, R02: 1, R03: 1 };
+    const firstTrancheCalls = async (budgetMs: number) => {
+      const { results, calls } = simulate(costs, { runs: 300, minCases: 100, budgetMs });
+      await results;
+      return calls.filter((c) => c.id === 'R01' && c.tranche <= FIRST_TRANCHE).map((c) => c.tranche);
+    };
+    // 15 + 2 × 60 ms fits: the rest at once.
+    expect(await firstTrancheCalls(15 + FIRST_TRANCHE_ROOM * 60)).toEqual([10, 50]);
+    // One ms short: another step, judged again after it (30 + 2 × 45 ms fits).
+    expect(await firstTrancheCalls(15 + FIRST_TRANCHE_ROOM * 60 - 1)).toEqual([10, 20, 50]);
+    // Room for the tranche but not twice its rest at any step: every step, so a pace that slows leaves no property a step behind.
+    expect(await firstTrancheCalls(100)).toEqual([10, 20, 30, 40, 50]);
+    expect(restOfTrancheFits(0, 15, 10, 50, Number.POSITIVE_INFINITY)).toBe(true);
+    expect(restOfTrancheFits(100, 115, 10, 50, 235)).toBe(true);
+    expect(restOfTrancheFits(100, 115, 10, 50, 234)).toBe(false);
   });
 
   it('with --max-failures reached, a failing property goes no further (the user asked for speed); the passing ones go on', async () => {
