@@ -273,10 +273,19 @@ function amountOntoNoAmount(model: { name: string; type: string }, target: { nam
   return moneyLike(model) && !tokens(target.name).some((t) => MONEY_TOKENS.has(t));
 }
 
-/** The target column can hold the model column's values: the same type, a money-like integer in a numeric, or a list of words in an enum array. */
-function typeFits(model: { name: string; type: string }, target: { type: string; elementVocabulary?: string[] }): boolean {
+/** The target column can hold the model column's values: the same type, a money-like integer in a numeric, a list of words in an enum array, or one word in an array of them. */
+function typeFits(model: { name: string; type: string; vocabulary?: boolean }, target: { type: string; elementVocabulary?: string[] }): boolean {
   const t = normalType(target.type);
-  return normalType(model.type) === t || (t === 'numeric' && moneyLike(model)) || wordsInEnumArray(model, target);
+  return normalType(model.type) === t || (t === 'numeric' && moneyLike(model)) || wordsInEnumArray(model, target) || wordInArray(model, target);
+}
+
+/**
+ * A model column holding one word of a vocabulary (`users.role`) and a target array of such words
+ * (`roles app_role[]`, `roles text[]`, read with `'staff' = any(roles)`): the target keeps the
+ * model's value as an array of one (mapping `arrayOfOne`).
+ */
+function wordInArray(model: { type: string; vocabulary?: boolean }, target: { type: string; elementVocabulary?: string[] }): boolean {
+  return normalType(model.type) === 'text' && model.vocabulary === true && (target.elementVocabulary !== undefined || normalType(target.type) === 'text[]');
 }
 
 /** A model text[] (permissions: vs, pr, house) and a target array of an enum (`app_permission[]`), which holds words as text[] does. */
@@ -800,7 +809,24 @@ export function rolesCompared(source: string, column: string): string[] {
   for (const m of source.matchAll(new RegExp(`${operand}\\s+in\\s*\\(([^)]*)\\)`, 'gi'))) found.push(...quotedValues(m[1]));
   for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*any\\s*\\(\\s*(array\\s*\\[[^\\]]*\\]|'\\{[^}]*\\}')`, 'gi'))) found.push(...quotedValues(m[1]));
   for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*('(?:[^']|'')*')`, 'gi'))) found.push(...quotedValues(m[1]));
+  found.push(...rolesHeldInArray(source, operand));
   return [...new Set(found)];
+}
+
+/** An array literal in SQL text: `array['a', 'b']` or `'{a,b}'`, cast or not. */
+const ARRAY_LITERAL = `(?:array\\s*\\[[^\\]]*\\]|'\\{[^}]*\\}')(?:\\s*::\\s*[\\w.]+(?:\\[\\])?)?`;
+
+/**
+ * The roles a body tests an array of roles for (roles held in an array column or claim:
+ * `roles app_role[]`, `auth.jwt() -> 'user_roles'`): `'a' = any (roles)`, `roles && array['a', 'b']`
+ * (holds any of them), `roles @> array['a']`, `array['a'] <@ roles`, either side of the operator.
+ */
+function rolesHeldInArray(source: string, operand: string): string[] {
+  const found: string[] = [];
+  for (const m of source.matchAll(new RegExp(`('(?:[^']|'')*')(?:\\s*::\\s*[\\w.]+)?\\s*=\\s*any\\s*\\(\\s*${operand}\\s*\\)`, 'gi'))) found.push(...quotedValues(m[1]));
+  for (const m of source.matchAll(new RegExp(`${operand}\\s*(?:&&|@>)\\s*(${ARRAY_LITERAL})`, 'gi'))) found.push(...quotedValues(m[1]));
+  for (const m of source.matchAll(new RegExp(`(${ARRAY_LITERAL})\\s*(?:&&|<@)\\s*${operand}`, 'gi'))) found.push(...quotedValues(m[1]));
+  return found;
 }
 
 /**
@@ -810,7 +836,19 @@ export function rolesCompared(source: string, column: string): string[] {
  */
 export function roleParameterHelpers(helpers: { name: string; source: string }[], column: string): string[] {
   const compared = new RegExp(`${roleOperand(column)}\\s*(?:=\\s*any\\s*\\(\\s*|=\\s*|in\\s*\\(\\s*)(?!array\\b)[a-z_$][\\w$]*\\b(?!\\s*\\()`, 'i');
-  return helpers.filter((h) => compared.test(h.source)).map((h) => h.name);
+  return helpers.filter((h) => compared.test(h.source) || comparesArrayWithParameter(h.source, column)).map((h) => h.name);
+}
+
+/**
+ * A body testing an array of roles against its parameter (`roles && wanted`, `wanted && roles`,
+ * `p_role = any (roles)`, `roles @> array[p_role]`): a helper taking the roles, for roles held in
+ * an array column or claim (`app.has_role(variadic wanted app_role[])` over `auth.jwt() -> 'user_roles'`).
+ */
+function comparesArrayWithParameter(source: string, column: string): boolean {
+  const operand = roleOperand(column);
+  const parameter = `(?!array\\b)[a-z_$][\\w$]*\\b(?!\\s*\\()`;
+  return new RegExp(`${operand}\\s*(?:&&|@>)\\s*(?:${parameter}|array\\s*\\[\\s*${parameter}\\s*\\])`, 'i').test(source)
+    || new RegExp(`(?:^|[^\\w$.'])${parameter}\\s*(?:&&\\s*|=\\s*any\\s*\\(\\s*)${operand}`, 'i').test(source);
 }
 
 /** The quoted values a body passes to these helpers (`public.has_role('vs_staff', 'admin')`, `has_any_role(array['a'])`). */
@@ -1220,8 +1258,10 @@ function proposeOnDefaultSchema(
       if (form) (ids[ID_LISTS[form]] ??= []).push(c.name);
     }
     const identity = m.name === 'users' ? authIdentityColumnOf(t) : undefined;
-    if (t.name === m.name && !Object.keys(renamed).length && !Object.keys(ids).length && !identity) continue;
-    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids, ...(identity ? { authIdentity: identity } : {}) };
+    const arrayOfOne = m.columns.filter((c) => columns.has(c.name) && wordInArray(c, t.columns.find((x) => x.name === columns.get(c.name))!)).map((c) => c.name);
+    if (t.name === m.name && !Object.keys(renamed).length && !Object.keys(ids).length && !identity && !arrayOfOne.length) continue;
+    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids, ...(arrayOfOne.length ? { arrayOfOne } : {}), ...(identity ? { authIdentity: identity } : {}) };
+    if (arrayOfOne.length) notes.push(`confirm: ${t.name} keeps ${arrayOfOne.map((c) => `${c} (${columns.get(c)})`).join(', ')} as an array where the model holds one value: arrayOfOne (written as an array of that value, a null as an empty one)`);
     if (ids.bigintIds) notes.push(`confirm: ${t.name} keeps ${ids.bigintIds.join(', ')} as bigint ids where the model's are uuids or text: bigintIds`);
     if (ids.uuidIds) notes.push(`confirm: ${t.name} keeps ${ids.uuidIds.join(', ')} as uuids where the model's are text ids: uuidIds`);
     if (identity) {
