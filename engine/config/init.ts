@@ -276,7 +276,9 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     for (const draws of options.notNullDraws ?? []) {
       const mapped = mapping.tables?.[draws.table]?.columns ?? {};
       const shape = shapes.get(targetOf(draws.table)) ?? [];
-      const held = draws.columns.filter((c) => mapped[c] !== null && shape.some((t) => t.name === (mapped[c] ?? c) && t.notNull && !t.generated));
+      // A column kept as an array of one (arrayOfOne) holds a null as an empty array: drawn with it.
+      const asArray = mapping.tables?.[draws.table]?.arrayOfOne ?? [];
+      const held = draws.columns.filter((c) => mapped[c] !== null && !asArray.includes(c) && shape.some((t) => t.name === (mapped[c] ?? c) && t.notNull && !t.generated));
       if (!held.length) continue;
       setAt(proposal.settings, draws.path, held);
       settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);

@@ -930,8 +930,10 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
         { name: 'department', type: 'text' },
       ],
     };
-    const { mapping, notes } = proposeMapping({ tables: [model], functions: [] }, { tables: [table], functions: [] });
+    const { mapping, notes, settings } = proposeMapping({ tables: [model], functions: [] }, { tables: [table], functions: [] }, [{ path: 'roles', column: 'users.role' }]);
     expect(mapping.tables?.users).toEqual({ columns: { role: 'roles' }, arrayOfOne: ['role'] });
+    // The roles are the array's enum labels, as a CHECK list or enum of one role column gives them.
+    expect(settings).toEqual({ roles: ['user', 'staff', 'admin'] });
     expect(notes).toContainEqual(expect.stringMatching(/^confirm: users keeps role \(roles\) as an array where the model holds one value: arrayOfOne/));
     // A free-text model column (no vocabulary) is no word of a list: not put in an array.
     const free: ModelTableFacts = { ...model, columns: model.columns.map((c) => (c.name === 'role' ? { name: 'role', type: 'text' } : c)) };

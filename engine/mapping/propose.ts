@@ -288,6 +288,11 @@ function wordInArray(model: { type: string; vocabulary?: boolean }, target: { ty
   return normalType(model.type) === 'text' && model.vocabulary === true && (target.elementVocabulary !== undefined || normalType(target.type) === 'text[]');
 }
 
+/** The words a target column holds: its CHECK list or enum, or an enum array's labels where it keeps one model value (arrayOfOne: `roles app_role[]`). */
+function vocabularyHeld(c: TargetColumnFacts, arrayOfOne: boolean): string[] | undefined {
+  return c.vocabulary ?? (arrayOfOne ? c.elementVocabulary : undefined);
+}
+
 /** A model text[] (permissions: vs, pr, house) and a target array of an enum (`app_permission[]`), which holds words as text[] does. */
 function wordsInEnumArray(model: { type: string }, target: { elementVocabulary?: string[] }): boolean {
   return normalType(model.type) === 'text[]' && target.elementVocabulary !== undefined;
@@ -1524,17 +1529,18 @@ function proposeOnDefaultSchema(
       setPath(settings, v.open.path, v.open.value);
       notes.push(`confirm: model.${v.open.path}: ${v.open.value} (${open.join(', ')} hold no list of their values: no CHECK list, enum or foreign key)`);
     }
-    if (!c?.vocabulary) continue;
+    const words = c && vocabularyHeld(c, mapping.tables?.[table]?.arrayOfOne?.includes(column) ?? false);
+    if (!c || !words) continue;
     if (v.path) {
-      setPath(settings, v.path, c.vocabulary);
-      const initial = v.initialPath ? literalDefault(c.defaultExpr) : undefined;
+      setPath(settings, v.path, words);
+      const initial = v.initialPath && words === c.vocabulary ? literalDefault(c.defaultExpr) : undefined;
       if (v.initialPath && initial) setPath(settings, v.initialPath, initial);
-      notes.push(`model.${v.path} from ${t!.name}.${c.name}'s CHECK: ${c.vocabulary.join(', ')}${initial ? ` (model.${v.initialPath}: ${initial}, its default)` : ''}`);
+      notes.push(`model.${v.path} from ${t!.name}.${c.name}'s CHECK: ${words.join(', ')}${initial ? ` (model.${v.initialPath}: ${initial}, its default)` : ''}`);
     }
-    const unknown = (v.generatedByName ?? []).filter((x) => !c.vocabulary!.includes(x));
+    const unknown = (v.generatedByName ?? []).filter((x) => !words.includes(x));
     if (!unknown.length) continue;
     // With a setting holding the target's words, the model draws each of them too: none is spare to pair.
-    const pairing = v.path ? undefined : wordPairing(unknown, c.vocabulary, v.generatedByName ?? []);
+    const pairing = v.path ? undefined : wordPairing(unknown, words, v.generatedByName ?? []);
     if (pairing) {
       const entry = (mapping.tables![table] ??= {});
       entry.values = { ...entry.values, [column]: pairing };
