@@ -918,6 +918,25 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(settings).toEqual({ staffRoles: ['staff', 'vs_staff', 'vp_admin', 'uni_staff', 'admin', 'dev'], vs: { handlerRoles: ['vs_staff', 'vp_admin'] } });
   });
 
+  // stranger-app-14's can_handle_vs keeps vs_staff to its department as vp_admin: with the default
+  // (vp_admin alone scoped), a vs_staff of SCI was expected to read and move ENG's tickets (R06, R09).
+  it('the roles a VS handler helper keeps to the caller’s department are proposed as vs.deptScopedRoles', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', deptScopePath: 'vs.deptScopedRoles' }] }];
+    const roles = ['user', 'vs_staff', 'vp_admin', 'admin', 'dev'];
+    const defaults = { vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin', 'dev'], deptScopedRoles: ['vp_admin'] } };
+    const helpers = [
+      { name: 'has_role', returns: 'boolean', source: 'select coalesce(app.jwt_roles() && wanted, false)' },
+      { name: 'is_admin', returns: 'boolean', source: "select app.has_role('admin', 'dev')" },
+      { name: 'can_handle_vs', returns: 'boolean', source: "select app.is_admin() or (p_dept is not null and p_dept = public.current_user_dept() and (app.has_role('vs_staff', 'vp_admin') or public.current_user_has_permission('vs')))" },
+    ];
+    const { settings, notes } = proposeVocabularySubsets(vocabularies, { roles }, defaults, helpers);
+    expect(settings).toEqual({ vs: { deptScopedRoles: ['vs_staff', 'vp_admin'] } });
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: model\.vs\.deptScopedRoles: vs_staff, vp_admin \(can_handle_vs keeps them/));
+    // A role another alternative lets in whatever the department is not scoped; the default's reading proposes nothing.
+    const wider = [...helpers.slice(0, 2), { name: 'can_handle_vs', returns: 'boolean', source: "select app.has_role('vs_staff', 'admin') or (p_dept = public.current_user_dept() and app.has_role('vs_staff', 'vp_admin'))" }];
+    expect((proposeVocabularySubsets(vocabularies, { roles }, defaults, wider).settings as { vs?: { deptScopedRoles?: string[] } }).vs?.deptScopedRoles).toBeUndefined();
+  });
+
   it('a model column of one word onto a target array of such words (users.role onto roles app_role[]) is proposed with arrayOfOne', () => {
     const model: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'role', type: 'text', vocabulary: true }, { name: 'permissions', type: 'text[]' }, { name: 'department', type: 'text' }] };
     const table: TargetTableFacts = {

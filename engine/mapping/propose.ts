@@ -750,6 +750,12 @@ export interface VocabularySetting {
      * (`when has_permission('vs') then true`, `or has_permission('vs')`): no department compared.
      */
     permissionScope?: { path: string; value: string; permissionPath: string };
+    /**
+     * The setting listing the roles kept to the caller's own department (`vs.deptScopedRoles`),
+     * proposed from the helper's top-level alternatives: the roles of one that also compares with
+     * the caller's department (`p_dept = current_user_dept() and has_role('vs_staff', 'vp_admin')`).
+     */
+    deptScopePath?: string;
   }[];
   /**
    * The setting saying the list is the project's own (`departmentList: "open"`), proposed where
@@ -938,6 +944,7 @@ export function proposeVocabularySubsets(
         continue;
       }
       if (sub.permissionPath) roleOnlyHelpers(readHelpers, sub.permissionPath, valueAtPath(defaults, sub.permissionPath), settings, notes);
+      if (sub.deptScopePath) deptScopedRoles(readHelpers, sub.deptScopePath, valueAtPath(defaults, sub.deptScopePath), (source) => [...rolesCompared(source, column), ...rolesPassed(source, takingRoles)].filter((x) => (values as string[]).includes(x)), settings, notes);
       const leftOut = fallback.filter((x) => !fromHelper.includes(x));
       const added = fromHelper.filter((x) => !fallback.includes(x));
       if (!leftOut.length && !added.length) continue;
@@ -949,6 +956,32 @@ export function proposeVocabularySubsets(
     }
   }
   return { settings, notes };
+}
+
+/** The caller's department in SQL text: `current_user_dept()` (any schema, any name around it) or a `user_dept` claim. */
+const CALLERS_DEPARTMENT = /\b\w*dept\w*\s*\(\s*\)|'\w*dept\w*'/i;
+
+/**
+ * Roles a handler helper keeps to the caller's department (stranger-app-14's can_handle_vs:
+ * `is_admin() or (p_dept = current_user_dept() and has_role('vs_staff', 'vp_admin'))`): the roles
+ * of its top-level alternatives that compare with the caller's department, less those another
+ * alternative lets in anyway. Proposed where they differ from the default (vp_admin alone, the spec's
+ * example); before, a vs_staff of another department was expected to see every ticket (false alarms).
+ */
+function deptScopedRoles(helpers: readonly { name: string; source: string }[], path: string, fallback: unknown, rolesIn: (source: string) => string[], settings: Record<string, unknown>, notes: string[]): void {
+  if (!Array.isArray(fallback)) return;
+  const scoped = new Set<string>();
+  const free = new Set<string>();
+  for (const h of helpers) {
+    const answer = answerOf(h.source);
+    if (answer === undefined || caseBranches(answer)) continue;
+    const expr = withoutFalseCoalesce(answer) ?? answer;
+    for (const alternative of topLevelDisjuncts(expr)) for (const role of rolesIn(alternative)) (CALLERS_DEPARTMENT.test(alternative) ? scoped : free).add(role);
+  }
+  const found = [...scoped].filter((r) => !free.has(r));
+  if (!found.length || (found.length === fallback.length && found.every((r) => fallback.includes(r)))) return;
+  setPath(settings, path, found);
+  notes.push(`confirm: model.${path}: ${found.join(', ')} (${helpers.map((h) => h.name).join(', ')} keeps them to the caller's department; the default is ${fallback.join(', ')})`);
 }
 
 /**
