@@ -57,6 +57,52 @@ grant execute on function public.get_pr_ticket_by_id(text) to anon, authenticate
 revoke execute on function public.effective_team_permissions_for_email(extensions.citext) from public, anon, authenticated;
 revoke execute on function public.node_effective_permissions(bigint) from public, anon, authenticated;
 
+-- Rule 12: a remark visible on a ticket never names another ticket (duplicate cross-references stay internal).
+create or replace function app.visible_remark_names_other_ticket(p_entry jsonb, p_own bigint)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select not coalesce((p_entry ->> 'internal')::boolean, false)
+     and exists (select 1 from public.vs_tickets t
+                 where t.id is distinct from p_own and p_entry ->> 'text' ~ ('(^|[^0-9])' || t.id || '([^0-9]|$)'))
+$$;
+
+create or replace function public.vs_transfer_dept(p_id bigint, p_dept text, p_remarks jsonb)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  dept text;
+begin
+  if public.current_user_role() is null then
+    raise exception 'NOT_AUTHORIZED' using errcode = '42501';
+  end if;
+  if p_dept is null or btrim(p_dept) = '' then
+    raise exception 'a destination department is required' using errcode = '22023';
+  end if;
+  if p_remarks is not null and jsonb_typeof(p_remarks) <> 'array' then
+    raise exception 'p_remarks must be an array' using errcode = '22023';
+  end if;
+  select t.target_dept into dept from public.vs_tickets t
+  where t.id = p_id and t.deleted_at is null and t.org_id = app.jwt_org_id();
+  if not found or not app.can_handle_vs(dept) then
+    raise exception 'NOT_AUTHORIZED' using errcode = '42501';
+  end if;
+  if exists (select 1 from jsonb_array_elements(coalesce(p_remarks, '[]'::jsonb)) e
+             where app.visible_remark_names_other_ticket(e, p_id)) then
+    raise exception 'a remark naming another ticket must be internal' using errcode = '42501';
+  end if;
+  update public.vs_tickets
+  set target_dept = btrim(p_dept), remarks = remarks || coalesce(p_remarks, '[]'::jsonb)
+  where id = p_id;
+end;
+$$;
+
 -- Rules 1, 3 and 12: the submitter guard compares the whole row minus what a submitter may change
 -- (duplicate_of slipped through the list of named columns); remarks are append-only for every
 -- API caller, and a remark visible on the ticket never names another ticket.
@@ -85,9 +131,7 @@ begin
   end if;
 
   for entry in select e from jsonb_array_elements(new.remarks) with ordinality x(e, i) where i > old_count loop
-    if not coalesce((entry ->> 'internal')::boolean, false)
-       and exists (select 1 from public.vs_tickets t
-                   where t.id <> new.id and entry ->> 'text' ~ ('(^|[^0-9])' || t.id || '([^0-9]|$)')) then
+    if app.visible_remark_names_other_ticket(entry, new.id) then
       raise exception 'a remark naming another ticket must be internal' using errcode = '42501';
     end if;
   end loop;
