@@ -113,7 +113,7 @@ set search_path = ''
 as $$
 declare
   remark_cap constant int := 50;
-  submitter_fields constant text[] := array['subject', 'body', 'remarks', 'updated_at'];
+  submitter_fields constant text[] := array['subject', 'body', 'remarks', 'updated_at', 'is_duplicate'];
   old_count int := jsonb_array_length(old.remarks);
   entry jsonb;
 begin
