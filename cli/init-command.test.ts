@@ -457,6 +457,24 @@ describe('policyfuzz init', () => {
     expect(config.notes).toContainEqual(expect.stringMatching(/^columns the fixture filler completes: .*student_records\.enrolled/));
   });
 
+  it("a fourteenth stranger's schema (testing/schemas/stranger-app-14): multi-tenant claims by a custom access token hook, roles held in an enum array tested with &&", async () => {
+    const repo = path.join(tmp, 'stranger-app-14');
+    cpSync(path.join(PROJECT_ROOT, 'testing', 'schemas', 'stranger-app-14', 'supabase'), path.join(repo, 'supabase'), { recursive: true });
+    const file = path.join(repo, 'policyfuzz.config.json');
+    expect(await initInProcess(path.join(repo, 'supabase', 'migrations'), file)).toBe(0);
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(parseConfig(config, file, referencePack).mapping).toEqual(config.mapping);
+    // users.roles app_role[] is the model's role, one value in an array: it was mapped to null, and
+    // every fixture user had the column default's {user} (staff refused everywhere: false alarms).
+    expect(config.mapping.tables.users).toMatchObject({ columns: { role: 'roles' }, arrayOfOne: ['role'] });
+    // The roles are the array's enum labels; staff are those current_user_is_staff passes to
+    // app.has_role(variadic wanted), whose body tests `app.jwt_roles() && wanted` (uni_staff is staff here).
+    expect(config.model.roles).toContain('uni_staff');
+    expect(config.model.staffRoles).toEqual(['staff', 'pr_staff', 'vs_staff', 'vp_admin', 'uni_staff', 'admin', 'dev']);
+    // check (cardinality(roles) >= 1): no user without a role can be stored, so none is drawn.
+    expect(config.model.notNullColumns.users).toEqual(['role']);
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });

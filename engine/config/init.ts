@@ -295,10 +295,13 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     for (const draws of options.notNullDraws ?? []) {
       const mapped = mapping.tables?.[draws.table]?.columns ?? {};
       const shape = shapes.get(targetOf(draws.table)) ?? [];
-      const held = draws.columns.filter((c) => mapped[c] !== null && shape.some((t) => t.name === (mapped[c] ?? c) && t.notNull && !t.generated));
+      // A column kept as an array of one (arrayOfOne) holds a null as an empty array, unless a CHECK wants an element (`cardinality(roles) >= 1`).
+      const asArray = mapping.tables?.[draws.table]?.arrayOfOne ?? [];
+      const holdsNoNull = (t: (typeof shape)[number], c: string) => (asArray.includes(c) ? (t.checks ?? []).some((k) => k.kind === 'minItems' && k.min > 0) : t.notNull);
+      const held = draws.columns.filter((c) => mapped[c] !== null && shape.some((t) => t.name === (mapped[c] ?? c) && holdsNoNull(t, c) && !t.generated));
       if (!held.length) continue;
       setAt(proposal.settings, draws.path, held);
-      settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
+      settingNotes.push(`model.${draws.path}: ${held.join(', ')} (${held.map((c) => `${targetOf(draws.table)}.${mapped[c] ?? c}${asArray.includes(c) ? ' (an array that must hold an element)' : ''}`).join(', ')} NOT NULL here: rows are drawn without a null there, as this schema cannot store one)`);
     }
     // A model column under its target name (null: the target has none).
     const mappedColumn = (table: string, column: string) => (mapping.tables?.[table]?.columns?.[column] === undefined ? column : mapping.tables[table]!.columns![column]);

@@ -13,6 +13,8 @@ export type CheckForm =
   | { kind: 'range'; column: string; min?: number; max?: number; /** `>` or `<`: the bound itself refused (`price > 0` holds 0.5). */ strict?: true }
   | { kind: 'maxLength'; column: string; max: number }
   | { kind: 'minLength'; column: string; min: number }
+  /** `cardinality(col) >= 1`, `array_length(col, 1) > 0`: an array holding at least `min` elements (stranger-app-14's `roles app_role[]`). */
+  | { kind: 'minItems'; column: string; min: number }
   | { kind: 'sum'; column: string; addends: string[] }
   /** `col = lower(btrim(col))` and the like: the column holds only its value lower-cased and/or trimmed of spaces. */
   | { kind: 'normalized'; column: string; lower: boolean; trim: boolean };
@@ -67,6 +69,8 @@ function oneForm(part: string): CheckForm[] | undefined {
   const n = numberOf(right);
   if (n === undefined) return undefined;
   const strict = op.length === 1 ? ({ strict: true } as const) : {};
+  const counted = countedArray(unwrapped(left));
+  if (counted !== undefined) return op.startsWith('>') ? [{ kind: 'minItems', column: counted, min: n + (op === '>' ? 1 : 0) }] : undefined;
   const measured = /^(?:char_length|length)\((.*)\)$/is.exec(unwrapped(left))?.[1];
   if (measured !== undefined) {
     const column = columnOf(measured);
@@ -76,6 +80,12 @@ function oneForm(part: string): CheckForm[] | undefined {
   const column = columnOf(left);
   if (column === undefined) return undefined;
   return [op.startsWith('>') ? { kind: 'range', column, min: n, ...strict } : { kind: 'range', column, max: n, ...strict }];
+}
+
+/** The array column a count of elements measures: `cardinality(col)`, `array_length(col, 1)`. */
+function countedArray(expression: string): string | undefined {
+  const call = /^(?:cardinality\((.*)\)|array_length\((.*),\s*1\))$/is.exec(expression);
+  return call ? columnOf(call[1] ?? call[2]) : undefined;
 }
 
 /** `lower(btrim(col))`, `lower(col)`, `btrim(col)`, `TRIM(BOTH FROM col)` (casts aside) of `column` itself: the normalized form, or undefined. */

@@ -155,7 +155,7 @@ export function constantDefaultOf(expression: string, qualifiedType: string, enu
     return /^-?\d+(\.\d+)?$/.test(text) && Number.isFinite(Number(text)) ? Number(text) : undefined;
   }
   if (literal === undefined) return undefined;
-  if (type.endsWith('[]')) return literal === '{}' ? [] : undefined;
+  if (type.endsWith('[]')) return arrayOfWords(literal, type.slice(0, -2));
   if (type === 'json' || type === 'jsonb') {
     try {
       return JSON.parse(literal) as Json;
@@ -165,6 +165,19 @@ export function constantDefaultOf(expression: string, qualifiedType: string, enu
   }
   if (TEXT_TYPE.test(type) || type === 'uuid' || enumLabels?.includes(literal)) return type === 'uuid' ? literal.toLowerCase() : literal;
   return undefined;
+}
+
+/**
+ * An array default as its elements: the empty array, or an enum array's plain labels
+ * (`'{user}'::app_role[]`): stranger-app-14's `roles app_role[] default '{user}'` was unread, so a
+ * row made without a role was written with a null there (NOT NULL refused it). Other arrays
+ * (text, numbers, quoted elements) stay the database's to say.
+ */
+function arrayOfWords(literal: string, elementType: string): Json | undefined {
+  if (literal === '{}') return [];
+  if (TEXT_TYPE.test(elementType) || NUMERIC_TYPE.test(elementType) || ['boolean', 'uuid', 'jsonb', 'json'].includes(elementType) || /^(timestamp|date|time)/.test(elementType)) return undefined;
+  const words = /^\{([A-Za-z_][\w-]*(?:,[A-Za-z_][\w-]*)*)\}$/.exec(literal)?.[1];
+  return words === undefined ? undefined : words.split(',');
 }
 
 /** A view the API writes through to one table (`create view api.users as select id, … from private.users`). */

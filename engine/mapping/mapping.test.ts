@@ -51,6 +51,23 @@ describe('requests in the target’s names', () => {
     expect(requestToTarget(mapping, other)).toBe(other);
   });
 
+  // stranger-app-14 keeps a user's role as `roles app_role[]` (checked with `'staff' = any(roles)`):
+  // before, init mapped the model's `role` to null, every fixture user was the column default's
+  // `{user}`, and every rule deciding by role failed on staff the database did not know.
+  it('a value the target keeps as an array of one (arrayOfOne) is written, patched and expected as that array, a null as an empty one; a filter on it is left out', () => {
+    const roles: TargetMapping = { tables: { users: { columns: { role: 'roles' }, arrayOfOne: ['role'], values: { role: { user: 'member' } } } } };
+    expect(worldToTarget(roles, { users: [{ id: 'a', role: 'staff' }, { id: 'b', role: null }, { id: 'c', role: 'user' }] })).toEqual({ users: [{ id: 'a', roles: ['staff'] }, { id: 'b', roles: [] }, { id: 'c', roles: ['member'] }] });
+    const patch: ApiRequest = { kind: 'update', table: 'users', patch: { role: 'admin' }, filters: [{ column: 'id', op: 'eq', value: 'a' }], returning: 'representation' };
+    expect(requestToTarget(roles, patch)).toEqual({ ...patch, patch: { roles: ['admin'] } });
+    const expected: Outcome = { kind: 'allowed', rows: [{ id: 'a', role: 'admin' }], affected: 1 };
+    expect(expectedRowsOnTarget(roles, patch, expected)).toEqual({ kind: 'allowed', rows: [{ id: 'a', role: ['admin'] }], affected: 1 });
+    expect(outcomeToModel(roles, patch, { kind: 'allowed', rows: [{ id: 'a', roles: ['admin'] }], affected: 1 })).toEqual({ kind: 'allowed', rows: [{ id: 'a', role: ['admin'] }], affected: 1 });
+    const byRole: ApiRequest = { kind: 'select', table: 'users', columns: '*', filters: [{ column: 'role', op: 'eq', value: 'staff' }] };
+    expect(() => requestToTarget(roles, byRole)).toThrow(UnmappableRequest);
+    expect(() => requestToTarget(roles, { ...byRole, filters: [], order: [{ column: 'role', direction: 'asc' }] } as ApiRequest)).toThrow(UnmappableRequest);
+    expect(MappingSchema.safeParse(roles).success).toBe(true);
+  });
+
   it('refuses to send a request naming a column the target does not have, and says which', () => {
     const patch: ApiRequest = { kind: 'update', table: 'users', patch: { avatar_url: 'x' }, filters: [], returning: 'minimal' };
     expect(() => requestToTarget(mapping, patch)).toThrow(UnmappableRequest);

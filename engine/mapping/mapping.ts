@@ -51,6 +51,13 @@ export interface TableMapping {
    */
   uuidIds?: string[];
   /**
+   * Model columns of one value the target keeps as an array (`roles app_role[]` for the model's
+   * `role`, checked with `'staff' = any(roles)`): a value is written as an array of it alone, a
+   * null as an empty array (none held), and an answer's array is compared with that. A filter on
+   * it cannot be sent as the model's (dropped, counted): see valueAsArrayOfOne.
+   */
+  arrayOfOne?: string[];
+  /**
    * Columns a BEFORE INSERT trigger of the target sets to `auth.uid()` for a signed-in caller,
    * whatever the body says (`new.submitter_id := auth.uid()`). A signed-in caller's INSERT is
    * sent as drawn; the model predicts the row stored as the caller's (engine/model/predict.ts
@@ -331,16 +338,43 @@ function targetIdsWithin(v: Json, forms: ReadonlyMap<string, TargetIdForm>): Jso
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, forms.has(k) ? targetId(forms.get(k)!, x) : targetIdsWithin(x, forms)]));
 }
 
-/** A model value of `table.column` in the target's vocabulary (and ids: bigintIds, uuidIds). */
+/** A model value of `table.column` in the target's vocabulary (and ids: bigintIds, uuidIds; an array of one: arrayOfOne). */
 export function valueToTarget(m: TargetMapping, table: string, column: string, v: Json): Json {
   const form = idForms(m.tables?.[table]).get(column);
   if (form) return targetId(form, v);
-  return translate(m.tables?.[table]?.values?.[column], v);
+  const words = translate(m.tables?.[table]?.values?.[column], v);
+  return keptAsArrayOfOne(m, table, column) ? valueAsArrayOfOne(words) : words;
 }
 
-/** Whether `table.column` sorts on the target as in the model: the same values (no `values` words, no other id form). */
+/** `table.column` is one value the target keeps as an array (mapping `arrayOfOne`). */
+export function keptAsArrayOfOne(m: TargetMapping, table: string, column: string): boolean {
+  return m.tables?.[table]?.arrayOfOne?.includes(column) ?? false;
+}
+
+/**
+ * One value as a target keeping it in an array holds it: the array of it alone; a null is an
+ * empty array, since a helper reading such a column (`roles[1]`, `'staff' = any(roles)`) finds no
+ * role in either, and a NOT NULL array column can hold no null.
+ */
+function valueAsArrayOfOne(v: Json): Json {
+  return v === null ? [] : [v];
+}
+
+/** A target row's arrays of one value (mapping `arrayOfOne`) as the model's value: its element, none for an empty one. */
+export function arrayOfOneToModel(m: TargetMapping, table: string, row: Row): Row {
+  const columns = m.tables?.[table]?.arrayOfOne;
+  if (!columns?.length) return row;
+  const out: Row = { ...row };
+  for (const c of columns) {
+    const v = out[c];
+    if (Array.isArray(v) && v.length <= 1) out[c] = v[0] ?? null;
+  }
+  return out;
+}
+
+/** Whether `table.column` sorts on the target as in the model: the same values (no `values` words, no other id form, no array). */
 export function orderKeepsOnTarget(m: TargetMapping, table: string, column: string): boolean {
-  return !idForms(m.tables?.[table]).has(column) && m.tables?.[table]?.values?.[column] === undefined;
+  return !idForms(m.tables?.[table]).has(column) && m.tables?.[table]?.values?.[column] === undefined && !keptAsArrayOfOne(m, table, column);
 }
 
 /**

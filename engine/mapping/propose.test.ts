@@ -898,6 +898,67 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(rolesPassed("select public.has_role('a') or \"has_role\"('b'::r, 'c') or not_has_role('x')", ['has_role'])).toEqual(['a', 'b', 'c']);
   });
 
+  // stranger-app-14 keeps roles in an array (`roles app_role[]`, its token's `user_roles` claim) and
+  // tests it with `&&`: before, neither its has_role(variadic wanted) nor the roles passed to it were
+  // read, and uni_staff (staff there, not in the default) was no staff member: false alarms.
+  it('roles held in an array are read: a helper testing the array against its parameter takes roles, and the roles a body tests the array for are listed', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'staffRoles', helper: 'staff' }, { path: 'adminRoles', helper: 'admin' }, { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs' }] }];
+    const roles = ['user', 'dev', 'staff', 'vs_staff', 'vp_admin', 'uni_staff', 'admin'];
+    const defaults = { staffRoles: ['dev', 'staff', 'vs_staff', 'vp_admin', 'admin'], adminRoles: ['admin', 'dev'], vs: { handlerRoles: ['vs_staff', 'admin'] } };
+    const helpers = [
+      { name: 'app.has_role', returns: 'boolean', source: 'select coalesce(app.jwt_roles() && wanted, false)' },
+      { name: 'current_user_is_staff', returns: 'boolean', source: "select app.has_role('staff', 'vs_staff', 'vp_admin', 'uni_staff', 'admin', 'dev')" },
+      { name: 'app.is_admin', returns: 'boolean', source: "select 'admin' = any (u.roles) or u.roles @> array['dev']::app_role[] from public.users u where u.id = auth.uid()" },
+      { name: 'app.can_handle_vs', returns: 'boolean', source: "select array['vs_staff', 'vp_admin']::public.app_role[] && app.jwt_roles() and p_dept = public.current_user_dept()" },
+    ];
+    expect(roleParameterHelpers(helpers, 'role')).toEqual(['app.has_role']);
+    expect(roleParameterHelpers([{ name: 'holds', source: 'select wanted = any (app.jwt_roles())' }, { name: 'none', source: "select 'x' = any (app.jwt_roles())" }], 'role')).toEqual(['holds']);
+    expect(rolesCompared("select 'admin' = any (u.roles) or u.roles && '{dev,staff}' or array['x'] <@ roles or 'y' = any (perms)", 'role')).toEqual(['admin', 'dev', 'staff', 'x']);
+    const { settings } = proposeVocabularySubsets(vocabularies, { roles }, defaults, helpers);
+    expect(settings).toEqual({ staffRoles: ['staff', 'vs_staff', 'vp_admin', 'uni_staff', 'admin', 'dev'], vs: { handlerRoles: ['vs_staff', 'vp_admin'] } });
+  });
+
+  // stranger-app-14's can_handle_vs keeps vs_staff to its department as vp_admin: with the default
+  // (vp_admin alone scoped), a vs_staff of SCI was expected to read and move ENG's tickets (R06, R09).
+  it('the roles a VS handler helper keeps to the caller’s department are proposed as vs.deptScopedRoles', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', deptScopePath: 'vs.deptScopedRoles' }] }];
+    const roles = ['user', 'vs_staff', 'vp_admin', 'admin', 'dev'];
+    const defaults = { vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin', 'dev'], deptScopedRoles: ['vp_admin'] } };
+    const helpers = [
+      { name: 'has_role', returns: 'boolean', source: 'select coalesce(app.jwt_roles() && wanted, false)' },
+      { name: 'is_admin', returns: 'boolean', source: "select app.has_role('admin', 'dev')" },
+      { name: 'can_handle_vs', returns: 'boolean', source: "select app.is_admin() or (p_dept is not null and p_dept = public.current_user_dept() and (app.has_role('vs_staff', 'vp_admin') or public.current_user_has_permission('vs')))" },
+    ];
+    const { settings, notes } = proposeVocabularySubsets(vocabularies, { roles }, defaults, helpers);
+    expect(settings).toEqual({ vs: { deptScopedRoles: ['vs_staff', 'vp_admin'] } });
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: model\.vs\.deptScopedRoles: vs_staff, vp_admin \(can_handle_vs keeps them/));
+    // A role another alternative lets in whatever the department is not scoped; the default's reading proposes nothing.
+    const wider = [...helpers.slice(0, 2), { name: 'can_handle_vs', returns: 'boolean', source: "select app.has_role('vs_staff', 'admin') or (p_dept = public.current_user_dept() and app.has_role('vs_staff', 'vp_admin'))" }];
+    expect((proposeVocabularySubsets(vocabularies, { roles }, defaults, wider).settings as { vs?: { deptScopedRoles?: string[] } }).vs?.deptScopedRoles).toBeUndefined();
+  });
+
+  it('a model column of one word onto a target array of such words (users.role onto roles app_role[]) is proposed with arrayOfOne', () => {
+    const model: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'role', type: 'text', vocabulary: true }, { name: 'permissions', type: 'text[]' }, { name: 'department', type: 'text' }] };
+    const table: TargetTableFacts = {
+      name: 'users',
+      anonCanSelect: false,
+      columns: [
+        { name: 'id', type: 'uuid', primaryKey: true, references: { table: 'auth.users', column: 'id' } },
+        { name: 'roles', type: 'app_role[]', elementVocabulary: ['user', 'staff', 'admin'], notNull: true },
+        { name: 'permissions', type: 'text[]' },
+        { name: 'department', type: 'text' },
+      ],
+    };
+    const { mapping, notes, settings } = proposeMapping({ tables: [model], functions: [] }, { tables: [table], functions: [] }, [{ path: 'roles', column: 'users.role' }]);
+    expect(mapping.tables?.users).toEqual({ columns: { role: 'roles' }, arrayOfOne: ['role'] });
+    // The roles are the array's enum labels, as a CHECK list or enum of one role column gives them.
+    expect(settings).toEqual({ roles: ['user', 'staff', 'admin'] });
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: users keeps role \(roles\) as an array where the model holds one value: arrayOfOne/));
+    // A free-text model column (no vocabulary) is no word of a list: not put in an array.
+    const free: ModelTableFacts = { ...model, columns: model.columns.map((c) => (c.name === 'role' ? { name: 'role', type: 'text' } : c)) };
+    expect(proposeMapping({ tables: [free], functions: [] }, { tables: [table], functions: [] }).mapping.tables?.users?.arrayOfOne).toBeUndefined();
+  });
+
   // Before, every quoted value of a helper named like the list was read as a member: a staff helper
   // excluding roles (`not in`) made exactly them staff, and a raised message's role name joined them.
   it('a helper is read for the roles it compares the role column with, not every quoted value: a negated comparison lists none', () => {

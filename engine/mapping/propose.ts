@@ -275,10 +275,24 @@ function amountOntoNoAmount(model: { name: string; type: string }, target: { nam
   return moneyLike(model) && !tokens(target.name).some((t) => MONEY_TOKENS.has(t));
 }
 
-/** The target column can hold the model column's values: the same type, a money-like integer in a numeric, or a list of words in an enum array. */
-function typeFits(model: { name: string; type: string }, target: { type: string; elementVocabulary?: string[] }): boolean {
+/** The target column can hold the model column's values: the same type, a money-like integer in a numeric, a list of words in an enum array, or one word in an array of them. */
+function typeFits(model: { name: string; type: string; vocabulary?: boolean }, target: { type: string; elementVocabulary?: string[] }): boolean {
   const t = normalType(target.type);
-  return normalType(model.type) === t || (t === 'numeric' && moneyLike(model)) || wordsInEnumArray(model, target);
+  return normalType(model.type) === t || (t === 'numeric' && moneyLike(model)) || wordsInEnumArray(model, target) || wordInArray(model, target);
+}
+
+/**
+ * A model column holding one word of a vocabulary (`users.role`) and a target array of such words
+ * (`roles app_role[]`, `roles text[]`, read with `'staff' = any(roles)`): the target keeps the
+ * model's value as an array of one (mapping `arrayOfOne`).
+ */
+function wordInArray(model: { type: string; vocabulary?: boolean }, target: { type: string; elementVocabulary?: string[] }): boolean {
+  return normalType(model.type) === 'text' && model.vocabulary === true && (target.elementVocabulary !== undefined || normalType(target.type) === 'text[]');
+}
+
+/** The words a target column holds: its CHECK list or enum, or an enum array's labels where it keeps one model value (arrayOfOne: `roles app_role[]`). */
+function vocabularyHeld(c: TargetColumnFacts, arrayOfOne: boolean): string[] | undefined {
+  return c.vocabulary ?? (arrayOfOne ? c.elementVocabulary : undefined);
 }
 
 /** A model text[] (permissions: vs, pr, house) and a target array of an enum (`app_permission[]`), which holds words as text[] does. */
@@ -731,6 +745,12 @@ export interface VocabularySetting {
      * (`when has_permission('vs') then true`, `or has_permission('vs')`): no department compared.
      */
     permissionScope?: { path: string; value: string; permissionPath: string };
+    /**
+     * The setting listing the roles kept to the caller's own department (`vs.deptScopedRoles`),
+     * proposed from the helper's top-level alternatives: the roles of one that also compares with
+     * the caller's department (`p_dept = current_user_dept() and has_role('vs_staff', 'vp_admin')`).
+     */
+    deptScopePath?: string;
   }[];
   /**
    * The setting saying the list is the project's own (`departmentList: "open"`), proposed where
@@ -793,7 +813,24 @@ export function rolesCompared(source: string, column: string): string[] {
   for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*any\\s*\\(\\s*(array\\s*\\[[^\\]]*\\]|'\\{[^}]*\\}')`, 'gi'))) found.push(...quotedValues(m[1]));
   for (const m of source.matchAll(new RegExp(`${operand}\\s*=\\s*('(?:[^']|'')*')`, 'gi'))) found.push(...quotedValues(m[1]));
   found.push(...rolesCased(source, operand));
+  found.push(...rolesHeldInArray(source, operand));
   return [...new Set(found)];
+}
+
+/** An array literal in SQL text: `array['a', 'b']` or `'{a,b}'`, cast or not. */
+const ARRAY_LITERAL = `(?:array\\s*\\[[^\\]]*\\]|'\\{[^}]*\\}')(?:\\s*::\\s*[\\w.]+(?:\\[\\])?)?`;
+
+/**
+ * The roles a body tests an array of roles for (roles held in an array column or claim:
+ * `roles app_role[]`, `auth.jwt() -> 'user_roles'`): `'a' = any (roles)`, `roles && array['a', 'b']`
+ * (holds any of them), `roles @> array['a']`, `array['a'] <@ roles`, either side of the operator.
+ */
+function rolesHeldInArray(source: string, operand: string): string[] {
+  const found: string[] = [];
+  for (const m of source.matchAll(new RegExp(`('(?:[^']|'')*')(?:\\s*::\\s*[\\w.]+)?\\s*=\\s*any\\s*\\(\\s*${operand}\\s*\\)`, 'gi'))) found.push(...quotedValues(m[1]));
+  for (const m of source.matchAll(new RegExp(`${operand}\\s*(?:&&|@>)\\s*(${ARRAY_LITERAL})`, 'gi'))) found.push(...quotedValues(m[1]));
+  for (const m of source.matchAll(new RegExp(`(${ARRAY_LITERAL})\\s*(?:&&|<@)\\s*${operand}`, 'gi'))) found.push(...quotedValues(m[1]));
+  return found;
 }
 
 /**
@@ -816,7 +853,19 @@ function rolesCased(source: string, operand: string): string[] {
  */
 export function roleParameterHelpers(helpers: { name: string; source: string }[], column: string): string[] {
   const compared = new RegExp(`${roleOperand(column)}\\s*(?:=\\s*any\\s*\\(\\s*|=\\s*|in\\s*\\(\\s*)(?!array\\b)[a-z_$][\\w$]*\\b(?!\\s*\\()`, 'i');
-  return helpers.filter((h) => compared.test(h.source)).map((h) => h.name);
+  return helpers.filter((h) => compared.test(h.source) || comparesArrayWithParameter(h.source, column)).map((h) => h.name);
+}
+
+/**
+ * A body testing an array of roles against its parameter (`roles && wanted`, `wanted && roles`,
+ * `p_role = any (roles)`, `roles @> array[p_role]`): a helper taking the roles, for roles held in
+ * an array column or claim (`app.has_role(variadic wanted app_role[])` over `auth.jwt() -> 'user_roles'`).
+ */
+function comparesArrayWithParameter(source: string, column: string): boolean {
+  const operand = roleOperand(column);
+  const parameter = `(?!array\\b)[a-z_$][\\w$]*\\b(?!\\s*\\()`;
+  return new RegExp(`${operand}\\s*(?:&&|@>)\\s*(?:${parameter}|array\\s*\\[\\s*${parameter}\\s*\\])`, 'i').test(source)
+    || new RegExp(`(?:^|[^\\w$.'])${parameter}\\s*(?:&&\\s*|=\\s*any\\s*\\(\\s*)${operand}`, 'i').test(source);
 }
 
 /** The quoted values a body passes to these helpers (`public.has_role('vs_staff', 'admin')`, `has_any_role(array['a'])`). */
@@ -901,6 +950,7 @@ export function proposeVocabularySubsets(
         continue;
       }
       if (sub.permissionPath) roleOnlyHelpers(readHelpers, sub.permissionPath, valueAtPath(defaults, sub.permissionPath), settings, notes);
+      if (sub.deptScopePath) deptScopedRoles(readHelpers, sub.deptScopePath, valueAtPath(defaults, sub.deptScopePath), (source) => [...rolesCompared(source, column), ...rolesPassed(source, takingRoles)].filter((x) => (values as string[]).includes(x)), settings, notes);
       const leftOut = fallback.filter((x) => !fromHelper.includes(x));
       const added = fromHelper.filter((x) => !fallback.includes(x));
       if (!leftOut.length && !added.length) continue;
@@ -912,6 +962,32 @@ export function proposeVocabularySubsets(
     }
   }
   return { settings, notes };
+}
+
+/** The caller's department in SQL text: `current_user_dept()` (any schema, any name around it) or a `user_dept` claim. */
+const CALLERS_DEPARTMENT = /\b\w*dept\w*\s*\(\s*\)|'\w*dept\w*'/i;
+
+/**
+ * Roles a handler helper keeps to the caller's department (stranger-app-14's can_handle_vs:
+ * `is_admin() or (p_dept = current_user_dept() and has_role('vs_staff', 'vp_admin'))`): the roles
+ * of its top-level alternatives that compare with the caller's department, less those another
+ * alternative lets in anyway. Proposed where they differ from the default (vp_admin alone, the spec's
+ * example); before, a vs_staff of another department was expected to see every ticket (false alarms).
+ */
+function deptScopedRoles(helpers: readonly { name: string; source: string }[], path: string, fallback: unknown, rolesIn: (source: string) => string[], settings: Record<string, unknown>, notes: string[]): void {
+  if (!Array.isArray(fallback)) return;
+  const scoped = new Set<string>();
+  const free = new Set<string>();
+  for (const h of helpers) {
+    const answer = answerOf(h.source);
+    if (answer === undefined || caseBranches(answer)) continue;
+    const expr = withoutFalseCoalesce(answer) ?? answer;
+    for (const alternative of topLevelDisjuncts(expr)) for (const role of rolesIn(alternative)) (CALLERS_DEPARTMENT.test(alternative) ? scoped : free).add(role);
+  }
+  const found = [...scoped].filter((r) => !free.has(r));
+  if (!found.length || (found.length === fallback.length && found.every((r) => fallback.includes(r)))) return;
+  setPath(settings, path, found);
+  notes.push(`confirm: model.${path}: ${found.join(', ')} (${helpers.map((h) => h.name).join(', ')} keeps them to the caller's department; the default is ${fallback.join(', ')})`);
 }
 
 /**
@@ -1226,8 +1302,10 @@ function proposeOnDefaultSchema(
       if (form) (ids[ID_LISTS[form]] ??= []).push(c.name);
     }
     const identity = m.name === 'users' ? authIdentityColumnOf(t) : undefined;
-    if (t.name === m.name && !Object.keys(renamed).length && !Object.keys(ids).length && !identity) continue;
-    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids, ...(identity ? { authIdentity: identity } : {}) };
+    const arrayOfOne = m.columns.filter((c) => columns.has(c.name) && wordInArray(c, t.columns.find((x) => x.name === columns.get(c.name))!)).map((c) => c.name);
+    if (t.name === m.name && !Object.keys(renamed).length && !Object.keys(ids).length && !identity && !arrayOfOne.length) continue;
+    mapping.tables![m.name] = { ...(t.name !== m.name ? { name: t.name } : {}), ...(Object.keys(renamed).length ? { columns: renamed } : {}), ...ids, ...(arrayOfOne.length ? { arrayOfOne } : {}), ...(identity ? { authIdentity: identity } : {}) };
+    if (arrayOfOne.length) notes.push(`confirm: ${t.name} keeps ${arrayOfOne.map((c) => `${c} (${columns.get(c)})`).join(', ')} as an array where the model holds one value: arrayOfOne (written as an array of that value, a null as an empty one)`);
     if (ids.bigintIds) notes.push(`confirm: ${t.name} keeps ${ids.bigintIds.join(', ')} as bigint ids where the model's are uuids or text: bigintIds`);
     if (ids.uuidIds) notes.push(`confirm: ${t.name} keeps ${ids.uuidIds.join(', ')} as uuids where the model's are text ids: uuidIds`);
     if (identity) {
@@ -1490,17 +1568,18 @@ function proposeOnDefaultSchema(
       setPath(settings, v.open.path, v.open.value);
       notes.push(`confirm: model.${v.open.path}: ${v.open.value} (${open.join(', ')} hold no list of their values: no CHECK list, enum or foreign key)`);
     }
-    if (!c?.vocabulary) continue;
+    const words = c && vocabularyHeld(c, mapping.tables?.[table]?.arrayOfOne?.includes(column) ?? false);
+    if (!c || !words) continue;
     if (v.path) {
-      setPath(settings, v.path, c.vocabulary);
-      const initial = v.initialPath ? literalDefault(c.defaultExpr) : undefined;
+      setPath(settings, v.path, words);
+      const initial = v.initialPath && words === c.vocabulary ? literalDefault(c.defaultExpr) : undefined;
       if (v.initialPath && initial) setPath(settings, v.initialPath, initial);
-      notes.push(`model.${v.path} from ${t!.name}.${c.name}'s CHECK: ${c.vocabulary.join(', ')}${initial ? ` (model.${v.initialPath}: ${initial}, its default)` : ''}`);
+      notes.push(`model.${v.path} from ${t!.name}.${c.name}'s CHECK: ${words.join(', ')}${initial ? ` (model.${v.initialPath}: ${initial}, its default)` : ''}`);
     }
-    const unknown = (v.generatedByName ?? []).filter((x) => !c.vocabulary!.includes(x));
+    const unknown = (v.generatedByName ?? []).filter((x) => !words.includes(x));
     if (!unknown.length) continue;
     // With a setting holding the target's words, the model draws each of them too: none is spare to pair.
-    const pairing = v.path ? undefined : wordPairing(unknown, c.vocabulary, v.generatedByName ?? []);
+    const pairing = v.path ? undefined : wordPairing(unknown, words, v.generatedByName ?? []);
     if (pairing) {
       const entry = (mapping.tables![table] ??= {});
       entry.values = { ...entry.values, [column]: pairing };

@@ -43,6 +43,7 @@ export const MappingSchema = z
               .optional(),
             bigintIds: z.array(name).optional(),
             uuidIds: z.array(name).optional(),
+            arrayOfOne: z.array(name).optional(),
             callerFilled: z.array(name).optional(),
             authIdentity: name.optional(),
             alsoWrite: z.array(z.object({ table: name, columns: z.record(name, name) }).strict()).optional(),

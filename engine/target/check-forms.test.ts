@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkForms, matchesPattern, sampleMatching } from '../introspection/check-forms.ts';
 import { fillWorld } from './fill-row.ts';
-import { remedyFor, unrealizableReason } from './realizable.ts';
+import { refusesValue, remedyFor, unrealizableReason } from './realizable.ts';
 import { sendableCase, worldAsStored, type FixturePlan } from './fixtures.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 
@@ -40,6 +40,11 @@ describe('reading simple CHECK forms (as pg_get_constraintdef prints them)', () 
     expect(checkForms(`CHECK ((price > 0.5))`)).toEqual([{ kind: 'range', column: 'price', min: 0.5, strict: true }]);
     expect(checkForms(`CHECK ((char_length(name) <= 80))`)).toEqual([{ kind: 'maxLength', column: 'name', max: 80 }]);
     expect(checkForms(`CHECK ((char_length(username) >= 3))`)).toEqual([{ kind: 'minLength', column: 'username', min: 3 }]);
+    // An array that must hold an element (stranger-app-14's `roles app_role[] check (cardinality(roles) >= 1)`): an empty one is refused, named.
+    expect(checkForms(`CHECK ((cardinality(roles) >= 1))`)).toEqual([{ kind: 'minItems', column: 'roles', min: 1 }]);
+    expect(checkForms(`CHECK ((array_length(tags, 1) > 0))`)).toEqual([{ kind: 'minItems', column: 'tags', min: 1 }]);
+    expect(refusesValue({ kind: 'minItems', column: 'roles', min: 1 }, [])).toBe(true);
+    expect(refusesValue({ kind: 'minItems', column: 'roles', min: 1 }, ['user'])).toBe(false);
     expect(checkForms(`CHECK ((total = (subtotal + fee)))`)).toEqual([{ kind: 'sum', column: 'total', addends: ['subtotal', 'fee'] }]);
   });
   it('reads literals and columns through the casts Postgres 17 prints (numeric, double, bigint, negative, varchar columns)', () => {

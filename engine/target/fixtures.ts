@@ -14,7 +14,7 @@ import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts'
 import { isJunctionKey } from '../model/embed.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
 import type { Caller } from '../model/caller.ts';
-import { idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
+import { arrayOfOneToModel, idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { CALLER_DEFAULT_LEFT_NULL, MAPPED_TO_NULL, outsideEnum, unrealizableReason } from './realizable.ts';
 import { columnFormats, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
@@ -458,7 +458,7 @@ function constantDefaultsOf(plan: FixturePlan, modelTables: Readonly<Record<stri
     const known = modelTables[table]?.columns ?? [];
     const onTarget: Row = {};
     for (const c of plan.shapes?.get(plan.mapping ? targetTable(plan.mapping, table) : table) ?? []) if (c.constantDefault !== undefined) onTarget[c.name] = c.constantDefault;
-    defaults = Object.entries(plan.mapping ? rowToModel(plan.mapping, table, onTarget) : onTarget).filter(([column]) => known.some((c) => c.name === column)) as [string, Json][];
+    defaults = Object.entries(plan.mapping ? arrayOfOneToModel(plan.mapping, table, rowToModel(plan.mapping, table, onTarget)) : onTarget).filter(([column]) => known.some((c) => c.name === column)) as [string, Json][];
     byTable.set(table, defaults);
   }
   return defaults;

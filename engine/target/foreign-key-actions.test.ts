@@ -156,6 +156,10 @@ describe('column defaults', () => {
     const defaults = Object.fromEntries((env.workers[0].tx.fixturePlan.shapes!.get('fk_drafts') ?? []).map((c) => [c.name, c.constantDefault]));
     expect(defaults).toEqual({ id: undefined, title: undefined, status: 'draft', is_public: false, kind: 'memo', meta: {}, tags: [], rank: -1, created_at: undefined });
     expect(constantDefaultOf("'[1, 2]'::jsonb", 'jsonb')).toEqual([1, 2]);
+    // An enum array's labels (stranger-app-14's `roles app_role[] default '{user}'`): its elements; quoted elements stay unread.
+    expect(constantDefaultOf("'{user}'::public.app_role[]", 'public.app_role[]')).toEqual(['user']);
+    expect(constantDefaultOf("'{vs,pr}'::app_permission[]", 'app_permission[]')).toEqual(['vs', 'pr']);
+    expect(constantDefaultOf(`'{"a b"}'::app_permission[]`, 'app_permission[]')).toBeUndefined();
     expect(constantDefaultOf('1.5', 'numeric')).toBe(1.5);
     expect(constantDefaultOf("'2026-01-01'::date", 'date')).toBeUndefined();
     expect(constantDefaultOf('gen_random_uuid()', 'uuid')).toBeUndefined();

@@ -9,7 +9,7 @@ import { embedKey, type OrderTerm } from '../model/embed.ts';
 import { targetName } from '../model/request.ts';
 import type { World } from '../model/world.ts';
 import { withAuthIdentity } from './auth-identity.ts';
-import { argToTarget, embeddedModelTable, orderKeepsOnTarget, renameRow, rowToTarget, splitName, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
+import { argToTarget, embeddedModelTable, keptAsArrayOfOne, orderKeepsOnTarget, renameRow, rowToTarget, splitName, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 
 /** The fixture world in the target's tables and columns, with the rows written alongside (mapping `alsoWrite`). */
 export function worldToTarget(m: TargetMapping, world: World): World {
@@ -88,6 +88,18 @@ function embedOnTarget(m: TargetMapping, parent: string, e: Embed, where: string
   };
 }
 
+/**
+ * A filter's value as the target compares it. A column the target keeps as an array of one value
+ * (mapping `arrayOfOne`) is compared otherwise there (`eq` on an array is the whole array): such
+ * a filter is left out of its case, counted.
+ */
+function filterValueToTarget(m: TargetMapping, table: string, f: Filter, where: string): Json {
+  if (keptAsArrayOfOne(m, table, f.column)) {
+    throw new UnmappableRequest(`${where} filters on ${table}.${f.column}, which the target keeps as an array`, undefined, `filters on ${table}.${f.column}, kept as an array on the target (mapping.tables.${table}.arrayOfOne)`);
+  }
+  return valueToTarget(m, table, f.column, f.value);
+}
+
 /** A model request as the target's request. */
 export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiRequest {
   if (request.kind === 'rpc') {
@@ -107,7 +119,7 @@ export function requestToTarget(m: TargetMapping, request: ApiRequest): ApiReque
   const { schema: _schema, ...base } = request;
   const named = { ...base, table: target.name, ...(target.schema && target.schema !== 'public' ? { schema: target.schema } : {}) };
   if (m.tables[table].via === 'sql') refuseRestOnlyForms(named, table);
-  const filter = (f: Filter): Filter => ({ ...f, column: requiredColumn(m, table, f.column, where), value: valueToTarget(m, table, f.column, f.value) });
+  const filter = (f: Filter): Filter => ({ ...f, column: requiredColumn(m, table, f.column, where), value: filterValueToTarget(m, table, f, where) });
   const body = (row: Row): Row => renameRow(row, (c) => requiredColumn(m, table, c, where), (c, v) => valueToTarget(m, table, c, v));
   const columns = <C extends string[] | '*' | undefined>(cs: C): C => (Array.isArray(cs) ? cs.map((c) => requiredColumn(m, table, c, where)) : cs) as C;
   switch (named.kind) {

@@ -154,6 +154,7 @@ export function refusesValue(check: CheckForm, v: Json): boolean {
   if (check.kind === 'normalized') return typeof v === 'string' && normalizedValue(check, v) !== v;
   if (check.kind === 'maxLength') return typeof v === 'string' && [...v].length > check.max;
   if (check.kind === 'minLength') return typeof v === 'string' && [...v].length < check.min;
+  if (check.kind === 'minItems') return Array.isArray(v) && v.length < check.min;
   if (check.kind === 'range') return typeof v === 'number' && ((check.min !== undefined && (check.strict ? v <= check.min : v < check.min)) || (check.max !== undefined && (check.strict ? v >= check.max : v > check.max)));
   return false;
 }
@@ -163,6 +164,7 @@ function describeCheck(check: CheckForm): string {
   if (check.kind === 'normalized') return `kept ${[check.lower ? 'lower-cased' : '', check.trim ? 'trimmed' : ''].filter(Boolean).join(' and ')}`;
   if (check.kind === 'maxLength') return `at most ${check.max} characters`;
   if (check.kind === 'minLength') return `at least ${check.min} characters`;
+  if (check.kind === 'minItems') return `at least ${check.min} element${check.min === 1 ? '' : 's'}`;
   if (check.kind === 'range') return [check.min !== undefined ? `${check.strict ? '>' : '>='} ${check.min}` : '', check.max !== undefined ? `${check.strict ? '<' : '<='} ${check.max}` : ''].filter(Boolean).join(' and ');
   return `= ${check.addends.join(' + ')}`;
 }
