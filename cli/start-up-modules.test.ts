@@ -47,8 +47,11 @@ describe('what the binary loads before a command runs', () => {
     [['fuzz', '--help'], 0],
     [['sso', 'check', '--help'], 0],
     [['fuzz', '--seed', 'x'], 2],
+    // Options that need one another (option-combinations.ts): refused before the target is chosen or the run loaded.
+    [['fuzz', '--shard', '2/4'], 2],
+    [['fuzz', '--update-baseline'], 2],
   ])('policyfuzz %j: the command definitions only, none of the engine', async (args, exitCode) => {
-    const { code, modules } = await modulesLoadedBy(args, `${args.join('_')}.log`);
+    const { code, modules } = await modulesLoadedBy(args, `${args.join('_').replace(/[^\w-]+/g, '_')}.log`);
     expect(code).toBe(exitCode);
     // The hook saw the binary's own modules (a log that caught nothing would pass vacuously).
     expect(modules.some((m) => m.endsWith('/dist/cli/commands/sso.js'))).toBe(true);
