@@ -111,6 +111,13 @@ async function bundle() {
 }
 await bundle();
 
+// The engine's code digest (engine/db/catalog-cache.ts engineCodeDigest), which a start would
+// otherwise hash from every file of dist/engine: computed once here, from the same files.
+{
+  const { hashEngineCode, BUILT_ENGINE_DIGEST } = await import(pathToFileURL(path.join(root, 'dist', 'engine', 'db', 'catalog-cache.js')).href);
+  writeFileSync(path.join(root, 'dist', 'engine', BUILT_ENGINE_DIGEST), `${hashEngineCode(path.join(root, 'dist', 'engine'))}\n`);
+}
+
 // The reference pack's faker pools, filled once here (after the pruning, which removes a file with
 // no source beside it): a run reads them instead of loading faker and filling them
 // (packs/reference/generators/faker.ts). Every module that declares a pool is loaded first. The
