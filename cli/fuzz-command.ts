@@ -15,6 +15,7 @@ import type { TargetChoice } from '../engine/config/target.ts';
 import { durationValue, idList, migrationTimeoutValue, positiveInt, profileValue, propertyIdList, providerValue, reportFormats, seedValue, shardValue } from './options.ts';
 import { PROFILES } from './profiles.ts';
 import type { FuzzOptions } from './fuzz/fuzz-options.ts';
+import { checkOptionCombinations } from './fuzz/option-combinations.ts';
 import { defaultMigrationsOption } from './paths.ts';
 
 export type { FuzzOptions } from './fuzz/fuzz-options.ts';
@@ -76,6 +77,7 @@ export function registerFuzzCommand(program: Command, run: (action: () => Promis
       run(async () => {
         if (opts.quiet && opts.verbose) throw new UsageError('--quiet and --verbose contradict each other: give one');
         if (ssoFlags.size === 2) throw new UsageError('--sso and --no-sso contradict each other: give one');
+        checkOptionCombinations(opts);
         // --json keeps stdout for the summary: the human output goes to stderr.
         const out = opts.json ? (line: string) => void process.stderr.write(`${line}\n`) : console.log;
         const { chooseTarget } = await import('../engine/config/target.ts');

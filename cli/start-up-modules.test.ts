@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runBin } from '../testing/run-bin.ts';
+import { PROJECT_ROOT } from './paths.ts';
 
 // Made before the tests, not at import: a run filtering every test out (-t) runs no hook, and the folder would stay.
 let dir = '';
@@ -34,8 +35,20 @@ afterAll(() => {
 async function modulesLoadedBy(args: string[], log: string): Promise<{ code: number; stdout: string; modules: string[] }> {
   const logFile = path.join(dir, log);
   const { code, stdout } = await runBin(args, { env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(hook).href}`, POLICYFUZZ_TEST_MODULE_LOG: logFile } });
-  return { code, stdout, modules: readFileSync(logFile, 'utf8').split('\n').filter(Boolean) };
+  return { code, stdout, modules: readFileSync(logFile, 'utf8').split('\n').filter(Boolean).flatMap(bundledModules) };
 }
+
+/**
+ * The binary runs policyfuzz's code bundled (scripts/build.mjs): a loaded bundle file stands for
+ * the modules it holds (dist/bundle/modules.json), named as their compiled files under dist/.
+ */
+function bundledModules(loaded: string): string[] {
+  const file = /\/dist\/bundle\/([^/]+\.js)$/.exec(loaded)?.[1];
+  if (!file) return [loaded];
+  bundleContents ??= JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'dist', 'bundle', 'modules.json'), 'utf8')) as Record<string, string[]>;
+  return [loaded, ...(bundleContents[file] ?? []).map((source) => pathToFileURL(path.join(PROJECT_ROOT, 'dist', source.replace(/\.ts$/, '.js'))).href)];
+}
+let bundleContents: Record<string, string[]> | undefined;
 
 // What only a run needs: loading any of these before a command runs is the regression.
 const RUN_ONLY = ['/node_modules/zod/', '/dist/engine/run/', '/dist/engine/runner/', '/dist/engine/report/write.js', '/dist/sso/properties/', '/dist/sso/emulator/server.js', '/dist/engine/mutants/kill.js', '/dist/engine/config/init.js', '/dist/cli/fuzz/run-fuzz.js'];
@@ -47,8 +60,11 @@ describe('what the binary loads before a command runs', () => {
     [['fuzz', '--help'], 0],
     [['sso', 'check', '--help'], 0],
     [['fuzz', '--seed', 'x'], 2],
+    // Options that need one another (option-combinations.ts): refused before the target is chosen or the run loaded.
+    [['fuzz', '--shard', '2/4'], 2],
+    [['fuzz', '--update-baseline'], 2],
   ])('policyfuzz %j: the command definitions only, none of the engine', async (args, exitCode) => {
-    const { code, modules } = await modulesLoadedBy(args, `${args.join('_')}.log`);
+    const { code, modules } = await modulesLoadedBy(args, `${args.join('_').replace(/[^\w-]+/g, '_')}.log`);
     expect(code).toBe(exitCode);
     // The hook saw the binary's own modules (a log that caught nothing would pass vacuously).
     expect(modules.some((m) => m.endsWith('/dist/cli/commands/sso.js'))).toBe(true);

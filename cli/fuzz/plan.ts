@@ -22,6 +22,7 @@ import { checkSsoConfig, ssoPropertyIds } from '../sso-integration.ts';
 import { loadScaledCutNote, slowdownOverride, ssoReserveMs, ssoSlowdown } from '../profiles.ts';
 import { assertWritableFolder } from '../writable-folder.ts';
 import type { FuzzOptions } from './fuzz-options.ts';
+import { checkOptionCombinations } from './option-combinations.ts';
 import { isSsoPropertyId } from '../../engine/property-id.ts';
 
 export type { SavedCase } from '../../engine/run/data-run.ts';
@@ -68,6 +69,7 @@ export interface RunPlan extends DataRunPlan {
 
 
 export async function planRun(options: FuzzOptions, note: (text: string, always?: boolean) => void): Promise<RunPlan> {
+  checkOptionCombinations(options);
   const profileName = options.profile ?? DEFAULT_PROFILE;
   const profile = PROFILES[profileName];
   const pack = options.pack;
@@ -77,14 +79,8 @@ export async function planRun(options: FuzzOptions, note: (text: string, always?
   const runs = options.runs ?? profile.runs;
   const workers = options.workers ?? profile.workers;
   const shard = options.shard ?? { index: 1, count: 1 };
-  // Shards that each drew their own seed would check other cases than one another, and their merge
-  // would be no one machine's run: every shard takes the one seed given.
-  if (shard.count > 1 && options.seed === undefined) {
-    throw new UsageError(`--shard ${shard.index}/${shard.count} needs --seed <n>, the same on every shard (e.g. --seed $GITHUB_RUN_NUMBER): with a seed of its own each shard would test other cases, and the merge would be no one run's`);
-  }
   const failuresDir = options.failuresDir ?? DEFAULT_FAILURES_DIR;
   const reportDir = options.reportDir ?? DEFAULT_REPORT_DIR;
-  if (options.updateBaseline && !options.baseline) throw new UsageError('--update-baseline needs --baseline <file> (the file to write)');
   const baseline = options.baseline ? loadBaseline(options.baseline, { mayBeMissing: options.updateBaseline }) : undefined;
   const excluded = (id: string) => options.exclude?.includes(id.replace(/:catalog$/, '')) ?? false;
   assertWritableFolder(reportDir, '--report-dir');

@@ -78,13 +78,15 @@ export function fakerValue<T>(make: (f: Faker) => T, label: string): fc.Arbitrar
 }
 
 /**
- * Fills every pool the loaded modules declared and writes them where fakerValue reads them (the
- * build runs it on dist/, scripts/build.mjs). Only pools of text: another value would not come
- * back from JSON as it was made, so it is filled at run time. Returns the labels kept.
+ * Fills every pool the loaded modules declared and adds them to the file fakerValue reads (the
+ * build runs it on dist/, scripts/build.mjs, for the bundle and for the compiled modules, whose
+ * `make` texts and so keys differ): the pools already there under the same filling stay. Only
+ * pools of text: another value would not come back from JSON as it was made, so it is filled at
+ * run time. Returns the labels kept.
  */
 export function writeKeptPools(): string[] {
   const pools = [...declared].map(([key, { make, seed }]) => [key, fill(make, seed)] as const).filter(([, pool]) => pool.every((v) => typeof v === 'string'));
-  writeFileSync(KEPT_POOLS, JSON.stringify({ filling: fillingOf(), pools: Object.fromEntries(pools) }));
+  writeFileSync(KEPT_POOLS, JSON.stringify({ filling: fillingOf(), pools: { ...readKeptPools(), ...Object.fromEntries(pools) } }));
   return pools.map(([key]) => key.split(':')[0]);
 }
 
