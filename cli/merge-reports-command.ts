@@ -5,7 +5,7 @@
  * `N passed, N failed` (exit 1 when any property failed, or had no verdict: every case dropped;
  * 130 when a shard was interrupted, as one machine interrupted exits).
  */
-import { branchCoverageLines, earlyStopLines, summaryTable } from '../engine/report/console.ts';
+import { branchCoverageLines, cutCaseLines, earlyStopLines, summaryTable } from '../engine/report/console.ts';
 import { loadSummary, mergeSummaries } from '../engine/report/summary.ts';
 import { existsSync } from 'node:fs';
 import { loadMigrationFolder } from '../engine/db/migrations.ts';
@@ -76,6 +76,8 @@ export async function mergeReports(inputs: string[], options: MergeOptions, out:
   if (branchLines.length) out(`\n${branchLines.join('\n')}`);
   const earlyLines = earlyStopLines(merged.properties);
   if (earlyLines.length) out(`\n${earlyLines.join('\n')}`);
+  const cutLines = cutCaseLines(merged.properties);
+  if (cutLines.length) out(`\n${cutLines.join('\n')}`);
   out(`\nmerged ${summaries.length} summaries (${merged.totals.cases} cases): ${reportFileList(files).join(', ')}`);
   const t = merged.totals;
   if (merged.interrupted) out(`\na shard was interrupted by ${merged.interrupted}: the totals cover what completed`);

@@ -3,7 +3,7 @@
  * migrations reads them from the kept file, and a changed migration never reuses them.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ import { sharedServer } from '../../testing/shared-server.ts';
 import { keptTemplateKey } from './databases.ts';
 import type { MigrationFile } from './migrations.ts';
 import { cachedTemplateName } from './template-cache.ts';
-import { catalogCacheFile, decodeCatalog, encodeCatalog, serverIdentity } from './catalog-cache.ts';
+import { catalogCacheFile, decodeCatalog, encodeCatalog, keepCatalog, KEPT_CATALOGS, readKeptCatalog, serverIdentity } from './catalog-cache.ts';
+import { tempDir } from '../../testing/temp-dir.ts';
 import { CATALOG_CACHE_DIR, openEnvironment } from '../runner/environment.ts';
 
 describe('kept catalog files', () => {
@@ -26,6 +27,25 @@ describe('kept catalog files', () => {
     expect(catalogCacheFile('/c', 'aaaa', { exposedSchemas: ['public', 'api'] }, 'code1')).not.toBe(file);
     expect(catalogCacheFile('/c', 'aaaa', { exposedSchemas: ['public'] }, 'code2')).not.toBe(file);
     expect(catalogCacheFile('/c', 'aaaa', { exposedSchemas: ['public'] }, 'code1')).toBe(file);
+  });
+
+  it("keeping one removes its template's files beyond the most recently used (each engine change added one, never removed); another template's stay", () => {
+    const dir = tempDir('catalog-prune');
+    const at = (file: string, secondsAgo: number) => utimesSync(file, new Date(Date.now() - secondsAgo * 1000), new Date(Date.now() - secondsAgo * 1000));
+    const older = [1, 2, 3, 4, 5].map((n) => catalogCacheFile(dir, 'aaaa', {}, `code${n}`));
+    for (const [i, file] of older.entries()) {
+      writeFileSync(file, encodeCatalog({ n: i }));
+      at(file, 100 - i * 10);
+    }
+    const other = catalogCacheFile(dir, 'bbbb', {}, 'code1');
+    writeFileSync(other, encodeCatalog({}));
+    at(other, 500);
+    // The oldest, read now, is used again: it stays.
+    expect(readKeptCatalog(older[0])).toEqual({ n: 0 });
+    const newest = catalogCacheFile(dir, 'aaaa', {}, 'code6');
+    keepCatalog(newest, { n: 6 });
+    expect(readdirSync(dir).sort()).toEqual([newest, older[0], older[4], other].map((f) => path.basename(f)).sort());
+    expect(KEPT_CATALOGS).toBe(3);
   });
 });
 

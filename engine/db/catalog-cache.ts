@@ -8,16 +8,21 @@
  * changed migration changes the digest, so a stale catalog is never read; the server's identity
  * (serverIdentity) is in the key too, since one server's reads must never answer another's run.
  *
- * Kept as files under the local cache (`policyfuzz cache clear` removes them with the rest).
+ * Kept as files under the local cache (`policyfuzz cache clear` removes them with the rest). Each
+ * engine change adds one per template: a template's files beyond the KEPT_CATALOGS most recently
+ * used are removed when one is kept, as the local server keeps its templates (local-server.ts).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 
 /** Bumped when what is kept changes shape in a way the engine's code digest would not show. */
 const CATALOG_CACHE_FORMAT = 1;
+
+/** Catalog files kept per template (its digest), the most recently used first: as many as the local server keeps templates. */
+export const KEPT_CATALOGS = 3;
 
 /** Maps and Sets survive JSON under these tags (a catalog's facts hold both). */
 const MAP_TAG = '\u0000map';
@@ -94,7 +99,11 @@ export function catalogCacheFile(dir: string, templateDigest: string, inputs: un
 /** The kept reads, or undefined when none (or unreadable: then they are read again). */
 export function readKeptCatalog<T>(file: string): T | undefined {
   try {
-    return decodeCatalog<T>(readFileSync(file, 'utf8'));
+    const kept = decodeCatalog<T>(readFileSync(file, 'utf8'));
+    // Used now: pruning (pruneCatalogs) keeps the most recently used.
+    const now = new Date();
+    utimesSync(file, now, now);
+    return kept;
   } catch {
     return undefined;
   }
@@ -107,9 +116,25 @@ export function keepCatalog(file: string, value: unknown): void {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(aside, encodeCatalog(value));
     renameSync(aside, file);
+    pruneCatalogs(path.dirname(file), path.basename(file).split('-')[0]);
   } catch {
     rmSync(aside, { force: true });
   }
+}
+
+/** Removes the files of `templateDigest` (catalogCacheFile) beyond the KEPT_CATALOGS most recently used. */
+export function pruneCatalogs(dir: string, templateDigest: string): void {
+  const files = readdirSync(dir)
+    .filter((n) => n.startsWith(`${templateDigest}-`) && n.endsWith('.json'))
+    .flatMap((n) => {
+      try {
+        return [{ file: path.join(dir, n), used: statSync(path.join(dir, n)).mtimeMs }];
+      } catch {
+        return []; // removed meanwhile by another run
+      }
+    })
+    .sort((a, b) => b.used - a.used);
+  for (const old of files.slice(KEPT_CATALOGS)) rmSync(old.file, { force: true });
 }
 
 /**

@@ -15,6 +15,7 @@ import { applyMigration, migrationsDigest, type ApplyOptions, type MigrationFile
 import type { DatabaseServer } from './providers/server.ts';
 import { onShutdown } from './cleanup.ts';
 import { dropStaleScratchDatabases, scratchName } from './server-hygiene.ts';
+import { confineSettingsMadeOutside, settingsOutside } from './role-settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const compatRolesSql = readFileSync(path.join(here, 'supabase/roles.sql'), 'utf8');
@@ -60,6 +61,8 @@ export interface PreparedTemplate {
   cloneForWorkers(count: number): Promise<string[]>;
   /** Settings of the template a copy could not take (this role may not make them): filled as copies are made. */
   settingsNotCopied: readonly SettingNotCopied[];
+  /** Settings the migrations made outside the migrated database, moved into it and put back outside (role-settings.ts confineSettingsMadeOutside), one line each. */
+  settingsConfined: readonly string[];
   /** Drops the run's databases; `serverGoing`: the server goes next with its data (one this run started), so there is nothing to drop. */
   drop(options?: { serverGoing?: boolean }): Promise<void>;
 }
@@ -245,6 +248,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   let migrationsMs = 0;
   /** Settings a copy could not take (settingsNotCopiedNote). */
   const notCopied: SettingNotCopied[] = [];
+  const confined: string[] = [];
   /** A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run. */
   const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
     const name = scratchName(role);
@@ -255,7 +259,10 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     await withClient(databaseUrl(server.adminUrl, name), async (c) => {
       const started = Date.now();
       try {
+        // Read before and after: a setting the migrations made outside this database (role-settings.ts) is confined to it.
+        const outside = await settingsOutside(c);
         await fill(c);
+        confined.push(...(await confineSettingsMadeOutside(c, outside)));
       } finally {
         migrationsMs += Date.now() - started;
       }
@@ -306,6 +313,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     source,
     migrationsMs,
     settingsNotCopied: notCopied,
+    settingsConfined: confined,
     async cloneForWorkers(count) {
       const urls: string[] = [];
       const clones = ownTemplate ? count - 1 : count;

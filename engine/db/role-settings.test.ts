@@ -43,4 +43,40 @@ describe("a migration's role-wide setting is confined to the database it migrate
       await template.drop();
     }
   });
+
+  it("a setting made outside it in another form (a DO block's execute, `in database postgres`, `alter database postgres`) is moved into it and put back outside, with a note", async () => {
+    const server = await sharedServer();
+    const mark = randomBytes(4).toString('hex');
+    const dir = tempDir('role-settings');
+    writeFileSync(
+      path.join(dir, '1_elsewhere.sql'),
+      `do $$ begin execute format('alter role %I set pgrst.db_pre_request = %L', 'authenticator', 'public.hook_${mark}'); end $$;
+alter role anon in database postgres set pgrst.marker_${mark} = 'anon';
+alter database postgres set pgrst.marker_${mark} = 'everyone';
+`,
+    );
+    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir), cache: false });
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ role: string | null; database: string | null; setting: string }>(
+        `select r.rolname as role, d.datname as database, c as setting from pg_db_role_setting s left join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase, unnest(s.setconfig) c
+          where c like $1 or c like $2 order by 1, 3`,
+        [`pgrst.db_pre_request=public.hook_${mark}`, `pgrst.marker_${mark}=%`],
+      );
+      // In the migrated database alone: nowhere role-wide, nothing left in postgres.
+      expect(rows).toEqual([
+        { role: 'anon', database: template.name, setting: `pgrst.marker_${mark}=anon` },
+        { role: 'authenticator', database: template.name, setting: `pgrst.db_pre_request=public.hook_${mark}` },
+        { role: null, database: template.name, setting: `pgrst.marker_${mark}=everyone` },
+      ]);
+      expect(template.settingsConfined).toHaveLength(3);
+      expect(template.settingsConfined).toContain(`pgrst.db_pre_request for role authenticator in every database set by the migrations: moved into the migrated database, outside it put back as it was`);
+    } finally {
+      // Whatever this left outside (a failure of the above), taken away.
+      for (const undo of [`alter role authenticator reset pgrst.db_pre_request`, `alter role anon in database postgres reset pgrst.marker_${mark}`, `alter database postgres reset pgrst.marker_${mark}`]) await admin.query(undo).catch(() => {});
+      await admin.end();
+      await template.drop();
+    }
+  });
 });

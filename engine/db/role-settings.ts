@@ -6,7 +6,10 @@
  * pre-request hook made every other database's requests call `authz.check_request()`: 3F000).
  * On Supabase a project has one database, so the setting confined to it is the same to the app:
  * it is applied `in database` the one being migrated (copied to each clone: databases.ts).
+ * Other forms (a `DO` block's `execute`, `in database postgres`) are caught after the migrations,
+ * against the settings read before them (confineSettingsMadeOutside).
  */
+import type pg from 'pg';
 import { ident } from '../executor/sql-text.ts';
 
 /** `alter role|user <name> set|reset …` with no `in database`, past leading comments and blanks. */
@@ -15,4 +18,92 @@ const ROLE_WIDE_SETTING = /^((?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*alter\s+(?
 /** The statement with a role-wide setting confined to `database`; any other statement as it is. */
 export function confinedToDatabase(statement: string, database: string): string {
   return statement.replace(ROLE_WIDE_SETTING, (_, head: string, verb: string) => `${head} in database ${ident(database)}${verb}`);
+}
+
+/** A role or database setting (pg_db_role_setting): `role` null for every role, `database` null for every database. */
+export interface RoleSetting {
+  role: string | null;
+  database: string | null;
+  name: string;
+  value: string;
+}
+
+/**
+ * The API roles' statement_timeout the compatibility layer sets role-wide where a role has none
+ * (supabase/roles.sql, as Supabase does): another run on the same server may set it while this
+ * one migrates, so it is not read as this migration's.
+ */
+const HARNESS_ROLE_SETTINGS = new Set(['anon/statement_timeout', 'authenticated/statement_timeout']);
+
+/**
+ * The settings outside the connected database that a migration could change: role-wide ones, and
+ * those of other databases but policyfuzz's own (`pf_…`, another run's, confined by it in turn).
+ */
+export async function settingsOutside(c: pg.Client): Promise<RoleSetting[]> {
+  const { rows } = await c.query<RoleSetting>(
+    `select r.rolname as role, d.datname as database, split_part(c, '=', 1) as name, substr(c, strpos(c, '=') + 1) as value
+       from pg_db_role_setting s cross join unnest(s.setconfig) c left join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase
+      where s.setdatabase <> (select oid from pg_database where datname = current_database()) and (d.datname is null or d.datname not like 'pf\\_%')`,
+  );
+  return rows.filter((s) => s.database !== null || !HARNESS_ROLE_SETTINGS.has(`${s.role}/${s.name}`));
+}
+
+const keyOf = (s: Pick<RoleSetting, 'role' | 'database' | 'name'>) => JSON.stringify([s.role, s.database, s.name]);
+
+/** `alter role … [in database …]` (or `alter database …`) for a setting's role and database. */
+function alterFor(role: string | null, database: string | null): string {
+  if (role === null) return database === null ? 'alter role all' : `alter database ${ident(database)}`;
+  return `alter role ${ident(role)}${database === null ? '' : ` in database ${ident(database)}`}`;
+}
+
+/** Sets `setting` (read as SET reads it: a list stays a list), or resets it when `value` is undefined. */
+async function put(c: pg.Client, setting: Omit<RoleSetting, 'value'>, value: string | undefined): Promise<void> {
+  const alter = alterFor(setting.role, setting.database);
+  if (value === undefined) return void (await c.query(`${alter} reset ${ident(setting.name)}`));
+  await c.query('begin');
+  try {
+    await c.query('select set_config($1, $2, true)', [setting.name, value]);
+    await c.query(`${alter} set ${ident(setting.name)} from current`);
+    await c.query('commit');
+  } catch (e) {
+    await c.query('rollback').catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * A migration's setting made outside the database it migrates, whatever its form (a `DO` block's
+ * `execute format('alter role …')`, `alter role … in database postgres set`, `alter database
+ * postgres set`): confinedToDatabase rewrites only the plain statement. Read against `before`
+ * (settingsOutside, taken before the migrations): each one changed is put back as it was, and a
+ * set one is made in this database instead (where it has none of its own for that role: on
+ * Supabase a database's own setting wins over a role-wide one), as on Supabase the app's one
+ * database would have it. Returns what was moved or put back, one line each, for the run's notes.
+ */
+export async function confineSettingsMadeOutside(c: pg.Client, before: readonly RoleSetting[]): Promise<string[]> {
+  const after = await settingsOutside(c);
+  const was = new Map(before.map((s) => [keyOf(s), s.value]));
+  const now = new Map(after.map((s) => [keyOf(s), s.value]));
+  const said: string[] = [];
+  const database = c.database!;
+  const where = (s: RoleSetting) => `${s.name} for ${s.role === null ? 'every role' : `role ${s.role}`} ${s.database === null ? 'in every database' : `in database ${s.database}`}`;
+  for (const s of after.filter((a) => was.get(keyOf(a)) !== a.value)) {
+    try {
+      await put(c, s, was.get(keyOf(s)));
+      const own = await c.query(`select 1 from pg_db_role_setting x cross join unnest(x.setconfig) v where x.setdatabase = (select oid from pg_database where datname = current_database()) and x.setrole = coalesce((select oid from pg_roles where rolname = $1), 0) and split_part(v, '=', 1) = $2`, [s.role, s.name]);
+      if (!own.rowCount) await put(c, { role: s.role, database, name: s.name }, s.value);
+      said.push(`${where(s)} set by the migrations: moved into the migrated database${own.rowCount ? ' (which has its own, kept)' : ''}, outside it put back as it was`);
+    } catch (e) {
+      said.push(`${where(s)} set by the migrations could not be put back (${(e as Error).message}): it reaches the server's other databases`);
+    }
+  }
+  for (const s of before.filter((b) => !now.has(keyOf(b)))) {
+    try {
+      await put(c, s, s.value);
+      said.push(`${where(s)} reset by the migrations: put back as it was (outside the migrated database)`);
+    } catch (e) {
+      said.push(`${where(s)} reset by the migrations could not be put back (${(e as Error).message})`);
+    }
+  }
+  return said;
 }

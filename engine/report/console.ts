@@ -85,6 +85,21 @@ export function earlyStopLines(results: readonly { id: string; planned?: number 
 }
 
 /**
+ * The properties whose role-swept cases were cut (engine/runner/check-case.ts CaseCut), one line
+ * each: how many, and the main reason. A cut case was checked up to the cut, not dropped.
+ */
+export function cutCaseLines(results: readonly { id: string; cut?: Record<string, number> | undefined }[]): string[] {
+  const withCuts = results.filter((r) => r.cut && Object.keys(r.cut).length);
+  if (!withCuts.length) return [];
+  const line = (cut: Record<string, number>) => {
+    const byCount = Object.entries(cut).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const total = byCount.reduce((n, [, k]) => n + k, 0);
+    return `${total} case${total === 1 ? '' : 's'} cut, mostly: ${byCount[0][0]}`;
+  };
+  return ['cut cases (a step the role sweep appended, as anon or the server, that this target cannot hold: the case was judged up to it; by reason in summary.json):', ...withCuts.map((r) => `  ${r.id}  ${line(r.cut!)}`)];
+}
+
+/**
  * Model-branch coverage (engine/model/branches.ts), one line per property that has branches:
  * taken / known, and the branches the run never reached, named.
  */

@@ -75,6 +75,8 @@ export const PropertySummarySchema = z.object({
   dropped: z.record(z.string(), z.number()).optional(),
   /** Data layer: what the dropped cases would have reached, by side (`allow`, `deny`) and clause side (`<clause>:allowed|refused`); the coverage gate excuses only these. */
   droppedReach: z.record(z.string(), z.number()).optional(),
+  /** Data layer: cases cut before a step a role sweep appended that the target cannot hold, by reason (their steps before it judged, counted in `cases`; not dropped). */
+  cut: z.record(z.string(), z.number()).optional(),
   /** Data layer: steps agreed only by an answer the target's shape justified, by what justified it (named in the note). */
   accepted: z.record(z.string(), z.number()).optional(),
   /** Data layer: steps agreed only by a secure reading of a rule the spec leaves open, by the reading's name (named in the note). */
@@ -257,6 +259,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     seed: r.seed,
     ...(r.dropped ? { dropped: { ...r.dropped } } : {}),
     ...(r.droppedReach ? { droppedReach: { ...r.droppedReach } } : {}),
+    ...(r.cut ? { cut: { ...r.cut } } : {}),
     ...(r.accepted ? { accepted: { ...r.accepted } } : {}),
     ...(r.readings ? { readings: { ...r.readings } } : {}),
     ...(r.moreFindings ? { moreFindings: { ...r.moreFindings } } : {}),
@@ -390,6 +393,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
       for (const [k, v] of Object.entries(p.counts)) seen.counts[k] = (seen.counts[k] ?? 0) + v;
       if (p.dropped) seen.dropped = addCounts(seen.dropped, p.dropped);
       if (p.droppedReach) seen.droppedReach = addCounts(seen.droppedReach, p.droppedReach);
+      if (p.cut) seen.cut = addCounts(seen.cut, p.cut);
       if (p.accepted) seen.accepted = addCounts(seen.accepted, p.accepted);
       if (p.readings) seen.readings = addCounts(seen.readings, p.readings);
       if (p.access) seen.access = addCounts(seen.access, p.access);

@@ -69,12 +69,14 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
   const { note, stopped, progress, ...rest } = second;
   const dropped = addCounts(first.dropped, second.dropped);
   const droppedReach = addCounts(first.droppedReach, second.droppedReach);
+  const cut = addCounts(first.cut, second.cut);
   const accepted = addCounts(first.accepted, second.accepted);
   const readings = addCounts(first.readings, second.readings);
   const named = { ...(Object.keys(accepted).length ? { accepted } : {}), ...(Object.keys(readings).length ? { readings } : {}) };
   return {
     ...rest,
     ...(Object.keys(dropped).length ? { dropped, droppedReach } : {}),
+    ...(Object.keys(cut).length ? { cut } : {}),
     ...named,
     cases: first.cases + second.cases,
     counts,

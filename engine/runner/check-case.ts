@@ -21,7 +21,7 @@ import { catalogFacts } from '../target/catalog-facts.ts';
 import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
 import type { ApiRequest } from '../model/request.ts';
-import { modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
+import { isAppendedStep, modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
 import { predictStep, predictSteps } from './case-predictions.ts';
 import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
@@ -50,6 +50,8 @@ export type { HistoryEntry } from '../checker/history.ts';
 
 export interface CaseVerdict {
   mismatch?: StepMismatch;
+  /** The case was cut before this step, one a role sweep appended that the target cannot hold (CaseCut): the steps before it were judged. */
+  cut?: CaseCut;
   /**
    * Every step sent, in order: the checkers judged it, coverage (outcome classes, access cells,
    * clause tallies) is read off it, and a repro reuses its predictions.
@@ -278,21 +280,49 @@ function withoutNamed(o: Outcome): Outcome {
   return o.orElse ? ({ ...o, orElse: o.orElse.filter((a) => !isNamed(a)).map(withoutNamed) } as Outcome) : o;
 }
 
+/** Why a case cannot exist on this target, and the step that cannot (absent: its world cannot). */
+interface Unrealizable {
+  reason: string;
+  step?: number;
+}
+
 /**
  * Why a case cannot exist on this target (engine/target/realizable.ts): its world, or a world the
  * model predicts after one of its steps (a write the model allows into a state the target refuses).
  */
-function unrealizableCase(plan: FixturePlan, oracle: Oracle, testCase: DataCase, predicted?: ({ prediction: Prediction } | { thrown: unknown })[]): string | undefined {
+function unrealizableCase(plan: FixturePlan, oracle: Oracle, testCase: DataCase, predicted?: ({ prediction: Prediction } | { thrown: unknown })[]): Unrealizable | undefined {
   let world = testCase.world;
   const first = unrealizableOnTarget(plan, world, oracle.model.fixtureOrder);
-  if (first || !predicted) return first;
+  if (first || !predicted) return first === undefined ? undefined : { reason: first };
   for (const [i, made] of predicted.entries()) {
     if (!('prediction' in made)) break;
     const reason = unrealizableStep(plan, oracle, world, testCase.steps[i], made.prediction);
-    if (reason) return reason;
+    if (reason) return { reason, step: i };
     world = made.prediction.world;
   }
   return undefined;
+}
+
+/**
+ * Where a case is cut rather than dropped: before a step a role sweep appended (data-case.ts
+ * isAppendedStep) that the target cannot hold, `reason` saying why. The case's own steps, and
+ * the appended ones before it, are judged; the rest are not sent or not judged. Decided by the
+ * case and the target alone: the same seed cuts the same cases at the same steps.
+ */
+export interface CaseCut {
+  step: number;
+  reason: string;
+}
+
+/** The cut for an unrealizable step (undefined: the case is dropped whole, its world or its own step being what cannot exist). */
+function cutBefore(testCase: DataCase, unrealizable: Unrealizable): CaseCut | undefined {
+  const { step, reason } = unrealizable;
+  return step !== undefined && step > 0 && isAppendedStep(testCase.steps[step]) ? { step, reason } : undefined;
+}
+
+/** The case's steps before its cut: what was judged, as saved and tallied. */
+export function caseBeforeCut(testCase: DataCase, cut: CaseCut | undefined): DataCase {
+  return cut ? { ...testCase, steps: testCase.steps.slice(0, cut.step) } : testCase;
 }
 
 /** A step the target cannot judge as the model does: a write it expects to break a constraint (unrealizableWrite), or one into a state the target cannot hold. */
@@ -333,6 +363,8 @@ export interface PreparedCase {
   testCase: DataCase;
   /** Thrown while preparing (NotRealizable: a case the target cannot hold): thrown when the case runs. */
   thrown?: unknown;
+  /** Cut while preparing (CaseCut): `testCase` is the case before the cut, and its verdict says so. */
+  cut?: CaseCut;
   fixtures: FixtureStatement[];
   sent: ApiRequest[];
   /** Every request known before the case opens (not a model run, nothing thrown): it can be written whole, behind the case before it. */
@@ -360,7 +392,9 @@ export function prepareCase(plan: FixturePlan, given: DataCase, oracle: Oracle, 
   const predicted = !predict ? undefined : modelRun ? [] : predictSteps(oracle, testCase);
   try {
     const unrealizable = unrealizableCase(plan, oracle, testCase, predicted);
-    if (unrealizable) return { testCase, thrown: new NotRealizable(unrealizable), fixtures: [], sent, planned: false, predicted };
+    const cut = unrealizable && cutBefore(testCase, unrealizable);
+    if (unrealizable && !cut) return { testCase, thrown: new NotRealizable(unrealizable.reason), fixtures: [], sent, planned: false, predicted };
+    if (cut) return { testCase: caseBeforeCut(testCase, cut), cut, fixtures: fixtureStatements(testCase.world, oracle.model.fixtureOrder, plan), sent: sent.slice(0, cut.step), planned: !modelRun, predicted: predicted?.slice(0, cut.step) };
     return { testCase, fixtures: fixtureStatements(testCase.world, oracle.model.fixtureOrder, plan), sent, planned: !modelRun, predicted };
   } catch (e) {
     // A row the filler cannot complete for this schema: the case cannot exist here either.
@@ -393,10 +427,17 @@ export async function checkCase(
     onStep?.(checked);
     history.push(checked.entry);
   };
-  const verdict = (mismatch?: StepMismatch): CaseVerdict => ({ history, ...(mismatch ? { mismatch } : {}) });
-  let world = testCase.world;
   const plan = tx.fixturePlan;
   const made = prepared ?? prepareCase(plan, testCase, oracle, false);
+  let cut = made.cut;
+  const verdict = (mismatch?: StepMismatch): CaseVerdict => ({ history, ...(mismatch ? { mismatch } : {}), ...(cut ? { cut } : {}) });
+  let world = testCase.world;
+  /** A case found unholdable only once its model answers are made (not prepared ahead): cut before an appended step, or dropped. */
+  const cutOrDrop = (unrealizable: Unrealizable | undefined) => {
+    if (!unrealizable) return;
+    cut = cutBefore(testCase, unrealizable);
+    if (!cut) throw new NotRealizable(unrealizable.reason);
+  };
   if (made.thrown !== undefined) {
     onReleased?.();
     throw made.thrown;
@@ -413,7 +454,7 @@ export async function checkCase(
     // A step refused in place of the model's success (checkStep: refusedInstead) left the world as
     // it was: the later steps' predictions, made ahead from the changed world, are made again.
     let replan = false;
-    for (let i = 0; i < testCase.steps.length; i++) {
+    for (let i = 0; i < (cut?.step ?? testCase.steps.length); i++) {
       const made = predicted[i];
       if ('thrown' in made && !replan) {
         if (side) break;
@@ -427,7 +468,15 @@ export async function checkCase(
         if (side) break;
         throw thrown;
       }
-      const checked = await checkStep(answering, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction }, history);
+      let checked: StepCheck;
+      try {
+        checked = await checkStep(answering, world, testCase.steps[i], i, oracle, { sent: sent[i], prediction }, history);
+      } catch (thrown) {
+        // Its answer says the target cannot hold an appended step: the case ends before it, judged so far.
+        if (!(thrown instanceof NotRealizable) || !isAppendedStep(testCase.steps[i])) throw thrown;
+        cut = { step: i, reason: thrown.reason };
+        break;
+      }
       record(checked);
       if (checked.mismatch && !isSideError(checked.mismatch)) return verdict(checked.mismatch);
       if (checked.mismatch) side ??= checked.mismatch;
@@ -448,8 +497,7 @@ export async function checkCase(
     // Not made ahead: the model's answers while the messages are on their way (pure).
     const predicted = made.predicted ?? predictSteps(oracle, testCase);
     const answers = await answering;
-    const unrealizable = made.predicted ? undefined : unrealizableCase(plan, oracle, testCase, predicted);
-    if (unrealizable) throw new NotRealizable(unrealizable);
+    cutOrDrop(made.predicted ? undefined : unrealizableCase(plan, oracle, testCase, predicted));
     return judgeAll({ fixturePlan: plan, begin: async () => {}, end: async () => {}, send: async () => answers.shift()! }, predicted);
   }
   try {
@@ -457,8 +505,7 @@ export async function checkCase(
     // Not made ahead: the model's answers while the batch is on its way (pure).
     const predicted = made.predicted ?? (modelRun ? [] : predictSteps(oracle, testCase));
     await opened;
-    const unrealizable = made.predicted ? undefined : unrealizableCase(plan, oracle, testCase, predicted);
-    if (unrealizable) throw new NotRealizable(unrealizable);
+    cutOrDrop(made.predicted ? undefined : unrealizableCase(plan, oracle, testCase, predicted));
     if (modelRun) {
       // Generated by fc.commands: fast-check runs the commands, each sending its step here.
       let i = 0;

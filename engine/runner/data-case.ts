@@ -34,3 +34,19 @@ export function modelRunOf(testCase: DataCase): ModelRunHook | undefined {
 export function withModelRun(testCase: DataCase, run: ModelRunHook): DataCase {
   return Object.defineProperty(testCase, MODEL_RUN, { value: run, enumerable: false });
 }
+
+/**
+ * Not data: a step a role sweep appended to its case (packs/reference/generators/role-sweep.ts)
+ * carries this symbol, enumerable so a step's copies ({ ...step }) keep it, and left out of JSON:
+ * a saved case runs as it is. A case is cut before such a step the target cannot hold (its own
+ * steps, and the appended ones before it, still judged) rather than dropped whole (check-case.ts).
+ */
+const APPENDED = Symbol('policyfuzz.appendedStep');
+
+export function appendedStep<S extends DataStep>(step: S): S {
+  return Object.assign({ ...step }, { [APPENDED]: true });
+}
+
+export function isAppendedStep(step: DataStep | undefined): boolean {
+  return step !== undefined && (step as DataStep & { [APPENDED]?: true })[APPENDED] === true;
+}

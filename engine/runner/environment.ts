@@ -156,7 +156,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     const tpl = template;
     const startupMs = Date.now() - started;
     const source = describeTemplateSource(tpl.source);
-    const notCopied = settingsNotCopiedNote(tpl.settingsNotCopied);
+    const settingsNote = [settingsNotCopiedNote(tpl.settingsNotCopied), ...tpl.settingsConfined.map((s) => `migrations: ${s}`)].filter(Boolean).join('; ');
     return {
       server,
       template: tpl,
@@ -165,7 +165,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       startupMs,
       startup: phases,
       readyNote: `ready in ${startupMs} ms${source ? ` (${source}${catalogSource === 'kept' ? ', its catalog read from the cache' : ''})` : ''}${standIns ? `; ${standIns}` : ''}`,
-      ...(notCopied ? { settingsNote: notCopied } : {}),
+      ...(settingsNote ? { settingsNote } : {}),
       async close() {
         for (const w of workers) await w.client.end().catch(() => {});
         await tpl.drop({ serverGoing: ownServer && server.ownsServer });

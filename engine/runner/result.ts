@@ -111,6 +111,12 @@ export interface PropertyResult {
    * these as not checked on this target (engine/runner/coverage.ts DroppedReach).
    */
   droppedReach?: Record<string, number>;
+  /**
+   * Data layer: cases cut before a step a role sweep appended that this target cannot hold, by
+   * reason (engine/runner/check-case.ts CaseCut): their steps before it were judged, and they
+   * count in `cases`; not dropped.
+   */
+  cut?: Record<string, number>;
   /** Data layer: steps the model agreed with only by an answer the target's shape justified (mapping.ts leniencyOf), by what justified it; named in the note. */
   accepted?: Record<string, number>;
   /** Data layer: steps the model agreed with only by a secure reading of a rule the spec leaves open (Outcome.reading), by its name; named in the note. */

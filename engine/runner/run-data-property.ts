@@ -11,7 +11,7 @@ import { connectionLost, FixtureError, harnessErrorText, PackModelError, UNNAMED
 import { caseSize, minimizeCase, plainCase } from '../findings/minimize.ts';
 import { isSideError, signatureOf } from '../findings/signature.ts';
 import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
-import { CaseMismatch, checkCase, mismatchMessage, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
+import { CaseMismatch, caseBeforeCut, checkCase, mismatchMessage, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import { withCallerFilledRun } from './caller-filled-run.ts';
 import type { DataProperty } from './data-property.ts';
@@ -317,6 +317,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   /** Cases (or requests) the target cannot hold, by reason: not run, not counted in `checked`. */
   const dropped: Record<string, number> = {};
   const drop = (reason: string) => (dropped[reason] = (dropped[reason] ?? 0) + 1);
+  /** Cases cut before a step a role sweep appended that the target cannot hold, by reason: checked (in `checked`), not dropped. */
+  const cut: Record<string, number> = {};
 
   // Search: every case of the budget runs; a disagreement is noted (not thrown), so the first
   // one never hides the others. Replaying one path (--path) throws it, as fast-check shrank it.
@@ -349,7 +351,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       /** The lane's time with a case in the database. */
       const busy = new BusyClock(timings);
       const runCase = async (prepared: PreparedCase, runIndex: number, onReleased?: () => void) => {
-        const testCase = prepared.testCase;
+        let testCase = prepared.testCase;
         let verdict;
         busy.enter();
         try {
@@ -363,6 +365,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           return;
         } finally {
           busy.leave();
+        }
+        if (verdict.cut) {
+          cut[verdict.cut.reason] = (cut[verdict.cut.reason] ?? 0) + 1;
+          // Cut once answered: what was judged is the case before its cut (prepared cuts are so already).
+          testCase = caseBeforeCut(testCase, verdict.cut);
         }
         // Coverage, read off the case's history.
         for (const h of verdict.history) {
@@ -498,6 +505,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     progress,
     ...(stopped ? { stopped } : {}),
     ...(Object.keys(dropped).length ? { dropped, droppedReach: droppedReach.result() } : {}),
+    ...(Object.keys(cut).length ? { cut } : {}),
     ...(Object.keys(accepted).length ? { accepted } : {}),
     ...(Object.keys(readings).length ? { readings } : {}),
   };

@@ -4,7 +4,7 @@
  * `always` notes and the verdict; `--json` sends all of it to stderr (the caller's `out`).
  */
 import { accessMatrix, matrixMarkdown } from '../matrix.ts';
-import { branchCoverageLines, COUNTS_LEGEND, earlyStopLines, NO_PROGRESS, printFailures, progressBar, summaryTable, timingsText, type Progress } from '../console.ts';
+import { branchCoverageLines, COUNTS_LEGEND, cutCaseLines, earlyStopLines, NO_PROGRESS, printFailures, progressBar, summaryTable, timingsText, type Progress } from '../console.ts';
 import { printFindings } from '../../findings/report.ts';
 import { reportFileList } from '../write.ts';
 import type { Paint } from '../color.ts';
@@ -54,6 +54,8 @@ export function consoleReporter(options: ConsoleReporterOptions): RunReporter {
           if (branchLines.length) chatter(`\n${branchLines.join('\n')}`);
           const earlyLines = earlyStopLines(event.results);
           if (earlyLines.length) chatter(`\n${earlyLines.join('\n')}`);
+          const cutLines = cutCaseLines(event.results);
+          if (cutLines.length) chatter(`\n${cutLines.join('\n')}`);
           printFailures(event.results, event.saved, out, colors);
           printFindings(event.results, event.saved, event.baselineChecks, out);
           const notRun = event.verdict.notRun;

@@ -15,7 +15,7 @@ import { withTokenClaimsOf } from './identities.ts';
 import { ROLE_SWEEP_DRAWS } from './role-sweep.ts';
 import { laneArbitrary } from '../../../engine/runner/guided.ts';
 import { requestKind, requestKindKey } from '../../../engine/model/access.ts';
-import { modelRunOf, type DataCase } from '../../../engine/runner/data-case.ts';
+import { appendedStep, isAppendedStep, modelRunOf, type DataCase } from '../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../engine/runner/data-property.ts';
 import type { LanePlace } from '../../../engine/runner/replay-path.ts';
 
@@ -57,8 +57,10 @@ describe('the role sweep', () => {
         const { steps } = without[i];
         expect(withSweep[i].world, `${p.id} draw ${i}`).toEqual(without[i].world);
         // A model run (R07's lifecycles) is left as drawn.
-        const expected = modelRunOf(without[i]) ? steps : [...steps, ...steps.map((s) => ({ ...s, caller: { kind: 'anon' } })), ...steps.map((s) => ({ ...s, caller: { kind: 'service' } }))];
+        // The appended steps are marked so (a target that cannot hold one cuts the case there: engine/runner/check-case.ts).
+        const expected = modelRunOf(without[i]) ? steps : [...steps, ...steps.map((s) => appendedStep({ ...s, caller: { kind: 'anon' } })), ...steps.map((s) => appendedStep({ ...s, caller: { kind: 'service' } }))];
         expect(withSweep[i].steps, `${p.id} draw ${i}`).toEqual(expected);
+        expect(withSweep[i].steps.map(isAppendedStep), `${p.id} draw ${i}`).toEqual(expected.map((_, j) => !modelRunOf(without[i]) && j >= steps.length));
       }
       // After the sweep, the draws are the plain ones.
       expect(draws(p, 7, own + ROLE_SWEEP_DRAWS + 5).slice(-5), p.id).toEqual(draws(plain, 7, own + ROLE_SWEEP_DRAWS + 5).slice(-5));

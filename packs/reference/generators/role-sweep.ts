@@ -8,13 +8,14 @@
  *
  * A lane's sweep draw i uses the Random its plain draw i would have used (engine/runner/guided.ts),
  * so the case is the one drawn without the sweep, its own steps first and unchanged: nothing it
- * would have found is lost (replacing the caller instead, session 17's spread, lost kills), except
- * on a project's target where an appended step cannot exist there: the case is then dropped whole
- * (docs/fuzzing-workflow.md). A model
- * run's steps are drawn as it runs (fc.commands): left as it is.
+ * would have found is lost (replacing the caller instead, session 17's spread, lost kills). On a
+ * project's target an appended step may be one it cannot hold (the server inserting again a row
+ * under a unique key the model does not know): the case is cut before it, what came before judged
+ * (engine/runner/check-case.ts), not dropped whole. A model run's steps are drawn as it runs
+ * (fc.commands): left as it is.
  */
 import type { Caller } from '../../../engine/model/caller.ts';
-import { modelRunOf, type DataCase } from '../../../engine/runner/data-case.ts';
+import { appendedStep, modelRunOf, type DataCase } from '../../../engine/runner/data-case.ts';
 import type { CasesOf, DataProperty } from '../../../engine/runner/data-property.ts';
 
 /** How many of each lane's first draws are also sent as anon and as the server. */
@@ -25,7 +26,7 @@ const API_ROLES: readonly Caller[] = [{ kind: 'anon' }, { kind: 'service' }];
 /** The case, then its steps again as each API role without a token (anon, the server), in turn. */
 export function alsoAsApiRoles(testCase: DataCase): DataCase {
   if (modelRunOf(testCase)) return testCase;
-  return { ...testCase, steps: [...testCase.steps, ...API_ROLES.flatMap((caller) => testCase.steps.map((step) => ({ ...step, caller })))] };
+  return { ...testCase, steps: [...testCase.steps, ...API_ROLES.flatMap((caller) => testCase.steps.map((step) => appendedStep({ ...step, caller })))] };
 }
 
 /** The property with a role sweep (alsoAsApiRoles over its own cases) after any sweep it has; narrowed forms keep it. */
