@@ -15,7 +15,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
 import fc from 'fast-check';
-import { inEmailDomain, type ModelSettings } from '../model/settings.ts';
 
 const POOL_SIZE = 512;
 const KEPT_POOLS = new URL('./faker-pools.json', import.meta.url);
@@ -97,10 +96,6 @@ export function keptPoolsNotAsFilled(): { checked: number; differing: string[] }
 
 export const personName = fakerValue((f) => f.person.fullName(), 'personName');
 export const emailAddress = fakerValue((f) => f.internet.email().toLowerCase(), 'emailAddress');
-/** An e-mail drawn as emailAddress is, in settings.emailDomain where one is named (the same draw: only the domain differs). */
-export function emailAddressFor(settings: Pick<ModelSettings, 'emailDomain'> | undefined): fc.Arbitrary<string> {
-  return settings?.emailDomain ? emailAddress.map((e) => inEmailDomain(settings, e)) : emailAddress;
-}
 export const phoneNumber = fakerValue((f) => f.phone.number(), 'phoneNumber');
 /** E.164 (`+17453189368`): drawn as phoneNumber is (one integer), so a case differs from it only in the phone's text. */
 export const internationalPhoneNumber = fakerValue((f) => f.phone.number({ style: 'international' }), 'internationalPhoneNumber');

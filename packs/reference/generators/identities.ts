@@ -16,7 +16,8 @@ import type { Oracle } from '../../../engine/pack.ts';
 import { currentUserRole } from '../model/identity.ts';
 import { referenceOracleWith } from '../model/index.ts';
 import { drawnAsStored, holdsNotNull, normalizedEmail, type ModelSettings } from '../model/settings.ts';
-import { avatarUrl, emailAddressFor, personName, phoneNumberFor } from './faker.ts';
+import { avatarUrl, personName, phoneNumberFor } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 
 export interface Person {
   id: string;

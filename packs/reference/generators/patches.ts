@@ -9,7 +9,8 @@ import type { Json, Row } from '../../../engine/model/json.ts';
 import { holdsNotNull, ModelSettingsSchema, type ModelSettings } from '../model/settings.ts';
 import type { ColumnSpec, TableModel } from '../../../engine/model/table-model.ts';
 import type { World } from '../../../engine/model/world.ts';
-import { emailAddressFor, fakerValue, internationalPhoneNumber } from './faker.ts';
+import { fakerValue, internationalPhoneNumber } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 import { peopleWorld, type Person } from './identities.ts';
 
 // Text whose content no rule reads does not shrink: a failing case shrinks in few tries.

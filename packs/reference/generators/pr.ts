@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
-import { emailAddressFor, fakerValue, personName } from './faker.ts';
+import { fakerValue, personName } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 import { drawsNullRole, peopleWorld, userRow, type Person } from './identities.ts';
 
 // Text whose content no rule reads does not shrink: a failing case shrinks in few tries.

@@ -9,7 +9,8 @@ import type { Caller } from '../../../engine/model/caller.ts';
 import type { Row } from '../../../engine/model/json.ts';
 import { drawnAsStored, holdsNotNull, normalizedEmail, type ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
-import { emailAddressFor, personName } from './faker.ts';
+import { personName } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 import { authUserRow, callerOf, drawsNullRole, userRow, type Person } from './identities.ts';
 
 /** Ids and names never shrink: which uuid or name a row has is irrelevant to every rule here, and shrinking them costs a database case per step. */

@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
-import { emailAddressFor, personName } from './faker.ts';
+import { personName } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 import type { Person } from './identities.ts';
 import { storedEmail, studentNumber } from './student.ts';
 

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import type { Json, Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
-import { avatarUrl, emailAddressFor, personName, phoneNumberFor } from './faker.ts';
+import { avatarUrl, personName, phoneNumberFor } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 
 export function userColumnValue(settings: ModelSettings, column: string, current: Row | undefined): fc.Arbitrary<Json> {
   const same = current && column in current ? [fc.constant(current[column])] : [];
