@@ -276,7 +276,8 @@ describe('policyfuzz init', () => {
     // Session 16: get_my_student_record reads private.student_records, the table behind the API's view (R18 failed on its columns).
     expect(functions.get_my_student_record.tableRows).toEqual({ record: 'student_records', requests: 'student_change_requests' });
     // Session 16: R17 was an ERROR, every case dropped by kkumail's `= lower(btrim(kkumail))` and a null identity_conflicts.detail.
-    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'] });
+    // users.email `~* '^[^@\s]+@[^@\s]+\.[^@\s]+$'` (read since session 21) refuses a padded e-mail: users too.
+    expect(config.model.normalizedColumns).toEqual({ student_records: ['email'], team_members: ['email'], users: ['email'] });
     expect(config.model.notNullColumns.identity_conflicts).toEqual(['detail']);
     // vs_public_needs_title (`not is_public or coalesce(btrim(public_title), '') <> ''`, on the table under the view) dropped 132 cases.
     expect(config.model.vs.storedTitles).toBe('public-needs-title');
@@ -413,8 +414,10 @@ describe('policyfuzz init', () => {
     expect(config.mapping.conventions.guardRefusal).toMatchObject({ code: '42501' });
     // public_ref default nanoid(16): drawn at random through the project's own generator.
     expect(config.model.vs.publicHandle).toEqual({ from: 'random' });
-    // users.email CHECK (email = lower(email)): a sign-in e-mail with capitals in a users row refused 959 worlds.
-    expect(config.model.normalizedColumns).toEqual({ users: ['email'] });
+    // users.email CHECK (email = lower(email)): a sign-in e-mail with capitals in a users row refused 959 worlds;
+    // team_members' `lower(kkumail) LIKE '%@kkumail.com'` (NOT VALID) refused every seat in faker's domains, and a padded one.
+    expect(config.model.normalizedColumns).toEqual({ team_members: ['email'], users: ['email'] });
+    expect(config.model.emailDomain).toBe('kkumail.com');
     // vs_tickets' SELECT policy is the handlers' (submitters read my_vs_tickets): R03, R05, R07, R08 failed on every submitter's step.
     expect(config.model.vs.submitterTableAccess).toBe('handlers');
   });
@@ -431,6 +434,8 @@ describe('policyfuzz init', () => {
     // authz.can_handle_vs lets a vs holder in whatever the department (inside coalesce(…, false), in a CASE's ELSE).
     expect(config.model.vs.permissionScope).toBe('every-department');
     expect(config.model.vs.remarksCap).toBe(50);
+    // team_members.kkumail ~* '^[a-z0-9._-]+@kkumail\.com$': every e-mail drawn there.
+    expect(config.model.emailDomain).toBe('kkumail.com');
   });
 
   it("a twelfth stranger's schema (testing/schemas/stranger-app-12): Supabase's declarative schemas beside the migrations db diff made, strict integrity", async () => {
@@ -455,6 +460,8 @@ describe('policyfuzz init', () => {
     expect(config.model.passport).toMatchObject({ leaderboardSize: 100 });
     // tstzrange/daterange columns and status-tied time stamps are the filler's, not drops or errors.
     expect(config.notes).toContainEqual(expect.stringMatching(/^columns the fixture filler completes: .*student_records\.enrolled/));
+    // team_members.kkumail ~ '@kkumail\.com$' (unanchored: no sample of it) dropped 2,263 of 7,686 cases.
+    expect(config.model.emailDomain).toBe('kkumail.com');
   });
 
   it("a fourteenth stranger's schema (testing/schemas/stranger-app-14): multi-tenant claims by a custom access token hook, roles held in an enum array tested with &&", async () => {

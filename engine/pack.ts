@@ -163,6 +163,11 @@ export interface NotNullDraws {
 export interface NormalizedDraws extends NotNullDraws {
   /** A value as the target would store it (`ann@uni.ac`): its case-flipped and padded forms are what the generators also draw. */
   sample: string;
+  /**
+   * The setting (dotted path under `model`) naming the one domain these e-mails are drawn in, where
+   * a CHECK of the column holds that domain only (engine/config/email-domain.ts).
+   */
+  domainSetting?: string;
 }
 
 /** The pack's settings with `overrides` applied (errors are zod's, named by the caller). */

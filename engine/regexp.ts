@@ -5,3 +5,20 @@
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
+
+/**
+ * A SQL LIKE pattern as the source of the anchored regular expression it is: `%` any text, `_` one
+ * character, `\` making the next one literal. The one reading the model's like filters and the
+ * CHECK reader's LIKE forms share.
+ */
+export function likePatternSource(pattern: string): string {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]);
+    else if (ch === '%') source += '[\\s\\S]*';
+    else if (ch === '_') source += '[\\s\\S]';
+    else source += escapeRegExp(ch);
+  }
+  return `^${source}$`;
+}

@@ -14,6 +14,7 @@ import { readSeededTables, readTableShapes, relationsReadBy } from '../introspec
 import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { NormalizedDraws, NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
 import { proposeNormalizedDraws } from './normalized-draws.ts';
+import { proposeEmailDomain, withDomain } from './email-domain.ts';
 import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts';
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
@@ -305,10 +306,6 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     }
     // A model column under its target name (null: the target has none).
     const mappedColumn = (table: string, column: string) => (mapping.tables?.[table]?.columns?.[column] === undefined ? column : mapping.tables[table]!.columns![column]);
-    for (const d of proposeNormalizedDraws(options.normalizedDraws ?? [], targetOf, mappedColumn, (t) => shapes.get(t))) {
-      setAt(proposal.settings, d.path, d.columns);
-      settingNotes.push(d.note);
-    }
     // A nested path (`vs.publicHandle.idAs`): every dot a level, unlike a function's dotted name under setAt.
     const setNested = (dotted: string, value: string | number | string[]) => {
       const keys = dotted.split('.');
@@ -316,6 +313,20 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
       at[keys.at(-1)!] = value;
     };
+    // The e-mail domain first: the normalized draws' sample is then an e-mail in it.
+    const emailDomains = proposeEmailDomain(options.normalizedDraws ?? [], targetOf, mappedColumn, (t) => shapes.get(t));
+    for (const d of emailDomains) {
+      if (d.domain) setNested(d.path, d.domain);
+      settingNotes.push(d.note);
+    }
+    const inProposedDomain = (draws: NormalizedDraws): NormalizedDraws => {
+      const domain = emailDomains.find((d) => d.path === draws.domainSetting)?.domain;
+      return domain ? { ...draws, sample: withDomain(draws.sample, domain) } : draws;
+    };
+    for (const d of proposeNormalizedDraws((options.normalizedDraws ?? []).map(inProposedDomain), targetOf, mappedColumn, (t) => shapes.get(t))) {
+      setAt(proposal.settings, d.path, d.columns);
+      settingNotes.push(d.note);
+    }
     for (const id of options.targetIdSettings ?? []) {
       const form = mapping.tables?.[id.table]?.uuidIds?.includes(id.column) ? 'uuid' : mapping.tables?.[id.table]?.bigintIds?.includes(id.column) ? 'bigint' : undefined;
       if (!form) continue;

@@ -8,8 +8,19 @@
  * Pure (no I/O).
  */
 
+import { likePatternSource } from '../regexp.ts';
+
 export type CheckForm =
-  | { kind: 'pattern'; column: string; pattern: string }
+  | {
+      kind: 'pattern';
+      column: string;
+      /** A POSIX regular expression (a LIKE pattern is read as one: `%@kku.ac.th` is `^.*@kku\.ac\.th$`). */
+      pattern: string;
+      /** `~*` or ILIKE: letters match either case. */
+      caseInsensitive?: true;
+      /** `lower(col) ~ …` or `lower(col) LIKE …`: the value is lower-cased before it is matched. */
+      lowerCased?: true;
+    }
   | { kind: 'range'; column: string; min?: number; max?: number; /** `>` or `<`: the bound itself refused (`price > 0` holds 0.5). */ strict?: true }
   | { kind: 'maxLength'; column: string; max: number }
   | { kind: 'minLength'; column: string; min: number }
@@ -51,14 +62,10 @@ function nullOr(body: string): { column: string; rest: string } | undefined {
 }
 
 function oneForm(part: string): CheckForm[] | undefined {
-  const sides = splitTopLevel(part, ['~', '>=', '<=', '>', '<', '=']);
+  const sides = splitTopLevel(part, ['~', '~*', '~~', '~~*', '>=', '<=', '>', '<', '=']);
   if (sides.length !== 3) return undefined;
   const [left, op, right] = sides;
-  if (op === '~') {
-    const column = columnOf(left);
-    const pattern = /^'((?:[^']|'')*)'$/s.exec(unwrapped(right))?.[1];
-    return column !== undefined && pattern !== undefined ? [{ kind: 'pattern', column, pattern: pattern.replace(/''/g, "'") }] : undefined;
-  }
+  if (op.startsWith('~')) return patternForm(left, op, right);
   if (op === '=') {
     const column = columnOf(left);
     const normalized = column === undefined ? undefined : normalizedForm(column, right);
@@ -86,6 +93,26 @@ function oneForm(part: string): CheckForm[] | undefined {
 function countedArray(expression: string): string | undefined {
   const call = /^(?:cardinality\((.*)\)|array_length\((.*),\s*1\))$/is.exec(expression);
   return call ? columnOf(call[1] ?? call[2]) : undefined;
+}
+
+/**
+ * `col ~ 're'`, `col ~* 're'` and LIKE/ILIKE (Postgres prints them `~~`, `~~*`), of the column or
+ * of `lower(col)`: stranger-app-11's `lower(kkumail) LIKE '%@kkumail.com'`, stranger-app-13's
+ * `kkumail ~* '^[a-z0-9._-]+@kkumail\.com$'`.
+ */
+function patternForm(left: string, op: string, right: string): CheckForm[] | undefined {
+  const lowered = /^lower\((.*)\)$/is.exec(unwrapped(left))?.[1];
+  const column = columnOf(lowered ?? left);
+  const literal = /^'((?:[^']|'')*)'$/s.exec(unwrapped(right))?.[1]?.replace(/''/g, "'");
+  if (column === undefined || literal === undefined) return undefined;
+  const like = op.startsWith('~~');
+  const pattern = like ? likePatternSource(literal) : literal;
+  return [{ kind: 'pattern', column, pattern, ...(op.endsWith('*') ? { caseInsensitive: true as const } : {}), ...(lowered !== undefined ? { lowerCased: true as const } : {}) }];
+}
+
+/** Whether a pattern CHECK holds `value` as Postgres matches it (lower-cased first, or either case); undefined when it cannot say. */
+export function patternHolds(check: Extract<CheckForm, { kind: 'pattern' }>, value: string): boolean | undefined {
+  return matchesPattern(check.pattern, check.lowerCased ? value.toLowerCase() : value, check.caseInsensitive === true);
 }
 
 /** `lower(btrim(col))`, `lower(col)`, `btrim(col)`, `TRIM(BOTH FROM col)` (casts aside) of `column` itself: the normalized form, or undefined. */
@@ -316,12 +343,12 @@ export function normalizedValue(check: { lower: boolean; trim: boolean }, value:
 }
 
 /** Whether `value` matches the pattern, as far as JavaScript's regex reads a POSIX one; undefined when it cannot say. */
-export function matchesPattern(pattern: string, value: string): boolean | undefined {
+export function matchesPattern(pattern: string, value: string, caseInsensitive = false): boolean | undefined {
   const js = pattern.replace(/\[:digit:\]/g, '0-9').replace(/\[:alpha:\]/g, 'a-zA-Z').replace(/\[:alnum:\]/g, 'a-zA-Z0-9').replace(/\[:space:\]/g, '\\s').replace(/\[:upper:\]/g, 'A-Z').replace(/\[:lower:\]/g, 'a-z');
   // A class JavaScript does not know, or a Postgres-only escape: no answer.
   if (/\[:|\\[mMyYAZ]/.test(js)) return undefined;
   try {
-    return new RegExp(js).test(value);
+    return new RegExp(js, caseInsensitive ? 'i' : '').test(value);
   } catch {
     return undefined;
   }

@@ -949,7 +949,7 @@ export function proposeVocabularySubsets(
         if (missing.length) notes.push(`set model.${sub.path}: the default names ${missing.join(', ')}, which ${v.column} does not allow, and no helper named like /${sub.helper}/ lists who they are (until it is set, the rules using it stop with a harness error naming it)`);
         continue;
       }
-      if (sub.permissionPath) roleOnlyHelpers(readHelpers, sub.permissionPath, valueAtPath(defaults, sub.permissionPath), settings, notes);
+      if (sub.permissionPath) roleOnlyHelpers(readHelpers, helpers, sub.permissionPath, valueAtPath(defaults, sub.permissionPath), settings, notes);
       if (sub.deptScopePath) deptScopedRoles(readHelpers, sub.deptScopePath, valueAtPath(defaults, sub.deptScopePath), (source) => [...rolesCompared(source, column), ...rolesPassed(source, takingRoles)].filter((x) => (values as string[]).includes(x)), settings, notes);
       const leftOut = fallback.filter((x) => !fromHelper.includes(x));
       const added = fromHelper.filter((x) => !fallback.includes(x));
@@ -996,10 +996,21 @@ function deptScopedRoles(helpers: readonly { name: string; source: string }[], p
  * (stranger-app-12's current_user_is_shop_staff lists the default's roles exactly, and a `house`
  * holder's own order was expected editable by them: a false alarm).
  */
-function roleOnlyHelpers(helpers: readonly { name: string; source: string }[], permissionPath: string, permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
-  if (typeof permission !== 'string' || !helpers.length || helpers.some((h) => /permission/i.test(h.source))) return;
+function roleOnlyHelpers(helpers: readonly { name: string; source: string }[], all: readonly { name: string; source: string }[], permissionPath: string, permission: unknown, settings: Record<string, unknown>, notes: string[]): void {
+  if (typeof permission !== 'string' || !helpers.length || helpers.some((h) => readsPermission(h, all))) return;
   setPath(settings, permissionPath, null);
   notes.push(`confirm: model.${permissionPath}: null (${helpers.map((h) => h.name).join(', ')} reads the role only; the default also makes a holder of the ${permission} permission one)`);
+}
+
+/**
+ * Whether a helper's body names a permission, or calls a project function (of `all`) that does, a
+ * few calls deep: `current_user_can_handle_shop()` calling `app.has_perm('house')` reads one.
+ */
+function readsPermission(helper: { name: string; source: string }, all: readonly { name: string; source: string }[], seen = new Set<string>()): boolean {
+  if (/permission/i.test(helper.source)) return true;
+  seen.add(helper.name);
+  const called = [...helper.source.matchAll(/"?([A-Za-z_][\w$]*)"?\s*\(/g)].map((m) => m[1]);
+  return all.some((f) => !seen.has(f.name) && called.includes(f.name) && readsPermission(f, all, seen));
 }
 
 /**

@@ -7,27 +7,14 @@ import type { Json, Row } from './json.ts';
 import type { ColumnType } from './table-model.ts';
 import { coerce } from './values.ts';
 import type { Filter } from './request.ts';
-import { escapeRegExp } from '../regexp.ts';
+import { likePatternSource } from '../regexp.ts';
 
 export type FilterVerdict = { ok: true; matches: boolean } | { ok: false; code: string };
 
 export function likeToRegExp(postgrestPattern: string, caseInsensitive: boolean): RegExp {
   // PostgREST turns every `*` into `%` before Postgres sees the pattern, escaped or not.
   const pattern = postgrestPattern.replace(/\*/g, '%');
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\' && i + 1 < pattern.length) {
-      re += escapeRegExp(pattern[++i]);
-    } else if (ch === '%') {
-      re += '[\\s\\S]*';
-    } else if (ch === '_') {
-      re += '[\\s\\S]';
-    } else {
-      re += escapeRegExp(ch);
-    }
-  }
-  return new RegExp(`^${re}$`, caseInsensitive ? 'i' : '');
+  return new RegExp(likePatternSource(pattern), caseInsensitive ? 'i' : '');
 }
 
 function compare(a: Json, b: Json): number {

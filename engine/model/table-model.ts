@@ -24,8 +24,8 @@ export interface ColumnSpec<S = any> {
   serverAssigned?: boolean;
   /** CHECK constraint on the column (23514 when false). */
   check?: (value: Json, settings: S) => boolean;
-  /** What the column's text is when a target's CHECK or domain may hold it to a format (`phone`: drawn as a pack's phone style says), whatever its name. */
-  format?: 'phone';
+  /** What the column's text is when a target's CHECK or domain may hold it to a format (`phone`: drawn as a pack's phone style says; `email`: in a pack's e-mail domain), whatever its name. */
+  format?: 'phone' | 'email';
   /**
    * Other names the spec gives the column's kind (`kkumail` for team_members' "kkumail-type e-mail
    * column"): `policyfuzz init` matches a target column named by them as it does one named like the column.

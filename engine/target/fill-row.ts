@@ -6,7 +6,7 @@
  */
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
-import { sampleMatching } from '../introspection/check-forms.ts';
+import { patternHolds, sampleMatching } from '../introspection/check-forms.ts';
 import { NUMERIC_TYPE, TEXT_TYPE, unqualifiedType, type ColumnShape, type TableShapes } from '../introspection/table-shapes.ts';
 import type { ColumnAgreement } from '../introspection/column-agreements.ts';
 import { withAgreeingColumns, withKeysOfEveryRow } from './agreeing-columns.ts';
@@ -68,7 +68,8 @@ function textFor(column: ColumnShape, n: number): string {
   let formatted = false;
   for (const check of column.checks ?? []) {
     const sample = check.kind === 'pattern' ? sampleMatching(check.pattern, n) : undefined;
-    if (sample !== undefined) [text, formatted] = [sample, true];
+    // A sample of `lower(col) ~ 'A…'` that lower-casing breaks is no sample.
+    if (sample !== undefined && check.kind === 'pattern' && patternHolds(check, sample) !== false) [text, formatted] = [sample, true];
   }
   for (const check of column.checks ?? []) if (check.kind === 'maxLength') text = text.slice(-Math.max(1, check.max));
   // Padding would break a format's sample: with one, its sample's length stands (a floor it misses is the database's refusal, a named drop).

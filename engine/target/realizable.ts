@@ -11,7 +11,7 @@
 import type { Json } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import type { ColumnShape, TableShapes, UniqueIndex } from '../introspection/table-shapes.ts';
-import { matchesPattern, normalizedValue, type CheckForm } from '../introspection/check-forms.ts';
+import { normalizedValue, patternHolds, type CheckForm } from '../introspection/check-forms.ts';
 import { TOO_FEW_PARENTS } from './fill-row.ts';
 
 export { NotRealizable } from '../errors.ts';
@@ -150,7 +150,7 @@ const NULLS_COLLIDE = ' (NULLS NOT DISTINCT: two nulls collide)';
 
 /** Whether a simple CHECK (check-forms.ts) surely refuses a drawn value; a value it cannot judge passes (the database judges it). */
 export function refusesValue(check: CheckForm, v: Json): boolean {
-  if (check.kind === 'pattern') return typeof v === 'string' && matchesPattern(check.pattern, v) === false;
+  if (check.kind === 'pattern') return typeof v === 'string' && patternHolds(check, v) === false;
   if (check.kind === 'normalized') return typeof v === 'string' && normalizedValue(check, v) !== v;
   if (check.kind === 'maxLength') return typeof v === 'string' && [...v].length > check.max;
   if (check.kind === 'minLength') return typeof v === 'string' && [...v].length < check.min;
@@ -160,7 +160,7 @@ export function refusesValue(check: CheckForm, v: Json): boolean {
 }
 
 function describeCheck(check: CheckForm): string {
-  if (check.kind === 'pattern') return `format ${check.pattern}`;
+  if (check.kind === 'pattern') return `format ${check.lowerCased ? 'lower-cased ' : ''}${check.pattern}${check.caseInsensitive ? ' (either case)' : ''}`;
   if (check.kind === 'normalized') return `kept ${[check.lower ? 'lower-cased' : '', check.trim ? 'trimmed' : ''].filter(Boolean).join(' and ')}`;
   if (check.kind === 'maxLength') return `at most ${check.max} characters`;
   if (check.kind === 'minLength') return `at least ${check.min} characters`;

@@ -79,9 +79,9 @@ export const referencePack = definePack({
   ],
   // Columns the generators draw as a person's e-mail case-flipped or padded (generators/student.ts emailVariant).
   normalizedDraws: [
-    { path: 'normalizedColumns.student_records', table: 'student_records', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
-    { path: 'normalizedColumns.team_members', table: 'team_members', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
-    { path: 'normalizedColumns.users', table: 'users', columns: ['email'], sample: 'ann.lee@uni.ac.th' },
+    { path: 'normalizedColumns.student_records', table: 'student_records', columns: ['email'], sample: 'ann.lee@uni.ac.th', domainSetting: 'emailDomain' },
+    { path: 'normalizedColumns.team_members', table: 'team_members', columns: ['email'], sample: 'ann.lee@uni.ac.th', domainSetting: 'emailDomain' },
+    { path: 'normalizedColumns.users', table: 'users', columns: ['email'], sample: 'ann.lee@uni.ac.th', domainSetting: 'emailDomain' },
   ],
   // The public handle is a digest of the ticket id as the target keeps it.
   targetIdSettings: [

@@ -16,7 +16,8 @@ import type { Oracle } from '../../../engine/pack.ts';
 import { currentUserRole } from '../model/identity.ts';
 import { referenceOracleWith } from '../model/index.ts';
 import { drawnAsStored, holdsNotNull, normalizedEmail, type ModelSettings } from '../model/settings.ts';
-import { avatarUrl, emailAddress, personName, phoneNumberFor } from './faker.ts';
+import { avatarUrl, personName, phoneNumberFor } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 
 export interface Person {
   id: string;
@@ -75,7 +76,7 @@ export function isAnonymousId(id: string): boolean {
 }
 
 export function person(settings: ModelSettings): fc.Arbitrary<Person> {
-  return fc.record({ id: fc.uuid({ version: 4 }), email: emailAddress }).chain(({ id, email: drawn }) => {
+  return fc.record({ id: fc.uuid({ version: 4 }), email: emailAddressFor(settings) }).chain(({ id, email: drawn }) => {
     const anonymous = isAnonymousId(id);
     const email = anonymous ? '' : drawn;
     return fc

@@ -1,7 +1,7 @@
 /** passport.profiles (rules 19, 20): points around the tier thresholds, for some of the people. */
 import fc from 'fast-check';
 import type { Row } from '../../../engine/model/json.ts';
-import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
+import { holdsNotNull, inEmailDomain, type ModelSettings } from '../model/settings.ts';
 import { personName } from './faker.ts';
 import { authUserRow, type Person } from './identities.ts';
 
@@ -22,7 +22,7 @@ export function extraProfiles(settings: ModelSettings, max = 12): fc.Arbitrary<{
   return fc
     .uniqueArray(fc.noShrink(fc.record({ id: fixedId, points: fc.integer({ min: 0, max: 2000 }) })), { maxLength: max, selector: (r) => r.id })
     .map((list) => ({
-      auth: list.map((r) => authUserRow({ id: r.id, email: `extra-${r.id.slice(0, 8)}@example.org` })),
+      auth: list.map((r) => authUserRow({ id: r.id, email: inEmailDomain(settings, `extra-${r.id.slice(0, 8)}@example.org`) })),
       profiles: list.map((r) => ({ user_id: r.id, display_name: holdsNotNull(settings, 'passport.profiles', 'display_name') ? `Extra ${r.id.slice(0, 8)}` : null, points: r.points })),
     }));
 }

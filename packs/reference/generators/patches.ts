@@ -10,6 +10,7 @@ import { holdsNotNull, ModelSettingsSchema, type ModelSettings } from '../model/
 import type { ColumnSpec, TableModel } from '../../../engine/model/table-model.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { fakerValue, internationalPhoneNumber } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 import { peopleWorld, type Person } from './identities.ts';
 
 // Text whose content no rule reads does not shrink: a failing case shrinks in few tries.
@@ -105,6 +106,8 @@ function peopleFreeValue(col: ColumnSpec, settings: ModelSettings, valid: boolea
     case 'text': {
       // A phone column (the model says so: shipping_phone, not phone_note) under phoneStyle international: a number a phone CHECK or domain holds.
       if (settings.phoneStyle === 'international' && col.format === 'phone') return internationalPhoneNumber;
+      // An e-mail column under emailDomain: an e-mail the target's domain CHECK holds (words there are refused before any rule).
+      if (settings.emailDomain && col.format === 'email') return emailAddressFor(settings);
       if (col.check) {
         const ok = vocabulary(settings).filter((v) => col.check!(v, settings));
         if (ok.length && valid) return fc.constantFrom(...ok);

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
-import { emailAddress, fakerValue, personName } from './faker.ts';
+import { fakerValue, personName } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 import { drawsNullRole, peopleWorld, userRow, type Person } from './identities.ts';
 
 // Text whose content no rule reads does not shrink: a failing case shrinks in few tries.
@@ -38,7 +39,7 @@ export function castPerson(settings: ModelSettings, favoured: readonly string[],
     ...(favoured.length ? [{ weight: weights.favoured, arbitrary: fc.constantFrom<string | null | undefined>(...favoured) }] : []),
     { weight: weights.any, arbitrary: fc.constantFrom<string | null | undefined>(...settings.roles) },
   );
-  return fc.tuple(fc.noShrink(fc.uuid({ version: 4 })), fc.noShrink(emailAddress), role, fc.integer({ min: 0, max: 99 }).map((n) => n < (weights.noPermissions ?? 0.5) * 100)).chain(([id, email, r, noPermissions]) =>
+  return fc.tuple(fc.noShrink(fc.uuid({ version: 4 })), fc.noShrink(emailAddressFor(settings)), role, fc.integer({ min: 0, max: 99 }).map((n) => n < (weights.noPermissions ?? 0.5) * 100)).chain(([id, email, r, noPermissions]) =>
     r === undefined
       ? fc.constant<Person>({ id, email })
       : fc.noShrink(userRow(settings, id, email)).map(
@@ -55,7 +56,7 @@ export function castPerson(settings: ModelSettings, favoured: readonly string[],
  * and the request that shows it came together past case 200 (bench/early-stop-kills.ts).
  */
 export function roleUnresolvedHolder(settings: ModelSettings): fc.Arbitrary<Person> {
-  return fc.tuple(fc.noShrink(fc.uuid({ version: 4 })), fc.noShrink(emailAddress)).chain(([id, email]) =>
+  return fc.tuple(fc.noShrink(fc.uuid({ version: 4 })), fc.noShrink(emailAddressFor(settings))).chain(([id, email]) =>
     drawsNullRole(settings)
       ? fc.noShrink(userRow(settings, id, email)).map((profile): Person => ({ id, email, profile: { ...profile, role: null, permissions: [...settings.permissions] } }))
       : fc.constant<Person>({ id, email }),

@@ -9,7 +9,8 @@ import type { Caller } from '../../../engine/model/caller.ts';
 import type { Row } from '../../../engine/model/json.ts';
 import { drawnAsStored, holdsNotNull, normalizedEmail, type ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
-import { emailAddress, personName } from './faker.ts';
+import { personName } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 import { authUserRow, callerOf, drawsNullRole, userRow, type Person } from './identities.ts';
 
 /** Ids and names never shrink: which uuid or name a row has is irrelevant to every rule here, and shrinking them costs a database case per step. */
@@ -21,14 +22,14 @@ export const studentNumber = fc.noShrink(fc.integer({ min: 60_000_000, max: 69_9
  * The identity's own e-mail: mostly lower case, sometimes with capitals, since the match with a
  * student record is lower(trim(…)) on both sides (spec) and either side may carry them.
  */
-const signInEmail = emailAddress.chain((e) => fc.oneof({ weight: 3, arbitrary: fc.constant(e) }, { weight: 1, arbitrary: fc.constantFrom(e.toUpperCase(), e.replace(/^./, (c) => c.toUpperCase())) }));
+const signInEmail = (settings: ModelSettings) => emailAddressFor(settings).chain((e) => fc.oneof({ weight: 3, arbitrary: fc.constant(e) }, { weight: 1, arbitrary: fc.constantFrom(e.toUpperCase(), e.replace(/^./, (c) => c.toUpperCase())) }));
 
 /** A signed-up identity whose users row (when present) has a role drawn from `roles` (null allowed). */
 export function personWithRole(settings: ModelSettings, roles: readonly (string | null)[]): fc.Arbitrary<Person> {
   // A target holding role NOT NULL: drawn among the roles it can store.
   const drawn = drawsNullRole(settings) ? roles : roles.filter((r) => r !== null);
   return fc
-    .record({ id: fixedId, email: fc.noShrink(signInEmail), role: fc.constantFrom(...drawn), hasProfile: fc.nat(9) })
+    .record({ id: fixedId, email: fc.noShrink(signInEmail(settings)), role: fc.constantFrom(...drawn), hasProfile: fc.nat(9) })
     .chain(({ id, email, role, hasProfile }) =>
       hasProfile === 0 ? fc.constant<Person>({ id, email }) : userRow(settings, id, email).map((profile): Person => ({ id, email, profile: { ...profile, role } })),
     );
@@ -90,7 +91,7 @@ export function studentRecords(list: Person[], settings?: ModelSettings): fc.Arb
     ),
   );
   const strangers = fc.array(
-    fc.noShrink(fc.record({ id: fixedId, email: fc.noShrink(emailAddress.map((e) => `x.${e}`)), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.constant(null), major: fc.constant(null) })),
+    fc.noShrink(fc.record({ id: fixedId, email: fc.noShrink(emailAddressFor(settings).map((e) => `x.${e}`)), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.constant(null), major: fc.constant(null) })),
     { maxLength: byUser ? 0 : 2 },
   );
   return fc.tuple(own, strangers).map(([mine, others]) => {

@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import type { Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
-import { emailAddress, personName } from './faker.ts';
+import { personName } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 import type { Person } from './identities.ts';
 import { storedEmail, studentNumber } from './student.ts';
 
@@ -36,8 +37,8 @@ export function teamTree(maxNodes = 8): fc.Arbitrary<Row[]> {
 
 export function teamMembers(settings: ModelSettings, nodes: Row[], list: Person[], max = 8): fc.Arbitrary<Row[]> {
   const email = list.length
-    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...list.map((p) => p.email)).chain(storedEmail(settings, 'team_members', 'email')) }, { weight: 1, arbitrary: emailAddress })
-    : emailAddress;
+    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...list.map((p) => p.email)).chain(storedEmail(settings, 'team_members', 'email')) }, { weight: 1, arbitrary: emailAddressFor(settings) })
+    : emailAddressFor(settings);
   return fc.array(
     fc.noShrink(fc.record({
       id: fixedId,

@@ -5,12 +5,13 @@
 import fc from 'fast-check';
 import type { Json, Row } from '../../../engine/model/json.ts';
 import type { ModelSettings } from '../model/settings.ts';
-import { avatarUrl, emailAddress, personName, phoneNumberFor } from './faker.ts';
+import { avatarUrl, personName, phoneNumberFor } from './faker.ts';
+import { emailAddressFor } from './email-draw.ts';
 
 export function userColumnValue(settings: ModelSettings, column: string, current: Row | undefined): fc.Arbitrary<Json> {
   const same = current && column in current ? [fc.constant(current[column])] : [];
   const fresh: Record<string, fc.Arbitrary<Json>> = {
-    email: emailAddress,
+    email: emailAddressFor(settings),
     display_name: fc.option(personName, { nil: null }),
     avatar_url: fc.option(avatarUrl, { nil: null }),
     phone: fc.option(phoneNumberFor(settings.phoneStyle), { nil: null }),

@@ -25,7 +25,7 @@ import type { Row } from '../../../engine/model/json.ts';
 import { referenceOracleWith } from '../model/index.ts';
 import { predictAndKeep } from '../../../engine/runner/case-predictions.ts';
 import type { RunOracle } from '../../../engine/runner/data-property.ts';
-import { holdsNotNull, type ModelSettings } from '../model/settings.ts';
+import { holdsNotNull, inEmailDomain, type ModelSettings } from '../model/settings.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { callerOf, callerWithClaims, isRunOracleFor, peopleWorld, type Person } from '../generators/identities.ts';
 import { vsCategory, vsTicket, VS_TICKET_IDS } from '../generators/vs-world.ts';
@@ -42,7 +42,7 @@ const uuid = (n: number) => `1f000000-0000-4000-8000-${String(n).padStart(12, '0
  */
 function person(settings: ModelSettings, n: number, role: string | null, department: string | null, permissions: string[] = []): Person {
   const id = uuid(n);
-  const email = `lifecycle${n}@example.test`;
+  const email = inEmailDomain(settings, `lifecycle${n}@example.test`);
   if (role === null && holdsNotNull(settings, 'users', 'role')) return { id, email };
   const filled = (column: string, value: string) => (holdsNotNull(settings, 'users', column) ? value : null);
   return {

@@ -169,6 +169,19 @@ export const ModelSettingsSchema = z
      * `policyfuzz init` writes `international` for a project; the reference keeps `any`.
      */
     phoneStyle: z.enum(['any', 'international']).default('any'),
+    /**
+     * The domain every drawn e-mail is in (a person's sign-in e-mail, a team seat's, a student
+     * record's), or null: faker's (`gmail.com`, `yahoo.com`, …). A project whose e-mail column holds
+     * one domain only (`kkumail ~ '@kkumail\.com$'`, `lower(kkumail) LIKE '%@kkumail.com'`: the
+     * spec's team seat is a "kkumail-type e-mail") refused every world naming another, and a
+     * seat matches its person by e-mail, so every e-mail is drawn there. `policyfuzz init`
+     * proposes it from such a CHECK (engine/config/email-domain.ts).
+     */
+    emailDomain: z
+      .string()
+      .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, 'a lower-case domain such as kkumail.com')
+      .nullable()
+      .default(null),
     /** Departments (users.department, vs_tickets.target_dept). */
     departments: roleList.default(['ENG', 'SCI', 'ART', 'LAW', 'SE']),
     /**
@@ -597,6 +610,12 @@ export const defaultSettings: ModelSettings = ModelSettingsSchema.parse({}, { ji
 /** An e-mail as a normalizing CHECK stores it (settings.normalizedColumns): Postgres' lower(trim(…)), as the model's identity functions read it (one reading: trim removes spaces only). */
 export function normalizedEmail(email: string): string {
   return postgresNormalizedEmail(email)!;
+}
+
+/** `email` in the domain settings.emailDomain names (its local part kept), or as drawn where none is named. */
+export function inEmailDomain(settings: Pick<ModelSettings, 'emailDomain'> | undefined, email: string): string {
+  const domain = settings?.emailDomain;
+  return domain ? email.replace(/@[^@]*$/, `@${domain}`) : email;
 }
 
 /** Whether the target keeps `table.column` normalized (settings.normalizedColumns): every generator then draws it as stored, no variant. */

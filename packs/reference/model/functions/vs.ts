@@ -133,6 +133,16 @@ function orRefusedIfNotStaff(ctx: RuleContext, p: Prediction): Prediction {
   return { ...p, outcome: p.outcome.kind === 'allowed' ? { ...p.outcome, orElse: [...(p.outcome.orElse ?? []), notStaff] } : orAlso(p.outcome, [notStaff]) };
 }
 
+/**
+ * A refusal reading only the call's own arguments (a self-merge, a blank destination), which the
+ * spec orders not before the caller's or the ticket's: answered first, it tells nothing of any row
+ * and changes none (stranger-app-13 checks its arguments before NOT_AUTHORIZED). `p` as predicted,
+ * with that refusal its named secure reading.
+ */
+function orArgumentCheckedFirst(p: Prediction, argumentRefusal: Outcome | undefined): Prediction {
+  return argumentRefusal && p.outcome.kind !== 'allowed' ? { ...p, outcome: orAlso(p.outcome, [secureReading(REFUSAL_ORDER_OPEN, argumentRefusal)]) } : p;
+}
+
 /** A ticket the caller handles: exists, not deleted, in scope (rule 9). */
 function handled(ctx: RuleContext, id: Json | undefined): Row | undefined {
   return tickets(ctx.world).find((t) => t.id === text(id) && notDeleted(t) && vsInScope(ctx, t.target_dept));
@@ -216,10 +226,12 @@ const vsFunctionList: FunctionModel[] = [
   {
     ...voidFn('merge_vs_tickets', ['p_duplicate', 'p_primary'], SIGNED_IN, (world, caller, a, settings) => {
       const ctx = ctxOf(world, caller, settings);
-      if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'merge_vs_tickets');
+      // The same id twice (SQL's `=`: never a null) is refused whoever asks and whatever the tickets.
+      const selfMerge = text(a.p_duplicate) !== null && a.p_duplicate === a.p_primary ? refusal(settings, 'self-merge', 'merge: a ticket cannot be merged into itself') : undefined;
+      if (!isVsHandler(ctx)) return orArgumentCheckedFirst(notHandler(world, settings, ctx, 'merge_vs_tickets'), selfMerge);
       const d = handled(ctx, a.p_duplicate);
       const p = d && handled(ctx, a.p_primary);
-      if (!d || !p) return take('R09.merge.not-found'), fail(world, notFoundRefusal(settings, 'merge_vs_tickets', 'merge: ticket not found'));
+      if (!d || !p) return take('R09.merge.not-found'), orArgumentCheckedFirst(fail(world, notFoundRefusal(settings, 'merge_vs_tickets', 'merge: ticket not found')), selfMerge);
       if (d.id === p.id) return take('R09.merge.self'), fail(world, refusal(settings, 'self-merge', 'merge: a ticket cannot be merged into itself'));
       if (d.target_dept !== p.target_dept) return take('R09.merge.cross-department'), fail(world, refusal(settings, 'cross-department', 'merge: cross-department merge'));
       if (p.duplicate_of !== null) take('R09.merge.primary-duplicate');
@@ -244,15 +256,19 @@ const vsFunctionList: FunctionModel[] = [
 
   voidFn('vs_transfer_dept', ['p_id', 'p_dept', 'p_remarks'], SIGNED_IN, (world, caller, a, settings) => {
     const ctx = ctxOf(world, caller, settings);
-    if (!isVsHandler(ctx)) return notHandler(world, settings, ctx, 'vs_transfer_dept');
+    const argumentRefusal = blank(a.p_dept, settings)
+      ? refusal(settings, 'destination-required', 'transfer: a destination department is required')
+      : a.p_remarks !== undefined && a.p_remarks !== null && !Array.isArray(a.p_remarks)
+        ? refusal(settings, 'argument-required', 'transfer: p_remarks must be an array')
+        : undefined;
+    if (!isVsHandler(ctx)) return orArgumentCheckedFirst(notHandler(world, settings, ctx, 'vs_transfer_dept'), argumentRefusal);
     const t = handled(ctx, a.p_id);
     // The spec orders no check of the arguments before the lookup: a ticket the caller handles none
     // of may be looked up first (its not-found tells only of the caller's own scope).
     const orLookedUpFirst = (refused: Outcome) => (t ? refused : orAlso(refused, [secureReading(REFUSAL_ORDER_OPEN, notFoundRefusal(settings, 'vs_transfer_dept', 'transfer: ticket not found'))]));
     take(`R08.transfer.destination-${blankness(a.p_dept, settings)}`);
-    if (blank(a.p_dept, settings)) return fail(world, orLookedUpFirst(refusal(settings, 'destination-required', 'transfer: a destination department is required')));
-    const remarks = a.p_remarks ?? [];
-    if (!Array.isArray(remarks)) return fail(world, orLookedUpFirst(refusal(settings, 'argument-required', 'transfer: p_remarks must be an array')));
+    if (argumentRefusal) return fail(world, orLookedUpFirst(argumentRefusal));
+    const remarks = (a.p_remarks ?? []) as Json[];
     const timeline = idBearingRemarks(settings, a.p_id, world, remarks, 'transfer');
     if ('reject' in timeline) return fail(world, orLookedUpFirst(timeline.reject));
     take(t ? 'R06.transfer.done' : 'R06.transfer.not-found');

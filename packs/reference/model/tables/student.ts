@@ -13,7 +13,7 @@ export const studentRecordsTable: TableModel = {
   table: 'student_records',
   columns: [
     { name: 'id', type: 'uuid', nullable: false },
-    { name: 'email', type: 'text', nullable: false },
+    { name: 'email', type: 'text', nullable: false, format: 'email' },
     { name: 'student_id', type: 'text', nullable: false },
     { name: 'full_name', type: 'text', nullable: false },
     { name: 'year', type: 'integer', nullable: true, default: null },

@@ -39,7 +39,7 @@ export const teamMembersTable: TableModel = {
     { name: 'name', type: 'text', nullable: false },
     { name: 'nickname', type: 'text', nullable: true, default: null },
     { name: 'position', type: 'text', nullable: true, default: null },
-    { name: 'email', type: 'text', nullable: false, aliases: ['kkumail'] },
+    { name: 'email', type: 'text', nullable: false, aliases: ['kkumail'], format: 'email' },
     { name: 'student_id', type: 'text', nullable: true, default: null },
     { name: 'year', type: 'integer', nullable: true, default: null },
     { name: 'major', type: 'text', nullable: true, default: null },

@@ -29,7 +29,7 @@ export const usersTable: TableModel = {
   table: 'users',
   columns: [
     { name: 'id', type: 'uuid', nullable: false },
-    { name: 'email', type: 'text', nullable: false },
+    { name: 'email', type: 'text', nullable: false, format: 'email' },
     { name: 'display_name', type: 'text', nullable: true, default: null },
     { name: 'avatar_url', type: 'text', nullable: true, default: null },
     { name: 'phone', type: 'text', nullable: true, default: null, format: 'phone' },
