@@ -601,6 +601,21 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: model\.tableGrants\.users: authenticated may UPDATE display_name, role only/));
   });
 
+  it('column-level SELECT grants are named in a check: note with the setting to write, never written (stranger-app-12: vs_tickets without duplicate_of, tags, remarks)', () => {
+    const tickets: ModelTableFacts = { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'status', type: 'text' }, { name: 'category', type: 'text' }, { name: 'duplicate_of', type: 'text' }] };
+    const target: TargetTableFacts = {
+      name: 'vs_tickets',
+      anonCanSelect: false,
+      columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'status', type: 'text' }, { name: 'category_id', type: 'text' }, { name: 'duplicate_of', type: 'text' }, { name: 'title', type: 'text' }],
+      grants: { anon: [], authenticated: ['insert', 'update'], columnSelect: { authenticated: ['id', 'status', 'category_id', 'title'] } },
+    };
+    const proposal = proposeMapping({ tables: [tickets], functions: [] }, { tables: [target], functions: [] });
+    expect(proposal.settings.tableGrants).toBeUndefined();
+    expect(proposal.notes).toContain(
+      'check: authenticated may SELECT id, status, category_id, title of vs_tickets only (column grants: PostgREST\'s select=* is refused with 42501): if the spec lets authenticated read no more of it (rule 12\'s column allow-list), write model.tableGrants.vs_tickets: {"authenticated":["insert","update"],"columnSelect":{"authenticated":["id","status","category"]}} (beside any columnUpdate), and its reads name those columns; else it is a finding of rule 16',
+    );
+  });
+
   it('a composite answer of jsonb fields built from bigint-keyed tables carries their ids (stranger-app-4: returns org_chart as (nodes jsonb, members jsonb))', () => {
     const proposal = proposeMapping(
       {

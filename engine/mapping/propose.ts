@@ -82,7 +82,7 @@ export interface TargetTableFacts {
   /** anon holds SELECT on it (Supabase's default privileges left in place). */
   anonCanSelect: boolean;
   /** The API roles' table-level privileges, and the columns a role may UPDATE by column grants only (none: not read). */
-  grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>> };
+  grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>>; columnSelect?: Partial<Record<'anon' | 'authenticated', string[]>> };
   /** A projection view's table (`private.student_records` behind `api.student_records`): a function reading that table reads this. */
   viewOf?: string;
 }
@@ -1135,6 +1135,32 @@ function revokedAnonGrants(chosen: ReadonlyMap<string, TargetTableFacts>, notes:
   }
 }
 
+/**
+ * Column-level SELECT grants (`grant select (id, title, …) on vs_tickets to authenticated`, rule 12's
+ * allow-list; stranger-app-12): a role holding no table-level SELECT is refused `select=*` (42501).
+ * Named in a `check:` note with the setting to write, never written: copying the catalog would pass a
+ * column the spec needs readable, left ungranted, as the project's choice. With the setting the
+ * role's reads name those columns (engine/model/granted-columns.ts); without it R16's whole-row read
+ * and every read of the table by that role fail, naming `tableGrants.<t>.columnSelect`.
+ */
+function columnSelectGrants(chosen: ReadonlyMap<string, TargetTableFacts>, modelTables: readonly ModelTableFacts[], mapping: TargetMapping, notes: string[]): void {
+  for (const [name, t] of chosen) {
+    const byColumns = t.grants?.columnSelect;
+    const m = modelTables.find((x) => x.name === name);
+    if (!byColumns || !m) continue;
+    const renamed = mapping.tables?.[name]?.columns ?? {};
+    const asModel = (c: string) => Object.entries(renamed).find(([, v]) => v === c)?.[0] ?? (c in renamed ? undefined : c);
+    for (const role of ['anon', 'authenticated'] as const) {
+      const columns = byColumns[role]?.map(asModel).filter((c): c is string => c !== undefined && m.columns.some((x) => x.name === c));
+      if (!columns) continue;
+      const setting = { [role]: t.grants![role], columnSelect: { [role]: columns } };
+      notes.push(
+        `check: ${role} may SELECT ${byColumns[role]!.join(', ')} of ${t.name} only (column grants: PostgREST's select=* is refused with 42501): if the spec lets ${role} read no more of it (rule 12's column allow-list), write model.tableGrants.${name}: ${JSON.stringify(setting)} (beside any columnUpdate), and its reads name those columns; else it is a finding of rule 16`,
+      );
+    }
+  }
+}
+
 function proposeOnDefaultSchema(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
   target: TargetFacts,
@@ -1472,6 +1498,8 @@ function proposeOnDefaultSchema(
       notes.push(`confirm: model.tableGrants.${name}: ${role} may UPDATE ${columns.length ? columns.join(', ') : 'none of the model\'s columns'} only (column grants on ${t.name}), and holds ${t.grants![role].join(', ') || 'nothing'} on the table`);
     }
   }
+
+  columnSelectGrants(chosen, model.tables, mapping, notes);
 
   // Vocabularies from the target's own CHECKs and defaults.
   for (const v of vocabularies) {
