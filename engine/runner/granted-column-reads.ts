@@ -1,22 +1,51 @@
 /**
  * A drawn case with each whole-row read (or RETURNING) of a role the model grants some columns
  * only narrowed to those columns (engine/model/granted-columns.ts), as that app's client sends it.
- * A model run's steps are narrowed as it sends them, so its compiled steps and the case's agree.
+ * A model run (fc.commands) is compiled again with its steps narrowed as it sends them: a narrowed
+ * `return=representation` insert succeeds where the whole row's was refused, so the worlds its later
+ * commands are drawn from differ (the same as caller-filled-run.ts does for caller-filled columns).
  */
 import type { Oracle } from '../pack.ts';
 import { readingGrantedColumns } from '../model/granted-columns.ts';
+import { grantsOf } from '../model/table-model.ts';
 import { absentColumns, type TargetMapping } from '../mapping/mapping.ts';
+import { predictAndKeep } from './case-predictions.ts';
 import { modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
 
-export function withGrantedColumnReads(oracle: Oracle, mapping: TargetMapping | undefined, testCase: DataCase): DataCase {
+export async function withGrantedColumnReads(oracle: Oracle, mapping: TargetMapping | undefined, testCase: DataCase): Promise<DataCase> {
+  if (!grantsSomeColumnsOnly(oracle)) return testCase;
   const absent = mapping ? (table: string, column: string) => absentColumns(mapping, table).includes(column) : undefined;
   const narrowed = (step: DataStep): DataStep => {
     const request = readingGrantedColumns(oracle.model.tables, oracle.settings, step.caller, step.request, absent);
     return request === step.request ? step : { ...step, request };
   };
-  const steps = testCase.steps.map(narrowed);
   const run = modelRunOf(testCase);
-  // A model run recompiled later (caller-filled-run.ts) sends what this hook narrows: wrapped whatever its steps so far.
-  if (run) return withModelRun({ ...testCase, steps }, (execute) => run((step) => execute(narrowed(step))));
-  return steps.every((s, i) => s === testCase.steps[i]) ? testCase : { ...testCase, steps };
+  if (!run) {
+    const steps = testCase.steps.map(narrowed);
+    return steps.every((s, i) => s === testCase.steps[i]) ? testCase : { ...testCase, steps };
+  }
+  const sending = (execute: (step: DataStep) => Promise<DataCase['world']>) => run((step) => execute(narrowed(step)));
+  const steps: DataStep[] = [];
+  let world = testCase.world;
+  await sending(async (step) => {
+    steps.push(step);
+    world = predictAndKeep(oracle, world, step).world;
+    return world;
+  });
+  return withModelRun({ world: testCase.world, steps }, sending);
 }
+
+/** Whether the model grants any API role some columns of a table only (per oracle: its settings never change). */
+function grantsSomeColumnsOnly(oracle: Oracle): boolean {
+  let found = someColumnsOnly.get(oracle);
+  if (found === undefined) {
+    found = Object.values(oracle.model.tables).some((t) => {
+      const grants = grantsOf(t, oracle.settings);
+      return (['anon', 'authenticated'] as const).some((role) => !grants[role].includes('select') && (grants.columnSelect?.[role]?.length ?? 0) > 0);
+    });
+    someColumnsOnly.set(oracle, found);
+  }
+  return found;
+}
+
+const someColumnsOnly = new WeakMap<Oracle, boolean>();

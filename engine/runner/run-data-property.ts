@@ -693,7 +693,7 @@ async function asSent(plan: FixturePlan, oracle: Oracle, drawn: DataCase): Promi
   // A list the target keeps elsewhere (a column mapped to null) starts at its default, and a
   // server-stamped state it does not show (deleted_at) at null (null-mapped-columns.ts).
   const world = nullMappedColumnsAsHeld(drawn.world, plan.mapping, oracle.model);
-  const testCase = withGrantedColumnReads(oracle, plan.mapping, world === drawn.world ? drawn : { ...drawn, world });
+  const testCase = await withGrantedColumnReads(oracle, plan.mapping, world === drawn.world ? drawn : { ...drawn, world });
   if (!modelRunOf(testCase)) return sendableCase(plan, testCase);
   // A model run's steps depend on one another: one the target cannot take (a column mapped to
   // null) drops the whole case, counted, rather than a step of it.

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { referenceCopies } from '../../../testing/reference-copies.ts';
 import { R06 } from '../rules/R06-vs-scope-move/property.ts';
 import { R16 } from '../rules/R16-table-grants/property.ts';
+import { R07 } from '../rules/R07-soft-delete/property.ts';
 import { vsTicketsTable } from './tables/vs-tickets.ts';
 
 const { copyWith, run } = referenceCopies();
@@ -28,6 +29,10 @@ describe('column-level SELECT grants (tableGrants.<t>.columnSelect)', () => {
     const without = await run(env, R06, {});
     expect(without.status).toBe('failed');
     expect(without.failure?.message).toMatch(/42501 \(grant\).*setting tableGrants\.vs_tickets; a role granted SELECT on some columns only: tableGrants\.vs_tickets\.columnSelect/);
+    // A model run (R07's lifecycle, fc.commands) sends its reads narrowed as its compiled steps are.
+    const lifecycle = await run(env, R07, setting(readable));
+    expect(lifecycle.failure?.message ?? lifecycle.note).toBeUndefined();
+    expect(lifecycle.status).toBe('passed');
     // R16's whole-row probe (`select=*`): refused as the setting says, a finding without it.
     expect((await run(env, R16, setting(readable))).status).toBe('passed');
     expect((await run(env, R16, {})).status).toBe('failed');
