@@ -601,6 +601,25 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: model\.tableGrants\.users: authenticated may UPDATE display_name, role only/));
   });
 
+  it('a function with a parameter without a name is said to be out of the REST interface\'s reach, never paired with $1 (PostgREST cannot name it)', () => {
+    const proposal = proposeMapping(
+      { tables: [], functions: [{ name: 'get_vs_ticket_by_id', args: ['p_id'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept', 'p_remarks'] }] },
+      {
+        tables: [],
+        functions: [
+          fn({ name: 'get_vs_ticket_by_id', args: [{ name: '$1', type: 'bigint', unnamed: true }] }),
+          fn({ name: 'vs_transfer_dept', args: [{ name: '$1', type: 'jsonb', unnamed: true }] }),
+        ],
+      },
+    );
+    expect(proposal.mapping.functions?.get_vs_ticket_by_id).toBeUndefined();
+    expect(JSON.stringify(proposal.mapping)).not.toContain('$1');
+    expect(proposal.notes).toContain(
+      "check: get_vs_ticket_by_id(bigint) has a parameter without a name: PostgREST v12.2 leaves such a function out of its schema cache, so no REST call reaches it and every call of the model's get_vs_ticket_by_id answers PGRST202; name its parameters (p_id) to test it",
+    );
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^check: vs_transfer_dept\(jsonb\) takes the whole request body as its unnamed parameter/));
+  });
+
   it('column-level SELECT grants are named in a check: note with the setting to write, never written (stranger-app-12: vs_tickets without duplicate_of, tags, remarks)', () => {
     const tickets: ModelTableFacts = { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'status', type: 'text' }, { name: 'category', type: 'text' }, { name: 'duplicate_of', type: 'text' }] };
     const target: TargetTableFacts = {

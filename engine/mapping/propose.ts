@@ -8,6 +8,7 @@
  */
 import { authIdentityColumnOf } from './auth-identity.ts';
 import { leftOutAreOptional, pairParameters, parameterCountsFit } from './parameter-pairing.ts';
+import { callableThroughRest } from '../db/function-parameters.ts';
 import { TEXT_TYPE, unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
@@ -93,7 +94,8 @@ const isRelationNamed = (t: TargetTableFacts, table: string): boolean => t.name 
 export interface TargetFunctionFacts {
   name: string;
   /** `optional`: the parameter has a DEFAULT (a caller may leave it out). */
-  args: { name: string; type: string; optional?: true }[];
+  /** Input parameters; one without a name is `$n` (its place) and marked `unnamed`. */
+  args: { name: string; type: string; optional?: true; unnamed?: true }[];
   returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
   /** OUT / TABLE column names, or the returned table's columns for `RETURNS <table>`. */
   outColumns: string[];
@@ -1161,6 +1163,26 @@ function columnSelectGrants(chosen: ReadonlyMap<string, TargetTableFacts>, model
   }
 }
 
+/**
+ * A model function whose namesake has a parameter without a name (`create function
+ * get_vs_ticket_by_id(bigint)`): PostgREST v12.2 leaves it out of its schema cache unless that is
+ * its one parameter and json, jsonb, text, xml or bytea (which then takes the whole body, not an
+ * argument by name), so no REST call reaches it; pairing the model's parameter with `$1` would send
+ * `{"$1": …}`, which names nothing. Said, not mapped: every call answers PGRST202.
+ */
+function unreachableFunctionNotes(modelFunctions: readonly ModelFunctionFacts[], targetFns: ReadonlyMap<string, TargetFunctionFacts>, notes: string[]): void {
+  for (const m of modelFunctions) {
+    const f = targetFns.get(m.name);
+    if (!f || !f.args.some((a) => a.unnamed)) continue;
+    const signature = `${f.name}(${f.args.map((a) => (a.unnamed ? a.type : `${a.name} ${a.type}`)).join(', ')})`;
+    notes.push(
+      callableThroughRest(f.args)
+        ? `check: ${signature} takes the whole request body as its unnamed parameter (PostgREST calls it so for a POST with a JSON body), not the model's ${m.args.join(', ') || 'arguments'} by name: name its parameters to test ${m.name} as the model calls it`
+        : `check: ${signature} has a parameter without a name: PostgREST v12.2 leaves such a function out of its schema cache, so no REST call reaches it and every call of the model's ${m.name} answers PGRST202; name its parameters (${m.args.join(', ') || '…'}) to test it`,
+    );
+  }
+}
+
 function proposeOnDefaultSchema(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
   target: TargetFacts,
@@ -1309,9 +1331,10 @@ function proposeOnDefaultSchema(
   // them positionally would (parameter-pairing.ts). A name both have is the same
   // parameter whatever its place (PostgREST passes them by name: (p_primary, p_duplicate) is no swap).
   // Parameters the target adds with a DEFAULT are left out of the call, as a caller would.
+  unreachableFunctionNotes(model.functions, targetFns, notes);
   for (const m of model.functions) {
     const f = targetFns.get(m.name);
-    if (!f || !parameterCountsFit(m.args, f.args) || mapping.functions?.[m.name]) continue;
+    if (!f || !parameterCountsFit(m.args, f.args) || mapping.functions?.[m.name] || !callableThroughRest(f.args)) continue;
     const args = pairParameters(m.args, f.args.map((a) => a.name));
     if (!Object.keys(args).length || !leftOutAreOptional(m.args, args, f.args)) continue;
     mapping.functions![m.name] = { args };
