@@ -99,6 +99,17 @@ describe('overloads a body matches alike (Error.hs AmbiguousRpc)', () => {
     // A key only one overload takes picks it.
     expect(chosen).toMatchObject({ status: 200, body: 5 });
   });
+
+  it('is as secure as the model where its answer shows the caller nothing (a named reading), and a finding where it shows rows', () => {
+    const call: Extract<ApiRequest, { kind: 'rpc' }> = { kind: 'rpc', fn: 'find_note', args: { p_id: 1 } };
+    const answering = (rows: Record<string, string>[]): FunctionModel => ({ name: 'find_note', args: ['p_id'], executableBy: ['authenticated'], predict: (w) => ({ outcome: allowed(rows, rows.length), world: w }) });
+    const expectedOf = (fn: FunctionModel, caller: Caller = alice) => predict({ model: { tables: {}, functions: { find_note: fn }, fixtureOrder: [] }, settings: undefined }, {}, caller, call).outcome;
+    const ambiguous = observedOutcome(call, { status: 300, body: null, error: { code: 'PGRST203', message: 'Could not choose the best candidate function', details: null, hint: null } } as never);
+    expect(compareOutcomes(expectedOf(answering([])), ambiguous)).toBeUndefined();
+    // Refused by the grant in the model (anon holds no EXECUTE): nothing runs either way.
+    expect(compareOutcomes(expectedOf(answering([{ note: 'x' }]), { kind: 'anon' }), ambiguous)).toBeUndefined();
+    expect(compareOutcomes(expectedOf(answering([{ note: 'x' }])), ambiguous)?.reason).toMatch(/PGRST203/);
+  });
 });
 
 describe('a function with a parameter no call can name (SchemaCache.hs allFunctions `callable`)', () => {
