@@ -1137,6 +1137,13 @@ function revokedAnonGrants(chosen: ReadonlyMap<string, TargetTableFacts>, notes:
   }
 }
 
+/** Target columns a column grant names, as the model table's columns (renamed back; the ones the model lacks left out); undefined for no grant. */
+function grantedModelColumns(mapping: TargetMapping, name: string, m: ModelTableFacts, granted: readonly string[] | undefined): string[] | undefined {
+  const renamed = mapping.tables?.[name]?.columns ?? {};
+  const asModel = (c: string) => Object.entries(renamed).find(([, v]) => v === c)?.[0] ?? (c in renamed ? undefined : c);
+  return granted?.map(asModel).filter((c): c is string => c !== undefined && m.columns.some((x) => x.name === c));
+}
+
 /**
  * Column-level SELECT grants (`grant select (id, title, …) on vs_tickets to authenticated`, rule 12's
  * allow-list; stranger-app-12): a role holding no table-level SELECT is refused `select=*` (42501).
@@ -1150,10 +1157,8 @@ function columnSelectGrants(chosen: ReadonlyMap<string, TargetTableFacts>, model
     const byColumns = t.grants?.columnSelect;
     const m = modelTables.find((x) => x.name === name);
     if (!byColumns || !m) continue;
-    const renamed = mapping.tables?.[name]?.columns ?? {};
-    const asModel = (c: string) => Object.entries(renamed).find(([, v]) => v === c)?.[0] ?? (c in renamed ? undefined : c);
     for (const role of ['anon', 'authenticated'] as const) {
-      const columns = byColumns[role]?.map(asModel).filter((c): c is string => c !== undefined && m.columns.some((x) => x.name === c));
+      const columns = grantedModelColumns(mapping, name, m, byColumns[role]);
       if (!columns) continue;
       const setting = { [role]: t.grants![role], columnSelect: { [role]: columns } };
       notes.push(
@@ -1509,10 +1514,8 @@ function proposeOnDefaultSchema(
     const byColumns = t.grants?.columnUpdate;
     if (!byColumns) continue;
     const m = model.tables.find((x) => x.name === name)!;
-    const renamed = mapping.tables?.[name]?.columns ?? {};
-    const asModel = (c: string) => Object.entries(renamed).find(([, v]) => v === c)?.[0] ?? (c in renamed ? undefined : c);
     for (const role of ['anon', 'authenticated'] as const) {
-      const columns = byColumns[role]?.map(asModel).filter((c): c is string => c !== undefined && m.columns.some((x) => x.name === c));
+      const columns = grantedModelColumns(mapping, name, m, byColumns[role]);
       if (!columns) continue;
       // by key, not setPath: a table name may hold a dot (passport.profiles)
       const grants = (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {});
