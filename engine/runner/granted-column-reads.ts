@@ -9,8 +9,8 @@ import type { Oracle } from '../pack.ts';
 import { readingGrantedColumns } from '../model/granted-columns.ts';
 import { grantsOf } from '../model/table-model.ts';
 import { absentColumns, type TargetMapping } from '../mapping/mapping.ts';
-import { predictAndKeep } from './case-predictions.ts';
-import { modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
+import { compiledAgain } from './caller-filled-run.ts';
+import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
 
 export async function withGrantedColumnReads(oracle: Oracle, mapping: TargetMapping | undefined, testCase: DataCase): Promise<DataCase> {
   if (!grantsSomeColumnsOnly(oracle)) return testCase;
@@ -24,15 +24,7 @@ export async function withGrantedColumnReads(oracle: Oracle, mapping: TargetMapp
     const steps = testCase.steps.map(narrowed);
     return steps.every((s, i) => s === testCase.steps[i]) ? testCase : { ...testCase, steps };
   }
-  const sending = (execute: (step: DataStep) => Promise<DataCase['world']>) => run((step) => execute(narrowed(step)));
-  const steps: DataStep[] = [];
-  let world = testCase.world;
-  await sending(async (step) => {
-    steps.push(step);
-    world = predictAndKeep(oracle, world, step).world;
-    return world;
-  });
-  return withModelRun({ world: testCase.world, steps }, sending);
+  return compiledAgain(oracle, testCase.world, (execute) => run((step) => execute(narrowed(step))));
 }
 
 /** Whether the model grants any API role some columns of a table only (per oracle: its settings never change). */
