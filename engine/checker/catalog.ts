@@ -33,6 +33,8 @@ export interface CatalogTable {
   privileges: Record<ApiRole, Privilege[]>;
   /** The columns a role may UPDATE by column grants alone (no table-level UPDATE), where it has any. */
   columnUpdate?: Partial<Record<ApiRole, string[]>>;
+  /** The columns a role may SELECT by column grants alone (no table-level SELECT), where it has any: `select=*` is refused. */
+  columnSelect?: Partial<Record<ApiRole, string[]>>;
   /** A partition's parent table (model-style name): its rows are the parent's, reached through it. */
   partitionOf?: string;
 }
@@ -166,7 +168,7 @@ export async function readCatalogTables(client: pg.Client, schemas: string[]): P
                from pg_inherits i join pg_class pc on pc.oid = i.inhparent join pg_namespace pn on pn.oid = pc.relnamespace
               where c.relispartition and i.inhrelid = c.oid) as partition_of,
             ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `(has_table_privilege('${role}', c.oid, '${p}') and has_schema_privilege('${role}', n.oid, 'usage')) as ${role}_${p}`)).join(', ')},
-            ${(['anon', 'authenticated'] as const).map((role) => `array(select a.attname::text from pg_attribute a where has_schema_privilege('${role}', n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege('${role}', c.oid, a.attnum, 'update') order by a.attnum) as ${role}_update_columns`).join(', ')}
+            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'update'] as const).map((p) => `array(select a.attname::text from pg_attribute a where has_schema_privilege('${role}', n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege('${role}', c.oid, a.attnum, '${p}') order by a.attnum) as ${role}_${p}_columns`)).join(', ')}
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')
       order by 1, 2`,
@@ -180,16 +182,18 @@ export async function readCatalogTables(client: pg.Client, schemas: string[]): P
     rowSecurity: t.rls,
     securityInvoker: t.invoker,
     privileges: { anon: privs(t, 'anon'), authenticated: privs(t, 'authenticated') },
-    ...columnUpdateOf(t, privs),
+    ...columnGrantsOf(t, privs, 'update', 'columnUpdate'),
+    ...columnGrantsOf(t, privs, 'select', 'columnSelect'),
   }));
 }
 
-function columnUpdateOf(row: Record<string, unknown>, privs: (row: Record<string, unknown>, role: ApiRole) => Privilege[]): Pick<CatalogTable, 'columnUpdate'> {
+/** The columns each role holds `privilege` on by column grants alone (no table-level one), where it holds any. */
+function columnGrantsOf<K extends 'columnUpdate' | 'columnSelect'>(row: Record<string, unknown>, privs: (row: Record<string, unknown>, role: ApiRole) => Privilege[], privilege: 'update' | 'select', key: K): Partial<Pick<CatalogTable, K>> {
   const byColumn = (['anon', 'authenticated'] as const).flatMap((role) => {
-    const columns = row[`${role}_update_columns`] as string[];
-    return !privs(row, role).includes('update') && columns.length ? [[role, columns] as const] : [];
+    const columns = row[`${role}_${privilege}_columns`] as string[];
+    return !privs(row, role).includes(privilege) && columns.length ? [[role, columns] as const] : [];
   });
-  return byColumn.length ? { columnUpdate: Object.fromEntries(byColumn) } : {};
+  return (byColumn.length ? { [key]: Object.fromEntries(byColumn) } : {}) as Partial<Pick<CatalogTable, K>>;
 }
 
 export interface CatalogComparison {

@@ -226,7 +226,9 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
   const byGrant = [expected, actual].some((o) => o.kind === 'rejected' && o.by === 'grant');
   const answeredOrRaised = [expected, actual].some(success) && [expected, actual].some((o) => o.kind === 'raised' || o.kind === 'error');
   const byPolicy = [expected, actual].some((o) => o.kind === 'rejected' && o.by === 'policy') && [expected, actual].some(success);
-  const setting = byGrant && hints.grants ? ` (table grants: setting ${hints.grants})` : answeredOrRaised && hints.outcome ? ` (answer or refuse: setting ${hints.outcome})` : byPolicy && hints.rows ? ` (which rows a caller reaches: setting ${hints.rows})` : '';
+  // Refused by the grant where the model reads: a role granted some columns only refuses `select=*` (granted-columns.ts).
+  const columnsOnly = actual.kind === 'rejected' && actual.by === 'grant' && success(expected) ? `; a role granted SELECT on some columns only: ${hints.grants}.columnSelect` : '';
+  const setting = byGrant && hints.grants ? ` (table grants: setting ${hints.grants}${columnsOnly})` : answeredOrRaised && hints.outcome ? ` (answer or refuse: setting ${hints.outcome})` : byPolicy && hints.rows ? ` (which rows a caller reaches: setting ${hints.rows})` : '';
   return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}${setting}` };
 }
 

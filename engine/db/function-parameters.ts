@@ -7,8 +7,22 @@
  * The parameters a caller gives, in order: IN, INOUT and VARIADIC (pg_proc's modes i, b, v), the
  * ones pronargdefaults counts its trailing defaults among. `unnamed`: the name of one without a name.
  */
-export function inputParameters(modes: readonly string[], names: readonly string[], types: readonly string[], unnamed: (at: number) => string): { name: string; type: string }[] {
-  return types.flatMap((type, i) => (modes[i] === 'i' || modes[i] === 'b' || modes[i] === 'v' ? [{ name: names[i] || unnamed(i), type }] : []));
+export function inputParameters(modes: readonly string[], names: readonly string[], types: readonly string[], unnamed: (at: number) => string): { name: string; type: string; unnamed?: true }[] {
+  return types.flatMap((type, i) => (modes[i] === 'i' || modes[i] === 'b' || modes[i] === 'v' ? [names[i] ? { name: names[i], type } : { name: unnamed(i), type, unnamed: true as const }] : []));
+}
+
+/** The types PostgREST v12.2 lets a function's one unnamed parameter have (it then takes the whole body, by content type). */
+const WHOLE_BODY_TYPES = ['bytea', 'json', 'jsonb', 'text', 'xml'];
+
+/**
+ * Whether PostgREST v12.2 keeps the function in its schema cache (SchemaCache.hs allFunctions,
+ * `callable`): every input parameter named, or one unnamed whose first parameter is bytea, json,
+ * jsonb, text or xml. Any other is left out, and every call to it answers PGRST202: no argument
+ * can name an unnamed parameter (`{"$1": …}` names none).
+ */
+export function callableThroughRest(inputs: readonly { type: string; unnamed?: true }[]): boolean {
+  const unnamed = inputs.filter((a) => a.unnamed).length;
+  return unnamed === 0 || (unnamed === 1 && WHOLE_BODY_TYPES.includes(inputs[0].type));
 }
 
 /**

@@ -5,6 +5,7 @@
  * 21000 is 400 only for pg-safeupdate's "… requires a WHERE clause", else 500.
  */
 import type { PostgrestErrorBody } from './response.ts';
+import { jsonObject, optionalText, PGRST_SQLSTATE, pgrstMessageBody } from './pgrst-raise.ts';
 
 export const POSTGREST_VERSION = 'v12.2';
 
@@ -61,11 +62,9 @@ export function httpStatusForSqlState(code: string, role: string, message = ''):
  */
 /** `error`: the database error's fields as Error.hs `toJSON (SQL.ResultError …)` puts them in a body. */
 export function postgrestErrorAnswer(error: PostgrestErrorBody, role: string): { status: number; body: PostgrestErrorBody } {
-  if (error.code !== 'PGRST') return { status: httpStatusForSqlState(error.code, role, error.message), body: error };
-  const message = jsonObject(error.message);
-  const code = message?.code;
-  const text = message?.message;
-  if (typeof code !== 'string' || typeof text !== 'string' || !optionalText(message!.details) || !optionalText(message!.hint)) {
+  if (error.code !== PGRST_SQLSTATE) return { status: httpStatusForSqlState(error.code, role, error.message), body: error };
+  const body = pgrstMessageBody(error.message);
+  if (!body) {
     return pgrstParseError(`Invalid JSON value for MESSAGE: '${error.message}'`, "MESSAGE must be a JSON object with obligatory keys: 'code', 'message' and optional keys: 'details', 'hint'.");
   }
   const detailHint = "DETAIL must be a JSON object with obligatory keys: 'status', 'headers' and optional key: 'status_text'.";
@@ -77,22 +76,10 @@ export function postgrestErrorAnswer(error: PostgrestErrorBody, role: string): {
   if (typeof status !== 'number' || !Number.isInteger(status) || !headersOk || !optionalText(detail!.status_text)) {
     return pgrstParseError(`Invalid JSON value for DETAIL: '${error.details}'`, detailHint);
   }
-  return { status, body: { code, message: text, details: (message!.details as string | undefined) ?? null, hint: (message!.hint as string | undefined) ?? null } };
+  return { status, body };
 }
 
 /** Error.hs PGRSTParseError: 500, PGRST121. */
 function pgrstParseError(details: string, hint: string): { status: number; body: PostgrestErrorBody } {
   return { status: 500, body: { code: 'PGRST121', message: `Could not parse JSON in the "RAISE SQLSTATE 'PGRST'" error`, details, hint } };
 }
-
-function jsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** aeson's `.:?` of a Text field: absent or null is none; anything but a string fails the parse. */
-const optionalText = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';

@@ -39,6 +39,10 @@ create function public.find_note(p_id int) returns text language sql stable as $
 create function public.find_note(p_id text) returns text language sql stable as $$ select 'text' $$;
 create function public.ping() returns int language sql stable as $$ select 0 $$;
 create function public.ping(p_n int default 1) returns int language sql stable as $$ select p_n $$;
+-- A parameter without a name (SchemaCache.hs allFunctions \`callable\`): PostgREST keeps neither function in its cache.
+create function public.bump(int default 1) returns int language sql stable as $$ select $1 $$;
+create function public.tag_note(int, jsonb) returns int language sql stable as $$ select $1 $$;
+create function public.bump() returns text language sql stable as $$ select 'named' $$;
 grant execute on all functions in schema public to authenticated;
 `;
 
@@ -94,5 +98,31 @@ describe('overloads a body matches alike (Error.hs AmbiguousRpc)', () => {
     expect(byDefault).toMatchObject({ status: 300, error: { code: 'PGRST203' } });
     // A key only one overload takes picks it.
     expect(chosen).toMatchObject({ status: 200, body: 5 });
+  });
+
+  it('is as secure as the model where its answer shows the caller nothing (a named reading), and a finding where it shows rows', () => {
+    const call: Extract<ApiRequest, { kind: 'rpc' }> = { kind: 'rpc', fn: 'find_note', args: { p_id: 1 } };
+    const answering = (rows: Record<string, string>[]): FunctionModel => ({ name: 'find_note', args: ['p_id'], executableBy: ['authenticated'], predict: (w) => ({ outcome: allowed(rows, rows.length), world: w }) });
+    const expectedOf = (fn: FunctionModel, caller: Caller = alice) => predict({ model: { tables: {}, functions: { find_note: fn }, fixtureOrder: [] }, settings: undefined }, {}, caller, call).outcome;
+    const ambiguous = observedOutcome(call, { status: 300, body: null, error: { code: 'PGRST203', message: 'Could not choose the best candidate function', details: null, hint: null } } as never);
+    expect(compareOutcomes(expectedOf(answering([])), ambiguous)).toBeUndefined();
+    // Refused by the grant in the model (anon holds no EXECUTE): nothing runs either way.
+    expect(compareOutcomes(expectedOf(answering([{ note: 'x' }]), { kind: 'anon' }), ambiguous)).toBeUndefined();
+    expect(compareOutcomes(expectedOf(answering([{ note: 'x' }])), ambiguous)?.reason).toMatch(/PGRST203/);
+  });
+});
+
+describe('a function with a parameter no call can name (SchemaCache.hs allFunctions `callable`)', () => {
+  it('is not in the schema cache: a call PGRST202 whatever it sends, and an overload beside it is called alone (Postgres then finds both: 42725)', async () => {
+    const [positional, twoParameters, overload] = await send(
+      { kind: 'rpc', fn: 'tag_note', args: { $1: 1, $2: {} } },
+      { kind: 'rpc', fn: 'tag_note', args: {} },
+      { kind: 'rpc', fn: 'bump', args: {} },
+    );
+    expect(positional).toMatchObject({ status: 404, error: { code: 'PGRST202' } });
+    expect(twoParameters).toMatchObject({ status: 404, error: { code: 'PGRST202' } });
+    // bump(int default 1) is left out: PostgREST calls bump() as the one function (no PGRST203), and
+    // Postgres, which has both, finds the call ambiguous.
+    expect(overload).toMatchObject({ error: { code: '42725', message: 'function public.bump() is not unique' } });
   });
 });

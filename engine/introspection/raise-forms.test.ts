@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { raisesMessageFirst } from './raise-forms.ts';
 import { refusalConventions, type TargetFunctionFacts } from '../mapping/propose.ts';
+import { postgrestErrorAnswer } from '../executor/http-status.ts';
 
 const fn = (name: string, source: string, trigger = false): TargetFunctionFacts => ({ name, args: [], returns: 'void', outColumns: [], readOnly: false, trigger, source });
 
@@ -27,6 +28,32 @@ describe('raises written with every part a named option (stranger-app-11)', () =
     ];
     const read = (fs: TargetFunctionFacts[]) => refusalConventions({ tables: [], functions: [{}] }, { functions: fs }).functionRefusal;
     expect(read(functions)).toEqual({ code: '22023', message: '^nanoid size must be positive' });
+    expect(read(functions.map((f) => ({ ...f, source: raisesMessageFirst(f.source) })))).toEqual({ code: '42501', message: '^NOT_AUTHORIZED' });
+  });
+});
+
+describe("raises with PostgREST's SQLSTATE PGRST (its body from MESSAGE's JSON)", () => {
+  const pgrst = `raise sqlstate 'PGRST' using message = '{"code":"42501","message":"NOT_AUTHORIZED","hint":"sign in"}', detail = '{"status":403,"headers":{}}';`;
+
+  it("are read as the JSON's code and message, as the executor answers them (one reading: executor/pgrst-raise.ts)", () => {
+    expect(raisesMessageFirst(pgrst)).toBe(`raise exception 'NOT_AUTHORIZED' using errcode = '42501';`);
+    expect(raisesMessageFirst(`raise exception using errcode = 'PGRST', message = '{"code":"INV01","message":"it''s closed"}', detail = '{"status":409,"headers":{}}';`)).toBe(
+      `raise exception 'it''s closed' using errcode = 'INV01';`,
+    );
+    expect(raisesMessageFirst(`raise exception '{"code":"INV01","message":"closed"}' using errcode = 'PGRST', detail = '{"status":409,"headers":{}}';`)).toBe(`raise exception 'closed' using errcode = 'INV01';`);
+    const answered = postgrestErrorAnswer({ code: 'PGRST', message: '{"code":"42501","message":"NOT_AUTHORIZED","hint":"sign in"}', details: '{"status":403,"headers":{}}', hint: null }, 'authenticated');
+    expect(answered.body).toMatchObject({ code: '42501', message: 'NOT_AUTHORIZED' });
+  });
+
+  it('a SQLSTATE given first is the errcode; a MESSAGE PostgREST cannot read (it answers PGRST121) is left as written', () => {
+    expect(raisesMessageFirst(`raise sqlstate '22023' using message = 'bad id';`)).toBe(`raise exception 'bad id' using errcode = '22023';`);
+    const unreadable = `raise sqlstate 'PGRST' using message = '{"message":"no code"}', detail = '{"status":400,"headers":{}}';`;
+    expect(raisesMessageFirst(unreadable)).toBe(`raise exception '{"message":"no code"}' using errcode = 'PGRST';`);
+  });
+
+  it("so init's refusal convention is the JSON's code, not PGRST", () => {
+    const functions = [fn('merge_vs_tickets', `if not found then ${pgrst} end if;`), fn('vs_set_public', `if not found then ${pgrst} end if;`)];
+    const read = (fs: TargetFunctionFacts[]) => refusalConventions({ tables: [], functions: [{}] }, { functions: fs }).functionRefusal;
     expect(read(functions.map((f) => ({ ...f, source: raisesMessageFirst(f.source) })))).toEqual({ code: '42501', message: '^NOT_AUTHORIZED' });
   });
 });

@@ -34,7 +34,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
   }
   // The API roles' privileges as they can use them (schema USAGE too): catalog.ts's one reading.
   const grants = new Map<string, NonNullable<TargetTableFacts['grants']>>(
-    (await readCatalogTables(client, schemas)).map((t) => [t.name, { ...t.privileges, ...(t.columnUpdate ? { columnUpdate: t.columnUpdate } : {}) }]),
+    (await readCatalogTables(client, schemas)).map((t) => [t.name, { ...t.privileges, ...(t.columnUpdate ? { columnUpdate: t.columnUpdate } : {}), ...(t.columnSelect ? { columnSelect: t.columnSelect } : {}) }]),
   );
   const primaryKeys = keys;
   const viewed = new Map(views.map((v) => [v.view, v.table]));

@@ -601,6 +601,40 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: model\.tableGrants\.users: authenticated may UPDATE display_name, role only/));
   });
 
+  it('a function with a parameter without a name is said to be out of the REST interface\'s reach, never paired with $1 (PostgREST cannot name it)', () => {
+    const proposal = proposeMapping(
+      { tables: [], functions: [{ name: 'get_vs_ticket_by_id', args: ['p_id'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept', 'p_remarks'] }] },
+      {
+        tables: [],
+        functions: [
+          fn({ name: 'get_vs_ticket_by_id', args: [{ name: '$1', type: 'bigint', unnamed: true }] }),
+          fn({ name: 'vs_transfer_dept', args: [{ name: '$1', type: 'jsonb', unnamed: true }] }),
+        ],
+      },
+    );
+    expect(proposal.mapping.functions?.get_vs_ticket_by_id).toBeUndefined();
+    expect(JSON.stringify(proposal.mapping)).not.toContain('$1');
+    expect(proposal.notes).toContain(
+      "check: get_vs_ticket_by_id(bigint) has a parameter without a name: PostgREST v12.2 leaves such a function out of its schema cache, so no REST call reaches it and every call of the model's get_vs_ticket_by_id answers PGRST202; name its parameters (p_id) to test it",
+    );
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^check: vs_transfer_dept\(jsonb\) takes the whole request body as its unnamed parameter/));
+  });
+
+  it('column-level SELECT grants are named in a check: note with the setting to write, never written (stranger-app-12: vs_tickets without duplicate_of, tags, remarks)', () => {
+    const tickets: ModelTableFacts = { name: 'vs_tickets', columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'status', type: 'text' }, { name: 'category', type: 'text' }, { name: 'duplicate_of', type: 'text' }] };
+    const target: TargetTableFacts = {
+      name: 'vs_tickets',
+      anonCanSelect: false,
+      columns: [{ name: 'id', type: 'text', primaryKey: true }, { name: 'status', type: 'text' }, { name: 'category_id', type: 'text' }, { name: 'duplicate_of', type: 'text' }, { name: 'title', type: 'text' }],
+      grants: { anon: [], authenticated: ['insert', 'update'], columnSelect: { authenticated: ['id', 'status', 'category_id', 'title'] } },
+    };
+    const proposal = proposeMapping({ tables: [tickets], functions: [] }, { tables: [target], functions: [] });
+    expect(proposal.settings.tableGrants).toBeUndefined();
+    expect(proposal.notes).toContain(
+      'check: authenticated may SELECT id, status, category_id, title of vs_tickets only (column grants: PostgREST\'s select=* is refused with 42501): if the spec lets authenticated read no more of it (rule 12\'s column allow-list), write model.tableGrants.vs_tickets: {"authenticated":["insert","update"],"columnSelect":{"authenticated":["id","status","category"]}} (beside any columnUpdate), and its reads name those columns; else it is a finding of rule 16',
+    );
+  });
+
   it('a composite answer of jsonb fields built from bigint-keyed tables carries their ids (stranger-app-4: returns org_chart as (nodes jsonb, members jsonb))', () => {
     const proposal = proposeMapping(
       {

@@ -8,6 +8,7 @@
  */
 import { authIdentityColumnOf } from './auth-identity.ts';
 import { leftOutAreOptional, pairParameters, parameterCountsFit } from './parameter-pairing.ts';
+import { callableThroughRest } from '../db/function-parameters.ts';
 import { TEXT_TYPE, unqualifiedType } from '../introspection/table-shapes.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
@@ -84,7 +85,7 @@ export interface TargetTableFacts {
   /** anon holds SELECT on it (Supabase's default privileges left in place). */
   anonCanSelect: boolean;
   /** The API roles' table-level privileges, and the columns a role may UPDATE by column grants only (none: not read). */
-  grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>> };
+  grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>>; columnSelect?: Partial<Record<'anon' | 'authenticated', string[]>> };
   /** A projection view's table (`private.student_records` behind `api.student_records`): a function reading that table reads this. */
   viewOf?: string;
 }
@@ -95,7 +96,8 @@ const isRelationNamed = (t: TargetTableFacts, table: string): boolean => t.name 
 export interface TargetFunctionFacts {
   name: string;
   /** `optional`: the parameter has a DEFAULT (a caller may leave it out). */
-  args: { name: string; type: string; optional?: true }[];
+  /** Input parameters; one without a name is `$n` (its place) and marked `unnamed`. */
+  args: { name: string; type: string; optional?: true; unnamed?: true }[];
   returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
   /** OUT / TABLE column names, or the returned table's columns for `RETURNS <table>`. */
   outColumns: string[];
@@ -1228,6 +1230,57 @@ function revokedAnonGrants(chosen: ReadonlyMap<string, TargetTableFacts>, notes:
   }
 }
 
+/** Target columns a column grant names, as the model table's columns (renamed back; the ones the model lacks left out); undefined for no grant. */
+function grantedModelColumns(mapping: TargetMapping, name: string, m: ModelTableFacts, granted: readonly string[] | undefined): string[] | undefined {
+  const renamed = mapping.tables?.[name]?.columns ?? {};
+  const asModel = (c: string) => Object.entries(renamed).find(([, v]) => v === c)?.[0] ?? (c in renamed ? undefined : c);
+  return granted?.map(asModel).filter((c): c is string => c !== undefined && m.columns.some((x) => x.name === c));
+}
+
+/**
+ * Column-level SELECT grants (`grant select (id, title, …) on vs_tickets to authenticated`, rule 12's
+ * allow-list; stranger-app-12): a role holding no table-level SELECT is refused `select=*` (42501).
+ * Named in a `check:` note with the setting to write, never written: copying the catalog would pass a
+ * column the spec needs readable, left ungranted, as the project's choice. With the setting the
+ * role's reads name those columns (engine/model/granted-columns.ts); without it R16's whole-row read
+ * and every read of the table by that role fail, naming `tableGrants.<t>.columnSelect`.
+ */
+function columnSelectGrants(chosen: ReadonlyMap<string, TargetTableFacts>, modelTables: readonly ModelTableFacts[], mapping: TargetMapping, notes: string[]): void {
+  for (const [name, t] of chosen) {
+    const byColumns = t.grants?.columnSelect;
+    const m = modelTables.find((x) => x.name === name);
+    if (!byColumns || !m) continue;
+    for (const role of ['anon', 'authenticated'] as const) {
+      const columns = grantedModelColumns(mapping, name, m, byColumns[role]);
+      if (!columns) continue;
+      const setting = { [role]: t.grants![role], columnSelect: { [role]: columns } };
+      notes.push(
+        `check: ${role} may SELECT ${byColumns[role]!.join(', ')} of ${t.name} only (column grants: PostgREST's select=* is refused with 42501): if the spec lets ${role} read no more of it (rule 12's column allow-list), write model.tableGrants.${name}: ${JSON.stringify(setting)} (beside any columnUpdate), and its reads name those columns; else it is a finding of rule 16`,
+      );
+    }
+  }
+}
+
+/**
+ * A model function whose namesake has a parameter without a name (`create function
+ * get_vs_ticket_by_id(bigint)`): PostgREST v12.2 leaves it out of its schema cache unless that is
+ * its one parameter and json, jsonb, text, xml or bytea (which then takes the whole body, not an
+ * argument by name), so no REST call reaches it; pairing the model's parameter with `$1` would send
+ * `{"$1": …}`, which names nothing. Said, not mapped: every call answers PGRST202.
+ */
+function unreachableFunctionNotes(modelFunctions: readonly ModelFunctionFacts[], targetFns: ReadonlyMap<string, TargetFunctionFacts>, notes: string[]): void {
+  for (const m of modelFunctions) {
+    const f = targetFns.get(m.name);
+    if (!f || !f.args.some((a) => a.unnamed)) continue;
+    const signature = `${f.name}(${f.args.map((a) => (a.unnamed ? a.type : `${a.name} ${a.type}`)).join(', ')})`;
+    notes.push(
+      callableThroughRest(f.args)
+        ? `check: ${signature} takes the whole request body as its unnamed parameter (PostgREST calls it so for a POST with a JSON body), not the model's ${m.args.join(', ') || 'arguments'} by name: name its parameters to test ${m.name} as the model calls it`
+        : `check: ${signature} has a parameter without a name: PostgREST v12.2 leaves such a function out of its schema cache, so no REST call reaches it and every call of the model's ${m.name} answers PGRST202; name its parameters (${m.args.join(', ') || '…'}) to test it`,
+    );
+  }
+}
+
 function proposeOnDefaultSchema(
   model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
   target: TargetFacts,
@@ -1378,9 +1431,10 @@ function proposeOnDefaultSchema(
   // them positionally would (parameter-pairing.ts). A name both have is the same
   // parameter whatever its place (PostgREST passes them by name: (p_primary, p_duplicate) is no swap).
   // Parameters the target adds with a DEFAULT are left out of the call, as a caller would.
+  unreachableFunctionNotes(model.functions, targetFns, notes);
   for (const m of model.functions) {
     const f = targetFns.get(m.name);
-    if (!f || !parameterCountsFit(m.args, f.args) || mapping.functions?.[m.name]) continue;
+    if (!f || !parameterCountsFit(m.args, f.args) || mapping.functions?.[m.name] || !callableThroughRest(f.args)) continue;
     const args = pairParameters(m.args, f.args.map((a) => a.name));
     if (!Object.keys(args).length || !leftOutAreOptional(m.args, args, f.args)) continue;
     mapping.functions![m.name] = { args };
@@ -1555,10 +1609,8 @@ function proposeOnDefaultSchema(
     const byColumns = t.grants?.columnUpdate;
     if (!byColumns) continue;
     const m = model.tables.find((x) => x.name === name)!;
-    const renamed = mapping.tables?.[name]?.columns ?? {};
-    const asModel = (c: string) => Object.entries(renamed).find(([, v]) => v === c)?.[0] ?? (c in renamed ? undefined : c);
     for (const role of ['anon', 'authenticated'] as const) {
-      const columns = byColumns[role]?.map(asModel).filter((c): c is string => c !== undefined && m.columns.some((x) => x.name === c));
+      const columns = grantedModelColumns(mapping, name, m, byColumns[role]);
       if (!columns) continue;
       // by key, not setPath: a table name may hold a dot (passport.profiles)
       const grants = (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {});
@@ -1567,6 +1619,8 @@ function proposeOnDefaultSchema(
       notes.push(`confirm: model.tableGrants.${name}: ${role} may UPDATE ${columns.length ? columns.join(', ') : 'none of the model\'s columns'} only (column grants on ${t.name}), and holds ${t.grants![role].join(', ') || 'nothing'} on the table`);
     }
   }
+
+  columnSelectGrants(chosen, model.tables, mapping, notes);
 
   // Vocabularies from the target's own CHECKs and defaults.
   for (const v of vocabularies) {

@@ -139,13 +139,27 @@ function withBodyAnswerOf(denied: Outcome, body: () => Prediction, world: World)
  */
 export const EXECUTE_WITHHELD = 'execute-withheld-where-nothing-shown';
 
+/**
+ * The secure reading of a call PostgREST refuses to resolve (300 PGRST203: two overloads of the
+ * function take the call's keys alike, Plan.hs findProc AmbiguousRpc): neither runs, so where the
+ * model's answer changes nothing and shows this caller nothing (as EXECUTE_WITHHELD), or refuses by
+ * the grant, the ambiguity refuses as much. Where the model shows rows or changes the world, the
+ * spec's function (§4.2, called by its named parameters) cannot be called at all: a finding, never a
+ * dropped case (every call of it would be dropped, and the function never tested).
+ */
+export const AMBIGUOUS_OVERLOADS_REFUSED = 'ambiguous-overloads-where-nothing-shown';
+
+function ambiguousOverloads(name: string): Outcome {
+  return secureReading(AMBIGUOUS_OVERLOADS_REFUSED, sqlError('PGRST203', `two overloads of ${name} take the call alike (PostgREST cannot choose)`));
+}
+
 function orExecuteWithheld(caller: Caller, name: string, called: Prediction, world: World): Prediction {
   const o = called.outcome;
   if (caller.kind === 'service' || !sameWorld(called.world, world)) return called;
   const nothingShown = o.kind === 'filtered' || (o.kind === 'allowed' && (o.rows === null || o.rows.length === 0));
   const ownRefusal = (o.kind === 'raised' && !o.refusal?.source) || (o.kind === 'rejected' && o.by === 'policy');
   if (!nothingShown && !ownRefusal) return called;
-  return { ...called, outcome: { ...o, orElse: [...(o.orElse ?? []), secureReading(EXECUTE_WITHHELD, rejectedByGrant(`execute on ${name}`))] } as Outcome };
+  return { ...called, outcome: { ...o, orElse: [...(o.orElse ?? []), secureReading(EXECUTE_WITHHELD, rejectedByGrant(`execute on ${name}`)), ambiguousOverloads(name)] } as Outcome };
 }
 
 function predictRequest(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
@@ -155,7 +169,10 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
     const fn = model.functions[name];
     if (!fn) return { outcome: sqlError('PGRST202', `the model has no function ${name}`), world };
     const denied = executeDenied(fn, apiRoleOf(caller));
-    if (denied) return { outcome: withBodyAnswerOf(denied, () => unrecorded(() => fn.predict(world, caller, request.args, settings)), world), world };
+    if (denied) {
+      const refused = withBodyAnswerOf(denied, () => unrecorded(() => fn.predict(world, caller, request.args, settings)), world);
+      return { outcome: { ...refused, orElse: [...(refused.orElse ?? []), ambiguousOverloads(name)] } as Outcome, world };
+    }
     const called = fn.predict(world, caller, request.args, settings);
     return orExecuteWithheld(caller, name, request.get ? readOnlyCall(called, world) : called, world);
   }

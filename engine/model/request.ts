@@ -85,8 +85,10 @@ export type ApiRequest =
   /**
    * `order`: a top-level `order=created_at.desc,id` (supabase-js `.order('created_at', { ascending:
    * false })`): the rows compared in that order (ties in any order); without it as a multiset.
+   * `wholeRow`: `select=*` sent as drawn, even by a role the model grants some columns only
+   * (granted-columns.ts): the probe of a whole-row read (R16).
    */
-  | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean; embeds?: Embed[]; order?: OrderTerm[] }
+  | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean; embeds?: Embed[]; order?: OrderTerm[]; wholeRow?: true }
   | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert; single?: boolean }
   | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
   | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }

@@ -9,17 +9,22 @@
 import type { Oracle } from '../pack.ts';
 import { callerFilledRequest } from '../model/predict.ts';
 import { predictAndKeep } from './case-predictions.ts';
-import { modelRunOf, withModelRun, type DataCase, type DataStep } from './data-case.ts';
+import { modelRunOf, withModelRun, type DataCase, type DataStep, type ModelRunHook } from './data-case.ts';
 
 export async function withCallerFilledRun(oracle: Oracle, testCase: DataCase): Promise<DataCase> {
   const run = modelRunOf(testCase);
   if (!run || !oracle.callerFilled || !testCase.steps.some((s) => callerFilledRequest(oracle, s.caller, s.request) !== s.request)) return testCase;
+  return compiledAgain(oracle, testCase.world, run);
+}
+
+/** A model run's case compiled again from `world` on the engine's predictions (kept with its steps), `run` its hook. */
+export async function compiledAgain(oracle: Oracle, world: DataCase['world'], run: ModelRunHook): Promise<DataCase> {
   const steps: DataStep[] = [];
-  let world = testCase.world;
+  let after = world;
   await run(async (step) => {
     steps.push(step);
-    world = predictAndKeep(oracle, world, step).world;
-    return world;
+    after = predictAndKeep(oracle, after, step).world;
+    return after;
   });
-  return withModelRun({ world: testCase.world, steps }, run);
+  return withModelRun({ world, steps }, run);
 }

@@ -14,6 +14,7 @@ import { MAX_FINDINGS, moreFindingsNote } from '../findings/cap.ts';
 import { CaseMismatch, caseBeforeCut, checkCase, mismatchMessage, prepareCase, type HistoryEntry, type PreparedCase, type StepMismatch } from './check-case.ts';
 import { modelRunOf, type DataCase } from './data-case.ts';
 import { withCallerFilledRun } from './caller-filled-run.ts';
+import { withGrantedColumnReads } from './granted-column-reads.ts';
 import type { DataProperty } from './data-property.ts';
 import type { Environment, Worker } from './environment.ts';
 import { NO_PROGRESS, type LaneProgress, type PropertyFailure, type PropertyResult } from './result.ts';
@@ -700,7 +701,7 @@ async function asSent(plan: FixturePlan, oracle: Oracle, drawn: DataCase): Promi
   // A list the target keeps elsewhere (a column mapped to null) starts at its default, and a
   // server-stamped state it does not show (deleted_at) at null (null-mapped-columns.ts).
   const world = nullMappedColumnsAsHeld(drawn.world, plan.mapping, oracle.model);
-  const testCase = world === drawn.world ? drawn : { ...drawn, world };
+  const testCase = await withGrantedColumnReads(oracle, plan.mapping, world === drawn.world ? drawn : { ...drawn, world });
   if (!modelRunOf(testCase)) return sendableCase(plan, testCase);
   // A model run's steps depend on one another: one the target cannot take (a column mapped to
   // null) drops the whole case, counted, rather than a step of it.

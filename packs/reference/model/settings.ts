@@ -114,6 +114,9 @@ export const ModelSettingsSchema = z
             authenticated: privileges.optional(),
             // Column-level UPDATE (`grant update (first_name) on profiles to authenticated`) where the role holds no table-level UPDATE; model column names.
             columnUpdate: z.object({ anon: z.array(z.string()).optional(), authenticated: z.array(z.string()).optional() }).strict().optional(),
+            // Column-level SELECT (`grant select (id, title) on vs_tickets to authenticated`, rule 12's allow-list) where the role holds no
+            // table-level SELECT; model column names. Its reads then name these columns, as its client does (engine/model/granted-columns.ts).
+            columnSelect: z.object({ anon: z.array(z.string()).optional(), authenticated: z.array(z.string()).optional() }).strict().optional(),
           })
           .strict(),
       )

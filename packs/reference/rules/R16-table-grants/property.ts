@@ -42,7 +42,8 @@ function grantRequest(name: string, command: GrantCommand): ApiRequest {
   const where = splitName(name);
   const writable = model.columns.find((c) => !c.generated);
   const nothing = [{ column: model.primaryKey[0], op: 'is' as const, value: null }];
-  if (command === 'select' || model.view || !writable) return { kind: 'select', ...where, columns: '*', filters: [] };
+  // The whole row (`select=*`), whatever columns a role is granted: refused where the model grants it some only.
+  if (command === 'select' || model.view || !writable) return { kind: 'select', ...where, columns: '*', filters: [], wholeRow: true };
   if (command === 'update') return { kind: 'update', ...where, patch: { [writable.name]: null }, filters: nothing, returning: 'minimal' };
   return { kind: 'delete', ...where, filters: nothing, returning: 'minimal' };
 }
