@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
+import ts from 'typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -69,6 +70,24 @@ const ENTRIES = {
   'faker-pools': 'scripts/faker-pools-entry.ts',
 };
 
+/**
+ * `source` with each `import.meta.url` expression replaced: the code's own, read off the syntax
+ * tree, never the text inside a string (a saved regression test's template writes
+ * `import.meta.url` for the user's file, which must stay as written).
+ */
+function withCompiledModuleUrl(source, file, replacement) {
+  const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const spans = [];
+  const visit = (node) => {
+    if (ts.isPropertyAccessExpression(node) && ts.isMetaProperty(node.expression) && node.expression.keywordToken === ts.SyntaxKind.ImportKeyword && node.name.text === 'url') spans.push([node.getStart(tree), node.getEnd()]);
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+  let out = source;
+  for (const [start, end] of spans.reverse()) out = out.slice(0, start) + replacement + out.slice(end);
+  return out;
+}
+
 async function bundle() {
   const outdir = path.join(root, 'dist', BUNDLE_DIR);
   rmSync(outdir, { recursive: true, force: true });
@@ -78,7 +97,7 @@ async function bundle() {
       build.onLoad({ filter: /\.ts$/ }, (args) => {
         const source = readFileSync(args.path, 'utf8');
         const compiled = path.relative(outdir, path.join(root, 'dist', path.relative(root, args.path).replace(/\.ts$/, '.js'))).split(path.sep).join('/');
-        return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(compiled)}, import.meta.url).href`), loader: 'ts' };
+        return { contents: withCompiledModuleUrl(source, args.path, `new URL(${JSON.stringify(compiled)}, import.meta.url).href`), loader: 'ts' };
       });
     },
   };
