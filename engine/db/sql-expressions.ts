@@ -88,23 +88,40 @@ function topLevelTerms(expr: string, op: 'AND' | 'OR'): string[] {
  * anything else (a simple `case v when …`, a CASE beside other terms).
  */
 export function caseBranches(expr: string): { condition: string; result: string }[] | undefined {
+  const parsed = caseParts(expr);
+  return parsed && !parsed.operand ? parsed.branches : undefined;
+}
+
+/**
+ * A simple CASE's operand and branches (`case current_user_role() when 'dev' then true when
+ * 'vp_admin' then p_dept = current_user_dept() else … end`): each branch's WHEN values (as written)
+ * with its result; undefined for anything else (a searched CASE, a CASE beside other terms).
+ */
+export function simpleCaseBranches(expr: string): { operand: string; branches: { values: string; result: string }[] } | undefined {
+  const parsed = caseParts(expr);
+  return parsed?.operand ? { operand: parsed.operand, branches: parsed.branches.map((b) => ({ values: b.condition, result: b.result })) } : undefined;
+}
+
+/** One CASE expression's parts: the simple form's operand (empty for a searched CASE) and each WHEN's text with its THEN's. */
+function caseParts(expr: string): { operand: string; branches: { condition: string; result: string }[] } | undefined {
   const s = stripOuterParens(expr);
   if (!/^case\s/i.test(s) || !/\send$/i.test(s)) return undefined;
   const inner = s.slice('case'.length, -'end'.length);
   const { words, balanced } = topLevelWords(inner);
   if (!balanced) return undefined;
   const keywords = words.filter((w) => w.word === 'when' || w.word === 'then' || w.word === 'else');
-  if (keywords[0]?.word !== 'when' || inner.slice(0, keywords[0].at).trim()) return undefined;
+  if (keywords[0]?.word !== 'when') return undefined;
+  const operand = inner.slice(0, keywords[0].at).trim();
   const branches: { condition: string; result: string }[] = [];
   for (let k = 0; k < keywords.length; k++) {
     const [when, then] = [keywords[k], keywords[k + 1]];
-    if (when.word === 'else') return k === keywords.length - 1 ? branches : undefined;
+    if (when.word === 'else') return k === keywords.length - 1 ? { operand, branches } : undefined;
     if (when.word !== 'when' || then?.word !== 'then') return undefined;
     const next = keywords[k + 2]?.at ?? inner.length;
     branches.push({ condition: inner.slice(when.at + 'when'.length, then.at).trim(), result: inner.slice(then.at + 'then'.length, next).trim() });
     k++;
   }
-  return branches;
+  return { operand, branches };
 }
 
 /** A CASE expression's ELSE result at its top level (`case when … then … else <this> end`), or undefined where it has none. */

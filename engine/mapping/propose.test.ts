@@ -971,6 +971,20 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect((proposeVocabularySubsets(vocabularies, { roles }, defaults, wider).settings as { vs?: { deptScopedRoles?: string[] } }).vs?.deptScopedRoles).toBeUndefined();
   });
 
+  // stranger-app-15's can_handle_vs is a simple CASE on the role: only the WHEN whose THEN compares
+  // the department scopes its roles (every listed role was read as scoped: dev, staff, vs_staff
+  // expected kept to their department, a false alarm wherever they handle another one).
+  it('a simple CASE on the role scopes only the roles of a WHEN whose THEN compares the caller’s department', () => {
+    const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', deptScopePath: 'vs.deptScopedRoles' }] }];
+    const roles = ['user', 'vs_staff', 'vp_admin', 'admin', 'dev'];
+    const defaults = { vs: { handlerRoles: ['vs_staff', 'vp_admin', 'admin', 'dev'], deptScopedRoles: ['admin'] } };
+    const helpers = [
+      { name: 'can_handle_vs', returns: 'boolean', source: "select case public.current_user_role() when 'dev' then true when 'vs_staff', 'admin' then true when 'vp_admin' then p_dept is not null and p_dept = public.current_user_dept() when 'user' then false else public.current_user_has_permission('vs') end" },
+    ];
+    const { settings } = proposeVocabularySubsets(vocabularies, { roles }, defaults, helpers);
+    expect((settings as { vs?: { deptScopedRoles?: string[] } }).vs?.deptScopedRoles).toEqual(['vp_admin']);
+  });
+
   it('a model column of one word onto a target array of such words (users.role onto roles app_role[]) is proposed with arrayOfOne', () => {
     const model: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'role', type: 'text', vocabulary: true }, { name: 'permissions', type: 'text[]' }, { name: 'department', type: 'text' }] };
     const table: TargetTableFacts = {

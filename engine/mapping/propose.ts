@@ -16,7 +16,7 @@ import type { Privilege } from '../model/table-model.ts';
 import { escapeRegExp } from '../regexp.ts';
 import { targetSpelling } from './target-spelling.ts';
 import { setPath, valueAtPath } from './dotted-path.ts';
-import { caseBranches, caseElse, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
+import { caseBranches, caseElse, simpleCaseBranches, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -984,6 +984,12 @@ function deptScopedRoles(helpers: readonly { name: string; source: string }[], p
     const answer = answerOf(h.source);
     if (answer === undefined || caseBranches(answer)) continue;
     const expr = withoutFalseCoalesce(answer) ?? answer;
+    const onRole = simpleCaseBranches(expr);
+    if (onRole) {
+      // `case current_user_role() when 'dev' then true when 'vp_admin' then p_dept = current_user_dept() … end`: each WHEN's roles by their own THEN.
+      for (const b of onRole.branches) if (!/^false$/i.test(b.result)) for (const role of rolesIn(`${onRole.operand} in (${b.values})`)) (CALLERS_DEPARTMENT.test(b.result) ? scoped : free).add(role);
+      continue;
+    }
     for (const alternative of topLevelDisjuncts(expr)) for (const role of rolesIn(alternative)) (CALLERS_DEPARTMENT.test(alternative) ? scoped : free).add(role);
   }
   const found = [...scoped].filter((r) => !free.has(r));
