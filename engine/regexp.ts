@@ -8,7 +8,8 @@ export function escapeRegExp(text: string): string {
 
 /**
  * A SQL LIKE pattern as the source of the anchored regular expression it is: `%` any text, `_` one
- * character, `\` making the next one literal. The one reading the model's like filters and the
+ * character, `\` making the next one literal (match it with the `s` flag: `.` takes a newline, as in
+ * Postgres). The one reading the model's like filters and the
  * CHECK reader's LIKE forms share.
  */
 export function likePatternSource(pattern: string): string {
@@ -16,8 +17,8 @@ export function likePatternSource(pattern: string): string {
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i];
     if (ch === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]);
-    else if (ch === '%') source += '[\\s\\S]*';
-    else if (ch === '_') source += '[\\s\\S]';
+    else if (ch === '%') source += '.*';
+    else if (ch === '_') source += '.';
     else source += escapeRegExp(ch);
   }
   return `^${source}$`;

@@ -348,7 +348,8 @@ export function matchesPattern(pattern: string, value: string, caseInsensitive =
   // A class JavaScript does not know, or a Postgres-only escape: no answer.
   if (/\[:|\\[mMyYAZ]/.test(js)) return undefined;
   try {
-    return new RegExp(js, caseInsensitive ? 'i' : '').test(value);
+    // `s`: Postgres' `.` takes a newline too (its regular expressions are not newline-sensitive by default).
+    return new RegExp(js, caseInsensitive ? 'is' : 's').test(value);
   } catch {
     return undefined;
   }

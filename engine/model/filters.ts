@@ -14,7 +14,7 @@ export type FilterVerdict = { ok: true; matches: boolean } | { ok: false; code: 
 export function likeToRegExp(postgrestPattern: string, caseInsensitive: boolean): RegExp {
   // PostgREST turns every `*` into `%` before Postgres sees the pattern, escaped or not.
   const pattern = postgrestPattern.replace(/\*/g, '%');
-  return new RegExp(likePatternSource(pattern), caseInsensitive ? 'i' : '');
+  return new RegExp(likePatternSource(pattern), caseInsensitive ? 'is' : 's');
 }
 
 function compare(a: Json, b: Json): number {

@@ -81,7 +81,7 @@ const DEFAULT_DRAWS: Record<string, string> = {
   R13: 'f36950a7fe8de847',
   R14: '1c0e8f1df63823bd',
   R15: '54401719d8354a2b',
-  R16: '02926515c1d71eea',
+  R16: 'e231aea65e77861e',
   R17: 'a562dd63cff51287',
   R18: '7bb3553622f79350',
   R19: 'd751d994e26a403c',
