@@ -24,7 +24,7 @@ export type CheckForm =
   | { kind: 'range'; column: string; min?: number; max?: number; /** `>` or `<`: the bound itself refused (`price > 0` holds 0.5). */ strict?: true }
   | { kind: 'maxLength'; column: string; max: number }
   | { kind: 'minLength'; column: string; min: number }
-  /** `cardinality(col) >= 1`, `array_length(col, 1) > 0`: an array holding at least `min` elements (stranger-app-14's `roles app_role[]`). */
+  /** `cardinality(col) >= 1`: an array holding at least `min` elements (stranger-app-14's `roles app_role[]`). Not `array_length(col, 1) > 0`: it is null for an empty array, which the CHECK lets through. */
   | { kind: 'minItems'; column: string; min: number }
   | { kind: 'sum'; column: string; addends: string[] }
   /** `col = lower(btrim(col))` and the like: the column holds only its value lower-cased and/or trimmed of spaces. */
@@ -89,10 +89,10 @@ function oneForm(part: string): CheckForm[] | undefined {
   return [op.startsWith('>') ? { kind: 'range', column, min: n, ...strict } : { kind: 'range', column, max: n, ...strict }];
 }
 
-/** The array column a count of elements measures: `cardinality(col)`, `array_length(col, 1)`. */
+/** The array column a count of elements measures: `cardinality(col)` (`array_length` is null on an empty array, so a CHECK on it refuses none). */
 function countedArray(expression: string): string | undefined {
-  const call = /^(?:cardinality\((.*)\)|array_length\((.*),\s*1\))$/is.exec(expression);
-  return call ? columnOf(call[1] ?? call[2]) : undefined;
+  const call = /^cardinality\((.*)\)$/is.exec(expression);
+  return call ? columnOf(call[1]) : undefined;
 }
 
 /**

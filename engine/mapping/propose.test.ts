@@ -947,6 +947,8 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     ];
     expect(roleParameterHelpers(helpers, 'role')).toEqual(['app.has_role']);
     expect(roleParameterHelpers([{ name: 'holds', source: 'select wanted = any (app.jwt_roles())' }, { name: 'none', source: "select 'x' = any (app.jwt_roles())" }], 'role')).toEqual(['holds']);
+    // A role literal's cast is no parameter: `'pr_staff'::app_role = any(u.roles)` names pr_staff (it was taken for a helper taking roles, its roles never read).
+    expect(roleParameterHelpers([{ name: 'is_pr_handler', source: "select exists (select 1 from public.users u where u.id = auth.uid() and 'pr_staff'::app_role = any(u.roles))" }], 'role')).toEqual([]);
     expect(rolesCompared("select 'admin' = any (u.roles) or u.roles && '{dev,staff}' or array['x'] <@ roles or 'y' = any (perms)", 'role')).toEqual(['admin', 'dev', 'staff', 'x']);
     const { settings } = proposeVocabularySubsets(vocabularies, { roles }, defaults, helpers);
     expect(settings).toEqual({ staffRoles: ['staff', 'vs_staff', 'vp_admin', 'uni_staff', 'admin', 'dev'], vs: { handlerRoles: ['vs_staff', 'vp_admin'] } });

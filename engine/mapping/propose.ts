@@ -854,7 +854,8 @@ function rolesCased(source: string, operand: string): string[] {
  * value (`p.role = any (p_roles)`, `role = p_role`). Their callers name the roles.
  */
 export function roleParameterHelpers(helpers: { name: string; source: string }[], column: string): string[] {
-  const compared = new RegExp(`${roleOperand(column)}\\s*(?:=\\s*any\\s*\\(\\s*|=\\s*|in\\s*\\(\\s*)(?!array\\b)[a-z_$][\\w$]*\\b(?!\\s*\\()`, 'i');
+  // Not a cast (`'pr_staff'::app_role = any(u.roles)` names a role), nor a qualified column (`u.roles`) for the parameter.
+  const compared = new RegExp(`(?<!::\\s*)${roleOperand(column)}\\s*(?:=\\s*any\\s*\\(\\s*|=\\s*|in\\s*\\(\\s*)(?!array\\b)[a-z_$][\\w$]*\\b(?!\\s*[(.])`, 'i');
   return helpers.filter((h) => compared.test(h.source) || comparesArrayWithParameter(h.source, column)).map((h) => h.name);
 }
 
@@ -867,7 +868,8 @@ function comparesArrayWithParameter(source: string, column: string): boolean {
   const operand = roleOperand(column);
   const parameter = `(?!array\\b)[a-z_$][\\w$]*\\b(?!\\s*\\()`;
   return new RegExp(`${operand}\\s*(?:&&|@>)\\s*(?:${parameter}|array\\s*\\[\\s*${parameter}\\s*\\])`, 'i').test(source)
-    || new RegExp(`(?:^|[^\\w$.'])${parameter}\\s*(?:&&\\s*|=\\s*any\\s*\\(\\s*)${operand}`, 'i').test(source);
+    // Not after `::`: `'pr_staff'::app_role = any(roles)` names a role, its cast no parameter.
+    || new RegExp(`(?:^|[^\\w$.':])${parameter}\\s*(?:&&\\s*|=\\s*any\\s*\\(\\s*)${operand}`, 'i').test(source);
 }
 
 /** The quoted values a body passes to these helpers (`public.has_role('vs_staff', 'admin')`, `has_any_role(array['a'])`). */
@@ -1015,7 +1017,9 @@ function roleOnlyHelpers(helpers: readonly { name: string; source: string }[], a
  * few calls deep: `current_user_can_handle_shop()` calling `app.has_perm('house')` reads one.
  */
 function readsPermission(helper: { name: string; source: string }, all: readonly { name: string; source: string }[], seen = new Set<string>()): boolean {
-  if (/permission/i.test(helper.source)) return true;
+  // Code only: a `raise exception 'permission denied'` or a comment reads none; a claim key (`->> 'user_permissions'`) does.
+  const code = withoutComments(helper.source).replace(/(->>?\s*)?'(?:[^']|'')*'/g, (m, claim: string | undefined) => (claim ? m : "''"));
+  if (/permission/i.test(code)) return true;
   seen.add(helper.name);
   const called = [...helper.source.matchAll(/"?([A-Za-z_][\w$]*)"?\s*\(/g)].map((m) => m[1]);
   return all.some((f) => !seen.has(f.name) && called.includes(f.name) && readsPermission(f, all, seen));

@@ -28,4 +28,11 @@ describe('roleOnlyHelpers: a permission read in a helper the handler helper call
     const { settings } = proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff'] }, defaults, [handler('app.is_open()'), plain]);
     expect(settings).toEqual({ shop: { handlerRoles: ['dev', 'staff'], handlerPermission: null } });
   });
+
+  it('the word in an error text or a comment is no permission read; a claim key is one', () => {
+    const guarded = { name: 'is_open', returns: 'boolean', source: "begin -- permission checked by the caller\n if auth.uid() is null then raise exception 'permission denied: sign in'; end if; return true; end" };
+    expect(proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff'] }, defaults, [handler('app.is_open()'), guarded]).settings).toEqual({ shop: { handlerRoles: ['dev', 'staff'], handlerPermission: null } });
+    const claim = { name: 'is_open', returns: 'boolean', source: "select (auth.jwt() ->> 'user_permissions') like '%house%'" };
+    expect(proposeVocabularySubsets(vocabularies, { roles: ['user', 'dev', 'staff'] }, defaults, [handler('app.is_open()'), claim]).settings).toEqual({ shop: { handlerRoles: ['dev', 'staff'] } });
+  });
 });
