@@ -81,6 +81,9 @@ describe('proposeEmailDomain', () => {
   it('reads a domain among alternatives as their first', () => {
     expect(domainOfPattern({ kind: 'pattern', column: 'e', pattern: '^[a-z]+@(kkumail\\.com|kku\\.ac\\.th)$' })).toBe('kkumail.com');
     expect(domainOfPattern({ kind: 'pattern', column: 'e', pattern: '^[^@]+@[^@]+$' })).toBeUndefined();
+    // A format after the @ names no domain (a sample of it, a.com, was proposed as the one domain).
+    expect(domainOfPattern({ kind: 'pattern', column: 'e', pattern: '^[a-z0-9._%+-]+@[a-z0-9.-]+\\.(com|net|org)$' })).toBeUndefined();
+    expect(domainOfPattern({ kind: 'pattern', column: 'e', pattern: '^.*@kkumail\\.com$' })).toBe('kkumail.com');
   });
 
   it("makes the normalized draws' sample an e-mail in that domain: a variant the domain CHECK refuses is then seen", () => {

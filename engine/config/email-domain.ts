@@ -8,7 +8,7 @@
  */
 import type { NormalizedDraws } from '../pack.ts';
 import type { ColumnShape } from '../introspection/table-shapes.ts';
-import { sampleMatching, type CheckForm } from '../introspection/check-forms.ts';
+import type { CheckForm } from '../introspection/check-forms.ts';
 import { refusesValue } from '../target/realizable.ts';
 
 /** `email` with its domain replaced by `domain`. */
@@ -20,13 +20,14 @@ const DOMAIN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
 
 /**
  * The domain a format CHECK ends an e-mail with: its literal tail after the `@` (`@kkumail\.com$`),
- * else the part after the `@` of a string the pattern matches (its first alternative:
- * `@(kkumail\.com|kku\.ac\.th)$` gives kkumail.com); undefined where it names none.
+ * or the first of literal alternatives (`@(kkumail\.com|kku\.ac\.th)$` gives kkumail.com: every
+ * e-mail drawn there holds). Undefined where the part after the `@` is not literal: a format
+ * (`@[a-z0-9.-]+\.(com|net)$`) names no domain, and a sample of it would draw every e-mail at one.
  */
 export function domainOfPattern(check: Extract<CheckForm, { kind: 'pattern' }>): string | undefined {
-  const tail = /@((?:[A-Za-z0-9-]|\\\.)+)\$$/.exec(check.pattern)?.[1]?.replace(/\\\./g, '.');
-  const sampled = sampleMatching(check.pattern, 0);
-  const domain = (tail ?? (sampled?.includes('@') ? sampled.slice(sampled.lastIndexOf('@') + 1) : undefined))?.toLowerCase();
+  const literal = '(?:[A-Za-z0-9-]|\\\\\\.)+';
+  const tail = new RegExp(`@(${literal})\\$$`).exec(check.pattern)?.[1] ?? new RegExp(`@\\((${literal})(?:\\|${literal})*\\)\\$$`).exec(check.pattern)?.[1];
+  const domain = tail?.replace(/\\\./g, '.').toLowerCase();
   return domain !== undefined && DOMAIN.test(domain) ? domain : undefined;
 }
 

@@ -100,12 +100,20 @@ export function catalogCacheFile(dir: string, templateDigest: string, inputs: un
 export function readKeptCatalog<T>(file: string): T | undefined {
   try {
     const kept = decodeCatalog<T>(readFileSync(file, 'utf8'));
-    // Used now: pruning (pruneCatalogs) keeps the most recently used.
-    const now = new Date();
-    utimesSync(file, now, now);
+    markUsed(file);
     return kept;
   } catch {
     return undefined;
+  }
+}
+
+/** Used now: pruning (pruneCatalogs) keeps the most recently used. A cache this user may read but not touch (another owner's, read-only) keeps its reads all the same. */
+function markUsed(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // Pruning may then take it first: a read again later, never a lost read now.
   }
 }
 

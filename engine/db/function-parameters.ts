@@ -16,13 +16,14 @@ const WHOLE_BODY_TYPES = ['bytea', 'json', 'jsonb', 'text', 'xml'];
 
 /**
  * Whether PostgREST v12.2 keeps the function in its schema cache (SchemaCache.hs allFunctions,
- * `callable`): every input parameter named, or one unnamed whose first parameter is bytea, json,
- * jsonb, text or xml. Any other is left out, and every call to it answers PGRST202: no argument
- * can name an unnamed parameter (`{"$1": …}` names none).
+ * `callable`): it counts a parameter unnamed only where pg_proc holds no names at all
+ * (`count(*) - count(name)` over a null proargnames); beside one named parameter Postgres stores
+ * `''` for the others, which counts as named (`f(p_id int, int default 0)` is called with
+ * `{"p_id": 1}`). So it is left out only where no input has a name and it is not one bytea, json,
+ * jsonb, text or xml parameter (which takes the whole body): every call to it answers PGRST202.
  */
 export function callableThroughRest(inputs: readonly { type: string; unnamed?: true }[]): boolean {
-  const unnamed = inputs.filter((a) => a.unnamed).length;
-  return unnamed === 0 || (unnamed === 1 && WHOLE_BODY_TYPES.includes(inputs[0].type));
+  return inputs.length === 0 || inputs.some((a) => !a.unnamed) || (inputs.length === 1 && WHOLE_BODY_TYPES.includes(inputs[0].type));
 }
 
 /**

@@ -43,6 +43,8 @@ create function public.ping(p_n int default 1) returns int language sql stable a
 create function public.bump(int default 1) returns int language sql stable as $$ select $1 $$;
 create function public.tag_note(int, jsonb) returns int language sql stable as $$ select $1 $$;
 create function public.bump() returns text language sql stable as $$ select 'named' $$;
+-- One named parameter beside an unnamed one: pg_proc stores '' for the unnamed, which PostgREST counts as named (it keeps it).
+create function public.note_count(p_id int, int default 0) returns int language sql stable as $$ select p_id + $2 $$;
 grant execute on all functions in schema public to authenticated;
 `;
 
@@ -124,5 +126,10 @@ describe('a function with a parameter no call can name (SchemaCache.hs allFuncti
     // bump(int default 1) is left out: PostgREST calls bump() as the one function (no PGRST203), and
     // Postgres, which has both, finds the call ambiguous.
     expect(overload).toMatchObject({ error: { code: '42725', message: 'function public.bump() is not unique' } });
+  });
+
+  it('beside a named parameter an unnamed one is kept: the function is called by the named one', async () => {
+    const [mixed] = await send({ kind: 'rpc', fn: 'note_count', args: { p_id: 4 } });
+    expect(mixed).toMatchObject({ status: 200, body: 4 });
   });
 });
