@@ -652,13 +652,6 @@ export function roleListMisfits(settings: ModelSettings): (string | TableMisfit)
     // A status list left at its default beside a project's own statuses (read by init off the CHECK):
     // the guard's window would be judged on statuses no row can hold (campus-shop's awaiting_payment).
     ['shop_orders', unknownIn('shop.buyerEditableStatuses', settings.shop.buyerEditableStatuses, settings.shop.statuses, 'shop.statuses', 'statuses a buyer may still edit in')],
-    // Every other list (or one value) read against a list of the settings, through the same check.
-    ['vs_tickets', unknownIn('vs.deptScopedRoles', settings.vs.deptScopedRoles)],
-    ['vs_tickets', unknownIn('vs.mergedStatus', [settings.vs.mergedStatus], settings.vs.statuses, 'vs.statuses', 'statuses a merged duplicate is closed with')],
-    ['pr_tickets', unknownIn('pr.onBehalfRoles', settings.pr.onBehalfRoles)],
-    ['pr_tickets', unknownIn('pr.initialStatus', [settings.pr.initialStatus], settings.pr.statuses, 'pr.statuses', 'statuses a new ticket starts in')],
-    ['shop_orders', unknownIn('shop.initialStatus', [settings.shop.initialStatus], settings.shop.statuses, 'shop.statuses', 'statuses a new order starts in')],
-    ['projects', unknownIn('projects.professorRoles', settings.projects.professorRoles)],
   ];
   const onTables = onTable.flatMap(([table, texts]) => texts.map((text) => ({ table, text })));
   return [...everywhere, ...onTables, ...functionColumnMisfits(settings)];
