@@ -325,17 +325,6 @@ describe('bad input, through bin/policyfuzz.mjs', () => {
     }
   });
 
-  it("a settings list naming a value its source list lacks (pr.initialStatus beside pr.statuses): a harness error on that table's properties naming the setting and the fix, never a verdict", async () => {
-    const dir = tempDir('bad-status-list');
-    const config = path.join(dir, 'policyfuzz.config.json');
-    writeFileSync(config, JSON.stringify({ migrations: [BUNDLED_MIGRATIONS], model: { pr: { initialStatus: 'new' } } }));
-    const r = await runBin(['fuzz', '--config', config, '--only', 'R05', '--seed', '1', '--runs', '20', '--workers', '1', '--no-replay', '--report-dir', path.join(dir, 'r'), '--failures-dir', path.join(dir, 'f'), '--database-url', inject('databaseUrl')]);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/R05 ERROR: harness error: the model's settings do not fit the schema: model\.pr\.initialStatus names new, which model\.pr\.statuses \(open, in_progress, done, rejected\) does not have: say which of the project's statuses a new ticket starts in/);
-    expect(r.stdout).not.toMatch(/\bFAIL|\bPASS/);
-    noStackTrace(r.stderr);
-  });
-
   describe('a project pack that cannot be used: exit 2 naming the file and what to export', () => {
     const unreachable = ['--database-url', 'postgresql://nobody@127.0.0.1:1/x'];
     const HOW = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
