@@ -133,6 +133,9 @@ async function ensureCompatRoles(c: pg.Client): Promise<void> {
   }
 }
 
+/** Text that may change a role's or a database's settings (`alter role … set`, in a DO block's `execute` too, `alter database … set`). */
+const ALTERS_SETTINGS = /\balter\s+(?:role|user|database)\b/i;
+
 /** The key of the template kept for these migrations (template-cache.ts). */
 export function keptTemplateKey(migrations: MigrationFile[], supabaseCompat = true): TemplateKey {
   return templateKey(migrations, supabaseCompat ? { sql: [compatRolesSql, compatSchemaSql] } : undefined);
@@ -249,6 +252,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   /** Settings a copy could not take (settingsNotCopiedNote). */
   const notCopied: SettingNotCopied[] = [];
   const confined: string[] = [];
+  const mayAlterSettings = [...options.migrations, ...(options.extra ?? [])].some((f) => ALTERS_SETTINGS.test(f.sql));
   /** A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run. */
   const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
     const name = scratchName(role);
@@ -260,9 +264,11 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
       const started = Date.now();
       try {
         // Read before and after: a setting the migrations made outside this database (role-settings.ts) is confined to it.
-        const outside = await settingsOutside(c);
+        // Only where their text may make one: another build on the same server meanwhile (shards,
+        // npm test's workers) would otherwise have its own settings read as these migrations'.
+        const outside = mayAlterSettings ? await settingsOutside(c) : undefined;
         await fill(c);
-        confined.push(...(await confineSettingsMadeOutside(c, outside)));
+        if (outside) confined.push(...(await confineSettingsMadeOutside(c, outside)));
       } finally {
         migrationsMs += Date.now() - started;
       }
