@@ -75,7 +75,8 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
   const named = { ...(Object.keys(accepted).length ? { accepted } : {}), ...(Object.keys(readings).length ? { readings } : {}) };
   return {
     ...rest,
-    ...(Object.keys(dropped).length ? { dropped, droppedReach } : {}),
+    ...(Object.keys(dropped).length ? { dropped } : {}),
+    ...(Object.keys(dropped).length || Object.keys(cut).length ? { droppedReach } : {}),
     ...(Object.keys(cut).length ? { cut } : {}),
     ...named,
     cases: first.cases + second.cases,

@@ -86,6 +86,9 @@ describe('clause coverage', () => {
     const allowOnly = { ...passed(undefined), counts: { allowed: 300, filtered: 0, rejected: 0, errored: 0 }, dropped: { 'users.role is NOT NULL': 1 } };
     expect(applyCoverageGate({ ...allowOnly, droppedReach: { allow: 1 } }).status).toBe('failed');
     expect(applyCoverageGate({ ...allowOnly, droppedReach: { deny: 1 } })).toMatchObject({ status: 'passed', note: 'not checked on this target: the deny side of rule R99 (its cases were dropped, mostly as users.role is NOT NULL)' });
+    // A side only the steps after a role sweep's cut would have reached: excused as a drop's, the cut named.
+    const { dropped: _none, ...allowOnlyCut } = allowOnly;
+    expect(applyCoverageGate({ ...allowOnlyCut, cut: { 'shop_orders.buyer_note is UNIQUE': 3 }, droppedReach: { deny: 1 } })).toMatchObject({ status: 'passed', note: 'not checked on this target: the deny side of rule R99 (its cases were dropped or cut, mostly as shop_orders.buyer_note is UNIQUE)' });
     // merge-reports adds the shards' reach before gating.
     const shard = (index: number, droppedReach: Record<string, number>) =>
       runSummary([propertySummary({ ...passed([{ id: 'R99.post', label: 'p', allowed: 0, refused: 3 }]), dropped: { x: 1 }, droppedReach, note: COVERAGE_ON_MERGE_NOTE })], { policyfuzzVersion: 't', seed: 1, profile: 'pr', shard: { index, count: 2 }, migrations: null, migrationsDigest: null, startedAt: new Date(0), timeBudgetMs: null });

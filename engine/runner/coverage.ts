@@ -175,8 +175,10 @@ interface Gated {
   access?: Record<string, number> | undefined;
   /** Cases drawn that the target could not hold, by reason (a project's schema). */
   dropped?: Record<string, number> | undefined;
-  /** What those cases would have reached (DroppedReach). */
+  /** What those cases would have reached (DroppedReach), and the steps a cut left unjudged. */
   droppedReach?: Record<string, number> | undefined;
+  /** Cases cut before a swept step the target could not hold, by reason. */
+  cut?: Record<string, number> | undefined;
 }
 
 /** True when cases the target could not hold would have reached this side or clause side (a DroppedReach key). */
@@ -191,8 +193,8 @@ function reachedByDrops(result: Gated, key: string): boolean {
  * would have reached (reachedByDrops) is excused so.
  */
 function notCheckedOnTarget(result: Gated, unreached: string): string {
-  const reasons = Object.entries(result.dropped ?? {}).sort((a, b) => b[1] - a[1]);
-  return `not checked on this target: ${unreached} (its cases were dropped${reasons.length ? `, mostly as ${reasons[0][0]}` : ''})`;
+  const reasons = Object.entries({ ...result.cut, ...result.dropped }).sort((a, b) => b[1] - a[1]);
+  return `not checked on this target: ${unreached} (its cases were ${Object.keys(result.cut ?? {}).length ? 'dropped or cut' : 'dropped'}${reasons.length ? `, mostly as ${reasons[0][0]}` : ''})`;
 }
 
 function withNote<T extends Gated>(result: T, note: string): T {

@@ -351,7 +351,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       let droppedInARow = 0;
       /** The lane's time with a case in the database. */
       const busy = new BusyClock(timings);
-      const runCase = async (prepared: PreparedCase, runIndex: number, onReleased?: () => void) => {
+      /** `whole`: the case as sent before any cut (what a cut leaves unjudged is counted as reach not checked). */
+      const runCase = async (prepared: PreparedCase, whole: DataCase, runIndex: number, onReleased?: () => void) => {
         let testCase = prepared.testCase;
         let verdict;
         busy.enter();
@@ -369,6 +370,9 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         }
         if (verdict.cut) {
           cut[verdict.cut.reason] = (cut[verdict.cut.reason] ?? 0) + 1;
+          // What the steps from the cut on would have reached, as a dropped case's: a coverage gap only they filled is not checked on this target, not a generator's miss.
+          const unjudged = new Set(whole.steps.slice(verdict.cut.step));
+          timed(timings, 'modelMs', () => droppedReach.add(whole, options.oracle, unjudged));
           // Cut once answered: what was judged is the case before its cut (prepared cuts are so already).
           testCase = caseBeforeCut(testCase, verdict.cut);
         }
@@ -433,7 +437,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         }
         if (!sendable.testCase) return void took();
         const prepared = timed(timings, 'modelMs', () => prepareCase(worker.tx.fixturePlan, sendable.testCase!, options.oracle));
-        if (options.path) return runCase(prepared, runIndex);
+        if (options.path) return runCase(prepared, sendable.testCase, runIndex);
         // Not realizable on this target, known before anything is written: fast-check draws another
         // in its place (a skipped run does not count toward numRuns), within a bound.
         if (prepared.thrown instanceof NotRealizable) {
@@ -455,7 +459,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         let release!: () => void;
         written = new Promise<void>((resolve) => (release = resolve));
         const finished = gate
-          .then(() => (harnessError || done() ? undefined : runCase(prepared, runIndex, release)))
+          .then(() => (harnessError || done() ? undefined : runCase(prepared, sendable.testCase!, runIndex, release)))
           .catch((error: unknown) => {
             harnessError ??= { error };
           })
@@ -505,7 +509,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     planned,
     progress,
     ...(stopped ? { stopped } : {}),
-    ...(Object.keys(dropped).length ? { dropped, droppedReach: droppedReach.result() } : {}),
+    ...(Object.keys(dropped).length ? { dropped } : {}),
+    ...(Object.keys(dropped).length || Object.keys(cut).length ? { droppedReach: droppedReach.result() } : {}),
     ...(Object.keys(cut).length ? { cut } : {}),
     ...(Object.keys(accepted).length ? { accepted } : {}),
     ...(Object.keys(readings).length ? { readings } : {}),

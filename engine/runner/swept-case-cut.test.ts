@@ -65,6 +65,8 @@ describe('a role-swept case on a target that cannot hold an appended step', () =
     expect(result.dropped).toBeUndefined();
     expect(Object.keys(result.cut!)).toEqual([expect.stringMatching(/unique index shop_orders_buyer_note_key/)]);
     expect(cutTotal(result.cut)).toBe(ROLE_SWEEP_DRAWS);
+    // What the unjudged steps would have reached is kept, as a drop's: a coverage gap only they fill is "not checked on this target".
+    expect(Object.values(result.droppedReach ?? {}).some((n) => n > 0)).toBe(true);
     // Judged: the buyer's insert and read, anon's insert and read: 4 steps a case.
     expect(Object.values(result.counts).reduce((n, k) => n + k, 0)).toBe(4 * ROLE_SWEEP_DRAWS);
     expect(cutCaseLines([result])).toEqual([expect.stringMatching(/^cut cases/), `  T09  ${ROLE_SWEEP_DRAWS} cases cut, mostly: ${Object.keys(result.cut!)[0]}`]);
@@ -78,6 +80,7 @@ describe('a role-swept case on a target that cannot hold an appended step', () =
     expect(result).toMatchObject({ status: 'passed', cases: ROLE_SWEEP_DRAWS });
     expect(result.dropped).toBeUndefined();
     expect(result.cut).toEqual({ 'a CHECK refused a value the model writes (a CHECK the model does not have)': ROLE_SWEEP_DRAWS });
+    expect(Object.values(result.droppedReach ?? {}).some((n) => n > 0)).toBe(true);
   });
 
   it("its own steps are judged: a disagreement on one is found and saved cut before the appended step the target cannot hold", async () => {
