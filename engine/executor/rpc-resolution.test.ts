@@ -111,6 +111,8 @@ describe('overloads a body matches alike (Error.hs AmbiguousRpc)', () => {
     // Refused by the grant in the model (anon holds no EXECUTE): nothing runs either way.
     expect(compareOutcomes(expectedOf(answering([{ note: 'x' }]), { kind: 'anon' }), ambiguous)).toBeUndefined();
     expect(compareOutcomes(expectedOf(answering([{ note: 'x' }])), ambiguous)?.reason).toMatch(/PGRST203/);
+    // The server alike: nothing shown, nothing changed, the ambiguity is no finding.
+    expect(compareOutcomes(expectedOf(answering([]), { kind: 'service' }), ambiguous)).toBeUndefined();
   });
 });
 

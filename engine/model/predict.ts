@@ -155,11 +155,13 @@ function ambiguousOverloads(name: string): Outcome {
 
 function orExecuteWithheld(caller: Caller, name: string, called: Prediction, world: World): Prediction {
   const o = called.outcome;
-  if (caller.kind === 'service' || !sameWorld(called.world, world)) return called;
+  if (!sameWorld(called.world, world)) return called;
   const nothingShown = o.kind === 'filtered' || (o.kind === 'allowed' && (o.rows === null || o.rows.length === 0));
   const ownRefusal = (o.kind === 'raised' && !o.refusal?.source) || (o.kind === 'rejected' && o.by === 'policy');
   if (!nothingShown && !ownRefusal) return called;
-  return { ...called, outcome: { ...o, orElse: [...(o.orElse ?? []), secureReading(EXECUTE_WITHHELD, rejectedByGrant(`execute on ${name}`)), ambiguousOverloads(name)] } as Outcome };
+  // The server role is never withheld EXECUTE (rule 16), but overloads are ambiguous to every caller alike.
+  const readings = caller.kind === 'service' ? [ambiguousOverloads(name)] : [secureReading(EXECUTE_WITHHELD, rejectedByGrant(`execute on ${name}`)), ambiguousOverloads(name)];
+  return { ...called, outcome: { ...o, orElse: [...(o.orElse ?? []), ...readings] } as Outcome };
 }
 
 function predictRequest(oracle: Oracle, world: World, caller: Caller, request: ApiRequest): Prediction {
