@@ -10,11 +10,8 @@ import type { NormalizedDraws } from '../pack.ts';
 import type { ColumnShape } from '../introspection/table-shapes.ts';
 import type { CheckForm } from '../introspection/check-forms.ts';
 import { refusesValue } from '../target/realizable.ts';
+import { withDomain } from '../model/email-address.ts';
 
-/** `email` with its domain replaced by `domain`. */
-export function withDomain(email: string, domain: string): string {
-  return email.replace(/@[^@]*$/, `@${domain}`);
-}
 
 const DOMAIN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
 

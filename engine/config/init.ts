@@ -14,7 +14,8 @@ import { readSeededTables, readTableShapes, relationsReadBy } from '../introspec
 import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { NormalizedDraws, NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
 import { proposeNormalizedDraws } from './normalized-draws.ts';
-import { proposeEmailDomain, withDomain } from './email-domain.ts';
+import { proposeEmailDomain } from './email-domain.ts';
+import { withDomain } from '../model/email-address.ts';
 import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts';
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
@@ -22,7 +23,7 @@ import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 import { defaultsSpelledAsTarget } from '../mapping/target-spelling.ts';
 import { quotedColumnsAsModel } from '../mapping/source-in-model-names.ts';
 import { proposeMapping, proposeVocabularySubsets, refusalConventions, sqlstateOf, type Proposal, type TargetFacts, type VocabularySetting } from '../mapping/propose.ts';
-import { valueAtPath } from '../mapping/dotted-path.ts';
+import { setPath, valueAtPath } from '../mapping/dotted-path.ts';
 import { mergeMappings } from '../mapping/schema.ts';
 import { computedViews, writtenSchemas, writtenTables, type TargetMapping } from '../mapping/mapping.ts';
 import { escapeRegExp } from '../regexp.ts';
@@ -307,12 +308,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     // A model column under its target name (null: the target has none).
     const mappedColumn = (table: string, column: string) => (mapping.tables?.[table]?.columns?.[column] === undefined ? column : mapping.tables[table]!.columns![column]);
     // A nested path (`vs.publicHandle.idAs`): every dot a level, unlike a function's dotted name under setAt.
-    const setNested = (dotted: string, value: string | number | string[]) => {
-      const keys = dotted.split('.');
-      let at = proposal.settings;
-      for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>;
-      at[keys.at(-1)!] = value;
-    };
+    const setNested = (dotted: string, value: string | number | string[]) => setPath(proposal.settings, dotted, value);
     // The e-mail domain first: the normalized draws' sample is then an e-mail in it.
     const emailDomains = proposeEmailDomain(options.normalizedDraws ?? [], targetOf, mappedColumn, (t) => shapes.get(t));
     for (const d of emailDomains) {

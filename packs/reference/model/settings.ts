@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { TableMisfit } from '../../../engine/pack.ts';
 import { normalizedEmail as postgresNormalizedEmail } from './functions/identity.ts';
+import { withDomain } from '../../../engine/model/email-address.ts';
 
 const roleList = z.array(z.string().min(1));
 /** A regular expression (its source), checked to compile. */
@@ -618,7 +619,7 @@ export function normalizedEmail(email: string): string {
 /** `email` in the domain settings.emailDomain names (its local part kept), or as drawn where none is named. */
 export function inEmailDomain(settings: Pick<ModelSettings, 'emailDomain'> | undefined, email: string): string {
   const domain = settings?.emailDomain;
-  return domain ? email.replace(/@[^@]*$/, `@${domain}`) : email;
+  return domain ? withDomain(email, domain) : email;
 }
 
 /** Whether the target keeps `table.column` normalized (settings.normalizedColumns): every generator then draws it as stored, no variant. */
