@@ -38,13 +38,18 @@ async function fuzz(name: string, extra: NodeJS.ProcessEnv = {}, args: string[] 
   return { ready, verdicts, stdout: r.stdout };
 }
 
+/** The first (cache-building) run's properties: one on each of users, tickets, shop orders and grants. */
+const FIRST_RUN_ONLY = ['R01', 'R02', 'R07', 'R16'];
+
 describe('template cache through the binary', () => {
   it('the second run starts from the kept template with the verdicts of an uncached run; a new migration goes on top; cache clear removes it', async () => {
     const uncached = await fuzz('off', { POLICYFUZZ_TEMPLATE_CACHE: 'off' });
     expect(uncached.ready).toMatch(/^ready in \d+ ms$/);
 
     // Two workers: their copies are made after the kept template's server restart (the admin connection it cut ended the run).
-    const first = await fuzz('first', {}, ['--workers', '2']);
+    // A few properties: the template and catalog it keeps are the migrations' whatever --only says; the second run, on
+    // every property, is the one held to the uncached verdicts (all 23 here cost 4.6 s of CPU against 2.0 s, measured).
+    const first = await fuzz('first', {}, ['--workers', '2', '--only', FIRST_RUN_ONLY.join(',')]);
     const digest = /^ready in \d+ ms \(template built, kept as ([0-9a-f]{16})\)$/.exec(first.ready ?? '')?.[1];
     expect(digest, first.ready).toBeDefined();
     const second = await fuzz('second');
@@ -52,7 +57,10 @@ describe('template cache through the binary', () => {
     expect(second.ready).toMatch(new RegExp(`^ready in \\d+ ms \\(cached template ${digest}, its catalog read from the cache\\)$`));
     expect(second.verdicts).toEqual(uncached.verdicts);
     // (The first ran on two workers, so other cases: its verdicts are compared by status alone.)
-    expect(first.verdicts.map((v) => [v.id, v.status])).toEqual(uncached.verdicts.map((v) => [v.id, v.status]));
+    // (--only R16 brings its catalog part, R16:catalog, too: compared with the uncached run's verdicts of the same ids.)
+    const firstIds = first.verdicts.map((v) => v.id);
+    expect(firstIds).toEqual(expect.arrayContaining(FIRST_RUN_ONLY));
+    expect(first.verdicts.map((v) => [v.id, v.status])).toEqual(uncached.verdicts.filter((v) => firstIds.includes(v.id)).map((v) => [v.id, v.status]));
 
     const migrations = path.join(tmp, 'migrations');
     cpSync(BUNDLED_MIGRATIONS, migrations, { recursive: true });

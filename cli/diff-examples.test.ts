@@ -29,12 +29,15 @@ const PROJECTS: Array<{ name: string; cwd: string; migrations: string; args: str
 
 describe('diff of identical states reports no change on every example project', () => {
   it.each(PROJECTS.map((p) => [p.name, p] as const))('%s', async (_name, project) => {
-    // 30 cases a rule on each side: every rule of the project still runs on both and is
-    // compared; the rules holding at length is each rule's and each example's own test.
-    const r = await runBin(['diff', '--base', copyOf(project.migrations, project.name), ...project.args, '--runs', '30', '--seed', '5', '--database-url', inject('databaseUrl')], { cwd: project.cwd });
+    // 10 cases a rule on each side: every rule of the project still runs on both and is
+    // compared; the rules holding at length is each rule's and each example's own test (30
+    // cases: the reference's diff took 10.7 s of CPU, 6.1 s at 10, measured).
+    const r = await runBin(['diff', '--base', copyOf(project.migrations, project.name), ...project.args, '--runs', '10', '--seed', '5', '--database-url', inject('databaseUrl')], { cwd: project.cwd });
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^no behaviour change in [1-9]\d* rule\(s\)/m);
+    expect(r.stdout).toMatch(/^no behaviour change in [1-9]\d* rule\(s\) \([^)]+\), 10 cases each, seed 5$/m);
     expect(r.stdout).toMatch(/^0 regression\(s\), 0 fix\(es\), 0 change\(s\) outside the rules/m);
+    // Identical states list no privilege change (cli/diff.test.ts: a grant and a revoke do).
+    expect(r.stdout).not.toContain('privileges of');
     expect(r.code).toBe(0);
   }, 120_000);
 });

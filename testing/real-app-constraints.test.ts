@@ -28,16 +28,19 @@ function constrainedTarget(mutantName?: string): string {
   return dir;
 }
 
-async function fuzz(dir: string, ...args: string[]) {
+/** `runs` cases a rule, in a budget (10 min) that never cuts them. */
+async function fuzz(dir: string, runs = 100, ...args: string[]) {
   const out = tempDir('constrained-out');
-  const run = await runBin(['fuzz', '--migrations', dir, '--database-url', inject('databaseUrl'), '--seed', '1', '--runs', '100', '--workers', '2', '--time-budget', '10m', '--no-sso', '--no-replay', '--no-color', '--report', 'json', '--report-dir', out, '--failures-dir', path.join(out, 'f'), ...args]);
+  const run = await runBin(['fuzz', '--migrations', dir, '--database-url', inject('databaseUrl'), '--seed', '1', '--runs', String(runs), '--workers', '2', '--time-budget', '10m', '--no-sso', '--no-replay', '--no-color', '--report', 'json', '--report-dir', out, '--failures-dir', path.join(out, 'f'), ...args]);
   const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')) as { properties: { id: string; status: string; cases: number; dropped?: Record<string, number>; note: string | null }[] };
   return { ...run, properties: summary.properties };
 }
 
 describe("the reference with a real app's constraints", () => {
   it('every rule gives a verdict and passes, with the dropped cases counted and shown', async () => {
-    const run = await fuzz(constrainedTarget());
+    // 50 cases a rule, the coverage gate's minimum: every rule still reaches its gate and passes,
+    // with drops counted (at 100: 31 s of CPU against 23 s, measured, for the same verdicts).
+    const run = await fuzz(constrainedTarget(), 50);
     expect(run.stderr).not.toMatch(/ERROR|harness error/);
     const rules = run.properties.filter((p) => /^R\d\d$/.test(p.id));
     expect(rules.map((p) => `${p.id} ${p.status}`)).toEqual(Array.from({ length: 20 }, (_, i) => `R${String(i + 1).padStart(2, '0')} passed`));
@@ -53,13 +56,13 @@ describe("the reference with a real app's constraints", () => {
   });
 
   it('with the users guard dropped, R02 fails', async () => {
-    const run = await fuzz(constrainedTarget('R02-guard-trigger-dropped'), '--only', 'R02');
+    const run = await fuzz(constrainedTarget('R02-guard-trigger-dropped'), 100, '--only', 'R02');
     expect(run.properties.find((p) => p.id === 'R02')?.status).toBe('failed');
     expect(run.code).toBe(1);
   });
 
   it('with the PR lookup turned into ilike, R14 fails', async () => {
-    const run = await fuzz(constrainedTarget('R14-guest-lookup-ilike'), '--only', 'R14');
+    const run = await fuzz(constrainedTarget('R14-guest-lookup-ilike'), 100, '--only', 'R14');
     expect(run.properties.find((p) => p.id === 'R14')?.status).toBe('failed');
     expect(run.code).toBe(1);
   });
