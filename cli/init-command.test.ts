@@ -480,6 +480,9 @@ describe('policyfuzz init', () => {
     expect(config.model.staffRoles).toEqual(['staff', 'pr_staff', 'vs_staff', 'vp_admin', 'uni_staff', 'admin', 'dev']);
     // check (cardinality(roles) >= 1): no user without a role can be stored, so none is drawn.
     expect(config.model.notNullColumns.users).toEqual(['role']);
+    // can_handle_vs keeps vs_staff to its department as it does vp_admin; kkumail ~* '…@kkumail\.com$' holds one domain.
+    expect(config.model.vs.deptScopedRoles).toEqual(['vs_staff', 'vp_admin']);
+    expect(config.model.emailDomain).toBe('kkumail.com');
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
