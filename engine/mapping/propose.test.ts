@@ -971,6 +971,9 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     // A role another alternative lets in whatever the department is not scoped; the default's reading proposes nothing.
     const wider = [...helpers.slice(0, 2), { name: 'can_handle_vs', returns: 'boolean', source: "select app.has_role('vs_staff', 'admin') or (p_dept = public.current_user_dept() and app.has_role('vs_staff', 'vp_admin'))" }];
     expect((proposeVocabularySubsets(vocabularies, { roles }, defaults, wider).settings as { vs?: { deptScopedRoles?: string[] } }).vs?.deptScopedRoles).toBeUndefined();
+    // A role whose name holds "dept" is no department test: has_role('dept_admin') names a role (it was read as scoping dept_admin).
+    const named = [...helpers.slice(0, 2), { name: 'can_handle_vs', returns: 'boolean', source: "select app.is_admin() or app.has_role('dept_admin', 'vs_staff')" }];
+    expect((proposeVocabularySubsets(vocabularies, { roles: [...roles, 'dept_admin'] }, defaults, named).settings as { vs?: { deptScopedRoles?: string[] } }).vs?.deptScopedRoles).toBeUndefined();
   });
 
   // stranger-app-15's can_handle_vs is a simple CASE on the role: only the WHEN whose THEN compares
@@ -1029,6 +1032,8 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
   it('a simple CASE on the role lists the roles of its branches that can grant, not one answering false', () => {
     const source = "select case public.current_user_role() when 'DEV' then true when 'STAFF', 'VS_STAFF' then true when 'VP_ADMIN' then p_dept is not null and p_dept = public.current_user_dept() when 'USER' then false else public.current_user_has_permission('vs') end";
     expect(rolesCompared(source, 'role')).toEqual(['DEV', 'STAFF', 'VS_STAFF', 'VP_ADMIN']);
+    // A branch answering null (or a parenthesized false) grants nothing either.
+    expect(rolesCompared("select case current_user_role() when 'USER' then null when 'GUEST' then (false) when 'STAFF' then true end", 'role')).toEqual(['STAFF']);
     const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs' }] }];
     const proposed = { roles: ['USER', 'DEV', 'STAFF', 'VS_STAFF', 'VP_ADMIN'] };
     expect(proposeVocabularySubsets(vocabularies, proposed, { vs: { handlerRoles: ['vs_staff', 'admin'] } }, [{ name: 'can_handle_vs', returns: 'boolean', source }]).settings).toEqual({ vs: { handlerRoles: ['DEV', 'STAFF', 'VS_STAFF', 'VP_ADMIN'] } });

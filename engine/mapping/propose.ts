@@ -843,7 +843,8 @@ function rolesHeldInArray(source: string, operand: string): string[] {
 function rolesCased(source: string, operand: string): string[] {
   const found: string[] = [];
   for (const c of source.matchAll(new RegExp(`\\bcase\\s+${operand}\\s+(when\\b[\\s\\S]*?)\\bend\\b`, 'gi'))) {
-    for (const w of c[1].matchAll(/\bwhen\s+((?:'(?:[^']|'')*'(?:\s*::\s*[\w."]+)?\s*,?\s*)+)then\s+(false\b)?/gi)) if (!w[2]) found.push(...quotedValues(w[1]));
+    // A WHEN answering false or null grants nothing.
+    for (const w of c[1].matchAll(/\bwhen\s+((?:'(?:[^']|'')*'(?:\s*::\s*[\w."]+)?\s*,?\s*)+)then\s+(\(?\s*(?:false|null)\b)?/gi)) if (!w[2]) found.push(...quotedValues(w[1]));
   }
   return found;
 }
@@ -969,7 +970,8 @@ export function proposeVocabularySubsets(
 }
 
 /** The caller's department in SQL text: `current_user_dept()` (any schema, any name around it) or a `user_dept` claim. */
-const CALLERS_DEPARTMENT = /\b\w*dept\w*\s*\(\s*\)|'\w*dept\w*'/i;
+// A call (`current_user_dept()`), a claim (`->> 'user_dept'`) or a request setting (`current_setting('app.dept')`); not any literal (`has_role('dept_admin')` names a role).
+const CALLERS_DEPARTMENT = /\b\w*dept\w*\s*\(\s*\)|->>\s*'\w*dept\w*'|current_setting\s*\(\s*'[\w.]*dept[\w.]*'/i;
 
 /**
  * Roles a handler helper keeps to the caller's department (stranger-app-14's can_handle_vs:

@@ -3,6 +3,11 @@ import { defaultsSpelledAsTarget, spelledAs, targetSpelling } from './target-spe
 import { defaultSettings } from '../../packs/reference/model/settings.ts';
 
 describe("the model's default words as a target spells them in another case", () => {
+  it('takes a setting for a list of roles by the stem role, not rol (a patrol setting names no role)', () => {
+    const { settings } = defaultsSpelledAsTarget(['roles'], { roles: ['USER', 'DEV'] }, { roles: ['user', 'dev'], patrolModes: ['dev'], reviewerRoles: ['dev'] } as never);
+    expect(settings).toEqual({ reviewerRoles: ['DEV'] });
+  });
+
   it('finds the one word equal but for case, none where there is none or several', () => {
     expect(targetSpelling('pending', ['PENDING', 'PAID'])).toBe('PENDING');
     expect(targetSpelling('review', ['PENDING', 'PAID'])).toBeUndefined();

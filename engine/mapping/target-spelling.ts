@@ -38,7 +38,7 @@ function namesVocabulary(path: string, vocabularyPath: string): boolean {
   if (path === vocabularyPath) return false;
   const parent = vocabularyPath.split('.').slice(0, -1).join('.');
   if (parent && !path.startsWith(`${parent}.`)) return false;
-  const stem = vocabularyPath.split('.').at(-1)!.toLowerCase().replace(/(es|s)$/, '');
+  const stem = vocabularyPath.split('.').at(-1)!.toLowerCase().replace(/(?<=s)es$|s$/, ''); // statuses → status, roles → role
   return path.split('.').at(-1)!.toLowerCase().includes(stem);
 }
 
