@@ -43,6 +43,8 @@ describe('a vocabulary the model keeps without a setting, spelled otherwise by t
     const changeRequests = (v: string) => ['pending', 'approved', 'rejected'].includes(v);
     expect(defaultsPaired(['PENDING', 'APPROVED', 'REJECTED'], changeRequests, 'pending', 'PENDING')).toEqual({ spellings: { pending: 'PENDING', approved: 'APPROVED', rejected: 'REJECTED' }, unknown: [] });
     expect(defaultsPaired(['REQUESTED', 'SIGNED', 'DECLINED'], model, 'pending', 'REQUESTED')).toEqual({ pairs: { pending: 'REQUESTED' }, spellings: { signed: 'SIGNED', declined: 'DECLINED' }, unknown: [] });
+    // Two spellings of one word (`Approved` and `APPROVED`): neither is the model's, as targetSpelling answers (the last one won).
+    expect(defaultsPaired(['PENDING', 'Approved', 'APPROVED', 'REJECTED'], changeRequests, 'pending', 'PENDING').spellings).toEqual({ pending: 'PENDING', rejected: 'REJECTED' });
   });
 });
 

@@ -20,7 +20,7 @@ import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
 import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
-import { defaultsSpelledAsTarget } from '../mapping/target-spelling.ts';
+import { defaultsSpelledAsTarget, targetSpelling } from '../mapping/target-spelling.ts';
 import { quotedColumnsAsModel } from '../mapping/source-in-model-names.ts';
 import { proposeMapping, proposeVocabularySubsets, refusalConventions, sqlstateOf, type Proposal, type TargetFacts, type VocabularySetting } from '../mapping/propose.ts';
 import { setPath, valueAtPath } from '../mapping/dotted-path.ts';
@@ -134,7 +134,8 @@ export function defaultsPaired(values: readonly string[], accepts: (v: string) =
  * model's `approved`): each paired with the model's spelling, none where there is no such word.
  */
 export function caseSpellings(values: readonly string[], accepts: (v: string) => boolean): Record<string, string> | undefined {
-  const pairs = values.flatMap((v) => { const word = v.toLowerCase(); return word !== v && !accepts(v) && accepts(word) && !values.includes(word) ? [[word, v] as const] : []; });
+  // targetSpelling: the target's one word equal to the model's but for case (none where it has two, `Paid` and `PAID`).
+  const pairs = values.flatMap((v) => { const word = v.toLowerCase(); return word !== v && !accepts(v) && accepts(word) && targetSpelling(word, values) === v ? [[word, v] as const] : []; });
   return pairs.length ? Object.fromEntries(pairs) : undefined;
 }
 
