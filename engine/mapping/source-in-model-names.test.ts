@@ -16,6 +16,11 @@ describe("a body read for a setting, the target's quoted column names as the mod
     expect(new RegExp(String.raw`\bcategory(?:_id)?\s+is\s+not\s+distinct\s+from\b`, 'i').test(quotedColumnsAsModel(body, mapping))).toBe(true);
   });
 
+  it('leaves a quoted name that folds to itself, as its unquoted word: a table the mapping does not rename may hold that column', () => {
+    const one = { tables: { vs_tickets: { name: 'VsTicket', columns: { public_title: 'title' } } } };
+    expect(quotedColumnsAsModel(`select p."title" from "PrTicket" p`, one)).toBe(`select p."title" from "PrTicket" p`);
+  });
+
   it('leaves a target name two tables read as two model names', () => {
     expect(quotedColumnsAsModel(`t."title" = s."title"`, mapping)).toBe(`t."title" = s."title"`);
   });

@@ -3,8 +3,8 @@
  * target's quoted column names as the model's: the patterns are written in the model's names
  * (`category is not distinct from`), and an ORM's schema names its columns in quoted camelCase
  * (stranger-app-15's `t."categoryId" IS NOT DISTINCT FROM src."categoryId"`, Prisma's naming).
- * Only quoted identifiers are renamed (never a string literal), and only a target name every
- * mapped table reads as one model name. Pure.
+ * Only quoted identifiers that need their quotes (camelCase) are renamed (never a string literal),
+ * and only a target name every mapped table reads as one model name. Pure.
  */
 import type { TargetMapping } from './mapping.ts';
 
@@ -17,5 +17,7 @@ export function quotedColumnsAsModel(source: string, mapping: TargetMapping): st
       asModel.set(target, asModel.has(target) && asModel.get(target) !== model ? null : model);
     }
   }
-  return source.replace(/"((?:[^"]|"")+)"/g, (quoted, name: string) => asModel.get(name) ?? quoted);
+  // A quoted name Postgres would fold to itself ("title") is the unquoted word, left as every unquoted
+  // word is: another table may keep a column of that name unmapped (pr_tickets' own title).
+  return source.replace(/"((?:[^"]|"")+)"/g, (quoted, name: string) => (name === name.toLowerCase() ? quoted : asModel.get(name) ?? quoted));
 }
