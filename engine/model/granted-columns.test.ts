@@ -13,7 +13,17 @@ const tickets: TableModel = {
   rowSecurity: true,
   rules: {},
 };
-const tables = { tickets };
+// Remarks on a ticket: the role reads some of their columns only; a read of tickets embeds them (`tickets(*), remarks(*)`).
+const remarks: TableModel = {
+  table: 'remarks',
+  columns: ['id', 'ticket_id', 'body', 'internal_note'].map(column),
+  primaryKey: ['id'],
+  grants: { anon: [], authenticated: ['insert'], columnSelect: { authenticated: ['id', 'ticket_id', 'body'] } },
+  rowSecurity: true,
+  rules: {},
+  foreignKeys: [{ column: 'ticket_id', references: 'tickets', referencedColumn: 'id' }],
+};
+const tables = { tickets, remarks };
 const user: Caller = { kind: 'user', id: '00000000-0000-4000-8000-000000000001' };
 const read: ApiRequest = { kind: 'select', table: 'tickets', columns: '*', filters: [] };
 
@@ -42,5 +52,25 @@ describe('readingGrantedColumns', () => {
     expect(readingGrantedColumns(tables, undefined, user, insert)).toEqual({ ...insert, columns: ['id', 'title', 'owner'] });
     const minimal: ApiRequest = { ...insert, returning: 'minimal' };
     expect(readingGrantedColumns(tables, undefined, user, minimal)).toBe(minimal);
+  });
+
+  it("narrows an embedded table(*) to the role's granted columns of the embedded table, whatever the parent's columns", () => {
+    const named: ApiRequest = { kind: 'select', table: 'tickets', columns: ['id'], filters: [], embeds: [{ table: 'remarks', columns: '*', inner: true }] };
+    expect(readingGrantedColumns(tables, undefined, user, named)).toEqual({ ...named, embeds: [{ table: 'remarks', columns: ['id', 'ticket_id', 'body'], inner: true }] });
+    const whole: ApiRequest = { ...read, embeds: [{ table: 'remarks', columns: '*' }] };
+    expect(readingGrantedColumns(tables, undefined, user, whole)).toEqual({ ...read, columns: ['id', 'title', 'owner'], embeds: [{ table: 'remarks', columns: ['id', 'ticket_id', 'body'] }] });
+    // The child read embedding its parent (many-to-one) likewise.
+    const up: ApiRequest = { kind: 'select', table: 'remarks', columns: ['id'], filters: [], embeds: [{ table: 'tickets', columns: '*' }] };
+    expect(readingGrantedColumns(tables, undefined, user, up)).toEqual({ ...up, embeds: [{ table: 'tickets', columns: ['id', 'title', 'owner'] }] });
+  });
+
+  it('keeps an embed that names its columns, one the role may select whole, and one of no known relationship as they are', () => {
+    const unchanged: [Caller, ApiRequest][] = [
+      [user, { kind: 'select', table: 'tickets', columns: ['id'], filters: [], embeds: [{ table: 'remarks', columns: ['body'] }] }],
+      [{ kind: 'anon' }, { kind: 'select', table: 'remarks', columns: ['id'], filters: [], embeds: [{ table: 'tickets', columns: '*' }] }],
+      [user, { kind: 'select', table: 'tickets', columns: ['id'], filters: [], embeds: [{ table: 'others', columns: '*' }] }],
+      [user, { kind: 'select', table: 'tickets', columns: '*', filters: [], wholeRow: true, embeds: [{ table: 'remarks', columns: '*' }] }],
+    ];
+    for (const [caller, request] of unchanged) expect(readingGrantedColumns(tables, undefined, caller, request)).toBe(request);
   });
 });

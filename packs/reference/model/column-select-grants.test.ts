@@ -3,9 +3,14 @@
  * allow-list, stranger-app-12): PostgREST's `select=*` is refused (42501) where a column is not
  * granted, so a role the model grants some columns only reads those (engine/model/granted-columns.ts),
  * R16 keeps the whole-row read as its probe, and a column the model names that the target does not
- * grant still fails.
+ * grant still fails. An embedded `table(*)` of such a table is narrowed alike (PostgREST expands it
+ * to `"t_1".*`, refused 42501 as a whole-row read is).
  */
 import { describe, expect, it } from 'vitest';
+import type { DataProperty } from '../../../engine/runner/data-property.ts';
+import type { ApiRequest } from '../../../engine/model/request.ts';
+import { R10 } from '../rules/R10-projects/property.ts';
+import { sidedClause } from '../rules/clauses.ts';
 import { referenceCopies } from '../../../testing/reference-copies.ts';
 import { R06 } from '../rules/R06-vs-scope-move/property.ts';
 import { R16 } from '../rules/R16-table-grants/property.ts';
@@ -43,5 +48,32 @@ describe('column-level SELECT grants (tableGrants.<t>.columnSelect)', () => {
     const result = await run(env, R06, setting(readable));
     expect(result.status).toBe('failed');
     expect(result.failure?.message).toMatch(/42501 \(grant\)[\s\S]*select=[^\n]*status/);
+  });
+
+  it("an embedded table(*) of a table the role reads some columns of only reads those: the embedded table's row rules are checked, not refused by the grant", async () => {
+    // Sign requests granted column by column to authenticated (all but status); a projects read embedding them whole.
+    const revoked = 'grant select, insert on table public.project_sign_requests to authenticated;\n';
+    const granted = 'grant insert on table public.project_sign_requests to authenticated;\ngrant select (id, project_id, actor_id, professor_id) on table public.project_sign_requests to authenticated;\n';
+    const env = await copyWith('project-sign-requests-column-select', [{ file: '0400_projects.sql', find: revoked, replace: granted }]);
+    const embedding: ApiRequest = { kind: 'select', table: 'projects', columns: ['id', 'title'], filters: [], embeds: [{ table: 'project_sign_requests', columns: '*' }] };
+    const embedRead: DataProperty = {
+      ...R10,
+      id: 'R10-embed',
+      // R10's worlds (a pending sign request often addresses the caller), each read by a signed-in caller embedding the requests whole.
+      cases: (settings, oracle) => R10.cases(settings, oracle).filter((c) => c.steps[0].caller.kind === 'user').map((c) => ({ world: c.world, steps: [{ caller: c.steps[0].caller, request: embedding }] })),
+      clauses: [
+        sidedClause('embed', 'sign requests embedded whole: shown / refused by the grant', (s) => {
+          if (s.outcome.kind === 'rejected') return 'refused';
+          const shown = s.outcome.kind === 'allowed' || s.outcome.kind === 'filtered' ? (s.outcome.rows ?? []).some((r) => Array.isArray(r.project_sign_requests) && r.project_sign_requests.length > 0) : false;
+          return shown ? 'allowed' : undefined;
+        }),
+      ],
+    };
+    const result = await run(env, embedRead, { tableGrants: { project_sign_requests: { authenticated: ['insert'], columnSelect: { authenticated: ['id', 'project_id', 'actor_id', 'professor_id'] } } } });
+    expect(result.failure?.message ?? result.note).toBeUndefined();
+    expect(result.status).toBe('passed');
+    const [embed] = result.clauses ?? [];
+    expect(embed.refused).toBe(0);
+    expect(embed.allowed).toBeGreaterThan(0);
   });
 });
