@@ -12,6 +12,7 @@ import { canonicalJson, canonicalObjectJson } from '../model/values.ts';
 import type { Oracle } from '../pack.ts';
 import { targetName, type ApiRequest } from '../model/request.ts';
 import type { World } from '../model/world.ts';
+import { grantsOf, type TableModel } from '../model/table-model.ts';
 import type { SettingHints } from './history-entry.ts';
 
 export interface Disagreement {
@@ -227,7 +228,7 @@ function compareOne(expected: Outcome, actual: Outcome, masked: readonly string[
   const answeredOrRaised = [expected, actual].some(success) && [expected, actual].some((o) => o.kind === 'raised' || o.kind === 'error');
   const byPolicy = [expected, actual].some((o) => o.kind === 'rejected' && o.by === 'policy') && [expected, actual].some(success);
   // Refused by the grant where the model reads: a role granted some columns only refuses `select=*` (granted-columns.ts).
-  const columnsOnly = actual.kind === 'rejected' && actual.by === 'grant' && success(expected) ? `; a role granted SELECT on some columns only: ${hints.grants}.columnSelect` : '';
+  const columnsOnly = actual.kind === 'rejected' && actual.by === 'grant' && success(expected) && hints.columnSelect ? `; a role granted SELECT on some columns only: ${hints.columnSelect}` : '';
   const setting = byGrant && hints.grants ? ` (table grants: setting ${hints.grants}${columnsOnly})` : answeredOrRaised && hints.outcome ? ` (answer or refuse: setting ${hints.outcome})` : byPolicy && hints.rows ? ` (which rows a caller reaches: setting ${hints.rows})` : '';
   return { reason: `database answered ${describe(actual)}, model expected ${describe(expected)}${setting}` };
 }
@@ -252,7 +253,13 @@ function settingHintsOf(oracle: Oracle, request: ApiRequest): SettingHints {
     return { returns: `mapping.functions.${targetName(request)}.returns`, ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.outcomeSetting ? { outcome: f.outcomeSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}), ...claims };
   }
   const t = oracle.model.tables[targetName(request)];
-  return { ...(t?.grantsSetting ? { grants: t.grantsSetting } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}), ...(t?.rowsSetting ? { rows: settingWithValue(oracle, t.rowsSetting) } : {}), ...claims };
+  return { ...(t?.grantsSetting ? { grants: t.grantsSetting, ...columnSelectHint(t, t.grantsSetting, oracle.settings) } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}), ...(t?.rowsSetting ? { rows: settingWithValue(oracle, t.rowsSetting) } : {}), ...claims };
+}
+
+/** `<grants>.columnSelect` to name, where the model grants no API role some columns of the table only. */
+function columnSelectHint(table: TableModel, grantsSetting: string, settings: unknown): Pick<SettingHints, 'columnSelect'> {
+  const set = Object.values(grantsOf(table, settings).columnSelect ?? {}).some((columns) => (columns?.length ?? 0) > 0);
+  return set ? {} : { columnSelect: `${grantsSetting}.columnSelect` };
 }
 
 /** Per oracle (a run's settings never change): its claims hint, worked out once, not on every step. */

@@ -13,6 +13,12 @@ import type { ApiRequest } from '../model/request.ts';
 export interface SettingHints {
   /** The table's grants (TableModel.grantsSetting). */
   grants?: string;
+  /**
+   * The table's column-level SELECT setting (`tableGrants.<t>.columnSelect`), named where the
+   * database refuses by the grant a read the model answers; only where the model grants no role
+   * some columns only (set, the reads already name the granted columns: naming it again misleads).
+   */
+  columnSelect?: string;
   /** The function's output columns (FunctionModel.columnsSetting). */
   columns?: string;
   /** The setting that decides whether the function answers or refuses (FunctionModel.outcomeSetting). */
