@@ -14,9 +14,21 @@ import { observedOutcome } from '../checker/observe.ts';
 import type { Environment } from '../runner/environment.ts';
 import { runCase, sqlEnvironment } from '../../testing/sql-environment.ts';
 import { httpStatusForSqlState, postgrestErrorAnswer } from './http-status.ts';
+import { raisesMessageFirst } from '../introspection/raise-forms.ts';
+import { refusalConventions, type TargetFunctionFacts } from '../mapping/propose.ts';
+import { MappingSchema } from '../mapping/schema.ts';
+import { MODEL_REFUSAL_CODE, outcomeToModel } from '../mapping/mapping.ts';
 
 const alice: Caller = { kind: 'user', id: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' };
 const anon: Caller = { kind: 'anon' };
+
+/** sign_in_first's body (pg_proc.prosrc), as init reads it. */
+const SIGN_IN_FIRST = `
+begin
+  if auth.uid() is null then
+    raise sqlstate 'PGRST' using message = '{"code":"AUTH_REQUIRED","message":"NOT_AUTHORIZED: sign in"}', detail = '{"status":401,"headers":{}}';
+  end if;
+end `;
 
 const SCHEMA = `
 create table public.invoices (id int primary key, owner uuid not null);
@@ -46,6 +58,8 @@ create function public.bad_message() returns void language plpgsql as $$
 begin raise sqlstate 'PGRST' using message = 'not json', detail = '{"status":403,"headers":{}}'; end $$;
 create function public.pt_status() returns void language plpgsql as $$ begin raise sqlstate 'PT409' using message = 'taken'; end $$;
 create function public.pt_letters() returns void language plpgsql as $$ begin raise sqlstate 'PTABC' using message = 'odd'; end $$;
+-- A refusal whose body code is no SQLSTATE (PostgREST passes any text on).
+create function public.sign_in_first() returns void language plpgsql as $$${SIGN_IN_FIRST}$$;
 grant execute on all functions in schema public to anon, authenticated;
 `;
 
@@ -89,6 +103,20 @@ describe("RAISE SQLSTATE 'PGRST' (full response control)", () => {
     expect(answer(ok, '{"status":418}').body.code).toBe('PGRST121');
     expect(answer(ok, '{"status":418,"headers":{"a":1}}').body.code).toBe('PGRST121');
     expect(answer('{"code":1,"message":"m"}', '{"status":418,"headers":{}}').body.details).toBe(`Invalid JSON value for MESSAGE: '{"code":1,"message":"m"}'`);
+  });
+});
+
+describe("a PGRST body code that is no SQLSTATE (AUTH_REQUIRED)", () => {
+  it("is answered as written, read off the body by init as the functions' refusal convention, and that convention reads the answer as the model's refusal", async () => {
+    const call = rpc('sign_in_first');
+    const response = await send(anon, call);
+    expect(response).toMatchObject({ status: 401, error: { code: 'AUTH_REQUIRED', message: 'NOT_AUTHORIZED: sign in' } });
+    const source = raisesMessageFirst(SIGN_IN_FIRST);
+    const functions: TargetFunctionFacts[] = [{ name: 'sign_in_first', args: [], returns: 'void', outColumns: [], readOnly: false, trigger: false, source }];
+    const functionRefusal = refusalConventions({ tables: [], functions: [{}] }, { functions }).functionRefusal;
+    expect(functionRefusal).toEqual({ code: 'AUTH_REQUIRED', message: '^NOT_AUTHORIZED' });
+    const mapping = MappingSchema.parse({ conventions: { functionRefusal } });
+    expect(outcomeToModel(mapping, call, observedOutcome(call, response))).toMatchObject({ kind: 'raised', code: MODEL_REFUSAL_CODE });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { raisesMessageFirst } from './raise-forms.ts';
-import { refusalConventions, type TargetFunctionFacts } from '../mapping/propose.ts';
+import { refusalConventions, sqlstateOf, type TargetFunctionFacts } from '../mapping/propose.ts';
 import { postgrestErrorAnswer } from '../executor/http-status.ts';
 
 const fn = (name: string, source: string, trigger = false): TargetFunctionFacts => ({ name, args: [], returns: 'void', outColumns: [], readOnly: false, trigger, source });
@@ -55,5 +55,17 @@ describe("raises with PostgREST's SQLSTATE PGRST (its body from MESSAGE's JSON)"
     const functions = [fn('merge_vs_tickets', `if not found then ${pgrst} end if;`), fn('vs_set_public', `if not found then ${pgrst} end if;`)];
     const read = (fs: TargetFunctionFacts[]) => refusalConventions({ tables: [], functions: [{}] }, { functions: fs }).functionRefusal;
     expect(read(functions.map((f) => ({ ...f, source: raisesMessageFirst(f.source) })))).toEqual({ code: '42501', message: '^NOT_AUTHORIZED' });
+  });
+
+  it('a body code that is no SQLSTATE is kept as written (marked, so never read as a condition name): AUTH_REQUIRED, not_found, not-allowed', () => {
+    const raise = (code: string) => `if not found then raise sqlstate 'PGRST' using message = '{"code":"${code}","message":"NOT_AUTHORIZED"}', detail = '{"status":403,"headers":{}}'; end if;`;
+    expect(raisesMessageFirst(raise('AUTH_REQUIRED'))).toBe(`if not found then raise exception 'NOT_AUTHORIZED' using errcode = 'PGRST:AUTH_REQUIRED'; end if;`);
+    const read = (code: string) => refusalConventions({ tables: [], functions: [{}] }, { functions: [fn('merge_vs_tickets', raisesMessageFirst(raise(code)))] }).functionRefusal;
+    expect(read('AUTH_REQUIRED')).toEqual({ code: 'AUTH_REQUIRED', message: '^NOT_AUTHORIZED' });
+    // `no_data_found` is a condition name (P0002) in an ERRCODE, but a PGRST body's code as written.
+    expect(read('no_data_found')).toEqual({ code: 'no_data_found', message: '^NOT_AUTHORIZED' });
+    expect(read('not-allowed')).toEqual({ code: 'not-allowed', message: '^NOT_AUTHORIZED' });
+    expect(sqlstateOf('PGRST:AUTH_REQUIRED')).toBe('AUTH_REQUIRED');
+    expect(sqlstateOf('no_data_found')).toBe('P0002');
   });
 });

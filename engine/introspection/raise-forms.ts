@@ -9,7 +9,7 @@
  * the functions' refusal convention.
  */
 
-import { PGRST_SQLSTATE, pgrstMessageBody } from '../executor/pgrst-raise.ts';
+import { bodyCodeAsErrcode, PGRST_SQLSTATE, pgrstMessageBody } from '../executor/pgrst-raise.ts';
 
 /** `raise [exception] using …, message = '…' | format('…', …), …;` with its errcode, if any. */
 const OPTIONS_RAISE = /\braise\s+(?:exception\s+)?using\b([^;]*);/gi;
@@ -24,7 +24,8 @@ const PGRST_RAISE = /\braise\s+exception\s+'((?:[^']|'')*)'\s+using\b([^;]*);/gi
  * `source` with every raise whose message is a named option (or whose SQLSTATE comes first:
  * `raise sqlstate '42501' using message = …`) written as `raise exception '<message>' using errcode
  * = '<code>';`, and every `PGRST` raise (PostgREST's "full response control", executor/pgrst-raise.ts)
- * as the code and message of MESSAGE's JSON, which is what a client, and the run, see.
+ * as the code and message of MESSAGE's JSON, which is what a client, and the run, see (a code
+ * that is no SQLSTATE marked so: pgrst-raise.ts bodyCodeAsErrcode).
  */
 export function raisesMessageFirst(source: string): string {
   const messageFirst = source
@@ -41,6 +42,6 @@ export function raisesMessageFirst(source: string): string {
   return messageFirst.replace(PGRST_RAISE, (whole, literal: string, options: string) => {
     if (ERRCODE.exec(options)?.[1] !== `'${PGRST_SQLSTATE}'`) return whole;
     const body = pgrstMessageBody(literal.replace(/''/g, "'"));
-    return body ? `raise exception '${body.message.replace(/'/g, "''")}' using errcode = '${body.code.replace(/'/g, "''")}';` : whole;
+    return body ? `raise exception '${body.message.replace(/'/g, "''")}' using errcode = '${bodyCodeAsErrcode(body.code).replace(/'/g, "''")}';` : whole;
   });
 }

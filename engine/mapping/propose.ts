@@ -10,6 +10,7 @@ import { authIdentityColumnOf } from './auth-identity.ts';
 import { leftOutAreOptional, pairParameters, parameterCountsFit } from './parameter-pairing.ts';
 import { callableThroughRest } from '../db/function-parameters.ts';
 import { TEXT_TYPE, unqualifiedType } from '../introspection/table-shapes.ts';
+import { bodyCodeOfErrcode, SQLSTATE_SHAPE } from '../executor/pgrst-raise.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
 import type { Privilege } from '../model/table-model.ts';
@@ -647,7 +648,7 @@ function literalDefault(expr: string | undefined): string | undefined {
 /** `new.owner := auth.uid()` (or `= (select auth.uid())`) in a trigger function's body. */
 const CALLER_ASSIGNED = /\bnew\.(\w+)\s*:?=\s*\(?\s*(?:select\s+)?auth\.uid\(\)/gi;
 
-const SQLSTATE_RAISE = /RAISE\s+EXCEPTION\s+'((?:[^']|'')*)'[^;]*ERRCODE\s*=\s*'(\w+)'/gi;
+const SQLSTATE_RAISE = /RAISE\s+EXCEPTION\s+'((?:[^']|'')*)'[^;]*ERRCODE\s*=\s*'([^']+)'/gi;
 
 /**
  * The SQLSTATEs of the condition names apps raise with (`using errcode = 'insufficient_privilege'`,
@@ -679,9 +680,12 @@ const CONDITION_CODES: Readonly<Record<string, string>> = {
   undefined_object: '42704',
 };
 
-/** A RAISE's ERRCODE as its SQLSTATE: a five-character code, or a condition name Postgres knows (undefined for one not listed). */
+/**
+ * A RAISE's ERRCODE as the code a client reads: a five-character code, a condition name Postgres
+ * knows (undefined for one not listed), or a PGRST raise's body code as raise-forms.ts writes it.
+ */
 export function sqlstateOf(errcode: string): string | undefined {
-  return /^[0-9A-Z]{5}$/.test(errcode) ? errcode : CONDITION_CODES[errcode.toLowerCase()];
+  return bodyCodeOfErrcode(errcode) ?? (SQLSTATE_SHAPE.test(errcode) ? errcode : CONDITION_CODES[errcode.toLowerCase()]);
 }
 
 /**

@@ -4,12 +4,13 @@
  */
 import { z } from 'zod';
 import type { TargetMapping } from './mapping.ts';
+import { ERROR_CODE } from '../executor/pgrst-raise.ts';
 
 const name = z.string().regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/, 'a table, column or function name (schema.name outside public)');
 
 const refusal = z
   .object({
-    code: z.string().regex(/^[0-9A-Z]{5}$/, 'a five-character SQLSTATE like 42501'),
+    code: z.string().regex(ERROR_CODE, "a SQLSTATE like 42501, or the code of a RAISE SQLSTATE 'PGRST' body (no blanks, not a number alone)"),
     message: z
       .string()
       .refine((s) => {

@@ -7,6 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { referencePack } from './index.ts';
+import { raisesMessageFirst } from '../../engine/introspection/raise-forms.ts';
+import { sqlstateOf } from '../../engine/mapping/propose.ts';
+import { ModelSettingsSchema } from './model/settings.ts';
 
 /** The code init reads at `path` from `fn`'s body, or undefined where no pattern matches. */
 function proposed(path: string, fn: string, body: string): string | undefined {
@@ -56,5 +59,14 @@ describe("argument refusals' codes read off a body (stranger-app-13)", () => {
     expect(proposed('refusals.codes.self-merge', 'merge_vs_tickets', "begin if v_primary.id is null then raise exception 'NOT_AUTHORIZED' using errcode = '42501'; end if; end")).toBeUndefined();
     expect(proposed('refusals.codes.destination-required', 'vs_transfer_dept', "begin if not found then raise exception 'NOT_AUTHORIZED' using errcode = '42501'; end if; end")).toBeUndefined();
     expect(proposed('refusals.codes.headline-required', 'vs_set_public', "begin raise exception 'this category cannot be published' using errcode = '42501'; end")).toBeUndefined();
+  });
+
+  it("reads a RAISE SQLSTATE 'PGRST' body's code that is no SQLSTATE as written, a value the settings accept", () => {
+    const pgrst = `begin if p_primary = p_duplicate then raise sqlstate 'PGRST' using message = '{"code":"SELF_MERGE","message":"cannot merge a ticket into itself"}', detail = '{"status":422,"headers":{}}'; end if; end`;
+    const errcode = proposed('refusals.codes.self-merge', 'merge_vs_tickets', raisesMessageFirst(pgrst));
+    const code = sqlstateOf(errcode ?? '');
+    expect(code).toBe('SELF_MERGE');
+    expect(ModelSettingsSchema.parse({ refusals: { codes: { 'self-merge': code } } }).refusals.codes['self-merge']).toBe('SELF_MERGE');
+    expect(ModelSettingsSchema.safeParse({ refusals: { codes: { 'self-merge': '422' } } }).success).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { TableMisfit } from '../../../engine/pack.ts';
 import { normalizedEmail as postgresNormalizedEmail } from './functions/identity.ts';
 import { withDomain } from '../../../engine/model/email-address.ts';
+import { ERROR_CODE } from '../../../engine/executor/pgrst-raise.ts';
 
 const roleList = z.array(z.string().min(1));
 /** A regular expression (its source), checked to compile. */
@@ -576,7 +577,8 @@ export const ModelSettingsSchema = z
          * whose guard raises 42501 (403) for a privileged column sets
          * { "privileged-column": "42501" }. Rule 20's NOT_AUTHORIZED text stays the spec's.
          */
-        codes: z.record(z.string(), z.string().regex(/^[0-9A-Z]{5}$/, 'a five-character SQLSTATE')).default({}),
+        // A SQLSTATE, or the code a RAISE SQLSTATE 'PGRST' body gives (engine/executor/pgrst-raise.ts).
+        codes: z.record(z.string(), z.string().regex(ERROR_CODE, "a SQLSTATE, or the code of a RAISE SQLSTATE 'PGRST' body (no blanks, not a number alone)")).default({}),
         /**
          * What soft_delete_pr_ticket and soft_delete_vs_ticket do when no live ticket has the id
          * (the spec: answer whether one was deleted, so false). `raise`: a project whose function
