@@ -36,3 +36,16 @@ export function withDefaultsMarked<A extends { name: string; type: string }>(arg
   const firstOptional = args.length - Math.max(0, defaults);
   return args.map((a, i) => (i >= firstOptional ? { ...a, optional: true as const } : a));
 }
+
+/**
+ * What a call answers, as PostgREST v12.2 reads pg_proc (SchemaCache.hs allFunctions,
+ * `rettype_is_composite`): rows (composite) where the return type is a composite type, a
+ * `record`, or any parameter is OUT, INOUT or TABLE (`proargmodes && '{t,b,o}'`), so a single
+ * `RETURNS TABLE (id uuid)`, OUT or INOUT parameter answers objects keyed by its name, not bare
+ * values; else values (scalar). Sets where `proretset`.
+ */
+export function answerShape(f: { retType: string; retKind: string; returnsSet: boolean; modes: readonly string[] }): 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite' {
+  if (f.retType === 'void') return 'void';
+  const composite = f.retKind === 'c' || f.retType === 'record' || f.modes.some((m) => m === 't' || m === 'b' || m === 'o');
+  return composite ? (f.returnsSet ? 'setof-composite' : 'composite') : f.returnsSet ? 'setof-scalar' : 'scalar';
+}

@@ -45,6 +45,10 @@ create function public.tag_note(int, jsonb) returns int language sql stable as $
 create function public.bump() returns text language sql stable as $$ select 'named' $$;
 -- One named parameter beside an unnamed one: pg_proc stores '' for the unnamed, which PostgREST counts as named (it keeps it).
 create function public.note_count(p_id int, int default 0) returns int language sql stable as $$ select p_id + $2 $$;
+-- OUT, INOUT or TABLE parameters make an answer of rows (SchemaCache.hs \`rettype_is_composite\`), even a single one.
+create function public.note_ids() returns table (id int) language sql stable as $$ select 1 union all select 2 $$;
+create function public.doubled(inout n int) language sql stable as $$ select n * 2 $$;
+create function public.halved(p int, out half int) language sql stable as $$ select p / 2 $$;
 grant execute on all functions in schema public to authenticated;
 `;
 
@@ -133,5 +137,16 @@ describe('a function with a parameter no call can name (SchemaCache.hs allFuncti
   it('beside a named parameter an unnamed one is kept: the function is called by the named one', async () => {
     const [mixed] = await send({ kind: 'rpc', fn: 'note_count', args: { p_id: 4 } });
     expect(mixed).toMatchObject({ status: 200, body: 4 });
+  });
+});
+
+describe('a single OUT, INOUT or RETURNS TABLE column (SchemaCache.hs allFunctions `rettype_is_composite`: `proargmodes && {t,b,o}`)', () => {
+  it('answers rows keyed by its name, not bare values', async () => {
+    const [table, inout, out] = await send({ kind: 'rpc', fn: 'note_ids', args: {} }, { kind: 'rpc', fn: 'doubled', args: { n: 3 } }, { kind: 'rpc', fn: 'halved', args: { p: 8 } });
+    expect(table).toMatchObject({ status: 200, body: [{ id: 1 }, { id: 2 }] });
+    expect(inout).toMatchObject({ status: 200, body: { n: 6 } });
+    expect(out).toMatchObject({ status: 200, body: { half: 4 } });
+    expect(env.cache.functions.get('public.note_ids')?.[0].returns).toBe('setof-composite');
+    expect(env.cache.functions.get('public.doubled')?.[0].returns).toBe('composite');
   });
 });

@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import type { ForeignKeyEdge } from '../model/embed.ts';
-import { callableThroughRest, inputParameters, withDefaultsMarked } from '../db/function-parameters.ts';
+import { answerShape, callableThroughRest, inputParameters, withDefaultsMarked } from '../db/function-parameters.ts';
 import { sessionStateWatch, sessionValuesSql, type SessionStateWatch } from './session-state.ts';
 
 export interface CachedColumn {
@@ -163,9 +163,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     const key = qualifiedName(r.schema, r.name);
     // PostgREST leaves a function with a parameter no call can name out of its cache; sent as SQL, Postgres has it.
     if (exposedSchemas.includes(r.schema) && !callableThroughRest(inputs)) continue;
-    const composite = r.ret_kind === 'c' || r.ret_type === 'record' || (r.arg_modes ?? []).some((m) => m === 't' || m === 'o');
-    const returns: CachedFunction['returns'] =
-      r.ret_type === 'void' ? 'void' : composite ? (r.returns_set ? 'setof-composite' : 'composite') : r.returns_set ? 'setof-scalar' : 'scalar';
+    const returns = answerShape({ retType: r.ret_type, retKind: r.ret_kind, returnsSet: r.returns_set, modes });
     const into = exposedSchemas.includes(r.schema) ? functions : outsideApiFunctions;
     if (!into.has(key)) into.set(key, []);
     into.get(key)!.push({

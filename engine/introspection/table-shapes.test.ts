@@ -24,6 +24,9 @@ create view exposed.accounts with (security_invoker = true) as select id, role, 
 create view exposed.tiers as select id, upper(role) as tier from hidden.people;
 create view exposed.renamed as select id as person_id from hidden.people;
 create view exposed.joined as select n.id, p.role from hidden.notes n join hidden.people p on p.id = n.author_id;
+-- a single TABLE or INOUT column answers rows keyed by its name (as the executor's schema cache reads it)
+create function exposed.people_ids() returns table (id uuid) language sql stable as $$ select id from hidden.people $$;
+create function exposed.person_role(inout id uuid) language sql stable as $$ select id $$;
 `;
 
 describe('views the API writes through to one table (readProjectionViews)', () => {
@@ -57,6 +60,12 @@ describe('views the API writes through to one table (readProjectionViews)', () =
     expect(notes[0]).toMatchObject({ primaryKey: true, unique: true, checks: [expect.objectContaining({ kind: 'pattern', pattern: '^n_' })] });
     expect(notes[1]).toMatchObject({ notNull: true, references: { table: 'exposed.people', column: 'id' } });
     expect(shapes.get('exposed.people')![1]).toMatchObject({ notNull: true, hasDefault: true, vocabulary: ['user', 'staff'] });
+  });
+
+  it("init's facts read a single RETURNS TABLE or INOUT column as rows of that column, as PostgREST answers them", async () => {
+    const { functions } = await readTargetFacts(client, ['exposed']);
+    expect(functions.find((f) => f.name === 'exposed.people_ids')).toMatchObject({ returns: 'setof-composite', outColumns: ['id'] });
+    expect(functions.find((f) => f.name === 'exposed.person_role')).toMatchObject({ returns: 'composite', outColumns: ['id'] });
   });
 
   it("init's facts carry the table's defaults and key onto the view", async () => {

@@ -5,7 +5,7 @@
  * source. One read of the catalog, no interpretation.
  */
 import { raisesMessageFirst } from './raise-forms.ts';
-import { inputParameters, withDefaultsMarked } from '../db/function-parameters.ts';
+import { answerShape, inputParameters, withDefaultsMarked } from '../db/function-parameters.ts';
 import type pg from 'pg';
 import type { TargetFacts, TargetFunctionFacts, TargetTableFacts } from '../mapping/propose.ts';
 import { readCatalogTables } from '../checker/catalog.ts';
@@ -83,11 +83,11 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
     const args = inputParameters(modes, names, f.arg_types, (i) => `$${i + 1}`);
     const outs = modes.map((m, i) => ({ m, name: names[i] })).filter((a) => a.m === 'o' || a.m === 't' || a.m === 'b').map((a) => a.name);
     const returnsTable = f.relname ? modelTableName(f.relschema!, f.relname) : undefined;
-    const composite = f.typtype === 'c' || outs.length > 1 || f.rettype === 'record';
     return {
       name: modelTableName(f.schema, f.name),
       args: withDefaultsMarked(args, f.n_defaults),
-      returns: f.rettype === 'void' ? 'void' : composite ? (f.retset ? 'setof-composite' : 'composite') : f.retset ? 'setof-scalar' : 'scalar',
+      // As the executor's schema cache reads it (one reading): a single RETURNS TABLE column answers rows too.
+      returns: answerShape({ retType: f.rettype, retKind: f.typtype, returnsSet: f.retset, modes }),
       outColumns: outs.length ? outs : returnsTable ? (shapes.get(returnsTable) ?? []).map((c) => c.name) : [],
       ...(returnsTable ? { returnsTable } : {}),
       readOnly: f.volatile !== 'v',
