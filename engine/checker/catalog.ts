@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
-import { CALLER_READERS_CTE, READS_CALLER_PATTERN } from '../introspection/caller-readers.ts';
+import { CALLER_READERS_CTE, READS_CALLER_PATTERN, calledNamesSql, callsNameSql } from '../introspection/caller-readers.ts';
 import type { ExecuteGrantee } from '../model/function-model.ts';
 import { grantsOf, type ApiRole, type Privilege, type TableModel } from '../model/table-model.ts';
 
@@ -60,9 +60,10 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[],
               and ($2 or has_schema_privilege('anon', n.oid, 'usage') or has_schema_privilege('authenticated', n.oid, 'usage')) as public,
             p.prorettype = 'trigger'::regtype as trigger,
             coalesce(p.prosrc, '') ~* '${READS_CALLER_PATTERN}'
-              or exists (select 1 from caller_readers c where coalesce(p.prosrc, '') ~* ('(^|[^a-z0-9_])' || c.proname || '\\s*\\(')) as reads_caller,
+              or exists (select 1 from caller_readers c where ${callsNameSql("coalesce(p.prosrc, '')", 'called.names', 'c.proname')}) as reads_caller,
             ${READS_NO_RELATION_SQL} as reads_no_relation
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+            cross join lateral (select ${calledNamesSql("coalesce(p.prosrc, '')")} as names) called
       where n.nspname = any($1) and p.prokind in ('f', 'p')
         and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
         and ${notStandIn('pg_proc', 'p.oid')}
@@ -235,7 +236,8 @@ export const FUNCTION_READING_NO_RELATION = 'function-reading-no-relation';
  * `p` (pg_proc) reads no relation and calls no function of the project's, in any schema (a helper in
  * a schema rule 15 does not read may read a table: `app.email_of(p)`); an extension's functions
  * (pgcrypto's `gen_random_bytes`) do not count. A SQL-standard body (`begin atomic`) is held in
- * `prosqlbody`, not `prosrc`: it is not read, so never this reading (readCatalogFunctions').
+ * `prosqlbody`, not `prosrc`: it is not read, so never this reading (readCatalogFunctions', whose
+ * `called.names` holds p's calledNamesSql).
  */
 const READS_NO_RELATION_SQL = `(coalesce(p.prosrc, '') !~* '(^|[^a-z0-9_])(from|join|into|update|table|execute)([^a-z0-9_]|$)'
               and p.prolang <> (select oid from pg_language where lanname = 'c')
@@ -243,7 +245,7 @@ const READS_NO_RELATION_SQL = `(coalesce(p.prosrc, '') !~* '(^|[^a-z0-9_])(from|
               and not exists (select 1 from pg_proc q join pg_namespace qn on qn.oid = q.pronamespace
                                where qn.nspname not in ('pg_catalog', 'information_schema') and q.oid <> p.oid
                                  and not exists (select 1 from pg_depend qd where qd.classid = 'pg_proc'::regclass and qd.objid = q.oid and qd.deptype = 'e')
-                                 and coalesce(p.prosrc, '') ~* ('(^|[^a-z0-9_])' || q.proname || '\\s*\\(')))`;
+                                 and ${callsNameSql("coalesce(p.prosrc, '')", 'called.names', 'q.proname')}))`;
 /** Secure reading: EXECUTE to PUBLIC on a function the model lets every API role execute reaches no API caller more. */
 export const PUBLIC_EXECUTE_EVERY_API_ROLE = 'public-execute-every-api-role';
 /**
