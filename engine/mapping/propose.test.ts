@@ -1142,6 +1142,30 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect((proposeVocabularySubsets(vocabularies, roles, defaults, [house]).settings as { shop?: unknown }).shop).toBeUndefined();
   });
 
+  it('a plpgsql helper of guard clauses (stranger-app-16): the permission its last RETURN grants on lets a holder in whatever the department', () => {
+    const { vocabularies, defaults, roles } = handlerSettings();
+    const scopeOf = (source: string) => (proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source }]).settings as { vs?: { permissionScope?: string } }).vs?.permissionScope;
+    const guarded = (last: string) => `
+DECLARE
+  v_role text := public.current_user_role();
+BEGIN
+  IF v_role IS NULL THEN
+    RETURN false;
+  END IF;
+  IF v_role = 'vp_admin' THEN
+    RETURN p_dept IS NOT NULL AND p_dept = public.current_user_dept();
+  END IF;
+  RETURN ${last};
+END;
+`;
+    expect(scopeOf(guarded("v_role IN ('admin', 'staff', 'vs_staff') OR public.current_user_has_permission('vs')"))).toBe('every-department');
+    // The last RETURN keeping the holder to their department, or a clause on anything but the role first: nothing proposed.
+    expect(scopeOf(guarded("v_role IN ('admin', 'staff', 'vs_staff') OR (public.current_user_has_permission('vs') AND p_dept = public.current_user_dept())"))).toBeUndefined();
+    expect(scopeOf("begin\n  if p_dept is distinct from public.current_user_dept() then return false; end if;\n  return public.current_user_has_permission('vs');\nend;")).toBeUndefined();
+    // An IF doing more than returning is no guard clause: not read.
+    expect(scopeOf("begin\n  if public.current_user_role() is null then perform 1; return false; end if;\n  return public.current_user_has_permission('vs');\nend;")).toBeUndefined();
+  });
+
   it('a permission granting whatever the department only at the top level of the answer or of a CASE branch answering true; a negated permission test names no way in (review of session 19)', () => {
     const { vocabularies, defaults, roles } = handlerSettings();
     const scopeOf = (source: string) => (proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source }]).settings as { vs?: { permissionScope?: string } }).vs?.permissionScope;

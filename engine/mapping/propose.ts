@@ -17,6 +17,7 @@ import { escapeRegExp } from '../regexp.ts';
 import { targetSpelling } from './target-spelling.ts';
 import { setPath, valueAtPath } from './dotted-path.ts';
 import { caseBranches, caseElse, simpleCaseBranches, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
+import { guardClausesAsCase } from './plpgsql-guard-clauses.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -1120,10 +1121,10 @@ function closingParenOf(text: string, open: number): number {
   return -1;
 }
 
-/** The expression a helper's body answers, where that is all it is: `select <expr>` or plpgsql's `begin return <expr>; end`. */
+/** The expression a helper's body answers, where that is all it is: `select <expr>`, plpgsql's `begin return <expr>; end`, or guard clauses before a last RETURN read as a CASE (plpgsql-guard-clauses.ts). */
 function answerOf(source: string): string | undefined {
   const body = withoutComments(source).trim();
-  return (/^begin\s+return\s+([\s\S]*?)\s*;\s*end\s*;?$/i.exec(body) ?? /^(?:select|return)\s+([\s\S]*?)\s*;?$/i.exec(body))?.[1];
+  return (/^begin\s+return\s+([\s\S]*?)\s*;\s*end\s*;?$/i.exec(body) ?? /^(?:select|return)\s+([\s\S]*?)\s*;?$/i.exec(body))?.[1] ?? guardClausesAsCase(body);
 }
 
 /** `expr` is true whenever `test` is: `test` is one of its top-level alternatives, or the condition of a CASE branch answering true. */
