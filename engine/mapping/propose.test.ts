@@ -1142,6 +1142,30 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect((proposeVocabularySubsets(vocabularies, roles, defaults, [house]).settings as { shop?: unknown }).shop).toBeUndefined();
   });
 
+  it('a join table keyed by (node, person) in a tenant (stranger-app-16): the person reference is the column referencing the person table, the model\'s own key none of the references', () => {
+    // Before: team_members' id took profile_id (a key column), and user_id the one uuid left, the tenant's workspace_id.
+    const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'display_name', type: 'text' }] };
+    const nodes: ModelTableFacts = { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'name', type: 'text' }] };
+    const members: ModelTableFacts = { name: 'team_members', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'uuid' }, { name: 'name', type: 'text' }, { name: 'user_id', type: 'uuid', nullable: true }] };
+    const workspace = { table: 'public.workspaces', column: 'id' };
+    const profiles: TargetTableFacts = { name: 'profiles', anonCanSelect: true, columns: [{ name: 'id', type: 'uuid', primaryKey: true, notNull: true, references: { table: 'auth.users', column: 'id' } }, { name: 'workspace_id', type: 'uuid', notNull: true, references: workspace }, { name: 'email', type: 'text', notNull: true }, { name: 'full_name', type: 'text' }] };
+    const teamNodes: TargetTableFacts = { name: 'team_nodes', anonCanSelect: true, columns: [{ name: 'id', type: 'uuid', primaryKey: true, notNull: true, defaultExpr: 'gen_random_uuid()' }, { name: 'workspace_id', type: 'uuid', notNull: true, references: workspace }, { name: 'name', type: 'text', notNull: true }] };
+    const teamMembers: TargetTableFacts = {
+      name: 'team_members',
+      anonCanSelect: true,
+      columns: [
+        { name: 'node_id', type: 'uuid', primaryKey: true, notNull: true, references: { table: 'team_nodes', column: 'id' } },
+        { name: 'profile_id', type: 'uuid', primaryKey: true, notNull: true, references: { table: 'profiles', column: 'id' } },
+        { name: 'workspace_id', type: 'uuid', notNull: true, references: workspace },
+        { name: 'name', type: 'text', notNull: true },
+      ],
+    };
+    const { mapping } = proposeMapping({ tables: [users, nodes, members], functions: [] }, { tables: [profiles, teamNodes, teamMembers], functions: [] });
+    expect(mapping.tables!.team_members.columns).toEqual({ id: null, user_id: 'profile_id' });
+    // A row keyed by its parent alone (profiles.id → auth.users) is still the model's key.
+    expect(mapping.tables!.users.columns?.id).toBeUndefined();
+  });
+
   it('a plpgsql helper of guard clauses (stranger-app-16): the permission its last RETURN grants on lets a holder in whatever the department', () => {
     const { vocabularies, defaults, roles } = handlerSettings();
     const scopeOf = (source: string) => (proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source }]).settings as { vs?: { permissionScope?: string } }).vs?.permissionScope;
