@@ -1164,6 +1164,12 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(mapping.tables!.team_members.columns).toEqual({ id: null, user_id: 'profile_id' });
     // A row keyed by its parent alone (profiles.id → auth.users) is still the model's key.
     expect(mapping.tables!.users.columns?.id).toBeUndefined();
+    // A model key that names a reference (passport's profile keyed by user_id) still takes the target's person column
+    // beside a key of the target's own (stranger-app-8's passport.profiles "userId").
+    const passport: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'display_name', type: 'text' }] };
+    const targetPassport: TargetTableFacts = { name: 'passport.profiles', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true, notNull: true }, { name: 'user_id', type: 'uuid', notNull: true, references: { table: 'profiles', column: 'id' } }, { name: 'display_name', type: 'text' }] };
+    const keyed = proposeMapping({ tables: [users, passport], functions: [] }, { tables: [profiles, targetPassport], functions: [] }).mapping;
+    expect(keyed.tables?.['passport.profiles']?.columns?.user_id ?? 'user_id').toBe('user_id');
   });
 
   it('a plpgsql helper of guard clauses (stranger-app-16): the permission its last RETURN grants on lets a holder in whatever the department', () => {

@@ -462,14 +462,15 @@ function personOntoOtherReference(model: ModelColumnFacts, target: TargetColumnF
 }
 
 /**
- * The model's own key (`team_members.id`, no reference) onto a target column holding another
- * table's key: never the same column, but where that column is the target's whole primary key (a
- * row keyed by its parent, `profiles.id` → auth.users). stranger-app-16's join table
+ * The model's own key (`team_members.id`, naming no reference: a key named `user_id`, passport's
+ * profile keyed by its person, is one) onto a target column holding another table's key: never the
+ * same column, but where that column is the target's whole primary key (a row keyed by its parent,
+ * `profiles.id` → auth.users). stranger-app-16's join table
  * `team_members (node_id, profile_id)` has no key of its own (many-to-many): its `id` took the
  * person column, then the tenant's `workspace_id`.
  */
 function ownKeyOntoReference(model: ModelColumnFacts, target: TargetColumnFacts, table: TargetTableFacts): boolean {
-  if (model.primaryKey !== true || model.references !== undefined || !target.references) return false;
+  if (model.primaryKey !== true || namesAReference(model) || !target.references) return false;
   return !(target.primaryKey === true && table.columns.filter((c) => c.primaryKey).length === 1);
 }
 
