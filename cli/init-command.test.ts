@@ -438,6 +438,16 @@ describe('policyfuzz init', () => {
     expect(config.model.emailDomain).toBe('kkumail.com');
   });
 
+  it("a sixteenth stranger's schema (testing/schemas/stranger-app-16): drizzle-kit's SQL, a profiles person table, a workspace on every row, a join table keyed (node, person)", async () => {
+    const config = await initOnSupabaseRepo('stranger-app-16');
+    // team_members (node_id, profile_id) has no key of its own: id took profile_id, and user_id the tenant's workspace_id.
+    expect(config.mapping.tables.team_members.columns).toMatchObject({ id: null, user_id: 'profile_id' });
+    // can_handle_vs is plpgsql guard clauses (a vp_admin clause, then `return … or current_user_has_permission('vs')`): a vs holder
+    // handles every department there, and was expected refused (R03, R06, R12).
+    expect(config.model.vs.permissionScope).toBe('every-department');
+    expect(config.model.refusals.codes['not-authorized']).toBe('42501');
+  });
+
   it("a twelfth stranger's schema (testing/schemas/stranger-app-12): Supabase's declarative schemas beside the migrations db diff made, strict integrity", async () => {
     const repo = path.join(tmp, 'stranger-app-12');
     mkdirSync(repo, { recursive: true });

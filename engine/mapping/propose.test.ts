@@ -1142,6 +1142,60 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect((proposeVocabularySubsets(vocabularies, roles, defaults, [house]).settings as { shop?: unknown }).shop).toBeUndefined();
   });
 
+  it('a join table keyed by (node, person) in a tenant (stranger-app-16): the person reference is the column referencing the person table, the model\'s own key none of the references', () => {
+    // Before: team_members' id took profile_id (a key column), and user_id the one uuid left, the tenant's workspace_id.
+    const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }, { name: 'display_name', type: 'text' }] };
+    const nodes: ModelTableFacts = { name: 'team_nodes', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'name', type: 'text' }] };
+    const members: ModelTableFacts = { name: 'team_members', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'node_id', type: 'uuid' }, { name: 'name', type: 'text' }, { name: 'user_id', type: 'uuid', nullable: true }] };
+    const workspace = { table: 'public.workspaces', column: 'id' };
+    const profiles: TargetTableFacts = { name: 'profiles', anonCanSelect: true, columns: [{ name: 'id', type: 'uuid', primaryKey: true, notNull: true, references: { table: 'auth.users', column: 'id' } }, { name: 'workspace_id', type: 'uuid', notNull: true, references: workspace }, { name: 'email', type: 'text', notNull: true }, { name: 'full_name', type: 'text' }] };
+    const teamNodes: TargetTableFacts = { name: 'team_nodes', anonCanSelect: true, columns: [{ name: 'id', type: 'uuid', primaryKey: true, notNull: true, defaultExpr: 'gen_random_uuid()' }, { name: 'workspace_id', type: 'uuid', notNull: true, references: workspace }, { name: 'name', type: 'text', notNull: true }] };
+    const teamMembers: TargetTableFacts = {
+      name: 'team_members',
+      anonCanSelect: true,
+      columns: [
+        { name: 'node_id', type: 'uuid', primaryKey: true, notNull: true, references: { table: 'team_nodes', column: 'id' } },
+        { name: 'profile_id', type: 'uuid', primaryKey: true, notNull: true, references: { table: 'profiles', column: 'id' } },
+        { name: 'workspace_id', type: 'uuid', notNull: true, references: workspace },
+        { name: 'name', type: 'text', notNull: true },
+      ],
+    };
+    const { mapping } = proposeMapping({ tables: [users, nodes, members], functions: [] }, { tables: [profiles, teamNodes, teamMembers], functions: [] });
+    expect(mapping.tables!.team_members.columns).toEqual({ id: null, user_id: 'profile_id' });
+    // A row keyed by its parent alone (profiles.id → auth.users) is still the model's key.
+    expect(mapping.tables!.users.columns?.id).toBeUndefined();
+    // A model key that names a reference (passport's profile keyed by user_id) still takes the target's person column
+    // beside a key of the target's own (stranger-app-8's passport.profiles "userId").
+    const passport: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'display_name', type: 'text' }] };
+    const targetPassport: TargetTableFacts = { name: 'passport.profiles', anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true, notNull: true }, { name: 'user_id', type: 'uuid', notNull: true, references: { table: 'profiles', column: 'id' } }, { name: 'display_name', type: 'text' }] };
+    const keyed = proposeMapping({ tables: [users, passport], functions: [] }, { tables: [profiles, targetPassport], functions: [] }).mapping;
+    expect(keyed.tables?.['passport.profiles']?.columns?.user_id ?? 'user_id').toBe('user_id');
+  });
+
+  it('a plpgsql helper of guard clauses (stranger-app-16): the permission its last RETURN grants on lets a holder in whatever the department', () => {
+    const { vocabularies, defaults, roles } = handlerSettings();
+    const scopeOf = (source: string) => (proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source }]).settings as { vs?: { permissionScope?: string } }).vs?.permissionScope;
+    const guarded = (last: string) => `
+DECLARE
+  v_role text := public.current_user_role();
+BEGIN
+  IF v_role IS NULL THEN
+    RETURN false;
+  END IF;
+  IF v_role = 'vp_admin' THEN
+    RETURN p_dept IS NOT NULL AND p_dept = public.current_user_dept();
+  END IF;
+  RETURN ${last};
+END;
+`;
+    expect(scopeOf(guarded("v_role IN ('admin', 'staff', 'vs_staff') OR public.current_user_has_permission('vs')"))).toBe('every-department');
+    // The last RETURN keeping the holder to their department, or a clause on anything but the role first: nothing proposed.
+    expect(scopeOf(guarded("v_role IN ('admin', 'staff', 'vs_staff') OR (public.current_user_has_permission('vs') AND p_dept = public.current_user_dept())"))).toBeUndefined();
+    expect(scopeOf("begin\n  if p_dept is distinct from public.current_user_dept() then return false; end if;\n  return public.current_user_has_permission('vs');\nend;")).toBeUndefined();
+    // An IF doing more than returning is no guard clause: not read.
+    expect(scopeOf("begin\n  if public.current_user_role() is null then perform 1; return false; end if;\n  return public.current_user_has_permission('vs');\nend;")).toBeUndefined();
+  });
+
   it('a permission granting whatever the department only at the top level of the answer or of a CASE branch answering true; a negated permission test names no way in (review of session 19)', () => {
     const { vocabularies, defaults, roles } = handlerSettings();
     const scopeOf = (source: string) => (proposeVocabularySubsets(vocabularies, roles, defaults, [{ name: 'can_handle_vs', source }]).settings as { vs?: { permissionScope?: string } }).vs?.permissionScope;

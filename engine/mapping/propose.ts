@@ -18,6 +18,7 @@ import { escapeRegExp } from '../regexp.ts';
 import { targetSpelling } from './target-spelling.ts';
 import { setPath, valueAtPath } from './dotted-path.ts';
 import { caseBranches, caseElse, simpleCaseBranches, stripOuterParens, topLevelDisjuncts } from '../db/sql-expressions.ts';
+import { guardClausesAsCase } from './plpgsql-guard-clauses.ts';
 
 export interface ModelColumnFacts {
   name: string;
@@ -450,6 +451,31 @@ function namedReference(column: string, tableOf: TableOf): string | undefined {
 }
 
 /**
+ * The model's reference to the person (`team_members.user_id`, named for the users table itself)
+ * onto a target foreign key to a table that holds no people (a tenant's `workspace_id` →
+ * workspaces): never the same column, however alone it is left (stranger-app-16's team_members
+ * mapped `user_id → workspace_id`, the member's person column being `profile_id` → profiles).
+ */
+function personOntoOtherReference(model: ModelColumnFacts, target: TargetColumnFacts, tableOf: TableOf): boolean {
+  if (model.name !== 'user_id' || model.references !== undefined || !target.references) return false;
+  const table = target.references.table;
+  return !PEOPLE_TABLES.includes(table) && table !== tableOf('users');
+}
+
+/**
+ * The model's own key (`team_members.id`, naming no reference: a key named `user_id`, passport's
+ * profile keyed by its person, is one) onto a target column holding another table's key: never the
+ * same column, but where that column is the target's whole primary key (a row keyed by its parent,
+ * `profiles.id` → auth.users). stranger-app-16's join table
+ * `team_members (node_id, profile_id)` has no key of its own (many-to-many): its `id` took the
+ * person column, then the tenant's `workspace_id`.
+ */
+function ownKeyOntoReference(model: ModelColumnFacts, target: TargetColumnFacts, table: TargetTableFacts): boolean {
+  if (model.primaryKey !== true || namesAReference(model) || !target.references) return false;
+  return !(target.primaryKey === true && table.columns.filter((c) => c.primaryKey).length === 1);
+}
+
+/**
  * The model's default is a word (`submitter_label` default `student`) and the target's another
  * text constant (`title` default ''): a column of other values, however alike the rest. An empty
  * model default is only a filler for NOT NULL, and says nothing; nor do two vocabularies' defaults.
@@ -484,8 +510,8 @@ function handleOntoProse(model: ModelColumnFacts, target: TargetColumnFacts): bo
   return !IDENTIFYING_WORDS.has(words[words.length - 1] ?? '');
 }
 
-function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): number {
-  if (refersElsewhere(model, target, tableOf)) return 0;
+function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf, table: TargetTableFacts): number {
+  if (refersElsewhere(model, target, tableOf) || personOntoOtherReference(model, target, tableOf) || ownKeyOntoReference(model, target, table)) return 0;
   if (handleOntoProse(model, target)) return 0;
   if (amountOntoNoAmount(model, target)) return 0;
   if (otherEvent(model.name, snakeCased(target.name))) return 0;
@@ -499,7 +525,7 @@ function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames
   // People are auth.users rows, or the profile table keyed by them (`public.users`); the table chosen
   // for it under another name (a Prisma `User`) only for a reference naming the same role (`buyerId`
   // for buyer_id, not `decidedById` for student_record_id).
-  if (PERSON_REF.test(model.name) && target.references && (PEOPLE_TABLES.includes(target.references.table) || (target.references.table === tableOf('users') && sharesWord(model.name, target.name)))) score += 0.9;
+  if (PERSON_REF.test(model.name) && target.references && (PEOPLE_TABLES.includes(target.references.table) || (target.references.table === tableOf('users') && (sharesWord(model.name, target.name) || model.name === 'user_id')))) score += 0.9;
   if (model.primaryKey && target.primaryKey) score += 0.9;
   if (model.vocabulary && target.vocabulary) score += 0.4;
   if (model.hasDefault && target.defaultExpr !== undefined && !otherWordDefault(model, target)) score += 0.2;
@@ -520,7 +546,7 @@ function matchColumns(model: ModelTableFacts, target: TargetTableFacts, tableOf:
 function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renames, threshold: number, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf): Map<string, string> {
   const pairs: { m: string; t: string; score: number }[] = [];
   for (const m of model.columns) for (const t of target.columns) {
-    const score = columnScore(m, t, renames, keyedTables, tableOf);
+    const score = columnScore(m, t, renames, keyedTables, tableOf, target);
     if (score > threshold) pairs.push({ m: m.name, t: t.name, score });
   }
   pairs.sort((a, b) => b.score - a.score || a.m.localeCompare(b.m) || a.t.localeCompare(b.t));
@@ -537,7 +563,7 @@ function greedy(model: ModelTableFacts, target: TargetTableFacts, renames: Renam
   for (const m of leftModel) {
     // Same type is not same meaning: a title is no stripe_customer_id, whatever is left over.
     // Nor is a sequence number (`order_no`, an identity) a value the model writes, unless it is the key.
-    const same = leftTarget.filter((t) => !taken.has(t.name) && typeFits(m, t) && sameMeaning(m, t) && !refersElsewhere(m, t, tableOf) && (t.serverFilled !== 'identity' || t.primaryKey));
+    const same = leftTarget.filter((t) => !taken.has(t.name) && typeFits(m, t) && sameMeaning(m, t) && !refersElsewhere(m, t, tableOf) && !personOntoOtherReference(m, t, tableOf) && !ownKeyOntoReference(m, t, target) && (t.serverFilled !== 'identity' || t.primaryKey));
     const sameModel = leftModel.filter((x) => !out.has(x.name) && normalType(x.type) === normalType(m.type));
     if (same.length === 1 && sameModel.length === 1) {
       out.set(m.name, same[0].name);
@@ -1124,10 +1150,10 @@ function closingParenOf(text: string, open: number): number {
   return -1;
 }
 
-/** The expression a helper's body answers, where that is all it is: `select <expr>` or plpgsql's `begin return <expr>; end`. */
+/** The expression a helper's body answers, where that is all it is: `select <expr>`, plpgsql's `begin return <expr>; end`, or guard clauses before a last RETURN read as a CASE (plpgsql-guard-clauses.ts). */
 function answerOf(source: string): string | undefined {
   const body = withoutComments(source).trim();
-  return (/^begin\s+return\s+([\s\S]*?)\s*;\s*end\s*;?$/i.exec(body) ?? /^(?:select|return)\s+([\s\S]*?)\s*;?$/i.exec(body))?.[1];
+  return (/^begin\s+return\s+([\s\S]*?)\s*;\s*end\s*;?$/i.exec(body) ?? /^(?:select|return)\s+([\s\S]*?)\s*;?$/i.exec(body))?.[1] ?? guardClausesAsCase(body);
 }
 
 /** `expr` is true whenever `test` is: `test` is one of its top-level alternatives, or the condition of a CASE branch answering true. */

@@ -47,6 +47,13 @@ describe("signed-in-only functions called by anon under Supabase's default EXECU
     expect(compareOutcomes(expectedOf({}, call('sync_my_team_permissions')), bodyRefusal)).toBeDefined();
   });
 
+  it('get_my_student_record refusing anon NOT_AUTHORIZED in the project’s code agrees (rule 20: no session, no identity-gated function; stranger-app-16)', () => {
+    // Before: only a P0001 body refusal or the null answer was accepted, so 42501 NOT_AUTHORIZED failed R15, R18 and R20.
+    expect(compareOutcomes(expectedOf(supabaseDefault, call('get_my_student_record')), bodyRefusal)).toBeUndefined();
+    // A database error of another kind still disagrees (a body failing is no refusal).
+    expect(compareOutcomes(expectedOf(supabaseDefault, call('get_my_student_record')), { kind: 'error', code: '22P02', detail: 'invalid input syntax for type uuid' })).toBeDefined();
+  });
+
   it('a soft delete answering anon that it deleted still fails: the body refuses a caller with no role', () => {
     const expected = expectedOf(supabaseDefault, call('soft_delete_pr_ticket', { p_id: 'PR-1' }));
     expect(compareOutcomes(expected, { kind: 'allowed', rows: [{ value: true }], affected: 1 })).toBeDefined();

@@ -65,6 +65,9 @@ function idOrder(a: Row, b: Row, idAs: ModelSettings['students']['historyIdAs'])
 /** The reading of an identity-gated function refusing a signed-in caller with no role (§7: a null role fails closed). */
 export const NO_ROLE_REFUSED = 'identity-refused-to-no-role';
 
+/** The reading of get_my_student_record refusing a caller with no session (rule 20) where its body runs for anon. */
+export const RECORD_REFUSED_TO_ANON = 'students.record-refused-to-anon';
+
 /**
  * The reading of get_my_student_record answering null (a jsonb function finding no row) for a
  * caller with no record and no change request: nothing of theirs to show, nobody else's shown.
@@ -86,8 +89,9 @@ export const studentFunctions: FunctionModel[] = [
       const notAuthorized = refusal(settings, 'not-authorized', 'NOT_AUTHORIZED');
       // The server context is no signed-in person ("signed in", §4.2): refusing it, as
       // identity-gated functions refuse a caller with no session (rule 20), is as secure. So is
-      // refusing a signed-in caller with no role (§7: a function guard with a null role fails closed).
-      const reading = caller.kind === 'service' ? 'students.record-refused-to-server' : caller.kind === 'user' && currentUserRole(ruleContext(world, caller, settings)) === null ? NO_ROLE_REFUSED : undefined;
+      // refusing anon, that very caller (a target keeping Supabase's default EXECUTE runs the body
+      // for it), and a signed-in caller with no role (§7: a function guard with a null role fails closed).
+      const reading = caller.kind === 'service' ? 'students.record-refused-to-server' : caller.kind === 'anon' ? RECORD_REFUSED_TO_ANON : caller.kind === 'user' && currentUserRole(ruleContext(world, caller, settings)) === null ? NO_ROLE_REFUSED : undefined;
       const keys = settings.students.recordOutput;
       const nothingOfTheirs = mine[keys.record] === null && Array.isArray(mine[keys.requests]) && (mine[keys.requests] as Json[]).length === 0;
       const orElse = [...(reading ? [secureReading(reading, notAuthorized)] : []), ...(nothingOfTheirs ? [secureReading(NO_RECORD_AS_NULL, allowed([{ value: null }], 1))] : [])];
