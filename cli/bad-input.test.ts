@@ -1,5 +1,5 @@
 /**
- * Bad input, through the real binary or main() as it calls it: a clear one-line message and exit 2 before anything runs,
+ * Bad input through the real binary: a clear one-line message and exit 2 before anything runs,
  * never a stack trace, a silent "0 passed" or a false verdict.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,6 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { BIN, runBin } from '../testing/run-bin.ts';
-import { runCli } from '../testing/run-cli.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { BUNDLED_MIGRATIONS, POLICYFUZZ_VERSION, PROJECT_ROOT } from './paths.ts';
 import { runSummary, propertySummary } from '../engine/report/summary.ts';
@@ -18,16 +17,6 @@ import { loadMigrationFolder, migrationsDigest } from '../engine/db/migrations.t
 const LONG_TESTS = process.env.POLICYFUZZ_LONG_TESTS === '1';
 
 const noStackTrace = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
-
-/**
- * Refusals made by main() (cli/main.ts), which bin/policyfuzz.mjs only hands the arguments and
- * whose return is the exit code: run in this process, each without a Node start and a load of
- * dist/ (0.6-0.9 s of CPU a refusal through the binary, measured). Through the binary still:
- * --version, a config's unknown rule, POLICYFUZZ_SLOWDOWN, a folder name that is not UTF-8,
- * --no-color's completion script, sso check, init and its config, and every pack module (loaded
- * by the binary's own loader).
- */
-const policyfuzz = (args: string[]) => runCli(...args);
 
 /** A saved data failure's record, as a file would hold it. */
 const RECORD = {
@@ -47,7 +36,7 @@ const RECORD = {
   foundAt: new Date().toISOString(),
 };
 
-describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () => {
+describe('bad input, through bin/policyfuzz.mjs', () => {
   it('--version prints the version', async () => {
     const r = await runBin(['--version']);
     expect(r).toMatchObject({ code: 0, stdout: `${POLICYFUZZ_VERSION}\n` });
@@ -71,17 +60,17 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     );
     mkdirSync(path.join(dir, 'shard1'));
     writeFileSync(path.join(dir, 'shard1', 'summary.json'), JSON.stringify(summary));
-    const refused = await policyfuzz(['merge-reports', path.join(dir, 'shard1'), '--out', path.join(dir, 'merged')]);
+    const refused = await runBin(['merge-reports', path.join(dir, 'shard1'), '--out', path.join(dir, 'merged')]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe('policyfuzz: 1 of 2 shards given (missing 2/2): the merged totals would not be the run\'s. Give every shard, or pass --allow-partial\n');
-    const allowed = await policyfuzz(['merge-reports', path.join(dir, 'shard1'), '--out', path.join(dir, 'merged'), '--allow-partial']);
+    const allowed = await runBin(['merge-reports', path.join(dir, 'shard1'), '--out', path.join(dir, 'merged'), '--allow-partial']);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain('warning: 1 of 2 shards given (missing 2/2); merging anyway (--allow-partial)');
   });
 
   it('--shard without --seed: exit 2 saying to pass one seed to every shard, before any server starts', async () => {
     // Each shard drew its own seed: the shards tested other cases, and the merge was no one run's.
-    const r = await policyfuzz(['fuzz', '--shard', '2/4', '--only', 'R02', '--no-sso', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    const r = await runBin(['fuzz', '--shard', '2/4', '--only', 'R02', '--no-sso', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('policyfuzz: --shard 2/4 needs --seed <n>, the same on every shard (e.g. --seed $GITHUB_RUN_NUMBER): with a seed of its own each shard would test other cases, and the merge would be no one run\'s\n');
     expect(r.stdout).toBe('');
@@ -97,7 +86,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
       mkdirSync(path.join(dir, `shard${index}`));
       writeFileSync(path.join(dir, `shard${index}`, 'summary.json'), JSON.stringify(summary));
     }
-    const r = await policyfuzz(['merge-reports', path.join(dir, 'shard1'), path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
+    const r = await runBin(['merge-reports', path.join(dir, 'shard1'), path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('policyfuzz: the inputs ran with different seeds (5, 6): merge the shards of one run (each run with the same --seed)\n');
   });
@@ -120,7 +109,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
         mkdirSync(path.join(dir, `shard${index}`));
         writeFileSync(path.join(dir, `shard${index}`, 'summary.json'), JSON.stringify(summary));
       }
-      const r = await policyfuzz(['merge-reports', path.join(dir, 'shard1'), path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
+      const r = await runBin(['merge-reports', path.join(dir, 'shard1'), path.join(dir, 'shard2'), '--out', path.join(dir, 'merged')]);
       expect(r.code, name).toBe(2);
       expect(r.stderr).toBe(`policyfuzz: ${message}\n`);
       expect(existsSync(path.join(dir, 'merged', 'summary.json'))).toBe(false);
@@ -128,15 +117,15 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
   });
 
   it('mutants --auto --kind with an unknown kind: exit 2 listing the kinds, before any server starts; --kind or --run-uncovered without --auto: exit 2', async () => {
-    const r = await policyfuzz(['mutants', '--auto', '--kind', 'drop-conjunct', 'drop-everything', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    const r = await runBin(['mutants', '--auto', '--kind', 'drop-conjunct', 'drop-everything', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('policyfuzz: --kind: unknown kind "drop-everything"; the kinds are drop-conjunct, always-true, drop-disjunct, widen-roles, disable-row-security, equality-to-ilike, drop-revoke, view-as-definer, allow-list-drop, function-drop-conjunct, if-guard\n');
     noStackTrace(r.stderr);
-    const alone = await policyfuzz(['mutants', '--kind', 'drop-conjunct', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    const alone = await runBin(['mutants', '--kind', 'drop-conjunct', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/^policyfuzz: --kind go(es)? with --auto/);
     // --run-uncovered likewise: hand-written mutants have no uncovered variants to run.
-    const uncovered = await policyfuzz(['mutants', '--run-uncovered', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    const uncovered = await runBin(['mutants', '--run-uncovered', '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(uncovered.code).toBe(2);
     expect(uncovered.stderr).toMatch(/^policyfuzz: --run-uncovered go(es)? with --auto/);
   });
@@ -162,7 +151,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
       title: 'relabelled',
     };
     writeFileSync(file, JSON.stringify(record));
-    const r = await policyfuzz(['replay', file, '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    const r = await runBin(['replay', file, '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^policyfuzz: .*R99-0123456789ab\.json names property "R99", which is not a data-layer property \(known: R01, .*\); was the file edited\?\n$/);
     noStackTrace(r.stderr);
@@ -172,7 +161,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     const dir = tempDir('relabelled');
     const file = path.join(dir, 'R02-0123456789ab.json');
     writeFileSync(file, JSON.stringify({ ...RECORD, id: 'R02-0123456789ab', property: 'R19', title: 'users: a non-staff owner cannot PATCH role' }));
-    const r = await policyfuzz(['replay', file, '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+    const r = await runBin(['replay', file, '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`policyfuzz: ${file} was saved for another property than its "property" R19 (its id is R02-0123456789ab): set "property" back to R02, or replay the file as it was saved\n`);
   });
@@ -184,7 +173,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     const file = path.join(dir, 'R02-0123456789ab.json');
     const saved = { ...RECORD, id: 'R02-0123456789ab', property: 'R02', title: 'users', target: { config: null, migrations: gone, savedIn: path.join(dir, 'elsewhere') } };
     writeFileSync(file, JSON.stringify({ ...saved, migrationsDigest: '0123456789abcdef' }));
-    const other = await policyfuzz(['replay', file, '--database-url', inject('databaseUrl')]);
+    const other = await runBin(['replay', file, '--database-url', inject('databaseUrl')]);
     expect(other.code).toBe(2);
     const bundled = migrationsDigest(loadMigrationFolder(BUNDLED_MIGRATIONS));
     // The binary's bundled migrations lie under dist/ in the package.
@@ -192,7 +181,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     expect(other.stdout).not.toMatch(/FIXED/);
     // Found on the bundled reference from another checkout: its own digest, replayed on it.
     writeFileSync(file, JSON.stringify({ ...saved, migrationsDigest: bundled }));
-    const same = await policyfuzz(['replay', file, '--times', '1', '--database-url', inject('databaseUrl')]);
+    const same = await runBin(['replay', file, '--times', '1', '--database-url', inject('databaseUrl')]);
     expect(same.code, same.stdout + same.stderr).toBe(0);
     expect(same.stdout).toMatch(/migrations (dist\/)?packs\/reference\/migrations/);
     expect(same.stdout).toMatch(/\nFIXED \(1 clean replays\)/);
@@ -214,8 +203,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
   ];
   for (const [what, args, message] of refused) {
     it(`${what}: exit 2, one line, nothing run`, async () => {
-      // sso check writes through console.error, which vitest takes over in this process: through the binary.
-      const r = await (args[0] === 'sso' ? runBin(args) : policyfuzz(args));
+      const r = await runBin(args);
       expect(r.code, r.stdout + r.stderr).toBe(2);
       expect(r.stderr).toMatch(message);
       noStackTrace(r.stderr);
@@ -227,7 +215,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     const dir = tempDir('not-utf8');
     writeFileSync(path.join(dir, '0001_ok.sql'), 'select 1;');
     writeFileSync(Buffer.from(path.join(dir, '0002_caf\xe9.sql'), 'latin1'), 'select 1;');
-    const r = await policyfuzz(['fuzz', '--migrations', dir, '--only', 'R02', '--no-sso', ...NO_DB]);
+    const r = await runBin(['fuzz', '--migrations', dir, '--only', 'R02', '--no-sso', ...NO_DB]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`policyfuzz: a migration file name in ${dir} is not UTF-8 ("0002_café.sql" read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\`\n`);
   });
@@ -253,13 +241,13 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     mkdirSync(migrations);
     for (const f of ['0001_private_helpers.sql', '0100_users.sql']) writeFileSync(path.join(migrations, f), readFileSync(path.join(BUNDLED_MIGRATIONS, f)));
     const reports = path.join(dir, 'reports');
-    const r = await policyfuzz(['fuzz', '--migrations', migrations, '--only', 'R02,R04', '--runs', '20', '--seed', '3', '--no-sso', '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report-dir', reports, '--failures-dir', path.join(dir, 'f')]);
+    const r = await runBin(['fuzz', '--migrations', migrations, '--only', 'R02,R04', '--runs', '20', '--seed', '3', '--no-sso', '--no-replay', '--no-color', '--database-url', inject('databaseUrl'), '--report-dir', reports, '--failures-dir', path.join(dir, 'f')]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 not applicable (seed 3)');
     const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as { totals: { passed: number; notApplicable: number }; properties: { id: string; status: string }[] };
     expect(summary.properties.map((p) => `${p.id} ${p.status}`)).toEqual(['R02 passed', 'R04 not-applicable']);
     expect(summary.totals).toMatchObject({ passed: 1, notApplicable: 1 });
-    const merged = await policyfuzz(['merge-reports', reports, '--out', path.join(dir, 'merged')]);
+    const merged = await runBin(['merge-reports', reports, '--out', path.join(dir, 'merged')]);
     expect(merged.code, merged.stderr).toBe(0);
     expect(merged.stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 1 not applicable (seed 3)');
   });
@@ -268,7 +256,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     const dir = tempDir('empty-config');
     const config = path.join(dir, 'policyfuzz.config.json');
     writeFileSync(config, '{}');
-    const r = await policyfuzz(['fuzz', '--config', config, ...NO_DB]);
+    const r = await runBin(['fuzz', '--config', config, ...NO_DB]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`policyfuzz: ${config} is not a valid policyfuzz config:\n  migrations: required: the folder of .sql migrations (a path relative to the config, or a list of them), e.g. "supabase/migrations"\n`);
   });
@@ -277,7 +265,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     const dir = tempDir('empty-include');
     const config = path.join(dir, 'policyfuzz.config.json');
     writeFileSync(config, JSON.stringify({ migrations: 'supabase/migrations', rules: { include: [] } }));
-    const r = await policyfuzz(['fuzz', '--config', config, ...NO_DB]);
+    const r = await runBin(['fuzz', '--config', config, ...NO_DB]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`policyfuzz: ${config} is not a valid policyfuzz config:\n  rules.include: an empty list runs no rule of the pack; leave the key out to run every rule\n`);
   });
@@ -286,7 +274,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     const dir = tempDir('bad-max-rows');
     const config = path.join(dir, 'policyfuzz.config.json');
     writeFileSync(config, JSON.stringify({ migrations: 'supabase/migrations', postgrest: { maxRows: 0 } }));
-    const r = await policyfuzz(['fuzz', '--config', config, ...NO_DB]);
+    const r = await runBin(['fuzz', '--config', config, ...NO_DB]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`policyfuzz: ${config} is not a valid policyfuzz config:\n  postgrest.maxRows: db-max-rows: a whole number of rows, e.g. 1000\n`);
   });
@@ -296,7 +284,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
       const dir = tempDir('bad-folder');
       const file = path.join(dir, 'a-file');
       writeFileSync(file, 'not a folder');
-      const r = await policyfuzz(['fuzz', '--only', 'R02', '--runs', '5', option, path.join(file, 'reports'), '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
+      const r = await runBin(['fuzz', '--only', 'R02', '--runs', '5', option, path.join(file, 'reports'), '--database-url', 'postgresql://nobody@127.0.0.1:1/x']);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`policyfuzz: ${option} ${path.join(file, 'reports')} cannot be written: ${file} is a file, not a folder. Choose another folder with ${option}\n`);
       // Checked before anything started: not even the unreachable database was tried.
@@ -308,7 +296,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     const dir = tempDir('unwritable-report');
     const reports = path.join(dir, 'reports');
     mkdirSync(path.join(reports, 'summary.json'), { recursive: true }); // a folder where the file goes
-    const r = await policyfuzz(['fuzz', '--only', 'R02', '--runs', '20', '--seed', '1', '--no-replay', '--report-dir', reports, '--failures-dir', path.join(dir, 'f'), '--database-url', inject('databaseUrl')]);
+    const r = await runBin(['fuzz', '--only', 'R02', '--runs', '20', '--seed', '1', '--no-replay', '--report-dir', reports, '--failures-dir', path.join(dir, 'f'), '--database-url', inject('databaseUrl')]);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/\nreports: not written \(EISDIR[^\n]*summary\.json'\)\n\n1 passed, 0 failed \(seed 1\)\n$/);
     expect(r.stderr).toContain(`policyfuzz: the reports could not be written to ${reports}: EISDIR`);
@@ -412,7 +400,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
       const dir = tempDir('bad-config-pack');
       const config = path.join(dir, 'policyfuzz.config.json');
       writeFileSync(config, JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: BUNDLED_MIGRATIONS }));
-      const r = await policyfuzz(['fuzz', '--config', config, ...unreachable]);
+      const r = await runBin(['fuzz', '--config', config, ...unreachable]);
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: `policyfuzz: pack module not found: ${path.join(dir, 'policyfuzz.pack.ts')} ("pack" in ${config})\n` });
     });
 
@@ -420,7 +408,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
       const dir = tempDir('config-and-migrations');
       const config = path.join(dir, 'policyfuzz.config.json');
       writeFileSync(config, JSON.stringify({ migrations: BUNDLED_MIGRATIONS }));
-      const r = await policyfuzz(['fuzz', '--config', config, '--migrations', BUNDLED_MIGRATIONS, ...unreachable]);
+      const r = await runBin(['fuzz', '--config', config, '--migrations', BUNDLED_MIGRATIONS, ...unreachable]);
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: 'policyfuzz: --config and --migrations both name the migrations: give one (the config lists its folders under "migrations"; other folders with its pack: --pack <its pack> --migrations <dirs…>)\n' });
     });
 
@@ -433,7 +421,7 @@ describe('bad input, through bin/policyfuzz.mjs and main() as it calls it', () =
     });
 
     it('--reference with a project target', async () => {
-      const r = await policyfuzz(['fuzz', '--reference', '--migrations', BUNDLED_MIGRATIONS, ...unreachable]);
+      const r = await runBin(['fuzz', '--reference', '--migrations', BUNDLED_MIGRATIONS, ...unreachable]);
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: 'policyfuzz: --reference runs the bundled reference database; it cannot go with --migrations\n' });
     });
   });
