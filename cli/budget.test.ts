@@ -6,7 +6,6 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { runBin } from '../testing/run-bin.ts';
-import { runCli } from '../testing/run-cli.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import type { RunSummary } from '../engine/report/summary.ts';
 import { BUNDLED_MIGRATIONS } from './paths.ts';
@@ -16,14 +15,11 @@ import { referencePack } from '../packs/reference/index.ts';
 describe('early stop (pr: on; --no-early-stop)', () => {
   it('pr stops a saturated property at its minimum and says why in summary.json; one still sending new kinds of request runs on; --no-early-stop, or a lone property, runs every case (why the same seed stops at the same case: engine/runner/budget.test.ts)', async () => {
     const reports = tempDir('early-stop');
-    // Through main() in this process, as the binary calls it (runCli): what is judged here is the
-    // runs' summaries and text, not the binary's start (the --time-budget runs below are through it).
-    // Four runs fewer Node starts and dist loads (~0.9 s of CPU each, measured for a fuzz start).
     // Early stop is decided on counts alone: a budget long enough never to cut (pr's 45 s did, at load 16 on 2 cores: R16 short of 300).
     const common = ['fuzz', '--no-sso', '--min-cases', '100', '--time-budget', '10m', '--seed', '3', '--no-replay', '--database-url', inject('databaseUrl'), '--failures-dir', path.join(reports, 'failures')];
     const summaryOf = (dir: string) => Object.fromEntries((JSON.parse(readFileSync(path.join(dir, 'summary.json'), 'utf8')) as RunSummary).properties.map((p) => [p.id, p]));
     // 200 cases: R01 stops at its minimum, R03 runs on past it (to 200: 300 cost it 100 cases more, proving nothing more).
-    const r = await runCli(...common, '--only', 'R01,R03', '--runs', '200', '--report-dir', path.join(reports, 'pr'));
+    const r = await runBin([...common, '--only', 'R01,R03', '--runs', '200', '--report-dir', path.join(reports, 'pr')]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const byId = summaryOf(path.join(reports, 'pr'));
     expect(byId.R01).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 } });
@@ -37,14 +33,14 @@ describe('early stop (pr: on; --no-early-stop)', () => {
     expect(byId.R03.status).toBe('passed');
     expect(byId.R03.cases).toBeGreaterThan(100);
     expect(byId.R03.stoppedEarly?.cases ?? byId.R03.cases).toBeGreaterThan(100);
-    const off = await runCli(...common, '--only', 'R01,R02', '--runs', '120', '--no-early-stop', '--report-dir', path.join(reports, 'off'));
+    const off = await runBin([...common, '--only', 'R01,R02', '--runs', '120', '--no-early-stop', '--report-dir', path.join(reports, 'off')]);
     expect(off.code, off.stdout + off.stderr).toBe(0);
     for (const p of Object.values(summaryOf(path.join(reports, 'off'))).filter((p) => p.area === 'data')) {
       expect(p, p.id).toMatchObject({ status: 'passed', cases: 120 });
       expect(p.stoppedEarly, p.id).toBeUndefined();
     }
     // A lone property shares the run with none: it runs every case (and reports every finding), early stop or not.
-    const lone = await runCli(...common, '--only', 'R01', '--runs', '120', '--report-dir', path.join(reports, 'lone'));
+    const lone = await runBin([...common, '--only', 'R01', '--runs', '120', '--report-dir', path.join(reports, 'lone')]);
     expect(lone.code, lone.stdout + lone.stderr).toBe(0);
     expect(summaryOf(path.join(reports, 'lone')).R01).toMatchObject({ status: 'passed', cases: 120 });
     expect(summaryOf(path.join(reports, 'lone')).R01.stoppedEarly).toBeUndefined();
@@ -53,7 +49,7 @@ describe('early stop (pr: on; --no-early-stop)', () => {
     const usersOnly = path.join(reports, 'users-only');
     mkdirSync(usersOnly);
     for (const f of ['0001_private_helpers.sql', '0100_users.sql']) copyFileSync(path.join(BUNDLED_MIGRATIONS, f), path.join(usersOnly, f));
-    const na = await runCli(...common.map((a) => (a === '3' ? '1' : a)), '--migrations', usersOnly, '--only', 'R02,R04', '--runs', '300', '--report-dir', path.join(reports, 'na'));
+    const na = await runBin([...common.map((a) => (a === '3' ? '1' : a)), '--migrations', usersOnly, '--only', 'R02,R04', '--runs', '300', '--report-dir', path.join(reports, 'na')]);
     expect(na.code, na.stdout + na.stderr).toBe(0);
     expect(summaryOf(path.join(reports, 'na')).R04.status).toBe('not-applicable');
     expect(summaryOf(path.join(reports, 'na')).R02).toMatchObject({ status: 'passed', cases: 100, stoppedEarly: { cases: 100 } });
