@@ -1,4 +1,6 @@
 /**
+ * Catalog readings of an `api` schema of views and functions over private tables (stranger-app-17).
+ *
  * The privileges a `security_invoker` view gives: the caller's own on the tables it reads, besides
  * the view's. stranger-app-17 exposes an `api` schema whose default privileges grant anon every view
  * (Supabase's guide to custom schemas) over `app` tables granted to authenticated only: anon's read
@@ -54,5 +56,28 @@ describe('privileges through a security_invoker view', () => {
     const { tables } = await readTargetFacts(client, ['inv_api']);
     expect(tables.find((t) => t.name === 'inv_api.members')!.anonCanSelect).toBe(false);
     expect(tables.find((t) => t.name === 'inv_api.categories')!.anonCanSelect).toBe(true);
+  });
+});
+
+describe('a function answering a composite type made for it', () => {
+  // stranger-app-17's get_vs_ticket_by_id `returns api.vs_ticket_card`: no output columns were read,
+  // so init proposed no functionColumns and every lookup failed R07 on the columns it answers.
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: inject('databaseUrl') });
+    await client.connect();
+    await client.query('begin');
+    await client.query(`create schema card_api;
+      create type card_api.ticket_card as (id bigint, status text, tags text[]);
+      create function card_api.get_card(p_id bigint) returns card_api.ticket_card language sql as $$ select p_id, 'open', '{}'::text[] $$;`);
+  });
+  afterAll(async () => {
+    await client.query('rollback');
+    await client.end();
+  });
+
+  it("reads the type's fields as its output columns", async () => {
+    const { functions } = await readTargetFacts(client, ['card_api']);
+    expect(functions.find((f) => f.name === 'card_api.get_card')).toMatchObject({ returns: 'composite', outColumns: ['id', 'status', 'tags'] });
   });
 });
