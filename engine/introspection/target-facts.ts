@@ -104,6 +104,6 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
                      where d.defaclnamespace = to_regnamespace('public') and d.defaclobjtype = 'r'
                        and a.grantee = to_regrole('anon') and a.privilege_type = 'SELECT') as kept`,
   );
-  return { tables, functions, ...(defaultAcl.rows[0]?.kept ? { defaultPrivilegesKept: true } : {}) };
+  return { tables, functions, relations: [...grants.keys()], ...(defaultAcl.rows[0]?.kept ? { defaultPrivilegesKept: true } : {}) };
 }
 
