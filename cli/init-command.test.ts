@@ -485,6 +485,20 @@ describe('policyfuzz init', () => {
     expect(config.model.emailDomain).toBe('kkumail.com');
   });
 
+  it("a seventeenth stranger's schema (testing/schemas/stranger-app-17): schemas = [\"api\"] alone, security_invoker views over app.* granted by api's default privileges, a composite-type answer, passport kept in api", async () => {
+    const config = await initOnSupabaseRepo('stranger-app-17');
+    // api's default privileges grant anon every view; the app tables under them are granted to
+    // authenticated only (vs_categories and the project tables to anon too): anon reads no team member.
+    expect(config.mapping.conventions.grants).toBeUndefined();
+    // get_vs_ticket_by_id returns api.vs_ticket_card: its fields are the output columns.
+    expect(config.model.functionColumns.get_vs_ticket_by_id).toEqual(['id', 'target_dept', 'status', 'category', 'is_public', 'public_title', 'duplicate_of', 'is_duplicate', 'tags', 'remarks']);
+    // passport's objects kept in the one API schema, by a prefixed and a bare name.
+    expect(config.mapping.tables['passport.profiles'].name).toBe('api.passport_profiles');
+    expect(config.mapping.tables['passport.user_tiers'].name).toBe('api.user_tiers');
+    expect(config.mapping.functions['passport.admin_leaderboard'].name).toBe('api.admin_leaderboard');
+    expect(config.rules.include).toEqual(expect.arrayContaining(['R19', 'R20']));
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });
