@@ -198,7 +198,7 @@ describe("a project whose API's default schema is not public (config.toml schema
     const profiles: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }] };
     const folded = {
       ...target,
-      tables: [...target.tables, { name: 'api.passport_profiles', anonCanSelect: false, columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }] }],
+      tables: [...target.tables, { name: 'api.passport_profiles', anonCanSelect: false, columns: [{ name: 'member_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }] }],
       functions: [...target.functions, fn({ name: 'api.admin_leaderboard', args: [], readOnly: true })],
       // a view joining tables has no shape of its own: named among the relations only
       relations: ['api.users', 'api.vs_tickets', 'api.passport_profiles', 'api.user_tiers'],
@@ -209,6 +209,7 @@ describe("a project whose API's default schema is not public (config.toml schema
     expect(mapping.tables?.['passport.user_tiers']).toEqual({ name: 'api.user_tiers' });
     expect(mapping.functions?.['passport.admin_leaderboard']).toEqual({ name: 'api.admin_leaderboard' });
     expect(notes).toContain("confirm: model passport.user_tiers is api.user_tiers (the API exposes one schema, which keeps passport's objects too)");
+    expect(notes.filter((n) => n.startsWith('confirm: model table passport.profiles is '))).toEqual([expect.stringMatching(/^confirm: model table passport\.profiles is api\.passport_profiles\b/)]);
     // where the target keeps the schema itself, nothing is folded
     const exposed = proposeMapping(withPassport, { ...folded, tables: [...folded.tables, { ...folded.tables[2], name: 'passport.profiles' }] }, [], 'api');
     expect(exposed.mapping.tables?.['passport.profiles']?.name ?? 'passport.profiles').toBe('passport.profiles');

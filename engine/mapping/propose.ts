@@ -1213,7 +1213,12 @@ export function proposeMapping(
   }
   // A view of the model's the API keeps under another name: named only (its columns are the user's to map).
   for (const [targetName, modelName] of folded) if (model.views?.includes(modelName)) ((mapping.tables ??= {})[modelName] ??= {}).name = targetName;
-  for (const [targetName, modelName] of folded) notes.push(`confirm: model ${modelName} is ${targetName} (the API exposes one schema, which keeps ${modelName.split('.')[0]}'s objects too)`);
+  for (const [targetName, modelName] of folded) {
+    // The table's own note named it as read (`passport.profiles is passport.profiles`): by its name in the API instead.
+    const own = notes.findIndex((n) => n.startsWith(`confirm: model table ${modelName} is ${modelName}`));
+    if (own >= 0) notes[own] = notes[own].replace(`is ${modelName}`, `is ${targetName}`);
+    notes.push(`confirm: model ${modelName} is ${targetName} (the API exposes one schema, which keeps ${modelName.split('.')[0]}'s objects too)`);
+  }
   return proposal;
 }
 
