@@ -710,7 +710,8 @@ export default definePack({ name: 'teamkit', model: { tables: { 'teamkit.teams':
 const columns = [{ name: 'id', type: 'uuid', nullable: false }, { name: 'handle', type: 'text', nullable: false }] as const;
 const registry = defineTable({ table: 'app.registry', primaryKey: ['handle'], rowSecurity: false, grants: { anon: [], authenticated: [] }, columns: [{ name: 'handle', type: 'text', nullable: false }], rules: {} });
 const accounts = defineTable({ table: 'app.accounts', primaryKey: ['id'], rowSecurity: true, grants: { anon: [], authenticated: ['select'], columnUpdate: { authenticated: [] } }, columns: [...columns], rules: { select: (r, c) => r.id === c.uid } });
-const view = defineTable({ table: 'accounts', primaryKey: ['id'], rowSecurity: true, grants: { anon: [], authenticated: ['select', 'update'] }, columns: [...columns], rules: { select: (r, c) => r.id === c.uid }, view: (w) => rowsOf(w, 'app.accounts').map((a) => ({ id: a.id, handle: a.handle })) });
+// Through the invoker view the caller holds what app.accounts grants: UPDATE of display_name only.
+const view = defineTable({ table: 'accounts', primaryKey: ['id'], rowSecurity: true, grants: { anon: [], authenticated: ['select'], columnUpdate: { authenticated: ['display_name'] } }, columns: [...columns], rules: { select: (r, c) => r.id === c.uid }, view: (w) => rowsOf(w, 'app.accounts').map((a) => ({ id: a.id, handle: a.handle })) });
 const A01 = defineProperty({ id: 'A01', rule: 1, title: 'accounts (view): each reads their own', tables: ['accounts'],
   cases: () => fc.tuple(fc.uuid({ version: 4 }), fc.uuid({ version: 4 }), fc.boolean()).filter(([a, b]) => a !== b).map(([a, b, anon]): DataCase => ({
     world: { 'auth.users': [{ id: a, email: 'a@v.test' }, { id: b, email: 'b@v.test' }], 'app.registry': [{ handle: 'h' + a.slice(0, 8) }, { handle: 'h' + b.slice(0, 8) }], 'app.accounts': [{ id: a, handle: 'h' + a.slice(0, 8) }, { id: b, handle: 'h' + b.slice(0, 8) }] },
