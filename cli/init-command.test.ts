@@ -495,6 +495,20 @@ describe('policyfuzz init', () => {
     expect(config.model.emailDomain).toBe('kkumail.com');
   });
 
+  it("a seventeenth stranger's schema (testing/schemas/stranger-app-17): schemas = [\"api\"] alone, security_invoker views over app.* granted by api's default privileges, a composite-type answer, passport kept in api", async () => {
+    const config = await initOnSupabaseRepo('stranger-app-17');
+    // api's default privileges grant anon every view; the app tables under them are granted to
+    // authenticated only (vs_categories and the project tables to anon too): anon reads no team member.
+    expect(config.mapping.conventions.grants).toBeUndefined();
+    // get_vs_ticket_by_id returns api.vs_ticket_card: its fields are the output columns.
+    expect(config.model.functionColumns.get_vs_ticket_by_id).toEqual(['id', 'target_dept', 'status', 'category', 'is_public', 'public_title', 'duplicate_of', 'is_duplicate', 'tags', 'remarks']);
+    // passport's objects kept in the one API schema, by a prefixed and a bare name.
+    expect(config.mapping.tables['passport.profiles'].name).toBe('api.passport_profiles');
+    expect(config.mapping.tables['passport.user_tiers'].name).toBe('api.user_tiers');
+    expect(config.mapping.functions['passport.admin_leaderboard'].name).toBe('api.admin_leaderboard');
+    expect(config.rules.include).toEqual(expect.arrayContaining(['R19', 'R20']));
+  });
+
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {
     const repo = path.join(tmp, 'repair');
     mkdirSync(path.join(repo, 'supabase'), { recursive: true });
@@ -706,7 +720,8 @@ export default definePack({ name: 'teamkit', model: { tables: { 'teamkit.teams':
 const columns = [{ name: 'id', type: 'uuid', nullable: false }, { name: 'handle', type: 'text', nullable: false }] as const;
 const registry = defineTable({ table: 'app.registry', primaryKey: ['handle'], rowSecurity: false, grants: { anon: [], authenticated: [] }, columns: [{ name: 'handle', type: 'text', nullable: false }], rules: {} });
 const accounts = defineTable({ table: 'app.accounts', primaryKey: ['id'], rowSecurity: true, grants: { anon: [], authenticated: ['select'], columnUpdate: { authenticated: [] } }, columns: [...columns], rules: { select: (r, c) => r.id === c.uid } });
-const view = defineTable({ table: 'accounts', primaryKey: ['id'], rowSecurity: true, grants: { anon: [], authenticated: ['select', 'update'] }, columns: [...columns], rules: { select: (r, c) => r.id === c.uid }, view: (w) => rowsOf(w, 'app.accounts').map((a) => ({ id: a.id, handle: a.handle })) });
+// Through the invoker view the caller holds what app.accounts grants: UPDATE of display_name only.
+const view = defineTable({ table: 'accounts', primaryKey: ['id'], rowSecurity: true, grants: { anon: [], authenticated: ['select'], columnUpdate: { authenticated: ['display_name'] } }, columns: [...columns], rules: { select: (r, c) => r.id === c.uid }, view: (w) => rowsOf(w, 'app.accounts').map((a) => ({ id: a.id, handle: a.handle })) });
 const A01 = defineProperty({ id: 'A01', rule: 1, title: 'accounts (view): each reads their own', tables: ['accounts'],
   cases: () => fc.tuple(fc.uuid({ version: 4 }), fc.uuid({ version: 4 }), fc.boolean()).filter(([a, b]) => a !== b).map(([a, b, anon]): DataCase => ({
     world: { 'auth.users': [{ id: a, email: 'a@v.test' }, { id: b, email: 'b@v.test' }], 'app.registry': [{ handle: 'h' + a.slice(0, 8) }, { handle: 'h' + b.slice(0, 8) }], 'app.accounts': [{ id: a, handle: 'h' + a.slice(0, 8) }, { id: b, handle: 'h' + b.slice(0, 8) }] },

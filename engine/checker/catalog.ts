@@ -156,6 +156,30 @@ export async function readInvokerCallers(client: pg.Client, exposedSchemas: read
   return callers;
 }
 
+/** Whether relation `c` is a view running with its caller's rights (`with (security_invoker = true)`). */
+const INVOKER_VIEW = `coalesce(c.reloptions @> array['security_invoker=true'] or c.reloptions @> array['security_invoker=on'], false)`;
+
+/**
+ * SQL: whether `role` also holds `privilege` on every relation a `security_invoker` view reads
+ * (true for any other relation). Such a view checks the caller's own privileges on its tables, so a
+ * grant on the view alone reaches nothing: an `api` schema whose default privileges grant anon every
+ * view over `app` tables granted to authenticated only answers anon 42501 (stranger-app-17's
+ * team_members, read as anon-readable before). With `column` (SQL naming the view's column), the
+ * table's column of that name is asked instead, where it has one (a column grant).
+ */
+function invokerViewBaseHeld(role: ApiRole, privilege: Privilege, column?: string): string {
+  const held = column
+    ? `case when exists (select 1 from pg_attribute ba where ba.attrelid = bc.oid and ba.attname = ${column} and not ba.attisdropped)
+             then has_column_privilege('${role}', bc.oid, ${column}, '${privilege}') else has_any_column_privilege('${role}', bc.oid, '${privilege}') end`
+    : `has_table_privilege('${role}', bc.oid, '${privilege}')`;
+  return `(not ${INVOKER_VIEW} or not exists (
+              select 1 from pg_rewrite rw
+                join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid and d.refclassid = 'pg_class'::regclass
+                join pg_class bc on bc.oid = d.refobjid and bc.oid <> c.oid and bc.relkind in ('r', 'p', 'v', 'm', 'f')
+               where rw.ev_class = c.oid
+                 and not (${held} and has_schema_privilege('${role}', bc.relnamespace, 'usage'))))`;
+}
+
 /**
  * A role's privileges on each table as it can use them: a grant on a table in a schema it has no
  * USAGE on reaches nothing (42501, permission denied for schema). The one reading of them: init's
@@ -164,12 +188,12 @@ export async function readInvokerCallers(client: pg.Client, exposedSchemas: read
 export async function readCatalogTables(client: pg.Client, schemas: string[]): Promise<CatalogTable[]> {
   const r = await client.query<Record<string, unknown> & { schema: string; name: string; relkind: string; rls: boolean; invoker: boolean }>(
     `select n.nspname as schema, c.relname as name, c.relkind::text as relkind, c.relrowsecurity as rls,
-            coalesce(c.reloptions @> array['security_invoker=true'] or c.reloptions @> array['security_invoker=on'], false) as invoker,
+            ${INVOKER_VIEW} as invoker,
             (select case when pn.nspname = 'public' then pc.relname::text else pn.nspname || '.' || pc.relname end
                from pg_inherits i join pg_class pc on pc.oid = i.inhparent join pg_namespace pn on pn.oid = pc.relnamespace
               where c.relispartition and i.inhrelid = c.oid) as partition_of,
-            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `(has_table_privilege('${role}', c.oid, '${p}') and has_schema_privilege('${role}', n.oid, 'usage')) as ${role}_${p}`)).join(', ')},
-            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'update'] as const).map((p) => `array(select a.attname::text from pg_attribute a where has_schema_privilege('${role}', n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege('${role}', c.oid, a.attnum, '${p}') order by a.attnum) as ${role}_${p}_columns`)).join(', ')}
+            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `(has_table_privilege('${role}', c.oid, '${p}') and has_schema_privilege('${role}', n.oid, 'usage') and ${invokerViewBaseHeld(role, p)}) as ${role}_${p}`)).join(', ')},
+            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'update'] as const).map((p) => `array(select a.attname::text from pg_attribute a where has_schema_privilege('${role}', n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege('${role}', c.oid, a.attnum, '${p}') and ${invokerViewBaseHeld(role, p, 'a.attname')} order by a.attnum) as ${role}_${p}_columns`)).join(', ')}
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')
       order by 1, 2`,

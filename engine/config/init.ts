@@ -194,6 +194,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
             guarded: !!(t.beforeInsert || t.beforeUpdate),
           })),
         functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args, ...(f.answerRows ? { answerRows: f.answerRows } : {}), ...(f.answersVoid ? { answersVoid: true } : {}) })),
+        views: Object.values(tableModels).filter((t) => t.view).map((t) => t.table),
       };
     const proposal = proposeMapping(
       modelFacts,

@@ -56,11 +56,13 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       ...(c.generated ? { serverFilled: 'generated' as const } : c.hasDefault && !defaults.get(`${name}.${c.name}`) ? { serverFilled: 'identity' as const } : {}),
     })),
   }));
-  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[]; arg_modes: string[] | null; n_defaults: number; retset: boolean; rettype: string; typtype: string; relname: string | null; relschema: string | null; volatile: string; source: string; before_insert_on: [string, string][] | null }>(
+  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[]; arg_modes: string[] | null; n_defaults: number; retset: boolean; rettype: string; typtype: string; relname: string | null; relschema: string | null; type_columns: string[]; volatile: string; source: string; before_insert_on: [string, string][] | null }>(
     `select n.nspname as schema, p.proname as name, p.proargnames::text[] as arg_names,
             array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as arg_types,
             p.proargmodes::text[] as arg_modes, p.pronargdefaults::int as n_defaults, p.proretset as retset, format_type(p.prorettype, null) as rettype,
             rt.typtype::text as typtype, rc.relname::text as relname, rn.nspname::text as relschema,
+            -- a composite type's own fields (\`returns api.ticket_card\`, a type made for the answer)
+            array(select ta.attname::text from pg_attribute ta where ta.attrelid = rt.typrelid and ta.attnum > 0 and not ta.attisdropped order by ta.attnum) as type_columns,
             p.provolatile::text as volatile, p.prosrc as source,
             array(select distinct array[tn.nspname::text, tc.relname::text] from pg_trigger tt join pg_class tc on tc.oid = tt.tgrelid join pg_namespace tn on tn.oid = tc.relnamespace
                    where tt.tgfoid = p.oid and not tt.tgisinternal and (tt.tgtype & 7) = 7) as before_insert_on
@@ -88,7 +90,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       args: withDefaultsMarked(args, f.n_defaults),
       // As the executor's schema cache reads it (one reading): a single RETURNS TABLE column answers rows too.
       returns: answerShape({ retType: f.rettype, retKind: f.typtype, returnsSet: f.retset, modes }),
-      outColumns: outs.length ? outs : returnsTable ? (shapes.get(returnsTable) ?? []).map((c) => c.name) : [],
+      outColumns: outs.length ? outs : returnsTable ? (shapes.get(returnsTable) ?? []).map((c) => c.name) : f.typtype === 'c' ? f.type_columns : [],
       ...(returnsTable ? { returnsTable } : {}),
       readOnly: f.volatile !== 'v',
       trigger: f.rettype === 'trigger',
@@ -102,6 +104,6 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
                      where d.defaclnamespace = to_regnamespace('public') and d.defaclobjtype = 'r'
                        and a.grantee = to_regrole('anon') and a.privilege_type = 'SELECT') as kept`,
   );
-  return { tables, functions, ...(defaultAcl.rows[0]?.kept ? { defaultPrivilegesKept: true } : {}) };
+  return { tables, functions, relations: [...grants.keys()], ...(defaultAcl.rows[0]?.kept ? { defaultPrivilegesKept: true } : {}) };
 }
 

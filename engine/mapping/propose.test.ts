@@ -194,6 +194,27 @@ describe("a project whose API's default schema is not public (config.toml schema
     expect(mapping.functions).toEqual({ get_vs_ticket_by_id: { name: 'api.get_vs_ticket_by_id' }, current_user_role: { name: 'api.current_user_role' } });
   });
 
+  it("finds another schema's objects kept in the one API schema, by a schema-prefixed or a bare name (stranger-app-17: passport's rules 19 and 20 were not applicable)", () => {
+    const profiles: ModelTableFacts = { name: 'passport.profiles', columns: [{ name: 'user_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }] };
+    const folded = {
+      ...target,
+      tables: [...target.tables, { name: 'api.passport_profiles', anonCanSelect: false, columns: [{ name: 'member_id', type: 'uuid', primaryKey: true }, { name: 'points', type: 'integer' }] }],
+      functions: [...target.functions, fn({ name: 'api.admin_leaderboard', args: [], readOnly: true })],
+      // a view joining tables has no shape of its own: named among the relations only
+      relations: ['api.users', 'api.vs_tickets', 'api.passport_profiles', 'api.user_tiers'],
+    };
+    const withPassport = { tables: [...model.tables, profiles], functions: [...model.functions, { name: 'passport.admin_leaderboard', args: [] }], views: ['passport.user_tiers'] };
+    const { mapping, notes } = proposeMapping(withPassport, folded, [], 'api');
+    expect(mapping.tables?.['passport.profiles']).toMatchObject({ name: 'api.passport_profiles' });
+    expect(mapping.tables?.['passport.user_tiers']).toEqual({ name: 'api.user_tiers' });
+    expect(mapping.functions?.['passport.admin_leaderboard']).toEqual({ name: 'api.admin_leaderboard' });
+    expect(notes).toContain("confirm: model passport.user_tiers is api.user_tiers (the API exposes one schema, which keeps passport's objects too)");
+    expect(notes.filter((n) => n.startsWith('confirm: model table passport.profiles is '))).toEqual([expect.stringMatching(/^confirm: model table passport\.profiles is api\.passport_profiles\b/)]);
+    // where the target keeps the schema itself, nothing is folded
+    const exposed = proposeMapping(withPassport, { ...folded, tables: [...folded.tables, { ...folded.tables[2], name: 'passport.profiles' }] }, [], 'api');
+    expect(exposed.mapping.tables?.['passport.profiles']?.name ?? 'passport.profiles').toBe('passport.profiles');
+  });
+
   it("a jsonb answer reading the private table behind the API's view is the view's rows: tableRows (stranger-app-6: get_my_student_record, R18 failed on its record's columns)", () => {
     // `select jsonb_build_object('record', to_jsonb(s), …) from private.student_records s`: no tableRows was
     // proposed (the key's row is its select's own, and the table is the one behind api.student_records).

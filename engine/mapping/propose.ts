@@ -78,6 +78,8 @@ export interface TargetFacts {
   functions: TargetFunctionFacts[];
   /** Supabase's default privileges still grant anon SELECT on new tables in public (no `alter default privileges … revoke`). */
   defaultPrivilegesKept?: boolean;
+  /** Every table and view of the schemas read, `tables`' shapes or not (a view joining tables has none). */
+  relations?: string[];
 }
 
 export interface TargetTableFacts {
@@ -1210,15 +1212,16 @@ export function refusalConventions(
 }
 
 export function proposeMapping(
-  model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[] },
+  model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[]; /** The model's views (computed, never written): named, never proposed columns. */ views?: readonly string[] },
   target: TargetFacts,
   vocabularies: VocabularySetting[] = [],
   apiSchema = 'public',
 ): Proposal {
   if (apiSchema === 'public') return proposeOnDefaultSchema(model, target, vocabularies);
   const prefix = `${apiSchema}.`;
+  const folded = foldedSchemaNames(model, target, prefix);
   // A public table beside the default schema's is named `public.x`; the default schema's by its bare name.
-  const relative = (name: string) => (name.startsWith(prefix) ? name.slice(prefix.length) : name.includes('.') ? name : `public.${name}`);
+  const relative = (name: string) => folded.get(name) ?? (name.startsWith(prefix) ? name.slice(prefix.length) : name.includes('.') ? name : `public.${name}`);
   const proposal = proposeOnDefaultSchema(
     model,
     {
@@ -1228,16 +1231,48 @@ export function proposeMapping(
   );
   const homeTables = new Set(target.tables.filter((t) => t.name.startsWith(prefix)).map((t) => relative(t.name)));
   const homeFunctions = new Set(target.functions.filter((f) => f.name.startsWith(prefix)).map((f) => relative(f.name)));
-  const { mapping } = proposal;
+  const { mapping, notes } = proposal;
+  const unfolded = new Map([...folded].map(([targetName, modelName]) => [modelName, targetName]));
   for (const m of model.tables) {
     const name = mapping.tables?.[m.name]?.name ?? m.name;
-    if (homeTables.has(name)) (mapping.tables ??= {})[m.name] = { ...mapping.tables?.[m.name], name: prefix + name };
+    if (homeTables.has(name)) (mapping.tables ??= {})[m.name] = { ...mapping.tables?.[m.name], name: unfolded.get(name) ?? prefix + name };
   }
   for (const m of model.functions) {
     const name = mapping.functions?.[m.name]?.name ?? m.name;
-    if (homeFunctions.has(name)) (mapping.functions ??= {})[m.name] = { ...mapping.functions?.[m.name], name: prefix + name };
+    if (homeFunctions.has(name)) (mapping.functions ??= {})[m.name] = { ...mapping.functions?.[m.name], name: unfolded.get(name) ?? prefix + name };
+  }
+  // A view of the model's the API keeps under another name: named only (its columns are the user's to map).
+  for (const [targetName, modelName] of folded) if (model.views?.includes(modelName)) ((mapping.tables ??= {})[modelName] ??= {}).name = targetName;
+  for (const [targetName, modelName] of folded) {
+    // The table's own note named it as read (`passport.profiles is passport.profiles`): by its name in the API instead.
+    const own = notes.findIndex((n) => n.startsWith(`confirm: model table ${modelName} is ${modelName}`));
+    if (own >= 0) notes[own] = notes[own].replace(`is ${modelName}`, `is ${targetName}`);
+    notes.push(`confirm: model ${modelName} is ${targetName} (the API exposes one schema, which keeps ${modelName.split('.')[0]}'s objects too)`);
   }
   return proposal;
+}
+
+/**
+ * The model's objects of another schema (`passport.profiles`, `passport.admin_leaderboard`) that a
+ * project exposing one API schema keeps in it, by the schema-prefixed name (`api.passport_profiles`)
+ * or the bare one (`api.admin_leaderboard`, where the model has no bare object of that name): target
+ * name → the model's, for the objects the target lacks under the model's own name. stranger-app-17
+ * (`schemas = ["api"]`) had rules 19 and 20 "not applicable: missing passport.profiles".
+ */
+function foldedSchemaNames(model: { tables: readonly { name: string }[]; functions: readonly { name: string }[]; views?: readonly string[] }, target: TargetFacts, prefix: string): Map<string, string> {
+  const folded = new Map<string, string>();
+  for (const [modelNames, targetNames] of [
+    [[...model.tables.map((t) => t.name), ...(model.views ?? [])], new Set([...target.tables.map((t) => t.name), ...(target.relations ?? [])])],
+    [model.functions.map((f) => f.name), new Set(target.functions.map((f) => f.name))],
+  ] as const) {
+    for (const name of modelNames) {
+      const [schema, bare] = name.split('.');
+      if (!bare || `${schema}.` === prefix || schema === 'public' || targetNames.has(name)) continue;
+      const held = [`${prefix}${schema}_${bare}`, ...(modelNames.includes(bare) ? [] : [`${prefix}${bare}`])].find((n) => targetNames.has(n) && !folded.has(n));
+      if (held) folded.set(held, name);
+    }
+  }
+  return folded;
 }
 
 /**
