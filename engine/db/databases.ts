@@ -133,6 +133,34 @@ async function ensureCompatRoles(c: pg.Client): Promise<void> {
   }
 }
 
+/**
+ * The advisory lock a build whose migrations may change settings outside their database holds from
+ * reading those settings to confining what changed (role-settings.ts). Advisory locks are per
+ * database: it is taken in the admin database, which every run on the server connects to.
+ */
+export const SETTINGS_TURN_LOCK = [0x7066, 0x5e77] as const;
+
+/**
+ * Runs `fn` holding the server's turn to change settings (SETTINGS_TURN_LOCK), waiting for another
+ * run's build to end its turn. `holding` is given the connection that waits and holds, so a run
+ * stopped meanwhile can end it (ending it gives the turn back).
+ */
+export async function withSettingsTurn<T>(adminUrl: string, holding: (client: pg.Client | undefined) => void, fn: () => Promise<T>): Promise<T> {
+  return withClient(adminUrl, async (c) => {
+    holding(c);
+    try {
+      await c.query('select pg_advisory_lock($1, $2)', [...SETTINGS_TURN_LOCK]);
+      try {
+        return await fn();
+      } finally {
+        await c.query('select pg_advisory_unlock($1, $2)', [...SETTINGS_TURN_LOCK]).catch(() => {});
+      }
+    } finally {
+      holding(undefined);
+    }
+  });
+}
+
 /** Text that may change a role's or a database's settings (`alter role … set`, in a DO block's `execute` too, `alter database … set`). */
 const ALTERS_SETTINGS = /\balter\s+(?:role|user|database)\b/i;
 
@@ -239,8 +267,12 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   const scratch: string[] = [];
   // Registered before the database exists: a signal from here on drops whatever was created.
   const unregister = onShutdown(() => drop());
+  /** The connection holding the server's turn to change settings (withSettingsTurn), while a build holds it. */
+  let settingsTurn: pg.Client | undefined;
   const drop = async (how: { serverGoing?: boolean } = {}) => {
     unregister();
+    // A signal while waiting for the turn (or holding it): the wait ends with the run.
+    await settingsTurn?.end().catch(() => {});
     await admin.end();
     // A DROP DATABASE costs a checkpoint: nothing to pay for on a server whose data goes next.
     if (how.serverGoing) return;
@@ -260,19 +292,24 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     scratch.push(name);
     // Migrations may run for minutes: the admin connection is not left idle meanwhile (a lent server's idle timeout, or a NAT, could drop it).
     await admin.end();
-    await withClient(databaseUrl(server.adminUrl, name), async (c) => {
-      const started = Date.now();
-      try {
-        // Read before and after: a setting the migrations made outside this database (role-settings.ts) is confined to it.
-        // Only where their text may make one: another build on the same server meanwhile (shards,
-        // npm test's workers) would otherwise have its own settings read as these migrations'.
-        const outside = mayAlterSettings ? await settingsOutside(c) : undefined;
-        await fill(c);
-        if (outside) confined.push(...(await confineSettingsMadeOutside(c, outside)));
-      } finally {
-        migrationsMs += Date.now() - started;
-      }
-    });
+    const migrate = () =>
+      withClient(databaseUrl(server.adminUrl, name), async (c) => {
+        const started = Date.now();
+        try {
+          // Read before and after: a setting the migrations made outside this database (role-settings.ts) is confined to it.
+          // Only where their text may make one: another build on the same server meanwhile (shards,
+          // npm test's workers) would otherwise have its own settings read as these migrations'.
+          const outside = mayAlterSettings ? await settingsOutside(c) : undefined;
+          await fill(c);
+          if (outside) confined.push(...(await confineSettingsMadeOutside(c, outside)));
+        } finally {
+          migrationsMs += Date.now() - started;
+        }
+      });
+    // Two such builds at once would each read the other's settings as its own migrations' (and put
+    // them back, or move them into its own database): they take turns on the server.
+    if (mayAlterSettings) await withSettingsTurn(server.adminUrl, (client) => (settingsTurn = client), migrate);
+    else await migrate();
     return name;
   };
   let name: string;
