@@ -15,7 +15,7 @@ import { applyMigration, migrationsDigest, type ApplyOptions, type MigrationFile
 import type { DatabaseServer } from './providers/server.ts';
 import { onShutdown } from './cleanup.ts';
 import { dropStaleScratchDatabases, scratchName } from './server-hygiene.ts';
-import { confineSettingsMadeOutside, settingsOutside } from './role-settings.ts';
+import { confineSettingsMadeOutside, settingsOutside, SETTINGS_TURN_LOCK } from './role-settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const compatRolesSql = readFileSync(path.join(here, 'supabase/roles.sql'), 'utf8');
@@ -132,13 +132,6 @@ async function ensureCompatRoles(c: pg.Client): Promise<void> {
     }
   }
 }
-
-/**
- * The advisory lock a build whose migrations may change settings outside their database holds from
- * reading those settings to confining what changed (role-settings.ts). Advisory locks are per
- * database: it is taken in the admin database, which every run on the server connects to.
- */
-export const SETTINGS_TURN_LOCK = [0x7066, 0x5e77] as const;
 
 /**
  * Runs `fn` holding the server's turn to change settings (SETTINGS_TURN_LOCK), waiting for another
