@@ -7,7 +7,7 @@
  * mid-run on the server it starts itself: exit 130, the report written and marked, no server
  * process and no run folder left.
  */
-import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { runBin, spawnBinReady } from '../testing/run-bin.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { adminQuery } from '../testing/admin-query.ts';
 import { processesUsing } from '../testing/processes.ts';
+import { BUNDLED_MIGRATIONS, BUNDLED_MUTANTS } from './paths.ts';
 
 let server: DatabaseServer;
 beforeAll(async () => {
@@ -77,3 +78,40 @@ describe('SIGTERM mid-run on the server the run starts', () => {
     expect(existsSync(root) ? readdirSync(root).filter((d) => d.startsWith('run-')) : []).toEqual([]);
   }, 120_000);
 });
+
+describe('SIGTERM while the findings are shrunk', () => {
+  it('stops within seconds, exit 130: the findings made are in the report folder, the summary and the failures folder, marked; no server process, no run folder left', async () => {
+    const tmp = tempDir('red-night-shrink-tmp');
+    chmodSync(tmp, 0o755);
+    const dir = tempDir('red-night-shrink');
+    // The reference with R02's guard trigger dropped: R02 finds, then shrinks for seconds (14 s of a 20 s run here).
+    const migrations = path.join(dir, 'migrations');
+    mkdirSync(migrations);
+    for (const f of readdirSync(BUNDLED_MIGRATIONS)) copyFileSync(path.join(BUNDLED_MIGRATIONS, f), path.join(migrations, f));
+    copyFileSync(path.join(BUNDLED_MUTANTS, 'R02-users-role', 'mutants', 'R02-guard-trigger-dropped.sql'), path.join(migrations, '9999_mutant.sql'));
+    const [reports, failures] = [path.join(dir, 'reports'), path.join(dir, 'failures')];
+    const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
+    delete env.DATABASE_URL;
+    const runs = 300;
+    const { child, exited, output } = await spawnBinReady(['fuzz', '--provider', 'local', '--migrations', migrations, '--seed', '11', '--runs', String(runs), '--workers', '2', '--time-budget', '10m', '--only', 'R02', '--no-sso', '--no-replay', '--report-dir', reports, '--failures-dir', failures], { env });
+    // Every case judged: what follows is the shrinking.
+    while (!output().includes(`${runs}/${runs} cases`) && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(child.exitCode, output()).toBeNull();
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited, output()).toBe(130);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.interrupted).toBe('SIGTERM');
+    const r02 = summary.properties.find((p) => p.id === 'R02')!;
+    expect(r02.status).toBe('failed');
+    expect(r02.failures.length).toBeGreaterThan(0);
+    expect(r02.note).toContain('shrinking cut short by the interrupt');
+    for (const f of r02.failures) expect(existsSync(path.join(failures, `${f.id}.json`)), f.id ?? '').toBe(true);
+    expect(processesUsing(tmp)).toEqual([]);
+    const root = path.join(tmp, 'policyfuzz');
+    expect(existsSync(root) ? readdirSync(root).filter((d) => d.startsWith('run-')) : []).toEqual([]);
+  }, 180_000);
+});
+

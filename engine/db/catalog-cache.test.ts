@@ -13,6 +13,7 @@ import type { MigrationFile } from './migrations.ts';
 import { cachedTemplateName } from './template-cache.ts';
 import { catalogCacheFile, decodeCatalog, encodeCatalog, keepCatalog, KEPT_CATALOGS, readKeptCatalog, serverIdentity } from './catalog-cache.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
+import { SETTINGS_TURN_LOCK } from './role-settings.ts';
 import { CATALOG_CACHE_DIR, openEnvironment } from '../runner/environment.ts';
 
 describe('kept catalog files', () => {
@@ -133,6 +134,41 @@ describe("the server's identity, in the key (one server's reads never answer ano
       expect(catalogCacheFile('/k', 'd', { inputs: 1, server: after })).not.toBe(catalogCacheFile('/k', 'd', { inputs: 1, server: before }));
     } finally {
       await c.end();
+      await admin.query(`drop database if exists ${name}`);
+      await admin.end();
+    }
+  });
+
+  it("takes no other role's setting, and none another run's build made outside its database before confining it (the catalog-cache flake)", async () => {
+    const server = await sharedServer();
+    const id = randomUUID().replace(/-/g, '').slice(0, 12);
+    const name = `pf_identity_${id}`;
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(server.adminUrl);
+    url.pathname = `/${name}`;
+    const c = new pg.Client({ connectionString: url.toString() });
+    try {
+      await c.connect();
+      const before = await serverIdentity(c);
+      // Another run's role, set role-wide: no input of the catalog's reads.
+      await admin.query(`create role pf_other_${id}`);
+      await admin.query(`alter role pf_other_${id} set work_mem = '5MB'`);
+      expect(await serverIdentity(c)).toBe(before);
+      // Another run's build holds the turn, its migrations' role-wide hook not yet moved into its
+      // own database: the identity is read once it is (the start waits), never with it.
+      await admin.query('select pg_advisory_lock($1, $2)', [...SETTINGS_TURN_LOCK]);
+      await admin.query(`alter role authenticator set pgrst.db_pre_request = 'public.hook_${id}'`);
+      const during = serverIdentity(c);
+      await new Promise((r) => setTimeout(r, 500));
+      await admin.query(`alter role authenticator reset pgrst.db_pre_request`);
+      await admin.query('select pg_advisory_unlock($1, $2)', [...SETTINGS_TURN_LOCK]);
+      expect(await during).toBe(before);
+    } finally {
+      await c.end();
+      await admin.query(`alter role authenticator reset pgrst.db_pre_request`).catch(() => {});
+      await admin.query(`drop role if exists pf_other_${id}`).catch(() => {});
       await admin.query(`drop database if exists ${name}`);
       await admin.end();
     }

@@ -17,6 +17,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, uti
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { SETTINGS_TURN_TAKEN } from './role-settings.ts';
 
 /** Bumped when what is kept changes shape in a way the engine's code digest would not show. */
 const CATALOG_CACHE_FORMAT = 1;
@@ -146,20 +147,40 @@ export function pruneCatalogs(dir: string, templateDigest: string): void {
 }
 
 /**
- * What the kept reads depend on beyond the migrations: the server's version, the database's
- * collation (whether text order is compared), the role settings the catalog reads (made outside
- * the migrations on a --database-url server: cluster-wide), and who reads. Kept templates are
- * shared by every server policyfuzz uses on a host, and a C-collated local server's reads must
- * never answer a run on an en_US one with the same migrations.
+ * The role-wide settings the catalog reads (schema-cache.ts): the API roles' own (PostgREST's
+ * role settings) and the authenticator's (its pre-request hook). Another role's (a test's, an
+ * admin's `alter role postgres set …`) is no input of the reads.
  */
-export async function serverIdentity(client: pg.Client): Promise<string> {
-  const { rows } = await client.query<{ identity: string }>(
-    `select concat_ws('|', version(), d.datcollate, d.datctype, current_user,
-            (select coalesce(string_agg(coalesce(r.rolname, '') || ':' || (s.setdatabase = 0)::text || ':' || array_to_string(s.setconfig, ','), ';'
-                                        order by coalesce(r.rolname, ''), s.setdatabase = 0, array_to_string(s.setconfig, ',')), '')
-               from pg_db_role_setting s left join pg_roles r on r.oid = s.setrole
-              where s.setdatabase in (0, d.oid))) as identity
-       from pg_database d where d.datname = current_database()`,
-  );
-  return rows[0]!.identity;
+const ROLES_THE_CATALOG_READS = ['anon', 'authenticated', 'service_role', 'authenticator'];
+
+/** How long a start waits for another run's build to confine the settings its migrations made outside their database (role-settings.ts). */
+export const SETTINGS_TURN_WAIT_MS = 120_000;
+const SETTINGS_TURN_POLL_MS = 100;
+
+/**
+ * What the kept reads depend on beyond the migrations: the server's version, the database's
+ * collation (whether text order is compared), the role settings the catalog reads (this
+ * database's, and the role-wide ones of ROLES_THE_CATALOG_READS, made outside the migrations on a
+ * --database-url server: cluster-wide), and who reads. Kept templates are shared by every server
+ * policyfuzz uses on a host, and a C-collated local server's reads must never answer a run on an
+ * en_US one with the same migrations. Read once no build holds the server's turn to change
+ * settings (waiting at most SETTINGS_TURN_WAIT_MS): another run's migrations may have set one
+ * role-wide that it has not yet moved into its own database, which is no setting of this server's.
+ */
+export async function serverIdentity(client: pg.Client, waitMs = SETTINGS_TURN_WAIT_MS): Promise<string> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const { rows } = await client.query<{ identity: string; turn_taken: boolean }>(
+      `select concat_ws('|', version(), d.datcollate, d.datctype, current_user,
+              (select coalesce(string_agg(coalesce(r.rolname, '') || ':' || (s.setdatabase = 0)::text || ':' || array_to_string(s.setconfig, ','), ';'
+                                          order by coalesce(r.rolname, ''), s.setdatabase = 0, array_to_string(s.setconfig, ',')), '')
+                 from pg_db_role_setting s left join pg_roles r on r.oid = s.setrole
+                where s.setdatabase = d.oid or (s.setdatabase = 0 and r.rolname = any($1)))) as identity,
+              ${SETTINGS_TURN_TAKEN} as turn_taken
+         from pg_database d where d.datname = current_database()`,
+      [ROLES_THE_CATALOG_READS],
+    );
+    if (!rows[0]!.turn_taken || Date.now() >= until) return rows[0]!.identity;
+    await new Promise((resolve) => setTimeout(resolve, SETTINGS_TURN_POLL_MS));
+  }
 }

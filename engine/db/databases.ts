@@ -15,7 +15,7 @@ import { applyMigration, migrationsDigest, type ApplyOptions, type MigrationFile
 import type { DatabaseServer } from './providers/server.ts';
 import { onShutdown } from './cleanup.ts';
 import { dropStaleScratchDatabases, scratchName } from './server-hygiene.ts';
-import { confineSettingsMadeOutside, settingsOutside } from './role-settings.ts';
+import { confineSettingsMadeOutside, settingsOutside, SETTINGS_TURN_LOCK } from './role-settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const compatRolesSql = readFileSync(path.join(here, 'supabase/roles.sql'), 'utf8');
@@ -133,6 +133,27 @@ async function ensureCompatRoles(c: pg.Client): Promise<void> {
   }
 }
 
+/**
+ * Runs `fn` holding the server's turn to change settings (SETTINGS_TURN_LOCK), waiting for another
+ * run's build to end its turn. `holding` is given the connection that waits and holds, so a run
+ * stopped meanwhile can end it (ending it gives the turn back).
+ */
+export async function withSettingsTurn<T>(adminUrl: string, holding: (client: pg.Client | undefined) => void, fn: () => Promise<T>): Promise<T> {
+  return withClient(adminUrl, async (c) => {
+    holding(c);
+    try {
+      await c.query('select pg_advisory_lock($1, $2)', [...SETTINGS_TURN_LOCK]);
+      try {
+        return await fn();
+      } finally {
+        await c.query('select pg_advisory_unlock($1, $2)', [...SETTINGS_TURN_LOCK]).catch(() => {});
+      }
+    } finally {
+      holding(undefined);
+    }
+  });
+}
+
 /** Text that may change a role's or a database's settings (`alter role … set`, in a DO block's `execute` too, `alter database … set`). */
 const ALTERS_SETTINGS = /\balter\s+(?:role|user|database)\b/i;
 
@@ -239,8 +260,12 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   const scratch: string[] = [];
   // Registered before the database exists: a signal from here on drops whatever was created.
   const unregister = onShutdown(() => drop());
+  /** The connection holding the server's turn to change settings (withSettingsTurn), while a build holds it. */
+  let settingsTurn: pg.Client | undefined;
   const drop = async (how: { serverGoing?: boolean } = {}) => {
     unregister();
+    // A signal while waiting for the turn (or holding it): the wait ends with the run.
+    await settingsTurn?.end().catch(() => {});
     await admin.end();
     // A DROP DATABASE costs a checkpoint: nothing to pay for on a server whose data goes next.
     if (how.serverGoing) return;
@@ -254,30 +279,35 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   const confined: string[] = [];
   const mayAlterSettings = [...options.migrations, ...(options.extra ?? [])].some((f) => ALTERS_SETTINGS.test(f.sql));
   /** A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run. */
-  const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
+  const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>, confinedHere: string[] = confined): Promise<string> => {
     const name = scratchName(role);
     notCopied.push(...(await admin.use((c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`))));
     scratch.push(name);
     // Migrations may run for minutes: the admin connection is not left idle meanwhile (a lent server's idle timeout, or a NAT, could drop it).
     await admin.end();
-    await withClient(databaseUrl(server.adminUrl, name), async (c) => {
-      const started = Date.now();
-      try {
-        // Read before and after: a setting the migrations made outside this database (role-settings.ts) is confined to it.
-        // Only where their text may make one: another build on the same server meanwhile (shards,
-        // npm test's workers) would otherwise have its own settings read as these migrations'.
-        const outside = mayAlterSettings ? await settingsOutside(c) : undefined;
-        await fill(c);
-        if (outside) confined.push(...(await confineSettingsMadeOutside(c, outside)));
-      } finally {
-        migrationsMs += Date.now() - started;
-      }
-    });
+    const migrate = () =>
+      withClient(databaseUrl(server.adminUrl, name), async (c) => {
+        const started = Date.now();
+        try {
+          // Read before and after: a setting the migrations made outside this database (role-settings.ts) is confined to it.
+          // Only where their text may make one: another build on the same server meanwhile (shards,
+          // npm test's workers) would otherwise have its own settings read as these migrations'.
+          const outside = mayAlterSettings ? await settingsOutside(c) : undefined;
+          await fill(c);
+          if (outside) confinedHere.push(...(await confineSettingsMadeOutside(c, outside)));
+        } finally {
+          migrationsMs += Date.now() - started;
+        }
+      });
+    // Two such builds at once would each read the other's settings as its own migrations' (and put
+    // them back, or move them into its own database): they take turns on the server.
+    if (mayAlterSettings) await withSettingsTurn(server.adminUrl, (client) => (settingsTurn = client), migrate);
+    else await migrate();
     return name;
   };
   let name: string;
   /** A kept template of exactly these migrations (reuseKept), when the server has one. */
-  let reused: { name: string; digest: string } | undefined;
+  let reused: { name: string; digest: string; settingsConfined: readonly string[] } | undefined;
   let source: TemplateSource = { kind: 'uncached' };
   let ownTemplate = true;
   try {
@@ -292,6 +322,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
       const keptCount = options.keptPrefix ?? options.migrations.length;
       const kept = await keptTemplate(server, admin, options.migrations.slice(0, keptCount), compat, createScratch, apply);
       source = kept.source;
+      confined.push(...kept.settingsConfined);
       const rest = options.migrations.slice(keptCount);
       name = rest.length || options.extra?.length ? await createScratch('tpl', kept.name, (c) => applyExtra(c, options.extra ?? [], compat, apply, rest)) : kept.name;
       // Another run on the same server may clone the kept template at any time.
@@ -299,6 +330,7 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
     } else if (options.reuseKept && (await admin.use(mayCloneAnyDatabase)) && (reused = await keptTemplateOf(admin, options.migrations, compat))) {
       // As a kept template is used above: cloned, never this run's own to hand to a worker.
       source = { kind: 'cached', digest: reused.digest };
+      confined.push(...reused.settingsConfined);
       name = options.extra?.length ? await createScratch('tpl', reused.name, (c) => applyExtra(c, options.extra ?? [], compat, apply)) : reused.name;
       ownTemplate = name !== reused.name;
     } else {
@@ -359,10 +391,11 @@ async function applyExtra(c: pg.Client, extra: MigrationFile[], compat: boolean,
 }
 
 /** The kept template of exactly these migrations on the server, if there is one (nothing is built or kept). */
-async function keptTemplateOf(admin: AdminConnection, migrations: MigrationFile[], compat: boolean): Promise<{ name: string; digest: string } | undefined> {
+async function keptTemplateOf(admin: AdminConnection, migrations: MigrationFile[], compat: boolean): Promise<{ name: string; digest: string; settingsConfined: readonly string[] } | undefined> {
   const key = keptTemplateKey(migrations, compat);
   const name = cachedTemplateName(key);
-  return (await admin.use(keptTemplates)).some((k) => k.name === name) ? { name, digest: key.digest } : undefined;
+  const kept = (await admin.use(keptTemplates)).find((k) => k.name === name);
+  return kept ? { name, digest: key.digest, settingsConfined: kept.settingsConfined } : undefined;
 }
 
 /**
@@ -374,24 +407,32 @@ async function keptTemplate(
   admin: AdminConnection,
   migrations: MigrationFile[],
   compat: boolean,
-  createScratch: (role: string, template: string, fill: (c: pg.Client) => Promise<void>) => Promise<string>,
+  createScratch: (role: string, template: string, fill: (c: pg.Client) => Promise<void>, confined?: string[]) => Promise<string>,
   apply: TemplateOptions['apply'] = {},
-): Promise<{ name: string; source: TemplateSource }> {
+): Promise<{ name: string; source: TemplateSource; settingsConfined: readonly string[] }> {
   const key = keptTemplateKey(migrations, compat);
   const target = cachedTemplateName(key);
   const kept = await admin.use(keptTemplates);
   const base = bestBase(kept, key);
-  if (base?.name === target) return { name: target, source: { kind: 'cached', digest: key.digest } };
+  if (base?.name === target) return { name: target, source: { kind: 'cached', digest: key.digest }, settingsConfined: base.settingsConfined };
   const from = base?.key.files.length ?? 0;
-  const built = await createScratch('tpl', base?.name ?? 'template0', async (c) => {
-    if (base) {
-      if (compat) await c.query(`drop schema if exists ${SAFEUPDATE_SCHEMA} cascade`);
-    } else if (compat) await applyCompatLayer(c);
-    for (const file of migrations.slice(from)) await applyMigration(c, file, { ...apply, skippable: true, supabaseCompat: compat });
-    await applyExtra(c, [], compat, apply);
-    await c.query(`comment on database ${quoteIdent(c.database!)} is ${literal(keyComment(key, Date.now()))}`);
-  });
+  const confined: string[] = [];
+  const built = await createScratch(
+    'tpl',
+    base?.name ?? 'template0',
+    async (c) => {
+      if (base) {
+        if (compat) await c.query(`drop schema if exists ${SAFEUPDATE_SCHEMA} cascade`);
+      } else if (compat) await applyCompatLayer(c);
+      for (const file of migrations.slice(from)) await applyMigration(c, file, { ...apply, skippable: true, supabaseCompat: compat });
+      await applyExtra(c, [], compat, apply);
+    },
+    confined,
+  );
+  // The base's settings moved, then this build's: a run reusing it says what the builds said.
+  const settingsConfined = [...(base?.settingsConfined ?? []), ...confined];
   await admin.use(async (c) => {
+    await c.query(`comment on database ${quoteIdent(built)} is ${literal(keyComment(key, Date.now(), settingsConfined))}`);
     try {
       await c.query(`alter database ${quoteIdent(built)} rename to ${quoteIdent(target)}`);
     } catch (e) {
@@ -412,7 +453,7 @@ async function keptTemplate(
     await admin.end();
     await server.keepTemplate(key);
   }
-  return { name: target, source: base ? { kind: 'extended', digest: key.digest, base: base.key.digest, applied: migrations.length - from } : { kind: 'built', digest: key.digest } };
+  return { name: target, source: base ? { kind: 'extended', digest: key.digest, base: base.key.digest, applied: migrations.length - from } : { kind: 'built', digest: key.digest }, settingsConfined };
 }
 
 /** Drops the kept templates on a server (`policyfuzz cache clear --database-url`); returns their names. One in use is left, and said so. */
@@ -439,7 +480,7 @@ async function mayCloneAnyDatabase(c: pg.Client): Promise<boolean> {
 }
 
 /** The kept templates on a server, oldest first. */
-export async function keptTemplates(c: pg.Client): Promise<{ name: string; key: TemplateKey; built: number }[]> {
+export async function keptTemplates(c: pg.Client): Promise<{ name: string; key: TemplateKey; built: number; settingsConfined: string[] }[]> {
   const { rows } = await c.query<{ datname: string; comment: string | null }>(
     `select datname, shobj_description(oid, 'pg_database') as comment from pg_database where datname like $1`,
     [`${CACHED_TEMPLATE_PREFIX.replace(/_/g, '\\_')}%`],

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { prepareTemplate } from './databases.ts';
+import { keptTemplateKey, prepareTemplate } from './databases.ts';
+import { cachedTemplateName } from './template-cache.ts';
 import { loadMigrationFolder } from './migrations.ts';
 import { confinedToDatabase } from './role-settings.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
@@ -79,4 +80,64 @@ alter database postgres set pgrst.marker_${mark} = 'everyone';
       await template.drop();
     }
   });
+
+  it('two builds at once that both change a setting outside their database each confine their own (they take turns: without, each read the other\'s as its own)', async () => {
+    const server = await sharedServer();
+    const marks = [randomBytes(4).toString('hex'), randomBytes(4).toString('hex')];
+    // Both set the same role-wide setting in a DO block, then keep migrating a while: built at
+    // once without turns, the first to finish found the second's value and moved it into its own database.
+    const build = (mark: string) => {
+      const dir = tempDir('role-settings-race');
+      writeFileSync(path.join(dir, '1_hook.sql'), `do $$ begin execute format('alter role %I set pgrst.db_pre_request = %L', 'authenticator', 'public.hook_${mark}'); end $$;\nselect pg_sleep(1.5);\n`);
+      return prepareTemplate(server, { migrations: loadMigrationFolder(dir), cache: false });
+    };
+    const templates = await Promise.all(marks.map(build));
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ database: string | null; setting: string }>(
+        `select d.datname as database, c as setting from pg_db_role_setting s join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase, unnest(s.setconfig) c
+          where r.rolname = 'authenticator' and (c like $1 or c like $2) order by 2`,
+        marks.map((m) => `pgrst.db_pre_request=public.hook_${m}`),
+      );
+      expect(rows).toEqual(marks.map((m, i) => ({ database: templates[i].name, setting: `pgrst.db_pre_request=public.hook_${m}` })).sort((a, b) => a.setting.localeCompare(b.setting)));
+      for (const t of templates) expect(t.settingsConfined).toEqual([`pgrst.db_pre_request for role authenticator in every database set by the migrations: moved into the migrated database, outside it put back as it was`]);
+    } finally {
+      await admin.query(`alter role authenticator reset pgrst.db_pre_request`).catch(() => {});
+      await admin.end();
+      for (const t of templates) await t.drop();
+    }
+  }, 60_000);
+
+  it('a start on the kept template says what its build moved, as the build did (a cached start said nothing)', async () => {
+    const server = await sharedServer();
+    const mark = randomBytes(4).toString('hex');
+    const dir = tempDir('role-settings-kept');
+    writeFileSync(path.join(dir, '1_hook.sql'), `do $$ begin execute format('alter role %I set pgrst.db_pre_request = %L', 'authenticator', 'public.hook_${mark}'); end $$;\n`);
+    const migrations = loadMigrationFolder(dir);
+    const said = `pgrst.db_pre_request for role authenticator in every database set by the migrations: moved into the migrated database, outside it put back as it was`;
+    try {
+      const built = await prepareTemplate(server, { migrations, cache: true });
+      await built.drop();
+      expect(built.source.kind).toBe('built');
+      expect(built.settingsConfined).toEqual([said]);
+      const cached = await prepareTemplate(server, { migrations, cache: true });
+      await cached.drop();
+      expect(cached.source.kind).toBe('cached');
+      expect(cached.settingsConfined).toEqual([said]);
+      // A later migration on top of it (the kept one extended): the base's line, then its own.
+      writeFileSync(path.join(dir, '2_more.sql'), `do $$ begin execute format('alter role %I set pgrst.marker_${mark} = %L', 'anon', 'x'); end $$;\n`);
+      const extended = await prepareTemplate(server, { migrations: loadMigrationFolder(dir), cache: true });
+      await extended.drop();
+      expect(extended.source.kind).toBe('extended');
+      expect(extended.settingsConfined).toEqual([said, `pgrst.marker_${mark} for role anon in every database set by the migrations: moved into the migrated database, outside it put back as it was`]);
+    } finally {
+      const admin = new pg.Client({ connectionString: server.adminUrl });
+      await admin.connect();
+      for (const m of [migrations, loadMigrationFolder(dir)]) await admin.query(`drop database if exists ${cachedTemplateName(keptTemplateKey(m))}`).catch(() => {});
+      await admin.query(`alter role authenticator reset pgrst.db_pre_request`).catch(() => {});
+      await admin.query(`alter role anon reset pgrst.marker_${mark}`).catch(() => {});
+      await admin.end();
+    }
+  }, 60_000);
 });

@@ -20,6 +20,17 @@ export function confinedToDatabase(statement: string, database: string): string 
   return statement.replace(ROLE_WIDE_SETTING, (_, head: string, verb: string) => `${head} in database ${ident(database)}${verb}`);
 }
 
+/**
+ * The advisory lock a build whose migrations may change settings outside their database holds from
+ * reading those settings to confining what changed (databases.ts withSettingsTurn). Advisory locks
+ * are per database: it is taken in the admin database, which every run on the server connects to;
+ * pg_locks shows it from any database (SETTINGS_TURN_TAKEN).
+ */
+export const SETTINGS_TURN_LOCK = [0x7066, 0x5e77] as const;
+
+/** SQL: whether a build holds the server's turn to change settings (its migrations may have set some outside their database that it has not confined yet). */
+export const SETTINGS_TURN_TAKEN = `exists (select 1 from pg_locks where locktype = 'advisory' and classid = ${SETTINGS_TURN_LOCK[0]} and objid = ${SETTINGS_TURN_LOCK[1]} and objsubid = 2 and granted)`;
+
 /** A role or database setting (pg_db_role_setting): `role` null for every role, `database` null for every database. */
 export interface RoleSetting {
   role: string | null;

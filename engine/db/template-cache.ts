@@ -70,16 +70,21 @@ export function bestBase<T extends { key: TemplateKey }>(candidates: T[], key: T
 /** A database comment is the key's home on a server: readable without connecting to the template. */
 const COMMENT_TAG = 'policyfuzz template cache, removed by `policyfuzz cache clear`: ';
 
-/** The comment of a kept template database: its key and when it was built. */
-export function keyComment(key: TemplateKey, built: number): string {
-  return `${COMMENT_TAG}${JSON.stringify({ ...key, built })}`;
+/**
+ * The comment of a kept template database: its key, when it was built, and what its build said of
+ * settings its migrations made outside it (role-settings.ts confineSettingsMadeOutside): a run
+ * reusing it says so again, as the run that built it did.
+ */
+export function keyComment(key: TemplateKey, built: number, settingsConfined: readonly string[] = []): string {
+  return `${COMMENT_TAG}${JSON.stringify({ ...key, built, ...(settingsConfined.length ? { settingsConfined } : {}) })}`;
 }
 
-export function keyFromComment(comment: string | null): { key: TemplateKey; built: number } | undefined {
+export function keyFromComment(comment: string | null): { key: TemplateKey; built: number; settingsConfined: string[] } | undefined {
   if (!comment?.startsWith(COMMENT_TAG)) return undefined;
   try {
-    const { digest, layer, files, built } = JSON.parse(comment.slice(COMMENT_TAG.length)) as TemplateKey & { built: number };
-    return typeof digest === 'string' && typeof layer === 'string' && Array.isArray(files) && typeof built === 'number' ? { key: { digest, layer, files }, built } : undefined;
+    const { digest, layer, files, built, settingsConfined } = JSON.parse(comment.slice(COMMENT_TAG.length)) as TemplateKey & { built: number; settingsConfined?: unknown };
+    const confined = Array.isArray(settingsConfined) ? settingsConfined.filter((s): s is string => typeof s === 'string') : [];
+    return typeof digest === 'string' && typeof layer === 'string' && Array.isArray(files) && typeof built === 'number' ? { key: { digest, layer, files }, built, settingsConfined: confined } : undefined;
   } catch {
     return undefined;
   }

@@ -52,6 +52,8 @@ export interface ColumnShape {
   unique: boolean;
   /** The table's primary key is this column alone. */
   primaryKey?: boolean;
+  /** That primary key's name (a duplicate key error names it: target/key-the-model-lacks.ts). */
+  primaryKeyName?: string;
   /**
    * Unique indexes (and constraints) on this column alone, plain or on `lower(col)`, `trim(col)`
    * and the like: two rows collide when their values are equal after `fold`. Partial and
@@ -368,7 +370,10 @@ async function readRelationShapes(client: pg.Client, schemas: string[]): Promise
       col.references = { table: modelTableName(k.ref_schema!, k.ref_table), column: k.ref_columns[0], onDelete: ON_DELETE[k.on_delete] ?? 'no action', ...(k.deferred ? { deferred: true } : {}) };
     } else if (k.type === 'u' || k.type === 'p') {
       col.unique = true;
-      if (k.type === 'p') col.primaryKey = true;
+      if (k.type === 'p') {
+        col.primaryKey = true;
+        col.primaryKeyName = k.name;
+      }
     }
   }
   await readDomainVocabularies(client, schemas, shapes);

@@ -9,7 +9,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { htmlReport } from './html.ts';
 import { junitXml } from './junit.ts';
-import { mergeSummaries, runSummary, RunSummarySchema, type PropertySummary, type RunSummary } from './summary.ts';
+import { mergeSummaries, propertySummary, runSummary, RunSummarySchema, type PropertySummary, type RunSummary } from './summary.ts';
+import type { PropertyResult } from '../runner/result.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { COVERAGE_ON_MERGE_NOTE } from '../runner/coverage.ts';
 import { droppedNote, passNote } from '../runner/run-data-property.ts';
@@ -172,6 +173,21 @@ describe('JSON summary', () => {
     // One shard above the share that calls for a note, the run below it: no note.
     const quiet = mergeSummaries([shard(1, 60, 0, 41), shard(2, 100, 0, 20)]).properties[0]!;
     expect(quiet.note).toBe(leftOut);
+  });
+
+  it("counts the runs a shard that checked no case took unchecked (its note says no verdict, not its shortfall), as one run counts them", () => {
+    // Seen on stranger-app-9 (nightly, seed 11, 8 runs): R01 on one machine '2 of 8 cases checked: 6
+    // could not run…', merged '2 of 4 … 2 could not run…': shard 1 checked none, its 4 runs lost.
+    const reason = 'names vs_tickets.public_comments, mapped to null (the target has none)';
+    const lanes = (runs: number[]) => runs.map((n) => ({ runs: n, draws: n, drops: [] }));
+    const none = propertySummary({ id: 'R01', title: 'R01', area: 'data', status: 'no-verdict', cases: 0, counts: { allowed: 0, filtered: 0, rejected: 0, errored: 0 }, seed: 11, planned: 4, progress: lanes([2, 2]), dropped: { [reason]: 7 }, durationMs: 1, note: droppedNote({ [reason]: 7 }, 0) } as PropertyResult);
+    expect(none.uncheckedRuns).toBe(4);
+    const two = propertySummary({ id: 'R01', title: 'R01', area: 'data', status: 'passed', cases: 2, counts: { allowed: 2, filtered: 0, rejected: 0, errored: 0 }, seed: 11, planned: 4, progress: lanes([2, 2]), dropped: { [reason]: 3 }, durationMs: 1, note: passNote(undefined, 2, { [reason]: 3 }, lanes([2, 2])) } as PropertyResult);
+    const merged = mergeSummaries([summary([{ ...none, note: [none.note, COVERAGE_ON_MERGE_NOTE].join('; ') }], { index: 1, count: 2 }), summary([{ ...two, note: [two.note, COVERAGE_ON_MERGE_NOTE].join('; ') }], { index: 2, count: 2 })]).properties[0]!;
+    expect(merged.note).toMatch(/^2 of 8 cases checked: 6 could not run on this target/);
+    expect(merged.uncheckedRuns).toBe(6);
+    // Through the summary file's schema, as merge-reports reads it.
+    expect(RunSummarySchema.parse(JSON.parse(JSON.stringify(summary([none])))).properties[0]!.uncheckedRuns).toBe(4);
   });
 
   it('gates only what a shard left to the merge: a catalog check (first shard alone, never gated) with one side passes merged as it does on one machine', () => {

@@ -70,6 +70,13 @@ export const PropertySummarySchema = z.object({
   durationMs: z.number().min(0),
   /** Data layer: stopped saturated at `cases`, at or past its minimum (`--early-stop`), and why. */
   stoppedEarly: z.object({ cases: z.number().int().min(0), reason: z.string() }).optional(),
+  /**
+   * Data layer: runs taken by cases that could not run on this target (shortfallText), and lanes
+   * that stopped drawing; absent: none. Kept apart from the note, which a shard that checked no
+   * case words otherwise (no verdict): merge-reports adds them up.
+   */
+  uncheckedRuns: z.number().int().min(0).optional(),
+  lanesGaveUp: z.number().int().min(0).optional(),
   seed: z.number().int(),
   /** Data layer: cases drawn that the target cannot hold, by reason (not counted in `cases`). */
   dropped: z.record(z.string(), z.number()).optional(),
@@ -239,6 +246,14 @@ export function timingsOf(totalMs: number, phases: RunPhases, results: readonly 
   };
 }
 
+/** A data-layer result's runs taken unchecked and lanes given up (PropertySummary uncheckedRuns, lanesGaveUp), where any. */
+function shortfallCounts(r: PropertyResult): { uncheckedRuns?: number; lanesGaveUp?: number } {
+  if (!r.progress || r.area !== 'data') return {};
+  const unchecked = Math.max(0, r.progress.reduce((n, l) => n + l.runs, 0) - r.cases);
+  const gaveUp = r.progress.filter((l) => l.gaveUp).length;
+  return { ...(unchecked ? { uncheckedRuns: unchecked } : {}), ...(gaveUp ? { lanesGaveUp: gaveUp } : {}) };
+}
+
 export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary, 'seed' | 'path' | 'message' | 'step' | 'case' | 'expected' | 'actual' | 'masked'>): PropertySummary {
   const f = r.failure;
   const plain = (v: unknown) => (v === undefined ? null : (JSON.parse(JSON.stringify(v) ?? 'null') as z.infer<typeof json>));
@@ -256,6 +271,7 @@ export function propertySummary(r: PropertyResult, failure?: Omit<FailureSummary
     ...(r.branches ? { branches: r.branches.map((b) => ({ ...b })), untakenBranches: untakenBranches(r.branches) } : {}),
     durationMs: r.durationMs,
     ...(r.stoppedEarly ? { stoppedEarly: { ...r.stoppedEarly } } : {}),
+    ...shortfallCounts(r),
     seed: r.seed,
     ...(r.dropped ? { dropped: { ...r.dropped } } : {}),
     ...(r.droppedReach ? { droppedReach: { ...r.droppedReach } } : {}),
@@ -420,7 +436,8 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     // What the shards said of their own cases, said again of the run's (as one run words it: run-data-property.ts passNote; a failure's note has no shortfall).
     const { prominent, general } = dropNotes(p.dropped ?? {}, p.cases);
     const counted = [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general, acceptedNote(p.accepted, p.readings)];
-    const withCounts = { ...unmoved, note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
+    const { uncheckedRuns: _u, lanesGaveUp: _g, ...uncounted } = unmoved;
+    const withCounts = { ...uncounted, ...(shortfall.unchecked ? { uncheckedRuns: shortfall.unchecked } : {}), ...(shortfall.gaveUp ? { lanesGaveUp: shortfall.gaveUp } : {}), note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     // The coverage gate's note next, then what the shards said alike (once).
     const gated = leftToMerge.has(id) ? applyCoverageGate(withCounts) : withCounts;
     byId.set(id, { ...gated, note: [gated.note, ...shardNotes].filter(Boolean).join('; ') || null });
@@ -461,8 +478,9 @@ function shardNotesOf(shards: readonly PropertySummary[]): { note: string[]; dis
   for (const p of shards) {
     distinct = Math.max(distinct, p.moreFindings?.distinct ?? 0);
     const taken = takeShortfall(noteWithoutCounted(p));
-    shortfall.unchecked += taken.unchecked;
-    shortfall.gaveUp += taken.gaveUp;
+    // Counted apart where the shard wrote them (a shard that checked nothing says no shortfall); an older summary's, read off its note.
+    shortfall.unchecked += p.uncheckedRuns ?? taken.unchecked;
+    shortfall.gaveUp += p.lanesGaveUp ?? taken.gaveUp;
     for (const part of taken.note.split('; ')) if (part.trim() && part !== COVERAGE_ON_MERGE_NOTE && !parts.includes(part)) parts.push(part);
   }
   return { note: parts, distinct, shortfall };

@@ -17,6 +17,7 @@ import { observedOutcome } from '../checker/observe.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
+import { modelKeysOnTarget } from '../target/key-the-model-lacks.ts';
 import { catalogFacts } from '../target/catalog-facts.ts';
 import type { Executor } from '../executor/executor.ts';
 import type { ApiResponse } from '../executor/response.ts';
@@ -198,7 +199,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   // A project's mapping: the request goes out in the target's names, the answer comes back in the model's.
   const mapping = tx.fixturePlan.mapping;
   const response = await tx.send(step.caller, sent);
-  const unheld = unrealizableAnswer(tx.fixturePlan, response, prediction.outcome, oracle.model.fixtureOrder, sent);
+  const unheld = unrealizableAnswer(tx.fixturePlan, response, prediction.outcome, oracle.model.fixtureOrder, sent, modelKeysOnTarget(mapping, oracle.model.tables));
   if (unheld) throw new NotRealizable(unheld);
   const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;

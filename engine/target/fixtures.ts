@@ -27,6 +27,7 @@ import type { CachedFunction } from '../executor/schema-cache.ts';
 import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 import { columnsAsRowsStatements, type ColumnsAsRows } from './columns-as-rows.ts';
 import { authIdentityColumn } from './auth-identity.ts';
+import { duplicateOfKeyTheModelLacks, type ModelKeysOnTarget } from './key-the-model-lacks.ts';
 
 export { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
 import { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
@@ -750,13 +751,13 @@ const STATEMENT_TIMEOUT_DROP = "a statement timeout cancelled the request (57014
 /**
  * Why a step cannot be judged here, from the target's answer, or undefined: a statement timeout
  * cancelled it; or a CHECK the model does not have refused a write the model lets succeed (or
- * refuses with a duplicate key or a missing parent, which Postgres checks after CHECKs); or a write the model lets succeed was refused it with 23503 for a value missing from a table the model does not
+ * refuses with a duplicate key or a missing parent, which Postgres checks after CHECKs); or a write the model lets succeed was refused with a duplicate of a key the model does not keep (key-the-model-lacks.ts; `modelKeys`); or with 23503 for a value missing from a table the model does not
  * know (a lookup table the project seeds, say `units`): the model cannot write that table's
  * rows, so the case is a difference of schema. Only a success the model expected is dropped: a
  * write the model refuses that reached the foreign key check was let through by the target's rules.
  * `modelOrder`: the model's tables (model names).
  */
-export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, expected: Outcome, modelOrder: readonly string[], sent?: ApiRequest): string | undefined {
+export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, expected: Outcome, modelOrder: readonly string[], sent?: ApiRequest, modelKeys?: ModelKeysOnTarget): string | undefined {
   // A statement timeout cancelled the request: the API role's own (3 s for anon, 8 s for
   // authenticated on Supabase) or, for a role with none (service_role), policyfuzz's bound on the
   // workers' statements (runner/environment.ts): Postgres words both alike. A matter of time (a
@@ -777,6 +778,8 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
   // trigger or policy: a step the model refuses by its rules (a guard) is not judged by them here.
   const domain = response.error?.code === '23514' ? /^value for domain (\S+) violates check constraint "([^"]+)"/.exec(response.error.message) : null;
   if (plan.shapes && domain && !(expected.kind === 'error' && expected.code === '23514')) return `${domain[2]} (domain ${domain[1]}) refused a value while reading the body, before any rule (a CHECK the model does not have)`;
+  const duplicate = plan.shapes && modelKeys ? duplicateOfKeyTheModelLacks(plan.shapes, response, expected, modelKeys) : undefined;
+  if (duplicate) return duplicate;
   const callerDefault = plan.shapes && (expected.kind === 'allowed' || expected.kind === 'filtered') ? callerDefaultLeftNull(plan.shapes, response) : undefined;
   if (callerDefault) return callerDefault;
   if (!plan.shapes || response.error?.code !== '23503' || (expected.kind !== 'allowed' && expected.kind !== 'filtered')) return undefined;

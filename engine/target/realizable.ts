@@ -8,6 +8,7 @@
  * Applied to a case's world and to each world the model predicts after a step: a write the model
  * allows into a state the target cannot hold is a difference of schema, not of rules.
  */
+import { KEY_THE_MODEL_LACKS } from './key-the-model-lacks.ts';
 import type { Json } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import type { ColumnShape, TableShapes, UniqueIndex } from '../introspection/table-shapes.ts';
@@ -238,6 +239,10 @@ export function remedyFor(reason: string): string {
   // repeat) is refused between two rows of the case, where no trigger or seed is involved.
   if (reason.endsWith(ALREADY_THERE)) {
     return 'two of the case\'s own rows share that key, which the target holds unique and the model does not (cases it cannot hold: nothing to configure), or a trigger made that row while the fixtures were written (a signup trigger on auth.users: "fixtures": { "bypassTriggers": ["auth.users.<trigger>"] }, or "users": "auth-trigger" when it only makes the users rows; `policyfuzz init` names such a trigger), or the migrations seeded it ("fixtures": { "emptyTables": [...] }); docs/config.md';
+  }
+  // key-the-model-lacks.ts: a 23505 on a key the model does not keep, where it expected the write to succeed.
+  if (reason.endsWith(KEY_THE_MODEL_LACKS)) {
+    return "the target holds unique a key the model lets repeat (an index on an expression, a partial one, another table's a trigger or an extension writes): cases it cannot hold, nothing to configure; where the application's rules mean that key too, the pack's model is to keep it";
   }
   // fixtures.ts unrealizableAnswer: a 23514 where the model expected the write to succeed.
   if (/\(a CHECK the model does not have\)$/.test(reason)) {
