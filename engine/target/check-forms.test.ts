@@ -331,3 +331,32 @@ describe('a format with groups: alternatives and optional parts', () => {
     expect(unrealizableReason(world as never, shapes, new Set(['team_members', 'student_records']))).toBeUndefined();
   });
 });
+
+// After stranger-app-12 and -14 (project_files.storage_path: 359 and 105 world rows dropped): a
+// format anchored at its start only (a Storage path's prefix, `^projects/[0-9a-f-]{36}/`) and one
+// with `.` had no sample, so the world's `a.pdf` could not be renamed into it.
+describe('a storage-path format: a prefix, or any character', () => {
+  const prefix = '^projects/[0-9a-f-]{36}/';
+  const anyTail = '^projects/[0-9a-f-]{36}/.+$';
+  it('is sampled, a distinct value per n, each matching', () => {
+    for (const pattern of [prefix, anyTail, '^[A-Z]{2}.[0-9]$']) {
+      const samples = [1, 2, 40].map((n) => sampleMatching(pattern, n)!);
+      for (const sample of samples) expect(matchesPattern(pattern, sample), `${pattern} ${sample}`).toBe(true);
+      expect(new Set(samples).size).toBe(3);
+    }
+    // Still none for an alternation at the top, or no start anchor.
+    expect(sampleMatching('^a|b', 1)).toBeUndefined();
+    expect(sampleMatching('projects/', 1)).toBeUndefined();
+  });
+  it("renames a world's path the format refuses, so the target holds the world (before: dropped)", () => {
+    const shapes: TableShapes = new Map([['project_files', [col({ name: 'id', type: 'uuid', primaryKey: true }), col({ name: 'storage_path', notNull: true, checks: [{ kind: 'pattern', column: 'storage_path', pattern: anyTail, constraint: 'project_files_storage_path_check' }] })]]]);
+    const plan = { shapes, mapping: { tables: { project_files: { columns: { path: 'storage_path' } } } }, users: 'direct', bypassTriggers: false } as unknown as FixturePlan;
+    const files = [{ id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', path: 'a.pdf' }, { id: '7f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', path: 'b/c.pdf' }];
+    expect(unrealizableReason({ project_files: files.map(({ id, path }) => ({ id, storage_path: path })) } as never, shapes, new Set(['project_files']))).toMatch(/refused by CHECK project_files_storage_path_check/);
+    const { testCase } = sendableCase(plan, { world: { project_files: files }, steps: [] });
+    const paths = testCase!.world.project_files.map((f) => f.path as string);
+    for (const p of paths) expect(matchesPattern(anyTail, p), p).toBe(true);
+    expect(new Set(paths).size).toBe(2);
+    expect(unrealizableReason({ project_files: testCase!.world.project_files.map(({ id, path }) => ({ id, storage_path: path })) } as never, shapes, new Set(['project_files']))).toBeUndefined();
+  });
+});
