@@ -476,10 +476,9 @@ export function worldAsStored<S>(
   world: World,
   modelTables: Readonly<Record<string, { columns: readonly (DrawnColumnFacts<S> & { serverAssigned?: boolean })[] }>>,
   settings?: S,
-  steps: readonly { caller: Caller }[] = [],
 ): World {
   const drawn = settings === undefined ? world : withTargetDrawn(world, modelTables, settings);
-  return plan.shapes ? withConstantDefaults(plan, withIdentityRows(plan, drawn, modelTables, steps), modelTables) : drawn;
+  return plan.shapes ? withConstantDefaults(plan, withIdentityRows(plan, drawn, modelTables), modelTables) : drawn;
 }
 
 /**
@@ -491,14 +490,14 @@ export function worldAsStored<S>(
  * too, which then predicts from the row the target holds: its key, the columns it shares with
  * auth.users (email) from the identity's row, null where the target allows it, the rest left to
  * the target's constant defaults (withConstantDefaults) or, a column the server assigns, to the
- * filler. Never for a caller of the case (the row
- * would give them a role the case did not draw: such a case stays dropped), nor where a column the
- * model knows needs a value only the target's filler could make.
+ * filler. A caller of the case gets it too (a submitter with no users row, stranger-app-15's R20
+ * caller reading their own profile): the model then judges them with the row the target must
+ * hold (its role the target's default, or null), where the case was dropped before. Never where
+ * a column the model knows needs a value only the target's filler could make.
  */
-function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string; serverAssigned?: boolean }[] }>>, steps: readonly { caller: Caller }[]): World {
+function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string; serverAssigned?: boolean }[] }>>): World {
   const identities = new Map((world['auth.users'] ?? []).map((r) => [r.id, r]));
   if (!identities.size) return world;
-  const callers = new Set(steps.flatMap((s) => (s.caller.kind === 'user' ? [s.caller.id] : [])));
   let out: World | undefined;
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length || !modelTables[table]) continue;
@@ -507,7 +506,7 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
         const id = r[column];
         const identity = identities.get(id);
         const held = (out ?? world)[parent] ?? [];
-        if (!identity || typeof id !== 'string' || callers.has(id) || held.some((p) => p[key] === id)) continue;
+        if (!identity || typeof id !== 'string' || held.some((p) => p[key] === id)) continue;
         const made: Row = { [key]: id };
         let fits = true;
         for (const m of modelTables[parent].columns) {
