@@ -360,3 +360,34 @@ describe('a storage-path format: a prefix, or any character', () => {
     expect(unrealizableReason({ project_files: testCase!.world.project_files.map(({ id, path }) => ({ id, storage_path: path })) } as never, shapes, new Set(['project_files']))).toBeUndefined();
   });
 });
+
+// After stranger-app-9, -10, -12, -13 and -14 (R18: 103, 14, 31, 37 and 64 cases dropped on
+// `field in ('full_name', 'faculty', 'year')`): a change request's field is free text to the model,
+// drawn from its own list, so a world value outside the target's list was dropped.
+describe("a CHECK listing a column's words, where the model holds the column to none of its own", () => {
+  const words = ['full_name', 'faculty', 'year'];
+  const shapes: TableShapes = new Map([['change_requests', [col({ name: 'id', primaryKey: true }), col({ name: 'field', notNull: true, vocabulary: words, vocabularyConstraint: 'change_requests_field_check' }), col({ name: 'status', vocabulary: ['pending', 'approved'], vocabularyConstraint: 'change_requests_status_check' })]]]);
+  const plan = { shapes, users: 'direct', bypassTriggers: false } as FixturePlan;
+  const free = { change_requests: { columns: [{ name: 'id' }, { name: 'field' }, { name: 'status', check: () => true }] } };
+  const world = { change_requests: [{ id: 'q1', field: 'major', status: 'pending' }, { id: 'q2', field: 'full_name', status: 'pending' }, { id: 'q3', field: 'major', status: 'approved' }] };
+  const read = (value: string) => ({ caller: { kind: 'anon' as const }, request: { kind: 'select' as const, table: 'change_requests', columns: '*' as const, filters: [{ column: 'id', op: 'eq' as const, value }] } });
+
+  it('renames a value outside the list to a listed word no value of the case holds, the same in every row', () => {
+    expect(unrealizableReason(world as never, shapes, new Set(['change_requests']))).toBe('change_requests.field is outside CHECK change_requests_field_check');
+    const { testCase } = sendableCase(plan, { world, steps: [read('q1')] }, free);
+    expect(testCase!.world.change_requests.map((r) => r.field)).toEqual(['faculty', 'full_name', 'faculty']);
+    expect(unrealizableReason(testCase!.world as never, shapes, new Set(['change_requests']))).toBeUndefined();
+  });
+
+  it("leaves a column holding the model's own words (a status), a value a step also sends, and a case without the model's tables", () => {
+    const status = { change_requests: [{ id: 'q1', field: 'year', status: 'open' }] };
+    expect(sendableCase(plan, { world: status, steps: [] }, free).testCase!.world).toBe(status);
+    expect(sendableCase(plan, { world, steps: [read('major')] }, free).testCase!.world).toBe(world);
+    expect(sendableCase(plan, { world, steps: [read('q1')] }).testCase!.world).toBe(world);
+  });
+
+  it('leaves the value where every listed word is taken by another value of the case', () => {
+    const full = { change_requests: [{ id: 'q1', field: 'major', status: 'pending' }, { id: 'q2', field: 'full_name', status: 'pending' }, { id: 'q3', field: 'faculty', status: 'pending' }, { id: 'q4', field: 'year', status: 'pending' }] };
+    expect(sendableCase(plan, { world: full, steps: [] }, free).testCase!.world).toBe(full);
+  });
+});
