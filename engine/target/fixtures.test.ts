@@ -445,7 +445,8 @@ describe('a row naming an identity through a model table keyed by auth.users (st
 describe("a caller with no users row whose profile the world holds (a person table keyed by the case's people)", () => {
   const col = (name: string, more: Partial<ColumnShape> = {}): ColumnShape => ({ name, type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...more });
   const shapes: TableShapes = new Map([
-    ['users', [col('id', { type: 'uuid', notNull: true, primaryKey: true, unique: true, references: { table: 'auth.users', column: 'id' } }), col('email', { notNull: true }), col('role', { notNull: true, hasDefault: true, constantDefault: 'user' })]],
+    // `display_name text not null`, no default (stranger-app-15's `"displayName"`): the identity does not give it.
+    ['users', [col('id', { type: 'uuid', notNull: true, primaryKey: true, unique: true, references: { table: 'auth.users', column: 'id' } }), col('email', { notNull: true }), col('display_name', { notNull: true }), col('role', { notNull: true, hasDefault: true, constantDefault: 'user' })]],
     ['passport.profiles', [col('user_id', { type: 'uuid', notNull: true, primaryKey: true, unique: true, references: { table: 'users', column: 'id' } }), col('points', { type: 'integer', notNull: true })]],
   ]);
   const plan: FixturePlan = { users: 'direct', bypassTriggers: false, shapes };
@@ -458,7 +459,7 @@ describe("a caller with no users row whose profile the world holds (a person tab
   it('is held with the users row the target needs (the model predicts from it), not dropped', () => {
     const prepared = prepareCase(plan, given, referenceOracle);
     expect(prepared.thrown).toBeUndefined();
-    expect(prepared.testCase.world.users).toEqual([{ role: 'user', id: me, email: 'me@x.org' }]);
+    expect(prepared.testCase.world.users).toEqual([{ role: 'user', id: me, email: 'me@x.org', display_name: 'pf-display_name-1' }]);
     expect(prepared.fixtures.map((f) => f.table)).toContain('users');
     expect(prepared.predicted?.length).toBe(1);
   });
