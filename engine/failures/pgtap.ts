@@ -270,7 +270,7 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
   const lastStep = record.step ?? testCase.steps.length - 1;
   const body: string[] = [];
   // As the run predicted: from the rows as the target holds them (constant defaults filled).
-  let world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings);
+  let world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, testCase.steps);
   let tests = 0;
   for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
     const step = testCase.steps[i];

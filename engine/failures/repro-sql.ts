@@ -57,7 +57,7 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     ...fixtureStatements(withTargetDrawn(testCase.world, oracle.model.tables, oracle.settings), oracle.model.fixtureOrder, plan).map((f) => `${f.sql};`),
   ];
   // As the run predicted: from the rows as the target holds them (constant defaults filled).
-  let world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings);
+  let world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, testCase.steps);
   for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
     const step = testCase.steps[i];
     // The run's own history when the record has it; a record without one (older files) is predicted again.

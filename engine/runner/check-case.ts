@@ -375,7 +375,7 @@ export interface PreparedCase {
 
 /** The case with its world as the target holds it (constant column defaults filled: fixtures.ts worldAsStored) and its callers' tokens as Supabase Auth issues them (fixtures.ts callersAsIssued), its model run kept. */
 function caseAsStored(plan: FixturePlan, oracle: Oracle, testCase: DataCase): DataCase {
-  const world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings);
+  const world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, testCase.steps);
   const steps = callersAsIssued(testCase.world, testCase.steps);
   if (world === testCase.world && steps === testCase.steps) return testCase;
   const run = modelRunOf(testCase);

@@ -9,7 +9,7 @@
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import { targetDrawnColumns, type DrawnColumnFacts } from '../model/table-model.ts';
-import { fillInsertRows, fillWorldWithParents, valueFor } from './fill-row.ts';
+import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { isJunctionKey } from '../model/embed.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
@@ -17,7 +17,7 @@ import type { Caller } from '../model/caller.ts';
 import { arrayOfOneToModel, idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { CALLER_DEFAULT_LEFT_NULL, MAPPED_TO_NULL, outsideEnum, unrealizableReason } from './realizable.ts';
-import { columnFormats, holdsText, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
+import { columnFormats, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
 import { danglingSetNullCleared } from './set-null-references.ts';
 import { repeatedKeysLeftOut } from './repeated-keys.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -506,9 +506,10 @@ export function worldAsStored<S>(
   world: World,
   modelTables: Readonly<Record<string, { columns: readonly (DrawnColumnFacts<S> & { serverAssigned?: boolean })[] }>>,
   settings?: S,
+  steps: readonly { caller: Caller }[] = [],
 ): World {
   const drawn = settings === undefined ? world : withTargetDrawn(world, modelTables, settings);
-  return plan.shapes ? withConstantDefaults(plan, withIdentityRows(plan, drawn, modelTables), modelTables) : drawn;
+  return plan.shapes ? withConstantDefaults(plan, withIdentityRows(plan, drawn, modelTables, steps), modelTables) : drawn;
 }
 
 /**
@@ -520,18 +521,15 @@ export function worldAsStored<S>(
  * too, which then predicts from the row the target holds: its key, the columns it shares with
  * auth.users (email) from the identity's row, null where the target allows it, the rest left to
  * the target's constant defaults (withConstantDefaults) or, a column the server assigns, to the
- * filler. A caller of the case gets it too (a submitter with no users row, stranger-app-15's R20
- * caller reading their own profile): the model then judges them with the row the target must
- * hold (its role the target's default, or null), where the case was dropped before. A NOT NULL
- * text column of no vocabulary the identity does not give (stranger-app-15's `"displayName"`)
- * gets the filler's text, in both worlds. Never where another column the model knows needs a
- * value only the target's filler could make.
+ * filler. Never for a caller of the case (the row
+ * would give them a role the case did not draw: such a case stays dropped), nor where a column the
+ * model knows needs a value only the target's filler could make.
  */
-function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string; serverAssigned?: boolean }[] }>>): World {
+function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string; serverAssigned?: boolean }[] }>>, steps: readonly { caller: Caller }[]): World {
   const identities = new Map((world['auth.users'] ?? []).map((r) => [r.id, r]));
   if (!identities.size) return world;
+  const callers = new Set(steps.flatMap((s) => (s.caller.kind === 'user' ? [s.caller.id] : [])));
   let out: World | undefined;
-  let filled = 0;
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length || !modelTables[table]) continue;
     for (const { column, parent, key, parentColumns } of identityReferencesOf(plan, modelTables, table)) {
@@ -539,7 +537,7 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
         const id = r[column];
         const identity = identities.get(id);
         const held = (out ?? world)[parent] ?? [];
-        if (!identity || typeof id !== 'string' || held.some((p) => p[key] === id)) continue;
+        if (!identity || typeof id !== 'string' || callers.has(id) || held.some((p) => p[key] === id)) continue;
         const made: Row = { [key]: id };
         let fits = true;
         for (const m of modelTables[parent].columns) {
@@ -548,7 +546,6 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
           if (m.name === key || !shape || shape.generated || shape.hasDefault || m.serverAssigned) continue;
           if (m.name in identity) made[m.name] = identity[m.name];
           else if (!shape.notNull) made[m.name] = null;
-          else if (freeText(shape)) made[m.name] = valueFor(parent, shape, ++filled, world);
           else fits = false;
         }
         if (!fits) continue;
@@ -559,9 +556,6 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
   }
   return out ?? world;
 }
-
-/** A text column a value of the filler's means the same to the model and the target: no words of its own, no reference. */
-const freeText = (shape: ColumnShape): boolean => holdsText(shape) && !shape.vocabulary && !shape.enumLabels?.length && !shape.references;
 
 /** A model table's column referencing another model table's (`parent`'s) key, which itself references auth.users: an identity's row there is one withIdentityRows may add. */
 interface IdentityReference {
