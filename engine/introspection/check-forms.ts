@@ -215,14 +215,17 @@ interface Token {
 const NEGATED_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
- * An anchored pattern of literals, classes (`[0-9A-Z]`, `[[:digit:]]`, negated `[^@\s]`), groups
+ * An anchored pattern of literals, classes (`[0-9A-Z]`, `[[:digit:]]`, negated `[^@\s]`, `.`), groups
  * (`(-[0-9])?`, `(kkumail\.com|kku\.ac\.th)`, `(?:…)`) and quantifiers (`{n}`, `{n,m}`, `{n,}`,
  * `+`, `*`, `?`) as tokens; undefined for anything else. A group is sampled as its first
- * alternative repeated its least count (none for `?`): a string the whole pattern matches.
+ * alternative repeated its least count (none for `?`): a string the whole pattern matches. A
+ * pattern anchored at its start only (a storage path's `^projects/[0-9a-f-]{36}/`) is a prefix:
+ * its tokens alone match it, whatever would follow.
  */
 function tokens(pattern: string): Token[] | undefined {
-  if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return undefined;
-  const src = pattern.slice(1, -1).replace(/\[:digit:\]/g, '0-9').replace(/\[:alpha:\]|\[:lower:\]/g, 'a-z').replace(/\[:upper:\]/g, 'A-Z').replace(/\[:alnum:\]/g, 'a-z0-9').replace(/\[:space:\]/g, ' ');
+  if (!pattern.startsWith('^')) return undefined;
+  const anchoredEnd = pattern.endsWith('$') && !pattern.endsWith('\\$');
+  const src = pattern.slice(1, anchoredEnd ? -1 : undefined).replace(/\[:digit:\]/g, '0-9').replace(/\[:alpha:\]|\[:lower:\]/g, 'a-z').replace(/\[:upper:\]/g, 'A-Z').replace(/\[:alnum:\]/g, 'a-z0-9').replace(/\[:space:\]/g, ' ');
   const read = sequence(src, 0);
   return read && read.end === src.length ? read.tokens : undefined;
 }
@@ -295,7 +298,9 @@ function oneAtom(src: string, i: number): { chars: string[]; end: number } | und
     const chars = e === 'd' ? [...'0123456789'] : /[a-zA-Z]/.test(e) ? [] : [e];
     return chars.length ? { chars, end: i + 2 } : undefined;
   }
-  if ('()|.*+?{}^$'.includes(c)) return undefined;
+  // Any character: drawn from letters and digits, as a negated class is.
+  if (c === '.') return { chars: [...NEGATED_ALPHABET], end: i + 1 };
+  if ('()|*+?{}^$'.includes(c)) return undefined;
   return { chars: [c], end: i + 1 };
 }
 

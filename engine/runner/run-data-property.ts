@@ -707,11 +707,11 @@ async function asSent(plan: FixturePlan, oracle: Oracle, drawn: DataCase): Promi
   // server-stamped state it does not show (deleted_at) at null (null-mapped-columns.ts).
   const world = nullMappedColumnsAsHeld(drawn.world, plan.mapping, oracle.model);
   const testCase = await withGrantedColumnReads(oracle, plan.mapping, world === drawn.world ? drawn : { ...drawn, world });
-  if (!modelRunOf(testCase)) return sendableCase(plan, testCase);
+  if (!modelRunOf(testCase)) return sendableCase(plan, testCase, oracle.model.tables);
   // A model run's steps depend on one another: one the target cannot take (a column mapped to
   // null) drops the whole case, counted, rather than a step of it.
   const filled = await withCallerFilledRun(oracle, testCase);
-  const { dropped } = sendableCase(plan, filled);
+  const { dropped } = sendableCase(plan, filled, oracle.model.tables);
   return Object.keys(dropped).length ? { dropped } : { testCase: filled, dropped };
 }
 

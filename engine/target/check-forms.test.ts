@@ -331,3 +331,63 @@ describe('a format with groups: alternatives and optional parts', () => {
     expect(unrealizableReason(world as never, shapes, new Set(['team_members', 'student_records']))).toBeUndefined();
   });
 });
+
+// After stranger-app-12 and -14 (project_files.storage_path: 359 and 105 world rows dropped): a
+// format anchored at its start only (a Storage path's prefix, `^projects/[0-9a-f-]{36}/`) and one
+// with `.` had no sample, so the world's `a.pdf` could not be renamed into it.
+describe('a storage-path format: a prefix, or any character', () => {
+  const prefix = '^projects/[0-9a-f-]{36}/';
+  const anyTail = '^projects/[0-9a-f-]{36}/.+$';
+  it('is sampled, a distinct value per n, each matching', () => {
+    for (const pattern of [prefix, anyTail, '^[A-Z]{2}.[0-9]$']) {
+      const samples = [1, 2, 40].map((n) => sampleMatching(pattern, n)!);
+      for (const sample of samples) expect(matchesPattern(pattern, sample), `${pattern} ${sample}`).toBe(true);
+      expect(new Set(samples).size).toBe(3);
+    }
+    // Still none for an alternation at the top, or no start anchor.
+    expect(sampleMatching('^a|b', 1)).toBeUndefined();
+    expect(sampleMatching('projects/', 1)).toBeUndefined();
+  });
+  it("renames a world's path the format refuses, so the target holds the world (before: dropped)", () => {
+    const shapes: TableShapes = new Map([['project_files', [col({ name: 'id', type: 'uuid', primaryKey: true }), col({ name: 'storage_path', notNull: true, checks: [{ kind: 'pattern', column: 'storage_path', pattern: anyTail, constraint: 'project_files_storage_path_check' }] })]]]);
+    const plan = { shapes, mapping: { tables: { project_files: { columns: { path: 'storage_path' } } } }, users: 'direct', bypassTriggers: false } as unknown as FixturePlan;
+    const files = [{ id: '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', path: 'a.pdf' }, { id: '7f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b', path: 'b/c.pdf' }];
+    expect(unrealizableReason({ project_files: files.map(({ id, path }) => ({ id, storage_path: path })) } as never, shapes, new Set(['project_files']))).toMatch(/refused by CHECK project_files_storage_path_check/);
+    const { testCase } = sendableCase(plan, { world: { project_files: files }, steps: [] });
+    const paths = testCase!.world.project_files.map((f) => f.path as string);
+    for (const p of paths) expect(matchesPattern(anyTail, p), p).toBe(true);
+    expect(new Set(paths).size).toBe(2);
+    expect(unrealizableReason({ project_files: testCase!.world.project_files.map(({ id, path }) => ({ id, storage_path: path })) } as never, shapes, new Set(['project_files']))).toBeUndefined();
+  });
+});
+
+// After stranger-app-9, -10, -12, -13 and -14 (R18: 103, 14, 31, 37 and 64 cases dropped on
+// `field in ('full_name', 'faculty', 'year')`): a change request's field is free text to the model,
+// drawn from its own list, so a world value outside the target's list was dropped.
+describe("a CHECK listing a column's words, where the model holds the column to none of its own", () => {
+  const words = ['full_name', 'faculty', 'year'];
+  const shapes: TableShapes = new Map([['change_requests', [col({ name: 'id', primaryKey: true }), col({ name: 'field', notNull: true, vocabulary: words, vocabularyConstraint: 'change_requests_field_check' }), col({ name: 'status', vocabulary: ['pending', 'approved'], vocabularyConstraint: 'change_requests_status_check' })]]]);
+  const plan = { shapes, users: 'direct', bypassTriggers: false } as FixturePlan;
+  const free = { change_requests: { columns: [{ name: 'id' }, { name: 'field' }, { name: 'status', check: () => true }] } };
+  const world = { change_requests: [{ id: 'q1', field: 'major', status: 'pending' }, { id: 'q2', field: 'full_name', status: 'pending' }, { id: 'q3', field: 'major', status: 'approved' }] };
+  const read = (value: string) => ({ caller: { kind: 'anon' as const }, request: { kind: 'select' as const, table: 'change_requests', columns: '*' as const, filters: [{ column: 'id', op: 'eq' as const, value }] } });
+
+  it('renames a value outside the list to a listed word no value of the case holds, the same in every row', () => {
+    expect(unrealizableReason(world as never, shapes, new Set(['change_requests']))).toBe('change_requests.field is outside CHECK change_requests_field_check');
+    const { testCase } = sendableCase(plan, { world, steps: [read('q1')] }, free);
+    expect(testCase!.world.change_requests.map((r) => r.field)).toEqual(['faculty', 'full_name', 'faculty']);
+    expect(unrealizableReason(testCase!.world as never, shapes, new Set(['change_requests']))).toBeUndefined();
+  });
+
+  it("leaves a column holding the model's own words (a status), a value a step also sends, and a case without the model's tables", () => {
+    const status = { change_requests: [{ id: 'q1', field: 'year', status: 'open' }] };
+    expect(sendableCase(plan, { world: status, steps: [] }, free).testCase!.world).toBe(status);
+    expect(sendableCase(plan, { world, steps: [read('major')] }, free).testCase!.world).toBe(world);
+    expect(sendableCase(plan, { world, steps: [read('q1')] }).testCase!.world).toBe(world);
+  });
+
+  it('leaves the value where every listed word is taken by another value of the case', () => {
+    const full = { change_requests: [{ id: 'q1', field: 'major', status: 'pending' }, { id: 'q2', field: 'full_name', status: 'pending' }, { id: 'q3', field: 'faculty', status: 'pending' }, { id: 'q4', field: 'year', status: 'pending' }] };
+    expect(sendableCase(plan, { world: full, steps: [] }, free).testCase!.world).toBe(full);
+  });
+});

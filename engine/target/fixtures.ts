@@ -283,15 +283,17 @@ export function droppedColumnReason(column: string): string {
  * `!hint`, two schemas, an order the target sorts otherwise) or whose catalog has no foreign key between the two
  * tables (the relationship is the model's, not the target's). The rest of the case runs as it is
  * (the model predicts it without them). No request left: no case (`testCase` undefined).
+ * `modelTables`: the model's tables, whose columns with a `check` of their own hold words the
+ * model reads (id-formats.ts columnFormats); without them no listed word is renamed.
  */
-export function sendableCase<C extends { steps: readonly { caller?: Caller; request: ApiRequest }[] }>(plan: FixturePlan, given: C): { testCase?: C; dropped: Record<string, number> } {
+export function sendableCase<C extends { steps: readonly { caller?: Caller; request: ApiRequest }[] }>(plan: FixturePlan, given: C, modelTables?: ModelColumnChecks): { testCase?: C; dropped: Record<string, number> } {
   const dropped: Record<string, number> = {};
   if (!plan.mapping && !plan.shapes) return { testCase: given, dropped };
   // Columns the target's insert trigger fills from auth.uid() (callerFilled) are sent as drawn: only the model's copy fills them (predict.ts).
   const mapping = plan.mapping;
   // Ids the target's key format refuses, renamed in the whole case (id-formats.ts), then ids
   // inside the text a case writes as the target keeps them (mapping.ts idsInTextAsTarget).
-  const formatted = withRepeatedKeysLeftOut(plan, withDanglingSetNullCleared(plan, inTargetFormat(plan, given)));
+  const formatted = withRepeatedKeysLeftOut(plan, withDanglingSetNullCleared(plan, inTargetFormat(plan, given, modelTables)));
   const inText = mapping && 'world' in formatted ? idsInTextAsTarget(mapping, caseRows(formatted.world as World, formatted.steps)) : undefined;
   const rewritten = inText ? formatted.steps.map((step) => ({ ...step, request: textOfRequest(step.request, inText) })) : formatted.steps;
   const testCase = rewritten.every((s, i) => s.request === formatted.steps[i].request) ? formatted : { ...formatted, steps: rewritten };
@@ -331,14 +333,18 @@ function withDanglingSetNullCleared<C extends { steps: readonly { request: ApiRe
   return world === given.world ? given : { ...given, world };
 }
 
+/** The model's tables as sendableCase reads them: which columns hold words of the model's own (a `check`). */
+export type ModelColumnChecks = Readonly<Record<string, { columns: readonly { name: string; check?: unknown }[] }>>;
+
 const keyFormats = new WeakMap<FixturePlan, Map<string, string | undefined>>();
-const valueFormats = new WeakMap<FixturePlan, Map<string, ReadonlyMap<string, ColumnFormat>>>();
+const NO_MODEL: ModelColumnChecks = {};
+const valueFormats = new WeakMap<FixturePlan, WeakMap<ModelColumnChecks, Map<string, ReadonlyMap<string, ColumnFormat>>>>();
 
 /**
  * A case whose stored ids the target's key formats refuse, and whose world's values other format
  * CHECKs refuse, with each renamed to one they accept (id-formats.ts); the same case when none is.
  */
-function inTargetFormat<C extends { steps: readonly { caller?: Caller; request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
+function inTargetFormat<C extends { steps: readonly { caller?: Caller; request: ApiRequest }[] }>(plan: FixturePlan, given: C, modelTables: ModelColumnChecks = NO_MODEL): C {
   const shapes = plan.shapes;
   if (!shapes || !('world' in given)) return given;
   let byTable = keyFormats.get(plan);
@@ -348,17 +354,41 @@ function inTargetFormat<C extends { steps: readonly { caller?: Caller; request: 
     if (!formats.has(table)) formats.set(table, keyFormat(shapes, plan.mapping, table));
     return formats.get(table);
   };
-  let byColumns = valueFormats.get(plan);
-  if (!byColumns) valueFormats.set(plan, (byColumns = new Map()));
+  let byModel = valueFormats.get(plan);
+  if (!byModel) valueFormats.set(plan, (byModel = new WeakMap()));
+  let byColumns = byModel.get(modelTables);
+  if (!byColumns) byModel.set(modelTables, (byColumns = new Map()));
   const columns = byColumns;
+  // Without the model's tables, every column counts as holding the model's words: none renamed.
+  const modelHoldsWords = (table: string) => (column: string) => modelTables === NO_MODEL || modelTables[table]?.columns.find((c) => c.name === column)?.check !== undefined;
   const columnsOf = (table: string) => {
-    if (!columns.has(table)) columns.set(table, columnFormats(shapes, plan.mapping, table));
+    if (!columns.has(table)) columns.set(table, columnFormats(shapes, plan.mapping, table, modelHoldsWords(table)));
     return columns.get(table)!;
   };
   const world = given.world as World;
-  const rename = idsInTargetFormat(formatOf, caseRows(world, given.steps), columnsOf, world);
+  // Read only where a listed word would be renamed: the values the steps send (bodies, arguments, filters).
+  let sent: ReadonlySet<string> | undefined;
+  const namedBySteps = (value: string) => (sent ??= valuesSentBy(given.steps)).has(value);
+  const rename = idsInTargetFormat(formatOf, caseRows(world, given.steps), columnsOf, world, namedBySteps);
   if (!rename) return given;
   return { ...given, world: rename(world as unknown as Json) as unknown as World, steps: given.steps.map((step) => ({ ...step, ...callerRenamed(step.caller, rename), request: valuesOfRequest(step.request, rename) })) };
+}
+
+/** Every text a case's steps send (bodies, arguments, filter values), nested ones too. */
+function valuesSentBy(steps: readonly { request: ApiRequest }[]): ReadonlySet<string> {
+  const out = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.add(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  for (const { request } of steps) {
+    if (request.kind === 'rpc') walk(request.args);
+    if (request.kind === 'insert') walk(request.rows);
+    if (request.kind === 'update') walk(request.patch);
+    if ('filters' in request) for (const f of request.filters) walk(f.value);
+  }
+  return out;
 }
 
 /** A signed-in caller whose e-mail (a token claim) the case's renaming changes, renamed so: the person stays the one the world names. */

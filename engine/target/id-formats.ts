@@ -36,27 +36,33 @@ export function keyFormat(shapes: TableShapes, mapping: TargetMapping | undefine
 /** A column of text, its type read without its schema (`extensions.citext`, a domain's base there: stranger-app-10's `kku_email`). */
 const holdsText = (column: ColumnShape): boolean => /^(text|character varying|varchar|citext)/.test(unqualifiedType(column.type));
 
-/** A text column's format on the target: its pattern, and the column (its other CHECKs judge a sample too). */
-export interface ColumnFormat {
-  pattern: string;
-  column: ColumnShape;
-}
+/**
+ * A text column's format on the target: its pattern, or the words its CHECK lists (`field in
+ * ('full_name', 'faculty', 'year')`), and the column (its other CHECKs judge a sample too).
+ */
+export type ColumnFormat = { pattern: string; column: ColumnShape } | { words: readonly string[]; column: ColumnShape };
 
 /**
  * The text columns of a model table (model names) held to a format on the target that a sample
- * can be made for, the text key `id` of keyFormat aside; empty when none is.
+ * can be made for, the text key `id` of keyFormat aside; empty when none is. A column whose CHECK
+ * lists its words is one only where the model holds it to no words of its own
+ * (`modelHoldsWords`: a status, a role, which the mapping translates or the rules read, stays
+ * judged as drawn): to the model such a value is text it compares for equality only.
  */
-export function columnFormats(shapes: TableShapes, mapping: TargetMapping | undefined, table: string): ReadonlyMap<string, ColumnFormat> {
+export function columnFormats(shapes: TableShapes, mapping: TargetMapping | undefined, table: string, modelHoldsWords: (column: string) => boolean = () => true): ReadonlyMap<string, ColumnFormat> {
   const out = new Map<string, ColumnFormat>();
   const key = keyFormat(shapes, mapping, table) === undefined ? undefined : mapping ? targetColumn(mapping, table, 'id') : 'id';
   for (const column of shapes.get(mapping ? targetTable(mapping, table) : table) ?? []) {
-    // A column with a vocabulary (a CHECK list, an enum) holds its words only: a sample would be none of them.
-    if (column.generated || column.name === key || column.vocabulary || column.enumLabels?.length || !holdsText(column)) continue;
-    const format = column.checks?.find((c) => c.kind === 'pattern');
-    if (format?.kind !== 'pattern' || sampleMatching(format.pattern, 1) === undefined) continue;
+    if (column.generated || column.name === key || column.enumLabels?.length || !holdsText(column)) continue;
     const [modelName] = Object.keys(mapping ? rowToModel(mapping, table, { [column.name]: null }) : { [column.name]: null });
     // A column the mapping translates (values words, ids in another form) is judged as translated: not renamed here.
-    if (modelName !== undefined && (!mapping || orderKeepsOnTarget(mapping, table, modelName))) out.set(modelName, { pattern: format.pattern, column });
+    if (modelName === undefined || (mapping && !orderKeepsOnTarget(mapping, table, modelName))) continue;
+    if (column.vocabulary) {
+      if (column.vocabulary.length && !modelHoldsWords(modelName)) out.set(modelName, { words: column.vocabulary, column });
+      continue;
+    }
+    const format = column.checks?.find((c) => c.kind === 'pattern');
+    if (format?.kind === 'pattern' && sampleMatching(format.pattern, 1) !== undefined) out.set(modelName, { pattern: format.pattern, column });
   }
   return out;
 }
@@ -75,12 +81,13 @@ export function idsInTargetFormat(
   rows: Record<string, readonly Row[]>,
   columnsOf: (table: string) => ReadonlyMap<string, ColumnFormat> = () => NO_FORMATS,
   world: Record<string, readonly Row[]> = {},
+  namedBySteps: (value: string) => boolean = () => false,
 ): ((v: Json) => Json) | undefined {
   const renamed: [string, string][] = [];
-  /** Each value to rename, its format, and the column whose other CHECKs a sample must pass (none for an id); the ids first (`keys` of them). */
-  const misfits: { value: string; format: string; column?: ColumnShape }[] = [];
-  const misfit = (value: string, format: string, column?: ColumnShape) => {
-    if (matchesPattern(format, value) === false && !misfits.some((m) => m.value === value)) misfits.push({ value, format, ...(column ? { column } : {}) });
+  /** Each value to rename, its format (a key's pattern, or a column's: ColumnFormat), and the column whose other CHECKs a sample must pass (none for an id); the ids first (`keys` of them). */
+  const misfits: { value: string; format: string | ColumnFormat; column?: ColumnShape }[] = [];
+  const misfit = (value: string, format: string | ColumnFormat, column?: ColumnShape) => {
+    if (fits(format, value) === false && !misfits.some((m) => m.value === value)) misfits.push({ value, format, ...(column ? { column } : {}) });
   };
   for (const [table, list] of Object.entries(rows)) {
     const format = list.length ? formatOf(table) : undefined;
@@ -92,7 +99,19 @@ export function idsInTargetFormat(
     const formats = list.length ? columnsOf(table) : NO_FORMATS;
     // Never a uuid: the model reads its column as one (a reference to a person or a record), and a
     // filter naming the renamed text would be unreadable to it (22P02) where the target finds the row.
-    for (const [name, f] of formats) for (const row of list) if (typeof row[name] === 'string' && !UUID_SHAPED.test(row[name] as string)) misfit(row[name] as string, f.pattern, f.column);
+    for (const [name, f] of formats) for (const row of list) if (typeof row[name] === 'string' && !UUID_SHAPED.test(row[name] as string)) misfit(row[name] as string, f, f.column);
+  }
+  // A listed word's rename stays where the model reads the value as free text: a value the case
+  // also names elsewhere (another column, a step's body or filter) could be one of the model's own
+  // words there (a department, a status), so it stays, and the case is dropped, named.
+  const freeWords = misfits.filter((m) => typeof m.format !== 'string' && 'words' in m.format);
+  if (freeWords.length) {
+    const inWordColumns = new Map<string, number>();
+    for (const [table, list] of Object.entries(world)) {
+      for (const [name, f] of list.length ? columnsOf(table) : NO_FORMATS) if ('words' in f) for (const row of list) if (typeof row[name] === 'string') inWordColumns.set(row[name] as string, (inWordColumns.get(row[name] as string) ?? 0) + 1);
+    }
+    const everywhere = occurrences(Object.values(rows) as unknown as Json);
+    for (const m of freeWords) if (namedBySteps(m.value) || (everywhere.get(m.value) ?? 0) > (inWordColumns.get(m.value) ?? 0)) misfits.splice(misfits.indexOf(m), 1);
   }
   // Most cases (every case of a target with no format): nothing more gone through.
   if (!misfits.length) return undefined;
@@ -101,10 +120,19 @@ export function idsInTargetFormat(
   const taken = new Set([...stored].map((id) => id.toLowerCase()));
   let n = 1;
   for (const { value, format, column } of misfits) {
-    let made = sampleMatching(format, n++)!;
-    while (taken.has(made.toLowerCase()) && n < 100_000) made = sampleMatching(format, n++)!;
+    // A listed word no value of the case holds (two values stay two); none left: the case is dropped, named.
+    if (typeof format !== 'string' && 'words' in format) {
+      const word = format.words.find((w) => !taken.has(w.toLowerCase()));
+      if (word === undefined || column?.checks?.some((c) => refusesValue(c, word))) continue;
+      taken.add(word.toLowerCase());
+      renamed.push([value, word]);
+      continue;
+    }
+    const pattern = typeof format === 'string' ? format : format.pattern;
+    let made = sampleMatching(pattern, n++)!;
+    while (taken.has(made.toLowerCase()) && n < 100_000) made = sampleMatching(pattern, n++)!;
     // A sample the column's other CHECKs refuse (a length cap, kept lower-cased) is no rename: the case is dropped, named.
-    if (column && (matchesPattern(format, made) !== true || column.checks?.some((c) => refusesValue(c, made)))) continue;
+    if (column && (matchesPattern(pattern, made) !== true || column.checks?.some((c) => refusesValue(c, made)))) continue;
     taken.add(made.toLowerCase());
     renamed.push([value, made]);
   }
@@ -142,6 +170,20 @@ export function idsInTargetFormat(
     return v;
   };
   return apply;
+}
+
+/** How often each string stands as a whole value anywhere in `v` (nested too). */
+function occurrences(v: Json, counts = new Map<string, number>()): Map<string, number> {
+  if (typeof v === 'string') counts.set(v, (counts.get(v) ?? 0) + 1);
+  else if (Array.isArray(v)) for (const x of v) occurrences(x, counts);
+  else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) occurrences(x, counts);
+  return counts;
+}
+
+/** Whether `value` fits a key's pattern or a column's format; undefined where the pattern cannot say. */
+function fits(format: string | ColumnFormat, value: string): boolean | undefined {
+  if (typeof format === 'string') return matchesPattern(format, value);
+  return 'words' in format ? format.words.includes(value) : matchesPattern(format.pattern, value);
 }
 
 const NO_FORMATS: ReadonlyMap<string, ColumnFormat> = new Map();
