@@ -253,10 +253,16 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   const notCopied: SettingNotCopied[] = [];
   const confined: string[] = [];
   const mayAlterSettings = [...options.migrations, ...(options.extra ?? [])].some((f) => ALTERS_SETTINGS.test(f.sql));
-  /** A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run. */
-  const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>): Promise<string> => {
+  /**
+   * A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run.
+   * `takeOver`: nothing needs `template` afterwards, so it is renamed instead of copied (a copy of a
+   * 150-migration template, and the drop of the template after, each cost a checkpoint); copied
+   * all the same when it cannot be renamed (someone is connected to it).
+   */
+  const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>, how: { takeOver?: boolean } = {}): Promise<string> => {
     const name = scratchName(role);
-    notCopied.push(...(await admin.use((c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`))));
+    const takenOver = how.takeOver === true && (await admin.use((c) => c.query(`alter database ${quoteIdent(template)} rename to ${quoteIdent(name)}`).then(() => true, () => false)));
+    if (!takenOver) notCopied.push(...(await admin.use((c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`))));
     scratch.push(name);
     // Migrations may run for minutes: the admin connection is not left idle meanwhile (a lent server's idle timeout, or a NAT, could drop it).
     await admin.end();
@@ -374,7 +380,7 @@ async function keptTemplate(
   admin: AdminConnection,
   migrations: MigrationFile[],
   compat: boolean,
-  createScratch: (role: string, template: string, fill: (c: pg.Client) => Promise<void>) => Promise<string>,
+  createScratch: (role: string, template: string, fill: (c: pg.Client) => Promise<void>, how?: { takeOver?: boolean }) => Promise<string>,
   apply: TemplateOptions['apply'] = {},
 ): Promise<{ name: string; source: TemplateSource }> {
   const key = keptTemplateKey(migrations, compat);
@@ -383,6 +389,9 @@ async function keptTemplate(
   const base = bestBase(kept, key);
   if (base?.name === target) return { name: target, source: { kind: 'cached', digest: key.digest } };
   const from = base?.key.files.length ?? 0;
+  // A server that keeps its template alone (the local one, this run's own copy of a kept data
+  // directory) drops the base once the new template is kept: the new one is built in its place.
+  const takeOver = Boolean(base && server.keepTemplate);
   const built = await createScratch('tpl', base?.name ?? 'template0', async (c) => {
     if (base) {
       if (compat) await c.query(`drop schema if exists ${SAFEUPDATE_SCHEMA} cascade`);
@@ -390,7 +399,7 @@ async function keptTemplate(
     for (const file of migrations.slice(from)) await applyMigration(c, file, { ...apply, skippable: true, supabaseCompat: compat });
     await applyExtra(c, [], compat, apply);
     await c.query(`comment on database ${quoteIdent(c.database!)} is ${literal(keyComment(key, Date.now()))}`);
-  });
+  }, { takeOver });
   await admin.use(async (c) => {
     try {
       await c.query(`alter database ${quoteIdent(built)} rename to ${quoteIdent(target)}`);

@@ -242,6 +242,43 @@ describe('kept data directories of local servers', () => {
   });
 });
 
+describe('new migrations on a kept data directory (a local server started for this run)', () => {
+  const table = `t_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const base = migration('001.sql', `create table public.${table} (id int primary key)`);
+  const added = migration('002.sql', `alter table public.${table} add column note text`);
+  const digests = [keptTemplateKey([base]).digest, keptTemplateKey([base, added]).digest];
+  afterAll(() => {
+    for (const version of readdirSync(LOCAL_CACHE_ROOT)) {
+      for (const templates of readdirSync(path.join(LOCAL_CACHE_ROOT, version)).filter((n) => n.startsWith('templates-'))) {
+        for (const d of digests) for (const entry of [d, `${d}.spare`]) rmSync(path.join(LOCAL_CACHE_ROOT, version, templates, entry), { recursive: true, force: true });
+      }
+    }
+  });
+  const templateOid = async (env: Awaited<ReturnType<typeof openEnvironment>>, digest: string) =>
+    (await rows(env.server.adminUrl, `select oid::int as oid from pg_database where datname = '${cachedTemplateName({ digest, layer: '', files: [] })}'`))[0];
+
+  it('go on the kept template itself, renamed, not on a copy of it (a copy and the drop of the base each cost a checkpoint); the next run starts from the template they made', async () => {
+    const first = await openEnvironment({ provider: 'local', migrations: [base], workers: 1, cacheTemplate: true });
+    const baseOid = await templateOid(first, digests[0]);
+    await first.close();
+    expect(first.readyNote).toContain(`kept as ${digests[0]}`);
+
+    const extended = await openEnvironment({ provider: 'local', migrations: [base, added], workers: 1, cacheTemplate: true });
+    await extended.close();
+    expect(extended.readyNote).toContain(`cached template ${digests[0]} + 1 new migration, kept as ${digests[1]}`);
+
+    const next = await openEnvironment({ provider: 'local', migrations: [base, added], workers: 1, cacheTemplate: true });
+    try {
+      expect(next.readyNote).toContain(`cached template ${digests[1]}`);
+      // The same database as the base's, renamed: a copy would have another oid.
+      expect(await templateOid(next, digests[1])).toEqual(baseOid);
+      expect(await rows(databaseUrl(next.server.adminUrl, next.template.name), `select column_name from information_schema.columns where table_name = '${table}' order by 1`)).toEqual([{ column_name: 'id' }, { column_name: 'note' }]);
+    } finally {
+      await next.close();
+    }
+  });
+});
+
 describe('settings a copy cannot take (a lent server, a non-superuser role)', () => {
   it('are reported, each named with the server’s reason, not skipped silently; the ones it may make are copied', async () => {
     const server = await sharedServer();
