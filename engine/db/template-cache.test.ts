@@ -5,7 +5,7 @@
  * template takes a ready copy of its data instead of copying it. (cache clear: cli/cache-command.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
@@ -254,6 +254,10 @@ describe('new migrations on a kept data directory (a local server started for th
       }
     }
   });
+  const drops: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const drop of drops) await drop();
+  });
   const templateOid = async (env: Awaited<ReturnType<typeof openEnvironment>>, digest: string) =>
     (await rows(env.server.adminUrl, `select oid::int as oid from pg_database where datname = '${cachedTemplateName({ digest, layer: '', files: [] })}'`))[0];
 
@@ -263,9 +267,23 @@ describe('new migrations on a kept data directory (a local server started for th
     await first.close();
     expect(first.readyNote).toContain(`kept as ${digests[0]}`);
 
+    // Kept data directories older than any other, which keeping a new template pushes out of the
+    // cache: removed in the background, gone (aside copies too) once the run has stopped.
+    const templatesDir = readdirSync(LOCAL_CACHE_ROOT).flatMap((v) => readdirSync(path.join(LOCAL_CACHE_ROOT, v)).filter((n) => n.startsWith('templates-')).map((t) => path.join(LOCAL_CACHE_ROOT, v, t))).find((d) => existsSync(path.join(d, digests[0])))!;
+    const stale = [1, 2, 3].map((i) => path.join(templatesDir, `${table}_stale_${i}`));
+    stale.forEach((dir, i) => {
+      mkdirSync(path.join(dir, 'data'), { recursive: true });
+      for (let f = 0; f < 500; f++) writeFileSync(path.join(dir, 'data', String(f)), 'x');
+      writeFileSync(path.join(dir, 'key.json'), JSON.stringify(keptTemplateKey([migration(`${i}.sql`, table)])));
+      utimesSync(dir, new Date(1000 * (i + 1)), new Date(1000 * (i + 1)));
+    });
+    drops.push(async () => stale.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
     const extended = await openEnvironment({ provider: 'local', migrations: [base, added], workers: 1, cacheTemplate: true });
     await extended.close();
     expect(extended.readyNote).toContain(`cached template ${digests[0]} + 1 new migration, kept as ${digests[1]}`);
+    // The two oldest at least (beyond the newest three: the new template, its base and the newest stale one, or another of this account's).
+    expect(stale.slice(0, 2).filter((dir) => existsSync(dir))).toEqual([]);
+    expect(readdirSync(templatesDir).filter((n) => n.includes(`.tmp-${process.pid}-`))).toEqual([]);
 
     const next = await openEnvironment({ provider: 'local', migrations: [base, added], workers: 1, cacheTemplate: true });
     try {
