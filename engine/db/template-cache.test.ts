@@ -277,12 +277,17 @@ describe('new migrations on a kept data directory (a local server started for th
       writeFileSync(path.join(dir, 'key.json'), JSON.stringify(keptTemplateKey([migration(`${i}.sql`, table)])));
       utimesSync(dir, new Date(1000 * (i + 1)), new Date(1000 * (i + 1)));
     });
-    drops.push(async () => stale.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+    // The oldest is what another live run is copying its server's data from: it stays.
+    const otherRun = path.join(LOCAL_SERVER_ROOT, `run-${process.ppid}-${table}`);
+    mkdirSync(otherRun);
+    writeFileSync(path.join(otherRun, 'owner.json'), JSON.stringify({ pid: process.ppid, started: new Date().toISOString(), uses: [stale[0]] }));
+    drops.push(async () => [...stale, otherRun].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
     const extended = await openEnvironment({ provider: 'local', migrations: [base, added], workers: 1, cacheTemplate: true });
     await extended.close();
     expect(extended.readyNote).toContain(`cached template ${digests[0]} + 1 new migration, kept as ${digests[1]}`);
-    // The two oldest at least (beyond the newest three: the new template, its base and the newest stale one, or another of this account's).
-    expect(stale.slice(0, 2).filter((dir) => existsSync(dir))).toEqual([]);
+    // The second oldest at least (beyond the newest three: the new template, its base and the newest stale one, or another of this account's).
+    expect(existsSync(stale[1])).toBe(false);
+    expect(existsSync(stale[0])).toBe(true);
     expect(readdirSync(templatesDir).filter((n) => n.includes(`.tmp-${process.pid}-`))).toEqual([]);
 
     const next = await openEnvironment({ provider: 'local', migrations: [base, added], workers: 1, cacheTemplate: true });

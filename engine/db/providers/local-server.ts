@@ -222,7 +222,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
         keeping.done();
       }
       spareFrom = path.join(templatesDir, key.digest);
-      pruned = Promise.all([pruned, ...keptDataDirs(templatesDir).slice(KEPT_TEMPLATES).flatMap((old) => [old.dir, spareOf(old.dir)]).map(removeAside)]).then(() => {});
+      // One another run is copying its server's data from stays (as `cache clear` leaves it): a later run removes it.
+      const inUse = usedByLiveRuns();
+      const pushedOut = keptDataDirs(templatesDir).slice(KEPT_TEMPLATES).filter((old) => !inUse.has(old.dir));
+      pruned = Promise.all([pruned, ...pushedOut.flatMap((old) => [old.dir, spareOf(old.dir)]).map(removeAside)]).then(() => {});
     };
   }
   return server;
