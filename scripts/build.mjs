@@ -48,8 +48,8 @@ for (const layer of ['engine', 'sso', 'packs', 'cli', 'api']) pruneStale(layer);
  * compile, link each of ~380), about 0.3 s of CPU of every start of the binary, `--help` and bad
  * input included. esbuild puts policyfuzz's own code into a few files under dist/bundle/, split by
  * entry point and dynamic import, so a start still loads only what its command needs (--help never
- * loads the engine). Dependencies stay external: a pack shares zod, fast-check and pg with the
- * engine as before.
+ * loads the engine). Dependencies stay external (a pack shares fast-check and pg with the engine
+ * as before: fast-check's arbitraries are told apart by class), but for BUNDLED_PACKAGES below.
  *
  * Each entry's compiled module (dist/cli/main.js, dist/api/index.js…) becomes a line re-exporting
  * its bundle, so whatever loads it by path or by the package's exports (bin/, a project pack's
@@ -59,6 +59,15 @@ for (const layer of ['engine', 'sso', 'packs', 'cli', 'api']) pruneStale(layer);
  * tests that load one module by path; nothing the binary runs loads them.
  */
 export const BUNDLE_DIR = 'bundle';
+/**
+ * Dependencies bundled in: ones of many small files, which Node 20 resolves, reads and links one by
+ * one (zod alone is 95 ES modules, commander and cli-progress 25 CommonJS files), and whose objects
+ * no pack needs to share by identity with the engine (a pack's own zod schema is only called:
+ * `safeParse`; one from `policyfuzz`'s `z` is this very copy).
+ */
+const BUNDLED_PACKAGES = ['zod', 'smol-toml', 'commander', 'cli-progress'];
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+const EXTERNAL_PACKAGES = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})].filter((p) => !BUNDLED_PACKAGES.includes(p)).flatMap((p) => [p, `${p}/*`]);
 const ENTRIES = {
   'cli-main': 'cli/main.ts',
   'reference-manifest': 'packs/reference/manifest.ts',
@@ -110,14 +119,17 @@ async function bundle() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    external: EXTERNAL_PACKAGES,
+    // A bundled CommonJS package's require() of Node's own modules (cli-progress: readline, events).
+    banner: { js: `import { createRequire as __pfCreateRequire } from 'node:module'; const require = __pfCreateRequire(import.meta.url);` },
     plugins: [compiledUrl],
     metafile: true,
     logLevel: 'warning',
   });
   // What each bundle file holds (tests map a loaded file back to its modules: cli/start-up-modules.test.ts).
   const modules = {};
-  for (const [file, output] of Object.entries(result.metafile.outputs)) modules[path.basename(file)] = Object.keys(output.inputs).filter((i) => !i.startsWith('node_modules/'));
+  // A bundled package's files are listed too (…/node_modules/zod/…): the test that no command but a run loads zod still sees it.
+  for (const [file, output] of Object.entries(result.metafile.outputs)) modules[path.basename(file)] = Object.keys(output.inputs);
   writeFileSync(path.join(outdir, 'modules.json'), JSON.stringify(modules, null, 1));
   for (const [name, source] of Object.entries(ENTRIES)) {
     if (source.startsWith('scripts/')) continue;

@@ -278,10 +278,18 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   const notCopied: SettingNotCopied[] = [];
   const confined: string[] = [];
   const mayAlterSettings = [...options.migrations, ...(options.extra ?? [])].some((f) => ALTERS_SETTINGS.test(f.sql));
-  /** A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run. */
-  const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>, confinedHere: string[] = confined): Promise<string> => {
+  /**
+   * A scratch database from `template`, filled by `fill` (its time counted as the migrations'); dropped at the end of the run.
+   * `takeOver`: nothing needs `template` afterwards, so it is renamed instead of copied (a copy of a
+   * 150-migration template, and the drop of the template after, each cost a checkpoint); copied
+   * all the same when it cannot be renamed (someone is connected to it). `confined`: where the
+   * settings this build moved into its database are listed (the run's own list by default).
+   */
+  const createScratch = async (role: string, template: string, fill: (c: pg.Client) => Promise<void>, how: { takeOver?: boolean; confined?: string[] } = {}): Promise<string> => {
+    const confinedHere = how.confined ?? confined;
     const name = scratchName(role);
-    notCopied.push(...(await admin.use((c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`))));
+    const takenOver = how.takeOver === true && (await admin.use((c) => c.query(`alter database ${quoteIdent(template)} rename to ${quoteIdent(name)}`).then(() => true, () => false)));
+    if (!takenOver) notCopied.push(...(await admin.use((c) => cloneDatabase(c, server, name, template, ` encoding 'UTF8'`))));
     scratch.push(name);
     // Migrations may run for minutes: the admin connection is not left idle meanwhile (a lent server's idle timeout, or a NAT, could drop it).
     await admin.end();
@@ -407,7 +415,7 @@ async function keptTemplate(
   admin: AdminConnection,
   migrations: MigrationFile[],
   compat: boolean,
-  createScratch: (role: string, template: string, fill: (c: pg.Client) => Promise<void>, confined?: string[]) => Promise<string>,
+  createScratch: (role: string, template: string, fill: (c: pg.Client) => Promise<void>, how?: { takeOver?: boolean; confined?: string[] }) => Promise<string>,
   apply: TemplateOptions['apply'] = {},
 ): Promise<{ name: string; source: TemplateSource; settingsConfined: readonly string[] }> {
   const key = keptTemplateKey(migrations, compat);
@@ -417,6 +425,9 @@ async function keptTemplate(
   if (base?.name === target) return { name: target, source: { kind: 'cached', digest: key.digest }, settingsConfined: base.settingsConfined };
   const from = base?.key.files.length ?? 0;
   const confined: string[] = [];
+  // A server that keeps its template alone (the local one, this run's own copy of a kept data
+  // directory) drops the base once the new template is kept: the new one is built in its place.
+  const takeOver = Boolean(base && server.keepTemplate);
   const built = await createScratch(
     'tpl',
     base?.name ?? 'template0',
@@ -427,7 +438,7 @@ async function keptTemplate(
       for (const file of migrations.slice(from)) await applyMigration(c, file, { ...apply, skippable: true, supabaseCompat: compat });
       await applyExtra(c, [], compat, apply);
     },
-    confined,
+    { takeOver, confined },
   );
   // The base's settings moved, then this build's: a run reusing it says what the builds said.
   const settingsConfined = [...(base?.settingsConfined ?? []), ...confined];

@@ -5,7 +5,7 @@
  * template takes a ready copy of its data instead of copying it. (cache clear: cli/cache-command.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it, vi } from 'vitest';
@@ -239,6 +239,66 @@ describe('kept data directories of local servers', () => {
     }
     expect(existsSync(`${kept}.spare`)).toBe(true);
     expect(statSync(`${kept}.spare`).ino).not.toBe(spareInode);
+  });
+});
+
+describe('new migrations on a kept data directory (a local server started for this run)', () => {
+  const table = `t_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const base = migration('001.sql', `create table public.${table} (id int primary key)`);
+  const added = migration('002.sql', `alter table public.${table} add column note text`);
+  const digests = [keptTemplateKey([base]).digest, keptTemplateKey([base, added]).digest];
+  afterAll(() => {
+    for (const version of readdirSync(LOCAL_CACHE_ROOT)) {
+      for (const templates of readdirSync(path.join(LOCAL_CACHE_ROOT, version)).filter((n) => n.startsWith('templates-'))) {
+        for (const d of digests) for (const entry of [d, `${d}.spare`]) rmSync(path.join(LOCAL_CACHE_ROOT, version, templates, entry), { recursive: true, force: true });
+      }
+    }
+  });
+  const drops: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const drop of drops) await drop();
+  });
+  const templateOid = async (env: Awaited<ReturnType<typeof openEnvironment>>, digest: string) =>
+    (await rows(env.server.adminUrl, `select oid::int as oid from pg_database where datname = '${cachedTemplateName({ digest, layer: '', files: [] })}'`))[0];
+
+  it('go on the kept template itself, renamed, not on a copy of it (a copy and the drop of the base each cost a checkpoint); the next run starts from the template they made', async () => {
+    const first = await openEnvironment({ provider: 'local', migrations: [base], workers: 1, cacheTemplate: true });
+    const baseOid = await templateOid(first, digests[0]);
+    await first.close();
+    expect(first.readyNote).toContain(`kept as ${digests[0]}`);
+
+    // Kept data directories older than any other, which keeping a new template pushes out of the
+    // cache: removed in the background, gone (aside copies too) once the run has stopped.
+    const templatesDir = readdirSync(LOCAL_CACHE_ROOT).flatMap((v) => readdirSync(path.join(LOCAL_CACHE_ROOT, v)).filter((n) => n.startsWith('templates-')).map((t) => path.join(LOCAL_CACHE_ROOT, v, t))).find((d) => existsSync(path.join(d, digests[0])))!;
+    const stale = [1, 2, 3].map((i) => path.join(templatesDir, `${table}_stale_${i}`));
+    stale.forEach((dir, i) => {
+      mkdirSync(path.join(dir, 'data'), { recursive: true });
+      for (let f = 0; f < 500; f++) writeFileSync(path.join(dir, 'data', String(f)), 'x');
+      writeFileSync(path.join(dir, 'key.json'), JSON.stringify(keptTemplateKey([migration(`${i}.sql`, table)])));
+      utimesSync(dir, new Date(1000 * (i + 1)), new Date(1000 * (i + 1)));
+    });
+    // The oldest is what another live run is copying its server's data from: it stays.
+    const otherRun = path.join(LOCAL_SERVER_ROOT, `run-${process.ppid}-${table}`);
+    mkdirSync(otherRun);
+    writeFileSync(path.join(otherRun, 'owner.json'), JSON.stringify({ pid: process.ppid, started: new Date().toISOString(), uses: [stale[0]] }));
+    drops.push(async () => [...stale, otherRun].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+    const extended = await openEnvironment({ provider: 'local', migrations: [base, added], workers: 1, cacheTemplate: true });
+    await extended.close();
+    expect(extended.readyNote).toContain(`cached template ${digests[0]} + 1 new migration, kept as ${digests[1]}`);
+    // The second oldest at least (beyond the newest three: the new template, its base and the newest stale one, or another of this account's).
+    expect(existsSync(stale[1])).toBe(false);
+    expect(existsSync(stale[0])).toBe(true);
+    expect(readdirSync(templatesDir).filter((n) => n.includes(`.tmp-${process.pid}-`))).toEqual([]);
+
+    const next = await openEnvironment({ provider: 'local', migrations: [base, added], workers: 1, cacheTemplate: true });
+    try {
+      expect(next.readyNote).toContain(`cached template ${digests[1]}`);
+      // The same database as the base's, renamed: a copy would have another oid.
+      expect(await templateOid(next, digests[1])).toEqual(baseOid);
+      expect(await rows(databaseUrl(next.server.adminUrl, next.template.name), `select column_name from information_schema.columns where table_name = '${table}' order by 1`)).toEqual([{ column_name: 'id' }, { column_name: 'note' }]);
+    } finally {
+      await next.close();
+    }
   });
 });
 

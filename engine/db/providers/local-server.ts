@@ -178,6 +178,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   // The next start on this kept template renames the spare instead of copying (made once the run is ready).
   let spareFrom = base && base.key.digest === options.template?.digest ? base.dir : undefined;
   let spare = Promise.resolve();
+  /** Kept data directories this run pushed out of the cache (keepTemplate), removed while it runs. */
+  let pruned = Promise.resolve();
   const url = serverUrl(port, sockDir);
   // One stop, however many ask: a signal's stopAll and the start-up's own error path both call it,
   // and the second must wait for the folder to be gone, not return while the first still stops it.
@@ -198,7 +200,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
         // Removed while the spare (if still copying) finishes: the two disk jobs overlap. Retried as
         // removeFolder is: a server process's last write as it exits made one removal fail
         // (ENOTEMPTY) and left the run folder behind (a signal 500 ms after start, under load).
-        await Promise.all([spare, rm(runDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })]);
+        await Promise.all([spare, pruned, rm(runDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })]);
       })();
       return stopping;
     },
@@ -220,10 +222,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
         keeping.done();
       }
       spareFrom = path.join(templatesDir, key.digest);
-      for (const old of keptDataDirs(templatesDir).slice(KEPT_TEMPLATES)) {
-        rmSync(old.dir, { recursive: true, force: true });
-        rmSync(spareOf(old.dir), { recursive: true, force: true });
-      }
+      // One another run is copying its server's data from stays (as `cache clear` leaves it): a later run removes it.
+      const inUse = usedByLiveRuns();
+      const pushedOut = keptDataDirs(templatesDir).slice(KEPT_TEMPLATES).filter((old) => !inUse.has(old.dir));
+      pruned = Promise.all([pruned, ...pushedOut.flatMap((old) => [old.dir, spareOf(old.dir)]).map(removeAside)]).then(() => {});
     };
   }
   return server;
@@ -285,6 +287,23 @@ function makeSpare(keptDir: string): Promise<void> {
   return atomically(target, copying, (tmp) => copying.run('cp', ['-a', path.join(keptDir, 'data'), tmp]))
     .catch(() => {})
     .finally(() => copying.done());
+}
+
+/**
+ * Removes a kept data directory (or its spare) without the run waiting: renamed first (instant) to a
+ * name no start takes (`.tmp-<pid>-`, swept by cleanLeftoverRuns if this run dies), then removed in
+ * the background (stop() waits for it). Removing the two copies of a 150-migration project's data,
+ * 2,800 files, took 0.2–0.8 s of the start of the run that kept a new template.
+ */
+function removeAside(dir: string): Promise<void> {
+  const aside = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    renameSync(dir, aside);
+  } catch {
+    // Gone already (or another run's spare taken meanwhile): nothing to remove.
+    return Promise.resolve();
+  }
+  return rm(aside, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }).catch(() => {});
 }
 
 /** The kept data directories, the most recently used first. */
