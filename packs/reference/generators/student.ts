@@ -76,6 +76,21 @@ export function peopleRows(list: Person[]): World {
 }
 
 /**
+ * A stranger's e-mail that only a pattern match takes for `email` (rule 14's class, on the person
+ * link): one character of it written as the wildcard `_`, or its own `_` written as another
+ * character. Equal to `email` under lower(trim(…)) never; under like/ilike, one way or the other.
+ */
+export function wildcardLookalike(email: string): fc.Arbitrary<string> {
+  const at = email.indexOf('@');
+  const local = at > 0 ? at : email.length;
+  const own = email.indexOf('_');
+  const forms = [`_${email.slice(1)}`, `${email.slice(0, local - 1)}_${email.slice(local)}`];
+  if (own >= 0 && own < local) forms.push(`${email.slice(0, own)}x${email.slice(own + 1)}`);
+  const differing = forms.filter((f) => f.toLowerCase() !== email.toLowerCase());
+  return differing.length ? fc.constantFrom(...differing) : fc.constant(`x.${email}`);
+}
+
+/**
  * Student records: most people have one (their auth e-mail, written differently); plus strangers.
  * Linked by user id (settings.students.personLink), a record is keyed by its user: only people
  * with a users row have one (the key references it), and no stranger has one.
@@ -90,12 +105,13 @@ export function studentRecords(list: Person[], settings?: ModelSettings): fc.Arb
       ),
     ),
   );
-  const strangers = fc.array(
-    fc.noShrink(fc.record({ id: fixedId, email: fc.noShrink(emailAddressFor(settings).map((e) => `x.${e}`)), student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.constant(null), major: fc.constant(null) })),
-    { maxLength: byUser ? 0 : 2 },
-  );
-  return fc.tuple(own, strangers).map(([mine, others]) => {
-    const rows = [...mine.filter((r): r is NonNullable<typeof r> => r !== undefined), ...others];
+  const stranger = (email: fc.Arbitrary<string>) =>
+    fc.noShrink(fc.record({ id: fixedId, email, student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.constant(null), major: fc.constant(null) }));
+  const strangers = fc.array(stranger(fc.noShrink(emailAddressFor(settings).map((e) => `x.${e}`))), { maxLength: byUser ? 0 : 2 });
+  // Half the people have a look-alike stranger, placed before the records so a pattern match meets it first.
+  const lookalikes = fc.tuple(...(byUser ? [] : list).map((p) => fc.option(stranger(wildcardLookalike(p.email)), { nil: undefined, freq: 2 })));
+  return fc.tuple(own, strangers, lookalikes).map(([mine, others, alike]) => {
+    const rows = [...alike.filter((r): r is NonNullable<typeof r> => r !== undefined), ...mine.filter((r): r is NonNullable<typeof r> => r !== undefined), ...others];
     const seen = new Set<string>();
     return rows.filter((r) => {
       const key = r.email.trim().toLowerCase();

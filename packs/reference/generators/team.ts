@@ -10,7 +10,7 @@ import type { ModelSettings } from '../model/settings.ts';
 import { personName } from './faker.ts';
 import { emailAddressFor } from './email-draw.ts';
 import type { Person } from './identities.ts';
-import { storedEmail, studentNumber } from './student.ts';
+import { storedEmail, studentNumber, wildcardLookalike } from './student.ts';
 
 const fixedId = fc.noShrink(fc.uuid({ version: 4 }));
 
@@ -37,7 +37,12 @@ export function teamTree(maxNodes = 8): fc.Arbitrary<Row[]> {
 
 export function teamMembers(settings: ModelSettings, nodes: Row[], list: Person[], max = 8): fc.Arbitrary<Row[]> {
   const email = list.length
-    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...list.map((p) => p.email)).chain(storedEmail(settings, 'team_members', 'email')) }, { weight: 1, arbitrary: emailAddressFor(settings) })
+    ? fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...list.map((p) => p.email)).chain(storedEmail(settings, 'team_members', 'email')) },
+        { weight: 1, arbitrary: emailAddressFor(settings) },
+        // A stranger's membership only a pattern match (like/ilike) takes for the person's.
+        { weight: 2, arbitrary: fc.constantFrom(...list.map((p) => p.email)).chain(wildcardLookalike).chain(storedEmail(settings, 'team_members', 'email')) },
+      )
     : emailAddressFor(settings);
   return fc.array(
     fc.noShrink(fc.record({
