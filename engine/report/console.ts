@@ -14,11 +14,13 @@ import { STATUS_LABEL } from './summary.ts';
 
 export interface Progress {
   tick(label: string): void;
+  /** A property's findings are being shrunk: said on the bar (a log gets a line), so a quiet stretch does not look like a hang. */
+  shrinking(property: string, findings: number): void;
   stop(): void;
 }
 
 /** No progress shown (--quiet, --json). */
-export const NO_PROGRESS: Progress = { tick() {}, stop() {} };
+export const NO_PROGRESS: Progress = { tick() {}, shrinking() {}, stop() {} };
 
 export function progressBar(total: number, stream: NodeJS.WriteStream = process.stderr): Progress {
   const bar = new cliProgress.SingleBar(
@@ -35,6 +37,12 @@ export function progressBar(total: number, stream: NodeJS.WriteStream = process.
   return {
     tick(label) {
       bar.increment(1, { property: label });
+    },
+    shrinking(property, findings) {
+      const label = `${property}: shrinking ${findings} finding${findings === 1 ? '' : 's'}`;
+      // Not a terminal (a CI log): the bar prints every few seconds only; the line says it now.
+      if (stream.isTTY) bar.update({ property: label });
+      else stream.write(`${label}\n`);
     },
     stop() {
       bar.stop();

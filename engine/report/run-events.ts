@@ -33,6 +33,8 @@ export type RunEvent =
   | { type: 'saved-failure-replayed'; file: string; property: string; stillFails: boolean; digestChange?: string }
   | { type: 'generation-started'; plannedCases: number }
   | { type: 'case-finished'; property: string }
+  /** A property's cases are done and its findings are being shrunk (seconds, even minutes, with no case finishing). */
+  | { type: 'shrinking-started'; property: string; findings: number }
   | { type: 'generation-finished' }
   /**
    * A property's verdict. `environment` is the database the cases ran on (the failure store builds

@@ -191,6 +191,7 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
     lanes: { first: lanes.first, total: lanes.total },
     stop: control.interrupted,
     onCase: (property: string) => events.emit({ type: 'case-finished', property }),
+    onShrink: (property: string, findings: number) => events.emit({ type: 'shrinking-started', property, findings }),
   };
   // Judged on every lane's cases: only where this run holds them all (a shard split by lanes does not).
   const earlyStop = earlyStopApplies(plan) && plan.lanes.count === plan.lanes.total;

@@ -45,6 +45,8 @@ export interface DataRunOptions {
    */
   lanes?: { first: number; total: number };
   onCase?: (propertyId: string) => void;
+  /** Its findings are about to be shrunk (how many will be): a quiet stretch after the cases is shrinking, not a hang. */
+  onShrink?: (propertyId: string, findings: number) => void;
   /** Stop searching at the first disagreement (a mutant is killed by one); by default the whole budget runs. */
   stopAtFirst?: boolean;
   /** True once the run is interrupted (a signal): stop generating, keep what completed. */
@@ -563,6 +565,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   let shrinkError: { error: unknown } | undefined;
   // Time is counted as shrinking only where a finding was shrunk: reporting findings as first seen is not.
   let shrank = false;
+  const toShrink = options.shrink === false ? 0 : chosen.filter((s) => !shrunkBefore(options, s.signature, options.seed + s.lane)).length;
+  if (toShrink > 0) options.onShrink?.(property.id, toShrink);
   await Promise.all(
     workers.map(async (worker, w) => {
       for (let i = w; i < chosen.length; i += workers.length) {

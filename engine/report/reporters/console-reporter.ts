@@ -41,6 +41,8 @@ export function consoleReporter(options: ConsoleReporterOptions): RunReporter {
           return;
         case 'case-finished':
           return bar.tick(event.property);
+        case 'shrinking-started':
+          return bar.shrinking(event.property, event.findings);
         case 'generation-finished':
           bar.stop();
           bar = NO_PROGRESS;
