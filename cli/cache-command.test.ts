@@ -99,7 +99,7 @@ describe('template cache through the binary', () => {
       child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
       await new Promise((r) => setTimeout(r, delayMs));
       child.kill('SIGTERM');
-      expect(await exited, out).toBe(130);
+      expect(await exited, `${out}\n${err}`).toBe(130);
       // Whatever it was doing (a migration, the schema load, cases): one line at most, no failure blamed, no stack trace.
       expect(err, err).not.toMatch(/internal error|\n\s+at |failed:|--skip/);
       expect(err.split('\n').filter((l) => l.startsWith('policyfuzz: ')).length, err).toBeLessThanOrEqual(1);

@@ -191,7 +191,9 @@ describe('a connecting role that lacks what a run needs', () => {
     await admin.query(readFileSync(path.join(PROJECT_ROOT, 'engine/db/supabase/roles.sql'), 'utf8'));
   });
   afterAll(async () => {
-    for (const r of created) await admin.query(`drop role if exists ${r}`);
+    // A run as the role may have kept its template on the shared server (a database the role owns):
+    // handed to the admin first, or the role cannot be dropped.
+    for (const r of created) await admin.query(`reassign owned by ${r} to current_user; drop owned by ${r}; drop role if exists ${r}`);
     await admin.end();
   });
 

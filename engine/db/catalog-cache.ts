@@ -17,7 +17,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, uti
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { SETTINGS_TURN_TAKEN } from './role-settings.ts';
+import { ROLES_A_REQUEST_USES, SETTINGS_TURN_TAKEN } from './role-settings.ts';
 
 /** Bumped when what is kept changes shape in a way the engine's code digest would not show. */
 const CATALOG_CACHE_FORMAT = 1;
@@ -151,7 +151,7 @@ export function pruneCatalogs(dir: string, templateDigest: string): void {
  * role settings) and the authenticator's (its pre-request hook). Another role's (a test's, an
  * admin's `alter role postgres set …`) is no input of the reads.
  */
-const ROLES_THE_CATALOG_READS = ['anon', 'authenticated', 'service_role', 'authenticator'];
+const ROLES_THE_CATALOG_READS = ROLES_A_REQUEST_USES;
 
 /** How long a start waits for another run's build to confine the settings its migrations made outside their database (role-settings.ts). */
 export const SETTINGS_TURN_WAIT_MS = 120_000;

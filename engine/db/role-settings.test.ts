@@ -81,6 +81,36 @@ alter database postgres set pgrst.marker_${mark} = 'everyone';
     }
   });
 
+  it("a setting of a role no request uses (not anon, authenticated, service_role, authenticator) is left where it was made, and not said", async () => {
+    const server = await sharedServer();
+    const mark = randomBytes(4).toString('hex');
+    const other = `pf_t_other_${mark}`;
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    await admin.query(`create role ${other}`);
+    const dir = tempDir('role-settings');
+    // Made in a form the statement rewrite does not reach, as another session's (a test's, an
+    // admin's on a shared server) made while a build runs would be: no request meets it, so it is
+    // neither this build's to move nor a thing to put back.
+    writeFileSync(path.join(dir, '1_other_role.sql'), `do $$ begin execute format('alter role %I set work_mem = %L', '${other}', '5MB'); end $$;\n`);
+    try {
+      const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir), cache: false });
+      try {
+        const { rows } = await admin.query<{ database: string | null }>(
+          `select d.datname as database from pg_db_role_setting s join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase, unnest(s.setconfig) c where r.rolname = $1 and c = 'work_mem=5MB'`,
+          [other],
+        );
+        expect(rows).toEqual([{ database: null }]);
+        expect(template.settingsConfined).toEqual([]);
+      } finally {
+        await template.drop();
+      }
+    } finally {
+      await admin.query(`drop role if exists ${other}`).catch(() => {});
+      await admin.end();
+    }
+  });
+
   it('two builds at once that both change a setting outside their database each confine their own (they take turns: without, each read the other\'s as its own)', async () => {
     const server = await sharedServer();
     const marks = [randomBytes(4).toString('hex'), randomBytes(4).toString('hex')];

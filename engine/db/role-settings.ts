@@ -47,8 +47,16 @@ export interface RoleSetting {
 const HARNESS_ROLE_SETTINGS = new Set(['anon/statement_timeout', 'authenticated/statement_timeout']);
 
 /**
- * The settings outside the connected database that a migration could change: role-wide ones, and
- * those of other databases but policyfuzz's own (`pf_…`, another run's, confined by it in turn).
+ * The roles a request through the API runs as (PostgREST logs in as authenticator, then sets one
+ * of the three): only their settings, and those of every role, reach a request. Another role's (a
+ * test's, an admin's, another user's on a shared server, set while this build runs) is left alone.
+ */
+export const ROLES_A_REQUEST_USES: readonly string[] = ['anon', 'authenticated', 'service_role', 'authenticator'];
+
+/**
+ * The settings outside the connected database that a migration could change and a request would
+ * meet: role-wide ones of every role or of ROLES_A_REQUEST_USES, and those of other databases but
+ * policyfuzz's own (`pf_…`, another run's, confined by it in turn).
  */
 export async function settingsOutside(c: pg.Client): Promise<RoleSetting[]> {
   const { rows } = await c.query<RoleSetting>(
@@ -56,7 +64,7 @@ export async function settingsOutside(c: pg.Client): Promise<RoleSetting[]> {
        from pg_db_role_setting s cross join unnest(s.setconfig) c left join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase
       where s.setdatabase <> (select oid from pg_database where datname = current_database()) and (d.datname is null or d.datname not like 'pf\\_%')`,
   );
-  return rows.filter((s) => s.database !== null || !HARNESS_ROLE_SETTINGS.has(`${s.role}/${s.name}`));
+  return rows.filter((s) => (s.role === null || ROLES_A_REQUEST_USES.includes(s.role)) && (s.database !== null || !HARNESS_ROLE_SETTINGS.has(`${s.role}/${s.name}`)));
 }
 
 const keyOf = (s: Pick<RoleSetting, 'role' | 'database' | 'name'>) => JSON.stringify([s.role, s.database, s.name]);

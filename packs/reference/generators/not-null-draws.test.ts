@@ -64,6 +64,9 @@ describe('notNullColumns: worlds drawn among those the target can hold', () => {
  * R01 changed again in session 14, for the reason of sessions 11 and 12: the settings gained
  * `vs.submitterLabel` and `vs.autoCloseAuthor` (the fifth stranger's schema), words its patches draw
  * (BENCH_PROPERTIES=R01 bench/early-stop-kills.ts, before and after: 6 of 6 kills, none lost, median kill position 121 both).
+ * R11, R15, R17 and R18 changed in session 22: half the people get a "wildcard look-alike" stranger
+ * record or team member (student.ts wildcardLookalike), so a person link matched by like/ilike
+ * instead of equality is caught (the new bundled mutant R17-person-email-ilike, which survived before).
  */
 const DEFAULT_DRAWS: Record<string, string> = {
   R01: 'e36ac0d96fbcc0d1',
@@ -76,14 +79,14 @@ const DEFAULT_DRAWS: Record<string, string> = {
   R08: '187357688eba517e',
   R09: 'f249fb5ac1a1a519',
   R10: '7900cf78ea35855b',
-  R11: '0d1eb3eb69bba9fb',
+  R11: '962fb388ef3f9594',
   R12: 'addd395d7f8ff395',
   R13: 'f36950a7fe8de847',
   R14: '1c0e8f1df63823bd',
-  R15: '54401719d8354a2b',
+  R15: 'fce753bf3f59cc82',
   R16: 'e231aea65e77861e',
-  R17: 'a562dd63cff51287',
-  R18: '7bb3553622f79350',
+  R17: 'd7b2f18ef809d82a',
+  R18: '3e2f6d9d42fafae1',
   R19: 'd751d994e26a403c',
   R20: 'ee880e93ac7e7e07',
 };

@@ -109,7 +109,7 @@ export function studentRecords(list: Person[], settings?: ModelSettings): fc.Arb
     fc.noShrink(fc.record({ id: fixedId, email, student_id: studentNumber, full_name: fc.noShrink(personName), year: fc.constant(null), major: fc.constant(null) }));
   const strangers = fc.array(stranger(fc.noShrink(emailAddressFor(settings).map((e) => `x.${e}`))), { maxLength: byUser ? 0 : 2 });
   // Half the people have a look-alike stranger, placed before the records so a pattern match meets it first.
-  const lookalikes = fc.tuple(...(byUser ? [] : list).map((p) => fc.option(stranger(wildcardLookalike(p.email)), { nil: undefined, freq: 2 })));
+  const lookalikes = fc.tuple(...(byUser ? [] : list).map((p) => fc.option(stranger(wildcardLookalike(drawnAsStored(settings, 'student_records', 'email') ? normalizedEmail(p.email) : p.email)), { nil: undefined, freq: 2 })));
   return fc.tuple(own, strangers, lookalikes).map(([mine, others, alike]) => {
     const rows = [...alike.filter((r): r is NonNullable<typeof r> => r !== undefined), ...mine.filter((r): r is NonNullable<typeof r> => r !== undefined), ...others];
     const seen = new Set<string>();

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emailAddress } from './faker.ts';
 import { wildcardLookalike } from './student.ts';
+import { likePatternSource } from '../../../engine/regexp.ts';
 
-/** SQL's `value ilike pattern` (no escape character): `_` any one character, `%` any run. */
+/** SQL's `value ilike pattern`: `_` any one character, `%` any run (the one LIKE reading, engine/regexp.ts). */
 function ilike(value: string, pattern: string): boolean {
-  const body = [...pattern].map((c) => (c === '_' ? '.' : c === '%' ? '.*' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${body}$`, 'is').test(value);
+  return new RegExp(likePatternSource(pattern), 'is').test(value);
 }
 
 describe('wildcardLookalike: a stranger e-mail only a pattern match takes for the person', () => {
