@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { appSettingsNote, requestHeadersNote, settingsNotSetByHook } from './app-settings.ts';
+import { appSettingsNote, appSettingsReadByPolicies, requestHeadersNote, settingsNotSetByHook } from './app-settings.ts';
+import { sharedServer } from '../../testing/shared-server.ts';
 
 describe('app settings the policies read and the db-pre-request hook does not set', () => {
   const policies = [
@@ -26,5 +29,44 @@ describe('app settings the policies read and the db-pre-request hook does not se
     expect(appSettingsNote(reads)).toBeUndefined();
     expect(requestHeadersNote(reads)).toContain("requestHeaderOf(ctx.caller, 'lumkey')");
     expect(requestHeadersNote(settingsNotSetByHook([{ at: 'notes.own', expr: "(owner_id = (current_setting('app.user', true))::uuid)" }], ''))).toBeUndefined();
+  });
+});
+
+describe('the db-pre-request hook read for a database (real Postgres)', () => {
+  it("is the authenticator's setting for that database or every database, never another database's (another project on the server)", async () => {
+    const server = await sharedServer();
+    const id = randomBytes(4).toString('hex');
+    const [mine, theirs] = [`pf_t_hook_mine_${id}`, `pf_t_hook_theirs_${id}`];
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    // PostgREST's login role, as on Supabase (the compatibility layer makes it; this server may be fresh).
+    await admin.query(`do $$ begin create role authenticator noinherit login; exception when duplicate_object then null; end $$`);
+    const connect = async (database: string) => {
+      const url = new URL(server.adminUrl);
+      url.pathname = `/${database}`;
+      const c = new pg.Client({ connectionString: url.toString() });
+      await c.connect();
+      return c;
+    };
+    // Both projects have a function of the same name that sets app.user; only theirs is the hook.
+    const schema = `create table notes (owner text);
+      alter table notes enable row level security;
+      create policy own on notes using (owner = current_setting('app.user', true));
+      create function public.pre_request() returns void language plpgsql as $$ begin perform set_config('app.user', 'x', true); end $$;`;
+    await admin.query(`create database ${mine}`);
+    await admin.query(`create database ${theirs}`);
+    const c = await connect(mine);
+    try {
+      await c.query(schema);
+      await admin.query(`alter role authenticator in database ${theirs} set pgrst.db_pre_request = 'public.pre_request'`);
+      expect(await appSettingsReadByPolicies(c)).toEqual([{ setting: 'app.user', policies: ['notes.own'] }]);
+      await admin.query(`alter role authenticator in database ${mine} set pgrst.db_pre_request = 'public.pre_request'`);
+      expect(await appSettingsReadByPolicies(c)).toEqual([]);
+    } finally {
+      await c.end();
+      await admin.query(`drop database if exists ${mine} with (force)`);
+      await admin.query(`drop database if exists ${theirs} with (force)`);
+      await admin.end();
+    }
   });
 });

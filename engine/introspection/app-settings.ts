@@ -31,10 +31,14 @@ export async function appSettingsReadByPolicies(client: pg.Client): Promise<AppS
       order by 1`,
     [[...MANAGED_SCHEMAS, 'pgmq']],
   );
+  // The hook PostgREST calls in this database: the authenticator's setting here, else its role-wide
+  // one (a database's own wins). Another database's (another project on a shared server) is not this one's.
   const hook = await client.query<{ source: string }>(
-    `select coalesce(string_agg(p.prosrc, ' '), '') as source
+    `select coalesce((select p.prosrc
        from pg_db_role_setting s join pg_roles r on r.oid = s.setrole, unnest(s.setconfig) cfg, pg_proc p
-      where r.rolname = 'authenticator' and cfg like 'pgrst.db_pre_request=%' and p.oid = to_regproc(split_part(cfg, '=', 2))::oid`,
+      where r.rolname = 'authenticator' and cfg like 'pgrst.db_pre_request=%' and p.oid = to_regproc(split_part(cfg, '=', 2))::oid
+        and s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
+      order by s.setdatabase desc limit 1), '') as source`,
   );
   return settingsNotSetByHook(rows, hook.rows[0]?.source ?? '');
 }
