@@ -565,14 +565,16 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   let shrinkError: { error: unknown } | undefined;
   // Time is counted as shrinking only where a finding was shrunk: reporting findings as first seen is not.
   let shrank = false;
-  const toShrink = options.shrink === false ? 0 : chosen.filter((s) => !shrunkBefore(options, s.signature, options.seed + s.lane)).length;
+  /** Shrunk here: not switched off, and not shrunk by an earlier tranche (one test, for the count said and the loop). */
+  const toBeShrunk = (s: Sighting) => options.shrink !== false && !shrunkBefore(options, s.signature, options.seed + s.lane);
+  const toShrink = chosen.filter(toBeShrunk).length;
   if (toShrink > 0) options.onShrink?.(property.id, toShrink);
   await Promise.all(
     workers.map(async (worker, w) => {
       for (let i = w; i < chosen.length; i += workers.length) {
         const s = chosen[i];
         const unshrunk = () => findingOf(property.id, options.seed + s.lane, replayPath(s.lane, String(s.index)), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan);
-        if (options.shrink === false || shrunkBefore(options, s.signature, options.seed + s.lane) || shrinkError) {
+        if (!toBeShrunk(s) || shrinkError) {
           findings[i] = unshrunk();
           continue;
         }
