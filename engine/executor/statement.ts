@@ -18,7 +18,7 @@ import { rpcArgText, type ApiRequest, type Filter } from '../model/request.ts';
 import { embedKey, resolveRelationship, type OrderTerm } from '../model/embed.ts';
 import { qualifiedName, type CachedColumn, type CachedFunction, type SchemaCache } from './schema-cache.ts';
 import { sqlRoutedFunctionKey } from '../mapping/mapping.ts';
-import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
+import { arrayText, ident, literal, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
 /** An answer PostgREST gives without asking the database (schema-cache errors). */
 export interface PostgrestRefusal {
@@ -154,7 +154,7 @@ function buildTableStatement(request: Exclude<ApiRequest, { kind: 'rpc' }>, sche
             ? 'do nothing'
             : `do update set ${keys.map((k) => `${ident(k)} = excluded.${ident(k)}`).join(', ')} where ${insertedCounter(false)}`);
       const insert = keys.length
-        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(columns, request.rows, keys, p)}${counted}${onConflict} ${returning}`
+        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${request.missing === 'default' ? bodyWithDefaults(columns, request.rows, keys, p) : bodyRecordset(columns, request.rows, keys, p)}${counted}${onConflict} ${returning}`
         : `insert into ${target} select from json_array_elements(${p.bind(JSON.stringify(request.rows))}::json) pgrst_body${counted}${onConflict} ${returning}`;
       return sqlStatement(p.statement(withSource(insert, request, merge)), writeShape(request), false);
     }
@@ -259,6 +259,27 @@ function bodyRecordset(columns: CachedColumn[] | undefined, rows: Json[], keys: 
   const cols = columns ?? [];
   const typeOf = (k: string) => cols.find((c) => c.name === k)?.type ?? 'text';
   return `json_to_recordset(${p.bind(JSON.stringify(rows))}::json) as pgrst_body(${keys.map((k) => `${ident(k)} ${typeOf(k)}`).join(', ')})`;
+}
+
+/**
+ * The body under `Prefer: missing=default`, as v12.2 reads it (SqlFragment.hs fromJsonBodyF with
+ * `includeDefaults`, 300-331): the payload as jsonb, each object laid over a jsonb_build_object of
+ * the defaults of the columns the body names (`defaults || elem`: a key the object has wins, even
+ * null), then jsonb_to_recordset. Every default is evaluated for every object, given or not (a
+ * `nextval` is spent, a default the role may not evaluate refuses the insert), and its value
+ * travels through jsonb to the column's type. A column with no default (schema-cache.ts
+ * defaultSql) is NULL where an object lacks it, as without the preference.
+ */
+function bodyWithDefaults(columns: CachedColumn[] | undefined, rows: Json[], keys: string[], p: SqlParams): string {
+  const cols = columns ?? [];
+  const typeOf = (k: string) => cols.find((c) => c.name === k)?.type ?? 'text';
+  const defaults = keys.flatMap((k) => {
+    const expression = cols.find((c) => c.name === k)?.defaultSql;
+    return expression === undefined ? [] : [`${literal(k)}, ${expression}`];
+  });
+  const withDefaults = `lateral (select jsonb_agg(jsonb_build_object(${defaults.join(',')}) || elem) as val from jsonb_array_elements(pgrst_payload.json_data) elem) pgrst_json_defs`;
+  const parsed = `lateral (select ${keys.map((k) => ident(k)).join(', ')} from jsonb_to_recordset(pgrst_json_defs.val) as _(${keys.map((k) => `${ident(k)} ${typeOf(k)}`).join(', ')})) pgrst_body`;
+  return `(select ${p.bind(JSON.stringify(rows))}::jsonb as json_data) pgrst_payload, ${withDefaults}, ${parsed}`;
 }
 
 type WriteRequest = Extract<ApiRequest, { returning: unknown }>;
