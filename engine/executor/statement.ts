@@ -33,10 +33,14 @@ export interface PostgrestRefusal {
  * `query`: the statement with its values (body, arguments, filter values) as parameters, as
  * PostgREST sends it to be prepared (a repro writes the values in: sql-text.ts inlineSql).
  */
-export type Statement = { query: ParameterizedSql; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean } | { refusal: PostgrestRefusal };
+export type Statement = { query: ParameterizedSql; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean; singularCall?: true } | { refusal: PostgrestRefusal };
 
-function sqlStatement(query: ParameterizedSql, shape: 'rows' | 'scalar' | 'void' | 'single', readOnly: boolean): Statement {
-  return { query, shape, readOnly };
+/**
+ * `singularCall`: an rpc sent for one object whose function returns a set: the statement keeps its
+ * row count (SINGULAR_TOTAL) and the executor holds it to one (406 PGRST116, its writes rolled back).
+ */
+function sqlStatement(query: ParameterizedSql, shape: 'rows' | 'scalar' | 'void' | 'single', readOnly: boolean, singularCall = false): Statement {
+  return singularCall ? { query, shape, readOnly, singularCall } : { query, shape, readOnly };
 }
 
 /** pg-safeupdate's error (safeupdate.c), raised for an UPDATE or DELETE that has no WHERE clause. */
@@ -87,8 +91,12 @@ function unknownColumn(cols: CachedColumn[] | undefined, table: string, names: s
   return undefined;
 }
 
-/** Keeps a single-object write's row count in the transaction for the check after it. */
-export const SINGULAR_TOTAL = `set_config('policyfuzz.singular_total', pg_catalog.count(_postgrest_t)::text, true) as policyfuzz_singular_total`;
+/** Keeps a single-object write's (or set-returning call's) row count in the transaction for the check after it. */
+export const SINGULAR_TOTAL = singularTotalOf('_postgrest_t');
+
+function singularTotalOf(alias: string): string {
+  return `set_config('policyfuzz.singular_total', pg_catalog.count(${alias})::text, true) as policyfuzz_singular_total`;
+}
 
 const SELECT_BODY = `select pg_catalog.count(_postgrest_t) as page_total, coalesce(json_agg(_postgrest_t), '[]')::text as body`;
 const MINIMAL_BODY = `select pg_catalog.count(_postgrest_t) as page_total, null::text as body`;
@@ -413,6 +421,17 @@ function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string,
   const from = argsRecord ? ` from ${argsRecord}` : '';
   // Plan.hs callReadPlan txMode: a GET is read-only; a POST is unless the function is VOLATILE.
   const readOnly = request.get === true || fn.volatility !== 'volatile';
+  // `.rpc().single()` (Accept: application/vnd.pgrst.object+json): Statements.hs prepareCall counts
+  // a function returning one value or row as page_total 1 (never PGRST116, its body as without
+  // it); a set's rows are counted, held to one after the call (Query.hs DbCall failNotSingular),
+  // and the body is the first row as SqlFragment.hs asJsonSingleF writes it (204-207:
+  // `json_agg(_postgrest_t)->0`, so a set of scalars answers `{"pgrst_scalar": v}`, its row).
+  if (request.single && fn.returns === 'setof-scalar') {
+    return sqlStatement(p.statement(`select pg_catalog.count(pgrst_call) as page_total, coalesce((json_agg(pgrst_call) -> 0)::text, 'null') as body, ${singularTotalOf('pgrst_call')} from (select ${call} as pgrst_scalar${from}${limitSql(cache)}) pgrst_call`), 'scalar', readOnly, true);
+  }
+  if (request.single && fn.returns === 'setof-composite') {
+    return sqlStatement(p.statement(`select pg_catalog.count(_postgrest_t) as page_total, coalesce((json_agg(_postgrest_t) -> 0)::text, 'null') as body, ${SINGULAR_TOTAL} from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call${limitSql(cache)}) _postgrest_t`), 'scalar', readOnly, true);
+  }
   switch (fn.returns) {
     case 'void':
       return sqlStatement(p.statement(`select 1::bigint as page_total, null::text as body from (select ${call}${from}) pgrst_call`), 'void', readOnly);
