@@ -259,7 +259,8 @@ export function maxAffectedCheck(n: number): string {
   return `do $pf$ begin if current_setting('policyfuzz.singular_total', true)::bigint > ${Math.trunc(n)} then raise exception 'policyfuzz: a write affected more rows than max-affected' using errcode = 'PF124'; end if; end $pf$`;
 }
 
-const singularWrite = (statement: SqlStatement) => statement.shape === 'single' && !statement.readOnly;
+/** Held to one row after the statement: a single-object write, or a set-returning call sent for one object (a read-only one too: its answer is 406 all the same). */
+const singularWrite = (statement: SqlStatement) => (statement.shape === 'single' && !statement.readOnly) || statement.singularCall === true;
 
 /**
  * Where a request's message sits in its case. `after`: a request of the case went before it (its

@@ -131,7 +131,7 @@ function requestOwnHeaders(request: ApiRequest | undefined, throughApi: boolean)
   const get = isGet(request);
   if (!get) headers.push(['content-type', 'application/json']);
   if ('returning' in request) headers.push(['prefer', preferOf(request)]);
-  if (request.kind !== 'rpc' && request.single) headers.push(['accept', 'application/vnd.pgrst.object+json']);
+  if (request.single) headers.push(['accept', 'application/vnd.pgrst.object+json']);
   if (request.schema && throughApi) headers.push([get ? 'accept-profile' : 'content-profile', request.schema]);
   return headers;
 }
@@ -142,18 +142,20 @@ const isGet = (request: ApiRequest): boolean => request.kind === 'select' || (re
 /** A write's Prefer, its parts joined by commas as postgrest-js joins them ('' for a plain write). */
 function preferOf(request: Extract<ApiRequest, { returning: unknown }>): string {
   const resolution = request.kind === 'insert' && request.upsert ? [`resolution=${request.upsert.resolution}`] : [];
+  // postgrest-js 1.19.4 PostgrestQueryBuilder.ts 159-161, 262-264: `defaultToNull: false` after the resolution, before `.select()`'s return=.
+  const missing = request.kind === 'insert' && request.missing ? [`missing=${request.missing}`] : [];
   const returning = request.returning === 'minimal' ? [] : [`return=${request.returning}`];
   const maxAffected = maxAffectedOf(request);
   const strict = maxAffected === undefined ? [] : ['handling=strict', `max-affected=${maxAffected}`];
-  return [...resolution, ...returning, ...strict].join(',');
+  return [...resolution, ...missing, ...returning, ...strict].join(',');
 }
 
 /** What decides requestOwnHeaders, as one string (no header list made per request): equal keys, equal headers. */
 function ownHeadersKey(request: ApiRequest | undefined, throughApi: boolean): string {
   if (!request) return '';
   // What preferOf reads (a write's Prefer may be empty, which is not no Prefer at all: a POST rpc sends none).
-  const prefer = 'returning' in request ? `${request.returning}/${request.kind === 'insert' ? (request.upsert?.resolution ?? '') : ''}/${maxAffectedOf(request) ?? ''}` : '-';
-  const single = request.kind !== 'rpc' && request.single ? 'single' : '';
+  const prefer = 'returning' in request ? `${request.returning}/${request.kind === 'insert' ? `${request.upsert?.resolution ?? ''}/${request.missing ?? ''}` : ''}/${maxAffectedOf(request) ?? ''}` : '-';
+  const single = request.single ? 'single' : '';
   const schema = request.schema && throughApi ? JSON.stringify(request.schema) : '';
   return `${isGet(request) ? 'get' : 'body'} ${prefer} ${single} ${schema}`;
 }

@@ -18,7 +18,7 @@ import { rpcArgText, type ApiRequest, type Filter } from '../model/request.ts';
 import { embedKey, resolveRelationship, type OrderTerm } from '../model/embed.ts';
 import { qualifiedName, type CachedColumn, type CachedFunction, type SchemaCache } from './schema-cache.ts';
 import { sqlRoutedFunctionKey } from '../mapping/mapping.ts';
-import { arrayText, ident, SqlParams, type ParameterizedSql } from './sql-text.ts';
+import { arrayText, ident, literal, SqlParams, type ParameterizedSql } from './sql-text.ts';
 
 /** An answer PostgREST gives without asking the database (schema-cache errors). */
 export interface PostgrestRefusal {
@@ -33,10 +33,14 @@ export interface PostgrestRefusal {
  * `query`: the statement with its values (body, arguments, filter values) as parameters, as
  * PostgREST sends it to be prepared (a repro writes the values in: sql-text.ts inlineSql).
  */
-export type Statement = { query: ParameterizedSql; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean } | { refusal: PostgrestRefusal };
+export type Statement = { query: ParameterizedSql; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean; singularCall?: true } | { refusal: PostgrestRefusal };
 
-function sqlStatement(query: ParameterizedSql, shape: 'rows' | 'scalar' | 'void' | 'single', readOnly: boolean): Statement {
-  return { query, shape, readOnly };
+/**
+ * `singularCall`: an rpc sent for one object whose function returns a set: the statement keeps its
+ * row count (SINGULAR_TOTAL) and the executor holds it to one (406 PGRST116, its writes rolled back).
+ */
+function sqlStatement(query: ParameterizedSql, shape: 'rows' | 'scalar' | 'void' | 'single', readOnly: boolean, singularCall = false): Statement {
+  return singularCall ? { query, shape, readOnly, singularCall } : { query, shape, readOnly };
 }
 
 /** pg-safeupdate's error (safeupdate.c), raised for an UPDATE or DELETE that has no WHERE clause. */
@@ -87,8 +91,12 @@ function unknownColumn(cols: CachedColumn[] | undefined, table: string, names: s
   return undefined;
 }
 
-/** Keeps a single-object write's row count in the transaction for the check after it. */
-export const SINGULAR_TOTAL = `set_config('policyfuzz.singular_total', pg_catalog.count(_postgrest_t)::text, true) as policyfuzz_singular_total`;
+/** Keeps a single-object write's (or set-returning call's) row count in the transaction for the check after it. */
+export const SINGULAR_TOTAL = singularTotalOf('_postgrest_t');
+
+function singularTotalOf(alias: string): string {
+  return `set_config('policyfuzz.singular_total', pg_catalog.count(${alias})::text, true) as policyfuzz_singular_total`;
+}
 
 const SELECT_BODY = `select pg_catalog.count(_postgrest_t) as page_total, coalesce(json_agg(_postgrest_t), '[]')::text as body`;
 const MINIMAL_BODY = `select pg_catalog.count(_postgrest_t) as page_total, null::text as body`;
@@ -154,7 +162,7 @@ function buildTableStatement(request: Exclude<ApiRequest, { kind: 'rpc' }>, sche
             ? 'do nothing'
             : `do update set ${keys.map((k) => `${ident(k)} = excluded.${ident(k)}`).join(', ')} where ${insertedCounter(false)}`);
       const insert = keys.length
-        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${bodyRecordset(columns, request.rows, keys, p)}${counted}${onConflict} ${returning}`
+        ? `insert into ${target} (${colList}) select ${keys.map((k) => `pgrst_body.${ident(k)}`).join(', ')} from ${request.missing === 'default' ? bodyWithDefaults(columns, request.rows, keys, p) : bodyRecordset(columns, request.rows, keys, p)}${counted}${onConflict} ${returning}`
         : `insert into ${target} select from json_array_elements(${p.bind(JSON.stringify(request.rows))}::json) pgrst_body${counted}${onConflict} ${returning}`;
       return sqlStatement(p.statement(withSource(insert, request, merge)), writeShape(request), false);
     }
@@ -259,6 +267,27 @@ function bodyRecordset(columns: CachedColumn[] | undefined, rows: Json[], keys: 
   const cols = columns ?? [];
   const typeOf = (k: string) => cols.find((c) => c.name === k)?.type ?? 'text';
   return `json_to_recordset(${p.bind(JSON.stringify(rows))}::json) as pgrst_body(${keys.map((k) => `${ident(k)} ${typeOf(k)}`).join(', ')})`;
+}
+
+/**
+ * The body under `Prefer: missing=default`, as v12.2 reads it (SqlFragment.hs fromJsonBodyF with
+ * `includeDefaults`, 300-331): the payload as jsonb, each object laid over a jsonb_build_object of
+ * the defaults of the columns the body names (`defaults || elem`: a key the object has wins, even
+ * null), then jsonb_to_recordset. Every default is evaluated for every object, given or not (a
+ * `nextval` is spent, a default the role may not evaluate refuses the insert), and its value
+ * travels through jsonb to the column's type. A column with no default (schema-cache.ts
+ * defaultSql) is NULL where an object lacks it, as without the preference.
+ */
+function bodyWithDefaults(columns: CachedColumn[] | undefined, rows: Json[], keys: string[], p: SqlParams): string {
+  const cols = columns ?? [];
+  const typeOf = (k: string) => cols.find((c) => c.name === k)?.type ?? 'text';
+  const defaults = keys.flatMap((k) => {
+    const expression = cols.find((c) => c.name === k)?.defaultSql;
+    return expression === undefined ? [] : [`${literal(k)}, ${expression}`];
+  });
+  const withDefaults = `lateral (select jsonb_agg(jsonb_build_object(${defaults.join(',')}) || elem) as val from jsonb_array_elements(pgrst_payload.json_data) elem) pgrst_json_defs`;
+  const parsed = `lateral (select ${keys.map((k) => ident(k)).join(', ')} from jsonb_to_recordset(pgrst_json_defs.val) as _(${keys.map((k) => `${ident(k)} ${typeOf(k)}`).join(', ')})) pgrst_body`;
+  return `(select ${p.bind(JSON.stringify(rows))}::jsonb as json_data) pgrst_payload, ${withDefaults}, ${parsed}`;
 }
 
 type WriteRequest = Extract<ApiRequest, { returning: unknown }>;
@@ -392,6 +421,17 @@ function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string,
   const from = argsRecord ? ` from ${argsRecord}` : '';
   // Plan.hs callReadPlan txMode: a GET is read-only; a POST is unless the function is VOLATILE.
   const readOnly = request.get === true || fn.volatility !== 'volatile';
+  // `.rpc().single()` (Accept: application/vnd.pgrst.object+json): Statements.hs prepareCall counts
+  // a function returning one value or row as page_total 1 (never PGRST116, its body as without
+  // it); a set's rows are counted, held to one after the call (Query.hs DbCall failNotSingular),
+  // and the body is the first row as SqlFragment.hs asJsonSingleF writes it (204-207:
+  // `json_agg(_postgrest_t)->0`, so a set of scalars answers `{"pgrst_scalar": v}`, its row).
+  if (request.single && fn.returns === 'setof-scalar') {
+    return sqlStatement(p.statement(`select pg_catalog.count(pgrst_call) as page_total, coalesce((json_agg(pgrst_call) -> 0)::text, 'null') as body, ${singularTotalOf('pgrst_call')} from (select ${call} as pgrst_scalar${from}${limitSql(cache)}) pgrst_call`), 'scalar', readOnly, true);
+  }
+  if (request.single && fn.returns === 'setof-composite') {
+    return sqlStatement(p.statement(`select pg_catalog.count(_postgrest_t) as page_total, coalesce((json_agg(_postgrest_t) -> 0)::text, 'null') as body, ${SINGULAR_TOTAL} from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call${limitSql(cache)}) _postgrest_t`), 'scalar', readOnly, true);
+  }
   switch (fn.returns) {
     case 'void':
       return sqlStatement(p.statement(`select 1::bigint as page_total, null::text as body from (select ${call}${from}) pgrst_call`), 'void', readOnly);

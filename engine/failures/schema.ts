@@ -58,10 +58,11 @@ const RequestSchema = z.discriminatedUnion('kind', [
     columns: z.array(z.string()).optional(),
     upsert: z.strictObject({ resolution: z.enum(['merge-duplicates', 'ignore-duplicates']), onConflict: z.array(z.string()).optional() }).optional(),
     single: z.boolean().optional(),
+    missing: z.literal('default').optional(),
   }),
   z.strictObject({ kind: z.literal('update'), table: z.string(), schema, patch: row, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional(), maxAffected: z.number().int().optional() }),
   z.strictObject({ kind: z.literal('delete'), table: z.string(), schema, filters: z.array(FilterSchema), returning, columns: z.array(z.string()).optional(), single: z.boolean().optional(), maxAffected: z.number().int().optional() }),
-  z.strictObject({ kind: z.literal('rpc'), fn: z.string(), schema, args: z.record(z.string(), json), get: z.boolean().optional() }),
+  z.strictObject({ kind: z.literal('rpc'), fn: z.string(), schema, args: z.record(z.string(), json), get: z.boolean().optional(), single: z.boolean().optional() }),
 ]);
 
 export const DataCaseSchema = z.strictObject({

@@ -25,7 +25,7 @@ import { selectedColumns, type ApiRequest, type Embed, type Filter } from './req
 import { branch, unrecorded } from './branches.ts';
 import { embedKey, foreignKeyEdge, resolveRelationship, sortRows, type ForeignKeyEdge, type Relationship } from './embed.ts';
 import { afterDelete, type ForeignKeyAction } from './foreign-key-actions.ts';
-import { column, grantsOf, materialize, secureRefusalsOf, type Grants, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
+import { column, grantsOf, materialize, secureRefusalsOf, type ColumnSpec, type Grants, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce, jsonEqual } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
@@ -359,8 +359,10 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
     if (!read.ok) return unchanged(read.outcome);
     bodies.push(read.row);
   }
-  // PostgREST inserts the union of the body keys: a key missing from one row is inserted as null there.
+  // PostgREST inserts the union of the body keys: a key missing from one row is inserted as null
+  // there, or, under `Prefer: missing=default`, as the column's default (as if the body omitted it).
   const keys = [...new Set(request.rows.flatMap((r) => Object.keys(r)))];
+  const missingValue = (col: ColumnSpec) => (request.missing === 'default' ? (col.default ?? null) : null);
   const conflictColumns = request.upsert ? (request.upsert.onConflict ?? model.primaryKey) : [];
   for (const c of conflictColumns) if (!column(model, c)) return unchanged(sqlError('42703', `column ${c} does not exist`));
   // A merge of a body naming no column is DO NOTHING (QueryBuilder.hs: `if null iCols then "DO NOTHING"`).
@@ -382,7 +384,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
   const touched = new Set<Row>();
   for (const body of bodies) {
     let row: Row = {};
-    for (const col of model.columns) if (!col.generated) row[col.name] = keys.includes(col.name) ? (body[col.name] ?? null) : (col.default ?? null);
+    for (const col of model.columns) if (!col.generated) row[col.name] = body[col.name] !== undefined ? body[col.name] : keys.includes(col.name) ? missingValue(col) : (col.default ?? null);
     const limits = limitRefusals(model, row, settings);
     const refused = (o: Outcome) => unchanged(orAlso(o, limits));
     if (model.beforeInsert) {

@@ -22,6 +22,24 @@ export type { Prediction } from './engine.ts';
  * nothing may still have run a write statement that touched no row (or nextval, or a write
  * before its refusal): 25006 is then as correct an answer as the prediction, and as secure.
  */
+/**
+ * `.rpc(fn, args).single()`: an answer of other than one row is 406 PGRST116 and the call's writes
+ * are rolled back (PostgREST v12.2 Query.hs DbCall failNotSingular). A function returning one value
+ * or row answers one row in the model's terms (a scalar `{ value }`), as PostgREST counts it 1
+ * (Statements.hs prepareCall); a void function answers none to hold (`rows: null`). Alternatives
+ * are held alike.
+ */
+function singleObjectCall(request: Extract<ApiRequest, { kind: 'rpc' }>, called: Prediction, world: World): Prediction {
+  if (!request.single) return called;
+  const held = (o: Outcome): Outcome => {
+    const alternatives = 'orElse' in o && o.orElse ? { orElse: o.orElse.map(held) } : {};
+    if ((o.kind === 'allowed' || o.kind === 'filtered') && o.rows !== null && o.rows.length !== 1) return { ...sqlError('PGRST116', `${o.rows.length} rows`), ...alternatives } as Outcome;
+    return { ...o, ...alternatives } as Outcome;
+  };
+  const outcome = held(called.outcome);
+  return { outcome, world: outcome.kind === 'error' && outcome.code === 'PGRST116' ? world : called.world };
+}
+
 function readOnlyCall(called: Prediction, world: World): Prediction {
   if (!sameWorld(called.world, world)) return { outcome: sqlError('25006', 'a write in a read-only transaction (GET)'), world };
   const o = called.outcome;
@@ -175,7 +193,7 @@ function predictRequest(oracle: Oracle, world: World, caller: Caller, request: A
       const refused = withBodyAnswerOf(denied, () => unrecorded(() => fn.predict(world, caller, request.args, settings)), world);
       return { outcome: { ...refused, orElse: [...(refused.orElse ?? []), ambiguousOverloads(name)] } as Outcome, world };
     }
-    const called = fn.predict(world, caller, request.args, settings);
+    const called = singleObjectCall(request, fn.predict(world, caller, request.args, settings), world);
     return orExecuteWithheld(caller, name, request.get ? readOnlyCall(called, world) : called, world);
   }
   const name = targetName(request);

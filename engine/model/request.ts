@@ -89,7 +89,13 @@ export type ApiRequest =
    * (granted-columns.ts): the probe of a whole-row read (R16).
    */
   | { kind: 'select'; table: string; schema?: string; columns: string[] | '*'; filters: Filter[]; single?: boolean; embeds?: Embed[]; order?: OrderTerm[]; wholeRow?: true }
-  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert; single?: boolean }
+  /**
+   * `missing: 'default'`: `Prefer: missing=default` (supabase-js `.insert(rows, { defaultToNull:
+   * false })`, `.upsert(…)` alike): a key one object of the body lacks takes the column's default,
+   * not NULL (v12.2 SqlFragment.hs fromJsonBodyF `includeDefaults`). Without it a bulk body's
+   * objects are inserted over the union of their keys, a key one lacks NULL there.
+   */
+  | { kind: 'insert'; table: string; schema?: string; rows: Row[]; returning: Returning; columns?: WriteColumns; upsert?: Upsert; single?: boolean; missing?: 'default' }
   | { kind: 'update'; table: string; schema?: string; patch: Row; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
   | { kind: 'delete'; table: string; schema?: string; filters: Filter[]; returning: Returning; columns?: WriteColumns; single?: boolean; maxAffected?: number }
   /**
@@ -97,7 +103,13 @@ export type ApiRequest =
    * parameters (text), and the transaction read-only whatever the function's volatility (v12.2
    * Plan.hs callReadPlan txMode: `InvRead → SQL.Read`), so a function that writes fails with 25006.
    */
-  | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json>; get?: boolean };
+  /**
+   * single: `.rpc(fn, args).single()` (`Accept: application/vnd.pgrst.object+json`): a set-returning
+   * function answering 0 or 2+ rows answers 406 PGRST116 and its writes are rolled back (v12.2
+   * Query.hs actionQuery DbCall: failNotSingular); a function returning one value or row counts as
+   * one row whatever it returns (Statements.hs prepareCall: `page_total` 1 for funcReturnsSingle).
+   */
+  | { kind: 'rpc'; fn: string; schema?: string; args: Record<string, Json>; get?: boolean; single?: boolean };
 
 /**
  * The request as a line of a failure or repro. `sentAs: 'sql'`: a table the mapping sends as SQL
@@ -117,13 +129,13 @@ export function describeRequest(r: ApiRequest, sentAs?: 'sql'): string {
     case 'select':
       return `GET ${base}${query}`;
     case 'insert':
-      return `POST ${base}${query} (return=${r.returning}${r.upsert ? `, resolution=${r.upsert.resolution}` : ''}) ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
+      return `POST ${base}${query} (return=${r.returning}${r.upsert ? `, resolution=${r.upsert.resolution}` : ''}${r.missing ? `, missing=${r.missing}` : ''}) ${JSON.stringify(r.rows.length === 1 ? r.rows[0] : r.rows)}`;
     case 'update':
       return `PATCH ${base}${query} (return=${r.returning}) ${JSON.stringify(r.patch)}`;
     case 'delete':
       return `DELETE ${base}${query} (return=${r.returning})`;
     case 'rpc':
-      return r.get ? `GET ${base}${rpcQuery(r.args)}` : `POST ${base} ${JSON.stringify(r.args)}`;
+      return (r.get ? `GET ${base}${rpcQuery(r.args)}` : `POST ${base} ${JSON.stringify(r.args)}`) + (r.single ? ' (single object)' : '');
   }
 }
 
@@ -136,7 +148,7 @@ export function sqlRequestText(r: ApiRequest): string {
   if (r.kind === 'rpc') return `SELECT ${r.schema ? `${r.schema}.` : ''}${r.fn}(${JSON.stringify(r.args)})`;
   const table = r.schema ? `${r.schema}.${r.table}` : r.table;
   const where = r.kind === 'insert' || !r.filters.length ? '' : ` WHERE ${r.filters.map((f) => `${f.column}=${f.op}.${JSON.stringify(f.value)}`).join(' AND ')}`;
-  const returning = r.kind === 'select' ? '' : ` (return=${r.returning}${r.kind === 'insert' && r.upsert ? `, resolution=${r.upsert.resolution}${r.upsert.onConflict ? `, on_conflict=${r.upsert.onConflict.join(',')}` : ''}` : ''})`;
+  const returning = r.kind === 'select' ? '' : ` (return=${r.returning}${r.kind === 'insert' && r.upsert ? `, resolution=${r.upsert.resolution}${r.upsert.onConflict ? `, on_conflict=${r.upsert.onConflict.join(',')}` : ''}` : ''}${r.kind === 'insert' && r.missing ? `, missing=${r.missing}` : ''})`;
   switch (r.kind) {
     case 'select':
       return `SELECT ${selectParam(r) ?? '*'} FROM ${table}${where}`;

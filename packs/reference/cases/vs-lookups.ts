@@ -55,8 +55,11 @@ export function vsLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
           pick: fc.nat({ max: 11 }),
           reader: fc.constantFrom<'anon' | 'service'>('anon', 'service'),
           linked: fc.boolean(),
+          // An app reading a ticket by its id as one object: `.rpc('get_vs_ticket_by_id', { p_id }).single()`,
+          // 406 PGRST116 where no ticket (or two) matches, the row itself where one does.
+          single: fc.boolean(),
         })
-        .map(({ t, which, pick, reader, linked }): DataCase => {
+        .map(({ t, which, pick, reader, linked, single }): DataCase => {
           const probes = [...which, probesOf(String(t.id))[pick]];
           const caller = { kind: reader } as const;
           // The first ticket is sometimes a duplicate of a published one, so the linked context answers.
@@ -65,7 +68,7 @@ export function vsLookupCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
           return {
             world: vsWorldOf(linked ? onBoard(settings, live, second) : live),
             steps: [
-              ...probes.map((p) => step(caller, rpc('get_vs_ticket_by_id', { p_id: p }))),
+              ...probes.map((p) => step(caller, { ...rpc('get_vs_ticket_by_id', { p_id: p }), ...(single ? { single } : {}) })),
               step(caller, rpc('get_vs_linked_context', { p_id: probes[0] })),
               step({ kind: 'service' }, selectTickets(probes[probes.length - 1])),
             ],

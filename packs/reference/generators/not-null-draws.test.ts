@@ -67,13 +67,15 @@ describe('notNullColumns: worlds drawn among those the target can hold', () => {
  * R11, R15, R17 and R18 changed in session 22: half the people get a "wildcard look-alike" stranger
  * record or team member (student.ts wildcardLookalike), so a person link matched by like/ilike
  * instead of equality is caught (the new bundled mutant R17-person-email-ilike, which survived before).
+ * R05 and R14 changed in session 23 (request forms supabase-js sends): R05's insert and upsert draw
+ * `defaultToNull: false` (Prefer missing=default), R14's VS lookups `.rpc('get_vs_ticket_by_id').single()`.
  */
 const DEFAULT_DRAWS: Record<string, string> = {
   R01: 'e36ac0d96fbcc0d1',
   R02: 'e597760170727f7d',
   R03: 'c66a1bd010a56c5d',
   R04: '1aa8e998eea5ecaf',
-  R05: '319a9bcb407b0a03',
+  R05: '11eee1517b96bb5a',
   R06: '9c6e52022ad8f361',
   R07: '05720ffd4183517d',
   R08: '187357688eba517e',
@@ -82,7 +84,7 @@ const DEFAULT_DRAWS: Record<string, string> = {
   R11: '962fb388ef3f9594',
   R12: 'addd395d7f8ff395',
   R13: 'f36950a7fe8de847',
-  R14: '1c0e8f1df63823bd',
+  R14: 'daeff40faf5f73de',
   R15: 'fce753bf3f59cc82',
   R16: 'e231aea65e77861e',
   R17: 'd7b2f18ef809d82a',

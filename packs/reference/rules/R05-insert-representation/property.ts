@@ -86,6 +86,9 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
             selectId: fc.boolean(),
             // `.insert(row).select().single()`: one object back, or 406 and rolled back.
             single: fc.constantFrom(false, false, true),
+            // `.insert(row, { defaultToNull: false })` / `.upsert(…)` alike: Prefer missing=default, the
+            // body read over the columns' defaults (each evaluated as the caller, as PostgREST builds it).
+            defaultToNull: fc.constantFrom(true, true, false),
             upsert: fc.option(
               fc.record({
                 resolution: fc.constantFrom('merge-duplicates' as const, 'ignore-duplicates' as const),
@@ -98,8 +101,9 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
               { nil: undefined, freq: 2 },
             ),
           })
-          .map(({ table, pr, shop, representationFirst, selectId, single, upsert }): DataCase => {
+          .map(({ table, pr, shop, representationFirst, selectId, single, defaultToNull, upsert }): DataCase => {
             const row = table === 'pr_tickets' ? pr : shop;
+            const missing = defaultToNull ? {} : { missing: 'default' as const };
             const insert = (returning: 'representation' | 'minimal'): ApiRequest => ({
               kind: 'insert',
               table,
@@ -107,12 +111,13 @@ function insertCases(settings: ModelSettings): fc.Arbitrary<DataCase> {
               returning,
               ...(returning === 'representation' && selectId ? { columns: ['id'] } : {}),
               ...(single && returning === 'representation' ? { single } : {}),
+              ...missing,
             });
             const order = representationFirst ? (['representation', 'minimal'] as const) : (['minimal', 'representation'] as const);
             const again = (u: NonNullable<typeof upsert>): ApiRequest => {
               const changed: Row =
                 u.change === 'none' ? {} : u.change === 'guarded' ? (table === 'pr_tickets' ? { submitter_label: 'Relabelled' } : { total: 999 }) : table === 'pr_tickets' ? { brief: 'changed by upsert' } : { shipping_name: 'Upserted' };
-              return { kind: 'insert', table, rows: [{ ...row, ...changed }], returning: u.returning, upsert: { resolution: u.resolution }, ...(single ? { single } : {}) };
+              return { kind: 'insert', table, rows: [{ ...row, ...changed }], returning: u.returning, upsert: { resolution: u.resolution }, ...(single ? { single } : {}), ...missing };
             };
             const steps = [
               ...order.map((r) => ({ caller, request: insert(r) })),
