@@ -14,6 +14,7 @@ import type { World } from '../model/world.ts';
 import type { Caller } from '../model/caller.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { fixtureStatements, requestForTarget, sendableCase } from './fixtures.ts';
+import { tenantSettingNote } from './tenant-world.ts';
 
 const SCHEMA = `
 create schema private;
@@ -109,5 +110,10 @@ describe('fixtures.tenantColumn: a case’s world lives in the caller’s tenant
     expect((await answer(inTenant, caller, insert)).response.status).toBe(201);
     const without = await answer(spread, caller, insert);
     expect(without.response.status).not.toBe(201);
+  });
+
+  it('a failure names the reading as its setting', () => {
+    expect(tenantSettingNote(inTenant.workers[0].tx.fixturePlan.shapes, 'team_id')).toBe(` (every row of the case in the caller's teams row: setting fixtures.tenantColumn = "team_id")`);
+    expect(tenantSettingNote(spread.workers[0].tx.fixturePlan.shapes, undefined)).toBe('');
   });
 });

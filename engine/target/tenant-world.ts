@@ -78,3 +78,9 @@ export function insertRowsInCallerTenant(table: string, rows: Row[], shapes: Tab
   if (!column || column.hasDefault || rows.every((r) => tenant.column in r)) return rows;
   return rows.map((r) => (tenant.column in r ? r : { ...r, [tenant.column]: tenant.key }));
 }
+
+/** What a failure on a multi-tenant target says of its world, as a setting (the spec is silent on tenants: this reading is the config's). */
+export function tenantSettingNote(shapes: TableShapes | undefined, tenantColumn: string | undefined): string {
+  const tenant = shapes && tenantOf(shapes, tenantColumn);
+  return tenant ? ` (every row of the case in the caller's ${tenant.table} row: setting fixtures.tenantColumn = "${tenant.column}")` : '';
+}
