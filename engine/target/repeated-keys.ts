@@ -13,7 +13,7 @@ import type { World } from '../model/world.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 import { rowToTarget, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 import { rowsRepeatingAKey } from './realizable.ts';
-import { worldInCallerTenant, type Tenant } from './tenant-world.ts';
+import { rowsRepeatingTheTenant, tenantColumnOf, worldInCallerTenant, type Tenant } from './tenant-world.ts';
 
 /** The model tables whose rows are people: left as drawn. */
 const PEOPLE = new Set(['users', 'auth.users']);
@@ -29,9 +29,13 @@ export function repeatedKeysLeftOut(world: World, shapes: TableShapes, mapping?:
     if (rows.length < 2 || PEOPLE.has(table)) continue;
     const targetName = mapping ? targetTable(mapping, table) : table;
     const columns = shapes.get(targetName);
-    if (!columns?.some((c) => c.uniqueIndexes?.length || c.uniqueTogether?.length)) continue;
+    // A table keyed by its tenant (a settings row per workspace) holds one row of the caller's tenant.
+    const tenantKeyed = tenant !== undefined && tenantColumnOf(columns, tenant)?.unique === true;
+    if (!tenantKeyed && !columns?.some((c) => c.uniqueIndexes?.length || c.uniqueTogether?.length)) continue;
     const onTarget = mapping ? rows.map((r) => rowToTarget(mapping, table, r)) : rows;
-    const repeated = rowsRepeatingAKey(tenant ? (worldInCallerTenant({ [targetName]: onTarget }, shapes, tenant)[targetName] ?? onTarget) : onTarget, columns);
+    const inTenant = tenant ? (worldInCallerTenant({ [targetName]: onTarget }, shapes, tenant)[targetName] ?? onTarget) : onTarget;
+    const repeated = rowsRepeatingAKey(inTenant, columns!);
+    if (tenantKeyed) for (const i of rowsRepeatingTheTenant(inTenant, tenant)) repeated.add(i);
     if (repeated.size) out = { ...(out ?? world), [table]: rows.filter((_, i) => !repeated.has(i)) };
   }
   return out ?? world;

@@ -37,6 +37,10 @@ create table public.tickets (
   title text not null,
   unique (team_id, title)
 );
+create table public.team_settings (team_id uuid primary key references public.teams (id), prefs jsonb not null default '{}');
+alter table public.team_settings enable row level security;
+grant select on public.team_settings to authenticated;
+create policy team_settings_team on public.team_settings for select to authenticated using (team_id = (select private.my_team()));
 alter table public.accounts enable row level security;
 alter table public.tickets enable row level security;
 grant select, insert on public.tickets to authenticated;
@@ -48,8 +52,8 @@ create policy tickets_team_insert on public.tickets for insert to authenticated 
 
 const A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
-const ORDER = ['auth.users', 'users', 'pr_tickets'];
-const mapping = { tables: { users: { name: 'accounts' }, pr_tickets: { name: 'tickets' } } };
+const ORDER = ['auth.users', 'users', 'pr_tickets', 'project_settings'];
+const mapping = { tables: { users: { name: 'accounts' }, pr_tickets: { name: 'tickets' }, project_settings: { name: 'team_settings', columns: { key: null, value: 'prefs' } } } };
 
 const environment = (tenantColumn?: string): Promise<Environment> => sqlEnvironment('tenant-world', SCHEMA, { users: 'direct', bypassTriggers: false, mapping, ...(tenantColumn ? { tenantColumn } : {}) });
 
@@ -75,6 +79,11 @@ const world: World = {
     { id: 'T-2', title: 'wifi' },
     { id: 'T-3', title: 'exam' },
   ],
+  // Two settings rows of the model; the target keeps one per team.
+  project_settings: [
+    { key: 'theme', value: { dark: true } },
+    { key: 'locale', value: { lang: 'en' } },
+  ],
 };
 const caller: Caller = { kind: 'user', id: A, email: 'a@x.test' };
 const listTickets: ApiRequest = { kind: 'select', table: 'pr_tickets', columns: ['id'], filters: [], order: [{ column: 'id' }] } as unknown as ApiRequest;
@@ -97,6 +106,10 @@ describe('fixtures.tenantColumn: a case’s world lives in the caller’s tenant
     expect(teams.response.body).toHaveLength(1);
     const accounts = await answer(inTenant, caller, { kind: 'select', table: 'users', columns: ['id'], filters: [], order: [{ column: 'id' }] } as unknown as ApiRequest);
     expect(accounts.response.body).toEqual([{ id: A }, { id: B }]);
+    // A table keyed by its tenant holds the caller's tenant's one row: the second is left out, not a refused fixture (23505).
+    const settings = await answer(inTenant, caller, { kind: 'select', table: 'project_settings', columns: ['value'], filters: [], order: [] } as unknown as ApiRequest);
+    expect(settings.held.project_settings).toEqual([{ key: 'theme', value: { dark: true } }]);
+    expect(settings.response.body).toEqual([{ prefs: { dark: true } }]);
   });
 
   it('without it the filler spreads the tickets alike on title over two teams, and the caller sees fewer than the world holds (the false alarm)', async () => {

@@ -56,6 +56,16 @@ export function worldInCallerTenant(world: World, shapes: TableShapes, tenant: T
   return out ?? world;
 }
 
+/** The positions of `rows` (one table's, target names, in the caller's tenant) whose tenant an earlier row already names: a table keyed by its tenant holds one. */
+export function rowsRepeatingTheTenant(rows: readonly Row[], tenant: Tenant): number[] {
+  const seen = new Set<string>();
+  return rows.flatMap((r, i) => {
+    const key = JSON.stringify(r[tenant.column] ?? null);
+    if (!seen.has(key)) return (seen.add(key), []);
+    return [i];
+  });
+}
+
 /**
  * The caller's tenant row: its key, and its other NOT NULL columns without a default filled (a
  * `slug`, a `name`). One that needs a row of another table (an owner) cannot be made here: the
