@@ -125,6 +125,13 @@ describe('fixtures.tenantColumn: a case’s world lives in the caller’s tenant
     expect(without.response.status).not.toBe(201);
   });
 
+  it('a tenant column no table has is said when the run starts, never silently ignored', async () => {
+    const said: string[] = [];
+    const misspelled = await sqlEnvironment('tenant-world', SCHEMA, { users: 'direct', bypassTriggers: false, mapping, tenantColumn: 'tem_id' }, { log: (line: string) => said.push(line) });
+    await misspelled.close();
+    expect(said).toContainEqual(expect.stringMatching(/^fixtures\.tenantColumn: no table has a tem_id referencing another table \(misspelled/));
+  });
+
   it('a failure names the reading as its setting', () => {
     expect(tenantSettingNote(inTenant.workers[0].tx.fixturePlan.shapes, 'team_id')).toBe(` (every row of the case in the caller's teams row: setting fixtures.tenantColumn = "team_id")`);
     expect(tenantSettingNote(spread.workers[0].tx.fixturePlan.shapes, undefined)).toBe('');
