@@ -446,6 +446,10 @@ describe('policyfuzz init', () => {
     // handles every department there, and was expected refused (R03, R06, R12).
     expect(config.model.vs.permissionScope).toBe('every-department');
     expect(config.model.refusals.codes['not-authorized']).toBe('42501');
+    // A workspace_id → workspaces on every table, read by current_workspace_id(): the tenant, each case's world in the caller's
+    // (rows were spread over two workspaces, R02/R07; inserts left it out, R03/R10); project_settings.key had taken it.
+    expect(config.fixtures.tenantColumn).toBe('workspace_id');
+    expect(config.mapping.tables.project_settings?.columns?.key ?? null).toBeNull();
   });
 
   it("a twelfth stranger's schema (testing/schemas/stranger-app-12): Supabase's declarative schemas beside the migrations db diff made, strict integrity", async () => {

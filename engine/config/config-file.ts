@@ -79,6 +79,8 @@ export const ConfigSchema = z
           )
           .refine((held) => Object.keys(held).every((key) => /^[A-Za-z_][\w$]*(\.[A-Za-z_][\w$]*){1,2}$/.test(key)), 'each key a model column as table.column (users.role)')
           .optional(),
+        /** A multi-tenant target's tenant column (`workspace_id`): each case's world lives in the caller's tenant (engine/target/tenant-world.ts). */
+        tenantColumn: z.string().regex(/^[A-Za-z_][\w$]*$/, 'a column name, as the tables spell it (workspace_id)').optional(),
       })
       .strict()
       .default({ users: 'direct', bypassTriggers: false }),

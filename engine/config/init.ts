@@ -247,7 +247,8 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
     for (const [table, model] of Object.entries(tableModels)) {
       const known = knownOf(table, model);
       for (const c of shapes.get(targetOf(table)) ?? []) {
-        if (serverMustWrite(c) && !known.has(c.name)) filledColumns.push(`${targetOf(table)}.${c.name}`);
+        // The tenant column is the caller's tenant's (fixtures.tenantColumn, its own note), not a filler's value.
+        if (serverMustWrite(c) && !known.has(c.name) && c.name !== proposal.tenantColumn) filledColumns.push(`${targetOf(table)}.${c.name}`);
       }
     }
     // Vocabularies the schema pins with CHECKs or enums: the model settings a person must map them to.
@@ -496,7 +497,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       // Only a rule the pack has: a definePack pack's grants are GRANT01's, which reads the convention itself.
       // Nothing applicable: no `include` (every rule runs, each not applicable one named with its reason), never an empty list that runs none.
       rules: { ...(applicable.length ? { include: applicable } : {}), exclude: mapping.conventions?.grants === 'supabase-default' && (options.catalogIds ?? ['R15', 'R16']).includes('R16') ? ['R16:catalog'] : [] },
-      fixtures: { users, bypassTriggers: bypass.length ? bypass.map((t) => `${t.on}.${t.name}`) : false },
+      fixtures: { users, bypassTriggers: bypass.length ? bypass.map((t) => `${t.on}.${t.name}`) : false, ...(proposal.tenantColumn ? { tenantColumn: proposal.tenantColumn } : {}) },
       ...(appMetadataMirror ? { tokens: { appMetadata: 'auth.users' as const } } : {}),
       ...(Object.keys(mapping).length ? { mapping } : {}),
     };

@@ -154,6 +154,7 @@ export async function resolveTarget(pack: Pack, options: TargetOptions): Promise
       bypassTriggers: config.fixtures.bypassTriggers,
       ...(config.fixtures.emptyTables ? { emptyTables: config.fixtures.emptyTables } : {}),
       ...(config.fixtures.columnsAsRows ? { columnsAsRows: config.fixtures.columnsAsRows } : {}),
+      ...(config.fixtures.tenantColumn ? { tenantColumn: config.fixtures.tenantColumn } : {}),
       ...(mapping ? { mapping } : {}),
     },
     config,
@@ -286,7 +287,7 @@ export interface TargetOverrides {
   /** Overrides of the model's settings (over the config's `model`). */
   settings?: Record<string, unknown>;
   /** The config's `fixtures` block, field by field. */
-  fixtures?: { users?: FixturePlan['users']; bypassTriggers?: FixturePlan['bypassTriggers']; emptyTables?: readonly string[]; columnsAsRows?: FixturePlan['columnsAsRows'] };
+  fixtures?: { users?: FixturePlan['users']; bypassTriggers?: FixturePlan['bypassTriggers']; emptyTables?: readonly string[]; columnsAsRows?: FixturePlan['columnsAsRows']; tenantColumn?: string };
   /** More mapping, merged over the pack's and the config's. */
   mapping?: TargetMapping;
   supabaseCompat?: boolean;

@@ -6,6 +6,7 @@
  * refusal and grant conventions, and the vocabularies its CHECKs and defaults pin. Pure: the
  * catalog facts come in as data. Every proposal is a guess to confirm; `notes` say which.
  */
+import { tenantColumnIn, tenantColumnNote, withTenantColumnMarked } from './tenant-column.ts';
 import { authIdentityColumnOf } from './auth-identity.ts';
 import { leftOutAreOptional, pairParameters, parameterCountsFit } from './parameter-pairing.ts';
 import { callableThroughRest } from '../db/function-parameters.ts';
@@ -70,6 +71,8 @@ export interface TargetColumnFacts {
   notNull?: boolean;
   /** Filled by the server: an identity (a sequence number such as `order_no`) or a generated column. */
   serverFilled?: 'identity' | 'generated';
+  /** The target's tenant column (tenant-column.ts): the harness's to fill, never a model column's. */
+  tenant?: true;
 }
 
 /** What init reads of the target's catalog. */
@@ -197,6 +200,8 @@ export interface Proposal {
   settings: Record<string, unknown>;
   /** What each guess rests on, for a person to confirm. */
   notes: string[];
+  /** The target's tenant column (tenant-column.ts), for `fixtures.tenantColumn`. */
+  tenantColumn?: string;
 }
 
 /**
@@ -513,6 +518,7 @@ function handleOntoProse(model: ModelColumnFacts, target: TargetColumnFacts): bo
 }
 
 function columnScore(model: ModelColumnFacts, target: TargetColumnFacts, renames: Renames, keyedTables: ReadonlyMap<string, TargetIdForm>, tableOf: TableOf, table: TargetTableFacts): number {
+  if (target.tenant) return 0;
   if (refersElsewhere(model, target, tableOf) || personOntoOtherReference(model, target, tableOf) || ownKeyOntoReference(model, target, table)) return 0;
   if (handleOntoProse(model, target)) return 0;
   if (amountOntoNoAmount(model, target)) return 0;
@@ -1216,6 +1222,18 @@ export function proposeMapping(
   target: TargetFacts,
   vocabularies: VocabularySetting[] = [],
   apiSchema = 'public',
+): Proposal {
+  // A multi-tenant target's tenant column is the harness's (fixtures.tenantColumn), never a model column's.
+  const tenant = tenantColumnIn(target);
+  const proposal = proposeInSchema(model, withTenantColumnMarked(target, tenant), vocabularies, apiSchema);
+  return tenant ? { ...proposal, tenantColumn: tenant.column, notes: [...proposal.notes, tenantColumnNote(tenant)] } : proposal;
+}
+
+function proposeInSchema(
+  model: { tables: ModelTableFacts[]; functions: ModelFunctionFacts[]; views?: readonly string[] },
+  target: TargetFacts,
+  vocabularies: VocabularySetting[],
+  apiSchema: string,
 ): Proposal {
   if (apiSchema === 'public') return proposeOnDefaultSchema(model, target, vocabularies);
   const prefix = `${apiSchema}.`;

@@ -14,6 +14,7 @@ import type { Json, Row } from '../model/json.ts';
 import { compareOutcomes, comparedAsFor, type ComparedAs, embedOrderMask, orderMask, settingHintsFor, timestampMask } from '../checker/compare.ts';
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
+import { tenantSettingNote } from '../target/tenant-world.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
@@ -232,7 +233,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
     return { entry: refusedInstead ? { ...agreed, prediction: { ...prediction, world } } : agreed };
   }
   // The secure readings the model also accepted here, named: the failure says which answers beside its own it took as secure.
-  const near = disagreement.checker === modelAgreement.name ? readingsNear(expected) : '';
+  const near = (disagreement.checker === modelAgreement.name ? readingsNear(expected) : '') + tenantSettingNote(tx.fixturePlan.shapes, tx.fixturePlan.tenantColumn);
   Object.assign(entry, { disagreement: disagreement.reason + near, checker: disagreement.checker });
   // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
   const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));

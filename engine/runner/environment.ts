@@ -3,6 +3,7 @@
  * a server (provider chain), a template built from the migrations (plus a mutant, if any),
  * one cloned database and connection per worker, and the PostgREST schema cache.
  */
+import { tenantOf } from '../target/tenant-world.ts';
 import path from 'node:path';
 import pg from 'pg';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
@@ -146,6 +147,8 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         cache = { ...facts.schemaCache, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}), ...(options.tokenAppMetadata ? { tokenAppMetadata: options.tokenAppMetadata } : {}) };
         if (facts.missingBypassTriggers?.length) options.log?.(`bypassTriggers: ${facts.missingBypassTriggers.join(', ')} not in this database (not created yet at this migration state?): skipped`);
         const { shapes, seededTables, seededValues } = facts;
+        const tenantColumn = options.fixtures?.tenantColumn;
+        if (tenantColumn && !tenantOf(shapes, tenantColumn)) options.log?.(`fixtures.tenantColumn: no table has a ${tenantColumn} referencing another table (misspelled, or not created yet at this migration state?): each case's rows are written as without it`);
         const fixtures = options.fixtures && (facts.missingBypassTriggers?.length ? { ...options.fixtures, bypassTriggers: (options.fixtures.bypassTriggers as readonly string[]).filter((t) => !facts.missingBypassTriggers!.includes(t)) } : options.fixtures);
         plan = fixtures ? { ...fixtures, shapes, seededTables, seededValues, functions: cache.functions, grantsUnderRowSecurity: facts.grantsUnderRowSecurity } : seededValues.length ? { ...REFERENCE_PLAN, seededValues } : REFERENCE_PLAN;
       }

@@ -153,11 +153,13 @@ function lookupRows(world: World, shapes: TableShapes, modelTables: ReadonlySet<
 /**
  * The world completed for the target's schema, and the parent tables it had to create (to be
  * written before everything else). `modelTables` (target names): with them, rows of tables outside
- * the model that the world names are made too (lookupRows), listed in `lookups`.
+ * the model that the world names are made too (lookupRows), listed in `lookups`. `madeFirst`: parent
+ * rows already made (the caller's tenant), which the world's rows and the parents made here name.
  */
-export function fillWorldWithParents(world: World, shapes: TableShapes, modelTables?: ReadonlySet<string>): { world: World; parents: string[]; lookups: string[] } {
+export function fillWorldWithParents(world: World, shapes: TableShapes, modelTables?: ReadonlySet<string>, madeFirst: World = {}): { world: World; parents: string[]; lookups: string[] } {
   const counter = { n: 900 };
-  const parents: World = {};
+  // Rows the caller made before any other (the caller's tenant: tenant-world.ts), written first like a parent.
+  const parents: World = { ...madeFirst };
   const all = (): World => ({ ...parents, ...world });
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length) continue;

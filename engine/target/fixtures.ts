@@ -10,6 +10,7 @@ import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import { targetDrawnColumns, type DrawnColumnFacts } from '../model/table-model.ts';
 import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
+import { callerTenantRow, insertRowsInCallerTenant, tenantOf, worldInCallerTenant } from './tenant-world.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { isJunctionKey } from '../model/embed.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
@@ -60,6 +61,8 @@ export interface FixturePlan {
   grantsUnderRowSecurity?: ReadonlySet<string>;
   /** Model columns the target keeps as rows of another table (a role in `user_roles`): columns-as-rows.ts. */
   columnsAsRows?: ColumnsAsRows;
+  /** The tenant column (target name) of a multi-tenant target: a case's world lives in the caller's tenant (tenant-world.ts). */
+  tenantColumn?: string;
 }
 
 export const REFERENCE_PLAN: FixturePlan = { users: 'direct', bypassTriggers: false };
@@ -225,7 +228,7 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
   // The column holding the auth.users id: the key, unless the target keys its users otherwise (auth-identity.ts).
   const usersId = authIdentityColumn(mapping, 'users') ?? ((mapping && targetColumn(mapping, 'users', 'id')) || 'id');
   // Completed from the target's schema; parents a NOT NULL foreign key needs are created and written before it.
-  const { world: filled, parents, lookups } = plan.shapes ? fillWorldWithParents(world, plan.shapes, new Set([...order, ...Object.keys(world)])) : { world, parents: [] as string[], lookups: [] as string[] };
+  const { world: filled, parents, lookups } = plan.shapes ? fillWorldInTenant(world, plan.shapes, new Set([...order, ...Object.keys(world)]), plan.tenantColumn) : { world, parents: [] as string[], lookups: [] as string[] };
   const seeded = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));
   const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
   const empty = childrenFirst(plan.emptyTables ?? [], plan.shapes).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
@@ -249,6 +252,13 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
     ...statements,
     { table: '(settings)', row: null, sql: `set local session_replication_role = origin` },
   ];
+}
+
+/** The world completed for the target (fill-row.ts), in the caller's tenant where the target has one (tenant-world.ts): its row made first, named by every row holding the tenant column. */
+function fillWorldInTenant(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>, tenantColumn: string | undefined): ReturnType<typeof fillWorldWithParents> {
+  const tenant = tenantOf(shapes, tenantColumn);
+  if (!tenant || tenant.table in world) return fillWorldWithParents(world, shapes, modelTables);
+  return fillWorldWithParents(worldInCallerTenant(world, shapes, tenant), shapes, modelTables, { [tenant.table]: [callerTenantRow(tenant, shapes)] });
 }
 
 /** A model row's key as the target world keeps it (the same row of the translated world, by position). */
@@ -322,7 +332,7 @@ export function sendableCase<C extends { steps: readonly { caller?: Caller; requ
 /** A case whose world's rows repeating a unique key of the target are left out (repeated-keys.ts). */
 function withRepeatedKeysLeftOut<C extends { steps: readonly { request: ApiRequest }[] }>(plan: FixturePlan, given: C): C {
   if (!plan.shapes || !('world' in given)) return given;
-  const world = repeatedKeysLeftOut(given.world as World, plan.shapes, plan.mapping);
+  const world = repeatedKeysLeftOut(given.world as World, plan.shapes, plan.mapping, tenantOf(plan.shapes, plan.tenantColumn));
   return world === given.world ? given : { ...given, world };
 }
 
@@ -468,12 +478,15 @@ export function sentAsSql(plan: FixturePlan, request: ApiRequest | undefined): b
 /**
  * A model request as it is sent to this target (the run, its replay and its psql repro send the
  * same): in the target's names, and an INSERT completed with the NOT NULL columns only the
- * target has.
+ * target has, and with the caller's tenant (tenant-world.ts).
  */
 export function requestForTarget(plan: FixturePlan, request: ApiRequest): ApiRequest {
   const named = withSchemaOfDottedTable(request);
   const mapped = plan.mapping ? requestToTarget(plan.mapping, named) : named;
-  return plan.shapes && mapped.kind === 'insert' ? { ...mapped, rows: fillInsertRows(targetName(mapped), mapped.rows, plan.shapes) } : mapped;
+  if (!plan.shapes || mapped.kind !== 'insert') return mapped;
+  const tenant = tenantOf(plan.shapes, plan.tenantColumn);
+  const rows = fillInsertRows(targetName(mapped), mapped.rows, plan.shapes);
+  return { ...mapped, rows: tenant ? insertRowsInCallerTenant(targetName(mapped), rows, plan.shapes, tenant) : rows };
 }
 
 /** Per plan and model: each model table's constant defaults (model names), read off the shapes once, not per case. */

@@ -13,18 +13,29 @@ import type { World } from '../model/world.ts';
 import type { TableShapes } from '../introspection/table-shapes.ts';
 import { rowToTarget, targetTable, type TargetMapping } from '../mapping/mapping.ts';
 import { rowsRepeatingAKey } from './realizable.ts';
+import { rowsRepeatingTheTenant, tenantColumnOf, worldInCallerTenant, type Tenant } from './tenant-world.ts';
 
 /** The model tables whose rows are people: left as drawn. */
 const PEOPLE = new Set(['users', 'auth.users']);
 
-/** `world` (model names) without the rows repeating an earlier row's unique key on the target; the same world when none does. */
-export function repeatedKeysLeftOut(world: World, shapes: TableShapes, mapping?: TargetMapping): World {
+/**
+ * `world` (model names) without the rows repeating an earlier row's unique key on the target; the
+ * same world when none does. `tenant`: the rows are all the caller's tenant's (tenant-world.ts), so
+ * a key holding the tenant column is compared with it filled.
+ */
+export function repeatedKeysLeftOut(world: World, shapes: TableShapes, mapping?: TargetMapping, tenant?: Tenant): World {
   let out: World | undefined;
   for (const [table, rows] of Object.entries(world)) {
     if (rows.length < 2 || PEOPLE.has(table)) continue;
-    const columns = shapes.get(mapping ? targetTable(mapping, table) : table);
-    if (!columns?.some((c) => c.uniqueIndexes?.length || c.uniqueTogether?.length)) continue;
-    const repeated = rowsRepeatingAKey(mapping ? rows.map((r) => rowToTarget(mapping, table, r)) : rows, columns);
+    const targetName = mapping ? targetTable(mapping, table) : table;
+    const columns = shapes.get(targetName);
+    // A table keyed by its tenant (a settings row per workspace) holds one row of the caller's tenant.
+    const tenantKeyed = tenant !== undefined && tenantColumnOf(columns, tenant)?.unique === true;
+    if (!tenantKeyed && !columns?.some((c) => c.uniqueIndexes?.length || c.uniqueTogether?.length)) continue;
+    const onTarget = mapping ? rows.map((r) => rowToTarget(mapping, table, r)) : rows;
+    const inTenant = tenant ? (worldInCallerTenant({ [targetName]: onTarget }, shapes, tenant)[targetName] ?? onTarget) : onTarget;
+    const repeated = rowsRepeatingAKey(inTenant, columns!);
+    if (tenantKeyed) for (const i of rowsRepeatingTheTenant(inTenant, tenant)) repeated.add(i);
     if (repeated.size) out = { ...(out ?? world), [table]: rows.filter((_, i) => !repeated.has(i)) };
   }
   return out ?? world;
