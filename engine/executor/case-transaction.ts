@@ -164,7 +164,7 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   const hooked = hookedClaims(caller, cache, p, creds.claims, options.portableSessionUser === true);
   const minted = hooked ? undefined : tokenClaimsSql(caller, cache, p, creds.claims);
   return p.statement(discardingValues(
-    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
+    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${hooked ? hookedRole(hooked, p.bind(creds.role)) : p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${hooked?.claims ?? minted ?? p.bind(creds.claims)}, true), ` +
       `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
       `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)${readOnly ? READ_ONLY_SETTING : ''}${hooked?.from ?? ''}`,
@@ -207,6 +207,17 @@ function hookedClaims(caller: Caller, cache: SchemaCache, p: SqlParams, claims: 
     : `auth.policyfuzz_access_token_claims(${p.bind(cache.accessTokenHook)}::regproc, ${given})`;
   // offset 0 keeps the planner from folding the call into the settings' target list.
   return { claims: 'pf_token.claims', from: ` from (select ${call} as claims offset 0) pf_token` };
+}
+
+/**
+ * The role PostgREST switches to for a hooked token: the `role` claim the hook answered (Auth.hs
+ * takes the role from the token Auth signed after the hook), so a hook naming a custom Postgres
+ * role (`claims.role = app_metadata.role`, with `grant "editor" to authenticator`) sends its
+ * requests as that role, under its grants and `pg_has_role(current_user, …)`. `issued`: the role
+ * of the token as issued, where the hook answers none.
+ */
+function hookedRole(hooked: { claims: string }, issued: string): string {
+  return `coalesce(${hooked.claims}::jsonb ->> 'role', ${issued})`;
 }
 
 /**
