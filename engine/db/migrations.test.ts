@@ -43,6 +43,14 @@ describe('migrations folder', () => {
     expect(loadMigrationFolder(folder({ '10_b.sql': '', '9_a.sql': '', 'seed.sql': '' })).map((f) => f.name)).toEqual(['10_b.sql', '9_a.sql', 'seed.sql']);
   });
 
+  it("applies a migration tool's do files, not their undo files (postgrator's NNNN.undo., Flyway's U<version>__), which name order ran right after or before their do file", () => {
+    // After Omnivore's packages/db/migrations (postgrator): every 0001.undo.x.sql ran after 0001.do.x.sql and dropped what it made.
+    const postgrator = { '0001.do.init.sql': 'create table a (id int)', '0001.undo.init.sql': 'drop table a', '0002.do.more.sql': 'select 2', '0002.undo.more.sql': 'select 0', '0003.undo.orphan.sql': 'select 3' };
+    expect(loadMigrationFolder(folder(postgrator)).map((f) => f.name)).toEqual(['0001.do.init.sql', '0002.do.more.sql', '0003.undo.orphan.sql']);
+    const flyway = { 'V1__init.sql': 'create table a (id int)', 'U1__init.sql': 'drop table a', 'V2__more.sql': 'select 2', 'U3__orphan.sql': 'select 3' };
+    expect(loadMigrationFolder(folder(flyway)).map((f) => f.name)).toEqual(['U3__orphan.sql', 'V1__init.sql', 'V2__more.sql']);
+  });
+
   it("reads Prisma's layout, one folder per migration holding its migration.sql, in folder order; skip names the folder or its file", () => {
     const dir = folder({ 'migration_lock.toml': 'provider = "postgresql"' });
     for (const [sub, sql] of [['20230215_items', 'select 2'], ['20220318_init', 'select 1'], ['20240101_repair', 'select 3'], ['20250101_empty', '']]) {

@@ -11,7 +11,7 @@ import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
 import { neighbourCause, SKIPPING_LOSES_THE_REST } from './migration-neighbours.ts';
 import { upSectionOf } from './migration-sections.ts';
-import { orderMigrationNames } from './migration-order.ts';
+import { orderMigrationNames, withoutUndoFiles } from './migration-order.ts';
 import { confinedToDatabase } from './role-settings.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
@@ -54,7 +54,7 @@ export function loadMigrationFolder(dir: string, skip: string[] = []): Migration
   const notUtf8 = raw.find((b) => b.toString('latin1').endsWith('.sql') && !Buffer.from(b.toString('utf8'), 'utf8').equals(b));
   if (notUtf8) throw new UsageError(`a migration file name in ${dir} is not UTF-8 (${JSON.stringify(notUtf8.toString('latin1'))} read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\``);
   const entries = raw.map((b) => b.toString('utf8'));
-  let names = orderMigrationNames(dir, entries.filter((n) => n.endsWith('.sql') && !skip.includes(n)));
+  let names = orderMigrationNames(dir, withoutUndoFiles(entries.filter((n) => n.endsWith('.sql') && !skip.includes(n))));
   // Prisma's layout: one folder per migration, `<timestamp>_<name>/migration.sql`, applied in folder order.
   if (!entries.some((n) => n.endsWith('.sql'))) {
     names = orderMigrationNames(
