@@ -66,3 +66,13 @@ export function withoutUndoFiles(names: string[]): string[] {
     return !(flyway && flyway[1] === 'U' && doVersions.has(`f${flyway[2]}`));
   });
 }
+
+/**
+ * Postgrator sends each do file to Postgres as one query: a file of a single statement then runs
+ * outside any transaction block (Omnivore's `CREATE INDEX CONCURRENTLY` files), where a file of
+ * several runs in the query's implicit one.
+ */
+export function appliedAsOneQuery(name: string): boolean {
+  const postgrator = POSTGRATOR.exec(name);
+  return postgrator !== null && postgrator[2].toLowerCase() === 'do';
+}

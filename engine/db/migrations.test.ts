@@ -121,6 +121,29 @@ describe('migrations folder', () => {
     expect(((await prepareTemplate(server, { migrations: loadMigrationFolder(none) }).catch((e: unknown) => e)) as MigrationError).message).toContain(skipHint('1_a.sql'));
   });
 
+  it('a postgrator do file of one statement applies outside a transaction, as postgrator sends it as one query (create index concurrently); one of several inside', async () => {
+    // After Omnivore's 0153.do.library_item_user_id_saved_at_idx.sql: "cannot run inside a transaction block", told to skip.
+    const dir = folder({
+      '0001.do.items.sql': '-- Type: DO\nBEGIN;\ncreate table public.items (id int, saved_at timestamptz);\nCOMMIT;\n',
+      '0002.do.items_saved_at_idx.sql': '-- Type: DO\n-- concurrently, to avoid locking\nCREATE INDEX CONCURRENTLY IF NOT EXISTS items_saved_at_idx ON public.items (saved_at);\n',
+      '0002.undo.items_saved_at_idx.sql': 'DROP INDEX CONCURRENTLY IF EXISTS items_saved_at_idx;\n',
+    });
+    const server = await sharedServer();
+    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) });
+    try {
+      const client = new pg.Client({ connectionString: template.url });
+      await client.connect();
+      const indexes = await client.query(`select indexname from pg_indexes where schemaname = 'public' order by 1`);
+      await client.end();
+      expect(indexes.rows.map((r) => r.indexname)).toEqual(['items_saved_at_idx']);
+    } finally {
+      await template.drop();
+    }
+    // Several statements with one that cannot run in a transaction block: postgrator's implicit transaction refuses it too.
+    const several = folder({ '0001.do.items.sql': 'create table public.items (id int);\ncreate index concurrently items_id on public.items (id);\n' });
+    await expect(prepareTemplate(server, { migrations: loadMigrationFolder(several) })).rejects.toThrow(/cannot run inside a transaction block/);
+  });
+
   it("a goose, sql-migrate or dbmate file applies its Up sections only (its Down section would undo it), outside a transaction where its tool says so (e2b's goose files)", async () => {
     const dir = folder({
       '20240522105042_users_teams.sql': [

@@ -11,7 +11,7 @@ import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
 import { neighbourCause, SKIPPING_LOSES_THE_REST } from './migration-neighbours.ts';
 import { upSectionOf } from './migration-sections.ts';
-import { orderMigrationNames, withoutUndoFiles } from './migration-order.ts';
+import { appliedAsOneQuery, orderMigrationNames, withoutUndoFiles } from './migration-order.ts';
 import { confinedToDatabase } from './role-settings.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
@@ -222,6 +222,8 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
   const up = upSectionOf(file.sql);
   const sql = options.supabaseCompat ? withStandIns(withSupabaseExtensionsInstalled(up.sql), await extensionsToStandIn(client)) : up.sql;
   const statements = splitStatements(sql);
+  // A tool sending the file as one query runs a lone statement outside a transaction (migration-order.ts).
+  const inTransaction = up.transaction && !(appliedAsOneQuery(file.name) && statements.length === 1);
   const timeoutMs = options.timeoutMs ?? DEFAULT_MIGRATION_TIMEOUT_MS;
   const started = Date.now();
   let current: SqlStatement | undefined;
@@ -241,7 +243,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
   try {
     // Inside the try: a failure here still clears the progress timer and the activity (finally).
     await client.query(FRESH_SESSION_SQL);
-    if (up.transaction) await client.query('begin');
+    if (inTransaction) await client.query('begin');
     for (const statement of statements) {
       current = statement;
       const timer = setTimeout(() => {
@@ -254,7 +256,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
         clearTimeout(timer);
       }
     }
-    if (up.transaction) await client.query('commit');
+    if (inTransaction) await client.query('commit');
   } catch (e) {
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;
