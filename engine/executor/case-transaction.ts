@@ -172,8 +172,8 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   ));
 }
 
-/** The token's app_metadata as the settings just sent it (read after them: the subquery is not flattened, set_config being volatile). */
-const SENT_APP_METADATA = `current_setting('request.jwt.claims', true)::jsonb -> 'app_metadata' as pf_app_metadata`;
+/** The token's app_metadata and the role as the settings just sent them (read after them: the subquery is not flattened, set_config being volatile). */
+const SENT_APP_METADATA = `current_setting('request.jwt.claims', true)::jsonb -> 'app_metadata' as pf_app_metadata, current_setting('role', true) as pf_role`;
 
 /** Where the request's settings statement sits in its message's completed statements (after the opener, if any). */
 const settingsIndex = (step: Prepared) => (opensRequest(step.place) ? 1 : 0);
@@ -184,9 +184,11 @@ const settingsIndex = (step: Prepared) => (opensRequest(step.place) ? 1 : 0);
  */
 function withTokenSent(step: Prepared, result: BatchResult, response: ApiResponse): ApiResponse {
   const settings = result.completed[settingsIndex(step)];
-  const sent = settings?.command.startsWith('SELECT') && settings.rows[0]?.length === 2 ? settings.rows[0][1] : undefined;
+  const [, sent, role] = settings?.command.startsWith('SELECT') && settings.rows[0]?.length === 3 ? settings.rows[0] : [];
   if (sent === undefined || sent === null) return response;
-  return { ...response, tokenAppMetadata: (typeof sent === 'string' ? JSON.parse(sent) : sent) as Json };
+  // Composed tokens are signed-in users': a role other than authenticated is one a token hook answered.
+  const hookRole = typeof role === 'string' && role !== 'authenticated' ? { tokenRole: role } : {};
+  return { ...response, tokenAppMetadata: (typeof sent === 'string' ? JSON.parse(sent) : sent) as Json, ...hookRole };
 }
 
 /**
