@@ -16,6 +16,21 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
+/** The public columns (`table.column`) and indexes of a template migrated from `dir`, dropped after. */
+async function migratedCatalog(dir: string): Promise<{ columns: string[]; indexes: string[] }> {
+  const template = await prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(dir) });
+  try {
+    const client = new pg.Client({ connectionString: template.url });
+    await client.connect();
+    const columns = await client.query(`select table_name || '.' || column_name as c from information_schema.columns where table_schema = 'public' order by 1`);
+    const indexes = await client.query(`select indexname from pg_indexes where schemaname = 'public' order by 1`);
+    await client.end();
+    return { columns: columns.rows.map((r) => r.c as string), indexes: indexes.rows.map((r) => r.indexname as string) };
+  } finally {
+    await template.drop();
+  }
+}
+
 describe('migrations folder', () => {
   it('names a missing folder', () => {
     expect(() => loadMigrationFolder('/nope/migrations')).toThrow('migrations folder not found: /nope/migrations');
@@ -128,17 +143,8 @@ describe('migrations folder', () => {
       '0002.do.items_saved_at_idx.sql': '-- Type: DO\n-- concurrently, to avoid locking\nCREATE INDEX CONCURRENTLY IF NOT EXISTS items_saved_at_idx ON public.items (saved_at);\n',
       '0002.undo.items_saved_at_idx.sql': 'DROP INDEX CONCURRENTLY IF EXISTS items_saved_at_idx;\n',
     });
+    expect((await migratedCatalog(dir)).indexes).toEqual(['items_saved_at_idx']);
     const server = await sharedServer();
-    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) });
-    try {
-      const client = new pg.Client({ connectionString: template.url });
-      await client.connect();
-      const indexes = await client.query(`select indexname from pg_indexes where schemaname = 'public' order by 1`);
-      await client.end();
-      expect(indexes.rows.map((r) => r.indexname)).toEqual(['items_saved_at_idx']);
-    } finally {
-      await template.drop();
-    }
     // Several statements with one that cannot run in a transaction block: postgrator's implicit transaction refuses it too.
     const several = folder({ '0001.do.items.sql': 'create table public.items (id int);\ncreate index concurrently items_id on public.items (id);\n' });
     await expect(prepareTemplate(server, { migrations: loadMigrationFolder(several) })).rejects.toThrow(/cannot run inside a transaction block/);
@@ -162,19 +168,9 @@ describe('migrations folder', () => {
       '20250601000000_dbmate.sql': '-- migrate:up transaction:false\ncreate index concurrently users_teams_id on public.users_teams (id);\n\n-- migrate:down\ndrop table public.users_teams;\n',
       '20250602000000_sql_migrate.sql': '-- +migrate Up\ncreate table public.teams (id int);\n-- +migrate Down\ndrop table public.teams;\n-- +migrate Up\nalter table public.teams add column name text;\n',
     });
-    const server = await sharedServer();
-    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) });
-    try {
-      const client = new pg.Client({ connectionString: template.url });
-      await client.connect();
-      const columns = await client.query(`select table_name || '.' || column_name as c from information_schema.columns where table_schema = 'public' order by 1`);
-      const indexes = await client.query(`select indexname from pg_indexes where schemaname = 'public' order by 1`);
-      await client.end();
-      expect(columns.rows.map((r) => r.c)).toEqual(['teams.id', 'teams.name', 'users_teams.created_at', 'users_teams.id']);
-      expect(indexes.rows.map((r) => r.indexname)).toEqual(['users_teams_created', 'users_teams_id']);
-    } finally {
-      await template.drop();
-    }
+    const { columns, indexes } = await migratedCatalog(dir);
+    expect(columns).toEqual(['teams.id', 'teams.name', 'users_teams.created_at', 'users_teams.id']);
+    expect(indexes).toEqual(['users_teams_created', 'users_teams_id']);
     // A marker counts at the start of its line only; a file without one applies whole.
     expect(upSectionOf('select 1; -- +goose Down, said in passing\nselect 2;\n')).toEqual({ sql: 'select 1; -- +goose Down, said in passing\nselect 2;\n', transaction: true });
     expect(upSectionOf('-- +goose Up\nselect 1;\n-- +goose Down\nselect 2;\n')).toEqual({ sql: '-- +goose Up\nselect 1;\n\n\n', transaction: true });
