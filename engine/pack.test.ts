@@ -12,4 +12,10 @@ describe('definePack', () => {
     const pack = definePack({ name: 'tables-only', model: { tables: {}, fixtureOrder: [] }, properties: [] });
     expect(pack.model.functions).toEqual({});
   });
+
+  it('a misshapen argument (tables beside name, no model) is returned as given, for the loader to name what it lacks: never a TypeError', () => {
+    const misshapen = { name: 'tables-beside-name', tables: [], fixtureOrder: [], properties: [] } as unknown as Parameters<typeof definePack>[0];
+    expect(() => definePack(misshapen)).not.toThrow();
+    expect(definePack(misshapen).model).toBeUndefined();
+  });
 });

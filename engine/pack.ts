@@ -213,7 +213,10 @@ export type SourceSetting = { path: string; pattern: string; value?: string; num
 export function definePack<S = Record<string, never>>(
   pack: Omit<Pack<S>, 'settingsSchema' | 'model'> & { settingsSchema?: z.ZodType<S>; model: Omit<PackModel<S>, 'functions'> & { functions?: PackModel<S>['functions'] } },
 ): Pack<S> {
-  return { ...pack, model: { ...pack.model, functions: pack.model.functions ?? {} }, settingsSchema: pack.settingsSchema ?? (zod.object({}).strict() as unknown as z.ZodType<S>) };
+  // A misshapen argument (JavaScript, or TypeScript nobody type-checked: `tables` beside `name`) is
+  // left as given: the loader names what it lacks (engine/config/pack-module.ts), never a TypeError here.
+  const model = pack.model && typeof pack.model === 'object' ? { ...pack.model, functions: pack.model.functions ?? {} } : pack.model;
+  return { ...pack, model, settingsSchema: pack.settingsSchema ?? (zod.object({}).strict() as unknown as z.ZodType<S>) };
 }
 
 export { packSource } from './pack-source.ts';

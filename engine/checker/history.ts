@@ -13,7 +13,9 @@ export type { HistoryEntry, StepChecker } from './history-entry.ts';
 export const modelAgreement: StepChecker = {
   name: 'model agreement',
   check: (e) => {
-    const reason = compareOutcomes(e.predicted, e.observed, e.masked, e.comparedAs, e.hints)?.reason;
+    const compared = compareOutcomes(e.predicted, e.observed, e.masked, e.comparedAs, e.hints)?.reason;
+    // A token hook that named a role of the project's own ran the request as it: say so, where the caller's line says authenticated.
+    const reason = compared !== undefined && e.response.tokenRole !== undefined ? `${compared} (run as role ${JSON.stringify(e.response.tokenRole)}, the token hook's role claim)` : compared;
     // A policy may read the token's claims, which the pack's setting decides: name it with the claim sent.
     if (reason === undefined || !e.hints.claims || e.caller.kind !== 'user') return reason;
     return `${reason} (${tokenNote(e)}: setting ${e.hints.claims})`;

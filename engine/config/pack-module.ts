@@ -17,13 +17,17 @@ import { shownPath } from './shown-path.ts';
 
 const HOW_TO_EXPORT = "export default extendPack(referencePack, { name, mapping, … }) (or definePack({ … })), both from 'policyfuzz'";
 
+/** Where a pack's tables go: given beside `name`, or as a list, they are no model's. */
+const TABLES_UNDER_MODEL = 'model: { tables: { [table.table]: table, … }, fixtureOrder }';
+
 /** The parts every pack has that `value` lacks: none for a pack, all for something else a module exports. */
 function missingPackParts(value: unknown): string[] {
   const v = (value && typeof value === 'object' ? value : {}) as Partial<Pack>;
   return [
     typeof v.name !== 'string' && 'name (a string)',
     !Array.isArray(v.properties) && 'properties (an array)',
-    typeof v.model?.tables !== 'object' && 'model.tables',
+    typeof v.model?.tables !== 'object' && `model.tables${'tables' in v || 'fixtureOrder' in v ? ` (${TABLES_UNDER_MODEL})` : ''}`,
+    Array.isArray(v.model?.tables) && `model.tables as an object (${TABLES_UNDER_MODEL}), not an array`,
     typeof v.settingsSchema?.safeParse !== 'function' && 'settingsSchema (a zod schema)',
   ].filter((part): part is string => part !== false);
 }

@@ -40,3 +40,39 @@ export function orderMigrationNames(dir: string, names: string[]): string[] {
     return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
   });
 }
+
+/**
+ * A migration tool's undo files: postgrator's `0001.undo.name.sql` beside `0001.do.name.sql`
+ * (Omnivore's `packages/db/migrations`), Flyway's `U1__name.sql` beside `V1__name.sql`. The tool
+ * applies only the do files going up; in name order each undo file would run right after (or, for
+ * Flyway, before) its do file and drop what it made, without a word. An undo file with no do file
+ * of its version in the folder is no such pair, and is kept.
+ */
+const POSTGRATOR = /^(\d+)\.(do|undo)\./i;
+const FLYWAY = /^([VU])(\d+(?:[._]\d+)*)__/;
+
+export function withoutUndoFiles(names: string[]): string[] {
+  const doVersions = new Set<string>();
+  for (const name of names) {
+    const postgrator = POSTGRATOR.exec(name);
+    if (postgrator && postgrator[2].toLowerCase() === 'do') doVersions.add(`p${BigInt(postgrator[1])}`);
+    const flyway = FLYWAY.exec(name);
+    if (flyway && flyway[1] === 'V') doVersions.add(`f${flyway[2]}`);
+  }
+  return names.filter((name) => {
+    const postgrator = POSTGRATOR.exec(name);
+    if (postgrator && postgrator[2].toLowerCase() === 'undo') return !doVersions.has(`p${BigInt(postgrator[1])}`);
+    const flyway = FLYWAY.exec(name);
+    return !(flyway && flyway[1] === 'U' && doVersions.has(`f${flyway[2]}`));
+  });
+}
+
+/**
+ * Postgrator sends each do file to Postgres as one query: a file of a single statement then runs
+ * outside any transaction block (Omnivore's `CREATE INDEX CONCURRENTLY` files), where a file of
+ * several runs in the query's implicit one.
+ */
+export function appliedAsOneQuery(name: string): boolean {
+  const postgrator = POSTGRATOR.exec(name);
+  return postgrator !== null && postgrator[2].toLowerCase() === 'do';
+}

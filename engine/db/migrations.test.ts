@@ -16,6 +16,21 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
+/** The public columns (`table.column`) and indexes of a template migrated from `dir`, dropped after. */
+async function migratedCatalog(dir: string): Promise<{ columns: string[]; indexes: string[] }> {
+  const template = await prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(dir) });
+  try {
+    const client = new pg.Client({ connectionString: template.url });
+    await client.connect();
+    const columns = await client.query(`select table_name || '.' || column_name as c from information_schema.columns where table_schema = 'public' order by 1`);
+    const indexes = await client.query(`select indexname from pg_indexes where schemaname = 'public' order by 1`);
+    await client.end();
+    return { columns: columns.rows.map((r) => r.c as string), indexes: indexes.rows.map((r) => r.indexname as string) };
+  } finally {
+    await template.drop();
+  }
+}
+
 describe('migrations folder', () => {
   it('names a missing folder', () => {
     expect(() => loadMigrationFolder('/nope/migrations')).toThrow('migrations folder not found: /nope/migrations');
@@ -41,6 +56,14 @@ describe('migrations folder', () => {
     expect(loadMigrationFolder(path.join(project, 'migrations')).map((f) => f.name)).toEqual(['0_schema.sql', '10_backfill.sql', '1_add_column.sql', '2_more.sql', '8_a.sql', '8_b.sql']);
     // Names not all numbered keep name order.
     expect(loadMigrationFolder(folder({ '10_b.sql': '', '9_a.sql': '', 'seed.sql': '' })).map((f) => f.name)).toEqual(['10_b.sql', '9_a.sql', 'seed.sql']);
+  });
+
+  it("applies a migration tool's do files, not their undo files (postgrator's NNNN.undo., Flyway's U<version>__), which name order ran right after or before their do file", () => {
+    // After Omnivore's packages/db/migrations (postgrator): every 0001.undo.x.sql ran after 0001.do.x.sql and dropped what it made.
+    const postgrator = { '0001.do.init.sql': 'create table a (id int)', '0001.undo.init.sql': 'drop table a', '0002.do.more.sql': 'select 2', '0002.undo.more.sql': 'select 0', '0003.undo.orphan.sql': 'select 3' };
+    expect(loadMigrationFolder(folder(postgrator)).map((f) => f.name)).toEqual(['0001.do.init.sql', '0002.do.more.sql', '0003.undo.orphan.sql']);
+    const flyway = { 'V1__init.sql': 'create table a (id int)', 'U1__init.sql': 'drop table a', 'V2__more.sql': 'select 2', 'U3__orphan.sql': 'select 3' };
+    expect(loadMigrationFolder(folder(flyway)).map((f) => f.name)).toEqual(['U3__orphan.sql', 'V1__init.sql', 'V2__more.sql']);
   });
 
   it("reads Prisma's layout, one folder per migration holding its migration.sql, in folder order; skip names the folder or its file", () => {
@@ -113,6 +136,20 @@ describe('migrations folder', () => {
     expect(((await prepareTemplate(server, { migrations: loadMigrationFolder(none) }).catch((e: unknown) => e)) as MigrationError).message).toContain(skipHint('1_a.sql'));
   });
 
+  it('a postgrator do file of one statement applies outside a transaction, as postgrator sends it as one query (create index concurrently); one of several inside', async () => {
+    // After Omnivore's 0153.do.library_item_user_id_saved_at_idx.sql: "cannot run inside a transaction block", told to skip.
+    const dir = folder({
+      '0001.do.items.sql': '-- Type: DO\nBEGIN;\ncreate table public.items (id int, saved_at timestamptz);\nCOMMIT;\n',
+      '0002.do.items_saved_at_idx.sql': '-- Type: DO\n-- concurrently, to avoid locking\nCREATE INDEX CONCURRENTLY IF NOT EXISTS items_saved_at_idx ON public.items (saved_at);\n',
+      '0002.undo.items_saved_at_idx.sql': 'DROP INDEX CONCURRENTLY IF EXISTS items_saved_at_idx;\n',
+    });
+    expect((await migratedCatalog(dir)).indexes).toEqual(['items_saved_at_idx']);
+    const server = await sharedServer();
+    // Several statements with one that cannot run in a transaction block: postgrator's implicit transaction refuses it too.
+    const several = folder({ '0001.do.items.sql': 'create table public.items (id int);\ncreate index concurrently items_id on public.items (id);\n' });
+    await expect(prepareTemplate(server, { migrations: loadMigrationFolder(several) })).rejects.toThrow(/cannot run inside a transaction block/);
+  });
+
   it("a goose, sql-migrate or dbmate file applies its Up sections only (its Down section would undo it), outside a transaction where its tool says so (e2b's goose files)", async () => {
     const dir = folder({
       '20240522105042_users_teams.sql': [
@@ -131,19 +168,9 @@ describe('migrations folder', () => {
       '20250601000000_dbmate.sql': '-- migrate:up transaction:false\ncreate index concurrently users_teams_id on public.users_teams (id);\n\n-- migrate:down\ndrop table public.users_teams;\n',
       '20250602000000_sql_migrate.sql': '-- +migrate Up\ncreate table public.teams (id int);\n-- +migrate Down\ndrop table public.teams;\n-- +migrate Up\nalter table public.teams add column name text;\n',
     });
-    const server = await sharedServer();
-    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir) });
-    try {
-      const client = new pg.Client({ connectionString: template.url });
-      await client.connect();
-      const columns = await client.query(`select table_name || '.' || column_name as c from information_schema.columns where table_schema = 'public' order by 1`);
-      const indexes = await client.query(`select indexname from pg_indexes where schemaname = 'public' order by 1`);
-      await client.end();
-      expect(columns.rows.map((r) => r.c)).toEqual(['teams.id', 'teams.name', 'users_teams.created_at', 'users_teams.id']);
-      expect(indexes.rows.map((r) => r.indexname)).toEqual(['users_teams_created', 'users_teams_id']);
-    } finally {
-      await template.drop();
-    }
+    const { columns, indexes } = await migratedCatalog(dir);
+    expect(columns).toEqual(['teams.id', 'teams.name', 'users_teams.created_at', 'users_teams.id']);
+    expect(indexes).toEqual(['users_teams_created', 'users_teams_id']);
     // A marker counts at the start of its line only; a file without one applies whole.
     expect(upSectionOf('select 1; -- +goose Down, said in passing\nselect 2;\n')).toEqual({ sql: 'select 1; -- +goose Down, said in passing\nselect 2;\n', transaction: true });
     expect(upSectionOf('-- +goose Up\nselect 1;\n-- +goose Down\nselect 2;\n')).toEqual({ sql: '-- +goose Up\nselect 1;\n\n\n', transaction: true });

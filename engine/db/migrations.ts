@@ -11,7 +11,7 @@ import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
 import { neighbourCause, SKIPPING_LOSES_THE_REST } from './migration-neighbours.ts';
 import { upSectionOf } from './migration-sections.ts';
-import { orderMigrationNames } from './migration-order.ts';
+import { appliedAsOneQuery, orderMigrationNames, withoutUndoFiles } from './migration-order.ts';
 import { confinedToDatabase } from './role-settings.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
@@ -54,7 +54,7 @@ export function loadMigrationFolder(dir: string, skip: string[] = []): Migration
   const notUtf8 = raw.find((b) => b.toString('latin1').endsWith('.sql') && !Buffer.from(b.toString('utf8'), 'utf8').equals(b));
   if (notUtf8) throw new UsageError(`a migration file name in ${dir} is not UTF-8 (${JSON.stringify(notUtf8.toString('latin1'))} read as Latin-1): rename it to UTF-8, e.g. with \`convmv -f latin1 -t utf8 --notest\``);
   const entries = raw.map((b) => b.toString('utf8'));
-  let names = orderMigrationNames(dir, entries.filter((n) => n.endsWith('.sql') && !skip.includes(n)));
+  let names = orderMigrationNames(dir, withoutUndoFiles(entries.filter((n) => n.endsWith('.sql') && !skip.includes(n))));
   // Prisma's layout: one folder per migration, `<timestamp>_<name>/migration.sql`, applied in folder order.
   if (!entries.some((n) => n.endsWith('.sql'))) {
     names = orderMigrationNames(
@@ -222,6 +222,8 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
   const up = upSectionOf(file.sql);
   const sql = options.supabaseCompat ? withStandIns(withSupabaseExtensionsInstalled(up.sql), await extensionsToStandIn(client)) : up.sql;
   const statements = splitStatements(sql);
+  // A tool sending the file as one query runs a lone statement outside a transaction (migration-order.ts).
+  const inTransaction = up.transaction && !(appliedAsOneQuery(file.name) && statements.length === 1);
   const timeoutMs = options.timeoutMs ?? DEFAULT_MIGRATION_TIMEOUT_MS;
   const started = Date.now();
   let current: SqlStatement | undefined;
@@ -241,7 +243,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
   try {
     // Inside the try: a failure here still clears the progress timer and the activity (finally).
     await client.query(FRESH_SESSION_SQL);
-    if (up.transaction) await client.query('begin');
+    if (inTransaction) await client.query('begin');
     for (const statement of statements) {
       current = statement;
       const timer = setTimeout(() => {
@@ -254,7 +256,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
         clearTimeout(timer);
       }
     }
-    if (up.transaction) await client.query('commit');
+    if (inTransaction) await client.query('commit');
   } catch (e) {
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;

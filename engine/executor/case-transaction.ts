@@ -164,7 +164,7 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   const hooked = hookedClaims(caller, cache, p, creds.claims, options.portableSessionUser === true);
   const minted = hooked ? undefined : tokenClaimsSql(caller, cache, p, creds.claims);
   return p.statement(discardingValues(
-    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${p.bind(creds.role)}, true), ` +
+    `select set_config('search_path', ${p.bind(requestSearchPath(cache, request))}, true), ${sessionUser}${roleSettings}set_config('role', ${hooked ? hookedRole(hooked, p.bind(creds.role)) : p.bind(creds.role)}, true), ` +
       `set_config('request.jwt.claims', ${hooked?.claims ?? minted ?? p.bind(creds.claims)}, true), ` +
       `set_config('request.method', ${p.bind(request.kind === 'rpc' && request.get ? 'GET' : METHOD[request.kind])}, true), set_config('request.path', ${p.bind(requestPath(request))}, true), ` +
       `set_config('request.headers', ${p.bind(creds.headers)}, true), set_config('request.cookies', '{}', true)${readOnly ? READ_ONLY_SETTING : ''}${hooked?.from ?? ''}`,
@@ -172,8 +172,8 @@ export function preRequestQuery(caller: Caller, request: ApiRequest, cache: Sche
   ));
 }
 
-/** The token's app_metadata as the settings just sent it (read after them: the subquery is not flattened, set_config being volatile). */
-const SENT_APP_METADATA = `current_setting('request.jwt.claims', true)::jsonb -> 'app_metadata' as pf_app_metadata`;
+/** The token's app_metadata and the role as the settings just sent them (read after them: the subquery is not flattened, set_config being volatile). */
+const SENT_APP_METADATA = `current_setting('request.jwt.claims', true)::jsonb -> 'app_metadata' as pf_app_metadata, current_setting('role', true) as pf_role`;
 
 /** Where the request's settings statement sits in its message's completed statements (after the opener, if any). */
 const settingsIndex = (step: Prepared) => (opensRequest(step.place) ? 1 : 0);
@@ -184,9 +184,11 @@ const settingsIndex = (step: Prepared) => (opensRequest(step.place) ? 1 : 0);
  */
 function withTokenSent(step: Prepared, result: BatchResult, response: ApiResponse): ApiResponse {
   const settings = result.completed[settingsIndex(step)];
-  const sent = settings?.command.startsWith('SELECT') && settings.rows[0]?.length === 2 ? settings.rows[0][1] : undefined;
+  const [, sent, role] = settings?.command.startsWith('SELECT') && settings.rows[0]?.length === 3 ? settings.rows[0] : [];
   if (sent === undefined || sent === null) return response;
-  return { ...response, tokenAppMetadata: (typeof sent === 'string' ? JSON.parse(sent) : sent) as Json };
+  // Composed tokens are signed-in users': a role other than authenticated is one a token hook answered.
+  const hookRole = typeof role === 'string' && role !== 'authenticated' ? { tokenRole: role } : {};
+  return { ...response, tokenAppMetadata: (typeof sent === 'string' ? JSON.parse(sent) : sent) as Json, ...hookRole };
 }
 
 /**
@@ -207,6 +209,17 @@ function hookedClaims(caller: Caller, cache: SchemaCache, p: SqlParams, claims: 
     : `auth.policyfuzz_access_token_claims(${p.bind(cache.accessTokenHook)}::regproc, ${given})`;
   // offset 0 keeps the planner from folding the call into the settings' target list.
   return { claims: 'pf_token.claims', from: ` from (select ${call} as claims offset 0) pf_token` };
+}
+
+/**
+ * The role PostgREST switches to for a hooked token: the `role` claim the hook answered (Auth.hs
+ * takes the role from the token Auth signed after the hook), so a hook naming a custom Postgres
+ * role (`claims.role = app_metadata.role`, with `grant "editor" to authenticator`) sends its
+ * requests as that role, under its grants and `pg_has_role(current_user, …)`. `issued`: the role
+ * of the token as issued, where the hook answers none.
+ */
+function hookedRole(hooked: { claims: string }, issued: string): string {
+  return `coalesce(${hooked.claims}::jsonb ->> 'role', ${issued})`;
 }
 
 /**

@@ -31,4 +31,6 @@ export interface ApiResponse {
    * (tokens.appMetadata's auth.users, an access token hook), where it is not the case's own.
    */
   tokenAppMetadata?: Json;
+  /** Not part of PostgREST's answer: the role the request ran as, where a token hook answered another than `authenticated` (a project's own Postgres role). */
+  tokenRole?: string;
 }
