@@ -511,6 +511,9 @@ describe('policyfuzz init', () => {
     expect(config.mapping.tables['passport.user_tiers'].name).toBe('api.user_tiers');
     expect(config.mapping.functions['passport.admin_leaderboard'].name).toBe('api.admin_leaderboard');
     expect(config.rules.include).toEqual(expect.arrayContaining(['R19', 'R20']));
+    // Keys of several columns: the model's id in the one column no model column holds (order_no, numbered per buyer).
+    expect(config.mapping.tables.shop_orders).toMatchObject({ columns: { id: 'order_no' }, bigintIds: ['id'] });
+    expect(config.mapping.tables.student_change_requests).toMatchObject({ columns: { id: 'request_no' }, bigintIds: ['id'] });
   });
 
   it('a migration that cannot apply to an empty database stops init with how to skip it; --skip goes into the config; config.toml is read', async () => {

@@ -402,6 +402,21 @@ export function compareTables(found: CatalogTable[], models: Record<string, Tabl
 }
 
 /**
+ * The catalog's functions under the model's names where the project's mapping names them otherwise
+ * (`api.effective_team_vs_dept_for_email` for the model's `effective_team_vs_dept_for_email`, in a
+ * project whose one API schema is `api`), so each is judged against the model's grants, not as one
+ * the model does not know. A function no mapping names keeps its own name.
+ */
+export function underModelNames(found: CatalogFunction[], mapping: { functions?: Record<string, { name?: string }> } | undefined): CatalogFunction[] {
+  const modelOf = new Map(Object.entries(mapping?.functions ?? {}).flatMap(([model, f]) => (f.name && f.name !== model ? [[f.name, model] as const] : [])));
+  if (!modelOf.size) return found;
+  return found.map((f) => {
+    const model = modelOf.get(f.name) ?? modelOf.get(`${f.schema}.${f.signature.slice(f.schema.length + 1, f.signature.indexOf('('))}`);
+    return model === undefined ? f : { ...f, name: model };
+  });
+}
+
+/**
  * Rule 15 on the model's functions the target keeps only in a schema the API does not expose
  * (`outsideApi`: model name → the `schema.name` found by the data half's lookup,
  * engine/runner/applicability.ts unexposedFunctionKey). PostgREST refuses every call to them, the

@@ -32,8 +32,16 @@ export interface CachedFunction {
   returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
   /** format_type() of the return type (`jsonb`, `text`, `record`). */
   returnType?: string;
+  /** A function returning one composite (not setof): its fields (OUT parameters, or the type's), whose NULL PostgREST shows as an object of nulls. */
+  fields?: string[];
   /** PostgREST calls a STABLE or IMMUTABLE function in a READ ONLY transaction, whatever the method. */
   volatility: 'volatile' | 'stable' | 'immutable';
+}
+
+/** A one-row function's fields: its OUT (and INOUT) parameters where it has them, else its composite type's. */
+function outputFields(modes: readonly string[], names: readonly string[], typeFields: readonly string[]): string[] {
+  const outs = names.filter((_, i) => modes[i] === 'o' || modes[i] === 'b');
+  return outs.length ? outs : [...typeFields];
 }
 
 /** Supabase's db-extra-search-path: after the request's own schema. */
@@ -168,11 +176,12 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     if (!into.has(key)) into.set(key, []);
     into.get(key)!.push({ name: r.name, type: r.type, generated: r.generated, ...(r.primary_key ? { primaryKey: true } : {}), ...(r.default_sql !== null ? { defaultSql: r.default_sql } : {}) });
   }
-  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[] | null; arg_modes: string[] | null; n_defaults: number; returns_set: boolean; ret_type: string; ret_kind: string; volatility: string }>(
+  const fns = await client.query<{ schema: string; name: string; arg_names: string[] | null; arg_types: string[] | null; arg_modes: string[] | null; n_defaults: number; returns_set: boolean; ret_type: string; ret_kind: string; ret_fields: string[]; volatility: string }>(
     `select n.nspname as schema, p.proname as name, p.proargnames as arg_names, p.provolatile as volatility,
             array(select format_type(t, null) from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) t) as arg_types,
             p.proargmodes::text[] as arg_modes, p.pronargdefaults as n_defaults, p.proretset as returns_set,
-            format_type(p.prorettype, null) as ret_type, t.typtype as ret_kind
+            format_type(p.prorettype, null) as ret_type, t.typtype as ret_kind,
+            array(select a.attname::text from pg_attribute a where a.attrelid = t.typrelid and a.attnum > 0 and not a.attisdropped order by a.attnum) as ret_fields
        from pg_proc p
        join pg_namespace n on n.oid = p.pronamespace
        join pg_type t on t.oid = p.prorettype
@@ -197,6 +206,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
       args: inputs.map((a) => ({ name: a.name, type: a.type, hasDefault: a.optional === true })),
       returns,
       returnType: r.ret_type,
+      ...(returns === 'composite' ? { fields: outputFields(modes, names, r.ret_fields) } : {}),
       volatility: r.volatility === 's' ? 'stable' : r.volatility === 'i' ? 'immutable' : 'volatile',
     });
   }

@@ -18,9 +18,10 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
   // A view the API writes through to a table (readProjectionViews) has the table's defaults and key.
   const views = await readProjectionViews(client, schemas);
   const tableSchemas = [...new Set([...schemas, ...views.map((v) => (v.table.includes('.') ? v.table.split('.')[0] : 'public'))])];
-  const extra = await client.query<{ schema: string; table: string; column: string; default_expr: string | null; primary_key: boolean }>(
+  const extra = await client.query<{ schema: string; table: string; column: string; default_expr: string | null; primary_key: boolean; key_part: boolean }>(
     `select n.nspname as schema, c.relname as table, a.attname as column, pg_get_expr(d.adbin, d.adrelid) as default_expr,
-            exists (select 1 from pg_constraint k where k.conrelid = c.oid and k.contype = 'p' and k.conkey = array[a.attnum]) as primary_key
+            exists (select 1 from pg_constraint k where k.conrelid = c.oid and k.contype = 'p' and k.conkey = array[a.attnum]) as primary_key,
+            exists (select 1 from pg_constraint k where k.conrelid = c.oid and k.contype = 'p' and cardinality(k.conkey) > 1 and a.attnum = any(k.conkey)) as key_part
        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
        left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
       where n.nspname = any($1) and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped`,
@@ -28,9 +29,11 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
   );
   const defaults = new Map(extra.rows.map((r) => [`${modelTableName(r.schema, r.table)}.${r.column}`, r.default_expr]));
   const keys = new Set(extra.rows.filter((r) => r.primary_key).map((r) => `${modelTableName(r.schema, r.table)}.${r.column}`));
+  const keyParts = new Set(extra.rows.filter((r) => r.key_part).map((r) => `${modelTableName(r.schema, r.table)}.${r.column}`));
   for (const v of views) for (const c of v.columns) {
     if (defaults.has(`${v.table}.${c}`)) defaults.set(`${v.view}.${c}`, defaults.get(`${v.table}.${c}`)!);
     if (keys.has(`${v.table}.${c}`)) keys.add(`${v.view}.${c}`);
+    if (keyParts.has(`${v.table}.${c}`)) keyParts.add(`${v.view}.${c}`);
   }
   // The API roles' privileges as they can use them (schema USAGE too): catalog.ts's one reading.
   const grants = new Map<string, NonNullable<TargetTableFacts['grants']>>(
@@ -52,6 +55,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
       ...(c.elementEnumLabels ? { elementVocabulary: c.elementEnumLabels } : {}),
       ...(defaults.get(`${name}.${c.name}`) ? { defaultExpr: defaults.get(`${name}.${c.name}`)! } : {}),
       ...(primaryKeys.has(`${name}.${c.name}`) ? { primaryKey: true } : {}),
+      ...(keyParts.has(`${name}.${c.name}`) ? { keyPart: true as const } : {}),
       ...(c.notNull ? { notNull: true } : {}),
       ...(c.generated ? { serverFilled: 'generated' as const } : c.hasDefault && !defaults.get(`${name}.${c.name}`) ? { serverFilled: 'identity' as const } : {}),
     })),

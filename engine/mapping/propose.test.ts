@@ -394,6 +394,32 @@ describe('init maps no column across types or meanings', () => {
     expect(proposeMapping({ tables: [records], functions: [] }, { tables: [both], functions: [] }).mapping.tables?.student_records).toBeUndefined();
   });
 
+  it("a key of several columns takes the model's id in the one no model column holds, in bigintIds' form for an integer (stranger-app-17: shop_orders (buyer_id, order_no))", () => {
+    // After stranger-app-17: the model's `id` was proposed null, so every case naming an order by it was dropped (R04, R10).
+    const numbered: TargetTableFacts = {
+      name: 'orders',
+      anonCanSelect: false,
+      columns: [
+        { name: 'buyer_id', type: 'uuid', keyPart: true, notNull: true, references: { table: 'auth.users', column: 'id' } },
+        { name: 'line_no', type: 'integer', keyPart: true, notNull: true },
+        { name: 'item_count', type: 'integer', notNull: true, defaultExpr: '0' },
+        { name: 'admin_note', type: 'text' },
+        { name: 'buyer_note', type: 'text' },
+        { name: 'reviewed_by', type: 'uuid' },
+      ],
+    };
+    const { mapping, notes } = proposeMapping({ tables: [orders], functions: [] }, { tables: [numbered], functions: [] });
+    expect(mapping.tables?.shop_orders).toMatchObject({ name: 'orders', columns: { id: 'line_no' }, bigintIds: ['id'] });
+    expect(notes).toContainEqual(expect.stringMatching(/^confirm: orders is keyed by buyer_id, line_no where the model keys shop_orders by id: id → line_no/));
+    // Two key columns no model column holds: which is the id's is not guessed.
+    const twoFree: TargetTableFacts = { ...numbered, columns: [...numbered.columns, { name: 'batch_no', type: 'integer', keyPart: true, notNull: true }] };
+    expect(proposeMapping({ tables: [orders], functions: [] }, { tables: [twoFree], functions: [] }).mapping.tables?.shop_orders?.columns?.id).not.toBe('batch_no');
+    expect(proposeMapping({ tables: [orders], functions: [] }, { tables: [twoFree], functions: [] }).mapping.tables?.shop_orders?.columns?.id).not.toBe('line_no');
+    // A smallint cannot hold bigintIds' ids: no place.
+    const small: TargetTableFacts = { ...numbered, columns: numbered.columns.map((c) => (c.name === 'line_no' ? { ...c, type: 'smallint' } : c)) };
+    expect(proposeMapping({ tables: [orders], functions: [] }, { tables: [small], functions: [] }).mapping.tables?.shop_orders?.columns?.id).not.toBe('line_no');
+  });
+
   it('a bigint identity key takes the model’s uuid key, proposed with bigintIds', () => {
     const purchases: TargetTableFacts = { ...targetOrders, name: 'purchases', columns: targetOrders.columns.map((c) => (c.name === 'id' ? { ...c, type: 'bigint' } : c)) };
     const proposal = proposeMapping({ tables: [orders], functions: [] }, { tables: [purchases], functions: [] });

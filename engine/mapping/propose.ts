@@ -68,6 +68,8 @@ export interface TargetColumnFacts {
   /** The column default as Postgres prints it (`'new'::text`). */
   defaultExpr?: string;
   primaryKey?: boolean;
+  /** One of the columns of a primary key of several (`primary key (buyer_id, order_no)`); `primaryKey` marks a key of one column only. */
+  keyPart?: true;
   notNull?: boolean;
   /** Filled by the server: an identity (a sequence number such as `order_no`) or a generated column. */
   serverFilled?: 'identity' | 'generated';
@@ -366,6 +368,39 @@ function naturalKeyOf(m: ModelTableFacts, t: TargetTableFacts, columns: Readonly
   return natural ? { key: keys[0].name, natural, column: targetKeys[0].name } : undefined;
 }
 
+/**
+ * A target keyed by several columns where the model keys the table by one id (stranger-app-17's
+ * `shop_orders primary key (buyer_id, order_no)`, `order_no` numbered per buyer by a BEFORE INSERT
+ * trigger only when left null): every key column but one holds a model column (`buyer_id`), and
+ * that one, a column of the row's own (no reference), is where the model's id goes: fixtures write
+ * the id there (an integer column in bigintIds' form), and a request naming the row by its id
+ * names it by that column. The model's ids are unique in a case, so `order_no=eq.N` reaches the
+ * row `buyer_id=eq.B&order_no=eq.N` does. `instead`: a non-key column the model's id matched
+ * by type alone (stranger-app-17's `decided_by` for a change request's id), left to no column.
+ * None where the model's id already is a key column, or two key columns are free (which is the
+ * id's is not for init to guess).
+ */
+function compositeKeyPlaceOf(m: ModelTableFacts, t: TargetTableFacts, columns: ReadonlyMap<string, string>): { key: string; column: string; instead?: string } | undefined {
+  const keys = m.columns.filter((c) => c.primaryKey);
+  const targetKeys = t.columns.filter((c) => c.keyPart);
+  if (keys.length !== 1 || targetKeys.length < 2) return undefined;
+  const mappedTo = columns.get(keys[0].name);
+  if (mappedTo !== undefined && targetKeys.some((c) => c.name === mappedTo)) return undefined;
+  const held = new Set([...columns].filter(([model]) => model !== keys[0].name).map(([, target]) => target));
+  const free = targetKeys.filter((c) => !held.has(c.name));
+  if (free.length !== 1 || free[0].references) return undefined;
+  // The id's own type, or an integer wide enough for bigintIds' ids (a smallint is not).
+  const fits = normalType(free[0].type) === normalType(keys[0].type) || (idFormOf(keys[0], free[0]) === 'bigint' && !/^(smallint|int2)$/i.test(unqualifiedType(free[0].type)));
+  if (!fits) return undefined;
+  return { key: keys[0].name, column: free[0].name, ...(mappedTo !== undefined ? { instead: mappedTo } : {}) };
+}
+
+/** `columns` with the model's id in its place in a key of several columns (compositeKeyPlaceOf), where it has one. */
+function withKeyPlace(m: ModelTableFacts, t: TargetTableFacts, columns: ReadonlyMap<string, string>): ReadonlyMap<string, string> {
+  const place = compositeKeyPlaceOf(m, t, columns);
+  return place ? new Map([...columns, [place.key, place.column]]) : columns;
+}
+
 const ID_LISTS = { bigint: 'bigintIds', uuid: 'uuidIds' } as const;
 
 /** The column and table a scalar function's body picks one value of: `select [alias.]column from [public.]table [alias]`, first statement of its body. */
@@ -589,7 +624,7 @@ function tableScore(model: ModelTableFacts, target: TargetTableFacts, tableOf: T
   // project keeping `student_records` in `private`, read through its functions): scored as that name.
   const sameBareName = bareName(model.name) === bareName(target.name);
   if (model.name.includes('.') !== target.name.includes('.') && !sameBareName) return 0;
-  const matched = matchColumns(model, target, tableOf);
+  const matched = withKeyPlace(model, target, matchColumns(model, target, tableOf));
   // A table whose key finds no counterpart is not this one.
   if (model.columns.some((c) => c.primaryKey && !matched.has(c.name))) return 0;
   // A key of another type (a bigint or uuid in place of a text one) says little: most of the other columns must match too.
@@ -1419,7 +1454,9 @@ function proposeOnDefaultSchema(
   for (const m of model.tables) {
     const t = chosen.get(m.name);
     if (!t) continue;
-    const columns = matchColumns(m, t, tableOf, keyedTables);
+    const matched = matchColumns(m, t, tableOf, keyedTables);
+    const place = compositeKeyPlaceOf(m, t, matched);
+    const columns = withKeyPlace(m, t, matched);
     const renamed: Record<string, string | null> = {};
     const retyped: string[] = [];
     const computed: string[] = [];
@@ -1443,6 +1480,12 @@ function proposeOnDefaultSchema(
       if (to === undefined && normalType(c.type) === 'integer' && normalType(t.columns.find((x) => x.name === c.name)?.type ?? '') === 'numeric') notAmounts.push(c.name);
       if (to !== c.name) renamed[c.name] = to ?? null;
     }
+    if (place) {
+      notes.push(
+        `confirm: ${t.name} is keyed by ${t.columns.filter((c) => c.keyPart).map((c) => c.name).join(', ')} where the model keys ${m.name} by ${place.key}: ${place.key} → ${place.column} (fixtures write the model's id there; a request naming a row by ${place.key} names it by ${place.column}, unique in a case)` +
+          (place.instead ? `; ${place.instead} takes no model column (the id matched it by type alone)` : ''),
+      );
+    }
     const natural = naturalKeyOf(m, t, columns);
     if (natural) {
       renamed[natural.key] = natural.column;
@@ -1457,7 +1500,7 @@ function proposeOnDefaultSchema(
     const ids: Partial<Record<(typeof ID_LISTS)[TargetIdForm], string[]>> = {};
     for (const c of m.columns) {
       const to = t.columns.find((x) => x.name === columns.get(c.name));
-      const form = to && (keyForm(c, to) ?? refForm(c, to, keyedTables));
+      const form = to && (keyForm(c, to) ?? (place?.key === c.name ? idFormOf(c, to) : undefined) ?? refForm(c, to, keyedTables));
       if (form) (ids[ID_LISTS[form]] ??= []).push(c.name);
     }
     const identity = m.name === 'users' ? authIdentityColumnOf(t) : undefined;

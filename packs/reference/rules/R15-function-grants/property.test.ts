@@ -6,6 +6,7 @@ import { describeBothHalvesHold } from '../../../../testing/property-holds.ts';
 import { referenceEnvironment } from '../../../../testing/reference.ts';
 import { referenceOracle } from '../../model/index.ts';
 import { R15, R15_CATALOG } from './property.ts';
+import { underModelNames } from '../../../../engine/checker/catalog.ts';
 
 describeBothHalvesHold(R15, R15_CATALOG, {
   data: 'holds, and its calls reach both the granted and the refused side',
@@ -19,6 +20,18 @@ describe('compareFunctions', () => {
     signature: `${schema}.${name}()`,
     executable: { anon: false, authenticated: false, service_role: false, public: false, ...executable },
   });
+  // Re-created after stranger-app-17 (one API schema, `api`): its functions were not read at all, and read, a model
+  // function kept there under a schema-prefixed name would be judged as one the model does not know.
+  it('a model function the mapping names in another API schema is judged by the model’s grants (underModelNames)', () => {
+    const kept = fn('who_handles', { authenticated: true, service_role: true }, 'gateway');
+    const expected = new Map([['who_handles', ['authenticated', 'service_role'] as const]]);
+    const mapping = { functions: { who_handles: { name: 'gateway.who_handles' } } };
+    expect(compareFunctions(underModelNames([kept], mapping), expected).findings).toEqual([]);
+    expect(compareFunctions([kept], expected).findings).toEqual([expect.stringMatching(/gateway\.who_handles\(\): not in the model/)]);
+    // Executable by anon there, where the model withholds it: the finding rule 15 asks for.
+    expect(compareFunctions(underModelNames([fn('who_handles', { anon: true, authenticated: true, service_role: true }, 'gateway')], mapping), expected).findings).toHaveLength(1);
+  });
+
   it('an unknown function anon, authenticated or PUBLIC may execute is a finding; one they may not holds rule 15', () => {
     for (const who of ['anon', 'authenticated', 'public'] as const) expect(compareFunctions([fn('later_helper', { [who]: true })], new Map()).findings).toHaveLength(1);
     expect(compareFunctions([fn('server_only', { service_role: true }), fn('trigger_body', {})], new Map())).toEqual({ granted: 0, withheld: 2, findings: [] });

@@ -22,9 +22,10 @@ import { teamMembers, teamTree } from '../../generators/team.ts';
 import { projectRows, projectWorld, type ProjectWorld } from '../../generators/project.ts';
 import { callerOf, type Person } from '../../generators/identities.ts';
 import { callerFrom, emailVariant, peopleRows, peopleWithRoles } from '../../generators/student.ts';
-import { compareFunctions, judgedOutsideApi, readCatalogFunctions, readInvokerCallers } from '../../../../engine/checker/catalog.ts';
+import { compareFunctions, judgedOutsideApi, readCatalogFunctions, readInvokerCallers, underModelNames } from '../../../../engine/checker/catalog.ts';
 import { FUNCTION_OUTSIDE_API } from '../../../../engine/model/predict.ts';
 import { EXPOSED_SCHEMAS } from '../../../../engine/runner/environment.ts';
+import { MANAGED_SCHEMAS } from '../../../../engine/db/supabase/managed-schemas.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
 import type { DataCase } from '../../../../engine/runner/data-case.ts';
 import type { DataProperty } from '../../../../engine/runner/data-property.ts';
@@ -139,7 +140,11 @@ export const R15_CATALOG: CatalogProperty = {
   rule: 15,
   title: 'functions: every function in the database executable exactly by the model’s named grants',
   async check(client, _settings, context) {
-    const found = await readCatalogFunctions(client, [...EXPOSED_SCHEMAS, 'private']);
+    // The project's API schemas too (stranger-app-17 exposes `api` alone: none of its functions was read), under the
+    // model's names; not Supabase's own (graphql_public, storage), whose functions are not the project's.
+    const projectSchemas = context.exposedSchemas.filter((schema) => !MANAGED_SCHEMAS.includes(schema));
+    const schemas = [...new Set([...EXPOSED_SCHEMAS, ...projectSchemas, 'private'])];
+    const found = underModelNames(await readCatalogFunctions(client, schemas), context.mapping);
     const callers = { calledBy: await readInvokerCallers(client, context.exposedSchemas, context.extraSearchPath), exposedSchemas: context.exposedSchemas };
     const expected = new Map<string, readonly ExecuteGrantee[]>([
       ...Object.values(context.model.functions).map((f) => [f.name, f.executableBy] as const),
