@@ -25,7 +25,9 @@ beforeAll(() => {
   writeFileSync(
     hook,
     `import Module, { register } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nregister(${JSON.stringify(pathToFileURL(loader).href)});\n` +
-      `const load = Module._load;\nModule._load = function (request, ...rest) {\n  appendFileSync(process.env.POLICYFUZZ_TEST_MODULE_LOG, 'require:' + request + '\\n');\n  return load.call(this, request, ...rest);\n};\n`,
+      `const load = Module._load;\nModule._load = function (request, ...rest) {\n  appendFileSync(process.env.POLICYFUZZ_TEST_MODULE_LOG, 'require:' + request + '\\n');\n  return load.call(this, request, ...rest);\n};\n` +
+      // And Node's own fetch implementation (undici), which neither hook sees: Node's list of the internal modules it loaded.
+      `process.on('exit', () => { if (process.moduleLoadList.some((m) => m.includes('undici'))) appendFileSync(process.env.POLICYFUZZ_TEST_MODULE_LOG, 'node:internal/deps/undici\\n'); });\n`,
   );
 });
 afterAll(() => {
@@ -90,5 +92,7 @@ describe('what a data-only run loads', () => {
     expect(modules.filter((m) => SSO_HALF.some((part) => m.includes(part)))).toEqual([]);
     // Its faker pools come from the build (packs/reference/generators/faker.ts): faker itself stays unloaded.
     expect(modules.filter((m) => m.includes('@faker-js/'))).toEqual([]);
+    // Nor Node's fetch (undici), which node-pg's Cloudflare probe loaded on Node 20 (45-85 ms of CPU a start; bin/policyfuzz.mjs).
+    expect(modules.filter((m) => m.includes('undici'))).toEqual([]);
   });
 });

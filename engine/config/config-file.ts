@@ -9,7 +9,7 @@ import Module, { createRequire, register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import type { Pack } from '../pack.ts';
+import { PARSED_ONCE, type Pack } from '../pack.ts';
 import { UsageError } from '../errors.ts';
 import { MappingSchema } from '../mapping/schema.ts';
 import { isSsoPropertyId, PROPERTY_ID_PATTERN } from '../property-id.ts';
@@ -117,9 +117,9 @@ function describeIssues(error: z.ZodError): string {
 }
 
 export function parseConfig(raw: unknown, file: string, pack: Pack): PolicyfuzzConfig {
-  const parsed = ConfigSchema.safeParse(raw);
+  const parsed = ConfigSchema.safeParse(raw, PARSED_ONCE);
   if (!parsed.success) throw new UsageError(`${file} is not a valid policyfuzz config:\n${describeIssues(parsed.error)}`);
-  const model = pack.settingsSchema.safeParse(parsed.data.model);
+  const model = pack.settingsSchema.safeParse(parsed.data.model, PARSED_ONCE);
   if (!model.success) throw new UsageError(`${file} is not a valid policyfuzz config:\n${describeIssues(model.error).replace(/^ {2}/gm, '  model.')}`);
   // The pack's rules, its catalog-only ones and the engine's own it gets (the security lints, LINT01; its model's grants, GRANT01).
   const known = [...new Set([...pack.properties, ...catalogPropertiesOf(pack)].map((p) => p.id))];

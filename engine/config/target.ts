@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadMigrationFolder, migrationsDigest, type MigrationFile } from '../db/migrations.ts';
 import type { FixturePlan } from '../target/fixtures.ts';
-import { oracleOf, type Oracle, type Pack, type PackSource } from '../pack.ts';
+import { oracleOf, PARSED_ONCE, type Oracle, type Pack, type PackSource } from '../pack.ts';
 import { findConfig, loadConfig, packModuleOf, parseConfig, readConfigFile, type PolicyfuzzConfig } from './config-file.ts';
 import { loadPackModule } from './pack-module.ts';
 import { apiSchemasOf, SUPABASE_MIGRATIONS, type ApiSchemas } from './supabase-project.ts';
@@ -301,7 +301,7 @@ export function refineTarget(target: Target, pack: Pack, overrides: TargetOverri
 }
 
 function parseSettings(pack: Pack, settings: unknown, label: string): unknown {
-  const parsed = pack.settingsSchema.safeParse(settings);
+  const parsed = pack.settingsSchema.safeParse(settings, PARSED_ONCE);
   if (!parsed.success) throw new UsageError(`${label}: the settings are not valid for pack ${pack.name}:\n${parsed.error.issues.map((i) => `  settings.${i.path.join('.')}: ${i.message}`).join('\n')}`);
   return parsed.data;
 }
