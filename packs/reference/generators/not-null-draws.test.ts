@@ -67,16 +67,19 @@ describe('notNullColumns: worlds drawn among those the target can hold', () => {
  * R11, R15, R17 and R18 changed in session 22: half the people get a "wildcard look-alike" stranger
  * record or team member (student.ts wildcardLookalike), so a person link matched by like/ilike
  * instead of equality is caught (the new bundled mutant R17-person-email-ilike, which survived before).
+ * R04 and R08 changed in session 23: a shop PATCH is sometimes payment slips with a column a buyer
+ * may not change (shop.ts), clause R04.slips's refused side, reached by 0 to 2 of 100 cases before
+ * (shop-patch.test.ts; the service desk's R04 at seed 11 failed its coverage gate on it).
  */
 const DEFAULT_DRAWS: Record<string, string> = {
   R01: 'e36ac0d96fbcc0d1',
   R02: 'e597760170727f7d',
   R03: 'c66a1bd010a56c5d',
-  R04: '1aa8e998eea5ecaf',
+  R04: '5b738e34fc0c91fb',
   R05: '319a9bcb407b0a03',
   R06: '9c6e52022ad8f361',
   R07: '05720ffd4183517d',
-  R08: '187357688eba517e',
+  R08: '74b849e09962f42a',
   R09: 'f249fb5ac1a1a519',
   R10: '7900cf78ea35855b',
   R11: '962fb388ef3f9594',
