@@ -70,6 +70,8 @@ describe('notNullColumns: worlds drawn among those the target can hold', () => {
  * R04 and R08 changed in session 23: a shop PATCH is sometimes payment slips with a column a buyer
  * may not change (shop.ts), clause R04.slips's refused side, reached by 0 to 2 of 100 cases before
  * (shop-patch.test.ts; the service desk's R04 at seed 11 failed its coverage gate on it).
+ * BENCH_PROPERTIES=R04,R08,R11,R15,R17,R18 BENCH_SEED=1 bench/early-stop-kills.ts, before and after:
+ * the same verdict on all 46 (mutant, property) pairs, 43 kills, 41 of 41 mutants, none lost.
  */
 const DEFAULT_DRAWS: Record<string, string> = {
   R01: 'e36ac0d96fbcc0d1',
