@@ -47,6 +47,13 @@ export interface PackModel<S = any> {
    * answers by the token, not by the model's tables.
    */
   claimsSetting?: string;
+  /**
+   * Whether, under these settings, a signed-in caller's token claims are read off the world the
+   * case drew (a role claim minted from their users row): the harness then makes no person row
+   * for a case's caller that the world lacks (fixtures.ts callersWithTokensFromWorld), since their
+   * token, already minted, would not say what the made row does.
+   */
+  claimsFromWorld?: (settings: S) => boolean;
 }
 
 /** The model with one choice of settings: everything a prediction needs. */

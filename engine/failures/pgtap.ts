@@ -27,7 +27,7 @@ import { embedKey } from '../model/embed.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
 import { catalogFacts } from '../target/catalog-facts.ts';
-import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, withTargetDrawn, worldAsStored, type FixturePlan } from '../target/fixtures.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, withTargetDrawn, worldAsStored, callersWithTokensFromWorld, type FixturePlan } from '../target/fixtures.ts';
 import { columnsAsTargetNames, expectedAsTargetShows, guardedWrite, MODEL_REFUSAL_CODE, type RefusalConvention, type TargetMapping, sqlRoutedTables } from '../mapping/mapping.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { preRequestCall, preRequestSql } from '../executor/case-transaction.ts';
@@ -270,7 +270,7 @@ export function pgtapTest(record: FailureRecord, cache: SchemaCache, oracle: Ora
   const lastStep = record.step ?? testCase.steps.length - 1;
   const body: string[] = [];
   // As the run predicted: from the rows as the target holds them (constant defaults filled).
-  let world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, testCase.steps);
+  let world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, callersWithTokensFromWorld(oracle, testCase.steps));
   let tests = 0;
   for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
     const step = testCase.steps[i];

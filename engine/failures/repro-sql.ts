@@ -11,7 +11,7 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest } from '../model/request.ts';
 import { predict } from '../model/predict.ts';
 import type { Oracle } from '../pack.ts';
-import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, withTargetDrawn, worldAsStored, type FixturePlan } from '../target/fixtures.ts';
+import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, withTargetDrawn, worldAsStored, callersWithTokensFromWorld, type FixturePlan } from '../target/fixtures.ts';
 import { END_OF_REQUEST, keepRequestSql, maxAffectedCheck, preRequestCall, preRequestSql, ROLLBACK_REQUEST, SINGULAR_CHECK } from '../executor/case-transaction.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import type { SchemaCache } from '../executor/schema-cache.ts';
@@ -57,7 +57,7 @@ export function reproSql(record: FailureRecord, cache: SchemaCache, oracle: Orac
     ...fixtureStatements(withTargetDrawn(testCase.world, oracle.model.tables, oracle.settings), oracle.model.fixtureOrder, plan).map((f) => `${f.sql};`),
   ];
   // As the run predicted: from the rows as the target holds them (constant defaults filled).
-  let world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, testCase.steps);
+  let world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, callersWithTokensFromWorld(oracle, testCase.steps));
   for (let i = 0; i <= lastStep && i < testCase.steps.length; i++) {
     const step = testCase.steps[i];
     // The run's own history when the record has it; a record without one (older files) is predicted again.

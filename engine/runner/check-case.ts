@@ -15,7 +15,7 @@ import { compareOutcomes, comparedAsFor, type ComparedAs, embedOrderMask, orderM
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { tenantSettingNote } from '../target/tenant-world.ts';
-import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
+import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersWithTokensFromWorld, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
 import { modelKeysOnTarget } from '../target/key-the-model-lacks.ts';
@@ -377,7 +377,7 @@ export interface PreparedCase {
 
 /** The case with its world as the target holds it (constant column defaults filled: fixtures.ts worldAsStored) and its callers' tokens as Supabase Auth issues them (fixtures.ts callersAsIssued), its model run kept. */
 function caseAsStored(plan: FixturePlan, oracle: Oracle, testCase: DataCase): DataCase {
-  const world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, testCase.steps);
+  const world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, callersWithTokensFromWorld(oracle, testCase.steps));
   const steps = callersAsIssued(testCase.world, testCase.steps);
   if (world === testCase.world && steps === testCase.steps) return testCase;
   const run = modelRunOf(testCase);

@@ -8,6 +8,8 @@ import type { ApiRequest } from '../model/request.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import type { Row } from '../model/json.ts';
 import { textAsUuid } from '../model/target-ids.ts';
+import { prepareCase } from '../runner/check-case.ts';
+import { referenceOracle } from '../../packs/reference/model/index.ts';
 
 const shapes: TableShapes = new Map([
   ['members', [
@@ -427,13 +429,39 @@ describe('a row naming an identity through a model table keyed by auth.users (st
     users: [],
     'passport.profiles': [{ user_id: me, points: 1 }, { user_id: extra, points: 2 }],
   };
-  it("gets that row, in the model's world too, for an identity that is no caller; a caller's stays missing and its case dropped", () => {
-    const stored = worldAsStored(plan, world, models, undefined, [{ caller: { kind: 'user', id: me, email: 'me@x.org' } }]);
-    expect(stored.users).toEqual([{ role: 'user', id: extra, email: 'extra@x.org', phone: null }]);
-    expect(unrealizableOnTarget(plan, stored, ['auth.users', 'users', 'passport.profiles'])).toBe('passport.profiles.user_id needs a users row the case lacks (foreign key)');
-    const anon = worldAsStored(plan, world, models, undefined, [{ caller: { kind: 'anon' } }]);
-    expect(anon.users.map((u) => u.id)).toEqual([me, extra]);
-    expect(unrealizableOnTarget(plan, anon, ['auth.users', 'users', 'passport.profiles'])).toBeUndefined();
+  it("gets that row, in the model's world too, for every identity the world names, the case's caller too (stranger-app-15: 160 of R20's cases dropped on a caller's profile)", () => {
+    expect(unrealizableOnTarget(plan, world, ['auth.users', 'users', 'passport.profiles'])).toBe('passport.profiles.user_id needs a users row the case lacks (foreign key)');
+    const stored = worldAsStored(plan, world, models);
+    expect(stored.users).toEqual([{ role: 'user', id: me, email: 'me@x.org', phone: null }, { role: 'user', id: extra, email: 'extra@x.org', phone: null }]);
+    expect(unrealizableOnTarget(plan, stored, ['auth.users', 'users', 'passport.profiles'])).toBeUndefined();
+    // A users row the world holds stays as drawn, and none is made twice.
+    const held = worldAsStored(plan, { ...world, users: [{ id: me, email: 'me@x.org', role: 'admin', phone: '1' }] }, models);
+    expect(held.users).toEqual([{ id: me, email: 'me@x.org', role: 'admin', phone: '1' }, { role: 'user', id: extra, email: 'extra@x.org', phone: null }]);
+  });
+});
+
+// After stranger-app-15 (R20: 160 cases dropped on passport."Profile"."userId" references "User"):
+// the caller reading their own profile had no users row, and only a non-caller's was made.
+describe("a caller with no users row whose profile the world holds (a person table keyed by the case's people)", () => {
+  const col = (name: string, more: Partial<ColumnShape> = {}): ColumnShape => ({ name, type: 'text', notNull: false, hasDefault: false, generated: false, unique: false, ...more });
+  const shapes: TableShapes = new Map([
+    // `display_name text not null`, no default (stranger-app-15's `"displayName"`): the identity does not give it.
+    ['users', [col('id', { type: 'uuid', notNull: true, primaryKey: true, unique: true, references: { table: 'auth.users', column: 'id' } }), col('email', { notNull: true }), col('display_name', { notNull: true }), col('role', { notNull: true, hasDefault: true, constantDefault: 'user' })]],
+    ['passport.profiles', [col('user_id', { type: 'uuid', notNull: true, primaryKey: true, unique: true, references: { table: 'users', column: 'id' } }), col('points', { type: 'integer', notNull: true })]],
+  ]);
+  const plan: FixturePlan = { users: 'direct', bypassTriggers: false, shapes };
+  const me = '11111111-1111-4111-8111-111111111111';
+  const caller = { kind: 'user' as const, id: me, email: 'me@x.org' };
+  const given = {
+    world: { 'auth.users': [{ id: me, email: 'me@x.org' }], users: [], 'passport.profiles': [{ user_id: me, display_name: null, points: 3 }] },
+    steps: [{ caller, request: { kind: 'select' as const, table: 'passport.profiles', columns: '*' as const, filters: [] } }],
+  };
+  it('is held with the users row the target needs (the model predicts from it), not dropped', () => {
+    const prepared = prepareCase(plan, given, referenceOracle);
+    expect(prepared.thrown).toBeUndefined();
+    expect(prepared.testCase.world.users).toEqual([{ role: 'user', id: me, email: 'me@x.org', display_name: 'pf-display_name-1' }]);
+    expect(prepared.fixtures.map((f) => f.table)).toContain('users');
+    expect(prepared.predicted?.length).toBe(1);
   });
 });
 
@@ -453,7 +481,7 @@ describe("a row naming an identity through the app's own users table, referencin
     'passport.profiles': [{ id: 'p1', user_id: me, points: 1 }, { id: 'p2', user_id: extra, points: 2 }],
   };
   it('gets that users row (its server-assigned updated_at left to the filler), so the case is held, not dropped', () => {
-    const stored = worldAsStored(plan, world, models, undefined, [{ caller: { kind: 'user', id: me, email: 'me@x.org' } }]);
+    const stored = worldAsStored(plan, world, models);
     expect(stored.users).toEqual([{ id: me, email: 'me@x.org', role: 'user' }, { role: 'user', id: extra, email: 'extra@x.org' }]);
     expect(unrealizableOnTarget(plan, stored, ['auth.users', 'users', 'passport.profiles'])).toBeUndefined();
     const written = fixtureStatements(stored, ['auth.users', 'users', 'passport.profiles'], plan).find((w) => w.table === 'users')!;
@@ -461,7 +489,7 @@ describe("a row naming an identity through the app's own users table, referencin
   });
   it('a row keyed by some other model table referencing nothing gets no made row', () => {
     const other: TableShapes = new Map([...shapes, ['passport.profiles', [col('id', { notNull: true, primaryKey: true }), col('user_id', { notNull: true, references: { table: 'teams', column: 'id' } })]], ['teams', [col('id', { notNull: true, primaryKey: true })]]]);
-    const stored = worldAsStored({ ...plan, shapes: other }, { ...world, teams: [] }, { ...models, teams: { columns: [{ name: 'id' }] } }, undefined, []);
+    const stored = worldAsStored({ ...plan, shapes: other }, { ...world, teams: [] }, { ...models, teams: { columns: [{ name: 'id' }] } });
     expect(stored.teams).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import { targetDrawnColumns, type DrawnColumnFacts } from '../model/table-model.ts';
-import { fillInsertRows, fillWorldWithParents } from './fill-row.ts';
+import { fillInsertRows, fillWorldWithParents, valueFor } from './fill-row.ts';
 import { callerTenantRow, insertRowsInCallerTenant, tenantOf, worldInCallerTenant } from './tenant-world.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { isJunctionKey } from '../model/embed.ts';
@@ -18,7 +18,7 @@ import type { Caller } from '../model/caller.ts';
 import { arrayOfOneToModel, idsInTextAsTarget, rowToModel, targetColumn, targetTable, UnmappableRequest, valueToTarget, type TargetMapping } from '../mapping/mapping.ts';
 import { orderToTarget, requestToTarget, worldToTarget } from './names.ts';
 import { CALLER_DEFAULT_LEFT_NULL, MAPPED_TO_NULL, outsideEnum, unrealizableReason } from './realizable.ts';
-import { columnFormats, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
+import { columnFormats, holdsText, idsInTargetFormat, keyFormat, type ColumnFormat } from './id-formats.ts';
 import { danglingSetNullCleared } from './set-null-references.ts';
 import { repeatedKeysLeftOut } from './repeated-keys.ts';
 import type { ApiRequest } from '../model/request.ts';
@@ -520,10 +520,23 @@ export function worldAsStored<S>(
   world: World,
   modelTables: Readonly<Record<string, { columns: readonly (DrawnColumnFacts<S> & { serverAssigned?: boolean })[] }>>,
   settings?: S,
-  steps: readonly { caller: Caller }[] = [],
+  noRowMadeFor: ReadonlySet<Json> = NOBODY,
 ): World {
   const drawn = settings === undefined ? world : withTargetDrawn(world, modelTables, settings);
-  return plan.shapes ? withConstantDefaults(plan, withIdentityRows(plan, drawn, modelTables, steps), modelTables) : drawn;
+  return plan.shapes ? withConstantDefaults(plan, withIdentityRows(plan, drawn, modelTables, noRowMadeFor), modelTables) : drawn;
+}
+
+const NOBODY: ReadonlySet<Json> = new Set();
+
+/**
+ * The case's signed-in callers whose token the pack minted from the world as drawn
+ * (PackModel.claimsFromWorld: `claims.appMetadataRole: users.role`, a role claim read off their
+ * users row): a person row made for them afterwards (withIdentityRows) would give them, in the
+ * model's world, a role their token does not carry, so none is made and such a case stays dropped.
+ */
+export function callersWithTokensFromWorld<S>(oracle: { model: { claimsFromWorld?: (settings: S) => boolean }; settings: S }, steps: readonly { caller: Caller }[]): ReadonlySet<Json> {
+  if (!oracle.model.claimsFromWorld?.(oracle.settings)) return NOBODY;
+  return new Set(steps.flatMap((s) => (s.caller.kind === 'user' ? [s.caller.id] : [])));
 }
 
 /**
@@ -535,15 +548,22 @@ export function worldAsStored<S>(
  * too, which then predicts from the row the target holds: its key, the columns it shares with
  * auth.users (email) from the identity's row, null where the target allows it, the rest left to
  * the target's constant defaults (withConstantDefaults) or, a column the server assigns, to the
- * filler. Never for a caller of the case (the row
- * would give them a role the case did not draw: such a case stays dropped), nor where a column the
- * model knows needs a value only the target's filler could make.
+ * filler. A caller of the case gets it too (a submitter with no users row, stranger-app-15's R20
+ * caller reading their own profile): the model then judges them with the row the target must
+ * hold (its role the target's default, or null), where the case was dropped before; not one
+ * whose token was minted from the world as drawn (`noRowMadeFor`: callersWithTokensFromWorld),
+ * which would not carry that role. (examples/service-desk's R04 at seed 11, red with the made row
+ * in session 22, was no disagreement: the one case reaching its `R04.slips` refused side was a
+ * dropped one, which excused the gap, and with fewer cases dropped it was no longer drawn.) A NOT NULL
+ * text column of no vocabulary the identity does not give (stranger-app-15's `"displayName"`)
+ * gets the filler's text, in both worlds. Never where another column the model knows needs a
+ * value only the target's filler could make.
  */
-function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string; serverAssigned?: boolean }[] }>>, steps: readonly { caller: Caller }[]): World {
+function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly<Record<string, { columns: readonly { name: string; serverAssigned?: boolean }[] }>>, noRowMadeFor: ReadonlySet<Json>): World {
   const identities = new Map((world['auth.users'] ?? []).map((r) => [r.id, r]));
   if (!identities.size) return world;
-  const callers = new Set(steps.flatMap((s) => (s.caller.kind === 'user' ? [s.caller.id] : [])));
   let out: World | undefined;
+  let filled = 0;
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length || !modelTables[table]) continue;
     for (const { column, parent, key, parentColumns } of identityReferencesOf(plan, modelTables, table)) {
@@ -551,7 +571,7 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
         const id = r[column];
         const identity = identities.get(id);
         const held = (out ?? world)[parent] ?? [];
-        if (!identity || typeof id !== 'string' || callers.has(id) || held.some((p) => p[key] === id)) continue;
+        if (!identity || typeof id !== 'string' || noRowMadeFor.has(id) || held.some((p) => p[key] === id)) continue;
         const made: Row = { [key]: id };
         let fits = true;
         for (const m of modelTables[parent].columns) {
@@ -560,6 +580,7 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
           if (m.name === key || !shape || shape.generated || shape.hasDefault || m.serverAssigned) continue;
           if (m.name in identity) made[m.name] = identity[m.name];
           else if (!shape.notNull) made[m.name] = null;
+          else if (freeText(shape)) made[m.name] = valueFor(parent, shape, ++filled, world);
           else fits = false;
         }
         if (!fits) continue;
@@ -570,6 +591,9 @@ function withIdentityRows(plan: FixturePlan, world: World, modelTables: Readonly
   }
   return out ?? world;
 }
+
+/** A text column a value of the filler's means the same to the model and the target: no words of its own, no reference. */
+const freeText = (shape: ColumnShape): boolean => holdsText(shape) && !shape.vocabulary && !shape.enumLabels?.length && !shape.references;
 
 /** A model table's column referencing another model table's (`parent`'s) key, which itself references auth.users: an identity's row there is one withIdentityRows may add. */
 interface IdentityReference {

@@ -34,7 +34,7 @@ export function keyFormat(shapes: TableShapes, mapping: TargetMapping | undefine
 }
 
 /** A column of text, its type read without its schema (`extensions.citext`, a domain's base there: stranger-app-10's `kku_email`). */
-const holdsText = (column: ColumnShape): boolean => /^(text|character varying|varchar|citext)/.test(unqualifiedType(column.type));
+export const holdsText = (column: ColumnShape): boolean => /^(text|character varying|varchar|citext)/.test(unqualifiedType(column.type));
 
 /**
  * A text column's format on the target: its pattern, or the words its CHECK lists (`field in
