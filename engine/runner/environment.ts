@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import pg from 'pg';
+import { newClient } from '../db/client.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app-settings.ts';
 import { EnvironmentError } from '../errors.ts';
@@ -128,8 +129,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     const keptDigest = template.source.kind !== 'uncached' && !options.extra?.length && (options.keptPrefix ?? options.migrations.length) === options.migrations.length ? template.source.digest : undefined;
     for (const url of urls) {
       // Pipelined: a case's messages, and the lane's next case, are written without waiting for answers (batch-query.ts).
-      const client = new pg.Client({ connectionString: url, pipeline: true, statement_timeout: options.caseStatementTimeoutMs ?? CASE_STATEMENT_TIMEOUT_MS });
-      client.on('error', () => {});
+      const client = newClient({ connectionString: url, pipeline: true, statement_timeout: options.caseStatementTimeoutMs ?? CASE_STATEMENT_TIMEOUT_MS });
       try {
         await client.connect();
       } catch (e) {
