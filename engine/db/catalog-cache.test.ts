@@ -11,7 +11,7 @@ import { sharedServer } from '../../testing/shared-server.ts';
 import { keptTemplateKey } from './databases.ts';
 import type { MigrationFile } from './migrations.ts';
 import { cachedTemplateName } from './template-cache.ts';
-import { catalogCacheFile, decodeCatalog, encodeCatalog, keepCatalog, KEPT_CATALOGS, readKeptCatalog, serverIdentity } from './catalog-cache.ts';
+import { catalogCacheFile, catalogThroughCache, decodeCatalog, encodeCatalog, keepCatalog, KEPT_CATALOGS, readKeptCatalog, serverIdentity } from './catalog-cache.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { SETTINGS_TURN_LOCK } from './role-settings.ts';
 import { CATALOG_CACHE_DIR, openEnvironment } from '../runner/environment.ts';
@@ -111,18 +111,25 @@ describe('a second start on a kept template', () => {
   });
 });
 
+/** A database of its own on the shared server, with a connection to it and one to the admin database. */
+async function identityDatabase(): Promise<{ id: string; name: string; admin: pg.Client; c: pg.Client }> {
+  const server = await sharedServer();
+  const id = randomUUID().replace(/-/g, '').slice(0, 12);
+  const name = `pf_identity_${id}`;
+  const admin = new pg.Client({ connectionString: server.adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(server.adminUrl);
+  url.pathname = `/${name}`;
+  const c = new pg.Client({ connectionString: url.toString() });
+  await c.connect();
+  return { id, name, admin, c };
+}
+
 describe("the server's identity, in the key (one server's reads never answer another's run)", () => {
   it('names the version and collation, and changes with a role setting the catalog reads', async () => {
-    const server = await sharedServer();
-    const name = `pf_identity_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    const admin = new pg.Client({ connectionString: server.adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(server.adminUrl);
-    url.pathname = `/${name}`;
-    const c = new pg.Client({ connectionString: url.toString() });
+    const { name, admin, c } = await identityDatabase();
     try {
-      await c.connect();
       const before = await serverIdentity(c);
       const { rows } = await c.query<{ v: string; collate: string }>(`select version() as v, datcollate as collate from pg_database where datname = current_database()`);
       expect(before).toContain(rows[0]!.v);
@@ -140,17 +147,8 @@ describe("the server's identity, in the key (one server's reads never answer ano
   });
 
   it("takes no other role's setting, and none another run's build made outside its database before confining it (the catalog-cache flake)", async () => {
-    const server = await sharedServer();
-    const id = randomUUID().replace(/-/g, '').slice(0, 12);
-    const name = `pf_identity_${id}`;
-    const admin = new pg.Client({ connectionString: server.adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(server.adminUrl);
-    url.pathname = `/${name}`;
-    const c = new pg.Client({ connectionString: url.toString() });
+    const { id, name, admin, c } = await identityDatabase();
     try {
-      await c.connect();
       const before = await serverIdentity(c);
       // Another run's role, set role-wide: no input of the catalog's reads.
       await admin.query(`create role pf_other_${id}`);
@@ -169,6 +167,50 @@ describe("the server's identity, in the key (one server's reads never answer ano
       await c.end();
       await admin.query(`alter role authenticator reset pgrst.db_pre_request`).catch(() => {});
       await admin.query(`drop role if exists pf_other_${id}`).catch(() => {});
+      await admin.query(`drop database if exists ${name}`);
+      await admin.end();
+    }
+  });
+  it("a build that takes the turn while the catalog is read (a cold start's read window): the reads that saw its role-wide hook are neither kept nor used; read again once its turn ends", async () => {
+    const { id, name, admin, c } = await identityDatabase();
+    const dir = tempDir('catalog-window');
+    let buildEnded: Promise<void> | undefined;
+    try {
+      // Stands for the catalog reads: the authenticator's role-wide settings (its pre-request hook), as the schema cache reads them.
+      const authenticatorSettings = async () => {
+        const { rows } = await c.query<{ hook: string | null }>(`select array_to_string(setconfig, ',') as hook from pg_db_role_setting where setdatabase = 0 and setrole = (select oid from pg_roles where rolname = 'authenticator')`);
+        return { hook: rows[0]?.hook ?? '' };
+      };
+      const clean = await authenticatorSettings();
+      let reads = 0;
+      const read = async () => {
+        reads++;
+        if (reads === 1) {
+          // Another run's build takes the turn as these reads start and sets its hook role-wide (not yet moved into its database)...
+          await admin.query('select pg_advisory_lock($1, $2)', [...SETTINGS_TURN_LOCK]);
+          await admin.query(`alter role authenticator set pgrst.db_pre_request = 'public.hook_${id}'`);
+          // ... and confines it a moment after they end.
+          buildEnded = (async () => {
+            await new Promise((r) => setTimeout(r, 300));
+            await admin.query(`alter role authenticator reset pgrst.db_pre_request`);
+            await admin.query('select pg_advisory_unlock($1, $2)', [...SETTINGS_TURN_LOCK]);
+          })();
+        }
+        return authenticatorSettings();
+      };
+      const first = await catalogThroughCache(c, dir, 'digest', { inputs: 1 }, read);
+      expect(clean.hook).not.toContain(`hook_${id}`);
+      expect(first).toEqual({ facts: clean, source: 'read' });
+      expect(reads).toBe(2);
+      // What was kept is the clean read: the next start reads it from the file.
+      const second = await catalogThroughCache(c, dir, 'digest', { inputs: 1 }, read);
+      expect(second).toEqual({ facts: clean, source: 'kept' });
+      expect(readdirSync(dir)).toHaveLength(1);
+    } finally {
+      await buildEnded?.catch(() => {});
+      await c.end();
+      await admin.query(`alter role authenticator reset pgrst.db_pre_request`).catch(() => {});
+      await admin.query('select pg_advisory_unlock_all()').catch(() => {});
       await admin.query(`drop database if exists ${name}`);
       await admin.end();
     }

@@ -170,17 +170,48 @@ const SETTINGS_TURN_POLL_MS = 100;
 export async function serverIdentity(client: pg.Client, waitMs = SETTINGS_TURN_WAIT_MS): Promise<string> {
   const until = Date.now() + waitMs;
   for (;;) {
-    const { rows } = await client.query<{ identity: string; turn_taken: boolean }>(
-      `select concat_ws('|', version(), d.datcollate, d.datctype, current_user,
-              (select coalesce(string_agg(coalesce(r.rolname, '') || ':' || (s.setdatabase = 0)::text || ':' || array_to_string(s.setconfig, ','), ';'
-                                          order by coalesce(r.rolname, ''), s.setdatabase = 0, array_to_string(s.setconfig, ',')), '')
-                 from pg_db_role_setting s left join pg_roles r on r.oid = s.setrole
-                where s.setdatabase = d.oid or (s.setdatabase = 0 and r.rolname = any($1)))) as identity,
-              ${SETTINGS_TURN_TAKEN} as turn_taken
-         from pg_database d where d.datname = current_database()`,
-      [ROLES_THE_CATALOG_READS],
-    );
-    if (!rows[0]!.turn_taken || Date.now() >= until) return rows[0]!.identity;
+    const { identity, turnTaken } = await settingsState(client);
+    if (!turnTaken || Date.now() >= until) return identity;
     await new Promise((resolve) => setTimeout(resolve, SETTINGS_TURN_POLL_MS));
+  }
+}
+
+/** The server's identity now (serverIdentity), and whether a build holds the settings turn now. */
+async function settingsState(client: pg.Client): Promise<{ identity: string; turnTaken: boolean }> {
+  const { rows } = await client.query<{ identity: string; turn_taken: boolean }>(
+    `select concat_ws('|', version(), d.datcollate, d.datctype, current_user,
+            (select coalesce(string_agg(coalesce(r.rolname, '') || ':' || (s.setdatabase = 0)::text || ':' || array_to_string(s.setconfig, ','), ';'
+                                        order by coalesce(r.rolname, ''), s.setdatabase = 0, array_to_string(s.setconfig, ',')), '')
+               from pg_db_role_setting s left join pg_roles r on r.oid = s.setrole
+              where s.setdatabase = d.oid or (s.setdatabase = 0 and r.rolname = any($1)))) as identity,
+            ${SETTINGS_TURN_TAKEN} as turn_taken
+       from pg_database d where d.datname = current_database()`,
+    [ROLES_THE_CATALOG_READS],
+  );
+  return { identity: rows[0]!.identity, turnTaken: rows[0]!.turn_taken };
+}
+
+/**
+ * The catalog reads of `templateDigest`'s database (`read`): the kept ones when a file holds them,
+ * else read and kept. The reads start once no build holds the server's settings turn (serverIdentity),
+ * but one may take it while they run, its migrations setting a role-wide hook they then see: no
+ * setting of this server's. So they are kept only when, after them, no build holds the turn and the
+ * identity is the one they started with; else read again once the turn is free (this run must not
+ * use them either), and after SETTINGS_TURN_WAIT_MS used as read, not kept.
+ */
+export async function catalogThroughCache<T>(client: pg.Client, dir: string, templateDigest: string, inputs: unknown, read: () => Promise<T>, waitMs = SETTINGS_TURN_WAIT_MS): Promise<{ facts: T; source: 'kept' | 'read' }> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const server = await serverIdentity(client, Math.max(0, until - Date.now()));
+    const file = catalogCacheFile(dir, templateDigest, { inputs, server });
+    const kept = readKeptCatalog<T>(file);
+    if (kept) return { facts: kept, source: 'kept' };
+    const facts = await read();
+    const after = await settingsState(client);
+    if (!after.turnTaken && after.identity === server) {
+      keepCatalog(file, facts);
+      return { facts, source: 'read' };
+    }
+    if (Date.now() >= until) return { facts, source: 'read' };
   }
 }

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { newClient } from './client.ts';
 import { EnvironmentError } from '../errors.ts';
 import { applyMigration, migrationsDigest, type ApplyOptions, type MigrationFile } from './migrations.ts';
 import type { DatabaseServer } from './providers/server.ts';
@@ -74,13 +75,12 @@ export function databaseUrl(adminUrl: string, database: string): string {
 }
 
 async function connectTo(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
+  const client = newClient({ connectionString: url });
   try {
     await client.connect();
   } catch (e) {
     throw new EnvironmentError(`cannot connect to ${new URL(url).pathname.slice(1) || 'the server'}: ${(e as Error).message}`);
   }
-  client.on('error', () => {});
   return client;
 }
 

@@ -6,6 +6,7 @@
 import { tenantOf } from '../target/tenant-world.ts';
 import path from 'node:path';
 import pg from 'pg';
+import { newClient } from '../db/client.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app-settings.ts';
 import { EnvironmentError } from '../errors.ts';
@@ -20,7 +21,7 @@ import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { readGrantsUnderRowSecurity } from '../introspection/row-security-grants.ts';
 import { readSeededValues } from '../introspection/seeded-values.ts';
-import { catalogCacheFile, keepCatalog, readKeptCatalog, serverIdentity } from '../db/catalog-cache.ts';
+import { catalogThroughCache } from '../db/catalog-cache.ts';
 import { LOCAL_CACHE_ROOT } from '../db/providers/local-server.ts';
 
 /** Where kept catalog reads live (catalog-cache.ts): beside the kept data directories, cleared with them. */
@@ -129,8 +130,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     const keptDigest = template.source.kind !== 'uncached' && !options.extra?.length && (options.keptPrefix ?? options.migrations.length) === options.migrations.length ? template.source.digest : undefined;
     for (const url of urls) {
       // Pipelined: a case's messages, and the lane's next case, are written without waiting for answers (batch-query.ts).
-      const client = new pg.Client({ connectionString: url, pipeline: true, statement_timeout: options.caseStatementTimeoutMs ?? CASE_STATEMENT_TIMEOUT_MS });
-      client.on('error', () => {});
+      const client = newClient({ connectionString: url, pipeline: true, statement_timeout: options.caseStatementTimeoutMs ?? CASE_STATEMENT_TIMEOUT_MS });
       try {
         await client.connect();
       } catch (e) {
@@ -138,11 +138,9 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       }
       if (!cache || !plan) {
         const inputs = catalogInputs(options);
-        const file = keptDigest && catalogCacheFile(CATALOG_CACHE_DIR, keptDigest, { inputs, server: await serverIdentity(client) });
-        const kept = file ? readKeptCatalog<CatalogFacts>(file) : undefined;
-        const facts = kept ?? (await readCatalogFacts(client, inputs));
-        if (file && !kept) keepCatalog(file, facts);
-        catalogSource = kept ? 'kept' : 'read';
+        const read = () => readCatalogFacts(client, inputs);
+        const { facts, source } = keptDigest ? await catalogThroughCache(client, CATALOG_CACHE_DIR, keptDigest, inputs, read) : { facts: await read(), source: 'read' as const };
+        catalogSource = source;
         standIns = facts.standIns;
         cache = { ...facts.schemaCache, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}), ...(options.tokenAppMetadata ? { tokenAppMetadata: options.tokenAppMetadata } : {}) };
         if (facts.missingBypassTriggers?.length) options.log?.(`bypassTriggers: ${facts.missingBypassTriggers.join(', ')} not in this database (not created yet at this migration state?): skipped`);

@@ -1,5 +1,6 @@
 /** A server the user names (--database-url or DATABASE_URL). policyfuzz only creates and drops its own scratch databases there. */
 import pg from 'pg';
+import { newClient } from '../client.ts';
 import { EnvironmentError, UsageError } from '../../errors.ts';
 import type { DatabaseServer } from './server.ts';
 
@@ -13,7 +14,7 @@ export async function connectExplicitServer(url: string): Promise<DatabaseServer
   if (!/^postgres(ql)?:$/.test(parsed.protocol)) {
     throw new UsageError(`--database-url must start with postgresql:// (got ${parsed.protocol}//)`);
   }
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  const client = newClient({ connectionString: url, connectionTimeoutMillis: 5000 });
   let missing: string | undefined;
   try {
     try {

@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import { newClient } from '../client.ts';
 import { EnvironmentError } from '../../errors.ts';
 import { onShutdown } from '../cleanup.ts';
 import { findPostgresBinaries, type PostgresBinaries } from './local-binaries.ts';
@@ -475,13 +475,13 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(url: string, child: ChildProcess, logPath: string): Promise<void> {
+export async function waitUntilReady(url: string, child: ChildProcess, logPath: string): Promise<void> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   let exited = false;
   child.once('exit', () => (exited = true));
   for (;;) {
     if (exited) throw new EnvironmentError(`local Postgres exited during start-up:\n${tail(logPath)}`);
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    const client = newClient({ connectionString: url, connectionTimeoutMillis: 1000 });
     try {
       await client.connect();
       await client.query('select 1');

@@ -1,0 +1,14 @@
+/**
+ * Every connection policyfuzz opens to Postgres. A pg client emits 'error' when its server ends
+ * the connection while it is open (a fast shutdown's FATAL 57P01, a backend killed, the server
+ * stopped by a signal's clean-up): with no listener that is an uncaught exception, and the process
+ * exits 1 with a stack trace instead of 130 or the run's verdict. The query in flight, and any
+ * after it, still fail with the cause; the listener only keeps the event from killing the process.
+ */
+import pg from 'pg';
+
+export function newClient(config: pg.ClientConfig): pg.Client {
+  const client = new pg.Client(config);
+  client.on('error', () => {});
+  return client;
+}
