@@ -6,6 +6,8 @@
  * refusal and grant conventions, and the vocabularies its CHECKs and defaults pin. Pure: the
  * catalog facts come in as data. Every proposal is a guess to confirm; `notes` say which.
  */
+import type { TargetColumnFacts, TargetFacts, TargetFunctionFacts, TargetTableFacts } from './target-facts-shape.ts';
+export type { TargetColumnFacts, TargetFacts, TargetFunctionFacts, TargetTableFacts } from './target-facts-shape.ts';
 import { tenantColumnIn, tenantColumnNote, withTenantColumnMarked } from './tenant-column.ts';
 import { authIdentityColumnOf } from './auth-identity.ts';
 import { leftOutAreOptional, pairParameters, parameterCountsFit } from './parameter-pairing.ts';
@@ -14,7 +16,6 @@ import { TEXT_TYPE, unqualifiedType } from '../introspection/table-shapes.ts';
 import { bodyCodeOfErrcode, SQLSTATE_SHAPE } from '../executor/pgrst-raise.ts';
 import type { TargetMapping } from './mapping.ts';
 import type { TargetIdForm } from '../model/target-ids.ts';
-import type { Privilege } from '../model/table-model.ts';
 import { escapeRegExp } from '../regexp.ts';
 import { targetSpelling } from './target-spelling.ts';
 import { setPath, valueAtPath } from './dotted-path.ts';
@@ -55,69 +56,11 @@ export interface ModelFunctionFacts {
   answersVoid?: boolean;
 }
 
-export interface TargetColumnFacts {
-  name: string;
-  /** format_type() */
-  type: string;
-  /** The domain it is declared with (`email_address`): a name of its kind, matched as its own name is. */
-  domain?: string;
-  references?: { table: string; column: string };
-  vocabulary?: string[];
-  /** An enum array's labels (`permissions app_permission[]`): a model text[] of words fits it. */
-  elementVocabulary?: string[];
-  /** The column default as Postgres prints it (`'new'::text`). */
-  defaultExpr?: string;
-  primaryKey?: boolean;
-  /** One of the columns of a primary key of several (`primary key (buyer_id, order_no)`); `primaryKey` marks a key of one column only. */
-  keyPart?: true;
-  notNull?: boolean;
-  /** Filled by the server: an identity (a sequence number such as `order_no`) or a generated column. */
-  serverFilled?: 'identity' | 'generated';
-  /** The target's tenant column (tenant-column.ts): the harness's to fill, never a model column's. */
-  tenant?: true;
-}
 
-/** What init reads of the target's catalog. */
-export interface TargetFacts {
-  tables: TargetTableFacts[];
-  functions: TargetFunctionFacts[];
-  /** Supabase's default privileges still grant anon SELECT on new tables in public (no `alter default privileges … revoke`). */
-  defaultPrivilegesKept?: boolean;
-  /** Every table and view of the schemas read, `tables`' shapes or not (a view joining tables has none). */
-  relations?: string[];
-}
-
-export interface TargetTableFacts {
-  /** Model-style name: `table`, `schema.table` outside public. */
-  name: string;
-  columns: TargetColumnFacts[];
-  /** anon holds SELECT on it (Supabase's default privileges left in place). */
-  anonCanSelect: boolean;
-  /** The API roles' table-level privileges, and the columns a role may UPDATE by column grants only (none: not read). */
-  grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>>; columnSelect?: Partial<Record<'anon' | 'authenticated', string[]>> };
-  /** A projection view's table (`private.student_records` behind `api.student_records`): a function reading that table reads this. */
-  viewOf?: string;
-}
 
 /** Whether `t` is the relation a body names `table` (catalog-named: bare in public): itself, or the projection view over it. */
 const isRelationNamed = (t: TargetTableFacts, table: string): boolean => t.name === table || t.name === `public.${table}` || t.viewOf === table;
 
-export interface TargetFunctionFacts {
-  name: string;
-  /** `optional`: the parameter has a DEFAULT (a caller may leave it out). */
-  /** Input parameters; one without a name is `$n` (its place) and marked `unnamed`. */
-  args: { name: string; type: string; optional?: true; unnamed?: true }[];
-  returns: 'void' | 'scalar' | 'setof-scalar' | 'composite' | 'setof-composite';
-  /** OUT / TABLE column names, or the returned table's columns for `RETURNS <table>`. */
-  outColumns: string[];
-  /** The table a `RETURNS <table>` / `SETOF <table>` function returns. */
-  returnsTable?: string;
-  readOnly: boolean;
-  trigger: boolean;
-  /** Tables whose BEFORE INSERT row triggers call this (trigger) function. */
-  beforeInsertOn?: string[];
-  source: string;
-}
 
 /** The caller's identity as a body reads it. */
 const READS_CALLER = /\bauth\s*\.\s*(?:uid|jwt|email)\s*\(/i;

@@ -7,7 +7,7 @@
  * world lives in the caller's tenant (engine/target/tenant-world.ts), and no model column is ever
  * paired with it (stranger-app-16's `project_settings.key` took `workspace_id`). Pure.
  */
-import type { TargetFacts, TargetTableFacts } from './propose.ts';
+import type { TargetFacts, TargetTableFacts } from './target-facts-shape.ts';
 
 export interface TenantColumn {
   column: string;
