@@ -175,6 +175,17 @@ describe('JSON summary', () => {
     expect(quiet.note).toBe(leftOut);
   });
 
+  it("a harness error on one shard: the merged note is the error's, as one run's ERROR says it (no share of drops, no readings said again)", () => {
+    // Seen on stranger-app-17 (nightly, 40 runs, seed 3): R15 ERROR on one machine said the harness
+    // error alone; merged, the passing shard's drop share and readings were said before it.
+    const reason = 'project_files_fkey refused a fixture row (project_files)';
+    const error = 'harness error: fixtures refused: ON CONFLICT DO UPDATE command cannot affect row a second time';
+    const passed = summary([{ ...passing, id: 'R15', cases: 2, planned: 20, dropped: { [reason]: 20 }, readings: { 'function-outside-api-refused': 3 }, note: [passNote(undefined, 2, { [reason]: 20 }), 'accepted as secure readings: function-outside-api-refused (3 steps)', COVERAGE_ON_MERGE_NOTE].join('; ') }], { index: 1, count: 2 });
+    const erred = summary([{ ...passing, id: 'R15', status: 'error', cases: 0, planned: 20, dropped: { [reason]: 5 }, note: error }], { index: 2, count: 2 });
+    const merged = mergeSummaries([passed, erred]).properties[0]!;
+    expect(merged).toMatchObject({ status: 'error', cases: 2, dropped: { [reason]: 25 }, note: error });
+  });
+
   it("counts the runs a shard that checked no case took unchecked (its note says no verdict, not its shortfall), as one run counts them", () => {
     // Seen on stranger-app-9 (nightly, seed 11, 8 runs): R01 on one machine '2 of 8 cases checked: 6
     // could not run…', merged '2 of 4 … 2 could not run…': shard 1 checked none, its 4 runs lost.

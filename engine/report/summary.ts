@@ -433,9 +433,10 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     const atLeast = notes.get(id)!.some((s) => s.moreFindings?.atLeast) || (fromShards > 0 && notes.get(id)!.filter((s) => s.failures.length > 0).length > 1);
     const more = distinct > MAX_FINDINGS ? [moreFindingsNote(distinct, atLeast)] : [];
     const { moreFindings: _shards, ...unmoved } = p;
-    // What the shards said of their own cases, said again of the run's (as one run words it: run-data-property.ts passNote; a failure's note has no shortfall).
+    // What the shards said of their own cases, said again of the run's (as one run words it: run-data-property.ts passNote; a failure's note has no shortfall;
+    // a harness error's, only the error: one run's ERROR says no share of drops nor readings).
     const { prominent, general } = dropNotes(p.dropped ?? {}, p.cases);
-    const counted = [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general, acceptedNote(p.accepted, p.readings)];
+    const counted = p.status === 'error' ? [] : [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general, acceptedNote(p.accepted, p.readings)];
     const { uncheckedRuns: _u, lanesGaveUp: _g, ...uncounted } = unmoved;
     const withCounts = { ...uncounted, ...(shortfall.unchecked ? { uncheckedRuns: shortfall.unchecked } : {}), ...(shortfall.gaveUp ? { lanesGaveUp: shortfall.gaveUp } : {}), note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     // The coverage gate's note next, then what the shards said alike (once).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passNote } from './run-data-property.ts';
+import { addCounts, passNote } from './run-data-property.ts';
 import { budgetVerdict, earlyStopReason, FIRST_TRANCHE, FIRST_TRANCHE_ROOM, FIRST_TRANCHE_STEP, firstTrancheSteps, restOfTrancheFits, joinPasses, runBreadthFirst, saturationGaps, shardMinimum, shareOfBudget, tranchesOf, type TrancheRun } from './budget.ts';
 import type { LaneProgress, PropertyResult } from './result.ts';
 import { propertySummary } from '../report/summary.ts';
@@ -225,6 +225,59 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(r.get('R01')).toMatchObject({ status: 'failed', cases: 300 });
     expect(r.get('R02')).toMatchObject({ status: 'passed', cases: 300 });
     expect(calls.filter((c) => c.id === 'R01').map((c) => c.tranche)).toEqual([10, 50, 100, 300]);
+  });
+
+  it('a property whose cases so far were all dropped goes on as one that passes: n shards check the cases of one machine with their lanes (stranger-app-17)', async () => {
+    // Seen on stranger-app-17 (nightly, 40 runs, seed 3, 2 shards of 4 lanes vs 8 workers): lanes
+    // 4-7 dropped their first cases (each taking its run). In the first step (10 cases, 2 a lane)
+    // shard 2/2 had checked none, NO VERDICT, and went no further; one machine, its lanes 0-3
+    // checking cases, ran lanes 4-7 on, and R11 failed there (16 cases) but passed merged (6).
+    const TOTAL = 8;
+    const share = (runs: number, lane: number) => Math.max(0, Math.min(Math.ceil(runs / TOTAL), runs - Math.ceil(runs / TOTAL) * lane));
+    // Each run of a lane is checked or dropped (taking its run) by the lane and run index alone, as a seed decides.
+    const checks = (lane: number, index: number) => lane < 4 || index >= 2;
+    const runLanes = (first: number, count: number) => {
+      const calls: { id: string; tranche: number }[] = [];
+      const run = async (p: { id: string }, t: TrancheRun): Promise<PropertyResult> => {
+        calls.push({ id: p.id, tranche: t.tranche });
+        const before = t.resume ?? Array.from({ length: count }, () => ({ runs: 0, draws: 0, drops: [] }));
+        let cases = 0;
+        let dropped = 0;
+        const progress = before.map((b, w) => {
+          const lane = first + w;
+          const target = Math.min(share(40, lane), share(t.tranche, lane));
+          for (let i = b.runs; i < target; i++) (checks(lane, i) ? cases++ : dropped++);
+          return { runs: Math.max(b.runs, target), draws: Math.max(b.runs, target), drops: [] };
+        });
+        // As runDataProperty says it: no case checked, some dropped, none of its lanes' runs taken before.
+        const noVerdict = cases === 0 && dropped > 0 && before.every((b) => b.runs === 0);
+        return result({ id: p.id, cases, counts: { allowed: cases }, planned: 40, progress, ...(dropped ? { dropped: { 'x refused a fixture row': dropped } } : {}), status: noVerdict ? 'no-verdict' : 'passed' });
+      };
+      return { calls, results: runBreadthFirst({ properties: [{ id: 'R11' }, { id: 'R18' }], tranches: tranchesOf(40, 200), deadline: 100_000, run, interrupted: () => false, now: () => 0 }) };
+    };
+    const one = await runLanes(0, 8).results;
+    const shard1 = await runLanes(0, 4).results;
+    const second = runLanes(4, 4);
+    const shard2 = await second.results;
+    for (const id of ['R11', 'R18']) {
+      // One machine: every lane's 5 runs, lanes 4-7 checking 3 of them.
+      expect(one.get(id)).toMatchObject({ status: 'passed', cases: 4 * 5 + 4 * 3 });
+      expect(shard1.get(id)!.cases + shard2.get(id)!.cases).toBe(one.get(id)!.cases);
+      expect(addCounts(shard1.get(id)!.dropped, shard2.get(id)!.dropped)).toEqual(one.get(id)!.dropped);
+      // Shard 2/2 went on past the first step (where it had checked nothing); the budget holding the rest, to its end at once.
+      expect(second.calls.filter((c) => c.id === id).map((c) => c.tranche)).toEqual([10, 40]);
+    }
+  });
+
+  it('tranches that together checked no case, every case dropped, are no verdict (on the joined drops), not a pass of 0 cases; a later tranche that checks cases passes', () => {
+    const dropped = { 'x refused a fixture row': 2 };
+    const first = result({ status: 'no-verdict', cases: 0, counts: {}, dropped, note: 'no case could run on this target: all 2 cases drawn were dropped' });
+    const none = joinPasses(first, result({ cases: 0, counts: {}, dropped }));
+    expect(none).toMatchObject({ status: 'no-verdict', cases: 0, dropped: { 'x refused a fixture row': 4 } });
+    expect(none.note).toMatch(/^no case could run on this target: all 4 cases drawn were dropped, mostly as x refused a fixture row/);
+    expect(joinPasses(first, result({ cases: 3, dropped }))).toMatchObject({ status: 'passed', cases: 3 });
+    // Cut by the budget while its lanes still drew: the budget's verdict (not reached), as one tranche.
+    expect(joinPasses(first, result({ cases: 0, counts: {}, dropped, stopped: 'time budget' }))).toMatchObject({ status: 'passed', stopped: 'time budget' });
   });
 
   it('the first tranche leaves out its remaining steps only where the budget holds the rest at the pace so far, FIRST_TRANCHE_ROOM times over', async () => {

@@ -56,6 +56,14 @@ function failedJoin(first: PropertyResult, second: PropertyResult, dropped: Reco
   return { status: 'failed', failure: findings[0], findings, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(note ? { note } : {}) };
 }
 
+/**
+ * Tranches that together checked no case, every case drawn dropped, and ran to their end: no
+ * verdict on the joined drops (a later tranche passes with none checked once earlier ones took runs).
+ */
+function nothingChecked(first: PropertyResult, second: PropertyResult, dropped: Record<string, number>): boolean {
+  return first.cases + second.cases === 0 && Object.keys(dropped).length > 0 && (second.status === 'passed' || second.status === 'no-verdict') && !second.stopped;
+}
+
 /** One property's two runs (tranches) as one result: cases, counts and time add up. */
 export function joinPasses(first: PropertyResult, second: PropertyResult): PropertyResult {
   const counts = { ...first.counts };
@@ -90,7 +98,9 @@ export function joinPasses(first: PropertyResult, second: PropertyResult): Prope
     ...(stopped ? { stopped } : {}),
     ...(first.status === 'failed' || second.status === 'failed'
       ? failedJoin(first, second, dropped, first.cases + second.cases, named)
-      : second.status === 'passed'
+      : nothingChecked(first, second, dropped)
+        ? { status: 'no-verdict' as const, note: droppedNote(dropped, 0) }
+        : second.status === 'passed'
         ? passedNote(stopped, first.cases + second.cases, dropped, progress ?? first.progress, named)
         : note
           ? { note }
@@ -285,14 +295,17 @@ export function earlyStopNote(early: { cases: number; reason: string }, planned:
 }
 
 /**
- * A property goes on to its next tranche passing or failing: which lanes' cases fail must not
- * decide how many the others run, or the shards of a run (each its own lanes) would run more
- * than one machine does, and find more (a failure one shard made in its first tranche stopped
- * only that shard). A harness error (no verdict) stops it, and so does failing once the run has
- * failed enough (`--max-failures`: the user asked for speed, not every finding).
+ * A property goes on to its next tranche passing, failing or with every case so far dropped (no
+ * verdict): which lanes' cases fail or drop must not decide how many the others run, or the
+ * shards of a run (each its own lanes) would run other cases than one machine does (a failure one
+ * shard made in its first tranche stopped only that shard; a shard whose lanes dropped their few
+ * first-step cases stopped there, while one machine, its other lanes checking cases, ran them on
+ * and found more). Each lane bounds its own drops (MAX_CONSECUTIVE_DROPS, its share of the runs).
+ * A harness error stops it, and so does failing (or no verdict) once the run has failed enough
+ * (`--max-failures`: the user asked for speed, not every finding).
  */
 function goesDeeper(r: PropertyResult | undefined, o: Pick<BreadthFirst<{ id: string }>, 'enoughFailures'>): boolean {
-  return r?.status === 'passed' || (r?.status === 'failed' && o.enoughFailures?.() !== true);
+  return r?.status === 'passed' || ((r?.status === 'failed' || r?.status === 'no-verdict') && o.enoughFailures?.() !== true);
 }
 
 /**
@@ -336,9 +349,8 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
           const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
           const r = await o.run(property, { tranche: step, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
           let joined = before ? joinPasses(before, r) : r;
-          // A harness error goes no further, even after a failing tranche (its findings stand); nor
-          // does a property whose every case was dropped (the next tranche draws from the same seeds).
-          if (r.status === 'error' || r.status === 'no-verdict') settled.add(property.id);
+          // A harness error goes no further, even after a failing tranche (its findings stand).
+          if (r.status === 'error') settled.add(property.id);
           // A step short of the tranche is not the tranche: early stop judges whole tranches alone.
           if (!r.stopped && step === tranche) {
             reached.set(property.id, tranche);
