@@ -9,6 +9,7 @@ import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts'
 import type { Row } from '../model/json.ts';
 import { textAsUuid } from '../model/target-ids.ts';
 import { prepareCase } from '../runner/check-case.ts';
+import { UnfillableColumn } from './fill-row.ts';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 
 const shapes: TableShapes = new Map([
@@ -40,6 +41,28 @@ const plan: FixturePlan = {
   shapes,
   mapping: { tables: { users: { name: 'members', columns: { display_name: 'nickname' } } } },
 };
+
+describe('a seeded table written over its key', () => {
+  const singleton: TableShapes = new Map([['settings', [
+    { name: 'singleton', type: 'boolean', notNull: true, hasDefault: true, constantDefault: true, generated: false, unique: true, primaryKey: true },
+    { name: 'open', type: 'boolean', notNull: true, hasDefault: true, generated: false, unique: false },
+  ]]]);
+  const seeded: FixturePlan = { users: 'direct', bypassTriggers: false, seededTables: ['settings'], shapes: singleton };
+
+  it('two rows of one key value (its constant default) are a case the target cannot hold: dropped and named, not a 21000 harness error', () => {
+    const write = () => fixtureStatements({ settings: [{ open: true }, { open: false }] }, ['settings'], seeded);
+    expect(write).toThrow(UnfillableColumn);
+    expect(write).toThrow(/settings holds one row per singleton \(true, its default\)/);
+    expect(() => fixtureStatements({ settings: [{ singleton: true, open: true }, { singleton: true }] }, ['settings'], seeded)).toThrow(/one row per singleton \(true\)/);
+  });
+
+  it('one row, rows of distinct keys, or a key of no constant default are written as before', () => {
+    expect(fixtureStatements({ settings: [{ open: true }] }, ['settings'], seeded).map((f) => f.sql).join('\n')).toMatch(/on conflict \("singleton"\) do update/);
+    expect(() => fixtureStatements({ settings: [{ singleton: true }, { singleton: false }] }, ['settings'], seeded)).not.toThrow();
+    const noDefault: TableShapes = new Map([['settings', singleton.get('settings')!.map((c) => ({ ...c, constantDefault: undefined }))]]);
+    expect(() => fixtureStatements({ settings: [{ open: true }, { open: false }] }, ['settings'], { ...seeded, shapes: noDefault })).not.toThrow();
+  });
+});
 
 describe('fixtures that follow the target', () => {
   const statements = fixtureStatements({ users: [{ id: 'u1', display_name: 'A' }], settings: [{ id: true, open: false }], signups: [{ member_id: 'u1' }] }, ['users', 'settings', 'signups'], plan);

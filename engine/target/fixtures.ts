@@ -9,7 +9,7 @@
 import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import { targetDrawnColumns, type DrawnColumnFacts } from '../model/table-model.ts';
-import { fillInsertRows, fillWorldWithParents, valueFor } from './fill-row.ts';
+import { fillInsertRows, fillWorldWithParents, UnfillableColumn, valueFor } from './fill-row.ts';
 import { callerTenantRow, insertRowsInCallerTenant, tenantOf, worldInCallerTenant } from './tenant-world.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { isJunctionKey } from '../model/embed.ts';
@@ -237,6 +237,7 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
     const groups = perRow ? filled[table].map((r) => [r]) : [filled[table]];
     const identityAlways = shapeColumns(plan.shapes, table).identityAlways;
     const conflicts = lookups.includes(table) ? NOTHING : upsertOn;
+    if (upsertOn && conflicts === upsertOn) refuseRowsSharingKey(table, filled[table], upsertOn, plan.shapes?.get(table)?.find((c) => c.name === upsertOn));
     const writes = [...groups.map((rows) => insertRows(table, perRow ? rows[0] : rows, rows, conflicts, identityAlways)), ...sequencesPastFixtures(table, filled[table], plan.shapes)];
     return plan.users === 'auth-trigger' && table === 'auth.users' && plan.bypassTriggers !== true ? [...writes, removeTriggerMadeUsers(filled, usersTable, usersId)] : writes;
   });
@@ -252,6 +253,23 @@ function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePl
     ...statements,
     { table: '(settings)', row: null, sql: `set local session_replication_role = origin` },
   ];
+}
+
+/**
+ * A seeded table's rows are written over its key (a world's row replaces a seeded one): two rows
+ * of the case with one key value (given, or the column's constant default: a singleton settings
+ * row keyed `singleton boolean default true`) are rows the target cannot hold side by side, so the
+ * case is dropped and named, where Postgres would refuse the write as a harness error (21000).
+ */
+function refuseRowsSharingKey(table: string, rows: readonly Row[], key: string, shape: ColumnShape | undefined): void {
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const value = key in r ? r[key] : shape?.constantDefault;
+    if (value === undefined || value === null) continue;
+    const text = JSON.stringify(value);
+    if (seen.has(text)) throw new UnfillableColumn(`${table} holds one row per ${key} (${text}${key in r ? '' : ', its default'}): this case has more ${table} rows than the target's key tells apart; no mapping makes them (accept fewer cases)`, table);
+    seen.add(text);
+  }
 }
 
 /** The world completed for the target (fill-row.ts), in the caller's tenant where the target has one (tenant-world.ts): its row made first, named by every row holding the tenant column. */
