@@ -15,7 +15,7 @@ import type { CasesOf, DataProperty, RunOracle } from '../../../engine/runner/da
 import type { Oracle } from '../../../engine/pack.ts';
 import { currentUserRole } from '../model/identity.ts';
 import { referenceOracleWith } from '../model/index.ts';
-import { drawnAsStored, holdsNotNull, normalizedEmail, type ModelSettings } from '../model/settings.ts';
+import { drawnAsStored, holdsNotNull, normalizedEmail, tokensFromWorld, type ModelSettings } from '../model/settings.ts';
 import { avatarUrl, personName, phoneNumberFor } from './faker.ts';
 import { emailAddressFor } from './email-draw.ts';
 
@@ -147,7 +147,7 @@ export function callerAmong(list: Person[]): fc.Arbitrary<Caller> {
  */
 export function withTokenClaims(testCase: DataCase, oracle: Oracle<ModelSettings>): DataCase {
   const settings = oracle.settings;
-  if (settings.claims.appMetadataRole === 'untrusted' || modelRunOf(testCase)) return testCase;
+  if (!tokensFromWorld(settings) || modelRunOf(testCase)) return testCase;
   let world = testCase.world;
   const steps = testCase.steps.map((step) => {
     const caller = callerWithClaims(step.caller, world, settings);
@@ -159,7 +159,7 @@ export function withTokenClaims(testCase: DataCase, oracle: Oracle<ModelSettings
 
 /** The caller with the token settings.claims gives it in `world` (see withTokenClaims). */
 export function callerWithClaims(caller: Caller, world: World, settings: ModelSettings): Caller {
-  if (caller.kind !== 'user' || settings.claims.appMetadataRole === 'untrusted') return caller;
+  if (caller.kind !== 'user' || !tokensFromWorld(settings)) return caller;
   const role = unrecorded(() => currentUserRole({ world, caller, uid: callerUid(caller), settings }));
   const { role: _drawn, ...others } = caller.appMetadata ?? {};
   const appMetadata = role === null ? others : { ...others, role };
@@ -176,7 +176,7 @@ export function isRunOracleFor(oracle: RunOracle<ModelSettings>, settings: Model
 export function withTokenClaimsOf(property: DataProperty<ModelSettings>): DataProperty<ModelSettings> {
   // The run's oracle when given (the same settings), else the reference model with the settings.
   const claimed = (cases: CasesOf<ModelSettings>): CasesOf<ModelSettings> => (settings, oracle) =>
-    settings.claims.appMetadataRole === 'untrusted' ? cases(settings, oracle) : cases(settings, oracle).map((c) => withTokenClaims(c, oracle && isRunOracleFor(oracle, settings) ? oracle : referenceOracleWith(settings)));
+    !tokensFromWorld(settings) ? cases(settings, oracle) : cases(settings, oracle).map((c) => withTokenClaims(c, oracle && isRunOracleFor(oracle, settings) ? oracle : referenceOracleWith(settings)));
   const { narrow, guides, sweep } = property;
   return {
     ...property,

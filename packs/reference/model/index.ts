@@ -2,10 +2,10 @@
 import type { Oracle, PackModel } from '../../../engine/pack.ts';
 import { referenceBranches } from './branches.ts';
 import { functionModels, privateFunctions } from './functions/index.ts';
-import { defaultSettings, type ModelSettings } from './settings.ts';
+import { defaultSettings, tokensFromWorld, type ModelSettings } from './settings.ts';
 import { fixtureOrder, tableModels } from './tables/index.ts';
 
-export const referenceModel: PackModel<ModelSettings> = { tables: tableModels, functions: functionModels, privateFunctions, fixtureOrder, branches: referenceBranches.catalog, claimsSetting: 'claims.appMetadataRole', claimsFromWorld: (settings) => settings.claims.appMetadataRole === 'users.role' };
+export const referenceModel: PackModel<ModelSettings> = { tables: tableModels, functions: functionModels, privateFunctions, fixtureOrder, branches: referenceBranches.catalog, claimsSetting: 'claims.appMetadataRole', claimsFromWorld: tokensFromWorld };
 
 /** The reference model with its default settings. */
 export const referenceOracle: Oracle<ModelSettings> = { model: referenceModel, settings: defaultSettings };

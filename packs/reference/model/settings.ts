@@ -609,6 +609,9 @@ export const ModelSettingsSchema = z
 
 export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
 
+/** A signed-in caller's token is minted from the world (a hook mirrors users.role into app_metadata.role), not drawn: claims.appMetadataRole. */
+export const tokensFromWorld = (settings: ModelSettings): boolean => settings.claims.appMetadataRole !== 'untrusted';
+
 // Without zod's compiled fast path: parsed once as the pack loads, where compiling it cost more
 // than it saves (15-45 ms of CPU in every run of the binary).
 export const defaultSettings: ModelSettings = ModelSettingsSchema.parse({}, { jitless: true });
