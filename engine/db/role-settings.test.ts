@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { keptTemplateKey, prepareTemplate } from './databases.ts';
 import { cachedTemplateName } from './template-cache.ts';
 import { loadMigrationFolder } from './migrations.ts';
-import { confinedToDatabase } from './role-settings.ts';
+import { confinedToDatabase, confineSettingsMadeOutside, settingsOutside } from './role-settings.ts';
+import { withSettingsTurn } from './databases.ts';
+import { CACHED_TEMPLATE_PREFIX } from './template-cache.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 
@@ -78,6 +80,43 @@ alter database postgres set pgrst.marker_${mark} = 'everyone';
       for (const undo of [`alter role authenticator reset pgrst.db_pre_request`, `alter role anon in database postgres reset pgrst.marker_${mark}`, `alter database postgres reset pgrst.marker_${mark}`]) await admin.query(undo).catch(() => {});
       await admin.end();
       await template.drop();
+    }
+  });
+
+  it("another run's kept template appearing while it migrates (built under a scratch name, then renamed) is not its own: its settings stay there, unsaid (the 6-for-3 flake)", async () => {
+    const server = await sharedServer();
+    const mark = randomBytes(4).toString('hex');
+    const [mine, kept] = [`pf_t_mine_${mark}`, `${CACHED_TEMPLATE_PREFIX}t${mark}`];
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${mine}`);
+    const url = new URL(server.adminUrl);
+    url.pathname = `/${mine}`;
+    const c = new pg.Client({ connectionString: url.toString() });
+    await c.connect();
+    try {
+      await withSettingsTurn(server.adminUrl, () => {}, async () => {
+        const before = await settingsOutside(c);
+        // The other run's build, done meanwhile: its template, with the settings a template carries.
+        await admin.query(`create database ${kept}`);
+        await admin.query(`alter database ${kept} set search_path = public, extensions`);
+        await admin.query(`alter role anon in database ${kept} set pgrst.marker_${mark} = 'kept'`);
+        expect(await confineSettingsMadeOutside(c, before)).toEqual([]);
+      });
+      const { rows } = await admin.query<{ role: string | null; database: string | null; setting: string }>(
+        `select r.rolname as role, d.datname as database, c as setting from pg_db_role_setting s left join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase, unnest(s.setconfig) c
+          where d.datname in ($1, $2) order by 2, 3`,
+        [mine, kept],
+      );
+      expect(rows).toEqual([
+        { role: 'anon', database: kept, setting: `pgrst.marker_${mark}=kept` },
+        { role: null, database: kept, setting: 'search_path=public, extensions' },
+      ]);
+    } finally {
+      await c.end();
+      await admin.query(`drop database if exists ${mine} with (force)`);
+      await admin.query(`drop database if exists ${kept} with (force)`);
+      await admin.end();
     }
   });
 

@@ -11,6 +11,10 @@
  */
 import type pg from 'pg';
 import { ident } from '../executor/sql-text.ts';
+import { CACHED_TEMPLATE_PREFIX } from './template-cache.ts';
+
+/** SQL LIKE pattern of a kept template's name (template-cache.ts): policyfuzz's own, as a `pf_` scratch database is. */
+const KEPT_TEMPLATE_LIKE = `${CACHED_TEMPLATE_PREFIX.replace(/_/g, '\\_')}%`;
 
 /** `alter role|user <name> set|reset …` with no `in database`, past leading comments and blanks. */
 const ROLE_WIDE_SETTING = /^((?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*alter\s+(?:role|user)\s+(?:"(?:[^"]|"")+"|[\w$]+))(\s+(?:set|reset)\b)/i;
@@ -56,13 +60,18 @@ export const ROLES_A_REQUEST_USES: readonly string[] = ['anon', 'authenticated',
 /**
  * The settings outside the connected database that a migration could change and a request would
  * meet: role-wide ones of every role or of ROLES_A_REQUEST_USES, and those of other databases but
- * policyfuzz's own (`pf_…`, another run's, confined by it in turn).
+ * policyfuzz's own: `pf_…` (another run's, confined by it in turn) and kept templates. A kept
+ * template is built under a scratch name and renamed once built: its settings (the compatibility
+ * layer's search_path, its migrations' confined ones) then appear at once, and read as this
+ * build's own they were moved here and reset there, stripping the template every later copy is
+ * made from (and the suite's role-settings test saw 6 notes for its 3).
  */
 export async function settingsOutside(c: pg.Client): Promise<RoleSetting[]> {
   const { rows } = await c.query<RoleSetting>(
     `select r.rolname as role, d.datname as database, split_part(c, '=', 1) as name, substr(c, strpos(c, '=') + 1) as value
        from pg_db_role_setting s cross join unnest(s.setconfig) c left join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase
-      where s.setdatabase <> (select oid from pg_database where datname = current_database()) and (d.datname is null or d.datname not like 'pf\\_%')`,
+      where s.setdatabase <> (select oid from pg_database where datname = current_database()) and (d.datname is null or (d.datname not like 'pf\\_%' and d.datname not like $1))`,
+    [KEPT_TEMPLATE_LIKE],
   );
   return rows.filter((s) => (s.role === null || ROLES_A_REQUEST_USES.includes(s.role)) && (s.database !== null || !HARNESS_ROLE_SETTINGS.has(`${s.role}/${s.name}`)));
 }
