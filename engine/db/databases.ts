@@ -16,6 +16,7 @@ import { applyMigration, migrationsDigest, type ApplyOptions, type MigrationFile
 import type { DatabaseServer } from './providers/server.ts';
 import { onShutdown } from './cleanup.ts';
 import { dropStaleScratchDatabases, scratchName } from './server-hygiene.ts';
+import { KEPT_TEMPLATE_LIKE } from './kept-template-name.ts';
 import { confineSettingsMadeOutside, settingsOutside, SETTINGS_TURN_LOCK } from './role-settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -494,7 +495,7 @@ async function mayCloneAnyDatabase(c: pg.Client): Promise<boolean> {
 export async function keptTemplates(c: pg.Client): Promise<{ name: string; key: TemplateKey; built: number; settingsConfined: string[] }[]> {
   const { rows } = await c.query<{ datname: string; comment: string | null }>(
     `select datname, shobj_description(oid, 'pg_database') as comment from pg_database where datname like $1`,
-    [`${CACHED_TEMPLATE_PREFIX.replace(/_/g, '\\_')}%`],
+    [KEPT_TEMPLATE_LIKE],
   );
   return rows.flatMap((r) => {
     const kept = keyFromComment(r.comment);

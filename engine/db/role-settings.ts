@@ -11,10 +11,7 @@
  */
 import type pg from 'pg';
 import { ident } from '../executor/sql-text.ts';
-import { CACHED_TEMPLATE_PREFIX } from './template-cache.ts';
-
-/** SQL LIKE pattern of a kept template's name (template-cache.ts): policyfuzz's own, as a `pf_` scratch database is. */
-const KEPT_TEMPLATE_LIKE = `${CACHED_TEMPLATE_PREFIX.replace(/_/g, '\\_')}%`;
+import { KEPT_TEMPLATE_LIKE } from './kept-template-name.ts';
 
 /** `alter role|user <name> set|reset …` with no `in database`, past leading comments and blanks. */
 const ROLE_WIDE_SETTING = /^((?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*alter\s+(?:role|user)\s+(?:"(?:[^"]|"")+"|[\w$]+))(\s+(?:set|reset)\b)/i;

@@ -12,12 +12,14 @@
  * both; POLICYFUZZ_TEMPLATE_CACHE=off turns the cache off.
  */
 import { createHash } from 'node:crypto';
+import { CACHED_TEMPLATE_PREFIX } from './kept-template-name.ts';
 import type { MigrationFile } from './migrations.ts';
 import { installSafeUpdate, runsDynamicSql, unfilteredWrites } from './supabase/safeupdate.ts';
 
+export { CACHED_TEMPLATE_PREFIX };
+
 /** Bumped when how a template is built changes in a way the inputs below do not show. */
 const CACHE_FORMAT = 1;
-export const CACHED_TEMPLATE_PREFIX = 'policyfuzz_template_';
 export const TEMPLATE_CACHE_ENV = 'POLICYFUZZ_TEMPLATE_CACHE';
 
 export interface TemplateKey {
