@@ -51,7 +51,8 @@ export function userClaims(caller: Extract<Caller, { kind: 'user' }>): Record<st
     email: caller.email ?? '',
     phone: caller.phone ?? '',
     app_metadata: { provider, providers: [provider], ...caller.appMetadata },
-    user_metadata: {},
+    // raw_user_meta_data as the user set it (supabase/auth internal/tokens/service.go 710: the user's UserMetaData).
+    user_metadata: { ...caller.userMetadata },
     role: 'authenticated',
     aal: caller.aal ?? 'aal1',
     // Supabase Auth lists the methods most recent first: a second factor (aal2) after the first.
@@ -88,7 +89,7 @@ const MAX_KEPT_TOKENS = 4096;
 
 /** Everything userClaims reads of a user caller: equal keys give equal claims. */
 function userKey(caller: Extract<Caller, { kind: 'user' }>): string {
-  return JSON.stringify([caller.id, caller.email ?? '', caller.phone ?? '', caller.isAnonymous === true, caller.aal ?? 'aal1', caller.appMetadata ?? null, caller.hookClaims ?? null]);
+  return JSON.stringify([caller.id, caller.email ?? '', caller.phone ?? '', caller.isAnonymous === true, caller.aal ?? 'aal1', caller.appMetadata ?? null, caller.hookClaims ?? null, caller.userMetadata ?? null]);
 }
 
 function tokens(caller: Caller, withoutToken: boolean): Tokens {

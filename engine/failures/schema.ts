@@ -28,6 +28,7 @@ const CallerSchema = z.discriminatedUnion('kind', [
     aal: z.enum(['aal1', 'aal2']).optional(),
     appMetadata: z.record(z.string(), json).optional(),
     hookClaims: z.record(z.string(), json).optional(),
+    userMetadata: z.record(z.string(), json).optional(),
   }),
 ]);
 

@@ -11,6 +11,8 @@ import type { Json } from './json.ts';
  *   `role` an admin gave the user), the claims real policies read through auth.jwt();
  *   `hookClaims`: top-level claims a custom access-token hook adds to the token (a
  *   `user_permissions` list a policy reads as `auth.jwt() ->> 'user_permissions'`);
+ *   `userMetadata`: the token's `user_metadata`, auth.users.raw_user_meta_data, which the user
+ *   sets for themselves (`auth.updateUser({ data })`, sign-up `options.data`): no rule may trust it;
  * - service: a server-side elevated token (service_role: bypasses row rules, null auth.uid()).
  * Any of them may carry `headers`: what the client adds to every request (supabase-js
  * `global.headers`), such as a project's own API key a policy reads as
@@ -18,7 +20,7 @@ import type { Json } from './json.ts';
  */
 export type Caller = (
   | { kind: 'anon' }
-  | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean; aal?: Aal; appMetadata?: Record<string, Json>; hookClaims?: Record<string, Json> }
+  | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean; aal?: Aal; appMetadata?: Record<string, Json>; hookClaims?: Record<string, Json>; userMetadata?: Record<string, Json> }
   | { kind: 'service' }
 ) & { headers?: Record<string, string> };
 
@@ -52,7 +54,7 @@ function describeCallerToken(caller: Caller): string {
     case 'service':
       return 'service_role';
     case 'user': {
-      const claims = [...(caller.aal && caller.aal !== 'aal1' ? [caller.aal] : []), ...Object.entries(caller.appMetadata ?? {}).map(([k, v]) => `app_metadata.${k}=${JSON.stringify(v)}`), ...Object.entries(caller.hookClaims ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`)];
+      const claims = [...(caller.aal && caller.aal !== 'aal1' ? [caller.aal] : []), ...Object.entries(caller.appMetadata ?? {}).map(([k, v]) => `app_metadata.${k}=${JSON.stringify(v)}`), ...Object.entries(caller.hookClaims ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`), ...Object.entries(caller.userMetadata ?? {}).map(([k, v]) => `user_metadata.${k}=${JSON.stringify(v)}`)];
       return `${caller.isAnonymous ? 'anonymous sign-in user' : 'user'} ${caller.id}${claims.length ? ` (${claims.join(', ')})` : ''}`;
     }
   }

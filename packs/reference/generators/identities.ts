@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { callerUid, type Caller } from '../../../engine/model/caller.ts';
 import { unrecorded } from '../../../engine/model/branches.ts';
-import type { Row } from '../../../engine/model/json.ts';
+import type { Json, Row } from '../../../engine/model/json.ts';
 import { predict } from '../../../engine/model/predict.ts';
 import type { World } from '../../../engine/model/world.ts';
 import { modelRunOf, type DataCase } from '../../../engine/runner/data-case.ts';
@@ -167,16 +167,60 @@ export function callerWithClaims(caller: Caller, world: World, settings: ModelSe
   return Object.keys(appMetadata).length ? { ...rest, appMetadata } : rest;
 }
 
+/**
+ * The user_metadata a person set for themselves, as an adversarial user would
+ * (`supabase.auth.updateUser({ data: { role: 'admin' } })`, which any signed-in user, an anonymous
+ * one too, may send): the key the model trusts in app_metadata (`role`, under
+ * `claims.appMetadataRole: users.role`) with the value of a more privileged caller, one of
+ * settings.adminRoles (in the model's words, as app_metadata.role's). Decided by the id's
+ * third-last hex digit (1–4: about one person in four), as isAnonymousId is, so no random value is
+ * drawn. The reference trusts no user_metadata, so a policy or function that does (Supabase's lint
+ * 0015 rls_references_user_metadata) meets a caller it grants what the model refuses.
+ */
+export function adversarialUserMetadata(id: string, settings: Pick<ModelSettings, 'adminRoles'>): Record<string, Json> | undefined {
+  const digit = Number.parseInt(id.at(-3) ?? '', 16);
+  if (!(digit >= 1 && digit <= 4) || settings.adminRoles.length === 0) return undefined;
+  return { role: settings.adminRoles[(digit - 1) % settings.adminRoles.length] };
+}
+
+/**
+ * The case with every person's own user_metadata (adversarialUserMetadata): in each signed-in
+ * caller's token (`user_metadata`, supabase/auth's copy of raw_user_meta_data) and in their
+ * auth.users row (`raw_user_meta_data`, which a function may read instead). One place for every
+ * rule's cases (withTokenClaimsOf), wherever their people were made. A lifecycle case (fc.commands)
+ * sends the steps its commands make, left as they are.
+ */
+export function withOwnUserMetadata(testCase: DataCase, settings: ModelSettings): DataCase {
+  if (modelRunOf(testCase)) return testCase;
+  const users = testCase.world['auth.users'];
+  const world = users
+    ? {
+        ...testCase.world,
+        'auth.users': users.map((row) => {
+          const set = adversarialUserMetadata(String(row.id), settings);
+          return set ? { ...row, raw_user_meta_data: set } : row;
+        }),
+      }
+    : testCase.world;
+  const steps = testCase.steps.map((step) => {
+    const set = step.caller.kind === 'user' ? adversarialUserMetadata(step.caller.id, settings) : undefined;
+    return set ? { ...step, caller: { ...step.caller, userMetadata: set } } : step;
+  });
+  return { ...testCase, world, steps };
+}
+
 /** The run's oracle is a pack Oracle (RunOracle says so) for these very settings. */
 export function isRunOracleFor(oracle: RunOracle<ModelSettings>, settings: ModelSettings): oracle is Oracle<ModelSettings> {
   return oracle.settings === settings;
 }
 
-/** A property whose every case (its guides', its sweep's and its narrowed forms' too) goes through withTokenClaims. */
+/** A property whose every case (its guides', its sweep's and its narrowed forms' too) goes through withOwnUserMetadata, then withTokenClaims. */
 export function withTokenClaimsOf(property: DataProperty<ModelSettings>): DataProperty<ModelSettings> {
   // The run's oracle when given (the same settings), else the reference model with the settings.
-  const claimed = (cases: CasesOf<ModelSettings>): CasesOf<ModelSettings> => (settings, oracle) =>
-    !tokensFromWorld(settings) ? cases(settings, oracle) : cases(settings, oracle).map((c) => withTokenClaims(c, oracle && isRunOracleFor(oracle, settings) ? oracle : referenceOracleWith(settings)));
+  const claimed = (cases: CasesOf<ModelSettings>): CasesOf<ModelSettings> => (settings, oracle) => {
+    const own = cases(settings, oracle).map((c) => withOwnUserMetadata(c, settings));
+    return !tokensFromWorld(settings) ? own : own.map((c) => withTokenClaims(c, oracle && isRunOracleFor(oracle, settings) ? oracle : referenceOracleWith(settings)));
+  };
   const { narrow, guides, sweep } = property;
   return {
     ...property,
