@@ -186,8 +186,9 @@ function withTokenSent(step: Prepared, result: BatchResult, response: ApiRespons
   const settings = result.completed[settingsIndex(step)];
   const [, sent, role] = settings?.command.startsWith('SELECT') && settings.rows[0]?.length === 3 ? settings.rows[0] : [];
   if (sent === undefined || sent === null) return response;
-  // Composed tokens are signed-in users': a role other than authenticated is one a token hook answered.
-  const hookRole = typeof role === 'string' && role !== 'authenticated' ? { tokenRole: role } : {};
+  // A role other than the one the caller's token was issued with (authenticated for a user; an anon or
+  // service key's own, whose tokens no hook composes) is one a token hook answered.
+  const hookRole = typeof role === 'string' && role !== apiRole(step.caller, step.options) ? { tokenRole: role } : {};
   return { ...response, tokenAppMetadata: (typeof sent === 'string' ? JSON.parse(sent) : sent) as Json, ...hookRole };
 }
 
@@ -709,6 +710,10 @@ function shapeResponse(request: ApiRequest, statement: SqlStatement, affected: n
     case 'delete':
       return request.returning === 'representation' ? { status: 200, body: singleObject(statement, body), affected } : { status: 204, body: null, affected };
     case 'rpc':
-      return statement.shape === 'void' ? { status: 204, body: null, affected } : { status: 200, body, affected };
+      if (statement.shape === 'void') return { status: 204, body: null, affected };
+      return statement.oneComposite && isObjectOfNulls(body) ? { status: 200, body, affected, nullComposite: statement.oneComposite } : { status: 200, body, affected };
   }
 }
+
+/** A JSON object with at least one field, every one null. */
+const isObjectOfNulls = (body: Json): boolean => body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length > 0 && Object.values(body).every((v) => v === null);

@@ -33,4 +33,10 @@ export interface ApiResponse {
   tokenAppMetadata?: Json;
   /** Not part of PostgREST's answer: the role the request ran as, where a token hook answered another than `authenticated` (a project's own Postgres role). */
   tokenRole?: string;
+  /**
+   * Not part of PostgREST's answer: the called function returns one composite, not a set, and
+   * answered an object whose every field is null: its NULL, as PostgREST v12.2 shows it (called in
+   * FROM, QueryBuilder.hs callPlanToQuery; SqlFragment.hs asJsonF). `schema.fn returns one type`.
+   */
+  nullComposite?: string;
 }

@@ -33,7 +33,16 @@ export interface PostgrestRefusal {
  * `query`: the statement with its values (body, arguments, filter values) as parameters, as
  * PostgREST sends it to be prepared (a repro writes the values in: sql-text.ts inlineSql).
  */
-export type Statement = { query: ParameterizedSql; shape: 'rows' | 'scalar' | 'void' | 'single'; readOnly: boolean; singularCall?: true } | { refusal: PostgrestRefusal };
+export type Statement =
+  | {
+      query: ParameterizedSql;
+      shape: 'rows' | 'scalar' | 'void' | 'single';
+      readOnly: boolean;
+      singularCall?: true;
+      /** A call of a function returning one composite (not a set): `schema.fn returns one type`, what the answer's row of nulls is read as (response.ts nullComposite). */
+      oneComposite?: string;
+    }
+  | { refusal: PostgrestRefusal };
 
 /**
  * `singularCall`: an rpc sent for one object whose function returns a set: the statement keeps its
@@ -440,7 +449,10 @@ function buildRpc(request: Extract<ApiRequest, { kind: 'rpc' }>, schema: string,
     case 'setof-scalar':
       return sqlStatement(p.statement(`select pg_catalog.count(*) as page_total, coalesce(json_agg(pgrst_call.pgrst_scalar), '[]')::text as body from (select ${call} as pgrst_scalar${from}${limitSql(cache)}) pgrst_call`), 'rows', readOnly);
     case 'composite':
-      return sqlStatement(p.statement(`select pg_catalog.count(_postgrest_t) as page_total, coalesce((json_agg(_postgrest_t) -> 0)::text, 'null') as body from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`), 'scalar', readOnly);
+      return {
+        ...(sqlStatement(p.statement(`select pg_catalog.count(_postgrest_t) as page_total, coalesce((json_agg(_postgrest_t) -> 0)::text, 'null') as body from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call) _postgrest_t`), 'scalar', readOnly) as Exclude<Statement, { refusal: unknown }>),
+        oneComposite: `${fn.schema}.${fn.name} returns one ${fn.returnType ?? 'composite'}`,
+      };
     case 'setof-composite':
       // The function's result read through a read plan: limited by db-max-rows (Plan.hs callReadPlan → readPlan).
       return sqlStatement(p.statement(`${SELECT_BODY} from (select pgrst_call.* from ${argsRecord ? `${argsRecord}, ` : ''}${call} pgrst_call${limitSql(cache)}) _postgrest_t`), 'rows', readOnly);

@@ -29,7 +29,7 @@ import type { World } from '../model/world.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { accessCell, accessKey } from '../model/access.ts';
-import { expectedOnTarget, leniencyOf, outcomeToModel } from '../mapping/mapping.ts';
+import { expectedOnTarget, leniencyOf, outcomeToModel, rowOfNullsAsNoRow } from '../mapping/mapping.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { isSideError } from '../findings/signature.ts';
 
@@ -204,7 +204,8 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   if (unheld) throw new NotRealizable(unheld);
   const observed = mapping ? outcomeToModel(mapping, step.request, observedOutcome(sent, response)) : observedOutcome(sent, response);
   const actual = tx.fixturePlan.shapes ? withoutForeignColumns(oracle, step, observed) : observed;
-  const expected = mapping ? expectedOnTarget(mapping, step.caller, step.request, prediction.outcome, catalogFacts(tx.fixturePlan)) : prediction.outcome;
+  // What PostgREST shows for every target, mapped or not: a one-composite function's NULL as an object of nulls.
+  const expected = rowOfNullsAsNoRow(step.request, mapping ? expectedOnTarget(mapping, step.caller, step.request, prediction.outcome, catalogFacts(tx.fixturePlan)) : prediction.outcome, response.nullComposite, actual);
   const outcome = outcomeClass(prediction.outcome);
   const cell = accessKey(accessCell(step.caller, step.request, prediction.outcome));
   const masked = maskedColumns(oracle, step, tx.fixturePlan);

@@ -26,23 +26,6 @@ export function functionTypesOf(functions: ReadonlyMap<string, readonly CachedFu
   return types;
 }
 
-/** Each one-row function's fields by the names a request calls it by (as functionTypesOf); an overloaded name with two shapes has none. */
-export function oneRowFieldsOf(functions: ReadonlyMap<string, readonly CachedFunction[]>): ReadonlyMap<string, readonly string[]> {
-  const fields = new Map<string, readonly string[]>();
-  const ambiguous = new Set<string>();
-  for (const [qualified, overloads] of functions) {
-    for (const f of overloads) {
-      for (const name of [qualified, f.name]) {
-        if (fields.has(name) || ambiguous.has(name)) ambiguous.add(name);
-        else if (f.fields) fields.set(name, f.fields);
-        else ambiguous.add(name);
-      }
-    }
-  }
-  for (const name of ambiguous) fields.delete(name);
-  return fields;
-}
-
 const factsOf = new WeakMap<FixturePlan, CatalogFacts>();
 
 export function catalogFacts(plan: FixturePlan): CatalogFacts | undefined {
@@ -51,11 +34,9 @@ export function catalogFacts(plan: FixturePlan): CatalogFacts | undefined {
   let facts = factsOf.get(plan);
   if (!facts) {
     let types: ReadonlyMap<string, string> | undefined;
-    let oneRow: ReadonlyMap<string, readonly string[]> | undefined;
     facts = {
       referencedTable: (table, column) => shapes.get(table)?.find((c) => c.name === column)?.references?.table,
       returnType: (fn) => (types ??= functionTypesOf(plan.functions ?? new Map())).get(fn),
-      oneRowFields: (fn) => (oneRow ??= oneRowFieldsOf(plan.functions ?? new Map())).get(fn),
       rowSecurityDecides: (table, privilege, role) => plan.grantsUnderRowSecurity?.has(rowSecurityGrantKey(table, privilege, role)) ?? false,
     };
     factsOf.set(plan, facts);
