@@ -13,6 +13,7 @@ import { defineProperty, defineTable, type Caller, type DataCase } from '../../a
 import { openEnvironment, EXPOSED_SCHEMAS, type Environment } from '../runner/environment.ts';
 import { runDataProperty } from '../runner/run-data-property.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
+import { runCase } from '../../testing/sql-environment.ts';
 import { SUPABASE_EXTRA_SEARCH_PATH } from './schema-cache.ts';
 
 const MIGRATION = `
@@ -111,5 +112,21 @@ describe('a token hook answering a custom Postgres role: the request is sent as 
     const r = await runDataProperty(await ledgerEnvironment(), L01, { seed: 1, runs: 20, oracle: forgetful });
     expect(r.status).toBe('failed');
     expect(r.failure?.message).toMatch(/\(run as role "pf_auditor", the token hook's role claim\)/);
+  });
+
+  it('only a signed-in token is composed by the hook: anon and the service key run as their own role, no hook role named; a user the hook leaves alone none either', async () => {
+    const env = await ledgerEnvironment();
+    const owner = '00000000-0000-4000-8000-00000000000a';
+    const read = { kind: 'select' as const, table: 'ledgers', columns: '*' as const, filters: [] };
+    const fixtures = [{ table: 'ledgers', row: null, sql: `insert into public.ledgers (id, owner_id) values ('${owner}', '${owner}')` }];
+    const callers: Caller[] = [{ kind: 'anon' }, { kind: 'service' }, { kind: 'user', id: owner }, { kind: 'user', id: '00000000-0000-4000-8000-00000000000b', appMetadata: { tier: 'pf_auditor' } }];
+    const [anon, service, plain, auditor] = await runCase(env, fixtures, callers.map((caller) => ({ caller, request: read })));
+    // anon holds no SELECT (its key's role, not a hook's); the service key reads past row security.
+    expect(anon.error?.code).toBe('42501');
+    expect(service.body).toHaveLength(1);
+    for (const r of [anon, service]) expect([r.tokenRole, r.tokenAppMetadata]).toEqual([undefined, undefined]);
+    expect(plain.tokenRole).toBeUndefined();
+    expect(plain.tokenAppMetadata).toBeDefined();
+    expect(auditor.tokenRole).toBe('pf_auditor');
   });
 });
