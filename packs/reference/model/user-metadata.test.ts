@@ -54,7 +54,7 @@ describe('a policy or function trusting user_metadata, on Postgres', () => {
     'auth.jwt() user_metadata': `drop policy profiles_owner_or_admin_read on passport.profiles;
 create policy profiles_owner_or_metadata_admin_read on passport.profiles for select to authenticated
   using (user_id = auth.uid() or public.current_user_is_admin() or (auth.jwt() -> 'user_metadata' ->> 'role') in ('admin', 'dev'));`,
-    // A definer helper reading the role the user stored at sign-up (R19-admin-helper-reads-raw-user-meta-data).
+    // A definer helper reading the role the user stored at sign-up (R19-user-metadata-read-by-admin-helper).
     'auth.users.raw_user_meta_data': `create or replace function public.current_user_is_admin() returns boolean
 language sql stable security definer set search_path = ''
 as $$ select coalesce(public.current_user_role() in ('admin', 'dev'), false)

@@ -1,4 +1,4 @@
--- mutant: R19-admin-helper-reads-raw-user-meta-data
+-- mutant: R19-user-metadata-read-by-admin-helper
 -- rules: R19, R18
 -- bug: the admin helper every policy calls also takes the role a user stored in auth.users.raw_user_meta_data (sign-up options.data, auth.updateUser), which the user writes themselves, so anyone can make themselves an admin.
 -- in 0100_users.sql replace:
