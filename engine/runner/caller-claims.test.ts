@@ -25,6 +25,12 @@ create table public.admin_notes (id int primary key);
 alter table public.admin_notes enable row level security;
 grant select on public.admin_notes to authenticated;
 create policy admin_only on public.admin_notes for select to authenticated using ((auth.jwt() -> 'app_metadata' ->> 'role') = 'admin');
+-- Also trusting the role a user may give themselves (Supabase lint 0015): the model does not.
+create table public.staff_notes (id int primary key);
+alter table public.staff_notes enable row level security;
+grant select on public.staff_notes to authenticated;
+create policy staff_or_self_made on public.staff_notes for select to authenticated
+  using ((auth.jwt() -> 'app_metadata' ->> 'role') = 'admin' or (auth.jwt() -> 'user_metadata' ->> 'role') = 'admin');
 `;
 
 const table = (name: string, select: (caller: Caller) => boolean): TableModel => ({
@@ -38,9 +44,10 @@ const table = (name: string, select: (caller: Caller) => boolean): TableModel =>
 const models = {
   vault: table('vault', (c) => callerAal(c) === 'aal2'),
   admin_notes: table('admin_notes', (c) => appMetadataOf(c, 'role') === 'admin'),
+  staff_notes: table('staff_notes', (c) => appMetadataOf(c, 'role') === 'admin'),
 };
-const world = { vault: [{ id: 1 }], admin_notes: [{ id: 1 }] };
-const FIXTURES = [{ table: 'vault', row: {}, sql: 'insert into public.vault values (1); insert into public.admin_notes values (1)' }];
+const world = { vault: [{ id: 1 }], admin_notes: [{ id: 1 }], staff_notes: [{ id: 1 }] };
+const FIXTURES = [{ table: 'vault', row: {}, sql: 'insert into public.vault values (1); insert into public.admin_notes values (1); insert into public.staff_notes values (1)' }];
 
 let env: Environment;
 beforeAll(async () => {
@@ -78,5 +85,23 @@ describe('claims as caller attributes', () => {
     const reached = await sidesReached(fc.sample(withClaims(user, {}), { seed: 1, numRuns: 3 }));
     expect(reached.vault).toEqual(new Set(['filtered']));
     expect(reached.admin_notes).toEqual(new Set(['filtered']));
+  });
+
+  it("with userMetadata, some callers give themselves user_metadata.role: a policy trusting it disagrees with the model, one on app_metadata does not; without it, never met", async () => {
+    const request: Extract<ApiRequest, { kind: 'select' }> = { kind: 'select', table: 'staff_notes', columns: '*', filters: [] };
+    const disagreements = async (callers: Caller[]) => {
+      const found: Caller[] = [];
+      for (const caller of callers) {
+        const [staff, admin] = await runCase(env, FIXTURES, [{ caller, request }, { caller, request: { ...request, table: 'admin_notes' } }]);
+        expect(compareOutcomes(predictTableRequest(models.admin_notes, world, caller, { ...request, table: 'admin_notes' }, {}).outcome, observedOutcome(request, admin))).toBeUndefined();
+        if (compareOutcomes(predictTableRequest(models.staff_notes, world, caller, request, {}).outcome, observedOutcome(request, staff))) found.push(caller);
+      }
+      return found;
+    };
+    const drawn = fc.sample(withClaims(user, { appMetadataRoles: ['admin', 'member'], userMetadata: true }), { seed: 1, numRuns: 16 });
+    const leaked = await disagreements(drawn);
+    expect(leaked.length).toBeGreaterThan(0);
+    for (const c of leaked) expect(c.kind === 'user' && c.userMetadata?.role === 'admin' && appMetadataOf(c, 'role') !== 'admin', JSON.stringify(c)).toBe(true);
+    expect(await disagreements(fc.sample(withClaims(user, { appMetadataRoles: ['admin', 'member'] }), { seed: 1, numRuns: 16 }))).toEqual([]);
   });
 });
