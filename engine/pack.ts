@@ -175,6 +175,12 @@ export interface NormalizedDraws extends NotNullDraws {
    * a CHECK of the column holds that domain only (engine/config/email-domain.ts).
    */
   domainSetting?: string;
+  /**
+   * The column is the sign-in e-mail's copy, made by a trigger on auth.users (`fixtures.users:
+   * "auth-trigger"`) from `new.email` as signed up: proposed only where such a trigger copies it
+   * unchanged, so that the sign-in e-mail itself must meet the column's CHECKs.
+   */
+  copiedAtSignup?: boolean;
 }
 
 /**

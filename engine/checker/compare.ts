@@ -250,7 +250,7 @@ function settingHintsOf(oracle: Oracle, request: ApiRequest): SettingHints {
   const claims = claimsHint(oracle);
   if (request.kind === 'rpc') {
     const f = oracle.model.functions[targetName(request)];
-    return { returns: `mapping.functions.${targetName(request)}.returns`, ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.outcomeSetting ? { outcome: f.outcomeSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}), ...claims };
+    return { returns: `mapping.functions.${targetName(request)}.returns`, ...(f?.columnsSetting ? { columns: f.columnsSetting } : {}), ...(f?.outcomeSetting ? { outcome: f.outcomeSetting } : {}), ...(f?.valueSettings ? { values: f.valueSettings } : {}), ...(f?.rowsSetting ? { rows: settingWithValue(oracle, f.rowsSetting) } : {}), ...claims };
   }
   const t = oracle.model.tables[targetName(request)];
   return { ...(t?.grantsSetting ? { grants: t.grantsSetting, ...columnSelectHint(t, t.grantsSetting, oracle.settings) } : {}), ...(t?.valueSettings ? { values: t.valueSettings } : {}), ...(t?.rowsSetting ? { rows: settingWithValue(oracle, t.rowsSetting) } : {}), ...claims };

@@ -13,7 +13,7 @@ import type { DataProperty } from '../runner/data-property.ts';
 import { readSeededTables, readTableShapes, relationsReadBy } from '../introspection/table-shapes.ts';
 import { seededModelTablesNote } from '../target/fixtures.ts';
 import type { NormalizedDraws, NotNullDraws, PackModel, SourceSetting } from '../pack.ts';
-import { proposeNormalizedDraws } from './normalized-draws.ts';
+import { copiesSignInEmailUnchanged, proposeNormalizedDraws } from './normalized-draws.ts';
 import { proposeEmailDomain } from './email-domain.ts';
 import { withDomain } from '../model/email-address.ts';
 import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts';
@@ -322,7 +322,10 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
       const domain = emailDomains.find((d) => d.path === draws.domainSetting)?.domain;
       return domain ? { ...draws, sample: withDomain(draws.sample, domain) } : draws;
     };
-    for (const d of proposeNormalizedDraws((options.normalizedDraws ?? []).map(inProposedDomain), targetOf, mappedColumn, (t) => shapes.get(t))) {
+    // The sign-in e-mail's copy (NormalizedDraws.copiedAtSignup) only where the users rows are a signup trigger's, made from `new.email` as signed up.
+    const copiesSignInEmail = users === 'auth-trigger' && authTriggers.rows.some((t) => copiesSignInEmailUnchanged(t.source));
+    const normalizedDraws = (options.normalizedDraws ?? []).filter((d) => !d.copiedAtSignup || copiesSignInEmail);
+    for (const d of proposeNormalizedDraws(normalizedDraws.map(inProposedDomain), targetOf, mappedColumn, (t) => shapes.get(t))) {
       setAt(proposal.settings, d.path, d.columns);
       settingNotes.push(d.note);
     }

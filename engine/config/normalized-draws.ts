@@ -9,15 +9,32 @@ import type { NormalizedDraws } from '../pack.ts';
 import type { ColumnShape } from '../introspection/table-shapes.ts';
 import { refusesValue } from '../target/realizable.ts';
 
-/** The variants of a stored value a generator draws beside it: upper-cased, capitalized, padded either side. */
-export function drawnVariants(sample: string): string[] {
-  return [sample.toUpperCase(), sample.replace(/^./, (c) => c.toUpperCase()), ` ${sample}`, `${sample} `];
+/** The variants of a sign-in e-mail the generators draw beside it: upper-cased, capitalized (never padded). */
+export function caseVariants(sample: string): string[] {
+  return [sample.toUpperCase(), sample.replace(/^./, (c) => c.toUpperCase())];
 }
 
-/** The CHECKs (and domain CHECKs) of `column` that hold `sample` itself but refuse one of its variants: the constraint names. */
-export function variantRefusals(column: ColumnShape, sample: string): string[] {
-  const refusing = (column.checks ?? []).filter((check) => !refusesValue(check, sample) && drawnVariants(sample).some((v) => refusesValue(check, v)));
+/** The variants of a stored value a generator draws beside it: upper-cased, capitalized, padded either side. */
+export function drawnVariants(sample: string): string[] {
+  return [...caseVariants(sample), ` ${sample}`, `${sample} `];
+}
+
+/** The CHECKs (and domain CHECKs) of `column` that hold `sample` itself but refuse one of its `variants`: the constraint names. */
+export function variantRefusals(column: ColumnShape, sample: string, variants = drawnVariants(sample)): string[] {
+  const refusing = (column.checks ?? []).filter((check) => !refusesValue(check, sample) && variants.some((v) => refusesValue(check, v)));
   return [...new Set(refusing.map((check) => check.constraint))];
+}
+
+/**
+ * Whether a signup trigger's body (a function on auth.users) writes the sign-in e-mail as signed
+ * up (`values (new.id, new.email, …)`), not lower-cased first (`lower(new.email)`): the copy then
+ * meets its column's CHECKs as the identity's e-mail is, capitals too (stranger-app-17's domain of
+ * `value = lower(value)`, checked before the copy's own BEFORE trigger could lower-case it).
+ */
+export function copiesSignInEmailUnchanged(source: string): boolean {
+  const reads = source.match(/\bnew\.email\b/gi)?.length ?? 0;
+  const lowered = source.match(/\blower\s*\(\s*new\.email\s*\)/gi)?.length ?? 0;
+  return reads > lowered;
 }
 
 /**
@@ -35,11 +52,14 @@ export function proposeNormalizedDraws(
     const found = d.columns.flatMap((c) => {
       const name = targetColumn(d.table, c);
       const shape = name === null ? undefined : shapeOf(table)?.find((x) => x.name === name);
-      const refusals = shape ? variantRefusals(shape, d.sample) : [];
-      return refusals.length ? [{ column: c, said: `${table}.${name} by ${refusals.join(', ')}` }] : [];
+      const refusals = shape ? variantRefusals(shape, d.sample, d.copiedAtSignup ? caseVariants(d.sample) : undefined) : [];
+      return refusals.length ? [{ column: c, target: `${table}.${name}`, refusals: refusals.join(', ') }] : [];
     });
     if (!found.length) return [];
     const columns = found.map((f) => f.column);
-    return [{ path: d.path, columns, note: `model.${d.path}: ${columns.join(', ')} (a value case-flipped or padded is refused in ${found.map((f) => f.said).join(', ')}: drawn as stored, no variant)` }];
+    const why = d.copiedAtSignup
+      ? `a trigger on auth.users copies the sign-in e-mail as signed up into ${found.map((f) => `${f.target}, whose ${f.refusals} refuses it with capitals`).join('; ')}: the sign-in e-mail drawn lower-cased`
+      : `a value case-flipped or padded is refused in ${found.map((f) => `${f.target} by ${f.refusals}`).join(', ')}: drawn as stored`;
+    return [{ path: d.path, columns, note: `model.${d.path}: ${columns.join(', ')} (${why}, no variant)` }];
   });
 }

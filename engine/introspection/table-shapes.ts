@@ -238,11 +238,14 @@ export async function readProjectionViews(client: pg.Client, schemas: string[]):
     }));
 }
 
-/** The shapes of projection views: their table's columns they show, references to a viewed table pointing at its view. */
-function projectedShapes(views: ProjectionView[], tables: TableShapes): TableShapes {
-  // Two views over one table (a handler's and a submitter's): references point at the one named as the table.
+/** Each viewed table's view; of two views over one table (a handler's and a submitter's), the one named as the table. */
+function viewsOfTables(views: ProjectionView[]): ReadonlyMap<string, string> {
   const named = (v: ProjectionView) => v.view.split('.').pop() === v.table.split('.').pop();
-  const viewOf = new Map([...views.filter((v) => !named(v)), ...views.filter(named)].map((v) => [v.table, v.view]));
+  return new Map([...views.filter((v) => !named(v)), ...views.filter(named)].map((v) => [v.table, v.view]));
+}
+
+/** The shapes of projection views: their table's columns they show, references to a viewed table pointing at its view. */
+function projectedShapes(views: ProjectionView[], tables: TableShapes, viewOf: ReadonlyMap<string, string>): TableShapes {
   return new Map(
     views.flatMap((v) => {
       const columns = tables.get(v.table);
@@ -288,7 +291,15 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
   const schemaOf = (name: string) => (name.includes('.') ? name.split('.')[0] : 'public');
   const elsewhere = [...new Set(views.map((v) => schemaOf(v.table)))].filter((s) => !schemas.includes(s));
   const tables = elsewhere.length ? new Map([...shapes, ...(await readRelationShapes(client, elsewhere))]) : shapes;
-  for (const [view, columns] of projectedShapes(views, tables)) if (!shapes.has(view)) shapes.set(view, columns);
+  const viewOf = viewsOfTables(views);
+  // An exposed table referencing a table the API shows only through its view (stranger-app-9's
+  // passport.profiles.user_id → app.users, shown as api.users) references the view: the rows the
+  // fixtures write there, and the model's table mapped to it, are the ones it needs.
+  const hiddenViewed = (c: ColumnShape) => c.references !== undefined && !shapes.has(c.references.table) && viewOf.has(c.references.table);
+  for (const [table, columns] of shapes) {
+    if (columns.some(hiddenViewed)) shapes.set(table, columns.map((c) => (hiddenViewed(c) ? { ...c, references: { ...c.references!, table: viewOf.get(c.references!.table)! } } : c)));
+  }
+  for (const [view, columns] of projectedShapes(views, tables, viewOf)) if (!shapes.has(view)) shapes.set(view, columns);
   return shapes;
 }
 

@@ -44,6 +44,8 @@ export interface FunctionModel<S = any> {
   outcomeSetting?: string;
   /** Output columns whose values a setting decides (column → setting path), named when they differ. */
   valueSettings?: Record<string, string>;
+  /** The setting that decides how many rows the answer holds (`passport.leaderboardSize`), named with its value when the rows touched differ. */
+  rowsSetting?: string;
   /**
    * Keys of a jsonb answer holding rows (one or a list) and the columns the model's rows there
    * carry: `init` reads what the target's rows there carry beyond them (policyfuzz init, extraColumns).

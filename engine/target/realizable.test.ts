@@ -40,6 +40,20 @@ describe('a world the target cannot hold', () => {
     expect(reason({ vs_tickets: [{ id: 't', submitter_id: 'b' }] })).toMatch(/needs a users row/);
   });
 
+  it("names a reference to another key of a row the world holds (stranger-app-17's change requests naming a record by its student number, the model by its id): not a missing row", () => {
+    const records: TableShapes = new Map([
+      ['records', [col('student_no', { primaryKey: true, unique: true }), col('member_id', { type: 'uuid', notNull: true, unique: true }), col('note')]],
+      ['requests', [col('id', { primaryKey: true }), col('student_no', { notNull: true, references: { table: 'records', column: 'student_no' } })]],
+    ]);
+    const tables = new Set(['records', 'requests']);
+    const world = (named: string): World => ({ records: [{ student_no: '600000001-1', member_id: 'm-1', note: 'm-2' }], requests: [{ id: 'r', student_no: named }] });
+    expect(unrealizableReason(world('m-1'), records, tables)).toBe('requests.student_no names its records row by member_id, where the foreign key reads student_no (another key of the row: not translated)');
+    expect(remedyFor(unrealizableReason(world('m-1'), records, tables)!)).toMatch(/^the target's foreign key reads a key of the parent row the model's column does not hold \(a natural key/);
+    // A value another row's column (no key of it) happens to hold: the row is missing.
+    expect(unrealizableReason(world('m-2'), records, tables)).toBe('requests.student_no needs a records row the case lacks (foreign key)');
+    expect(unrealizableReason(world('600000001-1'), records, tables)).toBeUndefined();
+  });
+
   it('after a step (`holds`: the world before it): a table left as it was is not gone through again, unless a table its foreign keys name changed', () => {
     const tickets = [{ id: 't', submitter_id: 'b' }];
     const users = [person('a'), person('b')];

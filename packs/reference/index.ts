@@ -82,6 +82,8 @@ export const referencePack = definePack({
     { path: 'normalizedColumns.student_records', table: 'student_records', columns: ['email'], sample: 'ann.lee@uni.ac.th', domainSetting: 'emailDomain' },
     { path: 'normalizedColumns.team_members', table: 'team_members', columns: ['email'], sample: 'ann.lee@uni.ac.th', domainSetting: 'emailDomain' },
     { path: 'normalizedColumns.users', table: 'users', columns: ['email'], sample: 'ann.lee@uni.ac.th', domainSetting: 'emailDomain' },
+    // The sign-in e-mail (generators/student.ts signInEmail), where a signup trigger copies it into users.email.
+    { path: 'normalizedColumns.auth.users', table: 'users', columns: ['email'], sample: 'ann.lee@uni.ac.th', domainSetting: 'emailDomain', copiedAtSignup: true },
   ],
   // The public handle is a digest of the ticket id as the target keeps it.
   targetIdSettings: [

@@ -20,9 +20,14 @@ export const studentNumber = fc.noShrink(fc.integer({ min: 60_000_000, max: 69_9
 
 /**
  * The identity's own e-mail: mostly lower case, sometimes with capitals, since the match with a
- * student record is lower(trim(…)) on both sides (spec) and either side may carry them.
+ * student record is lower(trim(…)) on both sides (spec) and either side may carry them. Where the
+ * target keeps the sign-in e-mail as stored (settings.normalizedColumns['auth.users']: a signup
+ * trigger copies it into a lower-case column), the same draw lower-cased: the same cases otherwise.
  */
-const signInEmail = (settings: ModelSettings) => emailAddressFor(settings).chain((e) => fc.oneof({ weight: 3, arbitrary: fc.constant(e) }, { weight: 1, arbitrary: fc.constantFrom(e.toUpperCase(), e.replace(/^./, (c) => c.toUpperCase())) }));
+const signInEmail = (settings: ModelSettings) => {
+  const drawn = emailAddressFor(settings).chain((e) => fc.oneof({ weight: 3, arbitrary: fc.constant(e) }, { weight: 1, arbitrary: fc.constantFrom(e.toUpperCase(), e.replace(/^./, (c) => c.toUpperCase())) }));
+  return drawnAsStored(settings, 'auth.users', 'email') ? drawn.map(normalizedEmail) : drawn;
+};
 
 /** A signed-up identity whose users row (when present) has a role drawn from `roles` (null allowed). */
 export function personWithRole(settings: ModelSettings, roles: readonly (string | null)[]): fc.Arbitrary<Person> {

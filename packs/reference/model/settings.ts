@@ -164,6 +164,15 @@ export const ModelSettingsSchema = z
         team_members: z.array(z.enum(['email'])).default([]),
         /** A person's users row keeps the sign-in e-mail as drawn (capitals too) unless listed (stranger-app-11: `CHECK (email = lower(email))`). */
         users: z.array(z.enum(['email'])).default([]),
+        /**
+         * The sign-in e-mail itself (auth.users.email, the token's email claim) is drawn with capitals
+         * now and then, unless listed: a signup trigger copying it into a column that keeps e-mails
+         * lower-cased (stranger-app-17's `members.email app.email_address`, a domain of `value =
+         * lower(value)`) refused every such identity. E-mails are case-insensitive (the model's person
+         * link is lower(trim(…)) on both sides), so either draw is a secure reading; listed, the
+         * case-insensitive match is still met where the other side (a record, a seat) has a variant.
+         */
+        'auth.users': z.array(z.enum(['email'])).default([]),
       })
       .strict()
       .prefault({}),

@@ -19,6 +19,8 @@ export const passportFunctions: FunctionModel[] = [
     name: 'passport.admin_leaderboard',
     args: [],
     executableBy: ['anon', 'authenticated', 'service_role'],
+    // The spec names no length (stranger-app-9's and -12's `limit 100`): an 11th row is a setting's difference.
+    rowsSetting: 'passport.leaderboardSize',
     predict(world, caller, _args, settings) {
       if (!decide(currentUserIsAdmin(ruleContext(world, caller, settings)), 'R20.leaderboard.admin', 'R20.leaderboard.not-admin')) return { outcome: specNotAuthorized(settings), world };
       const rows = [...rowsOf(world, 'passport.profiles')]
