@@ -10,6 +10,7 @@ import type { OnDelete } from '../model/foreign-key-actions.ts';
 import type { Json } from '../model/json.ts';
 import { escapeRegExp } from '../regexp.ts';
 import { columnAgreements, type ColumnAgreement } from './column-agreements.ts';
+import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 
 export interface ColumnShape {
   name: string;
@@ -307,7 +308,8 @@ async function withReferencedTables(client: pg.Client, shapes: TableShapes, sche
   const schemaOf = (name: string) => (name.includes('.') ? name.split('.')[0] : 'public');
   const tried = new Set<string>();
   for (let hop = 0; hop < REFERENCED_DEPTH; hop++) {
-    const wanted = new Set([...shapes.values()].flat().flatMap((c) => (c.references && !shapes.has(c.references.table) && !tried.has(c.references.table) && !schemas.includes(schemaOf(c.references.table)) ? [c.references.table] : [])));
+    // Supabase's own schemas (auth.users above all: who exists is the case's to say) are never a project's tenant.
+    const wanted = new Set([...shapes.values()].flat().flatMap((c) => (c.references && !shapes.has(c.references.table) && !tried.has(c.references.table) && !schemas.includes(schemaOf(c.references.table)) && !MANAGED_SCHEMAS.includes(schemaOf(c.references.table)) ? [c.references.table] : [])));
     if (!wanted.size) break;
     for (const t of wanted) tried.add(t);
     const read = await readRelationShapes(client, [...new Set([...wanted].map(schemaOf))]);
