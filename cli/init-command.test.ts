@@ -385,9 +385,10 @@ describe('policyfuzz init', () => {
     expect(config.tokens).toEqual({ appMetadata: 'auth.users' });
     expect(config.notes).toContainEqual(expect.stringMatching(/^tokens\.appMetadata: auth\.users \(private\.sync_user_claims writes auth\.users\.raw_app_meta_data/));
     // The signup trigger reads org_id from raw_app_meta_data into a NOT NULL column: no bare fixture row carries it.
-    expect(config.fixtures).toEqual({ users: 'direct', bypassTriggers: ['auth.users.on_auth_user_created'] });
-    // org_id defaults to the caller's org claim: the fixtures (no token) write it.
-    expect(config.notes).toContainEqual(expect.stringMatching(/^columns the fixture filler completes: .*vs_tickets\.org_id.*pr_tickets\.org_id|^columns the fixture filler completes: .*pr_tickets\.org_id/));
+    // org_id (on its tables and, by NOT NULL foreign keys, their children's) is the tenant column since session 24
+    // (stranger-app-18): the fixtures (no token) write the caller's org there, not a filler's value.
+    expect(config.fixtures).toEqual({ users: 'direct', bypassTriggers: ['auth.users.on_auth_user_created'], tenantColumn: 'org_id' });
+    expect(config.notes).not.toContainEqual(expect.stringMatching(/^columns the fixture filler completes: .*\.org_id/));
     // Session 19: read off can_handle_shop's and can_handle_vs's bodies, and no handle paired with the summary (set by hand before).
     expect(config.model).toMatchObject({ shop: { handlerPermission: 'master' }, vs: { permissionScope: 'every-department' } });
     expect(config.mapping.tables.vs_tickets.columns.public_ref).toBeNull();

@@ -10,7 +10,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { BUNDLED_MIGRATIONS } from '../../cli/paths.ts';
 import { runBin } from '../../testing/run-bin.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
-import { maskSeeded, SEEDED_MASK, stringsIn } from '../introspection/seeded-values.ts';
+import { differOnlyInSeeded, maskSeeded, SEEDED_MASK, stringsIn } from '../introspection/seeded-values.ts';
 
 describe('masking seeded values', () => {
   it('masks a whole seeded value and one inside other text; keeps keys, the case’s own values and other text', () => {
@@ -21,6 +21,15 @@ describe('masking seeded values', () => {
       detail: `Key (email)=(${SEEDED_MASK}) already exists.`,
     });
     expect(maskSeeded(answer, [])).toBe(answer);
+  });
+
+  it('tells two sides that differ only in seeded values (a tier named in a seeded table) from alike and from otherwise different ones', () => {
+    const mask = (v: unknown) => maskSeeded(v, ['gold', 'platinum']);
+    const model = { kind: 'allowed', rows: [{ user_id: 'u1', points: 800, tier: 'gold' }] };
+    // Key order is no difference (the database answers its own order).
+    expect(differOnlyInSeeded(model, { rows: [{ tier: 'platinum', points: 800, user_id: 'u1' }], kind: 'allowed' }, mask)).toBe(true);
+    expect(differOnlyInSeeded(model, { kind: 'allowed', rows: [{ user_id: 'u1', points: 800, tier: 'gold' }] }, mask)).toBe(false);
+    expect(differOnlyInSeeded(model, { kind: 'allowed', rows: [{ user_id: 'u1', points: 10, tier: 'platinum' }] }, mask)).toBe(false);
   });
 });
 

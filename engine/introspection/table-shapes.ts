@@ -10,6 +10,7 @@ import type { OnDelete } from '../model/foreign-key-actions.ts';
 import type { Json } from '../model/json.ts';
 import { escapeRegExp } from '../regexp.ts';
 import { columnAgreements, type ColumnAgreement } from './column-agreements.ts';
+import { MANAGED_SCHEMAS } from '../db/supabase/managed-schemas.ts';
 
 export interface ColumnShape {
   name: string;
@@ -285,7 +286,7 @@ async function readDomainVocabularies(client: pg.Client, schemas: string[], shap
 
 // Names are cast to text: node-pg returns name[] (oid 1003) as an unparsed string.
 export async function readTableShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {
-  const shapes = await readRelationShapes(client, schemas);
+  const shapes = await withReferencedTables(client, await readRelationShapes(client, schemas), schemas);
   const views = await readProjectionViews(client, schemas);
   if (!views.length) return shapes;
   const schemaOf = (name: string) => (name.includes('.') ? name.split('.')[0] : 'public');
@@ -301,6 +302,46 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
   }
   for (const [view, columns] of projectedShapes(views, tables, viewOf)) if (!shapes.has(view)) shapes.set(view, columns);
   return shapes;
+}
+
+/** How many hops of foreign keys out of the read schemas are followed (a tenant's owner, its plan…). */
+const REFERENCED_DEPTH = 3;
+
+/**
+ * `shapes` with the tables they reference by foreign key in schemas not read (a tenant table in a
+ * schema the API never exposes: Basejump's `basejump.accounts`, a `private.orgs`), a few hops out:
+ * the fixtures make such a parent row, or the caller's tenant row, from its shape. Without it
+ * every row naming one was dropped (`… references basejump.accounts, which has no row in this
+ * case`: stranger-app-18). Of their schemas' other tables only the membership tables of a kept
+ * one are kept too (`basejump.account_user`: tenant-membership.ts makes the caller's rows).
+ */
+async function withReferencedTables(client: pg.Client, shapes: TableShapes, schemas: readonly string[]): Promise<TableShapes> {
+  const schemaOf = (name: string) => (name.includes('.') ? name.split('.')[0] : 'public');
+  const tried = new Set<string>();
+  for (let hop = 0; hop < REFERENCED_DEPTH; hop++) {
+    // Supabase's own schemas (auth.users above all: who exists is the case's to say) are never a project's tenant.
+    const wanted = new Set([...shapes.values()].flat().flatMap((c) => (c.references && !shapes.has(c.references.table) && !tried.has(c.references.table) && !schemas.includes(schemaOf(c.references.table)) && !MANAGED_SCHEMAS.includes(schemaOf(c.references.table)) ? [c.references.table] : [])));
+    if (!wanted.size) break;
+    for (const t of wanted) tried.add(t);
+    const read = await readRelationShapes(client, [...new Set([...wanted].map(schemaOf))]);
+    for (const t of wanted) if (read.has(t)) shapes.set(t, read.get(t)!);
+    for (const [t, columns] of read) if (!shapes.has(t) && [...wanted].some((kept) => shapes.has(kept) && membershipColumns(columns, kept))) shapes.set(t, columns);
+  }
+  return shapes;
+}
+
+/**
+ * A membership table's columns of `group` (a tenant table, a team) and of a person: a foreign key
+ * to each, unique together (`primary key (user_id, account_id)`, `unique (org_id, user_id)`), the
+ * person's referencing auth.users or a table keyed by it. Undefined for any other table (an
+ * invitation naming its inviter is not unique on the pair).
+ */
+export function membershipColumns(columns: readonly ColumnShape[], group: string, peopleTables: readonly string[] = []): { group: ColumnShape; person: ColumnShape } | undefined {
+  const groupColumn = columns.find((c) => c.references?.table === group);
+  const person = columns.find((c) => c !== groupColumn && (c.references?.table === 'auth.users' || peopleTables.includes(c.references?.table ?? '')));
+  if (!groupColumn || !person) return undefined;
+  const together = columns.flatMap((c) => c.uniqueTogether ?? []).some((k) => k.columns.length === 2 && k.columns.includes(groupColumn.name) && k.columns.includes(person.name));
+  return together ? { group: groupColumn, person } : undefined;
 }
 
 async function readRelationShapes(client: pg.Client, schemas: string[]): Promise<TableShapes> {

@@ -35,6 +35,17 @@ describe('the tenant column init recognises', () => {
     expect(tenantColumnIn({ tables: [members, bySubmitter('a'), bySubmitter('b'), bySubmitter('c')], functions: [{ ...helper, source: 'select submitter_id' }] })).toBeUndefined();
   });
 
+  it('counts the tables reaching a holder by a NOT NULL foreign key as the tenant’s (Basejump’s children carry no account_id: stranger-app-18)', () => {
+    const child = (name: string, parent: string, notNull = true): TargetTableFacts => ({ name, anonCanSelect: false, columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: `${parent}_id`, type: 'uuid', notNull, references: { table: parent, column: 'id' } }] });
+    const projects: TargetTableFacts = { ...notes, name: 'projects' };
+    const people: TargetTableFacts = { ...members, name: 'people', columns: members.columns.filter((c) => c.name !== 'org_id') };
+    // org_id on 3 of 8 tables; with the comments, documents and files under them, 6 of 8 are the tenant's.
+    const tables = [orgs, people, tickets, notes, projects, child('comments', 'tickets'), child('documents', 'projects'), child('files', 'documents')];
+    expect(tenantColumnIn({ tables, functions: [helper] })).toEqual({ column: 'org_id', table: 'orgs', holders: 3, of: 7 });
+    // A nullable reference is no tenant's child: 3 of 7 then.
+    expect(tenantColumnIn({ tables: [...tables.slice(0, 5), child('comments', 'tickets', false), child('documents', 'projects', false), child('files', 'documents', false)], functions: [helper] })).toBeUndefined();
+  });
+
   it('is proposed, and no model column is paired with it', () => {
     const settings: ModelTableFacts = { name: 'project_settings', columns: [{ name: 'key', type: 'text', primaryKey: true }, { name: 'value', type: 'jsonb' }] };
     const proposal = proposeMapping({ tables: [settings], functions: [] }, target);

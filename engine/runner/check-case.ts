@@ -30,7 +30,7 @@ import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { accessCell, accessKey } from '../model/access.ts';
 import { expectedOnTarget, leniencyOf, outcomeToModel, rowOfNullsAsNoRow } from '../mapping/mapping.ts';
-import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
+import { DIFFERS_IN_SEEDED, differOnlyInSeeded, maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { isSideError } from '../findings/signature.ts';
 
 export interface StepMismatch {
@@ -238,7 +238,8 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   Object.assign(entry, { disagreement: disagreement.reason + near, checker: disagreement.checker });
   // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
   const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
-  const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason + near), expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}), ...(sentAsSql(tx.fixturePlan, step.request) ? { sentAs: 'sql' as const } : {}) };
+  const seededOnly = differOnlyInSeeded(expected, actual, hide) ? DIFFERS_IN_SEEDED : '';
+  const mismatch: StepMismatch = { step: index, request: step, reason: hide(disagreement.reason + near) + seededOnly, expected: hide(expected), actual: hide(actual), response: hide(response), masked, ...(disagreement.checker !== modelAgreement.name ? { checker: disagreement.checker } : {}), ...(sentAsSql(tx.fixturePlan, step.request) ? { sentAs: 'sql' as const } : {}) };
   return { entry, mismatch };
 }
 

@@ -21,8 +21,11 @@ export function withAgreeingColumns(drawn: Row, filled: Row, columns: readonly C
     out[name] = value;
   };
   for (const a of agreements) {
-    if (a.kind !== 'presence' || !(a.key in out)) continue;
-    const inValues = typeof out[a.key] === 'string' && a.values.includes(out[a.key] as string);
+    if (a.kind !== 'presence') continue;
+    // A key the row leaves out holds its constant default once written (Basejump's `personal_account default false`).
+    const key = a.key in out ? out[a.key] : shape(a.key)?.constantDefault;
+    if (key === undefined) continue;
+    const inValues = (typeof key === 'string' || typeof key === 'boolean' || typeof key === 'number') && a.values.includes(String(key));
     // Values wanted (every column set where `present` and in the values, at least one where neither), else nulls.
     const wantsValues = a.present === inValues;
     const isSet = (name: string) => out[name] !== undefined && out[name] !== null;

@@ -28,6 +28,7 @@ import type { CachedFunction } from '../executor/schema-cache.ts';
 import { targetName, withSchemaOfDottedTable } from '../model/request.ts';
 import { columnsAsRowsStatements, type ColumnsAsRows } from './columns-as-rows.ts';
 import { authIdentityColumn } from './auth-identity.ts';
+import { membershipRows } from './tenant-membership.ts';
 import { duplicateOfKeyTheModelLacks, type ModelKeysOnTarget } from './key-the-model-lacks.ts';
 
 export { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
@@ -272,11 +273,19 @@ function refuseRowsSharingKey(table: string, rows: readonly Row[], key: string, 
   }
 }
 
-/** The world completed for the target (fill-row.ts), in the caller's tenant where the target has one (tenant-world.ts): its row made first, named by every row holding the tenant column. */
+/**
+ * The world completed for the target (fill-row.ts), in the caller's tenant where the target has one
+ * (tenant-world.ts): its row made first, named by every row holding the tenant column, and every
+ * person's membership of it (tenant-membership.ts), written last and `on conflict do nothing` (a
+ * trigger on the tenant table may have made its owner's).
+ */
 function fillWorldInTenant(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>, tenantColumn: string | undefined): ReturnType<typeof fillWorldWithParents> {
   const tenant = tenantOf(shapes, tenantColumn);
   if (!tenant || tenant.table in world) return fillWorldWithParents(world, shapes, modelTables);
-  return fillWorldWithParents(worldInCallerTenant(world, shapes, tenant), shapes, modelTables, { [tenant.table]: [callerTenantRow(tenant, shapes)] });
+  const inTenant = worldInCallerTenant(world, shapes, tenant);
+  const members = membershipRows(inTenant, shapes, tenant, modelTables);
+  const filled = fillWorldWithParents({ ...inTenant, ...members }, shapes, modelTables, { [tenant.table]: [callerTenantRow(tenant, shapes, world)] });
+  return { ...filled, lookups: [...filled.lookups, ...Object.keys(members)] };
 }
 
 /** A model row's key as the target world keeps it (the same row of the translated world, by position). */

@@ -68,14 +68,20 @@ export function rowsRepeatingTheTenant(rows: readonly Row[], tenant: Tenant): nu
 
 /**
  * The caller's tenant row: its key, and its other NOT NULL columns without a default filled (a
- * `slug`, a `name`). One that needs a row of another table (an owner) cannot be made here: the
- * case is dropped, named.
+ * `slug`, a `name`). One that needs a row of another table names the case's first row of it (an
+ * owner: Basejump's `primary_owner_user_id default auth.uid()`, a person of the case, written
+ * before the tenant); one the case has no row of cannot be made here: the case is dropped, named.
  */
-export function callerTenantRow(tenant: Tenant, shapes: TableShapes): Row {
+export function callerTenantRow(tenant: Tenant, shapes: TableShapes, world: World = {}): Row {
   const row: Row = { [tenant.keyColumn]: tenant.key };
   let n = CALLER_TENANT_NUMBER;
   for (const c of shapes.get(tenant.table) ?? []) {
     if (c.name === tenant.keyColumn || !serverMustWrite(c)) continue;
+    const named = c.references && c.references.table !== tenant.table ? world[c.references.table]?.[0]?.[c.references.column] : undefined;
+    if (named !== undefined && named !== null) {
+      row[c.name] = named;
+      continue;
+    }
     if (c.references) throw new UnfillableColumn(`${tenant.table}.${c.name} references ${c.references.table}: the caller's tenant row (fixtures.tenantColumn ${tenant.column}) cannot be made before it`, tenant.table);
     row[c.name] = valueFor(tenant.table, c, ++n, {});
   }
