@@ -49,6 +49,13 @@ export type KeysOf = (table: string) => readonly string[];
 /** Columns whose values are unique across the target (e-mails: auth.users, a profile's): renamed like keys. */
 const UNIQUE_TEXT = ['email'];
 
+/** Whether a request (or any value) names the copy: a twin step (withSecondTenant). */
+export function namesSecondTenant(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(namesSecondTenant);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(namesSecondTenant);
+  return isSecondValue(value as Json);
+}
+
 /** A row of the copy: it holds a renamed value (its key, at least). */
 function isSecondRow(row: Row): boolean {
   for (const k in row) if (isSecondValue(row[k])) return true;
