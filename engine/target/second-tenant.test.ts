@@ -13,7 +13,11 @@ import { checkCase } from '../runner/check-case.ts';
 import { referenceOracle } from '../../packs/reference/model/index.ts';
 import type { DataCase } from '../runner/data-case.ts';
 import type { ApiRequest } from '../model/request.ts';
+import type { Row } from '../model/json.ts';
 import { holdsSecondTenant, secondTenantCase, splitByTenant } from './second-tenant.ts';
+import { compareOutcomes } from '../checker/compare.ts';
+import { expectedRowsOnTarget } from '../mapping/mapping.ts';
+import type { Outcome } from '../model/outcome.ts';
 
 /** `tenantCheck`: the handlers' clause of the ticket read policy (the variant leaves the org out). */
 const schema = (handlersReach: string) => `
@@ -134,5 +138,25 @@ describe('a second tenant: a copy of the case’s world in another org, which th
     // The case's own step agrees; its twin naming the other org's ticket is the finding.
     expect(byId.mismatch?.step).toBe(1);
     expect(byId.mismatch?.actual).toMatchObject({ rows: [{ id: 'PR-1~t2' }] });
+  });
+});
+
+describe('an alternative holding rows (another tenant’s public rows) is shown and compared as the model’s own answer', () => {
+  const withPublic: Outcome = { kind: 'allowed', rows: [{ id: 'f1', kind: 'file' }], affected: 1, orElse: [{ kind: 'allowed', rows: [{ id: 'f1', kind: 'file' }, { id: 'f1~t2', kind: 'file' }], affected: 2, reading: 'another-tenant-public-rows' }] };
+  const both: Outcome = { kind: 'allowed', rows: [{ id: 'f1' }, { id: 'f1~t2' }], affected: 2 };
+
+  it('without the columns the target lacks (project_files.kind mapped to null), in the alternative too', () => {
+    const request = { kind: 'select', table: 'project_files', columns: '*', filters: [] } as unknown as ApiRequest;
+    const shown = expectedRowsOnTarget({ tables: { project_files: { columns: { kind: null } } } }, request, withPublic);
+    expect(compareOutcomes(shown, both)).toBeUndefined();
+    expect(compareOutcomes(withPublic, both)?.reason).toMatch(/^rows touched|^returned columns differ/);
+  });
+
+  it('under a function’s comparedAs, in the alternative too (the org chart of both tenants)', () => {
+    const chart = (ids: string[]): Outcome => ({ kind: 'allowed', rows: [{ nodes: ids.map((id) => ({ id })) }], affected: 1 });
+    const expected: Outcome = { ...chart(['n1']), orElse: [{ ...chart(['n1~t2', 'n1']), reading: 'another-tenant-public-rows' }] };
+    const sortedNodes = (rows: Row[]) => rows.map((r) => ({ nodes: [...(r.nodes as { id: string }[])].sort((a, b) => a.id.localeCompare(b.id)) }));
+    expect(compareOutcomes(expected, chart(['n1', 'n1~t2']), [], sortedNodes)).toBeUndefined();
+    expect(compareOutcomes({ ...chart(['n1']) }, chart(['n1', 'n1~t2']), [], sortedNodes)).toBeDefined();
   });
 });
