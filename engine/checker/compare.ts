@@ -154,7 +154,10 @@ function success(o: Outcome): o is Extract<Outcome, { kind: 'allowed' | 'filtere
 
 /** Rows of a success answer mapped by `as` (FunctionModel.comparedAs); other answers unchanged. */
 function comparedRows(o: Outcome, as: ((rows: Row[]) => Row[]) | undefined): Outcome {
-  return as && success(o) && o.rows ? ({ ...o, rows: as(o.rows) } as Outcome) : o;
+  if (!as) return o;
+  const own = success(o) && o.rows ? ({ ...o, rows: as(o.rows) } as Outcome) : o;
+  // An alternative holding rows (another tenant's public rows: second-tenant.ts) is compared as the rows it stands beside.
+  return own.orElse ? ({ ...own, orElse: own.orElse.map((a) => comparedRows(a, as)) } as Outcome) : own;
 }
 
 export type { SettingHints } from './history-entry.ts';

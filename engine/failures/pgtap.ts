@@ -24,7 +24,8 @@ import type { Outcome } from '../model/outcome.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest, targetName } from '../model/request.ts';
 import { embedKey } from '../model/embed.ts';
-import { predict } from '../model/predict.ts';
+// A world holding a second tenant's copy is predicted per tenant (second-tenant.ts), as the run predicted it.
+import { predictAcrossTenants as predict } from '../target/predict-across-tenants.ts';
 import type { Oracle } from '../pack.ts';
 import { catalogFacts } from '../target/catalog-facts.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, withTargetDrawn, worldAsStored, callersWithTokensFromWorld, type FixturePlan } from '../target/fixtures.ts';

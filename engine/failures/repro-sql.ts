@@ -9,7 +9,8 @@
 import type { Outcome } from '../model/outcome.ts';
 import { describeCaller } from '../model/caller.ts';
 import { describeRequest } from '../model/request.ts';
-import { predict } from '../model/predict.ts';
+// A world holding a second tenant's copy is predicted per tenant (second-tenant.ts), as the run predicted it.
+import { predictAcrossTenants as predict } from '../target/predict-across-tenants.ts';
 import type { Oracle } from '../pack.ts';
 import { fixtureStatements, REFERENCE_PLAN, requestForTarget, sentAsSql, withTargetDrawn, worldAsStored, callersWithTokensFromWorld, type FixturePlan } from '../target/fixtures.ts';
 import { END_OF_REQUEST, keepRequestSql, maxAffectedCheck, preRequestCall, preRequestSql, ROLLBACK_REQUEST, SINGULAR_CHECK } from '../executor/case-transaction.ts';

@@ -4,7 +4,9 @@
  * coverage tallies read it after: a case whose steps are known ahead (not a model run) is
  * predicted once, whoever asks first, and the others read the same answers (pure, so equal).
  */
-import { predict, type Prediction } from '../model/predict.ts';
+import type { Prediction } from '../model/predict.ts';
+// A world holding a second tenant's copy is predicted per tenant (second-tenant.ts); any other, as the model answers.
+import { predictAcrossTenants as predict } from '../target/predict-across-tenants.ts';
 import type { Oracle } from '../pack.ts';
 import type { World } from '../model/world.ts';
 import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';

@@ -15,6 +15,7 @@ import { compareOutcomes, comparedAsFor, type ComparedAs, embedOrderMask, orderM
 import { ENGINE_CHECKERS, judgeStep, modelAgreement, type HistoryEntry } from '../checker/history.ts';
 import { observedOutcome } from '../checker/observe.ts';
 import { tenantSettingNote } from '../target/tenant-world.ts';
+import { holdsSecondTenant, secondTenantCase } from '../target/second-tenant.ts';
 import { fixtureStatements, fixtureStatementsPerRow, requestForTarget, sentAsSql, targetColumnShape, unrealizableAnswer, worldAsStored, callersWithTokensFromWorld, callersAsIssued, unrealizableEnumWrite, unrealizableIdentityWrite, unrealizableOnTarget, unrealizableWrite, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { UnfillableColumn } from '../target/fill-row.ts';
 import { NotRealizable } from '../target/realizable.ts';
@@ -234,7 +235,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
     return { entry: refusedInstead ? { ...agreed, prediction: { ...prediction, world } } : agreed };
   }
   // The secure readings the model also accepted here, named: the failure says which answers beside its own it took as secure.
-  const near = (disagreement.checker === modelAgreement.name ? readingsNear(expected) : '') + tenantSettingNote(tx.fixturePlan.shapes, tx.fixturePlan.tenantColumn);
+  const near = (disagreement.checker === modelAgreement.name ? readingsNear(expected) : '') + tenantSettingNote(tx.fixturePlan.shapes, tx.fixturePlan.tenantColumn, holdsSecondTenant(world));
   Object.assign(entry, { disagreement: disagreement.reason + near, checker: disagreement.checker });
   // What the failure carries is printed, reported and saved: seeded rows' values are masked (the case's own are shown).
   const hide = <T>(v: T) => maskSeeded(v, tx.fixturePlan.seededValues, stringsIn([world, step]));
@@ -378,7 +379,9 @@ export interface PreparedCase {
 }
 
 /** The case with its world as the target holds it (constant column defaults filled: fixtures.ts worldAsStored) and its callers' tokens as Supabase Auth issues them (fixtures.ts callersAsIssued), its model run kept. */
-function caseAsStored(plan: FixturePlan, oracle: Oracle, testCase: DataCase): DataCase {
+function caseAsStored(plan: FixturePlan, oracle: Oracle, given: DataCase): DataCase {
+  // On a multi-tenant target, with a copy of its world in a second tenant and its steps' twins naming the copy (second-tenant.ts).
+  const testCase = secondTenantCase(plan, oracle, given);
   const world = worldAsStored(plan, testCase.world, oracle.model.tables, oracle.settings, callersWithTokensFromWorld(oracle, testCase.steps));
   const steps = callersAsIssued(testCase.world, testCase.steps);
   if (world === testCase.world && steps === testCase.steps) return testCase;

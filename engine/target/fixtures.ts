@@ -11,6 +11,7 @@ import type { World } from '../model/world.ts';
 import { targetDrawnColumns, type DrawnColumnFacts } from '../model/table-model.ts';
 import { fillInsertRows, fillWorldWithParents, UnfillableColumn, valueFor } from './fill-row.ts';
 import { callerTenantRow, insertRowsInCallerTenant, tenantOf, worldInCallerTenant } from './tenant-world.ts';
+import { holdsSecondTenant, joined, splitByTenant, worldOnTargetInTenants } from './second-tenant.ts';
 import type { ColumnShape, TableShapes } from '../introspection/table-shapes.ts';
 import { isJunctionKey } from '../model/embed.ts';
 import { ident, inlineSql, literal, SqlParams, type ParameterizedSql } from '../executor/sql-text.ts';
@@ -223,13 +224,13 @@ function tablesInOrder(world: World, order: readonly string[]): string[] {
 
 function build(modelWorld: World, modelOrder: readonly string[], plan: FixturePlan, perRow: boolean): FixtureStatement[] {
   const mapping = plan.mapping;
-  const world = mapping ? worldToTarget(mapping, modelWorld) : modelWorld;
+  const world = worldOnTargetInTenants(plan, modelWorld, (w) => (mapping ? worldToTarget(mapping, w) : w));
   const order = mapping ? orderToTarget(mapping, modelOrder) : modelOrder;
   const usersTable = mapping ? targetTable(mapping, 'users') : 'users';
   // The column holding the auth.users id: the key, unless the target keys its users otherwise (auth-identity.ts).
   const usersId = authIdentityColumn(mapping, 'users') ?? ((mapping && targetColumn(mapping, 'users', 'id')) || 'id');
   // Completed from the target's schema; parents a NOT NULL foreign key needs are created and written before it.
-  const { world: filled, parents, lookups } = plan.shapes ? fillWorldInTenant(world, plan.shapes, new Set([...order, ...Object.keys(world)]), plan.tenantColumn) : { world, parents: [] as string[], lookups: [] as string[] };
+  const { world: filled, parents, lookups } = plan.shapes ? fillWorldInTenant(world, plan.shapes, new Set([...order, ...Object.keys(world)]), plan.tenantColumn, holdsSecondTenant(modelWorld)) : { world, parents: [] as string[], lookups: [] as string[] };
   const seeded = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));
   const keyOf = (table: string) => plan.shapes?.get(table)?.find((c) => c.primaryKey)?.name;
   const empty = childrenFirst(plan.emptyTables ?? [], plan.shapes).map((t): FixtureStatement => ({ table: t, row: null, sql: `delete from ${qualifiedTable(t)}` }));
@@ -277,14 +278,18 @@ function refuseRowsSharingKey(table: string, rows: readonly Row[], key: string, 
  * The world completed for the target (fill-row.ts), in the caller's tenant where the target has one
  * (tenant-world.ts): its row made first, named by every row holding the tenant column, and every
  * person's membership of it (tenant-membership.ts), written last and `on conflict do nothing` (a
- * trigger on the tenant table may have made its owner's).
+ * trigger on the tenant table may have made its owner's). A copy of the world in a second tenant
+ * (second-tenant.ts) has its own tenant row, owned by and joined by the copy's people only: the
+ * caller never becomes a member of it.
  */
-function fillWorldInTenant(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>, tenantColumn: string | undefined): ReturnType<typeof fillWorldWithParents> {
+function fillWorldInTenant(world: World, shapes: TableShapes, modelTables: ReadonlySet<string>, tenantColumn: string | undefined, secondTenant: boolean): ReturnType<typeof fillWorldWithParents> {
   const tenant = tenantOf(shapes, tenantColumn);
   if (!tenant || tenant.table in world) return fillWorldWithParents(world, shapes, modelTables);
   const inTenant = worldInCallerTenant(world, shapes, tenant);
-  const members = membershipRows(inTenant, shapes, tenant, modelTables);
-  const filled = fillWorldWithParents({ ...inTenant, ...members }, shapes, modelTables, { [tenant.table]: [callerTenantRow(tenant, shapes, world)] });
+  const { caller, second } = secondTenant ? splitByTenant(inTenant) : { caller: inTenant, second: {} };
+  const members = secondTenant ? joined(membershipRows(caller, shapes, tenant, modelTables), membershipRows(second, shapes, tenant, modelTables, tenant.secondKey)) : membershipRows(caller, shapes, tenant, modelTables);
+  const tenantRows = [callerTenantRow(tenant, shapes, caller), ...(secondTenant ? [callerTenantRow(tenant, shapes, second, true)] : [])];
+  const filled = fillWorldWithParents({ ...inTenant, ...members }, shapes, modelTables, { [tenant.table]: tenantRows });
   return { ...filled, lookups: [...filled.lookups, ...Object.keys(members)] };
 }
 
@@ -781,7 +786,7 @@ export function callersAsIssued<T extends { caller: Caller }>(world: World, step
 export function unrealizableOnTarget(plan: FixturePlan, world: World, modelOrder: readonly string[], holds?: World): string | undefined {
   if (!plan.shapes) return undefined;
   const mapping = plan.mapping;
-  const onTarget = mapping ? worldToTarget(mapping, world) : world;
+  const onTarget = worldOnTargetInTenants(plan, world, (w) => (mapping ? worldToTarget(mapping, w) : w));
   // A parent table the migrations seeded, and the fixtures keep, holds rows no world lists (a
   // Storage bucket a migration made): a foreign key into it is left to the database.
   const seededKept = new Set((plan.seededTables ?? []).filter((t) => !plan.emptyTables?.includes(t)));

@@ -7,7 +7,7 @@
  * them the tenant policies hid every row and refused every write, each a false alarm
  * (stranger-app-18; docs/config.md `fixtures.tenantColumn` had it left open). Pure.
  */
-import type { Row } from '../model/json.ts';
+import type { Json, Row } from '../model/json.ts';
 import type { World } from '../model/world.ts';
 import { membershipColumns, type TableShapes } from '../introspection/table-shapes.ts';
 import type { Tenant } from './tenant-world.ts';
@@ -17,8 +17,8 @@ function peopleTables(shapes: TableShapes): string[] {
   return [...shapes].filter(([, columns]) => columns.some((c) => c.primaryKey && c.references?.table === 'auth.users')).map(([t]) => t);
 }
 
-/** The membership rows of the caller's tenant for every person `world` holds (target names), by membership table outside `modelTables`; none when the target has no such table. */
-export function membershipRows(world: World, shapes: TableShapes, tenant: Tenant, modelTables: ReadonlySet<string>): World {
+/** The membership rows of the caller's tenant (or the tenant keyed `key`) for every person `world` holds (target names), by membership table outside `modelTables`; none when the target has no such table. */
+export function membershipRows(world: World, shapes: TableShapes, tenant: Tenant, modelTables: ReadonlySet<string>, key: Json = tenant.key): World {
   const out: World = {};
   const people = peopleTables(shapes);
   for (const [table, columns] of shapes) {
@@ -28,7 +28,7 @@ export function membershipRows(world: World, shapes: TableShapes, tenant: Tenant
     const ref = member.person.references!;
     const rows = (world[ref.table] ?? []).flatMap((person): Row[] => {
       const id = person[ref.column];
-      return id === undefined || id === null ? [] : [{ [member.group.name]: tenant.key, [member.person.name]: id }];
+      return id === undefined || id === null ? [] : [{ [member.group.name]: key, [member.person.name]: id }];
     });
     if (rows.length) out[table] = rows;
   }

@@ -15,6 +15,8 @@ import { serverMustWrite, UnfillableColumn, valueFor } from './fill-row.ts';
 
 /** The number the caller's tenant key is made from (valueFor: a uuid, an integer, a text of it): apart from the fillers' counters (900…, 1000…). */
 const CALLER_TENANT_NUMBER = 30_001;
+/** The number the second tenant's key is made from (second-tenant.ts: a copy of the case's world the caller must never reach). */
+const SECOND_TENANT_NUMBER = 40_001;
 
 export interface Tenant {
   /** The tenant column (target name), as the config names it. */
@@ -24,6 +26,8 @@ export interface Tenant {
   keyColumn: string;
   /** The caller's tenant's key: the one every row of the case names. */
   key: Json;
+  /** The second tenant's key: the one every row of the world's copy names (second-tenant.ts). */
+  secondKey: Json;
 }
 
 const tenants = new WeakMap<TableShapes, Map<string, Tenant | undefined>>();
@@ -36,7 +40,8 @@ export function tenantOf(shapes: TableShapes, tenantColumn: string | undefined):
   if (!byColumn.has(tenantColumn)) {
     const ref = [...shapes.values()].flat().find((c) => c.name === tenantColumn && c.references)?.references;
     const keyShape = ref && shapes.get(ref.table)?.find((c) => c.name === ref.column);
-    byColumn.set(tenantColumn, ref && keyShape ? { column: tenantColumn, table: ref.table, keyColumn: ref.column, key: valueFor(ref.table, { ...keyShape, references: undefined }, CALLER_TENANT_NUMBER, {}) } : undefined);
+    const keyOf = (n: number) => valueFor(ref!.table, { ...keyShape!, references: undefined }, n, {});
+    byColumn.set(tenantColumn, ref && keyShape ? { column: tenantColumn, table: ref.table, keyColumn: ref.column, key: keyOf(CALLER_TENANT_NUMBER), secondKey: keyOf(SECOND_TENANT_NUMBER) } : undefined);
   }
   return byColumn.get(tenantColumn);
 }
@@ -46,12 +51,12 @@ export function tenantColumnOf(columns: readonly ColumnShape[] | undefined, tena
   return columns?.find((c) => c.name === tenant.column && c.references?.table === tenant.table);
 }
 
-/** `world` (target names) with every row of a table holding the tenant column that leaves it out naming the caller's tenant; the same world when none does. */
-export function worldInCallerTenant(world: World, shapes: TableShapes, tenant: Tenant): World {
+/** `world` (target names) with every row of a table holding the tenant column that leaves it out naming the caller's tenant (`key`: another's, the second tenant's); the same world when none does. */
+export function worldInCallerTenant(world: World, shapes: TableShapes, tenant: Tenant, key: Json = tenant.key): World {
   let out: World | undefined;
   for (const [table, rows] of Object.entries(world)) {
     if (!rows.length || !tenantColumnOf(shapes.get(table), tenant) || rows.every((r) => tenant.column in r)) continue;
-    out = { ...(out ?? world), [table]: rows.map((r) => (tenant.column in r ? r : { ...r, [tenant.column]: tenant.key })) };
+    out = { ...(out ?? world), [table]: rows.map((r) => (tenant.column in r ? r : { ...r, [tenant.column]: key })) };
   }
   return out ?? world;
 }
@@ -72,9 +77,9 @@ export function rowsRepeatingTheTenant(rows: readonly Row[], tenant: Tenant): nu
  * owner: Basejump's `primary_owner_user_id default auth.uid()`, a person of the case, written
  * before the tenant); one the case has no row of cannot be made here: the case is dropped, named.
  */
-export function callerTenantRow(tenant: Tenant, shapes: TableShapes, world: World = {}): Row {
-  const row: Row = { [tenant.keyColumn]: tenant.key };
-  let n = CALLER_TENANT_NUMBER;
+export function callerTenantRow(tenant: Tenant, shapes: TableShapes, world: World = {}, second = false): Row {
+  const row: Row = { [tenant.keyColumn]: second ? tenant.secondKey : tenant.key };
+  let n = second ? SECOND_TENANT_NUMBER : CALLER_TENANT_NUMBER;
   for (const c of shapes.get(tenant.table) ?? []) {
     if (c.name === tenant.keyColumn || !serverMustWrite(c)) continue;
     const named = c.references && c.references.table !== tenant.table ? world[c.references.table]?.[0]?.[c.references.column] : undefined;
@@ -96,7 +101,9 @@ export function insertRowsInCallerTenant(table: string, rows: Row[], shapes: Tab
 }
 
 /** What a failure on a multi-tenant target says of its world, as a setting (the spec is silent on tenants: this reading is the config's). */
-export function tenantSettingNote(shapes: TableShapes | undefined, tenantColumn: string | undefined): string {
+export function tenantSettingNote(shapes: TableShapes | undefined, tenantColumn: string | undefined, secondTenant = false): string {
   const tenant = shapes && tenantOf(shapes, tenantColumn);
-  return tenant ? ` (every row of the case in the caller's ${tenant.table} row: setting fixtures.tenantColumn = "${tenant.column}")` : '';
+  if (!tenant) return '';
+  const second = secondTenant ? `, and a copy in a second ${tenant.table} row ${JSON.stringify(tenant.secondKey)} the caller must never reach` : '';
+  return ` (every row of the case in the caller's ${tenant.table} row${secondTenant ? ` ${JSON.stringify(tenant.key)}` : ''}${second}: setting fixtures.tenantColumn = "${tenant.column}")`;
 }
