@@ -651,8 +651,9 @@ describe('init heuristics that guessed wrong', () => {
     // Answering rows, or saying nothing on an empty world (it needs rows), is answering a value, as before.
     expect(proposal.mapping.functions?.count_downloads?.returns).toBe('value-as-void');
     expect(proposal.mapping.functions?.first_share?.returns).toBe('value-as-void');
-    // No reference function declared answering a value reads as void.
+    // No reference function declared answering a value reads as void, with its settings or with none (as init reads them).
     expect(Object.values(referencePack.model.functions).filter((f) => !f.answersVoid && answersVoidOf(f, defaultSettings)).map((f) => f.name)).toEqual([]);
+    expect(modelFunctionFacts(referencePack.model.functions).filter((f) => f.answersVoid).map((f) => f.name).sort()).toEqual(['merge_vs_tickets', 'vs_post_public_comment', 'vs_set_public', 'vs_transfer_dept']);
   });
 
   it('column-level UPDATE grants become the model’s column grants, in model names (stranger-app-4: profiles’ email not updatable)', () => {
