@@ -78,7 +78,7 @@ export function appliedAsOneQuery(name: string): boolean {
 }
 
 /**
- * A file no migration tool we know applies: not in a Supabase CLI folder (each file in one
+ * A file no migration tool we know applies: not in a Supabase CLI folder (`supabase/migrations`, or one beside a `config.toml`: each file in one
  * transaction), not Prisma's `<name>/migration.sql`, not a Drizzle folder (`meta/_journal.json`),
  * not named as postgrator or Flyway name theirs. Such a folder is applied by a script running
  * `psql -f` (Readest's `docker/volumes/db/migrations`, "RUN ONLINE, NOT INSIDE A TRANSACTION"),
@@ -88,5 +88,7 @@ export function appliedByPsqlFile(filePath: string): boolean {
   const dir = path.dirname(filePath);
   const name = path.basename(filePath);
   if (name === 'migration.sql' || POSTGRATOR.test(name) || FLYWAY.test(name)) return false;
-  return !isSupabaseCliFolder(dir) && !existsSync(path.join(dir, 'meta', '_journal.json'));
+  // `supabase/migrations` is the CLI's even where the repository leaves config.toml out (Hyprnote's).
+  const cliLayout = path.basename(dir) === 'migrations' && path.basename(path.dirname(dir)) === 'supabase';
+  return !isSupabaseCliFolder(dir) && !cliLayout && !existsSync(path.join(dir, 'meta', '_journal.json'));
 }

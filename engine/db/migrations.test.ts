@@ -172,6 +172,11 @@ describe('migrations folder', () => {
     writeFileSync(path.join(project, 'config.toml'), 'project_id = "cli"\n');
     for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(project, 'migrations', name), sql);
     await expect(prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(path.join(project, 'migrations')) })).rejects.toThrow(/016_add_books_synced_at\.sql failed: invalid transaction termination/);
+    // So is a `supabase/migrations` folder whose repository leaves config.toml out.
+    const bare = tempDir('cli');
+    mkdirSync(path.join(bare, 'supabase', 'migrations'), { recursive: true });
+    for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(bare, 'supabase', 'migrations', name), sql);
+    await expect(prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(path.join(bare, 'supabase', 'migrations')) })).rejects.toThrow(/invalid transaction termination/);
   });
 
   it("a goose, sql-migrate or dbmate file applies its Up sections only (its Down section would undo it), outside a transaction where its tool says so (e2b's goose files)", async () => {
