@@ -16,6 +16,7 @@ import type { NormalizedDraws, NotNullDraws, PackModel, SourceSetting } from '..
 import { copiesSignInEmailUnchanged, proposeNormalizedDraws } from './normalized-draws.ts';
 import { proposeEmailDomain } from './email-domain.ts';
 import { withDomain } from '../model/email-address.ts';
+import { answersVoidOf } from '../model/function-model.ts';
 import { fitToTarget, unexposedFunctionSchema } from '../runner/applicability.ts';
 import { FUNCTION_OUTSIDE_API } from '../model/predict.ts';
 import { readTargetFacts } from '../introspection/target-facts.ts';
@@ -173,6 +174,11 @@ export function insertTargets(source: string): string[] {
   return [...new Set(found.map((t) => (t.startsWith('public.') ? t.slice('public.'.length) : t)))];
 }
 
+/** What init's proposal reads of the model's functions: names, arguments, answer rows, and whether each answers nothing (answersVoidOf). */
+export function modelFunctionFacts(functions: PackModel['functions']): { name: string; args: string[]; answerRows?: Record<string, readonly string[]>; answersVoid?: true }[] {
+  return Object.values(functions).map((f) => ({ name: f.name, args: f.args, ...(f.answerRows ? { answerRows: f.answerRows } : {}), ...(answersVoidOf(f) ? { answersVoid: true as const } : {}) }));
+}
+
 export async function inspectMigrations(server: DatabaseServer, migrationDirs: string | string[], properties: DataProperty[], configDir: string, model: PackModel, vocabularies: VocabularySetting[] = [], options: InspectOptions = {}): Promise<InitReport> {
   const tableModels = model.tables;
   const folders = [migrationDirs].flat();
@@ -193,7 +199,7 @@ export async function inspectMigrations(server: DatabaseServer, migrationDirs: s
             columns: t.columns.map((c) => ({ name: c.name, type: c.type, primaryKey: t.primaryKey.length === 1 && t.primaryKey[0] === c.name, vocabulary: !!c.check, hasDefault: c.default !== undefined && c.default !== null, ...(typeof c.default === 'string' ? { textDefault: c.default } : {}), nullable: c.nullable, generated: c.generated !== undefined, references: t.foreignKeys?.find((f) => ('column' in f ? f.column === c.name : f.columns.length === 1 && f.columns[0] === c.name))?.references, ...(c.aliases ? { aliases: c.aliases } : {}) })),
             guarded: !!(t.beforeInsert || t.beforeUpdate),
           })),
-        functions: Object.values(model.functions).map((f) => ({ name: f.name, args: f.args, ...(f.answerRows ? { answerRows: f.answerRows } : {}), ...(f.answersVoid ? { answersVoid: true } : {}) })),
+        functions: modelFunctionFacts(model.functions),
         views: Object.values(tableModels).filter((t) => t.view).map((t) => t.table),
       };
     const proposal = proposeMapping(

@@ -11,7 +11,7 @@ import path from 'node:path';
 const LEADING_NUMBER = /^(\d+)/;
 
 /** A folder the Supabase CLI applies: a `config.toml` beside it (`supabase/migrations` + `supabase/config.toml`). */
-function isSupabaseCliFolder(dir: string): boolean {
+export function isSupabaseCliFolder(dir: string): boolean {
   return existsSync(path.join(dir, '..', 'config.toml'));
 }
 
@@ -75,4 +75,20 @@ export function withoutUndoFiles(names: string[]): string[] {
 export function appliedAsOneQuery(name: string): boolean {
   const postgrator = POSTGRATOR.exec(name);
   return postgrator !== null && postgrator[2].toLowerCase() === 'do';
+}
+
+/**
+ * A file no migration tool we know applies: not in a Supabase CLI folder (`supabase/migrations`, or one beside a `config.toml`: each file in one
+ * transaction), not Prisma's `<name>/migration.sql`, not a Drizzle folder (`meta/_journal.json`),
+ * not named as postgrator or Flyway name theirs. Such a folder is applied by a script running
+ * `psql -f` (Readest's `docker/volumes/db/migrations`, "RUN ONLINE, NOT INSIDE A TRANSACTION"),
+ * which sends each statement in its own transaction.
+ */
+export function appliedByPsqlFile(filePath: string): boolean {
+  const dir = path.dirname(filePath);
+  const name = path.basename(filePath);
+  if (name === 'migration.sql' || POSTGRATOR.test(name) || FLYWAY.test(name)) return false;
+  // `supabase/migrations` is the CLI's even where the repository leaves config.toml out (Hyprnote's).
+  const cliLayout = path.basename(dir) === 'migrations' && path.basename(path.dirname(dir)) === 'supabase';
+  return !isSupabaseCliFolder(dir) && !cliLayout && !existsSync(path.join(dir, 'meta', '_journal.json'));
 }

@@ -21,10 +21,15 @@ export interface UpSection {
   transaction: boolean;
 }
 
+/** True when the file carries a goose, sql-migrate or dbmate marker: that tool decides how it applies. */
+export function marksItsTool(sql: string): boolean {
+  return sql.split('\n').some((line) => UP_MARKER.test(line) || DOWN_MARKER.test(line));
+}
+
 /** The part of a migration file its tool applies going up (the whole file when it has no marker). */
 export function upSectionOf(sql: string): UpSection {
   const lines = sql.split('\n');
-  if (!lines.some((line) => UP_MARKER.test(line) || DOWN_MARKER.test(line))) return { sql, transaction: true };
+  if (!marksItsTool(sql)) return { sql, transaction: true };
   let down = false;
   let transaction = !GOOSE_NO_TRANSACTION.test(sql);
   const kept = lines.map((line) => {

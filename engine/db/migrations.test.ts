@@ -150,6 +150,35 @@ describe('migrations folder', () => {
     await expect(prepareTemplate(server, { migrations: loadMigrationFolder(several) })).rejects.toThrow(/cannot run inside a transaction block/);
   });
 
+  it('a file `psql -f` applies holding a statement no transaction block may hold (a procedure committing its batches, create index concurrently) applies statement by statement; in a Supabase CLI folder it stays refused', async () => {
+    // After Readest's docker/volumes/db/migrations/016_add_books_synced_at.sql ("RUN ONLINE, NOT INSIDE A
+    // TRANSACTION", applied by its apply-migrations.sh with psql -f): "invalid transaction termination", told to skip.
+    const files = {
+      '001_books.sql': 'create table public.books (id int primary key, updated_at timestamptz default now());\n',
+      '016_add_books_synced_at.sql': [
+        'alter table public.books add column if not exists synced_at timestamptz;',
+        'create or replace procedure public.backfill(batch int default 100) language plpgsql as $$',
+        'declare n int; begin loop update public.books set synced_at = updated_at where id in (select id from public.books where synced_at is null limit batch);',
+        '  get diagnostics n = row_count; commit; exit when n = 0; end loop; end $$;',
+        'call public.backfill(100);',
+        'drop procedure public.backfill(int);',
+        'create index concurrently if not exists books_synced on public.books (synced_at);',
+      ].join('\n'),
+    };
+    expect((await migratedCatalog(folder(files))).indexes).toEqual(['books_pkey', 'books_synced']);
+    // The Supabase CLI applies each file in one transaction: the same file is refused there, as `supabase db reset` refuses it.
+    const project = tempDir('cli');
+    mkdirSync(path.join(project, 'migrations'));
+    writeFileSync(path.join(project, 'config.toml'), 'project_id = "cli"\n');
+    for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(project, 'migrations', name), sql);
+    await expect(prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(path.join(project, 'migrations')) })).rejects.toThrow(/016_add_books_synced_at\.sql failed: invalid transaction termination/);
+    // So is a `supabase/migrations` folder whose repository leaves config.toml out.
+    const bare = tempDir('cli');
+    mkdirSync(path.join(bare, 'supabase', 'migrations'), { recursive: true });
+    for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(bare, 'supabase', 'migrations', name), sql);
+    await expect(prepareTemplate(await sharedServer(), { migrations: loadMigrationFolder(path.join(bare, 'supabase', 'migrations')) })).rejects.toThrow(/invalid transaction termination/);
+  });
+
   it("a goose, sql-migrate or dbmate file applies its Up sections only (its Down section would undo it), outside a transaction where its tool says so (e2b's goose files)", async () => {
     const dir = folder({
       '20240522105042_users_teams.sql': [

@@ -10,8 +10,8 @@ import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
 import { neighbourCause, SKIPPING_LOSES_THE_REST } from './migration-neighbours.ts';
-import { upSectionOf } from './migration-sections.ts';
-import { appliedAsOneQuery, orderMigrationNames, withoutUndoFiles } from './migration-order.ts';
+import { marksItsTool, upSectionOf } from './migration-sections.ts';
+import { appliedAsOneQuery, appliedByPsqlFile, orderMigrationNames, withoutUndoFiles } from './migration-order.ts';
 import { confinedToDatabase } from './role-settings.ts';
 import { MANAGED_SCHEMAS } from './supabase/managed-schemas.ts';
 import { splitStatements, type SqlStatement } from './sql-statements.ts';
@@ -159,6 +159,8 @@ export function droppedMissing(statement: string, code: string | undefined): str
 /** A file Postgres cannot parse is to be fixed, not skipped: no hint then. */
 const SYNTAX_ERROR = '42601';
 const QUERY_CANCELED = '57014';
+/** active_sql_transaction ("cannot run inside a transaction block") and invalid_transaction_termination (a procedure's COMMIT). */
+const NOT_IN_A_TRANSACTION = new Set(['25001', '2D000']);
 
 /** How long one statement of a migration may run (docs/config.md `migrationTimeout`, `--migration-timeout`). */
 export const DEFAULT_MIGRATION_TIMEOUT_MS = 300_000;
@@ -212,7 +214,8 @@ const FRESH_SESSION_SQL = `reset all; do $pf$ declare s record; begin
 end $pf$`;
 
 /**
- * A file in one transaction (unless its tool says otherwise: migration-sections.ts), statement by statement (sql-statements.ts), each allowed `timeoutMs`.
+ * A file in one transaction (unless its tool says otherwise: migration-sections.ts; or, applied by `psql -f`, it holds a
+ * statement no transaction block may hold), statement by statement (sql-statements.ts), each allowed `timeoutMs`.
  * The statement timeout is kept by the client (a file may `set statement_timeout = 0`, as pg_dump
  * writes): past it, the statement is cancelled and the run ends naming it and the option.
  */
@@ -240,8 +243,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
         progressTimer = setTimeout(tick, PROGRESS_EVERY_MS);
       }, PROGRESS_AFTER_MS)
     : undefined;
-  try {
-    // Inside the try: a failure here still clears the progress timer and the activity (finally).
+  const apply = async (inTransaction: boolean) => {
     await client.query(FRESH_SESSION_SQL);
     if (inTransaction) await client.query('begin');
     for (const statement of statements) {
@@ -257,6 +259,20 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
       }
     }
     if (inTransaction) await client.query('commit');
+  };
+  try {
+    // Inside the try: a failure here still clears the progress timer and the activity (finally).
+    try {
+      await apply(inTransaction);
+    } catch (e) {
+      // A statement that cannot run in a transaction block (`create index concurrently`, a CALL of
+      // a procedure that commits) in a file `psql -f` applies: rolled back whole, then applied as
+      // psql sends it, each statement on its own (migration-order.ts appliedByPsqlFile).
+      const code = (e as pg.DatabaseError).code;
+      if (!(inTransaction && options.skippable && NOT_IN_A_TRANSACTION.has(code ?? '') && !marksItsTool(file.sql) && appliedByPsqlFile(file.path))) throw e;
+      await client.query('rollback');
+      await apply(false);
+    }
   } catch (e) {
     await client.query('rollback').catch(() => {});
     const err = e as pg.DatabaseError;

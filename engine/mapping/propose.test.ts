@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { jsonAnswerRows, proposeMapping, refusalConventions, snakeCased, proposeVocabularySubsets, rolesCompared, rolesPassed, roleParameterHelpers, type ModelTableFacts, type TargetFunctionFacts, type TargetTableFacts } from './propose.ts';
 import { defaultSettings, referencePack } from '../../packs/reference/index.ts';
+import { modelFunctionFacts } from '../config/init.ts';
+import { answersVoidOf, type FunctionModel } from '../model/function-model.ts';
+import { allowed } from '../model/outcome.ts';
 
 const prTickets: ModelTableFacts = {
   name: 'pr_tickets',
@@ -632,6 +635,25 @@ describe('init heuristics that guessed wrong', () => {
   it('the reference model marks the functions it answers nothing from', () => {
     const voidOnes = Object.values(referencePack.model.functions).filter((f) => f.answersVoid).map((f) => f.name).sort();
     expect(voidOnes).toEqual(['merge_vs_tickets', 'vs_post_public_comment', 'vs_set_public', 'vs_transfer_dept']);
+  });
+
+  it("a model function answering a success with no rows is void to init though it does not declare answersVoid: a void target is no value-as-void (Readest's increment_book_share_download)", () => {
+    // init proposed `returns: "value-as-void"` for a model written as docs/function-models.md writes a void function.
+    const defineFunction = (f: FunctionModel) => f;
+    const bump = defineFunction({ name: 'bump_download', args: ['p_token_hash'], executableBy: ['anon'], predict: (world) => ({ outcome: allowed(null, 1), world }) });
+    const count = defineFunction({ name: 'count_downloads', args: ['p_token_hash'], executableBy: ['anon'], predict: (world) => ({ outcome: allowed([{ value: 1 }], 1), world }) });
+    const needsRows = defineFunction({ name: 'first_share', args: [], executableBy: ['anon'], predict: (world) => ({ outcome: allowed([world.shares![0]!], 1), world }) });
+    const proposal = proposeMapping(
+      { tables: [], functions: modelFunctionFacts({ bump, count, needsRows }) },
+      { tables: [], functions: ['bump_download', 'count_downloads', 'first_share'].map((name) => fn({ name, args: name === 'first_share' ? [] : [{ name: 'p_token_hash', type: 'text' }], returns: 'void' })) },
+    );
+    expect(proposal.mapping.functions?.bump_download).toBeUndefined();
+    // Answering rows, or saying nothing on an empty world (it needs rows), is answering a value, as before.
+    expect(proposal.mapping.functions?.count_downloads?.returns).toBe('value-as-void');
+    expect(proposal.mapping.functions?.first_share?.returns).toBe('value-as-void');
+    // No reference function declared answering a value reads as void, with its settings or with none (as init reads them).
+    expect(Object.values(referencePack.model.functions).filter((f) => !f.answersVoid && answersVoidOf(f, defaultSettings)).map((f) => f.name)).toEqual([]);
+    expect(modelFunctionFacts(referencePack.model.functions).filter((f) => f.answersVoid).map((f) => f.name).sort()).toEqual(['merge_vs_tickets', 'vs_post_public_comment', 'vs_set_public', 'vs_transfer_dept']);
   });
 
   it('column-level UPDATE grants become the model’s column grants, in model names (stranger-app-4: profiles’ email not updatable)', () => {

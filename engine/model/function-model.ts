@@ -61,6 +61,29 @@ export interface FunctionModel<S = any> {
   rowsUnder?: Record<string, string>;
 }
 
+/** The callers an undeclared function's answers are read from (answersVoidOf): the server, a visitor, someone signed in. */
+const PROBE_CALLERS: readonly Caller[] = [{ kind: 'service' }, { kind: 'anon' }, { kind: 'user', id: '00000000-0000-4000-8000-000000000001' }];
+
+/**
+ * Whether the function answers nothing (RETURNS void): as declared (`answersVoid`), else as its
+ * answer on an empty world says: a success with no rows (`allowed(null, 1)`, the void function of
+ * docs/function-models.md) is void, one with rows is not. A model raising, refusing or throwing
+ * there (it needs rows, or settings) says nothing: not void, as before.
+ */
+export function answersVoidOf(model: FunctionModel, settings: unknown = {}): boolean {
+  if (model.answersVoid !== undefined) return model.answersVoid;
+  const args: Record<string, Json> = Object.fromEntries(model.args.map((a) => [a, null]));
+  for (const caller of PROBE_CALLERS) {
+    try {
+      const { outcome } = model.predict({}, caller, args, settings);
+      if (outcome.kind === 'allowed' || outcome.kind === 'filtered') return outcome.rows === null;
+    } catch {
+      // Read on: another caller may be answered without what this one needed.
+    }
+  }
+  return false;
+}
+
 /** Functions that exist in the database but are not part of the API (trigger functions, private helpers). */
 export interface PrivateFunction {
   name: string;

@@ -35,6 +35,8 @@ export interface CatalogFunction {
   executableByAuthenticated: boolean;
   /** Tables (`schema.table`) with a trigger that runs this function: it is reached through their writes. */
   triggerTables?: string[];
+  /** Tables whose trigger on this function is disabled (`alter table … disable trigger`, or fires on replicas only): no request runs it there. */
+  disabledTriggerTables?: string[];
 }
 
 export interface CatalogView {
@@ -75,7 +77,9 @@ export async function readCatalog(client: pg.Client, schemas: string[]): Promise
             has_function_privilege('anon', p.oid, 'execute') as "executableByAnon",
             has_function_privilege('authenticated', p.oid, 'execute') as "executableByAuthenticated",
             array(select distinct tn.nspname || '.' || tc.relname from pg_trigger t join pg_class tc on tc.oid = t.tgrelid join pg_namespace tn on tn.oid = tc.relnamespace
-                   where t.tgfoid = p.oid and not t.tgisinternal order by 1) as "triggerTables"
+                   where t.tgfoid = p.oid and not t.tgisinternal and t.tgenabled in ('O', 'A') order by 1) as "triggerTables",
+            array(select distinct tn.nspname || '.' || tc.relname from pg_trigger t join pg_class tc on tc.oid = t.tgrelid join pg_namespace tn on tn.oid = tc.relnamespace
+                   where t.tgfoid = p.oid and not t.tgisinternal and t.tgenabled in ('D', 'R') order by 1) as "disabledTriggerTables"
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = any($1) and p.prokind = 'f' and ${notStandIn('pg_proc', 'p.oid')} order by 1, 2, 3`,
     [schemas],

@@ -305,6 +305,26 @@ describe('a trigger function', () => {
   });
 });
 
+describe('a trigger function whose every trigger is disabled', () => {
+  it("has equivalent variants, naming the disabled trigger's table (GaryAustin1/custom-properties: on_custom_role_change's guard variants survived as a gap)", () => {
+    const sync = (tables: { triggerTables?: string[]; disabledTriggerTables?: string[] }): CatalogFunction => ({
+      schema: 'public',
+      name: 'custom_roles_update_to_app_metadata',
+      signature: 'public.custom_roles_update_to_app_metadata()',
+      definition: "CREATE OR REPLACE FUNCTION public.custom_roles_update_to_app_metadata()\n RETURNS trigger\n LANGUAGE plpgsql\n SECURITY DEFINER\nAS $function$ begin if (TG_OP = 'DELETE') then return old; end if; return new; end; $function$",
+      executableByAnon: true,
+      executableByAuthenticated: true,
+      ...tables,
+    });
+    const variants = (f: CatalogFunction) => deriveMutants({ policies: [], rowSecurityTables: [], views: [], functions: [f] });
+    const idle = variants(sync({ disabledTriggerTables: ['public.custom_user_roles'] }));
+    expect(idle.length).toBeGreaterThan(0);
+    for (const m of idle) expect(m.equivalent).toBe('it runs only from a disabled trigger (on public.custom_user_roles): no request runs it');
+    // Enabled on one table, it is reached there: not equivalent.
+    for (const m of variants(sync({ triggerTables: ['public.custom_user_roles'], disabledTriggerTables: ['public.archive'] }))) expect(m.equivalent).toBeUndefined();
+  });
+});
+
 describe('equality-to-ilike equivalence', () => {
   const fn = (args: string) => ({
     schema: 'public',

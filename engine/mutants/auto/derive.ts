@@ -29,6 +29,9 @@ export const AUTO_MUTATION_KINDS = [
 
 export type AutoMutationKind = (typeof AUTO_MUTATION_KINDS)[number];
 
+/** A function header declaring a trigger function (pg_get_functiondef's `RETURNS trigger`). */
+const RETURNS_TRIGGER = /\breturns\s+trigger\b/i;
+
 export interface AutoMutant {
   name: string;
   kind: AutoMutationKind;
@@ -469,7 +472,12 @@ export function deriveMutants(catalog: Catalog): AutoMutant[] {
     const call = new RegExp(`(^|[^\\w$])${escapeRegExp(f.name)}\\s*\\(`);
     const callers = [...new Set(catalog.policies.filter((p) => call.test(p.using ?? '') || call.test(p.withCheck ?? '')).map((p) => `${p.schema}.${p.table}`))];
     const triggerOn = f.triggerTables?.length ? { triggerOn: f.triggerTables } : {};
-    out.push(...functionMutants(f).map((m) => ({ ...m, ...(callers.length ? { calledByPoliciesOf: callers } : {}), ...triggerOn })));
+    // A trigger function whose every trigger is disabled runs in no request (GaryAustin1's roles.sql
+    // leaves on_custom_role_change disabled): its variants survived as "a gap".
+    const idle = !f.triggerTables?.length && f.disabledTriggerTables?.length && RETURNS_TRIGGER.test(f.definition)
+      ? { equivalent: `it runs only from a disabled trigger (on ${f.disabledTriggerTables.join(', ')}): no request runs it` }
+      : {};
+    out.push(...functionMutants(f).map((m) => ({ ...m, ...(callers.length ? { calledByPoliciesOf: callers } : {}), ...triggerOn, ...idle })));
   }
   for (const v of catalog.views.filter((view) => view.securityInvoker)) {
     out.push({

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DataProperty } from '../../runner/data-property.ts';
 import type { AutoMutant } from './derive.ts';
-import { leftOutNaming, reachingObjects, survivedCovering } from './run-auto.ts';
+import { leftOutCovering, leftOutNaming, reachingObjects, survivedCovering } from './run-auto.ts';
 
 const property = (id: string, tables: string[]) => ({ id, rule: 5, title: id, tables }) as unknown as DataProperty;
 const mutant: AutoMutant = { name: 'always-true-relations-check', kind: 'always-true', target: 'public.document_relations', description: '', sql: '' };
@@ -62,6 +62,16 @@ describe('a survivor names the properties run on it', () => {
     expect(survivedCovering(revoke, [{ id: 'R15' }])).toBe('survived R15: an equivalent variant, or a gap in that property');
     // The catalog check and the data property of one rule: named once.
     expect(survivedCovering(revoke, [{ id: 'R15' }, property('R15', ['t']), property('R03', ['t'])])).toBe('survived R15, R03: an equivalent variant, or a gap in those properties');
+  });
+
+  it("names no left-out property when none of them names its target (Readest: RD02, naming book_shares, was said to name the inbox rpcs)", () => {
+    const rpc: AutoMutant = { name: 'function-drop-conjunct-complete-inbox-item-1-3', kind: 'function-drop-conjunct', target: 'public.complete_inbox_item(p_id uuid, p_device text)', description: '', sql: '' };
+    const shares = { ...property('RD02', ['book_shares']), functions: ['increment_book_share_download'] } as DataProperty;
+    expect(leftOutCovering(rpc, [shares], undefined)).toEqual([]);
+    expect(survivedCovering(rpc, [property('RD04', ['send_inbox'])], leftOutCovering(rpc, [shares], undefined))).toBe('survived RD04: an equivalent variant, or a gap in that property');
+    // One that does name it is still named.
+    const settles = { ...property('RD05', ['send_inbox']), functions: ['complete_inbox_item'] } as DataProperty;
+    expect(leftOutCovering(rpc, [shares, settles], undefined).map((p) => p.id)).toEqual(['RD05']);
   });
 
   it('names the properties naming its target that were left out as failing, which did not judge it (after Supavec and the waiting list: a write variant survived the read property alone)', () => {

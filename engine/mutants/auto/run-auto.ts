@@ -161,6 +161,17 @@ export function leftOutNaming(mutant: AutoMutant, failing: DataProperty[], mappi
 }
 
 /**
+ * The properties left out as failing that name a variant's target (or reach it through the tables
+ * its trigger is on, or the policies calling it): none when none does. Readest's inbox rpc variants
+ * survived "RD02, naming public.complete_inbox_item too, was left out", RD02 naming only book_shares
+ * and another function: every failing property was named when none covered the target.
+ */
+export function leftOutCovering(mutant: AutoMutant, failing: DataProperty[], mapping: Parameters<typeof propertiesFor>[2]): DataProperty[] {
+  const { list, covered } = propertiesFor(mutant, failing, mapping);
+  return covered ? list : [];
+}
+
+/**
  * A survivor of the properties run on it (a drop-revoke's catalog checks among them, where no data
  * property covers it): which ones, and through what a trigger function is covered.
  */
@@ -320,7 +331,7 @@ export async function runAutoMutants(options: AutoOptions): Promise<AutoKillResu
       ...kill,
       kind: mutant.kind,
       target: mutant.target,
-      ...(kill.killedBy.length ? {} : { ...(uncoveredRun ? { uncovered: true as const } : {}), reason: unkilledReason(mutant, kill, [...catalog, ...list], uncoveredRun, direct.covered ? propertiesFor(mutant, failing, mapping).list : []) }),
+      ...(kill.killedBy.length ? {} : { ...(uncoveredRun ? { uncovered: true as const } : {}), reason: unkilledReason(mutant, kill, [...catalog, ...list], uncoveredRun, direct.covered ? leftOutCovering(mutant, failing, mapping) : []) }),
     };
     results.push(result);
     options.onResult?.(result);
