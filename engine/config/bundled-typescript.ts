@@ -75,7 +75,9 @@ export async function importBundledTypeScript(file: string): Promise<({ default?
                 fromTheModule.resolve(args.path);
                 return { path: args.path, external: true };
               } catch {
-                return { path: pathToFileURL(fromHere.resolve(args.path)).href, external: true };
+                // A file URL for import, a path for require (which takes no URL).
+                const running = fromHere.resolve(args.path);
+                return { path: args.kind === 'require-call' ? running : pathToFileURL(running).href, external: true };
               }
             });
             build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
