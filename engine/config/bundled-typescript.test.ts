@@ -64,7 +64,7 @@ describe('a TypeScript pack, bundled', () => {
     expect(readdirSync(dir).sort()).toEqual(before);
   });
 
-  it('an error thrown as it loads names the .ts file and line; one that does not compile names file, line and column; no bundle is left', async () => {
+  it('an error thrown as it loads names the .ts file and line; one that does not compile names file, line and column; no bundle is left, nor when the process exits as the pack loads', async () => {
     const dir = tempDir('bundled-ts-errors');
     const throws = path.join(dir, 'throws.pack.ts');
     writeFileSync(throws, "const n: number = 1;\n\nthrow new Error('pack failed at load ' + n);\n");
@@ -74,6 +74,10 @@ describe('a TypeScript pack, bundled', () => {
     const broken = path.join(dir, 'broken.pack.ts');
     writeFileSync(broken, "import { extendPack } from 'policyfuzz';\nexport default extendPack(referencePack, {\n");
     expect(await loadInChild(dir, broken, `{ message: error?.message }`)).toEqual({ message: `${broken}:3:1: Expected identifier but found end of file` });
-    expect(readdirSync(dir).sort()).toEqual(['broken.pack.ts', 'throws.pack.ts']);
+    // The process ending while the pack runs (a signal's handler exits): the bundle goes with it.
+    const exits = path.join(dir, 'exits.pack.ts');
+    writeFileSync(exits, "const code: number = 0;\nprocess.exit(code);\n");
+    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', `const { importModule } = await import(${dist('engine/config/config-file.js')}); await importModule(${JSON.stringify(exits)});`], { cwd: dir });
+    expect(readdirSync(dir).sort()).toEqual(['broken.pack.ts', 'exits.pack.ts', 'throws.pack.ts']);
   });
 });

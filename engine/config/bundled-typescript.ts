@@ -106,12 +106,16 @@ export async function importBundledTypeScript(file: string): Promise<({ default?
     if (UNWRITABLE.has((e as NodeJS.ErrnoException).code ?? '')) return undefined;
     throw e;
   }
+  // A signal while the module runs ends the process through exit (the CLI's handlers): the bundle goes then too.
+  const removeBundle = () => rmSync(bundle, { force: true });
+  process.once('exit', removeBundle);
   try {
     // A stack then names the .ts file and line (the bundle's source map), as a pack's blame reads it.
     process.setSourceMapsEnabled(true);
     return await import(pathToFileURL(bundle).href);
   } finally {
-    rmSync(bundle, { force: true });
+    process.off('exit', removeBundle);
+    removeBundle();
   }
 }
 
