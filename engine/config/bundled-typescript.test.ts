@@ -30,6 +30,27 @@ async function loadInChild(dir: string, file: string, report: string): Promise<u
 }
 
 describe('a TypeScript pack, bundled', () => {
+  it('in a folder it cannot write to (read-only: EROFS), loads through tsx instead', async () => {
+    const dir = tempDir('bundled-ts-read-only');
+    const pack = path.join(dir, 'policyfuzz.pack.ts');
+    writeFileSync(pack, "import { definePack, z } from 'policyfuzz';\nexport const url: string = import.meta.url;\nexport default definePack({ name: 'read-only', model: { tables: {}, functions: {}, fixtureOrder: [] }, settingsSchema: z.object({}).strict(), properties: [] });\n");
+    // Node's fs as a read-only file system answers a write of the bundle (node:fs's ES exports follow its object: syncBuiltinESMExports).
+    const readOnly = path.join(dir, 'read-only.mjs');
+    writeFileSync(
+      readOnly,
+      "import fs from 'node:fs';\nimport { syncBuiltinESMExports } from 'node:module';\nconst write = fs.writeFileSync;\n" +
+        "fs.writeFileSync = function (file, ...rest) { if (String(file).includes('.policyfuzz-')) throw Object.assign(new Error('EROFS: read-only file system'), { code: 'EROFS' }); return write.call(this, file, ...rest); };\nsyncBuiltinESMExports();\n",
+    );
+    const script = `
+      const { importModule } = await import(${dist('engine/config/config-file.js')});
+      const loaded = await importModule(${JSON.stringify(pack)});
+      console.log(JSON.stringify({ name: loaded.default.name, url: loaded.url.replace(/[?].*$/, ''), hookThread: process.moduleLoadList.includes('NativeModule internal/modules/esm/hooks') }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', pathToFileURL(readOnly).href, '--input-type=module', '-e', script], { cwd: dir });
+    // The hook thread is tsx's: the way a read-only folder still loads.
+    expect(JSON.parse(stdout)).toEqual({ name: 'read-only', url: pathToFileURL(pack).href, hookThread: true });
+    expect(readdirSync(dir).sort()).toEqual(['policyfuzz.pack.ts', 'read-only.mjs']);
+  });
+
   it('in a CommonJS project without policyfuzz installed: each module sees its own location, require works, the API is the running one, no hook thread, nothing left behind', async () => {
     const dir = tempDir('bundled-ts');
     writeFileSync(path.join(dir, 'package.json'), '{"name":"app","type":"commonjs"}');
