@@ -51,16 +51,19 @@ describe('a TypeScript pack, bundled', () => {
     expect(readdirSync(dir).sort()).toEqual(['policyfuzz.pack.ts', 'read-only.mjs']);
   });
 
-  it('in a CommonJS project without policyfuzz installed: each module sees its own location, require works, the API is the running one, no hook thread, nothing left behind', async () => {
+  it('in a CommonJS project without policyfuzz installed: each module sees its own location, require works, the API is the running one, JavaScript it imports is the one module, no hook thread, nothing left behind', async () => {
     const dir = tempDir('bundled-ts');
     writeFileSync(path.join(dir, 'package.json'), '{"name":"app","type":"commonjs"}');
     mkdirSync(path.join(dir, 'lib'));
     writeFileSync(path.join(dir, 'lib', 'where.ts'), 'export const where: { url: string; dir: string; file: string } = { url: import.meta.url, dir: __dirname, file: __filename };\n');
+    // JavaScript it imports stays the file Node loads: one module for the pack and anyone else (the CLI loading a built policyfuzz by path).
+    writeFileSync(path.join(dir, 'lib', 'shared.mjs'), 'export const made = {};\n');
     writeFileSync(
       path.join(dir, 'policyfuzz.pack.ts'),
       [
         "import { definePack, z } from 'policyfuzz';",
         "import { where } from './lib/where';",
+        "export * as shared from './lib/shared.mjs';",
         "const api = require('policyfuzz');",
         'export const seen = { where, url: import.meta.url, dir: __dirname, metaDir: import.meta.dirname, sameRequired: api.definePack === definePack };',
         'export const definer = definePack;',
@@ -69,7 +72,8 @@ describe('a TypeScript pack, bundled', () => {
     );
     const before = readdirSync(dir).sort();
     const pack = path.join(dir, 'policyfuzz.pack.ts');
-    const out = await loadInChild(dir, pack, `{ error: error && error.message, name: loaded?.default.name, seen: loaded?.seen, same: loaded?.definer === api.definePack, hookThread }`);
+    const shared = JSON.stringify(pathToFileURL(path.join(dir, 'lib', 'shared.mjs')).href);
+    const out = await loadInChild(dir, pack, `{ error: error && error.message, name: loaded?.default.name, seen: loaded?.seen, same: loaded?.definer === api.definePack, sameJavaScript: loaded?.shared.made === (await import(${shared})).made, hookThread }`);
     expect(out).toEqual({
       name: 'bundled',
       seen: {
@@ -80,6 +84,7 @@ describe('a TypeScript pack, bundled', () => {
         sameRequired: true,
       },
       same: true,
+      sameJavaScript: true,
       hookThread: false,
     });
     expect(readdirSync(dir).sort()).toEqual(before);

@@ -27,6 +27,7 @@ export const OWN_SPECIFIER = /^policyfuzz(\/|$)/;
 /** A module's own location, declared at its top and read where it names it (define, below). */
 const OWN_LOCATION = { url: '__pfModuleUrl', filename: '__pfModuleFilename', dirname: '__pfModuleDirname' };
 const NAMES_ITS_LOCATION = /import\.meta|__dirname|__filename/;
+const JAVASCRIPT = /\.[cm]?jsx?$/;
 const LOADER_OF = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.jsx': 'jsx' } as const;
 
 /** Errors from a folder the bundle cannot be written to: the caller loads the module another way. */
@@ -58,7 +59,7 @@ export async function importBundledTypeScript(file: string): Promise<({ default?
       // As tsx was told (tsconfig: false): a project's tsconfig (its `paths`, say) is not read.
       tsconfigRaw: {},
       logLevel: 'silent',
-      banner: { js: `import { createRequire as __pfCreateRequire } from 'node:module'; const require = __pfCreateRequire(${JSON.stringify(pathToFileURL(file).href)});` },
+      banner: { js: `import { createRequire as __policyfuzzPackCreateRequire } from 'node:module'; const require = __policyfuzzPackCreateRequire(${JSON.stringify(pathToFileURL(file).href)});` },
       define: {
         'import.meta.url': OWN_LOCATION.url,
         'import.meta.filename': OWN_LOCATION.filename,
@@ -79,6 +80,15 @@ export async function importBundledTypeScript(file: string): Promise<({ default?
                 const running = fromHere.resolve(args.path);
                 return { path: args.kind === 'require-call' ? running : pathToFileURL(running).href, external: true };
               }
+            });
+            // JavaScript stays a file Node loads, bundled only TypeScript: a module the CLI loads
+            // too (a built policyfuzz by its path, a project's compiled helper) is then the one
+            // module, not a second copy in the bundle.
+            build.onResolve({ filter: /^[./]|^[A-Za-z]:[\\/]/ }, async (args) => {
+              if ((args.pluginData as { resolving?: boolean } | undefined)?.resolving) return undefined;
+              const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { resolving: true } });
+              if (found.errors.length || found.external || !JAVASCRIPT.test(found.path)) return undefined;
+              return { path: args.kind === 'require-call' ? found.path : pathToFileURL(found.path).href, external: true };
             });
             build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
               const source = await readFile(args.path, 'utf8');
