@@ -14,6 +14,7 @@ import { UsageError } from '../errors.ts';
 import { MappingSchema } from '../mapping/schema.ts';
 import { isSsoPropertyId, PROPERTY_ID_PATTERN } from '../property-id.ts';
 import { catalogPropertiesOf } from '../runner/security-lints-property.ts';
+import { importBundledTypeScript, OWN_SPECIFIER } from './bundled-typescript.ts';
 
 export const CONFIG_FILE_NAMES = ['policyfuzz.config.ts', 'policyfuzz.config.json'];
 
@@ -132,21 +133,35 @@ export function parseConfig(raw: unknown, file: string, pack: Pack): PolicyfuzzC
 }
 
 let typeScriptLoader: Promise<unknown> | undefined;
-let ownPackageFallback = false;
-
-/** `policyfuzz`, `policyfuzz/vitest`, `policyfuzz/config`: the specifiers a pack or config imports. */
-const OWN_SPECIFIER = /^policyfuzz(\/|$)/;
+let ownPackageFallbackForCommonJs = false;
+let ownPackageFallbackForEsModules = false;
 
 /**
  * A project that runs policyfuzz through `npx` has no `policyfuzz` in its node_modules, yet its
  * pack imports it. Where Node finds none, `policyfuzz` resolves to the running copy (the package
- * naming itself through its own `exports`), for ES modules and CommonJS alike; an installed copy
- * still wins. Registered once, on the first module a project gives.
+ * naming itself through its own `exports`); an installed copy still wins. For CommonJS a patch of
+ * the resolver, always; for ES modules a module.register hook, only when the module's folder
+ * finds no `policyfuzz`: the hook runs on a thread of its own that every later import goes
+ * through (0.1–0.2 s of CPU a start).
  */
-function resolveOwnPackageAsFallback(): void {
-  if (ownPackageFallback) return;
-  ownPackageFallback = true;
+function resolveOwnPackageAsFallback(file: string): void {
   const here = import.meta.url;
+  if (!ownPackageFallbackForCommonJs) {
+    ownPackageFallbackForCommonJs = true;
+    const ownRequire = createRequire(here);
+    const cjs = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+    const original = cjs._resolveFilename;
+    cjs._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
+      try {
+        return original.call(this, request, ...rest);
+      } catch (e) {
+        if (!OWN_SPECIFIER.test(request) || (e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
+        return ownRequire.resolve(request);
+      }
+    };
+  }
+  if (ownPackageFallbackForEsModules || findsOwnPackage(file)) return;
+  ownPackageFallbackForEsModules = true;
   const hooks = `export async function resolve(specifier, context, next) {
   try { return await next(specifier, context); }
   catch (e) {
@@ -155,17 +170,16 @@ function resolveOwnPackageAsFallback(): void {
   }
 }`;
   register(`data:text/javascript,${encodeURIComponent(hooks)}`);
-  const ownRequire = createRequire(here);
-  const cjs = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
-  const original = cjs._resolveFilename;
-  cjs._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
-    try {
-      return original.call(this, request, ...rest);
-    } catch (e) {
-      if (!OWN_SPECIFIER.test(request) || (e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
-      return ownRequire.resolve(request);
-    }
-  };
+}
+
+/** Whether `policyfuzz` resolves from the module's folder (installed above it, or the package itself). */
+function findsOwnPackage(file: string): boolean {
+  try {
+    createRequire(file).resolve('policyfuzz');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What a module of the project may be: a pack or a config. */
@@ -173,21 +187,24 @@ export const MODULE_EXTENSIONS = /\.(ts|mts|cts|js|mjs|cjs)$/;
 
 /**
  * A .js/.mjs/.cjs module as it is. A TypeScript one (.ts, .mts, .cts) as Node loads it where
- * Node strips types itself (22.18+, 23.6+); Node 20 cannot, so then tsx, a dependency of
- * policyfuzz, is registered for the rest of the process (--help and JSON configs never load it)
- * and the module imported through it. A .ts file is an ES module or CommonJS as its package.json
- * says, like any other; `policyfuzz` in it resolves as Node resolves it (the installed package,
- * so a pack shares the very modules the CLI runs), else to the running copy (`npx policyfuzz`).
+ * Node strips types itself (22.18+, 23.6+); Node 20 cannot, so then bundled by esbuild and
+ * imported (bundled-typescript.ts). A .ts file in a folder policyfuzz cannot write to is loaded
+ * through tsx, a dependency of policyfuzz, registered for the rest of the process (--help and
+ * JSON configs never load it). A .ts file is an ES module or CommonJS as its package.json says,
+ * like any other; `policyfuzz` in it resolves as Node resolves it (the installed package, so a
+ * pack shares the very modules the CLI runs), else to the running copy (`npx policyfuzz`).
  */
 export async function importModule(file: string): Promise<{ default?: unknown } & Record<string, unknown>> {
-  resolveOwnPackageAsFallback();
-  const url = pathToFileURL(path.resolve(file)).href;
+  const absolute = path.resolve(file);
+  const url = pathToFileURL(absolute).href;
   const typeScript = /\.[mc]?ts$/.test(file);
-  try {
+  if (!typeScript || nodeStripsTypes()) {
+    resolveOwnPackageAsFallback(absolute);
     return esModuleView(await import(url));
-  } catch (e) {
-    if (!typeScript || (e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
   }
+  const bundled = await importBundledTypeScript(absolute);
+  if (bundled) return esModuleView(bundled);
+  resolveOwnPackageAsFallback(absolute);
   // Both halves: a .ts file in a CommonJS project is compiled to CommonJS, and Node's own
   // CommonJS loader cannot read TypeScript.
   typeScriptLoader ??= Promise.all([
@@ -195,8 +212,12 @@ export async function importModule(file: string): Promise<{ default?: unknown } 
     import('tsx/cjs/api').then(({ register }) => register()),
   ]);
   await typeScriptLoader;
-  // A fresh URL: Node keeps the failed attempt under the plain one.
-  return esModuleView(await import(`${url}?ts`));
+  return esModuleView(await import(url));
+}
+
+/** Node 22.18+ and 23.6+ load TypeScript themselves (process.features.typescript 'strip' or 'transform'; false or absent before). */
+function nodeStripsTypes(): boolean {
+  return Boolean((process.features as { typescript?: string | false }).typescript);
 }
 
 /** A CommonJS module compiled from ES syntax arrives as `{ default: exports }`: its exports, then. */
