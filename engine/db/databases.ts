@@ -106,8 +106,13 @@ interface AdminConnection {
  */
 function adminConnection(adminUrl: string): AdminConnection {
   let client: Promise<pg.Client> | undefined;
+  // Held while the connection is open: a kept template this build listed is not dropped under it (keptTemplate).
+  const holdingKeptTemplates = async (c: pg.Client) => {
+    await c.query('select pg_advisory_lock_shared($1, $2)', [...KEPT_TEMPLATES_IN_USE_LOCK]);
+    return c;
+  };
   return {
-    use: (fn) => (client ??= connectTo(adminUrl)).then(fn),
+    use: (fn) => (client ??= connectTo(adminUrl).then(holdingKeptTemplates)).then(fn),
     async end() {
       const open = client;
       client = undefined;
@@ -246,11 +251,17 @@ async function cloneDatabase(c: pg.Client, server: DatabaseServer, name: string,
 let staleChecked = false;
 
 /**
- * On a server others use, the kept templates beyond the newest few are dropped once they are old:
- * a run that has just listed one clones it within seconds, so dropping only old ones never races it.
+ * On a server others use, the kept templates beyond the newest few are dropped once they are old,
+ * and only while no other run's set-up has listed them: a run copies the one it listed (a base, or
+ * its exact template for its workers) moments later, and however old the template, a drop in
+ * between failed that run's start ("template database … does not exist").
+ * Every set-up's admin connection holds KEPT_TEMPLATES_IN_USE_LOCK shared from before it lists
+ * them until its copies are made; the drops are made only when it can be taken exclusively
+ * (advisory locks are per database: every run connects to the admin database).
  */
 const KEPT_TEMPLATES = 3;
 const DROPPABLE_AFTER_MS = 3600_000;
+export const KEPT_TEMPLATES_IN_USE_LOCK = [0x7066, 0x6b74] as const;
 
 export async function prepareTemplate(server: DatabaseServer, options: TemplateOptions): Promise<PreparedTemplate> {
   const compat = options.supabaseCompat ?? true;
@@ -455,9 +466,14 @@ async function keptTemplate(
     // A server that keeps its whole state (the local one, started for this run) keeps this template alone.
     const others = kept.filter((k) => k.name !== target);
     const dropped = server.keepTemplate ? others : others.slice(0, Math.max(0, others.length + 1 - KEPT_TEMPLATES)).filter((k) => Date.now() - k.built > DROPPABLE_AFTER_MS);
-    for (const old of dropped) {
-      // One a run is connected to cannot be dropped now: it stays until a later run.
-      await c.query(`drop database if exists ${quoteIdent(old.name)}`).catch(() => {});
+    // Another run between listing the kept templates and copying one: they all stay until a later run.
+    const noneListing = dropped.length > 0 && (await c.query<{ free: boolean }>('select pg_try_advisory_lock($1, $2) as free', [...KEPT_TEMPLATES_IN_USE_LOCK])).rows[0]?.free === true;
+    if (noneListing) {
+      for (const old of dropped) {
+        // One a run is connected to cannot be dropped now: it stays until a later run.
+        await c.query(`drop database if exists ${quoteIdent(old.name)}`).catch(() => {});
+      }
+      await c.query('select pg_advisory_unlock($1, $2)', [...KEPT_TEMPLATES_IN_USE_LOCK]);
     }
   });
   // Keeping it may restart the server (the local one copies its data directory): the admin connection would be cut.

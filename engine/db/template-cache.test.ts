@@ -13,9 +13,10 @@ import { runBin } from '../../testing/run-bin.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import type { RunSummary } from '../report/summary.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
-import { copyDatabaseSettings, databaseUrl, keptTemplateKey, keptTemplates, prepareTemplate, settingsNotCopiedNote } from './databases.ts';
+import { copyDatabaseSettings, databaseUrl, KEPT_TEMPLATES_IN_USE_LOCK, keptTemplateKey, keptTemplates, prepareTemplate, settingsNotCopiedNote } from './databases.ts';
+import { literal } from '../executor/sql-text.ts';
 import type { MigrationFile } from './migrations.ts';
-import { basePrefixLength, bestBase, cachedTemplateName } from './template-cache.ts';
+import { basePrefixLength, bestBase, cachedTemplateName, keyComment } from './template-cache.ts';
 import { LOCAL_CACHE_ROOT, LOCAL_SERVER_ROOT } from './providers/local-server.ts';
 import { openEnvironment } from '../runner/environment.ts';
 
@@ -351,4 +352,44 @@ describe('settings a copy cannot take (a lent server, a non-superuser role)', ()
     expect(summary.warnings).toEqual([expect.stringMatching(warning)]);
     expect(readFileSync(path.join(reports, 'report.html'), 'utf8')).toMatch(/<p class="warning">warning: settings of the migrated database/);
   });
+});
+
+describe("old kept templates are dropped only while no other run's set-up has listed them", () => {
+  it('another run between listing the kept templates and copying one (holding the in-use lock shared) keeps every old one; once it is done, the next keep drops them', async () => {
+    const server = await sharedServer();
+    const mark = randomUUID().slice(0, 8);
+    // Four kept templates built two hours ago, beyond the newest three once another is kept: droppable by age.
+    const old = Array.from({ length: 4 }, (_, i) => keptTemplateKey([migration(`old_${mark}_${i}.sql`, `select ${i}`)]));
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    const listing = new pg.Client({ connectionString: server.adminUrl });
+    await listing.connect();
+    const present = async () => (await keptTemplates(admin)).map((k) => k.name).filter((n) => old.some((k) => cachedTemplateName(k) === n));
+    const built: string[] = [];
+    try {
+      for (const [i, key] of old.entries()) {
+        await admin.query(`create database ${cachedTemplateName(key)}`);
+        await admin.query(`comment on database ${cachedTemplateName(key)} is ${literal(keyComment(key, Date.now() - 2 * 3600_000 - i))}`);
+      }
+      // The other run: its set-up has listed them and is about to copy one.
+      await listing.query('select pg_advisory_lock_shared($1, $2)', [...KEPT_TEMPLATES_IN_USE_LOCK]);
+      const one = await prepareTemplate(server, { migrations: [migration(`new_${mark}_1.sql`, 'select 1')], cache: true });
+      built.push(one.name);
+      await one.drop();
+      expect((await present()).sort()).toEqual(old.map(cachedTemplateName).sort());
+      // Its copies made: a later keep drops the old ones beyond the newest three (a few tries: the suite's
+      // other files' set-ups, on this server at once, hold the lock too while they list and copy).
+      await listing.query('select pg_advisory_unlock_shared($1, $2)', [...KEPT_TEMPLATES_IN_USE_LOCK]);
+      for (let n = 2; n < 7 && (await present()).length > 1; n++) {
+        const next = await prepareTemplate(server, { migrations: [migration(`new_${mark}_${n}.sql`, `select ${n}`)], cache: true });
+        built.push(next.name);
+        await next.drop();
+      }
+      expect((await present()).length).toBeLessThanOrEqual(1);
+    } finally {
+      await listing.end();
+      for (const name of [...old.map(cachedTemplateName), ...built]) await admin.query(`drop database if exists ${name}`);
+      await admin.end();
+    }
+  }, 120_000);
 });

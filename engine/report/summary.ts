@@ -426,7 +426,7 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     // Capped as one run caps them: the first MAX_FINDINGS in one run's order. A shard that found
     // more than it listed makes the count a lower bound.
     const distinctListed = oneFindingPerSignature(p.failures);
-    const { note: shardNotes, distinct: fromShards, shortfall } = shardNotesOf(notes.get(id)!);
+    const { note: shardNotes, distinct: fromShards, shortfall } = shardNotesOf(notes.get(id)!, p.status);
     const distinct = Math.max(distinctListed.length, fromShards);
     p.failures = distinctListed.slice(0, MAX_FINDINGS);
     // One failing shard's count is exact; another's findings beside it may be among its unlisted ones (budget.ts failedJoin alike).
@@ -438,10 +438,12 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
     const { prominent, general } = dropNotes(p.dropped ?? {}, p.cases);
     const counted = p.status === 'error' ? [] : [...prominent, ...(p.status === 'passed' && p.cases > 0 ? [shortfallText({ cases: p.cases, ...shortfall })] : []), general, acceptedNote(p.accepted, p.readings)];
     const { uncheckedRuns: _u, lanesGaveUp: _g, ...uncounted } = unmoved;
-    const withCounts = { ...uncounted, ...(shortfall.unchecked ? { uncheckedRuns: shortfall.unchecked } : {}), ...(shortfall.gaveUp ? { lanesGaveUp: shortfall.gaveUp } : {}), note: [...more, ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
+    // A failure's note as one run words it (run-data-property.ts, budget.ts failedJoin): what the shards said before the counted notes.
+    const failed = p.status === 'failed';
+    const withCounts = { ...uncounted, ...(shortfall.unchecked ? { uncheckedRuns: shortfall.unchecked } : {}), ...(shortfall.gaveUp ? { lanesGaveUp: shortfall.gaveUp } : {}), note: [...more, ...(failed ? shardNotes : []), ...counted].filter(Boolean).join('; ') || null, ...(distinct > MAX_FINDINGS ? { moreFindings: { distinct, ...(atLeast ? { atLeast: true as const } : {}) } } : {}), ...(p.branches ? { untakenBranches: untakenBranches(p.branches) } : {}) };
     // The coverage gate's note next, then what the shards said alike (once).
     const gated = leftToMerge.has(id) ? applyCoverageGate(withCounts) : withCounts;
-    byId.set(id, { ...gated, note: [gated.note, ...shardNotes].filter(Boolean).join('; ') || null });
+    byId.set(id, { ...gated, note: [gated.note, ...(failed ? [] : shardNotes)].filter(Boolean).join('; ') || null });
   }
   const properties = [...byId.values()].sort((a, b) => (a.area === b.area ? a.id.localeCompare(b.id) : a.area === 'data' ? -1 : 1));
   const digests = [...new Set(summaries.map((s) => s.migrationsDigest).filter((d) => d !== null))];
@@ -472,13 +474,15 @@ export function mergeSummaries(summaries: RunSummary[]): RunSummary {
  * (the more-findings count, the share of dropped cases, cases that took their runs unchecked, the
  * coverage left to the merge): the other parts once each, in the order the shards give them.
  */
-function shardNotesOf(shards: readonly PropertySummary[]): { note: string[]; distinct: number; shortfall: { unchecked: number; gaveUp: number } } {
+function shardNotesOf(shards: readonly PropertySummary[], merged: PropertySummary['status']): { note: string[]; distinct: number; shortfall: { unchecked: number; gaveUp: number } } {
   const parts: string[] = [];
   let distinct = 0;
   const shortfall = { unchecked: 0, gaveUp: 0 };
   for (const p of shards) {
     distinct = Math.max(distinct, p.moreFindings?.distinct ?? 0);
-    const taken = takeShortfall(noteWithoutCounted(p));
+    // A shard's harness error (its note is the error alone) beside another's findings: as one run says it after its findings.
+    const note = p.status === 'error' && merged === 'failed' && p.note ? `${p.note} (after the findings above)` : undefined;
+    const taken = takeShortfall(noteWithoutCounted(p, note));
     // Counted apart where the shard wrote them (a shard that checked nothing says no shortfall); an older summary's, read off its note.
     shortfall.unchecked += p.uncheckedRuns ?? taken.unchecked;
     shortfall.gaveUp += p.lanesGaveUp ?? taken.gaveUp;

@@ -308,7 +308,7 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(calls.filter((c) => c.id === 'R01')).toHaveLength(1);
   });
 
-  it('a harness error after a failing tranche ends the property even when its share of the budget cut the other lane: not resumed in that tranche', async () => {
+  it("a harness error ends only the lane that met it: the property's other lane, cut by its share of the budget, is resumed in that tranche and goes on through the tranches, as the shard holding it does", async () => {
     const finding = { seed: 1, path: '3:0', counterexample: {}, expected: null, actual: null, message: 'leak', signature: 'R01 | GET t | signed-in | visible-not-filtered' };
     const calls: TrancheRun[] = [];
     const r = await runBreadthFirst({
@@ -317,18 +317,21 @@ describe('breadth first: every property to a tranche before any goes further', (
       deadline: 100_000,
       run: async (p, t) => {
         calls.push(t);
-        const progress = [{ runs: 25, draws: 25, drops: [] }, { runs: 25, draws: 25, drops: [] }];
-        if (t.tranche === 50) return result({ id: p.id, status: 'failed', cases: 50, progress, failure: finding, findings: [finding] });
-        // Resumed (the bug): a pass, so the test ends.
-        if (calls.filter((c) => c.tranche === 100).length > 1) return result({ id: p.id, cases: 10, progress });
-        // One lane met the harness error, the other was cut by its share: the error's result is also `stopped`.
-        return result({ id: p.id, status: 'error', cases: 10, progress, stopped: 'time budget', note: 'harness error: boom' });
+        const [lane0, lane1] = t.resume ?? [{ runs: 0, draws: 0, drops: [] }, { runs: 0, draws: 0, drops: [] }];
+        if (t.tranche === 50) return result({ id: p.id, status: 'failed', cases: 50, progress: [{ runs: 25, draws: 25, drops: [] }, { runs: 25, draws: 25, drops: [] }], failure: finding, findings: [finding] });
+        // Lane 0 meets the harness error in the second tranche while lane 1 is cut by the property's share of the budget;
+        // from then on lane 0 is not run, and its error stays the property's (run-data-property.ts).
+        const erred = { ...lane0, runs: lane0.harnessError ? lane0.runs : 30, harnessError: 'harness error: boom' };
+        const cutShort = t.tranche === 100 && lane1.runs === 25;
+        const progress = [erred, { ...lane1, runs: cutShort ? 35 : t.tranche / 2, draws: cutShort ? 35 : t.tranche / 2 }];
+        return result({ id: p.id, status: 'error', cases: progress[1].runs - lane1.runs + erred.runs - lane0.runs, progress, ...(cutShort ? { stopped: 'time budget' as const } : {}), note: 'harness error: boom' });
       },
       interrupted: () => false,
       now: () => 0,
     });
-    expect(calls.map((c) => c.tranche)).toEqual([50, 100]);
-    expect(r.get('R01')).toMatchObject({ status: 'failed', failure: finding, note: 'harness error: boom (after the findings above)' });
+    expect(calls.map((c) => c.tranche)).toEqual([50, 100, 100, 300]);
+    expect(r.get('R01')).toMatchObject({ status: 'failed', failure: finding, cases: 30 + 150, note: 'harness error: boom (after the findings above)' });
+    expect(r.get('R01')!.stopped).toBeUndefined();
   });
 
   it("the count of a failing property's findings past the cap: exact from one failing tranche, a lower bound once another tranche's could be among its unlisted ones", () => {

@@ -8,7 +8,8 @@
  * to the next. Every tranche continues the same seed's runs (engine/runner/run-data-property.ts
  * `tranche`, `resume`): the earlier cases are not sent again, so a property that runs all its
  * tranches checks exactly the cases, and gets the verdict, of one unbudgeted run. A property that
- * fails goes on as one that passes (goesDeeper); one that errs goes no further. A property the budget (or an interrupt) cut
+ * fails goes on as one that passes (goesDeeper), and so do the lanes of one that errs but the lane
+ * that met the error. A property the budget (or an interrupt) cut
  * short is never a pass below its minimum and never a failure: PARTIAL with the cases that ran,
  * or NOT REACHED.
  */
@@ -301,11 +302,13 @@ export function earlyStopNote(early: { cases: number; reason: string }, planned:
  * shard made in its first tranche stopped only that shard; a shard whose lanes dropped their few
  * first-step cases stopped there, while one machine, its other lanes checking cases, ran them on
  * and found more). Each lane bounds its own drops (MAX_CONSECUTIVE_DROPS, its share of the runs).
- * A harness error stops it, and so does failing (or no verdict) once the run has failed enough
- * (`--max-failures`: the user asked for speed, not every finding).
+ * A harness error ends the lane that met it alone (LaneProgress harnessError), the property's other
+ * lanes going on: a shard of other lanes cannot know of it, and its merged counts were a whole
+ * run's while one machine's stopped at the error's tranche. Failing, no verdict or a harness error
+ * stop it once the run has failed enough (`--max-failures`: the user asked for speed, not every finding).
  */
 function goesDeeper(r: PropertyResult | undefined, o: Pick<BreadthFirst<{ id: string }>, 'enoughFailures'>): boolean {
-  return r?.status === 'passed' || ((r?.status === 'failed' || r?.status === 'no-verdict') && o.enoughFailures?.() !== true);
+  return r?.status === 'passed' || ((r?.status === 'failed' || r?.status === 'no-verdict' || r?.status === 'error') && o.enoughFailures?.() !== true);
 }
 
 /**
@@ -349,8 +352,6 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
           const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
           const r = await o.run(property, { tranche: step, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
           let joined = before ? joinPasses(before, r) : r;
-          // A harness error goes no further, even after a failing tranche (its findings stand).
-          if (r.status === 'error') settled.add(property.id);
           // A step short of the tranche is not the tranche: early stop judges whole tranches alone.
           if (!r.stopped && step === tranche) {
             reached.set(property.id, tranche);
@@ -367,7 +368,7 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
           o.onResult?.(joined);
         }
         // Cut short by their share of the budget, not by its end: resumed before any property goes further
-        // (not one settled: a harness error after a failing tranche leaves it failed and maybe `stopped`).
+        // (not one settled by early stop).
         pending = pending.filter((p) => goesDeeper(results.get(p.id), o) && results.get(p.id)?.stopped === 'time budget' && !settled.has(p.id));
       }
       // The budget holds the rest of the first tranche with room to spare: its steps are no longer needed.

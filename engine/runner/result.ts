@@ -133,13 +133,16 @@ export interface PropertyResult {
  * How far one worker's lane of a property has gone in its seed's sequence of cases: the runs it
  * took (dropped-after-writing included), the cases it drew, which of those it dropped before
  * writing (they took no run), and whether it gave up (too many in a row). A later tranche replays
- * these decisions instead of making them again, and goes on from there.
+ * these decisions instead of making them again, and goes on from there. A lane that met a harness
+ * error keeps its note (`harnessError`) and goes no further, while the property's other lanes go on:
+ * a shard holding other lanes cannot know of it, so one machine must not stop them either.
  */
 export interface LaneProgress {
   runs: number;
   draws: number;
   drops: number[];
   gaveUp?: boolean;
+  harnessError?: string;
 }
 
 export const NO_PROGRESS: LaneProgress = Object.freeze({ runs: 0, draws: 0, drops: Object.freeze([]) as unknown as number[] });

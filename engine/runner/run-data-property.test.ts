@@ -16,7 +16,8 @@ import type { Row } from '../model/json.ts';
 import { textAsUuid } from '../model/target-ids.ts';
 import type { PropertyResult } from './result.ts';
 import { MAX_CONSECUTIVE_DROPS, runDataProperty, SHRINK_TIMED_OUT_NOTE } from './run-data-property.ts';
-import { budgetVerdict } from './budget.ts';
+import { budgetVerdict, runBreadthFirst } from './budget.ts';
+import { mergeSummaries, propertySummary, runSummary } from '../report/summary.ts';
 
 let env: Environment;
 beforeAll(async () => {
@@ -148,6 +149,54 @@ describe('the search', () => {
     expect(result.timings!.shrinkingMs).toBeGreaterThan(0);
     expect(result.timings!.shrinkingMs).toBeLessThanOrEqual(result.durationMs + 1);
     expect(result.note).toMatch(/harness error: injected harness error \(after the findings above\)/);
+  });
+
+  it.each([
+    ['passing', referenceOracle, 'error'],
+    ['failing', objecting, 'failed'],
+  ] as const)("a harness error ends only the lane that met it, through the tranches: two shards' merged report is one machine's (status, counts, drops, notes, findings), %s elsewhere", async (_, oracle, status) => {
+    // Lane 0 meets a harness error at its 9th case, in the second tranche; lane 1 never does. One
+    // machine stopped both lanes there (the property settled) while shard 2/2 ran lane 1 to its end.
+    const runs = 60;
+    const tranches = [10, 30, runs];
+    const failingLane = (worker: Environment['workers'][number]) => {
+      let calls = 0;
+      const { runPlanned } = worker.tx;
+      worker.tx.runPlanned = function (this: typeof worker.tx, ...args) {
+        if (++calls === 9) return Promise.reject(new Error('injected harness error'));
+        return runPlanned.apply(this, args);
+      } as typeof runPlanned;
+      return () => delete (worker.tx as Partial<typeof worker.tx>).runPlanned;
+    };
+    const breadthFirst = async (workers: Environment['workers'], lanes: { first: number; total: number }) => {
+      const undo = lanes.first === 0 ? failingLane(workers[0]) : () => {};
+      try {
+        const r = await runBreadthFirst({
+          properties: [{ id: 'T01' }],
+          tranches,
+          deadline: Number.POSITIVE_INFINITY,
+          run: (_, tranche) => runDataProperty({ ...env, workers }, property(['user', 'no-such-role']), { seed: 9, runs, oracle, lanes, ...tranche, deadline: undefined }),
+          interrupted: () => false,
+        });
+        return propertySummary(r.get('T01')!);
+      } finally {
+        undo();
+      }
+    };
+    const summaryOf = (properties: ReturnType<typeof propertySummary>[], shard: { index: number; count: number }) =>
+      runSummary(properties, { policyfuzzVersion: 'test', seed: 9, profile: 'nightly', shard, migrations: null, migrationsDigest: null, startedAt: new Date(0), timeBudgetMs: null });
+    const one = await breadthFirst(env.workers, { first: 0, total: 2 });
+    const shard1 = await breadthFirst([env.workers[0]], { first: 0, total: 2 });
+    const shard2 = await breadthFirst([env.workers[1]], { first: 1, total: 2 });
+    const merged = mergeSummaries([summaryOf([shard1], { index: 1, count: 2 }), summaryOf([shard2], { index: 2, count: 2 })]).properties[0];
+    // The first finding: a run's summary lists its first alone, the merge each shard's first (left open: one per signature on both).
+    const verdict = (p: typeof one) => ({ status: p.status, cases: p.cases, counts: p.counts, dropped: p.dropped, note: p.note, firstFinding: p.failures[0], uncheckedRuns: p.uncheckedRuns });
+    expect(one.status).toBe(status);
+    expect(one.note).toMatch(status === 'error' ? /^harness error: injected harness error$/ : /harness error: injected harness error \(after the findings above\)/);
+    // Lane 0 stopped at its error, lane 1 ran its 30 runs (some dropped) on both.
+    expect(shard2.status).toBe(status === 'error' ? 'passed' : 'failed');
+    expect(shard2.cases + (shard2.uncheckedRuns ?? 0)).toBe(30);
+    expect(verdict(merged)).toEqual(verdict(one));
   });
 
   it('a connection the server dropped after a finding keeps the finding, and the note says what happened and what to do (pg says neither)', async () => {

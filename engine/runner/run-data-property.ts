@@ -335,8 +335,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     workers.map(async (worker, w) => {
       const lane = lanes.first + w;
       const before = progressBefore(w);
-      // A lane that gave up (MAX_CONSECUTIVE_DROPS) stays given up, as in one run.
-      if (before.gaveUp || targetOfLane(lane) <= before.runs) return undefined;
+      // A lane that gave up (MAX_CONSECUTIVE_DROPS), or met a harness error, stays so, as in one run.
+      if (before.gaveUp || before.harnessError !== undefined || targetOfLane(lane) <= before.runs) return undefined;
       const droppedBefore = new Set(before.drops);
       const mine = progress[w];
       let index = 0;
@@ -349,27 +349,43 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       let judged: Promise<void> = Promise.resolve();
       let judgedBefore: Promise<void> = Promise.resolve();
       let settled: Promise<void> = Promise.resolve();
-      let harnessError: { error: unknown } | undefined;
+      /** The lane's harness error of its earliest case (`at`): cases written behind it are not counted. */
+      let harnessError: { error: unknown; at: number } | undefined;
+      /** Whether a case after the one at `runIndex` met a harness error: it is past the lane's end, uncounted. */
+      const pastLaneError = (runIndex: number) => harnessError !== undefined && harnessError.at < runIndex;
       let droppedInARow = 0;
       /** The lane's time with a case in the database. */
       const busy = new BusyClock(timings);
-      /** `whole`: the case as sent before any cut (what a cut leaves unjudged is counted as reach not checked). */
-      const runCase = async (prepared: PreparedCase, whole: DataCase, runIndex: number, onReleased?: () => void) => {
+      /**
+       * `whole`: the case as sent before any cut (what a cut leaves unjudged is counted as reach not checked).
+       * `judgedBefore`: the lane's case before it, judged. A case is counted once that one is: one
+       * written behind a case whose answer is a harness error (pipelined) may be answered before
+       * that error comes back or not, as timing has it; past the lane's end, it is never counted.
+       * `untake`: gives back the run it took.
+       */
+      const runCase = async (prepared: PreparedCase, whole: DataCase, runIndex: number, onReleased?: () => void, judgedBefore: Promise<void> = Promise.resolve(), untake = () => {}) => {
         let testCase = prepared.testCase;
         let verdict;
+        let thrown: { error: unknown } | undefined;
         busy.enter();
         try {
           verdict = await checkCase(worker.tx, testCase, options.oracle, undefined, prepared, onReleased);
         } catch (error) {
-          // Found out only once written (a model run's step, fixtures the database refused): dropped all the same.
-          const reason = options.path ? undefined : dropReason(error);
-          if (reason === undefined) throw error;
-          drop(reason);
-          timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle));
-          return;
+          thrown = { error };
         } finally {
           busy.leave();
         }
+        await judgedBefore;
+        if (pastLaneError(runIndex)) return untake();
+        if (thrown) {
+          // Found out only once written (a model run's step, fixtures the database refused): dropped all the same.
+          const reason = options.path ? undefined : dropReason(thrown.error);
+          if (reason === undefined) throw thrown.error;
+          drop(reason);
+          timed(timings, 'modelMs', () => droppedReach.add(testCase, options.oracle));
+          return;
+        }
+        verdict = verdict!;
         if (verdict.cut) {
           cut[verdict.cut.reason] = (cut[verdict.cut.reason] ?? 0) + 1;
           // What the steps from the cut on would have reached, as a dropped case's: a coverage gap only they filled is not checked on this target, not a generator's miss.
@@ -420,9 +436,16 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // the case in flight, if any, completes.
         if (stopping()) throw new fc.PreconditionFailure(true);
         // Every run that returns took one of the lane's runs (a dropped case's precondition failure does not).
+        let taken = false;
         const took = () => {
+          taken = true;
           mine.runs++;
           mine.draws = runIndex + 1;
+        };
+        /** A case past the lane's harness error gives its run back (pastLaneError). */
+        const untake = () => {
+          if (taken) mine.runs--;
+          taken = false;
         };
         if (done()) return void took();
         // Requests naming a column the target does not have are left out, counted (a model run's
@@ -443,8 +466,14 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         // Not realizable on this target, known before anything is written: fast-check draws another
         // in its place (a skipped run does not count toward numRuns), within a bound.
         if (prepared.thrown instanceof NotRealizable) {
-          drop(prepared.thrown.reason);
-          timed(timings, 'modelMs', () => droppedReach.add(prepared.testCase, options.oracle));
+          // Counted once the lane's cases before it are judged: never past the lane's harness error (pastLaneError).
+          const reason = prepared.thrown.reason;
+          const counted = judged.then(() => {
+            if (pastLaneError(runIndex)) return;
+            drop(reason);
+            timed(timings, 'modelMs', () => droppedReach.add(prepared.testCase, options.oracle));
+          });
+          settled = settled.then(() => counted);
           mine.drops.push(runIndex);
           mine.draws = runIndex + 1;
           if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) {
@@ -460,10 +489,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         const gate = prepared.planned ? Promise.all([previous, judgedBefore]) : Promise.all([previous, judged]);
         let release!: () => void;
         written = new Promise<void>((resolve) => (release = resolve));
+        const priorJudged = judged;
         const finished = gate
-          .then(() => (harnessError || done() ? undefined : runCase(prepared, sendable.testCase!, runIndex, release)))
+          .then(() => (pastLaneError(runIndex) ? untake() : harnessError || done() ? undefined : runCase(prepared, sendable.testCase!, runIndex, release, priorJudged, untake)))
           .catch((error: unknown) => {
-            harnessError ??= { error };
+            if (!harnessError || runIndex < harnessError.at) harnessError = { error, at: runIndex };
           })
           .finally(() => release());
         judgedBefore = judged;
@@ -485,7 +515,12 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         ...(replay ? { path: replay.path } : {}),
       });
       await settled;
-      return { detail, harnessError, gaveUp: droppedInARow >= MAX_CONSECUTIVE_DROPS };
+      // The lane ends at its harness error: what was drawn behind it is not its.
+      if (harnessError) {
+        mine.draws = Math.min(mine.draws, harnessError.at + 1);
+        mine.drops = mine.drops.filter((d) => d < mine.draws);
+      }
+      return { w, detail, harnessError, gaveUp: droppedInARow >= MAX_CONSECUTIVE_DROPS };
     }),
   ).then((list) => list.filter((d) => d !== undefined));
   const details = lanesRun.map((l) => l.detail);
@@ -523,23 +558,23 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.
   // A lane's harness error in its last case reaches no later predicate: it is taken from the lane.
-  const laneError = cutUnderCase ? undefined : lanesRun.find((l) => l.harnessError)?.harnessError;
   const failed = details.find((d) => d.failed && d.counterexample !== null && !(cutUnderCase && connectionLost(d.errorInstance)));
-  /** A harness error ends the lanes it met; the findings made before it are still shrunk and reported. */
-  let harnessNote: string | undefined;
-  if (failed || laneError) {
-    const error = laneError ? laneError.error : failed!.errorInstance;
-    if (error instanceof CaseMismatch) {
-      // A disagreement is thrown only when replaying a path: fast-check's own failure.
-      const testCase = failed!.counterexample?.[0] as DataCase;
-      const finding = findingOf(property.id, failed!.seed, replayPath(0, failed!.counterexamplePath ?? replay?.path ?? ''), plainCase(testCase), error.mismatch, undefined, error.history, workers[0].tx.fixturePlan);
-      return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
-    }
-    const row = error instanceof FixtureError && error.row !== null ? ` (row ${JSON.stringify(error.row)})` : '';
-    // The pack's own model throwing is its author's to fix, not policyfuzz's: said so, with where.
-    harnessNote = error instanceof PackModelError ? error.message : `harness error: ${harnessErrorText(error)}${row}`;
-    if (!sightings.length) return { ...base, ...timing(), status: 'error', note: harnessNote };
+  if (failed?.errorInstance instanceof CaseMismatch) {
+    // A disagreement is thrown only when replaying a path: fast-check's own failure.
+    const testCase = failed.counterexample?.[0] as DataCase;
+    const finding = findingOf(property.id, failed.seed, replayPath(0, failed.counterexamplePath ?? replay?.path ?? ''), plainCase(testCase), failed.errorInstance.mismatch, undefined, failed.errorInstance.history, workers[0].tx.fixturePlan);
+    return { ...base, ...timing(), status: 'failed', failure: finding, findings: [finding] };
   }
+  // A harness error ends the lane it met, in this tranche and the later ones (its progress keeps
+  // the note); the other lanes go on, as the shards holding them do. The findings made before it
+  // are still shrunk and reported.
+  for (const l of lanesRun) {
+    const error = l.harnessError?.error ?? (l.detail.failed && l.detail.counterexample !== null ? l.detail.errorInstance : undefined);
+    if (error !== undefined && !(cutUnderCase && connectionLost(error))) progress[l.w].harnessError = harnessNoteOf(error);
+  }
+  /** The property's harness error: its first lane's (this tranche's or an earlier one's), as the same seed meets it on one machine or on the shard holding that lane. */
+  const harnessNote = progress.find((l) => l.harnessError !== undefined)?.harnessError;
+  if (harnessNote !== undefined && !sightings.length) return { ...base, ...timing(), status: 'error', note: harnessNote };
   if (!sightings.length) {
     // A property that could check nothing at all, every case dropped, has no verdict; a case the
     // target cannot hold is dropped and counted, never an error. (A later tranche of a property whose
@@ -603,6 +638,13 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
     ...(more > 0 ? { moreFindings: { distinct: representatives.length } } : {}),
     ...withHealth([...(more > 0 ? [moreFindingsNote(representatives.length)] : []), ...(shrinkCut ? ['shrinking cut short by the interrupt: the smallest counterexample found so far is reported'] : []), ...(shrinkTimedOut ? [SHRINK_TIMED_OUT_NOTE] : []), ...(harnessNote ? [`${harnessNote} (after the findings above)`] : []), ...(shrinkNote ? [shrinkNote] : [])].join('; ') || undefined),
   };
+}
+
+/** What a run says of a harness error: the pack's own model throwing is its author's to fix, not policyfuzz's (said so, with where). */
+function harnessNoteOf(error: unknown): string {
+  if (error instanceof PackModelError) return error.message;
+  const row = error instanceof FixtureError && error.row !== null ? ` (row ${JSON.stringify(error.row)})` : '';
+  return `harness error: ${harnessErrorText(error)}${row}`;
 }
 
 function findingOf(propertyId: string, seed: number, path: string, testCase: DataCase, mismatch: StepMismatch, before: DataCase | undefined, history: HistoryEntry[] | undefined, plan: FixturePlan): PropertyFailure {
