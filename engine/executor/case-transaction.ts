@@ -28,7 +28,7 @@
 import type pg from 'pg';
 import { Writable } from 'node:stream';
 import { sendBatch, type BatchResult } from './batch-query.ts';
-import type { Caller } from '../model/caller.ts';
+import { apiRoleOf, type Caller } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { FixtureError, UNNAMED_FIXTURE } from '../errors.ts';
@@ -186,8 +186,8 @@ function withTokenSent(step: Prepared, result: BatchResult, response: ApiRespons
   const settings = result.completed[settingsIndex(step)];
   const [, sent, role] = settings?.command.startsWith('SELECT') && settings.rows[0]?.length === 3 ? settings.rows[0] : [];
   if (sent === undefined || sent === null) return response;
-  // Composed tokens are signed-in users': a role other than authenticated is one a token hook answered.
-  const hookRole = typeof role === 'string' && role !== 'authenticated' ? { tokenRole: role } : {};
+  // Composed tokens are signed-in users': a role other than the one the caller's token named (authenticated, or Caller.role) is one a token hook answered.
+  const hookRole = typeof role === 'string' && role !== apiRoleOf(step.caller) ? { tokenRole: role } : {};
   return { ...response, tokenAppMetadata: (typeof sent === 'string' ? JSON.parse(sent) : sent) as Json, ...hookRole };
 }
 
