@@ -132,11 +132,12 @@ describe("a project role's grants in the model (public entry points, the token h
   });
 });
 
-function project(extra?: string): string {
+/** `hooked`: config.toml enables the hook (supasheet's setup); else the caller's own role claim (Caller.role) selects app_admin. */
+function project(extra?: string, hooked = false): string {
   const dir = tempDir('project-role-grants');
   mkdirSync(path.join(dir, 'migrations'));
-  // Without the hook here: the caller's own role claim (Caller.role) selects app_admin.
   writeFileSync(path.join(dir, 'migrations', '20250101000000_reports.sql'), MIGRATION);
+  if (hooked) writeFileSync(path.join(dir, 'config.toml'), '[auth.hook.custom_access_token]\nenabled = true\nuri = "pg-functions://postgres/public/role_token_hook"\n');
   if (extra) writeFileSync(path.join(dir, 'migrations', '20250201000000_later.sql'), extra);
   writeFileSync(path.join(dir, 'policyfuzz.pack.ts'), PACK);
   writeFileSync(path.join(dir, 'policyfuzz.config.json'), JSON.stringify({ pack: './policyfuzz.pack.ts', migrations: 'migrations' }));
@@ -149,14 +150,14 @@ async function fuzz(dir: string) {
   return { ...run, status: Object.fromEntries(summary.properties.map((p) => [p.id, p.status])) };
 }
 
-describe('a project role through bin/policyfuzz.mjs (its role claim given by the pack)', () => {
-  it('the schema as the model states it passes A01 and GRANT01 (app_admin compared in the catalog), exit 0', async () => {
-    const run = await fuzz(project());
+describe('a project role through bin/policyfuzz.mjs', () => {
+  it('the schema as the model states it, its hook enabled in config.toml, passes A01 and GRANT01 (app_admin compared in the catalog), exit 0', async () => {
+    const run = await fuzz(project(undefined, true));
     expect(run.status).toEqual({ A01: 'passed', 'GRANT01:catalog': 'passed' });
     expect(run.code).toBe(0);
   });
 
-  it("the mutant fails both, GRANT01 naming app_admin's DELETE and the failure the role it ran as, exit 1", async () => {
+  it("the mutant fails both (no hook: the caller's role claim), GRANT01 naming app_admin's DELETE and the failure the role it ran as, exit 1", async () => {
     const run = await fuzz(project(MUTANT));
     expect(run.status).toEqual({ A01: 'failed', 'GRANT01:catalog': 'failed' });
     expect(run.stdout).toContain('audit_log: app_admin holds DELETE, the model says it lacks it');
