@@ -7,8 +7,8 @@
 import type pg from 'pg';
 import { notStandIn } from '../db/supabase/stand-ins.ts';
 import { CALLER_READERS_CTE, READS_CALLER_PATTERN, calledNamesSql, callsNameSql } from '../introspection/caller-readers.ts';
-import type { ExecuteGrantee } from '../model/function-model.ts';
-import { grantsOf, type ApiRole, type Privilege, type TableModel } from '../model/table-model.ts';
+import type { ExecuteGrantee, FunctionGrantee } from '../model/function-model.ts';
+import { grantsOf, privilegesOf, projectRolesOf, type ApiRole, type Privilege, type ProjectRole, type TableModel } from '../model/table-model.ts';
 
 export interface CatalogFunction {
   /** `fn` in public, `schema.fn` elsewhere (the model's naming). */
@@ -17,6 +17,8 @@ export interface CatalogFunction {
   schema: string;
   signature: string;
   executable: Record<ExecuteGrantee | 'public', boolean>;
+  /** The project roles asked about (readCatalogFunctions' `projectRoles`): whether each may execute it (schema USAGE weighed as for the API roles). */
+  projectExecutable?: Record<ProjectRole, boolean>;
   /** Returns `trigger`: Postgres runs it only as a trigger (a call answers 0A000), whoever holds EXECUTE. */
   trigger?: boolean;
   /** Its body reads who the caller is (auth.uid(), auth.jwt(), the request's claims), itself or through a function it calls that does. */
@@ -30,11 +32,12 @@ export interface CatalogTable {
   kind: 'table' | 'view';
   rowSecurity: boolean;
   securityInvoker: boolean;
-  privileges: Record<ApiRole, Privilege[]>;
+  /** The API roles', and each project role's asked about (readCatalogTables' `projectRoles`; none where the role does not exist). */
+  privileges: Record<ApiRole, Privilege[]> & Record<ProjectRole, Privilege[]>;
   /** The columns a role may UPDATE by column grants alone (no table-level UPDATE), where it has any. */
-  columnUpdate?: Partial<Record<ApiRole, string[]>>;
+  columnUpdate?: Partial<Record<ApiRole | ProjectRole, string[]>>;
   /** The columns a role may SELECT by column grants alone (no table-level SELECT), where it has any: `select=*` is refused. */
-  columnSelect?: Partial<Record<ApiRole, string[]>>;
+  columnSelect?: Partial<Record<ApiRole | ProjectRole, string[]>>;
   /** A partition's parent table (model-style name): its rows are the parent's, reached through it. */
   partitionOf?: string;
 }
@@ -48,8 +51,8 @@ const modelName = (schema: string, name: string) => (schema === 'public' ? name 
  * service_role may use). Rule 15 reads the grant itself: a private helper's EXECUTE must be revoked
  * whatever its schema's USAGE says today.
  */
-export async function readCatalogFunctions(client: pg.Client, schemas: string[], options: { throughSchemaUsage?: boolean } = {}): Promise<CatalogFunction[]> {
-  const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean; reads_caller: boolean; reads_no_relation: boolean }>(
+export async function readCatalogFunctions(client: pg.Client, schemas: string[], options: { throughSchemaUsage?: boolean; projectRoles?: readonly ProjectRole[] } = {}): Promise<CatalogFunction[]> {
+  const r = await client.query<{ schema: string; name: string; args: string; anon: boolean; authenticated: boolean; service_role: boolean; public: boolean; trigger: boolean; reads_caller: boolean; reads_no_relation: boolean; project_executable: Record<string, boolean> }>(
     // Readers through any depth of calls (introspection/caller-readers.ts).
     `with recursive ${CALLER_READERS_CTE}
      select n.nspname as schema, p.proname as name, pg_get_function_identity_arguments(p.oid) as args,
@@ -61,15 +64,18 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[],
             p.prorettype = 'trigger'::regtype as trigger,
             coalesce(p.prosrc, '') ~* '${READS_CALLER_PATTERN}'
               or exists (select 1 from caller_readers c where ${callsNameSql("coalesce(p.prosrc, '')", 'called.names', 'c.proname')}) as reads_caller,
-            ${READS_NO_RELATION_SQL} as reads_no_relation
+            ${READS_NO_RELATION_SQL} as reads_no_relation,
+            (select coalesce(jsonb_object_agg(r.rolname, has_function_privilege(r.oid, p.oid, 'execute') and ($2 or has_schema_privilege(r.oid, n.oid, 'usage'))), '{}')
+               from pg_roles r where r.rolname = any($3::text[])) as project_executable
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             cross join lateral (select ${calledNamesSql("coalesce(p.prosrc, '')")} as names) called
       where n.nspname = any($1) and p.prokind in ('f', 'p')
         and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
         and ${notStandIn('pg_proc', 'p.oid')}
       order by 1, 2, 3`,
-    [schemas, !options.throughSchemaUsage],
+    [schemas, !options.throughSchemaUsage, options.projectRoles ?? []],
   );
+  const projectRoles = options.projectRoles ?? [];
   return r.rows.map((f) => ({
     name: modelName(f.schema, f.name),
     schema: f.schema,
@@ -78,6 +84,8 @@ export async function readCatalogFunctions(client: pg.Client, schemas: string[],
     ...(f.trigger ? { trigger: true } : {}),
     ...(f.reads_caller ? { readsCaller: true } : {}),
     ...(f.reads_no_relation ? { readsNoRelation: true } : {}),
+    // A role that does not exist may execute nothing.
+    ...(projectRoles.length ? { projectExecutable: Object.fromEntries(projectRoles.map((role) => [role, f.project_executable[role] === true])) } : {}),
   }));
 }
 
@@ -167,17 +175,18 @@ const INVOKER_VIEW = `coalesce(c.reloptions @> array['security_invoker=true'] or
  * team_members, read as anon-readable before). With `column` (SQL naming the view's column), the
  * table's column of that name is asked instead, where it has one (a column grant).
  */
-function invokerViewBaseHeld(role: ApiRole, privilege: Privilege, column?: string): string {
+/** `role` and `privilege` are SQL: a quoted name (`'anon'`) or an expression naming one. */
+function invokerViewBaseHeld(role: string, privilege: string, column?: string): string {
   const held = column
     ? `case when exists (select 1 from pg_attribute ba where ba.attrelid = bc.oid and ba.attname = ${column} and not ba.attisdropped)
-             then has_column_privilege('${role}', bc.oid, ${column}, '${privilege}') else has_any_column_privilege('${role}', bc.oid, '${privilege}') end`
-    : `has_table_privilege('${role}', bc.oid, '${privilege}')`;
+             then has_column_privilege(${role}, bc.oid, ${column}, ${privilege}) else has_any_column_privilege(${role}, bc.oid, ${privilege}) end`
+    : `has_table_privilege(${role}, bc.oid, ${privilege})`;
   return `(not ${INVOKER_VIEW} or not exists (
               select 1 from pg_rewrite rw
                 join pg_depend d on d.classid = 'pg_rewrite'::regclass and d.objid = rw.oid and d.refclassid = 'pg_class'::regclass
                 join pg_class bc on bc.oid = d.refobjid and bc.oid <> c.oid and bc.relkind in ('r', 'p', 'v', 'm', 'f')
                where rw.ev_class = c.oid
-                 and not (${held} and has_schema_privilege('${role}', bc.relnamespace, 'usage'))))`;
+                 and not (${held} and has_schema_privilege(${role}, bc.relnamespace, 'usage'))))`;
 }
 
 /**
@@ -185,31 +194,60 @@ function invokerViewBaseHeld(role: ApiRole, privilege: Privilege, column?: strin
  * USAGE on reaches nothing (42501, permission denied for schema). The one reading of them: init's
  * (target-facts.ts) too.
  */
-export async function readCatalogTables(client: pg.Client, schemas: string[]): Promise<CatalogTable[]> {
+export async function readCatalogTables(client: pg.Client, schemas: string[], projectRoles: readonly ProjectRole[] = []): Promise<CatalogTable[]> {
   const r = await client.query<Record<string, unknown> & { schema: string; name: string; relkind: string; rls: boolean; invoker: boolean }>(
     `select n.nspname as schema, c.relname as name, c.relkind::text as relkind, c.relrowsecurity as rls,
             ${INVOKER_VIEW} as invoker,
             (select case when pn.nspname = 'public' then pc.relname::text else pn.nspname || '.' || pc.relname end
                from pg_inherits i join pg_class pc on pc.oid = i.inhparent join pg_namespace pn on pn.oid = pc.relnamespace
               where c.relispartition and i.inhrelid = c.oid) as partition_of,
-            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `(has_table_privilege('${role}', c.oid, '${p}') and has_schema_privilege('${role}', n.oid, 'usage') and ${invokerViewBaseHeld(role, p)}) as ${role}_${p}`)).join(', ')},
-            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'update'] as const).map((p) => `array(select a.attname::text from pg_attribute a where has_schema_privilege('${role}', n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege('${role}', c.oid, a.attnum, '${p}') and ${invokerViewBaseHeld(role, p, 'a.attname')} order by a.attnum) as ${role}_${p}_columns`)).join(', ')}
+            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `(has_table_privilege('${role}', c.oid, '${p}') and has_schema_privilege('${role}', n.oid, 'usage') and ${invokerViewBaseHeld(`'${role}'`, `'${p}'`)}) as ${role}_${p}`)).join(', ')},
+            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'update'] as const).map((p) => `array(select a.attname::text from pg_attribute a where has_schema_privilege('${role}', n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege('${role}', c.oid, a.attnum, '${p}') and ${invokerViewBaseHeld(`'${role}'`, `'${p}'`, 'a.attname')} order by a.attnum) as ${role}_${p}_columns`)).join(', ')}
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')
       order by 1, 2`,
     [schemas],
   );
   const privs = (row: Record<string, unknown>, role: ApiRole) => (['select', 'insert', 'update', 'delete'] as const).filter((p) => row[`${role}_${p}`] === true);
-  return r.rows.map((t) => ({
-    ...(typeof t.partition_of === 'string' ? { partitionOf: t.partition_of } : {}),
-    name: modelName(t.schema, t.name),
-    kind: t.relkind === 'v' || t.relkind === 'm' ? 'view' : 'table',
-    rowSecurity: t.rls,
-    securityInvoker: t.invoker,
-    privileges: { anon: privs(t, 'anon'), authenticated: privs(t, 'authenticated') },
-    ...columnGrantsOf(t, privs, 'update', 'columnUpdate'),
-    ...columnGrantsOf(t, privs, 'select', 'columnSelect'),
-  }));
+  const held = await readProjectRolePrivileges(client, schemas, projectRoles);
+  return r.rows.map((t) => {
+    const name = modelName(t.schema, t.name);
+    const api = { ...columnGrantsOf(t, privs, 'update', 'columnUpdate'), ...columnGrantsOf(t, privs, 'select', 'columnSelect') };
+    const own = projectRoles.map((role) => [role, held.get(`${name}\0${role}`)] as const);
+    const columnUpdate = { ...api.columnUpdate, ...Object.fromEntries(own.flatMap(([role, h]) => (h?.updateColumns.length && !h.privileges.includes('update') ? [[role, h.updateColumns]] : []))) };
+    const columnSelect = { ...api.columnSelect, ...Object.fromEntries(own.flatMap(([role, h]) => (h?.selectColumns.length && !h.privileges.includes('select') ? [[role, h.selectColumns]] : []))) };
+    return {
+      ...(typeof t.partition_of === 'string' ? { partitionOf: t.partition_of } : {}),
+      name,
+      kind: t.relkind === 'v' || t.relkind === 'm' ? 'view' : 'table',
+      rowSecurity: t.rls,
+      securityInvoker: t.invoker,
+      privileges: { ...Object.fromEntries(own.map(([role, h]) => [role, h?.privileges ?? []])), anon: privs(t, 'anon'), authenticated: privs(t, 'authenticated') },
+      ...(Object.keys(columnUpdate).length ? { columnUpdate } : {}),
+      ...(Object.keys(columnSelect).length ? { columnSelect } : {}),
+    };
+  });
+}
+
+/**
+ * The project's own roles' privileges on each table (`create role app_admin; grant select, delete
+ * on t to app_admin`), read as the API roles' are (schema USAGE, a security_invoker view's base
+ * tables), keyed `table\0role`. A role that does not exist holds nothing (no row).
+ */
+async function readProjectRolePrivileges(client: pg.Client, schemas: string[], roles: readonly ProjectRole[]): Promise<Map<string, { privileges: Privilege[]; selectColumns: string[]; updateColumns: string[] }>> {
+  if (!roles.length) return new Map();
+  const heldSql = (p: string) => `has_table_privilege(r.rolname, c.oid, ${p}) and has_schema_privilege(r.rolname, n.oid, 'usage') and ${invokerViewBaseHeld('r.rolname', p)}`;
+  const columnsSql = (p: string) =>
+    `array(select a.attname::text from pg_attribute a where has_schema_privilege(r.rolname, n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege(r.rolname, c.oid, a.attnum, ${p}) and ${invokerViewBaseHeld('r.rolname', p, 'a.attname')} order by a.attnum)`;
+  const rows = await client.query<{ schema: string; name: string; role: string; privileges: Privilege[]; select_columns: string[]; update_columns: string[] }>(
+    `select n.nspname as schema, c.relname as name, r.rolname::text as role,
+            array(select p from unnest(array['select', 'insert', 'update', 'delete']) p where ${heldSql('p')}) as privileges,
+            ${columnsSql("'select'")} as select_columns, ${columnsSql("'update'")} as update_columns
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace join pg_roles r on r.rolname = any($2::text[])
+      where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
+    [schemas, roles],
+  );
+  return new Map(rows.rows.map((t) => [`${modelName(t.schema, t.name)}\0${t.role}`, { privileges: t.privileges, selectColumns: t.select_columns, updateColumns: t.update_columns }]));
 }
 
 /** The columns each role holds `privilege` on by column grants alone (no table-level one), where it holds any. */
@@ -308,7 +346,7 @@ export interface FunctionCallers {
  * not know is a finding where anon, authenticated or PUBLIC may execute it, unless `callers` show it
  * to be a policy helper outside the API (POLICY_HELPER_EXECUTE).
  */
-export function compareFunctions(found: CatalogFunction[], expected: Map<string, readonly ExecuteGrantee[]>, callers?: FunctionCallers): CatalogComparison {
+export function compareFunctions(found: CatalogFunction[], expected: Map<string, readonly FunctionGrantee[]>, callers?: FunctionCallers, projectRoles: readonly ProjectRole[] = projectRolesNamed({}, undefined, expected.values())): CatalogComparison {
   const out: CatalogComparison = { granted: 0, withheld: 0, findings: [] };
   const readings: Record<string, string[]> = {};
   const accept = (reading: string, f: CatalogFunction) => (readings[reading] ??= []).push(f.signature);
@@ -363,12 +401,39 @@ export function compareFunctions(found: CatalogFunction[], expected: Map<string,
       else if (role === 'service_role' && !want) accept(SERVICE_ROLE_EXECUTE, f);
       else out.findings.push(`${f.signature}: ${role} ${f.executable[role] ? 'may' : 'may not'} execute it, the model says it ${want ? 'may' : 'may not'}`);
     }
+    for (const role of projectRoles) {
+      const want = grantees.includes(role);
+      const has = f.projectExecutable?.[role] === true;
+      if (want === has) want ? out.granted++ : out.withheld++;
+      else out.findings.push(`${f.signature}: ${role} ${has ? 'may' : 'may not'} execute it, the model says it ${want ? 'may' : 'may not'}`);
+    }
   }
   return Object.keys(readings).length ? { ...out, readings } : out;
 }
 
-/** Rule 16: every table's and view's grants against the model; row security on where the model has row rules. */
-export function compareTables(found: CatalogTable[], models: Record<string, TableModel>, settings: unknown): CatalogComparison {
+/**
+ * The project's own roles a model names (a table's grants, a function's executableBy): the roles
+ * whose grants are compared beside the API roles'. A project role the model never names is not
+ * (the spec asks of the API roles; a pack speaks for the roles it names).
+ */
+export function projectRolesNamed(models: Record<string, TableModel>, settings: unknown, executableBy: Iterable<readonly string[]> = []): ProjectRole[] {
+  const named = new Set(Object.values(models).flatMap((m) => projectRolesOf(grantsOf(m, settings))));
+  for (const grantees of executableBy) for (const role of grantees) if (!(API_GRANTEES as readonly string[]).includes(role)) named.add(role);
+  return [...named].sort();
+}
+
+const API_GRANTEES: readonly ExecuteGrantee[] = ['anon', 'authenticated', 'service_role'];
+
+/** Whether `role` (an API role, or a project role read with the function) may execute `f`. */
+function mayExecute(f: CatalogFunction, role: FunctionGrantee): boolean {
+  return (API_GRANTEES as readonly string[]).includes(role) ? f.executable[role as ExecuteGrantee] : f.projectExecutable?.[role] === true;
+}
+
+/**
+ * Rule 16: every table's and view's grants against the model, for the API roles and the project
+ * roles it names (`projectRoles`, read by readCatalogTables); row security on where the model has row rules.
+ */
+export function compareTables(found: CatalogTable[], models: Record<string, TableModel>, settings: unknown, projectRoles: readonly ProjectRole[] = projectRolesNamed(models, settings)): CatalogComparison {
   const out: CatalogComparison = { granted: 0, withheld: 0, findings: [] };
   for (const t of found) {
     const model = models[t.name];
@@ -389,10 +454,10 @@ export function compareTables(found: CatalogTable[], models: Record<string, Tabl
     }
     if (t.kind === 'table' && model.rowSecurity !== t.rowSecurity) out.findings.push(`${t.name}: row security ${t.rowSecurity ? 'on' : 'off'}, the model says ${model.rowSecurity ? 'on' : 'off'}`);
     if (t.kind === 'view' && model.rowSecurity && !t.securityInvoker) out.findings.push(`${t.name}: view runs with its owner's rights (no security_invoker), bypassing the row rules the model applies`);
-    for (const role of ['anon', 'authenticated'] as const) {
+    for (const role of ['anon', 'authenticated', ...projectRoles]) {
       for (const p of ['select', 'insert', 'update', 'delete'] as const) {
-        const want = grantsOf(model, settings)[role].includes(p);
-        const has = t.privileges[role].includes(p);
+        const want = privilegesOf(grantsOf(model, settings), role).includes(p);
+        const has = (t.privileges[role] ?? []).includes(p);
         if (want === has) want ? out.granted++ : out.withheld++;
         else out.findings.push(`${t.name}: ${role} ${has ? 'holds' : 'lacks'} ${p.toUpperCase()}, the model says it ${want ? 'holds' : 'lacks'} it${model.grantsSetting ? ` (setting ${model.grantsSetting})` : ''}`);
       }
@@ -426,14 +491,14 @@ export function underModelNames(found: CatalogFunction[], mapping: { functions?:
  * them under their model names and their model grants cut to those held (for compareFunctions),
  * and the functions that held only by the reading.
  */
-export function judgedOutsideApi(found: CatalogFunction[], expected: Map<string, readonly ExecuteGrantee[]>, outsideApi: Map<string, string>): { found: CatalogFunction[]; expected: Map<string, readonly ExecuteGrantee[]>; refused: string[] } {
+export function judgedOutsideApi(found: CatalogFunction[], expected: Map<string, readonly FunctionGrantee[]>, outsideApi: Map<string, string>): { found: CatalogFunction[]; expected: Map<string, readonly FunctionGrantee[]>; refused: string[] } {
   const judged = new Map(expected);
   const refused: string[] = [];
   const asModelled = found.map((f) => {
     const model = [...outsideApi].find(([, key]) => f.signature.startsWith(`${key}(`))?.[0];
     const grantees = model === undefined ? undefined : expected.get(model);
     if (model === undefined || !grantees) return f;
-    const held = grantees.filter((role) => f.executable[role]);
+    const held = grantees.filter((role) => mayExecute(f, role));
     if (held.length < grantees.length) refused.push(f.signature);
     judged.set(model, held);
     return { ...f, name: model };

@@ -186,8 +186,8 @@ function withTokenSent(step: Prepared, result: BatchResult, response: ApiRespons
   const settings = result.completed[settingsIndex(step)];
   const [, sent, role] = settings?.command.startsWith('SELECT') && settings.rows[0]?.length === 3 ? settings.rows[0] : [];
   if (sent === undefined || sent === null) return response;
-  // A role other than the one the caller's token was issued with (authenticated for a user; an anon or
-  // service key's own, whose tokens no hook composes) is one a token hook answered.
+  // A role other than the one the caller's token was issued with (authenticated or the caller's project
+  // role for a user; an anon or service key's own, whose tokens no hook composes) is one a token hook answered.
   const hookRole = typeof role === 'string' && role !== apiRole(step.caller, step.options) ? { tokenRole: role } : {};
   return { ...response, tokenAppMetadata: (typeof sent === 'string' ? JSON.parse(sent) : sent) as Json, ...hookRole };
 }

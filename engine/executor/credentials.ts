@@ -6,14 +6,17 @@
  * phone, app_metadata, user_metadata, aal, session_id, is_anonymous); supabase-js sends the anon
  * key as `apikey` and the user's token as `authorization`.
  */
-import type { Caller } from '../model/caller.ts';
+import { apiRoleOf, type Caller } from '../model/caller.ts';
+import type { ProjectRole } from '../model/table-model.ts';
 import type { ApiRequest } from '../model/request.ts';
 import { maxAffectedOf } from './statement.ts';
 
 export type ApiRole = 'anon' | 'authenticated' | 'service_role';
+/** The role PostgREST switches to: an API role, or a project role a user's token names (Caller.role). */
+export type RequestRole = ApiRole | ProjectRole;
 
 export interface Credentials {
-  role: ApiRole;
+  role: RequestRole;
   claims: Record<string, unknown>;
   /** The headers PostgREST exposes as request.headers (lower-case names, as PostgREST gives them). */
   headers: Record<string, string>;
@@ -53,7 +56,8 @@ export function userClaims(caller: Extract<Caller, { kind: 'user' }>): Record<st
     app_metadata: { provider, providers: [provider], ...caller.appMetadata },
     // raw_user_meta_data as the user set it (supabase/auth internal/tokens/service.go 710: the user's UserMetaData).
     user_metadata: { ...caller.userMetadata },
-    role: 'authenticated',
+    // A project role the pack gives the caller (`app_admin`), as a custom access token hook would set it: PostgREST switches to it.
+    role: apiRoleOf(caller),
     aal: caller.aal ?? 'aal1',
     // Supabase Auth lists the methods most recent first: a second factor (aal2) after the first.
     amr: [...(caller.aal === 'aal2' ? [{ method: 'totp', timestamp: ISSUED_AT }] : []), { method: anonymous ? 'anonymous' : 'password', timestamp: ISSUED_AT }],
@@ -65,7 +69,7 @@ export function userClaims(caller: Extract<Caller, { kind: 'user' }>): Record<st
 }
 
 type Tokens = {
-  role: ApiRole;
+  role: RequestRole;
   claims: Record<string, unknown>;
   apikey?: string;
   bearer?: string;
@@ -89,7 +93,7 @@ const MAX_KEPT_TOKENS = 4096;
 
 /** Everything userClaims reads of a user caller: equal keys give equal claims. */
 function userKey(caller: Extract<Caller, { kind: 'user' }>): string {
-  return JSON.stringify([caller.id, caller.email ?? '', caller.phone ?? '', caller.isAnonymous === true, caller.aal ?? 'aal1', caller.appMetadata ?? null, caller.hookClaims ?? null, caller.userMetadata ?? null]);
+  return JSON.stringify([caller.id, caller.email ?? '', caller.phone ?? '', caller.isAnonymous === true, caller.aal ?? 'aal1', caller.appMetadata ?? null, caller.hookClaims ?? null, caller.userMetadata ?? null, caller.role ?? null]);
 }
 
 function tokens(caller: Caller, withoutToken: boolean): Tokens {
@@ -105,7 +109,7 @@ function tokens(caller: Caller, withoutToken: boolean): Tokens {
         made = userTokensByClaims.get(key);
         if (!made) {
           const claims = userClaims(caller);
-          made = { role: 'authenticated', claims, apikey: ANON_KEY, bearer: jwt(claims) };
+          made = { role: apiRoleOf(caller), claims, apikey: ANON_KEY, bearer: jwt(claims) };
           if (userTokensByClaims.size >= MAX_KEPT_TOKENS) userTokensByClaims.clear();
           userTokensByClaims.set(key, made);
         }
@@ -178,7 +182,7 @@ export function credentialsFor(caller: Caller, options: { withoutToken?: boolean
 }
 
 /** The role PostgREST switches to for this caller. */
-export function apiRole(caller: Caller, options: { withoutToken?: boolean } = {}): ApiRole {
+export function apiRole(caller: Caller, options: { withoutToken?: boolean } = {}): RequestRole {
   return tokens(caller, options.withoutToken === true).role;
 }
 
@@ -186,7 +190,7 @@ export function apiRole(caller: Caller, options: { withoutToken?: boolean } = {}
  * The role, and the claims and headers as the JSON text PostgREST sets (what credentialsFor gives,
  * serialized): each text is made once per token and header set, not once per request.
  */
-export function credentialTexts(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest, throughApi = true): { role: ApiRole; claims: string; headers: string } {
+export function credentialTexts(caller: Caller, options: { withoutToken?: boolean } = {}, request?: ApiRequest, throughApi = true): { role: RequestRole; claims: string; headers: string } {
   const t = tokens(caller, options.withoutToken === true);
   const texts = (t.texts ??= { claims: JSON.stringify(t.claims), headers: new Map() });
   // Tokens are shared by callers differing only in their own headers (every anon caller): those are part of the key.

@@ -35,10 +35,19 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
     if (keys.has(`${v.table}.${c}`)) keys.add(`${v.view}.${c}`);
     if (keyParts.has(`${v.table}.${c}`)) keyParts.add(`${v.view}.${c}`);
   }
-  // The API roles' privileges as they can use them (schema USAGE too): catalog.ts's one reading.
+  // The project's own roles a request may run as: granted to authenticator (PostgREST switches to a token's role claim only among them).
+  const projectRoles = (
+    await client.query<{ role: string }>(
+      `select r.rolname::text as role from pg_auth_members m join pg_roles r on r.oid = m.roleid join pg_roles a on a.oid = m.member
+        where a.rolname = 'authenticator' and r.rolname not in ('anon', 'authenticated', 'service_role') order by 1`,
+    )
+  ).rows.map((r) => r.role);
+  // The API roles' privileges as they can use them (schema USAGE too), and the project roles': catalog.ts's one reading.
+  const catalogTables = await readCatalogTables(client, schemas, projectRoles);
   const grants = new Map<string, NonNullable<TargetTableFacts['grants']>>(
-    (await readCatalogTables(client, schemas)).map((t) => [t.name, { ...t.privileges, ...(t.columnUpdate ? { columnUpdate: t.columnUpdate } : {}), ...(t.columnSelect ? { columnSelect: t.columnSelect } : {}) }]),
+    catalogTables.map((t) => [t.name, { anon: t.privileges.anon, authenticated: t.privileges.authenticated, ...(t.columnUpdate ? { columnUpdate: t.columnUpdate } : {}), ...(t.columnSelect ? { columnSelect: t.columnSelect } : {}) }]),
   );
+  const projectRoleGrants = new Map(catalogTables.map((t) => [t.name, Object.fromEntries(projectRoles.filter((role) => t.privileges[role]?.length).map((role) => [role, t.privileges[role]!]))]));
   const primaryKeys = keys;
   const viewed = new Map(views.map((v) => [v.view, v.table]));
   const tables: TargetTableFacts[] = [...shapes].map(([name, columns]) => ({
@@ -46,6 +55,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
     ...(viewed.has(name) ? { viewOf: viewed.get(name)! } : {}),
     anonCanSelect: grants.get(name)?.anon.includes('select') ?? false,
     ...(grants.has(name) ? { grants: grants.get(name)! } : {}),
+    ...(Object.keys(projectRoleGrants.get(name) ?? {}).length ? { projectRoleGrants: projectRoleGrants.get(name)! } : {}),
     columns: columns.map((c) => ({
       name: c.name,
       type: c.type,

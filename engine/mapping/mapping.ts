@@ -698,7 +698,8 @@ function grantedUnderRowSecurity(m: TargetMapping, caller: Caller, request: ApiR
   if (request.kind === 'rpc' || !facts) return expected;
   const table = targetTable(m, targetName(request));
   const role = apiRoleOf(caller);
-  if (role === 'service_role' || !facts.rowSecurityDecides(table, request.kind, role)) return expected;
+  // Read for the API roles only (Supabase's default privileges grant them, never a project's own role).
+  if ((role !== 'anon' && role !== 'authenticated') || !facts.rowSecurityDecides(table, request.kind, role)) return expected;
   const why = `${role} holds ${request.kind.toUpperCase()} on ${table} under row security`;
   return orAlso(expected, rowSecurityRefusals(request, why).map((o) => secureReading(GRANTED_UNDER_ROW_SECURITY, o)));
 }

@@ -670,6 +670,20 @@ describe('init heuristics that guessed wrong', () => {
     expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: model\.tableGrants\.users: authenticated may UPDATE display_name, role only/));
   });
 
+  it("a project role's privileges (granted to authenticator: supasheet's x-admin) are written as the model's grants for that role", () => {
+    const users: ModelTableFacts = { name: 'users', columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }] };
+    const target: TargetTableFacts = {
+      name: 'users',
+      anonCanSelect: false,
+      columns: [{ name: 'id', type: 'uuid', primaryKey: true }, { name: 'email', type: 'text' }],
+      grants: { anon: [], authenticated: ['select'] },
+      projectRoleGrants: { app_admin: ['select', 'delete'] },
+    };
+    const proposal = proposeMapping({ tables: [users], functions: [] }, { tables: [target], functions: [] });
+    expect(proposal.settings.tableGrants).toEqual({ users: { app_admin: ['select', 'delete'] } });
+    expect(proposal.notes).toContainEqual(expect.stringMatching(/^confirm: model\.tableGrants\.users\.app_admin: \["select","delete"\] \(the project's own role app_admin/));
+  });
+
   it('a function with a parameter without a name is said to be out of the REST interface\'s reach, never paired with $1 (PostgREST cannot name it)', () => {
     const proposal = proposeMapping(
       { tables: [], functions: [{ name: 'get_vs_ticket_by_id', args: ['p_id'] }, { name: 'vs_transfer_dept', args: ['p_id', 'p_dept', 'p_remarks'] }] },

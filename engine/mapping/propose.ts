@@ -1335,6 +1335,23 @@ function columnSelectGrants(chosen: ReadonlyMap<string, TargetTableFacts>, model
 }
 
 /**
+ * The project's own roles' privileges on a mapped table (`grant select, delete on reports to
+ * app_admin`, the role granted to authenticator): written as `tableGrants.<t>.<role>`, which the
+ * spec says nothing of, so the catalog's are the only statement of them; rule 16 then compares
+ * them, and a request run as the role is predicted with them. A pack's own model states them in
+ * its table's `grants` instead (the note says so where the setting is not the pack's).
+ */
+function projectRoleGrants(chosen: ReadonlyMap<string, TargetTableFacts>, settings: Record<string, unknown>, notes: string[]): void {
+  for (const [name, t] of chosen) {
+    for (const [role, privileges] of Object.entries(t.projectRoleGrants ?? {})) {
+      // by key, not setPath: a table name may hold a dot (passport.profiles)
+      (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {})[role] = privileges;
+      notes.push(`confirm: model.tableGrants.${name}.${role}: ${JSON.stringify(privileges)} (the project's own role ${role}, granted to authenticator, holds ${privileges.join(', ')} on ${t.name}: a request whose token's role claim names it runs as it)`);
+    }
+  }
+}
+
+/**
  * A model function whose namesake has a parameter without a name (`create function
  * get_vs_ticket_by_id(bigint)`): PostgREST v12.2 leaves it out of its schema cache unless that is
  * its one parameter and json, jsonb, text, xml or bytea (which then takes the whole body, not an
@@ -1702,6 +1719,7 @@ function proposeOnDefaultSchema(
   }
 
   columnSelectGrants(chosen, model.tables, mapping, notes);
+  projectRoleGrants(chosen, settings, notes);
 
   // Vocabularies from the target's own CHECKs and defaults.
   for (const v of vocabularies) {

@@ -1,4 +1,5 @@
 import type { Json } from './json.ts';
+import type { ProjectRole } from './project-role.ts';
 /**
  * Who sends a request. The model reasons about these; the harness turns them into the role and
  * JWT claims PostgREST would set.
@@ -13,6 +14,9 @@ import type { Json } from './json.ts';
  *   `user_permissions` list a policy reads as `auth.jwt() ->> 'user_permissions'`);
  *   `userMetadata`: the token's `user_metadata`, auth.users.raw_user_meta_data, which the user
  *   sets for themselves (`auth.updateUser({ data })`, sign-up `options.data`): no rule may trust it;
+ *   `role`: the project's own Postgres role the request runs as (the token's `role` claim, as a
+ *   custom access token hook sets it: `app_admin`, granted to authenticator), whose grants the
+ *   table models name (Grants); absent: authenticated;
  * - service: a server-side elevated token (service_role: bypasses row rules, null auth.uid()).
  * Any of them may carry `headers`: what the client adds to every request (supabase-js
  * `global.headers`), such as a project's own API key a policy reads as
@@ -20,7 +24,7 @@ import type { Json } from './json.ts';
  */
 export type Caller = (
   | { kind: 'anon' }
-  | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean; aal?: Aal; appMetadata?: Record<string, Json>; hookClaims?: Record<string, Json>; userMetadata?: Record<string, Json> }
+  | { kind: 'user'; id: string; email?: string; phone?: string; isAnonymous?: boolean; aal?: Aal; appMetadata?: Record<string, Json>; hookClaims?: Record<string, Json>; userMetadata?: Record<string, Json>; role?: string }
   | { kind: 'service' }
 ) & { headers?: Record<string, string> };
 
@@ -54,7 +58,7 @@ function describeCallerToken(caller: Caller): string {
     case 'service':
       return 'service_role';
     case 'user': {
-      const claims = [...(caller.aal && caller.aal !== 'aal1' ? [caller.aal] : []), ...Object.entries(caller.appMetadata ?? {}).map(([k, v]) => `app_metadata.${k}=${JSON.stringify(v)}`), ...Object.entries(caller.hookClaims ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`), ...Object.entries(caller.userMetadata ?? {}).map(([k, v]) => `user_metadata.${k}=${JSON.stringify(v)}`)];
+      const claims = [...(caller.role ? [`role=${caller.role}`] : []), ...(caller.aal && caller.aal !== 'aal1' ? [caller.aal] : []), ...Object.entries(caller.appMetadata ?? {}).map(([k, v]) => `app_metadata.${k}=${JSON.stringify(v)}`), ...Object.entries(caller.hookClaims ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`), ...Object.entries(caller.userMetadata ?? {}).map(([k, v]) => `user_metadata.${k}=${JSON.stringify(v)}`)];
       return `${caller.isAnonymous ? 'anonymous sign-in user' : 'user'} ${caller.id}${claims.length ? ` (${claims.join(', ')})` : ''}`;
     }
   }
@@ -65,7 +69,7 @@ export function callerUid(caller: Caller): string | null {
   return caller.kind === 'user' ? caller.id : null;
 }
 
-/** The database role PostgREST switches to for this caller. */
-export function apiRoleOf(caller: Caller): 'anon' | 'authenticated' | 'service_role' {
-  return caller.kind === 'anon' ? 'anon' : caller.kind === 'user' ? 'authenticated' : 'service_role';
+/** The database role PostgREST switches to for this caller: its token's `role` claim (a project role, Caller.role, or authenticated). */
+export function apiRoleOf(caller: Caller): 'anon' | 'authenticated' | 'service_role' | ProjectRole {
+  return caller.kind === 'anon' ? 'anon' : caller.kind === 'user' ? (caller.role ?? 'authenticated') : 'service_role';
 }

@@ -25,7 +25,7 @@ import { selectedColumns, type ApiRequest, type Embed, type Filter } from './req
 import { branch, unrecorded } from './branches.ts';
 import { embedKey, foreignKeyEdge, resolveRelationship, sortRows, type ForeignKeyEdge, type Relationship } from './embed.ts';
 import { afterDelete, type ForeignKeyAction } from './foreign-key-actions.ts';
-import { column, grantsOf, materialize, secureRefusalsOf, type ColumnSpec, type Grants, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
+import { column, grantsOf, materialize, privilegesOf, secureRefusalsOf, type ColumnSpec, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce, jsonEqual } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
@@ -44,14 +44,9 @@ function tableGrant(granted: boolean): boolean {
   return granted;
 }
 
+/** Whether the caller's role (an API role, or the project's own: Caller.role) holds `privilege` on the table. */
 function hasPrivilege(model: TableModel, caller: Caller, privilege: Privilege, settings: unknown): boolean {
-  const role = apiRoleOf(caller);
-  const grants = grantsOf(model, settings);
-  return role === 'service_role' ? serviceHolds(grants, privilege) : grants[role].includes(privilege);
-}
-
-function serviceHolds(grants: Grants, privilege: Privilege): boolean {
-  return grants.service_role?.includes(privilege) ?? true;
+  return privilegesOf(grantsOf(model, settings), apiRoleOf(caller)).includes(privilege);
 }
 
 /**
@@ -61,9 +56,9 @@ function serviceHolds(grants: Grants, privilege: Privilege): boolean {
 function canSelect(model: TableModel, caller: Caller, columns: readonly string[], settings: unknown): boolean {
   const role = apiRoleOf(caller);
   const grants = grantsOf(model, settings);
-  if (role === 'service_role') return columns.length === 0 || serviceHolds(grants, 'select');
+  if (role === 'service_role') return columns.length === 0 || privilegesOf(grants, role).includes('select');
   if (columns.length === 0) return true;
-  if (grants[role].includes('select')) return true;
+  if (privilegesOf(grants, role).includes('select')) return true;
   const granted = grants.columnSelect?.[role];
   return granted !== undefined && columns.every((c) => granted.includes(c));
 }
@@ -547,7 +542,7 @@ function emptyPatch(model: TableModel, caller: Caller, request: Extract<TableReq
   const named = returningColumns(model, request);
   const role = apiRoleOf(caller);
   const grants = grantsOf(model, settings);
-  const readable = named.length ? canSelect(model, caller, named, settings) : role === 'service_role' || grants[role].includes('select') || (grants.columnSelect?.[role]?.length ?? 0) > 0;
+  const readable = named.length ? canSelect(model, caller, named, settings) : role === 'service_role' || privilegesOf(grants, role).includes('select') || (grants.columnSelect?.[role]?.length ?? 0) > 0;
   if (!tableGrant(readable)) return rejectedByGrant(`select on ${model.table}`);
   return allowed(request.returning === 'representation' ? [] : null, 0);
 }

@@ -10,16 +10,19 @@ import { rejectedByGrant } from './outcome.ts';
 import type { Json, Row } from './json.ts';
 import type { Prediction } from './prediction.ts';
 import type { World } from './world.ts';
+import type { ProjectRole } from './project-role.ts';
 
 export type ExecuteGrantee = 'anon' | 'authenticated' | 'service_role';
+/** Who a function model may name as holding EXECUTE: an API role, or a role of the project's own the request runs as (Caller.role). */
+export type FunctionGrantee = ExecuteGrantee | ProjectRole;
 
 export interface FunctionModel<S = any> {
   /** `fn`, or `schema.fn` outside public. */
   name: string;
   /** Argument names in the order a caller may pass them. */
   args: string[];
-  /** Rule 15: the roles holding EXECUTE (public never does); everything else must be revoked. */
-  executableBy: readonly ExecuteGrantee[];
+  /** Rule 15: the roles holding EXECUTE (public never does), a project role (`app_admin`) too; everything else must be revoked. */
+  executableBy: readonly FunctionGrantee[];
   /** Output columns set by the server (timestamps, …): present but not compared. */
   serverAssigned?: string[];
   /** It answers nothing (RETURNS void): `init` proposes `returns: "value-as-void"` for a target's function returning a value. */
@@ -88,11 +91,11 @@ export function answersVoidOf(model: FunctionModel, settings: unknown = {}): boo
 export interface PrivateFunction {
   name: string;
   /** Rule 15: who may execute it; usually nobody. */
-  executableBy: readonly ExecuteGrantee[];
+  executableBy: readonly FunctionGrantee[];
 }
 
 /** A function the caller's role may not execute answers 42501 before its body runs. */
-export function executeDenied(model: { name: string; executableBy: readonly ExecuteGrantee[] }, role: ExecuteGrantee) {
+export function executeDenied(model: { name: string; executableBy: readonly FunctionGrantee[] }, role: FunctionGrantee) {
   const granted = model.executableBy.includes(role);
   // An engine branch (branches.ts): a pack counts it under a property as `<property>.grant.execute.…`.
   branch(granted ? 'grant.execute.granted' : 'grant.execute.denied');

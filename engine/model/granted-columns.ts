@@ -15,7 +15,7 @@
  * whose refusal is a finding only where the model grants the role table-level SELECT.
  */
 import { apiRoleOf, type Caller } from './caller.ts';
-import { grantsOf, type TableModel } from './table-model.ts';
+import { grantsOf, privilegesOf, type TableModel } from './table-model.ts';
 import { targetName, type ApiRequest, type Embed } from './request.ts';
 import { embeddedTableOf } from './engine.ts';
 
@@ -55,11 +55,11 @@ function narrowedEmbeds(embeds: readonly Embed[] | undefined, granted: (embed: E
  * The columns of `model` that `role` may select where the model grants it some columns only (no
  * table-level SELECT), in the table's order, those the target lacks left out; undefined otherwise.
  */
-function grantedColumnsOnly(model: TableModel | undefined, settings: unknown, role: 'anon' | 'authenticated', absent: (table: string, column: string) => boolean): string[] | undefined {
+function grantedColumnsOnly(model: TableModel | undefined, settings: unknown, role: string, absent: (table: string, column: string) => boolean): string[] | undefined {
   if (!model) return undefined;
   const grants = grantsOf(model, settings);
   const granted = grants.columnSelect?.[role];
-  if (grants[role].includes('select') || !granted?.length) return undefined;
+  if (privilegesOf(grants, role).includes('select') || !granted?.length) return undefined;
   const columns = model.columns.map((c) => c.name).filter((c) => granted.includes(c) && !absent(model.table, c));
   return columns.length ? columns : undefined;
 }

@@ -9,6 +9,9 @@ import type { Json, Row } from './json.ts';
 import type { ComparedAsReading } from './function-model.ts';
 import type { Outcome } from './outcome.ts';
 import type { World } from './world.ts';
+import type { ProjectRole } from './project-role.ts';
+
+export type { ProjectRole } from './project-role.ts';
 
 export const COLUMN_TYPES = ['uuid', 'text', 'text[]', 'boolean', 'integer', 'numeric', 'timestamptz', 'jsonb'] as const;
 export type ColumnType = (typeof COLUMN_TYPES)[number];
@@ -63,22 +66,47 @@ export interface RuleContext<S = any> {
 export type Privilege = 'select' | 'insert' | 'update' | 'delete';
 export type ApiRole = 'anon' | 'authenticated';
 /**
- * Table-level privileges per API role, and `columnSelect`: the columns a role may SELECT through
+ * Table-level privileges per role: the API roles always, and each project role the request may
+ * run as (`app_admin: ['select', 'delete']`; a project role not named holds nothing, as Postgres
+ * grants it nothing, and a role it inherits from is not read: name what it holds through it). And
+ * `columnSelect`: the columns a role may SELECT through
  * column-level grants (`grant select (id, title) on t to authenticated`) where it holds no
  * table-level SELECT. Postgres then refuses (42501) only a statement that reads a column outside
  * them: a `select=`, a filter, or a write's RETURNING (PostgREST adds the primary key there).
+ * Read a role's privileges with privilegesOf, never by indexing: the one reading of this shape.
  */
-export type Grants = Record<ApiRole, readonly Privilege[]> & {
+export type Grants = {
+  anon: readonly Privilege[];
+  authenticated: readonly Privilege[];
   /**
    * What service_role holds, where not everything (it bypasses row security, not grants): a schema
    * the API exposes without `grant usage … to service_role` refuses it (pgflow's demo grants anon
    * only). Absent: every privilege, as Supabase grants it on public.
    */
   service_role?: readonly Privilege[];
-  columnSelect?: Partial<Record<ApiRole, readonly string[]>>;
+  columnSelect?: Partial<Record<ApiRole | ProjectRole, readonly string[]>>;
   /** The columns a role may UPDATE through column-level grants (`grant update (title) on t to authenticated`) where it holds no table-level UPDATE: a PATCH setting another column is refused (42501). */
-  columnUpdate?: Partial<Record<ApiRole, readonly string[]>>;
+  columnUpdate?: Partial<Record<ApiRole | ProjectRole, readonly string[]>>;
+  /** A project role's privileges, by its name (GRANT_KEYS are not role names here). */
+  [projectRole: ProjectRole]: readonly Privilege[] | Partial<Record<string, readonly string[]>> | undefined;
 };
+
+/** The keys of Grants that name no role. */
+export const GRANT_KEYS: readonly string[] = ['columnSelect', 'columnUpdate'];
+
+const EVERY_PRIVILEGE: readonly Privilege[] = ['select', 'insert', 'update', 'delete'];
+
+/** The table-level privileges `role` holds under these grants: service_role every one unless named; a role not named none. */
+export function privilegesOf(grants: Grants, role: string): readonly Privilege[] {
+  if (role === 'service_role') return grants.service_role ?? EVERY_PRIVILEGE;
+  const held = GRANT_KEYS.includes(role) ? undefined : grants[role];
+  return Array.isArray(held) ? (held as readonly Privilege[]) : [];
+}
+
+/** The project's own roles these grants name (every key but the API roles' and GRANT_KEYS). */
+export function projectRolesOf(grants: Grants): string[] {
+  return Object.keys(grants).filter((k) => k !== 'anon' && k !== 'authenticated' && k !== 'service_role' && !GRANT_KEYS.includes(k));
+}
 
 /** The table's grants under these settings. */
 export function grantsOf<S>(model: TableModel<S>, settings: S): Grants {

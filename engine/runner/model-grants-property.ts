@@ -16,9 +16,9 @@ import type pg from 'pg';
 import { runsAsInvoker } from '../checker/security-lints.ts';
 import { relationsReadBy } from '../introspection/table-shapes.ts';
 import { privilegeHeld } from '../introspection/privilege-held.ts';
-import { compareFunctions, compareTables, readCatalogFunctions, readCatalogTables, type CatalogComparison, type CatalogFunction } from '../checker/catalog.ts';
+import { compareFunctions, compareTables, projectRolesNamed, readCatalogFunctions, readCatalogTables, type CatalogComparison, type CatalogFunction } from '../checker/catalog.ts';
 import { targetFunction, targetTable } from '../mapping/mapping.ts';
-import type { ExecuteGrantee } from '../model/function-model.ts';
+import type { FunctionGrantee } from '../model/function-model.ts';
 import { grantsOf, type TableModel } from '../model/table-model.ts';
 import type { PackModel } from '../pack.ts';
 import { MODEL_GRANTS_ID } from '../property-id.ts';
@@ -33,7 +33,7 @@ const schemaOf = (name: string) => (name.includes('.') ? name.slice(0, name.inde
  * PUBLIC's default EXECUTE, `docs` usable by service_role alone); where the model grants it, the
  * grant itself.
  */
-export function executeAsWeighed(bare: CatalogFunction[], usable: CatalogFunction[], model: ReadonlyMap<string, readonly ExecuteGrantee[]>): CatalogFunction[] {
+export function executeAsWeighed(bare: CatalogFunction[], usable: CatalogFunction[], model: ReadonlyMap<string, readonly FunctionGrantee[]>): CatalogFunction[] {
   const usableBySignature = new Map(usable.map((f) => [f.signature, f.executable]));
   return bare.map((f) => {
     const through = usableBySignature.get(f.signature) ?? f.executable;
@@ -51,19 +51,21 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
     async check(client, settings, context) {
       const mapping = context.mapping;
       const tables = new Map<string, TableModel>(Object.values(model.tables).map((t) => [mapping ? targetTable(mapping, t.table) : t.table, t]));
-      const functions = new Map<string, readonly ExecuteGrantee[]>([
+      const functions = new Map<string, readonly FunctionGrantee[]>([
         ...Object.values(model.functions).map((f) => [mapping ? targetFunction(mapping, f.name) : f.name, f.executableBy] as const),
         ...(model.privateFunctions ?? []).map((f) => [f.name, f.executableBy] as const),
       ]);
+      // The project's own roles the model names (`app_admin`): their grants are compared as the API roles' are.
+      const projectRoles = projectRolesNamed(Object.fromEntries(tables), settings, functions.values());
       const schemas = [...new Set([...context.exposedSchemas, ...[...tables.keys(), ...functions.keys()].map(schemaOf)])];
-      const foundTables = (await readCatalogTables(client, schemas)).filter((t) => tables.has(t.name));
+      const foundTables = (await readCatalogTables(client, schemas, projectRoles)).filter((t) => tables.has(t.name));
       const foundFunctions = executeAsWeighed(
-        (await readCatalogFunctions(client, schemas)).filter((f) => functions.has(f.name)),
+        (await readCatalogFunctions(client, schemas, { projectRoles })).filter((f) => functions.has(f.name)),
         await readCatalogFunctions(client, schemas, { throughSchemaUsage: true }),
         functions,
       );
-      const byTable = compareTables(foundTables, Object.fromEntries(tables), settings);
-      const byFunction = compareFunctions(foundFunctions, functions);
+      const byTable = compareTables(foundTables, Object.fromEntries(tables), settings, projectRoles);
+      const byFunction = compareFunctions(foundFunctions, functions, undefined, projectRoles);
       const supabaseDefault = mapping?.conventions?.grants === 'supabase-default';
       const rowSecurityOn = new Set(foundTables.filter((t) => t.kind === 'table' && t.rowSecurity).map((t) => t.name));
       // A write privilege on a view Postgres cannot write through (a GROUP BY, a join: "cannot insert

@@ -103,9 +103,12 @@ export const ModelSettingsSchema = z
       .strict()
       .prefault({}),
     /**
-     * Table grants per API role, by table: { "vs_categories": { "anon": [] } }. The spec asks for an
-     * explicit grant to the intended roles (rule 16), not which; a table or role not named here
-     * keeps the reference's grants (docs/config.md lists them). A failure on a grant names this.
+     * Table grants per role, by table: { "vs_categories": { "anon": [] } }. The spec asks for an
+     * explicit grant to the intended roles (rule 16), not which; a table or API role not named here
+     * keeps the reference's grants (docs/config.md lists them). Any other key is a Postgres role of
+     * the project's own (`"app_admin": ["select", "delete"]`; `init` proposes them from the
+     * catalog): rule 16 compares its grants as the API roles', and it holds nothing where not
+     * named. A failure on a grant names this.
      */
     tableGrants: z
       .record(
@@ -114,13 +117,13 @@ export const ModelSettingsSchema = z
           .object({
             anon: privileges.optional(),
             authenticated: privileges.optional(),
-            // Column-level UPDATE (`grant update (first_name) on profiles to authenticated`) where the role holds no table-level UPDATE; model column names.
-            columnUpdate: z.object({ anon: z.array(z.string()).optional(), authenticated: z.array(z.string()).optional() }).strict().optional(),
+            // Column-level UPDATE (`grant update (first_name) on profiles to authenticated`) where the role holds no table-level UPDATE; model column names, by role.
+            columnUpdate: z.record(z.string(), z.array(z.string())).optional(),
             // Column-level SELECT (`grant select (id, title) on vs_tickets to authenticated`, rule 12's allow-list) where the role holds no
-            // table-level SELECT; model column names. Its reads then name these columns, as its client does (engine/model/granted-columns.ts).
-            columnSelect: z.object({ anon: z.array(z.string()).optional(), authenticated: z.array(z.string()).optional() }).strict().optional(),
+            // table-level SELECT; model column names, by role. Its reads then name these columns, as its client does (engine/model/granted-columns.ts).
+            columnSelect: z.record(z.string(), z.array(z.string())).optional(),
           })
-          .strict(),
+          .catchall(privileges),
       )
       .default({}),
     /**

@@ -17,7 +17,7 @@ import type { ModelSettings } from '../../model/settings.ts';
 import type { Json, Row } from '../../../../engine/model/json.ts';
 import type { Caller } from '../../../../engine/model/caller.ts';
 import { functionModels } from '../../model/functions/index.ts';
-import type { ExecuteGrantee } from '../../../../engine/model/function-model.ts';
+import type { FunctionGrantee } from '../../../../engine/model/function-model.ts';
 import { teamMembers, teamTree } from '../../generators/team.ts';
 import { projectRows, projectWorld, type ProjectWorld } from '../../generators/project.ts';
 import { callerOf, type Person } from '../../generators/identities.ts';
@@ -146,7 +146,7 @@ export const R15_CATALOG: CatalogProperty = {
     const schemas = [...new Set([...EXPOSED_SCHEMAS, ...projectSchemas, 'private'])];
     const found = underModelNames(await readCatalogFunctions(client, schemas), context.mapping);
     const callers = { calledBy: await readInvokerCallers(client, context.exposedSchemas, context.extraSearchPath), exposedSchemas: context.exposedSchemas };
-    const expected = new Map<string, readonly ExecuteGrantee[]>([
+    const expected = new Map<string, readonly FunctionGrantee[]>([
       ...Object.values(context.model.functions).map((f) => [f.name, f.executableBy] as const),
       ...(context.model.privateFunctions ?? []).map((f) => [f.name, f.executableBy] as const),
     ]);

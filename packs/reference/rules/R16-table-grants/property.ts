@@ -16,7 +16,7 @@ import type { ModelSettings } from '../../model/settings.ts';
 import { tableModels } from '../../model/tables/index.ts';
 import { peopleRows, peopleWithRoles } from '../../generators/student.ts';
 import { callerOf, type Person } from '../../generators/identities.ts';
-import { compareTables, readCatalogTables, type CatalogComparison } from '../../../../engine/checker/catalog.ts';
+import { compareTables, projectRolesNamed, readCatalogTables, type CatalogComparison } from '../../../../engine/checker/catalog.ts';
 import { GRANTED_UNDER_ROW_SECURITY, targetTable, type TargetMapping } from '../../../../engine/mapping/mapping.ts';
 import { readGrantsUnderRowSecurity, rowSecurityGrantKey, type RowSecurityRole, type TablePrivilege } from '../../../../engine/introspection/row-security-grants.ts';
 import type { CatalogProperty } from '../../../../engine/runner/catalog-property.ts';
@@ -129,8 +129,10 @@ export const R16_CATALOG: CatalogProperty = {
     const expected = tablesByTargetName(context.model.tables, context.mapping);
     // Supabase's own schemas (`storage` where config.toml exposes it) hold tables the project did not
     // write: only one the model names is compared there, never "not in the model".
-    const found = (await readCatalogTables(client, context.exposedSchemas)).filter((t) => Object.hasOwn(expected, t.name) || !MANAGED_SCHEMAS.includes(t.name.split('.')[0]));
-    const compared = compareTables(found, expected, settings);
+    // A project role the settings name (tableGrants.<t>.app_admin) is compared as the API roles are.
+    const projectRoles = projectRolesNamed(expected, settings);
+    const found = (await readCatalogTables(client, context.exposedSchemas, projectRoles)).filter((t) => Object.hasOwn(expected, t.name) || !MANAGED_SCHEMAS.includes(t.name.split('.')[0]));
+    const compared = compareTables(found, expected, settings, projectRoles);
     // A project's target (a mapping) gets the secure reading the data half gives its requests (mapping.ts grantedUnderRowSecurity).
     const underRowSecurity = context.mapping ? await readGrantsUnderRowSecurity(client, context.exposedSchemas) : new Set<string>();
     return { objects: found.length, ...withGrantsUnderRowSecurity(compared, underRowSecurity) };
