@@ -326,6 +326,29 @@ describe("the API roles' statement_timeout, as on Supabase", () => {
   });
 });
 
+describe("a migration's own statement_timeout for an API role (confined to its database, read as PostgREST reads the role-wide one)", () => {
+  let tenv: Environment;
+  beforeAll(async () => {
+    tenv = await sqlEnvironment(
+      'forms-own-timeout',
+      `alter role authenticated set statement_timeout = '21s';
+       alter role anon set statement_timeout = '4s';
+       create function public.timeout_now() returns text language sql stable as $$ select current_setting('statement_timeout') $$;
+       grant execute on function public.timeout_now() to anon, authenticated;`,
+    );
+  });
+  afterAll(() => tenv?.close());
+
+  it("authenticated runs under the migration's 21s and anon its 4s, not the compatibility layer's 8s and 3s", async () => {
+    const request: ApiRequest = { kind: 'rpc', fn: 'timeout_now', args: {} };
+    const [asAnon, asUser] = await runCase(tenv, [], [
+      { caller: anon, request },
+      { caller: alice, request },
+    ]);
+    expect([asAnon.body, asUser.body]).toEqual(['4s', '21s']);
+  });
+});
+
 describe('embedded resources (select=*,cards(*))', () => {
   const boards: TableModel = {
     table: 'boards',

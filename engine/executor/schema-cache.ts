@@ -233,11 +233,19 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     const fresh = await client.query<{ n: string; v: string }>(sessionValuesSql(sessionState));
     sessionState.sessionValues = new Map(fresh.rows.map((r) => [r.n, r.v]));
   }
+  // PostgREST reads the role-wide settings (rolconfig) of the roles authenticator may switch to. A
+  // migration's role-wide setting is confined to the migrated database here (role-settings.ts: on a
+  // shared server it would reach every other database), so this database's own setting for the role
+  // stands for it, and wins over the role-wide one as the migration's later word. (A migration's own
+  // `in database postgres` is read so too, where PostgREST on Supabase would not apply it.)
   const roleRows = await client.query<{ role: string; key: string; value: string }>(
     `select kv.rolname as role, kv.key, kv.value
-       from (select r.rolname, substr(s, 1, strpos(s, '=') - 1) as key, lower(substr(s, strpos(s, '=') + 1)) as value
-               from pg_roles r, unnest(r.rolconfig) s
-              where r.rolname in ('anon', 'authenticated', 'service_role')) kv
+       from (select distinct on (r.rolname, 2) r.rolname, substr(s, 1, strpos(s, '=') - 1) as key, lower(substr(s, strpos(s, '=') + 1)) as value
+               from pg_db_role_setting rs join pg_roles r on r.oid = rs.setrole, unnest(rs.setconfig) s
+              where (r.rolname in ('anon', 'authenticated', 'service_role')
+                     or r.oid in (select m.roleid from pg_auth_members m join pg_roles a on a.oid = m.member where a.rolname = 'authenticator'))
+                and rs.setdatabase in (0, (select oid from pg_database where datname = current_database()))
+              order by r.rolname, 2, rs.setdatabase desc) kv
        join pg_settings ps on ps.name = kv.key and ps.context = 'user'
       where kv.key <> 'default_transaction_isolation'
       order by kv.rolname, kv.key`,
