@@ -32,9 +32,21 @@ export function variantRefusals(column: ColumnShape, sample: string, variants = 
  * `value = lower(value)`, checked before the copy's own BEFORE trigger could lower-case it).
  */
 export function copiesSignInEmailUnchanged(source: string): boolean {
-  const reads = source.match(/\bnew\.email\b/gi)?.length ?? 0;
-  const lowered = source.match(/\blower\s*\(\s*new\.email\s*\)/gi)?.length ?? 0;
-  return reads > lowered;
+  for (const read of source.matchAll(/\bnew\.email\b/gi)) if (!insideLower(source, read.index)) return true;
+  return false;
+}
+
+/** Whether the text at `at` is within a `lower(…)` call, however deep (`lower(coalesce(new.email, …))`: stranger-app-11's signup trigger). */
+function insideLower(source: string, at: number): boolean {
+  let depth = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    if (source[i] === ')') depth++;
+    else if (source[i] === '(') {
+      if (depth > 0) depth--;
+      else if (/\blower\s*$/i.test(source.slice(Math.max(0, i - 16), i))) return true;
+    }
+  }
+  return false;
 }
 
 /**

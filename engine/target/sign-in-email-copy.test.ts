@@ -82,6 +82,9 @@ describe('a sign-in e-mail a signup trigger copies into a lower-case column', ()
   it('init proposes it where the trigger copies new.email unchanged, and not where it lower-cases it', () => {
     expect(copiesSignInEmailUnchanged('insert into public.accounts (id, email) values (new.id, new.email);')).toBe(true);
     expect(copiesSignInEmailUnchanged('insert into app.users (id, email) values (new.id, lower(new.email));')).toBe(false);
+    // Lowered through another call, or only compared (stranger-app-11's link-or-create trigger): no unchanged copy.
+    expect(copiesSignInEmailUnchanged("update public.users set auth_user_id = new.id where lower(email) = lower(NEW.email); insert into public.users (auth_user_id, email) values (NEW.id, lower(coalesce(NEW.email, NEW.id::text || '@users.invalid')));")).toBe(false);
+    expect(copiesSignInEmailUnchanged("insert into public.users (email, name) values (coalesce(new.email, ''), lower(new.raw_user_meta_data ->> 'name'));")).toBe(true);
     const domain: ColumnShape = { name: 'email', type: 'text', notNull: true, hasDefault: false, generated: false, unique: true, checks: [{ kind: 'normalized', column: 'email', lower: true, trim: false, constraint: 'lower_email_check' }] };
     const caseInsensitive: ColumnShape = { ...domain, checks: [{ kind: 'pattern', column: 'email', pattern: '^[^@\\s]+@[^@\\s]+$', constraint: 'email_format' }] };
     const draw = { path: 'normalizedColumns.auth.users', table: 'users', columns: ['email'], sample: 'ann.lee@uni.ac.th', copiedAtSignup: true };
