@@ -296,7 +296,8 @@ export async function readTableShapes(client: pg.Client, schemas: string[]): Pro
   // An exposed table referencing a table the API shows only through its view (stranger-app-9's
   // passport.profiles.user_id → app.users, shown as api.users) references the view: the rows the
   // fixtures write there, and the model's table mapped to it, are the ones it needs.
-  const hiddenViewed = (c: ColumnShape) => c.references !== undefined && !shapes.has(c.references.table) && viewOf.has(c.references.table);
+  // Hidden: outside the exposed schemas, whether or not its shape was read by following a foreign key (withReferencedTables).
+  const hiddenViewed = (c: ColumnShape) => c.references !== undefined && !schemas.includes(schemaOf(c.references.table)) && viewOf.has(c.references.table);
   for (const [table, columns] of shapes) {
     if (columns.some(hiddenViewed)) shapes.set(table, columns.map((c) => (hiddenViewed(c) ? { ...c, references: { ...c.references!, table: viewOf.get(c.references!.table)! } } : c)));
   }
