@@ -11,7 +11,7 @@ import { sharedServer } from '../../testing/shared-server.ts';
 import { keptTemplateKey } from './databases.ts';
 import type { MigrationFile } from './migrations.ts';
 import { cachedTemplateName } from './template-cache.ts';
-import { catalogCacheFile, catalogThroughCache, decodeCatalog, encodeCatalog, keepCatalog, KEPT_CATALOGS, readKeptCatalog, serverIdentity } from './catalog-cache.ts';
+import { catalogCacheFile, catalogOutsideSettingsTurn, catalogThroughCache, decodeCatalog, encodeCatalog, keepCatalog, KEPT_CATALOGS, readKeptCatalog, serverIdentity } from './catalog-cache.ts';
 import { tempDir } from '../../testing/temp-dir.ts';
 import { SETTINGS_TURN_LOCK } from './role-settings.ts';
 import { CATALOG_CACHE_DIR, openEnvironment } from '../runner/environment.ts';
@@ -167,6 +167,40 @@ describe("the server's identity, in the key (one server's reads never answer ano
       await c.end();
       await admin.query(`alter role authenticator reset pgrst.db_pre_request`).catch(() => {});
       await admin.query(`drop role if exists pf_other_${id}`).catch(() => {});
+      await admin.query(`drop database if exists ${name}`);
+      await admin.end();
+    }
+  });
+  it("uncached (no kept template: a test's own database), the reads that saw another build's role-wide hook are not used either; read again once its turn ends (the foreign-key-actions flake: 42883)", async () => {
+    const { id, name, admin, c } = await identityDatabase();
+    let buildEnded: Promise<void> | undefined;
+    try {
+      const authenticatorHook = async () => {
+        const { rows } = await c.query<{ hook: string | null }>(`select array_to_string(setconfig, ',') as hook from pg_db_role_setting where setdatabase = 0 and setrole = (select oid from pg_roles where rolname = 'authenticator')`);
+        return rows[0]?.hook ?? '';
+      };
+      let reads = 0;
+      const read = async () => {
+        reads++;
+        if (reads === 1) {
+          await admin.query('select pg_advisory_lock($1, $2)', [...SETTINGS_TURN_LOCK]);
+          await admin.query(`alter role authenticator set pgrst.db_pre_request = 'public.hook_${id}'`);
+          buildEnded = (async () => {
+            await new Promise((r) => setTimeout(r, 300));
+            await admin.query(`alter role authenticator reset pgrst.db_pre_request`);
+            await admin.query('select pg_advisory_unlock($1, $2)', [...SETTINGS_TURN_LOCK]);
+          })();
+        }
+        return authenticatorHook();
+      };
+      const facts = await catalogOutsideSettingsTurn(c, read);
+      expect(facts).not.toContain(`hook_${id}`);
+      expect(reads).toBe(2);
+    } finally {
+      await buildEnded?.catch(() => {});
+      await c.end();
+      await admin.query(`alter role authenticator reset pgrst.db_pre_request`).catch(() => {});
+      await admin.query('select pg_advisory_unlock_all()').catch(() => {});
       await admin.query(`drop database if exists ${name}`);
       await admin.end();
     }

@@ -215,3 +215,20 @@ export async function catalogThroughCache<T>(client: pg.Client, dir: string, tem
     if (Date.now() >= until) return { facts, source: 'read' };
   }
 }
+
+/**
+ * The catalog reads of a database no template is kept for (`read`), as catalogThroughCache reads
+ * them but keeps none: started once no build holds the settings turn, and read again when one
+ * took it meanwhile. Read at once, another build's role-wide hook set for a moment (its migrations',
+ * not yet confined) was taken for this database's, and every request called a function it lacks
+ * (42883: the suite's foreign-key-actions flake, beside catalog-cache.test's stand-in build).
+ */
+export async function catalogOutsideSettingsTurn<T>(client: pg.Client, read: () => Promise<T>, waitMs = SETTINGS_TURN_WAIT_MS): Promise<T> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const server = await serverIdentity(client, Math.max(0, until - Date.now()));
+    const facts = await read();
+    const after = await settingsState(client);
+    if ((!after.turnTaken && after.identity === server) || Date.now() >= until) return facts;
+  }
+}

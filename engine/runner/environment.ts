@@ -21,7 +21,7 @@ import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { readSeededTables, readTableShapes } from '../introspection/table-shapes.ts';
 import { readGrantsUnderRowSecurity } from '../introspection/row-security-grants.ts';
 import { readSeededValues } from '../introspection/seeded-values.ts';
-import { catalogThroughCache } from '../db/catalog-cache.ts';
+import { catalogOutsideSettingsTurn, catalogThroughCache } from '../db/catalog-cache.ts';
 import { LOCAL_CACHE_ROOT } from '../db/providers/local-server.ts';
 
 /** Where kept catalog reads live (catalog-cache.ts): beside the kept data directories, cleared with them. */
@@ -139,7 +139,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       if (!cache || !plan) {
         const inputs = catalogInputs(options);
         const read = () => readCatalogFacts(client, inputs);
-        const { facts, source } = keptDigest ? await catalogThroughCache(client, CATALOG_CACHE_DIR, keptDigest, inputs, read) : { facts: await read(), source: 'read' as const };
+        const { facts, source } = keptDigest ? await catalogThroughCache(client, CATALOG_CACHE_DIR, keptDigest, inputs, read) : { facts: await catalogOutsideSettingsTurn(client, read), source: 'read' as const };
         catalogSource = source;
         standIns = facts.standIns;
         cache = { ...facts.schemaCache, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}), ...(options.tokenAppMetadata ? { tokenAppMetadata: options.tokenAppMetadata } : {}) };
