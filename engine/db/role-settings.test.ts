@@ -120,6 +120,32 @@ alter database postgres set pgrst.marker_${mark} = 'everyone';
     }
   });
 
+  it("an API role's statement_timeout set by a DO block is confined too, and the compatibility layer's put back outside (it reached every database on the server)", async () => {
+    const server = await sharedServer();
+    const dir = tempDir('role-settings');
+    writeFileSync(path.join(dir, '1_timeout.sql'), `do $$ begin execute format('alter role %I set statement_timeout = %L', 'anon', '4s'); end $$;\n`);
+    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir), cache: false });
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ database: string | null; setting: string }>(
+        `select d.datname as database, c as setting from pg_db_role_setting s join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase, unnest(s.setconfig) c
+          where r.rolname = 'anon' and c like 'statement\\_timeout=%' and (s.setdatabase = 0 or d.datname = $1) order by 1 nulls first`,
+        [template.name],
+      );
+      // Role-wide: the compatibility layer's (supabase/roles.sql), as every other database on the server has it; the migration's in its own.
+      expect(rows).toEqual([
+        { database: null, setting: 'statement_timeout=3s' },
+        { database: template.name, setting: 'statement_timeout=4s' },
+      ]);
+      expect(template.settingsConfined).toEqual([`statement_timeout for role anon in every database set by the migrations: moved into the migrated database, outside it put back as it was`]);
+    } finally {
+      await admin.query(`alter role anon set statement_timeout = '3s'`).catch(() => {});
+      await admin.end();
+      await template.drop();
+    }
+  });
+
   it("a setting of a role no request uses (not anon, authenticated, service_role, authenticator) is left where it was made, and not said", async () => {
     const server = await sharedServer();
     const mark = randomBytes(4).toString('hex');

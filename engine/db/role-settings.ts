@@ -42,10 +42,15 @@ export interface RoleSetting {
 
 /**
  * The API roles' statement_timeout the compatibility layer sets role-wide where a role has none
- * (supabase/roles.sql, as Supabase does): another run on the same server may set it while this
- * one migrates, so it is not read as this migration's.
+ * (supabase/roles.sql, as Supabase does: these values), by role/setting: another run on the same
+ * server may set it while this one migrates, so that value is not read as this migration's. Any
+ * other value is a migration's (a DO block's `execute 'alter role anon set statement_timeout …'`,
+ * which the statement rewrite does not reach): confined like any, and put back as the layer's.
  */
-const HARNESS_ROLE_SETTINGS = new Set(['anon/statement_timeout', 'authenticated/statement_timeout']);
+const HARNESS_ROLE_SETTINGS: ReadonlyMap<string, string> = new Map([
+  ['anon/statement_timeout', '3s'],
+  ['authenticated/statement_timeout', '8s'],
+]);
 
 /**
  * The roles a request through the API runs as (PostgREST logs in as authenticator, then sets one
@@ -70,7 +75,7 @@ export async function settingsOutside(c: pg.Client): Promise<RoleSetting[]> {
       where s.setdatabase <> (select oid from pg_database where datname = current_database()) and (d.datname is null or (d.datname not like 'pf\\_%' and d.datname not like $1))`,
     [KEPT_TEMPLATE_LIKE],
   );
-  return rows.filter((s) => (s.role === null || ROLES_A_REQUEST_USES.includes(s.role)) && (s.database !== null || !HARNESS_ROLE_SETTINGS.has(`${s.role}/${s.name}`)));
+  return rows.filter((s) => (s.role === null || ROLES_A_REQUEST_USES.includes(s.role)) && (s.database !== null || HARNESS_ROLE_SETTINGS.get(`${s.role}/${s.name}`) !== s.value));
 }
 
 const keyOf = (s: Pick<RoleSetting, 'role' | 'database' | 'name'>) => JSON.stringify([s.role, s.database, s.name]);
@@ -114,7 +119,8 @@ export async function confineSettingsMadeOutside(c: pg.Client, before: readonly 
   const where = (s: RoleSetting) => `${s.name} for ${s.role === null ? 'every role' : `role ${s.role}`} ${s.database === null ? 'in every database' : `in database ${s.database}`}`;
   for (const s of after.filter((a) => was.get(keyOf(a)) !== a.value)) {
     try {
-      await put(c, s, was.get(keyOf(s)));
+      // Put back as it was; a harness setting read as absent (its layer's value, left out above) as the layer set it.
+      await put(c, s, was.get(keyOf(s)) ?? (s.database === null ? HARNESS_ROLE_SETTINGS.get(`${s.role}/${s.name}`) : undefined));
       const own = await c.query(`select 1 from pg_db_role_setting x cross join unnest(x.setconfig) v where x.setdatabase = (select oid from pg_database where datname = current_database()) and x.setrole = coalesce((select oid from pg_roles where rolname = $1), 0) and split_part(v, '=', 1) = $2`, [s.role, s.name]);
       if (!own.rowCount) await put(c, { role: s.role, database, name: s.name }, s.value);
       said.push(`${where(s)} set by the migrations: moved into the migrated database${own.rowCount ? ' (which has its own, kept)' : ''}, outside it put back as it was`);
