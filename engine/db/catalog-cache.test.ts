@@ -193,7 +193,8 @@ describe("the server's identity, in the key (one server's reads never answer ano
         }
         return authenticatorHook();
       };
-      const facts = await catalogOutsideSettingsTurn(c, read);
+      const { facts, source } = await catalogOutsideSettingsTurn(c, read);
+      expect(source).toBe('read');
       expect(facts).not.toContain(`hook_${id}`);
       expect(reads).toBe(2);
     } finally {

@@ -200,35 +200,36 @@ async function settingsState(client: pg.Client): Promise<{ identity: string; tur
  * use them either), and after SETTINGS_TURN_WAIT_MS used as read, not kept.
  */
 export async function catalogThroughCache<T>(client: pg.Client, dir: string, templateDigest: string, inputs: unknown, read: () => Promise<T>, waitMs = SETTINGS_TURN_WAIT_MS): Promise<{ facts: T; source: 'kept' | 'read' }> {
+  const fileOf = (server: string) => catalogCacheFile(dir, templateDigest, { inputs, server });
+  return catalogOutsideSettingsTurn(client, read, waitMs, { kept: (server) => readKeptCatalog<T>(fileOf(server)), keep: (server, facts) => keepCatalog(fileOf(server), facts) });
+}
+
+/**
+ * The catalog reads (`read`), started once no build holds the settings turn, and read again when
+ * one took it meanwhile (or the identity changed), until SETTINGS_TURN_WAIT_MS, then used as read.
+ * With `cache`: the kept reads for the server's identity when there are, and clean reads kept
+ * (catalogThroughCache). Without (no kept template: a test's own database), read at once, another
+ * build's role-wide hook set for a moment (its migrations', not yet confined) was taken for this
+ * database's, and every request called a function it lacks (42883: the suite's
+ * foreign-key-actions flake, beside catalog-cache.test's stand-in build).
+ */
+export async function catalogOutsideSettingsTurn<T>(
+  client: pg.Client,
+  read: () => Promise<T>,
+  waitMs = SETTINGS_TURN_WAIT_MS,
+  cache?: { kept: (server: string) => T | undefined; keep: (server: string, facts: T) => void },
+): Promise<{ facts: T; source: 'kept' | 'read' }> {
   const until = Date.now() + waitMs;
   for (;;) {
     const server = await serverIdentity(client, Math.max(0, until - Date.now()));
-    const file = catalogCacheFile(dir, templateDigest, { inputs, server });
-    const kept = readKeptCatalog<T>(file);
+    const kept = cache?.kept(server);
     if (kept) return { facts: kept, source: 'kept' };
     const facts = await read();
     const after = await settingsState(client);
     if (!after.turnTaken && after.identity === server) {
-      keepCatalog(file, facts);
+      cache?.keep(server, facts);
       return { facts, source: 'read' };
     }
     if (Date.now() >= until) return { facts, source: 'read' };
-  }
-}
-
-/**
- * The catalog reads of a database no template is kept for (`read`), as catalogThroughCache reads
- * them but keeps none: started once no build holds the settings turn, and read again when one
- * took it meanwhile. Read at once, another build's role-wide hook set for a moment (its migrations',
- * not yet confined) was taken for this database's, and every request called a function it lacks
- * (42883: the suite's foreign-key-actions flake, beside catalog-cache.test's stand-in build).
- */
-export async function catalogOutsideSettingsTurn<T>(client: pg.Client, read: () => Promise<T>, waitMs = SETTINGS_TURN_WAIT_MS): Promise<T> {
-  const until = Date.now() + waitMs;
-  for (;;) {
-    const server = await serverIdentity(client, Math.max(0, until - Date.now()));
-    const facts = await read();
-    const after = await settingsState(client);
-    if ((!after.turnTaken && after.identity === server) || Date.now() >= until) return facts;
   }
 }

@@ -139,7 +139,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       if (!cache || !plan) {
         const inputs = catalogInputs(options);
         const read = () => readCatalogFacts(client, inputs);
-        const { facts, source } = keptDigest ? await catalogThroughCache(client, CATALOG_CACHE_DIR, keptDigest, inputs, read) : { facts: await catalogOutsideSettingsTurn(client, read), source: 'read' as const };
+        const { facts, source } = keptDigest ? await catalogThroughCache(client, CATALOG_CACHE_DIR, keptDigest, inputs, read) : await catalogOutsideSettingsTurn(client, read);
         catalogSource = source;
         standIns = facts.standIns;
         cache = { ...facts.schemaCache, ...(options.maxRows !== undefined ? { maxRows: options.maxRows } : {}), ...(options.api?.accessTokenHook ? { accessTokenHook: options.api.accessTokenHook } : {}), ...(options.tokenAppMetadata ? { tokenAppMetadata: options.tokenAppMetadata } : {}) };
