@@ -5,7 +5,7 @@
  * it saw: its own import.meta.url, __dirname and __filename, `require`, the running `policyfuzz`
  * where none is installed; an error names the .ts file and line; no bundle is left beside it.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +30,17 @@ async function loadInChild(dir: string, file: string, report: string): Promise<u
 }
 
 describe('a TypeScript pack, bundled', () => {
+  it('removes the bundles a killed run left beside it (SIGKILL: no exit handler ran), never a live run\'s', async () => {
+    const dir = tempDir('bundle-stale');
+    writeFileSync(path.join(dir, 'pack.ts'), 'export const answer: number = 42;\n');
+    const dead = spawnSync('true').pid!;
+    const [left, live] = [`.pack.ts.policyfuzz-${dead}-1.mjs`, `.pack.ts.policyfuzz-${process.ppid}-1.mjs`];
+    for (const name of [left, live]) writeFileSync(path.join(dir, name), 'export {};\n');
+    const { importBundledTypeScript } = await import('./bundled-typescript.ts');
+    expect((await importBundledTypeScript(path.join(dir, 'pack.ts')))?.answer).toBe(42);
+    expect(readdirSync(dir).sort()).toEqual([live, 'pack.ts'].sort());
+  });
+
   it('in a folder it cannot write to (read-only: EROFS), loads through tsx instead', async () => {
     const dir = tempDir('bundled-ts-read-only');
     const pack = path.join(dir, 'policyfuzz.pack.ts');

@@ -15,11 +15,12 @@
  * - a thrown error's stack names the .ts file and line (an inline source map), and a module that
  *   does not compile is an error naming its file, line and column.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { processAlive } from '../db/process-alive.ts';
 
 /** `policyfuzz`, `policyfuzz/vitest`, `policyfuzz/config`: the specifiers a pack or config imports. */
 export const OWN_SPECIFIER = /^policyfuzz(\/|$)/;
@@ -109,6 +110,7 @@ export async function importBundledTypeScript(file: string): Promise<({ default?
   } finally {
     await esbuild.stop();
   }
+  removeBundlesOfDeadRuns(dir, path.basename(file));
   const bundle = path.join(dir, `.${path.basename(file)}.policyfuzz-${process.pid}-${++bundlesWritten}.mjs`);
   try {
     writeFileSync(bundle, code, { flag: 'wx' });
@@ -126,6 +128,16 @@ export async function importBundledTypeScript(file: string): Promise<({ default?
   } finally {
     process.off('exit', removeBundle);
     removeBundle();
+  }
+}
+
+/** The bundles of `base` a run left beside it when it was killed outright (SIGKILL: no exit handler ran), by their process id. */
+function removeBundlesOfDeadRuns(dir: string, base: string): void {
+  const prefix = `.${base}.policyfuzz-`;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.mjs')) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) rmSync(path.join(dir, name), { force: true });
   }
 }
 
