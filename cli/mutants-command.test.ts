@@ -7,22 +7,6 @@ import { runCli } from '../testing/run-cli.ts';
 import { tempDir } from '../testing/temp-dir.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
-it('policyfuzz mutants prints the kill matrix, the time to kill and the survivors; exit 1 when one survives', async () => {
-  const dir = tempDir('mutants');
-  writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
-  writeFileSync(path.join(dir, 'b-harmless.sql'), '-- mutant: harmless\n-- rules: R02\n-- bug: changes nothing, so nothing can kill it\nselect 1;\n');
-  // 20 cases: the guard-dropped mutant falls within 10 (seed 1), and the survivor runs every case.
-  const r = await runCli('mutants', '--dir', dir, '--runs', '20', '--database-url', inject('databaseUrl'));
-  expect(r.code).toBe(1);
-  expect(r.stdout).toMatch(/^mutant +R02 +time-to-kill$/m);
-  expect(r.stdout).toMatch(/^guard-dropped +X +\d+ ms$/m);
-  expect(r.stdout).toMatch(/^harmless +\. +SURVIVED$/m);
-  expect(r.stdout).toMatch(/1 of 2 mutants killed; survivors: harmless \(changes nothing, so nothing can kill it\)/);
-
-  const bad = await runCli('mutants', '--dir', path.join(dir, 'nope'));
-  expect(bad.code).toBe(2);
-});
-
 it('a project pack (--pack): mutants --auto on its own migrations, and its hand-written mutants', async () => {
   const packModule = path.join(PROJECT_ROOT, 'examples', 'notes-app', 'policyfuzz.pack.ts');
   const r = await runCli('mutants', '--auto', '--pack', packModule, '--runs', '60', '--database-url', inject('databaseUrl'));
@@ -126,7 +110,11 @@ it("mutants --help through bin/policyfuzz.mjs: the reference's default folders r
   expect(flat(outside.stdout)).not.toContain('../');
 });
 
-it('mutants --json with hand-written mutants: killed, survived and unreachable, exit 1 for the survivor', async () => {
+/**
+ * Hand-written mutants through the binary, one run for the kill matrix and the JSON: the human
+ * lines go to stderr with --json, as they go to stdout without it (the --pack test's runs above).
+ */
+it('policyfuzz mutants --json with hand-written mutants: killed, survived and unreachable, exit 1 for the survivor; the kill matrix, the time to kill and the survivors printed', async () => {
   const dir = tempDir('mutants-json-hand');
   writeFileSync(path.join(dir, 'a-dropped.sql'), '-- mutant: guard-dropped\n-- rules: R02\n-- bug: the owner guard trigger is gone\ndrop trigger users_10_owner_guard on public.users;\n');
   writeFileSync(path.join(dir, 'b-harmless.sql'), '-- mutant: harmless\n-- rules: R02\n-- bug: changes nothing, so nothing can kill it\nselect 1;\n');
@@ -140,7 +128,13 @@ it('mutants --json with hand-written mutants: killed, survived and unreachable, 
     expect.objectContaining({ name: 'harmless', verdict: 'survived', killedBy: [], properties: { R02: 'survived' }, bug: 'changes nothing, so nothing can kill it' }),
     expect.objectContaining({ name: 'hidden', verdict: 'unreachable', killedBy: [], reason: 'only a superuser reads it' }),
   ]);
+  // 20 cases: the guard-dropped mutant falls within 10 (seed 1), and the survivor runs every case.
+  expect(r.stderr).toMatch(/^mutant +R02 +time-to-kill$/m);
+  expect(r.stderr).toMatch(/^guard-dropped +X +\d+ ms$/m);
   expect(r.stderr).toMatch(/^harmless +\. +SURVIVED$/m);
+  expect(r.stderr).toContain('1 of 2 mutants killed (1 reclassified as unreachable through REST, not run); survivors: harmless (changes nothing, so nothing can kill it)');
+  const missing = await runCli('mutants', '--dir', path.join(dir, 'nope'));
+  expect(missing.code).toBe(2);
   const misplaced = await runBin(['mutants', '--dir', dir, '--fail-on-uncovered']);
   expect(misplaced.code).toBe(2);
   expect(misplaced.stderr).toContain('--fail-on-uncovered go with --auto');
