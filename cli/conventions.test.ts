@@ -53,27 +53,21 @@ describe('policyfuzz fuzz conventions (real binary)', () => {
     expect(readdirSync(reports).sort()).toEqual(['junit.xml', 'matrix.md', 'report.html', 'summary.json']);
   });
 
-  it('--max-failures 1 stops after the first failing property and names what did not run', async () => {
-    const broken = brokenMigrations();
-    // The file's 30 cases: R02 fails within them on this seed.
-    const r = await policyfuzz(fuzzArgs('--migrations', broken, '--only', 'R02,R05', '--max-failures', '1', '--report-dir', tmp('reports')), { FORCE_COLOR: '1', NO_COLOR: '1' });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain('stopped after 1 failing property (--max-failures): not run R05');
-    expect(r.stdout).toMatch(/^R02 FAILED: /m);
-    expect(r.stdout).toMatch(/^ {2}differs \(model → database\):\n {4}kind: "error" → "allowed"/m);
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 1 not run (seed 11)');
-    expect(r.stdout).not.toContain('\u001b['); // NO_COLOR wins over FORCE_COLOR
-  });
-
-  it('--max-failures 1 reached in the data half ends the SSO half started beside it on its thread: named not run, none of its results reported', async () => {
+  // One run for what --max-failures stops: a data property not started (R05) and the SSO half started
+  // beside the data half on its thread (S02); R02 finds and shrinks its failure once for both.
+  it('--max-failures 1 stops after the first failing property and names what did not run: a data property, and the SSO half started beside it on its thread (none of its results reported)', async () => {
     const reports = tmp('reports');
-    const r = await policyfuzz(fuzzArgs('--migrations', brokenMigrations(), '--sso', '--only', 'R02,S02', '--max-failures', '1', '--no-color', '--report-dir', reports));
+    // The file's 30 cases: R02 fails within them on this seed.
+    const r = await policyfuzz(fuzzArgs('--migrations', brokenMigrations(), '--sso', '--only', 'R02,R05,S02', '--max-failures', '1', '--report-dir', reports), { FORCE_COLOR: '1', NO_COLOR: '1' });
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    // Started before the data half (its thread), then stopped when R02 failed.
+    // The SSO half started before the data half (its thread), then stopped when R02 failed.
     expect(r.stdout.indexOf('SSO: 1 properties')).toBeGreaterThan(-1);
     expect(r.stdout.indexOf('SSO: 1 properties')).toBeLessThan(r.stdout.indexOf('R02 FAILED'));
-    expect(r.stdout).toContain('stopped after 1 failing property (--max-failures): not run S02');
-    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 1 not run (seed 11)');
+    expect(r.stdout).toContain('stopped after 1 failing property (--max-failures): not run R05, S02');
+    expect(r.stdout).toMatch(/^R02 FAILED: /m);
+    expect(r.stdout).toMatch(/^ {2}differs \(model → database\):\n {4}kind: "error" → "allowed"/m);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed, 2 not run (seed 11)');
+    expect(r.stdout).not.toContain('\u001b['); // NO_COLOR wins over FORCE_COLOR
     const summary = JSON.parse(readFileSync(path.join(reports, 'summary.json'), 'utf8')) as RunSummary;
     expect(summary.properties.map((p) => p.id)).toEqual(['R02']);
   });
