@@ -27,8 +27,8 @@ describe('where the time goes', () => {
     expect(t.serverMs + t.migrationsMs + t.templateMs + t.workersMs).toBeLessThanOrEqual(t.startupMs);
     expect(t.startupMs + t.replayMs + t.propertiesMs + t.catalogMs + t.ssoMs).toBeLessThanOrEqual(t.totalMs);
     expect(Object.keys(t.properties)).toEqual(['R02', 'R11']);
-    // The properties run one after another within the data properties' phase.
-    expect(t.properties.R02.totalMs + t.properties.R11.totalMs).toBeLessThanOrEqual(t.propertiesMs);
+    // Each property within the data properties' phase (a run starts as the one before frees a lane, so their sum may pass it a little).
+    for (const id of ['R02', 'R11']) expect(t.properties[id].totalMs, id).toBeLessThanOrEqual(t.propertiesMs);
     for (const [id, p] of Object.entries(t.properties)) {
       expect(Object.keys(p).sort(), id).toEqual(['databaseMs', 'generationMs', 'modelMs', 'shrinkingMs', 'totalMs']);
       expect(p.totalMs, id).toBe(summary.properties.find((q) => q.id === id)!.durationMs);

@@ -52,6 +52,11 @@ export class RunControl {
     this.failing.set(result.id, result.status === 'failed' || result.status === 'error' || result.status === 'no-verdict');
   }
 
+  /** Whether --max-failures was given: a property's verdict may then leave out those after it. */
+  get limitsFailures(): boolean {
+    return this.maxFailures !== undefined;
+  }
+
   maxFailuresReached(): boolean {
     return this.maxFailures !== undefined && [...this.failing.values()].filter(Boolean).length >= this.maxFailures;
   }

@@ -217,6 +217,8 @@ async function generate(plan: DataRunPlan, session: Session, toGenerate: DataPro
       deadline: deadline ?? Number.POSITIVE_INFINITY,
       ...(budgetEnd && plan.ssoNeedsMs ? { deepeningDeadline: { above: minCases, at: () => budgetEnd - plan.ssoNeedsMs!(), ...(plan.ssoNeedsNote ? { why: plan.ssoNeedsNote } : {}) } } : {}),
       ...(earlyStop ? { earlyStopFrom: minCases } : {}),
+      // The next property's lanes start as this one's free their workers, unless a verdict may leave it out.
+      overlap: !control.limitsFailures,
       run: (property, tranche) => session.run(property, { ...runOptions, runs, ...tranche, ...(deadline === undefined ? { deadline: undefined } : {}) }),
       interrupted: control.interrupted,
       leaveOut: (property) => {

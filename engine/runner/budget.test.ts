@@ -308,6 +308,47 @@ describe('breadth first: every property to a tranche before any goes further', (
     expect(calls.filter((c) => c.id === 'R01')).toHaveLength(1);
   });
 
+  it("overlap: the next property's run starts while the one before still runs (two at most), results are taken in order and are those of one run after another; a run that throws is reported only once every run started has ended", async () => {
+    const runs = (overlap: boolean, throwsOn?: string) => {
+      const events: string[] = [];
+      let inFlight = 0;
+      let most = 0;
+      const results = runBreadthFirst({
+        properties: [{ id: 'R01' }, { id: 'R02' }, { id: 'R03' }],
+        tranches: [50, 100],
+        deadline: Number.POSITIVE_INFINITY,
+        overlap,
+        run: async (p, t) => {
+          most = Math.max(most, ++inFlight);
+          events.push(`start ${p.id}@${t.tranche}`);
+          // R01's runs the slowest (R02's would end first were results not taken in order); R02's when R01's throws.
+          for (let i = 0; i < (p.id === (throwsOn ? 'R02' : 'R01') ? 5 : 1); i++) await new Promise((r) => setTimeout(r, 1));
+          inFlight--;
+          events.push(`end ${p.id}@${t.tranche}`);
+          if (p.id === throwsOn) throw new Error(`${p.id} broke`);
+          return result({ id: p.id, cases: 50, planned: 100, progress: [{ runs: t.tranche / 2, draws: t.tranche / 2, drops: [] }, { runs: t.tranche / 2, draws: t.tranche / 2, drops: [] }] });
+        },
+        onResult: (r) => events.push(`took ${r.id}`),
+        interrupted: () => false,
+      });
+      return { results, events, most: () => most };
+    };
+    const one = runs(false);
+    const side = runs(true);
+    const [a, b] = [await one.results, await side.results];
+    expect(one.most()).toBe(1);
+    expect(side.most()).toBe(2);
+    expect([...b.entries()]).toEqual([...a.entries()]);
+    expect(side.events.filter((e) => e.startsWith('took'))).toEqual(one.events.filter((e) => e.startsWith('took')));
+    // R02's run started before R01's ended.
+    expect(side.events.indexOf('start R02@50')).toBeLessThan(side.events.indexOf('end R01@50'));
+    const broken = runs(true, 'R01');
+    await expect(broken.results).rejects.toThrow('R01 broke');
+    // R02's run, started beside R01's, had ended when the error came out.
+    expect(broken.events).toContain('end R02@10');
+    expect(broken.events).not.toContain('start R03@10');
+  });
+
   it("a harness error ends only the lane that met it: the property's other lane, cut by its share of the budget, is resumed in that tranche and goes on through the tranches, as the shard holding it does", async () => {
     const finding = { seed: 1, path: '3:0', counterexample: {}, expected: null, actual: null, message: 'leak', signature: 'R01 | GET t | signed-in | visible-not-filtered' };
     const calls: TrancheRun[] = [];

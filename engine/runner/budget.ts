@@ -245,6 +245,14 @@ export interface BreadthFirst<P extends { id: string }> {
   onResult?(result: PropertyResult): void;
   /** Early stop (earlyStopReason): from this tranche on (the minimum), a saturated property goes no further. */
   earlyStopFrom?: number;
+  /**
+   * Start each property's run of a tranche while the one before it still runs (two at most): its
+   * lanes take their workers as that run's lanes free them (run-data-property.ts onWorker), so a
+   * lane that ends first does not wait for the other at every property's end. Each run's cases are
+   * its lanes' own, so the cases and verdicts are those of one run after another; results are
+   * taken in order. Off where a run's result decides whether the next starts (--max-failures).
+   */
+  overlap?: boolean;
   now?: () => number;
 }
 
@@ -345,12 +353,12 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
       const ranBefore = (p: P) => (stepped ? !results.get(p.id)!.stopped : reached.get(p.id) === o.tranches[t - 1]);
       let pending = o.properties.filter((p) => (t === 0 && k === 0 ? true : goesDeeper(results.get(p.id), o) && ranBefore(p) && !settled.has(p.id)));
       while (pending.length && !over()) {
-        for (const [i, property] of pending.entries()) {
-          if (over()) break;
-          const before = results.get(property.id);
-          if (!before && o.leaveOut?.(property)) continue;
-          const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
-          const r = await o.run(property, { tranche: step, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
+        /** The run before this one and the taking of its result (`overlap`: still going as this one starts). */
+        let ahead: Promise<void> = Promise.resolve();
+        /** Every run started: none is left going when one fails (the session closes after). */
+        const started: Promise<unknown>[] = [];
+        const take = async (property: P, before: PropertyResult | undefined, running: Promise<PropertyResult>) => {
+          const r = await running;
           let joined = before ? joinPasses(before, r) : r;
           // A step short of the tranche is not the tranche: early stop judges whole tranches alone.
           if (!r.stopped && step === tranche) {
@@ -366,6 +374,25 @@ export async function runBreadthFirst<P extends { id: string }>(o: BreadthFirst<
           }
           results.set(property.id, joined);
           o.onResult?.(joined);
+        };
+        try {
+          for (const [i, property] of pending.entries()) {
+            if (over()) break;
+            const before = results.get(property.id);
+            if (!before && o.leaveOut?.(property)) continue;
+            const known = before?.findings?.map((f) => ({ seed: f.seed, ...(f.signature ? { signature: f.signature } : {}) }));
+            const running = o.run(property, { tranche: step, ...(before?.progress ? { resume: before.progress } : {}), ...(known?.length ? { known } : {}), deadline: shareOfBudget(deadline, pending.length - i, now()) });
+            started.push(running.catch(() => {}));
+            const taken = ahead.then(() => take(property, before, running));
+            taken.catch(() => {}); // awaited below, in order
+            if (o.overlap) await ahead;
+            else await taken;
+            ahead = taken;
+          }
+          await ahead;
+        } catch (error) {
+          await Promise.all(started);
+          throw error;
         }
         // Cut short by their share of the budget, not by its end: resumed before any property goes further
         // (not one settled by early stop).

@@ -536,3 +536,36 @@ describe('a column the target does not have (mapped to null)', () => {
     }
   });
 });
+
+describe('runs side by side (budget.ts overlap)', () => {
+  it("the next property's lanes take their workers as the run before frees them: each run's cases, counts and lanes' progress are those of one run after another", async () => {
+    const { dataProperties } = await import('../../packs/reference/properties.ts');
+    const chosen = dataProperties.filter((p) => ['R07', 'R02', 'R11'].includes(p.id));
+    let inFlight = 0;
+    let most = 0;
+    const breadthFirst = (overlap: boolean) =>
+      runBreadthFirst({
+        properties: chosen,
+        tranches: [20, 40],
+        deadline: Number.POSITIVE_INFINITY,
+        overlap,
+        run: async (p, t) => {
+          most = Math.max(most, ++inFlight);
+          try {
+            return await runDataProperty(env, p, { seed: 5, runs: 40, oracle: referenceOracle, tranche: t.tranche, ...(t.resume ? { resume: t.resume } : {}) });
+          } finally {
+            inFlight--;
+          }
+        },
+        interrupted: () => false,
+      });
+    const shape = (r: Map<string, PropertyResult>) => [...r.values()].map(({ id, status, cases, counts, access, progress, branches }) => ({ id, status, cases, counts, access, progress, branches }));
+    const oneAfterAnother = shape(await breadthFirst(false));
+    expect(most).toBe(1);
+    most = 0;
+    const sideBySide = shape(await breadthFirst(true));
+    expect(most).toBe(2);
+    expect(sideBySide).toEqual(oneAfterAnother);
+    expect(sideBySide.map((r) => [r.id, r.status, r.cases])).toEqual([['R02', 'passed', 40], ['R07', 'passed', 40], ['R11', 'passed', 40]]);
+  });
+});

@@ -253,8 +253,29 @@ interface Sighting {
  */
 const laneArbitraries = new WeakMap<LaneProgress, GuidedCases>();
 
+/**
+ * Each worker's turn: a lane (or a shrink) holds its worker's connection until it ends. A run may
+ * start while the run before still has a lane going (engine/runner/budget.ts `overlap`): its lanes
+ * then take their workers as that run's free them, never two lanes on one connection.
+ */
+const workerTurns = new WeakMap<Worker, Promise<void>>();
+async function onWorker<T>(worker: Worker, work: () => Promise<T>): Promise<T> {
+  const before = workerTurns.get(worker) ?? Promise.resolve();
+  let end!: () => void;
+  const mine = new Promise<void>((resolve) => (end = resolve));
+  workerTurns.set(worker, before.then(() => mine));
+  await before;
+  try {
+    return await work();
+  } finally {
+    end();
+  }
+}
+
 export async function runDataProperty(env: Environment, property: DataProperty, options: DataRunOptions): Promise<PropertyResult> {
   const started = Date.now();
+  /** When its first lane got its worker: its time counts from there, not from a wait behind another run's lanes. */
+  let firstTurnAt: number | undefined;
   const counts = emptyCounts();
   /** The access matrix of the agreed steps: cell key → steps (engine/model/access.ts). */
   const access: Record<string, number> = {};
@@ -332,7 +353,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   // the database at once, and each is judged when its answers come back. Cases still run one at
   // a time per connection, in the order drawn.
   const lanesRun = await Promise.all(
-    workers.map(async (worker, w) => {
+    workers.map((worker, w) => onWorker(worker, async () => {
+      firstTurnAt ??= Date.now();
       const lane = lanes.first + w;
       const before = progressBefore(w);
       // A lane that gave up (MAX_CONSECUTIVE_DROPS), or met a harness error, stays so, as in one run.
@@ -521,7 +543,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         mine.drops = mine.drops.filter((d) => d < mine.draws);
       }
       return { w, detail, harnessError, gaveUp: droppedInARow >= MAX_CONSECUTIVE_DROPS };
-    }),
+    })),
   ).then((list) => list.filter((d) => d !== undefined));
   const details = lanesRun.map((l) => l.detail);
 
@@ -554,7 +576,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   };
   const health = [droppedNote(dropped, checked), acceptedNote(accepted, readings)].filter(Boolean).join('; ') || undefined;
   const withHealth = (note?: string) => (health ? { note: note ? `${note}; ${health}` : health } : note ? { note } : {});
-  const timing = () => ({ durationMs: Date.now() - started, timings: roundTimings(timings), ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - started } : {}) });
+  const timing = () => ({ durationMs: Date.now() - (firstTurnAt ?? started), timings: roundTimings(timings), ...(firstFailureAt !== undefined ? { firstFailureMs: firstFailureAt - (firstTurnAt ?? started) } : {}) });
   // Only a harness error (or a replayed path's disagreement) fails fast-check's run now. fast-check
   // also reports "failed" for a lane interrupted before its first case: that is not reached, never a failure.
   // A lane's harness error in its last case reaches no later predicate: it is taken from the lane.
@@ -605,7 +627,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const toShrink = chosen.filter(toBeShrunk).length;
   if (toShrink > 0) options.onShrink?.(property.id, toShrink);
   await Promise.all(
-    workers.map(async (worker, w) => {
+    workers.map((worker, w) => onWorker(worker, async () => {
       for (let i = w; i < chosen.length; i += workers.length) {
         const s = chosen[i];
         const unshrunk = () => findingOf(property.id, options.seed + s.lane, replayPath(s.lane, String(s.index)), s.testCase, s.mismatch, undefined, s.history, worker.tx.fixturePlan);
@@ -621,7 +643,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           findings[i] = unshrunk();
         }
       }
-    }),
+    })),
   );
   const shrinkNote = shrinkError && !harnessNote ? `harness error while shrinking: ${harnessErrorText(shrinkError.error)}; the findings not yet shrunk are reported as first found` : undefined;
   if (shrank) timings.shrinkingMs += performance.now() - shrinking;

@@ -40,6 +40,7 @@ const GROUPS: Record<string, string[]> = {
   'VS tickets (rules 6, 9, 12, 13)': ['R06', 'R09', 'R12', 'R13'],
   'projects, the team tree, identity and passport (rules 10, 11, 17, 19, 20)': ['R10', 'R11', 'R17', 'R19', 'R20'],
   'grants (rules 15, 16)': ['R15', 'R16'],
+  'owner guards, the VS submitter guard, shop buyers, lookups and student records (rules 1, 3, 4, 14, 18)': ['R01', 'R03', 'R04', 'R14', 'R18'],
 };
 
 describe('every rule owns branches, and its generators reach them', () => {

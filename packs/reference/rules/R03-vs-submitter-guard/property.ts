@@ -105,6 +105,8 @@ const caseFlipped = (label: string) => fc.constantFrom(label.toUpperCase(), labe
 
 const GUIDES = [
   { branch: 'R03.remark.by-case-only', cases: (settings: ModelSettings) => nearMissAppend(settings, (label) => (/[a-z]/i.test(label) ? caseFlipped(label) : fc.constant(`${label}X`)).map((by): Json => ({ vis: 'ticket', by, text: 'more detail' }))) },
+  // Another author altogether (staff's name, another student's, none): refused, and without it R03 never saturated (run to its full count in pr).
+  { branch: 'R03.remark.by-other', cases: (settings: ModelSettings) => nearMissAppend(settings, (label) => fc.constantFrom('VS staff', 'Student 1', 'Student 2', '').filter((by) => by.toLowerCase() !== label.toLowerCase()).map((by): Json => ({ vis: 'ticket', by, text: 'more detail' }))) },
   { branch: 'R03.remark.vis-other', cases: (settings: ModelSettings) => nearMissAppend(settings, (label) => fc.constantFrom('Ticket', 'TICKET', 'ticket ', 'internal', 'staff').map((vis): Json => ({ vis, by: label, text: 'more detail' }))) },
   { branch: 'R03.remark.not-object', cases: (settings: ModelSettings) => nearMissAppend(settings, (label) => fc.constantFrom<Json>(label, `${label}: more detail`, [label], 42, null)) },
   { branch: 'R03.remark.internal-other', cases: (settings: ModelSettings) => nearMissAppend(settings, (label) => fc.constantFrom<Json>(true, null, 'false', 0).map((internal): Json => ({ vis: 'ticket', by: label, internal, text: 'more detail' }))) },
