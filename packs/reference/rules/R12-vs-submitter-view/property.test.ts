@@ -33,7 +33,8 @@ describe('the auto-close remark is checked as "carries no ticket id", not as one
     const migrations = applyEdits({ name: 'auto-close-text', edits: [{ file: '0200_vs.sql', find: original, replace }] }, loadMigrationFolder(BUNDLED_MIGRATIONS));
     const copy = await openEnvironment({ server: await sharedServer(), migrations, workers: 1 });
     copies.push(copy);
-    return runDataProperty(copy, R12, { seed: 12, runs: 150, oracle: referenceOracle });
+    // Unshrunk: the verdict and the message's kind are the first failing case's; shrinking it cost more than a run that holds.
+    return runDataProperty(copy, R12, { seed: 12, runs: 150, shrink: false, oracle: referenceOracle });
   }
 
   it('another generic wording holds', async () => {
