@@ -1701,20 +1701,22 @@ function proposeOnDefaultSchema(
     revokedAnonGrants(chosen, notes);
   }
 
-  // Column-level UPDATE grants (`grant update (first_name, …) on profiles to authenticated`): the
-  // model's role holds those columns only, so a PATCH of another is refused by the grant on both sides.
-  for (const [name, t] of chosen) {
-    const byColumns = t.grants?.columnUpdate;
-    if (!byColumns) continue;
-    const m = model.tables.find((x) => x.name === name)!;
-    for (const role of ['anon', 'authenticated'] as const) {
-      const columns = grantedModelColumns(mapping, name, m, byColumns[role]);
-      if (!columns) continue;
-      // by key, not setPath: a table name may hold a dot (passport.profiles)
-      const grants = (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {});
-      grants[role] = t.grants![role];
-      ((grants.columnUpdate ??= {}) as Record<string, string[]>)[role] = columns;
-      notes.push(`confirm: model.tableGrants.${name}: ${role} may UPDATE ${columns.length ? columns.join(', ') : 'none of the model\'s columns'} only (column grants on ${t.name}), and holds ${t.grants![role].join(', ') || 'nothing'} on the table`);
+  // Column-level UPDATE and INSERT grants (`grant update (first_name, …) on profiles to authenticated`):
+  // the model's role holds those columns only, so a PATCH or a body naming another is refused by the grant on both sides.
+  for (const [key, privilege] of [['columnUpdate', 'UPDATE'], ['columnInsert', 'INSERT']] as const) {
+    for (const [name, t] of chosen) {
+      const byColumns = t.grants?.[key];
+      if (!byColumns) continue;
+      const m = model.tables.find((x) => x.name === name)!;
+      for (const role of ['anon', 'authenticated'] as const) {
+        const columns = grantedModelColumns(mapping, name, m, byColumns[role]);
+        if (!columns) continue;
+        // by key, not setPath: a table name may hold a dot (passport.profiles)
+        const grants = (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {});
+        grants[role] = t.grants![role];
+        ((grants[key] ??= {}) as Record<string, string[]>)[role] = columns;
+        notes.push(`confirm: model.tableGrants.${name}: ${role} may ${privilege} ${columns.length ? columns.join(', ') : 'none of the model\'s columns'} only (column grants on ${t.name}), and holds ${t.grants![role].join(', ') || 'nothing'} on the table`);
+      }
     }
   }
 

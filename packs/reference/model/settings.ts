@@ -119,6 +119,8 @@ export const ModelSettingsSchema = z
             authenticated: privileges.optional(),
             // Column-level UPDATE (`grant update (first_name) on profiles to authenticated`) where the role holds no table-level UPDATE; model column names, by role.
             columnUpdate: z.record(z.string(), z.array(z.string())).optional(),
+            // Column-level INSERT (`grant insert (title, body) on vs_tickets to authenticated`) where the role holds no table-level INSERT; model column names, by role.
+            columnInsert: z.record(z.string(), z.array(z.string())).optional(),
             // Column-level SELECT (`grant select (id, title) on vs_tickets to authenticated`, rule 12's allow-list) where the role holds no
             // table-level SELECT; model column names, by role. Its reads then name these columns, as its client does (engine/model/granted-columns.ts).
             columnSelect: z.record(z.string(), z.array(z.string())).optional(),
