@@ -60,6 +60,13 @@ export const ModelSettingsSchema = z
     staffRoles: roleList.default(['dev', 'staff', 'pr_staff', 'vs_staff', 'vp_admin', 'admin']),
     /** Roles that count as admins: may update any user row, read identity conflicts, the leaderboard. */
     adminRoles: roleList.default(['admin', 'dev']),
+    /**
+     * A permission whose holder (with any role: a null role is no one) counts as an admin too (the
+     * spec names `master` without saying what it grants): `private.is_admin()` as `role = 'admin'
+     * or has_permission('master')`. Default none: admins are roles only. `policyfuzz init` reads it
+     * off the admin helper.
+     */
+    adminPermission: z.string().min(1).nullable().default(null),
     /** Permission vocabulary held in permissions / managed_permissions. */
     permissions: roleList.default(['vs', 'pr', 'house', 'master']),
     /**
