@@ -23,6 +23,10 @@ create table inv_app.categories (id text primary key, name text);
 grant select, update on inv_app.members to authenticated;
 grant select on inv_app.categories to anon, authenticated;
 grant update (name) on inv_app.categories to anon;
+create table inv_api.filings (id int primary key, brief text, flagged boolean);
+revoke all on inv_api.filings from anon, authenticated;
+grant select on inv_api.filings to authenticated;
+grant insert (id, brief) on inv_api.filings to authenticated;
 create view inv_api.members with (security_invoker = true) as select id, email from inv_app.members;
 create view inv_api.categories with (security_invoker = true) as select id, name from inv_app.categories;
 -- the owner's rights: the view's grant is all the caller needs
@@ -48,6 +52,10 @@ describe('privileges through a security_invoker view', () => {
     // a column grant on the table carries UPDATE of that column through the view
     expect(tables.get('inv_api.categories')!.privileges).toEqual({ anon: ['select'], authenticated: ['select'] });
     expect(tables.get('inv_api.categories')!.columnUpdate).toEqual({ anon: ['name'] });
+    // column INSERT grants alone (stranger-app-19's tickets): the columns, no table-level INSERT
+    expect(tables.get('inv_api.filings')!.privileges).toEqual({ anon: [], authenticated: ['select'] });
+    expect(tables.get('inv_api.filings')!.columnInsert).toEqual({ authenticated: ['id', 'brief'] });
+    expect(tables.get('inv_api.categories')!.columnInsert).toBeUndefined();
     expect(tables.get('inv_api.members')!.columnUpdate).toBeUndefined();
     expect(tables.get('inv_api.member_count')!.privileges.anon).toEqual(['select', 'insert', 'update', 'delete']);
   });

@@ -38,6 +38,8 @@ export interface CatalogTable {
   columnUpdate?: Partial<Record<ApiRole | ProjectRole, string[]>>;
   /** The columns a role may SELECT by column grants alone (no table-level SELECT), where it has any: `select=*` is refused. */
   columnSelect?: Partial<Record<ApiRole | ProjectRole, string[]>>;
+  /** The columns an API role may INSERT by column grants alone (no table-level INSERT), where it has any: a body naming another is refused. */
+  columnInsert?: Partial<Record<ApiRole, string[]>>;
   /** A partition's parent table (model-style name): its rows are the parent's, reached through it. */
   partitionOf?: string;
 }
@@ -202,7 +204,7 @@ export async function readCatalogTables(client: pg.Client, schemas: string[], pr
                from pg_inherits i join pg_class pc on pc.oid = i.inhparent join pg_namespace pn on pn.oid = pc.relnamespace
               where c.relispartition and i.inhrelid = c.oid) as partition_of,
             ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'insert', 'update', 'delete'] as const).map((p) => `(has_table_privilege('${role}', c.oid, '${p}') and has_schema_privilege('${role}', n.oid, 'usage') and ${invokerViewBaseHeld(`'${role}'`, `'${p}'`)}) as ${role}_${p}`)).join(', ')},
-            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'update'] as const).map((p) => `array(select a.attname::text from pg_attribute a where has_schema_privilege('${role}', n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege('${role}', c.oid, a.attnum, '${p}') and ${invokerViewBaseHeld(`'${role}'`, `'${p}'`, 'a.attname')} order by a.attnum) as ${role}_${p}_columns`)).join(', ')}
+            ${(['anon', 'authenticated'] as const).flatMap((role) => (['select', 'update', 'insert'] as const).map((p) => `array(select a.attname::text from pg_attribute a where has_schema_privilege('${role}', n.oid, 'usage') and a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and has_column_privilege('${role}', c.oid, a.attnum, '${p}') and ${invokerViewBaseHeld(`'${role}'`, `'${p}'`, 'a.attname')} order by a.attnum) as ${role}_${p}_columns`)).join(', ')}
        from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = any($1) and c.relkind in ('r', 'p', 'v', 'm', 'f')
       order by 1, 2`,
@@ -212,7 +214,7 @@ export async function readCatalogTables(client: pg.Client, schemas: string[], pr
   const held = await readProjectRolePrivileges(client, schemas, projectRoles);
   return r.rows.map((t) => {
     const name = modelName(t.schema, t.name);
-    const api = { ...columnGrantsOf(t, privs, 'update', 'columnUpdate'), ...columnGrantsOf(t, privs, 'select', 'columnSelect') };
+    const api = { ...columnGrantsOf(t, privs, 'update', 'columnUpdate'), ...columnGrantsOf(t, privs, 'select', 'columnSelect'), ...columnGrantsOf(t, privs, 'insert', 'columnInsert') };
     const own = projectRoles.map((role) => [role, held.get(`${name}\0${role}`)] as const);
     const columnUpdate = { ...api.columnUpdate, ...Object.fromEntries(own.flatMap(([role, h]) => (h?.updateColumns.length && !h.privileges.includes('update') ? [[role, h.updateColumns]] : []))) };
     const columnSelect = { ...api.columnSelect, ...Object.fromEntries(own.flatMap(([role, h]) => (h?.selectColumns.length && !h.privileges.includes('select') ? [[role, h.selectColumns]] : []))) };
@@ -225,6 +227,7 @@ export async function readCatalogTables(client: pg.Client, schemas: string[], pr
       privileges: { ...Object.fromEntries(own.map(([role, h]) => [role, h?.privileges ?? []])), anon: privs(t, 'anon'), authenticated: privs(t, 'authenticated') },
       ...(Object.keys(columnUpdate).length ? { columnUpdate } : {}),
       ...(Object.keys(columnSelect).length ? { columnSelect } : {}),
+      ...(api.columnInsert ? { columnInsert: api.columnInsert } : {}),
     };
   });
 }
@@ -251,7 +254,7 @@ async function readProjectRolePrivileges(client: pg.Client, schemas: string[], r
 }
 
 /** The columns each role holds `privilege` on by column grants alone (no table-level one), where it holds any. */
-function columnGrantsOf<K extends 'columnUpdate' | 'columnSelect'>(row: Record<string, unknown>, privs: (row: Record<string, unknown>, role: ApiRole) => Privilege[], privilege: 'update' | 'select', key: K): Partial<Pick<CatalogTable, K>> {
+function columnGrantsOf<K extends 'columnUpdate' | 'columnSelect' | 'columnInsert'>(row: Record<string, unknown>, privs: (row: Record<string, unknown>, role: ApiRole) => Privilege[], privilege: 'update' | 'select' | 'insert', key: K): Partial<Pick<CatalogTable, K>> {
   const byColumn = (['anon', 'authenticated'] as const).flatMap((role) => {
     const columns = row[`${role}_${privilege}_columns`] as string[];
     return !privs(row, role).includes(privilege) && columns.length ? [[role, columns] as const] : [];

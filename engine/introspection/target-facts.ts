@@ -45,7 +45,7 @@ export async function readTargetFacts(client: pg.Client, schemas: string[]): Pro
   // The API roles' privileges as they can use them (schema USAGE too), and the project roles': catalog.ts's one reading.
   const catalogTables = await readCatalogTables(client, schemas, projectRoles);
   const grants = new Map<string, NonNullable<TargetTableFacts['grants']>>(
-    catalogTables.map((t) => [t.name, { anon: t.privileges.anon, authenticated: t.privileges.authenticated, ...(t.columnUpdate ? { columnUpdate: t.columnUpdate } : {}), ...(t.columnSelect ? { columnSelect: t.columnSelect } : {}) }]),
+    catalogTables.map((t) => [t.name, { anon: t.privileges.anon, authenticated: t.privileges.authenticated, ...(t.columnUpdate ? { columnUpdate: t.columnUpdate } : {}), ...(t.columnSelect ? { columnSelect: t.columnSelect } : {}), ...(t.columnInsert ? { columnInsert: t.columnInsert } : {}) }]),
   );
   const projectRoleGrants = new Map(catalogTables.map((t) => [t.name, Object.fromEntries(projectRoles.filter((role) => t.privileges[role]?.length).map((role) => [role, t.privileges[role]!]))]));
   const primaryKeys = keys;

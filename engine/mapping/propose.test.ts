@@ -1172,6 +1172,16 @@ describe('a third stranger’s schema (stranger-app-3: slug keys, roles without 
     expect(notes).toContainEqual('confirm: model.shop.handlerPermission: null (current_user_is_shop_staff reads the role only; the default also makes a holder of the house permission one)');
   });
 
+  it("an admin helper letting a permission's holder in besides its roles proposes adminPermission (stranger-app-19's is_admin); one testing it with a role does not", () => {
+    const roles = referencePack.vocabularies!.filter((v) => v.path === 'roles');
+    const helpers = [{ name: 'is_admin', returns: 'boolean', source: "select coalesce(private.current_role() = 'admin', false) or private.has_permission('master')" }];
+    const { settings, notes } = proposeVocabularySubsets(roles, { roles: ['user', 'staff', 'admin'] }, defaultSettings, helpers);
+    expect(settings).toMatchObject({ adminRoles: ['admin'], adminPermission: 'master' });
+    expect(notes).toContainEqual('confirm: model.adminPermission: master (is_admin lets a holder of master in besides its roles)');
+    const both = [{ name: 'is_admin', returns: 'boolean', source: "select private.current_role() = 'admin' and private.has_permission('master')" }];
+    expect(proposeVocabularySubsets(roles, { roles: ['user', 'staff', 'admin'] }, defaultSettings, both).settings).not.toHaveProperty('adminPermission');
+  });
+
   it('a handler helper letting in a second permission: it implies the setting’s one (stranger-app-7: master holders handle the shop)', () => {
     const vocabularies = [{ path: 'roles', column: 'users.role', subsets: [{ path: 'shop.handlerRoles', helper: 'shop.*(handl|manag)|(handl|manag).*shop', permissionPath: 'shop.handlerPermission' }] }];
     const defaults = { shop: { handlerRoles: ['staff', 'admin', 'dev'], handlerPermission: 'house' } };

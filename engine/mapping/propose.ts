@@ -758,6 +758,11 @@ export interface VocabularySetting {
     helper: string;
     permissionPath?: string;
     /**
+     * `lettingInPath`: the setting naming a permission whose holder the helper lets in too, where
+     * the default names none (`adminPermission`: `is_admin()` as `role = 'admin' or has_permission('master')`).
+     */
+    lettingInPath?: string;
+    /**
      * The setting saying a holder of that permission acts on every department (`vs.permissionScope`
      * = `every-department`), proposed where the helper grants on the permission alone
      * (`when has_permission('vs') then true`, `or has_permission('vs')`): no department compared.
@@ -956,6 +961,7 @@ export function proposeVocabularySubsets(
       const readHelpers = read.map((h) => helpers.find((x) => x.name === h.name)!);
       if (sub.permissionPath) impliedPermissions(readHelpers, valueAtPath(defaults, sub.permissionPath), settings, notes);
       if (sub.permissionPath) permissionTestedInstead(readHelpers, sub.permissionPath, valueAtPath(defaults, sub.permissionPath), settings, notes);
+      if (sub.lettingInPath) permissionLettingIn(readHelpers, sub.lettingInPath, settings, notes);
       if (sub.permissionScope) permissionUnscoped(readHelpers, sub.permissionScope, valueAtPath(defaults, sub.permissionScope.permissionPath), settings, notes);
       // No helper says who they are: a guess (the default without the missing values) would run the
       // rules with a meaning nobody stated, and its wrong answers would be FAILs. Left to the
@@ -1088,6 +1094,29 @@ function permissionTestedInstead(helpers: readonly { name: string; source: strin
   if (tested.length !== 1 || tested[0] === permission) return;
   setPath(settings, path, tested[0]);
   notes.push(`confirm: model.${path}: ${tested[0]} (${helpers.map((h) => h.name).join(', ')} tests it, never ${permission}, the default)`);
+}
+
+/**
+ * A helper that lets the holder of one permission in besides the roles it lists (stranger-app-19's
+ * is_admin: `role = 'admin' or has_permission('master')`), where the setting names none by
+ * default: that permission, proposed. Without it a `user` holding `master` reading every passport
+ * profile was a FAIL. Two permissions tested: none proposed (the setting holds one).
+ */
+function permissionLettingIn(helpers: readonly { name: string; source: string }[], path: string, settings: Record<string, unknown>, notes: string[]): void {
+  // A whole top-level alternative of the answer: `role = 'admin' and has_permission('x')` lets no holder in alone.
+  const alone = /^(?:[\w$"]+\s*\.\s*)?"?\w*has_permission"?\s*\(\s*'([\w-]+)'\s*\)$/i;
+  const tested = [
+    ...new Set(
+      helpers.flatMap((h) => {
+        const answer = answerOf(h.source);
+        if (answer === undefined) return [];
+        return topLevelDisjuncts(withoutFalseCoalesce(answer) ?? answer).flatMap((d) => alone.exec(stripOuterParens(d))?.[1] ?? []);
+      }),
+    ),
+  ];
+  if (tested.length !== 1) return;
+  setPath(settings, path, tested[0]);
+  notes.push(`confirm: model.${path}: ${tested[0]} (${helpers.map((h) => h.name).join(', ')} lets a holder of ${tested[0]} in besides its roles)`);
 }
 
 /**
@@ -1701,20 +1730,22 @@ function proposeOnDefaultSchema(
     revokedAnonGrants(chosen, notes);
   }
 
-  // Column-level UPDATE grants (`grant update (first_name, …) on profiles to authenticated`): the
-  // model's role holds those columns only, so a PATCH of another is refused by the grant on both sides.
-  for (const [name, t] of chosen) {
-    const byColumns = t.grants?.columnUpdate;
-    if (!byColumns) continue;
-    const m = model.tables.find((x) => x.name === name)!;
-    for (const role of ['anon', 'authenticated'] as const) {
-      const columns = grantedModelColumns(mapping, name, m, byColumns[role]);
-      if (!columns) continue;
-      // by key, not setPath: a table name may hold a dot (passport.profiles)
-      const grants = (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {});
-      grants[role] = t.grants![role];
-      ((grants.columnUpdate ??= {}) as Record<string, string[]>)[role] = columns;
-      notes.push(`confirm: model.tableGrants.${name}: ${role} may UPDATE ${columns.length ? columns.join(', ') : 'none of the model\'s columns'} only (column grants on ${t.name}), and holds ${t.grants![role].join(', ') || 'nothing'} on the table`);
+  // Column-level UPDATE and INSERT grants (`grant update (first_name, …) on profiles to authenticated`):
+  // the model's role holds those columns only, so a PATCH or a body naming another is refused by the grant on both sides.
+  for (const [key, privilege] of [['columnUpdate', 'UPDATE'], ['columnInsert', 'INSERT']] as const) {
+    for (const [name, t] of chosen) {
+      const byColumns = t.grants?.[key];
+      if (!byColumns) continue;
+      const m = model.tables.find((x) => x.name === name)!;
+      for (const role of ['anon', 'authenticated'] as const) {
+        const columns = grantedModelColumns(mapping, name, m, byColumns[role]);
+        if (!columns) continue;
+        // by key, not setPath: a table name may hold a dot (passport.profiles)
+        const grants = (((settings.tableGrants ??= {}) as Record<string, Record<string, unknown>>)[name] ??= {});
+        grants[role] = t.grants![role];
+        ((grants[key] ??= {}) as Record<string, string[]>)[role] = columns;
+        notes.push(`confirm: model.tableGrants.${name}: ${role} may ${privilege} ${columns.length ? columns.join(', ') : 'none of the model\'s columns'} only (column grants on ${t.name}), and holds ${t.grants![role].join(', ') || 'nothing'} on the table`);
+      }
     }
   }
 

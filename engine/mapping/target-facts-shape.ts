@@ -45,7 +45,7 @@ export interface TargetTableFacts {
   /** The API roles' table-level privileges, and the columns a role may UPDATE by column grants only (none: not read). */
   /** The project's own roles' privileges on it (a role granted to authenticator a token's role claim may name: supasheet's x-admin), those holding any. */
   projectRoleGrants?: Record<string, Privilege[]>;
-  grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>>; columnSelect?: Partial<Record<'anon' | 'authenticated', string[]>> };
+  grants?: Record<'anon' | 'authenticated', Privilege[]> & { columnUpdate?: Partial<Record<'anon' | 'authenticated', string[]>>; columnSelect?: Partial<Record<'anon' | 'authenticated', string[]>>; columnInsert?: Partial<Record<'anon' | 'authenticated', string[]>> };
   /** A projection view's table (`private.student_records` behind `api.student_records`): a function reading that table reads this. */
   viewOf?: string;
 }

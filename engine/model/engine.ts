@@ -72,6 +72,15 @@ function canUpdate(model: TableModel, caller: Caller, columns: readonly string[]
   return granted !== undefined && columns.every((c) => granted.includes(c));
 }
 
+/** INSERT of these columns (the body's keys): table-level INSERT, or a column-level grant on each of them. */
+function canInsert(model: TableModel, caller: Caller, columns: readonly string[], settings: unknown): boolean {
+  const role = apiRoleOf(caller);
+  if (hasPrivilege(model, caller, 'insert', settings)) return true;
+  if (role === 'service_role') return false;
+  const granted = grantsOf(model, settings).columnInsert?.[role];
+  return granted !== undefined && columns.every((c) => granted.includes(c));
+}
+
 function allColumns(model: TableModel, columns: string[] | '*'): string[] {
   return columns === '*' ? model.columns.map((c) => c.name) : columns;
 }
@@ -364,7 +373,7 @@ function predictInsert(model: TableModel, world: World, caller: Caller, request:
   const resolution = !request.upsert || conflictColumns.length === 0 ? undefined : request.upsert.resolution === 'merge-duplicates' && keys.length ? 'merge' : 'ignore';
   if (
     !tableGrant(
-      hasPrivilege(model, caller, 'insert', settings) &&
+      canInsert(model, caller, keys, settings) &&
         (resolution !== 'merge' || hasPrivilege(model, caller, 'update', settings)) &&
         canSelect(model, caller, [...conflictColumns, ...returningColumns(model, request)], settings),
     )

@@ -87,12 +87,14 @@ export type Grants = {
   columnSelect?: Partial<Record<ApiRole | ProjectRole, readonly string[]>>;
   /** The columns a role may UPDATE through column-level grants (`grant update (title) on t to authenticated`) where it holds no table-level UPDATE: a PATCH setting another column is refused (42501). */
   columnUpdate?: Partial<Record<ApiRole | ProjectRole, readonly string[]>>;
+  /** The columns a role may INSERT through column-level grants (`grant insert (title, body) on t to authenticated`) where it holds no table-level INSERT: a body naming another column is refused (42501). */
+  columnInsert?: Partial<Record<ApiRole | ProjectRole, readonly string[]>>;
   /** A project role's privileges, by its name (GRANT_KEYS are not role names here). */
   [projectRole: ProjectRole]: readonly Privilege[] | Partial<Record<string, readonly string[]>> | undefined;
 };
 
 /** The keys of Grants that name no role. */
-export const GRANT_KEYS: readonly string[] = ['columnSelect', 'columnUpdate'];
+export const GRANT_KEYS: readonly string[] = ['columnSelect', 'columnUpdate', 'columnInsert'];
 
 const EVERY_PRIVILEGE: readonly Privilege[] = ['select', 'insert', 'update', 'delete'];
 

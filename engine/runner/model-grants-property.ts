@@ -78,14 +78,14 @@ export function modelGrantsProperty(model: PackModel): CatalogProperty {
       );
       const heldInVain = await privilegesHeldInVain(client, views);
       const tableOf = (finding: string) => finding.slice(0, finding.indexOf(':'));
-      // A table-level SELECT or UPDATE where the model states the role's columns (columnSelect,
-      // columnUpdate): row security filters rows, never columns, so no convention makes it harmless.
+      // A table-level SELECT, UPDATE or INSERT where the model states the role's columns (columnSelect,
+      // columnUpdate, columnInsert): row security filters rows, never columns, so no convention makes it harmless.
       const columnsStated = (finding: string) => {
-        const m = /: (anon|authenticated) holds (SELECT|UPDATE), the model says it lacks it/.exec(finding);
+        const m = /: (anon|authenticated) holds (SELECT|UPDATE|INSERT), the model says it lacks it/.exec(finding);
         const t = m && tables.get(tableOf(finding));
         if (!m || !t) return undefined;
         const grants = grantsOf(t, settings);
-        const key = m[2] === 'SELECT' ? 'columnSelect' : 'columnUpdate';
+        const key = m[2] === 'SELECT' ? 'columnSelect' : m[2] === 'UPDATE' ? 'columnUpdate' : 'columnInsert';
         return grants[key]?.[m[1] as 'anon' | 'authenticated'] ? key : undefined;
       };
       // A privilege or EXECUTE the model does not state, where the convention lets row security or the body decide.

@@ -24,7 +24,7 @@ import { GuidedCases, laneArbitrary, ResumedCases, warmedFor } from './guided.ts
 import { pathWithPlace, placeOfPath, runOfPath, type LanePlace } from './replay-path.ts';
 import { BusyClock, noTimings, roundTimings, timed, TimedArbitrary } from './timings.ts';
 import { sendableCase, type FixturePlan } from '../target/fixtures.ts';
-import { nullMappedColumnsAsHeld } from '../target/null-mapped-columns.ts';
+import { insertWithoutNullMappedNulls, nullMappedColumnsAsHeld } from '../target/null-mapped-columns.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NO_PARENT, NotRealizable, remedyFor } from '../target/realizable.ts';
 import { escapeRegExp } from '../regexp.ts';
@@ -776,7 +776,14 @@ async function asSent(plan: FixturePlan, oracle: Oracle, drawn: DataCase): Promi
   // A list the target keeps elsewhere (a column mapped to null) starts at its default, and a
   // server-stamped state it does not show (deleted_at) at null (null-mapped-columns.ts).
   const world = nullMappedColumnsAsHeld(drawn.world, plan.mapping, oracle.model);
-  const testCase = await withGrantedColumnReads(oracle, plan.mapping, world === drawn.world ? drawn : { ...drawn, world });
+  // An insert's null in such a column is left out of its body: the same insert to the model, one
+  // the target can take (a model run's steps are compiled from its commands: left as they are).
+  const steps = modelRunOf(drawn) ? drawn.steps : drawn.steps.map((s) => {
+    const request = insertWithoutNullMappedNulls(s.request, plan.mapping, oracle.model);
+    return request === s.request ? s : { ...s, request };
+  });
+  const fitted = world === drawn.world && steps.every((s, i) => s === drawn.steps[i]) ? drawn : { ...drawn, world, steps };
+  const testCase = await withGrantedColumnReads(oracle, plan.mapping, fitted);
   if (!modelRunOf(testCase)) return sendableCase(plan, testCase, oracle.model.tables);
   // A model run's steps depend on one another: one the target cannot take (a column mapped to
   // null) drops the whole case, counted, rather than a step of it.

@@ -54,7 +54,7 @@ export const referencePack = definePack({
       column: 'users.role',
       subsets: [
         { path: 'staffRoles', helper: '(^|_)(is|has)_staff(_|$)' },
-        { path: 'adminRoles', helper: '(^|_)(is|has)_admin(_|$)' },
+        { path: 'adminRoles', helper: '(^|_)(is|has)_admin(_|$)', lettingInPath: 'adminPermission' },
         { path: 'vs.handlerRoles', helper: 'vs.*handl|handl.*vs', permissionScope: { path: 'vs.permissionScope', value: 'every-department', permissionPath: 'vs.handlerPermission' }, deptScopePath: 'vs.deptScopedRoles' },
         { path: 'pr.handlerRoles', helper: 'pr.*handl|handl.*pr' },
         // `is_shop_staff` too: a narrower group than staff, the shop's own (stranger-app-12).

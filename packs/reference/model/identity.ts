@@ -38,7 +38,10 @@ export function currentUserIsStaff(ctx: RuleContext): boolean {
 
 export function currentUserIsAdmin(ctx: RuleContext): boolean {
   const role = currentUserRole(ctx);
-  return role !== null && ctx.settings.adminRoles.includes(role);
+  if (role === null) return false;
+  if (ctx.settings.adminRoles.includes(role)) return true;
+  const permission = ctx.settings.adminPermission;
+  return permission !== null && currentUserHasPermission(ctx, permission);
 }
 
 function asList(v: Json | undefined): string[] {

@@ -60,6 +60,13 @@ export const ModelSettingsSchema = z
     staffRoles: roleList.default(['dev', 'staff', 'pr_staff', 'vs_staff', 'vp_admin', 'admin']),
     /** Roles that count as admins: may update any user row, read identity conflicts, the leaderboard. */
     adminRoles: roleList.default(['admin', 'dev']),
+    /**
+     * A permission whose holder (with any role: a null role is no one) counts as an admin too (the
+     * spec names `master` without saying what it grants): `private.is_admin()` as `role = 'admin'
+     * or has_permission('master')`. Default none: admins are roles only. `policyfuzz init` reads it
+     * off the admin helper.
+     */
+    adminPermission: z.string().min(1).nullable().default(null),
     /** Permission vocabulary held in permissions / managed_permissions. */
     permissions: roleList.default(['vs', 'pr', 'house', 'master']),
     /**
@@ -119,6 +126,8 @@ export const ModelSettingsSchema = z
             authenticated: privileges.optional(),
             // Column-level UPDATE (`grant update (first_name) on profiles to authenticated`) where the role holds no table-level UPDATE; model column names, by role.
             columnUpdate: z.record(z.string(), z.array(z.string())).optional(),
+            // Column-level INSERT (`grant insert (title, body) on vs_tickets to authenticated`) where the role holds no table-level INSERT; model column names, by role.
+            columnInsert: z.record(z.string(), z.array(z.string())).optional(),
             // Column-level SELECT (`grant select (id, title) on vs_tickets to authenticated`, rule 12's allow-list) where the role holds no
             // table-level SELECT; model column names, by role. Its reads then name these columns, as its client does (engine/model/granted-columns.ts).
             columnSelect: z.record(z.string(), z.array(z.string())).optional(),
