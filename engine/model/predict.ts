@@ -12,6 +12,7 @@ import { targetName, type ApiRequest } from './request.ts';
 import { embedKey } from './embed.ts';
 import type { Oracle } from '../pack.ts';
 import type { World } from './world.ts';
+import type { Row } from './json.ts';
 
 export type { Prediction } from './engine.ts';
 
@@ -46,15 +47,18 @@ function readOnlyCall(called: Prediction, world: World): Prediction {
   return { outcome: { ...o, orElse: [...(('orElse' in o && o.orElse) || []), sqlError('25006', 'a write in a read-only transaction (GET)')] } as Outcome, world: called.world };
 }
 
-/** The same rows in every table, whatever the order of rows and of their keys. */
-function sameWorld(a: World, b: World): boolean {
-  const canon = (w: World) =>
-    Object.keys(w)
-      .filter((t) => w[t].length > 0)
-      .sort()
-      .map((t) => `${t}:${w[t].map((r) => JSON.stringify(Object.keys(r).sort().map((k) => [k, r[k]]))).sort().join('|')}`)
-      .join('\n');
-  return a === b || canon(a) === canon(b);
+/**
+ * The same rows in every table, whatever the order of rows and of their keys. A table both worlds
+ * hold as the same array (every table a call did not write) is the same: only the others are put
+ * in canonical form, not the whole world twice.
+ */
+export function sameWorld(a: World, b: World): boolean {
+  if (a === b) return true;
+  const held = (w: World) => Object.keys(w).filter((t) => w[t].length > 0);
+  const tables = held(a);
+  if (tables.length !== held(b).length) return false;
+  const canon = (rows: Row[]) => rows.map((r) => JSON.stringify(Object.keys(r).sort().map((k) => [k, r[k]]))).sort().join('|');
+  return tables.every((t) => a[t] === b[t] || (b[t] !== undefined && b[t].length > 0 && canon(a[t]) === canon(b[t])));
 }
 
 /**

@@ -227,7 +227,8 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
   // The model's agreement first, then nothing left on the connection, then the pack's own invariants.
   const disagreement = judgeStep([...ENGINE_CHECKERS, ...(oracle.model.invariants ?? [])], entry, earlier);
   if (!disagreement) {
-    const by = acceptedBy(entry);
+    // The model's agreement just passed: the comparison it made is not made again.
+    const by = acceptedBy(entry, true);
     const agreed = by ? Object.assign(entry, by) : entry;
     // A refusal the model accepts in place of its success (a guard refusing an exemption the spec
     // does not require): the target changed nothing, so the model's world goes on unchanged too.
@@ -248,11 +249,13 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
  * What an agreeing step was accepted by, when only a named alternative matched it: an answer the
  * target's shape justified (mapping.ts leniencyOf), or a secure reading (Outcome.reading), at any
  * depth of the expectation's alternatives. Undefined: the model's other answers matched as well.
+ * `agreed`: the step is known to agree with its whole expectation as compared (the model's
+ * agreement passed), so that comparison is not made again.
  */
-export function acceptedBy(entry: Pick<HistoryEntry, 'predicted' | 'observed' | 'masked' | 'comparedAs' | 'hints'>): { leniency: string } | { reading: string } | undefined {
+export function acceptedBy(entry: Pick<HistoryEntry, 'predicted' | 'observed' | 'masked' | 'comparedAs' | 'hints'>, agreed = false): { leniency: string } | { reading: string } | undefined {
   const agrees = (o: Outcome) => !compareOutcomes(o, entry.observed, entry.masked, entry.comparedAs, entry.hints);
   const named = namedAlternatives(entry.predicted);
-  if (!named.length || agrees(withoutNamed(entry.predicted))) return comparedOnlyByReading(entry);
+  if (!named.length || agrees(withoutNamed(entry.predicted))) return comparedOnlyByReading(entry, agreed);
   const by = named.find(agrees);
   if (!by) return undefined;
   const leniency = leniencyOf(by);
@@ -260,11 +263,11 @@ export function acceptedBy(entry: Pick<HistoryEntry, 'predicted' | 'observed' | 
 }
 
 /** The comparison's secure reading (compare.ts ComparedAs), when the step agrees by it and not without it. */
-function comparedOnlyByReading(entry: Pick<HistoryEntry, 'predicted' | 'observed' | 'masked' | 'comparedAs' | 'hints'>): { reading: string } | undefined {
+function comparedOnlyByReading(entry: Pick<HistoryEntry, 'predicted' | 'observed' | 'masked' | 'comparedAs' | 'hints'>, agreed: boolean): { reading: string } | undefined {
   const as = entry.comparedAs as ComparedAs | undefined;
   if (!as?.reading || !as.strictly) return undefined;
   const agreesBy = (c: ComparedAs | ((rows: Row[]) => Row[])) => !compareOutcomes(entry.predicted, entry.observed, entry.masked, c, entry.hints);
-  return agreesBy(as) && !agreesBy(as.strictly) ? { reading: as.reading } : undefined;
+  return (agreed || agreesBy(as)) && !agreesBy(as.strictly) ? { reading: as.reading } : undefined;
 }
 
 /** The secure readings an expectation accepts besides the model's own answer, as a failure names them ('' for none). */
