@@ -477,6 +477,10 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           mine.drops.push(runIndex);
           mine.draws = runIndex + 1;
           if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) {
+            // Drops are drawn while an earlier case is still in the database: the lane gives up only
+            // once those are judged and met no harness error (one ends the lane there, not this).
+            await judged;
+            if (harnessError) throw harnessError.error;
             mine.gaveUp = true;
             throw new fc.PreconditionFailure(true);
           }
@@ -520,7 +524,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         mine.draws = Math.min(mine.draws, harnessError.at + 1);
         mine.drops = mine.drops.filter((d) => d < mine.draws);
       }
-      return { w, detail, harnessError, gaveUp: droppedInARow >= MAX_CONSECUTIVE_DROPS };
+      return { w, detail, harnessError, gaveUp: mine.gaveUp === true };
     }),
   ).then((list) => list.filter((d) => d !== undefined));
   const details = lanesRun.map((l) => l.detail);
