@@ -60,8 +60,8 @@ export function isUserFacingError(e: unknown): e is UsageError | EnvironmentErro
 
 /** How pg and Postgres say the connection to the server is gone (it stopped, crashed, was killed or restarted). */
 const CONNECTION_LOST = /Connection terminated|not queryable|ECONNREFUSED|ECONNRESET|EPIPE|server closed the connection|terminating connection due to administrator command|the database system is (shutting down|in recovery mode)/i;
-/** SQLSTATE query_canceled: what a statement_timeout raises. */
-const QUERY_CANCELED = '57014';
+/** SQLSTATE query_canceled: what a statement_timeout or a cancel request (pg_cancel_backend) raises. */
+export const QUERY_CANCELED = '57014';
 const CONNECTION_LOST_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
 
 /** Whether `error` says the connection to the server is gone (it stopped, crashed, was killed or restarted). */

@@ -12,3 +12,18 @@ export function newClient(config: pg.ClientConfig): pg.Client {
   client.on('error', () => {});
   return client;
 }
+
+/** Cancels what `client` is running, from a connection of its own (node-postgres has no cancel request). */
+export async function cancelRunning(client: pg.Client): Promise<void> {
+  const pid = (client as unknown as { processID?: number }).processID;
+  const { user, password, host, port, database, ssl } = (client as unknown as { connectionParameters: pg.ClientConfig }).connectionParameters;
+  const other = newClient({ user, password, host, port, database, ssl });
+  try {
+    await other.connect();
+    await other.query('select pg_cancel_backend($1)', [pid]);
+  } catch {
+    // The statement ends with the connection anyway, or the run is being stopped.
+  } finally {
+    await other.end().catch(() => {});
+  }
+}

@@ -28,6 +28,7 @@ import { nullMappedColumnsAsHeld } from '../target/null-mapped-columns.ts';
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NO_PARENT, NotRealizable, remedyFor } from '../target/realizable.ts';
 import { escapeRegExp } from '../regexp.ts';
+import { cancelRunning } from '../db/client.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -480,7 +481,8 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
             // Drops are drawn while an earlier case is still in the database: the lane gives up only
             // once those are judged and met no harness error (one ends the lane there, not this).
             await judged;
-            if (harnessError) throw harnessError.error;
+            const failedBefore = harnessError as { error: unknown } | undefined;
+            if (failedBefore) throw failedBefore.error;
             mine.gaveUp = true;
             throw new fc.PreconditionFailure(true);
           }
@@ -608,6 +610,19 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const toBeShrunk = (s: Sighting) => options.shrink !== false && !shrunkBefore(options, s.signature, options.seed + s.lane);
   const toShrink = chosen.filter(toBeShrunk).length;
   if (toShrink > 0) options.onShrink?.(property.id, toShrink);
+  // Interrupted, a shrink stops before its next candidate; the one in flight is of no use then, and
+  // a statement of it that hangs (a lock, a trigger's pg_sleep: the connecting role and service_role
+  // have only the workers' 60 s bound) would outlast the interrupt's grace, which stops everything
+  // and loses the report: cancelled at once, the findings are reported as shrunk so far.
+  const stop = options.stop;
+  const cancelOnInterrupt =
+    toShrink > 0 && stop
+      ? setInterval(() => {
+          if (!stop()) return;
+          clearInterval(cancelOnInterrupt);
+          for (const worker of workers) void cancelRunning(worker.client);
+        }, INTERRUPT_POLL_MS)
+      : undefined;
   await Promise.all(
     workers.map(async (worker, w) => {
       for (let i = w; i < chosen.length; i += workers.length) {
@@ -627,6 +642,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       }
     }),
   );
+  clearInterval(cancelOnInterrupt);
   const shrinkNote = shrinkError && !harnessNote ? `harness error while shrinking: ${harnessErrorText(shrinkError.error)}; the findings not yet shrunk are reported as first found` : undefined;
   if (shrank) timings.shrinkingMs += performance.now() - shrinking;
   // An interrupt before or during the shrinks cut them: what they had found so far is reported.
@@ -716,6 +732,8 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
 }
 
 const SHRINK_FLOOR_MS = 3000;
+/** How often a shrink looks for the interrupt, to cancel its statement in flight. */
+const INTERRUPT_POLL_MS = 100;
 
 /** When a property run's shrinking must end (ShrinkTimeLimit.over), and whether it was reached. */
 interface ShrinkTimeLimit {
