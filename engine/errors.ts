@@ -82,7 +82,7 @@ export function harnessErrorText(error: unknown): string {
   if (connectionLost(error)) {
     return `the database server closed the connection (it stopped, crashed or was restarted: ${message.split('\n')[0]}); the findings made before it are kept: run again, and if it recurs read the server's log (out of memory, a crash)`;
   }
-  // The workers' statement bound (environment.ts CASE_STATEMENT_TIMEOUT_MS) cancelled a fixture write or a request with no timeout of its own.
+  // The workers' statement bound (db/client.ts CASE_STATEMENT_TIMEOUT_MS) cancelled a fixture write or a request with no timeout of its own.
   if (code === QUERY_CANCELED || /canceling statement due to statement timeout/.test(message)) {
     return `${message.split('\n')[0]}: a statement of the case ran past the bound policyfuzz sets on one statement (a trigger or function waiting on pg_sleep or a lock, or looping); the findings made before it are kept`;
   }

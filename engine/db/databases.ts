@@ -17,10 +17,10 @@ import type { DatabaseServer } from './providers/server.ts';
 import { onShutdown } from './cleanup.ts';
 import { dropStaleScratchDatabases, scratchName } from './server-hygiene.ts';
 import { KEPT_TEMPLATE_LIKE } from './kept-template-name.ts';
-import { confineSettingsMadeOutside, settingsOutside, SETTINGS_TURN_LOCK } from './role-settings.ts';
+import { confineSettingsMadeOutside, settingsOutside, SETTINGS_TURN_LOCK, withApiRoleTimeouts } from './role-settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const compatRolesSql = readFileSync(path.join(here, 'supabase/roles.sql'), 'utf8');
+const compatRolesSql = withApiRoleTimeouts(readFileSync(path.join(here, 'supabase/roles.sql'), 'utf8'));
 const compatSchemaSql = readFileSync(path.join(here, 'supabase/schema.sql'), 'utf8');
 
 export interface TemplateOptions {
