@@ -465,7 +465,8 @@ export class CaseTransaction implements Executor {
 
   constructor(
     private readonly client: pg.Client,
-    private readonly cache: SchemaCache,
+    /** The catalog it sends by (the failure note reads what reads user_metadata from it). */
+    readonly cache: SchemaCache,
     /** How fixtures are written into this database (the reference one, or a project's own). */
     readonly fixturePlan: FixturePlan = REFERENCE_PLAN,
   ) {
