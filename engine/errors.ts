@@ -60,8 +60,8 @@ export function isUserFacingError(e: unknown): e is UsageError | EnvironmentErro
 
 /** How pg and Postgres say the connection to the server is gone (it stopped, crashed, was killed or restarted). */
 const CONNECTION_LOST = /Connection terminated|not queryable|ECONNREFUSED|ECONNRESET|EPIPE|server closed the connection|terminating connection due to administrator command|the database system is (shutting down|in recovery mode)/i;
-/** SQLSTATE query_canceled: what a statement_timeout raises. */
-const QUERY_CANCELED = '57014';
+/** SQLSTATE query_canceled: what a statement_timeout or a cancel request (pg_cancel_backend) raises. */
+export const QUERY_CANCELED = '57014';
 const CONNECTION_LOST_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
 
 /** Whether `error` says the connection to the server is gone (it stopped, crashed, was killed or restarted). */
@@ -82,7 +82,7 @@ export function harnessErrorText(error: unknown): string {
   if (connectionLost(error)) {
     return `the database server closed the connection (it stopped, crashed or was restarted: ${message.split('\n')[0]}); the findings made before it are kept: run again, and if it recurs read the server's log (out of memory, a crash)`;
   }
-  // The workers' statement bound (environment.ts CASE_STATEMENT_TIMEOUT_MS) cancelled a fixture write or a request with no timeout of its own.
+  // The workers' statement bound (db/client.ts CASE_STATEMENT_TIMEOUT_MS) cancelled a fixture write or a request with no timeout of its own.
   if (code === QUERY_CANCELED || /canceling statement due to statement timeout/.test(message)) {
     return `${message.split('\n')[0]}: a statement of the case ran past the bound policyfuzz sets on one statement (a trigger or function waiting on pg_sleep or a lock, or looping); the findings made before it are kept`;
   }

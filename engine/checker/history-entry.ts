@@ -50,6 +50,8 @@ export interface HistoryEntry {
   comparedAs?: (rows: Row[]) => Row[];
   /** Settings to name when a comparison fails on what they decide. */
   hints: SettingHints;
+  /** Something a request can reach reads the caller's user_metadata (SchemaCache.userMetadataRead): only then does a failure name the caller's. */
+  readsUserMetadata?: boolean;
   outcomeClass: OutcomeClass;
   /** Its access-matrix cell (engine/model/access.ts). */
   cell: string;

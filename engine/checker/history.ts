@@ -16,8 +16,9 @@ export const modelAgreement: StepChecker = {
     const compared = compareOutcomes(e.predicted, e.observed, e.masked, e.comparedAs, e.hints)?.reason;
     // A token hook that named a role of the project's own ran the request as it: say so, where the caller's line says authenticated.
     const hooked = compared !== undefined && e.response.tokenRole !== undefined ? `${compared} (run as role ${JSON.stringify(e.response.tokenRole)}, the token hook's role claim)` : compared;
-    // user_metadata is the caller's own (auth.updateUser): a policy trusting it grants what the model refuses, and the note says what it carried.
-    const reason = hooked !== undefined && e.caller.kind === 'user' && e.caller.userMetadata ? `${hooked} (token user_metadata ${JSON.stringify(e.caller.userMetadata)}, which the user sets for themselves: no rule may trust it)` : hooked;
+    // user_metadata is the caller's own (auth.updateUser): a policy trusting it grants what the model refuses, and the note says what it
+    // carried, where what the step reaches reads it (elsewhere a differing metadata changes nothing, and naming it misleads).
+    const reason = hooked !== undefined && e.caller.kind === 'user' && e.caller.userMetadata && e.readsUserMetadata ? `${hooked} (token user_metadata ${JSON.stringify(e.caller.userMetadata)}, which the user sets for themselves: no rule may trust it)` : hooked;
     // A policy may read the token's claims, which the pack's setting decides: name it with the claim sent.
     if (reason === undefined || !e.hints.claims || e.caller.kind !== 'user') return reason;
     return `${reason} (${tokenNote(e)}: setting ${e.hints.claims})`;

@@ -7,8 +7,32 @@
  */
 import pg from 'pg';
 
+/**
+ * The workers' sessions' statement_timeout: a fixture write (as the connecting role) or a
+ * service_role request (Supabase gives it none) waiting on a trigger's pg_sleep or a lock would
+ * otherwise hold its lane, and the run, past any time budget. An API role's own timeout (anon 3 s,
+ * authenticated 8 s on Supabase) is set per request and overrides it, as PostgREST does; one a
+ * migration reset runs under this bound in its database, as one with none (role-settings.ts).
+ */
+export const CASE_STATEMENT_TIMEOUT_MS = 60_000;
+
 export function newClient(config: pg.ClientConfig): pg.Client {
   const client = new pg.Client(config);
   client.on('error', () => {});
   return client;
+}
+
+/** Cancels what `client` is running, from a connection of its own (node-postgres has no cancel request). */
+export async function cancelRunning(client: pg.Client): Promise<void> {
+  const pid = (client as unknown as { processID?: number }).processID;
+  const { user, password, host, port, database, ssl } = (client as unknown as { connectionParameters: pg.ClientConfig }).connectionParameters;
+  const other = newClient({ user, password, host, port, database, ssl });
+  try {
+    await other.connect();
+    await other.query('select pg_cancel_backend($1)', [pid]);
+  } catch {
+    // The statement ends with the connection anyway, or the run is being stopped.
+  } finally {
+    await other.end().catch(() => {});
+  }
 }

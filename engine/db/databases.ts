@@ -15,12 +15,12 @@ import { EnvironmentError } from '../errors.ts';
 import { applyMigration, migrationsDigest, type ApplyOptions, type MigrationFile } from './migrations.ts';
 import type { DatabaseServer } from './providers/server.ts';
 import { onShutdown } from './cleanup.ts';
-import { dropStaleScratchDatabases, scratchName } from './server-hygiene.ts';
+import { dropStaleScratchDatabases, markRunPresent, scratchName } from './server-hygiene.ts';
 import { KEPT_TEMPLATE_LIKE } from './kept-template-name.ts';
-import { confineSettingsMadeOutside, settingsOutside, SETTINGS_TURN_LOCK } from './role-settings.ts';
+import { confineSettingsMadeOutside, settingsOutside, SETTINGS_TURN_LOCK, withApiRoleTimeouts } from './role-settings.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const compatRolesSql = readFileSync(path.join(here, 'supabase/roles.sql'), 'utf8');
+const compatRolesSql = withApiRoleTimeouts(readFileSync(path.join(here, 'supabase/roles.sql'), 'utf8'));
 const compatSchemaSql = readFileSync(path.join(here, 'supabase/schema.sql'), 'utf8');
 
 export interface TemplateOptions {
@@ -270,6 +270,8 @@ export async function prepareTemplate(server: DatabaseServer, options: TemplateO
   // Ended once the workers' copies are made (cloneForWorkers), or by drop().
   const admin = adminConnection(server.adminUrl);
   const scratch: string[] = [];
+  // A server others may share: this run's databases are known live there however old (server-hygiene.ts).
+  if (options.serverOfThisRun !== true) markRunPresent(server.adminUrl);
   // Registered before the database exists: a signal from here on drops whatever was created.
   const unregister = onShutdown(() => drop());
   /** The connection holding the server's turn to change settings (withSettingsTurn), while a build holds it. */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { UsageError } from '../errors.ts';
 import { setActivity } from './cleanup.ts';
+import { cancelRunning } from './client.ts';
 import { neighbourCause, SKIPPING_LOSES_THE_REST } from './migration-neighbours.ts';
 import { marksItsTool, upSectionOf } from './migration-sections.ts';
 import { appliedAsOneQuery, appliedByPsqlFile, orderMigrationNames, withoutUndoFiles } from './migration-order.ts';
@@ -250,7 +251,7 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
       current = statement;
       const timer = setTimeout(() => {
         timedOut = statement;
-        void cancelQuery(client);
+        void cancelRunning(client);
       }, timeoutMs);
       try {
         await client.query(confinedToDatabase(statement.text, client.database!));
@@ -317,20 +318,4 @@ export async function applyMigration(client: pg.Client, file: MigrationFile, opt
 function standInsAskedOf(sql: string, standIn: ReadonlySet<string>): string[] {
   if (!/\bpg_extension\b/i.test(sql)) return [];
   return [...standIn].filter((name) => new RegExp(`'${name}'`, 'i').test(sql));
-}
-
-/** Cancels what `client` is running, from a connection of its own (node-postgres has no cancel request). */
-async function cancelQuery(client: pg.Client): Promise<void> {
-  const pid = (client as unknown as { processID?: number }).processID;
-  const { user, password, host, port, database, ssl } = (client as unknown as { connectionParameters: pg.ClientConfig }).connectionParameters;
-  const other = new (client.constructor as typeof pg.Client)({ user, password, host, port, database, ssl });
-  other.on('error', () => {});
-  try {
-    await other.connect();
-    await other.query('select pg_cancel_backend($1)', [pid]);
-  } catch {
-    // The statement ends with the connection anyway, or the run is being stopped.
-  } finally {
-    await other.end().catch(() => {});
-  }
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { keptTemplateKey, prepareTemplate } from './databases.ts';
 import { cachedTemplateName } from './template-cache.ts';
 import { loadMigrationFolder } from './migrations.ts';
-import { confinedToDatabase, confineSettingsMadeOutside, settingsOutside } from './role-settings.ts';
+import { API_ROLE_STATEMENT_TIMEOUTS, confinedToDatabase, confineSettingsMadeOutside, settingsOutside } from './role-settings.ts';
 import { withSettingsTurn } from './databases.ts';
 import { CACHED_TEMPLATE_PREFIX } from './template-cache.ts';
 import { sharedServer } from '../../testing/shared-server.ts';
@@ -141,6 +141,32 @@ alter database postgres set pgrst.marker_${mark} = 'everyone';
       expect(template.settingsConfined).toEqual([`statement_timeout for role anon in every database set by the migrations: moved into the migrated database, outside it put back as it was`]);
     } finally {
       await admin.query(`alter role anon set statement_timeout = '3s'`).catch(() => {});
+      await admin.end();
+      await template.drop();
+    }
+  });
+
+  it("an API role's statement_timeout a DO block resets role-wide is put back outside as the compatibility layer set it; in the migrated database the role has none (the workers' bound)", async () => {
+    const server = await sharedServer();
+    const dir = tempDir('role-settings');
+    writeFileSync(path.join(dir, '1_no_timeout.sql'), `do $$ begin execute format('alter role %I reset statement_timeout', 'authenticated'); end $$;\n`);
+    const template = await prepareTemplate(server, { migrations: loadMigrationFolder(dir), cache: false });
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ database: string | null; setting: string }>(
+        `select d.datname as database, c as setting from pg_db_role_setting s join pg_roles r on r.oid = s.setrole left join pg_database d on d.oid = s.setdatabase, unnest(s.setconfig) c
+          where r.rolname = 'authenticated' and c like 'statement\\_timeout=%' and (s.setdatabase = 0 or d.datname = $1) order by 1 nulls first`,
+        [template.name],
+      );
+      // Role-wide: the layer's, from its one source, as every other database on the server keeps it.
+      expect(rows).toEqual([
+        { database: null, setting: `statement_timeout=${API_ROLE_STATEMENT_TIMEOUTS.get('authenticated')}` },
+        { database: template.name, setting: 'statement_timeout=1min' },
+      ]);
+      expect(template.settingsConfined).toEqual([`statement_timeout for role authenticated in every database reset by the migrations: put back as it was outside the migrated database; in it the role has none (policyfuzz's bound on one statement, 60 s, applies)`]);
+    } finally {
+      await admin.query(`alter role authenticated set statement_timeout = '8s'`).catch(() => {});
       await admin.end();
       await template.drop();
     }

@@ -10,7 +10,8 @@
  * against the settings read before them (confineSettingsMadeOutside).
  */
 import type pg from 'pg';
-import { ident } from '../executor/sql-text.ts';
+import { ident, literal } from '../executor/sql-text.ts';
+import { CASE_STATEMENT_TIMEOUT_MS } from './client.ts';
 import { KEPT_TEMPLATE_LIKE } from './kept-template-name.ts';
 
 /** `alter role|user <name> set|reset …` with no `in database`, past leading comments and blanks. */
@@ -41,16 +42,29 @@ export interface RoleSetting {
 }
 
 /**
- * The API roles' statement_timeout the compatibility layer sets role-wide where a role has none
- * (supabase/roles.sql, as Supabase does: these values), by role/setting: another run on the same
- * server may set it while this one migrates, so that value is not read as this migration's. Any
- * other value is a migration's (a DO block's `execute 'alter role anon set statement_timeout …'`,
- * which the statement rewrite does not reach): confined like any, and put back as the layer's.
+ * The API roles' statement_timeout as Supabase sets it role-wide (anon 3 s, authenticated 8 s): the
+ * compatibility layer (supabase/roles.sql, through withApiRoleTimeouts) sets these where a role has
+ * none, and reads them back here.
  */
-const HARNESS_ROLE_SETTINGS: ReadonlyMap<string, string> = new Map([
-  ['anon/statement_timeout', '3s'],
-  ['authenticated/statement_timeout', '8s'],
+export const API_ROLE_STATEMENT_TIMEOUTS: ReadonlyMap<string, string> = new Map([
+  ['anon', '3s'],
+  ['authenticated', '8s'],
 ]);
+
+/** The compatibility layer's roles.sql with API_ROLE_STATEMENT_TIMEOUTS filled in (its one source). */
+export function withApiRoleTimeouts(rolesSql: string): string {
+  const pairs = [...API_ROLE_STATEMENT_TIMEOUTS].map(([role, value]) => `[${literal(role)}, ${literal(value)}]`).join(', ');
+  return rolesSql.replace('/* API_ROLE_STATEMENT_TIMEOUTS */', `array[${pairs}]`);
+}
+
+/**
+ * The compatibility layer's role-wide settings, by role/setting: another run on the same server
+ * may set one while this one migrates, so that value appearing is not read as this migration's.
+ * Any other value is a migration's (a DO block's `execute 'alter role anon set statement_timeout …'`,
+ * which the statement rewrite does not reach): confined like any, and put back as the layer's; so
+ * is a DO block's reset of one.
+ */
+const HARNESS_ROLE_SETTINGS: ReadonlyMap<string, string> = new Map([...API_ROLE_STATEMENT_TIMEOUTS].map(([role, value]) => [`${role}/statement_timeout`, value]));
 
 /**
  * The roles a request through the API runs as (PostgREST logs in as authenticator, then sets one
@@ -75,8 +89,11 @@ export async function settingsOutside(c: pg.Client): Promise<RoleSetting[]> {
       where s.setdatabase <> (select oid from pg_database where datname = current_database()) and (d.datname is null or (d.datname not like 'pf\\_%' and d.datname not like $1))`,
     [KEPT_TEMPLATE_LIKE],
   );
-  return rows.filter((s) => (s.role === null || ROLES_A_REQUEST_USES.includes(s.role)) && (s.database !== null || HARNESS_ROLE_SETTINGS.get(`${s.role}/${s.name}`) !== s.value));
+  return rows.filter((s) => s.role === null || ROLES_A_REQUEST_USES.includes(s.role));
 }
+
+/** A role-wide setting as the compatibility layer sets it (HARNESS_ROLE_SETTINGS). */
+const isLayers = (s: RoleSetting) => s.database === null && HARNESS_ROLE_SETTINGS.get(`${s.role}/${s.name}`) === s.value;
 
 const keyOf = (s: Pick<RoleSetting, 'role' | 'database' | 'name'>) => JSON.stringify([s.role, s.database, s.name]);
 
@@ -117,13 +134,13 @@ export async function confineSettingsMadeOutside(c: pg.Client, before: readonly 
   const said: string[] = [];
   const database = c.database!;
   const where = (s: RoleSetting) => `${s.name} for ${s.role === null ? 'every role' : `role ${s.role}`} ${s.database === null ? 'in every database' : `in database ${s.database}`}`;
-  for (const s of after.filter((a) => was.get(keyOf(a)) !== a.value)) {
+  // The layer's value appearing where there was none is another run's compatibility layer, not these migrations'.
+  for (const s of after.filter((a) => was.get(keyOf(a)) !== a.value && !(isLayers(a) && !was.has(keyOf(a))))) {
     try {
-      // Put back as it was; a harness setting read as absent (its layer's value, left out above) as the layer set it.
-      await put(c, s, was.get(keyOf(s)) ?? (s.database === null ? HARNESS_ROLE_SETTINGS.get(`${s.role}/${s.name}`) : undefined));
-      const own = await c.query(`select 1 from pg_db_role_setting x cross join unnest(x.setconfig) v where x.setdatabase = (select oid from pg_database where datname = current_database()) and x.setrole = coalesce((select oid from pg_roles where rolname = $1), 0) and split_part(v, '=', 1) = $2`, [s.role, s.name]);
-      if (!own.rowCount) await put(c, { role: s.role, database, name: s.name }, s.value);
-      said.push(`${where(s)} set by the migrations: moved into the migrated database${own.rowCount ? ' (which has its own, kept)' : ''}, outside it put back as it was`);
+      await put(c, s, was.get(keyOf(s)));
+      const own = await ownSetting(c, s.role, s.name);
+      if (!own) await put(c, { role: s.role, database, name: s.name }, s.value);
+      said.push(`${where(s)} set by the migrations: moved into the migrated database${own ? ' (which has its own, kept)' : ''}, outside it put back as it was`);
     } catch (e) {
       said.push(`${where(s)} set by the migrations could not be put back (${(e as Error).message}): it reaches the server's other databases`);
     }
@@ -131,10 +148,21 @@ export async function confineSettingsMadeOutside(c: pg.Client, before: readonly 
   for (const s of before.filter((b) => !now.has(keyOf(b)))) {
     try {
       await put(c, s, s.value);
-      said.push(`${where(s)} reset by the migrations: put back as it was (outside the migrated database)`);
+      // A statement_timeout reset role-wide leaves the role none: in the migrated database it runs
+      // under the bound any role with none runs under here (CASE_STATEMENT_TIMEOUT_MS), unless the
+      // database has its own. Another setting has no value that stands for none: put back alone.
+      const bounded = s.name === 'statement_timeout' && s.role !== null && s.database === null && !(await ownSetting(c, s.role, s.name));
+      if (bounded) await put(c, { role: s.role, database, name: s.name }, `${CASE_STATEMENT_TIMEOUT_MS}ms`);
+      said.push(`${where(s)} reset by the migrations: put back as it was outside the migrated database${bounded ? `; in it the role has none (policyfuzz's bound on one statement, ${CASE_STATEMENT_TIMEOUT_MS / 1000} s, applies)` : ''}`);
     } catch (e) {
       said.push(`${where(s)} reset by the migrations could not be put back (${(e as Error).message})`);
     }
   }
   return said;
+}
+
+/** Whether the connected database has its own value of `name` for `role` (null: every role). */
+async function ownSetting(c: pg.Client, role: string | null, name: string): Promise<boolean> {
+  const own = await c.query(`select 1 from pg_db_role_setting x cross join unnest(x.setconfig) v where x.setdatabase = (select oid from pg_database where datname = current_database()) and x.setrole = coalesce((select oid from pg_roles where rolname = $1), 0) and split_part(v, '=', 1) = $2`, [role, name]);
+  return (own.rowCount ?? 0) > 0;
 }

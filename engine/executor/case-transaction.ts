@@ -31,7 +31,7 @@ import { sendBatch, type BatchResult } from './batch-query.ts';
 import type { Caller } from '../model/caller.ts';
 import type { Json } from '../model/json.ts';
 import type { ApiRequest } from '../model/request.ts';
-import { FixtureError, UNNAMED_FIXTURE } from '../errors.ts';
+import { FixtureError, QUERY_CANCELED, UNNAMED_FIXTURE } from '../errors.ts';
 import { sqlRoutedTables } from '../mapping/mapping.ts';
 import { REFERENCE_PLAN, type FixturePlan, type FixtureStatement } from '../target/fixtures.ts';
 import { apiRole, credentialsFor, credentialTexts } from './credentials.ts';
@@ -465,7 +465,8 @@ export class CaseTransaction implements Executor {
 
   constructor(
     private readonly client: pg.Client,
-    private readonly cache: SchemaCache,
+    /** The catalog it sends by (the failure note reads what reads user_metadata from it). */
+    readonly cache: SchemaCache,
     /** How fixtures are written into this database (the reference one, or a project's own). */
     readonly fixturePlan: FixturePlan = REFERENCE_PLAN,
   ) {
@@ -557,8 +558,9 @@ export class CaseTransaction implements Executor {
       // The requests' messages ran in the aborted transaction: their answers mean nothing.
       // Written behind by now, the next case starts with its own rollback: anything sent here would
       // land inside it (its fixtures refused in turn by a transaction this one aborted). The refusal
-      // is named by the database's error alone.
-      if (pipelined) {
+      // is named by the database's error alone. So is a cancelled batch (a statement timeout, the
+      // interrupt): written again row by row, the statement that hung would hang as long again.
+      if (pipelined || (error as { code?: string }).code === QUERY_CANCELED) {
         const table = refusedTable(error);
         throw new FixtureError(`${table ? `fixture for ${table}` : 'fixtures'} refused: ${error.message}`, table ?? UNNAMED_FIXTURE, null, refusedBy(error), (error as { code?: string }).code);
       }

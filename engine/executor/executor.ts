@@ -8,6 +8,7 @@ import type { Caller } from '../model/caller.ts';
 import type { ApiRequest } from '../model/request.ts';
 import type { FixturePlan, FixtureStatement } from '../target/fixtures.ts';
 import type { ApiResponse } from './response.ts';
+import type { SchemaCache } from './schema-cache.ts';
 
 /** A request a case will send, known before the case opens: its caller and the request as sent. */
 export interface PlannedRequest {
@@ -18,6 +19,8 @@ export interface PlannedRequest {
 export interface Executor {
   /** How fixtures are written into this target (the reference way, or a project's own). */
   readonly fixturePlan: FixturePlan;
+  /** The target's catalog as sent by, where the executor reads one: what reads user_metadata (a failure names the caller's only there). */
+  readonly cache?: SchemaCache;
   /**
    * Opens a case and writes its fixtures as the server; `perRow` names a refused row. `ahead`:
    * the requests the case will send, in order, when known (an executor may send them with the

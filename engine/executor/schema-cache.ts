@@ -83,6 +83,13 @@ export interface SchemaCache {
    */
   roleSettings?: Map<string, [string, string][]>;
   /**
+   * Something a request can reach reads the caller's user_metadata (the token's, or auth.users'
+   * raw_user_meta_data): a policy or a function it calls, a trigger of an exposed table, an exposed
+   * view or function. Only then can a differing metadata change an answer, and a failure names the
+   * caller's. Absent: nothing does.
+   */
+  userMetadataRead?: true;
+  /**
    * Foreign keys between exposed tables (keys `schema.table`), one or several columns: the
    * relationships a read embeds across, as PostgREST's schema cache holds them (SchemaCache.hs
    * allM2OandO2ORels).
@@ -152,6 +159,10 @@ const COLUMN_DEFAULT_SQL = `case
 export function qualifiedName(schema: string, name: string): string {
   return `${schema}.${name}`;
 }
+
+/** SQL regex: text reading the caller's user_metadata (the token's claim, or auth.users' column). */
+const USER_METADATA_READ = '(raw_user_meta_data|user_metadata)';
+
 
 export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[], extraSearchPath = SUPABASE_EXTRA_SEARCH_PATH): Promise<SchemaCache> {
   const cols = await client.query<{ schema: string; table: string; name: string; type: string; generated: boolean; primary_key: boolean; default_sql: string | null }>(
@@ -313,6 +324,21 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
               select 1 from pg_attrdef d where pg_get_expr(d.adbin, d.adrelid) ~* '\\msession_(user|authorization)\\M') as may
        where to_regrole('anon') is not null and to_regrole('authenticated') is not null and to_regrole('service_role') is not null`,
   );
+  // A table's policy reads another's rows under that one's policies, a function others': whether a
+  // differing metadata could change one request's answer is not one table's fact. Read where a
+  // request can reach it: any policy (or a function it calls), a trigger of an exposed table, an
+  // exposed view, an exposed function (a sign-up trigger on auth.users runs in no request).
+  const metadataRead = await client.query<{ read: boolean }>(
+    `select exists (select 1 from pg_policy pol
+                     where concat(pg_get_expr(pol.polqual, pol.polrelid), ' ', pg_get_expr(pol.polwithcheck, pol.polrelid)) ~* $2
+                        or exists (select 1 from pg_depend d join pg_proc f on f.oid = d.refobjid
+                                    where d.classid = 'pg_policy'::regclass and d.objid = pol.oid and d.refclassid = 'pg_proc'::regclass and f.prosrc ~* $2))
+         or exists (select 1 from pg_trigger t join pg_proc f on f.oid = t.tgfoid join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+                     where not t.tgisinternal and n.nspname = any ($1) and f.prosrc ~* $2)
+         or exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind in ('v', 'm') and n.nspname = any ($1) and pg_get_viewdef(c.oid) ~* $2)
+         or exists (select 1 from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = any ($1) and p.prorettype <> 'trigger'::regtype and p.prosrc ~* $2) as read`,
+    [exposedSchemas, USER_METADATA_READ],
+  );
   const roleSettings = new Map<string, [string, string][]>();
   for (const r of roleRows.rows) roleSettings.set(r.role, [...(roleSettings.get(r.role) ?? []), [r.key, r.value]]);
   return {
@@ -327,6 +353,7 @@ export async function loadSchemaCache(client: pg.Client, exposedSchemas: string[
     relationships: fks.rows.map(({ unique, inPrimaryKey, ...edge }) => ({ ...edge, ...(unique ? { unique } : {}), ...(inPrimaryKey ? { inPrimaryKey } : {}) })),
     ...(sessionState ? { sessionState } : {}),
     ...(roleSettings.size ? { roleSettings } : {}),
+    ...(metadataRead.rows[0]?.read ? { userMetadataRead: true as const } : {}),
     ...(collation.rows[0]?.code_point ? { codePointText: true } : {}),
     ...(preRequest.rows[0]?.value ? { preRequest: preRequest.rows[0].value } : {}),
     ...(sessionUser.rows[0]?.may ? { apiSessionUser: 'authenticator' as const } : {}),

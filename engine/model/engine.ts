@@ -25,7 +25,7 @@ import { selectedColumns, type ApiRequest, type Embed, type Filter } from './req
 import { branch, unrecorded } from './branches.ts';
 import { embedKey, foreignKeyEdge, resolveRelationship, sortRows, type ForeignKeyEdge, type Relationship } from './embed.ts';
 import { afterDelete, type ForeignKeyAction } from './foreign-key-actions.ts';
-import { column, grantsOf, materialize, privilegesOf, secureRefusalsOf, type ColumnSpec, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
+import { column, columnGrantsOf, grantsOf, materialize, privilegesOf, secureRefusalsOf, type ColumnSpec, type Privilege, type RuleContext, type TableModel } from './table-model.ts';
 import { coerce, jsonEqual } from './values.ts';
 import { rowsOf, withRows, type World } from './world.ts';
 
@@ -59,7 +59,7 @@ function canSelect(model: TableModel, caller: Caller, columns: readonly string[]
   if (role === 'service_role') return columns.length === 0 || privilegesOf(grants, role).includes('select');
   if (columns.length === 0) return true;
   if (privilegesOf(grants, role).includes('select')) return true;
-  const granted = grants.columnSelect?.[role];
+  const granted = columnGrantsOf(grants, role, 'columnSelect');
   return granted !== undefined && columns.every((c) => granted.includes(c));
 }
 
@@ -68,7 +68,7 @@ function canUpdate(model: TableModel, caller: Caller, columns: readonly string[]
   const role = apiRoleOf(caller);
   if (hasPrivilege(model, caller, 'update', settings)) return true;
   if (role === 'service_role') return false;
-  const granted = grantsOf(model, settings).columnUpdate?.[role];
+  const granted = columnGrantsOf(grantsOf(model, settings), role, 'columnUpdate');
   return granted !== undefined && columns.every((c) => granted.includes(c));
 }
 
@@ -77,7 +77,7 @@ function canInsert(model: TableModel, caller: Caller, columns: readonly string[]
   const role = apiRoleOf(caller);
   if (hasPrivilege(model, caller, 'insert', settings)) return true;
   if (role === 'service_role') return false;
-  const granted = grantsOf(model, settings).columnInsert?.[role];
+  const granted = columnGrantsOf(grantsOf(model, settings), role, 'columnInsert');
   return granted !== undefined && columns.every((c) => granted.includes(c));
 }
 
@@ -551,7 +551,7 @@ function emptyPatch(model: TableModel, caller: Caller, request: Extract<TableReq
   const named = returningColumns(model, request);
   const role = apiRoleOf(caller);
   const grants = grantsOf(model, settings);
-  const readable = named.length ? canSelect(model, caller, named, settings) : role === 'service_role' || privilegesOf(grants, role).includes('select') || (grants.columnSelect?.[role]?.length ?? 0) > 0;
+  const readable = named.length ? canSelect(model, caller, named, settings) : role === 'service_role' || privilegesOf(grants, role).includes('select') || columnGrantsOf(grants, role, 'columnSelect') !== undefined;
   if (!tableGrant(readable)) return rejectedByGrant(`select on ${model.table}`);
   return allowed(request.returning === 'representation' ? [] : null, 0);
 }

@@ -15,7 +15,7 @@
  * whose refusal is a finding only where the model grants the role table-level SELECT.
  */
 import { apiRoleOf, type Caller } from './caller.ts';
-import { grantsOf, privilegesOf, type TableModel } from './table-model.ts';
+import { columnGrantsOf, grantsOf, privilegesOf, type TableModel } from './table-model.ts';
 import { targetName, type ApiRequest, type Embed } from './request.ts';
 import { embeddedTableOf } from './engine.ts';
 
@@ -58,7 +58,7 @@ function narrowedEmbeds(embeds: readonly Embed[] | undefined, granted: (embed: E
 function grantedColumnsOnly(model: TableModel | undefined, settings: unknown, role: string, absent: (table: string, column: string) => boolean): string[] | undefined {
   if (!model) return undefined;
   const grants = grantsOf(model, settings);
-  const granted = grants.columnSelect?.[role];
+  const granted = columnGrantsOf(grants, role, 'columnSelect');
   if (privilegesOf(grants, role).includes('select') || !granted?.length) return undefined;
   const columns = model.columns.map((c) => c.name).filter((c) => granted.includes(c) && !absent(model.table, c));
   return columns.length ? columns : undefined;

@@ -68,7 +68,7 @@ export type ApiRole = 'anon' | 'authenticated';
 /**
  * Table-level privileges per role: the API roles always, and each project role the request may
  * run as (`app_admin: ['select', 'delete']`; a project role not named holds nothing, as Postgres
- * grants it nothing, and a role it inherits from is not read: name what it holds through it). And
+ * grants it nothing, but what the roles it inherits from hold: `memberOf`). And
  * `columnSelect`: the columns a role may SELECT through
  * column-level grants (`grant select (id, title) on t to authenticated`) where it holds no
  * table-level SELECT. Postgres then refuses (42501) only a statement that reads a column outside
@@ -89,25 +89,53 @@ export type Grants = {
   columnUpdate?: Partial<Record<ApiRole | ProjectRole, readonly string[]>>;
   /** The columns a role may INSERT through column-level grants (`grant insert (title, body) on t to authenticated`) where it holds no table-level INSERT: a body naming another column is refused (42501). */
   columnInsert?: Partial<Record<ApiRole | ProjectRole, readonly string[]>>;
+  /**
+   * The roles a project role is a member of with INHERIT (Postgres' default: `grant authenticated to
+   * app_admin`): it holds what they hold, table-level and column-level, as has_table_privilege and
+   * every statement read it. A membership without INHERIT (`with inherit false`, a NOINHERIT role)
+   * gives nothing until SET ROLE: leave it out.
+   */
+  memberOf?: Partial<Record<ProjectRole, readonly (ApiRole | 'service_role' | ProjectRole)[]>>;
   /** A project role's privileges, by its name (GRANT_KEYS are not role names here). */
   [projectRole: ProjectRole]: readonly Privilege[] | Partial<Record<string, readonly string[]>> | undefined;
 };
 
 /** The keys of Grants that name no role. */
-export const GRANT_KEYS: readonly string[] = ['columnSelect', 'columnUpdate', 'columnInsert'];
+export const GRANT_KEYS: readonly string[] = ['columnSelect', 'columnUpdate', 'columnInsert', 'memberOf'];
 
 const EVERY_PRIVILEGE: readonly Privilege[] = ['select', 'insert', 'update', 'delete'];
 
-/** The table-level privileges `role` holds under these grants: service_role every one unless named; a role not named none. */
-export function privilegesOf(grants: Grants, role: string): readonly Privilege[] {
+/** `role` and every role it inherits from under these grants (memberOf, followed through), each once. */
+function rolesHeldBy(grants: Grants, role: string): string[] {
+  const held = [role];
+  for (let i = 0; i < held.length; i++) for (const r of grants.memberOf?.[held[i]] ?? []) if (!held.includes(r)) held.push(r);
+  return held;
+}
+
+/** The table-level privileges one role holds itself: service_role every one unless named; a role not named none. */
+function ownPrivileges(grants: Grants, role: string): readonly Privilege[] {
   if (role === 'service_role') return grants.service_role ?? EVERY_PRIVILEGE;
   const held = GRANT_KEYS.includes(role) ? undefined : grants[role];
   return Array.isArray(held) ? (held as readonly Privilege[]) : [];
 }
 
-/** The project's own roles these grants name (every key but the API roles' and GRANT_KEYS). */
+/** The table-level privileges `role` holds under these grants, its own and those of the roles it inherits from (memberOf). */
+export function privilegesOf(grants: Grants, role: string): readonly Privilege[] {
+  const roles = rolesHeldBy(grants, role);
+  if (roles.length === 1) return ownPrivileges(grants, role);
+  return EVERY_PRIVILEGE.filter((p) => roles.some((r) => ownPrivileges(grants, r).includes(p)));
+}
+
+/** The columns `role` may SELECT (`columnSelect`), UPDATE (`columnUpdate`) or INSERT (`columnInsert`) through column-level grants, its own and those it inherits (memberOf); undefined where none. */
+export function columnGrantsOf(grants: Grants, role: string, kind: 'columnSelect' | 'columnUpdate' | 'columnInsert'): readonly string[] | undefined {
+  const columns = [...new Set(rolesHeldBy(grants, role).flatMap((r) => grants[kind]?.[r] ?? []))];
+  return columns.length ? columns : undefined;
+}
+
+/** The project's own roles these grants name (every key but the API roles' and GRANT_KEYS, and every role memberOf gives roles to). */
 export function projectRolesOf(grants: Grants): string[] {
-  return Object.keys(grants).filter((k) => k !== 'anon' && k !== 'authenticated' && k !== 'service_role' && !GRANT_KEYS.includes(k));
+  const roles = [...Object.keys(grants), ...Object.keys(grants.memberOf ?? {})];
+  return [...new Set(roles)].filter((k) => k !== 'anon' && k !== 'authenticated' && k !== 'service_role' && !GRANT_KEYS.includes(k));
 }
 
 /** The table's grants under these settings. */

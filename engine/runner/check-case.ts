@@ -221,6 +221,7 @@ export async function checkStep(tx: Executor, world: World, step: DataStep, inde
     masked,
     comparedAs: comparedAsFor(oracle, step.request, world),
     hints: settingHintsFor(oracle, step.request),
+    ...(tx.cache?.userMetadataRead ? { readsUserMetadata: true } : {}),
     outcomeClass: outcome,
     cell,
   };

@@ -6,7 +6,7 @@
 import { tenantOf } from '../target/tenant-world.ts';
 import path from 'node:path';
 import pg from 'pg';
-import { newClient } from '../db/client.ts';
+import { CASE_STATEMENT_TIMEOUT_MS, newClient } from '../db/client.ts';
 import { standInNote, standInsInstalled } from '../db/supabase/stand-ins.ts';
 import { appSettingsNote, appSettingsReadByPolicies } from '../introspection/app-settings.ts';
 import { EnvironmentError } from '../errors.ts';
@@ -92,13 +92,8 @@ export interface EnvironmentOptions extends ServerChoice {
   caseStatementTimeoutMs?: number;
 }
 
-/**
- * The workers' sessions' statement_timeout: a fixture write (as the connecting role) or a
- * service_role request (Supabase gives it none) waiting on a trigger's pg_sleep or a lock would
- * otherwise hold its lane, and the run, past any time budget. An API role's own timeout (anon 3 s,
- * authenticated 8 s on Supabase) is set per request and overrides it, as PostgREST does.
- */
-export const CASE_STATEMENT_TIMEOUT_MS = 60_000;
+/** The workers' sessions' statement_timeout, kept beside the connections (db/client.ts). */
+export { CASE_STATEMENT_TIMEOUT_MS } from '../db/client.ts';
 
 export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
   const started = Date.now();

@@ -7,7 +7,7 @@
  */
 import type { Oracle } from '../pack.ts';
 import { readingGrantedColumns } from '../model/granted-columns.ts';
-import { grantsOf, privilegesOf, projectRolesOf } from '../model/table-model.ts';
+import { columnGrantsOf, grantsOf, privilegesOf, projectRolesOf } from '../model/table-model.ts';
 import { absentColumns, type TargetMapping } from '../mapping/mapping.ts';
 import { compiledAgain } from './caller-filled-run.ts';
 import { modelRunOf, type DataCase, type DataStep } from './data-case.ts';
@@ -33,7 +33,7 @@ function grantsSomeColumnsOnly(oracle: Oracle): boolean {
   if (found === undefined) {
     found = Object.values(oracle.model.tables).some((t) => {
       const grants = grantsOf(t, oracle.settings);
-      return ['anon', 'authenticated', ...projectRolesOf(grants)].some((role) => !privilegesOf(grants, role).includes('select') && (grants.columnSelect?.[role]?.length ?? 0) > 0);
+      return ['anon', 'authenticated', ...projectRolesOf(grants)].some((role) => !privilegesOf(grants, role).includes('select') && columnGrantsOf(grants, role, 'columnSelect') !== undefined);
     });
     someColumnsOnly.set(oracle, found);
   }

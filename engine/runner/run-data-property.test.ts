@@ -468,6 +468,31 @@ describe('on a target read from its catalog', () => {
     expect(again).toMatchObject({ cases: 0, progress: result.progress });
     expect(again!.dropped).toBeUndefined();
   });
+
+  it('a lane whose case in flight meets a harness error ends there: the drops drawn behind it while it ran never make it a lane that gave up', async () => {
+    // The first case is written and its error comes back late; every case after it is one the
+    // target cannot hold, dropped before writing, so the lane draws MAX_CONSECUTIVE_DROPS of them
+    // while the first is still in the database.
+    let drawn = 0;
+    const listed = property(['user']);
+    const firstHoldable: DataProperty = { ...listed, cases: (settings) => listed.cases(settings).map((c) => (drawn++ === 0 ? c : { ...c, world: { ...c.world, users: c.world.users!.map((u) => ({ ...u, role: 'no-such-role' })) } })) };
+    const worker = fitted.workers[0];
+    const { runPlanned } = worker.tx;
+    worker.tx.runPlanned = function () {
+      return new Promise((_, reject) => setTimeout(() => reject(new Error('injected harness error')), 1_500));
+    } as typeof runPlanned;
+    let result: PropertyResult;
+    try {
+      result = await runDataProperty(fitted, firstHoldable, { seed: 2, runs: 300, oracle: referenceOracle });
+    } finally {
+      delete (worker.tx as Partial<typeof worker.tx>).runPlanned;
+    }
+    expect(drawn).toBeGreaterThan(MAX_CONSECUTIVE_DROPS);
+    expect(result).toMatchObject({ status: 'error', cases: 0, note: 'harness error: injected harness error' });
+    expect(result.dropped).toBeUndefined();
+    expect(result.progress).toEqual([{ runs: 1, draws: 1, drops: [], harnessError: 'harness error: injected harness error' }]);
+    expect(propertySummary(result).lanesGaveUp).toBeUndefined();
+  });
 });
 
 describe('tranches on two lanes', () => {

@@ -28,6 +28,7 @@ import { insertWithoutNullMappedNulls, nullMappedColumnsAsHeld } from '../target
 import { maskSeeded, stringsIn } from '../introspection/seeded-values.ts';
 import { ALREADY_THERE, NO_PARENT, NotRealizable, remedyFor } from '../target/realizable.ts';
 import { escapeRegExp } from '../regexp.ts';
+import { cancelRunning } from '../db/client.ts';
 
 export interface DataRunOptions {
   seed: number;
@@ -499,6 +500,11 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
           mine.drops.push(runIndex);
           mine.draws = runIndex + 1;
           if (++droppedInARow >= MAX_CONSECUTIVE_DROPS) {
+            // Drops are drawn while an earlier case is still in the database: the lane gives up only
+            // once those are judged and met no harness error (one ends the lane there, not this).
+            await judged;
+            const failedBefore = harnessError as { error: unknown } | undefined;
+            if (failedBefore) throw failedBefore.error;
             mine.gaveUp = true;
             throw new fc.PreconditionFailure(true);
           }
@@ -542,7 +548,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
         mine.draws = Math.min(mine.draws, harnessError.at + 1);
         mine.drops = mine.drops.filter((d) => d < mine.draws);
       }
-      return { w, detail, harnessError, gaveUp: droppedInARow >= MAX_CONSECUTIVE_DROPS };
+      return { w, detail, harnessError, gaveUp: mine.gaveUp === true };
     })),
   ).then((list) => list.filter((d) => d !== undefined));
   const details = lanesRun.map((l) => l.detail);
@@ -626,6 +632,19 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
   const toBeShrunk = (s: Sighting) => options.shrink !== false && !shrunkBefore(options, s.signature, options.seed + s.lane);
   const toShrink = chosen.filter(toBeShrunk).length;
   if (toShrink > 0) options.onShrink?.(property.id, toShrink);
+  // Interrupted, a shrink stops before its next candidate; the one in flight is of no use then, and
+  // a statement of it that hangs (a lock, a trigger's pg_sleep: the connecting role and service_role
+  // have only the workers' 60 s bound) would outlast the interrupt's grace, which stops everything
+  // and loses the report: cancelled at once, the findings are reported as shrunk so far.
+  const stop = options.stop;
+  const cancelOnInterrupt =
+    toShrink > 0 && stop
+      ? setInterval(() => {
+          if (!stop()) return;
+          clearInterval(cancelOnInterrupt);
+          for (const worker of workers) void cancelRunning(worker.client);
+        }, INTERRUPT_POLL_MS)
+      : undefined;
   await Promise.all(
     workers.map((worker, w) => onWorker(worker, async () => {
       for (let i = w; i < chosen.length; i += workers.length) {
@@ -645,6 +664,7 @@ export async function runDataProperty(env: Environment, property: DataProperty, 
       }
     })),
   );
+  clearInterval(cancelOnInterrupt);
   const shrinkNote = shrinkError && !harnessNote ? `harness error while shrinking: ${harnessErrorText(shrinkError.error)}; the findings not yet shrunk are reported as first found` : undefined;
   if (shrank) timings.shrinkingMs += performance.now() - shrinking;
   // An interrupt before or during the shrinks cut them: what they had found so far is reported.
@@ -734,6 +754,8 @@ async function shrinkFinding(worker: Worker, property: DataProperty, arbitrary: 
 }
 
 const SHRINK_FLOOR_MS = 3000;
+/** How often a shrink looks for the interrupt, to cancel its statement in flight. */
+const INTERRUPT_POLL_MS = 100;
 
 /** When a property run's shrinking must end (ShrinkTimeLimit.over), and whether it was reached. */
 interface ShrinkTimeLimit {

@@ -50,7 +50,8 @@ $$;
 -- The API roles' statement_timeout as Supabase sets it (role-wide: anon 3s, authenticated 8s;
 -- supabase/postgres migrations/db/init-scripts and 20221207154255_update_authenticated_statement_timeout
 -- style `alter role … set statement_timeout`), set only where the role has none, so a real
--- Supabase keeps its own; skipped where this role may not alter them (a lent server). PostgREST
+-- Supabase keeps its own; skipped where this role may not alter them (a lent server). The values
+-- come from role-settings.ts API_ROLE_STATEMENT_TIMEOUTS (compatRolesSql fills them in). PostgREST
 -- applies an impersonated role's settings per request (Query.hs setPgLocals roleSettingsSql).
 do $$
 declare
@@ -58,7 +59,7 @@ declare
   r text;
   v text;
 begin
-  foreach pair slice 1 in array array[['anon', '3s'], ['authenticated', '8s']] loop
+  foreach pair slice 1 in array /* API_ROLE_STATEMENT_TIMEOUTS */ loop
     r := pair[1];
     v := pair[2];
     if not exists (select 1 from pg_roles where rolname = r and exists (select 1 from unnest(rolconfig) c where c like 'statement_timeout=%')) then

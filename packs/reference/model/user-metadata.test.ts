@@ -59,6 +59,9 @@ create policy profiles_owner_or_metadata_admin_read on passport.profiles for sel
 language sql stable security definer set search_path = ''
 as $$ select coalesce(public.current_user_role() in ('admin', 'dev'), false)
   or coalesce((select u.raw_user_meta_data ->> 'role' from auth.users u where u.id = auth.uid()) in ('admin', 'dev'), false) $$;`,
+    // R19-profiles-readable-by-all-signed-in: a leak that reads no user_metadata.
+    'readable by all signed in': `drop policy profiles_owner_or_admin_read on passport.profiles;
+create policy profiles_read on passport.profiles for select to authenticated using (auth.uid() is not null);`,
   };
   beforeAll(async () => {
     for (const [name, sql] of Object.entries(variants)) envs[name] = await referenceEnvironment(sql ? { extra: [{ name: '9990_user_metadata.sql', path: '9990_user_metadata.sql', sql }] } : {});
@@ -67,12 +70,14 @@ as $$ select coalesce(public.current_user_role() in ('admin', 'dev'), false)
     for (const env of Object.values(envs)) await env.close();
   });
 
-  const reasons = async (env: Environment, cases: DataCase[]) => {
+  const reasons = async (env: Environment, cases: DataCase[], withMetadata?: string[]) => {
     const out: string[] = [];
     for (const c of cases) {
       const verdict = await checkCase(env.workers[0].tx, c, referenceOracleWith(defaultSettings));
       await env.workers[0].tx.end();
       if (verdict.mismatch) out.push(verdict.mismatch.reason);
+      const caller = verdict.mismatch?.request.caller;
+      if (caller?.kind === 'user' && caller.userMetadata) withMetadata?.push(verdict.mismatch!.reason);
     }
     return out;
   };
@@ -86,5 +91,12 @@ as $$ select coalesce(public.current_user_role() in ('admin', 'dev'), false)
     const found = await reasons(envs[variant], r19Cases);
     expect(found.length).toBeGreaterThan(0);
     for (const reason of found) expect(reason).toMatch(/\(token user_metadata \{"role":"(admin|dev)"\}, which the user sets for themselves: no rule may trust it\)/);
+  });
+
+  it("a leak where nothing reads user_metadata does not name the caller's (stranger 18's my_person_id finding named it: a differing metadata changes nothing there)", async () => {
+    const withMetadata: string[] = [];
+    expect((await reasons(envs['readable by all signed in'], r19Cases, withMetadata)).length).toBeGreaterThan(0);
+    expect(withMetadata.length).toBeGreaterThan(0);
+    for (const reason of withMetadata) expect(reason).not.toMatch(/user_metadata/);
   });
 });
