@@ -8,6 +8,8 @@
  *   (savepoint, rollback to it, release, reset role, reset all): what cutting all of them could save
  *   at most (a request refused without its savepoint aborts the rest of its case, so that replay
  *   does less work than the harness could: its refused messages are counted);
+ * - without reset role and reset all alone (the settings of a kept write reach the next request:
+ *   what a narrower reset could save at most);
  * - the cases' opening statements alone (rollback, begin, the fixture inserts): the world's cost.
  * Needs the server on this machine (a local server is started unless DATABASE_URL is set).
  *
@@ -45,6 +47,7 @@ function openingOnly(text: string): string | undefined {
 const VARIANTS: Record<string, (text: string) => string | undefined> = {
   'as sent': (text) => text,
   'without request boundaries': withoutBoundaries,
+  'without reset role and reset all (a kept write\'s settings reach the next request)': (text) => text.replace(/; reset role; reset all(?=;|$)/g, ''),
   'case openings alone (rollback, begin, fixtures)': openingOnly,
 };
 
