@@ -20,8 +20,8 @@ import { cliStartup } from './cli-startup.ts';
 import { cachedStart, cachedStartThroughBinary } from './cached-start.ts';
 import { userPack } from './user-pack.ts';
 import { prJob } from './pr-job.ts';
-import { BatchQuery, sendBatch } from '../engine/executor/batch-query.ts';
-import type pg from 'pg';
+import { sendBatch } from '../engine/executor/batch-query.ts';
+import { recordTrips, type Trip } from './trips.ts';
 import { processesCpuMs } from './cpu.ts';
 import { openEnvironment, type Environment } from '../engine/runner/environment.ts';
 import { runDataProperty } from '../engine/runner/run-data-property.ts';
@@ -33,12 +33,6 @@ const SEED = 20261121;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Cases run before measuring: V8 compiles the hot paths over the first few thousand (the first 4,000 cost ~40% more Node CPU). */
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2000);
-
-/** A message the harness wrote, and how many of its connection's messages were still unanswered then. */
-interface Trip {
-  text: string;
-  inFlight: number;
-}
 
 /**
  * The harness's rate, and every message each worker wrote while it ran (in order): the floor
@@ -72,27 +66,6 @@ async function harnessRate(env: Environment, seed: number, backends: number[]): 
 interface CpuPerCase {
   database?: number;
   node: number;
-}
-
-/**
- * Records every message written on `client` (a string or a batch's text) with the number still
- * unanswered when it was written (the connection is pipelined); returns the undo.
- */
-function recordTrips(client: pg.Client, into: Trip[]): () => void {
-  const query = client.query;
-  let inFlight = 0;
-  const answered = () => void inFlight--;
-  client.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
-    into.push({ text: typeof config === 'string' ? config : (config as { text: string }).text, inFlight });
-    inFlight++;
-    const result = (query as (...a: unknown[]) => unknown).call(this, config, ...rest);
-    const done = config instanceof BatchQuery ? config.done : (result as Promise<unknown>);
-    done.then(answered, answered);
-    return result;
-  } as typeof client.query;
-  return () => {
-    client.query = query;
-  };
 }
 
 /**
