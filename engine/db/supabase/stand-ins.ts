@@ -25,6 +25,11 @@
  *                  (no request is sent).
  *   hypopg, index_advisor, plpgsql_check, pg_tle
  *                  tools for developers, not for the data: their main functions raise when called.
+ *   pg_hashids     id_encode/id_decode exist and raise when called (no id is made up).
+ *   timescaledb    create_hypertable leaves the table a plain one (its rows and policies are the
+ *                  same), making its time column NOT NULL as TimescaleDB does; time_bucket is
+ *                  computed (date_bin from TimescaleDB's origin, Monday 2000-01-03), a month-long
+ *                  bucket and TimescaleDB's other functions raise.
  */
 import type pg from 'pg';
 
@@ -248,6 +253,62 @@ ${unavailable('http', [
     ]),
   },
   plpgsql_check: { what: 'plpgsql_check_function() raises when called', sql: unavailable('plpgsql_check', ['plpgsql_check_function(funcoid regprocedure, relid regclass default 0) returns setof text']) },
+  pg_hashids: {
+    what: 'id_encode and id_decode raise when called (no id is made up)',
+    sql: unavailable('pg_hashids', [
+      'id_encode(number bigint) returns text',
+      'id_encode(number bigint, salt text) returns text',
+      'id_encode(number bigint, salt text, min_length integer) returns text',
+      'id_encode(number bigint, salt text, min_length integer, alphabet text) returns text',
+      'id_encode(numbers bigint[]) returns text',
+      'id_encode(numbers bigint[], salt text) returns text',
+      'id_encode(numbers bigint[], salt text, min_length integer) returns text',
+      'id_encode(numbers bigint[], salt text, min_length integer, alphabet text) returns text',
+      'id_decode(hash text) returns bigint[]',
+      'id_decode(hash text, salt text) returns bigint[]',
+      'id_decode(hash text, salt text, min_length integer) returns bigint[]',
+      'id_decode(hash text, salt text, min_length integer, alphabet text) returns bigint[]',
+      'id_decode_once(hash text) returns bigint',
+      'id_decode_once(hash text, salt text) returns bigint',
+      'id_decode_once(hash text, salt text, min_length integer) returns bigint',
+      'id_decode_once(hash text, salt text, min_length integer, alphabet text) returns bigint',
+    ]),
+  },
+  // A hypertable holds and shows its rows as a plain table does: the stand-in keeps it plain, with
+  // what TimescaleDB changes that a write can meet (the time column NOT NULL).
+  timescaledb: {
+    what: 'create_hypertable keeps a plain table (its time column made NOT NULL); time_bucket computed, its month-long buckets and the other functions raise',
+    sql: `
+create function %1$I.create_hypertable(relation regclass, time_column_name name, partitioning_column name default null, number_partitions integer default null,
+  associated_schema_name name default null, associated_table_prefix name default null, chunk_time_interval anyelement default null::bigint,
+  create_default_indexes boolean default true, if_not_exists boolean default false, partitioning_func regproc default null, migrate_data boolean default false,
+  chunk_target_size text default null, chunk_sizing_func regproc default null, time_partitioning_func regproc default null)
+  returns table (hypertable_id integer, schema_name name, table_name name, created boolean) language plpgsql as $pf_fn$
+begin
+  execute format('alter table %%s alter column %%I set not null', relation, time_column_name);
+  return query select null::integer, n.nspname, c.relname, true from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid = relation;
+end $pf_fn$;
+create function %1$I.pf_time_bucket_origin(bucket_width interval) returns timestamptz language plpgsql immutable as $pf_fn$
+begin
+  if extract(month from bucket_width) <> 0 or extract(year from bucket_width) <> 0 then
+    raise exception 'timescaledb is stood in for by policyfuzz (this server lacks it): time_bucket of a month-long bucket cannot run here; run against a Postgres that has it: --database-url <url>' using errcode = '0A000';
+  end if;
+  return timestamptz '2000-01-03 00:00:00+00';
+end $pf_fn$;
+create function %1$I.time_bucket(bucket_width interval, ts timestamptz) returns timestamptz language sql immutable
+  as $pf_fn$ select date_bin(bucket_width, ts, %1$I.pf_time_bucket_origin(bucket_width)) $pf_fn$;
+create function %1$I.time_bucket(bucket_width interval, ts timestamp) returns timestamp language sql immutable
+  as $pf_fn$ select date_bin(bucket_width, ts, %1$I.pf_time_bucket_origin(bucket_width) at time zone 'UTC') $pf_fn$;
+create function %1$I.time_bucket(bucket_width interval, ts date) returns date language sql immutable
+  as $pf_fn$ select date_bin(bucket_width, ts::timestamp, %1$I.pf_time_bucket_origin(bucket_width) at time zone 'UTC')::date $pf_fn$;
+${unavailable('timescaledb', [
+  'add_retention_policy(relation regclass, drop_after anyelement, if_not_exists boolean default false) returns integer',
+  'add_compression_policy(hypertable regclass, compress_after anyelement, if_not_exists boolean default false) returns integer',
+  'add_continuous_aggregate_policy(continuous_aggregate regclass, start_offset anyelement, end_offset anyelement, schedule_interval interval, if_not_exists boolean default false) returns integer',
+  'drop_chunks(relation regclass, older_than anyelement) returns setof text',
+  'set_chunk_time_interval(hypertable regclass, chunk_time_interval anyelement, dimension_name name default null) returns void',
+])}`,
+  },
   // pg_tle makes its objects in schema pgtle whatever `with schema` says.
   pg_tle: {
     what: 'trusted language extensions cannot be installed: pgtle.install_extension raises when called',
