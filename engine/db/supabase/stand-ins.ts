@@ -330,6 +330,18 @@ end $pf_fn$;`,
     .join('\n');
 }
 
+/** The start of every refusal a stand-in raises (0A000): the extension it names, then what cannot be done. */
+const STAND_IN_REFUSAL = /^(\S+) is stood in for by policyfuzz \(this server lacks it\): (.*?) cannot (?:run|be checked) here/;
+
+/**
+ * Why an answer refused by a stand-in (feature_not_supported, worded as above) says nothing of the
+ * rules: what the real extension would do there is unknown on this server. Undefined for any other error.
+ */
+export function standInRefusal(error: { code: string; message: string } | undefined): string | undefined {
+  const m = error?.code === '0A000' ? STAND_IN_REFUSAL.exec(error.message) : null;
+  return m ? `${m[2]} cannot run on this server: ${m[1]} is stood in for (its answer is unknown here; a server that has ${m[1]}: --database-url <url>)` : undefined;
+}
+
 /** The extensions that have a stand-in. */
 export const STOOD_IN_EXTENSIONS = Object.keys(STAND_INS);
 
