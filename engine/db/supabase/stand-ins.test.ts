@@ -202,14 +202,18 @@ describe('stand-ins for extensions the server lacks', () => {
     }
   });
 
-  it('pg_hashids: encoding an id raises naming the stand-in (no id is made up)', async () => {
-    await expect(client.query(`select extensions.id_encode(42, 'salt')`)).rejects.toThrow(/^pg_hashids is stood in for by policyfuzz \(this server lacks it\): id_encode cannot run here/);
+  it('pg_hashids: ids are encoded and decoded as Hashids 1.0 does (the examples of pg_hashids and hashids.js)', async () => {
+    const { rows } = await client.query(`select extensions.id_encode(1) as one, extensions.id_encode(array[1, 2, 3]::bigint[]) as three, extensions.id_encode(1001) as a,
+      extensions.id_encode(1234567, 'This is my salt') as b, extensions.id_encode(1234567, 'This is my salt', 10) as c,
+      extensions.id_decode(extensions.id_encode(1234567, 'This is my salt', 10, 'abcdefghijABCDEFGHIJ1234567890'), 'This is my salt', 10, 'abcdefghijABCDEFGHIJ1234567890') as d,
+      extensions.id_decode('PlRPdzxpR7', 'This is my salt', 10) as back, extensions.id_decode_once('jNl') as once, extensions.id_decode('jNm') as wrong`);
+    expect(rows[0]).toEqual({ one: 'jR', three: 'o2fXhV', a: 'jNl', b: 'Pdzxp', c: 'PlRPdzxpR7', d: ['1234567'], back: ['1234567'], once: '1001', wrong: [] });
   });
 
   it('says what was stood in for', async () => {
     const found = await standInsInstalled(client);
     expect(found.map((f) => f.name)).toEqual(['http', 'hypopg', 'index_advisor', 'pg_cron', 'pg_hashids', 'pg_jsonschema', 'pg_tle', 'pgmq', 'plpgsql_check', 'timescaledb', 'vector', 'wrappers']);
-    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): http \(.*\); .*pg_cron \(jobs are recorded in cron.job and never run\); pg_hashids \(id_encode and id_decode raise when called \(no id is made up\)\); pg_jsonschema \(.*\); .*vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes kept by name \(hash indexes of the text, or empty\)\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
+    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): http \(.*\); .*pg_cron \(jobs are recorded in cron.job and never run\); pg_hashids \(id_encode, id_decode and id_decode_once computed in PL\/pgSQL \(Hashids 1.0, the same ids\)\); pg_jsonschema \(.*\); .*vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes kept by name \(hash indexes of the text, or empty\)\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
   });
 
   it("its objects are not the project's: the function grant check (R15/R16) leaves them out", async () => {

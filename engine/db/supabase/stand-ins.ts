@@ -25,7 +25,7 @@
  *                  (no request is sent).
  *   hypopg, index_advisor, plpgsql_check, pg_tle
  *                  tools for developers, not for the data: their main functions raise when called.
- *   pg_hashids     id_encode/id_decode exist and raise when called (no id is made up).
+ *   pg_hashids     id_encode/id_decode/id_decode_once computed in PL/pgSQL (Hashids 1.0: the same ids).
  *   timescaledb    create_hypertable leaves the table a plain one (its rows and policies are the
  *                  same), making its time column NOT NULL as TimescaleDB does; time_bucket is
  *                  computed (date_bin from TimescaleDB's origin, Monday 2000-01-03), a month-long
@@ -253,26 +253,138 @@ ${unavailable('http', [
     ]),
   },
   plpgsql_check: { what: 'plpgsql_check_function() raises when called', sql: unavailable('plpgsql_check', ['plpgsql_check_function(funcoid regprocedure, relid regclass default 0) returns setof text']) },
+  // Hashids 1.0 (the C library pg_hashids builds on) in PL/pgSQL: the same ids, so a trigger's
+  // `ref_id := id_encode(new.id)` stores what Supabase would.
   pg_hashids: {
-    what: 'id_encode and id_decode raise when called (no id is made up)',
-    sql: unavailable('pg_hashids', [
-      'id_encode(number bigint) returns text',
-      'id_encode(number bigint, salt text) returns text',
-      'id_encode(number bigint, salt text, min_length integer) returns text',
-      'id_encode(number bigint, salt text, min_length integer, alphabet text) returns text',
-      'id_encode(numbers bigint[]) returns text',
-      'id_encode(numbers bigint[], salt text) returns text',
-      'id_encode(numbers bigint[], salt text, min_length integer) returns text',
-      'id_encode(numbers bigint[], salt text, min_length integer, alphabet text) returns text',
-      'id_decode(hash text) returns bigint[]',
-      'id_decode(hash text, salt text) returns bigint[]',
-      'id_decode(hash text, salt text, min_length integer) returns bigint[]',
-      'id_decode(hash text, salt text, min_length integer, alphabet text) returns bigint[]',
-      'id_decode_once(hash text) returns bigint',
-      'id_decode_once(hash text, salt text) returns bigint',
-      'id_decode_once(hash text, salt text, min_length integer) returns bigint',
-      'id_decode_once(hash text, salt text, min_length integer, alphabet text) returns bigint',
-    ]),
+    what: 'id_encode, id_decode and id_decode_once computed in PL/pgSQL (Hashids 1.0, the same ids)',
+    sql: `
+create function %1$I.pf_hashids_shuffle(alphabet text, salt text) returns text language plpgsql immutable as $pf_fn$
+declare a text[] := regexp_split_to_array(alphabet, ''); i int; v int := 0; p int := 0; n int; j int; t text;
+begin
+  if coalesce(length(salt), 0) = 0 or length(alphabet) < 2 then return alphabet; end if;
+  for i in reverse length(alphabet) - 1 .. 1 loop
+    v := v %% length(salt);
+    n := ascii(substr(salt, v + 1, 1));
+    p := p + n;
+    j := (n + v + p) %% i;
+    t := a[j + 1]; a[j + 1] := a[i + 1]; a[i + 1] := t;
+    v := v + 1;
+  end loop;
+  return array_to_string(a, '');
+end $pf_fn$;
+create function %1$I.pf_hashids_setup(salt text, alphabet text, out alpha text, out seps text, out guards text) language plpgsql immutable as $pf_fn$
+declare uniq text := ''; c text; s text := ''; seps_len int; diff int; guard_count int;
+begin
+  foreach c in array regexp_split_to_array(alphabet, '') loop
+    if position(c in uniq) = 0 then uniq := uniq || c; end if;
+  end loop;
+  foreach c in array regexp_split_to_array('cfhistuCFHISTU', '') loop
+    if position(c in uniq) > 0 then s := s || c; end if;
+  end loop;
+  alpha := '';
+  foreach c in array regexp_split_to_array(uniq, '') loop
+    if position(c in s) = 0 then alpha := alpha || c; end if;
+  end loop;
+  s := %1$I.pf_hashids_shuffle(s, salt);
+  if length(s) = 0 or length(alpha)::numeric / length(s) > 3.5 then
+    seps_len := ceil(length(alpha)::numeric / 3.5);
+    if seps_len = 1 then seps_len := 2; end if;
+    if seps_len > length(s) then
+      diff := seps_len - length(s);
+      s := s || substr(alpha, 1, diff);
+      alpha := substr(alpha, diff + 1);
+    else
+      s := substr(s, 1, seps_len);
+    end if;
+  end if;
+  alpha := %1$I.pf_hashids_shuffle(alpha, salt);
+  guard_count := ceil(length(alpha)::numeric / 12);
+  if length(alpha) < 3 then
+    guards := substr(s, 1, guard_count);
+    s := substr(s, guard_count + 1);
+  else
+    guards := substr(alpha, 1, guard_count);
+    alpha := substr(alpha, guard_count + 1);
+  end if;
+  seps := s;
+end $pf_fn$;
+create function %1$I.id_encode(numbers bigint[], salt text, min_length integer, alphabet text) returns text language plpgsql immutable as $pf_fn$
+declare h record; alpha text; len int; ret text; lottery text; last text; n bigint; ids_int bigint := 0; i int; g bigint; half int; excess int; num bigint;
+begin
+  if numbers is null or cardinality(numbers) = 0 or exists (select 1 from unnest(numbers) x where x < 0) then return ''; end if;
+  salt := coalesce(salt, '');
+  select * into h from %1$I.pf_hashids_setup(salt, alphabet);
+  alpha := h.alpha; len := length(alpha);
+  for i in 1 .. cardinality(numbers) loop ids_int := ids_int + numbers[i] %% (i + 99); end loop;
+  lottery := substr(alpha, (ids_int %% len)::int + 1, 1);
+  ret := lottery;
+  for i in 1 .. cardinality(numbers) loop
+    num := numbers[i];
+    alpha := %1$I.pf_hashids_shuffle(alpha, substr(lottery || salt || alpha, 1, len));
+    last := ''; n := num;
+    loop
+      last := substr(alpha, (n %% len)::int + 1, 1) || last;
+      n := n / len;
+      exit when n = 0;
+    end loop;
+    ret := ret || last;
+    if i < cardinality(numbers) then
+      num := num %% (ascii(last) + i - 1);
+      ret := ret || substr(h.seps, (num %% length(h.seps))::int + 1, 1);
+    end if;
+  end loop;
+  if length(ret) < min_length then
+    g := (ids_int + ascii(substr(ret, 1, 1))) %% length(h.guards);
+    ret := substr(h.guards, g::int + 1, 1) || ret;
+    if length(ret) < min_length then
+      g := (ids_int + ascii(substr(ret, 3, 1))) %% length(h.guards);
+      ret := ret || substr(h.guards, g::int + 1, 1);
+    end if;
+  end if;
+  half := len / 2;
+  while length(ret) < min_length loop
+    alpha := %1$I.pf_hashids_shuffle(alpha, alpha);
+    ret := substr(alpha, half + 1) || ret || substr(alpha, 1, half);
+    excess := length(ret) - min_length;
+    if excess > 0 then ret := substr(ret, excess / 2 + 1, min_length); end if;
+  end loop;
+  return ret;
+end $pf_fn$;
+create function %1$I.id_decode(hash text, salt text, min_length integer, alphabet text) returns bigint[] language plpgsql immutable as $pf_fn$
+declare h record; alpha text; len int; parts text[]; body text; lottery text; sub text; c text; n bigint; result bigint[] := '{}';
+begin
+  if coalesce(hash, '') = '' then return result; end if;
+  salt := coalesce(salt, '');
+  select * into h from %1$I.pf_hashids_setup(salt, alphabet);
+  alpha := h.alpha; len := length(alpha);
+  parts := string_to_array(translate(hash, h.guards, repeat(' ', length(h.guards))), ' ');
+  body := parts[case when cardinality(parts) in (2, 3) then 2 else 1 end];
+  if coalesce(body, '') = '' then return result; end if;
+  lottery := substr(body, 1, 1);
+  foreach sub in array string_to_array(translate(substr(body, 2), h.seps, repeat(' ', length(h.seps))), ' ') loop
+    alpha := %1$I.pf_hashids_shuffle(alpha, substr(lottery || salt || alpha, 1, len));
+    n := 0;
+    foreach c in array regexp_split_to_array(sub, '') loop n := n * len + position(c in alpha) - 1; end loop;
+    result := result || n;
+  end loop;
+  if %1$I.id_encode(result, salt, min_length, alphabet) <> hash then return '{}'; end if;
+  return result;
+end $pf_fn$;
+create function %1$I.id_encode(number bigint) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(array[number], '', 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(number bigint, salt text) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(array[number], salt, 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(number bigint, salt text, min_length integer) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(array[number], salt, min_length, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(numbers bigint[]) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(numbers, '', 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(numbers bigint[], salt text) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(numbers, salt, 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(numbers bigint[], salt text, min_length integer) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(numbers, salt, min_length, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(number bigint, salt text, min_length integer, alphabet text) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(array[number], salt, min_length, alphabet) $pf_fn$;
+create function %1$I.id_decode(hash text) returns bigint[] language sql immutable as $pf_fn$ select %1$I.id_decode(hash, '', 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_decode(hash text, salt text) returns bigint[] language sql immutable as $pf_fn$ select %1$I.id_decode(hash, salt, 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_decode(hash text, salt text, min_length integer) returns bigint[] language sql immutable as $pf_fn$ select %1$I.id_decode(hash, salt, min_length, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_decode_once(hash text) returns bigint language sql immutable as $pf_fn$ select (%1$I.id_decode(hash))[1] $pf_fn$;
+create function %1$I.id_decode_once(hash text, salt text) returns bigint language sql immutable as $pf_fn$ select (%1$I.id_decode(hash, salt))[1] $pf_fn$;
+create function %1$I.id_decode_once(hash text, salt text, min_length integer) returns bigint language sql immutable as $pf_fn$ select (%1$I.id_decode(hash, salt, min_length))[1] $pf_fn$;
+create function %1$I.id_decode_once(hash text, salt text, min_length integer, alphabet text) returns bigint language sql immutable as $pf_fn$ select (%1$I.id_decode(hash, salt, min_length, alphabet))[1] $pf_fn$;
+`,
   },
   // A hypertable holds and shows its rows as a plain table does: the stand-in keeps it plain, with
   // what TimescaleDB changes that a write can meet (the time column NOT NULL).
