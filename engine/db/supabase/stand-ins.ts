@@ -14,8 +14,9 @@
  *                  GRANT on one of pgvector's functions the stand-in lacks (sparsevec_in…) is passed over.
  *   wrappers       Supabase's foreign data wrappers' handlers and validators: a wrapper, server
  *                  and foreign table can be created; reading a foreign table raises an error.
- *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
- *                  (a CHECK on them refuses every row, dropped and counted as the target's refusal).
+ *   pg_jsonschema  json(b)_matches_schema and friends exist (strict, as pg_jsonschema's: null in,
+ *                  null out) and raise an error when called on values (a CHECK on them refuses every
+ *                  row holding one, dropped and counted as the target's refusal).
  *   pg_cron        cron.job and cron.schedule/unschedule (in schema cron, as pg_cron makes them
  *                  whatever `with schema` says): a job is recorded and never runs.
  *   pgmq           Supabase Queues: pgmq.meta, create/send/read/pop/set_vt/delete/archive/purge/drop,
@@ -121,16 +122,17 @@ create function %1$I.${w}_fdw_validator(options text[], catalog oid) returns voi
   .join('\n')}
 `,
   },
+  // Strict, as pg_jsonschema's functions are: a null instance answers null, which a CHECK passes.
   pg_jsonschema: {
-    what: 'json_matches_schema and jsonb_matches_schema raise an error when called (a CHECK on them refuses every row)',
+    what: 'json_matches_schema and jsonb_matches_schema raise an error when called on a value (a CHECK on them refuses every row whose column is not null)',
     sql: `
 create function %1$I.pf_jsonschema_unavailable() returns boolean language plpgsql as $pf_fn$
 begin
   raise exception 'pg_jsonschema is stood in for by policyfuzz (this server lacks it): a JSON schema cannot be checked here; run against a Postgres that has it: --database-url <url>' using errcode = '0A000';
 end $pf_fn$;
-create function %1$I.json_matches_schema(schema json, instance json) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
-create function %1$I.jsonb_matches_schema(schema json, instance jsonb) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
-create function %1$I.jsonschema_is_valid(schema json) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+create function %1$I.json_matches_schema(schema json, instance json) returns boolean language sql immutable strict as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+create function %1$I.jsonb_matches_schema(schema json, instance jsonb) returns boolean language sql immutable strict as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+create function %1$I.jsonschema_is_valid(schema json) returns boolean language sql immutable strict as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
 `,
   },
   // pg_cron makes its objects in schema cron whatever `with schema` says; a job never runs here.
