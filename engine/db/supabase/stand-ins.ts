@@ -445,7 +445,7 @@ end $pf_fn$;`,
 }
 
 /** The start of every refusal a stand-in raises (0A000): the extension it names, then what cannot be done. */
-const STAND_IN_REFUSAL = /^(\S+) is stood in for by policyfuzz \(this server lacks it\): (.*?) cannot (?:run|be checked) here/;
+const STAND_IN_REFUSAL = /^(\S+) is stood in for by policyfuzz \(this server lacks it\): (.*?) (cannot (?:run|be checked)) here/;
 
 /**
  * Why an answer refused by a stand-in (feature_not_supported, worded as above) says nothing of the
@@ -453,8 +453,11 @@ const STAND_IN_REFUSAL = /^(\S+) is stood in for by policyfuzz \(this server lac
  */
 export function standInRefusal(error: { code: string; message: string } | undefined): string | undefined {
   const m = error?.code === '0A000' ? STAND_IN_REFUSAL.exec(error.message) : null;
-  return m ? `${m[2]} cannot run on this server: ${m[1]} is stood in for (its answer is unknown here; a server that has ${m[1]}: --database-url <url>)` : undefined;
+  return m ? `${m[2]} ${m[3]} on this server: ${m[1]} is stood in for (its answer is unknown here; a server that has ${m[1]}: --database-url <url>)` : undefined;
 }
+
+/** What the stand-ins are made of, for the kept template's key (template-cache.ts): a changed stand-in is a new template. */
+export const STAND_INS_SOURCE = JSON.stringify(STAND_INS) + [withStandIns, withoutVectorIndexes, withoutGrantsOnMissingVectorMembers].map(String).join('\n');
 
 /** The extensions that have a stand-in. */
 export const STOOD_IN_EXTENSIONS = Object.keys(STAND_INS);
