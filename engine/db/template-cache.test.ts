@@ -16,7 +16,8 @@ import { sharedServer } from '../../testing/shared-server.ts';
 import { copyDatabaseSettings, databaseUrl, KEPT_TEMPLATES_IN_USE_LOCK, keptTemplateKey, keptTemplates, prepareTemplate, settingsNotCopiedNote } from './databases.ts';
 import { literal } from '../executor/sql-text.ts';
 import type { MigrationFile } from './migrations.ts';
-import { basePrefixLength, bestBase, cachedTemplateName, keyComment } from './template-cache.ts';
+import { basePrefixLength, bestBase, cachedTemplateName, keyComment, templateKey } from './template-cache.ts';
+import { STAND_INS_SOURCE } from './supabase/stand-ins.ts';
 import { LOCAL_CACHE_ROOT, LOCAL_SERVER_ROOT } from './providers/local-server.ts';
 import { openEnvironment } from '../runner/environment.ts';
 
@@ -44,6 +45,23 @@ describe('template key', () => {
     expect(basePrefixLength(keptTemplateKey([a, b]), base)).toBeUndefined();
     const kept = [{ key: keptTemplateKey([]) }, { key: base }, { key: keptTemplateKey([b]) }];
     expect(bestBase(kept, keptTemplateKey([a, b]))?.key).toEqual(base);
+  });
+});
+
+describe('template key: the stand-ins', () => {
+  // A stand-in changed by an upgrade (pg_jsonschema made strict, pg_hashids computed) was not in
+  // the key: Grida's kept template went on raising in every fixture's CHECK until a cache clear.
+  it("another version of the stand-ins is another layer, with or without the compatibility layer, so no kept template is reused", () => {
+    const files = [migration('001.sql', 'create extension if not exists pg_jsonschema with schema extensions')];
+    const compat = { sql: ['-- layer'] };
+    for (const layer of [compat, undefined]) {
+      const now = templateKey(files, layer);
+      const other = templateKey(files, layer, STAND_INS_SOURCE.replace('strict', 'volatile'));
+      expect(other.layer).not.toBe(now.layer);
+      expect(other.digest).not.toBe(now.digest);
+      expect(basePrefixLength(now, other)).toBeUndefined();
+      expect(templateKey(files, layer, STAND_INS_SOURCE)).toEqual(now);
+    }
   });
 });
 

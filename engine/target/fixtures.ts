@@ -31,6 +31,7 @@ import { columnsAsRowsStatements, type ColumnsAsRows } from './columns-as-rows.t
 import { authIdentityColumn } from './auth-identity.ts';
 import { membershipRows } from './tenant-membership.ts';
 import { duplicateOfKeyTheModelLacks, type ModelKeysOnTarget } from './key-the-model-lacks.ts';
+import { standInRefusal } from '../db/supabase/stand-ins.ts';
 
 export { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
 import { qualifiedTable, type FixtureStatement } from './fixture-statement.ts';
@@ -862,6 +863,9 @@ export function unrealizableAnswer(plan: FixturePlan, response: ApiResponse, exp
   // workers' statements (runner/environment.ts): Postgres words both alike. A matter of time (a
   // loaded machine, a slow query), which no rule speaks of.
   if (response.error?.code === STATEMENT_TIMEOUT && !(expected.kind === 'error' && expected.code === STATEMENT_TIMEOUT)) return STATEMENT_TIMEOUT_DROP;
+  // A stood-in extension's function (a trigger's id_encode, a request's http_post) refused: no rule spoke.
+  const standIn = expected.kind === 'error' && expected.code === '0A000' ? undefined : standInRefusal(response.error);
+  if (standIn) return standIn;
   if (plan.shapes && response.error?.code === '23514' && (expected.kind === 'allowed' || expected.kind === 'filtered' || checkedAfterChecks(expected))) {
     // A CHECK of the project's own (a phone format) refusing a value the model's columns accept:
     // the model's own CHECKs passed, so it is a difference of schema, not of rules. So too where

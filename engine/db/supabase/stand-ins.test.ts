@@ -62,6 +62,14 @@ REVOKE ALL ON FUNCTION "public"."vector_dims"("public"."vector") FROM PUBLIC, "a
 create function public.enqueue_document() returns trigger language plpgsql security definer set search_path = '' as $$
 begin perform pgmq.send('on_document_create', jsonb_build_object('id', new.id)); return new; end $$;
 create trigger on_document_create after insert on public.documents for each row execute function public.enqueue_document();
+-- As Grida's schema dump and its referral events do (failed: extension "pg_hashids" is not available; then "timescaledb"):
+CREATE EXTENSION IF NOT EXISTS "pg_hashids" WITH SCHEMA "extensions";
+CREATE EXTENSION IF NOT EXISTS timescaledb WITH SCHEMA extensions;
+create table public.event_log (time timestamptz default now(), document_id uuid, name text not null);
+SELECT create_hypertable('public.event_log', 'time', chunk_time_interval => INTERVAL '7 days');
+create function public.event_counts(p_interval interval) returns table (bucket timestamptz, n bigint) language sql stable as $$
+  select time_bucket(p_interval, e.time) as bucket, count(*) from public.event_log e group by 1 order by 1
+$$;
 `;
 
 let template: PreparedTemplate;
@@ -138,6 +146,14 @@ describe('stand-ins for extensions the server lacks', () => {
 
   it('what cannot be done raises an error naming the stand-in, never a made-up answer', async () => {
     await expect(client.query(`insert into public.prompts values (1, '{}')`)).rejects.toThrow(/pg_jsonschema is stood in for by policyfuzz/);
+    // pg_jsonschema's functions are strict: a null column is no value to check, and the CHECK passes
+    // (Grida's project trigger makes a grida_www.www row whose favicon, checked so, is null).
+    await client.query('begin');
+    try {
+      await client.query(`insert into public.prompts values (2, null)`);
+    } finally {
+      await client.query('rollback');
+    }
     await expect(client.query(`select * from public.customers`)).rejects.toThrow(/fdw_handler/);
   });
 
@@ -176,15 +192,41 @@ describe('stand-ins for extensions the server lacks', () => {
     expect((await client.query(`select (extensions.http_header('a', 'b')).value`)).rows).toEqual([{ value: 'b' }]);
   });
 
+  it('timescaledb: a hypertable is a plain table whose time column is NOT NULL; time_bucket buckets from TimescaleDB\'s origin, a month-long bucket raises', async () => {
+    await client.query('begin');
+    try {
+      await expect(client.query(`insert into public.event_log (time, name) values (null, 'x')`)).rejects.toThrow(/null value in column "time"/);
+      await client.query('rollback');
+      await client.query('begin');
+      await client.query(`insert into public.event_log (time, name) values ('2025-04-09 10:00+00', 'a'), ('2025-04-07 00:00+00', 'b'), ('2025-04-06 23:59+00', 'c')`);
+      // Weeks start on Monday (TimescaleDB's origin, 2000-01-03), days at midnight UTC.
+      const weeks = await client.query<{ bucket: Date; n: string }>(`select bucket, n from public.event_counts('7 days')`);
+      expect(weeks.rows.map((r) => [r.bucket.toISOString(), r.n])).toEqual([['2025-03-31T00:00:00.000Z', '1'], ['2025-04-07T00:00:00.000Z', '2']]);
+      const hours = await client.query<{ b: Date }>(`select extensions.time_bucket('15 minutes', timestamptz '2025-04-09 10:22:05+00') as b`);
+      expect(hours.rows[0].b.toISOString()).toBe('2025-04-09T10:15:00.000Z');
+      await expect(client.query(`select * from public.event_counts('1 month')`)).rejects.toThrow(/^timescaledb is stood in for by policyfuzz \(this server lacks it\): time_bucket of a month-long bucket cannot run here/);
+    } finally {
+      await client.query('rollback');
+    }
+  });
+
+  it('pg_hashids: ids are encoded and decoded as Hashids 1.0 does (the examples of pg_hashids and hashids.js)', async () => {
+    const { rows } = await client.query(`select extensions.id_encode(1) as one, extensions.id_encode(array[1, 2, 3]::bigint[]) as three, extensions.id_encode(1001) as a,
+      extensions.id_encode(1234567, 'This is my salt') as b, extensions.id_encode(1234567, 'This is my salt', 10) as c,
+      extensions.id_decode(extensions.id_encode(1234567, 'This is my salt', 10, 'abcdefghijABCDEFGHIJ1234567890'), 'This is my salt', 10, 'abcdefghijABCDEFGHIJ1234567890') as d,
+      extensions.id_decode('PlRPdzxpR7', 'This is my salt', 10) as back, extensions.id_decode_once('jNl') as once, extensions.id_decode('jNm') as wrong`);
+    expect(rows[0]).toEqual({ one: 'jR', three: 'o2fXhV', a: 'jNl', b: 'Pdzxp', c: 'PlRPdzxpR7', d: ['1234567'], back: ['1234567'], once: '1001', wrong: [] });
+  });
+
   it('says what was stood in for', async () => {
     const found = await standInsInstalled(client);
-    expect(found.map((f) => f.name)).toEqual(['http', 'hypopg', 'index_advisor', 'pg_cron', 'pg_jsonschema', 'pg_tle', 'pgmq', 'plpgsql_check', 'vector', 'wrappers']);
-    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): http \(.*\); .*pg_cron \(jobs are recorded in cron.job and never run\); pg_jsonschema \(.*\); .*vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes kept by name \(hash indexes of the text, or empty\)\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
+    expect(found.map((f) => f.name)).toEqual(['http', 'hypopg', 'index_advisor', 'pg_cron', 'pg_hashids', 'pg_jsonschema', 'pg_tle', 'pgmq', 'plpgsql_check', 'timescaledb', 'vector', 'wrappers']);
+    expect(standInNote(found)).toMatch(/^extensions stood in for \(this server lacks them\): http \(.*\); .*pg_cron \(jobs are recorded in cron.job and never run\); pg_hashids \(id_encode, id_decode and id_decode_once computed in PL\/pgSQL \(Hashids 1.0, the same ids\)\); pg_jsonschema \(.*\); .*vector \(vector values held as their text, distances computed in SQL, ivfflat\/hnsw indexes kept by name \(hash indexes of the text, or empty\)\); wrappers \(.*\); rules that depend on them need a server that has them: --database-url <url>$/);
   });
 
   it("its objects are not the project's: the function grant check (R15/R16) leaves them out", async () => {
     const functions = (await readCatalogFunctions(client, ['public', 'extensions'])).map((f) => f.name);
-    expect(functions).toEqual(['enqueue_document', 'match_documents']);
+    expect(functions).toEqual(['enqueue_document', 'event_counts', 'match_documents']);
   });
 
   it('a second `create extension` without `if not exists` fails as Postgres would; one the server has is left alone', () => {

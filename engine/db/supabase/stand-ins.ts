@@ -14,8 +14,9 @@
  *                  GRANT on one of pgvector's functions the stand-in lacks (sparsevec_in…) is passed over.
  *   wrappers       Supabase's foreign data wrappers' handlers and validators: a wrapper, server
  *                  and foreign table can be created; reading a foreign table raises an error.
- *   pg_jsonschema  json(b)_matches_schema and friends exist, and raise an error when called
- *                  (a CHECK on them refuses every row, dropped and counted as the target's refusal).
+ *   pg_jsonschema  json(b)_matches_schema and friends exist (strict, as pg_jsonschema's: null in,
+ *                  null out) and raise an error when called on values (a CHECK on them refuses every
+ *                  row holding one, dropped and counted as the target's refusal).
  *   pg_cron        cron.job and cron.schedule/unschedule (in schema cron, as pg_cron makes them
  *                  whatever `with schema` says): a job is recorded and never runs.
  *   pgmq           Supabase Queues: pgmq.meta, create/send/read/pop/set_vt/delete/archive/purge/drop,
@@ -25,6 +26,11 @@
  *                  (no request is sent).
  *   hypopg, index_advisor, plpgsql_check, pg_tle
  *                  tools for developers, not for the data: their main functions raise when called.
+ *   pg_hashids     id_encode/id_decode/id_decode_once computed in PL/pgSQL (Hashids 1.0: the same ids).
+ *   timescaledb    create_hypertable leaves the table a plain one (its rows and policies are the
+ *                  same), making its time column NOT NULL as TimescaleDB does; time_bucket is
+ *                  computed (date_bin from TimescaleDB's origin, Monday 2000-01-03), a month-long
+ *                  bucket and TimescaleDB's other functions raise.
  */
 import type pg from 'pg';
 
@@ -116,16 +122,17 @@ create function %1$I.${w}_fdw_validator(options text[], catalog oid) returns voi
   .join('\n')}
 `,
   },
+  // Strict, as pg_jsonschema's functions are: a null instance answers null, which a CHECK passes.
   pg_jsonschema: {
-    what: 'json_matches_schema and jsonb_matches_schema raise an error when called (a CHECK on them refuses every row)',
+    what: 'json_matches_schema and jsonb_matches_schema raise an error when called on a value (a CHECK on them refuses every row whose column is not null)',
     sql: `
 create function %1$I.pf_jsonschema_unavailable() returns boolean language plpgsql as $pf_fn$
 begin
   raise exception 'pg_jsonschema is stood in for by policyfuzz (this server lacks it): a JSON schema cannot be checked here; run against a Postgres that has it: --database-url <url>' using errcode = '0A000';
 end $pf_fn$;
-create function %1$I.json_matches_schema(schema json, instance json) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
-create function %1$I.jsonb_matches_schema(schema json, instance jsonb) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
-create function %1$I.jsonschema_is_valid(schema json) returns boolean language sql immutable as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+create function %1$I.json_matches_schema(schema json, instance json) returns boolean language sql immutable strict as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+create function %1$I.jsonb_matches_schema(schema json, instance jsonb) returns boolean language sql immutable strict as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
+create function %1$I.jsonschema_is_valid(schema json) returns boolean language sql immutable strict as $pf_fn$ select %1$I.pf_jsonschema_unavailable() $pf_fn$;
 `,
   },
   // pg_cron makes its objects in schema cron whatever `with schema` says; a job never runs here.
@@ -248,6 +255,174 @@ ${unavailable('http', [
     ]),
   },
   plpgsql_check: { what: 'plpgsql_check_function() raises when called', sql: unavailable('plpgsql_check', ['plpgsql_check_function(funcoid regprocedure, relid regclass default 0) returns setof text']) },
+  // Hashids 1.0 (the C library pg_hashids builds on) in PL/pgSQL: the same ids, so a trigger's
+  // `ref_id := id_encode(new.id)` stores what Supabase would.
+  pg_hashids: {
+    what: 'id_encode, id_decode and id_decode_once computed in PL/pgSQL (Hashids 1.0, the same ids)',
+    sql: `
+create function %1$I.pf_hashids_shuffle(alphabet text, salt text) returns text language plpgsql immutable as $pf_fn$
+declare a text[] := regexp_split_to_array(alphabet, ''); i int; v int := 0; p int := 0; n int; j int; t text;
+begin
+  if coalesce(length(salt), 0) = 0 or length(alphabet) < 2 then return alphabet; end if;
+  for i in reverse length(alphabet) - 1 .. 1 loop
+    v := v %% length(salt);
+    n := ascii(substr(salt, v + 1, 1));
+    p := p + n;
+    j := (n + v + p) %% i;
+    t := a[j + 1]; a[j + 1] := a[i + 1]; a[i + 1] := t;
+    v := v + 1;
+  end loop;
+  return array_to_string(a, '');
+end $pf_fn$;
+create function %1$I.pf_hashids_setup(salt text, alphabet text, out alpha text, out seps text, out guards text) language plpgsql immutable as $pf_fn$
+declare uniq text := ''; c text; s text := ''; seps_len int; diff int; guard_count int;
+begin
+  foreach c in array regexp_split_to_array(alphabet, '') loop
+    if position(c in uniq) = 0 then uniq := uniq || c; end if;
+  end loop;
+  foreach c in array regexp_split_to_array('cfhistuCFHISTU', '') loop
+    if position(c in uniq) > 0 then s := s || c; end if;
+  end loop;
+  alpha := '';
+  foreach c in array regexp_split_to_array(uniq, '') loop
+    if position(c in s) = 0 then alpha := alpha || c; end if;
+  end loop;
+  s := %1$I.pf_hashids_shuffle(s, salt);
+  if length(s) = 0 or length(alpha)::numeric / length(s) > 3.5 then
+    seps_len := ceil(length(alpha)::numeric / 3.5);
+    if seps_len = 1 then seps_len := 2; end if;
+    if seps_len > length(s) then
+      diff := seps_len - length(s);
+      s := s || substr(alpha, 1, diff);
+      alpha := substr(alpha, diff + 1);
+    else
+      s := substr(s, 1, seps_len);
+    end if;
+  end if;
+  alpha := %1$I.pf_hashids_shuffle(alpha, salt);
+  guard_count := ceil(length(alpha)::numeric / 12);
+  if length(alpha) < 3 then
+    guards := substr(s, 1, guard_count);
+    s := substr(s, guard_count + 1);
+  else
+    guards := substr(alpha, 1, guard_count);
+    alpha := substr(alpha, guard_count + 1);
+  end if;
+  seps := s;
+end $pf_fn$;
+create function %1$I.id_encode(numbers bigint[], salt text, min_length integer, alphabet text) returns text language plpgsql immutable as $pf_fn$
+declare h record; alpha text; len int; ret text; lottery text; last text; n bigint; ids_int bigint := 0; i int; g bigint; half int; excess int; num bigint;
+begin
+  if numbers is null or cardinality(numbers) = 0 or exists (select 1 from unnest(numbers) x where x < 0) then return ''; end if;
+  salt := coalesce(salt, '');
+  select * into h from %1$I.pf_hashids_setup(salt, alphabet);
+  alpha := h.alpha; len := length(alpha);
+  for i in 1 .. cardinality(numbers) loop ids_int := ids_int + numbers[i] %% (i + 99); end loop;
+  lottery := substr(alpha, (ids_int %% len)::int + 1, 1);
+  ret := lottery;
+  for i in 1 .. cardinality(numbers) loop
+    num := numbers[i];
+    alpha := %1$I.pf_hashids_shuffle(alpha, substr(lottery || salt || alpha, 1, len));
+    last := ''; n := num;
+    loop
+      last := substr(alpha, (n %% len)::int + 1, 1) || last;
+      n := n / len;
+      exit when n = 0;
+    end loop;
+    ret := ret || last;
+    if i < cardinality(numbers) then
+      num := num %% (ascii(last) + i - 1);
+      ret := ret || substr(h.seps, (num %% length(h.seps))::int + 1, 1);
+    end if;
+  end loop;
+  if length(ret) < min_length then
+    g := (ids_int + ascii(substr(ret, 1, 1))) %% length(h.guards);
+    ret := substr(h.guards, g::int + 1, 1) || ret;
+    if length(ret) < min_length then
+      g := (ids_int + ascii(substr(ret, 3, 1))) %% length(h.guards);
+      ret := ret || substr(h.guards, g::int + 1, 1);
+    end if;
+  end if;
+  half := len / 2;
+  while length(ret) < min_length loop
+    alpha := %1$I.pf_hashids_shuffle(alpha, alpha);
+    ret := substr(alpha, half + 1) || ret || substr(alpha, 1, half);
+    excess := length(ret) - min_length;
+    if excess > 0 then ret := substr(ret, excess / 2 + 1, min_length); end if;
+  end loop;
+  return ret;
+end $pf_fn$;
+create function %1$I.id_decode(hash text, salt text, min_length integer, alphabet text) returns bigint[] language plpgsql immutable as $pf_fn$
+declare h record; alpha text; len int; parts text[]; body text; lottery text; sub text; c text; n bigint; result bigint[] := '{}';
+begin
+  if coalesce(hash, '') = '' then return result; end if;
+  salt := coalesce(salt, '');
+  select * into h from %1$I.pf_hashids_setup(salt, alphabet);
+  alpha := h.alpha; len := length(alpha);
+  parts := string_to_array(translate(hash, h.guards, repeat(' ', length(h.guards))), ' ');
+  body := parts[case when cardinality(parts) in (2, 3) then 2 else 1 end];
+  if coalesce(body, '') = '' then return result; end if;
+  lottery := substr(body, 1, 1);
+  foreach sub in array string_to_array(translate(substr(body, 2), h.seps, repeat(' ', length(h.seps))), ' ') loop
+    alpha := %1$I.pf_hashids_shuffle(alpha, substr(lottery || salt || alpha, 1, len));
+    n := 0;
+    foreach c in array regexp_split_to_array(sub, '') loop n := n * len + position(c in alpha) - 1; end loop;
+    result := result || n;
+  end loop;
+  if %1$I.id_encode(result, salt, min_length, alphabet) <> hash then return '{}'; end if;
+  return result;
+end $pf_fn$;
+create function %1$I.id_encode(number bigint) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(array[number], '', 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(number bigint, salt text) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(array[number], salt, 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(number bigint, salt text, min_length integer) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(array[number], salt, min_length, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(numbers bigint[]) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(numbers, '', 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(numbers bigint[], salt text) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(numbers, salt, 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(numbers bigint[], salt text, min_length integer) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(numbers, salt, min_length, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_encode(number bigint, salt text, min_length integer, alphabet text) returns text language sql immutable as $pf_fn$ select %1$I.id_encode(array[number], salt, min_length, alphabet) $pf_fn$;
+create function %1$I.id_decode(hash text) returns bigint[] language sql immutable as $pf_fn$ select %1$I.id_decode(hash, '', 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_decode(hash text, salt text) returns bigint[] language sql immutable as $pf_fn$ select %1$I.id_decode(hash, salt, 0, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_decode(hash text, salt text, min_length integer) returns bigint[] language sql immutable as $pf_fn$ select %1$I.id_decode(hash, salt, min_length, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890') $pf_fn$;
+create function %1$I.id_decode_once(hash text) returns bigint language sql immutable as $pf_fn$ select (%1$I.id_decode(hash))[1] $pf_fn$;
+create function %1$I.id_decode_once(hash text, salt text) returns bigint language sql immutable as $pf_fn$ select (%1$I.id_decode(hash, salt))[1] $pf_fn$;
+create function %1$I.id_decode_once(hash text, salt text, min_length integer) returns bigint language sql immutable as $pf_fn$ select (%1$I.id_decode(hash, salt, min_length))[1] $pf_fn$;
+create function %1$I.id_decode_once(hash text, salt text, min_length integer, alphabet text) returns bigint language sql immutable as $pf_fn$ select (%1$I.id_decode(hash, salt, min_length, alphabet))[1] $pf_fn$;
+`,
+  },
+  // A hypertable holds and shows its rows as a plain table does: the stand-in keeps it plain, with
+  // what TimescaleDB changes that a write can meet (the time column NOT NULL).
+  timescaledb: {
+    what: 'create_hypertable keeps a plain table (its time column made NOT NULL); time_bucket computed, its month-long buckets and the other functions raise',
+    sql: `
+create function %1$I.create_hypertable(relation regclass, time_column_name name, partitioning_column name default null, number_partitions integer default null,
+  associated_schema_name name default null, associated_table_prefix name default null, chunk_time_interval anyelement default null::bigint,
+  create_default_indexes boolean default true, if_not_exists boolean default false, partitioning_func regproc default null, migrate_data boolean default false,
+  chunk_target_size text default null, chunk_sizing_func regproc default null, time_partitioning_func regproc default null)
+  returns table (hypertable_id integer, schema_name name, table_name name, created boolean) language plpgsql as $pf_fn$
+begin
+  execute format('alter table %%s alter column %%I set not null', relation, time_column_name);
+  return query select null::integer, n.nspname, c.relname, true from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid = relation;
+end $pf_fn$;
+create function %1$I.pf_time_bucket_origin(bucket_width interval) returns timestamptz language plpgsql immutable as $pf_fn$
+begin
+  if extract(month from bucket_width) <> 0 or extract(year from bucket_width) <> 0 then
+    raise exception 'timescaledb is stood in for by policyfuzz (this server lacks it): time_bucket of a month-long bucket cannot run here; run against a Postgres that has it: --database-url <url>' using errcode = '0A000';
+  end if;
+  return timestamptz '2000-01-03 00:00:00+00';
+end $pf_fn$;
+create function %1$I.time_bucket(bucket_width interval, ts timestamptz) returns timestamptz language sql immutable
+  as $pf_fn$ select date_bin(bucket_width, ts, %1$I.pf_time_bucket_origin(bucket_width)) $pf_fn$;
+create function %1$I.time_bucket(bucket_width interval, ts timestamp) returns timestamp language sql immutable
+  as $pf_fn$ select date_bin(bucket_width, ts, %1$I.pf_time_bucket_origin(bucket_width) at time zone 'UTC') $pf_fn$;
+create function %1$I.time_bucket(bucket_width interval, ts date) returns date language sql immutable
+  as $pf_fn$ select date_bin(bucket_width, ts::timestamp, %1$I.pf_time_bucket_origin(bucket_width) at time zone 'UTC')::date $pf_fn$;
+${unavailable('timescaledb', [
+  'add_retention_policy(relation regclass, drop_after anyelement, if_not_exists boolean default false) returns integer',
+  'add_compression_policy(hypertable regclass, compress_after anyelement, if_not_exists boolean default false) returns integer',
+  'add_continuous_aggregate_policy(continuous_aggregate regclass, start_offset anyelement, end_offset anyelement, schedule_interval interval, if_not_exists boolean default false) returns integer',
+  'drop_chunks(relation regclass, older_than anyelement) returns setof text',
+  'set_chunk_time_interval(hypertable regclass, chunk_time_interval anyelement, dimension_name name default null) returns void',
+])}`,
+  },
   // pg_tle makes its objects in schema pgtle whatever `with schema` says.
   pg_tle: {
     what: 'trusted language extensions cannot be installed: pgtle.install_extension raises when called',
@@ -268,6 +443,21 @@ end $pf_fn$;`,
     )
     .join('\n');
 }
+
+/** The start of every refusal a stand-in raises (0A000): the extension it names, then what cannot be done. */
+const STAND_IN_REFUSAL = /^(\S+) is stood in for by policyfuzz \(this server lacks it\): (.*?) (cannot (?:run|be checked)) here/;
+
+/**
+ * Why an answer refused by a stand-in (feature_not_supported, worded as above) says nothing of the
+ * rules: what the real extension would do there is unknown on this server. Undefined for any other error.
+ */
+export function standInRefusal(error: { code: string; message: string } | undefined): string | undefined {
+  const m = error?.code === '0A000' ? STAND_IN_REFUSAL.exec(error.message) : null;
+  return m ? `${m[2]} ${m[3]} on this server: ${m[1]} is stood in for (its answer is unknown here; a server that has ${m[1]}: --database-url <url>)` : undefined;
+}
+
+/** What the stand-ins are made of, for the kept template's key (template-cache.ts): a changed stand-in is a new template. */
+export const STAND_INS_SOURCE = JSON.stringify(STAND_INS) + [withStandIns, withoutVectorIndexes, withoutGrantsOnMissingVectorMembers].map(String).join('\n');
 
 /** The extensions that have a stand-in. */
 export const STOOD_IN_EXTENSIONS = Object.keys(STAND_INS);
