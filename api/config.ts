@@ -4,7 +4,8 @@
  */
 import type { z } from 'zod';
 import { loadConfig, parseConfig, type PolicyfuzzConfig } from '../engine/config/config-file.ts';
-import { ConfigSchema, findConfig, CONFIG_FILE_NAMES } from '../engine/config/config-shape.ts';
+import { ConfigSchema } from '../engine/config/config-schema.ts';
+import { findConfig, CONFIG_FILE_NAMES } from '../engine/config/config-shape.ts';
 
 export type ConfigInput = z.input<typeof ConfigSchema>;
 

@@ -10,7 +10,8 @@ import { PARSED_ONCE, type Pack } from '../pack.ts';
 import { UsageError } from '../errors.ts';
 import { isSsoPropertyId } from '../property-id.ts';
 import { catalogPropertiesOf } from '../runner/security-lints-property.ts';
-import { checkConfigShape, describeIssues, readConfigFile, type ConfigSchema } from './config-shape.ts';
+import { checkConfigShape, describeIssues, type ConfigSchema } from './config-schema.ts';
+import { readConfigFile } from './config-shape.ts';
 
 export type PolicyfuzzConfig = Omit<z.infer<typeof ConfigSchema>, 'model'> & {
   /** The pack's settings, overrides applied. */
